@@ -1,0 +1,210 @@
+// Catalog: the schema of a database: node tables, rel tables and their properties.
+//
+// Table names and property names are case-insensitive for lookup (ASCII folding) and kept as
+// written. Table ids follow Kùzu's numbering so that internal ids print the same way
+// (`_ID: 3:0`):
+//   - a node table takes one id;
+//   - a rel table takes one id for itself plus one per FROM/TO pair; with a single pair the
+//     pair's storage id is the table id itself (tinysnb: person 0, organisation 1, movies 2,
+//     knows 3, studyAt 5, ...); with k > 1 pairs the pairs use ids id+1 .. id+k;
+//   - ids are never reused: DROP TABLE leaves a hole, ALTER TABLE ... ADD FROM a TO b takes
+//     the next free id.
+// Errors carry Kùzu's message text including its prefix ("Binder exception: Table X does not
+// exist."), with ErrorCode kQueryBinding (or kQueryRuntime where Kùzu reports a runtime
+// exception).
+//
+// Serialize()/Deserialize() give a versioned, CRC32C-checksummed byte form; a damaged input
+// yields ErrorCode::kCorruption.
+//
+// Thread-safety: a Catalog is a plain value (copyable). Const methods may run concurrently;
+// mutations need exclusive access. The transaction layer can copy a catalog to get a snapshot.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "common/result.h"
+#include "common/status.h"
+#include "types/logical_type.h"
+
+namespace graphdb::catalog {
+
+using TableId = uint64_t;
+using PropertyId = uint32_t;
+
+inline constexpr TableId kInvalidTableId = ~0ULL;
+
+enum class TableKind : uint8_t { kNode = 0, kRel = 1 };
+
+enum class RelMultiplicity : uint8_t { kManyMany = 0, kManyOne = 1, kOneMany = 2, kOneOne = 3 };
+
+// Which adjacency directions the rel table promises (Kùzu's `storage_direction`). Storage keeps
+// both directions either way; the setting is recorded for the binder.
+enum class RelStorageDirection : uint8_t { kBoth = 0, kFwd = 1, kBwd = 2 };
+
+// "MANY_MANY", "MANY_ONE", ...
+const char* RelMultiplicityName(RelMultiplicity m);
+// Parses a multiplicity keyword case-insensitively ("many_one" -> kManyOne).
+std::optional<RelMultiplicity> ParseRelMultiplicity(std::string_view text);
+// True when a source vertex may have at most one outgoing edge (MANY_ONE, ONE_ONE).
+bool IsSingleForward(RelMultiplicity m);
+// True when a destination vertex may have at most one incoming edge (ONE_MANY, ONE_ONE).
+bool IsSingleBackward(RelMultiplicity m);
+
+struct PropertyDefinition {
+  std::string name;
+  LogicalType type;
+  // The DEFAULT expression exactly as written ("5 + 5"), evaluated by the binder; nullopt when
+  // the column defaults to NULL (or, for SERIAL, to the next sequence value).
+  std::optional<std::string> default_expr;
+  // Stable within its table; assigned by the catalog, never reused after DROP.
+  PropertyId id = 0;
+};
+
+struct NodeTableSchema {
+  TableId id = kInvalidTableId;
+  std::string name;
+  std::vector<PropertyDefinition> properties;  // declaration order = column order in storage
+  uint32_t primary_key = 0;                    // index into `properties`
+  PropertyId next_property_id = 0;
+  std::string comment;
+
+  const PropertyDefinition& primary_key_property() const { return properties[primary_key]; }
+  // Index into `properties` of a case-insensitive name, or nullopt.
+  std::optional<size_t> PropertyIndex(std::string_view name) const;
+};
+
+// One FROM/TO pair of a rel table. `id` is the table id of the edges stored for this pair.
+struct RelTablePair {
+  TableId id = kInvalidTableId;
+  TableId src_table = kInvalidTableId;
+  TableId dst_table = kInvalidTableId;
+};
+
+struct RelTableSchema {
+  TableId id = kInvalidTableId;
+  std::string name;
+  std::vector<RelTablePair> pairs;
+  RelMultiplicity multiplicity = RelMultiplicity::kManyMany;
+  RelStorageDirection storage_direction = RelStorageDirection::kBoth;
+  std::vector<PropertyDefinition> properties;  // Kùzu's _ID is implicit; ids start at 1
+  PropertyId next_property_id = 1;
+  std::string comment;
+
+  std::optional<size_t> PropertyIndex(std::string_view name) const;
+  // The pair with these endpoint tables, or nullptr.
+  const RelTablePair* FindPair(TableId src, TableId dst) const;
+  const RelTablePair* FindPairById(TableId pair_id) const;
+};
+
+// A request to create a node table. `primary_key` names one of `properties`.
+struct NodeTableDefinition {
+  std::string name;
+  std::vector<PropertyDefinition> properties;  // ids are ignored and assigned by the catalog
+  std::string primary_key;
+  bool if_not_exists = false;
+};
+
+// A request to create a rel table; `from_to` lists node table names.
+struct RelTableDefinition {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> from_to;
+  std::vector<PropertyDefinition> properties;
+  RelMultiplicity multiplicity = RelMultiplicity::kManyMany;
+  RelStorageDirection storage_direction = RelStorageDirection::kBoth;
+  bool if_not_exists = false;
+};
+
+// What a DDL call did: the table it concerns, whether anything changed (false for IF [NOT]
+// EXISTS no-ops), and Kùzu's one-line result message ("Table person has been created.").
+struct DdlOutcome {
+  TableId table_id = kInvalidTableId;
+  bool changed = false;
+  std::string message;
+};
+
+class Catalog {
+ public:
+  Catalog() = default;
+
+  // ---- DDL ----
+  Result<DdlOutcome> CreateNodeTable(NodeTableDefinition def);
+  Result<DdlOutcome> CreateRelTable(RelTableDefinition def);
+  // Refuses to drop a node table that a rel table still references.
+  Result<DdlOutcome> DropTable(std::string_view name, bool if_exists = false);
+  Result<DdlOutcome> RenameTable(std::string_view name, std::string new_name);
+  // Appends a property (its id is assigned here).
+  Result<DdlOutcome> AddProperty(std::string_view table, PropertyDefinition property,
+                                 bool if_not_exists = false);
+  // The primary key cannot be dropped.
+  Result<DdlOutcome> DropProperty(std::string_view table, std::string_view property,
+                                  bool if_exists = false);
+  Result<DdlOutcome> RenameProperty(std::string_view table, std::string_view property,
+                                    std::string new_name);
+  // ALTER TABLE rel ADD [IF NOT EXISTS] FROM a TO b: the new pair takes the next table id.
+  Result<DdlOutcome> AddRelPair(std::string_view rel_table, std::string_view from,
+                                std::string_view to, bool if_not_exists = false);
+  Result<DdlOutcome> DropRelPair(std::string_view rel_table, std::string_view from,
+                                 std::string_view to, bool if_exists = false);
+  Status SetComment(std::string_view table, std::string comment);
+
+  // ---- Lookup ----
+  bool Contains(std::string_view name) const { return FindId(name).has_value(); }
+  std::optional<TableId> FindId(std::string_view name) const;
+  std::optional<TableKind> KindOf(TableId id) const;
+  // nullptr when missing or of the other kind. Pointers stay valid until the next mutation.
+  const NodeTableSchema* GetNodeTable(std::string_view name) const;
+  const NodeTableSchema* GetNodeTable(TableId id) const;
+  const RelTableSchema* GetRelTable(std::string_view name) const;
+  const RelTableSchema* GetRelTable(TableId id) const;
+  // The rel table owning a pair id (a single-pair rel table owns its own id).
+  const RelTableSchema* GetRelTableByPairId(TableId pair_id) const;
+  // Name of a node or rel table, or "" if unknown.
+  std::string TableName(TableId id) const;
+  // All tables in id order.
+  std::vector<const NodeTableSchema*> NodeTables() const;
+  std::vector<const RelTableSchema*> RelTables() const;
+  // Rel tables with at least one pair touching the node table.
+  std::vector<const RelTableSchema*> RelTablesReferencing(TableId node_table) const;
+
+  TableId next_table_id() const { return next_table_id_; }
+  // Incremented by every successful change; lets callers cache derived data.
+  uint64_t version() const { return version_; }
+
+  // ---- Persistence ----
+  std::string Serialize() const;
+  static Result<Catalog> Deserialize(std::string_view bytes);
+
+  bool operator==(const Catalog& other) const;
+
+ private:
+  Status CheckNewName(std::string_view name, bool* exists) const;
+  Result<TableId> ResolveNodeTable(std::string_view name) const;
+  void Index(TableId id, std::string_view name);
+  void Unindex(std::string_view name);
+  std::vector<PropertyDefinition>* MutableProperties(TableId id);
+  PropertyId* MutableNextPropertyId(TableId id);
+
+  std::map<TableId, NodeTableSchema> node_tables_;
+  std::map<TableId, RelTableSchema> rel_tables_;
+  std::unordered_map<std::string, TableId> by_name_;  // lower-cased name -> id
+  std::unordered_map<TableId, TableId> pair_owner_;    // pair id -> rel table id
+  TableId next_table_id_ = 0;
+  uint64_t version_ = 0;
+};
+
+// ASCII lower-casing used for case-insensitive names.
+std::string FoldName(std::string_view name);
+bool NamesEqual(std::string_view a, std::string_view b);
+
+// Whether a type may be a primary key: integers (and SERIAL), INT128, FLOAT, DOUBLE, STRING,
+// BLOB, UUID, DATE and the TIMESTAMP types.
+bool IsValidPrimaryKeyType(const LogicalType& type);
+
+}  // namespace graphdb::catalog

@@ -1,0 +1,29 @@
+#include "cypher/binder/bound_expression.h"
+
+namespace graphdb::binder {
+
+bool BoundExpression::IsConstant() const {
+  switch (kind) {
+    case ExprKind::kParameter:
+    case ExprKind::kVariable:
+    case ExprKind::kAggregate:
+    case ExprKind::kSubquery:
+      return false;
+    default:
+      break;
+  }
+  for (const auto& child : children) {
+    if (!child->IsConstant()) return false;
+  }
+  return true;
+}
+
+bool BoundExpression::HasAggregate() const {
+  if (kind == ExprKind::kAggregate) return true;
+  for (const auto& child : children) {
+    if (child->HasAggregate()) return true;
+  }
+  return false;
+}
+
+}  // namespace graphdb::binder

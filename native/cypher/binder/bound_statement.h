@@ -1,0 +1,129 @@
+// Bound statements: what the binder hands the planner. A query is a list of query parts
+// (UNION branches), each a list of clauses in source order whose variables are already
+// resolved to frame slots. DDL and utility statements carry their checked arguments.
+//
+// Thread-safety: immutable after binding.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cypher/binder/bound_expression.h"
+
+namespace graphdb::binder {
+
+enum class Direction : uint8_t { kForward, kBackward, kBoth };
+
+struct BoundPropertyEquality {
+  std::string property;
+  BoundExpressionPtr value;
+};
+
+struct BoundNodePattern {
+  std::string name;                  // variable name ("" for anonymous)
+  SlotId slot = 0;
+  std::vector<uint64_t> table_ids;   // candidate node tables (all when unlabelled)
+  std::vector<BoundPropertyEquality> properties;  // inline {k: v}
+  bool bound_before = false;         // variable already in scope when the pattern starts
+};
+
+struct BoundRelPattern {
+  std::string name;
+  SlotId slot = 0;
+  std::vector<uint64_t> table_ids;
+  std::vector<BoundPropertyEquality> properties;
+  Direction direction = Direction::kForward;  // relative to the pattern's left-to-right order
+  size_t left = 0;   // index of the node pattern on its left
+  size_t right = 0;  // index of the node pattern on its right
+  bool variable_length = false;
+  uint32_t min_hops = 1;
+  uint32_t max_hops = 1;
+  bool bound_before = false;
+};
+
+struct BoundPattern {
+  std::vector<BoundNodePattern> nodes;
+  std::vector<BoundRelPattern> rels;
+  std::optional<SlotId> path_slot;  // p = (...)
+  std::string path_name;
+};
+
+struct BoundProjectionItem {
+  BoundExpressionPtr expr;
+  SlotId slot = 0;
+  std::string name;  // column name / alias
+};
+
+struct BoundOrderItem {
+  BoundExpressionPtr expr;
+  bool descending = false;
+};
+
+// WITH and RETURN.
+struct BoundProjection {
+  std::vector<BoundProjectionItem> items;
+  bool distinct = false;
+  // Aggregation: when any item contains an aggregate, the non-aggregate items are the keys.
+  std::vector<BoundExpression*> aggregates;  // kAggregate nodes inside items (and ORDER BY)
+  bool has_aggregation = false;
+  std::vector<BoundOrderItem> order_by;
+  BoundExpressionPtr skip;
+  BoundExpressionPtr limit;
+  BoundExpressionPtr where;  // WITH ... WHERE
+  bool is_return = false;
+};
+
+struct BoundSetItem {
+  enum class Kind : uint8_t { kProperty, kRemoveProperty } kind = Kind::kProperty;
+  SlotId target = 0;          // node or rel variable
+  bool target_is_rel = false;
+  std::string property;
+  BoundExpressionPtr value;   // NULL literal for REMOVE
+};
+
+struct BoundClause {
+  enum class Kind : uint8_t {
+    kMatch,
+    kOptionalMatch,
+    kUnwind,
+    kProjection,  // WITH / RETURN
+    kCreate,
+    kMerge,
+    kSet,
+    kDelete,
+  } kind = Kind::kMatch;
+
+  std::vector<BoundPattern> patterns;   // MATCH / CREATE / MERGE
+  BoundExpressionPtr where;             // MATCH ... WHERE
+  BoundExpressionPtr unwind_expr;       // UNWIND e AS x
+  SlotId unwind_slot = 0;
+  std::unique_ptr<BoundProjection> projection;
+  std::vector<BoundSetItem> set_items;  // SET / REMOVE, MERGE ON MATCH SET
+  std::vector<BoundSetItem> on_create;  // MERGE ON CREATE SET
+  std::vector<BoundExpressionPtr> delete_exprs;
+  bool detach = false;
+};
+
+struct BoundQueryPart {
+  std::vector<BoundClause> clauses;
+};
+
+struct BoundColumn {
+  std::string name;
+  LogicalType type;
+  SlotId slot = 0;
+};
+
+struct BoundQuery {
+  std::vector<BoundQueryPart> parts;   // UNION branches
+  std::vector<bool> union_all;         // between part i and i+1
+  std::vector<std::vector<BoundColumn>> columns;  // per part, the RETURN columns
+  uint32_t num_slots = 0;
+  bool read_only = true;
+  bool creates_only = true;            // only CREATE among the updates (access mode insert)
+};
+
+}  // namespace graphdb::binder

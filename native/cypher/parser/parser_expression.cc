@@ -1,0 +1,763 @@
+// Expression parsing for the recursive-descent parser (see parser.h).
+//
+// Precedence follows Kùzu's grammar, loosest first:
+//   OR, XOR, AND, NOT, comparison (= <> < <= > >=, not chained), bitwise |, bitwise &,
+//   << >>, + -, * / %, ^ (left-associative), unary - + and postfix ! (factorial),
+//   string/list/null operators (IN, STARTS WITH, ENDS WITH, CONTAINS, =~, IS [NOT] NULL,
+//   [index], [from:to]) whose right operand is an atom with property lookups,
+//   property lookups a.b.c and label tests n:Label, atoms.
+// As in Kùzu, unary minus binds tighter than ^ (-3 ^ 2 = 9) and IN binds tighter than
+// arithmetic (1 + 2 IN l is 1 + (2 IN l)).
+#include <array>
+#include <string_view>
+#include <utility>
+
+#include "common/status.h"
+#include "cypher/parser/parser_impl.h"
+
+namespace graphdb::parser::internal {
+namespace {
+
+// Words that cannot start an expression as a variable name (they continue or end a clause).
+bool IsReservedWord(std::string_view upper) {
+  static constexpr std::array<std::string_view, 38> kReserved = {
+      "AND",   "AS",       "ASC",      "ASCENDING", "BY",       "CALL",    "CONTAINS", "CREATE",
+      "DELETE", "DESC",    "DESCENDING", "DETACH",  "DISTINCT", "ELSE",    "END",      "ENDS",
+      "HINT",  "IN",       "IS",       "JOIN",      "LIMIT",    "LOAD",    "MATCH",    "MERGE",
+      "MULTI_JOIN", "ON",  "OPTIONAL", "OR",        "ORDER",    "REMOVE",  "RETURN",   "SET",
+      "SKIP",  "STARTS",   "THEN",     "UNION",     "UNWIND",   "WHEN"};
+  for (std::string_view word : kReserved) {
+    if (word == upper) return true;
+  }
+  return upper == "WHERE" || upper == "WITH" || upper == "XOR";
+}
+
+bool IsNumberLiteral(const ParsedExpression& e) {
+  return e.kind == ExpressionKind::kLiteral &&
+         (e.literal_kind == LiteralKind::kInteger || e.literal_kind == LiteralKind::kDouble);
+}
+
+}  // namespace
+
+ParsedExpressionPtr Parser::NewExpression(ExpressionKind kind, size_t start_index) {
+  auto expression = std::make_unique<ParsedExpression>();
+  expression->kind = kind;
+  expression->line = tokens_[start_index].line;
+  expression->column = tokens_[start_index].column;
+  return expression;
+}
+
+void Parser::Finish(ParsedExpression* expression, size_t start_index) const {
+  expression->text = SourceFrom(start_index);
+}
+
+ParsedExpressionPtr Parser::MakeBinary(BinaryOp op, ParsedExpressionPtr left,
+                                       ParsedExpressionPtr right, size_t start_index) {
+  auto expression = NewExpression(ExpressionKind::kBinary, start_index);
+  expression->binary_op = op;
+  expression->children.push_back(std::move(left));
+  expression->children.push_back(std::move(right));
+  Finish(expression.get(), start_index);
+  return expression;
+}
+
+ParsedExpressionPtr Parser::MakeUnary(UnaryOp op, ParsedExpressionPtr operand,
+                                      size_t start_index) {
+  auto expression = NewExpression(ExpressionKind::kUnary, start_index);
+  expression->unary_op = op;
+  expression->children.push_back(std::move(operand));
+  Finish(expression.get(), start_index);
+  return expression;
+}
+
+bool Parser::CanStartExpression(size_t ahead) const {
+  const Token& token = Peek(ahead);
+  switch (token.kind) {
+    case TokenKind::kInteger:
+    case TokenKind::kDouble:
+    case TokenKind::kString:
+    case TokenKind::kParameter:
+    case TokenKind::kLeftParen:
+    case TokenKind::kLeftBracket:
+    case TokenKind::kLeftBrace:
+    case TokenKind::kMinus:
+    case TokenKind::kPlus:
+    case TokenKind::kQuotedIdentifier:
+      return true;
+    case TokenKind::kIdentifier: {
+      std::string upper = ToUpper(token.text);
+      // A reserved word directly followed by '(' is still a function call, e.g. contains(a, b).
+      return !IsReservedWord(upper) || (Peek(ahead + 1).kind == TokenKind::kLeftParen &&
+                                        upper != "IN" && upper != "AND" && upper != "OR" &&
+                                        upper != "XOR" && upper != "WHERE" && upper != "AS");
+    }
+    default:
+      return false;
+  }
+}
+
+template <typename F>
+ParsedExpressionPtr Parser::ParseOperand(const Token& op, F&& parse) {
+  if (!CanStartExpression()) FailExpected("an expression after '" + op.text + "'");
+  return parse();
+}
+
+ParsedExpressionPtr Parser::ParseExpression() {
+  DepthGuard depth(this);
+  return ParseOr();
+}
+
+ParsedExpressionPtr Parser::ParseOr() {
+  size_t start = pos_;
+  auto left = ParseXor();
+  while (AtKeyword("OR")) {
+    const Token& op = Current();
+    Advance();
+    auto right = ParseOperand(op, [this] { return ParseXor(); });
+    left = MakeBinary(BinaryOp::kOr, std::move(left), std::move(right), start);
+  }
+  return left;
+}
+
+ParsedExpressionPtr Parser::ParseXor() {
+  size_t start = pos_;
+  auto left = ParseAnd();
+  while (AtKeyword("XOR")) {
+    const Token& op = Current();
+    Advance();
+    auto right = ParseOperand(op, [this] { return ParseAnd(); });
+    left = MakeBinary(BinaryOp::kXor, std::move(left), std::move(right), start);
+  }
+  return left;
+}
+
+ParsedExpressionPtr Parser::ParseAnd() {
+  size_t start = pos_;
+  auto left = ParseNot();
+  while (AtKeyword("AND")) {
+    const Token& op = Current();
+    Advance();
+    auto right = ParseOperand(op, [this] { return ParseNot(); });
+    left = MakeBinary(BinaryOp::kAnd, std::move(left), std::move(right), start);
+  }
+  return left;
+}
+
+ParsedExpressionPtr Parser::ParseNot() {
+  if (!AtKeyword("NOT")) return ParseComparison();
+  DepthGuard depth(this);
+  size_t start = pos_;
+  const Token& op = Current();
+  Advance();
+  auto operand = ParseOperand(op, [this] { return ParseNot(); });
+  return MakeUnary(UnaryOp::kNot, std::move(operand), start);
+}
+
+ParsedExpressionPtr Parser::ParseComparison() {
+  size_t start = pos_;
+  auto left = ParseBitwiseOr();
+  auto comparison = [this](BinaryOp* op) {
+    switch (Current().kind) {
+      case TokenKind::kEqual: *op = BinaryOp::kEqual; return true;
+      case TokenKind::kNotEqual: *op = BinaryOp::kNotEqual; return true;
+      case TokenKind::kLess: *op = BinaryOp::kLessThan; return true;
+      case TokenKind::kLessEqual: *op = BinaryOp::kLessEqual; return true;
+      case TokenKind::kGreater: *op = BinaryOp::kGreaterThan; return true;
+      case TokenKind::kGreaterEqual: *op = BinaryOp::kGreaterEqual; return true;
+      case TokenKind::kBangEqual:
+        FailAt(Current(), "'!=' is not a Cypher operator; use '<>' for inequality");
+      default: return false;
+    }
+  };
+  BinaryOp op = BinaryOp::kEqual;
+  if (!comparison(&op)) return left;
+  const Token& op_token = Current();
+  Advance();
+  auto right = ParseOperand(op_token, [this] { return ParseBitwiseOr(); });
+  left = MakeBinary(op, std::move(left), std::move(right), start);
+  if (comparison(&op)) {
+    FailAt(Current(),
+           "chained comparisons such as 'a < b < c' are not supported; combine them with AND");
+  }
+  return left;
+}
+
+ParsedExpressionPtr Parser::ParseBitwiseOr() {
+  size_t start = pos_;
+  auto left = ParseBitwiseAnd();
+  while (!stop_at_pipe_ && At(TokenKind::kPipe)) {
+    const Token& op = Current();
+    Advance();
+    auto right = ParseOperand(op, [this] { return ParseBitwiseAnd(); });
+    left = MakeBinary(BinaryOp::kBitwiseOr, std::move(left), std::move(right), start);
+  }
+  return left;
+}
+
+ParsedExpressionPtr Parser::ParseBitwiseAnd() {
+  size_t start = pos_;
+  auto left = ParseShift();
+  while (At(TokenKind::kAmpersand)) {
+    const Token& op = Current();
+    Advance();
+    auto right = ParseOperand(op, [this] { return ParseShift(); });
+    left = MakeBinary(BinaryOp::kBitwiseAnd, std::move(left), std::move(right), start);
+  }
+  return left;
+}
+
+ParsedExpressionPtr Parser::ParseShift() {
+  size_t start = pos_;
+  auto left = ParseAddSubtract();
+  while (At(TokenKind::kShiftLeft) || At(TokenKind::kShiftRight)) {
+    const Token& op = Current();
+    BinaryOp binary = At(TokenKind::kShiftLeft) ? BinaryOp::kShiftLeft : BinaryOp::kShiftRight;
+    Advance();
+    auto right = ParseOperand(op, [this] { return ParseAddSubtract(); });
+    left = MakeBinary(binary, std::move(left), std::move(right), start);
+  }
+  return left;
+}
+
+ParsedExpressionPtr Parser::ParseAddSubtract() {
+  size_t start = pos_;
+  auto left = ParseMultiplyDivide();
+  while (At(TokenKind::kPlus) || At(TokenKind::kMinus)) {
+    const Token& op = Current();
+    BinaryOp binary = At(TokenKind::kPlus) ? BinaryOp::kAdd : BinaryOp::kSubtract;
+    Advance();
+    auto right = ParseOperand(op, [this] { return ParseMultiplyDivide(); });
+    left = MakeBinary(binary, std::move(left), std::move(right), start);
+  }
+  return left;
+}
+
+ParsedExpressionPtr Parser::ParseMultiplyDivide() {
+  size_t start = pos_;
+  auto left = ParsePower();
+  while (At(TokenKind::kStar) || At(TokenKind::kSlash) || At(TokenKind::kPercent)) {
+    const Token& op = Current();
+    BinaryOp binary = At(TokenKind::kStar)    ? BinaryOp::kMultiply
+                      : At(TokenKind::kSlash) ? BinaryOp::kDivide
+                                              : BinaryOp::kModulo;
+    Advance();
+    auto right = ParseOperand(op, [this] { return ParsePower(); });
+    left = MakeBinary(binary, std::move(left), std::move(right), start);
+  }
+  return left;
+}
+
+ParsedExpressionPtr Parser::ParsePower() {
+  size_t start = pos_;
+  auto left = ParseUnary();
+  while (At(TokenKind::kCaret)) {
+    const Token& op = Current();
+    Advance();
+    auto right = ParseOperand(op, [this] { return ParseUnary(); });
+    left = MakeBinary(BinaryOp::kPower, std::move(left), std::move(right), start);
+  }
+  return left;
+}
+
+ParsedExpressionPtr Parser::ParseUnary() {
+  std::vector<size_t> signs;  // token indexes of the leading '-' / '+'
+  while (At(TokenKind::kMinus) || At(TokenKind::kPlus)) {
+    signs.push_back(pos_);
+    Advance();
+  }
+  if (!signs.empty() && !CanStartExpression()) {
+    FailExpected("an expression after '" + tokens_[signs.back()].text + "'");
+  }
+  size_t operand_start = pos_;
+  auto operand = ParseStringListNull();
+  if (At(TokenKind::kBang)) {
+    Advance();
+    operand = MakeUnary(UnaryOp::kFactorial, std::move(operand), operand_start);
+  }
+  for (size_t i = signs.size(); i-- > 0;) {
+    size_t sign = signs[i];
+    bool negate = tokens_[sign].kind == TokenKind::kMinus;
+    if (negate && IsNumberLiteral(*operand) && operand->value[0] != '-') {
+      // Fold "-123" into one literal so that the binder sees -9223372036854775808 whole.
+      operand->value = "-" + operand->value;
+      operand->line = tokens_[sign].line;
+      operand->column = tokens_[sign].column;
+      Finish(operand.get(), sign);
+      continue;
+    }
+    operand = MakeUnary(negate ? UnaryOp::kNegate : UnaryOp::kPlus, std::move(operand), sign);
+  }
+  return operand;
+}
+
+ParsedExpressionPtr Parser::ParseStringListNull() {
+  size_t start = pos_;
+  auto left = ParsePropertyOrLabels();
+  while (true) {
+    if (At(TokenKind::kLeftBracket)) {
+      Advance();
+      ParsedExpressionPtr begin;
+      if (!At(TokenKind::kColon) && !At(TokenKind::kDotDot)) {
+        ScopedContext context(this, false, false);
+        if (!CanStartExpression()) FailExpected("an index or a slice inside '[ ]'");
+        begin = ParseExpression();
+      }
+      if (Accept(TokenKind::kColon) || Accept(TokenKind::kDotDot)) {
+        auto slice = NewExpression(ExpressionKind::kSlice, start);
+        slice->children.push_back(std::move(left));
+        slice->slice_begin = std::move(begin);
+        if (!At(TokenKind::kRightBracket)) {
+          ScopedContext context(this, false, true);
+          if (!CanStartExpression()) FailExpected("an expression or ']' in the slice");
+          slice->slice_end = ParseExpression();
+        }
+        Expect(TokenKind::kRightBracket, "']' to close the slice");
+        Finish(slice.get(), start);
+        left = std::move(slice);
+      } else {
+        Expect(TokenKind::kRightBracket, "']' to close the subscript (or ':' for a slice)");
+        auto subscript = NewExpression(ExpressionKind::kSubscript, start);
+        subscript->children.push_back(std::move(left));
+        subscript->children.push_back(std::move(begin));
+        Finish(subscript.get(), start);
+        left = std::move(subscript);
+      }
+      continue;
+    }
+    if (At(TokenKind::kDot) && left->kind != ExpressionKind::kBinary &&
+        left->kind != ExpressionKind::kUnary) {
+      // A property lookup after a subscript, e.g. list[0].name.
+      Advance();
+      auto property = NewExpression(ExpressionKind::kProperty, start);
+      if (Accept(TokenKind::kStar)) {
+        property->is_star = true;
+      } else {
+        property->name = ExpectName("a property name after '.'");
+      }
+      property->children.push_back(std::move(left));
+      Finish(property.get(), start);
+      left = std::move(property);
+      continue;
+    }
+    BinaryOp op = BinaryOp::kIn;
+    size_t op_index = pos_;
+    if (AtKeyword("IN")) {
+      op = BinaryOp::kIn;
+      Advance();
+    } else if (At(TokenKind::kRegexMatch)) {
+      op = BinaryOp::kRegexMatch;
+      Advance();
+    } else if (AtKeyword("STARTS") && AtKeyword("WITH", 1)) {
+      op = BinaryOp::kStartsWith;
+      Advance();
+      Advance();
+    } else if (AtKeyword("ENDS") && AtKeyword("WITH", 1)) {
+      op = BinaryOp::kEndsWith;
+      Advance();
+      Advance();
+    } else if (AtKeyword("CONTAINS")) {
+      op = BinaryOp::kContains;
+      Advance();
+    } else if (AtKeyword("IS")) {
+      Advance();
+      bool negated = AcceptKeyword("NOT");
+      ExpectKeyword("NULL", negated ? "NULL after IS NOT" : "NULL or NOT NULL after IS");
+      left = MakeUnary(negated ? UnaryOp::kIsNotNull : UnaryOp::kIsNull, std::move(left), start);
+      continue;
+    } else {
+      return left;
+    }
+    if (!CanStartExpression()) {
+      FailExpected("an expression after '" + SourceFrom(op_index) + "'");
+    }
+    auto right = ParsePropertyOrLabels();
+    left = MakeBinary(op, std::move(left), std::move(right), start);
+  }
+}
+
+ParsedExpressionPtr Parser::ParsePropertyOrLabels() {
+  size_t start = pos_;
+  auto expression = ParseAtom();
+  while (At(TokenKind::kDot)) {
+    Advance();
+    auto property = NewExpression(ExpressionKind::kProperty, start);
+    if (Accept(TokenKind::kStar)) {
+      property->is_star = true;
+    } else {
+      property->name = ExpectName("a property name after '.'");
+    }
+    property->children.push_back(std::move(expression));
+    Finish(property.get(), start);
+    expression = std::move(property);
+  }
+  if (allow_label_test_ && At(TokenKind::kColon) && AtName(1)) {
+    auto test = NewExpression(ExpressionKind::kLabelTest, start);
+    while (At(TokenKind::kColon) && AtName(1)) {
+      Advance();
+      test->labels.push_back(Current().text);
+      Advance();
+    }
+    test->children.push_back(std::move(expression));
+    Finish(test.get(), start);
+    expression = std::move(test);
+  }
+  return expression;
+}
+
+ParsedExpressionPtr Parser::ParseAtom() {
+  const Token& token = Current();
+  size_t start = pos_;
+  switch (token.kind) {
+    case TokenKind::kInteger:
+    case TokenKind::kDouble:
+    case TokenKind::kString:
+      return ParseLiteralToken();
+    case TokenKind::kParameter: {
+      auto parameter = NewExpression(ExpressionKind::kParameter, start);
+      parameter->name = token.text;
+      Advance();
+      Finish(parameter.get(), start);
+      return parameter;
+    }
+    case TokenKind::kLeftBracket: return ParseListLiteralOrComprehension();
+    case TokenKind::kLeftBrace: return ParseMapLiteral();
+    case TokenKind::kLeftParen: return ParseParenthesizedOrPattern();
+    case TokenKind::kQuotedIdentifier:
+    case TokenKind::kIdentifier: {
+      if (token.kind == TokenKind::kIdentifier) {
+        std::string upper = ToUpper(token.text);
+        if (upper == "TRUE" || upper == "FALSE" || upper == "NULL") return ParseLiteralToken();
+        if (upper == "CASE") return ParseCase();
+        if ((upper == "COUNT" || upper == "EXISTS") && At(TokenKind::kLeftBrace, 1)) {
+          return ParseSubqueryExpression();
+        }
+        if (upper == "CAST" && At(TokenKind::kLeftParen, 1)) return ParseCast();
+        if ((upper == "ALL" || upper == "ANY" || upper == "NONE" || upper == "SINGLE") &&
+            At(TokenKind::kLeftParen, 1) && AtName(2) && AtKeyword("IN", 3)) {
+          return ParseQuantifier();
+        }
+        if (!At(TokenKind::kLeftParen, 1) && IsReservedWord(upper)) {
+          FailExpected("an expression");
+        }
+      }
+      if (At(TokenKind::kLeftParen, 1)) return ParseFunctionCall();
+      auto variable = NewExpression(ExpressionKind::kVariable, start);
+      variable->name = token.text;
+      Advance();
+      Finish(variable.get(), start);
+      return variable;
+    }
+    default:
+      FailExpected("an expression");
+  }
+}
+
+ParsedExpressionPtr Parser::ParseLiteralToken() {
+  size_t start = pos_;
+  const Token& token = Current();
+  auto literal = NewExpression(ExpressionKind::kLiteral, start);
+  switch (token.kind) {
+    case TokenKind::kInteger:
+      literal->literal_kind = LiteralKind::kInteger;
+      literal->value = token.text;
+      break;
+    case TokenKind::kDouble:
+      literal->literal_kind = LiteralKind::kDouble;
+      literal->value = token.text;
+      break;
+    case TokenKind::kString:
+      literal->literal_kind = LiteralKind::kString;
+      literal->value = token.text;
+      break;
+    default: {
+      std::string upper = ToUpper(token.text);
+      if (upper == "NULL") {
+        literal->literal_kind = LiteralKind::kNull;
+      } else {
+        literal->literal_kind = LiteralKind::kBoolean;
+        literal->bool_value = upper == "TRUE";
+      }
+    }
+  }
+  Advance();
+  Finish(literal.get(), start);
+  return literal;
+}
+
+ParsedExpressionPtr Parser::ParseListLiteralOrComprehension() {
+  size_t start = pos_;
+  Expect(TokenKind::kLeftBracket, "'['");
+  ScopedContext context(this, false, true);
+  if (AtName() && AtKeyword("IN", 1) && CanStartExpression(2)) {
+    // [x IN list WHERE predicate | projection]; without WHERE or '|' it is a list literal
+    // holding the boolean x IN list, as in Kùzu.
+    size_t saved = pos_;
+    std::string variable = Current().text;
+    Advance();
+    Advance();
+    ParsedExpressionPtr list;
+    {
+      ScopedContext pipe_stops(this, true, true);
+      list = ParseExpression();
+    }
+    if (AtKeyword("WHERE") || At(TokenKind::kPipe)) {
+      auto comprehension = NewExpression(ExpressionKind::kListComprehension, start);
+      comprehension->name = std::move(variable);
+      comprehension->children.push_back(std::move(list));
+      if (AcceptKeyword("WHERE")) {
+        ScopedContext pipe_stops(this, true, true);
+        if (!CanStartExpression()) FailExpected("an expression after WHERE");
+        comprehension->where_expression = ParseExpression();
+      }
+      if (Accept(TokenKind::kPipe)) {
+        if (!CanStartExpression()) FailExpected("an expression after '|'");
+        comprehension->projection = ParseExpression();
+      }
+      Expect(TokenKind::kRightBracket, "']' to close the list comprehension");
+      Finish(comprehension.get(), start);
+      return comprehension;
+    }
+    pos_ = saved;
+  }
+  auto list = NewExpression(ExpressionKind::kListLiteral, start);
+  if (!At(TokenKind::kRightBracket)) {
+    if (!CanStartExpression()) FailExpected("a list element or ']'");
+    list->children.push_back(ParseExpression());
+    while (Accept(TokenKind::kComma)) {
+      if (At(TokenKind::kComma) || At(TokenKind::kRightBracket)) {
+        // Kùzu: an empty entry, as in [1,,3], is a NULL element.
+        auto null = NewExpression(ExpressionKind::kLiteral, pos_);
+        null->literal_kind = LiteralKind::kNull;
+        list->children.push_back(std::move(null));
+        continue;
+      }
+      if (!CanStartExpression()) FailExpected("a list element");
+      list->children.push_back(ParseExpression());
+    }
+  }
+  Expect(TokenKind::kRightBracket, "',' or ']' to close the list");
+  Finish(list.get(), start);
+  return list;
+}
+
+ParsedExpressionPtr Parser::ParseMapLiteral() {
+  size_t start = pos_;
+  Expect(TokenKind::kLeftBrace, "'{'");
+  ScopedContext context(this, false, true);
+  auto map = NewExpression(ExpressionKind::kMapLiteral, start);
+  if (!At(TokenKind::kRightBrace)) {
+    do {
+      if (!AtName() && !At(TokenKind::kString)) FailExpected("a key name in the map");
+      map->keys.push_back(Current().text);
+      Advance();
+      Expect(TokenKind::kColon, "':' after the key");
+      if (!CanStartExpression()) FailExpected("an expression after ':'");
+      map->children.push_back(ParseExpression());
+    } while (Accept(TokenKind::kComma));
+  }
+  Expect(TokenKind::kRightBrace, "',' or '}' to close the map");
+  Finish(map.get(), start);
+  return map;
+}
+
+ParsedExpressionPtr Parser::ParseParenthesizedOrPattern() {
+  size_t start = pos_;
+  bool could_be_pattern =
+      At(TokenKind::kRightParen, 1) || At(TokenKind::kColon, 1) ||
+      (AtName(1) && (At(TokenKind::kRightParen, 2) || At(TokenKind::kColon, 2) ||
+                     At(TokenKind::kLeftBrace, 2)));
+  if (could_be_pattern) {
+    // A path pattern used as a predicate, e.g. WHERE (a)-[:T]->(b); otherwise backtrack.
+    try {
+      ParsedPatternElement element = ParsePatternElement();
+      if (!element.rels.empty()) {
+        auto predicate = NewExpression(ExpressionKind::kPatternPredicate, start);
+        predicate->pattern = std::make_unique<ParsedPatternElement>(std::move(element));
+        Finish(predicate.get(), start);
+        return predicate;
+      }
+    } catch (const GraphDBException&) {
+    }
+    pos_ = start;
+  }
+  Advance();
+  ScopedContext context(this, false, true);
+  if (!CanStartExpression()) FailExpected("an expression after '('");
+  auto inner = ParseExpression();
+  Expect(TokenKind::kRightParen, "')' to close the parenthesized expression");
+  return inner;
+}
+
+ParsedExpressionPtr Parser::ParseCase() {
+  size_t start = pos_;
+  ExpectKeyword("CASE", "CASE");
+  ScopedContext context(this, false, true);
+  auto expression = NewExpression(ExpressionKind::kCase, start);
+  if (!AtKeyword("WHEN")) {
+    if (!CanStartExpression()) FailExpected("WHEN or an expression after CASE");
+    expression->case_operand = ParseExpression();
+    if (!AtKeyword("WHEN")) FailExpected("WHEN after the CASE expression");
+  }
+  while (AcceptKeyword("WHEN")) {
+    if (!CanStartExpression()) FailExpected("an expression after WHEN");
+    expression->children.push_back(ParseExpression());
+    ExpectKeyword("THEN", "THEN after the WHEN expression");
+    if (!CanStartExpression()) FailExpected("an expression after THEN");
+    expression->children.push_back(ParseExpression());
+  }
+  if (AcceptKeyword("ELSE")) {
+    if (!CanStartExpression()) FailExpected("an expression after ELSE");
+    expression->case_else = ParseExpression();
+  }
+  ExpectKeyword("END", "WHEN, ELSE or END in the CASE expression");
+  Finish(expression.get(), start);
+  return expression;
+}
+
+ParsedExpressionPtr Parser::ParseCast() {
+  size_t start = pos_;
+  auto cast = NewExpression(ExpressionKind::kCast, start);
+  Advance();
+  Expect(TokenKind::kLeftParen, "'(' after CAST");
+  ScopedContext context(this, false, true);
+  if (!CanStartExpression()) FailExpected("an expression to cast");
+  cast->children.push_back(ParseExpression());
+  if (AcceptKeyword("AS")) {
+    cast->type_text = ParseTypeText();
+  } else if (Accept(TokenKind::kComma)) {
+    if (!CanStartExpression()) FailExpected("the target type after ','");
+    cast->children.push_back(ParseExpression());
+  } else {
+    FailExpected("AS <type> or ', <type name>' in CAST");
+  }
+  Expect(TokenKind::kRightParen, "')' to close CAST");
+  Finish(cast.get(), start);
+  return cast;
+}
+
+ParsedExpressionPtr Parser::ParseQuantifier() {
+  size_t start = pos_;
+  auto quantifier = NewExpression(ExpressionKind::kQuantifier, start);
+  std::string upper = ToUpper(Current().text);
+  quantifier->quantifier = upper == "ALL"    ? QuantifierKind::kAll
+                           : upper == "ANY"  ? QuantifierKind::kAny
+                           : upper == "NONE" ? QuantifierKind::kNone
+                                             : QuantifierKind::kSingle;
+  Advance();
+  Expect(TokenKind::kLeftParen, "'('");
+  ScopedContext context(this, false, true);
+  quantifier->name = ExpectName("a variable name");
+  ExpectKeyword("IN", "IN");
+  if (!CanStartExpression()) FailExpected("a list expression after IN");
+  quantifier->children.push_back(ParseExpression());
+  ExpectKeyword("WHERE", "WHERE <predicate> in " + upper + "(x IN list WHERE predicate)");
+  if (!CanStartExpression()) FailExpected("an expression after WHERE");
+  quantifier->where_expression = ParseExpression();
+  Expect(TokenKind::kRightParen, "')' to close " + upper + "(...)");
+  Finish(quantifier.get(), start);
+  return quantifier;
+}
+
+ParsedExpressionPtr Parser::ParseSubqueryExpression() {
+  size_t start = pos_;
+  bool is_count = AtKeyword("COUNT");
+  auto expression = NewExpression(
+      is_count ? ExpressionKind::kCountSubquery : ExpressionKind::kExistsSubquery, start);
+  Advance();
+  expression->subquery = ParseSubqueryBody();
+  Finish(expression.get(), start);
+  return expression;
+}
+
+ParsedExpressionPtr Parser::ParseFunctionCall() {
+  size_t start = pos_;
+  std::string name = Current().text;
+  Advance();
+  Expect(TokenKind::kLeftParen, "'(' after the function name");
+  if (At(TokenKind::kStar) && At(TokenKind::kRightParen, 1) && ToUpper(name) == "COUNT") {
+    Advance();
+    Advance();
+    auto count = NewExpression(ExpressionKind::kCountStar, start);
+    count->name = std::move(name);
+    Finish(count.get(), start);
+    return count;
+  }
+  ScopedContext context(this, false, true);
+  auto call = NewExpression(ExpressionKind::kFunctionCall, start);
+  call->name = std::move(name);
+  if (!At(TokenKind::kRightParen)) {
+    call->distinct = AcceptKeyword("DISTINCT");
+    do {
+      std::string argument_name;
+      if (AtName() && At(TokenKind::kColon, 1) && At(TokenKind::kEqual, 2) &&
+          Peek(1).end == Peek(2).begin) {
+        // A named argument: struct_pack(a := 1).
+        argument_name = Current().text;
+        Advance();
+        Advance();
+        Advance();
+        if (!CanStartExpression()) FailExpected("an expression after ':='");
+      } else if (!CanStartExpression() && !AtLambdaStart()) {
+        FailExpected("a function argument");
+      }
+      call->children.push_back(ParseFunctionArgument());
+      call->argument_names.push_back(std::move(argument_name));
+    } while (Accept(TokenKind::kComma));
+    bool any_named = false;
+    for (const auto& name : call->argument_names) any_named = any_named || !name.empty();
+    if (!any_named) call->argument_names.clear();
+  }
+  Expect(TokenKind::kRightParen, "',' or ')' to close the arguments of " + call->name + "()");
+  Finish(call.get(), start);
+  return call;
+}
+
+ParsedExpressionPtr Parser::ParseFunctionArgument() {
+  if (AtLambdaStart()) return ParseLambda();
+  return ParseExpression();
+}
+
+bool Parser::AtLambdaStart() const {
+  size_t i = 0;
+  if (AtName()) {
+    i = 1;
+  } else if (At(TokenKind::kLeftParen)) {
+    i = 1;
+    while (true) {
+      if (!AtName(i)) return false;
+      ++i;
+      if (At(TokenKind::kComma, i)) {
+        ++i;
+        continue;
+      }
+      if (!At(TokenKind::kRightParen, i)) return false;
+      ++i;
+      break;
+    }
+  } else {
+    return false;
+  }
+  return At(TokenKind::kMinus, i) && At(TokenKind::kGreater, i + 1) &&
+         Peek(i).end == Peek(i + 1).begin;
+}
+
+ParsedExpressionPtr Parser::ParseLambda() {
+  size_t start = pos_;
+  auto lambda = NewExpression(ExpressionKind::kLambda, start);
+  if (Accept(TokenKind::kLeftParen)) {
+    do {
+      lambda->lambda_parameters.push_back(ExpectName("a lambda parameter name"));
+    } while (Accept(TokenKind::kComma));
+    Expect(TokenKind::kRightParen, "')' after the lambda parameters");
+  } else {
+    lambda->lambda_parameters.push_back(ExpectName("a lambda parameter name"));
+  }
+  Expect(TokenKind::kMinus, "'->' after the lambda parameters");
+  Expect(TokenKind::kGreater, "'->' after the lambda parameters");
+  if (!CanStartExpression()) FailExpected("an expression after '->'");
+  lambda->children.push_back(ParseExpression());
+  Finish(lambda.get(), start);
+  return lambda;
+}
+
+}  // namespace graphdb::parser::internal

@@ -1,0 +1,189 @@
+// Internal to the parser module: the recursive-descent Parser class behind ParseStatements.
+// Statements, clauses and patterns live in parser.cc; expressions in parser_expression.cc.
+// Not to be included outside native/cypher/parser/.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cypher/parser/ast.h"
+#include "cypher/parser/token.h"
+
+namespace graphdb::parser::internal {
+
+class Parser {
+ public:
+  Parser(std::string_view text, std::vector<Token> tokens);
+
+  std::vector<std::unique_ptr<ParsedStatement>> ParseAll();
+  ParsedExpressionPtr ParseWholeExpression();
+
+ private:
+  // Restores the expression-context flags on scope exit; see stop_at_pipe_.
+  class ScopedContext {
+   public:
+    ScopedContext(Parser* parser, bool stop_at_pipe, bool allow_label_test);
+    ~ScopedContext();
+    ScopedContext(const ScopedContext&) = delete;
+    ScopedContext& operator=(const ScopedContext&) = delete;
+
+   private:
+    Parser* parser_;
+    bool saved_stop_at_pipe_;
+    bool saved_allow_label_test_;
+  };
+
+  // Limits recursion so that pathological nesting fails cleanly instead of overflowing.
+  class DepthGuard {
+   public:
+    explicit DepthGuard(Parser* parser);
+    ~DepthGuard();
+    DepthGuard(const DepthGuard&) = delete;
+    DepthGuard& operator=(const DepthGuard&) = delete;
+
+   private:
+    Parser* parser_;
+  };
+
+  // ---- Token helpers ----
+  const Token& Peek(size_t ahead = 0) const;
+  const Token& Current() const { return Peek(0); }
+  const Token& Previous() const { return tokens_[pos_ > 0 ? pos_ - 1 : 0]; }
+  bool At(TokenKind kind, size_t ahead = 0) const { return Peek(ahead).kind == kind; }
+  bool AtEndOfStatement() const { return At(TokenKind::kEnd) || At(TokenKind::kSemicolon); }
+  // An unquoted word equal to `keyword` (upper case), ignoring case.
+  bool AtKeyword(std::string_view keyword, size_t ahead = 0) const;
+  // A name: an unquoted word (keywords included) or a `quoted` one.
+  bool AtName(size_t ahead = 0) const;
+  bool Accept(TokenKind kind);
+  bool AcceptKeyword(std::string_view keyword);
+  void Advance();
+  const Token& Expect(TokenKind kind, std::string_view expected);
+  void ExpectKeyword(std::string_view keyword, std::string_view expected);
+  std::string ExpectName(std::string_view expected);
+  [[noreturn]] void FailAt(const Token& token, std::string_view detail) const;
+  [[noreturn]] void FailExpected(std::string_view expected) const;
+
+  template <typename Node>
+  void SetPosition(Node& node, const Token& token) const {
+    node.line = token.line;
+    node.column = token.column;
+  }
+  // The source text from tokens_[start_index] to the last consumed token.
+  std::string SourceFrom(size_t start_index) const;
+
+  // ---- Statements (parser.cc) ----
+  std::unique_ptr<ParsedStatement> ParseStatement();
+  std::unique_ptr<ParsedStatement> ParseStatementBody();
+  std::unique_ptr<ParsedStatement> ParseCreateNodeTable();
+  std::unique_ptr<ParsedStatement> ParseCreateRelTable();
+  std::unique_ptr<ParsedStatement> ParseCreateSequence();
+  std::unique_ptr<ParsedStatement> ParseDrop();
+  std::unique_ptr<ParsedStatement> ParseAlterTable();
+  std::unique_ptr<ParsedStatement> ParseCopy();
+  std::unique_ptr<ParsedStatement> ParseTransaction();
+  std::unique_ptr<ParsedStatement> ParseCall();
+  bool ParseIfNotExists();
+  bool ParseIfExists();
+  ParsedColumnDefinition ParseColumnDefinition(bool allow_default_and_key);
+  std::string ParseTypeText();
+  ParsedFromTo ParseFromTo();
+  std::vector<ParsedOption> ParseOptions();
+  ParsedScanSource ParseScanSource();
+  std::string ParseSignedInteger(std::string_view expected);
+
+  // ---- Queries and clauses (parser.cc) ----
+  std::unique_ptr<ParsedRegularQuery> ParseRegularQuery();
+  ParsedSingleQuery ParseSingleQuery();
+  bool AtReadingClause() const;
+  bool AtUpdatingClause() const;
+  std::unique_ptr<ParsedClause> ParseReadingClause();
+  std::unique_ptr<ParsedClause> ParseUpdatingClause();
+  std::unique_ptr<ParsedClause> ParseMatch();
+  std::unique_ptr<ParsedClause> ParseUnwind();
+  std::unique_ptr<ParsedCallClause> ParseCallClause();
+  std::unique_ptr<ParsedClause> ParseLoadFrom();
+  std::unique_ptr<ParsedClause> ParseCreate();
+  std::unique_ptr<ParsedClause> ParseMerge();
+  std::unique_ptr<ParsedClause> ParseSet();
+  std::unique_ptr<ParsedClause> ParseDelete();
+  std::unique_ptr<ParsedClause> ParseRemove();
+  std::unique_ptr<ParsedClause> ParseWith();
+  std::unique_ptr<ParsedClause> ParseReturn();
+  void ParseSetItems(std::vector<ParsedSetItem>* items);
+  void ParseProjectionBody(ParsedProjection* projection, std::string_view clause);
+  ParsedProjectionItem ParseProjectionItem();
+  std::unique_ptr<ParsedJoinHint> ParseJoinHint();
+  std::unique_ptr<ParsedJoinHint> ParseJoinHintTerm();
+
+  // ---- Patterns (parser.cc) ----
+  std::vector<ParsedPatternElement> ParsePattern();
+  ParsedPatternElement ParsePatternPart();
+  ParsedPatternElement ParsePatternElement();
+  bool AtRelationshipStart() const;
+  ParsedNodePattern ParseNodePattern();
+  ParsedRelPattern ParseRelPattern();
+  void ParseRecursiveDetail(ParsedRelPattern* rel);
+  void ParseRecursiveComprehension(ParsedRelPattern* rel);
+  std::vector<ParsedPropertyEntry> ParseProperties();
+  std::unique_ptr<ParsedSubquery> ParseSubqueryBody();
+
+  // ---- Expressions (parser_expression.cc) ----
+  ParsedExpressionPtr ParseExpression();
+  ParsedExpressionPtr ParseOr();
+  ParsedExpressionPtr ParseXor();
+  ParsedExpressionPtr ParseAnd();
+  ParsedExpressionPtr ParseNot();
+  ParsedExpressionPtr ParseComparison();
+  ParsedExpressionPtr ParseBitwiseOr();
+  ParsedExpressionPtr ParseBitwiseAnd();
+  ParsedExpressionPtr ParseShift();
+  ParsedExpressionPtr ParseAddSubtract();
+  ParsedExpressionPtr ParseMultiplyDivide();
+  ParsedExpressionPtr ParsePower();
+  ParsedExpressionPtr ParseUnary();
+  ParsedExpressionPtr ParseStringListNull();
+  ParsedExpressionPtr ParsePropertyOrLabels();
+  ParsedExpressionPtr ParseAtom();
+  ParsedExpressionPtr ParseLiteralToken();
+  ParsedExpressionPtr ParseListLiteralOrComprehension();
+  ParsedExpressionPtr ParseMapLiteral();
+  ParsedExpressionPtr ParseParenthesizedOrPattern();
+  ParsedExpressionPtr ParseCase();
+  ParsedExpressionPtr ParseCast();
+  ParsedExpressionPtr ParseQuantifier();
+  ParsedExpressionPtr ParseSubqueryExpression();
+  ParsedExpressionPtr ParseFunctionCall();
+  ParsedExpressionPtr ParseFunctionArgument();
+  ParsedExpressionPtr ParseLambda();
+  bool AtLambdaStart() const;
+  bool CanStartExpression(size_t ahead = 0) const;
+  // Parses an operand after a binary/unary operator token, with a clear error if missing.
+  template <typename F>
+  ParsedExpressionPtr ParseOperand(const Token& op, F&& parse);
+  ParsedExpressionPtr MakeBinary(BinaryOp op, ParsedExpressionPtr left, ParsedExpressionPtr right,
+                                 size_t start_index);
+  ParsedExpressionPtr MakeUnary(UnaryOp op, ParsedExpressionPtr operand, size_t start_index);
+  ParsedExpressionPtr NewExpression(ExpressionKind kind, size_t start_index);
+  void Finish(ParsedExpression* expression, size_t start_index) const;
+
+  std::string_view text_;
+  std::vector<Token> tokens_;
+  size_t pos_ = 0;
+  uint32_t statement_begin_ = 0;
+  int depth_ = 0;
+  // Set while parsing the parts of [x IN list WHERE pred | expr] and of a recursive
+  // relationship's (r, n | WHERE pred | ...), where '|' ends the expression instead of being
+  // a bitwise OR. Bracketing constructs reset it.
+  bool stop_at_pipe_ = false;
+  // Cleared while parsing the start of a slice l[a:b], where ':' is not a label test.
+  bool allow_label_test_ = true;
+};
+
+// Upper-cases ASCII letters.
+std::string ToUpper(std::string_view text);
+
+}  // namespace graphdb::parser::internal

@@ -1,0 +1,54 @@
+#include "cypher/planner/logical_plan.h"
+
+namespace graphdb::planner {
+
+namespace {
+
+const char* KindName(LogicalOpKind kind) {
+  switch (kind) {
+    case LogicalOpKind::kSingleRow: return "SINGLE_ROW";
+    case LogicalOpKind::kNodeScan: return "SCAN_NODE";
+    case LogicalOpKind::kIndexSeek: return "INDEX_SEEK";
+    case LogicalOpKind::kExpand: return "EXPAND";
+    case LogicalOpKind::kFilter: return "FILTER";
+    case LogicalOpKind::kProjection: return "PROJECTION";
+    case LogicalOpKind::kUnwind: return "UNWIND";
+    case LogicalOpKind::kAggregate: return "AGGREGATE";
+    case LogicalOpKind::kDistinct: return "DISTINCT";
+    case LogicalOpKind::kSort: return "ORDER_BY";
+    case LogicalOpKind::kSkipLimit: return "SKIP_LIMIT";
+    case LogicalOpKind::kUnion: return "UNION";
+    case LogicalOpKind::kOptional: return "OPTIONAL";
+    case LogicalOpKind::kUpdate: return "UPDATE";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string LogicalOperator::ToString(int indent) const {
+  std::string out(static_cast<size_t>(indent) * 2, ' ');
+  out += KindName(kind);
+  switch (kind) {
+    case LogicalOpKind::kNodeScan:
+    case LogicalOpKind::kIndexSeek:
+      out += " slot=" + std::to_string(slot) + " tables=";
+      for (size_t i = 0; i < table_ids.size(); ++i) out += (i ? "," : "") + std::to_string(table_ids[i]);
+      if (key_expr) out += " key=" + key_expr->text;
+      break;
+    case LogicalOpKind::kExpand:
+      out += " from=" + std::to_string(from_slot) + " to=" + std::to_string(slot);
+      if (variable_length) out += " hops=" + std::to_string(min_hops) + ".." + std::to_string(max_hops);
+      break;
+    case LogicalOpKind::kFilter:
+      if (expr) out += " " + expr->text;
+      break;
+    default:
+      break;
+  }
+  out += "\n";
+  for (const auto& child : children) out += child->ToString(indent + 1);
+  return out;
+}
+
+}  // namespace graphdb::planner

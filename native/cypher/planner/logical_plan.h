@@ -1,0 +1,89 @@
+// Logical plans: the planner's output, a tree of logical operators over the bound query.
+// Each operator refers to bound expressions (owned by the BoundQuery) and to frame slots.
+// Optimizer rules (one file each in this folder) rewrite the tree before exec/ maps it to
+// physical operators.
+//
+// Thread-safety: immutable once optimised; cached plans are shared read-only.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cypher/binder/bound_statement.h"
+
+namespace graphdb::planner {
+
+using binder::BoundExpression;
+using binder::SlotId;
+
+enum class LogicalOpKind : uint8_t {
+  kSingleRow,    // one empty row (also the argument leaf of correlated sub-plans)
+  kNodeScan,     // for each input row, every visible node of table_ids into slot
+  kIndexSeek,    // for each input row, the node of table_ids[0] whose primary key = key_expr
+  kExpand,       // from from_slot along rel tables into to_slot (and rel_slot)
+  kFilter,
+  kProjection,
+  kUnwind,
+  kAggregate,
+  kDistinct,
+  kSort,
+  kSkipLimit,
+  kUnion,
+  kOptional,     // children[0] input; children[1] correlated sub-plan; NULLs when it is empty
+  kUpdate,       // CREATE / MERGE / SET / DELETE clause, applied per input row
+};
+
+struct LogicalSlotExpr {
+  const BoundExpression* expr;
+  SlotId slot;
+};
+
+struct LogicalOperator {
+  LogicalOpKind kind;
+  std::vector<std::unique_ptr<LogicalOperator>> children;  // children[0] is the input
+
+  // kNodeScan / kIndexSeek / kExpand
+  SlotId slot = 0;
+  std::vector<uint64_t> table_ids;
+  const BoundExpression* key_expr = nullptr;  // kIndexSeek
+  SlotId from_slot = 0;                        // kExpand
+  SlotId rel_slot = 0;
+  bool has_rel_slot = false;
+  std::vector<uint64_t> rel_table_ids;
+  binder::Direction direction = binder::Direction::kForward;
+  bool to_bound = false;  // kExpand: the target is already bound; check instead of assign
+  uint32_t min_hops = 1, max_hops = 1;
+  bool variable_length = false;
+  std::vector<SlotId> rel_slots_in_pattern;  // relationship uniqueness within a MATCH
+
+  // kFilter / kUnwind: predicate or list. kSkipLimit: skip in expr, limit in expr2.
+  const BoundExpression* expr = nullptr;
+  const BoundExpression* expr2 = nullptr;
+
+  // kProjection items; kAggregate: keys in items, aggregates in aggregates.
+  std::vector<LogicalSlotExpr> items;
+  std::vector<const BoundExpression*> aggregates;
+  // kDistinct: slots; kOptional: slots set to NULL when the sub-plan is empty.
+  std::vector<SlotId> slots;
+  // kSort
+  std::vector<const binder::BoundOrderItem*> order_by;
+  // kUnion: per-branch output slots and the shared output slots
+  std::vector<std::vector<SlotId>> branch_slots;
+  bool union_all = true;
+  // kUpdate
+  const binder::BoundClause* clause = nullptr;
+
+  std::string ToString(int indent = 0) const;  // EXPLAIN output
+};
+
+using LogicalOperatorPtr = std::unique_ptr<LogicalOperator>;
+
+struct LogicalPlan {
+  LogicalOperatorPtr root;
+  std::vector<binder::BoundColumn> columns;  // output columns, read from these slots
+  uint32_t num_slots = 0;                    // frame size
+};
+
+}  // namespace graphdb::planner

@@ -1,0 +1,321 @@
+#include "cypher/planner/planner.h"
+
+#include <algorithm>
+#include <set>
+
+#include "common/status.h"
+
+namespace graphdb::planner {
+
+using binder::BoundClause;
+using binder::BoundExpression;
+using binder::BoundPattern;
+using binder::Direction;
+using binder::ExprKind;
+
+namespace {
+
+LogicalOperatorPtr MakeOp(LogicalOpKind kind, LogicalOperatorPtr child) {
+  auto op = std::make_unique<LogicalOperator>();
+  op->kind = kind;
+  if (child) op->children.push_back(std::move(child));
+  return op;
+}
+
+void CollectSlots(const BoundExpression& e, std::set<SlotId>& out) {
+  if (e.kind == ExprKind::kVariable) out.insert(e.slot);
+  for (const auto& child : e.children) CollectSlots(*child, out);
+  if (e.kind == ExprKind::kListComprehension || e.kind == ExprKind::kQuantifier) {
+    out.erase(e.slot);
+  } else if (e.kind == ExprKind::kLambdaFunction) {
+    out.erase(e.slot);
+    out.erase(e.slot2);
+  }
+}
+
+void SplitConjuncts(const BoundExpression* e, std::vector<const BoundExpression*>& out) {
+  if (e->kind == ExprKind::kAnd) {
+    for (const auto& child : e->children) SplitConjuncts(child.get(), out);
+  } else {
+    out.push_back(e);
+  }
+}
+
+Direction Reverse(Direction d) {
+  return d == Direction::kForward ? Direction::kBackward
+         : d == Direction::kBackward ? Direction::kForward
+                                     : Direction::kBoth;
+}
+
+class PartPlanner {
+ public:
+  explicit PartPlanner(const catalog::Catalog& catalog) : catalog_(catalog) {}
+
+  LogicalOperatorPtr Plan(const binder::BoundQueryPart& part) {
+    LogicalOperatorPtr plan = MakeOp(LogicalOpKind::kSingleRow, nullptr);
+    for (const auto& clause : part.clauses) {
+      switch (clause.kind) {
+        case BoundClause::Kind::kMatch:
+          plan = PlanMatch(std::move(plan), clause);
+          break;
+        case BoundClause::Kind::kOptionalMatch: {
+          std::set<SlotId> before = available_;
+          auto sub = PlanMatch(MakeOp(LogicalOpKind::kSingleRow, nullptr), clause);
+          auto op = MakeOp(LogicalOpKind::kOptional, std::move(plan));
+          for (SlotId s : available_) {
+            if (!before.count(s)) op->slots.push_back(s);
+          }
+          op->children.push_back(std::move(sub));
+          plan = std::move(op);
+          break;
+        }
+        case BoundClause::Kind::kUnwind: {
+          auto op = MakeOp(LogicalOpKind::kUnwind, std::move(plan));
+          op->expr = clause.unwind_expr.get();
+          op->slot = clause.unwind_slot;
+          available_.insert(clause.unwind_slot);
+          plan = std::move(op);
+          break;
+        }
+        case BoundClause::Kind::kProjection:
+          plan = PlanProjection(std::move(plan), *clause.projection);
+          break;
+        case BoundClause::Kind::kCreate:
+        case BoundClause::Kind::kMerge:
+        case BoundClause::Kind::kSet:
+        case BoundClause::Kind::kDelete: {
+          auto op = MakeOp(LogicalOpKind::kUpdate, std::move(plan));
+          op->clause = &clause;
+          for (const auto& pattern : clause.patterns) {
+            for (const auto& n : pattern.nodes) available_.insert(n.slot);
+            for (const auto& r : pattern.rels) available_.insert(r.slot);
+          }
+          plan = std::move(op);
+          break;
+        }
+      }
+    }
+    return plan;
+  }
+
+ private:
+  struct Conjunct {
+    const BoundExpression* expr;
+    std::set<SlotId> slots;
+    bool placed = false;
+  };
+
+  LogicalOperatorPtr PlaceFilters(LogicalOperatorPtr plan, std::vector<Conjunct>& conjuncts) {
+    for (auto& c : conjuncts) {
+      if (c.placed) continue;
+      bool ready = std::all_of(c.slots.begin(), c.slots.end(),
+                               [this](SlotId s) { return available_.count(s) > 0; });
+      if (!ready) continue;
+      auto op = MakeOp(LogicalOpKind::kFilter, std::move(plan));
+      op->expr = c.expr;
+      plan = std::move(op);
+      c.placed = true;
+    }
+    return plan;
+  }
+
+  // The node of `pattern` to start from: one already bound, else one with a primary-key
+  // equality, else the first.
+  size_t ChooseStart(const BoundPattern& pattern, const std::vector<Conjunct>& conjuncts) {
+    for (size_t i = 0; i < pattern.nodes.size(); ++i) {
+      if (available_.count(pattern.nodes[i].slot)) return i;
+    }
+    for (size_t i = 0; i < pattern.nodes.size(); ++i) {
+      const auto& node = pattern.nodes[i];
+      if (node.table_ids.size() != 1) continue;
+      const auto* schema = catalog_.GetNodeTable(node.table_ids[0]);
+      if (!schema) continue;
+      for (const auto& c : conjuncts) {
+        if (IsPrimaryKeyEquality(*c.expr, node.slot, *schema)) return i;
+      }
+    }
+    return 0;
+  }
+
+  LogicalOperatorPtr PlanMatch(LogicalOperatorPtr plan, const BoundClause& clause) {
+    std::vector<Conjunct> conjuncts;
+    if (clause.where) {
+      std::vector<const BoundExpression*> parts;
+      SplitConjuncts(clause.where.get(), parts);
+      for (const auto* p : parts) {
+        Conjunct c{p, {}};
+        CollectSlots(*p, c.slots);
+        conjuncts.push_back(std::move(c));
+      }
+    }
+    plan = PlaceFilters(std::move(plan), conjuncts);
+    for (const auto& pattern : clause.patterns) {
+      size_t start = ChooseStart(pattern, conjuncts);
+      const auto& start_node = pattern.nodes[start];
+      if (!available_.count(start_node.slot)) {
+        auto scan = MakeOp(LogicalOpKind::kNodeScan, std::move(plan));
+        scan->slot = start_node.slot;
+        scan->table_ids = start_node.table_ids;
+        plan = std::move(scan);
+        available_.insert(start_node.slot);
+        plan = PlaceFilters(std::move(plan), conjuncts);
+      } else if (start_node.bound_before && !start_node.table_ids.empty()) {
+        // A re-used variable with a label narrows the tables it may be in.
+      }
+      std::vector<SlotId> rel_slots;
+      auto expand = [&](const binder::BoundRelPattern& rel, bool rightwards) {
+        const auto& from = pattern.nodes[rightwards ? rel.left : rel.right];
+        const auto& to = pattern.nodes[rightwards ? rel.right : rel.left];
+        auto op = MakeOp(LogicalOpKind::kExpand, std::move(plan));
+        op->from_slot = from.slot;
+        op->slot = to.slot;
+        op->table_ids = to.table_ids;
+        op->rel_slot = rel.slot;
+        op->has_rel_slot = true;
+        op->rel_table_ids = rel.table_ids;
+        op->direction = rightwards ? rel.direction : Reverse(rel.direction);
+        op->to_bound = available_.count(to.slot) > 0;
+        op->variable_length = rel.variable_length;
+        op->min_hops = rel.min_hops;
+        op->max_hops = rel.max_hops;
+        plan = std::move(op);
+        available_.insert(to.slot);
+        available_.insert(rel.slot);
+        rel_slots.push_back(rel.slot);
+        plan = PlaceFilters(std::move(plan), conjuncts);
+      };
+      for (size_t i = start; i < pattern.rels.size(); ++i) expand(pattern.rels[i], true);
+      for (size_t i = start; i-- > 0;) expand(pattern.rels[i], false);
+    }
+    for (auto& c : conjuncts) {
+      if (!c.placed) {  // refers to something bound later or nowhere: apply at the end
+        auto op = MakeOp(LogicalOpKind::kFilter, std::move(plan));
+        op->expr = c.expr;
+        plan = std::move(op);
+        c.placed = true;
+      }
+    }
+    return plan;
+  }
+
+  LogicalOperatorPtr PlanProjection(LogicalOperatorPtr plan, const binder::BoundProjection& p) {
+    if (p.has_aggregation) {
+      auto agg = MakeOp(LogicalOpKind::kAggregate, std::move(plan));
+      for (const auto& item : p.items) {
+        if (!item.expr->HasAggregate()) agg->items.push_back({item.expr.get(), item.slot});
+      }
+      for (const auto* a : p.aggregates) agg->aggregates.push_back(a);
+      plan = std::move(agg);
+      auto proj = MakeOp(LogicalOpKind::kProjection, std::move(plan));
+      for (const auto& item : p.items) {
+        if (item.expr->HasAggregate()) proj->items.push_back({item.expr.get(), item.slot});
+      }
+      plan = std::move(proj);
+    } else {
+      auto proj = MakeOp(LogicalOpKind::kProjection, std::move(plan));
+      for (const auto& item : p.items) proj->items.push_back({item.expr.get(), item.slot});
+      plan = std::move(proj);
+    }
+    for (const auto& item : p.items) available_.insert(item.slot);
+    if (p.distinct) {
+      auto op = MakeOp(LogicalOpKind::kDistinct, std::move(plan));
+      for (const auto& item : p.items) op->slots.push_back(item.slot);
+      plan = std::move(op);
+    }
+    if (!p.order_by.empty()) {
+      auto op = MakeOp(LogicalOpKind::kSort, std::move(plan));
+      for (const auto& o : p.order_by) op->order_by.push_back(&o);
+      // top_k: the sort keeps only skip + limit rows.
+      op->expr = p.skip.get();
+      op->expr2 = p.limit.get();
+      plan = std::move(op);
+    }
+    if (p.skip || p.limit) {
+      auto op = MakeOp(LogicalOpKind::kSkipLimit, std::move(plan));
+      op->expr = p.skip.get();
+      op->expr2 = p.limit.get();
+      plan = std::move(op);
+    }
+    if (p.where) {
+      auto op = MakeOp(LogicalOpKind::kFilter, std::move(plan));
+      op->expr = p.where.get();
+      plan = std::move(op);
+    }
+    return plan;
+  }
+
+ public:
+  static bool IsPrimaryKeyEquality(const BoundExpression& e, SlotId slot,
+                                   const catalog::NodeTableSchema& schema) {
+    if (e.kind != ExprKind::kScalarFunction || e.name != "=" || e.children.size() != 2) return false;
+    for (int side = 0; side < 2; ++side) {
+      const BoundExpression& prop = *e.children[side];
+      const BoundExpression& other = *e.children[1 - side];
+      if (prop.kind != ExprKind::kProperty || prop.children[0]->kind != ExprKind::kVariable ||
+          prop.children[0]->slot != slot) {
+        continue;
+      }
+      if (!catalog::NamesEqual(prop.name, schema.primary_key_property().name)) continue;
+      std::set<SlotId> used;
+      CollectSlots(other, used);
+      if (used.count(slot) || other.HasAggregate()) continue;
+      return true;
+    }
+    return false;
+  }
+
+ private:
+  const catalog::Catalog& catalog_;
+  std::set<SlotId> available_;
+};
+
+}  // namespace
+
+bool IsPrimaryKeyEqualityFor(const BoundExpression& e, SlotId slot,
+                             const catalog::NodeTableSchema& schema, const BoundExpression** key) {
+  if (!PartPlanner::IsPrimaryKeyEquality(e, slot, schema)) return false;
+  const BoundExpression& left = *e.children[0];
+  bool left_is_prop = left.kind == ExprKind::kProperty && left.children[0]->kind == ExprKind::kVariable &&
+                      left.children[0]->slot == slot;
+  *key = left_is_prop ? e.children[1].get() : e.children[0].get();
+  return true;
+}
+
+LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& catalog) {
+  LogicalPlan plan;
+  std::vector<LogicalOperatorPtr> branches;
+  for (const auto& part : query.parts) {
+    PartPlanner planner(catalog);
+    branches.push_back(planner.Plan(part));
+  }
+  if (branches.size() == 1) {
+    plan.root = std::move(branches[0]);
+    plan.columns = query.columns[0];
+  } else {
+    auto op = MakeOp(LogicalOpKind::kUnion, nullptr);
+    uint32_t next_slot = query.num_slots;
+    plan.columns = query.columns[0];
+    for (auto& column : plan.columns) column.slot = next_slot++;
+    for (size_t i = 0; i < branches.size(); ++i) {
+      std::vector<SlotId> slots;
+      for (const auto& column : query.columns[i]) slots.push_back(column.slot);
+      op->branch_slots.push_back(std::move(slots));
+      op->children.push_back(std::move(branches[i]));
+    }
+    for (const auto& column : plan.columns) op->slots.push_back(column.slot);
+    bool all = std::all_of(query.union_all.begin(), query.union_all.end(), [](bool b) { return b; });
+    op->union_all = all;
+    plan.root = std::move(op);
+    if (!all) {
+      auto distinct = MakeOp(LogicalOpKind::kDistinct, std::move(plan.root));
+      for (const auto& column : plan.columns) distinct->slots.push_back(column.slot);
+      plan.root = std::move(distinct);
+    }
+    plan.num_slots = next_slot;
+  }
+  if (plan.num_slots == 0) plan.num_slots = query.num_slots;
+  ApplyIndexSeekRule(plan.root, catalog);
+  return plan;
+}
+
+}  // namespace graphdb::planner

@@ -1,0 +1,171 @@
+#include <unistd.h>
+
+#include <cerrno>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "env/crc32c.h"
+#include "env/fault_injection_file_system.h"
+#include "env/file_system.h"
+
+namespace graphdb::env {
+namespace {
+
+std::string MakeTempDir() {
+  char tmpl[] = "/tmp/graphdb_env_test_XXXXXX";
+  char* dir = ::mkdtemp(tmpl);
+  EXPECT_NE(dir, nullptr);
+  return dir ? std::string(dir) : std::string();
+}
+
+void RemoveTree(FileSystem* fs, const std::string& dir) {
+  auto names = fs->ListDir(dir);
+  if (names.ok()) {
+    for (const auto& name : *names) (void)fs->Remove(JoinPath(dir, name));
+  }
+  (void)fs->RemoveDir(dir);
+}
+
+TEST(Crc32cTest, KnownVectors) {
+  EXPECT_EQ(crc32c::Value("123456789"), 0xE3069283u);
+  std::string zeros(32, '\0');
+  EXPECT_EQ(crc32c::Value(zeros), 0x8A9136AAu);
+  std::string ones(32, '\xff');
+  EXPECT_EQ(crc32c::Value(ones), 0x62A8AB43u);
+  std::string ascending(32, '\0');
+  for (int i = 0; i < 32; ++i) ascending[i] = static_cast<char>(i);
+  EXPECT_EQ(crc32c::Value(ascending), 0x46DD794Eu);
+  EXPECT_EQ(crc32c::Value(""), 0u);
+}
+
+TEST(Crc32cTest, ExtendEqualsWhole) {
+  std::string data;
+  for (int i = 0; i < 1000; ++i) data += static_cast<char>(i * 7 + 3);
+  for (size_t split : {0, 1, 7, 8, 9, 500, 999, 1000}) {
+    uint32_t a = crc32c::Value(data.data(), split);
+    EXPECT_EQ(crc32c::Extend(a, data.data() + split, data.size() - split), crc32c::Value(data))
+        << split;
+  }
+}
+
+TEST(PathTest, JoinAndBase) {
+  EXPECT_EQ(JoinPath("/a", "b"), "/a/b");
+  EXPECT_EQ(JoinPath("/a/", "b"), "/a/b");
+  EXPECT_EQ(JoinPath("/a/", "/b"), "/a/b");
+  EXPECT_EQ(BaseName("/x/y/z.csv"), "z.csv");
+  EXPECT_EQ(BaseName("z.csv"), "z.csv");
+}
+
+TEST(PosixFileSystemTest, WriteReadRenameRemove) {
+  FileSystem* fs = FileSystem::Default();
+  std::string dir = MakeTempDir();
+  std::string a = JoinPath(dir, "a.bin");
+  std::string b = JoinPath(dir, "b.bin");
+  ASSERT_FALSE(fs->Exists(a));
+  {
+    auto file = fs->OpenForWrite(a);
+    ASSERT_TRUE(file.ok()) << file.status().ToString();
+    ASSERT_TRUE((*file)->Append("hello ").ok());
+    std::string big(200 * 1024, 'x');  // larger than the write buffer
+    ASSERT_TRUE((*file)->Append(big).ok());
+    ASSERT_TRUE((*file)->Append("world").ok());
+    ASSERT_TRUE((*file)->Sync().ok());
+    ASSERT_TRUE((*file)->DataSync().ok());
+    ASSERT_TRUE((*file)->Close().ok());
+  }
+  EXPECT_TRUE(fs->Exists(a));
+  auto size = fs->FileSize(a);
+  ASSERT_TRUE(size.ok());
+  EXPECT_EQ(*size, 6u + 200 * 1024 + 5);
+  {
+    auto file = fs->OpenForAppend(a);
+    ASSERT_TRUE(file.ok());
+    ASSERT_TRUE((*file)->Append("!").ok());
+    ASSERT_TRUE((*file)->Close().ok());
+  }
+  auto data = ReadFileToString(fs, a);
+  ASSERT_TRUE(data.ok());
+  EXPECT_EQ(data->substr(0, 6), "hello ");
+  EXPECT_EQ(data->substr(data->size() - 6), "world!");
+
+  auto reader = fs->OpenForRead(a);
+  ASSERT_TRUE(reader.ok());
+  char buf[8];
+  auto n = (*reader)->Read(2, 4, buf);
+  ASSERT_TRUE(n.ok());
+  EXPECT_EQ(*n, 4u);
+  EXPECT_EQ(std::string(buf, 4), "llo ");
+  n = (*reader)->Read(*size - 2, 8, buf);  // short read at the end
+  ASSERT_TRUE(n.ok());
+  EXPECT_EQ(*n, 3u);
+
+  ASSERT_TRUE(fs->Rename(a, b).ok());
+  EXPECT_FALSE(fs->Exists(a));
+  EXPECT_TRUE(fs->Exists(b));
+  ASSERT_TRUE(fs->SyncDir(dir).ok());
+  ASSERT_TRUE(fs->CreateDir(JoinPath(dir, "sub")).ok());
+  ASSERT_TRUE(fs->CreateDir(JoinPath(dir, "sub")).ok());  // already exists: fine
+  auto names = fs->ListDir(dir);
+  ASSERT_TRUE(names.ok());
+  EXPECT_EQ(names->size(), 2u);
+  ASSERT_TRUE(fs->RemoveDir(JoinPath(dir, "sub")).ok());
+  ASSERT_TRUE(fs->Remove(b).ok());
+  RemoveTree(fs, dir);
+}
+
+TEST(PosixFileSystemTest, ErrorsNamePathAndErrno) {
+  FileSystem* fs = FileSystem::Default();
+  auto file = fs->OpenForRead("/nonexistent_dir_graphdb/x");
+  ASSERT_FALSE(file.ok());
+  EXPECT_EQ(file.status().code(), ErrorCode::kIoError);
+  EXPECT_EQ(file.status().message(),
+            "open /nonexistent_dir_graphdb/x: No such file or directory");
+  Status s = fs->Remove("/nonexistent_dir_graphdb/x");
+  EXPECT_EQ(s.code(), ErrorCode::kIoError);
+  EXPECT_NE(s.message().find("/nonexistent_dir_graphdb/x"), std::string::npos);
+  EXPECT_FALSE(fs->ListDir("/nonexistent_dir_graphdb").ok());
+  EXPECT_FALSE(fs->FileSize("/nonexistent_dir_graphdb/x").ok());
+}
+
+TEST(FaultInjectionFileSystemTest, FailsNthWriteAndSync) {
+  FaultInjectionFileSystem fs(FileSystem::Default());
+  std::string dir = MakeTempDir();
+  std::string path = JoinPath(dir, "f");
+  fs.FailNthWrite(2, ENOSPC);
+  auto file = fs.OpenForWrite(path);
+  ASSERT_TRUE(file.ok());
+  EXPECT_TRUE((*file)->Append("a").ok());
+  Status s = (*file)->Append("b");
+  EXPECT_EQ(s.code(), ErrorCode::kIoError);
+  EXPECT_NE(s.message().find("No space left on device"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find(path), std::string::npos);
+  EXPECT_TRUE((*file)->Append("c").ok());  // not sticky
+
+  fs.FailNthSync(1, EIO);
+  s = (*file)->Sync();
+  EXPECT_EQ(s.code(), ErrorCode::kIoError);
+  EXPECT_NE(s.message().find("Input/output error"), std::string::npos);
+  EXPECT_TRUE((*file)->Sync().ok());
+  EXPECT_EQ(fs.injected_faults(), 2);
+
+  fs.FailNthWrite(1, ENOSPC, /*sticky=*/true);
+  EXPECT_FALSE((*file)->Append("d").ok());
+  EXPECT_FALSE((*file)->Append("e").ok());
+  fs.Reset();
+  EXPECT_TRUE((*file)->Append("f").ok());
+  ASSERT_TRUE((*file)->Close().ok());
+  auto data = ReadFileToString(&fs, path);
+  ASSERT_TRUE(data.ok());
+  EXPECT_EQ(*data, "acf");
+
+  fs.FailNthRename(1);
+  EXPECT_FALSE(fs.Rename(path, path + ".2").ok());
+  EXPECT_TRUE(fs.Rename(path, path + ".2").ok());
+  fs.FailNthSync(1);
+  EXPECT_FALSE(fs.SyncDir(dir).ok());
+  RemoveTree(&fs, dir);
+}
+
+}  // namespace
+}  // namespace graphdb::env

@@ -1,0 +1,120 @@
+#include "env/fault_injection_file_system.h"
+
+namespace graphdb::env {
+
+namespace {
+
+class FaultyWritableFile final : public WritableFile {
+ public:
+  FaultyWritableFile(FaultInjectionFileSystem* fs, std::unique_ptr<WritableFile> base)
+      : fs_(fs), base_(std::move(base)) {}
+
+  Status Append(std::string_view data) override {
+    if (int err = fs_->OnWrite()) return IoError("write", path(), err);
+    return base_->Append(data);
+  }
+  Status Flush() override { return base_->Flush(); }
+  Status Sync() override {
+    if (int err = fs_->OnSync()) return IoError("fsync", path(), err);
+    return base_->Sync();
+  }
+  Status DataSync() override {
+    if (int err = fs_->OnSync()) return IoError("fdatasync", path(), err);
+    return base_->DataSync();
+  }
+  Status Close() override { return base_->Close(); }
+  const std::string& path() const override { return base_->path(); }
+
+ private:
+  FaultInjectionFileSystem* fs_;
+  std::unique_ptr<WritableFile> base_;
+};
+
+}  // namespace
+
+void FaultInjectionFileSystem::Arm(Fault& fault, const std::atomic<int>& counter, int n,
+                                   int err, bool sticky) {
+  fault.err.store(err);
+  fault.sticky.store(sticky);
+  fault.trigger.store(n <= 0 ? 0 : counter.load() + n);
+}
+
+void FaultInjectionFileSystem::FailNthWrite(int n, int err, bool sticky) {
+  Arm(write_fault_, writes_, n, err, sticky);
+}
+
+void FaultInjectionFileSystem::FailNthSync(int n, int err, bool sticky) {
+  Arm(sync_fault_, syncs_, n, err, sticky);
+}
+
+void FaultInjectionFileSystem::FailNthRename(int n, int err, bool sticky) {
+  Arm(rename_fault_, renames_, n, err, sticky);
+}
+
+void FaultInjectionFileSystem::Reset() {
+  write_fault_.trigger.store(0);
+  sync_fault_.trigger.store(0);
+  rename_fault_.trigger.store(0);
+}
+
+int FaultInjectionFileSystem::Check(std::atomic<int>& counter, Fault& fault) {
+  int count = counter.fetch_add(1) + 1;
+  int trigger = fault.trigger.load();
+  if (trigger == 0) return 0;
+  if (count == trigger || (fault.sticky.load() && count > trigger)) {
+    injected_.fetch_add(1);
+    return fault.err.load();
+  }
+  return 0;
+}
+
+Result<std::unique_ptr<RandomAccessFile>> FaultInjectionFileSystem::OpenForRead(
+    const std::string& path) {
+  return base_->OpenForRead(path);
+}
+
+Result<std::unique_ptr<WritableFile>> FaultInjectionFileSystem::OpenForWrite(
+    const std::string& path) {
+  auto file = base_->OpenForWrite(path);
+  if (!file.ok()) return file.status();
+  return std::unique_ptr<WritableFile>(new FaultyWritableFile(this, std::move(*file)));
+}
+
+Result<std::unique_ptr<WritableFile>> FaultInjectionFileSystem::OpenForAppend(
+    const std::string& path) {
+  auto file = base_->OpenForAppend(path);
+  if (!file.ok()) return file.status();
+  return std::unique_ptr<WritableFile>(new FaultyWritableFile(this, std::move(*file)));
+}
+
+Status FaultInjectionFileSystem::Rename(const std::string& from, const std::string& to) {
+  if (int err = Check(renames_, rename_fault_)) return IoError("rename", from + " -> " + to, err);
+  return base_->Rename(from, to);
+}
+
+Status FaultInjectionFileSystem::Remove(const std::string& path) { return base_->Remove(path); }
+
+Result<std::vector<std::string>> FaultInjectionFileSystem::ListDir(const std::string& path) {
+  return base_->ListDir(path);
+}
+
+Status FaultInjectionFileSystem::CreateDir(const std::string& path) {
+  return base_->CreateDir(path);
+}
+
+Status FaultInjectionFileSystem::RemoveDir(const std::string& path) {
+  return base_->RemoveDir(path);
+}
+
+Result<uint64_t> FaultInjectionFileSystem::FileSize(const std::string& path) {
+  return base_->FileSize(path);
+}
+
+bool FaultInjectionFileSystem::Exists(const std::string& path) { return base_->Exists(path); }
+
+Status FaultInjectionFileSystem::SyncDir(const std::string& path) {
+  if (int err = OnSync()) return IoError("fsync", path, err);
+  return base_->SyncDir(path);
+}
+
+}  // namespace graphdb::env

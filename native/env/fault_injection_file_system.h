@@ -1,0 +1,77 @@
+// FaultInjectionFileSystem: a FileSystem wrapper for durability tests. It forwards every call
+// to a base file system and can make the Nth write (Append/Flush of file data), the Nth sync
+// (Sync, DataSync, SyncDir) or the Nth rename fail with a chosen errno (ENOSPC, EIO ...), the
+// way a full or failing disk would. Counters start at the moment a fault is armed.
+//
+// Thread-safety: the counters are atomic, so files may be used from several threads; arming
+// faults while other threads do IO gives unspecified (but memory-safe) counting.
+#pragma once
+
+#include <atomic>
+#include <cerrno>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "env/file_system.h"
+
+namespace graphdb::env {
+
+class FaultInjectionFileSystem final : public FileSystem {
+ public:
+  // `base` must outlive this object.
+  explicit FaultInjectionFileSystem(FileSystem* base) : base_(base) {}
+
+  // The `n`th (1-based) write from now fails with `err`, and so do all later ones while
+  // `sticky` is set (a full disk stays full).
+  void FailNthWrite(int n, int err = ENOSPC, bool sticky = false);
+  // The `n`th sync from now fails with `err`.
+  void FailNthSync(int n, int err = EIO, bool sticky = false);
+  // The `n`th rename from now fails with `err`.
+  void FailNthRename(int n, int err = EIO, bool sticky = false);
+  // Disarms all faults.
+  void Reset();
+
+  // Operations seen since construction (faulty ones included).
+  int writes() const { return writes_.load(); }
+  int syncs() const { return syncs_.load(); }
+  int renames() const { return renames_.load(); }
+  int injected_faults() const { return injected_.load(); }
+
+  // Called by the wrapped files; return 0 to proceed or an errno to fail.
+  int OnWrite() { return Check(writes_, write_fault_); }
+  int OnSync() { return Check(syncs_, sync_fault_); }
+
+  Result<std::unique_ptr<RandomAccessFile>> OpenForRead(const std::string& path) override;
+  Result<std::unique_ptr<WritableFile>> OpenForWrite(const std::string& path) override;
+  Result<std::unique_ptr<WritableFile>> OpenForAppend(const std::string& path) override;
+  Status Rename(const std::string& from, const std::string& to) override;
+  Status Remove(const std::string& path) override;
+  Result<std::vector<std::string>> ListDir(const std::string& path) override;
+  Status CreateDir(const std::string& path) override;
+  Status RemoveDir(const std::string& path) override;
+  Result<uint64_t> FileSize(const std::string& path) override;
+  bool Exists(const std::string& path) override;
+  Status SyncDir(const std::string& path) override;
+
+ private:
+  struct Fault {
+    std::atomic<int> trigger{0};  // absolute counter value that fails; 0 = disarmed
+    std::atomic<int> err{0};
+    std::atomic<bool> sticky{false};
+  };
+
+  static void Arm(Fault& fault, const std::atomic<int>& counter, int n, int err, bool sticky);
+  int Check(std::atomic<int>& counter, Fault& fault);
+
+  FileSystem* base_;
+  std::atomic<int> writes_{0};
+  std::atomic<int> syncs_{0};
+  std::atomic<int> renames_{0};
+  std::atomic<int> injected_{0};
+  Fault write_fault_;
+  Fault sync_fault_;
+  Fault rename_fault_;
+};
+
+}  // namespace graphdb::env

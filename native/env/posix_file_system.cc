@@ -1,0 +1,269 @@
+// The POSIX FileSystem: open/pread/write/fsync/rename on the local file system.
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "env/file_system.h"
+
+namespace graphdb::env {
+
+namespace {
+
+// Retries a system call interrupted by a signal.
+template <typename F>
+auto RetryOnEintr(F&& f) {
+  while (true) {
+    auto r = f();
+    if (r >= 0 || errno != EINTR) return r;
+  }
+}
+
+class PosixRandomAccessFile final : public RandomAccessFile {
+ public:
+  PosixRandomAccessFile(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+  ~PosixRandomAccessFile() override { ::close(fd_); }
+
+  Result<size_t> Read(uint64_t offset, size_t n, char* scratch) const override {
+    size_t done = 0;
+    while (done < n) {
+      ssize_t r = RetryOnEintr(
+          [&] { return ::pread(fd_, scratch + done, n - done, static_cast<off_t>(offset + done)); });
+      if (r < 0) return IoError("read", path_, errno);
+      if (r == 0) break;
+      done += static_cast<size_t>(r);
+    }
+    return done;
+  }
+
+  Result<uint64_t> Size() const override {
+    struct stat st;
+    if (::fstat(fd_, &st) != 0) return IoError("stat", path_, errno);
+    return static_cast<uint64_t>(st.st_size);
+  }
+
+  const std::string& path() const override { return path_; }
+
+ private:
+  std::string path_;
+  int fd_;
+};
+
+class PosixWritableFile final : public WritableFile {
+ public:
+  static constexpr size_t kBufferSize = 64 * 1024;
+
+  PosixWritableFile(std::string path, int fd) : path_(std::move(path)), fd_(fd) {
+    buffer_.reserve(kBufferSize);
+  }
+  ~PosixWritableFile() override {
+    if (fd_ >= 0) (void)Close();
+  }
+
+  Status Append(std::string_view data) override {
+    if (fd_ < 0) return Status(ErrorCode::kIoError, "write " + path_ + ": file is closed");
+    if (buffer_.size() + data.size() <= kBufferSize) {
+      buffer_.append(data);
+      return Status::OK();
+    }
+    Status s = Flush();
+    if (!s.ok()) return s;
+    if (data.size() <= kBufferSize) {
+      buffer_.append(data);
+      return Status::OK();
+    }
+    return WriteRaw(data);
+  }
+
+  Status Flush() override {
+    if (fd_ < 0) return Status(ErrorCode::kIoError, "write " + path_ + ": file is closed");
+    if (buffer_.empty()) return Status::OK();
+    Status s = WriteRaw(buffer_);
+    buffer_.clear();
+    return s;
+  }
+
+  Status Sync() override {
+    Status s = Flush();
+    if (!s.ok()) return s;
+    if (RetryOnEintr([&] { return ::fsync(fd_); }) != 0) return IoError("fsync", path_, errno);
+    return Status::OK();
+  }
+
+  Status DataSync() override {
+    Status s = Flush();
+    if (!s.ok()) return s;
+    if (RetryOnEintr([&] { return ::fdatasync(fd_); }) != 0) {
+      return IoError("fdatasync", path_, errno);
+    }
+    return Status::OK();
+  }
+
+  Status Close() override {
+    if (fd_ < 0) return Status::OK();
+    Status s = Flush();
+    if (::close(fd_) != 0 && s.ok()) s = IoError("close", path_, errno);
+    fd_ = -1;
+    return s;
+  }
+
+  const std::string& path() const override { return path_; }
+
+ private:
+  Status WriteRaw(std::string_view data) {
+    const char* p = data.data();
+    size_t left = data.size();
+    while (left > 0) {
+      ssize_t w = RetryOnEintr([&] { return ::write(fd_, p, left); });
+      if (w < 0) return IoError("write", path_, errno);
+      p += w;
+      left -= static_cast<size_t>(w);
+    }
+    return Status::OK();
+  }
+
+  std::string path_;
+  int fd_;
+  std::string buffer_;
+};
+
+class PosixFileSystem final : public FileSystem {
+ public:
+  Result<std::unique_ptr<RandomAccessFile>> OpenForRead(const std::string& path) override {
+    int fd = RetryOnEintr([&] { return ::open(path.c_str(), O_RDONLY | O_CLOEXEC); });
+    if (fd < 0) return IoError("open", path, errno);
+    return std::unique_ptr<RandomAccessFile>(new PosixRandomAccessFile(path, fd));
+  }
+
+  Result<std::unique_ptr<WritableFile>> OpenForWrite(const std::string& path) override {
+    return OpenWritable(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC);
+  }
+
+  Result<std::unique_ptr<WritableFile>> OpenForAppend(const std::string& path) override {
+    return OpenWritable(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC);
+  }
+
+  Status Rename(const std::string& from, const std::string& to) override {
+    if (::rename(from.c_str(), to.c_str()) != 0) return IoError("rename", from + " -> " + to, errno);
+    return Status::OK();
+  }
+
+  Status Remove(const std::string& path) override {
+    if (::unlink(path.c_str()) != 0) return IoError("remove", path, errno);
+    return Status::OK();
+  }
+
+  Result<std::vector<std::string>> ListDir(const std::string& path) override {
+    DIR* dir = ::opendir(path.c_str());
+    if (dir == nullptr) return IoError("opendir", path, errno);
+    std::vector<std::string> names;
+    while (true) {
+      errno = 0;
+      struct dirent* entry = ::readdir(dir);
+      if (entry == nullptr) break;
+      std::string_view name = entry->d_name;
+      if (name != "." && name != "..") names.emplace_back(name);
+    }
+    int err = errno;
+    ::closedir(dir);
+    if (err != 0) return IoError("readdir", path, err);
+    return names;
+  }
+
+  Status CreateDir(const std::string& path) override {
+    if (::mkdir(path.c_str(), 0755) == 0) return Status::OK();
+    int err = errno;
+    struct stat st;
+    if (err == EEXIST && ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+      return Status::OK();
+    }
+    return IoError("mkdir", path, err);
+  }
+
+  Status RemoveDir(const std::string& path) override {
+    if (::rmdir(path.c_str()) != 0) return IoError("rmdir", path, errno);
+    return Status::OK();
+  }
+
+  Result<uint64_t> FileSize(const std::string& path) override {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0) return IoError("stat", path, errno);
+    return static_cast<uint64_t>(st.st_size);
+  }
+
+  bool Exists(const std::string& path) override { return ::access(path.c_str(), F_OK) == 0; }
+
+  Status SyncDir(const std::string& path) override {
+    int fd = RetryOnEintr([&] { return ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); });
+    if (fd < 0) return IoError("open", path, errno);
+    Status s;
+    if (RetryOnEintr([&] { return ::fsync(fd); }) != 0) s = IoError("fsync", path, errno);
+    ::close(fd);
+    return s;
+  }
+
+ private:
+  Result<std::unique_ptr<WritableFile>> OpenWritable(const std::string& path, int flags) {
+    int fd = RetryOnEintr([&] { return ::open(path.c_str(), flags, 0644); });
+    if (fd < 0) return IoError("open", path, errno);
+    return std::unique_ptr<WritableFile>(new PosixWritableFile(path, fd));
+  }
+};
+
+}  // namespace
+
+FileSystem* FileSystem::Default() {
+  static PosixFileSystem* fs = new PosixFileSystem();  // never destroyed: usable during exit
+  return fs;
+}
+
+Status IoError(std::string_view op, std::string_view path, int err) {
+  std::string message(op);
+  message += ' ';
+  message += path;
+  message += ": ";
+  message += std::strerror(err);
+  return Status(ErrorCode::kIoError, std::move(message));
+}
+
+std::string JoinPath(std::string_view dir, std::string_view name) {
+  std::string out(dir);
+  if (!out.empty() && out.back() != '/') out += '/';
+  size_t skip = 0;
+  while (skip < name.size() && name[skip] == '/' && !out.empty()) ++skip;
+  out += name.substr(skip);
+  return out;
+}
+
+std::string_view BaseName(std::string_view path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+Result<std::string> ReadFileToString(FileSystem* fs, const std::string& path) {
+  auto file = fs->OpenForRead(path);
+  if (!file.ok()) return file.status();
+  auto size = (*file)->Size();
+  if (!size.ok()) return size.status();
+  std::string data(*size, '\0');
+  auto n = (*file)->Read(0, data.size(), data.data());
+  if (!n.ok()) return n.status();
+  data.resize(*n);
+  return data;
+}
+
+Status WriteStringToFile(FileSystem* fs, const std::string& path, std::string_view data,
+                         bool sync) {
+  auto file = fs->OpenForWrite(path);
+  if (!file.ok()) return file.status();
+  Status s = (*file)->Append(data);
+  if (s.ok() && sync) s = (*file)->Sync();
+  Status c = (*file)->Close();
+  return s.ok() ? c : s;
+}
+
+}  // namespace graphdb::env

@@ -1,0 +1,172 @@
+// Operators that do not touch storage: single row, argument, filter, projection, unwind,
+// skip/limit, distinct, sort (with top-k), hash aggregation and union.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "cypher/binder/bound_expression.h"
+#include "exec/operator.h"
+#include "function/aggregate_function.h"
+
+namespace graphdb::exec {
+
+using binder::BoundExpression;
+using binder::SlotId;
+
+// Produces one empty row per Open(): the leaf of a plan without a graph source, and the
+// Argument leaf of correlated sub-plans (the outer row is already in the frame).
+class SingleRowOp final : public PhysicalOperator {
+ public:
+  void Open(ExecContext&) override { done_ = false; }
+  bool Next(ExecContext&) override {
+    if (done_) return false;
+    done_ = true;
+    return true;
+  }
+
+ private:
+  bool done_ = false;
+};
+
+class FilterOp final : public PhysicalOperator {
+ public:
+  explicit FilterOp(const BoundExpression* predicate) : predicate_(predicate) {}
+  bool Next(ExecContext& ctx) override;
+
+ private:
+  const BoundExpression* predicate_;
+};
+
+struct SlotAssignment {
+  const BoundExpression* expr;
+  SlotId slot;
+};
+
+// Evaluates expressions into slots for every child row.
+class ProjectionOp final : public PhysicalOperator {
+ public:
+  explicit ProjectionOp(std::vector<SlotAssignment> items) : items_(std::move(items)) {}
+  bool Next(ExecContext& ctx) override;
+
+ private:
+  std::vector<SlotAssignment> items_;
+};
+
+class UnwindOp final : public PhysicalOperator {
+ public:
+  UnwindOp(const BoundExpression* list, SlotId slot) : list_(list), slot_(slot) {}
+  void Open(ExecContext& ctx) override;
+  bool Next(ExecContext& ctx) override;
+
+ private:
+  const BoundExpression* list_;
+  SlotId slot_;
+  Value current_;
+  size_t index_ = 0;
+  bool have_list_ = false;
+};
+
+// SKIP and LIMIT; the counts are evaluated once per Open().
+class SkipLimitOp final : public PhysicalOperator {
+ public:
+  SkipLimitOp(const BoundExpression* skip, const BoundExpression* limit)
+      : skip_expr_(skip), limit_expr_(limit) {}
+  void Open(ExecContext& ctx) override;
+  bool Next(ExecContext& ctx) override;
+
+ private:
+  const BoundExpression* skip_expr_;
+  const BoundExpression* limit_expr_;
+  uint64_t skip_ = 0;
+  std::optional<uint64_t> limit_;
+  uint64_t produced_ = 0;
+};
+
+// Drops rows whose values in `slots` were seen before.
+class DistinctOp final : public PhysicalOperator {
+ public:
+  explicit DistinctOp(std::vector<SlotId> slots);
+  ~DistinctOp() override;
+  void Open(ExecContext& ctx) override;
+  bool Next(ExecContext& ctx) override;
+
+ private:
+  struct State;
+  std::vector<SlotId> slots_;
+  std::unique_ptr<State> state_;
+};
+
+struct SortKey {
+  const BoundExpression* expr;
+  bool descending;
+};
+
+// Buffers all child rows (whole frames), sorts them and replays them. With a limit (top-k)
+// it keeps only the best `limit` rows.
+class SortOp final : public PhysicalOperator {
+ public:
+  SortOp(std::vector<SortKey> keys, const BoundExpression* skip, const BoundExpression* limit)
+      : keys_(std::move(keys)), skip_(skip), limit_(limit) {}
+  void Open(ExecContext& ctx) override;
+  bool Next(ExecContext& ctx) override;
+
+ private:
+  struct Row {
+    std::vector<Value> keys;
+    std::vector<Value> frame;
+  };
+  void Fill(ExecContext& ctx);
+
+  std::vector<SortKey> keys_;
+  const BoundExpression* skip_;
+  const BoundExpression* limit_;
+  std::vector<Row> rows_;
+  size_t position_ = 0;
+  bool filled_ = false;
+};
+
+struct AggregateSpec {
+  const BoundExpression* expr;  // the kAggregate node: argument in children, result slot
+};
+
+// Hash aggregation: groups by the key expressions (written to their slots when a group is
+// emitted) and writes each aggregate's result to its slot.
+class HashAggregateOp final : public PhysicalOperator {
+ public:
+  HashAggregateOp(std::vector<SlotAssignment> keys, std::vector<AggregateSpec> aggregates);
+  ~HashAggregateOp() override;
+  void Open(ExecContext& ctx) override;
+  bool Next(ExecContext& ctx) override;
+
+ private:
+  struct State;
+  void Fill(ExecContext& ctx);
+
+  std::vector<SlotAssignment> keys_;
+  std::vector<AggregateSpec> aggregates_;
+  std::unique_ptr<State> state_;
+};
+
+// Concatenates the rows of several branches; each branch writes its columns into its own
+// slots, which are copied into the output slots.
+class UnionOp final : public PhysicalOperator {
+ public:
+  struct Branch {
+    std::unique_ptr<PhysicalOperator> plan;
+    std::vector<SlotId> slots;
+  };
+  UnionOp(std::vector<Branch> branches, std::vector<SlotId> out_slots)
+      : branches_(std::move(branches)), out_(std::move(out_slots)) {}
+  void Open(ExecContext& ctx) override;
+  bool Next(ExecContext& ctx) override;
+
+ private:
+  std::vector<Branch> branches_;
+  std::vector<SlotId> out_;
+  size_t current_ = 0;
+};
+
+}  // namespace graphdb::exec

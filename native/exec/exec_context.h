@@ -1,0 +1,28 @@
+// ExecContext: the per-execution state operators and expressions share: the frame of slot
+// values, the parameters, the function context and the graph the statement reads and writes.
+//
+// Thread-safety: owned by one executing statement on one thread.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "cypher/binder/bound_expression.h"
+#include "exec/query_result.h"
+#include "function/scalar_function.h"
+#include "types/value.h"
+
+namespace graphdb::exec {
+
+class GraphAccess;  // exec/graph_access.h
+
+struct ExecContext {
+  std::vector<Value> frame;
+  const std::unordered_map<std::string, Value>* params = nullptr;
+  function::FunctionContext fn_ctx{};
+  GraphAccess* graph = nullptr;
+  QueryCounters counters;
+};
+
+}  // namespace graphdb::exec

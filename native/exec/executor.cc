@@ -1,0 +1,105 @@
+#include "exec/executor.h"
+
+#include "common/status.h"
+#include "exec/basic_operators.h"
+#include "exec/expression_evaluator.h"
+#include "exec/graph_operators.h"
+
+namespace graphdb::exec {
+
+using planner::LogicalOpKind;
+using planner::LogicalOperator;
+
+namespace {
+
+std::vector<SlotAssignment> ToAssignments(const std::vector<planner::LogicalSlotExpr>& items) {
+  std::vector<SlotAssignment> out;
+  out.reserve(items.size());
+  for (const auto& item : items) out.push_back({item.expr, item.slot});
+  return out;
+}
+
+}  // namespace
+
+OperatorPtr MapPlan(const LogicalOperator& op, GraphStore* store) {
+  OperatorPtr child;
+  if (!op.children.empty() && op.kind != LogicalOpKind::kUnion) {
+    child = MapPlan(*op.children[0], store);
+  }
+  OperatorPtr out;
+  switch (op.kind) {
+    case LogicalOpKind::kSingleRow:
+      out = std::make_unique<SingleRowOp>();
+      break;
+    case LogicalOpKind::kFilter:
+      out = std::make_unique<FilterOp>(op.expr);
+      break;
+    case LogicalOpKind::kProjection:
+      out = std::make_unique<ProjectionOp>(ToAssignments(op.items));
+      break;
+    case LogicalOpKind::kUnwind:
+      out = std::make_unique<UnwindOp>(op.expr, op.slot);
+      break;
+    case LogicalOpKind::kSkipLimit:
+      out = std::make_unique<SkipLimitOp>(op.expr, op.expr2);
+      break;
+    case LogicalOpKind::kDistinct:
+      out = std::make_unique<DistinctOp>(op.slots);
+      break;
+    case LogicalOpKind::kSort: {
+      std::vector<SortKey> keys;
+      for (const auto* o : op.order_by) keys.push_back({o->expr.get(), o->descending});
+      out = std::make_unique<SortOp>(std::move(keys), op.expr, op.expr2);
+      break;
+    }
+    case LogicalOpKind::kAggregate: {
+      std::vector<AggregateSpec> aggs;
+      for (const auto* a : op.aggregates) aggs.push_back({a});
+      out = std::make_unique<HashAggregateOp>(ToAssignments(op.items), std::move(aggs));
+      break;
+    }
+    case LogicalOpKind::kUnion: {
+      std::vector<UnionOp::Branch> branches;
+      for (size_t i = 0; i < op.children.size(); ++i) {
+        branches.push_back({MapPlan(*op.children[i], store), op.branch_slots[i]});
+      }
+      out = std::make_unique<UnionOp>(std::move(branches), op.slots);
+      break;
+    }
+    case LogicalOpKind::kNodeScan:
+    case LogicalOpKind::kIndexSeek:
+    case LogicalOpKind::kExpand:
+    case LogicalOpKind::kOptional:
+    case LogicalOpKind::kUpdate:
+      out = MapGraphOperator(op, store);
+      break;
+  }
+  if (child) out->child = std::move(child);
+  return out;
+}
+
+QueryResult ExecutePlan(const planner::LogicalPlan& plan, GraphStore* store, ExecContext& ctx) {
+  QueryResult result;
+  for (const auto& column : plan.columns) {
+    result.column_names.push_back(column.name);
+    LogicalType type = column.type;
+    if (type.id() == LogicalTypeId::kAny) type = LogicalType::String();  // RETURN NULL
+    result.column_types.push_back(type);
+  }
+  ctx.frame.assign(plan.num_slots, Value());
+  OperatorPtr root = MapPlan(*plan.root, store);
+  root->Open(ctx);
+  while (root->Next(ctx)) {
+    if (plan.columns.empty()) continue;
+    std::vector<Value> row;
+    row.reserve(plan.columns.size());
+    for (const auto& column : plan.columns) {
+      row.push_back(Materialize(ctx.frame[column.slot], column.type, ctx));
+    }
+    result.rows.push_back(std::move(row));
+  }
+  result.counters = ctx.counters;
+  return result;
+}
+
+}  // namespace graphdb::exec

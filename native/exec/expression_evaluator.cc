@@ -1,0 +1,313 @@
+#include "exec/expression_evaluator.h"
+
+#include "common/status.h"
+#include "exec/graph_access.h"
+#include "function/cast.h"
+#include "function/value_ops.h"
+
+namespace graphdb::exec {
+
+using binder::BoundExpression;
+using binder::ExprKind;
+
+namespace {
+
+// Three-valued logic on optional booleans: nullopt is NULL.
+std::optional<bool> ToTruth(const Value& v) {
+  if (v.is_null()) return std::nullopt;
+  return v.GetBool();
+}
+
+Value FromTruth(std::optional<bool> t) {
+  return t ? Value::Boolean(*t) : Value::Null(LogicalType::Bool());
+}
+
+Value EvaluateProperty(const BoundExpression& expr, ExecContext& ctx) {
+  Value base = Evaluate(*expr.children[0], ctx);
+  if (base.is_null()) return Value::Null(expr.type);
+  switch (base.type_id()) {
+    case LogicalTypeId::kInternalId: {
+      InternalId id = base.GetId();
+      const LogicalType& base_type = expr.children[0]->type;
+      int32_t column = id.table < expr.property_columns.size()
+                           ? expr.property_columns[id.table] : -1;
+      Value v = base_type.id() == LogicalTypeId::kRel ? ctx.graph->RelProperty(id, column)
+                                                        : ctx.graph->NodeProperty(id, column);
+      return v;
+    }
+    case LogicalTypeId::kStruct: {
+      auto index = base.type().FieldIndex(expr.name);
+      if (!index) return Value::Null(expr.type);
+      return base.children()[*index];
+    }
+    case LogicalTypeId::kRel:
+      if (base.heap()->str.empty()) {  // a rel reference from an expand: read storage
+        InternalId id = base.GetId();
+        int32_t column = id.table < expr.property_columns.size()
+                             ? expr.property_columns[id.table] : -1;
+        return ctx.graph->RelProperty(id, column);
+      }
+      [[fallthrough]];
+    case LogicalTypeId::kNode: {
+      const ValueHeap* heap = base.heap();
+      for (size_t i = 0; i < heap->names.size(); ++i) {
+        if (heap->names[i] == expr.name) return heap->children[i];
+      }
+      return Value::Null(expr.type);
+    }
+    default:
+      ThrowRuntime("cannot read property " + expr.name + " of a " + base.type().ToString() +
+                   " value");
+  }
+}
+
+Value EvaluateCase(const BoundExpression& expr, ExecContext& ctx) {
+  size_t i = 0;
+  Value operand;
+  if (expr.case_has_operand) operand = Evaluate(*expr.children[i++], ctx);
+  size_t pairs_end = expr.children.size() - 1;  // last child: ELSE (NULL literal if absent)
+  for (; i < pairs_end; i += 2) {
+    Value when = Evaluate(*expr.children[i], ctx);
+    bool hit;
+    if (expr.case_has_operand) {
+      hit = !operand.is_null() && !when.is_null() && function::ValuesEqual(operand, when);
+    } else {
+      hit = !when.is_null() && when.GetBool();
+    }
+    if (hit) return Evaluate(*expr.children[i + 1], ctx);
+  }
+  return Evaluate(*expr.children.back(), ctx);
+}
+
+Value EvaluateListComprehension(const BoundExpression& expr, ExecContext& ctx) {
+  Value list = Evaluate(*expr.children[0], ctx);
+  if (list.is_null()) return Value::Null(expr.type);
+  std::vector<Value> out;
+  Value saved = ctx.frame[expr.slot];
+  for (const Value& element : list.children()) {
+    ctx.frame[expr.slot] = element;
+    if (expr.has_predicate && !EvaluatePredicate(*expr.children[1], ctx)) continue;
+    out.push_back(expr.has_projection ? Evaluate(*expr.children.back(), ctx) : element);
+  }
+  ctx.frame[expr.slot] = saved;
+  return Value::Nested(expr.type, std::move(out));
+}
+
+Value EvaluateQuantifier(const BoundExpression& expr, ExecContext& ctx) {
+  Value list = Evaluate(*expr.children[0], ctx);
+  if (list.is_null()) return Value::Null(LogicalType::Bool());
+  size_t matches = 0;
+  size_t total = list.children().size();
+  Value saved = ctx.frame[expr.slot];
+  for (const Value& element : list.children()) {
+    ctx.frame[expr.slot] = element;
+    if (EvaluatePredicate(*expr.children[1], ctx)) ++matches;
+  }
+  ctx.frame[expr.slot] = saved;
+  if (expr.name == "all") return Value::Boolean(matches == total);
+  if (expr.name == "any") return Value::Boolean(matches > 0);
+  if (expr.name == "none") return Value::Boolean(matches == 0);
+  return Value::Boolean(matches == 1);  // single
+}
+
+Value EvaluateLambda(const BoundExpression& expr, ExecContext& ctx) {
+  Value list = Evaluate(*expr.children[0], ctx);
+  if (list.is_null()) return Value::Null(expr.type);
+  Value saved = ctx.frame[expr.slot];
+  Value saved2 = ctx.frame[expr.slot2];
+  Value out;
+  if (expr.name == "list_reduce") {
+    const auto& elements = list.children();
+    if (elements.empty()) {
+      ThrowRuntime("Runtime exception: Cannot execute list_reduce on an empty list.");
+    }
+    Value acc = elements[0];
+    for (size_t i = 1; i < elements.size(); ++i) {
+      ctx.frame[expr.slot] = acc;
+      ctx.frame[expr.slot2] = elements[i];
+      acc = Evaluate(*expr.children[1], ctx);
+    }
+    out = acc;
+  } else {
+    std::vector<Value> results;
+    for (const Value& element : list.children()) {
+      ctx.frame[expr.slot] = element;
+      if (expr.name == "list_filter") {
+        if (EvaluatePredicate(*expr.children[1], ctx)) results.push_back(element);
+      } else {
+        results.push_back(Evaluate(*expr.children[1], ctx));
+      }
+    }
+    out = Value::Nested(expr.type, std::move(results));
+  }
+  ctx.frame[expr.slot] = saved;
+  ctx.frame[expr.slot2] = saved2;
+  return out;
+}
+
+Value EvaluateGraphFunction(const BoundExpression& expr, ExecContext& ctx) {
+  Value arg = Evaluate(*expr.children[0], ctx);
+  if (arg.is_null()) return Value::Null(expr.type);
+  const std::string& name = expr.name;
+  if (name == "id") {
+    return Value::Id(arg.GetId());
+  }
+  if (name == "label") {
+    return Value::String(ctx.graph->TableName(arg.GetId().table));
+  }
+  if (name == "offset") {
+    return Value::Int64(static_cast<int64_t>(arg.GetId().offset));
+  }
+  ThrowNotSupported("function " + name + " is not supported yet");
+}
+
+}  // namespace
+
+bool EvaluatePredicate(const BoundExpression& expr, ExecContext& ctx) {
+  Value v = Evaluate(expr, ctx);
+  return !v.is_null() && v.GetBool();
+}
+
+Value Evaluate(const BoundExpression& expr, ExecContext& ctx) {
+  switch (expr.kind) {
+    case ExprKind::kLiteral:
+      return expr.literal;
+    case ExprKind::kParameter: {
+      auto it = ctx.params->find(expr.name);
+      if (it == ctx.params->end()) {
+        Throw(ErrorCode::kInvalidRequest, "Parameter " + expr.name + " not found.");
+      }
+      if (expr.type.id() == LogicalTypeId::kAny || it->second.is_null() ||
+          it->second.type() == expr.type) {
+        return it->second;
+      }
+      return function::CastValue(it->second, expr.type);
+    }
+    case ExprKind::kVariable:
+    case ExprKind::kAggregate:
+      return ctx.frame[expr.slot];
+    case ExprKind::kProperty:
+      return EvaluateProperty(expr, ctx);
+    case ExprKind::kScalarFunction: {
+      const auto& fn = *expr.scalar;
+      Value args[8];
+      std::vector<Value> many;
+      Value* argv = args;
+      size_t n = expr.children.size();
+      if (n > 8) {
+        many.resize(n);
+        argv = many.data();
+      }
+      for (size_t i = 0; i < n; ++i) {
+        argv[i] = Evaluate(*expr.children[i], ctx);
+        if (fn.propagates_nulls && argv[i].is_null()) return Value::Null(expr.type);
+      }
+      return fn.exec(argv, n, expr.type, ctx.fn_ctx);
+    }
+    case ExprKind::kAnd: {
+      std::optional<bool> result = true;
+      for (const auto& child : expr.children) {
+        std::optional<bool> t = ToTruth(Evaluate(*child, ctx));
+        if (t && !*t) return Value::Boolean(false);
+        if (!t) result = std::nullopt;
+      }
+      return FromTruth(result);
+    }
+    case ExprKind::kOr: {
+      std::optional<bool> result = false;
+      for (const auto& child : expr.children) {
+        std::optional<bool> t = ToTruth(Evaluate(*child, ctx));
+        if (t && *t) return Value::Boolean(true);
+        if (!t) result = std::nullopt;
+      }
+      return FromTruth(result);
+    }
+    case ExprKind::kXor: {
+      auto a = ToTruth(Evaluate(*expr.children[0], ctx));
+      auto b = ToTruth(Evaluate(*expr.children[1], ctx));
+      if (!a || !b) return FromTruth(std::nullopt);
+      return Value::Boolean(*a != *b);
+    }
+    case ExprKind::kNot: {
+      auto a = ToTruth(Evaluate(*expr.children[0], ctx));
+      return a ? Value::Boolean(!*a) : FromTruth(std::nullopt);
+    }
+    case ExprKind::kIsNull:
+      return Value::Boolean(Evaluate(*expr.children[0], ctx).is_null());
+    case ExprKind::kIsNotNull:
+      return Value::Boolean(!Evaluate(*expr.children[0], ctx).is_null());
+    case ExprKind::kCase:
+      return EvaluateCase(expr, ctx);
+    case ExprKind::kCast: {
+      Value v = Evaluate(*expr.children[0], ctx);
+      if (v.is_null()) return Value::Null(expr.type);
+      return function::CastValue(v, expr.type);
+    }
+    case ExprKind::kList: {
+      std::vector<Value> elements;
+      elements.reserve(expr.children.size());
+      for (const auto& child : expr.children) elements.push_back(Evaluate(*child, ctx));
+      return Value::Nested(expr.type, std::move(elements));
+    }
+    case ExprKind::kStruct: {
+      std::vector<Value> fields;
+      fields.reserve(expr.children.size());
+      for (const auto& child : expr.children) fields.push_back(Evaluate(*child, ctx));
+      return Value::Nested(expr.type, std::move(fields));
+    }
+    case ExprKind::kGraphFunction:
+      return EvaluateGraphFunction(expr, ctx);
+    case ExprKind::kListComprehension:
+      return EvaluateListComprehension(expr, ctx);
+    case ExprKind::kQuantifier:
+      return EvaluateQuantifier(expr, ctx);
+    case ExprKind::kLambdaFunction:
+      return EvaluateLambda(expr, ctx);
+    case ExprKind::kLabelTest: {
+      Value node = Evaluate(*expr.children[0], ctx);
+      if (node.is_null()) return Value::Null(LogicalType::Bool());
+      std::string label = ctx.graph->TableName(node.GetId().table);
+      for (const auto& candidate : expr.field_names) {
+        if (candidate == label) return Value::Boolean(true);
+      }
+      return Value::Boolean(false);
+    }
+    case ExprKind::kSubquery:
+      ThrowNotSupported("EXISTS and COUNT subqueries are not supported yet");
+  }
+  Throw(ErrorCode::kInternal, "unknown expression kind");
+}
+
+Value Materialize(const Value& value, const LogicalType& type, ExecContext& ctx) {
+  if (value.is_null()) return value;
+  switch (type.id()) {
+    case LogicalTypeId::kNode:
+      return value.type_id() == LogicalTypeId::kInternalId ? ctx.graph->MaterializeNode(value.GetId())
+                                                           : value;
+    case LogicalTypeId::kRel:
+      return value.type_id() == LogicalTypeId::kRel && value.heap()->str.empty()
+                 ? ctx.graph->MaterializeRel(value)
+                 : value;
+    case LogicalTypeId::kList:
+    case LogicalTypeId::kArray: {
+      const LogicalType& child = type.child();
+      if (child.id() != LogicalTypeId::kNode && child.id() != LogicalTypeId::kRel &&
+          !child.IsNested()) {
+        return value;
+      }
+      std::vector<Value> out;
+      out.reserve(value.children().size());
+      for (const Value& element : value.children()) out.push_back(Materialize(element, child, ctx));
+      return Value::Nested(type, std::move(out));
+    }
+    case LogicalTypeId::kRecursiveRel: {
+      const auto& parts = value.children();
+      return Value::Path(Materialize(parts[0], LogicalType::List(LogicalType(LogicalTypeId::kNode)), ctx),
+                         Materialize(parts[1], LogicalType::List(LogicalType(LogicalTypeId::kRel)), ctx));
+    }
+    default:
+      return value;
+  }
+}
+
+}  // namespace graphdb::exec

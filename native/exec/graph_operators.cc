@@ -1,0 +1,560 @@
+#include "exec/graph_operators.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "common/status.h"
+#include "exec/basic_operators.h"
+#include "exec/executor.h"
+#include "exec/expression_evaluator.h"
+#include "exec/graph_store.h"
+#include "function/cast.h"
+#include "function/value_ops.h"
+#include <functional>
+
+namespace graphdb::exec {
+
+using binder::BoundClause;
+using binder::BoundPattern;
+using binder::Direction;
+using catalog::TableId;
+using planner::LogicalOperator;
+
+namespace {
+
+// For each input row, every visible node of the given tables (rows that exist at Open()).
+class NodeScanOp final : public PhysicalOperator {
+ public:
+  NodeScanOp(GraphStore* store, SlotId slot, std::vector<TableId> tables)
+      : store_(store), slot_(slot), tables_(std::move(tables)) {}
+
+  void Open(ExecContext& ctx) override {
+    PhysicalOperator::Open(ctx);
+    limits_.clear();
+    for (TableId t : tables_) limits_.push_back(store_->node_table(t).NumRows());
+    have_row_ = false;
+  }
+
+  bool Next(ExecContext& ctx) override {
+    while (true) {
+      if (!have_row_) {
+        if (!child->Next(ctx)) return false;
+        have_row_ = true;
+        table_index_ = 0;
+        offset_ = 0;
+      }
+      while (table_index_ < tables_.size()) {
+        storage::NodeTable& table = store_->node_table(tables_[table_index_]);
+        uint64_t limit = limits_[table_index_];
+        while (offset_ < limit) {
+          uint64_t offset = offset_++;
+          if (table.IsDeleted(offset)) continue;
+          ctx.frame[slot_] = Value::Id({tables_[table_index_], offset});
+          return true;
+        }
+        ++table_index_;
+        offset_ = 0;
+      }
+      have_row_ = false;
+    }
+  }
+
+ private:
+  GraphStore* store_;
+  SlotId slot_;
+  std::vector<TableId> tables_;
+  std::vector<uint64_t> limits_;
+  bool have_row_ = false;
+  size_t table_index_ = 0;
+  uint64_t offset_ = 0;
+};
+
+// For each input row, the node whose primary key equals the key expression.
+class IndexSeekOp final : public PhysicalOperator {
+ public:
+  IndexSeekOp(GraphStore* store, SlotId slot, TableId table, const binder::BoundExpression* key)
+      : store_(store), slot_(slot), table_(table), key_(key) {
+    key_type_ = store->catalog().GetNodeTable(table)->primary_key_property().type;
+    if (key_type_.id() == LogicalTypeId::kSerial) key_type_ = LogicalType::Int64();
+  }
+
+  bool Next(ExecContext& ctx) override {
+    while (child->Next(ctx)) {
+      Value key = Evaluate(*key_, ctx);
+      if (key.is_null()) continue;
+      if (key.type() != key_type_) {
+        try {
+          key = function::CastValue(key, key_type_);
+        } catch (const GraphDBException&) {
+          continue;  // a key that cannot be of the key's type matches nothing
+        }
+      }
+      storage::NodeTable& table = store_->node_table(table_);
+      std::optional<uint64_t> offset = key_type_.id() == LogicalTypeId::kInt64
+                                           ? table.LookupInt64(key.GetInt())
+                                           : table.Lookup(key);
+      if (!offset || table.IsDeleted(*offset)) continue;
+      ctx.frame[slot_] = Value::Id({table_, *offset});
+      return true;
+    }
+    return false;
+  }
+
+ private:
+  GraphStore* store_;
+  SlotId slot_;
+  TableId table_;
+  const binder::BoundExpression* key_;
+  LogicalType key_type_;
+};
+
+struct EdgeStep {
+  InternalId neighbor;
+  InternalId rel;
+  bool forward;  // the edge points from the source vertex to the neighbour
+};
+
+// Collects the live edges of `from` over the given rel tables in `dir`, restricted to
+// neighbours in `to_tables` (empty = any).
+void CollectEdges(GraphStore& store, InternalId from, const std::vector<TableId>& rel_tables,
+                  Direction dir, const std::vector<TableId>& to_tables, std::vector<EdgeStep>& out) {
+  auto allowed = [&](TableId t) {
+    return to_tables.empty() || std::find(to_tables.begin(), to_tables.end(), t) != to_tables.end();
+  };
+  for (TableId rel_table_id : rel_tables) {
+    for (const auto& pair : store.pairs(rel_table_id)) {
+      storage::RelTable& rels = store.rel_table(pair.id);
+      if ((dir == Direction::kForward || dir == Direction::kBoth) && pair.src_table == from.table &&
+          allowed(pair.dst_table)) {
+        rels.ForEachLiveEdge(from.offset, storage::Direction::kForward, [&](uint64_t nbr, uint64_t rel) {
+          out.push_back({{pair.dst_table, nbr}, {pair.id, rel}, true});
+        });
+      }
+      if ((dir == Direction::kBackward || dir == Direction::kBoth) && pair.dst_table == from.table &&
+          allowed(pair.src_table)) {
+        rels.ForEachLiveEdge(from.offset, storage::Direction::kBackward, [&](uint64_t nbr, uint64_t rel) {
+          // An undirected self-loop is found once, in the forward direction.
+          if (dir == Direction::kBoth && pair.src_table == pair.dst_table && nbr == from.offset) return;
+          out.push_back({{pair.src_table, nbr}, {pair.id, rel}, false});
+        });
+      }
+    }
+  }
+}
+
+Value RelRefFor(InternalId from, const EdgeStep& step) {
+  return step.forward ? GraphStore::RelRef(step.rel, from, step.neighbor)
+                      : GraphStore::RelRef(step.rel, step.neighbor, from);
+}
+
+class ExpandOp final : public PhysicalOperator {
+ public:
+  ExpandOp(GraphStore* store, const LogicalOperator& op) : store_(store), op_(op) {}
+
+  void Open(ExecContext& ctx) override {
+    PhysicalOperator::Open(ctx);
+    steps_.clear();
+    position_ = 0;
+  }
+
+  bool Next(ExecContext& ctx) override {
+    while (true) {
+      while (position_ < steps_.size()) {
+        const EdgeStep& step = steps_[position_++];
+        if (op_.to_bound) {
+          const Value& target = ctx.frame[op_.slot];
+          if (target.is_null() || !(target.GetId() == step.neighbor)) continue;
+        } else {
+          ctx.frame[op_.slot] = Value::Id(step.neighbor);
+        }
+        if (op_.has_rel_slot) ctx.frame[op_.rel_slot] = RelRefFor(from_, step);
+        return true;
+      }
+      if (!child->Next(ctx)) return false;
+      steps_.clear();
+      position_ = 0;
+      const Value& from = ctx.frame[op_.from_slot];
+      if (from.is_null()) continue;
+      from_ = from.GetId();
+      CollectEdges(*store_, from_, op_.rel_table_ids, op_.direction,
+                   op_.to_bound ? std::vector<TableId>{} : op_.table_ids, steps_);
+    }
+  }
+
+ private:
+  GraphStore* store_;
+  const LogicalOperator& op_;
+  std::vector<EdgeStep> steps_;
+  size_t position_ = 0;
+  InternalId from_;
+};
+
+// Variable-length expansion with trail semantics (no relationship twice in one path). The
+// rel slot receives the path: {_nodes: intermediate nodes, _rels: relationships}.
+class VarLengthExpandOp final : public PhysicalOperator {
+ public:
+  VarLengthExpandOp(GraphStore* store, const LogicalOperator& op) : store_(store), op_(op) {}
+
+  void Open(ExecContext& ctx) override {
+    PhysicalOperator::Open(ctx);
+    results_.clear();
+    position_ = 0;
+  }
+
+  bool Next(ExecContext& ctx) override {
+    while (true) {
+      while (position_ < results_.size()) {
+        const Result& r = results_[position_++];
+        InternalId end = r.nodes.empty() ? source_ : r.nodes.back();
+        if (op_.to_bound) {
+          const Value& target = ctx.frame[op_.slot];
+          if (target.is_null() || !(target.GetId() == end)) continue;
+        } else {
+          ctx.frame[op_.slot] = Value::Id(end);
+        }
+        if (op_.has_rel_slot) ctx.frame[op_.rel_slot] = MakePath(r);
+        return true;
+      }
+      if (!child->Next(ctx)) return false;
+      results_.clear();
+      position_ = 0;
+      const Value& from = ctx.frame[op_.from_slot];
+      if (from.is_null()) continue;
+      source_ = from.GetId();
+      Path path;
+      Search(source_, path, 0);
+    }
+  }
+
+ private:
+  struct Path {
+    std::vector<InternalId> nodes;  // nodes after the source
+    std::vector<Value> rels;
+    std::vector<InternalId> rel_ids;
+  };
+  using Result = Path;
+
+  bool EndAllowed(InternalId node) const {
+    return op_.to_bound || op_.table_ids.empty() ||
+           std::find(op_.table_ids.begin(), op_.table_ids.end(), node.table) != op_.table_ids.end();
+  }
+
+  void Search(InternalId at, Path& path, uint32_t depth) {
+    if (depth >= op_.min_hops && (depth > 0 || op_.min_hops == 0) && EndAllowed(at)) {
+      results_.push_back(path);
+    }
+    if (depth == op_.max_hops) return;
+    std::vector<EdgeStep> steps;
+    CollectEdges(*store_, at, op_.rel_table_ids, op_.direction, {}, steps);
+    for (const EdgeStep& step : steps) {
+      if (std::find(path.rel_ids.begin(), path.rel_ids.end(), step.rel) != path.rel_ids.end()) continue;
+      path.nodes.push_back(step.neighbor);
+      path.rels.push_back(RelRefFor(at, step));
+      path.rel_ids.push_back(step.rel);
+      Search(step.neighbor, path, depth + 1);
+      path.nodes.pop_back();
+      path.rels.pop_back();
+      path.rel_ids.pop_back();
+    }
+  }
+
+  Value MakePath(const Path& p) const {
+    std::vector<Value> nodes;
+    for (size_t i = 0; i + 1 < p.nodes.size(); ++i) nodes.push_back(Value::Id(p.nodes[i]));
+    return Value::Path(Value::Nested(LogicalType::List(LogicalType(LogicalTypeId::kNode)), std::move(nodes)),
+                       Value::Nested(LogicalType::List(LogicalType(LogicalTypeId::kRel)), p.rels));
+  }
+
+  GraphStore* store_;
+  const LogicalOperator& op_;
+  std::vector<Result> results_;
+  size_t position_ = 0;
+  InternalId source_;
+};
+
+// OPTIONAL MATCH: for each input row, the rows of the correlated sub-plan, or one row with
+// the sub-plan's new variables set to NULL when it finds nothing.
+class OptionalOp final : public PhysicalOperator {
+ public:
+  OptionalOp(OperatorPtr sub, std::vector<SlotId> slots) : sub_(std::move(sub)), slots_(std::move(slots)) {}
+
+  void Open(ExecContext& ctx) override {
+    PhysicalOperator::Open(ctx);
+    in_sub_ = false;
+  }
+
+  bool Next(ExecContext& ctx) override {
+    while (true) {
+      if (in_sub_) {
+        if (sub_->Next(ctx)) return true;
+        in_sub_ = false;
+      }
+      if (!child->Next(ctx)) return false;
+      sub_->Open(ctx);
+      if (sub_->Next(ctx)) {
+        in_sub_ = true;
+        return true;
+      }
+      for (SlotId s : slots_) ctx.frame[s] = Value::Null();
+      return true;
+    }
+  }
+
+ private:
+  OperatorPtr sub_;
+  std::vector<SlotId> slots_;
+  bool in_sub_ = false;
+};
+
+// Resolves `{prop: expr}` of a node or rel pattern to (property index, value).
+std::vector<std::pair<size_t, Value>> EvaluateProperties(
+    const std::vector<binder::BoundPropertyEquality>& props,
+    const std::vector<catalog::PropertyDefinition>& schema, const std::string& table_name,
+    ExecContext& ctx) {
+  std::vector<std::pair<size_t, Value>> out;
+  for (const auto& prop : props) {
+    size_t index = schema.size();
+    for (size_t i = 0; i < schema.size(); ++i) {
+      if (catalog::NamesEqual(schema[i].name, prop.property)) index = i;
+    }
+    if (index == schema.size()) {
+      ThrowBinding("Binder exception: Cannot find property " + prop.property + " for table " +
+                   table_name + ".");
+    }
+    out.emplace_back(index, Evaluate(*prop.value, ctx));
+  }
+  return out;
+}
+
+void ApplySetItems(GraphStore& store, const std::vector<binder::BoundSetItem>& items, ExecContext& ctx) {
+  // Evaluate every value first: SET a.x = b.y, b.y = a.x swaps.
+  std::vector<Value> values;
+  values.reserve(items.size());
+  for (const auto& item : items) values.push_back(Evaluate(*item.value, ctx));
+  for (size_t i = 0; i < items.size(); ++i) {
+    const auto& item = items[i];
+    const Value& target = ctx.frame[item.target];
+    if (target.is_null()) continue;
+    InternalId id = target.GetId();
+    if (item.target_is_rel) {
+      const auto* schema = store.catalog().GetRelTableByPairId(id.table);
+      auto index = schema->PropertyIndex(item.property);
+      if (!index) continue;
+      store.SetRelProperty(id, *index, values[i]);
+    } else {
+      const auto* schema = store.catalog().GetNodeTable(id.table);
+      auto index = schema->PropertyIndex(item.property);
+      if (!index) continue;
+      store.SetNodeProperty(id, *index, values[i]);
+    }
+  }
+}
+
+class CreateOp final : public PhysicalOperator {
+ public:
+  CreateOp(GraphStore* store, const BoundClause& clause) : store_(store), clause_(clause) {}
+
+  bool Next(ExecContext& ctx) override {
+    if (!child->Next(ctx)) return false;
+    for (const auto& pattern : clause_.patterns) CreatePattern(*store_, pattern, ctx);
+    return true;
+  }
+
+  static void CreatePattern(GraphStore& store, const BoundPattern& pattern, ExecContext& ctx) {
+    for (const auto& node : pattern.nodes) {
+      if (node.bound_before) {
+        if (ctx.frame[node.slot].is_null()) {
+          ThrowRuntime("Runtime exception: Cannot create a relationship with a NULL endpoint " + node.name + ".");
+        }
+        continue;
+      }
+      TableId table = node.table_ids[0];
+      const auto* schema = store.catalog().GetNodeTable(table);
+      auto props = EvaluateProperties(node.properties, schema->properties, schema->name, ctx);
+      ctx.frame[node.slot] = Value::Id(store.CreateNode(table, props));
+    }
+    for (const auto& rel : pattern.rels) {
+      const auto& left = pattern.nodes[rel.left];
+      const auto& right = pattern.nodes[rel.right];
+      InternalId a = ctx.frame[left.slot].GetId();
+      InternalId b = ctx.frame[right.slot].GetId();
+      bool forward = rel.direction != Direction::kBackward;
+      const auto* schema = store.catalog().GetRelTable(rel.table_ids[0]);
+      auto props = EvaluateProperties(rel.properties, schema->properties, schema->name, ctx);
+      ctx.frame[rel.slot] = forward ? store.CreateRel(schema->id, a, b, props)
+                                    : store.CreateRel(schema->id, b, a, props);
+    }
+  }
+
+ private:
+  GraphStore* store_;
+  const BoundClause& clause_;
+};
+
+// MERGE of a node pattern, or of a pattern whose nodes are all bound already.
+class MergeOp final : public PhysicalOperator {
+ public:
+  MergeOp(GraphStore* store, const BoundClause& clause) : store_(store), clause_(clause) {
+    for (const auto& pattern : clause.patterns) {
+      bool nodes_bound = std::all_of(pattern.nodes.begin(), pattern.nodes.end(),
+                                     [](const auto& n) { return n.bound_before; });
+      if (!(pattern.rels.empty() && pattern.nodes.size() == 1) && !nodes_bound) {
+        ThrowNotSupported("MERGE of a path with new nodes is not supported yet");
+      }
+    }
+  }
+
+  bool Next(ExecContext& ctx) override {
+    if (!child->Next(ctx)) return false;
+    for (const auto& pattern : clause_.patterns) {
+      bool matched = pattern.rels.empty() ? MatchNode(pattern, ctx) : MatchRels(pattern, ctx);
+      if (matched) {
+        ApplySetItems(*store_, clause_.set_items, ctx);
+      } else {
+        CreateOp::CreatePattern(*store_, pattern, ctx);
+        ApplySetItems(*store_, clause_.on_create, ctx);
+      }
+    }
+    return true;
+  }
+
+ private:
+  bool PropertiesMatch(const std::vector<std::pair<size_t, Value>>& props,
+                       const std::function<Value(size_t)>& get) {
+    for (const auto& [index, value] : props) {
+      Value stored = get(index);
+      if (value.is_null() || stored.is_null()) return false;
+      if (!function::ValuesEqual(stored, value.type() == stored.type() ? value : function::CastValue(value, stored.type()))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool MatchNode(const BoundPattern& pattern, ExecContext& ctx) {
+    const auto& node = pattern.nodes[0];
+    if (node.bound_before) return !ctx.frame[node.slot].is_null();
+    TableId table_id = node.table_ids[0];
+    const auto* schema = store_->catalog().GetNodeTable(table_id);
+    auto props = EvaluateProperties(node.properties, schema->properties, schema->name, ctx);
+    storage::NodeTable& table = store_->node_table(table_id);
+    auto get = [&](uint64_t offset) { return [&table, offset](size_t c) { return table.Get(c, offset); }; };
+    for (const auto& [index, value] : props) {
+      if (index == schema->primary_key && !value.is_null()) {
+        LogicalType key_type = schema->properties[index].type;
+        if (key_type.id() == LogicalTypeId::kSerial) key_type = LogicalType::Int64();
+        Value key = value.type() == key_type ? value : function::CastValue(value, key_type);
+        auto offset = table.Lookup(key);
+        if (offset && !table.IsDeleted(*offset) && PropertiesMatch(props, get(*offset))) {
+          ctx.frame[node.slot] = Value::Id({table_id, *offset});
+          return true;
+        }
+        return false;
+      }
+    }
+    for (uint64_t offset = 0; offset < table.NumRows(); ++offset) {
+      if (table.IsDeleted(offset) || !PropertiesMatch(props, get(offset))) continue;
+      ctx.frame[node.slot] = Value::Id({table_id, offset});
+      return true;
+    }
+    return false;
+  }
+
+  bool MatchRels(const BoundPattern& pattern, ExecContext& ctx) {
+    // Only single-relationship patterns between bound nodes are matched here.
+    if (pattern.rels.size() != 1) ThrowNotSupported("MERGE of multi-hop paths is not supported yet");
+    const auto& rel = pattern.rels[0];
+    const Value& left = ctx.frame[pattern.nodes[rel.left].slot];
+    const Value& right = ctx.frame[pattern.nodes[rel.right].slot];
+    if (left.is_null() || right.is_null()) ThrowRuntime("Runtime exception: Cannot MERGE a relationship with a NULL endpoint.");
+    InternalId a = left.GetId(), b = right.GetId();
+    const auto* schema = store_->catalog().GetRelTable(rel.table_ids[0]);
+    auto props = EvaluateProperties(rel.properties, schema->properties, schema->name, ctx);
+    std::vector<EdgeStep> steps;
+    CollectEdges(*store_, a, rel.table_ids, rel.direction, {b.table}, steps);
+    for (const auto& step : steps) {
+      if (!(step.neighbor == b)) continue;
+      storage::RelTable& table = store_->rel_table(step.rel.table);
+      uint64_t offset = step.rel.offset;
+      if (!PropertiesMatch(props, [&](size_t c) { return table.Get(c, offset); })) continue;
+      ctx.frame[rel.slot] = RelRefFor(a, step);
+      return true;
+    }
+    return false;
+  }
+
+  GraphStore* store_;
+  const BoundClause& clause_;
+};
+
+class SetOp final : public PhysicalOperator {
+ public:
+  SetOp(GraphStore* store, const BoundClause& clause) : store_(store), clause_(clause) {}
+  bool Next(ExecContext& ctx) override {
+    if (!child->Next(ctx)) return false;
+    ApplySetItems(*store_, clause_.set_items, ctx);
+    return true;
+  }
+
+ private:
+  GraphStore* store_;
+  const BoundClause& clause_;
+};
+
+class DeleteOp final : public PhysicalOperator {
+ public:
+  DeleteOp(GraphStore* store, const BoundClause& clause) : store_(store), clause_(clause) {}
+  bool Next(ExecContext& ctx) override {
+    if (!child->Next(ctx)) return false;
+    for (const auto& expr : clause_.delete_exprs) {
+      Value target = Evaluate(*expr, ctx);
+      if (target.is_null()) continue;
+      if (expr->type.id() == LogicalTypeId::kRel) {
+        store_->DeleteRel(target.GetId());
+      } else {
+        store_->DeleteNode(target.GetId(), clause_.detach);
+      }
+    }
+    return true;
+  }
+
+ private:
+  GraphStore* store_;
+  const BoundClause& clause_;
+};
+
+}  // namespace
+
+OperatorPtr MapGraphOperator(const LogicalOperator& op, GraphStore* store) {
+  if (!store) ThrowNotSupported("this statement needs a database with storage");
+  switch (op.kind) {
+    case planner::LogicalOpKind::kNodeScan:
+      return std::make_unique<NodeScanOp>(store, op.slot, op.table_ids);
+    case planner::LogicalOpKind::kIndexSeek:
+      return std::make_unique<IndexSeekOp>(store, op.slot, op.table_ids[0], op.key_expr);
+    case planner::LogicalOpKind::kExpand:
+      if (op.variable_length) return std::make_unique<VarLengthExpandOp>(store, op);
+      return std::make_unique<ExpandOp>(store, op);
+    case planner::LogicalOpKind::kOptional:
+      return std::make_unique<OptionalOp>(MapPlan(*op.children[1], store), op.slots);
+    case planner::LogicalOpKind::kUpdate:
+      switch (op.clause->kind) {
+        case BoundClause::Kind::kCreate:
+          return std::make_unique<CreateOp>(store, *op.clause);
+        case BoundClause::Kind::kMerge:
+          return std::make_unique<MergeOp>(store, *op.clause);
+        case BoundClause::Kind::kSet:
+          return std::make_unique<SetOp>(store, *op.clause);
+        case BoundClause::Kind::kDelete:
+          return std::make_unique<DeleteOp>(store, *op.clause);
+        default:
+          break;
+      }
+      break;
+    default:
+      break;
+  }
+  Throw(ErrorCode::kInternal, "unexpected logical operator for the graph");
+}
+
+}  // namespace graphdb::exec

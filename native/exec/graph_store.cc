@@ -1,0 +1,274 @@
+#include "exec/graph_store.h"
+
+#include "common/status.h"
+#include "cypher/binder/binder.h"
+#include "cypher/parser/parser.h"
+#include "exec/expression_evaluator.h"
+#include "function/cast.h"
+
+namespace graphdb::exec {
+
+using catalog::TableId;
+
+struct GraphStore::UndoEntry {
+  enum class Kind : uint8_t { kInsertNode, kInsertRel, kDeleteNode, kDeleteRel, kSetNode, kSetRel };
+  Kind kind;
+  TableId table;
+  uint64_t offset;
+  size_t column = 0;
+  Value old_value;
+};
+
+GraphStore::GraphStore(const catalog::Catalog& catalog, TableProvider& tables, uint64_t write_ts)
+    : catalog_(catalog), tables_(tables), write_ts_(write_ts) {}
+
+GraphStore::~GraphStore() = default;
+
+storage::NodeTable& GraphStore::node_table(TableId id) {
+  storage::NodeTable* table = tables_.GetNodeTable(id);
+  if (!table) Throw(ErrorCode::kInternal, "node table " + std::to_string(id) + " has no storage");
+  return *table;
+}
+
+storage::RelTable& GraphStore::rel_table(TableId pair_id) {
+  storage::RelTable* table = tables_.GetRelTable(pair_id);
+  if (!table) Throw(ErrorCode::kInternal, "rel table " + std::to_string(pair_id) + " has no storage");
+  return *table;
+}
+
+const std::vector<catalog::RelTablePair>& GraphStore::pairs(TableId rel_table_id) const {
+  const auto* schema = catalog_.GetRelTable(rel_table_id);
+  GRAPHDB_ASSERT(schema != nullptr);
+  return schema->pairs;
+}
+
+bool GraphStore::NodeVisible(InternalId id) {
+  storage::NodeTable& table = node_table(id.table);
+  return id.offset < table.NumRows() && !table.IsDeleted(id.offset);
+}
+
+Value GraphStore::RelRef(InternalId id, InternalId src, InternalId dst) {
+  return Value::Rel(id, std::string(), src, dst, {}, {});
+}
+
+void GraphStore::CheckWritable() const {
+  if (write_ts_ == 0) Throw(ErrorCode::kInternal, "write in a read-only statement");
+}
+
+const std::vector<Value>& GraphStore::DefaultValues(TableId table, bool rel) {
+  auto it = defaults_.find(table);
+  if (it != defaults_.end()) return it->second;
+  const std::vector<catalog::PropertyDefinition>& props =
+      rel ? catalog_.GetRelTable(table)->properties : catalog_.GetNodeTable(table)->properties;
+  std::vector<Value> values;
+  std::unordered_map<std::string, Value> no_params;
+  for (const auto& prop : props) {
+    if (!prop.default_expr) {
+      values.push_back(Value::Null(prop.type));
+      continue;
+    }
+    auto parsed = parser::ParseExpression(*prop.default_expr);
+    binder::Binder binder(catalog_, no_params);
+    auto bound = binder.BindConstantExpression(*parsed);
+    ExecContext ctx;
+    ctx.params = &no_params;
+    ctx.graph = this;
+    Value v = Evaluate(*bound, ctx);
+    if (!v.is_null() && v.type() != prop.type) v = function::CastValue(v, prop.type);
+    values.push_back(std::move(v));
+  }
+  return defaults_.emplace(table, std::move(values)).first->second;
+}
+
+InternalId GraphStore::CreateNode(TableId table_id, const std::vector<std::pair<size_t, Value>>& properties) {
+  CheckWritable();
+  storage::NodeTable& table = node_table(table_id);
+  const auto* schema = catalog_.GetNodeTable(table_id);
+  std::vector<Value> values = DefaultValues(table_id, false);
+  for (const auto& [index, value] : properties) {
+    const LogicalType& type = schema->properties[index].type;
+    if (value.is_null() || value.type() == type ||
+        (type.id() == LogicalTypeId::kSerial && value.type_id() == LogicalTypeId::kInt64)) {
+      values[index] = value;
+    } else {
+      values[index] = function::CastValue(value, type);
+    }
+  }
+  Result<uint64_t> offset = table.Insert(values, write_ts_);
+  if (!offset.ok()) throw GraphDBException(offset.status());
+  undo_.push_back({UndoEntry::Kind::kInsertNode, table_id, *offset});
+  counters_.nodes_created++;
+  return {table_id, *offset};
+}
+
+Value GraphStore::CreateRel(TableId rel_table_id, InternalId src, InternalId dst,
+                            const std::vector<std::pair<size_t, Value>>& properties) {
+  CheckWritable();
+  const auto* schema = catalog_.GetRelTable(rel_table_id);
+  const catalog::RelTablePair* pair = schema->FindPair(src.table, dst.table);
+  if (!pair) {
+    ThrowRuntime("Runtime exception: Cannot create a " + schema->name + " relationship from " +
+                 catalog_.TableName(src.table) + " to " + catalog_.TableName(dst.table) + ".");
+  }
+  std::vector<Value> values = DefaultValues(rel_table_id, true);
+  for (const auto& [index, value] : properties) {
+    const LogicalType& type = schema->properties[index].type;
+    values[index] = value.is_null() || value.type() == type ? value : function::CastValue(value, type);
+  }
+  storage::RelTable& table = rel_table(pair->id);
+  Result<uint64_t> rel = table.InsertEdge(src.offset, dst.offset, values, write_ts_);
+  if (!rel.ok()) throw GraphDBException(rel.status());
+  undo_.push_back({UndoEntry::Kind::kInsertRel, pair->id, *rel});
+  counters_.rels_created++;
+  return RelRef({pair->id, *rel}, src, dst);
+}
+
+void GraphStore::SetNodeProperty(InternalId node, size_t column, const Value& value) {
+  CheckWritable();
+  storage::NodeTable& table = node_table(node.table);
+  const auto* schema = catalog_.GetNodeTable(node.table);
+  if (column == schema->primary_key) {
+    ThrowRuntime("Binder exception: Cannot set property " + schema->properties[column].name +
+                 " in table " + schema->name + " because it is used as primary key.");
+  }
+  const LogicalType& type = schema->properties[column].type;
+  Value cast = value.is_null() || value.type() == type ? value : function::CastValue(value, type);
+  Value old = table.Get(column, node.offset);
+  Status status = table.Set(column, node.offset, cast);
+  if (!status.ok()) throw GraphDBException(status);
+  undo_.push_back({UndoEntry::Kind::kSetNode, node.table, node.offset, column, std::move(old)});
+  counters_.properties_set++;
+}
+
+void GraphStore::SetRelProperty(InternalId rel, size_t column, const Value& value) {
+  CheckWritable();
+  storage::RelTable& table = rel_table(rel.table);
+  const auto* schema = catalog_.GetRelTableByPairId(rel.table);
+  const LogicalType& type = schema->properties[column].type;
+  Value cast = value.is_null() || value.type() == type ? value : function::CastValue(value, type);
+  Value old = table.Get(column, rel.offset);
+  Status status = table.Set(column, rel.offset, cast);
+  if (!status.ok()) throw GraphDBException(status);
+  undo_.push_back({UndoEntry::Kind::kSetRel, rel.table, rel.offset, column, std::move(old)});
+  counters_.properties_set++;
+}
+
+void GraphStore::DeleteRel(InternalId rel) {
+  CheckWritable();
+  storage::RelTable& table = rel_table(rel.table);
+  if (table.IsDeleted(rel.offset)) return;  // deleted earlier in this statement
+  Status status = table.DeleteEdge(rel.offset, write_ts_);
+  if (!status.ok()) throw GraphDBException(status);
+  undo_.push_back({UndoEntry::Kind::kDeleteRel, rel.table, rel.offset});
+  counters_.rels_deleted++;
+}
+
+void GraphStore::DeleteNode(InternalId node, bool detach) {
+  CheckWritable();
+  storage::NodeTable& table = node_table(node.table);
+  if (table.IsDeleted(node.offset)) return;
+  for (const auto* rel_schema : catalog_.RelTablesReferencing(node.table)) {
+    for (const auto& pair : rel_schema->pairs) {
+      for (int d = 0; d < 2; ++d) {
+        auto dir = static_cast<storage::Direction>(d);
+        TableId endpoint = dir == storage::Direction::kForward ? pair.src_table : pair.dst_table;
+        if (endpoint != node.table) continue;
+        storage::RelTable& rels = rel_table(pair.id);
+        std::vector<uint64_t> to_delete;
+        rels.ForEachLiveEdge(node.offset, dir, [&](uint64_t, uint64_t rel) { to_delete.push_back(rel); });
+        if (to_delete.empty()) continue;
+        if (!detach) {
+          Throw(ErrorCode::kConstraintViolation,
+                "Runtime exception: Node(nodeOffset: " + std::to_string(node.offset) +
+                    ") has connected edges in table " + rel_schema->name + " in the " +
+                    (dir == storage::Direction::kForward ? "fwd" : "bwd") +
+                    " direction, which cannot be deleted. Please delete the edges first or try DETACH DELETE.");
+        }
+        for (uint64_t rel : to_delete) DeleteRel({pair.id, rel});
+      }
+    }
+  }
+  Status status = table.Delete(node.offset, write_ts_);
+  if (!status.ok()) throw GraphDBException(status);
+  undo_.push_back({UndoEntry::Kind::kDeleteNode, node.table, node.offset});
+  counters_.nodes_deleted++;
+}
+
+void GraphStore::Rollback() {
+  for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) {
+    switch (it->kind) {
+      case UndoEntry::Kind::kInsertNode:
+        node_table(it->table).Truncate(it->offset);
+        break;
+      case UndoEntry::Kind::kInsertRel:
+        rel_table(it->table).SetDeleteTs(it->offset, write_ts_);  // unreachable from now on
+        break;
+      case UndoEntry::Kind::kDeleteNode:
+        (void)node_table(it->table).UndoDelete(it->offset);
+        break;
+      case UndoEntry::Kind::kDeleteRel:
+        (void)rel_table(it->table).UndoDelete(it->offset);
+        break;
+      case UndoEntry::Kind::kSetNode:
+        (void)node_table(it->table).Set(it->column, it->offset, it->old_value);
+        break;
+      case UndoEntry::Kind::kSetRel:
+        (void)rel_table(it->table).Set(it->column, it->offset, it->old_value);
+        break;
+    }
+  }
+  undo_.clear();
+  counters_ = {};
+}
+
+Value GraphStore::NodeProperty(InternalId id, int32_t column) {
+  if (column < 0) {
+    const auto* schema = catalog_.GetNodeTable(id.table);
+    (void)schema;
+    return Value::Null();
+  }
+  return node_table(id.table).Get(static_cast<size_t>(column), id.offset);
+}
+
+Value GraphStore::RelProperty(InternalId id, int32_t column) {
+  if (column < 0) return Value::Null();
+  return rel_table(id.table).Get(static_cast<size_t>(column), id.offset);
+}
+
+Value GraphStore::MaterializeNode(InternalId id) {
+  const auto* schema = catalog_.GetNodeTable(id.table);
+  GRAPHDB_ASSERT(schema != nullptr);
+  storage::NodeTable& table = node_table(id.table);
+  std::vector<std::string> names;
+  std::vector<Value> values;
+  names.reserve(schema->properties.size());
+  values.reserve(schema->properties.size());
+  for (size_t i = 0; i < schema->properties.size(); ++i) {
+    names.push_back(schema->properties[i].name);
+    values.push_back(table.Get(i, id.offset));
+  }
+  return Value::Node(id, schema->name, std::move(names), std::move(values));
+}
+
+Value GraphStore::MaterializeRel(const Value& ref) {
+  InternalId id = ref.GetId();
+  const auto* schema = catalog_.GetRelTableByPairId(id.table);
+  GRAPHDB_ASSERT(schema != nullptr);
+  storage::RelTable& table = rel_table(id.table);
+  std::vector<std::string> names;
+  std::vector<Value> values;
+  for (size_t i = 0; i < schema->properties.size(); ++i) {
+    names.push_back(schema->properties[i].name);
+    values.push_back(table.Get(i, id.offset));
+  }
+  return Value::Rel(id, schema->name, ref.heap()->src, ref.heap()->dst, std::move(names),
+                    std::move(values));
+}
+
+std::string GraphStore::TableName(uint64_t table_id) {
+  if (const auto* node = catalog_.GetNodeTable(table_id)) return node->name;
+  if (const auto* rel = catalog_.GetRelTableByPairId(table_id)) return rel->name;
+  return catalog_.TableName(table_id);
+}
+
+}  // namespace graphdb::exec

@@ -1,0 +1,235 @@
+#include <cmath>
+#include <cstdio>
+
+#include "exec/query_result.h"
+#include "types/temporal.h"
+
+namespace graphdb::exec {
+
+namespace {
+
+void AppendId(std::string& out, InternalId id) {
+  out += '"';
+  out += std::to_string(id.table);
+  out += ':';
+  out += std::to_string(id.offset);
+  out += '"';
+}
+
+void AppendDouble(std::string& out, double v) {
+  if (!std::isfinite(v)) {  // JSON has no NaN or infinity
+    out += "null";
+    return;
+  }
+  char buf[32];
+  int n = std::snprintf(buf, sizeof buf, "%.17g", v);
+  // Prefer the shortest text that reads back to the same double.
+  for (int precision = 1; precision < 17; ++precision) {
+    char shorter[32];
+    int m = std::snprintf(shorter, sizeof shorter, "%.*g", precision, v);
+    if (std::strtod(shorter, nullptr) == v) {
+      out.append(shorter, static_cast<size_t>(m));
+      return;
+    }
+  }
+  out.append(buf, static_cast<size_t>(n));
+}
+
+void AppendProperties(std::string& out, const ValueHeap& heap) {
+  for (size_t i = 0; i < heap.children.size(); ++i) {
+    out += ',';
+    AppendJsonString(out, heap.names[i]);
+    out += ':';
+    AppendJson(out, heap.children[i]);
+  }
+}
+
+std::string IsoTimestamp(int64_t micros) {
+  std::string text = temporal::FormatTimestampMicros(micros);
+  text[10] = 'T';
+  return text;
+}
+
+}  // namespace
+
+void AppendJsonString(std::string& out, std::string_view text) {
+  out += '"';
+  for (unsigned char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  out += '"';
+}
+
+void AppendJson(std::string& out, const Value& v) {
+  if (v.is_null()) {
+    out += "null";
+    return;
+  }
+  switch (v.type_id()) {
+    case LogicalTypeId::kBool:
+      out += v.GetBool() ? "true" : "false";
+      return;
+    case LogicalTypeId::kInt8:
+    case LogicalTypeId::kInt16:
+    case LogicalTypeId::kInt32:
+    case LogicalTypeId::kInt64:
+    case LogicalTypeId::kSerial:
+      out += std::to_string(v.GetInt());
+      return;
+    case LogicalTypeId::kUInt8:
+    case LogicalTypeId::kUInt16:
+    case LogicalTypeId::kUInt32:
+    case LogicalTypeId::kUInt64:
+      out += std::to_string(v.GetUInt());
+      return;
+    case LogicalTypeId::kInt128:
+      out += Int128ToString(v.GetInt128());
+      return;
+    case LogicalTypeId::kFloat:
+    case LogicalTypeId::kDouble:
+      AppendDouble(out, v.GetDouble());
+      return;
+    case LogicalTypeId::kDate:
+      AppendJsonString(out, temporal::FormatDate(static_cast<int32_t>(v.GetInt())));
+      return;
+    case LogicalTypeId::kTimestamp:
+    case LogicalTypeId::kTimestampMs:
+    case LogicalTypeId::kTimestampNs:
+    case LogicalTypeId::kTimestampSec:
+    case LogicalTypeId::kTimestampTz:
+      AppendJsonString(out,
+                       IsoTimestamp(temporal::TicksToMicros(v.type_id(), v.GetInt())) + "Z");
+      return;
+    case LogicalTypeId::kInternalId:
+      AppendId(out, v.GetId());
+      return;
+    case LogicalTypeId::kList:
+    case LogicalTypeId::kArray: {
+      out += '[';
+      const auto& children = v.children();
+      for (size_t i = 0; i < children.size(); ++i) {
+        if (i) out += ',';
+        AppendJson(out, children[i]);
+      }
+      out += ']';
+      return;
+    }
+    case LogicalTypeId::kMap: {
+      // Keys of any type: written as a list of {"key","value"} objects to stay lossless.
+      out += '[';
+      const auto& entries = v.children();
+      for (size_t i = 0; i < entries.size(); ++i) {
+        if (i) out += ',';
+        out += "{\"key\":";
+        AppendJson(out, entries[i].children()[0]);
+        out += ",\"value\":";
+        AppendJson(out, entries[i].children()[1]);
+        out += '}';
+      }
+      out += ']';
+      return;
+    }
+    case LogicalTypeId::kStruct: {
+      out += '{';
+      const auto& fields = v.heap()->type.fields();
+      const auto& children = v.children();
+      for (size_t i = 0; i < children.size(); ++i) {
+        if (i) out += ',';
+        AppendJsonString(out, fields[i].name);
+        out += ':';
+        AppendJson(out, children[i]);
+      }
+      out += '}';
+      return;
+    }
+    case LogicalTypeId::kUnion:
+      AppendJson(out, v.children()[0]);
+      return;
+    case LogicalTypeId::kNode:
+      out += "{\"_id\":";
+      AppendId(out, v.GetId());
+      out += ",\"_label\":";
+      AppendJsonString(out, v.heap()->str);
+      AppendProperties(out, *v.heap());
+      out += '}';
+      return;
+    case LogicalTypeId::kRel:
+      out += "{\"_id\":";
+      AppendId(out, v.GetId());
+      out += ",\"_label\":";
+      AppendJsonString(out, v.heap()->str);
+      out += ",\"_src\":";
+      AppendId(out, v.heap()->src);
+      out += ",\"_dst\":";
+      AppendId(out, v.heap()->dst);
+      AppendProperties(out, *v.heap());
+      out += '}';
+      return;
+    case LogicalTypeId::kRecursiveRel:
+      out += "{\"_nodes\":";
+      AppendJson(out, v.children()[0]);
+      out += ",\"_rels\":";
+      AppendJson(out, v.children()[1]);
+      out += '}';
+      return;
+    default:
+      // STRING, BLOB, UUID, INTERVAL: their text form.
+      AppendJsonString(out, v.ToString());
+      return;
+  }
+}
+
+std::string ToJson(const QueryResult& result) {
+  std::string out;
+  out.reserve(128 + result.rows.size() * 16 * (result.num_columns() + 1));
+  out += "{\"columns\":[";
+  for (size_t i = 0; i < result.column_names.size(); ++i) {
+    if (i) out += ',';
+    AppendJsonString(out, result.column_names[i]);
+  }
+  out += "],\"types\":[";
+  for (size_t i = 0; i < result.column_types.size(); ++i) {
+    if (i) out += ',';
+    AppendJsonString(out, result.column_types[i].ToString());
+  }
+  out += "],\"rows\":[";
+  for (size_t r = 0; r < result.rows.size(); ++r) {
+    if (r) out += ',';
+    out += '[';
+    const auto& row = result.rows[r];
+    for (size_t c = 0; c < row.size(); ++c) {
+      if (c) out += ',';
+      AppendJson(out, row[c]);
+    }
+    out += ']';
+  }
+  out += "],\"summary\":{\"rowCount\":";
+  out += std::to_string(result.rows.size());
+  out += ",\"elapsedMs\":";
+  AppendDouble(out, result.elapsed_ms);
+  const QueryCounters& c = result.counters;
+  out += ",\"counters\":{\"nodesCreated\":" + std::to_string(c.nodes_created) +
+         ",\"nodesDeleted\":" + std::to_string(c.nodes_deleted) +
+         ",\"relationshipsCreated\":" + std::to_string(c.rels_created) +
+         ",\"relationshipsDeleted\":" + std::to_string(c.rels_deleted) +
+         ",\"propertiesSet\":" + std::to_string(c.properties_set) + "}}}";
+  return out;
+}
+
+}  // namespace graphdb::exec

@@ -1,0 +1,156 @@
+// Internal helpers shared by the function library's .cc files: numeric access to Values,
+// error helpers with Kùzu's message prefixes, UTF-8 helpers, and the overload registry types.
+// Not part of the library's API.
+//
+// Thread-safety: pure functions; the registry is built once and then only read.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "function/scalar_function.h"
+#include "types/logical_type.h"
+#include "types/value.h"
+
+namespace graphdb::function::internal {
+
+using Id = LogicalTypeId;
+
+// ---- Errors: full Kùzu messages, code QUERY_RUNTIME.
+[[noreturn]] void ThrowConversion(const std::string& message);  // "Conversion exception: "
+[[noreturn]] void ThrowOverflow(const std::string& message);    // "Overflow exception: "
+[[noreturn]] void ThrowRuntime(const std::string& message);     // "Runtime exception: "
+[[noreturn]] void ThrowBinder(const std::string& message);      // kQueryBinding, "Binder ..."
+
+// ---- Numeric helpers.
+bool IsSignedIntId(Id id);    // INT8..INT64, SERIAL (not INT128)
+bool IsUnsignedIntId(Id id);  // UINT8..UINT64
+bool IsIntegralId(Id id);     // the above and INT128
+bool IsFloatingId(Id id);     // FLOAT, DOUBLE
+bool IsNumericId(Id id);
+bool IsTimestampId(Id id);  // TIMESTAMP, _TZ, _NS, _MS, _SEC
+// Range of an integral type other than INT128 (UINT64 max fits in int128).
+int128_t IntMin(Id id);
+int128_t IntMax(Id id);
+bool FitsIn(Id id, int128_t v);  // always true for INT128
+// Any integral Value (INT*, UINT*, SERIAL, INT128) as int128.
+int128_t GetInteger(const Value& v);
+// Any numeric Value as double.
+double GetNumber(const Value& v);
+// An integral Value of type `id` (no range check).
+Value MakeInteger(Id id, int128_t v);
+// A numeric Value of type `id` from a double (FLOAT rounds to float precision).
+Value MakeFloating(Id id, double v);
+std::string Int128Text(int128_t v);
+
+// ---- Temporal helpers.
+// DATE or TIMESTAMP* value -> microseconds since the epoch.
+int64_t InstantMicros(const Value& v);
+int64_t FloorDiv(int64_t a, int64_t b);
+// Adds calendar months to a day number, clamping the day to the target month's length.
+int32_t AddMonthsToDate(int32_t days, int64_t months);
+// DATE/TIMESTAMP (+/-) INTERVAL, in microseconds (dates count as midnight).
+int64_t AddIntervalToMicros(int64_t micros, const Interval& interval);
+// Timestamp text parsing that also accepts "...Z+00:00" forms; nullopt when invalid.
+std::optional<int64_t> ParseTimestampText(std::string_view text);
+
+// ---- UTF-8 helpers.
+// Splits into code points (invalid bytes become one-byte pieces).
+std::vector<std::string_view> SplitCodepoints(std::string_view s);
+// Splits into (approximate) extended grapheme clusters: a base code point with its combining
+// marks, variation selectors, emoji modifiers, ZWJ sequences and regional-indicator pairs.
+std::vector<std::string_view> SplitGraphemes(std::string_view s);
+bool IsAscii(std::string_view s);
+bool IsValidUtf8(std::string_view s);
+uint32_t DecodeUtf8(std::string_view s, size_t* pos);  // advances *pos
+void AppendUtf8(std::string& out, uint32_t cp);
+uint32_t ToLowerCodepoint(uint32_t cp);
+uint32_t ToUpperCodepoint(uint32_t cp);
+std::string Utf8Lower(std::string_view s);
+std::string Utf8Upper(std::string_view s);
+
+// ---- Implicit-cast costs for overload resolution (cast.cc).
+// Cost of matching an argument of type `from` to a parameter declared as `param` (kAny
+// matches anything; nested ids match any type of that kind; LIST and ARRAY convert), or
+// nullopt when it does not match.
+std::optional<uint32_t> CostToParam(const LogicalType& from, Id param);
+
+// ---- Misc value helpers.
+std::string ToLower(std::string_view s);
+std::string ToUpper(std::string_view s);
+bool IsListLike(Id id);  // LIST or ARRAY
+// The element type of a LIST/ARRAY type, ANY otherwise.
+LogicalType ElementType(const LogicalType& t);
+Value MakeList(const LogicalType& list_type, std::vector<Value> children);
+// The index of a field of a STRUCT/UNION type by case-insensitive name.
+std::optional<size_t> FieldIndex(const LogicalType& type, std::string_view name);
+
+// Kùzu's slice bounds: 1-based inclusive [begin, end] with negative indices counting from the
+// end, clamped to [1, len]. Returns the half-open 0-based range [*from, *to) (possibly empty).
+void SliceRange(int64_t len, int64_t begin, int64_t end, size_t* from, size_t* to);
+
+// String overloads of list_extract / list_slice (string_functions.cc), registered by the list
+// functions so the overload order matches Kùzu's messages.
+Value StringExtractExec(const Value* args, size_t n, const LogicalType& result,
+                        FunctionContext& ctx);
+Value StringSliceExec(const Value* args, size_t n, const LogicalType& result,
+                      FunctionContext& ctx);
+
+// ---- Registry.
+// A bind hook refines the matched overload: it may set arg_types and result_type from the
+// actual argument types, or fail with a full error message.
+using BindHook = bool (*)(const ScalarBindInput& input, BoundScalarFunction* fn,
+                          std::string* error);
+
+struct ScalarOverload {
+  std::vector<Id> params;  // kAny: any type; nested ids match any type of that kind
+  Id result = Id::kAny;    // the declared result (for defaults and error text)
+  ScalarExec exec = nullptr;
+  BindHook bind = nullptr;
+  bool variadic = false;  // the last parameter repeats (zero or more times)
+  bool propagates_nulls = true;
+  bool deterministic = true;
+};
+
+// Custom error when no overload matches (nullptr: the generic "did not receive correct
+// arguments" text).
+using NoMatchError = std::string (*)(std::string_view called_name,
+                                     const std::vector<LogicalType>& arg_types);
+
+struct ScalarFunctionSet {
+  std::string name;  // canonical lower-case
+  std::vector<ScalarOverload> overloads;
+  NoMatchError no_match = nullptr;
+};
+
+class RegistryBuilder {
+ public:
+  // Creates (or returns) the set for `name`.
+  ScalarFunctionSet& Set(const std::string& name);
+  // Shorthand: adds one overload to `name`.
+  ScalarOverload& Add(const std::string& name, std::vector<Id> params, Id result,
+                      ScalarExec exec);
+  // `alias` resolves to the set of `target` (which must exist).
+  void Alias(const std::string& alias, const std::string& target);
+
+  std::vector<std::pair<std::string, std::shared_ptr<ScalarFunctionSet>>> entries;
+};
+
+void RegisterArithmeticFunctions(RegistryBuilder& r);
+void RegisterComparisonFunctions(RegistryBuilder& r);
+void RegisterStringFunctions(RegistryBuilder& r);
+void RegisterListFunctions(RegistryBuilder& r);
+void RegisterNestedFunctions(RegistryBuilder& r);  // struct, map, union, array
+void RegisterTemporalFunctions(RegistryBuilder& r);
+void RegisterMiscFunctions(RegistryBuilder& r);  // casts, uuid, blob, null, hashing, random
+
+// The type list text of an error: "(INT64[],BOOL)".
+std::string TypesText(const std::vector<LogicalType>& types);
+
+}  // namespace graphdb::function::internal

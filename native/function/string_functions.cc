@@ -1,0 +1,557 @@
+// String functions: case mapping, trimming, padding, substrings, search, regular expressions,
+// splitting, levenshtein and hashing (md5, sha256).
+//
+// Character positions follow Kùzu: substr/left/right/extract/slice/size/reverse count
+// (approximate) grapheme clusters, lpad/rpad and instr count code points, levenshtein bytes.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <regex>
+
+#include "function/function_internal.h"
+
+namespace graphdb::function::internal {
+
+namespace {
+
+using Args = const Value*;
+
+std::string Joined(const std::vector<std::string_view>& parts, size_t from, size_t to) {
+  std::string out;
+  for (size_t i = from; i < to && i < parts.size(); ++i) out.append(parts[i]);
+  return out;
+}
+
+Value Str(std::string_view s) { return Value::String(s); }
+
+// ---- Case, trim, pad.
+
+Value LowerExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  return Str(Utf8Lower(a[0].GetString()));
+}
+Value UpperExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  return Str(Utf8Upper(a[0].GetString()));
+}
+Value InitcapExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  std::string_view s = a[0].GetString();
+  if (s.empty()) return Str("");
+  auto g = SplitGraphemes(s);
+  std::string out = Utf8Upper(g[0]);
+  out += Utf8Lower(s.substr(g[0].size()));
+  return Str(out);
+}
+
+std::string_view TrimLeft(std::string_view s) {
+  size_t b = 0;
+  while (b < s.size() && s[b] == ' ') ++b;
+  return s.substr(b);
+}
+std::string_view TrimRight(std::string_view s) {
+  size_t e = s.size();
+  while (e > 0 && s[e - 1] == ' ') --e;
+  return s.substr(0, e);
+}
+Value TrimExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  return Str(TrimRight(TrimLeft(a[0].GetString())));
+}
+Value LtrimExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  return Str(TrimLeft(a[0].GetString()));
+}
+Value RtrimExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  return Str(TrimRight(a[0].GetString()));
+}
+
+template <bool kLeft>
+Value PadExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  int64_t n = a[1].GetInt();
+  if (n <= 0) return Str("");
+  auto chars = SplitCodepoints(a[0].GetString());
+  auto size = static_cast<size_t>(n);
+  if (chars.size() >= size) return Str(Joined(chars, 0, size));
+  auto pad = SplitCodepoints(a[2].GetString());
+  if (pad.empty()) return a[0];
+  std::string fill;
+  for (size_t i = 0; i < size - chars.size(); ++i) fill.append(pad[i % pad.size()]);
+  std::string s(a[0].GetString());
+  return Str(kLeft ? fill + s : s + fill);
+}
+
+// ---- Substrings.
+
+Value SubstrExec(Args a, size_t n, const LogicalType&, FunctionContext&) {
+  auto g = SplitGraphemes(a[0].GetString());
+  int64_t start = a[1].GetInt();
+  int64_t len = n > 2 ? a[2].GetInt() : static_cast<int64_t>(g.size()) + 1;
+  if (len <= 0) return Str("");
+  int64_t begin = std::max<int64_t>(start, 1);
+  int64_t end = start > INT64_MAX - len ? INT64_MAX : start + len - 1;
+  end = std::min<int64_t>(end, static_cast<int64_t>(g.size()));
+  if (begin > end) return Str("");
+  return Str(Joined(g, static_cast<size_t>(begin - 1), static_cast<size_t>(end)));
+}
+
+Value LeftExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  auto g = SplitGraphemes(a[0].GetString());
+  int64_t n = a[1].GetInt();
+  auto len = static_cast<int64_t>(g.size());
+  int64_t count = n >= 0 ? std::min(n, len) : std::max<int64_t>(len + n, 0);
+  return Str(Joined(g, 0, static_cast<size_t>(count)));
+}
+
+Value RightExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  auto g = SplitGraphemes(a[0].GetString());
+  int64_t n = a[1].GetInt();
+  auto len = static_cast<int64_t>(g.size());
+  int64_t count = n >= 0 ? std::min(n, len) : std::max<int64_t>(len + n, 0);
+  return Str(Joined(g, static_cast<size_t>(len - count), g.size()));
+}
+
+Value RepeatExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  int64_t n = a[1].GetInt();
+  std::string out;
+  std::string_view s = a[0].GetString();
+  for (int64_t i = 0; i < n; ++i) out.append(s);
+  return Str(out);
+}
+
+Value ReverseExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  auto g = SplitGraphemes(a[0].GetString());
+  std::string out;
+  for (auto it = g.rbegin(); it != g.rend(); ++it) out.append(*it);
+  return Str(out);
+}
+
+Value SizeExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  return Value::Int64(static_cast<int64_t>(SplitGraphemes(a[0].GetString()).size()));
+}
+
+Value ByteLengthExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  return Value::Int64(static_cast<int64_t>(a[0].GetString().size()));
+}
+
+// ---- Concatenation.
+
+Value ConcatExec(Args a, size_t n, const LogicalType&, FunctionContext&) {
+  std::string out;
+  for (size_t i = 0; i < n; ++i) {
+    if (!a[i].is_null()) out.append(a[i].GetString());
+  }
+  return Str(out);
+}
+
+Value ConcatWsExec(Args a, size_t n, const LogicalType&, FunctionContext&) {
+  if (a[0].is_null()) return Value::Null(LogicalType::String());
+  std::string out;
+  bool first = true;
+  for (size_t i = 1; i < n; ++i) {
+    if (a[i].is_null()) continue;
+    if (!first) out.append(a[0].GetString());
+    out.append(a[i].GetString());
+    first = false;
+  }
+  return Str(out);
+}
+
+// ---- Search.
+
+Value ContainsExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  return Value::Boolean(a[0].GetString().find(a[1].GetString()) != std::string_view::npos);
+}
+Value StartsWithExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  return Value::Boolean(a[0].GetString().starts_with(a[1].GetString()));
+}
+Value EndsWithExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  return Value::Boolean(a[0].GetString().ends_with(a[1].GetString()));
+}
+Value InstrExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  std::string_view s = a[0].GetString();
+  size_t pos = s.find(a[1].GetString());
+  if (pos == std::string_view::npos) return Value::Int64(0);
+  return Value::Int64(static_cast<int64_t>(SplitCodepoints(s.substr(0, pos)).size()) + 1);
+}
+
+Value LevenshteinExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  std::string_view x = a[0].GetString(), y = a[1].GetString();
+  std::vector<int64_t> prev(y.size() + 1), cur(y.size() + 1);
+  for (size_t j = 0; j <= y.size(); ++j) prev[j] = static_cast<int64_t>(j);
+  for (size_t i = 1; i <= x.size(); ++i) {
+    cur[0] = static_cast<int64_t>(i);
+    for (size_t j = 1; j <= y.size(); ++j) {
+      int64_t sub = prev[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+    }
+    std::swap(prev, cur);
+  }
+  return Value::Int64(prev[y.size()]);
+}
+
+// ---- Regular expressions (ECMAScript syntax via std::regex).
+
+std::regex Compile(std::string_view pattern) {
+  try {
+    return std::regex(pattern.begin(), pattern.end(), std::regex::ECMAScript);
+  } catch (const std::regex_error&) {
+    ThrowRuntime("Invalid regular expression: " + std::string(pattern) + ".");
+  }
+}
+
+Value RegexFullMatchExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  std::regex re = Compile(a[1].GetString());
+  std::string_view s = a[0].GetString();
+  return Value::Boolean(std::regex_match(s.begin(), s.end(), re));
+}
+
+Value RegexMatchesExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  std::regex re = Compile(a[1].GetString());
+  std::string_view s = a[0].GetString();
+  return Value::Boolean(std::regex_search(s.begin(), s.end(), re));
+}
+
+// RE2-style replacement ("\1") to std::regex format ("$1").
+std::string ReplacementFormat(std::string_view r) {
+  std::string out;
+  for (size_t i = 0; i < r.size(); ++i) {
+    char c = r[i];
+    if (c == '$') {
+      out += "$$";
+    } else if (c == '\\' && i + 1 < r.size() && r[i + 1] >= '0' && r[i + 1] <= '9') {
+      out += '$';
+      out += r[++i];
+    } else if (c == '\\' && i + 1 < r.size() && r[i + 1] == '\\') {
+      out += '\\';
+      ++i;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+constexpr const char* kReplaceOptionError =
+    "Binder exception: regex_replace can only support global replace option: g.";
+
+Value RegexReplaceExec(Args a, size_t n, const LogicalType&, FunctionContext&) {
+  bool global = false;
+  if (n > 3) {
+    if (a[3].is_null() || a[3].GetString() != "g") {
+      Throw(ErrorCode::kQueryBinding, kReplaceOptionError);
+    }
+    global = true;
+  }
+  if (a[0].is_null() || a[1].is_null() || a[2].is_null()) {
+    return Value::Null(LogicalType::String());
+  }
+  std::regex re = Compile(a[1].GetString());
+  std::string s(a[0].GetString());
+  std::string fmt = ReplacementFormat(a[2].GetString());
+  auto flags = global ? std::regex_constants::format_default
+                      : std::regex_constants::format_first_only;
+  return Str(std::regex_replace(s, re, fmt, flags));
+}
+
+bool BindRegexReplace(const ScalarBindInput& in, BoundScalarFunction* fn, std::string* error) {
+  fn->arg_types = {LogicalType::String(), LogicalType::String(), LogicalType::String()};
+  fn->result_type = LogicalType::String();
+  if (in.arg_types.size() < 4) return true;
+  fn->arg_types.push_back(in.arg_types[3]);
+  const Value* option =
+      in.constant_args.size() > 3 ? in.constant_args[3] : nullptr;
+  Id id = in.arg_types[3].id();
+  if (id != Id::kString && id != Id::kAny) {
+    std::string text = option ? option->ToString() : "The option";
+    *error = "Binder exception: " + text + " has data type " + in.arg_types[3].ToString() +
+             " but STRING was expected.";
+    return false;
+  }
+  if (option && (option->is_null() || option->GetString() != "g")) {
+    *error = kReplaceOptionError;
+    return false;
+  }
+  return true;
+}
+
+int64_t GroupArg(Args a, size_t n) {
+  int64_t group = n > 2 ? a[2].GetInt() : 0;
+  if (group < 0) ThrowRuntime("Group index must be non-negative.");
+  return group;
+}
+
+Value RegexExtractExec(Args a, size_t n, const LogicalType&, FunctionContext&) {
+  std::regex re = Compile(a[1].GetString());
+  std::string_view s = a[0].GetString();
+  int64_t group = GroupArg(a, n);
+  std::match_results<std::string_view::const_iterator> m;
+  if (!std::regex_search(s.begin(), s.end(), m, re)) return Str("");
+  if (static_cast<size_t>(group) >= m.size()) return Str("");
+  return Str(m[group].str());
+}
+
+Value RegexExtractAllExec(Args a, size_t n, const LogicalType& result, FunctionContext&) {
+  std::regex re = Compile(a[1].GetString());
+  std::string_view s = a[0].GetString();
+  int64_t group = GroupArg(a, n);
+  std::vector<Value> out;
+  using It = std::regex_iterator<std::string_view::const_iterator>;
+  for (It it(s.begin(), s.end(), re), end; it != end; ++it) {
+    if (static_cast<size_t>(group) < it->size()) out.push_back(Str((*it)[group].str()));
+  }
+  return Value::Nested(result, std::move(out));
+}
+
+Value RegexSplitExec(Args a, size_t, const LogicalType& result, FunctionContext&) {
+  std::regex re = Compile(a[1].GetString());
+  std::string_view s = a[0].GetString();
+  std::vector<Value> out;
+  using It = std::regex_token_iterator<std::string_view::const_iterator>;
+  for (It it(s.begin(), s.end(), re, -1), end; it != end; ++it) out.push_back(Str(it->str()));
+  return Value::Nested(result, std::move(out));
+}
+
+// ---- Splitting.
+
+std::vector<std::string_view> SplitBy(std::string_view s, std::string_view sep) {
+  if (sep.empty()) return SplitGraphemes(s);
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  while (true) {
+    size_t pos = s.find(sep, start);
+    if (pos == std::string_view::npos) break;
+    parts.push_back(s.substr(start, pos - start));
+    start = pos + sep.size();
+  }
+  parts.push_back(s.substr(start));
+  return parts;
+}
+
+Value SplitExec(Args a, size_t, const LogicalType& result, FunctionContext&) {
+  std::vector<Value> out;
+  for (auto part : SplitBy(a[0].GetString(), a[1].GetString())) out.push_back(Str(part));
+  return Value::Nested(result, std::move(out));
+}
+
+Value SplitPartExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  auto parts = SplitBy(a[0].GetString(), a[1].GetString());
+  int64_t idx = a[2].GetInt();
+  auto len = static_cast<int64_t>(parts.size());
+  if (idx < 0) idx = len + idx + 1;
+  if (idx < 1 || idx > len) return Str("");
+  return Str(parts[static_cast<size_t>(idx - 1)]);
+}
+
+bool BindStringList(const ScalarBindInput&, BoundScalarFunction* fn, std::string*) {
+  fn->result_type = LogicalType::List(LogicalType::String());
+  return true;
+}
+
+// ---- Hashes.
+
+std::string Hex(const uint8_t* bytes, size_t n) {
+  std::string out;
+  char buf[3];
+  for (size_t i = 0; i < n; ++i) {
+    std::snprintf(buf, sizeof buf, "%02x", bytes[i]);
+    out += buf;
+  }
+  return out;
+}
+
+uint32_t RotL(uint32_t x, int c) { return (x << c) | (x >> (32 - c)); }
+uint32_t RotR(uint32_t x, int c) { return (x >> c) | (x << (32 - c)); }
+
+std::string Md5(std::string_view input) {
+  static constexpr uint32_t kShift[64] = {
+      7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
+      5, 9,  14, 20, 5, 9,  14, 20, 5, 9,  14, 20, 5, 9,  14, 20,
+      4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
+      6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21};
+  uint32_t k[64];
+  for (int i = 0; i < 64; ++i) {
+    k[i] = static_cast<uint32_t>(std::floor(std::fabs(std::sin(i + 1.0)) * 4294967296.0));
+  }
+  uint32_t h[4] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476};
+  std::string msg(input);
+  uint64_t bit_len = static_cast<uint64_t>(input.size()) * 8;
+  msg += static_cast<char>(0x80);
+  while (msg.size() % 64 != 56) msg += '\0';
+  for (int i = 0; i < 8; ++i) msg += static_cast<char>((bit_len >> (8 * i)) & 0xff);
+  for (size_t off = 0; off < msg.size(); off += 64) {
+    uint32_t w[16];
+    for (int i = 0; i < 16; ++i) {
+      const auto* p = reinterpret_cast<const uint8_t*>(msg.data() + off + 4 * i);
+      w[i] = p[0] | (p[1] << 8) | (p[2] << 16) | (static_cast<uint32_t>(p[3]) << 24);
+    }
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3];
+    for (int i = 0; i < 64; ++i) {
+      uint32_t f;
+      int g;
+      if (i < 16) {
+        f = (b & c) | (~b & d);
+        g = i;
+      } else if (i < 32) {
+        f = (d & b) | (~d & c);
+        g = (5 * i + 1) % 16;
+      } else if (i < 48) {
+        f = b ^ c ^ d;
+        g = (3 * i + 5) % 16;
+      } else {
+        f = c ^ (b | ~d);
+        g = (7 * i) % 16;
+      }
+      uint32_t tmp = d;
+      d = c;
+      c = b;
+      b = b + RotL(a + f + k[i] + w[g], static_cast<int>(kShift[i]));
+      a = tmp;
+    }
+    h[0] += a;
+    h[1] += b;
+    h[2] += c;
+    h[3] += d;
+  }
+  uint8_t out[16];
+  for (int i = 0; i < 4; ++i) {
+    for (int j = 0; j < 4; ++j) out[4 * i + j] = static_cast<uint8_t>(h[i] >> (8 * j));
+  }
+  return Hex(out, 16);
+}
+
+std::string Sha256(std::string_view input) {
+  static constexpr uint32_t k[64] = {
+      0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+      0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+      0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+      0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+      0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+      0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+      0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+      0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+      0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+      0xc67178f2};
+  uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  std::string msg(input);
+  uint64_t bit_len = static_cast<uint64_t>(input.size()) * 8;
+  msg += static_cast<char>(0x80);
+  while (msg.size() % 64 != 56) msg += '\0';
+  for (int i = 7; i >= 0; --i) msg += static_cast<char>((bit_len >> (8 * i)) & 0xff);
+  for (size_t off = 0; off < msg.size(); off += 64) {
+    uint32_t w[64];
+    for (int i = 0; i < 16; ++i) {
+      const auto* p = reinterpret_cast<const uint8_t*>(msg.data() + off + 4 * i);
+      w[i] = (static_cast<uint32_t>(p[0]) << 24) | (p[1] << 16) | (p[2] << 8) | p[3];
+    }
+    for (int i = 16; i < 64; ++i) {
+      uint32_t s0 = RotR(w[i - 15], 7) ^ RotR(w[i - 15], 18) ^ (w[i - 15] >> 3);
+      uint32_t s1 = RotR(w[i - 2], 17) ^ RotR(w[i - 2], 19) ^ (w[i - 2] >> 10);
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    uint32_t v[8];
+    std::copy(h, h + 8, v);
+    for (int i = 0; i < 64; ++i) {
+      uint32_t s1 = RotR(v[4], 6) ^ RotR(v[4], 11) ^ RotR(v[4], 25);
+      uint32_t ch = (v[4] & v[5]) ^ (~v[4] & v[6]);
+      uint32_t t1 = v[7] + s1 + ch + k[i] + w[i];
+      uint32_t s0 = RotR(v[0], 2) ^ RotR(v[0], 13) ^ RotR(v[0], 22);
+      uint32_t maj = (v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]);
+      uint32_t t2 = s0 + maj;
+      for (int j = 7; j > 0; --j) v[j] = v[j - 1];
+      v[4] += t1;
+      v[0] = t1 + t2;
+    }
+    for (int i = 0; i < 8; ++i) h[i] += v[i];
+  }
+  uint8_t out[32];
+  for (int i = 0; i < 8; ++i) {
+    for (int j = 0; j < 4; ++j) out[4 * i + j] = static_cast<uint8_t>(h[i] >> (24 - 8 * j));
+  }
+  return Hex(out, 32);
+}
+
+Value Md5Exec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  return Str(Md5(a[0].GetString()));
+}
+Value Sha256Exec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  return Str(Sha256(a[0].GetString()));
+}
+
+}  // namespace
+
+Value StringExtractExec(const Value* a, size_t, const LogicalType&, FunctionContext&) {
+  auto g = SplitGraphemes(a[0].GetString());
+  int64_t idx = a[1].GetInt();
+  auto len = static_cast<int64_t>(g.size());
+  if (idx == 0 || idx > len || idx < -len) return Str("");
+  size_t pos = idx > 0 ? static_cast<size_t>(idx - 1) : static_cast<size_t>(len + idx);
+  return Str(g[pos]);
+}
+
+Value StringSliceExec(const Value* a, size_t, const LogicalType&, FunctionContext&) {
+  auto g = SplitGraphemes(a[0].GetString());
+  size_t from, to;
+  SliceRange(static_cast<int64_t>(g.size()), a[1].GetInt(), a[2].GetInt(), &from, &to);
+  return Str(Joined(g, from, to));
+}
+
+void RegisterStringFunctions(RegistryBuilder& r) {
+  const Id S = Id::kString, I = Id::kInt64;
+  r.Add("lower", {S}, S, LowerExec);
+  r.Alias("lcase", "lower");
+  r.Alias("tolower", "lower");
+  r.Add("upper", {S}, S, UpperExec);
+  r.Alias("ucase", "upper");
+  r.Alias("toupper", "upper");
+  r.Add("initcap", {S}, S, InitcapExec);
+  r.Add("trim", {S}, S, TrimExec);
+  r.Add("ltrim", {S}, S, LtrimExec);
+  r.Add("rtrim", {S}, S, RtrimExec);
+  r.Add("lpad", {S, I, S}, S, PadExec<true>);
+  r.Add("rpad", {S, I, S}, S, PadExec<false>);
+  r.Add("substr", {S, I, I}, S, SubstrExec);
+  r.Add("substr", {S, I}, S, SubstrExec);
+  r.Alias("substring", "substr");
+  r.Add("left", {S, I}, S, LeftExec);
+  r.Add("right", {S, I}, S, RightExec);
+  r.Add("repeat", {S, I}, S, RepeatExec);
+  r.Add("reverse", {S}, S, ReverseExec);
+  r.Add("length", {S}, I, SizeExec);
+  r.Add("strlen", {S}, I, ByteLengthExec);
+  r.Add("octet_length", {S}, I, ByteLengthExec);
+  r.Add("octet_length", {Id::kBlob}, I, ByteLengthExec);
+  auto& concat = r.Add("concat", {S}, S, ConcatExec);
+  concat.variadic = true;
+  concat.propagates_nulls = false;
+  auto& concat_ws = r.Add("concat_ws", {S, S}, S, ConcatWsExec);
+  concat_ws.variadic = true;
+  concat_ws.propagates_nulls = false;
+  r.Add("contains", {S, S}, Id::kBool, ContainsExec);
+  r.Add("starts_with", {S, S}, Id::kBool, StartsWithExec);
+  r.Alias("prefix", "starts_with");
+  r.Add("ends_with", {S, S}, Id::kBool, EndsWithExec);
+  r.Alias("suffix", "ends_with");
+  r.Add("instr", {S, S}, I, InstrExec);
+  r.Alias("strpos", "instr");
+  r.Alias("position", "instr");
+  r.Add("levenshtein", {S, S}, I, LevenshteinExec);
+  r.Add("=~", {S, S}, Id::kBool, RegexFullMatchExec);
+  r.Alias("regexp_full_match", "=~");
+  r.Add("regexp_matches", {S, S}, Id::kBool, RegexMatchesExec);
+  r.Add("regexp_replace", {S, S, S}, S, RegexReplaceExec).bind = BindRegexReplace;
+  auto& replace4 = r.Add("regexp_replace", {S, S, S, Id::kAny}, S, RegexReplaceExec);
+  replace4.bind = BindRegexReplace;
+  replace4.propagates_nulls = false;
+  r.Add("regexp_extract", {S, S}, S, RegexExtractExec);
+  r.Add("regexp_extract", {S, S, I}, S, RegexExtractExec);
+  r.Add("regexp_extract_all", {S, S}, Id::kList, RegexExtractAllExec).bind = BindStringList;
+  r.Add("regexp_extract_all", {S, S, I}, Id::kList, RegexExtractAllExec).bind = BindStringList;
+  r.Add("regexp_split_to_array", {S, S}, Id::kList, RegexSplitExec).bind = BindStringList;
+  r.Add("string_split", {S, S}, Id::kList, SplitExec).bind = BindStringList;
+  r.Alias("split", "string_split");
+  r.Alias("str_split", "string_split");
+  r.Alias("string_to_array", "string_split");
+  r.Add("split_part", {S, S, I}, S, SplitPartExec);
+  r.Add("md5", {S}, S, Md5Exec);
+  r.Add("sha256", {S}, S, Sha256Exec);
+}
+
+}  // namespace graphdb::function::internal

@@ -1,0 +1,119 @@
+// String functions, with cases from the conformance suite's string tests.
+#include <gtest/gtest.h>
+
+#include "function/function_test_util.h"
+
+namespace graphdb::function::testing {
+namespace {
+
+const char* kMovie = "The 😂😃🧘🏻‍♂️🌍🌦️🍞🚗 movie";
+const char* kSolo = "Sóló cón tu párejâ";
+
+TEST(StringFunctionsTest, CaseMapping) {
+  EXPECT_EQ(Eval("lower", {Str("ABFsUni")}), "abfsuni");
+  EXPECT_EQ(Eval("upper", {Str(kSolo)}), "SÓLÓ CÓN TU PÁREJÂ");
+  EXPECT_EQ(Eval("lcase", {Str(kSolo)}), "sóló cón tu párejâ");
+  EXPECT_EQ(Eval("toUpper", {Str("CsWork")}), "CSWORK");
+  EXPECT_EQ(Eval("initcap", {Str("ABFsUni")}), "Abfsuni");
+  EXPECT_EQ(Eval("initcap", {Str(kSolo)}), kSolo);
+}
+
+TEST(StringFunctionsTest, TrimPadRepeatReverse) {
+  EXPECT_EQ(Eval("rtrim", {Str("   ")}), "");
+  EXPECT_EQ(Eval("trim", {Str("        成 績      評価")}), "成 績      評価");
+  EXPECT_EQ(Eval("lpad", {Str("Bob"), I64(5), Str("<")}), "<<Bob");
+  EXPECT_EQ(Eval("lpad", {Str("Alice"), I64(-1), Str(".")}), "");
+  EXPECT_EQ(Eval("lpad", {Str(kMovie), I64(25), Str("âó")}), std::string("âóâ") + kMovie);
+  EXPECT_EQ(Eval("rpad", {Str("Hubert Blaine Wolfeschlegel"), I64(15), Str(">")}),
+            "Hubert Blaine W");
+  EXPECT_EQ(Eval("rpad", {Str("😃🌍♂🌦🍞🚗"), I64(7), Str("<")}), "😃🌍♂🌦🍞🚗<");
+  EXPECT_EQ(Eval("repeat", {Str("CsWork"), I64(2)}), "CsWorkCsWork");
+  EXPECT_EQ(Eval("reverse", {Str(kMovie)}), "eivom 🚗🍞🌦️🌍🧘🏻‍♂️😃😂 ehT");
+  EXPECT_EQ(Eval("reverse", {Str("raksO")}), "Oskar");
+}
+
+TEST(StringFunctionsTest, Substrings) {
+  EXPECT_EQ(Eval("substr", {Str("Hubert Blaine Wolfeschlegel"), I64(2), I64(12)}),
+            "ubert Blaine");
+  EXPECT_EQ(Eval("substring", {Str("0123456789"), I64(2), I64(10)}), "123456789");
+  EXPECT_EQ(Eval("substring", {Str("😃🌍🌦️🍞🚗"), I64(1), I64(3)}), "😃🌍🌦️");
+  EXPECT_EQ(Eval("substr", {Str("abcd"), I64(0), I64(1)}), "");
+  EXPECT_EQ(Eval("substr", {Str("abcd"), I64(4), I64(1)}), "d");
+  EXPECT_EQ(Eval("substr", {Str("abcd"), I64(-99999), I64(1)}), "");
+  EXPECT_EQ(Eval("left", {Str("Alice"), I64(-4)}), "A");
+  EXPECT_EQ(Eval("left", {Str(kMovie), I64(6)}), "The 😂😃");
+  EXPECT_EQ(Eval("right", {Str("Alice"), I64(-4)}), "e");
+  EXPECT_EQ(Eval("right", {Str("😃🧘🏻‍♂️🌍🌦️🍞🚗"), I64(3)}), "🌦️🍞🚗");
+  EXPECT_EQ(Eval("size", {Str("成績評価の甘い授業が高く評価")}), "14");
+  EXPECT_EQ(Eval("list_extract", {Str("ABFsUni"), I64(-2)}), "n");
+  EXPECT_EQ(Eval("array_extract", {Str(kMovie), I64(6)}), "😃");
+  EXPECT_EQ(Eval("array_extract", {Str("Alice"), I64(0)}), "");
+  EXPECT_EQ(Eval("list_extract", {Str("Alice"), I64(8)}), "");
+  EXPECT_EQ(Eval("list_slice", {Str("这是一个中文句子"), I64(2), I64(5)}), "是一个中");
+  EXPECT_EQ(Eval("array_slice", {Str("abcd"), I64(0), I64(-3)}), "ab");
+  EXPECT_EQ(Eval("array_slice", {Str("abc"), I64(-1), I64(4)}), "c");
+  EXPECT_EQ(Eval("array_slice", {Str("abcd"), I64(-1), I64(2)}), "");
+}
+
+TEST(StringFunctionsTest, SearchAndConcat) {
+  EXPECT_EQ(Eval("contains", {Str(kMovie), Str("😂😃")}), "True");
+  EXPECT_EQ(Eval("starts_with", {Str("成績評価の甘い"), Str("成績")}), "True");
+  EXPECT_EQ(Eval("prefix", {Str("ABFsUni"), Str("ABF")}), "True");
+  EXPECT_EQ(Eval("suffix", {Str("CsWork"), Str("Work")}), "True");
+  EXPECT_EQ(Eval("ends_with", {Str("bbbb"), Str("b")}), "True");
+  EXPECT_EQ(Eval("concat", {Str("name: "), Str("Alice"), Str(" ,age: "), Str("5")}),
+            "name: Alice ,age: 5");
+  EXPECT_EQ(Eval("concat", {Str("note:'"), Null(), Str("'")}), "note:''");
+  EXPECT_EQ(Eval("concat_ws", {Str("-"), Str("a"), Null(), Str("b")}), "a-b");
+  EXPECT_EQ(Eval("instr", {Str("成績評価"), Str("評")}), "3");
+  EXPECT_EQ(Eval("levenshtein", {Str("kitten"), Str("sitting")}), "3");
+  EXPECT_EQ(Eval("levenshtein", {Str("成績評価の甘い授業が高く評価"), Str("成績評価の甘い授業が高く‍")}),
+            "6");
+  EXPECT_EQ(Eval("string", {I64(10)}), "10");
+  EXPECT_EQ(Eval("string", {Dbl(11.7)}), "11.700000");
+}
+
+TEST(StringFunctionsTest, RegularExpressions) {
+  EXPECT_EQ(Eval("=~", {Str("Alice"), Str("Ali.*")}), "True");
+  EXPECT_EQ(Eval("regexp_full_match", {Str("peter_n@examplecom"), Str(".*\\.com")}), "False");
+  EXPECT_EQ(Eval("regexp_full_match", {Str("Alice.*^Alice"), Str(".*\\.\\*.*")}), "True");
+  EXPECT_EQ(Eval("regexp_matches", {Str("anabanana"), Str("(an)*")}), "True");
+  EXPECT_EQ(Eval("regexp_replace", {Str("hello"), Str("[lo]"), Str("-")}), "he-lo");
+  EXPECT_EQ(Eval("regexp_replace", {Str("hello"), Str("[lo]"), Str("-"), Str("g")}), "he---");
+  EXPECT_EQ(Eval("regexp_replace", {Str("this is a team"), Str("is"), Str("*??"), Str("g")}),
+            "th*?? *?? a team");
+  EXPECT_EQ(Eval("regexp_replace", {Str("a b"), Str("\\s"), Str(""), Str("g")}), "ab");
+  EXPECT_EQ(Eval("regexp_replace", {Str("abc"), Str("(b)"), Str("[\\1]")}), "a[b]c");
+  EXPECT_EQ(Eval("regexp_replace", {Str("this is a team"), Str("is"), Str("*??"), Str("l")}),
+            "ERROR: Binder exception: regex_replace can only support global replace option: g.");
+  EXPECT_EQ(Eval("regexp_replace", {Str("this is a team"), Str("is"), Str("*??"), I64(5)}),
+            "ERROR: Binder exception: 5 has data type INT64 but STRING was expected.");
+  EXPECT_EQ(Eval("regexp_extract", {Str("hello_world"), Str("([a-z ]+)_?")}), "hello_");
+  EXPECT_EQ(Eval("regexp_extract", {Str("hello_world"), Str("([a-z ]+)_?"), I64(1)}), "hello");
+  EXPECT_EQ(Eval("regexp_extract_all", {Str("hello_world"), Str("([a-z ]+)_?")}),
+            "[hello_,world]");
+  EXPECT_EQ(Eval("regexp_extract_all", {Str("hello"), Str("()"), I64(1)}), "[,,,,,]");
+  EXPECT_EQ(Eval("regexp_split_to_array", {Str("hello world! 42?"), Str("o")}),
+            "[hell, w,rld! 42?]");
+  EXPECT_EQ(Eval("regexp_split_to_array", {Str("hello? world? 42?"), Str("\\?")}),
+            "[hello, world, 42]");
+}
+
+TEST(StringFunctionsTest, Splitting) {
+  EXPECT_EQ(Eval("string_split", {Str("Hubert Blaine"), Str("a")}), "[Hubert Bl,ine]");
+  EXPECT_EQ(Eval("str_split", {Str("Alice"), Str("li")}), "[A,ce]");
+  EXPECT_EQ(Eval("string_to_array", {Str("Bob"), Str("")}), "[B,o,b]");
+  EXPECT_EQ(Eval("size", {Call("str_split", {Str(""), Str(",")})}), "1");
+  EXPECT_EQ(Eval("split_part", {Str("Alice"), Str(""), I64(5)}), "e");
+  EXPECT_EQ(Eval("split_part", {Str("Bob"), Str(""), I64(5)}), "");
+  EXPECT_EQ(Eval("split_part", {Str("ABFsUni"), Str("F"), I64(1)}), "AB");
+}
+
+TEST(StringFunctionsTest, Hashes) {
+  EXPECT_EQ(Eval("md5", {Str("abc")}), "900150983cd24fb0d6963f7d28e17f72");
+  EXPECT_EQ(Eval("sha256", {Str("abc")}),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+}  // namespace
+}  // namespace graphdb::function::testing

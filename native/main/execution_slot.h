@@ -1,0 +1,43 @@
+// ExecutionSlot: a reusable execution context that runs one statement at a time through the
+// query pipeline (parse, bind, plan, execute).
+//
+// A slot borrows the database; it is not bound to a physical thread. Embedded connections own
+// one slot each; the service owns a fixed set through its pool.
+//
+// Thread-safety: not thread-safe. A slot must not be used by two threads at once; callers
+// serialise (the connection's worker thread, or a pool lease).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "common/result.h"
+#include "exec/query_result.h"
+#include "main/database.h"
+#include "types/value.h"
+
+namespace graphdb {
+
+using ParameterMap = std::unordered_map<std::string, Value>;
+
+class ExecutionSlot {
+ public:
+  explicit ExecutionSlot(std::shared_ptr<Database> db);
+
+  // Runs one statement (or several separated by ';', returning the last one's result) as an
+  // auto-committed transaction. Errors come back as a Status; nothing throws.
+  Result<exec::QueryResult> Execute(std::string_view query, const ParameterMap& params);
+
+  uint64_t executed_query_num() const { return executed_.load(std::memory_order_relaxed); }
+  Database& db() { return *db_; }
+
+ private:
+  std::shared_ptr<Database> db_;
+  std::atomic<uint64_t> executed_{0};
+};
+
+}  // namespace graphdb

@@ -1,0 +1,27 @@
+// Per-environment state of the addon. Node may load the addon in several worker threads, each
+// with its own napi_env, so nothing here is static: every class constructor and the JS
+// GraphDBError class live in an AddonData attached to the env as instance data.
+#pragma once
+
+#include <napi.h>
+
+#include "common/status.h"
+
+namespace graphdb::napi {
+
+struct AddonData {
+  Napi::FunctionReference database_ctor;
+  Napi::FunctionReference connection_ctor;
+  Napi::FunctionReference error_class;  // set once by the JS layer through setErrorClass()
+};
+
+inline AddonData& GetAddonData(Napi::Env env) { return *env.GetInstanceData<AddonData>(); }
+
+// Builds an instance of the JS GraphDBError class (or a plain Error before it is registered)
+// carrying `code`, and `line`/`column` when known.
+Napi::Error MakeError(Napi::Env env, const Status& status);
+
+// Throws MakeError(status) as a C++ exception (NAPI_CPP_EXCEPTIONS).
+[[noreturn]] void ThrowStatus(Napi::Env env, const Status& status);
+
+}  // namespace graphdb::napi

@@ -1,0 +1,170 @@
+#include "napi/connection_wrap.h"
+
+#include <optional>
+
+#include "napi/convert.h"
+#include "napi/database_wrap.h"
+
+namespace graphdb::napi {
+
+struct ConnectionWrap::QueryJob final : WorkerThread::Job {
+  ConnectionWrap* owner;
+  Napi::ObjectReference keep_alive;  // the JS connection, while the job is in flight
+  Napi::Promise::Deferred deferred;
+  std::string query;
+  ParameterMap params;
+  bool text = false;  // rows as Kùzu's text form (queryText)
+  std::optional<Result<exec::QueryResult>> result;
+
+  QueryJob(ConnectionWrap* o, Napi::Env env, std::string q, ParameterMap p)
+      : owner(o), deferred(Napi::Promise::Deferred::New(env)), query(std::move(q)),
+        params(std::move(p)) {}
+
+  void Run() override {
+    result.emplace(owner->slot_->Execute(query, params));
+    if (owner->tsfn_.NonBlockingCall(this) != napi_ok) {
+      // The environment is shutting down; nobody is left to receive the result.
+      delete this;
+    }
+  }
+
+  void Cancel() override {
+    // Runs on the JS thread (close() or the finalizer).
+    Napi::Env env = deferred.Env();
+    deferred.Reject(
+        MakeError(env, Status(ErrorCode::kConnectionClosed,
+                              "the connection was closed before the statement ran"))
+            .Value());
+    owner->JobFinished();
+    delete this;
+  }
+};
+
+Napi::Function ConnectionWrap::Define(Napi::Env env, AddonData& data) {
+  Napi::Function ctor =
+      DefineClass(env, "NativeConnection",
+                  {InstanceMethod<&ConnectionWrap::Query>("query"),
+                   InstanceMethod<&ConnectionWrap::QueryText>("queryText"),
+                   InstanceMethod<&ConnectionWrap::QuerySync>("querySync"),
+                   InstanceMethod<&ConnectionWrap::Close>("close"),
+                   InstanceAccessor<&ConnectionWrap::Pending>("pending"),
+                   InstanceAccessor<&ConnectionWrap::IsClosed>("closed")});
+  data.connection_ctor = Napi::Persistent(ctor);
+  return ctor;
+}
+
+ConnectionWrap::ConnectionWrap(const Napi::CallbackInfo& info)
+    : Napi::ObjectWrap<ConnectionWrap>(info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsObject() ||
+      !info[0].As<Napi::Object>().InstanceOf(GetAddonData(env).database_ctor.Value())) {
+    throw Napi::TypeError::New(env, "NativeConnection(db: NativeDatabase)");
+  }
+  auto* db = DatabaseWrap::Unwrap(info[0].As<Napi::Object>());
+  slot_ = std::make_unique<ExecutionSlot>(db->database(env));
+  worker_ = std::make_unique<WorkerThread>();
+  tsfn_ = Tsfn::New(env, "graphdb.query", 0, 1, this);
+  tsfn_.Unref(env);
+}
+
+ConnectionWrap::~ConnectionWrap() {
+  // Finalizer: no job can be in flight (each holds a reference to this object).
+  if (!closed_) {
+    closed_ = true;
+    worker_->Stop();
+    tsfn_.Release();
+  }
+}
+
+void ConnectionWrap::CheckOpen(Napi::Env env) const {
+  if (closed_) ThrowStatus(env, Status(ErrorCode::kConnectionClosed, "the connection is closed"));
+}
+
+void ConnectionWrap::JobStarted() {
+  if (in_flight_++ == 0) tsfn_.Ref(Env());
+}
+
+void ConnectionWrap::JobFinished() {
+  if (--in_flight_ == 0 && !closed_) tsfn_.Unref(Env());
+}
+
+void ConnectionWrap::CallJs(Napi::Env env, Napi::Function, ConnectionWrap* self, QueryJob* job) {
+  if (env == nullptr) {  // the environment is being torn down
+    delete job;
+    return;
+  }
+  Napi::HandleScope scope(env);
+  const Result<exec::QueryResult>& result = *job->result;
+  if (result.ok()) {
+    try {
+      job->deferred.Resolve(job->text ? FromQueryResultAsText(env, result.value())
+                                      : FromQueryResult(env, result.value()));
+    } catch (const Napi::Error& error) {
+      job->deferred.Reject(error.Value());
+    }
+  } else {
+    job->deferred.Reject(MakeError(env, result.status()).Value());
+  }
+  self->JobFinished();
+  delete job;
+}
+
+Napi::Value ConnectionWrap::Query(const Napi::CallbackInfo& info) { return Submit(info, false); }
+
+Napi::Value ConnectionWrap::QueryText(const Napi::CallbackInfo& info) { return Submit(info, true); }
+
+Napi::Value ConnectionWrap::Submit(const Napi::CallbackInfo& info, bool text) {
+  Napi::Env env = info.Env();
+  CheckOpen(env);
+  if (info.Length() < 1 || !info[0].IsString()) {
+    throw Napi::TypeError::New(env, "query(text: string, params?: object)");
+  }
+  ParameterMap params =
+      ToParameterMap(env, info.Length() > 1 ? info[1] : env.Undefined());
+  auto* job = new QueryJob(this, env, info[0].As<Napi::String>().Utf8Value(), std::move(params));
+  job->keep_alive = Napi::Persistent(info.This().As<Napi::Object>());
+  job->text = text;
+  Napi::Promise promise = job->deferred.Promise();
+  JobStarted();
+  if (!worker_->Submit(job)) {
+    job->Cancel();
+  }
+  return promise;
+}
+
+Napi::Value ConnectionWrap::QuerySync(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CheckOpen(env);
+  if (info.Length() < 1 || !info[0].IsString()) {
+    throw Napi::TypeError::New(env, "querySync(text: string, params?: object)");
+  }
+  ParameterMap params = ToParameterMap(env, info.Length() > 1 ? info[1] : env.Undefined());
+  std::string query = info[0].As<Napi::String>().Utf8Value();
+  worker_->WaitIdle();  // statements submitted earlier run first
+  Result<exec::QueryResult> result = slot_->Execute(query, params);
+  if (!result.ok()) ThrowStatus(env, result.status());
+  return FromQueryResult(env, result.value());
+}
+
+void ConnectionWrap::Shutdown() {
+  if (closed_) return;
+  worker_->Stop();  // rejects queued jobs (JobFinished), waits for the running one
+  closed_ = true;
+  if (in_flight_ == 0) tsfn_.Unref(Env());
+  tsfn_.Release();  // queued completions are still delivered before the function is finalized
+}
+
+Napi::Value ConnectionWrap::Close(const Napi::CallbackInfo& info) {
+  Shutdown();
+  return info.Env().Undefined();
+}
+
+Napi::Value ConnectionWrap::Pending(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), in_flight_);
+}
+
+Napi::Value ConnectionWrap::IsClosed(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), closed_);
+}
+
+}  // namespace graphdb::napi

@@ -1,0 +1,59 @@
+// NativeConnection: an embedded connection. It owns one ExecutionSlot and one WorkerThread
+// (a native thread of its own), and a thread-safe function that carries results back.
+//
+// Lifetime rules:
+//  1. query() copies its inputs on the JS thread, runs the statement on the worker thread and
+//     builds the JS result back on the JS thread through the thread-safe function.
+//  2. Every queued or running job holds a strong reference to the JS connection object, so
+//     the connection cannot be collected while a statement is in flight.
+//  3. The thread-safe function is referenced (keeps the event loop alive) only while a job is
+//     in flight.
+//  4. close() is idempotent: queued jobs are rejected with CONNECTION_CLOSED, the running one
+//     completes and resolves normally, the worker thread is joined. A collected connection
+//     that was never closed is closed by its finalizer.
+//  5. querySync() waits for queued and running jobs, then runs inline on the JS thread.
+#pragma once
+
+#include <napi.h>
+
+#include <memory>
+
+#include "main/execution_slot.h"
+#include "main/worker_thread.h"
+#include "napi/addon_data.h"
+
+namespace graphdb::napi {
+
+class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
+ public:
+  static Napi::Function Define(Napi::Env env, AddonData& data);
+  explicit ConnectionWrap(const Napi::CallbackInfo& info);  // (db: NativeDatabase)
+  ~ConnectionWrap() override;
+
+ private:
+  struct QueryJob;
+  static void CallJs(Napi::Env env, Napi::Function callback, ConnectionWrap* self,
+                     QueryJob* job);
+  using Tsfn = Napi::TypedThreadSafeFunction<ConnectionWrap, QueryJob, &ConnectionWrap::CallJs>;
+
+  Napi::Value Query(const Napi::CallbackInfo& info);
+  Napi::Value QueryText(const Napi::CallbackInfo& info);
+  Napi::Value Submit(const Napi::CallbackInfo& info, bool text);
+  Napi::Value QuerySync(const Napi::CallbackInfo& info);
+  Napi::Value Close(const Napi::CallbackInfo& info);
+  Napi::Value Pending(const Napi::CallbackInfo& info);
+  Napi::Value IsClosed(const Napi::CallbackInfo& info);
+
+  void CheckOpen(Napi::Env env) const;
+  void JobStarted();
+  void JobFinished();
+  void Shutdown();
+
+  std::unique_ptr<ExecutionSlot> slot_;
+  std::unique_ptr<WorkerThread> worker_;
+  Tsfn tsfn_;
+  uint32_t in_flight_ = 0;  // JS thread only
+  bool closed_ = false;
+};
+
+}  // namespace graphdb::napi

@@ -1,0 +1,306 @@
+#include "napi/convert.h"
+
+#include <cmath>
+
+#include "types/temporal.h"
+
+namespace graphdb::napi {
+
+namespace {
+
+constexpr int kMaxDepth = 64;
+constexpr double kMaxSafeInteger = 9007199254740991.0;
+
+// The common type of list elements: equal types, or INT64 widened to DOUBLE.
+LogicalType UnifyTypes(Napi::Env env, const LogicalType& a, const LogicalType& b) {
+  if (a.id() == LogicalTypeId::kAny) return b;
+  if (b.id() == LogicalTypeId::kAny || a == b) return a;
+  if ((a.id() == LogicalTypeId::kInt64 && b.id() == LogicalTypeId::kDouble) ||
+      (a.id() == LogicalTypeId::kDouble && b.id() == LogicalTypeId::kInt64)) {
+    return LogicalType::Double();
+  }
+  throw Napi::TypeError::New(env, "list parameter mixes element types " + a.ToString() +
+                                      " and " + b.ToString());
+}
+
+Value CastListElement(const Value& v, const LogicalType& type) {
+  if (!v.is_null() && type.id() == LogicalTypeId::kDouble &&
+      v.type_id() == LogicalTypeId::kInt64) {
+    return Value::Double(static_cast<double>(v.GetInt()));
+  }
+  return v;
+}
+
+std::string IdString(InternalId id) {
+  return std::to_string(id.table) + ":" + std::to_string(id.offset);
+}
+
+Napi::Value FromInteger(Napi::Env env, int64_t v) {
+  if (v >= -static_cast<int64_t>(kMaxSafeInteger) && v <= static_cast<int64_t>(kMaxSafeInteger)) {
+    return Napi::Number::New(env, static_cast<double>(v));
+  }
+  return Napi::BigInt::New(env, v);
+}
+
+Napi::Value FromUnsigned(Napi::Env env, uint64_t v) {
+  if (v <= static_cast<uint64_t>(kMaxSafeInteger)) {
+    return Napi::Number::New(env, static_cast<double>(v));
+  }
+  return Napi::BigInt::New(env, v);
+}
+
+Napi::Value FromInt128(Napi::Env env, int128_t v) {
+  if (v >= -static_cast<int128_t>(kMaxSafeInteger) && v <= static_cast<int128_t>(kMaxSafeInteger)) {
+    return Napi::Number::New(env, static_cast<double>(static_cast<int64_t>(v)));
+  }
+  bool negative = v < 0;
+  auto magnitude = negative ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+  uint64_t words[2] = {static_cast<uint64_t>(magnitude), static_cast<uint64_t>(magnitude >> 64)};
+  return Napi::BigInt::New(env, negative ? 1 : 0, 2, words);
+}
+
+void SetProperties(Napi::Env env, Napi::Object& object, const ValueHeap& heap) {
+  for (size_t i = 0; i < heap.children.size(); ++i) {
+    object.Set(heap.names[i], FromValue(env, heap.children[i]));
+  }
+}
+
+}  // namespace
+
+Value ToValue(Napi::Env env, Napi::Value value, int depth) {
+  if (depth > kMaxDepth) throw Napi::TypeError::New(env, "parameter nesting is too deep");
+  switch (value.Type()) {
+    case napi_undefined:
+    case napi_null:
+      return Value::Null();
+    case napi_boolean:
+      return Value::Boolean(value.As<Napi::Boolean>().Value());
+    case napi_number: {
+      double d = value.As<Napi::Number>().DoubleValue();
+      if (std::isfinite(d) && std::trunc(d) == d && std::fabs(d) <= kMaxSafeInteger) {
+        return Value::Int64(static_cast<int64_t>(d));
+      }
+      return Value::Double(d);
+    }
+    case napi_bigint: {
+      int sign = 0;
+      size_t count = 2;
+      uint64_t words[2] = {0, 0};
+      value.As<Napi::BigInt>().ToWords(&sign, &count, words);
+      if (count > 2) throw Napi::RangeError::New(env, "bigint parameter exceeds 128 bits");
+      auto magnitude = (static_cast<unsigned __int128>(words[1]) << 64) | words[0];
+      if (magnitude >> 127) throw Napi::RangeError::New(env, "bigint parameter exceeds 128 bits");
+      auto v = static_cast<int128_t>(magnitude);
+      if (sign) v = -v;
+      if (v >= INT64_MIN && v <= INT64_MAX) return Value::Int64(static_cast<int64_t>(v));
+      return Value::Int128(v);
+    }
+    case napi_string:
+      return Value::String(value.As<Napi::String>().Utf8Value());
+    case napi_object: {
+      if (value.IsBuffer()) {
+        auto buffer = value.As<Napi::Buffer<char>>();
+        return Value::Blob(std::string_view(buffer.Data(), buffer.Length()));
+      }
+      if (value.IsTypedArray()) {
+        auto array = value.As<Napi::TypedArray>();
+        if (array.TypedArrayType() == napi_uint8_array) {
+          auto bytes = value.As<Napi::Uint8Array>();
+          return Value::Blob(
+              std::string_view(reinterpret_cast<const char*>(bytes.Data()), bytes.ElementLength()));
+        }
+        throw Napi::TypeError::New(env, "only Uint8Array typed arrays can be parameters");
+      }
+      if (value.IsDate()) {
+        double ms = value.As<Napi::Date>().ValueOf();
+        if (!std::isfinite(ms)) throw Napi::TypeError::New(env, "invalid Date parameter");
+        return Value::Timestamp(LogicalTypeId::kTimestamp, static_cast<int64_t>(ms) * 1000);
+      }
+      if (value.IsArray()) {
+        auto array = value.As<Napi::Array>();
+        std::vector<Value> children;
+        children.reserve(array.Length());
+        LogicalType element = LogicalType::Any();
+        for (uint32_t i = 0; i < array.Length(); ++i) {
+          children.push_back(ToValue(env, array.Get(i), depth + 1));
+          element = UnifyTypes(env, element, children.back().type());
+        }
+        for (auto& child : children) child = CastListElement(child, element);
+        return Value::Nested(LogicalType::List(element), std::move(children));
+      }
+      Napi::Object object = value.As<Napi::Object>();
+      Napi::Array keys = object.GetPropertyNames();
+      std::vector<std::pair<std::string, LogicalType>> fields;
+      std::vector<Value> children;
+      for (uint32_t i = 0; i < keys.Length(); ++i) {
+        std::string key = keys.Get(i).ToString().Utf8Value();
+        children.push_back(ToValue(env, object.Get(key), depth + 1));
+        fields.emplace_back(key, children.back().type());
+      }
+      return Value::Nested(LogicalType::Struct(std::move(fields)), std::move(children));
+    }
+    default:
+      throw Napi::TypeError::New(env, "functions and symbols cannot be query parameters");
+  }
+}
+
+ParameterMap ToParameterMap(Napi::Env env, Napi::Value params) {
+  ParameterMap out;
+  if (params.IsUndefined() || params.IsNull()) return out;
+  if (!params.IsObject() || params.IsArray()) {
+    throw Napi::TypeError::New(env, "parameters must be an object");
+  }
+  Napi::Object object = params.As<Napi::Object>();
+  Napi::Array keys = object.GetPropertyNames();
+  for (uint32_t i = 0; i < keys.Length(); ++i) {
+    std::string key = keys.Get(i).ToString().Utf8Value();
+    out.emplace(key, ToValue(env, object.Get(key)));
+  }
+  return out;
+}
+
+Napi::Value FromValue(Napi::Env env, const Value& v) {
+  if (v.is_null()) return env.Null();
+  switch (v.type_id()) {
+    case LogicalTypeId::kBool:
+      return Napi::Boolean::New(env, v.GetBool());
+    case LogicalTypeId::kInt8:
+    case LogicalTypeId::kInt16:
+    case LogicalTypeId::kInt32:
+    case LogicalTypeId::kInt64:
+    case LogicalTypeId::kSerial:
+      return FromInteger(env, v.GetInt());
+    case LogicalTypeId::kUInt8:
+    case LogicalTypeId::kUInt16:
+    case LogicalTypeId::kUInt32:
+    case LogicalTypeId::kUInt64:
+      return FromUnsigned(env, v.GetUInt());
+    case LogicalTypeId::kInt128:
+      return FromInt128(env, v.GetInt128());
+    case LogicalTypeId::kFloat:
+    case LogicalTypeId::kDouble:
+      return Napi::Number::New(env, v.GetDouble());
+    case LogicalTypeId::kBlob: {
+      std::string_view bytes = v.GetString();
+      return Napi::Buffer<char>::Copy(env, bytes.data(), bytes.size());
+    }
+    case LogicalTypeId::kDate:
+      return Napi::String::New(env, temporal::FormatDate(static_cast<int32_t>(v.GetInt())));
+    case LogicalTypeId::kTimestamp:
+    case LogicalTypeId::kTimestampMs:
+    case LogicalTypeId::kTimestampNs:
+    case LogicalTypeId::kTimestampSec:
+    case LogicalTypeId::kTimestampTz: {
+      std::string text =
+          temporal::FormatTimestampMicros(temporal::TicksToMicros(v.type_id(), v.GetInt()));
+      text[10] = 'T';
+      return Napi::String::New(env, text + "Z");
+    }
+    case LogicalTypeId::kInternalId:
+      return Napi::String::New(env, IdString(v.GetId()));
+    case LogicalTypeId::kList:
+    case LogicalTypeId::kArray: {
+      const auto& children = v.children();
+      Napi::Array array = Napi::Array::New(env, children.size());
+      for (size_t i = 0; i < children.size(); ++i) {
+        array.Set(static_cast<uint32_t>(i), FromValue(env, children[i]));
+      }
+      return array;
+    }
+    case LogicalTypeId::kMap: {
+      Napi::Function map_ctor = env.Global().Get("Map").As<Napi::Function>();
+      Napi::Object map = map_ctor.New({});
+      Napi::Function set = map.Get("set").As<Napi::Function>();
+      for (const auto& entry : v.children()) {
+        set.Call(map, {FromValue(env, entry.children()[0]), FromValue(env, entry.children()[1])});
+      }
+      return map;
+    }
+    case LogicalTypeId::kStruct: {
+      Napi::Object object = Napi::Object::New(env);
+      const auto& fields = v.heap()->type.fields();
+      const auto& children = v.children();
+      for (size_t i = 0; i < children.size(); ++i) {
+        object.Set(fields[i].name, FromValue(env, children[i]));
+      }
+      return object;
+    }
+    case LogicalTypeId::kUnion:
+      return FromValue(env, v.children()[0]);
+    case LogicalTypeId::kNode: {
+      Napi::Object object = Napi::Object::New(env);
+      object.Set("_id", IdString(v.GetId()));
+      object.Set("_label", std::string(v.heap()->str));
+      SetProperties(env, object, *v.heap());
+      return object;
+    }
+    case LogicalTypeId::kRel: {
+      Napi::Object object = Napi::Object::New(env);
+      object.Set("_id", IdString(v.GetId()));
+      object.Set("_label", std::string(v.heap()->str));
+      object.Set("_src", IdString(v.heap()->src));
+      object.Set("_dst", IdString(v.heap()->dst));
+      SetProperties(env, object, *v.heap());
+      return object;
+    }
+    case LogicalTypeId::kRecursiveRel: {
+      Napi::Object object = Napi::Object::New(env);
+      object.Set("_nodes", FromValue(env, v.children()[0]));
+      object.Set("_rels", FromValue(env, v.children()[1]));
+      return object;
+    }
+    default:  // STRING, UUID, INTERVAL
+      return Napi::String::New(env, v.ToString());
+  }
+}
+
+namespace {
+
+Napi::Object BuildResult(Napi::Env env, const exec::QueryResult& result, bool text) {
+  Napi::Object out = Napi::Object::New(env);
+  size_t num_columns = result.num_columns();
+  Napi::Array columns = Napi::Array::New(env, num_columns);
+  Napi::Array types = Napi::Array::New(env, num_columns);
+  for (size_t i = 0; i < num_columns; ++i) {
+    columns.Set(static_cast<uint32_t>(i), result.column_names[i]);
+    types.Set(static_cast<uint32_t>(i), result.column_types[i].ToString());
+  }
+  Napi::Array rows = Napi::Array::New(env, result.rows.size());
+  for (size_t r = 0; r < result.rows.size(); ++r) {
+    const auto& row = result.rows[r];
+    Napi::Array js_row = Napi::Array::New(env, row.size());
+    for (size_t c = 0; c < row.size(); ++c) {
+      js_row.Set(static_cast<uint32_t>(c), text ? Napi::String::New(env, row[c].ToString())
+                                                : FromValue(env, row[c]));
+    }
+    rows.Set(static_cast<uint32_t>(r), js_row);
+  }
+  const exec::QueryCounters& c = result.counters;
+  Napi::Object counters = Napi::Object::New(env);
+  counters.Set("nodesCreated", static_cast<double>(c.nodes_created));
+  counters.Set("nodesDeleted", static_cast<double>(c.nodes_deleted));
+  counters.Set("relationshipsCreated", static_cast<double>(c.rels_created));
+  counters.Set("relationshipsDeleted", static_cast<double>(c.rels_deleted));
+  counters.Set("propertiesSet", static_cast<double>(c.properties_set));
+  Napi::Object summary = Napi::Object::New(env);
+  summary.Set("rowCount", static_cast<double>(result.rows.size()));
+  summary.Set("elapsedMs", result.elapsed_ms);
+  summary.Set("counters", counters);
+  out.Set("columns", columns);
+  out.Set("types", types);
+  out.Set("rows", rows);
+  out.Set("summary", summary);
+  return out;
+}
+
+}  // namespace
+
+Napi::Object FromQueryResult(Napi::Env env, const exec::QueryResult& result) {
+  return BuildResult(env, result, false);
+}
+
+Napi::Object FromQueryResultAsText(Napi::Env env, const exec::QueryResult& result) {
+  return BuildResult(env, result, true);
+}
+
+}  // namespace graphdb::napi

@@ -1,0 +1,46 @@
+#include "napi/database_wrap.h"
+
+namespace graphdb::napi {
+
+Napi::Function DatabaseWrap::Define(Napi::Env env, AddonData& data) {
+  Napi::Function ctor =
+      DefineClass(env, "NativeDatabase",
+                  {InstanceMethod<&DatabaseWrap::Close>("close"),
+                   InstanceAccessor<&DatabaseWrap::MaxThreadNum>("maxThreadNum")});
+  data.database_ctor = Napi::Persistent(ctor);
+  return ctor;
+}
+
+DatabaseWrap::DatabaseWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<DatabaseWrap>(info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 2 || !info[0].IsString() || !info[1].IsNumber()) {
+    throw Napi::TypeError::New(env, "NativeDatabase(path: string, maxThreadNum: number)");
+  }
+  DatabaseConfig config;
+  config.path = info[0].As<Napi::String>().Utf8Value();
+  config.max_thread_num = info[1].As<Napi::Number>().Uint32Value();
+  auto db = Database::Open(std::move(config));
+  if (!db.ok()) ThrowStatus(env, db.status());
+  db_ = std::move(db).value();
+}
+
+std::shared_ptr<Database> DatabaseWrap::database(Napi::Env env) const {
+  if (!db_ || db_->closed()) {
+    ThrowStatus(env, Status(ErrorCode::kConnectionClosed, "the database is closed"));
+  }
+  return db_;
+}
+
+Napi::Value DatabaseWrap::Close(const Napi::CallbackInfo& info) {
+  if (db_) {
+    Status status = db_->Close();
+    if (!status.ok()) ThrowStatus(info.Env(), status);
+  }
+  return info.Env().Undefined();
+}
+
+Napi::Value DatabaseWrap::MaxThreadNum(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), db_ ? db_->max_thread_num() : 0);
+}
+
+}  // namespace graphdb::napi

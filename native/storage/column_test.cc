@@ -1,0 +1,310 @@
+#include "storage/column.h"
+
+#include <gtest/gtest.h>
+
+#include "storage/value_codec.h"
+#include "storage/value_parser.h"
+
+namespace graphdb::storage {
+namespace {
+
+LogicalType T(std::string_view text) {
+  std::string error;
+  auto t = ParseLogicalType(text, &error);
+  EXPECT_TRUE(t.has_value()) << text << ": " << error;
+  return t ? *t : LogicalType::Any();
+}
+
+Value Parse(std::string_view text, const LogicalType& type) {
+  std::string error;
+  auto v = ParseValueText(text, type, &error);
+  EXPECT_TRUE(v.has_value()) << text << ": " << error;
+  return v ? *v : Value();
+}
+
+// Same type id and same printed form (Value has no operator==).
+void ExpectSameValue(const Value& a, const Value& b) {
+  EXPECT_EQ(a.type_id(), b.type_id());
+  EXPECT_EQ(a.is_null(), b.is_null());
+  EXPECT_EQ(a.ToString(), b.ToString());
+  EXPECT_EQ(a.type().ToString(), b.type().ToString());
+}
+
+struct Case {
+  const char* type;
+  std::vector<const char*> texts;  // parsed with ParseValueText
+};
+
+const std::vector<Case>& Cases() {
+  static const std::vector<Case> cases = {
+      {"BOOL", {"true", "false"}},
+      {"INT8", {"-128", "127", "0"}},
+      {"INT16", {"-32768", "32767"}},
+      {"INT32", {"-2147483648", "2147483647"}},
+      {"INT64", {"-9223372036854775808", "9223372036854775807", "42"}},
+      {"INT128", {"-170141183460469231731687303715884105728", "1844674407370955161811111111"}},
+      {"UINT8", {"255", "0"}},
+      {"UINT16", {"65535"}},
+      {"UINT32", {"4294967295"}},
+      {"UINT64", {"18446744073709551615", "9223372036854775808"}},
+      {"FLOAT", {"1.5", "-0.25", "3.4e38"}},
+      {"DOUBLE", {"1.731", "-1e300", "0"}},
+      {"STRING", {"", "short", "exactly12byt", "a string longer than twelve bytes", "Sóló 😂"}},
+      {"BLOB", {"\\xAA\\xBBxyz", "plain"}},
+      {"UUID", {"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"}},
+      {"DATE", {"1900-01-01", "2021-06-30", "-0044-03-15"}},
+      {"TIMESTAMP", {"2011-08-20 11:25:30", "1972-07-31 13:22:30.678559"}},
+      {"TIMESTAMP_TZ", {"2018-11-13 11:33:11.1234567-02"}},
+      {"TIMESTAMP_NS", {"2011-08-20 11:25:30.1234567"}},
+      {"TIMESTAMP_MS", {"2011-08-20 11:25:30.1234567"}},
+      {"TIMESTAMP_SEC", {"2011-08-20 11:25:30.1234567"}},
+      {"INTERVAL", {"10 years 5 months 13 hours 24 us", "480us", "28 minutes 30 milliseconds",
+                    "3 years 2 days 13:02:00", "-2 days", "P1Y2M3DT4H5M6S"}},
+      {"SERIAL", {"7"}},
+      {"INTERNAL_ID", {"3:17"}},
+      {"INT64[]", {"[1,2,3]", "[]", "[1,,3]"}},
+      {"STRING[]", {"[a, 'b,c', \"d\"]"}},
+      {"INT64[][]", {"[[10,8],[6,7,8]]", "[[],[1]]"}},
+      {"INT64[4]", {"[96,54,86,92]"}},
+      {"STRUCT(a INT64, b STRING[])", {"{a: 1, b: [x, y]}", "{}", "{'b': [z]}"}},
+      {"MAP(STRING, INT64)", {"{audience1= 52,audience53= 42}", "{}"}},
+      {"UNION(price FLOAT, movein DATE, note STRING)", {"3.12", "2023-12-15", "abcd"}},
+  };
+  return cases;
+}
+
+TEST(ColumnTest, EveryTypeRoundTrips) {
+  for (const Case& c : Cases()) {
+    SCOPED_TRACE(c.type);
+    LogicalType type = T(c.type);
+    Column col(type);
+    std::vector<Value> expected;
+    for (const char* text : c.texts) {
+      expected.push_back(Parse(text, type));
+      ASSERT_TRUE(col.Append(expected.back()).ok());
+      expected.push_back(Value::Null(type));
+      col.AppendNull();
+    }
+    ASSERT_EQ(col.size(), expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) {
+      ExpectSameValue(col.Get(i), expected[i]);
+      EXPECT_EQ(col.IsNull(i), expected[i].is_null());
+    }
+    // Serialization round trip.
+    catalog::BinaryWriter w;
+    col.Serialize(w);
+    catalog::BinaryReader r(w.buffer());
+    auto back = Column::Deserialize(r, type);
+    ASSERT_TRUE(back.ok()) << back.status().ToString();
+    EXPECT_TRUE(r.done());
+    for (size_t i = 0; i < expected.size(); ++i) ExpectSameValue(back->Get(i), expected[i]);
+    // Fast-path parsing gives the same values.
+    Column fast(type);
+    for (const char* text : c.texts) {
+      std::string error;
+      ASSERT_TRUE(ParseIntoColumn(text, fast, &error)) << text << ": " << error;
+    }
+    for (size_t i = 0; i < c.texts.size(); ++i) ExpectSameValue(fast.Get(i), expected[2 * i]);
+  }
+}
+
+TEST(ColumnTest, ExpectedTextForms) {
+  EXPECT_EQ(Parse("2011-08-20 11:25:30Z+00:00", T("TIMESTAMP")).ToString(), "2011-08-20 11:25:30");
+  EXPECT_EQ(Parse("1976-12-23 11:21:42Z+06:40", T("TIMESTAMP")).ToString(), "1976-12-23 04:41:42");
+  EXPECT_EQ(Parse("2008-11-03 13:25:30.000526-02:00", T("TIMESTAMP")).ToString(),
+            "2008-11-03 15:25:30.000526");
+  EXPECT_EQ(Parse("2018-11-13 11:33:11.1234567-02", T("TIMESTAMP_TZ")).ToString(),
+            "2018-11-13 13:33:11.123456+00");
+  EXPECT_EQ(Parse("2011-08-20 11:25:30.1234567", T("TIMESTAMP_NS")).GetInt(),
+            1313839530123456700LL);
+  EXPECT_EQ(Parse("2011-08-20 11:25:30.1234567", T("TIMESTAMP_MS")).ToString(),
+            "2011-08-20 11:25:30.123");
+  EXPECT_EQ(Parse("2011-08-20 11:25:30.1234567", T("TIMESTAMP_SEC")).ToString(),
+            "2011-08-20 11:25:30");
+  EXPECT_EQ(Parse("1950-7-23", T("DATE")).ToString(), "1950-07-23");
+  Interval iv = Parse("10 years 5 months 13 hours 24 us", T("INTERVAL")).GetInterval();
+  EXPECT_EQ(iv.months, 125);
+  EXPECT_EQ(iv.days, 0);
+  EXPECT_EQ(iv.micros, 13LL * 3600 * 1000000 + 24);
+  iv = Parse("28 minutes 30 milliseconds", T("INTERVAL")).GetInterval();
+  EXPECT_EQ(iv.micros, 28LL * 60 * 1000000 + 30000);
+  iv = Parse("2 years 4 hours 22 us 34 minutes", T("INTERVAL")).GetInterval();
+  EXPECT_EQ(iv.months, 24);
+  EXPECT_EQ(iv.micros, 4LL * 3600 * 1000000 + 22 + 34LL * 60 * 1000000);
+  iv = Parse("1.5 hours", T("INTERVAL")).GetInterval();
+  EXPECT_EQ(iv.micros, 90LL * 60 * 1000000);
+  EXPECT_EQ(Parse("3 days 04:05:06.5", T("INTERVAL")).GetInterval().micros,
+            ((4LL * 60 + 5) * 60 + 6) * 1000000 + 500000);
+  EXPECT_EQ(Parse("{a0eebc99-9c0b4ef8-bb6d6bb9-bd380a15}", T("UUID")).ToString(),
+            "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a15");
+  EXPECT_EQ(Parse("a0ee-bc99-9c0b-4ef8-bb6d-6bb9-bd38-0a14", T("UUID")).ToString(),
+            "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a14");
+  EXPECT_EQ(Parse("\\xAA\\xABinteresting\\x0B", T("BLOB")).ToString(), "\\xAA\\xABinteresting\\x0B");
+  EXPECT_EQ(Parse("{'revenue': 138, location: ['toronto', 'montr,eal'], stock: {price: [96, "
+                  "56], volume: 1000}}",
+                  T("STRUCT(revenue INT16, location STRING[], stock STRUCT(price INT64[], volume "
+                    "INT64))"))
+                .ToString(),
+            "{revenue: 138, location: ['toronto','montr,eal'], stock: {price: [96,56], volume: "
+            "1000}}");
+  EXPECT_EQ(Parse("{}", T("STRUCT(locations STRING[], transfer STRUCT(day DATE))")).ToString(),
+            "{locations: , transfer: }");
+  EXPECT_EQ(Parse("{c=d, e=f, 1=2}", T("MAP(STRING, STRING)")).ToString(), "{c=d, e=f, 1=2}");
+  LogicalType grade = T("UNION(credit BOOLEAN, grade1 DOUBLE, grade2 INT64)");
+  EXPECT_EQ(Parse("true", grade).ToString(), "True");
+  EXPECT_EQ(Parse("254", grade).ToString(), "254.000000");
+  EXPECT_EQ(Parse("254", grade).GetUnionTag(), 1u);
+  LogicalType notes = T("UNION(firstmet DATE, type INT16, comment STRING)");
+  EXPECT_EQ(Parse("1", notes).GetUnionTag(), 1u);
+  EXPECT_EQ(Parse("nice weather", notes).GetUnionTag(), 2u);
+  EXPECT_EQ(Parse("1844674407370955161811111111", T("INT128")).ToString(),
+            "1844674407370955161811111111");
+  EXPECT_EQ(Parse("[O'Brien, x]", T("STRING[]")).ToString(), "[O'Brien,x]");
+  EXPECT_TRUE(Parse("[1,null,3]", T("INT64[]")).children()[1].is_null());
+}
+
+TEST(ColumnTest, ConversionErrors) {
+  std::string error;
+  EXPECT_FALSE(ParseValueText("abc", T("INT64"), &error));
+  EXPECT_EQ(error, "Could not convert \"abc\" to INT64.");
+  EXPECT_FALSE(ParseValueText("128", T("INT8"), &error));
+  EXPECT_FALSE(ParseValueText("-1", T("UINT8"), &error));
+  EXPECT_FALSE(ParseValueText("170141183460469231731687303715884105728", T("INT128"), &error));
+  EXPECT_FALSE(ParseValueText("2021-02-30", T("DATE"), &error));
+  EXPECT_FALSE(ParseValueText("2021-02-03 25:00:00", T("TIMESTAMP"), &error));
+  EXPECT_FALSE(ParseValueText("[1,2", T("INT64[]"), &error));
+  EXPECT_FALSE(ParseValueText("[1,2]", T("INT64[3]"), &error));
+  EXPECT_FALSE(ParseValueText("{zz: 1}", T("STRUCT(a INT64)"), &error));
+  EXPECT_FALSE(ParseValueText("\\xZZ", T("BLOB"), &error));
+  EXPECT_FALSE(ParseValueText("a0eebc99", T("UUID"), &error));
+  EXPECT_FALSE(ParseValueText("maybe", T("BOOL"), &error));
+  EXPECT_FALSE(ParseValueText("x", T("UNION(a INT64, b DATE)"), &error));
+  EXPECT_TRUE(ParseValueText(" 42 ", T("INT64"), &error).has_value());
+  EXPECT_TRUE(ParseValueText("", T("INT64"), &error)->is_null());
+}
+
+TEST(ColumnTest, StringsInlineAndHeap) {
+  Column col(LogicalType::String());
+  std::string long_text(1000, 'x');
+  std::string huge(200 * 1024, 'y');  // gets its own heap chunk
+  col.AppendString("tiny");
+  col.AppendString(long_text);
+  col.AppendString(huge);
+  EXPECT_EQ(col.GetString(0), "tiny");
+  EXPECT_EQ(col.GetString(1), long_text);
+  EXPECT_EQ(col.GetString(2), huge);
+  std::string_view heap_view = col.GetString(1);
+  for (int i = 0; i < 10000; ++i) col.AppendString("another string beyond inline size");
+  EXPECT_EQ(heap_view, long_text);  // heap strings keep their address
+  col.SetString(1, "now short");
+  EXPECT_EQ(col.GetString(1), "now short");
+  EXPECT_EQ(col.heap_garbage_bytes(), 1000u);
+  ASSERT_TRUE(col.Set(0, Value::String("replaced by a long string value")).ok());
+  EXPECT_EQ(col.Get(0).ToString(), "replaced by a long string value");
+  col.SetNull(2);
+  EXPECT_TRUE(col.IsNull(2));
+  EXPECT_EQ(col.heap_garbage_bytes(), 1000u + huge.size());
+  catalog::BinaryWriter w;
+  col.Serialize(w);
+  catalog::BinaryReader r(w.buffer());
+  auto back = Column::Deserialize(r, LogicalType::String());
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->heap_garbage_bytes(), 0u);
+  EXPECT_EQ(back->GetString(1), "now short");
+  EXPECT_TRUE(back->IsNull(2));
+  EXPECT_EQ(back->size(), col.size());
+}
+
+TEST(ColumnTest, TypedAccessorsAndCoercion) {
+  Column ints(T("INT32"));
+  ASSERT_TRUE(ints.Append(Value::Int64(5)).ok());  // INT64 literal into an INT32 column
+  ints.AppendFixed<int32_t>(-7);
+  EXPECT_EQ(ints.GetInt64(0), 5);
+  EXPECT_EQ(ints.GetInt64(1), -7);
+  EXPECT_EQ(ints.Data<int32_t>()[1], -7);
+  Status s = ints.Append(Value::Int64(int64_t{1} << 40));
+  EXPECT_EQ(s.code(), ErrorCode::kQueryRuntime);
+  EXPECT_EQ(ints.size(), 2u);
+  s = ints.Append(Value::String("x"));
+  EXPECT_EQ(s.code(), ErrorCode::kInvalidRequest);
+  EXPECT_EQ(ints.size(), 2u);
+  Column dbl(LogicalType::Double());
+  ASSERT_TRUE(dbl.Append(Value::Int64(3)).ok());
+  EXPECT_EQ(dbl.GetDouble(0), 3.0);
+  Column u(T("UINT8"));
+  EXPECT_FALSE(u.Append(Value::Int64(-1)).ok());
+  ASSERT_TRUE(u.Append(Value::Int64(200)).ok());
+  EXPECT_EQ(u.Get(0).ToString(), "200");
+  EXPECT_TRUE(ints.NoNulls());
+  ints.AppendNull();
+  EXPECT_FALSE(ints.NoNulls());
+  Column list(T("INT64[]"));
+  EXPECT_FALSE(list.Append(Value::Int64(1)).ok());
+  EXPECT_EQ(list.size(), 0u);
+}
+
+TEST(ColumnTest, AppendColumnTruncateClone) {
+  Column a(LogicalType::Int64());
+  Column b(LogicalType::Int64());
+  for (int i = 0; i < 100; ++i) a.AppendFixed<int64_t>(i);
+  for (int i = 0; i < 37; ++i) {
+    if (i % 3 == 0) {
+      b.AppendNull();
+    } else {
+      b.AppendFixed<int64_t>(1000 + i);
+    }
+  }
+  ASSERT_TRUE(a.AppendColumn(b).ok());
+  ASSERT_EQ(a.size(), 137u);
+  EXPECT_TRUE(a.IsNull(100));
+  EXPECT_EQ(a.GetInt64(101), 1001);
+  Column c = a.Clone();
+  a.Truncate(50);
+  EXPECT_EQ(a.size(), 50u);
+  a.AppendNull();  // a stale validity bit must not resurrect a value
+  EXPECT_TRUE(a.IsNull(50));
+  EXPECT_EQ(c.size(), 137u);
+  EXPECT_EQ(c.GetInt64(135), 1035);
+  EXPECT_TRUE(c.IsNull(136));
+  Column wrong(LogicalType::String());
+  EXPECT_FALSE(a.AppendColumn(wrong).ok());
+  auto filled = MakeFilledColumn(T("INT64[]"), Parse("[142,123,789]", T("INT64[]")), 5);
+  ASSERT_TRUE(filled.ok());
+  EXPECT_EQ(filled->Get(4).ToString(), "[142,123,789]");
+  EXPECT_FALSE(MakeFilledColumn(LogicalType::Int64(), Value::String("x"), 3).ok());
+}
+
+TEST(ColumnTest, DeserializeRejectsGarbage) {
+  Column col(T("STRUCT(a INT64, b STRING[])"));
+  ASSERT_TRUE(col.Append(Parse("{a: 1, b: [x, y]}", col.type())).ok());
+  col.AppendNull();
+  catalog::BinaryWriter w;
+  col.Serialize(w);
+  std::string bytes = w.Release();
+  for (size_t cut = 0; cut < bytes.size(); ++cut) {
+    catalog::BinaryReader r(std::string_view(bytes).substr(0, cut));
+    auto back = Column::Deserialize(r, col.type());
+    EXPECT_FALSE(back.ok()) << cut;
+  }
+  catalog::BinaryReader r(bytes);
+  EXPECT_FALSE(Column::Deserialize(r, LogicalType::Int64()).ok());  // wrong kind
+}
+
+TEST(ValueCodecTest, NestedRoundTripAndMismatch) {
+  LogicalType type = T("MAP(STRING, STRUCT(x INT64[], y UNION(a DATE, b STRING)))");
+  Value v = Parse("{k1={x: [1,2], y: 2020-01-01}, k2={x: [], y: hello}}", type);
+  auto bytes = EncodeValueToString(v, type);
+  ASSERT_TRUE(bytes.ok());
+  auto back = DecodeValueFromString(*bytes, type);
+  ASSERT_TRUE(back.ok());
+  ExpectSameValue(*back, v);
+  EXPECT_FALSE(EncodeValueToString(v, T("INT64[]")).ok());
+  EXPECT_FALSE(DecodeValueFromString(bytes->substr(0, bytes->size() - 1), type).ok());
+  auto coerced = CoerceValue(Parse("[1,2,3]", T("INT64[]")), T("INT16[3]"));
+  ASSERT_TRUE(coerced.ok());
+  EXPECT_EQ(coerced->type().ToString(), "INT16[3]");
+  EXPECT_FALSE(CoerceValue(Parse("[1,2]", T("INT64[]")), T("INT16[3]")).ok());
+}
+
+}  // namespace
+}  // namespace graphdb::storage

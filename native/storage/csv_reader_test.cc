@@ -1,0 +1,232 @@
+#include "storage/csv_reader.h"
+
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+namespace graphdb::storage {
+namespace {
+
+LogicalType T(std::string_view text) {
+  std::string error;
+  auto t = ParseLogicalType(text, &error);
+  EXPECT_TRUE(t.has_value()) << text << ": " << error;
+  return t ? *t : LogicalType::Any();
+}
+
+std::vector<LogicalType> Types(std::vector<const char*> names) {
+  std::vector<LogicalType> out;
+  for (const char* n : names) out.push_back(T(n));
+  return out;
+}
+
+Result<std::vector<Column>> Read(std::string_view text, std::vector<const char*> types,
+                                 CsvOptions options = {}) {
+  CsvReader reader(env::FileSystem::Default(), Types(std::move(types)), options);
+  return reader.ReadString(text, "test.csv");
+}
+
+// Rows as "a|b|c" strings (NULL prints as empty, as Kùzu's tests do).
+std::vector<std::string> Rows(const std::vector<Column>& columns) {
+  std::vector<std::string> rows;
+  for (uint64_t r = 0; r < (columns.empty() ? 0 : columns[0].size()); ++r) {
+    std::string row;
+    for (size_t c = 0; c < columns.size(); ++c) {
+      if (c) row += '|';
+      row += columns[c].Get(r).ToString();
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+class TempDir {
+ public:
+  TempDir() {
+    char tmpl[] = "/tmp/graphdb_csv_test_XXXXXX";
+    path_ = ::mkdtemp(tmpl);
+  }
+  ~TempDir() {
+    auto* fs = env::FileSystem::Default();
+    auto names = fs->ListDir(path_);
+    if (names.ok()) {
+      for (const auto& n : *names) (void)fs->Remove(env::JoinPath(path_, n));
+    }
+    (void)fs->RemoveDir(path_);
+  }
+  std::string Write(const std::string& name, std::string_view data) const {
+    std::string path = env::JoinPath(path_, name);
+    EXPECT_TRUE(env::WriteStringToFile(env::FileSystem::Default(), path, data, false).ok());
+    return path;
+  }
+
+ private:
+  std::string path_;
+};
+
+TEST(CsvReaderTest, QuotesEscapesAndNulls) {
+  auto cols = Read(
+      "1,plain,\"quoted, with comma\"\n"
+      "2,,\"say \"\"hi\"\"\"\n"
+      "3,\"\",\"back\\\\slash \\\"q\\\"\"\n"
+      "4, lead space,\"multi\nline\"\n",
+      {"INT64", "STRING", "STRING"});
+  ASSERT_TRUE(cols.ok()) << cols.status().ToString();
+  EXPECT_EQ(Rows(*cols), (std::vector<std::string>{"1|plain|quoted, with comma",
+                                                   "2||say \"hi\"",
+                                                   "3||back\\slash \"q\"",
+                                                   "4| lead space|multi\nline"}));
+  EXPECT_TRUE((*cols)[1].IsNull(1));   // unquoted empty: NULL
+  EXPECT_FALSE((*cols)[1].IsNull(2));  // quoted empty: ""
+}
+
+TEST(CsvReaderTest, LineEndingsBlankLinesBom) {
+  auto cols = Read("\xEF\xBB\xBF" "1,a\r\n\r\n2,b\n\n3,c", {"INT64", "STRING"});
+  ASSERT_TRUE(cols.ok()) << cols.status().ToString();
+  EXPECT_EQ(Rows(*cols), (std::vector<std::string>{"1|a", "2|b", "3|c"}));
+  auto trailing = Read("1,\n2,x\n", {"INT64", "STRING"});  // empty last field
+  ASSERT_TRUE(trailing.ok());
+  EXPECT_EQ(Rows(*trailing), (std::vector<std::string>{"1|", "2|x"}));
+}
+
+TEST(CsvReaderTest, NestedLiterals) {
+  auto cols = Read(
+      "\"[[10,8],[6,7,8]]\",\"[96,54,86,92]\",\"{locations:['toronto','waterloo'], transfer: "
+      "{day: 2021-01-02, amount: [100, 200]}}\",{a=b},[Carmen,Fred]\n"
+      "[[7],[10],[6,7]],\"[1,2,3,4]\",\"{}\",\"{c=d, e=f, 1=2}\",\"[\\\"vanco,uver\\\"]\"\n",
+      {"INT64[][]", "INT64[4]",
+       "STRUCT(locations STRING[], transfer STRUCT(day DATE, amount INT64[]))",
+       "MAP(STRING, STRING)", "STRING[]"});
+  ASSERT_TRUE(cols.ok()) << cols.status().ToString();
+  EXPECT_EQ(Rows(*cols),
+            (std::vector<std::string>{
+                "[[10,8],[6,7,8]]|[96,54,86,92]|{locations: ['toronto','waterloo'], transfer: "
+                "{day: 2021-01-02, amount: [100,200]}}|{a=b}|[Carmen,Fred]",
+                "[[7],[10],[6,7]]|[1,2,3,4]|{locations: , transfer: }|{c=d, e=f, 1=2}|"
+                "[\"vanco,uver\"]"}));
+}
+
+TEST(CsvReaderTest, Headers) {
+  const char* text = "id,name\n1,a\n2,b\n";
+  auto cols = Read(text, {"INT64", "STRING"});  // auto: "id" is not an INT64
+  ASSERT_TRUE(cols.ok());
+  EXPECT_EQ((*cols)[0].size(), 2u);
+  CsvOptions no_header;
+  no_header.header = CsvOptions::Header::kFalse;
+  auto bad = Read(text, {"INT64", "STRING"}, no_header);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            "Copy exception: Error in file test.csv on line 1, column 1: Could not convert "
+            "\"id\" to INT64.");
+  EXPECT_EQ(bad.status().line(), 1);
+  EXPECT_EQ(bad.status().column(), 1);
+  auto strings = Read(text, {"STRING", "STRING"});  // all strings: auto keeps the first row
+  ASSERT_TRUE(strings.ok());
+  EXPECT_EQ((*strings)[0].size(), 3u);
+  CsvOptions header;
+  header.header = CsvOptions::Header::kTrue;
+  CsvReader reader(env::FileSystem::Default(), Types({"STRING", "STRING"}), header);
+  auto with = reader.ReadString(text);
+  ASSERT_TRUE(with.ok());
+  EXPECT_EQ((*with)[0].size(), 2u);
+  EXPECT_EQ(reader.header(), (std::vector<std::string>{"id", "name"}));
+  auto no_rows = Read("id,name\n", {"INT64", "STRING"});
+  ASSERT_TRUE(no_rows.ok());
+  EXPECT_EQ((*no_rows)[0].size(), 0u);
+}
+
+TEST(CsvReaderTest, OptionsDelimiterSkip) {
+  CsvOptions options;
+  ASSERT_TRUE(options.Set("DELIM", Value::String("|")).ok());
+  ASSERT_TRUE(options.Set("header", Value::Boolean(true)).ok());
+  ASSERT_TRUE(options.Set("Skip", Value::Int64(1)).ok());
+  ASSERT_TRUE(options.Set("parallel", Value::Boolean(false)).ok());
+  auto cols = Read("a|b\n1|x,y\n2|z\n3|w\n", {"INT64", "STRING"}, options);
+  ASSERT_TRUE(cols.ok());
+  EXPECT_EQ(Rows(*cols), (std::vector<std::string>{"2|z", "3|w"}));
+  ASSERT_TRUE(options.Set("delim", Value::String("\\t")).ok());
+  EXPECT_EQ(options.delimiter, '\t');
+  ASSERT_TRUE(options.Set("quote", Value::String("'")).ok());
+  ASSERT_TRUE(options.Set("escape", Value::String("'")).ok());
+  EXPECT_EQ(options.Set("delim", Value::String("ab")).code(), ErrorCode::kQueryBinding);
+  EXPECT_EQ(options.Set("header", Value::Int64(1)).code(), ErrorCode::kQueryBinding);
+  Status s = options.Set("nonsense", Value::Int64(1));
+  EXPECT_EQ(s.message(), "Binder exception: Unrecognized csv parsing option: nonsense.");
+  CsvOptions single;
+  single.quote = '\'';
+  single.escape = '\'';
+  auto quoted = Read("1,'it''s'\n", {"INT64", "STRING"}, single);
+  ASSERT_TRUE(quoted.ok());
+  EXPECT_EQ(Rows(*quoted), (std::vector<std::string>{"1|it's"}));
+}
+
+TEST(CsvReaderTest, ErrorsNameLineAndColumn) {
+  auto r = Read("1,a\n2,b,c\n", {"INT64", "STRING"});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kQueryRuntime);
+  EXPECT_EQ(r.status().message(),
+            "Copy exception: Error in file test.csv on line 2: expected 2 values per row, but "
+            "got 3.");
+  r = Read("1,\"multi\nline\"\n2,x\nfoo,y\n", {"INT64", "STRING"});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().line(), 4);  // the quoted newline counts
+  EXPECT_EQ(r.status().column(), 1);
+  r = Read("1,2021-13-01\n", {"INT64", "DATE"});
+  EXPECT_EQ(r.status().message(),
+            "Copy exception: Error in file test.csv on line 1, column 2: Could not convert "
+            "\"2021-13-01\" to DATE.");
+  r = Read("1,\"open\n", {"INT64", "STRING"});
+  EXPECT_EQ(r.status().message(),
+            "Copy exception: Error in file test.csv on line 1, column 2: unterminated quoted "
+            "field.");
+  r = Read("1,\"a\"b\n", {"INT64", "STRING"});
+  EXPECT_FALSE(r.ok());
+  CsvOptions no_header;
+  no_header.header = CsvOptions::Header::kFalse;
+  r = Read("[1,2\n", {"INT64[]"}, no_header);
+  EXPECT_FALSE(r.ok());
+  r = Read("1,[1,2\n", {"INT64", "INT64[]"});  // one field converts: data, not a header
+  EXPECT_EQ(r.status().column(), 2);
+  CsvReader reader(env::FileSystem::Default(), Types({"INT64"}));
+  auto missing = reader.ReadFiles({"/nonexistent/file.csv"});
+  EXPECT_EQ(missing.status().code(), ErrorCode::kInvalidRequest);
+  EXPECT_NE(missing.status().message().find("/nonexistent/file.csv"), std::string::npos);
+}
+
+TEST(CsvReaderTest, MultipleFilesLargeFileAndProgress) {
+  TempDir dir;
+  std::string big;
+  const int rows = 200000;
+  for (int i = 0; i < rows; ++i) {
+    big += std::to_string(i) + ",\"row " + std::to_string(i) + (i % 1000 == 0 ? "\nwrapped" : "") +
+           "\"," + std::to_string(i % 28 + 1 < 10 ? 2000 : 2001) + "-0" +
+           std::to_string(i % 9 + 1) + "-1" + std::to_string(i % 10) + "\r\n";
+  }
+  ASSERT_GT(big.size(), 8u << 20 >> 1);  // spans several 4 MiB blocks with carry-over
+  std::string a = dir.Write("a.csv", "id,name,day\n" + big);
+  std::string b = dir.Write("b.csv", "id,name,day\n999999,last,2020-02-29\n");
+  CsvReader reader(env::FileSystem::Default(), Types({"INT64", "STRING", "DATE"}));
+  std::vector<CsvProgress> reports;
+  reader.set_progress_callback([&](const CsvProgress& p) { reports.push_back(p); });
+  auto cols = reader.ReadFiles({a, b});
+  ASSERT_TRUE(cols.ok()) << cols.status().ToString();
+  ASSERT_EQ((*cols)[0].size(), static_cast<uint64_t>(rows + 1));
+  for (int i = 0; i < rows; i += 997) {
+    ASSERT_EQ((*cols)[0].GetInt64(i), i);
+    std::string want = "row " + std::to_string(i) + (i % 1000 == 0 ? "\nwrapped" : "");
+    ASSERT_EQ((*cols)[1].GetString(i), want);
+  }
+  EXPECT_EQ((*cols)[1].GetString(rows), "last");
+  EXPECT_EQ((*cols)[2].Get(rows).ToString(), "2020-02-29");
+  ASSERT_GE(reports.size(), 3u);
+  EXPECT_EQ(reports.back().rows, static_cast<uint64_t>(rows + 1));
+  EXPECT_EQ(reports.back().bytes, reports.back().total_bytes);
+  EXPECT_EQ(reports.back().file_index, 1u);
+  for (size_t i = 1; i < reports.size(); ++i) {
+    EXPECT_GE(reports[i].rows, reports[i - 1].rows);
+    EXPECT_GE(reports[i].bytes, reports[i - 1].bytes);
+  }
+}
+
+}  // namespace
+}  // namespace graphdb::storage

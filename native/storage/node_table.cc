@@ -1,0 +1,370 @@
+#include "storage/node_table.h"
+
+#include <algorithm>
+
+#include "storage/value_codec.h"
+
+namespace graphdb::storage {
+
+namespace {
+
+std::vector<std::unique_ptr<Column>> MakeColumns(const catalog::NodeTableSchema& schema) {
+  std::vector<std::unique_ptr<Column>> columns;
+  columns.reserve(schema.properties.size());
+  for (const auto& p : schema.properties) columns.push_back(std::make_unique<Column>(p.type));
+  return columns;
+}
+
+constexpr char kNullKeyMessage[] =
+    "Found NULL, which violates the non-null constraint of the primary key column.";
+
+Status NullKey(const char* prefix) {
+  return Status(ErrorCode::kConstraintViolation, std::string(prefix) + kNullKeyMessage);
+}
+
+bool IsSerial(const Column& c) { return c.type().id() == LogicalTypeId::kSerial; }
+
+// Stamps: u8 mode (0: every entry equals the varint that follows; 1: raw uint64 array).
+void WriteStamps(catalog::BinaryWriter& out, const std::vector<uint64_t>& stamps) {
+  bool uniform = std::all_of(stamps.begin(), stamps.end(),
+                             [&](uint64_t s) { return s == stamps.front(); });
+  if (uniform) {
+    out.PutU8(0);
+    out.PutVarint(stamps.empty() ? 0 : stamps.front());
+    return;
+  }
+  out.PutU8(1);
+  for (size_t i = 0; i < stamps.size(); i += 1 << 17) {
+    size_t n = std::min<size_t>(stamps.size() - i, 1 << 17);
+    out.PutRaw(stamps.data() + i, n * sizeof(uint64_t));
+  }
+}
+
+bool ReadStamps(catalog::BinaryReader& in, uint64_t rows, std::vector<uint64_t>* stamps) {
+  uint8_t mode;
+  if (!in.GetU8(&mode)) return false;
+  if (mode == 0) {
+    uint64_t v;
+    if (!in.GetVarint(&v)) return false;
+    stamps->assign(rows, v);
+    return true;
+  }
+  if (mode != 1 || rows > in.remaining() / sizeof(uint64_t)) return false;
+  stamps->resize(rows);
+  return rows == 0 || in.GetRaw(stamps->data(), rows * sizeof(uint64_t));
+}
+
+}  // namespace
+
+NodeTable::NodeTable(const catalog::NodeTableSchema& schema)
+    : table_id_(schema.id),
+      name_(schema.name),
+      columns_(MakeColumns(schema)),
+      pk_column_(schema.primary_key),
+      index_(columns_[pk_column_].get()),
+      next_serial_(schema.properties.size(), 0) {}
+
+std::vector<LogicalType> NodeTable::ColumnTypes() const {
+  std::vector<LogicalType> types;
+  for (const auto& c : columns_) types.push_back(c->type());
+  return types;
+}
+
+Status NodeTable::DuplicateKey(uint64_t offset, const char* prefix) const {
+  return Status(ErrorCode::kConstraintViolation,
+                std::string(prefix) + "Found duplicated primary key value " +
+                    columns_[pk_column_]->Get(offset).ToString() +
+                    ", which violates the uniqueness constraint of the primary key column.");
+}
+
+void NodeTable::TruncateColumns(uint64_t rows) {
+  for (auto& c : columns_) c->Truncate(rows);
+}
+
+Result<uint64_t> NodeTable::Insert(const std::vector<Value>& values, uint64_t ts) {
+  if (values.size() != columns_.size()) {
+    return Status(ErrorCode::kInvalidRequest, "insert into " + name_ + " expects " +
+                                                  std::to_string(columns_.size()) +
+                                                  " values, got " + std::to_string(values.size()));
+  }
+  uint64_t row = NumRows();
+  if (values[pk_column_].is_null() && !IsSerial(*columns_[pk_column_])) {
+    return NullKey("Runtime exception: ");
+  }
+  std::vector<int64_t> serial_before = next_serial_;
+  for (size_t i = 0; i < columns_.size(); ++i) {
+    Column& c = *columns_[i];
+    Status s;
+    if (IsSerial(c) && values[i].is_null()) {
+      c.AppendFixed<int64_t>(next_serial_[i]++);
+    } else {
+      s = c.Append(values[i]);
+      if (s.ok() && IsSerial(c)) next_serial_[i] = std::max(next_serial_[i], c.GetInt64(row) + 1);
+    }
+    if (!s.ok()) {
+      for (size_t k = 0; k < i; ++k) columns_[k]->Truncate(row);
+      next_serial_ = serial_before;
+      return s;
+    }
+  }
+  if (!index_.Insert(row)) {
+    Status dup = DuplicateKey(row, "Runtime exception: ");
+    TruncateColumns(row);
+    next_serial_ = serial_before;
+    return dup;
+  }
+  create_ts_.push_back(ts);
+  delete_ts_.push_back(kNotDeleted);
+  return row;
+}
+
+std::optional<uint64_t> NodeTable::LookupInt64(int64_t key) const {
+  if (!index_.integer_keys()) return std::nullopt;
+  PhysicalKind kind = columns_[pk_column_]->kind();
+  if (kind == PhysicalKind::kFloat || kind == PhysicalKind::kDouble) {
+    return index_.Find(Value::Int64(key));
+  }
+  return index_.FindInteger(static_cast<uint64_t>(key));
+}
+
+Status NodeTable::Delete(uint64_t offset, uint64_t ts) {
+  if (offset >= NumRows()) {
+    return Status(ErrorCode::kInvalidRequest, "row " + std::to_string(offset) +
+                                                  " does not exist in table " + name_);
+  }
+  if (IsDeleted(offset)) {
+    return Status(ErrorCode::kInvalidRequest, "row " + std::to_string(offset) + " of table " +
+                                                  name_ + " is already deleted");
+  }
+  delete_ts_[offset] = ts;
+  ++num_deleted_;
+  index_.Erase(offset);
+  return Status::OK();
+}
+
+Status NodeTable::UndoDelete(uint64_t offset) {
+  if (offset >= NumRows() || !IsDeleted(offset)) {
+    return Status(ErrorCode::kInvalidRequest, "row " + std::to_string(offset) + " of table " +
+                                                  name_ + " is not deleted");
+  }
+  if (!index_.Insert(offset)) return DuplicateKey(offset, "Runtime exception: ");
+  delete_ts_[offset] = kNotDeleted;
+  --num_deleted_;
+  return Status::OK();
+}
+
+void NodeTable::SetDeleteTs(uint64_t offset, uint64_t ts) {
+  bool was = IsDeleted(offset);
+  delete_ts_[offset] = ts;
+  bool is = IsDeleted(offset);
+  if (was && !is) --num_deleted_;
+  if (!was && is) ++num_deleted_;
+}
+
+void NodeTable::Truncate(uint64_t rows) {
+  uint64_t n = NumRows();
+  if (rows >= n) return;
+  for (uint64_t r = rows; r < n; ++r) {
+    if (IsDeleted(r)) {
+      --num_deleted_;
+    } else {
+      index_.Erase(r);
+    }
+  }
+  TruncateColumns(rows);
+  create_ts_.resize(rows);
+  delete_ts_.resize(rows);
+}
+
+Status NodeTable::Set(size_t column, uint64_t offset, const Value& value) {
+  if (column >= columns_.size() || offset >= NumRows()) {
+    return Status(ErrorCode::kInvalidRequest, "no such cell in table " + name_);
+  }
+  if (column == pk_column_) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "the primary key of table " + name_ + " cannot be updated");
+  }
+  Status s = columns_[column]->Set(offset, value);
+  if (s.ok() && IsSerial(*columns_[column]) && !value.is_null()) {
+    next_serial_[column] = std::max(next_serial_[column], columns_[column]->GetInt64(offset) + 1);
+  }
+  return s;
+}
+
+std::vector<Value> NodeTable::GetRow(uint64_t offset) const {
+  std::vector<Value> row;
+  row.reserve(columns_.size());
+  for (const auto& c : columns_) row.push_back(c->Get(offset));
+  return row;
+}
+
+Status NodeTable::BulkAppend(std::vector<Column> columns, uint64_t ts) {
+  if (columns.size() != columns_.size()) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "bulk append into " + name_ + " expects " + std::to_string(columns_.size()) +
+                      " columns, got " + std::to_string(columns.size()));
+  }
+  uint64_t n = 0;
+  for (const auto& c : columns) n = std::max(n, c.size());
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (columns[i].type() != columns_[i]->type()) {
+      return Status(ErrorCode::kInvalidRequest,
+                    "bulk append into " + name_ + ": column " + std::to_string(i) + " has type " +
+                        columns[i].type().ToString() + ", expected " +
+                        columns_[i]->type().ToString());
+    }
+    bool serial_fill = IsSerial(columns[i]) && columns[i].size() == 0;
+    if (columns[i].size() != n && !serial_fill) {
+      return Status(ErrorCode::kInvalidRequest,
+                    "bulk append into " + name_ + ": columns have different lengths");
+    }
+  }
+  const uint64_t base = NumRows();
+  std::vector<int64_t> serial_before = next_serial_;
+  // Draw SERIAL values for NULL entries before the columns move into the table.
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (!IsSerial(columns[i])) continue;
+    Column& c = columns[i];
+    if (c.size() == 0) {
+      c.Reserve(n);
+      for (uint64_t r = 0; r < n; ++r) c.AppendFixed<int64_t>(next_serial_[i]++);
+      continue;
+    }
+    for (uint64_t r = 0; r < n; ++r) {
+      if (c.IsNull(r)) {
+        c.SetFixed<int64_t>(r, next_serial_[i]++);
+      } else {
+        next_serial_[i] = std::max(next_serial_[i], c.GetInt64(r) + 1);
+      }
+    }
+  }
+  // Check keys for NULLs before touching the table.
+  const Column& keys = columns[pk_column_];
+  if (!keys.NoNulls()) {
+    next_serial_ = serial_before;
+    return NullKey("Copy exception: ");
+  }
+  if (base == 0) {
+    for (size_t i = 0; i < columns.size(); ++i) *columns_[i] = std::move(columns[i]);
+  } else {
+    for (size_t i = 0; i < columns.size(); ++i) {
+      Status s = columns_[i]->AppendColumn(columns[i]);
+      GRAPHDB_ASSERT(s.ok());  // types were checked above
+    }
+  }
+  index_.Reserve(index_.size() + n);
+  for (uint64_t r = base; r < base + n; ++r) {
+    if (!index_.Insert(r)) {
+      Status dup = DuplicateKey(r, "Copy exception: ");
+      for (uint64_t k = base; k < r; ++k) index_.Erase(k);
+      TruncateColumns(base);
+      next_serial_ = serial_before;
+      return dup;
+    }
+  }
+  create_ts_.resize(base + n, ts);
+  delete_ts_.resize(base + n, kNotDeleted);
+  return Status::OK();
+}
+
+Status NodeTable::AddColumn(const LogicalType& type, const Value& fill) {
+  uint64_t n = NumRows();
+  int64_t next_serial = 0;
+  std::unique_ptr<Column> column;
+  if (type.id() == LogicalTypeId::kSerial && fill.is_null()) {
+    column = std::make_unique<Column>(type);
+    column->Reserve(n);
+    for (uint64_t r = 0; r < n; ++r) column->AppendFixed<int64_t>(next_serial++);
+  } else {
+    auto filled = MakeFilledColumn(type, fill, n);
+    if (!filled.ok()) return filled.status();
+    column = std::make_unique<Column>(std::move(*filled));
+    if (type.id() == LogicalTypeId::kSerial && n > 0) next_serial = column->GetInt64(0) + 1;
+  }
+  columns_.push_back(std::move(column));
+  next_serial_.push_back(next_serial);
+  return Status::OK();
+}
+
+Status NodeTable::DropColumn(size_t column) {
+  if (column >= columns_.size()) {
+    return Status(ErrorCode::kInvalidRequest, "no such column in table " + name_);
+  }
+  if (column == pk_column_) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "the primary key of table " + name_ + " cannot be dropped");
+  }
+  columns_.erase(columns_.begin() + static_cast<ptrdiff_t>(column));
+  next_serial_.erase(next_serial_.begin() + static_cast<ptrdiff_t>(column));
+  if (column < pk_column_) --pk_column_;
+  return Status::OK();
+}
+
+size_t NodeTable::MemoryUsage() const {
+  size_t total = index_.MemoryUsage() +
+                 (create_ts_.capacity() + delete_ts_.capacity()) * sizeof(uint64_t);
+  for (const auto& c : columns_) total += c->MemoryUsage();
+  return total;
+}
+
+// Layout: varint table id | varint rows | varint #columns | per column: type text, zigzag
+// next_serial, column data | create_ts stamps | delete_ts stamps.
+void NodeTable::Serialize(catalog::BinaryWriter& out) const {
+  out.PutVarint(table_id_);
+  out.PutVarint(NumRows());
+  out.PutVarint(columns_.size());
+  for (size_t i = 0; i < columns_.size(); ++i) {
+    out.PutString(columns_[i]->type().ToString());
+    out.PutSignedVarint(next_serial_[i]);
+    columns_[i]->Serialize(out);
+  }
+  WriteStamps(out, create_ts_);
+  WriteStamps(out, delete_ts_);
+}
+
+Result<std::unique_ptr<NodeTable>> NodeTable::Deserialize(catalog::BinaryReader& in,
+                                                          const catalog::NodeTableSchema& schema) {
+  auto corrupt = [&schema](const std::string& why) {
+    return Status(ErrorCode::kCorruption, "node table " + schema.name + " is corrupt: " + why);
+  };
+  uint64_t id;
+  uint64_t rows;
+  uint64_t ncols;
+  if (!in.GetVarint(&id) || !in.GetVarint(&rows) || !in.GetVarint(&ncols)) {
+    return corrupt("truncated header");
+  }
+  if (id != schema.id) return corrupt("table id " + std::to_string(id) + " does not match");
+  if (ncols != schema.properties.size()) return corrupt("column count does not match catalog");
+  auto table = std::make_unique<NodeTable>(schema);
+  for (size_t i = 0; i < ncols; ++i) {
+    std::string type_text;
+    int64_t next_serial;
+    if (!in.GetString(&type_text) || !in.GetSignedVarint(&next_serial)) {
+      return corrupt("truncated column header");
+    }
+    if (type_text != schema.properties[i].type.ToString()) {
+      return corrupt("column " + schema.properties[i].name + " has type " + type_text);
+    }
+    auto column = Column::Deserialize(in, schema.properties[i].type);
+    if (!column.ok()) return corrupt(column.status().message());
+    if (column->size() != rows) return corrupt("column length mismatch");
+    *table->columns_[i] = std::move(*column);
+    table->next_serial_[i] = next_serial;
+  }
+  if (!ReadStamps(in, rows, &table->create_ts_) || !ReadStamps(in, rows, &table->delete_ts_)) {
+    return corrupt("truncated stamps");
+  }
+  std::vector<bool> live(rows);
+  for (uint64_t r = 0; r < rows; ++r) {
+    live[r] = table->delete_ts_[r] == kNotDeleted;
+    if (!live[r]) {
+      ++table->num_deleted_;
+    } else if (table->columns_[table->pk_column_]->IsNull(r)) {
+      return corrupt("NULL primary key");
+    }
+  }
+  if (!table->index_.Rebuild(rows, live)) return corrupt("duplicate primary key");
+  return table;
+}
+
+}  // namespace graphdb::storage

@@ -1,0 +1,137 @@
+// NodeTable: the rows of one node table: one Column per property (in catalog order, so the
+// binder's property index is the column index), a primary-key hash index, and per-row MVCC
+// stamps.
+//
+// Rows are addressed by a dense offset (0, 1, 2 ... in insertion order) that never changes;
+// a deleted row keeps its offset and its values, its `delete_ts` is stamped and its key leaves
+// the primary-key index so the key can be inserted again. Stamps are plain uint64 arrays:
+// `create_ts` is the commit timestamp that made the row exist (0 for bulk-loaded rows, visible
+// to all), `delete_ts` is kNotDeleted until deletion. Deciding visibility from the stamps is the
+// MVCC layer's job; this class only stores them.
+//
+// SERIAL columns draw from a per-column counter persisted with the table: a NULL value for a
+// SERIAL column gets the next value; an explicit value is kept and moves the counter past it.
+//
+// Errors use Kùzu's messages: duplicate key -> kConstraintViolation "Runtime exception: Found
+// duplicated primary key value 1, which violates the uniqueness constraint of the primary key
+// column." ("Copy exception: ..." from BulkAppend); NULL key -> kConstraintViolation "Found
+// NULL, which violates the non-null constraint of the primary key column.".
+//
+// Thread-safety: single writer at a time, no internal locking. Const methods may run
+// concurrently with each other but not with a mutation; making readers and appends coexist
+// (latching, snapshots) is the MVCC layer's job.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "common/result.h"
+#include "storage/column.h"
+#include "storage/pk_index.h"
+
+namespace graphdb::storage {
+
+inline constexpr uint64_t kNotDeleted = ~0ULL;
+
+class NodeTable {
+ public:
+  explicit NodeTable(const catalog::NodeTableSchema& schema);
+  NodeTable(const NodeTable&) = delete;
+  NodeTable& operator=(const NodeTable&) = delete;
+
+  catalog::TableId table_id() const { return table_id_; }
+  const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+
+  // Physical rows, deleted ones included.
+  uint64_t NumRows() const { return create_ts_.size(); }
+  // Rows whose delete_ts is kNotDeleted.
+  uint64_t NumLiveRows() const { return NumRows() - num_deleted_; }
+  size_t NumColumns() const { return columns_.size(); }
+  size_t primary_key_column() const { return pk_column_; }
+  const Column& column(size_t i) const { return *columns_[i]; }
+  std::vector<LogicalType> ColumnTypes() const;
+
+  // ---- Row operations ----
+  // Appends a row; `values` has one entry per column (NULL for a SERIAL column to draw the
+  // next value). Returns the new row offset. On error nothing changes.
+  Result<uint64_t> Insert(const std::vector<Value>& values, uint64_t ts);
+  // Stamps delete_ts and drops the row's key from the index. kInvalidRequest if the row is
+  // already deleted or out of range.
+  Status Delete(uint64_t offset, uint64_t ts);
+  // Undoes Delete (an aborted transaction): clears delete_ts and re-indexes the key;
+  // kConstraintViolation if another live row took the key meanwhile.
+  Status UndoDelete(uint64_t offset);
+  // Drops rows [rows, NumRows()) (undo of appends): their keys leave the index.
+  void Truncate(uint64_t rows);
+
+  // Offset of the live row with this key.
+  std::optional<uint64_t> Lookup(const Value& key) const { return index_.Find(key); }
+  std::optional<uint64_t> LookupInt64(int64_t key) const;
+  std::optional<uint64_t> LookupString(std::string_view key) const {
+    return index_.FindString(key);
+  }
+  const PrimaryKeyIndex& index() const { return index_; }
+
+  Value Get(size_t column, uint64_t offset) const { return columns_[column]->Get(offset); }
+  // Updates a non-key property (the key column is refused with kInvalidRequest).
+  Status Set(size_t column, uint64_t offset, const Value& value);
+  // All column values of a row, in column order.
+  std::vector<Value> GetRow(uint64_t offset) const;
+
+  // ---- MVCC stamps ----
+  uint64_t create_ts(uint64_t offset) const { return create_ts_[offset]; }
+  uint64_t delete_ts(uint64_t offset) const { return delete_ts_[offset]; }
+  bool IsDeleted(uint64_t offset) const { return delete_ts_[offset] != kNotDeleted; }
+  void SetCreateTs(uint64_t offset, uint64_t ts) { create_ts_[offset] = ts; }
+  // Sets delete_ts without touching the index (for a transaction layer that manages keys).
+  void SetDeleteTs(uint64_t offset, uint64_t ts);
+  std::span<const uint64_t> create_ts_array() const { return create_ts_; }
+  std::span<const uint64_t> delete_ts_array() const { return delete_ts_; }
+
+  // ---- Bulk load ----
+  // Appends all rows of `columns` (one per table column, same types, equal lengths; a SERIAL
+  // column may be all NULL or absent as an empty column to draw fresh values) with create_ts
+  // `ts`. Atomic: on any error (type mismatch, NULL or duplicate key inside the batch or
+  // against existing rows) the table is unchanged.
+  Status BulkAppend(std::vector<Column> columns, uint64_t ts = 0);
+
+  // ---- ALTER ----
+  // Appends a column filled with `fill` (NULL for none) for every existing row.
+  Status AddColumn(const LogicalType& type, const Value& fill);
+  // The key column cannot be dropped.
+  Status DropColumn(size_t column);
+
+  // ---- SERIAL ----
+  // The next value a SERIAL column will draw (0 for non-SERIAL columns).
+  int64_t next_serial(size_t column) const { return next_serial_[column]; }
+
+  size_t MemoryUsage() const;
+
+  // ---- Persistence ----
+  void Serialize(catalog::BinaryWriter& out) const;
+  // Rebuilds a table for `schema` from its serialized form (the primary-key index is rebuilt).
+  static Result<std::unique_ptr<NodeTable>> Deserialize(catalog::BinaryReader& in,
+                                                        const catalog::NodeTableSchema& schema);
+
+ private:
+  Status DuplicateKey(uint64_t offset, const char* prefix) const;
+  void TruncateColumns(uint64_t rows);
+
+  catalog::TableId table_id_;
+  std::string name_;
+  std::vector<std::unique_ptr<Column>> columns_;  // unique_ptr: the index points at the key
+  size_t pk_column_;
+  PrimaryKeyIndex index_;
+  std::vector<int64_t> next_serial_;  // per column; used by SERIAL columns only
+  std::vector<uint64_t> create_ts_;
+  std::vector<uint64_t> delete_ts_;
+  uint64_t num_deleted_ = 0;
+};
+
+}  // namespace graphdb::storage

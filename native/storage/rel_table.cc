@@ -1,0 +1,438 @@
+#include "storage/rel_table.h"
+
+#include <algorithm>
+
+namespace graphdb::storage {
+
+namespace {
+
+const char* DirectionName(Direction dir) { return dir == Direction::kForward ? "fwd" : "bwd"; }
+
+void WriteStamps(catalog::BinaryWriter& out, const std::vector<uint64_t>& stamps) {
+  bool uniform = std::all_of(stamps.begin(), stamps.end(),
+                             [&](uint64_t s) { return s == stamps.front(); });
+  if (uniform) {
+    out.PutU8(0);
+    out.PutVarint(stamps.empty() ? 0 : stamps.front());
+    return;
+  }
+  out.PutU8(1);
+  for (size_t i = 0; i < stamps.size(); i += 1 << 17) {
+    size_t n = std::min<size_t>(stamps.size() - i, 1 << 17);
+    out.PutRaw(stamps.data() + i, n * sizeof(uint64_t));
+  }
+}
+
+bool ReadStamps(catalog::BinaryReader& in, uint64_t rows, std::vector<uint64_t>* stamps) {
+  uint8_t mode;
+  if (!in.GetU8(&mode)) return false;
+  if (mode == 0) {
+    uint64_t v;
+    if (!in.GetVarint(&v)) return false;
+    stamps->assign(rows, v);
+    return true;
+  }
+  if (mode != 1 || rows > in.remaining() / sizeof(uint64_t)) return false;
+  stamps->resize(rows);
+  return rows == 0 || in.GetRaw(stamps->data(), rows * sizeof(uint64_t));
+}
+
+}  // namespace
+
+void RelTable::Adjacency::AddDelta(uint64_t vertex, AdjEntry e) {
+  if (vertex >= delta_slot.size()) delta_slot.resize(vertex + 1, 0);
+  uint32_t slot = delta_slot[vertex];
+  if (slot == 0) {
+    delta_lists.emplace_back();
+    slot = static_cast<uint32_t>(delta_lists.size());
+    delta_slot[vertex] = slot;
+  }
+  delta_lists[slot - 1].push_back(e);
+  ++delta_entries;
+}
+
+RelTable::RelTable(const catalog::RelTableSchema& schema, const catalog::RelTablePair& pair)
+    : table_id_(pair.id),
+      name_(schema.name),
+      src_table_(pair.src_table),
+      dst_table_(pair.dst_table),
+      multiplicity_(schema.multiplicity) {
+  for (const auto& p : schema.properties) columns_.push_back(std::make_unique<Column>(p.type));
+}
+
+Status RelTable::Set(size_t column, uint64_t rel, const Value& value) {
+  if (column >= columns_.size() || rel >= NumRels()) {
+    return Status(ErrorCode::kInvalidRequest, "no such cell in rel table " + name_);
+  }
+  return columns_[column]->Set(rel, value);
+}
+
+Status RelTable::MultiplicityError(const char* prefix, uint64_t vertex, Direction dir) const {
+  return Status(ErrorCode::kConstraintViolation,
+                std::string(prefix) + "Node(nodeOffset: " + std::to_string(vertex) +
+                    ") has more than one neighbour in table " + name_ + " in the " +
+                    DirectionName(dir) +
+                    " direction, which violates the rel multiplicity constraint.");
+}
+
+Result<uint64_t> RelTable::InsertEdge(uint64_t src, uint64_t dst,
+                                      const std::vector<Value>& props, uint64_t ts) {
+  if (props.size() != columns_.size()) {
+    return Status(ErrorCode::kInvalidRequest, "insert into " + name_ + " expects " +
+                                                  std::to_string(columns_.size()) +
+                                                  " values, got " + std::to_string(props.size()));
+  }
+  if (catalog::IsSingleForward(multiplicity_) && LiveDegree(src, Direction::kForward) > 0) {
+    return MultiplicityError("Runtime exception: ", src, Direction::kForward);
+  }
+  if (catalog::IsSingleBackward(multiplicity_) && LiveDegree(dst, Direction::kBackward) > 0) {
+    return MultiplicityError("Runtime exception: ", dst, Direction::kBackward);
+  }
+  uint64_t rel = NumRels();
+  for (size_t i = 0; i < columns_.size(); ++i) {
+    Status s = columns_[i]->Append(props[i]);
+    if (!s.ok()) {
+      for (size_t k = 0; k < i; ++k) columns_[k]->Truncate(rel);
+      return s;
+    }
+  }
+  create_ts_.push_back(ts);
+  delete_ts_.push_back(kNotDeleted);
+  adj_[0].AddDelta(src, AdjEntry{dst, rel});
+  adj_[1].AddDelta(dst, AdjEntry{src, rel});
+  return rel;
+}
+
+Status RelTable::DeleteEdge(uint64_t rel, uint64_t ts) {
+  if (rel >= NumRels()) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "rel " + std::to_string(rel) + " does not exist in table " + name_);
+  }
+  if (IsDeleted(rel)) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "rel " + std::to_string(rel) + " of table " + name_ + " is already deleted");
+  }
+  delete_ts_[rel] = ts;
+  ++num_deleted_;
+  return Status::OK();
+}
+
+Status RelTable::UndoDelete(uint64_t rel) {
+  if (rel >= NumRels() || !IsDeleted(rel)) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "rel " + std::to_string(rel) + " of table " + name_ + " is not deleted");
+  }
+  delete_ts_[rel] = kNotDeleted;
+  --num_deleted_;
+  return Status::OK();
+}
+
+void RelTable::SetDeleteTs(uint64_t rel, uint64_t ts) {
+  bool was = IsDeleted(rel);
+  delete_ts_[rel] = ts;
+  bool is = IsDeleted(rel);
+  if (was && !is) --num_deleted_;
+  if (!was && is) ++num_deleted_;
+}
+
+std::span<const AdjEntry> RelTable::CsrEdges(uint64_t vertex, Direction dir) const {
+  const Adjacency& a = adj_[static_cast<int>(dir)];
+  if (vertex + 1 >= a.offsets.size()) return {};
+  return std::span<const AdjEntry>(a.entries.data() + a.offsets[vertex],
+                                   a.offsets[vertex + 1] - a.offsets[vertex]);
+}
+
+std::span<const AdjEntry> RelTable::DeltaEdges(uint64_t vertex, Direction dir) const {
+  const Adjacency& a = adj_[static_cast<int>(dir)];
+  if (vertex >= a.delta_slot.size() || a.delta_slot[vertex] == 0) return {};
+  return a.delta_lists[a.delta_slot[vertex] - 1];
+}
+
+uint64_t RelTable::Degree(uint64_t vertex, Direction dir) const {
+  return CsrEdges(vertex, dir).size() + DeltaEdges(vertex, dir).size();
+}
+
+uint64_t RelTable::LiveDegree(uint64_t vertex, Direction dir) const {
+  uint64_t n = 0;
+  ForEachLiveEdge(vertex, dir, [&n](uint64_t, uint64_t) { ++n; });
+  return n;
+}
+
+std::optional<uint64_t> RelTable::FindEdge(uint64_t src, uint64_t dst) const {
+  std::optional<uint64_t> found;
+  ForEachLiveEdge(src, Direction::kForward, [&](uint64_t nbr, uint64_t rel) {
+    if (nbr != dst) return true;
+    found = rel;
+    return false;
+  });
+  return found;
+}
+
+void RelTable::Rebuild(Direction dir, std::span<const uint64_t> extra_vertex,
+                       std::span<const uint64_t> extra_neighbor, uint64_t extra_base_rel,
+                       bool drop_deleted) {
+  Adjacency& a = adj_[static_cast<int>(dir)];
+  uint64_t nv = a.NumVertices();
+  for (uint64_t v : extra_vertex) nv = std::max(nv, v + 1);
+  auto keep = [&](const AdjEntry& e) { return !drop_deleted || delete_ts_[e.rel] == kNotDeleted; };
+
+  std::vector<uint64_t> offsets(nv + 1, 0);
+  for (uint64_t v = 0; v < nv; ++v) {
+    uint64_t n = 0;
+    if (drop_deleted) {
+      for (const AdjEntry& e : CsrEdges(v, dir)) n += keep(e);
+      for (const AdjEntry& e : DeltaEdges(v, dir)) n += keep(e);
+    } else {
+      n = Degree(v, dir);
+    }
+    offsets[v + 1] = n;
+  }
+  for (uint64_t v : extra_vertex) ++offsets[v + 1];
+  for (uint64_t v = 0; v < nv; ++v) offsets[v + 1] += offsets[v];
+
+  std::vector<AdjEntry> entries(offsets[nv]);
+  std::vector<uint64_t> cursor(offsets.begin(), offsets.end() - 1);
+  for (uint64_t v = 0; v < nv; ++v) {
+    uint64_t& pos = cursor[v];
+    for (const AdjEntry& e : CsrEdges(v, dir)) {
+      if (keep(e)) entries[pos++] = e;
+    }
+    for (const AdjEntry& e : DeltaEdges(v, dir)) {
+      if (keep(e)) entries[pos++] = e;
+    }
+  }
+  for (size_t i = 0; i < extra_vertex.size(); ++i) {
+    entries[cursor[extra_vertex[i]]++] = AdjEntry{extra_neighbor[i], extra_base_rel + i};
+  }
+  a.offsets = std::move(offsets);
+  a.entries = std::move(entries);
+  a.delta_slot.clear();
+  a.delta_slot.shrink_to_fit();
+  a.delta_lists.clear();
+  a.delta_lists.shrink_to_fit();
+  a.delta_entries = 0;
+}
+
+void RelTable::Compact() {
+  Rebuild(Direction::kForward, {}, {}, 0, /*drop_deleted=*/true);
+  Rebuild(Direction::kBackward, {}, {}, 0, /*drop_deleted=*/true);
+}
+
+Status RelTable::BulkLoadOffsets(std::vector<uint64_t> src, std::vector<uint64_t> dst,
+                                 std::vector<Column> props, uint64_t ts) {
+  const uint64_t n = src.size();
+  if (dst.size() != n) {
+    return Status(ErrorCode::kInvalidRequest, "bulk load into " + name_ + ": endpoint lengths differ");
+  }
+  if (props.size() != columns_.size()) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "bulk load into " + name_ + " expects " + std::to_string(columns_.size()) +
+                      " property columns, got " + std::to_string(props.size()));
+  }
+  for (size_t i = 0; i < props.size(); ++i) {
+    if (props[i].type() != columns_[i]->type() || props[i].size() != n) {
+      return Status(ErrorCode::kInvalidRequest,
+                    "bulk load into " + name_ + ": property column " + std::to_string(i) +
+                        " has the wrong type or length");
+    }
+  }
+  // Multiplicity, counting existing live edges.
+  auto check = [&](const std::vector<uint64_t>& vertices, Direction dir) -> Status {
+    std::vector<uint8_t> seen;
+    for (uint64_t v : vertices) {
+      if (v >= seen.size()) seen.resize(std::max<uint64_t>(v + 1, seen.size() * 2), 0);
+      if (seen[v] || LiveDegree(v, dir) > 0) return MultiplicityError("Copy exception: ", v, dir);
+      seen[v] = 1;
+    }
+    return Status::OK();
+  };
+  if (catalog::IsSingleForward(multiplicity_)) {
+    Status s = check(src, Direction::kForward);
+    if (!s.ok()) return s;
+  }
+  if (catalog::IsSingleBackward(multiplicity_)) {
+    Status s = check(dst, Direction::kBackward);
+    if (!s.ok()) return s;
+  }
+  const uint64_t base = NumRels();
+  if (base == 0) {
+    for (size_t i = 0; i < props.size(); ++i) *columns_[i] = std::move(props[i]);
+  } else {
+    for (size_t i = 0; i < props.size(); ++i) {
+      Status s = columns_[i]->AppendColumn(props[i]);
+      GRAPHDB_ASSERT(s.ok());
+    }
+  }
+  create_ts_.resize(base + n, ts);
+  delete_ts_.resize(base + n, kNotDeleted);
+  Rebuild(Direction::kForward, src, dst, base, /*drop_deleted=*/false);
+  Rebuild(Direction::kBackward, dst, src, base, /*drop_deleted=*/false);
+  return Status::OK();
+}
+
+Status RelTable::BulkLoad(const Column& src_keys, const Column& dst_keys,
+                          std::vector<Column> props, const NodeTable& src, const NodeTable& dst,
+                          uint64_t ts) {
+  if (src.table_id() != src_table_ || dst.table_id() != dst_table_) {
+    return Status(ErrorCode::kInvalidRequest, "bulk load into " + name_ + ": wrong node tables");
+  }
+  if (src_keys.size() != dst_keys.size()) {
+    return Status(ErrorCode::kInvalidRequest, "bulk load into " + name_ + ": key lengths differ");
+  }
+  auto resolve = [&](const Column& keys, const NodeTable& table,
+                     std::vector<uint64_t>* out) -> Status {
+    const Column& pk = table.column(table.primary_key_column());
+    if (keys.kind() != pk.kind()) {
+      return Status(ErrorCode::kInvalidRequest,
+                    "bulk load into " + name_ + ": keys of type " + keys.type().ToString() +
+                        " cannot address table " + table.name() + " (key type " +
+                        pk.type().ToString() + ")");
+    }
+    out->resize(keys.size());
+    for (uint64_t i = 0; i < keys.size(); ++i) {
+      auto offset = table.index().FindKeyOf(keys, i);
+      if (!offset) {
+        std::string key = keys.IsNull(i) ? "NULL" : keys.Get(i).ToString();
+        return Status(ErrorCode::kQueryRuntime,
+                      "Copy exception: Unable to find primary key value " + key + ".");
+      }
+      (*out)[i] = *offset;
+    }
+    return Status::OK();
+  };
+  std::vector<uint64_t> src_offsets;
+  std::vector<uint64_t> dst_offsets;
+  Status s = resolve(src_keys, src, &src_offsets);
+  if (s.ok()) s = resolve(dst_keys, dst, &dst_offsets);
+  if (!s.ok()) return s;
+  return BulkLoadOffsets(std::move(src_offsets), std::move(dst_offsets), std::move(props), ts);
+}
+
+Status RelTable::AddColumn(const LogicalType& type, const Value& fill) {
+  auto column = MakeFilledColumn(type, fill, NumRels());
+  if (!column.ok()) return column.status();
+  columns_.push_back(std::make_unique<Column>(std::move(*column)));
+  return Status::OK();
+}
+
+Status RelTable::DropColumn(size_t column) {
+  if (column >= columns_.size()) {
+    return Status(ErrorCode::kInvalidRequest, "no such column in rel table " + name_);
+  }
+  columns_.erase(columns_.begin() + static_cast<ptrdiff_t>(column));
+  return Status::OK();
+}
+
+size_t RelTable::MemoryUsage() const {
+  size_t total = (create_ts_.capacity() + delete_ts_.capacity()) * sizeof(uint64_t);
+  for (const auto& c : columns_) total += c->MemoryUsage();
+  for (const Adjacency& a : adj_) {
+    total += a.offsets.capacity() * sizeof(uint64_t) + a.entries.capacity() * sizeof(AdjEntry) +
+             a.delta_slot.capacity() * sizeof(uint32_t) +
+             a.delta_lists.capacity() * sizeof(std::vector<AdjEntry>);
+    for (const auto& list : a.delta_lists) total += list.capacity() * sizeof(AdjEntry);
+  }
+  return total;
+}
+
+// Layout: varint table id, src table, dst table | u8 multiplicity | varint rels | varint
+// #columns, per column type text + data | create_ts, delete_ts stamps | per direction: varint
+// vertices, varint entries, a varint degree per vertex, then the entries as raw 16-byte pairs.
+void RelTable::Serialize(catalog::BinaryWriter& out) const {
+  out.PutVarint(table_id_);
+  out.PutVarint(src_table_);
+  out.PutVarint(dst_table_);
+  out.PutU8(static_cast<uint8_t>(multiplicity_));
+  out.PutVarint(NumRels());
+  out.PutVarint(columns_.size());
+  for (const auto& c : columns_) {
+    out.PutString(c->type().ToString());
+    c->Serialize(out);
+  }
+  WriteStamps(out, create_ts_);
+  WriteStamps(out, delete_ts_);
+  for (int d = 0; d < 2; ++d) {
+    auto dir = static_cast<Direction>(d);
+    const Adjacency& a = adj_[d];
+    uint64_t nv = a.NumVertices();
+    out.PutVarint(nv);
+    out.PutVarint(a.entries.size() + a.delta_entries);
+    for (uint64_t v = 0; v < nv; ++v) out.PutVarint(Degree(v, dir));
+    for (uint64_t v = 0; v < nv; ++v) {
+      auto csr = CsrEdges(v, dir);
+      if (!csr.empty()) out.PutRaw(csr.data(), csr.size_bytes());
+      auto delta = DeltaEdges(v, dir);
+      if (!delta.empty()) out.PutRaw(delta.data(), delta.size_bytes());
+    }
+  }
+}
+
+Result<std::unique_ptr<RelTable>> RelTable::Deserialize(catalog::BinaryReader& in,
+                                                        const catalog::RelTableSchema& schema,
+                                                        const catalog::RelTablePair& pair,
+                                                        uint64_t src_rows, uint64_t dst_rows) {
+  auto corrupt = [&schema](const std::string& why) {
+    return Status(ErrorCode::kCorruption, "rel table " + schema.name + " is corrupt: " + why);
+  };
+  uint64_t id;
+  uint64_t src;
+  uint64_t dst;
+  uint8_t multiplicity;
+  uint64_t rels;
+  uint64_t ncols;
+  if (!in.GetVarint(&id) || !in.GetVarint(&src) || !in.GetVarint(&dst) ||
+      !in.GetU8(&multiplicity) || !in.GetVarint(&rels) || !in.GetVarint(&ncols)) {
+    return corrupt("truncated header");
+  }
+  if (id != pair.id || src != pair.src_table || dst != pair.dst_table) {
+    return corrupt("table ids do not match the catalog");
+  }
+  if (ncols != schema.properties.size()) return corrupt("column count does not match catalog");
+  auto table = std::make_unique<RelTable>(schema, pair);
+  for (size_t i = 0; i < ncols; ++i) {
+    std::string type_text;
+    if (!in.GetString(&type_text)) return corrupt("truncated column header");
+    if (type_text != schema.properties[i].type.ToString()) {
+      return corrupt("column " + schema.properties[i].name + " has type " + type_text);
+    }
+    auto column = Column::Deserialize(in, schema.properties[i].type);
+    if (!column.ok()) return corrupt(column.status().message());
+    if (column->size() != rels) return corrupt("column length mismatch");
+    *table->columns_[i] = std::move(*column);
+  }
+  if (!ReadStamps(in, rels, &table->create_ts_) || !ReadStamps(in, rels, &table->delete_ts_)) {
+    return corrupt("truncated stamps");
+  }
+  for (uint64_t r = 0; r < rels; ++r) table->num_deleted_ += table->IsDeleted(r);
+  for (int d = 0; d < 2; ++d) {
+    Adjacency& a = table->adj_[d];
+    uint64_t nv;
+    uint64_t total;
+    if (!in.GetVarint(&nv) || !in.GetVarint(&total)) return corrupt("truncated adjacency");
+    if (nv > in.remaining() || total > in.remaining() / sizeof(AdjEntry)) {
+      return corrupt("adjacency larger than the file");
+    }
+    uint64_t neighbor_bound = d == 0 ? dst_rows : src_rows;
+    if (nv > (d == 0 ? src_rows : dst_rows)) return corrupt("adjacency has too many vertices");
+    a.offsets.assign(nv + 1, 0);
+    for (uint64_t v = 0; v < nv; ++v) {
+      uint64_t degree;
+      if (!in.GetVarint(&degree) || degree > total - a.offsets[v]) {
+        return corrupt("bad degree");
+      }
+      a.offsets[v + 1] = a.offsets[v] + degree;
+    }
+    if (a.offsets[nv] != total) return corrupt("degrees do not add up");
+    a.entries.resize(total);
+    if (total > 0 && !in.GetRaw(a.entries.data(), total * sizeof(AdjEntry))) {
+      return corrupt("truncated adjacency entries");
+    }
+    for (const AdjEntry& e : a.entries) {
+      if (e.rel >= rels || e.neighbor >= neighbor_bound) return corrupt("entry out of range");
+    }
+    if (nv == 0) a.offsets.clear();
+  }
+  return table;
+}
+
+}  // namespace graphdb::storage

@@ -1,0 +1,212 @@
+// RelTable: the edges of one FROM/TO pair of a rel table (a rel table with several pairs has
+// one RelTable per pair, each with its own table id, rel offsets, columns and adjacency).
+//
+// Each edge has a dense rel offset (0, 1, 2 ... in insertion order, never reused or renumbered)
+// that indexes its property columns and its MVCC stamps (`create_ts`, `delete_ts`, as in
+// NodeTable). Adjacency is kept in both directions (forward: src -> dst, backward: dst -> src):
+//   - a CSR built by bulk load: `offsets` (one uint64 per vertex + 1) and packed 16-byte
+//     entries {neighbour offset, rel offset};
+//   - per-vertex growable delta lists for edges inserted afterwards: inserting is O(1)
+//     amortised, and expanding a vertex reads its CSR range plus its own delta list only.
+// Expansion yields every physical entry, deleted edges included; callers filter by stamps
+// (ForEachLiveEdge skips edges whose delete_ts is set, ignoring snapshots).
+// Compact() folds the delta lists into the CSR and drops deleted edges from the adjacency.
+// Rel offsets, property values and stamps do not move; the rows of dropped edges simply stay
+// unreachable. REQUIRES for Compact: no reader may still need to see the dropped edges.
+//
+// Memory: 16 bytes per edge per direction in the CSR (32 for both), 16 bytes of stamps per
+// edge, 8 bytes per vertex per direction of CSR offsets, plus property columns.
+//
+// Multiplicity (MANY_ONE: one outgoing edge per source; ONE_MANY: one incoming edge per
+// destination; ONE_ONE: both) is enforced on insert and bulk load against live (not deleted)
+// edges, with Kùzu's message "Node(nodeOffset: 0) has more than one neighbour in table
+// LivesIn in the fwd direction, which violates the rel multiplicity constraint."
+// (kConstraintViolation).
+//
+// Thread-safety: single writer at a time, no internal locking; const methods (expansion,
+// property reads) may run concurrently with each other but not with a mutation. Readers
+// concurrent with inserts are the MVCC layer's job.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "common/result.h"
+#include "storage/column.h"
+#include "storage/node_table.h"
+
+namespace graphdb::storage {
+
+enum class Direction : uint8_t { kForward = 0, kBackward = 1 };
+
+// One adjacency entry: the vertex at the other end and the edge's rel offset.
+struct AdjEntry {
+  uint64_t neighbor;
+  uint64_t rel;
+  bool operator==(const AdjEntry&) const = default;
+};
+static_assert(sizeof(AdjEntry) == 16);
+
+class RelTable {
+ public:
+  RelTable(const catalog::RelTableSchema& schema, const catalog::RelTablePair& pair);
+  RelTable(const RelTable&) = delete;
+  RelTable& operator=(const RelTable&) = delete;
+
+  catalog::TableId table_id() const { return table_id_; }
+  catalog::TableId src_table() const { return src_table_; }
+  catalog::TableId dst_table() const { return dst_table_; }
+  // The node table reached when expanding in `dir`.
+  catalog::TableId NeighborTable(Direction dir) const {
+    return dir == Direction::kForward ? dst_table_ : src_table_;
+  }
+  const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+  catalog::RelMultiplicity multiplicity() const { return multiplicity_; }
+
+  // Physical edges (deleted included) and live ones.
+  uint64_t NumRels() const { return create_ts_.size(); }
+  uint64_t NumLiveRels() const { return NumRels() - num_deleted_; }
+  size_t NumColumns() const { return columns_.size(); }
+  const Column& column(size_t i) const { return *columns_[i]; }
+  Value Get(size_t column, uint64_t rel) const { return columns_[column]->Get(rel); }
+  Status Set(size_t column, uint64_t rel, const Value& value);
+
+  // ---- Edge operations ----
+  // Adds an edge src -> dst with one value per property column; returns its rel offset.
+  // Checks multiplicity against live edges. On error nothing changes.
+  Result<uint64_t> InsertEdge(uint64_t src, uint64_t dst, const std::vector<Value>& props,
+                              uint64_t ts);
+  // Stamps delete_ts (the adjacency entries stay until Compact).
+  Status DeleteEdge(uint64_t rel, uint64_t ts);
+  Status UndoDelete(uint64_t rel);
+
+  // ---- MVCC stamps ----
+  uint64_t create_ts(uint64_t rel) const { return create_ts_[rel]; }
+  uint64_t delete_ts(uint64_t rel) const { return delete_ts_[rel]; }
+  bool IsDeleted(uint64_t rel) const { return delete_ts_[rel] != kNotDeleted; }
+  void SetCreateTs(uint64_t rel, uint64_t ts) { create_ts_[rel] = ts; }
+  void SetDeleteTs(uint64_t rel, uint64_t ts);
+  std::span<const uint64_t> create_ts_array() const { return create_ts_; }
+  std::span<const uint64_t> delete_ts_array() const { return delete_ts_; }
+
+  // ---- Expansion ----
+  // Calls f(neighbor_offset, rel_offset) for every adjacency entry of `vertex` in `dir`:
+  // CSR entries first, then delta entries in insertion order. If f returns bool, returning
+  // false stops the iteration.
+  template <typename F>
+  void ForEachEdge(uint64_t vertex, Direction dir, F&& f) const {
+    const Adjacency& a = adj_[static_cast<int>(dir)];
+    if (vertex + 1 < a.offsets.size()) {
+      const AdjEntry* e = a.entries.data();
+      for (uint64_t i = a.offsets[vertex], end = a.offsets[vertex + 1]; i < end; ++i) {
+        if constexpr (std::is_same_v<std::invoke_result_t<F&, uint64_t, uint64_t>, bool>) {
+          if (!f(e[i].neighbor, e[i].rel)) return;
+        } else {
+          f(e[i].neighbor, e[i].rel);
+        }
+      }
+    }
+    if (vertex < a.delta_slot.size() && a.delta_slot[vertex] != 0) {
+      for (const AdjEntry& e : a.delta_lists[a.delta_slot[vertex] - 1]) {
+        if constexpr (std::is_same_v<std::invoke_result_t<F&, uint64_t, uint64_t>, bool>) {
+          if (!f(e.neighbor, e.rel)) return;
+        } else {
+          f(e.neighbor, e.rel);
+        }
+      }
+    }
+  }
+  // ForEachEdge over edges whose delete_ts is kNotDeleted.
+  template <typename F>
+  void ForEachLiveEdge(uint64_t vertex, Direction dir, F&& f) const {
+    ForEachEdge(vertex, dir, [&](uint64_t nbr, uint64_t rel) {
+      if (delete_ts_[rel] != kNotDeleted) return true;
+      if constexpr (std::is_same_v<std::invoke_result_t<F&, uint64_t, uint64_t>, bool>) {
+        return f(nbr, rel);
+      } else {
+        f(nbr, rel);
+        return true;
+      }
+    });
+  }
+  // The CSR part and the delta part of a vertex's adjacency (for batch consumers).
+  std::span<const AdjEntry> CsrEdges(uint64_t vertex, Direction dir) const;
+  std::span<const AdjEntry> DeltaEdges(uint64_t vertex, Direction dir) const;
+  // Physical entries (deleted included), and live ones.
+  uint64_t Degree(uint64_t vertex, Direction dir) const;
+  uint64_t LiveDegree(uint64_t vertex, Direction dir) const;
+  // The first live edge src -> dst, if any.
+  std::optional<uint64_t> FindEdge(uint64_t src, uint64_t dst) const;
+  uint64_t NumDeltaEntries() const { return adj_[0].delta_entries; }
+
+  // ---- Bulk load ----
+  // Adds edges given by endpoint keys, resolved through the node tables' primary-key indexes
+  // (src_keys/dst_keys have the key columns' types), with one column per property. Atomic:
+  // an unknown key, a multiplicity violation or a type mismatch leaves the table unchanged.
+  Status BulkLoad(const Column& src_keys, const Column& dst_keys, std::vector<Column> props,
+                  const NodeTable& src, const NodeTable& dst, uint64_t ts = 0);
+  // The same with endpoints already resolved to node offsets.
+  Status BulkLoadOffsets(std::vector<uint64_t> src, std::vector<uint64_t> dst,
+                         std::vector<Column> props, uint64_t ts = 0);
+
+  // Folds delta lists into the CSR and drops deleted edges from the adjacency (see above).
+  void Compact();
+
+  // ---- ALTER ----
+  Status AddColumn(const LogicalType& type, const Value& fill);
+  Status DropColumn(size_t column);
+
+  size_t MemoryUsage() const;
+
+  // ---- Persistence ----
+  // Writes the adjacency with deltas folded in (deleted edges kept).
+  void Serialize(catalog::BinaryWriter& out) const;
+  // `src_rows`/`dst_rows` bound the neighbour offsets found in the file.
+  static Result<std::unique_ptr<RelTable>> Deserialize(catalog::BinaryReader& in,
+                                                       const catalog::RelTableSchema& schema,
+                                                       const catalog::RelTablePair& pair,
+                                                       uint64_t src_rows, uint64_t dst_rows);
+
+ private:
+  struct Adjacency {
+    std::vector<uint64_t> offsets;  // CSR; empty or num_vertices + 1 entries
+    std::vector<AdjEntry> entries;
+    std::vector<uint32_t> delta_slot;  // per vertex: 0 = no list, else index + 1
+    std::vector<std::vector<AdjEntry>> delta_lists;
+    uint64_t delta_entries = 0;
+
+    uint64_t CsrVertices() const { return offsets.empty() ? 0 : offsets.size() - 1; }
+    uint64_t NumVertices() const {
+      return std::max<uint64_t>(CsrVertices(), delta_slot.size());
+    }
+    void AddDelta(uint64_t vertex, AdjEntry e);
+  };
+
+  Status MultiplicityError(const char* prefix, uint64_t vertex, Direction dir) const;
+  // Rebuilds one direction's CSR from its current contents plus extra edges
+  // extra_vertex[i] -> extra_neighbor[i] with rel offset extra_base_rel + i, optionally
+  // dropping deleted edges; clears the delta lists.
+  void Rebuild(Direction dir, std::span<const uint64_t> extra_vertex,
+               std::span<const uint64_t> extra_neighbor, uint64_t extra_base_rel,
+               bool drop_deleted);
+
+  catalog::TableId table_id_;
+  std::string name_;
+  catalog::TableId src_table_;
+  catalog::TableId dst_table_;
+  catalog::RelMultiplicity multiplicity_;
+  std::vector<std::unique_ptr<Column>> columns_;
+  std::vector<uint64_t> create_ts_;
+  std::vector<uint64_t> delete_ts_;
+  uint64_t num_deleted_ = 0;
+  Adjacency adj_[2];
+};
+
+}  // namespace graphdb::storage

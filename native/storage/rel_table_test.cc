@@ -1,0 +1,291 @@
+#include "storage/rel_table.h"
+
+#include <algorithm>
+#include <random>
+#include <set>
+
+#include <gtest/gtest.h>
+
+namespace graphdb::storage {
+namespace {
+
+using Edges = std::vector<std::pair<uint64_t, uint64_t>>;  // (neighbor, rel)
+
+catalog::RelTableSchema Schema(catalog::RelMultiplicity m = catalog::RelMultiplicity::kManyMany,
+                               bool with_prop = true) {
+  catalog::RelTableSchema schema;
+  schema.id = 3;
+  schema.name = "knows";
+  schema.multiplicity = m;
+  schema.pairs.push_back({3, 0, 1});
+  if (with_prop) schema.properties.push_back({"w", LogicalType::Int64(), std::nullopt, 1});
+  return schema;
+}
+
+Edges Expand(const RelTable& t, uint64_t v, Direction dir) {
+  Edges out;
+  t.ForEachEdge(v, dir, [&](uint64_t n, uint64_t r) { out.emplace_back(n, r); });
+  return out;
+}
+
+Edges ExpandLive(const RelTable& t, uint64_t v, Direction dir) {
+  Edges out;
+  t.ForEachLiveEdge(v, dir, [&](uint64_t n, uint64_t r) { out.emplace_back(n, r); });
+  return out;
+}
+
+Column Ints(std::vector<int64_t> values) {
+  Column c(LogicalType::Int64());
+  for (int64_t v : values) c.AppendFixed<int64_t>(v);
+  return c;
+}
+
+std::vector<Column> Props(std::vector<int64_t> values) {
+  std::vector<Column> props;
+  props.push_back(Ints(std::move(values)));
+  return props;
+}
+
+TEST(RelTableTest, BulkLoadBuildsBothDirections) {
+  auto schema = Schema();
+  RelTable t(schema, schema.pairs[0]);
+  EXPECT_EQ(t.table_id(), 3u);
+  EXPECT_EQ(t.NeighborTable(Direction::kForward), 1u);
+  EXPECT_EQ(t.NeighborTable(Direction::kBackward), 0u);
+  ASSERT_TRUE(t.BulkLoadOffsets({0, 0, 2, 1, 0}, {5, 3, 5, 0, 1}, Props({10, 11, 12, 13, 14}))
+                  .ok());
+  EXPECT_EQ(t.NumRels(), 5u);
+  EXPECT_EQ(Expand(t, 0, Direction::kForward), (Edges{{5, 0}, {3, 1}, {1, 4}}));
+  EXPECT_EQ(Expand(t, 1, Direction::kForward), (Edges{{0, 3}}));
+  EXPECT_EQ(Expand(t, 3, Direction::kForward), Edges{});
+  EXPECT_EQ(Expand(t, 99, Direction::kForward), Edges{});  // beyond the CSR
+  EXPECT_EQ(Expand(t, 5, Direction::kBackward), (Edges{{0, 0}, {2, 2}}));
+  EXPECT_EQ(Expand(t, 0, Direction::kBackward), (Edges{{1, 3}}));
+  EXPECT_EQ(t.Degree(0, Direction::kForward), 3u);
+  EXPECT_EQ(t.CsrEdges(0, Direction::kForward).size(), 3u);
+  EXPECT_EQ(t.Get(0, 2).ToString(), "12");
+  EXPECT_EQ(t.create_ts(4), 0u);
+  EXPECT_EQ(*t.FindEdge(2, 5), 2u);
+  EXPECT_FALSE(t.FindEdge(2, 4).has_value());
+}
+
+TEST(RelTableTest, DeltaInsertsAndEarlyExit) {
+  auto schema = Schema();
+  RelTable t(schema, schema.pairs[0]);
+  ASSERT_TRUE(t.BulkLoadOffsets({0, 1}, {1, 2}, Props({1, 2})).ok());
+  auto r = t.InsertEdge(0, 7, {Value::Int64(3)}, 5);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(*r, 2u);
+  ASSERT_TRUE(t.InsertEdge(10, 0, {Value::Null()}, 6).ok());  // a vertex beyond the CSR
+  EXPECT_EQ(t.NumDeltaEntries(), 2u);
+  EXPECT_EQ(Expand(t, 0, Direction::kForward), (Edges{{1, 0}, {7, 2}}));
+  EXPECT_EQ(Expand(t, 10, Direction::kForward), (Edges{{0, 3}}));
+  EXPECT_EQ(Expand(t, 7, Direction::kBackward), (Edges{{0, 2}}));
+  EXPECT_EQ(Expand(t, 0, Direction::kBackward), (Edges{{10, 3}}));
+  EXPECT_EQ(t.DeltaEdges(0, Direction::kForward).size(), 1u);
+  EXPECT_EQ(t.create_ts(3), 6u);
+  EXPECT_TRUE(t.Get(0, 3).is_null());
+  int calls = 0;
+  t.ForEachEdge(0, Direction::kForward, [&](uint64_t, uint64_t) {
+    ++calls;
+    return false;
+  });
+  EXPECT_EQ(calls, 1);
+  EXPECT_FALSE(t.InsertEdge(1, 1, {}, 1).ok());                        // wrong arity
+  EXPECT_FALSE(t.InsertEdge(1, 1, {Value::String("x")}, 1).ok());      // wrong type
+  EXPECT_EQ(t.NumRels(), 4u);
+}
+
+TEST(RelTableTest, DeleteCompactAndStableOffsets) {
+  auto schema = Schema();
+  RelTable t(schema, schema.pairs[0]);
+  ASSERT_TRUE(t.BulkLoadOffsets({0, 0, 0, 1}, {1, 2, 3, 3}, Props({0, 1, 2, 3})).ok());
+  ASSERT_TRUE(t.InsertEdge(0, 4, {Value::Int64(4)}, 1).ok());
+  ASSERT_TRUE(t.InsertEdge(2, 3, {Value::Int64(5)}, 1).ok());
+  ASSERT_TRUE(t.DeleteEdge(1, 9).ok());
+  ASSERT_TRUE(t.DeleteEdge(4, 9).ok());
+  EXPECT_EQ(t.DeleteEdge(4, 9).code(), ErrorCode::kInvalidRequest);
+  EXPECT_EQ(t.NumLiveRels(), 4u);
+  EXPECT_EQ(Expand(t, 0, Direction::kForward).size(), 4u);  // physical entries remain
+  EXPECT_EQ(ExpandLive(t, 0, Direction::kForward), (Edges{{1, 0}, {3, 2}}));
+  EXPECT_EQ(t.LiveDegree(0, Direction::kForward), 2u);
+  t.Compact();
+  EXPECT_EQ(t.NumDeltaEntries(), 0u);
+  EXPECT_EQ(Expand(t, 0, Direction::kForward), (Edges{{1, 0}, {3, 2}}));
+  EXPECT_EQ(Expand(t, 3, Direction::kBackward), (Edges{{0, 2}, {1, 3}, {2, 5}}));
+  EXPECT_EQ(Expand(t, 4, Direction::kBackward), Edges{});
+  EXPECT_EQ(t.Get(0, 5).ToString(), "5");  // rel offsets and properties did not move
+  EXPECT_EQ(t.NumRels(), 6u);
+  auto r = t.InsertEdge(0, 9, {Value::Int64(6)}, 2);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(*r, 6u);
+  EXPECT_EQ(Expand(t, 0, Direction::kForward), (Edges{{1, 0}, {3, 2}, {9, 6}}));
+  ASSERT_TRUE(t.UndoDelete(1).ok());
+  EXPECT_EQ(t.NumLiveRels(), 6u);
+}
+
+TEST(RelTableTest, RandomGraphMatchesReference) {
+  auto schema = Schema(catalog::RelMultiplicity::kManyMany, false);
+  RelTable t(schema, schema.pairs[0]);
+  std::mt19937 rng(3);
+  const uint64_t nv = 300;
+  std::vector<std::multiset<std::pair<uint64_t, uint64_t>>> fwd(nv), bwd(nv);
+  std::vector<uint64_t> src, dst;
+  for (int i = 0; i < 3000; ++i) {
+    src.push_back(rng() % nv);
+    dst.push_back(rng() % nv);
+  }
+  for (size_t i = 0; i < src.size(); ++i) {
+    fwd[src[i]].insert({dst[i], i});
+    bwd[dst[i]].insert({src[i], i});
+  }
+  ASSERT_TRUE(t.BulkLoadOffsets(src, dst, {}).ok());
+  std::vector<bool> deleted(src.size(), false);
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 500; ++i) {
+      uint64_t s = rng() % nv;
+      uint64_t d = rng() % nv;
+      auto rel = t.InsertEdge(s, d, {}, 1);
+      ASSERT_TRUE(rel.ok());
+      fwd[s].insert({d, *rel});
+      bwd[d].insert({s, *rel});
+      deleted.push_back(false);
+    }
+    for (int i = 0; i < 300; ++i) {
+      uint64_t rel = rng() % t.NumRels();
+      if (deleted[rel]) continue;
+      ASSERT_TRUE(t.DeleteEdge(rel, 2).ok());
+      deleted[rel] = true;
+    }
+    if (round == 1) {
+      // A second bulk load merges with CSR + deltas.
+      ASSERT_TRUE(t.BulkLoadOffsets({1, 2}, {3, 4}, {}).ok());
+      uint64_t base = t.NumRels() - 2;
+      fwd[1].insert({3, base});
+      fwd[2].insert({4, base + 1});
+      bwd[3].insert({1, base});
+      bwd[4].insert({2, base + 1});
+      deleted.push_back(false);
+      deleted.push_back(false);
+    }
+    if (round == 2) t.Compact();
+    for (uint64_t v = 0; v < nv; ++v) {
+      std::multiset<std::pair<uint64_t, uint64_t>> want_f, want_b, got_f, got_b;
+      for (auto e : fwd[v]) {
+        if (!deleted[e.second]) want_f.insert(e);
+      }
+      for (auto e : bwd[v]) {
+        if (!deleted[e.second]) want_b.insert(e);
+      }
+      for (auto e : ExpandLive(t, v, Direction::kForward)) got_f.insert(e);
+      for (auto e : ExpandLive(t, v, Direction::kBackward)) got_b.insert(e);
+      ASSERT_EQ(got_f, want_f) << "round " << round << " vertex " << v;
+      ASSERT_EQ(got_b, want_b) << "round " << round << " vertex " << v;
+    }
+  }
+}
+
+TEST(RelTableTest, Multiplicity) {
+  auto schema = Schema(catalog::RelMultiplicity::kOneOne, false);
+  schema.name = "LivesIn";
+  RelTable t(schema, schema.pairs[0]);
+  ASSERT_TRUE(t.InsertEdge(0, 0, {}, 1).ok());
+  auto r = t.InsertEdge(1, 0, {}, 1);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kConstraintViolation);
+  EXPECT_EQ(r.status().message(),
+            "Runtime exception: Node(nodeOffset: 0) has more than one neighbour in table LivesIn "
+            "in the bwd direction, which violates the rel multiplicity constraint.");
+  r = t.InsertEdge(0, 1, {}, 1);
+  EXPECT_EQ(r.status().message(),
+            "Runtime exception: Node(nodeOffset: 0) has more than one neighbour in table LivesIn "
+            "in the fwd direction, which violates the rel multiplicity constraint.");
+  // Deleted edges do not count.
+  ASSERT_TRUE(t.DeleteEdge(0, 2).ok());
+  ASSERT_TRUE(t.InsertEdge(0, 1, {}, 3).ok());
+
+  auto many_one = Schema(catalog::RelMultiplicity::kManyOne, false);
+  RelTable m(many_one, many_one.pairs[0]);
+  Status s = m.BulkLoadOffsets({0, 1, 1}, {5, 5, 6}, {});
+  EXPECT_EQ(s.code(), ErrorCode::kConstraintViolation);
+  EXPECT_EQ(s.message(),
+            "Copy exception: Node(nodeOffset: 1) has more than one neighbour in table knows in "
+            "the fwd direction, which violates the rel multiplicity constraint.");
+  EXPECT_EQ(m.NumRels(), 0u);
+  ASSERT_TRUE(m.BulkLoadOffsets({0, 1}, {5, 5}, {}).ok());  // many sources may share a target
+  EXPECT_FALSE(m.BulkLoadOffsets({2, 0}, {5, 5}, {}).ok());  // 0 already has its edge
+  EXPECT_EQ(m.NumRels(), 2u);
+  EXPECT_FALSE(m.InsertEdge(1, 9, {}, 1).ok());
+  ASSERT_TRUE(m.InsertEdge(2, 9, {}, 1).ok());
+}
+
+TEST(RelTableTest, BulkLoadResolvesKeys) {
+  catalog::NodeTableSchema person;
+  person.id = 0;
+  person.name = "person";
+  person.properties.push_back({"ID", LogicalType::Int64(), std::nullopt, 0});
+  catalog::NodeTableSchema org = person;
+  org.id = 1;
+  org.name = "org";
+  org.properties[0].type = LogicalType::String();
+  NodeTable people(person);
+  NodeTable orgs(org);
+  for (int64_t id : {10, 20, 30}) ASSERT_TRUE(people.Insert({Value::Int64(id)}, 0).ok());
+  for (const char* name : {"uw", "mit"}) ASSERT_TRUE(orgs.Insert({Value::String(name)}, 0).ok());
+  auto schema = Schema();
+  RelTable t(schema, schema.pairs[0]);
+  Column src = Ints({30, 10});
+  Column dst(LogicalType::String());
+  dst.AppendString("mit");
+  dst.AppendString("uw");
+  ASSERT_TRUE(t.BulkLoad(src, dst, Props({1, 2}), people, orgs).ok());
+  EXPECT_EQ(Expand(t, 2, Direction::kForward), (Edges{{1, 0}}));
+  EXPECT_EQ(Expand(t, 0, Direction::kBackward), (Edges{{0, 1}}));
+  Column bad_dst(LogicalType::String());
+  bad_dst.AppendString("mit");
+  bad_dst.AppendString("cmu");
+  Status s = t.BulkLoad(src, bad_dst, Props({1, 2}), people, orgs);
+  EXPECT_EQ(s.message(), "Copy exception: Unable to find primary key value cmu.");
+  EXPECT_EQ(t.NumRels(), 2u);
+  EXPECT_FALSE(t.BulkLoad(dst, src, Props({1, 2}), people, orgs).ok());  // key types swapped
+  EXPECT_FALSE(t.BulkLoad(src, dst, Props({1, 2}), orgs, people).ok());  // wrong tables
+}
+
+TEST(RelTableTest, SerializeRoundTripFoldsDeltas) {
+  auto schema = Schema();
+  RelTable t(schema, schema.pairs[0]);
+  ASSERT_TRUE(t.BulkLoadOffsets({0, 1}, {1, 0}, Props({1, 2})).ok());
+  ASSERT_TRUE(t.InsertEdge(0, 2, {Value::Int64(3)}, 4).ok());
+  ASSERT_TRUE(t.DeleteEdge(1, 5).ok());
+  catalog::BinaryWriter w;
+  t.Serialize(w);
+  catalog::BinaryReader r(w.buffer());
+  auto back = RelTable::Deserialize(r, schema, schema.pairs[0], 3, 3);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_TRUE(r.done());
+  EXPECT_EQ((*back)->NumDeltaEntries(), 0u);
+  EXPECT_EQ(Expand(**back, 0, Direction::kForward), (Edges{{1, 0}, {2, 2}}));
+  EXPECT_EQ(Expand(**back, 0, Direction::kBackward), (Edges{{1, 1}}));
+  EXPECT_TRUE((*back)->IsDeleted(1));
+  EXPECT_EQ((*back)->create_ts(2), 4u);
+  EXPECT_EQ((*back)->Get(0, 2).ToString(), "3");
+  // Neighbour offsets beyond the node tables are corruption.
+  catalog::BinaryReader r2(w.buffer());
+  EXPECT_EQ(RelTable::Deserialize(r2, schema, schema.pairs[0], 3, 2).status().code(),
+            ErrorCode::kCorruption);
+}
+
+TEST(RelTableTest, AlterColumns) {
+  auto schema = Schema();
+  RelTable t(schema, schema.pairs[0]);
+  ASSERT_TRUE(t.BulkLoadOffsets({0, 1}, {1, 0}, Props({1, 2})).ok());
+  ASSERT_TRUE(t.AddColumn(LogicalType::String(), Value::String("x")).ok());
+  EXPECT_EQ(t.Get(1, 1).ToString(), "x");
+  ASSERT_TRUE(t.DropColumn(0).ok());
+  EXPECT_EQ(t.NumColumns(), 1u);
+  ASSERT_TRUE(t.InsertEdge(2, 2, {Value::String("y")}, 1).ok());
+  EXPECT_EQ(t.Get(0, 2).ToString(), "y");
+}
+
+}  // namespace
+}  // namespace graphdb::storage

@@ -1,0 +1,505 @@
+#include "storage/storage_manager.h"
+
+#include <cstdio>
+#include <set>
+
+#include "catalog/binary_codec.h"
+
+namespace graphdb::storage {
+
+namespace {
+
+using catalog::TableId;
+
+std::string CatalogFileName(uint64_t seq) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "catalog-%06llu.gdb", static_cast<unsigned long long>(seq));
+  return buf;
+}
+
+std::string TableFileName(FileKind kind, uint64_t seq, TableId id) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%s-%06llu-%llu.gdb",
+                kind == FileKind::kNodeTable ? "node" : "rel",
+                static_cast<unsigned long long>(seq), static_cast<unsigned long long>(id));
+  return buf;
+}
+
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// Files a checkpoint may have written into the directory.
+bool IsDatabaseFile(std::string_view name) {
+  if (name == kManifestTmpName) return true;
+  return EndsWith(name, ".gdb") &&
+         (StartsWith(name, "catalog-") || StartsWith(name, "node-") || StartsWith(name, "rel-"));
+}
+
+Status NoSuchTable(std::string_view name) {
+  return Status(ErrorCode::kQueryBinding,
+                "Binder exception: Table " + std::string(name) + " does not exist.");
+}
+
+Status Corrupt(const std::string& what) { return Status(ErrorCode::kCorruption, what); }
+
+}  // namespace
+
+std::unique_ptr<StorageManager> StorageManager::CreateInMemory() {
+  return std::unique_ptr<StorageManager>(new StorageManager(env::FileSystem::Default(), ""));
+}
+
+Result<std::unique_ptr<StorageManager>> StorageManager::Open(env::FileSystem* fs,
+                                                             std::string dir) {
+  if (fs == nullptr) fs = env::FileSystem::Default();
+  if (dir.empty()) return Status(ErrorCode::kInvalidRequest, "database directory is empty");
+  Status s = fs->CreateDir(dir);
+  if (!s.ok()) return s;
+  std::unique_ptr<StorageManager> manager(new StorageManager(fs, std::move(dir)));
+  s = manager->Load();
+  if (!s.ok()) return s;
+  return manager;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading
+
+Status StorageManager::Load() {
+  std::string manifest_path = env::JoinPath(dir_, kManifestName);
+  if (!fs_->Exists(manifest_path)) {
+    // A new database. Checkpoint files without a MANIFEST mean the MANIFEST was lost (every
+    // database gets one when it is created, before any checkpoint), so refuse to start empty.
+    auto names = fs_->ListDir(dir_);
+    if (!names.ok()) return names.status();
+    for (const auto& name : *names) {
+      if (IsDatabaseFile(name) && name != kManifestTmpName) {
+        return Corrupt("corruption in " + dir_ + ": " + kManifestName +
+                       " is missing but checkpoint files such as " + name +
+                       " are present; restore it or remove the files");
+      }
+    }
+    RemoveStaleFiles();
+    return WriteManifest(manifest_);
+  }
+  auto bytes = env::ReadFileToString(fs_, manifest_path);
+  if (!bytes.ok()) return bytes.status();
+  auto manifest = DecodeManifest(*bytes, manifest_path);
+  if (!manifest.ok()) return manifest.status();
+
+  auto read = [&](const ManifestEntry& e) -> Result<TableFileContents> {
+    std::string path = env::JoinPath(dir_, e.name);
+    auto contents = ReadTableFile(fs_, path, e.kind);
+    if (!contents.ok()) return contents.status();
+    if (contents->bytes.size() != e.size || contents->crc != e.crc) {
+      return Corrupt("corruption in " + path + ": does not match the manifest");
+    }
+    return contents;
+  };
+
+  const ManifestEntry* catalog_entry = nullptr;
+  std::set<std::string> names;
+  for (const auto& e : manifest->files) {
+    if (!names.insert(e.name).second) return Corrupt("corruption in " + manifest_path +
+                                                     ": file listed twice");
+    if (e.kind == FileKind::kCatalog) {
+      if (catalog_entry) return Corrupt("corruption in " + manifest_path + ": two catalogs");
+      catalog_entry = &e;
+    }
+  }
+  if (catalog_entry == nullptr) {
+    if (manifest->sequence == 0 && manifest->files.empty()) {  // created, never checkpointed
+      manifest_ = std::move(*manifest);
+      RemoveStaleFiles();
+      return Status::OK();
+    }
+    return Corrupt("corruption in " + manifest_path + ": no catalog");
+  }
+  {
+    auto contents = read(*catalog_entry);
+    if (!contents.ok()) return contents.status();
+    auto catalog = catalog::Catalog::Deserialize(contents->payload());
+    if (!catalog.ok()) {
+      return Corrupt("corruption in " + env::JoinPath(dir_, catalog_entry->name) + ": " +
+                     catalog.status().message());
+    }
+    catalog_ = std::move(*catalog);
+  }
+  for (const auto& e : manifest->files) {
+    if (e.kind != FileKind::kNodeTable) continue;
+    std::string path = env::JoinPath(dir_, e.name);
+    const catalog::NodeTableSchema* schema = catalog_.GetNodeTable(e.table_id);
+    if (schema == nullptr || node_tables_.count(e.table_id)) {
+      return Corrupt("corruption in " + path + ": unexpected node table " +
+                     std::to_string(e.table_id));
+    }
+    auto contents = read(e);
+    if (!contents.ok()) return contents.status();
+    catalog::BinaryReader reader(contents->payload());
+    auto table = NodeTable::Deserialize(reader, *schema);
+    if (!table.ok()) return Corrupt("corruption in " + path + ": " + table.status().message());
+    if (!reader.done()) return Corrupt("corruption in " + path + ": trailing bytes");
+    node_tables_[e.table_id] = std::move(*table);
+  }
+  for (const auto* schema : catalog_.NodeTables()) {
+    if (!node_tables_.count(schema->id)) {
+      return Corrupt("corruption in " + manifest_path + ": no file for node table " +
+                     schema->name);
+    }
+  }
+  for (const auto& e : manifest->files) {
+    if (e.kind != FileKind::kRelTable) continue;
+    std::string path = env::JoinPath(dir_, e.name);
+    const catalog::RelTableSchema* schema = catalog_.GetRelTableByPairId(e.table_id);
+    if (schema == nullptr || rel_tables_.count(e.table_id)) {
+      return Corrupt("corruption in " + path + ": unexpected rel table " +
+                     std::to_string(e.table_id));
+    }
+    const catalog::RelTablePair* pair = schema->FindPairById(e.table_id);
+    auto contents = read(e);
+    if (!contents.ok()) return contents.status();
+    catalog::BinaryReader reader(contents->payload());
+    auto table = RelTable::Deserialize(reader, *schema, *pair,
+                                       node_tables_.at(pair->src_table)->NumRows(),
+                                       node_tables_.at(pair->dst_table)->NumRows());
+    if (!table.ok()) return Corrupt("corruption in " + path + ": " + table.status().message());
+    if (!reader.done()) return Corrupt("corruption in " + path + ": trailing bytes");
+    rel_tables_[e.table_id] = std::move(*table);
+  }
+  for (const auto* schema : catalog_.RelTables()) {
+    for (const auto& pair : schema->pairs) {
+      if (!rel_tables_.count(pair.id)) {
+        return Corrupt("corruption in " + manifest_path + ": no file for rel table " +
+                       schema->name);
+      }
+    }
+  }
+  manifest_ = std::move(*manifest);
+  RemoveStaleFiles();
+  return Status::OK();
+}
+
+void StorageManager::RemoveStaleFiles() {
+  auto names = fs_->ListDir(dir_);
+  if (!names.ok()) return;
+  std::set<std::string> live;
+  for (const auto& e : manifest_.files) live.insert(e.name);
+  for (const auto& name : *names) {
+    if (IsDatabaseFile(name) && !live.count(name)) (void)fs_->Remove(env::JoinPath(dir_, name));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checkpoint
+
+Status StorageManager::WriteCheckpointFiles(uint64_t seq, Manifest* manifest,
+                                            std::vector<std::string>* written) {
+  auto write = [&](FileKind kind, TableId id, const std::string& name,
+                   const auto& serialize) -> Status {
+    std::string path = env::JoinPath(dir_, name);
+    auto writer = TableFileWriter::Create(fs_, path, kind);
+    if (!writer.ok()) return writer.status();
+    written->push_back(path);
+    serialize((*writer)->writer());
+    Status s = (*writer)->Finish();
+    if (!s.ok()) return s;
+    manifest->files.push_back(
+        ManifestEntry{kind, id, name, (*writer)->file_size(), (*writer)->crc()});
+    return Status::OK();
+  };
+  Status s = write(FileKind::kCatalog, 0, CatalogFileName(seq), [&](catalog::BinaryWriter& w) {
+    std::string bytes = catalog_.Serialize();
+    w.PutRaw(bytes.data(), bytes.size());
+  });
+  if (!s.ok()) return s;
+  for (const auto& [id, table] : node_tables_) {
+    s = write(FileKind::kNodeTable, id, TableFileName(FileKind::kNodeTable, seq, id),
+              [&](catalog::BinaryWriter& w) { table->Serialize(w); });
+    if (!s.ok()) return s;
+  }
+  for (const auto& [id, table] : rel_tables_) {
+    s = write(FileKind::kRelTable, id, TableFileName(FileKind::kRelTable, seq, id),
+              [&](catalog::BinaryWriter& w) { table->Serialize(w); });
+    if (!s.ok()) return s;
+  }
+  return Status::OK();
+}
+
+Status StorageManager::WriteManifest(const Manifest& manifest) {
+  std::string tmp = env::JoinPath(dir_, kManifestTmpName);
+  Status s = env::WriteStringToFile(fs_, tmp, EncodeManifest(manifest), /*sync=*/true);
+  if (s.ok()) s = fs_->Rename(tmp, env::JoinPath(dir_, kManifestName));
+  if (s.ok()) s = fs_->SyncDir(dir_);
+  if (!s.ok() && fs_->Exists(tmp)) (void)fs_->Remove(tmp);
+  return s;
+}
+
+Status StorageManager::Checkpoint() {
+  if (in_memory()) {
+    return Status(ErrorCode::kInvalidRequest, "an in-memory database cannot be checkpointed");
+  }
+  Manifest next;
+  next.sequence = manifest_.sequence + 1;
+  std::vector<std::string> written;
+  std::string tmp = env::JoinPath(dir_, kManifestTmpName);
+  auto abandon = [&](Status s) {
+    for (const auto& path : written) (void)fs_->Remove(path);
+    if (fs_->Exists(tmp)) (void)fs_->Remove(tmp);
+    return s;
+  };
+  Status s = WriteCheckpointFiles(next.sequence, &next, &written);
+  if (!s.ok()) return abandon(s);
+  s = env::WriteStringToFile(fs_, tmp, EncodeManifest(next), /*sync=*/true);
+  if (!s.ok()) return abandon(s);
+  s = fs_->Rename(tmp, env::JoinPath(dir_, kManifestName));
+  if (!s.ok()) return abandon(s);
+  // MANIFEST now names the new files; the old ones are only removed once the rename is
+  // durable, so a failed directory sync keeps both sets on disk.
+  manifest_ = std::move(next);
+  s = fs_->SyncDir(dir_);
+  if (!s.ok()) return s;
+  RemoveStaleFiles();
+  return Status::OK();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tables
+
+NodeTable* StorageManager::GetNodeTable(TableId id) {
+  auto it = node_tables_.find(id);
+  return it == node_tables_.end() ? nullptr : it->second.get();
+}
+
+const NodeTable* StorageManager::GetNodeTable(TableId id) const {
+  auto it = node_tables_.find(id);
+  return it == node_tables_.end() ? nullptr : it->second.get();
+}
+
+RelTable* StorageManager::GetRelTable(TableId pair_id) {
+  auto it = rel_tables_.find(pair_id);
+  return it == rel_tables_.end() ? nullptr : it->second.get();
+}
+
+const RelTable* StorageManager::GetRelTable(TableId pair_id) const {
+  auto it = rel_tables_.find(pair_id);
+  return it == rel_tables_.end() ? nullptr : it->second.get();
+}
+
+std::vector<RelTable*> StorageManager::GetRelTables(TableId rel_table_id) {
+  std::vector<RelTable*> out;
+  const catalog::RelTableSchema* schema = catalog_.GetRelTable(rel_table_id);
+  if (schema == nullptr) return out;
+  for (const auto& pair : schema->pairs) out.push_back(GetRelTable(pair.id));
+  return out;
+}
+
+size_t StorageManager::MemoryUsage() const {
+  size_t total = 0;
+  for (const auto& [id, t] : node_tables_) total += t->MemoryUsage();
+  for (const auto& [id, t] : rel_tables_) total += t->MemoryUsage();
+  return total;
+}
+
+// ---------------------------------------------------------------------------------------------
+// DDL
+
+Result<catalog::DdlOutcome> StorageManager::CreateNodeTable(catalog::NodeTableDefinition def) {
+  auto outcome = catalog_.CreateNodeTable(std::move(def));
+  if (!outcome.ok() || !outcome->changed) return outcome;
+  node_tables_[outcome->table_id] =
+      std::make_unique<NodeTable>(*catalog_.GetNodeTable(outcome->table_id));
+  return outcome;
+}
+
+Result<catalog::DdlOutcome> StorageManager::CreateRelTable(catalog::RelTableDefinition def) {
+  auto outcome = catalog_.CreateRelTable(std::move(def));
+  if (!outcome.ok() || !outcome->changed) return outcome;
+  const catalog::RelTableSchema* schema = catalog_.GetRelTable(outcome->table_id);
+  for (const auto& pair : schema->pairs) {
+    rel_tables_[pair.id] = std::make_unique<RelTable>(*schema, pair);
+  }
+  return outcome;
+}
+
+Result<catalog::DdlOutcome> StorageManager::DropTable(std::string_view name, bool if_exists) {
+  std::vector<TableId> pairs;
+  if (const auto* rel = catalog_.GetRelTable(name)) {
+    for (const auto& p : rel->pairs) pairs.push_back(p.id);
+  }
+  auto outcome = catalog_.DropTable(name, if_exists);
+  if (!outcome.ok() || !outcome->changed) return outcome;
+  node_tables_.erase(outcome->table_id);
+  for (TableId id : pairs) rel_tables_.erase(id);
+  return outcome;
+}
+
+Result<catalog::DdlOutcome> StorageManager::RenameTable(std::string_view name,
+                                                        std::string new_name) {
+  auto outcome = catalog_.RenameTable(name, std::move(new_name));
+  if (!outcome.ok()) return outcome;
+  std::string stored = catalog_.TableName(outcome->table_id);
+  if (NodeTable* t = GetNodeTable(outcome->table_id)) t->set_name(stored);
+  for (RelTable* t : GetRelTables(outcome->table_id)) t->set_name(stored);
+  return outcome;
+}
+
+Result<catalog::DdlOutcome> StorageManager::AddProperty(std::string_view table,
+                                                        catalog::PropertyDefinition property,
+                                                        const Value& fill, bool if_not_exists) {
+  if (!fill.is_null()) {
+    Column probe(property.type);
+    Status s = probe.Append(fill);
+    if (!s.ok()) return s;
+  }
+  LogicalType type = property.type;
+  std::string name = property.name;
+  auto outcome = catalog_.AddProperty(table, std::move(property), if_not_exists);
+  if (!outcome.ok() || !outcome->changed) return outcome;
+  Status s;
+  if (NodeTable* t = GetNodeTable(outcome->table_id)) {
+    s = t->AddColumn(type, fill);
+  } else {
+    for (RelTable* t : GetRelTables(outcome->table_id)) {
+      if (s.ok()) s = t->AddColumn(type, fill);
+    }
+  }
+  if (!s.ok()) {
+    (void)catalog_.DropProperty(table, name);
+    return s;
+  }
+  return outcome;
+}
+
+Result<catalog::DdlOutcome> StorageManager::DropProperty(std::string_view table,
+                                                         std::string_view property,
+                                                         bool if_exists) {
+  std::optional<size_t> index;
+  if (const auto* n = catalog_.GetNodeTable(table)) index = n->PropertyIndex(property);
+  if (const auto* r = catalog_.GetRelTable(table)) index = r->PropertyIndex(property);
+  auto outcome = catalog_.DropProperty(table, property, if_exists);
+  if (!outcome.ok() || !outcome->changed) return outcome;
+  if (NodeTable* t = GetNodeTable(outcome->table_id)) {
+    Status s = t->DropColumn(*index);
+    GRAPHDB_ASSERT(s.ok());
+  } else {
+    for (RelTable* t : GetRelTables(outcome->table_id)) {
+      Status s = t->DropColumn(*index);
+      GRAPHDB_ASSERT(s.ok());
+    }
+  }
+  return outcome;
+}
+
+Result<catalog::DdlOutcome> StorageManager::RenameProperty(std::string_view table,
+                                                           std::string_view property,
+                                                           std::string new_name) {
+  return catalog_.RenameProperty(table, property, std::move(new_name));
+}
+
+Result<catalog::DdlOutcome> StorageManager::AddRelPair(std::string_view rel_table,
+                                                       std::string_view from, std::string_view to,
+                                                       bool if_not_exists) {
+  auto outcome = catalog_.AddRelPair(rel_table, from, to, if_not_exists);
+  if (!outcome.ok() || !outcome->changed) return outcome;
+  const catalog::RelTableSchema* schema = catalog_.GetRelTableByPairId(outcome->table_id);
+  rel_tables_[outcome->table_id] =
+      std::make_unique<RelTable>(*schema, *schema->FindPairById(outcome->table_id));
+  return outcome;
+}
+
+Result<catalog::DdlOutcome> StorageManager::DropRelPair(std::string_view rel_table,
+                                                        std::string_view from,
+                                                        std::string_view to, bool if_exists) {
+  auto outcome = catalog_.DropRelPair(rel_table, from, to, if_exists);
+  if (!outcome.ok() || !outcome->changed) return outcome;
+  rel_tables_.erase(outcome->table_id);
+  return outcome;
+}
+
+// ---------------------------------------------------------------------------------------------
+// COPY FROM
+
+Status StorageManager::CopyNodeTable(std::string_view table,
+                                     const std::vector<std::string>& files,
+                                     const CsvOptions& options,
+                                     const CsvProgressCallback& progress, uint64_t ts) {
+  const catalog::NodeTableSchema* schema = catalog_.GetNodeTable(table);
+  if (schema == nullptr) {
+    if (catalog_.Contains(table)) {
+      return Status(ErrorCode::kQueryBinding,
+                    "Binder exception: " + std::string(table) + " is not a node table.");
+    }
+    return NoSuchTable(table);
+  }
+  std::vector<LogicalType> types;
+  for (const auto& p : schema->properties) {
+    if (p.type.id() != LogicalTypeId::kSerial) types.push_back(p.type);
+  }
+  CsvReader reader(fs_, types, options);
+  if (progress) reader.set_progress_callback(progress);
+  auto parsed = reader.ReadFiles(files);
+  if (!parsed.ok()) return parsed.status();
+  std::vector<Column> columns;
+  size_t next = 0;
+  for (const auto& p : schema->properties) {
+    if (p.type.id() == LogicalTypeId::kSerial) {
+      columns.emplace_back(p.type);
+    } else {
+      columns.push_back(std::move((*parsed)[next++]));
+    }
+  }
+  return node_tables_.at(schema->id)->BulkAppend(std::move(columns), ts);
+}
+
+Status StorageManager::CopyRelTable(std::string_view table, const std::vector<std::string>& files,
+                                    const CsvOptions& options,
+                                    const CsvProgressCallback& progress, std::string_view from,
+                                    std::string_view to, uint64_t ts) {
+  const catalog::RelTableSchema* schema = catalog_.GetRelTable(table);
+  if (schema == nullptr) {
+    if (catalog_.Contains(table)) {
+      return Status(ErrorCode::kQueryBinding,
+                    "Binder exception: " + std::string(table) + " is not a rel table.");
+    }
+    return NoSuchTable(table);
+  }
+  const catalog::RelTablePair* pair = nullptr;
+  if (!from.empty() || !to.empty()) {
+    const auto* src = catalog_.GetNodeTable(from);
+    const auto* dst = catalog_.GetNodeTable(to);
+    if (src == nullptr) return NoSuchTable(from);
+    if (dst == nullptr) return NoSuchTable(to);
+    pair = schema->FindPair(src->id, dst->id);
+    if (pair == nullptr) {
+      return Status(ErrorCode::kQueryBinding, "Binder exception: " + src->name + "->" +
+                                                  dst->name + " does not exist in " +
+                                                  schema->name + " table.");
+    }
+  } else if (schema->pairs.size() == 1) {
+    pair = &schema->pairs[0];
+  } else {
+    return Status(ErrorCode::kQueryBinding,
+                  "Binder exception: The table " + schema->name +
+                      " has multiple FROM and TO pairs defined in the schema. A specific pair of "
+                      "FROM and TO options is expected when copying data into the " +
+                      schema->name + " table.");
+  }
+  NodeTable* src = node_tables_.at(pair->src_table).get();
+  NodeTable* dst = node_tables_.at(pair->dst_table).get();
+  std::vector<LogicalType> types = {src->column(src->primary_key_column()).type(),
+                                    dst->column(dst->primary_key_column()).type()};
+  for (const auto& p : schema->properties) types.push_back(p.type);
+  CsvReader reader(fs_, types, options);
+  if (progress) reader.set_progress_callback(progress);
+  auto parsed = reader.ReadFiles(files);
+  if (!parsed.ok()) return parsed.status();
+  std::vector<Column> props;
+  for (size_t i = 2; i < parsed->size(); ++i) props.push_back(std::move((*parsed)[i]));
+  return rel_tables_.at(pair->id)->BulkLoad((*parsed)[0], (*parsed)[1], std::move(props), *src,
+                                            *dst, ts);
+}
+
+}  // namespace graphdb::storage

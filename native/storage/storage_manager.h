@@ -1,0 +1,121 @@
+// StorageManager: owns the catalog and every node and rel table of one database, keeps them in
+// step for DDL, runs COPY FROM (CSV -> bulk load), and persists everything as checkpoints.
+//
+// Directory layout (see docs/storage-format.md): MANIFEST names the files of the current
+// checkpoint; catalog-<seq>.gdb, node-<seq>-<table id>.gdb, rel-<seq>-<pair id>.gdb hold the
+// data. Checkpoint() writes a complete new set of files, fsyncs them, writes MANIFEST.tmp,
+// fsyncs it, renames it over MANIFEST, fsyncs the directory, and only then removes the files
+// of older checkpoints. A crash or an IO error at any point leaves the previous checkpoint
+// loadable; Open() removes leftovers of unfinished checkpoints. Damaged or truncated files
+// make Open() fail with kCorruption naming the file, never crash. Creating a database writes
+// an empty MANIFEST at once, so checkpoint files without a MANIFEST are reported as corruption
+// instead of being mistaken for a new database.
+//
+// Timestamps: rows created by COPY get create_ts `ts` (default 0, visible to every snapshot).
+// Checkpoint writes stamps as they are; it must run when no transaction is in flight.
+//
+// Thread-safety: single writer. DDL, COPY, row mutations and Checkpoint need exclusive
+// access; const access (lookups, scans, expansion) may run concurrently while nothing
+// mutates. Checkpoint only reads the tables, so it may overlap with readers. Coordinating
+// readers with writers (latches, snapshots) is the MVCC / transaction layer's job.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "common/result.h"
+#include "env/file_system.h"
+#include "storage/csv_reader.h"
+#include "storage/node_table.h"
+#include "storage/rel_table.h"
+#include "storage/table_file.h"
+
+namespace graphdb::storage {
+
+class StorageManager {
+ public:
+  // A database without a directory; Checkpoint() fails with kInvalidRequest.
+  static std::unique_ptr<StorageManager> CreateInMemory();
+  // Opens (creating it if needed) the database in `dir` and loads its last checkpoint.
+  // `fs` must outlive the manager (FileSystem::Default() when null).
+  static Result<std::unique_ptr<StorageManager>> Open(env::FileSystem* fs, std::string dir);
+
+  StorageManager(const StorageManager&) = delete;
+  StorageManager& operator=(const StorageManager&) = delete;
+
+  const catalog::Catalog& catalog() const { return catalog_; }
+  const std::string& dir() const { return dir_; }
+  bool in_memory() const { return dir_.empty(); }
+
+  // ---- DDL: the catalog change and the storage change together ----
+  Result<catalog::DdlOutcome> CreateNodeTable(catalog::NodeTableDefinition def);
+  Result<catalog::DdlOutcome> CreateRelTable(catalog::RelTableDefinition def);
+  Result<catalog::DdlOutcome> DropTable(std::string_view name, bool if_exists = false);
+  Result<catalog::DdlOutcome> RenameTable(std::string_view name, std::string new_name);
+  // `fill` is the evaluated DEFAULT (NULL for none) written into existing rows; it is checked
+  // against the type before anything changes.
+  Result<catalog::DdlOutcome> AddProperty(std::string_view table,
+                                          catalog::PropertyDefinition property, const Value& fill,
+                                          bool if_not_exists = false);
+  Result<catalog::DdlOutcome> DropProperty(std::string_view table, std::string_view property,
+                                           bool if_exists = false);
+  Result<catalog::DdlOutcome> RenameProperty(std::string_view table, std::string_view property,
+                                             std::string new_name);
+  Result<catalog::DdlOutcome> AddRelPair(std::string_view rel_table, std::string_view from,
+                                         std::string_view to, bool if_not_exists = false);
+  Result<catalog::DdlOutcome> DropRelPair(std::string_view rel_table, std::string_view from,
+                                          std::string_view to, bool if_exists = false);
+
+  // ---- Tables ----
+  // nullptr when there is no such table. Pointers stay valid until the table is dropped.
+  NodeTable* GetNodeTable(catalog::TableId id);
+  const NodeTable* GetNodeTable(catalog::TableId id) const;
+  // By pair id (a single-pair rel table's id is its pair id).
+  RelTable* GetRelTable(catalog::TableId pair_id);
+  const RelTable* GetRelTable(catalog::TableId pair_id) const;
+  // One RelTable per FROM/TO pair of a rel table, in pair order.
+  std::vector<RelTable*> GetRelTables(catalog::TableId rel_table_id);
+
+  // ---- COPY FROM ----
+  // Loads CSV files into a node table. The files hold one column per property except SERIAL
+  // ones (which draw fresh values). Atomic: on error the table is unchanged.
+  Status CopyNodeTable(std::string_view table, const std::vector<std::string>& files,
+                       const CsvOptions& options = {}, const CsvProgressCallback& progress = {},
+                       uint64_t ts = 0);
+  // Loads CSV files into a rel table: FROM key, TO key, then one column per property. For a
+  // rel table with several pairs, `from`/`to` name the pair. Atomic.
+  Status CopyRelTable(std::string_view table, const std::vector<std::string>& files,
+                      const CsvOptions& options = {}, const CsvProgressCallback& progress = {},
+                      std::string_view from = {}, std::string_view to = {}, uint64_t ts = 0);
+
+  // ---- Persistence ----
+  Status Checkpoint();
+  // Sequence number of the last successful checkpoint (0: none yet).
+  uint64_t checkpoint_sequence() const { return manifest_.sequence; }
+
+  size_t MemoryUsage() const;
+
+ private:
+  StorageManager(env::FileSystem* fs, std::string dir) : fs_(fs), dir_(std::move(dir)) {}
+
+  Status Load();
+  // Writes MANIFEST.tmp, fsyncs it, renames it to MANIFEST and fsyncs the directory.
+  Status WriteManifest(const Manifest& manifest);
+  // Removes files of this database that the current manifest does not name.
+  void RemoveStaleFiles();
+  Status WriteCheckpointFiles(uint64_t seq, Manifest* manifest, std::vector<std::string>* written);
+
+  env::FileSystem* fs_;
+  std::string dir_;
+  catalog::Catalog catalog_;
+  std::map<catalog::TableId, std::unique_ptr<NodeTable>> node_tables_;
+  std::map<catalog::TableId, std::unique_ptr<RelTable>> rel_tables_;  // by pair id
+  Manifest manifest_;
+};
+
+}  // namespace graphdb::storage

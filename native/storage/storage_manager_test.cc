@@ -1,0 +1,384 @@
+#include "storage/storage_manager.h"
+
+#include <unistd.h>
+
+#include <functional>
+
+#include <gtest/gtest.h>
+
+#include "env/fault_injection_file_system.h"
+
+namespace graphdb::storage {
+namespace {
+
+LogicalType T(std::string_view text) {
+  std::string error;
+  auto t = ParseLogicalType(text, &error);
+  EXPECT_TRUE(t.has_value()) << text << ": " << error;
+  return t ? *t : LogicalType::Any();
+}
+
+class TempDir {
+ public:
+  TempDir() {
+    char tmpl[] = "/tmp/graphdb_storage_test_XXXXXX";
+    path_ = ::mkdtemp(tmpl);
+  }
+  ~TempDir() {
+    auto* fs = env::FileSystem::Default();
+    for (const std::string& dir : {env::JoinPath(path_, "db"), path_}) {
+      auto names = fs->ListDir(dir);
+      if (names.ok()) {
+        for (const auto& n : *names) (void)fs->Remove(env::JoinPath(dir, n));
+      }
+      (void)fs->RemoveDir(dir);
+    }
+  }
+  const std::string& path() const { return path_; }
+  std::string db() const { return env::JoinPath(path_, "db"); }
+
+ private:
+  std::string path_;
+};
+
+// A text dump of everything a checkpoint must preserve.
+std::string Dump(StorageManager& db) {
+  std::string out = "next_id " + std::to_string(db.catalog().next_table_id()) + "\n";
+  for (const auto* schema : db.catalog().NodeTables()) {
+    const NodeTable* t = db.GetNodeTable(schema->id);
+    out += "node " + schema->name + " rows " + std::to_string(t->NumRows()) + "\n";
+    for (uint64_t r = 0; r < t->NumRows(); ++r) {
+      out += std::to_string(t->create_ts(r)) + "/" + std::to_string(t->delete_ts(r)) + ":";
+      for (const auto& v : t->GetRow(r)) out += v.ToString() + "|";
+      out += "\n";
+    }
+    for (size_t c = 0; c < t->NumColumns(); ++c) out += std::to_string(t->next_serial(c)) + ",";
+    out += "\n";
+  }
+  for (const auto* schema : db.catalog().RelTables()) {
+    for (const auto& pair : schema->pairs) {
+      const RelTable* t = db.GetRelTable(pair.id);
+      out += "rel " + schema->name + " " + std::to_string(pair.id) + "\n";
+      for (uint64_t r = 0; r < t->NumRels(); ++r) {
+        out += std::to_string(t->create_ts(r)) + "/" + std::to_string(t->delete_ts(r)) + ":";
+        for (size_t c = 0; c < t->NumColumns(); ++c) out += t->Get(c, r).ToString() + "|";
+        out += "\n";
+      }
+      for (int d = 0; d < 2; ++d) {
+        uint64_t n = db.GetNodeTable(d == 0 ? pair.src_table : pair.dst_table)->NumRows();
+        for (uint64_t v = 0; v < n; ++v) {
+          out += std::to_string(v) + "->";
+          t->ForEachEdge(v, static_cast<Direction>(d), [&](uint64_t nbr, uint64_t rel) {
+            out += std::to_string(nbr) + "@" + std::to_string(rel) + " ";
+          });
+          out += "\n";
+        }
+      }
+    }
+  }
+  return out;
+}
+
+catalog::PropertyDefinition P(std::string name, const char* type) {
+  return {std::move(name), T(type), std::nullopt, 0};
+}
+
+// A small graph with every kind of content: nested values, SERIAL, deletes, deltas, a rel
+// table with two pairs, a dropped table (an id hole).
+void Populate(StorageManager& db) {
+  ASSERT_TRUE(db.CreateNodeTable({"Person",
+                                  {P("id", "INT64"), P("name", "STRING"),
+                                   P("tags", "STRING[]"), P("info", "STRUCT(a INT64, b DATE)")},
+                                  "id",
+                                  false})
+                  .ok());
+  ASSERT_TRUE(db.CreateNodeTable({"Tmp", {P("k", "INT64")}, "k", false}).ok());
+  ASSERT_TRUE(db.CreateNodeTable({"City", {P("id", "SERIAL"), P("name", "STRING")}, "id", false})
+                  .ok());
+  catalog::RelTableDefinition knows;
+  knows.name = "Knows";
+  knows.from_to = {{"Person", "Person"}};
+  knows.properties = {P("since", "INT64"), P("note", "STRING")};
+  ASSERT_TRUE(db.CreateRelTable(knows).ok());
+  catalog::RelTableDefinition likes;
+  likes.name = "Likes";
+  likes.from_to = {{"Person", "Person"}, {"Person", "City"}};
+  likes.properties = {P("w", "DOUBLE")};
+  ASSERT_TRUE(db.CreateRelTable(likes).ok());
+  ASSERT_TRUE(db.DropTable("Tmp").ok());
+  NodeTable* person = db.GetNodeTable(*db.catalog().FindId("Person"));
+  for (int i = 0; i < 50; ++i) {
+    std::vector<Value> row = {Value::Int64(i * 10), Value::String("person number " +
+                                                                  std::to_string(i)),
+                              Value::Nested(T("STRING[]"), {Value::String("t" + std::to_string(i))}),
+                              i % 3 ? Value::Null(T("STRUCT(a INT64, b DATE)"))
+                                    : Value::Nested(T("STRUCT(a INT64, b DATE)"),
+                                                    {Value::Int64(i), Value::Date(i * 100)})};
+    ASSERT_TRUE(person->Insert(row, 0).ok());
+  }
+  ASSERT_TRUE(person->Delete(7, 42).ok());
+  NodeTable* city = db.GetNodeTable(*db.catalog().FindId("City"));
+  for (const char* name : {"Waterloo", "Kitchener"}) {
+    ASSERT_TRUE(city->Insert({Value::Null(), Value::String(name)}, 3).ok());
+  }
+  RelTable* k = db.GetRelTables(*db.catalog().FindId("Knows"))[0];
+  std::vector<uint64_t> src, dst;
+  for (uint64_t i = 0; i < 49; ++i) {
+    src.push_back(i);
+    dst.push_back(i + 1);
+  }
+  std::vector<Column> props;
+  props.emplace_back(LogicalType::Int64());
+  props.emplace_back(LogicalType::String());
+  for (uint64_t i = 0; i < 49; ++i) {
+    props[0].AppendFixed<int64_t>(2000 + static_cast<int64_t>(i));
+    props[1].AppendString(i % 2 ? "" : "a note long enough for the heap");
+  }
+  ASSERT_TRUE(k->BulkLoadOffsets(src, dst, std::move(props)).ok());
+  ASSERT_TRUE(k->InsertEdge(5, 0, {Value::Int64(1), Value::Null()}, 9).ok());
+  ASSERT_TRUE(k->DeleteEdge(3, 10).ok());
+  auto likes_tables = db.GetRelTables(*db.catalog().FindId("Likes"));
+  ASSERT_EQ(likes_tables.size(), 2u);
+  ASSERT_TRUE(likes_tables[1]->InsertEdge(1, 0, {Value::Double(0.5)}, 11).ok());
+  ASSERT_TRUE(likes_tables[0]->InsertEdge(1, 2, {Value::Double(1.5)}, 11).ok());
+  ASSERT_TRUE(db.AddProperty("Person", P("age", "INT16"), Value::Int64(30)).ok());
+}
+
+TEST(StorageManagerTest, CheckpointAndReopen) {
+  TempDir tmp;
+  std::string before;
+  {
+    auto db = StorageManager::Open(nullptr, tmp.db());
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    EXPECT_EQ((*db)->checkpoint_sequence(), 0u);
+    Populate(**db);
+    if (HasFatalFailure()) return;
+    ASSERT_TRUE((*db)->Checkpoint().ok());
+    EXPECT_EQ((*db)->checkpoint_sequence(), 1u);
+    before = Dump(**db);
+    EXPECT_GT((*db)->MemoryUsage(), 0u);
+  }
+  auto db = StorageManager::Open(nullptr, tmp.db());
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  EXPECT_EQ(Dump(**db), before);
+  EXPECT_EQ((*db)->checkpoint_sequence(), 1u);
+  EXPECT_EQ(*(*db)->catalog().FindId("City"), 2u);
+  // The reopened database keeps working: keys are indexed, serials continue.
+  NodeTable* person = (*db)->GetNodeTable(0);
+  EXPECT_EQ(*person->LookupInt64(490), 49u);
+  EXPECT_FALSE(person->LookupInt64(70).has_value());  // deleted row
+  NodeTable* city = (*db)->GetNodeTable(2);
+  auto r = city->Insert({Value::Null(), Value::String("Guelph")}, 4);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(city->Get(0, *r).ToString(), "2");
+  // A second checkpoint replaces the files of the first.
+  ASSERT_TRUE((*db)->Checkpoint().ok());
+  auto names = env::FileSystem::Default()->ListDir(tmp.db());
+  ASSERT_TRUE(names.ok());
+  for (const auto& n : *names) {
+    EXPECT_TRUE(n == "MANIFEST" || n.find("-000002") != std::string::npos) << n;
+  }
+  std::string after = Dump(**db);
+  db->reset();
+  auto again = StorageManager::Open(nullptr, tmp.db());
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(Dump(**again), after);
+}
+
+TEST(StorageManagerTest, DdlKeepsCatalogAndTablesInStep) {
+  auto db = StorageManager::CreateInMemory();
+  Populate(*db);
+  if (HasFatalFailure()) return;
+  EXPECT_EQ(db->Checkpoint().code(), ErrorCode::kInvalidRequest);
+  NodeTable* person = db->GetNodeTable(0);
+  EXPECT_EQ(person->NumColumns(), 5u);
+  EXPECT_EQ(person->Get(4, 10).ToString(), "30");
+  EXPECT_FALSE(db->AddProperty("Person", P("bad", "INT64"), Value::String("x")).ok());
+  EXPECT_EQ(db->catalog().GetNodeTable("Person")->properties.size(), 5u);
+  ASSERT_TRUE(db->DropProperty("Person", "tags").ok());
+  EXPECT_EQ(person->NumColumns(), 4u);
+  EXPECT_EQ(person->Get(2, 0).ToString(), "{a: 0, b: 1970-01-01}");
+  ASSERT_TRUE(db->AddProperty("Likes", P("extra", "STRING"), Value::String("e")).ok());
+  for (RelTable* t : db->GetRelTables(*db->catalog().FindId("Likes"))) {
+    EXPECT_EQ(t->NumColumns(), 2u);
+  }
+  ASSERT_TRUE(db->RenameTable("Knows", "Follows").ok());
+  EXPECT_EQ(db->GetRelTable(3)->name(), "Follows");
+  auto pair = db->AddRelPair("Follows", "City", "City");
+  ASSERT_TRUE(pair.ok());
+  ASSERT_NE(db->GetRelTable(pair->table_id), nullptr);
+  EXPECT_EQ(db->GetRelTables(3).size(), 2u);
+  ASSERT_TRUE(db->DropRelPair("Follows", "City", "City").ok());
+  EXPECT_EQ(db->GetRelTable(pair->table_id), nullptr);
+  EXPECT_EQ(db->DropTable("Person").status().code(), ErrorCode::kQueryBinding);
+  ASSERT_TRUE(db->DropTable("Follows").ok());
+  ASSERT_TRUE(db->DropTable("Likes").ok());
+  ASSERT_TRUE(db->DropTable("Person").ok());
+  EXPECT_EQ(db->GetNodeTable(0), nullptr);
+  EXPECT_EQ(db->GetRelTable(3), nullptr);
+  EXPECT_EQ(db->CopyNodeTable("Nope", {"/x.csv"}).message(),
+            "Binder exception: Table Nope does not exist.");
+}
+
+TEST(StorageManagerTest, CorruptionIsReportedNotCrashed) {
+  TempDir tmp;
+  {
+    auto db = StorageManager::Open(nullptr, tmp.db());
+    ASSERT_TRUE(db.ok());
+    Populate(**db);
+    if (HasFatalFailure()) return;
+    ASSERT_TRUE((*db)->Checkpoint().ok());
+  }
+  auto* fs = env::FileSystem::Default();
+  auto names = fs->ListDir(tmp.db());
+  ASSERT_TRUE(names.ok());
+  ASSERT_GE(names->size(), 6u);  // manifest, catalog, 2 node tables, 3 rel pairs
+  for (const auto& name : *names) {
+    std::string path = env::JoinPath(tmp.db(), name);
+    auto original = env::ReadFileToString(fs, path);
+    ASSERT_TRUE(original.ok());
+    // Flip one byte at several places, truncate at several lengths, then restore.
+    std::vector<std::string> damaged;
+    for (size_t pos : {size_t{0}, size_t{13}, original->size() / 2, original->size() - 1}) {
+      std::string d = *original;
+      d[pos] = static_cast<char>(d[pos] ^ 0x5a);
+      damaged.push_back(d);
+    }
+    for (size_t len : {size_t{0}, size_t{7}, original->size() / 3, original->size() - 1}) {
+      damaged.push_back(original->substr(0, len));
+    }
+    damaged.push_back(*original + "x");
+    for (const auto& d : damaged) {
+      ASSERT_TRUE(env::WriteStringToFile(fs, path, d, false).ok());
+      auto db = StorageManager::Open(nullptr, tmp.db());
+      ASSERT_FALSE(db.ok()) << name;
+      EXPECT_EQ(db.status().code(), ErrorCode::kCorruption) << name << ": "
+                                                            << db.status().ToString();
+      EXPECT_NE(db.status().message().find(name), std::string::npos) << db.status().message();
+    }
+    ASSERT_TRUE(fs->Remove(path).ok());
+    auto missing = StorageManager::Open(nullptr, tmp.db());
+    ASSERT_FALSE(missing.ok()) << name;
+    EXPECT_EQ(missing.status().code(), ErrorCode::kCorruption) << name;
+    ASSERT_TRUE(env::WriteStringToFile(fs, path, *original, false).ok());
+  }
+  auto db = StorageManager::Open(nullptr, tmp.db());
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+}
+
+TEST(StorageManagerTest, FailedCheckpointKeepsPreviousOne) {
+  env::FaultInjectionFileSystem fs(env::FileSystem::Default());
+  auto add_row = [](StorageManager& db) {
+    return db.GetNodeTable(0)
+        ->Insert({Value::Int64(-1), Value::String("new"), Value::Null(), Value::Null(),
+                  Value::Null()},
+                 50)
+        .ok();
+  };
+  // The states before and after the change, and the syncs one checkpoint performs.
+  std::string first;
+  std::string second;
+  int syncs_per_checkpoint = 0;
+  {
+    TempDir tmp;
+    auto db = StorageManager::Open(&fs, tmp.db());
+    ASSERT_TRUE(db.ok());
+    Populate(**db);
+    if (HasFatalFailure()) return;
+    ASSERT_TRUE((*db)->Checkpoint().ok());
+    first = Dump(**db);
+    ASSERT_TRUE(add_row(**db));
+    second = Dump(**db);
+    int before = fs.syncs();
+    ASSERT_TRUE((*db)->Checkpoint().ok());
+    syncs_per_checkpoint = fs.syncs() - before;
+  }
+  ASSERT_EQ(syncs_per_checkpoint, 8);  // 6 data files, MANIFEST.tmp, the directory
+  // Runs one faulty checkpoint over a database holding `first` and returns what reopens.
+  auto run = [&](const std::function<void()>& arm, Status* status) -> std::string {
+    TempDir tmp;
+    {
+      auto db = StorageManager::Open(nullptr, tmp.db());
+      EXPECT_TRUE(db.ok());
+      Populate(**db);
+      EXPECT_TRUE((*db)->Checkpoint().ok());
+    }
+    {
+      auto db = StorageManager::Open(&fs, tmp.db());
+      EXPECT_TRUE(db.ok());
+      EXPECT_TRUE(add_row(**db));
+      arm();
+      *status = (*db)->Checkpoint();
+      fs.Reset();
+    }
+    auto reopened = StorageManager::Open(nullptr, tmp.db());
+    EXPECT_TRUE(reopened.ok()) << reopened.status().ToString();
+    if (!reopened.ok()) return "";
+    auto names = env::FileSystem::Default()->ListDir(tmp.db());
+    EXPECT_TRUE(names.ok());
+    for (const auto& name : *names) EXPECT_NE(name, "MANIFEST.tmp");  // leftovers removed
+    EXPECT_EQ(names->size(), 7u);  // MANIFEST + the files it names, nothing else
+    return Dump(**reopened);
+  };
+  for (int n = 1; n <= syncs_per_checkpoint; ++n) {
+    SCOPED_TRACE("failing sync " + std::to_string(n));
+    Status s;
+    std::string state = run([&] { fs.FailNthSync(n, EIO); }, &s);
+    EXPECT_EQ(s.code(), ErrorCode::kIoError);
+    EXPECT_NE(s.message().find("Input/output error"), std::string::npos);
+    // Up to the manifest's fsync the old checkpoint stays current; the directory fsync comes
+    // after the rename, so the new (complete) checkpoint is already visible then.
+    EXPECT_EQ(state, n == syncs_per_checkpoint ? second : first);
+  }
+  for (int n : {1, 2, 3, 5, 8, 13}) {
+    SCOPED_TRACE("failing write " + std::to_string(n));
+    Status s;
+    std::string state = run([&] { fs.FailNthWrite(n, ENOSPC, /*sticky=*/true); }, &s);
+    EXPECT_EQ(s.code(), ErrorCode::kIoError);
+    EXPECT_NE(s.message().find("No space left on device"), std::string::npos) << s.message();
+    EXPECT_EQ(state, first);
+  }
+  Status s;
+  EXPECT_EQ(run([&] { fs.FailNthRename(1); }, &s), first);
+  EXPECT_FALSE(s.ok());
+}
+
+TEST(StorageManagerTest, OpenEmptyAndStrayFiles) {
+  TempDir tmp;
+  auto* fs = env::FileSystem::Default();
+  std::string stray = env::JoinPath(tmp.db(), "node-000009-0.gdb");
+  std::string notes = env::JoinPath(tmp.db(), "user-notes.txt");
+  {
+    auto db = StorageManager::Open(nullptr, tmp.db());  // creates the directory and MANIFEST
+    ASSERT_TRUE(db.ok());
+    EXPECT_TRUE((*db)->catalog().NodeTables().empty());
+  }
+  EXPECT_TRUE(fs->Exists(env::JoinPath(tmp.db(), "MANIFEST")));
+  ASSERT_TRUE(env::WriteStringToFile(fs, stray, "junk", false).ok());
+  ASSERT_TRUE(env::WriteStringToFile(fs, env::JoinPath(tmp.db(), "MANIFEST.tmp"), "junk", false)
+                  .ok());
+  ASSERT_TRUE(env::WriteStringToFile(fs, notes, "keep", false).ok());
+  {
+    auto db = StorageManager::Open(nullptr, tmp.db());
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    EXPECT_FALSE(fs->Exists(stray));
+    EXPECT_FALSE(fs->Exists(env::JoinPath(tmp.db(), "MANIFEST.tmp")));
+    EXPECT_TRUE(fs->Exists(notes));
+    ASSERT_TRUE((*db)->Checkpoint().ok());  // an empty database checkpoints too
+  }
+  ASSERT_TRUE(fs->Remove(notes).ok());
+  auto again = StorageManager::Open(nullptr, tmp.db());
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ((*again)->checkpoint_sequence(), 1u);
+  again->reset();
+  // Checkpoint files without a MANIFEST: refuse rather than start empty and delete them.
+  ASSERT_TRUE(fs->Remove(env::JoinPath(tmp.db(), "MANIFEST")).ok());
+  auto lost = StorageManager::Open(nullptr, tmp.db());
+  ASSERT_FALSE(lost.ok());
+  EXPECT_EQ(lost.status().code(), ErrorCode::kCorruption);
+  EXPECT_NE(lost.status().message().find("MANIFEST is missing"), std::string::npos);
+  EXPECT_TRUE(fs->Exists(env::JoinPath(tmp.db(), "catalog-000001.gdb")));
+}
+
+}  // namespace
+}  // namespace graphdb::storage

@@ -1,0 +1,98 @@
+// The container format of every file in a database directory (catalog, node table, rel table,
+// manifest), documented in docs/storage-format.md:
+//
+//   data file = header (16 bytes) | payload | footer (20 bytes)
+//     header: magic "GDBFILE\0" | u32 format version | u8 kind | 3 zero bytes
+//     footer: u64 payload length | u32 CRC32C of header + payload | magic "GDBFEND\0"
+//   manifest  = magic "GDBMANIF" | u32 version | u64 checkpoint sequence | varint #files |
+//               per file: u8 kind, varint table id, string name, varint size, u32 crc |
+//               u32 CRC32C of everything before
+// All integers are little-endian. Any mismatch (magic, version, kind, length, checksum) is
+// reported as ErrorCode::kCorruption naming the file.
+//
+// Thread-safety: TableFileWriter is used by one thread; the free functions are reentrant.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "catalog/binary_codec.h"
+#include "common/result.h"
+#include "env/file_system.h"
+
+namespace graphdb::storage {
+
+inline constexpr char kFileMagic[8] = {'G', 'D', 'B', 'F', 'I', 'L', 'E', '\0'};
+inline constexpr char kFooterMagic[8] = {'G', 'D', 'B', 'F', 'E', 'N', 'D', '\0'};
+inline constexpr char kManifestMagic[8] = {'G', 'D', 'B', 'M', 'A', 'N', 'I', 'F'};
+inline constexpr uint32_t kFileFormatVersion = 1;
+inline constexpr uint32_t kManifestVersion = 1;
+inline constexpr size_t kFileHeaderSize = 16;
+inline constexpr size_t kFileFooterSize = 20;
+inline constexpr char kManifestName[] = "MANIFEST";
+inline constexpr char kManifestTmpName[] = "MANIFEST.tmp";
+
+enum class FileKind : uint8_t { kCatalog = 1, kNodeTable = 2, kRelTable = 3 };
+
+// Streams one data file: payload bytes go through writer() and reach the file in 1 MiB pieces.
+class TableFileWriter {
+ public:
+  static Result<std::unique_ptr<TableFileWriter>> Create(env::FileSystem* fs, std::string path,
+                                                         FileKind kind);
+
+  catalog::BinaryWriter& writer() { return writer_; }
+  // Writes the footer, fsyncs and closes. The first IO error seen is returned.
+  Status Finish();
+  // Valid after Finish: total file size and the footer checksum.
+  uint64_t file_size() const { return file_size_; }
+  uint32_t crc() const { return crc_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  TableFileWriter(std::string path, std::unique_ptr<env::WritableFile> file);
+  void Write(std::string_view bytes);
+
+  std::string path_;
+  std::unique_ptr<env::WritableFile> file_;
+  catalog::BinaryWriter writer_;
+  Status status_;
+  uint32_t crc_ = 0;
+  uint64_t file_size_ = 0;
+  uint64_t payload_size_ = 0;
+};
+
+// A verified data file held in memory.
+struct TableFileContents {
+  std::string bytes;
+  uint32_t crc = 0;
+  std::string_view payload() const {
+    return std::string_view(bytes).substr(kFileHeaderSize,
+                                          bytes.size() - kFileHeaderSize - kFileFooterSize);
+  }
+};
+
+// Reads a data file and checks magic, version, kind, length and checksum.
+Result<TableFileContents> ReadTableFile(env::FileSystem* fs, const std::string& path,
+                                        FileKind kind);
+
+struct ManifestEntry {
+  FileKind kind;
+  uint64_t table_id = 0;  // unused for the catalog
+  std::string name;       // file name inside the database directory
+  uint64_t size = 0;
+  uint32_t crc = 0;
+};
+
+struct Manifest {
+  uint64_t sequence = 0;
+  std::vector<ManifestEntry> files;
+};
+
+std::string EncodeManifest(const Manifest& manifest);
+// `path` is only used in error messages.
+Result<Manifest> DecodeManifest(std::string_view bytes, const std::string& path);
+
+}  // namespace graphdb::storage

@@ -1,0 +1,375 @@
+#include "types/logical_type.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include "common/assert.h"
+
+namespace graphdb {
+
+namespace {
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::toupper(static_cast<unsigned char>(x)) ==
+                  std::toupper(static_cast<unsigned char>(y));
+         });
+}
+
+struct ScalarName {
+  std::string_view name;
+  LogicalTypeId id;
+};
+
+constexpr ScalarName kScalarNames[] = {
+    {"BOOL", LogicalTypeId::kBool},         {"BOOLEAN", LogicalTypeId::kBool},
+    {"INT8", LogicalTypeId::kInt8},         {"TINYINT", LogicalTypeId::kInt8},
+    {"INT16", LogicalTypeId::kInt16},       {"SMALLINT", LogicalTypeId::kInt16},
+    {"INT32", LogicalTypeId::kInt32},       {"INT", LogicalTypeId::kInt32},
+    {"INTEGER", LogicalTypeId::kInt32},     {"INT64", LogicalTypeId::kInt64},
+    {"BIGINT", LogicalTypeId::kInt64},      {"INT128", LogicalTypeId::kInt128},
+    {"HUGEINT", LogicalTypeId::kInt128},    {"UINT8", LogicalTypeId::kUInt8},
+    {"UINT16", LogicalTypeId::kUInt16},     {"UINT32", LogicalTypeId::kUInt32},
+    {"UINT64", LogicalTypeId::kUInt64},     {"FLOAT", LogicalTypeId::kFloat},
+    {"REAL", LogicalTypeId::kFloat},        {"FLOAT4", LogicalTypeId::kFloat},
+    {"DOUBLE", LogicalTypeId::kDouble},     {"FLOAT8", LogicalTypeId::kDouble},
+    {"STRING", LogicalTypeId::kString},     {"VARCHAR", LogicalTypeId::kString},
+    {"BLOB", LogicalTypeId::kBlob},         {"BYTEA", LogicalTypeId::kBlob},
+    {"UUID", LogicalTypeId::kUuid},         {"DATE", LogicalTypeId::kDate},
+    {"TIMESTAMP", LogicalTypeId::kTimestamp}, {"TIMESTAMP_TZ", LogicalTypeId::kTimestampTz},
+    {"TIMESTAMP_NS", LogicalTypeId::kTimestampNs}, {"TIMESTAMP_MS", LogicalTypeId::kTimestampMs},
+    {"TIMESTAMP_SEC", LogicalTypeId::kTimestampSec}, {"INTERVAL", LogicalTypeId::kInterval},
+    {"DURATION", LogicalTypeId::kInterval}, {"SERIAL", LogicalTypeId::kSerial},
+    {"NODE", LogicalTypeId::kNode},         {"REL", LogicalTypeId::kRel},
+    {"INTERNAL_ID", LogicalTypeId::kInternalId}, {"ANY", LogicalTypeId::kAny},
+};
+
+// A small recursive-descent reader over a type name.
+class TypeReader {
+ public:
+  explicit TypeReader(std::string_view text) : text_(text) {}
+
+  std::optional<LogicalType> ReadAll(std::string* error) {
+    auto type = ReadType(error);
+    if (!type) return std::nullopt;
+    SkipSpace();
+    if (pos_ != text_.size()) {
+      *error = "unexpected '" + std::string(text_.substr(pos_)) + "' in type";
+      return std::nullopt;
+    }
+    return type;
+  }
+
+ private:
+  void SkipSpace() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+  bool Consume(char c) {
+    SkipSpace();
+    if (pos_ < text_.size() && text_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  std::string_view ReadWord() {
+    SkipSpace();
+    size_t start = pos_;
+    while (pos_ < text_.size() &&
+           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
+      ++pos_;
+    return text_.substr(start, pos_ - start);
+  }
+
+  std::optional<std::vector<std::pair<std::string, LogicalType>>> ReadFields(std::string* error) {
+    std::vector<std::pair<std::string, LogicalType>> fields;
+    if (!Consume('(')) {
+      *error = "expected '(' after STRUCT/UNION";
+      return std::nullopt;
+    }
+    do {
+      std::string_view name = ReadWord();
+      if (name.empty()) {
+        *error = "expected a field name";
+        return std::nullopt;
+      }
+      auto type = ReadType(error);
+      if (!type) return std::nullopt;
+      fields.emplace_back(std::string(name), std::move(*type));
+    } while (Consume(','));
+    if (!Consume(')')) {
+      *error = "expected ')' to close the field list";
+      return std::nullopt;
+    }
+    return fields;
+  }
+
+  std::optional<LogicalType> ReadBase(std::string* error) {
+    std::string_view word = ReadWord();
+    if (word.empty()) {
+      *error = "expected a type name";
+      return std::nullopt;
+    }
+    if (EqualsIgnoreCase(word, "STRUCT") || EqualsIgnoreCase(word, "UNION")) {
+      auto fields = ReadFields(error);
+      if (!fields) return std::nullopt;
+      return EqualsIgnoreCase(word, "STRUCT") ? LogicalType::Struct(std::move(*fields))
+                                              : LogicalType::Union(std::move(*fields));
+    }
+    if (EqualsIgnoreCase(word, "MAP")) {
+      if (!Consume('(')) {
+        *error = "expected '(' after MAP";
+        return std::nullopt;
+      }
+      auto key = ReadType(error);
+      if (!key) return std::nullopt;
+      if (!Consume(',')) {
+        *error = "expected ',' between MAP key and value types";
+        return std::nullopt;
+      }
+      auto value = ReadType(error);
+      if (!value) return std::nullopt;
+      if (!Consume(')')) {
+        *error = "expected ')' to close MAP";
+        return std::nullopt;
+      }
+      return LogicalType::Map(std::move(*key), std::move(*value));
+    }
+    for (const auto& entry : kScalarNames) {
+      if (EqualsIgnoreCase(word, entry.name)) return LogicalType(entry.id);
+    }
+    *error = "unknown type '" + std::string(word) + "'";
+    return std::nullopt;
+  }
+
+  std::optional<LogicalType> ReadType(std::string* error) {
+    auto type = ReadBase(error);
+    if (!type) return std::nullopt;
+    // Suffixes: [] for LIST, [n] for ARRAY, repeatable.
+    while (Consume('[')) {
+      SkipSpace();
+      if (Consume(']')) {
+        type = LogicalType::List(std::move(*type));
+        continue;
+      }
+      size_t start = pos_;
+      while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+      uint32_t size = 0;
+      auto [ptr, ec] = std::from_chars(text_.data() + start, text_.data() + pos_, size);
+      if (ec != std::errc() || start == pos_ || size == 0 || !Consume(']')) {
+        *error = "expected ']' or a positive array length";
+        return std::nullopt;
+      }
+      (void)ptr;
+      type = LogicalType::Array(std::move(*type), size);
+    }
+    return type;
+  }
+
+  std::string_view text_;
+  size_t pos_ = 0;
+};
+
+std::string FieldsToString(const std::vector<StructField>& fields) {
+  std::string out = "(";
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (i) out += ", ";
+    out += fields[i].name;
+    out += " ";
+    out += fields[i].type->ToString();
+  }
+  out += ")";
+  return out;
+}
+
+}  // namespace
+
+LogicalType LogicalType::List(LogicalType child) {
+  auto info = std::make_shared<Info>();
+  info->fields.push_back({"", std::make_shared<const LogicalType>(std::move(child))});
+  return LogicalType(LogicalTypeId::kList, std::move(info));
+}
+
+LogicalType LogicalType::Array(LogicalType child, uint32_t size) {
+  auto info = std::make_shared<Info>();
+  info->fields.push_back({"", std::make_shared<const LogicalType>(std::move(child))});
+  info->array_size = size;
+  return LogicalType(LogicalTypeId::kArray, std::move(info));
+}
+
+LogicalType LogicalType::Struct(std::vector<std::pair<std::string, LogicalType>> fields) {
+  auto info = std::make_shared<Info>();
+  for (auto& [name, type] : fields) {
+    info->fields.push_back({std::move(name), std::make_shared<const LogicalType>(std::move(type))});
+  }
+  return LogicalType(LogicalTypeId::kStruct, std::move(info));
+}
+
+LogicalType LogicalType::Map(LogicalType key, LogicalType value) {
+  // A map is a list of STRUCT(key, value), as in Kùzu.
+  auto entry = Struct({{"key", std::move(key)}, {"value", std::move(value)}});
+  auto info = std::make_shared<Info>();
+  info->fields.push_back({"", std::make_shared<const LogicalType>(std::move(entry))});
+  return LogicalType(LogicalTypeId::kMap, std::move(info));
+}
+
+LogicalType LogicalType::Union(std::vector<std::pair<std::string, LogicalType>> fields) {
+  LogicalType type = Struct(std::move(fields));
+  type.id_ = LogicalTypeId::kUnion;
+  return type;
+}
+
+const LogicalType& LogicalType::child() const {
+  GRAPHDB_ASSERT(info_ && !info_->fields.empty() &&
+                 (id_ == LogicalTypeId::kList || id_ == LogicalTypeId::kArray ||
+                  id_ == LogicalTypeId::kMap));
+  return *info_->fields[0].type;
+}
+
+uint32_t LogicalType::array_size() const {
+  GRAPHDB_ASSERT(id_ == LogicalTypeId::kArray && info_);
+  return info_->array_size;
+}
+
+const std::vector<StructField>& LogicalType::fields() const {
+  static const std::vector<StructField> kEmpty;
+  if (id_ != LogicalTypeId::kStruct && id_ != LogicalTypeId::kUnion) return kEmpty;
+  return info_->fields;
+}
+
+std::optional<size_t> LogicalType::FieldIndex(std::string_view name) const {
+  const auto& all = fields();
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (EqualsIgnoreCase(all[i].name, name)) return i;
+  }
+  return std::nullopt;
+}
+
+const LogicalType& LogicalType::map_key() const {
+  GRAPHDB_ASSERT(id_ == LogicalTypeId::kMap);
+  return *child().info_->fields[0].type;
+}
+
+const LogicalType& LogicalType::map_value() const {
+  GRAPHDB_ASSERT(id_ == LogicalTypeId::kMap);
+  return *child().info_->fields[1].type;
+}
+
+bool LogicalType::IsNested() const {
+  switch (id_) {
+    case LogicalTypeId::kList:
+    case LogicalTypeId::kArray:
+    case LogicalTypeId::kStruct:
+    case LogicalTypeId::kMap:
+    case LogicalTypeId::kUnion:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool LogicalType::IsInteger() const {
+  switch (id_) {
+    case LogicalTypeId::kInt8:
+    case LogicalTypeId::kInt16:
+    case LogicalTypeId::kInt32:
+    case LogicalTypeId::kInt64:
+    case LogicalTypeId::kInt128:
+    case LogicalTypeId::kUInt8:
+    case LogicalTypeId::kUInt16:
+    case LogicalTypeId::kUInt32:
+    case LogicalTypeId::kUInt64:
+    case LogicalTypeId::kSerial:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool LogicalType::IsNumeric() const {
+  return IsInteger() || id_ == LogicalTypeId::kFloat || id_ == LogicalTypeId::kDouble;
+}
+
+bool LogicalType::IsTimestamp() const {
+  return id_ == LogicalTypeId::kTimestamp || id_ == LogicalTypeId::kTimestampTz ||
+         id_ == LogicalTypeId::kTimestampNs || id_ == LogicalTypeId::kTimestampMs ||
+         id_ == LogicalTypeId::kTimestampSec;
+}
+
+const char* LogicalTypeIdName(LogicalTypeId id) {
+  switch (id) {
+    case LogicalTypeId::kAny: return "ANY";
+    case LogicalTypeId::kBool: return "BOOL";
+    case LogicalTypeId::kInt8: return "INT8";
+    case LogicalTypeId::kInt16: return "INT16";
+    case LogicalTypeId::kInt32: return "INT32";
+    case LogicalTypeId::kInt64: return "INT64";
+    case LogicalTypeId::kInt128: return "INT128";
+    case LogicalTypeId::kUInt8: return "UINT8";
+    case LogicalTypeId::kUInt16: return "UINT16";
+    case LogicalTypeId::kUInt32: return "UINT32";
+    case LogicalTypeId::kUInt64: return "UINT64";
+    case LogicalTypeId::kFloat: return "FLOAT";
+    case LogicalTypeId::kDouble: return "DOUBLE";
+    case LogicalTypeId::kString: return "STRING";
+    case LogicalTypeId::kBlob: return "BLOB";
+    case LogicalTypeId::kUuid: return "UUID";
+    case LogicalTypeId::kDate: return "DATE";
+    case LogicalTypeId::kTimestamp: return "TIMESTAMP";
+    case LogicalTypeId::kTimestampTz: return "TIMESTAMP_TZ";
+    case LogicalTypeId::kTimestampNs: return "TIMESTAMP_NS";
+    case LogicalTypeId::kTimestampMs: return "TIMESTAMP_MS";
+    case LogicalTypeId::kTimestampSec: return "TIMESTAMP_SEC";
+    case LogicalTypeId::kInterval: return "INTERVAL";
+    case LogicalTypeId::kSerial: return "SERIAL";
+    case LogicalTypeId::kInternalId: return "INTERNAL_ID";
+    case LogicalTypeId::kList: return "LIST";
+    case LogicalTypeId::kArray: return "ARRAY";
+    case LogicalTypeId::kStruct: return "STRUCT";
+    case LogicalTypeId::kMap: return "MAP";
+    case LogicalTypeId::kUnion: return "UNION";
+    case LogicalTypeId::kNode: return "NODE";
+    case LogicalTypeId::kRel: return "REL";
+    case LogicalTypeId::kRecursiveRel: return "RECURSIVE_REL";
+  }
+  return "ANY";
+}
+
+std::string LogicalType::ToString() const {
+  switch (id_) {
+    case LogicalTypeId::kList:
+      return child().ToString() + "[]";
+    case LogicalTypeId::kArray:
+      return child().ToString() + "[" + std::to_string(array_size()) + "]";
+    case LogicalTypeId::kStruct:
+      return "STRUCT" + FieldsToString(fields());
+    case LogicalTypeId::kUnion:
+      return "UNION" + FieldsToString(fields());
+    case LogicalTypeId::kMap:
+      return "MAP(" + map_key().ToString() + ", " + map_value().ToString() + ")";
+    default:
+      return LogicalTypeIdName(id_);
+  }
+}
+
+bool LogicalType::operator==(const LogicalType& other) const {
+  if (id_ != other.id_) return false;
+  if (!IsNested()) return true;
+  if (info_ == other.info_) return true;
+  if (!info_ || !other.info_) return false;
+  if (info_->array_size != other.info_->array_size) return false;
+  if (info_->fields.size() != other.info_->fields.size()) return false;
+  for (size_t i = 0; i < info_->fields.size(); ++i) {
+    if (!EqualsIgnoreCase(info_->fields[i].name, other.info_->fields[i].name)) return false;
+    if (*info_->fields[i].type != *other.info_->fields[i].type) return false;
+  }
+  return true;
+}
+
+std::optional<LogicalType> ParseLogicalType(std::string_view text, std::string* error) {
+  return TypeReader(text).ReadAll(error);
+}
+
+}  // namespace graphdb

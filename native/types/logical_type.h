@@ -1,0 +1,125 @@
+// LogicalType: the type system shared by the catalog, storage, binder and executor.
+//
+// Scalar types are just an id. Nested types (LIST, ARRAY, STRUCT, MAP, UNION) carry their
+// children in an immutable, shared TypeInfo, so copying a LogicalType is cheap.
+// Type names follow Kùzu's dialect: INT64, STRING, INT64[], INT64[3], STRUCT(a INT64, b STRING),
+// MAP(STRING, INT64), UNION(a INT64, b STRING).
+//
+// Thread-safety: immutable after construction; safe to share between threads.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace graphdb {
+
+enum class LogicalTypeId : uint8_t {
+  kAny = 0,  // the type of a NULL literal or an unbound parameter, before inference
+  kBool,
+  kInt8,
+  kInt16,
+  kInt32,
+  kInt64,
+  kInt128,
+  kUInt8,
+  kUInt16,
+  kUInt32,
+  kUInt64,
+  kFloat,
+  kDouble,
+  kString,
+  kBlob,
+  kUuid,
+  kDate,
+  kTimestamp,     // microseconds since the epoch
+  kTimestampTz,   // microseconds since the epoch, UTC
+  kTimestampNs,   // nanoseconds
+  kTimestampMs,   // milliseconds
+  kTimestampSec,  // seconds
+  kInterval,
+  kSerial,  // an INT64 primary key filled from a sequence; behaves as INT64 in expressions
+  kInternalId,
+  kList,
+  kArray,
+  kStruct,
+  kMap,
+  kUnion,
+  kNode,
+  kRel,
+  kRecursiveRel,  // a path
+};
+
+class LogicalType;
+
+struct StructField {
+  std::string name;
+  std::shared_ptr<const LogicalType> type;
+};
+
+class LogicalType {
+ public:
+  LogicalType() = default;
+  explicit LogicalType(LogicalTypeId id) : id_(id) {}
+
+  static LogicalType Any() { return LogicalType(LogicalTypeId::kAny); }
+  static LogicalType Bool() { return LogicalType(LogicalTypeId::kBool); }
+  static LogicalType Int64() { return LogicalType(LogicalTypeId::kInt64); }
+  static LogicalType Double() { return LogicalType(LogicalTypeId::kDouble); }
+  static LogicalType String() { return LogicalType(LogicalTypeId::kString); }
+  static LogicalType List(LogicalType child);
+  static LogicalType Array(LogicalType child, uint32_t size);
+  static LogicalType Struct(std::vector<std::pair<std::string, LogicalType>> fields);
+  static LogicalType Map(LogicalType key, LogicalType value);
+  static LogicalType Union(std::vector<std::pair<std::string, LogicalType>> fields);
+
+  LogicalTypeId id() const { return id_; }
+
+  // LIST and ARRAY: the element type. MAP: STRUCT(key, value) as in Kùzu.
+  const LogicalType& child() const;
+  // ARRAY: the fixed length.
+  uint32_t array_size() const;
+  // STRUCT and UNION: the fields in declaration order.
+  const std::vector<StructField>& fields() const;
+  // STRUCT/UNION: index of a field by case-insensitive name, or nullopt.
+  std::optional<size_t> FieldIndex(std::string_view name) const;
+  // MAP: key and value types.
+  const LogicalType& map_key() const;
+  const LogicalType& map_value() const;
+
+  bool IsNested() const;
+  bool IsInteger() const;  // signed or unsigned, any width, and SERIAL
+  bool IsNumeric() const;  // integers, FLOAT, DOUBLE
+  bool IsTimestamp() const;
+
+  // Kùzu's spelling: "INT64", "STRING[]", "STRUCT(a INT64)".
+  std::string ToString() const;
+
+  bool operator==(const LogicalType& other) const;
+  bool operator!=(const LogicalType& other) const { return !(*this == other); }
+
+ private:
+  struct Info {
+    std::vector<StructField> fields;  // STRUCT/UNION fields; LIST/ARRAY: one child named ""
+    uint32_t array_size = 0;
+  };
+  LogicalType(LogicalTypeId id, std::shared_ptr<const Info> info)
+      : id_(id), info_(std::move(info)) {}
+
+  LogicalTypeId id_ = LogicalTypeId::kAny;
+  std::shared_ptr<const Info> info_;
+};
+
+// The name of a scalar type id ("INT64"); nested ids give their keyword ("LIST").
+const char* LogicalTypeIdName(LogicalTypeId id);
+
+// Parses a type name as written in DDL and CAST: "INT64", "INT", "STRING[]", "DOUBLE[3]",
+// "STRUCT(a INT64, b STRING)", "MAP(STRING, INT64)", "UNION(a INT64, b STRING)".
+// Returns nullopt and sets *error when the text is not a type.
+std::optional<LogicalType> ParseLogicalType(std::string_view text, std::string* error);
+
+}  // namespace graphdb

@@ -1,0 +1,123 @@
+// Value: one typed value as it flows through expression evaluation and query results.
+//
+// Fixed-width payloads (integers, floats, dates, timestamps, intervals, internal ids, INT128,
+// UUID) live inline; strings, blobs and nested values (LIST, ARRAY, MAP, STRUCT, UNION, NODE,
+// REL, RECURSIVE_REL) share an immutable heap block, so copying a Value never deep-copies.
+//
+// Thread-safety: a Value is immutable once built and may be shared between threads.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "types/logical_type.h"
+
+namespace graphdb {
+
+using int128_t = __int128;
+
+struct Interval {
+  int32_t months = 0;
+  int32_t days = 0;
+  int64_t micros = 0;
+  bool operator==(const Interval&) const = default;
+};
+
+// A vertex or edge address: the table id and the dense offset within the table.
+struct InternalId {
+  uint64_t table = 0;
+  uint64_t offset = 0;
+  bool operator==(const InternalId&) const = default;
+};
+
+class Value;
+
+// The shared payload of strings and nested values.
+struct ValueHeap {
+  LogicalType type;             // full type for nested values (field names, child types)
+  std::string str;              // STRING/BLOB bytes; NODE/REL label
+  std::vector<Value> children;  // LIST/ARRAY/MAP entries, STRUCT fields, NODE/REL properties,
+                                // UNION: one child; RECURSIVE_REL: [nodes list, rels list]
+  std::vector<std::string> names;  // NODE/REL property names, parallel to children
+  InternalId src, dst;             // REL endpoints
+};
+
+class Value {
+ public:
+  Value() = default;  // NULL of type ANY
+  static Value Null(LogicalType type = LogicalType::Any());
+  static Value Boolean(bool v);
+  static Value Int(LogicalTypeId type, int64_t v);  // INT8..INT64, SERIAL, DATE, TIMESTAMP*
+  static Value Int64(int64_t v) { return Int(LogicalTypeId::kInt64, v); }
+  static Value UInt(LogicalTypeId type, uint64_t v);  // UINT8..UINT64
+  static Value Int128(int128_t v);
+  static Value Uuid(int128_t v);
+  static Value Float(float v);
+  static Value Double(double v);
+  static Value String(std::string_view v);
+  static Value Blob(std::string_view bytes);
+  static Value Date(int32_t days_since_epoch);
+  static Value Timestamp(LogicalTypeId type, int64_t ticks);
+  static Value IntervalValue(Interval v);
+  static Value Id(InternalId id);
+  // LIST/ARRAY/MAP/STRUCT: children in order; `type` is the full nested type.
+  static Value Nested(LogicalType type, std::vector<Value> children);
+  // UNION: the chosen member's tag and its value.
+  static Value UnionValue(LogicalType type, uint32_t tag, Value member);
+  static Value Node(InternalId id, std::string label, std::vector<std::string> names,
+                    std::vector<Value> properties);
+  static Value Rel(InternalId id, std::string label, InternalId src, InternalId dst,
+                   std::vector<std::string> names, std::vector<Value> properties);
+  static Value Path(Value nodes, Value rels);
+
+  LogicalTypeId type_id() const { return type_id_; }
+  // The full type: nested values carry it on the heap, scalars derive it from the id.
+  LogicalType type() const;
+  bool is_null() const { return null_; }
+
+  bool GetBool() const { return payload_.b; }
+  int64_t GetInt() const { return payload_.i; }
+  uint64_t GetUInt() const { return payload_.u; }
+  double GetDouble() const { return payload_.d; }
+  float GetFloat() const { return static_cast<float>(payload_.d); }
+  int128_t GetInt128() const {
+    int128_t v;
+    std::memcpy(&v, &payload_.words, sizeof(v));
+    return v;
+  }
+  Interval GetInterval() const { return payload_.interval; }
+  InternalId GetId() const { return payload_.id; }
+  uint32_t GetUnionTag() const { return static_cast<uint32_t>(payload_.u); }
+  std::string_view GetString() const { return heap_ ? std::string_view(heap_->str) : ""; }
+  const std::vector<Value>& children() const;
+  const ValueHeap* heap() const { return heap_.get(); }
+
+  // Kùzu's text form, as the conformance suite prints rows: `True`, `1.500000`, `[1,2]`,
+  // `{a: 1}`, `{k=v}`, nodes `{_ID: 0:0, _LABEL: person, ...}`. NULL prints as "".
+  std::string ToString() const;
+
+ private:
+  union Payload {
+    bool b;
+    int64_t i;
+    uint64_t u;
+    double d;
+    Interval interval;
+    InternalId id;
+    uint64_t words[2];
+  };
+
+  LogicalTypeId type_id_ = LogicalTypeId::kAny;
+  bool null_ = true;
+  Payload payload_{.words = {0, 0}};
+  std::shared_ptr<const ValueHeap> heap_;
+};
+
+// Decimal text of an INT128 value.
+std::string Int128ToString(int128_t v);
+
+}  // namespace graphdb

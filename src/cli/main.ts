@@ -1,0 +1,173 @@
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { Database } from '../core/database.js';
+import { GraphDBError } from '../core/errors.js';
+import { formatResult, type OutputFormat } from './format.js';
+import { parseParam } from './params.js';
+import { splitStatements } from './script.js';
+
+export const DEFAULT_DB_DIR = './graphdb-data';
+
+function positiveInt(name: string) {
+  return (text: string): number => {
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < 0) {
+      throw new InvalidArgumentError(`${name} must be a non-negative integer`);
+    }
+    return value;
+  };
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof GraphDBError) {
+    const where = error.line !== undefined ? ` (line ${error.line}, column ${error.column})` : '';
+    return `${error.code}: ${error.message}${where}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+function openDatabase(dir: string, maxThreads?: number): Database {
+  return new Database(dir, maxThreads === undefined ? {} : { maxThreadNum: maxThreads });
+}
+
+async function runQuery(args: string[], options: { param: Record<string, unknown>; format: OutputFormat }) {
+  if (args.length === 0 || args.length > 2) {
+    throw new InvalidArgumentError('expected [DB_DIR] "<cypher>"');
+  }
+  const [dir, text] = args.length === 2 ? [args[0], args[1]] : [DEFAULT_DB_DIR, args[0]];
+  using db = openDatabase(dir ?? DEFAULT_DB_DIR);
+  using conn = db.connect();
+  const result = await conn.query(text ?? '', options.param);
+  process.stdout.write(`${formatResult(result, options.format)}\n`);
+}
+
+async function runImport(dir: string, file: string) {
+  const script = readFileSync(file, 'utf8');
+  const statements = splitStatements(script);
+  using db = openDatabase(dir);
+  using conn = db.connect();
+  const started = Date.now();
+  for (const [i, statement] of statements.entries()) {
+    process.stderr.write(`[${i + 1}/${statements.length}] ${statement.slice(0, 70)}\n`);
+    await conn.query(statement);
+  }
+  process.stderr.write(
+    `imported ${statements.length} statements in ${((Date.now() - started) / 1000).toFixed(2)} s\n`,
+  );
+}
+
+async function runShell(dir: string) {
+  using db = openDatabase(dir);
+  using conn = db.connect();
+  const rl = readline.createInterface({
+    input: process.stdin,
+    output: process.stdout,
+    prompt: 'graphdb> ',
+    historySize: 1000,
+    terminal: process.stdin.isTTY,
+  });
+  process.stdout.write(`GraphDB shell on ${dir}. End statements with ';'. :quit to leave.\n`);
+  let buffer = '';
+  rl.prompt();
+  for await (const line of rl) {
+    const trimmed = line.trim();
+    if (buffer === '' && (trimmed === ':quit' || trimmed === ':exit')) break;
+    buffer += `${line}\n`;
+    if (!trimmed.endsWith(';')) {
+      rl.setPrompt('     ...> ');
+      rl.prompt();
+      continue;
+    }
+    for (const statement of splitStatements(buffer)) {
+      try {
+        const result = await conn.query(statement);
+        process.stdout.write(`${formatResult(result, 'table')}\n`);
+      } catch (error) {
+        process.stdout.write(`Error: ${describeError(error)}\n`);
+      }
+    }
+    buffer = '';
+    rl.setPrompt('graphdb> ');
+    rl.prompt();
+  }
+  rl.close();
+}
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name('graphdb')
+    .description('GraphDB: an embedded graph database with a Cypher HTTP service')
+    .showHelpAfterError()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+
+  program
+    .command('serve')
+    .description('open (or create) a database and serve it over HTTP')
+    .argument('[DB_DIR]', 'database folder', DEFAULT_DB_DIR)
+    .option('--port <n>', 'port to listen on', positiveInt('--port'), 10000)
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--threads <n>', 'execution slots (0 = --max-threads)', positiveInt('--threads'), 0)
+    .option(
+      '--max-threads <n>',
+      "database maxThreadNum (0 = the machine's parallelism)",
+      positiveInt('--max-threads'),
+      0,
+    )
+    .option('--no-auto-compaction', 'disable background compaction')
+    .option('--demo', 'load a small generated social network into an empty database first')
+    .action(async () => {
+      throw new Error('serve: the HTTP service is not part of this build yet');
+    });
+
+  program
+    .command('query')
+    .description('run one Cypher statement and print its result')
+    .argument('<args...>', '[DB_DIR] "<cypher>"')
+    .option(
+      '--param <name=value>',
+      'query parameter (value read as JSON when valid), repeatable',
+      parseParam,
+      {},
+    )
+    .addOption(
+      new Option('--format <format>', 'output format').choices(['table', 'json', 'csv']).default('table'),
+    )
+    .action(async (args: string[], options: { param: Record<string, unknown>; format: OutputFormat }) => {
+      await runQuery(args, options);
+    });
+
+  program
+    .command('shell')
+    .description('interactive Cypher prompt with history and aligned tables')
+    .argument('[DB_DIR]', 'database folder', DEFAULT_DB_DIR)
+    .action(async (dir: string) => {
+      await runShell(dir);
+    });
+
+  program
+    .command('import')
+    .description('run a schema-and-COPY script, one statement after another')
+    .argument('<args...>', '[DB_DIR] FILE.cypher')
+    .action(async (args: string[]) => {
+      if (args.length === 0 || args.length > 2)
+        throw new InvalidArgumentError('expected [DB_DIR] FILE.cypher');
+      const [dir, file] = args.length === 2 ? [args[0], args[1]] : [DEFAULT_DB_DIR, args[0]];
+      await runImport(dir ?? DEFAULT_DB_DIR, path.resolve(file ?? ''));
+    });
+
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    process.stderr.write(`graphdb: ${describeError(error)}${os.EOL}`);
+    process.exitCode = 1;
+  }
+}

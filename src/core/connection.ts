@@ -1,0 +1,87 @@
+import { addon, type NativeConnection, type NativeDatabase, type RawTextResult } from '../native/addon.js';
+import { GraphDBError } from './errors.js';
+import { QueryResult } from './query-result.js';
+
+export type QueryParameters = Record<string, unknown>;
+
+function checkArguments(text: unknown, params: unknown): void {
+  if (typeof text !== 'string') {
+    throw new TypeError(`query text must be a string, got ${text === null ? 'null' : typeof text}`);
+  }
+  if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) {
+    throw new TypeError('query parameters must be a plain object');
+  }
+}
+
+/**
+ * An embedded connection. Statements run one at a time, in the order they were submitted;
+ * each is its own transaction.
+ */
+export class Connection implements Disposable {
+  #native: NativeConnection | null;
+  readonly #onClose: () => void;
+
+  /** @internal Use `db.connect()`. */
+  constructor(db: NativeDatabase, onClose: () => void) {
+    this.#native = new addon.NativeConnection(db);
+    this.#onClose = onClose;
+  }
+
+  get closed(): boolean {
+    return this.#native === null;
+  }
+
+  /** Statements submitted and not yet settled. */
+  get pending(): number {
+    return this.#native?.pending ?? 0;
+  }
+
+  /** Runs a statement on the connection's native thread; never blocks the event loop. */
+  async query(text: string, params?: QueryParameters): Promise<QueryResult> {
+    checkArguments(text, params);
+    const raw = await this.#open().query(text, params);
+    return new QueryResult(raw);
+  }
+
+  /**
+   * Like `query`, but every cell is the value's text form as Kùzu prints it (`True`,
+   * `1.500000`, `[1,2]`, `{_ID: 0:0, _LABEL: person, ...}`; NULL as ''). Used by the CLI's
+   * table output and the conformance runner.
+   */
+  async queryText(text: string, params?: QueryParameters): Promise<RawTextResult> {
+    checkArguments(text, params);
+    return this.#open().queryText(text, params);
+  }
+
+  /** Runs a statement inline on the calling thread, after any statements already queued. */
+  querySync(text: string, params?: QueryParameters): QueryResult {
+    checkArguments(text, params);
+    return new QueryResult(this.#open().querySync(text, params));
+  }
+
+  /**
+   * Closes the connection. Statements still queued are rejected with CONNECTION_CLOSED; the
+   * running one completes. Idempotent.
+   */
+  close(): void {
+    if (!this.#native) return;
+    const native = this.#native;
+    this.#native = null;
+    native.close();
+    this.#onClose();
+  }
+
+  /** @internal Whether a statement is queued or running. */
+  get busy(): boolean {
+    return (this.#native?.pending ?? 0) > 0;
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  #open(): NativeConnection {
+    if (!this.#native) throw new GraphDBError('the connection is closed', 'CONNECTION_CLOSED');
+    return this.#native;
+  }
+}

@@ -1,0 +1,133 @@
+import os from 'node:os';
+import { addon, type NativeDatabase } from '../native/addon.js';
+import { Connection } from './connection.js';
+import { GraphDBError } from './errors.js';
+
+addon.setErrorClass(GraphDBError);
+
+export interface DatabaseOptions {
+  /**
+   * Size of the execution-slot pool (the most statements that run at once in service mode).
+   * 0 or omitted: the machine's parallelism (`os.availableParallelism()`), 1 if unknown.
+   */
+  maxThreadNum?: number;
+}
+
+/** Largest accepted maxThreadNum: each slot owns a native thread. */
+export const MAX_THREAD_NUM = 256;
+
+export const IN_MEMORY = ':memory:';
+
+/** Resolves maxThreadNum as the contract describes; throws on invalid values. */
+export function resolveMaxThreadNum(value: unknown): number {
+  if (value === undefined || value === 0) {
+    let parallelism = 0;
+    try {
+      parallelism = typeof os.availableParallelism === 'function' ? os.availableParallelism() : 0;
+    } catch {
+      parallelism = 0;
+    }
+    return Number.isInteger(parallelism) && parallelism > 0 ? parallelism : 1;
+  }
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new TypeError(`maxThreadNum must be an integer, got ${describe(value)}`);
+  }
+  if (value < 0 || value > MAX_THREAD_NUM) {
+    throw new RangeError(`maxThreadNum must be between 0 and ${MAX_THREAD_NUM}, got ${value}`);
+  }
+  return value;
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return value === null ? 'null' : typeof value;
+}
+
+/** Hooks the service layer uses to take a database over. Not part of the public API. */
+export interface DatabaseInternals {
+  native: NativeDatabase;
+  connections: Set<Connection>;
+  owner: object | null;
+}
+
+const internals = new WeakMap<Database, DatabaseInternals>();
+
+/** @internal */
+export function databaseInternals(db: Database): DatabaseInternals {
+  const state = internals.get(db);
+  if (!state) throw new TypeError('not a Database');
+  return state;
+}
+
+/**
+ * An opened graph database: a folder on disk, or in memory for no path or ':memory:'.
+ */
+export class Database implements Disposable {
+  readonly path: string;
+  readonly maxThreadNum: number;
+  #closed = false;
+
+  constructor(path: string = IN_MEMORY, options: DatabaseOptions = {}) {
+    if (typeof path !== 'string') {
+      throw new TypeError(`path must be a string, got ${describe(path)}`);
+    }
+    if (path === '') path = IN_MEMORY;
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError('options must be an object');
+    }
+    for (const key of Object.keys(options)) {
+      if (key !== 'maxThreadNum') throw new TypeError(`unknown database option '${key}'`);
+    }
+    this.path = path;
+    this.maxThreadNum = resolveMaxThreadNum(options.maxThreadNum);
+    const native = new addon.NativeDatabase(path, this.maxThreadNum);
+    internals.set(this, { native, connections: new Set(), owner: null });
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  get inMemory(): boolean {
+    return this.path === IN_MEMORY;
+  }
+
+  /** Opens an embedded connection; it owns one execution slot and one native thread. */
+  connect(): Connection {
+    this.#checkOpen();
+    const state = databaseInternals(this);
+    if (state.owner) {
+      throw new GraphDBError(
+        'the database is served by a GraphDBService; embedded connections are closed while it runs',
+        'SERVICE_UNAVAILABLE',
+      );
+    }
+    const connection = new Connection(state.native, () => state.connections.delete(connection));
+    state.connections.add(connection);
+    return connection;
+  }
+
+  /** Closes every connection and the database. Idempotent. */
+  close(): void {
+    if (this.#closed) return;
+    const state = databaseInternals(this);
+    if (state.owner) {
+      throw new GraphDBError(
+        'cannot close the database while a GraphDBService runs over it; close the service first',
+        'SERVICE_UNAVAILABLE',
+      );
+    }
+    for (const connection of [...state.connections]) connection.close();
+    state.native.close();
+    this.#closed = true;
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  #checkOpen(): void {
+    if (this.#closed) throw new GraphDBError('the database is closed', 'CONNECTION_CLOSED');
+  }
+}

@@ -1,0 +1,74 @@
+// The only module that touches the compiled addon. It loads build/Release/graphdb.node and
+// describes its surface with types; everything else imports from here.
+
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The raw result object built by the native side. */
+export interface RawQueryResult {
+  columns: string[];
+  types: string[];
+  rows: unknown[][];
+  summary: RawSummary;
+}
+
+/** A result whose cells are Kùzu's text form of each value (NULL as ''). */
+export interface RawTextResult {
+  columns: string[];
+  types: string[];
+  rows: string[][];
+  summary: RawSummary;
+}
+
+export interface RawSummary {
+  rowCount: number;
+  elapsedMs: number;
+  counters: {
+    nodesCreated: number;
+    nodesDeleted: number;
+    relationshipsCreated: number;
+    relationshipsDeleted: number;
+    propertiesSet: number;
+  };
+}
+
+export interface NativeDatabase {
+  readonly maxThreadNum: number;
+  close(): void;
+}
+
+export interface NativeConnection {
+  readonly pending: number;
+  readonly closed: boolean;
+  query(text: string, params?: Record<string, unknown>): Promise<RawQueryResult>;
+  queryText(text: string, params?: Record<string, unknown>): Promise<RawTextResult>;
+  querySync(text: string, params?: Record<string, unknown>): RawQueryResult;
+  close(): void;
+}
+
+interface Addon {
+  setErrorClass(cls: new (message: string, code: never) => Error): void;
+  NativeDatabase: new (path: string, maxThreadNum: number) => NativeDatabase;
+  NativeConnection: new (db: NativeDatabase) => NativeConnection;
+}
+
+const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function findAddon(): string {
+  const candidates = [
+    path.join(packageRoot, 'build', 'Release', 'graphdb.node'),
+    path.join(packageRoot, 'build', 'Debug', 'graphdb.node'),
+  ];
+  for (const candidate of candidates) {
+    if (fs.existsSync(candidate)) return candidate;
+  }
+  throw new Error(
+    `GraphDB native addon not found (looked for ${candidates.join(', ')}); ` +
+      'run `npm install` or `npm run build:native` in the package folder',
+  );
+}
+
+const require = createRequire(import.meta.url);
+export const addon: Addon = require(findAddon()) as Addon;

@@ -1,0 +1,80 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { splitStatements } from '../../src/cli/script.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const bin = path.join(root, 'bin', 'graphdb.js');
+
+function graphdb(...args: string[]) {
+  return spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: os.tmpdir() });
+}
+
+describe('graphdb CLI', () => {
+  it('lists every command in --help', () => {
+    const r = graphdb('--help');
+    expect(r.status).toBe(0);
+    for (const command of ['serve', 'query', 'shell', 'import']) expect(r.stdout).toContain(command);
+  });
+
+  it('prints a one-row table for RETURN 1 + 2 AS x', () => {
+    const r = graphdb('query', ':memory:', 'RETURN 1 + 2 AS x');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/│ x │|\| x \|| x /);
+    expect(r.stdout).toMatch(/ 3 /);
+    expect(r.stdout).toContain('(1 row)');
+  });
+
+  it('supports --param and --format json and csv', () => {
+    const json = graphdb(
+      'query',
+      ':memory:',
+      'RETURN $a + 1 AS y, $s AS s',
+      '--param',
+      'a=41',
+      '--param',
+      's=hi',
+      '--format',
+      'json',
+    );
+    expect(json.status).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual([{ y: 42, s: 'hi' }]);
+    const csv = graphdb('query', ':memory:', 'RETURN "a,b" AS s, 2 AS n', '--format', 'csv');
+    expect(csv.stdout.trim()).toBe('s,n\n"a,b",2');
+  });
+
+  it('exits non-zero with the error code on stderr for a bad query', () => {
+    const r = graphdb('query', ':memory:', 'RETURN (');
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('QUERY_SYNTAX');
+  });
+
+  it('rejects malformed options', () => {
+    expect(graphdb('query', ':memory:', 'RETURN 1', '--param', 'novalue').stderr).toMatch(/name=value/);
+    expect(graphdb('query', ':memory:', 'RETURN 1', '--format', 'xml').status).not.toBe(0);
+    expect(graphdb('query').status).not.toBe(0);
+    expect(graphdb('nosuchcommand').status).not.toBe(0);
+  });
+
+  it('runs a script with import', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'graphdb-cli-'));
+    const file = path.join(dir, 'script.cypher');
+    writeFileSync(file, 'RETURN 1;\n// comment; with semicolon\nRETURN "x;y";\n');
+    const r = graphdb('import', ':memory:', file);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain('imported 2 statements');
+  });
+});
+
+describe('splitStatements', () => {
+  it('splits on top-level semicolons only', () => {
+    expect(splitStatements("RETURN 'a;b'; /* x; */ RETURN `c;d`;\n// e;\nRETURN 1")).toEqual([
+      "RETURN 'a;b'",
+      'RETURN `c;d`',
+      'RETURN 1',
+    ]);
+  });
+});
