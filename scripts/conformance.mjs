@@ -181,7 +181,6 @@ function parseTestFile(file) {
       unsupported: expect.type === 'unsupported' ? `result '---- ${header}'` : pending.unsupported,
       expect,
     });
-    if (/\$\{DATABASE_PATH\}/.test(query)) current.onDisk = true;
     pending = {};
   };
 
@@ -216,6 +215,7 @@ function parseTestFile(file) {
           .join(' ')
           .trim();
         pending.line = line;
+        if (/\$\{DATABASE_PATH\}/.test(pending.query)) current.onDisk = true;
         break;
       case 'CHECK_ORDER':
         pending.checkOrder = true;
@@ -261,8 +261,14 @@ function parseTestFile(file) {
         }
         break;
       }
-      default:
-        if (!IGNORED_DIRECTIVES.has(directive)) pending.unsupported = `directive -${directive}`;
+      default: {
+        if (IGNORED_DIRECTIVES.has(directive)) break;
+        // Counted as a skipped statement, with the result that follows it, if any.
+        pending = { query: text, line, unsupported: `directive -${directive}` };
+        const result = /^----\s*(.*)$/.exec(lines[index + 1]?.text ?? '');
+        if (result) index++;
+        finishStatement(result ? result[1].trim() : 'ok');
+      }
     }
   }
   if (current) finishSetup();
@@ -538,6 +544,15 @@ function sameLine(expected, actual, precision) {
 
 const PASSED = { status: 'passed', strict: true };
 
+/** Whether `text` matches all of `pattern` (Kùzu's std::regex_match); false if it is no regex. */
+function matchesRegex(pattern, text) {
+  try {
+    return new RegExp(`^(?:${pattern})$`).test(text);
+  } catch {
+    return false;
+  }
+}
+
 /** The first lines of a result, shortened, for the --verbose report. */
 function excerpt(lines) {
   if (!lines) return undefined;
@@ -563,7 +578,7 @@ function judge(step, outcome, variables) {
       );
     }
     const message = outcome.error.trim();
-    const strict = expect.type === 'error' ? message === wanted : new RegExp(`^(?:${wanted})$`).test(message);
+    const strict = expect.type === 'error' ? message === wanted : matchesRegex(wanted, message);
     return strict
       ? PASSED
       : { status: 'passed', strict: false, expected: excerpt([wanted]), actual: excerpt([message]) };
@@ -608,28 +623,39 @@ async function runWorker(file, outFile) {
   const random = new RandomDraws();
 
   const runStatement = async (step, session) => {
-    if (step.unsupported)
-      return report(step.unit, { status: 'skipped', reason: `unsupported: ${step.unsupported}` });
-    if (session.broken) return report(step.unit, failed(session.broken));
-    const query = absolutePaths(substitute(step.query, variables));
-    const outcome = await session.run(step.connection, query);
-    const verdict = judge(step, outcome, variables);
-    report(
-      step.unit,
-      verdict.status === 'passed' && verdict.strict ? { status: 'passed', strict: true } : verdict,
-    );
+    if (step.unsupported) {
+      report(step.unit, { status: 'skipped', reason: `unsupported: ${step.unsupported}` });
+    } else if (session.broken) {
+      report(step.unit, failed(session.broken));
+    } else {
+      const outcome = await session.run(step.connection, absolutePaths(substitute(step.query, variables)));
+      report(step.unit, judge(step, outcome, variables));
+    }
   };
 
   const runSteps = async (steps, session) => {
     for (const step of steps) {
-      if (step.kind === 'statement') await runStatement(step, session);
-      else if (step.kind === 'setup' && !session.broken) {
-        await session.run(step.connection, absolutePaths(substitute(step.query, variables)));
-      } else if (step.kind === 'set') variables.set(step.name, setValue(step.value, variables, random));
-      else if (step.kind === 'reload') session.reload();
-      else if (step.kind === 'connect') session.connect(step.name);
-      else if (step.kind === 'concurrent')
-        await Promise.all(step.steps.map((inner) => runSteps([inner], session)));
+      switch (step.kind) {
+        case 'statement':
+          await runStatement(step, session);
+          break;
+        case 'setup':
+          if (!session.broken)
+            await session.run(step.connection, absolutePaths(substitute(step.query, variables)));
+          break;
+        case 'set':
+          variables.set(step.name, setValue(step.value, variables, random));
+          break;
+        case 'reload':
+          session.reload();
+          break;
+        case 'connect':
+          session.connect(step.name);
+          break;
+        case 'concurrent':
+          await Promise.all(step.steps.map((inner) => runSteps([inner], session)));
+          break;
+      }
     }
   };
 
@@ -680,7 +706,7 @@ function runWorkerProcess(file, outFile) {
     let stderr = '';
     let timedOut = false;
     child.stderr.on('data', (chunk) => {
-      stderr = (stderr + chunk).slice(-4000);
+      if (stderr.length < 4000) stderr += chunk;
     });
     const timer = setTimeout(() => {
       timedOut = true;
@@ -696,7 +722,7 @@ function runWorkerProcess(file, outFile) {
 /** Why a file's unreported statements did not run. */
 function exitReason({ code, signal, timedOut, stderr }) {
   if (timedOut) return `file timeout after ${fileTimeoutMs / 1000} s`;
-  const detail = stderr ? `: ${stderr.split('\n').filter(Boolean).at(-1)}` : '';
+  const detail = stderr ? `: ${firstLine(stderr)}` : '';
   if (signal) return `worker crashed (${signal})${detail}`;
   if (code !== 0) return `worker exited with code ${code}${detail}`;
   return 'not run';
@@ -704,21 +730,54 @@ function exitReason({ code, signal, timedOut, stderr }) {
 
 const RANK = { passed: 0, skipped: 2, failed: 3 };
 const rank = (record) => RANK[record.status] + (record.status === 'passed' && !record.strict ? 1 : 0);
+const strictPass = (record) => record.status === 'passed' && record.strict;
 
+/** Runs one file in a worker; a Map from unit to its record (the worst over loop iterations). */
 async function runFile(entry, runDir) {
   const outFile = path.join(runDir, `${entry.index}.jsonl`);
   fs.writeFileSync(outFile, '');
   const exit = await runWorkerProcess(entry.file, outFile);
   const results = new Map();
   for (const line of fs.readFileSync(outFile, 'utf8').split('\n')) {
-    if (!line) continue;
-    const record = JSON.parse(line);
+    let record;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      continue; // empty, or cut short by a crash
+    }
     const previous = results.get(record.unit);
     if (!previous || rank(record) > rank(previous)) results.set(record.unit, record);
   }
   entry.units.forEach((_, unit) => {
     if (!entry.excluded.has(unit) && !results.has(unit)) results.set(unit, failed(exitReason(exit)));
   });
+  return new Map([...results].sort((a, b) => a[0] - b[0]));
+}
+
+/** Runs the files, `jobs` workers at a time; results in the order of `entries`. */
+async function runFiles(entries) {
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-conformance-'));
+  const results = new Array(entries.length);
+  const jobs = Math.max(1, Number(options.jobs) || 1);
+  let next = 0;
+  let done = 0;
+  const progress = (text) => {
+    if (process.stdout.isTTY) process.stdout.write(`\r${text}\x1b[K`);
+  };
+  try {
+    await Promise.all(
+      Array.from({ length: Math.min(jobs, entries.length) }, async () => {
+        while (next < entries.length) {
+          const index = next++;
+          results[index] = await runFile(entries[index], runDir);
+          progress(`[${++done}/${entries.length}] ${entries[index].relative}`);
+        }
+      }),
+    );
+  } finally {
+    fs.rmSync(runDir, { recursive: true, force: true });
+    progress('');
+  }
   return results;
 }
 
@@ -730,22 +789,91 @@ function reasonGroup(reason) {
     .slice(0, 72);
 }
 
+const increment = (counts, key) => {
+  counts[key] = (counts[key] ?? 0) + 1;
+};
+
+/** The JSON report (see docs/conformance.md). */
+function summarize(entries, results) {
+  const report = {
+    total: 0,
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    strictPassed: 0,
+    excluded: 0,
+    rate: 0,
+    folders: {},
+    skipReasons: {},
+    failureReasons: {},
+  };
+  const failureReasons = {};
+  entries.forEach((entry, i) => {
+    report.excluded += entry.excluded.size;
+    report.folders[entry.folder] ??= { total: 0, passed: 0 };
+    const folder = report.folders[entry.folder];
+    for (const record of results[i].values()) {
+      report.total++;
+      report[record.status]++;
+      folder.total++;
+      if (record.status === 'passed') folder.passed++;
+      if (strictPass(record)) report.strictPassed++;
+      if (record.status === 'skipped') increment(report.skipReasons, record.reason);
+      if (record.status === 'failed') increment(failureReasons, reasonGroup(record.reason));
+    }
+  });
+  report.rate = report.total === 0 ? 0 : Number((report.passed / report.total).toFixed(4));
+  const topReasons = Object.entries(failureReasons)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 40);
+  report.failureReasons = Object.fromEntries(topReasons);
+  return report;
+}
+
+function printFailures(entries, results) {
+  entries.forEach((entry, i) => {
+    for (const [unit, record] of results[i]) {
+      if (strictPass(record)) continue;
+      const meta = entry.units[unit];
+      const status = record.status === 'passed' ? 'passed, message differs' : record.status;
+      const reason = record.reason ? `: ${record.reason}` : '';
+      console.log(`\n${entry.relative}:${meta.line} [${meta.caseName}] ${status}${reason}`);
+      console.log(`  ${meta.query.slice(0, 300)}`);
+      for (const [label, lines] of [
+        ['expected', record.expected],
+        ['actual', record.actual],
+      ]) {
+        if (!lines) continue;
+        console.log(`  ${label}:`);
+        for (const line of lines) console.log(`    ${line}`);
+      }
+    }
+  });
+  console.log('');
+}
+
 const percent = (passed, total) => (total === 0 ? '-' : `${((100 * passed) / total).toFixed(1)}%`);
 
-function printFailure(entry, unit, record) {
-  const meta = entry.units[unit];
-  const status = record.status === 'passed' ? 'passed, message differs' : record.status;
+function printReport(report, seconds) {
+  const width = Math.max(...Object.keys(report.folders).map((name) => name.length), 6);
+  const row = (name, passed, total) =>
+    console.log(
+      `${name.padEnd(width)}  ${String(passed).padStart(6)}  ${String(total).padStart(6)}  ${percent(passed, total).padStart(6)}`,
+    );
+  console.log(`${'folder'.padEnd(width)}  passed   total    rate`);
+  for (const [name, { passed, total }] of Object.entries(report.folders).sort()) row(name, passed, total);
+  row('total', report.passed, report.total);
   console.log(
-    `\n${entry.relative}:${meta.line} [${meta.caseName}] ${status}${record.reason ? `: ${record.reason}` : ''}`,
+    `strict (same error text): ${report.strictPassed}; failed: ${report.failed}; skipped: ${report.skipped}; ` +
+      `not counted (-SKIP cases): ${report.excluded}; ${seconds.toFixed(0)} s`,
   );
-  console.log(`  ${meta.query.slice(0, 300)}`);
-  const show = (label, lines) => {
-    if (!lines) return;
-    console.log(`  ${label}:`);
-    for (const line of lines) console.log(`    ${line}`);
-  };
-  show('expected', record.expected);
-  show('actual', record.actual);
+  for (const [reason, count] of Object.entries(report.skipReasons)) {
+    console.log(`  skipped ${count}: ${reason}`);
+  }
+  console.log('Top failure reasons:');
+  for (const [reason, count] of Object.entries(report.failureReasons).slice(0, 15)) {
+    console.log(`  ${String(count).padStart(5)}  ${reason}`);
+  }
 }
 
 async function runSuite() {
@@ -765,99 +893,15 @@ async function runSuite() {
     .map((file) => ({ file, relative: path.relative(testDir, file) }))
     .filter(({ relative }) => !options.filter || relative.includes(options.filter))
     .map((entry, index) => {
-      const parsed = parseTestFile(entry.file);
-      return {
-        ...entry,
-        index,
-        folder: folderOf(entry.relative),
-        units: parsed.units,
-        excluded: parsed.excludedUnits,
-      };
+      const { units, excludedUnits } = parseTestFile(entry.file);
+      return { ...entry, index, folder: folderOf(entry.relative), units, excluded: excludedUnits };
     });
   console.log(`Kùzu conformance: ${entries.length} files from ${suiteDir}`);
-
   const started = Date.now();
-  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-conformance-'));
-  const results = new Array(entries.length);
-  let next = 0;
-  let done = 0;
-  const jobs = Math.max(1, Number(options.jobs) || 1);
-  try {
-    await Promise.all(
-      Array.from({ length: Math.min(jobs, entries.length) }, async () => {
-        while (next < entries.length) {
-          const entry = entries[next++];
-          results[entry.index] = await runFile(entry, runDir);
-          done++;
-          if (process.stdout.isTTY)
-            process.stdout.write(`\r[${done}/${entries.length}] ${entry.relative}\x1b[K`);
-        }
-      }),
-    );
-  } finally {
-    fs.rmSync(runDir, { recursive: true, force: true });
-  }
-  if (process.stdout.isTTY) process.stdout.write('\r\x1b[K');
-
-  const report = {
-    total: 0,
-    passed: 0,
-    failed: 0,
-    skipped: 0,
-    strictPassed: 0,
-    excluded: 0,
-    rate: 0,
-    folders: {},
-    skipReasons: {},
-    failureReasons: {},
-  };
-  const failureCounts = new Map();
-  for (const entry of entries) {
-    report.excluded += entry.excluded.size;
-    report.folders[entry.folder] ??= { total: 0, passed: 0 };
-    const folder = report.folders[entry.folder];
-    for (const [unit, record] of [...results[entry.index]].sort((a, b) => a[0] - b[0])) {
-      report.total++;
-      folder.total++;
-      report[record.status]++;
-      if (record.status === 'passed') folder.passed++;
-      if (record.status === 'passed' && record.strict) report.strictPassed++;
-      if (record.status === 'skipped')
-        report.skipReasons[record.reason] = (report.skipReasons[record.reason] ?? 0) + 1;
-      if (record.status === 'failed') {
-        const group = reasonGroup(record.reason);
-        failureCounts.set(group, (failureCounts.get(group) ?? 0) + 1);
-      }
-      if (options.verbose && !(record.status === 'passed' && record.strict))
-        printFailure(entry, unit, record);
-    }
-  }
-  report.rate = report.total === 0 ? 0 : Number((report.passed / report.total).toFixed(4));
-  for (const [group, count] of [...failureCounts].sort((a, b) => b[1] - a[1]).slice(0, 40)) {
-    report.failureReasons[group] = count;
-  }
-
-  if (options.verbose) console.log('');
-  const width = Math.max(...Object.keys(report.folders).map((name) => name.length), 5);
-  console.log(`${'folder'.padEnd(width)}  passed   total   rate`);
-  for (const [name, { passed, total }] of Object.entries(report.folders).sort()) {
-    console.log(
-      `${name.padEnd(width)}  ${String(passed).padStart(6)}  ${String(total).padStart(6)}  ${percent(passed, total).padStart(6)}`,
-    );
-  }
-  console.log(
-    `${'total'.padEnd(width)}  ${String(report.passed).padStart(6)}  ${String(report.total).padStart(6)}  ${percent(report.passed, report.total).padStart(6)}`,
-  );
-  console.log(
-    `strict (same error text): ${report.strictPassed}; failed: ${report.failed}; skipped: ${report.skipped}; ` +
-      `not counted (-SKIP cases): ${report.excluded}; ${((Date.now() - started) / 1000).toFixed(0)} s`,
-  );
-  for (const [reason, count] of Object.entries(report.skipReasons))
-    console.log(`  skipped ${count}: ${reason}`);
-  console.log('Top failure reasons:');
-  for (const [reason, count] of Object.entries(report.failureReasons).slice(0, 15)) {
-    console.log(`  ${String(count).padStart(5)}  ${reason}`);
-  }
+  const results = await runFiles(entries);
+  const report = summarize(entries, results);
+  if (options.verbose) printFailures(entries, results);
+  printReport(report, (Date.now() - started) / 1000);
   if (options.json) fs.writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);
 }
 

@@ -7,7 +7,11 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+// GCC 12 reports a false -Wmaybe-uninitialized inside <regex> when built with sanitizers.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <regex>
+#pragma GCC diagnostic pop
 
 #include "function/function_internal.h"
 

@@ -2,8 +2,15 @@
 
 namespace graphdb {
 
-Database::Database(DatabaseConfig config)
-    : config_(std::move(config)), in_memory_(config_.path.empty() || config_.path == ":memory:") {}
+namespace {
+
+bool IsInMemoryPath(const std::string& path) { return path.empty() || path == ":memory:"; }
+
+}  // namespace
+
+Database::Database(DatabaseConfig config, std::unique_ptr<storage::StorageManager> storage)
+    : config_(std::move(config)), in_memory_(IsInMemoryPath(config_.path)),
+      storage_(std::move(storage)) {}
 
 Database::~Database() { (void)Close(); }
 
@@ -11,39 +18,56 @@ Result<std::shared_ptr<Database>> Database::Open(DatabaseConfig config) {
   if (config.max_thread_num == 0) {
     return Status(ErrorCode::kInvalidRequest, "max_thread_num must be at least 1");
   }
-  return std::shared_ptr<Database>(new Database(std::move(config)));
+  std::unique_ptr<storage::StorageManager> storage;
+  if (IsInMemoryPath(config.path)) {
+    storage = storage::StorageManager::CreateInMemory();
+  } else {
+    auto opened = storage::StorageManager::Open(env::FileSystem::Default(), config.path);
+    if (!opened.ok()) return opened.status();
+    storage = std::move(opened).value();
+  }
+  return std::shared_ptr<Database>(new Database(std::move(config), std::move(storage)));
+}
+
+Database::ActiveStatement::ActiveStatement(Database& db) : db_(db) {
+  uint32_t now = db_.active_.fetch_add(1) + 1;
+  uint32_t peak = db_.peak_.load();
+  while (now > peak && !db_.peak_.compare_exchange_weak(peak, now)) {
+  }
+}
+
+Database::ActiveStatement::~ActiveStatement() { db_.active_.fetch_sub(1); }
+
+uint64_t Database::Compact() {
+  std::unique_lock<std::shared_mutex> lock(lock_);
+  uint64_t folded = 0;
+  for (const auto* schema : storage_->catalog().RelTables()) {
+    for (storage::RelTable* table : storage_->GetRelTables(schema->id)) {
+      folded += table->NumDeltaEntries();
+      table->Compact();
+    }
+  }
+  writes_since_compaction_.store(0);
+  return folded;
+}
+
+Status Database::Checkpoint() {
+  std::unique_lock<std::shared_mutex> lock(lock_);
+  if (in_memory_) return Status::OK();
+  return storage_->Checkpoint();
 }
 
 Status Database::Close() {
-  closed_.store(true, std::memory_order_release);
-  return Status::OK();
+  std::unique_lock<std::shared_mutex> lock(lock_);
+  if (closed_.exchange(true, std::memory_order_acq_rel)) return Status::OK();
+  if (in_memory_) return Status::OK();
+  return storage_->Checkpoint();
 }
 
-storage::NodeTable* Database::GetNodeTable(catalog::TableId id) {
-  auto it = node_tables_.find(id);
-  return it == node_tables_.end() ? nullptr : it->second.get();
-}
+storage::NodeTable* Database::GetNodeTable(catalog::TableId id) { return storage_->GetNodeTable(id); }
 
 storage::RelTable* Database::GetRelTable(catalog::TableId pair_id) {
-  auto it = rel_tables_.find(pair_id);
-  return it == rel_tables_.end() ? nullptr : it->second.get();
-}
-
-void Database::CreateNodeStorage(const catalog::NodeTableSchema& schema) {
-  node_tables_[schema.id] = std::make_unique<storage::NodeTable>(schema);
-}
-
-void Database::CreateRelStorage(const catalog::RelTableSchema& schema) {
-  for (const auto& pair : schema.pairs) {
-    rel_tables_[pair.id] = std::make_unique<storage::RelTable>(schema, pair);
-  }
-}
-
-void Database::DropStorage(catalog::TableId id) {
-  node_tables_.erase(id);
-  if (const auto* rel = catalog_.GetRelTable(id)) {
-    for (const auto& pair : rel->pairs) rel_tables_.erase(pair.id);
-  }
+  return storage_->GetRelTable(pair_id);
 }
 
 }  // namespace graphdb

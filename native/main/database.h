@@ -20,8 +20,7 @@
 #include "catalog/catalog.h"
 #include "common/result.h"
 #include "exec/graph_store.h"
-#include "storage/node_table.h"
-#include "storage/rel_table.h"
+#include "storage/storage_manager.h"
 
 namespace graphdb {
 
@@ -43,33 +42,56 @@ class Database final : public exec::TableProvider {
   bool in_memory() const { return in_memory_; }
   bool closed() const { return closed_.load(std::memory_order_acquire); }
 
-  // Marks the database closed; later statements fail with CONNECTION_CLOSED. Idempotent.
+  // Counts statements executing right now (any slot), and the most seen at once since the
+  // last ResetPeak(): the measured bound on concurrency that tests check.
+  class ActiveStatement {
+   public:
+    explicit ActiveStatement(Database& db);
+    ~ActiveStatement();
+
+   private:
+    Database& db_;
+  };
+  uint32_t active_statements() const { return active_.load(); }
+  uint32_t peak_active_statements() const { return peak_.load(); }
+  void ResetPeak() { peak_.store(active_.load()); }
+
+  // Folds adjacency deltas into the CSRs and drops deleted edges from them; briefly
+  // exclusive. Returns the number of delta entries folded. Resets writes_since_compaction().
+  uint64_t Compact();
+  // Write statements committed since the last Compact().
+  uint64_t writes_since_compaction() const { return writes_since_compaction_.load(); }
+  void NoteWrite() { writes_since_compaction_.fetch_add(1); }
+
+  // Waits for running statements, checkpoints an on-disk database, and marks it closed;
+  // later statements fail with CONNECTION_CLOSED. Idempotent.
   Status Close();
 
   // ---- For the statement pipeline (main/). REQUIRES: the matching lock is held. ----
   std::shared_mutex& statement_lock() { return lock_; }
-  catalog::Catalog& catalog() { return catalog_; }
+  const catalog::Catalog& catalog() const { return storage_->catalog(); }
+  storage::StorageManager& storage() { return *storage_; }
   uint64_t NextWriteTimestamp() { return ++last_ts_; }
 
   // TableProvider (REQUIRES: lock held).
   storage::NodeTable* GetNodeTable(catalog::TableId id) override;
   storage::RelTable* GetRelTable(catalog::TableId pair_id) override;
 
-  // Creates or drops the storage of tables after a catalog change. REQUIRES: exclusive lock.
-  void CreateNodeStorage(const catalog::NodeTableSchema& schema);
-  void CreateRelStorage(const catalog::RelTableSchema& schema);
-  void DropStorage(catalog::TableId id);
+  // Writes a checkpoint (on-disk databases; a no-op in memory). Takes the lock exclusively,
+  // so it waits for running statements.
+  Status Checkpoint();
 
  private:
-  explicit Database(DatabaseConfig config);
+  Database(DatabaseConfig config, std::unique_ptr<storage::StorageManager> storage);
 
   DatabaseConfig config_;
   bool in_memory_;
   std::atomic<bool> closed_{false};
+  std::atomic<uint32_t> active_{0};
+  std::atomic<uint32_t> peak_{0};
+  std::atomic<uint64_t> writes_since_compaction_{0};
   std::shared_mutex lock_;
-  catalog::Catalog catalog_;
-  std::map<catalog::TableId, std::unique_ptr<storage::NodeTable>> node_tables_;
-  std::map<catalog::TableId, std::unique_ptr<storage::RelTable>> rel_tables_;  // by pair id
+  std::unique_ptr<storage::StorageManager> storage_;
   uint64_t last_ts_ = 0;
 };
 

@@ -18,6 +18,7 @@
 #include "common/result.h"
 #include "exec/query_result.h"
 #include "main/database.h"
+#include "main/request.h"
 #include "types/value.h"
 
 namespace graphdb {
@@ -32,10 +33,16 @@ class ExecutionSlot {
   // auto-committed transaction. Errors come back as a Status; nothing throws.
   Result<exec::QueryResult> Execute(std::string_view query, const ParameterMap& params);
 
+  // Runs a JSON query request (main/request.h): {"query", "access_mode", "parameters"}.
+  Result<exec::QueryResult> ExecuteTransactionalRequest(std::string_view json);
+
   uint64_t executed_query_num() const { return executed_.load(std::memory_order_relaxed); }
   Database& db() { return *db_; }
 
  private:
+  Result<exec::QueryResult> Run(std::string_view query, const ParameterMap& params,
+                                std::optional<AccessMode> allowed);
+
   std::shared_ptr<Database> db_;
   std::atomic<uint64_t> executed_{0};
 };

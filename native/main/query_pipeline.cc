@@ -78,7 +78,9 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       bool writes = QueryWrites(query.query);
       if (writes) {
         std::unique_lock<std::shared_mutex> lock(db.statement_lock());
-        return RunQueryStatement(db, query, params, true);
+        exec::QueryResult result = RunQueryStatement(db, query, params, true);
+        db.NoteWrite();
+        return result;
       }
       std::shared_lock<std::shared_mutex> lock(db.statement_lock());
       return RunQueryStatement(db, query, params, false);
@@ -86,6 +88,11 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
     case parser::StatementKind::kCopyFrom: {
       std::unique_lock<std::shared_mutex> lock(db.statement_lock());
       return RunCopyFrom(db, statement.As<parser::ParsedCopyFrom>(), params);
+    }
+    case parser::StatementKind::kCheckpoint: {
+      Status status = db.Checkpoint();
+      if (!status.ok()) throw GraphDBException(status);
+      return MessageResult("");
     }
     case parser::StatementKind::kStandaloneCall:
       // Session settings (threads, timeouts ...) are accepted and have no effect yet.
@@ -100,11 +107,20 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
 }  // namespace
 
 Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
-                                   const std::unordered_map<std::string, Value>& params) {
+                                   const std::unordered_map<std::string, Value>& params,
+                                   std::optional<AccessMode> allowed) {
   try {
     auto statements = parser::ParseStatements(query);
     if (statements.empty()) {
       return Status(ErrorCode::kQuerySyntax, "Parser exception: the query is empty", 1, 1);
+    }
+    if (allowed) {
+      AccessMode needed = RequiredAccessMode(statements);
+      if (static_cast<int>(needed) > static_cast<int>(*allowed)) {
+        return Status(ErrorCode::kAccessModeViolation,
+                      std::string("the query needs access_mode '") + AccessModeName(needed) +
+                          "' but the request allows only '" + AccessModeName(*allowed) + "'");
+      }
     }
     exec::QueryResult result;
     for (const auto& statement : statements) result = RunStatement(db, *statement, params);

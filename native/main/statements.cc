@@ -58,9 +58,7 @@ exec::QueryResult CreateNodeTable(Database& db, const parser::ParsedCreateNodeTa
   def.if_not_exists = s.if_not_exists;
   for (const auto& column : s.columns) def.properties.push_back(ToProperty(column));
   def.primary_key = s.primary_key;
-  auto outcome = Check(db.catalog().CreateNodeTable(std::move(def)));
-  if (outcome.changed) db.CreateNodeStorage(*db.catalog().GetNodeTable(outcome.table_id));
-  return MessageResult(outcome.message);
+  return MessageResult(Check(db.storage().CreateNodeTable(std::move(def))).message);
 }
 
 exec::QueryResult CreateRelTable(Database& db, const parser::ParsedCreateRelTable& s) {
@@ -75,64 +73,36 @@ exec::QueryResult CreateRelTable(Database& db, const parser::ParsedCreateRelTabl
     if (!m) ThrowBinding("Binder exception: Invalid relationship multiplicity " + s.multiplicity + ".");
     def.multiplicity = *m;
   }
-  auto outcome = Check(db.catalog().CreateRelTable(std::move(def)));
-  if (outcome.changed) db.CreateRelStorage(*db.catalog().GetRelTable(outcome.table_id));
-  return MessageResult(outcome.message);
+  return MessageResult(Check(db.storage().CreateRelTable(std::move(def))).message);
 }
 
 exec::QueryResult DropTable(Database& db, const parser::ParsedDrop& s) {
-  auto id = db.catalog().FindId(s.name);
-  // Validate through the catalog first (it refuses drops that would break references).
-  catalog::Catalog copy = db.catalog();
-  auto outcome = Check(copy.DropTable(s.name, s.if_exists));
-  if (outcome.changed && id) db.DropStorage(*id);
-  auto real = Check(db.catalog().DropTable(s.name, s.if_exists));
-  return MessageResult(real.message);
+  return MessageResult(Check(db.storage().DropTable(s.name, s.if_exists)).message);
 }
 
 exec::QueryResult AlterTable(Database& db, const parser::ParsedAlterTable& s) {
-  catalog::Catalog& cat = db.catalog();
+  storage::StorageManager& storage = db.storage();
   switch (s.alter_kind) {
     case parser::AlterKind::kAddProperty: {
       catalog::PropertyDefinition prop = ToProperty(s.column);
       Value fill = EvaluateDefault(db, s.column, prop.type);
-      auto outcome = Check(cat.AddProperty(s.table_name, prop, s.if_not_exists));
-      if (outcome.changed) {
-        if (auto* node = db.GetNodeTable(outcome.table_id)) {
-          Check(node->AddColumn(prop.type, fill));
-        } else if (const auto* rel = cat.GetRelTable(outcome.table_id)) {
-          for (const auto& pair : rel->pairs) Check(db.GetRelTable(pair.id)->AddColumn(prop.type, fill));
-        }
-      }
-      return MessageResult(outcome.message);
+      return MessageResult(
+          Check(storage.AddProperty(s.table_name, std::move(prop), fill, s.if_not_exists)).message);
     }
-    case parser::AlterKind::kDropProperty: {
-      std::optional<size_t> index;
-      auto id = cat.FindId(s.table_name);
-      if (id) {
-        if (const auto* node = cat.GetNodeTable(*id)) index = node->PropertyIndex(s.property_name);
-        if (const auto* rel = cat.GetRelTable(*id)) index = rel->PropertyIndex(s.property_name);
-      }
-      auto outcome = Check(cat.DropProperty(s.table_name, s.property_name, s.if_exists));
-      if (outcome.changed && index) {
-        if (auto* node = db.GetNodeTable(outcome.table_id)) {
-          Check(node->DropColumn(*index));
-        } else if (const auto* rel = cat.GetRelTable(outcome.table_id)) {
-          for (const auto& pair : rel->pairs) Check(db.GetRelTable(pair.id)->DropColumn(*index));
-        }
-      }
-      return MessageResult(outcome.message);
-    }
-    case parser::AlterKind::kRenameTable: {
-      auto outcome = Check(cat.RenameTable(s.table_name, s.new_name));
-      if (auto* node = db.GetNodeTable(outcome.table_id)) node->set_name(s.new_name);
-      return MessageResult(outcome.message);
-    }
+    case parser::AlterKind::kDropProperty:
+      return MessageResult(
+          Check(storage.DropProperty(s.table_name, s.property_name, s.if_exists)).message);
+    case parser::AlterKind::kRenameTable:
+      return MessageResult(Check(storage.RenameTable(s.table_name, s.new_name)).message);
     case parser::AlterKind::kRenameProperty:
-      return MessageResult(Check(cat.RenameProperty(s.table_name, s.property_name, s.new_name)).message);
+      return MessageResult(
+          Check(storage.RenameProperty(s.table_name, s.property_name, s.new_name)).message);
     case parser::AlterKind::kAddFromTo:
+      return MessageResult(Check(storage.AddRelPair(s.table_name, s.connection.from,
+                                                    s.connection.to, s.if_not_exists)).message);
     case parser::AlterKind::kDropFromTo:
-      ThrowNotSupported("ALTER TABLE ... ADD/DROP FROM ... TO is not supported yet");
+      return MessageResult(Check(storage.DropRelPair(s.table_name, s.connection.from,
+                                                     s.connection.to, s.if_exists)).message);
   }
   Throw(ErrorCode::kInternal, "unknown ALTER TABLE kind");
 }
@@ -169,8 +139,9 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
     ThrowNotSupported("COPY FROM a query or a variable is not supported yet");
   }
   if (!s.column_names.empty()) ThrowNotSupported("COPY with a column list is not supported yet");
-  catalog::Catalog& cat = db.catalog();
+  const catalog::Catalog& cat = db.catalog();
   storage::CsvOptions options;
+  std::string from, to;  // the FROM/TO pair of a rel table with several pairs
   for (const auto& option : s.options) {
     Value v = Value::Boolean(true);
     if (option.value) {
@@ -180,60 +151,34 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
       ctx.params = &params;
       v = exec::Evaluate(*bound, ctx);
     }
+    std::string name = catalog::FoldName(option.name);
+    if (name == "from" || name == "to") {
+      if (v.type_id() != LogicalTypeId::kString) {
+        ThrowBinding("Binder exception: COPY option " + option.name + " expects a table name.");
+      }
+      (name == "from" ? from : to) = std::string(v.GetString());
+      continue;
+    }
     Check(options.Set(option.name, v));
   }
-  const auto* node_schema = cat.GetNodeTable(s.table_name);
-  const auto* rel_schema = node_schema ? nullptr : cat.GetRelTable(s.table_name);
-  if (!node_schema && !rel_schema) {
-    ThrowBinding("Binder exception: Table " + s.table_name + " does not exist.");
-  }
-  std::vector<LogicalType> types;
-  std::vector<bool> serial;
-  if (node_schema) {
-    for (const auto& p : node_schema->properties) {
-      serial.push_back(p.type.id() == LogicalTypeId::kSerial);
-      if (!serial.back()) types.push_back(p.type);
-    }
-  } else {
-    if (rel_schema->pairs.size() != 1) {
-      ThrowNotSupported("COPY into a rel table with several FROM/TO pairs is not supported yet");
-    }
-    const auto& pair = rel_schema->pairs[0];
-    auto key_type = [&](catalog::TableId t) {
-      LogicalType type = cat.GetNodeTable(t)->primary_key_property().type;
-      return type.id() == LogicalTypeId::kSerial ? LogicalType::Int64() : type;
-    };
-    types.push_back(key_type(pair.src_table));
-    types.push_back(key_type(pair.dst_table));
-    for (const auto& p : rel_schema->properties) types.push_back(p.type);
-  }
-  storage::CsvReader reader(env::FileSystem::Default(), types, options);
-  std::vector<storage::Column> columns = Check(reader.ReadFiles(s.source.file_paths));
-  uint64_t rows = columns.empty() ? 0 : columns[0].size();
   uint64_t ts = db.NextWriteTimestamp();
-  if (node_schema) {
-    std::vector<storage::Column> full;
-    size_t next = 0;
-    for (size_t i = 0; i < serial.size(); ++i) {
-      if (serial[i]) {
-        full.emplace_back(node_schema->properties[i].type);
-      } else {
-        full.push_back(std::move(columns[next++]));
-      }
-    }
-    Check(db.GetNodeTable(node_schema->id)->BulkAppend(std::move(full), ts));
+  if (const auto* node_schema = cat.GetNodeTable(s.table_name)) {
+    uint64_t before = db.GetNodeTable(node_schema->id)->NumRows();
+    Check(db.storage().CopyNodeTable(s.table_name, s.source.file_paths, options, {}, ts));
+    uint64_t rows = db.GetNodeTable(node_schema->id)->NumRows() - before;
     return MessageResult(std::to_string(rows) + " tuples have been copied to the " +
                          node_schema->name + " table.");
   }
-  const auto& pair = rel_schema->pairs[0];
-  storage::Column src = std::move(columns[0]);
-  storage::Column dst = std::move(columns[1]);
-  std::vector<storage::Column> props;
-  for (size_t i = 2; i < columns.size(); ++i) props.push_back(std::move(columns[i]));
-  Check(db.GetRelTable(pair.id)->BulkLoad(src, dst, std::move(props), *db.GetNodeTable(pair.src_table),
-                                           *db.GetNodeTable(pair.dst_table), ts));
-  return MessageResult(std::to_string(rows) + " tuples have been copied to the " + rel_schema->name +
-                       " table.");
+  if (const auto* rel_schema = cat.GetRelTable(s.table_name)) {
+    uint64_t before = 0;
+    for (auto* table : db.storage().GetRelTables(rel_schema->id)) before += table->NumRels();
+    Check(db.storage().CopyRelTable(s.table_name, s.source.file_paths, options, {}, from, to, ts));
+    uint64_t after = 0;
+    for (auto* table : db.storage().GetRelTables(rel_schema->id)) after += table->NumRels();
+    return MessageResult(std::to_string(after - before) + " tuples have been copied to the " +
+                         rel_schema->name + " table.");
+  }
+  ThrowBinding("Binder exception: Table " + s.table_name + " does not exist.");
 }
 
 }  // namespace graphdb

@@ -13,15 +13,29 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
   Napi::Promise::Deferred deferred;
   std::string query;
   ParameterMap params;
-  bool text = false;  // rows as Kùzu's text form (queryText)
+  bool text = false;     // rows as Kùzu's text form (queryText)
+  bool request = false;  // `query` is a JSON query request (executeTransactionalRequest)
+  bool compact = false;  // run Database::Compact instead of a statement
+  bool json = false;     // deliver the result as the HTTP JSON body, written on the worker
   std::optional<Result<exec::QueryResult>> result;
+  std::string json_body;
 
   QueryJob(ConnectionWrap* o, Napi::Env env, std::string q, ParameterMap p)
       : owner(o), deferred(Napi::Promise::Deferred::New(env)), query(std::move(q)),
         params(std::move(p)) {}
 
   void Run() override {
-    result.emplace(owner->slot_->Execute(query, params));
+    if (compact) {
+      exec::QueryResult r;
+      r.column_names = {"folded"};
+      r.column_types = {LogicalType::Int64()};
+      r.rows.push_back({Value::Int64(static_cast<int64_t>(owner->slot_->db().Compact()))});
+      result.emplace(std::move(r));
+    } else {
+      result.emplace(request ? owner->slot_->ExecuteTransactionalRequest(query)
+                             : owner->slot_->Execute(query, params));
+    }
+    if (json && result->ok()) json_body = exec::ToJson(result->value());
     if (owner->tsfn_.NonBlockingCall(this) != napi_ok) {
       // The environment is shutting down; nobody is left to receive the result.
       delete this;
@@ -45,6 +59,8 @@ Napi::Function ConnectionWrap::Define(Napi::Env env, AddonData& data) {
       DefineClass(env, "NativeConnection",
                   {InstanceMethod<&ConnectionWrap::Query>("query"),
                    InstanceMethod<&ConnectionWrap::QueryText>("queryText"),
+                   InstanceMethod<&ConnectionWrap::Request>("executeTransactionalRequest"),
+                   InstanceMethod<&ConnectionWrap::Compact>("compact"),
                    InstanceMethod<&ConnectionWrap::QuerySync>("querySync"),
                    InstanceMethod<&ConnectionWrap::Close>("close"),
                    InstanceAccessor<&ConnectionWrap::Pending>("pending"),
@@ -97,8 +113,12 @@ void ConnectionWrap::CallJs(Napi::Env env, Napi::Function, ConnectionWrap* self,
   const Result<exec::QueryResult>& result = *job->result;
   if (result.ok()) {
     try {
-      job->deferred.Resolve(job->text ? FromQueryResultAsText(env, result.value())
-                                      : FromQueryResult(env, result.value()));
+      if (job->json) {
+        job->deferred.Resolve(Napi::String::New(env, job->json_body));
+      } else {
+        job->deferred.Resolve(job->text ? FromQueryResultAsText(env, result.value())
+                                        : FromQueryResult(env, result.value()));
+      }
     } catch (const Napi::Error& error) {
       job->deferred.Reject(error.Value());
     }
@@ -113,6 +133,35 @@ Napi::Value ConnectionWrap::Query(const Napi::CallbackInfo& info) { return Submi
 
 Napi::Value ConnectionWrap::QueryText(const Napi::CallbackInfo& info) { return Submit(info, true); }
 
+Napi::Value ConnectionWrap::Request(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CheckOpen(env);
+  if (info.Length() < 1 || !info[0].IsString()) {
+    throw Napi::TypeError::New(env, "executeTransactionalRequest(json: string, asJson?: boolean)");
+  }
+  auto* job = new QueryJob(this, env, info[0].As<Napi::String>().Utf8Value(), {});
+  job->keep_alive = Napi::Persistent(info.This().As<Napi::Object>());
+  job->request = true;
+  job->json = info.Length() > 1 && info[1].ToBoolean().Value();
+  return Enqueue(job);
+}
+
+Napi::Value ConnectionWrap::Compact(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CheckOpen(env);
+  auto* job = new QueryJob(this, env, "", {});
+  job->keep_alive = Napi::Persistent(info.This().As<Napi::Object>());
+  job->compact = true;
+  return Enqueue(job);
+}
+
+Napi::Value ConnectionWrap::Enqueue(QueryJob* job) {
+  Napi::Promise promise = job->deferred.Promise();
+  JobStarted();
+  if (!worker_->Submit(job)) job->Cancel();
+  return promise;
+}
+
 Napi::Value ConnectionWrap::Submit(const Napi::CallbackInfo& info, bool text) {
   Napi::Env env = info.Env();
   CheckOpen(env);
@@ -124,12 +173,7 @@ Napi::Value ConnectionWrap::Submit(const Napi::CallbackInfo& info, bool text) {
   auto* job = new QueryJob(this, env, info[0].As<Napi::String>().Utf8Value(), std::move(params));
   job->keep_alive = Napi::Persistent(info.This().As<Napi::Object>());
   job->text = text;
-  Napi::Promise promise = job->deferred.Promise();
-  JobStarted();
-  if (!worker_->Submit(job)) {
-    job->Cancel();
-  }
-  return promise;
+  return Enqueue(job);
 }
 
 Napi::Value ConnectionWrap::QuerySync(const Napi::CallbackInfo& info) {

@@ -6,7 +6,12 @@ Napi::Function DatabaseWrap::Define(Napi::Env env, AddonData& data) {
   Napi::Function ctor =
       DefineClass(env, "NativeDatabase",
                   {InstanceMethod<&DatabaseWrap::Close>("close"),
-                   InstanceAccessor<&DatabaseWrap::MaxThreadNum>("maxThreadNum")});
+                   InstanceMethod<&DatabaseWrap::Checkpoint>("checkpoint"),
+                   InstanceMethod<&DatabaseWrap::ResetPeak>("resetPeakActiveStatements"),
+                   InstanceAccessor<&DatabaseWrap::MaxThreadNum>("maxThreadNum"),
+                   InstanceAccessor<&DatabaseWrap::ActiveStatements>("activeStatements"),
+                   InstanceAccessor<&DatabaseWrap::WritesSinceCompaction>("writesSinceCompaction"),
+                   InstanceAccessor<&DatabaseWrap::PeakActiveStatements>("peakActiveStatements")});
   data.database_ctor = Napi::Persistent(ctor);
   return ctor;
 }
@@ -36,6 +41,29 @@ Napi::Value DatabaseWrap::Close(const Napi::CallbackInfo& info) {
     Status status = db_->Close();
     if (!status.ok()) ThrowStatus(info.Env(), status);
   }
+  return info.Env().Undefined();
+}
+
+Napi::Value DatabaseWrap::ActiveStatements(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), db_ ? db_->active_statements() : 0);
+}
+
+Napi::Value DatabaseWrap::PeakActiveStatements(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), db_ ? db_->peak_active_statements() : 0);
+}
+
+Napi::Value DatabaseWrap::WritesSinceCompaction(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), db_ ? static_cast<double>(db_->writes_since_compaction()) : 0);
+}
+
+Napi::Value DatabaseWrap::Checkpoint(const Napi::CallbackInfo& info) {
+  Status status = database(info.Env())->Checkpoint();
+  if (!status.ok()) ThrowStatus(info.Env(), status);
+  return info.Env().Undefined();
+}
+
+Napi::Value DatabaseWrap::ResetPeak(const Napi::CallbackInfo& info) {
+  if (db_) db_->ResetPeak();
   return info.Env().Undefined();
 }
 

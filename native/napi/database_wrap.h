@@ -22,6 +22,11 @@ class DatabaseWrap : public Napi::ObjectWrap<DatabaseWrap> {
  private:
   Napi::Value Close(const Napi::CallbackInfo& info);
   Napi::Value MaxThreadNum(const Napi::CallbackInfo& info);
+  Napi::Value ActiveStatements(const Napi::CallbackInfo& info);
+  Napi::Value PeakActiveStatements(const Napi::CallbackInfo& info);
+  Napi::Value Checkpoint(const Napi::CallbackInfo& info);
+  Napi::Value ResetPeak(const Napi::CallbackInfo& info);
+  Napi::Value WritesSinceCompaction(const Napi::CallbackInfo& info);
 
   std::shared_ptr<Database> db_;
 };

@@ -108,7 +108,16 @@ export class Database implements Disposable {
     return connection;
   }
 
-  /** Closes every connection and the database. Idempotent. */
+  /**
+   * Writes the whole database to its folder as a new checkpoint (atomically: a crash leaves
+   * the previous checkpoint). A no-op for in-memory databases.
+   */
+  checkpoint(): void {
+    this.#checkOpen();
+    databaseInternals(this).native.checkpoint();
+  }
+
+  /** Closes every connection, checkpoints an on-disk database and closes it. Idempotent. */
   close(): void {
     if (this.#closed) return;
     const state = databaseInternals(this);
@@ -119,8 +128,8 @@ export class Database implements Disposable {
       );
     }
     for (const connection of [...state.connections]) connection.close();
-    state.native.close();
     this.#closed = true;
+    state.native.close();
   }
 
   [Symbol.dispose](): void {

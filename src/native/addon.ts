@@ -36,6 +36,16 @@ export interface RawSummary {
 
 export interface NativeDatabase {
   readonly maxThreadNum: number;
+  /** Statements executing right now, on any slot or connection (a native counter). */
+  readonly activeStatements: number;
+  /** The most statements seen executing at once since the last reset. */
+  readonly peakActiveStatements: number;
+  resetPeakActiveStatements(): void;
+  /** Write statements committed since the last compaction. */
+  readonly writesSinceCompaction: number;
+  /** Writes a checkpoint (on-disk databases); waits for running statements. */
+  checkpoint(): void;
+  /** Checkpoints an on-disk database and closes it. */
   close(): void;
 }
 
@@ -44,6 +54,11 @@ export interface NativeConnection {
   readonly closed: boolean;
   query(text: string, params?: Record<string, unknown>): Promise<RawQueryResult>;
   queryText(text: string, params?: Record<string, unknown>): Promise<RawTextResult>;
+  /** Runs a JSON query request; resolves to the HTTP JSON body when asJson is true. */
+  executeTransactionalRequest(json: string, asJson: true): Promise<string>;
+  executeTransactionalRequest(json: string, asJson?: false): Promise<RawQueryResult>;
+  /** Compacts the database's adjacency on this connection's native thread. */
+  compact(): Promise<RawQueryResult>;
   querySync(text: string, params?: Record<string, unknown>): RawQueryResult;
   close(): void;
 }

@@ -1,0 +1,432 @@
+#include "main/request.h"
+
+#include <charconv>
+#include <cmath>
+
+namespace graphdb {
+
+namespace {
+
+constexpr int kMaxDepth = 64;
+
+Status JsonError(std::string what, size_t offset) {
+  return Status(ErrorCode::kInvalidRequest,
+                "request body is not valid JSON: " + what + " at byte " + std::to_string(offset));
+}
+
+// The element type of a list built from JSON values: equal types, INT64 widened to DOUBLE,
+// NULL fitting anything; otherwise the values do not form a list.
+std::optional<LogicalType> Unify(const LogicalType& a, const LogicalType& b) {
+  if (a.id() == LogicalTypeId::kAny) return b;
+  if (b.id() == LogicalTypeId::kAny || a == b) return a;
+  bool numeric = (a.id() == LogicalTypeId::kInt64 || a.id() == LogicalTypeId::kDouble) &&
+                 (b.id() == LogicalTypeId::kInt64 || b.id() == LogicalTypeId::kDouble);
+  if (numeric) return LogicalType::Double();
+  return std::nullopt;
+}
+
+class JsonReader {
+ public:
+  explicit JsonReader(std::string_view text) : s_(text) {}
+
+  Result<Value> ReadDocument() {
+    Value v;
+    Status status = ReadValue(&v, 0);
+    if (!status.ok()) return status;
+    SkipSpace();
+    if (pos_ != s_.size()) return JsonError("unexpected trailing characters", pos_);
+    return v;
+  }
+
+  // Reads the top-level object, handing each member to `member`.
+  template <typename F>
+  Status ReadObject(F&& member) {
+    SkipSpace();
+    if (pos_ >= s_.size() || s_[pos_] != '{') return Status(ErrorCode::kInvalidRequest, "request body must be a JSON object");
+    ++pos_;
+    SkipSpace();
+    if (Peek() == '}') {
+      ++pos_;
+    } else {
+      while (true) {
+        SkipSpace();
+        std::string key;
+        Status status = ReadString(&key);
+        if (!status.ok()) return status;
+        SkipSpace();
+        if (Peek() != ':') return JsonError("expected ':'", pos_);
+        ++pos_;
+        SkipSpace();
+        size_t start = pos_;
+        Value value;
+        status = ReadValue(&value, 1);
+        if (!status.ok()) return status;
+        status = member(key, value, s_.substr(start, pos_ - start));
+        if (!status.ok()) return status;
+        SkipSpace();
+        if (Peek() == ',') {
+          ++pos_;
+          continue;
+        }
+        if (Peek() == '}') {
+          ++pos_;
+          break;
+        }
+        return JsonError("expected ',' or '}'", pos_);
+      }
+    }
+    SkipSpace();
+    if (pos_ != s_.size()) return JsonError("unexpected trailing characters", pos_);
+    return Status::OK();
+  }
+
+ private:
+  char Peek() const { return pos_ < s_.size() ? s_[pos_] : '\0'; }
+  void SkipSpace() {
+    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\r' || s_[pos_] == '\t')) ++pos_;
+  }
+
+  static void AppendUtf8(std::string& out, uint32_t cp) {
+    if (cp < 0x80) {
+      out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (cp >> 18));
+      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  }
+
+  bool ReadHex4(uint32_t* out) {
+    if (pos_ + 4 > s_.size()) return false;
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) {
+      char c = s_[pos_++];
+      v <<= 4;
+      if (c >= '0' && c <= '9') v |= static_cast<uint32_t>(c - '0');
+      else if (c >= 'a' && c <= 'f') v |= static_cast<uint32_t>(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F') v |= static_cast<uint32_t>(c - 'A' + 10);
+      else return false;
+    }
+    *out = v;
+    return true;
+  }
+
+  Status ReadString(std::string* out) {
+    if (Peek() != '"') return JsonError("expected a string", pos_);
+    ++pos_;
+    while (true) {
+      if (pos_ >= s_.size()) return JsonError("unterminated string", pos_);
+      char c = s_[pos_++];
+      if (c == '"') return Status::OK();
+      if (static_cast<unsigned char>(c) < 0x20) return JsonError("control character in string", pos_ - 1);
+      if (c != '\\') {
+        *out += c;
+        continue;
+      }
+      if (pos_ >= s_.size()) return JsonError("unterminated escape", pos_);
+      char e = s_[pos_++];
+      switch (e) {
+        case '"': *out += '"'; break;
+        case '\\': *out += '\\'; break;
+        case '/': *out += '/'; break;
+        case 'b': *out += '\b'; break;
+        case 'f': *out += '\f'; break;
+        case 'n': *out += '\n'; break;
+        case 'r': *out += '\r'; break;
+        case 't': *out += '\t'; break;
+        case 'u': {
+          uint32_t cp;
+          if (!ReadHex4(&cp)) return JsonError("bad \\u escape", pos_);
+          if (cp >= 0xD800 && cp <= 0xDBFF) {
+            uint32_t low;
+            if (pos_ + 2 <= s_.size() && s_[pos_] == '\\' && s_[pos_ + 1] == 'u') {
+              pos_ += 2;
+              if (!ReadHex4(&low) || low < 0xDC00 || low > 0xDFFF) return JsonError("bad surrogate pair", pos_);
+              cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+            } else {
+              return JsonError("unpaired surrogate", pos_);
+            }
+          }
+          AppendUtf8(*out, cp);
+          break;
+        }
+        default:
+          return JsonError(std::string("bad escape \\") + e, pos_ - 1);
+      }
+    }
+  }
+
+  Status ReadNumber(Value* out) {
+    size_t start = pos_;
+    if (Peek() == '-') ++pos_;
+    bool is_double = false;
+    while (pos_ < s_.size()) {
+      char c = s_[pos_];
+      if (c >= '0' && c <= '9') {
+        ++pos_;
+      } else if (c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
+        is_double = true;
+        ++pos_;
+      } else {
+        break;
+      }
+    }
+    std::string_view text = s_.substr(start, pos_ - start);
+    if (text.empty() || text == "-") return JsonError("bad number", start);
+    if (!is_double) {
+      int64_t v;
+      auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+      if (ec == std::errc() && ptr == text.data() + text.size()) {
+        *out = Value::Int64(v);
+        return Status::OK();
+      }
+      // Beyond INT64: INT128 when it fits.
+      bool negative = text[0] == '-';
+      unsigned __int128 mag = 0;
+      for (char c : text.substr(negative ? 1 : 0)) {
+        unsigned __int128 next = mag * 10 + static_cast<unsigned>(c - '0');
+        if (next / 10 != mag || next >> 127) return JsonError("integer out of range", start);
+        mag = next;
+      }
+      int128_t v128 = static_cast<int128_t>(mag);
+      *out = Value::Int128(negative ? -v128 : v128);
+      return Status::OK();
+    }
+    std::string copy(text);
+    char* end = nullptr;
+    double d = std::strtod(copy.c_str(), &end);
+    if (end != copy.c_str() + copy.size() || !std::isfinite(d)) return JsonError("bad number", start);
+    *out = Value::Double(d);
+    return Status::OK();
+  }
+
+  Status ReadValue(Value* out, int depth) {
+    if (depth > kMaxDepth) return JsonError("nesting too deep", pos_);
+    SkipSpace();
+    char c = Peek();
+    if (c == '"') {
+      std::string s;
+      Status status = ReadString(&s);
+      if (status.ok()) *out = Value::String(s);
+      return status;
+    }
+    if (c == '-' || (c >= '0' && c <= '9')) return ReadNumber(out);
+    if (s_.substr(pos_, 4) == "true") {
+      pos_ += 4;
+      *out = Value::Boolean(true);
+      return Status::OK();
+    }
+    if (s_.substr(pos_, 5) == "false") {
+      pos_ += 5;
+      *out = Value::Boolean(false);
+      return Status::OK();
+    }
+    if (s_.substr(pos_, 4) == "null") {
+      pos_ += 4;
+      *out = Value::Null();
+      return Status::OK();
+    }
+    if (c == '[') {
+      ++pos_;
+      std::vector<Value> items;
+      LogicalType element = LogicalType::Any();
+      SkipSpace();
+      if (Peek() == ']') {
+        ++pos_;
+      } else {
+        while (true) {
+          size_t at = pos_;
+          Value item;
+          Status status = ReadValue(&item, depth + 1);
+          if (!status.ok()) return status;
+          auto unified = Unify(element, item.type());
+          if (!unified) {
+            return Status(ErrorCode::kInvalidRequest,
+                          "list parameter mixes element types " + element.ToString() + " and " +
+                              item.type().ToString() + " (at byte " + std::to_string(at) + ")");
+          }
+          element = *unified;
+          items.push_back(std::move(item));
+          SkipSpace();
+          if (Peek() == ',') {
+            ++pos_;
+            continue;
+          }
+          if (Peek() == ']') {
+            ++pos_;
+            break;
+          }
+          return JsonError("expected ',' or ']'", pos_);
+        }
+      }
+      for (auto& item : items) {
+        if (element.id() == LogicalTypeId::kDouble && !item.is_null() && item.type_id() == LogicalTypeId::kInt64) {
+          item = Value::Double(static_cast<double>(item.GetInt()));
+        }
+      }
+      *out = Value::Nested(LogicalType::List(element), std::move(items));
+      return Status::OK();
+    }
+    if (c == '{') {
+      ++pos_;
+      std::vector<std::pair<std::string, LogicalType>> fields;
+      std::vector<Value> values;
+      SkipSpace();
+      if (Peek() == '}') {
+        ++pos_;
+      } else {
+        while (true) {
+          SkipSpace();
+          std::string key;
+          Status status = ReadString(&key);
+          if (!status.ok()) return status;
+          SkipSpace();
+          if (Peek() != ':') return JsonError("expected ':'", pos_);
+          ++pos_;
+          Value v;
+          status = ReadValue(&v, depth + 1);
+          if (!status.ok()) return status;
+          fields.emplace_back(std::move(key), v.type());
+          values.push_back(std::move(v));
+          SkipSpace();
+          if (Peek() == ',') {
+            ++pos_;
+            continue;
+          }
+          if (Peek() == '}') {
+            ++pos_;
+            break;
+          }
+          return JsonError("expected ',' or '}'", pos_);
+        }
+      }
+      *out = Value::Nested(LogicalType::Struct(std::move(fields)), std::move(values));
+      return Status::OK();
+    }
+    if (pos_ >= s_.size()) return JsonError("unexpected end of input", pos_);
+    return JsonError(std::string("unexpected character '") + c + "'", pos_);
+  }
+
+  std::string_view s_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+const char* AccessModeName(AccessMode mode) {
+  switch (mode) {
+    case AccessMode::kRead: return "read";
+    case AccessMode::kInsert: return "insert";
+    case AccessMode::kUpdate: return "update";
+    case AccessMode::kSchema: return "schema";
+  }
+  return "read";
+}
+
+std::optional<AccessMode> ParseAccessMode(std::string_view text) {
+  if (text == "read" || text == "r") return AccessMode::kRead;
+  if (text == "insert" || text == "i") return AccessMode::kInsert;
+  if (text == "update" || text == "u") return AccessMode::kUpdate;
+  if (text == "schema" || text == "s") return AccessMode::kSchema;
+  return std::nullopt;
+}
+
+AccessMode RequiredAccessMode(const std::vector<std::unique_ptr<parser::ParsedStatement>>& statements) {
+  AccessMode mode = AccessMode::kRead;
+  auto raise = [&mode](AccessMode m) {
+    if (static_cast<int>(m) > static_cast<int>(mode)) mode = m;
+  };
+  for (const auto& statement : statements) {
+    switch (statement->kind) {
+      case parser::StatementKind::kQuery:
+        for (const auto& single : statement->As<parser::ParsedQueryStatement>().query.queries) {
+          for (const auto& clause : single.clauses) {
+            switch (clause->kind) {
+              case parser::ClauseKind::kCreate:
+                raise(AccessMode::kInsert);
+                break;
+              case parser::ClauseKind::kMerge:
+              case parser::ClauseKind::kSet:
+              case parser::ClauseKind::kDelete:
+              case parser::ClauseKind::kRemove:
+                raise(AccessMode::kUpdate);
+                break;
+              default:
+                break;
+            }
+          }
+        }
+        break;
+      case parser::StatementKind::kCopyFrom:
+        raise(AccessMode::kInsert);
+        break;
+      case parser::StatementKind::kCopyTo:
+      case parser::StatementKind::kStandaloneCall:
+      case parser::StatementKind::kCallFunction:
+      case parser::StatementKind::kTransaction:
+        break;
+      case parser::StatementKind::kCheckpoint:
+        raise(AccessMode::kUpdate);
+        break;
+      default:  // DDL
+        raise(AccessMode::kSchema);
+        break;
+    }
+  }
+  return mode;
+}
+
+Result<Value> ParseJsonValue(std::string_view json) { return JsonReader(json).ReadDocument(); }
+
+Result<QueryRequest> ParseQueryRequest(std::string_view json) {
+  QueryRequest request;
+  bool have_query = false;
+  JsonReader reader(json);
+  Status status = reader.ReadObject([&](const std::string& key, const Value& value, std::string_view) {
+    if (key == "query") {
+      if (value.type_id() != LogicalTypeId::kString || value.is_null()) {
+        return Status(ErrorCode::kInvalidRequest, "'query' must be a string");
+      }
+      request.query = std::string(value.GetString());
+      have_query = true;
+    } else if (key == "access_mode") {
+      if (value.is_null()) return Status::OK();
+      if (value.type_id() != LogicalTypeId::kString) {
+        return Status(ErrorCode::kInvalidRequest, "'access_mode' must be a string");
+      }
+      auto mode = ParseAccessMode(value.GetString());
+      if (!mode) {
+        return Status(ErrorCode::kInvalidRequest,
+                      "unknown access_mode '" + std::string(value.GetString()) +
+                          "' (expected read, insert, update, schema or r, i, u, s)");
+      }
+      request.access_mode = mode;
+    } else if (key == "parameters") {
+      if (value.is_null()) return Status::OK();
+      if (value.type_id() != LogicalTypeId::kStruct) {
+        return Status(ErrorCode::kInvalidRequest, "'parameters' must be an object");
+      }
+      const auto& fields = value.type().fields();
+      for (size_t i = 0; i < fields.size(); ++i) {
+        request.parameters[fields[i].name] = value.children()[i];
+      }
+    }
+    return Status::OK();
+  });
+  if (!status.ok()) return status;
+  if (!have_query) return Status(ErrorCode::kInvalidRequest, "'query' is required");
+  if (request.query.find_first_not_of(" \t\r\n") == std::string::npos) {
+    return Status(ErrorCode::kInvalidRequest, "'query' must not be empty");
+  }
+  return request;
+}
+
+}  // namespace graphdb

@@ -1,0 +1,47 @@
+// The JSON query request of the service (`{"query", "access_mode", "parameters"}`) and the
+// access modes that decide what a request may do.
+//
+// Access modes form a ladder: read < insert < update < schema. `read` allows reading only;
+// `insert` adds CREATE and COPY FROM; `update` adds SET, DELETE, REMOVE and MERGE; `schema`
+// adds DDL. An omitted mode is inferred from the statements. A request that does more than
+// its mode allows fails with ACCESS_MODE_VIOLATION before anything runs.
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "common/result.h"
+#include "cypher/parser/ast.h"
+#include "types/value.h"
+
+namespace graphdb {
+
+enum class AccessMode : uint8_t { kRead = 0, kInsert = 1, kUpdate = 2, kSchema = 3 };
+
+const char* AccessModeName(AccessMode mode);
+// "read"/"r", "insert"/"i", "update"/"u", "schema"/"s" (case-sensitive, as the contract says).
+std::optional<AccessMode> ParseAccessMode(std::string_view text);
+// The least mode that allows every statement.
+AccessMode RequiredAccessMode(const std::vector<std::unique_ptr<parser::ParsedStatement>>& statements);
+
+struct QueryRequest {
+  std::string query;
+  std::optional<AccessMode> access_mode;  // nullopt = infer
+  std::unordered_map<std::string, Value> parameters;
+};
+
+// Parses the request body. INVALID_REQUEST names what is wrong: not JSON (with the byte
+// offset), not an object, `query` missing/empty/not a string, unknown `access_mode`,
+// `parameters` not an object. Unknown fields are ignored.
+Result<QueryRequest> ParseQueryRequest(std::string_view json);
+
+// Parses a JSON value into an engine value: integers as INT64 (INT128 beyond), other numbers
+// DOUBLE, strings, booleans, null, arrays as LIST (elements unified), objects as STRUCT.
+Result<Value> ParseJsonValue(std::string_view json);
+
+}  // namespace graphdb
