@@ -27,7 +27,7 @@ const { values: options } = parseArgs({
     verbose: { type: 'boolean', default: false },
     jobs: { type: 'string', default: String(Math.min(2, os.availableParallelism())) },
     timeout: { type: 'string', default: '10' },
-    'file-timeout': { type: 'string', default: '120' },
+    'file-timeout': { type: 'string', default: '300' },
     // Internal: the parent starts workers with these.
     worker: { type: 'string' },
     out: { type: 'string' },
@@ -90,10 +90,11 @@ function expandStatementBlocks(lines) {
 }
 
 /**
- * Parses a `.test` file into `{ dataset, cases, units }`. A case is `{ name, line, skip, onDisk,
- * steps }`; steps are statements, `set`, `reload`, `connect` and `concurrent` groups (loops are
- * unrolled). Every statement step has a `unit`: the index of the statement in `units`, the thing
- * that is counted. The iterations of a looped statement share one unit.
+ * Parses a `.test` file into `{ dataset, cases, units, excludedUnits }`. A case is `{ name, line,
+ * skip, onDisk, steps }`; steps are `statement`, `setup` (a statement without a result), `set`,
+ * `reload`, `connect` and `concurrent` groups; loops are unrolled. Every statement step has a
+ * `unit`: its index in `units`, the thing that is counted. The iterations of a looped statement
+ * share one unit.
  */
 function parseTestFile(file) {
   const lines = expandStatementBlocks(
@@ -621,6 +622,7 @@ async function runWorker(file, outFile) {
   const report = (unit, record) => fs.writeSync(out, `${JSON.stringify({ unit, ...record })}\n`);
   const variables = new Map([['KUZU_ROOT_DIRECTORY', suiteDir]]);
   const random = new RandomDraws();
+  const queryOf = (step) => absolutePaths(substitute(step.query, variables));
 
   const runStatement = async (step, session) => {
     if (step.unsupported) {
@@ -628,8 +630,7 @@ async function runWorker(file, outFile) {
     } else if (session.broken) {
       report(step.unit, failed(session.broken));
     } else {
-      const outcome = await session.run(step.connection, absolutePaths(substitute(step.query, variables)));
-      report(step.unit, judge(step, outcome, variables));
+      report(step.unit, judge(step, await session.run(step.connection, queryOf(step)), variables));
     }
   };
 
@@ -640,8 +641,7 @@ async function runWorker(file, outFile) {
           await runStatement(step, session);
           break;
         case 'setup':
-          if (!session.broken)
-            await session.run(step.connection, absolutePaths(substitute(step.query, variables)));
+          if (!session.broken) await session.run(step.connection, queryOf(step));
           break;
         case 'set':
           variables.set(step.name, setValue(step.value, variables, random));
@@ -870,7 +870,7 @@ function printReport(report, seconds) {
   for (const [reason, count] of Object.entries(report.skipReasons)) {
     console.log(`  skipped ${count}: ${reason}`);
   }
-  console.log('Top failure reasons:');
+  if (report.failed > 0) console.log('Top failure reasons:');
   for (const [reason, count] of Object.entries(report.failureReasons).slice(0, 15)) {
     console.log(`  ${String(count).padStart(5)}  ${reason}`);
   }

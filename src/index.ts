@@ -1,5 +1,14 @@
 export { Connection, type QueryParameters } from './core/connection.js';
 export { Database, type DatabaseOptions } from './core/database.js';
 export { type ErrorCode, GraphDBError } from './core/errors.js';
+export {
+  type AcquireExecutionSlotOptions,
+  ExecutionSlot,
+  ExecutionSlotLease,
+  TpExecutionSlotPool,
+} from './core/pool.js';
 export { QueryResult, type QuerySummary } from './core/query-result.js';
+export { GraphDBService, type RunOptions, type ServiceConfig, type ServiceStatus } from './core/service.js';
 export type { RawTextResult as TextQueryResult } from './native/addon.js';
+export { createApp } from './server/app.js';
+export type { HttpErrorCode } from './server/errors.js';

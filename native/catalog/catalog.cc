@@ -51,7 +51,8 @@ bool HasSerial(const LogicalType& type) {
       if (HasSerial(*f.type)) return true;
     }
   }
-  if (type.id() == LogicalTypeId::kMap) return HasSerial(type.map_key()) || HasSerial(type.map_value());
+  if (type.id() == LogicalTypeId::kMap)
+    return HasSerial(type.map_key()) || HasSerial(type.map_value());
   return false;
 }
 
@@ -99,10 +100,14 @@ bool ReadProperties(BinaryReader& r, std::vector<PropertyDefinition>* properties
 
 const char* RelMultiplicityName(RelMultiplicity m) {
   switch (m) {
-    case RelMultiplicity::kManyMany: return "MANY_MANY";
-    case RelMultiplicity::kManyOne: return "MANY_ONE";
-    case RelMultiplicity::kOneMany: return "ONE_MANY";
-    case RelMultiplicity::kOneOne: return "ONE_ONE";
+    case RelMultiplicity::kManyMany:
+      return "MANY_MANY";
+    case RelMultiplicity::kManyOne:
+      return "MANY_ONE";
+    case RelMultiplicity::kOneMany:
+      return "ONE_MANY";
+    case RelMultiplicity::kOneOne:
+      return "ONE_ONE";
   }
   return "MANY_MANY";
 }
@@ -412,13 +417,13 @@ Result<DdlOutcome> Catalog::DropProperty(std::string_view table, std::string_vie
   if (auto it = node_tables_.find(*id); it != node_tables_.end()) {
     NodeTableSchema& schema = it->second;
     if (*index == schema.primary_key) {
-      return BindError("Cannot drop property " + schema.properties[*index].name +
-                       " in table " + schema.name + " because it is used as primary key.");
+      return BindError("Cannot drop property " + schema.properties[*index].name + " in table " +
+                       schema.name + " because it is used as primary key.");
     }
     if (*index < schema.primary_key) --schema.primary_key;
   }
-  std::string message = "Property " + (*properties)[*index].name +
-                        " has been dropped from table " + table_name + ".";
+  std::string message =
+      "Property " + (*properties)[*index].name + " has been dropped from table " + table_name + ".";
   properties->erase(properties->begin() + static_cast<ptrdiff_t>(*index));
   ++version_;
   return DdlOutcome{*id, true, std::move(message)};
@@ -704,8 +709,6 @@ Result<Catalog> Catalog::Deserialize(std::string_view bytes) {
   return c;
 }
 
-bool Catalog::operator==(const Catalog& other) const {
-  return Serialize() == other.Serialize();
-}
+bool Catalog::operator==(const Catalog& other) const { return Serialize() == other.Serialize(); }
 
 }  // namespace graphdb::catalog

@@ -194,7 +194,7 @@ class Catalog {
   std::map<TableId, NodeTableSchema> node_tables_;
   std::map<TableId, RelTableSchema> rel_tables_;
   std::unordered_map<std::string, TableId> by_name_;  // lower-cased name -> id
-  std::unordered_map<TableId, TableId> pair_owner_;    // pair id -> rel table id
+  std::unordered_map<TableId, TableId> pair_owner_;   // pair id -> rel table id
   TableId next_table_id_ = 0;
   uint64_t version_ = 0;
 };

@@ -17,8 +17,7 @@ PropertyDefinition P(std::string name, std::string_view type,
   return PropertyDefinition{std::move(name), T(type), std::move(default_expr), 0};
 }
 
-NodeTableDefinition Node(std::string name, std::vector<PropertyDefinition> props,
-                         std::string pk) {
+NodeTableDefinition Node(std::string name, std::vector<PropertyDefinition> props, std::string pk) {
   return NodeTableDefinition{std::move(name), std::move(props), std::move(pk), false};
 }
 
@@ -36,18 +35,22 @@ RelTableDefinition Rel(std::string name, std::vector<std::pair<std::string, std:
 // The tinysnb schema, enough of it to check ids.
 Catalog TinySnb() {
   Catalog c;
-  EXPECT_TRUE(c.CreateNodeTable(Node("person", {P("ID", "INT64"), P("fName", "STRING")}, "ID")).ok());
-  EXPECT_TRUE(c.CreateNodeTable(Node("organisation", {P("ID", "INT64"), P("name", "STRING")}, "ID")).ok());
+  EXPECT_TRUE(
+      c.CreateNodeTable(Node("person", {P("ID", "INT64"), P("fName", "STRING")}, "ID")).ok());
+  EXPECT_TRUE(
+      c.CreateNodeTable(Node("organisation", {P("ID", "INT64"), P("name", "STRING")}, "ID")).ok());
   EXPECT_TRUE(c.CreateNodeTable(Node("movies", {P("name", "STRING")}, "name")).ok());
   EXPECT_TRUE(c.CreateRelTable(Rel("knows", {{"person", "person"}}, {P("date", "DATE")})).ok());
   EXPECT_TRUE(c.CreateRelTable(Rel("studyAt", {{"person", "organisation"}}, {P("year", "INT64")},
-                                   RelMultiplicity::kManyOne)).ok());
-  EXPECT_TRUE(c.CreateRelTable(Rel("workAt", {{"person", "organisation"}}, {},
-                                   RelMultiplicity::kManyOne)).ok());
-  EXPECT_TRUE(c.CreateRelTable(Rel("meets", {{"person", "person"}}, {},
-                                   RelMultiplicity::kManyOne)).ok());
-  EXPECT_TRUE(c.CreateRelTable(Rel("marries", {{"person", "person"}}, {},
-                                   RelMultiplicity::kOneOne)).ok());
+                                   RelMultiplicity::kManyOne))
+                  .ok());
+  EXPECT_TRUE(
+      c.CreateRelTable(Rel("workAt", {{"person", "organisation"}}, {}, RelMultiplicity::kManyOne))
+          .ok());
+  EXPECT_TRUE(
+      c.CreateRelTable(Rel("meets", {{"person", "person"}}, {}, RelMultiplicity::kManyOne)).ok());
+  EXPECT_TRUE(
+      c.CreateRelTable(Rel("marries", {{"person", "person"}}, {}, RelMultiplicity::kOneOne)).ok());
   return c;
 }
 
@@ -126,8 +129,8 @@ TEST(CatalogTest, KuzuErrorMessages) {
   EXPECT_EQ(r.status().message(), "Binder exception: knows already exists in catalog.");
   r = c.CreateRelTable(Rel("test2", {{"person", "person"}, {"person", "person"}}));
   EXPECT_EQ(r.status().message(), "Binder exception: Found duplicate FROM-TO person-person pairs.");
-  r = c.CreateNodeTable(Node("Wrong", {P("id", "INT64"), P("NAME", "STRING"), P("name", "INT64")},
-                             "id"));
+  r = c.CreateNodeTable(
+      Node("Wrong", {P("id", "INT64"), P("NAME", "STRING"), P("name", "INT64")}, "id"));
   EXPECT_EQ(r.status().message(),
             "Binder exception: Duplicated column name: name, column name must be unique.");
   r = c.DropTable("organisation");
@@ -184,8 +187,8 @@ TEST(CatalogTest, AlterProperties) {
   EXPECT_EQ(person->properties[2].id, 2u);
   EXPECT_EQ(*person->properties[2].default_expr, "5 + 5");
   // Dropping a property before the primary key keeps the key index right.
-  ASSERT_TRUE(c.CreateNodeTable(Node("T", {P("a", "INT64"), P("b", "INT64"), P("k", "STRING")},
-                                     "k")).ok());
+  ASSERT_TRUE(
+      c.CreateNodeTable(Node("T", {P("a", "INT64"), P("b", "INT64"), P("k", "STRING")}, "k")).ok());
   ASSERT_TRUE(c.DropProperty("t", "A").ok());
   const NodeTableSchema* t = c.GetNodeTable("T");
   EXPECT_EQ(t->primary_key_property().name, "k");
@@ -248,13 +251,15 @@ TEST(CatalogTest, RelGroupAlter) {
 
 TEST(CatalogTest, SerializeRoundTrip) {
   Catalog c = TinySnb();
-  ASSERT_TRUE(c.CreateNodeTable(Node("nested", {P("k", "UUID"),
-                                                P("s", "STRUCT(a INT64, b STRING[])"),
-                                                P("m", "MAP(STRING, INT64[3])"),
-                                                P("u", "UNION(x DATE, y STRING)", "'x'")},
-                                     "k")).ok());
+  ASSERT_TRUE(c.CreateNodeTable(
+                   Node("nested",
+                        {P("k", "UUID"), P("s", "STRUCT(a INT64, b STRING[])"),
+                         P("m", "MAP(STRING, INT64[3])"), P("u", "UNION(x DATE, y STRING)", "'x'")},
+                        "k"))
+                  .ok());
   ASSERT_TRUE(c.CreateRelTable(Rel("multi", {{"person", "person"}, {"person", "nested"}},
-                                   {P("w", "DOUBLE")}, RelMultiplicity::kOneMany)).ok());
+                                   {P("w", "DOUBLE")}, RelMultiplicity::kOneMany))
+                  .ok());
   ASSERT_TRUE(c.SetComment("person", "people").ok());
   ASSERT_TRUE(c.DropTable("meets").ok());
   std::string bytes = c.Serialize();

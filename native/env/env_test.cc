@@ -1,9 +1,8 @@
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "env/crc32c.h"
 #include "env/fault_injection_file_system.h"
@@ -119,8 +118,7 @@ TEST(PosixFileSystemTest, ErrorsNamePathAndErrno) {
   auto file = fs->OpenForRead("/nonexistent_dir_graphdb/x");
   ASSERT_FALSE(file.ok());
   EXPECT_EQ(file.status().code(), ErrorCode::kIoError);
-  EXPECT_EQ(file.status().message(),
-            "open /nonexistent_dir_graphdb/x: No such file or directory");
+  EXPECT_EQ(file.status().message(), "open /nonexistent_dir_graphdb/x: No such file or directory");
   Status s = fs->Remove("/nonexistent_dir_graphdb/x");
   EXPECT_EQ(s.code(), ErrorCode::kIoError);
   EXPECT_NE(s.message().find("/nonexistent_dir_graphdb/x"), std::string::npos);

@@ -32,8 +32,8 @@ class FaultyWritableFile final : public WritableFile {
 
 }  // namespace
 
-void FaultInjectionFileSystem::Arm(Fault& fault, const std::atomic<int>& counter, int n,
-                                   int err, bool sticky) {
+void FaultInjectionFileSystem::Arm(Fault& fault, const std::atomic<int>& counter, int n, int err,
+                                   bool sticky) {
   fault.err.store(err);
   fault.sticky.store(sticky);
   fault.trigger.store(n <= 0 ? 0 : counter.load() + n);

@@ -84,8 +84,7 @@ std::string_view BaseName(std::string_view path);
 // Reads a whole file into a string.
 Result<std::string> ReadFileToString(FileSystem* fs, const std::string& path);
 // Writes `data` to `path` (created or truncated), then fsyncs it when `sync` is set, and closes.
-Status WriteStringToFile(FileSystem* fs, const std::string& path, std::string_view data,
-                         bool sync);
+Status WriteStringToFile(FileSystem* fs, const std::string& path, std::string_view data, bool sync);
 
 // An IO_ERROR Status "`op` `path`: strerror(err)".
 Status IoError(std::string_view op, std::string_view path, int err);

@@ -31,8 +31,9 @@ class PosixRandomAccessFile final : public RandomAccessFile {
   Result<size_t> Read(uint64_t offset, size_t n, char* scratch) const override {
     size_t done = 0;
     while (done < n) {
-      ssize_t r = RetryOnEintr(
-          [&] { return ::pread(fd_, scratch + done, n - done, static_cast<off_t>(offset + done)); });
+      ssize_t r = RetryOnEintr([&] {
+        return ::pread(fd_, scratch + done, n - done, static_cast<off_t>(offset + done));
+      });
       if (r < 0) return IoError("read", path_, errno);
       if (r == 0) break;
       done += static_cast<size_t>(r);
@@ -148,7 +149,8 @@ class PosixFileSystem final : public FileSystem {
   }
 
   Status Rename(const std::string& from, const std::string& to) override {
-    if (::rename(from.c_str(), to.c_str()) != 0) return IoError("rename", from + " -> " + to, errno);
+    if (::rename(from.c_str(), to.c_str()) != 0)
+      return IoError("rename", from + " -> " + to, errno);
     return Status::OK();
   }
 

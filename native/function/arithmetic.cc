@@ -284,9 +284,13 @@ Value IntervalMul(const Value* a, size_t, const LogicalType&, FunctionContext&) 
   const Value& iv = a[0].type_id() == Id::kInterval ? a[0] : a[1];
   const Value& n = a[0].type_id() == Id::kInterval ? a[1] : a[0];
   Interval x = iv.GetInterval();
-  int64_t k = n.GetInt();
-  return Value::IntervalValue({static_cast<int32_t>(x.months * k),
-                               static_cast<int32_t>(x.days * k), x.micros * k});
+  int128_t k = n.GetInt();
+  int128_t months = x.months * k, days = x.days * k, micros = x.micros * k;
+  if (!FitsIn(Id::kInt32, months) || !FitsIn(Id::kInt32, days) || !FitsIn(Id::kInt64, micros)) {
+    ThrowOverflow("Interval multiplication is out of range.");
+  }
+  return Value::IntervalValue({static_cast<int32_t>(months), static_cast<int32_t>(days),
+                               static_cast<int64_t>(micros)});
 }
 
 // ---- Math functions.

@@ -90,11 +90,7 @@ std::optional<uint32_t> Cost(const LogicalType& from, const LogicalType& to) {
                                      t == Id::kMap || t == Id::kUnion
                                  ? 10u
                                  : TargetCost(t) - 100;
-  if (!from.IsNested() && !to.IsNested()) {
-    if (f == t && f != Id::kNode && f != Id::kRel) return 0u;
-    if (f == t) return 0u;
-    return ScalarCost(f, t);
-  }
+  if (!from.IsNested() && !to.IsNested()) return ScalarCost(f, t);
   if (from == to) return 0u;
   switch (t) {
     case Id::kList: {

@@ -150,6 +150,10 @@ void RegisterNestedFunctions(RegistryBuilder& r);  // struct, map, union, array
 void RegisterTemporalFunctions(RegistryBuilder& r);
 void RegisterMiscFunctions(RegistryBuilder& r);  // casts, uuid, blob, null, hashing, random
 
+// Registry introspection (for tests): every registered name (aliases included) and its set.
+std::vector<std::string> RegisteredScalarFunctionNames();
+const ScalarFunctionSet* FindScalarFunctionSet(std::string_view name);
+
 // The type list text of an error: "(INT64[],BOOL)".
 std::string TypesText(const std::vector<LogicalType>& types);
 

@@ -63,6 +63,12 @@ class Registry {
     for (auto& [name, set] : b.entries) map_.emplace(name, set);
   }
 
+  std::vector<std::string> Names() const {
+    std::vector<std::string> names;
+    for (const auto& [name, set] : map_) names.push_back(name);
+    return names;
+  }
+
   const ScalarFunctionSet* Find(std::string_view name) const {
     auto it = map_.find(internal::ToLower(name));
     return it == map_.end() ? nullptr : it->second.get();
@@ -112,6 +118,16 @@ Id ParamAt(const ScalarOverload& o, size_t i) {
 }
 
 }  // namespace
+
+namespace internal {
+
+std::vector<std::string> RegisteredScalarFunctionNames() { return GetRegistry().Names(); }
+
+const ScalarFunctionSet* FindScalarFunctionSet(std::string_view name) {
+  return GetRegistry().Find(name);
+}
+
+}  // namespace internal
 
 std::optional<BoundScalarFunction> BindScalarFunction(std::string_view name,
                                                       const std::vector<LogicalType>& arg_types,

@@ -64,18 +64,28 @@ enum class Unit { kYears, kMonths, kWeeks, kDays, kHours, kMinutes, kSeconds, kM
 
 template <Unit unit>
 Value ToIntervalExec(Args a, size_t, const LogicalType&, FunctionContext&) {
-  int64_t n = a[0].GetInt();
-  Interval i;
+  int128_t n = a[0].GetInt();
+  int128_t v = 0;
+  Id range = Id::kInt64;
   switch (unit) {
-    case Unit::kYears: i.months = static_cast<int32_t>(n * 12); break;
-    case Unit::kMonths: i.months = static_cast<int32_t>(n); break;
-    case Unit::kWeeks: i.days = static_cast<int32_t>(n * 7); break;
-    case Unit::kDays: i.days = static_cast<int32_t>(n); break;
-    case Unit::kHours: i.micros = n * 3600 * kSecond; break;
-    case Unit::kMinutes: i.micros = n * 60 * kSecond; break;
-    case Unit::kSeconds: i.micros = n * kSecond; break;
-    case Unit::kMillis: i.micros = n * 1000; break;
-    case Unit::kMicros: i.micros = n; break;
+    case Unit::kYears: v = n * 12; range = Id::kInt32; break;
+    case Unit::kMonths: v = n; range = Id::kInt32; break;
+    case Unit::kWeeks: v = n * 7; range = Id::kInt32; break;
+    case Unit::kDays: v = n; range = Id::kInt32; break;
+    case Unit::kHours: v = n * 3600 * kSecond; break;
+    case Unit::kMinutes: v = n * 60 * kSecond; break;
+    case Unit::kSeconds: v = n * kSecond; break;
+    case Unit::kMillis: v = n * 1000; break;
+    case Unit::kMicros: v = n; break;
+  }
+  if (!FitsIn(range, v)) ThrowOverflow("Value " + Int128Text(n) + " is out of INTERVAL range.");
+  Interval i;
+  if (unit == Unit::kYears || unit == Unit::kMonths) {
+    i.months = static_cast<int32_t>(v);
+  } else if (unit == Unit::kWeeks || unit == Unit::kDays) {
+    i.days = static_cast<int32_t>(v);
+  } else {
+    i.micros = static_cast<int64_t>(v);
   }
   return Value::IntervalValue(i);
 }

@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "main/schema_json.h"
 #include "napi/convert.h"
 #include "napi/database_wrap.h"
 
@@ -16,6 +17,7 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
   bool text = false;     // rows as Kùzu's text form (queryText)
   bool request = false;  // `query` is a JSON query request (executeTransactionalRequest)
   bool compact = false;  // run Database::Compact instead of a statement
+  bool schema = false;   // produce the schema JSON instead of running a statement
   bool json = false;     // deliver the result as the HTTP JSON body, written on the worker
   std::optional<Result<exec::QueryResult>> result;
   std::string json_body;
@@ -25,7 +27,10 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
         params(std::move(p)) {}
 
   void Run() override {
-    if (compact) {
+    if (schema) {
+      json_body = SchemaJson(owner->slot_->db());
+      result.emplace(exec::QueryResult());
+    } else if (compact) {
       exec::QueryResult r;
       r.column_names = {"folded"};
       r.column_types = {LogicalType::Int64()};
@@ -35,7 +40,7 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
       result.emplace(request ? owner->slot_->ExecuteTransactionalRequest(query)
                              : owner->slot_->Execute(query, params));
     }
-    if (json && result->ok()) json_body = exec::ToJson(result->value());
+    if (json && !schema && result->ok()) json_body = exec::ToJson(result->value());
     if (owner->tsfn_.NonBlockingCall(this) != napi_ok) {
       // The environment is shutting down; nobody is left to receive the result.
       delete this;
@@ -61,6 +66,7 @@ Napi::Function ConnectionWrap::Define(Napi::Env env, AddonData& data) {
                    InstanceMethod<&ConnectionWrap::QueryText>("queryText"),
                    InstanceMethod<&ConnectionWrap::Request>("executeTransactionalRequest"),
                    InstanceMethod<&ConnectionWrap::Compact>("compact"),
+                   InstanceMethod<&ConnectionWrap::Schema>("schema"),
                    InstanceMethod<&ConnectionWrap::QuerySync>("querySync"),
                    InstanceMethod<&ConnectionWrap::Close>("close"),
                    InstanceAccessor<&ConnectionWrap::Pending>("pending"),
@@ -152,6 +158,16 @@ Napi::Value ConnectionWrap::Compact(const Napi::CallbackInfo& info) {
   auto* job = new QueryJob(this, env, "", {});
   job->keep_alive = Napi::Persistent(info.This().As<Napi::Object>());
   job->compact = true;
+  return Enqueue(job);
+}
+
+Napi::Value ConnectionWrap::Schema(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CheckOpen(env);
+  auto* job = new QueryJob(this, env, "", {});
+  job->keep_alive = Napi::Persistent(info.This().As<Napi::Object>());
+  job->schema = true;
+  job->json = true;
   return Enqueue(job);
 }
 

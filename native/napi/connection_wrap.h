@@ -41,6 +41,7 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   Napi::Value Submit(const Napi::CallbackInfo& info, bool text);
   Napi::Value Request(const Napi::CallbackInfo& info);
   Napi::Value Compact(const Napi::CallbackInfo& info);
+  Napi::Value Schema(const Napi::CallbackInfo& info);
   Napi::Value Enqueue(QueryJob* job);
   Napi::Value QuerySync(const Napi::CallbackInfo& info);
   Napi::Value Close(const Napi::CallbackInfo& info);

@@ -8,9 +8,12 @@ namespace graphdb::storage {
 
 PhysicalKind PhysicalKindOf(LogicalTypeId id) {
   switch (id) {
-    case LogicalTypeId::kBool: return PhysicalKind::kBool;
-    case LogicalTypeId::kInt8: return PhysicalKind::kInt8;
-    case LogicalTypeId::kInt16: return PhysicalKind::kInt16;
+    case LogicalTypeId::kBool:
+      return PhysicalKind::kBool;
+    case LogicalTypeId::kInt8:
+      return PhysicalKind::kInt8;
+    case LogicalTypeId::kInt16:
+      return PhysicalKind::kInt16;
     case LogicalTypeId::kInt32:
     case LogicalTypeId::kDate:
       return PhysicalKind::kInt32;
@@ -22,17 +25,25 @@ PhysicalKind PhysicalKindOf(LogicalTypeId id) {
     case LogicalTypeId::kTimestampMs:
     case LogicalTypeId::kTimestampSec:
       return PhysicalKind::kInt64;
-    case LogicalTypeId::kUInt8: return PhysicalKind::kUInt8;
-    case LogicalTypeId::kUInt16: return PhysicalKind::kUInt16;
-    case LogicalTypeId::kUInt32: return PhysicalKind::kUInt32;
-    case LogicalTypeId::kUInt64: return PhysicalKind::kUInt64;
-    case LogicalTypeId::kFloat: return PhysicalKind::kFloat;
-    case LogicalTypeId::kDouble: return PhysicalKind::kDouble;
+    case LogicalTypeId::kUInt8:
+      return PhysicalKind::kUInt8;
+    case LogicalTypeId::kUInt16:
+      return PhysicalKind::kUInt16;
+    case LogicalTypeId::kUInt32:
+      return PhysicalKind::kUInt32;
+    case LogicalTypeId::kUInt64:
+      return PhysicalKind::kUInt64;
+    case LogicalTypeId::kFloat:
+      return PhysicalKind::kFloat;
+    case LogicalTypeId::kDouble:
+      return PhysicalKind::kDouble;
     case LogicalTypeId::kInt128:
     case LogicalTypeId::kUuid:
       return PhysicalKind::kInt128;
-    case LogicalTypeId::kInterval: return PhysicalKind::kInterval;
-    case LogicalTypeId::kInternalId: return PhysicalKind::kInternalId;
+    case LogicalTypeId::kInterval:
+      return PhysicalKind::kInterval;
+    case LogicalTypeId::kInternalId:
+      return PhysicalKind::kInternalId;
     case LogicalTypeId::kString:
     case LogicalTypeId::kBlob:
       return PhysicalKind::kString;
@@ -69,15 +80,19 @@ uint32_t PhysicalWidth(PhysicalKind kind) {
 uint64_t StringHeap::Add(std::string_view s) {
   if (s.size() > kChunkSize / 4) {
     // A large string gets a chunk of its own; the current chunk keeps filling.
-    Chunk chunk{std::make_unique<char[]>(s.size()), s.size()};
+    Chunk chunk{std::unique_ptr<char[]>(new char[s.size()]), s.size()};
     std::memcpy(chunk.data.get(), s.data(), s.size());
     allocated_ += s.size();
     chunks_.push_back(std::move(chunk));
     return static_cast<uint64_t>(chunks_.size() - 1) << 32;
   }
   if (current_ == SIZE_MAX || used_ + s.size() > chunks_[current_].capacity) {
-    chunks_.push_back(Chunk{std::make_unique<char[]>(kChunkSize), kChunkSize});
-    allocated_ += kChunkSize;
+    // Chunks start small and double up to kChunkSize, so small tables stay small.
+    size_t size = current_ == SIZE_MAX ? kFirstChunkSize
+                                       : std::min(chunks_[current_].capacity * 2, kChunkSize);
+    while (size < s.size()) size *= 2;
+    chunks_.push_back(Chunk{std::unique_ptr<char[]>(new char[size]), size});
+    allocated_ += size;
     current_ = chunks_.size() - 1;
     used_ = 0;
   }
@@ -98,9 +113,7 @@ void StringHeap::Clear() {
 // Column
 
 Column::Column(LogicalType type)
-    : type_(std::move(type)),
-      kind_(PhysicalKindOf(type_.id())),
-      width_(PhysicalWidth(kind_)) {}
+    : type_(std::move(type)), kind_(PhysicalKindOf(type_.id())), width_(PhysicalWidth(kind_)) {}
 
 Column Column::Clone() const {
   Column copy(type_);
@@ -407,8 +420,7 @@ void Column::SetNull(uint64_t row) {
 }
 
 void Column::SetString(uint64_t row, std::string_view s) {
-  GRAPHDB_ASSERT(row < size_ &&
-                 (kind_ == PhysicalKind::kString || kind_ == PhysicalKind::kNested));
+  GRAPHDB_ASSERT(row < size_ && (kind_ == PhysicalKind::kString || kind_ == PhysicalKind::kNested));
   if (!IsNull(row)) {
     size_t len = GetString(row).size();
     if (len > kInlineStringBytes) garbage_ += len;
@@ -524,9 +536,14 @@ Result<Column> Column::Deserialize(catalog::BinaryReader& in, const LogicalType&
   if (!in.GetU8(&kind) || !in.GetVarint(&rows) || !in.GetU8(&mode)) return corrupt("truncated");
   if (kind != static_cast<uint8_t>(col.kind_)) return corrupt("physical kind mismatch");
   if (mode > 2) return corrupt("bad validity mode");
-  // Every row takes at least one bit of input in any mode but "all NULL"; bound the allocation.
-  if (mode != 1 && rows / 8 > in.remaining()) return corrupt("row count exceeds file size");
-  if (mode == 1 && rows > (1ULL << 40)) return corrupt("row count too large");
+  // Bound the allocation by the input before making it: fixed-width rows are all present in
+  // the data; string rows cost a byte each when valid, a bit each in a bitmap. All-NULL string
+  // columns cost nothing per row, so their row count is bounded by the caller (the table).
+  bool strings = col.kind_ == PhysicalKind::kString || col.kind_ == PhysicalKind::kNested;
+  if (!strings && rows > in.remaining() / col.width_) return corrupt("row count exceeds data");
+  if (strings && mode == 0 && rows > in.remaining()) return corrupt("row count exceeds data");
+  if (strings && mode == 2 && rows / 8 > in.remaining()) return corrupt("row count exceeds data");
+  if (rows > (1ULL << 40)) return corrupt("row count too large");
   col.GrowTo(rows);
   size_t words = (rows + 63) / 64;
   if (mode == 0) {

@@ -5,7 +5,7 @@
 //     byte, DATE: 4, TIMESTAMP*: 8, INT128/UUID/INTERVAL/INTERNAL_ID: 16 ...);
 //   - STRING and BLOB use a 16-byte slot per row: strings of at most 12 bytes sit inline in the
 //     slot, longer ones keep a 4-byte prefix in the slot and their bytes in a chunked string
-//     heap (stable addresses, 256 KiB chunks);
+//     heap (stable addresses; chunks grow from 1 KiB to 256 KiB);
 //   - nested values (LIST, ARRAY, STRUCT, MAP, UNION) are encoded with ValueCodec and stored
 //     like BLOBs; Get() decodes them back to the exact Value;
 //   - a validity bitmap (1 bit per row, 1 = not NULL).
@@ -61,6 +61,7 @@ uint32_t PhysicalWidth(PhysicalKind kind);
 // An append-only arena of byte strings with stable addresses.
 class StringHeap {
  public:
+  static constexpr size_t kFirstChunkSize = 1024;
   static constexpr size_t kChunkSize = 256 * 1024;
 
   // Copies `s` into the heap and returns its position (chunk << 32 | offset).
@@ -124,9 +125,7 @@ class Column {
   void Truncate(uint64_t rows);
 
   // ---- Read ----
-  bool IsNull(uint64_t row) const {
-    return !((validity_[row >> 6] >> (row & 63)) & 1);
-  }
+  bool IsNull(uint64_t row) const { return !((validity_[row >> 6] >> (row & 63)) & 1); }
   Value Get(uint64_t row) const;
   template <typename T>
   T GetFixed(uint64_t row) const {

@@ -58,8 +58,9 @@ const std::vector<Case>& Cases() {
       {"TIMESTAMP_NS", {"2011-08-20 11:25:30.1234567"}},
       {"TIMESTAMP_MS", {"2011-08-20 11:25:30.1234567"}},
       {"TIMESTAMP_SEC", {"2011-08-20 11:25:30.1234567"}},
-      {"INTERVAL", {"10 years 5 months 13 hours 24 us", "480us", "28 minutes 30 milliseconds",
-                    "3 years 2 days 13:02:00", "-2 days", "P1Y2M3DT4H5M6S"}},
+      {"INTERVAL",
+       {"10 years 5 months 13 hours 24 us", "480us", "28 minutes 30 milliseconds",
+        "3 years 2 days 13:02:00", "-2 days", "P1Y2M3DT4H5M6S"}},
       {"SERIAL", {"7"}},
       {"INTERNAL_ID", {"3:17"}},
       {"INT64[]", {"[1,2,3]", "[]", "[1,,3]"}},
@@ -139,7 +140,8 @@ TEST(ColumnTest, ExpectedTextForms) {
             "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a15");
   EXPECT_EQ(Parse("a0ee-bc99-9c0b-4ef8-bb6d-6bb9-bd38-0a14", T("UUID")).ToString(),
             "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a14");
-  EXPECT_EQ(Parse("\\xAA\\xABinteresting\\x0B", T("BLOB")).ToString(), "\\xAA\\xABinteresting\\x0B");
+  EXPECT_EQ(Parse("\\xAA\\xABinteresting\\x0B", T("BLOB")).ToString(),
+            "\\xAA\\xABinteresting\\x0B");
   EXPECT_EQ(Parse("{'revenue': 138, location: ['toronto', 'montr,eal'], stock: {price: [96, "
                   "56], volume: 1000}}",
                   T("STRUCT(revenue INT16, location STRING[], stock STRUCT(price INT64[], volume "

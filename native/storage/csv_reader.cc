@@ -26,9 +26,14 @@ bool OptionChar(const Value& v, char* out) {
   }
   if (s.size() == 2 && s[0] == '\\') {
     switch (s[1]) {
-      case 't': *out = '\t'; return true;
-      case '\\': *out = '\\'; return true;
-      default: return false;
+      case 't':
+        *out = '\t';
+        return true;
+      case '\\':
+        *out = '\\';
+        return true;
+      default:
+        return false;
     }
   }
   return false;
@@ -52,8 +57,9 @@ Status CsvOptions::Set(std::string_view name, const Value& value) {
   if (key == "delim" || key == "delimiter" || key == "quote" || key == "escape") {
     char c;
     if (!OptionChar(value, &c)) {
-      return OptionError("Copy csv option value must be a single character with an optional "
-                         "escape character.");
+      return OptionError(
+          "Copy csv option value must be a single character with an optional "
+          "escape character.");
     }
     if (key == "quote") {
       quote = c;
@@ -127,13 +133,12 @@ class CsvReader::Source {
   bool eof_ = false;
 };
 
-CsvReader::CsvReader(env::FileSystem* fs, std::vector<LogicalType> column_types,
-                     CsvOptions options)
+CsvReader::CsvReader(env::FileSystem* fs, std::vector<LogicalType> column_types, CsvOptions options)
     : fs_(fs), types_(std::move(column_types)), options_(options) {}
 
 Status CsvReader::Error(std::string detail, size_t column) const {
-  std::string message = "Copy exception: Error in file " + source_name_ + " on line " +
-                        std::to_string(line_);
+  std::string message =
+      "Copy exception: Error in file " + source_name_ + " on line " + std::to_string(line_);
   if (column > 0) message += ", column " + std::to_string(column);
   message += ": " + detail;
   return Status(ErrorCode::kQueryRuntime, std::move(message), static_cast<int32_t>(line_),
@@ -145,8 +150,8 @@ void CsvReader::ReportProgress() {
   next_progress_rows_ = progress_state_.rows + std::max<uint64_t>(options_.progress_interval, 1);
 }
 
-CsvReader::RecordResult CsvReader::ParseRecord(const char* buf, size_t end, bool eof,
-                                               size_t* pos, Status* error) {
+CsvReader::RecordResult CsvReader::ParseRecord(const char* buf, size_t end, bool eof, size_t* pos,
+                                               Status* error) {
   const char delim = options_.delimiter;
   const char quote = options_.quote;
   const char escape = options_.escape;
@@ -403,8 +408,8 @@ Result<std::vector<Column>> CsvReader::ReadFiles(const std::vector<std::string>&
     progress_state_.file_index = i;
     auto file = fs_->OpenForRead(paths[i]);
     if (!file.ok()) {
-      return Status(ErrorCode::kInvalidRequest, "Copy exception: cannot read " + paths[i] + ": " +
-                                                    file.status().message());
+      return Status(ErrorCode::kInvalidRequest,
+                    "Copy exception: cannot read " + paths[i] + ": " + file.status().message());
     }
     Source source(paths[i], std::move(*file), sizes[i]);
     Status s = ReadSource(source, columns);

@@ -1,8 +1,7 @@
 #include "storage/csv_reader.h"
 
-#include <unistd.h>
-
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 namespace graphdb::storage {
 namespace {
@@ -72,16 +71,18 @@ TEST(CsvReaderTest, QuotesEscapesAndNulls) {
       "4, lead space,\"multi\nline\"\n",
       {"INT64", "STRING", "STRING"});
   ASSERT_TRUE(cols.ok()) << cols.status().ToString();
-  EXPECT_EQ(Rows(*cols), (std::vector<std::string>{"1|plain|quoted, with comma",
-                                                   "2||say \"hi\"",
-                                                   "3||back\\slash \"q\"",
-                                                   "4| lead space|multi\nline"}));
+  EXPECT_EQ(Rows(*cols),
+            (std::vector<std::string>{"1|plain|quoted, with comma", "2||say \"hi\"",
+                                      "3||back\\slash \"q\"", "4| lead space|multi\nline"}));
   EXPECT_TRUE((*cols)[1].IsNull(1));   // unquoted empty: NULL
   EXPECT_FALSE((*cols)[1].IsNull(2));  // quoted empty: ""
 }
 
 TEST(CsvReaderTest, LineEndingsBlankLinesBom) {
-  auto cols = Read("\xEF\xBB\xBF" "1,a\r\n\r\n2,b\n\n3,c", {"INT64", "STRING"});
+  auto cols = Read(
+      "\xEF\xBB\xBF"
+      "1,a\r\n\r\n2,b\n\n3,c",
+      {"INT64", "STRING"});
   ASSERT_TRUE(cols.ok()) << cols.status().ToString();
   EXPECT_EQ(Rows(*cols), (std::vector<std::string>{"1|a", "2|b", "3|c"}));
   auto trailing = Read("1,\n2,x\n", {"INT64", "STRING"});  // empty last field

@@ -2,11 +2,11 @@
 // schema.cypher, through StorageManager's COPY path, and checks values against the answers in
 // the conformance test files. Skipped when /work/shared is not present.
 
+#include <gtest/gtest.h>
+
 #include <cctype>
 #include <fstream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "storage/storage_manager.h"
 
@@ -247,11 +247,12 @@ TEST(DatasetTest, TinySnbLoadsWithKuzuValues) {
   EXPECT_EQ(NodeText(*db, "movies", 2).substr(NodeText(*db, "movies", 2).find("content")),
             "content: pure ascii characters, audience: {}, grade: 254.000000}");
   // Relationships as in test_files/dml_rel/create/create_read_tinysnb.test.
-  EXPECT_EQ(RelText(*db, "knows", 0, 0),
-            "(0:0)-{_LABEL: knows, _ID: 3:0, date: 2021-06-30, meetTime: 1986-10-21 21:08:31.521, "
-            "validInterval: 10 years 5 months 13:00:00.000024, comments: [rnme,m8sihsdnf2990nfiwf], "
-            "summary: {locations: ['toronto','waterloo'], transfer: {day: 2021-01-02, amount: "
-            "[100,200]}}, notes: 1, someMap: {a=b}}->(0:1)");
+  EXPECT_EQ(
+      RelText(*db, "knows", 0, 0),
+      "(0:0)-{_LABEL: knows, _ID: 3:0, date: 2021-06-30, meetTime: 1986-10-21 21:08:31.521, "
+      "validInterval: 10 years 5 months 13:00:00.000024, comments: [rnme,m8sihsdnf2990nfiwf], "
+      "summary: {locations: ['toronto','waterloo'], transfer: {day: 2021-01-02, amount: "
+      "[100,200]}}, notes: 1, someMap: {a=b}}->(0:1)");
   EXPECT_EQ(RelText(*db, "knows", 0, 1),
             "(0:0)-{_LABEL: knows, _ID: 3:1, date: 2021-06-30, meetTime: 1946-08-25 19:07:22, "
             "validInterval: 20 years 30 days 48:00:00, comments: "
@@ -326,8 +327,8 @@ TEST(DatasetTest, OtherDatasetFilesParse) {
     EXPECT_EQ(db->GetNodeTable(0)->NumRows(), 5u);
     ASSERT_TRUE(db->CopyNodeTable("person", {root + "tinysnb/vPerson2.csv"}).ok());
     // Both knows files in one COPY.
-    Status k = db->CopyRelTable("knows",
-                                {root + "tinysnb/eKnows.csv", root + "tinysnb/eKnows_2.csv"});
+    Status k =
+        db->CopyRelTable("knows", {root + "tinysnb/eKnows.csv", root + "tinysnb/eKnows_2.csv"});
     ASSERT_TRUE(k.ok()) << k.ToString();
     EXPECT_EQ(db->GetRelTable(3)->NumRels(), 14u);
   }

@@ -26,8 +26,8 @@ bool IsSerial(const Column& c) { return c.type().id() == LogicalTypeId::kSerial;
 
 // Stamps: u8 mode (0: every entry equals the varint that follows; 1: raw uint64 array).
 void WriteStamps(catalog::BinaryWriter& out, const std::vector<uint64_t>& stamps) {
-  bool uniform = std::all_of(stamps.begin(), stamps.end(),
-                             [&](uint64_t s) { return s == stamps.front(); });
+  bool uniform =
+      std::all_of(stamps.begin(), stamps.end(), [&](uint64_t s) { return s == stamps.front(); });
   if (uniform) {
     out.PutU8(0);
     out.PutVarint(stamps.empty() ? 0 : stamps.front());
@@ -129,12 +129,12 @@ std::optional<uint64_t> NodeTable::LookupInt64(int64_t key) const {
 
 Status NodeTable::Delete(uint64_t offset, uint64_t ts) {
   if (offset >= NumRows()) {
-    return Status(ErrorCode::kInvalidRequest, "row " + std::to_string(offset) +
-                                                  " does not exist in table " + name_);
+    return Status(ErrorCode::kInvalidRequest,
+                  "row " + std::to_string(offset) + " does not exist in table " + name_);
   }
   if (IsDeleted(offset)) {
-    return Status(ErrorCode::kInvalidRequest, "row " + std::to_string(offset) + " of table " +
-                                                  name_ + " is already deleted");
+    return Status(ErrorCode::kInvalidRequest,
+                  "row " + std::to_string(offset) + " of table " + name_ + " is already deleted");
   }
   delete_ts_[offset] = ts;
   ++num_deleted_;
@@ -144,8 +144,8 @@ Status NodeTable::Delete(uint64_t offset, uint64_t ts) {
 
 Status NodeTable::UndoDelete(uint64_t offset) {
   if (offset >= NumRows() || !IsDeleted(offset)) {
-    return Status(ErrorCode::kInvalidRequest, "row " + std::to_string(offset) + " of table " +
-                                                  name_ + " is not deleted");
+    return Status(ErrorCode::kInvalidRequest,
+                  "row " + std::to_string(offset) + " of table " + name_ + " is not deleted");
   }
   if (!index_.Insert(offset)) return DuplicateKey(offset, "Runtime exception: ");
   delete_ts_[offset] = kNotDeleted;
@@ -208,10 +208,10 @@ Status NodeTable::BulkAppend(std::vector<Column> columns, uint64_t ts) {
   for (const auto& c : columns) n = std::max(n, c.size());
   for (size_t i = 0; i < columns.size(); ++i) {
     if (columns[i].type() != columns_[i]->type()) {
-      return Status(ErrorCode::kInvalidRequest,
-                    "bulk append into " + name_ + ": column " + std::to_string(i) + " has type " +
-                        columns[i].type().ToString() + ", expected " +
-                        columns_[i]->type().ToString());
+      return Status(ErrorCode::kInvalidRequest, "bulk append into " + name_ + ": column " +
+                                                    std::to_string(i) + " has type " +
+                                                    columns[i].type().ToString() + ", expected " +
+                                                    columns_[i]->type().ToString());
     }
     bool serial_fill = IsSerial(columns[i]) && columns[i].size() == 0;
     if (columns[i].size() != n && !serial_fill) {
@@ -301,8 +301,8 @@ Status NodeTable::DropColumn(size_t column) {
 }
 
 size_t NodeTable::MemoryUsage() const {
-  size_t total = index_.MemoryUsage() +
-                 (create_ts_.capacity() + delete_ts_.capacity()) * sizeof(uint64_t);
+  size_t total =
+      index_.MemoryUsage() + (create_ts_.capacity() + delete_ts_.capacity()) * sizeof(uint64_t);
   for (const auto& c : columns_) total += c->MemoryUsage();
   return total;
 }
@@ -334,6 +334,8 @@ Result<std::unique_ptr<NodeTable>> NodeTable::Deserialize(catalog::BinaryReader&
     return corrupt("truncated header");
   }
   if (id != schema.id) return corrupt("table id " + std::to_string(id) + " does not match");
+  // The key column holds a non-NULL value, hence at least one byte, for every row.
+  if (rows > in.remaining()) return corrupt("row count exceeds the data");
   if (ncols != schema.properties.size()) return corrupt("column count does not match catalog");
   auto table = std::make_unique<NodeTable>(schema);
   for (size_t i = 0; i < ncols; ++i) {

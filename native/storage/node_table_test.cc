@@ -12,8 +12,8 @@ LogicalType T(std::string_view text) {
   return t ? *t : LogicalType::Any();
 }
 
-catalog::NodeTableSchema Schema(std::vector<std::pair<std::string, std::string>> props,
-                                uint32_t pk, std::string name = "person") {
+catalog::NodeTableSchema Schema(std::vector<std::pair<std::string, std::string>> props, uint32_t pk,
+                                std::string name = "person") {
   catalog::NodeTableSchema schema;
   schema.id = 0;
   schema.name = std::move(name);
@@ -83,7 +83,7 @@ TEST(NodeTableTest, DeleteAndReinsert) {
   EXPECT_EQ(*again, 2u);
   EXPECT_EQ(*table.LookupString("a"), 2u);
   EXPECT_EQ(table.UndoDelete(0).code(), ErrorCode::kConstraintViolation);  // key taken
-  table.Truncate(2);  // undo the re-insert
+  table.Truncate(2);                                                       // undo the re-insert
   EXPECT_FALSE(table.LookupString("a").has_value());
   ASSERT_TRUE(table.UndoDelete(0).ok());
   EXPECT_EQ(*table.LookupString("a"), 0u);
@@ -164,16 +164,18 @@ TEST(NodeTableTest, BulkAppendIsAtomic) {
 
 TEST(NodeTableTest, AddAndDropColumns) {
   NodeTable table(Schema({{"a", "INT64"}, {"ID", "STRING"}}, 1));
-  ASSERT_TRUE(table.BulkAppend([] {
-    std::vector<Column> c;
-    c.emplace_back(LogicalType::Int64());
-    c.emplace_back(LogicalType::String());
-    for (int i = 0; i < 8; ++i) {
-      c[0].AppendFixed<int64_t>(i);
-      c[1].AppendString("k" + std::to_string(i));
-    }
-    return c;
-  }()).ok());
+  ASSERT_TRUE(table
+                  .BulkAppend([] {
+                    std::vector<Column> c;
+                    c.emplace_back(LogicalType::Int64());
+                    c.emplace_back(LogicalType::String());
+                    for (int i = 0; i < 8; ++i) {
+                      c[0].AppendFixed<int64_t>(i);
+                      c[1].AppendString("k" + std::to_string(i));
+                    }
+                    return c;
+                  }())
+                  .ok());
   ASSERT_TRUE(table.AddColumn(T("INT64"), Value::Int64(8)).ok());
   ASSERT_TRUE(table.AddColumn(T("STRING"), Value::String("long long string")).ok());
   ASSERT_TRUE(table.AddColumn(T("INT64[3]"), Value::Null()).ok());
@@ -195,10 +197,12 @@ TEST(NodeTableTest, SerializeRoundTrip) {
   auto schema = Schema({{"ID", "STRING"}, {"v", "DOUBLE"}, {"l", "STRING[]"}}, 0);
   NodeTable table(schema);
   for (int i = 0; i < 1000; ++i) {
-    ASSERT_TRUE(table.Insert({Value::String("key" + std::to_string(i)), Value::Double(i * 0.5),
-                              i % 7 ? Value::Null()
-                                    : Value::Nested(T("STRING[]"), {Value::String("x")})},
-                             i).ok());
+    ASSERT_TRUE(
+        table
+            .Insert({Value::String("key" + std::to_string(i)), Value::Double(i * 0.5),
+                     i % 7 ? Value::Null() : Value::Nested(T("STRING[]"), {Value::String("x")})},
+                    i)
+            .ok());
   }
   ASSERT_TRUE(table.Delete(10, 2000).ok());
   catalog::BinaryWriter w;

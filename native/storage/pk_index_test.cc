@@ -1,9 +1,9 @@
 #include "storage/pk_index.h"
 
+#include <gtest/gtest.h>
+
 #include <random>
 #include <unordered_map>
-
-#include <gtest/gtest.h>
 
 namespace graphdb::storage {
 namespace {

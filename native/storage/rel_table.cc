@@ -8,9 +8,10 @@ namespace {
 
 const char* DirectionName(Direction dir) { return dir == Direction::kForward ? "fwd" : "bwd"; }
 
-void WriteStamps(catalog::BinaryWriter& out, const std::vector<uint64_t>& stamps) {
-  bool uniform = std::all_of(stamps.begin(), stamps.end(),
-                             [&](uint64_t s) { return s == stamps.front(); });
+void WriteStamps(catalog::BinaryWriter& out, const std::vector<uint64_t>& stamps,
+                 bool force_raw = false) {
+  bool uniform = !force_raw && std::all_of(stamps.begin(), stamps.end(),
+                                           [&](uint64_t s) { return s == stamps.front(); });
   if (uniform) {
     out.PutU8(0);
     out.PutVarint(stamps.empty() ? 0 : stamps.front());
@@ -75,8 +76,8 @@ Status RelTable::MultiplicityError(const char* prefix, uint64_t vertex, Directio
                     " direction, which violates the rel multiplicity constraint.");
 }
 
-Result<uint64_t> RelTable::InsertEdge(uint64_t src, uint64_t dst,
-                                      const std::vector<Value>& props, uint64_t ts) {
+Result<uint64_t> RelTable::InsertEdge(uint64_t src, uint64_t dst, const std::vector<Value>& props,
+                                      uint64_t ts) {
   if (props.size() != columns_.size()) {
     return Status(ErrorCode::kInvalidRequest, "insert into " + name_ + " expects " +
                                                   std::to_string(columns_.size()) +
@@ -222,7 +223,8 @@ Status RelTable::BulkLoadOffsets(std::vector<uint64_t> src, std::vector<uint64_t
                                  std::vector<Column> props, uint64_t ts) {
   const uint64_t n = src.size();
   if (dst.size() != n) {
-    return Status(ErrorCode::kInvalidRequest, "bulk load into " + name_ + ": endpoint lengths differ");
+    return Status(ErrorCode::kInvalidRequest,
+                  "bulk load into " + name_ + ": endpoint lengths differ");
   }
   if (props.size() != columns_.size()) {
     return Status(ErrorCode::kInvalidRequest,
@@ -231,9 +233,9 @@ Status RelTable::BulkLoadOffsets(std::vector<uint64_t> src, std::vector<uint64_t
   }
   for (size_t i = 0; i < props.size(); ++i) {
     if (props[i].type() != columns_[i]->type() || props[i].size() != n) {
-      return Status(ErrorCode::kInvalidRequest,
-                    "bulk load into " + name_ + ": property column " + std::to_string(i) +
-                        " has the wrong type or length");
+      return Status(ErrorCode::kInvalidRequest, "bulk load into " + name_ + ": property column " +
+                                                    std::to_string(i) +
+                                                    " has the wrong type or length");
     }
   }
   // Multiplicity, counting existing live edges.
@@ -270,9 +272,8 @@ Status RelTable::BulkLoadOffsets(std::vector<uint64_t> src, std::vector<uint64_t
   return Status::OK();
 }
 
-Status RelTable::BulkLoad(const Column& src_keys, const Column& dst_keys,
-                          std::vector<Column> props, const NodeTable& src, const NodeTable& dst,
-                          uint64_t ts) {
+Status RelTable::BulkLoad(const Column& src_keys, const Column& dst_keys, std::vector<Column> props,
+                          const NodeTable& src, const NodeTable& dst, uint64_t ts) {
   if (src.table_id() != src_table_ || dst.table_id() != dst_table_) {
     return Status(ErrorCode::kInvalidRequest, "bulk load into " + name_ + ": wrong node tables");
   }
@@ -283,10 +284,10 @@ Status RelTable::BulkLoad(const Column& src_keys, const Column& dst_keys,
                      std::vector<uint64_t>* out) -> Status {
     const Column& pk = table.column(table.primary_key_column());
     if (keys.kind() != pk.kind()) {
-      return Status(ErrorCode::kInvalidRequest,
-                    "bulk load into " + name_ + ": keys of type " + keys.type().ToString() +
-                        " cannot address table " + table.name() + " (key type " +
-                        pk.type().ToString() + ")");
+      return Status(ErrorCode::kInvalidRequest, "bulk load into " + name_ + ": keys of type " +
+                                                    keys.type().ToString() +
+                                                    " cannot address table " + table.name() +
+                                                    " (key type " + pk.type().ToString() + ")");
     }
     out->resize(keys.size());
     for (uint64_t i = 0; i < keys.size(); ++i) {
@@ -350,7 +351,10 @@ void RelTable::Serialize(catalog::BinaryWriter& out) const {
     c->Serialize(out);
   }
   WriteStamps(out, create_ts_);
-  WriteStamps(out, delete_ts_);
+  // Every rel costs at least 8 bytes in the file (so a reader can bound the row count): live
+  // rels sit in the adjacency, and when all rels are deleted (and maybe compacted away) the
+  // delete stamps are written raw.
+  WriteStamps(out, delete_ts_, /*force_raw=*/NumRels() > 0 && NumLiveRels() == 0);
   for (int d = 0; d < 2; ++d) {
     auto dir = static_cast<Direction>(d);
     const Adjacency& a = adj_[d];
@@ -388,6 +392,7 @@ Result<std::unique_ptr<RelTable>> RelTable::Deserialize(catalog::BinaryReader& i
     return corrupt("table ids do not match the catalog");
   }
   if (ncols != schema.properties.size()) return corrupt("column count does not match catalog");
+  if (rels > in.remaining() / 8) return corrupt("rel count exceeds the data");
   auto table = std::make_unique<RelTable>(schema, pair);
   for (size_t i = 0; i < ncols; ++i) {
     std::string type_text;

@@ -183,9 +183,7 @@ class RelTable {
     uint64_t delta_entries = 0;
 
     uint64_t CsrVertices() const { return offsets.empty() ? 0 : offsets.size() - 1; }
-    uint64_t NumVertices() const {
-      return std::max<uint64_t>(CsrVertices(), delta_slot.size());
-    }
+    uint64_t NumVertices() const { return std::max<uint64_t>(CsrVertices(), delta_slot.size()); }
     void AddDelta(uint64_t vertex, AdjEntry e);
   };
 

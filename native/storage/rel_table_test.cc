@@ -1,10 +1,10 @@
 #include "storage/rel_table.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <random>
 #include <set>
-
-#include <gtest/gtest.h>
 
 namespace graphdb::storage {
 namespace {
@@ -52,8 +52,8 @@ TEST(RelTableTest, BulkLoadBuildsBothDirections) {
   EXPECT_EQ(t.table_id(), 3u);
   EXPECT_EQ(t.NeighborTable(Direction::kForward), 1u);
   EXPECT_EQ(t.NeighborTable(Direction::kBackward), 0u);
-  ASSERT_TRUE(t.BulkLoadOffsets({0, 0, 2, 1, 0}, {5, 3, 5, 0, 1}, Props({10, 11, 12, 13, 14}))
-                  .ok());
+  ASSERT_TRUE(
+      t.BulkLoadOffsets({0, 0, 2, 1, 0}, {5, 3, 5, 0, 1}, Props({10, 11, 12, 13, 14})).ok());
   EXPECT_EQ(t.NumRels(), 5u);
   EXPECT_EQ(Expand(t, 0, Direction::kForward), (Edges{{5, 0}, {3, 1}, {1, 4}}));
   EXPECT_EQ(Expand(t, 1, Direction::kForward), (Edges{{0, 3}}));
@@ -91,8 +91,8 @@ TEST(RelTableTest, DeltaInsertsAndEarlyExit) {
     return false;
   });
   EXPECT_EQ(calls, 1);
-  EXPECT_FALSE(t.InsertEdge(1, 1, {}, 1).ok());                        // wrong arity
-  EXPECT_FALSE(t.InsertEdge(1, 1, {Value::String("x")}, 1).ok());      // wrong type
+  EXPECT_FALSE(t.InsertEdge(1, 1, {}, 1).ok());                    // wrong arity
+  EXPECT_FALSE(t.InsertEdge(1, 1, {Value::String("x")}, 1).ok());  // wrong type
   EXPECT_EQ(t.NumRels(), 4u);
 }
 
@@ -212,7 +212,7 @@ TEST(RelTableTest, Multiplicity) {
             "Copy exception: Node(nodeOffset: 1) has more than one neighbour in table knows in "
             "the fwd direction, which violates the rel multiplicity constraint.");
   EXPECT_EQ(m.NumRels(), 0u);
-  ASSERT_TRUE(m.BulkLoadOffsets({0, 1}, {5, 5}, {}).ok());  // many sources may share a target
+  ASSERT_TRUE(m.BulkLoadOffsets({0, 1}, {5, 5}, {}).ok());   // many sources may share a target
   EXPECT_FALSE(m.BulkLoadOffsets({2, 0}, {5, 5}, {}).ok());  // 0 already has its edge
   EXPECT_EQ(m.NumRels(), 2u);
   EXPECT_FALSE(m.InsertEdge(1, 9, {}, 1).ok());
@@ -273,6 +273,22 @@ TEST(RelTableTest, SerializeRoundTripFoldsDeltas) {
   catalog::BinaryReader r2(w.buffer());
   EXPECT_EQ(RelTable::Deserialize(r2, schema, schema.pairs[0], 3, 2).status().code(),
             ErrorCode::kCorruption);
+}
+
+TEST(RelTableTest, AllDeletedAndCompactedRoundTrips) {
+  auto schema = Schema(catalog::RelMultiplicity::kManyMany, false);
+  RelTable t(schema, schema.pairs[0]);
+  for (uint64_t i = 0; i < 100; ++i) ASSERT_TRUE(t.InsertEdge(i % 5, i % 3, {}, 1).ok());
+  for (uint64_t i = 0; i < 100; ++i) ASSERT_TRUE(t.DeleteEdge(i, 7).ok());
+  t.Compact();
+  EXPECT_EQ(t.Degree(0, Direction::kForward), 0u);
+  catalog::BinaryWriter w;
+  t.Serialize(w);
+  catalog::BinaryReader r(w.buffer());
+  auto back = RelTable::Deserialize(r, schema, schema.pairs[0], 5, 3);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ((*back)->NumRels(), 100u);
+  EXPECT_EQ((*back)->NumLiveRels(), 0u);
 }
 
 TEST(RelTableTest, AlterColumns) {

@@ -20,8 +20,8 @@ std::string CatalogFileName(uint64_t seq) {
 std::string TableFileName(FileKind kind, uint64_t seq, TableId id) {
   char buf[96];
   std::snprintf(buf, sizeof buf, "%s-%06llu-%llu.gdb",
-                kind == FileKind::kNodeTable ? "node" : "rel",
-                static_cast<unsigned long long>(seq), static_cast<unsigned long long>(id));
+                kind == FileKind::kNodeTable ? "node" : "rel", static_cast<unsigned long long>(seq),
+                static_cast<unsigned long long>(id));
   return buf;
 }
 
@@ -53,8 +53,7 @@ std::unique_ptr<StorageManager> StorageManager::CreateInMemory() {
   return std::unique_ptr<StorageManager>(new StorageManager(env::FileSystem::Default(), ""));
 }
 
-Result<std::unique_ptr<StorageManager>> StorageManager::Open(env::FileSystem* fs,
-                                                             std::string dir) {
+Result<std::unique_ptr<StorageManager>> StorageManager::Open(env::FileSystem* fs, std::string dir) {
   if (fs == nullptr) fs = env::FileSystem::Default();
   if (dir.empty()) return Status(ErrorCode::kInvalidRequest, "database directory is empty");
   Status s = fs->CreateDir(dir);
@@ -103,8 +102,8 @@ Status StorageManager::Load() {
   const ManifestEntry* catalog_entry = nullptr;
   std::set<std::string> names;
   for (const auto& e : manifest->files) {
-    if (!names.insert(e.name).second) return Corrupt("corruption in " + manifest_path +
-                                                     ": file listed twice");
+    if (!names.insert(e.name).second)
+      return Corrupt("corruption in " + manifest_path + ": file listed twice");
     if (e.kind == FileKind::kCatalog) {
       if (catalog_entry) return Corrupt("corruption in " + manifest_path + ": two catalogs");
       catalog_entry = &e;
@@ -146,8 +145,7 @@ Status StorageManager::Load() {
   }
   for (const auto* schema : catalog_.NodeTables()) {
     if (!node_tables_.count(schema->id)) {
-      return Corrupt("corruption in " + manifest_path + ": no file for node table " +
-                     schema->name);
+      return Corrupt("corruption in " + manifest_path + ": no file for node table " + schema->name);
     }
   }
   for (const auto& e : manifest->files) {
@@ -162,9 +160,9 @@ Status StorageManager::Load() {
     auto contents = read(e);
     if (!contents.ok()) return contents.status();
     catalog::BinaryReader reader(contents->payload());
-    auto table = RelTable::Deserialize(reader, *schema, *pair,
-                                       node_tables_.at(pair->src_table)->NumRows(),
-                                       node_tables_.at(pair->dst_table)->NumRows());
+    auto table =
+        RelTable::Deserialize(reader, *schema, *pair, node_tables_.at(pair->src_table)->NumRows(),
+                              node_tables_.at(pair->dst_table)->NumRows());
     if (!table.ok()) return Corrupt("corruption in " + path + ": " + table.status().message());
     if (!reader.done()) return Corrupt("corruption in " + path + ": trailing bytes");
     rel_tables_[e.table_id] = std::move(*table);
@@ -411,8 +409,8 @@ Result<catalog::DdlOutcome> StorageManager::AddRelPair(std::string_view rel_tabl
 }
 
 Result<catalog::DdlOutcome> StorageManager::DropRelPair(std::string_view rel_table,
-                                                        std::string_view from,
-                                                        std::string_view to, bool if_exists) {
+                                                        std::string_view from, std::string_view to,
+                                                        bool if_exists) {
   auto outcome = catalog_.DropRelPair(rel_table, from, to, if_exists);
   if (!outcome.ok() || !outcome->changed) return outcome;
   rel_tables_.erase(outcome->table_id);
@@ -422,10 +420,9 @@ Result<catalog::DdlOutcome> StorageManager::DropRelPair(std::string_view rel_tab
 // ---------------------------------------------------------------------------------------------
 // COPY FROM
 
-Status StorageManager::CopyNodeTable(std::string_view table,
-                                     const std::vector<std::string>& files,
-                                     const CsvOptions& options,
-                                     const CsvProgressCallback& progress, uint64_t ts) {
+Status StorageManager::CopyNodeTable(std::string_view table, const std::vector<std::string>& files,
+                                     const CsvOptions& options, const CsvProgressCallback& progress,
+                                     uint64_t ts) {
   const catalog::NodeTableSchema* schema = catalog_.GetNodeTable(table);
   if (schema == nullptr) {
     if (catalog_.Contains(table)) {
@@ -455,9 +452,8 @@ Status StorageManager::CopyNodeTable(std::string_view table,
 }
 
 Status StorageManager::CopyRelTable(std::string_view table, const std::vector<std::string>& files,
-                                    const CsvOptions& options,
-                                    const CsvProgressCallback& progress, std::string_view from,
-                                    std::string_view to, uint64_t ts) {
+                                    const CsvOptions& options, const CsvProgressCallback& progress,
+                                    std::string_view from, std::string_view to, uint64_t ts) {
   const catalog::RelTableSchema* schema = catalog_.GetRelTable(table);
   if (schema == nullptr) {
     if (catalog_.Contains(table)) {
@@ -474,9 +470,8 @@ Status StorageManager::CopyRelTable(std::string_view table, const std::vector<st
     if (dst == nullptr) return NoSuchTable(to);
     pair = schema->FindPair(src->id, dst->id);
     if (pair == nullptr) {
-      return Status(ErrorCode::kQueryBinding, "Binder exception: " + src->name + "->" +
-                                                  dst->name + " does not exist in " +
-                                                  schema->name + " table.");
+      return Status(ErrorCode::kQueryBinding, "Binder exception: " + src->name + "->" + dst->name +
+                                                  " does not exist in " + schema->name + " table.");
     }
   } else if (schema->pairs.size() == 1) {
     pair = &schema->pairs[0];

@@ -1,10 +1,9 @@
 #include "storage/storage_manager.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <functional>
-
-#include <gtest/gtest.h>
 
 #include "env/fault_injection_file_system.h"
 
@@ -87,14 +86,14 @@ catalog::PropertyDefinition P(std::string name, const char* type) {
 // table with two pairs, a dropped table (an id hole).
 void Populate(StorageManager& db) {
   ASSERT_TRUE(db.CreateNodeTable({"Person",
-                                  {P("id", "INT64"), P("name", "STRING"),
-                                   P("tags", "STRING[]"), P("info", "STRUCT(a INT64, b DATE)")},
+                                  {P("id", "INT64"), P("name", "STRING"), P("tags", "STRING[]"),
+                                   P("info", "STRUCT(a INT64, b DATE)")},
                                   "id",
                                   false})
                   .ok());
   ASSERT_TRUE(db.CreateNodeTable({"Tmp", {P("k", "INT64")}, "k", false}).ok());
-  ASSERT_TRUE(db.CreateNodeTable({"City", {P("id", "SERIAL"), P("name", "STRING")}, "id", false})
-                  .ok());
+  ASSERT_TRUE(
+      db.CreateNodeTable({"City", {P("id", "SERIAL"), P("name", "STRING")}, "id", false}).ok());
   catalog::RelTableDefinition knows;
   knows.name = "Knows";
   knows.from_to = {{"Person", "Person"}};
@@ -108,12 +107,12 @@ void Populate(StorageManager& db) {
   ASSERT_TRUE(db.DropTable("Tmp").ok());
   NodeTable* person = db.GetNodeTable(*db.catalog().FindId("Person"));
   for (int i = 0; i < 50; ++i) {
-    std::vector<Value> row = {Value::Int64(i * 10), Value::String("person number " +
-                                                                  std::to_string(i)),
-                              Value::Nested(T("STRING[]"), {Value::String("t" + std::to_string(i))}),
-                              i % 3 ? Value::Null(T("STRUCT(a INT64, b DATE)"))
-                                    : Value::Nested(T("STRUCT(a INT64, b DATE)"),
-                                                    {Value::Int64(i), Value::Date(i * 100)})};
+    std::vector<Value> row = {
+        Value::Int64(i * 10), Value::String("person number " + std::to_string(i)),
+        Value::Nested(T("STRING[]"), {Value::String("t" + std::to_string(i))}),
+        i % 3
+            ? Value::Null(T("STRUCT(a INT64, b DATE)"))
+            : Value::Nested(T("STRUCT(a INT64, b DATE)"), {Value::Int64(i), Value::Date(i * 100)})};
     ASSERT_TRUE(person->Insert(row, 0).ok());
   }
   ASSERT_TRUE(person->Delete(7, 42).ok());
@@ -252,8 +251,8 @@ TEST(StorageManagerTest, CorruptionIsReportedNotCrashed) {
       ASSERT_TRUE(env::WriteStringToFile(fs, path, d, false).ok());
       auto db = StorageManager::Open(nullptr, tmp.db());
       ASSERT_FALSE(db.ok()) << name;
-      EXPECT_EQ(db.status().code(), ErrorCode::kCorruption) << name << ": "
-                                                            << db.status().ToString();
+      EXPECT_EQ(db.status().code(), ErrorCode::kCorruption)
+          << name << ": " << db.status().ToString();
       EXPECT_NE(db.status().message().find(name), std::string::npos) << db.status().message();
     }
     ASSERT_TRUE(fs->Remove(path).ok());
@@ -270,9 +269,9 @@ TEST(StorageManagerTest, FailedCheckpointKeepsPreviousOne) {
   env::FaultInjectionFileSystem fs(env::FileSystem::Default());
   auto add_row = [](StorageManager& db) {
     return db.GetNodeTable(0)
-        ->Insert({Value::Int64(-1), Value::String("new"), Value::Null(), Value::Null(),
-                  Value::Null()},
-                 50)
+        ->Insert(
+            {Value::Int64(-1), Value::String("new"), Value::Null(), Value::Null(), Value::Null()},
+            50)
         .ok();
   };
   // The states before and after the change, and the syncs one checkpoint performs.
@@ -355,8 +354,8 @@ TEST(StorageManagerTest, OpenEmptyAndStrayFiles) {
   }
   EXPECT_TRUE(fs->Exists(env::JoinPath(tmp.db(), "MANIFEST")));
   ASSERT_TRUE(env::WriteStringToFile(fs, stray, "junk", false).ok());
-  ASSERT_TRUE(env::WriteStringToFile(fs, env::JoinPath(tmp.db(), "MANIFEST.tmp"), "junk", false)
-                  .ok());
+  ASSERT_TRUE(
+      env::WriteStringToFile(fs, env::JoinPath(tmp.db(), "MANIFEST.tmp"), "junk", false).ok());
   ASSERT_TRUE(env::WriteStringToFile(fs, notes, "keep", false).ok());
   {
     auto db = StorageManager::Open(nullptr, tmp.db());

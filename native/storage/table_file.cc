@@ -14,9 +14,12 @@ Status Corrupt(const std::string& path, const std::string& why) {
 
 const char* KindName(FileKind kind) {
   switch (kind) {
-    case FileKind::kCatalog: return "catalog";
-    case FileKind::kNodeTable: return "node table";
-    case FileKind::kRelTable: return "rel table";
+    case FileKind::kCatalog:
+      return "catalog";
+    case FileKind::kNodeTable:
+      return "node table";
+    case FileKind::kRelTable:
+      return "rel table";
   }
   return "unknown";
 }
@@ -29,8 +32,7 @@ TableFileWriter::TableFileWriter(std::string path, std::unique_ptr<env::Writable
       writer_([this](std::string_view bytes) { Write(bytes); }) {}
 
 Result<std::unique_ptr<TableFileWriter>> TableFileWriter::Create(env::FileSystem* fs,
-                                                                 std::string path,
-                                                                 FileKind kind) {
+                                                                 std::string path, FileKind kind) {
   auto file = fs->OpenForWrite(path);
   if (!file.ok()) return file.status();
   std::unique_ptr<TableFileWriter> w(new TableFileWriter(std::move(path), std::move(*file)));

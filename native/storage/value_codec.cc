@@ -65,20 +65,28 @@ bool IntegerOf(const Value& v, int128_t* out) {
 
 bool SignedRange(LogicalTypeId id, int128_t v) {
   switch (id) {
-    case LogicalTypeId::kInt8: return v >= INT8_MIN && v <= INT8_MAX;
-    case LogicalTypeId::kInt16: return v >= INT16_MIN && v <= INT16_MAX;
-    case LogicalTypeId::kInt32: return v >= INT32_MIN && v <= INT32_MAX;
-    default: return v >= INT64_MIN && v <= INT64_MAX;
+    case LogicalTypeId::kInt8:
+      return v >= INT8_MIN && v <= INT8_MAX;
+    case LogicalTypeId::kInt16:
+      return v >= INT16_MIN && v <= INT16_MAX;
+    case LogicalTypeId::kInt32:
+      return v >= INT32_MIN && v <= INT32_MAX;
+    default:
+      return v >= INT64_MIN && v <= INT64_MAX;
   }
 }
 
 bool UnsignedRange(LogicalTypeId id, int128_t v) {
   if (v < 0) return false;
   switch (id) {
-    case LogicalTypeId::kUInt8: return v <= UINT8_MAX;
-    case LogicalTypeId::kUInt16: return v <= UINT16_MAX;
-    case LogicalTypeId::kUInt32: return v <= UINT32_MAX;
-    default: return v <= static_cast<int128_t>(UINT64_MAX);
+    case LogicalTypeId::kUInt8:
+      return v <= UINT8_MAX;
+    case LogicalTypeId::kUInt16:
+      return v <= UINT16_MAX;
+    case LogicalTypeId::kUInt32:
+      return v <= UINT32_MAX;
+    default:
+      return v <= static_cast<int128_t>(UINT64_MAX);
   }
 }
 
@@ -127,12 +135,12 @@ Result<Value> CoerceScalar(const Value& v, const LogicalType& type) {
   }
   if (IsTimestampId(target) && IsTimestampId(source)) {
     // Same instant, different unit.
-    int64_t micros = source == LogicalTypeId::kTimestampNs ? v.GetInt() / 1000
-                     : source == LogicalTypeId::kTimestampMs ? v.GetInt() * 1000
+    int64_t micros = source == LogicalTypeId::kTimestampNs    ? v.GetInt() / 1000
+                     : source == LogicalTypeId::kTimestampMs  ? v.GetInt() * 1000
                      : source == LogicalTypeId::kTimestampSec ? v.GetInt() * 1000000
                                                               : v.GetInt();
-    int64_t ticks = target == LogicalTypeId::kTimestampNs ? micros * 1000
-                    : target == LogicalTypeId::kTimestampMs ? micros / 1000
+    int64_t ticks = target == LogicalTypeId::kTimestampNs    ? micros * 1000
+                    : target == LogicalTypeId::kTimestampMs  ? micros / 1000
                     : target == LogicalTypeId::kTimestampSec ? micros / 1000000
                                                              : micros;
     return Value::Timestamp(target, ticks);
@@ -215,9 +223,9 @@ Status Encode(const Value& value, const LogicalType& type, BinaryWriter& out) {
       }
       const auto& children = value.children();
       if (type.id() == LogicalTypeId::kArray && children.size() != type.array_size()) {
-        return Status(ErrorCode::kQueryRuntime,
-                      "Runtime exception: Expected type " + type.ToString() + " but list has " +
-                          std::to_string(children.size()) + " elements.");
+        return Status(ErrorCode::kQueryRuntime, "Runtime exception: Expected type " +
+                                                    type.ToString() + " but list has " +
+                                                    std::to_string(children.size()) + " elements.");
       }
       out.PutVarint(children.size());
       for (const auto& child : children) {
@@ -426,9 +434,7 @@ Status EncodeValue(const Value& value, const LogicalType& type, BinaryWriter& ou
   return Encode(value, type, out);
 }
 
-Result<Value> DecodeValue(BinaryReader& in, const LogicalType& type) {
-  return Decode(in, type, 0);
-}
+Result<Value> DecodeValue(BinaryReader& in, const LogicalType& type) { return Decode(in, type, 0); }
 
 Result<std::string> EncodeValueToString(const Value& value, const LogicalType& type) {
   BinaryWriter w;

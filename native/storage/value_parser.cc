@@ -180,10 +180,18 @@ bool TimestampTicks(std::string_view t, LogicalTypeId type, int64_t* out) {
   if (!ParseTimestampParts(t, &micros, &nanos)) return false;
   int128_t ticks;
   switch (type) {
-    case LogicalTypeId::kTimestampNs: ticks = micros * 1000 + nanos; break;
-    case LogicalTypeId::kTimestampMs: ticks = FloorDiv(micros, 1000); break;
-    case LogicalTypeId::kTimestampSec: ticks = FloorDiv(micros, temporal::kMicrosPerSecond); break;
-    default: ticks = micros; break;
+    case LogicalTypeId::kTimestampNs:
+      ticks = micros * 1000 + nanos;
+      break;
+    case LogicalTypeId::kTimestampMs:
+      ticks = FloorDiv(micros, 1000);
+      break;
+    case LogicalTypeId::kTimestampSec:
+      ticks = FloorDiv(micros, temporal::kMicrosPerSecond);
+      break;
+    default:
+      ticks = micros;
+      break;
   }
   if (ticks > INT64_MAX || ticks < INT64_MIN) return false;
   *out = static_cast<int64_t>(ticks);
@@ -350,19 +358,27 @@ struct Scalar {
 
 bool InSignedRange(LogicalTypeId id, int64_t v) {
   switch (id) {
-    case LogicalTypeId::kInt8: return v >= INT8_MIN && v <= INT8_MAX;
-    case LogicalTypeId::kInt16: return v >= INT16_MIN && v <= INT16_MAX;
-    case LogicalTypeId::kInt32: return v >= INT32_MIN && v <= INT32_MAX;
-    default: return true;
+    case LogicalTypeId::kInt8:
+      return v >= INT8_MIN && v <= INT8_MAX;
+    case LogicalTypeId::kInt16:
+      return v >= INT16_MIN && v <= INT16_MAX;
+    case LogicalTypeId::kInt32:
+      return v >= INT32_MIN && v <= INT32_MAX;
+    default:
+      return true;
   }
 }
 
 bool InUnsignedRange(LogicalTypeId id, uint64_t v) {
   switch (id) {
-    case LogicalTypeId::kUInt8: return v <= UINT8_MAX;
-    case LogicalTypeId::kUInt16: return v <= UINT16_MAX;
-    case LogicalTypeId::kUInt32: return v <= UINT32_MAX;
-    default: return true;
+    case LogicalTypeId::kUInt8:
+      return v <= UINT8_MAX;
+    case LogicalTypeId::kUInt16:
+      return v <= UINT16_MAX;
+    case LogicalTypeId::kUInt32:
+      return v <= UINT32_MAX;
+    default:
+      return true;
   }
 }
 
@@ -421,39 +437,76 @@ bool ParseScalar(std::string_view t, LogicalTypeId id, Scalar* out) {
 
 Value ScalarToValue(const Scalar& s, LogicalTypeId id) {
   switch (id) {
-    case LogicalTypeId::kBool: return Value::Boolean(s.b);
+    case LogicalTypeId::kBool:
+      return Value::Boolean(s.b);
     case LogicalTypeId::kUInt8:
     case LogicalTypeId::kUInt16:
     case LogicalTypeId::kUInt32:
     case LogicalTypeId::kUInt64:
       return Value::UInt(id, s.u);
-    case LogicalTypeId::kInt128: return Value::Int128(s.big);
-    case LogicalTypeId::kUuid: return Value::Uuid(s.big);
-    case LogicalTypeId::kFloat: return Value::Float(s.f);
-    case LogicalTypeId::kDouble: return Value::Double(s.d);
-    case LogicalTypeId::kInterval: return Value::IntervalValue(s.interval);
-    case LogicalTypeId::kInternalId: return Value::Id(s.id);
-    default: return Value::Int(id, s.i);
+    case LogicalTypeId::kInt128:
+      return Value::Int128(s.big);
+    case LogicalTypeId::kUuid:
+      return Value::Uuid(s.big);
+    case LogicalTypeId::kFloat:
+      return Value::Float(s.f);
+    case LogicalTypeId::kDouble:
+      return Value::Double(s.d);
+    case LogicalTypeId::kInterval:
+      return Value::IntervalValue(s.interval);
+    case LogicalTypeId::kInternalId:
+      return Value::Id(s.id);
+    default:
+      return Value::Int(id, s.i);
   }
 }
 
 void AppendScalar(const Scalar& s, Column& column) {
   switch (column.kind()) {
-    case PhysicalKind::kBool: column.AppendBool(s.b); break;
-    case PhysicalKind::kInt8: column.AppendFixed<int8_t>(static_cast<int8_t>(s.i)); break;
-    case PhysicalKind::kInt16: column.AppendFixed<int16_t>(static_cast<int16_t>(s.i)); break;
-    case PhysicalKind::kInt32: column.AppendFixed<int32_t>(static_cast<int32_t>(s.i)); break;
-    case PhysicalKind::kInt64: column.AppendFixed<int64_t>(s.i); break;
-    case PhysicalKind::kUInt8: column.AppendFixed<uint8_t>(static_cast<uint8_t>(s.u)); break;
-    case PhysicalKind::kUInt16: column.AppendFixed<uint16_t>(static_cast<uint16_t>(s.u)); break;
-    case PhysicalKind::kUInt32: column.AppendFixed<uint32_t>(static_cast<uint32_t>(s.u)); break;
-    case PhysicalKind::kUInt64: column.AppendFixed<uint64_t>(s.u); break;
-    case PhysicalKind::kFloat: column.AppendFixed<float>(s.f); break;
-    case PhysicalKind::kDouble: column.AppendFixed<double>(s.d); break;
-    case PhysicalKind::kInt128: column.AppendFixed<int128_t>(s.big); break;
-    case PhysicalKind::kInterval: column.AppendFixed<Interval>(s.interval); break;
-    case PhysicalKind::kInternalId: column.AppendFixed<InternalId>(s.id); break;
-    default: GRAPHDB_ASSERT(false);
+    case PhysicalKind::kBool:
+      column.AppendBool(s.b);
+      break;
+    case PhysicalKind::kInt8:
+      column.AppendFixed<int8_t>(static_cast<int8_t>(s.i));
+      break;
+    case PhysicalKind::kInt16:
+      column.AppendFixed<int16_t>(static_cast<int16_t>(s.i));
+      break;
+    case PhysicalKind::kInt32:
+      column.AppendFixed<int32_t>(static_cast<int32_t>(s.i));
+      break;
+    case PhysicalKind::kInt64:
+      column.AppendFixed<int64_t>(s.i);
+      break;
+    case PhysicalKind::kUInt8:
+      column.AppendFixed<uint8_t>(static_cast<uint8_t>(s.u));
+      break;
+    case PhysicalKind::kUInt16:
+      column.AppendFixed<uint16_t>(static_cast<uint16_t>(s.u));
+      break;
+    case PhysicalKind::kUInt32:
+      column.AppendFixed<uint32_t>(static_cast<uint32_t>(s.u));
+      break;
+    case PhysicalKind::kUInt64:
+      column.AppendFixed<uint64_t>(s.u);
+      break;
+    case PhysicalKind::kFloat:
+      column.AppendFixed<float>(s.f);
+      break;
+    case PhysicalKind::kDouble:
+      column.AppendFixed<double>(s.d);
+      break;
+    case PhysicalKind::kInt128:
+      column.AppendFixed<int128_t>(s.big);
+      break;
+    case PhysicalKind::kInterval:
+      column.AppendFixed<Interval>(s.interval);
+      break;
+    case PhysicalKind::kInternalId:
+      column.AppendFixed<InternalId>(s.id);
+      break;
+    default:
+      GRAPHDB_ASSERT(false);
   }
 }
 
@@ -590,8 +643,8 @@ std::optional<Value> ParseStruct(std::string_view t, const LogicalType& type, st
     std::string_view name = StripQuotes(Trim(part.substr(0, colon)));
     auto index = type.FieldIndex(name);
     if (!index) {
-      *error = "Invalid struct field name \"" + std::string(name) + "\" for " + type.ToString() +
-               ".";
+      *error =
+          "Invalid struct field name \"" + std::string(name) + "\" for " + type.ToString() + ".";
       return std::nullopt;
     }
     auto child = ParseElement(part.substr(colon + 1), *fields[*index].type, error, depth + 1);
@@ -626,8 +679,8 @@ std::optional<Value> ParseMap(std::string_view t, const LogicalType& type, std::
   return Value::Nested(type, std::move(entries));
 }
 
-std::optional<Value> ParseUnion(std::string_view text, const LogicalType& type,
-                                std::string* error, int depth) {
+std::optional<Value> ParseUnion(std::string_view text, const LogicalType& type, std::string* error,
+                                int depth) {
   const auto& fields = type.fields();
   std::string ignored;
   for (size_t i = 0; i < fields.size(); ++i) {

@@ -164,8 +164,11 @@ std::string FormatInterval(const Interval& v) {
                   static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60));
     out += buf;
     if (frac) {
+      // Kùzu prints the fraction without trailing zeros: 00:18:00.024, 00:00:00.3.
       std::snprintf(buf, sizeof buf, ".%06lld", static_cast<long long>(frac));
-      out += buf;
+      std::string fraction(buf);
+      while (fraction.back() == '0') fraction.pop_back();
+      out += fraction;
     }
   }
   return out;

@@ -8,6 +8,7 @@ import { GraphDBError } from '../core/errors.js';
 import { formatResult, type OutputFormat } from './format.js';
 import { parseParam } from './params.js';
 import { splitStatements } from './script.js';
+import { runServe } from './serve.js';
 
 export const DEFAULT_DB_DIR = './graphdb-data';
 
@@ -119,9 +120,21 @@ export function buildProgram(): Command {
     )
     .option('--no-auto-compaction', 'disable background compaction')
     .option('--demo', 'load a small generated social network into an empty database first')
-    .action(async () => {
-      throw new Error('serve: the HTTP service is not part of this build yet');
-    });
+    .action(
+      async (
+        dir: string,
+        options: {
+          port: number;
+          host: string;
+          threads: number;
+          maxThreads: number;
+          autoCompaction: boolean;
+          demo?: boolean;
+        },
+      ) => {
+        await runServe(dir, options);
+      },
+    );
 
   program
     .command('query')

@@ -57,6 +57,8 @@ export interface NativeConnection {
   /** Runs a JSON query request; resolves to the HTTP JSON body when asJson is true. */
   executeTransactionalRequest(json: string, asJson: true): Promise<string>;
   executeTransactionalRequest(json: string, asJson?: false): Promise<RawQueryResult>;
+  /** The schema document of GET /schema as JSON text, read on this connection's thread. */
+  schema(): Promise<string>;
   /** Compacts the database's adjacency on this connection's native thread. */
   compact(): Promise<RawQueryResult>;
   querySync(text: string, params?: Record<string, unknown>): RawQueryResult;

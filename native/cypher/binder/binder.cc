@@ -19,7 +19,13 @@ struct Binder::VariableInfo {
   std::string name;
   SlotId slot = 0;
   LogicalType type;
-  std::vector<uint64_t> table_ids;  // node/rel variables
+  // Node and rel variables: their candidate tables. Lists of nodes or rels (collect(n)): the
+  // tables of their elements.
+  std::vector<uint64_t> table_ids;
+  // Rel variables of a pattern: the slots of the pattern's source and destination nodes
+  // (start_node / end_node read them). Empty for rels that come from elsewhere.
+  std::optional<SlotId> src_slot;
+  std::optional<SlotId> dst_slot;
 };
 
 class Binder::Scope {

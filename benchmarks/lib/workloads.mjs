@@ -1,0 +1,350 @@
+// The workloads. Each one runs inside a worker (one fresh process per system and trial) and
+// returns metrics; `metrics` below says what each one reports, its unit and which way is better.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import {
+  copyStatements,
+  loadQuery,
+  NODE_TABLE_NAMES,
+  REL_TABLE_NAMES,
+  SHORT_READS,
+  schemaStatements,
+  statementParams,
+  UPDATES,
+} from './ldbc.mjs';
+import { normalizeResult } from './normalize.mjs';
+import { createRng } from './prng.mjs';
+import { personName, randomCity, randomSince } from './social.mjs';
+import { latencySummary, round, timedLoop } from './timing.mjs';
+
+export const SOCIAL_SCHEMA = [
+  'CREATE NODE TABLE Person(id INT64, name STRING, age INT64, city STRING, PRIMARY KEY(id))',
+  'CREATE REL TABLE knows(FROM Person TO Person, since DATE)',
+];
+
+export function socialCopyStatements(data) {
+  return [
+    `COPY Person FROM '${data.personFile}' (header=true, delim='|')`,
+    `COPY knows FROM '${data.knowsFile}' (header=true, delim='|')`,
+  ];
+}
+
+const Q = {
+  pointRead: 'MATCH (p:Person {id: $id}) RETURN p.name, p.age, p.city',
+  oneHop: 'MATCH (p:Person {id: $id})-[:knows]->(f:Person) RETURN f.name',
+  twoHopCount: 'MATCH (p:Person {id: $id})-[:knows]->(:Person)-[:knows]->(f:Person) RETURN count(*)',
+  insertNode: 'CREATE (:Person {id: $id, name: $name, age: $age, city: $city})',
+  insertEdge: 'MATCH (a:Person {id: $a}), (b:Person {id: $b}) CREATE (a)-[:knows {since: date($since)}]->(b)',
+  updateProp: 'MATCH (p:Person {id: $id}) SET p.age = $age',
+  countPersons: 'MATCH (p:Person) RETURN count(*)',
+  countKnows: 'MATCH (:Person)-[k:knows]->(:Person) RETURN count(*)',
+};
+
+const WRITE_NOTE = 'GraphDB: syncOnCommit not yet implemented (no per-commit fsync)';
+
+const higher = (unit, note) => ({ unit, better: 'higher', ...(note ? { note } : {}) });
+const lower = (unit, note) => ({ unit, better: 'lower', ...(note ? { note } : {}) });
+
+/**
+ * The social-graph operations. `state` is per connection: its PRNG and the next id it inserts
+ * (connections use disjoint id ranges, all above the generated ones).
+ */
+function socialOps(ctx) {
+  const persons = ctx.data.persons;
+  const person = (s) => s.rng.int(persons);
+  return {
+    pointRead: (conn, s) => conn.exec(Q.pointRead, { id: person(s) }),
+    oneHop: (conn, s) => conn.exec(Q.oneHop, { id: person(s) }),
+    twoHopCount: (conn, s) => conn.exec(Q.twoHopCount, { id: person(s) }),
+    insertNode: (conn, s) =>
+      conn.exec(
+        Q.insertNode,
+        { id: s.nextId++, name: personName(s.rng), age: 18 + s.rng.int(63), city: randomCity(s.rng) },
+        { write: true },
+      ),
+    insertEdge: (conn, s) =>
+      conn.exec(Q.insertEdge, { a: person(s), b: person(s), since: randomSince(s.rng) }, { write: true }),
+    updateProp: (conn, s) =>
+      conn.exec(Q.updateProp, { id: person(s), age: 18 + s.rng.int(63) }, { write: true }),
+  };
+}
+
+function connectionStates(ctx, count) {
+  return Array.from({ length: count }, (_, i) => ({
+    rng: createRng(ctx.trial * 1000 + i + 1),
+    nextId: ctx.data.persons + i * 100_000_000,
+  }));
+}
+
+/** A timed social workload over `connections` connections running `pick(ops)` per op. */
+function socialTimed(metric, pick, { parallel = false, verify } = {}) {
+  return async (ctx) => {
+    const count = parallel ? ctx.parallelism : 1;
+    const conns = Array.from({ length: count }, () => ctx.system.connect());
+    const states = connectionStates(ctx, count);
+    const ops = socialOps(ctx);
+    const op = pick(ops);
+    const result = await timedLoop(conns, (conn, i) => op(conn, states[i]), ctx.timing);
+    const details = {
+      connections: count,
+      ops: result.ops,
+      seconds: round(result.seconds, 3),
+      rowsPerOp: round(result.rows / Math.max(1, result.ops), 2),
+      p50Ms: result.p50Ms,
+      p99Ms: result.p99Ms,
+    };
+    if (verify) Object.assign(details, await verify(ctx, conns[0], states));
+    return { metrics: { [metric]: result.opsPerSec }, details };
+  };
+}
+
+const mixedOp = (ops) => (conn, s) => {
+  const r = s.rng.next();
+  if (r < 0.36) return ops.pointRead(conn, s);
+  if (r < 0.72) return ops.oneHop(conn, s);
+  if (r < 0.82) return ops.insertNode(conn, s);
+  if (r < 0.92) return ops.insertEdge(conn, s);
+  return ops.twoHopCount(conn, s);
+};
+
+async function verifyPersonCount(ctx, conn, states) {
+  const { rows } = await conn.query(Q.countPersons);
+  const inserted = states.reduce((n, s, i) => n + (s.nextId - ctx.data.persons - i * 100_000_000), 0);
+  const expected = ctx.data.persons + inserted;
+  const actual = Number(rows[0][0]);
+  if (actual !== expected) throw new Error(`insert_node check: ${actual} persons, expected ${expected}`);
+  return { verified: `${actual} persons after ${inserted} inserts` };
+}
+
+async function copyWorkload(ctx) {
+  const started = performance.now();
+  const conn = ctx.system.connect();
+  const statements = [...SOCIAL_SCHEMA, ...socialCopyStatements(ctx.data)];
+  for (const text of statements) await conn.exec(text);
+  await ctx.system.checkpoint();
+  const seconds = (performance.now() - started) / 1000;
+  const rss = process.memoryUsage().rss / 2 ** 20;
+  const { rows } = await conn.query(Q.countKnows);
+  const edges = Number(rows[0][0]);
+  if (edges !== ctx.data.knows)
+    throw new Error(`copy check: ${edges} knows edges, expected ${ctx.data.knows}`);
+  return {
+    metrics: { copy: seconds, rss_after_load: rss },
+    details: { persons: ctx.data.persons, knows: edges, includes: 'DDL, COPY of both tables, checkpoint' },
+  };
+}
+
+/** IS1-IS7, one after another in the same process, each with its own warm-up and window. */
+async function ldbcShortReads(ctx) {
+  const params = JSON.parse(fs.readFileSync(ctx.data.paramsFile, 'utf8'));
+  const conn = ctx.system.connect();
+  const metrics = {};
+  const details = {};
+  for (const name of SHORT_READS) {
+    const [statement] = loadQuery(name);
+    const pool = statement.params.includes('personId') ? params.persons : params.messages;
+    const key = statement.params[0];
+    const rng = createRng(ctx.trial * 7919 + name.charCodeAt(2));
+    const result = await timedLoop(
+      [conn],
+      () => conn.exec(statement.text, { [key]: rng.pick(pool) }),
+      ctx.timing,
+    );
+    metrics[`ldbc_${name}`] = result.opsPerSec;
+    details[name] = {
+      ops: result.ops,
+      rowsPerOp: round(result.rows / Math.max(1, result.ops), 2),
+      p50Ms: result.p50Ms,
+    };
+  }
+  return { metrics, details };
+}
+
+/**
+ * Replays the IU1-IU8 update stream in time order. The first 5% of events warm up untimed;
+ * each later event is timed alone (all of its statements). Table counts at the end let the
+ * runner check that both systems applied the same changes.
+ */
+async function ldbcUpdates(ctx) {
+  const events = JSON.parse(fs.readFileSync(ctx.data.updatesFile, 'utf8'));
+  const limit = ctx.quick ? Math.min(events.length, 2000) : events.length;
+  const warmup = Math.floor(limit * 0.05);
+  const queries = Object.fromEntries(UPDATES.map((name) => [name, loadQuery(name)]));
+  const conn = ctx.system.connect();
+  const perType = Object.fromEntries(UPDATES.map((name) => [name, { count: 0, ms: 0, latencies: [] }]));
+  for (let i = 0; i < limit; i++) {
+    const { query, params } = events[i];
+    const started = performance.now();
+    for (const statement of queries[query]) {
+      const picked = statementParams(statement, params);
+      if (picked) await conn.exec(statement.text, picked, { write: true });
+    }
+    if (i >= warmup) {
+      const ms = performance.now() - started;
+      const t = perType[query];
+      t.count++;
+      t.ms += ms;
+      t.latencies.push(ms);
+    }
+  }
+  const totalMs = Object.values(perType).reduce((n, t) => n + t.ms, 0);
+  const metrics = { ldbc_iu: ((limit - warmup) * 1000) / totalMs };
+  const details = { events: limit - warmup, warmupEvents: warmup };
+  for (const [name, t] of Object.entries(perType)) {
+    if (t.count === 0) continue;
+    metrics[`ldbc_${name}`] = (t.count * 1000) / t.ms;
+    details[name] = { count: t.count, ...latencySummary(t.latencies) };
+  }
+  return { metrics, details, tableCounts: await ldbcTableCounts(conn) };
+}
+
+async function ldbcTableCounts(conn) {
+  const counts = {};
+  for (const name of NODE_TABLE_NAMES) {
+    counts[name] = Number((await conn.query(`MATCH (n:${name}) RETURN count(*)`)).rows[0][0]);
+  }
+  for (const name of REL_TABLE_NAMES) {
+    counts[name] = Number((await conn.query(`MATCH ()-[r:${name}]->() RETURN count(*)`)).rows[0][0]);
+  }
+  return counts;
+}
+
+/** Runs every IS query over its substitution parameters; results normalised for comparison. */
+async function ldbcDifferential(ctx) {
+  const params = JSON.parse(fs.readFileSync(ctx.data.paramsFile, 'utf8'));
+  const perQuery = ctx.quick ? 20 : 100;
+  const conn = ctx.system.connect();
+  const results = [];
+  for (const name of SHORT_READS) {
+    const [statement] = loadQuery(name);
+    const isPerson = statement.params.includes('personId');
+    const pool = isPerson ? params.persons : params.messages;
+    const key = statement.params[0];
+    // Persons are few: walk them in a shuffled order so no id repeats before all are used.
+    const order = shuffled(pool, createRng(4242 + name.charCodeAt(2)));
+    for (let i = 0; i < perQuery; i++) {
+      const value = order[i % order.length];
+      const entry = { query: name, params: { [key]: value } };
+      try {
+        entry.result = normalizeResult(await conn.query(statement.text, entry.params));
+      } catch (error) {
+        entry.error = { code: error.code ?? 'ERROR', message: error.message };
+      }
+      results.push(entry);
+    }
+  }
+  fs.writeFileSync(ctx.out, JSON.stringify(results));
+  return { metrics: {}, details: { queries: results.length } };
+}
+
+function shuffled(items, rng) {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+async function prepare(ctx) {
+  const conn = ctx.system.connect();
+  const statements =
+    ctx.dataset === 'ldbc'
+      ? [...schemaStatements(), ...copyStatements(ctx.data.dir)]
+      : [...SOCIAL_SCHEMA, ...socialCopyStatements(ctx.data)];
+  for (const text of statements) await conn.exec(text);
+  await ctx.system.checkpoint();
+  return { metrics: {}, details: { statements: statements.length } };
+}
+
+const ops = (name) => (o) => o[name];
+
+/**
+ * data: the dataset ('social' or 'ldbc'); the trial's database is a copy of that dataset's
+ * loaded template, or a new empty one when `fresh`. metrics: what the workload reports.
+ */
+export const WORKLOADS = {
+  copy: {
+    data: 'social',
+    fresh: true,
+    run: copyWorkload,
+    metrics: {
+      copy: lower('s', 'DDL + COPY + checkpoint'),
+      rss_after_load: lower('MB', 'process RSS after COPY'),
+    },
+  },
+  point_read: {
+    data: 'social',
+    run: socialTimed('point_read', ops('pointRead')),
+    metrics: { point_read: higher('ops/s') },
+  },
+  one_hop: {
+    data: 'social',
+    run: socialTimed('one_hop', ops('oneHop')),
+    metrics: { one_hop: higher('ops/s') },
+  },
+  two_hop_count: {
+    data: 'social',
+    run: socialTimed('two_hop_count', ops('twoHopCount')),
+    metrics: { two_hop_count: higher('ops/s') },
+  },
+  insert_node: {
+    data: 'social',
+    run: socialTimed('insert_node', ops('insertNode'), { verify: verifyPersonCount }),
+    metrics: { insert_node: higher('ops/s', WRITE_NOTE) },
+  },
+  insert_edge: {
+    data: 'social',
+    run: socialTimed('insert_edge', ops('insertEdge')),
+    metrics: { insert_edge: higher('ops/s', WRITE_NOTE) },
+  },
+  update_prop: {
+    data: 'social',
+    run: socialTimed('update_prop', ops('updateProp')),
+    metrics: { update_prop: higher('ops/s', WRITE_NOTE) },
+  },
+  mixed: {
+    data: 'social',
+    run: socialTimed('mixed', mixedOp, { verify: verifyPersonCount }),
+    metrics: { mixed: higher('ops/s', WRITE_NOTE) },
+  },
+  point_read_par: {
+    data: 'social',
+    run: socialTimed('point_read_par', ops('pointRead'), { parallel: true }),
+    metrics: { point_read_par: higher('ops/s', 'N connections in parallel') },
+  },
+  one_hop_par: {
+    data: 'social',
+    run: socialTimed('one_hop_par', ops('oneHop'), { parallel: true }),
+    metrics: { one_hop_par: higher('ops/s', 'N connections in parallel') },
+  },
+  two_hop_count_par: {
+    data: 'social',
+    run: socialTimed('two_hop_count_par', ops('twoHopCount'), { parallel: true }),
+    metrics: { two_hop_count_par: higher('ops/s', 'N connections in parallel') },
+  },
+  mixed_par: {
+    data: 'social',
+    run: socialTimed('mixed_par', mixedOp, { parallel: true, verify: verifyPersonCount }),
+    metrics: { mixed_par: higher('ops/s', `N connections in parallel; ${WRITE_NOTE}`) },
+  },
+  ldbc_short: {
+    data: 'ldbc',
+    run: ldbcShortReads,
+    metrics: Object.fromEntries(SHORT_READS.map((n) => [`ldbc_${n}`, higher('ops/s')])),
+  },
+  ldbc_updates: {
+    data: 'ldbc',
+    run: ldbcUpdates,
+    metrics: {
+      ldbc_iu: higher('ops/s', `update stream replay; ${WRITE_NOTE}`),
+      ...Object.fromEntries(UPDATES.map((n) => [`ldbc_${n}`, higher('ops/s')])),
+    },
+  },
+};
+
+/** Not timed: the differential check and the template load. */
+export const TASKS = { differential: ldbcDifferential, prepare };
+
+export const defaultParallelism = () => os.availableParallelism?.() ?? os.cpus().length;

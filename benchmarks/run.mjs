@@ -1,0 +1,480 @@
+#!/usr/bin/env node
+// GraphDB next to Kùzu (the npm package, pinned in devDependencies).
+//
+//   npm run bench -- [--scale F] [--quick] [--json FILE] [--only NAME[,NAME]] [--trials N]
+//
+// --scale F   generated graph of F x 100k persons and 10 knows edges each (default 1; 0.05
+//             with --quick)
+// --quick     small scale, 3 trials, short windows: a smoke run of everything (< 5 min)
+// --json FILE also writes the report as JSON
+// --only      workloads (or metric names such as ldbc_is3), plus `differential` and `http`
+// --trials N  trials per workload and system (default 5, 3 with --quick; at least 3)
+//
+// Every trial runs in a fresh process (worker.mjs) per system, on a copy of a database loaded
+// once per run, after an untimed warm-up; the report gives the median of the trials with min
+// and max. The differential check runs IS1-IS7 on both systems over many parameters and fails
+// the run (exit code 1) on any difference, as it does when a worker fails.
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ensureLdbc } from './lib/ldbc.mjs';
+import { sameResult } from './lib/normalize.mjs';
+import { ensureSocialCsv } from './lib/social.mjs';
+import { SYSTEMS } from './lib/systems.mjs';
+import { median, round } from './lib/timing.mjs';
+import { defaultParallelism, WORKLOADS } from './lib/workloads.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const WORKER = path.join(here, 'worker.mjs');
+const HTTP_BENCH = path.join(here, 'http', 'bench.mjs');
+const WORKER_TIMEOUT_MS = 15 * 60 * 1000;
+
+const { values: args } = parseArgs({
+  options: {
+    scale: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    json: { type: 'string' },
+    only: { type: 'string' },
+    trials: { type: 'string' },
+    cache: { type: 'string', default: path.join(os.tmpdir(), 'graphdb-bench-cache') },
+  },
+});
+
+const quick = args.quick;
+const scale = Number(args.scale ?? (quick ? 0.05 : 1));
+const trials = Number(args.trials ?? (quick ? 3 : 5));
+if (!(scale > 0)) fail('--scale must be a positive number');
+if (!Number.isInteger(trials) || trials < 3) fail('--trials must be an integer >= 3');
+const parallelism = defaultParallelism();
+
+function fail(message) {
+  process.stderr.write(`bench: ${message}\n`);
+  process.exit(2);
+}
+
+function log(message) {
+  process.stderr.write(`${message}\n`);
+}
+
+/** Which workloads, the differential check and the HTTP benchmark to run. */
+function selection() {
+  const all = [...Object.keys(WORKLOADS), 'differential', 'http'];
+  if (!args.only) return new Set(all);
+  const chosen = new Set();
+  for (const name of args.only.split(',').map((s) => s.trim())) {
+    const owner = Object.entries(WORKLOADS).find(([, w]) => name in w.metrics)?.[0];
+    if (all.includes(name)) chosen.add(name);
+    else if (owner) chosen.add(owner);
+    else fail(`unknown workload '${name}' (known: ${all.join(', ')})`);
+  }
+  return chosen;
+}
+
+/** Runs a node script; resolves to its last stdout line parsed as JSON, or { error }. */
+function runNode(script, argv, { timeoutMs = WORKER_TIMEOUT_MS } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [script, ...argv], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const last = stdout.trim().split('\n').pop() ?? '';
+      let parsed = null;
+      try {
+        parsed = JSON.parse(last);
+      } catch {
+        parsed = null;
+      }
+      if (parsed && (code === 0 || parsed.error)) return resolve(parsed);
+      const tail = stderr.trim().split('\n').slice(-5).join(' | ');
+      const why = signal ? `killed by ${signal}` : `exit code ${code}`;
+      resolve({ error: { code: 'WORKER_FAILED', message: `${why}${tail ? `: ${tail}` : ''}` } });
+    });
+  });
+}
+
+/**
+ * Copies dist/ and the addon into the run folder, so every trial measures the same build even
+ * while the working tree is rebuilt; node_modules is linked for dist's own imports.
+ */
+function snapshotGraphDB(runDir, addon) {
+  const snapshot = path.join(runDir, 'graphdb');
+  fs.cpSync(path.join(root, 'dist'), path.join(snapshot, 'dist'), { recursive: true });
+  const kind = path.basename(path.dirname(addon));
+  fs.mkdirSync(path.join(snapshot, 'build', kind), { recursive: true });
+  fs.copyFileSync(addon, path.join(snapshot, 'build', kind, 'graphdb.node'));
+  fs.copyFileSync(path.join(root, 'package.json'), path.join(snapshot, 'package.json'));
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(snapshot, 'node_modules'));
+  return { dir: snapshot, build: kind };
+}
+
+let graphdbSnapshot = null;
+
+function workerArgs(system, workload, db, extra = []) {
+  return [
+    '--system',
+    system,
+    '--workload',
+    workload,
+    '--db',
+    db,
+    '--cache',
+    args.cache,
+    '--scale',
+    String(scale),
+    '--parallelism',
+    String(parallelism),
+    ...(quick ? ['--quick'] : []),
+    ...(graphdbSnapshot ? ['--graphdb', graphdbSnapshot.dir] : []),
+    ...extra,
+  ];
+}
+
+async function main() {
+  const started = performance.now();
+  const chosen = selection();
+  const addon = ['Release', 'Debug']
+    .map((kind) => path.join(root, 'build', kind, 'graphdb.node'))
+    .find((file) => fs.existsSync(file));
+  if (!fs.existsSync(path.join(root, 'dist', 'index.js')) || !addon) {
+    fail('the GraphDB build is missing (dist/ or build/*/graphdb.node): run `npm run build` first');
+  }
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-bench-run-'));
+  try {
+    graphdbSnapshot = snapshotGraphDB(runDir, addon);
+    const social = ensureSocialCsv(args.cache, scale);
+    ensureLdbc(args.cache);
+    log(`data: ${social.persons} persons, ${social.knows} knows edges (${social.dir}); LDBC SNB sample`);
+    log(`${trials} trials per workload and system, ${parallelism} connections in *_par workloads`);
+
+    const templates = await prepareTemplates(runDir, chosen);
+    const report = {
+      machine: machineInfo(),
+      config: {
+        scale,
+        quick,
+        trials,
+        persons: social.persons,
+        knows: social.knows,
+        parallelConnections: parallelism,
+        window: quick ? '0.2 s warm-up + 0.6 s timed' : '1 s warm-up + 3 s timed',
+      },
+      workloads: {},
+      http_ceiling: null,
+      differential: null,
+    };
+    const failures = [];
+    let updateCounts = null;
+    for (const [name, workload] of Object.entries(WORKLOADS)) {
+      if (!chosen.has(name)) continue;
+      const outcome = await runWorkload(name, workload, templates, runDir);
+      Object.assign(report.workloads, outcome.entries);
+      failures.push(...outcome.failures);
+      if (outcome.tableCounts) updateCounts = outcome.tableCounts;
+    }
+    if (chosen.has('differential')) {
+      report.differential = await differential(templates, runDir);
+      if (updateCounts) report.differential.updates = compareCounts(updateCounts);
+    } else if (updateCounts) {
+      report.differential = { updates: compareCounts(updateCounts) };
+    }
+    report.http_ceiling = chosen.has('http') ? await httpCeiling(runDir) : { skipped: 'not selected' };
+    report.elapsedSeconds = round((performance.now() - started) / 1000, 1);
+    report.machine.loadAverageAtEnd = os.loadavg().map((v) => round(v, 2));
+
+    printTable(report);
+    if (args.json) {
+      fs.writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
+      log(`wrote ${args.json}`);
+    }
+    const d = report.differential;
+    const mismatches = (d?.mismatches ?? 0) + (d?.updates?.mismatches ?? 0);
+    if (mismatches > 0) log(`FAILED: ${mismatches} differential mismatch(es)`);
+    if (failures.length > 0) log(`FAILED: ${failures.length} worker failure(s):\n  ${failures.join('\n  ')}`);
+    log(`done in ${report.elapsedSeconds} s`);
+    process.exitCode = mismatches > 0 || failures.length > 0 ? 1 : 0;
+  } finally {
+    fs.rmSync(runDir, { recursive: true, force: true });
+  }
+}
+
+/** Loads each needed dataset once per system into runDir/template-<data>-<system>/. */
+async function prepareTemplates(runDir, chosen) {
+  const needed = new Set();
+  for (const [name, w] of Object.entries(WORKLOADS)) {
+    if (chosen.has(name) && !w.fresh) needed.add(w.data);
+  }
+  if (chosen.has('differential')) needed.add('ldbc');
+  const templates = {};
+  for (const data of needed) {
+    for (const system of SYSTEMS) {
+      const dir = path.join(runDir, `template-${data}-${system}`);
+      fs.mkdirSync(dir);
+      const t0 = performance.now();
+      const result = await runNode(
+        WORKER,
+        workerArgs(system, 'prepare', path.join(dir, 'db'), ['--dataset', data]),
+      );
+      const seconds = ((performance.now() - t0) / 1000).toFixed(1);
+      if (result.error) log(`load ${data} into ${system} FAILED: ${result.error.message}`);
+      else log(`loaded ${data} into ${system} (${seconds} s with process start)`);
+      templates[`${data}/${system}`] = result.error ? { error: result.error } : { dir };
+    }
+  }
+  return templates;
+}
+
+/** A fresh copy of the template (or an empty folder) for one trial; returns the db path. */
+function trialDatabase(runDir, templates, workload, system) {
+  const dir = path.join(runDir, 'trial');
+  fs.rmSync(dir, { recursive: true, force: true });
+  if (workload.fresh) {
+    fs.mkdirSync(dir);
+  } else {
+    const template = templates[`${workload.data}/${system}`];
+    if (template.error) throw new Error(`no ${workload.data} database: ${template.error.message}`);
+    fs.cpSync(template.dir, dir, { recursive: true });
+  }
+  return path.join(dir, 'db');
+}
+
+async function runWorkload(name, workload, templates, runDir) {
+  const samples = Object.fromEntries(SYSTEMS.map((s) => [s, []]));
+  const errors = {};
+  const details = Object.fromEntries(SYSTEMS.map((s) => [s, []]));
+  const tableCounts = {};
+  for (let trial = 1; trial <= trials; trial++) {
+    // Alternate which system goes first so neither always runs on a warmer machine.
+    const order = trial % 2 === 1 ? SYSTEMS : [...SYSTEMS].reverse();
+    for (const system of order) {
+      if (errors[system]) continue;
+      let result;
+      try {
+        const db = trialDatabase(runDir, templates, workload, system);
+        result = await runNode(WORKER, workerArgs(system, name, db, ['--trial', String(trial)]));
+      } catch (error) {
+        result = { error: { code: 'SETUP', message: error.message } };
+      }
+      if (result.error) {
+        errors[system] = result.error;
+        log(`${name} ${system} trial ${trial}: FAILED ${result.error.code}: ${result.error.message}`);
+        continue;
+      }
+      samples[system].push(result.metrics);
+      details[system].push(result.details);
+      if (result.tableCounts && trial === 1) tableCounts[system] = result.tableCounts;
+      const shown = Object.entries(result.metrics)
+        .slice(0, 3)
+        .map(([metric, value]) => `${metric}=${formatValue(value, workload.metrics[metric].unit)}`)
+        .join(' ');
+      log(`${name} ${system} trial ${trial}/${trials}: ${shown}`);
+    }
+  }
+  fs.rmSync(path.join(runDir, 'trial'), { recursive: true, force: true });
+  const entries = {};
+  for (const [metric, spec] of Object.entries(workload.metrics)) {
+    const entry = { unit: spec.unit, better: spec.better };
+    if (spec.note) entry.note = spec.note;
+    for (const system of SYSTEMS) {
+      const values = samples[system].map((m) => m[metric]).filter((v) => v !== undefined);
+      if (errors[system]) entry[system] = { error: errors[system] };
+      else if (values.length > 0) entry[system] = summarize(values, spec.unit);
+    }
+    entry.ratio = ratio(entry, spec.better);
+    if (metric === name) entry.details = { graphdb: details.graphdb[0], kuzu: details.kuzu[0] };
+    if (entry.graphdb || entry.kuzu) entries[metric] = entry;
+  }
+  const failures = Object.entries(errors).map(
+    ([system, e]) => `${name} on ${system}: ${e.code}: ${e.message}`,
+  );
+  const bothCounts = tableCounts.graphdb && tableCounts.kuzu ? tableCounts : null;
+  return { entries, failures, tableCounts: bothCounts };
+}
+
+function summarize(values, unit) {
+  const digits = unit === 's' ? 3 : 1;
+  return {
+    median: round(median(values), digits),
+    min: round(Math.min(...values), digits),
+    max: round(Math.max(...values), digits),
+    trials: values.map((v) => round(v, digits)),
+  };
+}
+
+/** > 1 means GraphDB is better, whichever way the unit points. */
+function ratio(entry, better) {
+  const g = entry.graphdb?.median;
+  const k = entry.kuzu?.median;
+  if (!(g > 0) || !(k > 0)) return null;
+  return round(better === 'higher' ? g / k : k / g, 2);
+}
+
+async function differential(templates, runDir) {
+  const outputs = {};
+  for (const system of SYSTEMS) {
+    const out = path.join(runDir, `differential-${system}.json`);
+    let result;
+    try {
+      const db = trialDatabase(runDir, templates, { data: 'ldbc' }, system);
+      result = await runNode(WORKER, workerArgs(system, 'differential', db, ['--out', out]));
+    } catch (error) {
+      result = { error: { code: 'SETUP', message: error.message } };
+    }
+    outputs[system] = result.error ? { error: result.error } : JSON.parse(fs.readFileSync(out, 'utf8'));
+  }
+  fs.rmSync(path.join(runDir, 'trial'), { recursive: true, force: true });
+  const reference = outputs.kuzu;
+  const candidate = outputs.graphdb;
+  if (reference.error || candidate.error) {
+    const which = reference.error ? 'kuzu' : 'graphdb';
+    const error = outputs[which].error;
+    log(`differential: ${which} worker failed: ${error.message}`);
+    return { queries: 0, mismatches: 1, details: [{ system: which, error }] };
+  }
+  const details = [];
+  let mismatches = 0;
+  const perQuery = {};
+  for (let i = 0; i < reference.length; i++) {
+    const k = reference[i];
+    const g = candidate[i];
+    const stats = perQuery[k.query] ?? { queries: 0, mismatches: 0, rows: 0 };
+    perQuery[k.query] = stats;
+    stats.queries++;
+    stats.rows += k.result?.rows.length ?? 0;
+    const same = !k.error && !g.error && sameResult(k.result, g.result);
+    if (same) continue;
+    mismatches++;
+    stats.mismatches++;
+    if (details.length < 5) {
+      details.push({
+        query: k.query,
+        params: k.params,
+        graphdb: g.error ? { error: g.error } : clip(g.result),
+        kuzu: k.error ? { error: k.error } : clip(k.result),
+      });
+    }
+  }
+  log(`differential: ${reference.length} queries, ${mismatches} mismatch(es)`);
+  return { queries: reference.length, mismatches, perQuery, details };
+}
+
+function clip(result) {
+  return { columns: result.columns, rowCount: result.rows.length, rows: result.rows.slice(0, 10) };
+}
+
+/** Row counts of every LDBC table after the first update-stream trial, per system. */
+function compareCounts(counts) {
+  const tables = Object.keys(counts.kuzu);
+  const differing = tables
+    .filter((t) => counts.graphdb[t] !== counts.kuzu[t])
+    .map((t) => ({ table: t, graphdb: counts.graphdb[t], kuzu: counts.kuzu[t] }));
+  if (differing.length > 0) log(`update check: ${differing.length} table(s) differ after the IU replay`);
+  return { tables: tables.length, mismatches: differing.length, details: differing };
+}
+
+async function httpCeiling(runDir) {
+  if (!fs.existsSync(HTTP_BENCH)) return { skipped: 'benchmarks/http/bench.mjs not present' };
+  const out = path.join(runDir, 'http.json');
+  const source = fs.readFileSync(HTTP_BENCH, 'utf8');
+  const argv = ['--json', out];
+  // Shorter and smaller with --quick, through the options that script declares.
+  if (quick && source.includes('seconds:')) argv.push('--seconds', '3');
+  if (quick && source.includes('persons:')) argv.push('--persons', '10000');
+  // Run a copy beside the snapshot, so its `../../dist` import is the build measured here.
+  const script = path.join(graphdbSnapshot.dir, 'benchmarks', 'http', 'bench.mjs');
+  fs.cpSync(path.dirname(HTTP_BENCH), path.dirname(script), { recursive: true });
+  log('http: running benchmarks/http/bench.mjs');
+  const result = await runNode(script, argv);
+  if (fs.existsSync(out)) return JSON.parse(fs.readFileSync(out, 'utf8'));
+  return { error: result.error ?? { code: 'NO_OUTPUT', message: 'benchmarks/http/bench.mjs wrote no JSON' } };
+}
+
+function machineInfo() {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model ?? 'unknown',
+    memory: `${round(os.totalmem() / 2 ** 30, 1)} GiB`,
+    node: process.version,
+    kuzu: kuzuVersion(),
+    graphdbBuild: graphdbSnapshot?.build,
+    platform: `${os.platform()} ${os.release()}`,
+    date: new Date().toISOString(),
+    loadAverageAtStart: os.loadavg().map((v) => round(v, 2)),
+  };
+}
+
+function kuzuVersion() {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(root, 'node_modules', 'kuzu', 'package.json'), 'utf8'))
+      .version;
+  } catch {
+    return 'not installed';
+  }
+}
+
+function formatValue(value, unit) {
+  if (value === null || value === undefined) return '-';
+  if (unit === 's') return value.toFixed(value < 10 ? 3 : 1);
+  if (unit === 'MB') return value.toFixed(0);
+  return value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(1);
+}
+
+function cell(entry, unit) {
+  if (!entry) return '-';
+  if (entry.error) return `error: ${entry.error.code}`;
+  const range = `${formatValue(entry.min, unit)}–${formatValue(entry.max, unit)}`;
+  return `${formatValue(entry.median, unit)} (${range})`;
+}
+
+/** A Markdown table, so it can be pasted into benchmarks/README.md as it is. */
+function printTable(report) {
+  const rows = [['workload', 'unit', 'graphdb median (min–max)', 'kuzu median (min–max)', 'ratio', 'note']];
+  for (const [name, e] of Object.entries(report.workloads)) {
+    const ratioText = e.ratio === null ? '-' : `${e.ratio.toFixed(2)}x`;
+    rows.push([name, e.unit, cell(e.graphdb, e.unit), cell(e.kuzu, e.unit), ratioText, e.note ?? '']);
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  const out = [
+    line(rows[0]),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...rows.slice(1).map(line),
+  ];
+  const m = report.machine;
+  process.stdout.write(
+    `\nGraphDB vs Kùzu ${m.kuzu}: ${m.cpus} x ${m.cpuModel}, ${m.memory}, Node ${m.node}, ${m.date}\n`,
+  );
+  const load = `${m.loadAverageAtStart.join(' ')} at start, ${m.loadAverageAtEnd?.join(' ') ?? '-'} at end`;
+  process.stdout.write(`load average (1, 5, 15 min): ${load}\n`);
+  process.stdout.write(`ratio > 1 means GraphDB is better (ops/s: graphdb/kuzu; s and MB: kuzu/graphdb)\n\n`);
+  process.stdout.write(`${out.join('\n')}\n\n`);
+  const d = report.differential;
+  if (d?.queries !== undefined) {
+    process.stdout.write(`differential: ${d.queries} IS queries, ${d.mismatches} mismatch(es)\n`);
+    for (const detail of d.details ?? []) process.stdout.write(`  ${JSON.stringify(detail).slice(0, 600)}\n`);
+  }
+  if (d?.updates) {
+    process.stdout.write(`update check: ${d.updates.tables} tables, ${d.updates.mismatches} differ\n`);
+    for (const detail of d.updates.details) process.stdout.write(`  ${JSON.stringify(detail)}\n`);
+  }
+  const h = report.http_ceiling;
+  if (h) process.stdout.write(`http_ceiling: ${JSON.stringify(h).slice(0, 400)}\n`);
+}
+
+await main();

@@ -1,0 +1,281 @@
+#include "wal/writer.h"
+
+#include <algorithm>
+
+#include "wal/format.h"
+#include "wal/reader.h"
+
+namespace graphdb::wal {
+
+namespace {
+
+// The scratch buffer of a writer keeps at most this much capacity after a large record.
+constexpr size_t kMaxRetainedScratch = 1 << 20;
+
+}  // namespace
+
+GroupCommitStats GroupCommitter::stats() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return stats_;
+}
+
+Status GroupCommitter::WaitDurable(WalWriter* writer, uint64_t lsn) {
+  std::unique_lock<std::mutex> lock(mu_);
+  ++stats_.durable_waits;
+  WalWriter::SyncState& state = writer->sync_;
+  while (true) {
+    if (state.synced_lsn >= lsn) return Status::OK();
+    if (state.sync_failed) return state.error;
+    if (state.closed) {
+      return Status(ErrorCode::kInternal, "WAL " + writer->path() + " was closed during a sync");
+    }
+    if (state.files_busy) {
+      // A sync of this file is in flight. If it started after our record was written it
+      // covers it; otherwise one of the threads it wakes leads the next sync.
+      synced_.wait(lock);
+      continue;
+    }
+    // Become the leader for this file: sync everything written to it so far.
+    state.files_busy = true;
+    const uint64_t target = state.written_lsn;
+    lock.unlock();
+    Status s = writer->SyncFile();
+    lock.lock();
+    ++stats_.syncs;
+    state.files_busy = false;
+    if (s.ok()) {
+      state.synced_lsn = std::max(state.synced_lsn, target);
+    } else {
+      writer->SetStickyError(s, /*from_sync=*/true);
+    }
+    synced_.notify_all();
+    if (!s.ok()) return s;
+  }
+}
+
+WalWriter::WalWriter(env::FileSystem* fs, std::string dir, uint32_t slot_id,
+                     uint64_t checkpoint_seq, WalWriterOptions options)
+    : fs_(fs),
+      dir_(std::move(dir)),
+      path_(env::JoinPath(dir_, WalFileName(slot_id))),
+      slot_id_(slot_id),
+      options_(options),
+      own_committer_(options.group_committer ? nullptr : std::make_unique<GroupCommitter>()),
+      committer_(options.group_committer ? options.group_committer : own_committer_.get()),
+      checkpoint_seq_(checkpoint_seq) {}
+
+Result<std::unique_ptr<WalWriter>> WalWriter::Open(env::FileSystem* fs, const std::string& dir,
+                                                   uint32_t slot_id, uint64_t checkpoint_seq,
+                                                   WalWriterOptions options) {
+  std::unique_ptr<WalWriter> writer(new WalWriter(fs, dir, slot_id, checkpoint_seq, options));
+  const std::string& path = writer->path_;
+  bool fresh = !fs->Exists(path);
+  uint64_t size = kFileHeaderSize;
+  if (!fresh) {
+    auto reader = WalReader::Open(fs, path, checkpoint_seq);
+    if (!reader.ok()) return reader.status();
+    if ((*reader)->header().slot_id != slot_id) {
+      return Status(ErrorCode::kCorruption,
+                    "WAL file " + path + " belongs to slot " +
+                        std::to_string((*reader)->header().slot_id));
+    }
+    fresh = (*reader)->stale();
+    if (!fresh) {
+      while (true) {
+        auto record = (*reader)->Next();
+        if (!record.ok()) return record.status();
+        if (!record->has_value()) break;
+      }
+      if ((*reader)->torn_tail()) {
+        return Status(ErrorCode::kCorruption,
+                      (*reader)->warning() +
+                          "; recovery must truncate the log before a writer opens it");
+      }
+      size = (*reader)->valid_end();
+    }
+  }
+  std::lock_guard<std::mutex> lock(writer->mu_);
+  Status s = fresh ? writer->ReplaceWithFreshFile(checkpoint_seq) : writer->OpenHandles();
+  if (!s.ok()) return s;
+  writer->file_size_ = size;
+  return writer;
+}
+
+WalWriter::~WalWriter() { (void)Close(); }
+
+Result<uint64_t> WalWriter::Append(uint64_t commit_ts, std::string_view payload) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto appended = AppendLocked(commit_ts, payload);
+  if (!appended.ok()) return appended.status();
+  return appended->offset;
+}
+
+Status WalWriter::Commit(uint64_t commit_ts, std::string_view payload) {
+  uint64_t end_lsn;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto appended = AppendLocked(commit_ts, payload);
+    if (!appended.ok()) return appended.status();
+    end_lsn = appended->end_lsn;
+  }
+  if (!options_.sync_on_commit) return Status::OK();
+  return committer_->WaitDurable(this, end_lsn);
+}
+
+Status WalWriter::Sync() {
+  uint64_t lsn;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (closed_) return Status(ErrorCode::kInternal, "WAL " + path_ + " is closed");
+    lsn = next_lsn_;
+  }
+  return committer_->WaitDurable(this, lsn);
+}
+
+Result<WalWriter::Appended> WalWriter::AppendLocked(uint64_t commit_ts,
+                                                    std::string_view payload) {
+  if (payload.size() > kMaxPayloadSize) {
+    return Status(ErrorCode::kNotSupported,
+                  "a WAL record of " + std::to_string(payload.size()) +
+                      " bytes exceeds the limit of " + std::to_string(kMaxPayloadSize));
+  }
+  if (closed_) return Status(ErrorCode::kInternal, "WAL " + path_ + " is closed");
+  {
+    std::lock_guard<std::mutex> lock(committer_->mu_);
+    if (!sync_.error.ok()) return sync_.error;
+  }
+  scratch_.clear();
+  AppendRecord(&scratch_, commit_ts, slot_id_, payload);
+  // Flushing each record hands it to the kernel, where a sync through the other handle finds
+  // it. If this fails, part of the record may be in the file: a torn tail for recovery.
+  Status s = append_file_->Append(scratch_);
+  if (s.ok()) s = append_file_->Flush();
+  if (!s.ok()) {
+    std::lock_guard<std::mutex> lock(committer_->mu_);
+    SetStickyError(s, /*from_sync=*/false);
+    return s;
+  }
+  Appended appended{file_size_, 0};
+  file_size_ += scratch_.size();
+  next_lsn_ += scratch_.size();
+  appended.end_lsn = next_lsn_;
+  {
+    std::lock_guard<std::mutex> lock(committer_->mu_);
+    sync_.written_lsn = next_lsn_;
+  }
+  if (scratch_.capacity() > kMaxRetainedScratch) std::string().swap(scratch_);
+  return appended;
+}
+
+Status WalWriter::Truncate(uint64_t new_checkpoint_seq) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (closed_) return Status(ErrorCode::kInternal, "WAL " + path_ + " is closed");
+  if (new_checkpoint_seq < checkpoint_seq_) {
+    return Status(ErrorCode::kInternal,
+                  "WAL " + path_ + " cannot go back from checkpoint " +
+                      std::to_string(checkpoint_seq_) + " to " +
+                      std::to_string(new_checkpoint_seq));
+  }
+  ReserveFiles();
+  Status s = ReplaceWithFreshFile(new_checkpoint_seq);
+  if (s.ok()) {
+    checkpoint_seq_ = new_checkpoint_seq;
+    file_size_ = kFileHeaderSize;
+  }
+  ReleaseFiles(s, /*clear_error=*/true);
+  return s;
+}
+
+Status WalWriter::Close() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (closed_) return Status::OK();
+  closed_ = true;
+  ReserveFiles();  // waits for a sync in flight; the reservation is never released
+  Status s = append_file_ ? append_file_->Close() : Status::OK();
+  Status t = sync_file_ ? sync_file_->Close() : Status::OK();
+  {
+    std::lock_guard<std::mutex> committer_lock(committer_->mu_);
+    sync_.closed = true;
+    committer_->synced_.notify_all();
+  }
+  return s.ok() ? t : s;
+}
+
+uint64_t WalWriter::checkpoint_seq() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return checkpoint_seq_;
+}
+
+uint64_t WalWriter::file_size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return file_size_;
+}
+
+Status WalWriter::status() const {
+  std::lock_guard<std::mutex> lock(committer_->mu_);
+  return sync_.error;
+}
+
+Status WalWriter::ReplaceWithFreshFile(uint64_t checkpoint_seq) {
+  WalFileHeader header;
+  header.slot_id = slot_id_;
+  header.checkpoint_seq = checkpoint_seq;
+  const std::string tmp = env::JoinPath(dir_, WalTempFileName(slot_id_));
+  Status s = env::WriteStringToFile(fs_, tmp, EncodeFileHeader(header), /*sync=*/true);
+  if (s.ok()) s = fs_->Rename(tmp, path_);
+  if (!s.ok()) {
+    (void)fs_->Remove(tmp);
+    return s;
+  }
+  // The old handles now point at the replaced file; new records must go to the new one.
+  Status handles = OpenHandles();
+  Status dir = fs_->SyncDir(dir_);
+  return handles.ok() ? dir : handles;
+}
+
+Status WalWriter::OpenHandles() {
+  // The old file (if any) has been replaced: whatever its handles still buffer is moot.
+  if (append_file_) (void)append_file_->Close();
+  if (sync_file_) (void)sync_file_->Close();
+  append_file_.reset();
+  sync_file_.reset();
+  auto append_file = fs_->OpenForAppend(path_);
+  if (!append_file.ok()) return append_file.status();
+  // A second descriptor, never written through, used only for fdatasync.
+  auto sync_file = fs_->OpenForAppend(path_);
+  if (!sync_file.ok()) return sync_file.status();
+  append_file_ = std::move(*append_file);
+  sync_file_ = std::move(*sync_file);
+  return Status::OK();
+}
+
+void WalWriter::ReserveFiles() {
+  std::unique_lock<std::mutex> lock(committer_->mu_);
+  committer_->synced_.wait(lock, [this] { return !sync_.files_busy; });
+  sync_.files_busy = true;
+}
+
+void WalWriter::ReleaseFiles(const Status& error, bool clear_error) {
+  std::lock_guard<std::mutex> lock(committer_->mu_);
+  sync_.files_busy = false;
+  if (!error.ok()) {
+    SetStickyError(error, /*from_sync=*/true);
+  } else if (clear_error) {
+    sync_.error = Status::OK();
+    sync_.sync_failed = false;
+    sync_.written_lsn = next_lsn_;
+    sync_.synced_lsn = next_lsn_;
+  }
+  committer_->synced_.notify_all();
+}
+
+void WalWriter::SetStickyError(const Status& cause, bool from_sync) {
+  if (sync_.error.ok()) {
+    sync_.error = Status(cause.code(), "WAL " + path_ +
+                                           " accepts no more records after an earlier failure (" +
+                                           cause.message() + ")");
+  }
+  sync_.sync_failed = sync_.sync_failed || from_sync;
+}
+
+}  // namespace graphdb::wal

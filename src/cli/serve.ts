@@ -1,0 +1,54 @@
+// `graphdb serve`: opens (or creates) a database, optionally loads the demo graph, serves it
+// over HTTP until SIGINT/SIGTERM, then shuts down cleanly (exit code 0).
+
+import { Database } from '../core/database.js';
+import { GraphDBService } from '../core/service.js';
+import { loadDemo } from './demo.js';
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  threads: number;
+  maxThreads: number;
+  autoCompaction: boolean;
+  demo?: boolean;
+}
+
+export async function runServe(dir: string, options: ServeOptions): Promise<void> {
+  const db = new Database(dir, options.maxThreads === 0 ? {} : { maxThreadNum: options.maxThreads });
+  try {
+    if (options.demo) {
+      const conn = db.connect();
+      try {
+        const loaded = await loadDemo(conn);
+        process.stderr.write(
+          loaded
+            ? `demo: loaded ${loaded.persons} Person, ${loaded.cities} City, ${loaded.knows} Knows and ${loaded.livesIn} LivesIn\n`
+            : 'demo: the database is not empty; nothing loaded\n',
+        );
+      } finally {
+        conn.close();
+      }
+    }
+    const service = new GraphDBService(db, {
+      queryPort: options.port,
+      hostStr: options.host,
+      threadNum: options.threads,
+      autoCompaction: options.autoCompaction,
+    });
+    try {
+      await service.runAndWaitForExit({
+        onListening: (url) => {
+          const slots = service.pool?.size ?? 0;
+          process.stdout.write(`GraphDB service listening on ${url} (${slots} execution slots)\n`);
+          process.stdout.write('POST /cypher, GET /schema, GET /status; Ctrl-C to stop\n');
+        },
+      });
+    } finally {
+      await service.close();
+    }
+    process.stderr.write('GraphDB service stopped\n');
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,399 @@
+// The service's fixed pool of execution slots (spec: TpExecutionSlotPool, ExecutionSlot,
+// ExecutionSlotLease).
+//
+// Each slot wraps one NativeConnection, so it owns one native worker thread: a statement run
+// through a slot never touches libuv's thread pool and never blocks the event loop. A slot is
+// used by one lease at a time and runs one statement at a time; leases are handed out in FIFO
+// order, so at most `size` statements run at once through the pool.
+
+import { addon, type NativeConnection, type NativeDatabase } from '../native/addon.js';
+import { GraphDBError } from './errors.js';
+import { QueryResult } from './query-result.js';
+
+export interface AcquireExecutionSlotOptions {
+  /** Aborting it while the call waits rejects the call with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+function serviceClosedError(): GraphDBError {
+  return new GraphDBError('the GraphDB service was closed', 'SERVICE_UNAVAILABLE');
+}
+
+function leaseReleasedError(): GraphDBError {
+  return new GraphDBError('the execution slot lease was released', 'CONNECTION_CLOSED');
+}
+
+/** One slot of the pool: a native connection and its bookkeeping. */
+class SlotEntry {
+  readonly index: number;
+  readonly native: NativeConnection;
+  /** The operation in flight on this slot, if any. */
+  running: Promise<unknown> | null = null;
+  /** The lease holding the slot, if any. */
+  lease: ExecutionSlotLease | null = null;
+  executed = 0;
+
+  constructor(index: number, native: NativeConnection) {
+    this.index = index;
+    this.native = native;
+  }
+}
+
+interface Waiter {
+  resolve(lease: ExecutionSlotLease): void;
+  reject(reason: unknown): void;
+}
+
+/** @internal A place in the wait queue, without the cost of an AbortController. */
+export interface WaitTicket {
+  readonly promise: Promise<ExecutionSlotLease>;
+  /** Leaves the queue and rejects the promise with `reason`; false when already settled. */
+  cancel(reason: unknown): boolean;
+  onSettled: (() => void) | undefined;
+}
+
+// Package-internal entry points, bound in the classes' static blocks so that they can reach
+// private state without widening the public API.
+let newSlot: (pool: TpExecutionSlotPool, entry: SlotEntry, lease: ExecutionSlotLease) => ExecutionSlot;
+let newLease: (pool: TpExecutionSlotPool, entry: SlotEntry) => ExecutionSlotLease;
+let runOnSlot: <T>(
+  slot: ExecutionSlot,
+  work: (native: NativeConnection) => Promise<T>,
+  counts: boolean,
+) => Promise<T>;
+let returnEntry: (pool: TpExecutionSlotPool, entry: SlotEntry) => void;
+let poolClosed: (pool: TpExecutionSlotPool) => boolean;
+let enqueue: (pool: TpExecutionSlotPool) => WaitTicket;
+
+/**
+ * A leased execution slot. It is valid while the lease that handed it out is held; it runs one
+ * statement at a time (a second call while one is in flight is refused with SLOT_BUSY).
+ */
+export class ExecutionSlot {
+  readonly #pool: TpExecutionSlotPool;
+  readonly #entry: SlotEntry;
+  readonly #lease: ExecutionSlotLease;
+
+  static {
+    newSlot = (pool, entry, lease) => new ExecutionSlot(pool, entry, lease);
+    runOnSlot = (slot, work, counts) => slot.#run(work, counts);
+  }
+
+  /** @internal Slots are handed out by `ExecutionSlotLease.slot`. */
+  private constructor(pool: TpExecutionSlotPool, entry: SlotEntry, lease: ExecutionSlotLease) {
+    this.#pool = pool;
+    this.#entry = entry;
+    this.#lease = lease;
+  }
+
+  /** The slot's position in the pool, `0..size-1`. */
+  get id(): number {
+    return this.#entry.index;
+  }
+
+  /** Whether a statement is in flight on this slot. */
+  get busy(): boolean {
+    return this.#entry.running !== null;
+  }
+
+  /** Statements this slot has executed over the pool's lifetime. */
+  get executedQueryNum(): number {
+    return this.#entry.executed;
+  }
+
+  /**
+   * Executes one JSON query request (`{"query", "access_mode"?, "parameters"?}`) on this slot's
+   * native thread. Rejects with GraphDBError: the query's own error (INVALID_REQUEST,
+   * QUERY_SYNTAX, ...), SLOT_BUSY while another statement runs on this slot,
+   * CONNECTION_CLOSED after the lease was released, SERVICE_UNAVAILABLE after the service
+   * was closed.
+   */
+  async executeTransactionalRequest(json: string): Promise<QueryResult> {
+    if (typeof json !== 'string') {
+      throw new TypeError(
+        `the query request must be a JSON string, got ${json === null ? 'null' : typeof json}`,
+      );
+    }
+    const raw = await this.#run((native) => native.executeTransactionalRequest(json, false), true);
+    return new QueryResult(raw);
+  }
+
+  #run<T>(work: (native: NativeConnection) => Promise<T>, counts: boolean): Promise<T> {
+    const entry = this.#entry;
+    if (poolClosed(this.#pool)) return Promise.reject(serviceClosedError());
+    if (entry.lease !== this.#lease || this.#lease.released) return Promise.reject(leaseReleasedError());
+    if (entry.running) {
+      return Promise.reject(
+        new GraphDBError(
+          `execution slot ${entry.index} is busy: it runs one statement at a time`,
+          'SLOT_BUSY',
+        ),
+      );
+    }
+    let promise: Promise<T>;
+    try {
+      promise = work(entry.native);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    // Bookkeeping runs before the caller sees the result, so the slot is free again (or back
+    // in the pool, if the lease was released meanwhile) by the time the caller continues.
+    const settle = () => {
+      entry.running = null;
+      if (counts) entry.executed++;
+      if (entry.lease?.released) returnEntry(this.#pool, entry);
+    };
+    const result = promise.then(
+      (value) => {
+        settle();
+        return value;
+      },
+      (error: unknown) => {
+        settle();
+        throw error;
+      },
+    );
+    entry.running = result.then(noop, noop);
+    return result;
+  }
+}
+
+function noop(): void {}
+
+/**
+ * Exclusive use of one execution slot, from `acquireExecutionSlot()` until `release()` (or the
+ * end of a `using` block). A slot released while a statement still runs on it returns to the
+ * pool when that statement settles.
+ */
+export class ExecutionSlotLease implements Disposable {
+  readonly #pool: TpExecutionSlotPool;
+  readonly #entry: SlotEntry;
+  readonly #slot: ExecutionSlot;
+  #released = false;
+
+  static {
+    newLease = (pool, entry) => new ExecutionSlotLease(pool, entry);
+  }
+
+  /** @internal Leases are issued by `acquireExecutionSlot()`. */
+  private constructor(pool: TpExecutionSlotPool, entry: SlotEntry) {
+    this.#pool = pool;
+    this.#entry = entry;
+    entry.lease = this;
+    this.#slot = newSlot(pool, entry, this);
+  }
+
+  /**
+   * The leased slot. Throws GraphDBError CONNECTION_CLOSED after `release()`, and
+   * SERVICE_UNAVAILABLE after the service was closed.
+   */
+  get slot(): ExecutionSlot {
+    if (poolClosed(this.#pool)) throw serviceClosedError();
+    if (this.#released) throw leaseReleasedError();
+    return this.#slot;
+  }
+
+  get released(): boolean {
+    return this.#released;
+  }
+
+  /** Returns the slot to the pool. Idempotent; never throws. */
+  release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    if (this.#entry.running === null) returnEntry(this.#pool, this.#entry);
+  }
+
+  [Symbol.dispose](): void {
+    this.release();
+  }
+}
+
+/**
+ * The fixed set of execution slots a GraphDBService schedules TP queries on. Created by the
+ * service; clients lease slots through `service.acquireExecutionSlot()`.
+ */
+export class TpExecutionSlotPool {
+  readonly #entries: SlotEntry[];
+  #free: SlotEntry[];
+  readonly #waiters = new Set<Waiter>();
+  #closed = false;
+  #lastActivity = Date.now();
+
+  static {
+    returnEntry = (pool, entry) => pool.#return(entry);
+    poolClosed = (pool) => pool.#closed;
+    enqueue = (pool) => {
+      if (pool.#closed) throw serviceClosedError();
+      return pool.#enqueue();
+    };
+  }
+
+  /** @internal Created by GraphDBService. */
+  constructor(db: NativeDatabase, size: number) {
+    if (!Number.isInteger(size) || size < 1) throw new RangeError(`pool size must be >= 1, got ${size}`);
+    const entries: SlotEntry[] = [];
+    try {
+      for (let i = 0; i < size; i++) entries.push(new SlotEntry(i, new addon.NativeConnection(db)));
+    } catch (error) {
+      for (const entry of entries) entry.native.close();
+      throw error;
+    }
+    this.#entries = entries;
+    this.#free = [...entries].reverse(); // pop() hands out slot 0 first
+  }
+
+  /** Number of slots; fixed for the pool's lifetime. */
+  get size(): number {
+    return this.#entries.length;
+  }
+
+  /** Slots free right now (0 once the pool is closed). */
+  get available(): number {
+    return this.#closed ? 0 : this.#free.length;
+  }
+
+  /** Slots leased (or still finishing a statement after release). */
+  get inUse(): number {
+    return this.#closed ? 0 : this.#entries.length - this.#free.length;
+  }
+
+  /** Callers waiting for a slot, in FIFO order. */
+  get waiting(): number {
+    return this.#waiters.size;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Date.now() of the last lease or release (the service's idleness test). */
+  get lastActivity(): number {
+    return this.#lastActivity;
+  }
+
+  /** Total statements executed across all slots (successful or failed). */
+  getExecutedQueryNum(): number {
+    let total = 0;
+    for (const entry of this.#entries) total += entry.executed;
+    return total;
+  }
+
+  /**
+   * Leases a free slot, or waits (FIFO) until one is released. Rejects with the signal's
+   * reason when `signal` aborts first, and with SERVICE_UNAVAILABLE when the pool is closed.
+   */
+  acquireExecutionSlot(options: AcquireExecutionSlotOptions = {}): Promise<ExecutionSlotLease> {
+    if (options === null || typeof options !== 'object') {
+      return Promise.reject(new TypeError('options must be an object'));
+    }
+    const { signal } = options;
+    if (signal !== undefined && !(signal instanceof AbortSignal)) {
+      return Promise.reject(new TypeError('signal must be an AbortSignal'));
+    }
+    if (this.#closed) return Promise.reject(serviceClosedError());
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const lease = this.tryAcquireExecutionSlot();
+    if (lease) return Promise.resolve(lease);
+    const ticket = this.#enqueue();
+    if (signal) {
+      const onAbort = () => ticket.cancel(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      ticket.onSettled = () => signal.removeEventListener('abort', onAbort);
+    }
+    return ticket.promise;
+  }
+
+  /** Joins the FIFO queue; `cancel(reason)` leaves it, rejecting the promise with `reason`. */
+  #enqueue(): WaitTicket {
+    let waiter!: Waiter;
+    const promise = new Promise<ExecutionSlotLease>((resolve, reject) => {
+      waiter = {
+        resolve: (lease) => {
+          ticket.onSettled?.();
+          resolve(lease);
+        },
+        reject: (reason) => {
+          ticket.onSettled?.();
+          reject(reason);
+        },
+      };
+    });
+    const ticket: WaitTicket = {
+      promise,
+      onSettled: undefined,
+      cancel: (reason) => {
+        if (!this.#waiters.delete(waiter)) return false;
+        waiter.reject(reason);
+        return true;
+      },
+    };
+    this.#waiters.add(waiter);
+    return ticket;
+  }
+
+  /** Leases a free slot without waiting; null when none is free (or others are waiting). */
+  tryAcquireExecutionSlot(): ExecutionSlotLease | null {
+    if (this.#closed) throw serviceClosedError();
+    if (this.#waiters.size > 0) return null; // FIFO: no barging past waiters
+    const entry = this.#free.pop();
+    if (!entry) return null;
+    this.#lastActivity = Date.now();
+    return newLease(this, entry);
+  }
+
+  /**
+   * @internal Closes the pool: waiters are rejected with SERVICE_UNAVAILABLE, outstanding
+   * leases become unusable, statements in flight finish, then the slots' native connections
+   * (and their threads) are closed. Idempotent.
+   */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const waiters = [...this.#waiters];
+    this.#waiters.clear();
+    for (const waiter of waiters) waiter.reject(serviceClosedError());
+    // Closing a native connection joins its thread, which waits for the running statement on
+    // the JS thread; wait for the statements here instead so the event loop stays free.
+    await Promise.all(this.#entries.map((entry) => entry.running));
+    for (const entry of this.#entries) {
+      entry.native.close();
+      entry.lease = null;
+    }
+    this.#free = [];
+  }
+
+  #return(entry: SlotEntry): void {
+    entry.lease = null;
+    this.#lastActivity = Date.now();
+    if (this.#closed) return;
+    const first = this.#waiters.values().next();
+    if (!first.done) {
+      const waiter = first.value;
+      this.#waiters.delete(waiter);
+      waiter.resolve(newLease(this, entry)); // hand the slot straight to the longest waiter
+      return;
+    }
+    this.#free.push(entry);
+  }
+}
+
+/** @internal Joins the pool's FIFO queue (the HTTP layer's cheap alternative to a signal). */
+export function queueForSlot(pool: TpExecutionSlotPool): WaitTicket {
+  return enqueue(pool);
+}
+
+/** @internal The HTTP hot path: runs a request and returns the response body built natively. */
+export function executeRequestAsJson(slot: ExecutionSlot, json: string): Promise<string> {
+  return runOnSlot(slot, (native) => native.executeTransactionalRequest(json, true), true);
+}
+
+/** @internal Compacts the database on the slot's native thread. */
+export function compactOnSlot(slot: ExecutionSlot): Promise<void> {
+  return runOnSlot(slot, (native) => native.compact(), false).then(() => undefined);
+}
+
+/** @internal The schema JSON of `GET /schema`, read on the slot's native thread. */
+export function schemaOnSlot(slot: ExecutionSlot): Promise<string> {
+  return runOnSlot(slot, (native) => native.schema(), false);
+}

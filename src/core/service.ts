@@ -1,0 +1,587 @@
+// GraphDBService: the TypeScript counterpart of graphdb::GraphDBService (CONTRACT section 3).
+// It takes a Database over (closing its embedded connections), owns a fixed pool of execution
+// slots, serves them over HTTP (src/server/app.ts) and runs background auto-compaction.
+
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import { createApp } from '../server/app.js';
+import { Database, databaseInternals } from './database.js';
+import { GraphDBError } from './errors.js';
+import {
+  type AcquireExecutionSlotOptions,
+  compactOnSlot,
+  type ExecutionSlotLease,
+  TpExecutionSlotPool,
+} from './pool.js';
+
+/** Configuration of a GraphDBService (all fields optional). */
+export interface ServiceConfig {
+  /** Port the HTTP server binds to; 0 picks a free port. Default 10000. */
+  queryPort?: number;
+  /** Address the HTTP server binds to ('0.0.0.0' or '::' for every interface). Default '127.0.0.1'. */
+  hostStr?: string;
+  /** Execution slots; 0 (default) = the database's maxThreadNum, else at most that. */
+  threadNum?: number;
+  /** Run background compaction while serving. Default true. */
+  autoCompaction?: boolean;
+  /** Largest accepted `POST /cypher` body in bytes (413 above). Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** HTTP requests allowed to wait for a slot before new ones get 503. Default 64 per slot. */
+  maxWaiting?: number;
+  /** Longest an HTTP request waits for a free slot before it gets 503. Default: no limit. */
+  requestTimeoutMs?: number;
+  /** Grace `stop()` gives requests in flight before it closes their connections. Default 10 s. */
+  stopTimeoutMs?: number;
+  /** How often the auto-compaction loop checks whether to compact. Default 1000 ms. */
+  autoCompactionIntervalMs?: number;
+  /** Writes since the last compaction that make auto-compaction worthwhile. Default 1000. */
+  autoCompactionMinWrites?: number;
+}
+
+export interface RunOptions {
+  /** Called with the URL once the server listens. */
+  onListening?: (url: string) => void;
+}
+
+export interface ServiceStatus {
+  code: 'OK';
+  message: string;
+}
+
+export const STATUS_NOT_INITED = 'GraphDB service has not been inited!';
+export const STATUS_NOT_STARTED = 'GraphDB service has not been started!';
+export const STATUS_RUNNING = 'GraphDB service is running ...';
+
+const DEFAULT_PORT = 10000;
+const DEFAULT_HOST = '127.0.0.1';
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_WAITING_PER_SLOT = 64;
+const DEFAULT_STOP_TIMEOUT_MS = 10_000;
+const DEFAULT_COMPACTION_INTERVAL_MS = 1000;
+const DEFAULT_COMPACTION_MIN_WRITES = 1000;
+/** The service counts as idle once no slot was leased or released for this long. */
+const COMPACTION_IDLE_MS = 250;
+
+/** @internal Resolved limits the HTTP layer applies. */
+export interface ServiceLimits {
+  maxBodyBytes: number;
+  maxWaiting: number;
+  requestTimeoutMs: number | undefined;
+}
+
+type Phase = 'closed' | 'initialized' | 'starting' | 'running' | 'stopping';
+
+/** @internal What the HTTP layer needs from the service. */
+export interface ServiceRuntime {
+  readonly pool: TpExecutionSlotPool | null;
+  readonly limits: ServiceLimits;
+  /** False once the service is stopping or closed: new requests get 503. */
+  readonly accepting: boolean;
+  readonly stopping: boolean;
+  /** Registers a waiting request's cancel function until the returned function is called. */
+  trackWaiter(cancel: (reason: unknown) => void): () => void;
+  readonly startedAt: number;
+  readonly executedQueries: number;
+  requestStarted(): void;
+  requestFinished(): void;
+}
+
+const FIELDS = new Set([
+  'queryPort',
+  'hostStr',
+  'threadNum',
+  'autoCompaction',
+  'maxBodyBytes',
+  'maxWaiting',
+  'requestTimeoutMs',
+  'stopTimeoutMs',
+  'autoCompactionIntervalMs',
+  'autoCompactionMinWrites',
+]);
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
+    return String(value);
+  }
+  return value === null ? 'null' : typeof value;
+}
+
+function integerField(
+  config: ServiceConfig,
+  field: keyof ServiceConfig,
+  min: number,
+  max: number,
+  fallback: number,
+): number {
+  const value = config[field];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new TypeError(`ServiceConfig.${field} must be an integer, got ${describe(value)}`);
+  }
+  if (value < min || value > max) {
+    throw new RangeError(`ServiceConfig.${field} must be between ${min} and ${max}, got ${value}`);
+  }
+  return value;
+}
+
+interface ResolvedConfig {
+  port: number;
+  host: string;
+  poolSize: number;
+  autoCompaction: boolean;
+  stopTimeoutMs: number;
+  compactionIntervalMs: number;
+  compactionMinWrites: number;
+  limits: ServiceLimits;
+}
+
+function resolveConfig(config: ServiceConfig, maxThreadNum: number): ResolvedConfig {
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+    throw new TypeError(`ServiceConfig must be an object, got ${describe(config)}`);
+  }
+  for (const key of Object.keys(config)) {
+    if (!FIELDS.has(key)) throw new TypeError(`unknown ServiceConfig field '${key}'`);
+  }
+  const port = integerField(config, 'queryPort', 0, 65535, DEFAULT_PORT);
+  const host = config.hostStr ?? DEFAULT_HOST;
+  if (typeof host !== 'string' || host.length === 0) {
+    throw new TypeError(`ServiceConfig.hostStr must be a non-empty string, got ${describe(host)}`);
+  }
+  const threadNum = integerField(config, 'threadNum', 0, maxThreadNum, 0);
+  const autoCompaction = config.autoCompaction ?? true;
+  if (typeof autoCompaction !== 'boolean') {
+    throw new TypeError(`ServiceConfig.autoCompaction must be a boolean, got ${describe(autoCompaction)}`);
+  }
+  const poolSize = threadNum === 0 ? maxThreadNum : threadNum;
+  const maxBodyBytes = integerField(config, 'maxBodyBytes', 1, 2 ** 31 - 1, DEFAULT_MAX_BODY_BYTES);
+  const maxWaiting = integerField(config, 'maxWaiting', 0, 2 ** 31 - 1, DEFAULT_WAITING_PER_SLOT * poolSize);
+  const requestTimeoutMs =
+    config.requestTimeoutMs === undefined
+      ? undefined
+      : integerField(config, 'requestTimeoutMs', 1, 2 ** 31 - 1, 0);
+  const stopTimeoutMs = integerField(config, 'stopTimeoutMs', 0, 2 ** 31 - 1, DEFAULT_STOP_TIMEOUT_MS);
+  const compactionIntervalMs = integerField(
+    config,
+    'autoCompactionIntervalMs',
+    1,
+    2 ** 31 - 1,
+    DEFAULT_COMPACTION_INTERVAL_MS,
+  );
+  const compactionMinWrites = integerField(
+    config,
+    'autoCompactionMinWrites',
+    1,
+    Number.MAX_SAFE_INTEGER,
+    DEFAULT_COMPACTION_MIN_WRITES,
+  );
+  return {
+    port,
+    host,
+    poolSize,
+    autoCompaction,
+    stopTimeoutMs,
+    compactionIntervalMs,
+    compactionMinWrites,
+    limits: { maxBodyBytes, maxWaiting, requestTimeoutMs },
+  };
+}
+
+function formatUrl(host: string, port: number): string {
+  return host.includes(':') ? `http://[${host}]:${port}` : `http://${host}:${port}`;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+let runtimeOf: (service: GraphDBService) => ServiceRuntime;
+
+/** @internal The HTTP layer's view of a service. */
+export function serviceRuntime(service: GraphDBService): ServiceRuntime {
+  return runtimeOf(service);
+}
+
+/**
+ * Serves a Database over HTTP through a fixed pool of execution slots. See CONTRACT section 3
+ * and docs/http-api.md.
+ */
+export class GraphDBService implements AsyncDisposable {
+  readonly #db: Database;
+  readonly #config: ServiceConfig;
+  readonly #resolved: ResolvedConfig;
+  #pool: TpExecutionSlotPool | null;
+  #phase: Phase = 'initialized';
+  #server: Server | null = null;
+  #url: string | null = null;
+  #startedAt = Date.now();
+  #startPromise: Promise<string> | null = null;
+  #stopPromise: Promise<void> | null = null;
+  #closePromise: Promise<void> | null = null;
+  /** Settles when the current run ends (stop or close); what runAndWaitForExit waits on. */
+  #runEnded: { promise: Promise<void>; resolve: () => void } | null = null;
+  /** Cancels HTTP requests waiting for a slot (called when stop's grace runs out). */
+  readonly #httpWaiters = new Set<(reason: unknown) => void>();
+  #inFlight = 0;
+  #drained: (() => void) | null = null;
+  #compactionTimer: NodeJS.Timeout | null = null;
+  #compacting: Promise<void> | null = null;
+  #compactionFailures = 0;
+  #compactionRetryAt = 0;
+  readonly #runtime: ServiceRuntime;
+
+  static {
+    runtimeOf = (service) => service.#runtime;
+  }
+
+  /**
+   * Takes `db` over: validates `config`, closes every embedded connection of `db` (later use
+   * throws CONNECTION_CLOSED) and opens the slot pool. Throws (and changes nothing) when `db`
+   * is closed, another service holds it, or one of its connections has a statement in flight.
+   */
+  constructor(db: Database, config?: ServiceConfig) {
+    if (!(db instanceof Database)) throw new TypeError('GraphDBService needs a Database');
+    const given = config === undefined ? {} : config;
+    const resolved = resolveConfig(given, db.maxThreadNum);
+    if (db.closed) throw new GraphDBError('the database is closed', 'CONNECTION_CLOSED');
+    const state = databaseInternals(db);
+    if (state.owner) {
+      throw new GraphDBError('another GraphDBService already serves this database', 'SERVICE_UNAVAILABLE');
+    }
+    for (const connection of state.connections) {
+      if (connection.busy) {
+        throw new GraphDBError(
+          'an embedded connection has a statement in flight; wait for it before starting a service',
+          'SLOT_BUSY',
+        );
+      }
+    }
+    this.#pool = new TpExecutionSlotPool(state.native, resolved.poolSize);
+    for (const connection of [...state.connections]) connection.close();
+    state.owner = this;
+    this.#db = db;
+    this.#config = given;
+    this.#resolved = resolved;
+
+    const service = this;
+    this.#runtime = {
+      get pool() {
+        return service.#pool;
+      },
+      limits: resolved.limits,
+      get accepting() {
+        return service.#pool !== null && service.#phase !== 'stopping';
+      },
+      get stopping() {
+        return service.#phase === 'stopping';
+      },
+      trackWaiter(cancel) {
+        service.#httpWaiters.add(cancel);
+        return () => service.#httpWaiters.delete(cancel);
+      },
+      get startedAt() {
+        return service.#startedAt;
+      },
+      get executedQueries() {
+        return service.#pool?.getExecutedQueryNum() ?? 0;
+      },
+      requestStarted() {
+        service.#inFlight++;
+      },
+      requestFinished() {
+        if (--service.#inFlight === 0 && service.#drained) service.#drained();
+      },
+    };
+  }
+
+  /** The wrapped database; using it bypasses the service. */
+  db(): Database {
+    return this.#db;
+  }
+
+  /** Exactly the config object given to the constructor (not resolved defaults). */
+  getServiceConfig(): Readonly<ServiceConfig> {
+    return this.#config;
+  }
+
+  /** The slot pool; null once the service is closed. */
+  get pool(): TpExecutionSlotPool | null {
+    return this.#pool;
+  }
+
+  /** The URL while running, else null. */
+  get url(): string | null {
+    return this.#phase === 'running' ? this.#url : null;
+  }
+
+  /** True while the HTTP server accepts connections. */
+  isRunning(): boolean {
+    return this.#phase === 'running';
+  }
+
+  /** Always `code: 'OK'`; the state is in the message. Never throws. */
+  serviceStatus(): ServiceStatus {
+    return { code: 'OK', message: this.#statusMessage() };
+  }
+
+  /**
+   * Leases an execution slot, waiting (FIFO) while none is free. Rejects with the signal's
+   * reason on abort, SERVICE_UNAVAILABLE once the service is closed.
+   */
+  acquireExecutionSlot(options?: AcquireExecutionSlotOptions): Promise<ExecutionSlotLease> {
+    if (!this.#pool) {
+      return Promise.reject(
+        new GraphDBError(`the service is closed: ${STATUS_NOT_INITED}`, 'SERVICE_UNAVAILABLE'),
+      );
+    }
+    return this.#pool.acquireExecutionSlot(options);
+  }
+
+  /**
+   * Binds the configured address and serves HTTP. Resolves to `http://<host>:<port>` (the
+   * actual port when queryPort is 0). Rejects when the service is closed, already running, or
+   * the address cannot be bound.
+   */
+  start(): Promise<string> {
+    switch (this.#phase) {
+      case 'closed':
+        return Promise.reject(new Error(`cannot start: ${STATUS_NOT_INITED}`));
+      case 'running':
+        return Promise.reject(
+          new Error(`cannot start: the GraphDB service is already running at ${this.#url}`),
+        );
+      case 'starting':
+        return Promise.reject(new Error('cannot start: the GraphDB service is already starting'));
+      case 'stopping':
+        // Let the stop finish, then start again.
+        return (this.#stopPromise ?? Promise.resolve()).then(() => this.start());
+      default:
+        break;
+    }
+    this.#phase = 'starting';
+    this.#startPromise = this.#listen().finally(() => {
+      this.#startPromise = null;
+    });
+    return this.#startPromise;
+  }
+
+  /**
+   * Starts, then settles once the service stops (`stop()`, `close()`, SIGINT or SIGTERM). The
+   * signal handlers are installed only while it waits. Same errors as `start()`.
+   * `onListening` is called with the URL once the server listens.
+   */
+  async runAndWaitForExit(options: RunOptions = {}): Promise<void> {
+    await this.start();
+    const ended = this.#runEnded;
+    if (ended && this.#url) options.onListening?.(this.#url);
+    if (!ended) return;
+    const onSignal = () => {
+      void this.stop();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    try {
+      await ended.promise;
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  }
+
+  /**
+   * Stops serving: no new connections, requests in flight finish (within stopTimeoutMs),
+   * idle keep-alive connections close. Idempotent and safe from a signal handler; never
+   * rejects. When the service is not running it prints the status message to stderr.
+   */
+  stop(): Promise<void> {
+    if (this.#phase === 'stopping' && this.#stopPromise) return this.#stopPromise;
+    if (this.#phase === 'starting' && this.#startPromise) {
+      return this.#startPromise.then(
+        () => this.stop(),
+        () => this.stop(),
+      );
+    }
+    if (this.#phase !== 'running') {
+      process.stderr.write(`${this.#statusMessage()}\n`);
+      return Promise.resolve();
+    }
+    this.#stopPromise = this.#shutdown().finally(() => {
+      this.#stopPromise = null;
+    });
+    return this.#stopPromise;
+  }
+
+  /**
+   * The destructor: stops if running, waits for statements in flight, closes the slot pool
+   * and gives the database back (db.close() works again). Afterwards the service is "not
+   * initialized". Idempotent.
+   */
+  close(): Promise<void> {
+    if (!this.#closePromise) this.#closePromise = this.#close();
+    return this.#closePromise;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  #statusMessage(): string {
+    switch (this.#phase) {
+      case 'closed':
+        return STATUS_NOT_INITED;
+      case 'running':
+        return STATUS_RUNNING;
+      default:
+        return STATUS_NOT_STARTED;
+    }
+  }
+
+  async #listen(): Promise<string> {
+    const { host, port } = this.#resolved;
+    const app = createApp(this);
+    const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const onError = (error: NodeJS.ErrnoException) => {
+          server.off('listening', onListening);
+          reject(error);
+        };
+        const onListening = () => {
+          server.off('error', onError);
+          resolve();
+        };
+        server.once('error', onError);
+        server.once('listening', onListening);
+        server.listen({ port, host });
+      });
+    } catch (error) {
+      this.#phase = this.#pool ? 'initialized' : 'closed';
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new Error(
+        `cannot bind ${formatUrl(host, port)}: ${code ? `${code} ` : ''}(${errorMessage(error)})`,
+        { cause: error },
+      );
+    }
+    server.on('error', (error) => {
+      process.stderr.write(`graphdb: HTTP server error: ${errorMessage(error)}\n`);
+    });
+    const address = server.address() as AddressInfo;
+    this.#server = server;
+    this.#url = formatUrl(host, address.port);
+    this.#startedAt = Date.now();
+    let resolveEnded!: () => void;
+    const promise = new Promise<void>((resolve) => {
+      resolveEnded = resolve;
+    });
+    this.#runEnded = { promise, resolve: resolveEnded };
+    this.#phase = 'running';
+    if (this.#resolved.autoCompaction) this.#startCompaction();
+    return this.#url;
+  }
+
+  async #shutdown(): Promise<void> {
+    this.#phase = 'stopping';
+    this.#stopCompaction();
+    const server = this.#server;
+    this.#server = null;
+    if (server) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const graceOver = await this.#drain(this.#resolved.stopTimeoutMs);
+      if (graceOver) {
+        // Requests still waiting for a slot give up; connections still open are cut.
+        const reason = new GraphDBError('the GraphDB service is stopping', 'SERVICE_UNAVAILABLE');
+        for (const cancel of [...this.#httpWaiters]) cancel(reason);
+        server.closeAllConnections();
+      } else {
+        server.closeIdleConnections();
+      }
+      // Connections whose last response is being written close on their own (the responses
+      // sent while stopping carry `Connection: close`); cut any that linger.
+      const lingering = setTimeout(() => server.closeAllConnections(), 1000);
+      await closed;
+      clearTimeout(lingering);
+    }
+    await this.#compacting;
+    this.#phase = this.#pool ? 'initialized' : 'closed';
+    this.#url = null;
+    const ended = this.#runEnded;
+    this.#runEnded = null;
+    ended?.resolve();
+  }
+
+  /** Waits until no HTTP request is in flight; true when the grace ran out first. */
+  #drain(graceMs: number): Promise<boolean> {
+    if (this.#inFlight === 0) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        this.#drained = null;
+        resolve(true);
+      }, graceMs);
+      this.#drained = () => {
+        this.#drained = null;
+        clearTimeout(timer);
+        resolve(false);
+      };
+    });
+  }
+
+  async #close(): Promise<void> {
+    if (this.#startPromise) await this.#startPromise.catch(() => undefined);
+    if (this.#phase === 'running') await this.stop();
+    else if (this.#stopPromise) await this.#stopPromise;
+    const pool = this.#pool;
+    this.#pool = null;
+    this.#phase = 'closed';
+    this.#stopCompaction();
+    await pool?.close();
+    const state = databaseInternals(this.#db);
+    if (state.owner === this) state.owner = null;
+  }
+
+  #startCompaction(): void {
+    const timer = setInterval(() => this.#compactionTick(), this.#resolved.compactionIntervalMs);
+    timer.unref();
+    this.#compactionTimer = timer;
+  }
+
+  #stopCompaction(): void {
+    if (this.#compactionTimer) clearInterval(this.#compactionTimer);
+    this.#compactionTimer = null;
+  }
+
+  #compactionTick(): void {
+    const pool = this.#pool;
+    if (this.#phase !== 'running' || !pool || this.#compacting) return;
+    if (this.#inFlight > 0 || pool.inUse > 0 || pool.waiting > 0) return;
+    const now = Date.now();
+    if (now - pool.lastActivity < COMPACTION_IDLE_MS || now < this.#compactionRetryAt) return;
+    let writes: number;
+    try {
+      writes = databaseInternals(this.#db).native.writesSinceCompaction;
+    } catch {
+      return;
+    }
+    if (writes < this.#resolved.compactionMinWrites) return;
+    const lease = pool.tryAcquireExecutionSlot();
+    if (!lease) return;
+    this.#compacting = compactOnSlot(lease.slot)
+      .then(
+        () => {
+          this.#compactionFailures = 0;
+        },
+        (error: unknown) => {
+          // Back off (up to a minute) so that a persistent failure does not flood the log.
+          this.#compactionFailures++;
+          const delay = Math.min(60_000, this.#resolved.compactionIntervalMs * 2 ** this.#compactionFailures);
+          this.#compactionRetryAt = Date.now() + delay;
+          process.stderr.write(`graphdb: auto-compaction failed: ${errorMessage(error)}\n`);
+        },
+      )
+      .finally(() => {
+        lease.release();
+        this.#compacting = null;
+      });
+  }
+}

@@ -1,0 +1,227 @@
+// The HTTP interface of a GraphDBService as a Hono app (CONTRACT section 4, docs/http-api.md).
+// `service.start()` serves it with @hono/node-server; `createApp(service)` also lets it be
+// mounted inside an existing Hono server.
+
+import { readFileSync } from 'node:fs';
+import type { HttpBindings } from '@hono/node-server';
+import { type Context, Hono } from 'hono';
+import { GraphDBError } from '../core/errors.js';
+import {
+  type ExecutionSlotLease,
+  executeRequestAsJson,
+  queueForSlot,
+  schemaOnSlot,
+  type TpExecutionSlotPool,
+} from '../core/pool.js';
+import {
+  type GraphDBService,
+  type ServiceRuntime,
+  STATUS_NOT_INITED,
+  serviceRuntime,
+} from '../core/service.js';
+import { ClientGoneError, readIncoming, readRequest, TOO_LARGE } from './body.js';
+import { errorResponse, responseForError } from './errors.js';
+
+type Env = { Bindings: Partial<HttpBindings> };
+type Ctx = Context<Env>;
+
+const VERSION: string = (() => {
+  try {
+    const url = new URL('../../package.json', import.meta.url);
+    const pkg = JSON.parse(readFileSync(url, 'utf8')) as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+})();
+
+const ROUTES: Readonly<Record<string, string>> = {
+  '/cypher': 'POST, OPTIONS',
+  '/schema': 'GET, HEAD, OPTIONS',
+  '/status': 'GET, HEAD, OPTIONS',
+  '/service_status': 'GET, HEAD, OPTIONS',
+};
+
+function jsonResponse(body: string, status = 200): Response {
+  // A fresh headers object each time: the node adapter adds Content-Length to it.
+  return new Response(body, { status, headers: { 'content-type': 'application/json' } });
+}
+
+function unavailable(runtime: ServiceRuntime): Response {
+  const message = runtime.pool
+    ? 'the GraphDB service is stopping'
+    : `the GraphDB service is closed: ${STATUS_NOT_INITED}`;
+  return errorResponse('SERVICE_UNAVAILABLE', message, { headers: { connection: 'close' } });
+}
+
+/** Counts the request as in flight (stop() waits for it); marks it `Connection: close` when stopping. */
+async function tracked(runtime: ServiceRuntime, handle: () => Promise<Response>): Promise<Response> {
+  runtime.requestStarted();
+  try {
+    const response = await handle();
+    if (runtime.stopping) {
+      try {
+        response.headers.set('connection', 'close');
+      } catch {
+        // immutable headers: the server closes the connection anyway
+      }
+    }
+    return response;
+  } finally {
+    runtime.requestFinished();
+  }
+}
+
+/**
+ * Leases a slot for an HTTP request: at once when one is free, else after waiting in the
+ * bounded FIFO queue. Gives up (503) when the queue is full, the wait exceeds
+ * requestTimeoutMs, or the service stops; and when the client goes away.
+ */
+async function leaseForRequest(c: Ctx, runtime: ServiceRuntime): Promise<ExecutionSlotLease | Response> {
+  const pool: TpExecutionSlotPool | null = runtime.pool;
+  if (!pool || !runtime.accepting) return unavailable(runtime);
+  const lease = pool.tryAcquireExecutionSlot();
+  if (lease) return lease;
+  const { maxWaiting, requestTimeoutMs } = runtime.limits;
+  if (pool.waiting >= maxWaiting) {
+    return errorResponse(
+      'SERVICE_UNAVAILABLE',
+      `the service is overloaded: all ${pool.size} execution slots are busy and ${pool.waiting} requests are waiting`,
+    );
+  }
+  const ticket = queueForSlot(pool);
+  const untrack = runtime.trackWaiter((reason) => ticket.cancel(reason));
+  const outgoing = c.env?.outgoing;
+  const onClientGone = () => ticket.cancel(new ClientGoneError());
+  let clientSignal: AbortSignal | undefined;
+  if (outgoing) outgoing.once('close', onClientGone);
+  else {
+    clientSignal = c.req.raw.signal;
+    clientSignal?.addEventListener('abort', onClientGone, { once: true });
+  }
+  const timer =
+    requestTimeoutMs === undefined
+      ? undefined
+      : setTimeout(
+          () =>
+            ticket.cancel(
+              new GraphDBError(
+                `no execution slot became free within ${requestTimeoutMs} ms`,
+                'SERVICE_UNAVAILABLE',
+              ),
+            ),
+          requestTimeoutMs,
+        );
+  try {
+    return await ticket.promise;
+  } catch (error) {
+    if (error instanceof GraphDBError) return responseForError(error);
+    if (error instanceof ClientGoneError) {
+      return errorResponse('SERVICE_UNAVAILABLE', 'the client closed the connection');
+    }
+    throw error;
+  } finally {
+    if (timer) clearTimeout(timer);
+    untrack();
+    outgoing?.off('close', onClientGone);
+    clientSignal?.removeEventListener('abort', onClientGone);
+  }
+}
+
+async function readBody(c: Ctx, limit: number): Promise<string | Response> {
+  const tooLarge = () =>
+    errorResponse('PAYLOAD_TOO_LARGE', `the request body is larger than ${limit} bytes`, {
+      headers: { connection: 'close' },
+    });
+  const incoming = c.env?.incoming;
+  const lengthHeader = incoming ? incoming.headers['content-length'] : c.req.header('content-length');
+  if (lengthHeader !== undefined && Number(lengthHeader) > limit) return tooLarge();
+  let body: string | typeof TOO_LARGE;
+  try {
+    body = incoming ? await readIncoming(incoming, limit) : await readRequest(c.req.raw, limit);
+  } catch (error) {
+    if (error instanceof ClientGoneError) return errorResponse('INVALID_REQUEST', error.message);
+    return errorResponse('INVALID_REQUEST', `could not read the request body: ${String(error)}`);
+  }
+  return body === TOO_LARGE ? tooLarge() : body;
+}
+
+async function cypher(c: Ctx, runtime: ServiceRuntime): Promise<Response> {
+  if (!runtime.accepting) return unavailable(runtime);
+  const body = await readBody(c, runtime.limits.maxBodyBytes);
+  if (typeof body !== 'string') return body;
+  const lease = await leaseForRequest(c, runtime);
+  if (lease instanceof Response) return lease;
+  try {
+    // The hot path: the engine validates the request and writes the response JSON itself.
+    return jsonResponse(await executeRequestAsJson(lease.slot, body));
+  } finally {
+    lease.release();
+  }
+}
+
+async function schema(c: Ctx, runtime: ServiceRuntime): Promise<Response> {
+  if (!runtime.accepting) return unavailable(runtime);
+  const lease = await leaseForRequest(c, runtime);
+  if (lease instanceof Response) return lease;
+  try {
+    return jsonResponse(await schemaOnSlot(lease.slot));
+  } finally {
+    lease.release();
+  }
+}
+
+function status(service: GraphDBService, runtime: ServiceRuntime): Response {
+  const pool = runtime.pool;
+  const { message } = service.serviceStatus();
+  const state = service.isRunning()
+    ? 'running'
+    : runtime.stopping
+      ? 'stopping'
+      : pool
+        ? 'not_started'
+        : 'not_initialized';
+  return jsonResponse(
+    JSON.stringify({
+      status: state,
+      message,
+      version: VERSION,
+      uptimeMs: Math.max(0, Date.now() - runtime.startedAt),
+      slots: { total: pool?.size ?? 0, inUse: pool?.inUse ?? 0, waiting: pool?.waiting ?? 0 },
+      executedQueries: runtime.executedQueries,
+    }),
+  );
+}
+
+function allowed(path: string): Response {
+  return new Response(null, { status: 204, headers: { allow: ROUTES[path]! } });
+}
+
+function methodNotAllowed(method: string, path: string): Response {
+  const allow = ROUTES[path]!;
+  return errorResponse('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path} (allowed: ${allow})`, {
+    headers: { allow },
+  });
+}
+
+/**
+ * The service's HTTP interface: `POST /cypher`, `GET /schema`, `GET /status` (alias
+ * `GET /service_status`). Requests are served while the service is initialized (started or
+ * mounted elsewhere); after `close()` they get 503.
+ */
+export function createApp(service: GraphDBService): Hono<Env> {
+  const runtime = serviceRuntime(service);
+  const app = new Hono<Env>();
+
+  app.post('/cypher', (c) => tracked(runtime, () => cypher(c, runtime)));
+  app.get('/schema', (c) => tracked(runtime, () => schema(c, runtime)));
+  app.get('/status', () => status(service, runtime));
+  app.get('/service_status', () => status(service, runtime));
+  for (const path of Object.keys(ROUTES)) {
+    app.all(path, (c) => (c.req.method === 'OPTIONS' ? allowed(path) : methodNotAllowed(c.req.method, path)));
+  }
+
+  app.notFound((c) => errorResponse('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`));
+  app.onError((error) => responseForError(error));
+  return app;
+}

@@ -1,0 +1,151 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { generateDemoGraph, loadDemo } from '../../src/cli/demo.js';
+import { Database } from '../../src/index.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const bin = path.join(root, 'bin', 'graphdb.js');
+
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+interface Served {
+  child: ChildProcess;
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts `graphdb serve ...` and resolves once it printed its URL. */
+function serve(...args: string[]): Promise<Served> {
+  const child = spawn(process.execPath, [bin, 'serve', ...args], {
+    cwd: os.tmpdir(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  let err = '';
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL printed; stderr: ${err}`)), 15_000);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const match = /http:\/\/[\w.:[\]-]+/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[0], stdout: () => out, stderr: () => err, exit });
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      err += chunk;
+    });
+    void exit.then(({ code }) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before printing a URL; stderr: ${err}`));
+    });
+  });
+}
+
+function run(...args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [bin, 'serve', ...args], {
+    cwd: os.tmpdir(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let err = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    err += chunk;
+  });
+  child.stdout.resume();
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stderr: err })));
+}
+
+describe('graphdb serve', () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('serves until %s, then exits 0', async (signal) => {
+    const served = await serve(':memory:', '--port', '0', '--threads', '1', '--max-threads', '2');
+    expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const status = await (await fetch(`${served.url}/status`)).json();
+    expect(status).toMatchObject({ status: 'running', slots: { total: 1 } });
+    const r = await fetch(`${served.url}/cypher`, {
+      method: 'POST',
+      body: JSON.stringify({ query: 'RETURN 1 AS x' }),
+    });
+    expect((await r.json()).rows).toEqual([[1]]);
+    served.child.kill(signal);
+    const { code, signal: killedBy } = await served.exit;
+    expect(killedBy).toBeNull();
+    expect(code).toBe(0);
+    expect(served.stderr()).toContain('stopped');
+  });
+
+  it('--demo loads the generated social network into an empty database', async () => {
+    const graph = generateDemoGraph();
+    const served = await serve(':memory:', '--port', '0', '--demo', '--no-auto-compaction');
+    const query = async (q: string) => {
+      const r = await fetch(`${served.url}/cypher`, {
+        method: 'POST',
+        body: JSON.stringify({ query: q, access_mode: 'read' }),
+      });
+      expect(r.status).toBe(200);
+      return (await r.json()).rows;
+    };
+    expect(await query('MATCH (p:Person) RETURN count(p)')).toEqual([[graph.persons.length]]);
+    expect(await query('MATCH (c:City) RETURN count(c)')).toEqual([[graph.cities.length]]);
+    expect(await query('MATCH ()-[k:Knows]->() RETURN count(k)')).toEqual([[graph.knows.length]]);
+    expect(await query('MATCH (:Person)-[:LivesIn]->(:City) RETURN count(*)')).toEqual([
+      [graph.persons.length],
+    ]);
+    expect(await query('MATCH (p:Person {id: 1}) RETURN p.name')).toEqual([[graph.persons[0]!.name]]);
+    expect(served.stderr()).toMatch(/demo: loaded 300 Person/);
+    served.child.kill('SIGINT');
+    expect((await served.exit).code).toBe(0);
+  });
+
+  it('generates the same demo graph every time', () => {
+    const a = generateDemoGraph();
+    expect(generateDemoGraph()).toEqual(a);
+    expect(a.persons.length).toBe(300);
+    expect(new Set(a.knows.map((k) => `${k.from}>${k.to}`)).size).toBe(a.knows.length);
+    expect(a.knows.every((k) => k.from !== k.to && k.since >= 1995 && k.since < 2025)).toBe(true);
+  });
+
+  it('--demo loads nothing into a database that is not empty', async () => {
+    using db = new Database(':memory:', { maxThreadNum: 1 });
+    using conn = db.connect();
+    expect(await loadDemo(conn, generateDemoGraph(20))).toMatchObject({ persons: 20, cities: 12 });
+    expect(await loadDemo(conn)).toBeNull(); // nodes exist
+    using other = new Database(':memory:', { maxThreadNum: 1 });
+    using conn2 = other.connect();
+    await conn2.query('CREATE NODE TABLE City(id INT64, PRIMARY KEY(id))');
+    expect(await loadDemo(conn2)).toBeNull(); // a demo table exists, though empty
+    await expect(conn2.query('MATCH (p:Person) RETURN count(p)')).rejects.toMatchObject({
+      code: 'QUERY_BINDING',
+    });
+  });
+
+  it('exits non-zero with the reason when the port is taken or the options are invalid', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const taken = await run(':memory:', '--port', String(port));
+      expect(taken.code).not.toBe(0);
+      expect(taken.stderr).toMatch(/EADDRINUSE/);
+    } finally {
+      blocker.close();
+    }
+    const threads = await run(':memory:', '--port', '0', '--threads', '3', '--max-threads', '2');
+    expect(threads.code).not.toBe(0);
+    expect(threads.stderr).toMatch(/threadNum/);
+  });
+});

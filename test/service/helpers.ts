@@ -1,0 +1,28 @@
+import { databaseInternals } from '../../src/core/database.js';
+import type { Database } from '../../src/index.js';
+
+/** A read that keeps a slot busy for a while (about 0.1 s per 300k rows). */
+export function slowRequest(rows = 300_000): string {
+  return JSON.stringify({ query: `UNWIND range(1, ${rows}) AS x RETURN sum(x) AS s` });
+}
+
+export function request(query: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ query, ...extra });
+}
+
+export function nativeDb(db: Database) {
+  return databaseInternals(db).native;
+}
+
+/** Polls `condition` every few ms until it holds; fails after `timeoutMs`. */
+export async function waitFor(condition: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
