@@ -188,6 +188,23 @@ bool SortOp::Next(ExecContext& ctx) {
   return true;
 }
 
+void MaterializeOp::Open(ExecContext& ctx) {
+  PhysicalOperator::Open(ctx);
+  rows_.clear();
+  position_ = 0;
+  filled_ = false;
+}
+
+bool MaterializeOp::Next(ExecContext& ctx) {
+  if (!filled_) {
+    while (child->Next(ctx)) rows_.push_back(ctx.frame);
+    filled_ = true;
+  }
+  if (position_ >= rows_.size()) return false;
+  ctx.frame = std::move(rows_[position_++]);
+  return true;
+}
+
 struct HashAggregateOp::State {
   struct Group {
     std::vector<std::unique_ptr<function::AggregateState>> states;

@@ -128,6 +128,18 @@ class SortOp final : public PhysicalOperator {
   bool filled_ = false;
 };
 
+// Drains its child on the first Next() and replays the buffered rows (whole frames).
+class MaterializeOp final : public PhysicalOperator {
+ public:
+  void Open(ExecContext& ctx) override;
+  bool Next(ExecContext& ctx) override;
+
+ private:
+  std::vector<std::vector<Value>> rows_;
+  size_t position_ = 0;
+  bool filled_ = false;
+};
+
 struct AggregateSpec {
   const BoundExpression* expr;  // the kAggregate node: argument in children, result slot
 };

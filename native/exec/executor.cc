@@ -31,6 +31,9 @@ OperatorPtr MapPlan(const LogicalOperator& op, GraphStore* store) {
     case LogicalOpKind::kSingleRow:
       out = std::make_unique<SingleRowOp>();
       break;
+    case LogicalOpKind::kMaterialize:
+      out = std::make_unique<MaterializeOp>();
+      break;
     case LogicalOpKind::kFilter:
       out = std::make_unique<FilterOp>(op.expr);
       break;

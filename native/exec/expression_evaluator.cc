@@ -145,19 +145,61 @@ Value EvaluateLambda(const BoundExpression& expr, ExecContext& ctx) {
   return out;
 }
 
+// A path from the node, rel and recursive-rel values of a pattern, in pattern order.
+Value BuildPath(const BoundExpression& expr, ExecContext& ctx) {
+  std::vector<Value> nodes, rels;
+  for (const auto& child : expr.children) {
+    Value v = Evaluate(*child, ctx);
+    if (v.is_null()) return Value::Null(expr.type);
+    switch (child->type.id()) {
+      case LogicalTypeId::kNode:
+        nodes.push_back(std::move(v));
+        break;
+      case LogicalTypeId::kRel:
+        rels.push_back(std::move(v));
+        break;
+      default: {  // a variable-length rel: its intermediate nodes and its rels
+        const auto& parts = v.children();
+        for (const Value& n : parts[0].children()) nodes.push_back(n);
+        for (const Value& r : parts[1].children()) rels.push_back(r);
+        break;
+      }
+    }
+  }
+  return Value::Path(Value::Nested(LogicalType::List(LogicalType(LogicalTypeId::kNode)), std::move(nodes)),
+                     Value::Nested(LogicalType::List(LogicalType(LogicalTypeId::kRel)), std::move(rels)));
+}
+
+// True when no two values of `list` have the same internal id.
+bool DistinctIds(const Value& list) {
+  const auto& items = list.children();
+  for (size_t i = 0; i < items.size(); ++i) {
+    for (size_t j = i + 1; j < items.size(); ++j) {
+      if (items[i].GetId() == items[j].GetId()) return false;
+    }
+  }
+  return true;
+}
+
 Value EvaluateGraphFunction(const BoundExpression& expr, ExecContext& ctx) {
+  const std::string& name = expr.name;
+  if (name == "path") return BuildPath(expr, ctx);
   Value arg = Evaluate(*expr.children[0], ctx);
   if (arg.is_null()) return Value::Null(expr.type);
-  const std::string& name = expr.name;
-  if (name == "id") {
-    return Value::Id(arg.GetId());
-  }
-  if (name == "label") {
+  if (name == "id") return Value::Id(arg.GetId());
+  if (name == "label" || name == "labels") {
     return Value::String(ctx.graph->TableName(arg.GetId().table));
   }
-  if (name == "offset") {
-    return Value::Int64(static_cast<int64_t>(arg.GetId().offset));
-  }
+  if (name == "offset") return Value::Int64(static_cast<int64_t>(arg.GetId().offset));
+  if (name == "src" || name == "start_node") return Value::Id(arg.heap()->src);
+  if (name == "dst" || name == "end_node") return Value::Id(arg.heap()->dst);
+  if (name == "keys") return expr.literal;
+  const auto& parts = arg.children();  // a path: [nodes, rels]
+  if (name == "nodes") return parts[0];
+  if (name == "rels") return parts[1];
+  if (name == "length") return Value::Int64(static_cast<int64_t>(parts[1].children().size()));
+  if (name == "is_trail") return Value::Boolean(DistinctIds(parts[1]));
+  if (name == "is_acyclic") return Value::Boolean(DistinctIds(parts[0]));
   ThrowNotSupported("function " + name + " is not supported yet");
 }
 
@@ -278,8 +320,35 @@ Value Evaluate(const BoundExpression& expr, ExecContext& ctx) {
   Throw(ErrorCode::kInternal, "unknown expression kind");
 }
 
+namespace {
+
+// Whether values of `type` may hold node or rel references that results must expand.
+bool HoldsGraphValues(const LogicalType& type) {
+  switch (type.id()) {
+    case LogicalTypeId::kNode:
+    case LogicalTypeId::kRel:
+    case LogicalTypeId::kRecursiveRel:
+      return true;
+    case LogicalTypeId::kList:
+    case LogicalTypeId::kArray:
+      return HoldsGraphValues(type.child());
+    case LogicalTypeId::kStruct:
+    case LogicalTypeId::kUnion:
+      for (const auto& field : type.fields()) {
+        if (HoldsGraphValues(*field.type)) return true;
+      }
+      return false;
+    case LogicalTypeId::kMap:
+      return HoldsGraphValues(type.map_key()) || HoldsGraphValues(type.map_value());
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 Value Materialize(const Value& value, const LogicalType& type, ExecContext& ctx) {
-  if (value.is_null()) return value;
+  if (value.is_null() || !HoldsGraphValues(type)) return value;
   switch (type.id()) {
     case LogicalTypeId::kNode:
       return value.type_id() == LogicalTypeId::kInternalId ? ctx.graph->MaterializeNode(value.GetId())
@@ -291,14 +360,31 @@ Value Materialize(const Value& value, const LogicalType& type, ExecContext& ctx)
     case LogicalTypeId::kList:
     case LogicalTypeId::kArray: {
       const LogicalType& child = type.child();
-      if (child.id() != LogicalTypeId::kNode && child.id() != LogicalTypeId::kRel &&
-          !child.IsNested()) {
-        return value;
-      }
       std::vector<Value> out;
       out.reserve(value.children().size());
       for (const Value& element : value.children()) out.push_back(Materialize(element, child, ctx));
       return Value::Nested(type, std::move(out));
+    }
+    case LogicalTypeId::kStruct: {
+      const auto& fields = type.fields();
+      std::vector<Value> out;
+      for (size_t i = 0; i < value.children().size(); ++i) {
+        out.push_back(i < fields.size() ? Materialize(value.children()[i], *fields[i].type, ctx)
+                                        : value.children()[i]);
+      }
+      return Value::Nested(type, std::move(out));
+    }
+    case LogicalTypeId::kMap: {
+      LogicalType entry = LogicalType::Struct({{"key", type.map_key()}, {"value", type.map_value()}});
+      std::vector<Value> out;
+      for (const Value& e : value.children()) out.push_back(Materialize(e, entry, ctx));
+      return Value::Nested(type, std::move(out));
+    }
+    case LogicalTypeId::kUnion: {
+      uint32_t tag = value.GetUnionTag();
+      const auto& fields = type.fields();
+      if (tag >= fields.size()) return value;
+      return Value::UnionValue(type, tag, Materialize(value.children()[0], *fields[tag].type, ctx));
     }
     case LogicalTypeId::kRecursiveRel: {
       const auto& parts = value.children();

@@ -31,7 +31,6 @@ class NodeScanOp final : public PhysicalOperator {
   void Open(ExecContext& ctx) override {
     PhysicalOperator::Open(ctx);
     limits_.clear();
-    for (TableId t : tables_) limits_.push_back(store_->node_table(t).NumRows());
     have_row_ = false;
   }
 
@@ -39,6 +38,11 @@ class NodeScanOp final : public PhysicalOperator {
     while (true) {
       if (!have_row_) {
         if (!child->Next(ctx)) return false;
+        if (limits_.empty()) {
+          // The rows that exist when the first input row arrives (after any barrier below
+          // has applied earlier updates); rows this scan's own pipeline creates are not seen.
+          for (TableId t : tables_) limits_.push_back(store_->node_table(t).NumRows());
+        }
         have_row_ = true;
         table_index_ = 0;
         offset_ = 0;
@@ -189,8 +193,9 @@ class ExpandOp final : public PhysicalOperator {
   InternalId from_;
 };
 
-// Variable-length expansion with trail semantics (no relationship twice in one path). The
-// rel slot receives the path: {_nodes: intermediate nodes, _rels: relationships}.
+// Variable-length expansion with walk, trail (no relationship twice) or acyclic (no node
+// twice) semantics. The rel slot receives the path: {_nodes: intermediate nodes, _rels:
+// relationships}.
 class VarLengthExpandOp final : public PhysicalOperator {
  public:
   VarLengthExpandOp(GraphStore* store, const LogicalOperator& op) : store_(store), op_(op) {}
@@ -247,7 +252,15 @@ class VarLengthExpandOp final : public PhysicalOperator {
     std::vector<EdgeStep> steps;
     CollectEdges(*store_, at, op_.rel_table_ids, op_.direction, {}, steps);
     for (const EdgeStep& step : steps) {
-      if (std::find(path.rel_ids.begin(), path.rel_ids.end(), step.rel) != path.rel_ids.end()) continue;
+      if (op_.semantic == binder::PathSemantic::kTrail &&
+          std::find(path.rel_ids.begin(), path.rel_ids.end(), step.rel) != path.rel_ids.end()) {
+        continue;
+      }
+      if (op_.semantic == binder::PathSemantic::kAcyclic &&
+          (step.neighbor == source_ ||
+           std::find(path.nodes.begin(), path.nodes.end(), step.neighbor) != path.nodes.end())) {
+        continue;
+      }
       path.nodes.push_back(step.neighbor);
       path.rels.push_back(RelRefFor(at, step));
       path.rel_ids.push_back(step.rel);
@@ -258,11 +271,17 @@ class VarLengthExpandOp final : public PhysicalOperator {
     }
   }
 
+  // The path in pattern order: intermediate nodes (the end node excluded) and rels.
   Value MakePath(const Path& p) const {
     std::vector<Value> nodes;
     for (size_t i = 0; i + 1 < p.nodes.size(); ++i) nodes.push_back(Value::Id(p.nodes[i]));
+    std::vector<Value> rels = p.rels;
+    if (op_.reverse_path) {
+      std::reverse(nodes.begin(), nodes.end());
+      std::reverse(rels.begin(), rels.end());
+    }
     return Value::Path(Value::Nested(LogicalType::List(LogicalType(LogicalTypeId::kNode)), std::move(nodes)),
-                       Value::Nested(LogicalType::List(LogicalType(LogicalTypeId::kRel)), p.rels));
+                       Value::Nested(LogicalType::List(LogicalType(LogicalTypeId::kRel)), std::move(rels)));
   }
 
   GraphStore* store_;
@@ -362,22 +381,22 @@ class CreateOp final : public PhysicalOperator {
 
   static void CreatePattern(GraphStore& store, const BoundPattern& pattern, ExecContext& ctx) {
     for (const auto& node : pattern.nodes) {
-      if (node.bound_before) {
-        if (ctx.frame[node.slot].is_null()) {
-          ThrowRuntime("Runtime exception: Cannot create a relationship with a NULL endpoint " + node.name + ".");
-        }
-        continue;
-      }
+      if (node.bound_before) continue;
       TableId table = node.table_ids[0];
       const auto* schema = store.catalog().GetNodeTable(table);
       auto props = EvaluateProperties(node.properties, schema->properties, schema->name, ctx);
       ctx.frame[node.slot] = Value::Id(store.CreateNode(table, props));
     }
     for (const auto& rel : pattern.rels) {
-      const auto& left = pattern.nodes[rel.left];
-      const auto& right = pattern.nodes[rel.right];
-      InternalId a = ctx.frame[left.slot].GetId();
-      InternalId b = ctx.frame[right.slot].GetId();
+      const Value& left = ctx.frame[pattern.nodes[rel.left].slot];
+      const Value& right = ctx.frame[pattern.nodes[rel.right].slot];
+      if (left.is_null() || right.is_null()) {
+        // As in Kùzu, a relationship with a NULL endpoint (from OPTIONAL MATCH) is not created.
+        ctx.frame[rel.slot] = Value::Null();
+        continue;
+      }
+      InternalId a = left.GetId();
+      InternalId b = right.GetId();
       bool forward = rel.direction != Direction::kBackward;
       const auto* schema = store.catalog().GetRelTable(rel.table_ids[0]);
       auto props = EvaluateProperties(rel.properties, schema->properties, schema->name, ctx);
@@ -443,9 +462,10 @@ class MergeOp final : public PhysicalOperator {
       if (index == schema->primary_key && !value.is_null()) {
         LogicalType key_type = schema->properties[index].type;
         if (key_type.id() == LogicalTypeId::kSerial) key_type = LogicalType::Int64();
+        // As in Kùzu, a MERGE that names the primary key matches on the key alone.
         Value key = value.type() == key_type ? value : function::CastValue(value, key_type);
         auto offset = table.Lookup(key);
-        if (offset && !table.IsDeleted(*offset) && PropertiesMatch(props, get(*offset))) {
+        if (offset && !table.IsDeleted(*offset)) {
           ctx.frame[node.slot] = Value::Id({table_id, *offset});
           return true;
         }

@@ -10,17 +10,52 @@ namespace graphdb::exec {
 
 using catalog::TableId;
 
-struct GraphStore::UndoEntry {
+struct UndoLog::Entry {
   enum class Kind : uint8_t { kInsertNode, kInsertRel, kDeleteNode, kDeleteRel, kSetNode, kSetRel };
   Kind kind;
   TableId table;
   uint64_t offset;
   size_t column = 0;
   Value old_value;
+  uint64_t ts = 0;  // the writer's timestamp
 };
 
-GraphStore::GraphStore(const catalog::Catalog& catalog, TableProvider& tables, uint64_t write_ts)
-    : catalog_(catalog), tables_(tables), write_ts_(write_ts) {}
+using UndoEntry = UndoLog::Entry;
+
+UndoLog::UndoLog() = default;
+UndoLog::~UndoLog() = default;
+UndoLog::UndoLog(UndoLog&&) noexcept = default;
+UndoLog& UndoLog::operator=(UndoLog&&) noexcept = default;
+
+void UndoLog::Undo(TableProvider& tables) {
+  for (auto it = entries_.rbegin(); it != entries_.rend(); ++it) {
+    switch (it->kind) {
+      case Entry::Kind::kInsertNode:
+        tables.GetNodeTable(it->table)->Truncate(it->offset);
+        break;
+      case Entry::Kind::kInsertRel:
+        tables.GetRelTable(it->table)->SetDeleteTs(it->offset, it->ts);  // unreachable from now on
+        break;
+      case Entry::Kind::kDeleteNode:
+        (void)tables.GetNodeTable(it->table)->UndoDelete(it->offset);
+        break;
+      case Entry::Kind::kDeleteRel:
+        (void)tables.GetRelTable(it->table)->UndoDelete(it->offset);
+        break;
+      case Entry::Kind::kSetNode:
+        (void)tables.GetNodeTable(it->table)->Set(it->column, it->offset, it->old_value);
+        break;
+      case Entry::Kind::kSetRel:
+        (void)tables.GetRelTable(it->table)->Set(it->column, it->offset, it->old_value);
+        break;
+    }
+  }
+  entries_.clear();
+}
+
+GraphStore::GraphStore(const catalog::Catalog& catalog, TableProvider& tables, uint64_t write_ts,
+                       UndoLog* undo)
+    : catalog_(catalog), tables_(tables), write_ts_(write_ts), undo_(undo ? *undo : own_undo_) {}
 
 GraphStore::~GraphStore() = default;
 
@@ -96,7 +131,7 @@ InternalId GraphStore::CreateNode(TableId table_id, const std::vector<std::pair<
   }
   Result<uint64_t> offset = table.Insert(values, write_ts_);
   if (!offset.ok()) throw GraphDBException(offset.status());
-  undo_.push_back({UndoEntry::Kind::kInsertNode, table_id, *offset});
+  undo_.entries_.push_back({UndoEntry::Kind::kInsertNode, table_id, *offset, 0, Value(), write_ts_});
   counters_.nodes_created++;
   return {table_id, *offset};
 }
@@ -118,7 +153,7 @@ Value GraphStore::CreateRel(TableId rel_table_id, InternalId src, InternalId dst
   storage::RelTable& table = rel_table(pair->id);
   Result<uint64_t> rel = table.InsertEdge(src.offset, dst.offset, values, write_ts_);
   if (!rel.ok()) throw GraphDBException(rel.status());
-  undo_.push_back({UndoEntry::Kind::kInsertRel, pair->id, *rel});
+  undo_.entries_.push_back({UndoEntry::Kind::kInsertRel, pair->id, *rel, 0, Value(), write_ts_});
   counters_.rels_created++;
   return RelRef({pair->id, *rel}, src, dst);
 }
@@ -136,7 +171,7 @@ void GraphStore::SetNodeProperty(InternalId node, size_t column, const Value& va
   Value old = table.Get(column, node.offset);
   Status status = table.Set(column, node.offset, cast);
   if (!status.ok()) throw GraphDBException(status);
-  undo_.push_back({UndoEntry::Kind::kSetNode, node.table, node.offset, column, std::move(old)});
+  undo_.entries_.push_back({UndoEntry::Kind::kSetNode, node.table, node.offset, column, std::move(old), write_ts_});
   counters_.properties_set++;
 }
 
@@ -149,7 +184,7 @@ void GraphStore::SetRelProperty(InternalId rel, size_t column, const Value& valu
   Value old = table.Get(column, rel.offset);
   Status status = table.Set(column, rel.offset, cast);
   if (!status.ok()) throw GraphDBException(status);
-  undo_.push_back({UndoEntry::Kind::kSetRel, rel.table, rel.offset, column, std::move(old)});
+  undo_.entries_.push_back({UndoEntry::Kind::kSetRel, rel.table, rel.offset, column, std::move(old), write_ts_});
   counters_.properties_set++;
 }
 
@@ -159,7 +194,7 @@ void GraphStore::DeleteRel(InternalId rel) {
   if (table.IsDeleted(rel.offset)) return;  // deleted earlier in this statement
   Status status = table.DeleteEdge(rel.offset, write_ts_);
   if (!status.ok()) throw GraphDBException(status);
-  undo_.push_back({UndoEntry::Kind::kDeleteRel, rel.table, rel.offset});
+  undo_.entries_.push_back({UndoEntry::Kind::kDeleteRel, rel.table, rel.offset, 0, Value(), write_ts_});
   counters_.rels_deleted++;
 }
 
@@ -190,34 +225,12 @@ void GraphStore::DeleteNode(InternalId node, bool detach) {
   }
   Status status = table.Delete(node.offset, write_ts_);
   if (!status.ok()) throw GraphDBException(status);
-  undo_.push_back({UndoEntry::Kind::kDeleteNode, node.table, node.offset});
+  undo_.entries_.push_back({UndoEntry::Kind::kDeleteNode, node.table, node.offset, 0, Value(), write_ts_});
   counters_.nodes_deleted++;
 }
 
 void GraphStore::Rollback() {
-  for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) {
-    switch (it->kind) {
-      case UndoEntry::Kind::kInsertNode:
-        node_table(it->table).Truncate(it->offset);
-        break;
-      case UndoEntry::Kind::kInsertRel:
-        rel_table(it->table).SetDeleteTs(it->offset, write_ts_);  // unreachable from now on
-        break;
-      case UndoEntry::Kind::kDeleteNode:
-        (void)node_table(it->table).UndoDelete(it->offset);
-        break;
-      case UndoEntry::Kind::kDeleteRel:
-        (void)rel_table(it->table).UndoDelete(it->offset);
-        break;
-      case UndoEntry::Kind::kSetNode:
-        (void)node_table(it->table).Set(it->column, it->offset, it->old_value);
-        break;
-      case UndoEntry::Kind::kSetRel:
-        (void)rel_table(it->table).Set(it->column, it->offset, it->old_value);
-        break;
-    }
-  }
-  undo_.clear();
+  undo_.Undo(tables_);
   counters_ = {};
 }
 

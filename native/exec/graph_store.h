@@ -33,10 +33,33 @@ class TableProvider {
   virtual storage::RelTable* GetRelTable(catalog::TableId pair_id) = 0;
 };
 
+// The writes of a statement, or of a multi-statement transaction, oldest first: what Undo()
+// reverts.
+class UndoLog {
+ public:
+  UndoLog();
+  ~UndoLog();
+  UndoLog(UndoLog&&) noexcept;
+  UndoLog& operator=(UndoLog&&) noexcept;
+
+  bool empty() const { return entries_.empty(); }
+  // Reverts every write, newest first, and empties the log. REQUIRES: the tables written are
+  // still there (no DDL since).
+  void Undo(TableProvider& tables);
+
+  struct Entry;  // defined in graph_store.cc
+
+ private:
+  friend class GraphStore;
+  std::vector<Entry> entries_;
+};
+
 class GraphStore final : public GraphAccess {
  public:
   // `write_ts` is the commit timestamp stamped on rows this statement writes (0 = read-only).
-  GraphStore(const catalog::Catalog& catalog, TableProvider& tables, uint64_t write_ts);
+  // Writes are recorded in `undo` when given (a transaction's log), else in the store's own.
+  GraphStore(const catalog::Catalog& catalog, TableProvider& tables, uint64_t write_ts,
+             UndoLog* undo = nullptr);
   ~GraphStore() override;
 
   const catalog::Catalog& catalog() const { return catalog_; }
@@ -62,7 +85,7 @@ class GraphStore final : public GraphAccess {
   void SetRelProperty(InternalId rel, size_t column, const Value& value);
   void DeleteNode(InternalId node, bool detach);
   void DeleteRel(InternalId rel);
-  // Undoes every write of this statement, newest first.
+  // Undoes every write in the undo log (the whole transaction's when the log is shared).
   void Rollback();
   QueryCounters& counters() { return counters_; }
 
@@ -74,14 +97,14 @@ class GraphStore final : public GraphAccess {
   std::string TableName(uint64_t table_id) override;
 
  private:
-  struct UndoEntry;
   const std::vector<Value>& DefaultValues(catalog::TableId table, bool rel);
   void CheckWritable() const;
 
   const catalog::Catalog& catalog_;
   TableProvider& tables_;
   uint64_t write_ts_;
-  std::vector<UndoEntry> undo_;
+  UndoLog own_undo_;
+  UndoLog& undo_;
   std::unordered_map<catalog::TableId, std::vector<Value>> defaults_;
   QueryCounters counters_;
 

@@ -8,6 +8,30 @@ bool IsInMemoryPath(const std::string& path) { return path.empty() || path == ":
 
 }  // namespace
 
+void TransactionGate::EnterStatement(const void* owner) {
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait(lock, [&] { return owner_ == nullptr || owner_ == owner; });
+  ++running_;
+}
+
+void TransactionGate::ExitStatement() {
+  std::lock_guard<std::mutex> lock(mu_);
+  --running_;
+  cv_.notify_all();
+}
+
+void TransactionGate::Begin(const void* owner) {
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait(lock, [&] { return owner_ == nullptr && running_ == 0; });
+  owner_ = owner;
+}
+
+void TransactionGate::End(const void* owner) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (owner_ == owner) owner_ = nullptr;
+  cv_.notify_all();
+}
+
 Database::Database(DatabaseConfig config, std::unique_ptr<storage::StorageManager> storage)
     : config_(std::move(config)), in_memory_(IsInMemoryPath(config_.path)),
       storage_(std::move(storage)) {}

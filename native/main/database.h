@@ -10,6 +10,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -27,6 +28,30 @@ namespace graphdb {
 struct DatabaseConfig {
   std::string path;             // empty or ":memory:" = in memory
   uint32_t max_thread_num = 1;  // resolved by the caller; fixes the execution-slot pool size
+};
+
+// Orders statements around multi-statement transactions (BEGIN ... COMMIT): while a session
+// has a transaction open, statements of other sessions wait for it to end, and a transaction
+// begins only when no other session's statement is running. So an open transaction is
+// serialisable against everything else.
+//
+// Thread-safety: thread-safe. `owner` identifies a session (nullptr: a session that cannot
+// open transactions).
+class TransactionGate {
+ public:
+  // Brackets every statement.
+  void EnterStatement(const void* owner);
+  void ExitStatement();
+  // REQUIRES: not inside EnterStatement. Waits until no statement runs and no transaction is
+  // open, then opens `owner`'s.
+  void Begin(const void* owner);
+  void End(const void* owner);
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  const void* owner_ = nullptr;  // the session with an open transaction
+  uint32_t running_ = 0;         // statements between EnterStatement and ExitStatement
 };
 
 class Database final : public exec::TableProvider {
@@ -69,6 +94,7 @@ class Database final : public exec::TableProvider {
 
   // ---- For the statement pipeline (main/). REQUIRES: the matching lock is held. ----
   std::shared_mutex& statement_lock() { return lock_; }
+  TransactionGate& transaction_gate() { return gate_; }
   const catalog::Catalog& catalog() const { return storage_->catalog(); }
   storage::StorageManager& storage() { return *storage_; }
   uint64_t NextWriteTimestamp() { return ++last_ts_; }
@@ -91,6 +117,7 @@ class Database final : public exec::TableProvider {
   std::atomic<uint32_t> peak_{0};
   std::atomic<uint64_t> writes_since_compaction_{0};
   std::shared_mutex lock_;
+  TransactionGate gate_;
   std::unique_ptr<storage::StorageManager> storage_;
   uint64_t last_ts_ = 0;
 };

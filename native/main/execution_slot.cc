@@ -8,9 +8,11 @@ namespace graphdb {
 
 ExecutionSlot::ExecutionSlot(std::shared_ptr<Database> db) : db_(std::move(db)) {}
 
+ExecutionSlot::~ExecutionSlot() { AbortTransaction(*db_, session_); }
+
 Result<exec::QueryResult> ExecutionSlot::Execute(std::string_view query,
                                                  const ParameterMap& params) {
-  return Run(query, params, std::nullopt);
+  return Run(query, params, std::nullopt, &session_);
 }
 
 Result<exec::QueryResult> ExecutionSlot::ExecuteTransactionalRequest(std::string_view json) {
@@ -18,15 +20,16 @@ Result<exec::QueryResult> ExecutionSlot::ExecuteTransactionalRequest(std::string
   if (!request.ok()) return request.status();
   // Omitted access mode: inferred, so anything the query does is allowed.
   return Run(request->query, request->parameters,
-             request->access_mode ? request->access_mode : std::optional<AccessMode>(AccessMode::kSchema));
+             request->access_mode ? request->access_mode : std::optional<AccessMode>(AccessMode::kSchema),
+             nullptr);
 }
 
 Result<exec::QueryResult> ExecutionSlot::Run(std::string_view query, const ParameterMap& params,
-                                             std::optional<AccessMode> allowed) {
+                                             std::optional<AccessMode> allowed, Session* session) {
   if (db_->closed()) return Status(ErrorCode::kConnectionClosed, "the database is closed");
   Database::ActiveStatement active(*db_);
   auto start = std::chrono::steady_clock::now();
-  Result<exec::QueryResult> result = RunQuery(*db_, query, params, allowed);
+  Result<exec::QueryResult> result = RunQuery(*db_, query, params, allowed, session);
   executed_.fetch_add(1, std::memory_order_relaxed);
   if (result.ok()) {
     result->elapsed_ms =

@@ -18,6 +18,7 @@
 #include "common/result.h"
 #include "exec/query_result.h"
 #include "main/database.h"
+#include "main/query_pipeline.h"
 #include "main/request.h"
 #include "types/value.h"
 
@@ -28,6 +29,7 @@ using ParameterMap = std::unordered_map<std::string, Value>;
 class ExecutionSlot {
  public:
   explicit ExecutionSlot(std::shared_ptr<Database> db);
+  ~ExecutionSlot();  // rolls back an open transaction
 
   // Runs one statement (or several separated by ';', returning the last one's result) as an
   // auto-committed transaction. Errors come back as a Status; nothing throws.
@@ -41,9 +43,12 @@ class ExecutionSlot {
 
  private:
   Result<exec::QueryResult> Run(std::string_view query, const ParameterMap& params,
-                                std::optional<AccessMode> allowed);
+                                std::optional<AccessMode> allowed, Session* session);
 
   std::shared_ptr<Database> db_;
+  // Session settings and the open transaction of an embedded connection. Pooled slots
+  // (transactional requests) run without one: each request stands alone.
+  Session session_;
   std::atomic<uint64_t> executed_{0};
 };
 

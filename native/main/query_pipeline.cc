@@ -8,6 +8,7 @@
 #include "cypher/parser/parser.h"
 #include "cypher/planner/planner.h"
 #include "exec/executor.h"
+#include "exec/expression_evaluator.h"
 #include "exec/graph_store.h"
 #include "main/statements.h"
 
@@ -39,10 +40,20 @@ bool QueryWrites(const parser::ParsedRegularQuery& query) {
   return false;
 }
 
+uint64_t InitialRandomState() {
+  uint64_t seed = static_cast<uint64_t>(NowMicros()) ^
+                  reinterpret_cast<uintptr_t>(&seed);  // differs between concurrent sessions
+  return function::RandomStateFromSeed(seed);
+}
+
+[[noreturn]] void TransactionError(const std::string& message) {
+  Throw(ErrorCode::kInvalidRequest, "Transaction exception: " + message);
+}
+
 // REQUIRES: the statement lock, exclusive when the query writes.
 exec::QueryResult RunQueryStatement(Database& db, const parser::ParsedQueryStatement& statement,
                                     const std::unordered_map<std::string, Value>& params,
-                                    bool writes) {
+                                    bool writes, Session* session) {
   const catalog::Catalog& catalog = db.catalog();
   binder::Binder binder(catalog, params);
   std::unique_ptr<binder::BoundQuery> bound = binder.BindQuery(statement.query);
@@ -54,37 +65,113 @@ exec::QueryResult RunQueryStatement(Database& db, const parser::ParsedQueryState
     result.rows.push_back({Value::String(plan.root->ToString())});
     return result;
   }
-  exec::GraphStore store(catalog, db, writes ? db.NextWriteTimestamp() : 0);
+  Transaction* transaction = session ? session->transaction.get() : nullptr;
+  if (writes && transaction && transaction->read_only) {
+    TransactionError("Cannot execute write operations in a read-only transaction.");
+  }
+  exec::GraphStore store(catalog, db, writes ? db.NextWriteTimestamp() : 0,
+                         transaction ? &transaction->undo : nullptr);
   exec::ExecContext ctx;
   ctx.params = &params;
   ctx.graph = &store;
   ctx.fn_ctx.now_micros = NowMicros();
-  ctx.fn_ctx.random_state = function::RandomStateFromSeed(static_cast<uint64_t>(ctx.fn_ctx.now_micros));
+  if (session) {
+    ctx.fn_ctx.random_state = session->random_state;
+    ctx.fn_ctx.disable_map_key_check = session->disable_map_key_check;
+  } else {
+    ctx.fn_ctx.random_state = InitialRandomState();
+  }
   try {
     exec::QueryResult result = exec::ExecutePlan(plan, &store, ctx);
     result.counters = store.counters();
+    if (session) session->random_state = ctx.fn_ctx.random_state;
     return result;
   } catch (...) {
+    // A failing statement leaves no trace; inside a transaction, as in Kùzu, the whole
+    // transaction is rolled back (RunQuery closes it).
     store.Rollback();
+    if (transaction) transaction->failed = true;
     throw;
   }
 }
 
+// CALL name = value: the session settings. Settings of Kùzu's that have no effect here
+// (threads, timeouts, checkpoint thresholds ...) are accepted.
+exec::QueryResult RunStandaloneCall(Database& db, const parser::ParsedStandaloneCall& call,
+                                    const std::unordered_map<std::string, Value>& params,
+                                    Session* session) {
+  std::string option = catalog::FoldName(call.option_name);
+  if (option == "disable_map_key_check") {
+    binder::Binder binder(db.catalog(), params);
+    auto bound = binder.BindConstantExpression(*call.value);
+    exec::ExecContext ctx;
+    ctx.params = &params;
+    Value v = exec::Evaluate(*bound, ctx);
+    if (v.type_id() != LogicalTypeId::kBool) {
+      ThrowBinding("Binder exception: " + call.option_name + " expects a BOOL value.");
+    }
+    if (session) session->disable_map_key_check = v.GetBool();
+  }
+  return MessageResult("");
+}
+
+exec::QueryResult RunTransactionStatement(Database& db, const parser::ParsedTransaction& statement,
+                                          Session* session) {
+  using parser::TransactionAction;
+  const bool begin = statement.action == TransactionAction::kBeginReadWrite ||
+                     statement.action == TransactionAction::kBeginReadOnly;
+  if (!session) TransactionError("explicit transactions need a connection of their own.");
+  if (begin) {
+    if (session->transaction) {
+      TransactionError("Connection already has an active transaction. Cannot start a transaction "
+                       "within another one. For concurrent multiple transactions, please open "
+                       "other connections.");
+    }
+    db.transaction_gate().Begin(session);
+    session->transaction = std::make_unique<Transaction>();
+    session->transaction->read_only = statement.action == TransactionAction::kBeginReadOnly;
+    return MessageResult("");
+  }
+  if (!session->transaction) {
+    TransactionError(std::string("No active transaction for ") +
+                     (statement.action == TransactionAction::kCommit ? "COMMIT." : "ROLLBACK."));
+  }
+  if (statement.action == TransactionAction::kRollback) {
+    AbortTransaction(db, *session);
+  } else {
+    session->transaction.reset();
+    db.transaction_gate().End(session);
+  }
+  return MessageResult("");
+}
+
 exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& statement,
-                               const std::unordered_map<std::string, Value>& params) {
+                               const std::unordered_map<std::string, Value>& params,
+                               Session* session) {
+  const bool in_transaction = session && session->transaction;
   switch (statement.kind) {
     case parser::StatementKind::kQuery: {
       const auto& query = statement.As<parser::ParsedQueryStatement>();
       bool writes = QueryWrites(query.query);
       if (writes) {
         std::unique_lock<std::shared_mutex> lock(db.statement_lock());
-        exec::QueryResult result = RunQueryStatement(db, query, params, true);
+        exec::QueryResult result = RunQueryStatement(db, query, params, true, session);
         db.NoteWrite();
         return result;
       }
       std::shared_lock<std::shared_mutex> lock(db.statement_lock());
-      return RunQueryStatement(db, query, params, false);
+      return RunQueryStatement(db, query, params, false, session);
     }
+    case parser::StatementKind::kTransaction:
+      return RunTransactionStatement(db, statement.As<parser::ParsedTransaction>(), session);
+    default:
+      break;
+  }
+  if (in_transaction) {
+    ThrowNotSupported("this statement cannot run inside an explicit transaction yet: " +
+                      statement.text);
+  }
+  switch (statement.kind) {
     case parser::StatementKind::kCopyFrom: {
       std::unique_lock<std::shared_mutex> lock(db.statement_lock());
       return RunCopyFrom(db, statement.As<parser::ParsedCopyFrom>(), params);
@@ -95,8 +182,7 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       return MessageResult("");
     }
     case parser::StatementKind::kStandaloneCall:
-      // Session settings (threads, timeouts ...) are accepted and have no effect yet.
-      return MessageResult("");
+      return RunStandaloneCall(db, statement.As<parser::ParsedStandaloneCall>(), params, session);
     default: {
       std::unique_lock<std::shared_mutex> lock(db.statement_lock());
       return RunDdl(db, statement, params);
@@ -106,9 +192,21 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
 
 }  // namespace
 
+Session::Session() : random_state(InitialRandomState()) {}
+
+void AbortTransaction(Database& db, Session& session) {
+  if (!session.transaction) return;
+  {
+    std::unique_lock<std::shared_mutex> lock(db.statement_lock());
+    session.transaction->undo.Undo(db);
+  }
+  session.transaction.reset();
+  db.transaction_gate().End(&session);
+}
+
 Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
                                    const std::unordered_map<std::string, Value>& params,
-                                   std::optional<AccessMode> allowed) {
+                                   std::optional<AccessMode> allowed, Session* session) {
   try {
     auto statements = parser::ParseStatements(query);
     if (statements.empty()) {
@@ -123,13 +221,37 @@ Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
       }
     }
     exec::QueryResult result;
-    for (const auto& statement : statements) result = RunStatement(db, *statement, params);
+    TransactionGate& gate = db.transaction_gate();
+    for (const auto& statement : statements) {
+      if (statement->kind == parser::StatementKind::kTransaction) {
+        result = RunStatement(db, *statement, params, session);  // BEGIN waits at the gate
+        continue;
+      }
+      gate.EnterStatement(session);
+      try {
+        result = RunStatement(db, *statement, params, session);
+      } catch (...) {
+        gate.ExitStatement();
+        throw;
+      }
+      gate.ExitStatement();
+    }
     return result;
   } catch (const GraphDBException& e) {
+    // As in Kùzu, an error while executing ends the transaction; one found before execution
+    // (syntax, binding) leaves it open.
+    ErrorCode code = e.status().code();
+    if (session && session->transaction &&
+        (session->transaction->failed ||
+         (code != ErrorCode::kQuerySyntax && code != ErrorCode::kQueryBinding))) {
+      AbortTransaction(db, *session);
+    }
     return e.status();
   } catch (const std::bad_alloc&) {
+    if (session) AbortTransaction(db, *session);
     return Status(ErrorCode::kInternal, "out of memory while running the query");
   } catch (const std::exception& e) {
+    if (session) AbortTransaction(db, *session);
     return Status(ErrorCode::kInternal, std::string("internal error: ") + e.what());
   }
 }

@@ -3,11 +3,14 @@
 // Status.
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
 
 #include "common/result.h"
+#include "exec/graph_store.h"
 #include "exec/query_result.h"
 #include "main/database.h"
 #include "main/request.h"
@@ -15,10 +18,35 @@
 
 namespace graphdb {
 
+// An explicit transaction (BEGIN TRANSACTION ... COMMIT / ROLLBACK) of one session: the undo
+// log of its writes so far.
+struct Transaction {
+  bool read_only = false;
+  bool failed = false;  // a statement failed while executing: the transaction is rolled back
+  exec::UndoLog undo;
+};
+
+// Per-connection state that outlives a statement: the settings changed by `CALL name = value`,
+// the random generator behind random() and setseed(), and the open transaction.
+//
+// Thread-safety: used by one statement at a time, like its connection.
+struct Session {
+  Session();
+  bool disable_map_key_check = true;  // CALL disable_map_key_check = false turns checks on
+  uint64_t random_state = 0;
+  std::unique_ptr<Transaction> transaction;
+};
+
+// Rolls back the session's open transaction, if any (a connection closing mid-transaction).
+void AbortTransaction(Database& db, Session& session);
+
 // `allowed`: the request's access mode; nullopt allows everything (embedded connections).
 // A query needing more than `allowed` fails with ACCESS_MODE_VIOLATION before it runs.
+// `session`: the connection's state; without one, session settings do not persist and
+// transactions cannot be opened.
 Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
                                    const std::unordered_map<std::string, Value>& params,
-                                   std::optional<AccessMode> allowed = std::nullopt);
+                                   std::optional<AccessMode> allowed = std::nullopt,
+                                   Session* session = nullptr);
 
 }  // namespace graphdb

@@ -93,7 +93,8 @@ TEST(NodeTableTest, DeleteAndReinsert) {
 TEST(NodeTableTest, SerialKeys) {
   NodeTable table(Schema({{"ID", "SERIAL"}, {"name", "STRING"}}, 0, "A"));
   for (int i = 0; i < 3; ++i) {
-    auto r = table.Insert({Value::Null(), Value::String("n" + std::to_string(i))}, 1);
+    auto r =
+        table.Insert({Value::Null(), Value::String(std::string("n").append(std::to_string(i)))}, 1);
     ASSERT_TRUE(r.ok());
   }
   EXPECT_EQ(table.Get(0, 2).ToString(), "2");
@@ -171,7 +172,7 @@ TEST(NodeTableTest, AddAndDropColumns) {
                     c.emplace_back(LogicalType::String());
                     for (int i = 0; i < 8; ++i) {
                       c[0].AppendFixed<int64_t>(i);
-                      c[1].AppendString("k" + std::to_string(i));
+                      c[1].AppendString(std::string("k").append(std::to_string(i)));
                     }
                     return c;
                   }())

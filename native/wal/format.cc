@@ -27,9 +27,7 @@ Status HeaderCorruption(std::string_view path, std::string_view what) {
 
 std::string WalFileName(uint32_t slot_id) { return "wal-" + std::to_string(slot_id) + ".log"; }
 
-std::string WalTempFileName(uint32_t slot_id) {
-  return "wal-" + std::to_string(slot_id) + ".tmp";
-}
+std::string WalTempFileName(uint32_t slot_id) { return "wal-" + std::to_string(slot_id) + ".tmp"; }
 
 int64_t ParseWalFileName(std::string_view name) {
   constexpr std::string_view kPrefix = "wal-";

@@ -71,9 +71,7 @@ int64_t ParseWalFileName(std::string_view name);
 
 // CRCs are stored masked, because the CRC of bytes that themselves contain CRCs (a log
 // embedded in a payload) is poorly distributed. Unmask(Mask(c)) == c.
-inline uint32_t MaskCrc(uint32_t crc) {
-  return ((crc >> 15) | (crc << 17)) + 0xa282ead8u;
-}
+inline uint32_t MaskCrc(uint32_t crc) { return ((crc >> 15) | (crc << 17)) + 0xa282ead8u; }
 inline uint32_t UnmaskCrc(uint32_t masked) {
   uint32_t rotated = masked - 0xa282ead8u;
   return (rotated >> 17) | (rotated << 15);
@@ -101,8 +99,7 @@ Result<WalFileHeader> DecodeFileHeader(std::string_view bytes, std::string_view 
 
 // Appends a record (header + payload) to `out`.
 // REQUIRES: payload.size() <= kMaxPayloadSize.
-void AppendRecord(std::string* out, uint64_t commit_ts, uint32_t slot_id,
-                  std::string_view payload);
+void AppendRecord(std::string* out, uint64_t commit_ts, uint32_t slot_id, std::string_view payload);
 // Decodes the fields of a record header without judging them.
 // REQUIRES: header.size() >= kRecordHeaderSize.
 RecordHeader DecodeRecordHeader(std::string_view header);

@@ -37,15 +37,13 @@ Result<std::unique_ptr<WalReader>> WalReader::Open(env::FileSystem* fs, const st
   auto header = DecodeFileHeader(std::string_view(bytes, *n), path);
   if (!header.ok()) return header.status();
   if (header->checkpoint_seq > current_checkpoint_seq) {
-    return Status(ErrorCode::kCorruption,
-                  "WAL file " + path + " follows checkpoint " +
-                      std::to_string(header->checkpoint_seq) +
-                      ", but the database's last checkpoint is " +
-                      std::to_string(current_checkpoint_seq));
+    return Status(ErrorCode::kCorruption, "WAL file " + path + " follows checkpoint " +
+                                              std::to_string(header->checkpoint_seq) +
+                                              ", but the database's last checkpoint is " +
+                                              std::to_string(current_checkpoint_seq));
   }
   bool stale = header->checkpoint_seq < current_checkpoint_seq;
-  return std::unique_ptr<WalReader>(
-      new WalReader(std::move(*file), *size, *header, stale));
+  return std::unique_ptr<WalReader>(new WalReader(std::move(*file), *size, *header, stale));
 }
 
 WalReader::WalReader(std::unique_ptr<env::RandomAccessFile> file, uint64_t file_size,
@@ -65,9 +63,9 @@ Result<std::optional<WalRecord>> WalReader::Next() {
   auto header_bytes = ReadAt(offset, kRecordHeaderSize);
   if (!header_bytes.ok()) return error_ = header_bytes.status();
   if (header_bytes->size() < kRecordHeaderSize) {
-    return EndAtBadRecord(offset,
-                           "incomplete record header: " + std::to_string(header_bytes->size()) +
-                               " of " + std::to_string(kRecordHeaderSize) + " bytes");
+    return EndAtBadRecord(
+        offset, "incomplete record header: " + std::to_string(header_bytes->size()) + " of " +
+                    std::to_string(kRecordHeaderSize) + " bytes");
   }
   RecordHeader h = DecodeRecordHeader(*header_bytes);
   if (!IsPlausibleRecordHeader(h, header_.slot_id)) {
@@ -75,11 +73,10 @@ Result<std::optional<WalRecord>> WalReader::Next() {
   }
   const uint64_t end = offset + kRecordHeaderSize + h.length;
   if (end > file_size_) {
-    return EndAtBadRecord(offset,
-                           "incomplete record: the header announces " + std::to_string(h.length) +
-                               " payload bytes, " +
-                               std::to_string(file_size_ - offset - kRecordHeaderSize) +
-                               " are present");
+    return EndAtBadRecord(offset, "incomplete record: the header announces " +
+                                      std::to_string(h.length) + " payload bytes, " +
+                                      std::to_string(file_size_ - offset - kRecordHeaderSize) +
+                                      " are present");
   }
 
   auto bytes = ReadAt(offset, kRecordHeaderSize + h.length);

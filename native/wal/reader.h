@@ -68,8 +68,8 @@ class WalReader {
   uint64_t valid_end() const { return valid_end_; }
 
  private:
-  WalReader(std::unique_ptr<env::RandomAccessFile> file, uint64_t file_size,
-            WalFileHeader header, bool stale);
+  WalReader(std::unique_ptr<env::RandomAccessFile> file, uint64_t file_size, WalFileHeader header,
+            bool stale);
 
   // A view of up to `n` bytes at `offset` (fewer only at end of file), valid until the next
   // call.
@@ -92,7 +92,7 @@ class WalReader {
   std::string warning_;
   uint64_t valid_end_ = 0;
 
-  std::string buffer_;         // file bytes [buffer_offset_, buffer_offset_ + buffer_.size())
+  std::string buffer_;  // file bytes [buffer_offset_, buffer_offset_ + buffer_.size())
   uint64_t buffer_offset_ = 0;
 };
 

@@ -12,10 +12,10 @@
 namespace graphdb::wal {
 namespace {
 
-using testing::ReadFile;
-using testing::ReadLog;
-using testing::TempDir;
-using testing::WriteFile;
+using test_util::ReadFile;
+using test_util::ReadLog;
+using test_util::TempDir;
+using test_util::WriteFile;
 
 // Writes a log of slot `slot` with one record per payload (commit timestamps 1, 2, ...) and
 // returns its bytes.
@@ -49,8 +49,8 @@ TEST(WalFormatTest, FileNames) {
   EXPECT_EQ(ParseWalFileName("wal-0.log"), 0);
   EXPECT_EQ(ParseWalFileName("wal-42.log"), 42);
   EXPECT_EQ(ParseWalFileName("wal-4294967295.log"), 4294967295);
-  for (const char* bad : {"wal-.log", "wal-01.log", "wal-4294967296.log", "wal--1.log",
-                          "wal-1.tmp", "wal-1.log.tmp", "xwal-1.log", "wal-1a.log", "MANIFEST"}) {
+  for (const char* bad : {"wal-.log", "wal-01.log", "wal-4294967296.log", "wal--1.log", "wal-1.tmp",
+                          "wal-1.log.tmp", "xwal-1.log", "wal-1a.log", "MANIFEST"}) {
     EXPECT_EQ(ParseWalFileName(bad), -1) << bad;
   }
 }
@@ -247,8 +247,8 @@ TEST(WalReaderTest, RecordOfAnotherSlotIsRejected) {
   std::string slot1 = MakeLog(dir, 1, {"c"});
   // Slot 1's record spliced between slot 0's records: checksums fine, slot wrong.
   const uint64_t second = kFileHeaderSize + kRecordHeaderSize + 1;
-  std::string spliced = slot0.substr(0, second) + slot1.substr(kFileHeaderSize) +
-                        slot0.substr(second);
+  std::string spliced =
+      slot0.substr(0, second) + slot1.substr(kFileHeaderSize) + slot0.substr(second);
   std::string path = dir.File("wal-0.log");
   WriteFile(path, spliced);
   auto log = ReadLog(path);

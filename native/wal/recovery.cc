@@ -70,9 +70,8 @@ Result<WalRecoveryResult> ReadAllWals(env::FileSystem* fs, const std::string& di
     auto reader = WalReader::Open(fs, path, checkpoint_seq);
     if (!reader.ok()) return reader.status();
     if ((*reader)->header().slot_id != slot_id) {
-      return Status(ErrorCode::kCorruption,
-                    "WAL file " + path + " holds the log of slot " +
-                        std::to_string((*reader)->header().slot_id));
+      return Status(ErrorCode::kCorruption, "WAL file " + path + " holds the log of slot " +
+                                                std::to_string((*reader)->header().slot_id));
     }
     if ((*reader)->stale()) {
       result.stale_files.push_back(path);

@@ -34,8 +34,8 @@ struct WalTruncation {
 };
 
 struct WalRecoveryResult {
-  std::vector<WalRecord> records;      // in replay order
-  std::vector<std::string> warnings;   // one per torn tail
+  std::vector<WalRecord> records;     // in replay order
+  std::vector<std::string> warnings;  // one per torn tail
   std::vector<WalTruncation> truncations;
   std::vector<std::string> stale_files;  // logs of older checkpoints, ignored
 };

@@ -13,9 +13,9 @@
 namespace graphdb::wal {
 namespace {
 
-using testing::ReadFile;
-using testing::TempDir;
-using testing::WriteFile;
+using test_util::ReadFile;
+using test_util::TempDir;
+using test_util::WriteFile;
 
 // Writes (commit_ts, payload) records to the log of `slot`.
 void WriteLog(const TempDir& dir, uint32_t slot,
@@ -50,8 +50,8 @@ TEST(WalRecoveryTest, MergesSlotsInCommitTimestampOrder) {
   auto result = ReadAllWals(env::FileSystem::Default(), dir.path(), 0);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   std::vector<std::pair<uint64_t, uint32_t>> expected = {
-      {1, 0}, {2, 1}, {3, 1}, {4, 0}, {5, 12}, {6, 12}, {7, 0},
-      {8, 1}, {9, 12}, {10, 0}, {10, 12}};  // equal timestamps: lower slot first
+      {1, 0}, {2, 1}, {3, 1},  {4, 0},  {5, 12}, {6, 12},
+      {7, 0}, {8, 1}, {9, 12}, {10, 0}, {10, 12}};  // equal timestamps: lower slot first
   EXPECT_EQ(Order(*result), expected);
   EXPECT_EQ(result->records[4].payload, "s12-5");
   EXPECT_TRUE(result->warnings.empty());
@@ -105,8 +105,7 @@ TEST(WalRecoveryTest, CorruptionStopsRecoveryAndChangesNothing) {
   auto result = ReadAllWals(env::FileSystem::Default(), dir.path(), 0);
   ASSERT_EQ(result.status().code(), ErrorCode::kCorruption);
   EXPECT_NE(result.status().message().find(corrupt_path), std::string::npos);
-  EXPECT_NE(result.status().message().find("offset " + std::to_string(second)),
-            std::string::npos)
+  EXPECT_NE(result.status().message().find("offset " + std::to_string(second)), std::string::npos)
       << result.status().message();
   EXPECT_EQ(ReadFile(torn_path), torn);  // not truncated: the open failed as a whole
   EXPECT_EQ(ReadFile(corrupt_path), corrupt);
@@ -150,8 +149,7 @@ TEST(WalRecoveryTest, LogUnderAnotherSlotsNameIsCorruption) {
   WriteFile(dir.File("wal-3.log"), ReadFile(dir.File("wal-2.log")));
   auto result = ReadAllWals(env::FileSystem::Default(), dir.path(), 0);
   ASSERT_EQ(result.status().code(), ErrorCode::kCorruption);
-  EXPECT_NE(result.status().message().find("wal-3.log holds the log of slot 2"),
-            std::string::npos)
+  EXPECT_NE(result.status().message().find("wal-3.log holds the log of slot 2"), std::string::npos)
       << result.status().message();
 }
 

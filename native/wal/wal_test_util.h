@@ -21,7 +21,7 @@
 #include "env/file_system.h"
 #include "wal/reader.h"
 
-namespace graphdb::wal::testing {
+namespace graphdb::wal::test_util {
 
 class TempDir {
  public:
@@ -156,8 +156,7 @@ class TestFileSystem final : public env::FileSystem {
     std::unique_ptr<env::WritableFile> base_;
   };
 
-  Result<std::unique_ptr<env::WritableFile>> Wrap(
-      Result<std::unique_ptr<env::WritableFile>> file) {
+  Result<std::unique_ptr<env::WritableFile>> Wrap(Result<std::unique_ptr<env::WritableFile>> file) {
     if (!file.ok()) return file.status();
     return std::unique_ptr<env::WritableFile>(new File(this, std::move(*file)));
   }
@@ -181,4 +180,4 @@ class TestFileSystem final : public env::FileSystem {
   std::atomic<int> half_write_countdown_{0};
 };
 
-}  // namespace graphdb::wal::testing
+}  // namespace graphdb::wal::test_util

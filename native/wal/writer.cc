@@ -75,9 +75,8 @@ Result<std::unique_ptr<WalWriter>> WalWriter::Open(env::FileSystem* fs, const st
     auto reader = WalReader::Open(fs, path, checkpoint_seq);
     if (!reader.ok()) return reader.status();
     if ((*reader)->header().slot_id != slot_id) {
-      return Status(ErrorCode::kCorruption,
-                    "WAL file " + path + " belongs to slot " +
-                        std::to_string((*reader)->header().slot_id));
+      return Status(ErrorCode::kCorruption, "WAL file " + path + " belongs to slot " +
+                                                std::to_string((*reader)->header().slot_id));
     }
     fresh = (*reader)->stale();
     if (!fresh) {
@@ -87,9 +86,9 @@ Result<std::unique_ptr<WalWriter>> WalWriter::Open(env::FileSystem* fs, const st
         if (!record->has_value()) break;
       }
       if ((*reader)->torn_tail()) {
-        return Status(ErrorCode::kCorruption,
-                      (*reader)->warning() +
-                          "; recovery must truncate the log before a writer opens it");
+        return Status(
+            ErrorCode::kCorruption,
+            (*reader)->warning() + "; recovery must truncate the log before a writer opens it");
       }
       size = (*reader)->valid_end();
     }
@@ -132,12 +131,11 @@ Status WalWriter::Sync() {
   return committer_->WaitDurable(this, lsn);
 }
 
-Result<WalWriter::Appended> WalWriter::AppendLocked(uint64_t commit_ts,
-                                                    std::string_view payload) {
+Result<WalWriter::Appended> WalWriter::AppendLocked(uint64_t commit_ts, std::string_view payload) {
   if (payload.size() > kMaxPayloadSize) {
-    return Status(ErrorCode::kNotSupported,
-                  "a WAL record of " + std::to_string(payload.size()) +
-                      " bytes exceeds the limit of " + std::to_string(kMaxPayloadSize));
+    return Status(ErrorCode::kNotSupported, "a WAL record of " + std::to_string(payload.size()) +
+                                                " bytes exceeds the limit of " +
+                                                std::to_string(kMaxPayloadSize));
   }
   if (closed_) return Status(ErrorCode::kInternal, "WAL " + path_ + " is closed");
   {
@@ -171,10 +169,9 @@ Status WalWriter::Truncate(uint64_t new_checkpoint_seq) {
   std::lock_guard<std::mutex> lock(mu_);
   if (closed_) return Status(ErrorCode::kInternal, "WAL " + path_ + " is closed");
   if (new_checkpoint_seq < checkpoint_seq_) {
-    return Status(ErrorCode::kInternal,
-                  "WAL " + path_ + " cannot go back from checkpoint " +
-                      std::to_string(checkpoint_seq_) + " to " +
-                      std::to_string(new_checkpoint_seq));
+    return Status(ErrorCode::kInternal, "WAL " + path_ + " cannot go back from checkpoint " +
+                                            std::to_string(checkpoint_seq_) + " to " +
+                                            std::to_string(new_checkpoint_seq));
   }
   ReserveFiles();
   Status s = ReplaceWithFreshFile(new_checkpoint_seq);

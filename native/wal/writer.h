@@ -184,11 +184,11 @@ class WalWriter {
   std::unique_ptr<env::WritableFile> append_file_;  // GUARDED_BY(mu_)
   // Used only by the thread that holds the files_busy reservation.
   std::unique_ptr<env::WritableFile> sync_file_;
-  uint64_t checkpoint_seq_;     // GUARDED_BY(mu_)
-  uint64_t file_size_ = 0;      // GUARDED_BY(mu_)
-  uint64_t next_lsn_ = 0;       // GUARDED_BY(mu_); counts bytes appended since Open
-  bool closed_ = false;         // GUARDED_BY(mu_)
-  std::string scratch_;         // GUARDED_BY(mu_); the record being appended
+  uint64_t checkpoint_seq_;  // GUARDED_BY(mu_)
+  uint64_t file_size_ = 0;   // GUARDED_BY(mu_)
+  uint64_t next_lsn_ = 0;    // GUARDED_BY(mu_); counts bytes appended since Open
+  bool closed_ = false;      // GUARDED_BY(mu_)
+  std::string scratch_;      // GUARDED_BY(mu_); the record being appended
 
   SyncState sync_;  // GUARDED_BY(committer_->mu_)
 };

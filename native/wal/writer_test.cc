@@ -1,7 +1,10 @@
 #include "wal/writer.h"
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <memory>
 #include <set>
 #include <string>
 #include <thread>
@@ -17,10 +20,10 @@
 namespace graphdb::wal {
 namespace {
 
-using testing::ReadFile;
-using testing::ReadLog;
-using testing::TempDir;
-using testing::TestFileSystem;
+using test_util::ReadFile;
+using test_util::ReadLog;
+using test_util::TempDir;
+using test_util::TestFileSystem;
 
 std::string Payload(uint64_t seed, size_t size) {
   std::string out(size, '\0');
@@ -29,8 +32,7 @@ std::string Payload(uint64_t seed, size_t size) {
 }
 
 std::unique_ptr<WalWriter> OpenWriter(env::FileSystem* fs, const TempDir& dir, uint32_t slot,
-                                      uint64_t checkpoint_seq = 0,
-                                      WalWriterOptions options = {}) {
+                                      uint64_t checkpoint_seq = 0, WalWriterOptions options = {}) {
   auto writer = WalWriter::Open(fs, dir.path(), slot, checkpoint_seq, options);
   EXPECT_TRUE(writer.ok()) << writer.status().ToString();
   return writer.ok() ? std::move(*writer) : nullptr;
@@ -82,8 +84,8 @@ TEST(WalWriterTest, RoundTrip) {
 
 TEST(WalWriterTest, ManyRecordsOfManySizes) {
   TempDir dir;
-  auto writer = OpenWriter(env::FileSystem::Default(), dir, 0,
-                           0, WalWriterOptions{.sync_on_commit = false});
+  auto writer =
+      OpenWriter(env::FileSystem::Default(), dir, 0, 0, WalWriterOptions{.sync_on_commit = false});
   ASSERT_NE(writer, nullptr);
   std::vector<size_t> sizes;
   for (uint64_t i = 0; i < 5000; ++i) {
@@ -150,12 +152,12 @@ TEST(WalWriterTest, OpenRefusesUnrecoveredTornTailNewerCheckpointAndWrongSlot) {
   EXPECT_EQ(newer.status().code(), ErrorCode::kCorruption);
 
   std::string bytes = ReadFile(dir.File("wal-0.log"));
-  testing::WriteFile(dir.File("wal-1.log"), bytes);  // slot 0's log under slot 1's name
+  test_util::WriteFile(dir.File("wal-1.log"), bytes);  // slot 0's log under slot 1's name
   auto wrong_slot = WalWriter::Open(fs, dir.path(), 1, 3);
   EXPECT_EQ(wrong_slot.status().code(), ErrorCode::kCorruption);
   EXPECT_NE(wrong_slot.status().message().find("slot 0"), std::string::npos);
 
-  testing::WriteFile(dir.File("wal-0.log"), bytes + "torn");
+  test_util::WriteFile(dir.File("wal-0.log"), bytes + "torn");
   auto torn = WalWriter::Open(fs, dir.path(), 0, 3);
   ASSERT_EQ(torn.status().code(), ErrorCode::kCorruption);
   EXPECT_NE(torn.status().message().find("torn tail"), std::string::npos);
@@ -220,7 +222,7 @@ TEST(WalWriterTest, TruncateAfterCheckpoint) {
   EXPECT_TRUE((*stale)->stale());
 
   EXPECT_EQ(writer->Truncate(1).code(), ErrorCode::kInternal);  // no going back
-  ASSERT_TRUE(writer->Truncate(2).ok());                         // same sequence is fine
+  ASSERT_TRUE(writer->Truncate(2).ok());                        // same sequence is fine
 }
 
 TEST(WalWriterTest, CloseIsIdempotentAndFinal) {

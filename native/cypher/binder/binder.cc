@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "common/status.h"
+#include "cypher/binder/table_functions.h"
 #include "function/cast.h"
 
 namespace graphdb::binder {
@@ -16,6 +17,9 @@ using parser::ParsedExpression;
 using parser::UnaryOp;
 
 struct Binder::VariableInfo {
+  VariableInfo(std::string n, SlotId s, LogicalType t, std::vector<uint64_t> tables = {})
+      : name(std::move(n)), slot(s), type(std::move(t)), table_ids(std::move(tables)) {}
+
   std::string name;
   SlotId slot = 0;
   LogicalType type;
@@ -26,6 +30,10 @@ struct Binder::VariableInfo {
   // (start_node / end_node read them). Empty for rels that come from elsewhere.
   std::optional<SlotId> src_slot;
   std::optional<SlotId> dst_slot;
+  bool undirected = false;  // a rel of an undirected pattern: its direction is unknown
+  // A node or rel of a pattern (or such a variable passed on by WITH), as opposed to one
+  // unwound from a list: n.* gives only the properties of pattern variables.
+  bool from_pattern = false;
 };
 
 class Binder::Scope {
@@ -108,8 +116,12 @@ const char* BinaryFunctionName(BinaryOp op) {
   }
 }
 
+// Functions on nodes, rels and paths, bound by the binder (function::IsGraphFunction).
+// "length" and "struct_extract" are graph functions only for path / node / rel arguments.
 bool IsGraphFunctionName(const std::string& name) {
-  return name == "id" || name == "label" || name == "offset";
+  return function::IsGraphFunction(name) || name == "labels" || name == "relationships" ||
+         name == "length" || name == "struct_extract" || name == "keys" ||
+         name == "properties" || name == "start_node" || name == "end_node";
 }
 
 bool IsLambdaFunctionName(const std::string& name) {
@@ -172,6 +184,23 @@ std::unique_ptr<BoundQuery> Binder::BindQuery(const parser::ParsedRegularQuery& 
     }
     bound->columns.push_back(std::move(columns));
   }
+  // Nodes a later pattern gave more labels are scanned in all of those tables.
+  for (auto& part : bound->parts) {
+    for (auto& clause : part.clauses) {
+      if (clause.kind != BoundClause::Kind::kMatch && clause.kind != BoundClause::Kind::kOptionalMatch) continue;
+      for (auto& pattern : clause.patterns) {
+        for (auto& node : pattern.nodes) {
+          auto it = extra_node_tables_.find(node.slot);
+          if (it == extra_node_tables_.end() || node.bound_before) continue;
+          for (uint64_t t : it->second) {
+            if (std::find(node.table_ids.begin(), node.table_ids.end(), t) == node.table_ids.end()) {
+              node.table_ids.push_back(t);
+            }
+          }
+        }
+      }
+    }
+  }
   bound->union_all = query.union_all;
   bound->num_slots = num_slots_;
   bound->read_only = read_only_;
@@ -201,10 +230,11 @@ BoundQueryPart Binder::BindSingleQuery(const parser::ParsedSingleQuery& query,
           element = element.child();
         } else if (element.id() != LogicalTypeId::kAny) {
           BindError(unwind.expression->text + " has data type " + element.ToString() +
-                    ". LIST was expected.");
+                    " but LIST was expected.");
         }
         bound.unwind_slot = NewSlot();
-        scope_->Add({unwind.alias, bound.unwind_slot, element, {}});
+        // Unwinding collected nodes or rels gives node / rel variables of the same tables.
+        scope_->Add({unwind.alias, bound.unwind_slot, element, KnownTables(*bound.unwind_expr)});
         break;
       }
       case ClauseKind::kWith: {
@@ -265,22 +295,116 @@ BoundQueryPart Binder::BindSingleQuery(const parser::ParsedSingleQuery& query,
         bound.detach = del.detach;
         for (const auto& e : del.expressions) {
           auto target = Bind(*e);
-          if (!IsNodeOrRel(target->type)) {
+          if (!IsNodeOrRel(target->type) || target->kind != ExprKind::kVariable ||
+              KnownTables(*target).empty()) {
             BindError("Cannot delete expression " + e->text + " with type " +
-                      target->type.ToString() + ". Expect node or rel.");
+                      (target->kind == ExprKind::kVariable ? "VARIABLE" : "EXPRESSION") +
+                      ". Expect node or rel pattern.");
+          }
+          if (target->type.id() == LogicalTypeId::kRel) {
+            if (del.detach) BindError("Detach delete on rel tables is not supported.");
+            const VariableInfo* v = scope_->Find(target->text);
+            if (v && v->undirected) BindError("Delete undirected rel is not supported.");
           }
           bound.delete_exprs.push_back(std::move(target));
         }
         break;
       }
       case ClauseKind::kCall:
-        ThrowNotSupported("CALL inside a query is not supported yet");
+        bound.kind = BoundClause::Kind::kCall;
+        BindCall(clause.As<parser::ParsedCallClause>(), &bound);
+        break;
       case ClauseKind::kLoadFrom:
         ThrowNotSupported("LOAD FROM is not supported yet");
     }
     part.clauses.push_back(std::move(bound));
   }
   return part;
+}
+
+void Binder::BindCall(const parser::ParsedCallClause& call, BoundClause* out) {
+  const ParsedExpression& fn = *call.function;
+  std::vector<Value> args;
+  for (const auto& child : fn.children) {
+    auto arg = Bind(*child);
+    if (arg->kind != ExprKind::kLiteral) {
+      BindError(child->text + " has type " + (arg->kind == ExprKind::kProperty ? "PROPERTY" : "EXPRESSION") +
+                " but LITERAL was expected.");
+    }
+    args.push_back(arg->literal);
+  }
+  auto table_function = std::make_unique<BoundTableFunction>(
+      BindTableFunction(Lower(fn.name), std::move(args), catalog_));
+  auto& names = table_function->column_names;
+  auto declare = [&](size_t column, const std::string& alias) {
+    SlotId slot = NewSlot();
+    table_function->slots[column] = slot;
+    scope_->Add({alias, slot, table_function->column_types[column]});
+  };
+  if (call.yield_items.empty()) {
+    for (size_t i = 0; i < names.size(); ++i) declare(i, names[i]);
+  } else {
+    for (const auto& item : call.yield_items) {
+      auto it = std::find_if(names.begin(), names.end(),
+                             [&](const std::string& n) { return catalog::NamesEqual(n, item.name); });
+      if (it == names.end()) BindError("Unknown table function output variable name: " + item.name + ".");
+      declare(static_cast<size_t>(it - names.begin()), item.alias.empty() ? item.name : item.alias);
+    }
+  }
+  out->table_function = std::move(table_function);
+  if (call.where) {
+    out->where = Bind(*call.where);
+    if (out->where->type.id() != LogicalTypeId::kBool && out->where->type.id() != LogicalTypeId::kAny) {
+      BindError(call.where->text + " has data type " + out->where->type.ToString() +
+                " but BOOL was expected.");
+    }
+  }
+}
+
+std::unique_ptr<BoundQuery> Binder::BindStandaloneCall(const parser::ParsedExpression& function) {
+  scope_ = std::make_shared<Scope>();
+  parser::ParsedCallClause call;
+  call.function = std::make_unique<ParsedExpression>();
+  call.function->kind = function.kind;
+  call.function->name = function.name;
+  call.function->text = function.text;
+  for (const auto& child : function.children) {
+    // Arguments of a standalone CALL are literals; rebuild them for the clause.
+    auto copy = std::make_unique<ParsedExpression>();
+    copy->kind = child->kind;
+    copy->text = child->text;
+    copy->literal_kind = child->literal_kind;
+    copy->value = child->value;
+    copy->bool_value = child->bool_value;
+    copy->name = child->name;
+    call.function->children.push_back(std::move(copy));
+  }
+  BoundClause clause;
+  clause.kind = BoundClause::Kind::kCall;
+  BindCall(call, &clause);
+  BoundClause ret;
+  ret.kind = BoundClause::Kind::kProjection;
+  ret.projection = std::make_unique<BoundProjection>();
+  ret.projection->is_return = true;
+  std::vector<BoundColumn> columns;
+  const auto& fn = *clause.table_function;
+  for (size_t i = 0; i < fn.column_names.size(); ++i) {
+    auto var = MakeExpr(ExprKind::kVariable, fn.column_types[i], fn.column_names[i]);
+    var->slot = *fn.slots[i];
+    BoundProjectionItem item;
+    item.slot = NewSlot();
+    item.name = fn.column_names[i];
+    item.expr = std::move(var);
+    columns.push_back({item.name, fn.column_types[i], item.slot});
+    ret.projection->items.push_back(std::move(item));
+  }
+  auto bound = std::make_unique<BoundQuery>();
+  bound->parts.emplace_back();
+  bound->parts[0].clauses.push_back(std::move(clause));
+  bound->parts[0].clauses.push_back(std::move(ret));
+  bound->columns.push_back(std::move(columns));
+  bound->num_slots = num_slots_;
+  return bound;
 }
 
 void Binder::BindMatch(const parser::ParsedMatchClause& clause, BoundClause* out) {
@@ -357,32 +481,41 @@ void Binder::BindNodePattern(const parser::ParsedNodePattern& node, bool for_cre
   out->name = node.variable;
   const VariableInfo* existing = node.variable.empty() ? nullptr : scope_->Find(node.variable);
   if (existing) {
-    if (existing->type.id() != LogicalTypeId::kNode) {
+    LogicalTypeId id = existing->type.id();
+    if (id != LogicalTypeId::kNode || existing->table_ids.empty()) {
+      if (id == LogicalTypeId::kNode || id == LogicalTypeId::kRel || id == LogicalTypeId::kRecursiveRel) {
+        BindError("Cannot bind " + node.variable + " as node pattern.");
+      }
       BindError(node.variable + " has data type " + existing->type.ToString() +
-                ". NODE was expected.");
+                " but NODE was expected.");
     }
     out->slot = existing->slot;
     out->table_ids = existing->table_ids;
     out->bound_before = true;
-    if (!node.labels.empty()) {
-      auto labels = ResolveNodeTables(node.labels);
-      std::vector<uint64_t> narrowed;
-      for (uint64_t t : out->table_ids) {
-        if (std::find(labels.begin(), labels.end(), t) != labels.end()) narrowed.push_back(t);
+    if (!node.labels.empty() && !for_create) {
+      // As in Kùzu, a node written with more labels in a later pattern is one node of all
+      // those tables (MATCH (a:A) MATCH (a:B) matches a in A or B).
+      VariableInfo widened = *existing;
+      for (uint64_t t : ResolveNodeTables(node.labels)) {
+        if (std::find(widened.table_ids.begin(), widened.table_ids.end(), t) == widened.table_ids.end()) {
+          widened.table_ids.push_back(t);
+          extra_node_tables_[widened.slot].push_back(t);
+        }
       }
-      out->table_ids = narrowed;
+      out->table_ids = widened.table_ids;
+      scope_->Add(std::move(widened));
     }
   } else {
-    if (for_create && node.labels.size() != 1) {
-      if (node.labels.empty()) {
-        BindError("Create node " + node.variable + " with empty node labels is not supported.");
-      }
+    if (for_create && node.labels.size() > 1) {
       BindError("Create node " + node.variable + " with multiple node labels is not supported.");
     }
+    // CREATE without a label: every table is a candidate until the pattern narrows it.
     out->table_ids = ResolveNodeTables(node.labels);
     out->slot = NewSlot();
     if (!node.variable.empty()) {
-      scope_->Add({node.variable, out->slot, LogicalType(LogicalTypeId::kNode), out->table_ids});
+      VariableInfo info{node.variable, out->slot, LogicalType(LogicalTypeId::kNode), out->table_ids};
+      info.from_pattern = true;
+      scope_->Add(std::move(info));
     }
   }
   for (const auto& prop : node.properties) {
@@ -390,16 +523,24 @@ void Binder::BindNodePattern(const parser::ParsedNodePattern& node, bool for_cre
   }
 }
 
-void Binder::BindRelPattern(const parser::ParsedRelPattern& rel, bool for_create,
-                            BoundRelPattern* out) {
+void Binder::BindRelPattern(const parser::ParsedRelPattern& rel, bool for_create, SlotId left_slot,
+                            SlotId right_slot, BoundRelPattern* out) {
   out->name = rel.variable;
-  if (!rel.variable.empty() && scope_->Find(rel.variable)) {
-    if (for_create) BindError("Variable " + rel.variable + " already exists.");
-    ThrowNotSupported("reusing relationship variable " + rel.variable + " is not supported yet");
+  const bool recursive = rel.recursive_kind != parser::RecursiveKind::kNone;
+  if (!rel.variable.empty()) {
+    if (const VariableInfo* existing = scope_->Find(rel.variable)) {
+      if (for_create) BindError("Variable " + rel.variable + " already exists.");
+      if (existing->type.id() == LogicalTypeId::kRel && !recursive) {
+        BindError("Bind relationship " + rel.variable +
+                  " to relationship with same name is not supported.");
+      }
+      BindError(rel.variable + " has data type " + existing->type.ToString() + " but " +
+                (recursive ? "RECURSIVE_REL" : "REL") + " was expected.");
+    }
   }
   if (for_create) {
-    if (rel.types.size() != 1) {
-      BindError("Create rel " + rel.variable + " with empty rel types or multiple rel types is not supported.");
+    if (rel.types.size() > 1) {
+      BindError("Create rel " + rel.variable + " with multiple rel types is not supported.");
     }
     if (rel.direction == parser::RelDirection::kBoth) {
       BindError("Create undirected relationship is not supported. Try create 2 directed relationships instead.");
@@ -409,10 +550,19 @@ void Binder::BindRelPattern(const parser::ParsedRelPattern& rel, bool for_create
   out->direction = rel.direction == parser::RelDirection::kRight ? Direction::kForward
                    : rel.direction == parser::RelDirection::kLeft ? Direction::kBackward
                                                                    : Direction::kBoth;
-  if (rel.recursive_kind != parser::RecursiveKind::kNone) {
-    if (rel.recursive_kind != parser::RecursiveKind::kVariableLength &&
-        rel.recursive_kind != parser::RecursiveKind::kTrail) {
-      ThrowNotSupported("shortest-path and weighted recursive patterns are not supported yet");
+  if (recursive) {
+    switch (rel.recursive_kind) {
+      case parser::RecursiveKind::kVariableLength:
+        out->semantic = PathSemantic::kWalk;
+        break;
+      case parser::RecursiveKind::kTrail:
+        out->semantic = PathSemantic::kTrail;
+        break;
+      case parser::RecursiveKind::kAcyclic:
+        out->semantic = PathSemantic::kAcyclic;
+        break;
+      default:
+        ThrowNotSupported("shortest-path and weighted recursive patterns are not supported yet");
     }
     if (rel.has_comprehension) ThrowNotSupported("recursive pattern comprehensions are not supported yet");
     out->variable_length = true;
@@ -436,36 +586,127 @@ void Binder::BindRelPattern(const parser::ParsedRelPattern& rel, bool for_create
   out->slot = NewSlot();
   LogicalType type = out->variable_length ? LogicalType(LogicalTypeId::kRecursiveRel)
                                           : LogicalType(LogicalTypeId::kRel);
-  if (!rel.variable.empty()) scope_->Add({rel.variable, out->slot, type, out->table_ids});
+  if (!rel.variable.empty()) {
+    VariableInfo info{rel.variable, out->slot, type, out->table_ids};
+    info.from_pattern = true;
+    info.undirected = out->direction == Direction::kBoth;
+    if (!out->variable_length) {
+      bool backward = out->direction == Direction::kBackward;
+      info.src_slot = backward ? right_slot : left_slot;
+      info.dst_slot = backward ? left_slot : right_slot;
+    }
+    scope_->Add(std::move(info));
+  }
   for (const auto& prop : rel.properties) out->properties.push_back({prop.key, Bind(*prop.value)});
+}
+
+void Binder::InferCreateLabels(BoundPattern& pattern) {
+  // Narrow unlabelled nodes and untyped rels to the tables the pattern's rels can connect.
+  auto keep = [](std::vector<uint64_t>& ids, const std::vector<uint64_t>& allowed) {
+    std::vector<uint64_t> kept;
+    for (uint64_t id : ids) {
+      if (std::find(allowed.begin(), allowed.end(), id) != allowed.end()) kept.push_back(id);
+    }
+    bool changed = kept.size() != ids.size();
+    ids = std::move(kept);
+    return changed;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto& rel : pattern.rels) {
+      BoundNodePattern& left = pattern.nodes[rel.left];
+      BoundNodePattern& right = pattern.nodes[rel.right];
+      bool forward = rel.direction != Direction::kBackward;
+      BoundNodePattern& src = forward ? left : right;
+      BoundNodePattern& dst = forward ? right : left;
+      std::vector<uint64_t> rel_ok, src_ok, dst_ok;
+      for (uint64_t rel_id : rel.table_ids) {
+        bool used = false;
+        for (const auto& pair : catalog_.GetRelTable(rel_id)->pairs) {
+          bool s = std::find(src.table_ids.begin(), src.table_ids.end(), pair.src_table) != src.table_ids.end();
+          bool d = std::find(dst.table_ids.begin(), dst.table_ids.end(), pair.dst_table) != dst.table_ids.end();
+          if (!s || !d) continue;
+          used = true;
+          src_ok.push_back(pair.src_table);
+          dst_ok.push_back(pair.dst_table);
+        }
+        if (used) rel_ok.push_back(rel_id);
+      }
+      if (rel.table_ids.size() > 1) changed |= keep(rel.table_ids, rel_ok);
+      if (!src.bound_before && src.table_ids.size() > 1) changed |= keep(src.table_ids, src_ok);
+      if (!dst.bound_before && dst.table_ids.size() > 1) changed |= keep(dst.table_ids, dst_ok);
+    }
+  }
+  for (auto& node : pattern.nodes) {
+    if (node.bound_before) continue;
+    if (node.table_ids.empty()) {
+      BindError("Create node " + node.name + " with empty node labels is not supported.");
+    }
+    if (node.table_ids.size() > 1) {
+      BindError("Create node " + node.name + " with multiple node labels is not supported.");
+    }
+    if (!node.name.empty()) {
+      VariableInfo info{node.name, node.slot, LogicalType(LogicalTypeId::kNode), node.table_ids};
+      info.from_pattern = true;
+      scope_->Add(std::move(info));
+    }
+  }
+  for (auto& rel : pattern.rels) {
+    if (rel.table_ids.size() != 1) {
+      BindError("Cannot find a label for relationship " + rel.name +
+                " that connects to all of its neighbour nodes.");
+    }
+    if (!rel.name.empty()) {
+      if (const VariableInfo* v = scope_->Find(rel.name)) {
+        VariableInfo info = *v;
+        info.table_ids = rel.table_ids;
+        scope_->Add(std::move(info));
+      }
+    }
+  }
 }
 
 BoundPattern Binder::BindPattern(const parser::ParsedPatternElement& pattern, bool for_create) {
   BoundPattern out;
-  for (size_t i = 0; i < pattern.nodes.size(); ++i) {
-    BoundNodePattern node;
-    BindNodePattern(pattern.nodes[i], for_create, &node);
-    out.nodes.push_back(std::move(node));
-    if (i < pattern.rels.size()) {
-      // Bind the relationship after its left node, before its right node (Kùzu's order).
-      BoundRelPattern rel;
-      rel.left = i;
-      rel.right = i + 1;
-      out.rels.push_back(std::move(rel));
-    }
+  // Nodes first, then each relationship between its two nodes.
+  for (const auto& node : pattern.nodes) {
+    out.nodes.emplace_back();
+    BindNodePattern(node, for_create, &out.nodes.back());
   }
   for (size_t i = 0; i < pattern.rels.size(); ++i) {
-    size_t left = out.rels[i].left, right = out.rels[i].right;
-    BindRelPattern(pattern.rels[i], for_create, &out.rels[i]);
-    out.rels[i].left = left;
-    out.rels[i].right = right;
+    out.rels.emplace_back();
+    BoundRelPattern& rel = out.rels.back();
+    BindRelPattern(pattern.rels[i], for_create, out.nodes[i].slot, out.nodes[i + 1].slot, &rel);
+    rel.left = i;
+    rel.right = i + 1;
   }
+  if (for_create) InferCreateLabels(out);
   if (!pattern.path_variable.empty()) {
-    if (for_create) ThrowNotSupported("named paths in CREATE are not supported");
+    if (for_create) ThrowNotSupported("named paths in CREATE and MERGE are not supported");
+    if (scope_->Find(pattern.path_variable)) {
+      BindError("Variable " + pattern.path_variable + " already exists.");
+    }
+    // p = (a)-[e]->(b): built from the pattern's variables once the pattern is matched.
+    auto path = MakeExpr(ExprKind::kGraphFunction, LogicalType(LogicalTypeId::kRecursiveRel),
+                         pattern.path_variable);
+    path->name = "path";
+    for (size_t i = 0; i < out.nodes.size(); ++i) {
+      auto node = MakeExpr(ExprKind::kVariable, LogicalType(LogicalTypeId::kNode), out.nodes[i].name);
+      node->slot = out.nodes[i].slot;
+      path->children.push_back(std::move(node));
+      if (i < out.rels.size()) {
+        const auto& r = out.rels[i];
+        auto rel = MakeExpr(ExprKind::kVariable,
+                            LogicalType(r.variable_length ? LogicalTypeId::kRecursiveRel : LogicalTypeId::kRel),
+                            r.name);
+        rel->slot = r.slot;
+        path->children.push_back(std::move(rel));
+      }
+    }
     out.path_slot = NewSlot();
     out.path_name = pattern.path_variable;
+    out.path_expr = std::move(path);
     scope_->Add({pattern.path_variable, *out.path_slot, LogicalType(LogicalTypeId::kRecursiveRel), {}});
-    ThrowNotSupported("named paths are not supported yet");
   }
   return out;
 }
@@ -484,9 +725,11 @@ std::unique_ptr<BoundProjection> Binder::BindProjection(const parser::ParsedProj
     BoundProjectionItem item;
     item.slot = NewSlot();
     item.name = name;
-    VariableInfo info{name, item.slot, expr->type, {}};
+    VariableInfo info{name, item.slot, expr->type, KnownTables(*expr)};
     if (expr->kind == ExprKind::kVariable) {
-      if (const VariableInfo* v = scope_->Find(expr->text)) info.table_ids = v->table_ids;
+      if (const VariableInfo* v = scope_->Find(expr->text); v && v->slot == expr->slot) {
+        info.from_pattern = v->from_pattern;
+      }
     }
     item.expr = std::move(expr);
     new_scope->Add(info);
@@ -505,14 +748,42 @@ std::unique_ptr<BoundProjection> Binder::BindProjection(const parser::ParsedProj
     }
   }
   for (const auto& item : projection.items) {
-    auto expr = Bind(*item.expression);
-    if (is_with && !item.has_alias && item.expression->kind != ExpressionKind::kVariable) {
+    const ParsedExpression& parsed = *item.expression;
+    if (parsed.kind == ExpressionKind::kProperty && parsed.is_star) {
+      // n.* / s.*: one column per property of the node or rel tables, or per struct field.
+      auto base = Bind(*parsed.children[0]);
+      std::vector<std::string> names;
+      if (IsNodeOrRel(base->type)) {
+        // A node or rel unwound from a list is a struct to Kùzu: its internal fields come first.
+        const VariableInfo* v = base->kind == ExprKind::kVariable ? scope_->Find(base->text) : nullptr;
+        if (!v || !v->from_pattern) {
+          if (base->type.id() == LogicalTypeId::kRel) names = {"_SRC", "_DST"};
+          names.push_back("_ID");
+          names.push_back("_LABEL");
+        }
+        for (auto& name : PropertyNames(base->type, TablesOf(*base))) names.push_back(std::move(name));
+      } else if (base->type.id() == LogicalTypeId::kStruct) {
+        for (const auto& field : base->type.fields()) names.push_back(field.name);
+      } else {
+        BindError(parsed.children[0]->text + " has data type " + base->type.ToString() +
+                  " but (NODE,REL,STRUCT) was expected.");
+      }
+      for (const auto& name : names) {
+        std::string text = parsed.children[0]->text + "." + name;
+        add_item(BindPropertyAccess(Bind(*parsed.children[0]), name, text), text);
+      }
+      continue;
+    }
+    auto expr = Bind(parsed);
+    if (is_with && !item.has_alias && parsed.kind != ExpressionKind::kVariable) {
       BindError("Expression in WITH must be aliased (use AS).");
     }
-    std::string name = item.has_alias ? item.alias : item.expression->text;
-    for (const auto& existing : out->items) {
-      if (existing.name == name) {
-        BindError("Multiple result columns with the same name " + name + " are not supported.");
+    std::string name = item.has_alias ? item.alias : parsed.text;
+    if (is_with) {  // RETURN may repeat a column name; WITH names variables
+      for (const auto& existing : out->items) {
+        if (existing.name == name) {
+          BindError("Multiple result columns with the same name " + name + " are not supported.");
+        }
       }
     }
     add_item(std::move(expr), name);
@@ -552,6 +823,12 @@ std::unique_ptr<BoundProjection> Binder::BindProjection(const parser::ParsedProj
           expr = Bind(*sort.expression);
         }
       }
+      if (expr->type.id() == LogicalTypeId::kInternalId) {
+        std::string what = expr->kind == ExprKind::kGraphFunction && expr->name == "id"
+                               ? expr->children[0]->text + "._ID"
+                               : expr->text;
+        BindError("Cannot order by " + what + ". Order by INTERNAL_ID is not supported.");
+      }
       out->order_by.push_back({std::move(expr), sort.descending});
     }
   }
@@ -573,8 +850,10 @@ BoundSetItem Binder::BindSetItem(const parser::ParsedSetItem& item) {
   }
   BoundSetItem out;
   auto target = Bind(*item.target->children[0]);
-  if (!IsNodeOrRel(target->type) || target->kind != ExprKind::kVariable) {
-    BindError("Cannot set property of " + item.target->children[0]->text + ".");
+  if (!IsNodeOrRel(target->type) || target->kind != ExprKind::kVariable || KnownTables(*target).empty()) {
+    BindError("Cannot set expression " + item.target->children[0]->text + " with type " +
+              (target->kind == ExprKind::kVariable ? "VARIABLE" : "EXPRESSION") +
+              ". Expect node or rel pattern.");
   }
   out.target = target->slot;
   out.target_is_rel = target->type.id() == LogicalTypeId::kRel;
@@ -636,14 +915,18 @@ BoundExpressionPtr Binder::NodeOrRelToId(BoundExpressionPtr expr) {
 }
 
 BoundExpressionPtr Binder::BindScalar(const std::string& name, std::vector<BoundExpressionPtr> args,
-                                      const std::string& text) {
-  std::vector<LogicalType> types;
+                                      const std::string& text,
+                                      const std::vector<std::string>& arg_names) {
+  function::ScalarBindInput input;
   for (auto& a : args) {
     a = NodeOrRelToId(std::move(a));
-    types.push_back(a->type);
+    input.arg_types.push_back(a->type);
+    input.constant_args.push_back(a->kind == ExprKind::kLiteral ? &a->literal : nullptr);
   }
+  input.arg_names = arg_names;
+  input.arg_names.resize(args.size());
   std::string error;
-  auto fn = function::BindScalarFunction(name, types, &error);
+  auto fn = function::BindScalarFunctionWithInput(name, input, &error);
   if (!fn) ThrowBinding(error);
   auto e = MakeExpr(ExprKind::kScalarFunction, fn->result_type, text);
   e->name = fn->name;
@@ -681,63 +964,83 @@ BoundExpressionPtr Binder::BindLiteral(const ParsedExpression& expr) {
 }
 
 BoundExpressionPtr Binder::BindProperty(const ParsedExpression& expr) {
-  if (expr.is_star) ThrowNotSupported("n.* is not supported");
-  auto base = Bind(*expr.children[0]);
-  const LogicalType& type = base->type;
-  auto e = MakeExpr(ExprKind::kProperty, LogicalType::Any(), expr.text);
-  e->name = expr.name;
-  if (IsNodeOrRel(type)) {
-    std::vector<uint64_t> tables;
-    if (base->kind == ExprKind::kVariable) {
-      if (const VariableInfo* v = scope_->Find(base->text)) tables = v->table_ids;
-    }
-    if (tables.empty()) {
-      if (type.id() == LogicalTypeId::kNode) {
-        for (const auto* t : catalog_.NodeTables()) tables.push_back(t->id);
-      } else {
-        for (const auto* t : catalog_.RelTables()) tables.push_back(t->id);
-      }
-    }
-    e->property_columns.assign(catalog_.next_table_id(), -1);
-    bool found = false;
-    for (uint64_t t : tables) {
-      const std::vector<catalog::PropertyDefinition>* props = nullptr;
-      std::vector<uint64_t> storage_ids;
-      if (type.id() == LogicalTypeId::kNode) {
-        const auto* schema = catalog_.GetNodeTable(t);
-        if (!schema) continue;
-        props = &schema->properties;
-        storage_ids.push_back(t);
-      } else {
-        const auto* schema = catalog_.GetRelTable(t);
-        if (!schema) continue;
-        props = &schema->properties;
-        for (const auto& pair : schema->pairs) storage_ids.push_back(pair.id);
-      }
-      for (size_t i = 0; i < props->size(); ++i) {
-        if (catalog::NamesEqual((*props)[i].name, expr.name)) {
-          LogicalType prop_type = (*props)[i].type;
-          if (prop_type.id() == LogicalTypeId::kSerial) prop_type = LogicalType::Int64();
-          if (found && e->type != prop_type) {
-            BindError("Cannot bind property " + expr.name + " of different types.");
-          }
-          e->type = prop_type;
-          found = true;
-          for (uint64_t id : storage_ids) e->property_columns[id] = static_cast<int32_t>(i);
-        }
-      }
-    }
-    if (!found) BindError("Cannot find property " + expr.name + " for " + base->text + ".");
-  } else if (type.id() == LogicalTypeId::kStruct) {
-    auto index = type.FieldIndex(expr.name);
-    if (!index) BindError("Invalid field name: " + expr.name + ".");
-    e->type = *type.fields()[*index].type;
-  } else if (type.id() == LogicalTypeId::kAny) {
-    e->type = LogicalType::Any();
-  } else {
-    BindError(base->text + " has data type " + type.ToString() +
-              ". NODE, REL or STRUCT was expected.");
+  if (expr.is_star) {
+    BindError("Cannot bind " + expr.text + " outside a projection.");  // RETURN/WITH expand n.*
   }
+  return BindPropertyAccess(Bind(*expr.children[0]), expr.name, expr.text);
+}
+
+BoundExpressionPtr Binder::BindPropertyAccess(BoundExpressionPtr base, const std::string& name,
+                                              std::string text) {
+  const LogicalType& type = base->type;
+  if (IsNodeOrRel(type)) {
+    auto tables = TablesOf(*base);
+    return BindPropertyOnTables(std::move(base), tables, name, std::move(text));
+  }
+  auto e = MakeExpr(ExprKind::kProperty, LogicalType::Any(), std::move(text));
+  e->name = name;
+  if (type.id() == LogicalTypeId::kStruct) {
+    auto index = type.FieldIndex(name);
+    if (!index) BindError("Invalid field name: " + name + ".");
+    e->type = *type.fields()[*index].type;
+  } else if (type.id() != LogicalTypeId::kAny) {
+    BindError(base->text + " has data type " + type.ToString() +
+              " but (NODE,REL,STRUCT,ANY) was expected.");
+  }
+  e->children.push_back(std::move(base));
+  return e;
+}
+
+BoundExpressionPtr Binder::BindPropertyOnTables(BoundExpressionPtr base,
+                                                const std::vector<uint64_t>& tables,
+                                                const std::string& name, std::string text) {
+  const bool is_node = base->type.id() == LogicalTypeId::kNode;
+  // The internal properties every node and rel has.
+  std::string folded = catalog::FoldName(name);
+  const char* internal = folded == "_id"      ? "id"
+                         : folded == "_label" ? "label"
+                         : !is_node && folded == "_src" ? "src"
+                         : !is_node && folded == "_dst" ? "dst"
+                                                        : nullptr;
+  if (internal) {
+    auto e = MakeExpr(ExprKind::kGraphFunction,
+                      folded == "_label" ? LogicalType::String() : LogicalType(LogicalTypeId::kInternalId),
+                      std::move(text));
+    e->name = internal;
+    e->children.push_back(std::move(base));
+    return e;
+  }
+  auto e = MakeExpr(ExprKind::kProperty, LogicalType::Any(), std::move(text));
+  e->name = name;
+  e->property_columns.assign(catalog_.next_table_id(), -1);
+  bool found = false;
+  for (uint64_t t : tables) {
+    const std::vector<catalog::PropertyDefinition>* props = nullptr;
+    std::vector<uint64_t> storage_ids;
+    if (is_node) {
+      const auto* schema = catalog_.GetNodeTable(t);
+      if (!schema) continue;
+      props = &schema->properties;
+      storage_ids.push_back(t);
+    } else {
+      const auto* schema = catalog_.GetRelTable(t);
+      if (!schema) continue;
+      props = &schema->properties;
+      for (const auto& pair : schema->pairs) storage_ids.push_back(pair.id);
+    }
+    for (size_t i = 0; i < props->size(); ++i) {
+      if (!catalog::NamesEqual((*props)[i].name, name)) continue;
+      LogicalType prop_type = (*props)[i].type;
+      if (prop_type.id() == LogicalTypeId::kSerial) prop_type = LogicalType::Int64();
+      if (found && e->type != prop_type) {
+        BindError("Cannot bind property " + name + " of different types.");
+      }
+      e->type = prop_type;
+      found = true;
+      for (uint64_t id : storage_ids) e->property_columns[id] = static_cast<int32_t>(i);
+    }
+  }
+  if (!found) BindError("Cannot find property " + name + " for " + base->text + ".");
   e->children.push_back(std::move(base));
   return e;
 }
@@ -788,7 +1091,10 @@ BoundExpressionPtr Binder::BindFunction(const ParsedExpression& expr) {
     auto* sink = aggregate_sink_;
     aggregate_sink_ = nullptr;  // no nested aggregates
     for (const auto& child : expr.children) {
-      args.push_back(NodeOrRelToId(Bind(*child)));
+      // collect() keeps nodes and rels whole (a LIST(NODE) holds their ids); the other
+      // aggregates see a node or rel as its internal id.
+      auto arg = Bind(*child);
+      args.push_back(name == "collect" ? std::move(arg) : NodeOrRelToId(std::move(arg)));
       types.push_back(args.back()->type);
     }
     aggregate_sink_ = sink;
@@ -807,25 +1113,170 @@ BoundExpressionPtr Binder::BindFunction(const ParsedExpression& expr) {
     aggregate_sink_->push_back(e.get());
     return e;
   }
-  if (IsGraphFunctionName(name)) {
-    if (expr.children.size() != 1) BindError("Function " + name + " did not receive correct arguments.");
-    auto arg = Bind(*expr.children[0]);
-    if (!IsNodeOrRel(arg->type) && arg->type.id() != LogicalTypeId::kAny) {
-      BindError("Function " + name + " did not receive correct arguments:\nActual:   (" +
-                arg->type.ToString() + ")\nExpected: (NODE) -> \n          (REL) -> \n");
-    }
-    LogicalType type = name == "id" ? LogicalType(LogicalTypeId::kInternalId)
-                       : name == "label" ? LogicalType::String()
-                                         : LogicalType::Int64();
-    auto e = MakeExpr(ExprKind::kGraphFunction, type, expr.text);
-    e->name = name;
-    e->children.push_back(std::move(arg));
-    return e;
-  }
   if (IsLambdaFunctionName(name)) return BindLambdaCall(name, expr);
   std::vector<BoundExpressionPtr> args;
   for (const auto& child : expr.children) args.push_back(Bind(*child));
-  return BindScalar(name, std::move(args), expr.text);
+  if (IsGraphFunctionName(name)) {
+    if (auto e = BindGraphFunction(name, args, expr)) return e;
+  }
+  return BindScalar(name, std::move(args), expr.text, expr.argument_names);
+}
+
+std::vector<std::string> Binder::PropertyNames(const LogicalType& type,
+                                               const std::vector<uint64_t>& tables) const {
+  std::vector<std::string> names;
+  auto add = [&names](const std::vector<catalog::PropertyDefinition>& props) {
+    for (const auto& prop : props) {
+      bool seen = std::any_of(names.begin(), names.end(), [&](const std::string& n) {
+        return catalog::NamesEqual(n, prop.name);
+      });
+      if (!seen) names.push_back(prop.name);
+    }
+  };
+  for (uint64_t t : tables) {
+    if (type.id() == LogicalTypeId::kNode) {
+      if (const auto* schema = catalog_.GetNodeTable(t)) add(schema->properties);
+    } else if (const auto* schema = catalog_.GetRelTable(t)) {
+      add(schema->properties);
+    }
+  }
+  return names;
+}
+
+std::vector<uint64_t> Binder::KnownTables(const BoundExpression& expr) const {
+  if (expr.kind == ExprKind::kVariable) {
+    if (const VariableInfo* v = scope_->Find(expr.text); v && v->slot == expr.slot) return v->table_ids;
+  }
+  if (expr.kind == ExprKind::kAggregate && expr.name == "collect" && !expr.children.empty()) {
+    return KnownTables(*expr.children[0]);
+  }
+  return {};
+}
+
+std::vector<uint64_t> Binder::TablesOf(const BoundExpression& expr) const {
+  if (expr.kind == ExprKind::kVariable) {
+    if (const VariableInfo* v = scope_->Find(expr.text)) {
+      if (v->slot == expr.slot && !v->table_ids.empty()) return v->table_ids;
+    }
+  }
+  const LogicalType* type = &expr.type;
+  while (type->id() == LogicalTypeId::kList || type->id() == LogicalTypeId::kArray) type = &type->child();
+  std::vector<uint64_t> tables;
+  if (type->id() == LogicalTypeId::kNode) {
+    for (const auto* t : catalog_.NodeTables()) tables.push_back(t->id);
+  } else if (type->id() == LogicalTypeId::kRel) {
+    for (const auto* t : catalog_.RelTables()) tables.push_back(t->id);
+  }
+  return tables;
+}
+
+BoundExpressionPtr Binder::BindGraphFunction(const std::string& name,
+                                             std::vector<BoundExpressionPtr>& args,
+                                             const ParsedExpression& expr) {
+  auto type_list = [&args]() {
+    std::string out = "(";
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (i) out += ',';
+      out += args[i]->type.ToString();
+    }
+    return out + ")";
+  };
+  auto wrong_args = [&](const std::string& expected) {
+    std::string upper = expr.name;
+    for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    BindError("Function " + upper + " did not receive correct arguments:\nActual:   " + type_list() +
+              "\nExpected: " + expected);
+  };
+  auto graph_fn = [&](LogicalType type) {
+    auto e = MakeExpr(ExprKind::kGraphFunction, std::move(type), expr.text);
+    e->name = name;
+    for (auto& a : args) e->children.push_back(std::move(a));
+    return e;
+  };
+  const LogicalTypeId arg0 = args.empty() ? LogicalTypeId::kAny : args[0]->type.id();
+  const bool is_any = arg0 == LogicalTypeId::kAny;
+  const bool is_node_or_rel = arg0 == LogicalTypeId::kNode || arg0 == LogicalTypeId::kRel;
+  const bool is_path = arg0 == LogicalTypeId::kRecursiveRel;
+
+  if (name == "length" || name == "struct_extract") {
+    if (name == "length" && args.size() == 1 && is_path) return graph_fn(LogicalType::Int64());
+    if (name == "struct_extract" && args.size() == 2 && is_node_or_rel &&
+        args[1]->kind == ExprKind::kLiteral && args[1]->literal.type_id() == LogicalTypeId::kString) {
+      std::string key(args[1]->literal.GetString());
+      return BindPropertyAccess(std::move(args[0]), key, expr.text);
+    }
+    return nullptr;  // the scalar function of that name
+  }
+  if (name == "properties") {
+    if (args.size() != 2) wrong_args("(LIST,STRING)");
+    const LogicalType& list = args[0]->type;
+    bool elements_ok = (list.id() == LogicalTypeId::kList || list.id() == LogicalTypeId::kArray) &&
+                       (list.child().id() == LogicalTypeId::kNode || list.child().id() == LogicalTypeId::kRel);
+    if (!elements_ok || args[1]->kind != ExprKind::kLiteral ||
+        args[1]->literal.type_id() != LogicalTypeId::kString) {
+      wrong_args("(LIST,STRING)");
+    }
+    std::string key(args[1]->literal.GetString());
+    // properties(list, 'k') is [x IN list | x.k].
+    auto tables = TablesOf(*args[0]);
+    auto e = MakeExpr(ExprKind::kListComprehension, LogicalType::Any(), expr.text);
+    e->slot = NewSlot();
+    auto element = MakeExpr(ExprKind::kVariable, list.child(), "");
+    element->slot = e->slot;
+    auto property = BindPropertyOnTables(std::move(element), tables, key, expr.text);
+    e->type = LogicalType::List(property->type);
+    e->children.push_back(std::move(args[0]));
+    e->children.push_back(std::move(property));
+    e->has_projection = true;
+    return e;
+  }
+  if (args.size() != 1) BindError("Function " + name + " did not receive correct arguments.");
+  if (name == "id") {
+    if (arg0 == LogicalTypeId::kInternalId) return std::move(args[0]);
+    if (!is_node_or_rel && !is_any) wrong_args("(NODE) -> INTERNAL_ID\n          (REL) -> INTERNAL_ID");
+    return graph_fn(LogicalType(LogicalTypeId::kInternalId));
+  }
+  if (name == "label" || name == "labels") {
+    if (!is_node_or_rel && !is_any) wrong_args("(NODE) -> STRING\n          (REL) -> STRING");
+    return graph_fn(LogicalType::String());
+  }
+  if (name == "offset") {
+    if (!is_node_or_rel && !is_any && arg0 != LogicalTypeId::kInternalId) wrong_args("(INTERNAL_ID) -> INT64");
+    return graph_fn(LogicalType::Int64());
+  }
+  if (name == "start_node" || name == "end_node") {
+    if (arg0 != LogicalTypeId::kRel && !is_any) wrong_args("(REL)");
+    const BoundExpression& rel = *args[0];
+    if (rel.kind == ExprKind::kVariable) {
+      // A rel of a pattern: its start and end are the pattern's node variables.
+      if (const VariableInfo* v = scope_->Find(rel.text); v && v->slot == rel.slot && v->src_slot) {
+        auto node = MakeExpr(ExprKind::kVariable, LogicalType(LogicalTypeId::kNode), expr.text);
+        node->slot = name == "start_node" ? *v->src_slot : *v->dst_slot;
+        return node;
+      }
+    }
+    return graph_fn(LogicalType(LogicalTypeId::kNode));
+  }
+  if (name == "nodes" || name == "rels" || name == "relationships" || name == "is_trail" ||
+      name == "is_acyclic") {
+    if (!is_path && !is_any) wrong_args("(RECURSIVE_REL)");
+    if (name == "nodes") return graph_fn(LogicalType::List(LogicalType(LogicalTypeId::kNode)));
+    if (name == "is_trail" || name == "is_acyclic") return graph_fn(LogicalType::Bool());
+    auto e = graph_fn(LogicalType::List(LogicalType(LogicalTypeId::kRel)));
+    e->name = "rels";
+    return e;
+  }
+  if (name == "keys") {
+    if (!is_node_or_rel && !is_any) wrong_args("(NODE) -> STRING[]\n          (REL) -> STRING[]");
+    std::vector<Value> keys;
+    if (is_node_or_rel) {
+      for (auto& key : PropertyNames(args[0]->type, TablesOf(*args[0]))) keys.push_back(Value::String(key));
+    }
+    auto e = graph_fn(LogicalType::List(LogicalType::String()));
+    e->literal = Value::Nested(e->type, std::move(keys));
+    return e;
+  }
+  return nullptr;
 }
 
 BoundExpressionPtr Binder::BindBinary(const ParsedExpression& expr) {

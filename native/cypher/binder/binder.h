@@ -28,6 +28,9 @@ class Binder {
   // Binds a standalone expression with no variables in scope (DDL DEFAULT values).
   BoundExpressionPtr BindConstantExpression(const parser::ParsedExpression& expr);
 
+  // `CALL fn(...)` on its own: the table function's rows, all columns returned.
+  std::unique_ptr<BoundQuery> BindStandaloneCall(const parser::ParsedExpression& function);
+
  private:
   struct VariableInfo;
   class Scope;
@@ -35,11 +38,14 @@ class Binder {
   BoundQueryPart BindSingleQuery(const parser::ParsedSingleQuery& query,
                                  std::vector<BoundColumn>* columns);
   void BindMatch(const parser::ParsedMatchClause& clause, BoundClause* out);
+  void BindCall(const parser::ParsedCallClause& call, BoundClause* out);
   BoundPattern BindPattern(const parser::ParsedPatternElement& pattern, bool for_create);
   void BindNodePattern(const parser::ParsedNodePattern& node, bool for_create,
                        BoundNodePattern* out);
-  void BindRelPattern(const parser::ParsedRelPattern& rel, bool for_create,
-                      BoundRelPattern* out);
+  void BindRelPattern(const parser::ParsedRelPattern& rel, bool for_create, SlotId left_slot,
+                      SlotId right_slot, BoundRelPattern* out);
+  // CREATE / MERGE: gives unlabelled nodes and untyped rels the one table the pattern allows.
+  void InferCreateLabels(BoundPattern& pattern);
   std::unique_ptr<BoundProjection> BindProjection(const parser::ParsedProjection& projection,
                                                   bool is_with, bool is_return,
                                                   const parser::ParsedExpression* where);
@@ -51,7 +57,30 @@ class Binder {
   BoundExpressionPtr BindProperty(const parser::ParsedExpression& expr);
   BoundExpressionPtr BindFunction(const parser::ParsedExpression& expr);
   BoundExpressionPtr BindScalar(const std::string& name, std::vector<BoundExpressionPtr> args,
-                                const std::string& text);
+                                const std::string& text,
+                                const std::vector<std::string>& arg_names = {});
+  // id, label(s), offset, start_node, end_node, nodes, rels, length, is_trail, is_acyclic,
+  // keys, properties, and struct_extract on nodes and rels. nullptr: not a graph call (the
+  // scalar function of the same name applies).
+  BoundExpressionPtr BindGraphFunction(const std::string& name,
+                                       std::vector<BoundExpressionPtr>& args,
+                                       const parser::ParsedExpression& expr);
+  // `base.name` on a bound node, rel, or struct.
+  BoundExpressionPtr BindPropertyAccess(BoundExpressionPtr base, const std::string& name,
+                                        std::string text);
+  // A node or rel property looked up in `tables` (node or rel table ids); `_id`, `_label`,
+  // `_src` and `_dst` are the internal properties.
+  BoundExpressionPtr BindPropertyOnTables(BoundExpressionPtr base,
+                                          const std::vector<uint64_t>& tables,
+                                          const std::string& name, std::string text);
+  // The tables of a node or rel variable (or of a list of them, from collect()) when the
+  // binder knows them, else empty. Only such variables may be re-used in patterns.
+  std::vector<uint64_t> KnownTables(const BoundExpression& expr) const;
+  // The candidate tables of a node or rel expression (or of the elements of a list of them).
+  std::vector<uint64_t> TablesOf(const BoundExpression& expr) const;
+  // Property names of node or rel tables, in table then column order, without repeats.
+  std::vector<std::string> PropertyNames(const LogicalType& type,
+                                         const std::vector<uint64_t>& tables) const;
   BoundExpressionPtr BindBinary(const parser::ParsedExpression& expr);
   BoundExpressionPtr BindCase(const parser::ParsedExpression& expr);
   BoundExpressionPtr BindLambdaCall(const std::string& name,
@@ -69,6 +98,9 @@ class Binder {
   uint32_t num_slots_ = 0;
   // While binding WITH/RETURN items: where aggregate expressions are collected.
   std::vector<BoundExpression*>* aggregate_sink_ = nullptr;
+  // Node slots whose tables a later pattern widened (MATCH (a:A) MATCH (a:B)): added to the
+  // pattern that introduced the node once the query is bound.
+  std::unordered_map<SlotId, std::vector<uint64_t>> extra_node_tables_;
   bool read_only_ = true;
   bool creates_only_ = true;
 };

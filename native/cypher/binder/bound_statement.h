@@ -12,10 +12,18 @@
 #include <vector>
 
 #include "cypher/binder/bound_expression.h"
+#include "cypher/binder/table_functions.h"
 
 namespace graphdb::binder {
 
 enum class Direction : uint8_t { kForward, kBackward, kBoth };
+
+// Which paths a variable-length relationship matches (Kùzu's default is WALK).
+enum class PathSemantic : uint8_t {
+  kWalk,     // any sequence of edges
+  kTrail,    // no relationship twice
+  kAcyclic,  // no node twice
+};
 
 struct BoundPropertyEquality {
   std::string property;
@@ -41,6 +49,7 @@ struct BoundRelPattern {
   bool variable_length = false;
   uint32_t min_hops = 1;
   uint32_t max_hops = 1;
+  PathSemantic semantic = PathSemantic::kWalk;
   bool bound_before = false;
 };
 
@@ -49,6 +58,7 @@ struct BoundPattern {
   std::vector<BoundRelPattern> rels;
   std::optional<SlotId> path_slot;  // p = (...)
   std::string path_name;
+  BoundExpressionPtr path_expr;     // builds the path from the pattern's variables
 };
 
 struct BoundProjectionItem {
@@ -94,6 +104,7 @@ struct BoundClause {
     kMerge,
     kSet,
     kDelete,
+    kCall,  // CALL table_function(...) [YIELD ...] [WHERE ...]
   } kind = Kind::kMatch;
 
   std::vector<BoundPattern> patterns;   // MATCH / CREATE / MERGE
@@ -105,6 +116,7 @@ struct BoundClause {
   std::vector<BoundSetItem> on_create;  // MERGE ON CREATE SET
   std::vector<BoundExpressionPtr> delete_exprs;
   bool detach = false;
+  std::unique_ptr<BoundTableFunction> table_function;  // kCall (WHERE in `where`)
 };
 
 struct BoundQueryPart {

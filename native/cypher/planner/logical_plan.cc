@@ -20,6 +20,7 @@ const char* KindName(LogicalOpKind kind) {
     case LogicalOpKind::kUnion: return "UNION";
     case LogicalOpKind::kOptional: return "OPTIONAL";
     case LogicalOpKind::kUpdate: return "UPDATE";
+    case LogicalOpKind::kMaterialize: return "MATERIALIZE";
   }
   return "?";
 }
@@ -33,7 +34,10 @@ std::string LogicalOperator::ToString(int indent) const {
     case LogicalOpKind::kNodeScan:
     case LogicalOpKind::kIndexSeek:
       out += " slot=" + std::to_string(slot) + " tables=";
-      for (size_t i = 0; i < table_ids.size(); ++i) out += (i ? "," : "") + std::to_string(table_ids[i]);
+      for (size_t i = 0; i < table_ids.size(); ++i) {
+        if (i) out += ',';
+        out += std::to_string(table_ids[i]);
+      }
       if (key_expr) out += " key=" + key_expr->text;
       break;
     case LogicalOpKind::kExpand:

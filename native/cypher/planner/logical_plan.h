@@ -33,6 +33,8 @@ enum class LogicalOpKind : uint8_t {
   kUnion,
   kOptional,     // children[0] input; children[1] correlated sub-plan; NULLs when it is empty
   kUpdate,       // CREATE / MERGE / SET / DELETE clause, applied per input row
+  kMaterialize,  // buffers every input row before producing any: a barrier between the
+                 // reads and the updates of a query part, and after updates read later
 };
 
 struct LogicalSlotExpr {
@@ -56,6 +58,10 @@ struct LogicalOperator {
   bool to_bound = false;  // kExpand: the target is already bound; check instead of assign
   uint32_t min_hops = 1, max_hops = 1;
   bool variable_length = false;
+  // kExpand of a variable-length rel planned right to left: the rel's path is reversed so it
+  // reads in pattern order.
+  bool reverse_path = false;
+  binder::PathSemantic semantic = binder::PathSemantic::kWalk;
   std::vector<SlotId> rel_slots_in_pattern;  // relationship uniqueness within a MATCH
 
   // kFilter / kUnwind: predicate or list. kSkipLimit: skip in expr, limit in expr2.

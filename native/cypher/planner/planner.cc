@@ -53,7 +53,31 @@ class PartPlanner {
 
   LogicalOperatorPtr Plan(const binder::BoundQueryPart& part) {
     LogicalOperatorPtr plan = MakeOp(LogicalOpKind::kSingleRow, nullptr);
+    // Updates see the graph as the preceding MATCH clauses found it, and reads after a WITH
+    // see every update before it: barriers separate the two.
+    bool matched = false;  // a MATCH since the last barrier
+    bool updated = false;  // an update since the last barrier
+    auto barrier = [&plan, &matched, &updated]() {
+      plan = MakeOp(LogicalOpKind::kMaterialize, std::move(plan));
+      matched = updated = false;
+    };
     for (const auto& clause : part.clauses) {
+      switch (clause.kind) {
+        case BoundClause::Kind::kMatch:
+        case BoundClause::Kind::kOptionalMatch:
+          if (updated) barrier();
+          matched = true;
+          break;
+        case BoundClause::Kind::kCreate:
+        case BoundClause::Kind::kMerge:
+        case BoundClause::Kind::kSet:
+        case BoundClause::Kind::kDelete:
+          if (matched) barrier();
+          updated = true;
+          break;
+        default:
+          break;
+      }
       switch (clause.kind) {
         case BoundClause::Kind::kMatch:
           plan = PlanMatch(std::move(plan), clause);
@@ -178,6 +202,8 @@ class PartPlanner {
         op->variable_length = rel.variable_length;
         op->min_hops = rel.min_hops;
         op->max_hops = rel.max_hops;
+        op->reverse_path = !rightwards;
+        op->semantic = rel.semantic;
         plan = std::move(op);
         available_.insert(to.slot);
         available_.insert(rel.slot);
@@ -186,6 +212,13 @@ class PartPlanner {
       };
       for (size_t i = start; i < pattern.rels.size(); ++i) expand(pattern.rels[i], true);
       for (size_t i = start; i-- > 0;) expand(pattern.rels[i], false);
+      if (pattern.path_slot) {  // p = (...): built once the whole pattern is bound
+        auto op = MakeOp(LogicalOpKind::kProjection, std::move(plan));
+        op->items.push_back({pattern.path_expr.get(), *pattern.path_slot});
+        plan = std::move(op);
+        available_.insert(*pattern.path_slot);
+        plan = PlaceFilters(std::move(plan), conjuncts);
+      }
     }
     for (auto& c : conjuncts) {
       if (!c.placed) {  // refers to something bound later or nowhere: apply at the end
