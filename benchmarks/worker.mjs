@@ -2,7 +2,8 @@
 // One trial of one workload on one system, in a fresh process:
 //   node benchmarks/worker.mjs --system graphdb|kuzu --workload NAME --db PATH
 //     [--cache DIR] [--scale F] [--quick] [--trial N] [--parallelism N] [--out FILE]
-//     [--graphdb PACKAGE_DIR]   (where dist/ and build/ are; default: this package)
+//     [--dataset social|ldbc]  (for `prepare`, the template load; workloads know theirs)
+//     [--graphdb PACKAGE_DIR]  (where dist/ and build/ are; default: this package)
 // The database at PATH is opened as it is (the runner copies a loaded template there, or
 // leaves it absent for `copy` and `prepare`). Prints one JSON line: { metrics, details } or
 // { error }.

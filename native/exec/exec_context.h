@@ -15,13 +15,15 @@
 
 namespace graphdb::exec {
 
-class GraphAccess;  // exec/graph_access.h
+class GraphAccess;     // exec/graph_access.h
+class SubqueryRunner;  // exec/executor.h
 
 struct ExecContext {
   std::vector<Value> frame;
   const std::unordered_map<std::string, Value>* params = nullptr;
   function::FunctionContext fn_ctx{};
   GraphAccess* graph = nullptr;
+  SubqueryRunner* subqueries = nullptr;  // EXISTS / COUNT subqueries; null outside queries
   QueryCounters counters;
 };
 

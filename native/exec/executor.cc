@@ -3,7 +3,9 @@
 #include "common/status.h"
 #include "exec/basic_operators.h"
 #include "exec/expression_evaluator.h"
+#include "cypher/planner/planner.h"
 #include "exec/graph_operators.h"
+#include "exec/graph_store.h"
 
 namespace graphdb::exec {
 
@@ -74,11 +76,35 @@ OperatorPtr MapPlan(const LogicalOperator& op, GraphStore* store) {
     case LogicalOpKind::kExpand:
     case LogicalOpKind::kOptional:
     case LogicalOpKind::kUpdate:
+    case LogicalOpKind::kTableFunction:
       out = MapGraphOperator(op, store);
       break;
   }
   if (child) out->child = std::move(child);
   return out;
+}
+
+struct SubqueryRunner::Plan {
+  planner::LogicalOperatorPtr logical;
+  OperatorPtr physical;
+};
+
+SubqueryRunner::SubqueryRunner(GraphStore* store) : store_(store) {}
+SubqueryRunner::~SubqueryRunner() = default;
+
+uint64_t SubqueryRunner::CountRows(const binder::BoundQueryPart& part, ExecContext& ctx,
+                                   uint64_t limit) {
+  auto& plan = plans_[&part];
+  if (!plan) {
+    if (!store_) ThrowNotSupported("subqueries need a database with storage");
+    plan = std::make_unique<Plan>();
+    plan->logical = planner::PlanSubquery(part, store_->catalog());
+    plan->physical = MapPlan(*plan->logical, store_);
+  }
+  plan->physical->Open(ctx);
+  uint64_t rows = 0;
+  while (rows < limit && plan->physical->Next(ctx)) ++rows;
+  return rows;
 }
 
 QueryResult ExecutePlan(const planner::LogicalPlan& plan, GraphStore* store, ExecContext& ctx) {
@@ -90,6 +116,8 @@ QueryResult ExecutePlan(const planner::LogicalPlan& plan, GraphStore* store, Exe
     result.column_types.push_back(type);
   }
   ctx.frame.assign(plan.num_slots, Value());
+  SubqueryRunner subqueries(store);
+  ctx.subqueries = &subqueries;
   OperatorPtr root = MapPlan(*plan.root, store);
   root->Open(ctx);
   while (root->Next(ctx)) {

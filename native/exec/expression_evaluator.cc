@@ -1,6 +1,7 @@
 #include "exec/expression_evaluator.h"
 
 #include "common/status.h"
+#include "exec/executor.h"
 #include "exec/graph_access.h"
 #include "function/cast.h"
 #include "function/value_ops.h"
@@ -70,7 +71,9 @@ Value EvaluateCase(const BoundExpression& expr, ExecContext& ctx) {
     Value when = Evaluate(*expr.children[i], ctx);
     bool hit;
     if (expr.case_has_operand) {
-      hit = !operand.is_null() && !when.is_null() && function::ValuesEqual(operand, when);
+      // As in Kùzu, CASE NULL WHEN NULL matches.
+      hit = operand.is_null() || when.is_null() ? operand.is_null() && when.is_null()
+                                                : function::ValuesEqual(operand, when);
     } else {
       hit = !when.is_null() && when.GetBool();
     }
@@ -145,12 +148,16 @@ Value EvaluateLambda(const BoundExpression& expr, ExecContext& ctx) {
   return out;
 }
 
-// A path from the node, rel and recursive-rel values of a pattern, in pattern order.
+// A path from the node, rel and recursive-rel values of a pattern, in pattern order. Parts an
+// OPTIONAL MATCH did not find are NULL: such nodes stay as NULL entries, rels are left out.
 Value BuildPath(const BoundExpression& expr, ExecContext& ctx) {
   std::vector<Value> nodes, rels;
   for (const auto& child : expr.children) {
     Value v = Evaluate(*child, ctx);
-    if (v.is_null()) return Value::Null(expr.type);
+    if (v.is_null()) {
+      if (child->type.id() == LogicalTypeId::kNode) nodes.push_back(std::move(v));
+      continue;
+    }
     switch (child->type.id()) {
       case LogicalTypeId::kNode:
         nodes.push_back(std::move(v));
@@ -314,8 +321,13 @@ Value Evaluate(const BoundExpression& expr, ExecContext& ctx) {
       }
       return Value::Boolean(false);
     }
-    case ExprKind::kSubquery:
-      ThrowNotSupported("EXISTS and COUNT subqueries are not supported yet");
+    case ExprKind::kSubquery: {
+      if (!ctx.subqueries) ThrowNotSupported("subqueries are not allowed here");
+      const bool exists = expr.name == "exists";
+      // The subquery writes only its own variables' slots; the outer row stays as it is.
+      uint64_t rows = ctx.subqueries->CountRows(*expr.subquery, ctx, exists ? 1 : UINT64_MAX);
+      return exists ? Value::Boolean(rows > 0) : Value::Int64(static_cast<int64_t>(rows));
+    }
   }
   Throw(ErrorCode::kInternal, "unknown expression kind");
 }

@@ -1,6 +1,8 @@
 #include "exec/graph_operators.h"
 
 #include <algorithm>
+#include <functional>
+#include <map>
 #include <unordered_set>
 
 #include "common/status.h"
@@ -8,9 +10,9 @@
 #include "exec/executor.h"
 #include "exec/expression_evaluator.h"
 #include "exec/graph_store.h"
+#include "exec/table_functions.h"
 #include "function/cast.h"
 #include "function/value_ops.h"
-#include <functional>
 
 namespace graphdb::exec {
 
@@ -136,9 +138,8 @@ void CollectEdges(GraphStore& store, InternalId from, const std::vector<TableId>
       }
       if ((dir == Direction::kBackward || dir == Direction::kBoth) && pair.dst_table == from.table &&
           allowed(pair.src_table)) {
+        // An undirected self-loop matches twice, once per direction (as in Kùzu).
         rels.ForEachLiveEdge(from.offset, storage::Direction::kBackward, [&](uint64_t nbr, uint64_t rel) {
-          // An undirected self-loop is found once, in the forward direction.
-          if (dir == Direction::kBoth && pair.src_table == pair.dst_table && nbr == from.offset) return;
           out.push_back({{pair.src_table, nbr}, {pair.id, rel}, false});
         });
       }
@@ -227,7 +228,7 @@ class VarLengthExpandOp final : public PhysicalOperator {
       if (from.is_null()) continue;
       source_ = from.GetId();
       Path path;
-      Search(source_, path, 0);
+      Search(source_, path, 0, ctx);
     }
   }
 
@@ -244,7 +245,7 @@ class VarLengthExpandOp final : public PhysicalOperator {
            std::find(op_.table_ids.begin(), op_.table_ids.end(), node.table) != op_.table_ids.end();
   }
 
-  void Search(InternalId at, Path& path, uint32_t depth) {
+  void Search(InternalId at, Path& path, uint32_t depth, ExecContext& ctx) {
     if (depth >= op_.min_hops && (depth > 0 || op_.min_hops == 0) && EndAllowed(at)) {
       results_.push_back(path);
     }
@@ -261,10 +262,15 @@ class VarLengthExpandOp final : public PhysicalOperator {
            std::find(path.nodes.begin(), path.nodes.end(), step.neighbor) != path.nodes.end())) {
         continue;
       }
+      Value rel = RelRefFor(at, step);
+      if (op_.step_predicate) {
+        ctx.frame[op_.step_slot] = rel;
+        if (!EvaluatePredicate(*op_.step_predicate, ctx)) continue;
+      }
       path.nodes.push_back(step.neighbor);
-      path.rels.push_back(RelRefFor(at, step));
+      path.rels.push_back(std::move(rel));
       path.rel_ids.push_back(step.rel);
-      Search(step.neighbor, path, depth + 1);
+      Search(step.neighbor, path, depth + 1, ctx);
       path.nodes.pop_back();
       path.rels.pop_back();
       path.rel_ids.pop_back();
@@ -423,21 +429,68 @@ class MergeOp final : public PhysicalOperator {
     }
   }
 
+  void Open(ExecContext& ctx) override {
+    PhysicalOperator::Open(ctx);
+    created_.clear();
+  }
+
+  // The patterns of one MERGE form one pattern: it matches when every part matches, else
+  // all parts are created. As in Kùzu, a pattern this MERGE created earlier in the statement
+  // (same property values and endpoints) counts as matched, whatever was SET on it since.
   bool Next(ExecContext& ctx) override {
     if (!child->Next(ctx)) return false;
-    for (const auto& pattern : clause_.patterns) {
-      bool matched = pattern.rels.empty() ? MatchNode(pattern, ctx) : MatchRels(pattern, ctx);
-      if (matched) {
-        ApplySetItems(*store_, clause_.set_items, ctx);
-      } else {
-        CreateOp::CreatePattern(*store_, pattern, ctx);
-        ApplySetItems(*store_, clause_.on_create, ctx);
-      }
+    std::vector<Value> key = PatternKey(ctx);
+    if (auto it = created_.find(key); it != created_.end()) {
+      for (const auto& [slot, value] : it->second) ctx.frame[slot] = value;
+      ApplySetItems(*store_, clause_.set_items, ctx);
+      return true;
     }
+    bool matched = true;
+    for (const auto& pattern : clause_.patterns) {
+      matched = pattern.rels.empty() ? MatchNode(pattern, ctx) : MatchRels(pattern, ctx);
+      if (!matched) break;
+    }
+    if (matched) {
+      ApplySetItems(*store_, clause_.set_items, ctx);
+      return true;
+    }
+    std::vector<std::pair<SlotId, Value>> slots;
+    for (const auto& pattern : clause_.patterns) {
+      CreateOp::CreatePattern(*store_, pattern, ctx);
+      for (const auto& node : pattern.nodes) slots.emplace_back(node.slot, ctx.frame[node.slot]);
+      for (const auto& rel : pattern.rels) slots.emplace_back(rel.slot, ctx.frame[rel.slot]);
+    }
+    created_.emplace(std::move(key), std::move(slots));
+    ApplySetItems(*store_, clause_.on_create, ctx);
     return true;
   }
 
  private:
+  struct KeyLess {
+    bool operator()(const std::vector<Value>& a, const std::vector<Value>& b) const {
+      return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(),
+                                          [](const Value& x, const Value& y) {
+                                            return function::CompareValues(x, y) < 0;
+                                          });
+    }
+  };
+
+  // What identifies the pattern for this row: the endpoints of its rels and every property
+  // value written in it.
+  std::vector<Value> PatternKey(ExecContext& ctx) {
+    std::vector<Value> key;
+    for (const auto& pattern : clause_.patterns) {
+      for (const auto& node : pattern.nodes) {
+        if (node.bound_before) key.push_back(ctx.frame[node.slot]);
+        for (const auto& prop : node.properties) key.push_back(Evaluate(*prop.value, ctx));
+      }
+      for (const auto& rel : pattern.rels) {
+        for (const auto& prop : rel.properties) key.push_back(Evaluate(*prop.value, ctx));
+      }
+    }
+    return key;
+  }
+
   bool PropertiesMatch(const std::vector<std::pair<size_t, Value>>& props,
                        const std::function<Value(size_t)>& get) {
     for (const auto& [index, value] : props) {
@@ -462,10 +515,9 @@ class MergeOp final : public PhysicalOperator {
       if (index == schema->primary_key && !value.is_null()) {
         LogicalType key_type = schema->properties[index].type;
         if (key_type.id() == LogicalTypeId::kSerial) key_type = LogicalType::Int64();
-        // As in Kùzu, a MERGE that names the primary key matches on the key alone.
         Value key = value.type() == key_type ? value : function::CastValue(value, key_type);
         auto offset = table.Lookup(key);
-        if (offset && !table.IsDeleted(*offset)) {
+        if (offset && !table.IsDeleted(*offset) && PropertiesMatch(props, get(*offset))) {
           ctx.frame[node.slot] = Value::Id({table_id, *offset});
           return true;
         }
@@ -505,6 +557,7 @@ class MergeOp final : public PhysicalOperator {
 
   GraphStore* store_;
   const BoundClause& clause_;
+  std::map<std::vector<Value>, std::vector<std::pair<SlotId, Value>>, KeyLess> created_;
 };
 
 class SetOp final : public PhysicalOperator {
@@ -543,6 +596,37 @@ class DeleteOp final : public PhysicalOperator {
   const BoundClause& clause_;
 };
 
+// CALL table_function(...): for each input row, the function's rows into the yielded slots.
+class TableFunctionOp final : public PhysicalOperator {
+ public:
+  TableFunctionOp(GraphStore* store, const binder::BoundTableFunction& fn) : store_(store), fn_(fn) {}
+
+  void Open(ExecContext& ctx) override {
+    PhysicalOperator::Open(ctx);
+    rows_.clear();
+    position_ = 0;
+  }
+
+  bool Next(ExecContext& ctx) override {
+    while (position_ >= rows_.size()) {
+      if (!child->Next(ctx)) return false;
+      rows_ = TableFunctionRows(fn_, *store_);
+      position_ = 0;
+    }
+    const auto& row = rows_[position_++];
+    for (size_t i = 0; i < fn_.slots.size(); ++i) {
+      if (fn_.slots[i]) ctx.frame[*fn_.slots[i]] = row[i];
+    }
+    return true;
+  }
+
+ private:
+  GraphStore* store_;
+  const binder::BoundTableFunction& fn_;
+  std::vector<std::vector<Value>> rows_;
+  size_t position_ = 0;
+};
+
 }  // namespace
 
 OperatorPtr MapGraphOperator(const LogicalOperator& op, GraphStore* store) {
@@ -557,6 +641,8 @@ OperatorPtr MapGraphOperator(const LogicalOperator& op, GraphStore* store) {
       return std::make_unique<ExpandOp>(store, op);
     case planner::LogicalOpKind::kOptional:
       return std::make_unique<OptionalOp>(MapPlan(*op.children[1], store), op.slots);
+    case planner::LogicalOpKind::kTableFunction:
+      return std::make_unique<TableFunctionOp>(store, *op.clause->table_function);
     case planner::LogicalOpKind::kUpdate:
       switch (op.clause->kind) {
         case BoundClause::Kind::kCreate:

@@ -50,21 +50,33 @@ uint64_t InitialRandomState() {
   Throw(ErrorCode::kInvalidRequest, "Transaction exception: " + message);
 }
 
+exec::QueryResult ExecuteBound(Database& db, const binder::BoundQuery& bound,
+                               const std::unordered_map<std::string, Value>& params, bool writes,
+                               Session* session);
+
 // REQUIRES: the statement lock, exclusive when the query writes.
 exec::QueryResult RunQueryStatement(Database& db, const parser::ParsedQueryStatement& statement,
                                     const std::unordered_map<std::string, Value>& params,
                                     bool writes, Session* session) {
-  const catalog::Catalog& catalog = db.catalog();
-  binder::Binder binder(catalog, params);
+  binder::Binder binder(db.catalog(), params);
   std::unique_ptr<binder::BoundQuery> bound = binder.BindQuery(statement.query);
-  planner::LogicalPlan plan = planner::PlanQuery(*bound, catalog);
   if (statement.explain) {
+    planner::LogicalPlan plan = planner::PlanQuery(*bound, db.catalog());
     exec::QueryResult result;
     result.column_names = {"explain"};
     result.column_types = {LogicalType::String()};
     result.rows.push_back({Value::String(plan.root->ToString())});
     return result;
   }
+  return ExecuteBound(db, *bound, params, writes, session);
+}
+
+// Plans and runs a bound query. REQUIRES: the statement lock, exclusive when it writes.
+exec::QueryResult ExecuteBound(Database& db, const binder::BoundQuery& bound,
+                               const std::unordered_map<std::string, Value>& params, bool writes,
+                               Session* session) {
+  const catalog::Catalog& catalog = db.catalog();
+  planner::LogicalPlan plan = planner::PlanQuery(bound, catalog);
   Transaction* transaction = session ? session->transaction.get() : nullptr;
   if (writes && transaction && transaction->read_only) {
     TransactionError("Cannot execute write operations in a read-only transaction.");
@@ -164,6 +176,12 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
     }
     case parser::StatementKind::kTransaction:
       return RunTransactionStatement(db, statement.As<parser::ParsedTransaction>(), session);
+    case parser::StatementKind::kCallFunction: {
+      std::shared_lock<std::shared_mutex> lock(db.statement_lock());
+      binder::Binder binder(db.catalog(), params);
+      auto bound = binder.BindStandaloneCall(*statement.As<parser::ParsedCallFunction>().function);
+      return ExecuteBound(db, *bound, params, false, session);
+    }
     default:
       break;
   }

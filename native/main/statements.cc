@@ -29,12 +29,35 @@ LogicalType ParseType(const std::string& text) {
   return *type;
 }
 
-catalog::PropertyDefinition ToProperty(const parser::ParsedColumnDefinition& column) {
+// A column definition; its DEFAULT must be of a type that converts to the column's.
+catalog::PropertyDefinition ToProperty(Database& db, const parser::ParsedColumnDefinition& column) {
   catalog::PropertyDefinition prop;
   prop.name = column.name;
   prop.type = ParseType(column.type_text);
-  if (column.default_value) prop.default_expr = column.default_value->text;
+  if (column.default_value) {
+    std::unordered_map<std::string, Value> no_params;
+    binder::Binder binder(db.catalog(), no_params);
+    auto bound = binder.BindConstantExpression(*column.default_value);
+    const LogicalType& from = bound->type;
+    const LogicalType& to = prop.type;
+    bool numeric = from.IsNumeric() && to.IsNumeric();  // numbers convert, checked when stored
+    if (from.id() != LogicalTypeId::kAny && !numeric && !function::CanImplicitCast(from, to)) {
+      ThrowBinding("Binder exception: Expression " +
+                   binder::ExpressionUniqueName(*column.default_value) + " has data type " +
+                   from.ToString() + " but expected " + to.ToString() +
+                   ". Implicit cast is not supported.");
+    }
+    prop.default_expr = column.default_value->text;
+  }
   return prop;
+}
+
+catalog::RelStorageDirection ParseStorageDirection(const Value& v) {
+  std::string text = v.type_id() == LogicalTypeId::kString ? catalog::FoldName(v.GetString()) : v.ToString();
+  if (text == "both") return catalog::RelStorageDirection::kBoth;
+  if (text == "fwd") return catalog::RelStorageDirection::kFwd;
+  if (text == "bwd") return catalog::RelStorageDirection::kBwd;
+  ThrowRuntime("Runtime exception: Cannot parse " + v.ToString() + " as ExtendDirection.");
 }
 
 // Evaluates a DEFAULT expression for an ALTER TABLE ADD column.
@@ -56,7 +79,7 @@ exec::QueryResult CreateNodeTable(Database& db, const parser::ParsedCreateNodeTa
   catalog::NodeTableDefinition def;
   def.name = s.table_name;
   def.if_not_exists = s.if_not_exists;
-  for (const auto& column : s.columns) def.properties.push_back(ToProperty(column));
+  for (const auto& column : s.columns) def.properties.push_back(ToProperty(db, column));
   def.primary_key = s.primary_key;
   return MessageResult(Check(db.storage().CreateNodeTable(std::move(def))).message);
 }
@@ -67,7 +90,19 @@ exec::QueryResult CreateRelTable(Database& db, const parser::ParsedCreateRelTabl
   def.name = s.table_name;
   def.if_not_exists = s.if_not_exists;
   for (const auto& c : s.connections) def.from_to.emplace_back(c.from, c.to);
-  for (const auto& column : s.columns) def.properties.push_back(ToProperty(column));
+  for (const auto& column : s.columns) def.properties.push_back(ToProperty(db, column));
+  for (const auto& option : s.options) {
+    if (catalog::FoldName(option.name) != "storage_direction") {
+      ThrowBinding("Binder exception: Unrecognized rel table option " + option.name + ".");
+    }
+    if (!option.value) ThrowBinding("Binder exception: storage_direction expects a value.");
+    std::unordered_map<std::string, Value> no_params;
+    binder::Binder binder(db.catalog(), no_params);
+    auto bound = binder.BindConstantExpression(*option.value);
+    exec::ExecContext ctx;
+    ctx.params = &no_params;
+    def.storage_direction = ParseStorageDirection(exec::Evaluate(*bound, ctx));
+  }
   if (!s.multiplicity.empty()) {
     auto m = catalog::ParseRelMultiplicity(s.multiplicity);
     if (!m) ThrowBinding("Binder exception: Invalid relationship multiplicity " + s.multiplicity + ".");
@@ -84,7 +119,7 @@ exec::QueryResult AlterTable(Database& db, const parser::ParsedAlterTable& s) {
   storage::StorageManager& storage = db.storage();
   switch (s.alter_kind) {
     case parser::AlterKind::kAddProperty: {
-      catalog::PropertyDefinition prop = ToProperty(s.column);
+      catalog::PropertyDefinition prop = ToProperty(db, s.column);
       Value fill = EvaluateDefault(db, s.column, prop.type);
       return MessageResult(
           Check(storage.AddProperty(s.table_name, std::move(prop), fill, s.if_not_exists)).message);

@@ -73,6 +73,15 @@ BoundExpressionPtr MakeExpr(ExprKind kind, LogicalType type, std::string text) {
   return e;
 }
 
+// AND of the expressions; nullptr for none.
+BoundExpressionPtr Conjunction(std::vector<BoundExpressionPtr> conjuncts) {
+  if (conjuncts.empty()) return nullptr;
+  if (conjuncts.size() == 1) return std::move(conjuncts[0]);
+  auto conj = MakeExpr(ExprKind::kAnd, LogicalType::Bool(), "");
+  conj->children = std::move(conjuncts);
+  return conj;
+}
+
 BoundExpressionPtr MakeLiteral(Value v, std::string text) {
   auto e = MakeExpr(ExprKind::kLiteral, v.type(), std::move(text));
   e->literal = std::move(v);
@@ -130,6 +139,46 @@ bool IsLambdaFunctionName(const std::string& name) {
 
 }  // namespace
 
+std::string ExpressionUniqueName(const ParsedExpression& expr) {
+  auto join = [](const std::vector<parser::ParsedExpressionPtr>& children) {
+    std::string out;
+    for (size_t i = 0; i < children.size(); ++i) {
+      if (i) out += ',';
+      out += ExpressionUniqueName(*children[i]);
+    }
+    return out;
+  };
+  switch (expr.kind) {
+    case ExpressionKind::kLiteral:
+      switch (expr.literal_kind) {
+        case LiteralKind::kInteger:
+        case LiteralKind::kString:
+          return expr.value;
+        case LiteralKind::kDouble:
+          return Value::Double(std::strtod(expr.value.c_str(), nullptr)).ToString();
+        case LiteralKind::kBoolean:
+          return expr.bool_value ? "True" : "False";
+        case LiteralKind::kNull:
+          return "";
+      }
+      break;
+    case ExpressionKind::kVariable:
+      return expr.name;
+    case ExpressionKind::kListLiteral:
+      return "LIST_CREATION(" + join(expr.children) + ")";
+    case ExpressionKind::kMapLiteral:
+      return "STRUCT_PACK(" + join(expr.children) + ")";
+    case ExpressionKind::kFunctionCall: {
+      std::string upper = expr.name;
+      for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      return upper + "(" + join(expr.children) + ")";
+    }
+    default:
+      break;
+  }
+  return expr.text;
+}
+
 std::vector<uint64_t> Binder::ResolveNodeTables(const std::vector<std::string>& labels) {
   std::vector<uint64_t> ids;
   if (labels.empty()) {
@@ -175,12 +224,7 @@ std::unique_ptr<BoundQuery> Binder::BindQuery(const parser::ParsedRegularQuery& 
       if (columns.size() != first.size()) {
         BindError("The number of columns to union/union all must be the same.");
       }
-      for (size_t c = 0; c < columns.size(); ++c) {
-        if (columns[c].name != first[c].name) {
-          BindError("Union/union all expects the same column names. Got " + first[c].name +
-                    " and " + columns[c].name + ".");
-        }
-      }
+      // As in Kùzu, the columns are named after the first query; the others may differ.
     }
     bound->columns.push_back(std::move(columns));
   }
@@ -218,7 +262,7 @@ BoundQueryPart Binder::BindSingleQuery(const parser::ParsedSingleQuery& query,
       case ClauseKind::kMatch: {
         const auto& match = clause.As<parser::ParsedMatchClause>();
         bound.kind = match.optional ? BoundClause::Kind::kOptionalMatch : BoundClause::Kind::kMatch;
-        BindMatch(match, &bound);
+        BindMatch(match.patterns, match.where.get(), &bound);
         break;
       }
       case ClauseKind::kUnwind: {
@@ -310,10 +354,12 @@ BoundQueryPart Binder::BindSingleQuery(const parser::ParsedSingleQuery& query,
         }
         break;
       }
-      case ClauseKind::kCall:
+      case ClauseKind::kCall: {
+        const auto& call = clause.As<parser::ParsedCallClause>();
         bound.kind = BoundClause::Kind::kCall;
-        BindCall(clause.As<parser::ParsedCallClause>(), &bound);
+        BindCall(*call.function, call.yield_items, call.where.get(), &bound);
         break;
+      }
       case ClauseKind::kLoadFrom:
         ThrowNotSupported("LOAD FROM is not supported yet");
     }
@@ -322,8 +368,8 @@ BoundQueryPart Binder::BindSingleQuery(const parser::ParsedSingleQuery& query,
   return part;
 }
 
-void Binder::BindCall(const parser::ParsedCallClause& call, BoundClause* out) {
-  const ParsedExpression& fn = *call.function;
+void Binder::BindCall(const ParsedExpression& fn, const std::vector<parser::ParsedYieldItem>& yields,
+                      const ParsedExpression* where, BoundClause* out) {
   std::vector<Value> args;
   for (const auto& child : fn.children) {
     auto arg = Bind(*child);
@@ -341,10 +387,10 @@ void Binder::BindCall(const parser::ParsedCallClause& call, BoundClause* out) {
     table_function->slots[column] = slot;
     scope_->Add({alias, slot, table_function->column_types[column]});
   };
-  if (call.yield_items.empty()) {
+  if (yields.empty()) {
     for (size_t i = 0; i < names.size(); ++i) declare(i, names[i]);
   } else {
-    for (const auto& item : call.yield_items) {
+    for (const auto& item : yields) {
       auto it = std::find_if(names.begin(), names.end(),
                              [&](const std::string& n) { return catalog::NamesEqual(n, item.name); });
       if (it == names.end()) BindError("Unknown table function output variable name: " + item.name + ".");
@@ -352,10 +398,10 @@ void Binder::BindCall(const parser::ParsedCallClause& call, BoundClause* out) {
     }
   }
   out->table_function = std::move(table_function);
-  if (call.where) {
-    out->where = Bind(*call.where);
+  if (where) {
+    out->where = Bind(*where);
     if (out->where->type.id() != LogicalTypeId::kBool && out->where->type.id() != LogicalTypeId::kAny) {
-      BindError(call.where->text + " has data type " + out->where->type.ToString() +
+      BindError(where->text + " has data type " + out->where->type.ToString() +
                 " but BOOL was expected.");
     }
   }
@@ -363,25 +409,9 @@ void Binder::BindCall(const parser::ParsedCallClause& call, BoundClause* out) {
 
 std::unique_ptr<BoundQuery> Binder::BindStandaloneCall(const parser::ParsedExpression& function) {
   scope_ = std::make_shared<Scope>();
-  parser::ParsedCallClause call;
-  call.function = std::make_unique<ParsedExpression>();
-  call.function->kind = function.kind;
-  call.function->name = function.name;
-  call.function->text = function.text;
-  for (const auto& child : function.children) {
-    // Arguments of a standalone CALL are literals; rebuild them for the clause.
-    auto copy = std::make_unique<ParsedExpression>();
-    copy->kind = child->kind;
-    copy->text = child->text;
-    copy->literal_kind = child->literal_kind;
-    copy->value = child->value;
-    copy->bool_value = child->bool_value;
-    copy->name = child->name;
-    call.function->children.push_back(std::move(copy));
-  }
   BoundClause clause;
   clause.kind = BoundClause::Kind::kCall;
-  BindCall(call, &clause);
+  BindCall(function, {}, nullptr, &clause);
   BoundClause ret;
   ret.kind = BoundClause::Kind::kProjection;
   ret.projection = std::make_unique<BoundProjection>();
@@ -407,73 +437,51 @@ std::unique_ptr<BoundQuery> Binder::BindStandaloneCall(const parser::ParsedExpre
   return bound;
 }
 
-void Binder::BindMatch(const parser::ParsedMatchClause& clause, BoundClause* out) {
-  for (const auto& pattern : clause.patterns) out->patterns.push_back(BindPattern(pattern, false));
+void Binder::BindMatch(const std::vector<parser::ParsedPatternElement>& patterns,
+                       const ParsedExpression* where_clause, BoundClause* out) {
+  for (const auto& pattern : patterns) out->patterns.push_back(BindPattern(pattern, false));
   // Inline properties become predicates ANDed with WHERE.
   std::vector<BoundExpressionPtr> conjuncts;
-  auto add_equalities = [&](SlotId slot, const LogicalType& type,
-                            const std::vector<uint64_t>& tables, const std::string& name,
-                            std::vector<BoundPropertyEquality>& props) {
+  auto equalities = [&](SlotId slot, const LogicalType& type, const std::vector<uint64_t>& tables,
+                        const std::string& name, std::vector<BoundPropertyEquality>& props,
+                        std::vector<BoundExpressionPtr>& into) {
     for (auto& prop : props) {
       auto var = MakeExpr(ExprKind::kVariable, type, name);
       var->slot = slot;
-      auto property = MakeExpr(ExprKind::kProperty, prop.value->type, name + "." + prop.property);
-      property->name = prop.property;
-      property->property_columns.assign(catalog_.next_table_id(), -1);
-      LogicalType found;
-      for (uint64_t t : tables) {
-        if (type.id() == LogicalTypeId::kNode) {
-          const auto* schema = catalog_.GetNodeTable(t);
-          if (auto idx = schema->PropertyIndex(prop.property)) {
-            property->property_columns[t] = static_cast<int32_t>(*idx);
-            found = schema->properties[*idx].type;
-          }
-        } else {
-          const auto* schema = catalog_.GetRelTable(t);
-          if (auto idx = schema->PropertyIndex(prop.property)) {
-            for (const auto& pair : schema->pairs) property->property_columns[pair.id] = static_cast<int32_t>(*idx);
-            found = schema->properties[*idx].type;
-          }
-        }
-      }
-      if (found.id() == LogicalTypeId::kAny) {
-        BindError("Cannot find property " + prop.property + " for " + name + ".");
-      }
-      property->type = found;
-      property->children.push_back(std::move(var));
+      std::string text = name + "." + prop.property;
       std::vector<BoundExpressionPtr> args;
-      args.push_back(std::move(property));
+      args.push_back(BindPropertyOnTables(std::move(var), tables, prop.property, text));
       args.push_back(std::move(prop.value));
-      conjuncts.push_back(BindScalar("=", std::move(args), name + "." + prop.property));
+      into.push_back(BindScalar("=", std::move(args), text));
     }
     props.clear();
   };
+  const LogicalType node_type(LogicalTypeId::kNode), rel_type(LogicalTypeId::kRel);
   for (auto& pattern : out->patterns) {
     for (auto& node : pattern.nodes) {
-      add_equalities(node.slot, LogicalType(LogicalTypeId::kNode), node.table_ids, node.name, node.properties);
+      equalities(node.slot, node_type, node.table_ids, node.name, node.properties, conjuncts);
     }
     for (auto& rel : pattern.rels) {
       if (!rel.variable_length) {
-        add_equalities(rel.slot, LogicalType(LogicalTypeId::kRel), rel.table_ids, rel.name, rel.properties);
+        equalities(rel.slot, rel_type, rel.table_ids, rel.name, rel.properties, conjuncts);
+      } else if (!rel.properties.empty()) {
+        // (a)-[:R* {k: v}]->(b): every relationship of the path has k = v.
+        rel.step_slot = NewSlot();
+        std::vector<BoundExpressionPtr> step;
+        equalities(rel.step_slot, rel_type, rel.table_ids, rel.name, rel.properties, step);
+        rel.step_predicate = Conjunction(std::move(step));
       }
     }
   }
-  if (clause.where) {
-    auto where = Bind(*clause.where);
+  if (where_clause) {
+    auto where = Bind(*where_clause);
     if (where->type.id() != LogicalTypeId::kBool && where->type.id() != LogicalTypeId::kAny) {
-      BindError(clause.where->text + " has data type " + where->type.ToString() +
-                ". BOOL was expected.");
+      BindError(where_clause->text + " has data type " + where->type.ToString() +
+                " but BOOL was expected.");
     }
     conjuncts.push_back(std::move(where));
   }
-  if (conjuncts.empty()) return;
-  if (conjuncts.size() == 1) {
-    out->where = std::move(conjuncts[0]);
-    return;
-  }
-  auto conj = MakeExpr(ExprKind::kAnd, LogicalType::Bool(), "");
-  conj->children = std::move(conjuncts);
-  out->where = std::move(conj);
+  out->where = Conjunction(std::move(conjuncts));
 }
 
 void Binder::BindNodePattern(const parser::ParsedNodePattern& node, bool for_create,
@@ -1051,7 +1059,7 @@ BoundExpressionPtr Binder::BindLambdaCall(const std::string& name, const ParsedE
   }
   auto list = Bind(*expr.children[0]);
   if (list->type.id() != LogicalTypeId::kList && list->type.id() != LogicalTypeId::kArray) {
-    BindError(expr.children[0]->text + " has data type " + list->type.ToString() + ". LIST was expected.");
+    BindError(expr.children[0]->text + " has data type " + list->type.ToString() + " but LIST was expected.");
   }
   LogicalType element = list->type.child();
   const ParsedExpression& lambda = *expr.children[1];
@@ -1279,6 +1287,28 @@ BoundExpressionPtr Binder::BindGraphFunction(const std::string& name,
   return nullptr;
 }
 
+BoundExpressionPtr Binder::BindSubquery(const ParsedExpression& expr) {
+  // EXISTS { MATCH ... } / COUNT { MATCH ... }: a MATCH that sees the outer variables,
+  // evaluated for each outer row.
+  const bool exists = expr.kind == ExpressionKind::kExistsSubquery;
+  auto e = MakeExpr(ExprKind::kSubquery, exists ? LogicalType::Bool() : LogicalType::Int64(), expr.text);
+  e->name = exists ? "exists" : "count";
+  auto part = std::make_shared<BoundQueryPart>();
+  for (const auto& v : scope_->vars()) part->correlated_slots.push_back(v.slot);
+  auto saved_scope = scope_;
+  auto* saved_sink = aggregate_sink_;
+  scope_ = std::make_shared<Scope>(*saved_scope);
+  aggregate_sink_ = nullptr;
+  BoundClause match;
+  match.kind = BoundClause::Kind::kMatch;
+  BindMatch(expr.subquery->patterns, expr.subquery->where.get(), &match);
+  part->clauses.push_back(std::move(match));
+  scope_ = saved_scope;
+  aggregate_sink_ = saved_sink;
+  e->subquery = std::move(part);
+  return e;
+}
+
 BoundExpressionPtr Binder::BindBinary(const ParsedExpression& expr) {
   BinaryOp op = expr.binary_op;
   if (op == BinaryOp::kAnd || op == BinaryOp::kOr || op == BinaryOp::kXor) {
@@ -1287,7 +1317,8 @@ BoundExpressionPtr Binder::BindBinary(const ParsedExpression& expr) {
     for (const auto& child : expr.children) {
       auto c = Bind(*child);
       if (c->type.id() != LogicalTypeId::kBool && c->type.id() != LogicalTypeId::kAny) {
-        BindError(child->text + " has data type " + c->type.ToString() + ". BOOL was expected.");
+        BindError("Expression " + ExpressionUniqueName(*child) + " has data type " +
+                  c->type.ToString() + " but expected BOOL. Implicit cast is not supported.");
       }
       e->children.push_back(ImplicitCast(std::move(c), LogicalType::Bool()));
     }
@@ -1444,7 +1475,7 @@ BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
       if (list->type.id() == LogicalTypeId::kList || list->type.id() == LogicalTypeId::kArray) {
         element = list->type.child();
       } else if (list->type.id() != LogicalTypeId::kAny) {
-        BindError(expr.children[0]->text + " has data type " + list->type.ToString() + ". LIST was expected.");
+        BindError(expr.children[0]->text + " has data type " + list->type.ToString() + " but LIST was expected.");
       }
       bool quantifier = expr.kind == ExpressionKind::kQuantifier;
       auto e = MakeExpr(quantifier ? ExprKind::kQuantifier : ExprKind::kListComprehension,
@@ -1478,7 +1509,7 @@ BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
       BindError("Lambda expressions are only allowed as arguments of list functions.");
     case ExpressionKind::kExistsSubquery:
     case ExpressionKind::kCountSubquery:
-      ThrowNotSupported("EXISTS and COUNT subqueries are not supported yet");
+      return BindSubquery(expr);
     case ExpressionKind::kPatternPredicate:
       ThrowNotSupported("pattern predicates are not supported yet");
     case ExpressionKind::kUnary: {
@@ -1487,8 +1518,8 @@ BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
           auto e = MakeExpr(ExprKind::kNot, LogicalType::Bool(), expr.text);
           auto child = Bind(*expr.children[0]);
           if (child->type.id() != LogicalTypeId::kBool && child->type.id() != LogicalTypeId::kAny) {
-            BindError(expr.children[0]->text + " has data type " + child->type.ToString() +
-                      ". BOOL was expected.");
+            BindError("Expression " + ExpressionUniqueName(*expr.children[0]) + " has data type " +
+                      child->type.ToString() + " but expected BOOL. Implicit cast is not supported.");
           }
           e->children.push_back(ImplicitCast(std::move(child), LogicalType::Bool()));
           return e;

@@ -18,6 +18,10 @@
 
 namespace graphdb::binder {
 
+// Kùzu's name for an expression in error messages: literals by value (123.400000, foo),
+// list and map literals as LIST_CREATION(...) / STRUCT_PACK(...), calls as UPPER(args).
+std::string ExpressionUniqueName(const parser::ParsedExpression& expr);
+
 class Binder {
  public:
   Binder(const catalog::Catalog& catalog, const std::unordered_map<std::string, Value>& params)
@@ -37,8 +41,12 @@ class Binder {
 
   BoundQueryPart BindSingleQuery(const parser::ParsedSingleQuery& query,
                                  std::vector<BoundColumn>* columns);
-  void BindMatch(const parser::ParsedMatchClause& clause, BoundClause* out);
-  void BindCall(const parser::ParsedCallClause& call, BoundClause* out);
+  void BindMatch(const std::vector<parser::ParsedPatternElement>& patterns,
+                 const parser::ParsedExpression* where, BoundClause* out);
+  BoundExpressionPtr BindSubquery(const parser::ParsedExpression& expr);
+  void BindCall(const parser::ParsedExpression& function,
+                const std::vector<parser::ParsedYieldItem>& yields,
+                const parser::ParsedExpression* where, BoundClause* out);
   BoundPattern BindPattern(const parser::ParsedPatternElement& pattern, bool for_create);
   void BindNodePattern(const parser::ParsedNodePattern& node, bool for_create,
                        BoundNodePattern* out);

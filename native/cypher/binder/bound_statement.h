@@ -50,6 +50,10 @@ struct BoundRelPattern {
   uint32_t min_hops = 1;
   uint32_t max_hops = 1;
   PathSemantic semantic = PathSemantic::kWalk;
+  // Variable-length rels with inline properties: each relationship of the path, placed in
+  // step_slot, must satisfy step_predicate.
+  SlotId step_slot = 0;
+  BoundExpressionPtr step_predicate;
   bool bound_before = false;
 };
 
@@ -121,6 +125,8 @@ struct BoundClause {
 
 struct BoundQueryPart {
   std::vector<BoundClause> clauses;
+  // A subquery (EXISTS / COUNT): the outer variables' slots, bound when it runs.
+  std::vector<SlotId> correlated_slots;
 };
 
 struct BoundColumn {

@@ -21,6 +21,7 @@ const char* KindName(LogicalOpKind kind) {
     case LogicalOpKind::kOptional: return "OPTIONAL";
     case LogicalOpKind::kUpdate: return "UPDATE";
     case LogicalOpKind::kMaterialize: return "MATERIALIZE";
+    case LogicalOpKind::kTableFunction: return "TABLE_FUNCTION";
   }
   return "?";
 }

@@ -33,6 +33,7 @@ enum class LogicalOpKind : uint8_t {
   kUnion,
   kOptional,     // children[0] input; children[1] correlated sub-plan; NULLs when it is empty
   kUpdate,       // CREATE / MERGE / SET / DELETE clause, applied per input row
+  kTableFunction,  // for each input row, the rows of a CALL table function into its slots
   kMaterialize,  // buffers every input row before producing any: a barrier between the
                  // reads and the updates of a query part, and after updates read later
 };
@@ -62,6 +63,9 @@ struct LogicalOperator {
   // reads in pattern order.
   bool reverse_path = false;
   binder::PathSemantic semantic = binder::PathSemantic::kWalk;
+  // Variable-length kExpand: a predicate each relationship (placed in step_slot) must pass.
+  const BoundExpression* step_predicate = nullptr;
+  SlotId step_slot = 0;
   std::vector<SlotId> rel_slots_in_pattern;  // relationship uniqueness within a MATCH
 
   // kFilter / kUnwind: predicate or list. kSkipLimit: skip in expr, limit in expr2.
@@ -78,7 +82,7 @@ struct LogicalOperator {
   // kUnion: per-branch output slots and the shared output slots
   std::vector<std::vector<SlotId>> branch_slots;
   bool union_all = true;
-  // kUpdate
+  // kUpdate, kTableFunction
   const binder::BoundClause* clause = nullptr;
 
   std::string ToString(int indent = 0) const;  // EXPLAIN output

@@ -24,6 +24,9 @@ LogicalOperatorPtr MakeOp(LogicalOpKind kind, LogicalOperatorPtr child) {
 
 void CollectSlots(const BoundExpression& e, std::set<SlotId>& out) {
   if (e.kind == ExprKind::kVariable) out.insert(e.slot);
+  if (e.kind == ExprKind::kSubquery) {
+    out.insert(e.subquery->correlated_slots.begin(), e.subquery->correlated_slots.end());
+  }
   for (const auto& child : e.children) CollectSlots(*child, out);
   if (e.kind == ExprKind::kListComprehension || e.kind == ExprKind::kQuantifier) {
     out.erase(e.slot);
@@ -49,7 +52,9 @@ Direction Reverse(Direction d) {
 
 class PartPlanner {
  public:
-  explicit PartPlanner(const catalog::Catalog& catalog) : catalog_(catalog) {}
+  // `bound`: slots the plan's input already holds (a correlated subquery's outer variables).
+  explicit PartPlanner(const catalog::Catalog& catalog, const std::vector<SlotId>& bound = {})
+      : catalog_(catalog), available_(bound.begin(), bound.end()) {}
 
   LogicalOperatorPtr Plan(const binder::BoundQueryPart& part) {
     LogicalOperatorPtr plan = MakeOp(LogicalOpKind::kSingleRow, nullptr);
@@ -91,6 +96,14 @@ class PartPlanner {
           }
           op->children.push_back(std::move(sub));
           plan = std::move(op);
+          // Named paths are rebuilt from the variables, NULL where the match failed (as in
+          // Kùzu: the path keeps the nodes it has).
+          for (const auto& pattern : clause.patterns) {
+            if (!pattern.path_slot) continue;
+            auto path = MakeOp(LogicalOpKind::kProjection, std::move(plan));
+            path->items.push_back({pattern.path_expr.get(), *pattern.path_slot});
+            plan = std::move(path);
+          }
           break;
         }
         case BoundClause::Kind::kUnwind: {
@@ -104,6 +117,20 @@ class PartPlanner {
         case BoundClause::Kind::kProjection:
           plan = PlanProjection(std::move(plan), *clause.projection);
           break;
+        case BoundClause::Kind::kCall: {
+          auto op = MakeOp(LogicalOpKind::kTableFunction, std::move(plan));
+          op->clause = &clause;
+          for (const auto& slot : clause.table_function->slots) {
+            if (slot) available_.insert(*slot);
+          }
+          plan = std::move(op);
+          if (clause.where) {
+            auto filter = MakeOp(LogicalOpKind::kFilter, std::move(plan));
+            filter->expr = clause.where.get();
+            plan = std::move(filter);
+          }
+          break;
+        }
         case BoundClause::Kind::kCreate:
         case BoundClause::Kind::kMerge:
         case BoundClause::Kind::kSet:
@@ -204,6 +231,8 @@ class PartPlanner {
         op->max_hops = rel.max_hops;
         op->reverse_path = !rightwards;
         op->semantic = rel.semantic;
+        op->step_predicate = rel.step_predicate.get();
+        op->step_slot = rel.step_slot;
         plan = std::move(op);
         available_.insert(to.slot);
         available_.insert(rel.slot);
@@ -312,6 +341,13 @@ bool IsPrimaryKeyEqualityFor(const BoundExpression& e, SlotId slot,
                       left.children[0]->slot == slot;
   *key = left_is_prop ? e.children[1].get() : e.children[0].get();
   return true;
+}
+
+LogicalOperatorPtr PlanSubquery(const binder::BoundQueryPart& part, const catalog::Catalog& catalog) {
+  PartPlanner planner(catalog, part.correlated_slots);
+  LogicalOperatorPtr root = planner.Plan(part);
+  ApplyIndexSeekRule(root, catalog);
+  return root;
 }
 
 LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& catalog) {

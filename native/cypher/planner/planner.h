@@ -17,6 +17,10 @@ namespace graphdb::planner {
 
 LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& catalog);
 
+// The plan of a correlated subquery (EXISTS / COUNT): it starts from one row holding the outer
+// variables (a SingleRow leaf over the shared frame).
+LogicalOperatorPtr PlanSubquery(const binder::BoundQueryPart& part, const catalog::Catalog& catalog);
+
 // Optimizer rules (one file each).
 void ApplyIndexSeekRule(LogicalOperatorPtr& root, const catalog::Catalog& catalog);
 

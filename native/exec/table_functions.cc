@@ -1,0 +1,131 @@
+#include "exec/table_functions.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "common/status.h"
+#include "function/value_ops.h"
+
+namespace graphdb::exec {
+
+namespace {
+
+const char* StorageDirectionName(catalog::RelStorageDirection d) {
+  switch (d) {
+    case catalog::RelStorageDirection::kFwd: return "fwd";
+    case catalog::RelStorageDirection::kBwd: return "bwd";
+    case catalog::RelStorageDirection::kBoth: break;
+  }
+  return "both";
+}
+
+Value DefaultText(const catalog::PropertyDefinition& prop) {
+  if (prop.type.id() == LogicalTypeId::kSerial) return Value::String("");
+  return Value::String(prop.default_expr ? *prop.default_expr : "NULL");
+}
+
+std::vector<std::vector<Value>> TableInfo(const catalog::Catalog& catalog, catalog::TableId id) {
+  std::vector<std::vector<Value>> rows;
+  auto row = [](const catalog::PropertyDefinition& prop, Value last) {
+    return std::vector<Value>{Value::Int(LogicalTypeId::kInt32, prop.id), Value::String(prop.name),
+                              Value::String(prop.type.ToString()), DefaultText(prop),
+                              std::move(last)};
+  };
+  if (const auto* node = catalog.GetNodeTable(id)) {
+    for (size_t i = 0; i < node->properties.size(); ++i) {
+      rows.push_back(row(node->properties[i], Value::Boolean(i == node->primary_key)));
+    }
+  } else if (const auto* rel = catalog.GetRelTable(id)) {
+    for (const auto& prop : rel->properties) {
+      rows.push_back(row(prop, Value::String(StorageDirectionName(rel->storage_direction))));
+    }
+  }
+  return rows;
+}
+
+std::vector<std::vector<Value>> ShowTables(const catalog::Catalog& catalog) {
+  std::vector<std::vector<Value>> rows;
+  auto row = [](catalog::TableId id, const std::string& name, const char* type,
+                const std::string& comment) {
+    return std::vector<Value>{Value::Int64(static_cast<int64_t>(id)), Value::String(name),
+                              Value::String(type), Value::String("local(kuzu)"),
+                              Value::String(comment)};
+  };
+  for (const auto* t : catalog.NodeTables()) rows.push_back(row(t->id, t->name, "NODE", t->comment));
+  for (const auto* t : catalog.RelTables()) rows.push_back(row(t->id, t->name, "REL", t->comment));
+  std::sort(rows.begin(), rows.end(),
+            [](const auto& a, const auto& b) { return a[0].GetInt() < b[0].GetInt(); });
+  return rows;
+}
+
+// Minimum and maximum of the live values of a column (numeric and boolean columns; others have
+// no statistics).
+struct ColumnStats {
+  std::optional<Value> min, max;
+  void Add(const Value& v) {
+    if (v.is_null()) return;
+    if (!min || function::CompareValues(v, *min) < 0) min = v;
+    if (!max || function::CompareValues(v, *max) > 0) max = v;
+  }
+};
+
+bool HasStatistics(const LogicalType& type) {
+  return type.IsNumeric() || type.id() == LogicalTypeId::kBool || type.id() == LogicalTypeId::kSerial;
+}
+
+// One row per column: a table is a single node group of uncompressed columns here, without a
+// page layout of its own (page columns are NULL).
+std::vector<Value> StorageRow(const std::string& column, const LogicalType& type,
+                              const char* table_type, uint64_t num_values, const ColumnStats& stats,
+                              bool has_stats) {
+  auto text = [&](const std::optional<Value>& v) {
+    return has_stats && v ? Value::String(v->ToString()) : Value::Null(LogicalType::String());
+  };
+  return {Value::Int64(0), Value::String(column), Value::String(type.ToString()),
+          Value::String(table_type), Value::Null(LogicalType::Int64()),
+          Value::Null(LogicalType::Int64()), Value::Int64(static_cast<int64_t>(num_values)),
+          text(stats.min), text(stats.max), Value::String("UNCOMPRESSED")};
+}
+
+std::vector<std::vector<Value>> StorageInfo(GraphStore& store, catalog::TableId id) {
+  const catalog::Catalog& catalog = store.catalog();
+  std::vector<std::vector<Value>> rows;
+  if (const auto* node = catalog.GetNodeTable(id)) {
+    storage::NodeTable& table = store.node_table(id);
+    for (size_t c = 0; c < node->properties.size(); ++c) {
+      const auto& prop = node->properties[c];
+      bool has_stats = HasStatistics(prop.type);
+      ColumnStats stats;
+      for (uint64_t row = 0; has_stats && row < table.NumRows(); ++row) {
+        if (!table.IsDeleted(row)) stats.Add(table.Get(c, row));
+      }
+      rows.push_back(StorageRow(prop.name, prop.type, "NODE", table.NumRows(), stats, has_stats));
+    }
+  } else if (const auto* rel = catalog.GetRelTable(id)) {
+    for (const auto& pair : rel->pairs) {
+      storage::RelTable& table = store.rel_table(pair.id);
+      for (size_t c = 0; c < rel->properties.size(); ++c) {
+        const auto& prop = rel->properties[c];
+        bool has_stats = HasStatistics(prop.type);
+        ColumnStats stats;
+        for (uint64_t r = 0; has_stats && r < table.NumRels(); ++r) {
+          if (!table.IsDeleted(r)) stats.Add(table.Get(c, r));
+        }
+        rows.push_back(StorageRow(prop.name, prop.type, "REL", table.NumRels(), stats, has_stats));
+      }
+    }
+  }
+  return rows;
+}
+
+}  // namespace
+
+std::vector<std::vector<Value>> TableFunctionRows(const binder::BoundTableFunction& fn,
+                                                  GraphStore& store) {
+  if (fn.name == "table_info") return TableInfo(store.catalog(), fn.table_id);
+  if (fn.name == "show_tables") return ShowTables(store.catalog());
+  if (fn.name == "storage_info") return StorageInfo(store, fn.table_id);
+  Throw(ErrorCode::kInternal, "unknown table function " + fn.name);
+}
+
+}  // namespace graphdb::exec
