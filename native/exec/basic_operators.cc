@@ -42,17 +42,19 @@ int CompareForSort(const Value& a, const Value& b) {
   return function::CompareValues(a, b);
 }
 
-uint64_t EvaluateCount(const BoundExpression* expr, ExecContext& ctx, const char* what) {
+// SKIP / LIMIT counts (Kùzu's message names both).
+uint64_t EvaluateCount(const BoundExpression* expr, ExecContext& ctx) {
   Value v = Evaluate(*expr, ctx);
-  if (v.is_null() || !v.type().IsInteger()) {
-    Throw(ErrorCode::kQueryRuntime, std::string("Runtime exception: The number of rows to ") +
-                                        what + " must be a non-negative integer.");
+  bool ok = !v.is_null() && v.type().IsInteger();
+  int64_t n = 0;
+  if (ok) {
+    n = v.type_id() >= LogicalTypeId::kUInt8 && v.type_id() <= LogicalTypeId::kUInt64
+            ? static_cast<int64_t>(v.GetUInt())
+            : v.GetInt();
   }
-  int64_t n = v.type_id() >= LogicalTypeId::kUInt8 && v.type_id() <= LogicalTypeId::kUInt64
-                  ? static_cast<int64_t>(v.GetUInt()) : v.GetInt();
-  if (n < 0) {
-    Throw(ErrorCode::kQueryRuntime, std::string("Runtime exception: The number of rows to ") +
-                                        what + " must be a non-negative integer.");
+  if (!ok || n < 0) {
+    Throw(ErrorCode::kQueryRuntime,
+          "Runtime exception: The number of rows to skip/limit must be a non-negative integer.");
   }
   return static_cast<uint64_t>(n);
 }
@@ -102,9 +104,8 @@ bool UnwindOp::Next(ExecContext& ctx) {
 
 void SkipLimitOp::Open(ExecContext& ctx) {
   PhysicalOperator::Open(ctx);
-  skip_ = skip_expr_ ? EvaluateCount(skip_expr_, ctx, "skip") : 0;
-  limit_ = limit_expr_ ? std::optional<uint64_t>(EvaluateCount(limit_expr_, ctx, "limit"))
-                       : std::nullopt;
+  skip_ = skip_expr_ ? EvaluateCount(skip_expr_, ctx) : 0;
+  limit_ = limit_expr_ ? std::optional<uint64_t>(EvaluateCount(limit_expr_, ctx)) : std::nullopt;
   produced_ = 0;
 }
 
@@ -152,8 +153,8 @@ void SortOp::Open(ExecContext& ctx) {
 void SortOp::Fill(ExecContext& ctx) {
   std::optional<uint64_t> keep;
   if (limit_) {
-    uint64_t limit = EvaluateCount(limit_, ctx, "limit");
-    uint64_t skip = skip_ ? EvaluateCount(skip_, ctx, "skip") : 0;
+    uint64_t limit = EvaluateCount(limit_, ctx);
+    uint64_t skip = skip_ ? EvaluateCount(skip_, ctx) : 0;
     keep = limit + skip;
   }
   auto less = [this](const Row& a, const Row& b) {
@@ -218,7 +219,8 @@ struct HashAggregateOp::State {
 
 HashAggregateOp::HashAggregateOp(std::vector<SlotAssignment> keys,
                                  std::vector<AggregateSpec> aggregates)
-    : keys_(std::move(keys)), aggregates_(std::move(aggregates)),
+    : keys_(std::move(keys)),
+      aggregates_(std::move(aggregates)),
       state_(std::make_unique<State>()) {}
 HashAggregateOp::~HashAggregateOp() = default;
 

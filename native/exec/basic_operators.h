@@ -1,5 +1,5 @@
 // Operators that do not touch storage: single row, argument, filter, projection, unwind,
-// skip/limit, distinct, sort (with top-k), hash aggregation and union.
+// skip/limit, distinct, sort (with top-k), materialize (a barrier), hash aggregation and union.
 #pragma once
 
 #include <cstdint>

@@ -1,16 +1,16 @@
 #include "exec/executor.h"
 
 #include "common/status.h"
+#include "cypher/planner/planner.h"
 #include "exec/basic_operators.h"
 #include "exec/expression_evaluator.h"
-#include "cypher/planner/planner.h"
 #include "exec/graph_operators.h"
 #include "exec/graph_store.h"
 
 namespace graphdb::exec {
 
-using planner::LogicalOpKind;
 using planner::LogicalOperator;
+using planner::LogicalOpKind;
 
 namespace {
 
@@ -77,6 +77,7 @@ OperatorPtr MapPlan(const LogicalOperator& op, GraphStore* store) {
     case LogicalOpKind::kOptional:
     case LogicalOpKind::kUpdate:
     case LogicalOpKind::kTableFunction:
+    case LogicalOpKind::kFileScan:
       out = MapGraphOperator(op, store);
       break;
   }

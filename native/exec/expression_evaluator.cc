@@ -30,10 +30,10 @@ Value EvaluateProperty(const BoundExpression& expr, ExecContext& ctx) {
     case LogicalTypeId::kInternalId: {
       InternalId id = base.GetId();
       const LogicalType& base_type = expr.children[0]->type;
-      int32_t column = id.table < expr.property_columns.size()
-                           ? expr.property_columns[id.table] : -1;
+      int32_t column =
+          id.table < expr.property_columns.size() ? expr.property_columns[id.table] : -1;
       Value v = base_type.id() == LogicalTypeId::kRel ? ctx.graph->RelProperty(id, column)
-                                                        : ctx.graph->NodeProperty(id, column);
+                                                      : ctx.graph->NodeProperty(id, column);
       return v;
     }
     case LogicalTypeId::kStruct: {
@@ -44,8 +44,8 @@ Value EvaluateProperty(const BoundExpression& expr, ExecContext& ctx) {
     case LogicalTypeId::kRel:
       if (base.heap()->str.empty()) {  // a rel reference from an expand: read storage
         InternalId id = base.GetId();
-        int32_t column = id.table < expr.property_columns.size()
-                             ? expr.property_columns[id.table] : -1;
+        int32_t column =
+            id.table < expr.property_columns.size() ? expr.property_columns[id.table] : -1;
         return ctx.graph->RelProperty(id, column);
       }
       [[fallthrough]];
@@ -173,8 +173,9 @@ Value BuildPath(const BoundExpression& expr, ExecContext& ctx) {
       }
     }
   }
-  return Value::Path(Value::Nested(LogicalType::List(LogicalType(LogicalTypeId::kNode)), std::move(nodes)),
-                     Value::Nested(LogicalType::List(LogicalType(LogicalTypeId::kRel)), std::move(rels)));
+  return Value::Path(
+      Value::Nested(LogicalType::List(LogicalType(LogicalTypeId::kNode)), std::move(nodes)),
+      Value::Nested(LogicalType::List(LogicalType(LogicalTypeId::kRel)), std::move(rels)));
 }
 
 // True when no two values of `list` have the same internal id.
@@ -363,8 +364,9 @@ Value Materialize(const Value& value, const LogicalType& type, ExecContext& ctx)
   if (value.is_null() || !HoldsGraphValues(type)) return value;
   switch (type.id()) {
     case LogicalTypeId::kNode:
-      return value.type_id() == LogicalTypeId::kInternalId ? ctx.graph->MaterializeNode(value.GetId())
-                                                           : value;
+      return value.type_id() == LogicalTypeId::kInternalId
+                 ? ctx.graph->MaterializeNode(value.GetId())
+                 : value;
     case LogicalTypeId::kRel:
       return value.type_id() == LogicalTypeId::kRel && value.heap()->str.empty()
                  ? ctx.graph->MaterializeRel(value)
@@ -387,7 +389,8 @@ Value Materialize(const Value& value, const LogicalType& type, ExecContext& ctx)
       return Value::Nested(type, std::move(out));
     }
     case LogicalTypeId::kMap: {
-      LogicalType entry = LogicalType::Struct({{"key", type.map_key()}, {"value", type.map_value()}});
+      LogicalType entry =
+          LogicalType::Struct({{"key", type.map_key()}, {"value", type.map_value()}});
       std::vector<Value> out;
       for (const Value& e : value.children()) out.push_back(Materialize(e, entry, ctx));
       return Value::Nested(type, std::move(out));
@@ -400,8 +403,9 @@ Value Materialize(const Value& value, const LogicalType& type, ExecContext& ctx)
     }
     case LogicalTypeId::kRecursiveRel: {
       const auto& parts = value.children();
-      return Value::Path(Materialize(parts[0], LogicalType::List(LogicalType(LogicalTypeId::kNode)), ctx),
-                         Materialize(parts[1], LogicalType::List(LogicalType(LogicalTypeId::kRel)), ctx));
+      return Value::Path(
+          Materialize(parts[0], LogicalType::List(LogicalType(LogicalTypeId::kNode)), ctx),
+          Materialize(parts[1], LogicalType::List(LogicalType(LogicalTypeId::kRel)), ctx));
     }
     default:
       return value;

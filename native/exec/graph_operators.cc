@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 #include <unordered_set>
 
 #include "common/status.h"
 #include "exec/basic_operators.h"
 #include "exec/executor.h"
 #include "exec/expression_evaluator.h"
+#include "exec/file_scan.h"
 #include "exec/graph_store.h"
 #include "exec/table_functions.h"
 #include "function/cast.h"
@@ -123,7 +125,8 @@ struct EdgeStep {
 // Collects the live edges of `from` over the given rel tables in `dir`, restricted to
 // neighbours in `to_tables` (empty = any).
 void CollectEdges(GraphStore& store, InternalId from, const std::vector<TableId>& rel_tables,
-                  Direction dir, const std::vector<TableId>& to_tables, std::vector<EdgeStep>& out) {
+                  Direction dir, const std::vector<TableId>& to_tables,
+                  std::vector<EdgeStep>& out) {
   auto allowed = [&](TableId t) {
     return to_tables.empty() || std::find(to_tables.begin(), to_tables.end(), t) != to_tables.end();
   };
@@ -132,16 +135,18 @@ void CollectEdges(GraphStore& store, InternalId from, const std::vector<TableId>
       storage::RelTable& rels = store.rel_table(pair.id);
       if ((dir == Direction::kForward || dir == Direction::kBoth) && pair.src_table == from.table &&
           allowed(pair.dst_table)) {
-        rels.ForEachLiveEdge(from.offset, storage::Direction::kForward, [&](uint64_t nbr, uint64_t rel) {
-          out.push_back({{pair.dst_table, nbr}, {pair.id, rel}, true});
-        });
+        rels.ForEachLiveEdge(from.offset, storage::Direction::kForward,
+                             [&](uint64_t nbr, uint64_t rel) {
+                               out.push_back({{pair.dst_table, nbr}, {pair.id, rel}, true});
+                             });
       }
-      if ((dir == Direction::kBackward || dir == Direction::kBoth) && pair.dst_table == from.table &&
-          allowed(pair.src_table)) {
+      if ((dir == Direction::kBackward || dir == Direction::kBoth) &&
+          pair.dst_table == from.table && allowed(pair.src_table)) {
         // An undirected self-loop matches twice, once per direction (as in Kùzu).
-        rels.ForEachLiveEdge(from.offset, storage::Direction::kBackward, [&](uint64_t nbr, uint64_t rel) {
-          out.push_back({{pair.src_table, nbr}, {pair.id, rel}, false});
-        });
+        rels.ForEachLiveEdge(from.offset, storage::Direction::kBackward,
+                             [&](uint64_t nbr, uint64_t rel) {
+                               out.push_back({{pair.src_table, nbr}, {pair.id, rel}, false});
+                             });
       }
     }
   }
@@ -194,12 +199,15 @@ class ExpandOp final : public PhysicalOperator {
   InternalId from_;
 };
 
-// Variable-length expansion with walk, trail (no relationship twice) or acyclic (no node
-// twice) semantics. The rel slot receives the path: {_nodes: intermediate nodes, _rels:
-// relationships}.
+// Variable-length expansion. Walk, trail (no relationship twice) and acyclic (no node twice)
+// semantics enumerate paths depth first; the shortest-path kinds search breadth first (hops)
+// or by Dijkstra (weights) and keep, per end node, one or all of the best paths. Relationships
+// must pass the pattern's step predicate and intermediate nodes its node predicate. The rel
+// slot receives the path: {_nodes: intermediate nodes, _rels: relationships}.
 class VarLengthExpandOp final : public PhysicalOperator {
  public:
-  VarLengthExpandOp(GraphStore* store, const LogicalOperator& op) : store_(store), op_(op) {}
+  VarLengthExpandOp(GraphStore* store, const LogicalOperator& op)
+      : store_(store), op_(op), rel_(*op.rel_pattern) {}
 
   void Open(ExecContext& ctx) override {
     PhysicalOperator::Open(ctx);
@@ -210,7 +218,7 @@ class VarLengthExpandOp final : public PhysicalOperator {
   bool Next(ExecContext& ctx) override {
     while (true) {
       while (position_ < results_.size()) {
-        const Result& r = results_[position_++];
+        const Path& r = results_[position_++];
         InternalId end = r.nodes.empty() ? source_ : r.nodes.back();
         if (op_.to_bound) {
           const Value& target = ctx.frame[op_.slot];
@@ -218,7 +226,7 @@ class VarLengthExpandOp final : public PhysicalOperator {
         } else {
           ctx.frame[op_.slot] = Value::Id(end);
         }
-        if (op_.has_rel_slot) ctx.frame[op_.rel_slot] = MakePath(r);
+        if (op_.has_rel_slot) ctx.frame[op_.rel_slot] = MakePath(r, ctx);
         return true;
       }
       if (!child->Next(ctx)) return false;
@@ -227,8 +235,19 @@ class VarLengthExpandOp final : public PhysicalOperator {
       const Value& from = ctx.frame[op_.from_slot];
       if (from.is_null()) continue;
       source_ = from.GetId();
-      Path path;
-      Search(source_, path, 0, ctx);
+      switch (rel_.semantic) {
+        case binder::PathSemantic::kShortest:
+        case binder::PathSemantic::kAllShortest:
+        case binder::PathSemantic::kWeightedShortest:
+        case binder::PathSemantic::kAllWeightedShortest:
+          SearchShortest(ctx);
+          break;
+        default: {
+          Path path;
+          Search(source_, path, 0, ctx);
+          break;
+        }
+      }
     }
   }
 
@@ -238,11 +257,44 @@ class VarLengthExpandOp final : public PhysicalOperator {
     std::vector<Value> rels;
     std::vector<InternalId> rel_ids;
   };
-  using Result = Path;
+  struct IdLess {
+    bool operator()(const InternalId& a, const InternalId& b) const {
+      return a.table != b.table ? a.table < b.table : a.offset < b.offset;
+    }
+  };
+  // A way into a node on a best path: the previous node and the relationship taken.
+  struct Predecessor {
+    InternalId node;
+    Value rel;
+    InternalId rel_id;
+  };
 
   bool EndAllowed(InternalId node) const {
     return op_.to_bound || op_.table_ids.empty() ||
            std::find(op_.table_ids.begin(), op_.table_ids.end(), node.table) != op_.table_ids.end();
+  }
+
+  // Whether a path may continue through `node` (an intermediate node).
+  bool PassesThrough(InternalId node, ExecContext& ctx) const {
+    if (!rel_.node_step_predicate) return true;
+    ctx.frame[rel_.node_step_slot] = Value::Id(node);
+    return EvaluatePredicate(*rel_.node_step_predicate, ctx);
+  }
+
+  // The steps out of `at` whose relationship passes the step predicate.
+  std::vector<std::pair<EdgeStep, Value>> Steps(InternalId at, ExecContext& ctx) const {
+    std::vector<EdgeStep> steps;
+    CollectEdges(*store_, at, op_.rel_table_ids, op_.direction, {}, steps);
+    std::vector<std::pair<EdgeStep, Value>> out;
+    for (const EdgeStep& step : steps) {
+      Value rel = RelRefFor(at, step);
+      if (rel_.step_predicate) {
+        ctx.frame[rel_.step_slot] = rel;
+        if (!EvaluatePredicate(*rel_.step_predicate, ctx)) continue;
+      }
+      out.emplace_back(step, std::move(rel));
+    }
+    return out;
   }
 
   void Search(InternalId at, Path& path, uint32_t depth, ExecContext& ctx) {
@@ -250,22 +302,16 @@ class VarLengthExpandOp final : public PhysicalOperator {
       results_.push_back(path);
     }
     if (depth == op_.max_hops) return;
-    std::vector<EdgeStep> steps;
-    CollectEdges(*store_, at, op_.rel_table_ids, op_.direction, {}, steps);
-    for (const EdgeStep& step : steps) {
-      if (op_.semantic == binder::PathSemantic::kTrail &&
+    if (depth > 0 && !PassesThrough(at, ctx)) return;
+    for (auto& [step, rel] : Steps(at, ctx)) {
+      if (rel_.semantic == binder::PathSemantic::kTrail &&
           std::find(path.rel_ids.begin(), path.rel_ids.end(), step.rel) != path.rel_ids.end()) {
         continue;
       }
-      if (op_.semantic == binder::PathSemantic::kAcyclic &&
+      if (rel_.semantic == binder::PathSemantic::kAcyclic &&
           (step.neighbor == source_ ||
            std::find(path.nodes.begin(), path.nodes.end(), step.neighbor) != path.nodes.end())) {
         continue;
-      }
-      Value rel = RelRefFor(at, step);
-      if (op_.step_predicate) {
-        ctx.frame[op_.step_slot] = rel;
-        if (!EvaluatePredicate(*op_.step_predicate, ctx)) continue;
       }
       path.nodes.push_back(step.neighbor);
       path.rels.push_back(std::move(rel));
@@ -277,22 +323,131 @@ class VarLengthExpandOp final : public PhysicalOperator {
     }
   }
 
+  void SearchShortest(ExecContext& ctx) {
+    const bool weighted = rel_.semantic == binder::PathSemantic::kWeightedShortest ||
+                          rel_.semantic == binder::PathSemantic::kAllWeightedShortest;
+    const bool all = rel_.semantic == binder::PathSemantic::kAllShortest ||
+                     rel_.semantic == binder::PathSemantic::kAllWeightedShortest;
+    // Best distance (hops or weight) and the predecessors on best paths, per node.
+    std::map<InternalId, double, IdLess> dist;
+    std::map<InternalId, uint32_t, IdLess> hops;
+    std::map<InternalId, std::vector<Predecessor>, IdLess> preds;
+    dist[source_] = 0;
+    hops[source_] = 0;
+    // Dijkstra; with unit weights it visits nodes in breadth-first order.
+    std::set<std::pair<double, InternalId>, PairLess> queue;
+    queue.insert({0, source_});
+    std::set<InternalId, IdLess> done;
+    while (!queue.empty()) {
+      auto [d, u] = *queue.begin();
+      queue.erase(queue.begin());
+      if (!done.insert(u).second) continue;
+      if (hops[u] >= op_.max_hops) continue;
+      if (!(u == source_) && !PassesThrough(u, ctx)) continue;
+      for (auto& [step, rel] : Steps(u, ctx)) {
+        InternalId v = step.neighbor;
+        if (v == source_) continue;
+        double w = 1;
+        if (weighted) {
+          ctx.frame[rel_.step_slot] = rel;
+          Value weight = Evaluate(*rel_.weight, ctx);
+          if (weight.is_null()) continue;
+          w = weight.GetDouble();
+          if (w < 0)
+            ThrowRuntime("Runtime exception: Found negative weight " + weight.ToString() + ".");
+        }
+        double nd = d + w;
+        auto it = dist.find(v);
+        if (it == dist.end() || nd < it->second) {
+          if (it != dist.end()) queue.erase({it->second, v});
+          dist[v] = nd;
+          hops[v] = hops[u] + 1;
+          preds[v] = {Predecessor{u, rel, step.rel}};
+          queue.insert({nd, v});
+        } else if (nd == it->second && all) {
+          preds[v].push_back(Predecessor{u, rel, step.rel});
+        }
+      }
+    }
+    for (const auto& [node, d] : dist) {
+      if (node == source_ || !EndAllowed(node) || hops[node] < op_.min_hops) continue;
+      Path path;
+      Unwind(node, preds, all, path);
+    }
+  }
+
+  // Emits the best paths ending at `node` (walking predecessors back to the source).
+  void Unwind(InternalId node, const std::map<InternalId, std::vector<Predecessor>, IdLess>& preds,
+              bool all, Path& suffix) {
+    if (node == source_) {
+      Path path;
+      path.nodes.assign(suffix.nodes.rbegin(), suffix.nodes.rend());
+      path.rels.assign(suffix.rels.rbegin(), suffix.rels.rend());
+      path.rel_ids.assign(suffix.rel_ids.rbegin(), suffix.rel_ids.rend());
+      results_.push_back(std::move(path));
+      return;
+    }
+    const auto& ways = preds.at(node);
+    for (size_t i = 0; i < (all ? ways.size() : 1); ++i) {
+      suffix.nodes.push_back(node);
+      suffix.rels.push_back(ways[i].rel);
+      suffix.rel_ids.push_back(ways[i].rel_id);
+      Unwind(ways[i].node, preds, all, suffix);
+      suffix.nodes.pop_back();
+      suffix.rels.pop_back();
+      suffix.rel_ids.pop_back();
+    }
+  }
+
+  // A node or rel keeping only `names` of its properties (a recursive comprehension's
+  // projection), else its reference.
+  Value Projected(const Value& ref, bool is_node,
+                  const std::optional<std::vector<std::string>>& names, ExecContext& ctx) const {
+    if (!names) return ref;
+    Value full = is_node ? ctx.graph->MaterializeNode(ref.GetId()) : ctx.graph->MaterializeRel(ref);
+    const ValueHeap& heap = *full.heap();
+    std::vector<std::string> kept_names;
+    std::vector<Value> kept;
+    for (size_t i = 0; i < heap.names.size(); ++i) {
+      for (const auto& name : *names) {
+        if (!catalog::NamesEqual(name, heap.names[i])) continue;
+        kept_names.push_back(heap.names[i]);
+        kept.push_back(heap.children[i]);
+      }
+    }
+    return is_node ? Value::Node(full.GetId(), heap.str, std::move(kept_names), std::move(kept))
+                   : Value::Rel(full.GetId(), heap.str, heap.src, heap.dst, std::move(kept_names),
+                                std::move(kept));
+  }
+
   // The path in pattern order: intermediate nodes (the end node excluded) and rels.
-  Value MakePath(const Path& p) const {
-    std::vector<Value> nodes;
-    for (size_t i = 0; i + 1 < p.nodes.size(); ++i) nodes.push_back(Value::Id(p.nodes[i]));
-    std::vector<Value> rels = p.rels;
+  Value MakePath(const Path& p, ExecContext& ctx) const {
+    std::vector<Value> nodes, rels;
+    for (size_t i = 0; i + 1 < p.nodes.size(); ++i) {
+      nodes.push_back(Projected(Value::Id(p.nodes[i]), true, rel_.node_properties, ctx));
+    }
+    for (const Value& rel : p.rels) rels.push_back(Projected(rel, false, rel_.rel_properties, ctx));
     if (op_.reverse_path) {
       std::reverse(nodes.begin(), nodes.end());
       std::reverse(rels.begin(), rels.end());
     }
-    return Value::Path(Value::Nested(LogicalType::List(LogicalType(LogicalTypeId::kNode)), std::move(nodes)),
-                       Value::Nested(LogicalType::List(LogicalType(LogicalTypeId::kRel)), std::move(rels)));
+    return Value::Path(
+        Value::Nested(LogicalType::List(LogicalType(LogicalTypeId::kNode)), std::move(nodes)),
+        Value::Nested(LogicalType::List(LogicalType(LogicalTypeId::kRel)), std::move(rels)));
   }
+
+  struct PairLess {
+    bool operator()(const std::pair<double, InternalId>& a,
+                    const std::pair<double, InternalId>& b) const {
+      if (a.first != b.first) return a.first < b.first;
+      return IdLess()(a.second, b.second);
+    }
+  };
 
   GraphStore* store_;
   const LogicalOperator& op_;
-  std::vector<Result> results_;
+  const binder::BoundRelPattern& rel_;
+  std::vector<Path> results_;
   size_t position_ = 0;
   InternalId source_;
 };
@@ -301,7 +456,8 @@ class VarLengthExpandOp final : public PhysicalOperator {
 // the sub-plan's new variables set to NULL when it finds nothing.
 class OptionalOp final : public PhysicalOperator {
  public:
-  OptionalOp(OperatorPtr sub, std::vector<SlotId> slots) : sub_(std::move(sub)), slots_(std::move(slots)) {}
+  OptionalOp(OperatorPtr sub, std::vector<SlotId> slots)
+      : sub_(std::move(sub)), slots_(std::move(slots)) {}
 
   void Open(ExecContext& ctx) override {
     PhysicalOperator::Open(ctx);
@@ -351,7 +507,8 @@ std::vector<std::pair<size_t, Value>> EvaluateProperties(
   return out;
 }
 
-void ApplySetItems(GraphStore& store, const std::vector<binder::BoundSetItem>& items, ExecContext& ctx) {
+void ApplySetItems(GraphStore& store, const std::vector<binder::BoundSetItem>& items,
+                   ExecContext& ctx) {
   // Evaluate every value first: SET a.x = b.y, b.y = a.x swaps.
   std::vector<Value> values;
   values.reserve(items.size());
@@ -468,10 +625,9 @@ class MergeOp final : public PhysicalOperator {
  private:
   struct KeyLess {
     bool operator()(const std::vector<Value>& a, const std::vector<Value>& b) const {
-      return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(),
-                                          [](const Value& x, const Value& y) {
-                                            return function::CompareValues(x, y) < 0;
-                                          });
+      return std::lexicographical_compare(
+          a.begin(), a.end(), b.begin(), b.end(),
+          [](const Value& x, const Value& y) { return function::CompareValues(x, y) < 0; });
     }
   };
 
@@ -496,7 +652,9 @@ class MergeOp final : public PhysicalOperator {
     for (const auto& [index, value] : props) {
       Value stored = get(index);
       if (value.is_null() || stored.is_null()) return false;
-      if (!function::ValuesEqual(stored, value.type() == stored.type() ? value : function::CastValue(value, stored.type()))) {
+      if (!function::ValuesEqual(stored, value.type() == stored.type()
+                                             ? value
+                                             : function::CastValue(value, stored.type()))) {
         return false;
       }
     }
@@ -510,7 +668,9 @@ class MergeOp final : public PhysicalOperator {
     const auto* schema = store_->catalog().GetNodeTable(table_id);
     auto props = EvaluateProperties(node.properties, schema->properties, schema->name, ctx);
     storage::NodeTable& table = store_->node_table(table_id);
-    auto get = [&](uint64_t offset) { return [&table, offset](size_t c) { return table.Get(c, offset); }; };
+    auto get = [&](uint64_t offset) {
+      return [&table, offset](size_t c) { return table.Get(c, offset); };
+    };
     for (const auto& [index, value] : props) {
       if (index == schema->primary_key && !value.is_null()) {
         LogicalType key_type = schema->properties[index].type;
@@ -534,11 +694,13 @@ class MergeOp final : public PhysicalOperator {
 
   bool MatchRels(const BoundPattern& pattern, ExecContext& ctx) {
     // Only single-relationship patterns between bound nodes are matched here.
-    if (pattern.rels.size() != 1) ThrowNotSupported("MERGE of multi-hop paths is not supported yet");
+    if (pattern.rels.size() != 1)
+      ThrowNotSupported("MERGE of multi-hop paths is not supported yet");
     const auto& rel = pattern.rels[0];
     const Value& left = ctx.frame[pattern.nodes[rel.left].slot];
     const Value& right = ctx.frame[pattern.nodes[rel.right].slot];
-    if (left.is_null() || right.is_null()) ThrowRuntime("Runtime exception: Cannot MERGE a relationship with a NULL endpoint.");
+    if (left.is_null() || right.is_null())
+      ThrowRuntime("Runtime exception: Cannot MERGE a relationship with a NULL endpoint.");
     InternalId a = left.GetId(), b = right.GetId();
     const auto* schema = store_->catalog().GetRelTable(rel.table_ids[0]);
     auto props = EvaluateProperties(rel.properties, schema->properties, schema->name, ctx);
@@ -599,7 +761,8 @@ class DeleteOp final : public PhysicalOperator {
 // CALL table_function(...): for each input row, the function's rows into the yielded slots.
 class TableFunctionOp final : public PhysicalOperator {
  public:
-  TableFunctionOp(GraphStore* store, const binder::BoundTableFunction& fn) : store_(store), fn_(fn) {}
+  TableFunctionOp(GraphStore* store, const binder::BoundTableFunction& fn)
+      : store_(store), fn_(fn) {}
 
   void Open(ExecContext& ctx) override {
     PhysicalOperator::Open(ctx);
@@ -627,6 +790,37 @@ class TableFunctionOp final : public PhysicalOperator {
   size_t position_ = 0;
 };
 
+// LOAD FROM: the files' rows (read once, on the first input row) into the scan's slots.
+class FileScanOp final : public PhysicalOperator {
+ public:
+  explicit FileScanOp(const binder::BoundFileScan& scan) : scan_(scan) {}
+
+  void Open(ExecContext& ctx) override {
+    PhysicalOperator::Open(ctx);
+    position_ = rows_.size();
+  }
+
+  bool Next(ExecContext& ctx) override {
+    while (position_ >= rows_.size()) {
+      if (!child->Next(ctx)) return false;
+      if (!read_) {
+        rows_ = ScanRows(scan_);
+        read_ = true;
+      }
+      position_ = 0;
+    }
+    const auto& row = rows_[position_++];
+    for (size_t i = 0; i < scan_.slots.size(); ++i) ctx.frame[scan_.slots[i]] = row[i];
+    return true;
+  }
+
+ private:
+  const binder::BoundFileScan& scan_;
+  std::vector<std::vector<Value>> rows_;
+  size_t position_ = 0;
+  bool read_ = false;
+};
+
 }  // namespace
 
 OperatorPtr MapGraphOperator(const LogicalOperator& op, GraphStore* store) {
@@ -643,6 +837,8 @@ OperatorPtr MapGraphOperator(const LogicalOperator& op, GraphStore* store) {
       return std::make_unique<OptionalOp>(MapPlan(*op.children[1], store), op.slots);
     case planner::LogicalOpKind::kTableFunction:
       return std::make_unique<TableFunctionOp>(store, *op.clause->table_function);
+    case planner::LogicalOpKind::kFileScan:
+      return std::make_unique<FileScanOp>(*op.clause->file_scan);
     case planner::LogicalOpKind::kUpdate:
       switch (op.clause->kind) {
         case BoundClause::Kind::kCreate:

@@ -67,7 +67,8 @@ storage::NodeTable& GraphStore::node_table(TableId id) {
 
 storage::RelTable& GraphStore::rel_table(TableId pair_id) {
   storage::RelTable* table = tables_.GetRelTable(pair_id);
-  if (!table) Throw(ErrorCode::kInternal, "rel table " + std::to_string(pair_id) + " has no storage");
+  if (!table)
+    Throw(ErrorCode::kInternal, "rel table " + std::to_string(pair_id) + " has no storage");
   return *table;
 }
 
@@ -115,7 +116,8 @@ const std::vector<Value>& GraphStore::DefaultValues(TableId table, bool rel) {
   return defaults_.emplace(table, std::move(values)).first->second;
 }
 
-InternalId GraphStore::CreateNode(TableId table_id, const std::vector<std::pair<size_t, Value>>& properties) {
+InternalId GraphStore::CreateNode(TableId table_id,
+                                  const std::vector<std::pair<size_t, Value>>& properties) {
   CheckWritable();
   storage::NodeTable& table = node_table(table_id);
   const auto* schema = catalog_.GetNodeTable(table_id);
@@ -131,7 +133,8 @@ InternalId GraphStore::CreateNode(TableId table_id, const std::vector<std::pair<
   }
   Result<uint64_t> offset = table.Insert(values, write_ts_);
   if (!offset.ok()) throw GraphDBException(offset.status());
-  undo_.entries_.push_back({UndoEntry::Kind::kInsertNode, table_id, *offset, 0, Value(), write_ts_});
+  undo_.entries_.push_back(
+      {UndoEntry::Kind::kInsertNode, table_id, *offset, 0, Value(), write_ts_});
   counters_.nodes_created++;
   return {table_id, *offset};
 }
@@ -148,7 +151,8 @@ Value GraphStore::CreateRel(TableId rel_table_id, InternalId src, InternalId dst
   std::vector<Value> values = DefaultValues(rel_table_id, true);
   for (const auto& [index, value] : properties) {
     const LogicalType& type = schema->properties[index].type;
-    values[index] = value.is_null() || value.type() == type ? value : function::CastValue(value, type);
+    values[index] =
+        value.is_null() || value.type() == type ? value : function::CastValue(value, type);
   }
   storage::RelTable& table = rel_table(pair->id);
   Result<uint64_t> rel = table.InsertEdge(src.offset, dst.offset, values, write_ts_);
@@ -164,14 +168,16 @@ void GraphStore::SetNodeProperty(InternalId node, size_t column, const Value& va
   const auto* schema = catalog_.GetNodeTable(node.table);
   if (column == schema->primary_key) {
     ThrowRuntime("Binder exception: Cannot set property " + schema->properties[column].name +
-                 " in table " + schema->name + " because it is used as primary key.");
+                 " in table " + schema->name +
+                 " because it is used as primary key. Try delete and then insert.");
   }
   const LogicalType& type = schema->properties[column].type;
   Value cast = value.is_null() || value.type() == type ? value : function::CastValue(value, type);
   Value old = table.Get(column, node.offset);
   Status status = table.Set(column, node.offset, cast);
   if (!status.ok()) throw GraphDBException(status);
-  undo_.entries_.push_back({UndoEntry::Kind::kSetNode, node.table, node.offset, column, std::move(old), write_ts_});
+  undo_.entries_.push_back(
+      {UndoEntry::Kind::kSetNode, node.table, node.offset, column, std::move(old), write_ts_});
   counters_.properties_set++;
 }
 
@@ -184,7 +190,8 @@ void GraphStore::SetRelProperty(InternalId rel, size_t column, const Value& valu
   Value old = table.Get(column, rel.offset);
   Status status = table.Set(column, rel.offset, cast);
   if (!status.ok()) throw GraphDBException(status);
-  undo_.entries_.push_back({UndoEntry::Kind::kSetRel, rel.table, rel.offset, column, std::move(old), write_ts_});
+  undo_.entries_.push_back(
+      {UndoEntry::Kind::kSetRel, rel.table, rel.offset, column, std::move(old), write_ts_});
   counters_.properties_set++;
 }
 
@@ -194,7 +201,8 @@ void GraphStore::DeleteRel(InternalId rel) {
   if (table.IsDeleted(rel.offset)) return;  // deleted earlier in this statement
   Status status = table.DeleteEdge(rel.offset, write_ts_);
   if (!status.ok()) throw GraphDBException(status);
-  undo_.entries_.push_back({UndoEntry::Kind::kDeleteRel, rel.table, rel.offset, 0, Value(), write_ts_});
+  undo_.entries_.push_back(
+      {UndoEntry::Kind::kDeleteRel, rel.table, rel.offset, 0, Value(), write_ts_});
   counters_.rels_deleted++;
 }
 
@@ -210,14 +218,16 @@ void GraphStore::DeleteNode(InternalId node, bool detach) {
         if (endpoint != node.table) continue;
         storage::RelTable& rels = rel_table(pair.id);
         std::vector<uint64_t> to_delete;
-        rels.ForEachLiveEdge(node.offset, dir, [&](uint64_t, uint64_t rel) { to_delete.push_back(rel); });
+        rels.ForEachLiveEdge(node.offset, dir,
+                             [&](uint64_t, uint64_t rel) { to_delete.push_back(rel); });
         if (to_delete.empty()) continue;
         if (!detach) {
           Throw(ErrorCode::kConstraintViolation,
                 "Runtime exception: Node(nodeOffset: " + std::to_string(node.offset) +
                     ") has connected edges in table " + rel_schema->name + " in the " +
                     (dir == storage::Direction::kForward ? "fwd" : "bwd") +
-                    " direction, which cannot be deleted. Please delete the edges first or try DETACH DELETE.");
+                    " direction, which cannot be deleted. Please delete the edges first or try "
+                    "DETACH DELETE.");
         }
         for (uint64_t rel : to_delete) DeleteRel({pair.id, rel});
       }
@@ -225,7 +235,8 @@ void GraphStore::DeleteNode(InternalId node, bool detach) {
   }
   Status status = table.Delete(node.offset, write_ts_);
   if (!status.ok()) throw GraphDBException(status);
-  undo_.entries_.push_back({UndoEntry::Kind::kDeleteNode, node.table, node.offset, 0, Value(), write_ts_});
+  undo_.entries_.push_back(
+      {UndoEntry::Kind::kDeleteNode, node.table, node.offset, 0, Value(), write_ts_});
   counters_.nodes_deleted++;
 }
 

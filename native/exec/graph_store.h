@@ -78,7 +78,8 @@ class GraphStore final : public GraphAccess {
 
   // ---- Writes (each recorded in the undo log) ----
   // `properties` maps property index -> value; missing properties take their default.
-  InternalId CreateNode(catalog::TableId table, const std::vector<std::pair<size_t, Value>>& properties);
+  InternalId CreateNode(catalog::TableId table,
+                        const std::vector<std::pair<size_t, Value>>& properties);
   Value CreateRel(catalog::TableId rel_table, InternalId src, InternalId dst,
                   const std::vector<std::pair<size_t, Value>>& properties);
   void SetNodeProperty(InternalId node, size_t column, const Value& value);
@@ -107,7 +108,6 @@ class GraphStore final : public GraphAccess {
   UndoLog& undo_;
   std::unordered_map<catalog::TableId, std::vector<Value>> defaults_;
   QueryCounters counters_;
-
 };
 
 }  // namespace graphdb::exec

@@ -12,9 +12,12 @@ namespace {
 
 const char* StorageDirectionName(catalog::RelStorageDirection d) {
   switch (d) {
-    case catalog::RelStorageDirection::kFwd: return "fwd";
-    case catalog::RelStorageDirection::kBwd: return "bwd";
-    case catalog::RelStorageDirection::kBoth: break;
+    case catalog::RelStorageDirection::kFwd:
+      return "fwd";
+    case catalog::RelStorageDirection::kBwd:
+      return "bwd";
+    case catalog::RelStorageDirection::kBoth:
+      break;
   }
   return "both";
 }
@@ -51,7 +54,8 @@ std::vector<std::vector<Value>> ShowTables(const catalog::Catalog& catalog) {
                               Value::String(type), Value::String("local(kuzu)"),
                               Value::String(comment)};
   };
-  for (const auto* t : catalog.NodeTables()) rows.push_back(row(t->id, t->name, "NODE", t->comment));
+  for (const auto* t : catalog.NodeTables())
+    rows.push_back(row(t->id, t->name, "NODE", t->comment));
   for (const auto* t : catalog.RelTables()) rows.push_back(row(t->id, t->name, "REL", t->comment));
   std::sort(rows.begin(), rows.end(),
             [](const auto& a, const auto& b) { return a[0].GetInt() < b[0].GetInt(); });
@@ -70,7 +74,8 @@ struct ColumnStats {
 };
 
 bool HasStatistics(const LogicalType& type) {
-  return type.IsNumeric() || type.id() == LogicalTypeId::kBool || type.id() == LogicalTypeId::kSerial;
+  return type.IsNumeric() || type.id() == LogicalTypeId::kBool ||
+         type.id() == LogicalTypeId::kSerial;
 }
 
 // One row per column: a table is a single node group of uncompressed columns here, without a
@@ -81,10 +86,16 @@ std::vector<Value> StorageRow(const std::string& column, const LogicalType& type
   auto text = [&](const std::optional<Value>& v) {
     return has_stats && v ? Value::String(v->ToString()) : Value::Null(LogicalType::String());
   };
-  return {Value::Int64(0), Value::String(column), Value::String(type.ToString()),
-          Value::String(table_type), Value::Null(LogicalType::Int64()),
-          Value::Null(LogicalType::Int64()), Value::Int64(static_cast<int64_t>(num_values)),
-          text(stats.min), text(stats.max), Value::String("UNCOMPRESSED")};
+  return {Value::Int64(0),
+          Value::String(column),
+          Value::String(type.ToString()),
+          Value::String(table_type),
+          Value::Null(LogicalType::Int64()),
+          Value::Null(LogicalType::Int64()),
+          Value::Int64(static_cast<int64_t>(num_values)),
+          text(stats.min),
+          text(stats.max),
+          Value::String("UNCOMPRESSED")};
 }
 
 std::vector<std::vector<Value>> StorageInfo(GraphStore& store, catalog::TableId id) {

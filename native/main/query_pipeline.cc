@@ -9,6 +9,7 @@
 #include "cypher/planner/planner.h"
 #include "exec/executor.h"
 #include "exec/expression_evaluator.h"
+#include "exec/file_scan.h"
 #include "exec/graph_store.h"
 #include "main/statements.h"
 
@@ -59,6 +60,7 @@ exec::QueryResult RunQueryStatement(Database& db, const parser::ParsedQueryState
                                     const std::unordered_map<std::string, Value>& params,
                                     bool writes, Session* session) {
   binder::Binder binder(db.catalog(), params);
+  binder.set_file_scan_resolver(exec::ResolveFileScan);
   std::unique_ptr<binder::BoundQuery> bound = binder.BindQuery(statement.query);
   if (statement.explain) {
     planner::LogicalPlan plan = planner::PlanQuery(*bound, db.catalog());
@@ -135,9 +137,10 @@ exec::QueryResult RunTransactionStatement(Database& db, const parser::ParsedTran
   if (!session) TransactionError("explicit transactions need a connection of their own.");
   if (begin) {
     if (session->transaction) {
-      TransactionError("Connection already has an active transaction. Cannot start a transaction "
-                       "within another one. For concurrent multiple transactions, please open "
-                       "other connections.");
+      TransactionError(
+          "Connection already has an active transaction. Cannot start a transaction "
+          "within another one. For concurrent multiple transactions, please open "
+          "other connections.");
     }
     db.transaction_gate().Begin(session);
     session->transaction = std::make_unique<Transaction>();
@@ -194,6 +197,10 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       std::unique_lock<std::shared_mutex> lock(db.statement_lock());
       return RunCopyFrom(db, statement.As<parser::ParsedCopyFrom>(), params);
     }
+    case parser::StatementKind::kCopyTo: {
+      std::shared_lock<std::shared_mutex> lock(db.statement_lock());
+      return RunCopyTo(db, statement.As<parser::ParsedCopyTo>(), params);
+    }
     case parser::StatementKind::kCheckpoint: {
       Status status = db.Checkpoint();
       if (!status.ok()) throw GraphDBException(status);
@@ -209,6 +216,18 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
 }
 
 }  // namespace
+
+exec::QueryResult RunReadOnlyQuery(Database& db, const parser::ParsedRegularQuery& query,
+                                   const std::unordered_map<std::string, Value>& params) {
+  binder::Binder binder(db.catalog(), params);
+  binder.set_file_scan_resolver(exec::ResolveFileScan);
+  std::unique_ptr<binder::BoundQuery> bound = binder.BindQuery(query);
+  if (!bound->read_only) {
+    ThrowBinding(
+        "Binder exception: The query of CREATE TABLE ... AS must not update the database.");
+  }
+  return ExecuteBound(db, *bound, params, false, nullptr);
+}
 
 Session::Session() : random_state(InitialRandomState()) {}
 

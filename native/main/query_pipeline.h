@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "common/result.h"
+#include "cypher/parser/ast.h"
 #include "exec/graph_store.h"
 #include "exec/query_result.h"
 #include "main/database.h"
@@ -39,6 +40,11 @@ struct Session {
 
 // Rolls back the session's open transaction, if any (a connection closing mid-transaction).
 void AbortTransaction(Database& db, Session& session);
+
+// Binds, plans and runs a query that only reads (the body of CREATE TABLE ... AS).
+// REQUIRES: the statement lock, in either mode.
+exec::QueryResult RunReadOnlyQuery(Database& db, const parser::ParsedRegularQuery& query,
+                                   const std::unordered_map<std::string, Value>& params);
 
 // `allowed`: the request's access mode; nullopt allows everything (embedded connections).
 // A query needing more than `allowed` fails with ACCESS_MODE_VIOLATION before it runs.

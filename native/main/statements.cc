@@ -6,6 +6,7 @@
 #include "env/file_system.h"
 #include "exec/expression_evaluator.h"
 #include "function/cast.h"
+#include "main/query_pipeline.h"
 #include "storage/csv_reader.h"
 
 namespace graphdb {
@@ -53,7 +54,8 @@ catalog::PropertyDefinition ToProperty(Database& db, const parser::ParsedColumnD
 }
 
 catalog::RelStorageDirection ParseStorageDirection(const Value& v) {
-  std::string text = v.type_id() == LogicalTypeId::kString ? catalog::FoldName(v.GetString()) : v.ToString();
+  std::string text =
+      v.type_id() == LogicalTypeId::kString ? catalog::FoldName(v.GetString()) : v.ToString();
   if (text == "both") return catalog::RelStorageDirection::kBoth;
   if (text == "fwd") return catalog::RelStorageDirection::kFwd;
   if (text == "bwd") return catalog::RelStorageDirection::kBwd;
@@ -74,8 +76,148 @@ Value EvaluateDefault(Database& db, const parser::ParsedColumnDefinition& column
   return v;
 }
 
+// The column of a CREATE TABLE ... AS query as a property.
+catalog::PropertyDefinition ColumnProperty(const std::string& name, const LogicalType& type) {
+  catalog::PropertyDefinition prop;
+  prop.name = name;
+  prop.type = type.id() == LogicalTypeId::kAny ? LogicalType::String() : type;
+  switch (prop.type.id()) {
+    case LogicalTypeId::kNode:
+    case LogicalTypeId::kRel:
+    case LogicalTypeId::kRecursiveRel:
+    case LogicalTypeId::kInternalId:
+      ThrowBinding("Binder exception: Cannot create a property " + name + " of type " +
+                   prop.type.ToString() + ".");
+    default:
+      break;
+  }
+  return prop;
+}
+
+Value CastForColumn(const Value& v, const LogicalType& type) {
+  return v.is_null() || v.type() == type ? v : function::CastValue(v, type);
+}
+
+// Appends rows (one value per property, in order) to a node table, atomically.
+void AppendNodeRows(Database& db, catalog::TableId table_id,
+                    const std::vector<std::vector<Value>>& rows) {
+  const auto* schema = db.catalog().GetNodeTable(table_id);
+  std::vector<storage::Column> columns;
+  for (const auto& prop : schema->properties) columns.emplace_back(prop.type);
+  for (const auto& row : rows) {
+    if (row.size() != columns.size()) {
+      ThrowBinding("Binder exception: Table " + schema->name + " has " +
+                   std::to_string(columns.size()) + " columns but the query returns " +
+                   std::to_string(row.size()) + ".");
+    }
+    for (size_t c = 0; c < columns.size(); ++c) {
+      Check(columns[c].Append(CastForColumn(row[c], schema->properties[c].type)));
+    }
+  }
+  Check(db.GetNodeTable(table_id)->BulkAppend(std::move(columns), db.NextWriteTimestamp()));
+}
+
+// Appends rels given as (source key, destination key, properties...) rows to the single pair
+// of a rel table, atomically.
+void AppendRelRows(Database& db, const catalog::RelTableSchema& schema,
+                   const std::vector<std::vector<Value>>& rows) {
+  if (schema.pairs.size() != 1) {
+    ThrowNotSupported("copying a query into a rel table with several FROM/TO pairs");
+  }
+  const catalog::Catalog& cat = db.catalog();
+  const auto& pair = schema.pairs[0];
+  auto lookup = [&](catalog::TableId node_table, const Value& key) {
+    const auto* node = cat.GetNodeTable(node_table);
+    LogicalType key_type = node->primary_key_property().type;
+    if (key_type.id() == LogicalTypeId::kSerial) key_type = LogicalType::Int64();
+    std::optional<uint64_t> offset;
+    if (!key.is_null()) offset = db.GetNodeTable(node_table)->Lookup(CastForColumn(key, key_type));
+    if (!offset) {
+      ThrowRuntime("Runtime exception: Unable to find primary key value " + key.ToString() + ".");
+    }
+    return InternalId{node_table, *offset};
+  };
+  exec::GraphStore store(cat, db, db.NextWriteTimestamp());
+  try {
+    for (const auto& row : rows) {
+      if (row.size() != schema.properties.size() + 2) {
+        ThrowBinding("Binder exception: Table " + schema.name + " needs " +
+                     std::to_string(schema.properties.size() + 2) +
+                     " columns (source key, destination key, properties) but the query returns " +
+                     std::to_string(row.size()) + ".");
+      }
+      std::vector<std::pair<size_t, Value>> props;
+      for (size_t c = 2; c < row.size(); ++c) props.emplace_back(c - 2, row[c]);
+      store.CreateRel(schema.id, lookup(pair.src_table, row[0]), lookup(pair.dst_table, row[1]),
+                      props);
+    }
+  } catch (...) {
+    store.Rollback();
+    throw;
+  }
+}
+
+// CREATE NODE TABLE t AS <query>: the query's columns become the properties (the first is the
+// primary key) and its rows the table's rows.
+exec::QueryResult CreateNodeTableAs(Database& db, const parser::ParsedCreateNodeTable& s,
+                                    const std::unordered_map<std::string, Value>& params) {
+  exec::QueryResult rows = RunReadOnlyQuery(db, *s.as_query, params);
+  catalog::NodeTableDefinition def;
+  def.name = s.table_name;
+  def.if_not_exists = s.if_not_exists;
+  if (!rows.column_types.empty() && !catalog::IsValidPrimaryKeyType(rows.column_types[0])) {
+    ThrowBinding("Binder exception: Invalid primary key column type " +
+                 rows.column_types[0].ToString() +
+                 ". Primary keys must be either STRING or a numeric type.");
+  }
+  for (size_t c = 0; c < rows.num_columns(); ++c) {
+    def.properties.push_back(ColumnProperty(rows.column_names[c], rows.column_types[c]));
+  }
+  if (!def.properties.empty()) def.primary_key = def.properties[0].name;
+  catalog::DdlOutcome outcome = Check(db.storage().CreateNodeTable(std::move(def)));
+  if (!outcome.changed) return MessageResult(outcome.message);
+  try {
+    AppendNodeRows(db, outcome.table_id, rows.rows);
+  } catch (...) {
+    (void)db.storage().DropTable(s.table_name);
+    throw;
+  }
+  return MessageResult(outcome.message);
+}
+
+// CREATE REL TABLE t (FROM a TO b) AS <query>: the first two columns are the primary keys of
+// the endpoints, the others the properties.
+exec::QueryResult CreateRelTableAs(Database& db, const parser::ParsedCreateRelTable& s,
+                                   const std::unordered_map<std::string, Value>& params) {
+  if (s.connections.size() != 1) {
+    ThrowBinding(
+        "Binder exception: Multiple FROM/TO pairs are not supported for CREATE REL TABLE AS.");
+  }
+  exec::QueryResult rows = RunReadOnlyQuery(db, *s.as_query, params);
+  if (rows.num_columns() < 2) {
+    ThrowBinding(
+        "Binder exception: The query of CREATE REL TABLE AS must return the source and "
+        "destination keys first.");
+  }
+  catalog::RelTableDefinition def;
+  def.name = s.table_name;
+  def.if_not_exists = s.if_not_exists;
+  def.from_to.emplace_back(s.connections[0].from, s.connections[0].to);
+  for (size_t c = 2; c < rows.num_columns(); ++c) {
+    def.properties.push_back(ColumnProperty(rows.column_names[c], rows.column_types[c]));
+  }
+  catalog::DdlOutcome outcome = Check(db.storage().CreateRelTable(std::move(def)));
+  if (!outcome.changed) return MessageResult(outcome.message);
+  try {
+    AppendRelRows(db, *db.catalog().GetRelTable(outcome.table_id), rows.rows);
+  } catch (...) {
+    (void)db.storage().DropTable(s.table_name);
+    throw;
+  }
+  return MessageResult(outcome.message);
+}
+
 exec::QueryResult CreateNodeTable(Database& db, const parser::ParsedCreateNodeTable& s) {
-  if (s.as_query) ThrowNotSupported("CREATE NODE TABLE ... AS is not supported yet");
   catalog::NodeTableDefinition def;
   def.name = s.table_name;
   def.if_not_exists = s.if_not_exists;
@@ -85,7 +227,6 @@ exec::QueryResult CreateNodeTable(Database& db, const parser::ParsedCreateNodeTa
 }
 
 exec::QueryResult CreateRelTable(Database& db, const parser::ParsedCreateRelTable& s) {
-  if (s.as_query) ThrowNotSupported("CREATE REL TABLE ... AS is not supported yet");
   catalog::RelTableDefinition def;
   def.name = s.table_name;
   def.if_not_exists = s.if_not_exists;
@@ -105,7 +246,8 @@ exec::QueryResult CreateRelTable(Database& db, const parser::ParsedCreateRelTabl
   }
   if (!s.multiplicity.empty()) {
     auto m = catalog::ParseRelMultiplicity(s.multiplicity);
-    if (!m) ThrowBinding("Binder exception: Invalid relationship multiplicity " + s.multiplicity + ".");
+    if (!m)
+      ThrowBinding("Binder exception: Invalid relationship multiplicity " + s.multiplicity + ".");
     def.multiplicity = *m;
   }
   return MessageResult(Check(db.storage().CreateRelTable(std::move(def))).message);
@@ -134,15 +276,97 @@ exec::QueryResult AlterTable(Database& db, const parser::ParsedAlterTable& s) {
           Check(storage.RenameProperty(s.table_name, s.property_name, s.new_name)).message);
     case parser::AlterKind::kAddFromTo:
       return MessageResult(Check(storage.AddRelPair(s.table_name, s.connection.from,
-                                                    s.connection.to, s.if_not_exists)).message);
+                                                    s.connection.to, s.if_not_exists))
+                               .message);
     case parser::AlterKind::kDropFromTo:
-      return MessageResult(Check(storage.DropRelPair(s.table_name, s.connection.from,
-                                                     s.connection.to, s.if_exists)).message);
+      return MessageResult(
+          Check(storage.DropRelPair(s.table_name, s.connection.from, s.connection.to, s.if_exists))
+              .message);
   }
   Throw(ErrorCode::kInternal, "unknown ALTER TABLE kind");
 }
 
+// COPY t FROM (<query>): node tables take the query's columns as their properties, in order;
+// rel tables take (source key, destination key, properties...).
+exec::QueryResult CopyFromQuery(Database& db, const parser::ParsedCopyFrom& s,
+                                const std::unordered_map<std::string, Value>& params) {
+  const catalog::Catalog& cat = db.catalog();
+  const auto* node_schema = cat.GetNodeTable(s.table_name);
+  const auto* rel_schema = node_schema ? nullptr : cat.GetRelTable(s.table_name);
+  if (!node_schema && !rel_schema) {
+    ThrowBinding("Binder exception: Table " + s.table_name + " does not exist.");
+  }
+  exec::QueryResult rows = RunReadOnlyQuery(db, *s.source.query, params);
+  if (node_schema) {
+    AppendNodeRows(db, node_schema->id, rows.rows);
+    return MessageResult(std::to_string(rows.rows.size()) + " tuples have been copied to the " +
+                         node_schema->name + " table.");
+  }
+  AppendRelRows(db, *rel_schema, rows.rows);
+  return MessageResult(std::to_string(rows.rows.size()) + " tuples have been copied to the " +
+                       rel_schema->name + " table.");
+}
+
+// Text of a value in a CSV file: quoted when it holds the delimiter, a quote or a line break.
+std::string CsvField(const Value& v, char delimiter) {
+  std::string text = v.ToString();
+  if (text.find_first_of(std::string{delimiter, '"', '\n', '\r'}) == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
 }  // namespace
+
+exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
+                            const std::unordered_map<std::string, Value>& params) {
+  std::string lower = s.file_path;
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower.size() < 4 || lower.substr(lower.size() - 4) != ".csv") {
+    ThrowNotSupported("COPY TO supports CSV files only: " + s.file_path);
+  }
+  bool header = false;
+  char delimiter = ',';
+  for (const auto& option : s.options) {
+    Value v = Value::Boolean(true);
+    if (option.value) {
+      binder::Binder binder(db.catalog(), params);
+      auto bound = binder.BindConstantExpression(*option.value);
+      exec::ExecContext ctx;
+      ctx.params = &params;
+      v = exec::Evaluate(*bound, ctx);
+    }
+    std::string name = catalog::FoldName(option.name);
+    if (name == "header" && v.type_id() == LogicalTypeId::kBool && !v.is_null()) {
+      header = v.GetBool();
+    } else if ((name == "delim" || name == "delimiter") && v.type_id() == LogicalTypeId::kString &&
+               v.GetString().size() == 1) {
+      delimiter = v.GetString()[0];
+    } else {
+      ThrowBinding("Binder exception: Unrecognized csv option for COPY TO: " + option.name + ".");
+    }
+  }
+  exec::QueryResult rows = RunReadOnlyQuery(db, s.query, params);
+  std::string text;
+  auto line = [&](const std::vector<Value>& values) {
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (i) text += delimiter;
+      text += CsvField(values[i], delimiter);
+    }
+    text += '\n';
+  };
+  if (header) {
+    std::vector<Value> names;
+    for (const auto& name : rows.column_names) names.push_back(Value::String(name));
+    line(names);
+  }
+  for (const auto& row : rows.rows) line(row);
+  Check(env::WriteStringToFile(env::FileSystem::Default(), s.file_path, text, true));
+  return MessageResult("");
+}
 
 exec::QueryResult MessageResult(std::string message) {
   exec::QueryResult result;
@@ -153,12 +377,16 @@ exec::QueryResult MessageResult(std::string message) {
 }
 
 exec::QueryResult RunDdl(Database& db, const parser::ParsedStatement& statement,
-                         const std::unordered_map<std::string, Value>&) {
+                         const std::unordered_map<std::string, Value>& params) {
   switch (statement.kind) {
-    case parser::StatementKind::kCreateNodeTable:
-      return CreateNodeTable(db, statement.As<parser::ParsedCreateNodeTable>());
-    case parser::StatementKind::kCreateRelTable:
-      return CreateRelTable(db, statement.As<parser::ParsedCreateRelTable>());
+    case parser::StatementKind::kCreateNodeTable: {
+      const auto& create = statement.As<parser::ParsedCreateNodeTable>();
+      return create.as_query ? CreateNodeTableAs(db, create, params) : CreateNodeTable(db, create);
+    }
+    case parser::StatementKind::kCreateRelTable: {
+      const auto& create = statement.As<parser::ParsedCreateRelTable>();
+      return create.as_query ? CreateRelTableAs(db, create, params) : CreateRelTable(db, create);
+    }
     case parser::StatementKind::kDropTable:
       return DropTable(db, statement.As<parser::ParsedDrop>());
     case parser::StatementKind::kAlterTable:
@@ -170,11 +398,12 @@ exec::QueryResult RunDdl(Database& db, const parser::ParsedStatement& statement,
 
 exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
                               const std::unordered_map<std::string, Value>& params) {
-  if (s.source.kind != parser::ScanSourceKind::kFiles) {
-    ThrowNotSupported("COPY FROM a query or a variable is not supported yet");
-  }
   if (!s.column_names.empty()) ThrowNotSupported("COPY with a column list is not supported yet");
   const catalog::Catalog& cat = db.catalog();
+  if (s.source.kind == parser::ScanSourceKind::kQuery) return CopyFromQuery(db, s, params);
+  if (s.source.kind != parser::ScanSourceKind::kFiles) {
+    ThrowNotSupported("COPY FROM a variable is not supported yet");
+  }
   storage::CsvOptions options;
   std::string from, to;  // the FROM/TO pair of a rel table with several pairs
   for (const auto& option : s.options) {

@@ -1,8 +1,10 @@
-// Statements other than queries: DDL (CREATE/DROP/ALTER TABLE), COPY FROM, and the utility
-// statements. Each returns Kùzu's one-column result ("result": a message). Errors throw
-// GraphDBException; catalog and storage are left unchanged on failure.
+// Statements other than queries: DDL (CREATE/DROP/ALTER TABLE, also ... AS <query>), COPY FROM
+// (files or a query), COPY TO, and the utility statements. Each returns Kùzu's one-column
+// result ("result": a message). Errors throw GraphDBException; catalog and storage are left
+// unchanged on failure.
 //
-// REQUIRES: the caller holds the database's statement lock exclusively.
+// REQUIRES: the caller holds the database's statement lock exclusively (shared suffices for
+// COPY TO, which only reads).
 #pragma once
 
 #include <string>
@@ -18,6 +20,9 @@ exec::QueryResult RunDdl(Database& db, const parser::ParsedStatement& statement,
                          const std::unordered_map<std::string, Value>& params);
 exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& statement,
                               const std::unordered_map<std::string, Value>& params);
+// COPY (<query>) TO 'file.csv' [(header = true, delim = ',')].
+exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& statement,
+                            const std::unordered_map<std::string, Value>& params);
 // A one-row, one-column result holding `message`.
 exec::QueryResult MessageResult(std::string message);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <set>
 
 #include "common/status.h"
 #include "cypher/binder/table_functions.h"
@@ -30,7 +31,8 @@ struct Binder::VariableInfo {
   // (start_node / end_node read them). Empty for rels that come from elsewhere.
   std::optional<SlotId> src_slot;
   std::optional<SlotId> dst_slot;
-  bool undirected = false;  // a rel of an undirected pattern: its direction is unknown
+  bool undirected = false;      // a rel of an undirected pattern: its direction is unknown
+  std::string weight_property;  // a weighted shortest path: its weight (cost() sums it)
   // A node or rel of a pattern (or such a variable passed on by WITH), as opposed to one
   // unwound from a list: n.* gives only the properties of pattern variables.
   bool from_pattern = false;
@@ -100,28 +102,50 @@ bool IsNodeOrRel(const LogicalType& t) {
 
 const char* BinaryFunctionName(BinaryOp op) {
   switch (op) {
-    case BinaryOp::kEqual: return "=";
-    case BinaryOp::kNotEqual: return "<>";
-    case BinaryOp::kLessThan: return "<";
-    case BinaryOp::kLessEqual: return "<=";
-    case BinaryOp::kGreaterThan: return ">";
-    case BinaryOp::kGreaterEqual: return ">=";
-    case BinaryOp::kBitwiseOr: return "|";
-    case BinaryOp::kBitwiseAnd: return "&";
-    case BinaryOp::kShiftLeft: return "<<";
-    case BinaryOp::kShiftRight: return ">>";
-    case BinaryOp::kAdd: return "+";
-    case BinaryOp::kSubtract: return "-";
-    case BinaryOp::kMultiply: return "*";
-    case BinaryOp::kDivide: return "/";
-    case BinaryOp::kModulo: return "%";
-    case BinaryOp::kPower: return "^";
-    case BinaryOp::kIn: return "in";
-    case BinaryOp::kStartsWith: return "starts_with";
-    case BinaryOp::kEndsWith: return "ends_with";
-    case BinaryOp::kContains: return "contains";
-    case BinaryOp::kRegexMatch: return "=~";
-    default: return "";
+    case BinaryOp::kEqual:
+      return "=";
+    case BinaryOp::kNotEqual:
+      return "<>";
+    case BinaryOp::kLessThan:
+      return "<";
+    case BinaryOp::kLessEqual:
+      return "<=";
+    case BinaryOp::kGreaterThan:
+      return ">";
+    case BinaryOp::kGreaterEqual:
+      return ">=";
+    case BinaryOp::kBitwiseOr:
+      return "|";
+    case BinaryOp::kBitwiseAnd:
+      return "&";
+    case BinaryOp::kShiftLeft:
+      return "<<";
+    case BinaryOp::kShiftRight:
+      return ">>";
+    case BinaryOp::kAdd:
+      return "+";
+    case BinaryOp::kSubtract:
+      return "-";
+    case BinaryOp::kMultiply:
+      return "*";
+    case BinaryOp::kDivide:
+      return "/";
+    case BinaryOp::kModulo:
+      return "%";
+    case BinaryOp::kPower:
+      return "^";
+    case BinaryOp::kIn:
+      return "in";
+    case BinaryOp::kStartsWith:
+      return "starts_with";
+    case BinaryOp::kEndsWith:
+      return "ends_with";
+    case BinaryOp::kContains:
+      return "contains";
+    case BinaryOp::kRegexMatch:
+      return "=~";
+    default:
+      return "";
   }
 }
 
@@ -129,8 +153,8 @@ const char* BinaryFunctionName(BinaryOp op) {
 // "length" and "struct_extract" are graph functions only for path / node / rel arguments.
 bool IsGraphFunctionName(const std::string& name) {
   return function::IsGraphFunction(name) || name == "labels" || name == "relationships" ||
-         name == "length" || name == "struct_extract" || name == "keys" ||
-         name == "properties" || name == "start_node" || name == "end_node";
+         name == "length" || name == "struct_extract" || name == "keys" || name == "properties" ||
+         name == "start_node" || name == "end_node";
 }
 
 bool IsLambdaFunctionName(const std::string& name) {
@@ -188,7 +212,8 @@ std::vector<uint64_t> Binder::ResolveNodeTables(const std::vector<std::string>& 
   for (const auto& label : labels) {
     const auto* table = catalog_.GetNodeTable(label);
     if (!table) {
-      if (catalog_.GetRelTable(label)) BindError("Cannot bind " + label + " as a node pattern label.");
+      if (catalog_.GetRelTable(label))
+        BindError("Cannot bind " + label + " as a node pattern label.");
       BindError("Table " + label + " does not exist.");
     }
     if (std::find(ids.begin(), ids.end(), table->id) == ids.end()) ids.push_back(table->id);
@@ -205,7 +230,8 @@ std::vector<uint64_t> Binder::ResolveRelTables(const std::vector<std::string>& t
   for (const auto& type : types) {
     const auto* table = catalog_.GetRelTable(type);
     if (!table) {
-      if (catalog_.GetNodeTable(type)) BindError("Cannot bind " + type + " as a relationship pattern label.");
+      if (catalog_.GetNodeTable(type))
+        BindError("Cannot bind " + type + " as a relationship pattern label.");
       BindError("Table " + type + " does not exist.");
     }
     if (std::find(ids.begin(), ids.end(), table->id) == ids.end()) ids.push_back(table->id);
@@ -231,13 +257,16 @@ std::unique_ptr<BoundQuery> Binder::BindQuery(const parser::ParsedRegularQuery& 
   // Nodes a later pattern gave more labels are scanned in all of those tables.
   for (auto& part : bound->parts) {
     for (auto& clause : part.clauses) {
-      if (clause.kind != BoundClause::Kind::kMatch && clause.kind != BoundClause::Kind::kOptionalMatch) continue;
+      if (clause.kind != BoundClause::Kind::kMatch &&
+          clause.kind != BoundClause::Kind::kOptionalMatch)
+        continue;
       for (auto& pattern : clause.patterns) {
         for (auto& node : pattern.nodes) {
           auto it = extra_node_tables_.find(node.slot);
           if (it == extra_node_tables_.end() || node.bound_before) continue;
           for (uint64_t t : it->second) {
-            if (std::find(node.table_ids.begin(), node.table_ids.end(), t) == node.table_ids.end()) {
+            if (std::find(node.table_ids.begin(), node.table_ids.end(), t) ==
+                node.table_ids.end()) {
               node.table_ids.push_back(t);
             }
           }
@@ -310,7 +339,8 @@ BoundQueryPart Binder::BindSingleQuery(const parser::ParsedSingleQuery& query,
         bound.kind = BoundClause::Kind::kMerge;
         read_only_ = false;
         creates_only_ = false;
-        for (const auto& pattern : merge.patterns) bound.patterns.push_back(BindPattern(pattern, true));
+        for (const auto& pattern : merge.patterns)
+          bound.patterns.push_back(BindPattern(pattern, true));
         for (const auto& item : merge.on_match) bound.set_items.push_back(BindSetItem(item));
         for (const auto& item : merge.on_create) bound.on_create.push_back(BindSetItem(item));
         break;
@@ -361,20 +391,32 @@ BoundQueryPart Binder::BindSingleQuery(const parser::ParsedSingleQuery& query,
         break;
       }
       case ClauseKind::kLoadFrom:
-        ThrowNotSupported("LOAD FROM is not supported yet");
+        bound.kind = BoundClause::Kind::kLoadFrom;
+        BindLoadFrom(clause.As<parser::ParsedLoadFromClause>(), &bound);
+        break;
     }
     part.clauses.push_back(std::move(bound));
   }
   return part;
 }
 
-void Binder::BindCall(const ParsedExpression& fn, const std::vector<parser::ParsedYieldItem>& yields,
+BoundExpressionPtr Binder::BindPredicate(const ParsedExpression& expr) {
+  auto bound = Bind(expr);
+  if (bound->type.id() != LogicalTypeId::kBool && bound->type.id() != LogicalTypeId::kAny) {
+    BindError(expr.text + " has data type " + bound->type.ToString() + " but BOOL was expected.");
+  }
+  return bound;
+}
+
+void Binder::BindCall(const ParsedExpression& fn,
+                      const std::vector<parser::ParsedYieldItem>& yields,
                       const ParsedExpression* where, BoundClause* out) {
   std::vector<Value> args;
   for (const auto& child : fn.children) {
     auto arg = Bind(*child);
     if (arg->kind != ExprKind::kLiteral) {
-      BindError(child->text + " has type " + (arg->kind == ExprKind::kProperty ? "PROPERTY" : "EXPRESSION") +
+      BindError(child->text + " has type " +
+                (arg->kind == ExprKind::kProperty ? "PROPERTY" : "EXPRESSION") +
                 " but LITERAL was expected.");
     }
     args.push_back(arg->literal);
@@ -391,20 +433,50 @@ void Binder::BindCall(const ParsedExpression& fn, const std::vector<parser::Pars
     for (size_t i = 0; i < names.size(); ++i) declare(i, names[i]);
   } else {
     for (const auto& item : yields) {
-      auto it = std::find_if(names.begin(), names.end(),
-                             [&](const std::string& n) { return catalog::NamesEqual(n, item.name); });
-      if (it == names.end()) BindError("Unknown table function output variable name: " + item.name + ".");
+      auto it = std::find_if(names.begin(), names.end(), [&](const std::string& n) {
+        return catalog::NamesEqual(n, item.name);
+      });
+      if (it == names.end())
+        BindError("Unknown table function output variable name: " + item.name + ".");
       declare(static_cast<size_t>(it - names.begin()), item.alias.empty() ? item.name : item.alias);
     }
   }
   out->table_function = std::move(table_function);
-  if (where) {
-    out->where = Bind(*where);
-    if (out->where->type.id() != LogicalTypeId::kBool && out->where->type.id() != LogicalTypeId::kAny) {
-      BindError(where->text + " has data type " + out->where->type.ToString() +
-                " but BOOL was expected.");
-    }
+  if (where) out->where = BindPredicate(*where);
+}
+
+void Binder::BindLoadFrom(const parser::ParsedLoadFromClause& load, BoundClause* out) {
+  if (load.source.kind != parser::ScanSourceKind::kFiles) {
+    ThrowNotSupported("LOAD FROM a query or a variable is not supported yet");
   }
+  if (!file_scan_resolver_) ThrowNotSupported("LOAD FROM is not available here");
+  auto scan = std::make_unique<BoundFileScan>();
+  scan->paths = load.source.file_paths;
+  for (const auto& option : load.options) {
+    Value value = Value::Boolean(true);  // a bare option name is a flag
+    if (option.value) {
+      auto bound = Bind(*option.value);
+      if (bound->kind != ExprKind::kLiteral)
+        BindError("LOAD FROM option " + option.name + " must be a constant.");
+      value = bound->literal;
+    }
+    scan->options.emplace_back(option.name, std::move(value));
+  }
+  std::vector<std::pair<std::string, LogicalType>> given;
+  for (const auto& column : load.headers) {
+    std::string error;
+    auto type = ParseLogicalType(column.type_text, &error);
+    if (!type) BindError(error);
+    given.emplace_back(column.name, *type);
+  }
+  file_scan_resolver_(scan.get(), given);
+  for (size_t i = 0; i < scan->column_names.size(); ++i) {
+    SlotId slot = NewSlot();
+    scan->slots.push_back(slot);
+    scope_->Add({scan->column_names[i], slot, scan->column_types[i]});
+  }
+  out->file_scan = std::move(scan);
+  if (load.where) out->where = BindPredicate(*load.where);
 }
 
 std::unique_ptr<BoundQuery> Binder::BindStandaloneCall(const parser::ParsedExpression& function) {
@@ -466,21 +538,14 @@ void Binder::BindMatch(const std::vector<parser::ParsedPatternElement>& patterns
         equalities(rel.slot, rel_type, rel.table_ids, rel.name, rel.properties, conjuncts);
       } else if (!rel.properties.empty()) {
         // (a)-[:R* {k: v}]->(b): every relationship of the path has k = v.
-        rel.step_slot = NewSlot();
         std::vector<BoundExpressionPtr> step;
+        if (rel.step_predicate) step.push_back(std::move(rel.step_predicate));
         equalities(rel.step_slot, rel_type, rel.table_ids, rel.name, rel.properties, step);
         rel.step_predicate = Conjunction(std::move(step));
       }
     }
   }
-  if (where_clause) {
-    auto where = Bind(*where_clause);
-    if (where->type.id() != LogicalTypeId::kBool && where->type.id() != LogicalTypeId::kAny) {
-      BindError(where_clause->text + " has data type " + where->type.ToString() +
-                " but BOOL was expected.");
-    }
-    conjuncts.push_back(std::move(where));
-  }
+  if (where_clause) conjuncts.push_back(BindPredicate(*where_clause));
   out->where = Conjunction(std::move(conjuncts));
 }
 
@@ -491,11 +556,7 @@ void Binder::BindNodePattern(const parser::ParsedNodePattern& node, bool for_cre
   if (existing) {
     LogicalTypeId id = existing->type.id();
     if (id != LogicalTypeId::kNode || existing->table_ids.empty()) {
-      if (id == LogicalTypeId::kNode || id == LogicalTypeId::kRel || id == LogicalTypeId::kRecursiveRel) {
-        BindError("Cannot bind " + node.variable + " as node pattern.");
-      }
-      BindError(node.variable + " has data type " + existing->type.ToString() +
-                " but NODE was expected.");
+      BindError("Cannot bind " + node.variable + " as node pattern.");
     }
     out->slot = existing->slot;
     out->table_ids = existing->table_ids;
@@ -505,7 +566,8 @@ void Binder::BindNodePattern(const parser::ParsedNodePattern& node, bool for_cre
       // those tables (MATCH (a:A) MATCH (a:B) matches a in A or B).
       VariableInfo widened = *existing;
       for (uint64_t t : ResolveNodeTables(node.labels)) {
-        if (std::find(widened.table_ids.begin(), widened.table_ids.end(), t) == widened.table_ids.end()) {
+        if (std::find(widened.table_ids.begin(), widened.table_ids.end(), t) ==
+            widened.table_ids.end()) {
           widened.table_ids.push_back(t);
           extra_node_tables_[widened.slot].push_back(t);
         }
@@ -521,7 +583,8 @@ void Binder::BindNodePattern(const parser::ParsedNodePattern& node, bool for_cre
     out->table_ids = ResolveNodeTables(node.labels);
     out->slot = NewSlot();
     if (!node.variable.empty()) {
-      VariableInfo info{node.variable, out->slot, LogicalType(LogicalTypeId::kNode), out->table_ids};
+      VariableInfo info{node.variable, out->slot, LogicalType(LogicalTypeId::kNode),
+                        out->table_ids};
       info.from_pattern = true;
       scope_->Add(std::move(info));
     }
@@ -531,14 +594,26 @@ void Binder::BindNodePattern(const parser::ParsedNodePattern& node, bool for_cre
   }
 }
 
-void Binder::BindRelPattern(const parser::ParsedRelPattern& rel, bool for_create, SlotId left_slot,
-                            SlotId right_slot, BoundRelPattern* out) {
+void Binder::SetRelEndpoints(const BoundRelPattern& rel, SlotId left_slot, SlotId right_slot) {
+  if (rel.name.empty() || rel.variable_length) return;
+  const VariableInfo* v = scope_->Find(rel.name);
+  if (!v || v->slot != rel.slot) return;
+  VariableInfo info = *v;
+  bool backward = rel.direction == Direction::kBackward;
+  info.src_slot = backward ? right_slot : left_slot;
+  info.dst_slot = backward ? left_slot : right_slot;
+  scope_->Add(std::move(info));
+}
+
+void Binder::BindRelPattern(const parser::ParsedRelPattern& rel, bool for_create,
+                            BoundRelPattern* out) {
   out->name = rel.variable;
   const bool recursive = rel.recursive_kind != parser::RecursiveKind::kNone;
   if (!rel.variable.empty()) {
     if (const VariableInfo* existing = scope_->Find(rel.variable)) {
       if (for_create) BindError("Variable " + rel.variable + " already exists.");
-      if (existing->type.id() == LogicalTypeId::kRel && !recursive) {
+      if (existing->type.id() == LogicalTypeId::kRel ||
+          existing->type.id() == LogicalTypeId::kRecursiveRel) {
         BindError("Bind relationship " + rel.variable +
                   " to relationship with same name is not supported.");
       }
@@ -551,29 +626,54 @@ void Binder::BindRelPattern(const parser::ParsedRelPattern& rel, bool for_create
       BindError("Create rel " + rel.variable + " with multiple rel types is not supported.");
     }
     if (rel.direction == parser::RelDirection::kBoth) {
-      BindError("Create undirected relationship is not supported. Try create 2 directed relationships instead.");
+      BindError(
+          "Create undirected relationship is not supported. Try create 2 directed relationships "
+          "instead.");
     }
   }
   out->table_ids = ResolveRelTables(rel.types);
-  out->direction = rel.direction == parser::RelDirection::kRight ? Direction::kForward
+  out->direction = rel.direction == parser::RelDirection::kRight  ? Direction::kForward
                    : rel.direction == parser::RelDirection::kLeft ? Direction::kBackward
-                                                                   : Direction::kBoth;
+                                                                  : Direction::kBoth;
   if (recursive) {
     switch (rel.recursive_kind) {
-      case parser::RecursiveKind::kVariableLength:
-        out->semantic = PathSemantic::kWalk;
-        break;
       case parser::RecursiveKind::kTrail:
         out->semantic = PathSemantic::kTrail;
         break;
       case parser::RecursiveKind::kAcyclic:
         out->semantic = PathSemantic::kAcyclic;
         break;
+      case parser::RecursiveKind::kShortest:
+        out->semantic = PathSemantic::kShortest;
+        break;
+      case parser::RecursiveKind::kAllShortest:
+        out->semantic = PathSemantic::kAllShortest;
+        break;
+      case parser::RecursiveKind::kWeightedShortest:
+        out->semantic = PathSemantic::kWeightedShortest;
+        break;
+      case parser::RecursiveKind::kAllWeightedShortest:
+        out->semantic = PathSemantic::kAllWeightedShortest;
+        break;
       default:
-        ThrowNotSupported("shortest-path and weighted recursive patterns are not supported yet");
+        out->semantic = PathSemantic::kWalk;
+        break;
     }
-    if (rel.has_comprehension) ThrowNotSupported("recursive pattern comprehensions are not supported yet");
     out->variable_length = true;
+    out->step_slot = NewSlot();
+    out->node_step_slot = NewSlot();
+    if (!rel.weight_property.empty()) {
+      auto step = MakeExpr(ExprKind::kVariable, LogicalType(LogicalTypeId::kRel), rel.variable);
+      step->slot = out->step_slot;
+      auto weight = BindPropertyOnTables(std::move(step), out->table_ids, rel.weight_property,
+                                         rel.variable + "." + rel.weight_property);
+      if (!weight->type.IsNumeric()) {
+        BindError(rel.weight_property + " has data type " + weight->type.ToString() +
+                  " but a numeric type was expected as a weight.");
+      }
+      out->weight = ImplicitCast(std::move(weight), LogicalType::Double());
+    }
+    if (rel.has_comprehension) BindRecursiveComprehension(rel, out);
     auto parse_bound = [](const std::string& text, uint32_t fallback) {
       if (text.empty()) return fallback;
       uint64_t v = 0;
@@ -597,15 +697,90 @@ void Binder::BindRelPattern(const parser::ParsedRelPattern& rel, bool for_create
   if (!rel.variable.empty()) {
     VariableInfo info{rel.variable, out->slot, type, out->table_ids};
     info.from_pattern = true;
+    info.weight_property = rel.weight_property;
     info.undirected = out->direction == Direction::kBoth;
-    if (!out->variable_length) {
-      bool backward = out->direction == Direction::kBackward;
-      info.src_slot = backward ? right_slot : left_slot;
-      info.dst_slot = backward ? left_slot : right_slot;
-    }
-    scope_->Add(std::move(info));
+    scope_->Add(std::move(info));  // its endpoints are set once the right node is bound
   }
   for (const auto& prop : rel.properties) out->properties.push_back({prop.key, Bind(*prop.value)});
+}
+
+namespace {
+
+// The variables an expression names, inside subquery patterns too.
+void CollectVariableNames(const ParsedExpression& expr, std::set<std::string>& names) {
+  if (expr.kind == ExpressionKind::kVariable) names.insert(expr.name);
+  if (expr.subquery) {
+    for (const auto& pattern : expr.subquery->patterns) {
+      for (const auto& node : pattern.nodes) names.insert(node.variable);
+      for (const auto& rel : pattern.rels) names.insert(rel.variable);
+    }
+    if (expr.subquery->where) CollectVariableNames(*expr.subquery->where, names);
+  }
+  parser::ForEachChild(expr,
+                       [&](const ParsedExpression& child) { CollectVariableNames(child, names); });
+}
+
+void SplitParsedConjuncts(const ParsedExpression& expr, std::vector<const ParsedExpression*>& out) {
+  if (expr.kind == ExpressionKind::kBinary && expr.binary_op == BinaryOp::kAnd) {
+    for (const auto& child : expr.children) SplitParsedConjuncts(*child, out);
+  } else {
+    out.push_back(&expr);
+  }
+}
+
+}  // namespace
+
+void Binder::BindRecursiveComprehension(const parser::ParsedRelPattern& rel, BoundRelPattern* out) {
+  // (r, n | WHERE pred | {r.p}, {n.q}): pred filters each relationship r and each intermediate
+  // node n of the path; the projections choose the properties they keep.
+  const std::string& r = rel.comprehension_rel_variable;
+  const std::string& n = rel.comprehension_node_variable;
+  auto saved = scope_;
+  scope_ = std::make_shared<Scope>(*saved);
+  if (!r.empty()) {
+    scope_->Add({r, out->step_slot, LogicalType(LogicalTypeId::kRel), out->table_ids});
+  }
+  if (!n.empty()) {
+    scope_->Add({n, out->node_step_slot, LogicalType(LogicalTypeId::kNode), ResolveNodeTables({})});
+  }
+  if (rel.comprehension_where) {
+    std::vector<const ParsedExpression*> parts;
+    SplitParsedConjuncts(*rel.comprehension_where, parts);
+    std::vector<BoundExpressionPtr> on_rels, on_nodes;
+    for (const ParsedExpression* part : parts) {
+      std::set<std::string> names;
+      CollectVariableNames(*part, names);
+      bool uses_rel = !r.empty() && names.count(r);
+      bool uses_node = !n.empty() && names.count(n);
+      if (uses_rel && uses_node) {
+        ThrowNotSupported("a recursive pattern predicate on both " + r + " and " + n + ": " +
+                          part->text);
+      }
+      auto bound = BindPredicate(*part);
+      (uses_node ? on_nodes : on_rels).push_back(std::move(bound));
+    }
+    out->step_predicate = Conjunction(std::move(on_rels));
+    out->node_step_predicate = Conjunction(std::move(on_nodes));
+  }
+  if (rel.has_comprehension_projection) {
+    auto properties = [&](const std::vector<parser::ParsedProjectionItem>& items,
+                          const std::string& variable) {
+      std::vector<std::string> names;
+      for (const auto& item : items) {
+        const ParsedExpression& e = *item.expression;
+        if (e.kind != ExpressionKind::kProperty ||
+            e.children[0]->kind != ExpressionKind::kVariable || e.children[0]->name != variable) {
+          ThrowNotSupported("recursive pattern projections other than properties of " + variable);
+        }
+        (void)Bind(e);  // the property must exist
+        names.push_back(e.name);
+      }
+      return names;
+    };
+    out->rel_properties = properties(rel.rel_projection, r);
+    out->node_properties = properties(rel.node_projection, n);
+  }
+  scope_ = saved;
 }
 
 void Binder::InferCreateLabels(BoundPattern& pattern) {
@@ -631,8 +806,10 @@ void Binder::InferCreateLabels(BoundPattern& pattern) {
       for (uint64_t rel_id : rel.table_ids) {
         bool used = false;
         for (const auto& pair : catalog_.GetRelTable(rel_id)->pairs) {
-          bool s = std::find(src.table_ids.begin(), src.table_ids.end(), pair.src_table) != src.table_ids.end();
-          bool d = std::find(dst.table_ids.begin(), dst.table_ids.end(), pair.dst_table) != dst.table_ids.end();
+          bool s = std::find(src.table_ids.begin(), src.table_ids.end(), pair.src_table) !=
+                   src.table_ids.end();
+          bool d = std::find(dst.table_ids.begin(), dst.table_ids.end(), pair.dst_table) !=
+                   dst.table_ids.end();
           if (!s || !d) continue;
           used = true;
           src_ok.push_back(pair.src_table);
@@ -676,17 +853,18 @@ void Binder::InferCreateLabels(BoundPattern& pattern) {
 
 BoundPattern Binder::BindPattern(const parser::ParsedPatternElement& pattern, bool for_create) {
   BoundPattern out;
-  // Nodes first, then each relationship between its two nodes.
-  for (const auto& node : pattern.nodes) {
+  // Left to right, as Kùzu binds: node, relationship, node, ...
+  for (size_t i = 0; i < pattern.nodes.size(); ++i) {
     out.nodes.emplace_back();
-    BindNodePattern(node, for_create, &out.nodes.back());
-  }
-  for (size_t i = 0; i < pattern.rels.size(); ++i) {
-    out.rels.emplace_back();
-    BoundRelPattern& rel = out.rels.back();
-    BindRelPattern(pattern.rels[i], for_create, out.nodes[i].slot, out.nodes[i + 1].slot, &rel);
-    rel.left = i;
-    rel.right = i + 1;
+    BindNodePattern(pattern.nodes[i], for_create, &out.nodes.back());
+    if (i > 0) SetRelEndpoints(out.rels[i - 1], out.nodes[i - 1].slot, out.nodes[i].slot);
+    if (i < pattern.rels.size()) {
+      out.rels.emplace_back();
+      BoundRelPattern& rel = out.rels.back();
+      BindRelPattern(pattern.rels[i], for_create, &rel);
+      rel.left = i;
+      rel.right = i + 1;
+    }
   }
   if (for_create) InferCreateLabels(out);
   if (!pattern.path_variable.empty()) {
@@ -699,14 +877,16 @@ BoundPattern Binder::BindPattern(const parser::ParsedPatternElement& pattern, bo
                          pattern.path_variable);
     path->name = "path";
     for (size_t i = 0; i < out.nodes.size(); ++i) {
-      auto node = MakeExpr(ExprKind::kVariable, LogicalType(LogicalTypeId::kNode), out.nodes[i].name);
+      auto node =
+          MakeExpr(ExprKind::kVariable, LogicalType(LogicalTypeId::kNode), out.nodes[i].name);
       node->slot = out.nodes[i].slot;
       path->children.push_back(std::move(node));
       if (i < out.rels.size()) {
         const auto& r = out.rels[i];
-        auto rel = MakeExpr(ExprKind::kVariable,
-                            LogicalType(r.variable_length ? LogicalTypeId::kRecursiveRel : LogicalTypeId::kRel),
-                            r.name);
+        auto rel = MakeExpr(
+            ExprKind::kVariable,
+            LogicalType(r.variable_length ? LogicalTypeId::kRecursiveRel : LogicalTypeId::kRel),
+            r.name);
         rel->slot = r.slot;
         path->children.push_back(std::move(rel));
       }
@@ -714,7 +894,8 @@ BoundPattern Binder::BindPattern(const parser::ParsedPatternElement& pattern, bo
     out.path_slot = NewSlot();
     out.path_name = pattern.path_variable;
     out.path_expr = std::move(path);
-    scope_->Add({pattern.path_variable, *out.path_slot, LogicalType(LogicalTypeId::kRecursiveRel), {}});
+    scope_->Add(
+        {pattern.path_variable, *out.path_slot, LogicalType(LogicalTypeId::kRecursiveRel), {}});
   }
   return out;
 }
@@ -763,13 +944,15 @@ std::unique_ptr<BoundProjection> Binder::BindProjection(const parser::ParsedProj
       std::vector<std::string> names;
       if (IsNodeOrRel(base->type)) {
         // A node or rel unwound from a list is a struct to Kùzu: its internal fields come first.
-        const VariableInfo* v = base->kind == ExprKind::kVariable ? scope_->Find(base->text) : nullptr;
+        const VariableInfo* v =
+            base->kind == ExprKind::kVariable ? scope_->Find(base->text) : nullptr;
         if (!v || !v->from_pattern) {
           if (base->type.id() == LogicalTypeId::kRel) names = {"_SRC", "_DST"};
           names.push_back("_ID");
           names.push_back("_LABEL");
         }
-        for (auto& name : PropertyNames(base->type, TablesOf(*base))) names.push_back(std::move(name));
+        for (auto& name : PropertyNames(base->type, TablesOf(*base)))
+          names.push_back(std::move(name));
       } else if (base->type.id() == LogicalTypeId::kStruct) {
         for (const auto& field : base->type.fields()) names.push_back(field.name);
       } else {
@@ -858,7 +1041,8 @@ BoundSetItem Binder::BindSetItem(const parser::ParsedSetItem& item) {
   }
   BoundSetItem out;
   auto target = Bind(*item.target->children[0]);
-  if (!IsNodeOrRel(target->type) || target->kind != ExprKind::kVariable || KnownTables(*target).empty()) {
+  if (!IsNodeOrRel(target->type) || target->kind != ExprKind::kVariable ||
+      KnownTables(*target).empty()) {
     BindError("Cannot set expression " + item.target->children[0]->text + " with type " +
               (target->kind == ExprKind::kVariable ? "VARIABLE" : "EXPRESSION") +
               ". Expect node or rel pattern.");
@@ -873,11 +1057,13 @@ BoundSetItem Binder::BindSetItem(const parser::ParsedSetItem& item) {
 }
 
 BoundSetItem Binder::BindRemoveItem(const ParsedExpression& item) {
-  if (item.kind != ExpressionKind::kProperty) ThrowNotSupported("REMOVE of labels is not supported");
+  if (item.kind != ExpressionKind::kProperty)
+    ThrowNotSupported("REMOVE of labels is not supported");
   BoundSetItem out;
   out.kind = BoundSetItem::Kind::kRemoveProperty;
   auto target = Bind(*item.children[0]);
-  if (!IsNodeOrRel(target->type)) BindError("Cannot remove property of " + item.children[0]->text + ".");
+  if (!IsNodeOrRel(target->type))
+    BindError("Cannot remove property of " + item.children[0]->text + ".");
   out.target = target->slot;
   out.target_is_rel = target->type.id() == LogicalTypeId::kRel;
   out.property = item.name;
@@ -956,8 +1142,8 @@ BoundExpressionPtr Binder::BindLiteral(const ParsedExpression& expr) {
       if (ec == std::errc() && ptr == text.data() + text.size()) {
         return MakeLiteral(Value::Int64(v), expr.text);
       }
-      return MakeLiteral(function::CastValue(Value::String(text), LogicalType(LogicalTypeId::kInt128)),
-                         expr.text);
+      return MakeLiteral(
+          function::CastValue(Value::String(text), LogicalType(LogicalTypeId::kInt128)), expr.text);
     }
     case LiteralKind::kDouble:
       return MakeLiteral(Value::Double(std::strtod(expr.value.c_str(), nullptr)), expr.text);
@@ -1005,15 +1191,16 @@ BoundExpressionPtr Binder::BindPropertyOnTables(BoundExpressionPtr base,
   const bool is_node = base->type.id() == LogicalTypeId::kNode;
   // The internal properties every node and rel has.
   std::string folded = catalog::FoldName(name);
-  const char* internal = folded == "_id"      ? "id"
-                         : folded == "_label" ? "label"
+  const char* internal = folded == "_id"                ? "id"
+                         : folded == "_label"           ? "label"
                          : !is_node && folded == "_src" ? "src"
                          : !is_node && folded == "_dst" ? "dst"
                                                         : nullptr;
   if (internal) {
-    auto e = MakeExpr(ExprKind::kGraphFunction,
-                      folded == "_label" ? LogicalType::String() : LogicalType(LogicalTypeId::kInternalId),
-                      std::move(text));
+    auto e = MakeExpr(
+        ExprKind::kGraphFunction,
+        folded == "_label" ? LogicalType::String() : LogicalType(LogicalTypeId::kInternalId),
+        std::move(text));
     e->name = internal;
     e->children.push_back(std::move(base));
     return e;
@@ -1059,7 +1246,8 @@ BoundExpressionPtr Binder::BindLambdaCall(const std::string& name, const ParsedE
   }
   auto list = Bind(*expr.children[0]);
   if (list->type.id() != LogicalTypeId::kList && list->type.id() != LogicalTypeId::kArray) {
-    BindError(expr.children[0]->text + " has data type " + list->type.ToString() + " but LIST was expected.");
+    BindError(expr.children[0]->text + " has data type " + list->type.ToString() +
+              " but LIST was expected.");
   }
   LogicalType element = list->type.child();
   const ParsedExpression& lambda = *expr.children[1];
@@ -1113,8 +1301,9 @@ BoundExpressionPtr Binder::BindFunction(const ParsedExpression& expr) {
     auto e = MakeExpr(ExprKind::kAggregate, fn->result_type, expr.text);
     e->name = fn_name;
     for (size_t i = 0; i < args.size(); ++i) {
-      e->children.push_back(i < fn->arg_types.size() ? ImplicitCast(std::move(args[i]), fn->arg_types[i])
-                                                     : std::move(args[i]));
+      e->children.push_back(i < fn->arg_types.size()
+                                ? ImplicitCast(std::move(args[i]), fn->arg_types[i])
+                                : std::move(args[i]));
     }
     e->aggregate = std::move(*fn);
     e->slot = NewSlot();
@@ -1153,7 +1342,8 @@ std::vector<std::string> Binder::PropertyNames(const LogicalType& type,
 
 std::vector<uint64_t> Binder::KnownTables(const BoundExpression& expr) const {
   if (expr.kind == ExprKind::kVariable) {
-    if (const VariableInfo* v = scope_->Find(expr.text); v && v->slot == expr.slot) return v->table_ids;
+    if (const VariableInfo* v = scope_->Find(expr.text); v && v->slot == expr.slot)
+      return v->table_ids;
   }
   if (expr.kind == ExprKind::kAggregate && expr.name == "collect" && !expr.children.empty()) {
     return KnownTables(*expr.children[0]);
@@ -1168,7 +1358,8 @@ std::vector<uint64_t> Binder::TablesOf(const BoundExpression& expr) const {
     }
   }
   const LogicalType* type = &expr.type;
-  while (type->id() == LogicalTypeId::kList || type->id() == LogicalTypeId::kArray) type = &type->child();
+  while (type->id() == LogicalTypeId::kList || type->id() == LogicalTypeId::kArray)
+    type = &type->child();
   std::vector<uint64_t> tables;
   if (type->id() == LogicalTypeId::kNode) {
     for (const auto* t : catalog_.NodeTables()) tables.push_back(t->id);
@@ -1192,8 +1383,8 @@ BoundExpressionPtr Binder::BindGraphFunction(const std::string& name,
   auto wrong_args = [&](const std::string& expected) {
     std::string upper = expr.name;
     for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    BindError("Function " + upper + " did not receive correct arguments:\nActual:   " + type_list() +
-              "\nExpected: " + expected);
+    BindError("Function " + upper + " did not receive correct arguments:\nActual:   " +
+              type_list() + "\nExpected: " + expected);
   };
   auto graph_fn = [&](LogicalType type) {
     auto e = MakeExpr(ExprKind::kGraphFunction, std::move(type), expr.text);
@@ -1209,7 +1400,8 @@ BoundExpressionPtr Binder::BindGraphFunction(const std::string& name,
   if (name == "length" || name == "struct_extract") {
     if (name == "length" && args.size() == 1 && is_path) return graph_fn(LogicalType::Int64());
     if (name == "struct_extract" && args.size() == 2 && is_node_or_rel &&
-        args[1]->kind == ExprKind::kLiteral && args[1]->literal.type_id() == LogicalTypeId::kString) {
+        args[1]->kind == ExprKind::kLiteral &&
+        args[1]->literal.type_id() == LogicalTypeId::kString) {
       std::string key(args[1]->literal.GetString());
       return BindPropertyAccess(std::move(args[0]), key, expr.text);
     }
@@ -1218,8 +1410,9 @@ BoundExpressionPtr Binder::BindGraphFunction(const std::string& name,
   if (name == "properties") {
     if (args.size() != 2) wrong_args("(LIST,STRING)");
     const LogicalType& list = args[0]->type;
-    bool elements_ok = (list.id() == LogicalTypeId::kList || list.id() == LogicalTypeId::kArray) &&
-                       (list.child().id() == LogicalTypeId::kNode || list.child().id() == LogicalTypeId::kRel);
+    bool elements_ok =
+        (list.id() == LogicalTypeId::kList || list.id() == LogicalTypeId::kArray) &&
+        (list.child().id() == LogicalTypeId::kNode || list.child().id() == LogicalTypeId::kRel);
     if (!elements_ok || args[1]->kind != ExprKind::kLiteral ||
         args[1]->literal.type_id() != LogicalTypeId::kString) {
       wrong_args("(LIST,STRING)");
@@ -1241,7 +1434,8 @@ BoundExpressionPtr Binder::BindGraphFunction(const std::string& name,
   if (args.size() != 1) BindError("Function " + name + " did not receive correct arguments.");
   if (name == "id") {
     if (arg0 == LogicalTypeId::kInternalId) return std::move(args[0]);
-    if (!is_node_or_rel && !is_any) wrong_args("(NODE) -> INTERNAL_ID\n          (REL) -> INTERNAL_ID");
+    if (!is_node_or_rel && !is_any)
+      wrong_args("(NODE) -> INTERNAL_ID\n          (REL) -> INTERNAL_ID");
     return graph_fn(LogicalType(LogicalTypeId::kInternalId));
   }
   if (name == "label" || name == "labels") {
@@ -1249,7 +1443,8 @@ BoundExpressionPtr Binder::BindGraphFunction(const std::string& name,
     return graph_fn(LogicalType::String());
   }
   if (name == "offset") {
-    if (!is_node_or_rel && !is_any && arg0 != LogicalTypeId::kInternalId) wrong_args("(INTERNAL_ID) -> INT64");
+    if (!is_node_or_rel && !is_any && arg0 != LogicalTypeId::kInternalId)
+      wrong_args("(INTERNAL_ID) -> INT64");
     return graph_fn(LogicalType::Int64());
   }
   if (name == "start_node" || name == "end_node") {
@@ -1274,11 +1469,38 @@ BoundExpressionPtr Binder::BindGraphFunction(const std::string& name,
     e->name = "rels";
     return e;
   }
+  if (name == "cost") {
+    // The total weight of a weighted shortest path: the sum of its rels' weights.
+    const VariableInfo* v =
+        args[0]->kind == ExprKind::kVariable ? scope_->Find(args[0]->text) : nullptr;
+    if (!is_path || !v || v->weight_property.empty()) {
+      BindError("Function COST expects a weighted shortest path variable.");
+    }
+    auto rels = MakeExpr(ExprKind::kGraphFunction,
+                         LogicalType::List(LogicalType(LogicalTypeId::kRel)), expr.text);
+    rels->name = "rels";
+    rels->children.push_back(std::move(args[0]));
+    auto weights = MakeExpr(ExprKind::kListComprehension, LogicalType::Any(), expr.text);
+    weights->slot = NewSlot();
+    auto element = MakeExpr(ExprKind::kVariable, LogicalType(LogicalTypeId::kRel), "");
+    element->slot = weights->slot;
+    auto weight = ImplicitCast(
+        BindPropertyOnTables(std::move(element), v->table_ids, v->weight_property, expr.text),
+        LogicalType::Double());
+    weights->type = LogicalType::List(LogicalType::Double());
+    weights->children.push_back(std::move(rels));
+    weights->children.push_back(std::move(weight));
+    weights->has_projection = true;
+    std::vector<BoundExpressionPtr> sum_args;
+    sum_args.push_back(std::move(weights));
+    return BindScalar("list_sum", std::move(sum_args), expr.text);
+  }
   if (name == "keys") {
     if (!is_node_or_rel && !is_any) wrong_args("(NODE) -> STRING[]\n          (REL) -> STRING[]");
     std::vector<Value> keys;
     if (is_node_or_rel) {
-      for (auto& key : PropertyNames(args[0]->type, TablesOf(*args[0]))) keys.push_back(Value::String(key));
+      for (auto& key : PropertyNames(args[0]->type, TablesOf(*args[0])))
+        keys.push_back(Value::String(key));
     }
     auto e = graph_fn(LogicalType::List(LogicalType::String()));
     e->literal = Value::Nested(e->type, std::move(keys));
@@ -1291,7 +1513,8 @@ BoundExpressionPtr Binder::BindSubquery(const ParsedExpression& expr) {
   // EXISTS { MATCH ... } / COUNT { MATCH ... }: a MATCH that sees the outer variables,
   // evaluated for each outer row.
   const bool exists = expr.kind == ExpressionKind::kExistsSubquery;
-  auto e = MakeExpr(ExprKind::kSubquery, exists ? LogicalType::Bool() : LogicalType::Int64(), expr.text);
+  auto e =
+      MakeExpr(ExprKind::kSubquery, exists ? LogicalType::Bool() : LogicalType::Int64(), expr.text);
   e->name = exists ? "exists" : "count";
   auto part = std::make_shared<BoundQueryPart>();
   for (const auto& v : scope_->vars()) part->correlated_slots.push_back(v.slot);
@@ -1312,7 +1535,9 @@ BoundExpressionPtr Binder::BindSubquery(const ParsedExpression& expr) {
 BoundExpressionPtr Binder::BindBinary(const ParsedExpression& expr) {
   BinaryOp op = expr.binary_op;
   if (op == BinaryOp::kAnd || op == BinaryOp::kOr || op == BinaryOp::kXor) {
-    auto kind = op == BinaryOp::kAnd ? ExprKind::kAnd : op == BinaryOp::kOr ? ExprKind::kOr : ExprKind::kXor;
+    auto kind = op == BinaryOp::kAnd  ? ExprKind::kAnd
+                : op == BinaryOp::kOr ? ExprKind::kOr
+                                      : ExprKind::kXor;
     auto e = MakeExpr(kind, LogicalType::Bool(), expr.text);
     for (const auto& child : expr.children) {
       auto c = Bind(*child);
@@ -1343,7 +1568,9 @@ BoundExpressionPtr Binder::BindCase(const ParsedExpression& expr) {
     if (operand) {
       when = NodeOrRelToId(std::move(when));
       auto common = function::CommonType(operand->type, when->type);
-      if (!common) BindError("Cannot compare " + operand->type.ToString() + " and " + when->type.ToString() + ".");
+      if (!common)
+        BindError("Cannot compare " + operand->type.ToString() + " and " + when->type.ToString() +
+                  ".");
       when = ImplicitCast(std::move(when), *common);
     } else {
       when = ImplicitCast(std::move(when), LogicalType::Bool());
@@ -1351,11 +1578,14 @@ BoundExpressionPtr Binder::BindCase(const ParsedExpression& expr) {
     whens.push_back(std::move(when));
     thens.push_back(Bind(*expr.children[i + 1]));
   }
-  BoundExpressionPtr otherwise = expr.case_else ? Bind(*expr.case_else) : MakeLiteral(Value::Null(), "NULL");
+  BoundExpressionPtr otherwise =
+      expr.case_else ? Bind(*expr.case_else) : MakeLiteral(Value::Null(), "NULL");
   LogicalType result = otherwise->type;
   for (const auto& t : thens) {
     auto common = function::CommonType(result, t->type);
-    if (!common) BindError("Cannot combine CASE results of types " + result.ToString() + " and " + t->type.ToString() + ".");
+    if (!common)
+      BindError("Cannot combine CASE results of types " + result.ToString() + " and " +
+                t->type.ToString() + ".");
     result = *common;
   }
   if (operand) {
@@ -1400,7 +1630,8 @@ BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
       return BindProperty(expr);
     case ExpressionKind::kLabelTest: {
       auto node = Bind(*expr.children[0]);
-      if (!IsNodeOrRel(node->type)) BindError(expr.children[0]->text + " is not a node or relationship.");
+      if (!IsNodeOrRel(node->type))
+        BindError(expr.children[0]->text + " is not a node or relationship.");
       auto e = MakeExpr(ExprKind::kLabelTest, LogicalType::Bool(), expr.text);
       e->field_names = expr.labels;
       e->children.push_back(std::move(node));
@@ -1423,7 +1654,8 @@ BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
       auto target = ParseLogicalType(type_text, &error);
       if (!target) BindError(error);
       if (operand->kind == ExprKind::kLiteral) {
-        Value v = operand->literal.is_null() ? Value::Null(*target) : function::CastValue(operand->literal, *target);
+        Value v = operand->literal.is_null() ? Value::Null(*target)
+                                             : function::CastValue(operand->literal, *target);
         return MakeLiteral(std::move(v), expr.text);
       }
       auto e = MakeExpr(ExprKind::kCast, *target, expr.text);
@@ -1440,12 +1672,23 @@ BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
         items.push_back(Bind(*child));
         auto common = function::CommonType(element, items.back()->type);
         if (!common) {
-          BindError("Cannot bind LIST_CREATION with parameter type " + element.ToString() + " and " +
-                    items.back()->type.ToString() + ".");
+          BindError("Cannot bind LIST_CREATION with parameter type " + element.ToString() +
+                    " and " + items.back()->type.ToString() + ".");
         }
         element = *common;
       }
-      for (auto& item : items) e->children.push_back(ImplicitCast(std::move(item), element));
+      // As in Kùzu, a list of only NULLs (or none) is an INT64[].
+      element = function::ResolveAnyType(element, LogicalType::Int64());
+      for (size_t i = 0; i < items.size(); ++i) {
+        const LogicalType& from = items[i]->type;
+        if (from != element && from.id() != LogicalTypeId::kAny &&
+            !function::CanImplicitCast(from, element)) {
+          BindError("Expression " + ExpressionUniqueName(*expr.children[i]) + " has data type " +
+                    from.ToString() + " but expected " + element.ToString() +
+                    ". Implicit cast is not supported.");
+        }
+        e->children.push_back(ImplicitCast(std::move(items[i]), element));
+      }
       e->type = LogicalType::List(element);
       bool constant = std::all_of(e->children.begin(), e->children.end(),
                                   [](const auto& c) { return c->kind == ExprKind::kLiteral; });
@@ -1461,9 +1704,11 @@ BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
       std::vector<std::pair<std::string, LogicalType>> fields;
       for (size_t i = 0; i < expr.children.size(); ++i) {
         auto child = Bind(*expr.children[i]);
-        fields.emplace_back(expr.keys[i], child->type);
+        // As in Kùzu, a field holding only NULL is a STRING.
+        LogicalType type = function::ResolveAnyType(child->type, LogicalType::String());
+        fields.emplace_back(expr.keys[i], type);
         e->field_names.push_back(expr.keys[i]);
-        e->children.push_back(std::move(child));
+        e->children.push_back(ImplicitCast(std::move(child), type));
       }
       e->type = LogicalType::Struct(std::move(fields));
       return e;
@@ -1475,7 +1720,8 @@ BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
       if (list->type.id() == LogicalTypeId::kList || list->type.id() == LogicalTypeId::kArray) {
         element = list->type.child();
       } else if (list->type.id() != LogicalTypeId::kAny) {
-        BindError(expr.children[0]->text + " has data type " + list->type.ToString() + " but LIST was expected.");
+        BindError(expr.children[0]->text + " has data type " + list->type.ToString() +
+                  " but LIST was expected.");
       }
       bool quantifier = expr.kind == ExpressionKind::kQuantifier;
       auto e = MakeExpr(quantifier ? ExprKind::kQuantifier : ExprKind::kListComprehension,
@@ -1519,15 +1765,17 @@ BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
           auto child = Bind(*expr.children[0]);
           if (child->type.id() != LogicalTypeId::kBool && child->type.id() != LogicalTypeId::kAny) {
             BindError("Expression " + ExpressionUniqueName(*expr.children[0]) + " has data type " +
-                      child->type.ToString() + " but expected BOOL. Implicit cast is not supported.");
+                      child->type.ToString() +
+                      " but expected BOOL. Implicit cast is not supported.");
           }
           e->children.push_back(ImplicitCast(std::move(child), LogicalType::Bool()));
           return e;
         }
         case UnaryOp::kIsNull:
         case UnaryOp::kIsNotNull: {
-          auto e = MakeExpr(expr.unary_op == UnaryOp::kIsNull ? ExprKind::kIsNull : ExprKind::kIsNotNull,
-                            LogicalType::Bool(), expr.text);
+          auto e =
+              MakeExpr(expr.unary_op == UnaryOp::kIsNull ? ExprKind::kIsNull : ExprKind::kIsNotNull,
+                       LogicalType::Bool(), expr.text);
           e->children.push_back(Bind(*expr.children[0]));
           return e;
         }
@@ -1537,8 +1785,8 @@ BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
         case UnaryOp::kFactorial: {
           std::vector<BoundExpressionPtr> args;
           args.push_back(Bind(*expr.children[0]));
-          return BindScalar(expr.unary_op == UnaryOp::kNegate ? "negate" : "factorial", std::move(args),
-                            expr.text);
+          return BindScalar(expr.unary_op == UnaryOp::kNegate ? "negate" : "factorial",
+                            std::move(args), expr.text);
         }
       }
       break;
@@ -1547,7 +1795,8 @@ BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
       return BindBinary(expr);
     case ExpressionKind::kSubscript: {
       auto base = Bind(*expr.children[0]);
-      if (base->type.id() == LogicalTypeId::kStruct && expr.children[1]->kind == ExpressionKind::kLiteral &&
+      if (base->type.id() == LogicalTypeId::kStruct &&
+          expr.children[1]->kind == ExpressionKind::kLiteral &&
           expr.children[1]->literal_kind == LiteralKind::kString) {
         auto index = base->type.FieldIndex(expr.children[1]->value);
         if (!index) BindError("Invalid field name: " + expr.children[1]->value + ".");
@@ -1565,7 +1814,8 @@ BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
     case ExpressionKind::kSlice: {
       std::vector<BoundExpressionPtr> args;
       args.push_back(Bind(*expr.children[0]));
-      args.push_back(expr.slice_begin ? Bind(*expr.slice_begin) : MakeLiteral(Value::Int64(0), "0"));
+      args.push_back(expr.slice_begin ? Bind(*expr.slice_begin)
+                                      : MakeLiteral(Value::Int64(0), "0"));
       args.push_back(expr.slice_end ? Bind(*expr.slice_end) : MakeLiteral(Value::Int64(-1), "-1"));
       return BindScalar("list_slice", std::move(args), expr.text);
     }

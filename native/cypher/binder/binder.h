@@ -7,6 +7,7 @@
 // change while it binds.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -22,10 +23,20 @@ namespace graphdb::binder {
 // list and map literals as LIST_CREATION(...) / STRUCT_PACK(...), calls as UPPER(args).
 std::string ExpressionUniqueName(const parser::ParsedExpression& expr);
 
+// Learns the columns of a LOAD FROM (the executor reads files; the binder does not): fills
+// the scan's column names and types from `given` (LOAD WITH HEADERS) or from the files.
+using FileScanResolver = std::function<void(
+    BoundFileScan* scan, const std::vector<std::pair<std::string, LogicalType>>& given)>;
+
 class Binder {
  public:
   Binder(const catalog::Catalog& catalog, const std::unordered_map<std::string, Value>& params)
       : catalog_(catalog), params_(params) {}
+
+  // Without a resolver, LOAD FROM is refused.
+  void set_file_scan_resolver(FileScanResolver resolver) {
+    file_scan_resolver_ = std::move(resolver);
+  }
 
   std::unique_ptr<BoundQuery> BindQuery(const parser::ParsedRegularQuery& query);
 
@@ -50,8 +61,10 @@ class Binder {
   BoundPattern BindPattern(const parser::ParsedPatternElement& pattern, bool for_create);
   void BindNodePattern(const parser::ParsedNodePattern& node, bool for_create,
                        BoundNodePattern* out);
-  void BindRelPattern(const parser::ParsedRelPattern& rel, bool for_create, SlotId left_slot,
-                      SlotId right_slot, BoundRelPattern* out);
+  void BindRelPattern(const parser::ParsedRelPattern& rel, bool for_create, BoundRelPattern* out);
+  // Records the node slots a rel variable starts and ends at (start_node / end_node).
+  void SetRelEndpoints(const BoundRelPattern& rel, SlotId left_slot, SlotId right_slot);
+  void BindRecursiveComprehension(const parser::ParsedRelPattern& rel, BoundRelPattern* out);
   // CREATE / MERGE: gives unlabelled nodes and untyped rels the one table the pattern allows.
   void InferCreateLabels(BoundPattern& pattern);
   std::unique_ptr<BoundProjection> BindProjection(const parser::ParsedProjection& projection,
@@ -61,6 +74,8 @@ class Binder {
   BoundSetItem BindRemoveItem(const parser::ParsedExpression& item);
 
   BoundExpressionPtr Bind(const parser::ParsedExpression& expr);
+  // A WHERE expression: BOOL (or NULL).
+  BoundExpressionPtr BindPredicate(const parser::ParsedExpression& expr);
   BoundExpressionPtr BindLiteral(const parser::ParsedExpression& expr);
   BoundExpressionPtr BindProperty(const parser::ParsedExpression& expr);
   BoundExpressionPtr BindFunction(const parser::ParsedExpression& expr);
@@ -91,8 +106,7 @@ class Binder {
                                          const std::vector<uint64_t>& tables) const;
   BoundExpressionPtr BindBinary(const parser::ParsedExpression& expr);
   BoundExpressionPtr BindCase(const parser::ParsedExpression& expr);
-  BoundExpressionPtr BindLambdaCall(const std::string& name,
-                                    const parser::ParsedExpression& expr);
+  BoundExpressionPtr BindLambdaCall(const std::string& name, const parser::ParsedExpression& expr);
   BoundExpressionPtr ImplicitCast(BoundExpressionPtr expr, const LogicalType& target);
   BoundExpressionPtr NodeOrRelToId(BoundExpressionPtr expr);
 
@@ -100,8 +114,11 @@ class Binder {
   std::vector<uint64_t> ResolveNodeTables(const std::vector<std::string>& labels);
   std::vector<uint64_t> ResolveRelTables(const std::vector<std::string>& types);
 
+  void BindLoadFrom(const parser::ParsedLoadFromClause& load, BoundClause* out);
+
   const catalog::Catalog& catalog_;
   const std::unordered_map<std::string, Value>& params_;
+  FileScanResolver file_scan_resolver_;
   std::shared_ptr<Scope> scope_;
   uint32_t num_slots_ = 0;
   // While binding WITH/RETURN items: where aggregate expressions are collected.

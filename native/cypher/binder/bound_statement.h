@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cypher/binder/bound_expression.h"
@@ -20,9 +21,13 @@ enum class Direction : uint8_t { kForward, kBackward, kBoth };
 
 // Which paths a variable-length relationship matches (Kùzu's default is WALK).
 enum class PathSemantic : uint8_t {
-  kWalk,     // any sequence of edges
-  kTrail,    // no relationship twice
-  kAcyclic,  // no node twice
+  kWalk,                 // any sequence of edges
+  kTrail,                // no relationship twice
+  kAcyclic,              // no node twice
+  kShortest,             // * SHORTEST: one path of fewest hops to each end node
+  kAllShortest,          // * ALL SHORTEST: every path of fewest hops
+  kWeightedShortest,     // * WSHORTEST(w): one path of least total weight
+  kAllWeightedShortest,  // * ALL WSHORTEST(w): every path of least total weight
 };
 
 struct BoundPropertyEquality {
@@ -31,11 +36,11 @@ struct BoundPropertyEquality {
 };
 
 struct BoundNodePattern {
-  std::string name;                  // variable name ("" for anonymous)
+  std::string name;  // variable name ("" for anonymous)
   SlotId slot = 0;
-  std::vector<uint64_t> table_ids;   // candidate node tables (all when unlabelled)
+  std::vector<uint64_t> table_ids;                // candidate node tables (all when unlabelled)
   std::vector<BoundPropertyEquality> properties;  // inline {k: v}
-  bool bound_before = false;         // variable already in scope when the pattern starts
+  bool bound_before = false;  // variable already in scope when the pattern starts
 };
 
 struct BoundRelPattern {
@@ -44,16 +49,25 @@ struct BoundRelPattern {
   std::vector<uint64_t> table_ids;
   std::vector<BoundPropertyEquality> properties;
   Direction direction = Direction::kForward;  // relative to the pattern's left-to-right order
-  size_t left = 0;   // index of the node pattern on its left
-  size_t right = 0;  // index of the node pattern on its right
+  size_t left = 0;                            // index of the node pattern on its left
+  size_t right = 0;                           // index of the node pattern on its right
   bool variable_length = false;
   uint32_t min_hops = 1;
   uint32_t max_hops = 1;
   PathSemantic semantic = PathSemantic::kWalk;
-  // Variable-length rels with inline properties: each relationship of the path, placed in
-  // step_slot, must satisfy step_predicate.
+  // Variable-length rels: each relationship of the path is placed in step_slot, where it must
+  // satisfy step_predicate (inline properties, the comprehension's WHERE on it) and where
+  // `weight` (weighted shortest paths) reads it. Each intermediate node is placed in
+  // node_step_slot and must satisfy node_step_predicate.
   SlotId step_slot = 0;
   BoundExpressionPtr step_predicate;
+  BoundExpressionPtr weight;  // DOUBLE
+  SlotId node_step_slot = 0;
+  BoundExpressionPtr node_step_predicate;
+  // The comprehension's projections ({r.p}, {n.q}): the properties the path's rels and nodes
+  // keep (nullopt: all).
+  std::optional<std::vector<std::string>> rel_properties;
+  std::optional<std::vector<std::string>> node_properties;
   bool bound_before = false;
 };
 
@@ -62,7 +76,7 @@ struct BoundPattern {
   std::vector<BoundRelPattern> rels;
   std::optional<SlotId> path_slot;  // p = (...)
   std::string path_name;
-  BoundExpressionPtr path_expr;     // builds the path from the pattern's variables
+  BoundExpressionPtr path_expr;  // builds the path from the pattern's variables
 };
 
 struct BoundProjectionItem {
@@ -92,10 +106,21 @@ struct BoundProjection {
 
 struct BoundSetItem {
   enum class Kind : uint8_t { kProperty, kRemoveProperty } kind = Kind::kProperty;
-  SlotId target = 0;          // node or rel variable
+  SlotId target = 0;  // node or rel variable
   bool target_is_rel = false;
   std::string property;
-  BoundExpressionPtr value;   // NULL literal for REMOVE
+  BoundExpressionPtr value;  // NULL literal for REMOVE
+};
+
+// LOAD FROM: the files, their CSV options and the columns (given by LOAD WITH HEADERS or
+// sniffed from the files), each read into its slot.
+struct BoundFileScan {
+  std::vector<std::string> paths;
+  std::vector<std::pair<std::string, Value>> options;
+  std::vector<std::string> column_names;
+  std::vector<LogicalType> column_types;
+  bool has_header = false;
+  std::vector<SlotId> slots;
 };
 
 struct BoundClause {
@@ -108,12 +133,13 @@ struct BoundClause {
     kMerge,
     kSet,
     kDelete,
-    kCall,  // CALL table_function(...) [YIELD ...] [WHERE ...]
+    kCall,      // CALL table_function(...) [YIELD ...] [WHERE ...]
+    kLoadFrom,  // LOAD FROM files [WHERE ...]
   } kind = Kind::kMatch;
 
-  std::vector<BoundPattern> patterns;   // MATCH / CREATE / MERGE
-  BoundExpressionPtr where;             // MATCH ... WHERE
-  BoundExpressionPtr unwind_expr;       // UNWIND e AS x
+  std::vector<BoundPattern> patterns;  // MATCH / CREATE / MERGE
+  BoundExpressionPtr where;            // MATCH ... WHERE
+  BoundExpressionPtr unwind_expr;      // UNWIND e AS x
   SlotId unwind_slot = 0;
   std::unique_ptr<BoundProjection> projection;
   std::vector<BoundSetItem> set_items;  // SET / REMOVE, MERGE ON MATCH SET
@@ -121,6 +147,7 @@ struct BoundClause {
   std::vector<BoundExpressionPtr> delete_exprs;
   bool detach = false;
   std::unique_ptr<BoundTableFunction> table_function;  // kCall (WHERE in `where`)
+  std::unique_ptr<BoundFileScan> file_scan;            // kLoadFrom (WHERE in `where`)
 };
 
 struct BoundQueryPart {
@@ -136,12 +163,12 @@ struct BoundColumn {
 };
 
 struct BoundQuery {
-  std::vector<BoundQueryPart> parts;   // UNION branches
-  std::vector<bool> union_all;         // between part i and i+1
+  std::vector<BoundQueryPart> parts;              // UNION branches
+  std::vector<bool> union_all;                    // between part i and i+1
   std::vector<std::vector<BoundColumn>> columns;  // per part, the RETURN columns
   uint32_t num_slots = 0;
   bool read_only = true;
-  bool creates_only = true;            // only CREATE among the updates (access mode insert)
+  bool creates_only = true;  // only CREATE among the updates (access mode insert)
 };
 
 }  // namespace graphdb::binder

@@ -13,7 +13,8 @@ std::string Upper(std::string s) {
 
 void ExpectArgs(const std::string& name, const std::vector<Value>& args, size_t count) {
   bool ok = args.size() == count;
-  for (const Value& arg : args) ok = ok && !arg.is_null() && arg.type_id() == LogicalTypeId::kString;
+  for (const Value& arg : args)
+    ok = ok && !arg.is_null() && arg.type_id() == LogicalTypeId::kString;
   if (ok) return;
   std::string actual = "(";
   for (size_t i = 0; i < args.size(); ++i) {
@@ -25,8 +26,8 @@ void ExpectArgs(const std::string& name, const std::vector<Value>& args, size_t 
   for (size_t i = 0; i < count; ++i) expected += i ? ",STRING" : "STRING";
   expected += ")";
   ThrowBinding("Binder exception: Function " + Upper(name) +
-               " did not receive correct arguments:\nActual:   " + actual + "\nExpected: " +
-               expected);
+               " did not receive correct arguments:\nActual:   " + actual +
+               "\nExpected: " + expected);
 }
 
 catalog::TableId ResolveTable(const catalog::Catalog& catalog, const Value& arg) {

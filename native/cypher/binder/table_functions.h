@@ -22,8 +22,8 @@
 namespace graphdb::binder {
 
 struct BoundTableFunction {
-  std::string name;                       // lower case: "table_info"
-  std::vector<Value> args;                // constant arguments
+  std::string name;                                      // lower case: "table_info"
+  std::vector<Value> args;                               // constant arguments
   catalog::TableId table_id = catalog::kInvalidTableId;  // table_info / storage_info
   std::vector<std::string> column_names;
   std::vector<LogicalType> column_types;

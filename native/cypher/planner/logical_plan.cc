@@ -6,22 +6,40 @@ namespace {
 
 const char* KindName(LogicalOpKind kind) {
   switch (kind) {
-    case LogicalOpKind::kSingleRow: return "SINGLE_ROW";
-    case LogicalOpKind::kNodeScan: return "SCAN_NODE";
-    case LogicalOpKind::kIndexSeek: return "INDEX_SEEK";
-    case LogicalOpKind::kExpand: return "EXPAND";
-    case LogicalOpKind::kFilter: return "FILTER";
-    case LogicalOpKind::kProjection: return "PROJECTION";
-    case LogicalOpKind::kUnwind: return "UNWIND";
-    case LogicalOpKind::kAggregate: return "AGGREGATE";
-    case LogicalOpKind::kDistinct: return "DISTINCT";
-    case LogicalOpKind::kSort: return "ORDER_BY";
-    case LogicalOpKind::kSkipLimit: return "SKIP_LIMIT";
-    case LogicalOpKind::kUnion: return "UNION";
-    case LogicalOpKind::kOptional: return "OPTIONAL";
-    case LogicalOpKind::kUpdate: return "UPDATE";
-    case LogicalOpKind::kMaterialize: return "MATERIALIZE";
-    case LogicalOpKind::kTableFunction: return "TABLE_FUNCTION";
+    case LogicalOpKind::kSingleRow:
+      return "SINGLE_ROW";
+    case LogicalOpKind::kNodeScan:
+      return "SCAN_NODE";
+    case LogicalOpKind::kIndexSeek:
+      return "INDEX_SEEK";
+    case LogicalOpKind::kExpand:
+      return "EXPAND";
+    case LogicalOpKind::kFilter:
+      return "FILTER";
+    case LogicalOpKind::kProjection:
+      return "PROJECTION";
+    case LogicalOpKind::kUnwind:
+      return "UNWIND";
+    case LogicalOpKind::kAggregate:
+      return "AGGREGATE";
+    case LogicalOpKind::kDistinct:
+      return "DISTINCT";
+    case LogicalOpKind::kSort:
+      return "ORDER_BY";
+    case LogicalOpKind::kSkipLimit:
+      return "SKIP_LIMIT";
+    case LogicalOpKind::kUnion:
+      return "UNION";
+    case LogicalOpKind::kOptional:
+      return "OPTIONAL";
+    case LogicalOpKind::kUpdate:
+      return "UPDATE";
+    case LogicalOpKind::kMaterialize:
+      return "MATERIALIZE";
+    case LogicalOpKind::kTableFunction:
+      return "TABLE_FUNCTION";
+    case LogicalOpKind::kFileScan:
+      return "FILE_SCAN";
   }
   return "?";
 }
@@ -43,7 +61,8 @@ std::string LogicalOperator::ToString(int indent) const {
       break;
     case LogicalOpKind::kExpand:
       out += " from=" + std::to_string(from_slot) + " to=" + std::to_string(slot);
-      if (variable_length) out += " hops=" + std::to_string(min_hops) + ".." + std::to_string(max_hops);
+      if (variable_length)
+        out += " hops=" + std::to_string(min_hops) + ".." + std::to_string(max_hops);
       break;
     case LogicalOpKind::kFilter:
       if (expr) out += " " + expr->text;

@@ -19,10 +19,10 @@ using binder::BoundExpression;
 using binder::SlotId;
 
 enum class LogicalOpKind : uint8_t {
-  kSingleRow,    // one empty row (also the argument leaf of correlated sub-plans)
-  kNodeScan,     // for each input row, every visible node of table_ids into slot
-  kIndexSeek,    // for each input row, the node of table_ids[0] whose primary key = key_expr
-  kExpand,       // from from_slot along rel tables into to_slot (and rel_slot)
+  kSingleRow,  // one empty row (also the argument leaf of correlated sub-plans)
+  kNodeScan,   // for each input row, every visible node of table_ids into slot
+  kIndexSeek,  // for each input row, the node of table_ids[0] whose primary key = key_expr
+  kExpand,     // from from_slot along rel tables into to_slot (and rel_slot)
   kFilter,
   kProjection,
   kUnwind,
@@ -31,11 +31,12 @@ enum class LogicalOpKind : uint8_t {
   kSort,
   kSkipLimit,
   kUnion,
-  kOptional,     // children[0] input; children[1] correlated sub-plan; NULLs when it is empty
-  kUpdate,       // CREATE / MERGE / SET / DELETE clause, applied per input row
+  kOptional,       // children[0] input; children[1] correlated sub-plan; NULLs when it is empty
+  kUpdate,         // CREATE / MERGE / SET / DELETE clause, applied per input row
   kTableFunction,  // for each input row, the rows of a CALL table function into its slots
-  kMaterialize,  // buffers every input row before producing any: a barrier between the
-                 // reads and the updates of a query part, and after updates read later
+  kFileScan,       // for each input row, the rows of LOAD FROM files into their slots
+  kMaterialize,    // buffers every input row before producing any: a barrier between the
+                   // reads and the updates of a query part, and after updates read later
 };
 
 struct LogicalSlotExpr {
@@ -51,7 +52,7 @@ struct LogicalOperator {
   SlotId slot = 0;
   std::vector<uint64_t> table_ids;
   const BoundExpression* key_expr = nullptr;  // kIndexSeek
-  SlotId from_slot = 0;                        // kExpand
+  SlotId from_slot = 0;                       // kExpand
   SlotId rel_slot = 0;
   bool has_rel_slot = false;
   std::vector<uint64_t> rel_table_ids;
@@ -62,10 +63,8 @@ struct LogicalOperator {
   // kExpand of a variable-length rel planned right to left: the rel's path is reversed so it
   // reads in pattern order.
   bool reverse_path = false;
-  binder::PathSemantic semantic = binder::PathSemantic::kWalk;
-  // Variable-length kExpand: a predicate each relationship (placed in step_slot) must pass.
-  const BoundExpression* step_predicate = nullptr;
-  SlotId step_slot = 0;
+  // Variable-length kExpand: the rel pattern (path semantics, per-step predicates, weight).
+  const binder::BoundRelPattern* rel_pattern = nullptr;
   std::vector<SlotId> rel_slots_in_pattern;  // relationship uniqueness within a MATCH
 
   // kFilter / kUnwind: predicate or list. kSkipLimit: skip in expr, limit in expr2.
@@ -82,7 +81,7 @@ struct LogicalOperator {
   // kUnion: per-branch output slots and the shared output slots
   std::vector<std::vector<SlotId>> branch_slots;
   bool union_all = true;
-  // kUpdate, kTableFunction
+  // kUpdate, kTableFunction, kFileScan
   const binder::BoundClause* clause = nullptr;
 
   std::string ToString(int indent = 0) const;  // EXPLAIN output

@@ -45,7 +45,7 @@ void SplitConjuncts(const BoundExpression* e, std::vector<const BoundExpression*
 }
 
 Direction Reverse(Direction d) {
-  return d == Direction::kForward ? Direction::kBackward
+  return d == Direction::kForward    ? Direction::kBackward
          : d == Direction::kBackward ? Direction::kForward
                                      : Direction::kBoth;
 }
@@ -117,11 +117,18 @@ class PartPlanner {
         case BoundClause::Kind::kProjection:
           plan = PlanProjection(std::move(plan), *clause.projection);
           break;
-        case BoundClause::Kind::kCall: {
-          auto op = MakeOp(LogicalOpKind::kTableFunction, std::move(plan));
+        case BoundClause::Kind::kCall:
+        case BoundClause::Kind::kLoadFrom: {
+          bool call = clause.kind == BoundClause::Kind::kCall;
+          auto op = MakeOp(call ? LogicalOpKind::kTableFunction : LogicalOpKind::kFileScan,
+                           std::move(plan));
           op->clause = &clause;
-          for (const auto& slot : clause.table_function->slots) {
-            if (slot) available_.insert(*slot);
+          if (call) {
+            for (const auto& slot : clause.table_function->slots) {
+              if (slot) available_.insert(*slot);
+            }
+          } else {
+            available_.insert(clause.file_scan->slots.begin(), clause.file_scan->slots.end());
           }
           plan = std::move(op);
           if (clause.where) {
@@ -230,9 +237,7 @@ class PartPlanner {
         op->min_hops = rel.min_hops;
         op->max_hops = rel.max_hops;
         op->reverse_path = !rightwards;
-        op->semantic = rel.semantic;
-        op->step_predicate = rel.step_predicate.get();
-        op->step_slot = rel.step_slot;
+        op->rel_pattern = &rel;
         plan = std::move(op);
         available_.insert(to.slot);
         available_.insert(rel.slot);
@@ -309,7 +314,8 @@ class PartPlanner {
  public:
   static bool IsPrimaryKeyEquality(const BoundExpression& e, SlotId slot,
                                    const catalog::NodeTableSchema& schema) {
-    if (e.kind != ExprKind::kScalarFunction || e.name != "=" || e.children.size() != 2) return false;
+    if (e.kind != ExprKind::kScalarFunction || e.name != "=" || e.children.size() != 2)
+      return false;
     for (int side = 0; side < 2; ++side) {
       const BoundExpression& prop = *e.children[side];
       const BoundExpression& other = *e.children[1 - side];
@@ -337,13 +343,15 @@ bool IsPrimaryKeyEqualityFor(const BoundExpression& e, SlotId slot,
                              const catalog::NodeTableSchema& schema, const BoundExpression** key) {
   if (!PartPlanner::IsPrimaryKeyEquality(e, slot, schema)) return false;
   const BoundExpression& left = *e.children[0];
-  bool left_is_prop = left.kind == ExprKind::kProperty && left.children[0]->kind == ExprKind::kVariable &&
+  bool left_is_prop = left.kind == ExprKind::kProperty &&
+                      left.children[0]->kind == ExprKind::kVariable &&
                       left.children[0]->slot == slot;
   *key = left_is_prop ? e.children[1].get() : e.children[0].get();
   return true;
 }
 
-LogicalOperatorPtr PlanSubquery(const binder::BoundQueryPart& part, const catalog::Catalog& catalog) {
+LogicalOperatorPtr PlanSubquery(const binder::BoundQueryPart& part,
+                                const catalog::Catalog& catalog) {
   PartPlanner planner(catalog, part.correlated_slots);
   LogicalOperatorPtr root = planner.Plan(part);
   ApplyIndexSeekRule(root, catalog);
@@ -372,7 +380,8 @@ LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& c
       op->children.push_back(std::move(branches[i]));
     }
     for (const auto& column : plan.columns) op->slots.push_back(column.slot);
-    bool all = std::all_of(query.union_all.begin(), query.union_all.end(), [](bool b) { return b; });
+    bool all =
+        std::all_of(query.union_all.begin(), query.union_all.end(), [](bool b) { return b; });
     op->union_all = all;
     plan.root = std::move(op);
     if (!all) {
