@@ -576,25 +576,28 @@ class CreateOp final : public PhysicalOperator {
 // MERGE of a node pattern, or of a pattern whose nodes are all bound already.
 class MergeOp final : public PhysicalOperator {
  public:
-  MergeOp(GraphStore* store, const BoundClause& clause) : store_(store), clause_(clause) {
-    for (const auto& pattern : clause.patterns) {
-      bool nodes_bound = std::all_of(pattern.nodes.begin(), pattern.nodes.end(),
-                                     [](const auto& n) { return n.bound_before; });
-      if (!(pattern.rels.empty() && pattern.nodes.size() == 1) && !nodes_bound) {
-        ThrowNotSupported("MERGE of a path with new nodes is not supported yet");
-      }
-    }
-  }
+  // `match`: the sub-plan matching a MERGE of paths with new nodes (null for simple ones).
+  MergeOp(GraphStore* store, const BoundClause& clause, OperatorPtr match)
+      : store_(store), clause_(clause), match_(std::move(match)) {}
 
   void Open(ExecContext& ctx) override {
     PhysicalOperator::Open(ctx);
     created_.clear();
+    in_match_ = false;
   }
 
-  // The patterns of one MERGE form one pattern: it matches when every part matches, else
-  // all parts are created. As in Kùzu, a pattern this MERGE created earlier in the statement
-  // (same property values and endpoints) counts as matched, whatever was SET on it since.
+  // The patterns of one MERGE form one pattern: it matches when every part matches (each
+  // match is a row), else all parts are created. As in Kùzu, a pattern this MERGE created
+  // earlier in the statement (same property values and endpoints) counts as matched,
+  // whatever was SET on it since.
   bool Next(ExecContext& ctx) override {
+    if (in_match_) {
+      if (match_->Next(ctx)) {
+        ApplySetItems(*store_, clause_.set_items, ctx);
+        return true;
+      }
+      in_match_ = false;
+    }
     if (!child->Next(ctx)) return false;
     std::vector<Value> key = PatternKey(ctx);
     if (auto it = created_.find(key); it != created_.end()) {
@@ -603,9 +606,14 @@ class MergeOp final : public PhysicalOperator {
       return true;
     }
     bool matched = true;
-    for (const auto& pattern : clause_.patterns) {
-      matched = pattern.rels.empty() ? MatchNode(pattern, ctx) : MatchRels(pattern, ctx);
-      if (!matched) break;
+    if (match_) {
+      match_->Open(ctx);
+      matched = in_match_ = match_->Next(ctx);
+    } else {
+      for (const auto& pattern : clause_.patterns) {
+        matched = pattern.rels.empty() ? MatchNode(pattern, ctx) : MatchRels(pattern, ctx);
+        if (!matched) break;
+      }
     }
     if (matched) {
       ApplySetItems(*store_, clause_.set_items, ctx);
@@ -719,6 +727,8 @@ class MergeOp final : public PhysicalOperator {
 
   GraphStore* store_;
   const BoundClause& clause_;
+  OperatorPtr match_;
+  bool in_match_ = false;
   std::map<std::vector<Value>, std::vector<std::pair<SlotId, Value>>, KeyLess> created_;
 };
 
@@ -844,7 +854,9 @@ OperatorPtr MapGraphOperator(const LogicalOperator& op, GraphStore* store) {
         case BoundClause::Kind::kCreate:
           return std::make_unique<CreateOp>(store, *op.clause);
         case BoundClause::Kind::kMerge:
-          return std::make_unique<MergeOp>(store, *op.clause);
+          return std::make_unique<MergeOp>(
+              store, *op.clause,
+              op.children.size() > 1 ? MapPlan(*op.children[1], store) : nullptr);
         case BoundClause::Kind::kSet:
           return std::make_unique<SetOp>(store, *op.clause);
         case BoundClause::Kind::kDelete:

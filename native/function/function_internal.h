@@ -69,7 +69,6 @@ std::vector<std::string_view> SplitGraphemes(std::string_view s);
 bool IsAscii(std::string_view s);
 bool IsValidUtf8(std::string_view s);
 uint32_t DecodeUtf8(std::string_view s, size_t* pos);  // advances *pos
-void AppendUtf8(std::string& out, uint32_t cp);
 uint32_t ToLowerCodepoint(uint32_t cp);
 uint32_t ToUpperCodepoint(uint32_t cp);
 std::string Utf8Lower(std::string_view s);

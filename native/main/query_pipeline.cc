@@ -1,5 +1,6 @@
 #include "main/query_pipeline.h"
 
+#include <atomic>
 #include <chrono>
 #include <mutex>
 #include <shared_mutex>
@@ -41,9 +42,11 @@ bool QueryWrites(const parser::ParsedRegularQuery& query) {
   return false;
 }
 
+// A fresh generator state: the clock, mixed with a counter so that sessions opened in the same
+// microsecond differ.
 uint64_t InitialRandomState() {
-  uint64_t seed = static_cast<uint64_t>(NowMicros()) ^
-                  reinterpret_cast<uintptr_t>(&seed);  // differs between concurrent sessions
+  static std::atomic<uint64_t> counter{0};
+  uint64_t seed = static_cast<uint64_t>(NowMicros()) * 0x9e3779b97f4a7c15ULL + counter.fetch_add(1);
   return function::RandomStateFromSeed(seed);
 }
 

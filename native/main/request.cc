@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "common/utf8.h"
+
 namespace graphdb {
 
 namespace {
@@ -38,43 +40,13 @@ class JsonReader {
     return v;
   }
 
-  // Reads the top-level object, handing each member to `member`.
+  // Reads the top-level object, handing each member to `member(key, value)`.
   template <typename F>
   Status ReadObject(F&& member) {
     SkipSpace();
-    if (pos_ >= s_.size() || s_[pos_] != '{') return Status(ErrorCode::kInvalidRequest, "request body must be a JSON object");
-    ++pos_;
-    SkipSpace();
-    if (Peek() == '}') {
-      ++pos_;
-    } else {
-      while (true) {
-        SkipSpace();
-        std::string key;
-        Status status = ReadString(&key);
-        if (!status.ok()) return status;
-        SkipSpace();
-        if (Peek() != ':') return JsonError("expected ':'", pos_);
-        ++pos_;
-        SkipSpace();
-        size_t start = pos_;
-        Value value;
-        status = ReadValue(&value, 1);
-        if (!status.ok()) return status;
-        status = member(key, value, s_.substr(start, pos_ - start));
-        if (!status.ok()) return status;
-        SkipSpace();
-        if (Peek() == ',') {
-          ++pos_;
-          continue;
-        }
-        if (Peek() == '}') {
-          ++pos_;
-          break;
-        }
-        return JsonError("expected ',' or '}'", pos_);
-      }
-    }
+    if (Peek() != '{') return Status(ErrorCode::kInvalidRequest, "request body must be a JSON object");
+    Status status = ReadMembers(0, member);
+    if (!status.ok()) return status;
     SkipSpace();
     if (pos_ != s_.size()) return JsonError("unexpected trailing characters", pos_);
     return Status::OK();
@@ -84,24 +56,6 @@ class JsonReader {
   char Peek() const { return pos_ < s_.size() ? s_[pos_] : '\0'; }
   void SkipSpace() {
     while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\r' || s_[pos_] == '\t')) ++pos_;
-  }
-
-  static void AppendUtf8(std::string& out, uint32_t cp) {
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
   }
 
   bool ReadHex4(uint32_t* out) {
@@ -208,6 +162,41 @@ class JsonReader {
     return Status::OK();
   }
 
+  // REQUIRES: Peek() == '{'. Reads `{"key": value, ...}`, calling member(key, value).
+  template <typename F>
+  Status ReadMembers(int depth, F&& member) {
+    ++pos_;
+    SkipSpace();
+    if (Peek() == '}') {
+      ++pos_;
+      return Status::OK();
+    }
+    while (true) {
+      SkipSpace();
+      std::string key;
+      Status status = ReadString(&key);
+      if (!status.ok()) return status;
+      SkipSpace();
+      if (Peek() != ':') return JsonError("expected ':'", pos_);
+      ++pos_;
+      Value value;
+      status = ReadValue(&value, depth + 1);
+      if (!status.ok()) return status;
+      status = member(key, std::move(value));
+      if (!status.ok()) return status;
+      SkipSpace();
+      if (Peek() == ',') {
+        ++pos_;
+        continue;
+      }
+      if (Peek() == '}') {
+        ++pos_;
+        return Status::OK();
+      }
+      return JsonError("expected ',' or '}'", pos_);
+    }
+  }
+
   Status ReadValue(Value* out, int depth) {
     if (depth > kMaxDepth) return JsonError("nesting too deep", pos_);
     SkipSpace();
@@ -276,38 +265,14 @@ class JsonReader {
       return Status::OK();
     }
     if (c == '{') {
-      ++pos_;
       std::vector<std::pair<std::string, LogicalType>> fields;
       std::vector<Value> values;
-      SkipSpace();
-      if (Peek() == '}') {
-        ++pos_;
-      } else {
-        while (true) {
-          SkipSpace();
-          std::string key;
-          Status status = ReadString(&key);
-          if (!status.ok()) return status;
-          SkipSpace();
-          if (Peek() != ':') return JsonError("expected ':'", pos_);
-          ++pos_;
-          Value v;
-          status = ReadValue(&v, depth + 1);
-          if (!status.ok()) return status;
-          fields.emplace_back(std::move(key), v.type());
-          values.push_back(std::move(v));
-          SkipSpace();
-          if (Peek() == ',') {
-            ++pos_;
-            continue;
-          }
-          if (Peek() == '}') {
-            ++pos_;
-            break;
-          }
-          return JsonError("expected ',' or '}'", pos_);
-        }
-      }
+      Status status = ReadMembers(depth, [&](const std::string& key, Value v) {
+        fields.emplace_back(key, v.type());
+        values.push_back(std::move(v));
+        return Status::OK();
+      });
+      if (!status.ok()) return status;
       *out = Value::Nested(LogicalType::Struct(std::move(fields)), std::move(values));
       return Status::OK();
     }
@@ -390,7 +355,7 @@ Result<QueryRequest> ParseQueryRequest(std::string_view json) {
   QueryRequest request;
   bool have_query = false;
   JsonReader reader(json);
-  Status status = reader.ReadObject([&](const std::string& key, const Value& value, std::string_view) {
+  Status status = reader.ReadObject([&](const std::string& key, const Value& value) {
     if (key == "query") {
       if (value.type_id() != LogicalTypeId::kString || value.is_null()) {
         return Status(ErrorCode::kInvalidRequest, "'query' must be a string");

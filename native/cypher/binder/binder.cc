@@ -339,8 +339,23 @@ BoundQueryPart Binder::BindSingleQuery(const parser::ParsedSingleQuery& query,
         bound.kind = BoundClause::Kind::kMerge;
         read_only_ = false;
         creates_only_ = false;
-        for (const auto& pattern : merge.patterns)
+        for (const auto& pattern : merge.patterns) {
           bound.patterns.push_back(BindPattern(pattern, true));
+          const BoundPattern& b = bound.patterns.back();
+          bool nodes_bound = std::all_of(b.nodes.begin(), b.nodes.end(),
+                                         [](const auto& n) { return n.bound_before; });
+          // A path with new nodes is matched like a MATCH (its properties as predicates).
+          if (!(b.rels.empty() && b.nodes.size() == 1) && !nodes_bound) bound.merge_by_match = true;
+        }
+        if (bound.merge_by_match) {
+          std::vector<BoundExpressionPtr> conjuncts;
+          for (size_t i = 0; i < merge.patterns.size(); ++i) {
+            if (auto p = PatternPredicate(merge.patterns[i], bound.patterns[i])) {
+              conjuncts.push_back(std::move(p));
+            }
+          }
+          bound.where = Conjunction(std::move(conjuncts));
+        }
         for (const auto& item : merge.on_match) bound.set_items.push_back(BindSetItem(item));
         for (const auto& item : merge.on_create) bound.on_create.push_back(BindSetItem(item));
         break;
@@ -592,6 +607,32 @@ void Binder::BindNodePattern(const parser::ParsedNodePattern& node, bool for_cre
   for (const auto& prop : node.properties) {
     out->properties.push_back({prop.key, Bind(*prop.value)});
   }
+}
+
+BoundExpressionPtr Binder::PatternPredicate(const parser::ParsedPatternElement& parsed,
+                                            const BoundPattern& bound) {
+  std::vector<BoundExpressionPtr> conjuncts;
+  auto add = [&](SlotId slot, LogicalTypeId type, const std::vector<uint64_t>& tables,
+                 const std::string& name, const std::vector<parser::ParsedPropertyEntry>& props) {
+    for (const auto& prop : props) {
+      auto var = MakeExpr(ExprKind::kVariable, LogicalType(type), name);
+      var->slot = slot;
+      std::string text = name + "." + prop.key;
+      std::vector<BoundExpressionPtr> args;
+      args.push_back(BindPropertyOnTables(std::move(var), tables, prop.key, text));
+      args.push_back(Bind(*prop.value));
+      conjuncts.push_back(BindScalar("=", std::move(args), text));
+    }
+  };
+  for (size_t i = 0; i < bound.nodes.size(); ++i) {
+    const auto& node = bound.nodes[i];
+    add(node.slot, LogicalTypeId::kNode, node.table_ids, node.name, parsed.nodes[i].properties);
+  }
+  for (size_t i = 0; i < bound.rels.size(); ++i) {
+    const auto& rel = bound.rels[i];
+    add(rel.slot, LogicalTypeId::kRel, rel.table_ids, rel.name, parsed.rels[i].properties);
+  }
+  return Conjunction(std::move(conjuncts));
 }
 
 void Binder::SetRelEndpoints(const BoundRelPattern& rel, SlotId left_slot, SlotId right_slot) {

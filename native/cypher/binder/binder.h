@@ -62,6 +62,9 @@ class Binder {
   void BindNodePattern(const parser::ParsedNodePattern& node, bool for_create,
                        BoundNodePattern* out);
   void BindRelPattern(const parser::ParsedRelPattern& rel, bool for_create, BoundRelPattern* out);
+  // The inline properties of a bound pattern as predicates (nullptr for none).
+  BoundExpressionPtr PatternPredicate(const parser::ParsedPatternElement& parsed,
+                                      const BoundPattern& bound);
   // Records the node slots a rel variable starts and ends at (start_node / end_node).
   void SetRelEndpoints(const BoundRelPattern& rel, SlotId left_slot, SlotId right_slot);
   void BindRecursiveComprehension(const parser::ParsedRelPattern& rel, BoundRelPattern* out);

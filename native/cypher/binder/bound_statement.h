@@ -146,6 +146,9 @@ struct BoundClause {
   std::vector<BoundSetItem> on_create;  // MERGE ON CREATE SET
   std::vector<BoundExpressionPtr> delete_exprs;
   bool detach = false;
+  // MERGE of a path with new nodes: matched by a sub-plan over `patterns` and `where` (the
+  // patterns' properties); simpler MERGEs look nodes and rels up directly.
+  bool merge_by_match = false;
   std::unique_ptr<BoundTableFunction> table_function;  // kCall (WHERE in `where`)
   std::unique_ptr<BoundFileScan> file_scan;            // kLoadFrom (WHERE in `where`)
 };

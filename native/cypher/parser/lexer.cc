@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "common/utf8.h"
 #include "cypher/parser/syntax_error.h"
 
 namespace graphdb::parser {
@@ -84,24 +85,6 @@ bool IsUnicodeIdentifierChar(uint32_t cp) {
   if (cp >= 0xFF5B && cp <= 0xFF65) return false;
   if (cp >= 0xD800 && cp <= 0xDFFF) return false;
   return !IsUnicodeSpace(cp);
-}
-
-void AppendUtf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
 }
 
 class Lexer {

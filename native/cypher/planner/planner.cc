@@ -144,6 +144,9 @@ class PartPlanner {
         case BoundClause::Kind::kDelete: {
           auto op = MakeOp(LogicalOpKind::kUpdate, std::move(plan));
           op->clause = &clause;
+          if (clause.merge_by_match) {  // children[1]: the MERGE pattern as a correlated MATCH
+            op->children.push_back(PlanMatch(MakeOp(LogicalOpKind::kSingleRow, nullptr), clause));
+          }
           for (const auto& pattern : clause.patterns) {
             for (const auto& n : pattern.nodes) available_.insert(n.slot);
             for (const auto& r : pattern.rels) available_.insert(r.slot);
