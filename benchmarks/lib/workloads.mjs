@@ -324,6 +324,21 @@ export const WORKLOADS = {
     run: socialTimed('two_hop_count_par', ops('twoHopCount'), { parallel: true }),
     metrics: { two_hop_count_par: higher('ops/s', 'N connections in parallel') },
   },
+  insert_node_par: {
+    data: 'social',
+    run: socialTimed('insert_node_par', ops('insertNode'), { parallel: true, verify: verifyPersonCount }),
+    metrics: { insert_node_par: higher('ops/s', `N connections in parallel; ${WRITE_NOTE}`) },
+  },
+  insert_edge_par: {
+    data: 'social',
+    run: socialTimed('insert_edge_par', ops('insertEdge'), { parallel: true }),
+    metrics: { insert_edge_par: higher('ops/s', `N connections in parallel; ${WRITE_NOTE}`) },
+  },
+  update_prop_par: {
+    data: 'social',
+    run: socialTimed('update_prop_par', ops('updateProp'), { parallel: true }),
+    metrics: { update_prop_par: higher('ops/s', `N connections in parallel; ${WRITE_NOTE}`) },
+  },
   mixed_par: {
     data: 'social',
     run: socialTimed('mixed_par', mixedOp, { parallel: true, verify: verifyPersonCount }),
