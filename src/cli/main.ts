@@ -8,7 +8,7 @@ import { GraphDBError } from '../core/errors.js';
 import { formatResult, type OutputFormat } from './format.js';
 import { parseParam } from './params.js';
 import { splitStatements } from './script.js';
-import { runServe } from './serve.js';
+import { runServe, type ServeOptions } from './serve.js';
 
 export const DEFAULT_DB_DIR = './graphdb-data';
 
@@ -120,21 +120,9 @@ export function buildProgram(): Command {
     )
     .option('--no-auto-compaction', 'disable background compaction')
     .option('--demo', 'load a small generated social network into an empty database first')
-    .action(
-      async (
-        dir: string,
-        options: {
-          port: number;
-          host: string;
-          threads: number;
-          maxThreads: number;
-          autoCompaction: boolean;
-          demo?: boolean;
-        },
-      ) => {
-        await runServe(dir, options);
-      },
-    );
+    .action(async (dir: string, options: ServeOptions) => {
+      await runServe(dir, options);
+    });
 
   program
     .command('query')
