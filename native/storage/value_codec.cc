@@ -63,33 +63,6 @@ bool IntegerOf(const Value& v, int128_t* out) {
   return true;
 }
 
-bool SignedRange(LogicalTypeId id, int128_t v) {
-  switch (id) {
-    case LogicalTypeId::kInt8:
-      return v >= INT8_MIN && v <= INT8_MAX;
-    case LogicalTypeId::kInt16:
-      return v >= INT16_MIN && v <= INT16_MAX;
-    case LogicalTypeId::kInt32:
-      return v >= INT32_MIN && v <= INT32_MAX;
-    default:
-      return v >= INT64_MIN && v <= INT64_MAX;
-  }
-}
-
-bool UnsignedRange(LogicalTypeId id, int128_t v) {
-  if (v < 0) return false;
-  switch (id) {
-    case LogicalTypeId::kUInt8:
-      return v <= UINT8_MAX;
-    case LogicalTypeId::kUInt16:
-      return v <= UINT16_MAX;
-    case LogicalTypeId::kUInt32:
-      return v <= UINT32_MAX;
-    default:
-      return v <= static_cast<int128_t>(UINT64_MAX);
-  }
-}
-
 Status Mismatch(const Value& v, const LogicalType& type) {
   return Status(ErrorCode::kInvalidRequest, "cannot store a " + v.type().ToString() +
                                                 " value in a " + type.ToString() + " column");
@@ -429,6 +402,33 @@ Result<Value> CoerceNested(const Value& v, const LogicalType& type, int depth) {
 }
 
 }  // namespace
+
+bool SignedRange(LogicalTypeId id, int128_t v) {
+  switch (id) {
+    case LogicalTypeId::kInt8:
+      return v >= INT8_MIN && v <= INT8_MAX;
+    case LogicalTypeId::kInt16:
+      return v >= INT16_MIN && v <= INT16_MAX;
+    case LogicalTypeId::kInt32:
+      return v >= INT32_MIN && v <= INT32_MAX;
+    default:
+      return v >= INT64_MIN && v <= INT64_MAX;
+  }
+}
+
+bool UnsignedRange(LogicalTypeId id, int128_t v) {
+  if (v < 0) return false;
+  switch (id) {
+    case LogicalTypeId::kUInt8:
+      return v <= UINT8_MAX;
+    case LogicalTypeId::kUInt16:
+      return v <= UINT16_MAX;
+    case LogicalTypeId::kUInt32:
+      return v <= UINT32_MAX;
+    default:
+      return v <= static_cast<int128_t>(UINT64_MAX);
+  }
+}
 
 Status EncodeValue(const Value& value, const LogicalType& type, BinaryWriter& out) {
   return Encode(value, type, out);

@@ -22,6 +22,11 @@
 
 namespace graphdb::storage {
 
+// Whether integer `v` fits the signed (INT8..INT64, SERIAL) or unsigned (UINT8..UINT64)
+// integer type `id`; shared by the codec and the CSV value parser.
+bool SignedRange(LogicalTypeId id, int128_t v);
+bool UnsignedRange(LogicalTypeId id, int128_t v);
+
 // Appends the encoding of `value` (which must conform to `type`) to `out`. Scalars of a
 // different but compatible kind are converted (any integer to the column's integer width);
 // a value that does not fit the type gives kInvalidRequest.

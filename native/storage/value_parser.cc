@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "storage/value_codec.h"
 #include "types/temporal.h"
 
 namespace graphdb::storage {
@@ -356,32 +357,6 @@ struct Scalar {
   InternalId id;
 };
 
-bool InSignedRange(LogicalTypeId id, int64_t v) {
-  switch (id) {
-    case LogicalTypeId::kInt8:
-      return v >= INT8_MIN && v <= INT8_MAX;
-    case LogicalTypeId::kInt16:
-      return v >= INT16_MIN && v <= INT16_MAX;
-    case LogicalTypeId::kInt32:
-      return v >= INT32_MIN && v <= INT32_MAX;
-    default:
-      return true;
-  }
-}
-
-bool InUnsignedRange(LogicalTypeId id, uint64_t v) {
-  switch (id) {
-    case LogicalTypeId::kUInt8:
-      return v <= UINT8_MAX;
-    case LogicalTypeId::kUInt16:
-      return v <= UINT16_MAX;
-    case LogicalTypeId::kUInt32:
-      return v <= UINT32_MAX;
-    default:
-      return true;
-  }
-}
-
 // Parses a trimmed, non-empty text as a non-nested, non-string scalar.
 bool ParseScalar(std::string_view t, LogicalTypeId id, Scalar* out) {
   switch (id) {
@@ -392,12 +367,12 @@ bool ParseScalar(std::string_view t, LogicalTypeId id, Scalar* out) {
     case LogicalTypeId::kInt32:
     case LogicalTypeId::kInt64:
     case LogicalTypeId::kSerial:
-      return ParseInt64(t, &out->i) && InSignedRange(id, out->i);
+      return ParseInt64(t, &out->i) && SignedRange(id, out->i);
     case LogicalTypeId::kUInt8:
     case LogicalTypeId::kUInt16:
     case LogicalTypeId::kUInt32:
     case LogicalTypeId::kUInt64:
-      return ParseUInt64(t, &out->u) && InUnsignedRange(id, out->u);
+      return ParseUInt64(t, &out->u) && UnsignedRange(id, out->u);
     case LogicalTypeId::kInt128: {
       auto v = ParseInt128Text(t);
       if (!v) return false;
