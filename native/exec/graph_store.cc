@@ -10,16 +10,6 @@ namespace graphdb::exec {
 
 using catalog::TableId;
 
-struct UndoLog::Entry {
-  enum class Kind : uint8_t { kInsertNode, kInsertRel, kDeleteNode, kDeleteRel, kSetNode, kSetRel };
-  Kind kind;
-  TableId table;
-  uint64_t offset;
-  size_t column = 0;
-  Value old_value;
-  uint64_t ts = 0;  // the writer's timestamp
-};
-
 using UndoEntry = UndoLog::Entry;
 
 UndoLog::UndoLog() = default;
@@ -157,7 +147,8 @@ Value GraphStore::CreateRel(TableId rel_table_id, InternalId src, InternalId dst
   storage::RelTable& table = rel_table(pair->id);
   Result<uint64_t> rel = table.InsertEdge(src.offset, dst.offset, values, write_ts_);
   if (!rel.ok()) throw GraphDBException(rel.status());
-  undo_.entries_.push_back({UndoEntry::Kind::kInsertRel, pair->id, *rel, 0, Value(), write_ts_});
+  undo_.entries_.push_back(
+      {UndoEntry::Kind::kInsertRel, pair->id, *rel, 0, Value(), write_ts_, src.offset, dst.offset});
   counters_.rels_created++;
   return RelRef({pair->id, *rel}, src, dst);
 }

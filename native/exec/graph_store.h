@@ -42,12 +42,31 @@ class UndoLog {
   UndoLog(UndoLog&&) noexcept;
   UndoLog& operator=(UndoLog&&) noexcept;
 
+  // One write. The write-ahead log is built from these too (exec/redo_log.h).
+  struct Entry {
+    enum class Kind : uint8_t {
+      kInsertNode,
+      kInsertRel,
+      kDeleteNode,
+      kDeleteRel,
+      kSetNode,
+      kSetRel
+    };
+    Kind kind;
+    catalog::TableId table;  // node table, or rel table pair
+    uint64_t offset;         // node offset or rel offset
+    size_t column = 0;       // kSet*: the property
+    Value old_value;         // kSet*: the value before the write
+    uint64_t ts = 0;         // the writer's timestamp
+    uint64_t src = 0;        // kInsertRel: the endpoints' node offsets
+    uint64_t dst = 0;
+  };
+
   bool empty() const { return entries_.empty(); }
+  const std::vector<Entry>& entries() const { return entries_; }
   // Reverts every write, newest first, and empties the log. REQUIRES: the tables written are
   // still there (no DDL since).
   void Undo(TableProvider& tables);
-
-  struct Entry;  // defined in graph_store.cc
 
  private:
   friend class GraphStore;

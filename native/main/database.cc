@@ -1,5 +1,11 @@
 #include "main/database.h"
 
+#include <cstdio>
+
+#include "exec/redo_log.h"
+#include "wal/format.h"
+#include "wal/recovery.h"
+
 namespace graphdb {
 
 namespace {
@@ -26,6 +32,11 @@ void TransactionGate::Begin(const void* owner) {
   owner_ = owner;
 }
 
+bool TransactionGate::HasOpenTransaction() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return owner_ != nullptr;
+}
+
 void TransactionGate::End(const void* owner) {
   std::lock_guard<std::mutex> lock(mu_);
   if (owner_ == owner) owner_ = nullptr;
@@ -42,15 +53,200 @@ Result<std::shared_ptr<Database>> Database::Open(DatabaseConfig config) {
   if (config.max_thread_num == 0) {
     return Status(ErrorCode::kInvalidRequest, "max_thread_num must be at least 1");
   }
+  env::FileSystem* fs = config.fs ? config.fs : env::FileSystem::Default();
   std::unique_ptr<storage::StorageManager> storage;
   if (IsInMemoryPath(config.path)) {
     storage = storage::StorageManager::CreateInMemory();
   } else {
-    auto opened = storage::StorageManager::Open(env::FileSystem::Default(), config.path);
+    auto opened = storage::StorageManager::Open(fs, config.path);
     if (!opened.ok()) return opened.status();
     storage = std::move(opened).value();
   }
-  return std::shared_ptr<Database>(new Database(std::move(config), std::move(storage)));
+  std::shared_ptr<Database> db(new Database(std::move(config), std::move(storage)));
+  db->fs_ = fs;
+  if (!db->in_memory_) {
+    Status s = db->Recover();
+    if (!s.ok()) {
+      db->closed_.store(true);  // nothing of a failed recovery may reach a checkpoint
+      return s;
+    }
+  }
+  return db;
+}
+
+Status Database::Recover() {
+  const std::string& dir = storage_->dir();
+  auto read = wal::ReadAllWals(fs_, dir, storage_->checkpoint_sequence());
+  if (!read.ok()) return read.status();
+  recovery_warnings_ = read->warnings;
+  commit_ts_ = storage_->checkpoint_commit_ts();
+  bool dropped = false;
+  for (const wal::WalRecord& record : read->records) {
+    const std::string where = dir + "/" + wal::WalFileName(record.slot_id) + " at offset " +
+                              std::to_string(record.offset);
+    if (record.commit_ts <= commit_ts_) {
+      return Status(ErrorCode::kCorruption,
+                    "corruption in " + where + ": commit timestamp " +
+                        std::to_string(record.commit_ts) + " is not after " +
+                        std::to_string(commit_ts_));
+    }
+    if (record.commit_ts != commit_ts_ + 1) {
+      // A commit is acknowledged only once every earlier record is durable, so records after
+      // a missing one belong to commits that were never acknowledged.
+      recovery_warnings_.push_back("write-ahead log: the record of commit " +
+                                   std::to_string(commit_ts_ + 1) +
+                                   " is missing; dropped the later, unacknowledged commits "
+                                   "from " + where);
+      dropped = true;
+      break;
+    }
+    Status s = exec::ApplyRedo(record.payload, *this, NextWriteTimestamp());
+    if (!s.ok()) return Status(ErrorCode::kCorruption, s.message() + " (in " + where + ")");
+    commit_ts_ = record.commit_ts;
+    ++recovered_commits_;
+  }
+  for (const std::string& warning : recovery_warnings_) {
+    std::fprintf(stderr, "graphdb: %s\n", warning.c_str());
+  }
+  if (recovered_commits_ > 0 || dropped || !read->truncations.empty()) {
+    // Fold the replayed commits into a checkpoint: the logs then hold nothing new.
+    Status s = storage_->Checkpoint(commit_ts_);
+    if (!s.ok()) return s;
+  }
+  // Every log is now stale or empty; writers start fresh ones when they first commit.
+  auto names = fs_->ListDir(dir);
+  if (!names.ok()) return names.status();
+  for (const std::string& name : *names) {
+    if (wal::ParseWalFileName(name) >= 0) (void)fs_->Remove(dir + "/" + name);
+  }
+  return Status::OK();
+}
+
+uint32_t Database::AcquireWalSlot() {
+  std::lock_guard<std::mutex> lock(wal_mu_);
+  for (uint32_t i = 0; i < wal_slot_used_.size(); ++i) {
+    if (!wal_slot_used_[i]) {
+      wal_slot_used_[i] = true;
+      return i;
+    }
+  }
+  wal_slot_used_.push_back(true);
+  return static_cast<uint32_t>(wal_slot_used_.size() - 1);
+}
+
+void Database::ReleaseWalSlot(uint32_t id) {
+  std::lock_guard<std::mutex> lock(wal_mu_);
+  if (id < wal_slot_used_.size()) wal_slot_used_[id] = false;
+}
+
+void Database::SetWriteFailure(const Status& cause) {
+  std::lock_guard<std::mutex> lock(failure_mu_);
+  if (!write_failure_.ok()) return;
+  write_failure_ = Status(ErrorCode::kIoError,
+                          "the database refuses writes until it is reopened: " + cause.message());
+}
+
+Status Database::CheckWritable() {
+  std::lock_guard<std::mutex> lock(failure_mu_);
+  return write_failure_;
+}
+
+Status Database::AppendCommit(uint32_t wal_slot, std::string_view payload, CommitTicket* ticket) {
+  if (in_memory_ || payload.empty()) return Status::OK();
+  if (closed()) return Status(ErrorCode::kConnectionClosed, "the database is closed");
+  Status writable = CheckWritable();
+  if (!writable.ok()) return writable;
+  wal::WalWriter* writer;
+  {
+    std::lock_guard<std::mutex> lock(wal_mu_);
+    if (wal_writers_.size() <= wal_slot) wal_writers_.resize(wal_slot + 1);
+    if (!wal_writers_[wal_slot]) {
+      wal::WalWriterOptions options;
+      options.sync_on_commit = config_.sync_on_commit;
+      options.group_committer = &group_committer_;
+      auto opened = wal::WalWriter::Open(fs_, storage_->dir(), wal_slot,
+                                         storage_->checkpoint_sequence(), options);
+      if (!opened.ok()) return opened.status();  // nothing written: the caller undoes
+      wal_writers_[wal_slot] = std::move(opened).value();
+    }
+    writer = wal_writers_[wal_slot].get();
+  }
+  ticket->lock_ = std::shared_lock<std::shared_mutex>(wal_inflight_);
+  const uint64_t ts = commit_ts_ + 1;
+  auto appended = writer->Append(ts, payload);
+  if (!appended.ok()) {
+    ticket->lock_.unlock();
+    // Part of the record may be in the file; recovery cuts a torn tail off.
+    SetWriteFailure(appended.status());
+    return Status(ErrorCode::kIoError,
+                  "the commit could not be written to the write-ahead log: " +
+                      appended.status().message());
+  }
+  commit_ts_ = ts;
+  dirty_ = true;
+  ticket->wait_for_.clear();
+  if (config_.sync_on_commit) {
+    ticket->wait_for_.emplace_back(writer, writer->appended_lsn());
+    std::lock_guard<std::mutex> lock(wal_mu_);
+    for (const auto& w : wal_writers_) {
+      if (w && w.get() != writer) ticket->wait_for_.emplace_back(w.get(), w->appended_lsn());
+    }
+  }
+  return Status::OK();
+}
+
+Status Database::FinishCommit(CommitTicket* ticket) {
+  if (!ticket->pending()) return Status::OK();
+  // Our own log first: its owner (this thread) leads that sync; by the time we look at the
+  // other logs, their committers are usually syncing them already and we only wait.
+  Status result;
+  for (const auto& [writer, lsn] : ticket->wait_for_) {
+    result = writer->SyncTo(lsn);
+    if (!result.ok()) break;
+  }
+  ticket->wait_for_.clear();
+  ticket->lock_.unlock();
+  if (result.ok()) return result;
+  SetWriteFailure(result);
+  return Status(ErrorCode::kIoError,
+                "the commit could not be made durable (it may or may not survive a restart): " +
+                    result.message());
+}
+
+Status Database::CheckpointLocked() {
+  if (in_memory_) return Status::OK();
+  Status writable = CheckWritable();
+  if (!writable.ok()) return writable;
+  std::unique_lock<std::shared_mutex> inflight(wal_inflight_);  // no commit between append and sync
+  const uint64_t before = storage_->checkpoint_sequence();
+  Status s = storage_->Checkpoint(commit_ts_);
+  if (!s.ok()) {
+    // Once MANIFEST may name the new checkpoint, the logs (which name the old one) could be
+    // ignored by recovery: no more records may go to them.
+    if (storage_->checkpoint_sequence() != before) SetWriteFailure(s);
+    return s;
+  }
+  dirty_ = false;
+  std::lock_guard<std::mutex> lock(wal_mu_);
+  for (const auto& writer : wal_writers_) {
+    if (!writer) continue;
+    Status t = writer->Truncate(storage_->checkpoint_sequence());
+    if (!t.ok()) {
+      SetWriteFailure(t);
+      return t;
+    }
+  }
+  return Status::OK();
+}
+
+Status Database::MakeSchemaChangeDurable() {
+  if (in_memory_) return Status::OK();
+  dirty_ = true;
+  Status s = CheckpointLocked();
+  if (s.ok()) return s;
+  SetWriteFailure(s);
+  return Status(ErrorCode::kIoError,
+                "the change was applied but could not be made durable: " + s.message());
 }
 
 Database::ActiveStatement::ActiveStatement(Database& db) : db_(db) {
@@ -78,14 +274,30 @@ uint64_t Database::Compact() {
 Status Database::Checkpoint() {
   std::unique_lock<std::shared_mutex> lock(lock_);
   if (in_memory_) return Status::OK();
-  return storage_->Checkpoint();
+  if (gate_.HasOpenTransaction()) {
+    return Status(ErrorCode::kTxConflict,
+                  "cannot checkpoint while a transaction is open; commit or roll it back first");
+  }
+  return CheckpointLocked();
 }
 
 Status Database::Close() {
   std::unique_lock<std::shared_mutex> lock(lock_);
   if (closed_.exchange(true, std::memory_order_acq_rel)) return Status::OK();
   if (in_memory_) return Status::OK();
-  return storage_->Checkpoint();
+  Status s;
+  // An open transaction's writes are not committed: they must not reach a checkpoint. The
+  // logs hold every commit, so skipping the checkpoint loses nothing.
+  if (dirty_ && !gate_.HasOpenTransaction() && CheckWritable().ok()) s = CheckpointLocked();
+  std::unique_lock<std::shared_mutex> inflight(wal_inflight_);
+  std::lock_guard<std::mutex> wal_lock(wal_mu_);
+  for (auto& writer : wal_writers_) {
+    if (!writer) continue;
+    Status closed = writer->Close();
+    if (s.ok()) s = closed;
+  }
+  wal_writers_.clear();
+  return s;
 }
 
 storage::NodeTable* Database::GetNodeTable(catalog::TableId id) { return storage_->GetNodeTable(id); }

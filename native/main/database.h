@@ -1,10 +1,20 @@
 // Database: one opened graph database (a folder on disk, or in memory): the catalog, the
-// node and rel tables, and the lock that orders statements.
+// node and rel tables, the write-ahead logs, and the lock that orders statements.
 //
 // Concurrency (docs/concurrency.md): statements that only read take the lock shared and run
 // in parallel; statements that write (DML, DDL, COPY) take it exclusively, so writers are
 // serialised and never observed half-done. A failing write statement is undone before the
 // lock is released.
+//
+// Durability (docs/wal-format.md): an on-disk database keeps one write-ahead log per execution
+// slot. A committing transaction appends its redo record while it still holds the lock
+// (AppendCommit: the order of records is the order of commits), releases the lock, and then
+// waits until its record and every earlier one are durable (FinishCommit), so concurrent
+// commits share fdatasyncs (group commit) and an acknowledged commit never depends on a lost
+// one. DDL and COPY are made durable by a checkpoint before their statement returns. Open()
+// replays the logs after the last checkpoint; Checkpoint() truncates them. After a failed
+// WAL write or sync the database refuses writes (IO_ERROR) until it is reopened, because
+// whether the failed commit reached the disk is unknown.
 //
 // Thread-safety: all public methods are thread-safe unless noted.
 #pragma once
@@ -18,16 +28,26 @@
 #include <shared_mutex>
 #include <string>
 
+#include <vector>
+
 #include "catalog/catalog.h"
 #include "common/result.h"
+#include "env/file_system.h"
 #include "exec/graph_store.h"
 #include "storage/storage_manager.h"
+#include "wal/writer.h"
 
 namespace graphdb {
 
 struct DatabaseConfig {
   std::string path;             // empty or ":memory:" = in memory
   uint32_t max_thread_num = 1;  // resolved by the caller; fixes the execution-slot pool size
+  // A commit returns only once its WAL record is on disk (fdatasync). When false it returns
+  // once the record is in the operating system's cache: safe against a crash of the process,
+  // not of the machine.
+  bool sync_on_commit = true;
+  // The file system (tests inject faults); null = the real one. Must outlive the database.
+  env::FileSystem* fs = nullptr;
 };
 
 // Orders statements around multi-statement transactions (BEGIN ... COMMIT): while a session
@@ -46,6 +66,8 @@ class TransactionGate {
   // open, then opens `owner`'s.
   void Begin(const void* owner);
   void End(const void* owner);
+  // Whether some session has a transaction open.
+  bool HasOpenTransaction();
 
  private:
   std::mutex mu_;
@@ -88,9 +110,49 @@ class Database final : public exec::TableProvider {
   uint64_t writes_since_compaction() const { return writes_since_compaction_.load(); }
   void NoteWrite() { writes_since_compaction_.fetch_add(1); }
 
-  // Waits for running statements, checkpoints an on-disk database, and marks it closed;
-  // later statements fail with CONNECTION_CLOSED. Idempotent.
+  // Waits for running statements, checkpoints an on-disk database (when anything changed since
+  // the last checkpoint and no transaction is open: the WAL holds every commit anyway), closes
+  // the logs, and marks it closed; later statements fail with CONNECTION_CLOSED. Idempotent.
   Status Close();
+
+  // ---- Write-ahead log ----
+  // Reserves a WAL slot id for an execution slot (its log is wal-<id>.log); ids are reused
+  // after release. Thread-safe.
+  uint32_t AcquireWalSlot();
+  void ReleaseWalSlot(uint32_t id);
+
+  // What a commit holds between AppendCommit and FinishCommit: it keeps checkpoints from
+  // truncating the logs before the record is durable.
+  class CommitTicket {
+   public:
+    CommitTicket() = default;
+    bool pending() const { return lock_.owns_lock(); }
+
+   private:
+    friend class Database;
+    std::shared_lock<std::shared_mutex> lock_;
+    // Where each log ended when the record was appended: everything up to there must be
+    // durable before the commit is acknowledged. The committing slot's own log comes first.
+    std::vector<std::pair<wal::WalWriter*, uint64_t>> wait_for_;
+  };
+  // Fails with IO_ERROR once a WAL write or sync has failed (see above).
+  Status CheckWritable();
+  // Appends the redo record of a committing transaction to the log of `wal_slot`. Empty
+  // payloads and in-memory databases do nothing. On error the caller must undo the
+  // transaction's writes (it still holds the lock). REQUIRES: the statement lock, exclusive.
+  Status AppendCommit(uint32_t wal_slot, std::string_view payload, CommitTicket* ticket);
+  // Waits until the ticket's record and all earlier ones are durable (with sync_on_commit).
+  // REQUIRES: the statement lock is NOT held (so commits group).
+  Status FinishCommit(CommitTicket* ticket);
+  // After DDL or COPY: checkpoints an on-disk database so the change is durable.
+  // REQUIRES: the statement lock, exclusive; no transaction open.
+  Status MakeSchemaChangeDurable();
+  // Warnings of the last open's recovery (a torn log tail cut off, records after a gap
+  // dropped); also printed to stderr.
+  const std::vector<std::string>& recovery_warnings() const { return recovery_warnings_; }
+  // Commits replayed from the logs by Open().
+  uint64_t recovered_commits() const { return recovered_commits_; }
+  wal::GroupCommitStats group_commit_stats() const { return group_committer_.stats(); }
 
   // ---- For the statement pipeline (main/). REQUIRES: the matching lock is held. ----
   std::shared_mutex& statement_lock() { return lock_; }
@@ -103,12 +165,19 @@ class Database final : public exec::TableProvider {
   storage::NodeTable* GetNodeTable(catalog::TableId id) override;
   storage::RelTable* GetRelTable(catalog::TableId pair_id) override;
 
-  // Writes a checkpoint (on-disk databases; a no-op in memory). Takes the lock exclusively,
-  // so it waits for running statements.
+  // Writes a checkpoint and truncates the logs (on-disk databases; a no-op in memory). Takes
+  // the lock exclusively, so it waits for running statements; fails with TX_CONFLICT while a
+  // transaction is open (its uncommitted writes must not reach the checkpoint).
   Status Checkpoint();
 
  private:
   Database(DatabaseConfig config, std::unique_ptr<storage::StorageManager> storage);
+  // Replays the logs after the last checkpoint (Open).
+  Status Recover();
+  // REQUIRES: the statement lock, exclusive; no open transaction with writes.
+  Status CheckpointLocked();
+  // Records the first WAL failure; writes are refused from then on.
+  void SetWriteFailure(const Status& cause);
 
   DatabaseConfig config_;
   bool in_memory_;
@@ -120,6 +189,22 @@ class Database final : public exec::TableProvider {
   TransactionGate gate_;
   std::unique_ptr<storage::StorageManager> storage_;
   uint64_t last_ts_ = 0;
+
+  // ---- WAL ----
+  env::FileSystem* fs_ = nullptr;
+  wal::GroupCommitter group_committer_;
+  // Held shared from a commit's append until its sync ends; exclusively by checkpoints before
+  // they truncate the logs. Acquired after statement_lock().
+  std::shared_mutex wal_inflight_;
+  std::mutex wal_mu_;  // guards the two vectors below
+  std::vector<std::unique_ptr<wal::WalWriter>> wal_writers_;  // by WAL slot id, opened lazily
+  std::vector<bool> wal_slot_used_;
+  uint64_t commit_ts_ = 0;  // timestamp of the last WAL record; GUARDED_BY(lock_)
+  bool dirty_ = false;      // changed since the last checkpoint; GUARDED_BY(lock_)
+  std::mutex failure_mu_;
+  Status write_failure_;  // GUARDED_BY(failure_mu_)
+  std::vector<std::string> recovery_warnings_;
+  uint64_t recovered_commits_ = 0;
 };
 
 }  // namespace graphdb

@@ -6,9 +6,13 @@
 
 namespace graphdb {
 
-ExecutionSlot::ExecutionSlot(std::shared_ptr<Database> db) : db_(std::move(db)) {}
+ExecutionSlot::ExecutionSlot(std::shared_ptr<Database> db)
+    : db_(std::move(db)), wal_slot_(db_->AcquireWalSlot()) {}
 
-ExecutionSlot::~ExecutionSlot() { AbortTransaction(*db_, session_); }
+ExecutionSlot::~ExecutionSlot() {
+  AbortTransaction(*db_, session_);
+  db_->ReleaseWalSlot(wal_slot_);
+}
 
 Result<exec::QueryResult> ExecutionSlot::Execute(std::string_view query,
                                                  const ParameterMap& params) {
@@ -29,7 +33,7 @@ Result<exec::QueryResult> ExecutionSlot::Run(std::string_view query, const Param
   if (db_->closed()) return Status(ErrorCode::kConnectionClosed, "the database is closed");
   Database::ActiveStatement active(*db_);
   auto start = std::chrono::steady_clock::now();
-  Result<exec::QueryResult> result = RunQuery(*db_, query, params, allowed, session);
+  Result<exec::QueryResult> result = RunQuery(*db_, query, params, allowed, session, wal_slot_);
   executed_.fetch_add(1, std::memory_order_relaxed);
   if (result.ok()) {
     result->elapsed_ms =

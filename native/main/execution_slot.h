@@ -1,8 +1,9 @@
 // ExecutionSlot: a reusable execution context that runs one statement at a time through the
 // query pipeline (parse, bind, plan, execute).
 //
-// A slot borrows the database; it is not bound to a physical thread. Embedded connections own
-// one slot each; the service owns a fixed set through its pool.
+// A slot borrows the database; it is not bound to a physical thread. It owns a write-ahead
+// log (a WAL slot id reserved from the database) that its commits append to. Embedded
+// connections own one slot each; the service owns a fixed set through its pool.
 //
 // Thread-safety: not thread-safe. A slot must not be used by two threads at once; callers
 // serialise (the connection's worker thread, or a pool lease).
@@ -46,6 +47,8 @@ class ExecutionSlot {
                                 std::optional<AccessMode> allowed, Session* session);
 
   std::shared_ptr<Database> db_;
+  // The write-ahead log this slot's commits go to, reserved for the slot's lifetime.
+  uint32_t wal_slot_;
   // Session settings and the open transaction of an embedded connection. Pooled slots
   // (transactional requests) run without one: each request stands alone.
   Session session_;

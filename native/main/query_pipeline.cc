@@ -12,6 +12,7 @@
 #include "exec/expression_evaluator.h"
 #include "exec/file_scan.h"
 #include "exec/graph_store.h"
+#include "exec/redo_log.h"
 #include "main/statements.h"
 
 namespace graphdb {
@@ -54,14 +55,25 @@ uint64_t InitialRandomState() {
   Throw(ErrorCode::kInvalidRequest, "Transaction exception: " + message);
 }
 
+void ThrowIfError(const Status& status) {
+  if (!status.ok()) throw GraphDBException(status);
+}
+
+// How the statements of one RunQuery call commit: the WAL slot their records go to, and the
+// commit whose record is appended but not yet durable (finished once the lock is released).
+struct CommitContext {
+  uint32_t wal_slot = 0;
+  Database::CommitTicket ticket;
+};
+
 exec::QueryResult ExecuteBound(Database& db, const binder::BoundQuery& bound,
                                const std::unordered_map<std::string, Value>& params, bool writes,
-                               Session* session);
+                               Session* session, CommitContext* commit = nullptr);
 
 // REQUIRES: the statement lock, exclusive when the query writes.
 exec::QueryResult RunQueryStatement(Database& db, const parser::ParsedQueryStatement& statement,
                                     const std::unordered_map<std::string, Value>& params,
-                                    bool writes, Session* session) {
+                                    bool writes, Session* session, CommitContext* commit) {
   binder::Binder binder(db.catalog(), params);
   binder.set_file_scan_resolver(exec::ResolveFileScan);
   std::unique_ptr<binder::BoundQuery> bound = binder.BindQuery(statement.query);
@@ -73,21 +85,25 @@ exec::QueryResult RunQueryStatement(Database& db, const parser::ParsedQueryState
     result.rows.push_back({Value::String(plan.root->ToString())});
     return result;
   }
-  return ExecuteBound(db, *bound, params, writes, session);
+  return ExecuteBound(db, *bound, params, writes, session, commit);
 }
 
-// Plans and runs a bound query. REQUIRES: the statement lock, exclusive when it writes.
+// Plans and runs a bound query. A write outside an explicit transaction commits here: its redo
+// record is appended to the WAL before the lock is released (`commit` is required then).
+// REQUIRES: the statement lock, exclusive when it writes.
 exec::QueryResult ExecuteBound(Database& db, const binder::BoundQuery& bound,
                                const std::unordered_map<std::string, Value>& params, bool writes,
-                               Session* session) {
+                               Session* session, CommitContext* commit) {
   const catalog::Catalog& catalog = db.catalog();
   planner::LogicalPlan plan = planner::PlanQuery(bound, catalog);
   Transaction* transaction = session ? session->transaction.get() : nullptr;
   if (writes && transaction && transaction->read_only) {
     TransactionError("Cannot execute write operations in a read-only transaction.");
   }
+  GRAPHDB_ASSERT(!writes || transaction || commit);
+  exec::UndoLog statement_undo;
   exec::GraphStore store(catalog, db, writes ? db.NextWriteTimestamp() : 0,
-                         transaction ? &transaction->undo : nullptr);
+                         transaction ? &transaction->undo : &statement_undo);
   exec::ExecContext ctx;
   ctx.params = &params;
   ctx.graph = &store;
@@ -101,6 +117,10 @@ exec::QueryResult ExecuteBound(Database& db, const binder::BoundQuery& bound,
   try {
     exec::QueryResult result = exec::ExecutePlan(plan, &store, ctx);
     result.counters = store.counters();
+    if (writes && !transaction) {
+      ThrowIfError(db.AppendCommit(commit->wal_slot, exec::EncodeRedo(statement_undo, db),
+                                   &commit->ticket));
+    }
     if (session) session->random_state = ctx.fn_ctx.random_state;
     return result;
   } catch (...) {
@@ -133,7 +153,7 @@ exec::QueryResult RunStandaloneCall(Database& db, const parser::ParsedStandalone
 }
 
 exec::QueryResult RunTransactionStatement(Database& db, const parser::ParsedTransaction& statement,
-                                          Session* session) {
+                                          Session* session, CommitContext* commit) {
   using parser::TransactionAction;
   const bool begin = statement.action == TransactionAction::kBeginReadWrite ||
                      statement.action == TransactionAction::kBeginReadOnly;
@@ -156,16 +176,24 @@ exec::QueryResult RunTransactionStatement(Database& db, const parser::ParsedTran
   }
   if (statement.action == TransactionAction::kRollback) {
     AbortTransaction(db, *session);
-  } else {
-    session->transaction.reset();
-    db.transaction_gate().End(session);
+    return MessageResult("");
   }
+  Status appended;
+  if (!session->transaction->undo.empty()) {
+    std::unique_lock<std::shared_mutex> lock(db.statement_lock());
+    exec::UndoLog& undo = session->transaction->undo;
+    appended = db.AppendCommit(commit->wal_slot, exec::EncodeRedo(undo, db), &commit->ticket);
+    if (!appended.ok()) undo.Undo(db);
+  }
+  session->transaction.reset();
+  db.transaction_gate().End(session);
+  ThrowIfError(appended);
   return MessageResult("");
 }
 
 exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& statement,
                                const std::unordered_map<std::string, Value>& params,
-                               Session* session) {
+                               Session* session, CommitContext* commit) {
   const bool in_transaction = session && session->transaction;
   switch (statement.kind) {
     case parser::StatementKind::kQuery: {
@@ -173,15 +201,17 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       bool writes = QueryWrites(query.query);
       if (writes) {
         std::unique_lock<std::shared_mutex> lock(db.statement_lock());
-        exec::QueryResult result = RunQueryStatement(db, query, params, true, session);
+        ThrowIfError(db.CheckWritable());
+        exec::QueryResult result = RunQueryStatement(db, query, params, true, session, commit);
         db.NoteWrite();
         return result;
       }
       std::shared_lock<std::shared_mutex> lock(db.statement_lock());
-      return RunQueryStatement(db, query, params, false, session);
+      return RunQueryStatement(db, query, params, false, session, commit);
     }
     case parser::StatementKind::kTransaction:
-      return RunTransactionStatement(db, statement.As<parser::ParsedTransaction>(), session);
+      return RunTransactionStatement(db, statement.As<parser::ParsedTransaction>(), session,
+                                     commit);
     case parser::StatementKind::kCallFunction: {
       std::shared_lock<std::shared_mutex> lock(db.statement_lock());
       binder::Binder binder(db.catalog(), params);
@@ -198,7 +228,10 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
   switch (statement.kind) {
     case parser::StatementKind::kCopyFrom: {
       std::unique_lock<std::shared_mutex> lock(db.statement_lock());
-      return RunCopyFrom(db, statement.As<parser::ParsedCopyFrom>(), params);
+      ThrowIfError(db.CheckWritable());
+      exec::QueryResult result = RunCopyFrom(db, statement.As<parser::ParsedCopyFrom>(), params);
+      ThrowIfError(db.MakeSchemaChangeDurable());
+      return result;
     }
     case parser::StatementKind::kCopyTo: {
       std::shared_lock<std::shared_mutex> lock(db.statement_lock());
@@ -213,7 +246,10 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       return RunStandaloneCall(db, statement.As<parser::ParsedStandaloneCall>(), params, session);
     default: {
       std::unique_lock<std::shared_mutex> lock(db.statement_lock());
-      return RunDdl(db, statement, params);
+      ThrowIfError(db.CheckWritable());
+      exec::QueryResult result = RunDdl(db, statement, params);
+      ThrowIfError(db.MakeSchemaChangeDurable());
+      return result;
     }
   }
 }
@@ -246,7 +282,8 @@ void AbortTransaction(Database& db, Session& session) {
 
 Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
                                    const std::unordered_map<std::string, Value>& params,
-                                   std::optional<AccessMode> allowed, Session* session) {
+                                   std::optional<AccessMode> allowed, Session* session,
+                                   uint32_t wal_slot) {
   try {
     auto statements = parser::ParseStatements(query);
     if (statements.empty()) {
@@ -262,19 +299,23 @@ Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
     }
     exec::QueryResult result;
     TransactionGate& gate = db.transaction_gate();
+    CommitContext commit;
+    commit.wal_slot = wal_slot;
     for (const auto& statement : statements) {
       if (statement->kind == parser::StatementKind::kTransaction) {
-        result = RunStatement(db, *statement, params, session);  // BEGIN waits at the gate
-        continue;
-      }
-      gate.EnterStatement(session);
-      try {
-        result = RunStatement(db, *statement, params, session);
-      } catch (...) {
+        result = RunStatement(db, *statement, params, session, &commit);  // BEGIN waits at the gate
+      } else {
+        gate.EnterStatement(session);
+        try {
+          result = RunStatement(db, *statement, params, session, &commit);
+        } catch (...) {
+          gate.ExitStatement();
+          throw;
+        }
         gate.ExitStatement();
-        throw;
       }
-      gate.ExitStatement();
+      // The lock is released: wait for durability, sharing syncs with concurrent commits.
+      ThrowIfError(db.FinishCommit(&commit.ticket));
     }
     return result;
   } catch (const GraphDBException& e) {

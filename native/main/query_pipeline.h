@@ -50,9 +50,11 @@ exec::QueryResult RunReadOnlyQuery(Database& db, const parser::ParsedRegularQuer
 // A query needing more than `allowed` fails with ACCESS_MODE_VIOLATION before it runs.
 // `session`: the connection's state; without one, session settings do not persist and
 // transactions cannot be opened.
+// `wal_slot`: the write-ahead log that commits go to (Database::AcquireWalSlot).
+// A write statement returns once its commit is durable (see Database).
 Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
                                    const std::unordered_map<std::string, Value>& params,
                                    std::optional<AccessMode> allowed = std::nullopt,
-                                   Session* session = nullptr);
+                                   Session* session = nullptr, uint32_t wal_slot = 0);
 
 }  // namespace graphdb

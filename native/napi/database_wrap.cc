@@ -11,6 +11,7 @@ Napi::Function DatabaseWrap::Define(Napi::Env env, AddonData& data) {
                    InstanceAccessor<&DatabaseWrap::MaxThreadNum>("maxThreadNum"),
                    InstanceAccessor<&DatabaseWrap::ActiveStatements>("activeStatements"),
                    InstanceAccessor<&DatabaseWrap::WritesSinceCompaction>("writesSinceCompaction"),
+                   InstanceAccessor<&DatabaseWrap::RecoveredCommits>("recoveredCommits"),
                    InstanceAccessor<&DatabaseWrap::PeakActiveStatements>("peakActiveStatements")});
   data.database_ctor = Napi::Persistent(ctor);
   return ctor;
@@ -18,12 +19,15 @@ Napi::Function DatabaseWrap::Define(Napi::Env env, AddonData& data) {
 
 DatabaseWrap::DatabaseWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<DatabaseWrap>(info) {
   Napi::Env env = info.Env();
-  if (info.Length() < 2 || !info[0].IsString() || !info[1].IsNumber()) {
-    throw Napi::TypeError::New(env, "NativeDatabase(path: string, maxThreadNum: number)");
+  if (info.Length() < 2 || !info[0].IsString() || !info[1].IsNumber() ||
+      (info.Length() > 2 && !info[2].IsBoolean() && !info[2].IsUndefined())) {
+    throw Napi::TypeError::New(
+        env, "NativeDatabase(path: string, maxThreadNum: number, syncOnCommit?: boolean)");
   }
   DatabaseConfig config;
   config.path = info[0].As<Napi::String>().Utf8Value();
   config.max_thread_num = info[1].As<Napi::Number>().Uint32Value();
+  if (info.Length() > 2 && info[2].IsBoolean()) config.sync_on_commit = info[2].As<Napi::Boolean>();
   auto db = Database::Open(std::move(config));
   if (!db.ok()) ThrowStatus(env, db.status());
   db_ = std::move(db).value();
@@ -54,6 +58,10 @@ Napi::Value DatabaseWrap::PeakActiveStatements(const Napi::CallbackInfo& info) {
 
 Napi::Value DatabaseWrap::WritesSinceCompaction(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), db_ ? static_cast<double>(db_->writes_since_compaction()) : 0);
+}
+
+Napi::Value DatabaseWrap::RecoveredCommits(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), db_ ? static_cast<double>(db_->recovered_commits()) : 0);
 }
 
 Napi::Value DatabaseWrap::Checkpoint(const Napi::CallbackInfo& info) {

@@ -128,6 +128,13 @@ Status RelTable::UndoDelete(uint64_t rel) {
   return Status::OK();
 }
 
+void RelTable::AppendTombstones(uint64_t count) {
+  for (auto& column : columns_) column->AppendNulls(count);
+  create_ts_.insert(create_ts_.end(), count, 0);
+  delete_ts_.insert(delete_ts_.end(), count, 0);
+  num_deleted_ += count;
+}
+
 void RelTable::SetDeleteTs(uint64_t rel, uint64_t ts) {
   bool was = IsDeleted(rel);
   delete_ts_[rel] = ts;

@@ -86,6 +86,11 @@ class RelTable {
   // Stamps delete_ts (the adjacency entries stay until Compact).
   Status DeleteEdge(uint64_t rel, uint64_t ts);
   Status UndoDelete(uint64_t rel);
+  // Appends `count` rel rows that exist only to keep rel offsets aligned: NULL properties,
+  // stamped deleted, and not in the adjacency. Write-ahead-log replay uses them for the
+  // offsets of edges that were inserted and then rolled back (which stay behind as deleted
+  // rows in memory).
+  void AppendTombstones(uint64_t count);
 
   // ---- MVCC stamps ----
   uint64_t create_ts(uint64_t rel) const { return create_ts_[rel]; }

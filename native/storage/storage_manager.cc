@@ -235,12 +235,13 @@ Status StorageManager::WriteManifest(const Manifest& manifest) {
   return s;
 }
 
-Status StorageManager::Checkpoint() {
+Status StorageManager::Checkpoint(uint64_t last_commit_ts) {
   if (in_memory()) {
     return Status(ErrorCode::kInvalidRequest, "an in-memory database cannot be checkpointed");
   }
   Manifest next;
   next.sequence = manifest_.sequence + 1;
+  next.last_commit_ts = last_commit_ts;
   std::vector<std::string> written;
   std::string tmp = env::JoinPath(dir_, kManifestTmpName);
   auto abandon = [&](Status s) {

@@ -94,9 +94,14 @@ class StorageManager {
                       std::string_view from = {}, std::string_view to = {}, uint64_t ts = 0);
 
   // ---- Persistence ----
-  Status Checkpoint();
+  // `last_commit_ts` is recorded in MANIFEST: the commit timestamp of the last write-ahead-log
+  // record whose effects the tables hold (recovery replays only later records).
+  Status Checkpoint(uint64_t last_commit_ts = 0);
   // Sequence number of the last successful checkpoint (0: none yet).
   uint64_t checkpoint_sequence() const { return manifest_.sequence; }
+  // The last_commit_ts of the last successful checkpoint.
+  uint64_t checkpoint_commit_ts() const { return manifest_.last_commit_ts; }
+  env::FileSystem* file_system() const { return fs_; }
 
   size_t MemoryUsage() const;
 

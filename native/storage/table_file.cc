@@ -111,6 +111,7 @@ std::string EncodeManifest(const Manifest& manifest) {
   w.PutRaw(kManifestMagic, 8);
   w.PutU32(kManifestVersion);
   w.PutU64(manifest.sequence);
+  w.PutU64(manifest.last_commit_ts);
   w.PutVarint(manifest.files.size());
   for (const auto& f : manifest.files) {
     w.PutU8(static_cast<uint8_t>(f.kind));
@@ -136,12 +137,12 @@ Result<Manifest> DecodeManifest(std::string_view bytes, const std::string& path)
   uint32_t version;
   Manifest m;
   uint64_t n;
-  if (!r.GetU32(&version) || !r.GetU64(&m.sequence) || !r.GetVarint(&n) || n > r.remaining()) {
-    return Corrupt(path, "manifest is truncated");
-  }
-  if (version != kManifestVersion) {
+  if (!r.GetU32(&version) || !r.GetU64(&m.sequence)) return Corrupt(path, "manifest is truncated");
+  if (version != 1 && version != kManifestVersion) {
     return Corrupt(path, "unsupported manifest version " + std::to_string(version));
   }
+  if (version >= 2 && !r.GetU64(&m.last_commit_ts)) return Corrupt(path, "manifest is truncated");
+  if (!r.GetVarint(&n) || n > r.remaining()) return Corrupt(path, "manifest is truncated");
   for (uint64_t i = 0; i < n; ++i) {
     ManifestEntry e;
     uint8_t kind;

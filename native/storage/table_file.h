@@ -29,7 +29,8 @@ inline constexpr char kFileMagic[8] = {'G', 'D', 'B', 'F', 'I', 'L', 'E', '\0'};
 inline constexpr char kFooterMagic[8] = {'G', 'D', 'B', 'F', 'E', 'N', 'D', '\0'};
 inline constexpr char kManifestMagic[8] = {'G', 'D', 'B', 'M', 'A', 'N', 'I', 'F'};
 inline constexpr uint32_t kFileFormatVersion = 1;
-inline constexpr uint32_t kManifestVersion = 1;
+// Version 2 added last_commit_ts; version 1 manifests are still read (as last_commit_ts 0).
+inline constexpr uint32_t kManifestVersion = 2;
 inline constexpr size_t kFileHeaderSize = 16;
 inline constexpr size_t kFileFooterSize = 20;
 inline constexpr char kManifestName[] = "MANIFEST";
@@ -88,6 +89,9 @@ struct ManifestEntry {
 
 struct Manifest {
   uint64_t sequence = 0;
+  // The commit timestamp of the last write-ahead-log record folded into this checkpoint:
+  // recovery replays the records after it.
+  uint64_t last_commit_ts = 0;
   std::vector<ManifestEntry> files;
 };
 

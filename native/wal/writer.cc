@@ -131,6 +131,19 @@ Status WalWriter::Sync() {
   return committer_->WaitDurable(this, lsn);
 }
 
+uint64_t WalWriter::appended_lsn() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return next_lsn_;
+}
+
+Status WalWriter::SyncTo(uint64_t lsn) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (closed_) return Status(ErrorCode::kInternal, "WAL " + path_ + " is closed");
+  }
+  return committer_->WaitDurable(this, lsn);
+}
+
 Result<WalWriter::Appended> WalWriter::AppendLocked(uint64_t commit_ts, std::string_view payload) {
   if (payload.size() > kMaxPayloadSize) {
     return Status(ErrorCode::kNotSupported, "a WAL record of " + std::to_string(payload.size()) +

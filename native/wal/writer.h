@@ -108,6 +108,12 @@ class WalWriter {
   // Makes every record appended so far durable (grouped with concurrent commits).
   Status Sync();
 
+  // The logical end of the records appended so far (a position for SyncTo).
+  uint64_t appended_lsn() const;
+  // Makes the records up to logical position `lsn` (from appended_lsn()) durable; returns at
+  // once when they already are, or waits for a sync in flight that covers them.
+  Status SyncTo(uint64_t lsn);
+
   // Append, then, when sync_on_commit is set, wait until the record is durable.
   Status Commit(uint64_t commit_ts, std::string_view payload);
 

@@ -11,6 +11,12 @@ export interface DatabaseOptions {
    * 0 or omitted: the machine's parallelism (`os.availableParallelism()`), 1 if unknown.
    */
   maxThreadNum?: number;
+  /**
+   * Whether a commit returns only once its write-ahead-log record is on disk (fdatasync).
+   * Default true. With false a commit returns once the record is in the operating system's
+   * cache: it survives a crash of the process but not a power loss or kernel crash.
+   */
+  syncOnCommit?: boolean;
 }
 
 /** Largest accepted maxThreadNum: each slot owns a native thread. */
@@ -66,6 +72,7 @@ export function databaseInternals(db: Database): DatabaseInternals {
 export class Database implements Disposable {
   readonly path: string;
   readonly maxThreadNum: number;
+  readonly syncOnCommit: boolean;
   #closed = false;
 
   constructor(path: string = IN_MEMORY, options: DatabaseOptions = {}) {
@@ -77,11 +84,18 @@ export class Database implements Disposable {
       throw new TypeError('options must be an object');
     }
     for (const key of Object.keys(options)) {
-      if (key !== 'maxThreadNum') throw new TypeError(`unknown database option '${key}'`);
+      if (key !== 'maxThreadNum' && key !== 'syncOnCommit') {
+        throw new TypeError(`unknown database option '${key}'`);
+      }
+    }
+    const syncOnCommit = options.syncOnCommit ?? true;
+    if (typeof syncOnCommit !== 'boolean') {
+      throw new TypeError(`syncOnCommit must be a boolean, got ${describe(syncOnCommit)}`);
     }
     this.path = path;
     this.maxThreadNum = resolveMaxThreadNum(options.maxThreadNum);
-    const native = new addon.NativeDatabase(path, this.maxThreadNum);
+    this.syncOnCommit = syncOnCommit;
+    const native = new addon.NativeDatabase(path, this.maxThreadNum, syncOnCommit);
     internals.set(this, { native, connections: new Set(), owner: null });
   }
 
@@ -91,6 +105,11 @@ export class Database implements Disposable {
 
   get inMemory(): boolean {
     return this.path === IN_MEMORY;
+  }
+
+  /** Commits replayed from the write-ahead logs when this database was opened. */
+  get recoveredCommits(): number {
+    return databaseInternals(this).native.recoveredCommits;
   }
 
   /** Opens an embedded connection; it owns one execution slot and one native thread. */

@@ -43,6 +43,8 @@ export interface NativeDatabase {
   resetPeakActiveStatements(): void;
   /** Write statements committed since the last compaction. */
   readonly writesSinceCompaction: number;
+  /** Commits replayed from the write-ahead logs when the database was opened. */
+  readonly recoveredCommits: number;
   /** Writes a checkpoint (on-disk databases); waits for running statements. */
   checkpoint(): void;
   /** Checkpoints an on-disk database and closes it. */
@@ -67,7 +69,7 @@ export interface NativeConnection {
 
 interface Addon {
   setErrorClass(cls: new (message: string, code: never) => Error): void;
-  NativeDatabase: new (path: string, maxThreadNum: number) => NativeDatabase;
+  NativeDatabase: new (path: string, maxThreadNum: number, syncOnCommit?: boolean) => NativeDatabase;
   NativeConnection: new (db: NativeDatabase) => NativeConnection;
 }
 

@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+// Commit rate against the disk's own limit.
+//
+//   node benchmarks/commit/bench.mjs [--seconds N] [--dir DIR] [--json FILE]
+//
+// Measures, each for --seconds (default 3), in a folder on the disk under test (default: a
+// fresh folder under the OS temp dir):
+//   raw_fdatasync     one thread appending 64 bytes to a file and fdatasync-ing it, in a loop:
+//                     the most single-client commits per second this disk allows;
+//   graphdb_1         one connection inserting one node per statement, syncOnCommit on;
+//   graphdb_8         eight connections doing the same at once (group commit);
+//   graphdb_1_nosync  one connection, syncOnCommit off (records reach the page cache only).
+// Each GraphDB figure is reported as commits per second and as a ratio to raw_fdatasync.
+// Every committed node is counted afterwards, so a figure always stands for real commits.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '3' },
+    dir: { type: 'string' },
+    json: { type: 'string' },
+    root: { type: 'string' },
+  },
+});
+const seconds = Number(args.seconds);
+if (!Number.isFinite(seconds) || seconds <= 0) {
+  throw new Error(`--seconds must be a positive number, got '${args.seconds}'`);
+}
+// The package measured: its dist/ (the runner passes its snapshot).
+const packageRoot = path.resolve(args.root ?? path.join(here, '..', '..'));
+const { Database } = await import(pathToFileURL(path.join(packageRoot, 'dist', 'index.js')).href);
+
+const base = args.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-commit-bench-'));
+fs.mkdirSync(base, { recursive: true });
+
+function rawFdatasync() {
+  const file = path.join(base, 'raw-fdatasync.bin');
+  const fd = fs.openSync(file, 'w');
+  const record = Buffer.alloc(64, 7);
+  const deadline = performance.now() + seconds * 1000;
+  let n = 0;
+  try {
+    while (performance.now() < deadline) {
+      fs.writeSync(fd, record);
+      fs.fdatasyncSync(fd);
+      n++;
+    }
+  } finally {
+    fs.closeSync(fd);
+    fs.rmSync(file, { force: true });
+  }
+  return n / seconds;
+}
+
+async function graphdb(name, clients, syncOnCommit) {
+  const dir = path.join(base, name);
+  fs.rmSync(dir, { recursive: true, force: true });
+  const db = new Database(dir, { maxThreadNum: clients, syncOnCommit });
+  try {
+    const setup = db.connect();
+    setup.querySync('CREATE NODE TABLE Item(id INT64, client INT64, PRIMARY KEY(id))');
+    setup.close();
+    const connections = Array.from({ length: clients }, () => db.connect());
+    // Warm-up: a few commits per connection (opens each slot's log).
+    let next = 0;
+    for (const conn of connections) {
+      for (let i = 0; i < 5; i++) await conn.query('CREATE (:Item {id: $id, client: -1})', { id: next++ });
+    }
+    const warm = next;
+    const deadline = performance.now() + seconds * 1000;
+    const started = performance.now();
+    const counts = await Promise.all(
+      connections.map(async (conn, client) => {
+        let done = 0;
+        while (performance.now() < deadline) {
+          await conn.query('CREATE (:Item {id: $id, client: $client})', { id: next++, client });
+          done++;
+        }
+        return done;
+      }),
+    );
+    const elapsed = (performance.now() - started) / 1000;
+    const committed = counts.reduce((a, b) => a + b, 0);
+    const check = connections[0].querySync('MATCH (i:Item) RETURN count(*)').rows[0][0];
+    if (Number(check) !== committed + warm) {
+      throw new Error(`${name}: ${check} items after ${committed + warm} acknowledged commits`);
+    }
+    for (const conn of connections) conn.close();
+    return committed / elapsed;
+  } finally {
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const round = (v) => Math.round(v);
+const raw = rawFdatasync();
+const results = {
+  raw_fdatasync: round(raw),
+  graphdb_1: round(await graphdb('graphdb_1', 1, true)),
+  graphdb_8: round(await graphdb('graphdb_8', 8, true)),
+  graphdb_1_nosync: round(await graphdb('graphdb_1_nosync', 1, false)),
+};
+const report = {
+  unit: 'commits/s',
+  seconds,
+  dir: base,
+  ...results,
+  ratio_1_to_fdatasync: Number((results.graphdb_1 / results.raw_fdatasync).toFixed(2)),
+  ratio_8_to_fdatasync: Number((results.graphdb_8 / results.raw_fdatasync).toFixed(2)),
+};
+if (!args.dir) fs.rmSync(base, { recursive: true, force: true });
+if (args.json) fs.writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
+process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

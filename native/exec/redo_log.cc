@@ -1,0 +1,226 @@
+#include "exec/redo_log.h"
+
+#include "catalog/binary_codec.h"
+#include "storage/value_codec.h"
+
+namespace graphdb::exec {
+
+namespace {
+
+constexpr uint8_t kRedoVersion = 1;
+
+// Operation tags of the payload. Zero is not a tag.
+enum class RedoOp : uint8_t {
+  kInsertNode = 1,  // table, offset, ncols, values
+  kInsertRel = 2,   // pair, rel, src, dst, ncols, values
+  kDeleteNode = 3,  // table, offset
+  kDeleteRel = 4,   // pair, rel
+  kSetNode = 5,     // table, offset, column, value
+  kSetRel = 6,      // pair, rel, column, value
+};
+
+using Kind = UndoLog::Entry::Kind;
+
+RedoOp OpFor(Kind kind) {
+  switch (kind) {
+    case Kind::kInsertNode:
+      return RedoOp::kInsertNode;
+    case Kind::kInsertRel:
+      return RedoOp::kInsertRel;
+    case Kind::kDeleteNode:
+      return RedoOp::kDeleteNode;
+    case Kind::kDeleteRel:
+      return RedoOp::kDeleteRel;
+    case Kind::kSetNode:
+      return RedoOp::kSetNode;
+    case Kind::kSetRel:
+      break;
+  }
+  return RedoOp::kSetRel;
+}
+
+void PutValue(catalog::BinaryWriter& out, const Value& value, const LogicalType& type) {
+  Status s = storage::EncodeValue(value, type, out);
+  // The value came out of a column of this type, so it always encodes.
+  if (!s.ok()) Throw(ErrorCode::kInternal, "cannot log a value: " + s.message());
+}
+
+void PutRow(catalog::BinaryWriter& out, const std::vector<const storage::Column*>& columns,
+            uint64_t offset) {
+  out.PutVarint(columns.size());
+  for (const storage::Column* column : columns) PutValue(out, column->Get(offset), column->type());
+}
+
+template <typename Table>
+std::vector<const storage::Column*> ColumnsOf(const Table& table) {
+  std::vector<const storage::Column*> columns;
+  for (size_t i = 0; i < table.NumColumns(); ++i) columns.push_back(&table.column(i));
+  return columns;
+}
+
+Status Corrupt(size_t op_index, const std::string& what) {
+  return Status(ErrorCode::kCorruption,
+                "corrupt write-ahead log record: operation " + std::to_string(op_index) + ": " +
+                    what);
+}
+
+// Reads the values of one row for a table whose columns have `types`.
+Status GetRow(catalog::BinaryReader& in, const std::vector<LogicalType>& types, size_t op,
+              std::vector<Value>* values) {
+  uint64_t n;
+  if (!in.GetVarint(&n)) return Corrupt(op, "truncated");
+  if (n != types.size()) {
+    return Corrupt(op, "the row has " + std::to_string(n) + " values but the table has " +
+                           std::to_string(types.size()) + " columns");
+  }
+  values->clear();
+  for (const LogicalType& type : types) {
+    auto v = storage::DecodeValue(in, type);
+    if (!v.ok()) return Corrupt(op, v.status().message());
+    values->push_back(std::move(v).value());
+  }
+  return Status::OK();
+}
+
+Status Check(const Status& s, size_t op) {
+  return s.ok() ? s : Corrupt(op, "replay failed: " + s.message());
+}
+
+}  // namespace
+
+std::string EncodeRedo(const UndoLog& log, TableProvider& tables) {
+  if (log.empty()) return {};
+  catalog::BinaryWriter out;
+  out.PutU8(kRedoVersion);
+  out.PutVarint(log.entries().size());
+  for (const UndoLog::Entry& e : log.entries()) {
+    out.PutU8(static_cast<uint8_t>(OpFor(e.kind)));
+    out.PutVarint(e.table);
+    out.PutVarint(e.offset);
+    switch (e.kind) {
+      case Kind::kInsertNode: {
+        const storage::NodeTable& table = *tables.GetNodeTable(e.table);
+        PutRow(out, ColumnsOf(table), e.offset);
+        break;
+      }
+      case Kind::kInsertRel: {
+        const storage::RelTable& table = *tables.GetRelTable(e.table);
+        out.PutVarint(e.src);
+        out.PutVarint(e.dst);
+        PutRow(out, ColumnsOf(table), e.offset);
+        break;
+      }
+      case Kind::kDeleteNode:
+      case Kind::kDeleteRel:
+        break;
+      case Kind::kSetNode: {
+        const storage::Column& column = tables.GetNodeTable(e.table)->column(e.column);
+        out.PutVarint(e.column);
+        PutValue(out, column.Get(e.offset), column.type());
+        break;
+      }
+      case Kind::kSetRel: {
+        const storage::Column& column = tables.GetRelTable(e.table)->column(e.column);
+        out.PutVarint(e.column);
+        PutValue(out, column.Get(e.offset), column.type());
+        break;
+      }
+    }
+  }
+  return out.Release();
+}
+
+Status ApplyRedo(std::string_view payload, TableProvider& tables, uint64_t ts) {
+  catalog::BinaryReader in(payload);
+  uint8_t version;
+  uint64_t count;
+  if (!in.GetU8(&version) || !in.GetVarint(&count)) return Corrupt(0, "truncated header");
+  if (version != kRedoVersion) {
+    return Corrupt(0, "unknown redo format version " + std::to_string(version));
+  }
+  std::vector<Value> row;
+  for (uint64_t i = 0; i < count; ++i) {
+    const size_t op = static_cast<size_t>(i) + 1;
+    uint8_t tag;
+    uint64_t table_id, offset;
+    if (!in.GetU8(&tag) || !in.GetVarint(&table_id) || !in.GetVarint(&offset)) {
+      return Corrupt(op, "truncated");
+    }
+    const auto kind = static_cast<RedoOp>(tag);
+    const bool node = kind == RedoOp::kInsertNode || kind == RedoOp::kDeleteNode ||
+                      kind == RedoOp::kSetNode;
+    if (tag < 1 || tag > 6) return Corrupt(op, "unknown operation " + std::to_string(tag));
+    storage::NodeTable* node_table = node ? tables.GetNodeTable(table_id) : nullptr;
+    storage::RelTable* rel_table = node ? nullptr : tables.GetRelTable(table_id);
+    if (node ? node_table == nullptr : rel_table == nullptr) {
+      return Corrupt(op, std::string(node ? "node" : "rel") + " table " +
+                             std::to_string(table_id) + " does not exist");
+    }
+    const uint64_t rows = node ? node_table->NumRows() : rel_table->NumRels();
+    switch (kind) {
+      case RedoOp::kInsertNode: {
+        if (offset != rows) {
+          return Corrupt(op, "node insert at offset " + std::to_string(offset) +
+                                 " but the table has " + std::to_string(rows) + " rows");
+        }
+        Status s = GetRow(in, node_table->ColumnTypes(), op, &row);
+        if (!s.ok()) return s;
+        auto inserted = node_table->Insert(row, ts);
+        if (!inserted.ok()) return Check(inserted.status(), op);
+        break;
+      }
+      case RedoOp::kInsertRel: {
+        uint64_t src, dst;
+        if (!in.GetVarint(&src) || !in.GetVarint(&dst)) return Corrupt(op, "truncated");
+        if (offset < rows) {
+          return Corrupt(op, "rel insert at offset " + std::to_string(offset) +
+                                 " but the table already has " + std::to_string(rows) + " rels");
+        }
+        const storage::NodeTable* src_table = tables.GetNodeTable(rel_table->src_table());
+        const storage::NodeTable* dst_table = tables.GetNodeTable(rel_table->dst_table());
+        if (!src_table || !dst_table || src >= src_table->NumRows() ||
+            dst >= dst_table->NumRows()) {
+          return Corrupt(op, "rel endpoint out of range");
+        }
+        std::vector<LogicalType> types;
+        for (size_t c = 0; c < rel_table->NumColumns(); ++c) {
+          types.push_back(rel_table->column(c).type());
+        }
+        Status s = GetRow(in, types, op, &row);
+        if (!s.ok()) return s;
+        // Offsets of rels rolled back before this commit are holes here.
+        rel_table->AppendTombstones(offset - rows);
+        auto inserted = rel_table->InsertEdge(src, dst, row, ts);
+        if (!inserted.ok()) return Check(inserted.status(), op);
+        break;
+      }
+      case RedoOp::kDeleteNode:
+      case RedoOp::kDeleteRel: {
+        if (offset >= rows) return Corrupt(op, "delete of a row that does not exist");
+        Status s = node ? node_table->Delete(offset, ts) : rel_table->DeleteEdge(offset, ts);
+        if (!s.ok()) return Check(s, op);
+        break;
+      }
+      case RedoOp::kSetNode:
+      case RedoOp::kSetRel: {
+        uint64_t column;
+        if (!in.GetVarint(&column)) return Corrupt(op, "truncated");
+        const size_t columns = node ? node_table->NumColumns() : rel_table->NumColumns();
+        if (offset >= rows || column >= columns) {
+          return Corrupt(op, "update of a value that does not exist");
+        }
+        const LogicalType& type =
+            node ? node_table->column(column).type() : rel_table->column(column).type();
+        auto v = storage::DecodeValue(in, type);
+        if (!v.ok()) return Corrupt(op, v.status().message());
+        Status s = node ? node_table->Set(column, offset, *v) : rel_table->Set(column, offset, *v);
+        if (!s.ok()) return Check(s, op);
+        break;
+      }
+    }
+  }
+  if (!in.done()) return Corrupt(count, "trailing bytes after the last operation");
+  return Status::OK();
+}
+
+}  // namespace graphdb::exec
