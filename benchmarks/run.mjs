@@ -2,18 +2,22 @@
 // GraphDB next to Kùzu (the npm package, pinned in devDependencies).
 //
 //   npm run bench -- [--scale F] [--quick] [--json FILE] [--only NAME[,NAME]] [--trials N]
+//                    [--cache DIR] [--help]
 //
 // --scale F   generated graph of F x 100k persons and 10 knows edges each (default 1; 0.05
 //             with --quick)
 // --quick     small scale, 3 trials, short windows: a smoke run of everything (< 5 min)
 // --json FILE also writes the report as JSON
 // --only      workloads (or metric names such as ldbc_is3), plus `differential` and `http`
+//             (the http_ceiling benchmark); http_point_read and http_mixed are workloads
 // --trials N  trials per workload and system (default 5, 3 with --quick; at least 3)
+// --cache DIR where generated CSVs are kept between runs
 //
 // Every trial runs in a fresh process (worker.mjs) per system, on a copy of a database loaded
 // once per run, after an untimed warm-up; the report gives the median of the trials with min
-// and max. The differential check runs IS1-IS7 on both systems over many parameters and fails
-// the run (exit code 1) on any difference, as it does when a worker fails.
+// and max. An `http_*` trial starts a server process (server.mjs) on that copy and runs the
+// worker as its load generator. The differential check runs IS1-IS7 on both systems over many
+// parameters and fails the run (exit code 1) on any difference, as it does when a worker fails.
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -26,24 +30,18 @@ import { sameResult } from './lib/normalize.mjs';
 import { ensureSocialCsv } from './lib/social.mjs';
 import { SYSTEMS } from './lib/systems.mjs';
 import { median, round } from './lib/timing.mjs';
-import { defaultParallelism, WORKLOADS } from './lib/workloads.mjs';
+import { defaultParallelism, HTTP_CLIENTS, WORKLOADS, workloadTiming } from './lib/workloads.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const WORKER = path.join(here, 'worker.mjs');
+const SERVER = path.join(here, 'server.mjs');
 const HTTP_BENCH = path.join(here, 'http', 'bench.mjs');
 const WORKER_TIMEOUT_MS = 15 * 60 * 1000;
+/** How long a server process may take to open its database and listen. */
+const SERVER_START_TIMEOUT_MS = 2 * 60 * 1000;
 
-const { values: args } = parseArgs({
-  options: {
-    scale: { type: 'string' },
-    quick: { type: 'boolean', default: false },
-    json: { type: 'string' },
-    only: { type: 'string' },
-    trials: { type: 'string' },
-    cache: { type: 'string', default: path.join(os.tmpdir(), 'graphdb-bench-cache') },
-  },
-});
+const args = parseOptions();
 
 const quick = args.quick;
 const scale = Number(args.scale ?? (quick ? 0.05 : 1));
@@ -55,6 +53,34 @@ const parallelism = defaultParallelism();
 function fail(message) {
   process.stderr.write(`bench: ${message}\n`);
   process.exit(2);
+}
+
+function parseOptions() {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      options: {
+        scale: { type: 'string' },
+        quick: { type: 'boolean', default: false },
+        json: { type: 'string' },
+        only: { type: 'string' },
+        trials: { type: 'string' },
+        cache: { type: 'string', default: path.join(os.tmpdir(), 'graphdb-bench-cache') },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }).values;
+  } catch (error) {
+    fail(`${error.message} (see --help)`);
+  }
+  if (parsed.help) {
+    // The usage is the comment at the top of this file.
+    const header = fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n\n')[0];
+    const usage = header.split('\n').filter((l) => l.startsWith('//'));
+    process.stdout.write(`${usage.map((l) => l.replace(/^\/\/ ?/, '')).join('\n')}\n`);
+    process.stdout.write(`\nworkloads: ${Object.keys(WORKLOADS).join(', ')}\n`);
+    process.exit(0);
+  }
+  return parsed;
 }
 
 function log(message) {
@@ -77,11 +103,16 @@ function selection() {
 
 /** Runs a node script; resolves to its last stdout line parsed as JSON, or { error }. */
 function runNode(script, argv, { timeoutMs = WORKER_TIMEOUT_MS } = {}) {
+  const child = spawn(process.execPath, [script, ...argv], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  return outcome(child, { timeoutMs });
+}
+
+/**
+ * Resolves, once `child` has exited, to its last stdout line parsed as JSON (when it exited
+ * with 0 or that line is an { error }), else to { error } with the tail of its stderr.
+ */
+function outcome(child, { timeoutMs }) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [script, ...argv], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {
@@ -172,7 +203,9 @@ async function main() {
         persons: social.persons,
         knows: social.knows,
         parallelConnections: parallelism,
-        window: quick ? '0.2 s warm-up + 0.6 s timed' : '1 s warm-up + 3 s timed',
+        window: windowText('point_read'),
+        httpWindow: windowText('http_point_read'),
+        httpClients: HTTP_CLIENTS,
       },
       workloads: {},
       http_ceiling: null,
@@ -266,7 +299,10 @@ async function runWorkload(name, workload, templates, runDir) {
       let result;
       try {
         const db = trialDatabase(runDir, templates, workload, system);
-        result = await runNode(WORKER, workerArgs(system, name, db, ['--trial', String(trial)]));
+        const trialArgs = ['--trial', String(trial)];
+        result = workload.http
+          ? await runOverHttp(system, name, db, trialArgs)
+          : await runNode(WORKER, workerArgs(system, name, db, trialArgs));
       } catch (error) {
         result = { error: { code: 'SETUP', message: error.message } };
       }
@@ -304,6 +340,78 @@ async function runWorkload(name, workload, templates, runDir) {
   );
   const bothCounts = tableCounts.graphdb && tableCounts.kuzu ? tableCounts : null;
   return { entries, failures, tableCounts: bothCounts };
+}
+
+/**
+ * One trial of an `http_*` workload: a server process serves `db`, the worker loads it as the
+ * load generator (`--url`), then the server stops. A failure of either fails the trial.
+ */
+async function runOverHttp(system, name, db, extra) {
+  const server = await startServer(system, db);
+  if (server.error) return server;
+  const result = await runNode(WORKER, workerArgs(system, name, db, [...extra, '--url', server.url]));
+  const stopped = await server.stop();
+  if (stopped.error) {
+    const also = result.error ? `; load generator: ${result.error.message}` : '';
+    return { error: { code: stopped.error.code, message: `server: ${stopped.error.message}${also}` } };
+  }
+  if (result.error) return result;
+  // Every answered request must have run a statement on the server.
+  const { requests } = result.details;
+  if (!(stopped.served >= requests)) {
+    const message = `the server ran ${stopped.served} statements for ${requests} answered requests`;
+    return { error: { code: 'SERVER_COUNT', message } };
+  }
+  result.details.served = stopped.served;
+  return result;
+}
+
+/**
+ * Starts server.mjs on `db` with one connection (or slot) per core. Resolves once it listens
+ * to { url, stop() }, where stop() sends SIGTERM and resolves to its last line ({ served }) or
+ * { error }; or to { error } when it exits or times out first.
+ */
+function startServer(system, db) {
+  const argv = ['--system', system, '--db', db, '--connections', String(parallelism)];
+  if (graphdbSnapshot) argv.push('--graphdb', graphdbSnapshot.dir);
+  // stdin is a pipe the server watches: should the runner die, the server stops too.
+  const child = spawn(process.execPath, [SERVER, ...argv], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+  const done = outcome(child, { timeoutMs: WORKER_TIMEOUT_MS });
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), SERVER_START_TIMEOUT_MS);
+    let seen = '';
+    const onData = (data) => {
+      seen += data;
+      const url = seen
+        .split('\n')
+        .slice(0, -1)
+        .map((line) => {
+          try {
+            return JSON.parse(line).listening;
+          } catch {
+            return undefined;
+          }
+        })
+        .find(Boolean);
+      if (!url) return;
+      clearTimeout(timer);
+      child.stdout.off('data', onData);
+      resolve({
+        url,
+        stop() {
+          child.kill('SIGTERM');
+          return done;
+        },
+      });
+    };
+    child.stdout.on('data', onData);
+    done.then((result) => {
+      clearTimeout(timer);
+      resolve(
+        result.error ? result : { error: { code: 'SERVER_FAILED', message: 'exited before it listened' } },
+      );
+    });
+  });
 }
 
 function summarize(values, unit) {
@@ -402,6 +510,11 @@ async function httpCeiling(runDir) {
   const result = await runNode(script, argv);
   if (fs.existsSync(out)) return JSON.parse(fs.readFileSync(out, 'utf8'));
   return { error: result.error ?? { code: 'NO_OUTPUT', message: 'benchmarks/http/bench.mjs wrote no JSON' } };
+}
+
+function windowText(workload) {
+  const { warmupMs, durationMs } = workloadTiming(workload, quick);
+  return `${warmupMs / 1000} s warm-up + ${durationMs / 1000} s timed`;
 }
 
 function machineInfo() {

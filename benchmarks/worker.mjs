@@ -4,17 +4,19 @@
 //     [--cache DIR] [--scale F] [--quick] [--trial N] [--parallelism N] [--out FILE]
 //     [--dataset social|ldbc]  (for `prepare`, the template load; workloads know theirs)
 //     [--graphdb PACKAGE_DIR]  (where dist/ and build/ are; default: this package)
+//     [--url URL]              (an `http_*` workload: the server to load; PATH is not opened)
 // The database at PATH is opened as it is (the runner copies a loaded template there, or
-// leaves it absent for `copy` and `prepare`). Prints one JSON line: { metrics, details } or
-// { error }.
+// leaves it absent for `copy` and `prepare`). With --url the worker is the load generator of
+// the server (benchmarks/server.mjs) that the runner started on PATH. Prints one JSON line:
+// { metrics, details } or { error }.
 
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureLdbc } from './lib/ldbc.mjs';
 import { ensureSocialCsv } from './lib/social.mjs';
-import { openSystem } from './lib/systems.mjs';
-import { defaultParallelism, TASKS, WORKLOADS } from './lib/workloads.mjs';
+import { openHttpClient, openSystem } from './lib/systems.mjs';
+import { defaultParallelism, TASKS, WORKLOADS, workloadTiming } from './lib/workloads.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -29,6 +31,7 @@ const { values: args } = parseArgs({
     parallelism: { type: 'string' },
     out: { type: 'string' },
     graphdb: { type: 'string' },
+    url: { type: 'string' },
   },
 });
 
@@ -40,7 +43,10 @@ async function main() {
   const dataset = args.dataset ?? workload?.data ?? 'ldbc';
   const data = dataset === 'ldbc' ? ensureLdbc(args.cache) : ensureSocialCsv(args.cache, Number(args.scale));
   const parallelism = args.parallelism ? Number(args.parallelism) : defaultParallelism();
-  const system = await openSystem(args.system, args.db, { threads: parallelism, graphdbRoot: args.graphdb });
+  if (workload?.http && !args.url) throw new Error(`${args.workload} needs --url (the server to load)`);
+  const system = args.url
+    ? openHttpClient(args.url)
+    : await openSystem(args.system, args.db, { threads: parallelism, graphdbRoot: args.graphdb });
   const ctx = {
     system,
     data,
@@ -49,7 +55,7 @@ async function main() {
     trial: Number(args.trial),
     parallelism,
     out: args.out,
-    timing: args.quick ? { warmupMs: 200, durationMs: 600 } : { warmupMs: 1000, durationMs: 3000 },
+    timing: workloadTiming(args.workload, args.quick),
   };
   const result = await (workload ? workload.run(ctx) : task(ctx));
   await system.close();

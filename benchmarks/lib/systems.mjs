@@ -1,5 +1,6 @@
 // One small adapter per system, so workloads are written once:
 //   const system = await openSystem('graphdb' | 'kuzu', dir, { threads });
+//   const system = openHttpClient(url);           // either system behind POST /cypher
 //   const conn = system.connect();
 //   await conn.exec(text, params, { write });   // runs and materialises every row; row count
 //   await conn.query(text, params);             // { columns, types, rows } for comparisons
@@ -10,6 +11,7 @@
 // at a time and fails the others, so its connections take a process-wide write lock, the
 // equivalent of GraphDB's database lock.
 
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -25,9 +27,13 @@ export async function openSystem(name, dir, options = {}) {
   throw new Error(`unknown system '${name}'`);
 }
 
-/** `graphdbRoot`: a package folder holding dist/ and build/ (the runner's snapshot of them). */
-async function openGraphDB(dir, { threads, graphdbRoot = root }) {
-  const { Database } = await import(pathToFileURL(path.join(graphdbRoot, 'dist', 'index.js')).href);
+/** The GraphDB package in `graphdbRoot`, a folder holding dist/ and build/ (the runner's snapshot). */
+export function importGraphDB(graphdbRoot = root) {
+  return import(pathToFileURL(path.join(graphdbRoot, 'dist', 'index.js')).href);
+}
+
+async function openGraphDB(dir, { threads, graphdbRoot }) {
+  const { Database } = await importGraphDB(graphdbRoot);
   const db = new Database(dir, threads ? { maxThreadNum: threads } : {});
   return {
     name: 'graphdb',
@@ -53,7 +59,7 @@ async function openGraphDB(dir, { threads, graphdbRoot = root }) {
   };
 }
 
-async function openKuzu(dir, _options) {
+export async function openKuzu(dir) {
   const kuzu = require('kuzu');
   const db = new kuzu.Database(dir);
   await db.init();
@@ -117,5 +123,100 @@ function createMutex() {
     const run = tail.then(fn);
     tail = run.catch(() => {});
     return run;
+  };
+}
+
+/**
+ * The same interface over HTTP, for the load generator of the `http_*` workloads: every
+ * connection is one keep-alive client (its own socket) sending `POST /cypher` with
+ * `{query, parameters, access_mode}` and awaiting the answer before the next request.
+ *
+ * A request fails unless the answer is 200 with `rows` as an array of rows, as many as the
+ * operation expects (`exec`'s `rows` for an exact count, `minRows` for a lower bound). `exec`
+ * counts a failure and resolves to 0 rows, so the clients keep to the timed window;
+ * `requestCounts()` tells the workload, which fails the trial on any. `query` (for checks)
+ * throws instead.
+ */
+export function openHttpClient(url) {
+  const target = new URL('/cypher', url);
+  const agents = [];
+  const counts = { requests: 0, errors: 0, first: [] };
+
+  const post = (agent, text, params, write) =>
+    new Promise((resolve) => {
+      const body = JSON.stringify({
+        query: text,
+        parameters: params ?? {},
+        access_mode: write ? 'update' : 'read',
+      });
+      const request = http.request(
+        target,
+        {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (response) => {
+          const chunks = [];
+          response.on('data', (chunk) => chunks.push(chunk));
+          response.on('end', () =>
+            resolve({ status: response.statusCode, text: Buffer.concat(chunks).toString() }),
+          );
+          response.on('error', (error) => resolve({ status: 0, text: error.message }));
+        },
+      );
+      request.on('error', (error) => resolve({ status: 0, text: error.message }));
+      request.end(body);
+    });
+
+  /** The parsed answer, or a string saying what is wrong with it. */
+  const answer = async (agent, text, params, { write = false, rows, minRows = 0 } = {}) => {
+    counts.requests++;
+    const { status, text: payload } = await post(agent, text, params, write);
+    let parsed = null;
+    try {
+      parsed = JSON.parse(payload);
+    } catch {
+      // reported below
+    }
+    const got = parsed?.rows;
+    let problem = null;
+    if (status !== 200) problem = `HTTP ${status || 'request failed'}: ${payload.slice(0, 200)}`;
+    else if (!Array.isArray(got) || !got.every(Array.isArray))
+      problem = `no rows in ${payload.slice(0, 200)}`;
+    else if (rows !== undefined && got.length !== rows) problem = `${got.length} rows, expected ${rows}`;
+    else if (got.length < minRows) problem = `${got.length} rows, expected at least ${minRows}`;
+    if (!problem) return parsed;
+    counts.errors++;
+    if (counts.first.length < 3 && !counts.first.some((f) => f.startsWith(problem))) {
+      counts.first.push(`${problem} (for ${text} ${JSON.stringify(params)})`);
+    }
+    return problem;
+  };
+
+  return {
+    name: 'http',
+    connect() {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      agents.push(agent);
+      return {
+        async exec(text, params, options) {
+          const result = await answer(agent, text, params, options);
+          return typeof result === 'string' ? 0 : result.rows.length;
+        },
+        async query(text, params, options) {
+          const result = await answer(agent, text, params, options);
+          if (typeof result === 'string') throw new Error(result);
+          return { columns: result.columns, types: result.types, rows: result.rows };
+        },
+      };
+    },
+    requestCounts() {
+      return { requests: counts.requests, errors: counts.errors, first: [...counts.first] };
+    },
+    async checkpoint() {},
+    async close() {
+      for (const agent of agents) agent.destroy();
+    },
   };
 }

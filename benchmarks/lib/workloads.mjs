@@ -15,7 +15,7 @@ import {
 } from './ldbc.mjs';
 import { normalizeResult } from './normalize.mjs';
 import { createRng } from './prng.mjs';
-import { personName, randomCity, randomSince } from './social.mjs';
+import { EDGES_PER_PERSON, personName, randomCity, randomSince } from './social.mjs';
 import { latencySummary, round, timedLoop } from './timing.mjs';
 
 export const SOCIAL_SCHEMA = [
@@ -32,6 +32,7 @@ export function socialCopyStatements(data) {
 
 const Q = {
   pointRead: 'MATCH (p:Person {id: $id}) RETURN p.name, p.age, p.city',
+  pointName: 'MATCH (p:Person {id: $id}) RETURN p.name',
   oneHop: 'MATCH (p:Person {id: $id})-[:knows]->(f:Person) RETURN f.name',
   twoHopCount: 'MATCH (p:Person {id: $id})-[:knows]->(:Person)-[:knows]->(f:Person) RETURN count(*)',
   insertNode: 'CREATE (:Person {id: $id, name: $name, age: $age, city: $city})',
@@ -46,6 +47,11 @@ const WRITE_NOTE = 'GraphDB: syncOnCommit not yet implemented (no per-commit fsy
 const higher = (unit, note) => ({ unit, better: 'higher', ...(note ? { note } : {}) });
 const lower = (unit, note) => ({ unit, better: 'lower', ...(note ? { note } : {}) });
 
+/** What an operation expects: `write`, and the rows it returns (checked by the HTTP client). */
+const ONE_ROW = { rows: 1 };
+const FRIENDS = { minRows: EDGES_PER_PERSON }; // every generated person has that many out-edges
+const WRITE = { write: true, rows: 0 };
+
 /**
  * The social-graph operations. `state` is per connection: its PRNG and the next id it inserts
  * (connections use disjoint id ranges, all above the generated ones).
@@ -54,19 +60,19 @@ function socialOps(ctx) {
   const persons = ctx.data.persons;
   const person = (s) => s.rng.int(persons);
   return {
-    pointRead: (conn, s) => conn.exec(Q.pointRead, { id: person(s) }),
-    oneHop: (conn, s) => conn.exec(Q.oneHop, { id: person(s) }),
-    twoHopCount: (conn, s) => conn.exec(Q.twoHopCount, { id: person(s) }),
+    pointRead: (conn, s) => conn.exec(Q.pointRead, { id: person(s) }, ONE_ROW),
+    pointName: (conn, s) => conn.exec(Q.pointName, { id: person(s) }, ONE_ROW),
+    oneHop: (conn, s) => conn.exec(Q.oneHop, { id: person(s) }, FRIENDS),
+    twoHopCount: (conn, s) => conn.exec(Q.twoHopCount, { id: person(s) }, ONE_ROW),
     insertNode: (conn, s) =>
       conn.exec(
         Q.insertNode,
         { id: s.nextId++, name: personName(s.rng), age: 18 + s.rng.int(63), city: randomCity(s.rng) },
-        { write: true },
+        WRITE,
       ),
     insertEdge: (conn, s) =>
-      conn.exec(Q.insertEdge, { a: person(s), b: person(s), since: randomSince(s.rng) }, { write: true }),
-    updateProp: (conn, s) =>
-      conn.exec(Q.updateProp, { id: person(s), age: 18 + s.rng.int(63) }, { write: true }),
+      conn.exec(Q.insertEdge, { a: person(s), b: person(s), since: randomSince(s.rng) }, WRITE),
+    updateProp: (conn, s) => conn.exec(Q.updateProp, { id: person(s), age: 18 + s.rng.int(63) }, WRITE),
   };
 }
 
@@ -77,17 +83,29 @@ function connectionStates(ctx, count) {
   }));
 }
 
-/** A timed social workload over `connections` connections running `pick(ops)` per op. */
-function socialTimed(metric, pick, { parallel = false, verify } = {}) {
+/**
+ * A timed social workload running `pick(ops)` per op on 1 connection, on N (`parallel`) or on
+ * `clients` (the HTTP clients of the `http_*` workloads).
+ */
+function socialTimed(metric, pick, { parallel = false, clients, verify } = {}) {
   return async (ctx) => {
-    const count = parallel ? ctx.parallelism : 1;
+    const count = clients ?? (parallel ? ctx.parallelism : 1);
     const conns = Array.from({ length: count }, () => ctx.system.connect());
     const states = connectionStates(ctx, count);
     const ops = socialOps(ctx);
     const op = pick(ops);
     const result = await timedLoop(conns, (conn, i) => op(conn, states[i]), ctx.timing);
+    // Over HTTP a failed request is counted, not thrown, so the clients keep to the window; a
+    // single one fails the trial, here, before the checks below.
+    const requests = ctx.system.requestCounts?.();
+    if (requests?.errors > 0) {
+      throw new Error(
+        `${requests.errors} of ${requests.requests} HTTP requests failed; first: ${requests.first.join(' | ')}`,
+      );
+    }
     const details = {
       connections: count,
+      ...(requests ? { requests: requests.requests, errors: requests.errors } : {}),
       ops: result.ops,
       seconds: round(result.seconds, 3),
       rowsPerOp: round(result.rows / Math.max(1, result.ops), 2),
@@ -260,9 +278,28 @@ async function prepare(ctx) {
 
 const ops = (name) => (o) => o[name];
 
+/** Untimed warm-up and timed window of a timed workload (its `timing`, or these). */
+const EMBEDDED_TIMING = {
+  quick: { warmupMs: 200, durationMs: 600 },
+  full: { warmupMs: 1000, durationMs: 3000 },
+};
+
+/**
+ * The `http` workloads send the same operations from HTTP_CLIENTS keep-alive clients to a server
+ * process (benchmarks/server.mjs) that serves the trial's database on `POST /cypher`; the worker
+ * that runs them is the load generator (`--url`). Their `timing` replaces the embedded windows.
+ */
+export const HTTP_CLIENTS = 32;
+const HTTP_TIMING = {
+  quick: { warmupMs: 1000, durationMs: 1500 },
+  full: { warmupMs: 1000, durationMs: 2000 },
+};
+const HTTP_NOTE = `${HTTP_CLIENTS} keep-alive clients, POST /cypher`;
+
 /**
  * data: the dataset ('social' or 'ldbc'); the trial's database is a copy of that dataset's
  * loaded template, or a new empty one when `fresh`. metrics: what the workload reports.
+ * http: served by a server process and run by the load generator; timing: its windows.
  */
 export const WORKLOADS = {
   copy: {
@@ -357,7 +394,26 @@ export const WORKLOADS = {
       ...Object.fromEntries(UPDATES.map((n) => [`ldbc_${n}`, higher('ops/s')])),
     },
   },
+  http_point_read: {
+    data: 'social',
+    http: true,
+    timing: HTTP_TIMING,
+    run: socialTimed('http_point_read', ops('pointName'), { clients: HTTP_CLIENTS }),
+    metrics: { http_point_read: higher('ops/s', HTTP_NOTE) },
+  },
+  http_mixed: {
+    data: 'social',
+    http: true,
+    timing: HTTP_TIMING,
+    run: socialTimed('http_mixed', mixedOp, { clients: HTTP_CLIENTS, verify: verifyPersonCount }),
+    metrics: { http_mixed: higher('ops/s', `${HTTP_NOTE}; ${WRITE_NOTE}`) },
+  },
 };
+
+export function workloadTiming(name, quick) {
+  const timing = WORKLOADS[name]?.timing ?? EMBEDDED_TIMING;
+  return quick ? timing.quick : timing.full;
+}
 
 /** Not timed: the differential check and the template load. */
 export const TASKS = { differential: ldbcDifferential, prepare };
