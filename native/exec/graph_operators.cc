@@ -56,7 +56,7 @@ class NodeScanOp final : public PhysicalOperator {
         uint64_t limit = limits_[table_index_];
         while (offset_ < limit) {
           uint64_t offset = offset_++;
-          if (table.IsDeleted(offset)) continue;
+          if (!store_->NodeRowVisible(table, offset)) continue;
           ctx.frame[slot_] = Value::Id({tables_[table_index_], offset});
           return true;
         }
@@ -97,11 +97,8 @@ class IndexSeekOp final : public PhysicalOperator {
           continue;  // a key that cannot be of the key's type matches nothing
         }
       }
-      storage::NodeTable& table = store_->node_table(table_);
-      std::optional<uint64_t> offset = key_type_.id() == LogicalTypeId::kInt64
-                                           ? table.LookupInt64(key.GetInt())
-                                           : table.Lookup(key);
-      if (!offset || table.IsDeleted(*offset)) continue;
+      std::optional<uint64_t> offset = store_->LookupNode(table_, key);
+      if (!offset) continue;
       ctx.frame[slot_] = Value::Id({table_, *offset});
       return true;
     }
@@ -135,18 +132,18 @@ void CollectEdges(GraphStore& store, InternalId from, const std::vector<TableId>
       storage::RelTable& rels = store.rel_table(pair.id);
       if ((dir == Direction::kForward || dir == Direction::kBoth) && pair.src_table == from.table &&
           allowed(pair.dst_table)) {
-        rels.ForEachLiveEdge(from.offset, storage::Direction::kForward,
-                             [&](uint64_t nbr, uint64_t rel) {
-                               out.push_back({{pair.dst_table, nbr}, {pair.id, rel}, true});
-                             });
+        store.ForEachVisibleEdge(rels, from.offset, storage::Direction::kForward,
+                                 [&](uint64_t nbr, uint64_t rel) {
+                                   out.push_back({{pair.dst_table, nbr}, {pair.id, rel}, true});
+                                 });
       }
       if ((dir == Direction::kBackward || dir == Direction::kBoth) &&
           pair.dst_table == from.table && allowed(pair.src_table)) {
         // An undirected self-loop matches twice, once per direction (as in Kùzu).
-        rels.ForEachLiveEdge(from.offset, storage::Direction::kBackward,
-                             [&](uint64_t nbr, uint64_t rel) {
-                               out.push_back({{pair.src_table, nbr}, {pair.id, rel}, false});
-                             });
+        store.ForEachVisibleEdge(rels, from.offset, storage::Direction::kBackward,
+                                 [&](uint64_t nbr, uint64_t rel) {
+                                   out.push_back({{pair.src_table, nbr}, {pair.id, rel}, false});
+                                 });
       }
     }
   }

@@ -5,6 +5,7 @@
 #include "cypher/parser/parser.h"
 #include "exec/expression_evaluator.h"
 #include "function/cast.h"
+#include "function/value_ops.h"
 
 namespace graphdb::exec {
 
@@ -23,29 +24,80 @@ void UndoLog::Undo(TableProvider& tables) {
       case Entry::Kind::kInsertNode:
         tables.GetNodeTable(it->table)->Truncate(it->offset);
         break;
-      case Entry::Kind::kInsertRel:
-        tables.GetRelTable(it->table)->SetDeleteTs(it->offset, it->ts);  // unreachable from now on
+      case Entry::Kind::kInsertRel: {
+        storage::RelTable* rels = tables.GetRelTable(it->table);
+        if (!rels->UndoInsert(it->offset, it->src, it->dst)) {
+          // Folded into the CSR meanwhile: the row stays, seen by no snapshot ever.
+          rels->SetCreateTs(it->offset, storage::kNotDeleted);
+          rels->SetDeleteTs(it->offset, 0);
+        }
         break;
+      }
       case Entry::Kind::kDeleteNode:
         (void)tables.GetNodeTable(it->table)->UndoDelete(it->offset);
         break;
       case Entry::Kind::kDeleteRel:
         (void)tables.GetRelTable(it->table)->UndoDelete(it->offset);
         break;
-      case Entry::Kind::kSetNode:
-        (void)tables.GetNodeTable(it->table)->Set(it->column, it->offset, it->old_value);
+      case Entry::Kind::kSetNode: {
+        storage::NodeTable* table = tables.GetNodeTable(it->table);
+        (void)table->Set(it->column, it->offset, it->old_value);
+        table->versions().RemoveNewest(it->column, it->offset, it->ts);
         break;
-      case Entry::Kind::kSetRel:
-        (void)tables.GetRelTable(it->table)->Set(it->column, it->offset, it->old_value);
+      }
+      case Entry::Kind::kSetRel: {
+        storage::RelTable* table = tables.GetRelTable(it->table);
+        (void)table->Set(it->column, it->offset, it->old_value);
+        table->versions().RemoveNewest(it->column, it->offset, it->ts);
         break;
+      }
     }
   }
   entries_.clear();
 }
 
+void UndoLog::Commit(TableProvider& tables, uint64_t from, uint64_t commit_ts,
+                     uint64_t oldest_snapshot) {
+  for (Entry& e : entries_) {
+    const bool restamp = e.ts == from && from != commit_ts;
+    switch (e.kind) {
+      case Entry::Kind::kInsertNode:
+        if (restamp) tables.GetNodeTable(e.table)->SetCreateTs(e.offset, commit_ts);
+        break;
+      case Entry::Kind::kInsertRel:
+        if (restamp) tables.GetRelTable(e.table)->SetCreateTs(e.offset, commit_ts);
+        break;
+      case Entry::Kind::kDeleteNode:
+        if (restamp) tables.GetNodeTable(e.table)->SetDeleteTs(e.offset, commit_ts);
+        break;
+      case Entry::Kind::kDeleteRel:
+        if (restamp) tables.GetRelTable(e.table)->SetDeleteTs(e.offset, commit_ts);
+        break;
+      case Entry::Kind::kSetNode: {
+        storage::VersionStore& versions = tables.GetNodeTable(e.table)->versions();
+        if (restamp) versions.Restamp(e.column, e.offset, from, commit_ts);
+        versions.Prune(e.column, e.offset, oldest_snapshot);
+        break;
+      }
+      case Entry::Kind::kSetRel: {
+        storage::VersionStore& versions = tables.GetRelTable(e.table)->versions();
+        if (restamp) versions.Restamp(e.column, e.offset, from, commit_ts);
+        versions.Prune(e.column, e.offset, oldest_snapshot);
+        break;
+      }
+    }
+    if (restamp) e.ts = commit_ts;
+  }
+}
+
 GraphStore::GraphStore(const catalog::Catalog& catalog, TableProvider& tables, uint64_t write_ts,
-                       UndoLog* undo)
-    : catalog_(catalog), tables_(tables), write_ts_(write_ts), undo_(undo ? *undo : own_undo_) {}
+                       UndoLog* undo, Snapshot snapshot, bool keep_versions)
+    : catalog_(catalog),
+      tables_(tables),
+      write_ts_(write_ts),
+      snapshot_(snapshot),
+      keep_versions_(keep_versions),
+      undo_(undo ? *undo : own_undo_) {}
 
 GraphStore::~GraphStore() = default;
 
@@ -70,7 +122,35 @@ const std::vector<catalog::RelTablePair>& GraphStore::pairs(TableId rel_table_id
 
 bool GraphStore::NodeVisible(InternalId id) {
   storage::NodeTable& table = node_table(id.table);
-  return id.offset < table.NumRows() && !table.IsDeleted(id.offset);
+  return id.offset < table.NumRows() && NodeRowVisible(table, id.offset);
+}
+
+std::optional<uint64_t> GraphStore::LookupNode(TableId table_id, const Value& key) {
+  storage::NodeTable& table = node_table(table_id);
+  if (snapshot_.index_exact) {
+    std::optional<uint64_t> offset = key.type_id() == LogicalTypeId::kInt64
+                                         ? table.LookupInt64(key.GetInt())
+                                         : table.Lookup(key);
+    if (offset && NodeRowVisible(table, *offset)) return offset;
+    return std::nullopt;
+  }
+  // The index may hold a newer row for the key, or have lost the one this snapshot sees (a
+  // delete it does not see): look at the rows themselves.
+  const size_t pk = table.primary_key_column();
+  for (uint64_t offset = 0; offset < table.NumRows(); ++offset) {
+    if (NodeRowVisible(table, offset) && function::ValuesEqual(table.Get(pk, offset), key)) {
+      return offset;
+    }
+  }
+  return std::nullopt;
+}
+
+template <typename Table>
+Value GraphStore::ReadProperty(const Table& table, size_t column, uint64_t offset) const {
+  Value current = table.Get(column, offset);
+  if (table.versions().empty()) return current;
+  return table.versions().Read(column, offset, std::move(current),
+                               [this](uint64_t stamp) { return snapshot_.Visible(stamp); });
 }
 
 Value GraphStore::RelRef(InternalId id, InternalId src, InternalId dst) {
@@ -78,7 +158,7 @@ Value GraphStore::RelRef(InternalId id, InternalId src, InternalId dst) {
 }
 
 void GraphStore::CheckWritable() const {
-  if (write_ts_ == 0) Throw(ErrorCode::kInternal, "write in a read-only statement");
+  if (write_ts_ == kReadOnly) Throw(ErrorCode::kInternal, "write in a read-only statement");
 }
 
 const std::vector<Value>& GraphStore::DefaultValues(TableId table, bool rel) {
@@ -167,6 +247,7 @@ void GraphStore::SetNodeProperty(InternalId node, size_t column, const Value& va
   Value old = table.Get(column, node.offset);
   Status status = table.Set(column, node.offset, cast);
   if (!status.ok()) throw GraphDBException(status);
+  if (keep_versions_) table.versions().Add(column, node.offset, write_ts_, old);
   undo_.entries_.push_back(
       {UndoEntry::Kind::kSetNode, node.table, node.offset, column, std::move(old), write_ts_});
   counters_.properties_set++;
@@ -181,6 +262,7 @@ void GraphStore::SetRelProperty(InternalId rel, size_t column, const Value& valu
   Value old = table.Get(column, rel.offset);
   Status status = table.Set(column, rel.offset, cast);
   if (!status.ok()) throw GraphDBException(status);
+  if (keep_versions_) table.versions().Add(column, rel.offset, write_ts_, old);
   undo_.entries_.push_back(
       {UndoEntry::Kind::kSetRel, rel.table, rel.offset, column, std::move(old), write_ts_});
   counters_.properties_set++;
@@ -242,12 +324,12 @@ Value GraphStore::NodeProperty(InternalId id, int32_t column) {
     (void)schema;
     return Value::Null();
   }
-  return node_table(id.table).Get(static_cast<size_t>(column), id.offset);
+  return ReadProperty(node_table(id.table), static_cast<size_t>(column), id.offset);
 }
 
 Value GraphStore::RelProperty(InternalId id, int32_t column) {
   if (column < 0) return Value::Null();
-  return rel_table(id.table).Get(static_cast<size_t>(column), id.offset);
+  return ReadProperty(rel_table(id.table), static_cast<size_t>(column), id.offset);
 }
 
 Value GraphStore::MaterializeNode(InternalId id) {
@@ -260,7 +342,7 @@ Value GraphStore::MaterializeNode(InternalId id) {
   values.reserve(schema->properties.size());
   for (size_t i = 0; i < schema->properties.size(); ++i) {
     names.push_back(schema->properties[i].name);
-    values.push_back(table.Get(i, id.offset));
+    values.push_back(ReadProperty(table, i, id.offset));
   }
   return Value::Node(id, schema->name, std::move(names), std::move(values));
 }
@@ -274,7 +356,7 @@ Value GraphStore::MaterializeRel(const Value& ref) {
   std::vector<Value> values;
   for (size_t i = 0; i < schema->properties.size(); ++i) {
     names.push_back(schema->properties[i].name);
-    values.push_back(table.Get(i, id.offset));
+    values.push_back(ReadProperty(table, i, id.offset));
   }
   return Value::Rel(id, schema->name, ref.heap()->src, ref.heap()->dst, std::move(names),
                     std::move(values));

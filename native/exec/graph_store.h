@@ -2,8 +2,11 @@
 // which rows and edges the statement sees, performs writes with an undo log (so a failing
 // statement leaves no trace), and implements GraphAccess for expression evaluation.
 //
-// Visibility: the database serialises writers (docs/concurrency.md), so a statement sees
-// every committed row and edge that is not deleted, plus its own writes. Scans are bounded by
+// Visibility (MVCC, docs/concurrency.md): rows and edges carry create/delete stamps, updated
+// properties keep their older values in the table's VersionStore, and a statement reads
+// through a Snapshot: the writes committed up to its read timestamp plus its own
+// transaction's uncommitted ones (stamped kUncommittedBase + n until commit restamps them).
+// Writers are serialised, so a writer's snapshot is the latest state. Scans are bounded by
 // the row count at Open() so rows created by the same statement are not scanned again.
 //
 // Thread-safety: one statement on one thread; the caller holds the database lock that fits
@@ -12,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -23,6 +27,23 @@
 #include "storage/rel_table.h"
 
 namespace graphdb::exec {
+
+// What a statement sees.
+struct Snapshot {
+  // The newest committed state (what writers read).
+  static constexpr uint64_t kLatest = storage::kUncommittedBase - 1;
+  uint64_t read_ts = kLatest;  // writes committed at or before this timestamp are visible
+  uint64_t own = 0;            // stamp of this transaction's own writes (0: none)
+  // The primary-key index holds exactly the keys of the rows this snapshot sees (no write
+  // newer than the snapshot, or uncommitted by another transaction, changed it). When false,
+  // key lookups fall back to a scan.
+  bool index_exact = true;
+
+  bool Visible(uint64_t stamp) const { return stamp <= read_ts || (own != 0 && stamp == own); }
+  bool RowVisible(uint64_t create_ts, uint64_t delete_ts) const {
+    return Visible(create_ts) && !Visible(delete_ts);
+  }
+};
 
 // Where the tables are. Implemented by the database's storage.
 class TableProvider {
@@ -67,6 +88,10 @@ class UndoLog {
   // Reverts every write, newest first, and empties the log. REQUIRES: the tables written are
   // still there (no DDL since).
   void Undo(TableProvider& tables);
+  // At commit: restamps the writes stamped `from` (a transaction's uncommitted stamp) with
+  // `commit_ts`, and drops the property versions of the cells written that no snapshot at or
+  // after `oldest_snapshot` needs.
+  void Commit(TableProvider& tables, uint64_t from, uint64_t commit_ts, uint64_t oldest_snapshot);
 
  private:
   friend class GraphStore;
@@ -75,10 +100,14 @@ class UndoLog {
 
 class GraphStore final : public GraphAccess {
  public:
-  // `write_ts` is the commit timestamp stamped on rows this statement writes (0 = read-only).
-  // Writes are recorded in `undo` when given (a transaction's log), else in the store's own.
+  // `write_ts` is the stamp of the rows this statement writes: its commit timestamp, its
+  // transaction's uncommitted stamp, 0 for rows every snapshot sees (CREATE TABLE ... AS), or
+  // kReadOnly. Writes are recorded in `undo` when given (a transaction's log), else in the
+  // store's own. `keep_versions`: record the old value of every SET in the table's
+  // VersionStore (some snapshot may still need it).
+  static constexpr uint64_t kReadOnly = storage::kNotDeleted;
   GraphStore(const catalog::Catalog& catalog, TableProvider& tables, uint64_t write_ts,
-             UndoLog* undo = nullptr);
+             UndoLog* undo = nullptr, Snapshot snapshot = {}, bool keep_versions = false);
   ~GraphStore() override;
 
   const catalog::Catalog& catalog() const { return catalog_; }
@@ -87,10 +116,26 @@ class GraphStore final : public GraphAccess {
   // The rel-table pairs of rel table `rel_table_id`.
   const std::vector<catalog::RelTablePair>& pairs(catalog::TableId rel_table_id) const;
 
+  const Snapshot& snapshot() const { return snapshot_; }
   bool NodeVisible(InternalId id);
-  bool RelVisible(catalog::TableId pair_id, uint64_t rel) {
-    return !rel_table(pair_id).IsDeleted(rel);
+  bool NodeRowVisible(const storage::NodeTable& table, uint64_t offset) const {
+    return snapshot_.RowVisible(table.create_ts(offset), table.delete_ts(offset));
   }
+  bool RelVisible(catalog::TableId pair_id, uint64_t rel) {
+    const storage::RelTable& table = rel_table(pair_id);
+    return snapshot_.RowVisible(table.create_ts(rel), table.delete_ts(rel));
+  }
+  // Calls f(neighbor offset, rel offset) for the edges of `vertex` in `dir` this statement
+  // sees.
+  template <typename F>
+  void ForEachVisibleEdge(const storage::RelTable& rels, uint64_t vertex, storage::Direction dir,
+                          F&& f) const {
+    rels.ForEachEdge(vertex, dir, [&](uint64_t nbr, uint64_t rel) {
+      if (snapshot_.RowVisible(rels.create_ts(rel), rels.delete_ts(rel))) f(nbr, rel);
+    });
+  }
+  // The visible row of node table `table` whose primary key equals `key` (of the key's type).
+  std::optional<uint64_t> LookupNode(catalog::TableId table, const Value& key);
 
   // A lightweight rel value for frames: id, src and dst, no properties.
   static Value RelRef(InternalId id, InternalId src, InternalId dst);
@@ -120,9 +165,14 @@ class GraphStore final : public GraphAccess {
   const std::vector<Value>& DefaultValues(catalog::TableId table, bool rel);
   void CheckWritable() const;
 
+  template <typename Table>
+  Value ReadProperty(const Table& table, size_t column, uint64_t offset) const;
+
   const catalog::Catalog& catalog_;
   TableProvider& tables_;
   uint64_t write_ts_;
+  Snapshot snapshot_;
+  bool keep_versions_;
   UndoLog own_undo_;
   UndoLog& undo_;
   std::unordered_map<catalog::TableId, std::vector<Value>> defaults_;

@@ -14,13 +14,13 @@ bool IsInMemoryPath(const std::string& path) { return path.empty() || path == ":
 
 }  // namespace
 
-void TransactionGate::EnterStatement(const void* owner) {
+void TransactionGate::EnterWrite(const void* owner) {
   std::unique_lock<std::mutex> lock(mu_);
   cv_.wait(lock, [&] { return owner_ == nullptr || owner_ == owner; });
   ++running_;
 }
 
-void TransactionGate::ExitStatement() {
+void TransactionGate::ExitWrite() {
   std::lock_guard<std::mutex> lock(mu_);
   --running_;
   cv_.notify_all();
@@ -71,7 +71,68 @@ Result<std::shared_ptr<Database>> Database::Open(DatabaseConfig config) {
       return s;
     }
   }
+  db->commit_ts_ = std::max(db->commit_ts_, db->MaxCommittedStamp());
+  db->visible_ts_.store(db->commit_ts_);
   return db;
+}
+
+uint64_t Database::MaxCommittedStamp() {
+  uint64_t max = 0;
+  auto scan = [&](std::span<const uint64_t> stamps) {
+    for (uint64_t ts : stamps) {
+      if (ts < storage::kUncommittedBase && ts > max) max = ts;
+    }
+  };
+  for (const auto* schema : storage_->catalog().NodeTables()) {
+    if (storage::NodeTable* t = storage_->GetNodeTable(schema->id)) {
+      scan(t->create_ts_array());
+      scan(t->delete_ts_array());
+    }
+  }
+  for (const auto* schema : storage_->catalog().RelTables()) {
+    for (storage::RelTable* t : storage_->GetRelTables(schema->id)) {
+      scan(t->create_ts_array());
+      scan(t->delete_ts_array());
+    }
+  }
+  return max;
+}
+
+uint64_t Database::PinLatestSnapshot() {
+  std::lock_guard<std::mutex> lock(pins_mu_);
+  uint64_t ts = visible_ts();
+  pins_.insert(ts);
+  return ts;
+}
+
+void Database::UnpinSnapshot(uint64_t read_ts) {
+  std::lock_guard<std::mutex> lock(pins_mu_);
+  auto it = pins_.find(read_ts);
+  if (it != pins_.end()) pins_.erase(it);
+}
+
+bool Database::HasPinnedSnapshots() {
+  std::lock_guard<std::mutex> lock(pins_mu_);
+  return !pins_.empty();
+}
+
+uint64_t Database::OldestSnapshot() {
+  std::lock_guard<std::mutex> lock(pins_mu_);
+  return pins_.empty() ? exec::Snapshot::kLatest : *pins_.begin();
+}
+
+void Database::PruneVersions() {
+  std::unique_lock<std::shared_mutex> lock(lock_);
+  PruneVersionsLocked(OldestSnapshot());
+}
+
+void Database::PruneVersionsLocked(uint64_t oldest) {
+  for (const auto* schema : storage_->catalog().NodeTables()) {
+    if (storage::NodeTable* t = storage_->GetNodeTable(schema->id)) t->versions().PruneAll(oldest);
+  }
+  for (const auto* schema : storage_->catalog().RelTables()) {
+    for (storage::RelTable* t : storage_->GetRelTables(schema->id)) t->versions().PruneAll(oldest);
+  }
 }
 
 Status Database::Recover() {
@@ -100,7 +161,7 @@ Status Database::Recover() {
       dropped = true;
       break;
     }
-    Status s = exec::ApplyRedo(record.payload, *this, NextWriteTimestamp());
+    Status s = exec::ApplyRedo(record.payload, *this, record.commit_ts);
     if (!s.ok()) return Status(ErrorCode::kCorruption, s.message() + " (in " + where + ")");
     commit_ts_ = record.commit_ts;
     ++recovered_commits_;
@@ -151,9 +212,23 @@ Status Database::CheckWritable() {
   return write_failure_;
 }
 
-Status Database::AppendCommit(uint32_t wal_slot, std::string_view payload, CommitTicket* ticket) {
-  if (in_memory_ || payload.empty()) return Status::OK();
+Status Database::CommitWrites(uint32_t wal_slot, exec::UndoLog& log, uint64_t stamp,
+                              CommitTicket* ticket) {
+  if (log.empty()) return Status::OK();
   if (closed()) return Status(ErrorCode::kConnectionClosed, "the database is closed");
+  const uint64_t ts = commit_ts_ + 1;
+  log.Commit(*this, stamp, ts, OldestSnapshot());
+  if (!in_memory_) {
+    Status s = AppendToLog(wal_slot, ts, exec::EncodeRedo(log, *this), ticket);
+    if (!s.ok()) return s;
+  }
+  commit_ts_ = ts;
+  visible_ts_.store(ts, std::memory_order_release);
+  return Status::OK();
+}
+
+Status Database::AppendToLog(uint32_t wal_slot, uint64_t ts, std::string_view payload,
+                             CommitTicket* ticket) {
   Status writable = CheckWritable();
   if (!writable.ok()) return writable;
   wal::WalWriter* writer;
@@ -172,7 +247,6 @@ Status Database::AppendCommit(uint32_t wal_slot, std::string_view payload, Commi
     writer = wal_writers_[wal_slot].get();
   }
   ticket->lock_ = std::shared_lock<std::shared_mutex>(wal_inflight_);
-  const uint64_t ts = commit_ts_ + 1;
   auto appended = writer->Append(ts, payload);
   if (!appended.ok()) {
     ticket->lock_.unlock();
@@ -182,7 +256,6 @@ Status Database::AppendCommit(uint32_t wal_slot, std::string_view payload, Commi
                   "the commit could not be written to the write-ahead log: " +
                       appended.status().message());
   }
-  commit_ts_ = ts;
   dirty_ = true;
   ticket->wait_for_.clear();
   if (config_.sync_on_commit) {
@@ -260,11 +333,13 @@ Database::ActiveStatement::~ActiveStatement() { db_.active_.fetch_sub(1); }
 
 uint64_t Database::Compact() {
   std::unique_lock<std::shared_mutex> lock(lock_);
+  const uint64_t oldest = OldestSnapshot();
+  PruneVersionsLocked(oldest);
   uint64_t folded = 0;
   for (const auto* schema : storage_->catalog().RelTables()) {
     for (storage::RelTable* table : storage_->GetRelTables(schema->id)) {
       folded += table->NumDeltaEntries();
-      table->Compact();
+      table->Compact(oldest);
     }
   }
   writes_since_compaction_.store(0);

@@ -8,7 +8,7 @@
 //
 // Durability (docs/wal-format.md): an on-disk database keeps one write-ahead log per execution
 // slot. A committing transaction appends its redo record while it still holds the lock
-// (AppendCommit: the order of records is the order of commits), releases the lock, and then
+// (CommitWrites: the order of records is the order of commits), releases the lock, and then
 // waits until its record and every earlier one are durable (FinishCommit), so concurrent
 // commits share fdatasyncs (group commit) and an acknowledged commit never depends on a lost
 // one. DDL and COPY are made durable by a checkpoint before their statement returns. Open()
@@ -23,6 +23,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -50,30 +51,30 @@ struct DatabaseConfig {
   env::FileSystem* fs = nullptr;
 };
 
-// Orders statements around multi-statement transactions (BEGIN ... COMMIT): while a session
-// has a transaction open, statements of other sessions wait for it to end, and a transaction
-// begins only when no other session's statement is running. So an open transaction is
-// serialisable against everything else.
+// Serialises writers: while a session has a read-write transaction open (BEGIN ... COMMIT),
+// write statements of other sessions wait for it to end, and such a transaction begins only
+// when no other session's write statement is running. Reads never wait here: they read a
+// snapshot (see exec::Snapshot), which does not see the open transaction's writes.
 //
 // Thread-safety: thread-safe. `owner` identifies a session (nullptr: a session that cannot
 // open transactions).
 class TransactionGate {
  public:
-  // Brackets every statement.
-  void EnterStatement(const void* owner);
-  void ExitStatement();
-  // REQUIRES: not inside EnterStatement. Waits until no statement runs and no transaction is
-  // open, then opens `owner`'s.
+  // Brackets every write statement.
+  void EnterWrite(const void* owner);
+  void ExitWrite();
+  // REQUIRES: not inside EnterWrite. Waits until no write statement runs and no read-write
+  // transaction is open, then opens `owner`'s.
   void Begin(const void* owner);
   void End(const void* owner);
-  // Whether some session has a transaction open.
+  // Whether some session has a read-write transaction open.
   bool HasOpenTransaction();
 
  private:
   std::mutex mu_;
   std::condition_variable cv_;
-  const void* owner_ = nullptr;  // the session with an open transaction
-  uint32_t running_ = 0;         // statements between EnterStatement and ExitStatement
+  const void* owner_ = nullptr;  // the session with an open read-write transaction
+  uint32_t running_ = 0;         // write statements between EnterWrite and ExitWrite
 };
 
 class Database final : public exec::TableProvider {
@@ -103,8 +104,10 @@ class Database final : public exec::TableProvider {
   uint32_t peak_active_statements() const { return peak_.load(); }
   void ResetPeak() { peak_.store(active_.load()); }
 
-  // Folds adjacency deltas into the CSRs and drops deleted edges from them; briefly
-  // exclusive. Returns the number of delta entries folded. Resets writes_since_compaction().
+  // Folds adjacency deltas into the CSRs and drops deleted edges from them (those no snapshot
+  // in use still sees), and drops property versions no snapshot needs; briefly exclusive
+  // (InPlaceCompactionTransaction). Returns the number of delta entries folded. Resets
+  // writes_since_compaction().
   uint64_t Compact();
   // Write statements committed since the last Compact().
   uint64_t writes_since_compaction() const { return writes_since_compaction_.load(); }
@@ -121,7 +124,7 @@ class Database final : public exec::TableProvider {
   uint32_t AcquireWalSlot();
   void ReleaseWalSlot(uint32_t id);
 
-  // What a commit holds between AppendCommit and FinishCommit: it keeps checkpoints from
+  // What a commit holds between CommitWrites and FinishCommit: it keeps checkpoints from
   // truncating the logs before the record is durable.
   class CommitTicket {
    public:
@@ -137,10 +140,14 @@ class Database final : public exec::TableProvider {
   };
   // Fails with IO_ERROR once a WAL write or sync has failed (see above).
   Status CheckWritable();
-  // Appends the redo record of a committing transaction to the log of `wal_slot`. Empty
-  // payloads and in-memory databases do nothing. On error the caller must undo the
-  // transaction's writes (it still holds the lock). REQUIRES: the statement lock, exclusive.
-  Status AppendCommit(uint32_t wal_slot, std::string_view payload, CommitTicket* ticket);
+  // Commits the writes in `log`: takes the next commit timestamp, restamps the writes stamped
+  // `stamp` (a transaction's uncommitted stamp; an auto-commit statement stamps with
+  // NextCommitTs() directly), appends the redo record to the log of `wal_slot` (on-disk
+  // databases), and publishes the commit to new snapshots. An empty log commits nothing. On
+  // error nothing is published and the caller must undo the writes (it still holds the lock).
+  // REQUIRES: the statement lock, exclusive.
+  Status CommitWrites(uint32_t wal_slot, exec::UndoLog& log, uint64_t stamp,
+                      CommitTicket* ticket);
   // Waits until the ticket's record and all earlier ones are durable (with sync_on_commit).
   // REQUIRES: the statement lock is NOT held (so commits group).
   Status FinishCommit(CommitTicket* ticket);
@@ -159,7 +166,26 @@ class Database final : public exec::TableProvider {
   TransactionGate& transaction_gate() { return gate_; }
   const catalog::Catalog& catalog() const { return storage_->catalog(); }
   storage::StorageManager& storage() { return *storage_; }
-  uint64_t NextWriteTimestamp() { return ++last_ts_; }
+
+  // ---- MVCC (docs/concurrency.md) ----
+  // The timestamp the next commit gets. REQUIRES: the statement lock, exclusive.
+  uint64_t NextCommitTs() const { return commit_ts_ + 1; }
+  // The newest committed timestamp: what a new snapshot reads.
+  uint64_t visible_ts() const { return visible_ts_.load(std::memory_order_acquire); }
+  // A fresh stamp for a read-write transaction's uncommitted writes.
+  uint64_t NewTransactionStamp() { return storage::kUncommittedBase + ++transactions_; }
+  // Snapshots of read-only transactions that outlive a statement. REQUIRES for Pin: the
+  // statement lock in either mode (so no commit is half-published).
+  uint64_t PinLatestSnapshot();
+  void UnpinSnapshot(uint64_t read_ts);
+  bool HasPinnedSnapshots();
+  // The oldest read timestamp in use (Snapshot::kLatest when none is pinned): versions and
+  // deleted edges older than it can go.
+  uint64_t OldestSnapshot();
+  // Drops property versions no snapshot needs. Takes the lock exclusively.
+  void PruneVersions();
+  // The same with the lock held exclusively; `oldest` from OldestSnapshot().
+  void PruneVersionsLocked(uint64_t oldest);
 
   // TableProvider (REQUIRES: lock held).
   storage::NodeTable* GetNodeTable(catalog::TableId id) override;
@@ -174,6 +200,12 @@ class Database final : public exec::TableProvider {
   Database(DatabaseConfig config, std::unique_ptr<storage::StorageManager> storage);
   // Replays the logs after the last checkpoint (Open).
   Status Recover();
+  // Appends a commit's redo record. REQUIRES: the statement lock, exclusive.
+  Status AppendToLog(uint32_t wal_slot, uint64_t ts, std::string_view payload,
+                     CommitTicket* ticket);
+  // The largest committed stamp in the tables (databases written before timestamps were
+  // recorded in MANIFEST).
+  uint64_t MaxCommittedStamp();
   // REQUIRES: the statement lock, exclusive; no open transaction with writes.
   Status CheckpointLocked();
   // Records the first WAL failure; writes are refused from then on.
@@ -188,7 +220,10 @@ class Database final : public exec::TableProvider {
   std::shared_mutex lock_;
   TransactionGate gate_;
   std::unique_ptr<storage::StorageManager> storage_;
-  uint64_t last_ts_ = 0;
+  std::atomic<uint64_t> visible_ts_{0};
+  std::atomic<uint64_t> transactions_{0};
+  std::mutex pins_mu_;
+  std::multiset<uint64_t> pins_;  // GUARDED_BY(pins_mu_)
 
   // ---- WAL ----
   env::FileSystem* fs_ = nullptr;
@@ -199,7 +234,7 @@ class Database final : public exec::TableProvider {
   std::mutex wal_mu_;  // guards the two vectors below
   std::vector<std::unique_ptr<wal::WalWriter>> wal_writers_;  // by WAL slot id, opened lazily
   std::vector<bool> wal_slot_used_;
-  uint64_t commit_ts_ = 0;  // timestamp of the last WAL record; GUARDED_BY(lock_)
+  uint64_t commit_ts_ = 0;  // the last commit's timestamp (dense); GUARDED_BY(lock_)
   bool dirty_ = false;      // changed since the last checkpoint; GUARDED_BY(lock_)
   std::mutex failure_mu_;
   Status write_failure_;  // GUARDED_BY(failure_mu_)

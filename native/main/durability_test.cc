@@ -354,7 +354,8 @@ TEST_F(DurabilityTest, DamagedRedoPayloadsAreReportedNotApplied) {
   };
   {
     auto mem = fresh();
-    ASSERT_TRUE(exec::ApplyRedo(payload, *mem, 1).ok());
+    // Stamp 0: visible to the snapshot of a database that committed nothing itself.
+    ASSERT_TRUE(exec::ApplyRedo(payload, *mem, 0).ok());
     ExecutionSlot s(mem);
     EXPECT_EQ(Count(s, "MATCH (a:P {name: 'A'})-[k:K]->(b:P) RETURN k.w"), 5);
   }

@@ -9,6 +9,8 @@ namespace graphdb {
 ExecutionSlot::ExecutionSlot(std::shared_ptr<Database> db)
     : db_(std::move(db)), wal_slot_(db_->AcquireWalSlot()) {}
 
+void ExecutionSlot::EndSession() { AbortTransaction(*db_, session_); }
+
 ExecutionSlot::~ExecutionSlot() {
   AbortTransaction(*db_, session_);
   db_->ReleaseWalSlot(wal_slot_);

@@ -39,6 +39,9 @@ class ExecutionSlot {
   // Runs a JSON query request (main/request.h): {"query", "access_mode", "parameters"}.
   Result<exec::QueryResult> ExecuteTransactionalRequest(std::string_view json);
 
+  // Rolls back the session's open transaction, if any (the connection is closing).
+  void EndSession();
+
   uint64_t executed_query_num() const { return executed_.load(std::memory_order_relaxed); }
   Database& db() { return *db_; }
 

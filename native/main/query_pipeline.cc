@@ -43,6 +43,21 @@ bool QueryWrites(const parser::ParsedRegularQuery& query) {
   return false;
 }
 
+// Whether a statement writes, so waits for a read-write transaction of another session.
+bool StatementWrites(const parser::ParsedStatement& statement) {
+  switch (statement.kind) {
+    case parser::StatementKind::kQuery:
+      return QueryWrites(statement.As<parser::ParsedQueryStatement>().query);
+    case parser::StatementKind::kTransaction:
+    case parser::StatementKind::kCallFunction:
+    case parser::StatementKind::kCopyTo:
+    case parser::StatementKind::kStandaloneCall:
+      return false;
+    default:  // DDL, COPY FROM, CHECKPOINT
+      return true;
+  }
+}
+
 // A fresh generator state: the clock, mixed with a counter so that sessions opened in the same
 // microsecond differ.
 uint64_t InitialRandomState() {
@@ -53,6 +68,13 @@ uint64_t InitialRandomState() {
 
 [[noreturn]] void TransactionError(const std::string& message) {
   Throw(ErrorCode::kInvalidRequest, "Transaction exception: " + message);
+}
+
+// Ends a read-only transaction: unpins its snapshot and lets go of the versions only it kept.
+void EndReadOnlyTransaction(Database& db, Session& session) {
+  db.UnpinSnapshot(session.transaction->read_ts);
+  session.transaction.reset();
+  db.PruneVersions();
 }
 
 void ThrowIfError(const Status& status) {
@@ -101,9 +123,28 @@ exec::QueryResult ExecuteBound(Database& db, const binder::BoundQuery& bound,
     TransactionError("Cannot execute write operations in a read-only transaction.");
   }
   GRAPHDB_ASSERT(!writes || transaction || commit);
+  // What this statement sees, and how its writes are stamped (docs/concurrency.md).
+  exec::Snapshot snapshot;
+  uint64_t stamp = exec::GraphStore::kReadOnly;
+  bool keep_versions = false;
+  if (transaction && transaction->read_only) {
+    snapshot.read_ts = transaction->read_ts;
+    snapshot.index_exact =
+        transaction->read_ts == db.visible_ts() && !db.transaction_gate().HasOpenTransaction();
+  } else if (transaction) {
+    snapshot.own = transaction->stamp;  // the latest state: no other writer runs meanwhile
+    if (writes) stamp = transaction->stamp;
+    keep_versions = true;  // other sessions read the values from before this transaction
+  } else if (writes) {
+    stamp = snapshot.own = db.NextCommitTs();
+    keep_versions = db.HasPinnedSnapshots();
+  } else {
+    snapshot.read_ts = db.visible_ts();
+    snapshot.index_exact = !db.transaction_gate().HasOpenTransaction();
+  }
   exec::UndoLog statement_undo;
-  exec::GraphStore store(catalog, db, writes ? db.NextWriteTimestamp() : 0,
-                         transaction ? &transaction->undo : &statement_undo);
+  exec::GraphStore store(catalog, db, stamp, transaction ? &transaction->undo : &statement_undo,
+                         snapshot, keep_versions);
   exec::ExecContext ctx;
   ctx.params = &params;
   ctx.graph = &store;
@@ -118,8 +159,7 @@ exec::QueryResult ExecuteBound(Database& db, const binder::BoundQuery& bound,
     exec::QueryResult result = exec::ExecutePlan(plan, &store, ctx);
     result.counters = store.counters();
     if (writes && !transaction) {
-      ThrowIfError(db.AppendCommit(commit->wal_slot, exec::EncodeRedo(statement_undo, db),
-                                   &commit->ticket));
+      ThrowIfError(db.CommitWrites(commit->wal_slot, statement_undo, stamp, &commit->ticket));
     }
     if (session) session->random_state = ctx.fn_ctx.random_state;
     return result;
@@ -165,9 +205,16 @@ exec::QueryResult RunTransactionStatement(Database& db, const parser::ParsedTran
           "within another one. For concurrent multiple transactions, please open "
           "other connections.");
     }
-    db.transaction_gate().Begin(session);
-    session->transaction = std::make_unique<Transaction>();
-    session->transaction->read_only = statement.action == TransactionAction::kBeginReadOnly;
+    auto transaction = std::make_unique<Transaction>();
+    if (statement.action == TransactionAction::kBeginReadOnly) {
+      transaction->read_only = true;
+      std::shared_lock<std::shared_mutex> lock(db.statement_lock());  // no commit half-published
+      transaction->read_ts = db.PinLatestSnapshot();
+    } else {
+      db.transaction_gate().Begin(session);
+      transaction->stamp = db.NewTransactionStamp();
+    }
+    session->transaction = std::move(transaction);
     return MessageResult("");
   }
   if (!session->transaction) {
@@ -178,16 +225,21 @@ exec::QueryResult RunTransactionStatement(Database& db, const parser::ParsedTran
     AbortTransaction(db, *session);
     return MessageResult("");
   }
-  Status appended;
+  if (session->transaction->read_only) {
+    EndReadOnlyTransaction(db, *session);
+    return MessageResult("");
+  }
+  Status committed;
   if (!session->transaction->undo.empty()) {
     std::unique_lock<std::shared_mutex> lock(db.statement_lock());
     exec::UndoLog& undo = session->transaction->undo;
-    appended = db.AppendCommit(commit->wal_slot, exec::EncodeRedo(undo, db), &commit->ticket);
-    if (!appended.ok()) undo.Undo(db);
+    committed = db.CommitWrites(commit->wal_slot, undo, session->transaction->stamp,
+                                &commit->ticket);
+    if (!committed.ok()) undo.Undo(db);
   }
   session->transaction.reset();
   db.transaction_gate().End(session);
-  ThrowIfError(appended);
+  ThrowIfError(committed);
   return MessageResult("");
 }
 
@@ -272,6 +324,10 @@ Session::Session() : random_state(InitialRandomState()) {}
 
 void AbortTransaction(Database& db, Session& session) {
   if (!session.transaction) return;
+  if (session.transaction->read_only) {
+    EndReadOnlyTransaction(db, session);
+    return;
+  }
   {
     std::unique_lock<std::shared_mutex> lock(db.statement_lock());
     session.transaction->undo.Undo(db);
@@ -302,17 +358,18 @@ Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
     CommitContext commit;
     commit.wal_slot = wal_slot;
     for (const auto& statement : statements) {
-      if (statement->kind == parser::StatementKind::kTransaction) {
-        result = RunStatement(db, *statement, params, session, &commit);  // BEGIN waits at the gate
+      if (!StatementWrites(*statement)) {
+        // Reads (and BEGIN/COMMIT, which take the gate themselves) never wait for writers.
+        result = RunStatement(db, *statement, params, session, &commit);
       } else {
-        gate.EnterStatement(session);
+        gate.EnterWrite(session);
         try {
           result = RunStatement(db, *statement, params, session, &commit);
         } catch (...) {
-          gate.ExitStatement();
+          gate.ExitWrite();
           throw;
         }
-        gate.ExitStatement();
+        gate.ExitWrite();
       }
       // The lock is released: wait for durability, sharing syncs with concurrent commits.
       ThrowIfError(db.FinishCommit(&commit.ticket));

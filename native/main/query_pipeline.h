@@ -21,9 +21,17 @@ namespace graphdb {
 
 // An explicit transaction (BEGIN TRANSACTION ... COMMIT / ROLLBACK) of one session: the undo
 // log of its writes so far.
+//
+// A read-only transaction (SnapshotReadTransaction) pins the snapshot it began with and reads
+// it in every statement, never waiting for writers. A read-write transaction
+// (SnapshotCowWriteTransaction) holds the database's writer gate until it ends, stamps its
+// writes with its own uncommitted stamp (other sessions' snapshots do not see them; SET keeps
+// the old value as a version) and restamps them with its commit timestamp at COMMIT.
 struct Transaction {
   bool read_only = false;
   bool failed = false;  // a statement failed while executing: the transaction is rolled back
+  uint64_t read_ts = 0;  // read-only: the pinned snapshot
+  uint64_t stamp = 0;    // read-write: the stamp of its uncommitted writes
   exec::UndoLog undo;
 };
 

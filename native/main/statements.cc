@@ -114,7 +114,8 @@ void AppendNodeRows(Database& db, catalog::TableId table_id,
       Check(columns[c].Append(CastForColumn(row[c], schema->properties[c].type)));
     }
   }
-  Check(db.GetNodeTable(table_id)->BulkAppend(std::move(columns), db.NextWriteTimestamp()));
+  // Rows of DDL and COPY carry stamp 0: every snapshot sees them (docs/concurrency.md).
+  Check(db.GetNodeTable(table_id)->BulkAppend(std::move(columns), 0));
 }
 
 // Appends rels given as (source key, destination key, properties...) rows to the single pair
@@ -137,7 +138,7 @@ void AppendRelRows(Database& db, const catalog::RelTableSchema& schema,
     }
     return InternalId{node_table, *offset};
   };
-  exec::GraphStore store(cat, db, db.NextWriteTimestamp());
+  exec::GraphStore store(cat, db, /*write_ts=*/0);  // stamp 0: like COPY, seen by every snapshot
   try {
     for (const auto& row : rows) {
       if (row.size() != schema.properties.size() + 2) {
@@ -425,7 +426,7 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
     }
     Check(options.Set(option.name, v));
   }
-  uint64_t ts = db.NextWriteTimestamp();
+  const uint64_t ts = 0;  // bulk-loaded rows: seen by every snapshot
   if (const auto* node_schema = cat.GetNodeTable(s.table_name)) {
     uint64_t before = db.GetNodeTable(node_schema->id)->NumRows();
     Check(db.storage().CopyNodeTable(s.table_name, s.source.file_paths, options, {}, ts));

@@ -209,6 +209,7 @@ Napi::Value ConnectionWrap::QuerySync(const Napi::CallbackInfo& info) {
 void ConnectionWrap::Shutdown() {
   if (closed_) return;
   worker_->Stop();  // rejects queued jobs (JobFinished), waits for the running one
+  slot_->EndSession();  // an open transaction is rolled back now, not when GC finalizes us
   closed_ = true;
   if (in_flight_ == 0) tsfn_.Unref(Env());
   tsfn_.Release();  // queued completions are still delivered before the function is finalized

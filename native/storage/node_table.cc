@@ -290,6 +290,7 @@ Status NodeTable::DropColumn(size_t column) {
   if (column >= columns_.size()) {
     return Status(ErrorCode::kInvalidRequest, "no such column in table " + name_);
   }
+  versions_.Clear();  // keyed by column index, which shifts
   if (column == pk_column_) {
     return Status(ErrorCode::kInvalidRequest,
                   "the primary key of table " + name_ + " cannot be dropped");

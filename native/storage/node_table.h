@@ -33,10 +33,15 @@
 #include "common/result.h"
 #include "storage/column.h"
 #include "storage/pk_index.h"
+#include "storage/version_store.h"
 
 namespace graphdb::storage {
 
 inline constexpr uint64_t kNotDeleted = ~0ULL;
+// Stamps at or above this are written by a transaction that has not committed yet
+// (kUncommittedBase + its transaction number); commit replaces them with the commit
+// timestamp. Committed timestamps stay below it.
+inline constexpr uint64_t kUncommittedBase = 1ULL << 62;
 
 class NodeTable {
  public:
@@ -83,6 +88,10 @@ class NodeTable {
   Status Set(size_t column, uint64_t offset, const Value& value);
   // All column values of a row, in column order.
   std::vector<Value> GetRow(uint64_t offset) const;
+
+  // Versions of updated properties that older snapshots still read (see version_store.h).
+  VersionStore& versions() { return versions_; }
+  const VersionStore& versions() const { return versions_; }
 
   // ---- MVCC stamps ----
   uint64_t create_ts(uint64_t offset) const { return create_ts_[offset]; }
@@ -132,6 +141,7 @@ class NodeTable {
   std::vector<uint64_t> create_ts_;
   std::vector<uint64_t> delete_ts_;
   uint64_t num_deleted_ = 0;
+  VersionStore versions_;
 };
 
 }  // namespace graphdb::storage

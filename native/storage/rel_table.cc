@@ -52,6 +52,38 @@ void RelTable::Adjacency::AddDelta(uint64_t vertex, AdjEntry e) {
   ++delta_entries;
 }
 
+bool RelTable::Adjacency::RemoveLastDelta(uint64_t vertex, AdjEntry e) {
+  if (vertex >= delta_slot.size() || delta_slot[vertex] == 0) return false;
+  std::vector<AdjEntry>& list = delta_lists[delta_slot[vertex] - 1];
+  if (list.empty() || !(list.back() == e)) return false;
+  list.pop_back();
+  --delta_entries;
+  // Forget vertices past the end that no longer have entries, so the adjacency does not claim
+  // vertices that an undone node insert removed.
+  auto unused = [&](uint32_t slot) { return slot == 0 || delta_lists[slot - 1].empty(); };
+  while (delta_slot.size() > CsrVertices() && unused(delta_slot.back())) delta_slot.pop_back();
+  return true;
+}
+
+bool RelTable::UndoInsert(uint64_t rel, uint64_t src, uint64_t dst) {
+  if (rel + 1 != NumRels() || IsDeleted(rel)) return false;
+  Adjacency& fwd = adj_[0];
+  Adjacency& bwd = adj_[1];
+  const AdjEntry f{dst, rel}, b{src, rel};
+  auto last_is = [](const Adjacency& a, uint64_t v, const AdjEntry& e) {
+    if (v >= a.delta_slot.size() || a.delta_slot[v] == 0) return false;
+    const auto& list = a.delta_lists[a.delta_slot[v] - 1];
+    return !list.empty() && list.back() == e;
+  };
+  if (!last_is(fwd, src, f) || !last_is(bwd, dst, b)) return false;
+  fwd.RemoveLastDelta(src, f);
+  bwd.RemoveLastDelta(dst, b);
+  for (auto& column : columns_) column->Truncate(rel);
+  create_ts_.pop_back();
+  delete_ts_.pop_back();
+  return true;
+}
+
 RelTable::RelTable(const catalog::RelTableSchema& schema, const catalog::RelTablePair& pair)
     : table_id_(pair.id),
       name_(schema.name),
@@ -178,11 +210,11 @@ std::optional<uint64_t> RelTable::FindEdge(uint64_t src, uint64_t dst) const {
 
 void RelTable::Rebuild(Direction dir, std::span<const uint64_t> extra_vertex,
                        std::span<const uint64_t> extra_neighbor, uint64_t extra_base_rel,
-                       bool drop_deleted) {
+                       bool drop_deleted, uint64_t deleted_up_to) {
   Adjacency& a = adj_[static_cast<int>(dir)];
   uint64_t nv = a.NumVertices();
   for (uint64_t v : extra_vertex) nv = std::max(nv, v + 1);
-  auto keep = [&](const AdjEntry& e) { return !drop_deleted || delete_ts_[e.rel] == kNotDeleted; };
+  auto keep = [&](const AdjEntry& e) { return !drop_deleted || delete_ts_[e.rel] > deleted_up_to; };
 
   std::vector<uint64_t> offsets(nv + 1, 0);
   for (uint64_t v = 0; v < nv; ++v) {
@@ -221,9 +253,9 @@ void RelTable::Rebuild(Direction dir, std::span<const uint64_t> extra_vertex,
   a.delta_entries = 0;
 }
 
-void RelTable::Compact() {
-  Rebuild(Direction::kForward, {}, {}, 0, /*drop_deleted=*/true);
-  Rebuild(Direction::kBackward, {}, {}, 0, /*drop_deleted=*/true);
+void RelTable::Compact(uint64_t deleted_up_to) {
+  Rebuild(Direction::kForward, {}, {}, 0, /*drop_deleted=*/true, deleted_up_to);
+  Rebuild(Direction::kBackward, {}, {}, 0, /*drop_deleted=*/true, deleted_up_to);
 }
 
 Status RelTable::BulkLoadOffsets(std::vector<uint64_t> src, std::vector<uint64_t> dst,
@@ -274,8 +306,8 @@ Status RelTable::BulkLoadOffsets(std::vector<uint64_t> src, std::vector<uint64_t
   }
   create_ts_.resize(base + n, ts);
   delete_ts_.resize(base + n, kNotDeleted);
-  Rebuild(Direction::kForward, src, dst, base, /*drop_deleted=*/false);
-  Rebuild(Direction::kBackward, dst, src, base, /*drop_deleted=*/false);
+  Rebuild(Direction::kForward, src, dst, base, /*drop_deleted=*/false, 0);
+  Rebuild(Direction::kBackward, dst, src, base, /*drop_deleted=*/false, 0);
   return Status::OK();
 }
 
@@ -327,6 +359,7 @@ Status RelTable::DropColumn(size_t column) {
   if (column >= columns_.size()) {
     return Status(ErrorCode::kInvalidRequest, "no such column in rel table " + name_);
   }
+  versions_.Clear();  // keyed by column index, which shifts
   columns_.erase(columns_.begin() + static_cast<ptrdiff_t>(column));
   return Status::OK();
 }

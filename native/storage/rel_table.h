@@ -40,6 +40,7 @@
 #include "common/result.h"
 #include "storage/column.h"
 #include "storage/node_table.h"
+#include "storage/version_store.h"
 
 namespace graphdb::storage {
 
@@ -70,6 +71,10 @@ class RelTable {
   void set_name(std::string name) { name_ = std::move(name); }
   catalog::RelMultiplicity multiplicity() const { return multiplicity_; }
 
+  // Versions of updated properties that older snapshots still read (see version_store.h).
+  VersionStore& versions() { return versions_; }
+  const VersionStore& versions() const { return versions_; }
+
   // Physical edges (deleted included) and live ones.
   uint64_t NumRels() const { return create_ts_.size(); }
   uint64_t NumLiveRels() const { return NumRels() - num_deleted_; }
@@ -86,6 +91,10 @@ class RelTable {
   // Stamps delete_ts (the adjacency entries stay until Compact).
   Status DeleteEdge(uint64_t rel, uint64_t ts);
   Status UndoDelete(uint64_t rel);
+  // Undoes InsertEdge(src, dst, ...) of the newest edge `rel`: removes its adjacency entries
+  // and its row, so the offset is reused. Returns false (changing nothing) when that is not
+  // possible (not the newest edge, or its entries were folded into the CSR meanwhile).
+  bool UndoInsert(uint64_t rel, uint64_t src, uint64_t dst);
   // Appends `count` rel rows that exist only to keep rel offsets aligned: NULL properties,
   // stamped deleted, and not in the adjacency. Write-ahead-log replay uses them for the
   // offsets of edges that were inserted and then rolled back (which stay behind as deleted
@@ -161,8 +170,11 @@ class RelTable {
   Status BulkLoadOffsets(std::vector<uint64_t> src, std::vector<uint64_t> dst,
                          std::vector<Column> props, uint64_t ts = 0);
 
-  // Folds delta lists into the CSR and drops deleted edges from the adjacency (see above).
-  void Compact();
+  // Folds delta lists into the CSR and drops from the adjacency the edges whose delete_ts is
+  // at most `deleted_up_to` (default: every deleted edge). Edges deleted later, or by a
+  // transaction that has not committed (stamp kUncommittedBase + ...), stay: a snapshot may
+  // still see them.
+  void Compact(uint64_t deleted_up_to = kNotDeleted - 1);
 
   // ---- ALTER ----
   Status AddColumn(const LogicalType& type, const Value& fill);
@@ -190,6 +202,8 @@ class RelTable {
     uint64_t CsrVertices() const { return offsets.empty() ? 0 : offsets.size() - 1; }
     uint64_t NumVertices() const { return std::max<uint64_t>(CsrVertices(), delta_slot.size()); }
     void AddDelta(uint64_t vertex, AdjEntry e);
+    // Removes `e` if it is the last delta entry of `vertex`.
+    bool RemoveLastDelta(uint64_t vertex, AdjEntry e);
   };
 
   Status MultiplicityError(const char* prefix, uint64_t vertex, Direction dir) const;
@@ -198,7 +212,7 @@ class RelTable {
   // dropping deleted edges; clears the delta lists.
   void Rebuild(Direction dir, std::span<const uint64_t> extra_vertex,
                std::span<const uint64_t> extra_neighbor, uint64_t extra_base_rel,
-               bool drop_deleted);
+               bool drop_deleted, uint64_t deleted_up_to);
 
   catalog::TableId table_id_;
   std::string name_;
@@ -210,6 +224,7 @@ class RelTable {
   std::vector<uint64_t> delete_ts_;
   uint64_t num_deleted_ = 0;
   Adjacency adj_[2];
+  VersionStore versions_;
 };
 
 }  // namespace graphdb::storage

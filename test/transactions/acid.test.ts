@@ -20,7 +20,7 @@ import {
   type WorkloadStats,
 } from './helpers.js';
 
-const LIMITS = { durationMs: 350, maxTransactions: 600 };
+const LIMITS = { durationMs: 350, maxTransactions: 600, minPerWorker: 12, hardLimitMs: 5000 };
 const backends: Backend[] = ['in-memory', 'on-disk'];
 
 type Status = TxOutcome<unknown>['status'];

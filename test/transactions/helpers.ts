@@ -139,6 +139,13 @@ export interface WorkloadLimits {
   durationMs: number;
   /** Stop starting transactions after this many (all workers together). */
   maxTransactions: number;
+  /**
+   * Each worker runs at least this many iterations even past `durationMs` (a slow disk or a
+   * busy machine must not leave a test with too little work to prove anything), until
+   * `hardLimitMs` at the latest.
+   */
+  minPerWorker?: number;
+  hardLimitMs?: number;
 }
 
 export interface WorkloadStats {
@@ -160,11 +167,17 @@ export async function runWorkload(
   workers: Array<(iteration: number) => Promise<TxOutcome<unknown>['status']>>,
 ): Promise<WorkloadStats> {
   const deadline = Date.now() + limits.durationMs;
+  const hardDeadline = Date.now() + (limits.hardLimitMs ?? limits.durationMs * 10);
+  const minPerWorker = limits.minPerWorker ?? 0;
   const stats: WorkloadStats = { started: 0, committed: 0, rolledBack: 0, aborted: 0, maxInFlight: 0 };
   let inFlight = 0;
   let failed = false;
   const loop = async (worker: (iteration: number) => Promise<TxOutcome<unknown>['status']>) => {
-    for (let i = 0; !failed && Date.now() < deadline && stats.started < limits.maxTransactions; i++) {
+    const more = (i: number) =>
+      i < minPerWorker
+        ? Date.now() < hardDeadline
+        : Date.now() < deadline && stats.started < limits.maxTransactions;
+    for (let i = 0; !failed && more(i); i++) {
       stats.started++;
       inFlight++;
       stats.maxInFlight = Math.max(stats.maxInFlight, inFlight);
