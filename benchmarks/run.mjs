@@ -37,6 +37,7 @@ const root = path.resolve(here, '..');
 const WORKER = path.join(here, 'worker.mjs');
 const SERVER = path.join(here, 'server.mjs');
 const HTTP_BENCH = path.join(here, 'http', 'bench.mjs');
+const COMMIT_BENCH = path.join(here, 'commit', 'bench.mjs');
 const WORKER_TIMEOUT_MS = 15 * 60 * 1000;
 /** How long a server process may take to open its database and listen. */
 const SERVER_START_TIMEOUT_MS = 2 * 60 * 1000;
@@ -89,7 +90,7 @@ function log(message) {
 
 /** Which workloads, the differential check and the HTTP benchmark to run. */
 function selection() {
-  const all = [...Object.keys(WORKLOADS), 'differential', 'http'];
+  const all = [...Object.keys(WORKLOADS), 'differential', 'http', 'commit'];
   if (!args.only) return new Set(all);
   const chosen = new Set();
   for (const name of args.only.split(',').map((s) => s.trim())) {
@@ -209,6 +210,7 @@ async function main() {
       },
       workloads: {},
       http_ceiling: null,
+      commit_rate: null,
       differential: null,
     };
     const failures = [];
@@ -227,6 +229,7 @@ async function main() {
       report.differential = { updates: compareCounts(updateCounts) };
     }
     report.http_ceiling = chosen.has('http') ? await httpCeiling(runDir) : { skipped: 'not selected' };
+    report.commit_rate = chosen.has('commit') ? await commitRate(runDir) : { skipped: 'not selected' };
     report.elapsedSeconds = round((performance.now() - started) / 1000, 1);
     report.machine.loadAverageAtEnd = os.loadavg().map((v) => round(v, 2));
 
@@ -507,14 +510,31 @@ async function httpCeiling(runDir) {
   const script = path.join(graphdbSnapshot.dir, 'benchmarks', 'http', 'bench.mjs');
   fs.cpSync(path.dirname(HTTP_BENCH), path.dirname(script), { recursive: true });
   log('http: running benchmarks/http/bench.mjs');
-  const result = await runNode(script, argv);
+  return jsonReport(out, await runNode(script, argv), 'benchmarks/http/bench.mjs');
+}
+
+/** The JSON a benchmark script wrote to `out`, or its failure as { error }. */
+function jsonReport(out, result, script) {
   if (fs.existsSync(out)) return JSON.parse(fs.readFileSync(out, 'utf8'));
-  return { error: result.error ?? { code: 'NO_OUTPUT', message: 'benchmarks/http/bench.mjs wrote no JSON' } };
+  return { error: result.error ?? { code: 'NO_OUTPUT', message: `${script} wrote no JSON` } };
 }
 
 function windowText(workload) {
   const { warmupMs, durationMs } = workloadTiming(workload, quick);
   return `${warmupMs / 1000} s warm-up + ${durationMs / 1000} s timed`;
+}
+
+/**
+ * Commit rate with syncOnCommit against the disk's raw fdatasync rate (benchmarks/commit),
+ * GraphDB only: one client, eight clients (group commit), and one client without sync.
+ */
+async function commitRate(runDir) {
+  const out = path.join(runDir, 'commit.json');
+  const dir = path.join(runDir, 'commit');
+  const argv = ['--json', out, '--dir', dir, '--root', graphdbSnapshot.dir];
+  argv.push('--seconds', quick ? '1' : '2', '--trials', String(trials));
+  log('commit: running benchmarks/commit/bench.mjs');
+  return jsonReport(out, await runNode(COMMIT_BENCH, argv), 'benchmarks/commit/bench.mjs');
 }
 
 function machineInfo() {
@@ -588,6 +608,18 @@ function printTable(report) {
   }
   const h = report.http_ceiling;
   if (h) process.stdout.write(`http_ceiling: ${JSON.stringify(h).slice(0, 400)}\n`);
+  const c = report.commit_rate;
+  if (c?.raw_fdatasync) {
+    const m = (name) => `${c[name].median} (${c[name].min}–${c[name].max})`;
+    process.stdout.write(
+      `commit_rate (commits/s, median (min–max)): raw fdatasync ${m('raw_fdatasync')}; ` +
+        `GraphDB syncOnCommit 1 client ${m('graphdb_1')} = ${c.ratio_1_to_fdatasync}x raw, ` +
+        `8 clients ${m('graphdb_8')} = ${c.ratio_8_to_fdatasync}x raw; ` +
+        `1 client without sync ${m('graphdb_1_nosync')}\n`,
+    );
+  } else if (c) {
+    process.stdout.write(`commit_rate: ${JSON.stringify(c).slice(0, 400)}\n`);
+  }
 }
 
 await main();

@@ -46,7 +46,11 @@ async function main() {
   if (workload?.http && !args.url) throw new Error(`${args.workload} needs --url (the server to load)`);
   const system = args.url
     ? openHttpClient(args.url)
-    : await openSystem(args.system, args.db, { threads: parallelism, graphdbRoot: args.graphdb });
+    : await openSystem(args.system, args.db, {
+        threads: parallelism,
+        graphdbRoot: args.graphdb,
+        ...(workload?.graphdbOptions ?? {}),
+      });
   const ctx = {
     system,
     data,

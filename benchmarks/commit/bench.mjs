@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Commit rate against the disk's own limit.
 //
-//   node benchmarks/commit/bench.mjs [--seconds N] [--dir DIR] [--json FILE]
+//   node benchmarks/commit/bench.mjs [--seconds N] [--trials N] [--dir DIR] [--json FILE]
+//                                    [--root PACKAGE_DIR]
 //
-// Measures, each for --seconds (default 3), in a folder on the disk under test (default: a
-// fresh folder under the OS temp dir):
+// Measures, each for --seconds (default 3) and --trials times (default 3, interleaved so that
+// a noisy moment hits every measurement alike; the report has median, min and max), in a
+// folder on the disk under test (default: a fresh folder under the OS temp dir):
 //   raw_fdatasync     one thread appending 64 bytes to a file and fdatasync-ing it, in a loop:
 //                     the most single-client commits per second this disk allows;
 //   graphdb_1         one connection inserting one node per statement, syncOnCommit on;
@@ -24,6 +26,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
   options: {
     seconds: { type: 'string', default: '3' },
+    trials: { type: 'string', default: '3' },
     dir: { type: 'string' },
     json: { type: 'string' },
     root: { type: 'string' },
@@ -32,6 +35,10 @@ const { values: args } = parseArgs({
 const seconds = Number(args.seconds);
 if (!Number.isFinite(seconds) || seconds <= 0) {
   throw new Error(`--seconds must be a positive number, got '${args.seconds}'`);
+}
+const trials = Number(args.trials);
+if (!Number.isInteger(trials) || trials < 1) {
+  throw new Error(`--trials must be a positive integer, got '${args.trials}'`);
 }
 // The package measured: its dist/ (the runner passes its snapshot).
 const packageRoot = path.resolve(args.root ?? path.join(here, '..', '..'));
@@ -100,21 +107,33 @@ async function graphdb(name, clients, syncOnCommit) {
   }
 }
 
-const round = (v) => Math.round(v);
-const raw = rawFdatasync();
-const results = {
-  raw_fdatasync: round(raw),
-  graphdb_1: round(await graphdb('graphdb_1', 1, true)),
-  graphdb_8: round(await graphdb('graphdb_8', 8, true)),
-  graphdb_1_nosync: round(await graphdb('graphdb_1_nosync', 1, false)),
+const MEASURES = {
+  raw_fdatasync: async () => rawFdatasync(),
+  graphdb_1: () => graphdb('graphdb_1', 1, true),
+  graphdb_8: () => graphdb('graphdb_8', 8, true),
+  graphdb_1_nosync: () => graphdb('graphdb_1_nosync', 1, false),
 };
+const samples = Object.fromEntries(Object.keys(MEASURES).map((name) => [name, []]));
+for (let trial = 0; trial < trials; trial++) {
+  for (const [name, measure] of Object.entries(MEASURES)) samples[name].push(await measure());
+}
+const summary = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    median: Math.round(sorted[Math.floor(sorted.length / 2)]),
+    min: Math.round(sorted[0]),
+    max: Math.round(sorted[sorted.length - 1]),
+  };
+};
+const results = Object.fromEntries(Object.entries(samples).map(([n, v]) => [n, summary(v)]));
+const ratio = (name) => Number((results[name].median / results.raw_fdatasync.median).toFixed(2));
 const report = {
   unit: 'commits/s',
   seconds,
-  dir: base,
+  trials,
   ...results,
-  ratio_1_to_fdatasync: Number((results.graphdb_1 / results.raw_fdatasync).toFixed(2)),
-  ratio_8_to_fdatasync: Number((results.graphdb_8 / results.raw_fdatasync).toFixed(2)),
+  ratio_1_to_fdatasync: ratio('graphdb_1'),
+  ratio_8_to_fdatasync: ratio('graphdb_8'),
 };
 if (!args.dir) fs.rmSync(base, { recursive: true, force: true });
 if (args.json) fs.writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);

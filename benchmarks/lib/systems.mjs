@@ -32,9 +32,13 @@ export function importGraphDB(graphdbRoot = root) {
   return import(pathToFileURL(path.join(graphdbRoot, 'dist', 'index.js')).href);
 }
 
-async function openGraphDB(dir, { threads, graphdbRoot }) {
+/** `syncOnCommit`: GraphDB's option (default true, as in the package). */
+async function openGraphDB(dir, { threads, graphdbRoot, syncOnCommit }) {
   const { Database } = await importGraphDB(graphdbRoot);
-  const db = new Database(dir, threads ? { maxThreadNum: threads } : {});
+  const db = new Database(dir, {
+    ...(threads ? { maxThreadNum: threads } : {}),
+    ...(syncOnCommit === undefined ? {} : { syncOnCommit }),
+  });
   return {
     name: 'graphdb',
     connect() {
