@@ -11,6 +11,8 @@
 
 #include "main/database.h"
 #include "main/execution_slot.h"
+#include "main/query_pipeline.h"
+#include "main/transaction_strategy.h"
 
 namespace graphdb {
 namespace {
@@ -157,6 +159,34 @@ TEST_F(MvccTest, AReadOnlySnapshotStaysStableUnderConcurrentWriters) {
   writer.join();
   Exec(*a_, "COMMIT");
   EXPECT_NE(One(*a_, "MATCH (p:P) RETURN sum(p.v)"), before);
+}
+
+TEST_F(MvccTest, TheSlotChoosesTheStrategyFromTheAccessModeAndTheTransaction) {
+  auto name = [&](const Transaction* tx, AccessMode mode, bool embedded) {
+    return std::string(
+        TransactionStrategyName(ChooseStatementTransaction(*db_, tx, mode, embedded).strategy));
+  };
+  EXPECT_EQ(name(nullptr, AccessMode::kRead, true), "SnapshotReadTransaction");
+  EXPECT_EQ(name(nullptr, AccessMode::kInsert, false), "MvccInsertTransaction");
+  EXPECT_EQ(name(nullptr, AccessMode::kUpdate, false), "SnapshotCowWriteTransaction");
+  EXPECT_EQ(name(nullptr, AccessMode::kUpdate, true), "CurrentCowWriteTransaction");
+  Transaction read_only;
+  read_only.read_only = true;
+  read_only.read_ts = db_->visible_ts();
+  auto r = ChooseStatementTransaction(*db_, &read_only, AccessMode::kRead, true);
+  EXPECT_EQ(r.strategy, TransactionStrategy::kSnapshotRead);
+  EXPECT_EQ(r.snapshot.read_ts, db_->visible_ts());
+  EXPECT_TRUE(r.snapshot.index_exact);
+  Transaction read_write;
+  read_write.stamp = db_->NewTransactionStamp();
+  auto w = ChooseStatementTransaction(*db_, &read_write, AccessMode::kInsert, true);
+  EXPECT_EQ(w.strategy, TransactionStrategy::kSnapshotCowWrite);
+  EXPECT_EQ(w.stamp, read_write.stamp);
+  EXPECT_TRUE(w.keep_versions);
+  // An auto-commit write is stamped with the timestamp its commit will get.
+  auto a = ChooseStatementTransaction(*db_, nullptr, AccessMode::kUpdate, true);
+  EXPECT_EQ(a.stamp, db_->visible_ts() + 1);
+  EXPECT_FALSE(a.keep_versions);  // no read-only transaction is open
 }
 
 }  // namespace

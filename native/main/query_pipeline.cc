@@ -14,6 +14,7 @@
 #include "exec/graph_store.h"
 #include "exec/redo_log.h"
 #include "main/statements.h"
+#include "main/transaction_strategy.h"
 
 namespace graphdb {
 
@@ -25,37 +26,10 @@ int64_t NowMicros() {
       .count();
 }
 
-bool QueryWrites(const parser::ParsedRegularQuery& query) {
-  for (const auto& single : query.queries) {
-    for (const auto& clause : single.clauses) {
-      switch (clause->kind) {
-        case parser::ClauseKind::kCreate:
-        case parser::ClauseKind::kMerge:
-        case parser::ClauseKind::kSet:
-        case parser::ClauseKind::kDelete:
-        case parser::ClauseKind::kRemove:
-          return true;
-        default:
-          break;
-      }
-    }
-  }
-  return false;
-}
 
 // Whether a statement writes, so waits for a read-write transaction of another session.
 bool StatementWrites(const parser::ParsedStatement& statement) {
-  switch (statement.kind) {
-    case parser::StatementKind::kQuery:
-      return QueryWrites(statement.As<parser::ParsedQueryStatement>().query);
-    case parser::StatementKind::kTransaction:
-    case parser::StatementKind::kCallFunction:
-    case parser::StatementKind::kCopyTo:
-    case parser::StatementKind::kStandaloneCall:
-      return false;
-    default:  // DDL, COPY FROM, CHECKPOINT
-      return true;
-  }
+  return StatementAccessMode(statement) != AccessMode::kRead;
 }
 
 // A fresh generator state: the clock, mixed with a counter so that sessions opened in the same
@@ -89,13 +63,14 @@ struct CommitContext {
 };
 
 exec::QueryResult ExecuteBound(Database& db, const binder::BoundQuery& bound,
-                               const std::unordered_map<std::string, Value>& params, bool writes,
-                               Session* session, CommitContext* commit = nullptr);
+                               const std::unordered_map<std::string, Value>& params,
+                               AccessMode mode, Session* session,
+                               CommitContext* commit = nullptr);
 
 // REQUIRES: the statement lock, exclusive when the query writes.
 exec::QueryResult RunQueryStatement(Database& db, const parser::ParsedQueryStatement& statement,
                                     const std::unordered_map<std::string, Value>& params,
-                                    bool writes, Session* session, CommitContext* commit) {
+                                    AccessMode mode, Session* session, CommitContext* commit) {
   binder::Binder binder(db.catalog(), params);
   binder.set_file_scan_resolver(exec::ResolveFileScan);
   std::unique_ptr<binder::BoundQuery> bound = binder.BindQuery(statement.query);
@@ -107,15 +82,16 @@ exec::QueryResult RunQueryStatement(Database& db, const parser::ParsedQueryState
     result.rows.push_back({Value::String(plan.root->ToString())});
     return result;
   }
-  return ExecuteBound(db, *bound, params, writes, session, commit);
+  return ExecuteBound(db, *bound, params, mode, session, commit);
 }
 
 // Plans and runs a bound query. A write outside an explicit transaction commits here: its redo
 // record is appended to the WAL before the lock is released (`commit` is required then).
 // REQUIRES: the statement lock, exclusive when it writes.
 exec::QueryResult ExecuteBound(Database& db, const binder::BoundQuery& bound,
-                               const std::unordered_map<std::string, Value>& params, bool writes,
-                               Session* session, CommitContext* commit) {
+                               const std::unordered_map<std::string, Value>& params,
+                               AccessMode mode, Session* session, CommitContext* commit) {
+  const bool writes = mode != AccessMode::kRead;
   const catalog::Catalog& catalog = db.catalog();
   planner::LogicalPlan plan = planner::PlanQuery(bound, catalog);
   Transaction* transaction = session ? session->transaction.get() : nullptr;
@@ -124,27 +100,12 @@ exec::QueryResult ExecuteBound(Database& db, const binder::BoundQuery& bound,
   }
   GRAPHDB_ASSERT(!writes || transaction || commit);
   // What this statement sees, and how its writes are stamped (docs/concurrency.md).
-  exec::Snapshot snapshot;
-  uint64_t stamp = exec::GraphStore::kReadOnly;
-  bool keep_versions = false;
-  if (transaction && transaction->read_only) {
-    snapshot.read_ts = transaction->read_ts;
-    snapshot.index_exact =
-        transaction->read_ts == db.visible_ts() && !db.transaction_gate().HasOpenTransaction();
-  } else if (transaction) {
-    snapshot.own = transaction->stamp;  // the latest state: no other writer runs meanwhile
-    if (writes) stamp = transaction->stamp;
-    keep_versions = true;  // other sessions read the values from before this transaction
-  } else if (writes) {
-    stamp = snapshot.own = db.NextCommitTs();
-    keep_versions = db.HasPinnedSnapshots();
-  } else {
-    snapshot.read_ts = db.visible_ts();
-    snapshot.index_exact = !db.transaction_gate().HasOpenTransaction();
-  }
+  const StatementTransaction how =
+      ChooseStatementTransaction(db, transaction, mode, /*embedded=*/session != nullptr);
   exec::UndoLog statement_undo;
-  exec::GraphStore store(catalog, db, stamp, transaction ? &transaction->undo : &statement_undo,
-                         snapshot, keep_versions);
+  exec::GraphStore store(catalog, db, how.stamp,
+                         transaction ? &transaction->undo : &statement_undo, how.snapshot,
+                         how.keep_versions);
   exec::ExecContext ctx;
   ctx.params = &params;
   ctx.graph = &store;
@@ -159,7 +120,7 @@ exec::QueryResult ExecuteBound(Database& db, const binder::BoundQuery& bound,
     exec::QueryResult result = exec::ExecutePlan(plan, &store, ctx);
     result.counters = store.counters();
     if (writes && !transaction) {
-      ThrowIfError(db.CommitWrites(commit->wal_slot, statement_undo, stamp, &commit->ticket));
+      ThrowIfError(db.CommitWrites(commit->wal_slot, statement_undo, how.stamp, &commit->ticket));
     }
     if (session) session->random_state = ctx.fn_ctx.random_state;
     return result;
@@ -250,16 +211,16 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
   switch (statement.kind) {
     case parser::StatementKind::kQuery: {
       const auto& query = statement.As<parser::ParsedQueryStatement>();
-      bool writes = QueryWrites(query.query);
-      if (writes) {
+      const AccessMode mode = StatementAccessMode(statement);
+      if (mode != AccessMode::kRead) {
         std::unique_lock<std::shared_mutex> lock(db.statement_lock());
         ThrowIfError(db.CheckWritable());
-        exec::QueryResult result = RunQueryStatement(db, query, params, true, session, commit);
+        exec::QueryResult result = RunQueryStatement(db, query, params, mode, session, commit);
         db.NoteWrite();
         return result;
       }
       std::shared_lock<std::shared_mutex> lock(db.statement_lock());
-      return RunQueryStatement(db, query, params, false, session, commit);
+      return RunQueryStatement(db, query, params, mode, session, commit);
     }
     case parser::StatementKind::kTransaction:
       return RunTransactionStatement(db, statement.As<parser::ParsedTransaction>(), session,
@@ -268,7 +229,7 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       std::shared_lock<std::shared_mutex> lock(db.statement_lock());
       binder::Binder binder(db.catalog(), params);
       auto bound = binder.BindStandaloneCall(*statement.As<parser::ParsedCallFunction>().function);
-      return ExecuteBound(db, *bound, params, false, session);
+      return ExecuteBound(db, *bound, params, AccessMode::kRead, session);
     }
     default:
       break;
@@ -317,7 +278,7 @@ exec::QueryResult RunReadOnlyQuery(Database& db, const parser::ParsedRegularQuer
     ThrowBinding(
         "Binder exception: The query of CREATE TABLE ... AS must not update the database.");
   }
-  return ExecuteBound(db, *bound, params, false, nullptr);
+  return ExecuteBound(db, *bound, params, AccessMode::kRead, nullptr);
 }
 
 Session::Session() : random_state(InitialRandomState()) {}

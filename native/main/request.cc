@@ -304,47 +304,47 @@ std::optional<AccessMode> ParseAccessMode(std::string_view text) {
   return std::nullopt;
 }
 
-AccessMode RequiredAccessMode(const std::vector<std::unique_ptr<parser::ParsedStatement>>& statements) {
-  AccessMode mode = AccessMode::kRead;
-  auto raise = [&mode](AccessMode m) {
-    if (static_cast<int>(m) > static_cast<int>(mode)) mode = m;
-  };
-  for (const auto& statement : statements) {
-    switch (statement->kind) {
-      case parser::StatementKind::kQuery:
-        for (const auto& single : statement->As<parser::ParsedQueryStatement>().query.queries) {
-          for (const auto& clause : single.clauses) {
-            switch (clause->kind) {
-              case parser::ClauseKind::kCreate:
-                raise(AccessMode::kInsert);
-                break;
-              case parser::ClauseKind::kMerge:
-              case parser::ClauseKind::kSet:
-              case parser::ClauseKind::kDelete:
-              case parser::ClauseKind::kRemove:
-                raise(AccessMode::kUpdate);
-                break;
-              default:
-                break;
-            }
+AccessMode StatementAccessMode(const parser::ParsedStatement& statement) {
+  switch (statement.kind) {
+    case parser::StatementKind::kQuery: {
+      AccessMode mode = AccessMode::kRead;
+      for (const auto& single : statement.As<parser::ParsedQueryStatement>().query.queries) {
+        for (const auto& clause : single.clauses) {
+          switch (clause->kind) {
+            case parser::ClauseKind::kCreate:
+              if (mode == AccessMode::kRead) mode = AccessMode::kInsert;
+              break;
+            case parser::ClauseKind::kMerge:
+            case parser::ClauseKind::kSet:
+            case parser::ClauseKind::kDelete:
+            case parser::ClauseKind::kRemove:
+              return AccessMode::kUpdate;
+            default:
+              break;
           }
         }
-        break;
-      case parser::StatementKind::kCopyFrom:
-        raise(AccessMode::kInsert);
-        break;
-      case parser::StatementKind::kCopyTo:
-      case parser::StatementKind::kStandaloneCall:
-      case parser::StatementKind::kCallFunction:
-      case parser::StatementKind::kTransaction:
-        break;
-      case parser::StatementKind::kCheckpoint:
-        raise(AccessMode::kUpdate);
-        break;
-      default:  // DDL
-        raise(AccessMode::kSchema);
-        break;
+      }
+      return mode;
     }
+    case parser::StatementKind::kCopyFrom:
+      return AccessMode::kInsert;
+    case parser::StatementKind::kCopyTo:
+    case parser::StatementKind::kStandaloneCall:
+    case parser::StatementKind::kCallFunction:
+    case parser::StatementKind::kTransaction:
+      return AccessMode::kRead;
+    case parser::StatementKind::kCheckpoint:
+      return AccessMode::kUpdate;
+    default:  // DDL
+      return AccessMode::kSchema;
+  }
+}
+
+AccessMode RequiredAccessMode(const std::vector<std::unique_ptr<parser::ParsedStatement>>& statements) {
+  AccessMode mode = AccessMode::kRead;
+  for (const auto& statement : statements) {
+    AccessMode m = StatementAccessMode(*statement);
+    if (static_cast<int>(m) > static_cast<int>(mode)) mode = m;
   }
   return mode;
 }

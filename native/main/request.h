@@ -26,7 +26,8 @@ enum class AccessMode : uint8_t { kRead = 0, kInsert = 1, kUpdate = 2, kSchema =
 const char* AccessModeName(AccessMode mode);
 // "read"/"r", "insert"/"i", "update"/"u", "schema"/"s" (case-sensitive, as the contract says).
 std::optional<AccessMode> ParseAccessMode(std::string_view text);
-// The least mode that allows every statement.
+// The least mode that allows one statement, and every statement of a list.
+AccessMode StatementAccessMode(const parser::ParsedStatement& statement);
 AccessMode RequiredAccessMode(const std::vector<std::unique_ptr<parser::ParsedStatement>>& statements);
 
 struct QueryRequest {

@@ -90,11 +90,15 @@ ConnectionWrap::ConnectionWrap(const Napi::CallbackInfo& info)
 }
 
 ConnectionWrap::~ConnectionWrap() {
-  // Finalizer: no job can be in flight (each holds a reference to this object).
+  // Finalizer: no job can be in flight (each holds a reference to this object). The
+  // thread-safe function is not released here: when the environment is torn down (a process
+  // exiting with connections open) Node may already have destroyed it, and releasing it then
+  // aborts the process. Node closes it at teardown; a connection garbage-collected earlier
+  // without close() keeps its (unreferenced) handle until then.
   if (!closed_) {
     closed_ = true;
     worker_->Stop();
-    tsfn_.Release();
+    slot_->EndSession();
   }
 }
 

@@ -10,13 +10,14 @@ const distIndex = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 
 // Runs `body` in a child process that opens the database at `dir` and then exits without
 // closing it (so nothing is checkpointed): what survives is what the write-ahead log holds.
-function writeAndExit(dir: string, options: string, body: string): void {
+// `exitExplicitly`: end with process.exit(0), else let the event loop run dry.
+function writeAndExit(dir: string, options: string, body: string, exitExplicitly = true): void {
   const script = `
     import { Database } from ${JSON.stringify(distIndex)};
     const db = new Database(${JSON.stringify(dir)}, ${options});
     const conn = db.connect();
     ${body}
-    process.exit(0);
+    ${exitExplicitly ? 'process.exit(0);' : ''}
   `;
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
     encoding: 'utf8',
@@ -80,6 +81,25 @@ describe('durability', () => {
       again.close();
     });
   }
+
+  it('lets a process exit cleanly with connections still open', () => {
+    const dir = tempDir();
+    // Several connections that ran queries, left open: the exit must not crash (it once
+    // aborted in the connections' finalizers) and the commits must be there afterwards.
+    writeAndExit(
+      dir,
+      '{}',
+      `
+      conn.querySync('CREATE NODE TABLE P(id INT64, PRIMARY KEY(id))');
+      const others = [db.connect(), db.connect()];
+      await Promise.all(others.map((c, i) => c.query('CREATE (:P {id: $i})', { i })));
+      `,
+      false,
+    );
+    const db = new Database(dir);
+    expect(db.connect().querySync('MATCH (p:P) RETURN count(*)').rows[0][0]).toBe(2);
+    db.close();
+  });
 
   it('refuses to checkpoint while a transaction is open', () => {
     const dir = tempDir();
