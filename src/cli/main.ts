@@ -119,6 +119,10 @@ export function buildProgram(): Command {
       0,
     )
     .option('--no-auto-compaction', 'disable background compaction')
+    .option(
+      '--no-sync-on-commit',
+      'acknowledge commits once they reach the page cache (no fdatasync per commit)',
+    )
     .option('--demo', 'load a small generated social network into an empty database first')
     .action(async (dir: string, options: ServeOptions) => {
       await runServe(dir, options);

@@ -11,11 +11,15 @@ export interface ServeOptions {
   threads: number;
   maxThreads: number;
   autoCompaction: boolean;
+  syncOnCommit: boolean;
   demo?: boolean;
 }
 
 export async function runServe(dir: string, options: ServeOptions): Promise<void> {
-  const db = new Database(dir, options.maxThreads === 0 ? {} : { maxThreadNum: options.maxThreads });
+  const db = new Database(dir, {
+    syncOnCommit: options.syncOnCommit,
+    ...(options.maxThreads === 0 ? {} : { maxThreadNum: options.maxThreads }),
+  });
   try {
     if (options.demo) {
       const conn = db.connect();

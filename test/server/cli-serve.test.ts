@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -109,6 +110,33 @@ describe('graphdb serve', () => {
     expect(served.stderr()).toMatch(/demo: loaded 300 Person/);
     served.child.kill('SIGINT');
     expect((await served.exit).code).toBe(0);
+  });
+
+  it('keeps acknowledged commits when the server is killed (--no-sync-on-commit)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-serve-kill-'));
+    try {
+      const served = await serve(dir, '--port', '0', '--no-sync-on-commit', '--no-auto-compaction');
+      const post = async (query: string, access_mode: string) => {
+        const r = await fetch(`${served.url}/cypher`, {
+          method: 'POST',
+          body: JSON.stringify({ query, access_mode }),
+        });
+        expect(r.status).toBe(200);
+      };
+      await post('CREATE NODE TABLE T(id INT64, PRIMARY KEY(id))', 'schema');
+      for (let i = 0; i < 25; i++) await post(`CREATE (:T {id: ${i}})`, 'insert');
+      served.child.kill('SIGKILL'); // no shutdown, no checkpoint: only the logs hold the rows
+      expect((await served.exit).signal).toBe('SIGKILL');
+      const db = new Database(dir);
+      try {
+        expect(db.recoveredCommits).toBe(25);
+        expect(db.connect().querySync('MATCH (t:T) RETURN count(*)').rows).toEqual([[25]]);
+      } finally {
+        db.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('generates the same demo graph every time', () => {
