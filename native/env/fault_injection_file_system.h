@@ -53,6 +53,9 @@ class FaultInjectionFileSystem final : public FileSystem {
   Result<uint64_t> FileSize(const std::string& path) override;
   bool Exists(const std::string& path) override;
   Status SyncDir(const std::string& path) override;
+  Result<std::unique_ptr<FileLock>> LockFile(const std::string& path) override {
+    return base_->LockFile(path);
+  }
 
  private:
   struct Fault {

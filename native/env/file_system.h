@@ -48,6 +48,12 @@ class WritableFile {
   virtual const std::string& path() const = 0;
 };
 
+// An exclusive advisory lock on a file, held until destroyed.
+class FileLock {
+ public:
+  virtual ~FileLock() = default;
+};
+
 class FileSystem {
  public:
   virtual ~FileSystem() = default;
@@ -74,6 +80,10 @@ class FileSystem {
   virtual bool Exists(const std::string& path) = 0;
   // fsyncs a directory so that renames and creations inside it are durable.
   virtual Status SyncDir(const std::string& path) = 0;
+  // Takes an exclusive lock on `path` (created if missing) without waiting: IO_ERROR with
+  // EWOULDBLOCK's text when another holder has it, be it another process or another open
+  // handle of this one. The lock ends when the FileLock is destroyed or the process exits.
+  virtual Result<std::unique_ptr<FileLock>> LockFile(const std::string& path) = 0;
 };
 
 // Joins a directory and a file name with exactly one '/'.

@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -132,6 +133,15 @@ class PosixWritableFile final : public WritableFile {
   std::string buffer_;
 };
 
+class PosixFileLock final : public FileLock {
+ public:
+  explicit PosixFileLock(int fd) : fd_(fd) {}
+  ~PosixFileLock() override { ::close(fd_); }  // closing the descriptor releases the flock
+
+ private:
+  int fd_;
+};
+
 class PosixFileSystem final : public FileSystem {
  public:
   Result<std::unique_ptr<RandomAccessFile>> OpenForRead(const std::string& path) override {
@@ -198,6 +208,19 @@ class PosixFileSystem final : public FileSystem {
   }
 
   bool Exists(const std::string& path) override { return ::access(path.c_str(), F_OK) == 0; }
+
+  Result<std::unique_ptr<FileLock>> LockFile(const std::string& path) override {
+    int fd = RetryOnEintr([&] { return ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644); });
+    if (fd < 0) return IoError("open", path, errno);
+    // flock locks belong to the open file description, so a second open of the same file in
+    // this process conflicts too (two Database objects on one folder would corrupt it).
+    if (RetryOnEintr([&] { return ::flock(fd, LOCK_EX | LOCK_NB); }) != 0) {
+      int err = errno;
+      ::close(fd);
+      return IoError("lock", path, err);
+    }
+    return std::unique_ptr<FileLock>(new PosixFileLock(fd));
+  }
 
   Status SyncDir(const std::string& path) override {
     int fd = RetryOnEintr([&] { return ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); });

@@ -372,6 +372,7 @@ Status Database::Close() {
     if (s.ok()) s = closed;
   }
   wal_writers_.clear();
+  storage_->ReleaseLock();  // the folder may be opened again, even before this object goes
   return s;
 }
 

@@ -59,6 +59,14 @@ Result<std::unique_ptr<StorageManager>> StorageManager::Open(env::FileSystem* fs
   Status s = fs->CreateDir(dir);
   if (!s.ok()) return s;
   std::unique_ptr<StorageManager> manager(new StorageManager(fs, std::move(dir)));
+  auto lock = fs->LockFile(env::JoinPath(manager->dir_, kLockName));
+  if (!lock.ok()) {
+    return Status(ErrorCode::kIoError,
+                  "the database folder " + manager->dir_ +
+                      " is in use by another process or another open Database (" +
+                      lock.status().message() + ")");
+  }
+  manager->lock_ = std::move(lock).value();
   s = manager->Load();
   if (!s.ok()) return s;
   return manager;

@@ -41,7 +41,9 @@ class StorageManager {
  public:
   // A database without a directory; Checkpoint() fails with kInvalidRequest.
   static std::unique_ptr<StorageManager> CreateInMemory();
-  // Opens (creating it if needed) the database in `dir` and loads its last checkpoint.
+  // Opens (creating it if needed) the database in `dir` and loads its last checkpoint. The
+  // folder is locked (file LOCK) while the manager lives: a second open, from this process or
+  // another, fails with IO_ERROR instead of two writers corrupting each other.
   // `fs` must outlive the manager (FileSystem::Default() when null).
   static Result<std::unique_ptr<StorageManager>> Open(env::FileSystem* fs, std::string dir);
 
@@ -102,6 +104,8 @@ class StorageManager {
   // The last_commit_ts of the last successful checkpoint.
   uint64_t checkpoint_commit_ts() const { return manifest_.last_commit_ts; }
   env::FileSystem* file_system() const { return fs_; }
+  // Lets go of the folder's LOCK file (the database closed); another Open may then take it.
+  void ReleaseLock() { lock_.reset(); }
 
   size_t MemoryUsage() const;
 
@@ -117,6 +121,7 @@ class StorageManager {
 
   env::FileSystem* fs_;
   std::string dir_;
+  std::unique_ptr<env::FileLock> lock_;  // on <dir>/LOCK while open
   catalog::Catalog catalog_;
   std::map<catalog::TableId, std::unique_ptr<NodeTable>> node_tables_;
   std::map<catalog::TableId, std::unique_ptr<RelTable>> rel_tables_;  // by pair id

@@ -175,7 +175,7 @@ TEST(StorageManagerTest, CheckpointAndReopen) {
   auto names = env::FileSystem::Default()->ListDir(tmp.db());
   ASSERT_TRUE(names.ok());
   for (const auto& n : *names) {
-    EXPECT_TRUE(n == "MANIFEST" || n.find("-000002") != std::string::npos) << n;
+    EXPECT_TRUE(n == "MANIFEST" || n == "LOCK" || n.find("-000002") != std::string::npos) << n;
   }
   std::string after = Dump(**db);
   db->reset();
@@ -233,6 +233,7 @@ TEST(StorageManagerTest, CorruptionIsReportedNotCrashed) {
   ASSERT_TRUE(names.ok());
   ASSERT_GE(names->size(), 6u);  // manifest, catalog, 2 node tables, 3 rel pairs
   for (const auto& name : *names) {
+    if (name == kLockName) continue;  // holds no data: any content is fine
     std::string path = env::JoinPath(tmp.db(), name);
     auto original = env::ReadFileToString(fs, path);
     ASSERT_TRUE(original.ok());
@@ -316,7 +317,7 @@ TEST(StorageManagerTest, FailedCheckpointKeepsPreviousOne) {
     auto names = env::FileSystem::Default()->ListDir(tmp.db());
     EXPECT_TRUE(names.ok());
     for (const auto& name : *names) EXPECT_NE(name, "MANIFEST.tmp");  // leftovers removed
-    EXPECT_EQ(names->size(), 7u);  // MANIFEST + the files it names, nothing else
+    EXPECT_EQ(names->size(), 8u);  // LOCK, MANIFEST + the files it names, nothing else
     return Dump(**reopened);
   };
   for (int n = 1; n <= syncs_per_checkpoint; ++n) {
@@ -340,6 +341,20 @@ TEST(StorageManagerTest, FailedCheckpointKeepsPreviousOne) {
   Status s;
   EXPECT_EQ(run([&] { fs.FailNthRename(1); }, &s), first);
   EXPECT_FALSE(s.ok());
+}
+
+TEST(StorageManagerTest, AFolderOpensOnceAtATime) {
+  TempDir tmp;
+  auto first = StorageManager::Open(nullptr, tmp.db());
+  ASSERT_TRUE(first.ok());
+  auto second = StorageManager::Open(nullptr, tmp.db());
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), ErrorCode::kIoError);
+  EXPECT_NE(second.status().message().find("in use"), std::string::npos)
+      << second.status().message();
+  (*first)->ReleaseLock();
+  auto third = StorageManager::Open(nullptr, tmp.db());
+  EXPECT_TRUE(third.ok()) << third.status().ToString();
 }
 
 TEST(StorageManagerTest, OpenEmptyAndStrayFiles) {

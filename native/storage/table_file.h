@@ -34,6 +34,8 @@ inline constexpr uint32_t kManifestVersion = 2;
 inline constexpr size_t kFileHeaderSize = 16;
 inline constexpr size_t kFileFooterSize = 20;
 inline constexpr char kManifestName[] = "MANIFEST";
+// Held locked (flock) by the process that has the database open.
+inline constexpr char kLockName[] = "LOCK";
 inline constexpr char kManifestTmpName[] = "MANIFEST.tmp";
 
 enum class FileKind : uint8_t { kCatalog = 1, kNodeTable = 2, kRelTable = 3 };

@@ -122,6 +122,9 @@ class TestFileSystem final : public env::FileSystem {
   Result<uint64_t> FileSize(const std::string& path) override { return base_->FileSize(path); }
   bool Exists(const std::string& path) override { return base_->Exists(path); }
   Status SyncDir(const std::string& path) override { return base_->SyncDir(path); }
+  Result<std::unique_ptr<env::FileLock>> LockFile(const std::string& path) override {
+    return base_->LockFile(path);
+  }
 
  private:
   class File final : public env::WritableFile {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Database } from '../../src/index.js';
+import { Database, GraphDBError } from '../../src/index.js';
 
 const distIndex = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/index.js');
 
@@ -99,6 +99,23 @@ describe('durability', () => {
     const db = new Database(dir);
     expect(db.connect().querySync('MATCH (p:P) RETURN count(*)').rows[0][0]).toBe(2);
     db.close();
+  });
+
+  it('refuses a second open of a folder that is in use, until it is closed', () => {
+    const dir = tempDir();
+    const db = new Database(dir);
+    let error: unknown;
+    try {
+      new Database(dir);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(GraphDBError);
+    expect((error as GraphDBError).code).toBe('IO_ERROR');
+    expect((error as GraphDBError).message).toMatch(/in use by another process or another open Database/);
+    db.close();
+    const again = new Database(dir);
+    again.close();
   });
 
   it('refuses to checkpoint while a transaction is open', () => {
