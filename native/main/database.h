@@ -21,6 +21,7 @@
 #include "catalog/catalog.h"
 #include "common/result.h"
 #include "exec/graph_store.h"
+#include "main/plan_cache.h"
 #include "storage/storage_manager.h"
 
 namespace graphdb {
@@ -98,6 +99,8 @@ class Database final : public exec::TableProvider {
   const catalog::Catalog& catalog() const { return storage_->catalog(); }
   storage::StorageManager& storage() { return *storage_; }
   uint64_t NextWriteTimestamp() { return ++last_ts_; }
+  // Parsed and compiled queries kept for reuse (main/plan_cache.h); thread-safe.
+  PlanCache& plan_cache() { return plan_cache_; }
 
   // TableProvider (REQUIRES: lock held).
   storage::NodeTable* GetNodeTable(catalog::TableId id) override;
@@ -120,6 +123,7 @@ class Database final : public exec::TableProvider {
   TransactionGate gate_;
   std::unique_ptr<storage::StorageManager> storage_;
   uint64_t last_ts_ = 0;
+  PlanCache plan_cache_;
 };
 
 }  // namespace graphdb

@@ -54,7 +54,7 @@ uint64_t InitialRandomState() {
   Throw(ErrorCode::kInvalidRequest, "Transaction exception: " + message);
 }
 
-exec::QueryResult ExecuteBound(Database& db, const binder::BoundQuery& bound,
+exec::QueryResult ExecuteBound(Database& db, const planner::LogicalPlan& plan,
                                const std::unordered_map<std::string, Value>& params, bool writes,
                                Session* session);
 
@@ -62,26 +62,24 @@ exec::QueryResult ExecuteBound(Database& db, const binder::BoundQuery& bound,
 exec::QueryResult RunQueryStatement(Database& db, const parser::ParsedQueryStatement& statement,
                                     const std::unordered_map<std::string, Value>& params,
                                     bool writes, Session* session) {
-  binder::Binder binder(db.catalog(), params);
-  binder.set_file_scan_resolver(exec::ResolveFileScan);
-  std::unique_ptr<binder::BoundQuery> bound = binder.BindQuery(statement.query);
+  // Bound and planned, or reused from the plan cache; the plan reads `params` when it runs.
+  std::shared_ptr<const CompiledQuery> compiled =
+      db.plan_cache().Compile(statement, params, db.catalog());
   if (statement.explain) {
-    planner::LogicalPlan plan = planner::PlanQuery(*bound, db.catalog());
     exec::QueryResult result;
     result.column_names = {"explain"};
     result.column_types = {LogicalType::String()};
-    result.rows.push_back({Value::String(plan.root->ToString())});
+    result.rows.push_back({Value::String(compiled->plan.root->ToString())});
     return result;
   }
-  return ExecuteBound(db, *bound, params, writes, session);
+  return ExecuteBound(db, compiled->plan, params, writes, session);
 }
 
-// Plans and runs a bound query. REQUIRES: the statement lock, exclusive when it writes.
-exec::QueryResult ExecuteBound(Database& db, const binder::BoundQuery& bound,
+// Runs a planned query. REQUIRES: the statement lock, exclusive when it writes.
+exec::QueryResult ExecuteBound(Database& db, const planner::LogicalPlan& plan,
                                const std::unordered_map<std::string, Value>& params, bool writes,
                                Session* session) {
   const catalog::Catalog& catalog = db.catalog();
-  planner::LogicalPlan plan = planner::PlanQuery(bound, catalog);
   Transaction* transaction = session ? session->transaction.get() : nullptr;
   if (writes && transaction && transaction->read_only) {
     TransactionError("Cannot execute write operations in a read-only transaction.");
@@ -186,7 +184,7 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       std::shared_lock<std::shared_mutex> lock(db.statement_lock());
       binder::Binder binder(db.catalog(), params);
       auto bound = binder.BindStandaloneCall(*statement.As<parser::ParsedCallFunction>().function);
-      return ExecuteBound(db, *bound, params, false, session);
+      return ExecuteBound(db, planner::PlanQuery(*bound, db.catalog()), params, false, session);
     }
     default:
       break;
@@ -229,7 +227,7 @@ exec::QueryResult RunReadOnlyQuery(Database& db, const parser::ParsedRegularQuer
     ThrowBinding(
         "Binder exception: The query of CREATE TABLE ... AS must not update the database.");
   }
-  return ExecuteBound(db, *bound, params, false, nullptr);
+  return ExecuteBound(db, planner::PlanQuery(*bound, db.catalog()), params, false, nullptr);
 }
 
 Session::Session() : random_state(InitialRandomState()) {}
@@ -248,7 +246,9 @@ Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
                                    const std::unordered_map<std::string, Value>& params,
                                    std::optional<AccessMode> allowed, Session* session) {
   try {
-    auto statements = parser::ParseStatements(query);
+    // Parsed now, or reused from the plan cache (single query statements).
+    std::shared_ptr<const ParsedStatements> parsed = db.plan_cache().Parse(query);
+    const ParsedStatements& statements = *parsed;
     if (statements.empty()) {
       return Status(ErrorCode::kQuerySyntax, "Parser exception: the query is empty", 1, 1);
     }
