@@ -322,5 +322,39 @@ TEST_F(PlanCacheTest, ConcurrentSlotsShareEntries) {
   EXPECT_GE(stats.hits + stats.misses, static_cast<uint64_t>(kReaders * kRuns));
 }
 
+// Many threads on a cache too small for their queries: entries are evicted and replaced while
+// others use them, and every thread still gets the plan of its own text and parameter type.
+TEST_F(PlanCacheTest, ConcurrentEvictionKeepsEntriesConsistent) {
+  PlanCache cache(3);
+  const catalog::Catalog& catalog = db_->catalog();
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 500; ++i) {
+        int n = (i * 7 + t) % 6;
+        bool as_string = (i + t) % 2 == 0;
+        std::string text = "RETURN $x AS v" + std::to_string(n);
+        auto parsed = cache.Parse(text);
+        auto compiled =
+            cache.Compile((*parsed)[0]->As<parser::ParsedQueryStatement>(),
+                          {{"x", as_string ? Value::String("s") : Value::Int64(1)}}, catalog);
+        const auto& column = compiled->plan.columns.at(0);
+        if (column.name != "v" + std::to_string(n) ||
+            column.type != (as_string ? LogicalType::String() : LogicalType::Int64())) {
+          failures.fetch_add(1);
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(failures.load(), 0);
+  PlanCacheStats stats = cache.stats();
+  EXPECT_EQ(stats.hits + stats.misses, 2000u);
+  EXPECT_LE(stats.entries, 3u);
+  EXPECT_LE(stats.parsed_entries, 3u);
+  EXPECT_GT(stats.evictions, 0u);
+}
+
 }  // namespace
 }  // namespace graphdb
