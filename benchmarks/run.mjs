@@ -8,10 +8,15 @@
 //             with --quick)
 // --quick     small scale, 3 trials, short windows: a smoke run of everything (< 5 min)
 // --json FILE also writes the report as JSON
-// --only      workloads (or metric names such as ldbc_is3), plus `differential` and `http`
-//             (the http_ceiling benchmark); http_point_read and http_mixed are workloads
+// --only      workloads (or metric names such as ldbc_is3), plus `engine_point_lookup`,
+//             `differential`, `http` (the http_ceiling benchmark) and `commit` (commit rate);
+//             http_point_read and http_mixed are workloads
 // --trials N  trials per workload and system (default 5, 3 with --quick; at least 3)
 // --cache DIR where generated CSVs are kept between runs
+//
+// engine_point_lookup (GraphDB only) times the cached point lookup inside the engine with the
+// native benchmark benchmarks/native/engine_point_lookup.cc, built here with cmake when it can
+// be (skipped with a message when not).
 //
 // Every trial runs in a fresh process (worker.mjs) per system, on a copy of a database loaded
 // once per run, after an untimed warm-up; the report gives the median of the trials with min
@@ -38,6 +43,8 @@ const WORKER = path.join(here, 'worker.mjs');
 const SERVER = path.join(here, 'server.mjs');
 const HTTP_BENCH = path.join(here, 'http', 'bench.mjs');
 const COMMIT_BENCH = path.join(here, 'commit', 'bench.mjs');
+const ENGINE_BENCH = 'engine_point_lookup';
+const ENGINE_BENCH_TARGET = 'graphdb_bench_engine';
 const WORKER_TIMEOUT_MS = 15 * 60 * 1000;
 /** How long a server process may take to open its database and listen. */
 const SERVER_START_TIMEOUT_MS = 2 * 60 * 1000;
@@ -90,7 +97,7 @@ function log(message) {
 
 /** Which workloads, the differential check and the HTTP benchmark to run. */
 function selection() {
-  const all = [...Object.keys(WORKLOADS), 'differential', 'http', 'commit'];
+  const all = [...Object.keys(WORKLOADS), ENGINE_BENCH, 'differential', 'http', 'commit'];
   if (!args.only) return new Set(all);
   const chosen = new Set();
   for (const name of args.only.split(',').map((s) => s.trim())) {
@@ -108,11 +115,17 @@ function runNode(script, argv, { timeoutMs = WORKER_TIMEOUT_MS } = {}) {
   return outcome(child, { timeoutMs });
 }
 
+/** Runs a command to its end; resolves to { code, signal, stdout, stderr }. */
+function runProcess(command, argv, { timeoutMs = WORKER_TIMEOUT_MS } = {}) {
+  const child = spawn(command, argv, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  return collect(child, { timeoutMs });
+}
+
 /**
- * Resolves, once `child` has exited, to its last stdout line parsed as JSON (when it exited
- * with 0 or that line is an { error }), else to { error } with the tail of its stderr.
+ * Resolves, once `child` has exited, to { code, signal, stdout, stderr }; a child that cannot
+ * start resolves with code null and the reason in stderr. It is killed after `timeoutMs`.
  */
-function outcome(child, { timeoutMs }) {
+function collect(child, { timeoutMs }) {
   return new Promise((resolve) => {
     let stdout = '';
     let stderr = '';
@@ -123,21 +136,37 @@ function outcome(child, { timeoutMs }) {
       stderr += d;
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve({ code: null, signal: null, stdout, stderr: error.message });
+    });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      const last = stdout.trim().split('\n').pop() ?? '';
-      let parsed = null;
-      try {
-        parsed = JSON.parse(last);
-      } catch {
-        parsed = null;
-      }
-      if (parsed && (code === 0 || parsed.error)) return resolve(parsed);
-      const tail = stderr.trim().split('\n').slice(-5).join(' | ');
-      const why = signal ? `killed by ${signal}` : `exit code ${code}`;
-      resolve({ error: { code: 'WORKER_FAILED', message: `${why}${tail ? `: ${tail}` : ''}` } });
+      resolve({ code, signal, stdout, stderr });
     });
   });
+}
+
+/** The last line of `stdout` parsed as JSON, or null. */
+function lastJsonLine(stdout) {
+  try {
+    return JSON.parse(stdout.trim().split('\n').pop() ?? '');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Resolves, once `child` has exited, to its last stdout line parsed as JSON (when it exited
+ * with 0 or that line is an { error }), else to { error } with the tail of its stderr.
+ */
+async function outcome(child, { timeoutMs }) {
+  const { code, signal, stdout, stderr } = await collect(child, { timeoutMs });
+  const parsed = lastJsonLine(stdout);
+  if (parsed && (code === 0 || parsed.error)) return parsed;
+  const tail = stderr.trim().split('\n').slice(-5).join(' | ');
+  const why = signal ? `killed by ${signal}` : `exit code ${code}`;
+  return { error: { code: 'WORKER_FAILED', message: `${why}${tail ? `: ${tail}` : ''}` } };
 }
 
 /**
@@ -221,6 +250,12 @@ async function main() {
       Object.assign(report.workloads, outcome.entries);
       failures.push(...outcome.failures);
       if (outcome.tableCounts) updateCounts = outcome.tableCounts;
+    }
+    if (chosen.has(ENGINE_BENCH)) {
+      const outcome = await engineBench(runDir);
+      if (outcome.entry) report.workloads[ENGINE_BENCH] = outcome.entry;
+      if (outcome.skipped) report.skipped = { ...report.skipped, [ENGINE_BENCH]: outcome.skipped };
+      if (outcome.failure) failures.push(outcome.failure);
     }
     if (chosen.has('differential')) {
       report.differential = await differential(templates, runDir);
@@ -418,7 +453,7 @@ function startServer(system, db) {
 }
 
 function summarize(values, unit) {
-  const digits = unit === 's' ? 3 : 1;
+  const digits = unit === 's' || unit === 'µs' ? 3 : 1;
   return {
     median: round(median(values), digits),
     min: round(Math.min(...values), digits),
@@ -498,6 +533,70 @@ function compareCounts(counts) {
   return { tables: tables.length, mismatches: differing.length, details: differing };
 }
 
+/**
+ * engine_point_lookup: builds the native benchmark in the addon's build folder (incremental;
+ * cmake-js configured it) and runs it once, its trials inside one process on one loaded graph.
+ * Returns { entry } for the report, or { skipped } with the reason when it cannot be built.
+ */
+async function engineBench(runDir) {
+  const buildDir = path.join(root, 'build');
+  if (!fs.existsSync(path.join(buildDir, 'CMakeCache.txt'))) {
+    const skipped = 'no configured build/ folder (run `npm run build:native` first)';
+    log(`${ENGINE_BENCH}: SKIPPED, ${skipped}`);
+    return { skipped };
+  }
+  log(`${ENGINE_BENCH}: building ${ENGINE_BENCH_TARGET} with cmake`);
+  const built = await runProcess('cmake', [
+    '--build',
+    buildDir,
+    '--target',
+    ENGINE_BENCH_TARGET,
+    '--parallel',
+    '2',
+  ]);
+  const binary = path.join(buildDir, ENGINE_BENCH_TARGET);
+  if (built.code !== 0 || !fs.existsSync(binary)) {
+    const tail = `${built.stdout}\n${built.stderr}`.trim().split('\n').slice(-3).join(' | ');
+    const skipped = `the build of ${ENGINE_BENCH_TARGET} failed or is not possible here: ${tail}`;
+    log(`${ENGINE_BENCH}: SKIPPED, ${skipped}`);
+    return { skipped };
+  }
+  // Run a copy, as the workloads run a snapshot of the addon.
+  const copy = path.join(runDir, ENGINE_BENCH_TARGET);
+  fs.copyFileSync(binary, copy);
+  fs.chmodSync(copy, 0o755);
+  const ops = quick ? 50_000 : 200_000;
+  const run = await runProcess(copy, ['--trials', String(trials), '--ops', String(ops)]);
+  const result = lastJsonLine(run.stdout);
+  if (run.code !== 0 || !result || result.error) {
+    const why = run.stderr.trim().split('\n').pop() || `exit code ${run.code}`;
+    const message = result?.error?.message ?? why;
+    log(`${ENGINE_BENCH}: FAILED: ${message}`);
+    return { failure: `${ENGINE_BENCH} on graphdb: ${message}` };
+  }
+  const micros = result.nsPerOp.map((ns) => ns / 1000);
+  const hitRate = `${round(result.hitRate * 100, 2)}%`;
+  log(
+    `${ENGINE_BENCH}: ${micros.map((v) => formatValue(v, 'µs')).join(', ')} µs/op, plan cache hit rate ${hitRate}`,
+  );
+  return {
+    entry: {
+      unit: 'µs',
+      better: 'lower',
+      note: `GraphDB only: inside the engine, ${result.persons.toLocaleString('en-US')} persons, plan cache hit rate ${hitRate}`,
+      peer: false,
+      graphdb: summarize(micros, 'µs'),
+      ratio: null,
+      details: {
+        query: result.query,
+        opsPerTrial: result.opsPerTrial,
+        hitRate: result.hitRate,
+        uncachedCompileUs: round(result.uncachedCompileNs / 1000, 3),
+      },
+    },
+  };
+}
+
 async function httpCeiling(runDir) {
   if (!fs.existsSync(HTTP_BENCH)) return { skipped: 'benchmarks/http/bench.mjs not present' };
   const out = path.join(runDir, 'http.json');
@@ -565,6 +664,7 @@ function formatValue(value, unit) {
   if (value === null || value === undefined) return '-';
   if (unit === 's') return value.toFixed(value < 10 ? 3 : 1);
   if (unit === 'MB') return value.toFixed(0);
+  if (unit === 'µs') return value.toFixed(2);
   return value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(1);
 }
 
@@ -580,7 +680,9 @@ function printTable(report) {
   const rows = [['workload', 'unit', 'graphdb median (min–max)', 'kuzu median (min–max)', 'ratio', 'note']];
   for (const [name, e] of Object.entries(report.workloads)) {
     const ratioText = e.ratio === null ? '-' : `${e.ratio.toFixed(2)}x`;
-    rows.push([name, e.unit, cell(e.graphdb, e.unit), cell(e.kuzu, e.unit), ratioText, e.note ?? '']);
+    // A GraphDB-only workload has no peer figure: its Kùzu cell reads n/a.
+    const peer = e.kuzu === undefined && e.peer === false ? 'n/a' : cell(e.kuzu, e.unit);
+    rows.push([name, e.unit, cell(e.graphdb, e.unit), peer, ratioText, e.note ?? '']);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;

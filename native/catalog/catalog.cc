@@ -1,6 +1,7 @@
 #include "catalog/catalog.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "catalog/binary_codec.h"
 #include "env/crc32c.h"
@@ -256,7 +257,7 @@ Result<DdlOutcome> Catalog::CreateNodeTable(NodeTableDefinition def) {
   std::string message = "Table " + schema.name + " has been created.";
   Index(id, schema.name);
   node_tables_.emplace(id, std::move(schema));
-  ++version_;
+  version_ = NewVersion();
   return DdlOutcome{id, true, std::move(message)};
 }
 
@@ -311,7 +312,7 @@ Result<DdlOutcome> Catalog::CreateRelTable(RelTableDefinition def) {
   std::string message = "Table " + schema.name + " has been created.";
   Index(id, schema.name);
   rel_tables_.emplace(id, std::move(schema));
-  ++version_;
+  version_ = NewVersion();
   return DdlOutcome{id, true, std::move(message)};
 }
 
@@ -332,7 +333,7 @@ Result<DdlOutcome> Catalog::DropTable(std::string_view name, bool if_exists) {
     std::string message = "Table " + it->second.name + " has been dropped.";
     Unindex(it->second.name);
     node_tables_.erase(it);
-    ++version_;
+    version_ = NewVersion();
     return DdlOutcome{*id, true, std::move(message)};
   }
   auto it = rel_tables_.find(*id);
@@ -340,7 +341,7 @@ Result<DdlOutcome> Catalog::DropTable(std::string_view name, bool if_exists) {
   for (const auto& p : it->second.pairs) pair_owner_.erase(p.id);
   Unindex(it->second.name);
   rel_tables_.erase(it);
-  ++version_;
+  version_ = NewVersion();
   return DdlOutcome{*id, true, std::move(message)};
 }
 
@@ -360,7 +361,7 @@ Result<DdlOutcome> Catalog::RenameTable(std::string_view name, std::string new_n
   Unindex(*stored);
   *stored = std::move(new_name);
   Index(*id, *stored);
-  ++version_;
+  version_ = NewVersion();
   return DdlOutcome{*id, true, std::move(message)};
 }
 
@@ -398,7 +399,7 @@ Result<DdlOutcome> Catalog::AddProperty(std::string_view table, PropertyDefiniti
   std::string message =
       "Property " + property.name + " has been added to table " + table_name + ".";
   properties->push_back(std::move(property));
-  ++version_;
+  version_ = NewVersion();
   return DdlOutcome{*id, true, std::move(message)};
 }
 
@@ -425,7 +426,7 @@ Result<DdlOutcome> Catalog::DropProperty(std::string_view table, std::string_vie
   std::string message =
       "Property " + (*properties)[*index].name + " has been dropped from table " + table_name + ".";
   properties->erase(properties->begin() + static_cast<ptrdiff_t>(*index));
-  ++version_;
+  version_ = NewVersion();
   return DdlOutcome{*id, true, std::move(message)};
 }
 
@@ -446,7 +447,7 @@ Result<DdlOutcome> Catalog::RenameProperty(std::string_view table, std::string_v
   std::string message =
       "Property " + (*properties)[*index].name + " has been renamed to " + new_name + ".";
   (*properties)[*index].name = std::move(new_name);
-  ++version_;
+  version_ = NewVersion();
   return DdlOutcome{*id, true, std::move(message)};
 }
 
@@ -470,7 +471,7 @@ Result<DdlOutcome> Catalog::AddRelPair(std::string_view rel_table, std::string_v
   TableId pair_id = next_table_id_++;
   schema.pairs.push_back({pair_id, *src, *dst});
   pair_owner_[pair_id] = *id;
-  ++version_;
+  version_ = NewVersion();
   return DdlOutcome{pair_id, true, pair_text + " added to table " + schema.name + "."};
 }
 
@@ -495,7 +496,7 @@ Result<DdlOutcome> Catalog::DropRelPair(std::string_view rel_table, std::string_
   TableId pair_id = pair->id;
   pair_owner_.erase(pair_id);
   schema.pairs.erase(schema.pairs.begin() + (pair - schema.pairs.data()));
-  ++version_;
+  version_ = NewVersion();
   return DdlOutcome{pair_id, true, pair_text + " has been dropped from table " + schema.name + "."};
 }
 
@@ -507,7 +508,7 @@ Status Catalog::SetComment(std::string_view table, std::string comment) {
   } else {
     rel_tables_.at(*id).comment = std::move(comment);
   }
-  ++version_;
+  version_ = NewVersion();
   return Status::OK();
 }
 
@@ -707,6 +708,11 @@ Result<Catalog> Catalog::Deserialize(std::string_view bytes) {
   }
   if (!r.done()) return corrupt("trailing bytes");
   return c;
+}
+
+uint64_t Catalog::NewVersion() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
 }
 
 bool Catalog::operator==(const Catalog& other) const { return Serialize() == other.Serialize(); }

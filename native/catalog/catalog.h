@@ -174,7 +174,11 @@ class Catalog {
   std::vector<const RelTableSchema*> RelTablesReferencing(TableId node_table) const;
 
   TableId next_table_id() const { return next_table_id_; }
-  // Incremented by every successful change; lets callers cache derived data.
+  // Identifies the schema's state, so callers can cache derived data (query plans): every
+  // successful change sets a new version, and versions are never reused within the process,
+  // not even by another Catalog (each new or deserialized catalog starts with a fresh one).
+  // Copies share their version, as they share their content: a catalog restored from a copy
+  // (a rollback) is at the version its content had.
   uint64_t version() const { return version_; }
 
   // ---- Persistence ----
@@ -196,7 +200,10 @@ class Catalog {
   std::unordered_map<std::string, TableId> by_name_;  // lower-cased name -> id
   std::unordered_map<TableId, TableId> pair_owner_;   // pair id -> rel table id
   TableId next_table_id_ = 0;
-  uint64_t version_ = 0;
+  uint64_t version_ = NewVersion();
+
+  // The next unused version number (process-wide, thread-safe).
+  static uint64_t NewVersion();
 };
 
 // ASCII lower-casing used for case-insensitive names.

@@ -176,6 +176,26 @@ TEST(CatalogTest, DdlMessages) {
             "Property date has been dropped from table knows.");
 }
 
+// Versions identify a schema state within the process: copies (snapshots) share the version
+// of their content; any change, in any catalog, takes a version never seen before.
+TEST(CatalogTest, VersionsNeverRepeat) {
+  Catalog a;
+  Catalog b;
+  EXPECT_NE(a.version(), b.version());
+  Catalog copy = a;
+  EXPECT_EQ(copy.version(), a.version());
+  ASSERT_TRUE(a.CreateNodeTable(Node("t", {P("id", "INT64")}, "id")).ok());
+  ASSERT_TRUE(copy.CreateNodeTable(Node("t", {P("id", "INT64")}, "id")).ok());
+  EXPECT_NE(a.version(), copy.version());
+  EXPECT_EQ(a, copy);
+  uint64_t before = a.version();
+  EXPECT_FALSE(a.DropTable("missing").ok());  // a failed change keeps the version
+  EXPECT_EQ(a.version(), before);
+  auto restored = Catalog::Deserialize(a.Serialize());
+  ASSERT_TRUE(restored.ok());
+  EXPECT_NE(restored->version(), a.version());
+}
+
 TEST(CatalogTest, AlterProperties) {
   Catalog c = TinySnb();
   uint64_t v = c.version();

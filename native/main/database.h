@@ -35,6 +35,7 @@
 #include "common/result.h"
 #include "env/file_system.h"
 #include "exec/graph_store.h"
+#include "main/plan_cache.h"
 #include "storage/storage_manager.h"
 #include "wal/writer.h"
 
@@ -187,6 +188,9 @@ class Database final : public exec::TableProvider {
   // The same with the lock held exclusively; `oldest` from OldestSnapshot().
   void PruneVersionsLocked(uint64_t oldest);
 
+  // Parsed and compiled queries kept for reuse (main/plan_cache.h); thread-safe.
+  PlanCache& plan_cache() { return plan_cache_; }
+
   // TableProvider (REQUIRES: lock held).
   storage::NodeTable* GetNodeTable(catalog::TableId id) override;
   storage::RelTable* GetRelTable(catalog::TableId pair_id) override;
@@ -240,6 +244,7 @@ class Database final : public exec::TableProvider {
   Status write_failure_;  // GUARDED_BY(failure_mu_)
   std::vector<std::string> recovery_warnings_;
   uint64_t recovered_commits_ = 0;
+  PlanCache plan_cache_;
 };
 
 }  // namespace graphdb

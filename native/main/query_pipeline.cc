@@ -62,7 +62,7 @@ struct CommitContext {
   Database::CommitTicket ticket;
 };
 
-exec::QueryResult ExecuteBound(Database& db, const binder::BoundQuery& bound,
+exec::QueryResult ExecuteBound(Database& db, const planner::LogicalPlan& plan,
                                const std::unordered_map<std::string, Value>& params,
                                AccessMode mode, Session* session,
                                CommitContext* commit = nullptr);
@@ -71,29 +71,27 @@ exec::QueryResult ExecuteBound(Database& db, const binder::BoundQuery& bound,
 exec::QueryResult RunQueryStatement(Database& db, const parser::ParsedQueryStatement& statement,
                                     const std::unordered_map<std::string, Value>& params,
                                     AccessMode mode, Session* session, CommitContext* commit) {
-  binder::Binder binder(db.catalog(), params);
-  binder.set_file_scan_resolver(exec::ResolveFileScan);
-  std::unique_ptr<binder::BoundQuery> bound = binder.BindQuery(statement.query);
+  // Bound and planned, or reused from the plan cache; the plan reads `params` when it runs.
+  std::shared_ptr<const CompiledQuery> compiled =
+      db.plan_cache().Compile(statement, params, db.catalog());
   if (statement.explain) {
-    planner::LogicalPlan plan = planner::PlanQuery(*bound, db.catalog());
     exec::QueryResult result;
     result.column_names = {"explain"};
     result.column_types = {LogicalType::String()};
-    result.rows.push_back({Value::String(plan.root->ToString())});
+    result.rows.push_back({Value::String(compiled->plan.root->ToString())});
     return result;
   }
-  return ExecuteBound(db, *bound, params, mode, session, commit);
+  return ExecuteBound(db, compiled->plan, params, mode, session, commit);
 }
 
-// Plans and runs a bound query. A write outside an explicit transaction commits here: its redo
-// record is appended to the WAL before the lock is released (`commit` is required then).
+// Runs a planned query. A write outside an explicit transaction commits here: its redo record
+// is appended to the WAL before the lock is released (`commit` is required then).
 // REQUIRES: the statement lock, exclusive when it writes.
-exec::QueryResult ExecuteBound(Database& db, const binder::BoundQuery& bound,
+exec::QueryResult ExecuteBound(Database& db, const planner::LogicalPlan& plan,
                                const std::unordered_map<std::string, Value>& params,
                                AccessMode mode, Session* session, CommitContext* commit) {
   const bool writes = mode != AccessMode::kRead;
   const catalog::Catalog& catalog = db.catalog();
-  planner::LogicalPlan plan = planner::PlanQuery(bound, catalog);
   Transaction* transaction = session ? session->transaction.get() : nullptr;
   if (writes && transaction && transaction->read_only) {
     TransactionError("Cannot execute write operations in a read-only transaction.");
@@ -229,7 +227,8 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       std::shared_lock<std::shared_mutex> lock(db.statement_lock());
       binder::Binder binder(db.catalog(), params);
       auto bound = binder.BindStandaloneCall(*statement.As<parser::ParsedCallFunction>().function);
-      return ExecuteBound(db, *bound, params, AccessMode::kRead, session);
+      return ExecuteBound(db, planner::PlanQuery(*bound, db.catalog()), params, AccessMode::kRead,
+                          session);
     }
     default:
       break;
@@ -278,7 +277,8 @@ exec::QueryResult RunReadOnlyQuery(Database& db, const parser::ParsedRegularQuer
     ThrowBinding(
         "Binder exception: The query of CREATE TABLE ... AS must not update the database.");
   }
-  return ExecuteBound(db, *bound, params, AccessMode::kRead, nullptr);
+  return ExecuteBound(db, planner::PlanQuery(*bound, db.catalog()), params, AccessMode::kRead,
+                      nullptr);
 }
 
 Session::Session() : random_state(InitialRandomState()) {}
@@ -302,7 +302,9 @@ Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
                                    std::optional<AccessMode> allowed, Session* session,
                                    uint32_t wal_slot) {
   try {
-    auto statements = parser::ParseStatements(query);
+    // Parsed now, or reused from the plan cache (single query statements).
+    std::shared_ptr<const ParsedStatements> parsed = db.plan_cache().Parse(query);
+    const ParsedStatements& statements = *parsed;
     if (statements.empty()) {
       return Status(ErrorCode::kQuerySyntax, "Parser exception: the query is empty", 1, 1);
     }

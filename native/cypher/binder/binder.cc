@@ -278,6 +278,7 @@ std::unique_ptr<BoundQuery> Binder::BindQuery(const parser::ParsedRegularQuery& 
   bound->num_slots = num_slots_;
   bound->read_only = read_only_;
   bound->creates_only = creates_only_;
+  bound->reads_files = reads_files_;
   return bound;
 }
 
@@ -465,6 +466,7 @@ void Binder::BindLoadFrom(const parser::ParsedLoadFromClause& load, BoundClause*
     ThrowNotSupported("LOAD FROM a query or a variable is not supported yet");
   }
   if (!file_scan_resolver_) ThrowNotSupported("LOAD FROM is not available here");
+  reads_files_ = true;
   auto scan = std::make_unique<BoundFileScan>();
   scan->paths = load.source.file_paths;
   for (const auto& option : load.options) {

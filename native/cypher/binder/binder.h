@@ -131,6 +131,7 @@ class Binder {
   std::unordered_map<SlotId, std::vector<uint64_t>> extra_node_tables_;
   bool read_only_ = true;
   bool creates_only_ = true;
+  bool reads_files_ = false;
 };
 
 }  // namespace graphdb::binder

@@ -172,6 +172,9 @@ struct BoundQuery {
   uint32_t num_slots = 0;
   bool read_only = true;
   bool creates_only = true;  // only CREATE among the updates (access mode insert)
+  // LOAD FROM: the binder learnt columns from the files, so the binding holds only as long as
+  // the files do (plans of such queries are not cached).
+  bool reads_files = false;
 };
 
 }  // namespace graphdb::binder

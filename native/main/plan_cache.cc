@@ -1,0 +1,216 @@
+#include "main/plan_cache.h"
+
+#include <algorithm>
+
+#include "cypher/binder/binder.h"
+#include "cypher/parser/parser.h"
+#include "cypher/planner/planner.h"
+#include "exec/file_scan.h"
+
+namespace graphdb {
+
+namespace {
+
+void AppendLength(size_t n, std::string* out) {
+  uint32_t v = static_cast<uint32_t>(n);
+  out->append(reinterpret_cast<const char*>(&v), sizeof(v));
+}
+
+void AppendBytes(std::string_view bytes, std::string* out) {
+  AppendLength(bytes.size(), out);
+  out->append(bytes);
+}
+
+// An exact, unambiguous encoding of a type: field names keep their case, since the binder
+// passes them on to result types.
+void AppendType(const LogicalType& type, std::string* out) {
+  out->push_back(static_cast<char>(type.id()));
+  switch (type.id()) {
+    case LogicalTypeId::kList:
+    case LogicalTypeId::kMap:
+      AppendType(type.child(), out);
+      break;
+    case LogicalTypeId::kArray:
+      AppendLength(type.array_size(), out);
+      AppendType(type.child(), out);
+      break;
+    case LogicalTypeId::kStruct:
+    case LogicalTypeId::kUnion:
+      AppendLength(type.fields().size(), out);
+      for (const auto& field : type.fields()) {
+        AppendBytes(field.name, out);
+        AppendType(*field.type, out);
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+// The compiled level's key: the statement text, then each parameter's name and type in name
+// order (the map's own order is unspecified).
+std::string CompiledKey(std::string_view text,
+                        const std::unordered_map<std::string, Value>& params) {
+  std::string key;
+  key.reserve(text.size() + 8 + params.size() * 16);
+  AppendBytes(text, &key);
+  if (params.empty()) return key;
+  std::vector<const std::pair<const std::string, Value>*> sorted;
+  sorted.reserve(params.size());
+  for (const auto& entry : params) sorted.push_back(&entry);
+  std::sort(sorted.begin(), sorted.end(),
+            [](const auto* a, const auto* b) { return a->first < b->first; });
+  for (const auto* entry : sorted) {
+    AppendBytes(entry->first, &key);
+    AppendType(entry->second.type(), &key);
+  }
+  return key;
+}
+
+bool CacheableParse(std::string_view text, const ParsedStatements& statements) {
+  return text.size() <= PlanCache::kMaxCachedTextBytes && statements.size() == 1 &&
+         statements[0]->kind == parser::StatementKind::kQuery;
+}
+
+}  // namespace
+
+std::shared_ptr<const CompiledQuery> CompileQuery(
+    const parser::ParsedRegularQuery& query, const std::unordered_map<std::string, Value>& params,
+    const catalog::Catalog& catalog) {
+  auto compiled = std::make_shared<CompiledQuery>();
+  compiled->catalog_version = catalog.version();
+  binder::Binder binder(catalog, params);
+  binder.set_file_scan_resolver(exec::ResolveFileScan);
+  compiled->bound = binder.BindQuery(query);
+  compiled->plan = planner::PlanQuery(*compiled->bound, catalog);
+  return compiled;
+}
+
+// ---- Lru ----
+
+template <typename V>
+const std::shared_ptr<const V>* PlanCache::Lru<V>::Find(std::string_view key) {
+  auto it = index_.find(key);
+  if (it == index_.end()) return nullptr;
+  order_.splice(order_.begin(), order_, it->second);
+  return &it->second->second;
+}
+
+template <typename V>
+size_t PlanCache::Lru<V>::Put(std::string key, std::shared_ptr<const V> value, size_t capacity,
+                              std::vector<std::shared_ptr<const V>>* dropped) {
+  auto it = index_.find(key);
+  if (it != index_.end()) {
+    dropped->push_back(std::move(it->second->second));
+    it->second->second = std::move(value);
+    order_.splice(order_.begin(), order_, it->second);
+    return 0;
+  }
+  order_.emplace_front(std::move(key), std::move(value));
+  index_.emplace(std::string_view(order_.front().first), order_.begin());
+  size_t evicted = 0;
+  while (index_.size() > capacity) {
+    auto& last = order_.back();
+    index_.erase(std::string_view(last.first));
+    dropped->push_back(std::move(last.second));
+    order_.pop_back();
+    ++evicted;
+  }
+  return evicted;
+}
+
+template <typename V>
+void PlanCache::Lru<V>::Clear(std::vector<std::shared_ptr<const V>>* dropped) {
+  for (auto& entry : order_) dropped->push_back(std::move(entry.second));
+  index_.clear();
+  order_.clear();
+}
+
+// ---- PlanCache ----
+
+PlanCache::PlanCache(size_t capacity) : capacity_(capacity) {}
+
+PlanCache::~PlanCache() = default;
+
+std::shared_ptr<const ParsedStatements> PlanCache::Parse(std::string_view text) {
+  if (capacity_ > 0) {
+    std::lock_guard<std::mutex> lock(parsed_mu_);
+    if (const auto* hit = parsed_.Find(text)) {
+      ++parse_hits_;
+      return *hit;
+    }
+    ++parse_misses_;
+  }
+  auto parsed = std::make_shared<const ParsedStatements>(parser::ParseStatements(text));
+  if (capacity_ == 0 || !CacheableParse(text, *parsed)) return parsed;
+  std::vector<std::shared_ptr<const ParsedStatements>> dropped;
+  {
+    std::lock_guard<std::mutex> lock(parsed_mu_);
+    parse_evictions_ += parsed_.Put(std::string(text), parsed, capacity_, &dropped);
+  }
+  return parsed;  // `dropped` is released here, outside the lock
+}
+
+std::shared_ptr<const CompiledQuery> PlanCache::Compile(
+    const parser::ParsedQueryStatement& statement,
+    const std::unordered_map<std::string, Value>& params, const catalog::Catalog& catalog) {
+  if (capacity_ == 0) return CompileQuery(statement.query, params, catalog);
+  std::string key = CompiledKey(statement.text, params);
+  const uint64_t version = catalog.version();
+  {
+    std::lock_guard<std::mutex> lock(compiled_mu_);
+    if (const auto* entry = compiled_.Find(key)) {
+      if ((*entry)->catalog_version == version) {
+        ++hits_;
+        return *entry;
+      }
+      ++stale_;
+    }
+    ++misses_;
+  }
+  std::shared_ptr<const CompiledQuery> compiled = CompileQuery(statement.query, params, catalog);
+  if (compiled->bound->reads_files || statement.text.size() > kMaxCachedTextBytes) {
+    return compiled;
+  }
+  std::vector<std::shared_ptr<const CompiledQuery>> dropped;
+  {
+    std::lock_guard<std::mutex> lock(compiled_mu_);
+    evictions_ += compiled_.Put(std::move(key), compiled, capacity_, &dropped);
+  }
+  return compiled;
+}
+
+PlanCacheStats PlanCache::stats() const {
+  PlanCacheStats s;
+  {
+    std::lock_guard<std::mutex> lock(compiled_mu_);
+    s.hits = hits_;
+    s.misses = misses_;
+    s.stale = stale_;
+    s.evictions = evictions_;
+    s.entries = compiled_.size();
+  }
+  {
+    std::lock_guard<std::mutex> lock(parsed_mu_);
+    s.parse_hits = parse_hits_;
+    s.parse_misses = parse_misses_;
+    s.parse_evictions = parse_evictions_;
+    s.parsed_entries = parsed_.size();
+  }
+  return s;
+}
+
+void PlanCache::Clear() {
+  std::vector<std::shared_ptr<const ParsedStatements>> parsed;
+  std::vector<std::shared_ptr<const CompiledQuery>> compiled;
+  {
+    std::lock_guard<std::mutex> lock(parsed_mu_);
+    parsed_.Clear(&parsed);
+  }
+  {
+    std::lock_guard<std::mutex> lock(compiled_mu_);
+    compiled_.Clear(&compiled);
+  }
+}  // the entries are released here, outside the locks
+
+}  // namespace graphdb

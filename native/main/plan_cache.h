@@ -1,0 +1,149 @@
+// PlanCache: parsed statements and compiled query plans kept for reuse, so a query that runs
+// again with new `$parameters` skips the parser, the binder and the planner.
+//
+// Two levels, each a bounded LRU map:
+//   - parsed:   query text -> the statements the parser made of it. Only texts holding exactly
+//               one query statement (MATCH ... RETURN, CREATE ..., EXPLAIN of either) are kept;
+//               DDL, COPY, CALL options, transaction control and multi-statement texts are
+//               parsed every time. Parsing depends on nothing but the text, so this level
+//               never goes stale.
+//   - compiled: (statement text, the name and exact type of every parameter given)
+//               -> the bound query and its logical plan, built against one catalog version.
+//               A lookup hits only when that version is the current one: DDL (and anything
+//               else that changes the catalog) makes older entries misses, which are
+//               re-compiled and replace them. The statements of multi-statement texts are
+//               compiled through this level too, each under its own text.
+//
+// Why the parameter types are part of the key: the binder types `$x` from the value it is
+// given (INT64, STRING, LIST(...)...) and picks overloads and casts from that type, but never
+// reads the value itself; the executor reads parameter values from ExecContext::params on
+// every run. So one plan serves every set of values of the same types, and a parameter of
+// another type (or a missing one) is a different key: it is compiled afresh, and fails with
+// exactly the error an uncached run gives. Errors are never cached.
+//
+// Not cached: queries with LOAD FROM (the binder learns their columns from the files, which
+// may change), and plans built outside Compile (CREATE TABLE ... AS, COPY ... FROM (query),
+// standalone CALL).
+//
+// Thread-safety: thread-safe. One mutex per level guards the maps and the counters; parsing
+// and compiling run outside it. Entries are immutable once built and handed out as
+// shared_ptr<const ...>, so any number of executions (several slots, readers in parallel) use
+// one entry at once, and an entry evicted or replaced meanwhile lives until its last user is
+// done. Per-execution state (physical operators, the frame, parameter values) is never cached.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "cypher/binder/bound_statement.h"
+#include "cypher/parser/ast.h"
+#include "cypher/planner/logical_plan.h"
+#include "types/value.h"
+
+namespace graphdb {
+
+using ParsedStatements = std::vector<std::unique_ptr<parser::ParsedStatement>>;
+
+// A query statement bound and planned against one catalog version and one set of parameter
+// types. Immutable; `plan` points into `*bound`.
+struct CompiledQuery {
+  uint64_t catalog_version = 0;
+  std::unique_ptr<binder::BoundQuery> bound;
+  planner::LogicalPlan plan;
+};
+
+// Binds and plans `query` now, without the cache. Throws the binder's and planner's errors.
+// REQUIRES: the catalog does not change during the call.
+std::shared_ptr<const CompiledQuery> CompileQuery(
+    const parser::ParsedRegularQuery& query, const std::unordered_map<std::string, Value>& params,
+    const catalog::Catalog& catalog);
+
+struct PlanCacheStats {
+  uint64_t hits = 0;       // compiled level: plans reused
+  uint64_t misses = 0;     // compiled level: plans built (includes `stale`)
+  uint64_t stale = 0;      // misses that found an entry of an older catalog version
+  uint64_t evictions = 0;  // compiled entries dropped for room
+  uint64_t parse_hits = 0;
+  uint64_t parse_misses = 0;  // texts parsed (cacheable or not)
+  uint64_t parse_evictions = 0;
+  size_t entries = 0;         // compiled entries held now
+  size_t parsed_entries = 0;  // parsed entries held now
+};
+
+class PlanCache {
+ public:
+  static constexpr size_t kDefaultCapacity = 512;
+  // Texts longer than this are parsed every time (a generated bulk statement is not a query
+  // that repeats, and would hold memory).
+  static constexpr size_t kMaxCachedTextBytes = 64 * 1024;
+
+  // `capacity`: the most entries of each level; 0 disables caching (every run compiles).
+  explicit PlanCache(size_t capacity = kDefaultCapacity);
+  ~PlanCache();
+
+  PlanCache(const PlanCache&) = delete;
+  PlanCache& operator=(const PlanCache&) = delete;
+
+  // The statements of `text`, from the cache or parsed now. Throws the parser's errors.
+  std::shared_ptr<const ParsedStatements> Parse(std::string_view text);
+
+  // The compiled form of `statement` for parameters of these types against `catalog`: from
+  // the cache, or compiled now (and kept unless it is not cacheable). Throws the binder's
+  // and planner's errors, which are not kept.
+  // REQUIRES: the catalog does not change during the call (the caller holds the database's
+  // statement lock).
+  std::shared_ptr<const CompiledQuery> Compile(const parser::ParsedQueryStatement& statement,
+                                               const std::unordered_map<std::string, Value>& params,
+                                               const catalog::Catalog& catalog);
+
+  size_t capacity() const { return capacity_; }
+  PlanCacheStats stats() const;
+  // Drops every entry (counters stay). Executions using an entry keep it until they finish.
+  void Clear();
+
+ private:
+  // A bounded map with least-recently-used eviction. Not thread-safe: the owner locks.
+  template <typename V>
+  class Lru {
+   public:
+    // The value of `key`, marked most recently used; nullptr when absent.
+    const std::shared_ptr<const V>* Find(std::string_view key);
+    // Inserts or replaces; evicted values are appended to `dropped` (released by the caller
+    // after unlocking). Returns the number of entries evicted.
+    size_t Put(std::string key, std::shared_ptr<const V> value, size_t capacity,
+               std::vector<std::shared_ptr<const V>>* dropped);
+    size_t size() const { return index_.size(); }
+    void Clear(std::vector<std::shared_ptr<const V>>* dropped);
+
+   private:
+    using Entry = std::pair<std::string, std::shared_ptr<const V>>;
+    std::list<Entry> order_;  // most recently used first
+    // Keys view the strings held in `order_` (list nodes never move).
+    std::unordered_map<std::string_view, typename std::list<Entry>::iterator> index_;
+  };
+
+  const size_t capacity_;
+
+  mutable std::mutex parsed_mu_;
+  Lru<ParsedStatements> parsed_;  // GUARDED_BY(parsed_mu_)
+  uint64_t parse_hits_ = 0;       // GUARDED_BY(parsed_mu_)
+  uint64_t parse_misses_ = 0;     // GUARDED_BY(parsed_mu_)
+  uint64_t parse_evictions_ = 0;  // GUARDED_BY(parsed_mu_)
+
+  mutable std::mutex compiled_mu_;
+  Lru<CompiledQuery> compiled_;  // GUARDED_BY(compiled_mu_)
+  uint64_t hits_ = 0;            // GUARDED_BY(compiled_mu_)
+  uint64_t misses_ = 0;          // GUARDED_BY(compiled_mu_)
+  uint64_t stale_ = 0;           // GUARDED_BY(compiled_mu_)
+  uint64_t evictions_ = 0;       // GUARDED_BY(compiled_mu_)
+};
+
+}  // namespace graphdb

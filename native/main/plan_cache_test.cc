@@ -1,0 +1,360 @@
+#include "main/plan_cache.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cypher/parser/parser.h"
+#include "main/database.h"
+#include "main/execution_slot.h"
+
+namespace graphdb {
+namespace {
+
+class PlanCacheTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    db_ = OpenDatabase();
+    slot_ = std::make_unique<ExecutionSlot>(db_);
+    Exec("CREATE NODE TABLE person(id INT64, name STRING, age INT64, PRIMARY KEY(id))");
+    Exec("CREATE NODE TABLE city(name STRING, PRIMARY KEY(name))");
+    Exec(
+        "CREATE (:person {id: 1, name: 'Ann', age: 30}), (:person {id: 2, name: 'Bob', age: 40}),"
+        " (:person {id: 3, name: 'Cid', age: 50}), (:city {name: 'Waterloo'})");
+  }
+
+  static std::shared_ptr<Database> OpenDatabase() {
+    auto db = Database::Open({":memory:", 1});
+    EXPECT_TRUE(db.ok()) << db.status().ToString();
+    return std::move(db).value();
+  }
+
+  // The rows of `query` as `a|b` lines, or "error: <status>".
+  static std::vector<std::string> Run(ExecutionSlot& slot, const std::string& query,
+                                      const ParameterMap& params = {}) {
+    auto result = slot.Execute(query, params);
+    if (!result.ok()) return {"error: " + result.status().ToString()};
+    std::vector<std::string> rows;
+    for (const auto& row : result->rows) {
+      std::string line;
+      for (size_t i = 0; i < row.size(); ++i) line += (i ? "|" : "") + row[i].ToString();
+      rows.push_back(line);
+    }
+    return rows;
+  }
+  std::vector<std::string> Run(const std::string& query, const ParameterMap& params = {}) {
+    return Run(*slot_, query, params);
+  }
+  void Exec(const std::string& query) {
+    auto result = slot_->Execute(query, {});
+    ASSERT_TRUE(result.ok()) << query << ": " << result.status().ToString();
+  }
+  PlanCacheStats Stats() { return db_->plan_cache().stats(); }
+
+  std::shared_ptr<Database> db_;
+  std::unique_ptr<ExecutionSlot> slot_;
+};
+
+using Rows = std::vector<std::string>;
+const char kLookup[] = "MATCH (p:person {id: $id}) RETURN p.name, p.age";
+
+TEST_F(PlanCacheTest, SecondRunWithNewValuesHitsAndReadsTheNewValues) {
+  PlanCacheStats before = Stats();
+  EXPECT_EQ(Run(kLookup, {{"id", Value::Int64(1)}}), (Rows{"Ann|30"}));
+  EXPECT_EQ(Run(kLookup, {{"id", Value::Int64(2)}}), (Rows{"Bob|40"}));
+  EXPECT_EQ(Run(kLookup, {{"id", Value::Int64(3)}}), (Rows{"Cid|50"}));
+  EXPECT_EQ(Run(kLookup, {{"id", Value::Int64(9)}}), Rows{});
+  PlanCacheStats after = Stats();
+  EXPECT_EQ(after.misses - before.misses, 1u);
+  EXPECT_EQ(after.hits - before.hits, 3u);
+  EXPECT_EQ(after.parse_hits - before.parse_hits, 3u);
+  // The cached plan is the index seek the planner chose.
+  auto explain = Run(std::string("EXPLAIN ") + kLookup, {{"id", Value::Int64(1)}});
+  ASSERT_EQ(explain.size(), 1u);
+  EXPECT_NE(explain[0].find("INDEX_SEEK"), std::string::npos) << explain[0];
+}
+
+TEST_F(PlanCacheTest, WritesReuseTheirPlanToo) {
+  const std::string create = "CREATE (:person {id: $id, name: $name, age: $age})";
+  for (int64_t id = 10; id < 20; ++id) {
+    EXPECT_EQ(Run(create, {{"id", Value::Int64(id)},
+                           {"name", Value::String("p" + std::to_string(id))},
+                           {"age", Value::Int64(id * 2)}}),
+              Rows{});
+  }
+  EXPECT_EQ(Run("MATCH (p:person) WHERE p.id >= 10 RETURN count(*), sum(p.age)"), (Rows{"10|290"}));
+  EXPECT_EQ(Run(kLookup, {{"id", Value::Int64(17)}}), (Rows{"p17|34"}));
+}
+
+TEST_F(PlanCacheTest, ParameterTypesArePartOfTheKey) {
+  const std::string twice = "RETURN $x + $x AS y";
+  PlanCacheStats before = Stats();
+  EXPECT_EQ(Run(twice, {{"x", Value::Int64(2)}}), (Rows{"4"}));
+  EXPECT_EQ(Run(twice, {{"x", Value::String("ab")}}), (Rows{"abab"}));
+  EXPECT_EQ(Run(twice, {{"x", Value::Double(1.5)}}), (Rows{"3.000000"}));
+  EXPECT_EQ(Run(twice, {{"x", Value::Null()}}), (Rows{""}));
+  EXPECT_EQ(Run(twice, {{"x", Value::Int64(5)}}), (Rows{"10"}));
+  EXPECT_EQ(Run(twice, {{"x", Value::String("c")}}), (Rows{"cc"}));
+  PlanCacheStats after = Stats();
+  EXPECT_EQ(after.misses - before.misses, 4u);
+  EXPECT_EQ(after.hits - before.hits, 2u);
+
+  // Nested types are compared exactly: element types and field names.
+  const std::string first = "RETURN $l[1] AS first";
+  auto ints = Value::Nested(LogicalType::List(LogicalType::Int64()), {Value::Int64(7)});
+  auto strings = Value::Nested(LogicalType::List(LogicalType::String()), {Value::String("s")});
+  EXPECT_EQ(Run(first, {{"l", ints}}), (Rows{"7"}));
+  EXPECT_EQ(Run(first, {{"l", strings}}), (Rows{"s"}));
+  auto lower = Value::Nested(LogicalType::Struct({{"a", LogicalType::Int64()}}), {Value::Int64(1)});
+  auto upper = Value::Nested(LogicalType::Struct({{"A", LogicalType::Int64()}}), {Value::Int64(2)});
+  auto a = slot_->Execute("RETURN $s AS s", {{"s", lower}});
+  auto b = slot_->Execute("RETURN $s AS s", {{"s", upper}});
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->column_types[0].fields()[0].name, "a");
+  EXPECT_EQ(b->column_types[0].fields()[0].name, "A");
+}
+
+// A parameter of another type than the cached plan's gives the error an uncached run gives.
+TEST_F(PlanCacheTest, WrongParameterTypeFailsAsWithoutTheCache) {
+  const std::string query = "MATCH (p:person) WHERE p.age > $min RETURN count(*)";
+  const ParameterMap wrong = {
+      {"min", Value::Nested(LogicalType::List(LogicalType::Int64()), {Value::Int64(1)})}};
+  // A database that never saw the query.
+  auto fresh = OpenDatabase();
+  ExecutionSlot fresh_slot(fresh);
+  ASSERT_TRUE(fresh_slot
+                  .Execute("CREATE NODE TABLE person(id INT64, name STRING, age INT64, "
+                           "PRIMARY KEY(id))",
+                           {})
+                  .ok());
+  Rows uncached = Run(fresh_slot, query, wrong);
+  ASSERT_EQ(uncached.size(), 1u);
+  ASSERT_EQ(uncached[0].rfind("error: ", 0), 0u) << uncached[0];
+
+  EXPECT_EQ(Run(query, {{"min", Value::Int64(35)}}), (Rows{"2"}));
+  EXPECT_EQ(Run(query, wrong), uncached);
+  EXPECT_EQ(Run(query, wrong), uncached);  // not cached as a plan
+  EXPECT_EQ(Run(query, {{"min", Value::Int64(45)}}), (Rows{"1"}));
+  // A missing parameter, and a runtime failure of a value of the right type.
+  Rows missing = Run(query);
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_NE(missing[0].find("Parameter min not found"), std::string::npos) << missing[0];
+  EXPECT_EQ(Run(fresh_slot, query), missing);
+  const std::string skip = "MATCH (p:person) RETURN p.id SKIP $n";
+  EXPECT_EQ(Run(skip, {{"n", Value::Int64(2)}}).size(), 1u);
+  Rows negative = Run(skip, {{"n", Value::Int64(-1)}});
+  EXPECT_EQ(negative, Run(fresh_slot, skip, {{"n", Value::Int64(-1)}}));
+}
+
+TEST_F(PlanCacheTest, ErrorsAreNotCachedAndRepeatIdentically) {
+  for (const std::string query : {"MATCH (p:person) RETURN p.nope", "MATCH (p:nobody) RETURN p",
+                                  "MATCH (p:person RETURN p"}) {
+    PlanCacheStats before = Stats();
+    Rows first = Run(query);
+    Rows second = Run(query);
+    ASSERT_EQ(first.size(), 1u);
+    EXPECT_EQ(first[0].rfind("error: ", 0), 0u) << first[0];
+    EXPECT_EQ(first, second);
+    EXPECT_EQ(Stats().entries, before.entries) << query;
+    EXPECT_EQ(Stats().hits, before.hits) << query;
+  }
+}
+
+TEST_F(PlanCacheTest, DdlInvalidatesAndTheNewPlanSeesTheNewSchema) {
+  const std::string age = "MATCH (p:person {id: $id}) RETURN p.age";
+  EXPECT_EQ(Run(age, {{"id", Value::Int64(1)}}), (Rows{"30"}));
+  EXPECT_EQ(Run(age, {{"id", Value::Int64(2)}}), (Rows{"40"}));
+
+  Exec("ALTER TABLE person DROP age");
+  PlanCacheStats before = Stats();
+  Rows dropped = Run(age, {{"id", Value::Int64(1)}});
+  ASSERT_EQ(dropped.size(), 1u);
+  EXPECT_NE(dropped[0].find("age"), std::string::npos) << dropped[0];
+  EXPECT_EQ(Stats().stale - before.stale, 1u);
+
+  Exec("ALTER TABLE person ADD age STRING DEFAULT 'unknown'");
+  auto typed = slot_->Execute(age, {{"id", Value::Int64(2)}});
+  ASSERT_TRUE(typed.ok()) << typed.status().ToString();
+  EXPECT_EQ(typed->column_types[0], LogicalType::String());
+  EXPECT_EQ(typed->rows[0][0].ToString(), "unknown");
+
+  // DROP and CREATE of a table with the same name: the new table has a new id.
+  const std::string cities = "MATCH (c:city) RETURN c.name";
+  EXPECT_EQ(Run(cities), (Rows{"Waterloo"}));
+  Exec("DROP TABLE city");
+  EXPECT_EQ(Run(cities)[0].find("error: "), 0u);
+  Exec("CREATE NODE TABLE city(name STRING, population INT64, PRIMARY KEY(name))");
+  EXPECT_EQ(Run(cities), Rows{});
+  Exec("CREATE (:city {name: 'Kitchener', population: 1})");
+  EXPECT_EQ(Run(cities), (Rows{"Kitchener"}));
+
+  // Renaming a table or a property.
+  Exec("ALTER TABLE city RENAME TO town");
+  EXPECT_EQ(Run(cities)[0].find("error: "), 0u);
+  const std::string towns = "MATCH (t:town) RETURN t.population";
+  EXPECT_EQ(Run(towns), (Rows{"1"}));
+  Exec("ALTER TABLE town RENAME population TO size");
+  EXPECT_EQ(Run(towns)[0].find("error: "), 0u);
+}
+
+TEST_F(PlanCacheTest, EveryDdlMovesTheCatalogVersion) {
+  uint64_t before = db_->catalog().version();
+  Exec("CREATE NODE TABLE extra(id INT64, PRIMARY KEY(id))");
+  uint64_t created = db_->catalog().version();
+  EXPECT_GT(created, before);
+  Exec("DROP TABLE extra");
+  EXPECT_GT(db_->catalog().version(), created);
+}
+
+TEST_F(PlanCacheTest, LruEvictsTheLeastRecentlyUsed) {
+  PlanCache cache(2);
+  const catalog::Catalog& catalog = db_->catalog();
+  auto parsed = [&](const std::string& text) { return cache.Parse(text); };
+  auto compile = [&](const std::shared_ptr<const ParsedStatements>& statements) {
+    return cache.Compile((*statements)[0]->As<parser::ParsedQueryStatement>(), {}, catalog);
+  };
+  auto a = parsed("RETURN 1");
+  auto b = parsed("RETURN 2");
+  auto c = parsed("RETURN 3");
+  auto pa = compile(a);
+  auto pb = compile(b);
+  EXPECT_EQ(compile(a), pa);  // a is now the most recent
+  auto pc = compile(c);       // evicts b
+  EXPECT_EQ(cache.stats().evictions, 1u);
+  EXPECT_EQ(cache.stats().entries, 2u);
+  EXPECT_EQ(compile(a), pa);
+  EXPECT_EQ(compile(c), pc);
+  auto pb2 = compile(b);  // compiled again
+  EXPECT_NE(pb2, pb);
+  EXPECT_EQ(cache.stats().hits, 3u);
+  EXPECT_EQ(cache.stats().misses, 4u);
+  // The parsed level is bounded the same way ("RETURN 1" was evicted by "RETURN 3").
+  EXPECT_EQ(cache.stats().parsed_entries, 2u);
+  EXPECT_EQ(cache.stats().parse_evictions, 1u);
+  EXPECT_NE(parsed("RETURN 1"), a);
+  EXPECT_EQ(parsed("RETURN 3"), c);
+  // An evicted plan stays valid for whoever still holds it.
+  EXPECT_EQ(pb->plan.columns.size(), 1u);
+
+  PlanCache off(0);
+  auto x = off.Parse("RETURN 1");
+  EXPECT_NE(off.Parse("RETURN 1"), x);
+  auto statement = &(*x)[0]->As<parser::ParsedQueryStatement>();
+  EXPECT_NE(off.Compile(*statement, {}, catalog), off.Compile(*statement, {}, catalog));
+  EXPECT_EQ(off.stats().entries, 0u);
+}
+
+TEST_F(PlanCacheTest, OnlySingleQueryStatementsAreParsedOnce) {
+  PlanCache& cache = db_->plan_cache();
+  cache.Clear();
+  PlanCacheStats before = cache.stats();
+  Exec("CREATE NODE TABLE other(id INT64, PRIMARY KEY(id))");
+  Exec("MATCH (p:person) RETURN count(*); MATCH (c:city) RETURN count(*)");
+  Exec("BEGIN TRANSACTION");
+  Exec("COMMIT");
+  EXPECT_EQ(cache.stats().parsed_entries, 0u);
+  // The query statements of a multi-statement text are compiled and kept one by one.
+  EXPECT_EQ(cache.stats().entries, 2u);
+  EXPECT_EQ(Run("MATCH (c:city) RETURN count(*)"), (Rows{"1"}));
+  EXPECT_EQ(cache.stats().parsed_entries, 1u);
+  EXPECT_EQ(cache.stats().hits - before.hits, 1u);
+}
+
+// LOAD FROM learns its columns from the file when it binds: never cached, so a changed file
+// is read with its new columns.
+TEST_F(PlanCacheTest, LoadFromIsNotCached) {
+  std::string path = ::testing::TempDir() + "plan_cache_load_" + std::to_string(getpid()) + ".csv";
+  {
+    std::ofstream out(path);
+    out << "a,b\nx,y\n";
+  }
+  const std::string query = "LOAD FROM '" + path + "' (header = true) RETURN *";
+  EXPECT_EQ(Run(query), (Rows{"x|y"}));
+  {
+    std::ofstream out(path);
+    out << "a,b,c\nx,y,z\n";
+  }
+  EXPECT_EQ(Run(query), (Rows{"x|y|z"}));
+  std::remove(path.c_str());
+}
+
+// Several slots run the cached lookup at once, while another slot changes the schema.
+TEST_F(PlanCacheTest, ConcurrentSlotsShareEntries) {
+  constexpr int kReaders = 4;
+  constexpr int kRuns = 400;
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  const char* names[] = {"Ann", "Bob", "Cid"};
+  for (int t = 0; t < kReaders; ++t) {
+    threads.emplace_back([&, t] {
+      ExecutionSlot slot(db_);
+      for (int i = 0; i < kRuns; ++i) {
+        int64_t id = 1 + (i + t) % 3;
+        auto result =
+            slot.Execute("MATCH (p:person {id: $id}) RETURN p.name", {{"id", Value::Int64(id)}});
+        if (!result.ok() || result->rows.size() != 1 ||
+            result->rows[0][0].ToString() != names[id - 1]) {
+          failures.fetch_add(1);
+        }
+      }
+    });
+  }
+  threads.emplace_back([&] {
+    ExecutionSlot slot(db_);
+    for (int i = 0; i < 20; ++i) {
+      std::string table = "side" + std::to_string(i);
+      if (!slot.Execute("CREATE NODE TABLE " + table + "(id INT64, PRIMARY KEY(id))", {}).ok() ||
+          !slot.Execute("DROP TABLE " + table, {}).ok()) {
+        failures.fetch_add(1);
+      }
+    }
+  });
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(failures.load(), 0);
+  PlanCacheStats stats = Stats();
+  EXPECT_GT(stats.hits, 0u);
+  EXPECT_GE(stats.hits + stats.misses, static_cast<uint64_t>(kReaders * kRuns));
+}
+
+// Many threads on a cache too small for their queries: entries are evicted and replaced while
+// others use them, and every thread still gets the plan of its own text and parameter type.
+TEST_F(PlanCacheTest, ConcurrentEvictionKeepsEntriesConsistent) {
+  PlanCache cache(3);
+  const catalog::Catalog& catalog = db_->catalog();
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 500; ++i) {
+        int n = (i * 7 + t) % 6;
+        bool as_string = (i + t) % 2 == 0;
+        std::string text = "RETURN $x AS v" + std::to_string(n);
+        auto parsed = cache.Parse(text);
+        auto compiled =
+            cache.Compile((*parsed)[0]->As<parser::ParsedQueryStatement>(),
+                          {{"x", as_string ? Value::String("s") : Value::Int64(1)}}, catalog);
+        const auto& column = compiled->plan.columns.at(0);
+        if (column.name != "v" + std::to_string(n) ||
+            column.type != (as_string ? LogicalType::String() : LogicalType::Int64())) {
+          failures.fetch_add(1);
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(failures.load(), 0);
+  PlanCacheStats stats = cache.stats();
+  EXPECT_EQ(stats.hits + stats.misses, 2000u);
+  EXPECT_LE(stats.entries, 3u);
+  EXPECT_LE(stats.parsed_entries, 3u);
+  EXPECT_GT(stats.evictions, 0u);
+}
+
+}  // namespace
+}  // namespace graphdb
