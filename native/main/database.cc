@@ -14,10 +14,23 @@ bool IsInMemoryPath(const std::string& path) { return path.empty() || path == ":
 
 }  // namespace
 
-void TransactionGate::EnterWrite(const void* owner) {
+namespace {
+
+Status WaitedTooLong(std::chrono::milliseconds limit) {
+  return Status(ErrorCode::kTxConflict,
+                "waited " + std::to_string(limit.count()) +
+                    " ms for another connection's transaction to end; nothing was applied");
+}
+
+}  // namespace
+
+Status TransactionGate::EnterWrite(const void* owner) {
   std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [&] { return owner_ == nullptr || owner_ == owner; });
+  if (!cv_.wait_for(lock, wait_limit_, [&] { return owner_ == nullptr || owner_ == owner; })) {
+    return WaitedTooLong(wait_limit_);
+  }
   ++running_;
+  return Status::OK();
 }
 
 void TransactionGate::ExitWrite() {
@@ -26,10 +39,13 @@ void TransactionGate::ExitWrite() {
   cv_.notify_all();
 }
 
-void TransactionGate::Begin(const void* owner) {
+Status TransactionGate::Begin(const void* owner) {
   std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [&] { return owner_ == nullptr && running_ == 0; });
+  if (!cv_.wait_for(lock, wait_limit_, [&] { return owner_ == nullptr && running_ == 0; })) {
+    return WaitedTooLong(wait_limit_);
+  }
   owner_ = owner;
+  return Status::OK();
 }
 
 bool TransactionGate::HasOpenTransaction() {
@@ -45,7 +61,9 @@ void TransactionGate::End(const void* owner) {
 
 Database::Database(DatabaseConfig config, std::unique_ptr<storage::StorageManager> storage)
     : config_(std::move(config)), in_memory_(IsInMemoryPath(config_.path)),
-      storage_(std::move(storage)) {}
+      storage_(std::move(storage)) {
+  gate_.set_wait_limit(std::chrono::milliseconds(config_.write_wait_ms));
+}
 
 Database::~Database() { (void)Close(); }
 

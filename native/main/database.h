@@ -20,6 +20,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <map>
@@ -50,6 +51,9 @@ struct DatabaseConfig {
   bool sync_on_commit = true;
   // The file system (tests inject faults); null = the real one. Must outlive the database.
   env::FileSystem* fs = nullptr;
+  // How long a write waits for another connection's open transaction before it fails with
+  // TX_CONFLICT.
+  uint32_t write_wait_ms = 10000;
 };
 
 // Serialises writers: while a session has a read-write transaction open (BEGIN ... COMMIT),
@@ -61,12 +65,16 @@ struct DatabaseConfig {
 // open transactions).
 class TransactionGate {
  public:
+  // How long EnterWrite and Begin wait before giving up with TX_CONFLICT (so a writer stuck
+  // behind a transaction that never ends, e.g. one whose COMMIT would come from the blocked
+  // thread itself, fails instead of hanging).
+  void set_wait_limit(std::chrono::milliseconds limit) { wait_limit_ = limit; }
   // Brackets every write statement.
-  void EnterWrite(const void* owner);
+  Status EnterWrite(const void* owner);
   void ExitWrite();
   // REQUIRES: not inside EnterWrite. Waits until no write statement runs and no read-write
   // transaction is open, then opens `owner`'s.
-  void Begin(const void* owner);
+  Status Begin(const void* owner);
   void End(const void* owner);
   // Whether some session has a read-write transaction open.
   bool HasOpenTransaction();
@@ -76,6 +84,7 @@ class TransactionGate {
   std::condition_variable cv_;
   const void* owner_ = nullptr;  // the session with an open read-write transaction
   uint32_t running_ = 0;         // write statements between EnterWrite and ExitWrite
+  std::chrono::milliseconds wait_limit_{10000};
 };
 
 class Database final : public exec::TableProvider {

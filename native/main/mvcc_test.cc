@@ -161,6 +161,31 @@ TEST_F(MvccTest, AReadOnlySnapshotStaysStableUnderConcurrentWriters) {
   EXPECT_NE(One(*a_, "MATCH (p:P) RETURN sum(p.v)"), before);
 }
 
+TEST(MvccGateTest, AWriterBlockedByAnotherTransactionGivesUpWithTxConflict) {
+  DatabaseConfig config;
+  config.path = ":memory:";
+  config.max_thread_num = 2;
+  config.write_wait_ms = 200;
+  auto db = Database::Open(config);
+  ASSERT_TRUE(db.ok());
+  ExecutionSlot a(*db), b(*db);
+  ASSERT_TRUE(a.Execute("CREATE NODE TABLE P(id INT64, PRIMARY KEY(id))", {}).ok());
+  ASSERT_TRUE(a.Execute("BEGIN TRANSACTION", {}).ok());
+  ASSERT_TRUE(a.Execute("CREATE (:P {id: 1})", {}).ok());
+  auto start = std::chrono::steady_clock::now();
+  auto write = b.Execute("CREATE (:P {id: 2})", {});
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(150));
+  ASSERT_FALSE(write.ok());
+  EXPECT_EQ(write.status().code(), ErrorCode::kTxConflict) << write.status().ToString();
+  auto begin = b.Execute("BEGIN TRANSACTION", {});
+  EXPECT_EQ(begin.status().code(), ErrorCode::kTxConflict);
+  auto read = b.Execute("MATCH (p:P) RETURN count(*)", {});  // reads do not wait
+  ASSERT_TRUE(read.ok());
+  EXPECT_EQ(read->rows[0][0].GetInt(), 0);
+  ASSERT_TRUE(a.Execute("COMMIT", {}).ok());
+  EXPECT_TRUE(b.Execute("CREATE (:P {id: 2})", {}).ok());
+}
+
 TEST_F(MvccTest, TheSlotChoosesTheStrategyFromTheAccessModeAndTheTransaction) {
   auto name = [&](const Transaction* tx, AccessMode mode, bool embedded) {
     return std::string(

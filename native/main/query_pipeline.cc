@@ -170,7 +170,7 @@ exec::QueryResult RunTransactionStatement(Database& db, const parser::ParsedTran
       std::shared_lock<std::shared_mutex> lock(db.statement_lock());  // no commit half-published
       transaction->read_ts = db.PinLatestSnapshot();
     } else {
-      db.transaction_gate().Begin(session);
+      ThrowIfError(db.transaction_gate().Begin(session));
       transaction->stamp = db.NewTransactionStamp();
     }
     session->transaction = std::move(transaction);
@@ -325,7 +325,7 @@ Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
         // Reads (and BEGIN/COMMIT, which take the gate themselves) never wait for writers.
         result = RunStatement(db, *statement, params, session, &commit);
       } else {
-        gate.EnterWrite(session);
+        ThrowIfError(gate.EnterWrite(session));
         try {
           result = RunStatement(db, *statement, params, session, &commit);
         } catch (...) {
