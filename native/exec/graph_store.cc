@@ -162,6 +162,14 @@ Value GraphStore::CreateRel(TableId rel_table_id, InternalId src, InternalId dst
   return RelRef({pair->id, *rel}, src, dst);
 }
 
+std::unordered_map<TableId, std::vector<uint64_t>> GraphStore::UncommittedRels() const {
+  std::unordered_map<TableId, std::vector<uint64_t>> rels;
+  for (const UndoEntry& entry : undo_.entries_) {
+    if (entry.kind == UndoEntry::Kind::kInsertRel) rels[entry.table].push_back(entry.offset);
+  }
+  return rels;
+}
+
 void GraphStore::SetNodeProperty(InternalId node, size_t column, const Value& value) {
   CheckWritable();
   storage::NodeTable& table = node_table(node.table);

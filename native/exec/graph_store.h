@@ -89,6 +89,9 @@ class GraphStore final : public GraphAccess {
   // Undoes every write in the undo log (the whole transaction's when the log is shared).
   void Rollback();
   QueryCounters& counters() { return counters_; }
+  // The rels created by the open transaction (this statement's writes and, inside an explicit
+  // transaction, the earlier statements'), per rel-table pair, in creation order.
+  std::unordered_map<catalog::TableId, std::vector<uint64_t>> UncommittedRels() const;
 
   // ---- GraphAccess ----
   Value NodeProperty(InternalId id, int32_t column) override;

@@ -57,8 +57,6 @@ int64_t FloorDiv(int64_t a, int64_t b);
 int32_t AddMonthsToDate(int32_t days, int64_t months);
 // DATE/TIMESTAMP (+/-) INTERVAL, in microseconds (dates count as midnight).
 int64_t AddIntervalToMicros(int64_t micros, const Interval& interval);
-// Timestamp text parsing that also accepts "...Z+00:00" forms; nullopt when invalid.
-std::optional<int64_t> ParseTimestampText(std::string_view text);
 
 // ---- UTF-8 helpers.
 // Splits into code points (invalid bytes become one-byte pieces).

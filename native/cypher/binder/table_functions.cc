@@ -81,6 +81,10 @@ BoundTableFunction BindTableFunction(const std::string& name, std::vector<Value>
     column("min", kString);
     column("max", kString);
     column("compression", kString);
+  } else if (name == "fsm_info") {
+    ExpectArgs(name, args, 0);
+    column("start_page_idx", kInt64);
+    column("num_pages", kInt64);
   } else {
     ThrowBinding("Catalog exception: function " + Upper(name) + " does not exist.");
   }
