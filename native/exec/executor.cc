@@ -43,25 +43,10 @@ InternalId ProvisionalRelId(InternalId id, const UncommittedRels& uncommitted) {
 
 // Whether values of `type` can hold a rel id (ANY: not known until run time).
 bool MayHoldRelIds(const LogicalType& type) {
-  switch (type.id()) {
-    case LogicalTypeId::kAny:
-    case LogicalTypeId::kInternalId:
-    case LogicalTypeId::kRel:
-    case LogicalTypeId::kRecursiveRel:
-      return true;
-    case LogicalTypeId::kList:
-    case LogicalTypeId::kArray:
-    case LogicalTypeId::kMap:
-      return MayHoldRelIds(type.child());
-    case LogicalTypeId::kStruct:
-    case LogicalTypeId::kUnion:
-      for (const auto& field : type.fields()) {
-        if (MayHoldRelIds(*field.type)) return true;
-      }
-      return false;
-    default:
-      return false;
-  }
+  return type.Contains([](LogicalTypeId id) {
+    return id == LogicalTypeId::kAny || id == LogicalTypeId::kInternalId ||
+           id == LogicalTypeId::kRel || id == LogicalTypeId::kRecursiveRel;
+  });
 }
 
 // `v` with the rel ids of uncommitted rels (in rels, paths, id() values and nested values)

@@ -42,6 +42,22 @@ TEST(LogicalTypeTest, RejectsBadNames) {
   EXPECT_FALSE(ParseLogicalType("", &error));
 }
 
+TEST(LogicalTypeTest, ContainsLooksIntoNestedTypes) {
+  std::string error;
+  auto is_date = [](LogicalTypeId id) { return id == LogicalTypeId::kDate; };
+  for (const char* text : {"DATE", "DATE[]", "DATE[2]", "STRUCT(a INT64, b STRUCT(c DATE[]))",
+                           "MAP(STRING, DATE)", "MAP(DATE, STRING)", "UNION(a DATE, b INT64)"}) {
+    auto type = ParseLogicalType(text, &error);
+    ASSERT_TRUE(type) << text;
+    EXPECT_TRUE(type->Contains(is_date)) << text;
+  }
+  for (const char* text : {"INT64", "TIMESTAMP[]", "STRUCT(a INT64)", "MAP(STRING, INT64)"}) {
+    auto type = ParseLogicalType(text, &error);
+    ASSERT_TRUE(type) << text;
+    EXPECT_FALSE(type->Contains(is_date)) << text;
+  }
+}
+
 TEST(TemporalTest, DateRoundTrip) {
   for (int32_t days : {-800000, -1, 0, 1, 59, 60, 365, 11016, 2932896}) {
     auto c = temporal::CivilFromDays(days);
