@@ -291,7 +291,9 @@ Result<DdlOutcome> Catalog::CreateRelTable(RelTableDefinition def) {
     if (HasSerial(p.type)) return BindError("Serial property in rel table is not supported.");
   }
   RelTableSchema schema;
-  schema.id = next_table_id_;
+  // A single pair stores under the table's own id; k > 1 pairs take the next k ids and the
+  // table the one after them (Kùzu's order).
+  schema.id = endpoints.size() == 1 ? next_table_id_ : next_table_id_ + endpoints.size();
   schema.name = std::move(def.name);
   schema.multiplicity = def.multiplicity;
   schema.storage_direction = def.storage_direction;
@@ -302,7 +304,7 @@ Result<DdlOutcome> Catalog::CreateRelTable(RelTableDefinition def) {
     next_table_id_ += 2;
   } else {
     for (size_t i = 0; i < endpoints.size(); ++i) {
-      schema.pairs.push_back({schema.id + 1 + i, endpoints[i].first, endpoints[i].second});
+      schema.pairs.push_back({next_table_id_ + i, endpoints[i].first, endpoints[i].second});
     }
     next_table_id_ += 1 + endpoints.size();
   }
@@ -422,8 +424,9 @@ Result<DdlOutcome> Catalog::DropProperty(std::string_view table, std::string_vie
     }
     if (*index < schema.primary_key) --schema.primary_key;
   }
+  // Kùzu names the property as the statement spells it.
   std::string message =
-      "Property " + (*properties)[*index].name + " has been dropped from table " + table_name + ".";
+      "Property " + std::string(property) + " has been dropped from table " + table_name + ".";
   properties->erase(properties->begin() + static_cast<ptrdiff_t>(*index));
   ++version_;
   return DdlOutcome{*id, true, std::move(message)};

@@ -6,7 +6,8 @@
 //   - a node table takes one id;
 //   - a rel table takes one id for itself plus one per FROM/TO pair; with a single pair the
 //     pair's storage id is the table id itself (tinysnb: person 0, organisation 1, movies 2,
-//     knows 3, studyAt 5, ...); with k > 1 pairs the pairs use ids id+1 .. id+k;
+//     knows 3, studyAt 5, ...); with k > 1 pairs the pairs take the next k ids and the table
+//     the one after them (after person 0, B 1, C 2: pairs 3 and 4, the table 5);
 //   - ids are never reused: DROP TABLE leaves a hole, ALTER TABLE ... ADD FROM a TO b takes
 //     the next free id.
 // Errors carry Kùzu's message text including its prefix ("Binder exception: Table X does not

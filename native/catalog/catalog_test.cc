@@ -80,21 +80,22 @@ TEST(CatalogTest, KuzuTableIdNumbering) {
 }
 
 TEST(CatalogTest, MultiPairRelTableIds) {
-  // tck: Single 0, A 1, B 2, C 3, REL(3 pairs) 4 with pairs 5, 6, 7, then LOOP 8.
+  // tck: Single 0, A 1, B 2, C 3, REL(3 pairs) with pairs 4, 5, 6 and the table 7, then LOOP 8.
   Catalog c;
   for (const char* name : {"Single", "A", "B", "C"}) {
     ASSERT_TRUE(c.CreateNodeTable(Node(name, {P("ID", "SERIAL")}, "ID")).ok());
   }
   auto rel = c.CreateRelTable(Rel("REL", {{"Single", "A"}, {"Single", "B"}, {"A", "C"}}));
   ASSERT_TRUE(rel.ok());
-  EXPECT_EQ(rel->table_id, 4u);
+  EXPECT_EQ(rel->table_id, 7u);
   const RelTableSchema* schema = c.GetRelTable("rel");
   ASSERT_EQ(schema->pairs.size(), 3u);
-  EXPECT_EQ(schema->pairs[0].id, 5u);
-  EXPECT_EQ(schema->pairs[2].id, 7u);
+  EXPECT_EQ(schema->pairs[0].id, 4u);
+  EXPECT_EQ(schema->pairs[2].id, 6u);
   EXPECT_EQ(schema->pairs[2].src_table, 1u);
   EXPECT_EQ(schema->pairs[2].dst_table, 3u);
-  EXPECT_EQ(c.GetRelTableByPairId(6), schema);
+  EXPECT_EQ(c.GetRelTableByPairId(5), schema);
+  EXPECT_EQ(c.GetRelTableByPairId(7), nullptr);  // the table id is not a pair
   EXPECT_EQ(c.CreateRelTable(Rel("LOOP", {{"B", "B"}}))->table_id, 8u);
 }
 
@@ -174,6 +175,8 @@ TEST(CatalogTest, DdlMessages) {
   EXPECT_TRUE(c.DropProperty("person", "fName", /*if_exists=*/true).ok());
   EXPECT_EQ(c.DropProperty("knows", "date")->message,
             "Property date has been dropped from table knows.");
+  EXPECT_EQ(c.DropProperty("organisation", "NAME")->message,
+            "Property NAME has been dropped from table organisation.");
 }
 
 TEST(CatalogTest, AlterProperties) {

@@ -30,6 +30,11 @@ TEST(LogicalTypeTest, ParsesScalarAndNestedNames) {
   t = ParseLogicalType("union(credit boolean, grade1 double)", &error);
   ASSERT_TRUE(t) << error;
   EXPECT_EQ(t->ToString(), "UNION(credit BOOL, grade1 DOUBLE)");
+  // Backtick-quoted field names (a doubled backtick is one) and the TIMESTAMP_S alias.
+  t = ParseLogicalType("struct(`a` int32, `escape` int32[], b int64, `x``y z` TIMESTAMP_S)[]",
+                       &error);
+  ASSERT_TRUE(t) << error;
+  EXPECT_EQ(t->ToString(), "STRUCT(a INT32, escape INT32[], b INT64, x`y z TIMESTAMP_SEC)[]");
 }
 
 TEST(LogicalTypeTest, RejectsBadNames) {
@@ -38,6 +43,8 @@ TEST(LogicalTypeTest, RejectsBadNames) {
   EXPECT_NE(error.find("INT65"), std::string::npos);
   EXPECT_FALSE(ParseLogicalType("INT64[0]", &error));
   EXPECT_FALSE(ParseLogicalType("STRUCT(a)", &error));
+  EXPECT_FALSE(ParseLogicalType("STRUCT(`a INT64)", &error));
+  EXPECT_FALSE(ParseLogicalType("STRUCT(`` INT64)", &error));
   EXPECT_FALSE(ParseLogicalType("MAP(STRING)", &error));
   EXPECT_FALSE(ParseLogicalType("", &error));
 }
