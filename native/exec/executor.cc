@@ -85,6 +85,20 @@ Value WithProvisionalRelIds(const Value& v, const UncommittedRels& uncommitted) 
 
 }  // namespace
 
+std::function<int64_t(std::string_view, bool)> CatalogSequenceValues(
+    const catalog::Catalog& catalog) {
+  return [&catalog](std::string_view name, bool advance) -> int64_t {
+    const catalog::SequenceSchema* sequence = catalog.GetSequence(name);
+    if (!sequence) {
+      Throw(ErrorCode::kQueryBinding,
+            "Catalog exception: Sequence " + std::string(name) + " does not exist.");
+    }
+    Result<int64_t> value = advance ? sequence->NextValue() : sequence->CurrentValue();
+    if (!value.ok()) throw GraphDBException(value.status());
+    return *value;
+  };
+}
+
 OperatorPtr MapPlan(const LogicalOperator& op, GraphStore* store) {
   OperatorPtr child;
   if (!op.children.empty() && op.kind != LogicalOpKind::kUnion) {
@@ -179,6 +193,9 @@ QueryResult ExecutePlan(const planner::LogicalPlan& plan, GraphStore* store, Exe
     result.column_types.push_back(type);
   }
   ctx.frame.assign(plan.num_slots, Value());
+  if (store && !ctx.fn_ctx.sequence_value) {
+    ctx.fn_ctx.sequence_value = CatalogSequenceValues(store->catalog());
+  }
   SubqueryRunner subqueries(store);
   ctx.subqueries = &subqueries;
   OperatorPtr root = MapPlan(*plan.root, store);

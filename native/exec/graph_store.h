@@ -22,6 +22,10 @@
 #include "storage/node_table.h"
 #include "storage/rel_table.h"
 
+namespace graphdb::binder {
+struct BoundExpression;
+}  // namespace graphdb::binder
+
 namespace graphdb::exec {
 
 // Where the tables are. Implemented by the database's storage.
@@ -102,6 +106,11 @@ class GraphStore final : public GraphAccess {
 
  private:
   const std::vector<Value>& DefaultValues(catalog::TableId table, bool rel);
+  // `values` (from DefaultValues) with the per-row defaults (nextval(), random(): not
+  // deterministic) evaluated for the properties `properties` leaves out.
+  void EvaluateRowDefaults(catalog::TableId table,
+                           const std::vector<std::pair<size_t, Value>>& properties,
+                           std::vector<Value>* values);
   void CheckWritable() const;
 
   const catalog::Catalog& catalog_;
@@ -110,6 +119,13 @@ class GraphStore final : public GraphAccess {
   UndoLog own_undo_;
   UndoLog& undo_;
   std::unordered_map<catalog::TableId, std::vector<Value>> defaults_;
+  // Per table, the defaults evaluated per row: property index, type and bound expression.
+  struct RowDefault {
+    size_t index;
+    LogicalType type;
+    std::shared_ptr<binder::BoundExpression> expr;
+  };
+  std::unordered_map<catalog::TableId, std::vector<RowDefault>> row_defaults_;
   QueryCounters counters_;
 };
 

@@ -148,6 +148,37 @@ TEST_F(QueryPipelineTest, UncommittedRelsHaveProvisionalIds) {
             (Strings{"2:4"}));
 }
 
+TEST_F(QueryPipelineTest, Sequences) {
+  Exec("CREATE SEQUENCE ids START 10 INCREMENT 5 MAXVALUE 30");
+  Exec("CREATE SEQUENCE down INCREMENT -1");
+  EXPECT_EQ(Rows("CALL show_sequences() RETURN *"),
+            (Strings{"down|local(kuzu)|-1|-1|-9223372036854775808|-1|False",
+                     "ids|local(kuzu)|10|5|1|30|False"}));
+  EXPECT_EQ(Rows("RETURN nextval('ids'), nextval('down')"), (Strings{"10|-1"}));
+  // nextval() is evaluated per row.
+  EXPECT_EQ(Rows("UNWIND [1, 2] AS i RETURN i, nextval('ids')"), (Strings{"1|15", "2|20"}));
+  EXPECT_EQ(Rows("RETURN currval('ids')"), (Strings{"20"}));
+  Error("RETURN nextval('missing')");
+
+  // A DEFAULT nextval() is drawn per created node, and only when the property is not given.
+  Exec("CREATE NODE TABLE item(id INT64 DEFAULT nextval('ids'), name STRING, PRIMARY KEY(id))");
+  Exec("UNWIND ['a', 'b'] AS n CREATE (:item {name: n})");
+  Exec("CREATE (:item {id: 100, name: 'c'})");
+  EXPECT_EQ(Rows("MATCH (i:item) RETURN i.id, i.name"), (Strings{"100|c", "25|a", "30|b"}));
+  EXPECT_EQ(Error("CREATE (:item {name: 'd'})").message(),
+            "Catalog exception: nextval: reached maximum value of sequence \"ids\" 30");
+
+  // ALTER TABLE ... ADD with a nextval() default numbers the existing rows.
+  Exec("CREATE SEQUENCE rank");
+  Exec("ALTER TABLE person ADD rank INT64 DEFAULT nextval('rank')");
+  EXPECT_EQ(Rows("MATCH (p:person) RETURN p.rank"), (Strings{"1", "2", "3"}));
+  EXPECT_EQ(Error("ALTER TABLE knows ADD rank INT64 DEFAULT nextval('rank')").message(),
+            "Runtime exception: Cannot set a non-constant default value when adding columns on "
+            "REL tables.");
+  EXPECT_EQ(Rows("DROP SEQUENCE rank"), (Strings{"Sequence rank has been dropped."}));
+  EXPECT_EQ(Rows("DROP SEQUENCE IF EXISTS rank"), (Strings{"Sequence rank does not exist."}));
+}
+
 TEST_F(QueryPipelineTest, SessionSettingsPersist) {
   EXPECT_EQ(Rows("RETURN map([1, 1], [2, 3])"), (Strings{"{1=2, 1=3}"}));
   Exec("CALL disable_map_key_check = false");
