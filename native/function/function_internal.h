@@ -96,6 +96,8 @@ void SliceRange(int64_t len, int64_t begin, int64_t end, size_t* from, size_t* t
 // functions so the overload order matches Kùzu's messages.
 Value StringExtractExec(const Value* args, size_t n, const LogicalType& result,
                         FunctionContext& ctx);
+Value StringArrayExtractExec(const Value* args, size_t n, const LogicalType& result,
+                        FunctionContext& ctx);
 Value StringSliceExec(const Value* args, size_t n, const LogicalType& result,
                       FunctionContext& ctx);
 

@@ -115,7 +115,8 @@ exec::QueryResult AddPropertyWithRowDefaults(Database& db, const parser::ParsedA
   storage::NodeTable* table = storage.GetNodeTable(schema->id);
   std::vector<std::pair<uint64_t, Value>> fills;
   for (uint64_t row = 0; row < table->NumRows(); ++row) {
-    if (!table->IsDeleted(row)) fills.emplace_back(row, EvaluateBoundDefault(db, *bound, prop.type));
+    if (table->IsDeleted(row)) continue;
+    fills.emplace_back(row, EvaluateBoundDefault(db, *bound, prop.type));
   }
   LogicalType type = prop.type;
   std::string message =
