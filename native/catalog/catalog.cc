@@ -11,7 +11,8 @@ namespace graphdb::catalog {
 namespace {
 
 constexpr char kMagic[8] = {'G', 'D', 'B', 'C', 'A', 'T', 'L', 'G'};
-constexpr uint32_t kFormatVersion = 1;
+// Version 2 appends the sequences; version 1 files (no sequences) still load.
+constexpr uint32_t kFormatVersion = 2;
 
 Status BindError(std::string message) {
   return Status(ErrorCode::kQueryBinding, "Binder exception: " + std::move(message));
@@ -292,7 +293,9 @@ Result<DdlOutcome> Catalog::CreateRelTable(RelTableDefinition def) {
     if (HasSerial(p.type)) return BindError("Serial property in rel table is not supported.");
   }
   RelTableSchema schema;
-  schema.id = next_table_id_;
+  // A single pair stores under the table's own id; k > 1 pairs take the next k ids and the
+  // table the one after them (Kùzu's order).
+  schema.id = endpoints.size() == 1 ? next_table_id_ : next_table_id_ + endpoints.size();
   schema.name = std::move(def.name);
   schema.multiplicity = def.multiplicity;
   schema.storage_direction = def.storage_direction;
@@ -303,7 +306,7 @@ Result<DdlOutcome> Catalog::CreateRelTable(RelTableDefinition def) {
     next_table_id_ += 2;
   } else {
     for (size_t i = 0; i < endpoints.size(); ++i) {
-      schema.pairs.push_back({schema.id + 1 + i, endpoints[i].first, endpoints[i].second});
+      schema.pairs.push_back({next_table_id_ + i, endpoints[i].first, endpoints[i].second});
     }
     next_table_id_ += 1 + endpoints.size();
   }
@@ -423,8 +426,9 @@ Result<DdlOutcome> Catalog::DropProperty(std::string_view table, std::string_vie
     }
     if (*index < schema.primary_key) --schema.primary_key;
   }
+  // Kùzu names the property as the statement spells it.
   std::string message =
-      "Property " + (*properties)[*index].name + " has been dropped from table " + table_name + ".";
+      "Property " + std::string(property) + " has been dropped from table " + table_name + ".";
   properties->erase(properties->begin() + static_cast<ptrdiff_t>(*index));
   version_ = NewVersion();
   return DdlOutcome{*id, true, std::move(message)};
@@ -510,6 +514,98 @@ Status Catalog::SetComment(std::string_view table, std::string comment) {
   }
   version_ = NewVersion();
   return Status::OK();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sequences
+
+Result<int64_t> SequenceSchema::NextValue() const {
+  const SequenceDefinition& o = options;
+  return counter->Update([&o](SequenceCounter::State& state) -> Result<int64_t> {
+    if (!state.used) {
+      state = {true, o.start_value};
+      return o.start_value;
+    }
+    int64_t next;
+    bool overflow = __builtin_add_overflow(state.current, o.increment, &next);
+    if (o.increment > 0 && (overflow || next > o.max_value)) {
+      if (!o.cycle) {
+        return Status(ErrorCode::kQueryRuntime,
+                      "Catalog exception: nextval: reached maximum value of sequence \"" +
+                          o.name + "\" " + std::to_string(o.max_value));
+      }
+      next = o.min_value;
+    } else if (o.increment < 0 && (overflow || next < o.min_value)) {
+      if (!o.cycle) {
+        return Status(ErrorCode::kQueryRuntime,
+                      "Catalog exception: nextval: reached minimum value of sequence \"" +
+                          o.name + "\" " + std::to_string(o.min_value));
+      }
+      next = o.max_value;
+    }
+    state.current = next;
+    return next;
+  });
+}
+
+Result<int64_t> SequenceSchema::CurrentValue() const {
+  SequenceCounter::State state = counter->Get();
+  if (!state.used) {
+    return Status(ErrorCode::kQueryRuntime, "Catalog exception: currval: sequence \"" +
+                                                options.name +
+                                                "\" is not yet defined. To define the sequence, "
+                                                "call nextval first.");
+  }
+  return state.current;
+}
+
+Result<DdlOutcome> Catalog::CreateSequence(SequenceDefinition def) {
+  if (def.name.empty()) return BindError("Sequence name cannot be empty.");
+  if (sequences_.count(FoldName(def.name))) {
+    if (def.if_not_exists) {
+      return DdlOutcome{kInvalidTableId, false, "Sequence " + def.name + " already exists."};
+    }
+    return BindError(def.name + " already exists in catalog.");
+  }
+  if (def.increment == 0) return BindError("SEQUENCE INCREMENT should not be 0.");
+  if (def.max_value < def.min_value) {
+    return BindError("SEQUENCE MAXVALUE should be greater than or equal to MINVALUE.");
+  }
+  if (def.start_value < def.min_value || def.start_value > def.max_value) {
+    return BindError("SEQUENCE START value should be between MINVALUE and MAXVALUE.");
+  }
+  std::string message = "Sequence " + def.name + " has been created.";
+  def.if_not_exists = false;
+  SequenceSchema schema;
+  schema.options = std::move(def);
+  std::string key = FoldName(schema.options.name);
+  sequences_.emplace(std::move(key), std::move(schema));
+  ++version_;
+  return DdlOutcome{kInvalidTableId, true, std::move(message)};
+}
+
+Result<DdlOutcome> Catalog::DropSequence(std::string_view name, bool if_exists) {
+  auto it = sequences_.find(FoldName(name));
+  if (it == sequences_.end()) {
+    std::string text = "Sequence " + std::string(name) + " does not exist.";
+    if (if_exists) return DdlOutcome{kInvalidTableId, false, std::move(text)};
+    return BindError(std::move(text));
+  }
+  std::string message = "Sequence " + it->second.options.name + " has been dropped.";
+  sequences_.erase(it);
+  ++version_;
+  return DdlOutcome{kInvalidTableId, true, std::move(message)};
+}
+
+const SequenceSchema* Catalog::GetSequence(std::string_view name) const {
+  auto it = sequences_.find(FoldName(name));
+  return it == sequences_.end() ? nullptr : &it->second;
+}
+
+std::vector<const SequenceSchema*> Catalog::Sequences() const {
+  std::vector<const SequenceSchema*> out;
+  for (const auto& [key, schema] : sequences_) out.push_back(&schema);
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -619,6 +715,18 @@ std::string Catalog::Serialize() const {
     w.PutVarint(t.next_property_id);
     w.PutString(t.comment);
   }
+  w.PutVarint(sequences_.size());
+  for (const auto& [key, seq] : sequences_) {
+    const SequenceDefinition& o = seq.options;
+    SequenceCounter::State state = seq.counter->Get();
+    w.PutString(o.name);
+    w.PutSignedVarint(o.start_value);
+    w.PutSignedVarint(o.increment);
+    w.PutSignedVarint(o.min_value);
+    w.PutSignedVarint(o.max_value);
+    w.PutU8((o.cycle ? 1 : 0) | (state.used ? 2 : 0));
+    w.PutSignedVarint(state.current);
+  }
   std::string bytes = w.Release();
   uint32_t crc = env::crc32c::Value(bytes);
   bytes.append(reinterpret_cast<const char*>(&crc), sizeof crc);
@@ -640,7 +748,7 @@ Result<Catalog> Catalog::Deserialize(std::string_view bytes) {
   BinaryReader r(body.substr(sizeof kMagic));
   uint32_t version;
   if (!r.GetU32(&version)) return corrupt("truncated header");
-  if (version != kFormatVersion) {
+  if (version != kFormatVersion && version != 1) {
     return corrupt("unsupported format version " + std::to_string(version));
   }
   Catalog c;
@@ -705,6 +813,29 @@ Result<Catalog> Catalog::Deserialize(std::string_view bytes) {
     c.Index(t.id, t.name);
     TableId id = t.id;
     c.rel_tables_.emplace(id, std::move(t));
+  }
+  if (version >= 2) {
+    if (!r.GetVarint(&n) || n > r.remaining()) return corrupt("truncated sequence list");
+    for (uint64_t i = 0; i < n; ++i) {
+      SequenceSchema seq;
+      SequenceDefinition& o = seq.options;
+      uint8_t flags;
+      int64_t current;
+      if (!r.GetString(&o.name) || !r.GetSignedVarint(&o.start_value) ||
+          !r.GetSignedVarint(&o.increment) || !r.GetSignedVarint(&o.min_value) ||
+          !r.GetSignedVarint(&o.max_value) || !r.GetU8(&flags) || !r.GetSignedVarint(&current)) {
+        return corrupt("truncated sequence");
+      }
+      std::string key = FoldName(o.name);
+      if (o.name.empty() || o.increment == 0 || o.min_value > o.max_value ||
+          o.start_value < o.min_value || o.start_value > o.max_value || flags > 3 ||
+          c.sequences_.count(key)) {
+        return corrupt("invalid sequence " + o.name);
+      }
+      o.cycle = (flags & 1) != 0;
+      seq.counter->Set({(flags & 2) != 0, current});
+      c.sequences_.emplace(std::move(key), std::move(seq));
+    }
   }
   if (!r.done()) return corrupt("trailing bytes");
   return c;

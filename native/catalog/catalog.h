@@ -6,7 +6,8 @@
 //   - a node table takes one id;
 //   - a rel table takes one id for itself plus one per FROM/TO pair; with a single pair the
 //     pair's storage id is the table id itself (tinysnb: person 0, organisation 1, movies 2,
-//     knows 3, studyAt 5, ...); with k > 1 pairs the pairs use ids id+1 .. id+k;
+//     knows 3, studyAt 5, ...); with k > 1 pairs the pairs take the next k ids and the table
+//     the one after them (after person 0, B 1, C 2: pairs 3 and 4, the table 5);
 //   - ids are never reused: DROP TABLE leaves a hole, ALTER TABLE ... ADD FROM a TO b takes
 //     the next free id.
 // Errors carry Kùzu's message text including its prefix ("Binder exception: Table X does not
@@ -22,6 +23,8 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -121,6 +124,60 @@ struct RelTableDefinition {
   bool if_not_exists = false;
 };
 
+// CREATE SEQUENCE's options, resolved: the caller fills in the defaults (for a positive
+// increment MINVALUE 1, MAXVALUE INT64 max, START = MINVALUE; for a negative one MINVALUE
+// INT64 min, MAXVALUE -1, START = MAXVALUE). The catalog checks MINVALUE <= START <= MAXVALUE.
+struct SequenceDefinition {
+  std::string name;
+  int64_t start_value = 1;
+  int64_t increment = 1;
+  int64_t min_value = 1;
+  int64_t max_value = INT64_MAX;
+  bool cycle = false;
+  bool if_not_exists = false;
+};
+
+// The counter of a sequence. nextval() runs in read statements too, so the counter has its own
+// lock; copies of the catalog share it, and, as in PostgreSQL, a rollback does not give values
+// back.
+class SequenceCounter {
+ public:
+  struct State {
+    bool used = false;     // nextval() has been called
+    int64_t current = 0;   // the value nextval() returned last
+  };
+  State Get() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return state_;
+  }
+  void Set(State state) {
+    std::lock_guard<std::mutex> lock(mu_);
+    state_ = state;
+  }
+  // Applies `advance` to the state under the lock.
+  template <typename F>
+  auto Update(F&& advance) {
+    std::lock_guard<std::mutex> lock(mu_);
+    return advance(state_);
+  }
+
+ private:
+  mutable std::mutex mu_;
+  State state_;
+};
+
+struct SequenceSchema {
+  SequenceDefinition options;  // if_not_exists unused
+  std::shared_ptr<SequenceCounter> counter = std::make_shared<SequenceCounter>();
+
+  // nextval(): START first, then each value `increment` further; past MAXVALUE (MINVALUE for a
+  // negative increment) it wraps to the other bound with CYCLE, else fails with Kùzu's
+  // "Catalog exception: nextval: reached maximum value of sequence "s" 10".
+  Result<int64_t> NextValue() const;
+  // currval(): the value nextval() returned last; fails before the first nextval().
+  Result<int64_t> CurrentValue() const;
+};
+
 // What a DDL call did: the table it concerns, whether anything changed (false for IF [NOT]
 // EXISTS no-ops), and Kùzu's one-line result message ("Table person has been created.").
 struct DdlOutcome {
@@ -153,6 +210,9 @@ class Catalog {
   Result<DdlOutcome> DropRelPair(std::string_view rel_table, std::string_view from,
                                  std::string_view to, bool if_exists = false);
   Status SetComment(std::string_view table, std::string comment);
+  // Sequences have their own names: a sequence may share its name with a table.
+  Result<DdlOutcome> CreateSequence(SequenceDefinition def);
+  Result<DdlOutcome> DropSequence(std::string_view name, bool if_exists = false);
 
   // ---- Lookup ----
   bool Contains(std::string_view name) const { return FindId(name).has_value(); }
@@ -172,6 +232,9 @@ class Catalog {
   std::vector<const RelTableSchema*> RelTables() const;
   // Rel tables with at least one pair touching the node table.
   std::vector<const RelTableSchema*> RelTablesReferencing(TableId node_table) const;
+  // A sequence by case-insensitive name, or nullptr; all sequences in name order.
+  const SequenceSchema* GetSequence(std::string_view name) const;
+  std::vector<const SequenceSchema*> Sequences() const;
 
   TableId next_table_id() const { return next_table_id_; }
   // Identifies the schema's state, so callers can cache derived data (query plans): every
@@ -199,6 +262,7 @@ class Catalog {
   std::map<TableId, RelTableSchema> rel_tables_;
   std::unordered_map<std::string, TableId> by_name_;  // lower-cased name -> id
   std::unordered_map<TableId, TableId> pair_owner_;   // pair id -> rel table id
+  std::map<std::string, SequenceSchema> sequences_;   // lower-cased name -> sequence
   TableId next_table_id_ = 0;
   uint64_t version_ = NewVersion();
 

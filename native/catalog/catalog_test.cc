@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
+#include "env/crc32c.h"
+
 namespace graphdb::catalog {
 namespace {
 
@@ -80,21 +84,22 @@ TEST(CatalogTest, KuzuTableIdNumbering) {
 }
 
 TEST(CatalogTest, MultiPairRelTableIds) {
-  // tck: Single 0, A 1, B 2, C 3, REL(3 pairs) 4 with pairs 5, 6, 7, then LOOP 8.
+  // tck: Single 0, A 1, B 2, C 3, REL(3 pairs) with pairs 4, 5, 6 and the table 7, then LOOP 8.
   Catalog c;
   for (const char* name : {"Single", "A", "B", "C"}) {
     ASSERT_TRUE(c.CreateNodeTable(Node(name, {P("ID", "SERIAL")}, "ID")).ok());
   }
   auto rel = c.CreateRelTable(Rel("REL", {{"Single", "A"}, {"Single", "B"}, {"A", "C"}}));
   ASSERT_TRUE(rel.ok());
-  EXPECT_EQ(rel->table_id, 4u);
+  EXPECT_EQ(rel->table_id, 7u);
   const RelTableSchema* schema = c.GetRelTable("rel");
   ASSERT_EQ(schema->pairs.size(), 3u);
-  EXPECT_EQ(schema->pairs[0].id, 5u);
-  EXPECT_EQ(schema->pairs[2].id, 7u);
+  EXPECT_EQ(schema->pairs[0].id, 4u);
+  EXPECT_EQ(schema->pairs[2].id, 6u);
   EXPECT_EQ(schema->pairs[2].src_table, 1u);
   EXPECT_EQ(schema->pairs[2].dst_table, 3u);
-  EXPECT_EQ(c.GetRelTableByPairId(6), schema);
+  EXPECT_EQ(c.GetRelTableByPairId(5), schema);
+  EXPECT_EQ(c.GetRelTableByPairId(7), nullptr);  // the table id is not a pair
   EXPECT_EQ(c.CreateRelTable(Rel("LOOP", {{"B", "B"}}))->table_id, 8u);
 }
 
@@ -174,6 +179,8 @@ TEST(CatalogTest, DdlMessages) {
   EXPECT_TRUE(c.DropProperty("person", "fName", /*if_exists=*/true).ok());
   EXPECT_EQ(c.DropProperty("knows", "date")->message,
             "Property date has been dropped from table knows.");
+  EXPECT_EQ(c.DropProperty("organisation", "NAME")->message,
+            "Property NAME has been dropped from table organisation.");
 }
 
 // Versions identify a schema state within the process: copies (snapshots) share the version
@@ -310,6 +317,99 @@ TEST(CatalogTest, DeserializeRejectsDamage) {
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.status().code(), ErrorCode::kCorruption);
   }
+}
+
+SequenceDefinition Seq(std::string name, int64_t start, int64_t increment, int64_t min,
+                       int64_t max, bool cycle = false) {
+  SequenceDefinition d;
+  d.name = std::move(name);
+  d.start_value = start;
+  d.increment = increment;
+  d.min_value = min;
+  d.max_value = max;
+  d.cycle = cycle;
+  return d;
+}
+
+std::string Next(const Catalog& c, const char* name) {
+  auto v = c.GetSequence(name)->NextValue();
+  return v.ok() ? std::to_string(*v) : v.status().message();
+}
+
+TEST(CatalogTest, Sequences) {
+  Catalog c = TinySnb();
+  // Sequences have names of their own: one may be called like a table.
+  EXPECT_EQ(c.CreateSequence(Seq("person", 1, 1, 1, INT64_MAX))->message,
+            "Sequence person has been created.");
+  EXPECT_EQ(c.CreateSequence(Seq("PERSON", 1, 1, 1, 10)).status().message(),
+            "Binder exception: PERSON already exists in catalog.");
+  SequenceDefinition again = Seq("Person", 5, 1, 1, 10);
+  again.if_not_exists = true;
+  EXPECT_FALSE(c.CreateSequence(again)->changed);
+  EXPECT_EQ(c.CreateSequence(Seq("bad", 1, 1, 10, -10)).status().message(),
+            "Binder exception: SEQUENCE MAXVALUE should be greater than or equal to MINVALUE.");
+  EXPECT_EQ(c.CreateSequence(Seq("bad", -1, 1, 1, 10)).status().message(),
+            "Binder exception: SEQUENCE START value should be between MINVALUE and MAXVALUE.");
+  EXPECT_FALSE(c.CreateSequence(Seq("bad", 1, 0, 1, 10)).ok());
+  EXPECT_EQ(c.GetSequence("bad"), nullptr);
+
+  // currval before nextval, then steps, the bound and CYCLE.
+  EXPECT_EQ(c.GetSequence("person")->CurrentValue().status().message(),
+            "Catalog exception: currval: sequence \"person\" is not yet defined. To define the "
+            "sequence, call nextval first.");
+  EXPECT_EQ(Next(c, "person"), "1");
+  EXPECT_EQ(Next(c, "person"), "2");
+  EXPECT_EQ(c.GetSequence("person")->CurrentValue().value(), 2);
+  ASSERT_TRUE(c.CreateSequence(Seq("edge", 9, 1, 1, 10)).ok());
+  EXPECT_EQ(Next(c, "edge"), "9");
+  EXPECT_EQ(Next(c, "edge"), "10");
+  EXPECT_EQ(Next(c, "edge"), "Catalog exception: nextval: reached maximum value of sequence "
+                             "\"edge\" 10");
+  ASSERT_TRUE(c.CreateSequence(Seq("down", INT64_MIN, -1, INT64_MIN, -1)).ok());
+  EXPECT_EQ(Next(c, "down"), std::to_string(INT64_MIN));
+  EXPECT_EQ(Next(c, "down"), "Catalog exception: nextval: reached minimum value of sequence "
+                             "\"down\" -9223372036854775808");
+  ASSERT_TRUE(c.CreateSequence(Seq("wrap", INT64_MAX, 5, 1, INT64_MAX, true)).ok());
+  EXPECT_EQ(Next(c, "wrap"), std::to_string(INT64_MAX));
+  EXPECT_EQ(Next(c, "wrap"), "1");  // the overflow wraps to MINVALUE
+  EXPECT_EQ(Next(c, "wrap"), "6");
+
+  // Copies of the catalog share the counters; the byte form keeps options and counters.
+  Catalog copy = c;
+  EXPECT_EQ(Next(copy, "person"), "3");
+  EXPECT_EQ(c.GetSequence("person")->CurrentValue().value(), 3);
+  auto back = Catalog::Deserialize(c.Serialize());
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_TRUE(*back == c);
+  EXPECT_EQ(Next(*back, "person"), "4");
+  EXPECT_EQ(Next(*back, "edge"), Next(c, "edge"));
+  EXPECT_FALSE(back->GetSequence("wrap")->options.cycle == false);
+  EXPECT_EQ(c.GetSequence("person")->CurrentValue().value(), 3);  // the loaded copy is independent
+
+  std::vector<std::string> names;
+  for (const auto* s : c.Sequences()) names.push_back(s->options.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"down", "edge", "person", "wrap"}));
+  EXPECT_EQ(c.DropSequence("EDGE")->message, "Sequence edge has been dropped.");
+  EXPECT_EQ(c.DropSequence("edge", /*if_exists=*/true)->message, "Sequence edge does not exist.");
+  EXPECT_EQ(c.DropSequence("edge").status().message(),
+            "Binder exception: Sequence edge does not exist.");
+  EXPECT_TRUE(c.GetNodeTable("person"));  // the table of the same name is untouched
+}
+
+TEST(CatalogTest, ReadsVersionOneWithoutSequences) {
+  // Version 1 is version 2 without the trailing sequence count.
+  Catalog c = TinySnb();
+  std::string bytes = c.Serialize();
+  std::string body = bytes.substr(0, bytes.size() - 4);
+  ASSERT_EQ(body.back(), '\0');  // no sequences
+  body.pop_back();
+  uint32_t version = 1;
+  std::memcpy(body.data() + 8, &version, sizeof version);
+  uint32_t crc = env::crc32c::Value(body);
+  body.append(reinterpret_cast<const char*>(&crc), sizeof crc);
+  auto back = Catalog::Deserialize(body);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_TRUE(*back == c);
 }
 
 TEST(CatalogTest, Multiplicity) {

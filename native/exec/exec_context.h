@@ -13,6 +13,10 @@
 #include "function/scalar_function.h"
 #include "types/value.h"
 
+namespace graphdb::catalog {
+class Catalog;
+}  // namespace graphdb::catalog
+
 namespace graphdb::exec {
 
 class GraphAccess;     // exec/graph_access.h
@@ -26,5 +30,11 @@ struct ExecContext {
   SubqueryRunner* subqueries = nullptr;  // EXISTS / COUNT subqueries; null outside queries
   QueryCounters counters;
 };
+
+// FunctionContext::sequence_value over the sequences of `catalog` (which must outlive it):
+// nextval() and currval() with Kùzu's errors, "Catalog exception: Sequence s does not exist."
+// for an unknown name.
+std::function<int64_t(std::string_view, bool)> CatalogSequenceValues(
+    const catalog::Catalog& catalog);
 
 }  // namespace graphdb::exec

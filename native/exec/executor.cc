@@ -1,5 +1,8 @@
 #include "exec/executor.h"
 
+#include <algorithm>
+#include <unordered_map>
+
 #include "common/status.h"
 #include "cypher/planner/planner.h"
 #include "exec/basic_operators.h"
@@ -21,7 +24,80 @@ std::vector<SlotAssignment> ToAssignments(const std::vector<planner::LogicalSlot
   return out;
 }
 
+// Kùzu numbers the rels of an uncommitted transaction apart from the committed ones: the k-th
+// rel a transaction creates in a rel table (pair) has offset kProvisionalRelOffset + k until
+// the commit gives it its place after the table's committed rels. GraphDB writes the rel in
+// place at once, so it shows the provisional id where a result leaves the engine.
+constexpr uint64_t kProvisionalRelOffset = uint64_t{1} << 62;
+
+using UncommittedRels = std::unordered_map<catalog::TableId, std::vector<uint64_t>>;
+
+InternalId ProvisionalRelId(InternalId id, const UncommittedRels& uncommitted) {
+  auto it = uncommitted.find(id.table);
+  if (it == uncommitted.end()) return id;
+  const std::vector<uint64_t>& created = it->second;  // ascending: rels are appended
+  auto pos = std::lower_bound(created.begin(), created.end(), id.offset);
+  if (pos == created.end() || *pos != id.offset) return id;
+  return {id.table, kProvisionalRelOffset + static_cast<uint64_t>(pos - created.begin())};
+}
+
+// Whether values of `type` can hold a rel id (ANY: not known until run time).
+bool MayHoldRelIds(const LogicalType& type) {
+  return type.Contains([](LogicalTypeId id) {
+    return id == LogicalTypeId::kAny || id == LogicalTypeId::kInternalId ||
+           id == LogicalTypeId::kRel || id == LogicalTypeId::kRecursiveRel;
+  });
+}
+
+// `v` with the rel ids of uncommitted rels (in rels, paths, id() values and nested values)
+// replaced by their provisional ids.
+Value WithProvisionalRelIds(const Value& v, const UncommittedRels& uncommitted) {
+  if (v.is_null()) return v;
+  switch (v.type_id()) {
+    case LogicalTypeId::kInternalId:
+      return Value::Id(ProvisionalRelId(v.GetId(), uncommitted));
+    case LogicalTypeId::kRel: {
+      const ValueHeap& heap = *v.heap();
+      return Value::Rel(ProvisionalRelId(v.GetId(), uncommitted), heap.str, heap.src, heap.dst,
+                        heap.names, heap.children);
+    }
+    case LogicalTypeId::kRecursiveRel:
+      return Value::Path(WithProvisionalRelIds(v.children()[0], uncommitted),
+                         WithProvisionalRelIds(v.children()[1], uncommitted));
+    case LogicalTypeId::kList:
+    case LogicalTypeId::kArray:
+    case LogicalTypeId::kMap:
+    case LogicalTypeId::kStruct: {
+      std::vector<Value> children;
+      children.reserve(v.children().size());
+      for (const Value& child : v.children()) {
+        children.push_back(WithProvisionalRelIds(child, uncommitted));
+      }
+      return Value::Nested(v.type(), std::move(children));
+    }
+    case LogicalTypeId::kUnion:
+      return Value::UnionValue(v.type(), v.GetUnionTag(),
+                               WithProvisionalRelIds(v.children()[0], uncommitted));
+    default:
+      return v;
+  }
+}
+
 }  // namespace
+
+std::function<int64_t(std::string_view, bool)> CatalogSequenceValues(
+    const catalog::Catalog& catalog) {
+  return [&catalog](std::string_view name, bool advance) -> int64_t {
+    const catalog::SequenceSchema* sequence = catalog.GetSequence(name);
+    if (!sequence) {
+      Throw(ErrorCode::kQueryBinding,
+            "Catalog exception: Sequence " + std::string(name) + " does not exist.");
+    }
+    Result<int64_t> value = advance ? sequence->NextValue() : sequence->CurrentValue();
+    if (!value.ok()) throw GraphDBException(value.status());
+    return *value;
+  };
+}
 
 OperatorPtr MapPlan(const LogicalOperator& op, GraphStore* store) {
   OperatorPtr child;
@@ -117,6 +193,9 @@ QueryResult ExecutePlan(const planner::LogicalPlan& plan, GraphStore* store, Exe
     result.column_types.push_back(type);
   }
   ctx.frame.assign(plan.num_slots, Value());
+  if (store && !ctx.fn_ctx.sequence_value) {
+    ctx.fn_ctx.sequence_value = CatalogSequenceValues(store->catalog());
+  }
   SubqueryRunner subqueries(store);
   ctx.subqueries = &subqueries;
   OperatorPtr root = MapPlan(*plan.root, store);
@@ -129,6 +208,16 @@ QueryResult ExecutePlan(const planner::LogicalPlan& plan, GraphStore* store, Exe
       row.push_back(Materialize(ctx.frame[column.slot], column.type, ctx));
     }
     result.rows.push_back(std::move(row));
+  }
+  bool may_hold_rel_ids = std::any_of(result.column_types.begin(), result.column_types.end(),
+                                      [](const LogicalType& t) { return MayHoldRelIds(t); });
+  if (store && may_hold_rel_ids && !result.rows.empty()) {
+    UncommittedRels uncommitted = store->UncommittedRels();
+    if (!uncommitted.empty()) {
+      for (auto& row : result.rows) {
+        for (Value& value : row) value = WithProvisionalRelIds(value, uncommitted);
+      }
+    }
   }
   result.counters = ctx.counters;
   return result;

@@ -337,25 +337,10 @@ namespace {
 
 // Whether values of `type` may hold node or rel references that results must expand.
 bool HoldsGraphValues(const LogicalType& type) {
-  switch (type.id()) {
-    case LogicalTypeId::kNode:
-    case LogicalTypeId::kRel:
-    case LogicalTypeId::kRecursiveRel:
-      return true;
-    case LogicalTypeId::kList:
-    case LogicalTypeId::kArray:
-      return HoldsGraphValues(type.child());
-    case LogicalTypeId::kStruct:
-    case LogicalTypeId::kUnion:
-      for (const auto& field : type.fields()) {
-        if (HoldsGraphValues(*field.type)) return true;
-      }
-      return false;
-    case LogicalTypeId::kMap:
-      return HoldsGraphValues(type.map_key()) || HoldsGraphValues(type.map_value());
-    default:
-      return false;
-  }
+  return type.Contains([](LogicalTypeId id) {
+    return id == LogicalTypeId::kNode || id == LogicalTypeId::kRel ||
+           id == LogicalTypeId::kRecursiveRel;
+  });
 }
 
 }  // namespace

@@ -175,7 +175,12 @@ const std::vector<Value>& GraphStore::DefaultValues(TableId table, bool rel) {
     }
     auto parsed = parser::ParseExpression(*prop.default_expr);
     binder::Binder binder(catalog_, no_params);
-    auto bound = binder.BindConstantExpression(*parsed);
+    std::shared_ptr<binder::BoundExpression> bound = binder.BindConstantExpression(*parsed);
+    if (!bound->IsDeterministic()) {
+      row_defaults_[table].push_back({values.size(), prop.type, std::move(bound)});
+      values.push_back(Value::Null(prop.type));
+      continue;
+    }
     ExecContext ctx;
     ctx.params = &no_params;
     ctx.graph = this;
@@ -186,12 +191,33 @@ const std::vector<Value>& GraphStore::DefaultValues(TableId table, bool rel) {
   return defaults_.emplace(table, std::move(values)).first->second;
 }
 
+void GraphStore::EvaluateRowDefaults(TableId table,
+                                     const std::vector<std::pair<size_t, Value>>& properties,
+                                     std::vector<Value>* values) {
+  auto it = row_defaults_.find(table);
+  if (it == row_defaults_.end()) return;
+  std::unordered_map<std::string, Value> no_params;
+  ExecContext ctx;
+  ctx.params = &no_params;
+  ctx.graph = this;
+  ctx.fn_ctx.sequence_value = CatalogSequenceValues(catalog_);
+  for (const RowDefault& d : it->second) {
+    bool given = false;
+    for (const auto& property : properties) given = given || property.first == d.index;
+    if (given) continue;
+    Value v = Evaluate(*d.expr, ctx);
+    if (!v.is_null() && v.type() != d.type) v = function::CastValue(v, d.type);
+    (*values)[d.index] = std::move(v);
+  }
+}
+
 InternalId GraphStore::CreateNode(TableId table_id,
                                   const std::vector<std::pair<size_t, Value>>& properties) {
   CheckWritable();
   storage::NodeTable& table = node_table(table_id);
   const auto* schema = catalog_.GetNodeTable(table_id);
   std::vector<Value> values = DefaultValues(table_id, false);
+  EvaluateRowDefaults(table_id, properties, &values);
   for (const auto& [index, value] : properties) {
     const LogicalType& type = schema->properties[index].type;
     if (value.is_null() || value.type() == type ||
@@ -219,6 +245,7 @@ Value GraphStore::CreateRel(TableId rel_table_id, InternalId src, InternalId dst
                  catalog_.TableName(src.table) + " to " + catalog_.TableName(dst.table) + ".");
   }
   std::vector<Value> values = DefaultValues(rel_table_id, true);
+  EvaluateRowDefaults(rel_table_id, properties, &values);
   for (const auto& [index, value] : properties) {
     const LogicalType& type = schema->properties[index].type;
     values[index] =
@@ -231,6 +258,14 @@ Value GraphStore::CreateRel(TableId rel_table_id, InternalId src, InternalId dst
       {UndoEntry::Kind::kInsertRel, pair->id, *rel, 0, Value(), write_ts_, src.offset, dst.offset});
   counters_.rels_created++;
   return RelRef({pair->id, *rel}, src, dst);
+}
+
+std::unordered_map<TableId, std::vector<uint64_t>> GraphStore::UncommittedRels() const {
+  std::unordered_map<TableId, std::vector<uint64_t>> rels;
+  for (const UndoEntry& entry : undo_.entries_) {
+    if (entry.kind == UndoEntry::Kind::kInsertRel) rels[entry.table].push_back(entry.offset);
+  }
+  return rels;
 }
 
 void GraphStore::SetNodeProperty(InternalId node, size_t column, const Value& value) {

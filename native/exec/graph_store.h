@@ -26,6 +26,10 @@
 #include "storage/node_table.h"
 #include "storage/rel_table.h"
 
+namespace graphdb::binder {
+struct BoundExpression;
+}  // namespace graphdb::binder
+
 namespace graphdb::exec {
 
 // What a statement sees.
@@ -153,6 +157,9 @@ class GraphStore final : public GraphAccess {
   // Undoes every write in the undo log (the whole transaction's when the log is shared).
   void Rollback();
   QueryCounters& counters() { return counters_; }
+  // The rels created by the open transaction (this statement's writes and, inside an explicit
+  // transaction, the earlier statements'), per rel-table pair, in creation order.
+  std::unordered_map<catalog::TableId, std::vector<uint64_t>> UncommittedRels() const;
 
   // ---- GraphAccess ----
   Value NodeProperty(InternalId id, int32_t column) override;
@@ -163,6 +170,11 @@ class GraphStore final : public GraphAccess {
 
  private:
   const std::vector<Value>& DefaultValues(catalog::TableId table, bool rel);
+  // `values` (from DefaultValues) with the per-row defaults (nextval(), random(): not
+  // deterministic) evaluated for the properties `properties` leaves out.
+  void EvaluateRowDefaults(catalog::TableId table,
+                           const std::vector<std::pair<size_t, Value>>& properties,
+                           std::vector<Value>* values);
   void CheckWritable() const;
 
   template <typename Table>
@@ -176,6 +188,13 @@ class GraphStore final : public GraphAccess {
   UndoLog own_undo_;
   UndoLog& undo_;
   std::unordered_map<catalog::TableId, std::vector<Value>> defaults_;
+  // Per table, the defaults evaluated per row: property index, type and bound expression.
+  struct RowDefault {
+    size_t index;
+    LogicalType type;
+    std::shared_ptr<binder::BoundExpression> expr;
+  };
+  std::unordered_map<catalog::TableId, std::vector<RowDefault>> row_defaults_;
   QueryCounters counters_;
 };
 

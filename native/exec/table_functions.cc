@@ -62,6 +62,18 @@ std::vector<std::vector<Value>> ShowTables(const catalog::Catalog& catalog) {
   return rows;
 }
 
+std::vector<std::vector<Value>> ShowSequences(const catalog::Catalog& catalog) {
+  std::vector<std::vector<Value>> rows;
+  for (const catalog::SequenceSchema* sequence : catalog.Sequences()) {
+    const catalog::SequenceDefinition& o = sequence->options;
+    rows.push_back({Value::String(o.name), Value::String("local(kuzu)"),
+                    Value::Int64(o.start_value), Value::Int64(o.increment),
+                    Value::Int64(o.min_value), Value::Int64(o.max_value),
+                    Value::Boolean(o.cycle)});
+  }
+  return rows;
+}
+
 // Minimum and maximum of the live values of a column (numeric and boolean columns; others have
 // no statistics).
 struct ColumnStats {
@@ -135,7 +147,11 @@ std::vector<std::vector<Value>> TableFunctionRows(const binder::BoundTableFuncti
                                                   GraphStore& store) {
   if (fn.name == "table_info") return TableInfo(store.catalog(), fn.table_id);
   if (fn.name == "show_tables") return ShowTables(store.catalog());
+  if (fn.name == "show_sequences") return ShowSequences(store.catalog());
   if (fn.name == "storage_info") return StorageInfo(store, fn.table_id);
+  // The free-space map: page ranges of the data file that are free for reuse. A checkpoint
+  // writes every table file anew (storage/table_file.h), so no file has free pages: no rows.
+  if (fn.name == "fsm_info") return {};
   Throw(ErrorCode::kInternal, "unknown table function " + fn.name);
 }
 

@@ -49,7 +49,6 @@ class SumState final : public AggregateState {
     if (v.is_null()) return;
     if (internal::IsFloatingId(id_)) {
       dsum_ += v.GetDouble();
-      fsum_ += v.GetFloat();
     } else {
       Add(internal::GetInteger(v));
     }
@@ -60,7 +59,6 @@ class SumState final : public AggregateState {
     if (!o.has_value_) return;
     if (internal::IsFloatingId(id_)) {
       dsum_ += o.dsum_;
-      fsum_ += o.fsum_;
     } else {
       Add(o.isum_);
     }
@@ -68,7 +66,8 @@ class SumState final : public AggregateState {
   }
   Value Finalize() const override {
     if (!has_value_) return Value::Null(LogicalType(id_));
-    if (id_ == Id::kFloat) return Value::Float(fsum_);
+    // FLOAT sums accumulate in double precision, as Kùzu does, and round once at the end.
+    if (id_ == Id::kFloat) return Value::Float(static_cast<float>(dsum_));
     if (id_ == Id::kDouble) return Value::Double(dsum_);
     return internal::MakeInteger(id_, isum_);
   }
@@ -91,7 +90,6 @@ class SumState final : public AggregateState {
   bool has_value_ = false;
   int128_t isum_ = 0;
   double dsum_ = 0;
-  float fsum_ = 0;
 };
 
 class AvgState final : public AggregateState {

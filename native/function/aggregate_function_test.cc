@@ -49,6 +49,23 @@ TEST(AggregateFunctionTest, SumKeepsTheArgumentType) {
             "FLOAT");
 }
 
+TEST(AggregateFunctionTest, FloatSumAccumulatesInDoublePrecision) {
+  // Eight FLOAT heights: adding them in float precision drifts to 10.917001; the sum is
+  // accumulated in double and rounded to FLOAT once, so it stays the nearest float to 10.917.
+  std::vector<Value> heights;
+  for (float h : {1.731f, 0.99f, 1.00f, 1.30f, 1.463f, 1.51f, 1.6f, 1.323f}) {
+    heights.push_back(Value::Float(h));
+  }
+  EXPECT_EQ(Aggregate("sum", heights), "10.917000");
+  std::string error;
+  auto fn = BindAggregateFunction("sum", {T("FLOAT")}, false, &error);
+  auto state = fn->make_state(*fn);
+  for (const auto& v : heights) state->Update(v);
+  Value sum = state->Finalize();
+  EXPECT_EQ(sum.type_id(), LogicalTypeId::kFloat);
+  EXPECT_EQ(sum.GetFloat(), 10.917f);
+}
+
 TEST(AggregateFunctionTest, Avg) {
   EXPECT_EQ(Aggregate("avg", {I64(20), I64(30), I64(35)}), "28.333333");
   EXPECT_EQ(Aggregate("avg", {I8(15), I8(120), I8(6)}), "47.000000");

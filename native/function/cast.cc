@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "common/text.h"
 #include "function/function_internal.h"
 #include "types/temporal.h"
 
@@ -247,13 +248,6 @@ std::optional<LogicalType> Common(const LogicalType& a, const LogicalType& b) {
 // ---------------------------------------------------------------------------------------------
 // Text parsing
 
-std::string_view Trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return s.substr(b, e - b);
-}
-
 [[noreturn]] void CouldNotConvert(std::string_view text, const LogicalType& target) {
   internal::ThrowConversion("Cast failed. Could not convert \"" + std::string(text) + "\" to " +
                             target.ToString() + ".");
@@ -270,7 +264,7 @@ std::string_view Trim(std::string_view s) {
 }
 
 Value ParseInteger(std::string_view text, const LogicalType& target) {
-  std::string_view s = Trim(text);
+  std::string_view s = TrimAsciiSpace(text);
   size_t i = 0;
   bool negative = false;
   if (i < s.size() && (s[i] == '-' || s[i] == '+')) {
@@ -301,7 +295,7 @@ Value ParseInteger(std::string_view text, const LogicalType& target) {
 }
 
 Value ParseFloating(std::string_view text, const LogicalType& target) {
-  std::string s(Trim(text));
+  std::string s(TrimAsciiSpace(text));
   if (s.empty()) CouldNotConvert(text, target);
   char* end = nullptr;
   double d = std::strtod(s.c_str(), &end);
@@ -310,7 +304,7 @@ Value ParseFloating(std::string_view text, const LogicalType& target) {
 }
 
 Value ParseBool(std::string_view text, const LogicalType& target) {
-  std::string s = internal::ToLower(Trim(text));
+  std::string s = internal::ToLower(TrimAsciiSpace(text));
   if (s == "true" || s == "t" || s == "1") return Value::Boolean(true);
   if (s == "false" || s == "f" || s == "0") return Value::Boolean(false);
   CouldNotConvert(text, target);
@@ -324,7 +318,7 @@ int HexDigit(char c) {
 }
 
 Value ParseUuid(std::string_view text) {
-  std::string_view s = Trim(text);
+  std::string_view s = TrimAsciiSpace(text);
   size_t i = 0, end = s.size();
   if (!s.empty() && s[0] == '{') {
     if (s.back() != '}') internal::ThrowConversion("Invalid UUID: " + std::string(text));
@@ -446,15 +440,15 @@ Value ParseText(std::string_view text, const LogicalType& target);
 
 // A nested element: NULL for empty text or "null", else parsed with the element type.
 Value ParseElement(std::string_view raw, const LogicalType& type) {
-  std::string_view s = Trim(raw);
+  std::string_view s = TrimAsciiSpace(raw);
   if (IsNullText(s)) return Value::Null(type);
   return ParseText(s, type);
 }
 
 Value ParseList(std::string_view text, const LogicalType& target) {
-  std::string_view s = Trim(text);
+  std::string_view s = TrimAsciiSpace(text);
   if (s.size() < 2 || s.front() != '[' || s.back() != ']') CouldNotConvert(text, target);
-  std::string_view body = Trim(s.substr(1, s.size() - 2));
+  std::string_view body = TrimAsciiSpace(s.substr(1, s.size() - 2));
   std::vector<Value> children;
   const LogicalType& child = target.child();
   if (!body.empty()) {
@@ -471,9 +465,9 @@ Value ParseList(std::string_view text, const LogicalType& target) {
 }
 
 Value ParseStruct(std::string_view text, const LogicalType& target) {
-  std::string_view s = Trim(text);
+  std::string_view s = TrimAsciiSpace(text);
   if (s.size() < 2 || s.front() != '{' || s.back() != '}') CouldNotConvert(text, target);
-  std::string_view body = Trim(s.substr(1, s.size() - 2));
+  std::string_view body = TrimAsciiSpace(s.substr(1, s.size() - 2));
   const auto& fields = target.fields();
   std::vector<Value> children;
   for (const auto& f : fields) children.push_back(Value::Null(*f.type));
@@ -481,7 +475,7 @@ Value ParseStruct(std::string_view text, const LogicalType& target) {
     for (std::string_view part : SplitTopLevel(body, ',')) {
       size_t colon = FindTopLevel(part, ':');
       if (colon == std::string_view::npos) CouldNotConvert(text, target);
-      std::string_view name = Unquote(Trim(part.substr(0, colon)));
+      std::string_view name = Unquote(TrimAsciiSpace(part.substr(0, colon)));
       auto idx = target.FieldIndex(name);
       if (!idx) {
         internal::ThrowConversion("Invalid struct field name: " + std::string(name) + ".");
@@ -493,9 +487,9 @@ Value ParseStruct(std::string_view text, const LogicalType& target) {
 }
 
 Value ParseMap(std::string_view text, const LogicalType& target) {
-  std::string_view s = Trim(text);
+  std::string_view s = TrimAsciiSpace(text);
   if (s.size() < 2 || s.front() != '{' || s.back() != '}') CouldNotConvert(text, target);
-  std::string_view body = Trim(s.substr(1, s.size() - 2));
+  std::string_view body = TrimAsciiSpace(s.substr(1, s.size() - 2));
   std::vector<Value> entries;
   const LogicalType& entry_type = target.child();
   if (!body.empty()) {
@@ -549,13 +543,13 @@ Value ParseText(std::string_view text, const LogicalType& target) {
     case Id::kTimestampNs:
     case Id::kTimestampMs:
     case Id::kTimestampSec: {
-      auto micros = internal::ParseTimestampText(text);
-      if (!micros) {
+      auto ticks = temporal::ParseTimestamp(text, id);
+      if (!ticks) {
         internal::ThrowConversion(
             "Error occurred during parsing timestamp. Given: \"" + std::string(text) +
             "\". Expected format: (YYYY-MM-DD hh:mm:ss[.zzzzzz][+-TT[:tt]])");
       }
-      return Value::Timestamp(id, temporal::MicrosToTicks(id, *micros));
+      return Value::Timestamp(id, *ticks);
     }
     case Id::kInterval: {
       auto interval = temporal::ParseInterval(text);

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "function/function_test_util.h"
+#include "function/value_ops.h"
+#include "types/temporal.h"
 
 namespace graphdb::function::testing {
 namespace {
@@ -73,6 +75,23 @@ TEST(CastTest, Temporal) {
   EXPECT_EQ(CastText(Val("2018-11-13 13:33:11", "TIMESTAMP"), "DATE"), "2018-11-13");
   EXPECT_EQ(CastText(Val("2018-11-13", "DATE"), "TIMESTAMP"), "2018-11-13 00:00:00");
   EXPECT_EQ(CastText(Str("3 hours 20 hours"), "INTERVAL"), "23:00:00");
+  EXPECT_EQ(CastText(Str("13 hours 24 us"), "INTERVAL"), "13:00:00.000024");
+  EXPECT_EQ(CastText(Str("30 ms"), "INTERVAL"), "00:00:00.03");
+  EXPECT_EQ(CastText(Str("2011-08-20 11:25:30Z+06:40"), "TIMESTAMP"), "2011-08-20 04:45:30");
+}
+
+TEST(CastTest, TimestampNsKeepsNanoseconds) {
+  // The text keeps all nine fraction digits in TIMESTAMP_NS, so a cast value equals the same
+  // text loaded by COPY (both go through temporal::ParseTimestamp).
+  Value cast = CastValue(Str("2011-02-11 16:44:22.1234567"), T("TIMESTAMP_NS"));
+  Value copied = Value::Timestamp(LogicalTypeId::kTimestampNs,
+                                  *temporal::ParseTimestamp("2011-02-11 16:44:22.1234567",
+                                                            LogicalTypeId::kTimestampNs));
+  EXPECT_EQ(cast.GetInt() % 1000, 700);
+  EXPECT_TRUE(ValuesEqual(cast, copied));
+  EXPECT_EQ(HashValue(cast), HashValue(copied));
+  EXPECT_EQ(CastText(Str("2011-02-11 16:44:22.123456789"), "TIMESTAMP_NS"),
+            "2011-02-11 16:44:22.123456");
   EXPECT_EQ(CastText(Str("2020-13-01"), "DATE"),
             "ERROR: Conversion exception: Error occurred during parsing date. Given: "
             "\"2020-13-01\". Expected format: (YYYY-MM-DD)");

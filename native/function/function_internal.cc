@@ -137,23 +137,6 @@ int64_t AddIntervalToMicros(int64_t micros, const Interval& interval) {
   return new_days * temporal::kMicrosPerDay + time + interval.micros;
 }
 
-std::optional<int64_t> ParseTimestampText(std::string_view text) {
-  auto parsed = temporal::ParseTimestampMicros(text);
-  if (parsed) return parsed;
-  // "2011-08-20 11:25:30Z+00:00": a UTC marker followed by an offset.
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != 'Z' && text[i] != 'z') continue;
-    size_t j = i + 1;
-    while (j < text.size() && text[j] == ' ') ++j;
-    if (j < text.size() && (text[j] == '+' || text[j] == '-')) {
-      std::string copy(text.substr(0, i));
-      copy.append(text.substr(j));
-      return temporal::ParseTimestampMicros(copy);
-    }
-  }
-  return std::nullopt;
-}
-
 // ---------------------------------------------------------------------------------------------
 // UTF-8
 

@@ -57,8 +57,6 @@ int64_t FloorDiv(int64_t a, int64_t b);
 int32_t AddMonthsToDate(int32_t days, int64_t months);
 // DATE/TIMESTAMP (+/-) INTERVAL, in microseconds (dates count as midnight).
 int64_t AddIntervalToMicros(int64_t micros, const Interval& interval);
-// Timestamp text parsing that also accepts "...Z+00:00" forms; nullopt when invalid.
-std::optional<int64_t> ParseTimestampText(std::string_view text);
 
 // ---- UTF-8 helpers.
 // Splits into code points (invalid bytes become one-byte pieces).
@@ -97,6 +95,8 @@ void SliceRange(int64_t len, int64_t begin, int64_t end, size_t* from, size_t* t
 // String overloads of list_extract / list_slice (string_functions.cc), registered by the list
 // functions so the overload order matches Kùzu's messages.
 Value StringExtractExec(const Value* args, size_t n, const LogicalType& result,
+                        FunctionContext& ctx);
+Value StringArrayExtractExec(const Value* args, size_t n, const LogicalType& result,
                         FunctionContext& ctx);
 Value StringSliceExec(const Value* args, size_t n, const LogicalType& result,
                       FunctionContext& ctx);

@@ -473,13 +473,16 @@ void RegisterListFunctions(RegistryBuilder& r) {
     return Value::Int64(static_cast<int64_t>(SplitGraphemes(a[0].GetString()).size()));
   });
 
-  auto& extract = r.Set("list_extract");
-  extract.no_match = ListExtractNoMatch;
-  r.Add("list_extract", {L, I}, Id::kAny, ListExtractExec).bind = BindListExtract;
-  r.Add("list_extract", {S, I}, S, StringExtractExec);
-  r.Add("list_extract", {A, I}, Id::kAny, ListExtractExec).bind = BindListExtract;
+  // On strings, list_extract (also s[i]) gives "" past the end, array_extract the last
+  // character; both give the first character before the start (Kùzu's behaviour).
+  for (const char* name : {"list_extract", "array_extract"}) {
+    r.Set(name).no_match = ListExtractNoMatch;
+    r.Add(name, {L, I}, Id::kAny, ListExtractExec).bind = BindListExtract;
+    r.Add(name, {S, I}, S,
+          std::string_view(name) == "list_extract" ? StringExtractExec : StringArrayExtractExec);
+    r.Add(name, {A, I}, Id::kAny, ListExtractExec).bind = BindListExtract;
+  }
   r.Alias("list_element", "list_extract");
-  r.Alias("array_extract", "list_extract");
 
   r.Add("list_slice", {L, I, I}, L, ListSliceExec).bind = BindListSlice;
   r.Add("list_slice", {S, I, I}, S, StringSliceExec);

@@ -1,5 +1,6 @@
 // Casting functions (to_int64, string, to_bool, uuid, blob, ...), NULL handling (coalesce,
-// ifnull, nullif), blobs (encode, decode), random numbers (random, setseed, gen_random_uuid).
+// ifnull, nullif), blobs (encode, decode), random numbers (random, setseed, gen_random_uuid),
+// sequences (nextval, currval: through FunctionContext::sequence_value).
 #include <cmath>
 
 #include "function/cast.h"
@@ -124,6 +125,14 @@ Value GenRandomUuidExec(Args, size_t, const LogicalType&, FunctionContext& ctx) 
   return Value::Uuid(static_cast<int128_t>(bits));
 }
 
+// ---- Sequences
+
+template <bool kAdvance>
+Value SequenceExec(Args a, size_t, const LogicalType&, FunctionContext& ctx) {
+  if (!ctx.sequence_value) ThrowRuntime("Sequences are not available in this statement.");
+  return Value::Int64(ctx.sequence_value(a[0].GetString(), kAdvance));
+}
+
 }  // namespace
 
 void RegisterMiscFunctions(RegistryBuilder& r) {
@@ -169,6 +178,9 @@ void RegisterMiscFunctions(RegistryBuilder& r) {
   r.Add("setseed", {Id::kDouble}, Id::kDouble, SetSeedExec).deterministic = false;
   r.Alias("set_seed", "setseed");
   r.Add("gen_random_uuid", {}, Id::kUuid, GenRandomUuidExec).deterministic = false;
+
+  r.Add("nextval", {Id::kString}, Id::kInt64, SequenceExec<true>).deterministic = false;
+  r.Add("currval", {Id::kString}, Id::kInt64, SequenceExec<false>).deterministic = false;
 }
 
 }  // namespace internal

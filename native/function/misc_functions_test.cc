@@ -67,6 +67,23 @@ TEST(MiscFunctionsTest, RandomFollowsSetseed) {
   EXPECT_EQ(Eval("setseed", {Dbl(2.0)}, &ctx).substr(0, 24), "ERROR: Runtime exception");
 }
 
+TEST(MiscFunctionsTest, SequenceFunctionsUseTheContext) {
+  FunctionContext ctx;
+  EXPECT_EQ(Eval("nextval", {Str("s")}, &ctx),
+            "ERROR: Runtime exception: Sequences are not available in this statement.");
+  int64_t last = 0;
+  ctx.sequence_value = [&last](std::string_view name, bool advance) {
+    EXPECT_EQ(name, "s");
+    return advance ? ++last : last;
+  };
+  EXPECT_EQ(Eval("nextval", {Str("s")}, &ctx), "1");
+  EXPECT_EQ(Eval("nextval", {Str("s")}, &ctx), "2");
+  EXPECT_EQ(Eval("currval", {Str("s")}, &ctx), "2");
+  EXPECT_EQ(BindType("nextval", {T("STRING")}), "INT64");
+  std::string error;
+  EXPECT_FALSE(BindScalarFunction("nextval", {T("STRING")}, &error)->deterministic);
+}
+
 TEST(MiscFunctionsTest, GenRandomUuid) {
   FunctionContext ctx;
   ctx.random_state = RandomStateFromSeed(1);

@@ -260,6 +260,35 @@ bool BindCrossProduct(const ScalarBindInput& in, BoundScalarFunction* fn, std::s
   return true;
 }
 
+// Kùzu computes integer cross products in the element type, so they wrap around like
+// fixed-width two's complement arithmetic: 184 * 410 - 189 * 161 = 45011 is -20525 in INT16.
+int128_t WrapToWidth(Id id, int128_t v) {
+  int bits = 64;
+  switch (id) {
+    case Id::kInt8:
+    case Id::kUInt8:
+      bits = 8;
+      break;
+    case Id::kInt16:
+    case Id::kUInt16:
+      bits = 16;
+      break;
+    case Id::kInt32:
+    case Id::kUInt32:
+      bits = 32;
+      break;
+    case Id::kInt128:
+      return v;
+    default:
+      break;
+  }
+  using U = unsigned __int128;
+  U mask = (U(1) << bits) - 1;
+  U low = static_cast<U>(v) & mask;
+  bool negative = !IsUnsignedIntId(id) && (low >> (bits - 1)) != 0;
+  return negative ? static_cast<int128_t>(low) - (int128_t{1} << bits) : static_cast<int128_t>(low);
+}
+
 Value CrossProductExec(Args a, size_t, const LogicalType& result, FunctionContext&) {
   const auto& x = a[0].children();
   const auto& y = a[1].children();
@@ -284,13 +313,7 @@ Value CrossProductExec(Args a, size_t, const LogicalType& result, FunctionContex
     int128_t a0 = GetInteger(x[0]), a1 = GetInteger(x[1]), a2 = GetInteger(x[2]);
     int128_t b0 = GetInteger(y[0]), b1 = GetInteger(y[1]), b2 = GetInteger(y[2]);
     int128_t r[3] = {a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0};
-    for (int128_t v : r) {
-      if (!FitsIn(id, v)) {
-        ThrowOverflow("Value " + Int128Text(v) + " is not within " + LogicalTypeIdName(id) +
-                      " range.");
-      }
-      out.push_back(MakeInteger(id, v));
-    }
+    for (int128_t v : r) out.push_back(MakeInteger(id, WrapToWidth(id, v)));
   }
   return Value::Nested(result, std::move(out));
 }

@@ -96,6 +96,15 @@ TEST(NestedFunctionsTest, Arrays) {
                  {Call("array_value", {I8(12), I8(7), I8(6)}),
                   Call("array_value", {I8(3), I8(4), I8(5)})}),
             "[11,-42,27]");
+  // Integer results wrap around in the element type, as in Kùzu.
+  EXPECT_EQ(Eval("array_cross_product",
+                 {Call("array_value", {I16(463), I16(184), I16(189)}),
+                  Call("array_value", {I16(94), I16(161), I16(410)})}),
+            "[-20525,24544,-8289]");
+  EXPECT_EQ(Eval("array_cross_product",
+                 {Call("array_value", {U8(0), U8(200), U8(0)}),
+                  Call("array_value", {U8(0), U8(0), U8(2)})}),
+            "[144,0,0]");
   EXPECT_EQ(Eval("array_cross_product", {Call("array_value", {Str("a"), Str("b")}),
                                          Call("array_value", {Str("c"), Str("d")})}),
             "ERROR: Binder exception: ARRAY_CROSS_PRODUCT can only be applied on array of "

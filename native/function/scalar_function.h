@@ -47,6 +47,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <functional>
 #include <vector>
 
 #include "types/logical_type.h"
@@ -66,6 +67,10 @@ struct FunctionContext {
   // Kùzu's DISABLE_MAP_KEY_CHECK setting (CALL disable_map_key_check=false turns the check
   // on): when false, map() rejects duplicate and NULL keys.
   bool disable_map_key_check = true;
+  // nextval() (advance = true) and currval(): the named sequence's next or last value; throws a
+  // GraphDBException for an unknown or exhausted sequence. Set by whoever runs the statement
+  // against a catalog; when empty, the sequence functions fail.
+  std::function<int64_t(std::string_view name, bool advance)> sequence_value;
 };
 
 // The random_state that setseed() would produce from a 64-bit seed (pcg32, default stream).

@@ -479,15 +479,25 @@ Value Sha256Exec(Args a, size_t, const LogicalType&, FunctionContext&) {
   return Str(Sha256(a[0].GetString()));
 }
 
-}  // namespace
-
-Value StringExtractExec(const Value* a, size_t, const LogicalType&, FunctionContext&) {
+// The character (grapheme) at 1-based `idx` of a[0] (negative: from the end), clamping an index
+// before the start to the first character; past the end: "" or, with `clamp_end`, the last.
+Value StringCharAt(const Value* a, bool clamp_end) {
   auto g = SplitGraphemes(a[0].GetString());
   int64_t idx = a[1].GetInt();
   auto len = static_cast<int64_t>(g.size());
-  if (idx == 0 || idx > len || idx < -len) return Str("");
-  size_t pos = idx > 0 ? static_cast<size_t>(idx - 1) : static_cast<size_t>(len + idx);
-  return Str(g[pos]);
+  if (idx == 0 || len == 0 || (idx > len && !clamp_end)) return Str("");
+  int64_t pos = idx > 0 ? std::min(idx, len) - 1 : std::max<int64_t>(len + idx, 0);
+  return Str(g[static_cast<size_t>(pos)]);
+}
+
+}  // namespace
+
+Value StringExtractExec(const Value* a, size_t, const LogicalType&, FunctionContext&) {
+  return StringCharAt(a, false);
+}
+
+Value StringArrayExtractExec(const Value* a, size_t, const LogicalType&, FunctionContext&) {
+  return StringCharAt(a, true);
 }
 
 Value StringSliceExec(const Value* a, size_t, const LogicalType&, FunctionContext&) {

@@ -49,6 +49,14 @@ TEST(StringFunctionsTest, Substrings) {
   EXPECT_EQ(Eval("array_extract", {Str(kMovie), I64(6)}), "😃");
   EXPECT_EQ(Eval("array_extract", {Str("Alice"), I64(0)}), "");
   EXPECT_EQ(Eval("list_extract", {Str("Alice"), I64(8)}), "");
+  // Out of range: before the start both give the first character; past the end list_extract
+  // gives "" and array_extract the last character.
+  EXPECT_EQ(Eval("list_extract", {Str("Roma"), I64(-5)}), "R");
+  EXPECT_EQ(Eval("array_extract", {Str("Roma"), I64(-5)}), "R");
+  EXPECT_EQ(Eval("array_extract", {Str("Roma"), I64(6)}), "a");
+  EXPECT_EQ(Eval("array_extract", {Str("DEsWork"), I64(8)}), "k");
+  EXPECT_EQ(Eval("array_extract", {Str(""), I64(1)}), "");
+  EXPECT_EQ(Eval("array_extract", {List("INT64[]", {I64(1), I64(2)}), I64(2)}), "2");
   EXPECT_EQ(Eval("list_slice", {Str("这是一个中文句子"), I64(2), I64(5)}), "是一个中");
   EXPECT_EQ(Eval("array_slice", {Str("abcd"), I64(0), I64(-3)}), "ab");
   EXPECT_EQ(Eval("array_slice", {Str("abc"), I64(-1), I64(4)}), "c");

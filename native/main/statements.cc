@@ -1,5 +1,8 @@
 #include "main/statements.h"
 
+#include <charconv>
+#include <cstdint>
+
 #include "catalog/catalog.h"
 #include "common/status.h"
 #include "cypher/binder/binder.h"
@@ -63,17 +66,64 @@ catalog::RelStorageDirection ParseStorageDirection(const Value& v) {
 }
 
 // Evaluates a DEFAULT expression for an ALTER TABLE ADD column.
+binder::BoundExpressionPtr BindDefault(Database& db, const parser::ParsedExpression& expr) {
+  std::unordered_map<std::string, Value> no_params;
+  binder::Binder binder(db.catalog(), no_params);
+  return binder.BindConstantExpression(expr);
+}
+
+// Evaluates a bound DEFAULT (with the catalog's sequences) as a value of `type`.
+Value EvaluateBoundDefault(Database& db, const binder::BoundExpression& bound,
+                           const LogicalType& type) {
+  std::unordered_map<std::string, Value> no_params;
+  exec::ExecContext ctx;
+  ctx.params = &no_params;
+  ctx.fn_ctx.sequence_value = exec::CatalogSequenceValues(db.catalog());
+  Value v = exec::Evaluate(bound, ctx);
+  if (!v.is_null() && v.type() != type) v = function::CastValue(v, type);
+  return v;
+}
+
 Value EvaluateDefault(Database& db, const parser::ParsedColumnDefinition& column,
                       const LogicalType& type) {
   if (!column.default_value) return Value::Null(type);
-  std::unordered_map<std::string, Value> no_params;
-  binder::Binder binder(db.catalog(), no_params);
-  auto bound = binder.BindConstantExpression(*column.default_value);
-  exec::ExecContext ctx;
-  ctx.params = &no_params;
-  Value v = exec::Evaluate(*bound, ctx);
-  if (!v.is_null() && v.type() != type) v = function::CastValue(v, type);
-  return v;
+  return EvaluateBoundDefault(db, *BindDefault(db, *column.default_value), type);
+}
+
+// ALTER TABLE t ADD p ... DEFAULT nextval('s'): the default is evaluated once per existing row
+// (in row order), as Kùzu does; rel tables refuse it.
+exec::QueryResult AddPropertyWithRowDefaults(Database& db, const parser::ParsedAlterTable& s,
+                                             catalog::PropertyDefinition prop) {
+  storage::StorageManager& storage = db.storage();
+  const catalog::NodeTableSchema* schema = db.catalog().GetNodeTable(s.table_name);
+  if (!schema) {
+    if (db.catalog().GetRelTable(s.table_name)) {
+      ThrowRuntime(
+          "Runtime exception: Cannot set a non-constant default value when adding columns on REL "
+          "tables.");
+    }
+    return MessageResult(Check(storage.AddProperty(s.table_name, std::move(prop),
+                                                   Value::Null(prop.type), s.if_not_exists))
+                             .message);
+  }
+  if (schema->PropertyIndex(prop.name)) {  // let AddProperty report or skip the duplicate
+    return MessageResult(Check(storage.AddProperty(s.table_name, std::move(prop),
+                                                   Value::Null(prop.type), s.if_not_exists))
+                             .message);
+  }
+  auto bound = BindDefault(db, *s.column.default_value);
+  storage::NodeTable* table = storage.GetNodeTable(schema->id);
+  std::vector<std::pair<uint64_t, Value>> fills;
+  for (uint64_t row = 0; row < table->NumRows(); ++row) {
+    if (table->IsDeleted(row)) continue;
+    fills.emplace_back(row, EvaluateBoundDefault(db, *bound, prop.type));
+  }
+  LogicalType type = prop.type;
+  std::string message =
+      Check(storage.AddProperty(s.table_name, std::move(prop), Value::Null(type), false)).message;
+  size_t column = db.catalog().GetNodeTable(s.table_name)->properties.size() - 1;
+  for (const auto& [row, value] : fills) Check(table->Set(column, row, value));
+  return MessageResult(std::move(message));
 }
 
 // The column of a CREATE TABLE ... AS query as a property.
@@ -258,11 +308,37 @@ exec::QueryResult DropTable(Database& db, const parser::ParsedDrop& s) {
   return MessageResult(Check(db.storage().DropTable(s.name, s.if_exists)).message);
 }
 
+// CREATE SEQUENCE: the options as written, with Kùzu's defaults for the ones left out.
+exec::QueryResult CreateSequence(Database& db, const parser::ParsedCreateSequence& s) {
+  auto integer = [](const std::string& text, int64_t fallback) -> int64_t {
+    if (text.empty()) return fallback;
+    int64_t v = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size()) {
+      ThrowBinding("Binder exception: Out of bounds: SEQUENCE accepts integers within INT64.");
+    }
+    return v;
+  };
+  catalog::SequenceDefinition def;
+  def.name = s.name;
+  def.if_not_exists = s.if_not_exists;
+  def.increment = integer(s.increment, 1);
+  bool ascending = def.increment > 0;
+  def.min_value = integer(s.no_min_value ? "" : s.min_value, ascending ? 1 : INT64_MIN);
+  def.max_value = integer(s.no_max_value ? "" : s.max_value, ascending ? INT64_MAX : -1);
+  def.start_value = integer(s.start_value, ascending ? def.min_value : def.max_value);
+  def.cycle = s.cycle;
+  return MessageResult(Check(db.storage().CreateSequence(std::move(def))).message);
+}
+
 exec::QueryResult AlterTable(Database& db, const parser::ParsedAlterTable& s) {
   storage::StorageManager& storage = db.storage();
   switch (s.alter_kind) {
     case parser::AlterKind::kAddProperty: {
       catalog::PropertyDefinition prop = ToProperty(db, s.column);
+      if (s.column.default_value && !BindDefault(db, *s.column.default_value)->IsDeterministic()) {
+        return AddPropertyWithRowDefaults(db, s, std::move(prop));
+      }
       Value fill = EvaluateDefault(db, s.column, prop.type);
       return MessageResult(
           Check(storage.AddProperty(s.table_name, std::move(prop), fill, s.if_not_exists)).message);
@@ -390,6 +466,12 @@ exec::QueryResult RunDdl(Database& db, const parser::ParsedStatement& statement,
     }
     case parser::StatementKind::kDropTable:
       return DropTable(db, statement.As<parser::ParsedDrop>());
+    case parser::StatementKind::kCreateSequence:
+      return CreateSequence(db, statement.As<parser::ParsedCreateSequence>());
+    case parser::StatementKind::kDropSequence: {
+      const auto& drop = statement.As<parser::ParsedDrop>();
+      return MessageResult(Check(db.storage().DropSequence(drop.name, drop.if_exists)).message);
+    }
     case parser::StatementKind::kAlterTable:
       return AlterTable(db, statement.As<parser::ParsedAlterTable>());
     default:

@@ -1,6 +1,7 @@
 #include "storage/pk_index.h"
 
 #include <bit>
+#include <cmath>
 #include <cstring>
 
 #include "storage/value_codec.h"
@@ -95,6 +96,17 @@ std::optional<uint64_t> PrimaryKeyIndex::FindKeyOf(const Column& other, uint64_t
   return FindString(other.GetString(row));
 }
 
+bool PrimaryKeyIndex::IsNanKey(uint64_t offset) const {
+  switch (keys_->kind()) {
+    case PhysicalKind::kFloat:
+      return std::isnan(keys_->GetFixed<float>(offset));
+    case PhysicalKind::kDouble:
+      return std::isnan(keys_->GetFixed<double>(offset));
+    default:
+      return false;
+  }
+}
+
 uint64_t PrimaryKeyIndex::TagOf(uint64_t offset) const {
   if (integer_keys_) return KeyBitsOf(*keys_, offset);
   if (keys_->kind() == PhysicalKind::kInt128) {
@@ -145,6 +157,7 @@ void PrimaryKeyIndex::Grow() { Reserve(std::max<uint64_t>(size_ * 2, 16)); }
 
 bool PrimaryKeyIndex::Insert(uint64_t offset) {
   GRAPHDB_ASSERT(!keys_->IsNull(offset));
+  if (IsNanKey(offset)) return true;  // NaN equals nothing: never a duplicate, never found
   uint64_t tag = TagOf(offset);
   std::optional<uint64_t> existing;
   if (integer_keys_) {
@@ -239,6 +252,7 @@ std::optional<uint64_t> PrimaryKeyIndex::Find(const Value& key) const {
       return FindInt128(v->GetInt128());
     case PhysicalKind::kFloat: {
       float f = v->GetFloat();
+      if (std::isnan(f)) return std::nullopt;
       if (f == 0.0f) f = 0.0f;
       uint32_t bits;
       std::memcpy(&bits, &f, 4);
@@ -246,6 +260,7 @@ std::optional<uint64_t> PrimaryKeyIndex::Find(const Value& key) const {
     }
     case PhysicalKind::kDouble: {
       double d = v->GetDouble();
+      if (std::isnan(d)) return std::nullopt;
       if (d == 0.0) d = 0.0;
       uint64_t bits;
       std::memcpy(&bits, &d, 8);

@@ -37,7 +37,9 @@ class PrimaryKeyIndex {
   size_t MemoryUsage() const { return slots_.capacity() * sizeof(Slot); }
 
   // Indexes the key stored in the key column at `offset`. Returns false (and changes nothing)
-  // when the key is already present. REQUIRES: the key at `offset` is not NULL.
+  // when the key is already present. A NaN FLOAT/DOUBLE key equals no key, itself included:
+  // it is accepted but not indexed, so it is never a duplicate and never found (as in Kùzu).
+  // REQUIRES: the key at `offset` is not NULL.
   bool Insert(uint64_t offset);
   // Removes the key stored at `offset` if it maps to `offset`; returns whether it did.
   bool Erase(uint64_t offset);
@@ -70,6 +72,8 @@ class PrimaryKeyIndex {
     uint64_t offset;  // kEmpty when the slot is free
   };
   static constexpr uint64_t kEmpty = ~0ULL;
+
+  bool IsNanKey(uint64_t offset) const;
 
   static uint64_t Mix(uint64_t x) {
     x ^= x >> 33;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <random>
 #include <unordered_map>
 
@@ -109,6 +111,26 @@ TEST(PrimaryKeyIndexTest, OtherKeyTypes) {
     EXPECT_FALSE(index.Insert(2));  // 0.0 == -0.0
     EXPECT_EQ(*index.Find(Value::Double(1.5)), 0u);
     EXPECT_EQ(*index.Find(Value::Int64(0)), 1u);
+    // NaN equals no key: accepted twice, never found, erased without effect.
+    keys.AppendFixed<double>(std::nan(""));
+    keys.AppendFixed<double>(-std::nan(""));
+    EXPECT_TRUE(index.Insert(3));
+    EXPECT_TRUE(index.Insert(4));
+    EXPECT_EQ(index.size(), 2u);
+    EXPECT_FALSE(index.Find(Value::Double(std::nan(""))).has_value());
+    EXPECT_FALSE(index.FindKeyOf(keys, 3).has_value());
+    EXPECT_FALSE(index.Erase(3));
+    EXPECT_TRUE(index.Rebuild(5, {true, true, false, true, true}));  // row 2 duplicates row 1
+    EXPECT_EQ(index.size(), 2u);
+  }
+  {
+    Column keys(LogicalType(LogicalTypeId::kFloat));
+    PrimaryKeyIndex index(&keys);
+    keys.AppendFixed<float>(std::nanf(""));
+    keys.AppendFixed<float>(std::nanf(""));
+    EXPECT_TRUE(index.Insert(0));
+    EXPECT_TRUE(index.Insert(1));
+    EXPECT_FALSE(index.Find(Value::Float(std::nanf(""))).has_value());
   }
   {
     Column keys(LogicalType(LogicalTypeId::kUuid));

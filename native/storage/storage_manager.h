@@ -72,6 +72,13 @@ class StorageManager {
                                          std::string_view to, bool if_not_exists = false);
   Result<catalog::DdlOutcome> DropRelPair(std::string_view rel_table, std::string_view from,
                                           std::string_view to, bool if_exists = false);
+  // Sequences are catalog state only (their counters are saved with the catalog).
+  Result<catalog::DdlOutcome> CreateSequence(catalog::SequenceDefinition def) {
+    return catalog_.CreateSequence(std::move(def));
+  }
+  Result<catalog::DdlOutcome> DropSequence(std::string_view name, bool if_exists = false) {
+    return catalog_.DropSequence(name, if_exists);
+  }
 
   // ---- Tables ----
   // nullptr when there is no such table. Pointers stay valid until the table is dropped.

@@ -4,22 +4,13 @@
 #include <cstring>
 #include <vector>
 
+#include "common/text.h"
 #include "storage/value_codec.h"
 #include "types/temporal.h"
 
 namespace graphdb::storage {
 
 namespace {
-
-inline bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-
-std::string_view Trim(std::string_view s) {
-  size_t b = 0;
-  size_t e = s.size();
-  while (b < e && IsSpace(s[b])) ++b;
-  while (e > b && IsSpace(s[e - 1])) --e;
-  return s.substr(b, e - b);
-}
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -62,270 +53,6 @@ bool ParseFloating(std::string_view t, T* out) {
   return ec == std::errc() && ptr == t.data() + t.size();
 }
 
-// Reads 1..max_digits decimal digits at s[*i].
-bool ReadDigits(std::string_view s, size_t* i, int max_digits, int64_t* out) {
-  size_t start = *i;
-  int64_t v = 0;
-  while (*i < s.size() && s[*i] >= '0' && s[*i] <= '9' &&
-         static_cast<int>(*i - start) < max_digits) {
-    v = v * 10 + (s[*i] - '0');
-    ++*i;
-  }
-  *out = v;
-  return *i > start;
-}
-
-// Date prefix `[-]Y-M-D` at s[*i]; returns days since the epoch.
-bool ReadDate(std::string_view s, size_t* i, int32_t* days) {
-  bool negative = false;
-  if (*i < s.size() && s[*i] == '-') {
-    negative = true;
-    ++*i;
-  }
-  int64_t y;
-  int64_t m;
-  int64_t d;
-  if (!ReadDigits(s, i, 6, &y) || *i >= s.size() || s[*i] != '-') return false;
-  ++*i;
-  if (!ReadDigits(s, i, 2, &m) || *i >= s.size() || s[*i] != '-') return false;
-  ++*i;
-  if (!ReadDigits(s, i, 2, &d)) return false;
-  auto year = static_cast<int32_t>(negative ? -y : y);
-  if (!temporal::IsValidDate(year, static_cast<uint32_t>(m), static_cast<uint32_t>(d))) {
-    return false;
-  }
-  *days = temporal::DaysFromCivil(year, static_cast<uint32_t>(m), static_cast<uint32_t>(d));
-  return true;
-}
-
-bool ParseDateText(std::string_view t, int32_t* days) {
-  size_t i = 0;
-  if (!ReadDate(t, &i, days)) return false;
-  return i == t.size();
-}
-
-// A timestamp as UTC microseconds plus the sub-microsecond nanoseconds (0..999).
-bool ParseTimestampParts(std::string_view t, int128_t* micros, int64_t* nanos) {
-  size_t i = 0;
-  int32_t days;
-  if (!ReadDate(t, &i, &days)) return false;
-  int128_t total = static_cast<int128_t>(days) * temporal::kMicrosPerDay;
-  *nanos = 0;
-  auto skip_spaces = [&] {
-    while (i < t.size() && t[i] == ' ') ++i;
-  };
-  if (i < t.size() && (t[i] == ' ' || t[i] == 'T' || t[i] == 't')) {
-    ++i;
-    skip_spaces();
-    int64_t h;
-    int64_t mi;
-    int64_t s = 0;
-    if (!ReadDigits(t, &i, 2, &h) || i >= t.size() || t[i] != ':') return false;
-    ++i;
-    if (!ReadDigits(t, &i, 2, &mi)) return false;
-    if (i < t.size() && t[i] == ':') {
-      ++i;
-      if (!ReadDigits(t, &i, 2, &s)) return false;
-    }
-    if (h > 23 || mi > 59 || s > 59) return false;
-    int64_t frac_nanos = 0;
-    if (i < t.size() && t[i] == '.') {
-      ++i;
-      size_t start = i;
-      int digits = 0;
-      while (i < t.size() && t[i] >= '0' && t[i] <= '9') {
-        if (digits < 9) {
-          frac_nanos = frac_nanos * 10 + (t[i] - '0');
-          ++digits;
-        }
-        ++i;
-      }
-      if (i == start) return false;
-      for (; digits < 9; ++digits) frac_nanos *= 10;
-    }
-    total += ((h * 60 + mi) * 60 + s) * temporal::kMicrosPerSecond + frac_nanos / 1000;
-    *nanos = frac_nanos % 1000;
-    skip_spaces();
-    if (i < t.size() && (t[i] == 'Z' || t[i] == 'z')) {
-      ++i;
-      skip_spaces();
-    }
-    if (i < t.size() && (t[i] == '+' || t[i] == '-')) {
-      bool negative = t[i] == '-';
-      ++i;
-      int64_t oh;
-      int64_t om = 0;
-      if (!ReadDigits(t, &i, 2, &oh)) return false;
-      if (i < t.size() && t[i] == ':') ++i;
-      if (i < t.size() && t[i] >= '0' && t[i] <= '9' && !ReadDigits(t, &i, 2, &om)) return false;
-      if (oh > 23 || om > 59) return false;
-      int128_t offset = (oh * 60 + om) * 60 * temporal::kMicrosPerSecond;
-      total += negative ? offset : -offset;
-    }
-    skip_spaces();
-  }
-  if (i != t.size()) return false;
-  *micros = total;
-  return true;
-}
-
-int128_t FloorDiv(int128_t a, int128_t b) {
-  int128_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-
-bool TimestampTicks(std::string_view t, LogicalTypeId type, int64_t* out) {
-  int128_t micros;
-  int64_t nanos;
-  if (!ParseTimestampParts(t, &micros, &nanos)) return false;
-  int128_t ticks;
-  switch (type) {
-    case LogicalTypeId::kTimestampNs:
-      ticks = micros * 1000 + nanos;
-      break;
-    case LogicalTypeId::kTimestampMs:
-      ticks = FloorDiv(micros, 1000);
-      break;
-    case LogicalTypeId::kTimestampSec:
-      ticks = FloorDiv(micros, temporal::kMicrosPerSecond);
-      break;
-    default:
-      ticks = micros;
-      break;
-  }
-  if (ticks > INT64_MAX || ticks < INT64_MIN) return false;
-  *out = static_cast<int64_t>(ticks);
-  return true;
-}
-
-// Kùzu's interval text: "<n> <unit>" terms (year, month, week, day, hour, minute, second,
-// millisecond, microsecond and their abbreviations, singular or plural, optional space), and
-// "[-]hh:mm[:ss[.f]]" time terms; an ISO-8601 "P..." duration is handed to temporal.
-bool ParseIntervalText(std::string_view t, Interval* out) {
-  if (!t.empty() && (t[0] == 'P' || t[0] == 'p')) {
-    auto v = temporal::ParseInterval(t);
-    if (!v) return false;
-    *out = *v;
-    return true;
-  }
-  Interval result;
-  int128_t micros = 0;
-  int64_t months = 0;
-  int64_t days = 0;
-  size_t i = 0;
-  bool any = false;
-  while (true) {
-    while (i < t.size() && IsSpace(t[i])) ++i;
-    if (i == t.size()) break;
-    bool negative = false;
-    if (t[i] == '-' || t[i] == '+') {
-      negative = t[i] == '-';
-      ++i;
-    }
-    int64_t n;
-    if (!ReadDigits(t, &i, 18, &n)) return false;
-    if (i < t.size() && t[i] == ':') {
-      int64_t mi;
-      int64_t s = 0;
-      ++i;
-      if (!ReadDigits(t, &i, 2, &mi)) return false;
-      if (i < t.size() && t[i] == ':') {
-        ++i;
-        if (!ReadDigits(t, &i, 2, &s)) return false;
-      }
-      int64_t frac = 0;
-      if (i < t.size() && t[i] == '.') {
-        ++i;
-        int digits = 0;
-        size_t start = i;
-        while (i < t.size() && t[i] >= '0' && t[i] <= '9') {
-          if (digits < 6) {
-            frac = frac * 10 + (t[i] - '0');
-            ++digits;
-          }
-          ++i;
-        }
-        if (i == start) return false;
-        for (; digits < 6; ++digits) frac *= 10;
-      }
-      if (mi > 59 || s > 59) return false;
-      int128_t term = ((static_cast<int128_t>(n) * 60 + mi) * 60 + s) * 1000000 + frac;
-      micros += negative ? -term : term;
-      any = true;
-      continue;
-    }
-    int128_t fraction_num = 0;  // fractional part as (digits, scale)
-    int128_t fraction_den = 1;
-    if (i < t.size() && t[i] == '.') {
-      ++i;
-      size_t start = i;
-      while (i < t.size() && t[i] >= '0' && t[i] <= '9') {
-        if (fraction_den < 1000000000000LL) {
-          fraction_num = fraction_num * 10 + (t[i] - '0');
-          fraction_den *= 10;
-        }
-        ++i;
-      }
-      if (i == start) return false;
-    }
-    while (i < t.size() && IsSpace(t[i])) ++i;
-    size_t start = i;
-    while (i < t.size() && ((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z'))) ++i;
-    std::string unit(t.substr(start, i - start));
-    for (char& c : unit) {
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    }
-    auto is = [&unit](std::initializer_list<const char*> names) {
-      for (const char* name : names) {
-        if (unit == name) return true;
-      }
-      return false;
-    };
-    int128_t sign = negative ? -1 : 1;
-    auto add_micros = [&](int128_t per_unit) {
-      micros += sign * (n * per_unit + fraction_num * per_unit / fraction_den);
-    };
-    if (is({"year", "years", "y", "yr", "yrs"})) {
-      months += sign * (n * 12 + static_cast<int64_t>(fraction_num * 12 / fraction_den));
-    } else if (is({"decade", "decades"})) {
-      months += sign * n * 120;
-    } else if (is({"century", "centuries"})) {
-      months += sign * n * 1200;
-    } else if (is({"millennium", "millennia", "millenniums"})) {
-      months += sign * n * 12000;
-    } else if (is({"month", "months", "mon", "mons"})) {
-      months += sign * n;
-    } else if (is({"week", "weeks", "w"})) {
-      days += sign * n * 7;
-    } else if (is({"day", "days", "d"})) {
-      days += sign * n;
-    } else if (is({"hour", "hours", "h", "hr", "hrs"})) {
-      add_micros(int128_t{3600} * 1000000);
-    } else if (is({"minute", "minutes", "m", "min", "mins"})) {
-      add_micros(int128_t{60} * 1000000);
-    } else if (is({"second", "seconds", "s", "sec", "secs"})) {
-      add_micros(1000000);
-    } else if (is({"millisecond", "milliseconds", "ms", "msec", "msecs"})) {
-      add_micros(1000);
-    } else if (is({"microsecond", "microseconds", "us", "usec", "usecs"})) {
-      add_micros(1);
-    } else {
-      return false;
-    }
-    any = true;
-  }
-  if (!any || months > INT32_MAX || months < INT32_MIN || days > INT32_MAX || days < INT32_MIN ||
-      micros > INT64_MAX || micros < INT64_MIN) {
-    return false;
-  }
-  result.months = static_cast<int32_t>(months);
-  result.days = static_cast<int32_t>(days);
-  result.micros = static_cast<int64_t>(micros);
-  *out = result;
-  return true;
-}
-
 bool ParseBool(std::string_view t, bool* out) {
   if (EqualsIgnoreCase(t, "true")) {
     *out = true;
@@ -341,8 +68,8 @@ bool ParseBool(std::string_view t, bool* out) {
 bool ParseInternalId(std::string_view t, InternalId* out) {
   size_t colon = t.find(':');
   if (colon == std::string_view::npos) return false;
-  return ParseUInt64(Trim(t.substr(0, colon)), &out->table) &&
-         ParseUInt64(Trim(t.substr(colon + 1)), &out->offset);
+  return ParseUInt64(TrimAsciiSpace(t.substr(0, colon)), &out->table) &&
+         ParseUInt64(TrimAsciiSpace(t.substr(colon + 1)), &out->offset);
 }
 
 // A parsed scalar in the representation of its column.
@@ -390,19 +117,27 @@ bool ParseScalar(std::string_view t, LogicalTypeId id, Scalar* out) {
     case LogicalTypeId::kDouble:
       return ParseFloating(t, &out->d);
     case LogicalTypeId::kDate: {
-      int32_t days;
-      if (!ParseDateText(t, &days)) return false;
-      out->i = days;
+      auto days = temporal::ParseDate(t);
+      if (!days) return false;
+      out->i = *days;
       return true;
     }
     case LogicalTypeId::kTimestamp:
     case LogicalTypeId::kTimestampTz:
     case LogicalTypeId::kTimestampNs:
     case LogicalTypeId::kTimestampMs:
-    case LogicalTypeId::kTimestampSec:
-      return TimestampTicks(t, id, &out->i);
-    case LogicalTypeId::kInterval:
-      return ParseIntervalText(t, &out->interval);
+    case LogicalTypeId::kTimestampSec: {
+      auto ticks = temporal::ParseTimestamp(t, id);
+      if (!ticks) return false;
+      out->i = *ticks;
+      return true;
+    }
+    case LogicalTypeId::kInterval: {
+      auto interval = temporal::ParseInterval(t);
+      if (!interval) return false;
+      out->interval = *interval;
+      return true;
+    }
     case LogicalTypeId::kInternalId:
       return ParseInternalId(t, &out->id);
     default:
@@ -508,7 +243,7 @@ bool ScanTopLevel(std::string_view s, char sep, OnSep&& on_sep) {
       }
       continue;
     }
-    if (token_start && IsSpace(c)) continue;
+    if (token_start && IsAsciiSpace(c)) continue;
     if (token_start && (c == '\'' || c == '"')) {
       in_quote = c;
       token_start = false;
@@ -563,7 +298,7 @@ std::optional<Value> Parse(std::string_view text, const LogicalType& type, std::
 // An element of a nested literal: trimmed; empty or `null` is NULL.
 std::optional<Value> ParseElement(std::string_view text, const LogicalType& type,
                                   std::string* error, int depth) {
-  std::string_view t = Trim(text);
+  std::string_view t = TrimAsciiSpace(text);
   if (t.empty() || EqualsIgnoreCase(t, "null")) return Value::Null(type);
   return Parse(t, type, error, depth);
 }
@@ -578,7 +313,7 @@ std::optional<Value> ParseList(std::string_view t, const LogicalType& type, std:
                                int depth) {
   auto inner = Inner(t, '[', ']');
   std::vector<std::string_view> parts;
-  if (!inner || (!Trim(*inner).empty() && !SplitTopLevel(*inner, ',', &parts))) {
+  if (!inner || (!TrimAsciiSpace(*inner).empty() && !SplitTopLevel(*inner, ',', &parts))) {
     *error = ConversionError(t, type);
     return std::nullopt;
   }
@@ -601,7 +336,7 @@ std::optional<Value> ParseStruct(std::string_view t, const LogicalType& type, st
                                  int depth) {
   auto inner = Inner(t, '{', '}');
   std::vector<std::string_view> parts;
-  if (!inner || (!Trim(*inner).empty() && !SplitTopLevel(*inner, ',', &parts))) {
+  if (!inner || (!TrimAsciiSpace(*inner).empty() && !SplitTopLevel(*inner, ',', &parts))) {
     *error = ConversionError(t, type);
     return std::nullopt;
   }
@@ -615,7 +350,7 @@ std::optional<Value> ParseStruct(std::string_view t, const LogicalType& type, st
       *error = ConversionError(t, type);
       return std::nullopt;
     }
-    std::string_view name = StripQuotes(Trim(part.substr(0, colon)));
+    std::string_view name = StripQuotes(TrimAsciiSpace(part.substr(0, colon)));
     auto index = type.FieldIndex(name);
     if (!index) {
       *error =
@@ -633,7 +368,7 @@ std::optional<Value> ParseMap(std::string_view t, const LogicalType& type, std::
                               int depth) {
   auto inner = Inner(t, '{', '}');
   std::vector<std::string_view> parts;
-  if (!inner || (!Trim(*inner).empty() && !SplitTopLevel(*inner, ',', &parts))) {
+  if (!inner || (!TrimAsciiSpace(*inner).empty() && !SplitTopLevel(*inner, ',', &parts))) {
     *error = ConversionError(t, type);
     return std::nullopt;
   }
@@ -680,7 +415,7 @@ std::optional<Value> Parse(std::string_view text, const LogicalType& type, std::
     }
     return Value::Blob(*bytes);
   }
-  std::string_view t = Trim(text);
+  std::string_view t = TrimAsciiSpace(text);
   if (t.empty()) return Value::Null(type);
   if (depth > 64) {
     *error = "Nested value is too deep: \"" + std::string(t) + "\".";
@@ -710,7 +445,7 @@ std::optional<Value> Parse(std::string_view text, const LogicalType& type, std::
 }  // namespace
 
 std::optional<int128_t> ParseInt128Text(std::string_view text) {
-  std::string_view t = Trim(text);
+  std::string_view t = TrimAsciiSpace(text);
   bool negative = false;
   if (!t.empty() && (t[0] == '-' || t[0] == '+')) {
     negative = t[0] == '-';
@@ -730,7 +465,7 @@ std::optional<int128_t> ParseInt128Text(std::string_view text) {
 }
 
 std::optional<int128_t> ParseUuidText(std::string_view text) {
-  std::string_view t = Trim(text);
+  std::string_view t = TrimAsciiSpace(text);
   if (t.size() >= 2 && t.front() == '{' && t.back() == '}') t = t.substr(1, t.size() - 2);
   unsigned __int128 v = 0;
   int digits = 0;
@@ -760,12 +495,6 @@ std::optional<std::string> ParseBlobText(std::string_view text) {
     }
   }
   return out;
-}
-
-std::optional<int64_t> ParseTimestampText(std::string_view text, LogicalTypeId type) {
-  int64_t ticks;
-  if (!TimestampTicks(Trim(text), type, &ticks)) return std::nullopt;
-  return ticks;
 }
 
 std::optional<Value> ParseValueText(std::string_view text, const LogicalType& type,
@@ -804,7 +533,7 @@ bool ParseIntoColumn(std::string_view text, Column& column, std::string* error) 
       return true;
     }
     default: {
-      std::string_view t = Trim(text);
+      std::string_view t = TrimAsciiSpace(text);
       if (t.empty()) {
         column.AppendNull();
         return true;

@@ -2,11 +2,9 @@
 //
 //   - integers: optional sign, decimal digits, range-checked per width; INT128 up to 39 digits;
 //   - FLOAT/DOUBLE: decimal or scientific, `inf`, `nan`; BOOL: `true`/`false` (any case);
-//   - DATE `YYYY-M-D`; TIMESTAMP* `YYYY-MM-DD[ |T]hh:mm[:ss[.fffffffff]]` with an optional
-//     `Z`, `+hh[:mm]` or `-hh[:mm]` offset (also `Z+hh:mm`), converted to UTC; the _NS/_MS/_SEC
-//     variants keep their own unit; INTERVAL `10 years 5 months 13 hours 24 us`, `480us`,
-//     `3 days 04:05:06.5`, `P1Y2M3DT4H5M6S` (units: year, month, week, day, hour, minute,
-//     second, millisecond, microsecond and their abbreviations y, mon, w, d, h, m, s, ms, us);
+//   - DATE, TIMESTAMP* and INTERVAL: the text forms of types/temporal.h (temporal::ParseDate,
+//     ParseTimestamp, ParseInterval), e.g. `1950-7-23`, `2011-08-20 11:25:30Z+00:00`,
+//     `10 years 5 months 13 hours 24 us`;
 //   - UUID: 32 hex digits, hyphens anywhere, optional braces; BLOB: bytes with `\xHH` escapes;
 //     STRING: the text as is (no trimming);
 //   - LIST/ARRAY `[a,b,[c]]`; STRUCT `{name: value, 'quoted name': value}` (missing fields are
@@ -45,7 +43,5 @@ std::optional<int128_t> ParseInt128Text(std::string_view text);
 std::optional<int128_t> ParseUuidText(std::string_view text);
 // Decodes `\xHH` escapes; nullopt on a malformed escape.
 std::optional<std::string> ParseBlobText(std::string_view text);
-// Timestamp in `type`'s unit (TIMESTAMP, _TZ: micros; _NS: nanos; _MS: millis; _SEC: seconds).
-std::optional<int64_t> ParseTimestampText(std::string_view text, LogicalTypeId type);
 
 }  // namespace graphdb::storage

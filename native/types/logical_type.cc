@@ -40,7 +40,8 @@ constexpr ScalarName kScalarNames[] = {
     {"UUID", LogicalTypeId::kUuid},         {"DATE", LogicalTypeId::kDate},
     {"TIMESTAMP", LogicalTypeId::kTimestamp}, {"TIMESTAMP_TZ", LogicalTypeId::kTimestampTz},
     {"TIMESTAMP_NS", LogicalTypeId::kTimestampNs}, {"TIMESTAMP_MS", LogicalTypeId::kTimestampMs},
-    {"TIMESTAMP_SEC", LogicalTypeId::kTimestampSec}, {"INTERVAL", LogicalTypeId::kInterval},
+    {"TIMESTAMP_SEC", LogicalTypeId::kTimestampSec}, {"TIMESTAMP_S", LogicalTypeId::kTimestampSec},
+    {"INTERVAL", LogicalTypeId::kInterval},
     {"DURATION", LogicalTypeId::kInterval}, {"SERIAL", LogicalTypeId::kSerial},
     {"NODE", LogicalTypeId::kNode},         {"REL", LogicalTypeId::kRel},
     {"INTERNAL_ID", LogicalTypeId::kInternalId}, {"ANY", LogicalTypeId::kAny},
@@ -83,6 +84,30 @@ class TypeReader {
     return text_.substr(start, pos_ - start);
   }
 
+  // A field name: a word, or a `quoted name` (a doubled backtick stands for one).
+  std::optional<std::string> ReadFieldName() {
+    SkipSpace();
+    if (pos_ >= text_.size() || text_[pos_] != '`') {
+      std::string_view word = ReadWord();
+      if (word.empty()) return std::nullopt;
+      return std::string(word);
+    }
+    std::string name;
+    for (size_t i = pos_ + 1; i < text_.size(); ++i) {
+      if (text_[i] != '`') {
+        name += text_[i];
+      } else if (i + 1 < text_.size() && text_[i + 1] == '`') {
+        name += '`';
+        ++i;
+      } else {
+        pos_ = i + 1;
+        if (name.empty()) return std::nullopt;
+        return name;
+      }
+    }
+    return std::nullopt;  // no closing backtick
+  }
+
   std::optional<std::vector<std::pair<std::string, LogicalType>>> ReadFields(std::string* error) {
     std::vector<std::pair<std::string, LogicalType>> fields;
     if (!Consume('(')) {
@@ -90,14 +115,14 @@ class TypeReader {
       return std::nullopt;
     }
     do {
-      std::string_view name = ReadWord();
-      if (name.empty()) {
+      auto name = ReadFieldName();
+      if (!name) {
         *error = "expected a field name";
         return std::nullopt;
       }
       auto type = ReadType(error);
       if (!type) return std::nullopt;
-      fields.emplace_back(std::string(name), std::move(*type));
+      fields.emplace_back(std::move(*name), std::move(*type));
     } while (Consume(','));
     if (!Consume(')')) {
       *error = "expected ')' to close the field list";

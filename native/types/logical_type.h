@@ -95,6 +95,18 @@ class LogicalType {
   bool IsInteger() const;  // signed or unsigned, any width, and SERIAL
   bool IsNumeric() const;  // integers, FLOAT, DOUBLE
   bool IsTimestamp() const;
+  // Whether `pred(id)` holds for this type or for a type nested in it (list and array
+  // elements, struct and union fields, map keys and values).
+  template <typename Pred>
+  bool Contains(Pred pred) const {
+    if (pred(id_)) return true;
+    if (info_) {
+      for (const StructField& field : info_->fields) {
+        if (field.type->Contains(pred)) return true;
+      }
+    }
+    return false;
+  }
 
   // Kùzu's spelling: "INT64", "STRING[]", "STRUCT(a INT64)".
   std::string ToString() const;

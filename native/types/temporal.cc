@@ -1,10 +1,10 @@
 #include "types/temporal.h"
 
 #include <cctype>
-#include <charconv>
-#include <cmath>
 #include <cstdio>
 #include <string>
+
+#include "common/text.h"
 
 namespace graphdb::temporal {
 
@@ -21,53 +21,36 @@ uint32_t DaysInMonth(int32_t y, uint32_t m) {
   return m == 2 && IsLeap(y) ? 29 : kDays[m - 1];
 }
 
-class Cursor {
- public:
-  explicit Cursor(std::string_view s) : s_(s) {}
-  bool Done() const { return i_ >= s_.size(); }
-  char Peek() const { return Done() ? '\0' : s_[i_]; }
-  void Skip() { ++i_; }
-  void SkipSpace() {
-    while (!Done() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
+// Reads 1..max_digits decimal digits at s[*i].
+bool ReadDigits(std::string_view s, size_t* i, int max_digits, int64_t* out) {
+  size_t start = *i;
+  int64_t v = 0;
+  while (*i < s.size() && s[*i] >= '0' && s[*i] <= '9' &&
+         static_cast<int>(*i - start) < max_digits) {
+    v = v * 10 + (s[*i] - '0');
+    ++*i;
   }
-  bool Eat(char c) {
-    if (Peek() == c) {
-      ++i_;
-      return true;
-    }
-    return false;
-  }
-  // Reads up to max_digits digits; returns false if none.
-  bool Digits(int64_t* out, int* count = nullptr, int max_digits = 18) {
-    size_t start = i_;
-    int64_t v = 0;
-    while (!Done() && std::isdigit(static_cast<unsigned char>(s_[i_])) &&
-           static_cast<int>(i_ - start) < max_digits) {
-      v = v * 10 + (s_[i_] - '0');
-      ++i_;
-    }
-    if (count) *count = static_cast<int>(i_ - start);
-    *out = v;
-    return i_ > start;
-  }
-  std::string_view Word() {
-    size_t start = i_;
-    while (!Done() && std::isalpha(static_cast<unsigned char>(s_[i_]))) ++i_;
-    return s_.substr(start, i_ - start);
-  }
+  *out = v;
+  return *i > start;
+}
 
- private:
-  std::string_view s_;
-  size_t i_ = 0;
-};
-
-bool ReadDate(Cursor& c, int32_t* days) {
-  int64_t y, m, d;
-  bool negative = c.Eat('-');
-  if (!c.Digits(&y, nullptr, 6) || !c.Eat('-') || !c.Digits(&m, nullptr, 2) || !c.Eat('-') ||
-      !c.Digits(&d, nullptr, 2))
-    return false;
-  int32_t year = static_cast<int32_t>(negative ? -y : y);
+// The date prefix "[-]Y-M-D" at s[*i] (years up to 6 digits, month and day 1 or 2) as days
+// since the epoch.
+bool ReadDate(std::string_view s, size_t* i, int32_t* days) {
+  bool negative = false;
+  if (*i < s.size() && s[*i] == '-') {
+    negative = true;
+    ++*i;
+  }
+  int64_t y;
+  int64_t m;
+  int64_t d;
+  if (!ReadDigits(s, i, 6, &y) || *i >= s.size() || s[*i] != '-') return false;
+  ++*i;
+  if (!ReadDigits(s, i, 2, &m) || *i >= s.size() || s[*i] != '-') return false;
+  ++*i;
+  if (!ReadDigits(s, i, 2, &d)) return false;
+  auto year = static_cast<int32_t>(negative ? -y : y);
   if (!IsValidDate(year, static_cast<uint32_t>(m), static_cast<uint32_t>(d))) return false;
   *days = DaysFromCivil(year, static_cast<uint32_t>(m), static_cast<uint32_t>(d));
   return true;
@@ -175,151 +158,300 @@ std::string FormatInterval(const Interval& v) {
 }
 
 std::optional<int32_t> ParseDate(std::string_view text) {
-  Cursor c(text);
-  c.SkipSpace();
+  std::string_view t = TrimAsciiSpace(text);
+  size_t i = 0;
   int32_t days;
-  if (!ReadDate(c, &days)) return std::nullopt;
-  c.SkipSpace();
-  if (!c.Done()) return std::nullopt;
+  if (!ReadDate(t, &i, &days) || i != t.size()) return std::nullopt;
   return days;
 }
 
-std::optional<int64_t> ParseTimestampMicros(std::string_view text) {
-  Cursor c(text);
-  c.SkipSpace();
-  int32_t days;
-  if (!ReadDate(c, &days)) return std::nullopt;
-  int64_t micros = static_cast<int64_t>(days) * kMicrosPerDay;
-  if (c.Peek() == 'T' || c.Peek() == ' ') {
-    c.Skip();
-    c.SkipSpace();
-    int64_t h = 0, mi = 0, s = 0;
-    if (!c.Digits(&h, nullptr, 2) || !c.Eat(':') || !c.Digits(&mi, nullptr, 2)) {
-      return std::nullopt;
+namespace {
+
+// A fraction ".ddd" at s[*i] (the dot already consumed) scaled to `scale_digits` digits:
+// ".5" with 6 digits is 500000. Digits beyond the scale are dropped (truncation).
+bool ReadFraction(std::string_view s, size_t* i, int scale_digits, int64_t* out) {
+  size_t start = *i;
+  int digits = 0;
+  int64_t v = 0;
+  while (*i < s.size() && s[*i] >= '0' && s[*i] <= '9') {
+    if (digits < scale_digits) {
+      v = v * 10 + (s[*i] - '0');
+      ++digits;
     }
-    if (c.Eat(':') && !c.Digits(&s, nullptr, 2)) return std::nullopt;
-    if (h > 23 || mi > 59 || s > 59) return std::nullopt;
-    int64_t frac = 0;
-    if (c.Eat('.')) {
-      int count = 0;
-      int64_t digits;
-      if (!c.Digits(&digits, &count, 9)) return std::nullopt;
-      frac = digits;
-      for (int i = count; i < 6; ++i) frac *= 10;
-      for (int i = 6; i < count; ++i) frac /= 10;
-    }
-    micros += ((h * 60 + mi) * 60 + s) * kMicrosPerSecond + frac;
-    c.SkipSpace();
-    if (c.Eat('Z') || c.Eat('z')) {
-    } else if (c.Peek() == '+' || c.Peek() == '-') {
-      bool negative = c.Peek() == '-';
-      c.Skip();
-      int64_t oh = 0, om = 0;
-      if (!c.Digits(&oh, nullptr, 2)) return std::nullopt;
-      if (c.Eat(':')) {
-        if (!c.Digits(&om, nullptr, 2)) return std::nullopt;
-      } else {
-        c.Digits(&om, nullptr, 2);
-      }
-      int64_t offset = (oh * 60 + om) * 60 * kMicrosPerSecond;
-      micros += negative ? offset : -offset;
-    }
+    ++*i;
   }
-  c.SkipSpace();
-  if (!c.Done()) return std::nullopt;
-  return micros;
+  if (*i == start) return false;
+  for (; digits < scale_digits; ++digits) v *= 10;
+  *out = v;
+  return true;
+}
+
+// A timestamp as UTC microseconds plus the sub-microsecond nanoseconds (0..999).
+bool ParseTimestampParts(std::string_view t, int128_t* micros, int64_t* nanos) {
+  size_t i = 0;
+  int32_t days;
+  if (!ReadDate(t, &i, &days)) return false;
+  int128_t total = static_cast<int128_t>(days) * kMicrosPerDay;
+  *nanos = 0;
+  auto skip_spaces = [&] {
+    while (i < t.size() && t[i] == ' ') ++i;
+  };
+  if (i < t.size() && (t[i] == ' ' || t[i] == 'T' || t[i] == 't')) {
+    ++i;
+    skip_spaces();
+    int64_t h;
+    int64_t mi;
+    int64_t s = 0;
+    if (!ReadDigits(t, &i, 2, &h) || i >= t.size() || t[i] != ':') return false;
+    ++i;
+    if (!ReadDigits(t, &i, 2, &mi)) return false;
+    if (i < t.size() && t[i] == ':') {
+      ++i;
+      if (!ReadDigits(t, &i, 2, &s)) return false;
+    }
+    if (h > 23 || mi > 59 || s > 59) return false;
+    int64_t frac_nanos = 0;
+    if (i < t.size() && t[i] == '.') {
+      ++i;
+      if (!ReadFraction(t, &i, 9, &frac_nanos)) return false;
+    }
+    total += ((h * 60 + mi) * 60 + s) * kMicrosPerSecond + frac_nanos / 1000;
+    *nanos = frac_nanos % 1000;
+    skip_spaces();
+    if (i < t.size() && (t[i] == 'Z' || t[i] == 'z')) {
+      ++i;
+      skip_spaces();
+    }
+    if (i < t.size() && (t[i] == '+' || t[i] == '-')) {
+      bool negative = t[i] == '-';
+      ++i;
+      int64_t oh;
+      int64_t om = 0;
+      if (!ReadDigits(t, &i, 2, &oh)) return false;
+      if (i < t.size() && t[i] == ':') {
+        ++i;
+        if (!ReadDigits(t, &i, 2, &om)) return false;
+      } else if (i < t.size() && t[i] >= '0' && t[i] <= '9') {
+        ReadDigits(t, &i, 2, &om);
+      }
+      if (oh > 23 || om > 59) return false;
+      int128_t offset = (oh * 60 + om) * 60 * kMicrosPerSecond;
+      total += negative ? offset : -offset;
+    }
+    skip_spaces();
+  }
+  if (i != t.size()) return false;
+  *micros = total;
+  return true;
+}
+
+int128_t FloorDiv128(int128_t a, int128_t b) {
+  int128_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+// ISO 8601 durations: "P1Y2M3DT4H5M6.5S", "P2W".
+std::optional<Interval> ParseIsoDuration(std::string_view t) {
+  int128_t months = 0;
+  int128_t days = 0;
+  int128_t micros = 0;
+  size_t i = 1;  // after the 'P'
+  bool time = false;
+  bool any = false;
+  while (i < t.size()) {
+    if (t[i] == 'T' || t[i] == 't') {
+      if (time) return std::nullopt;
+      time = true;
+      ++i;
+      continue;
+    }
+    int64_t n;
+    if (!ReadDigits(t, &i, 18, &n)) return std::nullopt;
+    int64_t frac = 0;
+    if (i < t.size() && t[i] == '.') {
+      ++i;
+      if (!ReadFraction(t, &i, 6, &frac)) return std::nullopt;
+    }
+    if (i >= t.size()) return std::nullopt;
+    char unit = static_cast<char>(std::toupper(static_cast<unsigned char>(t[i])));
+    ++i;
+    if (frac != 0 && !(time && unit == 'S')) return std::nullopt;
+    if (!time && unit == 'Y') months += int128_t{n} * 12;
+    else if (!time && unit == 'M') months += n;
+    else if (!time && unit == 'W') days += int128_t{n} * 7;
+    else if (!time && unit == 'D') days += n;
+    else if (time && unit == 'H') micros += int128_t{n} * 3600 * kMicrosPerSecond;
+    else if (time && unit == 'M') micros += int128_t{n} * 60 * kMicrosPerSecond;
+    else if (time && unit == 'S') micros += int128_t{n} * kMicrosPerSecond + frac;
+    else return std::nullopt;
+    any = true;
+  }
+  if (!any || months > INT32_MAX || days > INT32_MAX || micros > INT64_MAX) return std::nullopt;
+  return Interval{static_cast<int32_t>(months), static_cast<int32_t>(days),
+                  static_cast<int64_t>(micros)};
+}
+
+// What one unit name of an interval term adds: months, days or microseconds per unit.
+struct IntervalUnit {
+  enum class Kind { kMonths, kDays, kMicros } kind;
+  int128_t per_unit;
+};
+
+std::optional<IntervalUnit> LookUpIntervalUnit(std::string_view unit) {
+  struct Entry {
+    const char* name;
+    IntervalUnit unit;
+  };
+  using K = IntervalUnit::Kind;
+  static const Entry kUnits[] = {
+      {"year", {K::kMonths, 12}},          {"years", {K::kMonths, 12}},
+      {"y", {K::kMonths, 12}},             {"yr", {K::kMonths, 12}},
+      {"yrs", {K::kMonths, 12}},           {"decade", {K::kMonths, 120}},
+      {"decades", {K::kMonths, 120}},      {"century", {K::kMonths, 1200}},
+      {"centuries", {K::kMonths, 1200}},   {"millennium", {K::kMonths, 12000}},
+      {"millennia", {K::kMonths, 12000}},  {"millenniums", {K::kMonths, 12000}},
+      {"month", {K::kMonths, 1}},          {"months", {K::kMonths, 1}},
+      {"mon", {K::kMonths, 1}},            {"mons", {K::kMonths, 1}},
+      {"week", {K::kDays, 7}},             {"weeks", {K::kDays, 7}},
+      {"w", {K::kDays, 7}},                {"day", {K::kDays, 1}},
+      {"days", {K::kDays, 1}},             {"d", {K::kDays, 1}},
+      {"hour", {K::kMicros, int128_t{3600} * kMicrosPerSecond}},
+      {"hours", {K::kMicros, int128_t{3600} * kMicrosPerSecond}},
+      {"h", {K::kMicros, int128_t{3600} * kMicrosPerSecond}},
+      {"hr", {K::kMicros, int128_t{3600} * kMicrosPerSecond}},
+      {"hrs", {K::kMicros, int128_t{3600} * kMicrosPerSecond}},
+      {"minute", {K::kMicros, 60 * kMicrosPerSecond}},
+      {"minutes", {K::kMicros, 60 * kMicrosPerSecond}},
+      {"m", {K::kMicros, 60 * kMicrosPerSecond}},
+      {"min", {K::kMicros, 60 * kMicrosPerSecond}},
+      {"mins", {K::kMicros, 60 * kMicrosPerSecond}},
+      {"second", {K::kMicros, kMicrosPerSecond}},
+      {"seconds", {K::kMicros, kMicrosPerSecond}},
+      {"s", {K::kMicros, kMicrosPerSecond}},
+      {"sec", {K::kMicros, kMicrosPerSecond}},
+      {"secs", {K::kMicros, kMicrosPerSecond}},
+      {"millisecond", {K::kMicros, 1000}}, {"milliseconds", {K::kMicros, 1000}},
+      {"ms", {K::kMicros, 1000}},          {"msec", {K::kMicros, 1000}},
+      {"msecs", {K::kMicros, 1000}},       {"microsecond", {K::kMicros, 1}},
+      {"microseconds", {K::kMicros, 1}},   {"us", {K::kMicros, 1}},
+      {"usec", {K::kMicros, 1}},           {"usecs", {K::kMicros, 1}},
+  };
+  for (const Entry& e : kUnits) {
+    if (unit == e.name) return e.unit;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<int64_t> ParseTimestamp(std::string_view text, LogicalTypeId type) {
+  int128_t micros;
+  int64_t nanos;
+  if (!ParseTimestampParts(TrimAsciiSpace(text), &micros, &nanos)) return std::nullopt;
+  int128_t ticks;
+  switch (type) {
+    case LogicalTypeId::kTimestampNs:
+      ticks = micros * 1000 + nanos;
+      break;
+    case LogicalTypeId::kTimestampMs:
+      ticks = FloorDiv128(micros, 1000);
+      break;
+    case LogicalTypeId::kTimestampSec:
+      ticks = FloorDiv128(micros, kMicrosPerSecond);
+      break;
+    default:
+      ticks = micros;
+      break;
+  }
+  if (ticks > INT64_MAX || ticks < INT64_MIN) return std::nullopt;
+  return static_cast<int64_t>(ticks);
+}
+
+std::optional<int64_t> ParseTimestampMicros(std::string_view text) {
+  return ParseTimestamp(text, LogicalTypeId::kTimestamp);
 }
 
 std::optional<Interval> ParseInterval(std::string_view text) {
-  Interval out;
-  Cursor c(text);
-  c.SkipSpace();
-  if (c.Peek() == 'P' || c.Peek() == 'p') {  // ISO 8601 duration
-    c.Skip();
-    bool time = false;
-    while (!c.Done()) {
-      if (c.Eat('T') || c.Eat('t')) {
-        time = true;
-        continue;
-      }
-      int64_t n;
-      if (!c.Digits(&n)) return std::nullopt;
-      char unit = static_cast<char>(std::toupper(static_cast<unsigned char>(c.Peek())));
-      c.Skip();
-      if (!time && unit == 'Y') out.months += static_cast<int32_t>(n * 12);
-      else if (!time && unit == 'M') out.months += static_cast<int32_t>(n);
-      else if (!time && unit == 'W') out.days += static_cast<int32_t>(n * 7);
-      else if (!time && unit == 'D') out.days += static_cast<int32_t>(n);
-      else if (time && unit == 'H') out.micros += n * 3600 * kMicrosPerSecond;
-      else if (time && unit == 'M') out.micros += n * 60 * kMicrosPerSecond;
-      else if (time && unit == 'S') out.micros += n * kMicrosPerSecond;
-      else return std::nullopt;
-    }
-    return out;
-  }
+  std::string_view t = TrimAsciiSpace(text);
+  if (!t.empty() && (t[0] == 'P' || t[0] == 'p')) return ParseIsoDuration(t);
+  int128_t micros = 0;
+  int128_t months = 0;
+  int128_t days = 0;
+  size_t i = 0;
   bool any = false;
   while (true) {
-    c.SkipSpace();
-    if (c.Done()) break;
-    bool negative = c.Eat('-');
+    while (i < t.size() && IsAsciiSpace(t[i])) ++i;
+    if (i == t.size()) break;
+    bool negative = false;
+    if (t[i] == '-' || t[i] == '+') {
+      negative = t[i] == '-';
+      ++i;
+    }
     int64_t n;
-    int count = 0;
-    if (!c.Digits(&n, &count)) return std::nullopt;
-    if (negative) n = -n;
-    if (c.Peek() == ':') {  // hh:mm[:ss[.f]]
-      int64_t mi = 0, s = 0, frac = 0;
-      c.Skip();
-      if (!c.Digits(&mi, nullptr, 2)) return std::nullopt;
-      if (c.Eat(':') && !c.Digits(&s, nullptr, 2)) return std::nullopt;
-      if (c.Eat('.')) {
-        int fc = 0;
-        if (!c.Digits(&frac, &fc, 9)) return std::nullopt;
-        for (int i = fc; i < 6; ++i) frac *= 10;
-        for (int i = 6; i < fc; ++i) frac /= 10;
+    if (!ReadDigits(t, &i, 18, &n)) return std::nullopt;
+    int128_t sign = negative ? -1 : 1;
+    if (i < t.size() && t[i] == ':') {  // [-]hh:mm[:ss[.f]]
+      int64_t mi;
+      int64_t s = 0;
+      int64_t frac = 0;
+      ++i;
+      if (!ReadDigits(t, &i, 2, &mi)) return std::nullopt;
+      if (i < t.size() && t[i] == ':') {
+        ++i;
+        if (!ReadDigits(t, &i, 2, &s)) return std::nullopt;
       }
-      int64_t magnitude = ((std::llabs(n) * 60 + mi) * 60 + s) * kMicrosPerSecond + frac;
-      out.micros += negative ? -magnitude : magnitude;
+      if (i < t.size() && t[i] == '.') {
+        ++i;
+        if (!ReadFraction(t, &i, 6, &frac)) return std::nullopt;
+      }
+      if (mi > 59 || s > 59) return std::nullopt;
+      micros += sign * (((int128_t{n} * 60 + mi) * 60 + s) * kMicrosPerSecond + frac);
       any = true;
       continue;
     }
-    double fraction = 0;
-    if (c.Eat('.')) {
-      int64_t f;
-      int fc = 0;
-      if (!c.Digits(&f, &fc)) return std::nullopt;
-      fraction = static_cast<double>(f) / std::pow(10.0, fc);
-      if (negative) fraction = -fraction;
+    // An optional fraction, kept exactly as numerator / 10^digits (up to 12 digits).
+    int128_t fraction_num = 0;
+    int128_t fraction_den = 1;
+    if (i < t.size() && t[i] == '.') {
+      ++i;
+      size_t start = i;
+      while (i < t.size() && t[i] >= '0' && t[i] <= '9') {
+        if (fraction_den < 1000000000000LL) {
+          fraction_num = fraction_num * 10 + (t[i] - '0');
+          fraction_den *= 10;
+        }
+        ++i;
+      }
+      if (i == start) return std::nullopt;
     }
-    c.SkipSpace();
-    std::string_view unit = c.Word();
-    std::string u;
-    for (char ch : unit) u += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    if (u.size() > 1 && u.back() == 's') u.pop_back();
-    if (u == "year" || u == "y" || u == "yr") {
-      out.months += static_cast<int32_t>(n * 12 + std::llround(fraction * 12));
-    } else if (u == "month" || u == "mon") {
-      out.months += static_cast<int32_t>(n);
-    } else if (u == "week" || u == "w") {
-      out.days += static_cast<int32_t>(n * 7);
-    } else if (u == "day" || u == "d") {
-      out.days += static_cast<int32_t>(n);
-    } else if (u == "hour" || u == "h" || u == "hr") {
-      out.micros += n * 3600 * kMicrosPerSecond + std::llround(fraction * 3600e6);
-    } else if (u == "minute" || u == "m" || u == "min") {
-      out.micros += n * 60 * kMicrosPerSecond + std::llround(fraction * 60e6);
-    } else if (u == "second" || u == "s" || u == "sec") {
-      out.micros += n * kMicrosPerSecond + std::llround(fraction * 1e6);
-    } else if (u == "millisecond" || u == "ms" || u == "msec") {
-      out.micros += n * 1000 + std::llround(fraction * 1000);
-    } else if (u == "microsecond" || u == "us" || u == "usec") {
-      out.micros += n;
-    } else {
-      return std::nullopt;
+    while (i < t.size() && IsAsciiSpace(t[i])) ++i;
+    size_t start = i;
+    while (i < t.size() && std::isalpha(static_cast<unsigned char>(t[i]))) ++i;
+    std::string unit_name(t.substr(start, i - start));
+    for (char& c : unit_name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    auto unit = LookUpIntervalUnit(unit_name);
+    if (!unit) return std::nullopt;
+    int128_t amount = n * unit->per_unit + fraction_num * unit->per_unit / fraction_den;
+    switch (unit->kind) {
+      case IntervalUnit::Kind::kMonths:
+        months += sign * amount;
+        break;
+      case IntervalUnit::Kind::kDays:
+        days += sign * amount;
+        break;
+      case IntervalUnit::Kind::kMicros:
+        micros += sign * amount;
+        break;
     }
     any = true;
   }
-  if (!any) return std::nullopt;
-  return out;
+  if (!any || months > INT32_MAX || months < INT32_MIN || days > INT32_MAX || days < INT32_MIN ||
+      micros > INT64_MAX || micros < INT64_MIN) {
+    return std::nullopt;
+  }
+  return Interval{static_cast<int32_t>(months), static_cast<int32_t>(days),
+                  static_cast<int64_t>(micros)};
 }
 
 int64_t TicksToMicros(LogicalTypeId type, int64_t ticks) {

@@ -32,12 +32,25 @@ std::string FormatDate(int32_t days);
 std::string FormatTimestampMicros(int64_t micros);
 std::string FormatInterval(const Interval& v);
 
-// Parsers return nullopt when the text is not a valid value.
+// Parsers return nullopt when the text is not a valid value; surrounding spaces are ignored.
+// This is the one implementation of the text forms: CAST, the temporal functions and COPY
+// (storage/value_parser) all use it.
+//
+// DATE: "[-]Y-M-D" (month and day one or two digits).
 std::optional<int32_t> ParseDate(std::string_view text);
-// Accepts "YYYY-MM-DD", "YYYY-MM-DD hh:mm[:ss[.f...]]", "T" as separator, a trailing "Z" or
-// "+hh[:mm]"/"-hh[:mm]" offset (converted to UTC).
+// TIMESTAMP family: a date, optionally followed by " " or "T" and "hh:mm[:ss[.fffffffff]]",
+// then an optional "Z" and/or a "+hh[:mm]" / "-hh[:mm]" / "+hhmm" offset ("...Z+06:40" is
+// accepted); the result is UTC in `type`'s unit: micros for TIMESTAMP and TIMESTAMP_TZ,
+// nanos for TIMESTAMP_NS (all nine fraction digits kept), millis for _MS and seconds for _SEC
+// (rounded down).
+std::optional<int64_t> ParseTimestamp(std::string_view text, LogicalTypeId type);
+// ParseTimestamp(text, TIMESTAMP).
 std::optional<int64_t> ParseTimestampMicros(std::string_view text);
-// Accepts "1 year 2 months 3 days 04:05:06.5", "2 hours 30 minutes", "P1Y2M3DT4H5M6S" forms.
+// INTERVAL: terms "[-]<n>[.<f>] <unit>" (the space is optional: "480us") and "[-]hh:mm[:ss[.f]]",
+// or an ISO 8601 duration "P1Y2M3W4DT5H6M7.5S". Units, any case: year(s)/y/yr(s), decade(s),
+// century/centuries, millennium/millennia, month(s)/mon(s), week(s)/w, day(s)/d, hour(s)/h/
+// hr(s), minute(s)/m/min(s), second(s)/s/sec(s), millisecond(s)/ms/msec(s), microsecond(s)/us/
+// usec(s). A fraction of a unit is converted exactly and truncated to the next smaller field.
 std::optional<Interval> ParseInterval(std::string_view text);
 
 // Converts a TIMESTAMP-family tick count to microseconds and back.

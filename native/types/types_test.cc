@@ -30,6 +30,11 @@ TEST(LogicalTypeTest, ParsesScalarAndNestedNames) {
   t = ParseLogicalType("union(credit boolean, grade1 double)", &error);
   ASSERT_TRUE(t) << error;
   EXPECT_EQ(t->ToString(), "UNION(credit BOOL, grade1 DOUBLE)");
+  // Backtick-quoted field names (a doubled backtick is one) and the TIMESTAMP_S alias.
+  t = ParseLogicalType("struct(`a` int32, `escape` int32[], b int64, `x``y z` TIMESTAMP_S)[]",
+                       &error);
+  ASSERT_TRUE(t) << error;
+  EXPECT_EQ(t->ToString(), "STRUCT(a INT32, escape INT32[], b INT64, x`y z TIMESTAMP_SEC)[]");
 }
 
 TEST(LogicalTypeTest, RejectsBadNames) {
@@ -38,8 +43,26 @@ TEST(LogicalTypeTest, RejectsBadNames) {
   EXPECT_NE(error.find("INT65"), std::string::npos);
   EXPECT_FALSE(ParseLogicalType("INT64[0]", &error));
   EXPECT_FALSE(ParseLogicalType("STRUCT(a)", &error));
+  EXPECT_FALSE(ParseLogicalType("STRUCT(`a INT64)", &error));
+  EXPECT_FALSE(ParseLogicalType("STRUCT(`` INT64)", &error));
   EXPECT_FALSE(ParseLogicalType("MAP(STRING)", &error));
   EXPECT_FALSE(ParseLogicalType("", &error));
+}
+
+TEST(LogicalTypeTest, ContainsLooksIntoNestedTypes) {
+  std::string error;
+  auto is_date = [](LogicalTypeId id) { return id == LogicalTypeId::kDate; };
+  for (const char* text : {"DATE", "DATE[]", "DATE[2]", "STRUCT(a INT64, b STRUCT(c DATE[]))",
+                           "MAP(STRING, DATE)", "MAP(DATE, STRING)", "UNION(a DATE, b INT64)"}) {
+    auto type = ParseLogicalType(text, &error);
+    ASSERT_TRUE(type) << text;
+    EXPECT_TRUE(type->Contains(is_date)) << text;
+  }
+  for (const char* text : {"INT64", "TIMESTAMP[]", "STRUCT(a INT64)", "MAP(STRING, INT64)"}) {
+    auto type = ParseLogicalType(text, &error);
+    ASSERT_TRUE(type) << text;
+    EXPECT_FALSE(type->Contains(is_date)) << text;
+  }
 }
 
 TEST(TemporalTest, DateRoundTrip) {
@@ -64,6 +87,74 @@ TEST(TemporalTest, TimestampAndInterval) {
   ASSERT_TRUE(iv);
   EXPECT_EQ(temporal::FormatInterval(*iv), "3 years 5 days 13:02:00");
   EXPECT_FALSE(temporal::ParseInterval("3 parsecs"));
+}
+
+TEST(TemporalTest, TimestampOffsetsAndUnits) {
+  using Id = LogicalTypeId;
+  const int64_t base = *temporal::ParseTimestampMicros("2011-08-20 11:25:30");
+  // A UTC marker followed by an offset, as in Kùzu's datasets.
+  EXPECT_EQ(temporal::ParseTimestampMicros("2011-08-20 11:25:30Z+00:00"), base);
+  EXPECT_EQ(temporal::ParseTimestampMicros("2011-08-20 11:25:30Z+06:40"),
+            base - (6 * 60 + 40) * 60 * temporal::kMicrosPerSecond);
+  EXPECT_EQ(temporal::ParseTimestampMicros("2011-08-20 11:25:30-02"),
+            base + 2 * 3600 * temporal::kMicrosPerSecond);
+  EXPECT_EQ(temporal::ParseTimestampMicros("2011-08-20 11:25:30+0130"),
+            base - 90 * 60 * temporal::kMicrosPerSecond);
+  EXPECT_EQ(temporal::ParseTimestampMicros("  2011-08-20t11:25:30  "), base);
+  EXPECT_EQ(temporal::ParseTimestampMicros("2011-08-20"),
+            int64_t{temporal::DaysFromCivil(2011, 8, 20)} * temporal::kMicrosPerDay);
+  // Each unit keeps its own precision: nanoseconds survive in TIMESTAMP_NS only.
+  const char* text = "2011-02-11 16:44:22.1234567";
+  int64_t micros = *temporal::ParseTimestamp(text, Id::kTimestamp);
+  EXPECT_EQ(micros % temporal::kMicrosPerSecond, 123456);
+  EXPECT_EQ(temporal::ParseTimestamp(text, Id::kTimestampNs), micros * 1000 + 700);
+  EXPECT_EQ(temporal::ParseTimestamp(text, Id::kTimestampMs), micros / 1000);
+  EXPECT_EQ(temporal::ParseTimestamp(text, Id::kTimestampSec),
+            micros / temporal::kMicrosPerSecond);
+  EXPECT_EQ(temporal::ParseTimestamp("1969-12-31 23:59:59.5", Id::kTimestampSec), -1);
+  // Wrong input.
+  for (const char* bad : {"", "2011", "2011-08", "2011-13-01", "2011-02-30", "2011-08-20 24:00",
+                          "2011-08-20 11:60", "2011-08-20 11:25:61", "2011-08-20 11:25:30.",
+                          "2011-08-20 11", "2011-08-20 11:25:30+25", "2011-08-20 11:25:30 PST",
+                          "2011-08-20x", "x2011-08-20"}) {
+    EXPECT_FALSE(temporal::ParseTimestampMicros(bad)) << bad;
+  }
+  EXPECT_FALSE(temporal::ParseTimestamp("9999999-01-01", Id::kTimestampNs));
+}
+
+TEST(TemporalTest, IntervalUnits) {
+  auto micros = [](const char* text) { return temporal::ParseInterval(text)->micros; };
+  // Unit names are not plural-stripped: "us" is microseconds, "ms" milliseconds.
+  EXPECT_EQ(micros("24 us"), 24);
+  EXPECT_EQ(micros("480us"), 480);
+  EXPECT_EQ(micros("30 ms"), 30000);
+  EXPECT_EQ(micros("30 msecs"), 30000);
+  EXPECT_EQ(micros("2 s"), 2 * temporal::kMicrosPerSecond);
+  EXPECT_EQ(micros("2 mins"), 120 * temporal::kMicrosPerSecond);
+  EXPECT_EQ(micros("1.5 hours"), 5400 * temporal::kMicrosPerSecond);
+  EXPECT_EQ(micros("04:05:06.5"), ((4 * 60 + 5) * 60 + 6) * temporal::kMicrosPerSecond + 500000);
+  EXPECT_EQ(micros("-01:00"), -3600 * temporal::kMicrosPerSecond);
+  auto iv = temporal::ParseInterval("10 years 5 months 13 hours 24 us");
+  ASSERT_TRUE(iv);
+  EXPECT_EQ(temporal::FormatInterval(*iv), "10 years 5 months 13:00:00.000024");
+  iv = temporal::ParseInterval("2 Weeks 1 DAY");
+  ASSERT_TRUE(iv);
+  EXPECT_EQ(iv->days, 15);
+  iv = temporal::ParseInterval("1 decade 2 centuries");
+  ASSERT_TRUE(iv);
+  EXPECT_EQ(iv->months, 120 + 2400);
+  iv = temporal::ParseInterval("P1Y2M3DT4H5M6.5S");
+  ASSERT_TRUE(iv);
+  EXPECT_EQ(temporal::FormatInterval(*iv), "1 year 2 months 3 days 04:05:06.5");
+  iv = temporal::ParseInterval("P2W");
+  ASSERT_TRUE(iv);
+  EXPECT_EQ(iv->days, 14);
+  // Wrong input.
+  for (const char* bad : {"", "  ", "3", "3 parsecs", "3 yearss", "years", "1.5.2 days",
+                          "1 day and 2 hours", "01:60", "01:00:60", "P", "P1H", "PT1D", "P1Y2",
+                          "99999999999 years", "- 1 day"}) {
+    EXPECT_FALSE(temporal::ParseInterval(bad)) << bad;
+  }
 }
 
 TEST(ValueTest, PrintsLikeTheConformanceSuite) {

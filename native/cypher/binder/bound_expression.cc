@@ -18,6 +18,14 @@ bool BoundExpression::IsConstant() const {
   return true;
 }
 
+bool BoundExpression::IsDeterministic() const {
+  if (kind == ExprKind::kScalarFunction && scalar && !scalar->deterministic) return false;
+  for (const auto& child : children) {
+    if (!child->IsDeterministic()) return false;
+  }
+  return true;
+}
+
 bool BoundExpression::HasAggregate() const {
   if (kind == ExprKind::kAggregate) return true;
   for (const auto& child : children) {

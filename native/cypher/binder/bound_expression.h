@@ -73,6 +73,8 @@ struct BoundExpression {
   std::vector<int32_t> property_columns;
 
   bool IsConstant() const;  // no variables, parameters or aggregates below
+  // No function below gives a new value each call (nextval(), random(), ...).
+  bool IsDeterministic() const;
   bool HasAggregate() const;
 };
 

@@ -45,42 +45,42 @@ BoundTableFunction BindTableFunction(const std::string& name, std::vector<Value>
   fn.name = name;
   const LogicalType kString = LogicalType::String();
   const LogicalType kInt64 = LogicalType::Int64();
-  auto column = [&fn](std::string column_name, LogicalType type) {
-    fn.column_names.push_back(std::move(column_name));
-    fn.column_types.push_back(std::move(type));
+  const LogicalType kBool = LogicalType::Bool();
+  auto columns = [&fn](std::initializer_list<std::pair<const char*, LogicalType>> list) {
+    for (const auto& [column_name, type] : list) {
+      fn.column_names.emplace_back(column_name);
+      fn.column_types.push_back(type);
+    }
   };
   if (name == "table_info") {
     ExpectArgs(name, args, 1);
     fn.table_id = ResolveTable(catalog, args[0]);
-    column("property id", LogicalType(LogicalTypeId::kInt32));
-    column("name", kString);
-    column("type", kString);
-    column("default expression", kString);
+    columns({{"property id", LogicalType(LogicalTypeId::kInt32)}, {"name", kString},
+             {"type", kString}, {"default expression", kString}});
     if (catalog.GetNodeTable(fn.table_id)) {
-      column("primary key", LogicalType::Bool());
+      columns({{"primary key", kBool}});
     } else {
-      column("storage_direction", kString);
+      columns({{"storage_direction", kString}});
     }
   } else if (name == "show_tables") {
     ExpectArgs(name, args, 0);
-    column("id", kInt64);
-    column("name", kString);
-    column("type", kString);
-    column("database name", kString);
-    column("comment", kString);
+    columns({{"id", kInt64}, {"name", kString}, {"type", kString}, {"database name", kString},
+             {"comment", kString}});
   } else if (name == "storage_info") {
     ExpectArgs(name, args, 1);
     fn.table_id = ResolveTable(catalog, args[0]);
-    column("node_group_id", kInt64);
-    column("column_name", kString);
-    column("data_type", kString);
-    column("table_type", kString);
-    column("start_page_idx", kInt64);
-    column("num_pages", kInt64);
-    column("num_values", kInt64);
-    column("min", kString);
-    column("max", kString);
-    column("compression", kString);
+    columns({{"node_group_id", kInt64}, {"column_name", kString}, {"data_type", kString},
+             {"table_type", kString}, {"start_page_idx", kInt64}, {"num_pages", kInt64},
+             {"num_values", kInt64}, {"min", kString}, {"max", kString},
+             {"compression", kString}});
+  } else if (name == "show_sequences") {
+    ExpectArgs(name, args, 0);
+    columns({{"name", kString}, {"database name", kString}, {"start value", kInt64},
+             {"increment", kInt64}, {"min value", kInt64}, {"max value", kInt64},
+             {"cycle", kBool}});
+  } else if (name == "fsm_info") {
+    ExpectArgs(name, args, 0);
+    columns({{"start_page_idx", kInt64}, {"num_pages", kInt64}});
   } else {
     ThrowBinding("Catalog exception: function " + Upper(name) + " does not exist.");
   }

@@ -7,6 +7,10 @@
 //   storage_info(table) one row per column of the table's storage: node group, column name,
 //                       data type, table type, page range, number of values, min/max
 //                       statistics and compression
+//   show_sequences()    one row per sequence: name, database name, start value, increment,
+//                       min value, max value, cycle
+//   fsm_info()          the free-space map: one row (start_page_idx, num_pages) per free page
+//                       range of the data files (none here: checkpoints rewrite whole files)
 //
 // Thread-safety: pure functions of their arguments.
 #pragma once

@@ -269,7 +269,7 @@ ParsedExpressionPtr Parser::ParseUnary() {
     FailExpected("an expression after '" + tokens_[signs.back()].text + "'");
   }
   size_t operand_start = pos_;
-  auto operand = ParseStringListNull();
+  auto operand = ParseStringListNull(!signs.empty());
   if (At(TokenKind::kBang)) {
     Advance();
     operand = MakeUnary(UnaryOp::kFactorial, std::move(operand), operand_start);
@@ -287,10 +287,19 @@ ParsedExpressionPtr Parser::ParseUnary() {
     }
     operand = MakeUnary(negate ? UnaryOp::kNegate : UnaryOp::kPlus, std::move(operand), sign);
   }
+  size_t start = signs.empty() ? operand_start : signs.front();
+  while (AtKeyword("IS")) operand = ParseIsNull(std::move(operand), start);
   return operand;
 }
 
-ParsedExpressionPtr Parser::ParseStringListNull() {
+ParsedExpressionPtr Parser::ParseIsNull(ParsedExpressionPtr left, size_t start) {
+  Advance();  // IS
+  bool negated = AcceptKeyword("NOT");
+  ExpectKeyword("NULL", negated ? "NULL after IS NOT" : "NULL or NOT NULL after IS");
+  return MakeUnary(negated ? UnaryOp::kIsNotNull : UnaryOp::kIsNull, std::move(left), start);
+}
+
+ParsedExpressionPtr Parser::ParseStringListNull(bool stop_at_is) {
   size_t start = pos_;
   auto left = ParsePropertyOrLabels();
   while (true) {
@@ -358,11 +367,8 @@ ParsedExpressionPtr Parser::ParseStringListNull() {
     } else if (AtKeyword("CONTAINS")) {
       op = BinaryOp::kContains;
       Advance();
-    } else if (AtKeyword("IS")) {
-      Advance();
-      bool negated = AcceptKeyword("NOT");
-      ExpectKeyword("NULL", negated ? "NULL after IS NOT" : "NULL or NOT NULL after IS");
-      left = MakeUnary(negated ? UnaryOp::kIsNotNull : UnaryOp::kIsNull, std::move(left), start);
+    } else if (AtKeyword("IS") && !stop_at_is) {
+      left = ParseIsNull(std::move(left), start);
       continue;
     } else {
       return left;

@@ -145,7 +145,11 @@ class Parser {
   ParsedExpressionPtr ParseMultiplyDivide();
   ParsedExpressionPtr ParsePower();
   ParsedExpressionPtr ParseUnary();
-  ParsedExpressionPtr ParseStringListNull();
+  // `stop_at_is`: leave a trailing IS [NOT] NULL to the caller (ParseUnary applies it after a
+  // leading sign: -1 IS NOT NULL is (-1) IS NOT NULL, as in Kùzu).
+  ParsedExpressionPtr ParseStringListNull(bool stop_at_is = false);
+  // IS [NOT] NULL after `left` (the parser is at IS).
+  ParsedExpressionPtr ParseIsNull(ParsedExpressionPtr left, size_t start);
   ParsedExpressionPtr ParsePropertyOrLabels();
   ParsedExpressionPtr ParseAtom();
   ParsedExpressionPtr ParseLiteralToken();

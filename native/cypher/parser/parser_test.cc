@@ -80,6 +80,11 @@ TEST(ParserExpressionTest, Precedence) {
       {"1 + 2 IN [3]", "(+ 1 (IN 2 [3]))"},  // IN binds tighter than arithmetic (Kùzu)
       {"3 IN [[1,2,3]][0]", "(IN 3 [[1, 2, 3]])[0]"},
       {"x IN l IS NULL", "(IS NULL (IN x l))"},
+      // A leading sign binds tighter than IS [NOT] NULL, as in Kùzu: (-1) IS NOT NULL.
+      {"-1 IS NOT NULL", "(IS NOT NULL -1)"},
+      {"-x.a IS NULL IS NULL", "(IS NULL (IS NULL (- x.a)))"},
+      {"-l[0] IS NULL", "(IS NULL (- l[0]))"},
+      {"1 - x IS NULL", "(- 1 (IS NULL x))"},
       {"a STARTS WITH 'x' + 'y'", "(+ (STARTS WITH a 'x') 'y')"},
       {"a ENDS WITH b OR c CONTAINS d", "(OR (ENDS WITH a b) (CONTAINS c d))"},
       {"name =~ 'A.*' AND true", "(AND (=~ name 'A.*') true)"},

@@ -1,0 +1,23 @@
+// Small ASCII text helpers shared by the parsers of value text (types/temporal, the CSV value
+// parser, CAST).
+#pragma once
+
+#include <string_view>
+
+namespace graphdb {
+
+// Space, tab, newline, carriage return, vertical tab, form feed (isspace in the C locale).
+constexpr bool IsAsciiSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+// `s` without leading and trailing ASCII spaces.
+constexpr std::string_view TrimAsciiSpace(std::string_view s) {
+  size_t begin = 0;
+  size_t end = s.size();
+  while (begin < end && IsAsciiSpace(s[begin])) ++begin;
+  while (end > begin && IsAsciiSpace(s[end - 1])) --end;
+  return s.substr(begin, end - begin);
+}
+
+}  // namespace graphdb
