@@ -17,6 +17,7 @@ enum class RedoOp : uint8_t {
   kDeleteRel = 4,   // pair, rel
   kSetNode = 5,     // table, offset, column, value
   kSetRel = 6,      // pair, rel, column, value
+  kSequence = 7,    // name, used, current (no table or offset)
 };
 
 using Kind = UndoLog::Entry::Kind;
@@ -88,11 +89,16 @@ Status Check(const Status& s, size_t op) {
 
 }  // namespace
 
-std::string EncodeRedo(const UndoLog& log, TableProvider& tables) {
+std::string EncodeRedo(const UndoLog& log, TableProvider& tables, const catalog::Catalog& catalog) {
   if (log.empty()) return {};
+  std::vector<std::pair<std::string, catalog::SequenceCounter::State>> sequences;
+  for (const catalog::SequenceSchema* sequence : catalog.Sequences()) {
+    catalog::SequenceCounter::State state = sequence->counter->Get();
+    if (state.used) sequences.emplace_back(sequence->options.name, state);
+  }
   catalog::BinaryWriter out;
   out.PutU8(kRedoVersion);
-  out.PutVarint(log.entries().size());
+  out.PutVarint(log.entries().size() + sequences.size());
   for (const UndoLog::Entry& e : log.entries()) {
     out.PutU8(static_cast<uint8_t>(OpFor(e.kind)));
     out.PutVarint(e.table);
@@ -127,10 +133,17 @@ std::string EncodeRedo(const UndoLog& log, TableProvider& tables) {
       }
     }
   }
+  for (const auto& [name, state] : sequences) {
+    out.PutU8(static_cast<uint8_t>(RedoOp::kSequence));
+    out.PutString(name);
+    out.PutU8(state.used ? 1 : 0);
+    out.PutSignedVarint(state.current);
+  }
   return out.Release();
 }
 
-Status ApplyRedo(std::string_view payload, TableProvider& tables, uint64_t ts) {
+Status ApplyRedo(std::string_view payload, TableProvider& tables, const catalog::Catalog& catalog,
+                 uint64_t ts) {
   catalog::BinaryReader in(payload);
   uint8_t version;
   uint64_t count;
@@ -142,14 +155,25 @@ Status ApplyRedo(std::string_view payload, TableProvider& tables, uint64_t ts) {
   for (uint64_t i = 0; i < count; ++i) {
     const size_t op = static_cast<size_t>(i) + 1;
     uint8_t tag;
-    uint64_t table_id, offset;
-    if (!in.GetU8(&tag) || !in.GetVarint(&table_id) || !in.GetVarint(&offset)) {
-      return Corrupt(op, "truncated");
+    if (!in.GetU8(&tag)) return Corrupt(op, "truncated");
+    if (tag == static_cast<uint8_t>(RedoOp::kSequence)) {
+      std::string name;
+      uint8_t used;
+      int64_t current;
+      if (!in.GetString(&name) || !in.GetU8(&used) || !in.GetSignedVarint(&current) || used > 1) {
+        return Corrupt(op, "truncated sequence state");
+      }
+      const catalog::SequenceSchema* sequence = catalog.GetSequence(name);
+      if (!sequence) return Corrupt(op, "sequence " + name + " does not exist");
+      sequence->counter->Set({used == 1, current});
+      continue;
     }
+    uint64_t table_id, offset;
+    if (!in.GetVarint(&table_id) || !in.GetVarint(&offset)) return Corrupt(op, "truncated");
     const auto kind = static_cast<RedoOp>(tag);
     const bool node = kind == RedoOp::kInsertNode || kind == RedoOp::kDeleteNode ||
                       kind == RedoOp::kSetNode;
-    if (tag < 1 || tag > 6) return Corrupt(op, "unknown operation " + std::to_string(tag));
+    if (tag < 1 || tag > 7) return Corrupt(op, "unknown operation " + std::to_string(tag));
     storage::NodeTable* node_table = node ? tables.GetNodeTable(table_id) : nullptr;
     storage::RelTable* rel_table = node ? nullptr : tables.GetRelTable(table_id);
     if (node ? node_table == nullptr : rel_table == nullptr) {

@@ -17,17 +17,21 @@
 #include <string>
 #include <string_view>
 
+#include "catalog/catalog.h"
 #include "common/status.h"
 #include "exec/graph_store.h"
 
 namespace graphdb::exec {
 
-// The payload for the writes in `log` (empty when the log is empty: nothing to commit).
-std::string EncodeRedo(const UndoLog& log, TableProvider& tables);
+// The payload for the writes in `log` (empty when the log is empty: nothing to commit). The
+// state of every sequence of `catalog` that has handed out values is appended too, so values
+// that reached committed rows are not handed out again after a crash.
+std::string EncodeRedo(const UndoLog& log, TableProvider& tables, const catalog::Catalog& catalog);
 
 // Applies a payload, stamping writes with `ts`. Stops at the first problem and returns it as
 // CORRUPTION naming the operation; the writes applied before it stay (recovery then fails the
 // whole open, so a half-applied record is never served).
-Status ApplyRedo(std::string_view payload, TableProvider& tables, uint64_t ts);
+Status ApplyRedo(std::string_view payload, TableProvider& tables, const catalog::Catalog& catalog,
+                 uint64_t ts);
 
 }  // namespace graphdb::exec

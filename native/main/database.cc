@@ -179,7 +179,7 @@ Status Database::Recover() {
       dropped = true;
       break;
     }
-    Status s = exec::ApplyRedo(record.payload, *this, record.commit_ts);
+    Status s = exec::ApplyRedo(record.payload, *this, storage_->catalog(), record.commit_ts);
     if (!s.ok()) return Status(ErrorCode::kCorruption, s.message() + " (in " + where + ")");
     commit_ts_ = record.commit_ts;
     ++recovered_commits_;
@@ -237,7 +237,7 @@ Status Database::CommitWrites(uint32_t wal_slot, exec::UndoLog& log, uint64_t st
   const uint64_t ts = commit_ts_ + 1;
   log.Commit(*this, stamp, ts, OldestSnapshot());
   if (!in_memory_) {
-    Status s = AppendToLog(wal_slot, ts, exec::EncodeRedo(log, *this), ticket);
+    Status s = AppendToLog(wal_slot, ts, exec::EncodeRedo(log, *this, storage_->catalog()), ticket);
     if (!s.ok()) return s;
   }
   commit_ts_ = ts;

@@ -355,20 +355,20 @@ TEST_F(DurabilityTest, DamagedRedoPayloadsAreReportedNotApplied) {
   {
     auto mem = fresh();
     // Stamp 0: visible to the snapshot of a database that committed nothing itself.
-    ASSERT_TRUE(exec::ApplyRedo(payload, *mem, 0).ok());
+    ASSERT_TRUE(exec::ApplyRedo(payload, *mem, mem->catalog(), 0).ok());
     ExecutionSlot s(mem);
     EXPECT_EQ(Count(s, "MATCH (a:P {name: 'A'})-[k:K]->(b:P) RETURN k.w"), 5);
   }
   for (size_t cut = 0; cut < payload.size(); ++cut) {
     auto mem = fresh();
-    Status status = exec::ApplyRedo(payload.substr(0, cut), *mem, 1);
+    Status status = exec::ApplyRedo(payload.substr(0, cut), *mem, mem->catalog(), 1);
     EXPECT_EQ(status.code(), ErrorCode::kCorruption) << "cut at " << cut;
   }
   for (size_t i = 0; i < payload.size(); ++i) {  // a flipped byte: an error or a valid value
     std::string damaged = payload;
     damaged[i] = static_cast<char>(damaged[i] ^ 0x5a);
     auto mem = fresh();
-    Status status = exec::ApplyRedo(damaged, *mem, 1);
+    Status status = exec::ApplyRedo(damaged, *mem, mem->catalog(), 1);
     if (!status.ok()) {
       EXPECT_EQ(status.code(), ErrorCode::kCorruption) << status.ToString();
     }
@@ -376,7 +376,21 @@ TEST_F(DurabilityTest, DamagedRedoPayloadsAreReportedNotApplied) {
   // A record written against another schema does not apply.
   auto other = Database::Open({":memory:", 1});
   ASSERT_TRUE(other.ok());
-  EXPECT_EQ(exec::ApplyRedo(payload, **other, 1).code(), ErrorCode::kCorruption);
+  EXPECT_EQ(exec::ApplyRedo(payload, **other, (*other)->catalog(), 1).code(), ErrorCode::kCorruption);
+}
+
+TEST_F(DurabilityTest, SequenceValuesInCommittedRowsAreNotHandedOutAgainAfterACrash) {
+  auto db = Open(dir_);
+  ExecutionSlot slot(db);
+  Exec(slot, "CREATE SEQUENCE ids");
+  Exec(slot, "CREATE NODE TABLE T(id INT64, PRIMARY KEY(id))");
+  for (int i = 0; i < 5; ++i) Exec(slot, "CREATE (:T {id: nextval('ids')})");
+  auto recovered = Open(CrashCopy());
+  ExecutionSlot r(recovered);
+  EXPECT_EQ(Count(r, "MATCH (t:T) RETURN max(t.id)"), 5);
+  // The next value follows the last committed one: no duplicate primary key.
+  Exec(r, "CREATE (:T {id: nextval('ids')})");
+  EXPECT_EQ(Count(r, "MATCH (t:T) RETURN max(t.id)"), 6);
 }
 
 }  // namespace
