@@ -715,7 +715,8 @@ function printTable(report) {
     const m = (name) => `${c[name].median} (${c[name].min}–${c[name].max})`;
     process.stdout.write(
       `commit_rate (commits/s, median (min–max)): raw fdatasync ${m('raw_fdatasync')}; ` +
-        `GraphDB syncOnCommit 1 client ${m('graphdb_1')} = ${c.ratio_1_to_fdatasync}x raw, ` +
+        `GraphDB syncOnCommit 1 client ${m('graphdb_1')} = ${c.ratio_1_to_fdatasync}x raw ` +
+        `(querySync: ${m('graphdb_1_sync_call')} = ${c.ratio_1_sync_call_to_fdatasync}x raw), ` +
         `8 clients ${m('graphdb_8')} = ${c.ratio_8_to_fdatasync}x raw; ` +
         `1 client without sync ${m('graphdb_1_nosync')}\n`,
     );

@@ -10,6 +10,8 @@
 //   raw_fdatasync     one thread appending 64 bytes to a file and fdatasync-ing it, in a loop:
 //                     the most single-client commits per second this disk allows;
 //   graphdb_1         one connection inserting one node per statement, syncOnCommit on;
+//   graphdb_1_sync_call  the same with querySync: no thread hop per statement, so it shows what
+//                     the commit path itself adds to the fdatasync;
 //   graphdb_8         eight connections doing the same at once (group commit);
 //   graphdb_1_nosync  one connection, syncOnCommit off (records reach the page cache only).
 // Each GraphDB figure is reported as commits per second and as a ratio to raw_fdatasync.
@@ -66,7 +68,7 @@ function rawFdatasync() {
   return n / seconds;
 }
 
-async function graphdb(name, clients, syncOnCommit) {
+async function graphdb(name, clients, syncOnCommit, { syncCall = false } = {}) {
   const dir = path.join(base, name);
   fs.rmSync(dir, { recursive: true, force: true });
   const db = new Database(dir, { maxThreadNum: clients, syncOnCommit });
@@ -87,7 +89,9 @@ async function graphdb(name, clients, syncOnCommit) {
       connections.map(async (conn, client) => {
         let done = 0;
         while (performance.now() < deadline) {
-          await conn.query('CREATE (:Item {id: $id, client: $client})', { id: next++, client });
+          const params = { id: next++, client };
+          if (syncCall) conn.querySync('CREATE (:Item {id: $id, client: $client})', params);
+          else await conn.query('CREATE (:Item {id: $id, client: $client})', params);
           done++;
         }
         return done;
@@ -110,6 +114,7 @@ async function graphdb(name, clients, syncOnCommit) {
 const MEASURES = {
   raw_fdatasync: async () => rawFdatasync(),
   graphdb_1: () => graphdb('graphdb_1', 1, true),
+  graphdb_1_sync_call: () => graphdb('graphdb_1_sync_call', 1, true, { syncCall: true }),
   graphdb_8: () => graphdb('graphdb_8', 8, true),
   graphdb_1_nosync: () => graphdb('graphdb_1_nosync', 1, false),
 };
@@ -133,6 +138,7 @@ const report = {
   trials,
   ...results,
   ratio_1_to_fdatasync: ratio('graphdb_1'),
+  ratio_1_sync_call_to_fdatasync: ratio('graphdb_1_sync_call'),
   ratio_8_to_fdatasync: ratio('graphdb_8'),
 };
 if (!args.dir) fs.rmSync(base, { recursive: true, force: true });

@@ -284,7 +284,7 @@ const ops = (name) => (o) => o[name];
 /** Untimed warm-up and timed window of a timed workload (its `timing`, or these). */
 const EMBEDDED_TIMING = {
   quick: { warmupMs: 200, durationMs: 600 },
-  full: { warmupMs: 1000, durationMs: 3000 },
+  full: { warmupMs: 500, durationMs: 1500 },
 };
 
 /**
