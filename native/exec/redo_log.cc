@@ -241,6 +241,8 @@ Status ApplyRedo(std::string_view payload, TableProvider& tables, const catalog:
         if (!s.ok()) return Check(s, op);
         break;
       }
+      case RedoOp::kSequence:  // handled before the table lookup
+        break;
     }
   }
   if (!in.done()) return Corrupt(count, "trailing bytes after the last operation");
