@@ -101,18 +101,10 @@ uint64_t Database::MaxCommittedStamp() {
       if (ts < storage::kUncommittedBase && ts > max) max = ts;
     }
   };
-  for (const auto* schema : storage_->catalog().NodeTables()) {
-    if (storage::NodeTable* t = storage_->GetNodeTable(schema->id)) {
-      scan(t->create_ts_array());
-      scan(t->delete_ts_array());
-    }
-  }
-  for (const auto* schema : storage_->catalog().RelTables()) {
-    for (storage::RelTable* t : storage_->GetRelTables(schema->id)) {
-      scan(t->create_ts_array());
-      scan(t->delete_ts_array());
-    }
-  }
+  storage_->ForEachTable([&](const auto& table) {
+    scan(table.create_ts_array());
+    scan(table.delete_ts_array());
+  });
   return max;
 }
 
@@ -145,12 +137,7 @@ void Database::PruneVersions() {
 }
 
 void Database::PruneVersionsLocked(uint64_t oldest) {
-  for (const auto* schema : storage_->catalog().NodeTables()) {
-    if (storage::NodeTable* t = storage_->GetNodeTable(schema->id)) t->versions().PruneAll(oldest);
-  }
-  for (const auto* schema : storage_->catalog().RelTables()) {
-    for (storage::RelTable* t : storage_->GetRelTables(schema->id)) t->versions().PruneAll(oldest);
-  }
+  storage_->ForEachTable([oldest](auto& table) { table.versions().PruneAll(oldest); });
 }
 
 Status Database::Recover() {

@@ -12,7 +12,7 @@ ExecutionSlot::ExecutionSlot(std::shared_ptr<Database> db)
 void ExecutionSlot::EndSession() { AbortTransaction(*db_, session_); }
 
 ExecutionSlot::~ExecutionSlot() {
-  AbortTransaction(*db_, session_);
+  EndSession();
   db_->ReleaseWalSlot(wal_slot_);
 }
 

@@ -89,6 +89,12 @@ class StorageManager {
   const RelTable* GetRelTable(catalog::TableId pair_id) const;
   // One RelTable per FROM/TO pair of a rel table, in pair order.
   std::vector<RelTable*> GetRelTables(catalog::TableId rel_table_id);
+  // Calls f(table) for every NodeTable and every RelTable (pair), in table-id order.
+  template <typename F>
+  void ForEachTable(F&& f) {
+    for (auto& [id, table] : node_tables_) f(*table);
+    for (auto& [id, table] : rel_tables_) f(*table);
+  }
 
   // ---- COPY FROM ----
   // Loads CSV files into a node table. The files hold one column per property except SERIAL
