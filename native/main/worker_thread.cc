@@ -1,8 +1,64 @@
 #include "main/worker_thread.h"
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
 namespace graphdb {
+
+namespace {
+
+// Workers of the whole process currently polling for work, and currently running a job.
+std::atomic<uint32_t> g_spinning{0};
+std::atomic<uint32_t> g_running{0};
+
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+}  // namespace
+
+uint32_t WorkerThread::ParseSpinMicros(const char* text, std::string* problem) {
+  if (text == nullptr || *text == '\0') return kDefaultSpinMicros;
+  uint64_t value = 0;
+  const char* p = text;
+  for (; *p >= '0' && *p <= '9' && value <= kMaxSpinMicros; ++p) value = value * 10 + (*p - '0');
+  if (*p != '\0' || value > kMaxSpinMicros) {
+    *problem = std::string("GRAPHDB_WORKER_SPIN_US='") + text +
+               "' is not a whole number of microseconds from 0 to " +
+               std::to_string(kMaxSpinMicros) + "; using " + std::to_string(kDefaultSpinMicros);
+    return kDefaultSpinMicros;
+  }
+  return static_cast<uint32_t>(value);
+}
+
+uint32_t WorkerThread::WorkerSpinMicros() {
+  static const uint32_t micros = [] {
+    std::string problem;
+    uint32_t value = ParseSpinMicros(std::getenv("GRAPHDB_WORKER_SPIN_US"), &problem);
+    if (!problem.empty()) std::fprintf(stderr, "graphdb: warning: %s\n", problem.c_str());
+    return value;
+  }();
+  return micros;
+}
+
+uint32_t WorkerThread::SpinningWorkersLimit() {
+  static const uint32_t limit = [] {
+    unsigned threads = std::thread::hardware_concurrency();
+    return static_cast<uint32_t>(threads / 2 > 0 ? threads / 2 : 1);
+  }();
+  return limit;
+}
 
 WorkerThread::WorkerThread() : thread_([this] { Loop(); }) {}
 
@@ -13,6 +69,7 @@ bool WorkerThread::Submit(Job* job) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (stopping_) return false;
     queue_.push_back(job);
+    has_work_.store(true, std::memory_order_release);
   }
   work_cv_.notify_one();
   return true;
@@ -34,6 +91,7 @@ void WorkerThread::Stop() {
     std::lock_guard<std::mutex> lock(mutex_);
     if (stopping_ && !thread_.joinable()) return;
     stopping_ = true;
+    has_work_.store(true, std::memory_order_release);
     cancelled.assign(queue_.begin(), queue_.end());
     queue_.clear();
   }
@@ -43,16 +101,55 @@ void WorkerThread::Stop() {
   if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
 }
 
+bool WorkerThread::SpinForWork() {
+  const uint32_t micros = WorkerSpinMicros();
+  if (micros == 0) return false;
+  // When other workers run jobs, the cores are theirs, and a wake-up costs less than the CPU
+  // time polling would take from them.
+  if (g_running.load(std::memory_order_relaxed) > 0) return false;
+  uint32_t spinning = g_spinning.load(std::memory_order_relaxed);
+  do {
+    if (spinning >= SpinningWorkersLimit()) return false;
+  } while (!g_spinning.compare_exchange_weak(spinning, spinning + 1, std::memory_order_acq_rel));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(micros);
+  bool found = false;
+  while (true) {
+    for (int i = 0; i < 64; ++i) {
+      if (has_work_.load(std::memory_order_acquire)) {
+        found = true;
+        break;
+      }
+      CpuRelax();
+    }
+    if (found || g_running.load(std::memory_order_relaxed) > 0 ||
+        std::chrono::steady_clock::now() >= deadline) {
+      break;
+    }
+  }
+  g_spinning.fetch_sub(1, std::memory_order_acq_rel);
+  return found;
+}
+
 void WorkerThread::Loop() {
   std::unique_lock<std::mutex> lock(mutex_);
+  bool poll = false;  // whether the last job asked for polling
   while (true) {
+    if (poll && !stopping_ && queue_.empty()) {
+      lock.unlock();
+      SpinForWork();
+      lock.lock();
+    }
     work_cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
     if (queue_.empty()) return;  // stopping and nothing left
     Job* job = queue_.front();
     queue_.pop_front();
+    if (queue_.empty() && !stopping_) has_work_.store(false, std::memory_order_relaxed);
     running_job_ = true;
+    poll = job->poll_after;  // read now: Run may delete the job
     lock.unlock();
+    g_running.fetch_add(1, std::memory_order_relaxed);
     job->Run();
+    g_running.fetch_sub(1, std::memory_order_relaxed);
     lock.lock();
     running_job_ = false;
     if (queue_.empty()) idle_cv_.notify_all();

@@ -5,8 +5,17 @@
 //
 // Thread-safety: Submit, WaitIdle and Stop may be called from any thread. Job::Run runs on the
 // worker thread; Job::Cancel runs on the thread that calls Stop.
+//
+// Waking a sleeping thread costs tens of microseconds on a loaded or virtualised machine, more
+// than a point read takes. A caller that awaits each result usually submits its next statement
+// within a few microseconds of receiving the last one, so after a job marked `poll_after` the
+// worker first polls for the next one for a short while (the spin window, WorkerSpinMicros())
+// before it sleeps on the condition variable. It does not poll, or stops, while another worker
+// runs a job (the cores are needed for work), and at most SpinningWorkersLimit() workers of the
+// process poll at once (half the hardware threads, at least one).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <memory>
@@ -26,6 +35,10 @@ class WorkerThread {
     virtual void Run() = 0;
     // Called instead of Run for jobs still queued when the worker stops. Same ownership rule.
     virtual void Cancel() = 0;
+    // Set by the submitter when this job's client is likely to submit again right after the
+    // result (it was the only statement in flight): the worker then polls for the next job
+    // for the spin window before it sleeps.
+    bool poll_after = false;
   };
 
   WorkerThread();
@@ -42,13 +55,29 @@ class WorkerThread {
   // Cancels queued jobs, waits for the running one, joins the thread. Idempotent.
   void Stop();
 
+  // How long a worker polls for its next job before sleeping: kDefaultSpinMicros, or the
+  // value of the environment variable GRAPHDB_WORKER_SPIN_US (0 turns polling off), read once.
+  static uint32_t WorkerSpinMicros();
+  static constexpr uint32_t kDefaultSpinMicros = 50;
+  static constexpr uint32_t kMaxSpinMicros = 100000;
+  // The value of GRAPHDB_WORKER_SPIN_US: unset or empty gives kDefaultSpinMicros; anything but
+  // a whole number from 0 to kMaxSpinMicros gives kDefaultSpinMicros and sets *problem to a
+  // message naming the variable and the value.
+  static uint32_t ParseSpinMicros(const char* text, std::string* problem);
+  // How many workers of the process may poll at the same time.
+  static uint32_t SpinningWorkersLimit();
+
  private:
   void Loop();
+  // Polls `has_work_` for up to the spin window; false when it did not (or could not) poll or
+  // nothing arrived.
+  bool SpinForWork();
 
   mutable std::mutex mutex_;
   std::condition_variable work_cv_;
   std::condition_variable idle_cv_;
   std::deque<Job*> queue_;
+  std::atomic<bool> has_work_{false};  // queue_ non-empty or stopping_, readable without mutex_
   bool running_job_ = false;
   bool stopping_ = false;
   std::thread thread_;

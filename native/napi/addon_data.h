@@ -13,6 +13,9 @@ struct AddonData {
   Napi::FunctionReference database_ctor;
   Napi::FunctionReference connection_ctor;
   Napi::FunctionReference error_class;  // set once by the JS layer through setErrorClass()
+  // Statements queued or running on all connections of this env (JS thread only). A statement
+  // submitted while it is the only one asks its worker to poll for the next (poll_after).
+  uint32_t statements_in_flight = 0;
 };
 
 inline AddonData& GetAddonData(Napi::Env env) { return *env.GetInstanceData<AddonData>(); }

@@ -107,10 +107,12 @@ void ConnectionWrap::CheckOpen(Napi::Env env) const {
 }
 
 void ConnectionWrap::JobStarted() {
+  ++GetAddonData(Env()).statements_in_flight;
   if (in_flight_++ == 0) tsfn_.Ref(Env());
 }
 
 void ConnectionWrap::JobFinished() {
+  --GetAddonData(Env()).statements_in_flight;
   if (--in_flight_ == 0 && !closed_) tsfn_.Unref(Env());
 }
 
@@ -178,6 +180,7 @@ Napi::Value ConnectionWrap::Schema(const Napi::CallbackInfo& info) {
 Napi::Value ConnectionWrap::Enqueue(QueryJob* job) {
   Napi::Promise promise = job->deferred.Promise();
   JobStarted();
+  job->poll_after = GetAddonData(Env()).statements_in_flight == 1;
   if (!worker_->Submit(job)) job->Cancel();
   return promise;
 }

@@ -152,9 +152,10 @@ ParameterMap ToParameterMap(Napi::Env env, Napi::Value params) {
   }
   Napi::Object object = params.As<Napi::Object>();
   Napi::Array keys = object.GetPropertyNames();
-  for (uint32_t i = 0; i < keys.Length(); ++i) {
-    std::string key = keys.Get(i).ToString().Utf8Value();
-    out.emplace(key, ToValue(env, object.Get(key)));
+  const uint32_t count = keys.Length();
+  for (uint32_t i = 0; i < count; ++i) {
+    Napi::Value key = keys.Get(i);
+    out.emplace(key.ToString().Utf8Value(), ToValue(env, object.Get(key)));
   }
   return out;
 }
@@ -256,15 +257,17 @@ Napi::Value FromValue(Napi::Env env, const Value& v) {
 
 namespace {
 
-Napi::Object BuildResult(Napi::Env env, const exec::QueryResult& result, bool text) {
-  Napi::Object out = Napi::Object::New(env);
+Napi::Array BuildColumns(Napi::Env env, const exec::QueryResult& result, bool types) {
   size_t num_columns = result.num_columns();
-  Napi::Array columns = Napi::Array::New(env, num_columns);
-  Napi::Array types = Napi::Array::New(env, num_columns);
+  Napi::Array out = Napi::Array::New(env, num_columns);
   for (size_t i = 0; i < num_columns; ++i) {
-    columns.Set(static_cast<uint32_t>(i), result.column_names[i]);
-    types.Set(static_cast<uint32_t>(i), result.column_types[i].ToString());
+    out.Set(static_cast<uint32_t>(i), types ? Napi::String::New(env, result.column_types[i].ToString())
+                                            : Napi::String::New(env, result.column_names[i]));
   }
+  return out;
+}
+
+Napi::Array BuildRows(Napi::Env env, const exec::QueryResult& result, bool text) {
   Napi::Array rows = Napi::Array::New(env, result.rows.size());
   for (size_t r = 0; r < result.rows.size(); ++r) {
     const auto& row = result.rows[r];
@@ -275,6 +278,31 @@ Napi::Object BuildResult(Napi::Env env, const exec::QueryResult& result, bool te
     }
     rows.Set(static_cast<uint32_t>(r), js_row);
   }
+  return rows;
+}
+
+}  // namespace
+
+Napi::Array FromQueryResult(Napi::Env env, const exec::QueryResult& result) {
+  // Elements, not named properties: setting a named property from native code looks its key
+  // up in V8's string table and walks map transitions each time, which cost more than the
+  // whole point read. The JS side builds the object with literals (src/native/addon.ts).
+  const exec::QueryCounters& c = result.counters;
+  Napi::Array out = Napi::Array::New(env, kPackedResultLength);
+  out.Set(0u, BuildColumns(env, result, false));
+  out.Set(1u, BuildColumns(env, result, true));
+  out.Set(2u, BuildRows(env, result, false));
+  out.Set(3u, Napi::Number::New(env, result.elapsed_ms));
+  out.Set(4u, Napi::Number::New(env, static_cast<double>(c.nodes_created)));
+  out.Set(5u, Napi::Number::New(env, static_cast<double>(c.nodes_deleted)));
+  out.Set(6u, Napi::Number::New(env, static_cast<double>(c.rels_created)));
+  out.Set(7u, Napi::Number::New(env, static_cast<double>(c.rels_deleted)));
+  out.Set(8u, Napi::Number::New(env, static_cast<double>(c.properties_set)));
+  return out;
+}
+
+Napi::Object FromQueryResultAsText(Napi::Env env, const exec::QueryResult& result) {
+  Napi::Object out = Napi::Object::New(env);
   const exec::QueryCounters& c = result.counters;
   Napi::Object counters = Napi::Object::New(env);
   counters.Set("nodesCreated", static_cast<double>(c.nodes_created));
@@ -286,21 +314,11 @@ Napi::Object BuildResult(Napi::Env env, const exec::QueryResult& result, bool te
   summary.Set("rowCount", static_cast<double>(result.rows.size()));
   summary.Set("elapsedMs", result.elapsed_ms);
   summary.Set("counters", counters);
-  out.Set("columns", columns);
-  out.Set("types", types);
-  out.Set("rows", rows);
+  out.Set("columns", BuildColumns(env, result, false));
+  out.Set("types", BuildColumns(env, result, true));
+  out.Set("rows", BuildRows(env, result, true));
   out.Set("summary", summary);
   return out;
-}
-
-}  // namespace
-
-Napi::Object FromQueryResult(Napi::Env env, const exec::QueryResult& result) {
-  return BuildResult(env, result, false);
-}
-
-Napi::Object FromQueryResultAsText(Napi::Env env, const exec::QueryResult& result) {
-  return BuildResult(env, result, true);
 }
 
 }  // namespace graphdb::napi

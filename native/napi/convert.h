@@ -1,5 +1,5 @@
-// Conversions between JS values and engine Values, and from a QueryResult to the raw JS
-// result object {columns, types, rows, summary} that src/core wraps in QueryResult.
+// Conversions between JS values and engine Values, and from a QueryResult to the packed JS
+// result that src/native/addon.ts unpacks into {columns, types, rows, summary}.
 // All functions run on the JS thread.
 #pragma once
 
@@ -17,8 +17,12 @@ ParameterMap ToParameterMap(Napi::Env env, Napi::Value params);
 Value ToValue(Napi::Env env, Napi::Value value, int depth = 0);
 
 Napi::Value FromValue(Napi::Env env, const Value& value);
-Napi::Object FromQueryResult(Napi::Env env, const exec::QueryResult& result);
-// The same shape with every cell as Kùzu's text form (Value::ToString; NULL as "").
+// The packed result: [columns, types, rows, elapsedMs, nodesCreated, nodesDeleted,
+// relationshipsCreated, relationshipsDeleted, propertiesSet] (PackedResult in addon.ts).
+inline constexpr uint32_t kPackedResultLength = 9;
+Napi::Array FromQueryResult(Napi::Env env, const exec::QueryResult& result);
+// The result object {columns, types, rows, summary} with every cell as Kùzu's text form
+// (Value::ToString; NULL as ""): the conformance runner's and the CLI's form, not packed.
 Napi::Object FromQueryResultAsText(Napi::Env env, const exec::QueryResult& result);
 
 }  // namespace graphdb::napi

@@ -1,5 +1,12 @@
-import { addon, type NativeConnection, type NativeDatabase, type RawTextResult } from '../native/addon.js';
+import {
+  addon,
+  type NativeConnection,
+  type NativeDatabase,
+  type PackedResult,
+  type RawTextResult,
+} from '../native/addon.js';
 import { GraphDBError } from './errors.js';
+import { same, whileInFlight } from './loop-poll.js';
 import { QueryResult } from './query-result.js';
 
 export type QueryParameters = Record<string, unknown>;
@@ -11,6 +18,10 @@ function checkArguments(text: unknown, params: unknown): void {
   if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) {
     throw new TypeError('query parameters must be a plain object');
   }
+}
+
+function toQueryResult(packed: PackedResult): QueryResult {
+  return new QueryResult(packed);
 }
 
 /**
@@ -37,10 +48,13 @@ export class Connection implements Disposable {
   }
 
   /** Runs a statement on the connection's native thread; never blocks the event loop. */
-  async query(text: string, params?: QueryParameters): Promise<QueryResult> {
-    checkArguments(text, params);
-    const raw = await this.#open().query(text, params);
-    return new QueryResult(raw);
+  query(text: string, params?: QueryParameters): Promise<QueryResult> {
+    try {
+      checkArguments(text, params);
+      return whileInFlight(this.#open().query(text, params), toQueryResult);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /**
@@ -50,7 +64,7 @@ export class Connection implements Disposable {
    */
   async queryText(text: string, params?: QueryParameters): Promise<RawTextResult> {
     checkArguments(text, params);
-    return this.#open().queryText(text, params);
+    return whileInFlight(this.#open().queryText(text, params), same);
   }
 
   /** Runs a statement inline on the calling thread, after any statements already queued. */

@@ -8,6 +8,7 @@
 
 import { addon, type NativeConnection, type NativeDatabase } from '../native/addon.js';
 import { GraphDBError } from './errors.js';
+import { same, whileInFlight } from './loop-poll.js';
 import { QueryResult } from './query-result.js';
 
 export interface AcquireExecutionSlotOptions {
@@ -132,7 +133,7 @@ export class ExecutionSlot {
     }
     let promise: Promise<T>;
     try {
-      promise = work(entry.native);
+      promise = whileInFlight(work(entry.native), same);
     } catch (error) {
       return Promise.reject(error);
     }

@@ -1,4 +1,4 @@
-import type { RawQueryResult, RawSummary } from '../native/addon.js';
+import { type PackedResult, type RawSummary, unpackResult } from '../native/addon.js';
 
 export type QuerySummary = RawSummary;
 
@@ -9,7 +9,9 @@ export class QueryResult {
   readonly rows: unknown[][];
   readonly summary: QuerySummary;
 
-  constructor(raw: RawQueryResult) {
+  /** @internal Built by connections and slots from the native result. */
+  constructor(packed: PackedResult) {
+    const raw = unpackResult(packed);
     this.columns = raw.columns;
     this.types = raw.types;
     this.rows = raw.rows;

@@ -6,7 +6,23 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The raw result object built by the native side. */
+/**
+ * A result as the native side hands it over: an array, which it fills much faster than an
+ * object with named properties. `unpackResult` turns it into a RawQueryResult.
+ */
+export type PackedResult = [
+  columns: string[],
+  types: string[],
+  rows: unknown[][],
+  elapsedMs: number,
+  nodesCreated: number,
+  nodesDeleted: number,
+  relationshipsCreated: number,
+  relationshipsDeleted: number,
+  propertiesSet: number,
+];
+
+/** The raw result object: columns, Kùzu-style type names, rows and the summary. */
 export interface RawQueryResult {
   columns: string[];
   types: string[];
@@ -34,6 +50,26 @@ export interface RawSummary {
   };
 }
 
+export function unpackResult(packed: PackedResult): RawQueryResult {
+  const rows = packed[2];
+  return {
+    columns: packed[0],
+    types: packed[1],
+    rows,
+    summary: {
+      rowCount: rows.length,
+      elapsedMs: packed[3],
+      counters: {
+        nodesCreated: packed[4],
+        nodesDeleted: packed[5],
+        relationshipsCreated: packed[6],
+        relationshipsDeleted: packed[7],
+        propertiesSet: packed[8],
+      },
+    },
+  };
+}
+
 export interface NativeDatabase {
   readonly maxThreadNum: number;
   /** Statements executing right now, on any slot or connection (a native counter). */
@@ -54,16 +90,16 @@ export interface NativeDatabase {
 export interface NativeConnection {
   readonly pending: number;
   readonly closed: boolean;
-  query(text: string, params?: Record<string, unknown>): Promise<RawQueryResult>;
+  query(text: string, params?: Record<string, unknown>): Promise<PackedResult>;
   queryText(text: string, params?: Record<string, unknown>): Promise<RawTextResult>;
   /** Runs a JSON query request; resolves to the HTTP JSON body when asJson is true. */
   executeTransactionalRequest(json: string, asJson: true): Promise<string>;
-  executeTransactionalRequest(json: string, asJson?: false): Promise<RawQueryResult>;
+  executeTransactionalRequest(json: string, asJson?: false): Promise<PackedResult>;
   /** The schema document of GET /schema as JSON text, read on this connection's thread. */
   schema(): Promise<string>;
   /** Compacts the database's adjacency on this connection's native thread. */
-  compact(): Promise<RawQueryResult>;
-  querySync(text: string, params?: Record<string, unknown>): RawQueryResult;
+  compact(): Promise<PackedResult>;
+  querySync(text: string, params?: Record<string, unknown>): PackedResult;
   close(): void;
 }
 

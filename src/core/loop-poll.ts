@@ -1,0 +1,77 @@
+/**
+ * Event-loop polling while native statements are in flight.
+ *
+ * A statement's result comes back to the JS thread through a thread-safe function, which
+ * wakes the event loop from its poll. When the loop sleeps in the kernel, that wake-up costs
+ * tens of microseconds on a loaded or virtualised machine: more than a point read takes in the
+ * engine. So for a short window after a statement is submitted (`GRAPHDB_LOOP_SPIN_US`,
+ * default 200 µs, at most 100000; 0 turns it off) the loop is kept polling without sleeping, by a chain of
+ * `setImmediate` callbacks, and a result that arrives in that window is picked up at once.
+ * Past the window, or when nothing or more than one statement is in flight, the loop sleeps as
+ * usual. Other I/O and
+ * timers run normally in between: every turn of the loop still polls for them.
+ */
+
+export const DEFAULT_LOOP_SPIN_US = 200;
+const MAX_LOOP_SPIN_US = 100_000;
+
+/**
+ * @internal The window of GRAPHDB_LOOP_SPIN_US in µs: unset or empty gives the default; a value
+ * that is not a whole number from 0 to 100000 gives the default and a warning naming it.
+ */
+export function parseLoopSpinMicros(
+  text: string | undefined,
+  warn: (message: string) => void = (message) => process.emitWarning(message),
+): number {
+  if (text === undefined || text === '') return DEFAULT_LOOP_SPIN_US;
+  if (/^[0-9]+$/.test(text) && Number(text) <= MAX_LOOP_SPIN_US) return Number(text);
+  warn(
+    `GRAPHDB_LOOP_SPIN_US='${text}' is not a whole number of microseconds from 0 to ` +
+      `${MAX_LOOP_SPIN_US}; using ${DEFAULT_LOOP_SPIN_US}`,
+  );
+  return DEFAULT_LOOP_SPIN_US;
+}
+
+const windowMs = parseLoopSpinMicros(process.env.GRAPHDB_LOOP_SPIN_US) / 1000;
+let inFlight = 0;
+let windowStart = 0;
+let polling = false;
+
+function poll(): void {
+  // Only while a single statement is in flight: with several, results arrive often enough to
+  // keep the loop busy, and the CPU polling would take belongs to the threads running them.
+  if (inFlight === 1 && performance.now() - windowStart < windowMs) {
+    setImmediate(poll);
+  } else {
+    polling = false;
+  }
+}
+
+/**
+ * Tracks a native statement's promise, keeping the loop polling for a short while, and maps
+ * its value with `map` (one promise reaction for both).
+ */
+export function whileInFlight<T, R>(promise: Promise<T>, map: (value: T) => R): Promise<R> {
+  if (windowMs === 0) return promise.then(map);
+  inFlight++;
+  windowStart = performance.now();
+  if (!polling && inFlight === 1) {
+    polling = true;
+    setImmediate(poll);
+  }
+  return promise.then(
+    (value) => {
+      inFlight--;
+      return map(value);
+    },
+    (error: unknown) => {
+      inFlight--;
+      throw error;
+    },
+  );
+}
+
+/** The identity, for whileInFlight callers that keep the value as it is. */
+export function same<T>(value: T): T {
+  return value;
+}
