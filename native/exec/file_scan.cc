@@ -2,12 +2,13 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "common/status.h"
 #include "env/file_system.h"
-#include "function/cast.h"
 #include "storage/csv_reader.h"
+#include "storage/value_parser.h"
 
 namespace graphdb::exec {
 
@@ -56,14 +57,13 @@ std::vector<storage::Column> ReadAll(const std::vector<std::string>& paths,
   return std::move(columns).value();
 }
 
+// Whether the CSV reader will read `text` as a `type`: sniffing asks the very parser that
+// reads the file (not Cypher's CAST, which also takes `1` and `0` as booleans), so a sniffed
+// type never fails the read that follows.
 bool Converts(const Value& text, const LogicalType& type) {
   if (type.id() == LogicalTypeId::kString) return true;
-  try {
-    (void)function::CastValue(text, type);
-    return true;
-  } catch (const GraphDBException&) {
-    return false;
-  }
+  std::string error;
+  return storage::ParseValueText(text.GetString(), type, &error).has_value();
 }
 
 // The first candidate every non-NULL value converts to.

@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -217,6 +221,35 @@ TEST_F(QueryPipelineTest, CreateInfersLabelsFromTheRelationship) {
   Exec("MATCH (a:person {id: 3}), (w:city) CREATE (a)-[r]->(w)");
   EXPECT_EQ(Rows("MATCH (a)-[:livesIn]->(w) RETURN a.name"), (Strings{"Ann", "Cid"}));
   EXPECT_EQ(Error("CREATE (a)").code(), ErrorCode::kQueryBinding);
+}
+
+// LOAD FROM sniffs each column's type with the parser that then reads the file: a column of
+// 0s and 1s is INT64 (the reader takes only true/false as BOOL), true/false is BOOL, and a
+// column mixing kinds falls back to the first type all its values read as.
+TEST_F(QueryPipelineTest, LoadFromSniffsTypesTheReaderAccepts) {
+  const std::string path =
+      ::testing::TempDir() + "sniff_" + std::to_string(::getpid()) + ".csv";
+  auto load = [&](const std::string& text) {
+    std::ofstream(path, std::ios::trunc) << text;
+    auto result = RunQuery(*db_, "LOAD FROM '" + path + "' (header = true) RETURN *", {},
+                           std::nullopt, &session_);
+    EXPECT_TRUE(result.ok()) << text << ": " << result.status().ToString();
+    std::vector<std::string> described;
+    if (!result.ok()) return described;
+    for (size_t c = 0; c < result->column_types.size(); ++c) {
+      std::string column = result->column_types[c].ToString() + ":";
+      for (const auto& row : result->rows) column += " " + row[c].ToString();
+      described.push_back(column);
+    }
+    return described;
+  };
+  EXPECT_EQ(load("flag,name\n1,x\n0,y\n"), (Strings{"INT64: 1 0", "STRING: x y"}));
+  EXPECT_EQ(load("flag\ntrue\nFALSE\n"), (Strings{"BOOL: True False"}));
+  EXPECT_EQ(load("flag\ntrue\n1\n"), (Strings{"STRING: true 1"}));
+  EXPECT_EQ(load("n\n1\n2.5\n"), (Strings{"DOUBLE: 1.000000 2.500000"}));
+  EXPECT_EQ(load("d\n2020-01-02\n1999-12-31\n"), (Strings{"DATE: 2020-01-02 1999-12-31"}));
+  EXPECT_EQ(load("a,b\n1,\n,t\n"), (Strings{"INT64: 1 ", "STRING:  t"}));
+  std::remove(path.c_str());
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "main/worker_thread.h"
 
+#include <sched.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -114,7 +116,7 @@ bool WorkerThread::SpinForWork() {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(micros);
   bool found = false;
   while (true) {
-    for (int i = 0; i < 64; ++i) {
+    for (int i = 0; i < 16; ++i) {
       if (has_work_.load(std::memory_order_acquire)) {
         found = true;
         break;
@@ -125,6 +127,9 @@ bool WorkerThread::SpinForWork() {
         std::chrono::steady_clock::now() >= deadline) {
       break;
     }
+    // Hands the core to any other runnable thread (a compiler or GC thread of V8, the kernel's
+    // writeback) instead of holding it for the whole window; returns at once otherwise.
+    sched_yield();
   }
   g_spinning.fetch_sub(1, std::memory_order_acq_rel);
   return found;

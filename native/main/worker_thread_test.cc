@@ -80,14 +80,17 @@ TEST(WorkerThreadTest, StopsPromptlyWhilePollingAndCancelsNothingRun) {
 TEST(WorkerThreadTest, QueuedJobsAreCancelledOnStopAfterAPollingJob) {
   std::vector<int> log;
   std::mutex mu;
+  std::atomic<bool> started{false};
   std::atomic<bool> release{false};
   WorkerThread worker;
   // The first job blocks until released, so the next two are still queued at Stop.
   ASSERT_TRUE(worker.Submit(new RecordingJob(1, &log, &mu, true, [&] {
+    started.store(true);
     while (!release.load()) std::this_thread::sleep_for(std::chrono::microseconds(100));
   })));
   ASSERT_TRUE(worker.Submit(new RecordingJob(2, &log, &mu, true)));
   ASSERT_TRUE(worker.Submit(new RecordingJob(3, &log, &mu, false)));
+  while (!started.load()) std::this_thread::sleep_for(std::chrono::microseconds(100));
   std::thread stopper([&] { worker.Stop(); });
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   release.store(true);
