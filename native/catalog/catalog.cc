@@ -602,6 +602,13 @@ const SequenceSchema* Catalog::GetSequence(std::string_view name) const {
   return it == sequences_.end() ? nullptr : &it->second;
 }
 
+bool Catalog::HasUnloggedSequences() const {
+  for (const auto& [key, schema] : sequences_) {
+    if (schema.counter->Unlogged()) return true;
+  }
+  return false;
+}
+
 std::vector<const SequenceSchema*> Catalog::Sequences() const {
   std::vector<const SequenceSchema*> out;
   for (const auto& [key, schema] : sequences_) out.push_back(&schema);

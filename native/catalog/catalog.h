@@ -139,7 +139,8 @@ struct SequenceDefinition {
 
 // The counter of a sequence. nextval() runs in read statements too, so the counter has its own
 // lock; copies of the catalog share it, and, as in PostgreSQL, a rollback does not give values
-// back.
+// back. It also tells whether it advanced since its state last went into a WAL record, so a
+// statement that only called nextval() still makes the values it handed out durable.
 class SequenceCounter {
  public:
   struct State {
@@ -158,12 +159,26 @@ class SequenceCounter {
   template <typename F>
   auto Update(F&& advance) {
     std::lock_guard<std::mutex> lock(mu_);
+    ++changes_;
     return advance(state_);
+  }
+  // The state, for a WAL record: the counter counts as logged up to here.
+  State GetForLog() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    logged_ = changes_;
+    return state_;
+  }
+  // Whether Update ran since the last GetForLog.
+  bool Unlogged() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return logged_ != changes_;
   }
 
  private:
   mutable std::mutex mu_;
   State state_;
+  uint64_t changes_ = 0;         // Update calls
+  mutable uint64_t logged_ = 0;  // changes_ at the last GetForLog
 };
 
 struct SequenceSchema {
@@ -232,6 +247,8 @@ class Catalog {
   std::vector<const RelTableSchema*> RelTables() const;
   // Rel tables with at least one pair touching the node table.
   std::vector<const RelTableSchema*> RelTablesReferencing(TableId node_table) const;
+  // Whether a sequence advanced since its state last went into a WAL record.
+  bool HasUnloggedSequences() const;
   // A sequence by case-insensitive name, or nullptr; all sequences in name order.
   const SequenceSchema* GetSequence(std::string_view name) const;
   std::vector<const SequenceSchema*> Sequences() const;

@@ -90,10 +90,10 @@ Status Check(const Status& s, size_t op) {
 }  // namespace
 
 std::string EncodeRedo(const UndoLog& log, TableProvider& tables, const catalog::Catalog& catalog) {
-  if (log.empty()) return {};
+  if (log.empty() && !catalog.HasUnloggedSequences()) return {};
   std::vector<std::pair<std::string, catalog::SequenceCounter::State>> sequences;
   for (const catalog::SequenceSchema* sequence : catalog.Sequences()) {
-    catalog::SequenceCounter::State state = sequence->counter->Get();
+    catalog::SequenceCounter::State state = sequence->counter->GetForLog();
     if (state.used) sequences.emplace_back(sequence->options.name, state);
   }
   catalog::BinaryWriter out;

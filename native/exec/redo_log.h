@@ -23,9 +23,10 @@
 
 namespace graphdb::exec {
 
-// The payload for the writes in `log` (empty when the log is empty: nothing to commit). The
-// state of every sequence of `catalog` that has handed out values is appended too, so values
-// that reached committed rows are not handed out again after a crash.
+// The payload for the writes in `log` (empty when the log is empty and no sequence advanced
+// since it was last logged: nothing to commit). The state of every sequence of `catalog` that
+// has handed out values is appended too, so values handed out (in committed rows or returned
+// to a client) are not handed out again after a crash; the sequences count as logged then.
 std::string EncodeRedo(const UndoLog& log, TableProvider& tables, const catalog::Catalog& catalog);
 
 // Applies a payload, stamping writes with `ts`. Stops at the first problem and returns it as

@@ -219,7 +219,9 @@ Status Database::CheckWritable() {
 
 Status Database::CommitWrites(uint32_t wal_slot, exec::UndoLog& log, uint64_t stamp,
                               CommitTicket* ticket) {
-  if (log.empty()) return Status::OK();
+  if (log.empty() && (in_memory_ || !storage_->catalog().HasUnloggedSequences())) {
+    return Status::OK();
+  }
   if (closed()) return Status(ErrorCode::kConnectionClosed, "the database is closed");
   const uint64_t ts = commit_ts_ + 1;
   log.Commit(*this, stamp, ts, OldestSnapshot());

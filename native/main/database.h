@@ -153,8 +153,10 @@ class Database final : public exec::TableProvider {
   // Commits the writes in `log`: takes the next commit timestamp, restamps the writes stamped
   // `stamp` (a transaction's uncommitted stamp; an auto-commit statement stamps with
   // NextCommitTs() directly), appends the redo record to the log of `wal_slot` (on-disk
-  // databases), and publishes the commit to new snapshots. An empty log commits nothing. On
-  // error nothing is published and the caller must undo the writes (it still holds the lock).
+  // databases), and publishes the commit to new snapshots. An empty log commits nothing, unless
+  // a sequence of an on-disk database advanced since its state was last logged: the record then
+  // carries only the sequences' state. On error nothing is published and the caller must undo
+  // the writes (it still holds the lock).
   // REQUIRES: the statement lock, exclusive.
   Status CommitWrites(uint32_t wal_slot, exec::UndoLog& log, uint64_t stamp,
                       CommitTicket* ticket);

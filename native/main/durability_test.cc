@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -391,6 +392,36 @@ TEST_F(DurabilityTest, SequenceValuesInCommittedRowsAreNotHandedOutAgainAfterACr
   // The next value follows the last committed one: no duplicate primary key.
   Exec(r, "CREATE (:T {id: nextval('ids')})");
   EXPECT_EQ(Count(r, "MATCH (t:T) RETURN max(t.id)"), 6);
+}
+
+// nextval() in a statement that writes nothing (RETURN nextval(...)) hands values to the
+// client: they survive a crash and a clean close too, and are never handed out again.
+TEST_F(DurabilityTest, SequenceValuesReturnedByReadStatementsSurviveACrashAndAReopen) {
+  auto db = Open(dir_);
+  ExecutionSlot slot(db);
+  Exec(slot, "CREATE SEQUENCE ids");
+  Exec(slot, "CREATE SEQUENCE top START 9223372036854775807");
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(Count(slot, "RETURN nextval('ids')"), i + 1);
+  EXPECT_EQ(Count(slot, "RETURN nextval('top')"), INT64_MAX);
+  const uint64_t ts_before = db->NextCommitTs();
+  // A read without nextval() commits nothing.
+  EXPECT_EQ(Count(slot, "RETURN currval('ids')"), 3);
+  EXPECT_EQ(db->NextCommitTs(), ts_before);
+  {
+    auto recovered = Open(CrashCopy());
+    ExecutionSlot r(recovered);
+    EXPECT_EQ(Count(r, "RETURN nextval('ids')"), 4);
+    auto exhausted = r.Execute("RETURN nextval('top')", {});
+    ASSERT_FALSE(exhausted.ok());
+    EXPECT_NE(exhausted.status().message().find("reached maximum value"), std::string::npos);
+  }
+  // A clean close and reopen keeps them as well.
+  EXPECT_EQ(Count(slot, "RETURN nextval('ids')"), 4);
+  ASSERT_TRUE(db->Close().ok());
+  db.reset();
+  auto reopened = Open(dir_);
+  ExecutionSlot again(reopened);
+  EXPECT_EQ(Count(again, "RETURN nextval('ids')"), 5);
 }
 
 }  // namespace

@@ -218,7 +218,19 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
         return result;
       }
       std::shared_lock<std::shared_mutex> lock(db.statement_lock());
-      return RunQueryStatement(db, query, params, mode, session, commit);
+      exec::QueryResult result = RunQueryStatement(db, query, params, mode, session, commit);
+      // nextval() in a read statement: the values it handed out must survive a crash too, so
+      // the sequences' state is committed (a record without row writes).
+      const bool log_sequences =
+          commit && !db.in_memory() && db.catalog().HasUnloggedSequences();
+      lock.unlock();
+      if (log_sequences) {
+        std::unique_lock<std::shared_mutex> exclusive(db.statement_lock());
+        exec::UndoLog no_writes;
+        ThrowIfError(
+            db.CommitWrites(commit->wal_slot, no_writes, db.NextCommitTs(), &commit->ticket));
+      }
+      return result;
     }
     case parser::StatementKind::kTransaction:
       return RunTransactionStatement(db, statement.As<parser::ParsedTransaction>(), session,
