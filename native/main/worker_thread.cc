@@ -2,6 +2,7 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -70,6 +71,15 @@ bool WorkerThread::Submit(Job* job) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (stopping_) return false;
+    if (queue_.empty() && !running_job_ && has_finished_job_) {
+      // How long the worker sat idle before this job: a client awaiting each result submits
+      // within microseconds; one that comes back later is not worth polling for.
+      const int64_t gap = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                              std::chrono::steady_clock::now() - last_end_)
+                              .count();
+      const int64_t capped = std::min<int64_t>(gap, kGapCapWindows * WorkerSpinMicros() * 1000);
+      avg_gap_ns_ += (capped - avg_gap_ns_) / 8;
+    }
     queue_.push_back(job);
     has_work_.store(true, std::memory_order_release);
   }
@@ -85,6 +95,11 @@ void WorkerThread::WaitIdle() {
 size_t WorkerThread::pending() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return queue_.size() + (running_job_ ? 1 : 0);
+}
+
+uint64_t WorkerThread::polls() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return polls_;
 }
 
 void WorkerThread::Stop() {
@@ -139,7 +154,9 @@ void WorkerThread::Loop() {
   std::unique_lock<std::mutex> lock(mutex_);
   bool poll = false;  // whether the last job asked for polling
   while (true) {
-    if (poll && !stopping_ && queue_.empty()) {
+    if (poll && !stopping_ && queue_.empty() &&
+        avg_gap_ns_ < static_cast<int64_t>(WorkerSpinMicros()) * 1000) {
+      ++polls_;
       lock.unlock();
       SpinForWork();
       lock.lock();
@@ -157,6 +174,8 @@ void WorkerThread::Loop() {
     g_running.fetch_sub(1, std::memory_order_relaxed);
     lock.lock();
     running_job_ = false;
+    last_end_ = std::chrono::steady_clock::now();
+    has_finished_job_ = true;
     if (queue_.empty()) idle_cv_.notify_all();
   }
 }

@@ -10,13 +10,16 @@
 // than a point read takes. A caller that awaits each result usually submits its next statement
 // within a few microseconds of receiving the last one, so after a job marked `poll_after` the
 // worker first polls for the next one for a short while (the spin window, WorkerSpinMicros())
-// before it sleeps on the condition variable. It does not poll, or stops, while another worker
+// before it sleeps on the condition variable, as long as the jobs of late came within the
+// window on average (a client that pauses between statements is not polled for). It does not poll, or stops, while another worker
 // runs a job (the cores are needed for work), and at most SpinningWorkersLimit() workers of the
 // process poll at once (half the hardware threads, at least one).
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -52,6 +55,8 @@ class WorkerThread {
   void WaitIdle();
   // Number of jobs queued or running.
   size_t pending() const;
+  // How many times the worker has polled for its next job (for tests and diagnostics).
+  uint64_t polls() const;
   // Cancels queued jobs, waits for the running one, joins the thread. Idempotent.
   void Stop();
 
@@ -80,6 +85,13 @@ class WorkerThread {
   std::atomic<bool> has_work_{false};  // queue_ non-empty or stopping_, readable without mutex_
   bool running_job_ = false;
   bool stopping_ = false;
+  // The idle gaps before jobs (GUARDED_BY(mutex_)): a moving average, each gap capped at
+  // kGapCapWindows spin windows. The worker polls only while the average is within the window.
+  static constexpr int64_t kGapCapWindows = 10;
+  std::chrono::steady_clock::time_point last_end_;
+  bool has_finished_job_ = false;
+  int64_t avg_gap_ns_ = 0;
+  uint64_t polls_ = 0;
   std::thread thread_;
 };
 

@@ -129,6 +129,28 @@ TEST(WorkerThreadTest, ManyPollingWorkersAllFinishTheirWork) {
   EXPECT_GE(WorkerThread::SpinningWorkersLimit(), 1u);
 }
 
+TEST(WorkerThreadTest, StopsPollingForAClientThatPausesBetweenJobs) {
+  if (WorkerThread::WorkerSpinMicros() == 0) GTEST_SKIP() << "GRAPHDB_WORKER_SPIN_US=0";
+  std::vector<int> log;
+  std::mutex mu;
+  WorkerThread worker;
+  // A client that comes back 2 ms after each result: far outside the window.
+  for (int i = 1; i <= 10; ++i) {
+    ASSERT_TRUE(worker.Submit(new RecordingJob(i, &log, &mu, /*poll_after=*/true)));
+    worker.WaitIdle();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  const uint64_t polls = worker.polls();
+  EXPECT_LE(polls, 2u);  // the first job or two, before the average knew better
+  for (int i = 11; i <= 20; ++i) {
+    ASSERT_TRUE(worker.Submit(new RecordingJob(i, &log, &mu, true)));
+    worker.WaitIdle();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  EXPECT_EQ(worker.polls(), polls);
+  ASSERT_EQ(log.size(), 20u);
+}
+
 TEST(WorkerThreadTest, ParsesTheSpinWindowAndNamesAWrongValue) {
   std::string problem;
   EXPECT_EQ(WorkerThread::ParseSpinMicros(nullptr, &problem), WorkerThread::kDefaultSpinMicros);

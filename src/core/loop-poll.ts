@@ -5,10 +5,10 @@
  * wakes the event loop from its poll. When the loop sleeps in the kernel, that wake-up costs
  * tens of microseconds on a loaded or virtualised machine: more than a point read takes in the
  * engine. So for a short window after a statement is submitted (`GRAPHDB_LOOP_SPIN_US`,
- * default 200 µs, at most 100000; 0 turns it off) the loop is kept polling without sleeping, by a chain of
- * `setImmediate` callbacks, and a result that arrives in that window is picked up at once.
- * Past the window, or when nothing or more than one statement is in flight, the loop sleeps as
- * usual. Other I/O and
+ * default 200 µs, at most 100000; 0 turns it off) the loop is kept polling without sleeping,
+ * by a chain of `setImmediate` callbacks, and a result that arrives in that window is picked
+ * up at once. Past the window, when nothing or more than one statement is in flight, or when
+ * recent statements took longer than the window, the loop sleeps as usual. Other I/O and
  * timers run normally in between: every turn of the loop still polls for them.
  */
 
@@ -33,6 +33,8 @@ export function parseLoopSpinMicros(
 }
 
 const windowMs = parseLoopSpinMicros(process.env.GRAPHDB_LOOP_SPIN_US) / 1000;
+/** Statements that were alone in flight: a moving average of their round trips (ms). */
+let averageMs = 0;
 let inFlight = 0;
 let windowStart = 0;
 let polling = false;
@@ -47,25 +49,40 @@ function poll(): void {
   }
 }
 
+function settledAlone(submitted: number): void {
+  // Each round trip counts at most ten windows, so one slow statement (a large scan, a slow
+  // disk sync) turns polling off for a few statements only.
+  const took = Math.min(performance.now() - submitted, 10 * windowMs);
+  averageMs += (took - averageMs) / 8;
+}
+
 /**
  * Tracks a native statement's promise, keeping the loop polling for a short while, and maps
- * its value with `map` (one promise reaction for both).
+ * its value with `map` (one promise reaction for both). Polling happens only while the
+ * statement is the only one in flight and the recent ones came back within the window on
+ * average: statements that take longer (a large scan, a slow disk's sync) are not polled for.
  */
 export function whileInFlight<T, R>(promise: Promise<T>, map: (value: T) => R): Promise<R> {
   if (windowMs === 0) return promise.then(map);
   inFlight++;
-  windowStart = performance.now();
-  if (!polling && inFlight === 1) {
-    polling = true;
-    setImmediate(poll);
+  const submitted = performance.now();
+  const alone = inFlight === 1;
+  if (alone) {
+    windowStart = submitted;
+    if (!polling && averageMs < windowMs) {
+      polling = true;
+      setImmediate(poll);
+    }
   }
   return promise.then(
     (value) => {
       inFlight--;
+      if (alone) settledAlone(submitted);
       return map(value);
     },
     (error: unknown) => {
       inFlight--;
+      if (alone) settledAlone(submitted);
       throw error;
     },
   );
