@@ -33,8 +33,15 @@ export function parseLoopSpinMicros(
 }
 
 const windowMs = parseLoopSpinMicros(process.env.GRAPHDB_LOOP_SPIN_US) / 1000;
-/** Statements that were alone in flight: a moving average of their round trips (ms). */
-let averageMs = 0;
+/**
+ * Round trips (ms) of lone statements that were polled for: a moving average. Only polled
+ * statements count, since a statement the loop slept through also pays the wake-up, and
+ * counting it would keep polling off once it is off.
+ */
+let polledAverageMs = 0;
+/** Lone statements since the last polled one: every PROBE_EVERY-th is polled regardless. */
+let sincePolled = 0;
+const PROBE_EVERY = 16;
 let inFlight = 0;
 let windowStart = 0;
 let polling = false;
@@ -49,40 +56,45 @@ function poll(): void {
   }
 }
 
-function settledAlone(submitted: number): void {
+function settledPolled(submitted: number): void {
   // Each round trip counts at most ten windows, so one slow statement (a large scan, a slow
   // disk sync) turns polling off for a few statements only.
   const took = Math.min(performance.now() - submitted, 10 * windowMs);
-  averageMs += (took - averageMs) / 8;
+  polledAverageMs += (took - polledAverageMs) / 8;
 }
 
 /**
  * Tracks a native statement's promise, keeping the loop polling for a short while, and maps
  * its value with `map` (one promise reaction for both). Polling happens only while the
- * statement is the only one in flight and the recent ones came back within the window on
- * average: statements that take longer (a large scan, a slow disk's sync) are not polled for.
+ * statement is the only one in flight and recent polled statements came back within the
+ * window on average (every 16th lone statement is polled anyway, to notice when they do
+ * again): statements that take longer (a large scan, a slow disk's sync) are not polled for.
  */
 export function whileInFlight<T, R>(promise: Promise<T>, map: (value: T) => R): Promise<R> {
   if (windowMs === 0) return promise.then(map);
   inFlight++;
   const submitted = performance.now();
-  const alone = inFlight === 1;
-  if (alone) {
-    windowStart = submitted;
-    if (!polling && averageMs < windowMs) {
-      polling = true;
-      setImmediate(poll);
+  let polled = false;
+  if (inFlight === 1) {
+    if (polledAverageMs < windowMs || ++sincePolled >= PROBE_EVERY) {
+      polled = true;
+      sincePolled = 0;
+      windowStart = submitted;
+      if (!polling) {
+        polling = true;
+        setImmediate(poll);
+      }
     }
   }
   return promise.then(
     (value) => {
       inFlight--;
-      if (alone) settledAlone(submitted);
+      if (polled) settledPolled(submitted);
       return map(value);
     },
     (error: unknown) => {
       inFlight--;
-      if (alone) settledAlone(submitted);
+      if (polled) settledPolled(submitted);
       throw error;
     },
   );
