@@ -1,5 +1,6 @@
 #include "main/database.h"
 
+#include <chrono>
 #include <cstdio>
 
 #include "exec/redo_log.h"
@@ -119,6 +120,27 @@ void Database::UnpinSnapshot(uint64_t read_ts) {
   std::lock_guard<std::mutex> lock(pins_mu_);
   auto it = pins_.find(read_ts);
   if (it != pins_.end()) pins_.erase(it);
+  if (pins_.empty()) pins_empty_.notify_all();
+}
+
+Status Database::WaitForPinnedSnapshots(std::unique_lock<std::shared_mutex>& lock,
+                                        std::string_view what) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(config_.write_wait_ms);
+  while (true) {
+    {
+      std::unique_lock<std::mutex> pins(pins_mu_);
+      if (pins_.empty()) return Status::OK();
+      if (std::chrono::steady_clock::now() >= deadline) break;
+      lock.unlock();  // the read-only transactions' statements need the lock, shared
+      pins_empty_.wait_until(pins, deadline, [this] { return pins_.empty(); });
+    }
+    lock.lock();  // then look again: a new snapshot may have been pinned in between
+  }
+  return Status(ErrorCode::kTxConflict,
+                std::string(what) + " waited " + std::to_string(config_.write_wait_ms) +
+                    " ms for READ ONLY transactions of other connections to end; retry when "
+                    "they have committed or rolled back");
 }
 
 bool Database::HasPinnedSnapshots() {

@@ -191,6 +191,11 @@ class Database final : public exec::TableProvider {
   uint64_t PinLatestSnapshot();
   void UnpinSnapshot(uint64_t read_ts);
   bool HasPinnedSnapshots();
+  // Schema changes and COPY write outside the versioned tables (new columns, rows stamped 0),
+  // so they wait until no read-only transaction holds a snapshot: for up to write_wait_ms,
+  // letting go of `lock` while waiting, then TX_CONFLICT naming `what`. New snapshots cannot
+  // be pinned while `lock` is held. REQUIRES: `lock` holds the statement lock exclusively.
+  Status WaitForPinnedSnapshots(std::unique_lock<std::shared_mutex>& lock, std::string_view what);
   // The oldest read timestamp in use (Snapshot::kLatest when none is pinned): versions and
   // deleted edges older than it can go.
   uint64_t OldestSnapshot();
@@ -239,6 +244,7 @@ class Database final : public exec::TableProvider {
   std::atomic<uint64_t> transactions_{0};
   std::mutex pins_mu_;
   std::multiset<uint64_t> pins_;  // GUARDED_BY(pins_mu_)
+  std::condition_variable pins_empty_;  // notified when pins_ becomes empty
 
   // ---- WAL ----
   env::FileSystem* fs_ = nullptr;

@@ -186,6 +186,52 @@ TEST(MvccGateTest, AWriterBlockedByAnotherTransactionGivesUpWithTxConflict) {
   EXPECT_TRUE(b.Execute("CREATE (:P {id: 2})", {}).ok());
 }
 
+// A schema change waits for open READ ONLY transactions (their snapshot must not see the new
+// column), letting them go on reading meanwhile, and runs once they end.
+TEST_F(MvccTest, ASchemaChangeWaitsForReadOnlyTransactionsAndTheyKeepReading) {
+  Exec(*a_, "BEGIN TRANSACTION READ ONLY");
+  const std::string before = One(*a_, "MATCH (p:P) RETURN count(*)");
+  std::atomic<bool> done{false};
+  Status ddl;
+  std::thread alter([&] {
+    auto r = b_->Execute("ALTER TABLE P ADD w INT64 DEFAULT 7", {});
+    ddl = r.ok() ? Status::OK() : r.status();
+    done.store(true);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_FALSE(done.load());
+  // The waiting schema change does not hold the lock: the transaction keeps reading.
+  EXPECT_EQ(One(*a_, "MATCH (p:P) RETURN count(*)"), before);
+  EXPECT_FALSE(a_->Execute("MATCH (p:P) RETURN p.w", {}).ok());  // no such column yet
+  Exec(*a_, "COMMIT");
+  alter.join();
+  EXPECT_TRUE(ddl.ok()) << ddl.ToString();
+  EXPECT_EQ(One(*a_, "MATCH (p:P {id: 1}) RETURN p.w"), "7");
+}
+
+TEST(MvccGateTest, ASchemaChangeGivesUpOnALongReadOnlyTransactionWithTxConflict) {
+  DatabaseConfig config;
+  config.path = ":memory:";
+  config.max_thread_num = 2;
+  config.write_wait_ms = 200;
+  auto db = Database::Open(config);
+  ASSERT_TRUE(db.ok());
+  ExecutionSlot a(*db), b(*db);
+  ASSERT_TRUE(a.Execute("CREATE NODE TABLE P(id INT64, PRIMARY KEY(id))", {}).ok());
+  ASSERT_TRUE(a.Execute("BEGIN TRANSACTION READ ONLY", {}).ok());
+  auto start = std::chrono::steady_clock::now();
+  auto create = b.Execute("CREATE NODE TABLE Q(id INT64, PRIMARY KEY(id))", {});
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(150));
+  ASSERT_FALSE(create.ok());
+  EXPECT_EQ(create.status().code(), ErrorCode::kTxConflict) << create.status().ToString();
+  EXPECT_NE(create.status().message().find("READ ONLY transactions"), std::string::npos);
+  // Writes of rows are versioned: they do not wait for the snapshot.
+  EXPECT_TRUE(b.Execute("CREATE (:P {id: 1})", {}).ok());
+  EXPECT_EQ(a.Execute("MATCH (p:P) RETURN count(*)", {})->rows[0][0].GetInt(), 0);
+  ASSERT_TRUE(a.Execute("COMMIT", {}).ok());
+  EXPECT_TRUE(b.Execute("CREATE NODE TABLE Q(id INT64, PRIMARY KEY(id))", {}).ok());
+}
+
 TEST_F(MvccTest, TheSlotChoosesTheStrategyFromTheAccessModeAndTheTransaction) {
   auto name = [&](const Transaction* tx, AccessMode mode, bool embedded) {
     return std::string(

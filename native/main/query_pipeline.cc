@@ -253,6 +253,7 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
     case parser::StatementKind::kCopyFrom: {
       std::unique_lock<std::shared_mutex> lock(db.statement_lock());
       ThrowIfError(db.CheckWritable());
+      ThrowIfError(db.WaitForPinnedSnapshots(lock, "COPY"));
       exec::QueryResult result = RunCopyFrom(db, statement.As<parser::ParsedCopyFrom>(), params);
       ThrowIfError(db.MakeSchemaChangeDurable());
       return result;
@@ -271,6 +272,7 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
     default: {
       std::unique_lock<std::shared_mutex> lock(db.statement_lock());
       ThrowIfError(db.CheckWritable());
+      ThrowIfError(db.WaitForPinnedSnapshots(lock, "a schema change"));
       exec::QueryResult result = RunDdl(db, statement, params);
       ThrowIfError(db.MakeSchemaChangeDurable());
       return result;
