@@ -161,15 +161,24 @@ TEST_F(MvccTest, AReadOnlySnapshotStaysStableUnderConcurrentWriters) {
   EXPECT_NE(One(*a_, "MATCH (p:P) RETURN sum(p.v)"), before);
 }
 
-TEST(MvccGateTest, AWriterBlockedByAnotherTransactionGivesUpWithTxConflict) {
+// An in-memory database whose writers give up after 200 ms, with a table P(id).
+std::shared_ptr<Database> OpenWithShortWait() {
   DatabaseConfig config;
   config.path = ":memory:";
   config.max_thread_num = 2;
   config.write_wait_ms = 200;
   auto db = Database::Open(config);
-  ASSERT_TRUE(db.ok());
-  ExecutionSlot a(*db), b(*db);
-  ASSERT_TRUE(a.Execute("CREATE NODE TABLE P(id INT64, PRIMARY KEY(id))", {}).ok());
+  EXPECT_TRUE(db.ok()) << db.status().ToString();
+  if (!db.ok()) return nullptr;
+  EXPECT_TRUE(
+      ExecutionSlot(*db).Execute("CREATE NODE TABLE P(id INT64, PRIMARY KEY(id))", {}).ok());
+  return std::move(db).value();
+}
+
+TEST(MvccGateTest, AWriterBlockedByAnotherTransactionGivesUpWithTxConflict) {
+  auto db = OpenWithShortWait();
+  ASSERT_TRUE(db);
+  ExecutionSlot a(db), b(db);
   ASSERT_TRUE(a.Execute("BEGIN TRANSACTION", {}).ok());
   ASSERT_TRUE(a.Execute("CREATE (:P {id: 1})", {}).ok());
   auto start = std::chrono::steady_clock::now();
@@ -210,14 +219,9 @@ TEST_F(MvccTest, ASchemaChangeWaitsForReadOnlyTransactionsAndTheyKeepReading) {
 }
 
 TEST(MvccGateTest, ASchemaChangeGivesUpOnALongReadOnlyTransactionWithTxConflict) {
-  DatabaseConfig config;
-  config.path = ":memory:";
-  config.max_thread_num = 2;
-  config.write_wait_ms = 200;
-  auto db = Database::Open(config);
-  ASSERT_TRUE(db.ok());
-  ExecutionSlot a(*db), b(*db);
-  ASSERT_TRUE(a.Execute("CREATE NODE TABLE P(id INT64, PRIMARY KEY(id))", {}).ok());
+  auto db = OpenWithShortWait();
+  ASSERT_TRUE(db);
+  ExecutionSlot a(db), b(db);
   ASSERT_TRUE(a.Execute("BEGIN TRANSACTION READ ONLY", {}).ok());
   auto start = std::chrono::steady_clock::now();
   auto create = b.Execute("CREATE NODE TABLE Q(id INT64, PRIMARY KEY(id))", {});
