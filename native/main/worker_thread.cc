@@ -118,15 +118,15 @@ void WorkerThread::Stop() {
   if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
 }
 
-bool WorkerThread::SpinForWork() {
+void WorkerThread::SpinForWork() {
   const uint32_t micros = WorkerSpinMicros();
-  if (micros == 0) return false;
+  if (micros == 0) return;
   // When other workers run jobs, the cores are theirs, and a wake-up costs less than the CPU
   // time polling would take from them.
-  if (g_running.load(std::memory_order_relaxed) > 0) return false;
+  if (g_running.load(std::memory_order_relaxed) > 0) return;
   uint32_t spinning = g_spinning.load(std::memory_order_relaxed);
   do {
-    if (spinning >= SpinningWorkersLimit()) return false;
+    if (spinning >= SpinningWorkersLimit()) return;
   } while (!g_spinning.compare_exchange_weak(spinning, spinning + 1, std::memory_order_acq_rel));
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(micros);
   bool found = false;
@@ -147,7 +147,6 @@ bool WorkerThread::SpinForWork() {
     sched_yield();
   }
   g_spinning.fetch_sub(1, std::memory_order_acq_rel);
-  return found;
 }
 
 void WorkerThread::Loop() {

@@ -74,9 +74,8 @@ class WorkerThread {
 
  private:
   void Loop();
-  // Polls `has_work_` for up to the spin window; false when it did not (or could not) poll or
-  // nothing arrived.
-  bool SpinForWork();
+  // Polls `has_work_` for up to the spin window (returns at once when it may not poll).
+  void SpinForWork();
 
   mutable std::mutex mutex_;
   std::condition_variable work_cv_;
