@@ -1,4 +1,4 @@
-import { type PackedResult, type RawSummary, unpackResult } from '../native/addon.js';
+import { type PackedResult, type RawSummary, summaryOf } from '../native/addon.js';
 
 export type QuerySummary = RawSummary;
 
@@ -11,11 +11,10 @@ export class QueryResult {
 
   /** @internal Built by connections and slots from the native result. */
   constructor(packed: PackedResult) {
-    const raw = unpackResult(packed);
-    this.columns = raw.columns;
-    this.types = raw.types;
-    this.rows = raw.rows;
-    this.summary = raw.summary;
+    this.columns = packed[0];
+    this.types = packed[1];
+    this.rows = packed[2];
+    this.summary = summaryOf(packed);
   }
 
   get rowCount(): number {

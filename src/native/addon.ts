@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * A result as the native side hands it over: an array, which it fills much faster than an
- * object with named properties. `unpackResult` turns it into a RawQueryResult.
+ * object with named properties. `summaryOf` and QueryResult (src/core) read it.
  */
 export type PackedResult = [
   columns: string[],
@@ -21,14 +21,6 @@ export type PackedResult = [
   relationshipsDeleted: number,
   propertiesSet: number,
 ];
-
-/** The raw result object: columns, Kùzu-style type names, rows and the summary. */
-export interface RawQueryResult {
-  columns: string[];
-  types: string[];
-  rows: unknown[][];
-  summary: RawSummary;
-}
 
 /** A result whose cells are Kùzu's text form of each value (NULL as ''). */
 export interface RawTextResult {
@@ -50,22 +42,17 @@ export interface RawSummary {
   };
 }
 
-export function unpackResult(packed: PackedResult): RawQueryResult {
-  const rows = packed[2];
+/** The summary of a packed result. */
+export function summaryOf(packed: PackedResult): RawSummary {
   return {
-    columns: packed[0],
-    types: packed[1],
-    rows,
-    summary: {
-      rowCount: rows.length,
-      elapsedMs: packed[3],
-      counters: {
-        nodesCreated: packed[4],
-        nodesDeleted: packed[5],
-        relationshipsCreated: packed[6],
-        relationshipsDeleted: packed[7],
-        propertiesSet: packed[8],
-      },
+    rowCount: packed[2].length,
+    elapsedMs: packed[3],
+    counters: {
+      nodesCreated: packed[4],
+      nodesDeleted: packed[5],
+      relationshipsCreated: packed[6],
+      relationshipsDeleted: packed[7],
+      propertiesSet: packed[8],
     },
   };
 }

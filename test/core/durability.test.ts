@@ -104,15 +104,13 @@ describe('durability', () => {
   it('refuses a second open of a folder that is in use, until it is closed', () => {
     const dir = tempDir();
     const db = new Database(dir);
-    let error: unknown;
-    try {
-      new Database(dir);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(GraphDBError);
-    expect((error as GraphDBError).code).toBe('IO_ERROR');
-    expect((error as GraphDBError).message).toMatch(/in use by another process or another open Database/);
+    expect(() => new Database(dir)).toThrow(GraphDBError);
+    expect(() => new Database(dir)).toThrow(
+      expect.objectContaining({
+        code: 'IO_ERROR',
+        message: expect.stringMatching(/in use by another process or another open Database/),
+      }),
+    );
     db.close();
     const again = new Database(dir);
     again.close();

@@ -192,15 +192,13 @@ describe('persistence', () => {
     const i = Math.floor(bytes.length / 2);
     bytes[i] = (bytes[i] as number) ^ 0xff;
     writeFileSync(file, bytes);
-    let error: unknown;
-    try {
-      new Database(dir);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(GraphDBError);
-    expect((error as GraphDBError).code).toBe('CORRUPTION');
-    expect((error as GraphDBError).message).toContain(path.basename(file));
+    expect(() => new Database(dir)).toThrow(GraphDBError);
+    expect(() => new Database(dir)).toThrow(
+      expect.objectContaining({
+        code: 'CORRUPTION',
+        message: expect.stringContaining(path.basename(file)),
+      }),
+    );
   });
 
   it('reports a truncated file as CORRUPTION', () => {
