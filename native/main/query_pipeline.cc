@@ -202,6 +202,22 @@ exec::QueryResult RunTransactionStatement(Database& db, const parser::ParsedTran
   return MessageResult("");
 }
 
+// nextval() in a statement that committed no rows (a read, COPY TO, a CALL): the values it
+// handed out must survive a crash too, so the sequences' state is committed on its own (a
+// record without row writes).
+// REQUIRES: the statement lock is NOT held.
+void CommitSequences(Database& db, CommitContext& commit) {
+  // A statement that committed rows logged every sequence's state in its own record.
+  if (db.in_memory() || commit.ticket.pending()) return;
+  {
+    std::shared_lock<std::shared_mutex> lock(db.statement_lock());
+    if (!db.catalog().HasUnloggedSequences()) return;
+  }
+  std::unique_lock<std::shared_mutex> lock(db.statement_lock());
+  exec::UndoLog no_writes;
+  ThrowIfError(db.CommitWrites(commit.wal_slot, no_writes, db.NextCommitTs(), &commit.ticket));
+}
+
 exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& statement,
                                const std::unordered_map<std::string, Value>& params,
                                Session* session, CommitContext* commit) {
@@ -218,19 +234,7 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
         return result;
       }
       std::shared_lock<std::shared_mutex> lock(db.statement_lock());
-      exec::QueryResult result = RunQueryStatement(db, query, params, mode, session, commit);
-      // nextval() in a read statement: the values it handed out must survive a crash too, so
-      // the sequences' state is committed (a record without row writes).
-      const bool log_sequences =
-          commit && !db.in_memory() && db.catalog().HasUnloggedSequences();
-      lock.unlock();
-      if (log_sequences) {
-        std::unique_lock<std::shared_mutex> exclusive(db.statement_lock());
-        exec::UndoLog no_writes;
-        ThrowIfError(
-            db.CommitWrites(commit->wal_slot, no_writes, db.NextCommitTs(), &commit->ticket));
-      }
-      return result;
+      return RunQueryStatement(db, query, params, mode, session, commit);
     }
     case parser::StatementKind::kTransaction:
       return RunTransactionStatement(db, statement.As<parser::ParsedTransaction>(), session,
@@ -348,6 +352,7 @@ Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
         }
         gate.ExitWrite();
       }
+      CommitSequences(db, commit);
       // The lock is released: wait for durability, sharing syncs with concurrent commits.
       ThrowIfError(db.FinishCommit(&commit.ticket));
     }
