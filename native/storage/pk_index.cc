@@ -1,5 +1,7 @@
 #include "storage/pk_index.h"
 
+#include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -121,88 +123,167 @@ bool PrimaryKeyIndex::KeyEquals(uint64_t a, uint64_t b) const {
   return keys_->GetString(a) == keys_->GetString(b);
 }
 
-template <typename Eq>
-std::optional<uint64_t> PrimaryKeyIndex::Probe(uint64_t tag, Eq&& eq) const {
-  if (slots_.empty()) return std::nullopt;
-  uint64_t i = HashOfTag(tag) & mask_;
-  while (true) {
-    const Slot& s = slots_[i];
-    if (s.offset == kEmpty) return std::nullopt;
-    if (s.tag == tag && eq(s.offset)) return s.offset;
-    i = (i + 1) & mask_;
-  }
+// ---- Slot access ----
+// Every slot field of a block that readers may see is accessed atomically (std::atomic_ref), so
+// the writer filling or erasing a slot never races with a reader probing it.
+
+namespace {
+
+inline uint64_t LoadField(uint64_t& field, std::memory_order order) {
+  return std::atomic_ref<uint64_t>(field).load(order);
 }
 
-void PrimaryKeyIndex::InsertSlot(Slot slot) {
-  uint64_t i = HashOfTag(slot.tag) & mask_;
-  while (slots_[i].offset != kEmpty) i = (i + 1) & mask_;
-  slots_[i] = slot;
-  ++size_;
+inline void StoreField(uint64_t& field, uint64_t value, std::memory_order order) {
+  std::atomic_ref<uint64_t>(field).store(value, order);
+}
+
+// Slots needed to hold `keys` keys within the load bound (a power of two, at least 16).
+uint64_t CapacityFor(uint64_t keys) {
+  auto needed = static_cast<uint64_t>(static_cast<double>(keys) / kMaxLoad) + 1;
+  return std::bit_ceil(std::max<uint64_t>(needed, 16));
+}
+
+}  // namespace
+
+PrimaryKeyIndex::Block::Block(uint64_t capacity) : mask(capacity - 1), slots(new Slot[capacity]) {
+  for (uint64_t i = 0; i < capacity; ++i) slots[i] = Slot{0, kEmpty};
+}
+
+PrimaryKeyIndex::~PrimaryKeyIndex() { delete block_.load(std::memory_order_relaxed); }
+
+uint64_t PrimaryKeyIndex::capacity() const {
+  const Block* b = block_.load(std::memory_order_acquire);
+  return b == nullptr ? 0 : b->mask + 1;
+}
+
+size_t PrimaryKeyIndex::MemoryUsage() const {
+  // A block loaded here stays allocated even if the writer retires it meanwhile.
+  const Block* b = block_.load(std::memory_order_acquire);
+  return (b == nullptr ? 0 : b->Bytes()) + retired_bytes_.load(std::memory_order_relaxed);
+}
+
+template <typename Eq>
+std::optional<uint64_t> PrimaryKeyIndex::Probe(uint64_t tag, Eq&& eq) const {
+  // Acquire pairs with the release in Rehash(): every slot written before the block was
+  // published is visible. The block is never freed while readers may run (see FreeRetired).
+  Block* b = block_.load(std::memory_order_acquire);
+  if (b == nullptr) return std::nullopt;
+  // Slots never return to kEmpty and at least 30% of them stay empty, so the probe ends at an
+  // empty slot; the bound only guards the loop.
+  uint64_t i = HashOfTag(tag) & b->mask;
+  for (uint64_t n = 0; n <= b->mask; ++n, i = (i + 1) & b->mask) {
+    Slot& s = b->slots[i];
+    // Acquire pairs with the release store of `offset` in FillSlot(): seeing the offset
+    // means seeing the tag stored before it (the tag of a slot never changes afterwards).
+    uint64_t offset = LoadField(s.offset, std::memory_order_acquire);
+    if (offset == kEmpty) return std::nullopt;
+    if (offset == kTombstone) continue;
+    // `eq` verifies against the key column: the entry may be stale (erased, its row truncated
+    // and re-appended with another key) by the time we look at the column.
+    if (LoadField(s.tag, std::memory_order_relaxed) == tag && eq(offset)) return offset;
+  }
+  return std::nullopt;
+}
+
+void PrimaryKeyIndex::FillSlot(Block* block, uint64_t tag, uint64_t offset, uint64_t hash) {
+  uint64_t i = hash & block->mask;
+  while (LoadField(block->slots[i].offset, std::memory_order_relaxed) != kEmpty) {
+    i = (i + 1) & block->mask;
+  }
+  // Tag first, then the offset with release: a reader that sees the offset sees the tag.
+  StoreField(block->slots[i].tag, tag, std::memory_order_relaxed);
+  StoreField(block->slots[i].offset, offset, std::memory_order_release);
+}
+
+void PrimaryKeyIndex::Rehash(uint64_t capacity) {
+  Block* old = block_.load(std::memory_order_relaxed);  // the writer's own last store
+  auto fresh = std::make_unique<Block>(capacity);
+  if (old != nullptr) {
+    for (uint64_t i = 0; i <= old->mask; ++i) {
+      Slot& s = old->slots[i];
+      uint64_t offset = LoadField(s.offset, std::memory_order_relaxed);
+      if (offset == kEmpty || offset == kTombstone) continue;
+      uint64_t tag = LoadField(s.tag, std::memory_order_relaxed);
+      FillSlot(fresh.get(), tag, offset, HashOfTag(tag));
+    }
+  }
+  // Publish the complete block. Release pairs with the acquire in Probe(): a reader that gets
+  // the new pointer sees all of its slots. Readers still probing `old` keep using it, so it
+  // is retired, not freed; it holds every key that is live now, and a key erased later only
+  // shows up there as a stale entry.
+  block_.store(fresh.release(), std::memory_order_release);
+  tombstones_ = 0;
+  if (old != nullptr) {
+    retired_bytes_.fetch_add(old->Bytes(), std::memory_order_relaxed);
+    retired_.emplace_back(old);
+  }
 }
 
 void PrimaryKeyIndex::Reserve(uint64_t keys) {
-  auto needed = static_cast<uint64_t>(static_cast<double>(keys) / kMaxLoad) + 1;
-  uint64_t cap = std::bit_ceil(std::max<uint64_t>(needed, 16));
-  if (cap <= slots_.size()) return;
-  std::vector<Slot> old = std::move(slots_);
-  slots_.assign(cap, Slot{0, kEmpty});
-  mask_ = cap - 1;
-  size_ = 0;
-  for (const Slot& s : old) {
-    if (s.offset != kEmpty) InsertSlot(s);
-  }
+  uint64_t cap = CapacityFor(keys);
+  if (cap <= capacity()) return;
+  Rehash(cap);
 }
-
-void PrimaryKeyIndex::Grow() { Reserve(std::max<uint64_t>(size_ * 2, 16)); }
 
 bool PrimaryKeyIndex::Insert(uint64_t offset) {
   GRAPHDB_ASSERT(!keys_->IsNull(offset));
   if (IsNanKey(offset)) return true;  // NaN equals nothing: never a duplicate, never found
   uint64_t tag = TagOf(offset);
-  std::optional<uint64_t> existing;
-  if (integer_keys_) {
-    existing = Probe(tag, [](uint64_t) { return true; });
-  } else {
-    existing = Probe(tag, [&](uint64_t o) { return KeyEquals(o, offset); });
+  uint64_t hash = HashOfTag(tag);
+  Block* b = block_.load(std::memory_order_relaxed);
+  if (b != nullptr) {
+    // A duplicate may sit anywhere in the chain up to the first empty slot: tombstones do not
+    // end it. (The writer reads its own stores, so relaxed loads see the current state.)
+    for (uint64_t i = hash & b->mask;; i = (i + 1) & b->mask) {
+      Slot& s = b->slots[i];
+      uint64_t o = LoadField(s.offset, std::memory_order_relaxed);
+      if (o == kEmpty) break;
+      if (o == kTombstone || LoadField(s.tag, std::memory_order_relaxed) != tag) continue;
+      if (integer_keys_ || KeyEquals(o, offset)) return false;
+    }
   }
-  if (existing) return false;
-  if (static_cast<double>(size_ + 1) > kMaxLoad * static_cast<double>(slots_.size())) Grow();
-  InsertSlot(Slot{tag, offset});
+  uint64_t live = size_.load(std::memory_order_relaxed);
+  uint64_t cap = b == nullptr ? 0 : b->mask + 1;
+  if (static_cast<double>(live + tombstones_ + 1) > kMaxLoad * static_cast<double>(cap)) {
+    // Grow when the live keys need it (the old growth policy), otherwise just drop the
+    // tombstones into a fresh block of the same size. Never shrinks.
+    Rehash(std::max(cap, CapacityFor(std::max<uint64_t>(live * 2, 16))));
+    b = block_.load(std::memory_order_relaxed);
+  }
+  FillSlot(b, tag, offset, hash);
+  size_.store(live + 1, std::memory_order_relaxed);
   return true;
 }
 
 bool PrimaryKeyIndex::Erase(uint64_t offset) {
-  if (slots_.empty()) return false;
+  Block* b = block_.load(std::memory_order_relaxed);
+  if (b == nullptr) return false;
   uint64_t tag = TagOf(offset);
-  uint64_t i = HashOfTag(tag) & mask_;
-  while (true) {
-    if (slots_[i].offset == kEmpty) return false;
-    if (slots_[i].offset == offset) break;
-    i = (i + 1) & mask_;
+  for (uint64_t i = HashOfTag(tag) & b->mask;; i = (i + 1) & b->mask) {
+    Slot& s = b->slots[i];
+    uint64_t o = LoadField(s.offset, std::memory_order_relaxed);
+    if (o == kEmpty) return false;
+    if (o != offset) continue;
+    // No key moves, so a concurrent probe for another key cannot miss it. The tag stays; a
+    // reader that loaded the offset just before may still return it (a stale entry). Relaxed:
+    // a reader seeing the tombstone reads nothing else from the slot.
+    StoreField(s.offset, kTombstone, std::memory_order_relaxed);
+    size_.store(size_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+    ++tombstones_;
+    return true;
   }
-  // Backward-shift deletion: pull later entries of the cluster into the hole when their home
-  // slot does not lie cyclically in (hole, position].
-  uint64_t hole = i;
-  uint64_t j = i;
-  while (true) {
-    j = (j + 1) & mask_;
-    if (slots_[j].offset == kEmpty) break;
-    uint64_t home = HashOfTag(slots_[j].tag) & mask_;
-    bool home_in_range = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
-    if (!home_in_range) {
-      slots_[hole] = slots_[j];
-      hole = j;
-    }
-  }
-  slots_[hole].offset = kEmpty;
-  --size_;
-  return true;
 }
 
 void PrimaryKeyIndex::Clear() {
-  slots_.clear();
-  mask_ = 0;
-  size_ = 0;
+  delete block_.exchange(nullptr, std::memory_order_relaxed);
+  FreeRetired();
+  size_.store(0, std::memory_order_relaxed);
+  tombstones_ = 0;
+}
+
+void PrimaryKeyIndex::FreeRetired() {
+  retired_.clear();
+  retired_bytes_.store(0, std::memory_order_relaxed);
 }
 
 bool PrimaryKeyIndex::Rebuild(uint64_t rows, const std::vector<bool>& live) {
@@ -220,19 +301,25 @@ bool PrimaryKeyIndex::Rebuild(uint64_t rows, const std::vector<bool>& live) {
   return true;
 }
 
+// Every candidate is checked against the key column (after a bounds check): a lookup never
+// returns an offset whose row does not hold the searched key.
+
 std::optional<uint64_t> PrimaryKeyIndex::FindInteger(uint64_t key_bits) const {
-  return Probe(key_bits, [](uint64_t) { return true; });
+  if (!integer_keys_) return std::nullopt;
+  return Probe(key_bits,
+               [&](uint64_t o) { return o < keys_->size() && KeyBitsOf(*keys_, o) == key_bits; });
 }
 
 std::optional<uint64_t> PrimaryKeyIndex::FindString(std::string_view key) const {
   if (keys_->kind() != PhysicalKind::kString) return std::nullopt;
-  return Probe(HashBytes(key), [&](uint64_t o) { return keys_->GetString(o) == key; });
+  return Probe(HashBytes(key),
+               [&](uint64_t o) { return o < keys_->size() && keys_->GetString(o) == key; });
 }
 
 std::optional<uint64_t> PrimaryKeyIndex::FindInt128(int128_t key) const {
   if (keys_->kind() != PhysicalKind::kInt128) return std::nullopt;
   uint64_t tag = HashBytes(std::string_view(reinterpret_cast<const char*>(&key), sizeof key));
-  return Probe(tag, [&](uint64_t o) { return keys_->GetInt128(o) == key; });
+  return Probe(tag, [&](uint64_t o) { return o < keys_->size() && keys_->GetInt128(o) == key; });
 }
 
 std::optional<uint64_t> PrimaryKeyIndex::Find(const Value& key) const {

@@ -1,18 +1,49 @@
 // PrimaryKeyIndex: an open-addressing hash index from a node table's primary key to the dense
 // row offset that holds it.
 //
-// One flat array of 16-byte slots {tag, offset}, linear probing, power-of-two capacity kept at
-// most 70% full, deletion by backward shifting (no tombstones). Integer-like keys (every
-// integer width, SERIAL, DATE, TIMESTAMP*, FLOAT/DOUBLE by bit pattern) keep the key itself in
-// `tag`, so probes never leave the array. STRING, BLOB, INT128 and UUID keys keep a 64-bit
-// hash in `tag` and compare the candidate against the key column, so the index stores no key
-// bytes: about 23 bytes per key at the 70% bound.
+// Layout: one heap block of 16-byte slots {tag, offset}, linear probing, power-of-two capacity.
+// Integer-like keys (every integer width, SERIAL, DATE, TIMESTAMP*, FLOAT/DOUBLE by bit
+// pattern) keep the key itself in `tag`, so probes only leave the array to verify a match.
+// STRING, BLOB, INT128 and UUID keys keep a 64-bit hash in `tag` and compare the candidate
+// against the key column, so the index stores no key bytes: about 23 bytes per key at the 70%
+// bound.
 //
-// Thread-safety: const lookups may run concurrently; Insert/Erase/Rebuild need exclusive
-// access. The key column must not be modified or moved while the index refers to it.
+// Slots only move forward through empty -> live -> tombstone within a block. Erase turns a
+// live slot into a tombstone (no key ever moves); tombstones are skipped by probes and never
+// reused. Live + tombstone slots are kept at most 70% of the capacity: an Insert that would
+// exceed that rehashes the live keys into a fresh block without tombstones (twice as large
+// when the live keys alone need it, else the same size), so an insert/erase workload keeps a
+// bounded capacity.
+//
+// Thread-safety contract:
+//   - Writer side: Insert, Erase, Reserve (and the growth they trigger). Writer calls must not
+//     overlap and must be ordered by happens-before (one writer thread, or callers serialize
+//     writers with a lock). They may run concurrently with any number of readers.
+//   - Reader side: Find, FindInteger, FindString, FindInt128, FindKeyOf, size(), capacity(),
+//     integer_keys() and MemoryUsage() may be called from any number of threads, concurrently
+//     with each other and with the one writer.
+//   - Exclusive: Rebuild, Clear, FreeRetired and the destructor REQUIRE that no other thread
+//     uses the index (no writer and no reader in flight).
+//   - Growth publishes the new block with a release store of its pointer and moves the old
+//     block to a retire list instead of freeing it, so a reader still probing the old block
+//     stays on valid memory. Retired blocks count in MemoryUsage() until FreeRetired() (or
+//     Rebuild/Clear/destruction) frees them.
+//   - A lookup concurrent with the writer returns, for a key whose Insert happened before the
+//     lookup started and that is not erased before it ends, its offset (never a miss); for a
+//     key inserted or erased during the lookup, either its offset or nothing. Every returned
+//     offset is < keys->size() and holds the searched key in the key column at the time of the
+//     check; it may still be a row that was just erased or that the caller cannot see, so
+//     callers check row visibility (MVCC stamps).
+//   - The key column must not be moved or destroyed while the index refers to it. Readers call
+//     its const accessors (size(), GetInt64(), GetString() ...) concurrently with the writer's
+//     appends, so the column must make those safe; the index relies on rows never changing
+//     their key while indexed (rows at the end may be truncated and re-appended after their
+//     keys left the index).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -29,25 +60,37 @@ class PrimaryKeyIndex {
  public:
   // `keys` is the primary-key column of the table; it must outlive the index.
   explicit PrimaryKeyIndex(const Column* keys);
+  ~PrimaryKeyIndex();
+  PrimaryKeyIndex(const PrimaryKeyIndex&) = delete;
+  PrimaryKeyIndex& operator=(const PrimaryKeyIndex&) = delete;
 
   // Whether the key column's type uses the integer path (`tag` = key).
   bool integer_keys() const { return integer_keys_; }
-  uint64_t size() const { return size_; }
-  uint64_t capacity() const { return slots_.size(); }
-  size_t MemoryUsage() const { return slots_.capacity() * sizeof(Slot); }
+  // Live keys (a relaxed atomic load; exact when read by the writer).
+  uint64_t size() const { return size_.load(std::memory_order_relaxed); }
+  // Slots in the current block.
+  uint64_t capacity() const;
+  // Bytes of the current block plus retired blocks not yet freed.
+  size_t MemoryUsage() const;
 
   // Indexes the key stored in the key column at `offset`. Returns false (and changes nothing)
   // when the key is already present. A NaN FLOAT/DOUBLE key equals no key, itself included:
   // it is accepted but not indexed, so it is never a duplicate and never found (as in Kùzu).
-  // REQUIRES: the key at `offset` is not NULL.
+  // REQUIRES: the key at `offset` is not NULL. Writer side.
   bool Insert(uint64_t offset);
-  // Removes the key stored at `offset` if it maps to `offset`; returns whether it did.
+  // Removes the key stored at `offset` if it maps to `offset`; returns whether it did. Leaves
+  // a tombstone. Writer side.
   bool Erase(uint64_t offset);
-  // Drops everything and indexes rows [0, rows) of the key column whose `live` flag is set
-  // (every row when `live` is empty); false if a duplicate shows up.
-  bool Rebuild(uint64_t rows, const std::vector<bool>& live = {});
-  void Clear();
+  // Makes room for `keys` live keys without further growth. Writer side.
   void Reserve(uint64_t keys);
+  // Drops everything and indexes rows [0, rows) of the key column whose `live` flag is set
+  // (every row when `live` is empty); false if a duplicate shows up. Exclusive.
+  bool Rebuild(uint64_t rows, const std::vector<bool>& live = {});
+  // Drops every key and frees all blocks. Exclusive.
+  void Clear();
+  // Frees the blocks retired by growth. REQUIRES exclusive access: no reader may still be
+  // probing a retired block (and no writer runs).
+  void FreeRetired();
 
   // Lookups by a key of the column's type; Value lookups convert compatible values (an INT64
   // parameter for an INT32 key ...) and miss on NULL or on anything that cannot convert.
@@ -67,11 +110,23 @@ class PrimaryKeyIndex {
   static uint64_t KeyBitsOf(const Column& column, uint64_t row);
 
  private:
+  // Both fields are only accessed through std::atomic_ref once a block may be visible to
+  // readers. A slot is filled by storing `tag` (relaxed) and then `offset` (release); `tag`
+  // never changes afterwards, and `offset` only changes to kTombstone.
   struct Slot {
     uint64_t tag;
-    uint64_t offset;  // kEmpty when the slot is free
+    uint64_t offset;  // a row offset, kEmpty or kTombstone
   };
   static constexpr uint64_t kEmpty = ~0ULL;
+  static constexpr uint64_t kTombstone = ~1ULL;
+
+  // A slot array with its mask (capacity - 1), published as a unit through `block_`.
+  struct Block {
+    explicit Block(uint64_t capacity);
+    size_t Bytes() const { return sizeof(Block) + (mask + 1) * sizeof(Slot); }
+    const uint64_t mask;
+    std::unique_ptr<Slot[]> slots;
+  };
 
   bool IsNanKey(uint64_t offset) const;
 
@@ -87,16 +142,20 @@ class PrimaryKeyIndex {
   uint64_t TagOf(uint64_t offset) const;
   uint64_t HashOfTag(uint64_t tag) const { return integer_keys_ ? Mix(tag) : tag; }
   bool KeyEquals(uint64_t offset_a, uint64_t offset_b) const;
+  // Reader-safe probe: the offset of the first live slot with `tag` whose offset passes `eq`.
   template <typename Eq>
   std::optional<uint64_t> Probe(uint64_t tag, Eq&& eq) const;
-  void Grow();
-  void InsertSlot(Slot slot);
+  // Writer-side helpers.
+  void Rehash(uint64_t capacity);
+  static void FillSlot(Block* block, uint64_t tag, uint64_t offset, uint64_t hash);
 
   const Column* keys_;
-  bool integer_keys_;
-  std::vector<Slot> slots_;
-  uint64_t mask_ = 0;
-  uint64_t size_ = 0;
+  const bool integer_keys_;
+  std::atomic<Block*> block_{nullptr};           // owned; nullptr until the first insert
+  std::atomic<uint64_t> size_{0};                // live keys
+  uint64_t tombstones_ = 0;                      // writer only
+  std::vector<std::unique_ptr<Block>> retired_;  // writer only (and exclusive FreeRetired)
+  std::atomic<size_t> retired_bytes_{0};
 };
 
 }  // namespace graphdb::storage
