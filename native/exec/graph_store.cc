@@ -19,6 +19,11 @@ UndoLog::UndoLog(UndoLog&&) noexcept = default;
 UndoLog& UndoLog::operator=(UndoLog&&) noexcept = default;
 
 void UndoLog::Undo(TableProvider& tables) {
+  if (entries_.empty()) return;  // a read statement: it is not the writer
+  // Read statements run while this undo does (docs/concurrency.md): a restored cell keeps the
+  // version of the aborted write, restamped with a stamp no running reader sees.
+  const uint64_t aborted = tables.AbortedWriteStamp();
+  std::vector<storage::NodeTable*> erased_keys;
   for (auto it = entries_.rbegin(); it != entries_.rend(); ++it) {
     switch (it->kind) {
       case Entry::Kind::kInsertNode:
@@ -33,31 +38,35 @@ void UndoLog::Undo(TableProvider& tables) {
         }
         break;
       }
-      case Entry::Kind::kDeleteNode:
-        (void)tables.GetNodeTable(it->table)->UndoDelete(it->offset);
+      case Entry::Kind::kDeleteNode: {
+        storage::NodeTable* table = tables.GetNodeTable(it->table);
+        (void)table->UndoDelete(it->offset);
+        erased_keys.push_back(table);
         break;
+      }
       case Entry::Kind::kDeleteRel:
         (void)tables.GetRelTable(it->table)->UndoDelete(it->offset);
         break;
       case Entry::Kind::kSetNode: {
         storage::NodeTable* table = tables.GetNodeTable(it->table);
         (void)table->Set(it->column, it->offset, it->old_value);
-        table->versions().RemoveNewest(it->column, it->offset, it->ts);
+        table->versions().Restamp(it->column, it->offset, it->ts, aborted);
         break;
       }
       case Entry::Kind::kSetRel: {
         storage::RelTable* table = tables.GetRelTable(it->table);
         (void)table->Set(it->column, it->offset, it->old_value);
-        table->versions().RemoveNewest(it->column, it->offset, it->ts);
+        table->versions().Restamp(it->column, it->offset, it->ts, aborted);
         break;
       }
     }
   }
+  // Only once every key is back in the index may lookups trust it again.
+  for (storage::NodeTable* table : erased_keys) table->RestoreKeyEraseStamp();
   entries_.clear();
 }
 
-void UndoLog::Commit(TableProvider& tables, uint64_t from, uint64_t commit_ts,
-                     uint64_t oldest_snapshot) {
+void UndoLog::Commit(TableProvider& tables, uint64_t from, uint64_t commit_ts) {
   for (Entry& e : entries_) {
     const bool restamp = e.ts == from && from != commit_ts;
     switch (e.kind) {
@@ -67,26 +76,40 @@ void UndoLog::Commit(TableProvider& tables, uint64_t from, uint64_t commit_ts,
       case Entry::Kind::kInsertRel:
         if (restamp) tables.GetRelTable(e.table)->SetCreateTs(e.offset, commit_ts);
         break;
-      case Entry::Kind::kDeleteNode:
-        if (restamp) tables.GetNodeTable(e.table)->SetDeleteTs(e.offset, commit_ts);
+      case Entry::Kind::kDeleteNode: {
+        storage::NodeTable* table = tables.GetNodeTable(e.table);
+        if (restamp) table->SetDeleteTs(e.offset, commit_ts);
+        table->CommitKeyErase(from, commit_ts);
         break;
+      }
       case Entry::Kind::kDeleteRel:
         if (restamp) tables.GetRelTable(e.table)->SetDeleteTs(e.offset, commit_ts);
         break;
-      case Entry::Kind::kSetNode: {
-        storage::VersionStore& versions = tables.GetNodeTable(e.table)->versions();
-        if (restamp) versions.Restamp(e.column, e.offset, from, commit_ts);
-        versions.Prune(e.column, e.offset, oldest_snapshot);
+      case Entry::Kind::kSetNode:
+        if (restamp) tables.GetNodeTable(e.table)->versions().Restamp(e.column, e.offset, from, commit_ts);
         break;
-      }
-      case Entry::Kind::kSetRel: {
-        storage::VersionStore& versions = tables.GetRelTable(e.table)->versions();
-        if (restamp) versions.Restamp(e.column, e.offset, from, commit_ts);
-        versions.Prune(e.column, e.offset, oldest_snapshot);
+      case Entry::Kind::kSetRel:
+        if (restamp) tables.GetRelTable(e.table)->versions().Restamp(e.column, e.offset, from, commit_ts);
         break;
-      }
     }
     if (restamp) e.ts = commit_ts;
+  }
+}
+
+bool UndoLog::HasPropertyWrites() const {
+  for (const Entry& e : entries_) {
+    if (e.kind == Entry::Kind::kSetNode || e.kind == Entry::Kind::kSetRel) return true;
+  }
+  return false;
+}
+
+void UndoLog::PruneVersions(TableProvider& tables, uint64_t oldest_snapshot) const {
+  for (const Entry& e : entries_) {
+    if (e.kind == Entry::Kind::kSetNode) {
+      tables.GetNodeTable(e.table)->versions().Prune(e.column, e.offset, oldest_snapshot);
+    } else if (e.kind == Entry::Kind::kSetRel) {
+      tables.GetRelTable(e.table)->versions().Prune(e.column, e.offset, oldest_snapshot);
+    }
   }
 }
 
@@ -127,15 +150,14 @@ bool GraphStore::NodeVisible(InternalId id) {
 
 std::optional<uint64_t> GraphStore::LookupNode(TableId table_id, const Value& key) {
   storage::NodeTable& table = node_table(table_id);
-  if (snapshot_.index_exact) {
-    std::optional<uint64_t> offset = key.type_id() == LogicalTypeId::kInt64
-                                         ? table.LookupInt64(key.GetInt())
-                                         : table.Lookup(key);
-    if (offset && NodeRowVisible(table, *offset)) return offset;
-    return std::nullopt;
-  }
-  // The index may hold a newer row for the key, or have lost the one this snapshot sees (a
-  // delete it does not see): look at the rows themselves.
+  std::optional<uint64_t> offset = key.type_id() == LogicalTypeId::kInt64
+                                       ? table.LookupInt64(key.GetInt())
+                                       : table.Lookup(key);
+  if (offset && *offset < table.NumRows() && NodeRowVisible(table, *offset)) return offset;
+  // The index holds the newest row of each key. A miss, or a row this snapshot does not see,
+  // is the answer unless a delete this snapshot does not see took a key out of the index: then
+  // the row this snapshot sees may be one the index lost, and only the rows can tell.
+  if (snapshot_.Visible(table.key_erase_stamp())) return std::nullopt;
   const size_t pk = table.primary_key_column();
   for (uint64_t offset = 0; offset < table.NumRows(); ++offset) {
     if (NodeRowVisible(table, offset) && function::ValuesEqual(table.Get(pk, offset), key)) {
@@ -280,9 +302,13 @@ void GraphStore::SetNodeProperty(InternalId node, size_t column, const Value& va
   const LogicalType& type = schema->properties[column].type;
   Value cast = value.is_null() || value.type() == type ? value : function::CastValue(value, type);
   Value old = table.Get(column, node.offset);
+  const bool version = KeepsVersion(table.create_ts(node.offset));
+  if (version) table.versions().Add(column, node.offset, write_ts_, old);
   Status status = table.Set(column, node.offset, cast);
-  if (!status.ok()) throw GraphDBException(status);
-  if (keep_versions_) table.versions().Add(column, node.offset, write_ts_, old);
+  if (!status.ok()) {
+    if (version) table.versions().RemoveNewest(column, node.offset, write_ts_);
+    throw GraphDBException(status);
+  }
   undo_.entries_.push_back(
       {UndoEntry::Kind::kSetNode, node.table, node.offset, column, std::move(old), write_ts_});
   counters_.properties_set++;
@@ -295,9 +321,13 @@ void GraphStore::SetRelProperty(InternalId rel, size_t column, const Value& valu
   const LogicalType& type = schema->properties[column].type;
   Value cast = value.is_null() || value.type() == type ? value : function::CastValue(value, type);
   Value old = table.Get(column, rel.offset);
+  const bool version = KeepsVersion(table.create_ts(rel.offset));
+  if (version) table.versions().Add(column, rel.offset, write_ts_, old);
   Status status = table.Set(column, rel.offset, cast);
-  if (!status.ok()) throw GraphDBException(status);
-  if (keep_versions_) table.versions().Add(column, rel.offset, write_ts_, old);
+  if (!status.ok()) {
+    if (version) table.versions().RemoveNewest(column, rel.offset, write_ts_);
+    throw GraphDBException(status);
+  }
   undo_.entries_.push_back(
       {UndoEntry::Kind::kSetRel, rel.table, rel.offset, column, std::move(old), write_ts_});
   counters_.properties_set++;

@@ -6,11 +6,13 @@
 // properties keep their older values in the table's VersionStore, and a statement reads
 // through a Snapshot: the writes committed up to its read timestamp plus its own
 // transaction's uncommitted ones (stamped kUncommittedBase + n until commit restamps them).
-// Writers are serialised, so a writer's snapshot is the latest state. Scans are bounded by
-// the row count at Open() so rows created by the same statement are not scanned again.
+// Writers are serialised, so a writer's snapshot is the latest state; read statements run
+// beside the one writer, reading the tables as the writer changes them (storage/shared_array.h)
+// and deciding by the stamps and versions what they see. Scans are bounded by the row count at
+// Open() so rows created by the same statement are not scanned again.
 //
-// Thread-safety: one statement on one thread; the caller holds the database lock that fits
-// the statement (shared for reads, exclusive for writes).
+// Thread-safety: one statement on one thread; the caller holds the database locks that fit
+// the statement (docs/concurrency.md).
 #pragma once
 
 #include <cstdint>
@@ -38,10 +40,6 @@ struct Snapshot {
   static constexpr uint64_t kLatest = storage::kUncommittedBase - 1;
   uint64_t read_ts = kLatest;  // writes committed at or before this timestamp are visible
   uint64_t own = 0;            // stamp of this transaction's own writes (0: none)
-  // The primary-key index holds exactly the keys of the rows this snapshot sees (no write
-  // newer than the snapshot, or uncommitted by another transaction, changed it). When false,
-  // key lookups fall back to a scan.
-  bool index_exact = true;
 
   bool Visible(uint64_t stamp) const { return stamp <= read_ts || (own != 0 && stamp == own); }
   bool RowVisible(uint64_t create_ts, uint64_t delete_ts) const {
@@ -56,6 +54,9 @@ class TableProvider {
   virtual storage::NodeTable* GetNodeTable(catalog::TableId id) = 0;
   // A rel table pair by its pair (storage) id.
   virtual storage::RelTable* GetRelTable(catalog::TableId pair_id) = 0;
+  // A stamp for the versions of aborted writes (UndoLog::Undo): above every read timestamp in
+  // use, at or below the next commit's timestamp. REQUIRES: the caller is the one writer.
+  virtual uint64_t AbortedWriteStamp() { return Snapshot::kLatest; }
 };
 
 // The writes of a statement, or of a multi-statement transaction, oldest first: what Undo()
@@ -93,9 +94,13 @@ class UndoLog {
   // still there (no DDL since).
   void Undo(TableProvider& tables);
   // At commit: restamps the writes stamped `from` (a transaction's uncommitted stamp) with
-  // `commit_ts`, and drops the property versions of the cells written that no snapshot at or
-  // after `oldest_snapshot` needs.
-  void Commit(TableProvider& tables, uint64_t from, uint64_t commit_ts, uint64_t oldest_snapshot);
+  // `commit_ts`.
+  void Commit(TableProvider& tables, uint64_t from, uint64_t commit_ts);
+  // After the commit is published: drops the property versions of the cells written that no
+  // snapshot at or after `oldest_snapshot` needs.
+  void PruneVersions(TableProvider& tables, uint64_t oldest_snapshot) const;
+  // Whether the log overwrote properties (so PruneVersions has work).
+  bool HasPropertyWrites() const;
 
  private:
   friend class GraphStore;
@@ -108,7 +113,8 @@ class GraphStore final : public GraphAccess {
   // transaction's uncommitted stamp, 0 for rows every snapshot sees (CREATE TABLE ... AS), or
   // kReadOnly. Writes are recorded in `undo` when given (a transaction's log), else in the
   // store's own. `keep_versions`: record the old value of every SET in the table's
-  // VersionStore (some snapshot may still need it).
+  // VersionStore, before the cell is overwritten (other statements may be reading it),
+  // except in rows this writer created, which nobody else sees.
   static constexpr uint64_t kReadOnly = storage::kNotDeleted;
   GraphStore(const catalog::Catalog& catalog, TableProvider& tables, uint64_t write_ts,
              UndoLog* undo = nullptr, Snapshot snapshot = {}, bool keep_versions = false);
@@ -185,6 +191,9 @@ class GraphStore final : public GraphAccess {
   uint64_t write_ts_;
   Snapshot snapshot_;
   bool keep_versions_;
+  bool KeepsVersion(uint64_t row_create_ts) const {
+    return keep_versions_ && row_create_ts != write_ts_;
+  }
   UndoLog own_undo_;
   UndoLog& undo_;
   std::unordered_map<catalog::TableId, std::vector<Value>> defaults_;

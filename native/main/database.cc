@@ -123,7 +123,7 @@ void Database::UnpinSnapshot(uint64_t read_ts) {
   if (pins_.empty()) pins_empty_.notify_all();
 }
 
-Status Database::WaitForPinnedSnapshots(std::unique_lock<std::shared_mutex>& lock,
+Status Database::WaitForPinnedSnapshots(std::unique_lock<StatementLock>& lock,
                                         std::string_view what) {
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::milliseconds(config_.write_wait_ms);
@@ -148,14 +148,62 @@ bool Database::HasPinnedSnapshots() {
   return !pins_.empty();
 }
 
-uint64_t Database::OldestSnapshot() {
+// A reader publishes its read timestamp in a slot and then checks that visible_ts_ did not move
+// meanwhile (else it retries with the newer one). A committer publishes visible_ts_ and then
+// scans the slots. With both sides sequentially consistent, either the scan sees the reader's
+// slot, or the reader's check sees the new visible_ts_ and the reader reads at it: a version
+// a registered reader needs is never pruned.
+Database::ReadSnapshot::ReadSnapshot(Database& db) : db_(db) {
+  thread_local int hint = 0;
+  for (int i = 0; i < kReaderSlots; ++i) {
+    const int slot = (hint + i) % kReaderSlots;
+    uint64_t ts = db.visible_ts_.load(std::memory_order_seq_cst);
+    uint64_t expected = kFreeReader;
+    if (!db.readers_[slot].read_ts.compare_exchange_strong(expected, ts,
+                                                           std::memory_order_seq_cst)) {
+      continue;
+    }
+    while (true) {
+      const uint64_t now = db.visible_ts_.load(std::memory_order_seq_cst);
+      if (now == ts) break;
+      ts = now;
+      db.readers_[slot].read_ts.store(ts, std::memory_order_seq_cst);
+    }
+    hint = slot;
+    slot_ = slot;
+    read_ts_ = ts;
+    return;
+  }
+  read_ts_ = db.PinLatestSnapshot();  // more concurrent readers than slots
+}
+
+Database::ReadSnapshot::~ReadSnapshot() {
+  if (slot_ >= 0) {
+    db_.readers_[slot_].read_ts.store(kFreeReader, std::memory_order_release);
+  } else {
+    db_.UnpinSnapshot(read_ts_);
+  }
+}
+
+uint64_t Database::OldestSnapshot(uint64_t bound) {
+  uint64_t oldest = bound;
+  for (const ReaderSlot& reader : readers_) {
+    oldest = std::min(oldest, reader.read_ts.load(std::memory_order_seq_cst));
+  }
   std::lock_guard<std::mutex> lock(pins_mu_);
-  return pins_.empty() ? exec::Snapshot::kLatest : *pins_.begin();
+  return pins_.empty() ? oldest : std::min(oldest, *pins_.begin());
 }
 
 void Database::PruneVersions() {
-  std::unique_lock<std::shared_mutex> lock(lock_);
-  PruneVersionsLocked(OldestSnapshot());
+  // Shared: the version stores lock themselves, and runs beside reads and the writer are safe.
+  // A reader that registers meanwhile reads at the visible timestamp or later, so it needs no
+  // version written at or before it (the bound is loaded before the registered readers).
+  std::shared_lock<StatementLock> lock(lock_);
+  PruneVersionsLocked(OldestSnapshot(visible_ts_.load(std::memory_order_seq_cst)));
+}
+
+void Database::FreeRetiredLocked() {
+  storage_->ForEachTable([](auto& table) { table.FreeRetired(); });
 }
 
 void Database::PruneVersionsLocked(uint64_t oldest) {
@@ -246,13 +294,16 @@ Status Database::CommitWrites(uint32_t wal_slot, exec::UndoLog& log, uint64_t st
   }
   if (closed()) return Status(ErrorCode::kConnectionClosed, "the database is closed");
   const uint64_t ts = commit_ts_ + 1;
-  log.Commit(*this, stamp, ts, OldestSnapshot());
+  log.Commit(*this, stamp, ts);
   if (!in_memory_) {
     Status s = AppendToLog(wal_slot, ts, exec::EncodeRedo(log, *this, storage_->catalog()), ticket);
     if (!s.ok()) return s;
   }
   commit_ts_ = ts;
-  visible_ts_.store(ts, std::memory_order_release);
+  // Publish (see ReadSnapshot), then drop the versions of the written cells that no running
+  // reader needs: readers that start from now on read at `ts` or later.
+  visible_ts_.store(ts, std::memory_order_seq_cst);
+  if (log.HasPropertyWrites()) log.PruneVersions(*this, OldestSnapshot(ts));
   return Status::OK();
 }
 
@@ -320,6 +371,7 @@ Status Database::CheckpointLocked() {
   Status writable = CheckWritable();
   if (!writable.ok()) return writable;
   std::unique_lock<std::shared_mutex> inflight(wal_inflight_);  // no commit between append and sync
+  FreeRetiredLocked();
   const uint64_t before = storage_->checkpoint_sequence();
   Status s = storage_->Checkpoint(commit_ts_);
   if (!s.ok()) {
@@ -342,6 +394,7 @@ Status Database::CheckpointLocked() {
 }
 
 Status Database::MakeSchemaChangeDurable() {
+  FreeRetiredLocked();
   if (in_memory_) return Status::OK();
   dirty_ = true;
   Status s = CheckpointLocked();
@@ -361,9 +414,10 @@ Database::ActiveStatement::ActiveStatement(Database& db) : db_(db) {
 Database::ActiveStatement::~ActiveStatement() { db_.active_.fetch_sub(1); }
 
 uint64_t Database::Compact() {
-  std::unique_lock<std::shared_mutex> lock(lock_);
+  std::unique_lock<StatementLock> lock(lock_);
   const uint64_t oldest = OldestSnapshot();
   PruneVersionsLocked(oldest);
+  FreeRetiredLocked();
   uint64_t folded = 0;
   for (const auto* schema : storage_->catalog().RelTables()) {
     for (storage::RelTable* table : storage_->GetRelTables(schema->id)) {
@@ -376,7 +430,7 @@ uint64_t Database::Compact() {
 }
 
 Status Database::Checkpoint() {
-  std::unique_lock<std::shared_mutex> lock(lock_);
+  std::unique_lock<StatementLock> lock(lock_);
   if (in_memory_) return Status::OK();
   if (gate_.HasOpenTransaction()) {
     return Status(ErrorCode::kTxConflict,
@@ -386,7 +440,7 @@ Status Database::Checkpoint() {
 }
 
 Status Database::Close() {
-  std::unique_lock<std::shared_mutex> lock(lock_);
+  std::unique_lock<StatementLock> lock(lock_);
   if (closed_.exchange(true, std::memory_order_acq_rel)) return Status::OK();
   if (in_memory_) return Status::OK();
   Status s;

@@ -1,10 +1,13 @@
 // Database: one opened graph database (a folder on disk, or in memory): the catalog, the
 // node and rel tables, the write-ahead logs, and the lock that orders statements.
 //
-// Concurrency (docs/concurrency.md): statements that only read take the lock shared and run
-// in parallel; statements that write (DML, DDL, COPY) take it exclusively, so writers are
-// serialised and never observed half-done. A failing write statement is undone before the
-// lock is released.
+// Concurrency (docs/concurrency.md): statements that only read take the statement lock shared
+// and run in parallel, each reading a snapshot. Statements that change rows (DML) take it
+// shared too, plus the writer mutex, so they run one at a time but beside the reads: the
+// tables can be read while one writer changes them (storage/shared_array.h), and the stamps and
+// property versions keep a writer's changes out of every snapshot until its commit is
+// published. Schema changes, COPY, checkpoints and compaction take the statement lock
+// exclusively. A failing write statement is undone before its locks are released.
 //
 // Durability (docs/wal-format.md): an on-disk database keeps one write-ahead log per execution
 // slot. A committing transaction appends its redo record while it still holds the lock
@@ -37,6 +40,7 @@
 #include "env/file_system.h"
 #include "exec/graph_store.h"
 #include "main/plan_cache.h"
+#include "main/statement_lock.h"
 #include "storage/storage_manager.h"
 #include "wal/writer.h"
 
@@ -174,20 +178,39 @@ class Database final : public exec::TableProvider {
   wal::GroupCommitStats group_commit_stats() const { return group_committer_.stats(); }
 
   // ---- For the statement pipeline (main/). REQUIRES: the matching lock is held. ----
-  std::shared_mutex& statement_lock() { return lock_; }
+  StatementLock& statement_lock() { return lock_; }
+  // Held by the statement that writes rows (with statement_lock() shared), so writers run one
+  // at a time. Acquired after statement_lock().
+  std::mutex& writer_mutex() { return writer_mu_; }
   TransactionGate& transaction_gate() { return gate_; }
   const catalog::Catalog& catalog() const { return storage_->catalog(); }
   storage::StorageManager& storage() { return *storage_; }
 
   // ---- MVCC (docs/concurrency.md) ----
-  // The timestamp the next commit gets. REQUIRES: the statement lock, exclusive.
+  // The timestamp the next commit gets. REQUIRES: the writer mutex or the statement lock,
+  // exclusive.
   uint64_t NextCommitTs() const { return commit_ts_ + 1; }
   // The newest committed timestamp: what a new snapshot reads.
   uint64_t visible_ts() const { return visible_ts_.load(std::memory_order_acquire); }
   // A fresh stamp for a read-write transaction's uncommitted writes.
   uint64_t NewTransactionStamp() { return storage::kUncommittedBase + ++transactions_; }
-  // Snapshots of read-only transactions that outlive a statement. REQUIRES for Pin: the
-  // statement lock in either mode (so no commit is half-published).
+  // The snapshot of one read statement (outside READ ONLY transactions): registered while it
+  // runs, so a commit keeps the property versions it may read (OldestSnapshot). Lock-free in
+  // the common case.
+  class ReadSnapshot {
+   public:
+    explicit ReadSnapshot(Database& db);
+    ~ReadSnapshot();
+    ReadSnapshot(const ReadSnapshot&) = delete;
+    ReadSnapshot& operator=(const ReadSnapshot&) = delete;
+    uint64_t read_ts() const { return read_ts_; }
+
+   private:
+    Database& db_;
+    uint64_t read_ts_ = 0;
+    int slot_ = -1;  // index in readers_, or -1 when registered as a pin
+  };
+  // Snapshots of read-only transactions that outlive a statement.
   uint64_t PinLatestSnapshot();
   void UnpinSnapshot(uint64_t read_ts);
   bool HasPinnedSnapshots();
@@ -195,13 +218,14 @@ class Database final : public exec::TableProvider {
   // so they wait until no read-only transaction holds a snapshot: for up to write_wait_ms,
   // letting go of `lock` while waiting, then TX_CONFLICT naming `what`. New snapshots cannot
   // be pinned while `lock` is held. REQUIRES: `lock` holds the statement lock exclusively.
-  Status WaitForPinnedSnapshots(std::unique_lock<std::shared_mutex>& lock, std::string_view what);
-  // The oldest read timestamp in use (Snapshot::kLatest when none is pinned): versions and
-  // deleted edges older than it can go.
-  uint64_t OldestSnapshot();
-  // Drops property versions no snapshot needs. Takes the lock exclusively.
+  Status WaitForPinnedSnapshots(std::unique_lock<StatementLock>& lock, std::string_view what);
+  // The oldest read timestamp in use by a read statement or a READ ONLY transaction, at most
+  // `bound` (Snapshot::kLatest when none): versions and deleted edges older than it can go.
+  uint64_t OldestSnapshot(uint64_t bound = exec::Snapshot::kLatest);
+  // Drops property versions no snapshot needs. Takes the statement lock shared (it runs beside
+  // statements).
   void PruneVersions();
-  // The same with the lock held exclusively; `oldest` from OldestSnapshot().
+  // The same with the statement lock held; `oldest` from OldestSnapshot().
   void PruneVersionsLocked(uint64_t oldest);
 
   // Parsed and compiled queries kept for reuse (main/plan_cache.h); thread-safe.
@@ -210,6 +234,7 @@ class Database final : public exec::TableProvider {
   // TableProvider (REQUIRES: lock held).
   storage::NodeTable* GetNodeTable(catalog::TableId id) override;
   storage::RelTable* GetRelTable(catalog::TableId pair_id) override;
+  uint64_t AbortedWriteStamp() override { return NextCommitTs(); }
 
   // Writes a checkpoint and truncates the logs (on-disk databases; a no-op in memory). Takes
   // the lock exclusively, so it waits for running statements; fails with TX_CONFLICT while a
@@ -230,6 +255,8 @@ class Database final : public exec::TableProvider {
   Status CheckpointLocked();
   // Records the first WAL failure; writes are refused from then on.
   void SetWriteFailure(const Status& cause);
+  // Frees the table memory that growth retired. REQUIRES: the statement lock, exclusive.
+  void FreeRetiredLocked();
 
   DatabaseConfig config_;
   bool in_memory_;
@@ -237,7 +264,8 @@ class Database final : public exec::TableProvider {
   std::atomic<uint32_t> active_{0};
   std::atomic<uint32_t> peak_{0};
   std::atomic<uint64_t> writes_since_compaction_{0};
-  std::shared_mutex lock_;
+  StatementLock lock_;
+  std::mutex writer_mu_;
   TransactionGate gate_;
   std::unique_ptr<storage::StorageManager> storage_;
   std::atomic<uint64_t> visible_ts_{0};
@@ -245,6 +273,14 @@ class Database final : public exec::TableProvider {
   std::mutex pins_mu_;
   std::multiset<uint64_t> pins_;  // GUARDED_BY(pins_mu_)
   std::condition_variable pins_empty_;  // notified when pins_ becomes empty
+  // Read timestamps of running read statements, one cache line each (kFreeReader: unused);
+  // when all are taken a statement pins its snapshot in pins_ instead.
+  static constexpr uint64_t kFreeReader = ~0ULL;
+  struct alignas(64) ReaderSlot {
+    std::atomic<uint64_t> read_ts{kFreeReader};
+  };
+  static constexpr int kReaderSlots = 64;
+  ReaderSlot readers_[kReaderSlots];
 
   // ---- WAL ----
   env::FileSystem* fs_ = nullptr;

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 
 #include "cypher/binder/binder.h"
@@ -85,8 +86,9 @@ exec::QueryResult RunQueryStatement(Database& db, const parser::ParsedQueryState
 }
 
 // Runs a planned query. A write outside an explicit transaction commits here: its redo record
-// is appended to the WAL before the lock is released (`commit` is required then).
-// REQUIRES: the statement lock, exclusive when it writes.
+// is appended to the WAL before the locks are released (`commit` is required then).
+// REQUIRES: the statement lock; when it writes, also the writer mutex (or the statement lock
+// exclusively).
 exec::QueryResult ExecuteBound(Database& db, const planner::LogicalPlan& plan,
                                const std::unordered_map<std::string, Value>& params,
                                AccessMode mode, Session* session, CommitContext* commit) {
@@ -98,8 +100,15 @@ exec::QueryResult ExecuteBound(Database& db, const planner::LogicalPlan& plan,
   }
   GRAPHDB_ASSERT(!writes || transaction || commit);
   // What this statement sees, and how its writes are stamped (docs/concurrency.md).
-  const StatementTransaction how =
+  StatementTransaction how =
       ChooseStatementTransaction(db, transaction, mode, /*embedded=*/session != nullptr);
+  // A read outside a transaction registers the snapshot it reads, so commits running beside it
+  // keep the property versions it needs.
+  std::optional<Database::ReadSnapshot> reader;
+  if (!writes && !transaction) {
+    reader.emplace(db);
+    how.snapshot.read_ts = reader->read_ts();
+  }
   exec::UndoLog statement_undo;
   exec::GraphStore store(catalog, db, how.stamp,
                          transaction ? &transaction->undo : &statement_undo, how.snapshot,
@@ -167,7 +176,7 @@ exec::QueryResult RunTransactionStatement(Database& db, const parser::ParsedTran
     auto transaction = std::make_unique<Transaction>();
     if (statement.action == TransactionAction::kBeginReadOnly) {
       transaction->read_only = true;
-      std::shared_lock<std::shared_mutex> lock(db.statement_lock());  // no commit half-published
+      std::shared_lock<StatementLock> lock(db.statement_lock());  // no commit half-published
       transaction->read_ts = db.PinLatestSnapshot();
     } else {
       ThrowIfError(db.transaction_gate().Begin(session));
@@ -190,7 +199,8 @@ exec::QueryResult RunTransactionStatement(Database& db, const parser::ParsedTran
   }
   Status committed;
   if (!session->transaction->undo.empty()) {
-    std::unique_lock<std::shared_mutex> lock(db.statement_lock());
+    std::shared_lock<StatementLock> lock(db.statement_lock());
+    std::lock_guard<std::mutex> writer(db.writer_mutex());
     exec::UndoLog& undo = session->transaction->undo;
     committed = db.CommitWrites(commit->wal_slot, undo, session->transaction->stamp,
                                 &commit->ticket);
@@ -210,10 +220,11 @@ void CommitSequences(Database& db, CommitContext& commit) {
   // A statement that committed rows logged every sequence's state in its own record.
   if (db.in_memory() || commit.ticket.pending()) return;
   {
-    std::shared_lock<std::shared_mutex> lock(db.statement_lock());
+    std::shared_lock<StatementLock> lock(db.statement_lock());
     if (!db.catalog().HasUnloggedSequences()) return;
   }
-  std::unique_lock<std::shared_mutex> lock(db.statement_lock());
+  std::shared_lock<StatementLock> lock(db.statement_lock());
+  std::lock_guard<std::mutex> writer(db.writer_mutex());
   exec::UndoLog no_writes;
   ThrowIfError(db.CommitWrites(commit.wal_slot, no_writes, db.NextCommitTs(), &commit.ticket));
 }
@@ -227,20 +238,22 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       const auto& query = statement.As<parser::ParsedQueryStatement>();
       const AccessMode mode = StatementAccessMode(statement);
       if (mode != AccessMode::kRead) {
-        std::unique_lock<std::shared_mutex> lock(db.statement_lock());
+        // Reads go on meanwhile (docs/concurrency.md); writers take turns.
+        std::shared_lock<StatementLock> lock(db.statement_lock());
+        std::lock_guard<std::mutex> writer(db.writer_mutex());
         ThrowIfError(db.CheckWritable());
         exec::QueryResult result = RunQueryStatement(db, query, params, mode, session, commit);
         db.NoteWrite();
         return result;
       }
-      std::shared_lock<std::shared_mutex> lock(db.statement_lock());
+      std::shared_lock<StatementLock> lock(db.statement_lock());
       return RunQueryStatement(db, query, params, mode, session, commit);
     }
     case parser::StatementKind::kTransaction:
       return RunTransactionStatement(db, statement.As<parser::ParsedTransaction>(), session,
                                      commit);
     case parser::StatementKind::kCallFunction: {
-      std::shared_lock<std::shared_mutex> lock(db.statement_lock());
+      std::shared_lock<StatementLock> lock(db.statement_lock());
       binder::Binder binder(db.catalog(), params);
       auto bound = binder.BindStandaloneCall(*statement.As<parser::ParsedCallFunction>().function);
       return ExecuteBound(db, planner::PlanQuery(*bound, db.catalog()), params, AccessMode::kRead,
@@ -255,7 +268,7 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
   }
   switch (statement.kind) {
     case parser::StatementKind::kCopyFrom: {
-      std::unique_lock<std::shared_mutex> lock(db.statement_lock());
+      std::unique_lock<StatementLock> lock(db.statement_lock());
       ThrowIfError(db.CheckWritable());
       ThrowIfError(db.WaitForPinnedSnapshots(lock, "COPY"));
       exec::QueryResult result = RunCopyFrom(db, statement.As<parser::ParsedCopyFrom>(), params);
@@ -263,7 +276,7 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       return result;
     }
     case parser::StatementKind::kCopyTo: {
-      std::shared_lock<std::shared_mutex> lock(db.statement_lock());
+      std::shared_lock<StatementLock> lock(db.statement_lock());
       return RunCopyTo(db, statement.As<parser::ParsedCopyTo>(), params);
     }
     case parser::StatementKind::kCheckpoint: {
@@ -274,7 +287,7 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
     case parser::StatementKind::kStandaloneCall:
       return RunStandaloneCall(db, statement.As<parser::ParsedStandaloneCall>(), params, session);
     default: {
-      std::unique_lock<std::shared_mutex> lock(db.statement_lock());
+      std::unique_lock<StatementLock> lock(db.statement_lock());
       ThrowIfError(db.CheckWritable());
       ThrowIfError(db.WaitForPinnedSnapshots(lock, "a schema change"));
       exec::QueryResult result = RunDdl(db, statement, params);
@@ -308,7 +321,8 @@ void AbortTransaction(Database& db, Session& session) {
     return;
   }
   {
-    std::unique_lock<std::shared_mutex> lock(db.statement_lock());
+    std::shared_lock<StatementLock> lock(db.statement_lock());
+    std::lock_guard<std::mutex> writer(db.writer_mutex());
     session.transaction->undo.Undo(db);
   }
   session.transaction.reset();

@@ -25,7 +25,7 @@ void AppendProperties(std::string& out, const std::vector<catalog::PropertyDefin
 }  // namespace
 
 std::string SchemaJson(Database& db) {
-  std::shared_lock<std::shared_mutex> lock(db.statement_lock());
+  std::shared_lock<StatementLock> lock(db.statement_lock());
   const catalog::Catalog& cat = db.catalog();
   std::string out = "{\"nodeTables\":[";
   bool first = true;

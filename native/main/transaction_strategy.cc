@@ -25,12 +25,9 @@ StatementTransaction ChooseStatementTransaction(Database& db, const Transaction*
   StatementTransaction t;
   const bool writes = mode != AccessMode::kRead;
   if (transaction && transaction->read_only) {
-    // Every statement reads the snapshot pinned at BEGIN. The key index describes the newest
-    // state; it answers for this snapshot only while nothing changed since.
+    // Every statement reads the snapshot pinned at BEGIN.
     t.strategy = TransactionStrategy::kSnapshotRead;
     t.snapshot.read_ts = transaction->read_ts;
-    t.snapshot.index_exact =
-        transaction->read_ts == db.visible_ts() && !db.transaction_gate().HasOpenTransaction();
   } else if (transaction) {
     // The latest state (no other writer runs while it is open) plus its own writes, which
     // carry its uncommitted stamp until COMMIT; other sessions read the old values.
@@ -39,17 +36,17 @@ StatementTransaction ChooseStatementTransaction(Database& db, const Transaction*
     if (writes) t.stamp = transaction->stamp;
     t.keep_versions = true;
   } else if (writes) {
-    // Auto-commit: stamped with the commit timestamp it will get; old values are kept only
-    // for read-only transactions that are open (statements never overlap a writer).
+    // Auto-commit: stamped with the commit timestamp it will get, which no reader sees until
+    // the commit is published; old values go to the version store before each overwrite, for
+    // the reads running beside it and the open READ ONLY transactions.
     t.strategy = mode == AccessMode::kInsert ? TransactionStrategy::kMvccInsert
                  : embedded                  ? TransactionStrategy::kCurrentCowWrite
                                              : TransactionStrategy::kSnapshotCowWrite;
     t.stamp = t.snapshot.own = db.NextCommitTs();
-    t.keep_versions = t.strategy != TransactionStrategy::kMvccInsert && db.HasPinnedSnapshots();
+    t.keep_versions = true;
   } else {
     t.strategy = TransactionStrategy::kSnapshotRead;
     t.snapshot.read_ts = db.visible_ts();
-    t.snapshot.index_exact = !db.transaction_gate().HasOpenTransaction();
   }
   return t;
 }

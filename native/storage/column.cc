@@ -79,31 +79,39 @@ uint32_t PhysicalWidth(PhysicalKind kind) {
 
 uint64_t StringHeap::Add(std::string_view s) {
   if (s.size() > kChunkSize / 4) {
-    // A large string gets a chunk of its own; the current chunk keeps filling.
-    Chunk chunk{std::unique_ptr<char[]>(new char[s.size()]), s.size()};
-    std::memcpy(chunk.data.get(), s.data(), s.size());
+    // A large string gets a chunk of its own; the current chunk keeps filling. The bytes are
+    // copied before the chunk is published.
+    std::unique_ptr<char[]> data(new char[s.size()]);
+    std::memcpy(data.get(), s.data(), s.size());
+    owned_.push_back(std::move(data));
+    capacity_.push_back(s.size());
+    chunks_.push_back(ChunkRef{owned_.back().get(), s.size()});
     allocated_ += s.size();
-    chunks_.push_back(std::move(chunk));
     return static_cast<uint64_t>(chunks_.size() - 1) << 32;
   }
-  if (current_ == SIZE_MAX || used_ + s.size() > chunks_[current_].capacity) {
+  if (current_ == SIZE_MAX || used_ + s.size() > capacity_[current_]) {
     // Chunks start small and double up to kChunkSize, so small tables stay small.
     size_t size = current_ == SIZE_MAX ? kFirstChunkSize
-                                       : std::min(chunks_[current_].capacity * 2, kChunkSize);
+                                       : std::min<size_t>(capacity_[current_] * 2, kChunkSize);
     while (size < s.size()) size *= 2;
-    chunks_.push_back(Chunk{std::unique_ptr<char[]>(new char[size]), size});
+    owned_.push_back(std::unique_ptr<char[]>(new char[size]));
+    capacity_.push_back(size);
+    chunks_.push_back(ChunkRef{owned_.back().get(), 0});
     allocated_ += size;
     current_ = chunks_.size() - 1;
     used_ = 0;
   }
-  std::memcpy(chunks_[current_].data.get() + used_, s.data(), s.size());
+  std::memcpy(owned_[current_].get() + used_, s.data(), s.size());
   uint64_t pos = (static_cast<uint64_t>(current_) << 32) | used_;
   used_ += s.size();
+  chunks_.Set(current_, ChunkRef{owned_[current_].get(), used_});
   return pos;
 }
 
 void StringHeap::Clear() {
   chunks_.clear();
+  owned_.clear();
+  capacity_.clear();
   current_ = SIZE_MAX;
   used_ = 0;
   allocated_ = 0;
@@ -115,6 +123,29 @@ void StringHeap::Clear() {
 Column::Column(LogicalType type)
     : type_(std::move(type)), kind_(PhysicalKindOf(type_.id())), width_(PhysicalWidth(kind_)) {}
 
+Column::Column(Column&& other) noexcept
+    : type_(std::move(other.type_)), kind_(other.kind_), width_(other.width_) {
+  TakeStorage(other);
+}
+
+Column& Column::operator=(Column&& other) noexcept {
+  type_ = std::move(other.type_);
+  kind_ = other.kind_;
+  width_ = other.width_;
+  TakeStorage(other);
+  return *this;
+}
+
+void Column::TakeStorage(Column& other) {
+  size_.store(other.size_.load(std::memory_order_relaxed), std::memory_order_release);
+  capacity_ = std::exchange(other.capacity_, 0);
+  data_ = std::move(other.data_);
+  validity_ = std::move(other.validity_);
+  heap_ = std::move(other.heap_);
+  garbage_ = std::exchange(other.garbage_, 0);
+  other.size_.store(0, std::memory_order_release);
+}
+
 Column Column::Clone() const {
   Column copy(type_);
   Status s = copy.AppendColumn(*this);
@@ -125,48 +156,91 @@ Column Column::Clone() const {
 void Column::GrowTo(uint64_t rows) {
   if (rows <= capacity_) return;
   uint64_t cap = std::max<uint64_t>({rows, capacity_ * 2, 64});
-  data_.resize(cap * width_);
-  validity_.resize((cap + 63) / 64, 0);
+  // Rows past size_ may hold truncated rows that a reader bounded by an older size still
+  // reads (as invisible rows): copy up to the old capacity, not just the size.
+  data_.Grow(cap * width_, capacity_ * width_);
+  validity_.Grow((cap + 63) / 64, (capacity_ + 63) / 64);
   capacity_ = cap;
 }
 
 void Column::Reserve(uint64_t rows) { GrowTo(rows); }
 
-uint8_t* Column::AppendSlot() {
-  if (size_ == capacity_) GrowTo(size_ + 1);
-  uint64_t row = size_++;
-  SetValid(row);
-  return data_.data() + row * width_;
+void Column::FreeRetired() {
+  data_.FreeRetired();
+  validity_.FreeRetired();
+  heap_.FreeRetired();
+}
+
+void Column::ZeroSlot(uint64_t row) {
+  uint8_t* slot = data_.data() + row * width_;
+  switch (width_) {
+    case 1:
+      AtomicStore<uint8_t>(slot, 0);
+      break;
+    case 2:
+      AtomicStore<uint16_t>(reinterpret_cast<uint16_t*>(slot), 0);
+      break;
+    case 4:
+      AtomicStore<uint32_t>(reinterpret_cast<uint32_t*>(slot), 0);
+      break;
+    default:
+      for (uint32_t i = 0; i < width_; i += 8) {
+        AtomicStore<uint64_t>(reinterpret_cast<uint64_t*>(slot + i), 0);
+      }
+  }
 }
 
 void Column::AppendNull() {
-  if (size_ == capacity_) GrowTo(size_ + 1);
-  uint64_t row = size_++;
+  uint64_t row = size_.load(std::memory_order_relaxed);
+  if (row == capacity_) GrowTo(row + 1);
   ClearValid(row);
-  std::memset(data_.data() + row * width_, 0, width_);
+  ZeroSlot(row);
+  size_.store(row + 1, std::memory_order_release);
 }
 
 void Column::AppendNulls(uint64_t n) {
-  GrowTo(size_ + n);
+  GrowTo(size_.load(std::memory_order_relaxed) + n);
   for (uint64_t i = 0; i < n; ++i) AppendNull();
 }
 
 void Column::WriteStringSlot(uint8_t* slot, std::string_view s) {
+  // Built in a local copy, then stored as two 8-byte words: length and prefix, then the rest
+  // of an inline string or the heap position of a long one (whose bytes are in the heap
+  // before the position is stored).
+  uint64_t words[2] = {0, 0};
   auto len = static_cast<uint32_t>(s.size());
-  std::memcpy(slot, &len, 4);
+  auto* bytes = reinterpret_cast<char*>(words);
+  std::memcpy(bytes, &len, 4);
   if (len <= kInlineStringBytes) {
-    std::memset(slot + 4, 0, 12);
-    if (len) std::memcpy(slot + 4, s.data(), len);
+    if (len) std::memcpy(bytes + 4, s.data(), len);
   } else {
-    std::memcpy(slot + 4, s.data(), 4);
+    std::memcpy(bytes + 4, s.data(), 4);
     uint64_t pos = heap_.Add(s);
-    std::memcpy(slot + 8, &pos, 8);
+    std::memcpy(bytes + 8, &pos, 8);
   }
+  AtomicStore(reinterpret_cast<uint64_t*>(slot) + 1, words[1]);
+  AtomicStore(reinterpret_cast<uint64_t*>(slot), words[0]);
+}
+
+std::string_view Column::ReadString(uint64_t row, char (&inline_bytes)[kInlineStringBytes]) const {
+  const auto* slot = reinterpret_cast<const uint64_t*>(data_.data() + row * 16);
+  uint64_t words[2] = {AtomicLoad(slot), AtomicLoad(slot + 1)};
+  auto len = static_cast<uint32_t>(words[0]);
+  if (len <= kInlineStringBytes) {
+    std::memcpy(inline_bytes, reinterpret_cast<const char*>(words) + 4, kInlineStringBytes);
+    return std::string_view(inline_bytes, len);
+  }
+  const char* bytes = heap_.TryAt(words[1], len);
+  return bytes ? std::string_view(bytes, len) : std::string_view();
 }
 
 void Column::AppendString(std::string_view s) {
   GRAPHDB_ASSERT(kind_ == PhysicalKind::kString || kind_ == PhysicalKind::kNested);
-  WriteStringSlot(AppendSlot(), s);
+  uint64_t row = size_.load(std::memory_order_relaxed);
+  if (row == capacity_) GrowTo(row + 1);
+  WriteStringSlot(data_.data() + row * 16, s);
+  SetValid(row);
+  size_.store(row + 1, std::memory_order_release);
 }
 
 Status Column::StoreValue(uint64_t row, const Value& value) {
@@ -188,73 +262,72 @@ Status Column::StoreValue(uint64_t row, const Value& value) {
   }
   switch (kind_) {
     case PhysicalKind::kBool: {
-      uint8_t b = v->GetBool() ? 1 : 0;
-      std::memcpy(slot, &b, 1);
+      AtomicStore<uint8_t>(slot, v->GetBool() ? 1 : 0);
       break;
     }
     case PhysicalKind::kInt8: {
       auto x = static_cast<int8_t>(v->GetInt());
-      std::memcpy(slot, &x, sizeof x);
+      AtomicStore(reinterpret_cast<decltype(x)*>(slot), x);
       break;
     }
     case PhysicalKind::kInt16: {
       auto x = static_cast<int16_t>(v->GetInt());
-      std::memcpy(slot, &x, sizeof x);
+      AtomicStore(reinterpret_cast<decltype(x)*>(slot), x);
       break;
     }
     case PhysicalKind::kInt32: {
       auto x = static_cast<int32_t>(v->GetInt());
-      std::memcpy(slot, &x, sizeof x);
+      AtomicStore(reinterpret_cast<decltype(x)*>(slot), x);
       break;
     }
     case PhysicalKind::kInt64: {
       int64_t x = v->GetInt();
-      std::memcpy(slot, &x, sizeof x);
+      AtomicStore(reinterpret_cast<decltype(x)*>(slot), x);
       break;
     }
     case PhysicalKind::kUInt8: {
       auto x = static_cast<uint8_t>(v->GetUInt());
-      std::memcpy(slot, &x, sizeof x);
+      AtomicStore(reinterpret_cast<decltype(x)*>(slot), x);
       break;
     }
     case PhysicalKind::kUInt16: {
       auto x = static_cast<uint16_t>(v->GetUInt());
-      std::memcpy(slot, &x, sizeof x);
+      AtomicStore(reinterpret_cast<decltype(x)*>(slot), x);
       break;
     }
     case PhysicalKind::kUInt32: {
       auto x = static_cast<uint32_t>(v->GetUInt());
-      std::memcpy(slot, &x, sizeof x);
+      AtomicStore(reinterpret_cast<decltype(x)*>(slot), x);
       break;
     }
     case PhysicalKind::kUInt64: {
       uint64_t x = v->GetUInt();
-      std::memcpy(slot, &x, sizeof x);
+      AtomicStore(reinterpret_cast<decltype(x)*>(slot), x);
       break;
     }
     case PhysicalKind::kFloat: {
       float x = v->GetFloat();
-      std::memcpy(slot, &x, sizeof x);
+      AtomicStore(reinterpret_cast<decltype(x)*>(slot), x);
       break;
     }
     case PhysicalKind::kDouble: {
       double x = v->GetDouble();
-      std::memcpy(slot, &x, sizeof x);
+      AtomicStore(reinterpret_cast<decltype(x)*>(slot), x);
       break;
     }
     case PhysicalKind::kInt128: {
       int128_t x = v->GetInt128();
-      std::memcpy(slot, &x, sizeof x);
+      AtomicStore(reinterpret_cast<decltype(x)*>(slot), x);
       break;
     }
     case PhysicalKind::kInterval: {
       Interval x = v->GetInterval();
-      std::memcpy(slot, &x, sizeof x);
+      AtomicStore(reinterpret_cast<decltype(x)*>(slot), x);
       break;
     }
     case PhysicalKind::kInternalId: {
       InternalId x = v->GetId();
-      std::memcpy(slot, &x, sizeof x);
+      AtomicStore(reinterpret_cast<decltype(x)*>(slot), x);
       break;
     }
     case PhysicalKind::kString:
@@ -272,10 +345,11 @@ Status Column::Append(const Value& value) {
     AppendNull();
     return Status::OK();
   }
-  GrowTo(size_ + 1);
-  Status s = StoreValue(size_, value);
+  const uint64_t row = size_.load(std::memory_order_relaxed);
+  GrowTo(row + 1);
+  Status s = StoreValue(row, value);
   if (!s.ok()) return s;
-  ++size_;
+  size_.store(row + 1, std::memory_order_release);
   return Status::OK();
 }
 
@@ -284,9 +358,11 @@ Status Column::AppendColumn(const Column& other) {
     return Status(ErrorCode::kInvalidRequest, "cannot append a " + other.type_.ToString() +
                                                   " column to a " + type_.ToString() + " column");
   }
-  GrowTo(size_ + other.size_);
+  const uint64_t base = size_.load(std::memory_order_relaxed);
+  const uint64_t n = other.size();
+  GrowTo(base + n);
   if (kind_ == PhysicalKind::kString || kind_ == PhysicalKind::kNested) {
-    for (uint64_t i = 0; i < other.size_; ++i) {
+    for (uint64_t i = 0; i < n; ++i) {
       if (other.IsNull(i)) {
         AppendNull();
       } else {
@@ -295,15 +371,13 @@ Status Column::AppendColumn(const Column& other) {
     }
     return Status::OK();
   }
-  if (other.size_ > 0) {
-    std::memcpy(data_.data() + size_ * width_, other.data_.data(), other.size_ * width_);
-  }
-  uint64_t base = size_;
+  // Bulk copies: the rows are past size_, so no reader of this column reads them yet.
+  if (n > 0) std::memcpy(data_.data() + base * width_, other.data_.data(), n * width_);
   if (base % 64 == 0) {
-    size_t words = (other.size_ + 63) / 64;
+    size_t words = (n + 63) / 64;
     std::memcpy(validity_.data() + base / 64, other.validity_.data(), words * 8);
   } else {
-    for (uint64_t i = 0; i < other.size_; ++i) {
+    for (uint64_t i = 0; i < n; ++i) {
       if (other.IsNull(i)) {
         ClearValid(base + i);
       } else {
@@ -311,22 +385,22 @@ Status Column::AppendColumn(const Column& other) {
       }
     }
   }
-  size_ += other.size_;
+  size_.store(base + n, std::memory_order_release);
   return Status::OK();
 }
 
 void Column::Truncate(uint64_t rows) {
-  if (rows >= size_) return;
+  const uint64_t size = size_.load(std::memory_order_relaxed);
+  if (rows >= size) return;
   if (kind_ == PhysicalKind::kString || kind_ == PhysicalKind::kNested) {
-    for (uint64_t i = rows; i < size_; ++i) {
+    for (uint64_t i = rows; i < size; ++i) {
       if (!IsNull(i) && GetString(i).size() > kInlineStringBytes) garbage_ += GetString(i).size();
     }
   }
-  size_ = rows;
+  size_.store(rows, std::memory_order_release);
 }
 
 Value Column::Get(uint64_t row) const {
-  GRAPHDB_ASSERT(row < size_);
   if (IsNull(row)) return Value::Null(type_);
   LogicalTypeId id = type_.id();
   switch (kind_) {
@@ -353,12 +427,17 @@ Value Column::Get(uint64_t row) const {
       return Value::IntervalValue(GetInterval(row));
     case PhysicalKind::kInternalId:
       return Value::Id(GetInternalId(row));
-    case PhysicalKind::kString:
-      return id == LogicalTypeId::kBlob ? Value::Blob(GetString(row))
-                                        : Value::String(GetString(row));
+    case PhysicalKind::kString: {
+      char buf[kInlineStringBytes];
+      std::string_view bytes = ReadString(row, buf);
+      return id == LogicalTypeId::kBlob ? Value::Blob(bytes) : Value::String(bytes);
+    }
     case PhysicalKind::kNested: {
-      auto v = DecodeValueFromString(GetString(row), type_);
-      GRAPHDB_ASSERT(v.ok());
+      char buf[kInlineStringBytes];
+      // Bytes validated when they were stored; only a reader racing with an overwrite can
+      // read a mix that does not decode, and the MVCC layer replaces what it read then.
+      auto v = DecodeValueFromString(ReadString(row, buf), type_);
+      if (!v.ok()) return Value::Null(type_);
       return std::move(v).value();
     }
   }
@@ -396,7 +475,7 @@ double Column::GetDouble(uint64_t row) const {
 }
 
 Status Column::Set(uint64_t row, const Value& value) {
-  GRAPHDB_ASSERT(row < size_);
+  GRAPHDB_ASSERT(row < size_.load(std::memory_order_relaxed));
   if (value.is_null()) {
     SetNull(row);
     return Status::OK();
@@ -410,17 +489,18 @@ Status Column::Set(uint64_t row, const Value& value) {
 }
 
 void Column::SetNull(uint64_t row) {
-  GRAPHDB_ASSERT(row < size_);
+  GRAPHDB_ASSERT(row < size_.load(std::memory_order_relaxed));
   if ((kind_ == PhysicalKind::kString || kind_ == PhysicalKind::kNested) && !IsNull(row)) {
     size_t len = GetString(row).size();
     if (len > kInlineStringBytes) garbage_ += len;
-    std::memset(data_.data() + row * width_, 0, width_);
+    ZeroSlot(row);
   }
   ClearValid(row);
 }
 
 void Column::SetString(uint64_t row, std::string_view s) {
-  GRAPHDB_ASSERT(row < size_ && (kind_ == PhysicalKind::kString || kind_ == PhysicalKind::kNested));
+  GRAPHDB_ASSERT(row < size_.load(std::memory_order_relaxed) &&
+                 (kind_ == PhysicalKind::kString || kind_ == PhysicalKind::kNested));
   if (!IsNull(row)) {
     size_t len = GetString(row).size();
     if (len > kInlineStringBytes) garbage_ += len;
@@ -430,18 +510,20 @@ void Column::SetString(uint64_t row, std::string_view s) {
 }
 
 bool Column::NoNulls() const {
-  uint64_t full = size_ / 64;
+  const uint64_t size = this->size();
+  const uint64_t* validity = validity_.data();
+  uint64_t full = size / 64;
   for (uint64_t w = 0; w < full; ++w) {
-    if (validity_[w] != ~0ULL) return false;
+    if (AtomicLoad(validity + w) != ~0ULL) return false;
   }
-  for (uint64_t row = full * 64; row < size_; ++row) {
+  for (uint64_t row = full * 64; row < size; ++row) {
     if (IsNull(row)) return false;
   }
   return true;
 }
 
 size_t Column::MemoryUsage() const {
-  return data_.capacity() + validity_.capacity() * sizeof(uint64_t) + heap_.MemoryUsage();
+  return data_.MemoryUsage() + validity_.MemoryUsage() + heap_.MemoryUsage();
 }
 
 Result<Column> MakeFilledColumn(const LogicalType& type, const Value& fill, uint64_t rows) {
@@ -489,18 +571,19 @@ void PutRawInPieces(catalog::BinaryWriter& out, const void* data, size_t n) {
 
 void Column::Serialize(catalog::BinaryWriter& out) const {
   out.PutU8(static_cast<uint8_t>(kind_));
-  out.PutVarint(size_);
+  const uint64_t size = size_.load(std::memory_order_relaxed);
+  out.PutVarint(size);
   bool all_valid = NoNulls();
   bool all_null = !all_valid;
   if (all_null) {
-    for (uint64_t row = 0; row < size_; ++row) {
+    for (uint64_t row = 0; row < size; ++row) {
       if (!IsNull(row)) {
         all_null = false;
         break;
       }
     }
   }
-  size_t words = (size_ + 63) / 64;
+  size_t words = (size + 63) / 64;
   if (all_valid) {
     out.PutU8(0);
   } else if (all_null) {
@@ -509,18 +592,18 @@ void Column::Serialize(catalog::BinaryWriter& out) const {
     out.PutU8(2);
     // Bits past size_ may be stale: mask the last word.
     for (size_t w = 0; w < words; ++w) {
-      uint64_t bits = validity_[w];
-      if (w == words - 1 && size_ % 64) bits &= (1ULL << (size_ % 64)) - 1;
+      uint64_t bits = validity_.data()[w];
+      if (w == words - 1 && size % 64) bits &= (1ULL << (size % 64)) - 1;
       out.PutU64(bits);
     }
   }
   if (kind_ == PhysicalKind::kString || kind_ == PhysicalKind::kNested) {
     if (all_null) return;
-    for (uint64_t row = 0; row < size_; ++row) {
+    for (uint64_t row = 0; row < size; ++row) {
       if (!IsNull(row)) out.PutString(GetString(row));
     }
   } else {
-    PutRawInPieces(out, data_.data(), size_ * width_);
+    PutRawInPieces(out, data_.data(), size * width_);
   }
 }
 
@@ -547,15 +630,15 @@ Result<Column> Column::Deserialize(catalog::BinaryReader& in, const LogicalType&
   col.GrowTo(rows);
   size_t words = (rows + 63) / 64;
   if (mode == 0) {
-    std::fill(col.validity_.begin(), col.validity_.begin() + words, ~0ULL);
+    std::fill(col.validity_.data(), col.validity_.data() + words, ~0ULL);
   } else if (mode == 2) {
     for (size_t w = 0; w < words; ++w) {
-      if (!in.GetU64(&col.validity_[w])) return corrupt("truncated bitmap");
+      if (!in.GetU64(&col.validity_.data()[w])) return corrupt("truncated bitmap");
     }
   }
   if (col.kind_ == PhysicalKind::kString || col.kind_ == PhysicalKind::kNested) {
     for (uint64_t row = 0; row < rows; ++row) {
-      if (mode == 1 || !((col.validity_[row >> 6] >> (row & 63)) & 1)) {
+      if (mode == 1 || !((col.validity_.data()[row >> 6] >> (row & 63)) & 1)) {
         std::memset(col.data_.data() + row * 16, 0, 16);
         continue;
       }
@@ -573,11 +656,11 @@ Result<Column> Column::Deserialize(catalog::BinaryReader& in, const LogicalType&
     if (bytes && !in.GetRaw(col.data_.data(), bytes)) return corrupt("truncated data");
     if (col.kind_ == PhysicalKind::kBool) {
       for (size_t i = 0; i < rows; ++i) {
-        if (col.data_[i] > 1) return corrupt("bad boolean");
+        if (col.data_.data()[i] > 1) return corrupt("bad boolean");
       }
     }
   }
-  col.size_ = rows;
+  col.size_.store(rows, std::memory_order_release);
   return col;
 }
 

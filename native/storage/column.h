@@ -12,11 +12,16 @@
 // Overwriting a long string leaves its old bytes in the heap as garbage (counted by
 // heap_garbage_bytes()); serialization writes live bytes only, so a checkpoint compacts.
 //
-// Thread-safety: none inside. Concurrent const calls are safe while nobody mutates; any
-// mutation (Append*, Set*, Truncate, Reserve) needs exclusive access and may move the arrays,
-// invalidating raw pointers and string_views of inline strings. Views of heap strings stay
-// valid until the column is destroyed. Coordinating readers with writers is the caller's
-// (MVCC layer's) job.
+// Thread-safety (storage/shared_array.h): ONE writer thread may append, set and truncate while
+// any number of threads read. Reads are atomic loads from a block that growth never frees
+// while readers may hold it (FreeRetired() frees retired blocks under exclusive access), so a
+// reader never races or touches freed memory. A reader racing with an overwrite of the same
+// cell (Set*) may get a mix of the old and the new value; the MVCC layer decides which value a
+// reader needs and re-checks after reading (see NodeTable::Set). Get(), ReadString() and
+// StringEquals() are safe for such readers; GetString() returns a view into the cell itself
+// for short strings and is for the writer thread or exclusive access only. Bulk operations
+// (AppendColumn, Reserve of a column in use by readers is fine; Serialize, raw_data, Data,
+// validity, move) need exclusive access or a column no reader can reach yet.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +32,7 @@
 #include <vector>
 
 #include "catalog/binary_codec.h"
+#include "storage/shared_array.h"
 #include "common/assert.h"
 #include "common/result.h"
 #include "types/logical_type.h"
@@ -58,28 +64,47 @@ PhysicalKind PhysicalKindOf(LogicalTypeId id);
 // Bytes per row in the fixed-width array (16 for string slots).
 uint32_t PhysicalWidth(PhysicalKind kind);
 
-// An append-only arena of byte strings with stable addresses.
+// An append-only arena of byte strings with stable addresses. Bytes are written once, before
+// their position is published, and never change; chunks are freed only by Clear().
 class StringHeap {
  public:
   static constexpr size_t kFirstChunkSize = 1024;
   static constexpr size_t kChunkSize = 256 * 1024;
 
-  // Copies `s` into the heap and returns its position (chunk << 32 | offset).
+  StringHeap() = default;
+  StringHeap(StringHeap&&) noexcept = default;
+  StringHeap& operator=(StringHeap&&) noexcept = default;
+
+  // Copies `s` into the heap and returns its position (chunk << 32 | offset). Writer side.
   uint64_t Add(std::string_view s);
-  const char* At(uint64_t pos) const {
-    return chunks_[pos >> 32].data.get() + static_cast<uint32_t>(pos);
+  // REQUIRES: `pos` came from Add.
+  const char* At(uint64_t pos) const { return chunks_[pos >> 32].data + static_cast<uint32_t>(pos); }
+  // The bytes at `pos` if [pos, pos + len) lies inside the written part of a chunk, else
+  // nullptr (a position read torn from a cell being overwritten). Bytes below a chunk's
+  // published fill were written before it, so reading them never races with the writer.
+  const char* TryAt(uint64_t pos, uint64_t len) const {
+    uint64_t chunk = pos >> 32;
+    uint64_t offset = static_cast<uint32_t>(pos);
+    if (chunk >= chunks_.size()) return nullptr;
+    ChunkRef ref = chunks_[chunk];
+    if (ref.data == nullptr || offset + len > ref.filled) return nullptr;
+    return ref.data + offset;
   }
-  size_t MemoryUsage() const { return allocated_; }
+  size_t MemoryUsage() const { return allocated_ + chunks_.MemoryUsage(); }
+  // REQUIRES: exclusive access.
   void Clear();
+  void FreeRetired() { chunks_.FreeRetired(); }
 
  private:
-  struct Chunk {
-    std::unique_ptr<char[]> data;
-    size_t capacity = 0;
+  struct ChunkRef {
+    char* data;
+    uint64_t filled;  // bytes written, published after them
   };
-  std::vector<Chunk> chunks_;
-  size_t current_ = SIZE_MAX;  // chunk receiving small strings
-  size_t used_ = 0;            // bytes used in the current chunk
+  SharedVector<ChunkRef> chunks_;               // readers index this
+  std::vector<std::unique_ptr<char[]>> owned_;  // writer side: owns chunks_[i].data
+  std::vector<size_t> capacity_;                // writer side: chunk sizes
+  size_t current_ = SIZE_MAX;                   // chunk receiving small strings
+  size_t used_ = 0;                             // bytes used in the current chunk
   size_t allocated_ = 0;
 };
 
@@ -88,8 +113,8 @@ class Column {
   static constexpr size_t kInlineStringBytes = 12;
 
   explicit Column(LogicalType type);
-  Column(Column&&) noexcept = default;
-  Column& operator=(Column&&) noexcept = default;
+  Column(Column&& other) noexcept;
+  Column& operator=(Column&& other) noexcept;
   Column(const Column&) = delete;
   Column& operator=(const Column&) = delete;
 
@@ -99,7 +124,7 @@ class Column {
   const LogicalType& type() const { return type_; }
   PhysicalKind kind() const { return kind_; }
   uint32_t width() const { return width_; }
-  uint64_t size() const { return size_; }
+  uint64_t size() const { return size_.load(std::memory_order_acquire); }
 
   void Reserve(uint64_t rows);
 
@@ -114,7 +139,11 @@ class Column {
   void AppendFixed(T v) {
     GRAPHDB_ASSERT(sizeof(T) == width_ && kind_ != PhysicalKind::kString &&
                    kind_ != PhysicalKind::kNested);
-    std::memcpy(AppendSlot(), &v, sizeof v);
+    uint64_t row = size_.load(std::memory_order_relaxed);
+    if (row == capacity_) GrowTo(row + 1);
+    AtomicStore(reinterpret_cast<T*>(data_.data() + row * sizeof(T)), v);
+    SetValid(row);
+    size_.store(row + 1, std::memory_order_release);
   }
   void AppendBool(bool v) { AppendFixed<uint8_t>(v ? 1 : 0); }
   // STRING/BLOB bytes, or an encoded nested value for kNested.
@@ -125,31 +154,41 @@ class Column {
   void Truncate(uint64_t rows);
 
   // ---- Read ----
-  bool IsNull(uint64_t row) const { return !((validity_[row >> 6] >> (row & 63)) & 1); }
+  bool IsNull(uint64_t row) const {
+    return !((AtomicLoad(validity_.data() + (row >> 6)) >> (row & 63)) & 1);
+  }
+  // The value of a cell; a NULL value when `row` holds NULL, or (readers racing with a
+  // writer only) when the bytes read do not decode.
   Value Get(uint64_t row) const;
   template <typename T>
   T GetFixed(uint64_t row) const {
-    T v;
-    std::memcpy(&v, data_.data() + row * sizeof(T), sizeof v);
-    return v;
+    return AtomicLoad(reinterpret_cast<const T*>(data_.data() + row * sizeof(T)));
   }
   // Any signed integer kind, DATE, TIMESTAMP* (sign-extended); unsigned kinds reinterpret.
   int64_t GetInt64(uint64_t row) const;
   uint64_t GetUInt64(uint64_t row) const { return static_cast<uint64_t>(GetInt64(row)); }
   double GetDouble(uint64_t row) const;  // FLOAT or DOUBLE
-  bool GetBool(uint64_t row) const { return data_[row] != 0; }
+  bool GetBool(uint64_t row) const { return AtomicLoad(data_.data() + row) != 0; }
   int128_t GetInt128(uint64_t row) const { return GetFixed<int128_t>(row); }
   Interval GetInterval(uint64_t row) const { return GetFixed<Interval>(row); }
   InternalId GetInternalId(uint64_t row) const { return GetFixed<InternalId>(row); }
-  // STRING/BLOB bytes or the encoded bytes of a nested value; "" for NULL.
+  // STRING/BLOB bytes or the encoded bytes of a nested value; "" for NULL. Short strings are
+  // viewed in place: for the writer thread or exclusive access (see the thread-safety note).
   std::string_view GetString(uint64_t row) const {
-    const char* slot = reinterpret_cast<const char*>(data_.data()) + row * 16;
-    uint32_t len;
-    std::memcpy(&len, slot, 4);
-    if (len <= kInlineStringBytes) return std::string_view(slot + 4, len);
-    uint64_t pos;
-    std::memcpy(&pos, slot + 8, 8);
+    const uint8_t* slot = data_.data() + row * 16;
+    uint64_t head = AtomicLoad(reinterpret_cast<const uint64_t*>(slot));
+    auto len = static_cast<uint32_t>(head);
+    if (len <= kInlineStringBytes) return std::string_view(reinterpret_cast<const char*>(slot) + 4, len);
+    uint64_t pos = AtomicLoad(reinterpret_cast<const uint64_t*>(slot + 8));
     return std::string_view(heap_.At(pos), len);
+  }
+  // The same for any reader: short strings are copied into `inline_bytes`, long ones viewed in
+  // the heap (whose bytes never change). A reader racing with an overwrite may get a mix of
+  // two values' bytes, never memory outside the column.
+  std::string_view ReadString(uint64_t row, char (&inline_bytes)[kInlineStringBytes]) const;
+  bool StringEquals(uint64_t row, std::string_view s) const {
+    char buf[kInlineStringBytes];
+    return ReadString(row, buf) == s;
   }
 
   // ---- Write ----
@@ -158,12 +197,12 @@ class Column {
   template <typename T>
   void SetFixed(uint64_t row, T v) {
     GRAPHDB_ASSERT(sizeof(T) == width_);
-    std::memcpy(data_.data() + row * sizeof(T), &v, sizeof v);
+    AtomicStore(reinterpret_cast<T*>(data_.data() + row * sizeof(T)), v);
     SetValid(row);
   }
   void SetString(uint64_t row, std::string_view s);
 
-  // ---- Raw access for vectorized scans (see the thread-safety note) ----
+  // ---- Raw access (exclusive access only, see the thread-safety note) ----
   const uint8_t* raw_data() const { return data_.data(); }
   template <typename T>
   const T* Data() const {
@@ -174,7 +213,10 @@ class Column {
   bool NoNulls() const;
 
   // ---- Accounting ----
+  // Includes retired blocks.
   size_t MemoryUsage() const;
+  // Frees the blocks growth retired. REQUIRES: exclusive access.
+  void FreeRetired();
   uint64_t heap_garbage_bytes() const { return garbage_; }
 
   // ---- Persistence (layout in docs/storage-format.md) ----
@@ -182,10 +224,18 @@ class Column {
   static Result<Column> Deserialize(catalog::BinaryReader& in, const LogicalType& type);
 
  private:
-  uint8_t* AppendSlot();
-  void SetValid(uint64_t row) { validity_[row >> 6] |= 1ULL << (row & 63); }
-  void ClearValid(uint64_t row) { validity_[row >> 6] &= ~(1ULL << (row & 63)); }
+  // Writer side: single-writer read-modify-write of a validity word.
+  void SetValid(uint64_t row) {
+    uint64_t* w = validity_.data() + (row >> 6);
+    AtomicStore(w, AtomicLoad(w) | (1ULL << (row & 63)));
+  }
+  void ClearValid(uint64_t row) {
+    uint64_t* w = validity_.data() + (row >> 6);
+    AtomicStore(w, AtomicLoad(w) & ~(1ULL << (row & 63)));
+  }
   void GrowTo(uint64_t rows);
+  void TakeStorage(Column& other);  // the move operations' common part
+  void ZeroSlot(uint64_t row);
   void WriteStringSlot(uint8_t* slot, std::string_view s);
   Status AppendCoerced(const Value& value);
   Status StoreValue(uint64_t row, const Value& value);
@@ -193,10 +243,10 @@ class Column {
   LogicalType type_;
   PhysicalKind kind_;
   uint32_t width_;
-  uint64_t size_ = 0;
-  uint64_t capacity_ = 0;
-  std::vector<uint8_t> data_;       // capacity_ * width_ bytes
-  std::vector<uint64_t> validity_;  // ceil(capacity_ / 64) words
+  std::atomic<uint64_t> size_{0};
+  uint64_t capacity_ = 0;            // rows; writer side
+  SharedBuffer<uint8_t> data_;       // capacity_ * width_ bytes
+  SharedBuffer<uint64_t> validity_;  // ceil(capacity_ / 64) words
   StringHeap heap_;
   uint64_t garbage_ = 0;
 };

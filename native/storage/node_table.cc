@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "storage/stamp_codec.h"
 #include "storage/value_codec.h"
 
 namespace graphdb::storage {
@@ -23,36 +24,6 @@ Status NullKey(const char* prefix) {
 }
 
 bool IsSerial(const Column& c) { return c.type().id() == LogicalTypeId::kSerial; }
-
-// Stamps: u8 mode (0: every entry equals the varint that follows; 1: raw uint64 array).
-void WriteStamps(catalog::BinaryWriter& out, const std::vector<uint64_t>& stamps) {
-  bool uniform =
-      std::all_of(stamps.begin(), stamps.end(), [&](uint64_t s) { return s == stamps.front(); });
-  if (uniform) {
-    out.PutU8(0);
-    out.PutVarint(stamps.empty() ? 0 : stamps.front());
-    return;
-  }
-  out.PutU8(1);
-  for (size_t i = 0; i < stamps.size(); i += 1 << 17) {
-    size_t n = std::min<size_t>(stamps.size() - i, 1 << 17);
-    out.PutRaw(stamps.data() + i, n * sizeof(uint64_t));
-  }
-}
-
-bool ReadStamps(catalog::BinaryReader& in, uint64_t rows, std::vector<uint64_t>* stamps) {
-  uint8_t mode;
-  if (!in.GetU8(&mode)) return false;
-  if (mode == 0) {
-    uint64_t v;
-    if (!in.GetVarint(&v)) return false;
-    stamps->assign(rows, v);
-    return true;
-  }
-  if (mode != 1 || rows > in.remaining() / sizeof(uint64_t)) return false;
-  stamps->resize(rows);
-  return rows == 0 || in.GetRaw(stamps->data(), rows * sizeof(uint64_t));
-}
 
 }  // namespace
 
@@ -107,14 +78,18 @@ Result<uint64_t> NodeTable::Insert(const std::vector<Value>& values, uint64_t ts
       return s;
     }
   }
+  // The stamps publish the row to scans (NumRows); readers see the writer's stamp and skip
+  // it. Only then the key goes into the index, so an index hit is always below NumRows().
+  delete_ts_.push_back(kNotDeleted);
+  create_ts_.push_back(ts);
   if (!index_.Insert(row)) {
     Status dup = DuplicateKey(row, "Runtime exception: ");
+    create_ts_.pop_back();
+    delete_ts_.pop_back();
     TruncateColumns(row);
     next_serial_ = serial_before;
     return dup;
   }
-  create_ts_.push_back(ts);
-  delete_ts_.push_back(kNotDeleted);
   return row;
 }
 
@@ -136,8 +111,12 @@ Status NodeTable::Delete(uint64_t offset, uint64_t ts) {
     return Status(ErrorCode::kInvalidRequest,
                   "row " + std::to_string(offset) + " of table " + name_ + " is already deleted");
   }
-  delete_ts_[offset] = ts;
-  ++num_deleted_;
+  delete_ts_.Set(offset, ts);
+  num_deleted_.fetch_add(1, std::memory_order_relaxed);
+  // Before the key leaves the index: a reader that misses the key then knows to look at the
+  // rows if it does not see this delete.
+  key_erase_stamp_.store(std::max(key_erase_stamp_.load(std::memory_order_relaxed), ts),
+                         std::memory_order_seq_cst);
   index_.Erase(offset);
   return Status::OK();
 }
@@ -148,17 +127,28 @@ Status NodeTable::UndoDelete(uint64_t offset) {
                   "row " + std::to_string(offset) + " of table " + name_ + " is not deleted");
   }
   if (!index_.Insert(offset)) return DuplicateKey(offset, "Runtime exception: ");
-  delete_ts_[offset] = kNotDeleted;
-  --num_deleted_;
+  delete_ts_.Set(offset, kNotDeleted);
+  num_deleted_.fetch_sub(1, std::memory_order_relaxed);
   return Status::OK();
+}
+
+void NodeTable::RestoreKeyEraseStamp() {
+  key_erase_stamp_.store(key_erase_committed_, std::memory_order_seq_cst);
+}
+
+void NodeTable::CommitKeyErase(uint64_t stamp, uint64_t commit_ts) {
+  if (key_erase_stamp_.load(std::memory_order_relaxed) == stamp) {
+    key_erase_stamp_.store(commit_ts, std::memory_order_seq_cst);
+  }
+  key_erase_committed_ = std::max(key_erase_committed_, commit_ts);
 }
 
 void NodeTable::SetDeleteTs(uint64_t offset, uint64_t ts) {
   bool was = IsDeleted(offset);
-  delete_ts_[offset] = ts;
+  delete_ts_.Set(offset, ts);
   bool is = IsDeleted(offset);
-  if (was && !is) --num_deleted_;
-  if (!was && is) ++num_deleted_;
+  if (was && !is) num_deleted_.fetch_sub(1, std::memory_order_relaxed);
+  if (!was && is) num_deleted_.fetch_add(1, std::memory_order_relaxed);
 }
 
 void NodeTable::Truncate(uint64_t rows) {
@@ -166,14 +156,16 @@ void NodeTable::Truncate(uint64_t rows) {
   if (rows >= n) return;
   for (uint64_t r = rows; r < n; ++r) {
     if (IsDeleted(r)) {
-      --num_deleted_;
+      num_deleted_.fetch_sub(1, std::memory_order_relaxed);
     } else {
       index_.Erase(r);
     }
   }
-  TruncateColumns(rows);
+  // Readers that loaded the larger NumRows() may still look at these rows: the memory stays,
+  // and the stamps they read are this writer's, which they do not see.
   create_ts_.resize(rows);
   delete_ts_.resize(rows);
+  TruncateColumns(rows);
 }
 
 Status NodeTable::Set(size_t column, uint64_t offset, const Value& value) {
@@ -302,10 +294,16 @@ Status NodeTable::DropColumn(size_t column) {
 }
 
 size_t NodeTable::MemoryUsage() const {
-  size_t total =
-      index_.MemoryUsage() + (create_ts_.capacity() + delete_ts_.capacity()) * sizeof(uint64_t);
+  size_t total = index_.MemoryUsage() + create_ts_.MemoryUsage() + delete_ts_.MemoryUsage();
   for (const auto& c : columns_) total += c->MemoryUsage();
   return total;
+}
+
+void NodeTable::FreeRetired() {
+  for (auto& c : columns_) c->FreeRetired();
+  create_ts_.FreeRetired();
+  delete_ts_.FreeRetired();
+  index_.FreeRetired();
 }
 
 // Layout: varint table id | varint rows | varint #columns | per column: type text, zigzag
@@ -319,8 +317,8 @@ void NodeTable::Serialize(catalog::BinaryWriter& out) const {
     out.PutSignedVarint(next_serial_[i]);
     columns_[i]->Serialize(out);
   }
-  WriteStamps(out, create_ts_);
-  WriteStamps(out, delete_ts_);
+  WriteStamps(out, create_ts_.span());
+  WriteStamps(out, delete_ts_.span());
 }
 
 Result<std::unique_ptr<NodeTable>> NodeTable::Deserialize(catalog::BinaryReader& in,
@@ -361,7 +359,7 @@ Result<std::unique_ptr<NodeTable>> NodeTable::Deserialize(catalog::BinaryReader&
   for (uint64_t r = 0; r < rows; ++r) {
     live[r] = table->delete_ts_[r] == kNotDeleted;
     if (!live[r]) {
-      ++table->num_deleted_;
+      table->num_deleted_.fetch_add(1, std::memory_order_relaxed);
     } else if (table->columns_[table->pk_column_]->IsNull(r)) {
       return corrupt("NULL primary key");
     }

@@ -17,9 +17,13 @@
 // column." ("Copy exception: ..." from BulkAppend); NULL key -> kConstraintViolation "Found
 // NULL, which violates the non-null constraint of the primary key column.".
 //
-// Thread-safety: single writer at a time, no internal locking. Const methods may run
-// concurrently with each other but not with a mutation; making readers and appends coexist
-// (latching, snapshots) is the MVCC layer's job.
+// Thread-safety (storage/shared_array.h): ONE writer thread may insert, delete, set, undo and
+// restamp while any number of threads call the const methods. A row is published to readers by
+// its stamps (NumRows() grows after its values are written) and its key enters the index after
+// that. Readers decide visibility from the stamps; a reader that reads a cell being
+// overwritten (Set) must re-check the VersionStore after reading (the caller adds the old value
+// there first). Bulk load, ALTER, FreeRetired, Serialize and the stamp spans need exclusive
+// access.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +37,7 @@
 #include "common/result.h"
 #include "storage/column.h"
 #include "storage/pk_index.h"
+#include "storage/shared_array.h"
 #include "storage/version_store.h"
 
 namespace graphdb::storage {
@@ -56,7 +61,7 @@ class NodeTable {
   // Physical rows, deleted ones included.
   uint64_t NumRows() const { return create_ts_.size(); }
   // Rows whose delete_ts is kNotDeleted.
-  uint64_t NumLiveRows() const { return NumRows() - num_deleted_; }
+  uint64_t NumLiveRows() const { return NumRows() - num_deleted_.load(std::memory_order_relaxed); }
   size_t NumColumns() const { return columns_.size(); }
   size_t primary_key_column() const { return pk_column_; }
   const Column& column(size_t i) const { return *columns_[i]; }
@@ -82,6 +87,15 @@ class NodeTable {
     return index_.FindString(key);
   }
   const PrimaryKeyIndex& index() const { return index_; }
+  // The stamp of the newest delete that took a key out of the index (0: none since the table
+  // was loaded). A snapshot that does not see it may see a row whose key the index no longer
+  // finds (deleted, or replaced by a newer row with the same key): it must look at the rows.
+  uint64_t key_erase_stamp() const { return key_erase_stamp_.load(std::memory_order_seq_cst); }
+  // At commit: deletes stamped `stamp` now carry `commit_ts`.
+  void CommitKeyErase(uint64_t stamp, uint64_t commit_ts);
+  // After an aborted writer undid all its deletes (UndoDelete): only committed deletes are
+  // missing from the index again.
+  void RestoreKeyEraseStamp();
 
   Value Get(size_t column, uint64_t offset) const { return columns_[column]->Get(offset); }
   // Updates a non-key property (the key column is refused with kInvalidRequest).
@@ -97,11 +111,12 @@ class NodeTable {
   uint64_t create_ts(uint64_t offset) const { return create_ts_[offset]; }
   uint64_t delete_ts(uint64_t offset) const { return delete_ts_[offset]; }
   bool IsDeleted(uint64_t offset) const { return delete_ts_[offset] != kNotDeleted; }
-  void SetCreateTs(uint64_t offset, uint64_t ts) { create_ts_[offset] = ts; }
+  void SetCreateTs(uint64_t offset, uint64_t ts) { create_ts_.Set(offset, ts); }
   // Sets delete_ts without touching the index (for a transaction layer that manages keys).
   void SetDeleteTs(uint64_t offset, uint64_t ts);
-  std::span<const uint64_t> create_ts_array() const { return create_ts_; }
-  std::span<const uint64_t> delete_ts_array() const { return delete_ts_; }
+  // REQUIRES: exclusive access.
+  std::span<const uint64_t> create_ts_array() const { return create_ts_.span(); }
+  std::span<const uint64_t> delete_ts_array() const { return delete_ts_.span(); }
 
   // ---- Bulk load ----
   // Appends all rows of `columns` (one per table column, same types, equal lengths; a SERIAL
@@ -120,7 +135,9 @@ class NodeTable {
   // The next value a SERIAL column will draw (0 for non-SERIAL columns).
   int64_t next_serial(size_t column) const { return next_serial_[column]; }
 
+  // Includes memory retired by growth, which FreeRetired() releases (exclusive access).
   size_t MemoryUsage() const;
+  void FreeRetired();
 
   // ---- Persistence ----
   void Serialize(catalog::BinaryWriter& out) const;
@@ -138,9 +155,11 @@ class NodeTable {
   size_t pk_column_;
   PrimaryKeyIndex index_;
   std::vector<int64_t> next_serial_;  // per column; used by SERIAL columns only
-  std::vector<uint64_t> create_ts_;
-  std::vector<uint64_t> delete_ts_;
-  uint64_t num_deleted_ = 0;
+  SharedVector<uint64_t> create_ts_;
+  SharedVector<uint64_t> delete_ts_;
+  std::atomic<uint64_t> num_deleted_{0};
+  std::atomic<uint64_t> key_erase_stamp_{0};
+  uint64_t key_erase_committed_ = 0;  // writer side: the newest committed delete's stamp
   VersionStore versions_;
 };
 

@@ -313,7 +313,7 @@ std::optional<uint64_t> PrimaryKeyIndex::FindInteger(uint64_t key_bits) const {
 std::optional<uint64_t> PrimaryKeyIndex::FindString(std::string_view key) const {
   if (keys_->kind() != PhysicalKind::kString) return std::nullopt;
   return Probe(HashBytes(key),
-               [&](uint64_t o) { return o < keys_->size() && keys_->GetString(o) == key; });
+               [&](uint64_t o) { return o < keys_->size() && keys_->StringEquals(o, key); });
 }
 
 std::optional<uint64_t> PrimaryKeyIndex::FindInt128(int128_t key) const {

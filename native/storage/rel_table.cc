@@ -2,41 +2,13 @@
 
 #include <algorithm>
 
+#include "storage/stamp_codec.h"
+
 namespace graphdb::storage {
 
 namespace {
 
 const char* DirectionName(Direction dir) { return dir == Direction::kForward ? "fwd" : "bwd"; }
-
-void WriteStamps(catalog::BinaryWriter& out, const std::vector<uint64_t>& stamps,
-                 bool force_raw = false) {
-  bool uniform = !force_raw && std::all_of(stamps.begin(), stamps.end(),
-                                           [&](uint64_t s) { return s == stamps.front(); });
-  if (uniform) {
-    out.PutU8(0);
-    out.PutVarint(stamps.empty() ? 0 : stamps.front());
-    return;
-  }
-  out.PutU8(1);
-  for (size_t i = 0; i < stamps.size(); i += 1 << 17) {
-    size_t n = std::min<size_t>(stamps.size() - i, 1 << 17);
-    out.PutRaw(stamps.data() + i, n * sizeof(uint64_t));
-  }
-}
-
-bool ReadStamps(catalog::BinaryReader& in, uint64_t rows, std::vector<uint64_t>* stamps) {
-  uint8_t mode;
-  if (!in.GetU8(&mode)) return false;
-  if (mode == 0) {
-    uint64_t v;
-    if (!in.GetVarint(&v)) return false;
-    stamps->assign(rows, v);
-    return true;
-  }
-  if (mode != 1 || rows > in.remaining() / sizeof(uint64_t)) return false;
-  stamps->resize(rows);
-  return rows == 0 || in.GetRaw(stamps->data(), rows * sizeof(uint64_t));
-}
 
 }  // namespace
 
@@ -44,25 +16,34 @@ void RelTable::Adjacency::AddDelta(uint64_t vertex, AdjEntry e) {
   if (vertex >= delta_slot.size()) delta_slot.resize(vertex + 1, 0);
   uint32_t slot = delta_slot[vertex];
   if (slot == 0) {
-    delta_lists.emplace_back();
+    owned_lists.push_back(std::make_unique<DeltaList>());
+    delta_lists.push_back(owned_lists.back().get());
     slot = static_cast<uint32_t>(delta_lists.size());
-    delta_slot[vertex] = slot;
+    delta_slot.Set(vertex, slot);
   }
-  delta_lists[slot - 1].push_back(e);
-  ++delta_entries;
+  delta_lists[slot - 1]->push_back(e);
+  delta_entries.fetch_add(1, std::memory_order_relaxed);
 }
 
 bool RelTable::Adjacency::RemoveLastDelta(uint64_t vertex, AdjEntry e) {
   if (vertex >= delta_slot.size() || delta_slot[vertex] == 0) return false;
-  std::vector<AdjEntry>& list = delta_lists[delta_slot[vertex] - 1];
+  DeltaList& list = *delta_lists[delta_slot[vertex] - 1];
   if (list.empty() || !(list.back() == e)) return false;
   list.pop_back();
-  --delta_entries;
+  delta_entries.fetch_sub(1, std::memory_order_relaxed);
   // Forget vertices past the end that no longer have entries, so the adjacency does not claim
   // vertices that an undone node insert removed.
-  auto unused = [&](uint32_t slot) { return slot == 0 || delta_lists[slot - 1].empty(); };
+  auto unused = [&](uint32_t slot) { return slot == 0 || delta_lists[slot - 1]->empty(); };
   while (delta_slot.size() > CsrVertices() && unused(delta_slot.back())) delta_slot.pop_back();
   return true;
+}
+
+void RelTable::Adjacency::ClearDeltas() {
+  delta_slot.clear();
+  delta_lists.clear();
+  owned_lists.clear();
+  owned_lists.shrink_to_fit();
+  delta_entries.store(0, std::memory_order_relaxed);
 }
 
 bool RelTable::UndoInsert(uint64_t rel, uint64_t src, uint64_t dst) {
@@ -72,15 +53,15 @@ bool RelTable::UndoInsert(uint64_t rel, uint64_t src, uint64_t dst) {
   const AdjEntry f{dst, rel}, b{src, rel};
   auto last_is = [](const Adjacency& a, uint64_t v, const AdjEntry& e) {
     if (v >= a.delta_slot.size() || a.delta_slot[v] == 0) return false;
-    const auto& list = a.delta_lists[a.delta_slot[v] - 1];
+    const DeltaList& list = *a.delta_lists[a.delta_slot[v] - 1];
     return !list.empty() && list.back() == e;
   };
   if (!last_is(fwd, src, f) || !last_is(bwd, dst, b)) return false;
   fwd.RemoveLastDelta(src, f);
   bwd.RemoveLastDelta(dst, b);
-  for (auto& column : columns_) column->Truncate(rel);
   create_ts_.pop_back();
   delete_ts_.pop_back();
+  for (auto& column : columns_) column->Truncate(rel);
   return true;
 }
 
@@ -129,8 +110,10 @@ Result<uint64_t> RelTable::InsertEdge(uint64_t src, uint64_t dst, const std::vec
       return s;
     }
   }
-  create_ts_.push_back(ts);
+  // The stamps first (NumRels() covers the rel once create_ts has it), then the adjacency:
+  // a reader that finds the entry finds its stamps, which it does not see until the commit.
   delete_ts_.push_back(kNotDeleted);
+  create_ts_.push_back(ts);
   adj_[0].AddDelta(src, AdjEntry{dst, rel});
   adj_[1].AddDelta(dst, AdjEntry{src, rel});
   return rel;
@@ -145,8 +128,8 @@ Status RelTable::DeleteEdge(uint64_t rel, uint64_t ts) {
     return Status(ErrorCode::kInvalidRequest,
                   "rel " + std::to_string(rel) + " of table " + name_ + " is already deleted");
   }
-  delete_ts_[rel] = ts;
-  ++num_deleted_;
+  delete_ts_.Set(rel, ts);
+  num_deleted_.fetch_add(1, std::memory_order_relaxed);
   return Status::OK();
 }
 
@@ -155,24 +138,24 @@ Status RelTable::UndoDelete(uint64_t rel) {
     return Status(ErrorCode::kInvalidRequest,
                   "rel " + std::to_string(rel) + " of table " + name_ + " is not deleted");
   }
-  delete_ts_[rel] = kNotDeleted;
-  --num_deleted_;
+  delete_ts_.Set(rel, kNotDeleted);
+  num_deleted_.fetch_sub(1, std::memory_order_relaxed);
   return Status::OK();
 }
 
 void RelTable::AppendTombstones(uint64_t count) {
   for (auto& column : columns_) column->AppendNulls(count);
-  create_ts_.insert(create_ts_.end(), count, 0);
-  delete_ts_.insert(delete_ts_.end(), count, 0);
-  num_deleted_ += count;
+  delete_ts_.resize(delete_ts_.size() + count, 0);
+  create_ts_.resize(create_ts_.size() + count, 0);
+  num_deleted_.fetch_add(count, std::memory_order_relaxed);
 }
 
 void RelTable::SetDeleteTs(uint64_t rel, uint64_t ts) {
   bool was = IsDeleted(rel);
-  delete_ts_[rel] = ts;
+  delete_ts_.Set(rel, ts);
   bool is = IsDeleted(rel);
-  if (was && !is) --num_deleted_;
-  if (!was && is) ++num_deleted_;
+  if (was && !is) num_deleted_.fetch_sub(1, std::memory_order_relaxed);
+  if (!was && is) num_deleted_.fetch_add(1, std::memory_order_relaxed);
 }
 
 std::span<const AdjEntry> RelTable::CsrEdges(uint64_t vertex, Direction dir) const {
@@ -185,7 +168,7 @@ std::span<const AdjEntry> RelTable::CsrEdges(uint64_t vertex, Direction dir) con
 std::span<const AdjEntry> RelTable::DeltaEdges(uint64_t vertex, Direction dir) const {
   const Adjacency& a = adj_[static_cast<int>(dir)];
   if (vertex >= a.delta_slot.size() || a.delta_slot[vertex] == 0) return {};
-  return a.delta_lists[a.delta_slot[vertex] - 1];
+  return a.delta_lists[a.delta_slot[vertex] - 1]->span();
 }
 
 uint64_t RelTable::Degree(uint64_t vertex, Direction dir) const {
@@ -246,11 +229,7 @@ void RelTable::Rebuild(Direction dir, std::span<const uint64_t> extra_vertex,
   }
   a.offsets = std::move(offsets);
   a.entries = std::move(entries);
-  a.delta_slot.clear();
-  a.delta_slot.shrink_to_fit();
-  a.delta_lists.clear();
-  a.delta_lists.shrink_to_fit();
-  a.delta_entries = 0;
+  a.ClearDeltas();
 }
 
 void RelTable::Compact(uint64_t deleted_up_to) {
@@ -365,15 +344,26 @@ Status RelTable::DropColumn(size_t column) {
 }
 
 size_t RelTable::MemoryUsage() const {
-  size_t total = (create_ts_.capacity() + delete_ts_.capacity()) * sizeof(uint64_t);
+  size_t total = create_ts_.MemoryUsage() + delete_ts_.MemoryUsage();
   for (const auto& c : columns_) total += c->MemoryUsage();
   for (const Adjacency& a : adj_) {
     total += a.offsets.capacity() * sizeof(uint64_t) + a.entries.capacity() * sizeof(AdjEntry) +
-             a.delta_slot.capacity() * sizeof(uint32_t) +
-             a.delta_lists.capacity() * sizeof(std::vector<AdjEntry>);
-    for (const auto& list : a.delta_lists) total += list.capacity() * sizeof(AdjEntry);
+             a.delta_slot.MemoryUsage() + a.delta_lists.MemoryUsage() +
+             a.owned_lists.capacity() * sizeof(std::unique_ptr<DeltaList>);
+    for (const auto& list : a.owned_lists) total += sizeof(DeltaList) + list->MemoryUsage();
   }
   return total;
+}
+
+void RelTable::FreeRetired() {
+  for (auto& c : columns_) c->FreeRetired();
+  create_ts_.FreeRetired();
+  delete_ts_.FreeRetired();
+  for (Adjacency& a : adj_) {
+    a.delta_slot.FreeRetired();
+    a.delta_lists.FreeRetired();
+    for (auto& list : a.owned_lists) list->FreeRetired();
+  }
 }
 
 // Layout: varint table id, src table, dst table | u8 multiplicity | varint rels | varint
@@ -390,17 +380,17 @@ void RelTable::Serialize(catalog::BinaryWriter& out) const {
     out.PutString(c->type().ToString());
     c->Serialize(out);
   }
-  WriteStamps(out, create_ts_);
+  WriteStamps(out, create_ts_.span());
   // Every rel costs at least 8 bytes in the file (so a reader can bound the row count): live
   // rels sit in the adjacency, and when all rels are deleted (and maybe compacted away) the
   // delete stamps are written raw.
-  WriteStamps(out, delete_ts_, /*force_raw=*/NumRels() > 0 && NumLiveRels() == 0);
+  WriteStamps(out, delete_ts_.span(), /*force_raw=*/NumRels() > 0 && NumLiveRels() == 0);
   for (int d = 0; d < 2; ++d) {
     auto dir = static_cast<Direction>(d);
     const Adjacency& a = adj_[d];
     uint64_t nv = a.NumVertices();
     out.PutVarint(nv);
-    out.PutVarint(a.entries.size() + a.delta_entries);
+    out.PutVarint(a.entries.size() + a.delta_entries.load(std::memory_order_relaxed));
     for (uint64_t v = 0; v < nv; ++v) out.PutVarint(Degree(v, dir));
     for (uint64_t v = 0; v < nv; ++v) {
       auto csr = CsrEdges(v, dir);
@@ -448,7 +438,9 @@ Result<std::unique_ptr<RelTable>> RelTable::Deserialize(catalog::BinaryReader& i
   if (!ReadStamps(in, rels, &table->create_ts_) || !ReadStamps(in, rels, &table->delete_ts_)) {
     return corrupt("truncated stamps");
   }
-  for (uint64_t r = 0; r < rels; ++r) table->num_deleted_ += table->IsDeleted(r);
+  uint64_t deleted = 0;
+  for (uint64_t r = 0; r < rels; ++r) deleted += table->IsDeleted(r);
+  table->num_deleted_.store(deleted, std::memory_order_relaxed);
   for (int d = 0; d < 2; ++d) {
     Adjacency& a = table->adj_[d];
     uint64_t nv;

@@ -23,9 +23,13 @@
 // LivesIn in the fwd direction, which violates the rel multiplicity constraint."
 // (kConstraintViolation).
 //
-// Thread-safety: single writer at a time, no internal locking; const methods (expansion,
-// property reads) may run concurrently with each other but not with a mutation. Readers
-// concurrent with inserts are the MVCC layer's job.
+// Thread-safety (storage/shared_array.h): ONE writer thread may insert, delete, set, undo and
+// restamp while any number of threads expand and read (ForEachEdge, stamps, Get). An edge's
+// stamps are published before its adjacency entries, so a reader that finds an entry finds its
+// stamps (the writer's, invisible to it until the commit). The CSR part changes only under
+// exclusive access (bulk load, Compact); delta lists grow as shared arrays. CsrEdges,
+// DeltaEdges, Degree, FindEdge and LiveDegree read without the atomic protocol and are for the
+// writer thread or exclusive access; so are bulk load, ALTER, FreeRetired and Serialize.
 #pragma once
 
 #include <cstdint>
@@ -40,6 +44,7 @@
 #include "common/result.h"
 #include "storage/column.h"
 #include "storage/node_table.h"
+#include "storage/shared_array.h"
 #include "storage/version_store.h"
 
 namespace graphdb::storage {
@@ -77,7 +82,7 @@ class RelTable {
 
   // Physical edges (deleted included) and live ones.
   uint64_t NumRels() const { return create_ts_.size(); }
-  uint64_t NumLiveRels() const { return NumRels() - num_deleted_; }
+  uint64_t NumLiveRels() const { return NumRels() - num_deleted_.load(std::memory_order_relaxed); }
   size_t NumColumns() const { return columns_.size(); }
   const Column& column(size_t i) const { return *columns_[i]; }
   Value Get(size_t column, uint64_t rel) const { return columns_[column]->Get(rel); }
@@ -105,10 +110,11 @@ class RelTable {
   uint64_t create_ts(uint64_t rel) const { return create_ts_[rel]; }
   uint64_t delete_ts(uint64_t rel) const { return delete_ts_[rel]; }
   bool IsDeleted(uint64_t rel) const { return delete_ts_[rel] != kNotDeleted; }
-  void SetCreateTs(uint64_t rel, uint64_t ts) { create_ts_[rel] = ts; }
+  void SetCreateTs(uint64_t rel, uint64_t ts) { create_ts_.Set(rel, ts); }
   void SetDeleteTs(uint64_t rel, uint64_t ts);
-  std::span<const uint64_t> create_ts_array() const { return create_ts_; }
-  std::span<const uint64_t> delete_ts_array() const { return delete_ts_; }
+  // REQUIRES: exclusive access.
+  std::span<const uint64_t> create_ts_array() const { return create_ts_.span(); }
+  std::span<const uint64_t> delete_ts_array() const { return delete_ts_.span(); }
 
   // ---- Expansion ----
   // Calls f(neighbor_offset, rel_offset) for every adjacency entry of `vertex` in `dir`:
@@ -127,8 +133,12 @@ class RelTable {
         }
       }
     }
-    if (vertex < a.delta_slot.size() && a.delta_slot[vertex] != 0) {
-      for (const AdjEntry& e : a.delta_lists[a.delta_slot[vertex] - 1]) {
+    if (vertex < a.delta_slot.size()) {
+      const uint32_t slot = a.delta_slot[vertex];
+      if (slot == 0) return;
+      const DeltaList& list = *a.delta_lists[slot - 1];
+      for (size_t i = 0, n = list.size(); i < n; ++i) {
+        const AdjEntry e = list[i];
         if constexpr (std::is_same_v<std::invoke_result_t<F&, uint64_t, uint64_t>, bool>) {
           if (!f(e.neighbor, e.rel)) return;
         } else {
@@ -158,7 +168,7 @@ class RelTable {
   uint64_t LiveDegree(uint64_t vertex, Direction dir) const;
   // The first live edge src -> dst, if any.
   std::optional<uint64_t> FindEdge(uint64_t src, uint64_t dst) const;
-  uint64_t NumDeltaEntries() const { return adj_[0].delta_entries; }
+  uint64_t NumDeltaEntries() const { return adj_[0].delta_entries.load(std::memory_order_relaxed); }
 
   // ---- Bulk load ----
   // Adds edges given by endpoint keys, resolved through the node tables' primary-key indexes
@@ -180,7 +190,9 @@ class RelTable {
   Status AddColumn(const LogicalType& type, const Value& fill);
   Status DropColumn(size_t column);
 
+  // Includes memory retired by growth, which FreeRetired() releases (exclusive access).
   size_t MemoryUsage() const;
+  void FreeRetired();
 
   // ---- Persistence ----
   // Writes the adjacency with deltas folded in (deleted edges kept).
@@ -192,18 +204,22 @@ class RelTable {
                                                        uint64_t src_rows, uint64_t dst_rows);
 
  private:
+  using DeltaList = SharedVector<AdjEntry>;
   struct Adjacency {
     std::vector<uint64_t> offsets;  // CSR; empty or num_vertices + 1 entries
     std::vector<AdjEntry> entries;
-    std::vector<uint32_t> delta_slot;  // per vertex: 0 = no list, else index + 1
-    std::vector<std::vector<AdjEntry>> delta_lists;
-    uint64_t delta_entries = 0;
+    SharedVector<uint32_t> delta_slot;     // per vertex: 0 = no list, else index + 1
+    SharedVector<DeltaList*> delta_lists;  // readers index this ...
+    std::vector<std::unique_ptr<DeltaList>> owned_lists;  // ... writer side: owns the lists
+    std::atomic<uint64_t> delta_entries{0};
 
     uint64_t CsrVertices() const { return offsets.empty() ? 0 : offsets.size() - 1; }
     uint64_t NumVertices() const { return std::max<uint64_t>(CsrVertices(), delta_slot.size()); }
     void AddDelta(uint64_t vertex, AdjEntry e);
     // Removes `e` if it is the last delta entry of `vertex`.
     bool RemoveLastDelta(uint64_t vertex, AdjEntry e);
+    // REQUIRES: exclusive access.
+    void ClearDeltas();
   };
 
   Status MultiplicityError(const char* prefix, uint64_t vertex, Direction dir) const;
@@ -220,9 +236,9 @@ class RelTable {
   catalog::TableId dst_table_;
   catalog::RelMultiplicity multiplicity_;
   std::vector<std::unique_ptr<Column>> columns_;
-  std::vector<uint64_t> create_ts_;
-  std::vector<uint64_t> delete_ts_;
-  uint64_t num_deleted_ = 0;
+  SharedVector<uint64_t> create_ts_;
+  SharedVector<uint64_t> delete_ts_;
+  std::atomic<uint64_t> num_deleted_{0};
   Adjacency adj_[2];
   VersionStore versions_;
 };

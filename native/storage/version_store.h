@@ -11,13 +11,23 @@
 // restamped at commit.
 //
 // The store is empty in the common case (no snapshot older than the write), and readers then
-// pay one branch per property read.
+// pay one atomic load per property read.
 //
-// Thread-safety: none of its own; used under the database's statement lock like the table.
+// Readers run while the table's writer overwrites cells (docs/concurrency.md), so the writer
+// adds the old value here BEFORE it overwrites the cell, and a reader reads the cell FIRST and
+// looks here after: if it read any part of the new value, the version is already here (the
+// cell's stores are release stores sequenced after Add, the reader's loads acquire), and its
+// writer is one the reader does not see, so the reader takes the old value; a value read torn
+// from an overwrite in progress is thereby always replaced. An aborted write keeps its version
+// (restamped with a stamp no running reader sees) for the same reason.
+//
+// Thread-safety: thread-safe (a mutex; empty() is lock-free).
 #pragma once
 
 #include <cstddef>
+#include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <unordered_map>
 #include <vector>
 
@@ -32,25 +42,34 @@ class VersionStore {
     Value old;
   };
 
-  bool empty() const { return chains_.empty(); }
+  bool empty() const { return cells_.load(std::memory_order_acquire) == 0; }
   // Cells with at least one version.
-  size_t cells() const { return chains_.size(); }
+  size_t cells() const { return cells_.load(std::memory_order_acquire); }
 
   // Records that the write stamped `writer` replaced `old` in (column, row).
   void Add(size_t column, uint64_t row, uint64_t writer, Value old) {
-    chains_[Key(column, row)].push_back({writer, std::move(old)});
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<Version>& chain = chains_[Key(column, row)];
+    chain.push_back({writer, std::move(old)});
+    if (chain.size() == 1) cells_.fetch_add(1, std::memory_order_release);
   }
 
-  // Undoes the newest version of the cell if `writer` made it (an aborted write).
+  // Undoes the newest version of the cell if `writer` made it (an aborted write that no
+  // reader can have seen the cell of, e.g. a cell of a row the same writer created).
   void RemoveNewest(size_t column, uint64_t row, uint64_t writer) {
+    std::lock_guard<std::mutex> lock(mu_);
     auto it = chains_.find(Key(column, row));
     if (it == chains_.end() || it->second.empty() || it->second.back().writer != writer) return;
     it->second.pop_back();
-    if (it->second.empty()) chains_.erase(it);
+    if (it->second.empty()) Erase(it);
   }
 
-  // Replaces stamp `from` by `to` in the cell's chain (a commit).
+  // Replaces stamp `from` by `to` in the cell's chain: at a commit; and when an aborted write
+  // restored the cell's old value, whose version stays (a reader may have read the cell
+  // mid-overwrite or mid-restore and must find it), restamped with a stamp no running reader
+  // sees and a later commit makes prunable (the next commit timestamp).
   void Restamp(size_t column, uint64_t row, uint64_t from, uint64_t to) {
+    std::lock_guard<std::mutex> lock(mu_);
     auto it = chains_.find(Key(column, row));
     if (it == chains_.end()) return;
     for (Version& v : it->second) {
@@ -58,10 +77,12 @@ class VersionStore {
     }
   }
 
-  // The value of the cell for a reader: `current` (the column's value) unless the newest
-  // writes are invisible to it. `visible(stamp)` says whether the reader sees a write.
+  // The value of the cell for a reader: `current` (the column's value, read before this call)
+  // unless the newest writes are invisible to it. `visible(stamp)` says whether the reader sees
+  // a write.
   template <typename Visible>
   Value Read(size_t column, uint64_t row, Value current, Visible&& visible) const {
+    std::lock_guard<std::mutex> lock(mu_);
     auto it = chains_.find(Key(column, row));
     if (it == chains_.end()) return current;
     for (auto v = it->second.rbegin(); v != it->second.rend(); ++v) {
@@ -74,15 +95,26 @@ class VersionStore {
   // Drops the versions of one cell that every snapshot sees past: those whose writer
   // committed at or before `oldest` (the oldest read timestamp still in use).
   void Prune(size_t column, uint64_t row, uint64_t oldest) {
+    std::lock_guard<std::mutex> lock(mu_);
     auto it = chains_.find(Key(column, row));
-    if (it != chains_.end() && PruneChain(it->second, oldest)) chains_.erase(it);
+    if (it != chains_.end() && PruneChain(it->second, oldest)) Erase(it);
   }
   void PruneAll(uint64_t oldest) {
+    std::lock_guard<std::mutex> lock(mu_);
     for (auto it = chains_.begin(); it != chains_.end();) {
-      it = PruneChain(it->second, oldest) ? chains_.erase(it) : std::next(it);
+      if (PruneChain(it->second, oldest)) {
+        it = chains_.erase(it);
+        cells_.fetch_sub(1, std::memory_order_release);
+      } else {
+        ++it;
+      }
     }
   }
-  void Clear() { chains_.clear(); }
+  void Clear() {
+    std::lock_guard<std::mutex> lock(mu_);
+    chains_.clear();
+    cells_.store(0, std::memory_order_release);
+  }
 
  private:
   static uint64_t Key(size_t column, uint64_t row) {
@@ -97,7 +129,15 @@ class VersionStore {
     return chain.empty();
   }
 
-  std::unordered_map<uint64_t, std::vector<Version>> chains_;
+  using Chains = std::unordered_map<uint64_t, std::vector<Version>>;
+  void Erase(Chains::iterator it) {
+    chains_.erase(it);
+    cells_.fetch_sub(1, std::memory_order_release);
+  }
+
+  mutable std::mutex mu_;
+  Chains chains_;  // GUARDED_BY(mu_)
+  std::atomic<size_t> cells_{0};
 };
 
 }  // namespace graphdb::storage
