@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -139,7 +140,7 @@ double TimeUncachedCompile(Database& db, int64_t runs) {
   ParameterMap params{{"id", Value::Int64(1)}};
   auto started = std::chrono::steady_clock::now();
   for (int64_t i = 0; i < runs; ++i) {
-    std::shared_lock<std::shared_mutex> lock(db.statement_lock());
+    std::shared_lock<StatementLock> lock(db.statement_lock());
     auto statements = parser::ParseStatements(kLookup);
     auto compiled =
         CompileQuery(statements[0]->As<parser::ParsedQueryStatement>().query, params, db.catalog());

@@ -21,6 +21,22 @@ Result<exec::QueryResult> ExecutionSlot::Execute(std::string_view query,
   return Run(query, params, std::nullopt, &session_);
 }
 
+std::optional<Result<exec::QueryResult>> ExecutionSlot::TryExecuteShortRead(
+    std::string_view query, const ParameterMap& params) {
+  if (db_->closed()) return std::nullopt;
+  Database::ActiveStatement active(*db_);
+  auto start = std::chrono::steady_clock::now();
+  std::optional<Result<exec::QueryResult>> result = TryRunShortRead(*db_, query, params, &session_);
+  if (!result) return result;
+  executed_.fetch_add(1, std::memory_order_relaxed);
+  if (result->ok()) {
+    (*result)->elapsed_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count();
+  }
+  return result;
+}
+
 Result<exec::QueryResult> ExecutionSlot::ExecuteTransactionalRequest(std::string_view json) {
   Result<QueryRequest> request = ParseQueryRequest(json);
   if (!request.ok()) return request.status();

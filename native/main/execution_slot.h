@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -35,6 +36,11 @@ class ExecutionSlot {
   // Runs one statement (or several separated by ';', returning the last one's result) as an
   // auto-committed transaction. Errors come back as a Status; nothing throws.
   Result<exec::QueryResult> Execute(std::string_view query, const ParameterMap& params);
+
+  // Execute() of a short read on the calling thread, if `query` is one and can run without
+  // waiting (TryRunShortRead); nullopt otherwise, having run nothing.
+  std::optional<Result<exec::QueryResult>> TryExecuteShortRead(std::string_view query,
+                                                               const ParameterMap& params);
 
   // Runs a JSON query request (main/request.h): {"query", "access_mode", "parameters"}.
   Result<exec::QueryResult> ExecuteTransactionalRequest(std::string_view json);

@@ -83,7 +83,74 @@ std::shared_ptr<const CompiledQuery> CompileQuery(
   binder.set_file_scan_resolver(exec::ResolveFileScan);
   compiled->bound = binder.BindQuery(query);
   compiled->plan = planner::PlanQuery(*compiled->bound, catalog);
+  compiled->short_read = compiled->bound->read_only && IsShortRead(compiled->plan);
   return compiled;
+}
+
+namespace {
+
+bool IsCheapExpression(const binder::BoundExpression* e) {
+  if (e == nullptr) return true;
+  using binder::ExprKind;
+  switch (e->kind) {
+    case ExprKind::kLiteral:
+    case ExprKind::kParameter:
+    case ExprKind::kVariable:
+    case ExprKind::kProperty:
+    case ExprKind::kAnd:
+    case ExprKind::kOr:
+    case ExprKind::kXor:
+    case ExprKind::kNot:
+    case ExprKind::kIsNull:
+    case ExprKind::kIsNotNull:
+    case ExprKind::kCast:
+      break;
+    case ExprKind::kScalarFunction: {
+      static const char* const kComparisons[] = {
+          "=",      "<>",         "<",         "<=",          ">",        ">=",
+          "equals", "not_equals", "less_than", "less_than_or_equal", "greater_than",
+          "greater_than_or_equal"};
+      bool comparison = false;
+      for (const char* name : kComparisons) comparison = comparison || e->name == name;
+      if (!comparison) return false;
+      break;
+    }
+    default:
+      return false;
+  }
+  for (const auto& child : e->children) {
+    if (!IsCheapExpression(child.get())) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool IsShortRead(const planner::LogicalPlan& plan) {
+  using planner::LogicalOpKind;
+  for (const planner::LogicalOperator* op = plan.root.get(); op != nullptr;
+       op = op->children.empty() ? nullptr : op->children[0].get()) {
+    if (op->children.size() > 1) return false;
+    switch (op->kind) {
+      case LogicalOpKind::kSingleRow:
+        break;
+      case LogicalOpKind::kIndexSeek:
+        if (!IsCheapExpression(op->key_expr)) return false;
+        break;
+      case LogicalOpKind::kFilter:
+      case LogicalOpKind::kSkipLimit:
+        if (!IsCheapExpression(op->expr) || !IsCheapExpression(op->expr2)) return false;
+        break;
+      case LogicalOpKind::kProjection:
+        for (const auto& item : op->items) {
+          if (!IsCheapExpression(item.expr)) return false;
+        }
+        break;
+      default:
+        return false;
+    }
+  }
+  return plan.root != nullptr;
 }
 
 // ---- Lru ----

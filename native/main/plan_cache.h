@@ -58,7 +58,16 @@ struct CompiledQuery {
   uint64_t catalog_version = 0;
   std::unique_ptr<binder::BoundQuery> bound;
   planner::LogicalPlan plan;
+  // A read whose work is bounded by a few primary-key lookups (IsShortRead): cheap enough to
+  // run on the caller's thread instead of handing it to a worker (docs/concurrency.md).
+  bool short_read = false;
 };
+
+// Whether `plan` only reads, finds its rows by primary key from a single row (no scan, no
+// expansion, no sub-plan, no table function or file), and evaluates only literals,
+// parameters, variables, properties, comparisons, boolean logic and casts: its cost is a
+// few index probes and the values it returns, whatever the size of the graph.
+bool IsShortRead(const planner::LogicalPlan& plan);
 
 // Binds and plans `query` now, without the cache. Throws the binder's and planner's errors.
 // REQUIRES: the catalog does not change during the call.

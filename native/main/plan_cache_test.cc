@@ -356,5 +356,86 @@ TEST_F(PlanCacheTest, ConcurrentEvictionKeepsEntriesConsistent) {
   EXPECT_GT(stats.evictions, 0u);
 }
 
+
+// ---- Short reads (run on the caller's thread by embedded connections) ----
+
+class ShortReadTest : public PlanCacheTest {
+ protected:
+  // Whether `query` compiles to a short read.
+  bool Short(const std::string& query, const ParameterMap& params = {}) {
+    auto parsed = db_->plan_cache().Parse(query);
+    const auto& statement = (*parsed)[0]->As<parser::ParsedQueryStatement>();
+    return db_->plan_cache().Compile(statement, params, db_->catalog())->short_read;
+  }
+  static std::string Rows(const Result<exec::QueryResult>& result) {
+    if (!result.ok()) return "error: " + result.status().ToString();
+    std::string out;
+    for (const auto& row : result->rows) {
+      for (size_t i = 0; i < row.size(); ++i) out += (i ? "|" : "") + row[i].ToString();
+      out += ";";
+    }
+    return out;
+  }
+};
+
+TEST_F(ShortReadTest, OnlyReadsBoundedByKeyLookupsAreShort) {
+  const ParameterMap id{{"id", Value::Int64(1)}};
+  EXPECT_TRUE(Short("MATCH (p:person {id: $id}) RETURN p.name, p.age", id));
+  EXPECT_TRUE(Short("MATCH (p:person) WHERE p.id = $id RETURN p", id));
+  EXPECT_TRUE(Short("MATCH (p:person {id: $id}) WHERE p.age > 20 AND p.name <> 'x' "
+                    "RETURN p.name AS n, CAST(p.age AS STRING) LIMIT 1",
+                    id));
+  EXPECT_TRUE(Short("RETURN $id", id));
+  // A scan, an expansion, an aggregate, a sort, an unwind, a costly or stateful function, a
+  // sub-query, a write, a table function: their work grows with the data or the input.
+  EXPECT_FALSE(Short("MATCH (p:person) RETURN p.name"));
+  EXPECT_FALSE(Short("MATCH (p:person) WHERE p.age = 30 RETURN p.name"));
+  EXPECT_FALSE(Short("MATCH (p:person {id: $id}) RETURN count(*)", id));
+  EXPECT_FALSE(Short("MATCH (p:person {id: $id}) RETURN p.name ORDER BY p.name", id));
+  EXPECT_FALSE(Short("MATCH (p:person {id: $id}) RETURN range(1, 100000000)", id));
+  EXPECT_FALSE(Short("MATCH (p:person {id: $id}) RETURN p.age + 1", id));
+  EXPECT_FALSE(Short("UNWIND range(1, 3) AS x RETURN x"));
+  EXPECT_FALSE(Short("MATCH (p:person {id: $id}) RETURN EXISTS { MATCH (q:person) WHERE q.age > 1 }",
+                     id));
+  EXPECT_FALSE(Short("MATCH (p:person {id: $id}) SET p.age = 1", id));
+  EXPECT_FALSE(Short("CALL show_tables() RETURN *"));
+}
+
+TEST_F(ShortReadTest, RunsNowOrDeclinesWithoutRunning) {
+  const ParameterMap id{{"id", Value::Int64(2)}};
+  auto ran = slot_->TryExecuteShortRead("MATCH (p:person {id: $id}) RETURN p.name", id);
+  ASSERT_TRUE(ran.has_value());
+  EXPECT_EQ(Rows(*ran), "Bob;");
+  // A miss is an empty result, an error a status, like Execute.
+  ran = slot_->TryExecuteShortRead("MATCH (p:person {id: 9}) RETURN p.name", {});
+  ASSERT_TRUE(ran.has_value());
+  EXPECT_EQ(Rows(*ran), "");
+  ran = slot_->TryExecuteShortRead("RETURN CAST($s AS INT64)", {{"s", Value::String("x")}});
+  ASSERT_TRUE(ran.has_value());
+  EXPECT_FALSE(ran->ok());
+  // Declined: not a short read, several statements, text that does not parse or bind (the
+  // usual path reports those errors), EXPLAIN.
+  EXPECT_FALSE(slot_->TryExecuteShortRead("MATCH (p:person) RETURN p.name", {}).has_value());
+  EXPECT_FALSE(slot_->TryExecuteShortRead("RETURN 1; RETURN 2", {}).has_value());
+  EXPECT_FALSE(slot_->TryExecuteShortRead("MATCH (p:person {id: 1} RETURN p", {}).has_value());
+  EXPECT_FALSE(slot_->TryExecuteShortRead("MATCH (p:nosuch {id: 1}) RETURN p", {}).has_value());
+  EXPECT_FALSE(slot_->TryExecuteShortRead("EXPLAIN MATCH (p:person {id: 1}) RETURN p", {})
+                   .has_value());
+  // Declined while a transaction is open (its statements keep their order and snapshot) ...
+  Exec("BEGIN TRANSACTION READ ONLY");
+  EXPECT_FALSE(slot_->TryExecuteShortRead("MATCH (p:person {id: $id}) RETURN p.name", id)
+                   .has_value());
+  Exec("COMMIT");
+  // ... and while the statement lock is held exclusively (a schema change, a checkpoint): the
+  // caller must not wait.
+  {
+    std::unique_lock<StatementLock> lock(db_->statement_lock());
+    EXPECT_FALSE(slot_->TryExecuteShortRead("MATCH (p:person {id: $id}) RETURN p.name", id)
+                     .has_value());
+  }
+  EXPECT_TRUE(slot_->TryExecuteShortRead("MATCH (p:person {id: $id}) RETURN p.name", id)
+                  .has_value());
+}
+
 }  // namespace
 }  // namespace graphdb

@@ -329,6 +329,47 @@ void AbortTransaction(Database& db, Session& session) {
   db.transaction_gate().End(&session);
 }
 
+std::optional<Result<exec::QueryResult>> TryRunShortRead(
+    Database& db, std::string_view query, const std::unordered_map<std::string, Value>& params,
+    Session* session) {
+  if (session && session->transaction) return std::nullopt;
+  std::shared_ptr<const ParsedStatements> parsed;
+  try {
+    parsed = db.plan_cache().Parse(query);
+  } catch (const GraphDBException&) {
+    return std::nullopt;
+  }
+  if (parsed->size() != 1) return std::nullopt;
+  const parser::ParsedStatement& statement = *(*parsed)[0];
+  if (statement.kind != parser::StatementKind::kQuery ||
+      StatementAccessMode(statement) != AccessMode::kRead) {
+    return std::nullopt;
+  }
+  const auto& query_statement = statement.As<parser::ParsedQueryStatement>();
+  if (query_statement.explain) return std::nullopt;
+  std::shared_lock<StatementLock> lock(db.statement_lock(), std::try_to_lock);
+  if (!lock.owns_lock()) return std::nullopt;
+  std::shared_ptr<const CompiledQuery> compiled;
+  try {
+    compiled = db.plan_cache().Compile(query_statement, params, db.catalog());
+  } catch (const GraphDBException&) {
+    return std::nullopt;
+  }
+  if (!compiled->short_read) return std::nullopt;
+  try {
+    return Result<exec::QueryResult>(
+        ExecuteBound(db, compiled->plan, params, AccessMode::kRead, session));
+  } catch (const GraphDBException& e) {
+    return Result<exec::QueryResult>(e.status());
+  } catch (const std::bad_alloc&) {
+    return Result<exec::QueryResult>(
+        Status(ErrorCode::kInternal, "out of memory while running the query"));
+  } catch (const std::exception& e) {
+    return Result<exec::QueryResult>(
+        Status(ErrorCode::kInternal, std::string("internal error: ") + e.what()));
+  }
+}
+
 Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
                                    const std::unordered_map<std::string, Value>& params,
                                    std::optional<AccessMode> allowed, Session* session,

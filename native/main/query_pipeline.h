@@ -65,4 +65,13 @@ Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
                                    std::optional<AccessMode> allowed = std::nullopt,
                                    Session* session = nullptr, uint32_t wal_slot = 0);
 
+// Runs `query` like RunQuery if it is one short read (CompiledQuery::short_read) outside a
+// transaction and the statement lock is free for reading right now; nullopt (having run
+// nothing) otherwise, and for any query that does not parse or bind: the caller then runs it
+// the usual way, which reports the error. Never waits for a lock, so the caller's thread (an
+// event loop) is not held up by a schema change or a checkpoint.
+std::optional<Result<exec::QueryResult>> TryRunShortRead(
+    Database& db, std::string_view query, const std::unordered_map<std::string, Value>& params,
+    Session* session);
+
 }  // namespace graphdb

@@ -1,6 +1,9 @@
 #include "napi/connection_wrap.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <optional>
+#include <string_view>
 
 #include "main/schema_json.h"
 #include "napi/convert.h"
@@ -141,6 +144,20 @@ void ConnectionWrap::CallJs(Napi::Env env, Napi::Function, ConnectionWrap* self,
   delete job;
 }
 
+// GRAPHDB_INLINE_READS: 1 (default) runs short reads of an idle connection on the JS thread;
+// 0 sends every statement to the connection's worker. A wrong value is named on stderr.
+bool ConnectionWrap::InlineShortReads() {
+  static const bool enabled = [] {
+    const char* text = std::getenv("GRAPHDB_INLINE_READS");
+    if (text == nullptr || *text == '\0' || std::string_view(text) == "1") return true;
+    if (std::string_view(text) == "0") return false;
+    std::fprintf(stderr, "graphdb: warning: GRAPHDB_INLINE_READS='%s' is neither 0 nor 1; using 1\n",
+                 text);
+    return true;
+  }();
+  return enabled;
+}
+
 Napi::Value ConnectionWrap::Query(const Napi::CallbackInfo& info) { return Submit(info, false); }
 
 Napi::Value ConnectionWrap::QueryText(const Napi::CallbackInfo& info) { return Submit(info, true); }
@@ -193,7 +210,28 @@ Napi::Value ConnectionWrap::Submit(const Napi::CallbackInfo& info, bool text) {
   }
   ParameterMap params =
       ToParameterMap(env, info.Length() > 1 ? info[1] : env.Undefined());
-  auto* job = new QueryJob(this, env, info[0].As<Napi::String>().Utf8Value(), std::move(params));
+  std::string query = info[0].As<Napi::String>().Utf8Value();
+  if (in_flight_ == 0 && InlineShortReads()) {
+    // Nothing of this connection is queued or running: a short read (a few key lookups) runs
+    // here at once, which costs less than handing it to the worker and back.
+    std::optional<Result<exec::QueryResult>> result = slot_->TryExecuteShortRead(query, params);
+    if (result) {
+      // The result itself (not a promise): the JS layer wraps it. Errors as a rejected promise.
+      auto deferred = Napi::Promise::Deferred::New(env);
+      if (result->ok()) {
+        try {
+          return text ? FromQueryResultAsText(env, result->value())
+                      : FromQueryResult(env, result->value());
+        } catch (const Napi::Error& error) {
+          deferred.Reject(error.Value());
+        }
+      } else {
+        deferred.Reject(MakeError(env, result->status()).Value());
+      }
+      return deferred.Promise();
+    }
+  }
+  auto* job = new QueryJob(this, env, std::move(query), std::move(params));
   job->keep_alive = Napi::Persistent(info.This().As<Napi::Object>());
   job->text = text;
   return Enqueue(job);

@@ -39,6 +39,7 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   Napi::Value Query(const Napi::CallbackInfo& info);
   Napi::Value QueryText(const Napi::CallbackInfo& info);
   Napi::Value Submit(const Napi::CallbackInfo& info, bool text);
+  static bool InlineShortReads();
   Napi::Value Request(const Napi::CallbackInfo& info);
   Napi::Value Compact(const Napi::CallbackInfo& info);
   Napi::Value Schema(const Napi::CallbackInfo& info);

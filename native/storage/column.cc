@@ -158,8 +158,8 @@ void Column::GrowTo(uint64_t rows) {
   uint64_t cap = std::max<uint64_t>({rows, capacity_ * 2, 64});
   // Rows past size_ may hold truncated rows that a reader bounded by an older size still
   // reads (as invisible rows): copy up to the old capacity, not just the size.
-  data_.Grow(cap * width_, capacity_ * width_);
-  validity_.Grow((cap + 63) / 64, (capacity_ + 63) / 64);
+  data_.Grow(cap * width_, capacity_ * width_, shared_);
+  validity_.Grow((cap + 63) / 64, (capacity_ + 63) / 64, shared_);
   capacity_ = cap;
 }
 

@@ -217,6 +217,10 @@ class Column {
   size_t MemoryUsage() const;
   // Frees the blocks growth retired. REQUIRES: exclusive access.
   void FreeRetired();
+  // From now on readers may reach this column (it belongs to a table): growth retires old
+  // blocks instead of freeing them. Columns being built (a COPY's input) free them at once.
+  // The flag stays with the column object, not with moved contents.
+  void MarkShared() { shared_ = true; }
   uint64_t heap_garbage_bytes() const { return garbage_; }
 
   // ---- Persistence (layout in docs/storage-format.md) ----
@@ -249,6 +253,7 @@ class Column {
   SharedBuffer<uint64_t> validity_;  // ceil(capacity_ / 64) words
   StringHeap heap_;
   uint64_t garbage_ = 0;
+  bool shared_ = false;
 };
 
 // A column of `rows` copies of `fill` (NULLs when `fill` is NULL); errors if `fill` does not fit

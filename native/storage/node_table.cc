@@ -12,7 +12,10 @@ namespace {
 std::vector<std::unique_ptr<Column>> MakeColumns(const catalog::NodeTableSchema& schema) {
   std::vector<std::unique_ptr<Column>> columns;
   columns.reserve(schema.properties.size());
-  for (const auto& p : schema.properties) columns.push_back(std::make_unique<Column>(p.type));
+  for (const auto& p : schema.properties) {
+    columns.push_back(std::make_unique<Column>(p.type));
+    columns.back()->MarkShared();
+  }
   return columns;
 }
 
@@ -273,6 +276,7 @@ Status NodeTable::AddColumn(const LogicalType& type, const Value& fill) {
     column = std::make_unique<Column>(std::move(*filled));
     if (type.id() == LogicalTypeId::kSerial && n > 0) next_serial = column->GetInt64(0) + 1;
   }
+  column->MarkShared();
   columns_.push_back(std::move(column));
   next_serial_.push_back(next_serial);
   return Status::OK();

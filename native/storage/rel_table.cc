@@ -71,7 +71,10 @@ RelTable::RelTable(const catalog::RelTableSchema& schema, const catalog::RelTabl
       src_table_(pair.src_table),
       dst_table_(pair.dst_table),
       multiplicity_(schema.multiplicity) {
-  for (const auto& p : schema.properties) columns_.push_back(std::make_unique<Column>(p.type));
+  for (const auto& p : schema.properties) {
+    columns_.push_back(std::make_unique<Column>(p.type));
+    columns_.back()->MarkShared();
+  }
 }
 
 Status RelTable::Set(size_t column, uint64_t rel, const Value& value) {
@@ -331,6 +334,7 @@ Status RelTable::AddColumn(const LogicalType& type, const Value& fill) {
   auto column = MakeFilledColumn(type, fill, NumRels());
   if (!column.ok()) return column.status();
   columns_.push_back(std::make_unique<Column>(std::move(*column)));
+  columns_.back()->MarkShared();
   return Status::OK();
 }
 

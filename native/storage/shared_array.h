@@ -110,8 +110,9 @@ class SharedBuffer {
 
   // Makes room for `n` elements, keeping the first `keep` (the rest of a new block is zero).
   // Callers keep the whole old capacity: elements past a size that an undo lowered may still
-  // be read, as stale elements, by a reader that loaded the older size.
-  void Grow(size_t n, size_t keep) {
+  // be read, as stale elements, by a reader that loaded the older size. `retire`: keep the old
+  // block until FreeRetired(); false frees it at once (a buffer no reader can reach yet).
+  void Grow(size_t n, size_t keep, bool retire = true) {
     if (n <= capacity_) return;
     std::unique_ptr<T[]> block(new T[n]());
     if (keep > 0) {
@@ -119,7 +120,7 @@ class SharedBuffer {
       std::memcpy(static_cast<void*>(block.get()), owned_.get(), keep * sizeof(T));
     }
     ptr_.store(block.get(), std::memory_order_release);
-    if (owned_) {
+    if (owned_ && retire) {
       retired_elements_ += capacity_;
       retired_.push_back(std::move(owned_));
     }

@@ -91,6 +91,7 @@ TEST(SharedArrayTest, ColumnReadsDuringAppendsAndOverwritesStayInsideTheColumn) 
   const std::vector<std::string> values = {"", "short", "exactly12by", std::string(40, 'x'),
                                            std::string(300, 'y'), std::string(100, 'z')};
   Column column(LogicalType::String());
+  column.MarkShared();
   std::atomic<bool> stop{false};
   std::atomic<uint64_t> reads{0};
   std::vector<std::thread> readers;
@@ -127,6 +128,19 @@ TEST(SharedArrayTest, ColumnReadsDuringAppendsAndOverwritesStayInsideTheColumn) 
     char buf[Column::kInlineStringBytes];
     EXPECT_EQ(column.ReadString(row, buf), column.GetString(row));
   }
+}
+
+TEST(SharedArrayTest, ColumnsBeingBuiltFreeOldBlocksAtOnce) {
+  Column building(LogicalType::Int64());
+  Column shared(LogicalType::Int64());
+  shared.MarkShared();
+  for (int64_t i = 0; i < 100000; ++i) {
+    ASSERT_TRUE(building.Append(Value::Int64(i)).ok());
+    ASSERT_TRUE(shared.Append(Value::Int64(i)).ok());
+  }
+  EXPECT_LT(building.MemoryUsage(), shared.MemoryUsage());
+  shared.FreeRetired();
+  EXPECT_EQ(building.MemoryUsage(), shared.MemoryUsage());
 }
 
 TEST(SharedArrayTest, ReadStringRefusesATornHeapPosition) {

@@ -77,8 +77,9 @@ export interface NativeDatabase {
 export interface NativeConnection {
   readonly pending: number;
   readonly closed: boolean;
-  query(text: string, params?: Record<string, unknown>): Promise<PackedResult>;
-  queryText(text: string, params?: Record<string, unknown>): Promise<RawTextResult>;
+  /** The result itself when a short read ran at once on this thread, else a promise. */
+  query(text: string, params?: Record<string, unknown>): Promise<PackedResult> | PackedResult;
+  queryText(text: string, params?: Record<string, unknown>): Promise<RawTextResult> | RawTextResult;
   /** Runs a JSON query request; resolves to the HTTP JSON body when asJson is true. */
   executeTransactionalRequest(json: string, asJson: true): Promise<string>;
   executeTransactionalRequest(json: string, asJson?: false): Promise<PackedResult>;
