@@ -265,9 +265,11 @@ bool PrimaryKeyIndex::Erase(uint64_t offset) {
     if (o == kEmpty) return false;
     if (o != offset) continue;
     // No key moves, so a concurrent probe for another key cannot miss it. The tag stays; a
-    // reader that loaded the offset just before may still return it (a stale entry). Relaxed:
-    // a reader seeing the tombstone reads nothing else from the slot.
-    StoreField(s.offset, kTombstone, std::memory_order_relaxed);
+    // reader that loaded the offset just before may still return it (a stale entry). Release:
+    // a reader that misses the key because of the tombstone then sees what the writer did
+    // before the erase (NodeTable::Delete records the delete's stamp first, and a lookup that
+    // misses consults it).
+    StoreField(s.offset, kTombstone, std::memory_order_release);
     size_.store(size_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
     ++tombstones_;
     return true;
