@@ -143,11 +143,6 @@ Status Database::WaitForPinnedSnapshots(std::unique_lock<StatementLock>& lock,
                     "they have committed or rolled back");
 }
 
-bool Database::HasPinnedSnapshots() {
-  std::lock_guard<std::mutex> lock(pins_mu_);
-  return !pins_.empty();
-}
-
 // A reader publishes its read timestamp in a slot and then checks that visible_ts_ did not move
 // meanwhile (else it retries with the newer one). A committer publishes visible_ts_ and then
 // scans the slots. With both sides sequentially consistent, either the scan sees the reader's

@@ -213,7 +213,6 @@ class Database final : public exec::TableProvider {
   // Snapshots of read-only transactions that outlive a statement.
   uint64_t PinLatestSnapshot();
   void UnpinSnapshot(uint64_t read_ts);
-  bool HasPinnedSnapshots();
   // Schema changes and COPY write outside the versioned tables (new columns, rows stamped 0),
   // so they wait until no read-only transaction holds a snapshot: for up to write_wait_ms,
   // letting go of `lock` while waiting, then TX_CONFLICT naming `what`. New snapshots cannot

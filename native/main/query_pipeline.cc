@@ -176,7 +176,9 @@ exec::QueryResult RunTransactionStatement(Database& db, const parser::ParsedTran
     auto transaction = std::make_unique<Transaction>();
     if (statement.action == TransactionAction::kBeginReadOnly) {
       transaction->read_only = true;
-      std::shared_lock<StatementLock> lock(db.statement_lock());  // no commit half-published
+      // Shared: a schema change (exclusive) cannot run between its wait for pinned snapshots
+      // and its change while this pins one.
+      std::shared_lock<StatementLock> lock(db.statement_lock());
       transaction->read_ts = db.PinLatestSnapshot();
     } else {
       ThrowIfError(db.transaction_gate().Begin(session));
