@@ -77,28 +77,28 @@ uint32_t PhysicalWidth(PhysicalKind kind) {
 // ---------------------------------------------------------------------------------------------
 // StringHeap
 
+size_t StringHeap::AddChunk(size_t size, std::string_view bytes) {
+  std::unique_ptr<char[]> data(new char[size]);
+  if (!bytes.empty()) std::memcpy(data.get(), bytes.data(), bytes.size());
+  // Published with its fill: the bytes are in place before a reader can find the chunk.
+  chunks_.push_back(ChunkRef{data.get(), bytes.size()});
+  owned_.push_back(std::move(data));
+  capacity_.push_back(size);
+  allocated_ += size;
+  return chunks_.size() - 1;
+}
+
 uint64_t StringHeap::Add(std::string_view s) {
   if (s.size() > kChunkSize / 4) {
-    // A large string gets a chunk of its own; the current chunk keeps filling. The bytes are
-    // copied before the chunk is published.
-    std::unique_ptr<char[]> data(new char[s.size()]);
-    std::memcpy(data.get(), s.data(), s.size());
-    owned_.push_back(std::move(data));
-    capacity_.push_back(s.size());
-    chunks_.push_back(ChunkRef{owned_.back().get(), s.size()});
-    allocated_ += s.size();
-    return static_cast<uint64_t>(chunks_.size() - 1) << 32;
+    // A large string gets a chunk of its own; the current chunk keeps filling.
+    return static_cast<uint64_t>(AddChunk(s.size(), s)) << 32;
   }
   if (current_ == SIZE_MAX || used_ + s.size() > capacity_[current_]) {
     // Chunks start small and double up to kChunkSize, so small tables stay small.
     size_t size = current_ == SIZE_MAX ? kFirstChunkSize
                                        : std::min<size_t>(capacity_[current_] * 2, kChunkSize);
     while (size < s.size()) size *= 2;
-    owned_.push_back(std::unique_ptr<char[]>(new char[size]));
-    capacity_.push_back(size);
-    chunks_.push_back(ChunkRef{owned_.back().get(), 0});
-    allocated_ += size;
-    current_ = chunks_.size() - 1;
+    current_ = AddChunk(size, {});
     used_ = 0;
   }
   std::memcpy(owned_[current_].get() + used_, s.data(), s.size());
@@ -190,12 +190,17 @@ void Column::ZeroSlot(uint64_t row) {
   }
 }
 
-void Column::AppendNull() {
+uint64_t Column::NextRow() {
   uint64_t row = size_.load(std::memory_order_relaxed);
   if (row == capacity_) GrowTo(row + 1);
+  return row;
+}
+
+void Column::AppendNull() {
+  uint64_t row = NextRow();
   ClearValid(row);
   ZeroSlot(row);
-  size_.store(row + 1, std::memory_order_release);
+  PublishRow(row);
 }
 
 void Column::AppendNulls(uint64_t n) {
@@ -236,11 +241,10 @@ std::string_view Column::ReadString(uint64_t row, char (&inline_bytes)[kInlineSt
 
 void Column::AppendString(std::string_view s) {
   GRAPHDB_ASSERT(kind_ == PhysicalKind::kString || kind_ == PhysicalKind::kNested);
-  uint64_t row = size_.load(std::memory_order_relaxed);
-  if (row == capacity_) GrowTo(row + 1);
+  uint64_t row = NextRow();
   WriteStringSlot(data_.data() + row * 16, s);
   SetValid(row);
-  size_.store(row + 1, std::memory_order_release);
+  PublishRow(row);
 }
 
 Status Column::StoreValue(uint64_t row, const Value& value) {
@@ -345,11 +349,10 @@ Status Column::Append(const Value& value) {
     AppendNull();
     return Status::OK();
   }
-  const uint64_t row = size_.load(std::memory_order_relaxed);
-  GrowTo(row + 1);
+  const uint64_t row = NextRow();
   Status s = StoreValue(row, value);
   if (!s.ok()) return s;
-  size_.store(row + 1, std::memory_order_release);
+  PublishRow(row);
   return Status::OK();
 }
 

@@ -100,6 +100,8 @@ class StringHeap {
     char* data;
     uint64_t filled;  // bytes written, published after them
   };
+  // Adds a chunk of `size` bytes starting with `bytes`; returns its index.
+  size_t AddChunk(size_t size, std::string_view bytes);
   SharedVector<ChunkRef> chunks_;               // readers index this
   std::vector<std::unique_ptr<char[]>> owned_;  // writer side: owns chunks_[i].data
   std::vector<size_t> capacity_;                // writer side: chunk sizes
@@ -139,11 +141,10 @@ class Column {
   void AppendFixed(T v) {
     GRAPHDB_ASSERT(sizeof(T) == width_ && kind_ != PhysicalKind::kString &&
                    kind_ != PhysicalKind::kNested);
-    uint64_t row = size_.load(std::memory_order_relaxed);
-    if (row == capacity_) GrowTo(row + 1);
+    uint64_t row = NextRow();
     AtomicStore(reinterpret_cast<T*>(data_.data() + row * sizeof(T)), v);
     SetValid(row);
-    size_.store(row + 1, std::memory_order_release);
+    PublishRow(row);
   }
   void AppendBool(bool v) { AppendFixed<uint8_t>(v ? 1 : 0); }
   // STRING/BLOB bytes, or an encoded nested value for kNested.
@@ -238,6 +239,10 @@ class Column {
     AtomicStore(w, AtomicLoad(w) & ~(1ULL << (row & 63)));
   }
   void GrowTo(uint64_t rows);
+  // Appending: the row to write (room made for it), then, once it is written, its publication
+  // to readers (size_ covers it).
+  uint64_t NextRow();
+  void PublishRow(uint64_t row) { size_.store(row + 1, std::memory_order_release); }
   void TakeStorage(Column& other);  // the move operations' common part
   void ZeroSlot(uint64_t row);
   void WriteStringSlot(uint8_t* slot, std::string_view s);
