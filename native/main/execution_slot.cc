@@ -27,13 +27,7 @@ std::optional<Result<exec::QueryResult>> ExecutionSlot::TryExecuteShortRead(
   Database::ActiveStatement active(*db_);
   auto start = std::chrono::steady_clock::now();
   std::optional<Result<exec::QueryResult>> result = TryRunShortRead(*db_, query, params, &session_);
-  if (!result) return result;
-  executed_.fetch_add(1, std::memory_order_relaxed);
-  if (result->ok()) {
-    (*result)->elapsed_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-            .count();
-  }
+  if (result) Account(*result, start);
   return result;
 }
 
@@ -46,18 +40,23 @@ Result<exec::QueryResult> ExecutionSlot::ExecuteTransactionalRequest(std::string
              nullptr);
 }
 
-Result<exec::QueryResult> ExecutionSlot::Run(std::string_view query, const ParameterMap& params,
-                                             std::optional<AccessMode> allowed, Session* session) {
-  if (db_->closed()) return Status(ErrorCode::kConnectionClosed, "the database is closed");
-  Database::ActiveStatement active(*db_);
-  auto start = std::chrono::steady_clock::now();
-  Result<exec::QueryResult> result = RunQuery(*db_, query, params, allowed, session, wal_slot_);
+void ExecutionSlot::Account(Result<exec::QueryResult>& result,
+                            std::chrono::steady_clock::time_point start) {
   executed_.fetch_add(1, std::memory_order_relaxed);
   if (result.ok()) {
     result->elapsed_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
             .count();
   }
+}
+
+Result<exec::QueryResult> ExecutionSlot::Run(std::string_view query, const ParameterMap& params,
+                                             std::optional<AccessMode> allowed, Session* session) {
+  if (db_->closed()) return Status(ErrorCode::kConnectionClosed, "the database is closed");
+  Database::ActiveStatement active(*db_);
+  auto start = std::chrono::steady_clock::now();
+  Result<exec::QueryResult> result = RunQuery(*db_, query, params, allowed, session, wal_slot_);
+  Account(result, start);
   return result;
 }
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -54,6 +55,8 @@ class ExecutionSlot {
  private:
   Result<exec::QueryResult> Run(std::string_view query, const ParameterMap& params,
                                 std::optional<AccessMode> allowed, Session* session);
+  // Counts an executed statement and sets its elapsed time since `start`.
+  void Account(Result<exec::QueryResult>& result, std::chrono::steady_clock::time_point start);
 
   std::shared_ptr<Database> db_;
   // The write-ahead log this slot's commits go to, reserved for the slot's lifetime.

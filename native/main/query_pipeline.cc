@@ -52,6 +52,14 @@ void EndReadOnlyTransaction(Database& db, Session& session) {
   db.PruneVersions();
 }
 
+// What a statement that failed with a C++ exception (not a GraphDBException) reports.
+Status InternalError(const std::exception& e) {
+  if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr) {
+    return Status(ErrorCode::kInternal, "out of memory while running the query");
+  }
+  return Status(ErrorCode::kInternal, std::string("internal error: ") + e.what());
+}
+
 void ThrowIfError(const Status& status) {
   if (!status.ok()) throw GraphDBException(status);
 }
@@ -363,12 +371,8 @@ std::optional<Result<exec::QueryResult>> TryRunShortRead(
         ExecuteBound(db, compiled->plan, params, AccessMode::kRead, session));
   } catch (const GraphDBException& e) {
     return Result<exec::QueryResult>(e.status());
-  } catch (const std::bad_alloc&) {
-    return Result<exec::QueryResult>(
-        Status(ErrorCode::kInternal, "out of memory while running the query"));
   } catch (const std::exception& e) {
-    return Result<exec::QueryResult>(
-        Status(ErrorCode::kInternal, std::string("internal error: ") + e.what()));
+    return Result<exec::QueryResult>(InternalError(e));
   }
 }
 
@@ -424,12 +428,9 @@ Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
       AbortTransaction(db, *session);
     }
     return e.status();
-  } catch (const std::bad_alloc&) {
-    if (session) AbortTransaction(db, *session);
-    return Status(ErrorCode::kInternal, "out of memory while running the query");
   } catch (const std::exception& e) {
     if (session) AbortTransaction(db, *session);
-    return Status(ErrorCode::kInternal, std::string("internal error: ") + e.what());
+    return InternalError(e);
   }
 }
 

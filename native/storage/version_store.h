@@ -102,12 +102,7 @@ class VersionStore {
   void PruneAll(uint64_t oldest) {
     std::lock_guard<std::mutex> lock(mu_);
     for (auto it = chains_.begin(); it != chains_.end();) {
-      if (PruneChain(it->second, oldest)) {
-        it = chains_.erase(it);
-        cells_.fetch_sub(1, std::memory_order_release);
-      } else {
-        ++it;
-      }
+      it = PruneChain(it->second, oldest) ? Erase(it) : std::next(it);
     }
   }
   void Clear() {
@@ -130,9 +125,10 @@ class VersionStore {
   }
 
   using Chains = std::unordered_map<uint64_t, std::vector<Version>>;
-  void Erase(Chains::iterator it) {
-    chains_.erase(it);
+  // Drops a cell's (empty) chain; returns the next one.
+  Chains::iterator Erase(Chains::iterator it) {
     cells_.fetch_sub(1, std::memory_order_release);
+    return chains_.erase(it);
   }
 
   mutable std::mutex mu_;

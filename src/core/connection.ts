@@ -56,9 +56,7 @@ export class Connection implements Disposable {
   query(text: string, params?: QueryParameters): Promise<QueryResult> {
     try {
       checkArguments(text, params);
-      const submitted = this.#open().query(text, params);
-      if (submitted instanceof Promise) return whileInFlight(submitted, toQueryResult);
-      return Promise.resolve(toQueryResult(submitted));
+      return whileInFlight(this.#open().query(text, params), toQueryResult);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -71,9 +69,7 @@ export class Connection implements Disposable {
    */
   async queryText(text: string, params?: QueryParameters): Promise<RawTextResult> {
     checkArguments(text, params);
-    const submitted = this.#open().queryText(text, params);
-    if (submitted instanceof Promise) return whileInFlight(submitted, same);
-    return submitted;
+    return whileInFlight(this.#open().queryText(text, params), same);
   }
 
   /** Runs a statement inline on the calling thread, after any statements already queued. */

@@ -64,13 +64,16 @@ function settledPolled(submitted: number): void {
 }
 
 /**
- * Tracks a native statement's promise, keeping the loop polling for a short while, and maps
- * its value with `map` (one promise reaction for both). Polling happens only while the
+ * Tracks a native statement's promise (or takes its value, when it already ran on this
+ * thread), keeping the loop polling for a short while, and maps its value with `map` (one
+ * promise reaction for both). Polling happens only while the
  * statement is the only one in flight and recent polled statements came back within the
  * window on average (every 16th lone statement is polled anyway, to notice when they do
  * again): statements that take longer (a large scan, a slow disk's sync) are not polled for.
  */
-export function whileInFlight<T, R>(promise: Promise<T>, map: (value: T) => R): Promise<R> {
+export function whileInFlight<T, R>(promise: Promise<T> | T, map: (value: T) => R): Promise<R> {
+  // A value, not a promise: the statement already ran on this thread (a short read).
+  if (!(promise instanceof Promise)) return Promise.resolve(map(promise));
   if (windowMs === 0) return promise.then(map);
   inFlight++;
   const submitted = performance.now();
