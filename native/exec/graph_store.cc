@@ -27,17 +27,11 @@ void UndoLog::Undo(TableProvider& tables) {
   for (auto it = entries_.rbegin(); it != entries_.rend(); ++it) {
     switch (it->kind) {
       case Entry::Kind::kInsertNode:
-        tables.GetNodeTable(it->table)->Truncate(it->offset);
+        tables.GetNodeTable(it->table)->UndoInsert(it->offset);
         break;
-      case Entry::Kind::kInsertRel: {
-        storage::RelTable* rels = tables.GetRelTable(it->table);
-        if (!rels->UndoInsert(it->offset, it->src, it->dst)) {
-          // Folded into the CSR meanwhile: the row stays, seen by no snapshot ever.
-          rels->SetCreateTs(it->offset, storage::kNotDeleted);
-          rels->SetDeleteTs(it->offset, 0);
-        }
+      case Entry::Kind::kInsertRel:
+        (void)tables.GetRelTable(it->table)->UndoInsert(it->offset, it->src, it->dst);
         break;
-      }
       case Entry::Kind::kDeleteNode: {
         storage::NodeTable* table = tables.GetNodeTable(it->table);
         (void)table->UndoDelete(it->offset);

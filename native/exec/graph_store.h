@@ -6,9 +6,10 @@
 // properties keep their older values in the table's VersionStore, and a statement reads
 // through a Snapshot: the writes committed up to its read timestamp plus its own
 // transaction's uncommitted ones (stamped kUncommittedBase + n until commit restamps them).
-// Writers are serialised, so a writer's snapshot is the latest state; read statements run
-// beside the one writer, reading the tables as the writer changes them (storage/shared_array.h)
-// and deciding by the stamps and versions what they see. Scans are bounded by the row count at
+// Updates run alone among writers, so their snapshot is the latest state; inserts run
+// concurrently with each other and read the commits published when they started plus their
+// own rows. Read statements run beside the writers, reading the tables as they change
+// (storage/shared_array.h) and deciding by the stamps and versions what they see. Scans are bounded by the row count at
 // Open() so rows created by the same statement are not scanned again.
 //
 // Thread-safety: one statement on one thread; the caller holds the database locks that fit

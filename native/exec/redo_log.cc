@@ -183,12 +183,21 @@ Status ApplyRedo(std::string_view payload, TableProvider& tables, const catalog:
     const uint64_t rows = node ? node_table->NumRows() : rel_table->NumRels();
     switch (kind) {
       case RedoOp::kInsertNode: {
-        if (offset != rows) {
+        // Concurrent inserts commit in another order than they took offsets: an offset below
+        // the table's end is a placeholder an earlier record left; one beyond it leaves
+        // placeholders for later records (or for inserts that were rolled back).
+        if (offset < rows && !node_table->IsPlaceholder(offset)) {
           return Corrupt(op, "node insert at offset " + std::to_string(offset) +
-                                 " but the table has " + std::to_string(rows) + " rows");
+                                 ", which holds a row already");
         }
         Status s = GetRow(in, node_table->ColumnTypes(), op, &row);
         if (!s.ok()) return s;
+        if (offset < rows) {
+          s = node_table->FillPlaceholder(offset, row, ts);
+          if (!s.ok()) return Check(s, op);
+          break;
+        }
+        node_table->AppendPlaceholders(offset - rows);
         auto inserted = node_table->Insert(row, ts);
         if (!inserted.ok()) return Check(inserted.status(), op);
         break;
@@ -196,14 +205,15 @@ Status ApplyRedo(std::string_view payload, TableProvider& tables, const catalog:
       case RedoOp::kInsertRel: {
         uint64_t src, dst;
         if (!in.GetVarint(&src) || !in.GetVarint(&dst)) return Corrupt(op, "truncated");
-        if (offset < rows) {
+        if (offset < rows && rel_table->delete_ts(offset) != 0) {
           return Corrupt(op, "rel insert at offset " + std::to_string(offset) +
-                                 " but the table already has " + std::to_string(rows) + " rels");
+                                 ", which holds a rel already");
         }
         const storage::NodeTable* src_table = tables.GetNodeTable(rel_table->src_table());
         const storage::NodeTable* dst_table = tables.GetNodeTable(rel_table->dst_table());
         if (!src_table || !dst_table || src >= src_table->NumRows() ||
-            dst >= dst_table->NumRows()) {
+            dst >= dst_table->NumRows() || src_table->IsPlaceholder(src) ||
+            dst_table->IsPlaceholder(dst)) {
           return Corrupt(op, "rel endpoint out of range");
         }
         std::vector<LogicalType> types;
@@ -212,7 +222,12 @@ Status ApplyRedo(std::string_view payload, TableProvider& tables, const catalog:
         }
         Status s = GetRow(in, types, op, &row);
         if (!s.ok()) return s;
-        // Offsets of rels rolled back before this commit are holes here.
+        if (offset < rows) {  // a hole an earlier record left (see kInsertNode)
+          s = rel_table->FillTombstone(offset, src, dst, row, ts);
+          if (!s.ok()) return Check(s, op);
+          break;
+        }
+        // Offsets of rels rolled back, or committed later, are holes here.
         rel_table->AppendTombstones(offset - rows);
         auto inserted = rel_table->InsertEdge(src, dst, row, ts);
         if (!inserted.ok()) return Check(inserted.status(), op);

@@ -90,8 +90,8 @@ Result<std::shared_ptr<Database>> Database::Open(DatabaseConfig config) {
       return s;
     }
   }
-  db->commit_ts_ = std::max(db->commit_ts_, db->MaxCommittedStamp());
-  db->visible_ts_.store(db->commit_ts_);
+  db->commit_ts_.store(std::max(db->commit_ts_.load(), db->MaxCommittedStamp()));
+  db->visible_ts_.store(db->commit_ts_.load());
   return db;
 }
 
@@ -210,22 +210,22 @@ Status Database::Recover() {
   auto read = wal::ReadAllWals(fs_, dir, storage_->checkpoint_sequence());
   if (!read.ok()) return read.status();
   recovery_warnings_ = read->warnings;
-  commit_ts_ = storage_->checkpoint_commit_ts();
+  commit_ts_.store(storage_->checkpoint_commit_ts());
   bool dropped = false;
   for (const wal::WalRecord& record : read->records) {
     const std::string where = dir + "/" + wal::WalFileName(record.slot_id) + " at offset " +
                               std::to_string(record.offset);
-    if (record.commit_ts <= commit_ts_) {
+    if (record.commit_ts <= commit_ts_.load()) {
       return Status(ErrorCode::kCorruption,
                     "corruption in " + where + ": commit timestamp " +
                         std::to_string(record.commit_ts) + " is not after " +
-                        std::to_string(commit_ts_));
+                        std::to_string(commit_ts_.load()));
     }
-    if (record.commit_ts != commit_ts_ + 1) {
+    if (record.commit_ts != commit_ts_.load() + 1) {
       // A commit is acknowledged only once every earlier record is durable, so records after
       // a missing one belong to commits that were never acknowledged.
       recovery_warnings_.push_back("write-ahead log: the record of commit " +
-                                   std::to_string(commit_ts_ + 1) +
+                                   std::to_string(commit_ts_.load() + 1) +
                                    " is missing; dropped the later, unacknowledged commits "
                                    "from " + where);
       dropped = true;
@@ -233,7 +233,7 @@ Status Database::Recover() {
     }
     Status s = exec::ApplyRedo(record.payload, *this, storage_->catalog(), record.commit_ts);
     if (!s.ok()) return Status(ErrorCode::kCorruption, s.message() + " (in " + where + ")");
-    commit_ts_ = record.commit_ts;
+    commit_ts_.store(record.commit_ts);
     ++recovered_commits_;
   }
   for (const std::string& warning : recovery_warnings_) {
@@ -241,7 +241,7 @@ Status Database::Recover() {
   }
   if (recovered_commits_ > 0 || dropped || !read->truncations.empty()) {
     // Fold the replayed commits into a checkpoint: the logs then hold nothing new.
-    Status s = storage_->Checkpoint(commit_ts_);
+    Status s = storage_->Checkpoint(commit_ts_.load());
     if (!s.ok()) return s;
   }
   // Every log is now stale or empty; writers start fresh ones when they first commit.
@@ -288,13 +288,16 @@ Status Database::CommitWrites(uint32_t wal_slot, exec::UndoLog& log, uint64_t st
     return Status::OK();
   }
   if (closed()) return Status(ErrorCode::kConnectionClosed, "the database is closed");
-  const uint64_t ts = commit_ts_ + 1;
+  // Concurrent inserts commit one at a time here, so commit timestamps, record order and
+  // publication stay in step.
+  std::lock_guard<std::mutex> committing(commit_mu_);
+  const uint64_t ts = commit_ts_.load(std::memory_order_relaxed) + 1;
   log.Commit(*this, stamp, ts);
   if (!in_memory_) {
     Status s = AppendToLog(wal_slot, ts, exec::EncodeRedo(log, *this, storage_->catalog()), ticket);
     if (!s.ok()) return s;
   }
-  commit_ts_ = ts;
+  commit_ts_.store(ts, std::memory_order_relaxed);
   // Publish (see ReadSnapshot), then drop the versions of the written cells that no running
   // reader needs: readers that start from now on read at `ts` or later.
   visible_ts_.store(ts, std::memory_order_seq_cst);
@@ -368,7 +371,7 @@ Status Database::CheckpointLocked() {
   std::unique_lock<std::shared_mutex> inflight(wal_inflight_);  // no commit between append and sync
   FreeRetiredLocked();
   const uint64_t before = storage_->checkpoint_sequence();
-  Status s = storage_->Checkpoint(commit_ts_);
+  Status s = storage_->Checkpoint(commit_ts_.load());
   if (!s.ok()) {
     // Once MANIFEST may name the new checkpoint, the logs (which name the old one) could be
     // ignored by recovery: no more records may go to them.

@@ -3,11 +3,13 @@
 //
 // Concurrency (docs/concurrency.md): statements that only read take the statement lock shared
 // and run in parallel, each reading a snapshot. Statements that change rows (DML) take it
-// shared too, plus the writer mutex, so they run one at a time but beside the reads: the
-// tables can be read while one writer changes them (storage/shared_array.h), and the stamps and
-// property versions keep a writer's changes out of every snapshot until its commit is
-// published. Schema changes, COPY, checkpoints and compaction take the statement lock
-// exclusively. A failing write statement is undone before its locks are released.
+// shared too, plus the writer lock: insert-only statements share it and run concurrently with
+// each other (each table serialises its own appends), every other write holds it alone. All
+// run beside the reads: the tables can be read while they are written
+// (storage/shared_array.h), and the stamps and property versions keep a writer's changes out of
+// every snapshot until its commit is published. Schema changes, COPY, checkpoints and
+// compaction take the statement lock exclusively. A failing write statement is undone before
+// its locks are released.
 //
 // Durability (docs/wal-format.md): an on-disk database keeps one write-ahead log per execution
 // slot. A committing transaction appends its redo record while it still holds the lock
@@ -161,7 +163,8 @@ class Database final : public exec::TableProvider {
   // a sequence of an on-disk database advanced since its state was last logged: the record then
   // carries only the sequences' state. On error nothing is published and the caller must undo
   // the writes (it still holds the lock).
-  // REQUIRES: the statement lock, exclusive.
+  // REQUIRES: writer_lock() (shared for an insert-only log), with the statement lock shared; or
+  // the statement lock exclusively.
   Status CommitWrites(uint32_t wal_slot, exec::UndoLog& log, uint64_t stamp,
                       CommitTicket* ticket);
   // Waits until the ticket's record and all earlier ones are durable (with sync_on_commit).
@@ -179,17 +182,19 @@ class Database final : public exec::TableProvider {
 
   // ---- For the statement pipeline (main/). REQUIRES: the matching lock is held. ----
   StatementLock& statement_lock() { return lock_; }
-  // Held by the statement that writes rows (with statement_lock() shared), so writers run one
-  // at a time. Acquired after statement_lock().
-  std::mutex& writer_mutex() { return writer_mu_; }
+  // Held by the statements that write rows (with statement_lock() shared): shared by
+  // insert-only statements (MvccInsertTransaction), which run concurrently with each other,
+  // and exclusively by every other row write (SET, DELETE, MERGE, explicit transactions, their
+  // commit and rollback), which runs alone. Acquired after statement_lock().
+  StatementLock& writer_lock() { return writer_lock_; }
   TransactionGate& transaction_gate() { return gate_; }
   const catalog::Catalog& catalog() const { return storage_->catalog(); }
   storage::StorageManager& storage() { return *storage_; }
 
   // ---- MVCC (docs/concurrency.md) ----
-  // The timestamp the next commit gets. REQUIRES: the writer mutex or the statement lock,
-  // exclusive.
-  uint64_t NextCommitTs() const { return commit_ts_ + 1; }
+  // The timestamp the next commit gets. Stable only for the holder of writer_lock() or the
+  // statement lock exclusively (concurrent inserts commit meanwhile otherwise).
+  uint64_t NextCommitTs() const { return commit_ts_.load(std::memory_order_relaxed) + 1; }
   // The newest committed timestamp: what a new snapshot reads.
   uint64_t visible_ts() const { return visible_ts_.load(std::memory_order_acquire); }
   // A fresh stamp for a read-write transaction's uncommitted writes.
@@ -264,7 +269,10 @@ class Database final : public exec::TableProvider {
   std::atomic<uint32_t> peak_{0};
   std::atomic<uint64_t> writes_since_compaction_{0};
   StatementLock lock_;
-  std::mutex writer_mu_;
+  StatementLock writer_lock_;
+  // Held by CommitWrites: commits of concurrent inserts take their timestamps, append their
+  // records and publish one at a time. Acquired after writer_lock_, before table write mutexes.
+  std::mutex commit_mu_;
   TransactionGate gate_;
   std::unique_ptr<storage::StorageManager> storage_;
   std::atomic<uint64_t> visible_ts_{0};
@@ -290,8 +298,10 @@ class Database final : public exec::TableProvider {
   std::mutex wal_mu_;  // guards the two vectors below
   std::vector<std::unique_ptr<wal::WalWriter>> wal_writers_;  // by WAL slot id, opened lazily
   std::vector<bool> wal_slot_used_;
-  uint64_t commit_ts_ = 0;  // the last commit's timestamp (dense); GUARDED_BY(lock_)
-  bool dirty_ = false;      // changed since the last checkpoint; GUARDED_BY(lock_)
+  // The last commit's timestamp (dense); written under commit_mu_ (or the statement lock
+  // exclusively).
+  std::atomic<uint64_t> commit_ts_{0};
+  bool dirty_ = false;  // changed since the last checkpoint; GUARDED_BY(commit_mu_ or lock_)
   std::mutex failure_mu_;
   Status write_failure_;  // GUARDED_BY(failure_mu_)
   std::vector<std::string> recovery_warnings_;

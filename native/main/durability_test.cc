@@ -17,6 +17,7 @@
 #include "exec/redo_log.h"
 #include "main/database.h"
 #include "main/execution_slot.h"
+#include "main/slot_test_util.h"
 #include "wal/format.h"
 #include "wal/recovery.h"
 
@@ -24,6 +25,8 @@ namespace graphdb {
 namespace {
 
 namespace fs = std::filesystem;
+using testing_util::Count;
+using testing_util::Exec;
 
 class DurabilityTest : public ::testing::Test {
  protected:
@@ -54,18 +57,6 @@ class DurabilityTest : public ::testing::Test {
     std::string copy = (root_ / ("crash" + std::to_string(copies_++))).string();
     fs::copy(dir_, copy, fs::copy_options::recursive);
     return copy;
-  }
-
-  static void Exec(ExecutionSlot& slot, const std::string& query) {
-    auto r = slot.Execute(query, {});
-    ASSERT_TRUE(r.ok()) << query << ": " << r.status().ToString();
-  }
-
-  static int64_t Count(ExecutionSlot& slot, const std::string& query) {
-    auto r = slot.Execute(query, {});
-    EXPECT_TRUE(r.ok()) << query << ": " << r.status().ToString();
-    if (!r.ok() || r->rows.empty()) return -1;
-    return r->rows[0][0].GetInt();
   }
 
   // Creates P nodes with ids [from, to), one statement (one commit) each.

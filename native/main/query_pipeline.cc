@@ -76,7 +76,7 @@ exec::QueryResult ExecuteBound(Database& db, const planner::LogicalPlan& plan,
                                AccessMode mode, Session* session,
                                CommitContext* commit = nullptr);
 
-// REQUIRES: the statement lock, exclusive when the query writes.
+// REQUIRES: the locks ExecuteBound needs.
 exec::QueryResult RunQueryStatement(Database& db, const parser::ParsedQueryStatement& statement,
                                     const std::unordered_map<std::string, Value>& params,
                                     AccessMode mode, Session* session, CommitContext* commit) {
@@ -95,8 +95,8 @@ exec::QueryResult RunQueryStatement(Database& db, const parser::ParsedQueryState
 
 // Runs a planned query. A write outside an explicit transaction commits here: its redo record
 // is appended to the WAL before the locks are released (`commit` is required then).
-// REQUIRES: the statement lock; when it writes, also the writer mutex (or the statement lock
-// exclusively).
+// REQUIRES: the statement lock; when it writes, also the writer lock (shared for an auto-commit
+// insert, else exclusive) or the statement lock exclusively.
 exec::QueryResult ExecuteBound(Database& db, const planner::LogicalPlan& plan,
                                const std::unordered_map<std::string, Value>& params,
                                AccessMode mode, Session* session, CommitContext* commit) {
@@ -210,7 +210,7 @@ exec::QueryResult RunTransactionStatement(Database& db, const parser::ParsedTran
   Status committed;
   if (!session->transaction->undo.empty()) {
     std::shared_lock<StatementLock> lock(db.statement_lock());
-    std::lock_guard<std::mutex> writer(db.writer_mutex());
+    std::unique_lock<StatementLock> writer(db.writer_lock());
     exec::UndoLog& undo = session->transaction->undo;
     committed = db.CommitWrites(commit->wal_slot, undo, session->transaction->stamp,
                                 &commit->ticket);
@@ -234,7 +234,7 @@ void CommitSequences(Database& db, CommitContext& commit) {
     if (!db.catalog().HasUnloggedSequences()) return;
   }
   std::shared_lock<StatementLock> lock(db.statement_lock());
-  std::lock_guard<std::mutex> writer(db.writer_mutex());
+  std::unique_lock<StatementLock> writer(db.writer_lock());
   exec::UndoLog no_writes;
   ThrowIfError(db.CommitWrites(commit.wal_slot, no_writes, db.NextCommitTs(), &commit.ticket));
 }
@@ -248,9 +248,16 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       const auto& query = statement.As<parser::ParsedQueryStatement>();
       const AccessMode mode = StatementAccessMode(statement);
       if (mode != AccessMode::kRead) {
-        // Reads go on meanwhile (docs/concurrency.md); writers take turns.
+        // Reads go on meanwhile (docs/concurrency.md); auto-commit inserts run beside each
+        // other, every other write alone.
         std::shared_lock<StatementLock> lock(db.statement_lock());
-        std::lock_guard<std::mutex> writer(db.writer_mutex());
+        std::shared_lock<StatementLock> inserting(db.writer_lock(), std::defer_lock);
+        std::unique_lock<StatementLock> writing(db.writer_lock(), std::defer_lock);
+        if (mode == AccessMode::kInsert && !in_transaction) {
+          inserting.lock();
+        } else {
+          writing.lock();
+        }
         ThrowIfError(db.CheckWritable());
         exec::QueryResult result = RunQueryStatement(db, query, params, mode, session, commit);
         db.NoteWrite();
@@ -332,7 +339,7 @@ void AbortTransaction(Database& db, Session& session) {
   }
   {
     std::shared_lock<StatementLock> lock(db.statement_lock());
-    std::lock_guard<std::mutex> writer(db.writer_mutex());
+    std::unique_lock<StatementLock> writer(db.writer_lock());
     session.transaction->undo.Undo(db);
   }
   session.transaction.reset();

@@ -35,13 +35,22 @@ StatementTransaction ChooseStatementTransaction(Database& db, const Transaction*
     t.snapshot.own = transaction->stamp;
     if (writes) t.stamp = transaction->stamp;
     t.keep_versions = true;
+  } else if (writes && mode == AccessMode::kInsert) {
+    // Runs beside other inserts, so its commit timestamp is unknown until it commits: its rows
+    // and edges carry a stamp of its own until then (CommitWrites restamps them), and it reads
+    // the commits published when it started plus its own writes, never another insert's rows
+    // before their commit is published.
+    t.strategy = TransactionStrategy::kMvccInsert;
+    t.stamp = t.snapshot.own = db.NewTransactionStamp();
+    t.snapshot.read_ts = db.visible_ts();
+    t.keep_versions = true;
   } else if (writes) {
-    // Auto-commit: stamped with the commit timestamp it will get, which no reader sees until
-    // the commit is published; old values go to the version store before each overwrite, for
-    // the reads running beside it and the open READ ONLY transactions.
-    t.strategy = mode == AccessMode::kInsert ? TransactionStrategy::kMvccInsert
-                 : embedded                  ? TransactionStrategy::kCurrentCowWrite
-                                             : TransactionStrategy::kSnapshotCowWrite;
+    // Auto-commit, running alone among writers: stamped with the commit timestamp it will get,
+    // which no reader sees until the commit is published; old values go to the version store
+    // before each overwrite, for the reads running beside it and the open READ ONLY
+    // transactions.
+    t.strategy = embedded ? TransactionStrategy::kCurrentCowWrite
+                          : TransactionStrategy::kSnapshotCowWrite;
     t.stamp = t.snapshot.own = db.NextCommitTs();
     t.keep_versions = true;
   } else {

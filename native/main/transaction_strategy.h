@@ -4,7 +4,7 @@
 // to the service's pool. Clients never choose. docs/concurrency.md describes each.
 //
 // Thread-safety: ChooseStatementTransaction reads the database's MVCC state; the caller
-// holds the statement lock that fits the statement (shared for reads, exclusive for writes).
+// holds the locks that fit the statement (ExecuteBound in main/query_pipeline.cc).
 #pragma once
 
 #include <cstdint>

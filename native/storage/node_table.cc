@@ -51,6 +51,21 @@ Status NodeTable::DuplicateKey(uint64_t offset, const char* prefix) const {
                     ", which violates the uniqueness constraint of the primary key column.");
 }
 
+Status NodeTable::KeyTaken(uint64_t offset, uint64_t ts, const char* prefix) const {
+  std::optional<uint64_t> holder = index_.Find(columns_[pk_column_]->Get(offset));
+  if (holder && *holder != offset) {
+    const uint64_t stamp = create_ts_[*holder];
+    if (stamp >= kUncommittedBase && stamp != kNotDeleted && stamp != ts) {
+      return Status(ErrorCode::kTxConflict,
+                    std::string(prefix) + "primary key value " +
+                        columns_[pk_column_]->Get(offset).ToString() + " of table " + name_ +
+                        " is being inserted by a concurrent transaction that has not committed "
+                        "yet; retry once it has ended.");
+    }
+  }
+  return DuplicateKey(offset, prefix);
+}
+
 void NodeTable::TruncateColumns(uint64_t rows) {
   for (auto& c : columns_) c->Truncate(rows);
 }
@@ -61,10 +76,11 @@ Result<uint64_t> NodeTable::Insert(const std::vector<Value>& values, uint64_t ts
                                                   std::to_string(columns_.size()) +
                                                   " values, got " + std::to_string(values.size()));
   }
-  uint64_t row = NumRows();
   if (values[pk_column_].is_null() && !IsSerial(*columns_[pk_column_])) {
     return NullKey("Runtime exception: ");
   }
+  std::lock_guard<std::mutex> lock(write_mu_);
+  const uint64_t row = NumRows();
   std::vector<int64_t> serial_before = next_serial_;
   for (size_t i = 0; i < columns_.size(); ++i) {
     Column& c = *columns_[i];
@@ -86,7 +102,7 @@ Result<uint64_t> NodeTable::Insert(const std::vector<Value>& values, uint64_t ts
   delete_ts_.push_back(kNotDeleted);
   create_ts_.push_back(ts);
   if (!index_.Insert(row)) {
-    Status dup = DuplicateKey(row, "Runtime exception: ");
+    Status dup = KeyTaken(row, ts, "Runtime exception: ");
     create_ts_.pop_back();
     delete_ts_.pop_back();
     TruncateColumns(row);
@@ -154,21 +170,66 @@ void NodeTable::SetDeleteTs(uint64_t offset, uint64_t ts) {
   if (!was && is) num_deleted_.fetch_add(1, std::memory_order_relaxed);
 }
 
-void NodeTable::Truncate(uint64_t rows) {
-  uint64_t n = NumRows();
-  if (rows >= n) return;
-  for (uint64_t r = rows; r < n; ++r) {
-    if (IsDeleted(r)) {
-      num_deleted_.fetch_sub(1, std::memory_order_relaxed);
-    } else {
-      index_.Erase(r);
+void NodeTable::UndoInsert(uint64_t offset) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  if (offset >= NumRows() || IsPlaceholder(offset)) return;
+  if (IsDeleted(offset)) {
+    num_deleted_.fetch_sub(1, std::memory_order_relaxed);
+  } else {
+    index_.Erase(offset);
+  }
+  if (offset + 1 == NumRows()) {
+    // Readers that loaded the larger NumRows() may still look at this row: the memory stays,
+    // and the stamps they read are this writer's, which they do not see.
+    create_ts_.pop_back();
+    delete_ts_.pop_back();
+    TruncateColumns(offset);
+    return;
+  }
+  // Another writer appended after it: the row keeps its offset as a placeholder. Its stamps
+  // change from this writer's (invisible) to a create stamp no snapshot sees.
+  create_ts_.Set(offset, kNotDeleted);
+  delete_ts_.Set(offset, 0);
+  num_deleted_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void NodeTable::AppendPlaceholders(uint64_t count) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  for (auto& column : columns_) column->AppendNulls(count);
+  delete_ts_.resize(delete_ts_.size() + count, 0);
+  create_ts_.resize(create_ts_.size() + count, kNotDeleted);
+  num_deleted_.fetch_add(count, std::memory_order_relaxed);
+}
+
+Status NodeTable::FillPlaceholder(uint64_t offset, const std::vector<Value>& values,
+                                  uint64_t ts) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  if (offset >= NumRows() || !IsPlaceholder(offset) || values.size() != columns_.size()) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "row " + std::to_string(offset) + " of table " + name_ + " is not a placeholder");
+  }
+  if (values[pk_column_].is_null()) return NullKey("Runtime exception: ");
+  for (size_t i = 0; i < columns_.size(); ++i) {
+    Status s = columns_[i]->Set(offset, values[i]);
+    if (!s.ok()) {
+      for (size_t k = 0; k < i; ++k) (void)columns_[k]->Set(offset, Value::Null(columns_[k]->type()));
+      return s;
     }
   }
-  // Readers that loaded the larger NumRows() may still look at these rows: the memory stays,
-  // and the stamps they read are this writer's, which they do not see.
-  create_ts_.resize(rows);
-  delete_ts_.resize(rows);
-  TruncateColumns(rows);
+  if (!index_.Insert(offset)) {
+    Status dup = DuplicateKey(offset, "Runtime exception: ");
+    for (auto& column : columns_) (void)column->Set(offset, Value::Null(column->type()));
+    return dup;
+  }
+  for (size_t i = 0; i < columns_.size(); ++i) {
+    if (IsSerial(*columns_[i]) && !values[i].is_null()) {
+      next_serial_[i] = std::max(next_serial_[i], columns_[i]->GetInt64(offset) + 1);
+    }
+  }
+  create_ts_.Set(offset, ts);
+  delete_ts_.Set(offset, kNotDeleted);
+  num_deleted_.fetch_sub(1, std::memory_order_relaxed);
+  return Status::OK();
 }
 
 Status NodeTable::Set(size_t column, uint64_t offset, const Value& value) {

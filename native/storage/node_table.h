@@ -24,10 +24,16 @@
 // overwritten (Set) must re-check the VersionStore after reading (the caller adds the old value
 // there first). Bulk load, ALTER, FreeRetired, Serialize and the stamp spans need exclusive
 // access.
+// Concurrent inserts (MvccInsertTransaction, docs/concurrency.md): Insert, UndoInsert and
+// SetCreateTs take the table's own write mutex, so several insert-only writers may call them
+// at once (their rows interleave; each stays invisible under its writer's uncommitted stamp).
+// Delete, UndoDelete, Set, SetDeleteTs and the key-erase stamps still need the one writer: no
+// insert may run beside them (the database's writer lock sees to that).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -77,8 +83,22 @@ class NodeTable {
   // Undoes Delete (an aborted transaction): clears delete_ts and re-indexes the key;
   // kConstraintViolation if another live row took the key meanwhile.
   Status UndoDelete(uint64_t offset);
-  // Drops rows [rows, NumRows()) (undo of appends): their keys leave the index.
-  void Truncate(uint64_t rows);
+  // Undoes Insert of row `offset` (an aborted writer): its key leaves the index; the newest row
+  // is dropped, so the offset is reused, while a row other writers appended after stays as a
+  // placeholder: deleted, seen by no snapshot (IsPlaceholder). REQUIRES: `offset` was returned
+  // by Insert and not undone yet.
+  void UndoInsert(uint64_t offset);
+  // A row that holds an offset but no data: an insert undone under a later row, or one that
+  // write-ahead-log replay has not reached yet (delete_ts 0; real deletes carry their commit
+  // timestamp, which is at least 1).
+  bool IsPlaceholder(uint64_t offset) const { return delete_ts_[offset] == 0; }
+  // Write-ahead-log replay, whose records come in commit order while concurrent inserts took
+  // offsets in another order: `count` placeholder rows (NULL values) for offsets a later
+  // record fills, or that belonged to inserts undone after other writers appended.
+  void AppendPlaceholders(uint64_t count);
+  // Write-ahead-log replay: puts a row into placeholder `offset` as Insert would have.
+  // kInvalidRequest when `offset` is not a placeholder; duplicate and NULL keys as Insert.
+  Status FillPlaceholder(uint64_t offset, const std::vector<Value>& values, uint64_t ts);
 
   // Offset of the live row with this key.
   std::optional<uint64_t> Lookup(const Value& key) const { return index_.Find(key); }
@@ -111,7 +131,10 @@ class NodeTable {
   uint64_t create_ts(uint64_t offset) const { return create_ts_[offset]; }
   uint64_t delete_ts(uint64_t offset) const { return delete_ts_[offset]; }
   bool IsDeleted(uint64_t offset) const { return delete_ts_[offset] != kNotDeleted; }
-  void SetCreateTs(uint64_t offset, uint64_t ts) { create_ts_.Set(offset, ts); }
+  void SetCreateTs(uint64_t offset, uint64_t ts) {
+    std::lock_guard<std::mutex> lock(write_mu_);
+    create_ts_.Set(offset, ts);
+  }
   // Sets delete_ts without touching the index (for a transaction layer that manages keys).
   void SetDeleteTs(uint64_t offset, uint64_t ts);
   // REQUIRES: exclusive access.
@@ -147,10 +170,15 @@ class NodeTable {
 
  private:
   Status DuplicateKey(uint64_t offset, const char* prefix) const;
+  // Why a row could not take its key: a duplicate, or (kTxConflict) a row another writer
+  // inserted and has not committed yet (stamped `kUncommittedBase + n`, not `ts`).
+  Status KeyTaken(uint64_t offset, uint64_t ts, const char* prefix) const;
   void TruncateColumns(uint64_t rows);
 
   catalog::TableId table_id_;
   std::string name_;
+  // Held by Insert, UndoInsert and SetCreateTs (concurrent inserts; see the top of the file).
+  mutable std::mutex write_mu_;
   std::vector<std::unique_ptr<Column>> columns_;  // unique_ptr: the index points at the key
   size_t pk_column_;
   PrimaryKeyIndex index_;

@@ -83,7 +83,7 @@ TEST(NodeTableTest, DeleteAndReinsert) {
   EXPECT_EQ(*again, 2u);
   EXPECT_EQ(*table.LookupString("a"), 2u);
   EXPECT_EQ(table.UndoDelete(0).code(), ErrorCode::kConstraintViolation);  // key taken
-  table.Truncate(2);                                                       // undo the re-insert
+  table.UndoInsert(2);                                                     // undo the re-insert
   EXPECT_FALSE(table.LookupString("a").has_value());
   ASSERT_TRUE(table.UndoDelete(0).ok());
   EXPECT_EQ(*table.LookupString("a"), 0u);

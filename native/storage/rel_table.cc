@@ -47,7 +47,16 @@ void RelTable::Adjacency::ClearDeltas() {
 }
 
 bool RelTable::UndoInsert(uint64_t rel, uint64_t src, uint64_t dst) {
-  if (rel + 1 != NumRels() || IsDeleted(rel)) return false;
+  std::lock_guard<std::mutex> lock(write_mu_);
+  if (rel >= NumRels()) return false;
+  // Stays as a row seen by no snapshot: create stamp never visible, deleted at 0.
+  auto keep_unseen = [&] {
+    if (!IsDeleted(rel)) num_deleted_.fetch_add(1, std::memory_order_relaxed);
+    create_ts_.Set(rel, kNotDeleted);
+    delete_ts_.Set(rel, 0);
+    return false;
+  };
+  if (rel + 1 != NumRels() || IsDeleted(rel)) return keep_unseen();
   Adjacency& fwd = adj_[0];
   Adjacency& bwd = adj_[1];
   const AdjEntry f{dst, rel}, b{src, rel};
@@ -56,7 +65,7 @@ bool RelTable::UndoInsert(uint64_t rel, uint64_t src, uint64_t dst) {
     const DeltaList& list = *a.delta_lists[a.delta_slot[v] - 1];
     return !list.empty() && list.back() == e;
   };
-  if (!last_is(fwd, src, f) || !last_is(bwd, dst, b)) return false;
+  if (!last_is(fwd, src, f) || !last_is(bwd, dst, b)) return keep_unseen();
   fwd.RemoveLastDelta(src, f);
   bwd.RemoveLastDelta(dst, b);
   create_ts_.pop_back();
@@ -92,6 +101,16 @@ Status RelTable::MultiplicityError(const char* prefix, uint64_t vertex, Directio
                     " direction, which violates the rel multiplicity constraint.");
 }
 
+Status RelTable::CheckMultiplicity(uint64_t src, uint64_t dst) const {
+  if (catalog::IsSingleForward(multiplicity_) && LiveDegree(src, Direction::kForward) > 0) {
+    return MultiplicityError("Runtime exception: ", src, Direction::kForward);
+  }
+  if (catalog::IsSingleBackward(multiplicity_) && LiveDegree(dst, Direction::kBackward) > 0) {
+    return MultiplicityError("Runtime exception: ", dst, Direction::kBackward);
+  }
+  return Status::OK();
+}
+
 Result<uint64_t> RelTable::InsertEdge(uint64_t src, uint64_t dst, const std::vector<Value>& props,
                                       uint64_t ts) {
   if (props.size() != columns_.size()) {
@@ -99,12 +118,8 @@ Result<uint64_t> RelTable::InsertEdge(uint64_t src, uint64_t dst, const std::vec
                                                   std::to_string(columns_.size()) +
                                                   " values, got " + std::to_string(props.size()));
   }
-  if (catalog::IsSingleForward(multiplicity_) && LiveDegree(src, Direction::kForward) > 0) {
-    return MultiplicityError("Runtime exception: ", src, Direction::kForward);
-  }
-  if (catalog::IsSingleBackward(multiplicity_) && LiveDegree(dst, Direction::kBackward) > 0) {
-    return MultiplicityError("Runtime exception: ", dst, Direction::kBackward);
-  }
+  std::lock_guard<std::mutex> lock(write_mu_);
+  if (Status s = CheckMultiplicity(src, dst); !s.ok()) return s;
   uint64_t rel = NumRels();
   for (size_t i = 0; i < columns_.size(); ++i) {
     Status s = columns_[i]->Append(props[i]);
@@ -143,6 +158,26 @@ Status RelTable::UndoDelete(uint64_t rel) {
   }
   delete_ts_.Set(rel, kNotDeleted);
   num_deleted_.fetch_sub(1, std::memory_order_relaxed);
+  return Status::OK();
+}
+
+Status RelTable::FillTombstone(uint64_t rel, uint64_t src, uint64_t dst,
+                               const std::vector<Value>& props, uint64_t ts) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  if (rel >= NumRels() || delete_ts_[rel] != 0 || props.size() != columns_.size()) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "rel " + std::to_string(rel) + " of table " + name_ + " is not a tombstone");
+  }
+  if (Status s = CheckMultiplicity(src, dst); !s.ok()) return s;
+  for (size_t i = 0; i < columns_.size(); ++i) {
+    Status s = columns_[i]->Set(rel, props[i]);
+    if (!s.ok()) return s;
+  }
+  create_ts_.Set(rel, ts);
+  delete_ts_.Set(rel, kNotDeleted);
+  num_deleted_.fetch_sub(1, std::memory_order_relaxed);
+  adj_[0].AddDelta(src, AdjEntry{dst, rel});
+  adj_[1].AddDelta(dst, AdjEntry{src, rel});
   return Status::OK();
 }
 

@@ -30,10 +30,14 @@
 // exclusive access (bulk load, Compact); delta lists grow as shared arrays. CsrEdges,
 // DeltaEdges, Degree, FindEdge and LiveDegree read without the atomic protocol and are for the
 // writer thread or exclusive access; so are bulk load, ALTER, FreeRetired and Serialize.
+// Concurrent inserts (MvccInsertTransaction, docs/concurrency.md): InsertEdge, UndoInsert and
+// SetCreateTs take the table's own write mutex, so several insert-only writers may call them
+// at once; the rest still needs the one writer.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -96,21 +100,31 @@ class RelTable {
   // Stamps delete_ts (the adjacency entries stay until Compact).
   Status DeleteEdge(uint64_t rel, uint64_t ts);
   Status UndoDelete(uint64_t rel);
-  // Undoes InsertEdge(src, dst, ...) of the newest edge `rel`: removes its adjacency entries
-  // and its row, so the offset is reused. Returns false (changing nothing) when that is not
-  // possible (not the newest edge, or its entries were folded into the CSR meanwhile).
+  // Undoes InsertEdge(src, dst, ...) of edge `rel` (an aborted writer). The newest edge whose
+  // adjacency entries are the newest of both endpoints loses them and its row, so the offset
+  // is reused; any other (another writer appended after it, or it was folded into the CSR
+  // meanwhile) stays as a row no snapshot sees, its entries skipped by the stamps. Returns
+  // whether the row was removed.
   bool UndoInsert(uint64_t rel, uint64_t src, uint64_t dst);
   // Appends `count` rel rows that exist only to keep rel offsets aligned: NULL properties,
-  // stamped deleted, and not in the adjacency. Write-ahead-log replay uses them for the
-  // offsets of edges that were inserted and then rolled back (which stay behind as deleted
-  // rows in memory).
+  // stamped deleted (delete_ts 0), and not in the adjacency. Write-ahead-log replay uses them
+  // for the offsets of edges that were inserted and then rolled back (which stay behind as
+  // deleted rows in memory), and for those a later record fills (FillTombstone): concurrent
+  // inserts take offsets in another order than they commit.
   void AppendTombstones(uint64_t count);
+  // Write-ahead-log replay: puts edge src -> dst into tombstone `rel` (from AppendTombstones),
+  // as InsertEdge would have. kInvalidRequest when `rel` is not such a tombstone.
+  Status FillTombstone(uint64_t rel, uint64_t src, uint64_t dst, const std::vector<Value>& props,
+                       uint64_t ts);
 
   // ---- MVCC stamps ----
   uint64_t create_ts(uint64_t rel) const { return create_ts_[rel]; }
   uint64_t delete_ts(uint64_t rel) const { return delete_ts_[rel]; }
   bool IsDeleted(uint64_t rel) const { return delete_ts_[rel] != kNotDeleted; }
-  void SetCreateTs(uint64_t rel, uint64_t ts) { create_ts_.Set(rel, ts); }
+  void SetCreateTs(uint64_t rel, uint64_t ts) {
+    std::lock_guard<std::mutex> lock(write_mu_);
+    create_ts_.Set(rel, ts);
+  }
   void SetDeleteTs(uint64_t rel, uint64_t ts);
   // REQUIRES: exclusive access.
   std::span<const uint64_t> create_ts_array() const { return create_ts_.span(); }
@@ -223,6 +237,8 @@ class RelTable {
   };
 
   Status MultiplicityError(const char* prefix, uint64_t vertex, Direction dir) const;
+  // Whether one more live edge src -> dst keeps the multiplicity (Runtime exception if not).
+  Status CheckMultiplicity(uint64_t src, uint64_t dst) const;
   // Rebuilds one direction's CSR from its current contents plus extra edges
   // extra_vertex[i] -> extra_neighbor[i] with rel offset extra_base_rel + i, optionally
   // dropping deleted edges; clears the delta lists.
@@ -235,6 +251,8 @@ class RelTable {
   catalog::TableId src_table_;
   catalog::TableId dst_table_;
   catalog::RelMultiplicity multiplicity_;
+  // Held by InsertEdge, UndoInsert and SetCreateTs (concurrent inserts; see the top).
+  mutable std::mutex write_mu_;
   std::vector<std::unique_ptr<Column>> columns_;
   SharedVector<uint64_t> create_ts_;
   SharedVector<uint64_t> delete_ts_;

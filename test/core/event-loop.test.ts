@@ -73,8 +73,10 @@ describe('event-loop polling while a statement is in flight', () => {
     }
     clearInterval(timer);
     expect(statements).toBeGreaterThan(10);
-    // A loop kept polling for results still runs its timers: most of the 2 ms slots fired.
-    expect(ticks).toBeGreaterThan(300 / 2 / 3);
+    // A loop kept polling for results still runs its timers: most of the 2 ms slots fired. On
+    // a machine so loaded that a turn of the loop takes longer than a slot, a timer fires at
+    // most once per turn, and each statement takes at least one turn: then a third of them.
+    expect(ticks).toBeGreaterThan(Math.min(300 / 2 / 3, statements / 3));
   });
 
   it('settles every statement of several connections, errors included', async () => {
