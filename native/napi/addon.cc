@@ -35,10 +35,23 @@ Napi::Value SetErrorClass(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+Napi::Value SetResultBuilders(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() != 2 || !info[0].IsFunction() || !info[1].IsFunction()) {
+    throw Napi::TypeError::New(env, "setResultBuilders expects two functions");
+  }
+  AddonData& data = GetAddonData(env);
+  data.pack_result = Napi::Persistent(info[0].As<Napi::Function>());
+  data.append_cells = Napi::Persistent(info[1].As<Napi::Function>());
+  return env.Undefined();
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   auto* data = new AddonData();
   env.SetInstanceData<AddonData>(data);  // deleted by Node when the env is torn down
   exports.Set("setErrorClass", Napi::Function::New(env, SetErrorClass, "setErrorClass"));
+  exports.Set("setResultBuilders",
+              Napi::Function::New(env, SetResultBuilders, "setResultBuilders"));
   exports.Set("NativeDatabase", DatabaseWrap::Define(env, *data));
   exports.Set("NativeConnection", ConnectionWrap::Define(env, *data));
   return exports;

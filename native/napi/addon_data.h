@@ -6,6 +6,7 @@
 #include <napi.h>
 
 #include "common/status.h"
+#include "napi/frozen_arrays.h"
 
 namespace graphdb::napi {
 
@@ -13,9 +14,16 @@ struct AddonData {
   Napi::FunctionReference database_ctor;
   Napi::FunctionReference connection_ctor;
   Napi::FunctionReference error_class;  // set once by the JS layer through setErrorClass()
+  // The JS functions that make a packed result (FromQueryResult), set once by
+  // src/native/addon.ts through setResultBuilders().
+  Napi::FunctionReference pack_result;
+  Napi::FunctionReference append_cells;
   // Statements queued or running on all connections of this env (JS thread only). A statement
   // submitted while it is the only one asks its worker to poll for the next (poll_after).
   uint32_t statements_in_flight = 0;
+  // The columns and types arrays of packed results (FromQueryResult), reused while unchanged.
+  FrozenStringArrays column_names;
+  FrozenStringArrays column_types;
 };
 
 inline AddonData& GetAddonData(Napi::Env env) { return *env.GetInstanceData<AddonData>(); }

@@ -202,36 +202,45 @@ Napi::Value ConnectionWrap::Enqueue(QueryJob* job) {
   return promise;
 }
 
-Napi::Value ConnectionWrap::Submit(const Napi::CallbackInfo& info, bool text) {
+// Checks the arguments of query(text, params?) and the like: the text goes to text_, the
+// parameters are returned.
+ParameterMap ConnectionWrap::ReadStatement(const Napi::CallbackInfo& info, const char* usage) {
   Napi::Env env = info.Env();
   CheckOpen(env);
-  if (info.Length() < 1 || !info[0].IsString()) {
-    throw Napi::TypeError::New(env, "query(text: string, params?: object)");
-  }
-  ParameterMap params =
-      ToParameterMap(env, info.Length() > 1 ? info[1] : env.Undefined());
-  std::string query = info[0].As<Napi::String>().Utf8Value();
+  if (info.Length() < 1 || !info[0].IsString()) throw Napi::TypeError::New(env, usage);
+  ParameterMap params = ToParameterMap(info);
+  constexpr size_t kKeptTextBytes = 64 * 1024;  // a longer text's storage is not kept
+  if (text_.capacity() > kKeptTextBytes) std::string().swap(text_);
+  Utf8Into(env, info[0], text_);
+  return params;
+}
+
+Napi::Value ConnectionWrap::Submit(const Napi::CallbackInfo& info, bool text) {
+  Napi::Env env = info.Env();
+  ParameterMap params = ReadStatement(info, "query(text: string, params?: object)");
   if (in_flight_ == 0 && InlineShortReads()) {
     // Nothing of this connection is queued or running: a short read (a few key lookups) runs
     // here at once, which costs less than handing it to the worker and back.
-    std::optional<Result<exec::QueryResult>> result = slot_->TryExecuteShortRead(query, params);
+    std::optional<Result<exec::QueryResult>> result = slot_->TryExecuteShortRead(text_, params);
     if (result) {
       // The result itself (not a promise): the JS layer wraps it. Errors as a rejected promise.
-      auto deferred = Napi::Promise::Deferred::New(env);
+      napi_value error = nullptr;
       if (result->ok()) {
         try {
           return text ? FromQueryResultAsText(env, result->value())
                       : FromQueryResult(env, result->value());
-        } catch (const Napi::Error& error) {
-          deferred.Reject(error.Value());
+        } catch (const Napi::Error& e) {
+          error = e.Value();
         }
       } else {
-        deferred.Reject(MakeError(env, result->status()).Value());
+        error = MakeError(env, result->status()).Value();
       }
+      auto deferred = Napi::Promise::Deferred::New(env);
+      deferred.Reject(error);
       return deferred.Promise();
     }
   }
-  auto* job = new QueryJob(this, env, std::move(query), std::move(params));
+  auto* job = new QueryJob(this, env, text_, std::move(params));
   job->keep_alive = Napi::Persistent(info.This().As<Napi::Object>());
   job->text = text;
   return Enqueue(job);
@@ -239,14 +248,9 @@ Napi::Value ConnectionWrap::Submit(const Napi::CallbackInfo& info, bool text) {
 
 Napi::Value ConnectionWrap::QuerySync(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  CheckOpen(env);
-  if (info.Length() < 1 || !info[0].IsString()) {
-    throw Napi::TypeError::New(env, "querySync(text: string, params?: object)");
-  }
-  ParameterMap params = ToParameterMap(env, info.Length() > 1 ? info[1] : env.Undefined());
-  std::string query = info[0].As<Napi::String>().Utf8Value();
+  ParameterMap params = ReadStatement(info, "querySync(text: string, params?: object)");
   worker_->WaitIdle();  // statements submitted earlier run first
-  Result<exec::QueryResult> result = slot_->Execute(query, params);
+  Result<exec::QueryResult> result = slot_->Execute(text_, params);
   if (!result.ok()) ThrowStatus(env, result.status());
   return FromQueryResult(env, result.value());
 }

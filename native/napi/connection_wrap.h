@@ -17,6 +17,7 @@
 #include <napi.h>
 
 #include <memory>
+#include <string>
 
 #include "main/execution_slot.h"
 #include "main/worker_thread.h"
@@ -39,6 +40,7 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   Napi::Value Query(const Napi::CallbackInfo& info);
   Napi::Value QueryText(const Napi::CallbackInfo& info);
   Napi::Value Submit(const Napi::CallbackInfo& info, bool text);
+  ParameterMap ReadStatement(const Napi::CallbackInfo& info, const char* usage);
   static bool InlineShortReads();
   Napi::Value Request(const Napi::CallbackInfo& info);
   Napi::Value Compact(const Napi::CallbackInfo& info);
@@ -58,6 +60,9 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   std::unique_ptr<WorkerThread> worker_;
   Tsfn tsfn_;
   uint32_t in_flight_ = 0;  // JS thread only
+  // The text of the statement being submitted (JS thread only): kept, so that converting the
+  // next one's text into it allocates nothing.
+  std::string text_;
   bool closed_ = false;
 };
 

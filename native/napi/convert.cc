@@ -1,7 +1,10 @@
 #include "napi/convert.h"
 
 #include <cmath>
+#include <string>
+#include <string_view>
 
+#include "napi/addon_data.h"
 #include "types/temporal.h"
 
 namespace graphdb::napi {
@@ -10,6 +13,27 @@ namespace {
 
 constexpr int kMaxDepth = 64;
 constexpr double kMaxSafeInteger = 9007199254740991.0;
+
+// The UTF-8 text of JS string `value` in buffer[0, length), and its length, when it fits in
+// `size` bytes with its terminating null; npos when it may not have.
+size_t TryUtf8(Napi::Env env, napi_value value, char* buffer, size_t size) {
+  // A UTF-8 character takes at most 4 bytes and Node cuts a text only between characters: a
+  // text that left room for 4 more bytes was not cut.
+  constexpr size_t kMaxCharBytes = 4;
+  size_t length = 0;
+  NAPI_THROW_IF_FAILED(env, napi_get_value_string_utf8(env, value, buffer, size, &length),
+                       std::string::npos);
+  return length + kMaxCharBytes < size ? length : std::string::npos;
+}
+
+// f(the UTF-8 text of JS string `value` as a string_view), without allocating for short texts.
+template <typename F>
+auto WithUtf8(Napi::Env env, napi_value value, const F& f) {
+  char buffer[256];
+  size_t length = TryUtf8(env, value, buffer, sizeof buffer);
+  if (length != std::string::npos) return f(std::string_view(buffer, length));
+  return f(std::string_view(Napi::String(env, value).Utf8Value()));
+}
 
 // The common type of list elements: equal types, or INT64 widened to DOUBLE.
 LogicalType UnifyTypes(Napi::Env env, const LogicalType& a, const LogicalType& b) {
@@ -96,7 +120,7 @@ Value ToValue(Napi::Env env, Napi::Value value, int depth) {
       return Value::Int128(v);
     }
     case napi_string:
-      return Value::String(value.As<Napi::String>().Utf8Value());
+      return WithUtf8(env, value, [](std::string_view text) { return Value::String(text); });
     case napi_object: {
       if (value.IsBuffer()) {
         auto buffer = value.As<Napi::Buffer<char>>();
@@ -144,6 +168,20 @@ Value ToValue(Napi::Env env, Napi::Value value, int depth) {
   }
 }
 
+void Utf8Into(Napi::Env env, napi_value value, std::string& out) {
+  if (out.capacity() < 64) out.reserve(64);
+  out.resize(out.capacity());  // stores only the characters beyond the old size
+  // data() has size() + 1 bytes: the terminating null goes where std::string keeps one.
+  size_t length = TryUtf8(env, value, out.data(), out.size() + 1);
+  if (length == std::string::npos) {
+    NAPI_THROW_IF_FAILED_VOID(env, napi_get_value_string_utf8(env, value, nullptr, 0, &length));
+    out.resize(length);
+    NAPI_THROW_IF_FAILED_VOID(
+        env, napi_get_value_string_utf8(env, value, out.data(), out.size() + 1, &length));
+  }
+  out.resize(length);
+}
+
 ParameterMap ToParameterMap(Napi::Env env, Napi::Value params) {
   ParameterMap out;
   if (params.IsUndefined() || params.IsNull()) return out;
@@ -156,6 +194,21 @@ ParameterMap ToParameterMap(Napi::Env env, Napi::Value params) {
   for (uint32_t i = 0; i < count; ++i) {
     Napi::Value key = keys.Get(i);
     out.emplace(key.ToString().Utf8Value(), ToValue(env, object.Get(key)));
+  }
+  return out;
+}
+
+ParameterMap ToParameterMap(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() <= 2) return ToParameterMap(env, info.Length() == 2 ? info[1] : env.Undefined());
+  if (info.Length() % 2 == 0) {
+    throw Napi::TypeError::New(env, "parameters must be name and value pairs");
+  }
+  ParameterMap out;
+  for (size_t i = 1; i < info.Length(); i += 2) {
+    if (!info[i].IsString()) throw Napi::TypeError::New(env, "parameter names must be strings");
+    std::string name = WithUtf8(env, info[i], [](std::string_view text) { return std::string(text); });
+    out.insert_or_assign(std::move(name), ToValue(env, info[i + 1]));
   }
   return out;
 }
@@ -283,22 +336,69 @@ Napi::Array BuildRows(Napi::Env env, const exec::QueryResult& result, bool text)
 
 }  // namespace
 
-Napi::Array FromQueryResult(Napi::Env env, const exec::QueryResult& result) {
-  // Elements, not named properties: setting a named property from native code looks its key
-  // up in V8's string table and walks map transitions each time, which cost more than the
-  // whole point read. The JS side builds the object with literals (src/native/addon.ts).
+Napi::Value FromQueryResult(Napi::Env env, const exec::QueryResult& result) {
+  // Every part goes to JS as call arguments: a JS function gathers arguments into arrays with
+  // JIT-compiled code, while each element or property stored from native code
+  // (napi_set_element) goes through V8's generic lookup, several times slower (it was the
+  // larger part of a point read, and of a large result). The first kCellsPerCall cells go
+  // with the call of pack_result, the rest with calls of append_cells, as many at a time.
+  constexpr size_t kFixed = 9;  // pack_result's arguments before the cells
+  constexpr size_t kCellsPerCall = 1024;
+  AddonData& data = GetAddonData(env);
+  if (data.pack_result.IsEmpty()) {
+    throw Napi::Error::New(env, "the result builders are not set (setResultBuilders)");
+  }
+  const size_t width = result.num_columns();
+  for (const auto& row : result.rows) {
+    if (row.size() != width) {
+      throw Napi::Error::New(env, "internal error: a result row has " + std::to_string(row.size()) +
+                                      " cells for " + std::to_string(width) + " columns");
+    }
+  }
   const exec::QueryCounters& c = result.counters;
-  Napi::Array out = Napi::Array::New(env, kPackedResultLength);
-  out.Set(0u, BuildColumns(env, result, false));
-  out.Set(1u, BuildColumns(env, result, true));
-  out.Set(2u, BuildRows(env, result, false));
-  out.Set(3u, Napi::Number::New(env, result.elapsed_ms));
-  out.Set(4u, Napi::Number::New(env, static_cast<double>(c.nodes_created)));
-  out.Set(5u, Napi::Number::New(env, static_cast<double>(c.nodes_deleted)));
-  out.Set(6u, Napi::Number::New(env, static_cast<double>(c.rels_created)));
-  out.Set(7u, Napi::Number::New(env, static_cast<double>(c.rels_deleted)));
-  out.Set(8u, Napi::Number::New(env, static_cast<double>(c.properties_set)));
-  return out;
+  const Napi::Number zero = Napi::Number::New(env, 0);
+  auto counter = [&](uint64_t v) -> napi_value {
+    return v == 0 ? zero : Napi::Number::New(env, static_cast<double>(v));
+  };
+  napi_value args[kFixed + kCellsPerCall];
+  args[0] = data.column_names.Get(env, width, [&](size_t i) -> const std::string& {
+    return result.column_names[i];
+  });
+  args[1] = data.column_types.Get(env, width,
+                                  [&](size_t i) { return result.column_types[i].ToString(); });
+  // Rows of no cells cannot go as cells: they go as an array of empty rows.
+  args[2] = width == 0 ? static_cast<napi_value>(BuildRows(env, result, false)) : env.Null();
+  args[3] = Napi::Number::New(env, result.elapsed_ms);
+  args[4] = counter(c.nodes_created);
+  args[5] = counter(c.nodes_deleted);
+  args[6] = counter(c.rels_created);
+  args[7] = counter(c.rels_deleted);
+  args[8] = counter(c.properties_set);
+  // next(at) puts the next cells (up to kCellsPerCall, row after row) in args from `at` on and
+  // returns where they end.
+  size_t row = width == 0 ? result.rows.size() : 0;
+  size_t column = 0;
+  auto next = [&](size_t at) {
+    size_t end = at;
+    while (row < result.rows.size() && end - at < kCellsPerCall) {
+      args[end++] = FromValue(env, result.rows[row][column]);
+      if (++column == width) {
+        column = 0;
+        ++row;
+      }
+    }
+    return end;
+  };
+  Napi::Value packed = data.pack_result.Value().Call(next(kFixed), args);
+  if (row < result.rows.size()) {
+    Napi::Function append = data.append_cells.Value();
+    args[0] = packed;
+    while (row < result.rows.size()) {
+      Napi::HandleScope scope(env);  // the handles of one call's cells
+      append.Call(next(1), args);
+    }
+  }
+  return packed;
 }
 
 Napi::Object FromQueryResultAsText(Napi::Env env, const exec::QueryResult& result) {

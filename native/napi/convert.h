@@ -11,16 +11,26 @@
 
 namespace graphdb::napi {
 
+// The UTF-8 text of the JS string `value`, into `out` (whose storage is reused: one call into
+// Node when the text fits in it, as a text no longer than the one converted last time does).
+void Utf8Into(Napi::Env env, napi_value value, std::string& out);
+
 // Parameters object (or undefined/null) -> ParameterMap. Throws TypeError on values that
 // cannot be parameters (functions, symbols, circular structures).
 ParameterMap ToParameterMap(Napi::Env env, Napi::Value params);
+// The parameters of query(text, params?) or of query(text, name, value, name, value...), the
+// form src/core/connection.ts uses: call arguments are much cheaper to read from native code
+// than an object's properties (enumerating them alone cost more than the engine's lookup).
+ParameterMap ToParameterMap(const Napi::CallbackInfo& info);
 Value ToValue(Napi::Env env, Napi::Value value, int depth = 0);
 
 Napi::Value FromValue(Napi::Env env, const Value& value);
-// The packed result: [columns, types, rows, elapsedMs, nodesCreated, nodesDeleted,
-// relationshipsCreated, relationshipsDeleted, propertiesSet] (PackedResult in addon.ts).
-inline constexpr uint32_t kPackedResultLength = 9;
-Napi::Array FromQueryResult(Napi::Env env, const exec::QueryResult& result);
+// The packed result (PackedResult in addon.ts): [columns, types, cells, elapsedMs,
+// nodesCreated, nodesDeleted, relationshipsCreated, relationshipsDeleted, propertiesSet], made
+// by the JS functions given to setResultBuilders. `cells` holds the cells of all rows, row
+// after row (rows of no cells when there are no columns). columns and types are frozen arrays,
+// the same ones as an earlier result's while they do not change (FrozenStringArrays).
+Napi::Value FromQueryResult(Napi::Env env, const exec::QueryResult& result);
 // The result object {columns, types, rows, summary} with every cell as Kùzu's text form
 // (Value::ToString; NULL as ""): the conformance runner's and the CLI's form, not packed.
 Napi::Object FromQueryResultAsText(Napi::Env env, const exec::QueryResult& result);

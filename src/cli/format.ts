@@ -37,7 +37,7 @@ export function formatResult(result: QueryResult, format: OutputFormat): string 
       return lines.join('\n');
     }
     case 'table': {
-      const table = new Table({ head: result.columns, style: { head: [], border: [] } });
+      const table = new Table({ head: [...result.columns], style: { head: [], border: [] } });
       for (const row of result.rows) table.push(row.map(cellText));
       const rows = result.rowCount === 1 ? '1 row' : `${result.rowCount} rows`;
       return `${table.toString()}\n(${rows})`;

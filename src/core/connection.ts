@@ -4,6 +4,7 @@ import {
   type NativeDatabase,
   type PackedResult,
   type RawTextResult,
+  type StatementArguments,
 } from '../native/addon.js';
 import { GraphDBError } from './errors.js';
 import { same, whileInFlight } from './loop-poll.js';
@@ -18,6 +19,24 @@ function checkArguments(text: unknown, params: unknown): void {
   if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) {
     throw new TypeError('query parameters must be a plain object');
   }
+}
+
+/** Parameters with more names than this go to the native side as the object itself. */
+const MAX_PAIRED_PARAMETERS = 1000;
+
+/**
+ * The arguments of a native statement call: the text, then the parameters as name, value,
+ * name, value..., which the native side reads far faster than an object's properties (the
+ * names `for...in` visits, as the native side would enumerate them, each value read after all
+ * names). So many parameters that the call could overflow the stack go as the object.
+ */
+function statementArguments(text: string, params: QueryParameters | undefined): StatementArguments {
+  const args: StatementArguments = [text];
+  if (params === undefined) return args;
+  for (const name in params) args.push(name, undefined);
+  if (args.length > 1 + 2 * MAX_PAIRED_PARAMETERS) return [text, params];
+  for (let i = 1; i < args.length; i += 2) args[i + 1] = params[args[i] as string];
+  return args;
 }
 
 function toQueryResult(packed: PackedResult): QueryResult {
@@ -56,7 +75,7 @@ export class Connection implements Disposable {
   query(text: string, params?: QueryParameters): Promise<QueryResult> {
     try {
       checkArguments(text, params);
-      return whileInFlight(this.#open().query(text, params), toQueryResult);
+      return whileInFlight(this.#open().query(...statementArguments(text, params)), toQueryResult);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -69,13 +88,13 @@ export class Connection implements Disposable {
    */
   async queryText(text: string, params?: QueryParameters): Promise<RawTextResult> {
     checkArguments(text, params);
-    return whileInFlight(this.#open().queryText(text, params), same);
+    return whileInFlight(this.#open().queryText(...statementArguments(text, params)), same);
   }
 
   /** Runs a statement inline on the calling thread, after any statements already queued. */
   querySync(text: string, params?: QueryParameters): QueryResult {
     checkArguments(text, params);
-    return new QueryResult(this.#open().querySync(text, params));
+    return new QueryResult(this.#open().querySync(...statementArguments(text, params)));
   }
 
   /**

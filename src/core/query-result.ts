@@ -1,11 +1,13 @@
-import { type PackedResult, type RawSummary, summaryOf } from '../native/addon.js';
+import { type PackedResult, type RawSummary, rowsOf, summaryOf } from '../native/addon.js';
 
 export type QuerySummary = RawSummary;
 
 /** The rows of one statement, with column names and Kùzu-style type names. */
 export class QueryResult {
-  readonly columns: string[];
-  readonly types: string[];
+  /** Frozen: the same array may be shared by later results with the same columns. */
+  readonly columns: readonly string[];
+  /** Frozen, like `columns`. */
+  readonly types: readonly string[];
   readonly rows: unknown[][];
   readonly summary: QuerySummary;
 
@@ -13,8 +15,8 @@ export class QueryResult {
   constructor(packed: PackedResult) {
     this.columns = packed[0];
     this.types = packed[1];
-    this.rows = packed[2];
-    this.summary = summaryOf(packed);
+    this.rows = rowsOf(packed);
+    this.summary = summaryOf(packed, this.rows);
   }
 
   get rowCount(): number {

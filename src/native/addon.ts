@@ -7,13 +7,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * A result as the native side hands it over: an array, which it fills much faster than an
- * object with named properties. `summaryOf` and QueryResult (src/core) read it.
+ * A result as the native side hands it over: an array, made by `packResult` below from the
+ * arguments the native side calls it with (much faster than filling an object, or even an
+ * array, from native code). `rowsOf`, `summaryOf` and QueryResult (src/core) read it.
+ * `columns` and `types` are frozen arrays, which the native side hands out again for later
+ * results with the same names and types.
  */
 export type PackedResult = [
-  columns: string[],
-  types: string[],
-  rows: unknown[][],
+  columns: readonly string[],
+  types: readonly string[],
+  /** The cells of all rows, row after row; the rows themselves when there are no columns. */
+  cells: unknown[],
   elapsedMs: number,
   nodesCreated: number,
   nodesDeleted: number,
@@ -42,10 +46,21 @@ export interface RawSummary {
   };
 }
 
-/** The summary of a packed result. */
-export function summaryOf(packed: PackedResult): RawSummary {
+/** The rows of a packed result. */
+export function rowsOf(packed: PackedResult): unknown[][] {
+  const width = packed[0].length;
+  const cells = packed[2];
+  if (width === 0) return cells as unknown[][];
+  if (cells.length === width) return [cells];
+  const rows: unknown[][] = [];
+  for (let start = 0; start < cells.length; start += width) rows.push(cells.slice(start, start + width));
+  return rows;
+}
+
+/** The summary of a packed result whose rows are `rows`. */
+export function summaryOf(packed: PackedResult, rows: unknown[][]): RawSummary {
   return {
-    rowCount: packed[2].length,
+    rowCount: rows.length,
     elapsedMs: packed[3],
     counters: {
       nodesCreated: packed[4],
@@ -74,12 +89,20 @@ export interface NativeDatabase {
   close(): void;
 }
 
+/**
+ * The arguments of query, queryText and querySync: (text, params?) with the parameters as an
+ * object, or (text, name, value, name, value...), which the native side reads much faster.
+ */
+export type StatementArguments =
+  | [text: string, params?: Record<string, unknown>]
+  | [text: string, ...pairs: unknown[]];
+
 export interface NativeConnection {
   readonly pending: number;
   readonly closed: boolean;
   /** The result itself when a short read ran at once on this thread, else a promise. */
-  query(text: string, params?: Record<string, unknown>): Promise<PackedResult> | PackedResult;
-  queryText(text: string, params?: Record<string, unknown>): Promise<RawTextResult> | RawTextResult;
+  query(...args: StatementArguments): Promise<PackedResult> | PackedResult;
+  queryText(...args: StatementArguments): Promise<RawTextResult> | RawTextResult;
   /** Runs a JSON query request; resolves to the HTTP JSON body when asJson is true. */
   executeTransactionalRequest(json: string, asJson: true): Promise<string>;
   executeTransactionalRequest(json: string, asJson?: false): Promise<PackedResult>;
@@ -87,12 +110,13 @@ export interface NativeConnection {
   schema(): Promise<string>;
   /** Compacts the database's adjacency on this connection's native thread. */
   compact(): Promise<PackedResult>;
-  querySync(text: string, params?: Record<string, unknown>): PackedResult;
+  querySync(...args: StatementArguments): PackedResult;
   close(): void;
 }
 
 interface Addon {
   setErrorClass(cls: new (message: string, code: never) => Error): void;
+  setResultBuilders(pack: typeof packResult, append: typeof appendCells): void;
   NativeDatabase: new (path: string, maxThreadNum: number, syncOnCommit?: boolean) => NativeDatabase;
   NativeConnection: new (db: NativeDatabase) => NativeConnection;
 }
@@ -115,3 +139,40 @@ function findAddon(): string {
 
 const require = createRequire(import.meta.url);
 export const addon: Addon = require(findAddon()) as Addon;
+
+/**
+ * The native side makes a packed result by calling this with its parts and up to 1024 cells as
+ * arguments (`rows` is null unless there are no columns), then `appendCells` with the next
+ * cells, 1024 at a time.
+ */
+function packResult(
+  columns: readonly string[],
+  types: readonly string[],
+  rows: unknown[][] | null,
+  elapsedMs: number,
+  nodesCreated: number,
+  nodesDeleted: number,
+  relationshipsCreated: number,
+  relationshipsDeleted: number,
+  propertiesSet: number,
+  ...cells: unknown[]
+): PackedResult {
+  return [
+    columns,
+    types,
+    rows ?? cells,
+    elapsedMs,
+    nodesCreated,
+    nodesDeleted,
+    relationshipsCreated,
+    relationshipsDeleted,
+    propertiesSet,
+  ];
+}
+
+function appendCells(packed: PackedResult, ...cells: unknown[]): void {
+  const target = packed[2];
+  for (let i = 0; i < cells.length; i++) target.push(cells[i]);
+}
+
+addon.setResultBuilders(packResult, appendCells);

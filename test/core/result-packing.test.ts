@@ -1,0 +1,304 @@
+// How results and parameters cross the addon boundary: column and type arrays are frozen and
+// handed out again while unchanged (FrozenStringArrays), cells come back in chunks of call
+// arguments, parameters go as name/value call arguments. None of it may change what a caller
+// sees, whatever the sequence of statements.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { databaseInternals } from '../../src/core/database.js';
+import { type Connection, Database, GraphDBError } from '../../src/index.js';
+import { addon } from '../../src/native/addon.js';
+
+describe('result packing', () => {
+  let db: Database;
+  let conn: Connection;
+
+  beforeEach(() => {
+    db = new Database(':memory:', { maxThreadNum: 2 });
+    conn = db.connect();
+    conn.querySync('CREATE NODE TABLE P(id INT64, name STRING, age INT64, PRIMARY KEY(id))');
+    conn.querySync("CREATE (:P {id: 1, name: 'a', age: 30}), (:P {id: 2, name: 'b', age: 40})");
+  });
+
+  afterEach(() => {
+    db.close();
+  });
+
+  it('gives each result its own columns and types, however the statements alternate', async () => {
+    const byId = 'MATCH (p:P {id: $id}) RETURN p.name, p.age';
+    const expected: [string, () => Promise<unknown>, string[], string[], unknown[][]][] = [
+      [
+        'point read',
+        () => conn.query(byId, { id: 1 }),
+        ['p.name', 'p.age'],
+        ['STRING', 'INT64'],
+        [['a', 30]],
+      ],
+      [
+        'other names',
+        () => conn.query('RETURN 1 AS x, "s" AS y'),
+        ['x', 'y'],
+        ['INT64', 'STRING'],
+        [[1, 's']],
+      ],
+      [
+        'same names, other types',
+        () => conn.query('RETURN "1" AS x, 2 AS y'),
+        ['x', 'y'],
+        ['STRING', 'INT64'],
+        [['1', 2]],
+      ],
+      ['one column', () => conn.query('RETURN 1.5 AS x'), ['x'], ['DOUBLE'], [[1.5]]],
+      [
+        'nested types',
+        () => conn.query('RETURN [1, 2] AS x, {a: 1} AS y'),
+        ['x', 'y'],
+        ['INT64[]', 'STRUCT(a INT64)'],
+        [[[1, 2], { a: 1 }]],
+      ],
+      [
+        'nested, other field name',
+        () => conn.query('RETURN [1, 2] AS x, {A: 1} AS y'),
+        ['x', 'y'],
+        ['INT64[]', 'STRUCT(A INT64)'],
+        [[[1, 2], { A: 1 }]],
+      ],
+      ['no rows', () => conn.query(byId, { id: 9 }), ['p.name', 'p.age'], ['STRING', 'INT64'], []],
+    ];
+    // More distinct shapes than the cache keeps, twice over, in an order that changes.
+    for (let n = 0; n < 12; n++)
+      expected.push([`shape ${n}`, () => conn.query(`RETURN ${n} AS c${n}`), [`c${n}`], ['INT64'], [[n]]]);
+    for (let round = 0; round < 3; round++) {
+      const order = round === 1 ? [...expected].reverse() : expected;
+      for (const [name, run, columns, types, rows] of order) {
+        const r = (await run()) as { columns: string[]; types: string[]; rows: unknown[][] };
+        expect({ name, columns: r.columns, types: r.types, rows: r.rows }).toEqual({
+          name,
+          columns,
+          types,
+          rows,
+        });
+      }
+    }
+  });
+
+  it('hands out frozen arrays, shared while the columns and types stay the same', async () => {
+    const read = 'MATCH (p:P {id: $id}) RETURN p.name, p.age';
+    const first = await conn.query(read, { id: 1 });
+    const second = await conn.query(read, { id: 2 });
+    expect(Object.isFrozen(first.columns)).toBe(true);
+    expect(Object.isFrozen(first.types)).toBe(true);
+    expect(second.columns).toBe(first.columns);
+    expect(second.types).toBe(first.types);
+    expect(second.rows).not.toBe(first.rows);
+    // Mutation fails (test files are strict mode) and changes nothing later results see.
+    const columns = first.columns as string[];
+    const types = first.types as string[];
+    expect(() => columns.push('x')).toThrow(TypeError);
+    expect(() => {
+      columns[0] = 'changed';
+    }).toThrow(TypeError);
+    expect(() => types.sort()).toThrow(TypeError);
+    expect(() => {
+      types.length = 0;
+    }).toThrow(TypeError);
+    const third = conn.querySync(read, { id: 1 });
+    expect(third.columns).toEqual(['p.name', 'p.age']);
+    expect(third.types).toEqual(['STRING', 'INT64']);
+    expect(third.toObjects()).toEqual([{ 'p.name': 'a', 'p.age': 30 }]);
+    // The rows are the caller's own.
+    third.rows[0]?.push('mine');
+    expect(conn.querySync(read, { id: 1 }).rows).toEqual([['a', 30]]);
+  });
+
+  it('follows a schema change under the same query text', async () => {
+    const read = 'MATCH (q:Q) RETURN q.v AS v';
+    conn.querySync('CREATE NODE TABLE Q(id INT64, v INT64, PRIMARY KEY(id))');
+    conn.querySync('CREATE (:Q {id: 1, v: 7})');
+    const before = await conn.query(read);
+    expect(before.types).toEqual(['INT64']);
+    expect(before.rows).toEqual([[7]]);
+    conn.querySync('DROP TABLE Q');
+    conn.querySync('CREATE NODE TABLE Q(id INT64, v STRING, PRIMARY KEY(id))');
+    conn.querySync("CREATE (:Q {id: 1, v: 'seven'})");
+    const after = await conn.query(read);
+    expect(after.columns).toEqual(['v']);
+    expect(after.types).toEqual(['STRING']);
+    expect(after.rows).toEqual([['seven']]);
+    expect(before.types).toEqual(['INT64']); // the earlier result is unchanged
+  });
+
+  it('keeps two connections interleaving different statements apart', async () => {
+    const other = db.connect();
+    const a = 'MATCH (p:P {id: $id}) RETURN p.name';
+    const b = 'MATCH (p:P {id: $id}) RETURN p.age AS age, p.id AS id';
+    for (let i = 0; i < 20; i++) {
+      const id = 1 + (i % 2);
+      const [ra, rb] = await Promise.all([conn.query(a, { id }), other.query(b, { id })]);
+      expect([ra.columns, ra.types, ra.rows]).toEqual([['p.name'], ['STRING'], [[id === 1 ? 'a' : 'b']]]);
+      expect([rb.columns, rb.types, rb.rows]).toEqual([
+        ['age', 'id'],
+        ['INT64', 'INT64'],
+        [[id === 1 ? 30 : 40, id]],
+      ]);
+      const sa = other.querySync(a, { id });
+      const sb = conn.querySync(b, { id });
+      expect([sa.columns, sa.rows]).toEqual([['p.name'], [[id === 1 ? 'a' : 'b']]]);
+      expect([sb.columns, sb.rows]).toEqual([['age', 'id'], [[id === 1 ? 30 : 40, id]]]);
+    }
+    other.close();
+  });
+
+  it('reports the counters of writes, and zeros otherwise', async () => {
+    const zeros = {
+      nodesCreated: 0,
+      nodesDeleted: 0,
+      relationshipsCreated: 0,
+      relationshipsDeleted: 0,
+      propertiesSet: 0,
+    };
+    expect((await conn.query('MATCH (p:P) RETURN count(*)')).summary.counters).toEqual(zeros);
+    conn.querySync('CREATE REL TABLE K(FROM P TO P)');
+    const created = await conn.query(
+      "CREATE (:P {id: 3, name: 'c', age: 1}), (:P {id: 4, name: 'd', age: 2})",
+    );
+    expect(created.columns).toEqual([]);
+    expect(created.rows).toEqual([]);
+    expect(created.summary.counters.nodesCreated).toBe(2);
+    expect(created.summary.counters.nodesDeleted).toBe(0);
+    const rel = conn.querySync('MATCH (a:P {id: 3}), (b:P {id: 4}) CREATE (a)-[:K]->(b)');
+    expect(rel.summary.counters).toEqual({ ...zeros, relationshipsCreated: 1 });
+    const set = await conn.query('MATCH (p:P) WHERE p.id > 2 SET p.age = 5 RETURN p.id ORDER BY p.id');
+    expect(set.rows).toEqual([[3], [4]]);
+    expect(set.summary.counters.propertiesSet).toBe(2);
+    expect(set.summary.rowCount).toBe(2);
+    const deleted = await conn.query('MATCH (p:P) WHERE p.id > 2 DETACH DELETE p');
+    expect(deleted.summary.counters.nodesDeleted).toBe(2);
+    expect(deleted.summary.counters.relationshipsDeleted).toBe(1);
+    expect((await conn.query('MATCH (p:P {id: $id}) RETURN p.name', { id: 1 })).summary.counters).toEqual(
+      zeros,
+    );
+  });
+
+  it('returns multi-row results whole, across chunk boundaries', async () => {
+    // 3 columns: rows straddle the 1024-cell chunks the native side sends.
+    const text = 'UNWIND range(1, $n) AS i RETURN i, "s" + CAST(i AS STRING) AS s, i % 2 = 0 AS even';
+    for (const n of [1, 2, 341, 342, 1000, 2500]) {
+      const expected = Array.from({ length: n }, (_, k) => [k + 1, `s${k + 1}`, (k + 1) % 2 === 0]);
+      const r = await conn.query(text, { n });
+      expect(r.rowCount).toBe(n);
+      expect(r.summary.rowCount).toBe(n);
+      expect(r.rows).toEqual(expected);
+      expect(conn.querySync(text, { n }).rows).toEqual(expected);
+      const t = await conn.queryText(text, { n });
+      expect(t.rows).toEqual(
+        expected.map((row) => row.map((v) => (v === true ? 'True' : v === false ? 'False' : String(v)))),
+      );
+    }
+    const wide = `RETURN ${Array.from({ length: 1100 }, (_, k) => `${k} AS c${k}`).join(', ')}`;
+    const w = conn.querySync(wide);
+    expect(w.columns.length).toBe(1100);
+    expect(w.rows).toEqual([Array.from({ length: 1100 }, (_, k) => k)]);
+  });
+
+  it('binds parameters with different names on consecutive calls', async () => {
+    const read = 'MATCH (p:P {id: $id}) RETURN p.name';
+    expect((await conn.query(read, { id: 1 })).rows).toEqual([['a']]);
+    expect((await conn.query('RETURN $a + $b AS s', { a: 1, b: 2 })).rows).toEqual([[3]]);
+    expect((await conn.query('RETURN $b - $a AS s', { b: 10, a: 4 })).rows).toEqual([[6]]);
+    expect((await conn.query(read, { id: 2, unused: 'x' })).rows).toEqual([['b']]);
+    await expect(conn.query(read, {})).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    await expect(conn.query(read, { ID: 1 })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    expect((await conn.query(read, { id: 1 })).rows).toEqual([['a']]);
+    expect(conn.querySync('RETURN $x AS x', { x: undefined }).rows).toEqual([[null]]);
+    // for...in's names: inherited enumerable properties count, non-enumerable ones do not.
+    const inherited = Object.create({ a: 1 }) as Record<string, unknown>;
+    inherited.b = 2;
+    Object.defineProperty(inherited, 'hidden', { value: 5, enumerable: false });
+    expect((await conn.query('RETURN $a + $b AS s', inherited)).rows).toEqual([[3]]);
+    await expect(conn.query('RETURN $hidden', inherited)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    // Names beyond ASCII, and more names than go as call arguments.
+    expect((await conn.query('RETURN $e AS e', { e: 'ü', é: 'unused' })).rows).toEqual([['ü']]);
+    const many: Record<string, number> = {};
+    for (let k = 0; k < 1500; k++) many[`k${k}`] = k;
+    expect((await conn.query('RETURN $k0 + $k1499 AS s', many)).rows).toEqual([[1499]]);
+    expect(conn.querySync('RETURN $k7 AS s', many).rows).toEqual([[7]]);
+  });
+
+  it('converts texts of every length exactly', async () => {
+    // Around the native side's buffer sizes (64 and 256 bytes), with characters of 1 to 4 bytes
+    // at every alignment.
+    for (const piece of ['é', '€', '😀']) {
+      for (const lead of ['', 'a', 'aa', 'aaa']) {
+        for (let count = 1; lead.length + count * Buffer.byteLength(piece) < 280; count++) {
+          const value = lead + piece.repeat(count);
+          expect((await conn.query('RETURN $v AS v', { v: value })).rows[0]?.[0]).toBe(value);
+        }
+      }
+    }
+    expect(conn.querySync('RETURN $v AS v', { v: 'x'.repeat(5000) }).rows[0]?.[0]).toBe('x'.repeat(5000));
+    // Long texts, then short ones, on the same connection.
+    const long = `RETURN '${'x'.repeat(100_000)}' AS v`;
+    expect((await conn.query(long)).rows).toEqual([['x'.repeat(100_000)]]);
+    expect((await conn.query('RETURN 1 AS one')).rows).toEqual([[1]]);
+    const unicode = `RETURN '${'ñ€😀'.repeat(40)}' AS v`;
+    expect((await conn.query(unicode)).rows).toEqual([['ñ€😀'.repeat(40)]]);
+    expect(conn.querySync("RETURN 'é' AS v").rows).toEqual([['é']]);
+    // A lone surrogate becomes U+FFFD, as before.
+    expect((await conn.query('RETURN $v AS v', { v: 'a\uD800b' })).rows).toEqual([['a\uFFFDb']]);
+  });
+
+  it('rejects wrong input with the same errors as before', async () => {
+    const cases: [unknown, RegExp, new (...args: never[]) => Error][] = [
+      [() => 1, /functions and symbols cannot be query parameters/, TypeError],
+      [Symbol('s'), /functions and symbols cannot be query parameters/, TypeError],
+      [[1, 'a'], /list parameter mixes element types INT64 and STRING/, TypeError],
+      [2n ** 130n, /bigint parameter exceeds 128 bits/, RangeError],
+      [new Date(Number.NaN), /invalid Date parameter/, TypeError],
+    ];
+    let deep: unknown = 1;
+    for (let k = 0; k < 70; k++) deep = [deep];
+    cases.push([deep, /parameter nesting is too deep/, TypeError]);
+    for (const [value, message, type] of cases) {
+      for (const params of [{ v: value }, { a: 1, v: value }]) {
+        await expect(conn.query('RETURN $v', params)).rejects.toThrow(message);
+        await expect(conn.query('RETURN $v', params)).rejects.toBeInstanceOf(type);
+        await expect(conn.queryText('RETURN $v', params)).rejects.toThrow(message);
+        expect(() => conn.querySync('RETURN $v', params)).toThrow(message);
+      }
+    }
+    for (const params of [[], 5, null, 'x']) {
+      await expect(conn.query('RETURN 1', params as never)).rejects.toThrow(
+        'query parameters must be a plain object',
+      );
+      expect(() => conn.querySync('RETURN 1', params as never)).toThrow(
+        'query parameters must be a plain object',
+      );
+    }
+    await expect(conn.query(5 as never)).rejects.toThrow('query text must be a string, got number');
+    // The connection works on afterwards.
+    expect((await conn.query('MATCH (p:P {id: $id}) RETURN p.name', { id: 1 })).rows).toEqual([['a']]);
+    expect(conn.querySync('RETURN 1 AS x').rows).toEqual([[1]]);
+  });
+
+  it('takes the parameters as an object at the native level too', async () => {
+    const native = new addon.NativeConnection(databaseInternals(db).native);
+    try {
+      expect(native.querySync('RETURN $a + 1 AS x', { a: 41 })[2]).toEqual([42]);
+      expect(native.querySync('RETURN $a + $b AS x', 'a', 1, 'b', 2)[2]).toEqual([3]);
+      expect((await native.queryText('RETURN $a AS x', { a: 1 })).rows).toEqual([['1']]);
+      expect(() => native.querySync('RETURN 1', 'a' as never)).toThrow('parameters must be an object');
+      expect(() => native.querySync('RETURN 1', [] as never)).toThrow('parameters must be an object');
+      expect(() => native.querySync('RETURN $a', 'a', 1, 'b')).toThrow(
+        'parameters must be name and value pairs',
+      );
+      expect(() => native.querySync('RETURN $a', 1, 1, 'b', 2)).toThrow('parameter names must be strings');
+      expect(() => native.querySync(1 as never)).toThrow('querySync(text: string, params?: object)');
+    } finally {
+      native.close();
+    }
+  });
+
+  it('surfaces GraphDBError from statements as before', async () => {
+    await expect(conn.query('RETURN $missing')).rejects.toBeInstanceOf(GraphDBError);
+    expect(() => conn.querySync('RETURN 1 +')).toThrow(GraphDBError);
+  });
+});
