@@ -10,21 +10,8 @@ import { fileURLToPath } from 'node:url';
  * A result as the native side hands it over: an array, made by `packResult` below from the
  * arguments the native side calls it with (much faster than filling an object, or even an
  * array, from native code). `rowsOf`, `summaryOf` and QueryResult (src/core) read it.
- * `columns` and `types` are frozen arrays, which the native side hands out again for later
- * results with the same names and types.
  */
-export type PackedResult = [
-  columns: readonly string[],
-  types: readonly string[],
-  /** The cells of all rows, row after row; the rows themselves when there are no columns. */
-  cells: unknown[],
-  elapsedMs: number,
-  nodesCreated: number,
-  nodesDeleted: number,
-  relationshipsCreated: number,
-  relationshipsDeleted: number,
-  propertiesSet: number,
-];
+export type PackedResult = ReturnType<typeof packResult>;
 
 /** A result whose cells are Kùzu's text form of each value (NULL as ''). */
 export interface RawTextResult {
@@ -142,8 +129,10 @@ export const addon: Addon = require(findAddon()) as Addon;
 
 /**
  * The native side makes a packed result by calling this with its parts and up to 1024 cells as
- * arguments (`rows` is null unless there are no columns), then `appendCells` with the next
- * cells, 1024 at a time.
+ * arguments, then `appendCells` with the next cells, 1024 at a time. `cells` are the cells of
+ * all rows, row after row; `rows` is null unless there are no columns (rows of no cells).
+ * `columns` and `types` are frozen arrays, which the native side hands out again for later
+ * results with the same names and types.
  */
 function packResult(
   columns: readonly string[],
@@ -156,18 +145,18 @@ function packResult(
   relationshipsDeleted: number,
   propertiesSet: number,
   ...cells: unknown[]
-): PackedResult {
+) {
   return [
     columns,
     types,
-    rows ?? cells,
+    (rows ?? cells) as unknown[],
     elapsedMs,
     nodesCreated,
     nodesDeleted,
     relationshipsCreated,
     relationshipsDeleted,
     propertiesSet,
-  ];
+  ] as const;
 }
 
 function appendCells(packed: PackedResult, ...cells: unknown[]): void {
