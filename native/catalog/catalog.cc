@@ -519,7 +519,14 @@ Status Catalog::SetComment(std::string_view table, std::string comment) {
 // ---------------------------------------------------------------------------------------------
 // Sequences
 
+namespace {
+thread_local uint64_t t_sequence_draws = 0;
+}  // namespace
+
+uint64_t SequenceDrawsOnThisThread() { return t_sequence_draws; }
+
 Result<int64_t> SequenceSchema::NextValue() const {
+  ++t_sequence_draws;
   const SequenceDefinition& o = options;
   return counter->Update([&o](SequenceCounter::State& state) -> Result<int64_t> {
     if (!state.used) {

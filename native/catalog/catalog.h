@@ -181,6 +181,10 @@ class SequenceCounter {
   mutable uint64_t logged_ = 0;  // changes_ at the last GetForLog
 };
 
+// nextval() calls made on the calling thread so far (any sequence, any database): a statement
+// compares it before and after it runs to know whether it handed out sequence values.
+uint64_t SequenceDrawsOnThisThread();
+
 struct SequenceSchema {
   SequenceDefinition options;  // if_not_exists unused
   std::shared_ptr<SequenceCounter> counter = std::make_shared<SequenceCounter>();

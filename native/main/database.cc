@@ -346,6 +346,21 @@ Status Database::AppendToLog(uint32_t wal_slot, uint64_t ts, std::string_view pa
   return Status::OK();
 }
 
+Status Database::WaitForLoggedRecords() {
+  if (in_memory_ || !config_.sync_on_commit) return Status::OK();
+  CommitTicket ticket;
+  {
+    // A commit appends under commit_mu_: once we have it, its record is in the log.
+    std::lock_guard<std::mutex> committing(commit_mu_);
+    ticket.lock_ = std::shared_lock<std::shared_mutex>(wal_inflight_);
+    std::lock_guard<std::mutex> lock(wal_mu_);
+    for (const auto& w : wal_writers_) {
+      if (w) ticket.wait_for_.emplace_back(w.get(), w->appended_lsn());
+    }
+  }
+  return FinishCommit(&ticket);
+}
+
 Status Database::FinishCommit(CommitTicket* ticket) {
   if (!ticket->pending()) return Status::OK();
   // Our own log first: its owner (this thread) leads that sync; by the time we look at the

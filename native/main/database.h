@@ -170,6 +170,10 @@ class Database final : public exec::TableProvider {
   // Waits until the ticket's record and all earlier ones are durable (with sync_on_commit).
   // REQUIRES: the statement lock is NOT held (so commits group).
   Status FinishCommit(CommitTicket* ticket);
+  // Waits until every record appended to any log so far, including one being appended right
+  // now, is durable (with sync_on_commit): for a statement that handed out sequence values
+  // another commit's record logged. REQUIRES: the statement lock is NOT held.
+  Status WaitForLoggedRecords();
   // After DDL or COPY: checkpoints an on-disk database so the change is durable.
   // REQUIRES: the statement lock, exclusive; no transaction open.
   Status MakeSchemaChangeDurable();

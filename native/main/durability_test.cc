@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -383,6 +384,42 @@ TEST_F(DurabilityTest, SequenceValuesInCommittedRowsAreNotHandedOutAgainAfterACr
   // The next value follows the last committed one: no duplicate primary key.
   Exec(r, "CREATE (:T {id: nextval('ids')})");
   EXPECT_EQ(Count(r, "MATCH (t:T) RETURN max(t.id)"), 6);
+}
+
+// A statement that hands out sequence values while another connection commits: that commit's
+// record logs the sequences' state, the drawn value included, so the statement has nothing of
+// its own to log, and its value counts once that record is durable. When that record's sync
+// fails, the statement fails too instead of returning a value a crash could hand out again.
+TEST_F(DurabilityTest, SequenceValuesLoggedByAnotherCommitAreReturnedOnlyOnceItIsDurable) {
+  env::FaultInjectionFileSystem faulty(env::FileSystem::Default());
+  auto db = Open(dir_, &faulty);
+  ExecutionSlot setup(db);
+  CreateSchema(setup);
+  Exec(setup, "CREATE SEQUENCE ids");
+  Exec(setup, "CREATE (:P {id: 0})");  // its log exists: the next sync is a commit's
+  const catalog::SequenceSchema* ids = db->catalog().GetSequence("ids");
+  ASSERT_NE(ids, nullptr);
+  std::optional<Result<exec::QueryResult>> drawn;
+  std::atomic<bool> reader_done{false};
+  // Draws a value from the first row, then keeps filtering rows for a while.
+  std::thread reader([&] {
+    ExecutionSlot slot(db);
+    drawn.emplace(slot.Execute(
+        "UNWIND range(1, 4000000) AS i WITH i WHERE i = 1 RETURN nextval('ids')",
+        {}));
+    reader_done.store(true);
+  });
+  while (!ids->counter->Get().used) std::this_thread::yield();
+  faulty.FailNthSync(1, EIO);
+  auto failed = setup.Execute("CREATE (:P {id: 1})", {});
+  const bool reader_still_running = !reader_done.load();
+  reader.join();
+  ASSERT_TRUE(reader_still_running) << "the reader ended before the commit: make its scan longer";
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.status().code(), ErrorCode::kIoError);
+  ASSERT_TRUE(drawn.has_value());
+  ASSERT_FALSE(drawn->ok()) << "returned values logged only in a record that is not durable";
+  EXPECT_EQ(drawn->status().code(), ErrorCode::kIoError);
 }
 
 // nextval() in a statement that writes nothing (RETURN nextval(...)) hands values to the

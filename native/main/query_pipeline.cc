@@ -224,14 +224,21 @@ exec::QueryResult RunTransactionStatement(Database& db, const parser::ParsedTran
 
 // nextval() in a statement that committed no rows (a read, COPY TO, a CALL): the values it
 // handed out must survive a crash too, so the sequences' state is committed on its own (a
-// record without row writes).
+// record without row writes). `drew`: the statement called nextval().
 // REQUIRES: the statement lock is NOT held.
-void CommitSequences(Database& db, CommitContext& commit) {
+void CommitSequences(Database& db, CommitContext& commit, bool drew) {
   // A statement that committed rows logged every sequence's state in its own record.
   if (db.in_memory() || commit.ticket.pending()) return;
+  bool unlogged;
   {
     std::shared_lock<StatementLock> lock(db.statement_lock());
-    if (!db.catalog().HasUnloggedSequences()) return;
+    unlogged = db.catalog().HasUnloggedSequences();
+  }
+  if (!unlogged) {
+    // Another commit's record logged the sequences after this statement drew from them: the
+    // values count as handed out once that record is durable.
+    if (drew) ThrowIfError(db.WaitForLoggedRecords());
+    return;
   }
   std::shared_lock<StatementLock> lock(db.statement_lock());
   std::unique_lock<StatementLock> writer(db.writer_lock());
@@ -407,6 +414,7 @@ Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
     CommitContext commit;
     commit.wal_slot = wal_slot;
     for (const auto& statement : statements) {
+      const uint64_t draws_before = catalog::SequenceDrawsOnThisThread();
       if (!StatementWrites(*statement)) {
         // Reads (and BEGIN/COMMIT, which take the gate themselves) never wait for writers.
         result = RunStatement(db, *statement, params, session, &commit);
@@ -420,7 +428,7 @@ Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
         }
         gate.ExitWrite();
       }
-      CommitSequences(db, commit);
+      CommitSequences(db, commit, catalog::SequenceDrawsOnThisThread() != draws_before);
       // The lock is released: wait for durability, sharing syncs with concurrent commits.
       ThrowIfError(db.FinishCommit(&commit.ticket));
     }
