@@ -205,7 +205,7 @@ Status ApplyRedo(std::string_view payload, TableProvider& tables, const catalog:
       case RedoOp::kInsertRel: {
         uint64_t src, dst;
         if (!in.GetVarint(&src) || !in.GetVarint(&dst)) return Corrupt(op, "truncated");
-        if (offset < rows && rel_table->delete_ts(offset) != 0) {
+        if (offset < rows && !rel_table->IsTombstone(offset)) {
           return Corrupt(op, "rel insert at offset " + std::to_string(offset) +
                                  ", which holds a rel already");
         }

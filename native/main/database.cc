@@ -336,14 +336,16 @@ Status Database::AppendToLog(uint32_t wal_slot, uint64_t ts, std::string_view pa
   }
   dirty_ = true;
   ticket->wait_for_.clear();
-  if (config_.sync_on_commit) {
-    ticket->wait_for_.emplace_back(writer, writer->appended_lsn());
-    std::lock_guard<std::mutex> lock(wal_mu_);
-    for (const auto& w : wal_writers_) {
-      if (w && w.get() != writer) ticket->wait_for_.emplace_back(w.get(), w->appended_lsn());
-    }
-  }
+  if (config_.sync_on_commit) NoteLogEnds(writer, ticket);
   return Status::OK();
+}
+
+void Database::NoteLogEnds(wal::WalWriter* own, CommitTicket* ticket) {
+  if (own) ticket->wait_for_.emplace_back(own, own->appended_lsn());
+  std::lock_guard<std::mutex> lock(wal_mu_);
+  for (const auto& w : wal_writers_) {
+    if (w && w.get() != own) ticket->wait_for_.emplace_back(w.get(), w->appended_lsn());
+  }
 }
 
 Status Database::WaitForLoggedRecords() {
@@ -353,10 +355,7 @@ Status Database::WaitForLoggedRecords() {
     // A commit appends under commit_mu_: once we have it, its record is in the log.
     std::lock_guard<std::mutex> committing(commit_mu_);
     ticket.lock_ = std::shared_lock<std::shared_mutex>(wal_inflight_);
-    std::lock_guard<std::mutex> lock(wal_mu_);
-    for (const auto& w : wal_writers_) {
-      if (w) ticket.wait_for_.emplace_back(w.get(), w->appended_lsn());
-    }
+    NoteLogEnds(nullptr, &ticket);
   }
   return FinishCommit(&ticket);
 }

@@ -253,7 +253,10 @@ class Database final : public exec::TableProvider {
   Database(DatabaseConfig config, std::unique_ptr<storage::StorageManager> storage);
   // Replays the logs after the last checkpoint (Open).
   Status Recover();
-  // Appends a commit's redo record. REQUIRES: the statement lock, exclusive.
+  // Notes in `ticket` where every log ends now, the log `own` (if any) first: what a commit
+  // waits to be durable (FinishCommit). REQUIRES: wal_mu_ not held.
+  void NoteLogEnds(wal::WalWriter* own, CommitTicket* ticket);
+  // Appends a commit's redo record. REQUIRES: commit_mu_ (so records go in commit order).
   Status AppendToLog(uint32_t wal_slot, uint64_t ts, std::string_view payload,
                      CommitTicket* ticket);
   // The largest committed stamp in the tables (databases written before timestamps were

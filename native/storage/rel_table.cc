@@ -164,7 +164,7 @@ Status RelTable::UndoDelete(uint64_t rel) {
 Status RelTable::FillTombstone(uint64_t rel, uint64_t src, uint64_t dst,
                                const std::vector<Value>& props, uint64_t ts) {
   std::lock_guard<std::mutex> lock(write_mu_);
-  if (rel >= NumRels() || delete_ts_[rel] != 0 || props.size() != columns_.size()) {
+  if (rel >= NumRels() || !IsTombstone(rel) || props.size() != columns_.size()) {
     return Status(ErrorCode::kInvalidRequest,
                   "rel " + std::to_string(rel) + " of table " + name_ + " is not a tombstone");
   }

@@ -112,6 +112,8 @@ class RelTable {
   // deleted rows in memory), and for those a later record fills (FillTombstone): concurrent
   // inserts take offsets in another order than they commit.
   void AppendTombstones(uint64_t count);
+  // A rel row from AppendTombstones (or an undone insert): delete_ts 0, not yet filled.
+  bool IsTombstone(uint64_t rel) const { return delete_ts_[rel] == 0; }
   // Write-ahead-log replay: puts edge src -> dst into tombstone `rel` (from AppendTombstones),
   // as InsertEdge would have. kInvalidRequest when `rel` is not such a tombstone.
   Status FillTombstone(uint64_t rel, uint64_t src, uint64_t dst, const std::vector<Value>& props,
