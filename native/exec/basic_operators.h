@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cypher/binder/bound_expression.h"
+#include "cypher/planner/logical_plan.h"
 #include "exec/operator.h"
 #include "function/aggregate_function.h"
 
@@ -40,19 +41,17 @@ class FilterOp final : public PhysicalOperator {
   const BoundExpression* predicate_;
 };
 
-struct SlotAssignment {
-  const BoundExpression* expr;
-  SlotId slot;
-};
+// An expression evaluated into a slot.
+using SlotAssignment = planner::LogicalSlotExpr;
 
-// Evaluates expressions into slots for every child row.
+// Evaluates expressions into slots for every child row. `items` (the plan's) must outlive it.
 class ProjectionOp final : public PhysicalOperator {
  public:
-  explicit ProjectionOp(std::vector<SlotAssignment> items) : items_(std::move(items)) {}
+  explicit ProjectionOp(const std::vector<SlotAssignment>& items) : items_(items) {}
   bool Next(ExecContext& ctx) override;
 
  private:
-  std::vector<SlotAssignment> items_;
+  const std::vector<SlotAssignment>& items_;
 };
 
 class UnwindOp final : public PhysicalOperator {

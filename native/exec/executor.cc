@@ -17,13 +17,6 @@ using planner::LogicalOpKind;
 
 namespace {
 
-std::vector<SlotAssignment> ToAssignments(const std::vector<planner::LogicalSlotExpr>& items) {
-  std::vector<SlotAssignment> out;
-  out.reserve(items.size());
-  for (const auto& item : items) out.push_back({item.expr, item.slot});
-  return out;
-}
-
 // Kùzu numbers the rels of an uncommitted transaction apart from the committed ones: the k-th
 // rel a transaction creates in a rel table (pair) has offset kProvisionalRelOffset + k until
 // the commit gives it its place after the table's committed rels. GraphDB writes the rel in
@@ -116,7 +109,7 @@ OperatorPtr MapPlan(const LogicalOperator& op, GraphStore* store) {
       out = std::make_unique<FilterOp>(op.expr);
       break;
     case LogicalOpKind::kProjection:
-      out = std::make_unique<ProjectionOp>(ToAssignments(op.items));
+      out = std::make_unique<ProjectionOp>(op.items);
       break;
     case LogicalOpKind::kUnwind:
       out = std::make_unique<UnwindOp>(op.expr, op.slot);
@@ -136,7 +129,7 @@ OperatorPtr MapPlan(const LogicalOperator& op, GraphStore* store) {
     case LogicalOpKind::kAggregate: {
       std::vector<AggregateSpec> aggs;
       for (const auto* a : op.aggregates) aggs.push_back({a});
-      out = std::make_unique<HashAggregateOp>(ToAssignments(op.items), std::move(aggs));
+      out = std::make_unique<HashAggregateOp>(op.items, std::move(aggs));
       break;
     }
     case LogicalOpKind::kUnion: {
@@ -186,6 +179,8 @@ uint64_t SubqueryRunner::CountRows(const binder::BoundQueryPart& part, ExecConte
 
 QueryResult ExecutePlan(const planner::LogicalPlan& plan, GraphStore* store, ExecContext& ctx) {
   QueryResult result;
+  result.column_names.reserve(plan.columns.size());
+  result.column_types.reserve(plan.columns.size());
   for (const auto& column : plan.columns) {
     result.column_names.push_back(column.name);
     LogicalType type = column.type;

@@ -119,15 +119,21 @@ GraphStore::GraphStore(const catalog::Catalog& catalog, TableProvider& tables, u
 GraphStore::~GraphStore() = default;
 
 storage::NodeTable& GraphStore::node_table(TableId id) {
+  if (last_node_ != nullptr && last_node_id_ == id) return *last_node_;
   storage::NodeTable* table = tables_.GetNodeTable(id);
   if (!table) Throw(ErrorCode::kInternal, "node table " + std::to_string(id) + " has no storage");
+  last_node_id_ = id;
+  last_node_ = table;
   return *table;
 }
 
 storage::RelTable& GraphStore::rel_table(TableId pair_id) {
+  if (last_rel_ != nullptr && last_rel_id_ == pair_id) return *last_rel_;
   storage::RelTable* table = tables_.GetRelTable(pair_id);
   if (!table)
     Throw(ErrorCode::kInternal, "rel table " + std::to_string(pair_id) + " has no storage");
+  last_rel_id_ = pair_id;
+  last_rel_ = table;
   return *table;
 }
 

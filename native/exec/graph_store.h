@@ -206,6 +206,12 @@ class GraphStore final : public GraphAccess {
   };
   std::unordered_map<catalog::TableId, std::vector<RowDefault>> row_defaults_;
   QueryCounters counters_;
+  // The tables node_table() and rel_table() found last: a statement mostly reads one or two
+  // tables many times, and no table is created or dropped while it runs.
+  catalog::TableId last_node_id_ = 0;
+  storage::NodeTable* last_node_ = nullptr;
+  catalog::TableId last_rel_id_ = 0;
+  storage::RelTable* last_rel_ = nullptr;
 };
 
 }  // namespace graphdb::exec

@@ -1,6 +1,7 @@
 // Casting functions (to_int64, string, to_bool, uuid, blob, ...), NULL handling (coalesce,
 // ifnull, nullif), blobs (encode, decode), random numbers (random, setseed, gen_random_uuid),
 // sequences (nextval, currval: through FunctionContext::sequence_value).
+#include <chrono>
 #include <cmath>
 
 #include "function/cast.h"
@@ -24,6 +25,15 @@ uint32_t NextRandom(uint64_t* state) {
 }
 
 }  // namespace
+
+int64_t FunctionContext::Now() {
+  if (!now_micros) {
+    now_micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                     std::chrono::system_clock::now().time_since_epoch())
+                     .count();
+  }
+  return *now_micros;
+}
 
 uint64_t RandomStateFromSeed(uint64_t seed) {
   return (seed + kPcgIncrement) * kPcgMultiplier + kPcgIncrement;

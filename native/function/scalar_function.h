@@ -57,9 +57,12 @@ namespace graphdb::function {
 
 // Per-statement state handed to every call. The executor owns it.
 struct FunctionContext {
-  // Statement start in microseconds since the epoch (UTC), for current_date() and
-  // current_timestamp(): all calls in one statement see the same instant.
-  int64_t now_micros = 0;
+  // The statement's instant in microseconds since the epoch (UTC), for current_date() and
+  // current_timestamp(): read from the clock by the statement's first call of Now(), so all
+  // calls in one statement see the same instant and statements that never ask do not read
+  // the clock. Set it to fix the instant.
+  std::optional<int64_t> now_micros;
+  int64_t Now();
   // The pcg32 state behind random(), gen_random_uuid() and setseed(). Keep it per connection
   // across statements (setseed(x) affects later statements) and start it from
   // RandomStateFromSeed(<entropy>).

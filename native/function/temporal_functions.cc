@@ -27,10 +27,10 @@ Value IntervalExec(Args a, size_t, const LogicalType&, FunctionContext&) {
 }
 
 Value CurrentDateExec(Args, size_t, const LogicalType&, FunctionContext& ctx) {
-  return Value::Date(static_cast<int32_t>(FloorDiv(ctx.now_micros, kDay)));
+  return Value::Date(static_cast<int32_t>(FloorDiv(ctx.Now(), kDay)));
 }
 Value CurrentTimestampExec(Args, size_t, const LogicalType&, FunctionContext& ctx) {
-  return Value::Timestamp(Id::kTimestampTz, ctx.now_micros);
+  return Value::Timestamp(Id::kTimestampTz, ctx.Now());
 }
 
 Value MakeDateExec(Args a, size_t, const LogicalType&, FunctionContext&) {

@@ -251,7 +251,7 @@ PlanCacheStats PlanCache::stats() const {
   PlanCacheStats s;
   {
     std::lock_guard<std::mutex> lock(compiled_mu_);
-    s.hits = hits_;
+    s.hits = hits_ + memo_hits_.load(std::memory_order_relaxed);
     s.misses = misses_;
     s.stale = stale_;
     s.evictions = evictions_;
@@ -259,7 +259,7 @@ PlanCacheStats PlanCache::stats() const {
   }
   {
     std::lock_guard<std::mutex> lock(parsed_mu_);
-    s.parse_hits = parse_hits_;
+    s.parse_hits = parse_hits_ + memo_parse_hits_.load(std::memory_order_relaxed);
     s.parse_misses = parse_misses_;
     s.parse_evictions = parse_evictions_;
     s.parsed_entries = parsed_.size();
@@ -279,5 +279,86 @@ void PlanCache::Clear() {
     compiled_.Clear(&compiled);
   }
 }  // the entries are released here, outside the locks
+
+// ---- StatementMemo ----
+
+namespace {
+
+// Whether `a` and `b` make the same PlanCache key (AppendType): nested types compare their
+// field names exactly, where LogicalType::operator== ignores their case.
+bool SameKeyType(const LogicalType& a, const LogicalType& b) {
+  if (a.id() != b.id()) return false;
+  if (!a.IsNested()) return true;
+  std::string ka, kb;
+  AppendType(a, &ka);
+  AppendType(b, &kb);
+  return ka == kb;
+}
+
+bool SameParameters(const std::vector<std::pair<std::string, LogicalType>>& kept,
+                    const std::unordered_map<std::string, Value>& params) {
+  if (kept.size() != params.size()) return false;
+  for (const auto& [name, type] : kept) {
+    auto it = params.find(name);
+    if (it == params.end()) return false;
+    const Value& value = it->second;
+    if (value.type_id() != type.id()) return false;
+    if (type.IsNested() && !SameKeyType(value.type(), type)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+StatementMemo::Entry& StatementMemo::Touch(size_t i) {
+  if (i > 0) std::rotate(entries_.begin(), entries_.begin() + i, entries_.begin() + i + 1);
+  return entries_.front();
+}
+
+std::shared_ptr<const ParsedStatements> StatementMemo::Parse(PlanCache& cache,
+                                                             std::string_view text) {
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    if (entries_[i].text == text) {
+      cache.memo_parse_hits_.fetch_add(1, std::memory_order_relaxed);
+      return Touch(i).parsed;
+    }
+  }
+  std::shared_ptr<const ParsedStatements> parsed = cache.Parse(text);
+  if (cache.capacity() == 0 || !CacheableParse(text, *parsed)) return parsed;
+  if (entries_.size() == kEntries) entries_.pop_back();
+  Entry entry;
+  entry.text = std::string(text);
+  entry.parsed = parsed;
+  entries_.insert(entries_.begin(), std::move(entry));
+  return parsed;
+}
+
+std::shared_ptr<const CompiledQuery> StatementMemo::Compile(
+    PlanCache& cache, const parser::ParsedQueryStatement& statement,
+    const std::unordered_map<std::string, Value>& params, const catalog::Catalog& catalog) {
+  Entry* entry = nullptr;
+  for (Entry& e : entries_) {
+    if (static_cast<const parser::ParsedStatement*>(&statement) == (*e.parsed)[0].get()) {
+      entry = &e;
+      break;
+    }
+  }
+  if (entry == nullptr) return cache.Compile(statement, params, catalog);
+  if (entry->compiled && entry->compiled->catalog_version == catalog.version() &&
+      SameParameters(entry->params, params)) {
+    cache.memo_hits_.fetch_add(1, std::memory_order_relaxed);
+    return entry->compiled;
+  }
+  std::shared_ptr<const CompiledQuery> compiled = cache.Compile(statement, params, catalog);
+  // What the cache does not keep (LOAD FROM, long texts) is not kept here either.
+  if (compiled->bound->reads_files || statement.text.size() > PlanCache::kMaxCachedTextBytes) {
+    entry->compiled.reset();
+    return compiled;
+  }
+  entry->compiled = compiled;
+  entry->params.clear();
+  for (const auto& [name, value] : params) entry->params.emplace_back(name, value.type());
+  return compiled;
+}
 
 }  // namespace graphdb

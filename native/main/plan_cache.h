@@ -32,6 +32,7 @@
 // done. Per-execution state (physical operators, the frame, parameter values) is never cached.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <list>
@@ -139,7 +140,13 @@ class PlanCache {
     std::unordered_map<std::string_view, typename std::list<Entry>::iterator> index_;
   };
 
+  friend class StatementMemo;
+
   const size_t capacity_;
+  // Hits served by connections' StatementMemos, counted in stats().parse_hits and hits (on a
+  // line of their own: connections on other cores bump them at once).
+  alignas(64) std::atomic<uint64_t> memo_parse_hits_{0};
+  std::atomic<uint64_t> memo_hits_{0};
 
   mutable std::mutex parsed_mu_;
   Lru<ParsedStatements> parsed_;  // GUARDED_BY(parsed_mu_)
@@ -153,6 +160,52 @@ class PlanCache {
   uint64_t misses_ = 0;          // GUARDED_BY(compiled_mu_)
   uint64_t stale_ = 0;           // GUARDED_BY(compiled_mu_)
   uint64_t evictions_ = 0;       // GUARDED_BY(compiled_mu_)
+};
+
+// StatementMemo: one connection's memo of the few statement texts it ran last, in front of the
+// database's PlanCache. A connection running the same statements again and again (the common
+// case: an application's handful of queries with new parameters) finds their parsed and
+// compiled forms here for a text comparison and one lookup per parameter, instead of the
+// cache's locks, key building and hashing (a good part of a point read's time).
+//
+// It keeps only what the PlanCache itself would keep, and hands out exactly what a PlanCache
+// lookup would at that moment: a compiled entry is reused only for the catalog version it was
+// built against and for parameters of exactly the same names and types (PlanCache's key);
+// anything else goes to the PlanCache, whose answer replaces the memo's. A hit counts as a
+// compiled-level hit in the PlanCache's stats.
+//
+// Thread-safety: not thread-safe; owned by one session, used by one statement at a time.
+class StatementMemo {
+ public:
+  static constexpr size_t kEntries = 4;
+
+  // As PlanCache::Parse.
+  std::shared_ptr<const ParsedStatements> Parse(PlanCache& cache, std::string_view text);
+
+  // As PlanCache::Compile. `statement` must be the statement of a text this memo returned
+  // from Parse (its entry is found by the statement's address); others go to the cache.
+  // REQUIRES: as PlanCache::Compile (the catalog does not change during the call).
+  std::shared_ptr<const CompiledQuery> Compile(PlanCache& cache,
+                                               const parser::ParsedQueryStatement& statement,
+                                               const std::unordered_map<std::string, Value>& params,
+                                               const catalog::Catalog& catalog);
+
+  // Drops every entry.
+  void Clear() { entries_.clear(); }
+
+ private:
+  struct Entry {
+    std::string text;
+    std::shared_ptr<const ParsedStatements> parsed;  // one query statement
+    std::shared_ptr<const CompiledQuery> compiled;   // null until compiled through the memo
+    // The parameters `compiled` was compiled for, in the order of the map it was given.
+    std::vector<std::pair<std::string, LogicalType>> params;
+  };
+
+  // Moves entry `i` to the front (most recently used) and returns it.
+  Entry& Touch(size_t i);
+
+  std::vector<Entry> entries_;  // most recently used first; at most kEntries
 };
 
 }  // namespace graphdb

@@ -357,6 +357,115 @@ TEST_F(PlanCacheTest, ConcurrentEvictionKeepsEntriesConsistent) {
 }
 
 
+// ---- StatementMemo (a connection's memo in front of the cache) ----
+
+class StatementMemoTest : public PlanCacheTest {
+ protected:
+  // The statement of `text` parsed through the memo (one query statement).
+  const parser::ParsedQueryStatement& Statement(const std::string& text) {
+    parsed_ = memo_.Parse(db_->plan_cache(), text);
+    return (*parsed_)[0]->As<parser::ParsedQueryStatement>();
+  }
+  std::shared_ptr<const CompiledQuery> Compile(const std::string& text,
+                                               const ParameterMap& params) {
+    return memo_.Compile(db_->plan_cache(), Statement(text), params, db_->catalog());
+  }
+
+  StatementMemo memo_;
+  std::shared_ptr<const ParsedStatements> parsed_;
+};
+
+TEST_F(StatementMemoTest, RepeatedStatementIsServedByTheMemoAndCountsAsAHit) {
+  const ParameterMap one = {{"id", Value::Int64(1)}};
+  auto parsed = memo_.Parse(db_->plan_cache(), kLookup);
+  auto compiled = Compile(kLookup, one);
+  PlanCacheStats before = Stats();
+  // Dropping the cache's entries shows where the answers come from: the memo keeps them.
+  db_->plan_cache().Clear();
+  EXPECT_EQ(memo_.Parse(db_->plan_cache(), kLookup).get(), parsed.get());
+  EXPECT_EQ(Compile(kLookup, {{"id", Value::Int64(2)}}).get(), compiled.get());
+  PlanCacheStats after = Stats();
+  EXPECT_EQ(after.parse_hits - before.parse_hits, 2u);  // Compile's Statement() parses too
+  EXPECT_EQ(after.hits - before.hits, 1u);
+  EXPECT_EQ(after.misses, before.misses);
+  EXPECT_EQ(after.parse_misses, before.parse_misses);
+}
+
+TEST_F(StatementMemoTest, AnotherCatalogVersionOrParameterTypeIsCompiledAgain) {
+  auto ints = Compile(kLookup, {{"id", Value::Int64(1)}});
+  EXPECT_EQ(Compile(kLookup, {{"id", Value::Int64(7)}}).get(), ints.get());
+  // Another type, another name, an extra parameter: each a different plan, as in the cache.
+  auto strings = Compile(kLookup, {{"id", Value::String("1")}});
+  EXPECT_NE(strings.get(), ints.get());
+  const std::string one = "RETURN 1 AS one";
+  auto x = Compile(one, {{"x", Value::Int64(1)}});
+  auto y = Compile(one, {{"y", Value::Int64(1)}});
+  EXPECT_NE(y.get(), x.get());
+  auto both = Compile(one, {{"y", Value::Int64(1)}, {"x", Value::Int64(1)}});
+  EXPECT_NE(both.get(), y.get());
+  EXPECT_EQ(Compile(one, {{"x", Value::Int64(2)}, {"y", Value::Int64(3)}}).get(), both.get());
+  EXPECT_NE(Compile(one, {}).get(), both.get());
+  // Nested types compare their field names exactly, as the cache's key does.
+  const std::string text = "RETURN $s AS s";
+  auto lower = Value::Nested(LogicalType::Struct({{"a", LogicalType::Int64()}}), {Value::Int64(1)});
+  auto upper = Value::Nested(LogicalType::Struct({{"A", LogicalType::Int64()}}), {Value::Int64(2)});
+  auto a = Compile(text, {{"s", lower}});
+  EXPECT_EQ(Compile(text, {{"s", lower}}).get(), a.get());
+  auto b = Compile(text, {{"s", upper}});
+  EXPECT_NE(b.get(), a.get());
+  EXPECT_EQ(b->plan.columns[0].type.fields()[0].name, "A");
+  // A schema change moves the catalog version: the memo's plan is not reused.
+  auto before = Compile(kLookup, {{"id", Value::Int64(1)}});
+  Exec("ALTER TABLE person ADD email STRING");
+  auto after = Compile(kLookup, {{"id", Value::Int64(1)}});
+  EXPECT_NE(after.get(), before.get());
+  EXPECT_EQ(after->catalog_version, db_->catalog().version());
+}
+
+TEST_F(StatementMemoTest, KeepsOnlyWhatTheCacheKeepsAndOnlyTheLatestTexts) {
+  // Multi-statement texts and DDL are parsed anew every time, as by the cache.
+  auto two = memo_.Parse(db_->plan_cache(), "RETURN 1; RETURN 2");
+  EXPECT_NE(memo_.Parse(db_->plan_cache(), "RETURN 1; RETURN 2").get(), two.get());
+  // LOAD FROM plans are compiled every time (the files may change).
+  std::string path = ::testing::TempDir() + "memo_load_" + std::to_string(getpid()) + ".csv";
+  {
+    std::ofstream out(path);
+    out << "a\nx\n";
+  }
+  const std::string load = "LOAD FROM '" + path + "' (header = true) RETURN *";
+  auto first = Compile(load, {});
+  EXPECT_NE(Compile(load, {}).get(), first.get());
+  std::remove(path.c_str());
+  // The kEntries most recently used texts are kept; an older one is parsed again.
+  std::vector<std::shared_ptr<const ParsedStatements>> kept;
+  for (size_t i = 0; i <= StatementMemo::kEntries; ++i) {
+    kept.push_back(memo_.Parse(db_->plan_cache(), "RETURN " + std::to_string(i)));
+  }
+  db_->plan_cache().Clear();
+  EXPECT_EQ(memo_.Parse(db_->plan_cache(), "RETURN 4").get(), kept[4].get());
+  EXPECT_EQ(memo_.Parse(db_->plan_cache(), "RETURN 1").get(), kept[1].get());
+  EXPECT_NE(memo_.Parse(db_->plan_cache(), "RETURN 0").get(), kept[0].get());
+  // A cache that keeps nothing makes the memo keep nothing either.
+  PlanCache none(0);
+  auto parsed = memo_.Parse(none, "RETURN 42");
+  EXPECT_NE(memo_.Parse(none, "RETURN 42").get(), parsed.get());
+}
+
+// Through a connection: new values every run, errors exactly as without the memo.
+TEST_F(StatementMemoTest, ConnectionsReadNewValuesAndReportTheSameErrors) {
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_EQ(Run(kLookup, {{"id", Value::Int64(1)}}), (Rows{"Ann|30"}));
+    EXPECT_EQ(Run(kLookup, {{"id", Value::Int64(3)}}), (Rows{"Cid|50"}));
+    auto missing = Run(kLookup, {});
+    ASSERT_EQ(missing.size(), 1u);
+    EXPECT_NE(missing[0].find("error"), std::string::npos);
+    EXPECT_EQ(Run(kLookup, {{"id", Value::String("2")}}), (Rows{"Bob|40"}));
+  }
+  // current_timestamp() is one instant within a statement, read when first asked.
+  auto now = Run("RETURN current_timestamp() = current_timestamp(), current_date() >= date('2026-01-01')");
+  EXPECT_EQ(now, (Rows{"True|True"}));
+}
+
 // ---- Short reads (run on the caller's thread by embedded connections) ----
 
 class ShortReadTest : public PlanCacheTest {

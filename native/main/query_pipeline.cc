@@ -64,6 +64,21 @@ void ThrowIfError(const Status& status) {
   if (!status.ok()) throw GraphDBException(status);
 }
 
+// The statements of `text`, through the session's memo when there is a session.
+std::shared_ptr<const ParsedStatements> ParseText(Database& db, std::string_view text,
+                                                  Session* session) {
+  return session ? session->statements.Parse(db.plan_cache(), text) : db.plan_cache().Parse(text);
+}
+
+// The compiled form of `statement`, through the session's memo when there is a session.
+// REQUIRES: the statement lock.
+std::shared_ptr<const CompiledQuery> CompileStatement(
+    Database& db, const parser::ParsedQueryStatement& statement,
+    const std::unordered_map<std::string, Value>& params, Session* session) {
+  return session ? session->statements.Compile(db.plan_cache(), statement, params, db.catalog())
+                 : db.plan_cache().Compile(statement, params, db.catalog());
+}
+
 // How the statements of one RunQuery call commit: the WAL slot their records go to, and the
 // commit whose record is appended but not yet durable (finished once the lock is released).
 struct CommitContext {
@@ -81,8 +96,7 @@ exec::QueryResult RunQueryStatement(Database& db, const parser::ParsedQueryState
                                     const std::unordered_map<std::string, Value>& params,
                                     AccessMode mode, Session* session, CommitContext* commit) {
   // Bound and planned, or reused from the plan cache; the plan reads `params` when it runs.
-  std::shared_ptr<const CompiledQuery> compiled =
-      db.plan_cache().Compile(statement, params, db.catalog());
+  std::shared_ptr<const CompiledQuery> compiled = CompileStatement(db, statement, params, session);
   if (statement.explain) {
     exec::QueryResult result;
     result.column_names = {"explain"};
@@ -124,7 +138,6 @@ exec::QueryResult ExecuteBound(Database& db, const planner::LogicalPlan& plan,
   exec::ExecContext ctx;
   ctx.params = &params;
   ctx.graph = &store;
-  ctx.fn_ctx.now_micros = NowMicros();
   if (session) {
     ctx.fn_ctx.random_state = session->random_state;
     ctx.fn_ctx.disable_map_key_check = session->disable_map_key_check;
@@ -359,7 +372,7 @@ std::optional<Result<exec::QueryResult>> TryRunShortRead(
   if (session && session->transaction) return std::nullopt;
   std::shared_ptr<const ParsedStatements> parsed;
   try {
-    parsed = db.plan_cache().Parse(query);
+    parsed = ParseText(db, query, session);
   } catch (const GraphDBException&) {
     return std::nullopt;
   }
@@ -375,7 +388,7 @@ std::optional<Result<exec::QueryResult>> TryRunShortRead(
   if (!lock.owns_lock()) return std::nullopt;
   std::shared_ptr<const CompiledQuery> compiled;
   try {
-    compiled = db.plan_cache().Compile(query_statement, params, db.catalog());
+    compiled = CompileStatement(db, query_statement, params, session);
   } catch (const GraphDBException&) {
     return std::nullopt;
   }
@@ -396,7 +409,7 @@ Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
                                    uint32_t wal_slot) {
   try {
     // Parsed now, or reused from the plan cache (single query statements).
-    std::shared_ptr<const ParsedStatements> parsed = db.plan_cache().Parse(query);
+    std::shared_ptr<const ParsedStatements> parsed = ParseText(db, query, session);
     const ParsedStatements& statements = *parsed;
     if (statements.empty()) {
       return Status(ErrorCode::kQuerySyntax, "Parser exception: the query is empty", 1, 1);

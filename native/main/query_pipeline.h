@@ -14,6 +14,7 @@
 #include "exec/graph_store.h"
 #include "exec/query_result.h"
 #include "main/database.h"
+#include "main/plan_cache.h"
 #include "main/request.h"
 #include "types/value.h"
 
@@ -36,7 +37,8 @@ struct Transaction {
 };
 
 // Per-connection state that outlives a statement: the settings changed by `CALL name = value`,
-// the random generator behind random() and setseed(), and the open transaction.
+// the random generator behind random() and setseed(), the open transaction, and the memo of
+// the statements it ran last.
 //
 // Thread-safety: used by one statement at a time, like its connection.
 struct Session {
@@ -44,6 +46,7 @@ struct Session {
   bool disable_map_key_check = true;  // CALL disable_map_key_check = false turns checks on
   uint64_t random_state = 0;
   std::unique_ptr<Transaction> transaction;
+  StatementMemo statements;
 };
 
 // Rolls back the session's open transaction, if any (a connection closing mid-transaction).

@@ -22,8 +22,8 @@ struct AddonData {
   // submitted while it is the only one asks its worker to poll for the next (poll_after).
   uint32_t statements_in_flight = 0;
   // The columns and types arrays of packed results (FromQueryResult), reused while unchanged.
-  FrozenStringArrays column_names;
-  FrozenStringArrays column_types;
+  FrozenStringArrays<NameKeys> column_names;
+  FrozenStringArrays<TypeKeys> column_types;
 };
 
 inline AddonData& GetAddonData(Napi::Env env) { return *env.GetInstanceData<AddonData>(); }

@@ -203,25 +203,33 @@ Napi::Value ConnectionWrap::Enqueue(QueryJob* job) {
 }
 
 // Checks the arguments of query(text, params?) and the like: the text goes to text_, the
-// parameters are returned.
-ParameterMap ConnectionWrap::ReadStatement(const Napi::CallbackInfo& info, const char* usage) {
+// parameters to params_.
+void ConnectionWrap::ReadStatement(const Napi::CallbackInfo& info, const char* usage) {
   Napi::Env env = info.Env();
   CheckOpen(env);
-  if (info.Length() < 1 || !info[0].IsString()) throw Napi::TypeError::New(env, usage);
-  ParameterMap params = ToParameterMap(info);
-  constexpr size_t kKeptTextBytes = 64 * 1024;  // a longer text's storage is not kept
-  if (text_.capacity() > kKeptTextBytes) std::string().swap(text_);
-  Utf8Into(env, info[0], text_);
-  return params;
+  const napi_valuetype type = info.Length() < 1 ? napi_undefined : info[0].Type();
+  if (type != napi_string && type != napi_null) throw Napi::TypeError::New(env, usage);
+  // null: the same text as the statement read last (src/core/connection.ts passes it for a
+  // query run again, which spares converting the text); text_ still holds it.
+  if (type == napi_null) {
+    if (!has_text_) throw Napi::TypeError::New(env, "no statement text was given before");
+  } else {
+    constexpr size_t kKeptTextBytes = 64 * 1024;  // a longer text's storage is not kept
+    if (text_.capacity() > kKeptTextBytes) std::string().swap(text_);
+    has_text_ = false;
+    Utf8Into(env, info[0], text_);
+    has_text_ = true;
+  }
+  ReadParameters(info, params_);
 }
 
 Napi::Value ConnectionWrap::Submit(const Napi::CallbackInfo& info, bool text) {
   Napi::Env env = info.Env();
-  ParameterMap params = ReadStatement(info, "query(text: string, params?: object)");
+  ReadStatement(info, "query(text: string, params?: object)");
   if (in_flight_ == 0 && InlineShortReads()) {
     // Nothing of this connection is queued or running: a short read (a few key lookups) runs
     // here at once, which costs less than handing it to the worker and back.
-    std::optional<Result<exec::QueryResult>> result = slot_->TryExecuteShortRead(text_, params);
+    std::optional<Result<exec::QueryResult>> result = slot_->TryExecuteShortRead(text_, params_);
     if (result) {
       // The result itself (not a promise): the JS layer wraps it. Errors as a rejected promise.
       napi_value error = nullptr;
@@ -240,7 +248,9 @@ Napi::Value ConnectionWrap::Submit(const Napi::CallbackInfo& info, bool text) {
       return deferred.Promise();
     }
   }
-  auto* job = new QueryJob(this, env, text_, std::move(params));
+  // The job takes the parameters (the next statement reads its own into an empty map).
+  auto* job = new QueryJob(this, env, text_, std::move(params_));
+  params_.clear();
   job->keep_alive = Napi::Persistent(info.This().As<Napi::Object>());
   job->text = text;
   return Enqueue(job);
@@ -248,9 +258,9 @@ Napi::Value ConnectionWrap::Submit(const Napi::CallbackInfo& info, bool text) {
 
 Napi::Value ConnectionWrap::QuerySync(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  ParameterMap params = ReadStatement(info, "querySync(text: string, params?: object)");
+  ReadStatement(info, "querySync(text: string, params?: object)");
   worker_->WaitIdle();  // statements submitted earlier run first
-  Result<exec::QueryResult> result = slot_->Execute(text_, params);
+  Result<exec::QueryResult> result = slot_->Execute(text_, params_);
   if (!result.ok()) ThrowStatus(env, result.status());
   return FromQueryResult(env, result.value());
 }

@@ -40,7 +40,7 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   Napi::Value Query(const Napi::CallbackInfo& info);
   Napi::Value QueryText(const Napi::CallbackInfo& info);
   Napi::Value Submit(const Napi::CallbackInfo& info, bool text);
-  ParameterMap ReadStatement(const Napi::CallbackInfo& info, const char* usage);
+  void ReadStatement(const Napi::CallbackInfo& info, const char* usage);
   static bool InlineShortReads();
   Napi::Value Request(const Napi::CallbackInfo& info);
   Napi::Value Compact(const Napi::CallbackInfo& info);
@@ -61,8 +61,13 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   Tsfn tsfn_;
   uint32_t in_flight_ = 0;  // JS thread only
   // The text of the statement being submitted (JS thread only): kept, so that converting the
-  // next one's text into it allocates nothing.
+  // next one's text into it allocates nothing, and a statement run again (null for its text)
+  // need not convert it at all.
   std::string text_;
+  bool has_text_ = false;  // text_ holds a whole statement text
+  // Its parameters (JS thread only): kept, so that the next statement with the same names
+  // replaces the values only.
+  ParameterMap params_;
   bool closed_ = false;
 };
 

@@ -198,19 +198,49 @@ ParameterMap ToParameterMap(Napi::Env env, Napi::Value params) {
   return out;
 }
 
-ParameterMap ToParameterMap(const Napi::CallbackInfo& info) {
+namespace {
+
+// Replaces the values of `out` by those of the pairs when the pairs name exactly the names
+// `out` holds, each once; false (and `out` unspecified) otherwise.
+bool ReplaceParameterValues(const Napi::CallbackInfo& info, ParameterMap& out) {
+  constexpr size_t kMaxReplaced = 16;  // beyond, checking the names are distinct costs more
+  const size_t count = (info.Length() - 1) / 2;
+  if (count != out.size() || count > kMaxReplaced) return false;
   Napi::Env env = info.Env();
-  if (info.Length() <= 2) return ToParameterMap(env, info.Length() == 2 ? info[1] : env.Undefined());
+  Value* replaced[kMaxReplaced];
+  for (size_t p = 0; p < count; ++p) {
+    Napi::Value key = info[1 + 2 * p];
+    if (!key.IsString()) throw Napi::TypeError::New(env, "parameter names must be strings");
+    // A short name stays in std::string's own buffer: no allocation.
+    auto it = WithUtf8(env, key, [&](std::string_view name) { return out.find(std::string(name)); });
+    if (it == out.end()) return false;
+    for (size_t q = 0; q < p; ++q) {
+      if (replaced[q] == &it->second) return false;  // a name given twice
+    }
+    replaced[p] = &it->second;
+    it->second = ToValue(env, info[2 + 2 * p]);
+  }
+  return true;
+}
+
+}  // namespace
+
+void ReadParameters(const Napi::CallbackInfo& info, ParameterMap& out) {
+  Napi::Env env = info.Env();
+  if (info.Length() <= 2) {
+    out = ToParameterMap(env, info.Length() == 2 ? info[1] : env.Undefined());
+    return;
+  }
   if (info.Length() % 2 == 0) {
     throw Napi::TypeError::New(env, "parameters must be name and value pairs");
   }
-  ParameterMap out;
+  if (ReplaceParameterValues(info, out)) return;
+  out.clear();
   for (size_t i = 1; i < info.Length(); i += 2) {
     if (!info[i].IsString()) throw Napi::TypeError::New(env, "parameter names must be strings");
     std::string name = WithUtf8(env, info[i], [](std::string_view text) { return std::string(text); });
     out.insert_or_assign(std::move(name), ToValue(env, info[i + 1]));
   }
-  return out;
 }
 
 Napi::Value FromValue(Napi::Env env, const Value& v) {
@@ -303,7 +333,11 @@ Napi::Value FromValue(Napi::Env env, const Value& v) {
       object.Set("_rels", FromValue(env, v.children()[1]));
       return object;
     }
-    default:  // STRING, UUID, INTERVAL
+    case LogicalTypeId::kString: {
+      std::string_view text = v.GetString();
+      return Napi::String::New(env, text.data(), text.size());
+    }
+    default:  // UUID, INTERVAL
       return Napi::String::New(env, v.ToString());
   }
 }
@@ -361,11 +395,8 @@ Napi::Value FromQueryResult(Napi::Env env, const exec::QueryResult& result) {
     return v == 0 ? zero : Napi::Number::New(env, static_cast<double>(v));
   };
   napi_value args[kFixed + kCellsPerCall];
-  args[0] = data.column_names.Get(env, width, [&](size_t i) -> const std::string& {
-    return result.column_names[i];
-  });
-  args[1] = data.column_types.Get(env, width,
-                                  [&](size_t i) { return result.column_types[i].ToString(); });
+  args[0] = data.column_names.Get(env, result.column_names);
+  args[1] = data.column_types.Get(env, result.column_types);
   // Rows of no cells cannot go as cells: they go as an array of empty rows.
   args[2] = width == 0 ? static_cast<napi_value>(BuildRows(env, result, false)) : env.Null();
   args[3] = Napi::Number::New(env, result.elapsed_ms);

@@ -21,7 +21,10 @@ ParameterMap ToParameterMap(Napi::Env env, Napi::Value params);
 // The parameters of query(text, params?) or of query(text, name, value, name, value...), the
 // form src/core/connection.ts uses: call arguments are much cheaper to read from native code
 // than an object's properties (enumerating them alone cost more than the engine's lookup).
-ParameterMap ToParameterMap(const Napi::CallbackInfo& info);
+// They replace the contents of `out`; when `out` holds the same names (the previous statement
+// of a connection that runs one query in a loop), only the values are replaced, which
+// allocates nothing.
+void ReadParameters(const Napi::CallbackInfo& info, ParameterMap& out);
 Value ToValue(Napi::Env env, Napi::Value value, int depth = 0);
 
 Napi::Value FromValue(Napi::Env env, const Value& value);

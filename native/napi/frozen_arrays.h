@@ -1,8 +1,12 @@
-// FrozenStringArrays: frozen JS arrays of strings, handed out again while the same strings
-// come back. A result's column names and type names most often repeat those of a recent
-// result (a query run in a loop), and building them afresh (a string and an element store
-// per name) cost a good part of a point read. JS thread only; one per Node environment
-// (AddonData), so connections share them.
+// FrozenStringArrays: frozen JS arrays of strings, handed out again while the same keys come
+// back. A result's column names and type names most often repeat those of a recent result (a
+// query run in a loop), and building them afresh (a string and an element store per name)
+// cost a good part of a point read. JS thread only; one per Node environment (AddonData), so
+// connections share them.
+//
+// `Key` is what a caller has in hand and what is compared: the column names themselves, or
+// the column types, whose names are only formatted (Text) when an array is built, not to
+// compare them. Two keys must be Same exactly when their Text is the same.
 #pragma once
 
 #include <napi.h>
@@ -13,26 +17,45 @@
 #include <string_view>
 #include <vector>
 
+#include "types/logical_type.h"
+
 namespace graphdb::napi {
 
+// Column names: compared and shown as they are.
+struct NameKeys {
+  using Key = std::string;
+  static bool Same(const std::string& a, const std::string& b) { return a == b; }
+  static const std::string& Text(const std::string& key) { return key; }
+};
+
+// Column types: scalar types compare by id; nested ones by their text (LogicalType's ==
+// ignores the case of field names, which the text shows).
+struct TypeKeys {
+  using Key = LogicalType;
+  static bool Same(const LogicalType& a, const LogicalType& b) {
+    return a.id() == b.id() && (!a.IsNested() || a.ToString() == b.ToString());
+  }
+  static std::string Text(const LogicalType& key) { return key.ToString(); }
+};
+
+template <typename Keys>
 class FrozenStringArrays {
  public:
-  // The frozen array of the `count` strings at(0)..at(count - 1) (each convertible to
-  // std::string_view): the one made for the same strings by an earlier call while it is among
-  // the kEntries most recently used, else a new one.
-  template <typename At>
-  Napi::Array Get(Napi::Env env, size_t count, const At& at) {
+  using Key = typename Keys::Key;
+
+  // The frozen array of the texts of `keys`: the one made for the same keys by an earlier
+  // call while it is among the kEntries most recently used, else a new one.
+  Napi::Array Get(Napi::Env env, const std::vector<Key>& keys) {
     for (size_t e = 0; e < entries_.size(); ++e) {
-      if (!Matches(entries_[e].strings, count, at)) continue;
+      if (!Matches(entries_[e].keys, keys)) continue;
       if (e > 0) std::rotate(entries_.begin(), entries_.begin() + e, entries_.begin() + e + 1);
       return entries_.front().array.Value();
     }
     Entry entry;
-    entry.strings.reserve(count);
-    Napi::Array array = Napi::Array::New(env, count);
-    for (size_t i = 0; i < count; ++i) {
-      entry.strings.emplace_back(at(i));
-      array.Set(static_cast<uint32_t>(i), Napi::String::New(env, entry.strings.back()));
+    entry.keys = keys;
+    Napi::Array array = Napi::Array::New(env, keys.size());
+    for (size_t i = 0; i < keys.size(); ++i) {
+      array.Set(static_cast<uint32_t>(i), Napi::String::New(env, Keys::Text(keys[i])));
     }
     array.Freeze();
     entry.array = Napi::Persistent(array);
@@ -45,15 +68,14 @@ class FrozenStringArrays {
   static constexpr size_t kEntries = 8;
 
   struct Entry {
-    std::vector<std::string> strings;
+    std::vector<Key> keys;
     Napi::Reference<Napi::Array> array;
   };
 
-  template <typename At>
-  static bool Matches(const std::vector<std::string>& strings, size_t count, const At& at) {
-    if (strings.size() != count) return false;
-    for (size_t i = 0; i < count; ++i) {
-      if (std::string_view(strings[i]) != std::string_view(at(i))) return false;
+  static bool Matches(const std::vector<Key>& kept, const std::vector<Key>& keys) {
+    if (kept.size() != keys.size()) return false;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (!Keys::Same(kept[i], keys[i])) return false;
     }
     return true;
   }

@@ -24,19 +24,51 @@ function checkArguments(text: unknown, params: unknown): void {
 /** Parameters with more names than this go to the native side as the object itself. */
 const MAX_PAIRED_PARAMETERS = 1000;
 
+/** A native statement method: (text, params?) or (text, name, value, name, value...). */
+type StatementMethod<R> = (this: NativeConnection, ...args: StatementArguments) => R;
+
 /**
- * The arguments of a native statement call: the text, then the parameters as name, value,
- * name, value..., which the native side reads far faster than an object's properties (the
- * names `for...in` visits, as the native side would enumerate them, each value read after all
- * names). So many parameters that the call could overflow the stack go as the object.
+ * Calls a native statement method with the text, then the parameters as name, value, name,
+ * value..., which the native side reads far faster than an object's properties (the names
+ * `for...in` visits, as the native side would enumerate them). One or two parameters go
+ * without building an array; so many that the call could overflow the stack go as the object.
+ * `text` null means the text of the statement the native connection read last.
  */
-function statementArguments(text: string, params: QueryParameters | undefined): StatementArguments {
-  const args: StatementArguments = [text];
-  if (params === undefined) return args;
-  for (const name in params) args.push(name, undefined);
+function callStatement<R>(
+  native: NativeConnection,
+  method: StatementMethod<R>,
+  text: string | null,
+  params: QueryParameters | undefined,
+): R {
+  if (params === undefined) return method.call(native, text);
+  let count = 0;
+  let name0 = '';
+  let name1 = '';
+  let value0: unknown;
+  let value1: unknown;
+  for (const name in params) {
+    if (count === 0) {
+      name0 = name;
+      value0 = params[name];
+    } else if (count === 1) {
+      name1 = name;
+      value1 = params[name];
+    } else {
+      return method.apply(native, statementArguments(text, params));
+    }
+    count++;
+  }
+  if (count === 0) return method.call(native, text);
+  if (count === 1) return method.call(native, text, name0, value0);
+  return method.call(native, text, name0, value0, name1, value1);
+}
+
+/** The arguments of a native statement call with many parameters (see callStatement). */
+function statementArguments(text: string | null, params: QueryParameters): StatementArguments {
+  const args: unknown[] = [text];
+  for (const name in params) args.push(name, params[name]);
   if (args.length > 1 + 2 * MAX_PAIRED_PARAMETERS) return [text, params];
-  for (let i = 1; i < args.length; i += 2) args[i + 1] = params[args[i] as string];
-  return args;
+  return args as StatementArguments;
 }
 
 function toQueryResult(packed: PackedResult): QueryResult {
@@ -50,6 +82,11 @@ function toQueryResult(packed: PackedResult): QueryResult {
 export class Connection implements Disposable {
   #native: NativeConnection | null;
   readonly #onClose: () => void;
+  /**
+   * The text of the last statement the native connection read, which it keeps: the same text
+   * again goes as null, sparing its conversion. Null while unknown (after a failed call).
+   */
+  #lastText: string | null = null;
 
   /** @internal Use `db.connect()`. */
   constructor(db: NativeDatabase, onClose: () => void) {
@@ -75,7 +112,7 @@ export class Connection implements Disposable {
   query(text: string, params?: QueryParameters): Promise<QueryResult> {
     try {
       checkArguments(text, params);
-      return whileInFlight(this.#open().query(...statementArguments(text, params)), toQueryResult);
+      return whileInFlight(this.#call(this.#open().query, text, params), toQueryResult);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -88,13 +125,13 @@ export class Connection implements Disposable {
    */
   async queryText(text: string, params?: QueryParameters): Promise<RawTextResult> {
     checkArguments(text, params);
-    return whileInFlight(this.#open().queryText(...statementArguments(text, params)), same);
+    return whileInFlight(this.#call(this.#open().queryText, text, params), same);
   }
 
   /** Runs a statement inline on the calling thread, after any statements already queued. */
   querySync(text: string, params?: QueryParameters): QueryResult {
     checkArguments(text, params);
-    return new QueryResult(this.#open().querySync(...statementArguments(text, params)));
+    return new QueryResult(this.#call(this.#open().querySync, text, params));
   }
 
   /**
@@ -116,6 +153,16 @@ export class Connection implements Disposable {
 
   [Symbol.dispose](): void {
     this.close();
+  }
+
+  /** Calls a statement method of the open native connection with `text` and `params`. */
+  #call<R>(method: StatementMethod<R>, text: string, params: QueryParameters | undefined): R {
+    const native = this.#open();
+    const sent = text === this.#lastText ? null : text;
+    this.#lastText = null; // unknown until the call has returned
+    const result = callStatement(native, method, sent, params);
+    this.#lastText = text;
+    return result;
   }
 
   #open(): NativeConnection {

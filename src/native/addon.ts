@@ -79,10 +79,11 @@ export interface NativeDatabase {
 /**
  * The arguments of query, queryText and querySync: (text, params?) with the parameters as an
  * object, or (text, name, value, name, value...), which the native side reads much faster.
+ * A null text stands for the text of the statement the connection read last (which it keeps).
  */
 export type StatementArguments =
-  | [text: string, params?: Record<string, unknown>]
-  | [text: string, ...pairs: unknown[]];
+  | [text: string | null, params?: Record<string, unknown>]
+  | [text: string | null, ...pairs: unknown[]];
 
 export interface NativeConnection {
   readonly pending: number;

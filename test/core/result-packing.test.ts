@@ -297,6 +297,41 @@ describe('result packing', () => {
     }
   });
 
+  it('sends a repeated text as null, and the full text again after any failed call', async () => {
+    const native = new addon.NativeConnection(databaseInternals(db).native);
+    try {
+      expect(() => native.querySync(null)).toThrow('no statement text was given before');
+      expect(native.querySync('RETURN $a AS x', 'a', 1)[2]).toEqual([1]);
+      expect(native.querySync(null, 'a', 'two')[2]).toEqual(['two']);
+      expect(() => native.querySync(null, 'b', 3)).toThrow(GraphDBError); // $a is missing
+      expect(native.querySync(null, 'a', 5)[2]).toEqual([5]);
+      expect((await native.query(null, 'a', 6))[2]).toEqual([6]);
+      // The parameters are replaced, whatever names the previous statement had.
+      expect(native.querySync('RETURN $a + $b AS x', 'a', 1, 'b', 2)[2]).toEqual([3]);
+      expect(native.querySync('RETURN $a AS x', 'a', 1, 'a', 2)[2]).toEqual([2]);
+      expect(() => native.querySync('RETURN $b AS x', 'a', 1, 'a', 2)).toThrow(GraphDBError);
+      expect(native.querySync('RETURN $a + $b AS x', 'b', 1, 'a', 2)[2]).toEqual([3]);
+      expect(native.querySync(null, 'a', 10, 'b', 20)[2]).toEqual([30]);
+      expect(native.querySync(null, { a: 1, b: 1 })[2]).toEqual([2]);
+      expect(() => native.querySync(null, 'a', 1, 'c', 1)).toThrow(GraphDBError);
+    } finally {
+      native.close();
+    }
+    // Through the public API: a call that fails on its parameters, then the same text.
+    const read = 'MATCH (p:P {id: $id}) RETURN p.name';
+    expect((await conn.query(read, { id: 1 })).rows).toEqual([['a']]);
+    await expect(conn.query(read, { id: () => 1 })).rejects.toBeInstanceOf(TypeError);
+    expect((await conn.query(read, { id: 2 })).rows).toEqual([['b']]);
+    expect(() => conn.querySync(read, { id: Symbol('s') })).toThrow(TypeError);
+    expect(conn.querySync(read, { id: 1 }).rows).toEqual([['a']]);
+    expect((await conn.queryText(read, { id: 2 })).rows).toEqual([['b']]);
+    // Values of another type under the same name, and one name then two.
+    for (const v of [1, 'x', 2.5, null, [1, 2], { k: true }]) {
+      expect((await conn.query('RETURN $v AS v', { v })).rows).toEqual([[v]]);
+    }
+    expect((await conn.query('RETURN $v AS v', { v: 1, w: 2 })).rows).toEqual([[1]]);
+  });
+
   it('surfaces GraphDBError from statements as before', async () => {
     await expect(conn.query('RETURN $missing')).rejects.toBeInstanceOf(GraphDBError);
     expect(() => conn.querySync('RETURN 1 +')).toThrow(GraphDBError);
