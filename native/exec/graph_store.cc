@@ -153,6 +153,7 @@ std::optional<uint64_t> GraphStore::LookupNode(TableId table_id, const Value& ke
   std::optional<uint64_t> offset = key.type_id() == LogicalTypeId::kInt64
                                        ? table.LookupInt64(key.GetInt())
                                        : table.Lookup(key);
+  if (offset) table.PrefetchRow(*offset);
   if (offset && *offset < table.NumRows() && NodeRowVisible(table, *offset)) return offset;
   // The index holds the newest row of each key. A miss, or a row this snapshot does not see,
   // is the answer unless a delete this snapshot does not see took a key out of the index: then

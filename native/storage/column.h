@@ -155,6 +155,12 @@ class Column {
   void Truncate(uint64_t rows);
 
   // ---- Read ----
+  // Starts loading the cell of `row` (its bytes and its validity bit) into the cache: a hint
+  // that never faults, so the reads of several cells miss at once rather than in turn.
+  void Prefetch(uint64_t row) const {
+    __builtin_prefetch(data_.data() + row * width_);
+    __builtin_prefetch(validity_.data() + (row >> 6));
+  }
   bool IsNull(uint64_t row) const {
     return !((AtomicLoad(validity_.data() + (row >> 6)) >> (row & 63)) & 1);
   }
