@@ -37,7 +37,6 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
                      QueryJob* job);
   using Tsfn = Napi::TypedThreadSafeFunction<ConnectionWrap, QueryJob, &ConnectionWrap::CallJs>;
 
-  Napi::Value Query(const Napi::CallbackInfo& info);
   Napi::Value QueryText(const Napi::CallbackInfo& info);
   Napi::Value Submit(const Napi::CallbackInfo& info, bool text);
   void ReadStatement(const Napi::CallbackInfo& info, const char* usage);
@@ -51,11 +50,19 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   Napi::Value Pending(const Napi::CallbackInfo& info);
   Napi::Value IsClosed(const Napi::CallbackInfo& info);
 
+  // What the instance's own query() function knows of its connection (DefineFastQuery): the
+  // connection until it is finalized, then nullptr.
+  struct Handle {
+    ConnectionWrap* wrap;
+  };
+  void DefineFastQuery(Napi::Env env, Napi::Object self);
+
   void CheckOpen(Napi::Env env) const;
   void JobStarted();
   void JobFinished();
   void Shutdown();
 
+  std::shared_ptr<Handle> handle_;
   std::unique_ptr<ExecutionSlot> slot_;
   std::unique_ptr<WorkerThread> worker_;
   Tsfn tsfn_;

@@ -83,6 +83,18 @@ Napi::Value FromInt128(Napi::Env env, int128_t v) {
   return Napi::BigInt::New(env, negative ? 1 : 0, 2, words);
 }
 
+// A JS string of UTF-8 text. ASCII text (most stored strings) goes as Latin-1, which V8 copies
+// as it is instead of decoding it.
+Napi::Value StringFromUtf8(Napi::Env env, std::string_view text) {
+  bool ascii = true;
+  for (char c : text) ascii &= static_cast<unsigned char>(c) < 0x80;
+  napi_value out;
+  napi_status status = ascii ? napi_create_string_latin1(env, text.data(), text.size(), &out)
+                             : napi_create_string_utf8(env, text.data(), text.size(), &out);
+  NAPI_THROW_IF_FAILED(env, status, Napi::Value());
+  return Napi::Value(env, out);
+}
+
 void SetProperties(Napi::Env env, Napi::Object& object, const ValueHeap& heap) {
   for (size_t i = 0; i < heap.children.size(); ++i) {
     object.Set(heap.names[i], FromValue(env, heap.children[i]));
@@ -333,10 +345,8 @@ Napi::Value FromValue(Napi::Env env, const Value& v) {
       object.Set("_rels", FromValue(env, v.children()[1]));
       return object;
     }
-    case LogicalTypeId::kString: {
-      std::string_view text = v.GetString();
-      return Napi::String::New(env, text.data(), text.size());
-    }
+    case LogicalTypeId::kString:
+      return StringFromUtf8(env, v.GetString());
     default:  // UUID, INTERVAL
       return Napi::String::New(env, v.ToString());
   }

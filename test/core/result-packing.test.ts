@@ -314,9 +314,15 @@ describe('result packing', () => {
       expect(native.querySync(null, 'a', 10, 'b', 20)[2]).toEqual([30]);
       expect(native.querySync(null, { a: 1, b: 1 })[2]).toEqual([2]);
       expect(() => native.querySync(null, 'a', 1, 'c', 1)).toThrow(GraphDBError);
+      // query is the instance's own function, which works without its receiver too.
+      const query = native.query;
+      expect(Object.hasOwn(native, 'query')).toBe(true);
+      expect((await query('RETURN 7 AS x'))[2]).toEqual([7]);
+      expect((await query.call(undefined as never, null))[2]).toEqual([7]);
     } finally {
       native.close();
     }
+    expect(() => native.query('RETURN 1')).toThrow(expect.objectContaining({ code: 'CONNECTION_CLOSED' }));
     // Through the public API: a call that fails on its parameters, then the same text.
     const read = 'MATCH (p:P {id: $id}) RETURN p.name';
     expect((await conn.query(read, { id: 1 })).rows).toEqual([['a']]);
