@@ -82,6 +82,7 @@ void UnwindOp::Open(ExecContext& ctx) {
 bool UnwindOp::Next(ExecContext& ctx) {
   while (true) {
     if (have_list_ && index_ < current_.children().size()) {
+      ctx.ChargeWork();
       ctx.frame[slot_] = current_.children()[index_++];
       return true;
     }

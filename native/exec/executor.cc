@@ -78,6 +78,8 @@ Value WithProvisionalRelIds(const Value& v, const UncommittedRels& uncommitted) 
 
 }  // namespace
 
+void ThrowWorkBudgetExceeded() { throw WorkBudgetExceeded{}; }
+
 std::function<int64_t(std::string_view, bool)> CatalogSequenceValues(
     const catalog::Catalog& catalog) {
   return [&catalog](std::string_view name, bool advance) -> int64_t {

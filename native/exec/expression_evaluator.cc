@@ -88,6 +88,7 @@ Value EvaluateListComprehension(const BoundExpression& expr, ExecContext& ctx) {
   std::vector<Value> out;
   Value saved = ctx.frame[expr.slot];
   for (const Value& element : list.children()) {
+    ctx.ChargeWork();
     ctx.frame[expr.slot] = element;
     if (expr.has_predicate && !EvaluatePredicate(*expr.children[1], ctx)) continue;
     out.push_back(expr.has_projection ? Evaluate(*expr.children.back(), ctx) : element);
@@ -103,6 +104,7 @@ Value EvaluateQuantifier(const BoundExpression& expr, ExecContext& ctx) {
   size_t total = list.children().size();
   Value saved = ctx.frame[expr.slot];
   for (const Value& element : list.children()) {
+    ctx.ChargeWork();
     ctx.frame[expr.slot] = element;
     if (EvaluatePredicate(*expr.children[1], ctx)) ++matches;
   }
@@ -126,6 +128,7 @@ Value EvaluateLambda(const BoundExpression& expr, ExecContext& ctx) {
     }
     Value acc = elements[0];
     for (size_t i = 1; i < elements.size(); ++i) {
+      ctx.ChargeWork();
       ctx.frame[expr.slot] = acc;
       ctx.frame[expr.slot2] = elements[i];
       acc = Evaluate(*expr.children[1], ctx);
@@ -134,6 +137,7 @@ Value EvaluateLambda(const BoundExpression& expr, ExecContext& ctx) {
   } else {
     std::vector<Value> results;
     for (const Value& element : list.children()) {
+      ctx.ChargeWork();
       ctx.frame[expr.slot] = element;
       if (expr.name == "list_filter") {
         if (EvaluatePredicate(*expr.children[1], ctx)) results.push_back(element);

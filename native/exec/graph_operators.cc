@@ -55,6 +55,7 @@ class NodeScanOp final : public PhysicalOperator {
         storage::NodeTable& table = store_->node_table(tables_[table_index_]);
         uint64_t limit = limits_[table_index_];
         while (offset_ < limit) {
+          ctx.ChargeWork();
           uint64_t offset = offset_++;
           if (!store_->NodeRowVisible(table, offset)) continue;
           ctx.frame[slot_] = Value::Id({tables_[table_index_], offset});
@@ -88,6 +89,7 @@ class IndexSeekOp final : public PhysicalOperator {
 
   bool Next(ExecContext& ctx) override {
     while (child->Next(ctx)) {
+      ctx.ChargeWork();
       Value key = Evaluate(*key_, ctx);
       if (key.is_null()) continue;
       if (key.type() != key_type_) {
@@ -97,7 +99,7 @@ class IndexSeekOp final : public PhysicalOperator {
           continue;  // a key that cannot be of the key's type matches nothing
         }
       }
-      std::optional<uint64_t> offset = store_->LookupNode(table_, key);
+      std::optional<uint64_t> offset = store_->LookupNode(table_, key, &ctx);
       if (!offset) continue;
       ctx.frame[slot_] = Value::Id({table_, *offset});
       return true;
@@ -120,9 +122,9 @@ struct EdgeStep {
 };
 
 // Collects the live edges of `from` over the given rel tables in `dir`, restricted to
-// neighbours in `to_tables` (empty = any).
+// neighbours in `to_tables` (empty = any). Charges `ctx` one unit of work per edge.
 void CollectEdges(GraphStore& store, InternalId from, const std::vector<TableId>& rel_tables,
-                  Direction dir, const std::vector<TableId>& to_tables,
+                  Direction dir, const std::vector<TableId>& to_tables, ExecContext& ctx,
                   std::vector<EdgeStep>& out) {
   auto allowed = [&](TableId t) {
     return to_tables.empty() || std::find(to_tables.begin(), to_tables.end(), t) != to_tables.end();
@@ -134,6 +136,7 @@ void CollectEdges(GraphStore& store, InternalId from, const std::vector<TableId>
           allowed(pair.dst_table)) {
         store.ForEachVisibleEdge(rels, from.offset, storage::Direction::kForward,
                                  [&](uint64_t nbr, uint64_t rel) {
+                                   ctx.ChargeWork();
                                    out.push_back({{pair.dst_table, nbr}, {pair.id, rel}, true});
                                  });
       }
@@ -142,6 +145,7 @@ void CollectEdges(GraphStore& store, InternalId from, const std::vector<TableId>
         // An undirected self-loop matches twice, once per direction (as in Kùzu).
         store.ForEachVisibleEdge(rels, from.offset, storage::Direction::kBackward,
                                  [&](uint64_t nbr, uint64_t rel) {
+                                   ctx.ChargeWork();
                                    out.push_back({{pair.src_table, nbr}, {pair.id, rel}, false});
                                  });
       }
@@ -184,7 +188,7 @@ class ExpandOp final : public PhysicalOperator {
       if (from.is_null()) continue;
       from_ = from.GetId();
       CollectEdges(*store_, from_, op_.rel_table_ids, op_.direction,
-                   op_.to_bound ? std::vector<TableId>{} : op_.table_ids, steps_);
+                   op_.to_bound ? std::vector<TableId>{} : op_.table_ids, ctx, steps_);
     }
   }
 
@@ -281,7 +285,7 @@ class VarLengthExpandOp final : public PhysicalOperator {
   // The steps out of `at` whose relationship passes the step predicate.
   std::vector<std::pair<EdgeStep, Value>> Steps(InternalId at, ExecContext& ctx) const {
     std::vector<EdgeStep> steps;
-    CollectEdges(*store_, at, op_.rel_table_ids, op_.direction, {}, steps);
+    CollectEdges(*store_, at, op_.rel_table_ids, op_.direction, {}, ctx, steps);
     std::vector<std::pair<EdgeStep, Value>> out;
     for (const EdgeStep& step : steps) {
       Value rel = RelRefFor(at, step);
@@ -369,13 +373,15 @@ class VarLengthExpandOp final : public PhysicalOperator {
     for (const auto& [node, d] : dist) {
       if (node == source_ || !EndAllowed(node) || hops[node] < op_.min_hops) continue;
       Path path;
-      Unwind(node, preds, all, path);
+      Unwind(node, preds, all, path, ctx);
     }
   }
 
-  // Emits the best paths ending at `node` (walking predecessors back to the source).
+  // Emits the best paths ending at `node` (walking predecessors back to the source). Charges a
+  // unit per step: all shortest paths may be far more than the edges the search followed.
   void Unwind(InternalId node, const std::map<InternalId, std::vector<Predecessor>, IdLess>& preds,
-              bool all, Path& suffix) {
+              bool all, Path& suffix, ExecContext& ctx) {
+    ctx.ChargeWork();
     if (node == source_) {
       Path path;
       path.nodes.assign(suffix.nodes.rbegin(), suffix.nodes.rend());
@@ -389,7 +395,7 @@ class VarLengthExpandOp final : public PhysicalOperator {
       suffix.nodes.push_back(node);
       suffix.rels.push_back(ways[i].rel);
       suffix.rel_ids.push_back(ways[i].rel_id);
-      Unwind(ways[i].node, preds, all, suffix);
+      Unwind(ways[i].node, preds, all, suffix, ctx);
       suffix.nodes.pop_back();
       suffix.rels.pop_back();
       suffix.rel_ids.pop_back();
@@ -710,7 +716,7 @@ class MergeOp final : public PhysicalOperator {
     const auto* schema = store_->catalog().GetRelTable(rel.table_ids[0]);
     auto props = EvaluateProperties(rel.properties, schema->properties, schema->name, ctx);
     std::vector<EdgeStep> steps;
-    CollectEdges(*store_, a, rel.table_ids, rel.direction, {b.table}, steps);
+    CollectEdges(*store_, a, rel.table_ids, rel.direction, {b.table}, ctx, steps);
     for (const auto& step : steps) {
       if (!(step.neighbor == b)) continue;
       storage::RelTable& table = store_->rel_table(step.rel.table);

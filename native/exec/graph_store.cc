@@ -3,6 +3,7 @@
 #include "common/status.h"
 #include "cypher/binder/binder.h"
 #include "cypher/parser/parser.h"
+#include "exec/exec_context.h"
 #include "exec/expression_evaluator.h"
 #include "function/cast.h"
 #include "function/value_ops.h"
@@ -148,7 +149,8 @@ bool GraphStore::NodeVisible(InternalId id) {
   return id.offset < table.NumRows() && NodeRowVisible(table, id.offset);
 }
 
-std::optional<uint64_t> GraphStore::LookupNode(TableId table_id, const Value& key) {
+std::optional<uint64_t> GraphStore::LookupNode(TableId table_id, const Value& key,
+                                               ExecContext* ctx) {
   storage::NodeTable& table = node_table(table_id);
   std::optional<uint64_t> offset = key.type_id() == LogicalTypeId::kInt64
                                        ? table.LookupInt64(key.GetInt())
@@ -159,6 +161,7 @@ std::optional<uint64_t> GraphStore::LookupNode(TableId table_id, const Value& ke
   // is the answer unless a delete this snapshot does not see took a key out of the index: then
   // the row this snapshot sees may be one the index lost, and only the rows can tell.
   if (snapshot_.Visible(table.key_erase_stamp())) return std::nullopt;
+  if (ctx) ctx->ChargeWork(table.NumRows());
   const size_t pk = table.primary_key_column();
   for (uint64_t offset = 0; offset < table.NumRows(); ++offset) {
     if (NodeRowVisible(table, offset) && function::ValuesEqual(table.Get(pk, offset), key)) {

@@ -35,6 +35,8 @@ struct BoundExpression;
 
 namespace graphdb::exec {
 
+struct ExecContext;  // exec/exec_context.h
+
 // What a statement sees.
 struct Snapshot {
   // The newest committed state (what writers read).
@@ -146,7 +148,9 @@ class GraphStore final : public GraphAccess {
     });
   }
   // The visible row of node table `table` whose primary key equals `key` (of the key's type).
-  std::optional<uint64_t> LookupNode(catalog::TableId table, const Value& key);
+  // Charges `ctx` (when given) for the rows it reads if the index cannot answer alone.
+  std::optional<uint64_t> LookupNode(catalog::TableId table, const Value& key,
+                                     ExecContext* ctx = nullptr);
 
   // A lightweight rel value for frames: id, src and dst, no properties.
   static Value RelRef(InternalId id, InternalId src, InternalId dst);

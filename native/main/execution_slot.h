@@ -38,8 +38,9 @@ class ExecutionSlot {
   // auto-committed transaction. Errors come back as a Status; nothing throws.
   Result<exec::QueryResult> Execute(std::string_view query, const ParameterMap& params);
 
-  // Execute() of a short read on the calling thread, if `query` is one and can run without
-  // waiting (TryRunShortRead); nullopt otherwise, having run nothing.
+  // Execute() on the calling thread of a read that can run without waiting and finishes
+  // within the inline work budget (TryRunShortRead); nullopt otherwise, having run nothing
+  // that anyone can observe.
   std::optional<Result<exec::QueryResult>> TryExecuteShortRead(std::string_view query,
                                                                const ParameterMap& params);
 

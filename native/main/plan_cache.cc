@@ -83,74 +83,128 @@ std::shared_ptr<const CompiledQuery> CompileQuery(
   binder.set_file_scan_resolver(exec::ResolveFileScan);
   compiled->bound = binder.BindQuery(query);
   compiled->plan = planner::PlanQuery(*compiled->bound, catalog);
-  compiled->short_read = compiled->bound->read_only && IsShortRead(compiled->plan);
+  compiled->inline_candidate =
+      compiled->bound->read_only && IsInlineCandidate(compiled->plan, catalog);
   return compiled;
+}
+
+bool CompiledQuery::SkipInlineAttempt() const {
+  uint32_t backoff = inline_backoff.load(std::memory_order_relaxed);
+  if (backoff == 0) return false;
+  // One try: when another connection counted meanwhile, this attempt is turned away uncounted.
+  inline_backoff.compare_exchange_strong(backoff, backoff - 1, std::memory_order_relaxed);
+  return true;
 }
 
 namespace {
 
-bool IsCheapExpression(const binder::BoundExpression* e) {
+// Whether an inline candidate may call `fn`. The library's functions are pure and take time in
+// proportion to the size of their arguments, which come from stored values, parameters or
+// rows the budget has charged. Excluded, as the budget cannot account for them:
+//   - the non-deterministic ones (nextval, currval, random, setseed, gen_random_uuid,
+//     current_date, current_timestamp): they change or read state beyond the statement (a
+//     sequence, the session's generator) that an abandoned run must not touch;
+//   - those whose result size comes from an argument's value rather than its size: range()
+//     makes a list of any length, repeat(), lpad() and rpad() strings of any length;
+//   - those whose time can grow much faster than their arguments within one call: regular
+//     expressions (=~, regexp_*; std::regex backtracks, exponentially in bad cases) and
+//     levenshtein() (quadratic).
+bool InlineSafeFunction(const function::BoundScalarFunction& fn) {
+  if (!fn.deterministic) return false;
+  const std::string& name = fn.name;
+  return name != "range" && name != "repeat" && name != "lpad" && name != "rpad" &&
+         name != "=~" && !name.starts_with("regexp_") && name != "levenshtein";
+}
+
+bool InlineSafeExpression(const binder::BoundExpression* e, const catalog::Catalog& catalog) {
   if (e == nullptr) return true;
   using binder::ExprKind;
   switch (e->kind) {
-    case ExprKind::kLiteral:
-    case ExprKind::kParameter:
-    case ExprKind::kVariable:
-    case ExprKind::kProperty:
-    case ExprKind::kAnd:
-    case ExprKind::kOr:
-    case ExprKind::kXor:
-    case ExprKind::kNot:
-    case ExprKind::kIsNull:
-    case ExprKind::kIsNotNull:
-    case ExprKind::kCast:
+    case ExprKind::kScalarFunction:
+      if (!e->scalar || !InlineSafeFunction(*e->scalar)) return false;
       break;
-    case ExprKind::kScalarFunction: {
-      static const char* const kComparisons[] = {
-          "=",      "<>",         "<",         "<=",          ">",        ">=",
-          "equals", "not_equals", "less_than", "less_than_or_equal", "greater_than",
-          "greater_than_or_equal"};
-      bool comparison = false;
-      for (const char* name : kComparisons) comparison = comparison || e->name == name;
-      if (!comparison) return false;
+    case ExprKind::kSubquery: {
+      // Runs over the same ExecContext, so its operators charge the same budget (the planner
+      // makes the same plan of it again when it runs).
+      planner::LogicalPlan sub;
+      try {
+        sub.root = planner::PlanSubquery(*e->subquery, catalog);
+      } catch (const GraphDBException&) {
+        return false;  // reported when it runs, as before
+      }
+      if (!IsInlineCandidate(sub, catalog)) return false;
       break;
     }
     default:
-      return false;
+      // Comprehensions, quantifiers and lambdas charge a unit per list element; the rest take
+      // time in proportion to their operands.
+      break;
   }
   for (const auto& child : e->children) {
-    if (!IsCheapExpression(child.get())) return false;
+    if (!InlineSafeExpression(child.get(), catalog)) return false;
+  }
+  return true;
+}
+
+bool InlineSafeOperator(const planner::LogicalOperator& op, const catalog::Catalog& catalog) {
+  using planner::LogicalOpKind;
+  auto safe = [&catalog](const binder::BoundExpression* e) {
+    return InlineSafeExpression(e, catalog);
+  };
+  switch (op.kind) {
+    case LogicalOpKind::kSingleRow:
+    case LogicalOpKind::kNodeScan:
+    case LogicalOpKind::kDistinct:
+    case LogicalOpKind::kUnion:
+    case LogicalOpKind::kOptional:
+    case LogicalOpKind::kMaterialize:
+      break;
+    case LogicalOpKind::kIndexSeek:
+      if (!safe(op.key_expr)) return false;
+      break;
+    case LogicalOpKind::kExpand:
+      if (const binder::BoundRelPattern* rel = op.rel_pattern) {
+        if (!safe(rel->step_predicate.get()) || !safe(rel->node_step_predicate.get()) ||
+            !safe(rel->weight.get())) {
+          return false;
+        }
+      }
+      break;
+    case LogicalOpKind::kFilter:
+    case LogicalOpKind::kUnwind:
+    case LogicalOpKind::kSkipLimit:
+      if (!safe(op.expr) || !safe(op.expr2)) return false;
+      break;
+    case LogicalOpKind::kProjection:
+    case LogicalOpKind::kAggregate:
+      for (const auto& item : op.items) {
+        if (!safe(item.expr)) return false;
+      }
+      for (const auto* aggregate : op.aggregates) {
+        if (!safe(aggregate)) return false;
+      }
+      break;
+    case LogicalOpKind::kSort:
+      for (const auto* item : op.order_by) {
+        if (!safe(item->expr.get())) return false;
+      }
+      if (!safe(op.expr) || !safe(op.expr2)) return false;
+      break;
+    case LogicalOpKind::kUpdate:
+    case LogicalOpKind::kTableFunction:
+    case LogicalOpKind::kFileScan:
+      return false;
+  }
+  for (const auto& child : op.children) {
+    if (!InlineSafeOperator(*child, catalog)) return false;
   }
   return true;
 }
 
 }  // namespace
 
-bool IsShortRead(const planner::LogicalPlan& plan) {
-  using planner::LogicalOpKind;
-  for (const planner::LogicalOperator* op = plan.root.get(); op != nullptr;
-       op = op->children.empty() ? nullptr : op->children[0].get()) {
-    if (op->children.size() > 1) return false;
-    switch (op->kind) {
-      case LogicalOpKind::kSingleRow:
-        break;
-      case LogicalOpKind::kIndexSeek:
-        if (!IsCheapExpression(op->key_expr)) return false;
-        break;
-      case LogicalOpKind::kFilter:
-      case LogicalOpKind::kSkipLimit:
-        if (!IsCheapExpression(op->expr) || !IsCheapExpression(op->expr2)) return false;
-        break;
-      case LogicalOpKind::kProjection:
-        for (const auto& item : op->items) {
-          if (!IsCheapExpression(item.expr)) return false;
-        }
-        break;
-      default:
-        return false;
-    }
-  }
-  return plan.root != nullptr;
+bool IsInlineCandidate(const planner::LogicalPlan& plan, const catalog::Catalog& catalog) {
+  return plan.root != nullptr && InlineSafeOperator(*plan.root, catalog);
 }
 
 // ---- Lru ----

@@ -26,10 +26,11 @@
 // standalone CALL).
 //
 // Thread-safety: thread-safe. One mutex per level guards the maps and the counters; parsing
-// and compiling run outside it. Entries are immutable once built and handed out as
-// shared_ptr<const ...>, so any number of executions (several slots, readers in parallel) use
-// one entry at once, and an entry evicted or replaced meanwhile lives until its last user is
-// done. Per-execution state (physical operators, the frame, parameter values) is never cached.
+// and compiling run outside it. Entries are immutable once built (but for one atomic hint,
+// CompiledQuery::inline_backoff) and handed out as shared_ptr<const ...>, so any number of
+// executions (several slots, readers in parallel) use one entry at once, and an entry evicted
+// or replaced meanwhile lives until its last user is done. Per-execution state (physical
+// operators, the frame, parameter values) is never cached.
 #pragma once
 
 #include <atomic>
@@ -54,21 +55,40 @@ namespace graphdb {
 using ParsedStatements = std::vector<std::unique_ptr<parser::ParsedStatement>>;
 
 // A query statement bound and planned against one catalog version and one set of parameter
-// types. Immutable; `plan` points into `*bound`.
+// types. Immutable but for `inline_backoff`; `plan` points into `*bound`.
 struct CompiledQuery {
+  // After an inline run overran its work budget, the attempts turned away before the next
+  // one: the 64th run after an overrun tries again, so a query whose parameters now find little
+  // goes back to running inline.
+  static constexpr uint32_t kInlineRetryInterval = 64;
+
   uint64_t catalog_version = 0;
   std::unique_ptr<binder::BoundQuery> bound;
   planner::LogicalPlan plan;
-  // A read whose work is bounded by a few primary-key lookups (IsShortRead): cheap enough to
-  // run on the caller's thread instead of handing it to a worker (docs/concurrency.md).
-  bool short_read = false;
+  // A read that may run on the caller's thread under a work budget (IsInlineCandidate,
+  // TryRunShortRead in main/query_pipeline.h, docs/concurrency.md).
+  bool inline_candidate = false;
+  // Inline attempts still to turn away after an overrun (0: attempt). A hint shared by every
+  // connection running this entry: relaxed atomics suffice, and a race at worst moves the next
+  // retry by a run or two.
+  mutable std::atomic<uint32_t> inline_backoff{0};
+
+  // Whether to skip this inline attempt (counting it towards the next retry).
+  bool SkipInlineAttempt() const;
+  // An inline run overran the budget: skip the next kInlineRetryInterval - 1 attempts.
+  void NoteInlineOverrun() const {
+    inline_backoff.store(kInlineRetryInterval - 1, std::memory_order_relaxed);
+  }
 };
 
-// Whether `plan` only reads, finds its rows by primary key from a single row (no scan, no
-// expansion, no sub-plan, no table function or file), and evaluates only literals,
-// parameters, variables, properties, comparisons, boolean logic and casts: its cost is a
-// few index probes and the values it returns, whatever the size of the graph.
-bool IsShortRead(const planner::LogicalPlan& plan);
+// Whether `plan` may run inline under a work budget: it only reads, is built from operators
+// whose work on data is charged to the budget (single row, index seek, node scan, expand of
+// any length, filter, projection, UNWIND, aggregate, distinct, sort, SKIP/LIMIT, OPTIONAL,
+// UNION, materialize; EXISTS / COUNT subqueries of the same), and its expressions have no
+// side effects and no work that grows without being charged (see InlineSafeFunction in
+// plan_cache.cc). Table functions (CALL), LOAD FROM and updates never qualify.
+// REQUIRES: `catalog` is the one `plan` was built against (subqueries are planned with it).
+bool IsInlineCandidate(const planner::LogicalPlan& plan, const catalog::Catalog& catalog);
 
 // Binds and plans `query` now, without the cache. Throws the binder's and planner's errors.
 // REQUIRES: the catalog does not change during the call.

@@ -13,6 +13,7 @@
 #include "cypher/parser/parser.h"
 #include "main/database.h"
 #include "main/execution_slot.h"
+#include "main/query_pipeline.h"
 
 namespace graphdb {
 namespace {
@@ -470,11 +471,22 @@ TEST_F(StatementMemoTest, ConnectionsReadNewValuesAndReportTheSameErrors) {
 
 class ShortReadTest : public PlanCacheTest {
  protected:
-  // Whether `query` compiles to a short read.
-  bool Short(const std::string& query, const ParameterMap& params = {}) {
+  void SetUp() override {
+    PlanCacheTest::SetUp();
+    // person 1 knows 2 and 3; 2 knows 3.
+    Exec("CREATE REL TABLE knows(FROM person TO person)");
+    Exec("MATCH (a:person), (b:person) WHERE a.id < b.id CREATE (a)-[:knows]->(b)");
+  }
+
+  std::shared_ptr<const CompiledQuery> Compiled(const std::string& query,
+                                                const ParameterMap& params = {}) {
     auto parsed = db_->plan_cache().Parse(query);
     const auto& statement = (*parsed)[0]->As<parser::ParsedQueryStatement>();
-    return db_->plan_cache().Compile(statement, params, db_->catalog())->short_read;
+    return db_->plan_cache().Compile(statement, params, db_->catalog());
+  }
+  // Whether `query` compiles to an inline candidate.
+  bool Candidate(const std::string& query, const ParameterMap& params = {}) {
+    return Compiled(query, params)->inline_candidate;
   }
   static std::string Rows(const Result<exec::QueryResult>& result) {
     if (!result.ok()) return "error: " + result.status().ToString();
@@ -485,29 +497,89 @@ class ShortReadTest : public PlanCacheTest {
     }
     return out;
   }
+  // Runs `query` inline, expecting it to run there, and checks it gives what Execute gives.
+  std::string InlineLikeWorker(const std::string& query, const ParameterMap& params = {}) {
+    auto ran = slot_->TryExecuteShortRead(query, params);
+    EXPECT_TRUE(ran.has_value()) << query;
+    if (!ran) return "declined";
+    std::string rows = Rows(*ran);
+    EXPECT_EQ(rows, Rows(slot_->Execute(query, params))) << query;
+    return rows;
+  }
+  // Persons `first`.. `first + n - 1`, each known by person `from`.
+  void AddKnownBy(int64_t from, int64_t first, int64_t n) {
+    Exec("UNWIND range(" + std::to_string(first) + ", " + std::to_string(first + n - 1) +
+         ") AS i CREATE (:person {id: i, name: 'p' + CAST(i AS STRING), age: i % 90})");
+    Exec("MATCH (a:person {id: " + std::to_string(from) + "}), (b:person) WHERE b.id >= " +
+         std::to_string(first) + " CREATE (a)-[:knows]->(b)");
+  }
 };
 
-TEST_F(ShortReadTest, OnlyReadsBoundedByKeyLookupsAreShort) {
+TEST_F(ShortReadTest, ReadsOfChargedOperatorsAndSafeExpressionsAreCandidates) {
   const ParameterMap id{{"id", Value::Int64(1)}};
-  EXPECT_TRUE(Short("MATCH (p:person {id: $id}) RETURN p.name, p.age", id));
-  EXPECT_TRUE(Short("MATCH (p:person) WHERE p.id = $id RETURN p", id));
-  EXPECT_TRUE(Short("MATCH (p:person {id: $id}) WHERE p.age > 20 AND p.name <> 'x' "
-                    "RETURN p.name AS n, CAST(p.age AS STRING) LIMIT 1",
-                    id));
-  EXPECT_TRUE(Short("RETURN $id", id));
-  // A scan, an expansion, an aggregate, a sort, an unwind, a costly or stateful function, a
-  // sub-query, a write, a table function: their work grows with the data or the input.
-  EXPECT_FALSE(Short("MATCH (p:person) RETURN p.name"));
-  EXPECT_FALSE(Short("MATCH (p:person) WHERE p.age = 30 RETURN p.name"));
-  EXPECT_FALSE(Short("MATCH (p:person {id: $id}) RETURN count(*)", id));
-  EXPECT_FALSE(Short("MATCH (p:person {id: $id}) RETURN p.name ORDER BY p.name", id));
-  EXPECT_FALSE(Short("MATCH (p:person {id: $id}) RETURN range(1, 100000000)", id));
-  EXPECT_FALSE(Short("MATCH (p:person {id: $id}) RETURN p.age + 1", id));
-  EXPECT_FALSE(Short("UNWIND range(1, 3) AS x RETURN x"));
-  EXPECT_FALSE(Short("MATCH (p:person {id: $id}) RETURN EXISTS { MATCH (q:person) WHERE q.age > 1 }",
-                     id));
-  EXPECT_FALSE(Short("MATCH (p:person {id: $id}) SET p.age = 1", id));
-  EXPECT_FALSE(Short("CALL show_tables() RETURN *"));
+  EXPECT_TRUE(Candidate("MATCH (p:person {id: $id}) RETURN p.name, p.age", id));
+  EXPECT_TRUE(Candidate("RETURN $id", id));
+  // Scans, expansions of any length, aggregates, sorts, DISTINCT, OPTIONAL MATCH, UNION,
+  // UNWIND and EXISTS / COUNT subqueries: their work on data is charged to the budget.
+  EXPECT_TRUE(Candidate("MATCH (p:person) WHERE p.age = 30 RETURN p.name"));
+  EXPECT_TRUE(Candidate("MATCH (p:person {id: $id})-[:knows]->(f:person) RETURN f.name", id));
+  EXPECT_TRUE(Candidate(
+      "MATCH (p:person {id: $id})-[:knows]->(:person)-[:knows]->(f:person) RETURN count(*)", id));
+  EXPECT_TRUE(Candidate("MATCH (p:person {id: $id})-[:knows*1..3]->(f) RETURN f.id", id));
+  EXPECT_TRUE(Candidate(
+      "MATCH p = (a:person {id: $id})-[:knows* SHORTEST 1..3]->(b:person {id: 3}) RETURN length(p)",
+      id));
+  EXPECT_TRUE(Candidate("MATCH (p:person {id: $id})-[:knows]->(f) RETURN DISTINCT f.age "
+                        "ORDER BY f.age DESC SKIP 1 LIMIT 5",
+                        id));
+  EXPECT_TRUE(Candidate("MATCH (p:person {id: $id}) OPTIONAL MATCH (p)-[:knows]->(f) "
+                        "RETURN p.name, collect(f.name), min(f.age), avg(f.age)",
+                        id));
+  EXPECT_TRUE(Candidate("MATCH (p:person {id: 1}) RETURN p.id UNION MATCH (c:city) RETURN 0"));
+  EXPECT_TRUE(Candidate("UNWIND $ids AS i MATCH (p:person {id: i}) RETURN p.name",
+                        {{"ids", Value::Nested(LogicalType::List(LogicalType::Int64()),
+                                               {Value::Int64(1), Value::Int64(2)})}}));
+  EXPECT_TRUE(Candidate("MATCH (p:person {id: $id}) RETURN EXISTS { MATCH (p)-[:knows]->(q) }, "
+                        "COUNT { MATCH (p)-[:knows]->(q) WHERE q.age > 1 }",
+                        id));
+  // Pure scalar functions of stored values, graph functions, CASE, comprehensions.
+  EXPECT_TRUE(Candidate("MATCH (p:person {id: $id}) RETURN p.age + 1, upper(p.name), "
+                        "substring(p.name, 1, 2), id(p), label(p), date('2024-01-02') + "
+                        "INTERVAL('1 day'), CASE WHEN p.age > 3 THEN 'a' ELSE 'b' END, "
+                        "[x IN [1, 2, p.age] WHERE x > 1 | x * 2]",
+                        id));
+  // Never: writes, CALL, LOAD FROM, EXPLAIN aside (checked when run); functions with state or
+  // side effects, and those whose cost the budget does not see.
+  EXPECT_FALSE(Candidate("MATCH (p:person {id: $id}) SET p.age = 1", id));
+  EXPECT_FALSE(Candidate("CREATE (:person {id: 99})"));
+  EXPECT_FALSE(Candidate("MATCH (p:person {id: $id}) MERGE (:city {name: 'x'})", id));
+  EXPECT_FALSE(Candidate("CALL show_tables() RETURN *"));
+  std::string path = ::testing::TempDir() + "short_read_load_" + std::to_string(getpid()) + ".csv";
+  std::ofstream(path) << "a\n1\n";
+  EXPECT_FALSE(Candidate("LOAD FROM '" + path + "' (header = true) RETURN *"));
+  std::remove(path.c_str());
+  Exec("CREATE SEQUENCE ids");
+  EXPECT_FALSE(Candidate("MATCH (p:person {id: $id}) RETURN nextval('ids')", id));
+  EXPECT_FALSE(Candidate("MATCH (p:person {id: $id}) RETURN currval('ids')", id));
+  EXPECT_FALSE(Candidate("MATCH (p:person {id: $id}) RETURN random()", id));
+  EXPECT_FALSE(Candidate("MATCH (p:person) WHERE p.age > random() RETURN p.id"));
+  EXPECT_FALSE(Candidate("MATCH (p:person {id: $id}) RETURN gen_random_uuid()", id));
+  EXPECT_FALSE(Candidate("MATCH (p:person {id: $id}) RETURN range(1, 100000000)", id));
+  EXPECT_FALSE(Candidate("UNWIND range(1, 3) AS x RETURN x"));
+  EXPECT_FALSE(Candidate("MATCH (p:person {id: $id}) RETURN repeat(p.name, 1000000000)", id));
+  EXPECT_FALSE(Candidate("MATCH (p:person {id: $id}) RETURN lpad(p.name, 1000000000, 'x')", id));
+  EXPECT_FALSE(Candidate("MATCH (p:person {id: $id}) WHERE p.name =~ $re RETURN p.id",
+                         {{"id", Value::Int64(1)}, {"re", Value::String("(a+)+b")}}));
+  EXPECT_FALSE(Candidate("MATCH (p:person {id: $id}) RETURN regexp_matches(p.name, 'a')", id));
+  EXPECT_FALSE(Candidate("MATCH (p:person {id: $id}) RETURN levenshtein(p.name, 'x')", id));
+  // Anywhere in the plan: a sub-plan, a subquery, a list comprehension, an aggregate's input.
+  EXPECT_FALSE(Candidate(
+      "MATCH (p:person {id: $id}) OPTIONAL MATCH (p)-[:knows]->(f) WHERE f.age > random() RETURN f",
+      id));
+  EXPECT_FALSE(Candidate(
+      "MATCH (p:person {id: $id}) RETURN EXISTS { MATCH (q:person) WHERE q.age > random() }", id));
+  EXPECT_FALSE(Candidate("MATCH (p:person {id: $id}) RETURN [x IN range(1, 5) | x]", id));
+  EXPECT_FALSE(Candidate("MATCH (p:person) RETURN sum(p.age + random())"));
 }
 
 TEST_F(ShortReadTest, RunsNowOrDeclinesWithoutRunning) {
@@ -522,12 +594,25 @@ TEST_F(ShortReadTest, RunsNowOrDeclinesWithoutRunning) {
   ran = slot_->TryExecuteShortRead("RETURN CAST($s AS INT64)", {{"s", Value::String("x")}});
   ASSERT_TRUE(ran.has_value());
   EXPECT_FALSE(ran->ok());
-  // Declined: not a short read, several statements, text that does not parse or bind (the
-  // usual path reports those errors), EXPLAIN.
-  EXPECT_FALSE(slot_->TryExecuteShortRead("MATCH (p:person) RETURN p.name", {}).has_value());
+  // An error found while expanding is the worker's error too.
+  const std::string cast_names =
+      "MATCH (p:person {id: 1})-[:knows]->(f:person) RETURN CAST(f.name AS INT64)";
+  ran = slot_->TryExecuteShortRead(cast_names, {});
+  ASSERT_TRUE(ran.has_value());
+  EXPECT_FALSE(ran->ok());
+  EXPECT_EQ(Rows(*ran), Rows(slot_->Execute(cast_names, {})));
+  // Declined: not a candidate, several statements, text that does not parse or bind (the
+  // usual path reports those errors), a missing parameter, EXPLAIN.
+  EXPECT_FALSE(slot_->TryExecuteShortRead("MATCH (p:person) RETURN random()", {}).has_value());
   EXPECT_FALSE(slot_->TryExecuteShortRead("RETURN 1; RETURN 2", {}).has_value());
   EXPECT_FALSE(slot_->TryExecuteShortRead("MATCH (p:person {id: 1} RETURN p", {}).has_value());
   EXPECT_FALSE(slot_->TryExecuteShortRead("MATCH (p:nosuch {id: 1}) RETURN p", {}).has_value());
+  const std::string one_hop = "MATCH (p:person {id: $id})-[:knows]->(f:person) RETURN f.name";
+  auto missing = slot_->TryExecuteShortRead(one_hop, {});
+  if (missing) {
+    EXPECT_EQ(Rows(*missing), Rows(slot_->Execute(one_hop, {})));
+  }
+  EXPECT_FALSE(slot_->Execute(one_hop, {}).ok());
   EXPECT_FALSE(slot_->TryExecuteShortRead("EXPLAIN MATCH (p:person {id: 1}) RETURN p", {})
                    .has_value());
   // Declined while a transaction is open (its statements keep their order and snapshot) ...
@@ -544,6 +629,107 @@ TEST_F(ShortReadTest, RunsNowOrDeclinesWithoutRunning) {
   }
   EXPECT_TRUE(slot_->TryExecuteShortRead("MATCH (p:person {id: $id}) RETURN p.name", id)
                   .has_value());
+}
+
+TEST_F(ShortReadTest, HopsAndAggregatesRunInlineWithTheWorkersRows) {
+  // Person 1 knows 2, 3 and ten more; each of those knows nothing, 2 knows 3.
+  AddKnownBy(1, 100, 10);
+  const ParameterMap id{{"id", Value::Int64(1)}};
+  EXPECT_EQ(InlineLikeWorker("MATCH (p:person {id: $id})-[:knows]->(f:person) "
+                             "RETURN f.name ORDER BY f.name",
+                             id),
+            "Bob;Cid;p100;p101;p102;p103;p104;p105;p106;p107;p108;p109;");
+  EXPECT_EQ(InlineLikeWorker("MATCH (p:person {id: $id})-[:knows]->(:person)-[:knows]->"
+                             "(f:person) RETURN count(*)",
+                             id),
+            "1;");
+  EXPECT_EQ(InlineLikeWorker("MATCH (p:person {id: $id})-[:knows*1..2]->(f:person) "
+                             "RETURN count(*), count(DISTINCT f)",
+                             id),
+            "13|12;");
+  EXPECT_EQ(InlineLikeWorker("MATCH (p:person) WHERE p.age < 15 RETURN p.id ORDER BY p.id"),
+            "100;101;102;103;104;");
+  EXPECT_EQ(InlineLikeWorker("MATCH (a:person {id: 2}) OPTIONAL MATCH (a)-[:knows]->(b) "
+                             "RETURN a.name, b.name, COUNT { MATCH (a)<-[:knows]-(c) }"),
+            "Bob|Cid|1;");
+}
+
+TEST_F(ShortReadTest, ReadsBeyondTheBudgetGoToTheWorkerAndLeaveNothingBehind) {
+  // Person 1 knows more persons than the budget allows to visit.
+  const int64_t kMany = static_cast<int64_t>(kInlineWorkBudget) + 500;
+  AddKnownBy(1, 1000, kMany);
+  const std::string expected = std::to_string(kMany + 2) + ";";
+  // The same random numbers after an abandoned run as without it: the session is untouched.
+  Exec("RETURN setseed(0.25)");
+  const uint64_t executed = slot_->executed_query_num();
+  for (const std::string& query :
+       {std::string("MATCH (p:person {id: 1})-[:knows]->(f:person) RETURN count(*)"),
+        std::string("MATCH (p:person) RETURN count(*)"),
+        std::string("MATCH (p:person) WHERE p.age = 7 RETURN p.id ORDER BY p.id LIMIT 1")}) {
+    EXPECT_FALSE(slot_->TryExecuteShortRead(query, {}).has_value()) << query;
+    EXPECT_EQ(db_->OldestSnapshot(), exec::Snapshot::kLatest) << query;
+  }
+  EXPECT_EQ(slot_->executed_query_num(), executed);  // nothing ran, as far as anyone can tell
+  EXPECT_EQ(Rows(slot_->Execute("MATCH (p:person {id: 1})-[:knows]->(f:person) RETURN count(*)",
+                                {})),
+            expected);
+  EXPECT_EQ(Rows(slot_->Execute("MATCH (p:person) RETURN count(*)", {})),
+            std::to_string(kMany + 3) + ";");
+  const std::string after = Rows(slot_->Execute("RETURN random()", {}));
+  ExecutionSlot other(db_);
+  ASSERT_TRUE(other.Execute("RETURN setseed(0.25)", {}).ok());
+  EXPECT_EQ(after, Rows(other.Execute("RETURN random()", {})));
+  // No snapshot stays registered: a schema change (which waits for them) goes ahead at once.
+  Exec("CREATE NODE TABLE later(id INT64, PRIMARY KEY(id))");
+}
+
+TEST_F(ShortReadTest, AnOverrunTurnsAwayAttemptsUntilThePeriodicRetry) {
+  AddKnownBy(1, 1000, static_cast<int64_t>(kInlineWorkBudget) + 500);
+  const std::string query = "MATCH (p:person {id: $id})-[:knows]->(f:person) RETURN count(*)";
+  const ParameterMap hub{{"id", Value::Int64(1)}};
+  const ParameterMap small{{"id", Value::Int64(2)}};
+  auto compiled = Compiled(query, hub);
+  ASSERT_TRUE(compiled->inline_candidate);
+  EXPECT_TRUE(slot_->TryExecuteShortRead(query, small).has_value());
+  EXPECT_FALSE(slot_->TryExecuteShortRead(query, hub).has_value());
+  EXPECT_EQ(compiled->inline_backoff.load(), CompiledQuery::kInlineRetryInterval - 1);
+  // The next 63 attempts decline without running, even with parameters that would fit ...
+  for (uint32_t i = 1; i < CompiledQuery::kInlineRetryInterval; ++i) {
+    EXPECT_FALSE(slot_->TryExecuteShortRead(query, small).has_value()) << i;
+  }
+  EXPECT_EQ(compiled->inline_backoff.load(), 0u);
+  // ... the 64th runs it again, and while it fits it stays inline.
+  for (int i = 0; i < 3; ++i) {
+    auto ran = slot_->TryExecuteShortRead(query, small);
+    ASSERT_TRUE(ran.has_value()) << i;
+    EXPECT_EQ(Rows(*ran), "1;");
+  }
+  // Other compiled queries are not affected by this one's note.
+  EXPECT_TRUE(slot_->TryExecuteShortRead("MATCH (p:person {id: $id}) RETURN p.name", small)
+                  .has_value());
+}
+
+// Connections share a compiled query: concurrent attempts count its backoff down to zero and
+// never past it.
+TEST_F(ShortReadTest, BackoffIsSharedSafely) {
+  auto compiled = Compiled("MATCH (p:person) RETURN count(*)");
+  constexpr int kThreads = 4;
+  constexpr int kRounds = 50;
+  std::atomic<int> attempts{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&] {
+      for (int round = 0; round < kRounds; ++round) {
+        compiled->NoteInlineOverrun();
+        for (uint32_t i = 0; i < 2 * CompiledQuery::kInlineRetryInterval; ++i) {
+          if (!compiled->SkipInlineAttempt()) attempts.fetch_add(1);
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(compiled->inline_backoff.load(), 0u);
+  EXPECT_GT(attempts.load(), 0);
 }
 
 }  // namespace

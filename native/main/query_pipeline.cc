@@ -89,7 +89,7 @@ struct CommitContext {
 exec::QueryResult ExecuteBound(Database& db, const planner::LogicalPlan& plan,
                                const std::unordered_map<std::string, Value>& params,
                                AccessMode mode, Session* session,
-                               CommitContext* commit = nullptr);
+                               CommitContext* commit = nullptr, uint64_t work_budget = 0);
 
 // REQUIRES: the locks ExecuteBound needs.
 exec::QueryResult RunQueryStatement(Database& db, const parser::ParsedQueryStatement& statement,
@@ -109,11 +109,13 @@ exec::QueryResult RunQueryStatement(Database& db, const parser::ParsedQueryState
 
 // Runs a planned query. A write outside an explicit transaction commits here: its redo record
 // is appended to the WAL before the locks are released (`commit` is required then).
+// `work_budget` (0: unlimited): past it, exec::WorkBudgetExceeded is thrown, leaving no trace.
 // REQUIRES: the statement lock; when it writes, also the writer lock (shared for an auto-commit
 // insert, else exclusive) or the statement lock exclusively.
 exec::QueryResult ExecuteBound(Database& db, const planner::LogicalPlan& plan,
                                const std::unordered_map<std::string, Value>& params,
-                               AccessMode mode, Session* session, CommitContext* commit) {
+                               AccessMode mode, Session* session, CommitContext* commit,
+                               uint64_t work_budget) {
   const bool writes = mode != AccessMode::kRead;
   const catalog::Catalog& catalog = db.catalog();
   Transaction* transaction = session ? session->transaction.get() : nullptr;
@@ -138,6 +140,7 @@ exec::QueryResult ExecuteBound(Database& db, const planner::LogicalPlan& plan,
   exec::ExecContext ctx;
   ctx.params = &params;
   ctx.graph = &store;
+  ctx.SetWorkBudget(work_budget);
   if (session) {
     ctx.fn_ctx.random_state = session->random_state;
     ctx.fn_ctx.disable_map_key_check = session->disable_map_key_check;
@@ -392,10 +395,15 @@ std::optional<Result<exec::QueryResult>> TryRunShortRead(
   } catch (const GraphDBException&) {
     return std::nullopt;
   }
-  if (!compiled->short_read) return std::nullopt;
+  if (!compiled->inline_candidate || compiled->SkipInlineAttempt()) return std::nullopt;
   try {
-    return Result<exec::QueryResult>(
-        ExecuteBound(db, compiled->plan, params, AccessMode::kRead, session));
+    return Result<exec::QueryResult>(ExecuteBound(db, compiled->plan, params, AccessMode::kRead,
+                                                  session, nullptr, kInlineWorkBudget));
+  } catch (const exec::WorkBudgetExceeded&) {
+    // Abandoned: a read, so there is nothing to undo; ExecuteBound's unwinding released the
+    // snapshot and left the session as it was. The worker runs it in full.
+    compiled->NoteInlineOverrun();
+    return std::nullopt;
   } catch (const GraphDBException& e) {
     return Result<exec::QueryResult>(e.status());
   } catch (const std::exception& e) {

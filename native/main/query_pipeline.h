@@ -68,11 +68,26 @@ Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
                                    std::optional<AccessMode> allowed = std::nullopt,
                                    Session* session = nullptr, uint32_t wal_slot = 0);
 
-// Runs `query` like RunQuery if it is one short read (CompiledQuery::short_read) outside a
-// transaction and the statement lock is free for reading right now; nullopt (having run
-// nothing) otherwise, and for any query that does not parse or bind: the caller then runs it
-// the usual way, which reports the error. Never waits for a lock, so the caller's thread (an
-// event loop) is not held up by a schema change or a checkpoint.
+// The work an inline run may do (exec/exec_context.h: a unit per row scanned, key probed, edge
+// followed or list element unwound) before it is abandoned for the worker. A two-hop count over
+// ten friends each is about 110 units, an LDBC-style short read (a profile, a person's friends
+// or recent messages, a message's replies) tens to some hundreds: they fit; a scan of a
+// 100,000-row table does not. A unit costs some 30 ns (a bare scan) to 200 ns (an expansion or
+// a filter reading a string per row), so the budget holds the event loop for at most about
+// 30-200 µs: beyond that the hand-off (some 25 µs) is a small part of the time and the loop is
+// better kept free. An overrun wastes as much once; the retry interval
+// (CompiledQuery::kInlineRetryInterval) makes that 1/64 of it per run of a query that keeps
+// overrunning.
+inline constexpr uint64_t kInlineWorkBudget = 1024;
+
+// Runs `query` like RunQuery if it is one inline candidate (CompiledQuery::inline_candidate)
+// outside a transaction, the statement lock is free for reading right now, and it finishes
+// within kInlineWorkBudget; nullopt otherwise, and for any query that does not parse or bind:
+// the caller then runs it the usual way, which reports the error or produces the full result.
+// A run that overran leaves nothing behind (no registered snapshot, no change to the session)
+// and makes the next attempts of the same compiled query decline without running
+// (CompiledQuery::SkipInlineAttempt). Never waits for a lock, so the caller's thread (an event
+// loop) is not held up by a schema change or a checkpoint.
 std::optional<Result<exec::QueryResult>> TryRunShortRead(
     Database& db, std::string_view query, const std::unordered_map<std::string, Value>& params,
     Session* session);

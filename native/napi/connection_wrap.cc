@@ -257,8 +257,8 @@ Napi::Value ConnectionWrap::Submit(const Napi::CallbackInfo& info, bool text) {
   Napi::Env env = info.Env();
   ReadStatement(info, "query(text: string, params?: object)");
   if (in_flight_ == 0 && InlineShortReads()) {
-    // Nothing of this connection is queued or running: a short read (a few key lookups) runs
-    // here at once, which costs less than handing it to the worker and back.
+    // Nothing of this connection is queued or running: a short read (one within the inline
+    // work budget) runs here at once, which costs less than handing it to the worker and back.
     std::optional<Result<exec::QueryResult>> result = slot_->TryExecuteShortRead(text_, params_);
     if (result) {
       // The result itself (not a promise): the JS layer wraps it. Errors as a rejected promise.

@@ -105,9 +105,10 @@ export class Connection implements Disposable {
 
   /**
    * Runs a statement on the connection's native thread, so the event loop keeps running. A
-   * short read (a few primary-key lookups, see docs/concurrency.md) on a connection with
-   * nothing queued runs at once on the calling thread instead, which costs less than the
-   * hand-off; `GRAPHDB_INLINE_READS=0` turns that off.
+   * short read (one that finishes within a small work budget, such as key lookups and reads
+   * of a few hops; see docs/concurrency.md) on a connection with nothing queued runs at once
+   * on the calling thread instead, which costs less than the hand-off;
+   * `GRAPHDB_INLINE_READS=0` turns that off.
    */
   query(text: string, params?: QueryParameters): Promise<QueryResult> {
     try {

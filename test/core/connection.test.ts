@@ -96,8 +96,8 @@ describe('Connection', () => {
   it('runs statements in submission order, one at a time', async () => {
     const order: number[] = [];
     const promises = Array.from({ length: 20 }, (_, i) =>
-      // UNWIND: not a short read, so each goes to the native thread's queue.
-      conn.query(`UNWIND [${i}] AS i RETURN i`).then((r) => order.push(r.rows[0]?.[0] as number)),
+      // range(): never a short read, so each goes to the native thread's queue.
+      conn.query(`UNWIND range(${i}, ${i}) AS i RETURN i`).then((r) => order.push(r.rows[0]?.[0] as number)),
     );
     expect(conn.pending).toBeGreaterThan(0);
     await Promise.all(promises);
@@ -106,7 +106,7 @@ describe('Connection', () => {
   });
 
   it('runs querySync after statements already queued', async () => {
-    const first = conn.query('UNWIND [1] AS x RETURN x');
+    const first = conn.query('UNWIND range(1, 1) AS x RETURN x');
     const sync = conn.querySync('RETURN 2 AS x');
     expect(sync.rows).toEqual([[2]]);
     expect((await first).rows).toEqual([[1]]);

@@ -44,6 +44,29 @@ describe('short reads', () => {
     db.close();
   });
 
+  it('include reads of a few hops, and reads past the work budget still give every row', async () => {
+    const { db, conn } = open();
+    conn.querySync('CREATE REL TABLE K(FROM P TO P)');
+    // P 1 knows 5000 persons (more than the inline budget visits), P 2 knows ten of them.
+    conn.querySync("UNWIND range(10, 5009) AS i CREATE (:P {id: i, name: 'n' + CAST(i AS STRING)})");
+    conn.querySync('MATCH (a:P {id: 1}), (b:P) WHERE b.id >= 10 CREATE (a)-[:K]->(b)');
+    conn.querySync('MATCH (a:P {id: 2}), (b:P) WHERE b.id >= 10 AND b.id < 20 CREATE (a)-[:K]->(b)');
+    conn.querySync('MATCH (a:P {id: 10}), (b:P {id: 2}) CREATE (a)-[:K]->(b)');
+    const oneHop = 'MATCH (p:P {id: $id})-[:K]->(f:P) RETURN f.name ORDER BY f.name';
+    const twoHops = 'MATCH (p:P {id: $id})-[:K]->(:P)-[:K]->(f:P) RETURN count(*)';
+    for (const id of [2, 1, 2, 10]) {
+      for (const read of [oneHop, twoHops]) {
+        const result = await conn.query(read, { id });
+        expect(result.rows).toEqual(conn.querySync(read, { id }).rows);
+      }
+    }
+    expect((await conn.query(oneHop, { id: 1 })).rows).toHaveLength(5000);
+    expect((await conn.query(twoHops, { id: 2 })).rows).toEqual([[1]]);
+    expect((await conn.query('MATCH (p:P) RETURN count(*)')).rows).toEqual([[5002]]);
+    conn.close();
+    db.close();
+  });
+
   it('never overtake statements queued earlier on the same connection', async () => {
     const { db, conn } = open();
     const results: string[] = [];
