@@ -26,12 +26,14 @@ uint32_t NextRandom(uint64_t* state) {
 
 }  // namespace
 
+int64_t EpochMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 int64_t FunctionContext::Now() {
-  if (!now_micros) {
-    now_micros = std::chrono::duration_cast<std::chrono::microseconds>(
-                     std::chrono::system_clock::now().time_since_epoch())
-                     .count();
-  }
+  if (!now_micros) now_micros = EpochMicros();
   return *now_micros;
 }
 

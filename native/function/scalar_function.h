@@ -76,6 +76,9 @@ struct FunctionContext {
   std::function<int64_t(std::string_view name, bool advance)> sequence_value;
 };
 
+// The system clock in microseconds since the epoch (UTC).
+int64_t EpochMicros();
+
 // The random_state that setseed() would produce from a 64-bit seed (pcg32, default stream).
 uint64_t RandomStateFromSeed(uint64_t seed);
 

@@ -67,6 +67,13 @@ std::string CompiledKey(std::string_view text,
   return key;
 }
 
+// Whether the compiled level keeps `compiled` (of `statement`): not LOAD FROM (its binding
+// depends on the files), not texts over the size limit.
+bool CacheableCompiled(const parser::ParsedQueryStatement& statement,
+                       const CompiledQuery& compiled) {
+  return !compiled.bound->reads_files && statement.text.size() <= PlanCache::kMaxCachedTextBytes;
+}
+
 bool CacheableParse(std::string_view text, const ParsedStatements& statements) {
   return text.size() <= PlanCache::kMaxCachedTextBytes && statements.size() == 1 &&
          statements[0]->kind == parser::StatementKind::kQuery;
@@ -290,9 +297,7 @@ std::shared_ptr<const CompiledQuery> PlanCache::Compile(
     ++misses_;
   }
   std::shared_ptr<const CompiledQuery> compiled = CompileQuery(statement.query, params, catalog);
-  if (compiled->bound->reads_files || statement.text.size() > kMaxCachedTextBytes) {
-    return compiled;
-  }
+  if (!CacheableCompiled(statement, *compiled)) return compiled;
   std::vector<std::shared_ptr<const CompiledQuery>> dropped;
   {
     std::lock_guard<std::mutex> lock(compiled_mu_);
@@ -405,7 +410,7 @@ std::shared_ptr<const CompiledQuery> StatementMemo::Compile(
   }
   std::shared_ptr<const CompiledQuery> compiled = cache.Compile(statement, params, catalog);
   // What the cache does not keep (LOAD FROM, long texts) is not kept here either.
-  if (compiled->bound->reads_files || statement.text.size() > PlanCache::kMaxCachedTextBytes) {
+  if (!CacheableCompiled(statement, *compiled)) {
     entry->compiled.reset();
     return compiled;
   }

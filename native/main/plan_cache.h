@@ -210,9 +210,6 @@ class StatementMemo {
                                                const std::unordered_map<std::string, Value>& params,
                                                const catalog::Catalog& catalog);
 
-  // Drops every entry.
-  void Clear() { entries_.clear(); }
-
  private:
   struct Entry {
     std::string text;

@@ -1,7 +1,6 @@
 #include "main/query_pipeline.h"
 
 #include <atomic>
-#include <chrono>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
@@ -21,13 +20,6 @@ namespace graphdb {
 
 namespace {
 
-int64_t NowMicros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-
 // Whether a statement writes, so waits for a read-write transaction of another session.
 bool StatementWrites(const parser::ParsedStatement& statement) {
   return StatementAccessMode(statement) != AccessMode::kRead;
@@ -37,7 +29,8 @@ bool StatementWrites(const parser::ParsedStatement& statement) {
 // microsecond differ.
 uint64_t InitialRandomState() {
   static std::atomic<uint64_t> counter{0};
-  uint64_t seed = static_cast<uint64_t>(NowMicros()) * 0x9e3779b97f4a7c15ULL + counter.fetch_add(1);
+  uint64_t seed =
+      static_cast<uint64_t>(function::EpochMicros()) * 0x9e3779b97f4a7c15ULL + counter.fetch_add(1);
   return function::RandomStateFromSeed(seed);
 }
 
