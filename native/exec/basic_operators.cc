@@ -227,7 +227,12 @@ HashAggregateOp::~HashAggregateOp() = default;
 
 void HashAggregateOp::Open(ExecContext& ctx) {
   PhysicalOperator::Open(ctx);
-  state_ = std::make_unique<State>();
+  State& s = *state_;
+  s.index.clear();
+  s.keys.clear();
+  s.groups.clear();
+  s.position = 0;
+  s.filled = false;
 }
 
 void HashAggregateOp::Fill(ExecContext& ctx) {

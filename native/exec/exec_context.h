@@ -31,6 +31,7 @@ class Catalog;
 namespace graphdb::exec {
 
 class GraphAccess;     // exec/graph_access.h
+class GraphStore;      // exec/graph_store.h
 class SubqueryRunner;  // exec/executor.h
 
 // Thrown by ExecContext::ChargeWork when the work budget is spent. Deliberately neither a
@@ -46,6 +47,9 @@ struct ExecContext {
   const std::unordered_map<std::string, Value>* params = nullptr;
   function::FunctionContext fn_ctx{};
   GraphAccess* graph = nullptr;
+  // The storage graph operators read and write, taken by each at Open() (so a plan's operators
+  // can run again over another statement's store); null without storage.
+  GraphStore* store = nullptr;
   SubqueryRunner* subqueries = nullptr;  // EXISTS / COUNT subqueries; null outside queries
   QueryCounters counters;
 

@@ -94,10 +94,10 @@ std::function<int64_t(std::string_view, bool)> CatalogSequenceValues(
   };
 }
 
-OperatorPtr MapPlan(const LogicalOperator& op, GraphStore* store) {
+OperatorPtr MapPlan(const LogicalOperator& op, const catalog::Catalog* catalog) {
   OperatorPtr child;
   if (!op.children.empty() && op.kind != LogicalOpKind::kUnion) {
-    child = MapPlan(*op.children[0], store);
+    child = MapPlan(*op.children[0], catalog);
   }
   OperatorPtr out;
   switch (op.kind) {
@@ -137,7 +137,7 @@ OperatorPtr MapPlan(const LogicalOperator& op, GraphStore* store) {
     case LogicalOpKind::kUnion: {
       std::vector<UnionOp::Branch> branches;
       for (size_t i = 0; i < op.children.size(); ++i) {
-        branches.push_back({MapPlan(*op.children[i], store), op.branch_slots[i]});
+        branches.push_back({MapPlan(*op.children[i], catalog), op.branch_slots[i]});
       }
       out = std::make_unique<UnionOp>(std::move(branches), op.slots);
       break;
@@ -149,7 +149,7 @@ OperatorPtr MapPlan(const LogicalOperator& op, GraphStore* store) {
     case LogicalOpKind::kUpdate:
     case LogicalOpKind::kTableFunction:
     case LogicalOpKind::kFileScan:
-      out = MapGraphOperator(op, store);
+      out = MapGraphOperator(op, catalog);
       break;
   }
   if (child) out->child = std::move(child);
@@ -161,17 +161,17 @@ struct SubqueryRunner::Plan {
   OperatorPtr physical;
 };
 
-SubqueryRunner::SubqueryRunner(GraphStore* store) : store_(store) {}
+SubqueryRunner::SubqueryRunner(const catalog::Catalog* catalog) : catalog_(catalog) {}
 SubqueryRunner::~SubqueryRunner() = default;
 
 uint64_t SubqueryRunner::CountRows(const binder::BoundQueryPart& part, ExecContext& ctx,
                                    uint64_t limit) {
   auto& plan = plans_[&part];
   if (!plan) {
-    if (!store_) ThrowNotSupported("subqueries need a database with storage");
+    if (!catalog_) ThrowNotSupported("subqueries need a database with storage");
     plan = std::make_unique<Plan>();
-    plan->logical = planner::PlanSubquery(part, store_->catalog());
-    plan->physical = MapPlan(*plan->logical, store_);
+    plan->logical = planner::PlanSubquery(part, *catalog_);
+    plan->physical = MapPlan(*plan->logical, catalog_);
   }
   plan->physical->Open(ctx);
   uint64_t rows = 0;
@@ -179,45 +179,67 @@ uint64_t SubqueryRunner::CountRows(const binder::BoundQueryPart& part, ExecConte
   return rows;
 }
 
-QueryResult ExecutePlan(const planner::LogicalPlan& plan, GraphStore* store, ExecContext& ctx) {
-  QueryResult result;
-  result.column_names.reserve(plan.columns.size());
-  result.column_types.reserve(plan.columns.size());
+PreparedPlan::PreparedPlan(const planner::LogicalPlan& plan, const catalog::Catalog* catalog)
+    : plan_(plan), root_(MapPlan(*plan.root, catalog)), subqueries_(catalog) {
+  result_.column_names.reserve(plan.columns.size());
+  result_.column_types.reserve(plan.columns.size());
   for (const auto& column : plan.columns) {
-    result.column_names.push_back(column.name);
+    result_.column_names.push_back(column.name);
     LogicalType type = column.type;
     if (type.id() == LogicalTypeId::kAny) type = LogicalType::String();  // RETURN NULL
-    result.column_types.push_back(type);
+    result_.column_types.push_back(type);
   }
-  ctx.frame.assign(plan.num_slots, Value());
+  may_hold_rel_ids_ = std::any_of(result_.column_types.begin(), result_.column_types.end(),
+                                  [](const LogicalType& t) { return MayHoldRelIds(t); });
+}
+
+PreparedPlan::~PreparedPlan() = default;
+
+void PreparedPlan::Run(GraphStore* store, ExecContext& ctx) {
+  // The frame's storage comes back to frame_ however the run ends.
+  struct FrameLoan {
+    std::vector<Value>& kept;
+    std::vector<Value>& lent;
+    ~FrameLoan() { kept.swap(lent); }
+  } loan{frame_, ctx.frame};
+  ctx.frame.swap(frame_);
+  ctx.frame.assign(plan_.num_slots, Value());
+  ctx.store = store;
+  ctx.subqueries = &subqueries_;
   if (store && !ctx.fn_ctx.sequence_value) {
     ctx.fn_ctx.sequence_value = CatalogSequenceValues(store->catalog());
   }
-  SubqueryRunner subqueries(store);
-  ctx.subqueries = &subqueries;
-  OperatorPtr root = MapPlan(*plan.root, store);
-  root->Open(ctx);
-  while (root->Next(ctx)) {
-    if (plan.columns.empty()) continue;
-    std::vector<Value> row;
-    row.reserve(plan.columns.size());
-    for (const auto& column : plan.columns) {
-      row.push_back(Materialize(ctx.frame[column.slot], column.type, ctx));
+  // Rows are written over the last run's, keeping their storage.
+  std::vector<std::vector<Value>>& rows = result_.rows;
+  const size_t width = plan_.columns.size();
+  size_t count = 0;
+  result_.counters = {};
+  root_->Open(ctx);
+  while (root_->Next(ctx)) {
+    if (width == 0) continue;
+    if (count == rows.size()) rows.emplace_back(width);
+    std::vector<Value>& row = rows[count++];
+    for (size_t i = 0; i < width; ++i) {
+      const binder::BoundColumn& column = plan_.columns[i];
+      row[i] = Materialize(ctx.frame[column.slot], column.type, ctx);
     }
-    result.rows.push_back(std::move(row));
   }
-  bool may_hold_rel_ids = std::any_of(result.column_types.begin(), result.column_types.end(),
-                                      [](const LogicalType& t) { return MayHoldRelIds(t); });
-  if (store && may_hold_rel_ids && !result.rows.empty()) {
+  rows.resize(count);
+  if (store && may_hold_rel_ids_ && !rows.empty()) {
     UncommittedRels uncommitted = store->UncommittedRels();
     if (!uncommitted.empty()) {
-      for (auto& row : result.rows) {
+      for (auto& row : rows) {
         for (Value& value : row) value = WithProvisionalRelIds(value, uncommitted);
       }
     }
   }
-  result.counters = ctx.counters;
-  return result;
+  result_.counters = ctx.counters;
+}
+
+QueryResult ExecutePlan(const planner::LogicalPlan& plan, GraphStore* store, ExecContext& ctx) {
+  PreparedPlan prepared(plan, store ? &store->catalog() : nullptr);
+  prepared.Run(store, ctx);
+  return std::move(prepared.result());
 }
 
 }  // namespace graphdb::exec

@@ -14,26 +14,65 @@
 
 namespace graphdb::exec {
 
-class GraphStore;  // exec/graph_operators.h: the storage binding physical operators use
+class GraphStore;  // exec/graph_store.h: the storage binding physical operators use
 
-OperatorPtr MapPlan(const planner::LogicalOperator& op, GraphStore* store);
+// The physical operators of `op` and its children. `catalog`: the one the plan was built
+// against (null: no storage; graph operators then fail). The operators keep no storage of
+// their own: each run reads ExecContext::store.
+OperatorPtr MapPlan(const planner::LogicalOperator& op, const catalog::Catalog* catalog);
 
 // Runs correlated subqueries (EXISTS / COUNT) for the expression evaluator: each is planned
 // once and re-opened for every outer row over the shared frame.
 class SubqueryRunner {
  public:
-  explicit SubqueryRunner(GraphStore* store);
+  // `catalog`: as MapPlan's.
+  explicit SubqueryRunner(const catalog::Catalog* catalog);
   ~SubqueryRunner();
   // The rows `part` produces for the current frame, counting at most `limit`.
   uint64_t CountRows(const binder::BoundQueryPart& part, ExecContext& ctx, uint64_t limit);
 
  private:
   struct Plan;
-  GraphStore* store_;
+  const catalog::Catalog* catalog_;
   std::unordered_map<const binder::BoundQueryPart*, std::unique_ptr<Plan>> plans_;
 };
 
-// Runs `plan` to completion. ctx.frame is sized here; ctx.params, ctx.graph and
+// A logical plan's physical operators, built once to run the plan any number of times: each
+// run re-opens them (Open() restarts an operator and its children), so it skips building
+// them, and the frame and the rows of the result keep their storage from run to run. Used for
+// a session's short reads (main/query_pipeline.h), where building the operators was a good
+// part of the time, and by ExecutePlan for a single run.
+//
+// Thread-safety: one run at a time; `plan` and `catalog` must outlive it.
+class PreparedPlan {
+ public:
+  // `catalog`: as MapPlan's.
+  PreparedPlan(const planner::LogicalPlan& plan, const catalog::Catalog* catalog);
+  ~PreparedPlan();
+  PreparedPlan(const PreparedPlan&) = delete;
+  PreparedPlan& operator=(const PreparedPlan&) = delete;
+
+  const planner::LogicalPlan& plan() const { return plan_; }
+
+  // Runs the plan to completion over `store`; the rows (and ctx.counters) go to result(),
+  // replacing the last run's. ctx.params, ctx.graph and ctx.fn_ctx must be set by the caller;
+  // ctx.frame, ctx.store and ctx.subqueries are set here. After a run that threw, result()
+  // holds what that run had produced; the next run starts over.
+  void Run(GraphStore* store, ExecContext& ctx);
+
+  // The last run's result: the plan's columns and the rows it produced.
+  QueryResult& result() { return result_; }
+
+ private:
+  const planner::LogicalPlan& plan_;
+  OperatorPtr root_;
+  SubqueryRunner subqueries_;
+  std::vector<Value> frame_;  // between runs; in ctx.frame during one
+  QueryResult result_;
+  bool may_hold_rel_ids_ = false;  // whether a column's values may hold rel ids
+};
+
+// Runs `plan` to completion, as one run of a PreparedPlan. ctx.params, ctx.graph and
 // ctx.fn_ctx must be set by the caller.
 QueryResult ExecutePlan(const planner::LogicalPlan& plan, GraphStore* store, ExecContext& ctx);
 

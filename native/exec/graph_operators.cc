@@ -29,11 +29,11 @@ namespace {
 // For each input row, every visible node of the given tables (rows that exist at Open()).
 class NodeScanOp final : public PhysicalOperator {
  public:
-  NodeScanOp(GraphStore* store, SlotId slot, std::vector<TableId> tables)
-      : store_(store), slot_(slot), tables_(std::move(tables)) {}
+  NodeScanOp(SlotId slot, std::vector<TableId> tables) : slot_(slot), tables_(std::move(tables)) {}
 
   void Open(ExecContext& ctx) override {
     PhysicalOperator::Open(ctx);
+    store_ = ctx.store;
     limits_.clear();
     have_row_ = false;
   }
@@ -69,7 +69,7 @@ class NodeScanOp final : public PhysicalOperator {
   }
 
  private:
-  GraphStore* store_;
+  GraphStore* store_ = nullptr;  // ctx.store, from Open()
   SlotId slot_;
   std::vector<TableId> tables_;
   std::vector<uint64_t> limits_;
@@ -81,10 +81,16 @@ class NodeScanOp final : public PhysicalOperator {
 // For each input row, the node whose primary key equals the key expression.
 class IndexSeekOp final : public PhysicalOperator {
  public:
-  IndexSeekOp(GraphStore* store, SlotId slot, TableId table, const binder::BoundExpression* key)
-      : store_(store), slot_(slot), table_(table), key_(key) {
-    key_type_ = store->catalog().GetNodeTable(table)->primary_key_property().type;
+  IndexSeekOp(const catalog::Catalog& catalog, SlotId slot, TableId table,
+              const binder::BoundExpression* key)
+      : slot_(slot), table_(table), key_(key) {
+    key_type_ = catalog.GetNodeTable(table)->primary_key_property().type;
     if (key_type_.id() == LogicalTypeId::kSerial) key_type_ = LogicalType::Int64();
+  }
+
+  void Open(ExecContext& ctx) override {
+    PhysicalOperator::Open(ctx);
+    store_ = ctx.store;
   }
 
   bool Next(ExecContext& ctx) override {
@@ -108,7 +114,7 @@ class IndexSeekOp final : public PhysicalOperator {
   }
 
  private:
-  GraphStore* store_;
+  GraphStore* store_ = nullptr;  // ctx.store, from Open()
   SlotId slot_;
   TableId table_;
   const binder::BoundExpression* key_;
@@ -160,10 +166,11 @@ Value RelRefFor(InternalId from, const EdgeStep& step) {
 
 class ExpandOp final : public PhysicalOperator {
  public:
-  ExpandOp(GraphStore* store, const LogicalOperator& op) : store_(store), op_(op) {}
+  explicit ExpandOp(const LogicalOperator& op) : op_(op) {}
 
   void Open(ExecContext& ctx) override {
     PhysicalOperator::Open(ctx);
+    store_ = ctx.store;
     steps_.clear();
     position_ = 0;
   }
@@ -193,7 +200,7 @@ class ExpandOp final : public PhysicalOperator {
   }
 
  private:
-  GraphStore* store_;
+  GraphStore* store_ = nullptr;  // ctx.store, from Open()
   const LogicalOperator& op_;
   std::vector<EdgeStep> steps_;
   size_t position_ = 0;
@@ -207,11 +214,11 @@ class ExpandOp final : public PhysicalOperator {
 // slot receives the path: {_nodes: intermediate nodes, _rels: relationships}.
 class VarLengthExpandOp final : public PhysicalOperator {
  public:
-  VarLengthExpandOp(GraphStore* store, const LogicalOperator& op)
-      : store_(store), op_(op), rel_(*op.rel_pattern) {}
+  explicit VarLengthExpandOp(const LogicalOperator& op) : op_(op), rel_(*op.rel_pattern) {}
 
   void Open(ExecContext& ctx) override {
     PhysicalOperator::Open(ctx);
+    store_ = ctx.store;
     results_.clear();
     position_ = 0;
   }
@@ -447,7 +454,7 @@ class VarLengthExpandOp final : public PhysicalOperator {
     }
   };
 
-  GraphStore* store_;
+  GraphStore* store_ = nullptr;  // ctx.store, from Open()
   const LogicalOperator& op_;
   const binder::BoundRelPattern& rel_;
   std::vector<Path> results_;
@@ -537,7 +544,12 @@ void ApplySetItems(GraphStore& store, const std::vector<binder::BoundSetItem>& i
 
 class CreateOp final : public PhysicalOperator {
  public:
-  CreateOp(GraphStore* store, const BoundClause& clause) : store_(store), clause_(clause) {}
+  explicit CreateOp(const BoundClause& clause) : clause_(clause) {}
+
+  void Open(ExecContext& ctx) override {
+    PhysicalOperator::Open(ctx);
+    store_ = ctx.store;
+  }
 
   bool Next(ExecContext& ctx) override {
     if (!child->Next(ctx)) return false;
@@ -572,7 +584,7 @@ class CreateOp final : public PhysicalOperator {
   }
 
  private:
-  GraphStore* store_;
+  GraphStore* store_ = nullptr;  // ctx.store, from Open()
   const BoundClause& clause_;
 };
 
@@ -580,11 +592,12 @@ class CreateOp final : public PhysicalOperator {
 class MergeOp final : public PhysicalOperator {
  public:
   // `match`: the sub-plan matching a MERGE of paths with new nodes (null for simple ones).
-  MergeOp(GraphStore* store, const BoundClause& clause, OperatorPtr match)
-      : store_(store), clause_(clause), match_(std::move(match)) {}
+  MergeOp(const BoundClause& clause, OperatorPtr match)
+      : clause_(clause), match_(std::move(match)) {}
 
   void Open(ExecContext& ctx) override {
     PhysicalOperator::Open(ctx);
+    store_ = ctx.store;
     created_.clear();
     in_match_ = false;
   }
@@ -728,7 +741,7 @@ class MergeOp final : public PhysicalOperator {
     return false;
   }
 
-  GraphStore* store_;
+  GraphStore* store_ = nullptr;  // ctx.store, from Open()
   const BoundClause& clause_;
   OperatorPtr match_;
   bool in_match_ = false;
@@ -737,7 +750,11 @@ class MergeOp final : public PhysicalOperator {
 
 class SetOp final : public PhysicalOperator {
  public:
-  SetOp(GraphStore* store, const BoundClause& clause) : store_(store), clause_(clause) {}
+  explicit SetOp(const BoundClause& clause) : clause_(clause) {}
+  void Open(ExecContext& ctx) override {
+    PhysicalOperator::Open(ctx);
+    store_ = ctx.store;
+  }
   bool Next(ExecContext& ctx) override {
     if (!child->Next(ctx)) return false;
     ApplySetItems(*store_, clause_.set_items, ctx);
@@ -745,13 +762,17 @@ class SetOp final : public PhysicalOperator {
   }
 
  private:
-  GraphStore* store_;
+  GraphStore* store_ = nullptr;  // ctx.store, from Open()
   const BoundClause& clause_;
 };
 
 class DeleteOp final : public PhysicalOperator {
  public:
-  DeleteOp(GraphStore* store, const BoundClause& clause) : store_(store), clause_(clause) {}
+  explicit DeleteOp(const BoundClause& clause) : clause_(clause) {}
+  void Open(ExecContext& ctx) override {
+    PhysicalOperator::Open(ctx);
+    store_ = ctx.store;
+  }
   bool Next(ExecContext& ctx) override {
     if (!child->Next(ctx)) return false;
     for (const auto& expr : clause_.delete_exprs) {
@@ -767,18 +788,18 @@ class DeleteOp final : public PhysicalOperator {
   }
 
  private:
-  GraphStore* store_;
+  GraphStore* store_ = nullptr;  // ctx.store, from Open()
   const BoundClause& clause_;
 };
 
 // CALL table_function(...): for each input row, the function's rows into the yielded slots.
 class TableFunctionOp final : public PhysicalOperator {
  public:
-  TableFunctionOp(GraphStore* store, const binder::BoundTableFunction& fn)
-      : store_(store), fn_(fn) {}
+  explicit TableFunctionOp(const binder::BoundTableFunction& fn) : fn_(fn) {}
 
   void Open(ExecContext& ctx) override {
     PhysicalOperator::Open(ctx);
+    store_ = ctx.store;
     rows_.clear();
     position_ = 0;
   }
@@ -797,7 +818,7 @@ class TableFunctionOp final : public PhysicalOperator {
   }
 
  private:
-  GraphStore* store_;
+  GraphStore* store_ = nullptr;  // ctx.store, from Open()
   const binder::BoundTableFunction& fn_;
   std::vector<std::vector<Value>> rows_;
   size_t position_ = 0;
@@ -836,34 +857,34 @@ class FileScanOp final : public PhysicalOperator {
 
 }  // namespace
 
-OperatorPtr MapGraphOperator(const LogicalOperator& op, GraphStore* store) {
-  if (!store) ThrowNotSupported("this statement needs a database with storage");
+OperatorPtr MapGraphOperator(const LogicalOperator& op, const catalog::Catalog* catalog) {
+  if (!catalog) ThrowNotSupported("this statement needs a database with storage");
   switch (op.kind) {
     case planner::LogicalOpKind::kNodeScan:
-      return std::make_unique<NodeScanOp>(store, op.slot, op.table_ids);
+      return std::make_unique<NodeScanOp>(op.slot, op.table_ids);
     case planner::LogicalOpKind::kIndexSeek:
-      return std::make_unique<IndexSeekOp>(store, op.slot, op.table_ids[0], op.key_expr);
+      return std::make_unique<IndexSeekOp>(*catalog, op.slot, op.table_ids[0], op.key_expr);
     case planner::LogicalOpKind::kExpand:
-      if (op.variable_length) return std::make_unique<VarLengthExpandOp>(store, op);
-      return std::make_unique<ExpandOp>(store, op);
+      if (op.variable_length) return std::make_unique<VarLengthExpandOp>(op);
+      return std::make_unique<ExpandOp>(op);
     case planner::LogicalOpKind::kOptional:
-      return std::make_unique<OptionalOp>(MapPlan(*op.children[1], store), op.slots);
+      return std::make_unique<OptionalOp>(MapPlan(*op.children[1], catalog), op.slots);
     case planner::LogicalOpKind::kTableFunction:
-      return std::make_unique<TableFunctionOp>(store, *op.clause->table_function);
+      return std::make_unique<TableFunctionOp>(*op.clause->table_function);
     case planner::LogicalOpKind::kFileScan:
       return std::make_unique<FileScanOp>(*op.clause->file_scan);
     case planner::LogicalOpKind::kUpdate:
       switch (op.clause->kind) {
         case BoundClause::Kind::kCreate:
-          return std::make_unique<CreateOp>(store, *op.clause);
+          return std::make_unique<CreateOp>(*op.clause);
         case BoundClause::Kind::kMerge:
           return std::make_unique<MergeOp>(
-              store, *op.clause,
-              op.children.size() > 1 ? MapPlan(*op.children[1], store) : nullptr);
+              *op.clause,
+              op.children.size() > 1 ? MapPlan(*op.children[1], catalog) : nullptr);
         case BoundClause::Kind::kSet:
-          return std::make_unique<SetOp>(store, *op.clause);
+          return std::make_unique<SetOp>(*op.clause);
         case BoundClause::Kind::kDelete:
-          return std::make_unique<DeleteOp>(store, *op.clause);
+          return std::make_unique<DeleteOp>(*op.clause);
         default:
           break;
       }

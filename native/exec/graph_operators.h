@@ -9,8 +9,8 @@
 
 namespace graphdb::exec {
 
-class GraphStore;
-
-OperatorPtr MapGraphOperator(const planner::LogicalOperator& op, GraphStore* store);
+// `catalog`: the one the plan was built against (null: no storage, which graph operators
+// need). The operators run over ExecContext::store, taken at Open().
+OperatorPtr MapGraphOperator(const planner::LogicalOperator& op, const catalog::Catalog* catalog);
 
 }  // namespace graphdb::exec

@@ -6,6 +6,15 @@
 
 namespace graphdb {
 
+namespace {
+
+double MillisSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+}  // namespace
+
 ExecutionSlot::ExecutionSlot(std::shared_ptr<Database> db)
     : db_(std::move(db)), wal_slot_(db_->AcquireWalSlot()) {}
 
@@ -21,13 +30,17 @@ Result<exec::QueryResult> ExecutionSlot::Execute(std::string_view query,
   return Run(query, params, std::nullopt, &session_);
 }
 
-std::optional<Result<exec::QueryResult>> ExecutionSlot::TryExecuteShortRead(
+std::optional<Result<exec::QueryResult*>> ExecutionSlot::TryExecuteShortRead(
     std::string_view query, const ParameterMap& params) {
   if (db_->closed()) return std::nullopt;
   Database::ActiveStatement active(*db_);
   auto start = std::chrono::steady_clock::now();
-  std::optional<Result<exec::QueryResult>> result = TryRunShortRead(*db_, query, params, &session_);
-  if (result) Account(*result, start);
+  std::optional<Result<exec::QueryResult*>> result =
+      TryRunShortRead(*db_, query, params, session_);
+  if (result) {
+    executed_.fetch_add(1, std::memory_order_relaxed);
+    if (result->ok()) result->value()->elapsed_ms = MillisSince(start);
+  }
   return result;
 }
 
@@ -43,11 +56,7 @@ Result<exec::QueryResult> ExecutionSlot::ExecuteTransactionalRequest(std::string
 void ExecutionSlot::Account(Result<exec::QueryResult>& result,
                             std::chrono::steady_clock::time_point start) {
   executed_.fetch_add(1, std::memory_order_relaxed);
-  if (result.ok()) {
-    result->elapsed_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-            .count();
-  }
+  if (result.ok()) result->elapsed_ms = MillisSince(start);
 }
 
 Result<exec::QueryResult> ExecutionSlot::Run(std::string_view query, const ParameterMap& params,

@@ -40,9 +40,9 @@ class ExecutionSlot {
 
   // Execute() on the calling thread of a read that can run without waiting and finishes
   // within the inline work budget (TryRunShortRead); nullopt otherwise, having run nothing
-  // that anyone can observe.
-  std::optional<Result<exec::QueryResult>> TryExecuteShortRead(std::string_view query,
-                                                               const ParameterMap& params);
+  // that anyone can observe. The result is the slot's and valid until its next statement.
+  std::optional<Result<exec::QueryResult*>> TryExecuteShortRead(std::string_view query,
+                                                                      const ParameterMap& params);
 
   // Runs a JSON query request (main/request.h): {"query", "access_mode", "parameters"}.
   Result<exec::QueryResult> ExecuteTransactionalRequest(std::string_view json);

@@ -420,4 +420,17 @@ std::shared_ptr<const CompiledQuery> StatementMemo::Compile(
   return compiled;
 }
 
+exec::PreparedPlan& PreparedPlans::For(const std::shared_ptr<const CompiledQuery>& compiled,
+                                       const catalog::Catalog& catalog) {
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    if (entries_[i].compiled != compiled) continue;
+    if (i > 0) std::rotate(entries_.begin(), entries_.begin() + i, entries_.begin() + i + 1);
+    return *entries_.front().prepared;
+  }
+  auto prepared = std::make_unique<exec::PreparedPlan>(compiled->plan, &catalog);
+  if (entries_.size() == kEntries) entries_.pop_back();
+  entries_.insert(entries_.begin(), Entry{compiled, std::move(prepared)});
+  return *entries_.front().prepared;
+}
+
 }  // namespace graphdb

@@ -30,7 +30,8 @@
 // CompiledQuery::inline_backoff) and handed out as shared_ptr<const ...>, so any number of
 // executions (several slots, readers in parallel) use one entry at once, and an entry evicted
 // or replaced meanwhile lives until its last user is done. Per-execution state (physical
-// operators, the frame, parameter values) is never cached.
+// operators, the frame, parameter values) is never cached here (a session keeps the operators
+// of its own short reads: PreparedPlans below).
 #pragma once
 
 #include <atomic>
@@ -48,6 +49,7 @@
 #include "cypher/binder/bound_statement.h"
 #include "cypher/parser/ast.h"
 #include "cypher/planner/logical_plan.h"
+#include "exec/executor.h"
 #include "types/value.h"
 
 namespace graphdb {
@@ -222,6 +224,32 @@ class StatementMemo {
   // Moves entry `i` to the front (most recently used) and returns it.
   Entry& Touch(size_t i);
 
+  std::vector<Entry> entries_;  // most recently used first; at most kEntries
+};
+
+// PreparedPlans: one session's physical operators of the compiled queries it ran as short
+// reads last (exec::PreparedPlan), so a short read run again skips building its operators and
+// reuses its frame and result rows. Each entry holds its compiled query, which the operators
+// point into; a query recompiled (another catalog version or parameter types) is another
+// entry. Short reads stop within a small work budget, so what an entry keeps between runs
+// (rows, operator buffers) stays small.
+//
+// Thread-safety: not thread-safe; owned by one session, used by one statement at a time.
+class PreparedPlans {
+ public:
+  static constexpr size_t kEntries = 4;
+
+  // The prepared plan of `compiled`: the kept one, or built now (dropping the least recently
+  // used when full). Throws what building the operators throws, keeping nothing then.
+  // REQUIRES: `catalog` is the one `compiled` was built against.
+  exec::PreparedPlan& For(const std::shared_ptr<const CompiledQuery>& compiled,
+                          const catalog::Catalog& catalog);
+
+ private:
+  struct Entry {
+    std::shared_ptr<const CompiledQuery> compiled;
+    std::unique_ptr<exec::PreparedPlan> prepared;  // of compiled->plan
+  };
   std::vector<Entry> entries_;  // most recently used first; at most kEntries
 };
 

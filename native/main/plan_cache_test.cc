@@ -488,14 +488,20 @@ class ShortReadTest : public PlanCacheTest {
   bool Candidate(const std::string& query, const ParameterMap& params = {}) {
     return Compiled(query, params)->inline_candidate;
   }
-  static std::string Rows(const Result<exec::QueryResult>& result) {
-    if (!result.ok()) return "error: " + result.status().ToString();
+  static std::string Rows(const exec::QueryResult& result) {
     std::string out;
-    for (const auto& row : result->rows) {
+    for (const auto& row : result.rows) {
       for (size_t i = 0; i < row.size(); ++i) out += (i ? "|" : "") + row[i].ToString();
       out += ";";
     }
     return out;
+  }
+  static std::string Rows(const Result<exec::QueryResult>& result) {
+    return result.ok() ? Rows(result.value()) : "error: " + result.status().ToString();
+  }
+  // A short read's result (the session's).
+  static std::string Rows(const Result<exec::QueryResult*>& result) {
+    return result.ok() ? Rows(*result.value()) : "error: " + result.status().ToString();
   }
   // Runs `query` inline, expecting it to run there, and checks it gives what Execute gives.
   std::string InlineLikeWorker(const std::string& query, const ParameterMap& params = {}) {
@@ -652,6 +658,55 @@ TEST_F(ShortReadTest, HopsAndAggregatesRunInlineWithTheWorkersRows) {
   EXPECT_EQ(InlineLikeWorker("MATCH (a:person {id: 2}) OPTIONAL MATCH (a)-[:knows]->(b) "
                              "RETURN a.name, b.name, COUNT { MATCH (a)<-[:knows]-(c) }"),
             "Bob|Cid|1;");
+}
+
+// A session keeps the operators of its latest short reads (PreparedPlans) and runs them again:
+// every run gives the worker's rows, whether it finds more rows than the last or fewer, after
+// other queries pushed it out and it was rebuilt, and after a schema change recompiled it.
+TEST_F(ShortReadTest, ShortReadsRunAgainGiveTheWorkersRows) {
+  // Person 1 knows 2, 3 and p100..p109; 2 knows 3; 3 knows nobody; there is no person 99.
+  AddKnownBy(1, 100, 10);
+  const std::vector<std::string> queries = {
+      "MATCH (p:person {id: $id})-[:knows]->(f:person) RETURN f.name ORDER BY f.name",
+      "MATCH (p:person {id: $id})-[:knows]->(:person)-[:knows]->(f:person) RETURN count(*)",
+      "MATCH (p:person {id: $id})-[:knows*1..2]->(f:person) RETURN count(*), count(DISTINCT f)",
+      "MATCH (a:person {id: $id}) OPTIONAL MATCH (a)-[:knows]->(b) "
+      "RETURN a.name, b.name, COUNT { MATCH (a)<-[:knows]-(c) } ORDER BY b.name",
+      "MATCH (p:person {id: $id})-[:knows]->(f) RETURN DISTINCT f.age % 3 AS r ORDER BY r",
+      "MATCH (p:person {id: $id})-[:knows]->(f) RETURN f.age % 2 AS k, count(*) ORDER BY k",
+      "MATCH (p:person {id: $id})-[:knows]->(f) RETURN f.id ORDER BY f.id SKIP 1 LIMIT 3",
+      "MATCH (p:person {id: $id}) RETURN p.name AS n UNION "
+      "MATCH (p:person {id: $id})-[:knows]->(f) RETURN f.name AS n",
+      "UNWIND [$id, $id + 1] AS x MATCH (p:person {id: x}) RETURN p.name",
+      "MATCH (p:person) WHERE p.id <= $id AND EXISTS { MATCH (p)-[:knows]->() } "
+      "RETURN p.id ORDER BY p.id",
+      "MATCH (p:person {id: $id}) RETURN p",
+  };
+  ASSERT_GT(queries.size(), PreparedPlans::kEntries);
+  const std::vector<int64_t> ids = {1, 3, 2, 1, 99, 1, 2};
+  auto run_all = [&](const std::string& when) {
+    // Each query with every id in turn: its operators are reused from run to run ...
+    for (const std::string& query : queries) {
+      for (int64_t id : ids) InlineLikeWorker(query, {{"id", Value::Int64(id)}});
+    }
+    // ... and the queries in turn: more of them than a session keeps, so they are rebuilt.
+    for (int64_t id : ids) {
+      for (const std::string& query : queries) {
+        SCOPED_TRACE(when + " id " + std::to_string(id));
+        InlineLikeWorker(query, {{"id", Value::Int64(id)}});
+      }
+    }
+  };
+  run_all("before");
+  EXPECT_EQ(InlineLikeWorker(queries[0], {{"id", Value::Int64(2)}}), "Cid;");
+  // Another parameter type is another compiled query, with operators of its own.
+  EXPECT_EQ(InlineLikeWorker(queries[0], {{"id", Value::String("2")}}), "Cid;");
+  // A schema change: the kept operators belong to plans of the old catalog, which no longer
+  // run; the recompiled ones see the new property.
+  Exec("ALTER TABLE person ADD nick STRING DEFAULT 'n'");
+  EXPECT_NE(InlineLikeWorker(queries.back(), {{"id", Value::Int64(2)}}).find("nick"),
+            std::string::npos);
+  run_all("after a schema change");
 }
 
 TEST_F(ShortReadTest, ReadsBeyondTheBudgetGoToTheWorkerAndLeaveNothingBehind) {

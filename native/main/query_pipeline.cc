@@ -100,15 +100,18 @@ exec::QueryResult RunQueryStatement(Database& db, const parser::ParsedQueryState
   return ExecuteBound(db, compiled->plan, params, mode, session, commit);
 }
 
-// Runs a planned query. A write outside an explicit transaction commits here: its redo record
-// is appended to the WAL before the locks are released (`commit` is required then).
+// Runs a planned query through `run_plan(store, ctx)`, which runs the plan over the statement's
+// store and context and returns the result it filled; RunPlanned sets up both around it (the
+// snapshot, the store, the session's function state), stamps the store's counters on the
+// result, and returns it. A write outside an explicit transaction commits here: its redo
+// record is appended to the WAL before the locks are released (`commit` is required then).
 // `work_budget` (0: unlimited): past it, exec::WorkBudgetExceeded is thrown, leaving no trace.
 // REQUIRES: the statement lock; when it writes, also the writer lock (shared for an auto-commit
 // insert, else exclusive) or the statement lock exclusively.
-exec::QueryResult ExecuteBound(Database& db, const planner::LogicalPlan& plan,
-                               const std::unordered_map<std::string, Value>& params,
-                               AccessMode mode, Session* session, CommitContext* commit,
-                               uint64_t work_budget) {
+template <typename RunPlan>
+exec::QueryResult& RunPlanned(Database& db, const std::unordered_map<std::string, Value>& params,
+                              AccessMode mode, Session* session, CommitContext* commit,
+                              uint64_t work_budget, RunPlan&& run_plan) {
   const bool writes = mode != AccessMode::kRead;
   const catalog::Catalog& catalog = db.catalog();
   Transaction* transaction = session ? session->transaction.get() : nullptr;
@@ -141,7 +144,7 @@ exec::QueryResult ExecuteBound(Database& db, const planner::LogicalPlan& plan,
     ctx.fn_ctx.random_state = InitialRandomState();
   }
   try {
-    exec::QueryResult result = exec::ExecutePlan(plan, &store, ctx);
+    exec::QueryResult& result = run_plan(store, ctx);
     result.counters = store.counters();
     if (writes && !transaction) {
       ThrowIfError(db.CommitWrites(commit->wal_slot, statement_undo, how.stamp, &commit->ticket));
@@ -155,6 +158,20 @@ exec::QueryResult ExecuteBound(Database& db, const planner::LogicalPlan& plan,
     if (transaction) transaction->failed = true;
     throw;
   }
+}
+
+// Runs a planned query once (see RunPlanned).
+exec::QueryResult ExecuteBound(Database& db, const planner::LogicalPlan& plan,
+                               const std::unordered_map<std::string, Value>& params,
+                               AccessMode mode, Session* session, CommitContext* commit,
+                               uint64_t work_budget) {
+  exec::QueryResult result;
+  RunPlanned(db, params, mode, session, commit, work_budget,
+             [&](exec::GraphStore& store, exec::ExecContext& ctx) -> exec::QueryResult& {
+               result = exec::ExecutePlan(plan, &store, ctx);
+               return result;
+             });
+  return result;
 }
 
 // CALL name = value: the session settings. Settings of Kùzu's that have no effect here
@@ -362,13 +379,13 @@ void AbortTransaction(Database& db, Session& session) {
   db.transaction_gate().End(&session);
 }
 
-std::optional<Result<exec::QueryResult>> TryRunShortRead(
+std::optional<Result<exec::QueryResult*>> TryRunShortRead(
     Database& db, std::string_view query, const std::unordered_map<std::string, Value>& params,
-    Session* session) {
-  if (session && session->transaction) return std::nullopt;
+    Session& session) {
+  if (session.transaction) return std::nullopt;
   std::shared_ptr<const ParsedStatements> parsed;
   try {
-    parsed = ParseText(db, query, session);
+    parsed = ParseText(db, query, &session);
   } catch (const GraphDBException&) {
     return std::nullopt;
   }
@@ -384,23 +401,30 @@ std::optional<Result<exec::QueryResult>> TryRunShortRead(
   if (!lock.owns_lock()) return std::nullopt;
   std::shared_ptr<const CompiledQuery> compiled;
   try {
-    compiled = CompileStatement(db, query_statement, params, session);
+    compiled = CompileStatement(db, query_statement, params, &session);
   } catch (const GraphDBException&) {
     return std::nullopt;
   }
   if (!compiled->inline_candidate || compiled->SkipInlineAttempt()) return std::nullopt;
   try {
-    return Result<exec::QueryResult>(ExecuteBound(db, compiled->plan, params, AccessMode::kRead,
-                                                  session, nullptr, kInlineWorkBudget));
+    // The session keeps the plan's operators for the next run (exec::PreparedPlan).
+    exec::PreparedPlan& prepared = session.prepared_plans.For(compiled, db.catalog());
+    exec::QueryResult& result =
+        RunPlanned(db, params, AccessMode::kRead, &session, nullptr, kInlineWorkBudget,
+                   [&](exec::GraphStore& store, exec::ExecContext& ctx) -> exec::QueryResult& {
+                     prepared.Run(&store, ctx);
+                     return prepared.result();
+                   });
+    return Result<exec::QueryResult*>(&result);
   } catch (const exec::WorkBudgetExceeded&) {
     // Abandoned: a read, so there is nothing to undo; ExecuteBound's unwinding released the
     // snapshot and left the session as it was. The worker runs it in full.
     compiled->NoteInlineOverrun();
     return std::nullopt;
   } catch (const GraphDBException& e) {
-    return Result<exec::QueryResult>(e.status());
+    return Result<exec::QueryResult*>(e.status());
   } catch (const std::exception& e) {
-    return Result<exec::QueryResult>(InternalError(e));
+    return Result<exec::QueryResult*>(InternalError(e));
   }
 }
 

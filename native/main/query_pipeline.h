@@ -37,8 +37,8 @@ struct Transaction {
 };
 
 // Per-connection state that outlives a statement: the settings changed by `CALL name = value`,
-// the random generator behind random() and setseed(), the open transaction, and the memo of
-// the statements it ran last.
+// the random generator behind random() and setseed(), the open transaction, the memo of the
+// statements it ran last, and the operators of the short reads it ran last.
 //
 // Thread-safety: used by one statement at a time, like its connection.
 struct Session {
@@ -47,6 +47,7 @@ struct Session {
   uint64_t random_state = 0;
   std::unique_ptr<Transaction> transaction;
   StatementMemo statements;
+  PreparedPlans prepared_plans;  // the operators of its latest short reads (TryRunShortRead)
 };
 
 // Rolls back the session's open transaction, if any (a connection closing mid-transaction).
@@ -88,8 +89,10 @@ inline constexpr uint64_t kInlineWorkBudget = 1024;
 // and makes the next attempts of the same compiled query decline without running
 // (CompiledQuery::SkipInlineAttempt). Never waits for a lock, so the caller's thread (an event
 // loop) is not held up by a schema change or a checkpoint.
-std::optional<Result<exec::QueryResult>> TryRunShortRead(
+// The result is the session's (held by its PreparedPlans) and valid until the session runs
+// another statement.
+std::optional<Result<exec::QueryResult*>> TryRunShortRead(
     Database& db, std::string_view query, const std::unordered_map<std::string, Value>& params,
-    Session* session);
+    Session& session);
 
 }  // namespace graphdb

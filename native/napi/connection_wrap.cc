@@ -259,14 +259,14 @@ Napi::Value ConnectionWrap::Submit(const Napi::CallbackInfo& info, bool text) {
   if (in_flight_ == 0 && InlineShortReads()) {
     // Nothing of this connection is queued or running: a short read (one within the inline
     // work budget) runs here at once, which costs less than handing it to the worker and back.
-    std::optional<Result<exec::QueryResult>> result = slot_->TryExecuteShortRead(text_, params_);
+    std::optional<Result<exec::QueryResult*>> result = slot_->TryExecuteShortRead(text_, params_);
     if (result) {
       // The result itself (not a promise): the JS layer wraps it. Errors as a rejected promise.
       napi_value error = nullptr;
       if (result->ok()) {
         try {
-          return text ? FromQueryResultAsText(env, result->value())
-                      : FromQueryResult(env, result->value());
+          return text ? FromQueryResultAsText(env, *result->value())
+                      : FromQueryResult(env, *result->value());
         } catch (const Napi::Error& e) {
           error = e.Value();
         }
