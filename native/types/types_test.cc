@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "types/logical_type.h"
 #include "types/temporal.h"
 #include "types/value.h"
@@ -172,6 +175,46 @@ TEST(ValueTest, PrintsLikeTheConformanceSuite) {
   EXPECT_EQ(node.ToString(), "{_ID: 0:0, _LABEL: person, ID: 0, fName: Alice}");
   EXPECT_EQ(Value::Int128(-(static_cast<int128_t>(1) << 100)).ToString(),
             "-1267650600228229401496703205376");
+}
+
+
+// Short strings live in the value itself, longer ones in a shared heap block; both read,
+// copy, compare and print the same.
+TEST(ValueTest, ShortAndLongStringsBehaveAlike) {
+  const std::string with_nul("a\0b", 3);
+  for (const std::string& text :
+       {std::string(), std::string("x"), with_nul, std::string(Value::kInlineStringBytes - 1, 'q'),
+        std::string(Value::kInlineStringBytes, 'r'), std::string(Value::kInlineStringBytes + 1, 's'),
+        std::string(1000, 't')}) {
+    SCOPED_TRACE(text.size());
+    Value v = Value::String(text);
+    EXPECT_FALSE(v.is_null());
+    EXPECT_EQ(v.type_id(), LogicalTypeId::kString);
+    EXPECT_EQ(v.GetString(), text);
+    EXPECT_EQ(v.ToString(), text);
+    EXPECT_EQ(v.heap() != nullptr, text.size() > Value::kInlineStringBytes);
+    Value copy = v;
+    Value moved = std::move(copy);
+    EXPECT_EQ(moved.GetString(), text);
+    EXPECT_EQ(v.GetString(), text);  // the copy owns its bytes
+    std::vector<Value> values;
+    for (int i = 0; i < 20; ++i) values.push_back(v);  // relocated as the vector grows
+    for (const Value& each : values) EXPECT_EQ(each.GetString(), text);
+    Value other = Value::Int64(7);
+    other = v;
+    EXPECT_EQ(other.GetString(), text);
+    Value blob = Value::Blob(text);
+    EXPECT_EQ(blob.type_id(), LogicalTypeId::kBlob);
+    EXPECT_EQ(blob.GetString(), text);
+  }
+  // Values reused for another string hold the new one only.
+  Value v = Value::String(std::string(40, 'l'));
+  v = Value::String("short");
+  EXPECT_EQ(v.GetString(), "short");
+  EXPECT_EQ(v.heap(), nullptr);
+  v = Value::String(std::string(40, 'l'));
+  EXPECT_EQ(v.GetString(), std::string(40, 'l'));
+  EXPECT_EQ(Value::Null(LogicalType::String()).GetString(), "");
 }
 
 }  // namespace

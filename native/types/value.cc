@@ -126,9 +126,15 @@ Value Value::Double(double d) {
 }
 
 Value Value::String(std::string_view s) {
+  static_assert(sizeof(Payload::words) == kInlineStringBytes);
   Value v;
   v.type_id_ = LogicalTypeId::kString;
   v.null_ = false;
+  if (s.size() <= kInlineStringBytes) {
+    if (!s.empty()) std::memcpy(v.payload_.words, s.data(), s.size());
+    v.inline_size_ = static_cast<uint8_t>(s.size());
+    return v;
+  }
   auto heap = std::make_shared<ValueHeap>();
   heap->str.assign(s);
   v.heap_ = std::move(heap);
@@ -259,9 +265,9 @@ std::string Value::ToString() const {
     case LogicalTypeId::kDouble:
       return FormatDouble(payload_.d);
     case LogicalTypeId::kString:
-      return heap_->str;
+      return std::string(GetString());
     case LogicalTypeId::kBlob:
-      return BlobToString(heap_->str);
+      return BlobToString(GetString());
     case LogicalTypeId::kDate:
       return temporal::FormatDate(static_cast<int32_t>(payload_.i));
     case LogicalTypeId::kTimestamp:

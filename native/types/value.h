@@ -48,6 +48,9 @@ struct ValueHeap {
 
 class Value {
  public:
+  // STRING/BLOB values of at most this many bytes keep them in the value, not in a ValueHeap.
+  static constexpr size_t kInlineStringBytes = 16;
+
   Value() = default;  // NULL of type ANY
   static Value Null(LogicalType type = LogicalType::Any());
   static Value Boolean(bool v);
@@ -92,7 +95,13 @@ class Value {
   Interval GetInterval() const { return payload_.interval; }
   InternalId GetId() const { return payload_.id; }
   uint32_t GetUnionTag() const { return static_cast<uint32_t>(payload_.u); }
-  std::string_view GetString() const { return heap_ ? std::string_view(heap_->str) : ""; }
+  // STRING/BLOB bytes. A string of up to kInlineStringBytes bytes is held in the value itself
+  // (no allocation, copies without reference counting), so the view is valid while this value
+  // is neither destroyed nor assigned to (a longer one's while any copy of it lives).
+  std::string_view GetString() const {
+    return heap_ ? std::string_view(heap_->str)
+                 : std::string_view(reinterpret_cast<const char*>(payload_.words), inline_size_);
+  }
   const std::vector<Value>& children() const;
   const ValueHeap* heap() const { return heap_.get(); }
 
@@ -113,6 +122,7 @@ class Value {
 
   LogicalTypeId type_id_ = LogicalTypeId::kAny;
   bool null_ = true;
+  uint8_t inline_size_ = 0;  // STRING/BLOB held in payload_: its length
   Payload payload_{.words = {0, 0}};
   std::shared_ptr<const ValueHeap> heap_;
 };
