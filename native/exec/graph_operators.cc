@@ -26,14 +26,26 @@ using planner::LogicalOperator;
 
 namespace {
 
+// An operator over storage: runs on the store of the statement that opened it (ctx.store), so
+// a plan's operators can run again for another statement (exec::PreparedPlan).
+class GraphOperator : public PhysicalOperator {
+ public:
+  void Open(ExecContext& ctx) override {
+    PhysicalOperator::Open(ctx);
+    store_ = ctx.store;
+  }
+
+ protected:
+  GraphStore* store_ = nullptr;
+};
+
 // For each input row, every visible node of the given tables (rows that exist at Open()).
-class NodeScanOp final : public PhysicalOperator {
+class NodeScanOp final : public GraphOperator {
  public:
   NodeScanOp(SlotId slot, std::vector<TableId> tables) : slot_(slot), tables_(std::move(tables)) {}
 
   void Open(ExecContext& ctx) override {
-    PhysicalOperator::Open(ctx);
-    store_ = ctx.store;
+    GraphOperator::Open(ctx);
     limits_.clear();
     have_row_ = false;
   }
@@ -69,7 +81,6 @@ class NodeScanOp final : public PhysicalOperator {
   }
 
  private:
-  GraphStore* store_ = nullptr;  // ctx.store, from Open()
   SlotId slot_;
   std::vector<TableId> tables_;
   std::vector<uint64_t> limits_;
@@ -79,18 +90,13 @@ class NodeScanOp final : public PhysicalOperator {
 };
 
 // For each input row, the node whose primary key equals the key expression.
-class IndexSeekOp final : public PhysicalOperator {
+class IndexSeekOp final : public GraphOperator {
  public:
   IndexSeekOp(const catalog::Catalog& catalog, SlotId slot, TableId table,
               const binder::BoundExpression* key)
       : slot_(slot), table_(table), key_(key) {
     key_type_ = catalog.GetNodeTable(table)->primary_key_property().type;
     if (key_type_.id() == LogicalTypeId::kSerial) key_type_ = LogicalType::Int64();
-  }
-
-  void Open(ExecContext& ctx) override {
-    PhysicalOperator::Open(ctx);
-    store_ = ctx.store;
   }
 
   bool Next(ExecContext& ctx) override {
@@ -114,7 +120,6 @@ class IndexSeekOp final : public PhysicalOperator {
   }
 
  private:
-  GraphStore* store_ = nullptr;  // ctx.store, from Open()
   SlotId slot_;
   TableId table_;
   const binder::BoundExpression* key_;
@@ -164,13 +169,12 @@ Value RelRefFor(InternalId from, const EdgeStep& step) {
                       : GraphStore::RelRef(step.rel, step.neighbor, from);
 }
 
-class ExpandOp final : public PhysicalOperator {
+class ExpandOp final : public GraphOperator {
  public:
   explicit ExpandOp(const LogicalOperator& op) : op_(op) {}
 
   void Open(ExecContext& ctx) override {
-    PhysicalOperator::Open(ctx);
-    store_ = ctx.store;
+    GraphOperator::Open(ctx);
     steps_.clear();
     position_ = 0;
   }
@@ -200,7 +204,6 @@ class ExpandOp final : public PhysicalOperator {
   }
 
  private:
-  GraphStore* store_ = nullptr;  // ctx.store, from Open()
   const LogicalOperator& op_;
   std::vector<EdgeStep> steps_;
   size_t position_ = 0;
@@ -212,13 +215,12 @@ class ExpandOp final : public PhysicalOperator {
 // or by Dijkstra (weights) and keep, per end node, one or all of the best paths. Relationships
 // must pass the pattern's step predicate and intermediate nodes its node predicate. The rel
 // slot receives the path: {_nodes: intermediate nodes, _rels: relationships}.
-class VarLengthExpandOp final : public PhysicalOperator {
+class VarLengthExpandOp final : public GraphOperator {
  public:
   explicit VarLengthExpandOp(const LogicalOperator& op) : op_(op), rel_(*op.rel_pattern) {}
 
   void Open(ExecContext& ctx) override {
-    PhysicalOperator::Open(ctx);
-    store_ = ctx.store;
+    GraphOperator::Open(ctx);
     results_.clear();
     position_ = 0;
   }
@@ -454,7 +456,6 @@ class VarLengthExpandOp final : public PhysicalOperator {
     }
   };
 
-  GraphStore* store_ = nullptr;  // ctx.store, from Open()
   const LogicalOperator& op_;
   const binder::BoundRelPattern& rel_;
   std::vector<Path> results_;
@@ -542,14 +543,9 @@ void ApplySetItems(GraphStore& store, const std::vector<binder::BoundSetItem>& i
   }
 }
 
-class CreateOp final : public PhysicalOperator {
+class CreateOp final : public GraphOperator {
  public:
   explicit CreateOp(const BoundClause& clause) : clause_(clause) {}
-
-  void Open(ExecContext& ctx) override {
-    PhysicalOperator::Open(ctx);
-    store_ = ctx.store;
-  }
 
   bool Next(ExecContext& ctx) override {
     if (!child->Next(ctx)) return false;
@@ -584,20 +580,18 @@ class CreateOp final : public PhysicalOperator {
   }
 
  private:
-  GraphStore* store_ = nullptr;  // ctx.store, from Open()
   const BoundClause& clause_;
 };
 
 // MERGE of a node pattern, or of a pattern whose nodes are all bound already.
-class MergeOp final : public PhysicalOperator {
+class MergeOp final : public GraphOperator {
  public:
   // `match`: the sub-plan matching a MERGE of paths with new nodes (null for simple ones).
   MergeOp(const BoundClause& clause, OperatorPtr match)
       : clause_(clause), match_(std::move(match)) {}
 
   void Open(ExecContext& ctx) override {
-    PhysicalOperator::Open(ctx);
-    store_ = ctx.store;
+    GraphOperator::Open(ctx);
     created_.clear();
     in_match_ = false;
   }
@@ -741,20 +735,15 @@ class MergeOp final : public PhysicalOperator {
     return false;
   }
 
-  GraphStore* store_ = nullptr;  // ctx.store, from Open()
   const BoundClause& clause_;
   OperatorPtr match_;
   bool in_match_ = false;
   std::map<std::vector<Value>, std::vector<std::pair<SlotId, Value>>, KeyLess> created_;
 };
 
-class SetOp final : public PhysicalOperator {
+class SetOp final : public GraphOperator {
  public:
   explicit SetOp(const BoundClause& clause) : clause_(clause) {}
-  void Open(ExecContext& ctx) override {
-    PhysicalOperator::Open(ctx);
-    store_ = ctx.store;
-  }
   bool Next(ExecContext& ctx) override {
     if (!child->Next(ctx)) return false;
     ApplySetItems(*store_, clause_.set_items, ctx);
@@ -762,17 +751,12 @@ class SetOp final : public PhysicalOperator {
   }
 
  private:
-  GraphStore* store_ = nullptr;  // ctx.store, from Open()
   const BoundClause& clause_;
 };
 
-class DeleteOp final : public PhysicalOperator {
+class DeleteOp final : public GraphOperator {
  public:
   explicit DeleteOp(const BoundClause& clause) : clause_(clause) {}
-  void Open(ExecContext& ctx) override {
-    PhysicalOperator::Open(ctx);
-    store_ = ctx.store;
-  }
   bool Next(ExecContext& ctx) override {
     if (!child->Next(ctx)) return false;
     for (const auto& expr : clause_.delete_exprs) {
@@ -788,18 +772,16 @@ class DeleteOp final : public PhysicalOperator {
   }
 
  private:
-  GraphStore* store_ = nullptr;  // ctx.store, from Open()
   const BoundClause& clause_;
 };
 
 // CALL table_function(...): for each input row, the function's rows into the yielded slots.
-class TableFunctionOp final : public PhysicalOperator {
+class TableFunctionOp final : public GraphOperator {
  public:
   explicit TableFunctionOp(const binder::BoundTableFunction& fn) : fn_(fn) {}
 
   void Open(ExecContext& ctx) override {
-    PhysicalOperator::Open(ctx);
-    store_ = ctx.store;
+    GraphOperator::Open(ctx);
     rows_.clear();
     position_ = 0;
   }
@@ -818,7 +800,6 @@ class TableFunctionOp final : public PhysicalOperator {
   }
 
  private:
-  GraphStore* store_ = nullptr;  // ctx.store, from Open()
   const binder::BoundTableFunction& fn_;
   std::vector<std::vector<Value>> rows_;
   size_t position_ = 0;
