@@ -6,15 +6,6 @@
 
 namespace graphdb {
 
-namespace {
-
-double MillisSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
-
-}  // namespace
-
 ExecutionSlot::ExecutionSlot(std::shared_ptr<Database> db)
     : db_(std::move(db)), wal_slot_(db_->AcquireWalSlot()) {}
 
@@ -37,10 +28,7 @@ std::optional<Result<exec::QueryResult*>> ExecutionSlot::TryExecuteShortRead(
   auto start = std::chrono::steady_clock::now();
   std::optional<Result<exec::QueryResult*>> result =
       TryRunShortRead(*db_, query, params, session_);
-  if (result) {
-    executed_.fetch_add(1, std::memory_order_relaxed);
-    if (result->ok()) result->value()->elapsed_ms = MillisSince(start);
-  }
+  if (result) Account(result->ok() ? result->value() : nullptr, start);
   return result;
 }
 
@@ -53,10 +41,14 @@ Result<exec::QueryResult> ExecutionSlot::ExecuteTransactionalRequest(std::string
              nullptr);
 }
 
-void ExecutionSlot::Account(Result<exec::QueryResult>& result,
+void ExecutionSlot::Account(exec::QueryResult* result,
                             std::chrono::steady_clock::time_point start) {
   executed_.fetch_add(1, std::memory_order_relaxed);
-  if (result.ok()) result->elapsed_ms = MillisSince(start);
+  if (result != nullptr) {
+    result->elapsed_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count();
+  }
 }
 
 Result<exec::QueryResult> ExecutionSlot::Run(std::string_view query, const ParameterMap& params,
@@ -65,7 +57,7 @@ Result<exec::QueryResult> ExecutionSlot::Run(std::string_view query, const Param
   Database::ActiveStatement active(*db_);
   auto start = std::chrono::steady_clock::now();
   Result<exec::QueryResult> result = RunQuery(*db_, query, params, allowed, session, wal_slot_);
-  Account(result, start);
+  Account(result.ok() ? &result.value() : nullptr, start);
   return result;
 }
 

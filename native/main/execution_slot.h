@@ -56,8 +56,9 @@ class ExecutionSlot {
  private:
   Result<exec::QueryResult> Run(std::string_view query, const ParameterMap& params,
                                 std::optional<AccessMode> allowed, Session* session);
-  // Counts an executed statement and sets its elapsed time since `start`.
-  void Account(Result<exec::QueryResult>& result, std::chrono::steady_clock::time_point start);
+  // Counts an executed statement and sets the elapsed time since `start` on its result (null
+  // when it failed).
+  void Account(exec::QueryResult* result, std::chrono::steady_clock::time_point start);
 
   std::shared_ptr<Database> db_;
   // The write-ahead log this slot's commits go to, reserved for the slot's lifetime.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/recent_list.h"
 #include "cypher/binder/binder.h"
 #include "cypher/parser/parser.h"
 #include "cypher/planner/planner.h"
@@ -369,26 +370,20 @@ bool SameParameters(const std::vector<std::pair<std::string, LogicalType>>& kept
 
 }  // namespace
 
-StatementMemo::Entry& StatementMemo::Touch(size_t i) {
-  if (i > 0) std::rotate(entries_.begin(), entries_.begin() + i, entries_.begin() + i + 1);
-  return entries_.front();
-}
-
 std::shared_ptr<const ParsedStatements> StatementMemo::Parse(PlanCache& cache,
                                                              std::string_view text) {
   for (size_t i = 0; i < entries_.size(); ++i) {
     if (entries_[i].text == text) {
       cache.memo_parse_hits_.fetch_add(1, std::memory_order_relaxed);
-      return Touch(i).parsed;
+      return MoveToFront(entries_, i).parsed;
     }
   }
   std::shared_ptr<const ParsedStatements> parsed = cache.Parse(text);
   if (cache.capacity() == 0 || !CacheableParse(text, *parsed)) return parsed;
-  if (entries_.size() == kEntries) entries_.pop_back();
   Entry entry;
   entry.text = std::string(text);
   entry.parsed = parsed;
-  entries_.insert(entries_.begin(), std::move(entry));
+  PushFront(entries_, std::move(entry), kEntries);
   return parsed;
 }
 
@@ -423,14 +418,10 @@ std::shared_ptr<const CompiledQuery> StatementMemo::Compile(
 exec::PreparedPlan& PreparedPlans::For(const std::shared_ptr<const CompiledQuery>& compiled,
                                        const catalog::Catalog& catalog) {
   for (size_t i = 0; i < entries_.size(); ++i) {
-    if (entries_[i].compiled != compiled) continue;
-    if (i > 0) std::rotate(entries_.begin(), entries_.begin() + i, entries_.begin() + i + 1);
-    return *entries_.front().prepared;
+    if (entries_[i].compiled == compiled) return *MoveToFront(entries_, i).prepared;
   }
   auto prepared = std::make_unique<exec::PreparedPlan>(compiled->plan, &catalog);
-  if (entries_.size() == kEntries) entries_.pop_back();
-  entries_.insert(entries_.begin(), Entry{compiled, std::move(prepared)});
-  return *entries_.front().prepared;
+  return *PushFront(entries_, Entry{compiled, std::move(prepared)}, kEntries).prepared;
 }
 
 }  // namespace graphdb

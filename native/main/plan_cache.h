@@ -221,9 +221,6 @@ class StatementMemo {
     std::vector<std::pair<std::string, LogicalType>> params;
   };
 
-  // Moves entry `i` to the front (most recently used) and returns it.
-  Entry& Touch(size_t i);
-
   std::vector<Entry> entries_;  // most recently used first; at most kEntries
 };
 

@@ -417,7 +417,7 @@ std::optional<Result<exec::QueryResult*>> TryRunShortRead(
                    });
     return Result<exec::QueryResult*>(&result);
   } catch (const exec::WorkBudgetExceeded&) {
-    // Abandoned: a read, so there is nothing to undo; ExecuteBound's unwinding released the
+    // Abandoned: a read, so there is nothing to undo; RunPlanned's unwinding released the
     // snapshot and left the session as it was. The worker runs it in full.
     compiled->NoteInlineOverrun();
     return std::nullopt;

@@ -11,12 +11,12 @@
 
 #include <napi.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "common/recent_list.h"
 #include "types/logical_type.h"
 
 namespace graphdb::napi {
@@ -48,8 +48,7 @@ class FrozenStringArrays {
   Napi::Array Get(Napi::Env env, const std::vector<Key>& keys) {
     for (size_t e = 0; e < entries_.size(); ++e) {
       if (!Matches(entries_[e].keys, keys)) continue;
-      if (e > 0) std::rotate(entries_.begin(), entries_.begin() + e, entries_.begin() + e + 1);
-      return entries_.front().array.Value();
+      return MoveToFront(entries_, e).array.Value();
     }
     Entry entry;
     entry.keys = keys;
@@ -59,8 +58,7 @@ class FrozenStringArrays {
     }
     array.Freeze();
     entry.array = Napi::Persistent(array);
-    if (entries_.size() == kEntries) entries_.pop_back();
-    entries_.insert(entries_.begin(), std::move(entry));
+    PushFront(entries_, std::move(entry), kEntries);
     return array;
   }
 

@@ -89,9 +89,6 @@ class NodeTable {
   // placeholder: deleted, seen by no snapshot (IsPlaceholder). REQUIRES: `offset` was returned
   // by Insert and not undone yet.
   void UndoInsert(uint64_t offset);
-  // A row that holds an offset but no data: an insert undone under a later row, or one that
-  // write-ahead-log replay has not reached yet (delete_ts 0; real deletes carry their commit
-  // timestamp, which is at least 1).
   // Starts loading the row's stamps and cells (of its first kPrefetchedColumns columns) into
   // the cache. A key lookup calls it for the row it found: the visibility check and the
   // property reads that follow then mostly hit, instead of each waiting for memory in turn.
@@ -102,6 +99,9 @@ class NodeTable {
     const size_t n = std::min(columns_.size(), kPrefetchedColumns);
     for (size_t i = 0; i < n; ++i) columns_[i]->Prefetch(offset);
   }
+  // A row that holds an offset but no data: an insert undone under a later row, or one that
+  // write-ahead-log replay has not reached yet (delete_ts 0; real deletes carry their commit
+  // timestamp, which is at least 1).
   bool IsPlaceholder(uint64_t offset) const { return delete_ts_[offset] == 0; }
   // Write-ahead-log replay, whose records come in commit order while concurrent inserts took
   // offsets in another order: `count` placeholder rows (NULL values) for offsets a later
