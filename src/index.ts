@@ -1,4 +1,4 @@
-export { Connection, type QueryParameters } from './core/connection.js';
+export { Connection, type QueryOptions, type QueryParameters } from './core/connection.js';
 export { Database, type DatabaseOptions } from './core/database.js';
 export { type ErrorCode, GraphDBError } from './core/errors.js';
 export {

@@ -120,6 +120,69 @@ function socialTimed(metric, pick, { parallel = false, clients, verify } = {}) {
   };
 }
 
+/**
+ * Event-loop lag while one connection loops on awaited point reads and a second on updates
+ * without sync (the scenario of docs/concurrency.md, "Fairness of inline reads"): a 5 ms
+ * interval measures how late it fires; the reads and writes done in the window are reported
+ * too. An application's timers, I/O and other connections get their turns only if the loop
+ * does.
+ */
+const LAG_INTERVAL_MS = 5;
+async function loopLag(ctx) {
+  const reader = ctx.system.connect();
+  const writer = ctx.system.connect();
+  const [readState, writeState] = connectionStates(ctx, 2);
+  const ops = socialOps(ctx);
+  const { warmupMs, durationMs } = ctx.timing;
+  const runFor = async (ms, record) => {
+    const end = performance.now() + ms;
+    const lags = [];
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      lags.push(Math.max(0, now - last - LAG_INTERVAL_MS));
+      last = now;
+    }, LAG_INTERVAL_MS);
+    let reads = 0;
+    let writes = 0;
+    await Promise.all([
+      (async () => {
+        while (performance.now() < end) {
+          await ops.pointRead(reader, readState);
+          reads++;
+        }
+      })(),
+      (async () => {
+        while (performance.now() < end) {
+          await ops.updateProp(writer, writeState);
+          writes++;
+        }
+      })(),
+    ]);
+    clearInterval(timer);
+    if (record) return { lags, reads, writes };
+    return null;
+  };
+  await runFor(warmupMs, false);
+  const { lags, reads, writes } = await runFor(durationMs, true);
+  const summary = latencySummary(lags);
+  const expectedTicks = durationMs / LAG_INTERVAL_MS;
+  return {
+    metrics: {
+      loop_lag_p99: summary.p99Ms,
+      loop_lag_reads: (reads * 1000) / durationMs,
+      loop_lag_writes: (writes * 1000) / durationMs,
+    },
+    details: {
+      intervalMs: LAG_INTERVAL_MS,
+      ticks: lags.length,
+      expectedTicks,
+      maxLagMs: round(Math.max(0, ...lags), 2),
+      ...summary,
+    },
+  };
+}
+
 const mixedOp = (ops) => (conn, s) => {
   const r = s.rng.next();
   if (r < 0.36) return ops.pointRead(conn, s);
@@ -366,6 +429,19 @@ export const WORKLOADS = {
     data: 'social',
     run: socialTimed('mixed', mixedOp, { verify: verifyPersonCount }),
     metrics: { mixed: higher('ops/s', WRITE_NOTE) },
+  },
+  loop_lag: {
+    data: 'social',
+    graphdbOptions: NO_SYNC,
+    run: loopLag,
+    metrics: {
+      loop_lag_p99: lower(
+        'ms',
+        'p99 lateness of a 5 ms interval while one connection loops on awaited point reads',
+      ),
+      loop_lag_reads: higher('ops/s', 'point reads of that loop'),
+      loop_lag_writes: higher('ops/s', `updates of a second connection meanwhile; ${NOSYNC_NOTE}`),
+    },
   },
   point_read_par: {
     data: 'social',

@@ -28,6 +28,7 @@ enum class ErrorCode : uint8_t {
   kTxConflict,
   kQueryRuntime,
   kQueryTimeout,
+  kQueryCancelled,
   kNotSupported,
   kServiceUnavailable,
   kConnectionClosed,

@@ -74,12 +74,41 @@ bool ProjectionOp::Next(ExecContext& ctx) {
   return true;
 }
 
+UnwindOp::UnwindOp(const BoundExpression* list, SlotId slot)
+    : list_(list), slot_(slot),
+      lazy_range_(list->kind == binder::ExprKind::kScalarFunction && list->scalar &&
+                  list->scalar->name == "range" && list->scalar->propagates_nulls &&
+                  (list->children.size() == 2 || list->children.size() == 3)) {}
+
 void UnwindOp::Open(ExecContext& ctx) {
   PhysicalOperator::Open(ctx);
   have_list_ = false;
+  range_.reset();
+}
+
+bool UnwindOp::StartRange(ExecContext& ctx) {
+  Value args[3];
+  const size_t n = list_->children.size();
+  for (size_t i = 0; i < n; ++i) {
+    args[i] = Evaluate(*list_->children[i], ctx);
+    if (args[i].is_null()) return false;  // range(NULL, ...) is NULL: no rows
+  }
+  range_.emplace(args, n, list_->type.child().id());
+  return true;
 }
 
 bool UnwindOp::Next(ExecContext& ctx) {
+  if (lazy_range_) {
+    while (true) {
+      if (range_ && range_->Next(&ctx.frame[slot_])) {
+        ctx.ChargeWork();
+        return true;
+      }
+      range_.reset();
+      if (!child->Next(ctx)) return false;
+      StartRange(ctx);
+    }
+  }
   while (true) {
     if (have_list_ && index_ < current_.children().size()) {
       ctx.ChargeWork();
@@ -158,7 +187,12 @@ void SortOp::Fill(ExecContext& ctx) {
     uint64_t skip = skip_ ? EvaluateCount(skip_, ctx) : 0;
     keep = limit + skip;
   }
-  auto less = [this](const Row& a, const Row& b) {
+  // Sorting many rows takes a while with no charged work: the control (cancel, deadline) is
+  // polled every kInterruptCheckUnits comparisons. Comparisons are not charged to the work
+  // budget, whose rows were charged as they came.
+  uint64_t comparisons = 0;
+  auto less = [this, &ctx, &comparisons](const Row& a, const Row& b) {
+    if ((++comparisons & (kInterruptCheckUnits - 1)) == 0) ctx.CheckInterrupt();
     for (size_t i = 0; i < keys_.size(); ++i) {
       int c = CompareForSort(a.keys[i], b.keys[i]);
       if (c != 0) return keys_[i].descending ? c > 0 : c < 0;

@@ -11,6 +11,7 @@
 #include "cypher/planner/logical_plan.h"
 #include "exec/operator.h"
 #include "function/aggregate_function.h"
+#include "function/integer_range.h"
 
 namespace graphdb::exec {
 
@@ -56,13 +57,19 @@ class ProjectionOp final : public PhysicalOperator {
 
 class UnwindOp final : public PhysicalOperator {
  public:
-  UnwindOp(const BoundExpression* list, SlotId slot) : list_(list), slot_(slot) {}
+  UnwindOp(const BoundExpression* list, SlotId slot);
   void Open(ExecContext& ctx) override;
   bool Next(ExecContext& ctx) override;
 
  private:
+  // UNWIND range(...): the next input row's range into range_; false for a NULL argument.
+  bool StartRange(ExecContext& ctx);
+
   const BoundExpression* list_;
   SlotId slot_;
+  // The list is a call of range(): its values are made one at a time, never as a list.
+  bool lazy_range_;
+  std::optional<function::IntegerRange> range_;
   Value current_;
   size_t index_ = 0;
   bool have_list_ = false;

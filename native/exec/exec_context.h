@@ -8,17 +8,24 @@
 // element. With a budget set (SetWorkBudget), the charge that exceeds it throws
 // WorkBudgetExceeded, which abandons the statement; only the inline path for short reads sets
 // one (main/query_pipeline.h, TryRunShortRead), and it alone catches the exception. Unlimited by
-// default, so the charge is one increment and one compare that never fails.
+// default.
+//
+// Interrupts. The same count polls the statement's control (common/interrupt.h: cancellation
+// and the deadline), taken from the thread's current one when the context is made: every
+// kInterruptCheckUnits units the charge goes out of line and checks it. So the charge stays one
+// increment and one compare that almost never fails.
 //
 // Thread-safety: owned by one executing statement on one thread.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "common/interrupt.h"
 #include "cypher/binder/bound_expression.h"
 #include "exec/query_result.h"
 #include "function/scalar_function.h"
@@ -43,6 +50,8 @@ struct WorkBudgetExceeded {};
 [[noreturn]] void ThrowWorkBudgetExceeded();
 
 struct ExecContext {
+  ExecContext() : control(CurrentStatementControl()) { SetWorkBudget(0); }
+
   std::vector<Value> frame;
   const std::unordered_map<std::string, Value>* params = nullptr;
   function::FunctionContext fn_ctx{};
@@ -56,16 +65,31 @@ struct ExecContext {
   // At most `units` of work (0: unlimited, the default) from now on.
   void SetWorkBudget(uint64_t units) {
     work_done = 0;
-    work_limit = units == 0 ? std::numeric_limits<uint64_t>::max() : units;
+    work_budget = units == 0 ? std::numeric_limits<uint64_t>::max() : units;
+    work_limit = control ? std::min(work_budget, kInterruptCheckUnits) : work_budget;
   }
-  // Counts `units` of work done; throws WorkBudgetExceeded past the budget.
+  // Counts `units` of work done; throws WorkBudgetExceeded past the budget, and the control's
+  // GraphDBException when the statement was cancelled or ran past its deadline.
   void ChargeWork(uint64_t units = 1) {
     work_done += units;
-    if (work_done > work_limit) [[unlikely]] ThrowWorkBudgetExceeded();
+    if (work_done > work_limit) [[unlikely]] WorkLimitReached();
+  }
+  // Polls the control now (at a boundary where much work may follow without charges).
+  void CheckInterrupt() const {
+    if (control) control->Check();
   }
 
+  // The statement's control (cancellation and deadline), or null.
+  const StatementControl* control;
   uint64_t work_done = 0;
+  uint64_t work_budget = std::numeric_limits<uint64_t>::max();
+  // The next count at which ChargeWork goes out of line: the budget or the next poll.
   uint64_t work_limit = std::numeric_limits<uint64_t>::max();
+
+ private:
+  // Out of line: past the budget, throws WorkBudgetExceeded; else polls the control and sets
+  // the next limit.
+  void WorkLimitReached();
 };
 
 // FunctionContext::sequence_value over the sequences of `catalog` (which must outlive it):

@@ -80,6 +80,16 @@ Value WithProvisionalRelIds(const Value& v, const UncommittedRels& uncommitted) 
 
 void ThrowWorkBudgetExceeded() { throw WorkBudgetExceeded{}; }
 
+void ExecContext::WorkLimitReached() {
+  if (work_done > work_budget) ThrowWorkBudgetExceeded();
+  if (control) {
+    control->Check();
+    work_limit = std::min(work_budget, work_done + kInterruptCheckUnits);
+  } else {
+    work_limit = work_budget;
+  }
+}
+
 std::function<int64_t(std::string_view, bool)> CatalogSequenceValues(
     const catalog::Catalog& catalog) {
   return [&catalog](std::string_view name, bool advance) -> int64_t {

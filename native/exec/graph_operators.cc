@@ -792,6 +792,7 @@ class TableFunctionOp final : public GraphOperator {
       rows_ = TableFunctionRows(fn_, *store_);
       position_ = 0;
     }
+    ctx.ChargeWork();
     const auto& row = rows_[position_++];
     for (size_t i = 0; i < fn_.slots.size(); ++i) {
       if (fn_.slots[i]) ctx.frame[*fn_.slots[i]] = row[i];
@@ -824,6 +825,7 @@ class FileScanOp final : public PhysicalOperator {
       }
       position_ = 0;
     }
+    ctx.ChargeWork();
     const auto& row = rows_[position_++];
     for (size_t i = 0; i < scan_.slots.size(); ++i) ctx.frame[scan_.slots[i]] = row[i];
     return true;

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "common/interrupt.h"
 #include "function/cast.h"
 #include "function/function_internal.h"
+#include "function/integer_range.h"
 #include "function/value_ops.h"
 
 namespace graphdb::function::internal {
@@ -445,19 +447,45 @@ bool BindRange(const ScalarBindInput&, BoundScalarFunction* fn, std::string*) {
 }
 
 Value RangeExec(Args a, size_t n, const LogicalType& result, FunctionContext&) {
-  int128_t start = GetInteger(a[0]), end = GetInteger(a[1]);
-  int128_t step = n > 2 ? GetInteger(a[2]) : 1;
-  if (step == 0) ThrowRuntime("Step of range cannot be 0.");
-  Id id = result.child().id();
+  IntegerRange range(a, n, result.child().id());
   std::vector<Value> out;
-  for (int128_t v = start; step > 0 ? v <= end : v >= end; v += step) {
-    out.push_back(MakeInteger(id, v));
-    if ((step > 0 && end - v < step) || (step < 0 && end - v > step)) break;
+  Value v;
+  while (range.Next(&v)) {
+    // A long range takes a while to build: stop when the statement is cancelled or times out.
+    if ((out.size() & 0xFFFF) == 0xFFFF) CheckInterrupt();
+    out.push_back(std::move(v));
   }
   return Value::Nested(result, std::move(out));
 }
 
 }  // namespace
+
+}  // namespace graphdb::function::internal
+
+namespace graphdb::function {
+
+IntegerRange::IntegerRange(const Value* args, size_t num_args, LogicalTypeId element)
+    : next_(internal::GetInteger(args[0])), end_(internal::GetInteger(args[1])),
+      step_(num_args > 2 ? internal::GetInteger(args[2]) : 1), element_(element), done_(false) {
+  if (step_ == 0) ThrowRuntime("Step of range cannot be 0.");
+  done_ = step_ > 0 ? next_ > end_ : next_ < end_;
+}
+
+bool IntegerRange::Next(Value* out) {
+  if (done_) return false;
+  *out = internal::MakeInteger(element_, next_);
+  // The last value when the step would pass the end (never computing a value beyond it).
+  if ((step_ > 0 && end_ - next_ < step_) || (step_ < 0 && end_ - next_ > step_)) {
+    done_ = true;
+  } else {
+    next_ += step_;
+  }
+  return true;
+}
+
+}  // namespace graphdb::function
+
+namespace graphdb::function::internal {
 
 void RegisterListFunctions(RegistryBuilder& r) {
   const Id L = Id::kList, A = Id::kArray, I = Id::kInt64, S = Id::kString;

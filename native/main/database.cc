@@ -1,8 +1,10 @@
 #include "main/database.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
+#include "common/interrupt.h"
 #include "exec/redo_log.h"
 #include "wal/format.h"
 #include "wal/recovery.h"
@@ -25,11 +27,30 @@ Status WaitedTooLong(std::chrono::milliseconds limit) {
 
 }  // namespace
 
+template <typename Ready>
+Status TransactionGate::Wait(std::unique_lock<std::mutex>& lock, Ready ready) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point give_up = Clock::now() + wait_limit_;
+  // The waiting statement's control: a cancel or its deadline ends the wait too, noticed
+  // within a slice.
+  const bool controlled = CurrentStatementControl() != nullptr;
+  constexpr std::chrono::milliseconds kSlice{10};
+  while (!ready()) {
+    const Clock::time_point now = Clock::now();
+    if (now >= give_up) return WaitedTooLong(wait_limit_);
+    if (controlled) {
+      Status stop = PollInterrupt();
+      if (!stop.ok()) return stop;
+    }
+    cv_.wait_until(lock, controlled ? std::min(give_up, now + kSlice) : give_up);
+  }
+  return Status::OK();
+}
+
 Status TransactionGate::EnterWrite(const void* owner) {
   std::unique_lock<std::mutex> lock(mu_);
-  if (!cv_.wait_for(lock, wait_limit_, [&] { return owner_ == nullptr || owner_ == owner; })) {
-    return WaitedTooLong(wait_limit_);
-  }
+  Status waited = Wait(lock, [&] { return owner_ == nullptr || owner_ == owner; });
+  if (!waited.ok()) return waited;
   ++running_;
   return Status::OK();
 }
@@ -42,9 +63,8 @@ void TransactionGate::ExitWrite() {
 
 Status TransactionGate::Begin(const void* owner) {
   std::unique_lock<std::mutex> lock(mu_);
-  if (!cv_.wait_for(lock, wait_limit_, [&] { return owner_ == nullptr && running_ == 0; })) {
-    return WaitedTooLong(wait_limit_);
-  }
+  Status waited = Wait(lock, [&] { return owner_ == nullptr && running_ == 0; });
+  if (!waited.ok()) return waited;
   owner_ = owner;
   return Status::OK();
 }

@@ -86,6 +86,11 @@ class TransactionGate {
   bool HasOpenTransaction();
 
  private:
+  // Waits on cv_ until `ready()`, giving up past the wait limit (TX_CONFLICT) or when the
+  // statement's control on this thread says stop (common/interrupt.h).
+  template <typename Ready>
+  Status Wait(std::unique_lock<std::mutex>& lock, Ready ready);
+
   std::mutex mu_;
   std::condition_variable cv_;
   const void* owner_ = nullptr;  // the session with an open read-write transaction

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "common/interrupt.h"
 #include "main/query_pipeline.h"
 
 namespace graphdb {
@@ -16,9 +17,9 @@ ExecutionSlot::~ExecutionSlot() {
   db_->ReleaseWalSlot(wal_slot_);
 }
 
-Result<exec::QueryResult> ExecutionSlot::Execute(std::string_view query,
-                                                 const ParameterMap& params) {
-  return Run(query, params, std::nullopt, &session_);
+Result<exec::QueryResult> ExecutionSlot::Execute(std::string_view query, const ParameterMap& params,
+                                                 StatementControl* control) {
+  return Run(query, params, std::nullopt, &session_, control);
 }
 
 std::optional<Result<exec::QueryResult*>> ExecutionSlot::TryExecuteShortRead(
@@ -32,13 +33,14 @@ std::optional<Result<exec::QueryResult*>> ExecutionSlot::TryExecuteShortRead(
   return result;
 }
 
-Result<exec::QueryResult> ExecutionSlot::ExecuteTransactionalRequest(std::string_view json) {
+Result<exec::QueryResult> ExecutionSlot::ExecuteTransactionalRequest(std::string_view json,
+                                                                     StatementControl* control) {
   Result<QueryRequest> request = ParseQueryRequest(json);
   if (!request.ok()) return request.status();
   // Omitted access mode: inferred, so anything the query does is allowed.
   return Run(request->query, request->parameters,
              request->access_mode ? request->access_mode : std::optional<AccessMode>(AccessMode::kSchema),
-             nullptr);
+             nullptr, control);
 }
 
 void ExecutionSlot::Account(exec::QueryResult* result,
@@ -52,8 +54,12 @@ void ExecutionSlot::Account(exec::QueryResult* result,
 }
 
 Result<exec::QueryResult> ExecutionSlot::Run(std::string_view query, const ParameterMap& params,
-                                             std::optional<AccessMode> allowed, Session* session) {
+                                             std::optional<AccessMode> allowed, Session* session,
+                                             StatementControl* control) {
   if (db_->closed()) return Status(ErrorCode::kConnectionClosed, "the database is closed");
+  // Cancelled or past its deadline while it waited its turn: it does not start.
+  ScopedStatementControl controlled(control);
+  if (Status stop = PollInterrupt(); !stop.ok()) return stop;
   Database::ActiveStatement active(*db_);
   auto start = std::chrono::steady_clock::now();
   Result<exec::QueryResult> result = RunQuery(*db_, query, params, allowed, session, wal_slot_);

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "common/interrupt.h"
 #include "common/result.h"
 #include "exec/query_result.h"
 #include "main/database.h"
@@ -36,7 +37,10 @@ class ExecutionSlot {
 
   // Runs one statement (or several separated by ';', returning the last one's result) as an
   // auto-committed transaction. Errors come back as a Status; nothing throws.
-  Result<exec::QueryResult> Execute(std::string_view query, const ParameterMap& params);
+  // `control` (may be null): the statement's cancellation and deadline (common/interrupt.h),
+  // checked before it starts and while it runs; it must outlive the call.
+  Result<exec::QueryResult> Execute(std::string_view query, const ParameterMap& params,
+                                    StatementControl* control = nullptr);
 
   // Execute() on the calling thread of a read that can run without waiting and finishes
   // within the inline work budget (TryRunShortRead); nullopt otherwise, having run nothing
@@ -45,7 +49,8 @@ class ExecutionSlot {
                                                                       const ParameterMap& params);
 
   // Runs a JSON query request (main/request.h): {"query", "access_mode", "parameters"}.
-  Result<exec::QueryResult> ExecuteTransactionalRequest(std::string_view json);
+  Result<exec::QueryResult> ExecuteTransactionalRequest(std::string_view json,
+                                                        StatementControl* control = nullptr);
 
   // Rolls back the session's open transaction, if any (the connection is closing).
   void EndSession();
@@ -55,7 +60,8 @@ class ExecutionSlot {
 
  private:
   Result<exec::QueryResult> Run(std::string_view query, const ParameterMap& params,
-                                std::optional<AccessMode> allowed, Session* session);
+                                std::optional<AccessMode> allowed, Session* session,
+                                StatementControl* control);
   // Counts an executed statement and sets the elapsed time since `start` on its result (null
   // when it failed).
   void Account(exec::QueryResult* result, std::chrono::steady_clock::time_point start);

@@ -87,6 +87,16 @@ bool WorkerThread::Submit(Job* job) {
   return true;
 }
 
+bool WorkerThread::Withdraw(Job* job) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = std::find(queue_.begin(), queue_.end(), job);
+  if (it == queue_.end()) return false;
+  queue_.erase(it);
+  if (queue_.empty() && !stopping_) has_work_.store(false, std::memory_order_relaxed);
+  if (queue_.empty() && !running_job_) idle_cv_.notify_all();
+  return true;
+}
+
 void WorkerThread::WaitIdle() {
   std::unique_lock<std::mutex> lock(mutex_);
   idle_cv_.wait(lock, [this] { return queue_.empty() && !running_job_; });

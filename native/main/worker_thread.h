@@ -51,6 +51,9 @@ class WorkerThread {
 
   // Queues a job; returns false (and leaves ownership with the caller) once stopped.
   bool Submit(Job* job);
+  // Takes `job` out of the queue if it is still queued (ownership returns to the caller) and
+  // returns true; false when it already runs or ran.
+  bool Withdraw(Job* job);
   // Blocks until no job is queued or running.
   void WaitIdle();
   // Number of jobs queued or running.

@@ -103,6 +103,32 @@ TEST(WorkerThreadTest, QueuedJobsAreCancelledOnStopAfterAPollingJob) {
   EXPECT_EQ(std::count(log.begin(), log.end(), -3), 1);
 }
 
+TEST(WorkerThreadTest, WithdrawTakesOutOnlyAStillQueuedJob) {
+  std::vector<int> log;
+  std::mutex mu;
+  std::atomic<bool> started{false};
+  std::atomic<bool> release{false};
+  WorkerThread worker;
+  auto* running = new RecordingJob(1, &log, &mu, false, [&] {
+    started.store(true);
+    while (!release.load()) std::this_thread::sleep_for(std::chrono::microseconds(100));
+  });
+  auto* queued = new RecordingJob(2, &log, &mu, false);
+  ASSERT_TRUE(worker.Submit(running));
+  ASSERT_TRUE(worker.Submit(queued));
+  ASSERT_TRUE(worker.Submit(new RecordingJob(3, &log, &mu, false)));
+  while (!started.load()) std::this_thread::sleep_for(std::chrono::microseconds(100));
+  EXPECT_FALSE(worker.Withdraw(running));  // it runs: not in the queue
+  ASSERT_TRUE(worker.Withdraw(queued));    // back to the caller, never run
+  EXPECT_FALSE(worker.Withdraw(queued));
+  delete queued;
+  EXPECT_EQ(worker.pending(), 2u);
+  release.store(true);
+  worker.WaitIdle();
+  std::lock_guard<std::mutex> lock(mu);
+  EXPECT_EQ(log, std::vector<int>({1, 3}));
+}
+
 TEST(WorkerThreadTest, ManyPollingWorkersAllFinishTheirWork) {
   // More polling workers than the process lets poll at once: the others sleep and are woken.
   constexpr int kWorkers = 8;

@@ -1,5 +1,6 @@
 #include "napi/connection_wrap.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -22,6 +23,10 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
   bool compact = false;  // run Database::Compact instead of a statement
   bool schema = false;   // produce the schema JSON instead of running a statement
   bool json = false;     // deliver the result as the HTTP JSON body, written on the worker
+  // Its time limit and cancellation (setNextOptions, cancel, interrupt); `token` names it to
+  // cancel() (0: none).
+  StatementControl control;
+  double token = 0;
   std::optional<Result<exec::QueryResult>> result;
   std::string json_body;
 
@@ -40,8 +45,8 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
       r.rows.push_back({Value::Int64(static_cast<int64_t>(owner->slot_->db().Compact()))});
       result.emplace(std::move(r));
     } else {
-      result.emplace(request ? owner->slot_->ExecuteTransactionalRequest(query)
-                             : owner->slot_->Execute(query, params));
+      result.emplace(request ? owner->slot_->ExecuteTransactionalRequest(query, &control)
+                             : owner->slot_->Execute(query, params, &control));
     }
     if (json && !schema && result->ok()) json_body = exec::ToJson(result->value());
     if (owner->tsfn_.NonBlockingCall(this) != napi_ok) {
@@ -52,12 +57,13 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
 
   void Cancel() override {
     // Runs on the JS thread (close() or the finalizer).
-    Napi::Env env = deferred.Env();
-    deferred.Reject(
-        MakeError(env, Status(ErrorCode::kConnectionClosed,
-                              "the connection was closed before the statement ran"))
-            .Value());
-    owner->JobFinished();
+    Reject(Status(ErrorCode::kConnectionClosed, "the connection was closed before the statement ran"));
+  }
+
+  // Settles a job that never ran (JS thread only) and deletes it.
+  void Reject(const Status& status) {
+    deferred.Reject(MakeError(deferred.Env(), status).Value());
+    owner->JobFinished(this);
     delete this;
   }
 };
@@ -71,6 +77,9 @@ Napi::Function ConnectionWrap::Define(Napi::Env env, AddonData& data) {
                    InstanceMethod<&ConnectionWrap::Schema>("schema"),
                    InstanceMethod<&ConnectionWrap::QuerySync>("querySync"),
                    InstanceMethod<&ConnectionWrap::Close>("close"),
+                   InstanceMethod<&ConnectionWrap::SetNextOptions>("setNextOptions"),
+                   InstanceMethod<&ConnectionWrap::CancelStatement>("cancel"),
+                   InstanceMethod<&ConnectionWrap::Interrupt>("interrupt"),
                    InstanceAccessor<&ConnectionWrap::Pending>("pending"),
                    InstanceAccessor<&ConnectionWrap::IsClosed>("closed")});
   data.connection_ctor = Napi::Persistent(ctor);
@@ -146,9 +155,14 @@ void ConnectionWrap::JobStarted() {
   if (in_flight_++ == 0) tsfn_.Ref(Env());
 }
 
-void ConnectionWrap::JobFinished() {
+void ConnectionWrap::JobFinished(QueryJob* job) {
   --GetAddonData(Env()).statements_in_flight;
   if (--in_flight_ == 0 && !closed_) tsfn_.Unref(Env());
+  auto it = std::find(jobs_.begin(), jobs_.end(), job);
+  if (it != jobs_.end()) {
+    *it = jobs_.back();
+    jobs_.pop_back();
+  }
 }
 
 void ConnectionWrap::CallJs(Napi::Env env, Napi::Function, ConnectionWrap* self, QueryJob* job) {
@@ -172,7 +186,7 @@ void ConnectionWrap::CallJs(Napi::Env env, Napi::Function, ConnectionWrap* self,
   } else {
     job->deferred.Reject(MakeError(env, result.status()).Value());
   }
-  self->JobFinished();
+  self->JobFinished(job);
   delete job;
 }
 
@@ -226,6 +240,12 @@ Napi::Value ConnectionWrap::Schema(const Napi::CallbackInfo& info) {
 
 Napi::Value ConnectionWrap::Enqueue(QueryJob* job) {
   Napi::Promise promise = job->deferred.Promise();
+  // The options set for this statement (setNextOptions) go with it; the next starts without.
+  if (next_timeout_ms_ != 0) job->control.SetTimeout(next_timeout_ms_);
+  job->token = next_token_;
+  next_timeout_ms_ = 0;
+  next_token_ = 0;
+  jobs_.push_back(job);
   JobStarted();
   job->poll_after = GetAddonData(Env()).statements_in_flight == 1;
   if (!worker_->Submit(job)) job->Cancel();
@@ -261,6 +281,9 @@ Napi::Value ConnectionWrap::Submit(const Napi::CallbackInfo& info, bool text) {
     // work budget) runs here at once, which costs less than handing it to the worker and back.
     std::optional<Result<exec::QueryResult*>> result = slot_->TryExecuteShortRead(text_, params_);
     if (result) {
+      // It ran to its end within the inline budget: the options set for it are spent.
+      next_timeout_ms_ = 0;
+      next_token_ = 0;
       // The result itself (not a promise): the JS layer wraps it. Errors as a rejected promise.
       napi_value error = nullptr;
       if (result->ok()) {
@@ -302,6 +325,61 @@ void ConnectionWrap::Shutdown() {
   closed_ = true;
   if (in_flight_ == 0) tsfn_.Unref(Env());
   tsfn_.Release();  // queued completions are still delivered before the function is finalized
+}
+
+// setNextOptions(timeoutMs: number, token: number): the time limit (ms, 0: none) and the
+// cancel() token of the next statement submitted on this connection, counted from its
+// submission. A statement that runs inline (a short read) finishes within its small work budget
+// and ignores them.
+Napi::Value ConnectionWrap::SetNextOptions(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CheckOpen(env);
+  if (info.Length() < 2 || !info[0].IsNumber() || !info[1].IsNumber()) {
+    throw Napi::TypeError::New(env, "setNextOptions(timeoutMs: number, token: number)");
+  }
+  const double timeout = info[0].As<Napi::Number>().DoubleValue();
+  if (!(timeout >= 0 && timeout <= kMaxTimeoutMs)) {
+    throw Napi::RangeError::New(env, "timeoutMs must be a number of milliseconds from 0 to " +
+                                         std::to_string(kMaxTimeoutMs));
+  }
+  next_timeout_ms_ = timeout == 0 ? 0 : std::max<uint32_t>(1, static_cast<uint32_t>(timeout));
+  next_token_ = info[1].As<Napi::Number>().DoubleValue();
+  return env.Undefined();
+}
+
+// Stops `job` for `reason`: a queued job is taken out of the queue and rejected at once; a
+// running one stops at its next check (it then rejects through CallJs). JS thread only.
+void ConnectionWrap::StopJob(QueryJob* job, StatementControl::Reason reason) {
+  if (!job->control.Cancel(reason)) return;  // already stopping
+  if (worker_->Withdraw(job)) job->Reject(job->control.StopStatus());
+}
+
+// cancel(token: number, timedOut: boolean): stops the statement submitted with `token` (see
+// StopJob); false when no such statement is in flight.
+Napi::Value ConnectionWrap::CancelStatement(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsNumber()) {
+    throw Napi::TypeError::New(env, "cancel(token: number, timedOut?: boolean)");
+  }
+  const double token = info[0].As<Napi::Number>().DoubleValue();
+  const bool timed_out = info.Length() > 1 && info[1].ToBoolean().Value();
+  for (QueryJob* job : jobs_) {
+    if (token != 0 && job->token == token) {
+      StopJob(job, timed_out ? StatementControl::Reason::kTimedOut
+                             : StatementControl::Reason::kCancelled);
+      return Napi::Boolean::New(env, true);
+    }
+  }
+  return Napi::Boolean::New(env, false);
+}
+
+// interrupt(): stops every statement of this connection in flight now, running or queued (see
+// StopJob); returns how many.
+Napi::Value ConnectionWrap::Interrupt(const Napi::CallbackInfo& info) {
+  // StopJob may settle and remove queued jobs: stop a copy of the list.
+  std::vector<QueryJob*> jobs = jobs_;
+  for (QueryJob* job : jobs) StopJob(job, StatementControl::Reason::kInterrupted);
+  return Napi::Number::New(info.Env(), static_cast<double>(jobs.size()));
 }
 
 Napi::Value ConnectionWrap::Close(const Napi::CallbackInfo& info) {

@@ -18,7 +18,9 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "common/interrupt.h"
 #include "main/execution_slot.h"
 #include "main/worker_thread.h"
 #include "napi/addon_data.h"
@@ -47,6 +49,10 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   Napi::Value Enqueue(QueryJob* job);
   Napi::Value QuerySync(const Napi::CallbackInfo& info);
   Napi::Value Close(const Napi::CallbackInfo& info);
+  Napi::Value SetNextOptions(const Napi::CallbackInfo& info);
+  Napi::Value CancelStatement(const Napi::CallbackInfo& info);
+  Napi::Value Interrupt(const Napi::CallbackInfo& info);
+  void StopJob(QueryJob* job, StatementControl::Reason reason);
   Napi::Value Pending(const Napi::CallbackInfo& info);
   Napi::Value IsClosed(const Napi::CallbackInfo& info);
 
@@ -59,7 +65,8 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
 
   void CheckOpen(Napi::Env env) const;
   void JobStarted();
-  void JobFinished();
+  // `job` settled (or was rejected before it ran): it leaves jobs_.
+  void JobFinished(QueryJob* job);
   void Shutdown();
 
   std::shared_ptr<Handle> handle_;
@@ -75,6 +82,13 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   // Its parameters (JS thread only): kept, so that the next statement with the same names
   // replaces the values only.
   ParameterMap params_;
+  // The statements in flight (queued or running), for cancel() and interrupt(); JS thread only.
+  std::vector<QueryJob*> jobs_;
+  // The options of the next statement (setNextOptions); JS thread only.
+  uint32_t next_timeout_ms_ = 0;
+  double next_token_ = 0;
+  // The longest time limit accepted: about 24.8 days, setTimeout's limit too.
+  static constexpr uint32_t kMaxTimeoutMs = 2147483647;
   bool closed_ = false;
 };
 

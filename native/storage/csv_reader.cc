@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "catalog/catalog.h"
+#include "common/interrupt.h"
 #include "storage/value_parser.h"
 
 namespace graphdb::storage {
@@ -11,6 +12,8 @@ namespace graphdb::storage {
 namespace {
 
 constexpr size_t kBlockSize = 4 << 20;
+// Records read between two polls of the statement's control (a power of two).
+constexpr uint64_t kRecordsPerInterruptPoll = 4096;
 
 Status OptionError(std::string message) {
   return Status(ErrorCode::kQueryBinding, "Binder exception: " + std::move(message));
@@ -376,6 +379,11 @@ Status CsvReader::ReadSource(Source& source, std::vector<Column>& columns) {
     s = AppendRecord(columns);
     if (!s.ok()) return s;
     ++progress_state_.rows;
+    // A COPY or LOAD FROM that was cancelled or ran past its time limit stops reading here.
+    if ((progress_state_.rows & (kRecordsPerInterruptPoll - 1)) == 0) {
+      s = PollInterrupt();
+      if (!s.ok()) return s;
+    }
     if (progress_state_.rows >= next_progress_rows_) {
       progress_state_.bytes = bytes_before + source.base_offset() + pos;
       ReportProgress();

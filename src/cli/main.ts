@@ -118,6 +118,18 @@ export function buildProgram(): Command {
       positiveInt('--max-threads'),
       0,
     )
+    .option(
+      '--query-timeout <ms>',
+      'time limit of each statement in ms (0 = none)',
+      positiveInt('--query-timeout'),
+      60_000,
+    )
+    .option(
+      '--stop-timeout <ms>',
+      'on SIGINT/SIGTERM, how long requests in flight may finish before their statements are cancelled',
+      positiveInt('--stop-timeout'),
+      10_000,
+    )
     .option('--no-auto-compaction', 'disable background compaction')
     .option(
       '--no-sync-on-commit',

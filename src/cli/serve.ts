@@ -12,6 +12,8 @@ export interface ServeOptions {
   maxThreads: number;
   autoCompaction: boolean;
   syncOnCommit: boolean;
+  queryTimeout: number;
+  stopTimeout: number;
   demo?: boolean;
 }
 
@@ -39,6 +41,8 @@ export async function runServe(dir: string, options: ServeOptions): Promise<void
       hostStr: options.host,
       threadNum: options.threads,
       autoCompaction: options.autoCompaction,
+      queryTimeoutMs: options.queryTimeout,
+      stopTimeoutMs: options.stopTimeout,
     });
     try {
       await service.runAndWaitForExit({

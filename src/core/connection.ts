@@ -9,6 +9,9 @@ import {
 import { GraphDBError } from './errors.js';
 import { same, whileInFlight } from './loop-poll.js';
 import { QueryResult } from './query-result.js';
+import { type QueryOptions, resolveQueryOptions, submitControlled } from './statement-control.js';
+
+export type { QueryOptions } from './statement-control.js';
 
 export type QueryParameters = Record<string, unknown>;
 
@@ -82,6 +85,8 @@ function toQueryResult(packed: PackedResult): QueryResult {
 export class Connection implements Disposable {
   #native: NativeConnection | null;
   readonly #onClose: () => void;
+  /** The time limit of statements without a `timeoutMs` of their own (ms, 0: none). */
+  readonly #defaultTimeoutMs: number;
   /**
    * The text of the last statement the native connection read, which it keeps: the same text
    * again goes as null, sparing its conversion. Null while unknown (after a failed call).
@@ -89,9 +94,10 @@ export class Connection implements Disposable {
   #lastText: string | null = null;
 
   /** @internal Use `db.connect()`. */
-  constructor(db: NativeDatabase, onClose: () => void) {
+  constructor(db: NativeDatabase, onClose: () => void, defaultTimeoutMs = 0) {
     this.#native = new addon.NativeConnection(db);
     this.#onClose = onClose;
+    this.#defaultTimeoutMs = defaultTimeoutMs;
   }
 
   get closed(): boolean {
@@ -108,12 +114,16 @@ export class Connection implements Disposable {
    * short read (one that finishes within a small work budget, such as key lookups and reads
    * of a few hops; see docs/concurrency.md) on a connection with nothing queued runs at once
    * on the calling thread instead, which costs less than the hand-off;
-   * `GRAPHDB_INLINE_READS=0` turns that off.
+   * `GRAPHDB_INLINE_READS=0` turns that off. Either way the event loop gets a turn at least
+   * every millisecond of inline work (GRAPHDB_INLINE_SLICE_US).
+   *
+   * `options.timeoutMs` limits its time (QUERY_TIMEOUT past it), `options.signal` cancels it
+   * (QUERY_CANCELLED); either way its writes are undone and the connection is usable at once.
    */
-  query(text: string, params?: QueryParameters): Promise<QueryResult> {
+  query(text: string, params?: QueryParameters, options?: QueryOptions): Promise<QueryResult> {
     try {
       checkArguments(text, params);
-      return whileInFlight(this.#call(this.#open().query, text, params), toQueryResult);
+      return whileInFlight(this.#submit(this.#open().query, text, params, options), toQueryResult);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -124,9 +134,19 @@ export class Connection implements Disposable {
    * `1.500000`, `[1,2]`, `{_ID: 0:0, _LABEL: person, ...}`; NULL as ''). Used by the CLI's
    * table output and the conformance runner.
    */
-  async queryText(text: string, params?: QueryParameters): Promise<RawTextResult> {
+  async queryText(text: string, params?: QueryParameters, options?: QueryOptions): Promise<RawTextResult> {
     checkArguments(text, params);
-    return whileInFlight(this.#call(this.#open().queryText, text, params), same);
+    return whileInFlight(this.#submit(this.#open().queryText, text, params, options), same);
+  }
+
+  /**
+   * Stops every statement of this connection in flight now: the running one within a fraction
+   * of a millisecond, the queued ones before they start. Each rejects with QUERY_CANCELLED and
+   * its writes are undone; statements submitted afterwards run as usual. Returns how many were
+   * stopped (0 on a closed connection).
+   */
+  interrupt(): number {
+    return this.#native ? this.#native.interrupt() : 0;
   }
 
   /** Runs a statement inline on the calling thread, after any statements already queued. */
@@ -154,6 +174,19 @@ export class Connection implements Disposable {
 
   [Symbol.dispose](): void {
     this.close();
+  }
+
+  /** `#call` under the statement's time limit and signal (src/core/statement-control.ts). */
+  #submit<T>(
+    method: StatementMethod<Promise<T> | T>,
+    text: string,
+    params: QueryParameters | undefined,
+    options: QueryOptions | undefined,
+  ): Promise<T> | T {
+    const native = this.#open();
+    if (options === undefined && this.#defaultTimeoutMs === 0) return this.#call(method, text, params);
+    const control = resolveQueryOptions(options, this.#defaultTimeoutMs);
+    return submitControlled(native, control, () => this.#call(method, text, params));
   }
 
   /** Calls a statement method of the open native connection with `text` and `params`. */

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { addon, type NativeDatabase } from '../native/addon.js';
 import { Connection } from './connection.js';
 import { GraphDBError } from './errors.js';
+import { checkTimeout } from './statement-control.js';
 
 addon.setErrorClass(GraphDBError);
 
@@ -17,6 +18,12 @@ export interface DatabaseOptions {
    * cache: it survives a crash of the process but not a power loss or kernel crash.
    */
   syncOnCommit?: boolean;
+  /**
+   * Default time limit in milliseconds of every statement run through this database's
+   * connections (`conn.query(..., { timeoutMs })` overrides it per statement). 0 or omitted: no
+   * limit.
+   */
+  queryTimeoutMs?: number;
 }
 
 /** Largest accepted maxThreadNum: each slot owns a native thread. */
@@ -73,6 +80,8 @@ export class Database implements Disposable {
   readonly path: string;
   readonly maxThreadNum: number;
   readonly syncOnCommit: boolean;
+  /** The default time limit of its connections' statements in ms (0: none). */
+  readonly queryTimeoutMs: number;
   #closed = false;
 
   constructor(path: string = IN_MEMORY, options: DatabaseOptions = {}) {
@@ -84,7 +93,7 @@ export class Database implements Disposable {
       throw new TypeError('options must be an object');
     }
     for (const key of Object.keys(options)) {
-      if (key !== 'maxThreadNum' && key !== 'syncOnCommit') {
+      if (key !== 'maxThreadNum' && key !== 'syncOnCommit' && key !== 'queryTimeoutMs') {
         throw new TypeError(`unknown database option '${key}'`);
       }
     }
@@ -95,6 +104,8 @@ export class Database implements Disposable {
     this.path = path;
     this.maxThreadNum = resolveMaxThreadNum(options.maxThreadNum);
     this.syncOnCommit = syncOnCommit;
+    this.queryTimeoutMs =
+      options.queryTimeoutMs === undefined ? 0 : checkTimeout(options.queryTimeoutMs, 'queryTimeoutMs');
     const native = new addon.NativeDatabase(path, this.maxThreadNum, syncOnCommit);
     internals.set(this, { native, connections: new Set(), owner: null });
   }
@@ -122,7 +133,11 @@ export class Database implements Disposable {
         'SERVICE_UNAVAILABLE',
       );
     }
-    const connection = new Connection(state.native, () => state.connections.delete(connection));
+    const connection = new Connection(
+      state.native,
+      () => state.connections.delete(connection),
+      this.queryTimeoutMs,
+    );
     state.connections.add(connection);
     return connection;
   }

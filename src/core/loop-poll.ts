@@ -15,21 +15,26 @@
 export const DEFAULT_LOOP_SPIN_US = 200;
 const MAX_LOOP_SPIN_US = 100_000;
 
+type Warn = (message: string) => void;
+const emitWarning: Warn = (message) => process.emitWarning(message);
+
 /**
- * @internal The window of GRAPHDB_LOOP_SPIN_US in µs: unset or empty gives the default; a value
- * that is not a whole number from 0 to 100000 gives the default and a warning naming it.
+ * The value of the environment variable `name` in µs: unset or empty gives `fallback`; a value
+ * that is not a whole number from 0 to 100000 gives `fallback` and a warning naming it.
  */
-export function parseLoopSpinMicros(
-  text: string | undefined,
-  warn: (message: string) => void = (message) => process.emitWarning(message),
-): number {
-  if (text === undefined || text === '') return DEFAULT_LOOP_SPIN_US;
+function parseMicros(name: string, text: string | undefined, fallback: number, warn: Warn): number {
+  if (text === undefined || text === '') return fallback;
   if (/^[0-9]+$/.test(text) && Number(text) <= MAX_LOOP_SPIN_US) return Number(text);
   warn(
-    `GRAPHDB_LOOP_SPIN_US='${text}' is not a whole number of microseconds from 0 to ` +
-      `${MAX_LOOP_SPIN_US}; using ${DEFAULT_LOOP_SPIN_US}`,
+    `${name}='${text}' is not a whole number of microseconds from 0 to ` +
+      `${MAX_LOOP_SPIN_US}; using ${fallback}`,
   );
-  return DEFAULT_LOOP_SPIN_US;
+  return fallback;
+}
+
+/** @internal The window of GRAPHDB_LOOP_SPIN_US in µs (see parseMicros). */
+export function parseLoopSpinMicros(text: string | undefined, warn: Warn = emitWarning): number {
+  return parseMicros('GRAPHDB_LOOP_SPIN_US', text, DEFAULT_LOOP_SPIN_US, warn);
 }
 
 const windowMs = parseLoopSpinMicros(process.env.GRAPHDB_LOOP_SPIN_US) / 1000;
@@ -73,7 +78,7 @@ function settledPolled(submitted: number): void {
  */
 export function whileInFlight<T, R>(promise: Promise<T> | T, map: (value: T) => R): Promise<R> {
   // A value, not a promise: the statement already ran on this thread (a short read).
-  if (!(promise instanceof Promise)) return Promise.resolve(map(promise));
+  if (!(promise instanceof Promise)) return settleInline(map(promise));
   if (windowMs === 0) return promise.then(map);
   inFlight++;
   const submitted = performance.now();
@@ -106,4 +111,66 @@ export function whileInFlight<T, R>(promise: Promise<T> | T, map: (value: T) => 
 /** The identity, for whileInFlight callers that keep the value as it is. */
 export function same<T>(value: T): T {
   return value;
+}
+
+/*
+ * Fairness of inline results.
+ *
+ * A short read runs on the calling thread and its promise could settle at once; but a caller
+ * that awaits one read after another (`for (const id of ids) await conn.query(...)`) would then
+ * never give the event loop a turn: its continuations run as microtasks, ahead of every timer,
+ * I/O callback and other connection's result. So inline work is measured in slices: from the
+ * first inline settlement after the loop last turned, results settle at once for
+ * GRAPHDB_INLINE_SLICE_US (default 1000 µs, at most 100000; 0 sends every inline result through
+ * the loop); past that, the next ones settle from a setImmediate callback, after the loop has
+ * run its timers and polled for I/O. A turn of the loop starts a new slice.
+ */
+
+export const DEFAULT_INLINE_SLICE_US = 1000;
+
+/** @internal The slice of GRAPHDB_INLINE_SLICE_US in µs (see parseMicros). */
+export function parseInlineSliceMicros(text: string | undefined, warn: Warn = emitWarning): number {
+  return parseMicros('GRAPHDB_INLINE_SLICE_US', text, DEFAULT_INLINE_SLICE_US, warn);
+}
+
+const sliceMs = parseInlineSliceMicros(process.env.GRAPHDB_INLINE_SLICE_US) / 1000;
+/** When the current slice began (performance.now()); -1 while none is open. */
+let sliceStart = -1;
+/**
+ * Inline results in the current slice. The clock is read at every CLOCK_EVERY-th only: a read
+ * costs some 100 ns, a good part of a point read's 2-3 µs; the slice may then run over by the
+ * time of CLOCK_EVERY - 1 inline reads (each within its small work budget).
+ */
+let sliceResults = 0;
+/** @internal */
+export const CLOCK_EVERY = 8;
+
+/** Whether the current slice has run its time. */
+let sliceOver = false;
+
+function loopTurned(): void {
+  sliceStart = -1;
+  sliceOver = false;
+}
+
+function deferred<R>(value: R): Promise<R> {
+  return new Promise((resolve) => setImmediate(resolve, value));
+}
+
+/** @internal The promise of a result computed inline: settled now, or after a turn of the loop. */
+export function settleInline<R>(value: R): Promise<R> {
+  if (sliceStart < 0) {
+    // The first inline result since the loop turned: a slice begins, and ends when it turns.
+    sliceStart = performance.now();
+    sliceResults = 0;
+    setImmediate(loopTurned);
+    return sliceMs === 0 ? deferred(value) : Promise.resolve(value);
+  }
+  if (sliceMs === 0 || sliceOver) return deferred(value);
+  if (++sliceResults % CLOCK_EVERY !== 0 || performance.now() - sliceStart < sliceMs) {
+    return Promise.resolve(value);
+  }
+  // Over: this and every later inline result settle after the loop's next turn.
+  sliceOver = true;
+  return deferred(value);
 }

@@ -10,6 +10,7 @@ import { addon, type NativeConnection, type NativeDatabase } from '../native/add
 import { GraphDBError } from './errors.js';
 import { same, whileInFlight } from './loop-poll.js';
 import { QueryResult } from './query-result.js';
+import { type QueryOptions, resolveQueryOptions, submitControlled } from './statement-control.js';
 
 export interface AcquireExecutionSlotOptions {
   /** Aborting it while the call waits rejects the call with the signal's reason. */
@@ -61,9 +62,12 @@ let runOnSlot: <T>(
   slot: ExecutionSlot,
   work: (native: NativeConnection) => Promise<T>,
   counts: boolean,
+  options?: QueryOptions,
+  onSubmitted?: (cancel: () => void) => void,
 ) => Promise<T>;
 let returnEntry: (pool: TpExecutionSlotPool, entry: SlotEntry) => void;
 let poolClosed: (pool: TpExecutionSlotPool) => boolean;
+let queryTimeoutOf: (pool: TpExecutionSlotPool) => number;
 let enqueue: (pool: TpExecutionSlotPool) => WaitTicket;
 
 /**
@@ -77,7 +81,7 @@ export class ExecutionSlot {
 
   static {
     newSlot = (pool, entry, lease) => new ExecutionSlot(pool, entry, lease);
-    runOnSlot = (slot, work, counts) => slot.#run(work, counts);
+    runOnSlot = (slot, work, counts, options, onSubmitted) => slot.#run(work, counts, options, onSubmitted);
   }
 
   /** @internal Slots are handed out by `ExecutionSlotLease.slot`. */
@@ -107,19 +111,25 @@ export class ExecutionSlot {
    * native thread. Rejects with GraphDBError: the query's own error (INVALID_REQUEST,
    * QUERY_SYNTAX, ...), SLOT_BUSY while another statement runs on this slot,
    * CONNECTION_CLOSED after the lease was released, SERVICE_UNAVAILABLE after the service
-   * was closed.
+   * was closed; QUERY_TIMEOUT past `options.timeoutMs` (default: the service's
+   * `queryTimeoutMs`) and QUERY_CANCELLED when `options.signal` aborts, as `Connection.query`.
    */
-  async executeTransactionalRequest(json: string): Promise<QueryResult> {
+  async executeTransactionalRequest(json: string, options?: QueryOptions): Promise<QueryResult> {
     if (typeof json !== 'string') {
       throw new TypeError(
         `the query request must be a JSON string, got ${json === null ? 'null' : typeof json}`,
       );
     }
-    const raw = await this.#run((native) => native.executeTransactionalRequest(json, false), true);
+    const raw = await this.#run((native) => native.executeTransactionalRequest(json, false), true, options);
     return new QueryResult(raw);
   }
 
-  #run<T>(work: (native: NativeConnection) => Promise<T>, counts: boolean): Promise<T> {
+  #run<T>(
+    work: (native: NativeConnection) => Promise<T>,
+    counts: boolean,
+    options?: QueryOptions,
+    onSubmitted?: (cancel: () => void) => void,
+  ): Promise<T> {
     const entry = this.#entry;
     if (poolClosed(this.#pool)) return Promise.reject(serviceClosedError());
     if (entry.lease !== this.#lease || this.#lease.released) return Promise.reject(leaseReleasedError());
@@ -133,7 +143,13 @@ export class ExecutionSlot {
     }
     let promise: Promise<T>;
     try {
-      promise = whileInFlight(work(entry.native), same);
+      const control = resolveQueryOptions(options, queryTimeoutOf(this.#pool));
+      control.mayQueue = false; // one statement at a time per slot: the engine keeps the time
+      control.onSubmitted = onSubmitted;
+      promise = whileInFlight(
+        submitControlled(entry.native, control, () => work(entry.native)),
+        same,
+      );
     } catch (error) {
       return Promise.reject(error);
     }
@@ -220,19 +236,25 @@ export class TpExecutionSlotPool {
   readonly #waiters = new Set<Waiter>();
   #closed = false;
   #lastActivity = Date.now();
+  readonly #queryTimeoutMs: number;
 
   static {
     returnEntry = (pool, entry) => pool.#return(entry);
     poolClosed = (pool) => pool.#closed;
+    queryTimeoutOf = (pool) => pool.#queryTimeoutMs;
     enqueue = (pool) => {
       if (pool.#closed) throw serviceClosedError();
       return pool.#enqueue();
     };
   }
 
-  /** @internal Created by GraphDBService. */
-  constructor(db: NativeDatabase, size: number) {
+  /**
+   * @internal Created by GraphDBService. `queryTimeoutMs`: the time limit of statements that
+   * give none (0: none).
+   */
+  constructor(db: NativeDatabase, size: number, queryTimeoutMs = 0) {
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`pool size must be >= 1, got ${size}`);
+    this.#queryTimeoutMs = queryTimeoutMs;
     const entries: SlotEntry[] = [];
     try {
       for (let i = 0; i < size; i++) entries.push(new SlotEntry(i, new addon.NativeConnection(db)));
@@ -364,6 +386,16 @@ export class TpExecutionSlotPool {
     this.#free = [];
   }
 
+  /**
+   * @internal Stops every statement running or queued on the pool's slots (QUERY_CANCELLED);
+   * returns how many. The slots stay usable.
+   */
+  interruptAll(): number {
+    let stopped = 0;
+    for (const entry of this.#entries) stopped += entry.native.interrupt();
+    return stopped;
+  }
+
   #return(entry: SlotEntry): void {
     entry.lease = null;
     this.#lastActivity = Date.now();
@@ -384,9 +416,23 @@ export function queueForSlot(pool: TpExecutionSlotPool): WaitTicket {
   return enqueue(pool);
 }
 
-/** @internal The HTTP hot path: runs a request and returns the response body built natively. */
-export function executeRequestAsJson(slot: ExecutionSlot, json: string): Promise<string> {
-  return runOnSlot(slot, (native) => native.executeTransactionalRequest(json, true), true);
+/**
+ * @internal The HTTP hot path: runs a JSON query request on the slot's native thread and
+ * resolves to the response body, built natively. `onSubmitted` receives a function that cancels the statement (QUERY_CANCELLED), for a
+ * client that goes away meanwhile.
+ */
+export function executeRequestAsJson(
+  slot: ExecutionSlot,
+  json: string,
+  onSubmitted?: (cancel: () => void) => void,
+): Promise<string> {
+  return runOnSlot(
+    slot,
+    (native) => native.executeTransactionalRequest(json, true),
+    true,
+    undefined,
+    onSubmitted,
+  );
 }
 
 /** @internal Compacts the database on the slot's native thread. */

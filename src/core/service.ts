@@ -31,6 +31,12 @@ export interface ServiceConfig {
   maxWaiting?: number;
   /** Longest an HTTP request waits for a free slot before it gets 503. Default: no limit. */
   requestTimeoutMs?: number;
+  /**
+   * Time limit of each statement in ms, from the moment it is submitted to its slot; past it
+   * the statement stops, its writes are undone, and the request gets 408 QUERY_TIMEOUT.
+   * Default 60000; 0: no limit.
+   */
+  queryTimeoutMs?: number;
   /** Grace `stop()` gives requests in flight before it closes their connections. Default 10 s. */
   stopTimeoutMs?: number;
   /** How often the auto-compaction loop checks whether to compact. Default 1000 ms. */
@@ -58,6 +64,7 @@ const DEFAULT_HOST = '127.0.0.1';
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_WAITING_PER_SLOT = 64;
 const DEFAULT_STOP_TIMEOUT_MS = 10_000;
+const DEFAULT_QUERY_TIMEOUT_MS = 60_000;
 const DEFAULT_COMPACTION_INTERVAL_MS = 1000;
 const DEFAULT_COMPACTION_MIN_WRITES = 1000;
 /** The service counts as idle once no slot was leased or released for this long. */
@@ -95,6 +102,7 @@ const FIELDS = new Set([
   'maxBodyBytes',
   'maxWaiting',
   'requestTimeoutMs',
+  'queryTimeoutMs',
   'stopTimeoutMs',
   'autoCompactionIntervalMs',
   'autoCompactionMinWrites',
@@ -132,6 +140,7 @@ interface ResolvedConfig {
   poolSize: number;
   autoCompaction: boolean;
   stopTimeoutMs: number;
+  queryTimeoutMs: number;
   compactionIntervalMs: number;
   compactionMinWrites: number;
   limits: ServiceLimits;
@@ -162,6 +171,7 @@ function resolveConfig(config: ServiceConfig, maxThreadNum: number): ResolvedCon
       ? undefined
       : integerField(config, 'requestTimeoutMs', 1, 2 ** 31 - 1, 0);
   const stopTimeoutMs = integerField(config, 'stopTimeoutMs', 0, 2 ** 31 - 1, DEFAULT_STOP_TIMEOUT_MS);
+  const queryTimeoutMs = integerField(config, 'queryTimeoutMs', 0, 2 ** 31 - 1, DEFAULT_QUERY_TIMEOUT_MS);
   const compactionIntervalMs = integerField(
     config,
     'autoCompactionIntervalMs',
@@ -182,6 +192,7 @@ function resolveConfig(config: ServiceConfig, maxThreadNum: number): ResolvedCon
     poolSize,
     autoCompaction,
     stopTimeoutMs,
+    queryTimeoutMs,
     compactionIntervalMs,
     compactionMinWrites,
     limits: { maxBodyBytes, maxWaiting, requestTimeoutMs },
@@ -257,7 +268,7 @@ export class GraphDBService implements AsyncDisposable {
         );
       }
     }
-    this.#pool = new TpExecutionSlotPool(state.native, resolved.poolSize);
+    this.#pool = new TpExecutionSlotPool(state.native, resolved.poolSize, resolved.queryTimeoutMs);
     for (const connection of [...state.connections]) connection.close();
     state.owner = this;
     this.#db = db;
@@ -493,6 +504,9 @@ export class GraphDBService implements AsyncDisposable {
         // Requests still waiting for a slot give up; connections still open are cut.
         const reason = new GraphDBError('the GraphDB service is stopping', 'SERVICE_UNAVAILABLE');
         for (const cancel of [...this.#httpWaiters]) cancel(reason);
+        // Statements still running stop (their requests get QUERY_CANCELLED), so the slots
+        // come free and the process can exit instead of waiting for them.
+        this.#pool?.interruptAll();
         server.closeAllConnections();
       } else {
         server.closeIdleConnections();

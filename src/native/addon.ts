@@ -99,6 +99,19 @@ export interface NativeConnection {
   /** Compacts the database's adjacency on this connection's native thread. */
   compact(): Promise<PackedResult>;
   querySync(...args: StatementArguments): PackedResult;
+  /**
+   * The time limit (ms, 0: none) and cancel() token of the next statement submitted; a
+   * statement that runs inline ignores them.
+   */
+  setNextOptions(timeoutMs: number, token: number): void;
+  /**
+   * Stops the statement submitted with `token`: a queued one is rejected at once, a running one
+   * stops at its next check. QUERY_TIMEOUT when `timedOut`, else QUERY_CANCELLED. False when
+   * no such statement is in flight.
+   */
+  cancel(token: number, timedOut?: boolean): boolean;
+  /** Stops every statement in flight (QUERY_CANCELLED); returns how many. */
+  interrupt(): number;
   close(): void;
 }
 

@@ -152,10 +152,24 @@ async function cypher(c: Ctx, runtime: ServiceRuntime): Promise<Response> {
   if (typeof body !== 'string') return body;
   const lease = await leaseForRequest(c, runtime);
   if (lease instanceof Response) return lease;
+  // A client that goes away while its statement runs cancels it: nobody would read the answer,
+  // and the slot comes free at once.
+  let cancel: (() => void) | undefined;
+  const onClientGone = () => cancel?.();
+  const outgoing = c.env?.outgoing;
+  const clientSignal = outgoing ? undefined : c.req.raw.signal;
+  if (outgoing) outgoing.once('close', onClientGone);
+  else clientSignal?.addEventListener('abort', onClientGone, { once: true });
   try {
     // The hot path: the engine validates the request and writes the response JSON itself.
-    return jsonResponse(await executeRequestAsJson(lease.slot, body));
+    return jsonResponse(
+      await executeRequestAsJson(lease.slot, body, (cancelStatement) => {
+        cancel = cancelStatement;
+      }),
+    );
   } finally {
+    outgoing?.off('close', onClientGone);
+    clientSignal?.removeEventListener('abort', onClientGone);
     lease.release();
   }
 }

@@ -15,6 +15,9 @@ export const HTTP_STATUS: Readonly<Record<HttpErrorCode, number>> = {
   CONSTRAINT_VIOLATION: 409,
   TX_CONFLICT: 409,
   QUERY_TIMEOUT: 408,
+  // Over HTTP a statement is cancelled when its client went away (no one reads the answer) or
+  // the service stops.
+  QUERY_CANCELLED: 503,
   NOT_SUPPORTED: 501,
   SERVICE_UNAVAILABLE: 503,
   // Programmatic codes: over HTTP a closed slot means the service is closing.

@@ -1,0 +1,53 @@
+#include "common/interrupt.h"
+
+#include <string>
+
+
+namespace graphdb {
+
+namespace {
+thread_local StatementControl* current_control = nullptr;
+}  // namespace
+
+Status StatementControl::StopStatus() const {
+  switch (reason()) {
+    case Reason::kCancelled:
+      return Status(ErrorCode::kQueryCancelled, "the query was cancelled");
+    case Reason::kInterrupted:
+      return Status(ErrorCode::kQueryCancelled,
+                    "the query was interrupted (Connection.interrupt())");
+    case Reason::kTimedOut:
+    case Reason::kNone:
+      break;
+  }
+  return Status(ErrorCode::kQueryTimeout, "the query ran past its time limit of " +
+                                              std::to_string(timeout_ms_) +
+                                              " ms and was cancelled");
+}
+
+void StatementControl::Stop() const { throw GraphDBException(StopStatus()); }
+
+StatementControl* CurrentStatementControl() { return current_control; }
+
+ScopedStatementControl::ScopedStatementControl(StatementControl* control)
+    : previous_(current_control) {
+  current_control = control;
+}
+
+ScopedStatementControl::~ScopedStatementControl() { current_control = previous_; }
+
+void CheckInterrupt() {
+  if (const StatementControl* control = current_control) control->Check();
+}
+
+Status PollInterrupt() {
+  const StatementControl* control = current_control;
+  if (control == nullptr) return Status::OK();
+  if (control->reason() == StatementControl::Reason::kNone &&
+      (!control->has_deadline() || StatementControl::Clock::now() < control->deadline())) {
+    return Status::OK();
+  }
+  return control->StopStatus();
+}
+
+}  // namespace graphdb

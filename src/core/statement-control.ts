@@ -1,0 +1,134 @@
+// Time limits and cancellation of statements (docs/concurrency.md, "Time limits and
+// cancellation").
+//
+// A statement sent to a connection's native thread carries a token and its time limit
+// (NativeConnection.setNextOptions, read by the next submission). The engine stops it at its
+// deadline by itself, polling the clock as it works; a JS timer at the same deadline also
+// cancels it when it is still queued behind another statement, and an AbortSignal cancels it by
+// its token. A statement that ran inline (a short read: a value instead of a promise) was over
+// before anything could stop it and needs none of this.
+
+import type { NativeConnection } from '../native/addon.js';
+import { GraphDBError } from './errors.js';
+
+export interface QueryOptions {
+  /**
+   * Time limit in milliseconds, counted from the call (time queued behind the connection's
+   * other statements counts too). Past it the statement stops, its writes are undone, and the
+   * promise rejects with QUERY_TIMEOUT. 0: no limit. Default: the database's `queryTimeoutMs`.
+   */
+  timeoutMs?: number;
+  /**
+   * Aborting it stops the statement: a queued one before it starts, a running one within a
+   * fraction of a millisecond. The promise then rejects with QUERY_CANCELLED (its `cause` is
+   * the signal's reason) and the statement's writes are undone.
+   */
+  signal?: AbortSignal;
+}
+
+/** The longest time limit: setTimeout's, about 24.8 days. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/**
+ * @internal A time limit option as a whole number of ms (0: none); throws a TypeError or
+ * RangeError naming `what` for anything else.
+ */
+export function checkTimeout(value: unknown, what: string): number {
+  if (typeof value !== 'number' || Number.isNaN(value)) {
+    throw new TypeError(
+      `${what} must be a number of milliseconds, got ${value === null ? 'null' : typeof value}`,
+    );
+  }
+  if (value < 0 || value > MAX_TIMEOUT_MS) {
+    throw new RangeError(`${what} must be between 0 and ${MAX_TIMEOUT_MS} ms (0: no limit), got ${value}`);
+  }
+  return Math.ceil(value);
+}
+
+/** @internal What a statement's options come to: its limit (0: none) and its signal. */
+export interface StatementControl {
+  timeoutMs: number;
+  signal: AbortSignal | undefined;
+  /**
+   * Whether the statement may wait in its connection's queue behind others: then a timer
+   * enforces the time limit while it waits (once it runs, the engine does). False for the
+   * pool's slots, which run one statement at a time.
+   */
+  mayQueue?: boolean;
+  /** Receives a function that cancels the statement, once it is submitted (a cheap signal). */
+  onSubmitted?: (cancel: () => void) => void;
+}
+
+/** @internal The options of one call, validated, over the connection's default time limit. */
+export function resolveQueryOptions(options: unknown, defaultTimeoutMs: number): StatementControl {
+  if (options === undefined) return { timeoutMs: defaultTimeoutMs, signal: undefined };
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError('query options must be an object');
+  }
+  const { timeoutMs, signal } = options as QueryOptions;
+  for (const key of Object.keys(options)) {
+    if (key !== 'timeoutMs' && key !== 'signal') throw new TypeError(`unknown query option '${key}'`);
+  }
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new TypeError('query option signal must be an AbortSignal');
+  }
+  return {
+    timeoutMs: timeoutMs === undefined ? defaultTimeoutMs : checkTimeout(timeoutMs, 'query option timeoutMs'),
+    signal,
+  };
+}
+
+function cancelledBeforeStart(signal: AbortSignal): GraphDBError {
+  const error = new GraphDBError('the query was cancelled before it started', 'QUERY_CANCELLED');
+  error.cause = signal.reason;
+  return error;
+}
+
+let nextToken = 1;
+
+/**
+ * @internal Submits one statement under `control`: `submit` calls the native method, which
+ * takes the options set just before it. Returns what the method returned (a value when the
+ * statement ran inline, else a promise that settles when it does).
+ */
+export function submitControlled<T>(
+  native: NativeConnection,
+  control: StatementControl,
+  submit: () => Promise<T> | T,
+): Promise<T> | T {
+  const { timeoutMs, signal, onSubmitted } = control;
+  if (signal === undefined && timeoutMs === 0 && onSubmitted === undefined) return submit();
+  if (signal?.aborted) return Promise.reject(cancelledBeforeStart(signal));
+  const token = nextToken++;
+  if (nextToken > Number.MAX_SAFE_INTEGER) nextToken = 1;
+  native.setNextOptions(timeoutMs, token);
+  const submitted = submit();
+  if (!(submitted instanceof Promise)) return submitted;
+  // The engine stops a running statement at its deadline itself; the timer stops one still
+  // queued behind others, which the engine has not seen yet.
+  const timer =
+    timeoutMs > 0 && control.mayQueue !== false
+      ? setTimeout(() => native.cancel(token, true), timeoutMs)
+      : undefined;
+  timer?.unref();
+  const onAbort = () => native.cancel(token, false);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  onSubmitted?.(onAbort);
+  const done = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  };
+  return submitted.then(
+    (value) => {
+      done();
+      return value;
+    },
+    (error: unknown) => {
+      done();
+      if (signal?.aborted && error instanceof GraphDBError && error.code === 'QUERY_CANCELLED') {
+        error.cause = signal.reason;
+      }
+      throw error;
+    },
+  );
+}
