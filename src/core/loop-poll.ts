@@ -136,21 +136,22 @@ export function parseInlineSliceMicros(text: string | undefined, warn: Warn = em
 const sliceMs = parseInlineSliceMicros(process.env.GRAPHDB_INLINE_SLICE_US) / 1000;
 /** When the current slice began (performance.now()); -1 while none is open. */
 let sliceStart = -1;
+/** Whether the current slice has run its time: every inline result waits for the next turn. */
+let sliceOver = false;
 /**
- * Inline results in the current slice. The clock is read at every CLOCK_EVERY-th only: a read
- * costs some 100 ns, a good part of a point read's 2-3 µs; the slice may then run over by the
- * time of CLOCK_EVERY - 1 inline reads (each within its small work budget).
+ * The clock is read at every CLOCK_EVERY-th inline result only: a read costs some 100 ns, a good
+ * part of a point read's 1-3 µs. A slice may then run over by the time of CLOCK_EVERY - 1 inline
+ * reads (each within its small work budget), and start up to that many results late.
+ * `countdown`: inline results until the next look at the clock (0: look at the next).
  */
-let sliceResults = 0;
 /** @internal */
 export const CLOCK_EVERY = 8;
-
-/** Whether the current slice has run its time. */
-let sliceOver = false;
+let countdown = 1;
 
 function loopTurned(): void {
   sliceStart = -1;
   sliceOver = false;
+  countdown = 1;
 }
 
 function deferred<R>(value: R): Promise<R> {
@@ -159,18 +160,27 @@ function deferred<R>(value: R): Promise<R> {
 
 /** @internal The promise of a result computed inline: settled now, or after a turn of the loop. */
 export function settleInline<R>(value: R): Promise<R> {
+  if (--countdown > 0) return Promise.resolve(value);
+  return settleAfterClock(value);
+}
+
+/** settleInline at a look at the clock: opens a slice, or finds it over. */
+function settleAfterClock<R>(value: R): Promise<R> {
+  if (sliceOver || sliceMs === 0) {
+    countdown = 0;
+    return deferred(value);
+  }
+  const now = performance.now();
   if (sliceStart < 0) {
-    // The first inline result since the loop turned: a slice begins, and ends when it turns.
-    sliceStart = performance.now();
-    sliceResults = 0;
+    // The first look since the loop turned: a slice begins, and ends when the loop turns.
+    sliceStart = now;
     setImmediate(loopTurned);
-    return sliceMs === 0 ? deferred(value) : Promise.resolve(value);
+  } else if (now - sliceStart >= sliceMs) {
+    // Over: this and every later inline result settle after the loop's next turn.
+    sliceOver = true;
+    countdown = 0;
+    return deferred(value);
   }
-  if (sliceMs === 0 || sliceOver) return deferred(value);
-  if (++sliceResults % CLOCK_EVERY !== 0 || performance.now() - sliceStart < sliceMs) {
-    return Promise.resolve(value);
-  }
-  // Over: this and every later inline result settle after the loop's next turn.
-  sliceOver = true;
-  return deferred(value);
+  countdown = CLOCK_EVERY;
+  return Promise.resolve(value);
 }
