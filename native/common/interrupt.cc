@@ -27,6 +27,20 @@ Status StatementControl::StopStatus() const {
 
 void StatementControl::Stop() const { throw GraphDBException(StopStatus()); }
 
+void StatementControl::MemoryLimitReached() const {
+  throw GraphDBException(
+      ErrorCode::kResourceLimit,
+      "the query needs more than " + std::to_string(max_memory_bytes_) +
+          " bytes of memory for its intermediate results (sorts, aggregations, DISTINCT, "
+          "collected lists); it was stopped");
+}
+
+void StatementControl::ResultLimitReached() const {
+  throw GraphDBException(ErrorCode::kResourceLimit,
+                         "the query's result is larger than " + std::to_string(max_result_bytes_) +
+                             " bytes; it was stopped (add a LIMIT, or return fewer columns)");
+}
+
 StatementControl* CurrentStatementControl() { return current_control; }
 
 ScopedStatementControl::ScopedStatementControl(StatementControl* control)
@@ -48,6 +62,13 @@ Status PollInterrupt() {
     return Status::OK();
   }
   return control->StopStatus();
+}
+
+void CheckValueBytes(uint64_t bytes) {
+  const StatementControl* control = current_control;
+  if (control != nullptr && control->max_memory_bytes() != 0 && bytes > control->max_memory_bytes()) {
+    control->MemoryLimitReached();
+  }
 }
 
 }  // namespace graphdb

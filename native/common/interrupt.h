@@ -59,14 +59,46 @@ class StatementControl {
       Stop();
     }
   }
+  // Resource limits (0: none). The result's rows: QueryResult bytes as the statement builds
+  // them. Memory: what the statement's materialising operators hold at once (sorts, hash
+  // aggregations and DISTINCT, buffered rows, collected lists, variable-length path sets, lists
+  // made by range()); both estimated from the values' sizes. Past one: RESOURCE_LIMIT.
+  void SetLimits(uint64_t max_result_bytes, uint64_t max_memory_bytes) {
+    max_result_bytes_ = max_result_bytes;
+    max_memory_bytes_ = max_memory_bytes;
+  }
+  uint64_t max_result_bytes() const { return max_result_bytes_; }
+  uint64_t max_memory_bytes() const { return max_memory_bytes_; }
+  // Memory the statement took (`bytes` > 0) or gave back; throws RESOURCE_LIMIT past the limit.
+  // Called on the statement's thread only.
+  void ChargeMemory(int64_t bytes) {
+    memory_used_ += bytes;
+    if (max_memory_bytes_ != 0 && bytes > 0 && memory_used_ > static_cast<int64_t>(max_memory_bytes_))
+        [[unlikely]] {
+      MemoryLimitReached();
+    }
+  }
+  // The result has grown to `bytes`; throws RESOURCE_LIMIT past its limit.
+  void CheckResultBytes(uint64_t bytes) const {
+    if (max_result_bytes_ != 0 && bytes > max_result_bytes_) [[unlikely]] ResultLimitReached();
+  }
+
+  // Throws RESOURCE_LIMIT for the memory limit.
+  [[noreturn]] void MemoryLimitReached() const;
+
   // Throws StopStatus().
   [[noreturn]] void Stop() const;
   // The error for `reason()` (QUERY_TIMEOUT when none was given: the deadline passed).
   Status StopStatus() const;
 
  private:
+  [[noreturn]] void ResultLimitReached() const;
+
   std::atomic<uint8_t> reason_{0};
   uint32_t timeout_ms_ = 0;
+  uint64_t max_result_bytes_ = 0;
+  uint64_t max_memory_bytes_ = 0;
+  int64_t memory_used_ = 0;
   Clock::time_point deadline_ = Clock::time_point::max();
 };
 
@@ -91,6 +123,10 @@ class ScopedStatementControl {
 void CheckInterrupt();
 // The same for code that reports errors as a Status: the error, or OK.
 Status PollInterrupt();
+// Throws RESOURCE_LIMIT when one value of `bytes` would be more than this thread's statement
+// may hold at once (its memory limit); nothing without a limit. For functions that make large
+// values (range()).
+void CheckValueBytes(uint64_t bytes);
 
 // How much charged work the executor does between two polls of the control: a unit costs some
 // 30-200 ns, so a statement notices a cancel or its deadline within well under a millisecond.

@@ -14,6 +14,7 @@ const char* ErrorCodeName(ErrorCode code) {
     case ErrorCode::kQueryRuntime: return "QUERY_RUNTIME";
     case ErrorCode::kQueryTimeout: return "QUERY_TIMEOUT";
     case ErrorCode::kQueryCancelled: return "QUERY_CANCELLED";
+    case ErrorCode::kResourceLimit: return "RESOURCE_LIMIT";
     case ErrorCode::kNotSupported: return "NOT_SUPPORTED";
     case ErrorCode::kServiceUnavailable: return "SERVICE_UNAVAILABLE";
     case ErrorCode::kConnectionClosed: return "CONNECTION_CLOSED";

@@ -29,6 +29,7 @@ enum class ErrorCode : uint8_t {
   kQueryRuntime,
   kQueryTimeout,
   kQueryCancelled,
+  kResourceLimit,
   kNotSupported,
   kServiceUnavailable,
   kConnectionClosed,

@@ -12,6 +12,11 @@ namespace graphdb::exec {
 
 namespace {
 
+// What the memory limit counts beyond the values: a hash table entry (node, hash, bucket) and
+// an aggregate's state.
+constexpr size_t kHashEntryBytes = 48;
+constexpr size_t kAggregateStateBytes = 64;
+
 struct KeyHash {
   size_t operator()(const std::vector<Value>& key) const {
     size_t h = 0x9e3779b97f4a7c15ULL;
@@ -161,6 +166,7 @@ DistinctOp::~DistinctOp() = default;
 void DistinctOp::Open(ExecContext& ctx) {
   PhysicalOperator::Open(ctx);
   state_->seen.clear();
+  memory_.Release(ctx);
 }
 
 bool DistinctOp::Next(ExecContext& ctx) {
@@ -168,7 +174,11 @@ bool DistinctOp::Next(ExecContext& ctx) {
     std::vector<Value> key;
     key.reserve(slots_.size());
     for (SlotId slot : slots_) key.push_back(ctx.frame[slot]);
-    if (state_->seen.insert(std::move(key)).second) return true;
+    const size_t bytes = ctx.CountsMemory() ? ApproxBytes(key) + kHashEntryBytes : 0;
+    if (state_->seen.insert(std::move(key)).second) {
+      if (bytes != 0) memory_.Add(ctx, bytes);
+      return true;
+    }
   }
   return false;
 }
@@ -176,6 +186,7 @@ bool DistinctOp::Next(ExecContext& ctx) {
 void SortOp::Open(ExecContext& ctx) {
   PhysicalOperator::Open(ctx);
   rows_.clear();
+  memory_.Release(ctx);
   position_ = 0;
   filled_ = false;
 }
@@ -205,11 +216,19 @@ void SortOp::Fill(ExecContext& ctx) {
     for (const auto& key : keys_) row.keys.push_back(Evaluate(*key.expr, ctx));
     if (keep && *keep == 0) continue;
     row.frame = ctx.frame;
+    if (ctx.CountsMemory()) memory_.Add(ctx, ApproxBytes(row.keys) + ApproxBytes(row.frame));
     rows_.push_back(std::move(row));
     // Top-k: a heap of the best rows, trimmed as it grows past twice the limit.
     if (keep && rows_.size() >= 2 * *keep + 64) {
       std::stable_sort(rows_.begin(), rows_.end(), less);
-      rows_.resize(*keep);
+      if (ctx.CountsMemory()) {
+        // What the trim lets go of: counted again for the rows kept.
+        memory_.Release(ctx);
+        rows_.resize(*keep);
+        for (const Row& kept : rows_) memory_.Add(ctx, ApproxBytes(kept.keys) + ApproxBytes(kept.frame));
+      } else {
+        rows_.resize(*keep);
+      }
     }
   }
   std::stable_sort(rows_.begin(), rows_.end(), less);
@@ -227,13 +246,17 @@ bool SortOp::Next(ExecContext& ctx) {
 void MaterializeOp::Open(ExecContext& ctx) {
   PhysicalOperator::Open(ctx);
   rows_.clear();
+  memory_.Release(ctx);
   position_ = 0;
   filled_ = false;
 }
 
 bool MaterializeOp::Next(ExecContext& ctx) {
   if (!filled_) {
-    while (child->Next(ctx)) rows_.push_back(ctx.frame);
+    while (child->Next(ctx)) {
+      if (ctx.CountsMemory()) memory_.Add(ctx, ApproxBytes(ctx.frame));
+      rows_.push_back(ctx.frame);
+    }
     filled_ = true;
   }
   if (position_ >= rows_.size()) return false;
@@ -267,6 +290,7 @@ void HashAggregateOp::Open(ExecContext& ctx) {
   s.groups.clear();
   s.position = 0;
   s.filled = false;
+  memory_.Release(ctx);
 }
 
 void HashAggregateOp::Fill(ExecContext& ctx) {
@@ -290,12 +314,22 @@ void HashAggregateOp::Fill(ExecContext& ctx) {
       group = new_group();
       s.keys.push_back(key);
       s.index.emplace(key, group);
+      if (ctx.CountsMemory()) {
+        // The key twice (index and list) and the group's states.
+        memory_.Add(ctx, 2 * ApproxBytes(key) + kHashEntryBytes +
+                             aggregates_.size() * kAggregateStateBytes);
+      }
     } else {
       group = it->second;
     }
     for (size_t i = 0; i < aggregates_.size(); ++i) {
       const BoundExpression* agg = aggregates_[i].expr;
       Value arg = agg->children.empty() ? Value::Boolean(true) : Evaluate(*agg->children[0], ctx);
+      // collect() keeps its inputs. (A DISTINCT aggregate keeps only the new ones, which this
+      // loop cannot tell: not counted, rather than counted for every duplicate.)
+      if (ctx.CountsMemory() && !agg->aggregate->distinct && agg->aggregate->name == "collect") {
+        memory_.Add(ctx, ApproxBytes(arg));
+      }
       s.groups[group].states[i]->Update(arg);
     }
   }

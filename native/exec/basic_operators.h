@@ -103,6 +103,7 @@ class DistinctOp final : public PhysicalOperator {
   struct State;
   std::vector<SlotId> slots_;
   std::unique_ptr<State> state_;
+  MemoryCharge memory_;
 };
 
 struct SortKey {
@@ -132,6 +133,7 @@ class SortOp final : public PhysicalOperator {
   std::vector<Row> rows_;
   size_t position_ = 0;
   bool filled_ = false;
+  MemoryCharge memory_;
 };
 
 // Drains its child on the first Next() and replays the buffered rows (whole frames).
@@ -144,6 +146,7 @@ class MaterializeOp final : public PhysicalOperator {
   std::vector<std::vector<Value>> rows_;
   size_t position_ = 0;
   bool filled_ = false;
+  MemoryCharge memory_;
 };
 
 struct AggregateSpec {
@@ -166,6 +169,7 @@ class HashAggregateOp final : public PhysicalOperator {
   std::vector<SlotAssignment> keys_;
   std::vector<AggregateSpec> aggregates_;
   std::unique_ptr<State> state_;
+  MemoryCharge memory_;
 };
 
 // Concatenates the rows of several branches; each branch writes its columns into its own

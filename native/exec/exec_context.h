@@ -79,8 +79,12 @@ struct ExecContext {
     if (control) control->Check();
   }
 
-  // The statement's control (cancellation and deadline), or null.
-  const StatementControl* control;
+  // Whether the statement has a memory limit, so that operators count what they hold
+  // (MemoryCharge); without one they skip the counting.
+  bool CountsMemory() const { return control != nullptr && control->max_memory_bytes() != 0; }
+
+  // The statement's control (cancellation, deadline, limits), or null.
+  StatementControl* control;
   uint64_t work_done = 0;
   uint64_t work_budget = std::numeric_limits<uint64_t>::max();
   // The next count at which ChargeWork goes out of line: the budget or the next poll.
@@ -91,6 +95,34 @@ struct ExecContext {
   // the next limit.
   void WorkLimitReached();
 };
+
+// The memory one materialising operator holds, charged to its statement's control (past its
+// memory limit: RESOURCE_LIMIT) and given back when the operator lets go of its rows (Open of a
+// re-opened operator). Call Add only when ctx.CountsMemory().
+class MemoryCharge {
+ public:
+  void Add(ExecContext& ctx, size_t bytes) {
+    if (owner_ != ctx.control) {  // a new statement (a plan's operators run again)
+      owner_ = ctx.control;
+      bytes_ = 0;
+    }
+    bytes_ += static_cast<int64_t>(bytes);
+    ctx.control->ChargeMemory(static_cast<int64_t>(bytes));
+  }
+  void Release(ExecContext& ctx) {
+    if (owner_ != nullptr && owner_ == ctx.control && bytes_ != 0) owner_->ChargeMemory(-bytes_);
+    bytes_ = 0;
+  }
+
+ private:
+  StatementControl* owner_ = nullptr;
+  int64_t bytes_ = 0;
+};
+
+// About how many bytes `value` takes in memory, nested values and strings included (a shared
+// payload counts for each value that holds it): what the memory and result limits count.
+size_t ApproxBytes(const Value& value);
+size_t ApproxBytes(const std::vector<Value>& values);
 
 // FunctionContext::sequence_value over the sequences of `catalog` (which must outlive it):
 // nextval() and currval() with Kùzu's errors, "Catalog exception: Sequence s does not exist."

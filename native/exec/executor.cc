@@ -80,6 +80,30 @@ Value WithProvisionalRelIds(const Value& v, const UncommittedRels& uncommitted) 
 
 void ThrowWorkBudgetExceeded() { throw WorkBudgetExceeded{}; }
 
+size_t ApproxBytes(const Value& value) {
+  size_t bytes = sizeof(Value);
+  const ValueHeap* top = value.heap();
+  if (top == nullptr) return bytes;
+  // Iterative: nested values may be deep.
+  std::vector<const ValueHeap*> pending{top};
+  while (!pending.empty()) {
+    const ValueHeap* heap = pending.back();
+    pending.pop_back();
+    bytes += sizeof(ValueHeap) + heap->str.size() + heap->children.size() * sizeof(Value);
+    for (const std::string& name : heap->names) bytes += sizeof(std::string) + name.size();
+    for (const Value& child : heap->children) {
+      if (child.heap() != nullptr) pending.push_back(child.heap());
+    }
+  }
+  return bytes;
+}
+
+size_t ApproxBytes(const std::vector<Value>& values) {
+  size_t bytes = sizeof(std::vector<Value>);
+  for (const Value& value : values) bytes += ApproxBytes(value);
+  return bytes;
+}
+
 void ExecContext::WorkLimitReached() {
   if (work_done > work_budget) ThrowWorkBudgetExceeded();
   if (control) {
@@ -224,6 +248,9 @@ void PreparedPlan::Run(GraphStore* store, ExecContext& ctx) {
   const size_t width = plan_.columns.size();
   size_t count = 0;
   result_.counters = {};
+  // The result's size, counted only under a limit (RESOURCE_LIMIT past it).
+  const bool limited = ctx.control != nullptr && ctx.control->max_result_bytes() != 0;
+  uint64_t result_bytes = 0;
   root_->Open(ctx);
   while (root_->Next(ctx)) {
     if (width == 0) continue;
@@ -232,6 +259,10 @@ void PreparedPlan::Run(GraphStore* store, ExecContext& ctx) {
     for (size_t i = 0; i < width; ++i) {
       const binder::BoundColumn& column = plan_.columns[i];
       row[i] = Materialize(ctx.frame[column.slot], column.type, ctx);
+    }
+    if (limited) {
+      result_bytes += ApproxBytes(row);
+      ctx.control->CheckResultBytes(result_bytes);
     }
   }
   rows.resize(count);

@@ -222,6 +222,7 @@ class VarLengthExpandOp final : public GraphOperator {
   void Open(ExecContext& ctx) override {
     GraphOperator::Open(ctx);
     results_.clear();
+    memory_.Release(ctx);
     position_ = 0;
   }
 
@@ -241,6 +242,7 @@ class VarLengthExpandOp final : public GraphOperator {
       }
       if (!child->Next(ctx)) return false;
       results_.clear();
+      memory_.Release(ctx);
       position_ = 0;
       const Value& from = ctx.frame[op_.from_slot];
       if (from.is_null()) continue;
@@ -309,6 +311,7 @@ class VarLengthExpandOp final : public GraphOperator {
 
   void Search(InternalId at, Path& path, uint32_t depth, ExecContext& ctx) {
     if (depth >= op_.min_hops && (depth > 0 || op_.min_hops == 0) && EndAllowed(at)) {
+      if (ctx.CountsMemory()) memory_.Add(ctx, PathBytes(path));
       results_.push_back(path);
     }
     if (depth == op_.max_hops) return;
@@ -396,6 +399,7 @@ class VarLengthExpandOp final : public GraphOperator {
       path.nodes.assign(suffix.nodes.rbegin(), suffix.nodes.rend());
       path.rels.assign(suffix.rels.rbegin(), suffix.rels.rend());
       path.rel_ids.assign(suffix.rel_ids.rbegin(), suffix.rel_ids.rend());
+      if (ctx.CountsMemory()) memory_.Add(ctx, PathBytes(path));
       results_.push_back(std::move(path));
       return;
     }
@@ -458,7 +462,14 @@ class VarLengthExpandOp final : public GraphOperator {
 
   const LogicalOperator& op_;
   const binder::BoundRelPattern& rel_;
+  // What a path of results_ holds, for the memory limit.
+  static size_t PathBytes(const Path& path) {
+    return sizeof(Path) + path.nodes.size() * sizeof(InternalId) + ApproxBytes(path.rels) +
+           path.rel_ids.size() * sizeof(InternalId);
+  }
+
   std::vector<Path> results_;
+  MemoryCharge memory_;
   size_t position_ = 0;
   InternalId source_;
 };

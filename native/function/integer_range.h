@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "types/logical_type.h"
 #include "types/value.h"
@@ -20,6 +21,8 @@ class IntegerRange {
   // values (the list's element type). Throws QUERY_RUNTIME for a step of 0, as range() does.
   IntegerRange(const Value* args, size_t num_args, LogicalTypeId element);
 
+  // How many values are left (at most UINT64_MAX).
+  uint64_t size() const;
   // The next value into *out; false past the end.
   bool Next(Value* out);
 

@@ -448,6 +448,7 @@ bool BindRange(const ScalarBindInput&, BoundScalarFunction* fn, std::string*) {
 
 Value RangeExec(Args a, size_t n, const LogicalType& result, FunctionContext&) {
   IntegerRange range(a, n, result.child().id());
+  CheckValueBytes(range.size() * sizeof(Value));
   std::vector<Value> out;
   Value v;
   while (range.Next(&v)) {
@@ -469,6 +470,12 @@ IntegerRange::IntegerRange(const Value* args, size_t num_args, LogicalTypeId ele
       step_(num_args > 2 ? internal::GetInteger(args[2]) : 1), element_(element), done_(false) {
   if (step_ == 0) ThrowRuntime("Step of range cannot be 0.");
   done_ = step_ > 0 ? next_ > end_ : next_ < end_;
+}
+
+uint64_t IntegerRange::size() const {
+  if (done_) return 0;
+  const int128_t count = (end_ - next_) / step_ + 1;
+  return count > static_cast<int128_t>(UINT64_MAX) ? UINT64_MAX : static_cast<uint64_t>(count);
 }
 
 bool IntegerRange::Next(Value* out) {

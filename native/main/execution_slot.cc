@@ -37,6 +37,18 @@ Result<exec::QueryResult> ExecutionSlot::ExecuteTransactionalRequest(std::string
                                                                      StatementControl* control) {
   Result<QueryRequest> request = ParseQueryRequest(json);
   if (!request.ok()) return request.status();
+  // The request's own time limit, counted from now, lowers the slot's (never raises it).
+  StatementControl own;
+  if (request->timeout_ms) {
+    const auto deadline =
+        StatementControl::Clock::now() + std::chrono::milliseconds(*request->timeout_ms);
+    if (control == nullptr) {
+      own.SetTimeout(*request->timeout_ms);
+      control = &own;
+    } else if (!control->has_deadline() || deadline < control->deadline()) {
+      control->SetTimeout(*request->timeout_ms);
+    }
+  }
   // Omitted access mode: inferred, so anything the query does is allowed.
   return Run(request->query, request->parameters,
              request->access_mode ? request->access_mode : std::optional<AccessMode>(AccessMode::kSchema),

@@ -374,6 +374,15 @@ Result<QueryRequest> ParseQueryRequest(std::string_view json) {
                           "' (expected read, insert, update, schema or r, i, u, s)");
       }
       request.access_mode = mode;
+    } else if (key == "timeout_ms") {
+      if (value.is_null()) return Status::OK();
+      constexpr int64_t kMaxTimeoutMs = 2147483647;
+      if (value.type_id() != LogicalTypeId::kInt64 || value.GetInt() < 1 ||
+          value.GetInt() > kMaxTimeoutMs) {
+        return Status(ErrorCode::kInvalidRequest,
+                      "'timeout_ms' must be a whole number of milliseconds from 1 to 2147483647");
+      }
+      request.timeout_ms = static_cast<uint32_t>(value.GetInt());
     } else if (key == "parameters") {
       if (value.is_null()) return Status::OK();
       if (value.type_id() != LogicalTypeId::kStruct) {

@@ -34,11 +34,15 @@ struct QueryRequest {
   std::string query;
   std::optional<AccessMode> access_mode;  // nullopt = infer
   std::unordered_map<std::string, Value> parameters;
+  // `timeout_ms`: the request's own time limit in ms (1 to 2^31-1); it may only lower the
+  // service's (ExecutionSlot::ExecuteTransactionalRequest).
+  std::optional<uint32_t> timeout_ms;
 };
 
 // Parses the request body. INVALID_REQUEST names what is wrong: not JSON (with the byte
 // offset), not an object, `query` missing/empty/not a string, unknown `access_mode`,
-// `parameters` not an object. Unknown fields are ignored.
+// `parameters` not an object, `timeout_ms` not a whole number from 1 to 2^31-1. Unknown fields
+// are ignored.
 Result<QueryRequest> ParseQueryRequest(std::string_view json);
 
 // Parses a JSON value into an engine value: integers as INT64 (INT128 beyond), other numbers

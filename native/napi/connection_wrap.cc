@@ -242,9 +242,9 @@ Napi::Value ConnectionWrap::Enqueue(QueryJob* job) {
   Napi::Promise promise = job->deferred.Promise();
   // The options set for this statement (setNextOptions) go with it; the next starts without.
   if (next_timeout_ms_ != 0) job->control.SetTimeout(next_timeout_ms_);
+  job->control.SetLimits(next_max_result_bytes_, next_max_memory_bytes_);
   job->token = next_token_;
-  next_timeout_ms_ = 0;
-  next_token_ = 0;
+  ClearNextOptions();
   jobs_.push_back(job);
   JobStarted();
   job->poll_after = GetAddonData(Env()).statements_in_flight == 1;
@@ -282,8 +282,7 @@ Napi::Value ConnectionWrap::Submit(const Napi::CallbackInfo& info, bool text) {
     std::optional<Result<exec::QueryResult*>> result = slot_->TryExecuteShortRead(text_, params_);
     if (result) {
       // It ran to its end within the inline budget: the options set for it are spent.
-      next_timeout_ms_ = 0;
-      next_token_ = 0;
+      ClearNextOptions();
       // The result itself (not a promise): the JS layer wraps it. Errors as a rejected promise.
       napi_value error = nullptr;
       if (result->ok()) {
@@ -327,24 +326,47 @@ void ConnectionWrap::Shutdown() {
   tsfn_.Release();  // queued completions are still delivered before the function is finalized
 }
 
-// setNextOptions(timeoutMs: number, token: number): the time limit (ms, 0: none) and the
-// cancel() token of the next statement submitted on this connection, counted from its
-// submission. A statement that runs inline (a short read) finishes within its small work budget
-// and ignores them.
+// setNextOptions(timeoutMs, token, maxResultBytes?, maxMemoryBytes?): the time limit (ms, 0:
+// none), the cancel() token and the result and memory limits (bytes, 0: none) of the next
+// statement submitted on this connection; the time counts from its submission. A statement that
+// runs inline (a short read) finishes within its small work budget and ignores them.
 Napi::Value ConnectionWrap::SetNextOptions(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   CheckOpen(env);
+  const char* usage =
+      "setNextOptions(timeoutMs: number, token: number, maxResultBytes?: number, "
+      "maxMemoryBytes?: number)";
   if (info.Length() < 2 || !info[0].IsNumber() || !info[1].IsNumber()) {
-    throw Napi::TypeError::New(env, "setNextOptions(timeoutMs: number, token: number)");
+    throw Napi::TypeError::New(env, usage);
   }
   const double timeout = info[0].As<Napi::Number>().DoubleValue();
   if (!(timeout >= 0 && timeout <= kMaxTimeoutMs)) {
     throw Napi::RangeError::New(env, "timeoutMs must be a number of milliseconds from 0 to " +
                                          std::to_string(kMaxTimeoutMs));
   }
+  auto bytes = [&](size_t i) -> uint64_t {
+    if (info.Length() <= i || info[i].IsUndefined()) return 0;
+    if (!info[i].IsNumber()) throw Napi::TypeError::New(env, usage);
+    const double value = info[i].As<Napi::Number>().DoubleValue();
+    if (!(value >= 0 && value <= 9007199254740991.0)) {
+      throw Napi::RangeError::New(env, "a byte limit must be a whole number from 0 to 2^53-1");
+    }
+    return static_cast<uint64_t>(value);
+  };
+  const uint64_t max_result = bytes(2);
+  const uint64_t max_memory = bytes(3);
   next_timeout_ms_ = timeout == 0 ? 0 : std::max<uint32_t>(1, static_cast<uint32_t>(timeout));
   next_token_ = info[1].As<Napi::Number>().DoubleValue();
+  next_max_result_bytes_ = max_result;
+  next_max_memory_bytes_ = max_memory;
   return env.Undefined();
+}
+
+void ConnectionWrap::ClearNextOptions() {
+  next_timeout_ms_ = 0;
+  next_token_ = 0;
+  next_max_result_bytes_ = 0;
+  next_max_memory_bytes_ = 0;
 }
 
 // Stops `job` for `reason`: a queued job is taken out of the queue and rejected at once; a

@@ -53,6 +53,7 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   Napi::Value CancelStatement(const Napi::CallbackInfo& info);
   Napi::Value Interrupt(const Napi::CallbackInfo& info);
   void StopJob(QueryJob* job, StatementControl::Reason reason);
+  void ClearNextOptions();
   Napi::Value Pending(const Napi::CallbackInfo& info);
   Napi::Value IsClosed(const Napi::CallbackInfo& info);
 
@@ -87,6 +88,8 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   // The options of the next statement (setNextOptions); JS thread only.
   uint32_t next_timeout_ms_ = 0;
   double next_token_ = 0;
+  uint64_t next_max_result_bytes_ = 0;
+  uint64_t next_max_memory_bytes_ = 0;
   // The longest time limit accepted: about 24.8 days, setTimeout's limit too.
   static constexpr uint32_t kMaxTimeoutMs = 2147483647;
   bool closed_ = false;

@@ -125,6 +125,18 @@ export function buildProgram(): Command {
       60_000,
     )
     .option(
+      '--max-result-bytes <n>',
+      'largest result of one statement in bytes (0 = no limit)',
+      positiveInt('--max-result-bytes'),
+      256 * 2 ** 20,
+    )
+    .option(
+      '--max-statement-memory <n>',
+      'most memory one statement may hold for sorts, aggregations and the like, in bytes (0 = no limit)',
+      positiveInt('--max-statement-memory'),
+      2 ** 30,
+    )
+    .option(
       '--stop-timeout <ms>',
       'on SIGINT/SIGTERM, how long requests in flight may finish before their statements are cancelled',
       positiveInt('--stop-timeout'),

@@ -14,6 +14,8 @@ export interface ServeOptions {
   syncOnCommit: boolean;
   queryTimeout: number;
   stopTimeout: number;
+  maxResultBytes: number;
+  maxStatementMemory: number;
   demo?: boolean;
 }
 
@@ -43,6 +45,8 @@ export async function runServe(dir: string, options: ServeOptions): Promise<void
       autoCompaction: options.autoCompaction,
       queryTimeoutMs: options.queryTimeout,
       stopTimeoutMs: options.stopTimeout,
+      maxResultBytes: options.maxResultBytes,
+      maxStatementMemoryBytes: options.maxStatementMemory,
     });
     try {
       await service.runAndWaitForExit({

@@ -9,7 +9,12 @@ import {
 import { GraphDBError } from './errors.js';
 import { same, whileInFlight } from './loop-poll.js';
 import { QueryResult } from './query-result.js';
-import { type QueryOptions, resolveQueryOptions, submitControlled } from './statement-control.js';
+import {
+  type QueryOptions,
+  resolveQueryOptions,
+  type StatementLimits,
+  submitControlled,
+} from './statement-control.js';
 
 export type { QueryOptions } from './statement-control.js';
 
@@ -87,6 +92,8 @@ export class Connection implements Disposable {
   readonly #onClose: () => void;
   /** The time limit of statements without a `timeoutMs` of their own (ms, 0: none). */
   readonly #defaultTimeoutMs: number;
+  /** The database's result and memory limits of statements, when it has any. */
+  readonly #limits: StatementLimits | undefined;
   /**
    * The text of the last statement the native connection read, which it keeps: the same text
    * again goes as null, sparing its conversion. Null while unknown (after a failed call).
@@ -94,10 +101,12 @@ export class Connection implements Disposable {
   #lastText: string | null = null;
 
   /** @internal Use `db.connect()`. */
-  constructor(db: NativeDatabase, onClose: () => void, defaultTimeoutMs = 0) {
+  constructor(db: NativeDatabase, onClose: () => void, defaultTimeoutMs = 0, limits?: StatementLimits) {
     this.#native = new addon.NativeConnection(db);
     this.#onClose = onClose;
     this.#defaultTimeoutMs = defaultTimeoutMs;
+    this.#limits =
+      limits !== undefined && (limits.maxResultBytes > 0 || limits.maxMemoryBytes > 0) ? limits : undefined;
   }
 
   get closed(): boolean {
@@ -184,8 +193,10 @@ export class Connection implements Disposable {
     options: QueryOptions | undefined,
   ): Promise<T> | T {
     const native = this.#open();
-    if (options === undefined && this.#defaultTimeoutMs === 0) return this.#call(method, text, params);
-    const control = resolveQueryOptions(options, this.#defaultTimeoutMs);
+    if (options === undefined && this.#defaultTimeoutMs === 0 && this.#limits === undefined) {
+      return this.#call(method, text, params);
+    }
+    const control = resolveQueryOptions(options, this.#defaultTimeoutMs, this.#limits);
     return submitControlled(native, control, () => this.#call(method, text, params));
   }
 

@@ -2,7 +2,7 @@ import os from 'node:os';
 import { addon, type NativeDatabase } from '../native/addon.js';
 import { Connection } from './connection.js';
 import { GraphDBError } from './errors.js';
-import { checkTimeout } from './statement-control.js';
+import { checkByteLimit, checkTimeout, type StatementLimits } from './statement-control.js';
 
 addon.setErrorClass(GraphDBError);
 
@@ -24,7 +24,25 @@ export interface DatabaseOptions {
    * limit.
    */
   queryTimeoutMs?: number;
+  /**
+   * Largest result one statement may build, in bytes (as the engine holds it); past it the
+   * statement stops with RESOURCE_LIMIT. 0 or omitted: no limit.
+   */
+  maxResultBytes?: number;
+  /**
+   * Most memory one statement's sorts, hash aggregations, DISTINCT, collected lists and path
+   * sets may hold at once, in bytes; past it: RESOURCE_LIMIT. 0 or omitted: no limit.
+   */
+  maxStatementMemoryBytes?: number;
 }
+
+const DATABASE_OPTIONS = new Set([
+  'maxThreadNum',
+  'syncOnCommit',
+  'queryTimeoutMs',
+  'maxResultBytes',
+  'maxStatementMemoryBytes',
+]);
 
 /** Largest accepted maxThreadNum: each slot owns a native thread. */
 export const MAX_THREAD_NUM = 256;
@@ -82,6 +100,7 @@ export class Database implements Disposable {
   readonly syncOnCommit: boolean;
   /** The default time limit of its connections' statements in ms (0: none). */
   readonly queryTimeoutMs: number;
+  readonly #limits: StatementLimits;
   #closed = false;
 
   constructor(path: string = IN_MEMORY, options: DatabaseOptions = {}) {
@@ -93,7 +112,7 @@ export class Database implements Disposable {
       throw new TypeError('options must be an object');
     }
     for (const key of Object.keys(options)) {
-      if (key !== 'maxThreadNum' && key !== 'syncOnCommit' && key !== 'queryTimeoutMs') {
+      if (!DATABASE_OPTIONS.has(key)) {
         throw new TypeError(`unknown database option '${key}'`);
       }
     }
@@ -106,6 +125,14 @@ export class Database implements Disposable {
     this.syncOnCommit = syncOnCommit;
     this.queryTimeoutMs =
       options.queryTimeoutMs === undefined ? 0 : checkTimeout(options.queryTimeoutMs, 'queryTimeoutMs');
+    this.#limits = {
+      maxResultBytes:
+        options.maxResultBytes === undefined ? 0 : checkByteLimit(options.maxResultBytes, 'maxResultBytes'),
+      maxMemoryBytes:
+        options.maxStatementMemoryBytes === undefined
+          ? 0
+          : checkByteLimit(options.maxStatementMemoryBytes, 'maxStatementMemoryBytes'),
+    };
     const native = new addon.NativeDatabase(path, this.maxThreadNum, syncOnCommit);
     internals.set(this, { native, connections: new Set(), owner: null });
   }
@@ -137,6 +164,7 @@ export class Database implements Disposable {
       state.native,
       () => state.connections.delete(connection),
       this.queryTimeoutMs,
+      this.#limits,
     );
     state.connections.add(connection);
     return connection;

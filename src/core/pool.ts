@@ -10,7 +10,12 @@ import { addon, type NativeConnection, type NativeDatabase } from '../native/add
 import { GraphDBError } from './errors.js';
 import { same, whileInFlight } from './loop-poll.js';
 import { QueryResult } from './query-result.js';
-import { type QueryOptions, resolveQueryOptions, submitControlled } from './statement-control.js';
+import {
+  type QueryOptions,
+  resolveQueryOptions,
+  type StatementLimits,
+  submitControlled,
+} from './statement-control.js';
 
 export interface AcquireExecutionSlotOptions {
   /** Aborting it while the call waits rejects the call with the signal's reason. */
@@ -68,6 +73,7 @@ let runOnSlot: <T>(
 let returnEntry: (pool: TpExecutionSlotPool, entry: SlotEntry) => void;
 let poolClosed: (pool: TpExecutionSlotPool) => boolean;
 let queryTimeoutOf: (pool: TpExecutionSlotPool) => number;
+let limitsOf: (pool: TpExecutionSlotPool) => StatementLimits;
 let enqueue: (pool: TpExecutionSlotPool) => WaitTicket;
 
 /**
@@ -143,7 +149,8 @@ export class ExecutionSlot {
     }
     let promise: Promise<T>;
     try {
-      const control = resolveQueryOptions(options, queryTimeoutOf(this.#pool));
+      const pool = this.#pool;
+      const control = resolveQueryOptions(options, queryTimeoutOf(pool), limitsOf(pool));
       control.mayQueue = false; // one statement at a time per slot: the engine keeps the time
       control.onSubmitted = onSubmitted;
       promise = whileInFlight(
@@ -237,11 +244,13 @@ export class TpExecutionSlotPool {
   #closed = false;
   #lastActivity = Date.now();
   readonly #queryTimeoutMs: number;
+  readonly #limits: StatementLimits;
 
   static {
     returnEntry = (pool, entry) => pool.#return(entry);
     poolClosed = (pool) => pool.#closed;
     queryTimeoutOf = (pool) => pool.#queryTimeoutMs;
+    limitsOf = (pool) => pool.#limits;
     enqueue = (pool) => {
       if (pool.#closed) throw serviceClosedError();
       return pool.#enqueue();
@@ -250,11 +259,17 @@ export class TpExecutionSlotPool {
 
   /**
    * @internal Created by GraphDBService. `queryTimeoutMs`: the time limit of statements that
-   * give none (0: none).
+   * give none (0: none); `limits`: the result and memory limits of every statement.
    */
-  constructor(db: NativeDatabase, size: number, queryTimeoutMs = 0) {
+  constructor(
+    db: NativeDatabase,
+    size: number,
+    queryTimeoutMs = 0,
+    limits: StatementLimits = { maxResultBytes: 0, maxMemoryBytes: 0 },
+  ) {
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`pool size must be >= 1, got ${size}`);
     this.#queryTimeoutMs = queryTimeoutMs;
+    this.#limits = limits;
     const entries: SlotEntry[] = [];
     try {
       for (let i = 0; i < size; i++) entries.push(new SlotEntry(i, new addon.NativeConnection(db)));

@@ -14,6 +14,7 @@ import {
   type ExecutionSlotLease,
   TpExecutionSlotPool,
 } from './pool.js';
+import type { StatementLimits } from './statement-control.js';
 
 /** Configuration of a GraphDBService (all fields optional). */
 export interface ServiceConfig {
@@ -37,6 +38,16 @@ export interface ServiceConfig {
    * Default 60000; 0: no limit.
    */
   queryTimeoutMs?: number;
+  /**
+   * Largest result of one statement in bytes (as the engine holds it); past it the statement
+   * stops and the request gets 400 RESOURCE_LIMIT. Default 256 MiB; 0: no limit.
+   */
+  maxResultBytes?: number;
+  /**
+   * Most memory one statement's sorts, hash aggregations, DISTINCT, collected lists and path
+   * sets may hold at once, in bytes; past it: 400 RESOURCE_LIMIT. Default 1 GiB; 0: no limit.
+   */
+  maxStatementMemoryBytes?: number;
   /** Grace `stop()` gives requests in flight before it closes their connections. Default 10 s. */
   stopTimeoutMs?: number;
   /** How often the auto-compaction loop checks whether to compact. Default 1000 ms. */
@@ -65,6 +76,8 @@ const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_WAITING_PER_SLOT = 64;
 const DEFAULT_STOP_TIMEOUT_MS = 10_000;
 const DEFAULT_QUERY_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_RESULT_BYTES = 256 * 2 ** 20;
+const DEFAULT_MAX_STATEMENT_MEMORY_BYTES = 2 ** 30;
 const DEFAULT_COMPACTION_INTERVAL_MS = 1000;
 const DEFAULT_COMPACTION_MIN_WRITES = 1000;
 /** The service counts as idle once no slot was leased or released for this long. */
@@ -103,6 +116,8 @@ const FIELDS = new Set([
   'maxWaiting',
   'requestTimeoutMs',
   'queryTimeoutMs',
+  'maxResultBytes',
+  'maxStatementMemoryBytes',
   'stopTimeoutMs',
   'autoCompactionIntervalMs',
   'autoCompactionMinWrites',
@@ -141,6 +156,7 @@ interface ResolvedConfig {
   autoCompaction: boolean;
   stopTimeoutMs: number;
   queryTimeoutMs: number;
+  statementLimits: StatementLimits;
   compactionIntervalMs: number;
   compactionMinWrites: number;
   limits: ServiceLimits;
@@ -172,6 +188,20 @@ function resolveConfig(config: ServiceConfig, maxThreadNum: number): ResolvedCon
       : integerField(config, 'requestTimeoutMs', 1, 2 ** 31 - 1, 0);
   const stopTimeoutMs = integerField(config, 'stopTimeoutMs', 0, 2 ** 31 - 1, DEFAULT_STOP_TIMEOUT_MS);
   const queryTimeoutMs = integerField(config, 'queryTimeoutMs', 0, 2 ** 31 - 1, DEFAULT_QUERY_TIMEOUT_MS);
+  const maxResultBytes = integerField(
+    config,
+    'maxResultBytes',
+    0,
+    Number.MAX_SAFE_INTEGER,
+    DEFAULT_MAX_RESULT_BYTES,
+  );
+  const maxMemoryBytes = integerField(
+    config,
+    'maxStatementMemoryBytes',
+    0,
+    Number.MAX_SAFE_INTEGER,
+    DEFAULT_MAX_STATEMENT_MEMORY_BYTES,
+  );
   const compactionIntervalMs = integerField(
     config,
     'autoCompactionIntervalMs',
@@ -193,6 +223,7 @@ function resolveConfig(config: ServiceConfig, maxThreadNum: number): ResolvedCon
     autoCompaction,
     stopTimeoutMs,
     queryTimeoutMs,
+    statementLimits: { maxResultBytes, maxMemoryBytes },
     compactionIntervalMs,
     compactionMinWrites,
     limits: { maxBodyBytes, maxWaiting, requestTimeoutMs },
@@ -268,7 +299,12 @@ export class GraphDBService implements AsyncDisposable {
         );
       }
     }
-    this.#pool = new TpExecutionSlotPool(state.native, resolved.poolSize, resolved.queryTimeoutMs);
+    this.#pool = new TpExecutionSlotPool(
+      state.native,
+      resolved.poolSize,
+      resolved.queryTimeoutMs,
+      resolved.statementLimits,
+    );
     for (const connection of [...state.connections]) connection.close();
     state.owner = this;
     this.#db = db;

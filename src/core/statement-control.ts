@@ -49,6 +49,9 @@ export function checkTimeout(value: unknown, what: string): number {
 export interface StatementControl {
   timeoutMs: number;
   signal: AbortSignal | undefined;
+  /** Result and memory limits in bytes (0 or undefined: none); RESOURCE_LIMIT past them. */
+  maxResultBytes?: number;
+  maxMemoryBytes?: number;
   /**
    * Whether the statement may wait in its connection's queue behind others: then a timer
    * enforces the time limit while it waits (once it runs, the engine does). False for the
@@ -60,8 +63,12 @@ export interface StatementControl {
 }
 
 /** @internal The options of one call, validated, over the connection's default time limit. */
-export function resolveQueryOptions(options: unknown, defaultTimeoutMs: number): StatementControl {
-  if (options === undefined) return { timeoutMs: defaultTimeoutMs, signal: undefined };
+export function resolveQueryOptions(
+  options: unknown,
+  defaultTimeoutMs: number,
+  limits?: StatementLimits,
+): StatementControl {
+  if (options === undefined) return { timeoutMs: defaultTimeoutMs, signal: undefined, ...limits };
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError('query options must be an object');
   }
@@ -75,7 +82,32 @@ export function resolveQueryOptions(options: unknown, defaultTimeoutMs: number):
   return {
     timeoutMs: timeoutMs === undefined ? defaultTimeoutMs : checkTimeout(timeoutMs, 'query option timeoutMs'),
     signal,
+    ...limits,
   };
+}
+
+/** @internal The byte limits of a database's or a service's statements (0: none). */
+export interface StatementLimits {
+  maxResultBytes: number;
+  maxMemoryBytes: number;
+}
+
+/**
+ * @internal A byte limit option as a whole number (0: none); throws a TypeError or RangeError
+ * naming `what` for anything else.
+ */
+export function checkByteLimit(value: unknown, what: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new TypeError(
+      `${what} must be a whole number of bytes, got ${value === null ? 'null' : typeof value}`,
+    );
+  }
+  if (value < 0 || value > Number.MAX_SAFE_INTEGER) {
+    throw new RangeError(
+      `${what} must be between 0 and ${Number.MAX_SAFE_INTEGER} bytes (0: no limit), got ${value}`,
+    );
+  }
+  return value;
 }
 
 function cancelledBeforeStart(signal: AbortSignal): GraphDBError {
@@ -97,11 +129,21 @@ export function submitControlled<T>(
   submit: () => Promise<T> | T,
 ): Promise<T> | T {
   const { timeoutMs, signal, onSubmitted } = control;
-  if (signal === undefined && timeoutMs === 0 && onSubmitted === undefined) return submit();
+  const maxResultBytes = control.maxResultBytes ?? 0;
+  const maxMemoryBytes = control.maxMemoryBytes ?? 0;
+  if (
+    signal === undefined &&
+    timeoutMs === 0 &&
+    onSubmitted === undefined &&
+    maxResultBytes === 0 &&
+    maxMemoryBytes === 0
+  ) {
+    return submit();
+  }
   if (signal?.aborted) return Promise.reject(cancelledBeforeStart(signal));
   const token = nextToken++;
   if (nextToken > Number.MAX_SAFE_INTEGER) nextToken = 1;
-  native.setNextOptions(timeoutMs, token);
+  native.setNextOptions(timeoutMs, token, maxResultBytes, maxMemoryBytes);
   const submitted = submit();
   if (!(submitted instanceof Promise)) return submitted;
   // The engine stops a running statement at its deadline itself; the timer stops one still

@@ -100,10 +100,10 @@ export interface NativeConnection {
   compact(): Promise<PackedResult>;
   querySync(...args: StatementArguments): PackedResult;
   /**
-   * The time limit (ms, 0: none) and cancel() token of the next statement submitted; a
-   * statement that runs inline ignores them.
+   * The time limit (ms, 0: none), cancel() token and result and memory limits (bytes, 0: none)
+   * of the next statement submitted; a statement that runs inline ignores them.
    */
-  setNextOptions(timeoutMs: number, token: number): void;
+  setNextOptions(timeoutMs: number, token: number, maxResultBytes?: number, maxMemoryBytes?: number): void;
   /**
    * Stops the statement submitted with `token`: a queued one is rejected at once, a running one
    * stops at its next check. QUERY_TIMEOUT when `timedOut`, else QUERY_CANCELLED. False when

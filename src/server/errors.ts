@@ -18,6 +18,7 @@ export const HTTP_STATUS: Readonly<Record<HttpErrorCode, number>> = {
   // Over HTTP a statement is cancelled when its client went away (no one reads the answer) or
   // the service stops.
   QUERY_CANCELLED: 503,
+  RESOURCE_LIMIT: 400,
   NOT_SUPPORTED: 501,
   SERVICE_UNAVAILABLE: 503,
   // Programmatic codes: over HTTP a closed slot means the service is closing.

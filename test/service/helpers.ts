@@ -1,5 +1,6 @@
+import { expect } from 'vitest';
 import { databaseInternals } from '../../src/core/database.js';
-import type { Database } from '../../src/index.js';
+import { type Database, GraphDBError } from '../../src/index.js';
 
 /** A read that keeps a slot busy for a while (about 0.1 s per 300k rows). */
 export function slowRequest(rows = 300_000): string {
@@ -25,4 +26,15 @@ export async function waitFor(condition: () => boolean, timeoutMs = 5000, what =
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The GraphDBError a promise rejects with (fails the test if it resolves or rejects otherwise). */
+export async function rejection(promise: Promise<unknown>): Promise<GraphDBError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(GraphDBError);
+    return error as GraphDBError;
+  }
+  throw new Error('expected the statement to fail');
 }

@@ -4,20 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Connection, Database, GraphDBError } from '../../src/index.js';
+import { type Connection, Database, type GraphDBError } from '../../src/index.js';
+import { rejection } from '../service/helpers.js';
 
 const RUNAWAY = 'UNWIND range(1, 10000000000) AS x RETURN count(x)';
-
-/** The error a promise rejects with (fails the test if it resolves). */
-async function rejection(promise: Promise<unknown>): Promise<GraphDBError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(GraphDBError);
-    return error as GraphDBError;
-  }
-  throw new Error('expected the statement to fail');
-}
 
 /** Milliseconds `promise` takes to settle, and how. */
 async function timed(promise: Promise<unknown>): Promise<{ ms: number; error: GraphDBError }> {

@@ -1,0 +1,131 @@
+// Result and memory limits of statements (RESOURCE_LIMIT), embedded and over HTTP, and the
+// request's own `timeout_ms`.
+import { afterEach, describe, expect, it } from 'vitest';
+import { Database, GraphDBService } from '../../src/index.js';
+import { rejection, request } from '../service/helpers.js';
+
+const MiB = 2 ** 20;
+
+describe('embedded limits', () => {
+  it('refuses a result past maxResultBytes and keeps the connection usable', async () => {
+    using db = new Database(':memory:', { maxResultBytes: 8 * MiB });
+    using conn = db.connect();
+    const error = await rejection(conn.query('UNWIND range(1, 100000000) AS x RETURN x'));
+    expect(error.code).toBe('RESOURCE_LIMIT');
+    expect(error.message).toContain(String(8 * MiB));
+    // A result under the limit, and the same query with a LIMIT, are fine.
+    expect((await conn.query('UNWIND range(1, 1000) AS x RETURN x')).rows).toHaveLength(1000);
+    expect((await conn.query('UNWIND range(1, 100000000) AS x RETURN x LIMIT 2')).rows).toEqual([[1], [2]]);
+  });
+
+  it('stops sorts, aggregations, DISTINCT, collect and long range() lists past maxStatementMemoryBytes', async () => {
+    using db = new Database(':memory:', { maxStatementMemoryBytes: 32 * MiB });
+    using conn = db.connect();
+    for (const query of [
+      'UNWIND range(1, 10000000) AS x WITH x ORDER BY -x RETURN count(*)',
+      'UNWIND range(1, 10000000) AS x RETURN x AS k, count(*)',
+      'UNWIND range(1, 10000000) AS x WITH DISTINCT x RETURN count(*)',
+      'UNWIND range(1, 10000000) AS x RETURN size(collect(x))',
+      'RETURN size(range(1, 100000000))',
+    ]) {
+      const error = await rejection(conn.query(query));
+      expect(error.code, query).toBe('RESOURCE_LIMIT');
+    }
+    // What stays small passes: top-k keeps only its k rows, few groups, duplicates of DISTINCT.
+    expect((await conn.query('UNWIND range(1, 3000000) AS x RETURN x ORDER BY x DESC LIMIT 2')).rows).toEqual(
+      [[3000000], [2999999]],
+    );
+    expect(
+      (await conn.query('UNWIND range(1, 3000000) AS x RETURN x % 3 AS k, count(*) ORDER BY k')).rows,
+    ).toEqual([
+      [0, 1000000],
+      [1, 1000000],
+      [2, 1000000],
+    ]);
+    expect((await conn.query('UNWIND range(1, 3000000) AS x RETURN count(DISTINCT x % 5)')).rows).toEqual([
+      [5],
+    ]);
+  });
+
+  it('undoes the writes of a statement stopped by a limit', async () => {
+    using db = new Database(':memory:', { maxStatementMemoryBytes: 16 * MiB });
+    using conn = db.connect();
+    await conn.query('CREATE NODE TABLE P(id INT64, PRIMARY KEY(id))');
+    const error = await rejection(
+      conn.query('UNWIND range(1, 2000000) AS i CREATE (:P {id: i}) WITH i ORDER BY -i RETURN count(*)'),
+    );
+    expect(error.code).toBe('RESOURCE_LIMIT');
+    expect((await conn.query('MATCH (p:P) RETURN count(*)')).rows).toEqual([[0]]);
+  });
+
+  it('checks the options', () => {
+    expect(() => new Database(':memory:', { maxResultBytes: -1 })).toThrow(RangeError);
+    expect(() => new Database(':memory:', { maxStatementMemoryBytes: 1.5 })).toThrow(TypeError);
+  });
+});
+
+describe('service limits', () => {
+  let db: Database | undefined;
+  let service: GraphDBService | undefined;
+  afterEach(async () => {
+    await service?.close();
+    db?.close();
+  });
+
+  async function post(url: string, body: string) {
+    const response = await fetch(`${url}/cypher`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    return { status: response.status, body: JSON.parse(await response.text()) };
+  }
+
+  it('answers a 100-million-row result with 400 RESOURCE_LIMIT and bounded memory', async () => {
+    db = new Database(':memory:', { maxThreadNum: 1 });
+    service = new GraphDBService(db, { queryPort: 0, autoCompaction: false });
+    const url = await service.start();
+    const before = process.memoryUsage().rss;
+    const answer = await post(url, request('UNWIND range(1, 100000000) AS x RETURN x'));
+    const grown = process.memoryUsage().rss - before;
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.code).toBe('RESOURCE_LIMIT');
+    expect(grown).toBeLessThan(500 * MiB);
+    expect((await post(url, request('RETURN 1 AS x'))).body.rows).toEqual([[1]]);
+  });
+
+  it('takes a request timeout_ms that lowers the service limit, and checks it', async () => {
+    db = new Database(':memory:', { maxThreadNum: 1 });
+    service = new GraphDBService(db, { queryPort: 0, autoCompaction: false, queryTimeoutMs: 60_000 });
+    const url = await service.start();
+    const started = performance.now();
+    const body = JSON.stringify({
+      query: 'UNWIND range(1, 10000000000) AS x RETURN count(x)',
+      timeout_ms: 150,
+    });
+    const answer = await post(url, body);
+    expect(answer.status).toBe(408);
+    expect(answer.body.error.message).toContain('150 ms');
+    expect(performance.now() - started).toBeLessThan(1000);
+    for (const bad of [0, -5, 1.5, '100', 2 ** 31]) {
+      const refused = await post(url, JSON.stringify({ query: 'RETURN 1', timeout_ms: bad }));
+      expect(refused.status, String(bad)).toBe(400);
+      expect(refused.body.error.message).toContain('timeout_ms');
+    }
+  });
+
+  it('never raises the service limit with timeout_ms', async () => {
+    db = new Database(':memory:', { maxThreadNum: 1 });
+    service = new GraphDBService(db, { queryPort: 0, autoCompaction: false, queryTimeoutMs: 150 });
+    const url = await service.start();
+    const body = JSON.stringify({
+      query: 'UNWIND range(1, 10000000000) AS x RETURN count(x)',
+      timeout_ms: 100_000,
+    });
+    const started = performance.now();
+    const answer = await post(url, body);
+    expect(answer.status).toBe(408);
+    expect(answer.body.error.message).toContain('150 ms');
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
