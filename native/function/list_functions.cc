@@ -468,7 +468,7 @@ namespace graphdb::function {
 IntegerRange::IntegerRange(const Value* args, size_t num_args, LogicalTypeId element)
     : next_(internal::GetInteger(args[0])), end_(internal::GetInteger(args[1])),
       step_(num_args > 2 ? internal::GetInteger(args[2]) : 1), element_(element), done_(false) {
-  if (step_ == 0) ThrowRuntime("Step of range cannot be 0.");
+  if (step_ == 0) internal::ThrowRuntime("Step of range cannot be 0.");
   done_ = step_ > 0 ? next_ > end_ : next_ < end_;
 }
 

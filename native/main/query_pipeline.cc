@@ -336,6 +336,11 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
     }
     case parser::StatementKind::kStandaloneCall:
       return RunStandaloneCall(db, statement.As<parser::ParsedStandaloneCall>(), params, session);
+    case parser::StatementKind::kExtension: {
+      const auto& extension = statement.As<parser::ParsedExtension>();
+      ThrowNotSupported("GraphDB has no extensions: " + extension.action + " " + extension.name +
+                        " cannot run (its features, where GraphDB has them, are built in)");
+    }
     default: {
       std::unique_lock<StatementLock> lock(db.statement_lock());
       ThrowIfError(db.CheckWritable());

@@ -474,6 +474,11 @@ exec::QueryResult RunDdl(Database& db, const parser::ParsedStatement& statement,
     }
     case parser::StatementKind::kAlterTable:
       return AlterTable(db, statement.As<parser::ParsedAlterTable>());
+    case parser::StatementKind::kCommentOn: {
+      const auto& comment = statement.As<parser::ParsedCommentOn>();
+      Check(db.storage().SetTableComment(comment.table, comment.comment));
+      return MessageResult("Table " + comment.table + " comment updated.");
+    }
     default:
       ThrowNotSupported("this statement is not supported yet: " + statement.text);
   }

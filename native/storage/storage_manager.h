@@ -76,6 +76,10 @@ class StorageManager {
   Result<catalog::DdlOutcome> CreateSequence(catalog::SequenceDefinition def) {
     return catalog_.CreateSequence(std::move(def));
   }
+  // COMMENT ON TABLE: the table's comment (table_info and show_tables show it).
+  Status SetTableComment(std::string_view table, std::string comment) {
+    return catalog_.SetComment(table, std::move(comment));
+  }
   Result<catalog::DdlOutcome> DropSequence(std::string_view name, bool if_exists = false) {
     return catalog_.DropSequence(name, if_exists);
   }

@@ -498,6 +498,8 @@ enum class StatementKind : uint8_t {
   kCheckpoint,         // ParsedStatement (no fields)
   kStandaloneCall,     // ParsedStandaloneCall: CALL option = value
   kCallFunction,       // ParsedCallFunction: CALL fn(...) on its own
+  kCommentOn,          // ParsedCommentOn: COMMENT ON TABLE name IS 'text'
+  kExtension,          // ParsedExtension: INSTALL / UNINSTALL / UPDATE / FORCE INSTALL name
 };
 
 struct ParsedStatement {
@@ -564,6 +566,20 @@ struct ParsedCreateSequence : ParsedStatement {
 };
 
 // DROP TABLE / DROP SEQUENCE (see kind).
+struct ParsedCommentOn : ParsedStatement {
+  ParsedCommentOn() : ParsedStatement(StatementKind::kCommentOn) {}
+  std::string table;
+  std::string comment;
+};
+
+// Kùzu's extension statements. GraphDB has no extensions; they parse, and fail with
+// NOT_SUPPORTED when run.
+struct ParsedExtension : ParsedStatement {
+  ParsedExtension() : ParsedStatement(StatementKind::kExtension) {}
+  std::string action;  // "INSTALL", "UNINSTALL", "UPDATE", "FORCE INSTALL"
+  std::string name;
+};
+
 struct ParsedDrop : ParsedStatement {
   explicit ParsedDrop(StatementKind k) : ParsedStatement(k) {}
   std::string name;

@@ -457,6 +457,11 @@ class Lexer {
       name += c;
       Advance();
     }
+    if (name.empty() || name.find('\0') != std::string::npos) {
+      Fail(begin, pos_, line, column,
+           "'" + name.substr(0, name.find('\0')) +
+               "' is not a valid token name. Token names cannot be empty or contain any null-bytes");
+    }
     return Make(TokenKind::kQuotedIdentifier, begin, line, column, std::move(name));
   }
 

@@ -2,6 +2,8 @@
 // token helpers shared with parser_expression.cc.
 #include "cypher/parser/parser.h"
 
+#include <algorithm>
+#include <cctype>
 #include <utility>
 
 #include "common/status.h"
@@ -168,6 +170,10 @@ ParsedExpressionPtr Parser::ParseWholeExpression() {
 
 std::unique_ptr<ParsedStatement> Parser::ParseStatement() {
   bool explain = AcceptKeyword("EXPLAIN");
+  // EXPLAIN LOGICAL: the plan as EXPLAIN shows it (GraphDB has one plan form).
+  if (explain && AtKeyword("LOGICAL") && !At(TokenKind::kEnd, 1) && !At(TokenKind::kSemicolon, 1)) {
+    Advance();
+  }
   bool profile = !explain && AcceptKeyword("PROFILE");
   size_t start = pos_;
   auto statement = ParseStatementBody();
@@ -194,12 +200,47 @@ std::unique_ptr<ParsedStatement> Parser::ParseStatementBody() {
     Advance();
     return std::make_unique<ParsedStatement>(StatementKind::kCheckpoint);
   }
+  if (AtKeyword("COMMENT") && AtKeyword("ON", 1)) return ParseCommentOn();
+  if ((AtKeyword("INSTALL") || AtKeyword("UNINSTALL") || AtKeyword("UPDATE")) && AtName(1)) {
+    return ParseExtension();
+  }
+  if (AtKeyword("FORCE") && AtKeyword("INSTALL", 1)) return ParseExtension();
   if (AtKeyword("CALL")) {
     if (auto call = ParseCall()) return call;
   }
   auto statement = std::make_unique<ParsedQueryStatement>();
   statement->query = std::move(*ParseRegularQuery());
   return statement;
+}
+
+// COMMENT ON TABLE name IS 'text'
+std::unique_ptr<ParsedStatement> Parser::ParseCommentOn() {
+  Advance();  // COMMENT
+  Advance();  // ON
+  ExpectKeyword("TABLE", "TABLE after COMMENT ON");
+  auto comment = std::make_unique<ParsedCommentOn>();
+  comment->table = ExpectName("a table name");
+  ExpectKeyword("IS", "IS after the table name");
+  comment->comment = Expect(TokenKind::kString, "the comment as a string").text;
+  return comment;
+}
+
+// [FORCE] INSTALL name [FROM 'url'], UNINSTALL name, UPDATE name
+std::unique_ptr<ParsedStatement> Parser::ParseExtension() {
+  auto extension = std::make_unique<ParsedExtension>();
+  if (AcceptKeyword("FORCE")) {
+    Advance();  // INSTALL
+    extension->action = "FORCE INSTALL";
+  } else {
+    extension->action = Current().text;
+    for (char& c : extension->action) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    Advance();
+  }
+  extension->name = ExpectName("an extension name");
+  if (extension->action.find("INSTALL") != std::string::npos && AcceptKeyword("FROM")) {
+    Expect(TokenKind::kString, "the extension repository as a string");
+  }
+  return extension;
 }
 
 bool Parser::ParseIfNotExists() {
@@ -338,7 +379,15 @@ std::unique_ptr<ParsedStatement> Parser::ParseCreateNodeTable() {
     create->as_query = ParseRegularQuery();
     return create;
   }
+  const Token& open = Current();
   Expect(TokenKind::kLeftParen, "'(' to start the column definitions, or AS <query>");
+  // The distinct columns named as the primary key (inline or in PRIMARY KEY(...)): one exactly.
+  std::vector<std::string> keys;
+  auto note_key = [&keys](const std::string& name) {
+    std::string folded = name;
+    for (char& c : folded) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (std::find(keys.begin(), keys.end(), folded) == keys.end()) keys.push_back(folded);
+  };
   do {
     if (AtKeyword("PRIMARY") && AtKeyword("KEY", 1)) {
       Advance();
@@ -346,6 +395,7 @@ std::unique_ptr<ParsedStatement> Parser::ParseCreateNodeTable() {
       Expect(TokenKind::kLeftParen, "'(' after PRIMARY KEY");
       const Token& key = Current();
       std::string name = ExpectName("the primary key column name");
+      note_key(name);
       if (create->primary_key.empty()) {
         create->primary_key = name;
         create->primary_key_line = key.line;
@@ -356,6 +406,7 @@ std::unique_ptr<ParsedStatement> Parser::ParseCreateNodeTable() {
     }
     const Token& column_token = Current();
     ParsedColumnDefinition column = ParseColumnDefinition(true);
+    if (column.primary_key) note_key(column.name);
     if (column.primary_key && create->primary_key.empty()) {
       create->primary_key = column.name;
       create->primary_key_line = column_token.line;
@@ -364,6 +415,12 @@ std::unique_ptr<ParsedStatement> Parser::ParseCreateNodeTable() {
     create->columns.push_back(std::move(column));
   } while (Accept(TokenKind::kComma));
   Expect(TokenKind::kRightParen, "',' or ')' after the column definition");
+  if (keys.size() != 1) {
+    throw GraphDBException(Status(ErrorCode::kQuerySyntax,
+                                  keys.empty() ? "Parser exception: Can not find primary key."
+                                               : "Parser exception: Found multiple primary keys.",
+                                  open.line, open.column));
+  }
   return create;
 }
 
