@@ -27,6 +27,7 @@
 
 #include "common/interrupt.h"
 #include "cypher/binder/bound_expression.h"
+#include "cypher/binder/table_functions.h"
 #include "exec/query_result.h"
 #include "function/scalar_function.h"
 #include "types/value.h"
@@ -60,6 +61,9 @@ struct ExecContext {
   // can run again over another statement's store); null without storage.
   GraphStore* store = nullptr;
   SubqueryRunner* subqueries = nullptr;  // EXISTS / COUNT subqueries; null outside queries
+  // The settings the connection changed (CALL name = value), for current_setting(); null:
+  // none, every setting has its default.
+  const binder::SessionSettings* settings = nullptr;
   QueryCounters counters;
 
   // At most `units` of work (0: unlimited, the default) from now on.

@@ -1,6 +1,8 @@
 #include "exec/executor.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <unordered_map>
 
 #include "common/status.h"
@@ -128,10 +130,62 @@ std::function<int64_t(std::string_view, bool)> CatalogSequenceValues(
   };
 }
 
-OperatorPtr MapPlan(const LogicalOperator& op, const catalog::Catalog* catalog) {
+namespace {
+
+// PROFILE: counts the rows and the time of the operator it wraps.
+class ProfiledOp final : public PhysicalOperator {
+ public:
+  ProfiledOp(OperatorPtr inner, OperatorStats* stats) : inner_(std::move(inner)), stats_(stats) {}
+
+  void Open(ExecContext& ctx) override {
+    auto start = std::chrono::steady_clock::now();
+    inner_->Open(ctx);
+    Charge(start);
+  }
+
+  bool Next(ExecContext& ctx) override {
+    auto start = std::chrono::steady_clock::now();
+    bool produced = inner_->Next(ctx);
+    Charge(start);
+    if (produced) ++stats_->rows;
+    return produced;
+  }
+
+ private:
+  void Charge(std::chrono::steady_clock::time_point start) {
+    stats_->nanos += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                               std::chrono::steady_clock::now() - start)
+                                               .count());
+  }
+
+  OperatorPtr inner_;
+  OperatorStats* stats_;
+};
+
+}  // namespace
+
+std::string ProfileText(const LogicalOperator& root, const PlanProfile& profile) {
+  auto inclusive = [&profile](const LogicalOperator& op) -> uint64_t {
+    auto it = profile.find(&op);
+    return it == profile.end() ? 0 : it->second.nanos;
+  };
+  return root.ToString(0, [&](const LogicalOperator& op) {
+    auto it = profile.find(&op);
+    OperatorStats stats = it == profile.end() ? OperatorStats{} : it->second;
+    uint64_t children = 0;
+    for (const auto& child : op.children) children += inclusive(*child);
+    uint64_t own = stats.nanos > children ? stats.nanos - children : 0;
+    char time[32];
+    std::snprintf(time, sizeof time, "%.3f", static_cast<double>(own) / 1e6);
+    return " rows=" + std::to_string(stats.rows) + " time=" + time + "ms";
+  });
+}
+
+OperatorPtr MapPlan(const LogicalOperator& op, const catalog::Catalog* catalog,
+                    PlanProfile* profile) {
   OperatorPtr child;
   if (!op.children.empty() && op.kind != LogicalOpKind::kUnion) {
-    child = MapPlan(*op.children[0], catalog);
+    child = MapPlan(*op.children[0], catalog, profile);
   }
   OperatorPtr out;
   switch (op.kind) {
@@ -171,7 +225,7 @@ OperatorPtr MapPlan(const LogicalOperator& op, const catalog::Catalog* catalog) 
     case LogicalOpKind::kUnion: {
       std::vector<UnionOp::Branch> branches;
       for (size_t i = 0; i < op.children.size(); ++i) {
-        branches.push_back({MapPlan(*op.children[i], catalog), op.branch_slots[i]});
+        branches.push_back({MapPlan(*op.children[i], catalog, profile), op.branch_slots[i]});
       }
       out = std::make_unique<UnionOp>(std::move(branches), op.slots);
       break;
@@ -183,10 +237,11 @@ OperatorPtr MapPlan(const LogicalOperator& op, const catalog::Catalog* catalog) 
     case LogicalOpKind::kUpdate:
     case LogicalOpKind::kTableFunction:
     case LogicalOpKind::kFileScan:
-      out = MapGraphOperator(op, catalog);
+      out = MapGraphOperator(op, catalog, profile);
       break;
   }
   if (child) out->child = std::move(child);
+  if (profile) out = std::make_unique<ProfiledOp>(std::move(out), &(*profile)[&op]);
   return out;
 }
 
@@ -213,8 +268,9 @@ uint64_t SubqueryRunner::CountRows(const binder::BoundQueryPart& part, ExecConte
   return rows;
 }
 
-PreparedPlan::PreparedPlan(const planner::LogicalPlan& plan, const catalog::Catalog* catalog)
-    : plan_(plan), root_(MapPlan(*plan.root, catalog)), subqueries_(catalog) {
+PreparedPlan::PreparedPlan(const planner::LogicalPlan& plan, const catalog::Catalog* catalog,
+                           PlanProfile* profile)
+    : plan_(plan), root_(MapPlan(*plan.root, catalog, profile)), subqueries_(catalog) {
   result_.column_names.reserve(plan.columns.size());
   result_.column_types.reserve(plan.columns.size());
   for (const auto& column : plan.columns) {
@@ -277,8 +333,9 @@ void PreparedPlan::Run(GraphStore* store, ExecContext& ctx) {
   result_.counters = ctx.counters;
 }
 
-QueryResult ExecutePlan(const planner::LogicalPlan& plan, GraphStore* store, ExecContext& ctx) {
-  PreparedPlan prepared(plan, store ? &store->catalog() : nullptr);
+QueryResult ExecutePlan(const planner::LogicalPlan& plan, GraphStore* store, ExecContext& ctx,
+                        PlanProfile* profile) {
+  PreparedPlan prepared(plan, store ? &store->catalog() : nullptr, profile);
   prepared.Run(store, ctx);
   return std::move(prepared.result());
 }

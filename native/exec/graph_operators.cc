@@ -89,7 +89,8 @@ class NodeScanOp final : public GraphOperator {
   uint64_t offset_ = 0;
 };
 
-// For each input row, the node whose primary key equals the key expression.
+// For each input row, the node whose primary key equals the key expression (the planner seeks
+// only with keys function::CanSeekPrimaryKey allows).
 class IndexSeekOp final : public GraphOperator {
  public:
   IndexSeekOp(const catalog::Catalog& catalog, SlotId slot, TableId table,
@@ -105,11 +106,10 @@ class IndexSeekOp final : public GraphOperator {
       Value key = Evaluate(*key_, ctx);
       if (key.is_null()) continue;
       if (key.type() != key_type_) {
-        try {
-          key = function::CastValue(key, key_type_);
-        } catch (const GraphDBException&) {
-          continue;  // a key that cannot be of the key's type matches nothing
-        }
+        // Exactly the node the comparison `pk = key` accepts: 294.6 finds no INT64 key.
+        std::optional<Value> exact = function::PrimaryKeyFor(key, key_type_);
+        if (!exact) continue;
+        key = std::move(*exact);
       }
       std::optional<uint64_t> offset = store_->LookupNode(table_, key, &ctx);
       if (!offset) continue;
@@ -800,7 +800,7 @@ class TableFunctionOp final : public GraphOperator {
   bool Next(ExecContext& ctx) override {
     while (position_ >= rows_.size()) {
       if (!child->Next(ctx)) return false;
-      rows_ = TableFunctionRows(fn_, *store_);
+      rows_ = TableFunctionRows(fn_, *store_, ctx.settings);
       position_ = 0;
     }
     ctx.ChargeWork();
@@ -851,7 +851,8 @@ class FileScanOp final : public PhysicalOperator {
 
 }  // namespace
 
-OperatorPtr MapGraphOperator(const LogicalOperator& op, const catalog::Catalog* catalog) {
+OperatorPtr MapGraphOperator(const LogicalOperator& op, const catalog::Catalog* catalog,
+                             PlanProfile* profile) {
   if (!catalog) ThrowNotSupported("this statement needs a database with storage");
   switch (op.kind) {
     case planner::LogicalOpKind::kNodeScan:
@@ -862,7 +863,7 @@ OperatorPtr MapGraphOperator(const LogicalOperator& op, const catalog::Catalog* 
       if (op.variable_length) return std::make_unique<VarLengthExpandOp>(op);
       return std::make_unique<ExpandOp>(op);
     case planner::LogicalOpKind::kOptional:
-      return std::make_unique<OptionalOp>(MapPlan(*op.children[1], catalog), op.slots);
+      return std::make_unique<OptionalOp>(MapPlan(*op.children[1], catalog, profile), op.slots);
     case planner::LogicalOpKind::kTableFunction:
       return std::make_unique<TableFunctionOp>(*op.clause->table_function);
     case planner::LogicalOpKind::kFileScan:
@@ -874,7 +875,7 @@ OperatorPtr MapGraphOperator(const LogicalOperator& op, const catalog::Catalog* 
         case BoundClause::Kind::kMerge:
           return std::make_unique<MergeOp>(
               *op.clause,
-              op.children.size() > 1 ? MapPlan(*op.children[1], catalog) : nullptr);
+              op.children.size() > 1 ? MapPlan(*op.children[1], catalog, profile) : nullptr);
         case BoundClause::Kind::kSet:
           return std::make_unique<SetOp>(*op.clause);
         case BoundClause::Kind::kDelete:

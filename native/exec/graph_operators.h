@@ -10,7 +10,9 @@
 namespace graphdb::exec {
 
 // `catalog`: the one the plan was built against (null: no storage, which graph operators
-// need). The operators run over ExecContext::store, taken at Open().
-OperatorPtr MapGraphOperator(const planner::LogicalOperator& op, const catalog::Catalog* catalog);
+// need). The operators run over ExecContext::store, taken at Open(). `profile`: as MapPlan's
+// (exec/executor.h), for the sub-plans of OPTIONAL MATCH and MERGE.
+OperatorPtr MapGraphOperator(const planner::LogicalOperator& op, const catalog::Catalog* catalog,
+                             PlanProfile* profile = nullptr);
 
 }  // namespace graphdb::exec

@@ -9,10 +9,16 @@
 // Thread-safety: a plan instance is used by one thread at a time.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "exec/exec_context.h"
+
+namespace graphdb::planner {
+struct LogicalOperator;
+}  // namespace graphdb::planner
 
 namespace graphdb::exec {
 
@@ -28,5 +34,13 @@ class PhysicalOperator {
 };
 
 using OperatorPtr = std::unique_ptr<PhysicalOperator>;
+
+// PROFILE: per logical operator, the rows its physical operator produced (over all the times
+// it was opened) and the nanoseconds spent in its Open() and Next(), its children's included.
+struct OperatorStats {
+  uint64_t rows = 0;
+  uint64_t nanos = 0;
+};
+using PlanProfile = std::unordered_map<const planner::LogicalOperator*, OperatorStats>;
 
 }  // namespace graphdb::exec

@@ -144,7 +144,8 @@ std::vector<std::vector<Value>> StorageInfo(GraphStore& store, catalog::TableId 
 }  // namespace
 
 std::vector<std::vector<Value>> TableFunctionRows(const binder::BoundTableFunction& fn,
-                                                  GraphStore& store) {
+                                                  GraphStore& store,
+                                                  const binder::SessionSettings* settings) {
   if (fn.name == "table_info") return TableInfo(store.catalog(), fn.table_id);
   if (fn.name == "show_tables") return ShowTables(store.catalog());
   if (fn.name == "show_sequences") return ShowSequences(store.catalog());
@@ -152,6 +153,11 @@ std::vector<std::vector<Value>> TableFunctionRows(const binder::BoundTableFuncti
   // The free-space map: page ranges of the data file that are free for reuse. A checkpoint
   // writes every table file anew (storage/table_file.h), so no file has free pages: no rows.
   if (fn.name == "fsm_info") return {};
+  if (fn.name == "current_setting") {
+    const binder::Setting* setting = binder::FindSetting(fn.args[0].GetString());
+    return {{Value::String(binder::SettingValue(*setting, settings).ToString())}};
+  }
+  if (fn.name == "db_version") return {{Value::String(GRAPHDB_VERSION)}};
   Throw(ErrorCode::kInternal, "unknown table function " + fn.name);
 }
 

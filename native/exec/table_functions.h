@@ -11,8 +11,10 @@
 
 namespace graphdb::exec {
 
-// One vector per output row, one value per column of `fn`.
+// One vector per output row, one value per column of `fn`. `settings`: the connection's
+// (ExecContext::settings).
 std::vector<std::vector<Value>> TableFunctionRows(const binder::BoundTableFunction& fn,
-                                                  GraphStore& store);
+                                                  GraphStore& store,
+                                                  const binder::SessionSettings* settings);
 
 }  // namespace graphdb::exec

@@ -1,4 +1,5 @@
 // The scalar function registry and overload resolution (scalar_function.h).
+#include <algorithm>
 #include <unordered_map>
 
 #include "common/assert.h"
@@ -187,6 +188,10 @@ std::optional<BoundScalarFunction> BindScalarFunctionWithInput(std::string_view 
     }
   }
   if (best->bind && !best->bind(input, &fn, error)) return std::nullopt;
+  auto same_result = [best](const ScalarOverload& o) { return o.result == best->result; };
+  fn.result_type_fixed = best->result != Id::kAny && !IsNestedId(best->result) &&
+                         fn.result_type == LogicalType(best->result) &&
+                         std::all_of(set->overloads.begin(), set->overloads.end(), same_result);
   return fn;
 }
 

@@ -37,7 +37,7 @@ bool BindListCreation(const ScalarBindInput& in, BoundScalarFunction* fn, std::s
     }
     element = *c;
   }
-  element = ResolveAnyType(element, LogicalType::Int64());
+  // Only NULLs, or no element: ANY, for the context to decide (as the literal [] does).
   fn->arg_types.assign(in.arg_types.size(), element);
   fn->result_type = LogicalType::List(element);
   return true;

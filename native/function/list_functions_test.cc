@@ -12,8 +12,9 @@ Value Strs(std::vector<Value> v) { return List("STRING[]", std::move(v)); }
 TEST(ListFunctionsTest, Creation) {
   EXPECT_EQ(Eval("list_creation", {I64(1), Dbl(2.0)}), "[1.000000,2.000000]");
   EXPECT_EQ(Eval("list_creation", {Null(), Dbl(3.0), I64(3)}), "[,3.000000,3.000000]");
-  EXPECT_EQ(BindType("list_creation", {}), "INT64[]");
-  EXPECT_EQ(BindType("list_creation", {T("ANY")}), "INT64[]");
+  // No element, or only NULLs: the context gives the elements their type (issue 24, item 8).
+  EXPECT_EQ(BindType("list_creation", {}), "ANY[]");
+  EXPECT_EQ(BindType("list_creation", {T("ANY")}), "ANY[]");
   EXPECT_EQ(Eval("list_creation", {Ints({I64(23), I64(432)}), Ints({}), Ints({Null()})}),
             "[[23,432],[],[]]");
   EXPECT_EQ(Eval("list_creation", {Null(), Null()}), "[,]");

@@ -1,8 +1,9 @@
 // Casting functions (to_int64, string, to_bool, uuid, blob, ...), NULL handling (coalesce,
 // ifnull, nullif), blobs (encode, decode), random numbers (random, setseed, gen_random_uuid),
-// sequences (nextval, currval: through FunctionContext::sequence_value).
+// sequences (nextval, currval: through FunctionContext::sequence_value), hash().
 #include <chrono>
 #include <cmath>
+#include <cstring>
 
 #include "function/cast.h"
 #include "function/function_internal.h"
@@ -137,6 +138,146 @@ Value GenRandomUuidExec(Args, size_t, const LogicalType&, FunctionContext& ctx) 
   return Value::Uuid(static_cast<int128_t>(bits));
 }
 
+// ---- hash(x): Kùzu's 64-bit hash of a value of any type, the same number Kùzu gives.
+
+constexpr uint64_t kNullHash = UINT64_MAX;  // a NULL, at the top or nested
+
+// The 64-bit finaliser Kùzu calls murmurhash64 (nullprogram.com's "hash prospector" mix).
+uint64_t MixHash(uint64_t x) {
+  x ^= x >> 32;
+  x *= 0xd6e8feb86659fd93ULL;
+  x ^= x >> 32;
+  x *= 0xd6e8feb86659fd93ULL;
+  x ^= x >> 32;
+  return x;
+}
+
+uint64_t CombineHashes(uint64_t a, uint64_t b) { return (a * 0xbf58476d1ce4e5b9ULL) ^ b; }
+
+// Bytes in 8-byte little-endian blocks, the tail in a last block; the tail's bytes are widened
+// as signed chars (as Kùzu's build on x86 does).
+uint64_t HashBytes(std::string_view s) {
+  uint64_t h = 0;
+  size_t blocks = s.size() / 8;
+  for (size_t i = 0; i < blocks; ++i) {
+    uint64_t block = 0;
+    for (size_t k = 0; k < 8; ++k) {
+      block |= static_cast<uint64_t>(static_cast<unsigned char>(s[i * 8 + k])) << (8 * k);
+    }
+    h = CombineHashes(h, MixHash(block));
+  }
+  uint64_t last = 0;
+  for (size_t k = 0; k < s.size() % 8; ++k) {
+    last |= static_cast<uint64_t>(static_cast<int64_t>(static_cast<signed char>(s[blocks * 8 + k])))
+            << (8 * k);
+  }
+  return CombineHashes(h, MixHash(last));
+}
+
+uint64_t HashOf(const Value& v);
+
+// Structs (and what Kùzu stores as one): the first field's hash, then each next field's
+// combined in front of it.
+uint64_t HashFields(const std::vector<Value>& fields) {
+  if (fields.empty()) return kNullHash;
+  uint64_t h = HashOf(fields[0]);
+  for (size_t i = 1; i < fields.size(); ++i) h = CombineHashes(HashOf(fields[i]), h);
+  return h;
+}
+
+uint64_t HashList(const std::vector<Value>& items) {
+  uint64_t h = kNullHash;
+  for (const Value& item : items) h = CombineHashes(h, HashOf(item));
+  return h;
+}
+
+uint64_t HashOf(const Value& v) {
+  if (v.is_null()) return kNullHash;
+  switch (v.type_id()) {
+    case Id::kBool:
+      return MixHash(v.GetBool() ? 1 : 0);
+    case Id::kInt8:
+    case Id::kInt16:
+    case Id::kInt32:
+    case Id::kInt64:
+    case Id::kSerial:
+    case Id::kDate:
+    case Id::kTimestamp:
+    case Id::kTimestampTz:
+    case Id::kTimestampNs:
+    case Id::kTimestampMs:
+    case Id::kTimestampSec:
+      return MixHash(static_cast<uint64_t>(v.GetInt()));
+    case Id::kUInt8:
+    case Id::kUInt16:
+    case Id::kUInt32:
+    case Id::kUInt64:
+      return MixHash(v.GetUInt());
+    case Id::kInt128:
+    case Id::kUuid: {
+      auto bits = static_cast<unsigned __int128>(v.GetInt128());
+      // Kùzu keeps a UUID with its top bit flipped (to order it as a signed number).
+      if (v.type_id() == Id::kUuid) bits ^= static_cast<unsigned __int128>(1) << 127;
+      return MixHash(static_cast<uint64_t>(bits)) ^ MixHash(static_cast<uint64_t>(bits >> 64));
+    }
+    case Id::kFloat: {
+      float f = v.GetFloat();
+      if (f == 0.0f) return MixHash(0);  // 0 and -0 hash alike
+      uint32_t bits;
+      std::memcpy(&bits, &f, sizeof bits);
+      return MixHash(bits);
+    }
+    case Id::kDouble: {
+      double d = v.GetDouble();
+      if (d == 0.0) return MixHash(0);
+      uint64_t bits;
+      std::memcpy(&bits, &d, sizeof bits);
+      return MixHash(bits);
+    }
+    case Id::kString:
+    case Id::kBlob:
+      return HashBytes(v.GetString());
+    case Id::kInterval: {
+      Interval i = v.GetInterval();
+      return CombineHashes(
+          MixHash(static_cast<uint64_t>(static_cast<int64_t>(i.months))),
+          CombineHashes(MixHash(static_cast<uint64_t>(static_cast<int64_t>(i.days))),
+                        MixHash(static_cast<uint64_t>(i.micros))));
+    }
+    case Id::kInternalId:
+    case Id::kNode:
+    case Id::kRel: {
+      InternalId id = v.GetId();
+      return MixHash(id.offset) ^ MixHash(id.table);
+    }
+    case Id::kList:
+    case Id::kArray:
+      return HashList(v.children());
+    case Id::kMap: {  // a list of (key, value) structs
+      uint64_t h = kNullHash;
+      for (const Value& entry : v.children()) h = CombineHashes(h, HashFields(entry.children()));
+      return h;
+    }
+    case Id::kStruct:
+    case Id::kRecursiveRel:  // (nodes, rels)
+      return HashFields(v.children());
+    case Id::kUnion: {  // the tag, then every member: NULL but the one it holds
+      const size_t members = v.type().fields().size();
+      uint64_t h = MixHash(v.GetUnionTag());
+      for (size_t i = 0; i < members; ++i) {
+        h = CombineHashes(i == v.GetUnionTag() ? HashOf(v.children()[0]) : kNullHash, h);
+      }
+      return h;
+    }
+    default:
+      ThrowRuntime("Cannot hash data type " + v.type().ToString());
+  }
+}
+
+Value HashExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  return Value::UInt(Id::kUInt64, HashOf(a[0]));
+}
+
 // ---- Sequences
 
 template <bool kAdvance>
@@ -190,6 +331,9 @@ void RegisterMiscFunctions(RegistryBuilder& r) {
   r.Add("setseed", {Id::kDouble}, Id::kDouble, SetSeedExec).deterministic = false;
   r.Alias("set_seed", "setseed");
   r.Add("gen_random_uuid", {}, Id::kUuid, GenRandomUuidExec).deterministic = false;
+
+  // hash(NULL) is Kùzu's hash of a NULL, not NULL.
+  r.Add("hash", {Id::kAny}, Id::kUInt64, HashExec).propagates_nulls = false;
 
   r.Add("nextval", {Id::kString}, Id::kInt64, SequenceExec<true>).deterministic = false;
   r.Add("currval", {Id::kString}, Id::kInt64, SequenceExec<false>).deterministic = false;

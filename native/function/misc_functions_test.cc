@@ -96,5 +96,30 @@ TEST(MiscFunctionsTest, GenRandomUuid) {
   EXPECT_FALSE(BindScalarFunction("gen_random_uuid", {}, &error)->deterministic);
 }
 
+// Issue 24, item 13: hash() gives Kùzu's numbers (its function/hash/hash.test).
+TEST(MiscFunctionsTest, HashIsKuzus) {
+  EXPECT_EQ(Eval("hash", {Bool(true)}), "4717996019076358352");
+  EXPECT_EQ(Eval("hash", {Bool(false)}), "0");
+  EXPECT_EQ(Eval("hash", {I64(123213213)}), "5409473644860454233");
+  EXPECT_EQ(Eval("hash", {I64(-182812789912)}), "6017956686658665710");
+  EXPECT_EQ(Eval("hash", {Dbl(3.145454)}), "7162734438776005526");
+  EXPECT_EQ(Eval("hash", {Str("abc")}), "13131266495343169797");
+  EXPECT_EQ(Eval("hash", {Str("kuzu")}), "18302123362979068729");
+  EXPECT_EQ(Eval("hash", {Str("Another string")}), "10990913321849272440");
+  EXPECT_EQ(Eval("hash", {Str(std::string(2147, 'a'))}), "14828962630991367662");
+  EXPECT_EQ(Eval("hash", {Val("1 years 2 months 3 hours", "INTERVAL")}),
+            "13396667719587599538");
+  EXPECT_EQ(Eval("hash", {Val("{name: Bob, age: 25}", "STRUCT(name STRING, age INT64)")}),
+            "9821934272475076111");
+  EXPECT_EQ(Eval("hash", {List("INT64[]", {I64(1), I64(2), I64(3), I64(4), I64(5), I64(56),
+                                           I64(2)})}),
+            "16087297841925419968");
+  // Widths do not matter for integers; 0 and -0 hash alike; NULL is Kùzu's NULL hash.
+  EXPECT_EQ(Eval("hash", {I32(-7)}), Eval("hash", {I64(-7)}));
+  EXPECT_EQ(Eval("hash", {Dbl(-0.0)}), Eval("hash", {Dbl(0.0)}));
+  EXPECT_EQ(Eval("hash", {Null()}), "18446744073709551615");
+  EXPECT_EQ(BindType("hash", {T("STRING[]")}), "UINT64");
+}
+
 }  // namespace
 }  // namespace graphdb::function::testing

@@ -92,6 +92,10 @@ struct BoundScalarFunction {
   ScalarExec exec = nullptr;
   bool propagates_nulls = true;  // true: any NULL argument -> NULL result, exec not called
   bool deterministic = true;     // false: never constant-fold
+  // Every overload of the function has result_type, whatever its arguments (size(), upper(),
+  // the comparisons), as opposed to a result the arguments choose ("+": INT64 + INT64 is INT64,
+  // DATE + INT64 a DATE). A NULL argument of no type leaves only such a result type certain.
+  bool result_type_fixed = false;
 };
 
 // Extra binding input for BindScalarFunctionWithInput. Only a few functions need it:

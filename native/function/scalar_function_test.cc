@@ -131,5 +131,23 @@ TEST(ScalarFunctionTest, EveryOverloadSurvivesSamplesAndNulls) {
   EXPECT_GT(calls, 500u);
 }
 
+// Issue 24, item 11: which result types a NULL argument cannot have chosen.
+TEST(ScalarFunctionTest, ResultTypeFixedWhenEveryOverloadHasIt) {
+  std::string error;
+  auto fixed = [&](const std::string& name, const std::vector<LogicalType>& types) {
+    auto fn = BindScalarFunction(name, types, &error);
+    EXPECT_TRUE(fn) << error;
+    return fn && fn->result_type_fixed;
+  };
+  EXPECT_TRUE(fixed("=", {LogicalType::Any(), T("INT64")}));
+  EXPECT_TRUE(fixed("<", {T("DATE"), LogicalType::Any()}));
+  EXPECT_TRUE(fixed("size", {LogicalType::Any()}));
+  EXPECT_TRUE(fixed("upper", {LogicalType::Any()}));
+  EXPECT_FALSE(fixed("+", {LogicalType::Any(), T("INT64")}));  // INT64 + INT64, DATE + INT64 ...
+  EXPECT_FALSE(fixed("-", {T("DATE"), LogicalType::Any()}));
+  EXPECT_FALSE(fixed("negate", {LogicalType::Any()}));
+  EXPECT_FALSE(fixed("coalesce", {LogicalType::Any(), T("DATE")}));
+}
+
 }  // namespace
 }  // namespace graphdb::function::testing

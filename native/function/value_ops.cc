@@ -292,4 +292,50 @@ Comparison CompareForOperator(const Value& raw_a, const Value& raw_b) {
   return {c == 0, c > 0};
 }
 
+bool CanSeekPrimaryKey(const LogicalType& key_type, const LogicalType& pk_type) {
+  Id key = key_type.id() == Id::kSerial ? Id::kInt64 : key_type.id();
+  Id pk = pk_type.id() == Id::kSerial ? Id::kInt64 : pk_type.id();
+  if (key == Id::kAny || key == pk || key == Id::kString) return true;
+  return internal::IsNumericId(key) && internal::IsNumericId(pk);
+}
+
+std::optional<Value> PrimaryKeyFor(const Value& raw_key, const LogicalType& pk_type) {
+  if (raw_key.is_null()) return std::nullopt;
+  const Id pk = pk_type.id() == Id::kSerial ? Id::kInt64 : pk_type.id();
+  Value key = raw_key;
+  if (key.type_id() == Id::kString && pk != Id::kString) key = CastValue(key, LogicalType(pk));
+  const Id id = key.type_id() == Id::kSerial ? Id::kInt64 : key.type_id();
+  const bool key_floating = internal::IsFloatingId(id);
+  if (key_floating && std::isnan(key.GetDouble())) return std::nullopt;
+  if (id == pk) return key;
+  if (!internal::IsNumericId(id) || !internal::IsNumericId(pk)) return std::nullopt;
+  if (internal::IsIntegralId(pk)) {
+    int128_t x;
+    if (key_floating) {
+      double d = key.GetDouble();
+      if (std::floor(d) != d || d >= kTwo127 || d < -kTwo127) return std::nullopt;
+      x = static_cast<int128_t>(d);
+    } else {
+      x = internal::GetInteger(key);
+    }
+    if (!internal::FitsIn(pk, x)) return std::nullopt;
+    return internal::MakeInteger(pk, x);
+  }
+  // A FLOAT or DOUBLE column: the key must be a value of the column's type exactly.
+  double d;
+  if (key_floating) {
+    d = key.GetDouble();
+  } else {
+    int128_t x = internal::GetInteger(key);
+    d = static_cast<double>(x);
+    if (d >= kTwo127 || static_cast<int128_t>(d) != x) return std::nullopt;
+  }
+  if (pk == Id::kFloat) {
+    auto f = static_cast<float>(d);
+    if (static_cast<double>(f) != d) return std::nullopt;
+    return Value::Float(f);
+  }
+  return Value::Double(d);
+}
+
 }  // namespace graphdb::function

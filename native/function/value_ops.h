@@ -19,7 +19,9 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 
+#include "types/logical_type.h"
 #include "types/value.h"
 
 namespace graphdb::function {
@@ -38,5 +40,18 @@ struct Comparison {
   bool greater;
 };
 Comparison CompareForOperator(const Value& a, const Value& b);
+
+// Primary-key seeks. A filter `n.pk = key` may become an index seek only when the seek finds
+// exactly the rows the comparison accepts: when at most one value of the key's type equals a
+// given key. CanSeekPrimaryKey says whether keys of `key_type` have that property against a key
+// column of `pk_type` (SERIAL as INT64): any number for a numeric key column, the column's own
+// type, STRING (the comparison casts it to the column's type), and ANY (a NULL).
+bool CanSeekPrimaryKey(const LogicalType& key_type, const LogicalType& pk_type);
+// The value of `pk_type` that equals `key` under CompareForOperator, or nullopt when none does
+// (NULL, NaN, a non-integral or out-of-range number for an integer column, an integer a FLOAT
+// or DOUBLE column cannot hold exactly). A STRING key is cast to `pk_type` as the comparison
+// casts it, and fails with the comparison's conversion error.
+// REQUIRES: CanSeekPrimaryKey(key.type(), pk_type).
+std::optional<Value> PrimaryKeyFor(const Value& key, const LogicalType& pk_type);
 
 }  // namespace graphdb::function

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 
 #include "function/function_test_util.h"
 
@@ -110,6 +111,42 @@ TEST(ValueOpsTest, BooleanConnectives) {
   EXPECT_EQ(Eval("xor", {Bool(true), Bool(false)}), "True");
   EXPECT_EQ(Eval("not", {Null()}), "NULL");
   EXPECT_EQ(Eval("is_null", {Null()}), "True");
+}
+
+// Issue 24, item 3: a primary-key seek finds exactly the key the comparison `pk = key` accepts.
+TEST(ValueOpsTest, PrimaryKeyForIsExact) {
+  auto key = [](const Value& v, const std::string& pk) -> std::string {
+    std::optional<Value> k = PrimaryKeyFor(v, T(pk));
+    return k ? k->type().ToString() + " " + k->ToString() : "none";
+  };
+  EXPECT_EQ(key(Dbl(294.6), "INT64"), "none");
+  EXPECT_EQ(key(Dbl(295.4), "INT64"), "none");
+  EXPECT_EQ(key(Dbl(295.0), "INT64"), "INT64 295");
+  EXPECT_EQ(key(Dbl(-3.0), "INT32"), "INT32 -3");
+  EXPECT_EQ(key(Dbl(NAN), "INT64"), "none");
+  EXPECT_EQ(key(Dbl(INFINITY), "INT64"), "none");
+  EXPECT_EQ(key(Dbl(1e19), "INT64"), "none");        // beyond INT64
+  EXPECT_EQ(key(Dbl(1e19), "UINT64"), "UINT64 10000000000000000000");
+  EXPECT_EQ(key(Dbl(9223372036854775807.0), "INT64"), "none");  // 2^63 after rounding
+  EXPECT_EQ(key(I64(300), "UINT8"), "none");
+  EXPECT_EQ(key(I64(-1), "UINT64"), "none");
+  EXPECT_EQ(key(I64(200), "UINT8"), "UINT8 200");
+  EXPECT_EQ(key(I64(7), "SERIAL"), "INT64 7");
+  EXPECT_EQ(key(I64(3), "DOUBLE"), "DOUBLE 3.000000");
+  EXPECT_EQ(key(I64(9007199254740993), "DOUBLE"), "none");  // 2^53 + 1: no DOUBLE equals it
+  EXPECT_EQ(key(Dbl(0.1), "FLOAT"), "none");                // 0.1 is no FLOAT
+  EXPECT_EQ(key(Dbl(0.5), "FLOAT"), "FLOAT 0.500000");
+  EXPECT_EQ(key(Str("295"), "INT64"), "INT64 295");         // cast as the comparison casts it
+  EXPECT_EQ(key(Str("abc"), "STRING"), "STRING abc");
+  EXPECT_EQ(key(Null(), "INT64"), "none");
+  EXPECT_THROW(PrimaryKeyFor(Str("294.6"), T("INT64")), GraphDBException);
+  EXPECT_TRUE(CanSeekPrimaryKey(T("DOUBLE"), T("INT64")));
+  EXPECT_TRUE(CanSeekPrimaryKey(T("STRING"), T("INT64")));
+  EXPECT_TRUE(CanSeekPrimaryKey(T("INT64"), T("SERIAL")));
+  EXPECT_TRUE(CanSeekPrimaryKey(LogicalType::Any(), T("STRING")));
+  // The comparison casts the STRING key column to the key's type: '5' and '05' both equal 5.
+  EXPECT_FALSE(CanSeekPrimaryKey(T("INT64"), T("STRING")));
+  EXPECT_FALSE(CanSeekPrimaryKey(T("TIMESTAMP"), T("DATE")));
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "exec/file_scan.h"
 #include "exec/graph_store.h"
 #include "exec/redo_log.h"
+#include "function/cast.h"
 #include "main/statements.h"
 #include "main/transaction_strategy.h"
 
@@ -82,7 +83,53 @@ struct CommitContext {
 exec::QueryResult ExecuteBound(Database& db, const planner::LogicalPlan& plan,
                                const std::unordered_map<std::string, Value>& params,
                                AccessMode mode, Session* session,
-                               CommitContext* commit = nullptr, uint64_t work_budget = 0);
+                               CommitContext* commit = nullptr, uint64_t work_budget = 0,
+                               exec::PlanProfile* profile = nullptr);
+
+// EXPLAIN's line for a statement that is not a query.
+std::string StatementKindName(parser::StatementKind kind) {
+  switch (kind) {
+    case parser::StatementKind::kQuery: return "QUERY";
+    case parser::StatementKind::kCreateNodeTable: return "CREATE_NODE_TABLE";
+    case parser::StatementKind::kCreateRelTable: return "CREATE_REL_TABLE";
+    case parser::StatementKind::kCreateSequence: return "CREATE_SEQUENCE";
+    case parser::StatementKind::kDropTable: return "DROP_TABLE";
+    case parser::StatementKind::kDropSequence: return "DROP_SEQUENCE";
+    case parser::StatementKind::kAlterTable: return "ALTER_TABLE";
+    case parser::StatementKind::kCopyFrom: return "COPY_FROM";
+    case parser::StatementKind::kCopyTo: return "COPY_TO";
+    case parser::StatementKind::kTransaction: return "TRANSACTION";
+    case parser::StatementKind::kCheckpoint: return "CHECKPOINT";
+    case parser::StatementKind::kStandaloneCall: return "SET_SETTING";
+    case parser::StatementKind::kCallFunction: return "TABLE_FUNCTION";
+  }
+  return "STATEMENT";
+}
+
+// A result of one STRING column `explain` holding `text` (EXPLAIN and PROFILE).
+exec::QueryResult PlanTextResult(std::string text) {
+  exec::QueryResult result;
+  result.column_names = {"explain"};
+  result.column_types = {LogicalType::String()};
+  result.rows.push_back({Value::String(std::move(text))});
+  return result;
+}
+
+// Runs `plan` for `statement`: under EXPLAIN, only returns the plan; under PROFILE, runs it (its
+// updates too) and returns the plan with what each operator did.
+// REQUIRES: the locks ExecuteBound needs.
+exec::QueryResult RunPlanOf(Database& db, const parser::ParsedStatement& statement,
+                            const planner::LogicalPlan& plan,
+                            const std::unordered_map<std::string, Value>& params, AccessMode mode,
+                            Session* session, CommitContext* commit) {
+  if (statement.explain) return PlanTextResult(plan.root->ToString());
+  if (!statement.profile) return ExecuteBound(db, plan, params, mode, session, commit);
+  exec::PlanProfile profile;
+  exec::QueryResult ran = ExecuteBound(db, plan, params, mode, session, commit, 0, &profile);
+  exec::QueryResult result = PlanTextResult(exec::ProfileText(*plan.root, profile));
+  result.counters = ran.counters;
+  return result;
+}
 
 // REQUIRES: the locks ExecuteBound needs.
 exec::QueryResult RunQueryStatement(Database& db, const parser::ParsedQueryStatement& statement,
@@ -90,14 +137,7 @@ exec::QueryResult RunQueryStatement(Database& db, const parser::ParsedQueryState
                                     AccessMode mode, Session* session, CommitContext* commit) {
   // Bound and planned, or reused from the plan cache; the plan reads `params` when it runs.
   std::shared_ptr<const CompiledQuery> compiled = CompileStatement(db, statement, params, session);
-  if (statement.explain) {
-    exec::QueryResult result;
-    result.column_names = {"explain"};
-    result.column_types = {LogicalType::String()};
-    result.rows.push_back({Value::String(compiled->plan.root->ToString())});
-    return result;
-  }
-  return ExecuteBound(db, compiled->plan, params, mode, session, commit);
+  return RunPlanOf(db, statement, compiled->plan, params, mode, session, commit);
 }
 
 // Runs a planned query through `run_plan(store, ctx)`, which runs the plan over the statement's
@@ -140,6 +180,7 @@ exec::QueryResult& RunPlanned(Database& db, const std::unordered_map<std::string
   if (session) {
     ctx.fn_ctx.random_state = session->random_state;
     ctx.fn_ctx.disable_map_key_check = session->disable_map_key_check;
+    ctx.settings = &session->settings;
   } else {
     ctx.fn_ctx.random_state = InitialRandomState();
   }
@@ -164,32 +205,50 @@ exec::QueryResult& RunPlanned(Database& db, const std::unordered_map<std::string
 exec::QueryResult ExecuteBound(Database& db, const planner::LogicalPlan& plan,
                                const std::unordered_map<std::string, Value>& params,
                                AccessMode mode, Session* session, CommitContext* commit,
-                               uint64_t work_budget) {
+                               uint64_t work_budget, exec::PlanProfile* profile) {
   exec::QueryResult result;
   RunPlanned(db, params, mode, session, commit, work_budget,
              [&](exec::GraphStore& store, exec::ExecContext& ctx) -> exec::QueryResult& {
-               result = exec::ExecutePlan(plan, &store, ctx);
+               result = exec::ExecutePlan(plan, &store, ctx, profile);
                return result;
              });
   return result;
 }
 
-// CALL name = value: the session settings. Settings of Kùzu's that have no effect here
-// (threads, timeouts, checkpoint thresholds ...) are accepted.
+// CALL name = value: a setting of the session (binder::FindSetting lists them; those of
+// Kùzu's that have no effect here, threads, timeouts, checkpoint thresholds ..., are kept for
+// current_setting() only).
 exec::QueryResult RunStandaloneCall(Database& db, const parser::ParsedStandaloneCall& call,
                                     const std::unordered_map<std::string, Value>& params,
                                     Session* session) {
-  std::string option = catalog::FoldName(call.option_name);
-  if (option == "disable_map_key_check") {
-    binder::Binder binder(db.catalog(), params);
-    auto bound = binder.BindConstantExpression(*call.value);
-    exec::ExecContext ctx;
-    ctx.params = &params;
-    Value v = exec::Evaluate(*bound, ctx);
-    if (v.type_id() != LogicalTypeId::kBool) {
-      ThrowBinding("Binder exception: " + call.option_name + " expects a BOOL value.");
+  const binder::Setting* setting = binder::FindSetting(call.option_name);
+  if (!setting) ThrowBinding("Binder exception: Invalid option name: " + call.option_name + ".");
+  const LogicalType type(setting->type);
+  binder::Binder binder(db.catalog(), params);
+  auto bound = binder.BindConstantExpression(*call.value);
+  // A number of another type converts if it is in range (threads = 4 is an INT64).
+  if (!function::CanImplicitCast(bound->type, type) &&
+      !(bound->type.IsInteger() && type.IsInteger())) {
+    ThrowBinding("Binder exception: Expression " + binder::ExpressionUniqueName(*call.value) +
+                 " has data type " + bound->type.ToString() + " but expected " +
+                 type.ToString() + ". Implicit cast is not supported.");
+  }
+  exec::ExecContext ctx;
+  ctx.params = &params;
+  Value v = function::CastValue(exec::Evaluate(*bound, ctx), type);
+  if (v.is_null()) ThrowBinding("Binder exception: " + call.option_name + " cannot be NULL.");
+  if (setting->name == "recursive_pattern_semantic") {
+    std::string semantic(v.GetString());
+    for (char& c : semantic) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (semantic != "WALK" && semantic != "TRAIL" && semantic != "ACYCLIC") {
+      ThrowBinding("Binder exception: Cannot parse " + std::string(v.GetString()) +
+                   " as a path semantic. Supported inputs are [WALK, TRAIL, ACYCLIC]");
     }
-    if (session) session->disable_map_key_check = v.GetBool();
+    v = Value::String(semantic);
+  }
+  if (session) {
+    if (setting->name == "disable_map_key_check") session->disable_map_key_check = v.GetBool();
+    session->settings[std::string(setting->name)] = std::move(v);
   }
   return MessageResult("");
 }
@@ -276,6 +335,12 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
                                const std::unordered_map<std::string, Value>& params,
                                Session* session, CommitContext* commit) {
   const bool in_transaction = session && session->transaction;
+  if (statement.explain && statement.kind != parser::StatementKind::kQuery &&
+      statement.kind != parser::StatementKind::kCallFunction) {
+    // EXPLAIN never runs a statement; one without a query plan (DDL, COPY, a setting ...) has
+    // nothing to show but its kind. PROFILE runs it as usual.
+    return PlanTextResult(StatementKindName(statement.kind) + "\n");
+  }
   switch (statement.kind) {
     case parser::StatementKind::kQuery: {
       const auto& query = statement.As<parser::ParsedQueryStatement>();
@@ -306,8 +371,8 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       std::shared_lock<StatementLock> lock(db.statement_lock());
       binder::Binder binder(db.catalog(), params);
       auto bound = binder.BindStandaloneCall(*statement.As<parser::ParsedCallFunction>().function);
-      return ExecuteBound(db, planner::PlanQuery(*bound, db.catalog()), params, AccessMode::kRead,
-                          session);
+      return RunPlanOf(db, statement, planner::PlanQuery(*bound, db.catalog()), params,
+                       AccessMode::kRead, session, nullptr);
     }
     default:
       break;
@@ -401,7 +466,7 @@ std::optional<Result<exec::QueryResult*>> TryRunShortRead(
     return std::nullopt;
   }
   const auto& query_statement = statement.As<parser::ParsedQueryStatement>();
-  if (query_statement.explain) return std::nullopt;
+  if (query_statement.explain || query_statement.profile) return std::nullopt;
   std::shared_lock<StatementLock> lock(db.statement_lock(), std::try_to_lock);
   if (!lock.owns_lock()) return std::nullopt;
   std::shared_ptr<const CompiledQuery> compiled;

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "common/result.h"
+#include "cypher/binder/table_functions.h"
 #include "cypher/parser/ast.h"
 #include "exec/graph_store.h"
 #include "exec/query_result.h"
@@ -44,6 +45,7 @@ struct Transaction {
 struct Session {
   Session();
   bool disable_map_key_check = true;  // CALL disable_map_key_check = false turns checks on
+  binder::SessionSettings settings;   // every setting CALL name = value changed
   uint64_t random_state = 0;
   std::unique_ptr<Transaction> transaction;
   StatementMemo statements;

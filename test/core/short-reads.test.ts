@@ -38,7 +38,10 @@ describe('short reads', () => {
       code: 'QUERY_BINDING',
     });
     await expect(conn.query(read)).rejects.toBeInstanceOf(GraphDBError); // $id missing
-    expect((await conn.query(read, { id: 'two' })).rows).toEqual(conn.querySync(read, { id: 'two' }).rows);
+    // A key that is no INT64 fails as the comparison `p.id = 'two'` does, on both paths.
+    await expect(conn.query(read, { id: 'two' })).rejects.toMatchObject({ code: 'QUERY_RUNTIME' });
+    expect(() => conn.querySync(read, { id: 'two' })).toThrow(/Could not convert "two" to INT64/);
+    expect((await conn.query(read, { id: '2' })).rows).toEqual(conn.querySync(read, { id: '2' }).rows);
     expect(conn.pending).toBe(0);
     conn.close();
     db.close();

@@ -954,6 +954,12 @@ std::unique_ptr<BoundProjection> Binder::BindProjection(const parser::ParsedProj
   std::vector<VariableInfo> outputs;
 
   auto add_item = [&](BoundExpressionPtr expr, std::string name) {
+    if (is_return && expr->type.id() != LogicalTypeId::kAny &&
+        expr->type.Contains([](LogicalTypeId id) { return id == LogicalTypeId::kAny; })) {
+      // The elements of [] or [NULL] that nothing gave a type: INT64 in a result, as in Kùzu.
+      LogicalType resolved = function::ResolveAnyType(expr->type, LogicalType::Int64());
+      expr = ImplicitCast(std::move(expr), resolved);
+    }
     BoundProjectionItem item;
     item.slot = NewSlot();
     item.name = name;
@@ -1165,6 +1171,19 @@ BoundExpressionPtr Binder::BindScalar(const std::string& name, std::vector<Bound
   std::string error;
   auto fn = function::BindScalarFunctionWithInput(name, input, &error);
   if (!fn) ThrowBinding(error);
+  if (fn->propagates_nulls && fn->deterministic) {
+    // NULL + 1, date(...) - NULL: NULL whatever the other arguments. Its type is the one the
+    // NULL chose an overload for, not a fact: unless every overload has that type (NULL = 1 is
+    // a BOOL), the NULL has no type yet and unifies with its context as the NULL literal does
+    // (coalesce(d, NULL + 1)).
+    for (const auto& a : args) {
+      if (a->kind == ExprKind::kLiteral && a->literal.is_null() &&
+          a->type.id() == LogicalTypeId::kAny) {
+        return MakeLiteral(fn->result_type_fixed ? Value::Null(fn->result_type) : Value::Null(),
+                           text);
+      }
+    }
+  }
   auto e = MakeExpr(ExprKind::kScalarFunction, fn->result_type, text);
   e->name = fn->name;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -1720,8 +1739,9 @@ BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
         }
         element = *common;
       }
-      // As in Kùzu, a list of only NULLs (or none) is an INT64[].
-      element = function::ResolveAnyType(element, LogicalType::Int64());
+      // A list of only NULLs (or none: []) has elements of type ANY until its context gives
+      // them one (coalesce(n.tags, []), CASE branches, [] + ['a']); a RETURN column makes
+      // them INT64, as Kùzu types such a list (BindProjection).
       for (size_t i = 0; i < items.size(); ++i) {
         const LogicalType& from = items[i]->type;
         if (from != element && from.id() != LogicalTypeId::kAny &&
@@ -1748,7 +1768,8 @@ BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
       for (size_t i = 0; i < expr.children.size(); ++i) {
         auto child = Bind(*expr.children[i]);
         // As in Kùzu, a field holding only NULL is a STRING.
-        LogicalType type = function::ResolveAnyType(child->type, LogicalType::String());
+        LogicalType type = child->type.id() == LogicalTypeId::kAny ? LogicalType::String()
+                                                                   : child->type;
         fields.emplace_back(expr.keys[i], type);
         e->field_names.push_back(expr.keys[i]);
         e->children.push_back(ImplicitCast(std::move(child), type));

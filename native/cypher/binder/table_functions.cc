@@ -37,7 +37,51 @@ catalog::TableId ResolveTable(const catalog::Catalog& catalog, const Value& arg)
   return *id;
 }
 
+std::vector<Setting> MakeSettings() {
+  using Id = LogicalTypeId;
+  auto u64 = [](uint64_t v) { return Value::UInt(Id::kUInt64, v); };
+  return {
+      {"threads", Id::kUInt64, u64(1)},
+      {"timeout", Id::kUInt64, u64(0)},
+      {"warning_limit", Id::kUInt64, u64(8192)},
+      {"progress_bar", Id::kBool, Value::Boolean(false)},
+      {"var_length_extend_max_depth", Id::kInt64, Value::Int64(30)},
+      {"sparse_frontier_threshold", Id::kInt64, Value::Int64(1000)},
+      {"enable_semi_mask", Id::kBool, Value::Boolean(true)},
+      {"disable_map_key_check", Id::kBool, Value::Boolean(true)},
+      {"enable_zone_map", Id::kBool, Value::Boolean(true)},
+      {"home_directory", Id::kString, Value::String("")},
+      {"file_search_path", Id::kString, Value::String("")},
+      {"recursive_pattern_semantic", Id::kString, Value::String("WALK")},
+      {"recursive_pattern_factor", Id::kInt64, Value::Int64(100)},
+      {"debug_enable_multi_writes", Id::kBool, Value::Boolean(false)},
+      {"checkpoint_threshold", Id::kInt64, Value::Int64(16 * 1024 * 1024)},
+      {"auto_checkpoint", Id::kBool, Value::Boolean(true)},
+      {"force_checkpoint_on_close", Id::kBool, Value::Boolean(true)},
+      {"spill_to_disk", Id::kBool, Value::Boolean(true)},
+      {"enable_plan_optimizer", Id::kBool, Value::Boolean(true)},
+      {"enable_internal_catalog", Id::kBool, Value::Boolean(false)},
+  };
+}
+
 }  // namespace
+
+const Setting* FindSetting(std::string_view name) {
+  static const std::vector<Setting> settings = MakeSettings();
+  std::string folded = catalog::FoldName(name);
+  for (const Setting& s : settings) {
+    if (s.name == folded) return &s;
+  }
+  return nullptr;
+}
+
+const Value& SettingValue(const Setting& setting, const SessionSettings* settings) {
+  if (settings) {
+    auto it = settings->find(std::string(setting.name));
+    if (it != settings->end()) return it->second;
+  }
+  return setting.default_value;
+}
 
 BoundTableFunction BindTableFunction(const std::string& name, std::vector<Value> args,
                                      const catalog::Catalog& catalog) {
@@ -81,6 +125,18 @@ BoundTableFunction BindTableFunction(const std::string& name, std::vector<Value>
   } else if (name == "fsm_info") {
     ExpectArgs(name, args, 0);
     columns({{"start_page_idx", kInt64}, {"num_pages", kInt64}});
+  } else if (name == "current_setting") {
+    ExpectArgs(name, args, 1);
+    const Setting* setting = FindSetting(args[0].GetString());
+    if (!setting) {
+      ThrowBinding("Binder exception: Invalid option name: " + std::string(args[0].GetString()) +
+                   ".");
+    }
+    fn.column_names.emplace_back(setting->name);
+    fn.column_types.push_back(kString);
+  } else if (name == "db_version") {
+    ExpectArgs(name, args, 0);
+    columns({{"version", kString}});
   } else {
     ThrowBinding("Catalog exception: function " + Upper(name) + " does not exist.");
   }

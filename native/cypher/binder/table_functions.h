@@ -11,12 +11,17 @@
 //                       min value, max value, cycle
 //   fsm_info()          the free-space map: one row (start_page_idx, num_pages) per free page
 //                       range of the data files (none here: checkpoints rewrite whole files)
+//   current_setting(name)  one row, one STRING column named after the setting: its value on
+//                       this connection (see FindSetting)
+//   db_version()        one row: `version`, GraphDB's version
 //
 // Thread-safety: pure functions of their arguments.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "catalog/catalog.h"
@@ -34,6 +39,22 @@ struct BoundTableFunction {
   // Per output column, the frame slot it is written to (nullopt: not yielded).
   std::vector<std::optional<SlotId>> slots;
 };
+
+// The connection settings of `CALL name = value`, with Kùzu's names, value types and defaults.
+// A connection keeps the values it set (by lower-case name); current_setting(name) reports
+// them, or the default. GraphDB acts on disable_map_key_check; it accepts the others for
+// compatibility, and they change nothing (a statement runs on one thread whatever `threads`
+// says, variable-length patterns stop at 30 hops unless the pattern says otherwise ...).
+struct Setting {
+  std::string_view name;
+  LogicalTypeId type;
+  Value default_value;
+};
+using SessionSettings = std::unordered_map<std::string, Value>;
+// Case-insensitive; nullptr for a name that is no setting.
+const Setting* FindSetting(std::string_view name);
+// The value of `setting` in `settings` (null: none set), else its default.
+const Value& SettingValue(const Setting& setting, const SessionSettings* settings);
 
 // Checks the call and fills name, args, table_id and the output columns. Throws Kùzu's
 // binder / catalog errors.

@@ -46,7 +46,8 @@ const char* KindName(LogicalOpKind kind) {
 
 }  // namespace
 
-std::string LogicalOperator::ToString(int indent) const {
+std::string LogicalOperator::ToString(
+    int indent, const std::function<std::string(const LogicalOperator&)>& note) const {
   std::string out(static_cast<size_t>(indent) * 2, ' ');
   out += KindName(kind);
   switch (kind) {
@@ -70,8 +71,9 @@ std::string LogicalOperator::ToString(int indent) const {
     default:
       break;
   }
+  if (note) out += note(*this);
   out += "\n";
-  for (const auto& child : children) out += child->ToString(indent + 1);
+  for (const auto& child : children) out += child->ToString(indent + 1, note);
   return out;
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -84,7 +85,10 @@ struct LogicalOperator {
   // kUpdate, kTableFunction, kFileScan
   const binder::BoundClause* clause = nullptr;
 
-  std::string ToString(int indent = 0) const;  // EXPLAIN output
+  // EXPLAIN output: one line per operator, children indented below it; `note` adds text to
+  // the end of each operator's line (PROFILE's counts).
+  std::string ToString(int indent = 0,
+                       const std::function<std::string(const LogicalOperator&)>& note = {}) const;
 };
 
 using LogicalOperatorPtr = std::unique_ptr<LogicalOperator>;

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "common/status.h"
+#include "function/value_ops.h"
 
 namespace graphdb::planner {
 
@@ -131,11 +132,7 @@ class PartPlanner {
             available_.insert(clause.file_scan->slots.begin(), clause.file_scan->slots.end());
           }
           plan = std::move(op);
-          if (clause.where) {
-            auto filter = MakeOp(LogicalOpKind::kFilter, std::move(plan));
-            filter->expr = clause.where.get();
-            plan = std::move(filter);
-          }
+          if (clause.where) plan = FilterChain(std::move(plan), *clause.where);
           break;
         }
         case BoundClause::Kind::kCreate:
@@ -163,21 +160,46 @@ class PartPlanner {
   struct Conjunct {
     const BoundExpression* expr;
     std::set<SlotId> slots;
+    int rank = 0;  // ConjunctRank
     bool placed = false;
   };
 
-  LogicalOperatorPtr PlaceFilters(LogicalOperatorPtr plan, std::vector<Conjunct>& conjuncts) {
+  // Filters for the conjuncts not placed yet whose variables are bound (`all`: every one left),
+  // in rank order; one that may fail waits while a conjunct that cannot is still unplaced.
+  LogicalOperatorPtr PlaceFilters(LogicalOperatorPtr plan, std::vector<Conjunct>& conjuncts,
+                                  bool all = false) {
+    std::vector<Conjunct*> order;
     for (auto& c : conjuncts) {
-      if (c.placed) continue;
-      bool ready = std::all_of(c.slots.begin(), c.slots.end(),
-                               [this](SlotId s) { return available_.count(s) > 0; });
-      if (!ready) continue;
+      if (!c.placed) order.push_back(&c);
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [](const Conjunct* a, const Conjunct* b) { return a->rank < b->rank; });
+    bool safe_waiting = false;
+    for (Conjunct* c : order) {
+      if (c->rank >= kMayFailRank && safe_waiting && !all) break;
+      bool ready = all || std::all_of(c->slots.begin(), c->slots.end(), [this](SlotId s) {
+                     return available_.count(s) > 0;
+                   });
+      if (!ready) {
+        safe_waiting = safe_waiting || c->rank < kMayFailRank;
+        continue;
+      }
       auto op = MakeOp(LogicalOpKind::kFilter, std::move(plan));
-      op->expr = c.expr;
+      op->expr = c->expr;
       plan = std::move(op);
-      c.placed = true;
+      c->placed = true;
     }
     return plan;
+  }
+
+  // A WHERE applied at one point (WITH ... WHERE, CALL ... WHERE): a filter per conjunct, in
+  // rank order.
+  LogicalOperatorPtr FilterChain(LogicalOperatorPtr plan, const BoundExpression& where) {
+    std::vector<const BoundExpression*> parts;
+    SplitConjuncts(&where, parts);
+    std::vector<Conjunct> conjuncts;
+    for (const auto* p : parts) conjuncts.push_back({p, {}, ConjunctRank(*p)});
+    return PlaceFilters(std::move(plan), conjuncts, /*all=*/true);
   }
 
   // The node of `pattern` to start from: one already bound, else one with a primary-key
@@ -204,7 +226,7 @@ class PartPlanner {
       std::vector<const BoundExpression*> parts;
       SplitConjuncts(clause.where.get(), parts);
       for (const auto* p : parts) {
-        Conjunct c{p, {}};
+        Conjunct c{p, {}, ConjunctRank(*p)};
         CollectSlots(*p, c.slots);
         conjuncts.push_back(std::move(c));
       }
@@ -257,15 +279,9 @@ class PartPlanner {
         plan = PlaceFilters(std::move(plan), conjuncts);
       }
     }
-    for (auto& c : conjuncts) {
-      if (!c.placed) {  // refers to something bound later or nowhere: apply at the end
-        auto op = MakeOp(LogicalOpKind::kFilter, std::move(plan));
-        op->expr = c.expr;
-        plan = std::move(op);
-        c.placed = true;
-      }
-    }
-    return plan;
+    // What is left refers to something bound later or nowhere, or waited for a safer
+    // conjunct: applied at the end.
+    return PlaceFilters(std::move(plan), conjuncts, /*all=*/true);
   }
 
   LogicalOperatorPtr PlanProjection(LogicalOperatorPtr plan, const binder::BoundProjection& p) {
@@ -306,11 +322,7 @@ class PartPlanner {
       op->expr2 = p.limit.get();
       plan = std::move(op);
     }
-    if (p.where) {
-      auto op = MakeOp(LogicalOpKind::kFilter, std::move(plan));
-      op->expr = p.where.get();
-      plan = std::move(op);
-    }
+    if (p.where) plan = FilterChain(std::move(plan), *p.where);
     return plan;
   }
 
@@ -327,6 +339,8 @@ class PartPlanner {
         continue;
       }
       if (!catalog::NamesEqual(prop.name, schema.primary_key_property().name)) continue;
+      // A key some value of which equals several keys, or none exactly, stays a filter.
+      if (!function::CanSeekPrimaryKey(other.type, schema.primary_key_property().type)) continue;
       std::set<SlotId> used;
       CollectSlots(other, used);
       if (used.count(slot) || other.HasAggregate()) continue;

@@ -1,6 +1,6 @@
 // Planner: BoundQuery -> LogicalPlan, followed by the optimizer rules:
 //   - filter_pushdown: WHERE conjuncts move to the first operator where their variables are
-//     bound (planning places them there directly);
+//     bound (planning places them there directly), in the order of ConjunctRank below;
 //   - index_seek: a filter `n.pk = <expr not using n>` over a single-table node scan becomes a
 //     primary-key index seek;
 //   - top_k: ORDER BY followed by LIMIT sorts with the limit (the Sort keeps only k rows).
@@ -25,6 +25,24 @@ LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& c
 // variables (a SingleRow leaf over the shared frame).
 LogicalOperatorPtr PlanSubquery(const binder::BoundQueryPart& part,
                                 const catalog::Catalog& catalog);
+
+// The order of a WHERE's conjuncts (conjunct_order.cc). openCypher lets them run in any order,
+// so an error one of them raises may depend on it; GraphDB evaluates first the conjuncts that
+// cannot fail, so a row another conjunct removes never reaches one that would fail on it
+// (`WHERE r.eid = -5 AND to_double(n.name) = 1` casts no name when no rel has eid -5):
+//   0  `x.prop = <literal or parameter>` (inline properties {k: v} too): cheap and selective;
+//   1  other conjuncts that cannot fail: comparisons of values that compare without a cast,
+//      IS NULL, AND / OR / NOT of such, label tests, STARTS WITH / CONTAINS, IN;
+//   2  the same holding an EXISTS / COUNT subquery (a pattern filter: safe, but costly);
+//   3  (kMayFailRank) anything that may raise an error: function calls, casts, arithmetic
+//      (overflow), a STRING compared with a number (a cast), list indexing ...
+// A conjunct of rank < 3 is placed where its variables are first bound, as early as possible;
+// one of rank 3 only once every conjunct of lower rank of the same WHERE is placed (so it may
+// run above an expansion it could have run below), and conjuncts placed at the same point run
+// in rank order. An error can still come from a row that a conjunct of the same rank, or one
+// inside an OR, would have removed.
+inline constexpr int kMayFailRank = 3;
+int ConjunctRank(const binder::BoundExpression& conjunct);
 
 // Optimizer rules (one file each).
 void ApplyIndexSeekRule(LogicalOperatorPtr& root, const catalog::Catalog& catalog);
