@@ -102,6 +102,8 @@ std::string StatementKindName(parser::StatementKind kind) {
     case parser::StatementKind::kCheckpoint: return "CHECKPOINT";
     case parser::StatementKind::kStandaloneCall: return "SET_SETTING";
     case parser::StatementKind::kCallFunction: return "TABLE_FUNCTION";
+    case parser::StatementKind::kCommentOn: return "COMMENT_ON";
+    case parser::StatementKind::kExtension: return "EXTENSION";
   }
   return "STATEMENT";
 }
