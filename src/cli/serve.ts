@@ -15,6 +15,8 @@ export interface ServeOptions {
   queryTimeout: number;
   stopTimeout: number;
   demo?: boolean;
+  /** false with --no-console. */
+  console: boolean;
 }
 
 export async function runServe(dir: string, options: ServeOptions): Promise<void> {
@@ -43,6 +45,7 @@ export async function runServe(dir: string, options: ServeOptions): Promise<void
       autoCompaction: options.autoCompaction,
       queryTimeoutMs: options.queryTimeout,
       stopTimeoutMs: options.stopTimeout,
+      console: options.console,
     });
     try {
       await service.runAndWaitForExit({
@@ -50,6 +53,7 @@ export async function runServe(dir: string, options: ServeOptions): Promise<void
           const slots = service.pool?.size ?? 0;
           process.stdout.write(`GraphDB service listening on ${url} (${slots} execution slots)\n`);
           process.stdout.write('POST /cypher, GET /schema, GET /status; Ctrl-C to stop\n');
+          if (options.console) process.stdout.write(`Web console: ${url}/\n`);
         },
       });
     } finally {
