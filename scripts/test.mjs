@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: the native GoogleTest suite (skipped with a message when GoogleTest is absent),
-// then the vitest suites: test/** but test/timing, then test/timing alone. Exits non-zero if
-// any fails.
+// then the vitest suites: test/** but test/timing and test/browser, then those two alone.
+// Exits non-zero if any fails.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,8 @@ const filters = process.argv.slice(2);
 // With file filters, a pass may find none of its files: that is no failure.
 const passArgs = filters.length > 0 ? ['--passWithNoTests', ...filters] : [];
 const vitest = spawnSync(process.execPath, [vitestBin, 'run', ...passArgs], { cwd: root, stdio: 'inherit' });
-// The timing tests (event-loop lag, cancellation latency) after the rest, one file at a time.
+// The timing tests (event-loop lag, cancellation latency) and the web console's browser tests
+// (page-load budget) after the rest, one file at a time.
 const timing = spawnSync(
   process.execPath,
   [vitestBin, 'run', '--config', 'vitest.timing.config.ts', ...passArgs],

@@ -10,5 +10,5 @@ export {
 export { QueryResult, type QuerySummary } from './core/query-result.js';
 export { GraphDBService, type RunOptions, type ServiceConfig, type ServiceStatus } from './core/service.js';
 export type { RawTextResult as TextQueryResult } from './native/addon.js';
-export { createApp } from './server/app.js';
+export { type AppOptions, createApp } from './server/app.js';
 export type { HttpErrorCode } from './server/errors.js';

@@ -148,6 +148,7 @@ export function buildProgram(): Command {
       'acknowledge commits once they reach the page cache (no fdatasync per commit)',
     )
     .option('--demo', 'load a small generated social network into an empty database first')
+    .option('--no-console', 'do not serve the web console at /')
     .action(async (dir: string, options: ServeOptions) => {
       await runServe(dir, options);
     });

@@ -17,6 +17,8 @@ export interface ServeOptions {
   maxResultBytes: number;
   maxStatementMemory: number;
   demo?: boolean;
+  /** false with --no-console. */
+  console: boolean;
 }
 
 export async function runServe(dir: string, options: ServeOptions): Promise<void> {
@@ -47,6 +49,7 @@ export async function runServe(dir: string, options: ServeOptions): Promise<void
       stopTimeoutMs: options.stopTimeout,
       maxResultBytes: options.maxResultBytes,
       maxStatementMemoryBytes: options.maxStatementMemory,
+      console: options.console,
     });
     try {
       await service.runAndWaitForExit({
@@ -54,6 +57,7 @@ export async function runServe(dir: string, options: ServeOptions): Promise<void
           const slots = service.pool?.size ?? 0;
           process.stdout.write(`GraphDB service listening on ${url} (${slots} execution slots)\n`);
           process.stdout.write('POST /cypher, GET /schema, GET /status; Ctrl-C to stop\n');
+          if (options.console) process.stdout.write(`Web console: ${url}/\n`);
         },
       });
     } finally {

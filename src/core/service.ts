@@ -50,6 +50,8 @@ export interface ServiceConfig {
   maxStatementMemoryBytes?: number;
   /** Grace `stop()` gives requests in flight before it closes their connections. Default 10 s. */
   stopTimeoutMs?: number;
+  /** Serve the web console at `/` (docs/console.md). Default true. */
+  console?: boolean;
   /** How often the auto-compaction loop checks whether to compact. Default 1000 ms. */
   autoCompactionIntervalMs?: number;
   /** Writes since the last compaction that make auto-compaction worthwhile. Default 1000. */
@@ -121,6 +123,7 @@ const FIELDS = new Set([
   'stopTimeoutMs',
   'autoCompactionIntervalMs',
   'autoCompactionMinWrites',
+  'console',
 ]);
 
 function describe(value: unknown): string {
@@ -178,6 +181,9 @@ function resolveConfig(config: ServiceConfig, maxThreadNum: number): ResolvedCon
   const autoCompaction = config.autoCompaction ?? true;
   if (typeof autoCompaction !== 'boolean') {
     throw new TypeError(`ServiceConfig.autoCompaction must be a boolean, got ${describe(autoCompaction)}`);
+  }
+  if (config.console !== undefined && typeof config.console !== 'boolean') {
+    throw new TypeError(`ServiceConfig.console must be a boolean, got ${describe(config.console)}`);
   }
   const poolSize = threadNum === 0 ? maxThreadNum : threadNum;
   const maxBodyBytes = integerField(config, 'maxBodyBytes', 1, 2 ** 31 - 1, DEFAULT_MAX_BODY_BYTES);

@@ -20,6 +20,7 @@ import {
   serviceRuntime,
 } from '../core/service.js';
 import { ClientGoneError, readIncoming, readRequest, TOO_LARGE } from './body.js';
+import { mountConsole } from './console.js';
 import { errorResponse, responseForError } from './errors.js';
 
 type Env = { Bindings: Partial<HttpBindings> };
@@ -218,14 +219,30 @@ function methodNotAllowed(method: string, path: string): Response {
   });
 }
 
+export interface AppOptions {
+  /**
+   * Serve the web console at `/` (its files under `/console/`). Default: the service's
+   * `ServiceConfig.console`, itself `true` by default.
+   */
+  console?: boolean;
+}
+
 /**
  * The service's HTTP interface: `POST /cypher`, `GET /schema`, `GET /status` (alias
- * `GET /service_status`). Requests are served while the service is initialized (started or
- * mounted elsewhere); after `close()` they get 503.
+ * `GET /service_status`), and the web console at `/` unless turned off. Requests are served
+ * while the service is initialized (started or mounted elsewhere); after `close()` they get 503.
  */
-export function createApp(service: GraphDBService): Hono<Env> {
+export function createApp(service: GraphDBService, options: AppOptions = {}): Hono<Env> {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError('createApp options must be an object');
+  }
+  const withConsole = options.console ?? service.getServiceConfig().console ?? true;
+  if (typeof withConsole !== 'boolean') {
+    throw new TypeError(`createApp options.console must be a boolean, got ${typeof withConsole}`);
+  }
   const runtime = serviceRuntime(service);
   const app = new Hono<Env>();
+  if (withConsole) mountConsole(app);
 
   app.post('/cypher', (c) => tracked(runtime, () => cypher(c, runtime)));
   app.get('/schema', (c) => tracked(runtime, () => schema(c, runtime)));

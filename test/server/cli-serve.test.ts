@@ -57,6 +57,15 @@ function serve(...args: string[]): Promise<Served> {
   });
 }
 
+/** Waits until the server printed `pattern` on stdout (lines after the URL come a moment later). */
+async function waitForOutput(served: Served, pattern: RegExp): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!pattern.test(served.stdout())) {
+    if (Date.now() > deadline) throw new Error(`not printed: ${pattern}; stdout: ${served.stdout()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 function run(...args: string[]): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, [bin, 'serve', ...args], {
     cwd: os.tmpdir(),
@@ -87,6 +96,23 @@ describe('graphdb serve', () => {
     expect(killedBy).toBeNull();
     expect(code).toBe(0);
     expect(served.stderr()).toContain('stopped');
+  });
+
+  it('serves the web console at / and says where; --no-console turns it off', async () => {
+    const served = await serve(':memory:', '--port', '0', '--threads', '1');
+    await waitForOutput(served, /Web console: /);
+    expect(served.stdout()).toContain(`Web console: ${served.url}/\n`);
+    const page = await fetch(`${served.url}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await page.text()).toContain('data-testid="console-root"');
+
+    const off = await serve(':memory:', '--port', '0', '--threads', '1', '--no-console');
+    const none = await fetch(`${off.url}/`);
+    expect(none.status).toBe(404);
+    expect(((await none.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+    expect((await fetch(`${off.url}/status`)).status).toBe(200);
+    expect(off.stdout()).not.toContain('Web console');
   });
 
   it('--demo loads the generated social network into an empty database', async () => {
