@@ -52,6 +52,9 @@ class FaultInjectionFileSystem final : public FileSystem {
   Status RemoveDir(const std::string& path) override;
   Result<uint64_t> FileSize(const std::string& path) override;
   bool Exists(const std::string& path) override;
+  Result<PathKind> GetPathKind(const std::string& path) override {
+    return base_->GetPathKind(path);
+  }
   Status SyncDir(const std::string& path) override;
   Result<std::unique_ptr<FileLock>> LockFile(const std::string& path) override {
     return base_->LockFile(path);

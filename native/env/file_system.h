@@ -54,6 +54,9 @@ class FileLock {
   virtual ~FileLock() = default;
 };
 
+// What a path names (FileSystem::GetPathKind).
+enum class PathKind : uint8_t { kMissing, kFile, kDirectory, kOther };
+
 class FileSystem {
  public:
   virtual ~FileSystem() = default;
@@ -78,6 +81,10 @@ class FileSystem {
   virtual Status RemoveDir(const std::string& path) = 0;
   virtual Result<uint64_t> FileSize(const std::string& path) = 0;
   virtual bool Exists(const std::string& path) = 0;
+  // What `path` names, following symbolic links: kMissing when nothing is there (or a part of
+  // the path before the last is missing or not a folder); IO_ERROR when that cannot be told
+  // (a folder on the way that may not be searched, say).
+  virtual Result<PathKind> GetPathKind(const std::string& path) = 0;
   // fsyncs a directory so that renames and creations inside it are durable.
   virtual Status SyncDir(const std::string& path) = 0;
   // Takes an exclusive lock on `path` (created if missing) without waiting: IO_ERROR with

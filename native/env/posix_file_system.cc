@@ -209,6 +209,16 @@ class PosixFileSystem final : public FileSystem {
 
   bool Exists(const std::string& path) override { return ::access(path.c_str(), F_OK) == 0; }
 
+  Result<PathKind> GetPathKind(const std::string& path) override {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0) {
+      if (errno == ENOENT || errno == ENOTDIR) return PathKind::kMissing;
+      return IoError("stat", path, errno);
+    }
+    if (S_ISREG(st.st_mode)) return PathKind::kFile;
+    return S_ISDIR(st.st_mode) ? PathKind::kDirectory : PathKind::kOther;
+  }
+
   Result<std::unique_ptr<FileLock>> LockFile(const std::string& path) override {
     int fd = RetryOnEintr([&] { return ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644); });
     if (fd < 0) return IoError("open", path, errno);

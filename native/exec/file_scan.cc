@@ -8,14 +8,18 @@
 #include "common/status.h"
 #include "env/file_system.h"
 #include "storage/csv_reader.h"
+#include "storage/user_files.h"
 #include "storage/value_parser.h"
 
 namespace graphdb::exec {
 
 namespace {
 
+// The files must exist (storage/user_files.h) and be CSV files.
 void CheckPaths(const std::vector<std::string>& paths) {
   for (const auto& path : paths) {
+    Status checked = storage::CheckUserFileToRead(env::FileSystem::Default(), path, "LOAD FROM");
+    if (!checked.ok()) throw GraphDBException(checked);
     std::string lower = path;
     for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (lower.size() < 4 || lower.substr(lower.size() - 4) != ".csv") {
@@ -52,7 +56,7 @@ std::vector<storage::Column> ReadAll(const std::vector<std::string>& paths,
                                      const std::vector<LogicalType>& types,
                                      const storage::CsvOptions& options) {
   storage::CsvReader reader(env::FileSystem::Default(), types, options);
-  auto columns = reader.ReadFiles(paths);
+  auto columns = reader.ReadFiles(paths, "LOAD FROM");
   if (!columns.ok()) throw GraphDBException(columns.status());
   return std::move(columns).value();
 }
@@ -130,7 +134,12 @@ void ResolveFileScan(binder::BoundFileScan* scan,
   }
   // Read everything as text once to learn the number of columns, the header and the types.
   storage::CsvOptions probe = ToCsvOptions(options, storage::CsvOptions::Header::kFalse);
-  auto text = env::ReadFileToString(env::FileSystem::Default(), paths[0]);
+  env::FileSystem* fs = env::FileSystem::Default();
+  if (auto opened = fs->OpenForRead(paths[0]); !opened.ok()) {
+    throw GraphDBException(
+        storage::UserFileOpenError(opened.status(), paths[0], "read", "LOAD FROM"));
+  }
+  auto text = env::ReadFileToString(fs, paths[0]);
   if (!text.ok()) throw GraphDBException(text.status());
   size_t width = CountFields(*text, probe);
   std::vector<storage::Column> columns =

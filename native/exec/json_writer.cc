@@ -44,12 +44,6 @@ void AppendProperties(std::string& out, const ValueHeap& heap) {
   }
 }
 
-std::string IsoTimestamp(int64_t micros) {
-  std::string text = temporal::FormatTimestampMicros(micros);
-  text[10] = 'T';
-  return text;
-}
-
 }  // namespace
 
 void AppendJsonString(std::string& out, std::string_view text) {
@@ -106,15 +100,15 @@ void AppendJson(std::string& out, const Value& v) {
       AppendDouble(out, v.GetDouble());
       return;
     case LogicalTypeId::kDate:
-      AppendJsonString(out, temporal::FormatDate(static_cast<int32_t>(v.GetInt())));
+      AppendJsonString(out, temporal::FormatIsoDate(static_cast<int32_t>(v.GetInt())));
       return;
     case LogicalTypeId::kTimestamp:
     case LogicalTypeId::kTimestampMs:
     case LogicalTypeId::kTimestampNs:
     case LogicalTypeId::kTimestampSec:
     case LogicalTypeId::kTimestampTz:
-      AppendJsonString(out,
-                       IsoTimestamp(temporal::TicksToMicros(v.type_id(), v.GetInt())) + "Z");
+      AppendJsonString(out, temporal::FormatIsoTimestampMicros(
+                                temporal::TicksToMicros(v.type_id(), v.GetInt())));
       return;
     case LogicalTypeId::kInternalId:
       AppendId(out, v.GetId());

@@ -126,6 +126,7 @@ struct ScalarFunctionSet {
   std::string name;  // canonical lower-case
   std::vector<ScalarOverload> overloads;
   NoMatchError no_match = nullptr;
+  bool changes_database = false;  // a call changes stored state (ScalarFunctionChangesDatabase)
 };
 
 class RegistryBuilder {

@@ -197,6 +197,11 @@ std::optional<BoundScalarFunction> BindScalarFunctionWithInput(std::string_view 
 
 bool IsScalarFunction(std::string_view name) { return GetRegistry().Find(name) != nullptr; }
 
+bool ScalarFunctionChangesDatabase(std::string_view name) {
+  const ScalarFunctionSet* set = GetRegistry().Find(name);
+  return set != nullptr && set->changes_database;
+}
+
 bool IsGraphFunction(std::string_view name) {
   static constexpr std::string_view kNames[] = {
       "id",         "label",      "labels", "properties", "nodes",      "rels",

@@ -336,6 +336,7 @@ void RegisterMiscFunctions(RegistryBuilder& r) {
   r.Add("hash", {Id::kAny}, Id::kUInt64, HashExec).propagates_nulls = false;
 
   r.Add("nextval", {Id::kString}, Id::kInt64, SequenceExec<true>).deterministic = false;
+  r.Set("nextval").changes_database = true;
   r.Add("currval", {Id::kString}, Id::kInt64, SequenceExec<false>).deterministic = false;
 }
 

@@ -122,6 +122,11 @@ std::optional<BoundScalarFunction> BindScalarFunctionWithInput(std::string_view 
 
 // Case-insensitive: is `name` a scalar function or operator of this library?
 bool IsScalarFunction(std::string_view name);
+// Case-insensitive: does a call of `name` change the database's stored state, so that a
+// statement calling it writes even when it has no updating clause? nextval() does (it advances
+// a sequence, durably); currval(), random() and the rest only read or touch the statement's
+// and the session's own state.
+bool ScalarFunctionChangesDatabase(std::string_view name);
 // Functions the executor implements because they need the graph. "length" is both: a path
 // argument goes to the executor, a string to BindScalarFunction.
 bool IsGraphFunction(std::string_view name);

@@ -89,6 +89,19 @@ Database::Database(DatabaseConfig config, std::unique_ptr<storage::StorageManage
 Database::~Database() { (void)Close(); }
 
 Result<std::shared_ptr<Database>> Database::Open(DatabaseConfig config) {
+  try {
+    return OpenOrThrow(std::move(config));
+  } catch (const std::bad_alloc&) {
+    // Sizes read from files are checked before anything is allocated for them; this is the
+    // last line, so that no file can make opening abort the process.
+    return Status(ErrorCode::kInternal, "out of memory while opening the database");
+  } catch (const std::exception& e) {
+    return Status(ErrorCode::kInternal,
+                  std::string("internal error while opening the database: ") + e.what());
+  }
+}
+
+Result<std::shared_ptr<Database>> Database::OpenOrThrow(DatabaseConfig config) {
   if (config.max_thread_num == 0) {
     return Status(ErrorCode::kInvalidRequest, "max_thread_num must be at least 1");
   }

@@ -256,6 +256,8 @@ class Database final : public exec::TableProvider {
 
  private:
   Database(DatabaseConfig config, std::unique_ptr<storage::StorageManager> storage);
+  // Open, letting exceptions (std::bad_alloc) through for Open to turn into a Status.
+  static Result<std::shared_ptr<Database>> OpenOrThrow(DatabaseConfig config);
   // Replays the logs after the last checkpoint (Open).
   Status Recover();
   // Notes in `ticket` where every log ends now, the log `own` (if any) first: what a commit

@@ -48,7 +48,8 @@ class ExecutionSlot {
   std::optional<Result<exec::QueryResult*>> TryExecuteShortRead(std::string_view query,
                                                                       const ParameterMap& params);
 
-  // Runs a JSON query request (main/request.h): {"query", "access_mode", "parameters"}.
+  // Runs a JSON query request (main/request.h): {"query", "access_mode", "parameters"}, whose
+  // query is exactly one statement (INVALID_REQUEST otherwise), as one transaction.
   Result<exec::QueryResult> ExecuteTransactionalRequest(std::string_view json,
                                                         StatementControl* control = nullptr);
 

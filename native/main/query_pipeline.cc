@@ -512,6 +512,14 @@ Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
       return Status(ErrorCode::kQuerySyntax, "Parser exception: the query is empty", 1, 1);
     }
     if (allowed) {
+      if (statements.size() > 1) {
+        // One request, one statement, one transaction: running several as separate
+        // transactions would leave the first ones committed when a later one fails.
+        return Status(ErrorCode::kInvalidRequest,
+                      "a request runs exactly one statement, but the query holds " +
+                          std::to_string(statements.size()) +
+                          " separated by ';'; send them as separate requests");
+      }
       AccessMode needed = RequiredAccessMode(statements);
       if (static_cast<int>(needed) > static_cast<int>(*allowed)) {
         return Status(ErrorCode::kAccessModeViolation,

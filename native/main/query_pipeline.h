@@ -61,7 +61,10 @@ exec::QueryResult RunReadOnlyQuery(Database& db, const parser::ParsedRegularQuer
                                    const std::unordered_map<std::string, Value>& params);
 
 // `allowed`: the request's access mode; nullopt allows everything (embedded connections).
-// A query needing more than `allowed` fails with ACCESS_MODE_VIOLATION before it runs.
+// A query needing more than `allowed` fails with ACCESS_MODE_VIOLATION before it runs. With
+// `allowed` (a service request) the text must hold exactly one statement (INVALID_REQUEST
+// otherwise); without, several separated by ';' run one after another, each its own
+// transaction, and the last one's result is returned.
 // `session`: the connection's state; without one, session settings do not persist and
 // transactions cannot be opened.
 // `wal_slot`: the write-ahead log that commits go to (Database::AcquireWalSlot).

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -221,6 +222,84 @@ TEST_F(QueryPipelineTest, CreateInfersLabelsFromTheRelationship) {
   Exec("MATCH (a:person {id: 3}), (w:city) CREATE (a)-[r]->(w)");
   EXPECT_EQ(Rows("MATCH (a)-[:livesIn]->(w) RETURN a.name"), (Strings{"Ann", "Cid"}));
   EXPECT_EQ(Error("CREATE (a)").code(), ErrorCode::kQueryBinding);
+}
+
+// A service request (an access mode given) holds exactly one statement: several would commit
+// one by one, leaving the first ones in place when a later one fails.
+TEST_F(QueryPipelineTest, ARequestRunsExactlyOneStatement) {
+  auto request = [&](const std::string& query) {
+    return RunQuery(*db_, query, {}, AccessMode::kSchema, nullptr);
+  };
+  for (const char* query : {"CREATE (:person {id: 850, name: 'X'}); CREATE (:person {id: 1, name: 'Y'})",
+                            "RETURN 1; RETURN 2", "RETURN 1;;RETURN 2;"}) {
+    auto result = request(query);
+    ASSERT_FALSE(result.ok()) << query;
+    EXPECT_EQ(result.status().code(), ErrorCode::kInvalidRequest) << query;
+    EXPECT_NE(result.status().message().find("exactly one statement"), std::string::npos)
+        << result.status().message();
+  }
+  EXPECT_EQ(Rows("MATCH (p:person {id: 850}) RETURN p.id"), Strings{});
+  auto one = request("RETURN 7;");
+  ASSERT_TRUE(one.ok()) << one.status().ToString();
+  EXPECT_EQ(one->rows[0][0].GetInt(), 7);
+  // An embedded connection still runs a script, returning the last result.
+  EXPECT_EQ(Rows("RETURN 1; RETURN 2"), Strings{"2"});
+}
+
+TEST_F(QueryPipelineTest, ReadRequestsNeitherDrawFromSequencesNorChangeSettings) {
+  Exec("CREATE SEQUENCE s0");
+  EXPECT_EQ(Rows("RETURN nextval('s0')"), Strings{"1"});
+  for (const char* query : {"RETURN nextval('s0')", "UNWIND [1, 2] AS x RETURN x + nextval('s0')",
+                            "CALL threads = 1", "CALL disable_map_key_check = false"}) {
+    auto result = RunQuery(*db_, query, {}, AccessMode::kRead, nullptr);
+    ASSERT_FALSE(result.ok()) << query;
+    EXPECT_EQ(result.status().code(), ErrorCode::kAccessModeViolation) << query;
+  }
+  EXPECT_EQ(Rows("RETURN currval('s0')"), Strings{"1"});
+  auto drawn = RunQuery(*db_, "RETURN nextval('s0')", {}, AccessMode::kInsert, nullptr);
+  ASSERT_TRUE(drawn.ok()) << drawn.status().ToString();
+  EXPECT_EQ(drawn->rows[0][0].GetInt(), 2);
+  EXPECT_TRUE(RunQuery(*db_, "CALL threads = 1", {}, AccessMode::kSchema, nullptr).ok());
+}
+
+// A client's mistake about a file it names is INVALID_REQUEST naming that path, and a NUL
+// character never lets the C library open a shorter path.
+TEST_F(QueryPipelineTest, MistakesAboutFilesAreTheClients) {
+  const std::string dir = ::testing::TempDir() + "user_files_" + std::to_string(::getpid());
+  ASSERT_EQ(::mkdir(dir.c_str(), 0755), 0);
+  const std::string folder_csv = dir + "/folder.csv";
+  ASSERT_EQ(::mkdir(folder_csv.c_str(), 0755), 0);
+  const std::string good = dir + "/good.csv";
+  std::ofstream(good) << "id,name\n7,G\n";
+  struct Case {
+    std::string query;
+    std::string needle;
+  };
+  const std::string nul = std::string("\\u0000");
+  const Case cases[] = {
+      {"LOAD FROM '" + dir + "/none*.csv' RETURN *", "No file found that matches the pattern: " + dir + "/none*.csv"},
+      {"LOAD FROM '" + folder_csv + "' RETURN *", "'" + folder_csv + "' is a folder, not a file"},
+      {"LOAD FROM '" + dir + "' RETURN *", "'" + dir + "' is a folder, not a file"},
+      {"LOAD FROM '" + good + nul + ".csv' RETURN *", "contains a NUL character"},
+      {"COPY person FROM '" + folder_csv + "'", "COPY FROM: '" + folder_csv + "' is a folder"},
+      {"COPY person FROM '" + good + nul + ".csv'", "contains a NUL character"},
+      {"COPY (RETURN 1) TO '" + dir + "/missing/out.csv'",
+       "the folder '" + dir + "/missing' does not exist"},
+      {"COPY (RETURN 1) TO '" + folder_csv + "'", "COPY TO: '" + folder_csv + "' is a folder"},
+      {"COPY (RETURN 1) TO '" + dir + "/a.txt" + nul + ".csv'", "contains a NUL character"},
+      {"COPY (RETURN 1) TO '" + good + "/out.csv'", "'" + good + "' is not a folder"},
+  };
+  for (const auto& c : cases) {
+    Status status = Error(c.query);
+    EXPECT_EQ(status.code(), ErrorCode::kInvalidRequest) << c.query << ": " << status.ToString();
+    EXPECT_NE(status.message().find(c.needle), std::string::npos)
+        << c.query << ": " << status.message();
+  }
+  EXPECT_FALSE(std::ifstream(dir + "/a.txt").good());  // the NUL did not cut the path short
+  EXPECT_EQ(Rows("LOAD FROM '" + good + "' (header = true) RETURN name"), Strings{"G"});
+  std::remove(good.c_str());
+  ::rmdir(folder_csv.c_str());
+  ::rmdir(dir.c_str());
 }
 
 // LOAD FROM sniffs each column's type with the parser that then reads the file: a column of

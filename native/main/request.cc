@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "common/utf8.h"
+#include "function/scalar_function.h"
 
 namespace graphdb {
 
@@ -108,6 +109,8 @@ class JsonReader {
             } else {
               return JsonError("unpaired surrogate", pos_);
             }
+          } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+            return JsonError("unpaired surrogate", pos_);
           }
           AppendUtf8(*out, cp);
           break;
@@ -142,16 +145,17 @@ class JsonReader {
         *out = Value::Int64(v);
         return Status::OK();
       }
-      // Beyond INT64: INT128 when it fits.
+      // Beyond INT64: INT128 when it fits, down to -2^127.
       bool negative = text[0] == '-';
+      const unsigned __int128 limit =
+          (static_cast<unsigned __int128>(1) << 127) - (negative ? 0 : 1);
       unsigned __int128 mag = 0;
       for (char c : text.substr(negative ? 1 : 0)) {
         unsigned __int128 next = mag * 10 + static_cast<unsigned>(c - '0');
-        if (next / 10 != mag || next >> 127) return JsonError("integer out of range", start);
+        if (next / 10 != mag || next > limit) return JsonError("integer out of range", start);
         mag = next;
       }
-      int128_t v128 = static_cast<int128_t>(mag);
-      *out = Value::Int128(negative ? -v128 : v128);
+      *out = Value::Int128(static_cast<int128_t>(negative ? -mag : mag));
       return Status::OK();
     }
     std::string copy(text);
@@ -340,10 +344,23 @@ AccessMode StatementAccessMode(const parser::ParsedStatement& statement) {
   }
 }
 
+AccessMode RequiredAccessMode(const parser::ParsedStatement& statement) {
+  // A setting is the administrator's business, whatever it changes.
+  if (statement.kind == parser::StatementKind::kStandaloneCall) return AccessMode::kSchema;
+  AccessMode mode = StatementAccessMode(statement);
+  if (mode == AccessMode::kRead) {
+    for (const std::string& name : statement.function_names) {
+      // nextval() hands out a value for good: a write, as an insert that draws one is.
+      if (function::ScalarFunctionChangesDatabase(name)) return AccessMode::kInsert;
+    }
+  }
+  return mode;
+}
+
 AccessMode RequiredAccessMode(const std::vector<std::unique_ptr<parser::ParsedStatement>>& statements) {
   AccessMode mode = AccessMode::kRead;
   for (const auto& statement : statements) {
-    AccessMode m = StatementAccessMode(*statement);
+    AccessMode m = RequiredAccessMode(*statement);
     if (static_cast<int>(m) > static_cast<int>(mode)) mode = m;
   }
   return mode;

@@ -2,9 +2,11 @@
 // access modes that decide what a request may do.
 //
 // Access modes form a ladder: read < insert < update < schema. `read` allows reading only;
-// `insert` adds CREATE and COPY FROM; `update` adds SET, DELETE, REMOVE and MERGE; `schema`
-// adds DDL. An omitted mode is inferred from the statements. A request that does more than
-// its mode allows fails with ACCESS_MODE_VIOLATION before anything runs.
+// `insert` adds CREATE, COPY FROM and nextval() (which advances a sequence for good); `update`
+// adds SET, DELETE, REMOVE, MERGE and CHECKPOINT; `schema` adds DDL and the settings
+// (`CALL name = value`, an administrator's business). An omitted mode is inferred from the
+// statements. A request that does more than its mode allows fails with ACCESS_MODE_VIOLATION
+// before anything runs.
 //
 // Thread-safety: pure functions.
 #pragma once
@@ -26,8 +28,12 @@ enum class AccessMode : uint8_t { kRead = 0, kInsert = 1, kUpdate = 2, kSchema =
 const char* AccessModeName(AccessMode mode);
 // "read"/"r", "insert"/"i", "update"/"u", "schema"/"s" (case-sensitive, as the contract says).
 std::optional<AccessMode> ParseAccessMode(std::string_view text);
-// The least mode that allows one statement, and every statement of a list.
+// What a statement's clauses do to the tables, which decides how it runs (locks, commit):
+// read for queries without updating clauses, COPY TO, CALL and transaction control.
 AccessMode StatementAccessMode(const parser::ParsedStatement& statement);
+// The least mode a request must allow for one statement, and for every statement of a list:
+// StatementAccessMode, raised to insert by a call of nextval() and to schema for a setting.
+AccessMode RequiredAccessMode(const parser::ParsedStatement& statement);
 AccessMode RequiredAccessMode(const std::vector<std::unique_ptr<parser::ParsedStatement>>& statements);
 
 struct QueryRequest {

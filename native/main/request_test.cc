@@ -26,6 +26,29 @@ TEST(QueryRequestTest, KeepsLargeIntegersExact) {
   EXPECT_EQ(r->parameters.at("big").ToString(), "170141183460469231731687303715884105727");
 }
 
+TEST(QueryRequestTest, TakesEveryInt128DownToTheSmallest) {
+  auto with_value = [](const char* text) {
+    return ParseQueryRequest(std::string(R"({"query": "RETURN 1", "parameters": {"v": )") + text +
+                             "}}");
+  };
+  const char* texts[] = {"-170141183460469231731687303715884105728",  // -2^127
+                         "-170141183460469231731687303715884105727",
+                         "-9223372036854775809"};  // just below INT64
+  for (const char* text : texts) {
+    auto r = with_value(text);
+    ASSERT_TRUE(r.ok()) << text << ": " << r.status().ToString();
+    EXPECT_EQ(r->parameters.at("v").type_id(), LogicalTypeId::kInt128) << text;
+    EXPECT_EQ(r->parameters.at("v").ToString(), text);
+  }
+  for (const char* text : {"-170141183460469231731687303715884105729",
+                           "170141183460469231731687303715884105728",
+                           "1701411834604692317316873037158841057270"}) {
+    auto r = with_value(text);
+    ASSERT_FALSE(r.ok()) << text;
+    EXPECT_NE(r.status().message().find("integer out of range"), std::string::npos) << text;
+  }
+}
+
 TEST(QueryRequestTest, RejectsBadRequestsWithTheReason) {
   struct Case {
     const char* body;
@@ -44,6 +67,9 @@ TEST(QueryRequestTest, RejectsBadRequestsWithTheReason) {
       {R"({"query": "RETURN 1"} x)", "trailing"},
       {R"({"query": "RETURN \x"})", "bad escape"},
       {R"({"query": "RETURN \ud800"})", "unpaired surrogate"},
+      {R"({"query": "RETURN 1", "parameters": {"s": "a\udc00b"}})", "unpaired surrogate"},
+      {R"({"query": "RETURN 1", "parameters": {"s": "\udfff"}})", "unpaired surrogate"},
+      {R"({"query": "RETURN 1", "parameters": {"s": "\ud83d x"}})", "unpaired surrogate"},
       {R"({"query": "RETURN 1", "parameters": {"a": 1e999}})", "bad number"},
   };
   for (const auto& c : cases) {
@@ -71,15 +97,37 @@ TEST(AccessModeTest, ParsesNamesAndAliases) {
   EXPECT_FALSE(ParseAccessMode(""));
 }
 
+// The mode a request with `query` must allow.
+AccessMode RequestMode(const char* query) { return RequiredAccessMode(parser::ParseStatements(query)); }
+
 TEST(AccessModeTest, InfersTheLeastModeAStatementNeeds) {
-  auto mode = [](const char* q) { return RequiredAccessMode(parser::ParseStatements(q)); };
-  EXPECT_EQ(mode("MATCH (n) RETURN n"), AccessMode::kRead);
-  EXPECT_EQ(mode("CREATE (:P {id: 1})"), AccessMode::kInsert);
-  EXPECT_EQ(mode("MATCH (n) SET n.x = 1"), AccessMode::kUpdate);
-  EXPECT_EQ(mode("MERGE (:P {id: 1})"), AccessMode::kUpdate);
-  EXPECT_EQ(mode("MATCH (n) DETACH DELETE n"), AccessMode::kUpdate);
-  EXPECT_EQ(mode("CREATE NODE TABLE P(id INT64, PRIMARY KEY(id))"), AccessMode::kSchema);
-  EXPECT_EQ(mode("RETURN 1; CREATE (:P {id: 2})"), AccessMode::kInsert);
+  EXPECT_EQ(RequestMode("MATCH (n) RETURN n"), AccessMode::kRead);
+  EXPECT_EQ(RequestMode("CREATE (:P {id: 1})"), AccessMode::kInsert);
+  EXPECT_EQ(RequestMode("MATCH (n) SET n.x = 1"), AccessMode::kUpdate);
+  EXPECT_EQ(RequestMode("MERGE (:P {id: 1})"), AccessMode::kUpdate);
+  EXPECT_EQ(RequestMode("MATCH (n) DETACH DELETE n"), AccessMode::kUpdate);
+  EXPECT_EQ(RequestMode("CREATE NODE TABLE P(id INT64, PRIMARY KEY(id))"), AccessMode::kSchema);
+  EXPECT_EQ(RequestMode("RETURN 1; CREATE (:P {id: 2})"), AccessMode::kInsert);
+}
+
+TEST(AccessModeTest, DrawingFromASequenceWritesAndSettingsNeedSchema) {
+  // nextval() hands a value out for good, wherever it is called.
+  EXPECT_EQ(RequestMode("RETURN nextval('s0')"), AccessMode::kInsert);
+  EXPECT_EQ(RequestMode("RETURN NEXTVAL('s0') AS v"), AccessMode::kInsert);
+  EXPECT_EQ(RequestMode("UNWIND [1, 2] AS x WITH x WHERE nextval('s') > 0 RETURN x"), AccessMode::kInsert);
+  EXPECT_EQ(RequestMode("MATCH (n) WHERE EXISTS { MATCH (n)-[]->(m) WHERE m.id = nextval('s') } RETURN n"),
+            AccessMode::kInsert);
+  EXPECT_EQ(RequestMode("COPY (RETURN nextval('s')) TO 'x.csv'"), AccessMode::kInsert);
+  EXPECT_EQ(RequestMode("MATCH (n) SET n.x = nextval('s')"), AccessMode::kUpdate);
+  // Reading a sequence, or calling other functions, does not.
+  EXPECT_EQ(RequestMode("RETURN currval('s0'), random(), upper('nextval')"), AccessMode::kRead);
+  // Settings are an administrator's: schema, whatever their value.
+  EXPECT_EQ(RequestMode("CALL threads = 1"), AccessMode::kSchema);
+  EXPECT_EQ(RequestMode("CALL disable_map_key_check = false"), AccessMode::kSchema);
+  // CALL of a table function only reads.
+  EXPECT_EQ(RequestMode("CALL show_tables() RETURN *"), AccessMode::kRead);
+  // How a statement runs is unchanged: nextval() in a RETURN is still run as a read.
+  EXPECT_EQ(StatementAccessMode(*parser::ParseStatements("RETURN nextval('s')")[0]), AccessMode::kRead);
 }
 
 }  // namespace

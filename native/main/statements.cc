@@ -11,6 +11,7 @@
 #include "function/cast.h"
 #include "main/query_pipeline.h"
 #include "storage/csv_reader.h"
+#include "storage/user_files.h"
 
 namespace graphdb {
 
@@ -400,6 +401,8 @@ std::string CsvField(const Value& v, char delimiter) {
 
 exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
                             const std::unordered_map<std::string, Value>& params) {
+  env::FileSystem* fs = env::FileSystem::Default();
+  Check(storage::CheckUserPath(s.file_path, "COPY TO"));
   std::string lower = s.file_path;
   for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (lower.size() < 4 || lower.substr(lower.size() - 4) != ".csv") {
@@ -426,6 +429,7 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
       ThrowBinding("Binder exception: Unrecognized csv option for COPY TO: " + option.name + ".");
     }
   }
+  Check(storage::CheckUserFileToWrite(fs, s.file_path, "COPY TO"));
   exec::QueryResult rows = RunReadOnlyQuery(db, s.query, params);
   std::string text;
   auto line = [&](const std::vector<Value>& values) {
@@ -441,7 +445,15 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
     line(names);
   }
   for (const auto& row : rows.rows) line(row);
-  Check(env::WriteStringToFile(env::FileSystem::Default(), s.file_path, text, true));
+  auto file = fs->OpenForWrite(s.file_path);
+  if (!file.ok()) {
+    throw GraphDBException(
+        storage::UserFileOpenError(file.status(), s.file_path, "write", "COPY TO"));
+  }
+  Status written = (*file)->Append(text);
+  if (written.ok()) written = (*file)->Sync();
+  Status closed = (*file)->Close();
+  Check(written.ok() ? closed : written);
   return MessageResult("");
 }
 

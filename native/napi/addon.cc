@@ -49,6 +49,9 @@ Napi::Value SetResultBuilders(const Napi::CallbackInfo& info) {
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   auto* data = new AddonData();
   env.SetInstanceData<AddonData>(data);  // deleted by Node when the env is torn down
+  Napi::Object object_ctor = env.Global().Get("Object").As<Napi::Object>();
+  data->object_prototype = Napi::Persistent(object_ctor.Get("prototype").As<Napi::Object>());
+  data->map_ctor = Napi::Persistent(env.Global().Get("Map").As<Napi::Function>());
   exports.Set("setErrorClass", Napi::Function::New(env, SetErrorClass, "setErrorClass"));
   exports.Set("setResultBuilders",
               Napi::Function::New(env, SetResultBuilders, "setResultBuilders"));

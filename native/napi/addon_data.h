@@ -18,6 +18,10 @@ struct AddonData {
   // src/native/addon.ts through setResultBuilders().
   Napi::FunctionReference pack_result;
   Napi::FunctionReference append_cells;
+  // Object.prototype and the Map constructor, to tell plain objects (STRUCT) and Maps (MAP)
+  // from other objects among query parameters (convert.cc).
+  Napi::ObjectReference object_prototype;
+  Napi::FunctionReference map_ctor;
   // Statements queued or running on all connections of this env (JS thread only). A statement
   // submitted while it is the only one asks its worker to poll for the next (poll_after).
   uint32_t statements_in_flight = 0;

@@ -1,8 +1,11 @@
 #include "napi/convert.h"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "napi/addon_data.h"
 #include "types/temporal.h"
@@ -35,16 +38,17 @@ auto WithUtf8(Napi::Env env, napi_value value, const F& f) {
   return f(std::string_view(Napi::String(env, value).Utf8Value()));
 }
 
-// The common type of list elements: equal types, or INT64 widened to DOUBLE.
-LogicalType UnifyTypes(Napi::Env env, const LogicalType& a, const LogicalType& b) {
+// The common type of list elements (and of map keys, of map values): equal types, or INT64
+// widened to DOUBLE. `what` names them in the error: "list parameter mixes element types".
+LogicalType UnifyTypes(Napi::Env env, const LogicalType& a, const LogicalType& b,
+                       const char* what = "list parameter mixes element types") {
   if (a.id() == LogicalTypeId::kAny) return b;
   if (b.id() == LogicalTypeId::kAny || a == b) return a;
   if ((a.id() == LogicalTypeId::kInt64 && b.id() == LogicalTypeId::kDouble) ||
       (a.id() == LogicalTypeId::kDouble && b.id() == LogicalTypeId::kInt64)) {
     return LogicalType::Double();
   }
-  throw Napi::TypeError::New(env, "list parameter mixes element types " + a.ToString() +
-                                      " and " + b.ToString());
+  throw Napi::TypeError::New(env, std::string(what) + " " + a.ToString() + " and " + b.ToString());
 }
 
 Value CastListElement(const Value& v, const LogicalType& type) {
@@ -95,6 +99,100 @@ Napi::Value StringFromUtf8(Napi::Env env, std::string_view text) {
   return Napi::Value(env, out);
 }
 
+// Refuses a JS string holding a lone surrogate: UTF-8 cannot carry one, and Node would turn
+// it into U+FFFD without a word. `utf8` is the string as Node converted it: only a U+FFFD in
+// it (EF BF BD) can stand for a lone surrogate, so other strings are not looked at again.
+void CheckWellFormed(Napi::Env env, napi_value value, std::string_view utf8) {
+  if (utf8.find("\xEF\xBF\xBD") == std::string_view::npos) return;
+  size_t length = 0;
+  NAPI_THROW_IF_FAILED_VOID(env, napi_get_value_string_utf16(env, value, nullptr, 0, &length));
+  std::u16string units(length, u'\0');
+  NAPI_THROW_IF_FAILED_VOID(
+      env, napi_get_value_string_utf16(env, value, units.data(), length + 1, &length));
+  for (size_t i = 0; i < units.size(); ++i) {
+    char16_t unit = units[i];
+    if (unit < 0xD800 || unit > 0xDFFF) continue;
+    const bool paired = unit <= 0xDBFF && i + 1 < units.size() && units[i + 1] >= 0xDC00 &&
+                        units[i + 1] <= 0xDFFF;
+    if (paired) {
+      ++i;  // a surrogate pair
+      continue;
+    }
+    char where[64];
+    std::snprintf(where, sizeof where, "U+%04X at index %zu", static_cast<unsigned>(unit), i);
+    throw Napi::TypeError::New(env, std::string("a string parameter holds a lone surrogate (") +
+                                        where + "), which is not Unicode text");
+  }
+}
+
+// The name of `object`'s constructor ("Set", "ArrayBuffer", a class name), or "" when it has
+// none; never throws (a getter on `constructor` might).
+std::string ConstructorName(Napi::Env env, napi_value object) {
+  napi_value ctor;
+  napi_value name;
+  napi_valuetype type;
+  std::string out;
+  if (napi_get_named_property(env, object, "constructor", &ctor) == napi_ok &&
+      napi_typeof(env, ctor, &type) == napi_ok && type == napi_function &&
+      napi_get_named_property(env, ctor, "name", &name) == napi_ok &&
+      napi_typeof(env, name, &type) == napi_ok && type == napi_string) {
+    char buffer[128];
+    size_t length = 0;
+    if (napi_get_value_string_utf8(env, name, buffer, sizeof buffer, &length) == napi_ok) {
+      out.assign(buffer, length);
+    }
+  }
+  bool pending = false;
+  if (napi_is_exception_pending(env, &pending) == napi_ok && pending) {
+    napi_value ignored;
+    napi_get_and_clear_last_exception(env, &ignored);
+  }
+  return out;
+}
+
+// Whether `object`'s prototype is Object.prototype or null: an object literal,
+// Object.create(null), JSON.parse's objects. Class instances, Sets, ArrayBuffers, RegExps and
+// the like are not: their properties are not what they hold.
+bool IsPlainObject(Napi::Env env, napi_value object) {
+  napi_value prototype;
+  NAPI_THROW_IF_FAILED(env, napi_get_prototype(env, object, &prototype), false);
+  napi_valuetype type;
+  NAPI_THROW_IF_FAILED(env, napi_typeof(env, prototype, &type), false);
+  if (type == napi_null) return true;
+  bool same = false;
+  NAPI_THROW_IF_FAILED(
+      env, napi_strict_equals(env, prototype, GetAddonData(env).object_prototype.Value(), &same),
+      false);
+  return same;
+}
+
+// A JS Map as a MAP: keys of one type, values of one type (INT64 widened to DOUBLE as in lists).
+Value MapToValue(Napi::Env env, Napi::Object map, int depth) {
+  Napi::Object iterator = map.Get("entries").As<Napi::Function>().Call(map, {}).As<Napi::Object>();
+  Napi::Function next = iterator.Get("next").As<Napi::Function>();
+  std::vector<std::pair<Value, Value>> pairs;
+  LogicalType key_type = LogicalType::Any();
+  LogicalType value_type = LogicalType::Any();
+  for (;;) {
+    Napi::Object step = next.Call(iterator, {}).As<Napi::Object>();
+    if (step.Get("done").ToBoolean()) break;
+    Napi::Array entry = step.Get("value").As<Napi::Array>();
+    Value key = ToValue(env, entry.Get(0u), depth + 1);
+    Value value = ToValue(env, entry.Get(1u), depth + 1);
+    key_type = UnifyTypes(env, key_type, key.type(), "Map parameter mixes key types");
+    value_type = UnifyTypes(env, value_type, value.type(), "Map parameter mixes value types");
+    pairs.emplace_back(std::move(key), std::move(value));
+  }
+  LogicalType type = LogicalType::Map(key_type, value_type);
+  std::vector<Value> entries;
+  entries.reserve(pairs.size());
+  for (auto& [key, value] : pairs) {
+    entries.push_back(Value::Nested(
+        type.child(), {CastListElement(key, key_type), CastListElement(value, value_type)}));
+  }
+  return Value::Nested(type, std::move(entries));
+}
+
 void SetProperties(Napi::Env env, Napi::Object& object, const ValueHeap& heap) {
   for (size_t i = 0; i < heap.children.size(); ++i) {
     object.Set(heap.names[i], FromValue(env, heap.children[i]));
@@ -123,21 +221,23 @@ Value ToValue(Napi::Env env, Napi::Value value, int depth) {
       size_t count = 2;
       uint64_t words[2] = {0, 0};
       value.As<Napi::BigInt>().ToWords(&sign, &count, words);
-      if (count > 2) throw Napi::RangeError::New(env, "bigint parameter exceeds 128 bits");
       auto magnitude = (static_cast<unsigned __int128>(words[1]) << 64) | words[0];
-      if (magnitude >> 127) throw Napi::RangeError::New(env, "bigint parameter exceeds 128 bits");
-      auto v = static_cast<int128_t>(magnitude);
-      if (sign) v = -v;
+      // INT128 holds -2^127 .. 2^127 - 1.
+      const auto limit = (static_cast<unsigned __int128>(1) << 127) - (sign ? 0 : 1);
+      if (count > 2 || magnitude > limit) {
+        throw Napi::RangeError::New(env, "bigint parameter is outside the INT128 range");
+      }
+      auto v = static_cast<int128_t>(sign ? -magnitude : magnitude);
       if (v >= INT64_MIN && v <= INT64_MAX) return Value::Int64(static_cast<int64_t>(v));
       return Value::Int128(v);
     }
     case napi_string:
-      return WithUtf8(env, value, [](std::string_view text) { return Value::String(text); });
+      return WithUtf8(env, value, [&](std::string_view text) {
+        CheckWellFormed(env, value, text);
+        return Value::String(text);
+      });
     case napi_object: {
-      if (value.IsBuffer()) {
-        auto buffer = value.As<Napi::Buffer<char>>();
-        return Value::Blob(std::string_view(buffer.Data(), buffer.Length()));
-      }
+      // Buffers are Uint8Arrays. (Node's IsBuffer() holds for every typed array and DataView.)
       if (value.IsTypedArray()) {
         auto array = value.As<Napi::TypedArray>();
         if (array.TypedArrayType() == napi_uint8_array) {
@@ -165,6 +265,21 @@ Value ToValue(Napi::Env env, Napi::Value value, int depth) {
         return Value::Nested(LogicalType::List(element), std::move(children));
       }
       Napi::Object object = value.As<Napi::Object>();
+      if (!IsPlainObject(env, value)) {
+        if (object.InstanceOf(GetAddonData(env).map_ctor.Value())) {
+          return MapToValue(env, object, depth);
+        }
+        std::string name = ConstructorName(env, value);
+        std::string what = name.empty() || name == "Object"
+                               ? std::string("an object whose prototype is not Object.prototype")
+                           : std::string("AEIOU").find(name[0]) != std::string::npos
+                               ? "an " + name + " object"
+                               : "a " + name + " object";
+        throw Napi::TypeError::New(
+            env, what +
+                     " cannot be a query parameter: give a plain object (STRUCT), a Map (MAP), an "
+                     "array (LIST), a Date (TIMESTAMP) or a Buffer or Uint8Array (BLOB)");
+      }
       Napi::Array keys = object.GetPropertyNames();
       std::vector<std::pair<std::string, LogicalType>> fields;
       std::vector<Value> children;
@@ -281,17 +396,14 @@ Napi::Value FromValue(Napi::Env env, const Value& v) {
       return Napi::Buffer<char>::Copy(env, bytes.data(), bytes.size());
     }
     case LogicalTypeId::kDate:
-      return Napi::String::New(env, temporal::FormatDate(static_cast<int32_t>(v.GetInt())));
+      return Napi::String::New(env, temporal::FormatIsoDate(static_cast<int32_t>(v.GetInt())));
     case LogicalTypeId::kTimestamp:
     case LogicalTypeId::kTimestampMs:
     case LogicalTypeId::kTimestampNs:
     case LogicalTypeId::kTimestampSec:
-    case LogicalTypeId::kTimestampTz: {
-      std::string text =
-          temporal::FormatTimestampMicros(temporal::TicksToMicros(v.type_id(), v.GetInt()));
-      text[10] = 'T';
-      return Napi::String::New(env, text + "Z");
-    }
+    case LogicalTypeId::kTimestampTz:
+      return Napi::String::New(env, temporal::FormatIsoTimestampMicros(
+                                        temporal::TicksToMicros(v.type_id(), v.GetInt())));
     case LogicalTypeId::kInternalId:
       return Napi::String::New(env, IdString(v.GetId()));
     case LogicalTypeId::kList:
@@ -304,8 +416,7 @@ Napi::Value FromValue(Napi::Env env, const Value& v) {
       return array;
     }
     case LogicalTypeId::kMap: {
-      Napi::Function map_ctor = env.Global().Get("Map").As<Napi::Function>();
-      Napi::Object map = map_ctor.New({});
+      Napi::Object map = GetAddonData(env).map_ctor.Value().New({});
       Napi::Function set = map.Get("set").As<Napi::Function>();
       for (const auto& entry : v.children()) {
         set.Call(map, {FromValue(env, entry.children()[0]), FromValue(env, entry.children()[1])});

@@ -5,6 +5,7 @@
 
 #include "catalog/catalog.h"
 #include "common/interrupt.h"
+#include "storage/user_files.h"
 #include "storage/value_parser.h"
 
 namespace graphdb::storage {
@@ -393,7 +394,8 @@ Status CsvReader::ReadSource(Source& source, std::vector<Column>& columns) {
   return Status::OK();
 }
 
-Result<std::vector<Column>> CsvReader::ReadFiles(const std::vector<std::string>& paths) {
+Result<std::vector<Column>> CsvReader::ReadFiles(const std::vector<std::string>& paths,
+                                                 std::string_view statement) {
   if (options_.delimiter == options_.quote || options_.delimiter == '\n' ||
       options_.delimiter == '\r') {
     return Status(ErrorCode::kInvalidRequest, "Copy exception: invalid CSV delimiter.");
@@ -401,11 +403,10 @@ Result<std::vector<Column>> CsvReader::ReadFiles(const std::vector<std::string>&
   std::vector<uint64_t> sizes;
   progress_state_ = CsvProgress{};
   for (const auto& path : paths) {
+    Status checked = CheckUserFileToRead(fs_, path, statement);
+    if (!checked.ok()) return checked;
     auto size = fs_->FileSize(path);
-    if (!size.ok()) {
-      return Status(ErrorCode::kInvalidRequest,
-                    "Binder exception: No file found that matches the pattern: " + path + ".");
-    }
+    if (!size.ok()) return UserFileOpenError(size.status(), path, "read", statement);
     sizes.push_back(*size);
     progress_state_.total_bytes += *size;
   }
@@ -415,10 +416,7 @@ Result<std::vector<Column>> CsvReader::ReadFiles(const std::vector<std::string>&
   for (size_t i = 0; i < paths.size(); ++i) {
     progress_state_.file_index = i;
     auto file = fs_->OpenForRead(paths[i]);
-    if (!file.ok()) {
-      return Status(ErrorCode::kInvalidRequest,
-                    "Copy exception: cannot read " + paths[i] + ": " + file.status().message());
-    }
+    if (!file.ok()) return UserFileOpenError(file.status(), paths[i], "read", statement);
     Source source(paths[i], std::move(*file), sizes[i]);
     Status s = ReadSource(source, columns);
     if (!s.ok()) return s;

@@ -67,8 +67,10 @@ class CsvReader {
 
   void set_progress_callback(CsvProgressCallback callback) { progress_ = std::move(callback); }
 
-  // Reads the files in order into one column per type.
-  Result<std::vector<Column>> ReadFiles(const std::vector<std::string>& paths);
+  // Reads the files in order into one column per type. The paths are a client's
+  // (storage/user_files.h): a mistake about one is INVALID_REQUEST naming `statement`.
+  Result<std::vector<Column>> ReadFiles(const std::vector<std::string>& paths,
+                                        std::string_view statement = "COPY FROM");
   // Parses an in-memory text, named `source_name` in errors.
   Result<std::vector<Column>> ReadString(std::string_view text,
                                          std::string_view source_name = "<string>");

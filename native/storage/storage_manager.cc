@@ -1,5 +1,6 @@
 #include "storage/storage_manager.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
@@ -47,6 +48,41 @@ Status NoSuchTable(std::string_view name) {
 
 Status Corrupt(const std::string& what) { return Status(ErrorCode::kCorruption, what); }
 
+// Refuses, before anything is written into it, a folder that is not a database and that
+// opening would turn into one: a file, or a folder holding other things and no MANIFEST. A
+// folder without MANIFEST may hold what an interrupted creation leaves (LOCK, MANIFEST.tmp);
+// checkpoint files without MANIFEST are Load's to report as corruption.
+Status CheckDatabaseFolder(env::FileSystem* fs, const std::string& dir) {
+  if (dir.find('\0') != std::string::npos) {
+    return Status(ErrorCode::kInvalidRequest, "the database path contains a NUL character");
+  }
+  auto kind = fs->GetPathKind(dir);
+  if (!kind.ok()) return kind.status();
+  if (*kind == env::PathKind::kMissing) return Status::OK();
+  if (*kind != env::PathKind::kDirectory) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "cannot open " + dir + " as a database: it is a file, not a folder");
+  }
+  if (fs->Exists(env::JoinPath(dir, kManifestName))) return Status::OK();
+  auto names = fs->ListDir(dir);
+  if (!names.ok()) return names.status();
+  std::vector<std::string> foreign;
+  for (const auto& name : *names) {
+    if (IsDatabaseFile(name)) return Status::OK();
+    if (name != kLockName) foreign.push_back(name);
+  }
+  if (foreign.empty()) return Status::OK();
+  std::sort(foreign.begin(), foreign.end());
+  std::string listed;
+  for (size_t i = 0; i < foreign.size() && i < 3; ++i) listed += (i ? ", " : "") + foreign[i];
+  if (foreign.size() > 3) listed += ", ...";
+  return Status(ErrorCode::kInvalidRequest,
+                "cannot open " + dir +
+                    " as a database: the folder is not empty and holds no GraphDB database (no " +
+                    kManifestName + "; it holds " + listed +
+                    "); give a new or an empty folder");
+}
+
 }  // namespace
 
 std::unique_ptr<StorageManager> StorageManager::CreateInMemory() {
@@ -56,7 +92,9 @@ std::unique_ptr<StorageManager> StorageManager::CreateInMemory() {
 Result<std::unique_ptr<StorageManager>> StorageManager::Open(env::FileSystem* fs, std::string dir) {
   if (fs == nullptr) fs = env::FileSystem::Default();
   if (dir.empty()) return Status(ErrorCode::kInvalidRequest, "database directory is empty");
-  Status s = fs->CreateDir(dir);
+  Status s = CheckDatabaseFolder(fs, dir);
+  if (!s.ok()) return s;
+  s = fs->CreateDir(dir);
   if (!s.ok()) return s;
   std::unique_ptr<StorageManager> manager(new StorageManager(fs, std::move(dir)));
   auto lock = fs->LockFile(env::JoinPath(manager->dir_, kLockName));
@@ -92,6 +130,15 @@ Status StorageManager::Load() {
     RemoveStaleFiles();
     return WriteManifest(manifest_);
   }
+  // Sizes are checked before a file is read into memory: a damaged or padded file must end in
+  // CORRUPTION, not in an allocation of its whole size.
+  auto manifest_size = fs_->FileSize(manifest_path);
+  if (!manifest_size.ok()) return manifest_size.status();
+  if (*manifest_size > kMaxManifestSize) {
+    return Corrupt("corruption in " + manifest_path + ": " + std::to_string(*manifest_size) +
+                   " bytes, more than any manifest (at most " + std::to_string(kMaxManifestSize) +
+                   ")");
+  }
   auto bytes = env::ReadFileToString(fs_, manifest_path);
   if (!bytes.ok()) return bytes.status();
   auto manifest = DecodeManifest(*bytes, manifest_path);
@@ -99,6 +146,10 @@ Status StorageManager::Load() {
 
   auto read = [&](const ManifestEntry& e) -> Result<TableFileContents> {
     std::string path = env::JoinPath(dir_, e.name);
+    if (auto size = fs_->FileSize(path); size.ok() && *size != e.size) {
+      return Corrupt("corruption in " + path + ": " + std::to_string(*size) +
+                     " bytes, but the manifest says " + std::to_string(e.size));
+    }
     auto contents = ReadTableFile(fs_, path, e.kind);
     if (!contents.ok()) return contents.status();
     if (contents->bytes.size() != e.size || contents->crc != e.crc) {

@@ -43,7 +43,9 @@ class StorageManager {
   static std::unique_ptr<StorageManager> CreateInMemory();
   // Opens (creating it if needed) the database in `dir` and loads its last checkpoint. The
   // folder is locked (file LOCK) while the manager lives: a second open, from this process or
-  // another, fails with IO_ERROR instead of two writers corrupting each other.
+  // another, fails with IO_ERROR instead of two writers corrupting each other. A path that is
+  // not a database and would be made one is refused with INVALID_REQUEST before anything is
+  // written: one with a NUL character, a file, a folder holding other things and no MANIFEST.
   // `fs` must outlive the manager (FileSystem::Default() when null).
   static Result<std::unique_ptr<StorageManager>> Open(env::FileSystem* fs, std::string dir);
 

@@ -143,6 +143,21 @@ void Populate(StorageManager& db) {
   ASSERT_TRUE(db.AddProperty("Person", P("age", "INT16"), Value::Int64(30)).ok());
 }
 
+// A database in `dir` holding Populate's graph, checkpointed and closed; `files` are then the
+// names in the folder.
+void PopulateAndCheckpoint(const std::string& dir, std::vector<std::string>* files) {
+  {
+    auto db = StorageManager::Open(nullptr, dir);
+    ASSERT_TRUE(db.ok());
+    Populate(**db);
+    if (::testing::Test::HasFatalFailure()) return;
+    ASSERT_TRUE((*db)->Checkpoint().ok());
+  }
+  auto names = env::FileSystem::Default()->ListDir(dir);
+  ASSERT_TRUE(names.ok());
+  *files = std::move(*names);
+}
+
 TEST(StorageManagerTest, CheckpointAndReopen) {
   TempDir tmp;
   std::string before;
@@ -221,18 +236,12 @@ TEST(StorageManagerTest, DdlKeepsCatalogAndTablesInStep) {
 
 TEST(StorageManagerTest, CorruptionIsReportedNotCrashed) {
   TempDir tmp;
-  {
-    auto db = StorageManager::Open(nullptr, tmp.db());
-    ASSERT_TRUE(db.ok());
-    Populate(**db);
-    if (HasFatalFailure()) return;
-    ASSERT_TRUE((*db)->Checkpoint().ok());
-  }
+  std::vector<std::string> names;
+  PopulateAndCheckpoint(tmp.db(), &names);
+  if (HasFatalFailure()) return;
   auto* fs = env::FileSystem::Default();
-  auto names = fs->ListDir(tmp.db());
-  ASSERT_TRUE(names.ok());
-  ASSERT_GE(names->size(), 6u);  // manifest, catalog, 2 node tables, 3 rel pairs
-  for (const auto& name : *names) {
+  ASSERT_GE(names.size(), 6u);  // manifest, catalog, 2 node tables, 3 rel pairs
+  for (const auto& name : names) {
     if (name == kLockName) continue;  // holds no data: any content is fine
     std::string path = env::JoinPath(tmp.db(), name);
     auto original = env::ReadFileToString(fs, path);
@@ -264,6 +273,72 @@ TEST(StorageManagerTest, CorruptionIsReportedNotCrashed) {
   }
   auto db = StorageManager::Open(nullptr, tmp.db());
   ASSERT_TRUE(db.ok()) << db.status().ToString();
+}
+
+// A file padded to a size no memory holds (a sparse 100 GB) is corruption, found from its
+// size before anything is read into memory, not an allocation that aborts the process.
+TEST(StorageManagerTest, HugeDamagedFilesAreCorruptionNotAnAllocation) {
+  TempDir tmp;
+  std::vector<std::string> names;
+  PopulateAndCheckpoint(tmp.db(), &names);
+  if (HasFatalFailure()) return;
+  auto* fs = env::FileSystem::Default();
+  constexpr off_t kHuge = off_t{100} << 30;
+  int checked = 0;
+  for (const auto& name : names) {
+    if (name == kLockName) continue;
+    std::string path = env::JoinPath(tmp.db(), name);
+    auto size = fs->FileSize(path);
+    ASSERT_TRUE(size.ok());
+    ASSERT_EQ(::truncate(path.c_str(), kHuge), 0) << path;
+    auto db = StorageManager::Open(nullptr, tmp.db());
+    ASSERT_FALSE(db.ok()) << name;
+    EXPECT_EQ(db.status().code(), ErrorCode::kCorruption) << name << ": " << db.status().ToString();
+    EXPECT_NE(db.status().message().find(name), std::string::npos) << db.status().message();
+    EXPECT_NE(db.status().message().find(std::to_string(kHuge) + " bytes"), std::string::npos)
+        << db.status().message();
+    ASSERT_EQ(::truncate(path.c_str(), static_cast<off_t>(*size)), 0);
+    ++checked;
+  }
+  EXPECT_GE(checked, 6);  // MANIFEST, the catalog and the tables' files
+  auto db = StorageManager::Open(nullptr, tmp.db());
+  EXPECT_TRUE(db.ok()) << db.status().ToString();
+}
+
+// Opening writes LOCK and MANIFEST into the folder: one that is not a database is refused
+// first, and nothing is written into it.
+TEST(StorageManagerTest, RefusesWhatIsNotADatabaseWithoutWritingIntoIt) {
+  TempDir tmp;
+  auto* fs = env::FileSystem::Default();
+  ASSERT_TRUE(fs->CreateDir(tmp.db()).ok());
+  std::string notes = env::JoinPath(tmp.db(), "notes.txt");
+  ASSERT_TRUE(env::WriteStringToFile(fs, notes, "mine", false).ok());
+  auto refused = StorageManager::Open(nullptr, tmp.db());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), ErrorCode::kInvalidRequest);
+  EXPECT_NE(refused.status().message().find("not empty and holds no GraphDB database"),
+            std::string::npos)
+      << refused.status().message();
+  EXPECT_NE(refused.status().message().find("notes.txt"), std::string::npos);
+  EXPECT_FALSE(fs->Exists(env::JoinPath(tmp.db(), kLockName)));
+  EXPECT_FALSE(fs->Exists(env::JoinPath(tmp.db(), kManifestName)));
+  // A file is not a folder.
+  auto file = StorageManager::Open(nullptr, notes);
+  ASSERT_FALSE(file.ok());
+  EXPECT_EQ(file.status().code(), ErrorCode::kInvalidRequest);
+  EXPECT_NE(file.status().message().find("not a folder"), std::string::npos);
+  // A NUL character would make the C library open another folder (here: tmp.path()).
+  auto nul = StorageManager::Open(nullptr, tmp.path() + std::string("\0/db", 4));
+  ASSERT_FALSE(nul.ok());
+  EXPECT_EQ(nul.status().code(), ErrorCode::kInvalidRequest);
+  EXPECT_NE(nul.status().message().find("NUL"), std::string::npos);
+  EXPECT_FALSE(fs->Exists(env::JoinPath(tmp.path(), kLockName)));
+  // What an interrupted creation leaves (LOCK, MANIFEST.tmp) opens as a new database.
+  ASSERT_TRUE(fs->Remove(notes).ok());
+  ASSERT_TRUE(env::WriteStringToFile(fs, env::JoinPath(tmp.db(), kLockName), "", false).ok());
+  ASSERT_TRUE(env::WriteStringToFile(fs, env::JoinPath(tmp.db(), kManifestTmpName), "x", false).ok());
+  auto fresh = StorageManager::Open(nullptr, tmp.db());
+  EXPECT_TRUE(fresh.ok()) << fresh.status().ToString();
 }
 
 TEST(StorageManagerTest, FailedCheckpointKeepsPreviousOne) {

@@ -31,6 +31,9 @@ inline constexpr char kManifestMagic[8] = {'G', 'D', 'B', 'M', 'A', 'N', 'I', 'F
 inline constexpr uint32_t kFileFormatVersion = 1;
 // Version 2 added last_commit_ts; version 1 manifests are still read (as last_commit_ts 0).
 inline constexpr uint32_t kManifestVersion = 2;
+// No manifest is larger (an entry takes some 30 bytes: a million tables fit in 32 MiB); a larger
+// MANIFEST is damaged and is not read into memory.
+inline constexpr uint64_t kMaxManifestSize = 64ULL << 20;
 inline constexpr size_t kFileHeaderSize = 16;
 inline constexpr size_t kFileFooterSize = 20;
 inline constexpr char kManifestName[] = "MANIFEST";

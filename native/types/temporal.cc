@@ -38,8 +38,8 @@ bool ReadDigits(std::string_view s, size_t* i, int max_digits, int64_t* out) {
 // since the epoch.
 bool ReadDate(std::string_view s, size_t* i, int32_t* days) {
   bool negative = false;
-  if (*i < s.size() && s[*i] == '-') {
-    negative = true;
+  if (*i < s.size() && (s[*i] == '-' || s[*i] == '+')) {  // '+': ISO 8601's expanded years
+    negative = s[*i] == '-';
     ++*i;
   }
   int64_t y;
@@ -86,30 +86,40 @@ bool IsValidDate(int32_t year, uint32_t month, uint32_t day) {
   return month >= 1 && month <= 12 && day >= 1 && day <= DaysInMonth(year, month);
 }
 
-std::string FormatDate(int32_t days) {
+namespace {
+
+// "YYYY-MM-DD" of `days`. Kùzu's text form writes a year before 1 as "-YYYY"; the ISO form
+// writes years outside 0000..9999 expanded, with a sign and at least six digits.
+std::string FormatCivilDate(int32_t days, bool iso) {
   CivilDate c = CivilFromDays(days);
   char buf[32];
-  if (c.year < 0) {
-    std::snprintf(buf, sizeof buf, "-%04d-%02u-%02u", -c.year, c.month, c.day);
+  long long year = c.year;
+  if (iso && (year < 0 || year > 9999)) {
+    std::snprintf(buf, sizeof buf, "%c%06lld-%02u-%02u", year < 0 ? '-' : '+',
+                  year < 0 ? -year : year, c.month, c.day);
+  } else if (year < 0) {
+    std::snprintf(buf, sizeof buf, "-%04lld-%02u-%02u", -year, c.month, c.day);
   } else {
-    std::snprintf(buf, sizeof buf, "%04d-%02u-%02u", c.year, c.month, c.day);
+    std::snprintf(buf, sizeof buf, "%04lld-%02u-%02u", year, c.month, c.day);
   }
   return buf;
 }
 
-std::string FormatTimestampMicros(int64_t micros) {
+// The date of `micros`, `separator`, then "hh:mm:ss[.ffffff]" (trailing zeros trimmed).
+std::string FormatDateTime(int64_t micros, bool iso, char separator) {
   int64_t days = micros / kMicrosPerDay;
   int64_t rest = micros % kMicrosPerDay;
   if (rest < 0) {
     rest += kMicrosPerDay;
     --days;
   }
-  std::string out = FormatDate(static_cast<int32_t>(days));
+  std::string out = FormatCivilDate(static_cast<int32_t>(days), iso);
   int64_t secs = rest / kMicrosPerSecond;
   int64_t frac = rest % kMicrosPerSecond;
   char buf[48];
-  std::snprintf(buf, sizeof buf, " %02lld:%02lld:%02lld", static_cast<long long>(secs / 3600),
-                static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60));
+  std::snprintf(buf, sizeof buf, "%c%02lld:%02lld:%02lld", separator,
+                static_cast<long long>(secs / 3600), static_cast<long long>(secs / 60 % 60),
+                static_cast<long long>(secs % 60));
   out += buf;
   if (frac) {
     std::snprintf(buf, sizeof buf, ".%06lld", static_cast<long long>(frac));
@@ -118,6 +128,18 @@ std::string FormatTimestampMicros(int64_t micros) {
     out += f;
   }
   return out;
+}
+
+}  // namespace
+
+std::string FormatDate(int32_t days) { return FormatCivilDate(days, false); }
+
+std::string FormatTimestampMicros(int64_t micros) { return FormatDateTime(micros, false, ' '); }
+
+std::string FormatIsoDate(int32_t days) { return FormatCivilDate(days, true); }
+
+std::string FormatIsoTimestampMicros(int64_t micros) {
+  return FormatDateTime(micros, true, 'T') + 'Z';
 }
 
 std::string FormatInterval(const Interval& v) {

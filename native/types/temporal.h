@@ -27,16 +27,23 @@ int32_t DaysFromCivil(int32_t year, uint32_t month, uint32_t day);
 CivilDate CivilFromDays(int32_t days);
 bool IsValidDate(int32_t year, uint32_t month, uint32_t day);
 
+// Kùzu's text forms (CAST to STRING, the CLI's tables, COPY TO): "YYYY-MM-DD", a year before
+// 1 as "-YYYY-MM-DD", a year past 9999 with all its digits.
 std::string FormatDate(int32_t days);
 // Microseconds since the epoch -> "YYYY-MM-DD hh:mm:ss[.ffffff]" (trailing zeros trimmed).
 std::string FormatTimestampMicros(int64_t micros);
+// ISO 8601, as results reach JavaScript and JSON: "2011-08-20" and "2011-08-20T11:25:30.5Z".
+// A year outside 0000..9999 takes the expanded form with a sign and at least six digits
+// ("+275760-09-13T00:00:00Z", "-000100-01-01"), the one ECMAScript's Date reads and writes.
+std::string FormatIsoDate(int32_t days);
+std::string FormatIsoTimestampMicros(int64_t micros);
 std::string FormatInterval(const Interval& v);
 
 // Parsers return nullopt when the text is not a valid value; surrounding spaces are ignored.
 // This is the one implementation of the text forms: CAST, the temporal functions and COPY
 // (storage/value_parser) all use it.
 //
-// DATE: "[-]Y-M-D" (month and day one or two digits).
+// DATE: "[-|+]Y-M-D" (a year of up to six digits, month and day one or two digits).
 std::optional<int32_t> ParseDate(std::string_view text);
 // TIMESTAMP family: a date, optionally followed by " " or "T" and "hh:mm[:ss[.fffffffff]]",
 // then an optional "Z" and/or a "+hh[:mm]" / "-hh[:mm]" / "+hhmm" offset ("...Z+06:40" is

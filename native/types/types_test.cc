@@ -92,6 +92,44 @@ TEST(TemporalTest, TimestampAndInterval) {
   EXPECT_FALSE(temporal::ParseInterval("3 parsecs"));
 }
 
+// The ISO forms results reach JavaScript and JSON in: years outside 0000..9999 expanded, with a
+// sign and six digits (or more), as ECMAScript's Date writes them; the text form keeps Kùzu's.
+TEST(TemporalTest, IsoFormsExpandYearsOutsideFourDigits) {
+  auto micros = [](const char* text) {
+    auto ts = temporal::ParseTimestampMicros(text);
+    EXPECT_TRUE(ts) << text;
+    return ts.value_or(0);
+  };
+  struct Case {
+    int64_t micros;
+    const char* iso;
+  };
+  const Case cases[] = {
+      {0, "1970-01-01T00:00:00Z"},
+      {micros("2011-08-20 11:25:30.5"), "2011-08-20T11:25:30.5Z"},
+      {micros("0000-01-01 00:00:00"), "0000-01-01T00:00:00Z"},
+      {micros("9999-12-31 23:59:59.999999"), "9999-12-31T23:59:59.999999Z"},
+      {micros("10000-01-01 00:00:00"), "+010000-01-01T00:00:00Z"},
+      {8640000000000000000LL, "+275760-09-13T00:00:00Z"},  // new Date(8.64e15)
+      {-8640000000000000000LL, "-271821-04-20T00:00:00Z"},
+      {micros("-0100-01-01 00:00:00"), "-000100-01-01T00:00:00Z"},
+      {micros("-0001-12-31 23:00:00"), "-000001-12-31T23:00:00Z"},
+  };
+  for (const auto& c : cases) {
+    std::string iso = temporal::FormatIsoTimestampMicros(c.micros);
+    EXPECT_EQ(iso, c.iso);
+    // Every form reads back as the same instant.
+    EXPECT_EQ(temporal::ParseTimestampMicros(iso), c.micros) << iso;
+  }
+  EXPECT_EQ(temporal::FormatIsoDate(temporal::DaysFromCivil(10000, 1, 1)), "+010000-01-01");
+  EXPECT_EQ(temporal::FormatIsoDate(temporal::DaysFromCivil(-100, 1, 1)), "-000100-01-01");
+  EXPECT_EQ(temporal::FormatIsoDate(temporal::DaysFromCivil(2000000, 6, 1)), "+2000000-06-01");
+  EXPECT_EQ(temporal::FormatIsoDate(temporal::DaysFromCivil(1999, 12, 31)), "1999-12-31");
+  // Kùzu's text form is unchanged.
+  EXPECT_EQ(temporal::FormatDate(temporal::DaysFromCivil(-100, 1, 1)), "-0100-01-01");
+  EXPECT_EQ(temporal::FormatTimestampMicros(micros("10000-01-01 00:00:00")), "10000-01-01 00:00:00");
+}
+
 TEST(TemporalTest, TimestampOffsetsAndUnits) {
   using Id = LogicalTypeId;
   const int64_t base = *temporal::ParseTimestampMicros("2011-08-20 11:25:30");

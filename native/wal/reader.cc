@@ -1,6 +1,9 @@
 #include "wal/reader.h"
 
 #include <algorithm>
+#include <cstring>
+
+#include "env/crc32c.h"
 
 namespace graphdb::wal {
 
@@ -121,23 +124,57 @@ Result<std::optional<WalRecord>> WalReader::EndAtBadRecord(uint64_t offset,
 }
 
 Result<std::optional<uint64_t>> WalReader::FindIntactRecordAfter(uint64_t offset) {
-  // Only reached on a damaged log, so reading the whole rest of the file at once is fine.
-  if (file_size_ < offset + 1 + kRecordHeaderSize) return std::optional<uint64_t>();
-  std::string rest(file_size_ - offset - 1, '\0');
-  auto n = file_->Read(offset + 1, rest.size(), rest.data());
-  if (!n.ok()) return n.status();
-  rest.resize(*n);
-  std::string_view view(rest);
-  for (size_t p = 0; p + kRecordHeaderSize <= view.size(); ++p) {
-    RecordHeader h = DecodeRecordHeader(view.substr(p, kRecordHeaderSize));
-    if (!IsPlausibleRecordHeader(h, header_.slot_id)) continue;
-    if (h.length > view.size() - p - kRecordHeaderSize) continue;
-    std::string_view record = view.substr(p, kRecordHeaderSize + h.length);
-    if (UnmaskCrc(h.masked_crc) == ComputeRecordCrc(record, record.substr(kRecordHeaderSize))) {
-      return std::optional<uint64_t>(offset + 1 + p);
+  // Only reached on a damaged log, which may be of any size (padded with zeros to gigabytes,
+  // say): the rest of the file is scanned a chunk at a time, and a record is checksummed a
+  // chunk at a time too, so memory stays bounded whatever the file and its lengths say.
+  const char kFull = static_cast<char>(RecordType::kFull);
+  std::string chunk;
+  uint64_t start = offset + 1;  // the first header start the current chunk tries
+  while (start + kRecordHeaderSize <= file_size_) {
+    size_t want = static_cast<size_t>(
+        std::min<uint64_t>(kReadChunk + kRecordHeaderSize - 1, file_size_ - start));
+    chunk.resize(want);
+    auto n = file_->Read(start, want, chunk.data());
+    if (!n.ok()) return n.status();
+    chunk.resize(*n);
+    if (chunk.size() < kRecordHeaderSize) break;
+    const size_t starts = std::min(chunk.size() - kRecordHeaderSize + 1, kReadChunk);
+    for (size_t p = 0; p < starts; ++p) {
+      // Every plausible header has the type byte kFull: jump to the next one.
+      const void* type = std::memchr(chunk.data() + p + kRecordTypeOffset, kFull, starts - p);
+      if (type == nullptr) break;
+      p = static_cast<size_t>(static_cast<const char*>(type) - chunk.data()) - kRecordTypeOffset;
+      std::string_view header = std::string_view(chunk).substr(p, kRecordHeaderSize);
+      RecordHeader h = DecodeRecordHeader(header);
+      if (!IsPlausibleRecordHeader(h, header_.slot_id)) continue;
+      const uint64_t at = start + p;
+      if (h.length > file_size_ - at - kRecordHeaderSize) continue;
+      auto intact = RecordChecksumMatches(at, h);
+      if (!intact.ok()) return intact.status();
+      if (*intact) return std::optional<uint64_t>(at);
     }
+    start += starts;
   }
   return std::optional<uint64_t>();
+}
+
+Result<bool> WalReader::RecordChecksumMatches(uint64_t offset, const RecordHeader& header) {
+  char bytes[kRecordHeaderSize];
+  auto n = file_->Read(offset, kRecordHeaderSize, bytes);
+  if (!n.ok()) return n.status();
+  if (*n < kRecordHeaderSize) return false;
+  uint32_t crc = ComputeRecordCrc(std::string_view(bytes, kRecordHeaderSize), {});
+  std::string chunk;
+  for (uint64_t done = 0; done < header.length;) {
+    size_t want = static_cast<size_t>(std::min<uint64_t>(kReadChunk, header.length - done));
+    chunk.resize(want);
+    auto got = file_->Read(offset + kRecordHeaderSize + done, want, chunk.data());
+    if (!got.ok()) return got.status();
+    if (*got < want) return false;
+    crc = env::crc32c::Extend(crc, chunk.data(), want);
+    done += want;
+  }
+  return UnmaskCrc(header.masked_crc) == crc;
 }
 
 Result<std::string_view> WalReader::ReadAt(uint64_t offset, size_t n) {

@@ -79,6 +79,8 @@ class WalReader {
   Result<std::optional<WalRecord>> EndAtBadRecord(uint64_t offset, const std::string& reason);
   // The offset of the first intact record of this slot starting after `offset`, if any.
   Result<std::optional<uint64_t>> FindIntactRecordAfter(uint64_t offset);
+  // Whether the record at `offset`, whose header is `header`, has the checksum it claims.
+  Result<bool> RecordChecksumMatches(uint64_t offset, const RecordHeader& header);
 
   std::unique_ptr<env::RandomAccessFile> file_;
   uint64_t file_size_;

@@ -1,5 +1,7 @@
 #include "wal/reader.h"
 
+#include <unistd.h>
+
 #include <string>
 #include <vector>
 
@@ -239,6 +241,45 @@ TEST(WalReaderTest, ZeroFilledTailIsATornTail) {
   EXPECT_TRUE(log.torn_tail);
   EXPECT_EQ(log.valid_end, bytes.size());
   EXPECT_NE(log.warning.find("unknown record type 0"), std::string::npos) << log.warning;
+}
+
+// The scan for an intact record after a damaged one reads the rest of the log a chunk at a
+// time: intact records are found however far on they are, also across a chunk boundary and
+// when larger than a chunk.
+TEST(WalReaderTest, FindsIntactRecordsFarAfterTheDamage) {
+  TempDir dir;
+  std::vector<std::string> payloads = {"first", std::string(600 * 1024, 'L'), "third"};
+  std::string bytes = MakeLog(dir, 0, payloads);
+  std::string path = dir.File("wal-0.log");
+  std::vector<uint64_t> starts = RecordOffsets(path);
+  ASSERT_EQ(starts.size(), 3u);
+  for (uint64_t pad : {uint64_t{1}, uint64_t{256 * 1024 - 25}, uint64_t{256 * 1024 - 21},
+                       uint64_t{256 * 1024 - 1}, uint64_t{256 * 1024}, uint64_t{3 << 20}}) {
+    // Zeros where the second record began: the reader stops there, and the scan must find the
+    // (large) second record `pad` bytes on.
+    std::string damaged = bytes.substr(0, starts[1]) + std::string(pad, '\0') + bytes.substr(starts[1]);
+    WriteFile(path, damaged);
+    auto log = ReadLog(path);
+    ASSERT_EQ(log.status.code(), ErrorCode::kCorruption) << pad << ": " << log.status.ToString();
+    EXPECT_NE(log.status.message().find("followed by an intact record at offset " +
+                                        std::to_string(starts[1] + pad)),
+              std::string::npos)
+        << pad << ": " << log.status.message();
+  }
+}
+
+// A log padded with zeros ends in a torn tail, however long the padding: the scan reads it a
+// chunk at a time (here 128 MiB, some 500 chunks; memory would stay as small for 100 GB).
+TEST(WalReaderTest, LongZeroPaddingIsATornTailReadInChunks) {
+  TempDir dir;
+  std::string bytes = MakeLog(dir, 0, SamplePayloads());
+  std::string path = dir.File("wal-0.log");
+  ASSERT_EQ(::truncate(path.c_str(), off_t{128} << 20), 0);  // sparse zeros
+  auto log = ReadLog(path);
+  ASSERT_TRUE(log.status.ok()) << log.status.ToString();
+  EXPECT_EQ(log.records.size(), 5u);
+  EXPECT_TRUE(log.torn_tail);
+  EXPECT_EQ(log.valid_end, bytes.size());
 }
 
 TEST(WalReaderTest, RecordOfAnotherSlotIsRejected) {

@@ -121,6 +121,9 @@ class TestFileSystem final : public env::FileSystem {
   Status RemoveDir(const std::string& path) override { return base_->RemoveDir(path); }
   Result<uint64_t> FileSize(const std::string& path) override { return base_->FileSize(path); }
   bool Exists(const std::string& path) override { return base_->Exists(path); }
+  Result<env::PathKind> GetPathKind(const std::string& path) override {
+    return base_->GetPathKind(path);
+  }
   Status SyncDir(const std::string& path) override { return base_->SyncDir(path); }
   Result<std::unique_ptr<env::FileLock>> LockFile(const std::string& path) override {
     return base_->LockFile(path);

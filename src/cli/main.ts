@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { Database } from '../core/database.js';
+import { Database, IN_MEMORY } from '../core/database.js';
 import { GraphDBError } from '../core/errors.js';
 import { formatResult, type OutputFormat } from './format.js';
 import { parseParam } from './params.js';
@@ -22,6 +22,20 @@ function positiveInt(name: string) {
   };
 }
 
+function atLeastOne(name: string) {
+  return (text: string): number => {
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < 1) {
+      throw new InvalidArgumentError(`${name} must be a positive integer`);
+    }
+    return value;
+  };
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
 function describeError(error: unknown): string {
   if (error instanceof GraphDBError) {
     const where = error.line !== undefined ? ` (line ${error.line}, column ${error.column})` : '';
@@ -34,9 +48,27 @@ function openDatabase(dir: string, maxThreads?: number): Database {
   return new Database(dir, maxThreads === undefined ? {} : { maxThreadNum: maxThreads });
 }
 
-async function runQuery(args: string[], options: { param: Record<string, unknown>; format: OutputFormat }) {
+/** Whether a lone argument of `graphdb query` names a database rather than a query. */
+function namesDatabase(arg: string): boolean {
+  if (arg === IN_MEMORY) return true;
+  try {
+    return statSync(arg).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function runQuery(
+  args: string[],
+  options: { param: Record<string, unknown>; format: OutputFormat },
+  command: Command,
+) {
   if (args.length === 0 || args.length > 2) {
-    throw new InvalidArgumentError('expected [DB_DIR] "<cypher>"');
+    command.error(`error: expected [DB_DIR] "<cypher>", got ${args.length} arguments`);
+  }
+  if (args.length === 1 && namesDatabase(args[0]!)) {
+    // Run as a query, it would fail, and only after opening (creating) ./graphdb-data.
+    command.error(`error: ${JSON.stringify(args[0])} names a database, but the query text is missing`);
   }
   const [dir, text] = args.length === 2 ? [args[0], args[1]] : [DEFAULT_DB_DIR, args[0]];
   using db = openDatabase(dir ?? DEFAULT_DB_DIR);
@@ -149,6 +181,34 @@ export function buildProgram(): Command {
     )
     .option('--demo', 'load a small generated social network into an empty database first')
     .option('--no-console', 'do not serve the web console at /')
+    .option(
+      '--allowed-host <name>',
+      "a host name clients may use besides IP addresses and localhost ('*': any), repeatable",
+      collect,
+      [],
+    )
+    .option(
+      '--cors-origin <origin>',
+      "an origin whose web pages may call the service ('*': any), repeatable",
+      collect,
+      [],
+    )
+    .option(
+      '--headers-timeout <ms>',
+      'time a client has to send request headers',
+      atLeastOne('--headers-timeout'),
+    )
+    .option(
+      '--receive-timeout <ms>',
+      'time a client has to send a whole request',
+      atLeastOne('--receive-timeout'),
+    )
+    .option(
+      '--keep-alive-timeout <ms>',
+      'idle time before a keep-alive connection closes',
+      atLeastOne('--keep-alive-timeout'),
+    )
+    .option('--max-connections <n>', 'most connections open at once', atLeastOne('--max-connections'))
     .action(async (dir: string, options: ServeOptions) => {
       await runServe(dir, options);
     });
@@ -166,9 +226,15 @@ export function buildProgram(): Command {
     .addOption(
       new Option('--format <format>', 'output format').choices(['table', 'json', 'csv']).default('table'),
     )
-    .action(async (args: string[], options: { param: Record<string, unknown>; format: OutputFormat }) => {
-      await runQuery(args, options);
-    });
+    .action(
+      async (
+        args: string[],
+        options: { param: Record<string, unknown>; format: OutputFormat },
+        command: Command,
+      ) => {
+        await runQuery(args, options, command);
+      },
+    );
 
   program
     .command('shell')

@@ -2,7 +2,7 @@
 // over HTTP until SIGINT/SIGTERM, then shuts down cleanly (exit code 0).
 
 import { Database } from '../core/database.js';
-import { GraphDBService } from '../core/service.js';
+import { GraphDBService, type ServiceConfig } from '../core/service.js';
 import { loadDemo } from './demo.js';
 
 export interface ServeOptions {
@@ -19,6 +19,34 @@ export interface ServeOptions {
   demo?: boolean;
   /** false with --no-console. */
   console: boolean;
+  allowedHost: string[];
+  corsOrigin: string[];
+  headersTimeout?: number;
+  receiveTimeout?: number;
+  keepAliveTimeout?: number;
+  maxConnections?: number;
+}
+
+/** The ServiceConfig the options describe; options left out keep the config's defaults. */
+export function serviceConfigOf(options: ServeOptions): ServiceConfig {
+  const config: ServiceConfig = {
+    queryPort: options.port,
+    hostStr: options.host,
+    threadNum: options.threads,
+    autoCompaction: options.autoCompaction,
+    queryTimeoutMs: options.queryTimeout,
+    stopTimeoutMs: options.stopTimeout,
+    maxResultBytes: options.maxResultBytes,
+    maxStatementMemoryBytes: options.maxStatementMemory,
+    allowedHosts: options.allowedHost,
+    corsOrigins: options.corsOrigin,
+    console: options.console,
+  };
+  if (options.headersTimeout !== undefined) config.headersTimeoutMs = options.headersTimeout;
+  if (options.receiveTimeout !== undefined) config.receiveTimeoutMs = options.receiveTimeout;
+  if (options.keepAliveTimeout !== undefined) config.keepAliveTimeoutMs = options.keepAliveTimeout;
+  if (options.maxConnections !== undefined) config.maxConnections = options.maxConnections;
+  return config;
 }
 
 export async function runServe(dir: string, options: ServeOptions): Promise<void> {
@@ -40,17 +68,7 @@ export async function runServe(dir: string, options: ServeOptions): Promise<void
         conn.close();
       }
     }
-    const service = new GraphDBService(db, {
-      queryPort: options.port,
-      hostStr: options.host,
-      threadNum: options.threads,
-      autoCompaction: options.autoCompaction,
-      queryTimeoutMs: options.queryTimeout,
-      stopTimeoutMs: options.stopTimeout,
-      maxResultBytes: options.maxResultBytes,
-      maxStatementMemoryBytes: options.maxStatementMemory,
-      console: options.console,
-    });
+    const service = new GraphDBService(db, serviceConfigOf(options));
     try {
       await service.runAndWaitForExit({
         onListening: (url) => {

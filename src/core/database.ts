@@ -107,6 +107,10 @@ export class Database implements Disposable {
     if (typeof path !== 'string') {
       throw new TypeError(`path must be a string, got ${describe(path)}`);
     }
+    if (path.includes('\0')) {
+      // The file system would stop reading the path at the NUL and open another folder.
+      throw new TypeError(`path must not contain NUL characters, got ${JSON.stringify(path)}`);
+    }
     if (path === '') path = IN_MEMORY;
     if (options === null || typeof options !== 'object') {
       throw new TypeError('options must be an object');

@@ -2,9 +2,10 @@
 // It takes a Database over (closing its embedded connections), owns a fixed pool of execution
 // slots, serves them over HTTP (src/server/app.ts) and runs background auto-compaction.
 
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
+import { type AccessPolicy, resolveAccessPolicy } from '../server/access.js';
 import { createApp } from '../server/app.js';
 import { Database, databaseInternals } from './database.js';
 import { GraphDBError } from './errors.js';
@@ -56,6 +57,27 @@ export interface ServiceConfig {
   autoCompactionIntervalMs?: number;
   /** Writes since the last compaction that make auto-compaction worthwhile. Default 1000. */
   autoCompactionMinWrites?: number;
+  /**
+   * Host names (no port) requests may name in their Host header, besides IP addresses,
+   * localhost and `hostStr`; `'*'` allows any. Others get 403 (DNS rebinding). Default none.
+   */
+  allowedHosts?: string[];
+  /**
+   * Origins (`'https://app.example.com'`) whose pages may call the service from a browser
+   * (CORS); `'*'` allows any. Requests from other origins get 403. Default none.
+   */
+  corsOrigins?: string[];
+  /**
+   * Longest a client may take to send a request's headers, counted from the connection's
+   * start for its first request (a connection that sends nothing is closed then). Default 10 s.
+   */
+  headersTimeoutMs?: number;
+  /** Longest a client may take to send a whole request, headers and body. Default 30 s. */
+  receiveTimeoutMs?: number;
+  /** How long an idle keep-alive connection stays open after a response. Default 5 s. */
+  keepAliveTimeoutMs?: number;
+  /** Most connections open at once; more are closed as they arrive. Default 1024. */
+  maxConnections?: number;
 }
 
 export interface RunOptions {
@@ -82,6 +104,11 @@ const DEFAULT_MAX_RESULT_BYTES = 256 * 2 ** 20;
 const DEFAULT_MAX_STATEMENT_MEMORY_BYTES = 2 ** 30;
 const DEFAULT_COMPACTION_INTERVAL_MS = 1000;
 const DEFAULT_COMPACTION_MIN_WRITES = 1000;
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+const DEFAULT_RECEIVE_TIMEOUT_MS = 30_000;
+const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5000;
+const DEFAULT_MAX_CONNECTIONS = 1024;
+const MAX_INT32 = 2 ** 31 - 1;
 /** The service counts as idle once no slot was leased or released for this long. */
 const COMPACTION_IDLE_MS = 250;
 
@@ -98,6 +125,8 @@ type Phase = 'closed' | 'initialized' | 'starting' | 'running' | 'stopping';
 export interface ServiceRuntime {
   readonly pool: TpExecutionSlotPool | null;
   readonly limits: ServiceLimits;
+  /** Which Host names and Origins requests may carry. */
+  readonly access: AccessPolicy;
   /** False once the service is stopping or closed: new requests get 503. */
   readonly accepting: boolean;
   readonly stopping: boolean;
@@ -124,6 +153,12 @@ const FIELDS = new Set([
   'autoCompactionIntervalMs',
   'autoCompactionMinWrites',
   'console',
+  'allowedHosts',
+  'corsOrigins',
+  'headersTimeoutMs',
+  'receiveTimeoutMs',
+  'keepAliveTimeoutMs',
+  'maxConnections',
 ]);
 
 function describe(value: unknown): string {
@@ -163,6 +198,16 @@ interface ResolvedConfig {
   compactionIntervalMs: number;
   compactionMinWrites: number;
   limits: ServiceLimits;
+  access: AccessPolicy;
+  connections: ConnectionLimits;
+}
+
+/** How long clients may take and how many connections they may hold (ServiceConfig). */
+interface ConnectionLimits {
+  headersTimeoutMs: number;
+  receiveTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  maxConnections: number;
 }
 
 function resolveConfig(config: ServiceConfig, maxThreadNum: number): ResolvedConfig {
@@ -222,6 +267,31 @@ function resolveConfig(config: ServiceConfig, maxThreadNum: number): ResolvedCon
     Number.MAX_SAFE_INTEGER,
     DEFAULT_COMPACTION_MIN_WRITES,
   );
+  const headersTimeoutMs = integerField(config, 'headersTimeoutMs', 1, MAX_INT32, DEFAULT_HEADERS_TIMEOUT_MS);
+  const receiveTimeoutMs = integerField(
+    config,
+    'receiveTimeoutMs',
+    1,
+    MAX_INT32,
+    Math.max(DEFAULT_RECEIVE_TIMEOUT_MS, headersTimeoutMs),
+  );
+  if (headersTimeoutMs > receiveTimeoutMs) {
+    throw new RangeError(
+      `ServiceConfig.headersTimeoutMs (${headersTimeoutMs}) must not exceed receiveTimeoutMs (${receiveTimeoutMs}): the headers are part of the request`,
+    );
+  }
+  const connections: ConnectionLimits = {
+    headersTimeoutMs,
+    receiveTimeoutMs,
+    keepAliveTimeoutMs: integerField(
+      config,
+      'keepAliveTimeoutMs',
+      1,
+      MAX_INT32,
+      DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+    ),
+    maxConnections: integerField(config, 'maxConnections', 1, MAX_INT32, DEFAULT_MAX_CONNECTIONS),
+  };
   return {
     port,
     host,
@@ -233,7 +303,27 @@ function resolveConfig(config: ServiceConfig, maxThreadNum: number): ResolvedCon
     compactionIntervalMs,
     compactionMinWrites,
     limits: { maxBodyBytes, maxWaiting, requestTimeoutMs },
+    access: resolveAccessPolicy(host, config.allowedHosts, config.corsOrigins),
+    connections,
   };
+}
+
+/**
+ * Makes `server` close connections that hold it up (ServiceConfig): Node's own checks bound
+ * the time to send headers and a whole request; a connection that sends nothing at all gets
+ * the headers' time from its start (socket timeout, cleared when its first request arrives;
+ * Node then runs the keep-alive timeout between requests).
+ */
+function limitConnections(server: Server, limits: ConnectionLimits): void {
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.maxConnections = limits.maxConnections;
+  server.on('connection', (socket: Socket) => socket.setTimeout(limits.headersTimeoutMs));
+  server.on('request', (request: IncomingMessage) => request.socket.setTimeout(0));
+}
+
+/** How often Node looks for connections past the headers or receive timeout. */
+function connectionsCheckingInterval(limits: ConnectionLimits): number {
+  return Math.min(1000, Math.max(10, Math.floor(limits.headersTimeoutMs / 4)));
 }
 
 function formatUrl(host: string, port: number): string {
@@ -323,6 +413,7 @@ export class GraphDBService implements AsyncDisposable {
         return service.#pool;
       },
       limits: resolved.limits,
+      access: resolved.access,
       get accepting() {
         return service.#pool !== null && service.#phase !== 'stopping';
       },
@@ -491,9 +582,18 @@ export class GraphDBService implements AsyncDisposable {
   }
 
   async #listen(): Promise<string> {
-    const { host, port } = this.#resolved;
+    const { host, port, connections } = this.#resolved;
     const app = createApp(this);
-    const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
+    const server = createAdaptorServer({
+      fetch: app.fetch,
+      hostname: host,
+      serverOptions: {
+        headersTimeout: connections.headersTimeoutMs,
+        requestTimeout: connections.receiveTimeoutMs,
+        connectionsCheckingInterval: connectionsCheckingInterval(connections),
+      },
+    }) as Server;
+    limitConnections(server, connections);
     try {
       await new Promise<void>((resolve, reject) => {
         const onError = (error: NodeJS.ErrnoException) => {

@@ -19,9 +19,17 @@ import {
   STATUS_NOT_INITED,
   serviceRuntime,
 } from '../core/service.js';
-import { ClientGoneError, readIncoming, readRequest, TOO_LARGE } from './body.js';
+import {
+  type AccessPolicy,
+  corsHeaders,
+  hostAllowed,
+  isJsonContentType,
+  judgeOrigin,
+  PREFLIGHT_MAX_AGE_SECONDS,
+} from './access.js';
+import { BodyNotUtf8Error, ClientGoneError, readIncoming, readRequest, TOO_LARGE } from './body.js';
 import { mountConsole } from './console.js';
-import { errorResponse, responseForError } from './errors.js';
+import { errorResponse, jsonHeaders, responseForError, SECURITY_HEADERS } from './errors.js';
 
 type Env = { Bindings: Partial<HttpBindings> };
 type Ctx = Context<Env>;
@@ -44,8 +52,48 @@ const ROUTES: Readonly<Record<string, string>> = {
 };
 
 function jsonResponse(body: string, status = 200): Response {
-  // A fresh headers object each time: the node adapter adds Content-Length to it.
-  return new Response(body, { status, headers: { 'content-type': 'application/json' } });
+  return new Response(body, { status, headers: jsonHeaders() });
+}
+
+/** A request header (the first value when repeated), straight from Node's request when there is one. */
+function header(c: Ctx, name: string): string | undefined {
+  const incoming = c.env?.incoming;
+  if (!incoming) return c.req.header(name);
+  const value = incoming.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Runs `handle` for a request whose Host and Origin pass (access.ts), adding the CORS headers
+ * when it comes from an allowed other origin; answers 403 otherwise. Every route goes through
+ * it: a page must not read the status or the schema either.
+ */
+function guarded(
+  c: Ctx,
+  policy: AccessPolicy,
+  handle: (cors: Record<string, string> | null) => Response | Promise<Response>,
+): Response | Promise<Response> {
+  const host = header(c, 'host');
+  if (!hostAllowed(host, policy)) {
+    return errorResponse(
+      'HOST_NOT_ALLOWED',
+      `the service does not answer to the host ${JSON.stringify(host)}: name it by an IP address or localhost, or list it in allowedHosts (--allowed-host)`,
+    );
+  }
+  const origin = header(c, 'origin');
+  const verdict = judgeOrigin(origin, host, policy);
+  if (verdict === 'refused') {
+    return errorResponse(
+      'ORIGIN_NOT_ALLOWED',
+      `requests from the origin ${JSON.stringify(origin)} are not allowed: list it in corsOrigins (--cors-origin) to allow them`,
+    );
+  }
+  if (verdict === 'same') return handle(null);
+  const cors = corsHeaders(origin!, policy);
+  return Promise.resolve(handle(cors)).then((response) => {
+    for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
+    return response;
+  });
 }
 
 function unavailable(runtime: ServiceRuntime): Response {
@@ -141,7 +189,9 @@ async function readBody(c: Ctx, limit: number): Promise<string | Response> {
   try {
     body = incoming ? await readIncoming(incoming, limit) : await readRequest(c.req.raw, limit);
   } catch (error) {
-    if (error instanceof ClientGoneError) return errorResponse('INVALID_REQUEST', error.message);
+    if (error instanceof ClientGoneError || error instanceof BodyNotUtf8Error) {
+      return errorResponse('INVALID_REQUEST', error.message);
+    }
     return errorResponse('INVALID_REQUEST', `could not read the request body: ${String(error)}`);
   }
   return body === TOO_LARGE ? tooLarge() : body;
@@ -149,6 +199,15 @@ async function readBody(c: Ctx, limit: number): Promise<string | Response> {
 
 async function cypher(c: Ctx, runtime: ServiceRuntime): Promise<Response> {
   if (!runtime.accepting) return unavailable(runtime);
+  const contentType = header(c, 'content-type');
+  if (!isJsonContentType(contentType)) {
+    // A page may send a "simple" text/plain POST to any origin without asking first; JSON
+    // needs a preflight, which only allowed origins pass.
+    return errorResponse(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `POST /cypher takes a JSON body sent as Content-Type: application/json, got ${contentType === undefined ? 'no Content-Type' : JSON.stringify(contentType)}`,
+    );
+  }
   const body = await readBody(c, runtime.limits.maxBodyBytes);
   if (typeof body !== 'string') return body;
   const lease = await leaseForRequest(c, runtime);
@@ -208,8 +267,19 @@ function status(service: GraphDBService, runtime: ServiceRuntime): Response {
   );
 }
 
-function allowed(path: string): Response {
-  return new Response(null, { status: 204, headers: { allow: ROUTES[path]! } });
+/**
+ * OPTIONS: the methods of `path`; for a CORS preflight from an allowed origin (`cors`), also
+ * what a cross-origin request may use.
+ */
+function options(c: Ctx, path: string, cors: Record<string, string> | null): Response {
+  const allow = ROUTES[path]!;
+  const headers: Record<string, string> = { allow, ...SECURITY_HEADERS };
+  if (cors && header(c, 'access-control-request-method') !== undefined) {
+    headers['access-control-allow-methods'] = allow;
+    headers['access-control-allow-headers'] = 'Content-Type';
+    headers['access-control-max-age'] = String(PREFLIGHT_MAX_AGE_SECONDS);
+  }
+  return new Response(null, { status: 204, headers });
 }
 
 function methodNotAllowed(method: string, path: string): Response {
@@ -232,11 +302,11 @@ export interface AppOptions {
  * `GET /service_status`), and the web console at `/` unless turned off. Requests are served
  * while the service is initialized (started or mounted elsewhere); after `close()` they get 503.
  */
-export function createApp(service: GraphDBService, options: AppOptions = {}): Hono<Env> {
-  if (options === null || typeof options !== 'object') {
+export function createApp(service: GraphDBService, appOptions: AppOptions = {}): Hono<Env> {
+  if (appOptions === null || typeof appOptions !== 'object') {
     throw new TypeError('createApp options must be an object');
   }
-  const withConsole = options.console ?? service.getServiceConfig().console ?? true;
+  const withConsole = appOptions.console ?? service.getServiceConfig().console ?? true;
   if (typeof withConsole !== 'boolean') {
     throw new TypeError(`createApp options.console must be a boolean, got ${typeof withConsole}`);
   }
@@ -244,15 +314,22 @@ export function createApp(service: GraphDBService, options: AppOptions = {}): Ho
   const app = new Hono<Env>();
   if (withConsole) mountConsole(app);
 
-  app.post('/cypher', (c) => tracked(runtime, () => cypher(c, runtime)));
-  app.get('/schema', (c) => tracked(runtime, () => schema(c, runtime)));
-  app.get('/status', () => status(service, runtime));
-  app.get('/service_status', () => status(service, runtime));
+  const policy = runtime.access;
+  app.post('/cypher', (c) => guarded(c, policy, () => tracked(runtime, () => cypher(c, runtime))));
+  app.get('/schema', (c) => guarded(c, policy, () => tracked(runtime, () => schema(c, runtime))));
+  app.get('/status', (c) => guarded(c, policy, () => status(service, runtime)));
+  app.get('/service_status', (c) => guarded(c, policy, () => status(service, runtime)));
   for (const path of Object.keys(ROUTES)) {
-    app.all(path, (c) => (c.req.method === 'OPTIONS' ? allowed(path) : methodNotAllowed(c.req.method, path)));
+    app.all(path, (c) =>
+      guarded(c, policy, (cors) =>
+        c.req.method === 'OPTIONS' ? options(c, path, cors) : methodNotAllowed(c.req.method, path),
+      ),
+    );
   }
 
-  app.notFound((c) => errorResponse('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`));
+  app.notFound((c) =>
+    guarded(c, policy, () => errorResponse('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`)),
+  );
   app.onError((error) => responseForError(error));
   return app;
 }

@@ -1,5 +1,6 @@
 // Reads a request body as text, refusing it once it grows past a byte limit.
 
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 
 /** The body was larger than the limit. */
@@ -13,10 +14,20 @@ export class ClientGoneError extends Error {
   }
 }
 
+/** The body is not UTF-8 text, the only encoding of JSON (RFC 8259). */
+export class BodyNotUtf8Error extends Error {
+  constructor() {
+    super('the request body is not valid UTF-8 text');
+    this.name = 'BodyNotUtf8Error';
+  }
+}
+
+/** The body as text; throws BodyNotUtf8Error rather than replacing bad bytes with U+FFFD. */
 function decode(chunks: Buffer[], size: number): string {
   if (chunks.length === 0) return '';
-  if (chunks.length === 1) return chunks[0]!.toString('utf8');
-  return Buffer.concat(chunks, size).toString('utf8');
+  const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+  if (!isUtf8(bytes)) throw new BodyNotUtf8Error();
+  return bytes.toString('utf8');
 }
 
 /** Straight from Node's IncomingMessage (the fast path under @hono/node-server). */
@@ -41,7 +52,11 @@ export function readIncoming(incoming: IncomingMessage, limit: number): Promise<
     };
     const onEnd = () => {
       cleanup();
-      resolve(decode(chunks, size));
+      try {
+        resolve(decode(chunks, size));
+      } catch (error) {
+        reject(error);
+      }
     };
     const onError = (error: Error) => {
       cleanup();

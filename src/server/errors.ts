@@ -3,8 +3,18 @@
 
 import { type ErrorCode, GraphDBError } from '../core/errors.js';
 
-/** The engine's codes plus the HTTP layer's own (unknown path, wrong method, oversize body). */
-export type HttpErrorCode = ErrorCode | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE';
+/**
+ * The engine's codes plus the HTTP layer's own: unknown path, wrong method, oversize body, a
+ * body that is not JSON by its Content-Type, a Host or an Origin the service does not answer.
+ */
+export type HttpErrorCode =
+  | ErrorCode
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'HOST_NOT_ALLOWED'
+  | 'ORIGIN_NOT_ALLOWED';
 
 export const HTTP_STATUS: Readonly<Record<HttpErrorCode, number>> = {
   INVALID_REQUEST: 400,
@@ -30,7 +40,28 @@ export const HTTP_STATUS: Readonly<Record<HttpErrorCode, number>> = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  HOST_NOT_ALLOWED: 403,
+  ORIGIN_NOT_ALLOWED: 403,
 };
+
+/**
+ * Sent with every response: the answers are data for programs, never a page to render, frame,
+ * sniff, cache or follow links from.
+ */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+/** The headers of a JSON response: Content-Type and the security headers. */
+export function jsonHeaders(extra?: Record<string, string>): Record<string, string> {
+  // A fresh object each time: the node adapter adds Content-Length to it.
+  return { 'content-type': 'application/json', ...SECURITY_HEADERS, ...extra };
+}
 
 /** Seconds a client should wait before retrying a 503. */
 export const RETRY_AFTER_SECONDS = 1;
@@ -48,10 +79,7 @@ export function errorResponse(code: HttpErrorCode, message: string, details: Err
   const error: { code: string; message: string; line?: number; column?: number } = { code, message };
   if (details.line !== undefined) error.line = details.line;
   if (details.column !== undefined) error.column = details.column;
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    ...details.headers,
-  };
+  const headers = jsonHeaders(details.headers);
   if (status === 503) headers['retry-after'] = String(RETRY_AFTER_SECONDS);
   return new Response(JSON.stringify({ error }), { status, headers });
 }

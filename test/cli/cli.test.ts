@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +57,45 @@ describe('graphdb CLI', () => {
     expect(graphdb('query', ':memory:', 'RETURN 1', '--format', 'xml').status).not.toBe(0);
     expect(graphdb('query').status).not.toBe(0);
     expect(graphdb('nosuchcommand').status).not.toBe(0);
+  });
+
+  it('refuses `query DB_DIR` without query text, with usage help, creating nothing', () => {
+    const cwd = mkdtempSync(path.join(os.tmpdir(), 'graphdb-cli-cwd-'));
+    try {
+      for (const args of [[':memory:'], [cwd]]) {
+        const r = spawnSync(process.execPath, [bin, 'query', ...args], { encoding: 'utf8', cwd });
+        expect(r.status, r.stderr).toBe(1);
+        expect(r.stderr).toContain('names a database, but the query text is missing');
+        expect(r.stderr).toContain('Usage: graphdb query');
+        expect(readdirSync(cwd)).toEqual([]); // no ./graphdb-data
+      }
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
+  it('ends in CORRUPTION, not an abort, when a data file is padded to 100 GB', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'graphdb-cli-huge-'));
+    try {
+      const created = graphdb('query', dir, 'CREATE NODE TABLE P(id INT64, PRIMARY KEY(id))');
+      expect(created.status, created.stderr).toBe(0);
+      const data = readdirSync(dir).filter((name) => /^(node|catalog)-.*\.gdb$/.test(name));
+      expect(data.length).toBeGreaterThanOrEqual(2);
+      for (const name of data) {
+        const file = path.join(dir, name);
+        const size = statSync(file).size;
+        truncateSync(file, 100 * 2 ** 30); // sparse
+        const r = graphdb('query', dir, 'MATCH (p:P) RETURN count(p)');
+        expect(r.signal, r.stderr).toBeNull();
+        expect(r.status, r.stderr).toBe(1);
+        expect(r.stderr).toContain('CORRUPTION');
+        expect(r.stderr).toContain(name);
+        truncateSync(file, size);
+      }
+      expect(graphdb('query', dir, 'MATCH (p:P) RETURN count(p)').status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('runs a script with import', () => {

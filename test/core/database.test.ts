@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Database, GraphDBError } from '../../src/index.js';
 
@@ -37,6 +39,43 @@ describe('Database', () => {
     );
     expect(() => new Database(42 as unknown as string)).toThrow(/path must be a string/);
     expect(() => new Database(':memory:', null as never)).toThrow(/options must be an object/);
+  });
+
+  it('refuses a path with a NUL character, which would open another folder', () => {
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-nul-'));
+    try {
+      const nul = `${parent}/db\0suffix`;
+      expect(() => new Database(nul)).toThrow(TypeError);
+      expect(() => new Database(nul)).toThrow(/must not contain NUL/);
+      expect(fs.existsSync(path.join(parent, 'db'))).toBe(false);
+    } finally {
+      fs.rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a folder that holds other things and no database, writing nothing into it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-foreign-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'thesis.tex'), 'mine');
+      let error: unknown;
+      try {
+        new Database(dir);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(GraphDBError);
+      expect((error as GraphDBError).code).toBe('INVALID_REQUEST');
+      expect((error as GraphDBError).message).toMatch(/not empty and holds no GraphDB database.*thesis\.tex/);
+      expect(fs.readdirSync(dir)).toEqual(['thesis.tex']);
+      expect(() => new Database(path.join(dir, 'thesis.tex'))).toThrow(/it is a file, not a folder/);
+      // An empty folder becomes a database.
+      const empty = path.join(dir, 'empty');
+      fs.mkdirSync(empty);
+      new Database(empty).close();
+      expect(fs.readdirSync(empty)).toContain('MANIFEST');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('closes idempotently and refuses use after close', () => {

@@ -88,6 +88,7 @@ describe('graphdb serve', () => {
     expect(status).toMatchObject({ status: 'running', slots: { total: 1 } });
     const r = await fetch(`${served.url}/cypher`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: 'RETURN 1 AS x' }),
     });
     expect((await r.json()).rows).toEqual([[1]]);
@@ -121,6 +122,7 @@ describe('graphdb serve', () => {
     const query = async (q: string) => {
       const r = await fetch(`${served.url}/cypher`, {
         method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ query: q, access_mode: 'read' }),
       });
       expect(r.status).toBe(200);
@@ -145,6 +147,7 @@ describe('graphdb serve', () => {
       const post = async (query: string, access_mode: string) => {
         const r = await fetch(`${served.url}/cypher`, {
           method: 'POST',
+          headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ query, access_mode }),
         });
         expect(r.status).toBe(200);

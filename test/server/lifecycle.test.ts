@@ -82,7 +82,7 @@ describe('overload', () => {
     const req = http.request(`${url}/cypher`, {
       method: 'POST',
       agent: false,
-      headers: { 'content-length': Buffer.byteLength(body) },
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
     });
     req.on('error', () => undefined);
     req.end(body);
@@ -153,13 +153,18 @@ describe('createApp', () => {
     open({});
     const outer = new Hono();
     outer.route('/db', createApp(service));
-    const ok = await outer.request('/db/cypher', { method: 'POST', body: request('RETURN 40 + 2 AS x') });
+    const ok = await outer.request('/db/cypher', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: request('RETURN 40 + 2 AS x'),
+    });
     expect(ok.status).toBe(200);
     expect((await ok.json()).rows).toEqual([[42]]);
     const status = await (await outer.request('/db/status')).json();
     expect(status).toMatchObject({ status: 'not_started', message: 'GraphDB service has not been started!' });
     const large = await outer.request('/db/cypher', {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: 'RETURN 1', pad: 'x'.repeat(2 * 1024 * 1024) }),
     });
     expect(large.status).toBe(413);

@@ -44,7 +44,11 @@ it('logs a failed auto-compaction to stderr, releases its slot and keeps serving
   await new Promise((resolve) => setTimeout(resolve, 200));
   expect(logged.length).toBeLessThanOrEqual(4);
   expect(service.isRunning()).toBe(true);
-  const r = await fetch(`${url}/cypher`, { method: 'POST', body: request('MATCH (n:N) RETURN count(n)') });
+  const r = await fetch(`${url}/cypher`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: request('MATCH (n:N) RETURN count(n)'),
+  });
   expect((await r.json()).rows).toEqual([[5]]);
   await waitFor(() => service.pool?.available === 2, 1000, 'the compaction slot to return');
 });

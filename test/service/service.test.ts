@@ -65,7 +65,11 @@ describe('GraphDBService states', () => {
     await expect(fetch(`${first}/status`)).rejects.toThrow();
     const second = await service.start();
     expect(service.serviceStatus().message).toBe(RUNNING);
-    const r = await fetch(`${second}/cypher`, { method: 'POST', body: request('RETURN 1 AS one') });
+    const r = await fetch(`${second}/cypher`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: request('RETURN 1 AS one'),
+    });
     expect(r.status).toBe(200);
     expect((await r.json()).rows).toEqual([[1]]);
   });

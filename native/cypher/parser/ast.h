@@ -518,6 +518,9 @@ struct ParsedStatement {
   int32_t column = 0;
   // The statement's source text (without the EXPLAIN/PROFILE prefix and the trailing ';').
   std::string text;
+  // The name, as written, of every function the statement calls anywhere (each name once):
+  // what the service's access modes look at (main/request.h) without walking the tree.
+  std::vector<std::string> function_names;
 };
 
 struct ParsedQueryStatement : ParsedStatement {

@@ -176,7 +176,10 @@ std::unique_ptr<ParsedStatement> Parser::ParseStatement() {
   }
   bool profile = !explain && AcceptKeyword("PROFILE");
   size_t start = pos_;
+  function_names_.clear();
   auto statement = ParseStatementBody();
+  statement->function_names = std::move(function_names_);
+  function_names_.clear();
   statement->explain = explain;
   statement->profile = profile;
   SetPosition(*statement, tokens_[start]);

@@ -8,6 +8,7 @@
 //   property lookups a.b.c and label tests n:Label, atoms.
 // As in Kùzu, unary minus binds tighter than ^ (-3 ^ 2 = 9) and IN binds tighter than
 // arithmetic (1 + 2 IN l is 1 + (2 IN l)).
+#include <algorithm>
 #include <array>
 #include <string_view>
 #include <utility>
@@ -690,6 +691,9 @@ ParsedExpressionPtr Parser::ParseFunctionCall() {
   }
   ScopedContext context(this, false, true);
   auto call = NewExpression(ExpressionKind::kFunctionCall, start);
+  if (std::find(function_names_.begin(), function_names_.end(), name) == function_names_.end()) {
+    function_names_.push_back(name);
+  }
   call->name = std::move(name);
   if (!At(TokenKind::kRightParen)) {
     call->distinct = AcceptKeyword("DISTINCT");

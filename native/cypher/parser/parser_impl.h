@@ -181,6 +181,9 @@ class Parser {
   size_t pos_ = 0;
   uint32_t statement_begin_ = 0;
   int depth_ = 0;
+  // The names of the functions called in the statement being parsed (ParsedStatement's
+  // function_names), each once.
+  std::vector<std::string> function_names_;
   // Set while parsing the parts of [x IN list WHERE pred | expr] and of a recursive
   // relationship's (r, n | WHERE pred | ...), where '|' ends the expression instead of being
   // a bitwise OR. Bracketing constructs reset it.
