@@ -2,9 +2,15 @@ import { expect } from 'vitest';
 import { databaseInternals } from '../../src/core/database.js';
 import { type Database, GraphDBError } from '../../src/index.js';
 
-/** A read that keeps a slot busy for a while (about 0.1 s per 300k rows). */
+/**
+ * A read that keeps a slot busy for a while (about 0.1 s per 300k rows) and answers the sum of
+ * 1..rows. UNWIND range(...) streams its values (some 30 ns each), so each row is walked ten
+ * times over to take that long.
+ */
 export function slowRequest(rows = 300_000): string {
-  return JSON.stringify({ query: `UNWIND range(1, ${rows}) AS x RETURN sum(x) AS s` });
+  return JSON.stringify({
+    query: `UNWIND range(1, ${rows}) AS x UNWIND range(1, 10) AS y WITH x, y WHERE y = 1 RETURN sum(x) AS s`,
+  });
 }
 
 export function request(query: string, extra: Record<string, unknown> = {}): string {
