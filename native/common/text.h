@@ -1,5 +1,5 @@
 // Small ASCII text helpers shared by the parsers of value text (types/temporal, the CSV value
-// parser, CAST).
+// parser, CAST) and of regular expressions.
 #pragma once
 
 #include <string_view>
@@ -9,6 +9,14 @@ namespace graphdb {
 // Space, tab, newline, carriage return, vertical tab, form feed (isspace in the C locale).
 constexpr bool IsAsciiSpace(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+// The value of a hexadecimal digit (either case), or -1.
+constexpr int HexDigitValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
 }
 
 // `s` without leading and trailing ASCII spaces.

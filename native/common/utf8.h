@@ -1,9 +1,11 @@
-// UTF-8 encoding of one code point, shared by the lexer (string escapes), the function
-// library (case mapping) and the JSON request reader (\u escapes).
+// UTF-8 encoding and decoding of one code point, shared by the lexer (string escapes), the
+// function library (case mapping), regular expressions and the JSON request reader (\u escapes).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace graphdb {
 
@@ -24,6 +26,34 @@ inline void AppendUtf8(std::string& out, uint32_t cp) {
     out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
     out += static_cast<char>(0x80 | (cp & 0x3F));
   }
+}
+
+// Decodes the code point at s[*pos] (REQUIRES: *pos < s.size()) and advances *pos past it. A
+// byte that does not start a complete sequence decodes as U+FFFD and advances one byte, so that
+// every byte of any input belongs to exactly one decoded piece.
+inline uint32_t DecodeUtf8(std::string_view s, size_t* pos) {
+  size_t i = *pos;
+  auto c = static_cast<unsigned char>(s[i]);
+  if (c < 0x80) {
+    *pos = i + 1;
+    return c;
+  }
+  int len = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  if (len == 0 || i + len > s.size()) {
+    *pos = i + 1;
+    return 0xFFFD;
+  }
+  uint32_t cp = len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
+  for (int k = 1; k < len; ++k) {
+    auto cc = static_cast<unsigned char>(s[i + k]);
+    if ((cc & 0xC0) != 0x80) {
+      *pos = i + 1;
+      return 0xFFFD;
+    }
+    cp = (cp << 6) | (cc & 0x3F);
+  }
+  *pos = i + len;
+  return cp;
 }
 
 }  // namespace graphdb

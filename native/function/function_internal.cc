@@ -1,10 +1,11 @@
 #include "function/function_internal.h"
 
-#include "common/utf8.h"
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 
+#include "common/unicode.h"
+#include "common/utf8.h"
 #include "types/temporal.h"
 
 namespace graphdb::function::internal {
@@ -140,27 +141,6 @@ int64_t AddIntervalToMicros(int64_t micros, const Interval& interval) {
 // ---------------------------------------------------------------------------------------------
 // UTF-8
 
-uint32_t DecodeUtf8(std::string_view s, size_t* pos) {
-  size_t i = *pos;
-  auto c = static_cast<unsigned char>(s[i]);
-  int len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-  if (len == 0 || i + len > s.size()) {
-    *pos = i + 1;
-    return 0xFFFD;
-  }
-  uint32_t cp = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
-  for (int k = 1; k < len; ++k) {
-    auto cc = static_cast<unsigned char>(s[i + k]);
-    if ((cc & 0xC0) != 0x80) {
-      *pos = i + 1;
-      return 0xFFFD;
-    }
-    cp = (cp << 6) | (cc & 0x3F);
-  }
-  *pos = i + len;
-  return cp;
-}
-
 bool IsAscii(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return (c & 0x80) == 0; });
 }
@@ -272,34 +252,6 @@ std::vector<std::string_view> SplitGraphemes(std::string_view s) {
   return out;
 }
 
-uint32_t ToLowerCodepoint(uint32_t cp) {
-  if (cp < 0x80) return (cp >= 'A' && cp <= 'Z') ? cp + 32 : cp;
-  if ((cp >= 0xC0 && cp <= 0xDE && cp != 0xD7)) return cp + 32;
-  if (cp >= 0x100 && cp <= 0x137 && cp % 2 == 0) return cp + 1;
-  if (cp >= 0x139 && cp <= 0x148 && cp % 2 == 1) return cp + 1;
-  if (cp >= 0x14A && cp <= 0x177 && cp % 2 == 0) return cp + 1;
-  if (cp == 0x178) return 0xFF;
-  if (cp >= 0x179 && cp <= 0x17E && cp % 2 == 1) return cp + 1;
-  if (cp >= 0x391 && cp <= 0x3A9 && cp != 0x3A2) return cp + 32;
-  if (cp >= 0x410 && cp <= 0x42F) return cp + 32;
-  if (cp >= 0x400 && cp <= 0x40F) return cp + 80;
-  return cp;
-}
-
-uint32_t ToUpperCodepoint(uint32_t cp) {
-  if (cp < 0x80) return (cp >= 'a' && cp <= 'z') ? cp - 32 : cp;
-  if ((cp >= 0xE0 && cp <= 0xFE && cp != 0xF7)) return cp - 32;
-  if (cp == 0xFF) return 0x178;
-  if (cp >= 0x101 && cp <= 0x137 && cp % 2 == 1) return cp - 1;
-  if (cp >= 0x13A && cp <= 0x148 && cp % 2 == 0) return cp - 1;
-  if (cp >= 0x14B && cp <= 0x177 && cp % 2 == 1) return cp - 1;
-  if (cp >= 0x17A && cp <= 0x17E && cp % 2 == 0) return cp - 1;
-  if (cp >= 0x3B1 && cp <= 0x3C9 && cp != 0x3C2) return cp - 32;
-  if (cp >= 0x430 && cp <= 0x44F) return cp - 32;
-  if (cp >= 0x450 && cp <= 0x45F) return cp - 80;
-  return cp;
-}
-
 namespace {
 
 template <uint32_t (*Map)(uint32_t)>
@@ -327,8 +279,9 @@ std::string MapUtf8(std::string_view s) {
 
 }  // namespace
 
-std::string Utf8Lower(std::string_view s) { return MapUtf8<ToLowerCodepoint>(s); }
-std::string Utf8Upper(std::string_view s) { return MapUtf8<ToUpperCodepoint>(s); }
+std::string Utf8Lower(std::string_view s) { return MapUtf8<unicode::SimpleLower>(s); }
+std::string Utf8Upper(std::string_view s) { return MapUtf8<unicode::SimpleUpper>(s); }
+std::string Utf8Title(std::string_view s) { return MapUtf8<unicode::SimpleTitle>(s); }
 
 // ---------------------------------------------------------------------------------------------
 // Misc

@@ -66,11 +66,11 @@ std::vector<std::string_view> SplitCodepoints(std::string_view s);
 std::vector<std::string_view> SplitGraphemes(std::string_view s);
 bool IsAscii(std::string_view s);
 bool IsValidUtf8(std::string_view s);
-uint32_t DecodeUtf8(std::string_view s, size_t* pos);  // advances *pos
-uint32_t ToLowerCodepoint(uint32_t cp);
-uint32_t ToUpperCodepoint(uint32_t cp);
+// Simple (one-to-one) Unicode case mappings of every code point (common/unicode.h); invalid
+// bytes are kept as they are.
 std::string Utf8Lower(std::string_view s);
 std::string Utf8Upper(std::string_view s);
+std::string Utf8Title(std::string_view s);
 
 // ---- Implicit-cast costs for overload resolution (cast.cc).
 // Cost of matching an argument of type `from` to a parameter declared as `param` (kAny

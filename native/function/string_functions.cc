@@ -7,12 +7,12 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
-// GCC 12 reports a false -Wmaybe-uninitialized inside <regex> when built with sanitizers.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <regex>
-#pragma GCC diagnostic pop
+#include <memory>
+#include <span>
 
+#include "common/recent_list.h"
+#include "common/regex.h"
+#include "common/utf8.h"
 #include "function/function_internal.h"
 
 namespace graphdb::function::internal {
@@ -41,7 +41,7 @@ Value InitcapExec(Args a, size_t, const LogicalType&, FunctionContext&) {
   std::string_view s = a[0].GetString();
   if (s.empty()) return Str("");
   auto g = SplitGraphemes(s);
-  std::string out = Utf8Upper(g[0]);
+  std::string out = Utf8Title(g[0]);
   out += Utf8Lower(s.substr(g[0].size()));
   return Str(out);
 }
@@ -190,51 +190,86 @@ Value LevenshteinExec(Args a, size_t, const LogicalType&, FunctionContext&) {
   return Value::Int64(prev[y.size()]);
 }
 
-// ---- Regular expressions (ECMAScript syntax via std::regex).
+// ---- Regular expressions (RE2 syntax, matched in linear time: common/regex.h).
 
-std::regex Compile(std::string_view pattern) {
-  try {
-    return std::regex(pattern.begin(), pattern.end(), std::regex::ECMAScript);
-  } catch (const std::regex_error&) {
-    ThrowRuntime("Invalid regular expression: " + std::string(pattern) + ".");
+// Patterns up to this size are kept compiled in a small per-thread cache (a WHERE clause tests
+// every row against the same pattern).
+constexpr size_t kMaxCachedPattern = 1024;
+constexpr size_t kRegexCacheEntries = 16;
+
+// The compiled `pattern`, valid until this thread's next call; an invalid pattern throws.
+const regex::Regex& CompiledRegex(std::string_view pattern) {
+  using Entry = std::pair<std::string, std::unique_ptr<const regex::Regex>>;
+  thread_local std::vector<Entry> cache;
+  thread_local std::unique_ptr<const regex::Regex> uncached;
+  for (size_t i = 0; i < cache.size(); ++i) {
+    if (cache[i].first == pattern) return *MoveToFront(cache, i).second;
   }
+  auto compiled = regex::Regex::Compile(pattern);
+  if (!compiled.ok()) ThrowRuntime(compiled.status().message());
+  auto re = std::make_unique<const regex::Regex>(std::move(compiled).value());
+  if (pattern.size() > kMaxCachedPattern) {
+    uncached = std::move(re);
+    return *uncached;
+  }
+  return *PushFront(cache, Entry(std::string(pattern), std::move(re)), kRegexCacheEntries).second;
+}
+
+// The start of the code point after byte `pos` (REQUIRES: pos < s.size()).
+size_t NextCodepoint(std::string_view s, size_t pos) {
+  DecodeUtf8(s, &pos);
+  return pos;
 }
 
 Value RegexFullMatchExec(Args a, size_t, const LogicalType&, FunctionContext&) {
-  std::regex re = Compile(a[1].GetString());
-  std::string_view s = a[0].GetString();
-  return Value::Boolean(std::regex_match(s.begin(), s.end(), re));
+  return Value::Boolean(CompiledRegex(a[1].GetString()).FullMatch(a[0].GetString()));
 }
 
 Value RegexMatchesExec(Args a, size_t, const LogicalType&, FunctionContext&) {
-  std::regex re = Compile(a[1].GetString());
-  std::string_view s = a[0].GetString();
-  return Value::Boolean(std::regex_search(s.begin(), s.end(), re));
+  return Value::Boolean(CompiledRegex(a[1].GetString()).PartialMatch(a[0].GetString()));
 }
 
-// RE2-style replacement ("\1") to std::regex format ("$1").
-std::string ReplacementFormat(std::string_view r) {
-  std::string out;
+// A regexp_replace replacement: text in which \0 to \9 stand for the groups of the match and
+// \\ for one backslash (RE2's rewrite strings).
+struct Rewrite {
+  std::vector<std::pair<std::string_view, int>> pieces;  // literal text, then a group or -1
+  int max_group = 0;
+};
+
+Rewrite ParseRewrite(std::string_view r, const regex::Regex& re) {
+  Rewrite out;
+  size_t literal = 0;
   for (size_t i = 0; i < r.size(); ++i) {
-    char c = r[i];
-    if (c == '$') {
-      out += "$$";
-    } else if (c == '\\' && i + 1 < r.size() && r[i + 1] >= '0' && r[i + 1] <= '9') {
-      out += '$';
-      out += r[++i];
-    } else if (c == '\\' && i + 1 < r.size() && r[i + 1] == '\\') {
-      out += '\\';
-      ++i;
+    if (r[i] != '\\') continue;
+    if (i + 1 < r.size() && r[i + 1] == '\\') {
+      out.pieces.emplace_back(r.substr(literal, i + 1 - literal), -1);
+      literal = ++i + 1;
+    } else if (i + 1 < r.size() && r[i + 1] >= '0' && r[i + 1] <= '9') {
+      int group = r[i + 1] - '0';
+      if (group > re.NumberOfGroups()) {
+        ThrowRuntime("regexp_replace: the replacement refers to group \\" +
+                     std::to_string(group) + " but the pattern has " +
+                     std::to_string(re.NumberOfGroups()) + " capture group" +
+                     (re.NumberOfGroups() == 1 ? "" : "s") + ".");
+      }
+      out.pieces.emplace_back(r.substr(literal, i - literal), group);
+      out.max_group = std::max(out.max_group, group);
+      literal = ++i + 1;
     } else {
-      out += c;
+      ThrowRuntime("regexp_replace: invalid replacement '" + std::string(r) +
+                   "': a backslash must be followed by a group number 0-9 or another " +
+                   "backslash.");
     }
   }
+  out.pieces.emplace_back(r.substr(literal), -1);
   return out;
 }
 
 constexpr const char* kReplaceOptionError =
     "Binder exception: regex_replace can only support global replace option: g.";
 
+// Replaces the first match, or with `global` every match, as RE2's Replace and GlobalReplace
+// do: after a match, an empty match where it ended is skipped.
 Value RegexReplaceExec(Args a, size_t n, const LogicalType&, FunctionContext&) {
   bool global = false;
   if (n > 3) {
@@ -246,12 +281,37 @@ Value RegexReplaceExec(Args a, size_t n, const LogicalType&, FunctionContext&) {
   if (a[0].is_null() || a[1].is_null() || a[2].is_null()) {
     return Value::Null(LogicalType::String());
   }
-  std::regex re = Compile(a[1].GetString());
-  std::string s(a[0].GetString());
-  std::string fmt = ReplacementFormat(a[2].GetString());
-  auto flags = global ? std::regex_constants::format_default
-                      : std::regex_constants::format_first_only;
-  return Str(std::regex_replace(s, re, fmt, flags));
+  const regex::Regex& re = CompiledRegex(a[1].GetString());
+  Rewrite rewrite = ParseRewrite(a[2].GetString(), re);
+  std::string_view s = a[0].GetString();
+  std::vector<int> groups(static_cast<size_t>(rewrite.max_group) + 1);
+  for (size_t g = 0; g < groups.size(); ++g) groups[g] = static_cast<int>(g);
+  std::vector<regex::Span> spans(groups.size());
+  std::string out;
+  size_t pos = 0;
+  size_t last_end = regex::kNoPosition;
+  while (pos <= s.size() &&
+         re.Match(s, pos, regex::Anchor::kUnanchored, groups, spans.data())) {
+    regex::Span m = spans[0];
+    out.append(s.substr(pos, m.begin - pos));
+    if (m.begin == m.end && m.begin == last_end) {
+      if (m.begin == s.size()) break;
+      pos = NextCodepoint(s, m.begin);
+      out.append(s.substr(m.begin, pos - m.begin));
+      continue;
+    }
+    for (const auto& [text, group] : rewrite.pieces) {
+      out.append(text);
+      if (group >= 0 && spans[static_cast<size_t>(group)].matched()) {
+        const regex::Span& g = spans[static_cast<size_t>(group)];
+        out.append(s.substr(g.begin, g.end - g.begin));
+      }
+    }
+    pos = last_end = m.end;
+    if (!global) break;
+  }
+  if (pos < s.size()) out.append(s.substr(pos));
+  return Str(out);
 }
 
 bool BindRegexReplace(const ScalarBindInput& in, BoundScalarFunction* fn, std::string* error) {
@@ -275,40 +335,80 @@ bool BindRegexReplace(const ScalarBindInput& in, BoundScalarFunction* fn, std::s
   return true;
 }
 
-int64_t GroupArg(Args a, size_t n) {
+// The group argument of regexp_extract(_all): 0 (the whole match) by default.
+int GroupArg(Args a, size_t n, const regex::Regex& re, const char* function) {
   int64_t group = n > 2 ? a[2].GetInt() : 0;
   if (group < 0) ThrowRuntime("Group index must be non-negative.");
-  return group;
+  if (group > re.NumberOfGroups()) {
+    ThrowRuntime(std::string(function) + ": group " + std::to_string(group) +
+                 " is out of range: the pattern has " + std::to_string(re.NumberOfGroups()) +
+                 " capture group" + (re.NumberOfGroups() == 1 ? "" : "s") + ".");
+  }
+  return static_cast<int>(group);
 }
 
+Value SpanText(std::string_view s, const regex::Span& span) {
+  return Str(span.matched() ? s.substr(span.begin, span.end - span.begin) : std::string_view());
+}
+
+// The given group of the first match; "" when nothing matches or the group took no part.
 Value RegexExtractExec(Args a, size_t n, const LogicalType&, FunctionContext&) {
-  std::regex re = Compile(a[1].GetString());
+  const regex::Regex& re = CompiledRegex(a[1].GetString());
+  int group = GroupArg(a, n, re, "regexp_extract");
   std::string_view s = a[0].GetString();
-  int64_t group = GroupArg(a, n);
-  std::match_results<std::string_view::const_iterator> m;
-  if (!std::regex_search(s.begin(), s.end(), m, re)) return Str("");
-  if (static_cast<size_t>(group) >= m.size()) return Str("");
-  return Str(m[group].str());
+  regex::Span span;
+  if (!re.Match(s, 0, regex::Anchor::kUnanchored, {&group, 1}, &span)) return Str("");
+  return SpanText(s, span);
+}
+
+// Calls visit(match span, group span) for each successive match of `re` in `s`: a search
+// resumes where the last match ended, one character later after an empty match.
+template <typename Visit>
+void ForEachMatch(std::string_view s, const regex::Regex& re, int group, Visit visit) {
+  int groups[2] = {0, group};
+  regex::Span spans[2];
+  std::span<const int> wanted(groups, group == 0 ? 1 : 2);
+  size_t pos = 0;
+  while (pos <= s.size() && re.Match(s, pos, regex::Anchor::kUnanchored, wanted, spans)) {
+    visit(spans[0], group == 0 ? spans[0] : spans[1]);
+    if (spans[0].end > spans[0].begin) {
+      pos = spans[0].end;
+    } else if (spans[0].end < s.size()) {
+      pos = NextCodepoint(s, spans[0].end);
+    } else {
+      break;
+    }
+  }
 }
 
 Value RegexExtractAllExec(Args a, size_t n, const LogicalType& result, FunctionContext&) {
-  std::regex re = Compile(a[1].GetString());
+  const regex::Regex& re = CompiledRegex(a[1].GetString());
+  int group = GroupArg(a, n, re, "regexp_extract_all");
   std::string_view s = a[0].GetString();
-  int64_t group = GroupArg(a, n);
   std::vector<Value> out;
-  using It = std::regex_iterator<std::string_view::const_iterator>;
-  for (It it(s.begin(), s.end(), re), end; it != end; ++it) {
-    if (static_cast<size_t>(group) < it->size()) out.push_back(Str((*it)[group].str()));
-  }
+  ForEachMatch(s, re, group, [&](const regex::Span&, const regex::Span& g) {
+    out.push_back(SpanText(s, g));
+  });
   return Value::Nested(result, std::move(out));
 }
 
+// The pieces of the text between matches. An empty match splits between two characters, but
+// not at the start of the text or where the previous match ended; an empty last piece is
+// dropped unless nothing matched (then the text is the one piece).
 Value RegexSplitExec(Args a, size_t, const LogicalType& result, FunctionContext&) {
-  std::regex re = Compile(a[1].GetString());
+  const regex::Regex& re = CompiledRegex(a[1].GetString());
   std::string_view s = a[0].GetString();
   std::vector<Value> out;
-  using It = std::regex_token_iterator<std::string_view::const_iterator>;
-  for (It it(s.begin(), s.end(), re, -1), end; it != end; ++it) out.push_back(Str(it->str()));
+  size_t piece = 0;
+  size_t last_end = regex::kNoPosition;
+  bool split = false;
+  ForEachMatch(s, re, 0, [&](const regex::Span& m, const regex::Span&) {
+    if (m.begin == m.end && (m.begin == 0 || m.begin == last_end || m.begin == s.size())) return;
+    out.push_back(Str(s.substr(piece, m.begin - piece)));
+    piece = last_end = m.end;
+    split = true;
+  });
+  if (!split || piece < s.size()) out.push_back(Str(s.substr(piece)));
   return Value::Nested(result, std::move(out));
 }
 

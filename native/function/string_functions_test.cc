@@ -18,6 +18,28 @@ TEST(StringFunctionsTest, CaseMapping) {
   EXPECT_EQ(Eval("initcap", {Str(kSolo)}), kSolo);
 }
 
+// Simple case mappings from the Unicode tables (common/unicode.h): one code point to one.
+TEST(StringFunctionsTest, UnicodeCaseMapping) {
+  EXPECT_EQ(Eval("upper", {Str("ǆ")}), "Ǆ");
+  EXPECT_EQ(Eval("lower", {Str("Ǆ")}), "ǆ");
+  EXPECT_EQ(Eval("lower", {Str("İ")}), "i");  // U+0069, not the dotless ı
+  EXPECT_EQ(Eval("upper", {Str("ı")}), "I");
+  EXPECT_EQ(Eval("upper", {Str("straße")}), "STRAßE");
+  EXPECT_EQ(Eval("lower", {Str("ΣΑΣ")}), "σασ");
+  EXPECT_EQ(Eval("upper", {Str("ⱥ")}), "Ⱥ");  // three bytes to two
+  EXPECT_EQ(Eval("upper", {Str("αβγ άέ")}), "ΑΒΓ ΆΈ");                      // Greek
+  EXPECT_EQ(Eval("upper", {Str("привет ѐӏ")}), "ПРИВЕТ ЀӀ");               // Cyrillic
+  EXPECT_EQ(Eval("upper", {Str("բարեւ")}), "ԲԱՐԵՒ");                        // Armenian
+  EXPECT_EQ(Eval("upper", {Str("ამ")}), "ᲐᲛ");                              // Georgian
+  EXPECT_EQ(Eval("lower", {Str("ᲐᲛ")}), "ამ");
+  EXPECT_EQ(Eval("lower", {Str("\U00010400\U00010401")}), "\U00010428\U00010429");  // Deseret
+  EXPECT_EQ(Eval("upper", {Str("\U00010428")}), "\U00010400");
+  EXPECT_EQ(Eval("upper", {Str("李雷 😀")}), "李雷 😀");
+  EXPECT_EQ(Eval("upper", {Str("a\xff" "b")}), "A\xff" "B");  // invalid bytes stay
+  EXPECT_EQ(Eval("initcap", {Str("ǆEMAL")}), "ǅemal");  // titlecase, not uppercase
+  EXPECT_EQ(Eval("initcap", {Str("ამ")}), "ამ");  // Georgian titlecase is not Mtavruli
+}
+
 TEST(StringFunctionsTest, TrimPadRepeatReverse) {
   EXPECT_EQ(Eval("rtrim", {Str("   ")}), "");
   EXPECT_EQ(Eval("trim", {Str("        成 績      評価")}), "成 績      評価");
@@ -105,6 +127,83 @@ TEST(StringFunctionsTest, RegularExpressions) {
             "[hell, w,rld! 42?]");
   EXPECT_EQ(Eval("regexp_split_to_array", {Str("hello? world? 42?"), Str("\\?")}),
             "[hello, world, 42]");
+}
+
+// RE2 syntax and semantics on code points (common/regex.h).
+TEST(StringFunctionsTest, RegularExpressionsOnCodePoints) {
+  EXPECT_EQ(Eval("=~", {Str("李"), Str(".")}), "True");
+  EXPECT_EQ(Eval("=~", {Str("李雷"), Str(".")}), "False");  // =~ matches the whole string
+  EXPECT_EQ(Eval("regexp_matches", {Str("李雷"), Str("雷$")}), "True");
+  EXPECT_EQ(Eval("regexp_replace", {Str("李雷"), Str("."), Str("x")}), "x雷");
+  EXPECT_EQ(Eval("regexp_replace", {Str("李雷"), Str("."), Str("x"), Str("g")}), "xx");
+  EXPECT_EQ(Eval("regexp_replace", {Str("李雷"), Str(""), Str("-"), Str("g")}), "-李-雷-");
+  EXPECT_EQ(Eval("regexp_extract", {Str("Ωmega 42"), Str("\\pL+")}), "Ωmega");
+  EXPECT_EQ(Eval("regexp_extract_all", {Str("李雷"), Str("")}), "[,,]");
+  EXPECT_EQ(Eval("regexp_split_to_array", {Str("李雷"), Str("")}), "[李,雷]");
+  EXPECT_EQ(Eval("=~", {Str("Ann"), Str("(?i)ann")}), "True");
+  EXPECT_EQ(Eval("=~", {Str("ANN"), Str("(?i:a)nn")}), "False");
+  EXPECT_EQ(Eval("=~", {Str("ПРИВЕТ"), Str("(?i)привет")}), "True");
+  EXPECT_EQ(Eval("regexp_matches", {Str("line1\nline2"), Str("(?m)^line2$")}), "True");
+  EXPECT_EQ(Eval("regexp_matches", {Str("line1\nline2"), Str("^line2$")}), "False");
+}
+
+TEST(StringFunctionsTest, RegexReplaceEdges) {
+  EXPECT_EQ(Eval("regexp_replace", {Str("abc"), Str("x*"), Str("-"), Str("g")}), "-a-b-c-");
+  EXPECT_EQ(Eval("regexp_replace", {Str("aaa"), Str("a*"), Str("-"), Str("g")}), "-");
+  EXPECT_EQ(Eval("regexp_replace", {Str("baaac"), Str("a*"), Str("-"), Str("g")}), "-b-c-");
+  EXPECT_EQ(Eval("regexp_replace", {Str("abc"), Str("(b)"), Str("[\\1\\0\\\\]")}), "a[bb\\]c");
+  EXPECT_EQ(Eval("regexp_replace", {Str("a.b"), Str("\\."), Str("$1")}), "a$1b");
+  EXPECT_EQ(Eval("regexp_replace", {Str("abc"), Str("(x)?b"), Str("<\\1>")}), "a<>c");
+  EXPECT_EQ(Eval("regexp_replace", {Str("abc"), Str("z"), Str("-")}), "abc");
+  EXPECT_EQ(Eval("regexp_replace", {Str("abc"), Str("b"), Str("\\2")}),
+            "ERROR: Runtime exception: regexp_replace: the replacement refers to group \\2 but "
+            "the pattern has 0 capture groups.");
+  EXPECT_EQ(Eval("regexp_replace", {Str("abc"), Str("b"), Str("\\x")}),
+            "ERROR: Runtime exception: regexp_replace: invalid replacement '\\x': a backslash "
+            "must be followed by a group number 0-9 or another backslash.");
+}
+
+TEST(StringFunctionsTest, RegexExtractAndSplitEdges) {
+  EXPECT_EQ(Eval("regexp_extract", {Str("abc"), Str("(x)?b"), I64(1)}), "");
+  EXPECT_EQ(Eval("regexp_extract", {Str("abc"), Str("z")}), "");
+  EXPECT_EQ(Eval("regexp_extract", {Str("abc"), Str("b"), I64(1)}),
+            "ERROR: Runtime exception: regexp_extract: group 1 is out of range: the pattern has "
+            "0 capture groups.");
+  EXPECT_EQ(Eval("regexp_extract", {Str("abc"), Str("b"), I64(-1)}),
+            "ERROR: Runtime exception: Group index must be non-negative.");
+  EXPECT_EQ(Eval("regexp_extract_all", {Str("a1b22c333"), Str("\\d+")}), "[1,22,333]");
+  EXPECT_EQ(Eval("regexp_extract_all", {Str("a1b22"), Str("([a-z])(\\d+)"), I64(2)}), "[1,22]");
+  EXPECT_EQ(Eval("regexp_extract_all", {Str("baaac"), Str("a*")}), "[,aaa,,]");
+  EXPECT_EQ(Eval("regexp_extract_all", {Str("abc"), Str("z")}), "[]");
+  EXPECT_EQ(Eval("regexp_split_to_array", {Str("a1b22c"), Str("\\d+")}), "[a,b,c]");
+  EXPECT_EQ(Eval("regexp_split_to_array", {Str("abc"), Str("")}), "[a,b,c]");
+  EXPECT_EQ(Eval("regexp_split_to_array", {Str(",a,"), Str(",")}), "[,a]");
+  EXPECT_EQ(Eval("regexp_split_to_array", {Str("abc"), Str("z")}), "[abc]");
+  EXPECT_EQ(Eval("size", {Call("regexp_split_to_array", {Str(""), Str(",")})}), "1");
+}
+
+TEST(StringFunctionsTest, InvalidRegexIsAClearError) {
+  EXPECT_EQ(Eval("=~", {Str("a"), Str("(")}),
+            "ERROR: Runtime exception: Invalid regular expression '(': missing ) to close the "
+            "group opened at offset 0.");
+  EXPECT_EQ(Eval("regexp_matches", {Str("a"), Str("a{1001}")}),
+            "ERROR: Runtime exception: Invalid regular expression 'a{1001}': bad repetition "
+            "count {1001}: counts are at most 1000.");
+  EXPECT_EQ(Eval("regexp_replace", {Str("a"), Str("(?=a)"), Str("")}),
+            "ERROR: Runtime exception: Invalid regular expression '(?=a)': lookahead and "
+            "lookbehind assertions are not supported: (?=a.");
+}
+
+TEST(StringFunctionsTest, RegexOnLongStrings) {
+  std::string a30k(30000, 'a');
+  EXPECT_EQ(Eval("=~", {Str(a30k), Str(".*")}), "True");
+  EXPECT_EQ(Eval("regexp_matches", {Str(a30k), Str("(a*)*b")}), "False");
+  EXPECT_EQ(Eval("size", {Call("regexp_replace", {Str(a30k), Str("a"), Str("bb"), Str("g")})}),
+            "60000");
+  std::string mb(1 << 20, 'x');
+  EXPECT_EQ(Eval("size", {Call("regexp_replace", {Str(mb), Str("x+"), Str("y")})}), "1");
+  EXPECT_EQ(Eval("size", {Call("regexp_split_to_array", {Str(mb), Str("")})}),
+            std::to_string(mb.size()));
 }
 
 TEST(StringFunctionsTest, Splitting) {

@@ -115,8 +115,9 @@ namespace {
 //   - those whose result size comes from an argument's value rather than its size: range()
 //     makes a list of any length, repeat(), lpad() and rpad() strings of any length;
 //   - those whose time can grow much faster than their arguments within one call: regular
-//     expressions (=~, regexp_*; std::regex backtracks, exponentially in bad cases) and
-//     levenshtein() (quadratic).
+//     expressions (=~, regexp_*: the text's length times the compiled pattern's size, which a
+//     counted repetition makes far larger than the pattern's text) and levenshtein()
+//     (quadratic).
 bool InlineSafeFunction(const function::BoundScalarFunction& fn) {
   if (!fn.deterministic) return false;
   const std::string& name = fn.name;
