@@ -5,6 +5,7 @@
 #include <map>
 #include <utility>
 
+#include "common/interrupt.h"
 #include "common/text.h"
 #include "common/unicode.h"
 #include "common/utf8.h"
@@ -1159,7 +1160,11 @@ bool Regex::Match(std::string_view text, size_t start, Anchor anchor, std::span<
 
   bool matched = false;
   size_t pos = start;
+  // A long text with many threads takes a while: the statement's control (cancel, deadline) is
+  // polled every 4,096 steps. Scratch is reset at the next start, so the throw leaves nothing.
+  uint32_t steps = 0;
   while (true) {
+    if ((++steps & 4095) == 0) CheckInterrupt();
     if (!matched && (anchor == Anchor::kUnanchored || pos == start)) {
       if (run->num_threads == 0 && anchor == Anchor::kUnanchored && first_byte_ >= 0) {
         // No thread is running: a match can only start at the next occurrence of first_byte_.
