@@ -160,6 +160,27 @@ TEST(TemporalTest, IntervalUnits) {
   }
 }
 
+TEST(LogicalTypeTest, NestingIsLimited) {
+  std::string error;
+  std::string list = "INT64";
+  for (int i = 1; i < kMaxTypeNesting; ++i) list += "[]";
+  EXPECT_TRUE(ParseLogicalType(list, &error)) << error;
+  EXPECT_FALSE(ParseLogicalType(list + "[]", &error));
+  EXPECT_EQ(error, "the type is nested too deeply (more than 200 levels)");
+  std::string structs;
+  for (int i = 0; i < 1000; ++i) structs += "STRUCT(a ";
+  structs += "INT64";
+  for (int i = 0; i < 1000; ++i) structs += ")";
+  EXPECT_FALSE(ParseLogicalType(structs, &error));
+  EXPECT_EQ(error, "the type is nested too deeply (more than 200 levels)");
+  // Levels inside a field count with the suffixes outside it.
+  std::string mixed = "MAP(STRING, INT64";
+  for (int i = 0; i < 150; ++i) mixed += "[]";
+  mixed += ")";
+  for (int i = 0; i < 60; ++i) mixed += "[]";
+  EXPECT_FALSE(ParseLogicalType(mixed, &error));
+}
+
 TEST(ValueTest, PrintsLikeTheConformanceSuite) {
   EXPECT_EQ(Value::Boolean(true).ToString(), "True");
   EXPECT_EQ(Value::Double(1.5).ToString(), "1.500000");
