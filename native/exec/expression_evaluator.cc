@@ -152,6 +152,31 @@ Value EvaluateLambda(const BoundExpression& expr, ExecContext& ctx) {
   return out;
 }
 
+// Left to right, each step as a binary kScalarFunction whose left operand is the result so
+// far: a NULL operand of a NULL-propagating operator gives NULL without evaluating the right
+// operand.
+Value EvaluateOperatorChain(const BoundExpression& expr, ExecContext& ctx) {
+  Value so_far = Evaluate(*expr.children[0], ctx);
+  for (size_t i = 0; i < expr.chain.size(); ++i) {
+    const binder::ChainStep& step = expr.chain[i];
+    const LogicalType& result = i + 1 == expr.chain.size() ? expr.type : step.fn.result_type;
+    if (step.cast) {
+      so_far = so_far.is_null() ? Value::Null(*step.cast) : function::CastValue(so_far, *step.cast);
+    }
+    if (step.fn.propagates_nulls && so_far.is_null()) {
+      so_far = Value::Null(result);
+      continue;
+    }
+    Value args[2] = {std::move(so_far), Evaluate(*expr.children[i + 1], ctx)};
+    if (step.fn.propagates_nulls && args[1].is_null()) {
+      so_far = Value::Null(result);
+      continue;
+    }
+    so_far = step.fn.exec(args, 2, result, ctx.fn_ctx);
+  }
+  return so_far;
+}
+
 // A path from the node, rel and recursive-rel values of a pattern, in pattern order. Parts an
 // OPTIONAL MATCH did not find are NULL: such nodes stay as NULL entries, rels are left out.
 Value BuildPath(const BoundExpression& expr, ExecContext& ctx) {
@@ -277,11 +302,17 @@ Value Evaluate(const BoundExpression& expr, ExecContext& ctx) {
       return FromTruth(result);
     }
     case ExprKind::kXor: {
-      auto a = ToTruth(Evaluate(*expr.children[0], ctx));
-      auto b = ToTruth(Evaluate(*expr.children[1], ctx));
-      if (!a || !b) return FromTruth(std::nullopt);
-      return Value::Boolean(*a != *b);
+      bool odd = false;
+      bool null = false;
+      for (const auto& child : expr.children) {
+        std::optional<bool> t = ToTruth(Evaluate(*child, ctx));
+        if (!t) null = true;
+        else odd = odd != *t;
+      }
+      return null ? FromTruth(std::nullopt) : Value::Boolean(odd);
     }
+    case ExprKind::kOperatorChain:
+      return EvaluateOperatorChain(expr, ctx);
     case ExprKind::kNot: {
       auto a = ToTruth(Evaluate(*expr.children[0], ctx));
       return a ? Value::Boolean(!*a) : FromTruth(std::nullopt);

@@ -125,7 +125,7 @@ Value NegateExec(const Value* args, size_t, const LogicalType& result, FunctionC
   const Value& v = args[0];
   if (id == Id::kInterval) {
     Interval i = v.GetInterval();
-    return Value::IntervalValue({-i.months, -i.days, -i.micros});
+    return CheckedInterval(-int128_t{i.months}, -int128_t{i.days}, -int128_t{i.micros});
   }
   if (IsFloatingId(id)) return MakeFloating(id, -v.GetDouble());
   int128_t a = GetInteger(v);
@@ -223,74 +223,74 @@ bool BindListPlus(const ScalarBindInput& in, BoundScalarFunction* fn, std::strin
 Value DateAddInt(const Value* a, size_t, const LogicalType&, FunctionContext&) {
   const Value& d = a[0].type_id() == Id::kDate ? a[0] : a[1];
   const Value& n = a[0].type_id() == Id::kDate ? a[1] : a[0];
-  return Value::Date(static_cast<int32_t>(d.GetInt() + n.GetInt()));
+  return CheckedDate(int128_t{d.GetInt()} + n.GetInt());
 }
 Value DateSubInt(const Value* a, size_t, const LogicalType&, FunctionContext&) {
-  return Value::Date(static_cast<int32_t>(a[0].GetInt() - a[1].GetInt()));
+  return CheckedDate(int128_t{a[0].GetInt()} - a[1].GetInt());
 }
 Value DateSubDate(const Value* a, size_t, const LogicalType&, FunctionContext&) {
   return Value::Int64(a[0].GetInt() - a[1].GetInt());
 }
 
-Interval Negated(const Interval& i) { return {-i.months, -i.days, -i.micros}; }
+// -i; only INT32_MIN months or days (and INT64_MIN microseconds) have no negation.
+Interval Negated(const Interval& i) {
+  if (i.months == INT32_MIN || i.days == INT32_MIN || i.micros == INT64_MIN) {
+    ThrowOverflow("the negation of the INTERVAL is out of range.");
+  }
+  return {-i.months, -i.days, -i.micros};
+}
 
+Value DateWithInterval(const Value& date, const Interval& interval) {
+  int128_t micros = AddIntervalToMicros(date.GetInt() * temporal::kMicrosPerDay, interval);
+  return CheckedDate(temporal::FloorDiv128(micros, temporal::kMicrosPerDay));
+}
 Value DateAddInterval(const Value* a, size_t, const LogicalType&, FunctionContext&) {
   const Value& d = a[0].type_id() == Id::kDate ? a[0] : a[1];
   const Value& iv = a[0].type_id() == Id::kDate ? a[1] : a[0];
-  int64_t micros = AddIntervalToMicros(d.GetInt() * temporal::kMicrosPerDay, iv.GetInterval());
-  return Value::Date(static_cast<int32_t>(FloorDiv(micros, temporal::kMicrosPerDay)));
+  return DateWithInterval(d, iv.GetInterval());
 }
 Value DateSubInterval(const Value* a, size_t, const LogicalType&, FunctionContext&) {
-  int64_t micros =
-      AddIntervalToMicros(a[0].GetInt() * temporal::kMicrosPerDay, Negated(a[1].GetInterval()));
-  return Value::Date(static_cast<int32_t>(FloorDiv(micros, temporal::kMicrosPerDay)));
+  return DateWithInterval(a[0], Negated(a[1].GetInterval()));
 }
 Value TimestampAddInterval(const Value* a, size_t, const LogicalType&, FunctionContext&) {
   const Value& t = a[0].type_id() == Id::kInterval ? a[1] : a[0];
   const Value& iv = a[0].type_id() == Id::kInterval ? a[0] : a[1];
-  return Value::Timestamp(Id::kTimestamp, AddIntervalToMicros(t.GetInt(), iv.GetInterval()));
+  return CheckedTimestamp(Id::kTimestamp, AddIntervalToMicros(t.GetInt(), iv.GetInterval()));
 }
 Value TimestampSubInterval(const Value* a, size_t, const LogicalType&, FunctionContext&) {
-  return Value::Timestamp(Id::kTimestamp,
+  return CheckedTimestamp(Id::kTimestamp,
                           AddIntervalToMicros(a[0].GetInt(), Negated(a[1].GetInterval())));
 }
 Value TimestampSubTimestamp(const Value* a, size_t, const LogicalType&, FunctionContext&) {
-  int64_t diff = a[0].GetInt() - a[1].GetInt();
-  Interval out;
-  out.days = static_cast<int32_t>(diff / temporal::kMicrosPerDay);
-  out.micros = diff % temporal::kMicrosPerDay;
-  return Value::IntervalValue(out);
+  // At most twice the range apart: 2^64 microseconds are some 213 million days.
+  int128_t diff = int128_t{a[0].GetInt()} - a[1].GetInt();
+  return CheckedInterval(0, diff / temporal::kMicrosPerDay, diff % temporal::kMicrosPerDay);
 }
 Value IntervalAdd(const Value* a, size_t, const LogicalType&, FunctionContext&) {
   Interval x = a[0].GetInterval(), y = a[1].GetInterval();
-  return Value::IntervalValue({x.months + y.months, x.days + y.days, x.micros + y.micros});
+  return CheckedInterval(int128_t{x.months} + y.months, int128_t{x.days} + y.days,
+                         int128_t{x.micros} + y.micros);
 }
 Value IntervalSub(const Value* a, size_t, const LogicalType&, FunctionContext&) {
   Interval x = a[0].GetInterval(), y = a[1].GetInterval();
-  return Value::IntervalValue({x.months - y.months, x.days - y.days, x.micros - y.micros});
+  return CheckedInterval(int128_t{x.months} - y.months, int128_t{x.days} - y.days,
+                         int128_t{x.micros} - y.micros);
 }
 Value IntervalDiv(const Value* a, size_t, const LogicalType&, FunctionContext&) {
   Interval x = a[0].GetInterval();
-  int64_t n = a[1].GetInt();
+  int128_t n = a[1].GetInt();
   if (n == 0) ThrowRuntime("Divide by zero.");
-  Interval out;
-  out.months = static_cast<int32_t>(x.months / n);
-  int64_t days = x.days + static_cast<int64_t>(x.months % n) * 30;
-  out.days = static_cast<int32_t>(days / n);
-  out.micros = (x.micros + (days % n) * temporal::kMicrosPerDay) / n;
-  return Value::IntervalValue(out);
+  // A remainder of months carries over as 30-day months, one of days as microseconds.
+  int128_t days = x.days + int128_t{x.months % n} * 30;
+  int128_t micros = (x.micros + days % n * temporal::kMicrosPerDay) / n;
+  return CheckedInterval(x.months / n, days / n, micros);
 }
 Value IntervalMul(const Value* a, size_t, const LogicalType&, FunctionContext&) {
   const Value& iv = a[0].type_id() == Id::kInterval ? a[0] : a[1];
   const Value& n = a[0].type_id() == Id::kInterval ? a[1] : a[0];
   Interval x = iv.GetInterval();
   int128_t k = n.GetInt();
-  int128_t months = x.months * k, days = x.days * k, micros = x.micros * k;
-  if (!FitsIn(Id::kInt32, months) || !FitsIn(Id::kInt32, days) || !FitsIn(Id::kInt64, micros)) {
-    ThrowOverflow("Interval multiplication is out of range.");
-  }
-  return Value::IntervalValue({static_cast<int32_t>(months), static_cast<int32_t>(days),
-                               static_cast<int64_t>(micros)});
+  return CheckedInterval(x.months * k, x.days * k, x.micros * k);
 }
 
 // ---- Math functions.

@@ -725,17 +725,7 @@ Value CastValue(const Value& v, const LogicalType& target) {
     case Id::kTimestampMs:
     case Id::kTimestampSec:
       if (from == Id::kDate || internal::IsTimestampId(from)) {
-        int64_t micros = internal::InstantMicros(v);
-        int64_t ticks = micros;
-        switch (to) {
-          case Id::kTimestampNs: ticks = micros * 1000; break;
-          case Id::kTimestampMs: ticks = internal::FloorDiv(micros, 1000); break;
-          case Id::kTimestampSec:
-            ticks = internal::FloorDiv(micros, temporal::kMicrosPerSecond);
-            break;
-          default: break;
-        }
-        return Value::Timestamp(to, ticks);
+        return internal::CheckedTimestamp(to, internal::InstantMicros(v));
       }
       break;
     case Id::kList:

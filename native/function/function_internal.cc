@@ -119,9 +119,10 @@ int64_t InstantMicros(const Value& v) {
   return temporal::TicksToMicros(v.type_id(), v.GetInt());
 }
 
-int32_t AddMonthsToDate(int32_t days, int64_t months) {
+int64_t AddMonthsToDate(int64_t days, int64_t months) {
   if (months == 0) return days;
   temporal::CivilDate c = temporal::CivilFromDays(days);
+  // |months| < 2^31, so the year stays far inside int32.
   int64_t total = static_cast<int64_t>(c.year) * 12 + (c.month - 1) + months;
   auto year = static_cast<int32_t>(FloorDiv(total, 12));
   auto month = static_cast<uint32_t>(total - static_cast<int64_t>(year) * 12 + 1);
@@ -130,12 +131,53 @@ int32_t AddMonthsToDate(int32_t days, int64_t months) {
   return temporal::DaysFromCivil(year, month, day);
 }
 
-int64_t AddIntervalToMicros(int64_t micros, const Interval& interval) {
+int128_t AddIntervalToMicros(int64_t micros, const Interval& interval) {
   int64_t days = FloorDiv(micros, temporal::kMicrosPerDay);
   int64_t time = micros - days * temporal::kMicrosPerDay;
-  int64_t new_days = AddMonthsToDate(static_cast<int32_t>(days), interval.months);
+  int128_t new_days = AddMonthsToDate(days, interval.months);
   new_days += interval.days;
   return new_days * temporal::kMicrosPerDay + time + interval.micros;
+}
+
+namespace {
+
+std::string TimestampRange(Id type) {
+  int64_t low = INT64_MIN;
+  int64_t high = INT64_MAX;
+  if (type == Id::kTimestampNs) {
+    low = INT64_MIN / 1000;
+    high = INT64_MAX / 1000;
+  }
+  return temporal::FormatTimestampMicros(low) + " to " + temporal::FormatTimestampMicros(high);
+}
+
+}  // namespace
+
+Value CheckedDate(int128_t days) {
+  if (!temporal::DateInRange(days)) {
+    ThrowOverflow("the result is outside the DATE range (" +
+                  temporal::FormatDate(static_cast<int32_t>(temporal::kMinDateDays)) + " to " +
+                  temporal::FormatDate(static_cast<int32_t>(temporal::kMaxDateDays)) + ").");
+  }
+  return Value::Date(static_cast<int32_t>(days));
+}
+
+Value CheckedTimestamp(Id type, int128_t micros) {
+  std::optional<int64_t> ticks = temporal::MicrosToTicks(type, micros);
+  if (!ticks) {
+    ThrowOverflow("the result is outside the " + std::string(LogicalTypeIdName(type)) +
+                  " range (" + TimestampRange(type) + ").");
+  }
+  return Value::Timestamp(type, *ticks);
+}
+
+Value CheckedInterval(int128_t months, int128_t days, int128_t micros) {
+  if (!FitsIn(Id::kInt32, months) || !FitsIn(Id::kInt32, days) || !FitsIn(Id::kInt64, micros)) {
+    ThrowOverflow("the INTERVAL result is out of range (months and days are 32-bit, "
+                  "microseconds 64-bit).");
+  }
+  return Value::IntervalValue({static_cast<int32_t>(months), static_cast<int32_t>(days),
+                               static_cast<int64_t>(micros)});
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -54,9 +54,15 @@ std::string Int128Text(int128_t v);
 int64_t InstantMicros(const Value& v);
 int64_t FloorDiv(int64_t a, int64_t b);
 // Adds calendar months to a day number, clamping the day to the target month's length.
-int32_t AddMonthsToDate(int32_t days, int64_t months);
-// DATE/TIMESTAMP (+/-) INTERVAL, in microseconds (dates count as midnight).
-int64_t AddIntervalToMicros(int64_t micros, const Interval& interval);
+int64_t AddMonthsToDate(int64_t days, int64_t months);
+// DATE/TIMESTAMP (+/-) INTERVAL, in microseconds (dates count as midnight); exact, so the
+// result may lie outside the TIMESTAMP range.
+int128_t AddIntervalToMicros(int64_t micros, const Interval& interval);
+// Results of temporal arithmetic: the value, or an "Overflow exception: ..." error naming the
+// range when it lies outside (temporal.h: DATE and TIMESTAMP share one range).
+Value CheckedDate(int128_t days);
+Value CheckedTimestamp(Id type, int128_t micros);
+Value CheckedInterval(int128_t months, int128_t days, int128_t micros);
 
 // ---- UTF-8 helpers.
 // Splits into code points (invalid bytes become one-byte pieces).

@@ -35,18 +35,23 @@ Value CurrentTimestampExec(Args, size_t, const LogicalType&, FunctionContext& ct
 
 Value MakeDateExec(Args a, size_t, const LogicalType&, FunctionContext&) {
   int64_t y = a[0].GetInt(), m = a[1].GetInt(), d = a[2].GetInt();
+  auto out_of_range = [&] {
+    ThrowConversion("Date out of range: " + std::to_string(y) + "-" + std::to_string(m) + "-" +
+                    std::to_string(d) + ".");
+  };
   if (y < INT32_MIN || y > INT32_MAX || m < 1 || m > 12 || d < 1 ||
       !temporal::IsValidDate(static_cast<int32_t>(y), static_cast<uint32_t>(m),
                              static_cast<uint32_t>(d))) {
-    ThrowConversion("Date out of range: " + std::to_string(y) + "-" + std::to_string(m) + "-" +
-                    std::to_string(d) + ".");
+    out_of_range();
   }
-  return Value::Date(temporal::DaysFromCivil(static_cast<int32_t>(y), static_cast<uint32_t>(m),
-                                             static_cast<uint32_t>(d)));
+  int64_t days = temporal::DaysFromCivil(static_cast<int32_t>(y), static_cast<uint32_t>(m),
+                                         static_cast<uint32_t>(d));
+  if (!temporal::DateInRange(days)) out_of_range();
+  return Value::Date(static_cast<int32_t>(days));
 }
 
 Value EpochMsExec(Args a, size_t, const LogicalType&, FunctionContext&) {
-  return Value::Timestamp(Id::kTimestamp, a[0].GetInt() * 1000);
+  return CheckedTimestamp(Id::kTimestamp, int128_t{a[0].GetInt()} * 1000);
 }
 Value ToEpochMsExec(Args a, size_t, const LogicalType&, FunctionContext&) {
   return Value::Int64(FloorDiv(InstantMicros(a[0]), 1000));
@@ -54,10 +59,11 @@ Value ToEpochMsExec(Args a, size_t, const LogicalType&, FunctionContext&) {
 Value ToTimestampExec(Args a, size_t, const LogicalType&, FunctionContext&) {
   double seconds = a[0].GetDouble();
   double micros = std::round(seconds * 1e6);
-  if (!std::isfinite(micros) || std::fabs(micros) > 9.2e18) {
+  // Doubles below 2^63 in magnitude convert exactly; CheckedTimestamp names the range.
+  if (!std::isfinite(micros) || std::fabs(micros) >= 0x1p63) {
     ThrowConversion("Could not convert epoch " + a[0].ToString() + " to TIMESTAMP.");
   }
-  return Value::Timestamp(Id::kTimestamp, static_cast<int64_t>(micros));
+  return CheckedTimestamp(Id::kTimestamp, static_cast<int128_t>(micros));
 }
 
 enum class Unit { kYears, kMonths, kWeeks, kDays, kHours, kMinutes, kSeconds, kMillis, kMicros };
@@ -114,20 +120,20 @@ std::string Specifier(const Value& v) {
   ThrowRuntime("Unsupported specifier: " + std::string(v.GetString()) + ".");
 }
 
-int64_t IsoWeek(int32_t days) {
+int64_t IsoWeek(int64_t days) {
   // ISO week: the week (Monday first) containing the year's first Thursday is week 1.
   int64_t dow = (static_cast<int64_t>(days) + 3) % 7;  // 1970-01-01 was a Thursday; Monday=0
   if (dow < 0) dow += 7;
-  int32_t thursday = static_cast<int32_t>(days - dow + 3);
+  int64_t thursday = days - dow + 3;
   temporal::CivilDate c = temporal::CivilFromDays(thursday);
-  int32_t jan1 = temporal::DaysFromCivil(c.year, 1, 1);
+  int64_t jan1 = temporal::DaysFromCivil(c.year, 1, 1);
   return (thursday - jan1) / 7 + 1;
 }
 
 int64_t InstantPart(const std::string& part, int64_t micros, const Value& spec) {
   int64_t days = FloorDiv(micros, kDay);
   int64_t time = micros - days * kDay;
-  temporal::CivilDate c = temporal::CivilFromDays(static_cast<int32_t>(days));
+  temporal::CivilDate c = temporal::CivilFromDays(days);
   int64_t year = c.year;
   if (part == "year") return year;
   if (part == "month") return c.month;
@@ -145,7 +151,7 @@ int64_t InstantPart(const std::string& part, int64_t micros, const Value& spec) 
     return (dow < 0 ? dow + 7 : dow) + 1;
   }
   if (part == "dayofyear") return days - temporal::DaysFromCivil(c.year, 1, 1) + 1;
-  if (part == "week") return IsoWeek(static_cast<int32_t>(days));
+  if (part == "week") return IsoWeek(days);
   if (part == "epoch") return FloorDiv(micros, kSecond);
   if (part == "hour") return time / (3600 * kSecond);
   if (part == "minute") return time / (60 * kSecond) % 60;
@@ -183,11 +189,13 @@ Value DatePartExec(Args a, size_t, const LogicalType&, FunctionContext&) {
 
 // ---- date_trunc
 
-int64_t TruncMicros(const std::string& part, int64_t micros, const Value& spec) {
+// The instant `micros` truncated to `part`, in microseconds: exact, and possibly before the
+// TIMESTAMP range (date_trunc('millennium', ...) near its start).
+int128_t TruncMicros(const std::string& part, int64_t micros, const Value& spec) {
   int64_t days = FloorDiv(micros, kDay);
-  temporal::CivilDate c = temporal::CivilFromDays(static_cast<int32_t>(days));
+  temporal::CivilDate c = temporal::CivilFromDays(days);
   auto at = [](int32_t y, uint32_t m, uint32_t d) {
-    return static_cast<int64_t>(temporal::DaysFromCivil(y, m, d)) * kDay;
+    return int128_t{temporal::DaysFromCivil(y, m, d)} * kDay;
   };
   if (part == "millennium") {
     return at(static_cast<int32_t>(FloorDiv(c.year, 1000) * 1000), 1, 1);
@@ -200,9 +208,9 @@ int64_t TruncMicros(const std::string& part, int64_t micros, const Value& spec) 
   if (part == "week") {
     int64_t dow = (days + 3) % 7;  // Monday = 0
     if (dow < 0) dow += 7;
-    return (days - dow) * kDay;
+    return int128_t{days - dow} * kDay;
   }
-  if (part == "day") return days * kDay;
+  if (part == "day") return int128_t{days} * kDay;
   if (part == "hour") return FloorDiv(micros, 3600 * kSecond) * 3600 * kSecond;
   if (part == "minute") return FloorDiv(micros, 60 * kSecond) * 60 * kSecond;
   if (part == "second") return FloorDiv(micros, kSecond) * kSecond;
@@ -213,9 +221,9 @@ int64_t TruncMicros(const std::string& part, int64_t micros, const Value& spec) 
 
 Value DateTruncExec(Args a, size_t, const LogicalType& result, FunctionContext&) {
   std::string part = Specifier(a[0]);
-  int64_t micros = TruncMicros(part, InstantMicros(a[1]), a[0]);
-  if (result.id() == Id::kDate) return Value::Date(static_cast<int32_t>(FloorDiv(micros, kDay)));
-  return Value::Timestamp(Id::kTimestamp, micros);
+  int128_t micros = TruncMicros(part, InstantMicros(a[1]), a[0]);
+  if (result.id() == Id::kDate) return CheckedDate(temporal::FloorDiv128(micros, kDay));
+  return CheckedTimestamp(Id::kTimestamp, micros);
 }
 
 // ---- names
@@ -234,15 +242,15 @@ Value MonthNameExec(Args a, size_t, const LogicalType&, FunctionContext&) {
                                  "May",     "June",     "July",      "August",
                                  "September", "October", "November", "December"};
   int64_t days = FloorDiv(InstantMicros(a[0]), kDay);
-  return Value::String(kNames[temporal::CivilFromDays(static_cast<int32_t>(days)).month - 1]);
+  return Value::String(kNames[temporal::CivilFromDays(days).month - 1]);
 }
 
 Value LastDayExec(Args a, size_t, const LogicalType&, FunctionContext&) {
   int64_t days = FloorDiv(InstantMicros(a[0]), kDay);
-  temporal::CivilDate c = temporal::CivilFromDays(static_cast<int32_t>(days));
+  temporal::CivilDate c = temporal::CivilFromDays(days);
   uint32_t d = 31;
   while (!temporal::IsValidDate(c.year, c.month, d)) --d;
-  return Value::Date(temporal::DaysFromCivil(c.year, c.month, d));
+  return CheckedDate(temporal::DaysFromCivil(c.year, c.month, d));
 }
 
 Value CenturyExec(Args a, size_t, const LogicalType&, FunctionContext&) {

@@ -132,6 +132,11 @@ bool InlineSafeExpression(const binder::BoundExpression* e, const catalog::Catal
     case ExprKind::kScalarFunction:
       if (!e->scalar || !InlineSafeFunction(*e->scalar)) return false;
       break;
+    case ExprKind::kOperatorChain:
+      for (const auto& step : e->chain) {
+        if (!InlineSafeFunction(step.fn)) return false;
+      }
+      break;
     case ExprKind::kSubquery: {
       // Runs over the same ExecContext, so its operators charge the same budget (the planner
       // makes the same plan of it again when it runs).

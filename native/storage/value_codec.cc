@@ -2,6 +2,9 @@
 
 #include <cstring>
 #include <limits>
+#include <optional>
+
+#include "types/temporal.h"
 
 namespace graphdb::storage {
 
@@ -108,15 +111,13 @@ Result<Value> CoerceScalar(const Value& v, const LogicalType& type) {
   }
   if (IsTimestampId(target) && IsTimestampId(source)) {
     // Same instant, different unit.
-    int64_t micros = source == LogicalTypeId::kTimestampNs    ? v.GetInt() / 1000
-                     : source == LogicalTypeId::kTimestampMs  ? v.GetInt() * 1000
-                     : source == LogicalTypeId::kTimestampSec ? v.GetInt() * 1000000
-                                                              : v.GetInt();
-    int64_t ticks = target == LogicalTypeId::kTimestampNs    ? micros * 1000
-                    : target == LogicalTypeId::kTimestampMs  ? micros / 1000
-                    : target == LogicalTypeId::kTimestampSec ? micros / 1000000
-                                                             : micros;
-    return Value::Timestamp(target, ticks);
+    std::optional<int64_t> ticks =
+        temporal::MicrosToTicks(target, temporal::TicksToMicros(source, v.GetInt()));
+    if (!ticks) {
+      return Status(ErrorCode::kQueryRuntime, "Runtime exception: Value " + v.ToString() +
+                                                  " is out of range for " + type.ToString() + ".");
+    }
+    return Value::Timestamp(target, *ticks);
   }
   if (target == LogicalTypeId::kUuid && source == LogicalTypeId::kInt128) {
     return Value::Uuid(v.GetInt128());

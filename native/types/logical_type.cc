@@ -53,7 +53,8 @@ class TypeReader {
   explicit TypeReader(std::string_view text) : text_(text) {}
 
   std::optional<LogicalType> ReadAll(std::string* error) {
-    auto type = ReadType(error);
+    int depth = 0;
+    auto type = ReadType(error, &depth);
     if (!type) return std::nullopt;
     SkipSpace();
     if (pos_ != text_.size()) {
@@ -108,7 +109,9 @@ class TypeReader {
     return std::nullopt;  // no closing backtick
   }
 
-  std::optional<std::vector<std::pair<std::string, LogicalType>>> ReadFields(std::string* error) {
+  // `*depth`: the most levels of nesting among the fields' types.
+  std::optional<std::vector<std::pair<std::string, LogicalType>>> ReadFields(std::string* error,
+                                                                           int* depth) {
     std::vector<std::pair<std::string, LogicalType>> fields;
     if (!Consume('(')) {
       *error = "expected '(' after STRUCT/UNION";
@@ -120,8 +123,10 @@ class TypeReader {
         *error = "expected a field name";
         return std::nullopt;
       }
-      auto type = ReadType(error);
+      int field_depth = 0;
+      auto type = ReadType(error, &field_depth);
       if (!type) return std::nullopt;
+      *depth = std::max(*depth, field_depth);
       fields.emplace_back(std::move(*name), std::move(*type));
     } while (Consume(','));
     if (!Consume(')')) {
@@ -131,15 +136,19 @@ class TypeReader {
     return fields;
   }
 
-  std::optional<LogicalType> ReadBase(std::string* error) {
+  // `*depth`: the levels of nesting of the type read (1 for a scalar type).
+  std::optional<LogicalType> ReadBase(std::string* error, int* depth) {
+    *depth = 1;
     std::string_view word = ReadWord();
     if (word.empty()) {
       *error = "expected a type name";
       return std::nullopt;
     }
     if (EqualsIgnoreCase(word, "STRUCT") || EqualsIgnoreCase(word, "UNION")) {
-      auto fields = ReadFields(error);
+      int fields_depth = 0;
+      auto fields = ReadFields(error, &fields_depth);
       if (!fields) return std::nullopt;
+      *depth = fields_depth + 1;
       return EqualsIgnoreCase(word, "STRUCT") ? LogicalType::Struct(std::move(*fields))
                                               : LogicalType::Union(std::move(*fields));
     }
@@ -148,14 +157,17 @@ class TypeReader {
         *error = "expected '(' after MAP";
         return std::nullopt;
       }
-      auto key = ReadType(error);
+      int key_depth = 0;
+      auto key = ReadType(error, &key_depth);
       if (!key) return std::nullopt;
       if (!Consume(',')) {
         *error = "expected ',' between MAP key and value types";
         return std::nullopt;
       }
-      auto value = ReadType(error);
+      int value_depth = 0;
+      auto value = ReadType(error, &value_depth);
       if (!value) return std::nullopt;
+      *depth = std::max(key_depth, value_depth) + 1;
       if (!Consume(')')) {
         *error = "expected ')' to close MAP";
         return std::nullopt;
@@ -169,11 +181,15 @@ class TypeReader {
     return std::nullopt;
   }
 
-  std::optional<LogicalType> ReadType(std::string* error) {
-    auto type = ReadBase(error);
+  // `*depth`: the levels of nesting of the type read; refused beyond kMaxTypeNesting.
+  std::optional<LogicalType> ReadType(std::string* error, int* depth) {
+    if (++nesting_ > kMaxTypeNesting) return TooDeep(error);
+    auto type = ReadBase(error, depth);
+    --nesting_;
     if (!type) return std::nullopt;
     // Suffixes: [] for LIST, [n] for ARRAY, repeatable.
     while (Consume('[')) {
+      if (++*depth > kMaxTypeNesting) return TooDeep(error);
       SkipSpace();
       if (Consume(']')) {
         type = LogicalType::List(std::move(*type));
@@ -193,8 +209,15 @@ class TypeReader {
     return type;
   }
 
+  static std::nullopt_t TooDeep(std::string* error) {
+    *error = "the type is nested too deeply (more than " + std::to_string(kMaxTypeNesting) +
+             " levels)";
+    return std::nullopt;
+  }
+
   std::string_view text_;
   size_t pos_ = 0;
+  int nesting_ = 0;  // ReadType calls in progress
 };
 
 std::string FieldsToString(const std::vector<StructField>& fields) {

@@ -132,6 +132,10 @@ const char* LogicalTypeIdName(LogicalTypeId id);
 // Parses a type name as written in DDL and CAST: "INT64", "INT", "STRING[]", "DOUBLE[3]",
 // "STRUCT(a INT64, b STRING)", "MAP(STRING, INT64)", "UNION(a INT64, b STRING)".
 // Returns nullopt and sets *error when the text is not a type.
+// The most levels of nesting a type written as text may have (INT64[][] has 3); deeper ones
+// fail to parse, so that the recursive functions over types stay within a small stack.
+inline constexpr int kMaxTypeNesting = 200;
+
 std::optional<LogicalType> ParseLogicalType(std::string_view text, std::string* error);
 
 }  // namespace graphdb

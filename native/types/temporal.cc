@@ -52,24 +52,26 @@ bool ReadDate(std::string_view s, size_t* i, int32_t* days) {
   if (!ReadDigits(s, i, 2, &d)) return false;
   auto year = static_cast<int32_t>(negative ? -y : y);
   if (!IsValidDate(year, static_cast<uint32_t>(m), static_cast<uint32_t>(d))) return false;
-  *days = DaysFromCivil(year, static_cast<uint32_t>(m), static_cast<uint32_t>(d));
+  // Six-digit years keep the count far inside int32; the callers check their type's range.
+  *days = static_cast<int32_t>(
+      DaysFromCivil(year, static_cast<uint32_t>(m), static_cast<uint32_t>(d)));
   return true;
 }
 
 }  // namespace
 
-int32_t DaysFromCivil(int32_t year, uint32_t month, uint32_t day) {
+int64_t DaysFromCivil(int32_t year, uint32_t month, uint32_t day) {
   int64_t y = static_cast<int64_t>(year) - (month <= 2 ? 1 : 0);
   int64_t era = (y >= 0 ? y : y - 399) / 400;
   int64_t year_of_era = y - era * 400;
   int64_t month_index = month > 2 ? month - 3 : month + 9;  // March = 0
   int64_t day_of_year = (153 * month_index + 2) / 5 + day - 1;
   int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-  return static_cast<int32_t>(era * kDaysPerEra + day_of_era - 719468);
+  return era * kDaysPerEra + day_of_era - 719468;
 }
 
-CivilDate CivilFromDays(int32_t days) {
-  int64_t z = static_cast<int64_t>(days) + 719468;
+CivilDate CivilFromDays(int64_t days) {
+  int64_t z = days + 719468;
   int64_t era = (z >= 0 ? z : z - (kDaysPerEra - 1)) / kDaysPerEra;
   int64_t day_of_era = z - era * kDaysPerEra;
   int64_t year_of_era =
@@ -179,11 +181,17 @@ std::string FormatInterval(const Interval& v) {
   return out;
 }
 
+int128_t FloorDiv128(int128_t a, int128_t b) {
+  int128_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
 std::optional<int32_t> ParseDate(std::string_view text) {
   std::string_view t = TrimAsciiSpace(text);
   size_t i = 0;
   int32_t days;
-  if (!ReadDate(t, &i, &days) || i != t.size()) return std::nullopt;
+  if (!ReadDate(t, &i, &days) || i != t.size() || !DateInRange(days)) return std::nullopt;
   return days;
 }
 
@@ -265,12 +273,6 @@ bool ParseTimestampParts(std::string_view t, int128_t* micros, int64_t* nanos) {
   if (i != t.size()) return false;
   *micros = total;
   return true;
-}
-
-int128_t FloorDiv128(int128_t a, int128_t b) {
-  int128_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
 }
 
 // ISO 8601 durations: "P1Y2M3DT4H5M6.5S", "P2W".
@@ -371,23 +373,12 @@ std::optional<int64_t> ParseTimestamp(std::string_view text, LogicalTypeId type)
   int128_t micros;
   int64_t nanos;
   if (!ParseTimestampParts(TrimAsciiSpace(text), &micros, &nanos)) return std::nullopt;
-  int128_t ticks;
-  switch (type) {
-    case LogicalTypeId::kTimestampNs:
-      ticks = micros * 1000 + nanos;
-      break;
-    case LogicalTypeId::kTimestampMs:
-      ticks = FloorDiv128(micros, 1000);
-      break;
-    case LogicalTypeId::kTimestampSec:
-      ticks = FloorDiv128(micros, kMicrosPerSecond);
-      break;
-    default:
-      ticks = micros;
-      break;
+  std::optional<int64_t> ticks = MicrosToTicks(type, micros);
+  if (ticks && type == LogicalTypeId::kTimestampNs) {
+    if (*ticks > INT64_MAX - nanos) return std::nullopt;
+    *ticks += nanos;
   }
-  if (ticks > INT64_MAX || ticks < INT64_MIN) return std::nullopt;
-  return static_cast<int64_t>(ticks);
+  return ticks;
 }
 
 std::optional<int64_t> ParseTimestampMicros(std::string_view text) {
@@ -485,13 +476,17 @@ int64_t TicksToMicros(LogicalTypeId type, int64_t ticks) {
   }
 }
 
-int64_t MicrosToTicks(LogicalTypeId type, int64_t micros) {
+std::optional<int64_t> MicrosToTicks(LogicalTypeId type, int128_t micros) {
+  if (micros < INT64_MIN || micros > INT64_MAX) return std::nullopt;
+  int128_t ticks;
   switch (type) {
-    case LogicalTypeId::kTimestampNs: return micros * 1000;
-    case LogicalTypeId::kTimestampMs: return micros / 1000;
-    case LogicalTypeId::kTimestampSec: return micros / kMicrosPerSecond;
-    default: return micros;
+    case LogicalTypeId::kTimestampNs: ticks = micros * 1000; break;
+    case LogicalTypeId::kTimestampMs: ticks = FloorDiv128(micros, 1000); break;
+    case LogicalTypeId::kTimestampSec: ticks = FloorDiv128(micros, kMicrosPerSecond); break;
+    default: ticks = micros; break;
   }
+  if (ticks < INT64_MIN || ticks > INT64_MAX) return std::nullopt;
+  return static_cast<int64_t>(ticks);
 }
 
 }  // namespace graphdb::temporal

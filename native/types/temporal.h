@@ -23,9 +23,23 @@ struct CivilDate {
   uint32_t day;    // 1..31
 };
 
-int32_t DaysFromCivil(int32_t year, uint32_t month, uint32_t day);
-CivilDate CivilFromDays(int32_t days);
+// DATE and the TIMESTAMP family share one range: the instants a 64-bit count of microseconds
+// since the epoch holds, from -290308-12-22 00:00:00 to 294247-01-10 04:00:54.775807 (a DATE
+// is a day whose midnight is in it; TIMESTAMP_NS, counting nanoseconds, holds only 1677-09-21
+// to 2262-04-11). Values outside are refused where they are made (text, casts, arithmetic,
+// construction functions) instead of wrapping around, so every conversion between these types
+// is exact.
+inline constexpr int64_t kMinDateDays = -106751991;  // -290308-12-22
+inline constexpr int64_t kMaxDateDays = 106751991;   // 294247-01-10
+inline bool DateInRange(int128_t days) { return days >= kMinDateDays && days <= kMaxDateDays; }
+
+// Days since 1970-01-01 of a date of the proleptic Gregorian calendar (any int32 year).
+int64_t DaysFromCivil(int32_t year, uint32_t month, uint32_t day);
+CivilDate CivilFromDays(int64_t days);
 bool IsValidDate(int32_t year, uint32_t month, uint32_t day);
+
+// a / b rounded toward negative infinity.
+int128_t FloorDiv128(int128_t a, int128_t b);
 
 // Kùzu's text forms (CAST to STRING, the CLI's tables, COPY TO): "YYYY-MM-DD", a year before
 // 1 as "-YYYY-MM-DD", a year past 9999 with all its digits.
@@ -60,8 +74,10 @@ std::optional<int64_t> ParseTimestampMicros(std::string_view text);
 // usec(s). A fraction of a unit is converted exactly and truncated to the next smaller field.
 std::optional<Interval> ParseInterval(std::string_view text);
 
-// Converts a TIMESTAMP-family tick count to microseconds and back.
+// Converts a TIMESTAMP-family tick count (in range) to microseconds.
 int64_t TicksToMicros(LogicalTypeId type, int64_t ticks);
-int64_t MicrosToTicks(LogicalTypeId type, int64_t micros);
+// Microseconds since the epoch as `type`'s ticks (seconds and milliseconds rounded down), or
+// nullopt outside the type's range.
+std::optional<int64_t> MicrosToTicks(LogicalTypeId type, int128_t micros);
 
 }  // namespace graphdb::temporal

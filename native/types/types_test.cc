@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <cfloat>
+#include <cmath>
+
 #include <string>
 #include <vector>
 
@@ -196,6 +199,47 @@ TEST(TemporalTest, IntervalUnits) {
                           "99999999999 years", "- 1 day"}) {
     EXPECT_FALSE(temporal::ParseInterval(bad)) << bad;
   }
+}
+
+// Issue 24, item 4: every digit of a large DOUBLE, and six decimals, in the one text form
+// that CAST to STRING, string concatenation, queryText and COPY TO share.
+TEST(ValueTest, PrintsEveryDigitOfALargeDouble) {
+  EXPECT_EQ(Value::Double(1e100).ToString(),
+            "10000000000000000159028911097599180468360808563945281389781327557747838772170381060"
+            "813469985856815104.000000");
+  EXPECT_EQ(Value::Double(-1e65).ToString(),
+            "-99999999999999999209038626283633850822756121694230455365568299008.000000");
+  EXPECT_EQ(Value::Double(1e60).ToString(),
+            "999999999999999949387135297074018866963645011013410073083904.000000");
+  std::string max = Value::Double(-DBL_MAX).ToString();
+  EXPECT_EQ(max.size(), 1u + 309 + 1 + 6);
+  EXPECT_EQ(max.substr(0, 10), "-179769313");
+  EXPECT_EQ(max.substr(max.size() - 7), ".000000");
+  EXPECT_EQ(Value::Double(123456.5).ToString(), "123456.500000");
+  EXPECT_EQ(Value::Double(1e-7).ToString(), "0.000000");
+  EXPECT_EQ(Value::Float(3.0e38f).ToString().size(), 39u + 7);
+  EXPECT_EQ(Value::Double(-INFINITY).ToString(), "-inf");
+}
+
+TEST(LogicalTypeTest, NestingIsLimited) {
+  std::string error;
+  std::string list = "INT64";
+  for (int i = 1; i < kMaxTypeNesting; ++i) list += "[]";
+  EXPECT_TRUE(ParseLogicalType(list, &error)) << error;
+  EXPECT_FALSE(ParseLogicalType(list + "[]", &error));
+  EXPECT_EQ(error, "the type is nested too deeply (more than 200 levels)");
+  std::string structs;
+  for (int i = 0; i < 1000; ++i) structs += "STRUCT(a ";
+  structs += "INT64";
+  for (int i = 0; i < 1000; ++i) structs += ")";
+  EXPECT_FALSE(ParseLogicalType(structs, &error));
+  EXPECT_EQ(error, "the type is nested too deeply (more than 200 levels)");
+  // Levels inside a field count with the suffixes outside it.
+  std::string mixed = "MAP(STRING, INT64";
+  for (int i = 0; i < 150; ++i) mixed += "[]";
+  mixed += ")";
+  for (int i = 0; i < 60; ++i) mixed += "[]";
+  EXPECT_FALSE(ParseLogicalType(mixed, &error));
 }
 
 TEST(ValueTest, PrintsLikeTheConformanceSuite) {

@@ -1,5 +1,6 @@
 #include "types/value.h"
 
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 
@@ -16,12 +17,16 @@ std::shared_ptr<ValueHeap> MakeHeap(LogicalType type) {
   return heap;
 }
 
+// Kùzu's text form of a DOUBLE or FLOAT: every digit of the integer part and six decimals
+// ("%f"). The largest finite double has 309 integer digits, so the text is at most 317
+// characters: a sign, 309 digits, the point and six decimals.
 std::string FormatDouble(double v) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%f", v);
-  return buf;
+  char buf[1 + (DBL_MAX_10_EXP + 1) + 1 + 6 + 1];  // sign, digits, point, decimals, NUL
+  int n = std::snprintf(buf, sizeof buf, "%f", v);
+  GRAPHDB_ASSERT(n > 0 && static_cast<size_t>(n) < sizeof buf);
+  return std::string(buf, static_cast<size_t>(n));
 }
 
 std::string IdToString(InternalId id) {

@@ -68,8 +68,8 @@ const CITIES: [string, string][] = [
   ['Zurich', 'Switzerland'],
 ];
 
-/** mulberry32: a tiny seeded PRNG, so every run generates the same graph. */
-function random(seed: number): () => number {
+/** mulberry32: a tiny seeded PRNG, so every run generates the same graph (tests use it too). */
+export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <set>
 
+#include "common/stack_guard.h"
 #include "common/status.h"
 #include "cypher/binder/table_functions.h"
 #include "function/cast.h"
@@ -764,7 +765,7 @@ void CollectVariableNames(const ParsedExpression& expr, std::set<std::string>& n
 }
 
 void SplitParsedConjuncts(const ParsedExpression& expr, std::vector<const ParsedExpression*>& out) {
-  if (expr.kind == ExpressionKind::kBinary && expr.binary_op == BinaryOp::kAnd) {
+  if (expr.kind == ExpressionKind::kBinary && expr.binary_ops[0] == BinaryOp::kAnd) {
     for (const auto& child : expr.children) SplitParsedConjuncts(*child, out);
   } else {
     out.push_back(&expr);
@@ -1595,7 +1596,8 @@ BoundExpressionPtr Binder::BindSubquery(const ParsedExpression& expr) {
 }
 
 BoundExpressionPtr Binder::BindBinary(const ParsedExpression& expr) {
-  BinaryOp op = expr.binary_op;
+  // A run of operators of one precedence level: AND, OR and XOR runs hold only that operator.
+  BinaryOp op = expr.binary_ops[0];
   if (op == BinaryOp::kAnd || op == BinaryOp::kOr || op == BinaryOp::kXor) {
     auto kind = op == BinaryOp::kAnd  ? ExprKind::kAnd
                 : op == BinaryOp::kOr ? ExprKind::kOr
@@ -1614,7 +1616,43 @@ BoundExpressionPtr Binder::BindBinary(const ParsedExpression& expr) {
   std::vector<BoundExpressionPtr> args;
   args.push_back(Bind(*expr.children[0]));
   args.push_back(Bind(*expr.children[1]));
-  return BindScalar(BinaryFunctionName(op), std::move(args), expr.text);
+  auto first = BindScalar(BinaryFunctionName(op), std::move(args), expr.text);
+  if (expr.children.size() == 2) return first;
+  return BindOperatorChain(expr, std::move(first));
+}
+
+BoundExpressionPtr Binder::BindOperatorChain(const ParsedExpression& expr,
+                                             BoundExpressionPtr first) {
+  auto chain = MakeExpr(ExprKind::kOperatorChain, first->type, expr.text);
+  if (first->kind == ExprKind::kScalarFunction && first->children.size() == 2) {
+    chain->children.push_back(std::move(first->children[0]));
+    chain->children.push_back(std::move(first->children[1]));
+    chain->chain.push_back({std::move(*first->scalar), std::nullopt});
+  } else {
+    chain->children.push_back(std::move(first));  // the first operator bound to a constant
+  }
+  for (size_t i = 2; i < expr.children.size(); ++i) {
+    // Each further operator binds as a binary operator whose left operand is the result so
+    // far, which a placeholder of its type stands for: BindScalar converts it as it would
+    // the real operand, and the conversion is kept as the step's cast.
+    auto so_far = MakeExpr(ExprKind::kVariable, chain->type, "");
+    const BoundExpression* placeholder = so_far.get();
+    std::vector<BoundExpressionPtr> args;
+    args.push_back(std::move(so_far));
+    args.push_back(Bind(*expr.children[i]));
+    auto step = BindScalar(BinaryFunctionName(expr.binary_ops[i - 1]), std::move(args), "");
+    const BoundExpression& left = *step->children[0];
+    std::optional<LogicalType> cast;
+    if (left.kind == ExprKind::kCast && left.children[0].get() == placeholder) {
+      cast = left.type;
+    } else if (&left != placeholder) {
+      Throw(ErrorCode::kInternal, "an operator of " + expr.text + " converts its left operand");
+    }
+    chain->children.push_back(std::move(step->children[1]));
+    chain->chain.push_back({std::move(*step->scalar), std::move(cast)});
+    chain->type = step->type;
+  }
+  return chain;
 }
 
 BoundExpressionPtr Binder::BindCase(const ParsedExpression& expr) {
@@ -1669,6 +1707,7 @@ BoundExpressionPtr Binder::BindCase(const ParsedExpression& expr) {
 }
 
 BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
+  CheckStackDepth();
   switch (expr.kind) {
     case ExpressionKind::kLiteral:
       return BindLiteral(expr);

@@ -108,6 +108,9 @@ class Binder {
   std::vector<std::string> PropertyNames(const LogicalType& type,
                                          const std::vector<uint64_t>& tables) const;
   BoundExpressionPtr BindBinary(const parser::ParsedExpression& expr);
+  // A run of three or more operands (expr.children) whose first operator is bound as `first`.
+  BoundExpressionPtr BindOperatorChain(const parser::ParsedExpression& expr,
+                                       BoundExpressionPtr first);
   BoundExpressionPtr BindCase(const parser::ParsedExpression& expr);
   BoundExpressionPtr BindLambdaCall(const std::string& name, const parser::ParsedExpression& expr);
   BoundExpressionPtr ImplicitCast(BoundExpressionPtr expr, const LogicalType& target);

@@ -20,6 +20,9 @@ bool BoundExpression::IsConstant() const {
 
 bool BoundExpression::IsDeterministic() const {
   if (kind == ExprKind::kScalarFunction && scalar && !scalar->deterministic) return false;
+  for (const auto& step : chain) {
+    if (!step.fn.deterministic) return false;
+  }
   for (const auto& child : children) {
     if (!child->IsDeterministic()) return false;
   }

@@ -48,6 +48,17 @@ enum class ExprKind : uint8_t {
   kLambdaFunction,  // list_transform / list_filter / list_reduce: name; children = list, body
   kSubquery,        // EXISTS { } / COUNT { }: name = "exists" | "count"; subquery
   kLabelTest,       // n:Label: children[0] node; labels in field_names
+  kOperatorChain,   // a run of binary operators, children[0] op children[1] op ...,
+                    // left to right (a sum of many terms): chain[i] applies to the result
+                    // so far and children[i + 1]; kept flat so that no walk recurses per term
+};
+
+// One operator of a kOperatorChain: the function as a binary operator whose left operand is
+// the result so far, and the type that result is cast to first (as the binder casts any
+// left operand), if any.
+struct ChainStep {
+  function::BoundScalarFunction fn;
+  std::optional<LogicalType> cast;
 };
 
 struct BoundExpression {
@@ -66,6 +77,7 @@ struct BoundExpression {
   bool has_projection = false;      // kListComprehension: last child is the projection
   std::optional<function::BoundScalarFunction> scalar;
   std::optional<function::BoundAggregateFunction> aggregate;
+  std::vector<ChainStep> chain;     // kOperatorChain
   std::shared_ptr<BoundQueryPart> subquery;
 
   // For kProperty on nodes and rels: per table id, the property's column index (-1 when the

@@ -396,9 +396,16 @@ std::string ToString(const ParsedExpression& e) {
     case ExpressionKind::kPatternPredicate: return ToString(*e.pattern);
     case ExpressionKind::kUnary:
       return std::string("(") + UnaryOpName(e.unary_op) + " " + Dump(e.children[0]) + ")";
-    case ExpressionKind::kBinary:
-      return std::string("(") + BinaryOpName(e.binary_op) + " " + Dump(e.children[0]) + " " +
-             Dump(e.children[1]) + ")";
+    case ExpressionKind::kBinary: {
+      // As nested binary forms: 1 - 2 + 3 is (+ (- 1 2) 3).
+      std::string out;
+      for (size_t i = e.binary_ops.size(); i-- > 0;) {
+        out += std::string("(") + BinaryOpName(e.binary_ops[i]) + " ";
+      }
+      out += Dump(e.children[0]);
+      for (size_t i = 1; i < e.children.size(); ++i) out += " " + Dump(e.children[i]) + ")";
+      return out;
+    }
     case ExpressionKind::kSubscript:
       return Dump(e.children[0]) + "[" + Dump(e.children[1]) + "]";
     case ExpressionKind::kSlice:

@@ -59,7 +59,10 @@ enum class ExpressionKind : uint8_t {
   kCountSubquery,      // COUNT { MATCH ... }: subquery
   kPatternPredicate,   // a path pattern used as a predicate: pattern
   kUnary,              // unary_op applied to children[0]
-  kBinary,             // children[0] binary_op children[1]
+  kBinary,             // children[0] binary_ops[0] children[1] binary_ops[1] children[2] ...:
+                       // a left-associative run of operators of one precedence level, such as
+                       // 1 - 2 + 3 ((1 - 2) + 3), kept as one node so that a long run (a sum
+                       // of ten thousand terms) adds one level to the tree, not one per term
   kSubscript,          // children[0][children[1]]
   kSlice,              // children[0][slice_begin : slice_end] (either bound nullable)
 };
@@ -119,6 +122,12 @@ struct ParsedExpression {
   ExpressionKind kind = ExpressionKind::kLiteral;
   int32_t line = 0;
   int32_t column = 0;
+  // The levels of the tree from this node down to its deepest leaf (1 for a leaf), counting
+  // the expressions inside EXISTS / COUNT subqueries and pattern predicates. The parser
+  // refuses an expression deeper than kMaxNestingDepth (parser.h), so that every later
+  // recursive walk over it (binding, planning, evaluation, destruction) stays within a small
+  // stack.
+  int32_t depth = 1;
   // The source text of the whole expression as written (whitespace and comments included),
   // e.g. "a.name" or "count( * )". Kùzu names unaliased result columns by this text.
   std::string text;
@@ -134,7 +143,7 @@ struct ParsedExpression {
   bool distinct = false;  // kFunctionCall: f(DISTINCT x)
   bool is_star = false;   // kProperty: n.*
   UnaryOp unary_op = UnaryOp::kNot;
-  BinaryOp binary_op = BinaryOp::kOr;
+  std::vector<BinaryOp> binary_ops;  // kBinary: children.size() - 1 operators
   QuantifierKind quantifier = QuantifierKind::kAll;
   std::string type_text;                   // kCast with AS
   std::vector<std::string> keys;           // kMapLiteral

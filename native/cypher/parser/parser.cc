@@ -6,6 +6,7 @@
 #include <cctype>
 #include <utility>
 
+#include "common/stack_guard.h"
 #include "common/status.h"
 #include "cypher/parser/lexer.h"
 #include "cypher/parser/parser_impl.h"
@@ -25,13 +26,6 @@ ParsedExpressionPtr ParseExpression(std::string_view text) {
 
 namespace internal {
 
-namespace {
-
-// Deepest nesting of expressions/patterns accepted; deeper input fails with a syntax error.
-constexpr int kMaxNestingDepth = 200;
-
-}  // namespace
-
 std::string ToUpper(std::string_view text) {
   std::string out(text);
   for (char& c : out) {
@@ -41,7 +35,29 @@ std::string ToUpper(std::string_view text) {
 }
 
 Parser::Parser(std::string_view text, std::vector<Token> tokens)
-    : text_(text), tokens_(std::move(tokens)) {}
+    : text_(text), tokens_(std::move(tokens)), closing_(tokens_.size(), tokens_.size()) {
+  // Each bracket's partner, in one pass: lookahead over a bracketed group is then linear.
+  std::vector<size_t> open;
+  for (size_t i = 0; i < tokens_.size(); ++i) {
+    switch (tokens_[i].kind) {
+      case TokenKind::kLeftParen:
+      case TokenKind::kLeftBracket:
+      case TokenKind::kLeftBrace:
+        open.push_back(i);
+        break;
+      case TokenKind::kRightParen:
+      case TokenKind::kRightBracket:
+      case TokenKind::kRightBrace:
+        if (!open.empty()) {
+          closing_[open.back()] = i;
+          open.pop_back();
+        }
+        break;
+      default:
+        break;
+    }
+  }
+}
 
 Parser::ScopedContext::ScopedContext(Parser* parser, bool stop_at_pipe, bool allow_label_test)
     : parser_(parser),
@@ -57,10 +73,12 @@ Parser::ScopedContext::~ScopedContext() {
 }
 
 Parser::DepthGuard::DepthGuard(Parser* parser) : parser_(parser) {
-  if (++parser_->depth_ > kMaxNestingDepth) {
+  CheckStackDepth();
+  if (parser_->depth_ >= kMaxNestingDepth) {
     parser_->FailAt(parser_->Current(), "the query is nested too deeply (more than " +
                                             std::to_string(kMaxNestingDepth) + " levels)");
   }
+  ++parser_->depth_;
 }
 
 Parser::DepthGuard::~DepthGuard() { --parser_->depth_; }
@@ -74,8 +92,7 @@ const Token& Parser::Peek(size_t ahead) const {
   return index < tokens_.size() ? tokens_[index] : tokens_.back();
 }
 
-bool Parser::AtKeyword(std::string_view keyword, size_t ahead) const {
-  const Token& token = Peek(ahead);
+bool IsKeyword(const Token& token, std::string_view keyword) {
   if (token.kind != TokenKind::kIdentifier || token.text.size() != keyword.size()) return false;
   for (size_t i = 0; i < keyword.size(); ++i) {
     char c = token.text[i];
@@ -83,6 +100,10 @@ bool Parser::AtKeyword(std::string_view keyword, size_t ahead) const {
     if (c != keyword[i]) return false;
   }
   return true;
+}
+
+bool Parser::AtKeyword(std::string_view keyword, size_t ahead) const {
+  return IsKeyword(Peek(ahead), keyword);
 }
 
 bool Parser::AtName(size_t ahead) const {
@@ -672,12 +693,32 @@ bool Parser::AtUpdatingClause() const {
          AtKeyword("REMOVE");
 }
 
+void Parser::CountQuerySteps(size_t steps, const Token& at) {
+  query_steps_ += steps;
+  if (query_steps_ > kMaxQuerySteps) {
+    FailAt(at, "the query is too long (more than " + std::to_string(kMaxQuerySteps) +
+                   " clauses and pattern relationships in one part of a UNION, counting its "
+                   "subqueries)");
+  }
+}
+
+size_t Parser::PatternSteps(const std::vector<ParsedPatternElement>& patterns) {
+  size_t steps = 0;
+  for (const auto& pattern : patterns) steps += pattern.rels.size();
+  return steps;
+}
+
 ParsedSingleQuery Parser::ParseSingleQuery() {
   ParsedSingleQuery query;
   SetPosition(query, Current());
+  // Each part of a UNION counts on its own; a query nested in this one counts on top of it.
+  const size_t steps_before = query_steps_;
   bool part_has_updates = false;
   bool ended_with_return = false;
   while (true) {
+    if (AtReadingClause() || AtUpdatingClause() || AtKeyword("WITH") || AtKeyword("RETURN")) {
+      CountQuerySteps(1, Current());
+    }
     if (AtReadingClause()) {
       if (part_has_updates) {
         FailExpected("RETURN, WITH or an updating clause; a reading clause cannot follow an "
@@ -708,6 +749,7 @@ ParsedSingleQuery Parser::ParseSingleQuery() {
     FailExpected("RETURN, WITH or another clause; a query must end with RETURN or an updating "
                  "clause");
   }
+  query_steps_ = steps_before;
   return query;
 }
 
@@ -731,7 +773,9 @@ std::unique_ptr<ParsedClause> Parser::ParseMatch() {
   SetPosition(*match, Current());
   match->optional = AcceptKeyword("OPTIONAL");
   ExpectKeyword("MATCH", "MATCH");
+  const Token& first = Current();
   match->patterns = ParsePattern();
+  CountQuerySteps(PatternSteps(match->patterns), first);
   if (AcceptKeyword("WHERE")) {
     if (!CanStartExpression()) FailExpected("an expression after WHERE");
     match->where = ParseExpression();
@@ -813,7 +857,9 @@ std::unique_ptr<ParsedClause> Parser::ParseMerge() {
   auto merge = std::make_unique<ParsedMergeClause>();
   SetPosition(*merge, Current());
   ExpectKeyword("MERGE", "MERGE");
+  const Token& first = Current();
   merge->patterns = ParsePattern();
+  CountQuerySteps(PatternSteps(merge->patterns), first);
   while (AtKeyword("ON")) {
     Advance();
     std::vector<ParsedSetItem>* items = nullptr;
@@ -869,6 +915,7 @@ void Parser::ParseSetItems(std::vector<ParsedSetItem>* items) {
         property->line = target->line;
         property->column = target->column;
         property->children.push_back(std::move(variable));
+        property->depth = 2;
         ParsedSetItem item;
         item.line = entry.line;
         item.column = entry.column;
@@ -1253,7 +1300,9 @@ std::unique_ptr<ParsedSubquery> Parser::ParseSubqueryBody() {
   SetPosition(*subquery, Current());
   Expect(TokenKind::kLeftBrace, "'{'");
   ExpectKeyword("MATCH", "MATCH after '{'");
+  const Token& first = Current();
   subquery->patterns = ParsePattern();
+  CountQuerySteps(1 + PatternSteps(subquery->patterns), first);
   if (AcceptKeyword("WHERE")) {
     if (!CanStartExpression()) FailExpected("an expression after WHERE");
     subquery->where = ParseExpression();

@@ -13,6 +13,7 @@
 // Thread-safety: stateless; concurrent calls are safe.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,20 @@
 #include "cypher/parser/ast.h"
 
 namespace graphdb::parser {
+
+// The deepest nesting the parser accepts, in two senses: its own recursion (an expression in
+// parentheses, a list, a function argument, a subquery inside an expression...) and the depth
+// of each expression tree it builds (ParsedExpression::depth; a run of binary operators such as
+// a long sum is one level). Deeper input fails with a QUERY_SYNTAX error naming the limit.
+// Everything after the parser walks these trees recursively; this bound keeps the stack they
+// need small (common/stack_guard.h is the second line of defence).
+inline constexpr int kMaxNestingDepth = 200;
+
+// The most clauses plus pattern relationships (in MATCH, MERGE and subqueries) one query may
+// have, counting those of its subqueries and of the queries it is nested in; each part of a
+// UNION counts on its own. The plan runs one operator per step, and operators call their inputs
+// recursively, so this bounds the stack a plan needs. Longer queries fail with QUERY_SYNTAX.
+inline constexpr size_t kMaxQuerySteps = 1000;
 
 // Parses `text`, which holds zero or more statements separated by ';' (a trailing ';' is
 // allowed). Returns the statements in order; empty input (or only ';' and comments) gives an

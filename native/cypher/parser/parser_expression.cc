@@ -2,18 +2,25 @@
 //
 // Precedence follows Kùzu's grammar, loosest first:
 //   OR, XOR, AND, NOT, comparison (= <> < <= > >=, not chained), bitwise |, bitwise &,
-//   << >>, + -, * / %, ^ (left-associative), unary - + and postfix ! (factorial),
-//   string/list/null operators (IN, STARTS WITH, ENDS WITH, CONTAINS, =~, IS [NOT] NULL,
-//   [index], [from:to]) whose right operand is an atom with property lookups,
+//   << >>, + -, * / %, ^ (left-associative),
+//   string/list/null operators (IN, STARTS WITH, ENDS WITH, CONTAINS, =~, IS [NOT] NULL) whose
+//   right operand is an atom with property lookups,
+//   unary - + and postfix ! (factorial),
+//   subscripts and slices ([index], [from:to]) and property lookups after them,
 //   property lookups a.b.c and label tests n:Label, atoms.
-// As in Kùzu, unary minus binds tighter than ^ (-3 ^ 2 = 9) and IN binds tighter than
-// arithmetic (1 + 2 IN l is 1 + (2 IN l)).
+// As in Kùzu and openCypher, unary minus binds tighter than ^ (-3 ^ 2 = 9) and than IN
+// (-1 IN l is (-1) IN l); as in Kùzu, IN binds tighter than arithmetic (1 + 2 IN l is
+// 1 + (2 IN l)). A sign applies to a subscripted operand as a whole: -l[0] is -(l[0]).
+// A run of binary operators of one level (1 + 2 - 3) is one n-ary node (ast.h).
 #include <algorithm>
 #include <array>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 
 #include "common/status.h"
+#include "cypher/parser/parser.h"
 #include "cypher/parser/parser_impl.h"
 
 namespace graphdb::parser::internal {
@@ -33,6 +40,31 @@ bool IsReservedWord(std::string_view upper) {
   return upper == "WHERE" || upper == "WITH" || upper == "XOR";
 }
 
+// The depth of the deepest expression inside a pattern (property values, the recursive
+// comprehension's predicate and projections); 0 when it holds none.
+int32_t PatternDepth(const ParsedPatternElement& pattern) {
+  int32_t depth = 0;
+  auto add = [&depth](const ParsedExpressionPtr& e) {
+    if (e) depth = std::max(depth, e->depth);
+  };
+  for (const auto& node : pattern.nodes) {
+    for (const auto& property : node.properties) add(property.value);
+  }
+  for (const auto& rel : pattern.rels) {
+    for (const auto& property : rel.properties) add(property.value);
+    add(rel.comprehension_where);
+    for (const auto& item : rel.rel_projection) add(item.expression);
+    for (const auto& item : rel.node_projection) add(item.expression);
+  }
+  return depth;
+}
+
+int32_t SubqueryDepth(const ParsedSubquery& subquery) {
+  int32_t depth = subquery.where ? subquery.where->depth : 0;
+  for (const auto& pattern : subquery.patterns) depth = std::max(depth, PatternDepth(pattern));
+  return depth;
+}
+
 bool IsNumberLiteral(const ParsedExpression& e) {
   return e.kind == ExpressionKind::kLiteral &&
          (e.literal_kind == LiteralKind::kInteger || e.literal_kind == LiteralKind::kDouble);
@@ -50,12 +82,22 @@ ParsedExpressionPtr Parser::NewExpression(ExpressionKind kind, size_t start_inde
 
 void Parser::Finish(ParsedExpression* expression, size_t start_index) const {
   expression->text = SourceFrom(start_index);
+  int32_t below = 0;
+  ForEachChild(*expression,
+               [&below](const ParsedExpression& child) { below = std::max(below, child.depth); });
+  if (expression->subquery) below = std::max(below, SubqueryDepth(*expression->subquery));
+  if (expression->pattern) below = std::max(below, PatternDepth(*expression->pattern));
+  expression->depth = below + 1;
+  if (expression->depth > kMaxNestingDepth) {
+    FailAt(tokens_[start_index], "the expression is nested too deeply (more than " +
+                                     std::to_string(kMaxNestingDepth) + " levels)");
+  }
 }
 
 ParsedExpressionPtr Parser::MakeBinary(BinaryOp op, ParsedExpressionPtr left,
                                        ParsedExpressionPtr right, size_t start_index) {
   auto expression = NewExpression(ExpressionKind::kBinary, start_index);
-  expression->binary_op = op;
+  expression->binary_ops.push_back(op);
   expression->children.push_back(std::move(left));
   expression->children.push_back(std::move(right));
   Finish(expression.get(), start_index);
@@ -105,159 +147,126 @@ ParsedExpressionPtr Parser::ParseOperand(const Token& op, F&& parse) {
 
 ParsedExpressionPtr Parser::ParseExpression() {
   DepthGuard depth(this);
-  return ParseOr();
+  return ParseBinary(0);
 }
 
-ParsedExpressionPtr Parser::ParseOr() {
+std::optional<Parser::BinaryOperator> Parser::BinaryOperatorAt() const {
+  const Token& token = Current();
+  switch (token.kind) {
+    case TokenKind::kEqual: return BinaryOperator{BinaryOp::kEqual, kComparisonLevel};
+    case TokenKind::kNotEqual: return BinaryOperator{BinaryOp::kNotEqual, kComparisonLevel};
+    case TokenKind::kLess: return BinaryOperator{BinaryOp::kLessThan, kComparisonLevel};
+    case TokenKind::kLessEqual: return BinaryOperator{BinaryOp::kLessEqual, kComparisonLevel};
+    case TokenKind::kGreater: return BinaryOperator{BinaryOp::kGreaterThan, kComparisonLevel};
+    case TokenKind::kGreaterEqual:
+      return BinaryOperator{BinaryOp::kGreaterEqual, kComparisonLevel};
+    case TokenKind::kBangEqual: return BinaryOperator{BinaryOp::kNotEqual, kComparisonLevel};
+    case TokenKind::kPipe:
+      if (stop_at_pipe_) return std::nullopt;
+      return BinaryOperator{BinaryOp::kBitwiseOr, 5};
+    case TokenKind::kAmpersand: return BinaryOperator{BinaryOp::kBitwiseAnd, 6};
+    case TokenKind::kShiftLeft: return BinaryOperator{BinaryOp::kShiftLeft, 7};
+    case TokenKind::kShiftRight: return BinaryOperator{BinaryOp::kShiftRight, 7};
+    case TokenKind::kPlus: return BinaryOperator{BinaryOp::kAdd, 8};
+    case TokenKind::kMinus: return BinaryOperator{BinaryOp::kSubtract, 8};
+    case TokenKind::kStar: return BinaryOperator{BinaryOp::kMultiply, 9};
+    case TokenKind::kSlash: return BinaryOperator{BinaryOp::kDivide, 9};
+    case TokenKind::kPercent: return BinaryOperator{BinaryOp::kModulo, 9};
+    case TokenKind::kCaret: return BinaryOperator{BinaryOp::kPower, 10};
+    case TokenKind::kIdentifier:
+      if (AtKeyword("OR")) return BinaryOperator{BinaryOp::kOr, 0};
+      if (AtKeyword("XOR")) return BinaryOperator{BinaryOp::kXor, 1};
+      if (AtKeyword("AND")) return BinaryOperator{BinaryOp::kAnd, 2};
+      return std::nullopt;
+    default: return std::nullopt;
+  }
+}
+
+ParsedExpressionPtr Parser::ParseBinary(int min_level) {
   size_t start = pos_;
-  auto left = ParseXor();
-  while (AtKeyword("OR")) {
+  ParsedExpressionPtr left;
+  if (min_level <= kNotLevel && AtKeyword("NOT")) {
+    DepthGuard depth(this);
     const Token& op = Current();
     Advance();
-    auto right = ParseOperand(op, [this] { return ParseXor(); });
-    left = MakeBinary(BinaryOp::kOr, std::move(left), std::move(right), start);
+    // NOT a = b is NOT (a = b); NOT a AND b is (NOT a) AND b.
+    auto operand = ParseOperand(op, [this] { return ParseBinary(kNotLevel); });
+    left = MakeUnary(UnaryOp::kNot, std::move(operand), start);
+  } else {
+    left = ParseStringListNull();
   }
-  return left;
-}
-
-ParsedExpressionPtr Parser::ParseXor() {
-  size_t start = pos_;
-  auto left = ParseAnd();
-  while (AtKeyword("XOR")) {
-    const Token& op = Current();
-    Advance();
-    auto right = ParseOperand(op, [this] { return ParseAnd(); });
-    left = MakeBinary(BinaryOp::kXor, std::move(left), std::move(right), start);
-  }
-  return left;
-}
-
-ParsedExpressionPtr Parser::ParseAnd() {
-  size_t start = pos_;
-  auto left = ParseNot();
-  while (AtKeyword("AND")) {
-    const Token& op = Current();
-    Advance();
-    auto right = ParseOperand(op, [this] { return ParseNot(); });
-    left = MakeBinary(BinaryOp::kAnd, std::move(left), std::move(right), start);
-  }
-  return left;
-}
-
-ParsedExpressionPtr Parser::ParseNot() {
-  if (!AtKeyword("NOT")) return ParseComparison();
-  DepthGuard depth(this);
-  size_t start = pos_;
-  const Token& op = Current();
-  Advance();
-  auto operand = ParseOperand(op, [this] { return ParseNot(); });
-  return MakeUnary(UnaryOp::kNot, std::move(operand), start);
-}
-
-ParsedExpressionPtr Parser::ParseComparison() {
-  size_t start = pos_;
-  auto left = ParseBitwiseOr();
-  auto comparison = [this](BinaryOp* op) {
-    switch (Current().kind) {
-      case TokenKind::kEqual: *op = BinaryOp::kEqual; return true;
-      case TokenKind::kNotEqual: *op = BinaryOp::kNotEqual; return true;
-      case TokenKind::kLess: *op = BinaryOp::kLessThan; return true;
-      case TokenKind::kLessEqual: *op = BinaryOp::kLessEqual; return true;
-      case TokenKind::kGreater: *op = BinaryOp::kGreaterThan; return true;
-      case TokenKind::kGreaterEqual: *op = BinaryOp::kGreaterEqual; return true;
-      case TokenKind::kBangEqual:
-        FailAt(Current(), "'!=' is not a Cypher operator; use '<>' for inequality");
-      default: return false;
+  // Operators come in non-increasing levels here (a right operand took every operator above
+  // its own level): one of the level `left` was built at extends that run, a lower one wraps it.
+  int run_level = -1;
+  while (std::optional<BinaryOperator> op = BinaryOperatorAt()) {
+    if (op->level < min_level) break;
+    if (Current().kind == TokenKind::kBangEqual) {
+      FailAt(Current(), "'!=' is not a Cypher operator; use '<>' for inequality");
     }
-  };
-  BinaryOp op = BinaryOp::kEqual;
-  if (!comparison(&op)) return left;
-  const Token& op_token = Current();
-  Advance();
-  auto right = ParseOperand(op_token, [this] { return ParseBitwiseOr(); });
-  left = MakeBinary(op, std::move(left), std::move(right), start);
-  if (comparison(&op)) {
-    FailAt(Current(),
-           "chained comparisons such as 'a < b < c' are not supported; combine them with AND");
-  }
-  return left;
-}
-
-ParsedExpressionPtr Parser::ParseBitwiseOr() {
-  size_t start = pos_;
-  auto left = ParseBitwiseAnd();
-  while (!stop_at_pipe_ && At(TokenKind::kPipe)) {
-    const Token& op = Current();
+    if (op->level == kComparisonLevel && run_level == kComparisonLevel) {
+      FailAt(Current(),
+             "chained comparisons such as 'a < b < c' are not supported; combine them with AND");
+    }
+    const Token& token = Current();
     Advance();
-    auto right = ParseOperand(op, [this] { return ParseBitwiseAnd(); });
-    left = MakeBinary(BinaryOp::kBitwiseOr, std::move(left), std::move(right), start);
+    const int level = op->level;
+    auto right = ParseOperand(token, [this, level] { return ParseBinary(level + 1); });
+    if (run_level == level) {
+      // One node for the whole run: a sum of ten thousand terms is one level deep, and its
+      // source text is kept once instead of once per prefix.
+      left->binary_ops.push_back(op->op);
+      left->children.push_back(std::move(right));
+      continue;
+    }
+    if (run_level >= 0) Finish(left.get(), start);
+    auto run = NewExpression(ExpressionKind::kBinary, start);
+    run->binary_ops.push_back(op->op);
+    run->children.push_back(std::move(left));
+    run->children.push_back(std::move(right));
+    left = std::move(run);
+    run_level = level;
   }
+  if (run_level >= 0) Finish(left.get(), start);
   return left;
 }
 
-ParsedExpressionPtr Parser::ParseBitwiseAnd() {
-  size_t start = pos_;
-  auto left = ParseShift();
-  while (At(TokenKind::kAmpersand)) {
-    const Token& op = Current();
-    Advance();
-    auto right = ParseOperand(op, [this] { return ParseShift(); });
-    left = MakeBinary(BinaryOp::kBitwiseAnd, std::move(left), std::move(right), start);
-  }
-  return left;
-}
-
-ParsedExpressionPtr Parser::ParseShift() {
-  size_t start = pos_;
-  auto left = ParseAddSubtract();
-  while (At(TokenKind::kShiftLeft) || At(TokenKind::kShiftRight)) {
-    const Token& op = Current();
-    BinaryOp binary = At(TokenKind::kShiftLeft) ? BinaryOp::kShiftLeft : BinaryOp::kShiftRight;
-    Advance();
-    auto right = ParseOperand(op, [this] { return ParseAddSubtract(); });
-    left = MakeBinary(binary, std::move(left), std::move(right), start);
-  }
-  return left;
-}
-
-ParsedExpressionPtr Parser::ParseAddSubtract() {
-  size_t start = pos_;
-  auto left = ParseMultiplyDivide();
-  while (At(TokenKind::kPlus) || At(TokenKind::kMinus)) {
-    const Token& op = Current();
-    BinaryOp binary = At(TokenKind::kPlus) ? BinaryOp::kAdd : BinaryOp::kSubtract;
-    Advance();
-    auto right = ParseOperand(op, [this] { return ParseMultiplyDivide(); });
-    left = MakeBinary(binary, std::move(left), std::move(right), start);
-  }
-  return left;
-}
-
-ParsedExpressionPtr Parser::ParseMultiplyDivide() {
-  size_t start = pos_;
-  auto left = ParsePower();
-  while (At(TokenKind::kStar) || At(TokenKind::kSlash) || At(TokenKind::kPercent)) {
-    const Token& op = Current();
-    BinaryOp binary = At(TokenKind::kStar)    ? BinaryOp::kMultiply
-                      : At(TokenKind::kSlash) ? BinaryOp::kDivide
-                                              : BinaryOp::kModulo;
-    Advance();
-    auto right = ParseOperand(op, [this] { return ParsePower(); });
-    left = MakeBinary(binary, std::move(left), std::move(right), start);
-  }
-  return left;
-}
-
-ParsedExpressionPtr Parser::ParsePower() {
+ParsedExpressionPtr Parser::ParseStringListNull() {
   size_t start = pos_;
   auto left = ParseUnary();
-  while (At(TokenKind::kCaret)) {
-    const Token& op = Current();
-    Advance();
-    auto right = ParseOperand(op, [this] { return ParseUnary(); });
-    left = MakeBinary(BinaryOp::kPower, std::move(left), std::move(right), start);
+  while (true) {
+    // A subscript after an operator applies to its result, as in Kùzu: (x IN l)[0].
+    left = ParsePostfixOperators(std::move(left), start);
+    BinaryOp op = BinaryOp::kIn;
+    size_t op_index = pos_;
+    if (AtKeyword("IN")) {
+      op = BinaryOp::kIn;
+      Advance();
+    } else if (At(TokenKind::kRegexMatch)) {
+      op = BinaryOp::kRegexMatch;
+      Advance();
+    } else if (AtKeyword("STARTS") && AtKeyword("WITH", 1)) {
+      op = BinaryOp::kStartsWith;
+      Advance();
+      Advance();
+    } else if (AtKeyword("ENDS") && AtKeyword("WITH", 1)) {
+      op = BinaryOp::kEndsWith;
+      Advance();
+      Advance();
+    } else if (AtKeyword("CONTAINS")) {
+      op = BinaryOp::kContains;
+      Advance();
+    } else if (AtKeyword("IS")) {
+      left = ParseIsNull(std::move(left), start);
+      continue;
+    } else {
+      return left;
+    }
+    if (!CanStartExpression()) {
+      FailExpected("an expression after '" + SourceFrom(op_index) + "'");
+    }
+    auto right = ParsePropertyOrLabels();
+    left = MakeBinary(op, std::move(left), std::move(right), start);
   }
-  return left;
 }
 
 ParsedExpressionPtr Parser::ParseUnary() {
@@ -270,7 +279,7 @@ ParsedExpressionPtr Parser::ParseUnary() {
     FailExpected("an expression after '" + tokens_[signs.back()].text + "'");
   }
   size_t operand_start = pos_;
-  auto operand = ParseStringListNull(!signs.empty());
+  auto operand = ParsePostfixOperators(ParsePropertyOrLabels(), operand_start);
   if (At(TokenKind::kBang)) {
     Advance();
     operand = MakeUnary(UnaryOp::kFactorial, std::move(operand), operand_start);
@@ -288,8 +297,6 @@ ParsedExpressionPtr Parser::ParseUnary() {
     }
     operand = MakeUnary(negate ? UnaryOp::kNegate : UnaryOp::kPlus, std::move(operand), sign);
   }
-  size_t start = signs.empty() ? operand_start : signs.front();
-  while (AtKeyword("IS")) operand = ParseIsNull(std::move(operand), start);
   return operand;
 }
 
@@ -300,9 +307,7 @@ ParsedExpressionPtr Parser::ParseIsNull(ParsedExpressionPtr left, size_t start) 
   return MakeUnary(negated ? UnaryOp::kIsNotNull : UnaryOp::kIsNull, std::move(left), start);
 }
 
-ParsedExpressionPtr Parser::ParseStringListNull(bool stop_at_is) {
-  size_t start = pos_;
-  auto left = ParsePropertyOrLabels();
+ParsedExpressionPtr Parser::ParsePostfixOperators(ParsedExpressionPtr left, size_t start) {
   while (true) {
     if (At(TokenKind::kLeftBracket)) {
       Advance();
@@ -349,36 +354,7 @@ ParsedExpressionPtr Parser::ParseStringListNull(bool stop_at_is) {
       left = std::move(property);
       continue;
     }
-    BinaryOp op = BinaryOp::kIn;
-    size_t op_index = pos_;
-    if (AtKeyword("IN")) {
-      op = BinaryOp::kIn;
-      Advance();
-    } else if (At(TokenKind::kRegexMatch)) {
-      op = BinaryOp::kRegexMatch;
-      Advance();
-    } else if (AtKeyword("STARTS") && AtKeyword("WITH", 1)) {
-      op = BinaryOp::kStartsWith;
-      Advance();
-      Advance();
-    } else if (AtKeyword("ENDS") && AtKeyword("WITH", 1)) {
-      op = BinaryOp::kEndsWith;
-      Advance();
-      Advance();
-    } else if (AtKeyword("CONTAINS")) {
-      op = BinaryOp::kContains;
-      Advance();
-    } else if (AtKeyword("IS") && !stop_at_is) {
-      left = ParseIsNull(std::move(left), start);
-      continue;
-    } else {
-      return left;
-    }
-    if (!CanStartExpression()) {
-      FailExpected("an expression after '" + SourceFrom(op_index) + "'");
-    }
-    auto right = ParsePropertyOrLabels();
-    left = MakeBinary(op, std::move(left), std::move(right), start);
+    return left;
   }
 }
 
@@ -491,14 +467,33 @@ ParsedExpressionPtr Parser::ParseLiteralToken() {
   return literal;
 }
 
+bool Parser::HasComprehensionPart(size_t open) const {
+  const size_t close = closing_[open];
+  for (size_t i = open + 1; i < close && i < tokens_.size();) {
+    switch (tokens_[i].kind) {
+      case TokenKind::kLeftParen:
+      case TokenKind::kLeftBracket:
+      case TokenKind::kLeftBrace:
+        i = closing_[i] + 1;  // past the nested group (or the end, when it is never closed)
+        continue;
+      case TokenKind::kPipe:
+        return true;
+      default:
+        if (IsKeyword(tokens_[i], "WHERE")) return true;
+        ++i;
+    }
+  }
+  return false;
+}
+
 ParsedExpressionPtr Parser::ParseListLiteralOrComprehension() {
   size_t start = pos_;
   Expect(TokenKind::kLeftBracket, "'['");
   ScopedContext context(this, false, true);
-  if (AtName() && AtKeyword("IN", 1) && CanStartExpression(2)) {
-    // [x IN list WHERE predicate | projection]; without WHERE or '|' it is a list literal
-    // holding the boolean x IN list, as in Kùzu.
-    size_t saved = pos_;
+  // [x IN list WHERE predicate | projection], decided by looking ahead for the WHERE or '|'
+  // rather than by parsing and backtracking, which would parse nested brackets twice per
+  // level. Without WHERE or '|' it is a list literal holding the boolean x IN list, as in Kùzu.
+  if (AtName() && AtKeyword("IN", 1) && CanStartExpression(2) && HasComprehensionPart(start)) {
     std::string variable = Current().text;
     Advance();
     Advance();
@@ -507,24 +502,24 @@ ParsedExpressionPtr Parser::ParseListLiteralOrComprehension() {
       ScopedContext pipe_stops(this, true, true);
       list = ParseExpression();
     }
-    if (AtKeyword("WHERE") || At(TokenKind::kPipe)) {
-      auto comprehension = NewExpression(ExpressionKind::kListComprehension, start);
-      comprehension->name = std::move(variable);
-      comprehension->children.push_back(std::move(list));
-      if (AcceptKeyword("WHERE")) {
-        ScopedContext pipe_stops(this, true, true);
-        if (!CanStartExpression()) FailExpected("an expression after WHERE");
-        comprehension->where_expression = ParseExpression();
-      }
-      if (Accept(TokenKind::kPipe)) {
-        if (!CanStartExpression()) FailExpected("an expression after '|'");
-        comprehension->projection = ParseExpression();
-      }
-      Expect(TokenKind::kRightBracket, "']' to close the list comprehension");
-      Finish(comprehension.get(), start);
-      return comprehension;
+    if (!AtKeyword("WHERE") && !At(TokenKind::kPipe)) {
+      FailExpected("WHERE, '|' or ']' in the list comprehension");
     }
-    pos_ = saved;
+    auto comprehension = NewExpression(ExpressionKind::kListComprehension, start);
+    comprehension->name = std::move(variable);
+    comprehension->children.push_back(std::move(list));
+    if (AcceptKeyword("WHERE")) {
+      ScopedContext pipe_stops(this, true, true);
+      if (!CanStartExpression()) FailExpected("an expression after WHERE");
+      comprehension->where_expression = ParseExpression();
+    }
+    if (Accept(TokenKind::kPipe)) {
+      if (!CanStartExpression()) FailExpected("an expression after '|'");
+      comprehension->projection = ParseExpression();
+    }
+    Expect(TokenKind::kRightBracket, "']' to close the list comprehension");
+    Finish(comprehension.get(), start);
+    return comprehension;
   }
   auto list = NewExpression(ExpressionKind::kListLiteral, start);
   if (!At(TokenKind::kRightBracket)) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -121,6 +122,11 @@ class Parser {
   std::unique_ptr<ParsedJoinHint> ParseJoinHint();
   std::unique_ptr<ParsedJoinHint> ParseJoinHintTerm();
 
+  // Adds `steps` (clauses, pattern relationships) to the count of the query being parsed and
+  // fails at `at` beyond kMaxQuerySteps.
+  void CountQuerySteps(size_t steps, const Token& at);
+  static size_t PatternSteps(const std::vector<ParsedPatternElement>& patterns);
+
   // ---- Patterns (parser.cc) ----
   std::vector<ParsedPatternElement> ParsePattern();
   ParsedPatternElement ParsePatternPart();
@@ -135,27 +141,35 @@ class Parser {
 
   // ---- Expressions (parser_expression.cc) ----
   ParsedExpressionPtr ParseExpression();
-  ParsedExpressionPtr ParseOr();
-  ParsedExpressionPtr ParseXor();
-  ParsedExpressionPtr ParseAnd();
-  ParsedExpressionPtr ParseNot();
-  ParsedExpressionPtr ParseComparison();
-  ParsedExpressionPtr ParseBitwiseOr();
-  ParsedExpressionPtr ParseBitwiseAnd();
-  ParsedExpressionPtr ParseShift();
-  ParsedExpressionPtr ParseAddSubtract();
-  ParsedExpressionPtr ParseMultiplyDivide();
-  ParsedExpressionPtr ParsePower();
+  // Binary operators by precedence climbing, loosest level first: 0 OR, 1 XOR, 2 AND, 3 the
+  // prefix NOT, 4 comparison (not chained), 5 |, 6 &, 7 << >>, 8 + -, 9 * / %, 10 ^ (all
+  // left-associative); operands are ParseStringListNull. One function for all levels keeps
+  // the stack each nesting level of parentheses costs small.
+  static constexpr int kNotLevel = 3;
+  static constexpr int kComparisonLevel = 4;
+  struct BinaryOperator {
+    BinaryOp op;
+    int level;
+  };
+  // The binary operator at the current token, if any ('|' not while stop_at_pipe_).
+  std::optional<BinaryOperator> BinaryOperatorAt() const;
+  // An expression of operators of `min_level` and above. A run of operators of one level
+  // (1 + 2 - 3) becomes one n-ary kBinary node.
+  ParsedExpressionPtr ParseBinary(int min_level);
+  ParsedExpressionPtr ParseStringListNull();
   ParsedExpressionPtr ParseUnary();
-  // `stop_at_is`: leave a trailing IS [NOT] NULL to the caller (ParseUnary applies it after a
-  // leading sign: -1 IS NOT NULL is (-1) IS NOT NULL, as in Kùzu).
-  ParsedExpressionPtr ParseStringListNull(bool stop_at_is = false);
   // IS [NOT] NULL after `left` (the parser is at IS).
   ParsedExpressionPtr ParseIsNull(ParsedExpressionPtr left, size_t start);
+  // Subscripts, slices and property lookups after them applied to `left`, as long as they
+  // follow: l[0], l[1:2], l[0].name.
+  ParsedExpressionPtr ParsePostfixOperators(ParsedExpressionPtr left, size_t start);
   ParsedExpressionPtr ParsePropertyOrLabels();
   ParsedExpressionPtr ParseAtom();
   ParsedExpressionPtr ParseLiteralToken();
   ParsedExpressionPtr ParseListLiteralOrComprehension();
+  // Whether the '[' at tokens_[open] holds a WHERE or a '|' outside any nested bracket: what
+  // makes [x IN list ...] a list comprehension rather than a list literal.
+  bool HasComprehensionPart(size_t open) const;
   ParsedExpressionPtr ParseMapLiteral();
   ParsedExpressionPtr ParseParenthesizedOrPattern();
   ParsedExpressionPtr ParseCase();
@@ -174,16 +188,24 @@ class Parser {
                                  size_t start_index);
   ParsedExpressionPtr MakeUnary(UnaryOp op, ParsedExpressionPtr operand, size_t start_index);
   ParsedExpressionPtr NewExpression(ExpressionKind kind, size_t start_index);
+  // Completes a node whose children are in place: its source text and its depth (refused
+  // beyond kMaxNestingDepth).
   void Finish(ParsedExpression* expression, size_t start_index) const;
 
   std::string_view text_;
   std::vector<Token> tokens_;
+  // closing_[i]: the index of the bracket closing the one at tokens_[i] ( '(' '[' '{' ), or
+  // tokens_.size() when tokens_[i] opens nothing or is never closed.
+  std::vector<size_t> closing_;
   size_t pos_ = 0;
   uint32_t statement_begin_ = 0;
   int depth_ = 0;
   // The names of the functions called in the statement being parsed (ParsedStatement's
   // function_names), each once.
   std::vector<std::string> function_names_;
+  // Clauses and pattern relationships of the single query being parsed, with those of the
+  // queries it is nested in and of its subqueries (see kMaxQuerySteps).
+  size_t query_steps_ = 0;
   // Set while parsing the parts of [x IN list WHERE pred | expr] and of a recursive
   // relationship's (r, n | WHERE pred | ...), where '|' ends the expression instead of being
   // a bitwise OR. Bracketing constructs reset it.
@@ -194,5 +216,7 @@ class Parser {
 
 // Upper-cases ASCII letters.
 std::string ToUpper(std::string_view text);
+// An unquoted word equal to `keyword` (upper case), ignoring case.
+bool IsKeyword(const Token& token, std::string_view keyword);
 
 }  // namespace graphdb::parser::internal

@@ -25,6 +25,13 @@ std::string Dump(const std::string& text) {
 
 std::string Expr(const std::string& text) { return ToString(*ParseExpression(text)); }
 
+// `s` written `n` times.
+std::string Repeat(const std::string& s, size_t n) {
+  std::string out;
+  for (size_t i = 0; i < n; ++i) out += s;
+  return out;
+}
+
 std::unique_ptr<ParsedStatement> ParseOne(const std::string& text) {
   auto statements = ParseStatements(text);
   EXPECT_EQ(statements.size(), 1u) << text;
@@ -93,9 +100,72 @@ TEST(ParserExpressionTest, Precedence) {
       {"l[0].name", "l[0].name"},
       {"f(a).b", "f(a).b"},
       {"(1 + 2) * 3", "(* (+ 1 2) 3)"},
+      // A sign binds tighter than IN and the other string/list/null operators (issue 24,
+      // item 9): -1 IN [-1] is (-1) IN [-1].
+      {"-1 IN [-1]", "(IN -1 [-1])"},
+      {"-x IN l", "(IN (- x) l)"},
+      {"- -1 IN l", "(IN (- -1) l)"},
+      {"-l[0] IN l", "(IN (- l[0]) l)"},
+      {"-x.a IN l", "(IN (- x.a) l)"},
+      {"NOT -1 IN [1]", "(NOT (IN -1 [1]))"},
+      {"-1 IN [1] AND -2 IN [2]", "(AND (IN -1 [1]) (IN -2 [2]))"},
+      {"1 - -1 IN l", "(- 1 (IN -1 l))"},
+      {"-2 ^ 2 IN l", "(^ -2 (IN 2 l))"},
+      {"-x IS NULL", "(IS NULL (- x))"},
+      {"-1 STARTS WITH 'a'", "(STARTS WITH -1 'a')"},
+      {"-x ENDS WITH y", "(ENDS WITH (- x) y)"},
+      {"-x CONTAINS y", "(CONTAINS (- x) y)"},
+      {"-x =~ 'a'", "(=~ (- x) 'a')"},
+      {"+x IN l", "(IN (+ x) l)"},
+      {"-3! IN l", "(IN (- (! 3)) l)"},
+      {"-1 IN l IS NULL", "(IS NULL (IN -1 l))"},
+      {"a < -1 IN l", "(< a (IN -1 l))"},
+      // Runs of one level are one node; they print as nested binary forms.
+      {"1 + 2 - 3 + 4", "(+ (- (+ 1 2) 3) 4)"},
+      {"a AND b AND c OR d AND e", "(OR (AND (AND a b) c) (AND d e))"},
+      {"a XOR b XOR c", "(XOR (XOR a b) c)"},
+      {"1 * 2 + 3 * 4 * 5 - 6", "(- (+ (* 1 2) (* (* 3 4) 5)) 6)"},
+      {"a = b + c + d", "(= a (+ (+ b c) d))"},
+      {"NOT a AND NOT b AND c", "(AND (AND (NOT a) (NOT b)) c)"},
+      {"a | b | c & d & e", "(| (| a b) (& (& c d) e))"},
+      {"1 << 2 >> 3 << 4", "(<< (>> (<< 1 2) 3) 4)"},
   };
   for (const auto& [input, expected] : cases) {
     EXPECT_EQ(Expr(input), expected) << input;
+  }
+}
+
+TEST(ParserExpressionTest, RunsOfOperatorsAreOneNode) {
+  auto sum = ParseExpression("1 + 2 - 3 + x");
+  ASSERT_EQ(sum->kind, ExpressionKind::kBinary);
+  EXPECT_EQ(sum->children.size(), 4u);
+  EXPECT_EQ(sum->binary_ops,
+            (std::vector<BinaryOp>{BinaryOp::kAdd, BinaryOp::kSubtract, BinaryOp::kAdd}));
+  EXPECT_EQ(sum->text, "1 + 2 - 3 + x");
+  EXPECT_EQ(sum->depth, 2);
+  EXPECT_EQ(sum->children[3]->text, "x");
+
+  // A run of another level is one operand; parentheses start a new node.
+  auto mixed = ParseExpression("a + b * c * d + (e + f) + g");
+  ASSERT_EQ(mixed->children.size(), 4u);
+  EXPECT_EQ(mixed->children[1]->children.size(), 3u);
+  EXPECT_EQ(mixed->children[1]->text, "b * c * d");
+  EXPECT_EQ(mixed->children[2]->children.size(), 2u);
+  EXPECT_EQ(mixed->depth, 3);
+
+  // The depth of a long run does not grow with its length, nor does its text repeat.
+  std::string text = "1";
+  for (int i = 0; i < 20000; ++i) text += " + 1";
+  auto run = ParseExpression(text);
+  EXPECT_EQ(run->children.size(), 20001u);
+  EXPECT_EQ(run->depth, 2);
+  EXPECT_EQ(run->text.size(), text.size());
+  for (const char* op : {" AND ", " OR ", " XOR ", " * ", " - ", " | ", " & ", " ^ "}) {
+    std::string chain = "x";
+    for (int i = 0; i < 5000; ++i) chain += op + std::string("x");
+    auto parsed = ParseExpression(chain);
+    EXPECT_EQ(parsed->children.size(), 5001u) << op;
+    EXPECT_EQ(parsed->depth, 2) << op;
   }
 }
 
@@ -827,6 +897,80 @@ TEST(ParserErrorTest, DeepNestingFailsCleanly) {
 
   std::string fine(100, '[');
   EXPECT_NO_THROW(ParseStatements("RETURN " + fine + std::string(100, ']')));
+}
+
+// Shapes that nest the tree without nesting the parser's recursion: each postfix operator,
+// sign or IS NULL adds a level, and the tree's depth is what later stages recurse over.
+TEST(ParserErrorTest, TreeDepthIsLimited) {
+  const int n = kMaxNestingDepth;
+  const std::vector<std::pair<std::string, std::string>> shapes = {
+      {"1", Repeat(" IS NULL", n)},
+      {"x", Repeat("[0]", n)},
+      {"x", Repeat(".a", n)},
+      {"x", Repeat(" IN l", n)},
+      {"x", Repeat("[1:2]", n)},
+      {Repeat("-(", n / 2) + "x" + Repeat(")", n / 2), Repeat(" IS NULL", n / 2 + 1)},
+  };
+  for (const auto& [head, tail] : shapes) {
+    Status status = ParseError("RETURN " + head + tail);
+    EXPECT_EQ(status.code(), ErrorCode::kQuerySyntax) << head << tail;
+    EXPECT_NE(status.message().find("nested too deeply (more than 200 levels)"),
+              std::string::npos)
+        << status.message();
+  }
+  // Exactly at the limit is fine: the literal is one level, each IS NULL one more.
+  auto at_limit = ParseExpression("1" + Repeat(" IS NULL", n - 1));
+  EXPECT_EQ(at_limit->depth, n);
+  EXPECT_EQ(ParseError("RETURN 1" + Repeat(" IS NULL", n)).code(), ErrorCode::kQuerySyntax);
+  // A sign binds to its operand: a run of them nests too.
+  EXPECT_EQ(ParseError("RETURN " + Repeat("- ", n + 5) + "x").code(), ErrorCode::kQuerySyntax);
+  // The expressions of a subquery count toward the depth of the one around it.
+  std::string exists = "MATCH (a) WHERE EXISTS { MATCH (a)-[]->(b) WHERE b.x" +
+                       Repeat(" IS NULL", n - 2) + " } RETURN a";
+  EXPECT_EQ(ParseError(exists).code(), ErrorCode::kQuerySyntax);
+}
+
+TEST(ParserErrorTest, QueryLengthIsLimited) {
+  const size_t n = kMaxQuerySteps;
+  // n steps: the RETURN and n - 1 WITH clauses.
+  EXPECT_NO_THROW(ParseStatements(Repeat("WITH 1 AS a ", n - 1) + "RETURN 1"));
+  for (const std::string& text :
+       {Repeat("WITH 1 AS a ", n) + "RETURN 1", "MATCH (a)" + Repeat("-[]->()", n) + " RETURN a",
+        "MATCH (a) " + Repeat("MATCH (a)-[]->() ", n / 2) + "RETURN a",
+        Repeat("UNWIND [1] AS x ", n) + "RETURN 1",
+        "MATCH (a) WHERE EXISTS { MATCH (a)" + Repeat("-[]->()", n) + " } RETURN a"}) {
+    Status status = ParseError(text);
+    EXPECT_EQ(status.code(), ErrorCode::kQuerySyntax);
+    EXPECT_NE(status.message().find("the query is too long (more than 1000 clauses"),
+              std::string::npos)
+        << status.message();
+  }
+  // Each part of a UNION counts on its own; CREATE patterns make no operators per step.
+  EXPECT_NO_THROW(ParseStatements(Repeat("RETURN 1 AS a UNION ALL ", 5000) + "RETURN 1 AS a"));
+  EXPECT_NO_THROW(ParseStatements("CREATE (a)" + Repeat("-[:R]->()", 5000)));
+}
+
+// [x IN list ...] is told apart from a list literal by looking ahead for its WHERE or '|', not
+// by parsing and backtracking: nested brackets would be parsed twice per level (2^90 here).
+TEST(ParserExpressionTest, ListComprehensionsAreFoundWithoutBacktracking) {
+  std::string literal = "x";
+  std::string comprehension = "x";
+  for (int i = 0; i < 90; ++i) {
+    literal = "[x IN " + literal + "]";
+    comprehension = "[x IN " + comprehension + " WHERE x | x]";
+  }
+  auto parsed = ParseExpression(literal);
+  EXPECT_EQ(parsed->kind, ExpressionKind::kListLiteral);
+  EXPECT_EQ(parsed->children[0]->kind, ExpressionKind::kBinary);
+  parsed = ParseExpression(comprehension);
+  EXPECT_EQ(parsed->kind, ExpressionKind::kListComprehension);
+  // (FunctionsAndSpecialForms has the plain forms.) A WHERE or '|' inside a nested bracket is
+  // not this bracket's.
+  EXPECT_EQ(Expr("[x IN [y IN l WHERE y | y], 2]"), "[(IN x [y IN l WHERE y | y]), 2]");
+  EXPECT_EQ(Expr("[x IN l, 1 + f(a | b)]"), "[(IN x l), (+ 1 f((| a b)))]");
+  // A list starting with x IN l that holds a '|' after a comma: Kùzu would read it as a list
+  // literal by backtracking; here it is a list comprehension missing its WHERE or '|'.
+  EXPECT_EQ(ParseError("RETURN [x IN l, 1 | 2]").code(), ErrorCode::kQuerySyntax);
 }
 
 TEST(ParserErrorTest, LongSnippetsAreShortened) {
