@@ -78,10 +78,10 @@ function build(why) {
   }
   const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
-    say(
-      `building the native addon failed (${result.error?.message ?? `exit code ${result.status}`}). ` +
-        'Install CMake >= 3.20 and a C++20 compiler, then run `npm rebuild graphdb`.',
-    );
+    const failure = `building the native addon failed (${result.error?.message ?? `exit code ${result.status}`})`;
+    // In a checkout the tools are the developer's: what failed is in the compiler's output above.
+    if (checkout) say(`${failure}.`);
+    else say(`${failure}. Install CMake >= 3.20 and a C++20 compiler, then run \`npm rebuild graphdb\`.`);
     return result.status || 1;
   }
   return 0;
