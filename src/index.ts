@@ -9,6 +9,20 @@ export {
 } from './core/pool.js';
 export { QueryResult, type QuerySummary } from './core/query-result.js';
 export { GraphDBService, type RunOptions, type ServiceConfig, type ServiceStatus } from './core/service.js';
+export type {
+  CypherDate,
+  CypherId,
+  CypherInteger,
+  CypherStruct,
+  CypherTimestamp,
+  CypherTypes,
+  CypherValue,
+  GraphNode,
+  GraphPath,
+  GraphRelationship,
+  ResultRow,
+} from './core/values.js';
 export type { RawTextResult as TextQueryResult } from './native/addon.js';
 export { type AppOptions, createApp } from './server/app.js';
 export type { HttpErrorCode } from './server/errors.js';
+export { VERSION as version } from './version.js';

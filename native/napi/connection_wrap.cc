@@ -56,7 +56,11 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
   }
 
   void Cancel() override {
-    // Runs on the JS thread (close() or the finalizer).
+    // Runs on the JS thread (close(), the finalizer or the environment cleanup hook).
+    if (owner->tearing_down_) {  // nobody is left to settle it for
+      delete this;
+      return;
+    }
     Reject(Status(ErrorCode::kConnectionClosed, "the connection was closed before the statement ran"));
   }
 
@@ -99,6 +103,29 @@ ConnectionWrap::ConnectionWrap(const Napi::CallbackInfo& info)
   tsfn_ = Tsfn::New(env, "graphdb.query", 0, 1, this);
   tsfn_.Unref(env);
   DefineFastQuery(env, info.This().As<Napi::Object>());
+  // Last, so that a constructor that throws leaves no hook behind; after tsfn_ (rule 6).
+  NAPI_THROW_IF_FAILED_VOID(env, napi_add_env_cleanup_hook(env, &ConnectionWrap::OnEnvCleanup, this));
+  cleanup_hook_ = true;
+}
+
+void ConnectionWrap::OnEnvCleanup(void* arg) {
+  auto* self = static_cast<ConnectionWrap*>(arg);
+  self->cleanup_hook_ = false;  // Node forgets a hook once it has run
+  if (self->closed_) return;
+  self->tearing_down_ = true;
+  // The running statement stops at its next check instead of running to its end.
+  for (QueryJob* job : self->jobs_) job->control.Cancel(StatementControl::Reason::kInterrupted);
+  self->worker_->Stop();  // drops queued jobs (QueryJob::Cancel), waits for the running one
+  self->jobs_.clear();
+  self->slot_->EndSession();
+  self->closed_ = true;
+  // tsfn_ is left to Node, which closes it next (its own cleanup hook).
+}
+
+void ConnectionWrap::RemoveCleanupHook() {
+  if (!cleanup_hook_) return;
+  cleanup_hook_ = false;
+  napi_remove_env_cleanup_hook(Env(), &ConnectionWrap::OnEnvCleanup, this);
 }
 
 // query() as an own function of the instance, which finds this object through its data: a
@@ -134,7 +161,9 @@ void ConnectionWrap::DefineFastQuery(Napi::Env env, Napi::Object self) {
 
 ConnectionWrap::~ConnectionWrap() {
   if (handle_) handle_->wrap = nullptr;
-  // Finalizer: no job can be in flight (each holds a reference to this object). The
+  RemoveCleanupHook();
+  // Finalizer: no job can be in flight (each holds a reference to this object, and at the
+  // environment's teardown the cleanup hook has stopped the connection first). The
   // thread-safe function is not released here: when the environment is torn down (a process
   // exiting with connections open) Node may already have destroyed it, and releasing it then
   // aborts the process. Node closes it at teardown; a connection garbage-collected earlier
@@ -166,7 +195,9 @@ void ConnectionWrap::JobFinished(QueryJob* job) {
 }
 
 void ConnectionWrap::CallJs(Napi::Env env, Napi::Function, ConnectionWrap* self, QueryJob* job) {
-  if (env == nullptr) {  // the environment is being torn down
+  // env is null when the thread-safe function drops its queue at its close; tearing_down_ is
+  // set when the loop turns during the environment's cleanup, where no JS may run.
+  if (env == nullptr || self->tearing_down_) {
     delete job;
     return;
   }
@@ -319,6 +350,7 @@ Napi::Value ConnectionWrap::QuerySync(const Napi::CallbackInfo& info) {
 
 void ConnectionWrap::Shutdown() {
   if (closed_) return;
+  RemoveCleanupHook();
   worker_->Stop();  // rejects queued jobs (JobFinished), waits for the running one
   slot_->EndSession();  // an open transaction is rolled back now, not when GC finalizes us
   closed_ = true;

@@ -12,6 +12,13 @@
 //     completes and resolves normally, the worker thread is joined. A collected connection
 //     that was never closed is closed by its finalizer.
 //  5. querySync() waits for queued and running jobs, then runs inline on the JS thread.
+//  6. When the environment is torn down with the connection open (a worker thread that exits
+//     or is terminated, or the main thread's environment being freed), an environment cleanup
+//     hook stops it before Node closes the thread-safe function and runs the finalizers: the
+//     running statement is interrupted and waited for, queued ones are dropped, and no promise
+//     is settled (no JavaScript can run then). Registered after the thread-safe function, the
+//     hook runs before the function's own (Node runs them in reverse order), so the running
+//     statement can still hand its result over; the function drops it at its close.
 #pragma once
 
 #include <napi.h>
@@ -69,6 +76,9 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   // `job` settled (or was rejected before it ran): it leaves jobs_.
   void JobFinished(QueryJob* job);
   void Shutdown();
+  // The environment cleanup hook (rule 6), registered while the connection is open.
+  static void OnEnvCleanup(void* arg);
+  void RemoveCleanupHook();
 
   std::shared_ptr<Handle> handle_;
   std::unique_ptr<ExecutionSlot> slot_;
@@ -93,6 +103,8 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   // The longest time limit accepted: about 24.8 days, setTimeout's limit too.
   static constexpr uint32_t kMaxTimeoutMs = 2147483647;
   bool closed_ = false;
+  bool cleanup_hook_ = false;  // OnEnvCleanup is registered
+  bool tearing_down_ = false;  // OnEnvCleanup ran: no JavaScript may be called any more
 };
 
 }  // namespace graphdb::napi

@@ -5,6 +5,7 @@ import readline from 'node:readline';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { Database, IN_MEMORY } from '../core/database.js';
 import { GraphDBError } from '../core/errors.js';
+import { VERSION } from '../version.js';
 import { formatResult, type OutputFormat } from './format.js';
 import { parseParam } from './params.js';
 import { splitStatements } from './script.js';
@@ -134,6 +135,7 @@ export function buildProgram(): Command {
   program
     .name('graphdb')
     .description('GraphDB: an embedded graph database with a Cypher HTTP service')
+    .version(VERSION, '-V, --version', 'print the version of GraphDB')
     .showHelpAfterError()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 

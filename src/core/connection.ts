@@ -15,6 +15,7 @@ import {
   type StatementLimits,
   submitControlled,
 } from './statement-control.js';
+import type { ResultRow } from './values.js';
 
 export type { QueryOptions } from './statement-control.js';
 
@@ -79,8 +80,8 @@ function statementArguments(text: string | null, params: QueryParameters): State
   return args as StatementArguments;
 }
 
-function toQueryResult(packed: PackedResult): QueryResult {
-  return new QueryResult(packed);
+function toQueryResult<Row extends object>(packed: PackedResult): QueryResult<Row> {
+  return new QueryResult<Row>(packed);
 }
 
 /**
@@ -128,11 +129,17 @@ export class Connection implements Disposable {
    *
    * `options.timeoutMs` limits its time (QUERY_TIMEOUT past it), `options.signal` cancels it
    * (QUERY_CANCELLED); either way its writes are undone and the connection is usable at once.
+   *
+   * `Row` types the objects of `toObjects()`: `conn.query<{ name: string }>(...)`.
    */
-  query(text: string, params?: QueryParameters, options?: QueryOptions): Promise<QueryResult> {
+  query<Row extends object = ResultRow>(
+    text: string,
+    params?: QueryParameters,
+    options?: QueryOptions,
+  ): Promise<QueryResult<Row>> {
     try {
       checkArguments(text, params);
-      return whileInFlight(this.#submit(this.#open().query, text, params, options), toQueryResult);
+      return whileInFlight(this.#submit(this.#open().query, text, params, options), toQueryResult<Row>);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -159,9 +166,9 @@ export class Connection implements Disposable {
   }
 
   /** Runs a statement inline on the calling thread, after any statements already queued. */
-  querySync(text: string, params?: QueryParameters): QueryResult {
+  querySync<Row extends object = ResultRow>(text: string, params?: QueryParameters): QueryResult<Row> {
     checkArguments(text, params);
-    return new QueryResult(this.#call(this.#open().querySync, text, params));
+    return new QueryResult<Row>(this.#call(this.#open().querySync, text, params));
   }
 
   /**

@@ -1,21 +1,27 @@
 import { type PackedResult, type RawSummary, rowsOf, summaryOf } from '../native/addon.js';
+import type { CypherValue, ResultRow } from './values.js';
 
 export type QuerySummary = RawSummary;
 
-/** The rows of one statement, with column names and Kùzu-style type names. */
-export class QueryResult {
+/**
+ * The rows of one statement, with column names and Kùzu-style type names. `Row` is what
+ * `toObjects()` claims each row to be (`conn.query<Row>(...)`): the caller's word, not checked,
+ * since a query's columns are only known once it ran; by default an object of `CypherValue`s.
+ */
+export class QueryResult<Row extends object = ResultRow> {
   /** Frozen: the same array may be shared by later results with the same columns. */
   readonly columns: readonly string[];
   /** Frozen, like `columns`. */
   readonly types: readonly string[];
-  readonly rows: unknown[][];
+  /** The cells of each row, in column order (see `CypherValue` for their types). */
+  readonly rows: CypherValue[][];
   readonly summary: QuerySummary;
 
   /** @internal Built by connections and slots from the native result. */
   constructor(packed: PackedResult) {
     this.columns = packed[0];
     this.types = packed[1];
-    this.rows = rowsOf(packed);
+    this.rows = rowsOf(packed) as CypherValue[][];
     this.summary = summaryOf(packed, this.rows);
   }
 
@@ -24,13 +30,13 @@ export class QueryResult {
   }
 
   /** Rows as objects keyed by column name. */
-  toObjects(): Record<string, unknown>[] {
+  toObjects(): Row[] {
     return this.rows.map((row) => {
-      const object: Record<string, unknown> = {};
+      const object: Record<string, CypherValue> = {};
       this.columns.forEach((name, i) => {
-        object[name] = row[i];
+        object[name] = row[i] as CypherValue;
       });
-      return object;
+      return object as Row;
     });
   }
 }

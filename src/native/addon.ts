@@ -1,10 +1,8 @@
-// The only module that touches the compiled addon. It loads build/Release/graphdb.node and
-// describes its surface with types; everything else imports from here.
+// The only module that touches the compiled addon. It loads the addon (see `loadAddon` below)
+// and describes its surface with types; everything else imports from here.
 
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 /**
  * A result as the native side hands it over: an array, made by `packResult` below from the
@@ -122,24 +120,75 @@ interface Addon {
   NativeConnection: new (db: NativeDatabase) => NativeConnection;
 }
 
-const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The package folder (this file is src/native/addon.ts, or dist/native/addon.js once built). */
+export const packageRoot = path.resolve(__dirname, '..', '..');
 
-function findAddon(): string {
-  const candidates = [
-    path.join(packageRoot, 'build', 'Release', 'graphdb.node'),
-    path.join(packageRoot, 'build', 'Debug', 'graphdb.node'),
-  ];
-  for (const candidate of candidates) {
-    if (fs.existsSync(candidate)) return candidate;
-  }
-  throw new Error(
-    `GraphDB native addon not found (looked for ${candidates.join(', ')}); ` +
-      'run `npm install` or `npm run build:native` in the package folder',
-  );
+/**
+ * How to build the addon from source, for messages: `npm rebuild` runs the package's install
+ * script (scripts/install.cjs), which builds it when asked to or when no prebuilt binary fits.
+ */
+const BUILD_HINT =
+  'build it from source (needs CMake >= 3.20 and a C++20 compiler such as g++ 12): in your project run ' +
+  '`npm rebuild graphdb --build-from-source --foreground-scripts`, or in a clone of GraphDB ' +
+  '`npm run build:native`';
+
+/** This platform as prebuilt binaries are named: linux-x64 (glibc), darwin-arm64, ... */
+export function platformTag(): string {
+  const tuple = `${process.platform}-${process.arch}`;
+  if (process.platform !== 'linux') return tuple;
+  const header = process.report?.getReport?.() as { header?: { glibcVersionRuntime?: string } } | undefined;
+  return `${tuple} (${header?.header?.glibcVersionRuntime ? 'glibc' : 'musl'})`;
 }
 
-const require = createRequire(import.meta.url);
-export const addon: Addon = require(findAddon()) as Addon;
+/** The prebuilt binaries the package holds, as `prebuilds/<platform>-<arch>/<file>`. */
+function prebuiltBinaries(root: string): string[] {
+  const dir = path.join(root, 'prebuilds');
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .flatMap((tuple) => fs.readdirSync(path.join(dir, tuple)).map((file) => `prebuilds/${tuple}/${file}`))
+    .filter((file) => file.endsWith('.node'));
+}
+
+/**
+ * The addon's file, found by node-gyp-build: a build from source first (build/Release, then
+ * build/Debug: a clone of the repository, or an install that built it), else the prebuilt
+ * binary the package ships for this platform, prebuilds/<platform>-<arch>/graphdb.napi[.libc].node
+ * (Node-API is ABI-stable: one file serves every Node >= 20 and Electron). GRAPHDB_PREBUILD
+ * names another package folder to look in.
+ */
+export function findAddon(root: string = packageRoot): string {
+  const nodeGypBuild = require('node-gyp-build') as { path(dir: string): string };
+  try {
+    return nodeGypBuild.path(root);
+  } catch (cause) {
+    const shipped = prebuiltBinaries(root);
+    throw new Error(
+      `GraphDB has no native addon for ${platformTag()} in ${root}: ` +
+        (shipped.length > 0
+          ? `the package ships prebuilt binaries for other platforms only (${shipped.join(', ')}), `
+          : 'the package holds no prebuilt binary, ') +
+        `and none was built from source. To use GraphDB here, ${BUILD_HINT}.`,
+      { cause },
+    );
+  }
+}
+
+/** Loads the addon `file`; a file that does not load (a libc or C++ runtime too old...) is named. */
+export function loadAddon(file: string): Addon {
+  try {
+    return require(file) as Addon;
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new Error(
+      `GraphDB's native addon ${file} could not be loaded on ${platformTag()}: ${reason}. ` +
+        `If it is a prebuilt binary that does not suit this system, ${BUILD_HINT}.`,
+      { cause },
+    );
+  }
+}
+
+export const addon: Addon = loadAddon(findAddon());
 
 /**
  * The native side makes a packed result by calling this with its parts and up to 1024 cells as

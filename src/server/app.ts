@@ -2,7 +2,6 @@
 // `service.start()` serves it with @hono/node-server; `createApp(service)` also lets it be
 // mounted inside an existing Hono server.
 
-import { readFileSync } from 'node:fs';
 import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { GraphDBError } from '../core/errors.js';
@@ -19,6 +18,7 @@ import {
   STATUS_NOT_INITED,
   serviceRuntime,
 } from '../core/service.js';
+import { VERSION } from '../version.js';
 import {
   type AccessPolicy,
   corsHeaders,
@@ -33,16 +33,6 @@ import { errorResponse, jsonHeaders, responseForError, SECURITY_HEADERS } from '
 
 type Env = { Bindings: Partial<HttpBindings> };
 type Ctx = Context<Env>;
-
-const VERSION: string = (() => {
-  try {
-    const url = new URL('../../package.json', import.meta.url);
-    const pkg = JSON.parse(readFileSync(url, 'utf8')) as { version?: unknown };
-    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-})();
 
 const ROUTES: Readonly<Record<string, string>> = {
   '/cypher': 'POST, OPTIONS',

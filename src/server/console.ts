@@ -7,13 +7,12 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Context, Hono } from 'hono';
 import { errorResponse } from './errors.js';
 
 /** dist/console of this package (two folders up from both src/server and dist/server). */
-export const CONSOLE_ASSETS_DIR = fileURLToPath(new URL('../../dist/console/', import.meta.url));
+export const CONSOLE_ASSETS_DIR = path.join(__dirname, '..', '..', 'dist', 'console', path.sep);
 
 /** The URL folder of the console's files, relative to where the app is mounted. */
 export const CONSOLE_ASSET_PREFIX = '/console/';

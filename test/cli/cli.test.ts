@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,18 @@ describe('graphdb CLI', () => {
     const r = graphdb('--help');
     expect(r.status).toBe(0);
     for (const command of ['serve', 'query', 'shell', 'import']) expect(r.stdout).toContain(command);
+  });
+
+  it('prints the package version with --version and -V', () => {
+    const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    for (const flag of ['--version', '-V']) {
+      const r = graphdb(flag);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toBe(`${version}\n`);
+    }
+    expect(graphdb('--help').stdout).toContain('-V, --version');
   });
 
   it('prints a one-row table for RETURN 1 + 2 AS x', () => {

@@ -1,0 +1,433 @@
+#!/usr/bin/env node
+// Tests the npm package as a user gets it: packs it (npm pack: builds the addon, puts it in
+// prebuilds/, compiles the TypeScript), then installs the tarball into a fresh folder with no
+// compiler, no CMake and no make on PATH, and there checks that
+//  - the tarball is under 15 MB and holds the prebuilt addon for this platform, both entry
+//    points with their types, and no build folder, tests or source maps;
+//  - `npm install` takes under 20 s and compiles nothing (the package's install script, allowed
+//    to run, picks the prebuilt binary);
+//  - `require('graphdb')` and `import('graphdb')` run queries, and give the very same classes;
+//  - 4 worker threads, each with its own in-memory database, run 1,000 queries each, three
+//    rounds over, and the process exits 0;
+//  - `graphdb --version` prints the package's version;
+//  - without a binary for the platform, the install script falls back to building from source
+//    and loading the package fails, both with messages that say what to do;
+//  - TypeScript projects compiled as CommonJS and as ES modules see the typed results
+//    (when the repository's typescript and @types/node are installed).
+// `npm test` runs it through test/package/install.test.ts; the prebuild workflow runs it on each
+// platform against the tarball it made.
+//
+//   node scripts/package-test.mjs [--tarball FILE] [--keep]
+//
+// --tarball tests that file instead of packing; --keep leaves the install folder for a look.
+// Exits 0 when every check passed; prints each step with its time.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values: options } = parseArgs({
+  options: { tarball: { type: 'string' }, keep: { type: 'boolean', default: false } },
+});
+
+const MAX_TARBALL_BYTES = 15 * 1024 * 1024;
+const MAX_INSTALL_MS = 20_000;
+// What must not be on PATH while the package installs and runs.
+const BUILD_TOOLS = ['cmake', 'cc', 'c++', 'gcc', 'g++', 'clang', 'clang++', 'make', 'ninja'];
+const win32 = process.platform === 'win32';
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-package-'));
+let failures = 0;
+
+function log(text) {
+  process.stdout.write(`${text}\n`);
+}
+
+function check(name, ok, detail = '') {
+  log(`${ok ? 'ok  ' : 'FAIL'} ${name}${detail ? `: ${detail}` : ''}`);
+  if (!ok) failures++;
+  return ok;
+}
+
+/** Runs a command; its output is returned, and printed when it fails unless `failing` is set. */
+function run(command, args, { cwd, env, timeoutMs = 120_000, failing = false } = {}) {
+  const started = performance.now();
+  const result = spawnSync(command, args, { cwd, env, encoding: 'utf8', timeout: timeoutMs });
+  const ms = Math.round(performance.now() - started);
+  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
+  const ok = result.status === 0;
+  if (!ok && !failing) {
+    const why = result.error
+      ? result.error.message
+      : `exit ${result.status}${result.signal ? ` (${result.signal})` : ''}`;
+    log(`--- ${[command, ...args].join(' ')} failed after ${ms} ms: ${why}\n${output.trim()}\n---`);
+  }
+  return { ok, ms, output };
+}
+
+/** npm's own script, so that npm can run with a PATH that holds node and npm only. */
+function npmCli() {
+  if (process.env.npm_execpath && /npm-cli\.js$/.test(process.env.npm_execpath))
+    return process.env.npm_execpath;
+  const beside = [
+    path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'),
+    path.join(path.dirname(process.execPath), 'node_modules', 'npm', 'bin', 'npm-cli.js'),
+  ].find((file) => fs.existsSync(file));
+  if (beside) return beside;
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const file = path.join(dir, 'npm');
+    if (fs.existsSync(file)) return fs.realpathSync(file);
+  }
+  throw new Error('npm-cli.js not found');
+}
+
+/**
+ * A PATH with node, npm and sh only (symbolic links in a folder of their own), and the environment
+ * of the user's shell with it: nothing of the npm process that may run this script.
+ */
+function toolFreeEnvironment() {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
+  delete env.INIT_CWD;
+  delete env.NODE_OPTIONS;
+  if (win32) return env; // compilers are not on a Windows PATH unless a developer prompt put them there
+  const bin = path.join(work, 'bin');
+  fs.mkdirSync(bin);
+  fs.symlinkSync(process.execPath, path.join(bin, 'node'));
+  fs.symlinkSync(npmCli(), path.join(bin, 'npm'));
+  fs.symlinkSync('/bin/sh', path.join(bin, 'sh')); // npm runs scripts with `sh -c`
+  env.PATH = bin;
+  return env;
+}
+
+function onPath(tool, env) {
+  const exts = win32 ? ['.exe', '.cmd', '.bat', ''] : [''];
+  return (env.PATH ?? '')
+    .split(path.delimiter)
+    .filter(Boolean)
+    .some((dir) => exts.some((ext) => fs.existsSync(path.join(dir, tool + ext))));
+}
+
+function tarEntries(tarball) {
+  const listed = run('tar', ['-tzf', tarball]);
+  if (!listed.ok) throw new Error(`tar cannot list ${tarball}`);
+  return listed.output.split(/\r?\n/).filter(Boolean);
+}
+
+function pack() {
+  const out = path.join(work, 'pack');
+  fs.mkdirSync(out);
+  // npm's script through node: Node refuses to spawn npm.cmd on Windows without a shell.
+  const packed = run(process.execPath, [npmCli(), 'pack', '--pack-destination', out], {
+    cwd: root,
+    timeoutMs: 600_000,
+  });
+  const tarballs = fs.readdirSync(out).filter((file) => file.endsWith('.tgz'));
+  if (!packed.ok || tarballs.length !== 1) throw new Error('npm pack made no tarball');
+  log(`ok   npm pack: ${tarballs[0]} (${packed.ms} ms)`);
+  return path.join(out, tarballs[0]);
+}
+
+function prebuiltName() {
+  const libc =
+    process.platform === 'linux'
+      ? process.report.getReport().header.glibcVersionRuntime
+        ? '.glibc'
+        : '.musl'
+      : '';
+  return `package/prebuilds/${process.platform}-${process.arch}/graphdb.napi${libc}.node`;
+}
+
+function checkTarball(tarball) {
+  const bytes = fs.statSync(tarball).size;
+  check('tarball under 15 MB', bytes < MAX_TARBALL_BYTES, `${(bytes / 1024 / 1024).toFixed(2)} MB`);
+  const entries = tarEntries(tarball);
+  const required = [
+    'package/package.json',
+    'package/dist/index.js',
+    'package/dist/index.d.ts',
+    'package/dist/index.mjs',
+    'package/dist/index.d.mts',
+    'package/dist/package.json',
+    'package/bin/graphdb.js',
+    'package/scripts/install.cjs',
+    'package/CMakeLists.txt',
+    prebuiltName(),
+  ];
+  const missing = required.filter((entry) => !entries.includes(entry));
+  check('tarball holds the prebuilt addon and both entry points', missing.length === 0, missing.join(', '));
+  const unwanted = entries.filter((entry) =>
+    /^package\/(build|test|node_modules|benchmarks)\/|\.map$|_test\.cc$/.test(entry),
+  );
+  check(
+    'tarball holds no build folder, tests or source maps',
+    unwanted.length === 0,
+    unwanted.slice(0, 5).join(', '),
+  );
+  const pkg = JSON.parse(run('tar', ['-xzOf', tarball, 'package/package.json']).output || '{}');
+  return pkg.version;
+}
+
+function install(tarball, env) {
+  const app = path.join(work, 'app');
+  fs.mkdirSync(app);
+  fs.writeFileSync(
+    path.join(app, 'package.json'),
+    `${JSON.stringify({ name: 'graphdb-package-check', version: '1.0.0', private: true, allowScripts: { graphdb: true } }, null, 2)}\n`,
+  );
+  const present = BUILD_TOOLS.filter((tool) => onPath(tool, env));
+  check('no compiler, CMake or make on PATH', present.length === 0, present.join(', '));
+  // The package's install script is allowed to run (allowScripts: npm >= 11 runs none
+  // otherwise), so that the test sees it take the prebuilt binary: were it to compile, it would
+  // fail here.
+  const args = ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline', '--foreground-scripts'];
+  const npm = win32 ? [process.execPath, [npmCli(), ...args]] : ['npm', args];
+  const installed = run(npm[0], npm[1], { cwd: app, env, timeoutMs: 300_000 });
+  if (!check('npm install of the tarball', installed.ok)) return null;
+  check('installation under 20 s', installed.ms < MAX_INSTALL_MS, `${installed.ms} ms`);
+  check(
+    'the install script took the prebuilt addon',
+    installed.output.includes('using the prebuilt addon'),
+    installed.output.includes('using the prebuilt addon') ? '' : installed.output.trim().slice(-500),
+  );
+  const pkgDir = path.join(app, 'node_modules', 'graphdb');
+  check('nothing was compiled (no build folder)', !fs.existsSync(path.join(pkgDir, 'build')));
+  return app;
+}
+
+const CJS_CHECK = `
+const assert = require('node:assert');
+const graphdb = require('graphdb');
+const { Database, GraphDBError, QueryResult } = graphdb;
+(async () => {
+  const db = new Database();
+  const conn = db.connect();
+  await conn.query('CREATE NODE TABLE Person(name STRING, age INT64, PRIMARY KEY(name))');
+  await conn.query("CREATE (:Person {name: 'Ada', age: 36}), (:Person {name: 'Alan', age: 41})");
+  const result = await conn.query('MATCH (p:Person) WHERE p.age > $min RETURN p.name AS name ORDER BY name', { min: 30 });
+  assert.ok(result instanceof QueryResult);
+  assert.deepStrictEqual(result.toObjects(), [{ name: 'Ada' }, { name: 'Alan' }]);
+  await assert.rejects(conn.query('RETURN nope'), (e) => e instanceof GraphDBError && e.code === 'QUERY_BINDING');
+  const esm = await import('graphdb');
+  assert.strictEqual(esm.Database, Database, 'import() gives the classes require() gave');
+  assert.strictEqual(esm.default, graphdb);
+  conn.close();
+  db.close();
+  console.log('require ok');
+})().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
+`;
+
+const ESM_CHECK = `
+import assert from 'node:assert';
+import { createRequire } from 'node:module';
+import graphdb, * as namespace from 'graphdb';
+import { Database, GraphDBError } from 'graphdb';
+const required = createRequire(import.meta.url)('graphdb');
+assert.strictEqual(Database, required.Database, 'one Database class for import and require');
+assert.strictEqual(GraphDBError, required.GraphDBError);
+assert.strictEqual(graphdb, required);
+const names = (keys) => keys.filter((k) => k !== 'default' && k !== '__esModule').sort();
+assert.deepStrictEqual(names(Object.keys(namespace)), names(Object.keys(required)), 'the same exports');
+const db = new Database(':memory:');
+const conn = db.connect();
+const result = await conn.query('UNWIND range(1, 3) AS x RETURN x, x * x AS square');
+assert.deepStrictEqual(result.rows, [[1, 1], [2, 4], [3, 9]]);
+assert.deepStrictEqual(result.types, ['INT64', 'INT64']);
+await assert.rejects(conn.query('RETURN nope'), (e) => e instanceof required.GraphDBError);
+conn.close();
+db.close();
+console.log('import ok');
+`;
+
+const WORKERS_CHECK = `
+import assert from 'node:assert';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+const WORKERS = 4, ROUNDS = 3, QUERIES = 1000;
+if (isMainThread) {
+  for (let round = 1; round <= ROUNDS; round++) {
+    const results = await Promise.all(Array.from({ length: WORKERS }, (_, i) => new Promise((resolve, reject) => {
+      const worker = new Worker(new URL(import.meta.url), { workerData: { id: i, round } });
+      let answer = null;
+      worker.on('message', (message) => { answer = message; });
+      worker.on('error', reject);
+      worker.on('exit', (code) => (code === 0 && answer ? resolve(answer) : reject(new Error('worker ' + i + ' exited ' + code))));
+    })));
+    for (const r of results) assert.deepStrictEqual(r, { queries: QUERIES, sum: (QUERIES * (QUERIES + 1)) / 2 });
+    console.log('round ' + round + ': ' + WORKERS + ' workers x ' + QUERIES + ' queries');
+  }
+  console.log('workers ok');
+} else {
+  const { Database } = await import('graphdb');
+  const db = new Database(':memory:', { maxThreadNum: 2 });
+  const conn = db.connect();
+  await conn.query('CREATE NODE TABLE Item(id INT64, PRIMARY KEY(id))');
+  await conn.query('UNWIND range(1, $n) AS i CREATE (:Item {id: i})', { n: QUERIES });
+  let sum = 0;
+  let queries = 0;
+  for (let i = 1; i <= QUERIES; i++) {
+    const r = await conn.query('MATCH (t:Item {id: $id}) RETURN t.id AS id', { id: i });
+    sum += r.rows[0][0];
+    queries++;
+  }
+  // The last round leaves its database open: the worker's exit closes it.
+  if (workerData.round < ROUNDS) {
+    conn.close();
+    db.close();
+  }
+  parentPort.postMessage({ queries, sum });
+}
+`;
+
+const TYPES_CHECK = `
+import { Database, type CypherValue, type GraphNode, type QueryResult } from 'graphdb';
+
+interface Person {
+  name: string;
+  age: number | bigint;
+}
+
+export async function check(): Promise<string[]> {
+  const db = new Database();
+  const conn = db.connect();
+  const typed: QueryResult<Person> = await conn.query<Person>('MATCH (p:Person) RETURN p.name AS name, p.age AS age');
+  const people: Person[] = typed.toObjects();
+  const names: string[] = people.map((p) => p.name);
+  // @ts-expect-error a Person has no email
+  people[0]?.email;
+  const untyped = (await conn.query('RETURN 1 AS x')).toObjects()[0];
+  const cell: CypherValue | undefined = untyped?.x;
+  // @ts-expect-error a cell is not known to be a number
+  const n: number = cell;
+  const node = (await conn.query<{ p: GraphNode }>('MATCH (p) RETURN p')).toObjects()[0];
+  const label: string | undefined = node?.p._label;
+  void n;
+  void label;
+  return names;
+}
+`;
+
+function writeChecks(app) {
+  fs.writeFileSync(path.join(app, 'check-require.cjs'), CJS_CHECK);
+  fs.writeFileSync(path.join(app, 'check-import.mjs'), ESM_CHECK);
+  fs.writeFileSync(path.join(app, 'check-workers.mjs'), WORKERS_CHECK);
+}
+
+function runChecks(app, env, version) {
+  writeChecks(app);
+  for (const [name, file, expected] of [
+    ["require('graphdb') runs a query", 'check-require.cjs', 'require ok'],
+    ["import('graphdb') runs a query, with the same classes", 'check-import.mjs', 'import ok'],
+    ['4 workers x 1,000 queries, three rounds, exit 0', 'check-workers.mjs', 'workers ok'],
+  ]) {
+    const result = run(process.execPath, [file], { cwd: app, env, timeoutMs: 120_000 });
+    check(name, result.ok && result.output.includes(expected), `${result.ms} ms`);
+  }
+  const bin = win32
+    ? [process.execPath, [path.join(app, 'node_modules', 'graphdb', 'bin', 'graphdb.js'), '--version']]
+    : [path.join(app, 'node_modules', '.bin', 'graphdb'), ['--version']];
+  const printed = run(bin[0], bin[1], { cwd: app, env });
+  check('graphdb --version', printed.ok && printed.output.trim() === version, printed.output.trim());
+}
+
+/**
+ * A platform the package has no binary for: with the installed package's prebuilds/ moved
+ * aside, its install script says so and tries to build from source (which fails for want of
+ * CMake, with a message saying what to install), and loading the package names the platform
+ * and how to build. The folder is put back afterwards.
+ */
+function checkFallback(app, env) {
+  const pkgDir = path.join(app, 'node_modules', 'graphdb');
+  const prebuilds = path.join(pkgDir, 'prebuilds');
+  const aside = path.join(app, 'prebuilds-aside');
+  fs.renameSync(prebuilds, aside);
+  try {
+    const script = run(process.execPath, [path.join(pkgDir, 'scripts', 'install.cjs')], {
+      cwd: pkgDir,
+      env,
+      failing: true,
+    });
+    check(
+      'without a prebuilt binary, the install script builds from source and says what it needs',
+      !script.ok &&
+        script.output.includes('has no prebuilt binary for') &&
+        script.output.includes('building the native addon from source') &&
+        script.output.includes('Install CMake'),
+      script.ok ? 'it succeeded' : '',
+    );
+    const load = run(process.execPath, ['-e', "require('graphdb')"], { cwd: app, env, failing: true });
+    check(
+      'without a binary, loading the package names the platform and how to build',
+      !load.ok &&
+        load.output.includes('GraphDB has no native addon for') &&
+        load.output.includes('npm rebuild graphdb'),
+    );
+  } finally {
+    fs.rmSync(path.join(pkgDir, 'build'), { recursive: true, force: true });
+    fs.renameSync(aside, prebuilds);
+  }
+}
+
+/** Type-checks a CommonJS and an ES module consumer with the repository's TypeScript. */
+function checkTypes(app, env) {
+  let tsc;
+  try {
+    tsc = fs.realpathSync(path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'));
+  } catch {
+    log('skip types: the repository has no node_modules/typescript');
+    return;
+  }
+  const typeRoots = path.join(root, 'node_modules', '@types');
+  if (!fs.existsSync(path.join(typeRoots, 'node'))) {
+    log('skip types: the repository has no @types/node');
+    return;
+  }
+  fs.writeFileSync(path.join(app, 'types-require.cts'), TYPES_CHECK);
+  fs.writeFileSync(path.join(app, 'types-import.mts'), TYPES_CHECK);
+  const tsconfig = {
+    compilerOptions: {
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      target: 'es2022',
+      lib: ['es2022', 'esnext.disposable'],
+      strict: true,
+      noEmit: true,
+      // The package's own declarations are checked (what the consumers import); the
+      // dependencies' are not (@hono/node-server's need the DOM library).
+      skipLibCheck: true,
+      types: ['node'],
+      typeRoots: [typeRoots],
+    },
+    files: ['types-require.cts', 'types-import.mts'],
+  };
+  fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
+  const result = run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: app, env });
+  check('typed results type-check as CommonJS and as ES module', result.ok, `${result.ms} ms`);
+}
+
+try {
+  const started = performance.now();
+  const tarball = options.tarball ? path.resolve(options.tarball) : pack();
+  const version = checkTarball(tarball);
+  const env = toolFreeEnvironment();
+  const app = install(tarball, env);
+  if (app) {
+    runChecks(app, env, version);
+    checkTypes(app, env);
+    checkFallback(app, env);
+  }
+  log(
+    `${failures === 0 ? 'package test passed' : `package test FAILED (${failures} checks)`} in ${Math.round(performance.now() - started)} ms`,
+  );
+} catch (error) {
+  failures++;
+  log(`FAIL ${error instanceof Error ? error.message : String(error)}`);
+} finally {
+  if (options.keep) log(`kept ${work}`);
+  else fs.rmSync(work, { recursive: true, force: true });
+}
+process.exitCode = failures === 0 ? 0 : 1;
