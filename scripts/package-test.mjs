@@ -151,6 +151,7 @@ function checkTarball(tarball) {
     'package/dist/index.mjs',
     'package/dist/index.d.mts',
     'package/dist/package.json',
+    'package/dist/console/index.html', // the web console that `graphdb serve` serves
     'package/bin/graphdb.js',
     'package/scripts/install.cjs',
     'package/CMakeLists.txt',
