@@ -543,6 +543,14 @@ std::string ToString(const ParsedStatement& statement) {
     }
     case StatementKind::kCallFunction:
       return out + "CALL " + Dump(statement.As<ParsedCallFunction>().function);
+    case StatementKind::kCommentOn: {
+      const auto& comment = statement.As<ParsedCommentOn>();
+      return out + "COMMENT ON TABLE " + comment.table + " IS '" + comment.comment + "'";
+    }
+    case StatementKind::kExtension: {
+      const auto& extension = statement.As<ParsedExtension>();
+      return out + extension.action + " " + extension.name;
+    }
   }
   return out;
 }
