@@ -266,6 +266,32 @@ TEST_F(DeepQueryTest, RunsMatchTheirNestedForms) {
   }
 }
 
+// The binder folds an operator with a NULL literal operand to NULL (binder-defects, issue 24
+// item 11), which drops its other operand: a run folds the same way at any step.
+TEST_F(DeepQueryTest, RunsWithANullOperandFoldAsTheirNestedForms) {
+  auto typed = [&](const std::string& expression) {
+    auto r = Run("RETURN " + expression);
+    if (!r.ok()) return "ERROR " + r.status().ToString();
+    return r->column_types[0].ToString() + " " + r->rows[0][0].ToString();
+  };
+  const std::vector<std::pair<std::string, std::string>> runs = {
+      {"1 + NULL + 2", "((1 + NULL) + 2)"},
+      {"NULL + 1 + 2", "((NULL + 1) + 2)"},
+      {"1 + 2 + NULL", "((1 + 2) + NULL)"},
+      {"1 / 0 + NULL + 1", "((1 / 0) + NULL) + 1"},
+      {"1 + 1 + NULL + 1.5 + 2", "(((1 + 1) + NULL) + 1.5) + 2"},
+      {"'a' + NULL + 'b'", "('a' + NULL) + 'b'"},
+      {"NULL * NULL * 2", "(NULL * NULL) * 2"},
+      {"date('2020-01-01') - NULL + 1", "(date('2020-01-01') - NULL) + 1"},
+      {"coalesce(NULL + 1 + 2, 7)", "coalesce(((NULL + 1) + 2), 7)"},
+  };
+  for (const auto& [flat, nested] : runs) {
+    EXPECT_EQ(typed(flat), typed(nested)) << flat;
+    EXPECT_EQ(typed(flat).find("ERROR"), std::string::npos) << typed(flat);
+  }
+  EXPECT_EQ(typed("coalesce(NULL + 1 + 2, 7)"), "INT64 7");
+}
+
 TEST(StackGuardTest, ThrowsBeforeTheStackRunsOut) {
   // Recursion that checks the stack on entry stops with an error on any stack size.
   std::function<int(int)> recurse = [&](int n) -> int {

@@ -58,8 +58,12 @@ function nested(rng: () => number, depth: number): string {
 function run(rng: () => number, terms: number): string {
   const op = RUN_OPERATORS[Math.floor(rng() * RUN_OPERATORS.length)];
   const parts: string[] = [];
-  for (let i = 0; i < terms; i++)
-    parts.push(rng() < 0.1 ? `(${nested(rng, 3)})` : ATOMS[Math.floor(rng() * 3)]);
+  // Mostly one type (so that long runs type-check), with NULLs and other atoms in between.
+  const main = ATOMS[Math.floor(rng() * 3)];
+  for (let i = 0; i < terms; i++) {
+    const r = rng();
+    parts.push(r < 0.1 ? `(${nested(rng, 3)})` : r < 0.2 ? ATOMS[Math.floor(rng() * ATOMS.length)] : main);
+  }
   return parts.join(op);
 }
 

@@ -1624,23 +1624,44 @@ BoundExpressionPtr Binder::BindBinary(const ParsedExpression& expr) {
 BoundExpressionPtr Binder::BindOperatorChain(const ParsedExpression& expr,
                                              BoundExpressionPtr first) {
   auto chain = MakeExpr(ExprKind::kOperatorChain, first->type, expr.text);
-  if (first->kind == ExprKind::kScalarFunction && first->children.size() == 2) {
-    chain->children.push_back(std::move(first->children[0]));
-    chain->children.push_back(std::move(first->children[1]));
-    chain->chain.push_back({std::move(*first->scalar), std::nullopt});
-  } else {
-    chain->children.push_back(std::move(first));  // the first operator bound to a constant
-  }
+  // Makes `e`, an operator bound with its real operands, the start of the run: its operands
+  // and its step, or, when BindScalar folded it (NULL + x is NULL), the value it folded to,
+  // dropping the run so far as the nested form would.
+  auto start_from = [&chain](BoundExpressionPtr e) {
+    chain->children.clear();
+    chain->chain.clear();
+    chain->type = e->type;
+    if (e->kind == ExprKind::kScalarFunction && e->children.size() == 2) {
+      chain->children.push_back(std::move(e->children[0]));
+      chain->children.push_back(std::move(e->children[1]));
+      chain->chain.push_back({std::move(*e->scalar), std::nullopt});
+    } else {
+      chain->children.push_back(std::move(e));
+    }
+  };
+  start_from(std::move(first));
   for (size_t i = 2; i < expr.children.size(); ++i) {
+    const char* name = BinaryFunctionName(expr.binary_ops[i - 1]);
+    std::vector<BoundExpressionPtr> args;
+    if (chain->chain.empty()) {
+      // The run so far is one expression (a folded constant): bind with it, as written.
+      args.push_back(std::move(chain->children[0]));
+      args.push_back(Bind(*expr.children[i]));
+      start_from(BindScalar(name, std::move(args), ""));
+      continue;
+    }
     // Each further operator binds as a binary operator whose left operand is the result so
     // far, which a placeholder of its type stands for: BindScalar converts it as it would
     // the real operand, and the conversion is kept as the step's cast.
     auto so_far = MakeExpr(ExprKind::kVariable, chain->type, "");
     const BoundExpression* placeholder = so_far.get();
-    std::vector<BoundExpressionPtr> args;
     args.push_back(std::move(so_far));
     args.push_back(Bind(*expr.children[i]));
-    auto step = BindScalar(BinaryFunctionName(expr.binary_ops[i - 1]), std::move(args), "");
+    auto step = BindScalar(name, std::move(args), "");
+    if (step->kind != ExprKind::kScalarFunction || step->children.size() != 2) {
+      start_from(std::move(step));  // folded: the right operand is the NULL literal
+      continue;
+    }
     const BoundExpression& left = *step->children[0];
     std::optional<LogicalType> cast;
     if (left.kind == ExprKind::kCast && left.children[0].get() == placeholder) {
@@ -1652,7 +1673,10 @@ BoundExpressionPtr Binder::BindOperatorChain(const ParsedExpression& expr,
     chain->chain.push_back({std::move(*step->scalar), std::move(cast)});
     chain->type = step->type;
   }
-  return chain;
+  if (!chain->chain.empty()) return chain;
+  BoundExpressionPtr folded = std::move(chain->children[0]);  // the whole run folded
+  folded->text = expr.text;
+  return folded;
 }
 
 BoundExpressionPtr Binder::BindCase(const ParsedExpression& expr) {
