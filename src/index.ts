@@ -1,14 +1,7 @@
 export { Connection, type QueryOptions, type QueryParameters } from './core/connection.js';
 export { Database, type DatabaseOptions } from './core/database.js';
 export { type ErrorCode, GraphDBError } from './core/errors.js';
-export {
-  type AcquireExecutionSlotOptions,
-  ExecutionSlot,
-  ExecutionSlotLease,
-  TpExecutionSlotPool,
-} from './core/pool.js';
 export { QueryResult, type QuerySummary } from './core/query-result.js';
-export { GraphDBService, type RunOptions, type ServiceConfig, type ServiceStatus } from './core/service.js';
 export type {
   CypherDate,
   CypherId,
@@ -25,4 +18,16 @@ export type {
 export type { RawTextResult as TextQueryResult } from './native/addon.js';
 export { type AppOptions, createApp } from './server/app.js';
 export type { HttpErrorCode } from './server/errors.js';
+export {
+  type AcquireExecutionSlotOptions,
+  ExecutionSlot,
+  ExecutionSlotLease,
+  TpExecutionSlotPool,
+} from './service/pool.js';
+export {
+  GraphDBService,
+  type RunOptions,
+  type ServiceConfig,
+  type ServiceStatus,
+} from './service/service.js';
 export { VERSION as version } from './version.js';

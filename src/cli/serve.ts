@@ -2,7 +2,7 @@
 // over HTTP until SIGINT/SIGTERM, then shuts down cleanly (exit code 0).
 
 import { Database } from '../core/database.js';
-import { GraphDBService, type ServiceConfig } from '../core/service.js';
+import { GraphDBService, type ServiceConfig } from '../service/service.js';
 import { loadDemo } from './demo.js';
 
 export interface ServeOptions {

@@ -11,13 +11,13 @@ import {
   queueForSlot,
   schemaOnSlot,
   type TpExecutionSlotPool,
-} from '../core/pool.js';
+} from '../service/pool.js';
 import {
   type GraphDBService,
   type ServiceRuntime,
   STATUS_NOT_INITED,
   serviceRuntime,
-} from '../core/service.js';
+} from '../service/service.js';
 import { VERSION } from '../version.js';
 import {
   type AccessPolicy,

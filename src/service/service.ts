@@ -5,17 +5,17 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
+import { Database, databaseInternals } from '../core/database.js';
+import { GraphDBError } from '../core/errors.js';
+import type { StatementLimits } from '../core/statement-control.js';
 import { type AccessPolicy, resolveAccessPolicy } from '../server/access.js';
 import { createApp } from '../server/app.js';
-import { Database, databaseInternals } from './database.js';
-import { GraphDBError } from './errors.js';
 import {
   type AcquireExecutionSlotOptions,
   compactOnSlot,
   type ExecutionSlotLease,
   TpExecutionSlotPool,
 } from './pool.js';
-import type { StatementLimits } from './statement-control.js';
 
 /** Configuration of a GraphDBService (all fields optional). */
 export interface ServiceConfig {

@@ -6,16 +6,16 @@
 // used by one lease at a time and runs one statement at a time; leases are handed out in FIFO
 // order, so at most `size` statements run at once through the pool.
 
-import { addon, type NativeConnection, type NativeDatabase } from '../native/addon.js';
-import { GraphDBError } from './errors.js';
-import { same, whileInFlight } from './loop-poll.js';
-import { QueryResult } from './query-result.js';
+import { GraphDBError } from '../core/errors.js';
+import { same, whileInFlight } from '../core/loop-poll.js';
+import { QueryResult } from '../core/query-result.js';
 import {
   type QueryOptions,
   resolveQueryOptions,
   type StatementLimits,
   submitControlled,
-} from './statement-control.js';
+} from '../core/statement-control.js';
+import { addon, type NativeConnection, type NativeDatabase } from '../native/addon.js';
 
 export interface AcquireExecutionSlotOptions {
   /** Aborting it while the call waits rejects the call with the signal's reason. */
