@@ -30,6 +30,8 @@ import {
 import { BodyNotUtf8Error, ClientGoneError, readIncoming, readRequest, TOO_LARGE } from './body.js';
 import { mountConsole } from './console.js';
 import { errorResponse, jsonHeaders, responseForError, SECURITY_HEADERS } from './errors.js';
+import { streamResult, wantsNdjson } from './ndjson.js';
+import { mountTransactions } from './tx.js';
 
 type Env = { Bindings: Partial<HttpBindings> };
 type Ctx = Context<Env>;
@@ -187,21 +189,38 @@ async function readBody(c: Ctx, limit: number): Promise<string | Response> {
   return body === TOO_LARGE ? tooLarge() : body;
 }
 
+/** UNSUPPORTED_MEDIA_TYPE unless the request's body is sent as JSON; null when it is. */
+function requireJson(c: Ctx, what: string): Response | null {
+  const contentType = header(c, 'content-type');
+  if (isJsonContentType(contentType)) return null;
+  // A page may send a "simple" text/plain POST to any origin without asking first; JSON
+  // needs a preflight, which only allowed origins pass.
+  return errorResponse(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `${what} takes a JSON body sent as Content-Type: application/json, got ${contentType === undefined ? 'no Content-Type' : JSON.stringify(contentType)}`,
+  );
+}
+
 async function cypher(c: Ctx, runtime: ServiceRuntime): Promise<Response> {
   if (!runtime.accepting) return unavailable(runtime);
-  const contentType = header(c, 'content-type');
-  if (!isJsonContentType(contentType)) {
-    // A page may send a "simple" text/plain POST to any origin without asking first; JSON
-    // needs a preflight, which only allowed origins pass.
-    return errorResponse(
-      'UNSUPPORTED_MEDIA_TYPE',
-      `POST /cypher takes a JSON body sent as Content-Type: application/json, got ${contentType === undefined ? 'no Content-Type' : JSON.stringify(contentType)}`,
-    );
-  }
+  const notJson = requireJson(c, 'POST /cypher');
+  if (notJson) return notJson;
   const body = await readBody(c, runtime.limits.maxBodyBytes);
   if (typeof body !== 'string') return body;
   const lease = await leaseForRequest(c, runtime);
   if (lease instanceof Response) return lease;
+  if (wantsNdjson(header(c, 'accept'))) {
+    // Streamed (src/server/ndjson.ts): the lease goes back once the stream is over.
+    const outgoing = c.env?.outgoing;
+    return streamResult(
+      runtime,
+      lease,
+      body,
+      false,
+      { outgoing, signal: outgoing ? undefined : c.req.raw.signal },
+      () => lease.release(),
+    );
+  }
   // A client that goes away while its statement runs cancels it: nobody would read the answer,
   // and the slot comes free at once.
   let cancel: (() => void) | undefined;
@@ -261,8 +280,7 @@ function status(service: GraphDBService, runtime: ServiceRuntime): Response {
  * OPTIONS: the methods of `path`; for a CORS preflight from an allowed origin (`cors`), also
  * what a cross-origin request may use.
  */
-function options(c: Ctx, path: string, cors: Record<string, string> | null): Response {
-  const allow = ROUTES[path]!;
+function options(c: Ctx, allow: string, cors: Record<string, string> | null): Response {
   const headers: Record<string, string> = { allow, ...SECURITY_HEADERS };
   if (cors && header(c, 'access-control-request-method') !== undefined) {
     headers['access-control-allow-methods'] = allow;
@@ -312,10 +330,21 @@ export function createApp(service: GraphDBService, appOptions: AppOptions = {}):
   for (const path of Object.keys(ROUTES)) {
     app.all(path, (c) =>
       guarded(c, policy, (cors) =>
-        c.req.method === 'OPTIONS' ? options(c, path, cors) : methodNotAllowed(c.req.method, path),
+        c.req.method === 'OPTIONS' ? options(c, ROUTES[path]!, cors) : methodNotAllowed(c.req.method, path),
       ),
     );
   }
+  mountTransactions(app, {
+    runtime,
+    guarded: (c, handle) => guarded(c, policy, handle),
+    tracked: (handle) => tracked(runtime, handle),
+    lease: (c) => leaseForRequest(c, runtime),
+    readBody: (c) => readBody(c, runtime.limits.maxBodyBytes),
+    unavailable: () => unavailable(runtime),
+    header,
+    requireJson,
+    options,
+  });
 
   app.notFound((c) =>
     guarded(c, policy, () => errorResponse('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`)),

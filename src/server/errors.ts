@@ -5,7 +5,8 @@ import { type ErrorCode, GraphDBError } from '../core/errors.js';
 
 /**
  * The engine's codes plus the HTTP layer's own: unknown path, wrong method, oversize body, a
- * body that is not JSON by its Content-Type, a Host or an Origin the service does not answer.
+ * body that is not JSON by its Content-Type, a Host or an Origin the service does not answer,
+ * an explicit transaction that is not (or no longer) open.
  */
 export type HttpErrorCode =
   | ErrorCode
@@ -14,7 +15,8 @@ export type HttpErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'HOST_NOT_ALLOWED'
-  | 'ORIGIN_NOT_ALLOWED';
+  | 'ORIGIN_NOT_ALLOWED'
+  | 'TX_NOT_FOUND';
 
 export const HTTP_STATUS: Readonly<Record<HttpErrorCode, number>> = {
   INVALID_REQUEST: 400,
@@ -43,6 +45,7 @@ export const HTTP_STATUS: Readonly<Record<HttpErrorCode, number>> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   HOST_NOT_ALLOWED: 403,
   ORIGIN_NOT_ALLOWED: 403,
+  TX_NOT_FOUND: 404,
 };
 
 /**

@@ -16,6 +16,7 @@ import {
   type ExecutionSlotLease,
   TpExecutionSlotPool,
 } from './pool.js';
+import { TransactionRegistry } from './transactions.js';
 
 /** Configuration of a GraphDBService (all fields optional). */
 export interface ServiceConfig {
@@ -78,6 +79,17 @@ export interface ServiceConfig {
   keepAliveTimeoutMs?: number;
   /** Most connections open at once; more are closed as they arrive. Default 1024. */
   maxConnections?: number;
+  /**
+   * How long an explicit HTTP transaction (`POST /tx`) may stay idle (no request running in
+   * it) before it is rolled back and its id forgotten. Default 30000 ms.
+   */
+  txIdleTimeoutMs?: number;
+  /**
+   * Most explicit HTTP transactions open at once (each holds an execution slot); more get 503.
+   * From 0 to the slot count minus one, so that transactions never hold every slot. Default:
+   * half the slots (rounded down).
+   */
+  maxOpenTransactions?: number;
 }
 
 export interface RunOptions {
@@ -108,6 +120,7 @@ const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 const DEFAULT_RECEIVE_TIMEOUT_MS = 30_000;
 const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5000;
 const DEFAULT_MAX_CONNECTIONS = 1024;
+const DEFAULT_TX_IDLE_TIMEOUT_MS = 30_000;
 const MAX_INT32 = 2 ** 31 - 1;
 /** The service counts as idle once no slot was leased or released for this long. */
 const COMPACTION_IDLE_MS = 250;
@@ -127,6 +140,8 @@ export interface ServiceRuntime {
   readonly limits: ServiceLimits;
   /** Which Host names and Origins requests may carry. */
   readonly access: AccessPolicy;
+  /** The explicit transactions open over HTTP. */
+  readonly transactions: TransactionRegistry;
   /** False once the service is stopping or closed: new requests get 503. */
   readonly accepting: boolean;
   readonly stopping: boolean;
@@ -159,6 +174,8 @@ const FIELDS = new Set([
   'receiveTimeoutMs',
   'keepAliveTimeoutMs',
   'maxConnections',
+  'txIdleTimeoutMs',
+  'maxOpenTransactions',
 ]);
 
 function describe(value: unknown): string {
@@ -200,6 +217,8 @@ interface ResolvedConfig {
   limits: ServiceLimits;
   access: AccessPolicy;
   connections: ConnectionLimits;
+  txIdleTimeoutMs: number;
+  maxOpenTransactions: number;
 }
 
 /** How long clients may take and how many connections they may hold (ServiceConfig). */
@@ -292,10 +311,20 @@ function resolveConfig(config: ServiceConfig, maxThreadNum: number): ResolvedCon
     ),
     maxConnections: integerField(config, 'maxConnections', 1, MAX_INT32, DEFAULT_MAX_CONNECTIONS),
   };
+  const txIdleTimeoutMs = integerField(config, 'txIdleTimeoutMs', 1, MAX_INT32, DEFAULT_TX_IDLE_TIMEOUT_MS);
+  const maxOpenTransactions = integerField(
+    config,
+    'maxOpenTransactions',
+    0,
+    poolSize - 1,
+    Math.floor(poolSize / 2),
+  );
   return {
     port,
     host,
     poolSize,
+    txIdleTimeoutMs,
+    maxOpenTransactions,
     autoCompaction,
     stopTimeoutMs,
     queryTimeoutMs,
@@ -368,6 +397,7 @@ export class GraphDBService implements AsyncDisposable {
   #compactionFailures = 0;
   #compactionRetryAt = 0;
   readonly #runtime: ServiceRuntime;
+  readonly #transactions: TransactionRegistry;
 
   static {
     runtimeOf = (service) => service.#runtime;
@@ -408,7 +438,9 @@ export class GraphDBService implements AsyncDisposable {
     this.#resolved = resolved;
 
     const service = this;
+    this.#transactions = new TransactionRegistry(resolved.txIdleTimeoutMs, resolved.maxOpenTransactions);
     this.#runtime = {
+      transactions: this.#transactions,
       get pool() {
         return service.#pool;
       },
@@ -629,6 +661,7 @@ export class GraphDBService implements AsyncDisposable {
     });
     this.#runEnded = { promise, resolve: resolveEnded };
     this.#phase = 'running';
+    this.#transactions.reopen();
     if (this.#resolved.autoCompaction) this.#startCompaction();
     return this.#url;
   }
@@ -636,6 +669,8 @@ export class GraphDBService implements AsyncDisposable {
   async #shutdown(): Promise<void> {
     this.#phase = 'stopping';
     this.#stopCompaction();
+    // Explicit transactions roll back (each after the request it is running).
+    const rolledBack = this.#transactions.closeAll();
     const server = this.#server;
     this.#server = null;
     if (server) {
@@ -659,6 +694,7 @@ export class GraphDBService implements AsyncDisposable {
       await closed;
       clearTimeout(lingering);
     }
+    await rolledBack;
     await this.#compacting;
     this.#phase = this.#pool ? 'initialized' : 'closed';
     this.#url = null;
@@ -687,6 +723,7 @@ export class GraphDBService implements AsyncDisposable {
     if (this.#startPromise) await this.#startPromise.catch(() => undefined);
     if (this.#phase === 'running') await this.stop();
     else if (this.#stopPromise) await this.#stopPromise;
+    await this.#transactions.closeAll();
     const pool = this.#pool;
     this.#pool = null;
     this.#phase = 'closed';
