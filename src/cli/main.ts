@@ -211,6 +211,16 @@ export function buildProgram(): Command {
       atLeastOne('--keep-alive-timeout'),
     )
     .option('--max-connections <n>', 'most connections open at once', atLeastOne('--max-connections'))
+    .option(
+      '--tx-timeout <ms>',
+      'how long an explicit HTTP transaction (POST /tx) may stay idle before it is rolled back (default 30000)',
+      atLeastOne('--tx-timeout'),
+    )
+    .option(
+      '--max-transactions <n>',
+      'most explicit HTTP transactions open at once (default: half the execution slots)',
+      positiveInt('--max-transactions'),
+    )
     .action(async (dir: string, options: ServeOptions) => {
       await runServe(dir, options);
     });

@@ -25,6 +25,8 @@ export interface ServeOptions {
   receiveTimeout?: number;
   keepAliveTimeout?: number;
   maxConnections?: number;
+  txTimeout?: number;
+  maxTransactions?: number;
 }
 
 /** The ServiceConfig the options describe; options left out keep the config's defaults. */
@@ -46,6 +48,8 @@ export function serviceConfigOf(options: ServeOptions): ServiceConfig {
   if (options.receiveTimeout !== undefined) config.receiveTimeoutMs = options.receiveTimeout;
   if (options.keepAliveTimeout !== undefined) config.keepAliveTimeoutMs = options.keepAliveTimeout;
   if (options.maxConnections !== undefined) config.maxConnections = options.maxConnections;
+  if (options.txTimeout !== undefined) config.txIdleTimeoutMs = options.txTimeout;
+  if (options.maxTransactions !== undefined) config.maxOpenTransactions = options.maxTransactions;
   return config;
 }
 
