@@ -277,7 +277,7 @@ function status(service: GraphDBService, runtime: ServiceRuntime): Response {
 }
 
 /**
- * OPTIONS: the methods of `path`; for a CORS preflight from an allowed origin (`cors`), also
+ * OPTIONS: the methods a path allows (`allow`); for a CORS preflight from an allowed origin (`cors`), also
  * what a cross-origin request may use.
  */
 function options(c: Ctx, allow: string, cors: Record<string, string> | null): Response {
