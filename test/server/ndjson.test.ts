@@ -152,6 +152,25 @@ describe('POST /cypher with Accept: application/x-ndjson', () => {
     await after.text();
   });
 
+  it('a time limit covers the whole stream: a client too slow gets an error line', async () => {
+    const response = await streamRequest({
+      query: 'UNWIND range(1, 100000000) AS x RETURN x, "padding to fill the socket buffers quickly" AS s',
+      timeout_ms: 300,
+    });
+    response.pause();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    let tail = '';
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      tail = (tail + chunk).slice(-500);
+    });
+    response.resume();
+    await new Promise((resolve) => response.once('end', resolve));
+    const last = JSON.parse(tail.trimEnd().split('\n').pop()!) as { error: { code: string } };
+    expect(last.error.code).toBe('QUERY_TIMEOUT');
+    await waitFor(() => service.pool?.inUse === 0, 5000, 'the slot to come back');
+  });
+
   it('waits for a client that does not read (backpressure) and completes when it reads again', async () => {
     const rows = 2_000_000;
     const response = await streamRequest({
