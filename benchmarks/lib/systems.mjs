@@ -304,12 +304,18 @@ async function openDuckDB(dir) {
       const run = async (query, params) => {
         const conn = await ready;
         const text = queryText(query, 'duckdb');
+        if (!params || Object.keys(params).length === 0) {
+          // Unprepared, as the Kùzu adapter does: a prepared `SELECT count(*) FROM knows` run
+          // again on a reopened database returned the count of its first run (DuckDB 1.5.6).
+          const reader = await conn.runAndReadAll(text);
+          return { columns: reader.columnNames(), rows: reader.getRows() };
+        }
         let prepared = statements.get(text);
         if (!prepared) {
           prepared = await conn.prepare(text);
           statements.set(text, prepared);
         }
-        if (params && Object.keys(params).length > 0) prepared.bind(bindable(params));
+        prepared.bind(bindable(params));
         const reader = await prepared.runAndReadAll();
         return { columns: reader.columnNames(), rows: reader.getRows() };
       };
