@@ -219,29 +219,30 @@ class ExpandOp final : public GraphOperator {
 // the expansions hanging off the neighbour; a leaf expansion counts the edges themselves, from
 // the CSR offsets where storage allows (GraphStore::CountVisibleEdges). The row's weight is the
 // product over the roots; rows of weight 0 are dropped, as the expansions would produce
-// nothing for them. Counts of inner expansions are kept per node while the operator is open.
+// nothing for them. Counts of inner expansions below a root are kept per node while the
+// operator is open (paths often meet again at the same node).
 class CountExpandOp final : public GraphOperator {
  public:
   explicit CountExpandOp(const LogicalOperator& op) : op_(op) {
     for (size_t i = 0; i < op.counted.size(); ++i) {
       const LogicalOperator& e = *op.counted[i];
-      Level level{&e, {}, {}};
+      Level level{&e, {}, false, {}};
       levels_.push_back(std::move(level));
-      bool root = true;
       for (size_t j = 0; j < i; ++j) {
         if (op.counted[j]->slot == e.from_slot) {
           levels_[j].children.push_back(i);
-          root = false;
+          levels_[i].memoized = true;  // reached from many nodes, maybe the same one again
           break;
         }
       }
-      if (root) roots_.push_back(i);
+      if (!levels_[i].memoized) roots_.push_back(i);
     }
   }
 
   void Open(ExecContext& ctx) override {
     GraphOperator::Open(ctx);
     for (Level& level : levels_) level.memo.clear();
+    memory_.Release(ctx);
   }
 
   bool Next(ExecContext& ctx) override {
@@ -268,6 +269,7 @@ class CountExpandOp final : public GraphOperator {
   struct Level {
     const LogicalOperator* expand;
     std::vector<size_t> children;  // levels expanding from this one's target
+    bool memoized;                 // not a root: its counts are kept per node, if inner
     std::unordered_map<InternalId, uint64_t, IdHash> memo;  // inner levels: count per node
   };
 
@@ -298,7 +300,8 @@ class CountExpandOp final : public GraphOperator {
   uint64_t Count(size_t index, InternalId from, ExecContext& ctx) {
     Level& level = levels_[index];
     const bool inner = !level.children.empty();
-    if (inner) {
+    const bool memo = inner && level.memoized;
+    if (memo) {
       auto it = level.memo.find(from);
       if (it != level.memo.end()) return it->second;
     }
@@ -313,8 +316,10 @@ class CountExpandOp final : public GraphOperator {
       const TableId neighbor_table =
           dir == storage::Direction::kForward ? pair.dst_table : pair.src_table;
       if (!inner) {
-        ctx.ChargeWork();
-        total = Add(total, store_->CountVisibleEdges(rels, from.offset, dir));
+        // A unit for the degree, and one per edge whose stamps had to be read.
+        uint64_t examined = 0;
+        total = Add(total, store_->CountVisibleEdges(rels, from.offset, dir, &examined));
+        ctx.ChargeWork(1 + examined);
         return;
       }
       store_->ForEachVisibleEdge(rels, from.offset, dir, [&](uint64_t nbr, uint64_t) {
@@ -335,13 +340,18 @@ class CountExpandOp final : public GraphOperator {
         }
       }
     }
-    if (inner) level.memo.emplace(from, total);
+    if (memo) {
+      level.memo.emplace(from, total);
+      // About a hash-map node: the id, the count, the link and the bucket.
+      if (ctx.CountsMemory()) memory_.Add(ctx, 48);
+    }
     return total;
   }
 
   const LogicalOperator& op_;
   std::vector<Level> levels_;
   std::vector<size_t> roots_;
+  MemoryCharge memory_;  // the kept counts
 };
 
 // Variable-length expansion. Walk, trail (no relationship twice) and acyclic (no node twice)

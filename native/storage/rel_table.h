@@ -190,9 +190,11 @@ class RelTable {
   // The number of adjacency entries of `vertex` in `dir` whose edge `visible(rel)` accepts, for
   // a reader whose snapshot sees every edge committed at or before `read_ts` and no later one
   // (its own uncommitted edges aside). The CSR range counts whole, from the offsets, when
-  // CsrVisibleTo(dir, read_ts); else entry by entry, as the delta list always does.
+  // CsrVisibleTo(dir, read_ts); else entry by entry, as the delta list always does. Adds the
+  // number of entries it looked at one by one to `*examined` (for work budgets).
   template <typename F>
-  uint64_t CountEdges(uint64_t vertex, Direction dir, uint64_t read_ts, F&& visible) const {
+  uint64_t CountEdges(uint64_t vertex, Direction dir, uint64_t read_ts, F&& visible,
+                      uint64_t* examined) const {
     const Adjacency& a = adj_[static_cast<int>(dir)];
     uint64_t n = 0;
     if (vertex + 1 < a.offsets.size()) {
@@ -201,13 +203,16 @@ class RelTable {
         n = end - begin;
       } else {
         for (uint64_t i = begin; i < end; ++i) n += visible(a.entries[i].rel) ? 1 : 0;
+        *examined += end - begin;
       }
     }
     if (vertex < a.delta_slot.size()) {
       const uint32_t slot = a.delta_slot[vertex];
       if (slot != 0) {
         const DeltaList& list = *a.delta_lists[slot - 1];
-        for (size_t i = 0, size = list.size(); i < size; ++i) n += visible(list[i].rel) ? 1 : 0;
+        const size_t size = list.size();
+        for (size_t i = 0; i < size; ++i) n += visible(list[i].rel) ? 1 : 0;
+        *examined += size;
       }
     }
     return n;

@@ -311,11 +311,15 @@ TEST(RelTableTest, CountEdgesUsesOffsetsOnlyWhileTheCsrIsClean) {
   // Parallel edges 0 -> 1 twice, a self-loop on 2, all bulk loaded at stamp 5.
   ASSERT_TRUE(t.BulkLoadOffsets({0, 0, 0, 2, 1}, {1, 1, 2, 2, 0}, Props({1, 2, 3, 4, 5}), 5).ok());
   const uint64_t kReadAll = kUncommittedBase - 1;
-  auto count = [&t](uint64_t v, Direction dir, uint64_t read_ts, uint64_t own = 0) {
-    return t.CountEdges(v, dir, read_ts, [&](uint64_t rel) {
-      auto visible = [&](uint64_t stamp) { return stamp <= read_ts || (own && stamp == own); };
-      return visible(t.create_ts(rel)) && !visible(t.delete_ts(rel));
-    });
+  uint64_t examined = 0;  // entries checked one by one, over every count below
+  auto count = [&t, &examined](uint64_t v, Direction dir, uint64_t read_ts, uint64_t own = 0) {
+    return t.CountEdges(
+        v, dir, read_ts,
+        [&](uint64_t rel) {
+          auto visible = [&](uint64_t stamp) { return stamp <= read_ts || (own && stamp == own); };
+          return visible(t.create_ts(rel)) && !visible(t.delete_ts(rel));
+        },
+        &examined);
   };
   auto reference = [&t](uint64_t v, Direction dir, uint64_t read_ts) {
     uint64_t n = 0;
@@ -330,6 +334,7 @@ TEST(RelTableTest, CountEdgesUsesOffsetsOnlyWhileTheCsrIsClean) {
   EXPECT_EQ(count(0, Direction::kForward, 4), 0u);
   EXPECT_EQ(count(2, Direction::kBackward, kReadAll), 2u);  // from 0 and the self-loop
   EXPECT_EQ(count(7, Direction::kForward, kReadAll), 0u);   // beyond the CSR
+  EXPECT_EQ(examined, 3u);  // only the stale snapshot's look at vertex 0's CSR range
 
   // A delta edge is counted by its stamps; the CSR stays clean.
   auto rel = t.InsertEdge(0, 2, {Value::Int64(6)}, kUncommittedBase + 1);
@@ -337,6 +342,7 @@ TEST(RelTableTest, CountEdgesUsesOffsetsOnlyWhileTheCsrIsClean) {
   EXPECT_TRUE(t.CsrVisibleTo(Direction::kForward, kReadAll));
   EXPECT_EQ(count(0, Direction::kForward, kReadAll), 3u);
   EXPECT_EQ(count(0, Direction::kForward, kReadAll, kUncommittedBase + 1), 4u);
+  EXPECT_EQ(examined, 5u);  // the delta entry, twice
   t.SetCreateTs(*rel, 9);  // the commit
   EXPECT_TRUE(t.CsrVisibleTo(Direction::kForward, kReadAll));
   EXPECT_EQ(count(0, Direction::kForward, 9), 4u);
