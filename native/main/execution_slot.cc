@@ -12,14 +12,21 @@ ExecutionSlot::ExecutionSlot(std::shared_ptr<Database> db)
 
 void ExecutionSlot::EndSession() { AbortTransaction(*db_, session_); }
 
+void ExecutionSlot::ResetSession() {
+  AbortTransaction(*db_, session_);
+  session_.ResetSettings();
+}
+
 ExecutionSlot::~ExecutionSlot() {
   EndSession();
   db_->ReleaseWalSlot(wal_slot_);
 }
 
 Result<exec::QueryResult> ExecutionSlot::Execute(std::string_view query, const ParameterMap& params,
-                                                 StatementControl* control) {
-  return Run(query, params, std::nullopt, &session_, control);
+                                                 StatementControl* control,
+                                                 std::optional<AccessMode> allowed,
+                                                 bool in_session) {
+  return Run(query, params, allowed, in_session ? &session_ : nullptr, control);
 }
 
 std::optional<Result<exec::QueryResult*>> ExecutionSlot::TryExecuteShortRead(

@@ -39,8 +39,14 @@ class ExecutionSlot {
   // auto-committed transaction. Errors come back as a Status; nothing throws.
   // `control` (may be null): the statement's cancellation and deadline (common/interrupt.h),
   // checked before it starts and while it runs; it must outlive the call.
+  // `allowed` (a pooled slot serving a protocol such as Bolt): the access mode the statement
+  // may use, and the text must then hold exactly one statement (RunQuery). `in_session` false
+  // runs it without the slot's session, as a transactional request: its settings do not
+  // persist and it cannot open a transaction.
   Result<exec::QueryResult> Execute(std::string_view query, const ParameterMap& params,
-                                    StatementControl* control = nullptr);
+                                    StatementControl* control = nullptr,
+                                    std::optional<AccessMode> allowed = std::nullopt,
+                                    bool in_session = true);
 
   // Execute() on the calling thread of a read that can run without waiting and finishes
   // within the inline work budget (TryRunShortRead); nullopt otherwise, having run nothing
@@ -55,6 +61,11 @@ class ExecutionSlot {
 
   // Rolls back the session's open transaction, if any (the connection is closing).
   void EndSession();
+
+  // Rolls back the open transaction and restores the session's settings (`CALL name = value`)
+  // and random generator to a new session's, keeping its caches of compiled statements: a
+  // pooled slot handed from one client session to the next.
+  void ResetSession();
 
   uint64_t executed_query_num() const { return executed_.load(std::memory_order_relaxed); }
   Database& db() { return *db_; }

@@ -436,6 +436,12 @@ exec::QueryResult RunReadOnlyQuery(Database& db, const parser::ParsedRegularQuer
 
 Session::Session() : random_state(InitialRandomState()) {}
 
+void Session::ResetSettings() {
+  disable_map_key_check = true;
+  settings.clear();
+  random_state = InitialRandomState();
+}
+
 void AbortTransaction(Database& db, Session& session) {
   if (!session.transaction) return;
   if (session.transaction->read_only) {

@@ -44,6 +44,8 @@ struct Transaction {
 // Thread-safety: used by one statement at a time, like its connection.
 struct Session {
   Session();
+  // Settings and the random generator back to a new session's (the caches stay).
+  void ResetSettings();
   bool disable_map_key_check = true;  // CALL disable_map_key_check = false turns checks on
   binder::SessionSettings settings;   // every setting CALL name = value changed
   uint64_t random_state = 0;

@@ -53,6 +53,7 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   Napi::Value Request(const Napi::CallbackInfo& info);
   Napi::Value Compact(const Napi::CallbackInfo& info);
   Napi::Value Schema(const Napi::CallbackInfo& info);
+  Napi::Value ResetSession(const Napi::CallbackInfo& info);
   Napi::Value Enqueue(QueryJob* job);
   Napi::Value QuerySync(const Napi::CallbackInfo& info);
   Napi::Value Close(const Napi::CallbackInfo& info);
@@ -100,6 +101,9 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   double next_token_ = 0;
   uint64_t next_max_result_bytes_ = 0;
   uint64_t next_max_memory_bytes_ = 0;
+  std::optional<AccessMode> next_access_mode_;
+  bool next_in_session_ = true;
+  bool next_typed_ = false;
   // The longest time limit accepted: about 24.8 days, setTimeout's limit too.
   static constexpr uint32_t kMaxTimeoutMs = 2147483647;
   bool closed_ = false;

@@ -69,6 +69,8 @@ let runOnSlot: <T>(
   counts: boolean,
   options?: QueryOptions,
   onSubmitted?: (cancel: () => void) => void,
+  accessMode?: SessionStatementOptions['accessMode'],
+  inSession?: boolean,
 ) => Promise<T>;
 let returnEntry: (pool: TpExecutionSlotPool, entry: SlotEntry) => void;
 let poolClosed: (pool: TpExecutionSlotPool) => boolean;
@@ -87,7 +89,8 @@ export class ExecutionSlot {
 
   static {
     newSlot = (pool, entry, lease) => new ExecutionSlot(pool, entry, lease);
-    runOnSlot = (slot, work, counts, options, onSubmitted) => slot.#run(work, counts, options, onSubmitted);
+    runOnSlot = (slot, work, counts, options, onSubmitted, accessMode, inSession) =>
+      slot.#run(work, counts, options, onSubmitted, accessMode, inSession);
   }
 
   /** @internal Slots are handed out by `ExecutionSlotLease.slot`. */
@@ -135,6 +138,8 @@ export class ExecutionSlot {
     counts: boolean,
     options?: QueryOptions,
     onSubmitted?: (cancel: () => void) => void,
+    accessMode?: SessionStatementOptions['accessMode'],
+    inSession?: boolean,
   ): Promise<T> {
     const entry = this.#entry;
     if (poolClosed(this.#pool)) return Promise.reject(serviceClosedError());
@@ -153,6 +158,9 @@ export class ExecutionSlot {
       const control = resolveQueryOptions(options, queryTimeoutOf(pool), limitsOf(pool));
       control.mayQueue = false; // one statement at a time per slot: the engine keeps the time
       control.onSubmitted = onSubmitted;
+      control.accessMode = accessMode;
+      control.inSession = inSession;
+      if (accessMode !== undefined) control.typed = true;
       promise = whileInFlight(
         submitControlled(entry.native, control, () => work(entry.native)),
         same,
@@ -458,4 +466,55 @@ export function compactOnSlot(slot: ExecutionSlot): Promise<void> {
 /** @internal The schema JSON of `GET /schema`, read on the slot's native thread. */
 export function schemaOnSlot(slot: ExecutionSlot): Promise<string> {
   return runOnSlot(slot, (native) => native.schema(), false);
+}
+
+/** @internal How a protocol session (Bolt) runs a statement on its leased slot. */
+export interface SessionStatementOptions {
+  /** The access mode the statement may use; the text must then hold one statement. */
+  accessMode: 'read' | 'insert' | 'update' | 'schema';
+  /** Lowers the service's time limit for this statement (ms). */
+  timeoutMs?: number;
+  /** Receives a function that cancels the statement (QUERY_CANCELLED) once it is submitted. */
+  onSubmitted?: (cancel: () => void) => void;
+  /**
+   * True: in the slot's session, which keeps an explicit transaction open across statements;
+   * false: alone, as a transactional request (settings do not persist).
+   */
+  inSession: boolean;
+}
+
+/**
+ * @internal Runs one statement with typed parameters (TypedParameter among them) under the
+ * service's time and byte limits, in the slot's session (`inSession`: an explicit transaction,
+ * BEGIN TRANSACTION ... COMMIT, stays open across statements while the lease is held; call
+ * `resetSessionOnSlot` before the lease goes back to the pool) or alone.
+ */
+export function runInSessionOnSlot(
+  slot: ExecutionSlot,
+  text: string,
+  params: Record<string, unknown>,
+  options: SessionStatementOptions,
+): Promise<QueryResult> {
+  const queryOptions = options.timeoutMs === undefined ? undefined : { timeoutMs: options.timeoutMs };
+  return runOnSlot(
+    slot,
+    (native) => {
+      const names = Object.keys(params);
+      const submitted = names.length === 0 ? native.query(text) : native.query(text, params);
+      return Promise.resolve(submitted);
+    },
+    true,
+    queryOptions,
+    options.onSubmitted,
+    options.accessMode,
+    options.inSession,
+  ).then((packed) => new QueryResult(packed));
+}
+
+/**
+ * @internal Rolls back the slot session's open transaction and restores its settings, so that
+ * the next lease of the slot starts from a new session.
+ */
+export function resetSessionOnSlot(slot: ExecutionSlot): Promise<void> {
+  return runOnSlot(slot, (native) => native.resetSession(), false).then(() => undefined);
 }
