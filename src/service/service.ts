@@ -8,8 +8,11 @@ import { createAdaptorServer } from '@hono/node-server';
 import { Database, databaseInternals } from '../core/database.js';
 import { GraphDBError } from '../core/errors.js';
 import type { StatementLimits } from '../core/statement-control.js';
+import type { BoltAuthenticate } from '../bolt/connection.js';
+import { BoltServer } from '../bolt/server.js';
 import { type AccessPolicy, resolveAccessPolicy } from '../server/access.js';
 import { createApp } from '../server/app.js';
+import { VERSION } from '../version.js';
 import {
   type AcquireExecutionSlotOptions,
   compactOnSlot,
@@ -78,6 +81,23 @@ export interface ServiceConfig {
   keepAliveTimeoutMs?: number;
   /** Most connections open at once; more are closed as they arrive. Default 1024. */
   maxConnections?: number;
+  /**
+   * Port of the Bolt server (docs/bolt.md), on `hostStr`; 0 picks a free port. Default: no
+   * Bolt server. Its messages are bounded by `maxBodyBytes`, its connections by
+   * `maxConnections` and the handshake by `headersTimeoutMs`.
+   */
+  boltPort?: number;
+  /**
+   * Longest an explicit Bolt transaction may stay idle (no request from its client) while it
+   * holds an execution slot; past it the transaction is rolled back. Default 30000 ms.
+   */
+  boltTransactionIdleTimeoutMs?: number;
+  /**
+   * Decides who a Bolt client is from the token of its HELLO/LOGON (the credentials of the
+   * `basic` and `bearer` schemes; undefined for `none`): its role, or null to refuse it.
+   * Default: every client is admin.
+   */
+  boltAuthenticate?: BoltAuthenticate;
 }
 
 export interface RunOptions {
@@ -108,6 +128,7 @@ const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 const DEFAULT_RECEIVE_TIMEOUT_MS = 30_000;
 const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5000;
 const DEFAULT_MAX_CONNECTIONS = 1024;
+const DEFAULT_BOLT_IDLE_TRANSACTION_MS = 30_000;
 const MAX_INT32 = 2 ** 31 - 1;
 /** The service counts as idle once no slot was leased or released for this long. */
 const COMPACTION_IDLE_MS = 250;
@@ -159,6 +180,9 @@ const FIELDS = new Set([
   'receiveTimeoutMs',
   'keepAliveTimeoutMs',
   'maxConnections',
+  'boltPort',
+  'boltTransactionIdleTimeoutMs',
+  'boltAuthenticate',
 ]);
 
 function describe(value: unknown): string {
@@ -200,6 +224,14 @@ interface ResolvedConfig {
   limits: ServiceLimits;
   access: AccessPolicy;
   connections: ConnectionLimits;
+  bolt: BoltSettings | null;
+}
+
+/** The Bolt server's settings (ServiceConfig), when it has one. */
+interface BoltSettings {
+  port: number;
+  idleTransactionTimeoutMs: number;
+  authenticate: BoltAuthenticate | null;
 }
 
 /** How long clients may take and how many connections they may hold (ServiceConfig). */
@@ -292,7 +324,26 @@ function resolveConfig(config: ServiceConfig, maxThreadNum: number): ResolvedCon
     ),
     maxConnections: integerField(config, 'maxConnections', 1, MAX_INT32, DEFAULT_MAX_CONNECTIONS),
   };
+  let bolt: BoltSettings | null = null;
+  if (config.boltPort !== undefined) {
+    const authenticate = config.boltAuthenticate ?? null;
+    if (authenticate !== null && typeof authenticate !== 'function') {
+      throw new TypeError(`ServiceConfig.boltAuthenticate must be a function, got ${describe(authenticate)}`);
+    }
+    bolt = {
+      port: integerField(config, 'boltPort', 0, 65535, 0),
+      idleTransactionTimeoutMs: integerField(
+        config,
+        'boltTransactionIdleTimeoutMs',
+        1,
+        MAX_INT32,
+        DEFAULT_BOLT_IDLE_TRANSACTION_MS,
+      ),
+      authenticate,
+    };
+  }
   return {
+    bolt,
     port,
     host,
     poolSize,
@@ -352,6 +403,7 @@ export class GraphDBService implements AsyncDisposable {
   #pool: TpExecutionSlotPool | null;
   #phase: Phase = 'initialized';
   #server: Server | null = null;
+  #bolt: BoltServer | null = null;
   #url: string | null = null;
   #startedAt = Date.now();
   #startPromise: Promise<string> | null = null;
@@ -457,6 +509,19 @@ export class GraphDBService implements AsyncDisposable {
   /** The URL while running, else null. */
   get url(): string | null {
     return this.#phase === 'running' ? this.#url : null;
+  }
+
+  /** The Bolt server's bound port while running with `boltPort`, else null. */
+  get boltPort(): number | null {
+    return this.#phase === 'running' ? (this.#bolt?.port ?? null) : null;
+  }
+
+  /** `bolt://<host>:<port>` while running with `boltPort`, else null. */
+  get boltUrl(): string | null {
+    const port = this.boltPort;
+    if (port === null) return null;
+    const host = this.#resolved.host;
+    return host.includes(':') ? `bolt://[${host}]:${port}` : `bolt://${host}:${port}`;
   }
 
   /** True while the HTTP server accepts connections. */
@@ -619,6 +684,15 @@ export class GraphDBService implements AsyncDisposable {
     server.on('error', (error) => {
       process.stderr.write(`graphdb: HTTP server error: ${errorMessage(error)}\n`);
     });
+    if (this.#resolved.bolt) {
+      try {
+        this.#bolt = await this.#listenBolt(this.#resolved.bolt);
+      } catch (error) {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        this.#phase = this.#pool ? 'initialized' : 'closed';
+        throw error;
+      }
+    }
     const address = server.address() as AddressInfo;
     this.#server = server;
     this.#url = formatUrl(host, address.port);
@@ -633,9 +707,42 @@ export class GraphDBService implements AsyncDisposable {
     return this.#url;
   }
 
+  /** Starts the Bolt server (src/bolt/server.ts) on the service's host. */
+  async #listenBolt(settings: BoltSettings): Promise<BoltServer> {
+    const { host, connections, limits, poolSize, queryTimeoutMs } = this.#resolved;
+    const bolt = new BoltServer({
+      host,
+      port: settings.port,
+      maxConnections: connections.maxConnections,
+      handshakeTimeoutMs: connections.headersTimeoutMs,
+      maxMessageBytes: limits.maxBodyBytes,
+      idleTransactionTimeoutMs: settings.idleTransactionTimeoutMs,
+      // One slot is always left to auto-commit statements (with more than one).
+      maxTransactions: Math.max(1, poolSize - 1),
+      slotWaitMs: limits.requestTimeoutMs,
+      queryTimeoutMs,
+      authenticate: settings.authenticate,
+      serverAgent: `GraphDB/${VERSION}`,
+      acquire: (signal) => this.acquireExecutionSlot({ signal }),
+    });
+    try {
+      await bolt.listen();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new Error(
+        `cannot bind the Bolt port ${host}:${settings.port}: ${code ? `${code} ` : ''}(${errorMessage(error)})`,
+        { cause: error },
+      );
+    }
+    return bolt;
+  }
+
   async #shutdown(): Promise<void> {
     this.#phase = 'stopping';
     this.#stopCompaction();
+    const bolt = this.#bolt;
+    this.#bolt = null;
+    const boltStopped = bolt?.stop(this.#resolved.stopTimeoutMs);
     const server = this.#server;
     this.#server = null;
     if (server) {
@@ -659,6 +766,7 @@ export class GraphDBService implements AsyncDisposable {
       await closed;
       clearTimeout(lingering);
     }
+    await boltStopped;
     await this.#compacting;
     this.#phase = this.#pool ? 'initialized' : 'closed';
     this.#url = null;
