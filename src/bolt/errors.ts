@@ -38,7 +38,7 @@ export const NEO4J_CODE: Readonly<Record<ErrorCode, string>> = {
 };
 
 /** Binder errors about types (a mismatch, a cast it cannot do) are TypeErrors in Neo4j's terms. */
-const TYPE_PROBLEM = /data type|implicit cast|cannot (be )?cast|type mismatch|expected type/i;
+const TYPE_PROBLEM = /data type|implicit cast|cannot (be )?cast|type mismatch|expected type|conversion exception|could not convert/i;
 const ARITHMETIC_PROBLEM = /overflow|division by zero|divide by zero|out of range/i;
 const MISSING_PARAMETER = /parameter .*(missing|not found|not given)|missing parameter/i;
 

@@ -292,35 +292,18 @@ export class ValueWriter {
       for (const rel of rels) this.#relationship(out, rel, false);
       return;
     }
-    const nodeIndex = new Map<string, number>();
-    const uniqueNodes: GraphObject[] = [];
-    for (const node of nodes) {
-      const id = String(node._id);
-      if (!nodeIndex.has(id)) {
-        nodeIndex.set(id, uniqueNodes.length);
-        uniqueNodes.push(node);
-      }
-    }
-    const relIndex = new Map<string, number>();
-    const uniqueRels: GraphObject[] = [];
+    // Nodes and relationships in path order, a repeated one again: drivers take the last node
+    // of the list for the path's end.
     const indices: number[] = [];
     rels.forEach((rel, i) => {
-      const id = String(rel._id);
-      let index = relIndex.get(id);
-      if (index === undefined) {
-        index = uniqueRels.length;
-        relIndex.set(id, index);
-        uniqueRels.push(rel);
-      }
-      const from = String(nodes[i]?._id);
-      indices.push(String(rel._src) === from ? index + 1 : -(index + 1));
-      indices.push(nodeIndex.get(String(nodes[i + 1]?._id)) ?? 0);
+      indices.push(String(rel._src) === String(nodes[i]?._id) ? i + 1 : -(i + 1));
+      indices.push(i + 1);
     });
     out.structHeader(TAG.path, 3);
-    out.listHeader(uniqueNodes.length);
-    for (const node of uniqueNodes) this.#node(out, node);
-    out.listHeader(uniqueRels.length);
-    for (const rel of uniqueRels) this.#relationship(out, rel, true);
+    out.listHeader(nodes.length);
+    for (const node of nodes) this.#node(out, node);
+    out.listHeader(rels.length);
+    for (const rel of rels) this.#relationship(out, rel, true);
     out.listHeader(indices.length);
     for (const index of indices) out.integer(index);
   }

@@ -11,7 +11,7 @@ export interface BoltFixture {
 
 /** A service on free ports with a Bolt server, and a driver for it. */
 export async function startBolt(config: ServiceConfig = {}, scheme = 'bolt'): Promise<BoltFixture> {
-  const service = new GraphDBService(new Database(':memory:'), {
+  const service = new GraphDBService(new Database(':memory:', { maxThreadNum: 4 }), {
     queryPort: 0,
     boltPort: 0,
     autoCompaction: false,
