@@ -328,7 +328,11 @@ export class BoltConnection {
       f.code = 'Neo.ClientError.Security.Forbidden';
     }
     this.#writeFailure(f);
-    if (this.#state === 'CONNECTED' || this.#state === 'AUTHENTICATION' || (error instanceof BoltError && error.fatal)) {
+    if (
+      this.#state === 'CONNECTED' ||
+      this.#state === 'AUTHENTICATION' ||
+      (error instanceof BoltError && error.fatal)
+    ) {
       this.#state = 'DEFUNCT';
       this.#closing = true;
       void this.#flushAndDrain().then(() => this.#socket.end());
@@ -355,7 +359,11 @@ export class BoltConnection {
       throw boltError('Neo.ClientError.Request.Invalid', 'HELLO was sent twice', true);
     }
     const routing = extra.routing;
-    if (routing !== null && typeof routing === 'object' && typeof (routing as Record<string, unknown>).address === 'string') {
+    if (
+      routing !== null &&
+      typeof routing === 'object' &&
+      typeof (routing as Record<string, unknown>).address === 'string'
+    ) {
       this.#routingAddress = (routing as Record<string, string>).address as string;
     }
     const metadata: Record<string, unknown> = {
@@ -382,9 +390,14 @@ export class BoltConnection {
   }
 
   #logon(auth: Record<string, unknown>): void {
-    if (!this.#usesLogon()) throw boltError('Neo.ClientError.Request.Invalid', 'LOGON needs Bolt 5.1 or later', true);
+    if (!this.#usesLogon())
+      throw boltError('Neo.ClientError.Request.Invalid', 'LOGON needs Bolt 5.1 or later', true);
     if (this.#state !== 'AUTHENTICATION') {
-      throw boltError('Neo.ClientError.Request.Invalid', `LOGON is not allowed in state ${this.#state}`, true);
+      throw boltError(
+        'Neo.ClientError.Request.Invalid',
+        `LOGON is not allowed in state ${this.#state}`,
+        true,
+      );
     }
     this.#authenticate(auth);
     this.#state = 'READY';
@@ -393,7 +406,8 @@ export class BoltConnection {
   }
 
   #logoff(): void {
-    if (!this.#usesLogon()) throw boltError('Neo.ClientError.Request.Invalid', 'LOGOFF needs Bolt 5.1 or later');
+    if (!this.#usesLogon())
+      throw boltError('Neo.ClientError.Request.Invalid', 'LOGOFF needs Bolt 5.1 or later');
     this.#expectState('LOGOFF', 'READY');
     this.#role = null;
     this.#state = 'AUTHENTICATION';
@@ -409,11 +423,19 @@ export class BoltConnection {
     let token: string | undefined;
     if (scheme === 'basic' || scheme === 'bearer') {
       if (typeof auth.credentials !== 'string') {
-        throw boltError('Neo.ClientError.Security.Unauthorized', `the ${scheme} scheme needs credentials`, true);
+        throw boltError(
+          'Neo.ClientError.Security.Unauthorized',
+          `the ${scheme} scheme needs credentials`,
+          true,
+        );
       }
       token = auth.credentials;
     } else if (scheme !== 'none') {
-      throw boltError('Neo.ClientError.Security.Unauthorized', `unsupported authentication scheme ${JSON.stringify(scheme)}`, true);
+      throw boltError(
+        'Neo.ClientError.Security.Unauthorized',
+        `unsupported authentication scheme ${JSON.stringify(scheme)}`,
+        true,
+      );
     }
     const hook = this.#context.authenticate;
     if (!hook) {
@@ -437,7 +459,10 @@ export class BoltConnection {
   #checkDatabase(extra: Record<string, unknown>): void {
     const db = extra.db;
     if (db !== undefined && db !== null && db !== DATABASE_NAME) {
-      throw boltError('Neo.ClientError.Database.DatabaseNotFound', `there is no database ${JSON.stringify(db)}; this server has one, ${DATABASE_NAME}`);
+      throw boltError(
+        'Neo.ClientError.Database.DatabaseNotFound',
+        `there is no database ${JSON.stringify(db)}; this server has one, ${DATABASE_NAME}`,
+      );
     }
     if (extra.imp_user !== undefined && extra.imp_user !== null) {
       throw boltError('Neo.ClientError.Security.Forbidden', 'impersonation is not supported');
@@ -466,7 +491,8 @@ export class BoltConnection {
 
   async #run(fields: unknown[]): Promise<void> {
     const query = fields[0];
-    if (typeof query !== 'string') throw boltError('Neo.ClientError.Request.Invalid', 'RUN needs a query string');
+    if (typeof query !== 'string')
+      throw boltError('Neo.ClientError.Request.Invalid', 'RUN needs a query string');
     const rawParams = mapField(fields[1] ?? {}, 'RUN parameters');
     const extra = mapField(fields[2] ?? {}, 'RUN extra');
     const params: Record<string, unknown> = {};
@@ -550,7 +576,10 @@ export class BoltConnection {
     const request = discard ? 'DISCARD' : 'PULL';
     const n = extra.n ?? -1;
     if (typeof n !== 'number' || !Number.isInteger(n) || n === 0 || n < -1) {
-      throw boltError('Neo.ClientError.Request.Invalid', `${request} needs n: a positive number of records, or -1 for all`);
+      throw boltError(
+        'Neo.ClientError.Request.Invalid',
+        `${request} needs n: a positive number of records, or -1 for all`,
+      );
     }
     const count = n === -1 ? Number.POSITIVE_INFINITY : n;
     const tx = this.#tx;
@@ -611,7 +640,8 @@ export class BoltConnection {
         try {
           out.structHeader(RESPONSE.record, 1);
           out.listHeader(row.length);
-          for (let i = 0; i < row.length; i++) this.#values.write(out, row[i], shapes[i] ?? { kind: 'unknown' });
+          for (let i = 0; i < row.length; i++)
+            this.#values.write(out, row[i], shapes[i] ?? { kind: 'unknown' });
         } catch (error) {
           this.#out.abort();
           throw error;
@@ -655,7 +685,14 @@ export class BoltConnection {
       nextQid: 0,
     };
     try {
-      await this.#execute(lease, readOnly ? 'BEGIN TRANSACTION READ ONLY' : 'BEGIN TRANSACTION', {}, 'read', true, timeout);
+      await this.#execute(
+        lease,
+        readOnly ? 'BEGIN TRANSACTION READ ONLY' : 'BEGIN TRANSACTION',
+        {},
+        'read',
+        true,
+        timeout,
+      );
     } catch (error) {
       await this.#releaseTransaction(tx);
       throw error;
@@ -726,7 +763,10 @@ export class BoltConnection {
       () => {
         this.#txTimer = null;
         if (this.#tx === tx && this.#processing === null) {
-          this.#expire(tx, tx.deadline <= Date.now() ? 'it ran past its tx_timeout' : `it was idle for ${idle} ms`);
+          this.#expire(
+            tx,
+            tx.deadline <= Date.now() ? 'it ran past its tx_timeout' : `it was idle for ${idle} ms`,
+          );
         }
       },
       Math.max(0, delay),
@@ -743,7 +783,10 @@ export class BoltConnection {
 
   async #reset(): Promise<void> {
     if (this.#state === 'CONNECTED' || this.#state === 'DEFUNCT') {
-      this.#write(RESPONSE.failure, { code: 'Neo.ClientError.Request.Invalid', message: 'RESET before HELLO' });
+      this.#write(RESPONSE.failure, {
+        code: 'Neo.ClientError.Request.Invalid',
+        message: 'RESET before HELLO',
+      });
       return;
     }
     await this.#autoResult?.close();
@@ -793,7 +836,8 @@ export class BoltConnection {
 
   #writeFailure(f: BoltFailure): void {
     const metadata: Record<string, unknown> = { code: f.code, message: f.message };
-    if (this.#version[0] > 5 || (this.#version[0] === 5 && this.#version[1] >= 7)) metadata.neo4j_code = f.code;
+    if (this.#version[0] > 5 || (this.#version[0] === 5 && this.#version[1] >= 7))
+      metadata.neo4j_code = f.code;
     if (f.graphdbCode) metadata.graphdb_code = f.graphdbCode;
     this.#write(RESPONSE.failure, metadata);
   }

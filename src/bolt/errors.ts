@@ -38,7 +38,8 @@ export const NEO4J_CODE: Readonly<Record<ErrorCode, string>> = {
 };
 
 /** Binder errors about types (a mismatch, a cast it cannot do) are TypeErrors in Neo4j's terms. */
-const TYPE_PROBLEM = /data type|implicit cast|cannot (be )?cast|type mismatch|expected type|conversion exception|could not convert/i;
+const TYPE_PROBLEM =
+  /data type|implicit cast|cannot (be )?cast|type mismatch|expected type|conversion exception|could not convert/i;
 const ARITHMETIC_PROBLEM = /overflow|division by zero|divide by zero|out of range/i;
 const MISSING_PARAMETER = /parameter .*(missing|not found|not given)|missing parameter/i;
 
@@ -46,12 +47,18 @@ const MISSING_PARAMETER = /parameter .*(missing|not found|not given)|missing par
 export function neo4jCode(error: GraphDBError): string {
   switch (error.code) {
     case 'QUERY_BINDING':
-      return TYPE_PROBLEM.test(error.message) ? 'Neo.ClientError.Statement.TypeError' : NEO4J_CODE.QUERY_BINDING;
+      return TYPE_PROBLEM.test(error.message)
+        ? 'Neo.ClientError.Statement.TypeError'
+        : NEO4J_CODE.QUERY_BINDING;
     case 'QUERY_RUNTIME':
       if (ARITHMETIC_PROBLEM.test(error.message)) return 'Neo.ClientError.Statement.ArithmeticError';
-      return TYPE_PROBLEM.test(error.message) ? 'Neo.ClientError.Statement.TypeError' : NEO4J_CODE.QUERY_RUNTIME;
+      return TYPE_PROBLEM.test(error.message)
+        ? 'Neo.ClientError.Statement.TypeError'
+        : NEO4J_CODE.QUERY_RUNTIME;
     case 'INVALID_REQUEST':
-      return MISSING_PARAMETER.test(error.message) ? 'Neo.ClientError.Statement.ParameterMissing' : NEO4J_CODE.INVALID_REQUEST;
+      return MISSING_PARAMETER.test(error.message)
+        ? 'Neo.ClientError.Statement.ParameterMissing'
+        : NEO4J_CODE.INVALID_REQUEST;
     default:
       return NEO4J_CODE[error.code] ?? NEO4J_CODE.INTERNAL;
   }
@@ -68,7 +75,8 @@ export function failureOf(error: unknown): BoltFailure {
     const where = error.line !== undefined ? ` (line ${error.line}, column ${error.column})` : '';
     return { code: neo4jCode(error), message: `${error.message}${where}`, graphdbCode: error.code };
   }
-  if (error instanceof BoltValueError) return { code: 'Neo.ClientError.Statement.TypeError', message: error.message };
+  if (error instanceof BoltValueError)
+    return { code: 'Neo.ClientError.Statement.TypeError', message: error.message };
   if (error instanceof PackStreamError) {
     return { code: 'Neo.ClientError.Request.InvalidFormat', message: error.message, graphdbCode: 'PROTOCOL' };
   }

@@ -74,7 +74,8 @@ export class ChunkReader {
 
   #take(): Buffer {
     const parts = this.#parts;
-    const message = parts.length === 1 ? Buffer.from(parts[0] as Buffer) : Buffer.concat(parts, this.#messageBytes);
+    const message =
+      parts.length === 1 ? Buffer.from(parts[0] as Buffer) : Buffer.concat(parts, this.#messageBytes);
     this.#parts = [];
     this.#messageBytes = 0;
     return message;

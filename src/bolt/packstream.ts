@@ -157,7 +157,9 @@ class Decoder {
       case 0xda:
         return this.#map(this.#size(marker === 0xd8 ? 1 : marker === 0xd9 ? 2 : 4, 'map'), depth);
       default:
-        throw new PackStreamError(`unknown PackStream marker 0x${marker.toString(16).padStart(2, '0')} at offset ${at}`);
+        throw new PackStreamError(
+          `unknown PackStream marker 0x${marker.toString(16).padStart(2, '0')} at offset ${at}`,
+        );
     }
   }
 
@@ -172,7 +174,9 @@ class Decoder {
 
   #nested(depth: number): number {
     if (depth + 1 > this.#limits.maxDepth) {
-      throw new PackStreamError(`values nest deeper than ${this.#limits.maxDepth} levels at offset ${this.offset}`);
+      throw new PackStreamError(
+        `values nest deeper than ${this.#limits.maxDepth} levels at offset ${this.offset}`,
+      );
     }
     return depth + 1;
   }
@@ -249,7 +253,9 @@ export class Encoder {
   }
 
   #byte(b: number): void {
-    this.#buffer[this.#reserve(1)] = b;
+    // Reserve first: it may replace the buffer.
+    const at = this.#reserve(1);
+    this.#buffer[at] = b;
   }
 
   null(): void {

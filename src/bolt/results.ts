@@ -74,7 +74,8 @@ export function boltStats(summary: QuerySummary): Record<string, number> {
 /** Bolt's statement `type`: r (read), w (write), rw (wrote and returned rows). */
 export function statementType(summary: QuerySummary, fields: readonly string[]): 'r' | 'w' | 'rw' {
   const c = summary.counters;
-  const wrote = c.nodesCreated + c.nodesDeleted + c.relationshipsCreated + c.relationshipsDeleted + c.propertiesSet > 0;
+  const wrote =
+    c.nodesCreated + c.nodesDeleted + c.relationshipsCreated + c.relationshipsDeleted + c.propertiesSet > 0;
   if (!wrote) return 'r';
   return fields.length > 0 ? 'rw' : 'w';
 }

@@ -4,7 +4,12 @@
 
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import type { ExecutionSlotLease } from '../service/pool.js';
-import { type BoltAuthenticate, BoltConnection, type BoltVersion, type ConnectionContext } from './connection.js';
+import {
+  type BoltAuthenticate,
+  BoltConnection,
+  type BoltVersion,
+  type ConnectionContext,
+} from './connection.js';
 
 /** The preamble every Bolt client sends first. */
 const MAGIC = 0x6060b017;

@@ -144,7 +144,8 @@ class TypeReader {
 /** The shape of a value whose type is unknown, from its keys (UNION members, odd names). */
 function guessShape(value: Record<string, unknown>): Shape {
   if ('_nodes' in value && '_rels' in value) return { kind: 'path' };
-  if ('_id' in value && '_label' in value) return '_src' in value && '_dst' in value ? { kind: 'rel' } : { kind: 'node' };
+  if ('_id' in value && '_label' in value)
+    return '_src' in value && '_dst' in value ? { kind: 'rel' } : { kind: 'node' };
   return ANY;
 }
 
@@ -206,7 +207,11 @@ export class ValueWriter {
         this.write(out, item, inner);
       }
     } else if (typeof value === 'object') {
-      this.#object(out, value as GraphObject, shape.kind === 'unknown' ? guessShape(value as GraphObject) : shape);
+      this.#object(
+        out,
+        value as GraphObject,
+        shape.kind === 'unknown' ? guessShape(value as GraphObject) : shape,
+      );
     } else {
       throw new TypeError(`cannot send a ${typeof value} over Bolt`);
     }
@@ -361,7 +366,8 @@ function splitMicros(micros: bigint): [bigint, number] {
 function mapKeyText(key: unknown): string {
   if (key instanceof TypedParameter) return `${key.type}(${key.months},${key.days},${key.micros})`;
   if (key instanceof Uint8Array) return Buffer.from(key).toString('hex');
-  if (typeof key === 'object' && key !== null) return JSON.stringify(key, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+  if (typeof key === 'object' && key !== null)
+    return JSON.stringify(key, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
   return String(key);
 }
 
@@ -376,7 +382,8 @@ function integerField(value: unknown, what: string): bigint {
 
 function int32Field(value: unknown, what: string): number {
   const v = integerField(value, what);
-  if (v < -(2n ** 31n) || v >= 2n ** 31n) throw new BoltValueError(`${what} is out of GraphDB's range (32 bits)`);
+  if (v < -(2n ** 31n) || v >= 2n ** 31n)
+    throw new BoltValueError(`${what} is out of GraphDB's range (32 bits)`);
   return Number(v);
 }
 
@@ -431,7 +438,12 @@ function offsetText(seconds: number): string {
  * GraphDB cannot take (points, graph values, sub-microsecond times).
  */
 export function toParameter(value: unknown, dialect: ValueDialect): unknown {
-  if (value === null || typeof value === 'boolean' || typeof value === 'string' || typeof value === 'bigint') {
+  if (
+    value === null ||
+    typeof value === 'boolean' ||
+    typeof value === 'string' ||
+    typeof value === 'bigint'
+  ) {
     return value;
   }
   // A whole Float decodes as a Number object (packstream.ts), which the engine takes as DOUBLE.
@@ -463,7 +475,8 @@ function structureParameter(value: Structure, dialect: ValueDialect): unknown {
     case TAG.legacyDateTime: {
       fieldCount(value, 3, 'DateTime');
       const utc = value.tag === TAG.dateTime;
-      if (utc && !dialect.utcDateTime) throw new BoltValueError('this connection sends DateTime in its legacy form (tag 0x46)');
+      if (utc && !dialect.utcDateTime)
+        throw new BoltValueError('this connection sends DateTime in its legacy form (tag 0x46)');
       const offset = int32Field(f[2], 'the offset of a DateTime');
       // The legacy form counts seconds of the local time: the offset takes it back to UTC.
       const seconds = integerField(f[0], 'the seconds of a DateTime') - (utc ? 0n : BigInt(offset));
@@ -492,7 +505,8 @@ function structureParameter(value: Structure, dialect: ValueDialect): unknown {
     case TAG.time:
       fieldCount(value, 2, 'Time');
       return (
-        timeText(integerField(f[0], 'the nanoseconds of a Time')) + offsetText(int32Field(f[1], 'the offset of a Time'))
+        timeText(integerField(f[0], 'the nanoseconds of a Time')) +
+        offsetText(int32Field(f[1], 'the offset of a Time'))
       );
     case TAG.point2d:
     case TAG.point3d:

@@ -5,11 +5,11 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
+import type { BoltAuthenticate } from '../bolt/connection.js';
+import { BoltServer } from '../bolt/server.js';
 import { Database, databaseInternals } from '../core/database.js';
 import { GraphDBError } from '../core/errors.js';
 import type { StatementLimits } from '../core/statement-control.js';
-import type { BoltAuthenticate } from '../bolt/connection.js';
-import { BoltServer } from '../bolt/server.js';
 import { type AccessPolicy, resolveAccessPolicy } from '../server/access.js';
 import { createApp } from '../server/app.js';
 import { VERSION } from '../version.js';

@@ -21,7 +21,9 @@ beforeAll(async () => {
   f = await startBolt({ threadNum: 3 });
   const session = f.driver.session();
   try {
-    await session.run('CREATE NODE TABLE Person(id INT64, name STRING, score DOUBLE, born DATE, PRIMARY KEY(id))');
+    await session.run(
+      'CREATE NODE TABLE Person(id INT64, name STRING, score DOUBLE, born DATE, PRIMARY KEY(id))',
+    );
     await session.run('CREATE REL TABLE Knows(FROM Person TO Person, since INT64)');
     await session.run('CREATE NODE TABLE Counter(id INT64, n INT64, PRIMARY KEY(id))');
     await session.run(
@@ -74,7 +76,9 @@ describe('connection', () => {
 
   it('refuses a database other than neo4j', async () => {
     const session = f.driver.session({ database: 'other' });
-    await expect(session.run('RETURN 1')).rejects.toMatchObject({ code: 'Neo.ClientError.Database.DatabaseNotFound' });
+    await expect(session.run('RETURN 1')).rejects.toMatchObject({
+      code: 'Neo.ClientError.Database.DatabaseNotFound',
+    });
     await session.close();
   });
 });
@@ -172,12 +176,17 @@ describe('values', () => {
     expect(p.start.properties.name).toBe('Alice');
     expect(p.end.properties.name).toBe('Cleo');
     expect(p.segments[1].relationship.properties.since).toEqual(neo4j.int(2021));
-    expect(record?.get('pair').map((n: { properties: { name: string } }) => n.properties.name)).toEqual(['Alice', 'Bob']);
+    expect(record?.get('pair').map((n: { properties: { name: string } }) => n.properties.name)).toEqual([
+      'Alice',
+      'Bob',
+    ]);
     expect(isNode(record?.get('s').who)).toBe(true);
   });
 
   it('gives a variable-length relationship as a list of relationships', async () => {
-    const rels = (await one('MATCH (a:Person {id: 1})-[e:Knows*1..2]-(c:Person {id: 3}) RETURN e')) as unknown[];
+    const rels = (await one(
+      'MATCH (a:Person {id: 1})-[e:Knows*1..2]-(c:Person {id: 3}) RETURN e',
+    )) as unknown[];
     expect(rels).toHaveLength(2);
     expect(rels.every(isRelationship)).toBe(true);
   });
@@ -194,7 +203,9 @@ describe('values', () => {
 
 describe('errors', () => {
   it('maps syntax, semantic, type and constraint errors to Neo4j codes', async () => {
-    await expect(one('RETURN RETURN')).rejects.toMatchObject({ code: 'Neo.ClientError.Statement.SyntaxError' });
+    await expect(one('RETURN RETURN')).rejects.toMatchObject({
+      code: 'Neo.ClientError.Statement.SyntaxError',
+    });
     await expect(one('MATCH (x:NoSuchLabel) RETURN x')).rejects.toMatchObject({
       code: 'Neo.ClientError.Statement.SemanticError',
     });
@@ -238,7 +249,9 @@ describe('transactions', () => {
 
   it('runs executeRead in read mode: a write in it is refused', async () => {
     await withSession(async (session) => {
-      const n = await session.executeRead(async (tx) => (await tx.run('MATCH (p:Person) RETURN count(*) AS n')).records[0]?.get('n'));
+      const n = await session.executeRead(async (tx) =>
+        (await tx.run('MATCH (p:Person) RETURN count(*) AS n')).records[0]?.get('n'),
+      );
       expect(n.toNumber()).toBe(3);
       await expect(session.executeRead((tx) => tx.run('CREATE (:Person {id: 200})'))).rejects.toMatchObject({
         code: 'Neo.ClientError.Statement.AccessMode',
@@ -249,7 +262,11 @@ describe('transactions', () => {
       });
       await auto.close();
     });
-    expect(((await one('MATCH (p:Person) WHERE p.id >= 200 RETURN count(*)')) as { toNumber(): number }).toNumber()).toBe(0);
+    expect(
+      (
+        (await one('MATCH (p:Person) WHERE p.id >= 200 RETURN count(*)')) as { toNumber(): number }
+      ).toNumber(),
+    ).toBe(0);
   });
 
   it('retries executeWrite on a transient error: more transactions than the server holds at once', async () => {
@@ -262,7 +279,10 @@ describe('transactions', () => {
     await Promise.all(open.map((tx) => tx?.run('RETURN 1')));
     const third = sessions[2]?.beginTransaction();
     const refused = await third?.run('RETURN 1').catch((error: unknown) => error);
-    expect(refused).toMatchObject({ code: 'Neo.TransientError.Transaction.MaximumTransactionLimitReached', retryable: true });
+    expect(refused).toMatchObject({
+      code: 'Neo.TransientError.Transaction.MaximumTransactionLimitReached',
+      retryable: true,
+    });
     for (const tx of open) await tx?.rollback();
     for (const session of sessions) await session.close();
     let attempts = 0;
@@ -278,7 +298,9 @@ describe('transactions', () => {
       );
     await Promise.all([increment(), increment(), increment()]);
     expect(attempts).toBeGreaterThanOrEqual(3);
-    expect(((await one('MATCH (c:Counter {id: 1}) RETURN c.n')) as { toNumber(): number }).toNumber()).toBe(3);
+    expect(((await one('MATCH (c:Counter {id: 1}) RETURN c.n')) as { toNumber(): number }).toNumber()).toBe(
+      3,
+    );
   });
 });
 
@@ -301,12 +323,15 @@ describe('paging', () => {
   });
 
   it('discards the rest of a result the client stops reading', async () => {
-    await withSession(async (session) => {
-      const result = session.run('UNWIND range(1, 5000) AS i RETURN i');
-      for await (const record of result) {
-        if (record.get('i').toNumber() === 10) break;
-      }
-      expect((await session.run('RETURN 1 AS x')).records).toHaveLength(1);
-    }, { fetchSize: 50 });
+    await withSession(
+      async (session) => {
+        const result = session.run('UNWIND range(1, 5000) AS i RETURN i');
+        for await (const record of result) {
+          if (record.get('i').toNumber() === 10) break;
+        }
+        expect((await session.run('RETURN 1 AS x')).records).toHaveLength(1);
+      },
+      { fetchSize: 50 },
+    );
   });
 });

@@ -20,10 +20,16 @@ export async function startBolt(config: ServiceConfig = {}, scheme = 'bolt'): Pr
   });
   await service.start();
   const port = service.boltPort as number;
-  const driver = neo4j.driver(`${scheme}://127.0.0.1:${port}`, neo4j.auth.basic('neo4j', 'password-for-tests'), {
-    disableLosslessIntegers: false,
-    logging: process.env.BOLT_DEBUG ? { level: 'debug', logger: (level, message) => console.log(level, message) } : undefined,
-  });
+  const driver = neo4j.driver(
+    `${scheme}://127.0.0.1:${port}`,
+    neo4j.auth.basic('neo4j', 'password-for-tests'),
+    {
+      disableLosslessIntegers: false,
+      logging: process.env.BOLT_DEBUG
+        ? { level: 'debug', logger: (level, message) => console.log(level, message) }
+        : undefined,
+    },
+  );
   return {
     service,
     port,

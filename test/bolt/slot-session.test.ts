@@ -11,14 +11,21 @@ let service: GraphDBService;
 let lease: ExecutionSlotLease;
 
 type Mode = 'read' | 'insert' | 'update' | 'schema';
-function run(query: string, params: Record<string, unknown> = {}, accessMode: Mode = 'schema', inSession = false) {
+function run(
+  query: string,
+  params: Record<string, unknown> = {},
+  accessMode: Mode = 'schema',
+  inSession = false,
+) {
   return runInSessionOnSlot(lease.slot, query, params, { accessMode, inSession });
 }
 
 beforeEach(async () => {
   service = new GraphDBService(new Database(':memory:'), { threadNum: 2 });
   lease = await service.acquireExecutionSlot();
-  await run('CREATE NODE TABLE P(id INT64, d DATE, x DOUBLE, t TIMESTAMP, tz TIMESTAMP_TZ, i INTERVAL, PRIMARY KEY(id))');
+  await run(
+    'CREATE NODE TABLE P(id INT64, d DATE, x DOUBLE, t TIMESTAMP, tz TIMESTAMP_TZ, i INTERVAL, PRIMARY KEY(id))',
+  );
 });
 
 afterEach(async () => {
@@ -28,7 +35,9 @@ afterEach(async () => {
 
 describe('runInSessionOnSlot', () => {
   it('refuses what the access mode does not allow, before it runs', async () => {
-    await expect(run('CREATE (:P {id: 1})', {}, 'read')).rejects.toMatchObject({ code: 'ACCESS_MODE_VIOLATION' });
+    await expect(run('CREATE (:P {id: 1})', {}, 'read')).rejects.toMatchObject({
+      code: 'ACCESS_MODE_VIOLATION',
+    });
     await expect(run('CREATE NODE TABLE Q(id INT64, PRIMARY KEY(id))', {}, 'update')).rejects.toMatchObject({
       code: 'ACCESS_MODE_VIOLATION',
     });
@@ -45,7 +54,14 @@ describe('runInSessionOnSlot', () => {
       i: TypedParameter.interval(14, -3, 3_000_001n),
     });
     const result = await run('MATCH (p:P) RETURN p, p.d, p.x, p.t, p.tz, p.i, 2.5 AS y', {}, 'read');
-    expect(result.types.slice(1)).toEqual(['DATE', 'DOUBLE', 'TIMESTAMP', 'TIMESTAMP_TZ', 'INTERVAL', 'DOUBLE']);
+    expect(result.types.slice(1)).toEqual([
+      'DATE',
+      'DOUBLE',
+      'TIMESTAMP',
+      'TIMESTAMP_TZ',
+      'INTERVAL',
+      'DOUBLE',
+    ]);
     const [node, d, x, t, tz, i, y] = result.rows[0] as unknown[];
     expect(d).toEqual(TypedParameter.date(19000));
     expect(x).toBeInstanceOf(Number);
