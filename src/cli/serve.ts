@@ -8,6 +8,8 @@ import { loadDemo } from './demo.js';
 export interface ServeOptions {
   port: number;
   host: string;
+  /** --bolt-port: serve Bolt too. */
+  boltPort?: number;
   threads: number;
   maxThreads: number;
   autoCompaction: boolean;
@@ -46,6 +48,7 @@ export function serviceConfigOf(options: ServeOptions): ServiceConfig {
   if (options.receiveTimeout !== undefined) config.receiveTimeoutMs = options.receiveTimeout;
   if (options.keepAliveTimeout !== undefined) config.keepAliveTimeoutMs = options.keepAliveTimeout;
   if (options.maxConnections !== undefined) config.maxConnections = options.maxConnections;
+  if (options.boltPort !== undefined) config.boltPort = options.boltPort;
   return config;
 }
 
@@ -76,6 +79,7 @@ export async function runServe(dir: string, options: ServeOptions): Promise<void
           process.stdout.write(`GraphDB service listening on ${url} (${slots} execution slots)\n`);
           process.stdout.write('POST /cypher, GET /schema, GET /status; Ctrl-C to stop\n');
           if (options.console) process.stdout.write(`Web console: ${url}/\n`);
+          if (service.boltUrl) process.stdout.write(`Bolt (Neo4j drivers): ${service.boltUrl}\n`);
         },
       });
     } finally {
