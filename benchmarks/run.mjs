@@ -10,7 +10,7 @@
 // --json FILE also writes the report as JSON
 // --only      workloads (or metric names such as ldbc_is3), plus `engine_point_lookup`,
 //             `differential`, `http` (the http_ceiling benchmark) and `commit` (commit rate);
-//             http_point_read and http_mixed are workloads
+//             http_point_read, http_mixed, bolt_point_read and bolt_mixed are workloads
 // --trials N  trials per workload and system (default 5, 3 with --quick; at least 3)
 // --cache DIR where generated CSVs are kept between runs
 //
@@ -360,7 +360,9 @@ async function runWorkload(name, workload, templates, runDir) {
   const tableCounts = {};
   for (let trial = 1; trial <= trials; trial++) {
     // Alternate which system goes first so neither always runs on a warmer machine.
-    const order = trial % 2 === 1 ? SYSTEMS : [...SYSTEMS].reverse();
+    // A workload of one system only (the Bolt ones: Kùzu has no Bolt server) runs on it alone.
+    const systems = workload.systems ?? SYSTEMS;
+    const order = trial % 2 === 1 ? systems : [...systems].reverse();
     for (const system of order) {
       if (errors[system]) continue;
       let result;
@@ -368,7 +370,7 @@ async function runWorkload(name, workload, templates, runDir) {
         const db = trialDatabase(runDir, templates, workload, system);
         const trialArgs = ['--trial', String(trial)];
         result = workload.http
-          ? await runOverHttp(system, name, db, trialArgs)
+          ? await runOverHttp(system, name, db, trialArgs, workload.bolt === true)
           : await runNode(WORKER, workerArgs(system, name, db, trialArgs));
       } catch (error) {
         result = { error: { code: 'SETUP', message: error.message } };
@@ -413,8 +415,8 @@ async function runWorkload(name, workload, templates, runDir) {
  * One trial of an `http_*` workload: a server process serves `db`, the worker loads it as the
  * load generator (`--url`), then the server stops. A failure of either fails the trial.
  */
-async function runOverHttp(system, name, db, extra) {
-  const server = await startServer(system, db);
+async function runOverHttp(system, name, db, extra, bolt) {
+  const server = await startServer(system, db, bolt);
   if (server.error) return server;
   const result = await runNode(WORKER, workerArgs(system, name, db, [...extra, '--url', server.url]));
   const stopped = await server.stop();
@@ -438,8 +440,9 @@ async function runOverHttp(system, name, db, extra) {
  * to { url, stop() }, where stop() sends SIGTERM and resolves to its last line ({ served }) or
  * { error }; or to { error } when it exits or times out first.
  */
-function startServer(system, db) {
+function startServer(system, db, bolt = false) {
   const argv = ['--system', system, '--db', db, '--connections', String(parallelism)];
+  if (bolt) argv.push('--bolt');
   if (graphdbSnapshot) argv.push('--graphdb', graphdbSnapshot.dir);
   // stdin is a pipe the server watches: should the runner die, the server stops too.
   const child = spawn(process.execPath, [SERVER, ...argv], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });

@@ -361,11 +361,17 @@ const HTTP_TIMING = {
   full: { warmupMs: 1000, durationMs: 2000 },
 };
 const HTTP_NOTE = `${HTTP_CLIENTS} keep-alive clients, POST /cypher`;
+/**
+ * The `bolt` workloads: the same clients and operations over Bolt (neo4j-driver, one session
+ * each) to `graphdb serve --bolt-port`. GraphDB only: Kùzu has no Bolt server.
+ */
+const BOLT_NOTE = `${HTTP_CLIENTS} neo4j-driver sessions over Bolt; GraphDB only`;
 
 /**
  * data: the dataset ('social' or 'ldbc'); the trial's database is a copy of that dataset's
  * loaded template, or a new empty one when `fresh`. metrics: what the workload reports.
- * http: served by a server process and run by the load generator; timing: its windows.
+ * http: served by a server process and run by the load generator; bolt: over Bolt instead of
+ * HTTP; systems: the systems it runs on (default both); timing: its windows.
  */
 export const WORKLOADS = {
   copy: {
@@ -504,6 +510,24 @@ export const WORKLOADS = {
     timing: HTTP_TIMING,
     run: socialTimed('http_mixed', mixedOp, { clients: HTTP_CLIENTS, verify: verifyPersonCount }),
     metrics: { http_mixed: higher('ops/s', `${HTTP_NOTE}; ${WRITE_NOTE}`) },
+  },
+  bolt_point_read: {
+    data: 'social',
+    http: true,
+    bolt: true,
+    systems: ['graphdb'],
+    timing: HTTP_TIMING,
+    run: socialTimed('bolt_point_read', ops('pointName'), { clients: HTTP_CLIENTS }),
+    metrics: { bolt_point_read: higher('ops/s', BOLT_NOTE) },
+  },
+  bolt_mixed: {
+    data: 'social',
+    http: true,
+    bolt: true,
+    systems: ['graphdb'],
+    timing: HTTP_TIMING,
+    run: socialTimed('bolt_mixed', mixedOp, { clients: HTTP_CLIENTS, verify: verifyPersonCount }),
+    metrics: { bolt_mixed: higher('ops/s', `${BOLT_NOTE}; ${WRITE_NOTE}`) },
   },
 };
 
