@@ -220,10 +220,16 @@ int64_t TypedField(Napi::Env env, Napi::Object object, const char* name, int64_t
 }
 
 // A TypedParameter (src/native/addon.ts): a DATE, TIMESTAMP, TIMESTAMP_TZ or INTERVAL given by
-// its parts, for values JavaScript has no type of its own for (a protocol's typed values).
+// its parts, or a DOUBLE whatever its value (a whole number would be an INT64), for values
+// JavaScript has no type of its own for (a protocol's typed values).
 Value TypedParameterToValue(Napi::Env env, Napi::Object object) {
   Napi::Value type_value = object.Get("type");
   std::string type = type_value.IsString() ? type_value.As<Napi::String>().Utf8Value() : "";
+  if (type == "DOUBLE") {
+    Napi::Value value = object.Get("value");
+    if (!value.IsNumber()) throw Napi::TypeError::New(env, "a DOUBLE typed parameter needs a number value");
+    return Value::Double(value.As<Napi::Number>().DoubleValue());
+  }
   constexpr int64_t kInt32Min = INT32_MIN;
   constexpr int64_t kInt32Max = INT32_MAX;
   if (type == "DATE") {
@@ -335,10 +341,6 @@ Value ToValue(Napi::Env env, Napi::Value value, int depth) {
         if (!data.typed_parameter_ctor.IsEmpty() &&
             object.InstanceOf(data.typed_parameter_ctor.Value())) {
           return TypedParameterToValue(env, object);
-        }
-        // A Number object: a DOUBLE even when its value is whole (a protocol's float).
-        if (object.InstanceOf(env.Global().Get("Number").As<Napi::Function>())) {
-          return Value::Double(object.ToNumber().DoubleValue());
         }
         std::string name = ConstructorName(env, value);
         std::string what = name.empty() || name == "Object"

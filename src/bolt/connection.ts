@@ -117,6 +117,8 @@ interface Transaction {
   expired: string | null;
   results: Map<number, ResultSource>;
   nextQid: number;
+  /** Set once its rollback and release began (it runs once, whoever asks again). */
+  ended: Promise<void> | null;
 }
 
 let nextConnectionId = 1;
@@ -683,6 +685,7 @@ export class BoltConnection {
       expired: null,
       results: new Map(),
       nextQid: 0,
+      ended: null,
     };
     try {
       await this.#execute(
@@ -733,8 +736,13 @@ export class BoltConnection {
     return tx.deadline === Number.POSITIVE_INFINITY ? undefined : Math.max(1, tx.deadline - Date.now());
   }
 
-  /** Rolls back the transaction's work and gives its slot back to the pool. */
-  async #releaseTransaction(tx: Transaction): Promise<void> {
+  /** Rolls back the transaction's work and gives its slot back to the pool (once). */
+  #releaseTransaction(tx: Transaction): Promise<void> {
+    tx.ended ??= this.#endLease(tx);
+    return tx.ended;
+  }
+
+  async #endLease(tx: Transaction): Promise<void> {
     for (const result of tx.results.values()) await result.close();
     tx.results.clear();
     if (tx.lease.released) return;

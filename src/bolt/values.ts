@@ -315,6 +315,9 @@ export class ValueWriter {
 
   #temporal(out: Encoder, value: TypedParameter): void {
     switch (value.type) {
+      case 'DOUBLE':
+        out.float(value.value);
+        return;
       case 'DATE':
         out.structHeader(TAG.date, 1);
         out.integer(value.days);
@@ -446,8 +449,9 @@ export function toParameter(value: unknown, dialect: ValueDialect): unknown {
   ) {
     return value;
   }
-  // A whole Float decodes as a Number object (packstream.ts), which the engine takes as DOUBLE.
-  if (typeof value === 'number' || value instanceof Number) return value;
+  if (typeof value === 'number') return value;
+  // A whole Float decodes as a Number object (packstream.ts): a DOUBLE, not an INT64.
+  if (value instanceof Number) return TypedParameter.double(value.valueOf());
   if (value instanceof Uint8Array) return value;
   if (Array.isArray(value)) return value.map((item) => toParameter(item, dialect));
   if (value instanceof Structure) return structureParameter(value, dialect);

@@ -246,24 +246,31 @@ addon.setResultBuilders(packResult, appendCells);
 /**
  * A parameter of a type JavaScript has no value of its own for, given by its parts: DATE (days
  * since 1970-01-01), TIMESTAMP (micros since the epoch, no zone), TIMESTAMP_TZ (micros since
- * the epoch, an instant) or INTERVAL (months, days, micros). The native side reads it
- * (convert.cc, TypedParameterToValue); protocols whose values carry these types (Bolt) use it.
+ * the epoch, an instant), INTERVAL (months, days, micros), or a DOUBLE whose value is whole
+ * (a plain whole number is an INT64). The native side reads it (convert.cc,
+ * TypedParameterToValue); protocols whose values carry these types (Bolt) use it.
  */
 export class TypedParameter {
-  readonly type: 'DATE' | 'TIMESTAMP' | 'TIMESTAMP_TZ' | 'INTERVAL';
+  readonly type: 'DATE' | 'TIMESTAMP' | 'TIMESTAMP_TZ' | 'INTERVAL' | 'DOUBLE';
   readonly months: number;
   readonly days: number;
   readonly micros: bigint;
+  readonly value: number;
 
   /**
    * @internal The native side makes them too (results in typed form, setNextOptions); use the
    * static methods.
    */
-  constructor(type: TypedParameter['type'], months: number, days: number, micros: bigint) {
+  constructor(type: TypedParameter['type'], months: number, days: number, micros: bigint, value = 0) {
     this.type = type;
     this.months = months;
     this.days = days;
     this.micros = micros;
+    this.value = value;
+  }
+
+  static double(value: number): TypedParameter {
+    return new TypedParameter('DOUBLE', 0, 0, 0n, value);
   }
 
   static date(days: number): TypedParameter {

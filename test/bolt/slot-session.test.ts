@@ -48,7 +48,7 @@ describe('runInSessionOnSlot', () => {
   it('takes typed parameters and gives typed values back, in properties too', async () => {
     await run('CREATE (:P {id: 1, d: $d, x: $x, t: $t, tz: $tz, i: $i})', {
       d: TypedParameter.date(19000),
-      x: new Number(2),
+      x: TypedParameter.double(2),
       t: TypedParameter.timestamp(1_700_000_000_123_456n, false),
       tz: TypedParameter.timestamp(-5n, true),
       i: TypedParameter.interval(14, -3, 3_000_001n),
