@@ -567,8 +567,7 @@ export class BoltConnection {
     };
     if (timeoutMs !== undefined) options.timeoutMs = limit > 0 ? Math.min(limit, timeoutMs) : timeoutMs;
     try {
-      const result = await runInSessionOnSlot(lease.slot, query, params, options);
-      return new MaterializedResult(result);
+      return new MaterializedResult(await runInSessionOnSlot(lease.slot, query, params, options));
     } finally {
       this.#cancelStatement = null;
     }

@@ -2,7 +2,8 @@
 // ResultSource: today a materialised QueryResult (MaterializedResult); a streaming cursor that
 // produces rows as they are pulled can implement the same interface.
 
-import type { QueryResult, QuerySummary } from '../core/query-result.js';
+import type { QuerySummary } from '../core/query-result.js';
+import { type PackedResult, summaryOf } from '../native/addon.js';
 
 /** The rows of one statement, handed out a batch at a time. */
 export interface ResultSource {
@@ -22,29 +23,42 @@ export interface ResultSource {
   close(): Promise<void>;
 }
 
-/** A result held whole in memory: the engine ran the statement to its end. */
+/**
+ * A result held whole in memory: the engine ran the statement to its end. It keeps the packed
+ * cells as the engine handed them over and makes the rows of each batch only when it is pulled,
+ * so a large result costs its cells, not an array per row on top.
+ */
 export class MaterializedResult implements ResultSource {
   readonly fields: readonly string[];
   readonly types: readonly string[];
   readonly firstMs: number;
-  #rows: unknown[][];
+  #cells: unknown[];
+  readonly #width: number;
+  readonly #rowCount: number;
   #at = 0;
   readonly #summary: QuerySummary;
 
-  constructor(result: QueryResult) {
-    this.fields = result.columns;
-    this.types = result.types;
-    this.#rows = result.rows;
-    this.#summary = result.summary;
-    this.firstMs = Math.round(result.summary.elapsedMs);
+  constructor(packed: PackedResult) {
+    this.fields = packed[0];
+    this.types = packed[1];
+    this.#cells = packed[2];
+    this.#width = packed[0].length;
+    // Without columns the cells are the (empty) rows themselves.
+    this.#rowCount = this.#width === 0 ? this.#cells.length : this.#cells.length / this.#width;
+    this.#summary = { ...summaryOf(packed, []), rowCount: this.#rowCount };
+    this.firstMs = Math.round(this.#summary.elapsedMs);
   }
 
   next(n: number): Promise<{ rows: unknown[][]; done: boolean }> {
-    const end = Math.min(this.#rows.length, this.#at + n);
-    const rows = this.#at === 0 && end === this.#rows.length ? this.#rows : this.#rows.slice(this.#at, end);
+    const end = Math.min(this.#rowCount, this.#at + n);
+    const rows: unknown[][] = [];
+    const width = this.#width;
+    for (let r = this.#at; r < end; r++) {
+      rows.push(width === 0 ? [] : this.#cells.slice(r * width, (r + 1) * width));
+    }
     this.#at = end;
-    const done = end >= this.#rows.length;
-    if (done) this.#rows = [];
+    const done = end >= this.#rowCount;
+    if (done) this.#cells = [];
     return Promise.resolve({ rows, done });
   }
 
@@ -53,8 +67,8 @@ export class MaterializedResult implements ResultSource {
   }
 
   close(): Promise<void> {
-    this.#rows = [];
-    this.#at = 0;
+    this.#cells = [];
+    this.#at = this.#rowCount;
     return Promise.resolve();
   }
 }

@@ -15,7 +15,7 @@ import {
   type StatementLimits,
   submitControlled,
 } from '../core/statement-control.js';
-import { addon, type NativeConnection, type NativeDatabase } from '../native/addon.js';
+import { addon, type NativeConnection, type NativeDatabase, type PackedResult } from '../native/addon.js';
 
 export interface AcquireExecutionSlotOptions {
   /** Aborting it while the call waits rejects the call with the signal's reason. */
@@ -484,7 +484,9 @@ export interface SessionStatementOptions {
 }
 
 /**
- * @internal Runs one statement with typed parameters (TypedParameter among them) under the
+ * @internal Runs one statement with typed parameters (TypedParameter among them) and resolves
+ * to its packed result in typed form (src/native/addon.ts: `rowsOf` and `summaryOf` read it),
+ * under the
  * service's time and byte limits, in the slot's session (`inSession`: an explicit transaction,
  * BEGIN TRANSACTION ... COMMIT, stays open across statements while the lease is held; call
  * `resetSessionOnSlot` before the lease goes back to the pool) or alone.
@@ -494,7 +496,7 @@ export function runInSessionOnSlot(
   text: string,
   params: Record<string, unknown>,
   options: SessionStatementOptions,
-): Promise<QueryResult> {
+): Promise<PackedResult> {
   const queryOptions = options.timeoutMs === undefined ? undefined : { timeoutMs: options.timeoutMs };
   return runOnSlot(
     slot,
@@ -508,7 +510,7 @@ export function runInSessionOnSlot(
     options.onSubmitted,
     options.accessMode,
     options.inSession,
-  ).then((packed) => new QueryResult(packed));
+  );
 }
 
 /**

@@ -3,6 +3,7 @@
 // resetSessionOnSlot.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../../src/core/database.js';
+import { QueryResult } from '../../src/core/query-result.js';
 import { TypedParameter } from '../../src/native/addon.js';
 import { type ExecutionSlotLease, resetSessionOnSlot, runInSessionOnSlot } from '../../src/service/pool.js';
 import { GraphDBService } from '../../src/service/service.js';
@@ -11,13 +12,13 @@ let service: GraphDBService;
 let lease: ExecutionSlotLease;
 
 type Mode = 'read' | 'insert' | 'update' | 'schema';
-function run(
+async function run(
   query: string,
   params: Record<string, unknown> = {},
   accessMode: Mode = 'schema',
   inSession = false,
 ) {
-  return runInSessionOnSlot(lease.slot, query, params, { accessMode, inSession });
+  return new QueryResult(await runInSessionOnSlot(lease.slot, query, params, { accessMode, inSession }));
 }
 
 beforeEach(async () => {
