@@ -13,9 +13,10 @@
 
 import type { Socket } from 'node:net';
 import { GraphDBError } from '../core/errors.js';
+import { ROLE_MOST_ACCESS, type Role } from '../service/auth.js';
 import {
   type ExecutionSlotLease,
-  resetSessionOnSlot,
+  resetSession,
   runInSessionOnSlot,
   type SessionStatementOptions,
 } from '../service/pool.js';
@@ -46,15 +47,7 @@ export const RESPONSE = { success: 0x70, record: 0x71, ignored: 0x7e, failure: 0
 /** Bolt versions as [major, minor]. */
 export type BoltVersion = readonly [number, number];
 
-export type AccessMode = SessionStatementOptions['accessMode'];
-export type Role = 'reader' | 'writer' | 'admin';
-
-/** The most a role may do (src/service/auth.ts orders them the same way). */
-export const ROLE_MOST_ACCESS: Readonly<Record<Role, AccessMode>> = {
-  reader: 'read',
-  writer: 'update',
-  admin: 'schema',
-};
+export type AccessMode = NonNullable<SessionStatementOptions['accessMode']>;
 
 /** Decides who a HELLO/LOGON is: the token it carries, or undefined for scheme `none`. */
 export type BoltAuthenticate = (token: string | undefined) => { role: Role } | null;
@@ -553,7 +546,7 @@ export class BoltConnection {
     lease: ExecutionSlotLease,
     query: string,
     params: Record<string, unknown>,
-    accessMode: AccessMode,
+    accessMode: AccessMode | undefined,
     inSession: boolean,
     timeoutMs: number | undefined,
   ): Promise<ResultSource> {
@@ -687,11 +680,12 @@ export class BoltConnection {
       ended: null,
     };
     try {
+      // Transaction statements run with no access mode (a mode refuses them in a session).
       await this.#execute(
         lease,
         readOnly ? 'BEGIN TRANSACTION READ ONLY' : 'BEGIN TRANSACTION',
         {},
-        'read',
+        undefined,
         true,
         timeout,
       );
@@ -711,7 +705,7 @@ export class BoltConnection {
     this.#expectState(request, 'TX_READY', 'TX_STREAMING');
     try {
       this.#checkExpired(tx);
-      await this.#execute(tx.lease, commit ? 'COMMIT' : 'ROLLBACK', {}, 'read', true, undefined);
+      await this.#execute(tx.lease, commit ? 'COMMIT' : 'ROLLBACK', {}, undefined, true, undefined);
     } finally {
       this.#tx = null;
       await this.#releaseTransaction(tx);
@@ -746,7 +740,7 @@ export class BoltConnection {
     tx.results.clear();
     if (tx.lease.released) return;
     try {
-      await resetSessionOnSlot(tx.lease.slot);
+      await resetSession(tx.lease.slot);
     } catch {
       // The service is closing: the slot goes with it.
     }

@@ -25,6 +25,8 @@ export const NEO4J_CODE: Readonly<Record<ErrorCode, string>> = {
   // A write-write conflict: retrying the transaction succeeds once the other one is done.
   TX_CONFLICT: 'Neo.TransientError.Transaction.Outdated',
   QUERY_TIMEOUT: 'Neo.ClientError.Transaction.TransactionTimedOut',
+  // The client's role does not allow it (a write of a reader, files without importDir...).
+  FORBIDDEN: 'Neo.ClientError.Security.Forbidden',
   // Over Bolt a statement is cancelled when the service stops (a RESET's is answered IGNORED).
   QUERY_CANCELLED: 'Neo.TransientError.General.DatabaseUnavailable',
   RESOURCE_LIMIT: 'Neo.ClientError.Statement.ExecutionFailed',

@@ -3,6 +3,7 @@
 // ServiceConfig.boltPort is set (docs/bolt.md).
 
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import type { ExecutionSlotLease } from '../service/pool.js';
 import {
   type BoltAuthenticate,
@@ -55,8 +56,14 @@ export interface BoltServerOptions {
   /** Largest message accepted (bytes, after dechunking). */
   maxMessageBytes: number;
   idleTransactionTimeoutMs: number;
-  /** Explicit transactions open at once (each holds an execution slot). */
-  maxTransactions: number;
+  /**
+   * Takes a place for an explicit transaction (each holds an execution slot); false when as
+   * many are open as the service allows. `closeTransaction` gives it back.
+   */
+  openTransaction(): boolean;
+  closeTransaction(): void;
+  /** Serve over TLS (bolt+s://) with this certificate and key. */
+  tls?: { cert: string | Buffer; key: string | Buffer; passphrase?: string } | null;
   slotWaitMs: number | undefined;
   queryTimeoutMs: number;
   authenticate: BoltAuthenticate | null;
@@ -70,7 +77,6 @@ export class BoltServer {
   readonly #connections = new Set<BoltConnection>();
   /** Sockets still shaking hands. */
   readonly #handshaking = new Set<Socket>();
-  #transactions = 0;
   #stopping = false;
   #closedAll: (() => void) | null = null;
 
@@ -90,7 +96,10 @@ export class BoltServer {
 
   /** Binds host:port; resolves to the bound port. */
   async listen(): Promise<number> {
-    const server = createServer({ noDelay: true }, (socket) => this.#accept(socket));
+    const tlsOptions = this.#options.tls;
+    const server: Server = tlsOptions
+      ? createTlsServer({ ...tlsOptions, noDelay: true }, (socket) => this.#accept(socket))
+      : createServer({ noDelay: true }, (socket) => this.#accept(socket));
     server.maxConnections = this.#options.maxConnections;
     await new Promise<void>((resolve, reject) => {
       const onError = (error: Error) => {
@@ -197,14 +206,8 @@ export class BoltServer {
       get stopping() {
         return server.#stopping;
       },
-      openTransaction() {
-        if (server.#transactions >= options.maxTransactions) return false;
-        server.#transactions++;
-        return true;
-      },
-      closeTransaction() {
-        server.#transactions--;
-      },
+      openTransaction: options.openTransaction,
+      closeTransaction: options.closeTransaction,
       authenticated() {
         socket.setTimeout(0);
       },

@@ -8,7 +8,7 @@
 // its token. A statement that ran inline (a short read: a value instead of a promise) was over
 // before anything could stop it and needs none of this.
 
-import type { NativeConnection } from '../native/addon.js';
+import type { AccessModeName, NativeConnection } from '../native/addon.js';
 import { GraphDBError } from './errors.js';
 
 export interface QueryOptions {
@@ -64,7 +64,7 @@ export interface StatementControl {
    * The access mode the statement may use (a protocol's session on a pooled slot); the text
    * must then hold exactly one statement. Undefined: anything.
    */
-  accessMode?: 'read' | 'insert' | 'update' | 'schema';
+  accessMode?: AccessModeName;
   /** False: the statement runs without its connection's session (default true). */
   inSession?: boolean;
   /**

@@ -5,7 +5,8 @@ import { type ErrorCode, GraphDBError } from '../core/errors.js';
 
 /**
  * The engine's codes plus the HTTP layer's own: unknown path, wrong method, oversize body, a
- * body that is not JSON by its Content-Type, a Host or an Origin the service does not answer.
+ * body that is not JSON by its Content-Type, a Host or an Origin the service does not answer,
+ * an explicit transaction that is not (or no longer) open.
  */
 export type HttpErrorCode =
   | ErrorCode
@@ -14,7 +15,9 @@ export type HttpErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'HOST_NOT_ALLOWED'
-  | 'ORIGIN_NOT_ALLOWED';
+  | 'ORIGIN_NOT_ALLOWED'
+  | 'UNAUTHORIZED'
+  | 'TX_NOT_FOUND';
 
 export const HTTP_STATUS: Readonly<Record<HttpErrorCode, number>> = {
   INVALID_REQUEST: 400,
@@ -29,6 +32,9 @@ export const HTTP_STATUS: Readonly<Record<HttpErrorCode, number>> = {
   // the service stops.
   QUERY_CANCELLED: 503,
   RESOURCE_LIMIT: 400,
+  // The client's role does not allow what it asked (docs/security.md), or the statement names a
+  // file the service does not let it touch.
+  FORBIDDEN: 403,
   NOT_SUPPORTED: 501,
   SERVICE_UNAVAILABLE: 503,
   // Programmatic codes: over HTTP a closed slot means the service is closing.
@@ -43,6 +49,8 @@ export const HTTP_STATUS: Readonly<Record<HttpErrorCode, number>> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   HOST_NOT_ALLOWED: 403,
   ORIGIN_NOT_ALLOWED: 403,
+  UNAUTHORIZED: 401,
+  TX_NOT_FOUND: 404,
 };
 
 /**

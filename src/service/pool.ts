@@ -15,7 +15,23 @@ import {
   type StatementLimits,
   submitControlled,
 } from '../core/statement-control.js';
-import { addon, type NativeConnection, type NativeDatabase, type PackedResult } from '../native/addon.js';
+import {
+  type AccessModeName,
+  addon,
+  type NativeConnection,
+  type NativeDatabase,
+  type PackedResult,
+} from '../native/addon.js';
+import { ROLE_MOST_ACCESS, type Role } from './auth.js';
+
+/** Options of `ExecutionSlot.executeTransactionalRequest`. */
+export interface RequestOptions extends QueryOptions {
+  /**
+   * The role of the client the request comes from (ServiceConfig.auth): the access modes it may
+   * use are capped by it, and more is FORBIDDEN. Default: no cap.
+   */
+  role?: Role;
+}
 
 export interface AcquireExecutionSlotOptions {
   /** Aborting it while the call waits rejects the call with the signal's reason. */
@@ -77,6 +93,7 @@ let poolClosed: (pool: TpExecutionSlotPool) => boolean;
 let queryTimeoutOf: (pool: TpExecutionSlotPool) => number;
 let limitsOf: (pool: TpExecutionSlotPool) => StatementLimits;
 let enqueue: (pool: TpExecutionSlotPool) => WaitTicket;
+let nativeOf: (slot: ExecutionSlot) => NativeConnection;
 
 /**
  * A leased execution slot. It is valid while the lease that handed it out is held; it runs one
@@ -91,6 +108,7 @@ export class ExecutionSlot {
     newSlot = (pool, entry, lease) => new ExecutionSlot(pool, entry, lease);
     runOnSlot = (slot, work, counts, options, onSubmitted, accessMode, inSession) =>
       slot.#run(work, counts, options, onSubmitted, accessMode, inSession);
+    nativeOf = (slot) => slot.#entry.native;
   }
 
   /** @internal Slots are handed out by `ExecutionSlotLease.slot`. */
@@ -121,15 +139,25 @@ export class ExecutionSlot {
    * QUERY_SYNTAX, ...), SLOT_BUSY while another statement runs on this slot,
    * CONNECTION_CLOSED after the lease was released, SERVICE_UNAVAILABLE after the service
    * was closed; QUERY_TIMEOUT past `options.timeoutMs` (default: the service's
-   * `queryTimeoutMs`) and QUERY_CANCELLED when `options.signal` aborts, as `Connection.query`.
+   * `queryTimeoutMs`) and QUERY_CANCELLED when `options.signal` aborts, as `Connection.query`;
+   * FORBIDDEN when `options.role` does not allow the access mode the request needs.
    */
-  async executeTransactionalRequest(json: string, options?: QueryOptions): Promise<QueryResult> {
+  async executeTransactionalRequest(json: string, options?: RequestOptions): Promise<QueryResult> {
     if (typeof json !== 'string') {
       throw new TypeError(
         `the query request must be a JSON string, got ${json === null ? 'null' : typeof json}`,
       );
     }
-    const raw = await this.#run((native) => native.executeTransactionalRequest(json, false), true, options);
+    const { role, ...queryOptions } = options ?? {};
+    if (role !== undefined && !Object.hasOwn(ROLE_MOST_ACCESS, role)) {
+      throw new TypeError(`request option role must be 'reader', 'writer' or 'admin', got ${String(role)}`);
+    }
+    const most = role === undefined ? 'schema' : ROLE_MOST_ACCESS[role];
+    const raw = await this.#run(
+      (native) => native.executeTransactionalRequest(json, false, false, most),
+      true,
+      options === undefined ? undefined : queryOptions,
+    );
     return new QueryResult(raw);
   }
 
@@ -242,6 +270,12 @@ export class ExecutionSlotLease implements Disposable {
 }
 
 /**
+ * Which of the server's files statements on the pool's slots may name (COPY, LOAD FROM): none,
+ * or those inside `root` (absolute, symlinks resolved; relative paths start there).
+ */
+export type FileAccess = { mode: 'none' } | { mode: 'within'; root: string };
+
+/**
  * The fixed set of execution slots a GraphDBService schedules TP queries on. Created by the
  * service; clients lease slots through `service.acquireExecutionSlot()`.
  */
@@ -274,13 +308,18 @@ export class TpExecutionSlotPool {
     size: number,
     queryTimeoutMs = 0,
     limits: StatementLimits = { maxResultBytes: 0, maxMemoryBytes: 0 },
+    files: FileAccess = { mode: 'none' },
   ) {
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`pool size must be >= 1, got ${size}`);
     this.#queryTimeoutMs = queryTimeoutMs;
     this.#limits = limits;
     const entries: SlotEntry[] = [];
     try {
-      for (let i = 0; i < size; i++) entries.push(new SlotEntry(i, new addon.NativeConnection(db)));
+      for (let i = 0; i < size; i++) {
+        const native = new addon.NativeConnection(db);
+        entries.push(new SlotEntry(i, native));
+        native.setFileAccess(files.mode, files.mode === 'within' ? files.root : undefined);
+      }
     } catch (error) {
       for (const entry of entries) entry.native.close();
       throw error;
@@ -448,14 +487,68 @@ export function executeRequestAsJson(
   slot: ExecutionSlot,
   json: string,
   onSubmitted?: (cancel: () => void) => void,
+  inTransaction = false,
+  mostAccess: AccessModeName = 'schema',
 ): Promise<string> {
   return runOnSlot(
     slot,
-    (native) => native.executeTransactionalRequest(json, true),
+    (native) => native.executeTransactionalRequest(json, true, inTransaction, mostAccess),
     true,
     undefined,
     onSubmitted,
   );
+}
+
+/**
+ * @internal Opens a result stream of a JSON query request on the slot (in its session's
+ * explicit transaction when `inTransaction`); resolves to the header line. The service's time
+ * limit covers the whole stream; `onSubmitted` receives a function that stops it at any point.
+ */
+export function openStreamOnSlot(
+  slot: ExecutionSlot,
+  json: string,
+  inTransaction: boolean,
+  mostAccess: AccessModeName,
+  onSubmitted: (cancel: () => void) => void,
+): Promise<string> {
+  return runOnSlot(
+    slot,
+    (native) => native.openCursorRequest(json, inTransaction, mostAccess),
+    true,
+    undefined,
+    onSubmitted,
+  );
+}
+
+/** @internal The next batch of the slot's open stream as JSON lines, and whether it is the last. */
+export function fetchStreamOnSlot(slot: ExecutionSlot, maxRows: number): Promise<[string, boolean]> {
+  return runOnSlot(slot, (native) => native.fetch(maxRows, true), false);
+}
+
+/**
+ * @internal Stops and closes the slot's open stream, if any, even while a fetch runs (it then
+ * rejects with QUERY_CANCELLED).
+ */
+export function closeStreamOnSlot(slot: ExecutionSlot): Promise<void> {
+  return nativeOf(slot).closeCursor();
+}
+
+/** @internal Runs a statement (BEGIN, COMMIT ...) in the slot's own session. */
+export function runInSession(slot: ExecutionSlot, text: string): Promise<void> {
+  return runOnSlot(slot, (native) => Promise.resolve(native.query(text)), true).then(() => undefined);
+}
+
+/**
+ * @internal Rolls back the slot's session transaction, closes its stream and resets its
+ * settings: the slot goes back to the pool as it came.
+ */
+export function resetSession(slot: ExecutionSlot): Promise<void> {
+  return nativeOf(slot).resetSession();
+}
+
+/** @internal Whether the slot's session has an explicit transaction open. */
+export function sessionInTransaction(slot: ExecutionSlot): boolean {
+  return nativeOf(slot).inTransaction;
 }
 
 /** @internal Compacts the database on the slot's native thread. */
@@ -470,8 +563,12 @@ export function schemaOnSlot(slot: ExecutionSlot): Promise<string> {
 
 /** @internal How a protocol session (Bolt) runs a statement on its leased slot. */
 export interface SessionStatementOptions {
-  /** The access mode the statement may use; the text must then hold one statement. */
-  accessMode: 'read' | 'insert' | 'update' | 'schema';
+  /**
+   * The access mode the statement may use; the text must then hold one statement, and not a
+   * transaction statement. Undefined: anything (how BEGIN TRANSACTION, COMMIT and ROLLBACK
+   * run in the session).
+   */
+  accessMode: AccessModeName | undefined;
   /** Lowers the service's time limit for this statement (ms). */
   timeoutMs?: number;
   /** Receives a function that cancels the statement (QUERY_CANCELLED) once it is submitted. */
@@ -489,7 +586,7 @@ export interface SessionStatementOptions {
  * under the
  * service's time and byte limits, in the slot's session (`inSession`: an explicit transaction,
  * BEGIN TRANSACTION ... COMMIT, stays open across statements while the lease is held; call
- * `resetSessionOnSlot` before the lease goes back to the pool) or alone.
+ * `resetSession` before the lease goes back to the pool) or alone.
  */
 export function runInSessionOnSlot(
   slot: ExecutionSlot,
@@ -511,12 +608,4 @@ export function runInSessionOnSlot(
     options.accessMode,
     options.inSession,
   );
-}
-
-/**
- * @internal Rolls back the slot session's open transaction and restores its settings, so that
- * the next lease of the slot starts from a new session.
- */
-export function resetSessionOnSlot(slot: ExecutionSlot): Promise<void> {
-  return runOnSlot(slot, (native) => native.resetSession(), false).then(() => undefined);
 }

@@ -2,8 +2,11 @@
 // It takes a Database over (closing its embedded connections), owns a fixed pool of execution
 // slots, serves them over HTTP (src/server/app.ts) and runs background auto-compaction.
 
+import { realpathSync, statSync } from 'node:fs';
 import type { IncomingMessage, Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { createSecureContext } from 'node:tls';
 import { createAdaptorServer } from '@hono/node-server';
 import type { BoltAuthenticate } from '../bolt/connection.js';
 import { BoltServer } from '../bolt/server.js';
@@ -13,12 +16,15 @@ import type { StatementLimits } from '../core/statement-control.js';
 import { type AccessPolicy, resolveAccessPolicy } from '../server/access.js';
 import { createApp } from '../server/app.js';
 import { VERSION } from '../version.js';
+import { type AuthConfig, type Authenticator, isLoopbackHost, resolveAuth } from './auth.js';
 import {
   type AcquireExecutionSlotOptions,
   compactOnSlot,
   type ExecutionSlotLease,
+  type FileAccess,
   TpExecutionSlotPool,
 } from './pool.js';
+import { TransactionRegistry } from './transactions.js';
 
 /** Configuration of a GraphDBService (all fields optional). */
 export interface ServiceConfig {
@@ -82,22 +88,50 @@ export interface ServiceConfig {
   /** Most connections open at once; more are closed as they arrive. Default 1024. */
   maxConnections?: number;
   /**
+   * How long an explicit HTTP transaction (`POST /tx`) may stay idle (no request running in
+   * it) before it is rolled back and its id forgotten. Default 30000 ms.
+   */
+  txIdleTimeoutMs?: number;
+  /**
+   * Most explicit HTTP transactions open at once (each holds an execution slot); more get 503.
+   * From 0 to the slot count minus one, so that transactions never hold every slot. Default:
+   * half the slots (rounded down).
+   */
+  maxOpenTransactions?: number;
+  /**
+   * Bearer tokens with roles (docs/security.md): every request but `GET /status` then needs
+   * `Authorization: Bearer <token>` (401 without, 403 when the role does not allow it).
+   * Without it any client that reaches the port may do anything, which the service allows on a
+   * loopback address only, unless `insecure`.
+   */
+  auth?: AuthConfig;
+  /** Serve without `auth` on an address other machines can reach. Default false. */
+  insecure?: boolean;
+  /**
+   * The folder whose files statements may read and write (COPY FROM, COPY TO, LOAD FROM), for
+   * the admin role in `schema` access mode; paths are resolved (relative ones from this
+   * folder, symlinks followed) and must stay inside it. Without it such statements get 403
+   * FORBIDDEN. It must exist.
+   */
+  importDir?: string;
+  /** Serve HTTPS: the PEM certificate (chain) and private key, as for `https.createServer`. */
+  tls?: TlsConfig;
+  /**
    * Port of the Bolt server (docs/bolt.md), on `hostStr`; 0 picks a free port. Default: no
-   * Bolt server. Its messages are bounded by `maxBodyBytes`, its connections by
-   * `maxConnections` and the handshake by `headersTimeoutMs`.
+   * Bolt server. Its clients log in with the tokens of `auth`; its transactions count against
+   * `maxOpenTransactions` and roll back after `txIdleTimeoutMs` idle; its messages are bounded
+   * by `maxBodyBytes`, its connections by `maxConnections`, the handshake by `headersTimeoutMs`;
+   * with `tls` it speaks TLS.
    */
   boltPort?: number;
-  /**
-   * Longest an explicit Bolt transaction may stay idle (no request from its client) while it
-   * holds an execution slot; past it the transaction is rolled back. Default 30000 ms.
-   */
-  boltTransactionIdleTimeoutMs?: number;
-  /**
-   * Decides who a Bolt client is from the token of its HELLO/LOGON (the credentials of the
-   * `basic` and `bearer` schemes; undefined for `none`): its role, or null to refuse it.
-   * Default: every client is admin.
-   */
-  boltAuthenticate?: BoltAuthenticate;
+}
+
+/** The HTTPS settings of a service. */
+export interface TlsConfig {
+  cert: string | Buffer;
+  key: string | Buffer;
+  /** The key's passphrase, when it is encrypted. */
+  passphrase?: string;
 }
 
 export interface RunOptions {
@@ -128,7 +162,7 @@ const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 const DEFAULT_RECEIVE_TIMEOUT_MS = 30_000;
 const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5000;
 const DEFAULT_MAX_CONNECTIONS = 1024;
-const DEFAULT_BOLT_IDLE_TRANSACTION_MS = 30_000;
+const DEFAULT_TX_IDLE_TIMEOUT_MS = 30_000;
 const MAX_INT32 = 2 ** 31 - 1;
 /** The service counts as idle once no slot was leased or released for this long. */
 const COMPACTION_IDLE_MS = 250;
@@ -148,6 +182,10 @@ export interface ServiceRuntime {
   readonly limits: ServiceLimits;
   /** Which Host names and Origins requests may carry. */
   readonly access: AccessPolicy;
+  /** The tokens requests must carry; null: none needed. */
+  readonly auth: Authenticator | null;
+  /** The explicit transactions open over HTTP. */
+  readonly transactions: TransactionRegistry;
   /** False once the service is stopping or closed: new requests get 503. */
   readonly accepting: boolean;
   readonly stopping: boolean;
@@ -180,9 +218,13 @@ const FIELDS = new Set([
   'receiveTimeoutMs',
   'keepAliveTimeoutMs',
   'maxConnections',
+  'auth',
+  'insecure',
+  'importDir',
+  'tls',
+  'txIdleTimeoutMs',
+  'maxOpenTransactions',
   'boltPort',
-  'boltTransactionIdleTimeoutMs',
-  'boltAuthenticate',
 ]);
 
 function describe(value: unknown): string {
@@ -224,14 +266,13 @@ interface ResolvedConfig {
   limits: ServiceLimits;
   access: AccessPolicy;
   connections: ConnectionLimits;
-  bolt: BoltSettings | null;
-}
-
-/** The Bolt server's settings (ServiceConfig), when it has one. */
-interface BoltSettings {
-  port: number;
-  idleTransactionTimeoutMs: number;
-  authenticate: BoltAuthenticate | null;
+  auth: Authenticator | null;
+  files: FileAccess;
+  tls: TlsConfig | null;
+  txIdleTimeoutMs: number;
+  maxOpenTransactions: number;
+  /** The Bolt server's port (ServiceConfig.boltPort), when it has one. */
+  boltPort: number | null;
 }
 
 /** How long clients may take and how many connections they may hold (ServiceConfig). */
@@ -254,6 +295,17 @@ function resolveConfig(config: ServiceConfig, maxThreadNum: number): ResolvedCon
   if (typeof host !== 'string' || host.length === 0) {
     throw new TypeError(`ServiceConfig.hostStr must be a non-empty string, got ${describe(host)}`);
   }
+  const auth = resolveAuth(config.auth);
+  if (config.insecure !== undefined && typeof config.insecure !== 'boolean') {
+    throw new TypeError(`ServiceConfig.insecure must be a boolean, got ${describe(config.insecure)}`);
+  }
+  if (!auth && !config.insecure && !isLoopbackHost(host)) {
+    throw new RangeError(
+      `ServiceConfig.hostStr ${JSON.stringify(host)} can be reached from other machines, and the service has no authentication: give it tokens (ServiceConfig.auth, --auth-file or GRAPHDB_TOKEN), or set insecure: true (--insecure) to serve it open anyway`,
+    );
+  }
+  const files = resolveImportDir(config.importDir);
+  const tls = resolveTls(config.tls);
   const threadNum = integerField(config, 'threadNum', 0, maxThreadNum, 0);
   const autoCompaction = config.autoCompaction ?? true;
   if (typeof autoCompaction !== 'boolean') {
@@ -324,29 +376,22 @@ function resolveConfig(config: ServiceConfig, maxThreadNum: number): ResolvedCon
     ),
     maxConnections: integerField(config, 'maxConnections', 1, MAX_INT32, DEFAULT_MAX_CONNECTIONS),
   };
-  let bolt: BoltSettings | null = null;
-  if (config.boltPort !== undefined) {
-    const authenticate = config.boltAuthenticate ?? null;
-    if (authenticate !== null && typeof authenticate !== 'function') {
-      throw new TypeError(`ServiceConfig.boltAuthenticate must be a function, got ${describe(authenticate)}`);
-    }
-    bolt = {
-      port: integerField(config, 'boltPort', 0, 65535, 0),
-      idleTransactionTimeoutMs: integerField(
-        config,
-        'boltTransactionIdleTimeoutMs',
-        1,
-        MAX_INT32,
-        DEFAULT_BOLT_IDLE_TRANSACTION_MS,
-      ),
-      authenticate,
-    };
-  }
+  const boltPort = config.boltPort === undefined ? null : integerField(config, 'boltPort', 0, 65535, 0);
+  const txIdleTimeoutMs = integerField(config, 'txIdleTimeoutMs', 1, MAX_INT32, DEFAULT_TX_IDLE_TIMEOUT_MS);
+  const maxOpenTransactions = integerField(
+    config,
+    'maxOpenTransactions',
+    0,
+    poolSize - 1,
+    Math.floor(poolSize / 2),
+  );
   return {
-    bolt,
+    boltPort,
     port,
     host,
     poolSize,
+    txIdleTimeoutMs,
+    maxOpenTransactions,
     autoCompaction,
     stopTimeoutMs,
     queryTimeoutMs,
@@ -354,9 +399,61 @@ function resolveConfig(config: ServiceConfig, maxThreadNum: number): ResolvedCon
     compactionIntervalMs,
     compactionMinWrites,
     limits: { maxBodyBytes, maxWaiting, requestTimeoutMs },
-    access: resolveAccessPolicy(host, config.allowedHosts, config.corsOrigins),
+    access: resolveAccessPolicy(host, config.allowedHosts, config.corsOrigins, tls ? 'https' : 'http'),
     connections,
+    auth,
+    files,
+    tls,
   };
+}
+
+function resolveImportDir(value: unknown): FileAccess {
+  if (value === undefined) return { mode: 'none' };
+  if (typeof value !== 'string' || value.length === 0 || value.includes('\0')) {
+    throw new TypeError(`ServiceConfig.importDir must be a folder's path, got ${describe(value)}`);
+  }
+  let root: string;
+  try {
+    root = realpathSync(value);
+  } catch (error) {
+    throw new RangeError(
+      `ServiceConfig.importDir ${JSON.stringify(value)} cannot be resolved: ${errorMessage(error)}`,
+    );
+  }
+  if (!statSync(root).isDirectory()) {
+    throw new RangeError(`ServiceConfig.importDir ${JSON.stringify(value)} is not a folder`);
+  }
+  return { mode: 'within', root };
+}
+
+function resolveTls(value: unknown): TlsConfig | null {
+  if (value === undefined) return null;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new TypeError('ServiceConfig.tls must be an object { cert, key, passphrase? }');
+  }
+  const { cert, key, passphrase } = value as TlsConfig;
+  for (const name of Object.keys(value)) {
+    if (name !== 'cert' && name !== 'key' && name !== 'passphrase') {
+      throw new TypeError(`ServiceConfig.tls has an unknown field '${name}'`);
+    }
+  }
+  const pem = (field: string, v: unknown) => {
+    if (!(typeof v === 'string' || Buffer.isBuffer(v)) || v.length === 0) {
+      throw new TypeError(`ServiceConfig.tls.${field} must be a PEM string or Buffer`);
+    }
+  };
+  pem('cert', cert);
+  pem('key', key);
+  if (passphrase !== undefined && typeof passphrase !== 'string') {
+    throw new TypeError('ServiceConfig.tls.passphrase must be a string');
+  }
+  // A wrong certificate or key fails now, not at the first connection.
+  try {
+    createSecureContext({ cert, key, passphrase });
+  } catch (error) {
+    throw new TypeError(`ServiceConfig.tls: the certificate or key is not usable: ${errorMessage(error)}`);
+  }
+  return { cert, key, passphrase };
 }
 
 /**
@@ -365,10 +462,14 @@ function resolveConfig(config: ServiceConfig, maxThreadNum: number): ResolvedCon
  * the headers' time from its start (socket timeout, cleared when its first request arrives;
  * Node then runs the keep-alive timeout between requests).
  */
-function limitConnections(server: Server, limits: ConnectionLimits): void {
+function limitConnections(server: Server, limits: ConnectionLimits, secure: boolean): void {
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   server.maxConnections = limits.maxConnections;
-  server.on('connection', (socket: Socket) => socket.setTimeout(limits.headersTimeoutMs));
+  // Over TLS the HTTP layer sees the TLS socket once the handshake is done (bounded by
+  // handshakeTimeout); the timeout goes on that socket, whose 'timeout' the server handles.
+  server.on(secure ? 'secureConnection' : 'connection', (socket: Socket) =>
+    socket.setTimeout(limits.headersTimeoutMs),
+  );
   server.on('request', (request: IncomingMessage) => request.socket.setTimeout(0));
 }
 
@@ -377,12 +478,21 @@ function connectionsCheckingInterval(limits: ConnectionLimits): number {
   return Math.min(1000, Math.max(10, Math.floor(limits.headersTimeoutMs / 4)));
 }
 
-function formatUrl(host: string, port: number): string {
-  return host.includes(':') ? `http://[${host}]:${port}` : `http://${host}:${port}`;
+function formatUrl(host: string, port: number, scheme = 'http'): string {
+  return host.includes(':') ? `${scheme}://[${host}]:${port}` : `${scheme}://${host}:${port}`;
 }
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Bolt's login by the service's tokens: the credentials are the token; none is refused. */
+function boltAuthenticate(auth: Authenticator): BoltAuthenticate {
+  return (token) => {
+    if (token === undefined) return null;
+    const verdict = auth.authenticateToken(token);
+    return 'role' in verdict ? { role: verdict.role } : null;
+  };
 }
 
 let runtimeOf: (service: GraphDBService) => ServiceRuntime;
@@ -420,6 +530,7 @@ export class GraphDBService implements AsyncDisposable {
   #compactionFailures = 0;
   #compactionRetryAt = 0;
   readonly #runtime: ServiceRuntime;
+  readonly #transactions: TransactionRegistry;
 
   static {
     runtimeOf = (service) => service.#runtime;
@@ -452,6 +563,7 @@ export class GraphDBService implements AsyncDisposable {
       resolved.poolSize,
       resolved.queryTimeoutMs,
       resolved.statementLimits,
+      resolved.files,
     );
     for (const connection of [...state.connections]) connection.close();
     state.owner = this;
@@ -460,12 +572,15 @@ export class GraphDBService implements AsyncDisposable {
     this.#resolved = resolved;
 
     const service = this;
+    this.#transactions = new TransactionRegistry(resolved.txIdleTimeoutMs, resolved.maxOpenTransactions);
     this.#runtime = {
+      transactions: this.#transactions,
       get pool() {
         return service.#pool;
       },
       limits: resolved.limits,
       access: resolved.access,
+      auth: resolved.auth,
       get accepting() {
         return service.#pool !== null && service.#phase !== 'stopping';
       },
@@ -647,18 +762,29 @@ export class GraphDBService implements AsyncDisposable {
   }
 
   async #listen(): Promise<string> {
-    const { host, port, connections } = this.#resolved;
+    const { host, port, connections, tls } = this.#resolved;
     const app = createApp(this);
-    const server = createAdaptorServer({
-      fetch: app.fetch,
-      hostname: host,
-      serverOptions: {
-        headersTimeout: connections.headersTimeoutMs,
-        requestTimeout: connections.receiveTimeoutMs,
-        connectionsCheckingInterval: connectionsCheckingInterval(connections),
-      },
-    }) as Server;
-    limitConnections(server, connections);
+    const serverOptions = {
+      headersTimeout: connections.headersTimeoutMs,
+      requestTimeout: connections.receiveTimeoutMs,
+      connectionsCheckingInterval: connectionsCheckingInterval(connections),
+    };
+    const server = (
+      tls
+        ? createAdaptorServer({
+            fetch: app.fetch,
+            hostname: host,
+            createServer: createHttpsServer,
+            serverOptions: {
+              ...serverOptions,
+              ...tls,
+              // The handshake counts against the time to send the headers.
+              handshakeTimeout: connections.headersTimeoutMs,
+            },
+          })
+        : createAdaptorServer({ fetch: app.fetch, hostname: host, serverOptions })
+    ) as Server;
+    limitConnections(server, connections, tls !== null);
     try {
       await new Promise<void>((resolve, reject) => {
         const onError = (error: NodeJS.ErrnoException) => {
@@ -684,9 +810,9 @@ export class GraphDBService implements AsyncDisposable {
     server.on('error', (error) => {
       process.stderr.write(`graphdb: HTTP server error: ${errorMessage(error)}\n`);
     });
-    if (this.#resolved.bolt) {
+    if (this.#resolved.boltPort !== null) {
       try {
-        this.#bolt = await this.#listenBolt(this.#resolved.bolt);
+        this.#bolt = await this.#listenBolt(this.#resolved.boltPort);
       } catch (error) {
         await new Promise<void>((resolve) => server.close(() => resolve()));
         this.#phase = this.#pool ? 'initialized' : 'closed';
@@ -695,7 +821,7 @@ export class GraphDBService implements AsyncDisposable {
     }
     const address = server.address() as AddressInfo;
     this.#server = server;
-    this.#url = formatUrl(host, address.port);
+    this.#url = formatUrl(host, address.port, tls ? 'https' : 'http');
     this.#startedAt = Date.now();
     let resolveEnded!: () => void;
     const promise = new Promise<void>((resolve) => {
@@ -703,25 +829,32 @@ export class GraphDBService implements AsyncDisposable {
     });
     this.#runEnded = { promise, resolve: resolveEnded };
     this.#phase = 'running';
+    this.#transactions.reopen();
     if (this.#resolved.autoCompaction) this.#startCompaction();
     return this.#url;
   }
 
-  /** Starts the Bolt server (src/bolt/server.ts) on the service's host. */
-  async #listenBolt(settings: BoltSettings): Promise<BoltServer> {
-    const { host, connections, limits, poolSize, queryTimeoutMs } = this.#resolved;
+  /**
+   * Starts the Bolt server (src/bolt/server.ts) on the service's host, with TLS when the
+   * service has it. Its clients log in with the tokens of `auth`, and its explicit transactions
+   * count against `maxOpenTransactions` with the HTTP ones.
+   */
+  async #listenBolt(port: number): Promise<BoltServer> {
+    const { host, connections, limits, queryTimeoutMs, auth, tls, txIdleTimeoutMs } = this.#resolved;
+    const transactions = this.#transactions;
     const bolt = new BoltServer({
       host,
-      port: settings.port,
+      port,
+      tls,
       maxConnections: connections.maxConnections,
       handshakeTimeoutMs: connections.headersTimeoutMs,
       maxMessageBytes: limits.maxBodyBytes,
-      idleTransactionTimeoutMs: settings.idleTransactionTimeoutMs,
-      // One slot is always left to auto-commit statements (with more than one).
-      maxTransactions: Math.max(1, poolSize - 1),
+      idleTransactionTimeoutMs: txIdleTimeoutMs,
+      openTransaction: () => transactions.reserve(),
+      closeTransaction: () => transactions.unreserve(),
       slotWaitMs: limits.requestTimeoutMs,
       queryTimeoutMs,
-      authenticate: settings.authenticate,
+      authenticate: auth ? boltAuthenticate(auth) : null,
       serverAgent: `GraphDB/${VERSION}`,
       acquire: (signal) => this.acquireExecutionSlot({ signal }),
     });
@@ -730,7 +863,7 @@ export class GraphDBService implements AsyncDisposable {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       throw new Error(
-        `cannot bind the Bolt port ${host}:${settings.port}: ${code ? `${code} ` : ''}(${errorMessage(error)})`,
+        `cannot bind the Bolt port ${host}:${port}: ${code ? `${code} ` : ''}(${errorMessage(error)})`,
         { cause: error },
       );
     }
@@ -743,6 +876,8 @@ export class GraphDBService implements AsyncDisposable {
     const bolt = this.#bolt;
     this.#bolt = null;
     const boltStopped = bolt?.stop(this.#resolved.stopTimeoutMs);
+    // Explicit transactions roll back (each after the request it is running).
+    const rolledBack = this.#transactions.closeAll();
     const server = this.#server;
     this.#server = null;
     if (server) {
@@ -767,6 +902,7 @@ export class GraphDBService implements AsyncDisposable {
       clearTimeout(lingering);
     }
     await boltStopped;
+    await rolledBack;
     await this.#compacting;
     this.#phase = this.#pool ? 'initialized' : 'closed';
     this.#url = null;
@@ -795,6 +931,7 @@ export class GraphDBService implements AsyncDisposable {
     if (this.#startPromise) await this.#startPromise.catch(() => undefined);
     if (this.#phase === 'running') await this.stop();
     else if (this.#stopPromise) await this.#stopPromise;
+    await this.#transactions.closeAll();
     const pool = this.#pool;
     this.#pool = null;
     this.#phase = 'closed';

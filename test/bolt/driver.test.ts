@@ -18,7 +18,7 @@ import { type BoltFixture, startBolt } from './helpers.js';
 let f: BoltFixture;
 
 beforeAll(async () => {
-  f = await startBolt({ threadNum: 3 });
+  f = await startBolt({ threadNum: 3, maxOpenTransactions: 2 });
   const session = f.driver.session();
   try {
     await session.run(
@@ -270,7 +270,7 @@ describe('transactions', () => {
   });
 
   it('retries executeWrite on a transient error: more transactions than the server holds at once', async () => {
-    // threadNum 3 allows two explicit transactions at once; the third BEGIN is refused with a
+    // maxOpenTransactions 2 allows two explicit transactions at once; the third BEGIN is refused with a
     // transient error (below) and the driver retries it: all three increments land.
     // (Read transactions: a second write transaction would wait for the first's writer gate.)
     const read = { defaultAccessMode: neo4j.session.READ };

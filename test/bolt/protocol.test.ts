@@ -148,7 +148,7 @@ async function start(config: ServiceConfig = {}): Promise<{ service: GraphDBServ
 }
 
 beforeAll(async () => {
-  ({ service, port } = await start({ threadNum: 3, boltTransactionIdleTimeoutMs: 300 }));
+  ({ service, port } = await start({ threadNum: 3, txIdleTimeoutMs: 300 }));
 });
 
 afterAll(async () => {
@@ -383,14 +383,13 @@ describe('hostile bytes', () => {
 });
 
 describe('authentication', () => {
-  it('asks the hook with the token and applies the role to access modes', async () => {
-    const tokens: Array<string | undefined> = [];
+  it("logs in with the service's tokens and applies their roles to access modes", async () => {
     const { service: guarded, port: guardedPort } = await start({
-      boltAuthenticate: (token) => {
-        tokens.push(token);
-        if (token === 'reader-token-123456') return { role: 'reader' };
-        if (token === 'writer-token-123456') return { role: 'writer' };
-        return null;
+      auth: {
+        tokens: [
+          { token: 'reader-token-123456', role: 'reader' },
+          { token: 'writer-token-123456', role: 'writer' },
+        ],
       },
     });
     try {
@@ -421,7 +420,14 @@ describe('authentication', () => {
       writer.send(RUN, 'CREATE NODE TABLE T(id INT64, PRIMARY KEY(id))', {}, {});
       expect((await writer.next()).meta).toMatchObject({ code: 'Neo.ClientError.Security.Forbidden' });
       writer.close();
-      expect(tokens).toEqual([undefined, 'reader-token-123456', 'writer-token-123456']);
+
+      const wrong = new RawClient(guardedPort);
+      await wrong.handshake(0x00040405);
+      wrong.send(HELLO, { user_agent: 'raw/1' });
+      await wrong.next();
+      wrong.send(LOGON, { scheme: 'bearer', credentials: 'not-a-known-token-000' });
+      expect((await wrong.next()).meta).toMatchObject({ code: 'Neo.ClientError.Security.Unauthorized' });
+      await wrong.closed;
     } finally {
       await guarded.close();
     }

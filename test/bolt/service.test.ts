@@ -1,5 +1,7 @@
 // GraphDBService and its Bolt server: configuration, binding, the bound port, stopping.
+import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import neo4j from 'neo4j-driver';
 import { describe, expect, it } from 'vitest';
 import { Database } from '../../src/core/database.js';
@@ -18,12 +20,7 @@ describe('ServiceConfig.boltPort', () => {
   it('checks the Bolt settings', () => {
     expect(() => newService({ boltPort: 70000 })).toThrow(/boltPort must be between 0 and 65535/);
     expect(() => newService({ boltPort: 1.5 })).toThrow(/boltPort must be an integer/);
-    expect(() => newService({ boltPort: 0, boltTransactionIdleTimeoutMs: 0 })).toThrow(
-      /boltTransactionIdleTimeoutMs must be between 1/,
-    );
-    expect(() => newService({ boltPort: 0, boltAuthenticate: 'yes' })).toThrow(
-      /boltAuthenticate must be a function/,
-    );
+    expect(() => newService({ boltPort: '7687' })).toThrow(/boltPort must be an integer/);
   });
 
   it('serves no Bolt without it, and gives the bound port and URL with it', async () => {
@@ -42,6 +39,35 @@ describe('ServiceConfig.boltPort', () => {
       await service.close();
     }
     expect(service.boltPort).toBeNull();
+  });
+
+  it('speaks TLS on the Bolt port when the service has tls, with the tokens of auth', async () => {
+    const fixtures = path.join(__dirname, '..', 'server', 'fixtures');
+    const service = newService({
+      boltPort: 0,
+      tls: {
+        cert: fs.readFileSync(path.join(fixtures, 'tls-test.crt')),
+        key: fs.readFileSync(path.join(fixtures, 'tls-test.key')),
+      },
+      auth: { tokens: [{ token: 'bolt-admin-token-0123', role: 'admin' }] },
+    });
+    await service.start();
+    const port = service.boltPort as number;
+    const secure = neo4j.driver(`bolt+ssc://127.0.0.1:${port}`, neo4j.auth.bearer('bolt-admin-token-0123'));
+    const plain = neo4j.driver(`bolt://127.0.0.1:${port}`, neo4j.auth.bearer('bolt-admin-token-0123'));
+    const wrong = neo4j.driver(`bolt+ssc://127.0.0.1:${port}`, neo4j.auth.bearer('not-the-token-0123456'));
+    try {
+      const session = secure.session();
+      expect((await session.run('RETURN 5 AS n')).records[0]?.get('n').toNumber()).toBe(5);
+      await session.close();
+      await expect(plain.verifyConnectivity()).rejects.toThrow();
+      await expect(wrong.verifyConnectivity()).rejects.toMatchObject({
+        code: 'Neo.ClientError.Security.Unauthorized',
+      });
+    } finally {
+      await Promise.all([secure.close(), plain.close(), wrong.close()]);
+      await service.close();
+    }
   });
 
   it('fails to start when the Bolt port is taken, leaving the HTTP port free', async () => {

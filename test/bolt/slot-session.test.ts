@@ -1,11 +1,11 @@
 // The pool's protocol entry points the Bolt server runs on (src/service/pool.ts):
 // runInSessionOnSlot (access modes, typed parameters and results, the slot's session) and
-// resetSessionOnSlot.
+// resetSession.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../../src/core/database.js';
 import { QueryResult } from '../../src/core/query-result.js';
 import { TypedParameter } from '../../src/native/addon.js';
-import { type ExecutionSlotLease, resetSessionOnSlot, runInSessionOnSlot } from '../../src/service/pool.js';
+import { type ExecutionSlotLease, resetSession, runInSessionOnSlot } from '../../src/service/pool.js';
 import { GraphDBService } from '../../src/service/service.js';
 
 let service: GraphDBService;
@@ -81,20 +81,26 @@ describe('runInSessionOnSlot', () => {
   });
 
   it('keeps a transaction open in the session until reset, which rolls it back', async () => {
-    await run('BEGIN TRANSACTION', {}, 'update', true);
+    // With an access mode a transaction statement is refused; without one it runs.
+    await expect(run('BEGIN TRANSACTION', {}, 'update', true)).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+    });
+    await runInSessionOnSlot(lease.slot, 'BEGIN TRANSACTION', {}, { accessMode: undefined, inSession: true });
     await run('CREATE (:P {id: 2})', {}, 'update', true);
     expect((await run('MATCH (p:P) RETURN count(*)', {}, 'read', true)).rows).toEqual([[1]]);
-    await resetSessionOnSlot(lease.slot);
+    await resetSession(lease.slot);
     expect((await run('MATCH (p:P) RETURN count(*)', {}, 'read', true)).rows).toEqual([[0]]);
     // Without the session, a transaction cannot be opened.
-    await expect(run('BEGIN TRANSACTION', {}, 'update', false)).rejects.toThrow(/transaction/i);
+    await expect(
+      runInSessionOnSlot(lease.slot, 'BEGIN TRANSACTION', {}, { accessMode: undefined, inSession: false }),
+    ).rejects.toThrow(/transaction/i);
   });
 
   it('forgets session settings on reset', async () => {
     await run('CALL disable_map_key_check = false', {}, 'schema', true);
     const duplicate = 'RETURN map([1, 1], [2, 3]) AS m';
     await expect(run(duplicate, {}, 'read', true)).rejects.toThrow();
-    await resetSessionOnSlot(lease.slot);
+    await resetSession(lease.slot);
     await expect(run(duplicate, {}, 'read', true)).resolves.toBeDefined();
   });
 });
