@@ -4,6 +4,7 @@
 
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
+import { listenOn } from '../service/listen.js';
 import type { ExecutionSlotLease } from '../service/pool.js';
 import {
   type BoltAuthenticate,
@@ -101,19 +102,7 @@ export class BoltServer {
       ? createTlsServer({ ...tlsOptions, noDelay: true }, (socket) => this.#accept(socket))
       : createServer({ noDelay: true }, (socket) => this.#accept(socket));
     server.maxConnections = this.#options.maxConnections;
-    await new Promise<void>((resolve, reject) => {
-      const onError = (error: Error) => {
-        server.off('listening', onListening);
-        reject(error);
-      };
-      const onListening = () => {
-        server.off('error', onError);
-        resolve();
-      };
-      server.once('error', onError);
-      server.once('listening', onListening);
-      server.listen({ port: this.#options.port, host: this.#options.host });
-    });
+    await listenOn(server, this.#options.port, this.#options.host);
     server.on('error', (error) => process.stderr.write(`graphdb: Bolt server error: ${error.message}\n`));
     this.#server = server;
     return (server.address() as AddressInfo).port;

@@ -17,6 +17,7 @@ import { type AccessPolicy, resolveAccessPolicy } from '../server/access.js';
 import { createApp } from '../server/app.js';
 import { VERSION } from '../version.js';
 import { type AuthConfig, type Authenticator, isLoopbackHost, resolveAuth } from './auth.js';
+import { listenOn } from './listen.js';
 import {
   type AcquireExecutionSlotOptions,
   compactOnSlot,
@@ -786,19 +787,7 @@ export class GraphDBService implements AsyncDisposable {
     ) as Server;
     limitConnections(server, connections, tls !== null);
     try {
-      await new Promise<void>((resolve, reject) => {
-        const onError = (error: NodeJS.ErrnoException) => {
-          server.off('listening', onListening);
-          reject(error);
-        };
-        const onListening = () => {
-          server.off('error', onError);
-          resolve();
-        };
-        server.once('error', onError);
-        server.once('listening', onListening);
-        server.listen({ port, host });
-      });
+      await listenOn(server, port, host);
     } catch (error) {
       this.#phase = this.#pool ? 'initialized' : 'closed';
       const code = (error as NodeJS.ErrnoException).code;
