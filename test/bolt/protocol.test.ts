@@ -243,6 +243,23 @@ describe('state machine', () => {
     c.close();
   });
 
+  it('refuses transaction statements in RUN: transactions are the protocol messages', async () => {
+    const c = new RawClient(port);
+    await c.login();
+    c.send(RUN, 'BEGIN TRANSACTION', {}, {});
+    expect((await c.next()).tag).toBe(FAILURE);
+    c.send(RESET);
+    await c.next();
+    c.send(BEGIN, {});
+    expect((await c.next()).tag).toBe(SUCCESS);
+    c.send(RUN, 'COMMIT', {}, {});
+    expect((await c.next()).meta).toMatchObject({ code: 'Neo.ClientError.Statement.ArgumentError' });
+    c.send(RESET);
+    expect((await c.next()).tag).toBe(SUCCESS);
+    expect(service.pool?.inUse).toBe(0);
+    c.close();
+  });
+
   it('keeps several results of a transaction apart by qid', async () => {
     const c = new RawClient(port);
     await c.login();
