@@ -20,29 +20,12 @@ import {
   runInSessionOnSlot,
   type SessionStatementOptions,
 } from '../service/pool.js';
-import { type BoltFailure, failure, failureOf } from './errors.js';
+import { type BoltFailure, failureOf } from './errors.js';
 import { ChunkReader, MessageWriter } from './framing.js';
+import { authToken, BoltError, boltError, mapField, REQUEST, RESPONSE } from './messages.js';
 import { decode, PackStreamError, Structure } from './packstream.js';
 import { boltStats, MaterializedResult, type ResultSource, statementType } from './results.js';
 import { shapeOf, toParameter, type ValueDialect, ValueWriter } from './values.js';
-
-export const REQUEST = {
-  hello: 0x01,
-  goodbye: 0x02,
-  reset: 0x0f,
-  run: 0x10,
-  begin: 0x11,
-  commit: 0x12,
-  rollback: 0x13,
-  discard: 0x2f,
-  pull: 0x3f,
-  telemetry: 0x54,
-  route: 0x66,
-  logon: 0x6a,
-  logoff: 0x6b,
-} as const;
-
-export const RESPONSE = { success: 0x70, record: 0x71, ignored: 0x7e, failure: 0x7f } as const;
 
 /** Bolt versions as [major, minor]. */
 export type BoltVersion = readonly [number, number];
@@ -414,24 +397,7 @@ export class BoltConnection {
    * `bearer` (credentials is the token). Without an authenticate hook every client is admin.
    */
   #authenticate(auth: Record<string, unknown>): void {
-    const scheme = auth.scheme ?? 'none';
-    let token: string | undefined;
-    if (scheme === 'basic' || scheme === 'bearer') {
-      if (typeof auth.credentials !== 'string') {
-        throw boltError(
-          'Neo.ClientError.Security.Unauthorized',
-          `the ${scheme} scheme needs credentials`,
-          true,
-        );
-      }
-      token = auth.credentials;
-    } else if (scheme !== 'none') {
-      throw boltError(
-        'Neo.ClientError.Security.Unauthorized',
-        `unsupported authentication scheme ${JSON.stringify(scheme)}`,
-        true,
-      );
-    }
+    const token = authToken(auth);
     const hook = this.#context.authenticate;
     if (!hook) {
       this.#role = 'admin';
@@ -879,34 +845,4 @@ export class BoltConnection {
     };
     void finish();
   }
-}
-
-/** A failure the Bolt layer raises; `fatal` closes the connection after the FAILURE. */
-class BoltError extends Error {
-  readonly failure: BoltFailure;
-  readonly fatal: boolean;
-
-  constructor(f: BoltFailure, fatal: boolean) {
-    super(f.message);
-    this.failure = f;
-    this.fatal = fatal;
-  }
-}
-
-function boltError(code: string, message: string, fatal = false): BoltError {
-  return new BoltError(failure(code, message), fatal);
-}
-
-function mapField(value: unknown, what: string): Record<string, unknown> {
-  if (
-    value === null ||
-    typeof value !== 'object' ||
-    Array.isArray(value) ||
-    value instanceof Structure ||
-    value instanceof Uint8Array ||
-    value instanceof Number
-  ) {
-    throw boltError('Neo.ClientError.Request.Invalid', `${what} must be a map`);
-  }
-  return value as Record<string, unknown>;
 }
