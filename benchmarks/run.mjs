@@ -14,7 +14,7 @@
 //             `differential` (LDBC answers, and the social-graph answers of every peer),
 //             `social_differential` (those alone), `http` (the http_ceiling benchmark),
 //             `commit` (commit rate) and `stream` (streamed results: rows/s and peak RSS);
-//             http_point_read and http_mixed are workloads
+//             http_point_read, http_mixed, bolt_point_read and bolt_mixed are workloads
 // --trials N  trials per workload and system (default 5, 3 with --quick; at least 3)
 // --cache DIR where generated CSVs are kept between runs
 //
@@ -421,7 +421,7 @@ async function runWorkload(name, workload, templates, runDir) {
         const db = trialDatabase(runDir, templates, workload, system);
         const trialArgs = ['--trial', String(trial)];
         result = workload.http
-          ? await runOverHttp(system, name, db, trialArgs)
+          ? await runOverHttp(system, name, db, trialArgs, workload.bolt === true)
           : await runNode(WORKER, workerArgs(system, name, db, trialArgs));
       } catch (error) {
         result = { error: { code: 'SETUP', message: error.message } };
@@ -472,8 +472,8 @@ async function runWorkload(name, workload, templates, runDir) {
  * One trial of an `http_*` workload: a server process serves `db`, the worker loads it as the
  * load generator (`--url`), then the server stops. A failure of either fails the trial.
  */
-async function runOverHttp(system, name, db, extra) {
-  const server = await startServer(system, db);
+async function runOverHttp(system, name, db, extra, bolt) {
+  const server = await startServer(system, db, bolt);
   if (server.error) return server;
   const result = await runNode(WORKER, workerArgs(system, name, db, [...extra, '--url', server.url]));
   const stopped = await server.stop();
@@ -497,8 +497,9 @@ async function runOverHttp(system, name, db, extra) {
  * to { url, stop() }, where stop() sends SIGTERM and resolves to its last line ({ served }) or
  * { error }; or to { error } when it exits or times out first.
  */
-function startServer(system, db) {
+function startServer(system, db, bolt = false) {
   const argv = ['--system', system, '--db', db, '--connections', String(parallelism)];
+  if (bolt) argv.push('--bolt');
   if (graphdbSnapshot) argv.push('--graphdb', graphdbSnapshot.dir);
   // stdin is a pipe the server watches: should the runner die, the server stops too.
   const child = spawn(process.execPath, [SERVER, ...argv], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });

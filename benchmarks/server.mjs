@@ -4,6 +4,7 @@
 //
 //   node benchmarks/server.mjs --system graphdb|kuzu --db PATH [--connections N]
 //     [--graphdb PACKAGE_DIR]  (where dist/ and build/ are; default: this package)
+//     [--bolt]                 (graphdb only: serve Bolt too and announce its bolt:// URL)
 //
 // Both systems answer the same route on 127.0.0.1 (a free port): `POST /cypher` with a JSON body
 // `{query, parameters, access_mode}`, and a JSON answer whose `rows` are arrays of values.
@@ -32,6 +33,7 @@ const { values: args } = parseArgs({
     db: { type: 'string' },
     connections: { type: 'string' },
     graphdb: { type: 'string' },
+    bolt: { type: 'boolean', default: false },
   },
 });
 
@@ -43,10 +45,15 @@ function announce(message) {
 async function serveGraphDB(dir, connections) {
   const { Database, GraphDBService } = await importGraphDB(args.graphdb);
   const db = new Database(dir, { maxThreadNum: connections });
-  const service = new GraphDBService(db, { queryPort: 0, hostStr: HOST });
+  const service = new GraphDBService(db, {
+    queryPort: 0,
+    hostStr: HOST,
+    ...(args.bolt ? { boltPort: 0 } : {}),
+  });
   const url = await service.start();
   return {
-    url,
+    // With --bolt the load generator talks Bolt (`graphdb serve --bolt-port 0`).
+    url: args.bolt ? service.boltUrl : url,
     async stop() {
       const served = service.pool?.getExecutedQueryNum() ?? 0;
       await service.close();
@@ -136,6 +143,7 @@ async function main() {
   if (!Number.isInteger(connections) || connections < 1) throw new Error('--connections must be >= 1');
   const start = { graphdb: serveGraphDB, kuzu: serveKuzu }[args.system];
   if (!start) throw new Error(`unknown system '${args.system}'`);
+  if (args.bolt && args.system !== 'graphdb') throw new Error(`${args.system} has no Bolt server`);
   const server = await start(args.db, connections);
   announce({ listening: server.url });
   await new Promise((resolve) => {

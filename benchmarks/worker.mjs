@@ -15,7 +15,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureLdbc } from './lib/ldbc.mjs';
 import { ensureSocialCsv } from './lib/social.mjs';
-import { openHttpClient, openSystem } from './lib/systems.mjs';
+import { openBoltClient, openHttpClient, openSystem } from './lib/systems.mjs';
 import { defaultParallelism, TASKS, WORKLOADS, workloadTiming } from './lib/workloads.mjs';
 
 const { values: args } = parseArgs({
@@ -45,7 +45,9 @@ async function main() {
   const parallelism = args.parallelism ? Number(args.parallelism) : defaultParallelism();
   if (workload?.http && !args.url) throw new Error(`${args.workload} needs --url (the server to load)`);
   const system = args.url
-    ? openHttpClient(args.url)
+    ? args.url.startsWith('bolt://')
+      ? await openBoltClient(args.url)
+      : openHttpClient(args.url)
     : await openSystem(args.system, args.db, {
         threads: parallelism,
         graphdbRoot: args.graphdb,

@@ -371,7 +371,7 @@ function createMutex() {
 export function openHttpClient(url) {
   const target = new URL('/cypher', url);
   const agents = [];
-  const counts = { requests: 0, errors: 0, first: [] };
+  const checker = requestChecker();
 
   const post = (agent, text, params, write) =>
     new Promise((resolve) => {
@@ -401,28 +401,25 @@ export function openHttpClient(url) {
     });
 
   /** The parsed answer, or a string saying what is wrong with it. */
-  const answer = async (agent, text, params, { write = false, rows, minRows = 0 } = {}) => {
-    counts.requests++;
-    const { status, text: payload } = await post(agent, text, params, write);
+  const answer = async (agent, text, params, options = {}) => {
+    const { status, text: payload } = await post(agent, text, params, options.write ?? false);
     let parsed = null;
     try {
       parsed = JSON.parse(payload);
     } catch {
       // reported below
     }
-    const got = parsed?.rows;
-    let problem = null;
-    if (status !== 200) problem = `HTTP ${status || 'request failed'}: ${payload.slice(0, 200)}`;
-    else if (!Array.isArray(got) || !got.every(Array.isArray))
-      problem = `no rows in ${payload.slice(0, 200)}`;
-    else if (rows !== undefined && got.length !== rows) problem = `${got.length} rows, expected ${rows}`;
-    else if (got.length < minRows) problem = `${got.length} rows, expected at least ${minRows}`;
-    if (!problem) return parsed;
-    counts.errors++;
-    if (counts.first.length < 3 && !counts.first.some((f) => f.startsWith(problem))) {
-      counts.first.push(`${problem} (for ${queryText(text, 'graphdb')} ${JSON.stringify(params)})`);
-    }
-    return problem;
+    const failed = status !== 200 ? `HTTP ${status || 'request failed'}: ${payload.slice(0, 200)}` : null;
+    const rows = parsed?.rows;
+    const ok = Array.isArray(rows) && rows.every(Array.isArray);
+    const problem = checker.check(
+      failed ?? (ok ? null : `no rows in ${payload.slice(0, 200)}`),
+      rows,
+      queryText(text, 'graphdb'),
+      params,
+      options,
+    );
+    return problem ?? parsed;
   };
 
   return {
@@ -442,12 +439,100 @@ export function openHttpClient(url) {
         },
       };
     },
-    requestCounts() {
-      return { requests: counts.requests, errors: counts.errors, first: [...counts.first] };
-    },
+    requestCounts: checker.counts,
     async checkpoint() {},
     async close() {
       for (const agent of agents) agent.destroy();
+    },
+  };
+}
+
+/**
+ * Counts the requests of a load generator and the failed ones, with the first few distinct
+ * failures: `check(problem, rows, ...)` returns the problem (a request that failed, or rows not
+ * as many as `options.rows` / at least `options.minRows`), null when the answer is fine.
+ */
+function requestChecker() {
+  const counts = { requests: 0, errors: 0, first: [] };
+  return {
+    check(failed, rows, text, params, { rows: expected, minRows = 0 } = {}) {
+      counts.requests++;
+      let problem = failed;
+      if (!problem && expected !== undefined && rows.length !== expected) {
+        problem = `${rows.length} rows, expected ${expected}`;
+      } else if (!problem && rows.length < minRows) {
+        problem = `${rows.length} rows, expected at least ${minRows}`;
+      }
+      if (!problem) return null;
+      counts.errors++;
+      if (counts.first.length < 3 && !counts.first.some((f) => f.startsWith(problem))) {
+        counts.first.push(`${problem} (for ${text} ${JSON.stringify(params)})`);
+      }
+      return problem;
+    },
+    counts() {
+      return { requests: counts.requests, errors: counts.errors, first: [...counts.first] };
+    },
+  };
+}
+
+/**
+ * The same interface over Bolt, for the load generator of the `bolt_*` workloads: the official
+ * neo4j-driver, one session per connection, each statement awaited before the next (reads in
+ * read mode, writes in write mode). Whole numbers go as Integers (a JS number would be a
+ * Float), and integers come back as numbers. Failures are counted as over HTTP.
+ */
+export async function openBoltClient(url) {
+  const neo4j = (await import('neo4j-driver')).default;
+  const driver = neo4j.driver(url, undefined, { maxConnectionPoolSize: 64, disableLosslessIntegers: true });
+  const checker = requestChecker();
+  const sessions = [];
+  const integers = (params) => {
+    const out = {};
+    for (const [name, value] of Object.entries(params ?? {})) {
+      out[name] = Number.isInteger(value) ? neo4j.int(value) : value;
+    }
+    return out;
+  };
+  const run = async (session, text, params, options = {}) => {
+    let rows = [];
+    let failed = null;
+    let columns = [];
+    try {
+      const result = await session.run(text, integers(params), {});
+      columns = result.records[0]?.keys ?? [];
+      rows = result.records.map((record) => record.keys.map((key) => record.get(key)));
+    } catch (error) {
+      failed = `${error.code ?? 'ERROR'}: ${String(error.message).slice(0, 200)}`;
+    }
+    return { problem: checker.check(failed, rows, text, params, options), columns, rows };
+  };
+  return {
+    name: 'bolt',
+    connect() {
+      const sessionFor = {
+        read: driver.session({ defaultAccessMode: neo4j.session.READ }),
+        write: driver.session(),
+      };
+      sessions.push(sessionFor.read, sessionFor.write);
+      const pick = (options) => (options?.write ? sessionFor.write : sessionFor.read);
+      return {
+        async exec(text, params, options) {
+          const answer = await run(pick(options), text, params, options);
+          return answer.problem ? 0 : answer.rows.length;
+        },
+        async query(text, params, options) {
+          const answer = await run(pick(options), text, params, options);
+          if (answer.problem) throw new Error(answer.problem);
+          return { columns: answer.columns, types: [], rows: answer.rows };
+        },
+      };
+    },
+    requestCounts: checker.counts,
+    async checkpoint() {},
+    async close() {
+      for (const session of sessions) await session.close();
+      await driver.close();
     },
   };
 }

@@ -438,6 +438,11 @@ const HTTP_TIMING = {
   full: { warmupMs: 1000, durationMs: 2000 },
 };
 const HTTP_NOTE = `${HTTP_CLIENTS} keep-alive clients, POST /cypher`;
+/**
+ * The `bolt` workloads: the same clients and operations over Bolt (neo4j-driver, one session
+ * each) to `graphdb serve --bolt-port`. GraphDB only: Kùzu has no Bolt server.
+ */
+const BOLT_NOTE = `${HTTP_CLIENTS} neo4j-driver sessions over Bolt; GraphDB only`;
 
 /** Kùzu only: the LDBC workloads (its real schema in Cypher), the HTTP ones and loop_lag. */
 const GRAPH_PEERS = ['kuzu'];
@@ -446,7 +451,8 @@ const GRAPH_PEERS = ['kuzu'];
  * data: the dataset ('social' or 'ldbc'); peers: the systems beside GraphDB that run it
  * (default: every peer, SQL ones included); the trial's database is a copy of that dataset's
  * loaded template, or a new empty one when `fresh`. metrics: what the workload reports.
- * http: served by a server process and run by the load generator; timing: its windows.
+ * http: served by a server process and run by the load generator; bolt: over Bolt instead of
+ * HTTP (peers: none); timing: its windows.
  */
 export const WORKLOADS = {
   copy: {
@@ -592,6 +598,24 @@ export const WORKLOADS = {
     timing: HTTP_TIMING,
     run: socialTimed('http_mixed', mixedOp, { clients: HTTP_CLIENTS, verify: verifyPersonCount }),
     metrics: { http_mixed: higher('ops/s', `${HTTP_NOTE}; ${WRITE_NOTE}`) },
+  },
+  bolt_point_read: {
+    data: 'social',
+    http: true,
+    bolt: true,
+    peers: [],
+    timing: HTTP_TIMING,
+    run: socialTimed('bolt_point_read', ops('pointName'), { clients: HTTP_CLIENTS }),
+    metrics: { bolt_point_read: higher('ops/s', BOLT_NOTE) },
+  },
+  bolt_mixed: {
+    data: 'social',
+    http: true,
+    bolt: true,
+    peers: [],
+    timing: HTTP_TIMING,
+    run: socialTimed('bolt_mixed', mixedOp, { clients: HTTP_CLIENTS, verify: verifyPersonCount }),
+    metrics: { bolt_mixed: higher('ops/s', `${BOLT_NOTE}; ${WRITE_NOTE}`) },
   },
 };
 

@@ -118,8 +118,10 @@ ExecutionSlot::~ExecutionSlot() {
 }
 
 Result<exec::QueryResult> ExecutionSlot::Execute(std::string_view query, const ParameterMap& params,
-                                                 StatementControl* control) {
-  return Run(query, nullptr, params, std::nullopt, &session_, control);
+                                                 StatementControl* control,
+                                                 std::optional<AccessMode> allowed,
+                                                 bool in_session) {
+  return Run(query, nullptr, params, allowed, in_session ? &session_ : nullptr, control);
 }
 
 std::optional<Result<exec::QueryResult*>> ExecutionSlot::TryExecuteShortRead(

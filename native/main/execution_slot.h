@@ -40,8 +40,14 @@ class ExecutionSlot {
   // auto-committed transaction. Errors come back as a Status; nothing throws.
   // `control` (may be null): the statement's cancellation and deadline (common/interrupt.h),
   // checked before it starts and while it runs; it must outlive the call.
+  // `allowed` (a pooled slot serving a protocol such as Bolt): the access mode the statement
+  // may use, and the text must then hold exactly one statement (RunQuery). `in_session` false
+  // runs it without the slot's session, as a transactional request: its settings do not
+  // persist and it cannot open a transaction.
   Result<exec::QueryResult> Execute(std::string_view query, const ParameterMap& params,
-                                    StatementControl* control = nullptr);
+                                    StatementControl* control = nullptr,
+                                    std::optional<AccessMode> allowed = std::nullopt,
+                                    bool in_session = true);
 
   // Execute() on the calling thread of a read that can run without waiting and finishes
   // within the inline work budget (TryRunShortRead); nullopt otherwise, having run nothing

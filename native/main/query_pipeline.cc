@@ -443,6 +443,7 @@ exec::QueryResult RunReadOnlyQuery(Database& db, const parser::ParsedRegularQuer
 
 Session::Session() : random_state(InitialRandomState()) {}
 
+
 void AbortTransaction(Database& db, Session& session) {
   if (!session.transaction) return;
   if (session.transaction->read_only) {

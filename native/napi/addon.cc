@@ -46,6 +46,15 @@ Napi::Value SetResultBuilders(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+Napi::Value SetTypedParameterClass(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() != 1 || !info[0].IsFunction()) {
+    throw Napi::TypeError::New(env, "setTypedParameterClass expects a class");
+  }
+  GetAddonData(env).typed_parameter_ctor = Napi::Persistent(info[0].As<Napi::Function>());
+  return env.Undefined();
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   auto* data = new AddonData();
   env.SetInstanceData<AddonData>(data);  // deleted by Node when the env is torn down
@@ -55,6 +64,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("setErrorClass", Napi::Function::New(env, SetErrorClass, "setErrorClass"));
   exports.Set("setResultBuilders",
               Napi::Function::New(env, SetResultBuilders, "setResultBuilders"));
+  exports.Set("setTypedParameterClass",
+              Napi::Function::New(env, SetTypedParameterClass, "setTypedParameterClass"));
   exports.Set("NativeDatabase", DatabaseWrap::Define(env, *data));
   exports.Set("NativeConnection", ConnectionWrap::Define(env, *data));
   return exports;

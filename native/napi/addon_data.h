@@ -22,6 +22,9 @@ struct AddonData {
   // from other objects among query parameters (convert.cc).
   Napi::ObjectReference object_prototype;
   Napi::FunctionReference map_ctor;
+  // The TypedParameter class (a DATE, TIMESTAMP or INTERVAL parameter by its parts), set once
+  // by src/native/addon.ts through setTypedParameterClass(); empty until then.
+  Napi::FunctionReference typed_parameter_ctor;
   // Statements queued or running on all connections of this env (JS thread only). A statement
   // submitted while it is the only one asks its worker to poll for the next (poll_after).
   uint32_t statements_in_flight = 0;

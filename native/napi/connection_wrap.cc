@@ -22,6 +22,10 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
   bool request = false;  // `query` is a JSON query request (executeTransactionalRequest)
   bool compact = false;  // run Database::Compact instead of a statement
   bool schema = false;   // produce the schema JSON instead of running a statement
+  // The access mode the statement may use (setNextOptions); nullopt: anything.
+  std::optional<AccessMode> allowed;
+  bool statement_in_session = true;  // false: a statement without the slot's session (setNextOptions)
+  bool typed = false;      // the result's values in FromValue's typed form (setNextOptions)
   bool json = false;     // deliver the result as the HTTP JSON body, written on the worker
   bool in_session = false;     // a request in the session's explicit transaction
   bool reset_session = false;  // ExecutionSlot::ResetSession instead of a statement
@@ -72,7 +76,8 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
       r.rows.push_back({Value::Int64(static_cast<int64_t>(owner->slot_->db().Compact()))});
       result.emplace(std::move(r));
     } else {
-      result.emplace(!request    ? owner->slot_->Execute(query, params, &control)
+      result.emplace(!request ? owner->slot_->Execute(query, params, &control, allowed,
+                                                      statement_in_session)
                      : in_session ? owner->slot_->ExecuteInTransaction(query, &control, most_access)
                                   : owner->slot_->ExecuteTransactionalRequest(query, &control,
                                                                               most_access));
@@ -143,6 +148,7 @@ Napi::Function ConnectionWrap::Define(Napi::Env env, AddonData& data) {
                    InstanceMethod<&ConnectionWrap::Request>("executeTransactionalRequest"),
                    InstanceMethod<&ConnectionWrap::Compact>("compact"),
                    InstanceMethod<&ConnectionWrap::Schema>("schema"),
+                   InstanceMethod<&ConnectionWrap::ResetSession>("resetSession"),
                    InstanceMethod<&ConnectionWrap::QuerySync>("querySync"),
                    InstanceMethod<&ConnectionWrap::Close>("close"),
                    InstanceMethod<&ConnectionWrap::SetNextOptions>("setNextOptions"),
@@ -157,7 +163,6 @@ Napi::Function ConnectionWrap::Define(Napi::Env env, AddonData& data) {
                    InstanceMethod<&ConnectionWrap::RunPrepared>("runPrepared"),
                    InstanceMethod<&ConnectionWrap::OpenPreparedCursor>("openPreparedCursor"),
                    InstanceMethod<&ConnectionWrap::ClosePrepared>("closePrepared"),
-                   InstanceMethod<&ConnectionWrap::ResetSession>("resetSession"),
                    InstanceAccessor<&ConnectionWrap::InTransaction>("inTransaction"),
                    InstanceAccessor<&ConnectionWrap::Pending>("pending"),
                    InstanceAccessor<&ConnectionWrap::IsClosed>("closed")});
@@ -300,7 +305,7 @@ void ConnectionWrap::CallJs(Napi::Env env, Napi::Function, ConnectionWrap* self,
         job->deferred.Resolve(Napi::String::New(env, job->json_body));
       } else {
         job->deferred.Resolve(job->text ? FromQueryResultAsText(env, result.value())
-                                        : FromQueryResult(env, result.value()));
+                                        : FromQueryResult(env, result.value(), job->typed));
       }
     } catch (const Napi::Error& error) {
       job->deferred.Reject(error.Value());
@@ -596,6 +601,9 @@ Napi::Value ConnectionWrap::Enqueue(QueryJob* job) {
   if (next_timeout_ms_ != 0) job->control.SetTimeout(next_timeout_ms_);
   job->control.SetLimits(next_max_result_bytes_, next_max_memory_bytes_);
   job->token = next_token_;
+  job->allowed = next_access_mode_;
+  job->statement_in_session = next_in_session_;
+  job->typed = next_typed_;
   ClearNextOptions();
   return EnqueueWithoutOptions(job);
 }
@@ -633,19 +641,21 @@ void ConnectionWrap::ReadStatement(const Napi::CallbackInfo& info, const char* u
 Napi::Value ConnectionWrap::Submit(const Napi::CallbackInfo& info, bool text) {
   Napi::Env env = info.Env();
   ReadStatement(info, "query(text: string, params?: object)");
+  // A short read runs inline in any access mode: it only reads (TryRunShortRead).
   if (in_flight_ == 0 && InlineShortReads()) {
     // Nothing of this connection is queued or running: a short read (one within the inline
     // work budget) runs here at once, which costs less than handing it to the worker and back.
     std::optional<Result<exec::QueryResult*>> result = slot_->TryExecuteShortRead(text_, params_);
     if (result) {
       // It ran to its end within the inline budget: the options set for it are spent.
+      const bool typed = next_typed_;
       ClearNextOptions();
       // The result itself (not a promise): the JS layer wraps it. Errors as a rejected promise.
       napi_value error = nullptr;
       if (result->ok()) {
         try {
           return text ? FromQueryResultAsText(env, *result->value())
-                      : FromQueryResult(env, *result->value());
+                      : FromQueryResult(env, *result->value(), typed);
         } catch (const Napi::Error& e) {
           error = e.Value();
         }
@@ -687,16 +697,21 @@ void ConnectionWrap::Shutdown() {
   tsfn_.Release();  // queued completions are still delivered before the function is finalized
 }
 
-// setNextOptions(timeoutMs, token, maxResultBytes?, maxMemoryBytes?): the time limit (ms, 0:
-// none), the cancel() token and the result and memory limits (bytes, 0: none) of the next
-// statement submitted on this connection; the time counts from its submission. A statement that
+// setNextOptions(timeoutMs, token, maxResultBytes?, maxMemoryBytes?, accessMode?, inSession?,
+// typed?):
+// the time limit (ms, 0: none), the cancel() token, the result and memory limits (bytes, 0:
+// none), the access mode ('read', 'insert', 'update' or 'schema'; the text must then hold one
+// statement) and whether it runs in the connection's session (default true; false: its
+// settings do not persist and it cannot open a transaction) of the next statement submitted on
+// this connection, and whether its result comes in FromValue's typed form (default false);
+// the time counts from its submission. A statement that
 // runs inline (a short read) finishes within its small work budget and ignores them.
 Napi::Value ConnectionWrap::SetNextOptions(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   CheckOpen(env);
   const char* usage =
       "setNextOptions(timeoutMs: number, token: number, maxResultBytes?: number, "
-      "maxMemoryBytes?: number)";
+      "maxMemoryBytes?: number, accessMode?: string, inSession?: boolean, typed?: boolean)";
   if (info.Length() < 2 || !info[0].IsNumber() || !info[1].IsNumber()) {
     throw Napi::TypeError::New(env, usage);
   }
@@ -716,10 +731,20 @@ Napi::Value ConnectionWrap::SetNextOptions(const Napi::CallbackInfo& info) {
   };
   const uint64_t max_result = bytes(2);
   const uint64_t max_memory = bytes(3);
+  std::optional<AccessMode> mode;
+  if (info.Length() > 4 && !info[4].IsUndefined()) {
+    if (!info[4].IsString()) throw Napi::TypeError::New(env, usage);
+    std::string name = info[4].As<Napi::String>().Utf8Value();
+    mode = ParseAccessMode(name);
+    if (!mode) throw Napi::RangeError::New(env, "unknown access mode '" + name + "'");
+  }
   next_timeout_ms_ = timeout == 0 ? 0 : std::max<uint32_t>(1, static_cast<uint32_t>(timeout));
   next_token_ = info[1].As<Napi::Number>().DoubleValue();
   next_max_result_bytes_ = max_result;
   next_max_memory_bytes_ = max_memory;
+  next_access_mode_ = mode;
+  next_in_session_ = info.Length() <= 5 || info[5].IsUndefined() || info[5].ToBoolean().Value();
+  next_typed_ = info.Length() > 6 && info[6].ToBoolean().Value();
   return env.Undefined();
 }
 
@@ -728,6 +753,9 @@ void ConnectionWrap::ClearNextOptions() {
   next_token_ = 0;
   next_max_result_bytes_ = 0;
   next_max_memory_bytes_ = 0;
+  next_access_mode_.reset();
+  next_in_session_ = true;
+  next_typed_ = false;
 }
 
 // Stops `job` for `reason`: a queued job is taken out of the queue and rejected at once; a

@@ -56,6 +56,7 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   Napi::Value Request(const Napi::CallbackInfo& info);
   Napi::Value Compact(const Napi::CallbackInfo& info);
   Napi::Value Schema(const Napi::CallbackInfo& info);
+  Napi::Value ResetSession(const Napi::CallbackInfo& info);
   Napi::Value Enqueue(QueryJob* job);
   // Enqueue without taking the options of setNextOptions (a stream's later steps, prepare).
   Napi::Value EnqueueWithoutOptions(QueryJob* job);
@@ -68,7 +69,6 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   Napi::Value RunPrepared(const Napi::CallbackInfo& info);
   Napi::Value OpenPreparedCursor(const Napi::CallbackInfo& info);
   Napi::Value ClosePrepared(const Napi::CallbackInfo& info);
-  Napi::Value ResetSession(const Napi::CallbackInfo& info);
   Napi::Value InTransaction(const Napi::CallbackInfo& info);
   std::shared_ptr<PreparedQuery> ReadPrepared(const Napi::CallbackInfo& info, const char* usage);
   // A job of the call `info` (holding its connection) for `query` and `params`.
@@ -126,6 +126,9 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   double next_token_ = 0;
   uint64_t next_max_result_bytes_ = 0;
   uint64_t next_max_memory_bytes_ = 0;
+  std::optional<AccessMode> next_access_mode_;
+  bool next_in_session_ = true;
+  bool next_typed_ = false;
   // The longest time limit accepted: about 24.8 days, setTimeout's limit too.
   static constexpr uint32_t kMaxTimeoutMs = 2147483647;
   // The open result stream (JS thread): from openCursor until it is exhausted, fails or is

@@ -1,6 +1,7 @@
 #include "napi/convert.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -193,10 +194,77 @@ Value MapToValue(Napi::Env env, Napi::Object map, int depth) {
   return Value::Nested(type, std::move(entries));
 }
 
-void SetProperties(Napi::Env env, Napi::Object& object, const ValueHeap& heap) {
-  for (size_t i = 0; i < heap.children.size(); ++i) {
-    object.Set(heap.names[i], FromValue(env, heap.children[i]));
+// A whole number field of a typed parameter, within [min, max].
+int64_t TypedField(Napi::Env env, Napi::Object object, const char* name, int64_t min, int64_t max) {
+  Napi::Value field = object.Get(name);
+  int64_t v = 0;
+  if (field.IsBigInt()) {
+    bool lossless = false;
+    v = field.As<Napi::BigInt>().Int64Value(&lossless);
+    if (!lossless) {
+      throw Napi::RangeError::New(env, std::string("typed parameter field '") + name + "' is out of range");
+    }
+  } else if (field.IsNumber()) {
+    double d = field.As<Napi::Number>().DoubleValue();
+    if (!std::isfinite(d) || std::trunc(d) != d || std::fabs(d) > kMaxSafeInteger) {
+      throw Napi::TypeError::New(env, std::string("typed parameter field '") + name + "' must be a whole number");
+    }
+    v = static_cast<int64_t>(d);
+  } else {
+    throw Napi::TypeError::New(env, std::string("typed parameter field '") + name + "' must be a number or bigint");
   }
+  if (v < min || v > max) {
+    throw Napi::RangeError::New(env, std::string("typed parameter field '") + name + "' is out of range");
+  }
+  return v;
+}
+
+// A TypedParameter (src/native/addon.ts): a DATE, TIMESTAMP, TIMESTAMP_TZ or INTERVAL given by
+// its parts, or a DOUBLE whatever its value (a whole number would be an INT64), for values
+// JavaScript has no type of its own for (a protocol's typed values).
+Value TypedParameterToValue(Napi::Env env, Napi::Object object) {
+  Napi::Value type_value = object.Get("type");
+  std::string type = type_value.IsString() ? type_value.As<Napi::String>().Utf8Value() : "";
+  if (type == "DOUBLE") {
+    Napi::Value value = object.Get("value");
+    if (!value.IsNumber()) throw Napi::TypeError::New(env, "a DOUBLE typed parameter needs a number value");
+    return Value::Double(value.As<Napi::Number>().DoubleValue());
+  }
+  constexpr int64_t kInt32Min = INT32_MIN;
+  constexpr int64_t kInt32Max = INT32_MAX;
+  if (type == "DATE") {
+    return Value::Date(static_cast<int32_t>(TypedField(env, object, "days", kInt32Min, kInt32Max)));
+  }
+  if (type == "TIMESTAMP" || type == "TIMESTAMP_TZ") {
+    int64_t micros = TypedField(env, object, "micros", INT64_MIN, INT64_MAX);
+    return Value::Timestamp(type == "TIMESTAMP" ? LogicalTypeId::kTimestamp : LogicalTypeId::kTimestampTz,
+                            micros);
+  }
+  if (type == "INTERVAL") {
+    Interval iv;
+    iv.months = static_cast<int32_t>(TypedField(env, object, "months", kInt32Min, kInt32Max));
+    iv.days = static_cast<int32_t>(TypedField(env, object, "days", kInt32Min, kInt32Max));
+    iv.micros = TypedField(env, object, "micros", INT64_MIN, INT64_MAX);
+    return Value::IntervalValue(iv);
+  }
+  throw Napi::TypeError::New(env, "unknown typed parameter type '" + type + "'");
+}
+
+void SetProperties(Napi::Env env, Napi::Object& object, const ValueHeap& heap, bool typed) {
+  for (size_t i = 0; i < heap.children.size(); ++i) {
+    object.Set(heap.names[i], FromValue(env, heap.children[i], typed));
+  }
+}
+
+// A TypedParameter object of `type` with its parts (FromValue's typed form).
+Napi::Value TypedObject(Napi::Env env, const char* type, int64_t months, int64_t days, int64_t micros) {
+  AddonData& data = GetAddonData(env);
+  if (data.typed_parameter_ctor.IsEmpty()) {
+    throw Napi::Error::New(env, "the typed parameter class is not set (setTypedParameterClass)");
+  }
+  return data.typed_parameter_ctor.New(
+      {Napi::String::New(env, type), Napi::Number::New(env, static_cast<double>(months)),
+       Napi::Number::New(env, static_cast<double>(days)), Napi::BigInt::New(env, micros)});
 }
 
 }  // namespace
@@ -266,8 +334,13 @@ Value ToValue(Napi::Env env, Napi::Value value, int depth) {
       }
       Napi::Object object = value.As<Napi::Object>();
       if (!IsPlainObject(env, value)) {
-        if (object.InstanceOf(GetAddonData(env).map_ctor.Value())) {
+        AddonData& data = GetAddonData(env);
+        if (object.InstanceOf(data.map_ctor.Value())) {
           return MapToValue(env, object, depth);
+        }
+        if (!data.typed_parameter_ctor.IsEmpty() &&
+            object.InstanceOf(data.typed_parameter_ctor.Value())) {
+          return TypedParameterToValue(env, object);
         }
         std::string name = ConstructorName(env, value);
         std::string what = name.empty() || name == "Object"
@@ -370,8 +443,34 @@ void ReadParameters(const Napi::CallbackInfo& info, ParameterMap& out) {
   }
 }
 
-Napi::Value FromValue(Napi::Env env, const Value& v) {
+Napi::Value FromValue(Napi::Env env, const Value& v, bool typed) {
   if (v.is_null()) return env.Null();
+  if (typed) {
+    switch (v.type_id()) {
+      case LogicalTypeId::kFloat:
+      case LogicalTypeId::kDouble: {
+        double d = v.GetDouble();
+        if (std::isfinite(d) && std::trunc(d) == d) return Napi::Number::New(env, d).ToObject();
+        return Napi::Number::New(env, d);
+      }
+      case LogicalTypeId::kDate:
+        return TypedObject(env, "DATE", 0, v.GetInt(), 0);
+      case LogicalTypeId::kTimestamp:
+      case LogicalTypeId::kTimestampMs:
+      case LogicalTypeId::kTimestampNs:
+      case LogicalTypeId::kTimestampSec:
+        return TypedObject(env, "TIMESTAMP", 0, 0, temporal::TicksToMicros(v.type_id(), v.GetInt()));
+      case LogicalTypeId::kTimestampTz:
+        return TypedObject(env, "TIMESTAMP_TZ", 0, 0,
+                           temporal::TicksToMicros(v.type_id(), v.GetInt()));
+      case LogicalTypeId::kInterval: {
+        Interval iv = v.GetInterval();
+        return TypedObject(env, "INTERVAL", iv.months, iv.days, iv.micros);
+      }
+      default:
+        break;
+    }
+  }
   switch (v.type_id()) {
     case LogicalTypeId::kBool:
       return Napi::Boolean::New(env, v.GetBool());
@@ -411,7 +510,7 @@ Napi::Value FromValue(Napi::Env env, const Value& v) {
       const auto& children = v.children();
       Napi::Array array = Napi::Array::New(env, children.size());
       for (size_t i = 0; i < children.size(); ++i) {
-        array.Set(static_cast<uint32_t>(i), FromValue(env, children[i]));
+        array.Set(static_cast<uint32_t>(i), FromValue(env, children[i], typed));
       }
       return array;
     }
@@ -419,7 +518,8 @@ Napi::Value FromValue(Napi::Env env, const Value& v) {
       Napi::Object map = GetAddonData(env).map_ctor.Value().New({});
       Napi::Function set = map.Get("set").As<Napi::Function>();
       for (const auto& entry : v.children()) {
-        set.Call(map, {FromValue(env, entry.children()[0]), FromValue(env, entry.children()[1])});
+        set.Call(map, {FromValue(env, entry.children()[0], typed),
+                       FromValue(env, entry.children()[1], typed)});
       }
       return map;
     }
@@ -428,17 +528,17 @@ Napi::Value FromValue(Napi::Env env, const Value& v) {
       const auto& fields = v.heap()->type.fields();
       const auto& children = v.children();
       for (size_t i = 0; i < children.size(); ++i) {
-        object.Set(fields[i].name, FromValue(env, children[i]));
+        object.Set(fields[i].name, FromValue(env, children[i], typed));
       }
       return object;
     }
     case LogicalTypeId::kUnion:
-      return FromValue(env, v.children()[0]);
+      return FromValue(env, v.children()[0], typed);
     case LogicalTypeId::kNode: {
       Napi::Object object = Napi::Object::New(env);
       object.Set("_id", IdString(v.GetId()));
       object.Set("_label", std::string(v.heap()->str));
-      SetProperties(env, object, *v.heap());
+      SetProperties(env, object, *v.heap(), typed);
       return object;
     }
     case LogicalTypeId::kRel: {
@@ -447,13 +547,13 @@ Napi::Value FromValue(Napi::Env env, const Value& v) {
       object.Set("_label", std::string(v.heap()->str));
       object.Set("_src", IdString(v.heap()->src));
       object.Set("_dst", IdString(v.heap()->dst));
-      SetProperties(env, object, *v.heap());
+      SetProperties(env, object, *v.heap(), typed);
       return object;
     }
     case LogicalTypeId::kRecursiveRel: {
       Napi::Object object = Napi::Object::New(env);
-      object.Set("_nodes", FromValue(env, v.children()[0]));
-      object.Set("_rels", FromValue(env, v.children()[1]));
+      object.Set("_nodes", FromValue(env, v.children()[0], typed));
+      object.Set("_rels", FromValue(env, v.children()[1], typed));
       return object;
     }
     case LogicalTypeId::kString:
@@ -491,7 +591,7 @@ Napi::Array BuildRows(Napi::Env env, const exec::QueryResult& result, bool text)
 
 }  // namespace
 
-Napi::Value FromQueryResult(Napi::Env env, const exec::QueryResult& result) {
+Napi::Value FromQueryResult(Napi::Env env, const exec::QueryResult& result, bool typed) {
   // Every part goes to JS as call arguments: a JS function gathers arguments into arrays with
   // JIT-compiled code, while each element or property stored from native code
   // (napi_set_element) goes through V8's generic lookup, several times slower (it was the
@@ -533,7 +633,7 @@ Napi::Value FromQueryResult(Napi::Env env, const exec::QueryResult& result) {
   auto next = [&](size_t at) {
     size_t end = at;
     while (row < result.rows.size() && end - at < kCellsPerCall) {
-      args[end++] = FromValue(env, result.rows[row][column]);
+      args[end++] = FromValue(env, result.rows[row][column], typed);
       if (++column == width) {
         column = 0;
         ++row;

@@ -27,13 +27,16 @@ ParameterMap ToParameterMap(Napi::Env env, Napi::Value params);
 void ReadParameters(const Napi::CallbackInfo& info, ParameterMap& out);
 Value ToValue(Napi::Env env, Napi::Value value, int depth = 0);
 
-Napi::Value FromValue(Napi::Env env, const Value& value);
+// `typed`: the values a protocol needs to tell apart keep their types: a DOUBLE or FLOAT with
+// a whole value becomes a Number object (else it would read as an integer), DATE, TIMESTAMP*
+// and INTERVAL become TypedParameter objects (src/native/addon.ts) instead of their text.
+Napi::Value FromValue(Napi::Env env, const Value& value, bool typed = false);
 // The packed result (PackedResult in addon.ts): [columns, types, cells, elapsedMs,
 // nodesCreated, nodesDeleted, relationshipsCreated, relationshipsDeleted, propertiesSet], made
 // by the JS functions given to setResultBuilders. `cells` holds the cells of all rows, row
 // after row (rows of no cells when there are no columns). columns and types are frozen arrays,
 // the same ones as an earlier result's while they do not change (FrozenStringArrays).
-Napi::Value FromQueryResult(Napi::Env env, const exec::QueryResult& result);
+Napi::Value FromQueryResult(Napi::Env env, const exec::QueryResult& result, bool typed = false);
 // The result object {columns, types, rows, summary} with every cell as Kùzu's text form
 // (Value::ToString; NULL as ""): the conformance runner's and the CLI's form, not packed.
 Napi::Object FromQueryResultAsText(Napi::Env env, const exec::QueryResult& result);

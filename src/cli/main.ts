@@ -145,6 +145,11 @@ export function buildProgram(): Command {
     .argument('[DB_DIR]', 'database folder', DEFAULT_DB_DIR)
     .option('--port <n>', 'port to listen on', positiveInt('--port'), 10000)
     .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option(
+      '--bolt-port <n>',
+      'also serve the Bolt protocol (Neo4j drivers) on this port (0 = any free port)',
+      positiveInt('--bolt-port'),
+    )
     .option('--threads <n>', 'execution slots (0 = --max-threads)', positiveInt('--threads'), 0)
     .option(
       '--max-threads <n>',

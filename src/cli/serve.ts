@@ -10,6 +10,8 @@ import { loadDemo } from './demo.js';
 export interface ServeOptions {
   port: number;
   host: string;
+  /** --bolt-port: serve Bolt too. */
+  boltPort?: number;
   threads: number;
   maxThreads: number;
   autoCompaction: boolean;
@@ -80,6 +82,7 @@ export function serviceConfigOf(options: ServeOptions, env: NodeJS.ProcessEnv = 
   if (options.receiveTimeout !== undefined) config.receiveTimeoutMs = options.receiveTimeout;
   if (options.keepAliveTimeout !== undefined) config.keepAliveTimeoutMs = options.keepAliveTimeout;
   if (options.maxConnections !== undefined) config.maxConnections = options.maxConnections;
+  if (options.boltPort !== undefined) config.boltPort = options.boltPort;
   const auth = authOf(options, env);
   if (auth) config.auth = auth;
   if (options.insecure) config.insecure = true;
@@ -128,6 +131,7 @@ export async function runServe(dir: string, options: ServeOptions): Promise<void
             `Authentication: ${config.insecure && !config.auth ? 'NONE (--insecure)' : auth}\n`,
           );
           if (options.console) process.stdout.write(`Web console: ${url}/\n`);
+          if (service.boltUrl) process.stdout.write(`Bolt (Neo4j drivers): ${service.boltUrl}\n`);
         },
       });
     } finally {

@@ -8,7 +8,7 @@
 // its token. A statement that ran inline (a short read: a value instead of a promise) was over
 // before anything could stop it and needs none of this.
 
-import type { NativeConnection } from '../native/addon.js';
+import type { AccessModeName, NativeConnection } from '../native/addon.js';
 import { GraphDBError } from './errors.js';
 
 export interface QueryOptions {
@@ -60,6 +60,18 @@ export interface StatementControl {
   mayQueue?: boolean;
   /** Receives a function that cancels the statement, once it is submitted (a cheap signal). */
   onSubmitted?: (cancel: () => void) => void;
+  /**
+   * The access mode the statement may use (a protocol's session on a pooled slot); the text
+   * must then hold exactly one statement. Undefined: anything.
+   */
+  accessMode?: AccessModeName;
+  /** False: the statement runs without its connection's session (default true). */
+  inSession?: boolean;
+  /**
+   * The result's values in typed form: a whole DOUBLE as a Number object, DATE, TIMESTAMP and
+   * INTERVAL as TypedParameter objects (a protocol that tells these types apart).
+   */
+  typed?: boolean;
 }
 
 /** @internal The options of one call, validated, over the connection's default time limit. */
@@ -128,7 +140,7 @@ export function submitControlled<T>(
   control: StatementControl,
   submit: () => Promise<T> | T,
 ): Promise<T> | T {
-  const { timeoutMs, signal, onSubmitted } = control;
+  const { timeoutMs, signal, onSubmitted, accessMode, inSession, typed } = control;
   const maxResultBytes = control.maxResultBytes ?? 0;
   const maxMemoryBytes = control.maxMemoryBytes ?? 0;
   if (
@@ -136,14 +148,17 @@ export function submitControlled<T>(
     timeoutMs === 0 &&
     onSubmitted === undefined &&
     maxResultBytes === 0 &&
-    maxMemoryBytes === 0
+    maxMemoryBytes === 0 &&
+    accessMode === undefined &&
+    inSession === undefined &&
+    typed === undefined
   ) {
     return submit();
   }
   if (signal?.aborted) return Promise.reject(cancelledBeforeStart(signal));
   const token = nextToken++;
   if (nextToken > Number.MAX_SAFE_INTEGER) nextToken = 1;
-  native.setNextOptions(timeoutMs, token, maxResultBytes, maxMemoryBytes);
+  native.setNextOptions(timeoutMs, token, maxResultBytes, maxMemoryBytes, accessMode, inSession, typed);
   const submitted = submit();
   if (!(submitted instanceof Promise)) return submitted;
   // The engine stops a running statement at its deadline itself; the timer stops one still

@@ -152,7 +152,15 @@ export interface NativeConnection {
    * The time limit (ms, 0: none), cancel() token and result and memory limits (bytes, 0: none)
    * of the next statement submitted; a statement that runs inline ignores them.
    */
-  setNextOptions(timeoutMs: number, token: number, maxResultBytes?: number, maxMemoryBytes?: number): void;
+  setNextOptions(
+    timeoutMs: number,
+    token: number,
+    maxResultBytes?: number,
+    maxMemoryBytes?: number,
+    accessMode?: AccessModeName,
+    inSession?: boolean,
+    typed?: boolean,
+  ): void;
   /**
    * Stops the statement submitted with `token`: a queued one is rejected at once, a running one
    * stops at its next check. QUERY_TIMEOUT when `timedOut`, else QUERY_CANCELLED. False when
@@ -167,6 +175,7 @@ export interface NativeConnection {
 interface Addon {
   setErrorClass(cls: new (message: string, code: never) => Error): void;
   setResultBuilders(pack: typeof packResult, append: typeof appendCells): void;
+  setTypedParameterClass(cls: typeof TypedParameter): void;
   NativeDatabase: new (path: string, maxThreadNum: number, syncOnCommit?: boolean) => NativeDatabase;
   NativeConnection: new (db: NativeDatabase) => NativeConnection;
 }
@@ -279,3 +288,48 @@ function appendCells(packed: PackedResult, ...cells: unknown[]): void {
 }
 
 addon.setResultBuilders(packResult, appendCells);
+
+/**
+ * A parameter of a type JavaScript has no value of its own for, given by its parts: DATE (days
+ * since 1970-01-01), TIMESTAMP (micros since the epoch, no zone), TIMESTAMP_TZ (micros since
+ * the epoch, an instant), INTERVAL (months, days, micros), or a DOUBLE whose value is whole
+ * (a plain whole number is an INT64). The native side reads it (convert.cc,
+ * TypedParameterToValue); protocols whose values carry these types (Bolt) use it.
+ */
+export class TypedParameter {
+  readonly type: 'DATE' | 'TIMESTAMP' | 'TIMESTAMP_TZ' | 'INTERVAL' | 'DOUBLE';
+  readonly months: number;
+  readonly days: number;
+  readonly micros: bigint;
+  readonly value: number;
+
+  /**
+   * @internal The native side makes them too (results in typed form, setNextOptions); use the
+   * static methods.
+   */
+  constructor(type: TypedParameter['type'], months: number, days: number, micros: bigint, value = 0) {
+    this.type = type;
+    this.months = months;
+    this.days = days;
+    this.micros = micros;
+    this.value = value;
+  }
+
+  static double(value: number): TypedParameter {
+    return new TypedParameter('DOUBLE', 0, 0, 0n, value);
+  }
+
+  static date(days: number): TypedParameter {
+    return new TypedParameter('DATE', 0, days, 0n);
+  }
+
+  static timestamp(micros: bigint, withZone: boolean): TypedParameter {
+    return new TypedParameter(withZone ? 'TIMESTAMP_TZ' : 'TIMESTAMP', 0, 0, micros);
+  }
+
+  static interval(months: number, days: number, micros: bigint): TypedParameter {
+    return new TypedParameter('INTERVAL', months, days, micros);
+  }
+}
+
+addon.setTypedParameterClass(TypedParameter);

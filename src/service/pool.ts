@@ -15,7 +15,13 @@ import {
   type StatementLimits,
   submitControlled,
 } from '../core/statement-control.js';
-import { type AccessModeName, addon, type NativeConnection, type NativeDatabase } from '../native/addon.js';
+import {
+  type AccessModeName,
+  addon,
+  type NativeConnection,
+  type NativeDatabase,
+  type PackedResult,
+} from '../native/addon.js';
 import { ROLE_MOST_ACCESS, type Role } from './auth.js';
 
 /** Options of `ExecutionSlot.executeTransactionalRequest`. */
@@ -79,6 +85,8 @@ let runOnSlot: <T>(
   counts: boolean,
   options?: QueryOptions,
   onSubmitted?: (cancel: () => void) => void,
+  accessMode?: SessionStatementOptions['accessMode'],
+  inSession?: boolean,
 ) => Promise<T>;
 let returnEntry: (pool: TpExecutionSlotPool, entry: SlotEntry) => void;
 let poolClosed: (pool: TpExecutionSlotPool) => boolean;
@@ -98,7 +106,8 @@ export class ExecutionSlot {
 
   static {
     newSlot = (pool, entry, lease) => new ExecutionSlot(pool, entry, lease);
-    runOnSlot = (slot, work, counts, options, onSubmitted) => slot.#run(work, counts, options, onSubmitted);
+    runOnSlot = (slot, work, counts, options, onSubmitted, accessMode, inSession) =>
+      slot.#run(work, counts, options, onSubmitted, accessMode, inSession);
     nativeOf = (slot) => slot.#entry.native;
   }
 
@@ -157,6 +166,8 @@ export class ExecutionSlot {
     counts: boolean,
     options?: QueryOptions,
     onSubmitted?: (cancel: () => void) => void,
+    accessMode?: SessionStatementOptions['accessMode'],
+    inSession?: boolean,
   ): Promise<T> {
     const entry = this.#entry;
     if (poolClosed(this.#pool)) return Promise.reject(serviceClosedError());
@@ -175,6 +186,9 @@ export class ExecutionSlot {
       const control = resolveQueryOptions(options, queryTimeoutOf(pool), limitsOf(pool));
       control.mayQueue = false; // one statement at a time per slot: the engine keeps the time
       control.onSubmitted = onSubmitted;
+      control.accessMode = accessMode;
+      control.inSession = inSession;
+      if (accessMode !== undefined) control.typed = true;
       promise = whileInFlight(
         submitControlled(entry.native, control, () => work(entry.native)),
         same,
@@ -545,4 +559,53 @@ export function compactOnSlot(slot: ExecutionSlot): Promise<void> {
 /** @internal The schema JSON of `GET /schema`, read on the slot's native thread. */
 export function schemaOnSlot(slot: ExecutionSlot): Promise<string> {
   return runOnSlot(slot, (native) => native.schema(), false);
+}
+
+/** @internal How a protocol session (Bolt) runs a statement on its leased slot. */
+export interface SessionStatementOptions {
+  /**
+   * The access mode the statement may use; the text must then hold one statement, and not a
+   * transaction statement. Undefined: anything (how BEGIN TRANSACTION, COMMIT and ROLLBACK
+   * run in the session).
+   */
+  accessMode: AccessModeName | undefined;
+  /** Lowers the service's time limit for this statement (ms). */
+  timeoutMs?: number;
+  /** Receives a function that cancels the statement (QUERY_CANCELLED) once it is submitted. */
+  onSubmitted?: (cancel: () => void) => void;
+  /**
+   * True: in the slot's session, which keeps an explicit transaction open across statements;
+   * false: alone, as a transactional request (settings do not persist).
+   */
+  inSession: boolean;
+}
+
+/**
+ * @internal Runs one statement with typed parameters (TypedParameter among them) and resolves
+ * to its packed result in typed form (src/native/addon.ts: `rowsOf` and `summaryOf` read it),
+ * under the
+ * service's time and byte limits, in the slot's session (`inSession`: an explicit transaction,
+ * BEGIN TRANSACTION ... COMMIT, stays open across statements while the lease is held; call
+ * `resetSession` before the lease goes back to the pool) or alone.
+ */
+export function runInSessionOnSlot(
+  slot: ExecutionSlot,
+  text: string,
+  params: Record<string, unknown>,
+  options: SessionStatementOptions,
+): Promise<PackedResult> {
+  const queryOptions = options.timeoutMs === undefined ? undefined : { timeoutMs: options.timeoutMs };
+  return runOnSlot(
+    slot,
+    (native) => {
+      const names = Object.keys(params);
+      const submitted = names.length === 0 ? native.query(text) : native.query(text, params);
+      return Promise.resolve(submitted);
+    },
+    true,
+    queryOptions,
+    options.onSubmitted,
+    options.accessMode,
+    options.inSession,
+  );
 }

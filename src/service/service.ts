@@ -8,12 +8,16 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { createSecureContext } from 'node:tls';
 import { createAdaptorServer } from '@hono/node-server';
+import type { BoltAuthenticate } from '../bolt/connection.js';
+import { BoltServer } from '../bolt/server.js';
 import { Database, databaseInternals } from '../core/database.js';
 import { GraphDBError } from '../core/errors.js';
 import type { StatementLimits } from '../core/statement-control.js';
 import { type AccessPolicy, resolveAccessPolicy } from '../server/access.js';
 import { createApp } from '../server/app.js';
+import { VERSION } from '../version.js';
 import { type AuthConfig, type Authenticator, isLoopbackHost, resolveAuth } from './auth.js';
+import { listenOn } from './listen.js';
 import {
   type AcquireExecutionSlotOptions,
   compactOnSlot,
@@ -113,6 +117,14 @@ export interface ServiceConfig {
   importDir?: string;
   /** Serve HTTPS: the PEM certificate (chain) and private key, as for `https.createServer`. */
   tls?: TlsConfig;
+  /**
+   * Port of the Bolt server (docs/bolt.md), on `hostStr`; 0 picks a free port. Default: no
+   * Bolt server. Its clients log in with the tokens of `auth`; its transactions count against
+   * `maxOpenTransactions` and roll back after `txIdleTimeoutMs` idle; its messages are bounded
+   * by `maxBodyBytes`, its connections by `maxConnections`, the handshake by `headersTimeoutMs`;
+   * with `tls` it speaks TLS.
+   */
+  boltPort?: number;
 }
 
 /** The HTTPS settings of a service. */
@@ -213,6 +225,7 @@ const FIELDS = new Set([
   'tls',
   'txIdleTimeoutMs',
   'maxOpenTransactions',
+  'boltPort',
 ]);
 
 function describe(value: unknown): string {
@@ -259,6 +272,8 @@ interface ResolvedConfig {
   tls: TlsConfig | null;
   txIdleTimeoutMs: number;
   maxOpenTransactions: number;
+  /** The Bolt server's port (ServiceConfig.boltPort), when it has one. */
+  boltPort: number | null;
 }
 
 /** How long clients may take and how many connections they may hold (ServiceConfig). */
@@ -362,6 +377,7 @@ function resolveConfig(config: ServiceConfig, maxThreadNum: number): ResolvedCon
     ),
     maxConnections: integerField(config, 'maxConnections', 1, MAX_INT32, DEFAULT_MAX_CONNECTIONS),
   };
+  const boltPort = config.boltPort === undefined ? null : integerField(config, 'boltPort', 0, 65535, 0);
   const txIdleTimeoutMs = integerField(config, 'txIdleTimeoutMs', 1, MAX_INT32, DEFAULT_TX_IDLE_TIMEOUT_MS);
   const maxOpenTransactions = integerField(
     config,
@@ -371,6 +387,7 @@ function resolveConfig(config: ServiceConfig, maxThreadNum: number): ResolvedCon
     Math.floor(poolSize / 2),
   );
   return {
+    boltPort,
     port,
     host,
     poolSize,
@@ -470,6 +487,15 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** Bolt's login by the service's tokens: the credentials are the token; none is refused. */
+function boltAuthenticate(auth: Authenticator): BoltAuthenticate {
+  return (token) => {
+    if (token === undefined) return null;
+    const verdict = auth.authenticateToken(token);
+    return 'role' in verdict ? { role: verdict.role } : null;
+  };
+}
+
 let runtimeOf: (service: GraphDBService) => ServiceRuntime;
 
 /** @internal The HTTP layer's view of a service. */
@@ -488,6 +514,7 @@ export class GraphDBService implements AsyncDisposable {
   #pool: TpExecutionSlotPool | null;
   #phase: Phase = 'initialized';
   #server: Server | null = null;
+  #bolt: BoltServer | null = null;
   #url: string | null = null;
   #startedAt = Date.now();
   #startPromise: Promise<string> | null = null;
@@ -598,6 +625,19 @@ export class GraphDBService implements AsyncDisposable {
   /** The URL while running, else null. */
   get url(): string | null {
     return this.#phase === 'running' ? this.#url : null;
+  }
+
+  /** The Bolt server's bound port while running with `boltPort`, else null. */
+  get boltPort(): number | null {
+    return this.#phase === 'running' ? (this.#bolt?.port ?? null) : null;
+  }
+
+  /** `bolt://<host>:<port>` while running with `boltPort`, else null. */
+  get boltUrl(): string | null {
+    const port = this.boltPort;
+    if (port === null) return null;
+    const host = this.#resolved.host;
+    return host.includes(':') ? `bolt://[${host}]:${port}` : `bolt://${host}:${port}`;
   }
 
   /** True while the HTTP server accepts connections. */
@@ -747,19 +787,7 @@ export class GraphDBService implements AsyncDisposable {
     ) as Server;
     limitConnections(server, connections, tls !== null);
     try {
-      await new Promise<void>((resolve, reject) => {
-        const onError = (error: NodeJS.ErrnoException) => {
-          server.off('listening', onListening);
-          reject(error);
-        };
-        const onListening = () => {
-          server.off('error', onError);
-          resolve();
-        };
-        server.once('error', onError);
-        server.once('listening', onListening);
-        server.listen({ port, host });
-      });
+      await listenOn(server, port, host);
     } catch (error) {
       this.#phase = this.#pool ? 'initialized' : 'closed';
       const code = (error as NodeJS.ErrnoException).code;
@@ -771,6 +799,15 @@ export class GraphDBService implements AsyncDisposable {
     server.on('error', (error) => {
       process.stderr.write(`graphdb: HTTP server error: ${errorMessage(error)}\n`);
     });
+    if (this.#resolved.boltPort !== null) {
+      try {
+        this.#bolt = await this.#listenBolt(this.#resolved.boltPort);
+      } catch (error) {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        this.#phase = this.#pool ? 'initialized' : 'closed';
+        throw error;
+      }
+    }
     const address = server.address() as AddressInfo;
     this.#server = server;
     this.#url = formatUrl(host, address.port, tls ? 'https' : 'http');
@@ -786,9 +823,48 @@ export class GraphDBService implements AsyncDisposable {
     return this.#url;
   }
 
+  /**
+   * Starts the Bolt server (src/bolt/server.ts) on the service's host, with TLS when the
+   * service has it. Its clients log in with the tokens of `auth`, and its explicit transactions
+   * count against `maxOpenTransactions` with the HTTP ones.
+   */
+  async #listenBolt(port: number): Promise<BoltServer> {
+    const { host, connections, limits, queryTimeoutMs, auth, tls, txIdleTimeoutMs } = this.#resolved;
+    const transactions = this.#transactions;
+    const bolt = new BoltServer({
+      host,
+      port,
+      tls,
+      maxConnections: connections.maxConnections,
+      handshakeTimeoutMs: connections.headersTimeoutMs,
+      maxMessageBytes: limits.maxBodyBytes,
+      idleTransactionTimeoutMs: txIdleTimeoutMs,
+      openTransaction: () => transactions.reserve(),
+      closeTransaction: () => transactions.unreserve(),
+      slotWaitMs: limits.requestTimeoutMs,
+      queryTimeoutMs,
+      authenticate: auth ? boltAuthenticate(auth) : null,
+      serverAgent: `GraphDB/${VERSION}`,
+      acquire: (signal) => this.acquireExecutionSlot({ signal }),
+    });
+    try {
+      await bolt.listen();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new Error(
+        `cannot bind the Bolt port ${host}:${port}: ${code ? `${code} ` : ''}(${errorMessage(error)})`,
+        { cause: error },
+      );
+    }
+    return bolt;
+  }
+
   async #shutdown(): Promise<void> {
     this.#phase = 'stopping';
     this.#stopCompaction();
+    const bolt = this.#bolt;
+    this.#bolt = null;
+    const boltStopped = bolt?.stop(this.#resolved.stopTimeoutMs);
     // Explicit transactions roll back (each after the request it is running).
     const rolledBack = this.#transactions.closeAll();
     const server = this.#server;
@@ -814,6 +890,7 @@ export class GraphDBService implements AsyncDisposable {
       await closed;
       clearTimeout(lingering);
     }
+    await boltStopped;
     await rolledBack;
     await this.#compacting;
     this.#phase = this.#pool ? 'initialized' : 'closed';

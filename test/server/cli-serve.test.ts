@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import neo4j from 'neo4j-driver';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateDemoGraph, loadDemo } from '../../src/cli/demo.js';
 import { Database } from '../../src/index.js';
@@ -102,6 +103,23 @@ describe('graphdb serve', () => {
     expect(killedBy).toBeNull();
     expect(code).toBe(0);
     expect(served.stderr()).toContain('stopped');
+  });
+
+  it('serves Bolt too with --bolt-port, and says where', async () => {
+    const served = await serve(':memory:', '--port', '0', '--threads', '1', '--bolt-port', '0');
+    await waitForOutput(served, /Bolt \(Neo4j drivers\): bolt:\/\/127\.0\.0\.1:\d+\n/);
+    const boltUrl = /bolt:\/\/[\d.:]+/.exec(served.stdout())?.[0] as string;
+    const driver = neo4j.driver(boltUrl);
+    try {
+      const session = driver.session();
+      const result = await session.run('RETURN 40 + 2 AS answer');
+      expect(result.records[0]?.get('answer').toNumber()).toBe(42);
+      await session.close();
+    } finally {
+      await driver.close();
+    }
+    served.child.kill('SIGTERM');
+    expect((await served.exit).code).toBe(0);
   });
 
   it('serves the web console at / and says where; --no-console turns it off', async () => {

@@ -1,0 +1,848 @@
+// One Bolt connection after the handshake: reads messages, runs them in order through the
+// state machine of the Bolt specification, and answers each with SUCCESS, RECORDs, FAILURE or
+// IGNORED (docs/bolt.md).
+//
+// States: CONNECTED (until HELLO), AUTHENTICATION (5.1+: until LOGON), READY, STREAMING (an
+// auto-commit result is open), TX_READY and TX_STREAMING (an explicit transaction), FAILED (a
+// request failed: everything but RESET and GOODBYE is IGNORED), DEFUNCT (closing). A RESET
+// interrupts the request running when it arrives; requests queued before it are IGNORED.
+//
+// An auto-commit RUN leases an execution slot for the statement only; an explicit transaction
+// (BEGIN .. COMMIT/ROLLBACK) holds one lease throughout, and is rolled back when it stays idle
+// longer than the server allows.
+
+import type { Socket } from 'node:net';
+import { GraphDBError } from '../core/errors.js';
+import { ROLE_MOST_ACCESS, type Role } from '../service/auth.js';
+import {
+  type ExecutionSlotLease,
+  resetSession,
+  runInSessionOnSlot,
+  type SessionStatementOptions,
+} from '../service/pool.js';
+import { type BoltFailure, failureOf } from './errors.js';
+import { ChunkReader, MessageWriter } from './framing.js';
+import { authToken, BoltError, boltError, mapField, REQUEST, RESPONSE } from './messages.js';
+import { decode, PackStreamError, Structure } from './packstream.js';
+import { boltStats, MaterializedResult, type ResultSource, statementType } from './results.js';
+import { shapeOf, toParameter, type ValueDialect, ValueWriter } from './values.js';
+
+/** Bolt versions as [major, minor]. */
+export type BoltVersion = readonly [number, number];
+
+export type AccessMode = NonNullable<SessionStatementOptions['accessMode']>;
+
+/** Decides who a HELLO/LOGON is: the token it carries, or undefined for scheme `none`. */
+export type BoltAuthenticate = (token: string | undefined) => { role: Role } | null;
+
+/** What a connection needs from its server. */
+export interface ConnectionContext {
+  /** Leases a slot (FIFO); rejects when the service is closed or `signal` aborts. */
+  acquire(signal: AbortSignal): Promise<ExecutionSlotLease>;
+  readonly authenticate: BoltAuthenticate | null;
+  readonly serverAgent: string;
+  readonly maxMessageBytes: number;
+  /** Longest an explicit transaction may stay idle (no request) before it is rolled back. */
+  readonly idleTransactionTimeoutMs: number;
+  /** Longest a request may wait for a free slot (undefined: no limit). */
+  readonly slotWaitMs: number | undefined;
+  /** The statements' time limit (ms, 0: none). */
+  readonly queryTimeoutMs: number;
+  /** Claims a place for an explicit transaction; false when as many are open as allowed. */
+  openTransaction(): boolean;
+  closeTransaction(): void;
+  /** The address to give in routing tables when the client gave none. */
+  readonly localAddress: string;
+  /** The service is stopping: finish the request at hand, then close. */
+  readonly stopping: boolean;
+  /** The client logged in: the handshake's time limit no longer applies. */
+  authenticated(): void;
+  /** Called once the connection has closed and let go of everything. */
+  closed(connection: BoltConnection): void;
+}
+
+type State =
+  | 'CONNECTED'
+  | 'AUTHENTICATION'
+  | 'READY'
+  | 'STREAMING'
+  | 'TX_READY'
+  | 'TX_STREAMING'
+  | 'FAILED'
+  | 'DEFUNCT';
+
+/** The database name Bolt clients see (one database per service). */
+export const DATABASE_NAME = 'neo4j';
+
+/** Requests queued beyond this pause reading from the socket until they are served. */
+const MAX_QUEUED = 256;
+/** Responses are written once this many bytes are ready (and when the queue runs dry). */
+const FLUSH_BYTES = 64 * 1024;
+/** Records encoded per socket write while a PULL streams many. */
+const RECORDS_PER_WRITE = 1000;
+const ROUTING_TTL_SECONDS = 300;
+
+interface Transaction {
+  lease: ExecutionSlotLease;
+  accessMode: AccessMode;
+  /** The mode the transaction asked for was `read` (a driver's read transaction). */
+  readOnly: boolean;
+  /** Absolute deadline from tx_timeout, else Infinity. */
+  deadline: number;
+  /** Rolled back by the server (idle or past its deadline): the next request fails. */
+  expired: string | null;
+  results: Map<number, ResultSource>;
+  nextQid: number;
+  /** Set once its rollback and release began (it runs once, whoever asks again). */
+  ended: Promise<void> | null;
+}
+
+let nextConnectionId = 1;
+
+export class BoltConnection {
+  readonly id = `bolt-${nextConnectionId++}`;
+  readonly #socket: Socket;
+  readonly #context: ConnectionContext;
+  readonly #version: BoltVersion;
+  readonly #reader: ChunkReader;
+  readonly #out = new MessageWriter();
+  readonly #values: ValueWriter;
+  readonly #dialect: ValueDialect;
+  #state: State = 'CONNECTED';
+  #role: Role | null = null;
+  #routingAddress: string | null = null;
+  readonly #queue: Structure[] = [];
+  #processing: Promise<void> | null = null;
+  /** RESETs received and not yet served: requests before them are IGNORED. */
+  #pendingResets = 0;
+  /** Cancels what the request being served waits for (a slot, a statement). */
+  #interrupt: AbortController | null = null;
+  #cancelStatement: (() => void) | null = null;
+  #autoResult: ResultSource | null = null;
+  #tx: Transaction | null = null;
+  #txTimer: NodeJS.Timeout | null = null;
+  #closing = false;
+  #paused = false;
+  #bookmark = 0;
+
+  constructor(socket: Socket, context: ConnectionContext, version: BoltVersion) {
+    this.#socket = socket;
+    this.#context = context;
+    this.#version = version;
+    this.#reader = new ChunkReader(context.maxMessageBytes);
+    // Bolt 4.4 sends DateTime in UTC only when HELLO agrees on the `utc` patch.
+    this.#dialect = { elementIds: version[0] >= 5, utcDateTime: version[0] >= 5 };
+    this.#values = new ValueWriter(this.#dialect);
+    socket.on('data', (data: Buffer) => this.#onData(data));
+    socket.on('close', () => this.#onClose());
+    socket.on('error', () => undefined); // 'close' follows
+  }
+
+  get version(): BoltVersion {
+    return this.#version;
+  }
+
+  /** Whether the connection is between requests with no transaction open. */
+  get idle(): boolean {
+    return this.#processing === null && this.#tx === null && this.#queue.length === 0;
+  }
+
+  /** Feeds bytes that arrived with the handshake. */
+  receive(data: Buffer): void {
+    if (data.length > 0) this.#onData(data);
+  }
+
+  /** Closes the connection now: what runs is cancelled, an open transaction rolled back. */
+  destroy(): void {
+    this.#cancelRunning();
+    this.#socket.destroy();
+  }
+
+  /** Closes once the request at hand is done and no transaction is open (service stopping). */
+  closeWhenIdle(): void {
+    if (this.idle) this.#socket.end();
+  }
+
+  #onData(data: Buffer): void {
+    if (this.#closing) return;
+    let messages: Buffer[];
+    try {
+      messages = this.#reader.push(data);
+    } catch (error) {
+      this.#protocolError(error);
+      return;
+    }
+    for (const bytes of messages) {
+      let message: unknown;
+      try {
+        message = decode(bytes);
+      } catch (error) {
+        this.#protocolError(error);
+        return;
+      }
+      if (!(message instanceof Structure)) {
+        this.#protocolError(new PackStreamError('a Bolt message must be a structure'));
+        return;
+      }
+      if (message.tag === REQUEST.reset) {
+        // Interrupts at once what is running; requests before it are IGNORED.
+        this.#pendingResets++;
+        this.#cancelRunning();
+      }
+      this.#queue.push(message);
+    }
+    if (this.#queue.length > MAX_QUEUED && !this.#paused) {
+      this.#paused = true;
+      this.#socket.pause();
+    }
+    if (!this.#processing && this.#queue.length > 0) this.#processing = this.#serve();
+  }
+
+  /** A request that cannot be read: FAILURE, then the connection closes. */
+  #protocolError(error: unknown): void {
+    const f = failureOf(error);
+    this.#writeFailure(f);
+    this.#flush();
+    this.#state = 'DEFUNCT';
+    this.#closing = true;
+    this.#cancelRunning();
+    this.#socket.end();
+  }
+
+  #cancelRunning(): void {
+    this.#interrupt?.abort(new GraphDBError('interrupted by RESET', 'QUERY_CANCELLED'));
+    this.#cancelStatement?.();
+  }
+
+  async #serve(): Promise<void> {
+    try {
+      while (this.#queue.length > 0 && !this.#closing) {
+        const message = this.#queue.shift() as Structure;
+        if (this.#paused && this.#queue.length < MAX_QUEUED / 2) {
+          this.#paused = false;
+          this.#socket.resume();
+        }
+        this.#stopTxTimer();
+        if (message.tag === REQUEST.reset) {
+          this.#pendingResets--;
+          await this.#reset();
+        } else if (this.#pendingResets > 0) {
+          this.#write(RESPONSE.ignored, null);
+        } else {
+          await this.#dispatch(message);
+        }
+        if (this.#out.length >= FLUSH_BYTES || this.#queue.length === 0) await this.#flushAndDrain();
+      }
+    } catch (error) {
+      // Nothing should get here (each request answers its own errors); close rather than hang.
+      process.stderr.write(`graphdb: Bolt connection ${this.id} failed: ${String(error)}\n`);
+      this.#socket.destroy();
+    } finally {
+      this.#processing = null;
+      if (!this.#closing) {
+        this.#startTxTimer();
+        if (this.#context.stopping) this.closeWhenIdle();
+      }
+    }
+  }
+
+  async #dispatch(message: Structure): Promise<void> {
+    const f = message.fields;
+    if (this.#state === 'FAILED' && message.tag !== REQUEST.goodbye) {
+      this.#write(RESPONSE.ignored, null);
+      return;
+    }
+    try {
+      switch (message.tag) {
+        case REQUEST.hello:
+          return this.#hello(mapField(f[0], 'HELLO extra'));
+        case REQUEST.logon:
+          return this.#logon(mapField(f[0], 'LOGON auth'));
+        case REQUEST.logoff:
+          return this.#logoff();
+        case REQUEST.goodbye:
+          this.#closing = true;
+          this.#state = 'DEFUNCT';
+          this.#socket.end();
+          return;
+        case REQUEST.run:
+          return await this.#run(f);
+        case REQUEST.pull:
+          return await this.#pull(mapField(f[0], 'PULL extra'), false);
+        case REQUEST.discard:
+          return await this.#pull(mapField(f[0], 'DISCARD extra'), true);
+        case REQUEST.begin:
+          return await this.#begin(mapField(f[0], 'BEGIN extra'));
+        case REQUEST.commit:
+          return await this.#endTransaction(true);
+        case REQUEST.rollback:
+          return await this.#endTransaction(false);
+        case REQUEST.route:
+          return this.#route(f);
+        case REQUEST.telemetry:
+          this.#expectState('TELEMETRY', 'READY', 'TX_READY');
+          if (!(this.#version[0] > 5 || (this.#version[0] === 5 && this.#version[1] >= 4))) {
+            throw boltError('Neo.ClientError.Request.Invalid', 'TELEMETRY needs Bolt 5.4 or later');
+          }
+          this.#write(RESPONSE.success, {});
+          return;
+        default:
+          throw boltError('Neo.ClientError.Request.Invalid', `unknown request 0x${message.tag.toString(16)}`);
+      }
+    } catch (error) {
+      this.#fail(error);
+    }
+  }
+
+  /** Answers FAILURE and enters FAILED (or closes, before authentication). */
+  #fail(error: unknown): void {
+    if (this.#pendingResets > 0 && !(error instanceof BoltError && error.fatal)) {
+      // Interrupted by a RESET that follows: IGNORED, as every request before it.
+      this.#write(RESPONSE.ignored, null);
+      return;
+    }
+    const f = error instanceof BoltError ? error.failure : failureOf(error);
+    if (error instanceof GraphDBError && error.code === 'ACCESS_MODE_VIOLATION' && this.#limitedByRole()) {
+      f.code = 'Neo.ClientError.Security.Forbidden';
+    }
+    this.#writeFailure(f);
+    if (
+      this.#state === 'CONNECTED' ||
+      this.#state === 'AUTHENTICATION' ||
+      (error instanceof BoltError && error.fatal)
+    ) {
+      this.#state = 'DEFUNCT';
+      this.#closing = true;
+      void this.#flushAndDrain().then(() => this.#socket.end());
+      return;
+    }
+    this.#state = 'FAILED';
+  }
+
+  /** Whether the role, not the transaction's mode, kept the request from writing. */
+  #limitedByRole(): boolean {
+    return this.#role !== null && this.#role !== 'admin' && !(this.#tx?.readOnly ?? false);
+  }
+
+  #expectState(request: string, ...states: State[]): void {
+    if (!states.includes(this.#state)) {
+      throw boltError('Neo.ClientError.Request.Invalid', `${request} is not allowed in state ${this.#state}`);
+    }
+  }
+
+  // --- authentication -----------------------------------------------------------------------
+
+  #hello(extra: Record<string, unknown>): void {
+    if (this.#state !== 'CONNECTED') {
+      throw boltError('Neo.ClientError.Request.Invalid', 'HELLO was sent twice', true);
+    }
+    const routing = extra.routing;
+    if (
+      routing !== null &&
+      typeof routing === 'object' &&
+      typeof (routing as Record<string, unknown>).address === 'string'
+    ) {
+      this.#routingAddress = (routing as Record<string, string>).address as string;
+    }
+    const metadata: Record<string, unknown> = {
+      server: this.#context.serverAgent,
+      connection_id: this.id,
+      hints: {},
+    };
+    if (this.#usesLogon()) {
+      this.#state = 'AUTHENTICATION';
+    } else {
+      this.#authenticate(extra);
+      if (this.#version[0] === 4 && Array.isArray(extra.patch_bolt) && extra.patch_bolt.includes('utc')) {
+        metadata.patch_bolt = ['utc'];
+        this.#dialect.utcDateTime = true;
+      }
+      this.#state = 'READY';
+      this.#context.authenticated();
+    }
+    this.#write(RESPONSE.success, metadata);
+  }
+
+  #usesLogon(): boolean {
+    return this.#version[0] > 5 || (this.#version[0] === 5 && this.#version[1] >= 1);
+  }
+
+  #logon(auth: Record<string, unknown>): void {
+    if (!this.#usesLogon())
+      throw boltError('Neo.ClientError.Request.Invalid', 'LOGON needs Bolt 5.1 or later', true);
+    if (this.#state !== 'AUTHENTICATION') {
+      throw boltError(
+        'Neo.ClientError.Request.Invalid',
+        `LOGON is not allowed in state ${this.#state}`,
+        true,
+      );
+    }
+    this.#authenticate(auth);
+    this.#state = 'READY';
+    this.#context.authenticated();
+    this.#write(RESPONSE.success, {});
+  }
+
+  #logoff(): void {
+    if (!this.#usesLogon())
+      throw boltError('Neo.ClientError.Request.Invalid', 'LOGOFF needs Bolt 5.1 or later');
+    this.#expectState('LOGOFF', 'READY');
+    this.#role = null;
+    this.#state = 'AUTHENTICATION';
+    this.#write(RESPONSE.success, {});
+  }
+
+  /**
+   * Schemes: `none`, `basic` (the password is the token; the principal is not checked) and
+   * `bearer` (credentials is the token). Without an authenticate hook every client is admin.
+   */
+  #authenticate(auth: Record<string, unknown>): void {
+    const token = authToken(auth);
+    const hook = this.#context.authenticate;
+    if (!hook) {
+      this.#role = 'admin';
+      return;
+    }
+    const verdict = hook(token);
+    if (!verdict) {
+      throw boltError(
+        'Neo.ClientError.Security.Unauthorized',
+        token === undefined ? 'authentication is required' : 'the credentials are not valid',
+        true,
+      );
+    }
+    this.#role = verdict.role;
+  }
+
+  // --- statements ---------------------------------------------------------------------------
+
+  /** Checks the database a request names: one database, `neo4j`. */
+  #checkDatabase(extra: Record<string, unknown>): void {
+    const db = extra.db;
+    if (db !== undefined && db !== null && db !== DATABASE_NAME) {
+      throw boltError(
+        'Neo.ClientError.Database.DatabaseNotFound',
+        `there is no database ${JSON.stringify(db)}; this server has one, ${DATABASE_NAME}`,
+      );
+    }
+    if (extra.imp_user !== undefined && extra.imp_user !== null) {
+      throw boltError('Neo.ClientError.Security.Forbidden', 'impersonation is not supported');
+    }
+  }
+
+  /** The access mode a request runs in: read for mode `r`, else all the role allows. */
+  #accessMode(extra: Record<string, unknown>): { mode: AccessMode; readOnly: boolean } {
+    const requested = extra.mode ?? 'w';
+    if (requested !== 'r' && requested !== 'w') {
+      throw boltError('Neo.ClientError.Request.Invalid', `unknown access mode ${JSON.stringify(requested)}`);
+    }
+    if (requested === 'r') return { mode: 'read', readOnly: true };
+    return { mode: ROLE_MOST_ACCESS[this.#role ?? 'reader'], readOnly: false };
+  }
+
+  /** tx_timeout (ms) from a request's extra, checked. */
+  #txTimeout(extra: Record<string, unknown>): number | undefined {
+    const timeout = extra.tx_timeout;
+    if (timeout === undefined || timeout === null) return undefined;
+    if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < 0) {
+      throw boltError('Neo.ClientError.Request.Invalid', 'tx_timeout must be a whole number of milliseconds');
+    }
+    return timeout === 0 ? undefined : timeout;
+  }
+
+  async #run(fields: unknown[]): Promise<void> {
+    const query = fields[0];
+    if (typeof query !== 'string')
+      throw boltError('Neo.ClientError.Request.Invalid', 'RUN needs a query string');
+    const rawParams = mapField(fields[1] ?? {}, 'RUN parameters');
+    const extra = mapField(fields[2] ?? {}, 'RUN extra');
+    const params: Record<string, unknown> = {};
+    for (const name of Object.keys(rawParams)) params[name] = toParameter(rawParams[name], this.#dialect);
+    const tx = this.#tx;
+    if (tx) {
+      this.#expectState('RUN', 'TX_READY', 'TX_STREAMING');
+      this.#checkExpired(tx);
+      const result = await this.#execute(tx.lease, query, params, tx.accessMode, true, this.#remaining(tx));
+      const qid = tx.nextQid++;
+      tx.results.set(qid, result);
+      this.#state = 'TX_STREAMING';
+      this.#write(RESPONSE.success, { fields: result.fields, t_first: result.firstMs, qid });
+      return;
+    }
+    this.#expectState('RUN', 'READY');
+    this.#checkDatabase(extra);
+    const { mode } = this.#accessMode(extra);
+    const timeout = this.#txTimeout(extra);
+    const lease = await this.#lease();
+    let result: ResultSource;
+    try {
+      result = await this.#execute(lease, query, params, mode, false, timeout);
+    } finally {
+      lease.release();
+    }
+    this.#autoResult = result;
+    this.#state = 'STREAMING';
+    this.#write(RESPONSE.success, { fields: result.fields, t_first: result.firstMs });
+  }
+
+  /** Waits (FIFO) for a slot; a RESET or a closing connection stops the wait. */
+  async #lease(): Promise<ExecutionSlotLease> {
+    const controller = new AbortController();
+    this.#interrupt = controller;
+    const wait = this.#context.slotWaitMs;
+    const timer =
+      wait === undefined
+        ? undefined
+        : setTimeout(
+            () =>
+              controller.abort(
+                new GraphDBError(`no execution slot came free within ${wait} ms`, 'SERVICE_UNAVAILABLE'),
+              ),
+            wait,
+          );
+    try {
+      return await this.#context.acquire(controller.signal);
+    } finally {
+      if (timer) clearTimeout(timer);
+      if (this.#interrupt === controller) this.#interrupt = null;
+    }
+  }
+
+  async #execute(
+    lease: ExecutionSlotLease,
+    query: string,
+    params: Record<string, unknown>,
+    accessMode: AccessMode | undefined,
+    inSession: boolean,
+    timeoutMs: number | undefined,
+  ): Promise<ResultSource> {
+    const limit = this.#context.queryTimeoutMs;
+    const options: SessionStatementOptions = {
+      accessMode,
+      inSession,
+      onSubmitted: (cancel) => {
+        this.#cancelStatement = cancel;
+      },
+    };
+    if (timeoutMs !== undefined) options.timeoutMs = limit > 0 ? Math.min(limit, timeoutMs) : timeoutMs;
+    try {
+      return new MaterializedResult(await runInSessionOnSlot(lease.slot, query, params, options));
+    } finally {
+      this.#cancelStatement = null;
+    }
+  }
+
+  async #pull(extra: Record<string, unknown>, discard: boolean): Promise<void> {
+    const request = discard ? 'DISCARD' : 'PULL';
+    const n = extra.n ?? -1;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n === 0 || n < -1) {
+      throw boltError(
+        'Neo.ClientError.Request.Invalid',
+        `${request} needs n: a positive number of records, or -1 for all`,
+      );
+    }
+    const count = n === -1 ? Number.POSITIVE_INFINITY : n;
+    const tx = this.#tx;
+    let result: ResultSource | undefined;
+    let qid = -1;
+    if (tx) {
+      this.#expectState(request, 'TX_STREAMING');
+      const given = extra.qid ?? -1;
+      if (typeof given !== 'number' || !Number.isInteger(given)) {
+        throw boltError('Neo.ClientError.Request.Invalid', 'qid must be an integer');
+      }
+      qid = given === -1 ? tx.nextQid - 1 : given;
+      result = tx.results.get(qid);
+      if (!result) throw boltError('Neo.ClientError.Request.Invalid', `no open result has qid ${given}`);
+    } else {
+      this.#expectState(request, 'STREAMING');
+      result = this.#autoResult ?? undefined;
+      if (!result) throw boltError('Neo.ClientError.Request.Invalid', `${request} without a result`);
+    }
+    const done = discard ? await this.#discardRows(result, count) : await this.#sendRecords(result, count);
+    if (!done) {
+      this.#write(RESPONSE.success, { has_more: true });
+      return;
+    }
+    await result.close();
+    const summary = result.summary();
+    const metadata: Record<string, unknown> = {
+      type: statementType(summary, result.fields),
+      t_last: 0,
+      db: DATABASE_NAME,
+    };
+    const stats = boltStats(summary);
+    if (Object.keys(stats).length > 0) metadata.stats = stats;
+    if (tx) {
+      tx.results.delete(qid);
+      if (tx.results.size === 0) this.#state = 'TX_READY';
+    } else {
+      this.#autoResult = null;
+      this.#state = 'READY';
+      if (metadata.type !== 'r') metadata.bookmark = this.#nextBookmark();
+    }
+    this.#write(RESPONSE.success, metadata);
+  }
+
+  async #discardRows(result: ResultSource, count: number): Promise<boolean> {
+    if (count === Number.POSITIVE_INFINITY) return true;
+    return (await result.next(count)).done;
+  }
+
+  /** Sends up to `count` records, a slice per socket write; true when the result is done. */
+  async #sendRecords(result: ResultSource, count: number): Promise<boolean> {
+    const shapes = result.types.map(shapeOf);
+    let left = count;
+    for (;;) {
+      const batch = await result.next(Math.min(left, RECORDS_PER_WRITE));
+      for (const row of batch.rows) {
+        const out = this.#out.begin();
+        try {
+          out.structHeader(RESPONSE.record, 1);
+          out.listHeader(row.length);
+          for (let i = 0; i < row.length; i++)
+            this.#values.write(out, row[i], shapes[i] ?? { kind: 'unknown' });
+        } catch (error) {
+          this.#out.abort();
+          throw error;
+        }
+        this.#out.end();
+      }
+      left -= batch.rows.length;
+      if (batch.done || left <= 0) return batch.done;
+      await this.#flushAndDrain();
+      if (this.#closing || this.#pendingResets > 0) return false;
+    }
+  }
+
+  // --- explicit transactions ----------------------------------------------------------------
+
+  async #begin(extra: Record<string, unknown>): Promise<void> {
+    this.#expectState('BEGIN', 'READY');
+    this.#checkDatabase(extra);
+    const { mode, readOnly } = this.#accessMode(extra);
+    const timeout = this.#txTimeout(extra);
+    if (!this.#context.openTransaction()) {
+      throw boltError(
+        'Neo.TransientError.Transaction.MaximumTransactionLimitReached',
+        'as many explicit transactions are open as the server allows; retry when one ends',
+      );
+    }
+    let lease: ExecutionSlotLease;
+    try {
+      lease = await this.#lease();
+    } catch (error) {
+      this.#context.closeTransaction();
+      throw error;
+    }
+    const tx: Transaction = {
+      lease,
+      accessMode: mode,
+      readOnly,
+      deadline: timeout === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeout,
+      expired: null,
+      results: new Map(),
+      nextQid: 0,
+      ended: null,
+    };
+    try {
+      // Transaction statements run with no access mode (a mode refuses them in a session).
+      await this.#execute(
+        lease,
+        readOnly ? 'BEGIN TRANSACTION READ ONLY' : 'BEGIN TRANSACTION',
+        {},
+        undefined,
+        true,
+        timeout,
+      );
+    } catch (error) {
+      await this.#releaseTransaction(tx);
+      throw error;
+    }
+    this.#tx = tx;
+    this.#state = 'TX_READY';
+    this.#write(RESPONSE.success, {});
+  }
+
+  async #endTransaction(commit: boolean): Promise<void> {
+    const request = commit ? 'COMMIT' : 'ROLLBACK';
+    const tx = this.#tx;
+    if (!tx) throw boltError('Neo.ClientError.Request.Invalid', `${request} without a transaction`);
+    this.#expectState(request, 'TX_READY', 'TX_STREAMING');
+    try {
+      this.#checkExpired(tx);
+      await this.#execute(tx.lease, commit ? 'COMMIT' : 'ROLLBACK', {}, undefined, true, undefined);
+    } finally {
+      this.#tx = null;
+      await this.#releaseTransaction(tx);
+      this.#state = 'READY';
+    }
+    this.#write(RESPONSE.success, commit ? { bookmark: this.#nextBookmark() } : {});
+  }
+
+  /** Fails a request of a transaction the server has rolled back. */
+  #checkExpired(tx: Transaction): void {
+    if (tx.expired === null && tx.deadline <= Date.now()) this.#expire(tx, 'it ran past its tx_timeout');
+    if (tx.expired !== null) {
+      throw boltError(
+        'Neo.ClientError.Transaction.TransactionTimedOut',
+        `the transaction was rolled back because ${tx.expired}`,
+      );
+    }
+  }
+
+  #remaining(tx: Transaction): number | undefined {
+    return tx.deadline === Number.POSITIVE_INFINITY ? undefined : Math.max(1, tx.deadline - Date.now());
+  }
+
+  /** Rolls back the transaction's work and gives its slot back to the pool (once). */
+  #releaseTransaction(tx: Transaction): Promise<void> {
+    tx.ended ??= this.#endLease(tx);
+    return tx.ended;
+  }
+
+  async #endLease(tx: Transaction): Promise<void> {
+    for (const result of tx.results.values()) await result.close();
+    tx.results.clear();
+    if (tx.lease.released) return;
+    try {
+      await resetSession(tx.lease.slot);
+    } catch {
+      // The service is closing: the slot goes with it.
+    }
+    tx.lease.release();
+    this.#context.closeTransaction();
+  }
+
+  /** The server ends an idle (or overdue) transaction: rolled back, its slot freed. */
+  #expire(tx: Transaction, why: string): void {
+    if (tx.expired !== null) return;
+    tx.expired = why;
+    void this.#releaseTransaction(tx);
+  }
+
+  #startTxTimer(): void {
+    const tx = this.#tx;
+    if (!tx || tx.expired !== null) return;
+    const idle = this.#context.idleTransactionTimeoutMs;
+    const delay = Math.min(idle, tx.deadline - Date.now());
+    this.#txTimer = setTimeout(
+      () => {
+        this.#txTimer = null;
+        if (this.#tx === tx && this.#processing === null) {
+          this.#expire(
+            tx,
+            tx.deadline <= Date.now() ? 'it ran past its tx_timeout' : `it was idle for ${idle} ms`,
+          );
+        }
+      },
+      Math.max(0, delay),
+    );
+    this.#txTimer.unref();
+  }
+
+  #stopTxTimer(): void {
+    if (this.#txTimer) clearTimeout(this.#txTimer);
+    this.#txTimer = null;
+  }
+
+  // --- RESET, ROUTE -------------------------------------------------------------------------
+
+  async #reset(): Promise<void> {
+    if (this.#state === 'CONNECTED' || this.#state === 'DEFUNCT') {
+      this.#write(RESPONSE.failure, {
+        code: 'Neo.ClientError.Request.Invalid',
+        message: 'RESET before HELLO',
+      });
+      return;
+    }
+    await this.#autoResult?.close();
+    this.#autoResult = null;
+    const tx = this.#tx;
+    this.#tx = null;
+    if (tx) await this.#releaseTransaction(tx);
+    if (this.#state !== 'AUTHENTICATION') this.#state = 'READY';
+    this.#write(RESPONSE.success, {});
+  }
+
+  #route(fields: unknown[]): void {
+    this.#expectState('ROUTE', 'READY');
+    // Bolt 4.4 and 5: ROUTE routing::Map, bookmarks::List, extra::Map {db, imp_user}.
+    const extra = mapField(fields[2] ?? {}, 'ROUTE extra');
+    this.#checkDatabase(extra);
+    const address = this.#routingAddress ?? this.#context.localAddress;
+    this.#write(RESPONSE.success, {
+      rt: {
+        ttl: ROUTING_TTL_SECONDS,
+        db: DATABASE_NAME,
+        servers: [
+          { addresses: [address], role: 'WRITE' },
+          { addresses: [address], role: 'READ' },
+          { addresses: [address], role: 'ROUTE' },
+        ],
+      },
+    });
+  }
+
+  #nextBookmark(): string {
+    return `graphdb:${this.id}:${++this.#bookmark}`;
+  }
+
+  // --- output -------------------------------------------------------------------------------
+
+  #write(tag: number, metadata: Record<string, unknown> | null): void {
+    const out = this.#out.begin();
+    if (metadata === null) {
+      out.structHeader(tag, 0);
+    } else {
+      out.structHeader(tag, 1);
+      out.value(metadata);
+    }
+    this.#out.end();
+  }
+
+  #writeFailure(f: BoltFailure): void {
+    const metadata: Record<string, unknown> = { code: f.code, message: f.message };
+    if (this.#version[0] > 5 || (this.#version[0] === 5 && this.#version[1] >= 7))
+      metadata.neo4j_code = f.code;
+    if (f.graphdbCode) metadata.graphdb_code = f.graphdbCode;
+    this.#write(RESPONSE.failure, metadata);
+  }
+
+  #flush(): boolean {
+    if (this.#out.length === 0 || this.#socket.destroyed) return true;
+    return this.#socket.write(this.#out.take());
+  }
+
+  /** Writes what is ready and waits while the socket's buffer is full. */
+  async #flushAndDrain(): Promise<void> {
+    if (this.#flush() || this.#socket.destroyed) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        this.#socket.off('drain', done);
+        this.#socket.off('close', done);
+        resolve();
+      };
+      this.#socket.on('drain', done);
+      this.#socket.on('close', done);
+    });
+  }
+
+  #onClose(): void {
+    this.#closing = true;
+    this.#state = 'DEFUNCT';
+    this.#stopTxTimer();
+    this.#cancelRunning();
+    this.#queue.length = 0;
+    const finish = async () => {
+      await this.#processing;
+      await this.#autoResult?.close();
+      this.#autoResult = null;
+      const tx = this.#tx;
+      this.#tx = null;
+      if (tx) await this.#releaseTransaction(tx);
+      this.#context.closed(this);
+    };
+    void finish();
+  }
+}

@@ -1,0 +1,452 @@
+// The Bolt server at the message level, with a raw client: the handshake (5.x, the 4.4
+// fallback, none), the state machine (FAILED, IGNORED, RESET, PULL n with has_more, qid),
+// authentication, TELEMETRY, ROUTE, idle transactions, and hostile bytes on the wire.
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChunkReader, MessageWriter } from '../../src/bolt/framing.js';
+import { decode, Structure } from '../../src/bolt/packstream.js';
+import { chooseVersion } from '../../src/bolt/server.js';
+import { Database } from '../../src/core/database.js';
+import { GraphDBService, type ServiceConfig } from '../../src/service/service.js';
+
+const HELLO = 0x01;
+const GOODBYE = 0x02;
+const RESET = 0x0f;
+const RUN = 0x10;
+const BEGIN = 0x11;
+const COMMIT = 0x12;
+const PULL = 0x3f;
+const DISCARD = 0x2f;
+const TELEMETRY = 0x54;
+const ROUTE = 0x66;
+const LOGON = 0x6a;
+const LOGOFF = 0x6b;
+const SUCCESS = 0x70;
+const RECORD = 0x71;
+const IGNORED = 0x7e;
+const FAILURE = 0x7f;
+
+interface Response {
+  tag: number;
+  meta: Record<string, unknown>;
+}
+
+/** The magic preamble and up to four version proposals (each `00 range minor major`). */
+function handshakeBytes(...versions: number[]): Buffer {
+  const out = Buffer.alloc(20);
+  out.writeUInt32BE(0x6060b017, 0);
+  for (const [i, v] of versions.entries()) out.writeUInt32BE(v, 4 + 4 * i);
+  return out;
+}
+
+/** A Bolt client that speaks raw messages. */
+class RawClient {
+  readonly socket: Socket;
+  readonly #reader = new ChunkReader(1 << 24);
+  readonly #responses: Response[] = [];
+  #waiters: Array<() => void> = [];
+  #handshake: Buffer | null = null;
+  #handshakeBytes: Buffer[] = [];
+  closed: Promise<void>;
+
+  constructor(port: number) {
+    this.socket = connect({ port, host: '127.0.0.1' });
+    this.closed = new Promise((resolve) => this.socket.on('close', () => resolve()));
+    this.socket.on('error', () => undefined);
+    this.socket.on('data', (data: Buffer) => {
+      if (this.#handshake === null) {
+        this.#handshakeBytes.push(data);
+        const all = Buffer.concat(this.#handshakeBytes);
+        if (all.length < 4) return;
+        this.#handshake = all.subarray(0, 4);
+        data = all.subarray(4);
+      }
+      for (const message of this.#reader.push(data)) {
+        const s = decode(message) as Structure;
+        this.#responses.push({ tag: s.tag, meta: (s.fields[0] ?? {}) as Record<string, unknown> });
+      }
+      for (const w of this.#waiters.splice(0)) w();
+    });
+    this.socket.on('close', () => {
+      for (const w of this.#waiters.splice(0)) w();
+    });
+  }
+
+  async handshake(...versions: number[]): Promise<Buffer> {
+    this.socket.write(handshakeBytes(...versions));
+    await this.#until(() => this.#handshake !== null);
+    return this.#handshake as Buffer;
+  }
+
+  send(tag: number, ...fields: unknown[]): void {
+    const writer = new MessageWriter();
+    const e = writer.begin();
+    e.value(new Structure(tag, fields));
+    writer.end();
+    this.socket.write(writer.take());
+  }
+
+  async #until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!condition()) {
+      if (this.socket.destroyed && !condition()) throw new Error('connection closed');
+      if (Date.now() > deadline) throw new Error('timed out waiting for a response');
+      await new Promise<void>((resolve) => {
+        this.#waiters.push(resolve);
+        setTimeout(resolve, 50);
+      });
+    }
+  }
+
+  /** The next response. */
+  async next(): Promise<Response> {
+    await this.#until(() => this.#responses.length > 0);
+    return this.#responses.shift() as Response;
+  }
+
+  /** Responses up to and including the next summary (SUCCESS, FAILURE or IGNORED). */
+  async summary(): Promise<{ records: unknown[][]; summary: Response }> {
+    const records: unknown[][] = [];
+    for (;;) {
+      const r = await this.next();
+      if (r.tag === RECORD) records.push(r.meta as unknown as unknown[]);
+      else return { records, summary: r };
+    }
+  }
+
+  async login(version = 0x00040405, auth: Record<string, unknown> = { scheme: 'none' }): Promise<void> {
+    await this.handshake(version);
+    this.send(HELLO, { user_agent: 'raw/1', routing: { address: 'example.test:7687' } });
+    expect((await this.next()).tag).toBe(SUCCESS);
+    this.send(LOGON, auth);
+    expect((await this.next()).tag).toBe(SUCCESS);
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+}
+
+/** Records of a RECORD response are the list itself (the first field). */
+function rowsOf(records: unknown[][]): unknown[] {
+  return records.map((r) => (r as unknown[])[0]);
+}
+
+let service: GraphDBService;
+let port: number;
+
+async function start(config: ServiceConfig = {}): Promise<{ service: GraphDBService; port: number }> {
+  const s = new GraphDBService(new Database(':memory:', { maxThreadNum: 3 }), {
+    queryPort: 0,
+    boltPort: 0,
+    autoCompaction: false,
+    console: false,
+    ...config,
+  });
+  await s.start();
+  return { service: s, port: s.boltPort as number };
+}
+
+beforeAll(async () => {
+  ({ service, port } = await start({ threadNum: 3, txIdleTimeoutMs: 300 }));
+});
+
+afterAll(async () => {
+  await service?.close();
+});
+
+describe('handshake', () => {
+  it('picks the highest version served from the client proposals, in their order', () => {
+    const proposals = handshakeBytes;
+    expect(chooseVersion(proposals(0x000001ff, 0x00080805, 0x00020404, 0x00000003))).toEqual([5, 4]);
+    expect(chooseVersion(proposals(0x00000205))).toEqual([5, 2]);
+    expect(chooseVersion(proposals(0x00000404, 0x00000005))).toEqual([4, 4]);
+    expect(chooseVersion(proposals(0x00000003, 0x00000104))).toBeNull();
+    expect(chooseVersion(proposals(0x00000009))).toBeNull();
+  });
+
+  it('answers 5.4 to neo4j-driver-like proposals and 0 when none is served', async () => {
+    const a = new RawClient(port);
+    expect([...(await a.handshake(0x000001ff, 0x00080805, 0x00020404, 0x00000003))]).toEqual([0, 0, 4, 5]);
+    a.close();
+    const b = new RawClient(port);
+    expect([...(await b.handshake(0x00000003))]).toEqual([0, 0, 0, 0]);
+    await b.closed;
+  });
+
+  it('closes a connection that does not speak Bolt', async () => {
+    const socket = connect({ port, host: '127.0.0.1' });
+    socket.on('error', () => undefined);
+    const data: Buffer[] = [];
+    socket.on('data', (d) => data.push(d));
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise((resolve) => socket.on('close', resolve));
+    expect(Buffer.concat(data).length).toBe(0);
+  });
+
+  it('speaks Bolt 4.4: auth in HELLO, nodes without element ids, the utc patch', async () => {
+    const c = new RawClient(port);
+    expect([...(await c.handshake(0x00000404))]).toEqual([0, 0, 4, 4]);
+    c.send(HELLO, { user_agent: 'raw/1', scheme: 'none', patch_bolt: ['utc'] });
+    const hello = await c.next();
+    expect(hello.tag).toBe(SUCCESS);
+    expect(hello.meta.patch_bolt).toEqual(['utc']);
+    c.send(RUN, 'RETURN 1 AS x', {}, {});
+    c.send(PULL, { n: -1 });
+    expect((await c.next()).meta.fields).toEqual(['x']);
+    expect(rowsOf((await c.summary()).records)).toEqual([1]);
+    c.close();
+  });
+});
+
+describe('state machine', () => {
+  it('pulls n records at a time with has_more, then the summary', async () => {
+    const c = new RawClient(port);
+    await c.login();
+    c.send(RUN, 'UNWIND range(1, 5) AS i RETURN i', {}, {});
+    expect((await c.next()).meta.fields).toEqual(['i']);
+    c.send(PULL, { n: 2 });
+    let batch = await c.summary();
+    expect(rowsOf(batch.records)).toEqual([1, 2]);
+    expect(batch.summary.meta).toEqual({ has_more: true });
+    c.send(DISCARD, { n: 1 });
+    expect((await c.summary()).summary.meta).toEqual({ has_more: true });
+    c.send(PULL, { n: 10 });
+    batch = await c.summary();
+    expect(rowsOf(batch.records)).toEqual([4, 5]);
+    expect(batch.summary.meta).toMatchObject({ type: 'r', db: 'neo4j' });
+    // PULL with nothing open is a failure; the connection is FAILED until RESET.
+    c.send(PULL, { n: -1 });
+    expect((await c.next()).tag).toBe(FAILURE);
+    c.send(RUN, 'RETURN 1', {}, {});
+    expect((await c.next()).tag).toBe(IGNORED);
+    c.send(RESET);
+    expect((await c.next()).tag).toBe(SUCCESS);
+    c.send(RUN, 'RETURN 2 AS two', {}, {});
+    c.send(PULL, { n: -1 });
+    await c.next();
+    expect(rowsOf((await c.summary()).records)).toEqual([2]);
+    c.close();
+  });
+
+  it('refuses PULL n = 0 and a map where a map belongs', async () => {
+    const c = new RawClient(port);
+    await c.login();
+    c.send(RUN, 'RETURN 1', {}, {});
+    await c.next();
+    c.send(PULL, { n: 0 });
+    expect((await c.next()).meta).toMatchObject({ code: 'Neo.ClientError.Request.Invalid' });
+    c.send(RESET);
+    await c.next();
+    c.send(RUN, 'RETURN 1', [1, 2], {});
+    expect((await c.next()).meta).toMatchObject({ code: 'Neo.ClientError.Request.Invalid' });
+    c.close();
+  });
+
+  it('refuses transaction statements in RUN: transactions are the protocol messages', async () => {
+    const c = new RawClient(port);
+    await c.login();
+    c.send(RUN, 'BEGIN TRANSACTION', {}, {});
+    expect((await c.next()).tag).toBe(FAILURE);
+    c.send(RESET);
+    await c.next();
+    c.send(BEGIN, {});
+    expect((await c.next()).tag).toBe(SUCCESS);
+    c.send(RUN, 'COMMIT', {}, {});
+    expect((await c.next()).meta).toMatchObject({ code: 'Neo.ClientError.Statement.ArgumentError' });
+    c.send(RESET);
+    expect((await c.next()).tag).toBe(SUCCESS);
+    expect(service.pool?.inUse).toBe(0);
+    c.close();
+  });
+
+  it('keeps several results of a transaction apart by qid', async () => {
+    const c = new RawClient(port);
+    await c.login();
+    c.send(BEGIN, {});
+    expect((await c.next()).tag).toBe(SUCCESS);
+    c.send(RUN, 'UNWIND [1, 2] AS i RETURN i', {}, {});
+    const first = await c.next();
+    c.send(RUN, "UNWIND ['a', 'b'] AS s RETURN s", {}, {});
+    const second = await c.next();
+    expect([first.meta.qid, second.meta.qid]).toEqual([0, 1]);
+    c.send(PULL, { n: -1, qid: 0 });
+    expect(rowsOf((await c.summary()).records)).toEqual([1, 2]);
+    c.send(PULL, { n: -1 });
+    expect(rowsOf((await c.summary()).records)).toEqual(['a', 'b']);
+    c.send(COMMIT);
+    expect((await c.next()).meta.bookmark).toEqual(expect.any(String));
+    c.close();
+  });
+
+  it('interrupts a running statement on RESET: it and those after it are IGNORED', async () => {
+    const c = new RawClient(port);
+    await c.login();
+    c.send(RUN, 'UNWIND range(1, 30000000) AS x WITH x WHERE x < 0 RETURN count(*)', {}, {});
+    c.send(PULL, { n: -1 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    c.send(RESET);
+    expect((await c.next()).tag).toBe(IGNORED);
+    expect((await c.next()).tag).toBe(IGNORED);
+    expect((await c.next()).tag).toBe(SUCCESS);
+    expect(Date.now() - started).toBeLessThan(2000);
+    c.send(RUN, 'RETURN 3', {}, {});
+    expect((await c.next()).tag).toBe(SUCCESS);
+    c.close();
+  });
+
+  it('answers TELEMETRY and ROUTE with a single-server table at the address the client used', async () => {
+    const c = new RawClient(port);
+    await c.login();
+    c.send(TELEMETRY, { api: 1 });
+    expect((await c.next()).tag).toBe(SUCCESS);
+    c.send(ROUTE, { address: 'example.test:7687' }, [], {});
+    const route = await c.next();
+    expect(route.meta.rt).toMatchObject({
+      db: 'neo4j',
+      servers: [
+        { addresses: ['example.test:7687'], role: 'WRITE' },
+        { addresses: ['example.test:7687'], role: 'READ' },
+        { addresses: ['example.test:7687'], role: 'ROUTE' },
+      ],
+    });
+    c.send(LOGOFF);
+    expect((await c.next()).tag).toBe(SUCCESS);
+    c.send(RUN, 'RETURN 1', {}, {});
+    expect((await c.next()).tag).toBe(FAILURE);
+    await c.closed;
+  });
+
+  it('closes on GOODBYE', async () => {
+    const c = new RawClient(port);
+    await c.login();
+    c.send(GOODBYE);
+    await c.closed;
+  });
+
+  it('rolls back a transaction left idle and frees its slot', async () => {
+    const c = new RawClient(port);
+    await c.login();
+    c.send(BEGIN, {});
+    expect((await c.next()).tag).toBe(SUCCESS);
+    expect(service.pool?.inUse).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(service.pool?.inUse).toBe(0);
+    c.send(RUN, 'RETURN 1', {}, {});
+    expect((await c.next()).meta).toMatchObject({ code: 'Neo.ClientError.Transaction.TransactionTimedOut' });
+    c.send(RESET);
+    expect((await c.next()).tag).toBe(SUCCESS);
+    c.close();
+  });
+
+  it('rolls back the open transaction of a client that goes away', async () => {
+    const c = new RawClient(port);
+    await c.login();
+    c.send(BEGIN, {});
+    await c.next();
+    expect(service.pool?.inUse).toBe(1);
+    c.close();
+    const deadline = Date.now() + 2000;
+    while (service.pool?.inUse !== 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(service.pool?.inUse).toBe(0);
+  });
+});
+
+describe('hostile bytes', () => {
+  it('answers a malformed message with a FAILURE and closes', async () => {
+    const c = new RawClient(port);
+    await c.login();
+    c.socket.write(Buffer.from([0x00, 0x02, 0xb1, 0xe5, 0x00, 0x00])); // unknown marker
+    expect((await c.next()).meta).toMatchObject({ code: 'Neo.ClientError.Request.InvalidFormat' });
+    await c.closed;
+  });
+
+  it('refuses a message larger than maxBodyBytes without reading it whole', async () => {
+    const { service: small, port: smallPort } = await start({ maxBodyBytes: 1000 });
+    try {
+      const c = new RawClient(smallPort);
+      await c.login();
+      c.socket.write(Buffer.from([0xff, 0xff]));
+      c.socket.write(Buffer.alloc(0xffff, 0x41));
+      expect((await c.next()).meta.message).toMatch(/larger than the 1000 bytes/);
+      await c.closed;
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('closes a connection that never finishes the handshake', async () => {
+    const { service: quick, port: quickPort } = await start({ headersTimeoutMs: 100 });
+    try {
+      const socket = connect({ port: quickPort, host: '127.0.0.1' });
+      socket.on('error', () => undefined);
+      socket.write(Buffer.from([0x60, 0x60]));
+      const started = Date.now();
+      await new Promise((resolve) => socket.on('close', resolve));
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it('refuses a request before HELLO and closes', async () => {
+    const c = new RawClient(port);
+    await c.handshake(0x00040405);
+    c.send(RUN, 'RETURN 1', {}, {});
+    expect((await c.next()).tag).toBe(FAILURE);
+    await c.closed;
+  });
+});
+
+describe('authentication', () => {
+  it("logs in with the service's tokens and applies their roles to access modes", async () => {
+    const { service: guarded, port: guardedPort } = await start({
+      auth: {
+        tokens: [
+          { token: 'reader-token-123456', role: 'reader' },
+          { token: 'writer-token-123456', role: 'writer' },
+        ],
+      },
+    });
+    try {
+      const none = new RawClient(guardedPort);
+      await none.handshake(0x00040405);
+      none.send(HELLO, { user_agent: 'raw/1' });
+      await none.next();
+      none.send(LOGON, { scheme: 'none' });
+      expect((await none.next()).meta).toMatchObject({ code: 'Neo.ClientError.Security.Unauthorized' });
+      await none.closed;
+
+      const reader = new RawClient(guardedPort);
+      await reader.login(0x00040405, { scheme: 'bearer', credentials: 'reader-token-123456' });
+      reader.send(RUN, 'RETURN 1', {}, {});
+      expect((await reader.next()).tag).toBe(SUCCESS);
+      reader.send(RESET);
+      await reader.next();
+      reader.send(RUN, 'CREATE NODE TABLE T(id INT64, PRIMARY KEY(id))', {}, {});
+      expect((await reader.next()).meta).toMatchObject({ code: 'Neo.ClientError.Security.Forbidden' });
+      reader.close();
+
+      const writer = new RawClient(guardedPort);
+      await writer.login(0x00040405, {
+        scheme: 'basic',
+        principal: 'neo4j',
+        credentials: 'writer-token-123456',
+      });
+      writer.send(RUN, 'CREATE NODE TABLE T(id INT64, PRIMARY KEY(id))', {}, {});
+      expect((await writer.next()).meta).toMatchObject({ code: 'Neo.ClientError.Security.Forbidden' });
+      writer.close();
+
+      const wrong = new RawClient(guardedPort);
+      await wrong.handshake(0x00040405);
+      wrong.send(HELLO, { user_agent: 'raw/1' });
+      await wrong.next();
+      wrong.send(LOGON, { scheme: 'bearer', credentials: 'not-a-known-token-000' });
+      expect((await wrong.next()).meta).toMatchObject({ code: 'Neo.ClientError.Security.Unauthorized' });
+      await wrong.closed;
+    } finally {
+      await guarded.close();
+    }
+  });
+});
