@@ -2,7 +2,7 @@
 // GraphDB next to Kùzu (the npm package, pinned in devDependencies).
 //
 //   npm run bench -- [--scale F] [--quick] [--json FILE] [--only NAME[,NAME]] [--trials N]
-//                    [--cache DIR] [--help]
+//                    [--cache DIR] [--scale-section] [--scale-persons N] [--help]
 //
 // --scale F   generated graph of F x 100k persons and 10 knows edges each (default 1; 0.05
 //             with --quick)
@@ -13,6 +13,11 @@
 //             http_point_read and http_mixed are workloads
 // --trials N  trials per workload and system (default 5, 3 with --quick; at least 3)
 // --cache DIR where generated CSVs are kept between runs
+// --scale-section  also runs the `scale` section (opt-in; selected alone by --only scale): a
+//             graph of --scale-persons persons (default 1,000,000) and 10 knows edges each,
+//             loaded, reopened, changed and checkpointed by both systems
+//             (benchmarks/scale/bench.mjs): COPY, reopen, RSS after reopen, DDL, ALTER ADD,
+//             CHECKPOINT after 1,000 inserts, folder size, point read and two-hop rates
 //
 // engine_point_lookup (GraphDB only) times the cached point lookup inside the engine with the
 // native benchmark benchmarks/native/engine_point_lookup.cc, built here with cmake when it can
@@ -43,6 +48,7 @@ const WORKER = path.join(here, 'worker.mjs');
 const SERVER = path.join(here, 'server.mjs');
 const HTTP_BENCH = path.join(here, 'http', 'bench.mjs');
 const COMMIT_BENCH = path.join(here, 'commit', 'bench.mjs');
+const SCALE_BENCH = path.join(here, 'scale', 'bench.mjs');
 const ENGINE_BENCH = 'engine_point_lookup';
 const ENGINE_BENCH_TARGET = 'graphdb_bench_engine';
 const WORKER_TIMEOUT_MS = 15 * 60 * 1000;
@@ -74,6 +80,8 @@ function parseOptions() {
         only: { type: 'string' },
         trials: { type: 'string' },
         cache: { type: 'string', default: path.join(os.tmpdir(), 'graphdb-bench-cache') },
+        'scale-section': { type: 'boolean', default: false },
+        'scale-persons': { type: 'string', default: '1000000' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }).values;
@@ -97,8 +105,9 @@ function log(message) {
 
 /** Which workloads, the differential check and the HTTP benchmark to run. */
 function selection() {
-  const all = [...Object.keys(WORKLOADS), ENGINE_BENCH, 'differential', 'http', 'commit'];
-  if (!args.only) return new Set(all);
+  const all = [...Object.keys(WORKLOADS), ENGINE_BENCH, 'differential', 'http', 'commit', 'scale'];
+  // The scale section is opt-in: --scale-section, or named in --only.
+  if (!args.only) return new Set(all.filter((name) => name !== 'scale' || args['scale-section']));
   const chosen = new Set();
   for (const name of args.only.split(',').map((s) => s.trim())) {
     const owner = Object.entries(WORKLOADS).find(([, w]) => name in w.metrics)?.[0];
@@ -265,6 +274,11 @@ async function main() {
     }
     report.http_ceiling = chosen.has('http') ? await httpCeiling(runDir) : { skipped: 'not selected' };
     report.commit_rate = chosen.has('commit') ? await commitRate(runDir) : { skipped: 'not selected' };
+    if (chosen.has('scale')) {
+      report.scale = await scaleSection(runDir);
+      if (report.scale.error)
+        failures.push(`scale: ${report.scale.error.message ?? report.scale.error.code}`);
+    }
     report.elapsedSeconds = round((performance.now() - started) / 1000, 1);
     report.machine.loadAverageAtEnd = os.loadavg().map((v) => round(v, 2));
 
@@ -665,6 +679,54 @@ async function commitRate(runDir) {
   return jsonReport(out, await runNode(COMMIT_BENCH, argv), 'benchmarks/commit/bench.mjs');
 }
 
+/**
+ * Storage at scale (benchmarks/scale): load, reopen, DDL, ALTER ADD and checkpoint costs of a
+ * large generated graph, both systems. Opt-in (--scale-section), as it loads millions of edges.
+ */
+async function scaleSection(runDir) {
+  const out = path.join(runDir, 'scale.json');
+  const argv = ['--json', out, '--dir', path.join(runDir, 'scale'), '--root', graphdbSnapshot.dir];
+  argv.push('--persons', args['scale-persons'], '--cache', args.cache, '--trials', String(trials));
+  argv.push('--seconds', quick ? '0.6' : '1.5');
+  log(`scale: running benchmarks/scale/bench.mjs (${args['scale-persons']} persons)`);
+  return jsonReport(out, await runNode(SCALE_BENCH, argv), 'benchmarks/scale/bench.mjs');
+}
+
+const SCALE_METRICS = [
+  ['copy', 'ms', 'COPY Person and knows'],
+  ['reopen', 'ms', 'open the closed folder + first query'],
+  ['rss_after_reopen', 'MB', 'process RSS right after reopen'],
+  ['point_read', 'ops/s', 'after reopen, 1 connection'],
+  ['two_hop', 'ops/s', 'two-hop count after reopen, 1 connection'],
+  ['ddl', 'ms', 'CREATE NODE TABLE after the load'],
+  ['alter_add', 'ms', 'ALTER TABLE Person ADD score INT64 DEFAULT 0'],
+  ['checkpoint', 'ms', 'CHECKPOINT after 1,000 single inserts'],
+  ['folder_mb', 'MB', 'database size after the load'],
+  ['folder_mb_end', 'MB', 'database size at the end'],
+];
+
+/** The scale section as a Markdown table (one row per figure). */
+function scaleTable(scale) {
+  const rows = [['scale figure', 'unit', 'graphdb median (min–max)', 'kuzu median (min–max)', 'note']];
+  const value = (e) => (e ? `${e.median} (${e.min}–${e.max})` : '-');
+  for (const [metric, unit, note] of SCALE_METRICS) {
+    rows.push([
+      metric,
+      unit,
+      value(scale.systems.graphdb?.[metric]),
+      value(scale.systems.kuzu?.[metric]),
+      note,
+    ]);
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return [
+    line(rows[0]),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...rows.slice(1).map(line),
+  ].join('\n');
+}
+
 function machineInfo() {
   const cpus = os.cpus();
   return {
@@ -727,7 +789,7 @@ function printTable(report) {
   const load = `${m.loadAverageAtStart.join(' ')} at start, ${m.loadAverageAtEnd?.join(' ') ?? '-'} at end`;
   process.stdout.write(`load average (1, 5, 15 min): ${load}\n`);
   process.stdout.write(`ratio > 1 means GraphDB is better (ops/s: graphdb/kuzu; s and MB: kuzu/graphdb)\n\n`);
-  process.stdout.write(`${out.join('\n')}\n\n`);
+  if (rows.length > 1) process.stdout.write(`${out.join('\n')}\n\n`);
   const d = report.differential;
   if (d?.queries !== undefined) {
     process.stdout.write(`differential: ${d.queries} IS queries, ${d.mismatches} mismatch(es)\n`);
@@ -751,6 +813,16 @@ function printTable(report) {
     );
   } else if (c) {
     process.stdout.write(`commit_rate: ${JSON.stringify(c).slice(0, 400)}\n`);
+  }
+  const sc = report.scale;
+  if (sc?.systems) {
+    process.stdout.write(
+      `\nscale: ${sc.persons} persons, ${sc.knows} knows edges, ${sc.trials} trials ` +
+        `(load average ${sc.loadAverageAtStart.join(' ')} at start, ${sc.loadAverageAtEnd.join(' ')} at end)\n\n`,
+    );
+    process.stdout.write(`${scaleTable(sc)}\n`);
+  } else if (sc) {
+    process.stdout.write(`scale: ${JSON.stringify(sc).slice(0, 400)}\n`);
   }
 }
 

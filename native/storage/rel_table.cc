@@ -47,6 +47,7 @@ void RelTable::Adjacency::ClearDeltas() {
 }
 
 bool RelTable::UndoInsert(uint64_t rel, uint64_t src, uint64_t dst) {
+  changed_.Mark();
   std::lock_guard<std::mutex> lock(write_mu_);
   if (rel >= NumRels()) return false;
   // Stays as a row seen by no snapshot: create stamp never visible, deleted at 0.
@@ -87,6 +88,7 @@ RelTable::RelTable(const catalog::RelTableSchema& schema, const catalog::RelTabl
 }
 
 Status RelTable::Set(size_t column, uint64_t rel, const Value& value) {
+  changed_.Mark();
   if (column >= columns_.size() || rel >= NumRels()) {
     return Status(ErrorCode::kInvalidRequest, "no such cell in rel table " + name_);
   }
@@ -113,6 +115,7 @@ Status RelTable::CheckMultiplicity(uint64_t src, uint64_t dst) const {
 
 Result<uint64_t> RelTable::InsertEdge(uint64_t src, uint64_t dst, const std::vector<Value>& props,
                                       uint64_t ts) {
+  changed_.Mark();
   if (props.size() != columns_.size()) {
     return Status(ErrorCode::kInvalidRequest, "insert into " + name_ + " expects " +
                                                   std::to_string(columns_.size()) +
@@ -138,6 +141,7 @@ Result<uint64_t> RelTable::InsertEdge(uint64_t src, uint64_t dst, const std::vec
 }
 
 Status RelTable::DeleteEdge(uint64_t rel, uint64_t ts) {
+  changed_.Mark();
   if (rel >= NumRels()) {
     return Status(ErrorCode::kInvalidRequest,
                   "rel " + std::to_string(rel) + " does not exist in table " + name_);
@@ -152,6 +156,7 @@ Status RelTable::DeleteEdge(uint64_t rel, uint64_t ts) {
 }
 
 Status RelTable::UndoDelete(uint64_t rel) {
+  changed_.Mark();
   if (rel >= NumRels() || !IsDeleted(rel)) {
     return Status(ErrorCode::kInvalidRequest,
                   "rel " + std::to_string(rel) + " of table " + name_ + " is not deleted");
@@ -163,6 +168,7 @@ Status RelTable::UndoDelete(uint64_t rel) {
 
 Status RelTable::FillTombstone(uint64_t rel, uint64_t src, uint64_t dst,
                                const std::vector<Value>& props, uint64_t ts) {
+  changed_.Mark();
   std::lock_guard<std::mutex> lock(write_mu_);
   if (rel >= NumRels() || !IsTombstone(rel) || props.size() != columns_.size()) {
     return Status(ErrorCode::kInvalidRequest,
@@ -182,6 +188,7 @@ Status RelTable::FillTombstone(uint64_t rel, uint64_t src, uint64_t dst,
 }
 
 void RelTable::AppendTombstones(uint64_t count) {
+  changed_.Mark();
   for (auto& column : columns_) column->AppendNulls(count);
   delete_ts_.resize(delete_ts_.size() + count, 0);
   create_ts_.resize(create_ts_.size() + count, 0);
@@ -189,6 +196,7 @@ void RelTable::AppendTombstones(uint64_t count) {
 }
 
 void RelTable::SetDeleteTs(uint64_t rel, uint64_t ts) {
+  changed_.Mark();
   bool was = IsDeleted(rel);
   delete_ts_.Set(rel, ts);
   bool is = IsDeleted(rel);
@@ -271,12 +279,14 @@ void RelTable::Rebuild(Direction dir, std::span<const uint64_t> extra_vertex,
 }
 
 void RelTable::Compact(uint64_t deleted_up_to) {
+  changed_.Mark();
   Rebuild(Direction::kForward, {}, {}, 0, /*drop_deleted=*/true, deleted_up_to);
   Rebuild(Direction::kBackward, {}, {}, 0, /*drop_deleted=*/true, deleted_up_to);
 }
 
 Status RelTable::BulkLoadOffsets(std::vector<uint64_t> src, std::vector<uint64_t> dst,
                                  std::vector<Column> props, uint64_t ts) {
+  changed_.Mark();
   const uint64_t n = src.size();
   if (dst.size() != n) {
     return Status(ErrorCode::kInvalidRequest,
@@ -330,6 +340,7 @@ Status RelTable::BulkLoadOffsets(std::vector<uint64_t> src, std::vector<uint64_t
 
 Status RelTable::BulkLoad(const Column& src_keys, const Column& dst_keys, std::vector<Column> props,
                           const NodeTable& src, const NodeTable& dst, uint64_t ts) {
+  changed_.Mark();
   if (src.table_id() != src_table_ || dst.table_id() != dst_table_) {
     return Status(ErrorCode::kInvalidRequest, "bulk load into " + name_ + ": wrong node tables");
   }
@@ -366,6 +377,7 @@ Status RelTable::BulkLoad(const Column& src_keys, const Column& dst_keys, std::v
 }
 
 Status RelTable::AddColumn(const LogicalType& type, const Value& fill) {
+  changed_.Mark();
   auto column = MakeFilledColumn(type, fill, NumRels());
   if (!column.ok()) return column.status();
   columns_.push_back(std::make_unique<Column>(std::move(*column)));
@@ -374,6 +386,7 @@ Status RelTable::AddColumn(const LogicalType& type, const Value& fill) {
 }
 
 Status RelTable::DropColumn(size_t column) {
+  changed_.Mark();
   if (column >= columns_.size()) {
     return Status(ErrorCode::kInvalidRequest, "no such column in rel table " + name_);
   }

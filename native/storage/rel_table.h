@@ -46,6 +46,7 @@
 
 #include "catalog/catalog.h"
 #include "common/result.h"
+#include "storage/change_flag.h"
 #include "storage/column.h"
 #include "storage/node_table.h"
 #include "storage/shared_array.h"
@@ -124,6 +125,7 @@ class RelTable {
   uint64_t delete_ts(uint64_t rel) const { return delete_ts_[rel]; }
   bool IsDeleted(uint64_t rel) const { return delete_ts_[rel] != kNotDeleted; }
   void SetCreateTs(uint64_t rel, uint64_t ts) {
+    changed_.Mark();
     std::lock_guard<std::mutex> lock(write_mu_);
     create_ts_.Set(rel, ts);
   }
@@ -211,6 +213,10 @@ class RelTable {
   void FreeRetired();
 
   // ---- Persistence ----
+  // Whether the contents changed since the last checkpoint wrote (or a load read) this
+  // table's file; the checkpoint clears it once its manifest names the new file.
+  const ChangeFlag& change_flag() const { return changed_; }
+  ChangeFlag& change_flag() { return changed_; }
   // Writes the adjacency with deltas folded in (deleted edges kept).
   void Serialize(catalog::BinaryWriter& out) const;
   // `src_rows`/`dst_rows` bound the neighbour offsets found in the file.
@@ -261,6 +267,7 @@ class RelTable {
   std::atomic<uint64_t> num_deleted_{0};
   Adjacency adj_[2];
   VersionStore versions_;
+  ChangeFlag changed_{true};
 };
 
 }  // namespace graphdb::storage

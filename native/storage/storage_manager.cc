@@ -235,6 +235,7 @@ Status StorageManager::Load() {
     }
   }
   manifest_ = std::move(*manifest);
+  ForEachTable([](auto& table) { table.change_flag().Clear(); });
   RemoveStaleFiles();
   return Status::OK();
 }
@@ -254,6 +255,9 @@ void StorageManager::RemoveStaleFiles() {
 
 Status StorageManager::WriteCheckpointFiles(uint64_t seq, Manifest* manifest,
                                             std::vector<std::string>* written) {
+  // The files of the current checkpoint, by kind and table id: an unchanged table keeps its.
+  std::map<std::pair<FileKind, TableId>, const ManifestEntry*> previous;
+  for (const auto& e : manifest_.files) previous[{e.kind, e.table_id}] = &e;
   auto write = [&](FileKind kind, TableId id, const std::string& name,
                    const auto& serialize) -> Status {
     std::string path = env::JoinPath(dir_, name);
@@ -267,19 +271,27 @@ Status StorageManager::WriteCheckpointFiles(uint64_t seq, Manifest* manifest,
         ManifestEntry{kind, id, name, (*writer)->file_size(), (*writer)->crc()});
     return Status::OK();
   };
+  auto write_table = [&](FileKind kind, TableId id, const auto& table) -> Status {
+    auto it = previous.find({kind, id});
+    if (!table.change_flag().changed() && it != previous.end()) {
+      manifest->files.push_back(*it->second);
+      return Status::OK();
+    }
+    return write(kind, id, TableFileName(kind, seq, id),
+                 [&](catalog::BinaryWriter& w) { table.Serialize(w); });
+  };
+  // The catalog is small and also holds the sequences' counters: always written.
   Status s = write(FileKind::kCatalog, 0, CatalogFileName(seq), [&](catalog::BinaryWriter& w) {
     std::string bytes = catalog_.Serialize();
     w.PutRaw(bytes.data(), bytes.size());
   });
   if (!s.ok()) return s;
   for (const auto& [id, table] : node_tables_) {
-    s = write(FileKind::kNodeTable, id, TableFileName(FileKind::kNodeTable, seq, id),
-              [&](catalog::BinaryWriter& w) { table->Serialize(w); });
+    s = write_table(FileKind::kNodeTable, id, *table);
     if (!s.ok()) return s;
   }
   for (const auto& [id, table] : rel_tables_) {
-    s = write(FileKind::kRelTable, id, TableFileName(FileKind::kRelTable, seq, id),
-              [&](catalog::BinaryWriter& w) { table->Serialize(w); });
+    s = write_table(FileKind::kRelTable, id, *table);
     if (!s.ok()) return s;
   }
   return Status::OK();
@@ -315,11 +327,45 @@ Status StorageManager::Checkpoint(uint64_t last_commit_ts) {
   s = fs_->Rename(tmp, env::JoinPath(dir_, kManifestName));
   if (!s.ok()) return abandon(s);
   // MANIFEST now names the new files; the old ones are only removed once the rename is
-  // durable, so a failed directory sync keeps both sets on disk.
+  // durable, so a failed directory sync keeps both sets on disk. Every table's contents are
+  // now those of its file in MANIFEST.
   manifest_ = std::move(next);
+  ForEachTable([](auto& table) { table.change_flag().Clear(); });
   s = fs_->SyncDir(dir_);
   if (!s.ok()) return s;
   RemoveStaleFiles();
+  return Status::OK();
+}
+
+Status StorageManager::CheckUnchangedTables() const {
+  if (in_memory()) return Status::OK();
+  auto check = [&](FileKind kind, TableId id, const auto& table) -> Status {
+    if (table.change_flag().changed()) return Status::OK();
+    auto entry = std::find_if(manifest_.files.begin(), manifest_.files.end(),
+                              [&](const ManifestEntry& e) { return e.kind == kind && e.table_id == id; });
+    std::string what = (kind == FileKind::kNodeTable ? "node table " : "rel table ") +
+                       table.name() + " (" + std::to_string(id) + ")";
+    if (entry == manifest_.files.end()) {
+      return Status(ErrorCode::kInternal, what + " is marked unchanged but has no file");
+    }
+    auto contents = ReadTableFile(fs_, env::JoinPath(dir_, entry->name), kind);
+    if (!contents.ok()) return contents.status();
+    catalog::BinaryWriter w;
+    table.Serialize(w);
+    if (w.buffer() != contents->payload()) {
+      return Status(ErrorCode::kInternal,
+                    what + " is marked unchanged but differs from its file " + entry->name);
+    }
+    return Status::OK();
+  };
+  for (const auto& [id, table] : node_tables_) {
+    Status s = check(FileKind::kNodeTable, id, *table);
+    if (!s.ok()) return s;
+  }
+  for (const auto& [id, table] : rel_tables_) {
+    Status s = check(FileKind::kRelTable, id, *table);
+    if (!s.ok()) return s;
+  }
   return Status::OK();
 }
 

@@ -3,9 +3,11 @@
 //
 // Directory layout (see docs/storage-format.md): MANIFEST names the files of the current
 // checkpoint; catalog-<seq>.gdb, node-<seq>-<table id>.gdb, rel-<seq>-<pair id>.gdb hold the
-// data. Checkpoint() writes a complete new set of files, fsyncs them, writes MANIFEST.tmp,
-// fsyncs it, renames it over MANIFEST, fsyncs the directory, and only then removes the files
-// of older checkpoints. A crash or an IO error at any point leaves the previous checkpoint
+// data. Checkpoint() writes the catalog and the files of the tables that changed since the
+// last checkpoint (ChangeFlag), fsyncs them, writes MANIFEST.tmp naming those and the previous
+// files of the unchanged tables, fsyncs it, renames it over MANIFEST, fsyncs the directory, and
+// only then removes the files no longer named (so a DDL statement or a few inserts cost the
+// files they touch, not the whole database). A crash or an IO error at any point leaves the previous checkpoint
 // loadable; Open() removes leftovers of unfinished checkpoints. Damaged or truncated files
 // make Open() fail with kCorruption naming the file, never crash. Creating a database writes
 // an empty MANIFEST at once, so checkpoint files without a MANIFEST are reported as corruption
@@ -122,6 +124,13 @@ class StorageManager {
   uint64_t checkpoint_sequence() const { return manifest_.sequence; }
   // The last_commit_ts of the last successful checkpoint.
   uint64_t checkpoint_commit_ts() const { return manifest_.last_commit_ts; }
+  // The files of the last successful checkpoint (or of the load).
+  const Manifest& manifest() const { return manifest_; }
+  // Checks the premise of incremental checkpoints: every table whose ChangeFlag is clear
+  // serializes to exactly the payload of its file in MANIFEST. kInternal naming the first
+  // table that does not (a mutation that forgot to mark its table). Reads every such file:
+  // for tests. REQUIRES: exclusive access.
+  Status CheckUnchangedTables() const;
   env::FileSystem* file_system() const { return fs_; }
   // Lets go of the folder's LOCK file (the database closed); another Open may then take it.
   void ReleaseLock() { lock_.reset(); }
