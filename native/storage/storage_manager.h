@@ -146,6 +146,15 @@ class StorageManager {
   // Removes files of this database that the current manifest does not name.
   void RemoveStaleFiles();
   Status WriteCheckpointFiles(uint64_t seq, Manifest* manifest, std::vector<std::string>* written);
+  // Reads an entry's file, checking its size and checksum against the entry.
+  Result<TableFileContents> ReadEntry(const ManifestEntry& e) const;
+  // The table a manifest entry describes: its file, then the entry's constant columns. Node
+  // tables must be loaded before the rel tables that connect them.
+  Result<std::unique_ptr<NodeTable>> ReadNodeTable(const ManifestEntry& e,
+                                                   const catalog::NodeTableSchema& schema) const;
+  Result<std::unique_ptr<RelTable>> ReadRelTable(const ManifestEntry& e,
+                                                 const catalog::RelTableSchema& schema,
+                                                 const catalog::RelTablePair& pair) const;
 
   env::FileSystem* fs_;
   std::string dir_;
@@ -154,6 +163,10 @@ class StorageManager {
   std::map<catalog::TableId, std::unique_ptr<NodeTable>> node_tables_;
   std::map<catalog::TableId, std::unique_ptr<RelTable>> rel_tables_;  // by pair id
   Manifest manifest_;
+  // Columns added (ALTER TABLE ... ADD) to tables unchanged since their files were written:
+  // the next checkpoint appends them to the tables' manifest entries as constant columns
+  // instead of rewriting the files. By kind and table (pair) id.
+  std::map<std::pair<FileKind, catalog::TableId>, std::vector<ConstantColumn>> pending_constants_;
 };
 
 }  // namespace graphdb::storage

@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <functional>
 #include <map>
 #include <set>
 
+#include "env/crc32c.h"
 #include "env/fault_injection_file_system.h"
 
 namespace graphdb::storage {
@@ -548,12 +550,79 @@ TEST(StorageManagerTest, ACheckpointWritesOnlyTheTablesThatChanged) {
     EXPECT_EQ(Rewritten(files, ManifestFiles(db)),
               (Set{catalog_file, {FileKind::kNodeTable, created->table_id}}));
 
+    // ALTER ADD on an unchanged table: the manifest records constant columns, the file stays.
+    auto constants = [&](FileKind kind, catalog::TableId id) {
+      std::vector<std::string> out;
+      for (const auto& e : db.manifest().files) {
+        if (e.kind != kind || e.table_id != id) continue;
+        for (const auto& c : e.constants) out.push_back(c.type);
+      }
+      return out;
+    };
     files = ManifestFiles(db);
     ASSERT_TRUE(db.AddProperty("Person", P("score", "INT64"), Value::Int64(0)).ok());
+    ASSERT_TRUE(db.AddProperty("Person", P("note", "STRING"), Value::Null(T("STRING"))).ok());
+    ASSERT_TRUE(db.AddProperty("Person", P("tags2", "STRING[]"),
+                               Value::Nested(T("STRING[]"), {Value::String("x")}))
+                    .ok());
     ASSERT_TRUE(db.RenameTable("City", "Town").ok());  // catalog only
+    ASSERT_TRUE(db.Checkpoint().ok());
+    EXPECT_EQ(Rewritten(files, ManifestFiles(db)), Set{catalog_file});
+    EXPECT_EQ(constants(FileKind::kNodeTable, person),
+              (std::vector<std::string>{"INT64", "STRING", "STRING[]"}));
+    EXPECT_TRUE(db.CheckUnchangedTables().ok());
+    {
+      // The constants read back as columns: a reopen of a copy of the folder sees them.
+      std::string copy = env::JoinPath(tmp.path(), "copy");
+      ASSERT_TRUE(env::FileSystem::Default()->CreateDir(copy).ok());
+      for (const auto& e : db.manifest().files) {
+        auto bytes = env::ReadFileToString(env::FileSystem::Default(), env::JoinPath(db.dir(), e.name));
+        ASSERT_TRUE(bytes.ok());
+        ASSERT_TRUE(env::WriteStringToFile(env::FileSystem::Default(), env::JoinPath(copy, e.name), *bytes, false).ok());
+      }
+      auto manifest = env::ReadFileToString(env::FileSystem::Default(), env::JoinPath(db.dir(), "MANIFEST"));
+      ASSERT_TRUE(manifest.ok());
+      ASSERT_TRUE(env::WriteStringToFile(env::FileSystem::Default(), env::JoinPath(copy, "MANIFEST"), *manifest, false).ok());
+      std::string live = Dump(db);
+      {
+        auto reopened = StorageManager::Open(nullptr, copy);
+        ASSERT_TRUE(reopened.ok()) << reopened.status().ToString();
+        EXPECT_EQ(Dump(**reopened), live);
+        EXPECT_EQ((*reopened)->GetNodeTable(person)->Get(5, 3).ToString(), "0");
+        EXPECT_EQ((*reopened)->GetNodeTable(person)->Get(7, 3).ToString(), "[x]");
+      }
+      auto names = env::FileSystem::Default()->ListDir(copy);
+      ASSERT_TRUE(names.ok());
+      for (const auto& n : *names) (void)env::FileSystem::Default()->Remove(env::JoinPath(copy, n));
+      (void)env::FileSystem::Default()->RemoveDir(copy);
+    }
+
+    // Any other change rewrites the file, which then holds every column.
+    files = ManifestFiles(db);
+    ASSERT_TRUE(db.GetNodeTable(person)->Set(5, 0, Value::Int64(9)).ok());
     ASSERT_TRUE(db.Checkpoint().ok());
     EXPECT_EQ(Rewritten(files, ManifestFiles(db)),
               (Set{catalog_file, {FileKind::kNodeTable, person}}));
+    EXPECT_TRUE(constants(FileKind::kNodeTable, person).empty());
+
+    // ALTER ADD on a table changed since its file, or of a SERIAL column: a rewrite.
+    files = ManifestFiles(db);
+    ASSERT_TRUE(db.GetNodeTable(city)->Insert({Value::Null(), Value::String("Paris")}, 13).ok());
+    ASSERT_TRUE(db.AddProperty("Town", P("pop", "INT64"), Value::Int64(1)).ok());
+    ASSERT_TRUE(db.AddProperty("Extra", P("n", "SERIAL"), Value::Null()).ok());
+    ASSERT_TRUE(db.Checkpoint().ok());
+    EXPECT_EQ(Rewritten(files, ManifestFiles(db)),
+              (Set{catalog_file, {FileKind::kNodeTable, city},
+                   {FileKind::kNodeTable, created->table_id}}));
+    EXPECT_TRUE(constants(FileKind::kNodeTable, city).empty());
+
+    // Rel tables too (every pair); the reopen at the end reads these.
+    files = ManifestFiles(db);
+    const catalog::TableId knows = db.catalog().GetRelTable("Knows")->pairs[0].id;
+    ASSERT_TRUE(db.AddProperty("Knows", P("weight", "DOUBLE"), Value::Double(2.5)).ok());
+    ASSERT_TRUE(db.Checkpoint().ok());
+    EXPECT_EQ(Rewritten(files, ManifestFiles(db)), Set{catalog_file});
+    EXPECT_EQ(constants(FileKind::kRelTable, knows), std::vector<std::string>{"DOUBLE"});
 
     files = ManifestFiles(db);
     ASSERT_TRUE(db.DropTable("Likes").ok());
@@ -701,10 +770,10 @@ TEST(StorageManagerTest, ACrashDuringACheckpointOrItsCleanUpLeavesOneCompleteChe
     syncs = fs.syncs() - syncs;
     removes = fs.removes() - removes;
   }
-  // The catalog, Extra, City, Knows (4 files) + MANIFEST.tmp + the directory; the old catalog,
-  // City and Knows files are removed.
-  ASSERT_EQ(syncs, 6);
-  ASSERT_EQ(removes, 3);
+  // The catalog, Extra, City (Knows' new column is a constant in MANIFEST) + MANIFEST.tmp + the
+  // directory; the old catalog and City files are removed.
+  ASSERT_EQ(syncs, 5);
+  ASSERT_EQ(removes, 2);
   ASSERT_GE(writes, 5);
   auto crash = [&](int write, int sync, int remove) {
     if (write) fs.FailNthWrite(write, EIO, true);
@@ -724,6 +793,81 @@ TEST(StorageManagerTest, ACrashDuringACheckpointOrItsCleanUpLeavesOneCompleteChe
     SCOPED_TRACE("crash at removal " + std::to_string(n));
     EXPECT_EQ(run([&] { crash(0, 0, n); }), second);
   }
+}
+
+TEST(StorageManagerTest, ManifestsWithConstantColumnsAreVersion3AndChecked) {
+  auto version = [](const std::string& bytes) {
+    uint32_t v;
+    std::memcpy(&v, bytes.data() + 8, 4);
+    return v;
+  };
+  Manifest m;
+  m.sequence = 4;
+  m.last_commit_ts = 9;
+  m.files.push_back(ManifestEntry{FileKind::kCatalog, 0, "catalog-000004.gdb", 100, 7, {}});
+  m.files.push_back(ManifestEntry{FileKind::kNodeTable, 0, "node-000002-0.gdb", 200, 8, {}});
+  std::string plain = EncodeManifest(m);
+  EXPECT_EQ(version(plain), 2u);  // what older readers understand
+  m.files[1].constants.push_back(ConstantColumn{"INT64", "abc"});
+  m.files[1].constants.push_back(ConstantColumn{"STRING[]", std::string("\0\1", 2)});
+  std::string with = EncodeManifest(m);
+  EXPECT_EQ(version(with), 3u);
+  auto decoded = DecodeManifest(with, "M");
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  ASSERT_EQ(decoded->files.size(), 2u);
+  EXPECT_TRUE(decoded->files[0].constants.empty());
+  EXPECT_EQ(decoded->files[1].constants, m.files[1].constants);
+  EXPECT_EQ(decoded->last_commit_ts, 9u);
+  // Constant columns on the catalog, and truncations anywhere, are corruption.
+  m.files[0].constants.push_back(ConstantColumn{"INT64", "x"});
+  auto bad = DecodeManifest(EncodeManifest(m), "M");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), ErrorCode::kCorruption);
+  for (size_t cut = 1; cut < 12; ++cut) {
+    std::string shorter = with.substr(0, with.size() - 4 - cut);
+    uint32_t crc = env::crc32c::Value(shorter);
+    shorter.append(reinterpret_cast<const char*>(&crc), 4);
+    EXPECT_EQ(DecodeManifest(shorter, "M").status().code(), ErrorCode::kCorruption) << cut;
+  }
+
+  // A constant column whose type or value does not fit the catalog stops the open.
+  TempDir tmp;
+  {
+    auto db = StorageManager::Open(nullptr, tmp.db());
+    ASSERT_TRUE(db.ok());
+    Populate(**db);
+    if (HasFatalFailure()) return;
+    ASSERT_TRUE((*db)->Checkpoint().ok());
+    ASSERT_TRUE((*db)->AddProperty("Person", P("score", "INT64"), Value::Int64(3)).ok());
+    ASSERT_TRUE((*db)->Checkpoint().ok());
+  }
+  auto* fs = env::FileSystem::Default();
+  const std::string path = env::JoinPath(tmp.db(), "MANIFEST");
+  auto original = env::ReadFileToString(fs, path);
+  ASSERT_TRUE(original.ok());
+  auto damage = [&](const std::function<void(ConstantColumn&)>& change) {
+    auto manifest = DecodeManifest(*original, path);
+    EXPECT_TRUE(manifest.ok());
+    for (auto& e : manifest->files) {
+      if (!e.constants.empty()) change(e.constants[0]);
+    }
+    EXPECT_TRUE(env::WriteStringToFile(fs, path, EncodeManifest(*manifest), false).ok());
+    auto db = StorageManager::Open(nullptr, tmp.db());
+    EXPECT_FALSE(db.ok());
+    return db.ok() ? Status::OK() : db.status();
+  };
+  Status s = damage([](ConstantColumn& c) { c.type = "DOUBLE"; });
+  EXPECT_EQ(s.code(), ErrorCode::kCorruption);
+  EXPECT_NE(s.message().find("constant column score has type DOUBLE"), std::string::npos)
+      << s.message();
+  s = damage([](ConstantColumn& c) { c.value = "\x07"; });
+  EXPECT_EQ(s.code(), ErrorCode::kCorruption);
+  EXPECT_NE(s.message().find("bad value of constant column score"), std::string::npos)
+      << s.message();
+  ASSERT_TRUE(env::WriteStringToFile(fs, path, *original, false).ok());
+  auto db = StorageManager::Open(nullptr, tmp.db());
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  EXPECT_EQ((*db)->GetNodeTable(0)->Get(5, 0).ToString(), "3");
 }
 
 }  // namespace
