@@ -48,6 +48,9 @@ class FaultInjectionFileSystem final : public FileSystem {
   int OnSync() { return Check(syncs_, sync_fault_); }
 
   Result<std::unique_ptr<RandomAccessFile>> OpenForRead(const std::string& path) override;
+  Result<std::unique_ptr<MappedFile>> MapForRead(const std::string& path) override {
+    return base_->MapForRead(path);
+  }
   Result<std::unique_ptr<WritableFile>> OpenForWrite(const std::string& path) override;
   Result<std::unique_ptr<WritableFile>> OpenForAppend(const std::string& path) override;
   Status Rename(const std::string& from, const std::string& to) override;

@@ -71,14 +71,15 @@ Status TableFileWriter::Finish() {
 
 Result<TableFileContents> ReadTableFile(env::FileSystem* fs, const std::string& path,
                                         FileKind kind) {
-  auto bytes = env::ReadFileToString(fs, path);
-  if (!bytes.ok()) {
+  auto file = fs->MapForRead(path);
+  if (!file.ok()) {
     if (!fs->Exists(path)) return Corrupt(path, "file is missing");
-    return bytes.status();
+    return file.status();
   }
   TableFileContents contents;
-  contents.bytes = std::move(*bytes);
-  const std::string& b = contents.bytes;
+  contents.file = std::move(*file);
+  contents.bytes = contents.file->data();
+  const std::string_view b = contents.bytes;
   if (b.size() < kFileHeaderSize + kFileFooterSize) return Corrupt(path, "file is truncated");
   if (std::memcmp(b.data(), kFileMagic, 8) != 0) return Corrupt(path, "bad file magic");
   const char* footer = b.data() + b.size() - kFileFooterSize;

@@ -75,13 +75,13 @@ class TableFileWriter {
   uint64_t payload_size_ = 0;
 };
 
-// A verified data file held in memory.
+// A verified data file, mapped (or read) whole (env::FileSystem::MapForRead).
 struct TableFileContents {
-  std::string bytes;
+  std::unique_ptr<env::MappedFile> file;
+  std::string_view bytes;  // file->data()
   uint32_t crc = 0;
   std::string_view payload() const {
-    return std::string_view(bytes).substr(kFileHeaderSize,
-                                          bytes.size() - kFileHeaderSize - kFileFooterSize);
+    return bytes.substr(kFileHeaderSize, bytes.size() - kFileHeaderSize - kFileFooterSize);
   }
 };
 
