@@ -279,6 +279,13 @@ void RelTable::Rebuild(Direction dir, std::span<const uint64_t> extra_vertex,
 }
 
 void RelTable::Compact(uint64_t deleted_up_to) {
+  // Nothing to fold and nothing to drop: the CSR stays as it is, and so does the table's file
+  // (a compaction pass over every table must not make a checkpoint rewrite the untouched ones).
+  if (adj_[0].delta_entries.load(std::memory_order_relaxed) == 0 &&
+      adj_[1].delta_entries.load(std::memory_order_relaxed) == 0 &&
+      num_deleted_.load(std::memory_order_relaxed) == 0) {
+    return;
+  }
   changed_.Mark();
   Rebuild(Direction::kForward, {}, {}, 0, /*drop_deleted=*/true, deleted_up_to);
   Rebuild(Direction::kBackward, {}, {}, 0, /*drop_deleted=*/true, deleted_up_to);

@@ -704,6 +704,22 @@ TEST(StorageManagerTest, EveryKindOfChangeMarksItsTable) {
     if (HasFatalFailure()) return;
     EXPECT_TRUE(person->change_flag().changed() || knows->change_flag().changed());
   }
+  // A compaction with nothing to fold or drop changes nothing.
+  catalog::RelTableDefinition plain;
+  plain.name = "Plain";
+  plain.from_to = {{"Person", "Person"}};
+  ASSERT_TRUE(db.CreateRelTable(plain).ok());
+  RelTable* edges = db.GetRelTables(*db.catalog().FindId("Plain"))[0];
+  ASSERT_TRUE(edges->BulkLoadOffsets({0, 1, 2}, {1, 2, 0}, {}).ok());
+  ASSERT_TRUE(db.Checkpoint().ok());
+  edges->Compact();
+  EXPECT_FALSE(edges->change_flag().changed());
+  ASSERT_TRUE(edges->InsertEdge(2, 1, {}, 70).ok());
+  ASSERT_TRUE(db.Checkpoint().ok());
+  edges->Compact();  // folds the inserted edge into the CSR
+  EXPECT_TRUE(edges->change_flag().changed());
+  EXPECT_TRUE(db.CheckUnchangedTables().ok());
+
   // The check finds a change that was not marked.
   ASSERT_TRUE(db.Checkpoint().ok());
   ASSERT_TRUE(person->Set(1, 3, Value::String("unmarked")).ok());
