@@ -1,6 +1,8 @@
 #include "storage/rel_table.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <vector>
 
 #include "storage/stamp_codec.h"
 
@@ -9,6 +11,9 @@ namespace graphdb::storage {
 namespace {
 
 const char* DirectionName(Direction dir) { return dir == Direction::kForward ? "fwd" : "bwd"; }
+
+// Bytes of an adjacency entry stored as {u32 neighbour, u32 rel} (format version 2).
+constexpr uint8_t kNarrowEntryBytes = 8;
 
 }  // namespace
 
@@ -450,12 +455,31 @@ void RelTable::Serialize(catalog::BinaryWriter& out) const {
     uint64_t nv = a.NumVertices();
     out.PutVarint(nv);
     out.PutVarint(a.entries.size() + a.delta_entries.load(std::memory_order_relaxed));
-    for (uint64_t v = 0; v < nv; ++v) out.PutVarint(Degree(v, dir));
+    // Half the bytes when every offset fits 32 bits (any graph below 4G nodes and rels).
+    uint64_t largest = 0;
     for (uint64_t v = 0; v < nv; ++v) {
-      auto csr = CsrEdges(v, dir);
-      if (!csr.empty()) out.PutRaw(csr.data(), csr.size_bytes());
-      auto delta = DeltaEdges(v, dir);
-      if (!delta.empty()) out.PutRaw(delta.data(), delta.size_bytes());
+      for (auto part : {CsrEdges(v, dir), DeltaEdges(v, dir)}) {
+        for (const AdjEntry& e : part) largest = std::max({largest, e.neighbor, e.rel});
+      }
+    }
+    const bool narrow = largest <= UINT32_MAX;
+    out.PutU8(narrow ? kNarrowEntryBytes : sizeof(AdjEntry));
+    for (uint64_t v = 0; v < nv; ++v) out.PutVarint(Degree(v, dir));
+    std::vector<uint32_t> pairs;
+    for (uint64_t v = 0; v < nv; ++v) {
+      for (auto part : {CsrEdges(v, dir), DeltaEdges(v, dir)}) {
+        if (part.empty()) continue;
+        if (!narrow) {
+          out.PutRaw(part.data(), part.size_bytes());
+          continue;
+        }
+        pairs.clear();
+        for (const AdjEntry& e : part) {
+          pairs.push_back(static_cast<uint32_t>(e.neighbor));
+          pairs.push_back(static_cast<uint32_t>(e.rel));
+        }
+        out.PutRaw(pairs.data(), pairs.size() * sizeof(uint32_t));
+      }
     }
   }
 }
@@ -463,7 +487,8 @@ void RelTable::Serialize(catalog::BinaryWriter& out) const {
 Result<std::unique_ptr<RelTable>> RelTable::Deserialize(catalog::BinaryReader& in,
                                                         const catalog::RelTableSchema& schema,
                                                         const catalog::RelTablePair& pair,
-                                                        uint64_t src_rows, uint64_t dst_rows) {
+                                                        uint64_t src_rows, uint64_t dst_rows,
+                                                        uint32_t format_version) {
   auto corrupt = [&schema](const std::string& why) {
     return Status(ErrorCode::kCorruption, "rel table " + schema.name + " is corrupt: " + why);
   };
@@ -505,7 +530,12 @@ Result<std::unique_ptr<RelTable>> RelTable::Deserialize(catalog::BinaryReader& i
     uint64_t nv;
     uint64_t total;
     if (!in.GetVarint(&nv) || !in.GetVarint(&total)) return corrupt("truncated adjacency");
-    if (nv > in.remaining() || total > in.remaining() / sizeof(AdjEntry)) {
+    uint8_t width = sizeof(AdjEntry);  // version 1: always {u64, u64}
+    if (format_version >= 2 && !in.GetU8(&width)) return corrupt("truncated adjacency");
+    if (width != sizeof(AdjEntry) && width != kNarrowEntryBytes) {
+      return corrupt("bad adjacency entry width " + std::to_string(width));
+    }
+    if (nv > in.remaining() || total > in.remaining() / width) {
       return corrupt("adjacency larger than the file");
     }
     uint64_t neighbor_bound = d == 0 ? dst_rows : src_rows;
@@ -520,8 +550,19 @@ Result<std::unique_ptr<RelTable>> RelTable::Deserialize(catalog::BinaryReader& i
     }
     if (a.offsets[nv] != total) return corrupt("degrees do not add up");
     a.entries.resize(total);
-    if (total > 0 && !in.GetRaw(a.entries.data(), total * sizeof(AdjEntry))) {
-      return corrupt("truncated adjacency entries");
+    if (width == sizeof(AdjEntry)) {
+      if (total > 0 && !in.GetRaw(a.entries.data(), total * sizeof(AdjEntry))) {
+        return corrupt("truncated adjacency entries");
+      }
+    } else {
+      // {u32 neighbour, u32 rel} pairs, widened a block at a time.
+      uint32_t block[2 * 4096];
+      for (uint64_t done = 0; done < total;) {
+        const uint64_t n = std::min<uint64_t>(total - done, 4096);
+        if (!in.GetRaw(block, n * kNarrowEntryBytes)) return corrupt("truncated adjacency entries");
+        for (uint64_t i = 0; i < n; ++i) a.entries[done + i] = AdjEntry{block[2 * i], block[2 * i + 1]};
+        done += n;
+      }
     }
     for (const AdjEntry& e : a.entries) {
       if (e.rel >= rels || e.neighbor >= neighbor_bound) return corrupt("entry out of range");

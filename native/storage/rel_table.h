@@ -50,6 +50,7 @@
 #include "storage/column.h"
 #include "storage/node_table.h"
 #include "storage/shared_array.h"
+#include "storage/table_file.h"
 #include "storage/version_store.h"
 
 namespace graphdb::storage {
@@ -219,11 +220,12 @@ class RelTable {
   ChangeFlag& change_flag() { return changed_; }
   // Writes the adjacency with deltas folded in (deleted edges kept).
   void Serialize(catalog::BinaryWriter& out) const;
-  // `src_rows`/`dst_rows` bound the neighbour offsets found in the file.
-  static Result<std::unique_ptr<RelTable>> Deserialize(catalog::BinaryReader& in,
-                                                       const catalog::RelTableSchema& schema,
-                                                       const catalog::RelTablePair& pair,
-                                                       uint64_t src_rows, uint64_t dst_rows);
+  // `src_rows`/`dst_rows` bound the neighbour offsets found in the file; `format_version` is
+  // the file's (version 1 has no adjacency entry width).
+  static Result<std::unique_ptr<RelTable>> Deserialize(
+      catalog::BinaryReader& in, const catalog::RelTableSchema& schema,
+      const catalog::RelTablePair& pair, uint64_t src_rows, uint64_t dst_rows,
+      uint32_t format_version = kFileFormatVersion);
 
  private:
   using DeltaList = SharedVector<AdjEntry>;

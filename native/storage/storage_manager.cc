@@ -285,16 +285,16 @@ Status AddConstantColumns(Table& table, const Schema& schema, const ManifestEntr
 }
 
 // A table from its manifest entry: its file's contents decoded by `deserialize(reader, schema
-// of the file's columns)`, then the entry's constant columns appended.
+// of the file's columns, the file's format version)`, then the entry's constant columns.
 template <typename Schema, typename Deserialize>
 auto DecodeTable(const Result<TableFileContents>& contents, const Schema& schema,
                  const ManifestEntry& e, const std::string& path, Deserialize deserialize)
-    -> decltype(deserialize(std::declval<catalog::BinaryReader&>(), schema)) {
+    -> decltype(deserialize(std::declval<catalog::BinaryReader&>(), schema, uint32_t{})) {
   auto in_file = FileSchema(schema, e, path);
   if (!in_file.ok()) return in_file.status();
   if (!contents.ok()) return contents.status();
   catalog::BinaryReader reader(contents->payload());
-  auto table = deserialize(reader, *in_file);
+  auto table = deserialize(reader, *in_file, contents->version);
   if (!table.ok()) return Corrupt("corruption in " + path + ": " + table.status().message());
   if (!reader.done()) return Corrupt("corruption in " + path + ": trailing bytes");
   Status s = AddConstantColumns(**table, schema, e, path);
@@ -317,7 +317,8 @@ ConstantColumn MakeConstantColumn(const LogicalType& type, const Value& fill) {
 Result<std::unique_ptr<NodeTable>> StorageManager::ReadNodeTable(
     const ManifestEntry& e, const catalog::NodeTableSchema& schema) const {
   return DecodeTable(ReadEntry(e), schema, e, env::JoinPath(dir_, e.name),
-                     [](catalog::BinaryReader& reader, const catalog::NodeTableSchema& in_file)
+                     [](catalog::BinaryReader& reader, const catalog::NodeTableSchema& in_file,
+                        uint32_t /*format_version: node tables read every version alike*/)
                          -> Result<std::unique_ptr<NodeTable>> {
                        if (in_file.primary_key >= in_file.properties.size()) {
                          return Status(ErrorCode::kCorruption,
@@ -333,8 +334,10 @@ Result<std::unique_ptr<RelTable>> StorageManager::ReadRelTable(
   const uint64_t src_rows = node_tables_.at(pair.src_table)->NumRows();
   const uint64_t dst_rows = node_tables_.at(pair.dst_table)->NumRows();
   return DecodeTable(ReadEntry(e), schema, e, env::JoinPath(dir_, e.name),
-                     [&](catalog::BinaryReader& reader, const catalog::RelTableSchema& in_file) {
-                       return RelTable::Deserialize(reader, in_file, pair, src_rows, dst_rows);
+                     [&](catalog::BinaryReader& reader, const catalog::RelTableSchema& in_file,
+                         uint32_t format_version) {
+                       return RelTable::Deserialize(reader, in_file, pair, src_rows, dst_rows,
+                                                    format_version);
                      });
 }
 
@@ -356,7 +359,7 @@ Status StorageManager::WriteCheckpointFiles(uint64_t seq, Manifest* manifest,
     Status s = (*writer)->Finish();
     if (!s.ok()) return s;
     manifest->files.push_back(
-        ManifestEntry{kind, id, name, (*writer)->file_size(), (*writer)->crc()});
+        ManifestEntry{kind, id, name, (*writer)->file_size(), (*writer)->crc(), {}});
     return Status::OK();
   };
   auto write_table = [&](FileKind kind, TableId id, const auto& table) -> Status {

@@ -98,13 +98,14 @@ Result<TableFileContents> ReadTableFile(env::FileSystem* fs, const std::string& 
   }
   uint32_t version;
   std::memcpy(&version, b.data() + 8, 4);
-  if (version != kFileFormatVersion) {
+  if (version < kOldestFileFormatVersion || version > kFileFormatVersion) {
     return Corrupt(path, "unsupported format version " + std::to_string(version));
   }
   if (static_cast<uint8_t>(b[12]) != static_cast<uint8_t>(kind)) {
     return Corrupt(path, std::string("expected a ") + KindName(kind) + " file");
   }
   contents.crc = crc;
+  contents.version = version;
   return contents;
 }
 

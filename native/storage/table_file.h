@@ -30,10 +30,13 @@ namespace graphdb::storage {
 inline constexpr char kFileMagic[8] = {'G', 'D', 'B', 'F', 'I', 'L', 'E', '\0'};
 inline constexpr char kFooterMagic[8] = {'G', 'D', 'B', 'F', 'E', 'N', 'D', '\0'};
 inline constexpr char kManifestMagic[8] = {'G', 'D', 'B', 'M', 'A', 'N', 'I', 'F'};
-inline constexpr uint32_t kFileFormatVersion = 1;
+// Version 2 may store a rel table's adjacency entries as 32-bit pairs (docs/storage-format.md);
+// version 1 files are still read.
+inline constexpr uint32_t kFileFormatVersion = 2;
+inline constexpr uint32_t kOldestFileFormatVersion = 1;
 // Version 2 added last_commit_ts; version 1 manifests are still read (as last_commit_ts 0).
 // Version 3 added constant columns to table entries; it is written only when an entry has
-// some (otherwise version 2, which older readers understand), and versions 1-3 are read.
+// some (otherwise version 2), and versions 1-3 are read.
 inline constexpr uint32_t kManifestVersion = 3;
 inline constexpr uint32_t kManifestVersionWithoutConstants = 2;
 // No manifest is larger (an entry takes some 30 bytes: a million tables fit in 32 MiB); a larger
@@ -80,6 +83,7 @@ struct TableFileContents {
   std::unique_ptr<env::MappedFile> file;
   std::string_view bytes;  // file->data()
   uint32_t crc = 0;
+  uint32_t version = kFileFormatVersion;  // the header's format version
   std::string_view payload() const {
     return bytes.substr(kFileHeaderSize, bytes.size() - kFileHeaderSize - kFileFooterSize);
   }
