@@ -576,6 +576,8 @@ Result<catalog::DdlOutcome> StorageManager::AddProperty(std::string_view table,
   // A table unchanged since its file was written keeps the file: the manifest records the new
   // column as a constant (not for SERIAL, whose rows draw distinct values).
   const bool constant = type.id() != LogicalTypeId::kSerial;
+  // The rel table pairs that got the column, to take it back if a later pair fails.
+  std::vector<RelTable*> added;
   auto add = [&](auto& t, FileKind kind) -> Status {
     const bool unchanged = !t.change_flag().changed();
     Status s = t.AddColumn(type, fill);
@@ -591,9 +593,19 @@ Result<catalog::DdlOutcome> StorageManager::AddProperty(std::string_view table,
   } else {
     for (RelTable* t : GetRelTables(outcome->table_id)) {
       if (s.ok()) s = add(*t, FileKind::kRelTable);
+      if (s.ok()) added.push_back(t);
     }
   }
   if (!s.ok()) {
+    for (RelTable* t : added) {
+      auto pending = pending_constants_.find({FileKind::kRelTable, t->table_id()});
+      if (pending != pending_constants_.end() && !pending->second.empty() &&
+          !t->change_flag().changed()) {
+        pending->second.pop_back();
+      }
+      Status dropped = t->DropColumn(t->NumColumns() - 1);
+      GRAPHDB_ASSERT(dropped.ok());
+    }
     (void)catalog_.DropProperty(table, name);
     return s;
   }
