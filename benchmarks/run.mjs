@@ -4,7 +4,7 @@
 // message; the SQL peers run the social-graph workloads (SQL over `person` and `knows`).
 //
 //   npm run bench -- [--scale F] [--quick] [--json FILE] [--only NAME[,NAME]] [--trials N]
-//                    [--cache DIR] [--help]
+//                    [--cache DIR] [--scale-section] [--scale-persons N] [--help]
 //
 // --scale F   generated graph of F x 100k persons and 10 knows edges each (default 1; 0.05
 //             with --quick)
@@ -17,6 +17,11 @@
 //             http_point_read, http_mixed, bolt_point_read and bolt_mixed are workloads
 // --trials N  trials per workload and system (default 5, 3 with --quick; at least 3)
 // --cache DIR where generated CSVs are kept between runs
+// --scale-section  also runs the `scale` section (opt-in; selected alone by --only scale): a
+//             graph of --scale-persons persons (default 1,000,000) and 10 knows edges each,
+//             loaded, reopened, changed and checkpointed by both systems
+//             (benchmarks/scale/bench.mjs): COPY, reopen, RSS after reopen, DDL, ALTER ADD,
+//             CHECKPOINT after 1,000 inserts, folder size, point read and two-hop rates
 //
 // engine_point_lookup (GraphDB only) times the cached point lookup inside the engine with the
 // native benchmark benchmarks/native/engine_point_lookup.cc, built here with cmake when it can
@@ -54,6 +59,7 @@ const SERVER = path.join(here, 'server.mjs');
 const HTTP_BENCH = path.join(here, 'http', 'bench.mjs');
 const COMMIT_BENCH = path.join(here, 'commit', 'bench.mjs');
 const STREAM_BENCH = path.join(here, 'stream', 'bench.mjs');
+const SCALE_BENCH = path.join(here, 'scale', 'bench.mjs');
 const ENGINE_BENCH = 'engine_point_lookup';
 const ENGINE_BENCH_TARGET = 'graphdb_bench_engine';
 const WORKER_TIMEOUT_MS = 15 * 60 * 1000;
@@ -85,6 +91,8 @@ function parseOptions() {
         only: { type: 'string' },
         trials: { type: 'string' },
         cache: { type: 'string', default: path.join(os.tmpdir(), 'graphdb-bench-cache') },
+        'scale-section': { type: 'boolean', default: false },
+        'scale-persons': { type: 'string', default: '1000000' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }).values;
@@ -116,8 +124,10 @@ function selection() {
     'http',
     'commit',
     'stream',
+    'scale',
   ];
-  if (!args.only) return new Set(all);
+  // The scale section is opt-in: --scale-section, or named in --only.
+  if (!args.only) return new Set(all.filter((name) => name !== 'scale' || args['scale-section']));
   // `differential` covers the social-graph check too.
   const chosen = new Set();
   for (const name of args.only.split(',').map((s) => s.trim())) {
@@ -309,6 +319,11 @@ async function main() {
     report.http_ceiling = chosen.has('http') ? await httpCeiling(runDir) : { skipped: 'not selected' };
     report.commit_rate = chosen.has('commit') ? await commitRate(runDir) : { skipped: 'not selected' };
     report.stream_results = chosen.has('stream') ? await streamResults(runDir) : { skipped: 'not selected' };
+    if (chosen.has('scale')) {
+      report.scale = await scaleSection(runDir);
+      if (report.scale.error)
+        failures.push(`scale: ${report.scale.error.message ?? report.scale.error.code}`);
+    }
     report.elapsedSeconds = round((performance.now() - started) / 1000, 1);
     report.machine.loadAverageAtEnd = os.loadavg().map((v) => round(v, 2));
 
@@ -802,6 +817,54 @@ async function streamResults(runDir) {
   return jsonReport(out, await runNode(STREAM_BENCH, argv), 'benchmarks/stream/bench.mjs');
 }
 
+/**
+ * Storage at scale (benchmarks/scale): load, reopen, DDL, ALTER ADD and checkpoint costs of a
+ * large generated graph, both systems. Opt-in (--scale-section), as it loads millions of edges.
+ */
+async function scaleSection(runDir) {
+  const out = path.join(runDir, 'scale.json');
+  const argv = ['--json', out, '--dir', path.join(runDir, 'scale'), '--root', graphdbSnapshot.dir];
+  argv.push('--persons', args['scale-persons'], '--cache', args.cache, '--trials', String(trials));
+  argv.push('--seconds', quick ? '0.6' : '1.5');
+  log(`scale: running benchmarks/scale/bench.mjs (${args['scale-persons']} persons)`);
+  return jsonReport(out, await runNode(SCALE_BENCH, argv), 'benchmarks/scale/bench.mjs');
+}
+
+const SCALE_METRICS = [
+  ['copy', 'ms', 'COPY Person and knows'],
+  ['reopen', 'ms', 'open the closed folder + first query'],
+  ['rss_after_reopen', 'MB', 'process RSS right after reopen'],
+  ['point_read', 'ops/s', 'after reopen, 1 connection'],
+  ['two_hop', 'ops/s', 'two-hop count after reopen, 1 connection'],
+  ['ddl', 'ms', 'CREATE NODE TABLE after the load'],
+  ['alter_add', 'ms', 'ALTER TABLE Person ADD score INT64 DEFAULT 0'],
+  ['checkpoint', 'ms', 'CHECKPOINT after 1,000 single inserts'],
+  ['folder_mb', 'MB', 'database size after the load'],
+  ['folder_mb_end', 'MB', 'database size at the end'],
+];
+
+/** The scale section as a Markdown table (one row per figure). */
+function scaleTable(scale) {
+  const rows = [['scale figure', 'unit', 'graphdb median (min–max)', 'kuzu median (min–max)', 'note']];
+  const value = (e) => (e ? `${e.median} (${e.min}–${e.max})` : '-');
+  for (const [metric, unit, note] of SCALE_METRICS) {
+    rows.push([
+      metric,
+      unit,
+      value(scale.systems.graphdb?.[metric]),
+      value(scale.systems.kuzu?.[metric]),
+      note,
+    ]);
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return [
+    line(rows[0]),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...rows.slice(1).map(line),
+  ].join('\n');
+}
+
 function machineInfo() {
   const cpus = os.cpus();
   return {
@@ -876,7 +939,7 @@ function printTable(report) {
     'vs PEER > 1 means GraphDB is better (ops/s: graphdb/peer; s and MB: peer/graphdb)\n\n',
   );
   for (const [peer, why] of Object.entries(skippedPeers)) process.stdout.write(`${peer}: SKIPPED, ${why}\n`);
-  process.stdout.write(`${out.join('\n')}\n\n`);
+  if (rows.length > 1) process.stdout.write(`${out.join('\n')}\n\n`);
   const d = report.differential;
   if (d?.queries !== undefined) {
     process.stdout.write(`differential: ${d.queries} IS queries, ${d.mismatches} mismatch(es)\n`);
@@ -920,6 +983,16 @@ function printTable(report) {
     );
   } else if (st) {
     process.stdout.write(`stream_results: ${JSON.stringify(st).slice(0, 400)}\n`);
+  }
+  const sc = report.scale;
+  if (sc?.systems) {
+    process.stdout.write(
+      `\nscale: ${sc.persons} persons, ${sc.knows} knows edges, ${sc.trials} trials ` +
+        `(load average ${sc.loadAverageAtStart.join(' ')} at start, ${sc.loadAverageAtEnd.join(' ')} at end)\n\n`,
+    );
+    process.stdout.write(`${scaleTable(sc)}\n`);
+  } else if (sc) {
+    process.stdout.write(`scale: ${JSON.stringify(sc).slice(0, 400)}\n`);
   }
 }
 

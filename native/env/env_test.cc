@@ -38,6 +38,26 @@ TEST(Crc32cTest, KnownVectors) {
   EXPECT_EQ(crc32c::Value(""), 0u);
 }
 
+TEST(Crc32cTest, HardwareAndPortableAgree) {
+  if (!crc32c::HardwareAvailable()) GTEST_SKIP() << "no SSE 4.2 CRC32 instruction here";
+  std::string data;
+  uint32_t x = 12345;
+  for (int i = 0; i < 4099; ++i) {
+    x = x * 1103515245u + 12345u;
+    data += static_cast<char>(x >> 24);
+  }
+  // Every alignment and tail length, and chained extensions.
+  for (size_t start = 0; start < 9; ++start) {
+    for (size_t n : {0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 1000, 4090}) {
+      const char* p = data.data() + start;
+      EXPECT_EQ(crc32c::ExtendHardware(0, p, n), crc32c::ExtendPortable(0, p, n))
+          << start << " " << n;
+      EXPECT_EQ(crc32c::ExtendHardware(0xdeadbeef, p, n),
+                crc32c::ExtendPortable(0xdeadbeef, p, n));
+    }
+  }
+}
+
 TEST(Crc32cTest, ExtendEqualsWhole) {
   std::string data;
   for (int i = 0; i < 1000; ++i) data += static_cast<char>(i * 7 + 3);
@@ -110,6 +130,31 @@ TEST(PosixFileSystemTest, WriteReadRenameRemove) {
   EXPECT_EQ(names->size(), 2u);
   ASSERT_TRUE(fs->RemoveDir(JoinPath(dir, "sub")).ok());
   ASSERT_TRUE(fs->Remove(b).ok());
+  RemoveTree(fs, dir);
+}
+
+TEST(PosixFileSystemTest, MapForReadSeesTheWholeFile) {
+  FileSystem* fs = FileSystem::Default();
+  FaultInjectionFileSystem faulty(fs);  // forwards mapping to the file system it wraps
+  std::string dir = MakeTempDir();
+  std::string bytes;
+  for (int i = 0; i < 300000; ++i) bytes += static_cast<char>(i * 31 + 7);  // > one page
+  for (const std::string& content : {std::string(), std::string("x"), bytes}) {
+    SCOPED_TRACE(content.size());
+    std::string path = JoinPath(dir, "m.bin");
+    ASSERT_TRUE(WriteStringToFile(fs, path, content, false).ok());
+    for (FileSystem* through : {fs, static_cast<FileSystem*>(&faulty)}) {
+      auto mapped = through->MapForRead(path);
+      ASSERT_TRUE(mapped.ok()) << mapped.status().ToString();
+      ASSERT_TRUE(fs->Remove(path).ok());
+      EXPECT_EQ((*mapped)->data(), content);  // the mapping outlives the name
+      ASSERT_TRUE(WriteStringToFile(fs, path, content, false).ok());
+    }
+  }
+  auto missing = fs->MapForRead(JoinPath(dir, "missing.bin"));
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), ErrorCode::kIoError);
+  EXPECT_NE(missing.status().message().find("missing.bin"), std::string::npos);
   RemoveTree(fs, dir);
 }
 

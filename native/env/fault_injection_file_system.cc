@@ -51,10 +51,15 @@ void FaultInjectionFileSystem::FailNthRename(int n, int err, bool sticky) {
   Arm(rename_fault_, renames_, n, err, sticky);
 }
 
+void FaultInjectionFileSystem::FailNthRemove(int n, int err, bool sticky) {
+  Arm(remove_fault_, removes_, n, err, sticky);
+}
+
 void FaultInjectionFileSystem::Reset() {
   write_fault_.trigger.store(0);
   sync_fault_.trigger.store(0);
   rename_fault_.trigger.store(0);
+  remove_fault_.trigger.store(0);
 }
 
 int FaultInjectionFileSystem::Check(std::atomic<int>& counter, Fault& fault) {
@@ -92,7 +97,10 @@ Status FaultInjectionFileSystem::Rename(const std::string& from, const std::stri
   return base_->Rename(from, to);
 }
 
-Status FaultInjectionFileSystem::Remove(const std::string& path) { return base_->Remove(path); }
+Status FaultInjectionFileSystem::Remove(const std::string& path) {
+  if (int err = Check(removes_, remove_fault_)) return IoError("remove", path, err);
+  return base_->Remove(path);
+}
 
 Result<std::vector<std::string>> FaultInjectionFileSystem::ListDir(const std::string& path) {
   return base_->ListDir(path);

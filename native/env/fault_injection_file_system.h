@@ -1,7 +1,9 @@
 // FaultInjectionFileSystem: a FileSystem wrapper for durability tests. It forwards every call
 // to a base file system and can make the Nth write (Append/Flush of file data), the Nth sync
 // (Sync, DataSync, SyncDir) or the Nth rename fail with a chosen errno (ENOSPC, EIO ...), the
-// way a full or failing disk would. Counters start at the moment a fault is armed.
+// way a full or failing disk would, or the Nth removal of a file (with `sticky`, every removal
+// from the Nth on fails: the folder then holds what a crash after N - 1 removals leaves).
+// Counters start at the moment a fault is armed.
 //
 // Thread-safety: the counters are atomic, so files may be used from several threads; arming
 // faults while other threads do IO gives unspecified (but memory-safe) counting.
@@ -29,6 +31,8 @@ class FaultInjectionFileSystem final : public FileSystem {
   void FailNthSync(int n, int err = EIO, bool sticky = false);
   // The `n`th rename from now fails with `err`.
   void FailNthRename(int n, int err = EIO, bool sticky = false);
+  // The `n`th file removal from now fails with `err`.
+  void FailNthRemove(int n, int err = EIO, bool sticky = false);
   // Disarms all faults.
   void Reset();
 
@@ -36,6 +40,7 @@ class FaultInjectionFileSystem final : public FileSystem {
   int writes() const { return writes_.load(); }
   int syncs() const { return syncs_.load(); }
   int renames() const { return renames_.load(); }
+  int removes() const { return removes_.load(); }
   int injected_faults() const { return injected_.load(); }
 
   // Called by the wrapped files; return 0 to proceed or an errno to fail.
@@ -43,6 +48,9 @@ class FaultInjectionFileSystem final : public FileSystem {
   int OnSync() { return Check(syncs_, sync_fault_); }
 
   Result<std::unique_ptr<RandomAccessFile>> OpenForRead(const std::string& path) override;
+  Result<std::unique_ptr<MappedFile>> MapForRead(const std::string& path) override {
+    return base_->MapForRead(path);
+  }
   Result<std::unique_ptr<WritableFile>> OpenForWrite(const std::string& path) override;
   Result<std::unique_ptr<WritableFile>> OpenForAppend(const std::string& path) override;
   Status Rename(const std::string& from, const std::string& to) override;
@@ -74,10 +82,12 @@ class FaultInjectionFileSystem final : public FileSystem {
   std::atomic<int> writes_{0};
   std::atomic<int> syncs_{0};
   std::atomic<int> renames_{0};
+  std::atomic<int> removes_{0};
   std::atomic<int> injected_{0};
   Fault write_fault_;
   Fault sync_fault_;
   Fault rename_fault_;
+  Fault remove_fault_;
 };
 
 }  // namespace graphdb::env

@@ -48,6 +48,16 @@ class WritableFile {
   virtual const std::string& path() const = 0;
 };
 
+// A whole file's bytes for reading, valid while the object lives: the POSIX file system maps
+// the file read-only (pages come from the page cache as they are touched, nothing is copied
+// and the memory is no heap); the default implementation reads it into memory. The file must
+// not be changed while mapped (GraphDB never rewrites a file in place).
+class MappedFile {
+ public:
+  virtual ~MappedFile() = default;
+  virtual std::string_view data() const = 0;
+};
+
 // An exclusive advisory lock on a file, held until destroyed.
 class FileLock {
  public:
@@ -65,6 +75,8 @@ class FileSystem {
   static FileSystem* Default();
 
   virtual Result<std::unique_ptr<RandomAccessFile>> OpenForRead(const std::string& path) = 0;
+  // The whole file at `path` (see MappedFile). By default read through OpenForRead.
+  virtual Result<std::unique_ptr<MappedFile>> MapForRead(const std::string& path);
   // Creates the file, or truncates it if it exists.
   virtual Result<std::unique_ptr<WritableFile>> OpenForWrite(const std::string& path) = 0;
   // Creates the file if needed and appends to its end.

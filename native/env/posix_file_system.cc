@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -150,6 +151,8 @@ class PosixFileSystem final : public FileSystem {
     return std::unique_ptr<RandomAccessFile>(new PosixRandomAccessFile(path, fd));
   }
 
+  Result<std::unique_ptr<MappedFile>> MapForRead(const std::string& path) override;
+
   Result<std::unique_ptr<WritableFile>> OpenForWrite(const std::string& path) override {
     return OpenWritable(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC);
   }
@@ -277,6 +280,66 @@ std::string JoinPath(std::string_view dir, std::string_view name) {
 std::string_view BaseName(std::string_view path) {
   size_t slash = path.rfind('/');
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+namespace {
+
+class StringFile final : public MappedFile {
+ public:
+  explicit StringFile(std::string bytes) : bytes_(std::move(bytes)) {}
+  std::string_view data() const override { return bytes_; }
+
+ private:
+  std::string bytes_;
+};
+
+class MmapFile final : public MappedFile {
+ public:
+  MmapFile(void* address, size_t size) : address_(address), size_(size) {}
+  ~MmapFile() override {
+    if (size_ > 0) ::munmap(address_, size_);
+  }
+  std::string_view data() const override {
+    return std::string_view(static_cast<const char*>(address_), size_);
+  }
+
+ private:
+  void* address_;
+  size_t size_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<MappedFile>> FileSystem::MapForRead(const std::string& path) {
+  auto bytes = ReadFileToString(this, path);
+  if (!bytes.ok()) return bytes.status();
+  return std::unique_ptr<MappedFile>(new StringFile(std::move(*bytes)));
+}
+
+Result<std::unique_ptr<MappedFile>> PosixFileSystem::MapForRead(const std::string& path) {
+  int fd = RetryOnEintr([&] { return ::open(path.c_str(), O_RDONLY | O_CLOEXEC); });
+  if (fd < 0) return IoError("open", path, errno);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    return IoError("fstat", path, err);
+  }
+  const auto size = static_cast<size_t>(st.st_size);
+  void* address = nullptr;
+  if (size > 0) {
+    address = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (address == MAP_FAILED) {
+      int err = errno;
+      ::close(fd);
+      return IoError("mmap", path, err);
+    }
+    // Read front to back once (checksum, then decoding): read ahead, drop pages behind.
+    (void)::madvise(address, size, MADV_SEQUENTIAL);
+    (void)::madvise(address, size, MADV_WILLNEED);
+  }
+  ::close(fd);  // the mapping keeps the file
+  return std::unique_ptr<MappedFile>(new MmapFile(address, size));
 }
 
 Result<std::string> ReadFileToString(FileSystem* fs, const std::string& path) {

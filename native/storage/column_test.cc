@@ -276,6 +276,28 @@ TEST(ColumnTest, AppendColumnTruncateClone) {
   EXPECT_FALSE(MakeFilledColumn(LogicalType::Int64(), Value::String("x"), 3).ok());
 }
 
+TEST(ColumnTest, FilledColumnsOfManyRowsHoldTheValueInEveryRow) {
+  // Around and across the 4,096-row blocks the fill copies whole.
+  for (uint64_t rows : {0ull, 1ull, 4095ull, 4096ull, 4097ull, 3 * 4096ull + 77}) {
+    for (const char* type : {"INT16", "BOOL", "INTERVAL", "DOUBLE"}) {
+      SCOPED_TRACE(std::string(type) + " x " + std::to_string(rows));
+      Value fill = Parse(std::string(type) == "BOOL"       ? "true"
+                         : std::string(type) == "INTERVAL" ? "3 days"
+                                                           : "-7",
+                         T(type));
+      auto filled = MakeFilledColumn(T(type), fill, rows);
+      ASSERT_TRUE(filled.ok());
+      ASSERT_EQ(filled->size(), rows);
+      for (uint64_t r = 0; r < rows; ++r) {
+        ASSERT_FALSE(filled->IsNull(r)) << r;
+        ASSERT_EQ(filled->Get(r).ToString(), fill.ToString()) << r;
+      }
+      filled->AppendNull();
+      EXPECT_TRUE(filled->IsNull(rows));
+    }
+  }
+}
+
 TEST(ColumnTest, DeserializeRejectsGarbage) {
   Column col(T("STRUCT(a INT64, b STRING[])"));
   ASSERT_TRUE(col.Append(Parse("{a: 1, b: [x, y]}", col.type())).ok());

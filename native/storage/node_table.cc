@@ -71,6 +71,7 @@ void NodeTable::TruncateColumns(uint64_t rows) {
 }
 
 Result<uint64_t> NodeTable::Insert(const std::vector<Value>& values, uint64_t ts) {
+  changed_.Mark();
   if (values.size() != columns_.size()) {
     return Status(ErrorCode::kInvalidRequest, "insert into " + name_ + " expects " +
                                                   std::to_string(columns_.size()) +
@@ -122,6 +123,7 @@ std::optional<uint64_t> NodeTable::LookupInt64(int64_t key) const {
 }
 
 Status NodeTable::Delete(uint64_t offset, uint64_t ts) {
+  changed_.Mark();
   if (offset >= NumRows()) {
     return Status(ErrorCode::kInvalidRequest,
                   "row " + std::to_string(offset) + " does not exist in table " + name_);
@@ -141,6 +143,7 @@ Status NodeTable::Delete(uint64_t offset, uint64_t ts) {
 }
 
 Status NodeTable::UndoDelete(uint64_t offset) {
+  changed_.Mark();
   if (offset >= NumRows() || !IsDeleted(offset)) {
     return Status(ErrorCode::kInvalidRequest,
                   "row " + std::to_string(offset) + " of table " + name_ + " is not deleted");
@@ -163,6 +166,7 @@ void NodeTable::CommitKeyErase(uint64_t stamp, uint64_t commit_ts) {
 }
 
 void NodeTable::SetDeleteTs(uint64_t offset, uint64_t ts) {
+  changed_.Mark();
   bool was = IsDeleted(offset);
   delete_ts_.Set(offset, ts);
   bool is = IsDeleted(offset);
@@ -171,6 +175,7 @@ void NodeTable::SetDeleteTs(uint64_t offset, uint64_t ts) {
 }
 
 void NodeTable::UndoInsert(uint64_t offset) {
+  changed_.Mark();
   std::lock_guard<std::mutex> lock(write_mu_);
   if (offset >= NumRows() || IsPlaceholder(offset)) return;
   if (IsDeleted(offset)) {
@@ -194,6 +199,7 @@ void NodeTable::UndoInsert(uint64_t offset) {
 }
 
 void NodeTable::AppendPlaceholders(uint64_t count) {
+  changed_.Mark();
   std::lock_guard<std::mutex> lock(write_mu_);
   for (auto& column : columns_) column->AppendNulls(count);
   delete_ts_.resize(delete_ts_.size() + count, 0);
@@ -203,6 +209,7 @@ void NodeTable::AppendPlaceholders(uint64_t count) {
 
 Status NodeTable::FillPlaceholder(uint64_t offset, const std::vector<Value>& values,
                                   uint64_t ts) {
+  changed_.Mark();
   std::lock_guard<std::mutex> lock(write_mu_);
   if (offset >= NumRows() || !IsPlaceholder(offset) || values.size() != columns_.size()) {
     return Status(ErrorCode::kInvalidRequest,
@@ -233,6 +240,7 @@ Status NodeTable::FillPlaceholder(uint64_t offset, const std::vector<Value>& val
 }
 
 Status NodeTable::Set(size_t column, uint64_t offset, const Value& value) {
+  changed_.Mark();
   if (column >= columns_.size() || offset >= NumRows()) {
     return Status(ErrorCode::kInvalidRequest, "no such cell in table " + name_);
   }
@@ -255,6 +263,7 @@ std::vector<Value> NodeTable::GetRow(uint64_t offset) const {
 }
 
 Status NodeTable::BulkAppend(std::vector<Column> columns, uint64_t ts) {
+  changed_.Mark();
   if (columns.size() != columns_.size()) {
     return Status(ErrorCode::kInvalidRequest,
                   "bulk append into " + name_ + " expects " + std::to_string(columns_.size()) +
@@ -324,6 +333,7 @@ Status NodeTable::BulkAppend(std::vector<Column> columns, uint64_t ts) {
 }
 
 Status NodeTable::AddColumn(const LogicalType& type, const Value& fill) {
+  changed_.Mark();
   uint64_t n = NumRows();
   int64_t next_serial = 0;
   std::unique_ptr<Column> column;
@@ -344,6 +354,7 @@ Status NodeTable::AddColumn(const LogicalType& type, const Value& fill) {
 }
 
 Status NodeTable::DropColumn(size_t column) {
+  changed_.Mark();
   if (column >= columns_.size()) {
     return Status(ErrorCode::kInvalidRequest, "no such column in table " + name_);
   }

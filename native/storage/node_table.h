@@ -42,6 +42,7 @@
 
 #include "catalog/catalog.h"
 #include "common/result.h"
+#include "storage/change_flag.h"
 #include "storage/column.h"
 #include "storage/pk_index.h"
 #include "storage/shared_array.h"
@@ -143,6 +144,7 @@ class NodeTable {
   uint64_t delete_ts(uint64_t offset) const { return delete_ts_[offset]; }
   bool IsDeleted(uint64_t offset) const { return delete_ts_[offset] != kNotDeleted; }
   void SetCreateTs(uint64_t offset, uint64_t ts) {
+    changed_.Mark();
     std::lock_guard<std::mutex> lock(write_mu_);
     create_ts_.Set(offset, ts);
   }
@@ -174,6 +176,10 @@ class NodeTable {
   void FreeRetired();
 
   // ---- Persistence ----
+  // Whether the contents changed since the last checkpoint wrote (or a load read) this
+  // table's file; the checkpoint clears it once its manifest names the new file.
+  const ChangeFlag& change_flag() const { return changed_; }
+  ChangeFlag& change_flag() { return changed_; }
   void Serialize(catalog::BinaryWriter& out) const;
   // Rebuilds a table for `schema` from its serialized form (the primary-key index is rebuilt).
   static Result<std::unique_ptr<NodeTable>> Deserialize(catalog::BinaryReader& in,
@@ -200,6 +206,7 @@ class NodeTable {
   std::atomic<uint64_t> key_erase_stamp_{0};
   uint64_t key_erase_committed_ = 0;  // writer side: the newest committed delete's stamp
   VersionStore versions_;
+  ChangeFlag changed_{true};
 };
 
 }  // namespace graphdb::storage

@@ -1,6 +1,8 @@
 #include "storage/rel_table.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <vector>
 
 #include "storage/stamp_codec.h"
 
@@ -9,6 +11,9 @@ namespace graphdb::storage {
 namespace {
 
 const char* DirectionName(Direction dir) { return dir == Direction::kForward ? "fwd" : "bwd"; }
+
+// Bytes of an adjacency entry stored as {u32 neighbour, u32 rel} (format version 2).
+constexpr uint8_t kNarrowEntryBytes = 8;
 
 }  // namespace
 
@@ -47,6 +52,7 @@ void RelTable::Adjacency::ClearDeltas() {
 }
 
 bool RelTable::UndoInsert(uint64_t rel, uint64_t src, uint64_t dst) {
+  changed_.Mark();
   std::lock_guard<std::mutex> lock(write_mu_);
   if (rel >= NumRels()) return false;
   // Stays as a row seen by no snapshot: create stamp never visible, deleted at 0.
@@ -88,6 +94,7 @@ RelTable::RelTable(const catalog::RelTableSchema& schema, const catalog::RelTabl
 }
 
 Status RelTable::Set(size_t column, uint64_t rel, const Value& value) {
+  changed_.Mark();
   if (column >= columns_.size() || rel >= NumRels()) {
     return Status(ErrorCode::kInvalidRequest, "no such cell in rel table " + name_);
   }
@@ -114,6 +121,7 @@ Status RelTable::CheckMultiplicity(uint64_t src, uint64_t dst) const {
 
 Result<uint64_t> RelTable::InsertEdge(uint64_t src, uint64_t dst, const std::vector<Value>& props,
                                       uint64_t ts) {
+  changed_.Mark();
   if (props.size() != columns_.size()) {
     return Status(ErrorCode::kInvalidRequest, "insert into " + name_ + " expects " +
                                                   std::to_string(columns_.size()) +
@@ -139,6 +147,7 @@ Result<uint64_t> RelTable::InsertEdge(uint64_t src, uint64_t dst, const std::vec
 }
 
 Status RelTable::DeleteEdge(uint64_t rel, uint64_t ts) {
+  changed_.Mark();
   if (rel >= NumRels()) {
     return Status(ErrorCode::kInvalidRequest,
                   "rel " + std::to_string(rel) + " does not exist in table " + name_);
@@ -154,6 +163,7 @@ Status RelTable::DeleteEdge(uint64_t rel, uint64_t ts) {
 }
 
 Status RelTable::UndoDelete(uint64_t rel) {
+  changed_.Mark();
   if (rel >= NumRels() || !IsDeleted(rel)) {
     return Status(ErrorCode::kInvalidRequest,
                   "rel " + std::to_string(rel) + " of table " + name_ + " is not deleted");
@@ -165,6 +175,7 @@ Status RelTable::UndoDelete(uint64_t rel) {
 
 Status RelTable::FillTombstone(uint64_t rel, uint64_t src, uint64_t dst,
                                const std::vector<Value>& props, uint64_t ts) {
+  changed_.Mark();
   std::lock_guard<std::mutex> lock(write_mu_);
   if (rel >= NumRels() || !IsTombstone(rel) || props.size() != columns_.size()) {
     return Status(ErrorCode::kInvalidRequest,
@@ -184,6 +195,7 @@ Status RelTable::FillTombstone(uint64_t rel, uint64_t src, uint64_t dst,
 }
 
 void RelTable::AppendTombstones(uint64_t count) {
+  changed_.Mark();
   for (auto& column : columns_) column->AppendNulls(count);
   delete_ts_.resize(delete_ts_.size() + count, 0);
   create_ts_.resize(create_ts_.size() + count, 0);
@@ -191,6 +203,7 @@ void RelTable::AppendTombstones(uint64_t count) {
 }
 
 void RelTable::SetDeleteTs(uint64_t rel, uint64_t ts) {
+  changed_.Mark();
   if (ts != kNotDeleted) WithdrawCsrStamps();
   bool was = IsDeleted(rel);
   delete_ts_.Set(rel, ts);
@@ -293,12 +306,21 @@ void RelTable::WithdrawCsrStamps() {
 }
 
 void RelTable::Compact(uint64_t deleted_up_to) {
+  // Nothing to fold and nothing to drop: the CSR stays as it is, and so does the table's file
+  // (a compaction pass over every table must not make a checkpoint rewrite the untouched ones).
+  if (adj_[0].delta_entries.load(std::memory_order_relaxed) == 0 &&
+      adj_[1].delta_entries.load(std::memory_order_relaxed) == 0 &&
+      num_deleted_.load(std::memory_order_relaxed) == 0) {
+    return;
+  }
+  changed_.Mark();
   Rebuild(Direction::kForward, {}, {}, 0, /*drop_deleted=*/true, deleted_up_to);
   Rebuild(Direction::kBackward, {}, {}, 0, /*drop_deleted=*/true, deleted_up_to);
 }
 
 Status RelTable::BulkLoadOffsets(std::vector<uint64_t> src, std::vector<uint64_t> dst,
                                  std::vector<Column> props, uint64_t ts) {
+  changed_.Mark();
   const uint64_t n = src.size();
   if (dst.size() != n) {
     return Status(ErrorCode::kInvalidRequest,
@@ -352,6 +374,7 @@ Status RelTable::BulkLoadOffsets(std::vector<uint64_t> src, std::vector<uint64_t
 
 Status RelTable::BulkLoad(const Column& src_keys, const Column& dst_keys, std::vector<Column> props,
                           const NodeTable& src, const NodeTable& dst, uint64_t ts) {
+  changed_.Mark();
   if (src.table_id() != src_table_ || dst.table_id() != dst_table_) {
     return Status(ErrorCode::kInvalidRequest, "bulk load into " + name_ + ": wrong node tables");
   }
@@ -388,6 +411,7 @@ Status RelTable::BulkLoad(const Column& src_keys, const Column& dst_keys, std::v
 }
 
 Status RelTable::AddColumn(const LogicalType& type, const Value& fill) {
+  changed_.Mark();
   auto column = MakeFilledColumn(type, fill, NumRels());
   if (!column.ok()) return column.status();
   columns_.push_back(std::make_unique<Column>(std::move(*column)));
@@ -396,6 +420,7 @@ Status RelTable::AddColumn(const LogicalType& type, const Value& fill) {
 }
 
 Status RelTable::DropColumn(size_t column) {
+  changed_.Mark();
   if (column >= columns_.size()) {
     return Status(ErrorCode::kInvalidRequest, "no such column in rel table " + name_);
   }
@@ -452,12 +477,31 @@ void RelTable::Serialize(catalog::BinaryWriter& out) const {
     uint64_t nv = a.NumVertices();
     out.PutVarint(nv);
     out.PutVarint(a.entries.size() + a.delta_entries.load(std::memory_order_relaxed));
-    for (uint64_t v = 0; v < nv; ++v) out.PutVarint(Degree(v, dir));
+    // Half the bytes when every offset fits 32 bits (any graph below 4G nodes and rels).
+    uint64_t largest = 0;
     for (uint64_t v = 0; v < nv; ++v) {
-      auto csr = CsrEdges(v, dir);
-      if (!csr.empty()) out.PutRaw(csr.data(), csr.size_bytes());
-      auto delta = DeltaEdges(v, dir);
-      if (!delta.empty()) out.PutRaw(delta.data(), delta.size_bytes());
+      for (auto part : {CsrEdges(v, dir), DeltaEdges(v, dir)}) {
+        for (const AdjEntry& e : part) largest = std::max({largest, e.neighbor, e.rel});
+      }
+    }
+    const bool narrow = largest <= UINT32_MAX;
+    out.PutU8(narrow ? kNarrowEntryBytes : sizeof(AdjEntry));
+    for (uint64_t v = 0; v < nv; ++v) out.PutVarint(Degree(v, dir));
+    std::vector<uint32_t> pairs;
+    for (uint64_t v = 0; v < nv; ++v) {
+      for (auto part : {CsrEdges(v, dir), DeltaEdges(v, dir)}) {
+        if (part.empty()) continue;
+        if (!narrow) {
+          out.PutRaw(part.data(), part.size_bytes());
+          continue;
+        }
+        pairs.clear();
+        for (const AdjEntry& e : part) {
+          pairs.push_back(static_cast<uint32_t>(e.neighbor));
+          pairs.push_back(static_cast<uint32_t>(e.rel));
+        }
+        out.PutRaw(pairs.data(), pairs.size() * sizeof(uint32_t));
+      }
     }
   }
 }
@@ -465,7 +509,8 @@ void RelTable::Serialize(catalog::BinaryWriter& out) const {
 Result<std::unique_ptr<RelTable>> RelTable::Deserialize(catalog::BinaryReader& in,
                                                         const catalog::RelTableSchema& schema,
                                                         const catalog::RelTablePair& pair,
-                                                        uint64_t src_rows, uint64_t dst_rows) {
+                                                        uint64_t src_rows, uint64_t dst_rows,
+                                                        uint32_t format_version) {
   auto corrupt = [&schema](const std::string& why) {
     return Status(ErrorCode::kCorruption, "rel table " + schema.name + " is corrupt: " + why);
   };
@@ -507,7 +552,12 @@ Result<std::unique_ptr<RelTable>> RelTable::Deserialize(catalog::BinaryReader& i
     uint64_t nv;
     uint64_t total;
     if (!in.GetVarint(&nv) || !in.GetVarint(&total)) return corrupt("truncated adjacency");
-    if (nv > in.remaining() || total > in.remaining() / sizeof(AdjEntry)) {
+    uint8_t width = sizeof(AdjEntry);  // version 1: always {u64, u64}
+    if (format_version >= 2 && !in.GetU8(&width)) return corrupt("truncated adjacency");
+    if (width != sizeof(AdjEntry) && width != kNarrowEntryBytes) {
+      return corrupt("bad adjacency entry width " + std::to_string(width));
+    }
+    if (nv > in.remaining() || total > in.remaining() / width) {
       return corrupt("adjacency larger than the file");
     }
     uint64_t neighbor_bound = d == 0 ? dst_rows : src_rows;
@@ -522,8 +572,19 @@ Result<std::unique_ptr<RelTable>> RelTable::Deserialize(catalog::BinaryReader& i
     }
     if (a.offsets[nv] != total) return corrupt("degrees do not add up");
     a.entries.resize(total);
-    if (total > 0 && !in.GetRaw(a.entries.data(), total * sizeof(AdjEntry))) {
-      return corrupt("truncated adjacency entries");
+    if (width == sizeof(AdjEntry)) {
+      if (total > 0 && !in.GetRaw(a.entries.data(), total * sizeof(AdjEntry))) {
+        return corrupt("truncated adjacency entries");
+      }
+    } else {
+      // {u32 neighbour, u32 rel} pairs, widened a block at a time.
+      uint32_t block[2 * 4096];
+      for (uint64_t done = 0; done < total;) {
+        const uint64_t n = std::min<uint64_t>(total - done, 4096);
+        if (!in.GetRaw(block, n * kNarrowEntryBytes)) return corrupt("truncated adjacency entries");
+        for (uint64_t i = 0; i < n; ++i) a.entries[done + i] = AdjEntry{block[2 * i], block[2 * i + 1]};
+        done += n;
+      }
     }
     for (const AdjEntry& e : a.entries) {
       if (e.rel >= rels || e.neighbor >= neighbor_bound) return corrupt("entry out of range");

@@ -50,9 +50,11 @@
 
 #include "catalog/catalog.h"
 #include "common/result.h"
+#include "storage/change_flag.h"
 #include "storage/column.h"
 #include "storage/node_table.h"
 #include "storage/shared_array.h"
+#include "storage/table_file.h"
 #include "storage/version_store.h"
 
 namespace graphdb::storage {
@@ -128,6 +130,7 @@ class RelTable {
   uint64_t delete_ts(uint64_t rel) const { return delete_ts_[rel]; }
   bool IsDeleted(uint64_t rel) const { return delete_ts_[rel] != kNotDeleted; }
   void SetCreateTs(uint64_t rel, uint64_t ts) {
+    changed_.Mark();
     std::lock_guard<std::mutex> lock(write_mu_);
     // A CSR edge's stamp raised above the CSR's newest (commits restamp delta edges, or lower
     // a stamp from an open transaction's, with which the CSR is not clean anyway).
@@ -257,13 +260,18 @@ class RelTable {
   void FreeRetired();
 
   // ---- Persistence ----
+  // Whether the contents changed since the last checkpoint wrote (or a load read) this
+  // table's file; the checkpoint clears it once its manifest names the new file.
+  const ChangeFlag& change_flag() const { return changed_; }
+  ChangeFlag& change_flag() { return changed_; }
   // Writes the adjacency with deltas folded in (deleted edges kept).
   void Serialize(catalog::BinaryWriter& out) const;
-  // `src_rows`/`dst_rows` bound the neighbour offsets found in the file.
-  static Result<std::unique_ptr<RelTable>> Deserialize(catalog::BinaryReader& in,
-                                                       const catalog::RelTableSchema& schema,
-                                                       const catalog::RelTablePair& pair,
-                                                       uint64_t src_rows, uint64_t dst_rows);
+  // `src_rows`/`dst_rows` bound the neighbour offsets found in the file; `format_version` is
+  // the file's (version 1 has no adjacency entry width).
+  static Result<std::unique_ptr<RelTable>> Deserialize(
+      catalog::BinaryReader& in, const catalog::RelTableSchema& schema,
+      const catalog::RelTablePair& pair, uint64_t src_rows, uint64_t dst_rows,
+      uint32_t format_version = kFileFormatVersion);
 
  private:
   using DeltaList = SharedVector<AdjEntry>;
@@ -317,6 +325,7 @@ class RelTable {
   std::atomic<uint64_t> num_deleted_{0};
   Adjacency adj_[2];
   VersionStore versions_;
+  ChangeFlag changed_{true};
 };
 
 }  // namespace graphdb::storage

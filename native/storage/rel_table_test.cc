@@ -384,5 +384,85 @@ TEST(RelTableTest, CountEdgesUsesOffsetsOnlyWhileTheCsrIsClean) {
   EXPECT_EQ(count(0, Direction::kForward, 29), reference(0, Direction::kForward, 29));
 }
 
+// The table of SerializeRoundTripFoldsDeltas as format version 1 wrote it (adjacency entries
+// always {u64, u64}, no width byte): still read.
+TEST(RelTableTest, ReadsFormatVersion1) {
+  const std::string hex =
+      "03000100030105494e5436340403000100000000000000020000000000000003000000000000000100000000"
+      "000000000000000000000000040000000000000001ffffffffffffffff0500000000000000ffffffffffffffff"
+      "0203020101000000000000000000000000000000020000000000000002000000000000000000000000000000"
+      "0100000000000000030301010101000000000000000100000000000000000000000000000000000000000000"
+      "0000000000000000000200000000000000";
+  std::string bytes;
+  for (size_t i = 0; i < hex.size(); i += 2) {
+    bytes += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+  }
+  auto schema = Schema();
+  catalog::BinaryReader r(bytes);
+  auto back = RelTable::Deserialize(r, schema, schema.pairs[0], 3, 3, /*format_version=*/1);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_TRUE(r.done());
+  EXPECT_EQ(Expand(**back, 0, Direction::kForward), (Edges{{1, 0}, {2, 2}}));
+  EXPECT_EQ(Expand(**back, 0, Direction::kBackward), (Edges{{1, 1}}));
+  EXPECT_TRUE((*back)->IsDeleted(1));
+  EXPECT_EQ((*back)->Get(0, 2).ToString(), "3");
+  // The same bytes are no version 2 file (the width byte would be a degree).
+  catalog::BinaryReader r2(bytes);
+  EXPECT_FALSE(RelTable::Deserialize(r2, schema, schema.pairs[0], 3, 3, 2).ok());
+  // With a width byte of 16 after each adjacency's vertex and entry counts they are a version 2
+  // file with {u64, u64} entries (what offsets of 2^32 and more need), and read the same.
+  std::string wide = bytes;
+  size_t fwd = wide.find(std::string("\x02\x03\x02\x01", 4));
+  ASSERT_NE(fwd, std::string::npos);
+  wide.insert(fwd + 2, 1, '\x10');
+  size_t bwd = wide.find(std::string("\x03\x03\x01\x01\x01", 5), fwd + 3 + 2 + 3 * 16);
+  ASSERT_NE(bwd, std::string::npos);
+  wide.insert(bwd + 2, 1, '\x10');
+  catalog::BinaryReader r3(wide);
+  auto v2 = RelTable::Deserialize(r3, schema, schema.pairs[0], 3, 3, 2);
+  ASSERT_TRUE(v2.ok()) << v2.status().ToString();
+  EXPECT_TRUE(r3.done());
+  EXPECT_EQ(Expand(**v2, 0, Direction::kForward), (Edges{{1, 0}, {2, 2}}));
+  EXPECT_EQ(Expand(**v2, 0, Direction::kBackward), (Edges{{1, 1}}));
+  // Any other width is corruption.
+  wide[fwd + 2] = 4;
+  catalog::BinaryReader r4(wide);
+  auto bad = RelTable::Deserialize(r4, schema, schema.pairs[0], 3, 3, 2);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("bad adjacency entry width 4"), std::string::npos);
+}
+
+// Offsets below 2^32 (every graph that fits in memory today) are stored in 8 bytes an entry.
+TEST(RelTableTest, AdjacencyEntriesTakeEightBytesWhenOffsetsFit) {
+  auto schema = Schema(catalog::RelMultiplicity::kManyMany, false);
+  auto round_trip = [&](uint64_t far, size_t* size) {
+    RelTable t(schema, schema.pairs[0]);
+    std::vector<uint64_t> src, dst;
+    for (uint64_t i = 0; i < 5000; ++i) {  // more than one 4,096-entry block
+      src.push_back(i % 7);
+      dst.push_back(i % 11);
+    }
+    EXPECT_TRUE(t.BulkLoadOffsets(src, dst, {}).ok());
+    EXPECT_TRUE(t.InsertEdge(3, far, {}, 2).ok());  // a delta entry
+    catalog::BinaryWriter w;
+    t.Serialize(w);
+    *size = w.buffer().size();
+    catalog::BinaryReader r(w.buffer());
+    auto back = RelTable::Deserialize(r, schema, schema.pairs[0], 7, far + 1);
+    EXPECT_TRUE(back.ok()) << back.status().ToString();
+    if (!back.ok()) return;
+    EXPECT_TRUE(r.done());
+    for (uint64_t v = 0; v < 7; ++v) {
+      EXPECT_EQ(Expand(**back, v, Direction::kForward), Expand(t, v, Direction::kForward)) << v;
+    }
+    EXPECT_EQ(Expand(**back, far, Direction::kBackward), (Edges{{3, 5000}}));
+  };
+  size_t size = 0;
+  round_trip(20, &size);
+  // Two directions of 8-byte entries and the raw create stamps (one rel is not bulk-loaded),
+  // where 16-byte entries would take 5001 * (32 + 8).
+  EXPECT_LT(size, 5001 * (16 + 8) + 200);
+}
+
 }  // namespace
 }  // namespace graphdb::storage

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <set>
+#include <type_traits>
+#include <utility>
 
 #include "catalog/binary_codec.h"
 
@@ -144,20 +146,6 @@ Status StorageManager::Load() {
   auto manifest = DecodeManifest(*bytes, manifest_path);
   if (!manifest.ok()) return manifest.status();
 
-  auto read = [&](const ManifestEntry& e) -> Result<TableFileContents> {
-    std::string path = env::JoinPath(dir_, e.name);
-    if (auto size = fs_->FileSize(path); size.ok() && *size != e.size) {
-      return Corrupt("corruption in " + path + ": " + std::to_string(*size) +
-                     " bytes, but the manifest says " + std::to_string(e.size));
-    }
-    auto contents = ReadTableFile(fs_, path, e.kind);
-    if (!contents.ok()) return contents.status();
-    if (contents->bytes.size() != e.size || contents->crc != e.crc) {
-      return Corrupt("corruption in " + path + ": does not match the manifest");
-    }
-    return contents;
-  };
-
   const ManifestEntry* catalog_entry = nullptr;
   std::set<std::string> names;
   for (const auto& e : manifest->files) {
@@ -177,7 +165,7 @@ Status StorageManager::Load() {
     return Corrupt("corruption in " + manifest_path + ": no catalog");
   }
   {
-    auto contents = read(*catalog_entry);
+    auto contents = ReadEntry(*catalog_entry);
     if (!contents.ok()) return contents.status();
     auto catalog = catalog::Catalog::Deserialize(contents->payload());
     if (!catalog.ok()) {
@@ -194,12 +182,8 @@ Status StorageManager::Load() {
       return Corrupt("corruption in " + path + ": unexpected node table " +
                      std::to_string(e.table_id));
     }
-    auto contents = read(e);
-    if (!contents.ok()) return contents.status();
-    catalog::BinaryReader reader(contents->payload());
-    auto table = NodeTable::Deserialize(reader, *schema);
-    if (!table.ok()) return Corrupt("corruption in " + path + ": " + table.status().message());
-    if (!reader.done()) return Corrupt("corruption in " + path + ": trailing bytes");
+    auto table = ReadNodeTable(e, *schema);
+    if (!table.ok()) return table.status();
     node_tables_[e.table_id] = std::move(*table);
   }
   for (const auto* schema : catalog_.NodeTables()) {
@@ -215,15 +199,8 @@ Status StorageManager::Load() {
       return Corrupt("corruption in " + path + ": unexpected rel table " +
                      std::to_string(e.table_id));
     }
-    const catalog::RelTablePair* pair = schema->FindPairById(e.table_id);
-    auto contents = read(e);
-    if (!contents.ok()) return contents.status();
-    catalog::BinaryReader reader(contents->payload());
-    auto table =
-        RelTable::Deserialize(reader, *schema, *pair, node_tables_.at(pair->src_table)->NumRows(),
-                              node_tables_.at(pair->dst_table)->NumRows());
-    if (!table.ok()) return Corrupt("corruption in " + path + ": " + table.status().message());
-    if (!reader.done()) return Corrupt("corruption in " + path + ": trailing bytes");
+    auto table = ReadRelTable(e, *schema, *schema->FindPairById(e.table_id));
+    if (!table.ok()) return table.status();
     rel_tables_[e.table_id] = std::move(*table);
   }
   for (const auto* schema : catalog_.RelTables()) {
@@ -235,6 +212,7 @@ Status StorageManager::Load() {
     }
   }
   manifest_ = std::move(*manifest);
+  ForEachTable([](auto& table) { table.change_flag().Clear(); });
   RemoveStaleFiles();
   return Status::OK();
 }
@@ -249,11 +227,128 @@ void StorageManager::RemoveStaleFiles() {
   }
 }
 
+Result<TableFileContents> StorageManager::ReadEntry(const ManifestEntry& e) const {
+  std::string path = env::JoinPath(dir_, e.name);
+  if (auto size = fs_->FileSize(path); size.ok() && *size != e.size) {
+    return Corrupt("corruption in " + path + ": " + std::to_string(*size) +
+                   " bytes, but the manifest says " + std::to_string(e.size));
+  }
+  auto contents = ReadTableFile(fs_, path, e.kind);
+  if (!contents.ok()) return contents.status();
+  if (contents->bytes.size() != e.size || contents->crc != e.crc) {
+    return Corrupt("corruption in " + path + ": does not match the manifest");
+  }
+  return contents;
+}
+
+namespace {
+
+// The schema of what a table file holds: `schema` without the trailing columns that the
+// manifest entry gives as constants (whose types must be the catalog's).
+template <typename Schema>
+Result<Schema> FileSchema(const Schema& schema, const ManifestEntry& e, const std::string& path) {
+  const size_t all = schema.properties.size();
+  const size_t k = e.constants.size();
+  if (k > all) {
+    return Corrupt("corruption in " + path + ": the manifest gives " + std::to_string(k) +
+                   " constant columns to a table of " + std::to_string(all));
+  }
+  for (size_t i = 0; i < k; ++i) {
+    const auto& property = schema.properties[all - k + i];
+    if (e.constants[i].type != property.type.ToString()) {
+      return Corrupt("corruption in " + path + ": constant column " + property.name +
+                     " has type " + e.constants[i].type);
+    }
+  }
+  Schema in_file = schema;
+  in_file.properties.resize(all - k);
+  return in_file;
+}
+
+// Appends the entry's constant columns to a table read from its file.
+template <typename Table, typename Schema>
+Status AddConstantColumns(Table& table, const Schema& schema, const ManifestEntry& e,
+                          const std::string& path) {
+  const size_t first = schema.properties.size() - e.constants.size();
+  for (size_t i = 0; i < e.constants.size(); ++i) {
+    const LogicalType& type = schema.properties[first + i].type;
+    catalog::BinaryReader reader(e.constants[i].value);
+    auto value = Column::Deserialize(reader, type);
+    if (!value.ok() || value->size() != 1 || !reader.done()) {
+      return Corrupt("corruption in " + path + ": bad value of constant column " +
+                     schema.properties[first + i].name);
+    }
+    Status s = table.AddColumn(type, value->Get(0));
+    if (!s.ok()) return Corrupt("corruption in " + path + ": " + s.message());
+  }
+  return Status::OK();
+}
+
+// A table from its manifest entry: its file's contents decoded by `deserialize(reader, schema
+// of the file's columns, the file's format version)`, then the entry's constant columns.
+template <typename Schema, typename Deserialize>
+auto DecodeTable(const Result<TableFileContents>& contents, const Schema& schema,
+                 const ManifestEntry& e, const std::string& path, Deserialize deserialize)
+    -> decltype(deserialize(std::declval<catalog::BinaryReader&>(), schema, uint32_t{})) {
+  auto in_file = FileSchema(schema, e, path);
+  if (!in_file.ok()) return in_file.status();
+  if (!contents.ok()) return contents.status();
+  catalog::BinaryReader reader(contents->payload());
+  auto table = deserialize(reader, *in_file, contents->version);
+  if (!table.ok()) return Corrupt("corruption in " + path + ": " + table.status().message());
+  if (!reader.done()) return Corrupt("corruption in " + path + ": trailing bytes");
+  Status s = AddConstantColumns(**table, schema, e, path);
+  if (!s.ok()) return s;
+  (*table)->change_flag().Clear();
+  return table;
+}
+
+// The manifest form of a column whose every row holds `fill`.
+ConstantColumn MakeConstantColumn(const LogicalType& type, const Value& fill) {
+  auto one = MakeFilledColumn(type, fill, 1);
+  GRAPHDB_ASSERT(one.ok());  // AddProperty checked the value against the type
+  catalog::BinaryWriter w;
+  one->Serialize(w);
+  return ConstantColumn{type.ToString(), w.Release()};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<NodeTable>> StorageManager::ReadNodeTable(
+    const ManifestEntry& e, const catalog::NodeTableSchema& schema) const {
+  return DecodeTable(ReadEntry(e), schema, e, env::JoinPath(dir_, e.name),
+                     [](catalog::BinaryReader& reader, const catalog::NodeTableSchema& in_file,
+                        uint32_t /*format_version: node tables read every version alike*/)
+                         -> Result<std::unique_ptr<NodeTable>> {
+                       if (in_file.primary_key >= in_file.properties.size()) {
+                         return Status(ErrorCode::kCorruption,
+                                       "the primary key is a constant column");
+                       }
+                       return NodeTable::Deserialize(reader, in_file);
+                     });
+}
+
+Result<std::unique_ptr<RelTable>> StorageManager::ReadRelTable(
+    const ManifestEntry& e, const catalog::RelTableSchema& schema,
+    const catalog::RelTablePair& pair) const {
+  const uint64_t src_rows = node_tables_.at(pair.src_table)->NumRows();
+  const uint64_t dst_rows = node_tables_.at(pair.dst_table)->NumRows();
+  return DecodeTable(ReadEntry(e), schema, e, env::JoinPath(dir_, e.name),
+                     [&](catalog::BinaryReader& reader, const catalog::RelTableSchema& in_file,
+                         uint32_t format_version) {
+                       return RelTable::Deserialize(reader, in_file, pair, src_rows, dst_rows,
+                                                    format_version);
+                     });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Checkpoint
 
 Status StorageManager::WriteCheckpointFiles(uint64_t seq, Manifest* manifest,
                                             std::vector<std::string>* written) {
+  // The files of the current checkpoint, by kind and table id: an unchanged table keeps its.
+  std::map<std::pair<FileKind, TableId>, const ManifestEntry*> previous;
+  for (const auto& e : manifest_.files) previous[{e.kind, e.table_id}] = &e;
   auto write = [&](FileKind kind, TableId id, const std::string& name,
                    const auto& serialize) -> Status {
     std::string path = env::JoinPath(dir_, name);
@@ -264,22 +359,34 @@ Status StorageManager::WriteCheckpointFiles(uint64_t seq, Manifest* manifest,
     Status s = (*writer)->Finish();
     if (!s.ok()) return s;
     manifest->files.push_back(
-        ManifestEntry{kind, id, name, (*writer)->file_size(), (*writer)->crc()});
+        ManifestEntry{kind, id, name, (*writer)->file_size(), (*writer)->crc(), {}});
     return Status::OK();
   };
+  auto write_table = [&](FileKind kind, TableId id, const auto& table) -> Status {
+    auto it = previous.find({kind, id});
+    if (!table.change_flag().changed() && it != previous.end()) {
+      manifest->files.push_back(*it->second);
+      if (auto added = pending_constants_.find({kind, id}); added != pending_constants_.end()) {
+        auto& constants = manifest->files.back().constants;
+        constants.insert(constants.end(), added->second.begin(), added->second.end());
+      }
+      return Status::OK();
+    }
+    return write(kind, id, TableFileName(kind, seq, id),
+                 [&](catalog::BinaryWriter& w) { table.Serialize(w); });
+  };
+  // The catalog is small and also holds the sequences' counters: always written.
   Status s = write(FileKind::kCatalog, 0, CatalogFileName(seq), [&](catalog::BinaryWriter& w) {
     std::string bytes = catalog_.Serialize();
     w.PutRaw(bytes.data(), bytes.size());
   });
   if (!s.ok()) return s;
   for (const auto& [id, table] : node_tables_) {
-    s = write(FileKind::kNodeTable, id, TableFileName(FileKind::kNodeTable, seq, id),
-              [&](catalog::BinaryWriter& w) { table->Serialize(w); });
+    s = write_table(FileKind::kNodeTable, id, *table);
     if (!s.ok()) return s;
   }
   for (const auto& [id, table] : rel_tables_) {
-    s = write(FileKind::kRelTable, id, TableFileName(FileKind::kRelTable, seq, id),
-              [&](catalog::BinaryWriter& w) { table->Serialize(w); });
+    s = write_table(FileKind::kRelTable, id, *table);
     if (!s.ok()) return s;
   }
   return Status::OK();
@@ -315,11 +422,61 @@ Status StorageManager::Checkpoint(uint64_t last_commit_ts) {
   s = fs_->Rename(tmp, env::JoinPath(dir_, kManifestName));
   if (!s.ok()) return abandon(s);
   // MANIFEST now names the new files; the old ones are only removed once the rename is
-  // durable, so a failed directory sync keeps both sets on disk.
+  // durable, so a failed directory sync keeps both sets on disk. Every table's contents are
+  // now those of its file in MANIFEST.
   manifest_ = std::move(next);
+  ForEachTable([](auto& table) { table.change_flag().Clear(); });
+  pending_constants_.clear();  // in MANIFEST now (or in the rewritten files)
   s = fs_->SyncDir(dir_);
   if (!s.ok()) return s;
   RemoveStaleFiles();
+  return Status::OK();
+}
+
+Status StorageManager::CheckUnchangedTables() const {
+  if (in_memory()) return Status::OK();
+  auto check = [&](FileKind kind, TableId id, const auto& table) -> Status {
+    if (table.change_flag().changed()) return Status::OK();
+    auto entry = std::find_if(manifest_.files.begin(), manifest_.files.end(),
+                              [&](const ManifestEntry& e) { return e.kind == kind && e.table_id == id; });
+    std::string what = (kind == FileKind::kNodeTable ? "node table " : "rel table ") +
+                       table.name() + " (" + std::to_string(id) + ")";
+    if (entry == manifest_.files.end()) {
+      return Status(ErrorCode::kInternal, what + " is marked unchanged but has no file");
+    }
+    // What a load would make of the entry, with the constant columns added since.
+    ManifestEntry current = *entry;
+    if (auto added = pending_constants_.find({kind, id}); added != pending_constants_.end()) {
+      current.constants.insert(current.constants.end(), added->second.begin(),
+                               added->second.end());
+    }
+    catalog::BinaryWriter stored;
+    if constexpr (std::is_same_v<std::decay_t<decltype(table)>, NodeTable>) {
+      auto read = ReadNodeTable(current, *catalog_.GetNodeTable(id));
+      if (!read.ok()) return read.status();
+      (*read)->Serialize(stored);
+    } else {
+      const auto* schema = catalog_.GetRelTableByPairId(id);
+      auto read = ReadRelTable(current, *schema, *schema->FindPairById(id));
+      if (!read.ok()) return read.status();
+      (*read)->Serialize(stored);
+    }
+    catalog::BinaryWriter w;
+    table.Serialize(w);
+    if (w.buffer() != stored.buffer()) {
+      return Status(ErrorCode::kInternal,
+                    what + " is marked unchanged but differs from its file " + entry->name);
+    }
+    return Status::OK();
+  };
+  for (const auto& [id, table] : node_tables_) {
+    Status s = check(FileKind::kNodeTable, id, *table);
+    if (!s.ok()) return s;
+  }
+  for (const auto& [id, table] : rel_tables_) {
+    Status s = check(FileKind::kRelTable, id, *table);
+    if (!s.ok()) return s;
+  }
   return Status::OK();
 }
 
@@ -416,15 +573,39 @@ Result<catalog::DdlOutcome> StorageManager::AddProperty(std::string_view table,
   std::string name = property.name;
   auto outcome = catalog_.AddProperty(table, std::move(property), if_not_exists);
   if (!outcome.ok() || !outcome->changed) return outcome;
+  // A table unchanged since its file was written keeps the file: the manifest records the new
+  // column as a constant (not for SERIAL, whose rows draw distinct values).
+  const bool constant = type.id() != LogicalTypeId::kSerial;
+  // The rel table pairs that got the column, to take it back if a later pair fails.
+  std::vector<RelTable*> added;
+  auto add = [&](auto& t, FileKind kind) -> Status {
+    const bool unchanged = !t.change_flag().changed();
+    Status s = t.AddColumn(type, fill);
+    if (s.ok() && unchanged && constant) {
+      pending_constants_[{kind, t.table_id()}].push_back(MakeConstantColumn(type, fill));
+      t.change_flag().Clear();
+    }
+    return s;
+  };
   Status s;
   if (NodeTable* t = GetNodeTable(outcome->table_id)) {
-    s = t->AddColumn(type, fill);
+    s = add(*t, FileKind::kNodeTable);
   } else {
     for (RelTable* t : GetRelTables(outcome->table_id)) {
-      if (s.ok()) s = t->AddColumn(type, fill);
+      if (s.ok()) s = add(*t, FileKind::kRelTable);
+      if (s.ok()) added.push_back(t);
     }
   }
   if (!s.ok()) {
+    for (RelTable* t : added) {
+      auto pending = pending_constants_.find({FileKind::kRelTable, t->table_id()});
+      if (pending != pending_constants_.end() && !pending->second.empty() &&
+          !t->change_flag().changed()) {
+        pending->second.pop_back();
+      }
+      Status dropped = t->DropColumn(t->NumColumns() - 1);
+      GRAPHDB_ASSERT(dropped.ok());
+    }
     (void)catalog_.DropProperty(table, name);
     return s;
   }

@@ -3,9 +3,11 @@
 //
 // Directory layout (see docs/storage-format.md): MANIFEST names the files of the current
 // checkpoint; catalog-<seq>.gdb, node-<seq>-<table id>.gdb, rel-<seq>-<pair id>.gdb hold the
-// data. Checkpoint() writes a complete new set of files, fsyncs them, writes MANIFEST.tmp,
-// fsyncs it, renames it over MANIFEST, fsyncs the directory, and only then removes the files
-// of older checkpoints. A crash or an IO error at any point leaves the previous checkpoint
+// data. Checkpoint() writes the catalog and the files of the tables that changed since the
+// last checkpoint (ChangeFlag), fsyncs them, writes MANIFEST.tmp naming those and the previous
+// files of the unchanged tables, fsyncs it, renames it over MANIFEST, fsyncs the directory, and
+// only then removes the files no longer named (so a DDL statement or a few inserts cost the
+// files they touch, not the whole database). A crash or an IO error at any point leaves the previous checkpoint
 // loadable; Open() removes leftovers of unfinished checkpoints. Damaged or truncated files
 // make Open() fail with kCorruption naming the file, never crash. Creating a database writes
 // an empty MANIFEST at once, so checkpoint files without a MANIFEST are reported as corruption
@@ -122,6 +124,13 @@ class StorageManager {
   uint64_t checkpoint_sequence() const { return manifest_.sequence; }
   // The last_commit_ts of the last successful checkpoint.
   uint64_t checkpoint_commit_ts() const { return manifest_.last_commit_ts; }
+  // The files of the last successful checkpoint (or of the load).
+  const Manifest& manifest() const { return manifest_; }
+  // Checks the premise of incremental checkpoints: every table whose ChangeFlag is clear
+  // serializes to exactly the payload of its file in MANIFEST. kInternal naming the first
+  // table that does not (a mutation that forgot to mark its table). Reads every such file:
+  // for tests. REQUIRES: exclusive access.
+  Status CheckUnchangedTables() const;
   env::FileSystem* file_system() const { return fs_; }
   // Lets go of the folder's LOCK file (the database closed); another Open may then take it.
   void ReleaseLock() { lock_.reset(); }
@@ -137,6 +146,15 @@ class StorageManager {
   // Removes files of this database that the current manifest does not name.
   void RemoveStaleFiles();
   Status WriteCheckpointFiles(uint64_t seq, Manifest* manifest, std::vector<std::string>* written);
+  // Reads an entry's file, checking its size and checksum against the entry.
+  Result<TableFileContents> ReadEntry(const ManifestEntry& e) const;
+  // The table a manifest entry describes: its file, then the entry's constant columns. Node
+  // tables must be loaded before the rel tables that connect them.
+  Result<std::unique_ptr<NodeTable>> ReadNodeTable(const ManifestEntry& e,
+                                                   const catalog::NodeTableSchema& schema) const;
+  Result<std::unique_ptr<RelTable>> ReadRelTable(const ManifestEntry& e,
+                                                 const catalog::RelTableSchema& schema,
+                                                 const catalog::RelTablePair& pair) const;
 
   env::FileSystem* fs_;
   std::string dir_;
@@ -145,6 +163,10 @@ class StorageManager {
   std::map<catalog::TableId, std::unique_ptr<NodeTable>> node_tables_;
   std::map<catalog::TableId, std::unique_ptr<RelTable>> rel_tables_;  // by pair id
   Manifest manifest_;
+  // Columns added (ALTER TABLE ... ADD) to tables unchanged since their files were written:
+  // the next checkpoint appends them to the tables' manifest entries as constant columns
+  // instead of rewriting the files. By kind and table (pair) id.
+  std::map<std::pair<FileKind, catalog::TableId>, std::vector<ConstantColumn>> pending_constants_;
 };
 
 }  // namespace graphdb::storage

@@ -1,5 +1,6 @@
 #include "storage/table_file.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "env/crc32c.h"
@@ -70,14 +71,15 @@ Status TableFileWriter::Finish() {
 
 Result<TableFileContents> ReadTableFile(env::FileSystem* fs, const std::string& path,
                                         FileKind kind) {
-  auto bytes = env::ReadFileToString(fs, path);
-  if (!bytes.ok()) {
+  auto file = fs->MapForRead(path);
+  if (!file.ok()) {
     if (!fs->Exists(path)) return Corrupt(path, "file is missing");
-    return bytes.status();
+    return file.status();
   }
   TableFileContents contents;
-  contents.bytes = std::move(*bytes);
-  const std::string& b = contents.bytes;
+  contents.file = std::move(*file);
+  contents.bytes = contents.file->data();
+  const std::string_view b = contents.bytes;
   if (b.size() < kFileHeaderSize + kFileFooterSize) return Corrupt(path, "file is truncated");
   if (std::memcmp(b.data(), kFileMagic, 8) != 0) return Corrupt(path, "bad file magic");
   const char* footer = b.data() + b.size() - kFileFooterSize;
@@ -96,20 +98,23 @@ Result<TableFileContents> ReadTableFile(env::FileSystem* fs, const std::string& 
   }
   uint32_t version;
   std::memcpy(&version, b.data() + 8, 4);
-  if (version != kFileFormatVersion) {
+  if (version < kOldestFileFormatVersion || version > kFileFormatVersion) {
     return Corrupt(path, "unsupported format version " + std::to_string(version));
   }
   if (static_cast<uint8_t>(b[12]) != static_cast<uint8_t>(kind)) {
     return Corrupt(path, std::string("expected a ") + KindName(kind) + " file");
   }
   contents.crc = crc;
+  contents.version = version;
   return contents;
 }
 
 std::string EncodeManifest(const Manifest& manifest) {
   catalog::BinaryWriter w;
+  const bool constants = std::any_of(manifest.files.begin(), manifest.files.end(),
+                                     [](const ManifestEntry& e) { return !e.constants.empty(); });
   w.PutRaw(kManifestMagic, 8);
-  w.PutU32(kManifestVersion);
+  w.PutU32(constants ? kManifestVersion : kManifestVersionWithoutConstants);
   w.PutU64(manifest.sequence);
   w.PutU64(manifest.last_commit_ts);
   w.PutVarint(manifest.files.size());
@@ -119,6 +124,13 @@ std::string EncodeManifest(const Manifest& manifest) {
     w.PutString(f.name);
     w.PutVarint(f.size);
     w.PutU32(f.crc);
+    if (constants) {
+      w.PutVarint(f.constants.size());
+      for (const auto& c : f.constants) {
+        w.PutString(c.type);
+        w.PutString(c.value);
+      }
+    }
   }
   std::string bytes = w.Release();
   uint32_t crc = env::crc32c::Value(bytes);
@@ -138,7 +150,7 @@ Result<Manifest> DecodeManifest(std::string_view bytes, const std::string& path)
   Manifest m;
   uint64_t n;
   if (!r.GetU32(&version) || !r.GetU64(&m.sequence)) return Corrupt(path, "manifest is truncated");
-  if (version != 1 && version != kManifestVersion) {
+  if (version < 1 || version > kManifestVersion) {
     return Corrupt(path, "unsupported manifest version " + std::to_string(version));
   }
   if (version >= 2 && !r.GetU64(&m.last_commit_ts)) return Corrupt(path, "manifest is truncated");
@@ -152,6 +164,20 @@ Result<Manifest> DecodeManifest(std::string_view bytes, const std::string& path)
     }
     if (kind < 1 || kind > 3 || e.name.empty() || e.name.find('/') != std::string::npos) {
       return Corrupt(path, "bad manifest entry");
+    }
+    uint64_t constants = 0;
+    if (version >= 3 && (!r.GetVarint(&constants) || constants > r.remaining())) {
+      return Corrupt(path, "manifest is truncated");
+    }
+    if (constants > 0 && kind == static_cast<uint8_t>(FileKind::kCatalog)) {
+      return Corrupt(path, "bad manifest entry: constant columns on the catalog");
+    }
+    for (uint64_t k = 0; k < constants; ++k) {
+      ConstantColumn c;
+      if (!r.GetString(&c.type) || !r.GetString(&c.value)) {
+        return Corrupt(path, "manifest is truncated");
+      }
+      e.constants.push_back(std::move(c));
     }
     e.kind = static_cast<FileKind>(kind);
     m.files.push_back(std::move(e));

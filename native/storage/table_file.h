@@ -4,8 +4,10 @@
 //   data file = header (16 bytes) | payload | footer (20 bytes)
 //     header: magic "GDBFILE\0" | u32 format version | u8 kind | 3 zero bytes
 //     footer: u64 payload length | u32 CRC32C of header + payload | magic "GDBFEND\0"
-//   manifest  = magic "GDBMANIF" | u32 version | u64 checkpoint sequence | varint #files |
-//               per file: u8 kind, varint table id, string name, varint size, u32 crc |
+//   manifest  = magic "GDBMANIF" | u32 version | u64 checkpoint sequence |
+//               u64 last commit ts (version >= 2) | varint #files |
+//               per file: u8 kind, varint table id, string name, varint size, u32 crc,
+//               [version 3: varint #constant columns, each string type, string value] |
 //               u32 CRC32C of everything before
 // All integers are little-endian. Any mismatch (magic, version, kind, length, checksum) is
 // reported as ErrorCode::kCorruption naming the file.
@@ -28,9 +30,15 @@ namespace graphdb::storage {
 inline constexpr char kFileMagic[8] = {'G', 'D', 'B', 'F', 'I', 'L', 'E', '\0'};
 inline constexpr char kFooterMagic[8] = {'G', 'D', 'B', 'F', 'E', 'N', 'D', '\0'};
 inline constexpr char kManifestMagic[8] = {'G', 'D', 'B', 'M', 'A', 'N', 'I', 'F'};
-inline constexpr uint32_t kFileFormatVersion = 1;
+// Version 2 may store a rel table's adjacency entries as 32-bit pairs (docs/storage-format.md);
+// version 1 files are still read.
+inline constexpr uint32_t kFileFormatVersion = 2;
+inline constexpr uint32_t kOldestFileFormatVersion = 1;
 // Version 2 added last_commit_ts; version 1 manifests are still read (as last_commit_ts 0).
-inline constexpr uint32_t kManifestVersion = 2;
+// Version 3 added constant columns to table entries; it is written only when an entry has
+// some (otherwise version 2), and versions 1-3 are read.
+inline constexpr uint32_t kManifestVersion = 3;
+inline constexpr uint32_t kManifestVersionWithoutConstants = 2;
 // No manifest is larger (an entry takes some 30 bytes: a million tables fit in 32 MiB); a larger
 // MANIFEST is damaged and is not read into memory.
 inline constexpr uint64_t kMaxManifestSize = 64ULL << 20;
@@ -70,13 +78,14 @@ class TableFileWriter {
   uint64_t payload_size_ = 0;
 };
 
-// A verified data file held in memory.
+// A verified data file, mapped (or read) whole (env::FileSystem::MapForRead).
 struct TableFileContents {
-  std::string bytes;
+  std::unique_ptr<env::MappedFile> file;
+  std::string_view bytes;  // file->data()
   uint32_t crc = 0;
+  uint32_t version = kFileFormatVersion;  // the header's format version
   std::string_view payload() const {
-    return std::string_view(bytes).substr(kFileHeaderSize,
-                                          bytes.size() - kFileHeaderSize - kFileFooterSize);
+    return bytes.substr(kFileHeaderSize, bytes.size() - kFileHeaderSize - kFileFooterSize);
   }
 };
 
@@ -84,12 +93,23 @@ struct TableFileContents {
 Result<TableFileContents> ReadTableFile(env::FileSystem* fs, const std::string& path,
                                         FileKind kind);
 
+// A column that follows a table file's own columns without being in the file: every row of
+// the file holds `value` (ALTER TABLE ... ADD of a constant DEFAULT, recorded instead of
+// rewriting the table).
+struct ConstantColumn {
+  std::string type;   // the column's type (Kùzu spelling), checked against the catalog
+  std::string value;  // the value: the column encoding of a one-row column
+  bool operator==(const ConstantColumn&) const = default;
+};
+
 struct ManifestEntry {
   FileKind kind;
   uint64_t table_id = 0;  // unused for the catalog
   std::string name;       // file name inside the database directory
   uint64_t size = 0;
   uint32_t crc = 0;
+  // Node and rel table files only: columns after the file's, in order (manifest version 3).
+  std::vector<ConstantColumn> constants;
 };
 
 struct Manifest {

@@ -175,8 +175,9 @@ export class Database implements Disposable {
   }
 
   /**
-   * Writes the whole database to its folder as a new checkpoint (atomically: a crash leaves
-   * the previous checkpoint). A no-op for in-memory databases.
+   * Writes a new checkpoint to the database's folder (atomically: a crash leaves the previous
+   * checkpoint): the tables that changed since the last one, and a manifest that names the
+   * earlier files of the others. A no-op for in-memory databases.
    */
   checkpoint(): void {
     this.#checkOpen();
