@@ -2,14 +2,15 @@
 // It takes a Database over (closing its embedded connections), owns a fixed pool of execution
 // slots, serves them over HTTP (src/server/app.ts) and runs background auto-compaction.
 
-import type { IncomingMessage, Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { Database, databaseInternals } from '../core/database.js';
 import { GraphDBError } from '../core/errors.js';
 import type { StatementLimits } from '../core/statement-control.js';
 import { type AccessPolicy, resolveAccessPolicy } from '../server/access.js';
 import { createApp } from '../server/app.js';
+import { adapterErrorResponse } from '../server/errors.js';
 import {
   type AcquireExecutionSlotOptions,
   compactOnSlot,
@@ -584,15 +585,18 @@ export class GraphDBService implements AsyncDisposable {
   async #listen(): Promise<string> {
     const { host, port, connections } = this.#resolved;
     const app = createApp(this);
-    const server = createAdaptorServer({
-      fetch: app.fetch,
-      hostname: host,
-      serverOptions: {
+    // The adapter's listener with an error handler (createAdaptorServer passes none on): a
+    // request it cannot build (a Host that names no host, a backslash in the path) gets the
+    // contract's JSON error, not an empty 400.
+    const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: adapterErrorResponse });
+    const server = createServer(
+      {
         headersTimeout: connections.headersTimeoutMs,
         requestTimeout: connections.receiveTimeoutMs,
         connectionsCheckingInterval: connectionsCheckingInterval(connections),
       },
-    }) as Server;
+      listener,
+    );
     limitConnections(server, connections);
     try {
       await new Promise<void>((resolve, reject) => {

@@ -1,0 +1,172 @@
+// What the fuzz suites share: how many runs to make (env), where to write their counts for
+// scripts/fuzz.mjs, and the contract's error shape every error answer must have.
+
+import fs from 'node:fs';
+import fc from 'fast-check';
+import { HTTP_STATUS } from '../../src/server/errors.js';
+
+/**
+ * Runs of a suite: GRAPHDB_FUZZ_<KIND> (REQUESTS or QUERIES), else GRAPHDB_FUZZ_RUNS, else
+ * `fallback` (small enough for `npm test`).
+ */
+export function fuzzRuns(kind: 'requests' | 'queries', fallback: number): number {
+  const raw = process.env[`GRAPHDB_FUZZ_${kind.toUpperCase()}`] ?? process.env.GRAPHDB_FUZZ_RUNS;
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) {
+    throw new RangeError(`GRAPHDB_FUZZ_${kind.toUpperCase()} / GRAPHDB_FUZZ_RUNS must be a positive integer`);
+  }
+  return value;
+}
+
+/** fast-check's seed from GRAPHDB_FUZZ_SEED (to replay a failure), else a fresh one. */
+export function fuzzSeed(): number | undefined {
+  const raw = process.env.GRAPHDB_FUZZ_SEED;
+  return raw === undefined || raw === '' ? undefined : Number(raw);
+}
+
+/** The bearer token the suites send (GRAPHDB_FUZZ_TOKEN), for a service that requires one. */
+export function fuzzToken(): string | undefined {
+  return process.env.GRAPHDB_FUZZ_TOKEN || undefined;
+}
+
+export function authHeaders(token: string | undefined): Record<string, string> {
+  return token === undefined ? {} : { authorization: `Bearer ${token}` };
+}
+
+/**
+ * Adds a suite's counts to the JSON-lines file GRAPHDB_FUZZ_REPORT names (scripts/fuzz.mjs
+ * reads it); does nothing without it.
+ */
+export function reportCounts(suite: string, counts: Record<string, unknown>): void {
+  const file = process.env.GRAPHDB_FUZZ_REPORT;
+  if (!file) return;
+  fs.appendFileSync(file, `${JSON.stringify({ suite, ...counts })}\n`);
+}
+
+/** Every code of the contract's error table (src/server/errors.ts). */
+export const KNOWN_CODES: ReadonlySet<string> = new Set(Object.keys(HTTP_STATUS));
+
+/**
+ * The 5xx answers the contract allows a client to cause: overload or stopping (503) and valid
+ * Cypher the engine does not run yet (501).
+ */
+const ALLOWED_5XX: Readonly<Record<string, number>> = {
+  SERVICE_UNAVAILABLE: 503,
+  QUERY_CANCELLED: 503,
+  NOT_SUPPORTED: 501,
+};
+
+/**
+ * What is wrong with an answer of the GraphDB app (null when nothing): a 5xx other than those
+ * above, an error body that is not `{"error": {"code", "message", "line"?, "column"?}}` with a
+ * known code whose status is the answer's, or a 2xx that is not JSON where JSON is due.
+ */
+export function contractViolation(
+  status: number,
+  contentType: string | undefined,
+  body: string,
+): string | null {
+  if (status >= 200 && status < 300) return null;
+  if (status === 304 || status === 308) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return `status ${status} with a body that is not JSON: ${JSON.stringify(body.slice(0, 200))}`;
+  }
+  if (!contentType?.startsWith('application/json')) {
+    return `status ${status} with Content-Type ${JSON.stringify(contentType)}`;
+  }
+  const error = (parsed as { error?: unknown } | null)?.error as Record<string, unknown> | undefined;
+  if (parsed === null || typeof parsed !== 'object' || Object.keys(parsed).length !== 1 || !error) {
+    return `status ${status} with a body that is not {"error": ...}: ${body.slice(0, 200)}`;
+  }
+  const { code, message, line, column, ...rest } = error;
+  if (typeof code !== 'string' || !KNOWN_CODES.has(code)) return `unknown error code ${JSON.stringify(code)}`;
+  if (typeof message !== 'string' || message.length === 0) return `error ${code} without a message`;
+  if (Object.keys(rest).length > 0) return `error ${code} with extra fields ${Object.keys(rest).join(', ')}`;
+  for (const [name, value] of [
+    ['line', line],
+    ['column', column],
+  ] as const) {
+    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 1)) {
+      return `error ${code} with ${name} ${JSON.stringify(value)}`;
+    }
+  }
+  const expected = HTTP_STATUS[code as keyof typeof HTTP_STATUS];
+  if (status !== expected)
+    return `error ${code} answered with status ${status}, the contract says ${expected}`;
+  if (status >= 500 && ALLOWED_5XX[code] !== status) {
+    return `server error ${status} ${code}: ${String(message).slice(0, 300)}`;
+  }
+  return null;
+}
+
+/** The codes a statement may fail with (everything but the bugs: INTERNAL, IO_ERROR, CORRUPTION). */
+export const STATEMENT_CODES: ReadonlySet<string> = new Set([
+  'INVALID_REQUEST',
+  'QUERY_SYNTAX',
+  'QUERY_BINDING',
+  'ACCESS_MODE_VIOLATION',
+  'QUERY_RUNTIME',
+  'CONSTRAINT_VIOLATION',
+  'TX_CONFLICT',
+  'QUERY_TIMEOUT',
+  'QUERY_CANCELLED',
+  'RESOURCE_LIMIT',
+  'NOT_SUPPORTED',
+]);
+
+/** Tallies of answers by a key (status or code), printed by the suites and the fuzz script. */
+export class Tally {
+  readonly counts = new Map<string, number>();
+  total = 0;
+
+  add(key: string | number): void {
+    const k = String(key);
+    this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
+    this.total++;
+  }
+
+  toJSON(): Record<string, number> {
+    return Object.fromEntries([...this.counts].sort(([a], [b]) => a.localeCompare(b)));
+  }
+}
+
+/** Rejects with a clear message when `promise` takes longer than `ms`. */
+export async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`hang: ${what} took longer than ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * fast-check's options for `runs` runs (the seed from GRAPHDB_FUZZ_SEED), with a reporter that
+ * cuts the failure report's long lines (a counterexample may hold a 40 kB header).
+ */
+export function fuzzSettings<Ts>(runs: number): fc.Parameters<Ts> {
+  return {
+    numRuns: Math.max(1, Math.round(runs)),
+    seed: fuzzSeed(),
+    reporter(details) {
+      if (!details.failed) return;
+      const message = fc.defaultReportMessage(details) ?? 'property failed';
+      const cut = message
+        .split('\n')
+        .map((line) => (line.length > 3000 ? `${line.slice(0, 3000)}... (${line.length} chars)` : line))
+        .join('\n');
+      const error = new Error(cut);
+      if (details.errorInstance instanceof Error) error.cause = details.errorInstance;
+      throw error;
+    },
+  };
+}
