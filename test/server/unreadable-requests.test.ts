@@ -27,7 +27,11 @@ async function exchange(method: string, target: string, host: string) {
     `${method} ${target} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
     'latin1',
   );
-  const { responses } = await rawExchange(port, request, { halfClose: false, stopAfterFirst: true, timeoutMs: 5000 });
+  const { responses } = await rawExchange(port, request, {
+    halfClose: false,
+    stopAfterFirst: true,
+    timeoutMs: 5000,
+  });
   expect(responses).toHaveLength(1);
   return responses[0]!;
 }

@@ -1,0 +1,137 @@
+#!/usr/bin/env node
+// The fuzz suites at length (opt-in; `npm test` runs them briefly): test/fuzz/http.fuzz.test.ts
+// (generated HTTP requests) and test/fuzz/query.fuzz.test.ts (generated and mutated Cypher),
+// run by vitest with the counts set through the environment, at low priority. Prints the
+// counts run, the answers by status and outcome, and every failure (fast-check's shrunk
+// counterexample with the seed to replay it); exits non-zero if any.
+//
+//   npm run fuzz -- [--requests 100000] [--queries 100000] [--seed N] [--token T]
+//
+// --requests 0 or --queries 0 skips that suite. --seed replays a failure (with the counts it
+// ran with); --token sends `Authorization: Bearer T` (for a service that requires it).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const { values: options } = parseArgs({
+  options: {
+    requests: { type: 'string', default: '100000' },
+    queries: { type: 'string', default: '100000' },
+    seed: { type: 'string' },
+    token: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+if (options.help) {
+  console.log('usage: npm run fuzz -- [--requests N] [--queries N] [--seed N] [--token T]');
+  process.exit(0);
+}
+
+function count(name) {
+  const value = Number(options[name]);
+  if (!Number.isInteger(value) || value < 0) {
+    console.error(`fuzz: --${name} must be a whole number >= 0, got ${options[name]}`);
+    process.exit(2);
+  }
+  return value;
+}
+
+const requests = count('requests');
+const queries = count('queries');
+const files = [];
+if (requests > 0) files.push('test/fuzz/http.fuzz.test.ts');
+if (queries > 0) files.push('test/fuzz/query.fuzz.test.ts');
+if (files.length === 0) {
+  console.error('fuzz: nothing to run (--requests 0 and --queries 0)');
+  process.exit(2);
+}
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-fuzz-'));
+const reportFile = path.join(work, 'counts.jsonl');
+const resultsFile = path.join(work, 'vitest.json');
+const env = {
+  ...process.env,
+  GRAPHDB_FUZZ_REQUESTS: String(requests),
+  GRAPHDB_FUZZ_QUERIES: String(queries),
+  GRAPHDB_FUZZ_REPORT: reportFile,
+};
+if (options.seed !== undefined) env.GRAPHDB_FUZZ_SEED = options.seed;
+if (options.token !== undefined) env.GRAPHDB_FUZZ_TOKEN = options.token;
+
+const started = Date.now();
+console.log(`fuzz: ${requests} requests, ${queries} queries (${files.join(', ')})`);
+const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
+const child = spawn(
+  process.execPath,
+  [
+    vitest,
+    'run',
+    ...files,
+    '--no-file-parallelism',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${resultsFile}`,
+  ],
+  { cwd: root, env, stdio: 'inherit' },
+);
+// Low priority: the machine is shared (its test workers inherit it).
+try {
+  os.setPriority(child.pid, 10);
+} catch {
+  // not permitted: run at normal priority
+}
+const exitCode = await new Promise((resolve) =>
+  child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))),
+);
+const seconds = ((Date.now() - started) / 1000).toFixed(1);
+
+const counts = fs.existsSync(reportFile)
+  ? fs
+      .readFileSync(reportFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+  : [];
+const failures = [];
+if (fs.existsSync(resultsFile)) {
+  const results = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
+  for (const file of results.testResults ?? []) {
+    for (const test of file.assertionResults ?? []) {
+      if (test.status === 'failed') {
+        failures.push({
+          test: test.fullName,
+          message: (test.failureMessages ?? []).join('\n').slice(0, 4000),
+        });
+      }
+    }
+    if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) {
+      failures.push({ test: file.name, message: String(file.message ?? '').slice(0, 4000) });
+    }
+  }
+}
+
+console.log('\n=== fuzz summary ===');
+for (const suite of counts) {
+  if (suite.suite === 'http') {
+    console.log(
+      `HTTP: ${suite.requests} requests (${suite.raw} raw, ${suite.wellFormed} well-formed, ${suite.concurrent} in concurrent bursts, ${suite.aborted} abandoned by their client) in ${(suite.ms / 1000).toFixed(1)} s`,
+    );
+    console.log(`  statuses: ${JSON.stringify(suite.statuses)}`);
+  } else if (suite.suite === 'queries') {
+    console.log(
+      `Queries: ${suite.queries} statements (${suite.embedded} generated + ${suite.embeddedMutated} mutated embedded, ${suite.http} generated + ${suite.httpMutated} mutated over HTTP), ${suite.transfers} transfers, ${suite.checks} invariant checks in ${(suite.ms / 1000).toFixed(1)} s`,
+    );
+    console.log(`  outcomes: ${JSON.stringify(suite.outcomes)}`);
+  }
+}
+console.log(`failures: ${failures.length}`);
+for (const failure of failures) console.log(`--- ${failure.test}\n${failure.message}`);
+console.log(`total time: ${seconds} s; exit code ${exitCode}`);
+fs.rmSync(work, { recursive: true, force: true });
+process.exitCode = exitCode === 0 && failures.length === 0 ? 0 : 1;
