@@ -15,6 +15,7 @@ const char* ErrorCodeName(ErrorCode code) {
     case ErrorCode::kQueryTimeout: return "QUERY_TIMEOUT";
     case ErrorCode::kQueryCancelled: return "QUERY_CANCELLED";
     case ErrorCode::kResourceLimit: return "RESOURCE_LIMIT";
+    case ErrorCode::kForbidden: return "FORBIDDEN";
     case ErrorCode::kNotSupported: return "NOT_SUPPORTED";
     case ErrorCode::kServiceUnavailable: return "SERVICE_UNAVAILABLE";
     case ErrorCode::kConnectionClosed: return "CONNECTION_CLOSED";

@@ -30,6 +30,7 @@ enum class ErrorCode : uint8_t {
   kQueryTimeout,
   kQueryCancelled,
   kResourceLimit,
+  kForbidden,
   kNotSupported,
   kServiceUnavailable,
   kConnectionClosed,

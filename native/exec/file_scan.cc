@@ -15,17 +15,22 @@ namespace graphdb::exec {
 
 namespace {
 
-// The files must exist (storage/user_files.h) and be CSV files.
-void CheckPaths(const std::vector<std::string>& paths) {
+// The files must exist (storage/user_files.h) and be CSV files. Returns the paths to open
+// (confined to a service's import folder: common/file_access.h).
+std::vector<std::string> CheckPaths(const std::vector<std::string>& paths) {
+  std::vector<std::string> opened;
   for (const auto& path : paths) {
-    Status checked = storage::CheckUserFileToRead(env::FileSystem::Default(), path, "LOAD FROM");
-    if (!checked.ok()) throw GraphDBException(checked);
+    Result<std::string> checked =
+        storage::CheckUserFileToRead(env::FileSystem::Default(), path, "LOAD FROM");
+    if (!checked.ok()) throw GraphDBException(checked.status());
+    opened.push_back(std::move(*checked));
     std::string lower = path;
     for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (lower.size() < 4 || lower.substr(lower.size() - 4) != ".csv") {
       ThrowNotSupported("LOAD FROM supports CSV files only: " + path);
     }
   }
+  return opened;
 }
 
 storage::CsvOptions ToCsvOptions(const std::vector<std::pair<std::string, Value>>& options,
@@ -120,7 +125,7 @@ void ResolveFileScan(binder::BoundFileScan* scan,
                      const std::vector<std::pair<std::string, LogicalType>>& given) {
   const auto& paths = scan->paths;
   const auto& options = scan->options;
-  CheckPaths(paths);
+  const std::vector<std::string> opened = CheckPaths(paths);
   std::optional<bool> header = BoolOption(options, "header");
   // auto_detect = false: no sniffing; every column is a STRING and a header only when asked.
   const bool sniff = BoolOption(options, "auto_detect").value_or(true);
@@ -135,11 +140,11 @@ void ResolveFileScan(binder::BoundFileScan* scan,
   // Read everything as text once to learn the number of columns, the header and the types.
   storage::CsvOptions probe = ToCsvOptions(options, storage::CsvOptions::Header::kFalse);
   env::FileSystem* fs = env::FileSystem::Default();
-  if (auto opened = fs->OpenForRead(paths[0]); !opened.ok()) {
+  if (auto file = fs->OpenForRead(opened[0]); !file.ok()) {
     throw GraphDBException(
-        storage::UserFileOpenError(opened.status(), paths[0], "read", "LOAD FROM"));
+        storage::UserFileOpenError(file.status(), paths[0], "read", "LOAD FROM"));
   }
-  auto text = env::ReadFileToString(fs, paths[0]);
+  auto text = env::ReadFileToString(fs, opened[0]);
   if (!text.ok()) throw GraphDBException(text.status());
   size_t width = CountFields(*text, probe);
   std::vector<storage::Column> columns =

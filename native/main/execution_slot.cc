@@ -26,6 +26,7 @@ std::optional<Result<exec::QueryResult*>> ExecutionSlot::TryExecuteShortRead(
     std::string_view query, const ParameterMap& params) {
   if (db_->closed()) return std::nullopt;
   Database::ActiveStatement active(*db_);
+  ScopedFileAccess files(&file_access_);
   auto start = std::chrono::steady_clock::now();
   std::optional<Result<exec::QueryResult*>> result =
       TryRunShortRead(*db_, query, params, session_);
@@ -34,9 +35,16 @@ std::optional<Result<exec::QueryResult*>> ExecutionSlot::TryExecuteShortRead(
 }
 
 Result<exec::QueryResult> ExecutionSlot::ExecuteTransactionalRequest(std::string_view json,
-                                                                     StatementControl* control) {
+                                                                     StatementControl* control,
+                                                                     AccessMode most) {
   Result<QueryRequest> request = ParseQueryRequest(json);
   if (!request.ok()) return request.status();
+  if (request->access_mode && static_cast<int>(*request->access_mode) > static_cast<int>(most)) {
+    return Status(ErrorCode::kForbidden, std::string("the request asks for access_mode '") +
+                                             AccessModeName(*request->access_mode) +
+                                             "' but its client's role allows at most '" +
+                                             AccessModeName(most) + "'");
+  }
   // The request's own time limit, counted from now, lowers the slot's (never raises it).
   StatementControl own;
   if (request->timeout_ms) {
@@ -49,10 +57,16 @@ Result<exec::QueryResult> ExecutionSlot::ExecuteTransactionalRequest(std::string
       control->SetTimeout(*request->timeout_ms);
     }
   }
-  // Omitted access mode: inferred, so anything the query does is allowed.
-  return Run(request->query, request->parameters,
-             request->access_mode ? request->access_mode : std::optional<AccessMode>(AccessMode::kSchema),
-             nullptr, control);
+  // Omitted access mode: inferred, so anything the query does is allowed, up to the role's.
+  Result<exec::QueryResult> result =
+      Run(request->query, request->parameters, request->access_mode.value_or(most), nullptr, control);
+  if (!result.ok() && result.status().code() == ErrorCode::kAccessModeViolation &&
+      !request->access_mode) {
+    // The client did not narrow the mode: its role is what refuses.
+    return Status(ErrorCode::kForbidden,
+                  result.status().message() + " (the most its client's role allows)");
+  }
+  return result;
 }
 
 void ExecutionSlot::Account(exec::QueryResult* result,
@@ -71,6 +85,7 @@ Result<exec::QueryResult> ExecutionSlot::Run(std::string_view query, const Param
   if (db_->closed()) return Status(ErrorCode::kConnectionClosed, "the database is closed");
   // Cancelled or past its deadline while it waited its turn: it does not start.
   ScopedStatementControl controlled(control);
+  ScopedFileAccess files(&file_access_);
   if (Status stop = PollInterrupt(); !stop.ok()) return stop;
   Database::ActiveStatement active(*db_);
   auto start = std::chrono::steady_clock::now();

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "common/file_access.h"
 #include "common/interrupt.h"
 #include "common/result.h"
 #include "exec/query_result.h"
@@ -50,8 +51,15 @@ class ExecutionSlot {
 
   // Runs a JSON query request (main/request.h): {"query", "access_mode", "parameters"}, whose
   // query is exactly one statement (INVALID_REQUEST otherwise), as one transaction.
+  // `most`: the highest access mode its client may use (its role's); a request that asks for
+  // more, or whose statement needs more when it names no mode, gets FORBIDDEN.
   Result<exec::QueryResult> ExecuteTransactionalRequest(std::string_view json,
-                                                        StatementControl* control = nullptr);
+                                                        StatementControl* control = nullptr,
+                                                        AccessMode most = AccessMode::kSchema);
+
+  // Confines the files every later statement on this slot may name (common/file_access.h); a
+  // service sets it once, before the slot runs anything. Embedded slots stay unconfined.
+  void SetFileAccess(FileAccess access) { file_access_ = std::move(access); }
 
   // Rolls back the session's open transaction, if any (the connection is closing).
   void EndSession();
@@ -74,6 +82,7 @@ class ExecutionSlot {
   // (transactional requests) run without one: each request stands alone.
   Session session_;
   std::atomic<uint64_t> executed_{0};
+  FileAccess file_access_;
 };
 
 }  // namespace graphdb

@@ -347,6 +347,8 @@ AccessMode StatementAccessMode(const parser::ParsedStatement& statement) {
 AccessMode RequiredAccessMode(const parser::ParsedStatement& statement) {
   // A setting is the administrator's business, whatever it changes.
   if (statement.kind == parser::StatementKind::kStandaloneCall) return AccessMode::kSchema;
+  // So is the server's file system: COPY TO writes there even from a read.
+  if (statement.names_server_files) return AccessMode::kSchema;
   AccessMode mode = StatementAccessMode(statement);
   if (mode == AccessMode::kRead) {
     for (const std::string& name : statement.function_names) {

@@ -32,7 +32,8 @@ std::optional<AccessMode> ParseAccessMode(std::string_view text);
 // read for queries without updating clauses, COPY TO, CALL and transaction control.
 AccessMode StatementAccessMode(const parser::ParsedStatement& statement);
 // The least mode a request must allow for one statement, and for every statement of a list:
-// StatementAccessMode, raised to insert by a call of nextval() and to schema for a setting.
+// StatementAccessMode, raised to insert by a call of nextval() and to schema for a setting or
+// a statement that names a file of the server's (COPY FROM a file, COPY TO, LOAD FROM).
 AccessMode RequiredAccessMode(const parser::ParsedStatement& statement);
 AccessMode RequiredAccessMode(const std::vector<std::unique_ptr<parser::ParsedStatement>>& statements);
 

@@ -117,13 +117,22 @@ TEST(AccessModeTest, DrawingFromASequenceWritesAndSettingsNeedSchema) {
   EXPECT_EQ(RequestMode("UNWIND [1, 2] AS x WITH x WHERE nextval('s') > 0 RETURN x"), AccessMode::kInsert);
   EXPECT_EQ(RequestMode("MATCH (n) WHERE EXISTS { MATCH (n)-[]->(m) WHERE m.id = nextval('s') } RETURN n"),
             AccessMode::kInsert);
-  EXPECT_EQ(RequestMode("COPY (RETURN nextval('s')) TO 'x.csv'"), AccessMode::kInsert);
   EXPECT_EQ(RequestMode("MATCH (n) SET n.x = nextval('s')"), AccessMode::kUpdate);
   // Reading a sequence, or calling other functions, does not.
   EXPECT_EQ(RequestMode("RETURN currval('s0'), random(), upper('nextval')"), AccessMode::kRead);
   // Settings are an administrator's: schema, whatever their value.
   EXPECT_EQ(RequestMode("CALL threads = 1"), AccessMode::kSchema);
   EXPECT_EQ(RequestMode("CALL disable_map_key_check = false"), AccessMode::kSchema);
+  // So are the server's files, read or written, wherever the statement names them.
+  EXPECT_EQ(RequestMode("COPY (RETURN 1) TO 'x.csv'"), AccessMode::kSchema);
+  EXPECT_EQ(RequestMode("COPY (RETURN nextval('s')) TO 'x.csv'"), AccessMode::kSchema);
+  EXPECT_EQ(RequestMode("LOAD FROM 'x.csv' RETURN *"), AccessMode::kSchema);
+  EXPECT_EQ(RequestMode("LOAD FROM $file RETURN *"), AccessMode::kSchema);
+  EXPECT_EQ(RequestMode("COPY P FROM 'x.csv'"), AccessMode::kSchema);
+  EXPECT_EQ(RequestMode("COPY P FROM ['a.csv', 'b.csv']"), AccessMode::kSchema);
+  EXPECT_EQ(RequestMode("COPY P FROM (LOAD FROM 'x.csv' RETURN *)"), AccessMode::kSchema);
+  EXPECT_EQ(RequestMode("COPY P FROM (MATCH (n:Q) RETURN n.id)"), AccessMode::kInsert);
+  EXPECT_EQ(RequestMode("MATCH (n) RETURN 'LOAD FROM x.csv'"), AccessMode::kRead);
   // CALL of a table function only reads.
   EXPECT_EQ(RequestMode("CALL show_tables() RETURN *"), AccessMode::kRead);
   // How a statement runs is unchanged: nextval() in a RETURN is still run as a read.

@@ -429,7 +429,8 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
       ThrowBinding("Binder exception: Unrecognized csv option for COPY TO: " + option.name + ".");
     }
   }
-  Check(storage::CheckUserFileToWrite(fs, s.file_path, "COPY TO"));
+  Result<std::string> target = storage::CheckUserFileToWrite(fs, s.file_path, "COPY TO");
+  Check(target.status());
   exec::QueryResult rows = RunReadOnlyQuery(db, s.query, params);
   std::string text;
   auto line = [&](const std::vector<Value>& values) {
@@ -445,7 +446,7 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
     line(names);
   }
   for (const auto& row : rows.rows) line(row);
-  auto file = fs->OpenForWrite(s.file_path);
+  auto file = fs->OpenForWrite(*target);
   if (!file.ok()) {
     throw GraphDBException(
         storage::UserFileOpenError(file.status(), s.file_path, "write", "COPY TO"));

@@ -27,6 +27,8 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
   // cancel() (0: none).
   StatementControl control;
   double token = 0;
+  // A request's: the highest access mode its client's role allows.
+  AccessMode most_access = AccessMode::kSchema;
   std::optional<Result<exec::QueryResult>> result;
   std::string json_body;
 
@@ -45,7 +47,7 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
       r.rows.push_back({Value::Int64(static_cast<int64_t>(owner->slot_->db().Compact()))});
       result.emplace(std::move(r));
     } else {
-      result.emplace(request ? owner->slot_->ExecuteTransactionalRequest(query, &control)
+      result.emplace(request ? owner->slot_->ExecuteTransactionalRequest(query, &control, most_access)
                              : owner->slot_->Execute(query, params, &control));
     }
     if (json && !schema && result->ok()) json_body = exec::ToJson(result->value());
@@ -82,6 +84,7 @@ Napi::Function ConnectionWrap::Define(Napi::Env env, AddonData& data) {
                    InstanceMethod<&ConnectionWrap::QuerySync>("querySync"),
                    InstanceMethod<&ConnectionWrap::Close>("close"),
                    InstanceMethod<&ConnectionWrap::SetNextOptions>("setNextOptions"),
+                   InstanceMethod<&ConnectionWrap::SetFileAccess>("setFileAccess"),
                    InstanceMethod<&ConnectionWrap::CancelStatement>("cancel"),
                    InstanceMethod<&ConnectionWrap::Interrupt>("interrupt"),
                    InstanceAccessor<&ConnectionWrap::Pending>("pending"),
@@ -240,14 +243,54 @@ Napi::Value ConnectionWrap::QueryText(const Napi::CallbackInfo& info) { return S
 Napi::Value ConnectionWrap::Request(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   CheckOpen(env);
-  if (info.Length() < 1 || !info[0].IsString()) {
-    throw Napi::TypeError::New(env, "executeTransactionalRequest(json: string, asJson?: boolean)");
+  const char* usage =
+      "executeTransactionalRequest(json: string, asJson?: boolean, mostAccess?: 'read' | "
+      "'insert' | 'update' | 'schema')";
+  if (info.Length() < 1 || !info[0].IsString()) throw Napi::TypeError::New(env, usage);
+  AccessMode most = AccessMode::kSchema;
+  if (info.Length() > 2 && !info[2].IsUndefined()) {
+    std::optional<AccessMode> mode =
+        info[2].IsString() ? ParseAccessMode(info[2].As<Napi::String>().Utf8Value()) : std::nullopt;
+    if (!mode) throw Napi::TypeError::New(env, usage);
+    most = *mode;
   }
   auto* job = new QueryJob(this, env, info[0].As<Napi::String>().Utf8Value(), {});
   job->keep_alive = Napi::Persistent(info.This().As<Napi::Object>());
   job->request = true;
   job->json = info.Length() > 1 && info[1].ToBoolean().Value();
+  job->most_access = most;
   return Enqueue(job);
+}
+
+// setFileAccess(mode: 'none' | 'within', root?: string): confines the files this connection's
+// statements may name (common/file_access.h): none at all, or only inside `root` (absolute,
+// symlinks already resolved by the caller). Only before the connection ran anything.
+Napi::Value ConnectionWrap::SetFileAccess(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CheckOpen(env);
+  const char* usage = "setFileAccess(mode: 'none' | 'within', root?: string)";
+  if (info.Length() < 1 || !info[0].IsString()) throw Napi::TypeError::New(env, usage);
+  if (in_flight_ != 0) {
+    throw Napi::Error::New(env, "setFileAccess: the connection has statements in flight");
+  }
+  const std::string mode = info[0].As<Napi::String>().Utf8Value();
+  FileAccess access;
+  if (mode == "none") {
+    access.mode = FileAccess::Mode::kNone;
+  } else if (mode == "within") {
+    if (info.Length() < 2 || !info[1].IsString()) throw Napi::TypeError::New(env, usage);
+    access.mode = FileAccess::Mode::kWithin;
+    access.root = info[1].As<Napi::String>().Utf8Value();
+    if (access.root.empty() || access.root.front() != '/' ||
+        access.root.find('\0') != std::string::npos) {
+      throw Napi::TypeError::New(env, "setFileAccess: root must be an absolute path");
+    }
+  } else {
+    throw Napi::TypeError::New(env, usage);
+  }
+  worker_->WaitIdle();
+  slot_->SetFileAccess(std::move(access));
+  return env.Undefined();
 }
 
 Napi::Value ConnectionWrap::Compact(const Napi::CallbackInfo& info) {

@@ -57,6 +57,7 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   Napi::Value QuerySync(const Napi::CallbackInfo& info);
   Napi::Value Close(const Napi::CallbackInfo& info);
   Napi::Value SetNextOptions(const Napi::CallbackInfo& info);
+  Napi::Value SetFileAccess(const Napi::CallbackInfo& info);
   Napi::Value CancelStatement(const Napi::CallbackInfo& info);
   Napi::Value Interrupt(const Napi::CallbackInfo& info);
   void StopJob(QueryJob* job, StatementControl::Reason reason);

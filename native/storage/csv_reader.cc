@@ -401,11 +401,13 @@ Result<std::vector<Column>> CsvReader::ReadFiles(const std::vector<std::string>&
     return Status(ErrorCode::kInvalidRequest, "Copy exception: invalid CSV delimiter.");
   }
   std::vector<uint64_t> sizes;
+  std::vector<std::string> opened;  // the paths to open (confined: common/file_access.h)
   progress_state_ = CsvProgress{};
   for (const auto& path : paths) {
-    Status checked = CheckUserFileToRead(fs_, path, statement);
-    if (!checked.ok()) return checked;
-    auto size = fs_->FileSize(path);
+    Result<std::string> checked = CheckUserFileToRead(fs_, path, statement);
+    if (!checked.ok()) return checked.status();
+    opened.push_back(std::move(*checked));
+    auto size = fs_->FileSize(opened.back());
     if (!size.ok()) return UserFileOpenError(size.status(), path, "read", statement);
     sizes.push_back(*size);
     progress_state_.total_bytes += *size;
@@ -415,7 +417,7 @@ Result<std::vector<Column>> CsvReader::ReadFiles(const std::vector<std::string>&
   next_progress_rows_ = std::max<uint64_t>(options_.progress_interval, 1);
   for (size_t i = 0; i < paths.size(); ++i) {
     progress_state_.file_index = i;
-    auto file = fs_->OpenForRead(paths[i]);
+    auto file = fs_->OpenForRead(opened[i]);
     if (!file.ok()) return UserFileOpenError(file.status(), paths[i], "read", statement);
     Source source(paths[i], std::move(*file), sizes[i]);
     Status s = ReadSource(source, columns);

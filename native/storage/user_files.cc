@@ -1,5 +1,10 @@
 #include "storage/user_files.h"
 
+#include <filesystem>
+#include <system_error>
+
+#include "common/file_access.h"
+
 namespace graphdb::storage {
 
 namespace {
@@ -29,16 +34,6 @@ std::string ParentFolder(const std::string& path) {
   return path.substr(0, slash);
 }
 
-// CheckUserPath, then what `path` names (failing as UserFileOpenError when that is unknown).
-Result<env::PathKind> CheckedPathKind(env::FileSystem* fs, const std::string& path,
-                                      std::string_view verb, std::string_view statement) {
-  Status s = CheckUserPath(path, statement);
-  if (!s.ok()) return s;
-  Result<env::PathKind> kind = fs->GetPathKind(path);
-  if (!kind.ok()) return UserFileOpenError(kind.status(), path, verb, statement);
-  return kind;
-}
-
 }  // namespace
 
 Status CheckUserPath(std::string_view path, std::string_view statement) {
@@ -49,13 +44,74 @@ Status CheckUserPath(std::string_view path, std::string_view statement) {
   return Status::OK();
 }
 
-Status CheckUserFileToRead(env::FileSystem* fs, const std::string& path,
-                           std::string_view statement) {
-  Result<env::PathKind> kind = CheckedPathKind(fs, path, "read", statement);
-  if (!kind.ok()) return kind.status();
-  switch (*kind) {
+Result<std::string> ConfineUserPath(const std::string& path, std::string_view statement) {
+  const FileAccess& access = CurrentFileAccess();
+  switch (access.mode) {
+    case FileAccess::Mode::kAny:
+      return path;
+    case FileAccess::Mode::kNone:
+      return Status(ErrorCode::kForbidden,
+                    std::string(statement) +
+                        ": statements sent to the service may not read or write the server's "
+                        "files; start it with --import-dir DIR (ServiceConfig.importDir) to allow "
+                        "files inside DIR to an admin");
+    case FileAccess::Mode::kWithin:
+      break;
+  }
+  namespace fs = std::filesystem;
+  const fs::path root(access.root);
+  const fs::path given(path);
+  // ".." and "." go first, as written, so that nothing is left to climb out of the existing
+  // part that weakly_canonical resolves (symlinks followed): the rest is plain names of things
+  // not there yet. (Resolving first would let "missing/../link/x" keep an unresolved link.)
+  std::error_code error;
+  const fs::path absolute = (given.is_absolute() ? given : root / given).lexically_normal();
+  const fs::path resolved = fs::weakly_canonical(absolute, error);
+  if (error) {
+    return Invalid(statement, "cannot resolve the file path " + Shown(path) + ": " + error.message());
+  }
+  const std::string& text = resolved.native();
+  const std::string& base = root.native();
+  const bool inside =
+      text == base || (text.size() > base.size() && text.compare(0, base.size(), base) == 0 &&
+                       (base.back() == '/' || text[base.size()] == '/'));
+  if (!inside) {
+    return Status(ErrorCode::kForbidden,
+                  std::string(statement) + ": the file path " + Shown(path) +
+                      " is outside the service's import folder (relative paths start in it)");
+  }
+  return text;
+}
+
+namespace {
+
+// A user's path checked (CheckUserPath) and confined (ConfineUserPath): the path to open and
+// what is there (failing as UserFileOpenError when that is unknown).
+struct CheckedPath {
+  std::string path;
+  env::PathKind kind;
+};
+
+Result<CheckedPath> CheckPath(env::FileSystem* fs, const std::string& path, std::string_view verb,
+                              std::string_view statement) {
+  Status valid = CheckUserPath(path, statement);
+  if (!valid.ok()) return valid;
+  Result<std::string> confined = ConfineUserPath(path, statement);
+  if (!confined.ok()) return confined.status();
+  Result<env::PathKind> kind = fs->GetPathKind(*confined);
+  if (!kind.ok()) return UserFileOpenError(kind.status(), path, verb, statement);
+  return CheckedPath{std::move(*confined), *kind};
+}
+
+}  // namespace
+
+Result<std::string> CheckUserFileToRead(env::FileSystem* fs, const std::string& path,
+                                        std::string_view statement) {
+  Result<CheckedPath> checked = CheckPath(fs, path, "read", statement);
+  if (!checked.ok()) return checked.status();
+  switch (checked->kind) {
     case env::PathKind::kFile:
-      return Status::OK();
+      return std::move(checked->path);
     case env::PathKind::kMissing:
       return Status(ErrorCode::kInvalidRequest,
                     "Binder exception: No file found that matches the pattern: " + path + ".");
@@ -67,15 +123,15 @@ Status CheckUserFileToRead(env::FileSystem* fs, const std::string& path,
   return Invalid(statement, Shown(path) + " is not a regular file");
 }
 
-Status CheckUserFileToWrite(env::FileSystem* fs, const std::string& path,
-                            std::string_view statement) {
-  Result<env::PathKind> kind = CheckedPathKind(fs, path, "write", statement);
-  if (!kind.ok()) return kind.status();
-  if (*kind == env::PathKind::kDirectory) {
+Result<std::string> CheckUserFileToWrite(env::FileSystem* fs, const std::string& path,
+                                         std::string_view statement) {
+  Result<CheckedPath> checked = CheckPath(fs, path, "write", statement);
+  if (!checked.ok()) return checked.status();
+  if (checked->kind == env::PathKind::kDirectory) {
     return Invalid(statement, Shown(path) + " is a folder, not a file");
   }
-  if (*kind != env::PathKind::kMissing) return Status::OK();
-  std::string folder = ParentFolder(path);
+  if (checked->kind != env::PathKind::kMissing) return std::move(checked->path);
+  std::string folder = ParentFolder(checked->path);
   Result<env::PathKind> folder_kind = fs->GetPathKind(folder);
   if (!folder_kind.ok()) return UserFileOpenError(folder_kind.status(), path, "write", statement);
   if (*folder_kind == env::PathKind::kMissing) {
@@ -86,7 +142,7 @@ Status CheckUserFileToWrite(env::FileSystem* fs, const std::string& path,
     return Invalid(statement,
                    "cannot write " + Shown(path) + ": " + Shown(folder) + " is not a folder");
   }
-  return Status::OK();
+  return std::move(checked->path);
 }
 
 Status UserFileOpenError(const Status& failure, const std::string& path, std::string_view verb,

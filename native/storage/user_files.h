@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/result.h"
 #include "common/status.h"
 #include "env/file_system.h"
 
@@ -21,14 +22,22 @@ namespace graphdb::storage {
 // message ("COPY TO", "LOAD FROM").
 Status CheckUserPath(std::string_view path, std::string_view statement);
 
-// CheckUserPath, then that `path` names an existing file: Kùzu's "No file found that matches
-// the pattern" when nothing is there, INVALID_REQUEST for a folder or a device.
-Status CheckUserFileToRead(env::FileSystem* fs, const std::string& path,
-                           std::string_view statement);
+// The path to open for the statement's `path` under the thread's FileAccess
+// (common/file_access.h): `path` itself when unconfined; FORBIDDEN when the statement may
+// touch no file, or when `path` resolves (relative to the import folder, symlinks followed)
+// outside the import folder; else the resolved path.
+Result<std::string> ConfineUserPath(const std::string& path, std::string_view statement);
 
-// CheckUserPath, then that `path` can be created: not a folder, in a folder that exists.
-Status CheckUserFileToWrite(env::FileSystem* fs, const std::string& path,
-                            std::string_view statement);
+// CheckUserPath and ConfineUserPath, then that the path names an existing file: Kùzu's "No file
+// found that matches the pattern" when nothing is there, INVALID_REQUEST for a folder or a
+// device. Returns the path to open.
+Result<std::string> CheckUserFileToRead(env::FileSystem* fs, const std::string& path,
+                                        std::string_view statement);
+
+// CheckUserPath and ConfineUserPath, then that the path can be created: not a folder, in a
+// folder that exists. Returns the path to write.
+Result<std::string> CheckUserFileToWrite(env::FileSystem* fs, const std::string& path,
+                                         std::string_view statement);
 
 // The INVALID_REQUEST for `failure`, the IO_ERROR of opening the user's file `path` (permission
 // denied, say): "<statement>: cannot <verb> <path>: <the system's reason>".

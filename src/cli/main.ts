@@ -211,6 +211,17 @@ export function buildProgram(): Command {
       atLeastOne('--keep-alive-timeout'),
     )
     .option('--max-connections <n>', 'most connections open at once', atLeastOne('--max-connections'))
+    .option(
+      '--auth-file <file>',
+      'JSON list of {"token" | "sha256", "role"} (roles reader, writer, admin); GRAPHDB_TOKEN adds an admin token',
+    )
+    .option('--insecure', 'serve a non-loopback address without authentication')
+    .option(
+      '--import-dir <dir>',
+      'the folder admin statements may read and write files in (COPY, LOAD FROM); none without it',
+    )
+    .option('--tls-cert <file>', 'serve HTTPS with this PEM certificate (chain); needs --tls-key')
+    .option('--tls-key <file>', 'the PEM private key of --tls-cert')
     .action(async (dir: string, options: ServeOptions) => {
       await runServe(dir, options);
     });

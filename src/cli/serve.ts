@@ -1,7 +1,9 @@
 // `graphdb serve`: opens (or creates) a database, optionally loads the demo graph, serves it
 // over HTTP until SIGINT/SIGTERM, then shuts down cleanly (exit code 0).
 
+import { readFileSync } from 'node:fs';
 import { Database } from '../core/database.js';
+import { type AuthConfig, type AuthToken, readAuthFile, resolveAuth } from '../service/auth.js';
 import { GraphDBService, type ServiceConfig } from '../service/service.js';
 import { loadDemo } from './demo.js';
 
@@ -25,10 +27,40 @@ export interface ServeOptions {
   receiveTimeout?: number;
   keepAliveTimeout?: number;
   maxConnections?: number;
+  authFile?: string;
+  insecure?: boolean;
+  importDir?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+}
+
+/** The environment variable that holds a single admin token. */
+export const TOKEN_VARIABLE = 'GRAPHDB_TOKEN';
+
+/** The tokens of --auth-file and GRAPHDB_TOKEN (an admin), or undefined when neither is given. */
+function authOf(options: ServeOptions, env: NodeJS.ProcessEnv): AuthConfig | undefined {
+  const tokens: AuthToken[] = options.authFile ? [...readAuthFile(options.authFile).tokens] : [];
+  const token = env[TOKEN_VARIABLE];
+  if (token !== undefined && token !== '') tokens.push({ token, role: 'admin' });
+  if (tokens.length === 0) return undefined;
+  const config = { tokens };
+  resolveAuth(
+    config,
+    options.authFile ? `--auth-file ${options.authFile} with ${TOKEN_VARIABLE}:` : `${TOKEN_VARIABLE}:`,
+  );
+  return config;
+}
+
+function readPem(path: string, flag: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new Error(`cannot read ${flag} ${path}: ${(error as Error).message}`);
+  }
 }
 
 /** The ServiceConfig the options describe; options left out keep the config's defaults. */
-export function serviceConfigOf(options: ServeOptions): ServiceConfig {
+export function serviceConfigOf(options: ServeOptions, env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const config: ServiceConfig = {
     queryPort: options.port,
     hostStr: options.host,
@@ -46,10 +78,22 @@ export function serviceConfigOf(options: ServeOptions): ServiceConfig {
   if (options.receiveTimeout !== undefined) config.receiveTimeoutMs = options.receiveTimeout;
   if (options.keepAliveTimeout !== undefined) config.keepAliveTimeoutMs = options.keepAliveTimeout;
   if (options.maxConnections !== undefined) config.maxConnections = options.maxConnections;
+  const auth = authOf(options, env);
+  if (auth) config.auth = auth;
+  if (options.insecure) config.insecure = true;
+  if (options.importDir !== undefined) config.importDir = options.importDir;
+  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
+    throw new Error('--tls-cert and --tls-key go together: give both to serve HTTPS');
+  }
+  if (options.tlsCert !== undefined && options.tlsKey !== undefined) {
+    config.tls = { cert: readPem(options.tlsCert, '--tls-cert'), key: readPem(options.tlsKey, '--tls-key') };
+  }
   return config;
 }
 
 export async function runServe(dir: string, options: ServeOptions): Promise<void> {
+  // Checked before the database opens: a bad flag changes nothing on disk.
+  const config = serviceConfigOf(options);
   const db = new Database(dir, {
     syncOnCommit: options.syncOnCommit,
     ...(options.maxThreads === 0 ? {} : { maxThreadNum: options.maxThreads }),
@@ -68,13 +112,17 @@ export async function runServe(dir: string, options: ServeOptions): Promise<void
         conn.close();
       }
     }
-    const service = new GraphDBService(db, serviceConfigOf(options));
+    const service = new GraphDBService(db, config);
     try {
       await service.runAndWaitForExit({
         onListening: (url) => {
           const slots = service.pool?.size ?? 0;
           process.stdout.write(`GraphDB service listening on ${url} (${slots} execution slots)\n`);
           process.stdout.write('POST /cypher, GET /schema, GET /status; Ctrl-C to stop\n');
+          const auth = config.auth ? `${config.auth.tokens.length} token(s)` : 'none (loopback only)';
+          process.stdout.write(
+            `Authentication: ${config.insecure && !config.auth ? 'NONE (--insecure)' : auth}\n`,
+          );
           if (options.console) process.stdout.write(`Web console: ${url}/\n`);
         },
       });

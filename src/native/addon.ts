@@ -83,15 +83,30 @@ export type StatementArguments =
   | [text: string | null, params?: Record<string, unknown>]
   | [text: string | null, ...pairs: unknown[]];
 
+/** The access modes of a request, lowest first. */
+export type AccessModeName = 'read' | 'insert' | 'update' | 'schema';
+
 export interface NativeConnection {
   readonly pending: number;
   readonly closed: boolean;
   /** The result itself when a short read ran at once on this thread, else a promise. */
   query(...args: StatementArguments): Promise<PackedResult> | PackedResult;
   queryText(...args: StatementArguments): Promise<RawTextResult> | RawTextResult;
-  /** Runs a JSON query request; resolves to the HTTP JSON body when asJson is true. */
-  executeTransactionalRequest(json: string, asJson: true): Promise<string>;
-  executeTransactionalRequest(json: string, asJson?: false): Promise<PackedResult>;
+  /**
+   * Runs a JSON query request; resolves to the HTTP JSON body when asJson is true. `mostAccess`:
+   * the highest access mode the client's role allows (default 'schema'); more is FORBIDDEN.
+   */
+  executeTransactionalRequest(json: string, asJson: true, mostAccess?: AccessModeName): Promise<string>;
+  executeTransactionalRequest(
+    json: string,
+    asJson?: false,
+    mostAccess?: AccessModeName,
+  ): Promise<PackedResult>;
+  /**
+   * Confines the files this connection's statements may name: none, or only inside `root`
+   * (absolute, symlinks resolved). Set once, before the connection runs anything.
+   */
+  setFileAccess(mode: 'none' | 'within', root?: string): void;
   /** The schema document of GET /schema as JSON text, read on this connection's thread. */
   schema(): Promise<string>;
   /** Compacts the database's adjacency on this connection's native thread. */

@@ -17,6 +17,8 @@ export interface AccessPolicy {
   /** Origins (as URL.origin serializes them) allowed to make cross-origin requests. */
   readonly origins: ReadonlySet<string>;
   readonly anyOrigin: boolean;
+  /** How the service is reached: its own pages' origin is `<scheme>://<Host>`. */
+  readonly scheme: 'http' | 'https';
 }
 
 const WILDCARD = '*';
@@ -75,12 +77,19 @@ export function resolveAccessPolicy(
   boundHost: string,
   allowedHosts: unknown,
   corsOrigins: unknown,
+  scheme: 'http' | 'https' = 'http',
 ): AccessPolicy {
   const hosts = entriesOf(allowedHosts, 'allowedHosts', allowedHostName);
   // The name the server was bound by is one it answers to.
   if (!isIP(boundHost)) hosts.entries.add(normalizeHostName(boundHost));
   const origins = entriesOf(corsOrigins, 'corsOrigins', corsOrigin);
-  return { hosts: hosts.entries, anyHost: hosts.any, origins: origins.entries, anyOrigin: origins.any };
+  return {
+    hosts: hosts.entries,
+    anyHost: hosts.any,
+    origins: origins.entries,
+    anyOrigin: origins.any,
+    scheme,
+  };
 }
 
 function normalizeHostName(name: string): string {
@@ -119,7 +128,7 @@ export function judgeOrigin(
 ): OriginVerdict {
   if (origin === undefined) return 'same';
   const lower = origin.toLowerCase();
-  if (host !== undefined && lower === `http://${host.toLowerCase()}`) return 'same';
+  if (host !== undefined && lower === `${policy.scheme}://${host.toLowerCase()}`) return 'same';
   if (policy.anyOrigin || policy.origins.has(lower)) return 'cors';
   return 'refused';
 }

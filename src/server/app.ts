@@ -5,6 +5,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { GraphDBError } from '../core/errors.js';
+import { type Authenticator, ROLE_MOST_ACCESS, type Role } from '../service/auth.js';
 import {
   type ExecutionSlotLease,
   executeRequestAsJson,
@@ -84,6 +85,31 @@ function guarded(
     for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
     return response;
   });
+}
+
+/**
+ * The role of the request's bearer token, or its 401 UNAUTHORIZED. Without authentication
+ * configured every client is an admin (the service then listens on loopback only, or was
+ * told `insecure`).
+ */
+function authorize(c: Ctx, auth: Authenticator | null): Role | Response {
+  if (!auth) return 'admin';
+  const verdict = auth.authenticate(header(c, 'authorization'));
+  if ('role' in verdict) return verdict.role;
+  const missing = verdict.refused === 'missing';
+  return errorResponse(
+    'UNAUTHORIZED',
+    missing
+      ? 'this service needs a token: send it as Authorization: Bearer <token>'
+      : 'the token is not valid for this service',
+    {
+      headers: {
+        'www-authenticate': missing
+          ? 'Bearer realm="graphdb"'
+          : 'Bearer realm="graphdb", error="invalid_token"',
+      },
+    },
+  );
 }
 
 function unavailable(runtime: ServiceRuntime): Response {
@@ -187,7 +213,7 @@ async function readBody(c: Ctx, limit: number): Promise<string | Response> {
   return body === TOO_LARGE ? tooLarge() : body;
 }
 
-async function cypher(c: Ctx, runtime: ServiceRuntime): Promise<Response> {
+async function cypher(c: Ctx, runtime: ServiceRuntime, role: Role): Promise<Response> {
   if (!runtime.accepting) return unavailable(runtime);
   const contentType = header(c, 'content-type');
   if (!isJsonContentType(contentType)) {
@@ -213,9 +239,14 @@ async function cypher(c: Ctx, runtime: ServiceRuntime): Promise<Response> {
   try {
     // The hot path: the engine validates the request and writes the response JSON itself.
     return jsonResponse(
-      await executeRequestAsJson(lease.slot, body, (cancelStatement) => {
-        cancel = cancelStatement;
-      }),
+      await executeRequestAsJson(
+        lease.slot,
+        body,
+        (cancelStatement) => {
+          cancel = cancelStatement;
+        },
+        ROLE_MOST_ACCESS[role],
+      ),
     );
   } finally {
     outgoing?.off('close', onClientGone);
@@ -266,7 +297,7 @@ function options(c: Ctx, path: string, cors: Record<string, string> | null): Res
   const headers: Record<string, string> = { allow, ...SECURITY_HEADERS };
   if (cors && header(c, 'access-control-request-method') !== undefined) {
     headers['access-control-allow-methods'] = allow;
-    headers['access-control-allow-headers'] = 'Content-Type';
+    headers['access-control-allow-headers'] = 'Content-Type, Authorization';
     headers['access-control-max-age'] = String(PREFLIGHT_MAX_AGE_SECONDS);
   }
   return new Response(null, { status: 204, headers });
@@ -305,10 +336,28 @@ export function createApp(service: GraphDBService, appOptions: AppOptions = {}):
   if (withConsole) mountConsole(app);
 
   const policy = runtime.access;
-  app.post('/cypher', (c) => guarded(c, policy, () => tracked(runtime, () => cypher(c, runtime))));
-  app.get('/schema', (c) => guarded(c, policy, () => tracked(runtime, () => schema(c, runtime))));
+  /** A route that needs a token (when the service has any): `handle` gets the client's role. */
+  const authorized =
+    (handle: (c: Ctx, role: Role) => Response | Promise<Response>) =>
+    (c: Ctx): Response | Promise<Response> =>
+      guarded(c, policy, () => {
+        const role = authorize(c, runtime.auth);
+        return role instanceof Response ? role : handle(c, role);
+      });
+  app.post(
+    '/cypher',
+    authorized((c, role) => tracked(runtime, () => cypher(c, runtime, role))),
+  );
+  app.get(
+    '/schema',
+    authorized((c) => tracked(runtime, () => schema(c, runtime))),
+  );
+  // The health check answers anyone who passes the Host and Origin checks.
   app.get('/status', (c) => guarded(c, policy, () => status(service, runtime)));
-  app.get('/service_status', (c) => guarded(c, policy, () => status(service, runtime)));
+  app.get(
+    '/service_status',
+    authorized(() => status(service, runtime)),
+  );
   for (const path of Object.keys(ROUTES)) {
     app.all(path, (c) =>
       guarded(c, policy, (cors) =>

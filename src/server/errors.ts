@@ -14,7 +14,8 @@ export type HttpErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'HOST_NOT_ALLOWED'
-  | 'ORIGIN_NOT_ALLOWED';
+  | 'ORIGIN_NOT_ALLOWED'
+  | 'UNAUTHORIZED';
 
 export const HTTP_STATUS: Readonly<Record<HttpErrorCode, number>> = {
   INVALID_REQUEST: 400,
@@ -29,6 +30,9 @@ export const HTTP_STATUS: Readonly<Record<HttpErrorCode, number>> = {
   // the service stops.
   QUERY_CANCELLED: 503,
   RESOURCE_LIMIT: 400,
+  // The client's role does not allow what it asked (docs/security.md), or the statement names a
+  // file the service does not let it touch.
+  FORBIDDEN: 403,
   NOT_SUPPORTED: 501,
   SERVICE_UNAVAILABLE: 503,
   // Programmatic codes: over HTTP a closed slot means the service is closing.
@@ -43,6 +47,7 @@ export const HTTP_STATUS: Readonly<Record<HttpErrorCode, number>> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   HOST_NOT_ALLOWED: 403,
   ORIGIN_NOT_ALLOWED: 403,
+  UNAUTHORIZED: 401,
 };
 
 /**

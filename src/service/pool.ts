@@ -15,7 +15,17 @@ import {
   type StatementLimits,
   submitControlled,
 } from '../core/statement-control.js';
-import { addon, type NativeConnection, type NativeDatabase } from '../native/addon.js';
+import { type AccessModeName, addon, type NativeConnection, type NativeDatabase } from '../native/addon.js';
+import { ROLE_MOST_ACCESS, type Role } from './auth.js';
+
+/** Options of `ExecutionSlot.executeTransactionalRequest`. */
+export interface RequestOptions extends QueryOptions {
+  /**
+   * The role of the client the request comes from (ServiceConfig.auth): the access modes it may
+   * use are capped by it, and more is FORBIDDEN. Default: no cap.
+   */
+  role?: Role;
+}
 
 export interface AcquireExecutionSlotOptions {
   /** Aborting it while the call waits rejects the call with the signal's reason. */
@@ -118,15 +128,25 @@ export class ExecutionSlot {
    * QUERY_SYNTAX, ...), SLOT_BUSY while another statement runs on this slot,
    * CONNECTION_CLOSED after the lease was released, SERVICE_UNAVAILABLE after the service
    * was closed; QUERY_TIMEOUT past `options.timeoutMs` (default: the service's
-   * `queryTimeoutMs`) and QUERY_CANCELLED when `options.signal` aborts, as `Connection.query`.
+   * `queryTimeoutMs`) and QUERY_CANCELLED when `options.signal` aborts, as `Connection.query`;
+   * FORBIDDEN when `options.role` does not allow the access mode the request needs.
    */
-  async executeTransactionalRequest(json: string, options?: QueryOptions): Promise<QueryResult> {
+  async executeTransactionalRequest(json: string, options?: RequestOptions): Promise<QueryResult> {
     if (typeof json !== 'string') {
       throw new TypeError(
         `the query request must be a JSON string, got ${json === null ? 'null' : typeof json}`,
       );
     }
-    const raw = await this.#run((native) => native.executeTransactionalRequest(json, false), true, options);
+    const { role, ...queryOptions } = options ?? {};
+    if (role !== undefined && !Object.hasOwn(ROLE_MOST_ACCESS, role)) {
+      throw new TypeError(`request option role must be 'reader', 'writer' or 'admin', got ${String(role)}`);
+    }
+    const most = role === undefined ? 'schema' : ROLE_MOST_ACCESS[role];
+    const raw = await this.#run(
+      (native) => native.executeTransactionalRequest(json, false, most),
+      true,
+      options === undefined ? undefined : queryOptions,
+    );
     return new QueryResult(raw);
   }
 
@@ -234,6 +254,12 @@ export class ExecutionSlotLease implements Disposable {
 }
 
 /**
+ * Which of the server's files statements on the pool's slots may name (COPY, LOAD FROM): none,
+ * or those inside `root` (absolute, symlinks resolved; relative paths start there).
+ */
+export type FileAccess = { mode: 'none' } | { mode: 'within'; root: string };
+
+/**
  * The fixed set of execution slots a GraphDBService schedules TP queries on. Created by the
  * service; clients lease slots through `service.acquireExecutionSlot()`.
  */
@@ -266,13 +292,18 @@ export class TpExecutionSlotPool {
     size: number,
     queryTimeoutMs = 0,
     limits: StatementLimits = { maxResultBytes: 0, maxMemoryBytes: 0 },
+    files: FileAccess = { mode: 'none' },
   ) {
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`pool size must be >= 1, got ${size}`);
     this.#queryTimeoutMs = queryTimeoutMs;
     this.#limits = limits;
     const entries: SlotEntry[] = [];
     try {
-      for (let i = 0; i < size; i++) entries.push(new SlotEntry(i, new addon.NativeConnection(db)));
+      for (let i = 0; i < size; i++) {
+        const native = new addon.NativeConnection(db);
+        entries.push(new SlotEntry(i, native));
+        native.setFileAccess(files.mode, files.mode === 'within' ? files.root : undefined);
+      }
     } catch (error) {
       for (const entry of entries) entry.native.close();
       throw error;
@@ -440,10 +471,11 @@ export function executeRequestAsJson(
   slot: ExecutionSlot,
   json: string,
   onSubmitted?: (cancel: () => void) => void,
+  mostAccess: AccessModeName = 'schema',
 ): Promise<string> {
   return runOnSlot(
     slot,
-    (native) => native.executeTransactionalRequest(json, true),
+    (native) => native.executeTransactionalRequest(json, true, mostAccess),
     true,
     undefined,
     onSubmitted,

@@ -2,8 +2,11 @@
 // It takes a Database over (closing its embedded connections), owns a fixed pool of execution
 // slots, serves them over HTTP (src/server/app.ts) and runs background auto-compaction.
 
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { realpathSync, statSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { createSecureContext } from 'node:tls';
 import { getRequestListener } from '@hono/node-server';
 import { Database, databaseInternals } from '../core/database.js';
 import { GraphDBError } from '../core/errors.js';
@@ -11,10 +14,12 @@ import type { StatementLimits } from '../core/statement-control.js';
 import { type AccessPolicy, resolveAccessPolicy } from '../server/access.js';
 import { createApp } from '../server/app.js';
 import { adapterErrorResponse } from '../server/errors.js';
+import { type AuthConfig, type Authenticator, isLoopbackHost, resolveAuth } from './auth.js';
 import {
   type AcquireExecutionSlotOptions,
   compactOnSlot,
   type ExecutionSlotLease,
+  type FileAccess,
   TpExecutionSlotPool,
 } from './pool.js';
 
@@ -79,6 +84,32 @@ export interface ServiceConfig {
   keepAliveTimeoutMs?: number;
   /** Most connections open at once; more are closed as they arrive. Default 1024. */
   maxConnections?: number;
+  /**
+   * Bearer tokens with roles (docs/security.md): every request but `GET /status` then needs
+   * `Authorization: Bearer <token>` (401 without, 403 when the role does not allow it).
+   * Without it any client that reaches the port may do anything, which the service allows on a
+   * loopback address only, unless `insecure`.
+   */
+  auth?: AuthConfig;
+  /** Serve without `auth` on an address other machines can reach. Default false. */
+  insecure?: boolean;
+  /**
+   * The folder whose files statements may read and write (COPY FROM, COPY TO, LOAD FROM), for
+   * the admin role in `schema` access mode; paths are resolved (relative ones from this
+   * folder, symlinks followed) and must stay inside it. Without it such statements get 403
+   * FORBIDDEN. It must exist.
+   */
+  importDir?: string;
+  /** Serve HTTPS: the PEM certificate (chain) and private key, as for `https.createServer`. */
+  tls?: TlsConfig;
+}
+
+/** The HTTPS settings of a service. */
+export interface TlsConfig {
+  cert: string | Buffer;
+  key: string | Buffer;
+  /** The key's passphrase, when it is encrypted. */
+  passphrase?: string;
 }
 
 export interface RunOptions {
@@ -128,6 +159,8 @@ export interface ServiceRuntime {
   readonly limits: ServiceLimits;
   /** Which Host names and Origins requests may carry. */
   readonly access: AccessPolicy;
+  /** The tokens requests must carry; null: none needed. */
+  readonly auth: Authenticator | null;
   /** False once the service is stopping or closed: new requests get 503. */
   readonly accepting: boolean;
   readonly stopping: boolean;
@@ -160,6 +193,10 @@ const FIELDS = new Set([
   'receiveTimeoutMs',
   'keepAliveTimeoutMs',
   'maxConnections',
+  'auth',
+  'insecure',
+  'importDir',
+  'tls',
 ]);
 
 function describe(value: unknown): string {
@@ -201,6 +238,9 @@ interface ResolvedConfig {
   limits: ServiceLimits;
   access: AccessPolicy;
   connections: ConnectionLimits;
+  auth: Authenticator | null;
+  files: FileAccess;
+  tls: TlsConfig | null;
 }
 
 /** How long clients may take and how many connections they may hold (ServiceConfig). */
@@ -223,6 +263,17 @@ function resolveConfig(config: ServiceConfig, maxThreadNum: number): ResolvedCon
   if (typeof host !== 'string' || host.length === 0) {
     throw new TypeError(`ServiceConfig.hostStr must be a non-empty string, got ${describe(host)}`);
   }
+  const auth = resolveAuth(config.auth);
+  if (config.insecure !== undefined && typeof config.insecure !== 'boolean') {
+    throw new TypeError(`ServiceConfig.insecure must be a boolean, got ${describe(config.insecure)}`);
+  }
+  if (!auth && !config.insecure && !isLoopbackHost(host)) {
+    throw new RangeError(
+      `ServiceConfig.hostStr ${JSON.stringify(host)} can be reached from other machines, and the service has no authentication: give it tokens (ServiceConfig.auth, --auth-file or GRAPHDB_TOKEN), or set insecure: true (--insecure) to serve it open anyway`,
+    );
+  }
+  const files = resolveImportDir(config.importDir);
+  const tls = resolveTls(config.tls);
   const threadNum = integerField(config, 'threadNum', 0, maxThreadNum, 0);
   const autoCompaction = config.autoCompaction ?? true;
   if (typeof autoCompaction !== 'boolean') {
@@ -304,9 +355,61 @@ function resolveConfig(config: ServiceConfig, maxThreadNum: number): ResolvedCon
     compactionIntervalMs,
     compactionMinWrites,
     limits: { maxBodyBytes, maxWaiting, requestTimeoutMs },
-    access: resolveAccessPolicy(host, config.allowedHosts, config.corsOrigins),
+    access: resolveAccessPolicy(host, config.allowedHosts, config.corsOrigins, tls ? 'https' : 'http'),
     connections,
+    auth,
+    files,
+    tls,
   };
+}
+
+function resolveImportDir(value: unknown): FileAccess {
+  if (value === undefined) return { mode: 'none' };
+  if (typeof value !== 'string' || value.length === 0 || value.includes('\0')) {
+    throw new TypeError(`ServiceConfig.importDir must be a folder's path, got ${describe(value)}`);
+  }
+  let root: string;
+  try {
+    root = realpathSync(value);
+  } catch (error) {
+    throw new RangeError(
+      `ServiceConfig.importDir ${JSON.stringify(value)} cannot be resolved: ${errorMessage(error)}`,
+    );
+  }
+  if (!statSync(root).isDirectory()) {
+    throw new RangeError(`ServiceConfig.importDir ${JSON.stringify(value)} is not a folder`);
+  }
+  return { mode: 'within', root };
+}
+
+function resolveTls(value: unknown): TlsConfig | null {
+  if (value === undefined) return null;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new TypeError('ServiceConfig.tls must be an object { cert, key, passphrase? }');
+  }
+  const { cert, key, passphrase } = value as TlsConfig;
+  for (const name of Object.keys(value)) {
+    if (name !== 'cert' && name !== 'key' && name !== 'passphrase') {
+      throw new TypeError(`ServiceConfig.tls has an unknown field '${name}'`);
+    }
+  }
+  const pem = (field: string, v: unknown) => {
+    if (!(typeof v === 'string' || Buffer.isBuffer(v)) || v.length === 0) {
+      throw new TypeError(`ServiceConfig.tls.${field} must be a PEM string or Buffer`);
+    }
+  };
+  pem('cert', cert);
+  pem('key', key);
+  if (passphrase !== undefined && typeof passphrase !== 'string') {
+    throw new TypeError('ServiceConfig.tls.passphrase must be a string');
+  }
+  // A wrong certificate or key fails now, not at the first connection.
+  try {
+    createSecureContext({ cert, key, passphrase });
+  } catch (error) {
+    throw new TypeError(`ServiceConfig.tls: the certificate or key is not usable: ${errorMessage(error)}`);
+  }
+  return { cert, key, passphrase };
 }
 
 /**
@@ -315,10 +418,14 @@ function resolveConfig(config: ServiceConfig, maxThreadNum: number): ResolvedCon
  * the headers' time from its start (socket timeout, cleared when its first request arrives;
  * Node then runs the keep-alive timeout between requests).
  */
-function limitConnections(server: Server, limits: ConnectionLimits): void {
+function limitConnections(server: Server, limits: ConnectionLimits, secure: boolean): void {
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   server.maxConnections = limits.maxConnections;
-  server.on('connection', (socket: Socket) => socket.setTimeout(limits.headersTimeoutMs));
+  // Over TLS the HTTP layer sees the TLS socket once the handshake is done (bounded by
+  // handshakeTimeout); the timeout goes on that socket, whose 'timeout' the server handles.
+  server.on(secure ? 'secureConnection' : 'connection', (socket: Socket) =>
+    socket.setTimeout(limits.headersTimeoutMs),
+  );
   server.on('request', (request: IncomingMessage) => request.socket.setTimeout(0));
 }
 
@@ -327,8 +434,8 @@ function connectionsCheckingInterval(limits: ConnectionLimits): number {
   return Math.min(1000, Math.max(10, Math.floor(limits.headersTimeoutMs / 4)));
 }
 
-function formatUrl(host: string, port: number): string {
-  return host.includes(':') ? `http://[${host}]:${port}` : `http://${host}:${port}`;
+function formatUrl(host: string, port: number, scheme = 'http'): string {
+  return host.includes(':') ? `${scheme}://[${host}]:${port}` : `${scheme}://${host}:${port}`;
 }
 
 function errorMessage(error: unknown): string {
@@ -401,6 +508,7 @@ export class GraphDBService implements AsyncDisposable {
       resolved.poolSize,
       resolved.queryTimeoutMs,
       resolved.statementLimits,
+      resolved.files,
     );
     for (const connection of [...state.connections]) connection.close();
     state.owner = this;
@@ -415,6 +523,7 @@ export class GraphDBService implements AsyncDisposable {
       },
       limits: resolved.limits,
       access: resolved.access,
+      auth: resolved.auth,
       get accepting() {
         return service.#pool !== null && service.#phase !== 'stopping';
       },
@@ -583,21 +692,29 @@ export class GraphDBService implements AsyncDisposable {
   }
 
   async #listen(): Promise<string> {
-    const { host, port, connections } = this.#resolved;
+    const { host, port, connections, tls } = this.#resolved;
     const app = createApp(this);
+    const serverOptions = {
+      headersTimeout: connections.headersTimeoutMs,
+      requestTimeout: connections.receiveTimeoutMs,
+      connectionsCheckingInterval: connectionsCheckingInterval(connections),
+    };
     // The adapter's listener with an error handler (createAdaptorServer passes none on): a
     // request it cannot build (a Host that names no host, a backslash in the path) gets the
     // contract's JSON error, not an empty 400.
     const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: adapterErrorResponse });
-    const server = createServer(
-      {
-        headersTimeout: connections.headersTimeoutMs,
-        requestTimeout: connections.receiveTimeoutMs,
-        connectionsCheckingInterval: connectionsCheckingInterval(connections),
-      },
-      listener,
-    );
-    limitConnections(server, connections);
+    const server: Server = tls
+      ? createHttpsServer(
+          {
+            ...serverOptions,
+            ...tls,
+            // The handshake counts against the time to send the headers.
+            handshakeTimeout: connections.headersTimeoutMs,
+          },
+          listener,
+        )
+      : createHttpServer(serverOptions, listener);
+    limitConnections(server, connections, tls !== null);
     try {
       await new Promise<void>((resolve, reject) => {
         const onError = (error: NodeJS.ErrnoException) => {
@@ -625,7 +742,7 @@ export class GraphDBService implements AsyncDisposable {
     });
     const address = server.address() as AddressInfo;
     this.#server = server;
-    this.#url = formatUrl(host, address.port);
+    this.#url = formatUrl(host, address.port, tls ? 'https' : 'http');
     this.#startedAt = Date.now();
     let resolveEnded!: () => void;
     const promise = new Promise<void>((resolve) => {

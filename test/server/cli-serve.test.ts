@@ -25,11 +25,16 @@ interface Served {
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `graphdb serve ...` and resolves once it printed its URL. */
+/** Starts `graphdb serve ...` (with `env` added to the environment) and resolves once it printed its URL. */
 function serve(...args: string[]): Promise<Served> {
+  return serveWith({}, ...args);
+}
+
+function serveWith(env: Record<string, string>, ...args: string[]): Promise<Served> {
   const child = spawn(process.execPath, [bin, 'serve', ...args], {
     cwd: os.tmpdir(),
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
   });
   children.push(child);
   let out = '';
@@ -204,5 +209,61 @@ describe('graphdb serve', () => {
     const threads = await run(':memory:', '--port', '0', '--threads', '3', '--max-threads', '2');
     expect(threads.code).not.toBe(0);
     expect(threads.stderr).toMatch(/threadNum/);
+  });
+
+  it('refuses a non-loopback address without tokens, and checks the security flags', async () => {
+    const cases: [string[], RegExp][] = [
+      [['--host', '0.0.0.0'], /no authentication.*--insecure/],
+      [
+        ['--tls-cert', path.join(root, 'test/server/fixtures/tls-test.crt')],
+        /--tls-cert and --tls-key go together/,
+      ],
+      [['--auth-file', path.join(os.tmpdir(), 'no-such-auth-file.json')], /cannot read the auth file/],
+      [['--import-dir', path.join(os.tmpdir(), 'no-such-import-dir')], /importDir .* cannot be resolved/],
+    ];
+    for (const [flags, pattern] of cases) {
+      const { code, stderr } = await run(':memory:', '--port', '0', ...flags);
+      expect(code, flags.join(' ')).toBe(1);
+      expect(stderr).toMatch(pattern);
+    }
+  });
+
+  it('takes tokens from --auth-file and GRAPHDB_TOKEN', async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-auth-'));
+    try {
+      const file = path.join(tmp, 'tokens.json');
+      fs.writeFileSync(file, JSON.stringify([{ token: 'reader-token-from-file', role: 'reader' }]));
+      const served = await serveWith(
+        { GRAPHDB_TOKEN: 'admin-token-from-environment' },
+        ':memory:',
+        '--port',
+        '0',
+        '--auth-file',
+        file,
+      );
+      await waitForOutput(served, /Authentication: 2 token/);
+      const ask = (token: string | null, query: string) =>
+        fetch(`${served.url}/cypher`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+          body: JSON.stringify({ query }),
+        });
+      expect((await ask(null, 'RETURN 1')).status).toBe(401);
+      expect((await ask('reader-token-from-file', 'RETURN 1')).status).toBe(200);
+      expect(
+        (await ask('reader-token-from-file', 'CREATE NODE TABLE T(id INT64, PRIMARY KEY(id))')).status,
+      ).toBe(403);
+      expect(
+        (await ask('admin-token-from-environment', 'CREATE NODE TABLE T(id INT64, PRIMARY KEY(id))')).status,
+      ).toBe(200);
+      expect((await fetch(`${served.url}/status`)).status).toBe(200);
+      served.child.kill('SIGTERM');
+      expect((await served.exit).code).toBe(0);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });

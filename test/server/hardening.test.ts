@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database, GraphDBService } from '../../src/index.js';
+import { type HttpAnswer, sendRaw } from '../service/helpers.js';
 
 let db: Database;
 let service: GraphDBService;
@@ -25,6 +26,8 @@ beforeAll(async () => {
     autoCompaction: false,
     corsOrigins: [ALLOWED_ORIGIN],
     allowedHosts: ['graph.internal'],
+    // The file statements below run inside it (docs/security.md, "Files").
+    importDir: tmp,
   });
   url = await service.start();
   port = Number(new URL(url).port);
@@ -43,34 +46,10 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  json: () => { error?: { code: string; message: string }; rows?: unknown[][]; columns?: string[] };
-}
+type Answer = HttpAnswer;
 
 function send(method: string, target: string, headers: Record<string, string>, body?: string | Buffer) {
-  return new Promise<Answer>((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, method, path: target, headers, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: text,
-            json: () => JSON.parse(text),
-          });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+  return sendRaw(`http://127.0.0.1:${port}`, method, target, headers, body);
 }
 
 function post(request: unknown, headers: Record<string, string> = {}) {

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import https from 'node:https';
 import { expect } from 'vitest';
 import { databaseInternals } from '../../src/core/database.js';
 import { type Database, GraphDBError } from '../../src/index.js';
@@ -43,4 +45,45 @@ export async function rejection(promise: Promise<unknown>): Promise<GraphDBError
     return error as GraphDBError;
   }
   throw new Error('expected the statement to fail');
+}
+
+/** An HTTP answer as the raw-request helpers give it. */
+export interface HttpAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  json: () => { error?: { code: string; message: string }; rows?: unknown[][]; columns?: string[] };
+}
+
+/**
+ * Sends exactly the request given (no headers added, a fresh connection) to `target` on `base`
+ * (http: or https:, trusting `ca` then).
+ */
+export function sendRaw(
+  base: string,
+  method: string,
+  target: string,
+  headers: Record<string, string>,
+  body?: string | Buffer,
+  ca?: Buffer,
+): Promise<HttpAnswer> {
+  const url = new URL(target, base);
+  const transport = url.protocol === 'https:' ? https : http;
+  return new Promise<HttpAnswer>((resolve, reject) => {
+    const req = transport.request(url, { method, headers, agent: false, ca }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: text,
+          json: () => JSON.parse(text),
+        });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }

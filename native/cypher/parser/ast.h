@@ -530,6 +530,9 @@ struct ParsedStatement {
   // The name, as written, of every function the statement calls anywhere (each name once):
   // what the service's access modes look at (main/request.h) without walking the tree.
   std::vector<std::string> function_names;
+  // Whether it reads or writes a file of the server's anywhere (COPY FROM a file, COPY TO,
+  // LOAD FROM): a service allows that to its admins only (main/request.h).
+  bool names_server_files = false;
 };
 
 struct ParsedQueryStatement : ParsedStatement {

@@ -198,9 +198,11 @@ std::unique_ptr<ParsedStatement> Parser::ParseStatement() {
   bool profile = !explain && AcceptKeyword("PROFILE");
   size_t start = pos_;
   function_names_.clear();
+  names_server_files_ = false;
   auto statement = ParseStatementBody();
   statement->function_names = std::move(function_names_);
   function_names_.clear();
+  statement->names_server_files = names_server_files_;
   statement->explain = explain;
   statement->profile = profile;
   SetPosition(*statement, tokens_[start]);
@@ -355,6 +357,8 @@ std::vector<ParsedOption> Parser::ParseOptions() {
 ParsedScanSource Parser::ParseScanSource() {
   ParsedScanSource source;
   SetPosition(source, Current());
+  // Files, or a name that may stand for one: the statement reads the server's files.
+  if (!At(TokenKind::kLeftParen)) names_server_files_ = true;
   if (At(TokenKind::kString)) {
     source.kind = ScanSourceKind::kFiles;
     source.file_paths.push_back(Current().text);
@@ -604,6 +608,7 @@ std::unique_ptr<ParsedStatement> Parser::ParseCopy() {
     copy->query = std::move(*ParseRegularQuery());
     Expect(TokenKind::kRightParen, "')' to close the query of COPY ... TO");
     ExpectKeyword("TO", "TO after COPY (<query>)");
+    names_server_files_ = true;
     copy->file_path = Expect(TokenKind::kString, "a file path string after TO").text;
     if (At(TokenKind::kLeftParen)) copy->options = ParseOptions();
     return copy;

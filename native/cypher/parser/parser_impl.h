@@ -203,6 +203,8 @@ class Parser {
   // The names of the functions called in the statement being parsed (ParsedStatement's
   // function_names), each once.
   std::vector<std::string> function_names_;
+  // Whether the statement being parsed names a file of the server's (ParsedStatement).
+  bool names_server_files_ = false;
   // Clauses and pattern relationships of the single query being parsed, with those of the
   // queries it is nested in and of its subqueries (see kMaxQuerySteps).
   size_t query_steps_ = 0;
