@@ -5,9 +5,11 @@
 // counts run, the answers by status and outcome, and every failure (fast-check's shrunk
 // counterexample with the seed to replay it); exits non-zero if any.
 //
-//   npm run fuzz -- [--requests 100000] [--queries 100000] [--seed N] [--token T]
+//   npm run fuzz -- [--requests 100000] [--queries 100000] [--seed N] [--token T] [--stop-at-first]
 //
-// --requests 0 or --queries 0 skips that suite. --seed replays a failure (with the counts it
+// A failing run is recorded and the suite goes on (GRAPHDB_FUZZ_CONTINUE=1), so that the
+// summary lists every distinct failure with a few inputs; --stop-at-first stops at the first
+// and lets fast-check shrink it instead. --requests 0 or --queries 0 skips that suite. --seed replays a failure (with the counts it
 // ran with); --token sends `Authorization: Bearer T` (for a service that requires it).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -24,12 +26,13 @@ const { values: options } = parseArgs({
     queries: { type: 'string', default: '100000' },
     seed: { type: 'string' },
     token: { type: 'string' },
+    'stop-at-first': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
 
 if (options.help) {
-  console.log('usage: npm run fuzz -- [--requests N] [--queries N] [--seed N] [--token T]');
+  console.log('usage: npm run fuzz -- [--requests N] [--queries N] [--seed N] [--token T] [--stop-at-first]');
   process.exit(0);
 }
 
@@ -60,6 +63,8 @@ const env = {
   GRAPHDB_FUZZ_REQUESTS: String(requests),
   GRAPHDB_FUZZ_QUERIES: String(queries),
   GRAPHDB_FUZZ_REPORT: reportFile,
+  // Record each failing run and go on, so that the run reports every distinct failure.
+  GRAPHDB_FUZZ_CONTINUE: options['stop-at-first'] ? '0' : '1',
 };
 if (options.seed !== undefined) env.GRAPHDB_FUZZ_SEED = options.seed;
 if (options.token !== undefined) env.GRAPHDB_FUZZ_TOKEN = options.token;
@@ -130,7 +135,13 @@ for (const suite of counts) {
     console.log(`  outcomes: ${JSON.stringify(suite.outcomes)}`);
   }
 }
-console.log(`failures: ${failures.length}`);
+const findings = counts.flatMap((suite) => (suite.findings ?? []).map((f) => ({ suite: suite.suite, ...f })));
+console.log(
+  `distinct failures found: ${findings.length} (in ${findings.reduce((n, f) => n + f.count, 0)} runs)`,
+);
+for (const f of findings)
+  console.log(`- [${f.suite}] ${f.count}x ${f.signature}\n    ${f.examples.join('\n    ')}`);
+console.log(`failed tests: ${failures.length}`);
 for (const failure of failures) console.log(`--- ${failure.test}\n${failure.message}`);
 console.log(`total time: ${seconds} s; exit code ${exitCode}`);
 fs.rmSync(work, { recursive: true, force: true });

@@ -17,11 +17,14 @@ import { bodyArb, headersArb, methodArb, pathArb, rawRequestArb, validRequest } 
 import { type RawResponse, rawExchange } from './raw-http.js';
 import {
   authHeaders,
+  collecting,
   contractViolation,
+  Findings,
   fuzzRuns,
   fuzzSettings,
   fuzzToken,
   reportCounts,
+  serviceAuth,
   Tally,
 } from './support.js';
 
@@ -38,6 +41,7 @@ let db: Database;
 let service: GraphDBService;
 let port: number;
 const statuses = new Tally();
+const allFindings: Findings[] = [];
 const sent = { raw: 0, wellFormed: 0, concurrent: 0, clientRefused: 0, resets: 0, aborted: 0 };
 const started = Date.now();
 
@@ -46,6 +50,7 @@ beforeAll(async () => {
   service = new GraphDBService(db, {
     queryPort: 0,
     autoCompaction: false,
+    ...serviceAuth(TOKEN),
     maxBodyBytes: MAX_BODY_BYTES,
     maxWaiting: 3,
     queryTimeoutMs: QUERY_TIMEOUT_MS,
@@ -73,6 +78,7 @@ afterAll(async () => {
     requests: sent.raw + sent.wellFormed + sent.concurrent,
     ...sent,
     statuses: statuses.toJSON(),
+    findings: allFindings.flatMap((f) => f.toJSON()),
     ms: Date.now() - started,
   });
   await service?.close();
@@ -160,28 +166,34 @@ describe('HTTP fuzzing', () => {
   it(
     'answers any bytes on the wire within its deadline, never with a 5xx',
     async () => {
+      const findings = new Findings();
+      allFindings.push(findings);
       await fc.assert(
-        fc.asyncProperty(rawRequestArb(port, TOKEN, MAX_BODY_BYTES), async (request) => {
-          sent.raw++;
-          const exchange = await rawExchange(port, request.bytes, {
-            halfClose: request.halfClose,
-            stopAfterFirst: !request.halfClose,
-            head: request.head,
-            // A request left open relies on the server's receive timeout (checked each quarter).
-            timeoutMs: request.waitForServer ? RECEIVE_TIMEOUT_MS + 3000 : DEADLINE_MS,
-          });
-          // An answer ends the exchange (a kept-alive connection may stay open after it).
-          expect(
-            exchange.timedOut && exchange.responses.length === 0,
-            'the server neither answered nor closed the connection',
-          ).toBe(false);
-          if (request.framed && !request.halfClose) {
-            expect(exchange.responses.length, 'a complete request got no answer').toBeGreaterThan(0);
-          }
-          for (const response of exchange.responses) checkRaw(response, request.head);
-        }),
+        fc.asyncProperty(
+          rawRequestArb(port, TOKEN, MAX_BODY_BYTES),
+          collecting(findings, async (request) => {
+            sent.raw++;
+            const exchange = await rawExchange(port, request.bytes, {
+              halfClose: request.halfClose,
+              stopAfterFirst: !request.halfClose,
+              head: request.head,
+              // A request left open relies on the server's receive timeout (checked each quarter).
+              timeoutMs: request.waitForServer ? RECEIVE_TIMEOUT_MS + 3000 : DEADLINE_MS,
+            });
+            // An answer ends the exchange (a kept-alive connection may stay open after it).
+            expect(
+              exchange.timedOut && exchange.responses.length === 0,
+              'the server neither answered nor closed the connection',
+            ).toBe(false);
+            if (request.framed && !request.halfClose) {
+              expect(exchange.responses.length, 'a complete request got no answer').toBeGreaterThan(0);
+            }
+            for (const response of exchange.responses) checkRaw(response, request.head);
+          }),
+        ),
         fuzzSettings(REQUESTS * 0.45),
       );
+      findings.throwIfAny('the property');
       await expectNoLeakedSlot();
     },
     timeFor(REQUESTS * 0.45),
@@ -196,34 +208,40 @@ describe('HTTP fuzzing', () => {
         headers: headersArb(port, TOKEN),
         body: fc.option(bodyArb(MAX_BODY_BYTES), { nil: undefined, freq: 6 }),
       });
+      const findings = new Findings();
+      allFindings.push(findings);
       await fc.assert(
-        fc.asyncProperty(arb, async ({ method, path, headers, body }) => {
-          sent.wellFormed++;
-          let answer: Answer;
-          try {
-            answer = await send(method, path, headers, body);
-          } catch (error) {
-            const code = (error as NodeJS.ErrnoException).code ?? '';
-            // node:http refusing to send the request is no finding.
-            if (/^ERR_(INVALID|UNESCAPED|HTTP)/.test(code)) {
-              sent.clientRefused++;
-              return;
+        fc.asyncProperty(
+          arb,
+          collecting(findings, async ({ method, path, headers, body }) => {
+            sent.wellFormed++;
+            let answer: Answer;
+            try {
+              answer = await send(method, path, headers, body);
+            } catch (error) {
+              const code = (error as NodeJS.ErrnoException).code ?? '';
+              // node:http refusing to send the request is no finding.
+              if (/^ERR_(INVALID|UNESCAPED|HTTP)/.test(code)) {
+                sent.clientRefused++;
+                return;
+              }
+              // A body past the limit: the server answers 413 and closes without reading the rest.
+              if (
+                (code === 'ECONNRESET' || code === 'EPIPE') &&
+                body !== undefined &&
+                body.length > MAX_BODY_BYTES
+              ) {
+                sent.resets++;
+                return;
+              }
+              throw error;
             }
-            // A body past the limit: the server answers 413 and closes without reading the rest.
-            if (
-              (code === 'ECONNRESET' || code === 'EPIPE') &&
-              body !== undefined &&
-              body.length > MAX_BODY_BYTES
-            ) {
-              sent.resets++;
-              return;
-            }
-            throw error;
-          }
-          checkAnswer(answer.status, answer.headers, answer.body, method === 'HEAD');
-        }),
+            checkAnswer(answer.status, answer.headers, answer.body, method === 'HEAD');
+          }),
+        ),
         fuzzSettings(REQUESTS * 0.45),
       );
+      findings.throwIfAny('the property');
       await expectNoLeakedSlot();
     },
     timeFor(REQUESTS * 0.45),
@@ -240,36 +258,42 @@ describe('HTTP fuzzing', () => {
         // Some clients hang up while their request waits or runs.
         abortAfterMs: fc.option(fc.integer({ min: 0, max: 60 }), { nil: undefined, freq: 3 }),
       });
+      const findings = new Findings();
+      allFindings.push(findings);
       await fc.assert(
-        fc.asyncProperty(fc.array(client, { minLength: 2, maxLength: 8 }), async (clients) => {
-          await Promise.all(
-            clients.map(async ({ body, abortAfterMs }) => {
-              sent.concurrent++;
-              const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-              const head = Buffer.from(
-                `POST /cypher HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n${
-                  TOKEN === undefined ? '' : `Authorization: Bearer ${TOKEN}\r\n`
-                }Content-Length: ${bytes.length}\r\n\r\n`,
-              );
-              const exchange = await rawExchange(port, Buffer.concat([head, bytes]), {
-                halfClose: false,
-                stopAfterFirst: true,
-                timeoutMs: DEADLINE_MS,
-                abortAfterMs,
-              });
-              if (abortAfterMs !== undefined && exchange.responses.length === 0) {
-                sent.aborted++;
-                return;
-              }
-              expect(exchange.timedOut, 'a request got no answer within its deadline').toBe(false);
-              expect(exchange.responses.length, 'the server closed without an answer').toBe(1);
-              checkRaw(exchange.responses[0]!, false);
-            }),
-          );
-          await expectNoLeakedSlot();
-        }),
+        fc.asyncProperty(
+          fc.array(client, { minLength: 2, maxLength: 8 }),
+          collecting(findings, async (clients) => {
+            await Promise.all(
+              clients.map(async ({ body, abortAfterMs }) => {
+                sent.concurrent++;
+                const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+                const head = Buffer.from(
+                  `POST /cypher HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n${
+                    TOKEN === undefined ? '' : `Authorization: Bearer ${TOKEN}\r\n`
+                  }Content-Length: ${bytes.length}\r\n\r\n`,
+                );
+                const exchange = await rawExchange(port, Buffer.concat([head, bytes]), {
+                  halfClose: false,
+                  stopAfterFirst: true,
+                  timeoutMs: DEADLINE_MS,
+                  abortAfterMs,
+                });
+                if (abortAfterMs !== undefined && exchange.responses.length === 0) {
+                  sent.aborted++;
+                  return;
+                }
+                expect(exchange.timedOut, 'a request got no answer within its deadline').toBe(false);
+                expect(exchange.responses.length, 'the server closed without an answer').toBe(1);
+                checkRaw(exchange.responses[0]!, false);
+              }),
+            );
+            await expectNoLeakedSlot();
+          }),
+        ),
         fuzzSettings((REQUESTS * 0.1) / 5),
       );
+      findings.throwIfAny('the property');
     },
     timeFor(REQUESTS * 0.1),
   );

@@ -28,12 +28,15 @@ import {
 } from './cypher-gen.js';
 import {
   authHeaders,
+  collecting,
   contractViolation,
+  Findings,
   fuzzRuns,
   fuzzSettings,
   fuzzToken,
   reportCounts,
   STATEMENT_CODES,
+  serviceAuth,
   Tally,
   within,
 } from './support.js';
@@ -48,6 +51,7 @@ const CHECK_EVERY = 100;
 const LIMITS = { maxStatementMemoryBytes: 64 * 1024 * 1024, maxResultBytes: 16 * 1024 * 1024 };
 
 const outcomes = new Tally();
+const allFindings: Findings[] = [];
 const counts = { embedded: 0, embeddedMutated: 0, http: 0, httpMutated: 0, transfers: 0, checks: 0 };
 const started = Date.now();
 
@@ -56,6 +60,7 @@ afterAll(() => {
     queries: counts.embedded + counts.embeddedMutated + counts.http + counts.httpMutated,
     ...counts,
     outcomes: outcomes.toJSON(),
+    findings: allFindings.flatMap((f) => f.toJSON()),
     ms: Date.now() - started,
   });
 });
@@ -121,12 +126,14 @@ describe('query fuzzing through the embedded API', () => {
     'answers generated statements with a result or a known error, keeping the invariants',
     async () => {
       let n = 0;
+      const findings = new Findings();
+      allFindings.push(findings);
       await fc.assert(
         fc.asyncProperty(
           generatedQuery,
           queryParams,
           fc.option(transferArb, { nil: undefined }),
-          async (query, params, transfer) => {
+          collecting(findings, async (query, params, transfer) => {
             counts.embedded++;
             outcomes.add(await run(query, params));
             if (transfer) {
@@ -136,10 +143,11 @@ describe('query fuzzing through the embedded API', () => {
               );
             }
             if (++n % CHECK_EVERY === 0) await checkInvariants();
-          },
+          }),
         ),
         fuzzSettings(QUERIES * 0.35),
       );
+      findings.throwIfAny('the property');
       await checkInvariants();
     },
     timeFor(QUERIES * 0.35),
@@ -149,22 +157,29 @@ describe('query fuzzing through the embedded API', () => {
     'answers mutated statements, and rolling them back restores the data',
     async () => {
       let n = 0;
+      const findings = new Findings();
+      allFindings.push(findings);
       await fc.assert(
-        fc.asyncProperty(mutatedQuery, queryParams, async (query, params) => {
-          counts.embeddedMutated++;
-          const before = await rows(CHECKSUM);
-          await conn.query('BEGIN TRANSACTION');
-          try {
-            outcomes.add(`mutated ${await run(query, params)}`);
-          } finally {
-            // A failed statement may have ended the transaction already.
-            outcomes.add(`rollback ${await run('ROLLBACK')}`);
-          }
-          expect(await rows(CHECKSUM), `after rolling back ${JSON.stringify(query)}`).toEqual(before);
-          if (++n % CHECK_EVERY === 0) await checkInvariants();
-        }),
+        fc.asyncProperty(
+          mutatedQuery,
+          queryParams,
+          collecting(findings, async (query, params) => {
+            counts.embeddedMutated++;
+            const before = await rows(CHECKSUM);
+            await conn.query('BEGIN TRANSACTION');
+            try {
+              outcomes.add(`mutated ${await run(query, params)}`);
+            } finally {
+              // A failed statement may have ended the transaction already.
+              outcomes.add(`rollback ${await run('ROLLBACK')}`);
+            }
+            expect(await rows(CHECKSUM), `after rolling back ${JSON.stringify(query)}`).toEqual(before);
+            if (++n % CHECK_EVERY === 0) await checkInvariants();
+          }),
+        ),
         fuzzSettings(QUERIES * 0.15),
       );
+      findings.throwIfAny('the property');
       await checkInvariants();
       expect((await rows('RETURN 40 + 2'))[0]).toEqual([42]);
     },
@@ -183,6 +198,7 @@ describe('query fuzzing over HTTP', () => {
       queryPort: 0,
       autoCompaction: false,
       queryTimeoutMs: LIMIT_MS * 2,
+      ...serviceAuth(TOKEN),
       ...LIMITS,
     });
     url = await service.start();
@@ -248,12 +264,14 @@ describe('query fuzzing over HTTP', () => {
     'answers generated statements beside concurrent transfers, keeping the invariants',
     async () => {
       let n = 0;
+      const findings = new Findings();
+      allFindings.push(findings);
       await fc.assert(
         fc.asyncProperty(
           generatedQuery,
           queryParams,
           fc.option(transferArb, { nil: undefined }),
-          async (query, params, transfer) => {
+          collecting(findings, async (query, params, transfer) => {
             counts.http++;
             const statement = run({ query, parameters: params, timeout_ms: LIMIT_MS });
             const transferred = transfer
@@ -269,10 +287,11 @@ describe('query fuzzing over HTTP', () => {
               outcomes.add(`http transfer ${await transferred}`);
             }
             if (++n % CHECK_EVERY === 0) await checkInvariants();
-          },
+          }),
         ),
         fuzzSettings(QUERIES * 0.35),
       );
+      findings.throwIfAny('the property');
       await checkInvariants();
     },
     timeFor(QUERIES * 0.35),
@@ -281,15 +300,22 @@ describe('query fuzzing over HTTP', () => {
   it(
     'answers mutated statements in read mode',
     async () => {
+      const findings = new Findings();
+      allFindings.push(findings);
       await fc.assert(
-        fc.asyncProperty(mutatedQuery, queryParams, async (query, params) => {
-          counts.httpMutated++;
-          outcomes.add(
-            `http mutated ${await run({ query, parameters: params, access_mode: 'read', timeout_ms: LIMIT_MS })}`,
-          );
-        }),
+        fc.asyncProperty(
+          mutatedQuery,
+          queryParams,
+          collecting(findings, async (query, params) => {
+            counts.httpMutated++;
+            outcomes.add(
+              `http mutated ${await run({ query, parameters: params, access_mode: 'read', timeout_ms: LIMIT_MS })}`,
+            );
+          }),
+        ),
         fuzzSettings(QUERIES * 0.15),
       );
+      findings.throwIfAny('the property');
       await checkInvariants();
       expect(await rows('RETURN 40 + 2 AS answer')).toEqual([[42]]);
       const pool = service.pool!;

@@ -25,9 +25,19 @@ export function fuzzSeed(): number | undefined {
   return raw === undefined || raw === '' ? undefined : Number(raw);
 }
 
-/** The bearer token the suites send (GRAPHDB_FUZZ_TOKEN), for a service that requires one. */
+/**
+ * The bearer token (GRAPHDB_FUZZ_TOKEN, at least 16 characters): the suites' services then
+ * require it (as an admin's) and their requests send it.
+ */
 export function fuzzToken(): string | undefined {
   return process.env.GRAPHDB_FUZZ_TOKEN || undefined;
+}
+
+/** The ServiceConfig fields that make a service require `token` (as an admin's), if any. */
+export function serviceAuth(token: string | undefined): {
+  auth?: { tokens: { token: string; role: 'admin' }[] };
+} {
+  return token === undefined ? {} : { auth: { tokens: [{ token, role: 'admin' }] } };
 }
 
 export function authHeaders(token: string | undefined): Record<string, string> {
@@ -109,6 +119,8 @@ export const STATEMENT_CODES: ReadonlySet<string> = new Set([
   'QUERY_SYNTAX',
   'QUERY_BINDING',
   'ACCESS_MODE_VIOLATION',
+  // Over the service: a statement that names a server file without an import folder.
+  'FORBIDDEN',
   'QUERY_RUNTIME',
   'CONSTRAINT_VIOLATION',
   'TX_CONFLICT',
@@ -168,5 +180,70 @@ export function fuzzSettings<Ts>(runs: number): fc.Parameters<Ts> {
       if (details.errorInstance instanceof Error) error.cause = details.errorInstance;
       throw error;
     },
+  };
+}
+
+/**
+ * With GRAPHDB_FUZZ_CONTINUE=1 (what `npm run fuzz` sets) a failing run is recorded and the
+ * suite goes on, so that one long run reports every distinct failure (by its message, digits
+ * and quoted text aside) with a few of its inputs; without it the first failure stops the
+ * property and fast-check shrinks it.
+ */
+export const CONTINUE_ON_FAILURE = process.env.GRAPHDB_FUZZ_CONTINUE === '1';
+
+interface Finding {
+  signature: string;
+  count: number;
+  examples: string[];
+}
+
+export class Findings {
+  readonly #bySignature = new Map<string, Finding>();
+
+  get size(): number {
+    return this.#bySignature.size;
+  }
+
+  add(error: unknown, input: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    const signature = (message.split('\n')[0] ?? '')
+      .replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '…')
+      .replace(/\d+/g, 'N')
+      .slice(0, 240);
+    const finding = this.#bySignature.get(signature) ?? { signature, count: 0, examples: [] };
+    finding.count++;
+    if (finding.examples.length < 3) {
+      const text = JSON.stringify(input, (_, v) => (Buffer.isBuffer(v) ? v.toString('latin1') : v)) ?? '';
+      finding.examples.push(`${message.slice(0, 600)}\n    input: ${text.slice(0, 1500)}`);
+    }
+    this.#bySignature.set(signature, finding);
+  }
+
+  toJSON(): Finding[] {
+    return [...this.#bySignature.values()];
+  }
+
+  /** Fails the test with every finding (when continuing past failures). */
+  throwIfAny(what: string): void {
+    if (this.#bySignature.size === 0) return;
+    const lines = [...this.#bySignature.values()].map(
+      (f) => `- ${f.count}x ${f.signature}\n  ${f.examples.join('\n  ')}`,
+    );
+    throw new Error(`${what}: ${this.#bySignature.size} distinct failures\n${lines.join('\n')}`);
+  }
+}
+
+/** The predicate as is, or (continuing past failures) one that records its failures in `findings`. */
+export function collecting<Args extends unknown[]>(
+  findings: Findings,
+  predicate: (...args: Args) => Promise<void>,
+): (...args: Args) => Promise<void> {
+  if (!CONTINUE_ON_FAILURE) return predicate;
+  return async (...args: Args) => {
+    try {
+      await predicate(...args);
+    } catch (error) {
+      findings.add(error, args);
+    }
   };
 }
