@@ -129,6 +129,10 @@ server.stderr.on('data', (chunk) => {
   if (serverStderr.length > 100_000) serverStderr = serverStderr.slice(-50_000);
   if (options.verbose) process.stderr.write(`[server] ${chunk}`);
 });
+// However the script ends, the server does not outlive it.
+process.on('exit', () => {
+  if (serverExited === null) server.kill('SIGKILL');
+});
 const exited = new Promise((resolve) => {
   server.on('exit', (code, signal) => {
     serverExited = { code, signal };
@@ -206,6 +210,8 @@ async function cypher(operation, body, abortAfterMs) {
     }
     if (response.status >= 500 && response.status !== 503) {
       violation(`${operation}: ${response.status} ${JSON.stringify(json).slice(0, 300)}`);
+    } else if (response.status === 401 || response.status === 403) {
+      violation(`${operation}: ${response.status} ${json?.error?.code} (is --token the server's token?)`);
     } else if (response.status === 503 && !stopping) {
       violation(`${operation}: 503 while not stopping or overloaded: ${JSON.stringify(json).slice(0, 300)}`);
     }
@@ -508,6 +514,7 @@ if (warmRss !== null && lateRss !== null) {
   if (grown > limit) violation(`RSS grew without bound: ${growth}`);
 }
 
+const exitedEarly = serverExited !== null;
 stopping = true;
 const stopStarted = Date.now();
 server.kill('SIGTERM');
@@ -517,7 +524,7 @@ const stopTimer = setTimeout(() => {
 }, 30_000);
 const exit = await exited;
 clearTimeout(stopTimer);
-if (exit.code !== 0 && violations.every((v) => !v.includes('SIGTERM'))) {
+if (!exitedEarly && exit.code !== 0 && violations.every((v) => !v.includes('SIGTERM'))) {
   violation(`the server exited with code ${exit.code} (signal ${exit.signal}) after SIGTERM`);
 }
 if (/internal error/i.test(serverStderr)) violation('the server logged an internal error (see its stderr)');
