@@ -6,10 +6,15 @@
 // counterexample with the seed to replay it); exits non-zero if any.
 //
 //   npm run fuzz -- [--requests 100000] [--queries 100000] [--seed N] [--token T] [--stop-at-first]
+//                   [--include-known] [--max-rss-mb 4096]
 //
 // A failing run is recorded and the suite goes on (GRAPHDB_FUZZ_CONTINUE=1), so that the
 // summary lists every distinct failure with a few inputs; --stop-at-first stops at the first
-// and lets fast-check shrink it instead. --requests 0 or --queries 0 skips that suite. --seed replays a failure (with the counts it
+// and lets fast-check shrink it instead. --requests 0 or --queries 0 skips that suite.
+// Statements that trigger the open engine defects listed in test/fuzz/support.ts
+// (KNOWN_DEFECTS) are counted and skipped; --include-known runs them too. --max-rss-mb
+// (default 4096; 0: no limit) stops the run when a test process grows past it and prints what
+// it last sent. --seed replays a failure (with the counts it
 // ran with); --token sends `Authorization: Bearer T` (for a service that requires it).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,12 +32,16 @@ const { values: options } = parseArgs({
     seed: { type: 'string' },
     token: { type: 'string' },
     'stop-at-first': { type: 'boolean', default: false },
+    'include-known': { type: 'boolean', default: false },
+    'max-rss-mb': { type: 'string', default: '4096' },
     help: { type: 'boolean', default: false },
   },
 });
 
 if (options.help) {
-  console.log('usage: npm run fuzz -- [--requests N] [--queries N] [--seed N] [--token T] [--stop-at-first]');
+  console.log(
+    'usage: npm run fuzz -- [--requests N] [--queries N] [--seed N] [--token T] [--stop-at-first] [--include-known] [--max-rss-mb N]',
+  );
   process.exit(0);
 }
 
@@ -46,6 +55,7 @@ function count(name) {
 }
 
 const requests = count('requests');
+const maxRssMb = count('max-rss-mb');
 const queries = count('queries');
 const files = [];
 if (requests > 0) files.push('test/fuzz/http.fuzz.test.ts');
@@ -58,6 +68,7 @@ if (files.length === 0) {
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-fuzz-'));
 const reportFile = path.join(work, 'counts.jsonl');
 const resultsFile = path.join(work, 'vitest.json');
+const traceFile = path.join(work, 'trace.log');
 const env = {
   ...process.env,
   GRAPHDB_FUZZ_REQUESTS: String(requests),
@@ -65,7 +76,10 @@ const env = {
   GRAPHDB_FUZZ_REPORT: reportFile,
   // Record each failing run and go on, so that the run reports every distinct failure.
   GRAPHDB_FUZZ_CONTINUE: options['stop-at-first'] ? '0' : '1',
+  // Each request and statement, so that a run killed for its memory shows what it was doing.
+  GRAPHDB_FUZZ_TRACE: traceFile,
 };
+env.GRAPHDB_FUZZ_SKIP_KNOWN = options['include-known'] ? '0' : '1';
 if (options.seed !== undefined) env.GRAPHDB_FUZZ_SEED = options.seed;
 if (options.token !== undefined) env.GRAPHDB_FUZZ_TOKEN = options.token;
 
@@ -91,9 +105,71 @@ try {
 } catch {
   // not permitted: run at normal priority
 }
+
+/** The pids under `pid` (Linux /proc). */
+function descendants(pid) {
+  const children = new Map();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out = [];
+  const walk = (p) => {
+    for (const c of children.get(p) ?? []) {
+      out.push(c);
+      walk(c);
+    }
+  };
+  walk(pid);
+  return out;
+}
+
+function rssMb(pid) {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+// A generated statement that takes all the memory would take the machine down with it: past
+// --max-rss-mb the run stops, and the summary shows the last requests and statements it sent.
+let memoryKill = null;
+const watchdog =
+  process.platform === 'linux' && maxRssMb > 0
+    ? setInterval(() => {
+        for (const pid of descendants(child.pid)) {
+          const rss = rssMb(pid);
+          if (rss <= maxRssMb || memoryKill !== null) continue;
+          let last = '(no trace)';
+          try {
+            last = fs.readFileSync(traceFile, 'utf8').trimEnd().split('\n').slice(-5).join('\n');
+          } catch {
+            // no trace yet
+          }
+          memoryKill = `a test process grew to ${rss.toFixed(0)} MB (limit ${maxRssMb} MB); the last requests and statements sent:\n${last}`;
+          for (const p of [...descendants(child.pid), child.pid]) {
+            try {
+              process.kill(p, 'SIGKILL');
+            } catch {
+              // gone
+            }
+          }
+        }
+      }, 500)
+    : undefined;
 const exitCode = await new Promise((resolve) =>
   child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))),
 );
+if (watchdog) clearInterval(watchdog);
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 
 const counts = fs.existsSync(reportFile)
@@ -142,7 +218,8 @@ console.log(
 for (const f of findings)
   console.log(`- [${f.suite}] ${f.count}x ${f.signature}\n    ${f.examples.join('\n    ')}`);
 console.log(`failed tests: ${failures.length}`);
+if (memoryKill) console.log(`STOPPED: ${memoryKill}`);
 for (const failure of failures) console.log(`--- ${failure.test}\n${failure.message}`);
 console.log(`total time: ${seconds} s; exit code ${exitCode}`);
 fs.rmSync(work, { recursive: true, force: true });
-process.exitCode = exitCode === 0 && failures.length === 0 ? 0 : 1;
+process.exitCode = exitCode === 0 && failures.length === 0 && memoryKill === null ? 0 : 1;

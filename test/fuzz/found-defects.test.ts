@@ -65,3 +65,49 @@ describe('ORDER BY with SKIP + LIMIT near 2^63 (found by test/fuzz/query.fuzz.te
     ).toEqual([]);
   });
 });
+
+describe('repeat(), lpad() and rpad() past the statement memory limit (found by test/fuzz/query.fuzz.test.ts)', () => {
+  // range() and collect() count their lists against maxStatementMemoryBytes; the string
+  // builders do not, nor do they look at the time limit while they fill: a generated
+  // `repeat('Oslo', 4294967296)` or `lpad('a', 500000000, '*')` grew the fuzz process past 3 GB
+  // before it was killed (with a 64 MiB statement limit and a 1 s time limit). Expected: the
+  // statement stops with RESOURCE_LIMIT once the string would pass the limit.
+  let limited: Database;
+  let small: Connection;
+
+  beforeAll(() => {
+    limited = new Database(':memory:', { maxThreadNum: 1, maxStatementMemoryBytes: 1024 * 1024 });
+    small = limited.connect();
+  });
+
+  afterAll(() => {
+    limited.close();
+  });
+
+  const codeOf = async (query: string) => {
+    try {
+      await small.query(query);
+      return 'ok';
+    } catch (error) {
+      return (error as { code?: string }).code;
+    }
+  };
+
+  it('refuses the lists of range() and collect() past it', async () => {
+    expect(await codeOf('RETURN size(range(1, 1000000)) AS n')).toBe('RESOURCE_LIMIT');
+    expect(await codeOf('UNWIND range(1, 200000) AS x RETURN size(collect(x)) AS n')).toBe('RESOURCE_LIMIT');
+    expect(await codeOf("RETURN size(repeat('ab', 1000)) AS n")).toBe('ok');
+  });
+
+  it.fails('refuses a repeat() past it', async () => {
+    expect(await codeOf("RETURN size(repeat('ab', 1000000)) AS n")).toBe('RESOURCE_LIMIT');
+  });
+
+  it.fails('refuses an lpad() past it', async () => {
+    expect(await codeOf("RETURN size(lpad('a', 2000000, '*')) AS n")).toBe('RESOURCE_LIMIT');
+  });
+
+  it.fails('refuses an rpad() past it', async () => {
+    expect(await codeOf("RETURN size(rpad('a', 2000000, '*')) AS n")).toBe('RESOURCE_LIMIT');
+  });
+});

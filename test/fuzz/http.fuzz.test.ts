@@ -8,6 +8,7 @@
 // Runs: GRAPHDB_FUZZ_REQUESTS (or GRAPHDB_FUZZ_RUNS), default 1200 requests; `npm run fuzz`
 // runs 100,000. GRAPHDB_FUZZ_SEED replays a run; GRAPHDB_FUZZ_TOKEN sends a bearer token.
 
+import fs from 'node:fs';
 import http from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,6 +45,13 @@ const statuses = new Tally();
 const allFindings: Findings[] = [];
 const sent = { raw: 0, wellFormed: 0, concurrent: 0, clientRefused: 0, resets: 0, aborted: 0 };
 const started = Date.now();
+/** GRAPHDB_FUZZ_TRACE names a file that gets each request (its first 400 bytes) before it is sent. */
+const TRACE = process.env.GRAPHDB_FUZZ_TRACE;
+function trace(kind: string, bytes: Buffer | string | undefined): void {
+  if (!TRACE) return;
+  const text = (typeof bytes === 'string' ? bytes : (bytes?.toString('latin1') ?? '')).slice(0, 400);
+  fs.appendFileSync(TRACE, `${Date.now()} ${kind} ${JSON.stringify(text)}\n`);
+}
 
 beforeAll(async () => {
   db = new Database(':memory:', { maxThreadNum: 2 });
@@ -173,6 +181,7 @@ describe('HTTP fuzzing', () => {
           rawRequestArb(port, TOKEN, MAX_BODY_BYTES),
           collecting(findings, async (request) => {
             sent.raw++;
+            trace('raw', request.bytes);
             const exchange = await rawExchange(port, request.bytes, {
               halfClose: request.halfClose,
               stopAfterFirst: !request.halfClose,
@@ -215,6 +224,7 @@ describe('HTTP fuzzing', () => {
           arb,
           collecting(findings, async ({ method, path, headers, body }) => {
             sent.wellFormed++;
+            trace(`${method} ${path.slice(0, 80)}`, body);
             let answer: Answer;
             try {
               answer = await send(method, path, headers, body);
@@ -267,6 +277,7 @@ describe('HTTP fuzzing', () => {
             await Promise.all(
               clients.map(async ({ body, abortAfterMs }) => {
                 sent.concurrent++;
+                trace('burst', body);
                 const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
                 const head = Buffer.from(
                   `POST /cypher HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n${
