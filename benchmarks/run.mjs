@@ -9,7 +9,8 @@
 // --quick     small scale, 3 trials, short windows: a smoke run of everything (< 5 min)
 // --json FILE also writes the report as JSON
 // --only      workloads (or metric names such as ldbc_is3), plus `engine_point_lookup`,
-//             `differential`, `http` (the http_ceiling benchmark) and `commit` (commit rate);
+//             `differential`, `http` (the http_ceiling benchmark), `commit` (commit rate) and
+//             `stream` (streamed results: rows/s and peak RSS);
 //             http_point_read and http_mixed are workloads
 // --trials N  trials per workload and system (default 5, 3 with --quick; at least 3)
 // --cache DIR where generated CSVs are kept between runs
@@ -43,6 +44,7 @@ const WORKER = path.join(here, 'worker.mjs');
 const SERVER = path.join(here, 'server.mjs');
 const HTTP_BENCH = path.join(here, 'http', 'bench.mjs');
 const COMMIT_BENCH = path.join(here, 'commit', 'bench.mjs');
+const STREAM_BENCH = path.join(here, 'stream', 'bench.mjs');
 const ENGINE_BENCH = 'engine_point_lookup';
 const ENGINE_BENCH_TARGET = 'graphdb_bench_engine';
 const WORKER_TIMEOUT_MS = 15 * 60 * 1000;
@@ -97,7 +99,7 @@ function log(message) {
 
 /** Which workloads, the differential check and the HTTP benchmark to run. */
 function selection() {
-  const all = [...Object.keys(WORKLOADS), ENGINE_BENCH, 'differential', 'http', 'commit'];
+  const all = [...Object.keys(WORKLOADS), ENGINE_BENCH, 'differential', 'http', 'commit', 'stream'];
   if (!args.only) return new Set(all);
   const chosen = new Set();
   for (const name of args.only.split(',').map((s) => s.trim())) {
@@ -240,6 +242,7 @@ async function main() {
       workloads: {},
       http_ceiling: null,
       commit_rate: null,
+      stream_results: null,
       differential: null,
     };
     const failures = [];
@@ -265,6 +268,7 @@ async function main() {
     }
     report.http_ceiling = chosen.has('http') ? await httpCeiling(runDir) : { skipped: 'not selected' };
     report.commit_rate = chosen.has('commit') ? await commitRate(runDir) : { skipped: 'not selected' };
+    report.stream_results = chosen.has('stream') ? await streamResults(runDir) : { skipped: 'not selected' };
     report.elapsedSeconds = round((performance.now() - started) / 1000, 1);
     report.machine.loadAverageAtEnd = os.loadavg().map((v) => round(v, 2));
 
@@ -665,6 +669,18 @@ async function commitRate(runDir) {
   return jsonReport(out, await runNode(COMMIT_BENCH, argv), 'benchmarks/commit/bench.mjs');
 }
 
+/**
+ * Streamed results (benchmarks/stream), GraphDB only: rows/s and peak RSS of conn.stream() and
+ * of NDJSON over HTTP, each in a fresh process.
+ */
+async function streamResults(runDir) {
+  const out = path.join(runDir, 'stream.json');
+  const argv = ['--json', out, '--root', graphdbSnapshot.dir, '--trials', String(trials)];
+  argv.push('--rows', quick ? '1000000' : '5000000');
+  log('stream: running benchmarks/stream/bench.mjs');
+  return jsonReport(out, await runNode(STREAM_BENCH, argv), 'benchmarks/stream/bench.mjs');
+}
+
 function machineInfo() {
   const cpus = os.cpus();
   return {
@@ -751,6 +767,18 @@ function printTable(report) {
     );
   } else if (c) {
     process.stdout.write(`commit_rate: ${JSON.stringify(c).slice(0, 400)}\n`);
+  }
+  const st = report.stream_results;
+  if (st?.embedded_stream) {
+    const m = (name) =>
+      `${st[name].rows_per_s.median} rows/s, peak RSS ${st[name].peak_rss_mb.median} MB ` +
+      `(${st[name].rss_before_mb.median} MB before)`;
+    process.stdout.write(
+      `stream_results (${st.rows} rows, medians): conn.stream ${m('embedded_stream')}; ` +
+        `HTTP NDJSON ${m('http_ndjson')}\n`,
+    );
+  } else if (st) {
+    process.stdout.write(`stream_results: ${JSON.stringify(st).slice(0, 400)}\n`);
   }
 }
 

@@ -25,6 +25,7 @@ const { values: options } = parseArgs({
     json: { type: 'string' },
     filter: { type: 'string' },
     verbose: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
     jobs: { type: 'string', default: String(Math.min(2, os.availableParallelism())) },
     timeout: { type: 'string', default: '10' },
     'file-timeout': { type: 'string', default: '300' },
@@ -34,6 +35,23 @@ const { values: options } = parseArgs({
     probe: { type: 'boolean', default: false },
   },
 });
+
+if (options.help) {
+  process.stdout.write(`Runs Kùzu's .test files against GraphDB and reports the statements passed, per folder.
+
+  npm run conformance -- [options]
+
+  --suite DIR           the suite's folder (default ../shared/conformance/kuzu)
+  --filter SUBSTR       only the files whose path holds SUBSTR (a folder name, say)
+  --json FILE           also write the per-statement results as JSON
+  --verbose             print every failing statement with its error
+  --jobs N              files run at once (default min(2, cores))
+  --timeout S           time limit of one statement in seconds (default 10)
+  --file-timeout S      time limit of one file in seconds (default 300)
+  -h, --help            this text
+`);
+  process.exit(0);
+}
 
 const suiteDir = path.resolve(options.suite);
 const statementTimeoutMs = Number(options.timeout) * 1000;

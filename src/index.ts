@@ -1,7 +1,9 @@
 export { Connection, type QueryOptions, type QueryParameters } from './core/connection.js';
 export { Database, type DatabaseOptions } from './core/database.js';
 export { type ErrorCode, GraphDBError } from './core/errors.js';
+export { PreparedStatement } from './core/prepared.js';
 export { QueryResult, type QuerySummary } from './core/query-result.js';
+export { RowStream, type StreamOptions } from './core/stream.js';
 export type {
   CypherDate,
   CypherId,

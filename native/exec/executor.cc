@@ -285,6 +285,55 @@ PreparedPlan::PreparedPlan(const planner::LogicalPlan& plan, const catalog::Cata
 
 PreparedPlan::~PreparedPlan() = default;
 
+void PreparedPlan::Open(GraphStore* store, ExecContext& ctx) {
+  ctx.frame.assign(plan_.num_slots, Value());
+  ctx.store = store;
+  ctx.subqueries = &subqueries_;
+  if (store && !ctx.fn_ctx.sequence_value) {
+    ctx.fn_ctx.sequence_value = CatalogSequenceValues(store->catalog());
+  }
+  result_.counters = {};
+  root_->Open(ctx);
+}
+
+bool PreparedPlan::Produce(ExecContext& ctx, size_t max_rows, size_t* count,
+                           uint64_t* result_bytes) {
+  // Rows are written over the last run's (or batch's), keeping their storage.
+  std::vector<std::vector<Value>>& rows = result_.rows;
+  const size_t width = plan_.columns.size();
+  const size_t first = *count;
+  // The result's size, counted only under a limit (RESOURCE_LIMIT past it).
+  const bool limited = result_bytes != nullptr && ctx.control != nullptr &&
+                       ctx.control->max_result_bytes() != 0;
+  bool exhausted = true;
+  while (*count < max_rows) {
+    if (!root_->Next(ctx)) break;
+    if (width == 0) continue;
+    if (*count == rows.size()) rows.emplace_back(width);
+    std::vector<Value>& row = rows[(*count)++];
+    for (size_t i = 0; i < width; ++i) {
+      const binder::BoundColumn& column = plan_.columns[i];
+      row[i] = Materialize(ctx.frame[column.slot], column.type, ctx);
+    }
+    if (limited) {
+      *result_bytes += ApproxBytes(row);
+      ctx.control->CheckResultBytes(*result_bytes);
+    }
+  }
+  if (*count == max_rows) exhausted = false;
+  GraphStore* store = ctx.store;
+  if (store && may_hold_rel_ids_ && *count > first) {
+    UncommittedRels uncommitted = store->UncommittedRels();
+    if (!uncommitted.empty()) {
+      for (size_t r = first; r < *count; ++r) {
+        for (Value& value : rows[r]) value = WithProvisionalRelIds(value, uncommitted);
+      }
+    }
+  }
+  result_.counters = ctx.counters;
+  return exhausted;
+}
+
 void PreparedPlan::Run(GraphStore* store, ExecContext& ctx) {
   // The frame's storage comes back to frame_ however the run ends.
   struct FrameLoan {
@@ -293,44 +342,24 @@ void PreparedPlan::Run(GraphStore* store, ExecContext& ctx) {
     ~FrameLoan() { kept.swap(lent); }
   } loan{frame_, ctx.frame};
   ctx.frame.swap(frame_);
-  ctx.frame.assign(plan_.num_slots, Value());
-  ctx.store = store;
-  ctx.subqueries = &subqueries_;
-  if (store && !ctx.fn_ctx.sequence_value) {
-    ctx.fn_ctx.sequence_value = CatalogSequenceValues(store->catalog());
-  }
-  // Rows are written over the last run's, keeping their storage.
-  std::vector<std::vector<Value>>& rows = result_.rows;
-  const size_t width = plan_.columns.size();
+  Open(store, ctx);
   size_t count = 0;
-  result_.counters = {};
-  // The result's size, counted only under a limit (RESOURCE_LIMIT past it).
-  const bool limited = ctx.control != nullptr && ctx.control->max_result_bytes() != 0;
   uint64_t result_bytes = 0;
-  root_->Open(ctx);
-  while (root_->Next(ctx)) {
-    if (width == 0) continue;
-    if (count == rows.size()) rows.emplace_back(width);
-    std::vector<Value>& row = rows[count++];
-    for (size_t i = 0; i < width; ++i) {
-      const binder::BoundColumn& column = plan_.columns[i];
-      row[i] = Materialize(ctx.frame[column.slot], column.type, ctx);
-    }
-    if (limited) {
-      result_bytes += ApproxBytes(row);
-      ctx.control->CheckResultBytes(result_bytes);
-    }
-  }
-  rows.resize(count);
-  if (store && may_hold_rel_ids_ && !rows.empty()) {
-    UncommittedRels uncommitted = store->UncommittedRels();
-    if (!uncommitted.empty()) {
-      for (auto& row : rows) {
-        for (Value& value : row) value = WithProvisionalRelIds(value, uncommitted);
-      }
-    }
-  }
-  result_.counters = ctx.counters;
+  Produce(ctx, SIZE_MAX, &count, &result_bytes);
+  result_.rows.resize(count);
+}
+
+void PreparedPlan::Start(GraphStore* store, ExecContext& ctx) {
+  Open(store, ctx);
+  result_.rows.clear();
+}
+
+bool PreparedPlan::Pull(ExecContext& ctx, size_t max_rows) {
+  size_t count = 0;
+  // A streamed result holds one batch at a time: the result limit does not apply to it.
+  const bool more = !Produce(ctx, max_rows, &count, nullptr);
+  result_.rows.resize(count);
+  return more;
 }
 
 QueryResult ExecutePlan(const planner::LogicalPlan& plan, GraphStore* store, ExecContext& ctx,

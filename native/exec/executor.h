@@ -72,7 +72,24 @@ class PreparedPlan {
   // The last run's result: the plan's columns and the rows it produced.
   QueryResult& result() { return result_; }
 
+  // A run step by step (a cursor, main/query_pipeline.h): Start() opens the operators over
+  // `store` (setting ctx.frame, ctx.store and ctx.subqueries, as Run does; `ctx` must then
+  // stay in place until the run ends); each Pull() replaces result().rows with the next rows
+  // of the run, at most `max_rows` (> 0), and returns false once the plan has none left (the
+  // last rows may come with that call). Nothing is produced beyond what Pull asks for: the
+  // memory held between pulls is one batch plus what the operators buffer (sorts,
+  // aggregations). result().counters holds the run's counters so far.
+  void Start(GraphStore* store, ExecContext& ctx);
+  bool Pull(ExecContext& ctx, size_t max_rows);
+
  private:
+  // Sets up `ctx` for a run over `store` and opens the operators.
+  void Open(GraphStore* store, ExecContext& ctx);
+  // Writes the next rows over result_.rows[*count...] until `max_rows` rows are there or the
+  // plan has no more (then returns true); charges their size to the result limit when the
+  // statement has one and `result_bytes` is given (it counts). Gives uncommitted rels their provisional ids.
+  bool Produce(ExecContext& ctx, size_t max_rows, size_t* count, uint64_t* result_bytes);
+
   const planner::LogicalPlan& plan_;
   OperatorPtr root_;
   SubqueryRunner subqueries_;

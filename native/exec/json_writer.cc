@@ -189,10 +189,10 @@ void AppendJson(std::string& out, const Value& v) {
   }
 }
 
-std::string ToJson(const QueryResult& result) {
-  std::string out;
-  out.reserve(128 + result.rows.size() * 16 * (result.num_columns() + 1));
-  out += "{\"columns\":[";
+namespace {
+
+void AppendColumns(std::string& out, const QueryResult& result) {
+  out += "\"columns\":[";
   for (size_t i = 0; i < result.column_names.size(); ++i) {
     if (i) out += ',';
     AppendJsonString(out, result.column_names[i]);
@@ -202,19 +202,12 @@ std::string ToJson(const QueryResult& result) {
     if (i) out += ',';
     AppendJsonString(out, result.column_types[i].ToString());
   }
-  out += "],\"rows\":[";
-  for (size_t r = 0; r < result.rows.size(); ++r) {
-    if (r) out += ',';
-    out += '[';
-    const auto& row = result.rows[r];
-    for (size_t c = 0; c < row.size(); ++c) {
-      if (c) out += ',';
-      AppendJson(out, row[c]);
-    }
-    out += ']';
-  }
-  out += "],\"summary\":{\"rowCount\":";
-  out += std::to_string(result.rows.size());
+  out += ']';
+}
+
+void AppendSummary(std::string& out, const QueryResult& result, uint64_t row_count) {
+  out += "\"summary\":{\"rowCount\":";
+  out += std::to_string(row_count);
   out += ",\"elapsedMs\":";
   AppendDouble(out, result.elapsed_ms);
   const QueryCounters& c = result.counters;
@@ -222,8 +215,54 @@ std::string ToJson(const QueryResult& result) {
          ",\"nodesDeleted\":" + std::to_string(c.nodes_deleted) +
          ",\"relationshipsCreated\":" + std::to_string(c.rels_created) +
          ",\"relationshipsDeleted\":" + std::to_string(c.rels_deleted) +
-         ",\"propertiesSet\":" + std::to_string(c.properties_set) + "}}}";
+         ",\"propertiesSet\":" + std::to_string(c.properties_set) + "}}";
+}
+
+}  // namespace
+
+void AppendJsonRow(std::string& out, const std::vector<Value>& row) {
+  out += '[';
+  for (size_t c = 0; c < row.size(); ++c) {
+    if (c) out += ',';
+    AppendJson(out, row[c]);
+  }
+  out += ']';
+}
+
+std::string ToJson(const QueryResult& result) {
+  std::string out;
+  out.reserve(128 + result.rows.size() * 16 * (result.num_columns() + 1));
+  out += '{';
+  AppendColumns(out, result);
+  out += ",\"rows\":[";
+  for (size_t r = 0; r < result.rows.size(); ++r) {
+    if (r) out += ',';
+    AppendJsonRow(out, result.rows[r]);
+  }
+  out += "],";
+  AppendSummary(out, result, result.rows.size());
+  out += '}';
   return out;
+}
+
+std::string HeaderJsonLine(const QueryResult& result) {
+  std::string out = "{";
+  AppendColumns(out, result);
+  out += "}\n";
+  return out;
+}
+
+void AppendJsonLines(std::string& out, const QueryResult& result) {
+  for (const auto& row : result.rows) {
+    AppendJsonRow(out, row);
+    out += '\n';
+  }
+}
+
+void AppendSummaryLine(std::string& out, const QueryResult& result, uint64_t row_count) {
+  out += '{';
+  AppendSummary(out, result, row_count);
+  out += "}\n";
 }
 
 }  // namespace graphdb::exec

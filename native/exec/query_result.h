@@ -40,6 +40,16 @@ struct QueryResult {
 // {"_nodes","_rels"}.
 std::string ToJson(const QueryResult& result);
 
+// The lines of a streamed result (application/x-ndjson, docs/http-api.md), each ending in
+// '\n': its header {"columns":[...],"types":[...]}; one JSON array per row, values as in
+// ToJson; the summary {"summary":{...}} of a stream that handed out `row_count` rows, with
+// the result's elapsed time and counters.
+std::string HeaderJsonLine(const QueryResult& result);
+void AppendJsonLines(std::string& out, const QueryResult& result);
+void AppendSummaryLine(std::string& out, const QueryResult& result, uint64_t row_count);
+// Appends one row as a JSON array.
+void AppendJsonRow(std::string& out, const std::vector<Value>& row);
+
 // Appends the JSON form of one value (as used inside ToJson).
 void AppendJson(std::string& out, const Value& value);
 // Appends a JSON string literal with escapes.

@@ -40,6 +40,10 @@ using Rows = std::vector<std::vector<Value>>;
 // Concurrent activity per test, in wall time: ThreadSanitizer makes statements ~10x slower,
 // so an iteration count would not bound the duration.
 constexpr auto kActive = std::chrono::milliseconds(600);
+// Past kActive a run goes on until the minimums below are met, for at most this long, with the
+// writer slowed down: on a machine busy with other work the threads get fewer turns, which is
+// no lack of liveness.
+constexpr auto kMaxActive = std::chrono::seconds(15);
 constexpr int64_t kMinCommits = 10;  // writer commits per test
 constexpr int64_t kMinReads = 10;    // steps (one or more statements) per reader
 constexpr int kReaders = 3;
@@ -150,8 +154,9 @@ class ConcurrentReadWriteTest : public ::testing::TestWithParam<bool> {
   }
 
   // Runs `write` in a loop on one thread and `read` in a loop on each of kReaders threads,
-  // every thread on its own connection, for kActive of wall time or until a check fails; then
-  // checks that the writer committed and every reader completed `min_steps` steps.
+  // every thread on its own connection, for kActive of wall time (longer, up to kMaxActive,
+  // until the writer made kMinCommits commits, every reader `min_steps` steps and `enough`
+  // holds) or until a check fails; then checks those minimums.
   //
   // A reader runs at most kStepsPerWrite steps per step of the writer, so each kind of
   // statement makes progress on this 2-core machine whatever the scheduler favours (when
@@ -159,18 +164,25 @@ class ConcurrentReadWriteTest : public ::testing::TestWithParam<bool> {
   // while a writer waited, 2 commits in 600 ms were seen).
   void RunConcurrently(const std::function<void(ExecutionSlot&, Rng&)>& write,
                        const std::function<void(ExecutionSlot&, Rng&, int reader)>& read,
-                       int64_t min_steps = kMinReads) {
+                       int64_t min_steps = kMinReads,
+                       const std::function<bool()>& enough = nullptr) {
     std::vector<std::atomic<int64_t>> reads(kReaders);
     std::vector<std::thread> threads;
+    std::atomic<bool> overtime{false};
     const auto start = Clock::now();
     threads.emplace_back([&] {
       ExecutionSlot slot(db_);
       Rng rng(1);
       while (!stop_.load()) {
         write(slot, rng);
-        std::lock_guard<std::mutex> lock(pace_mu_);
-        ++writer_steps_;
-        pace_cv_.notify_all();
+        {
+          std::lock_guard<std::mutex> lock(pace_mu_);
+          ++writer_steps_;
+          pace_cv_.notify_all();
+        }
+        // Overtime: one step a millisecond, so that readers get turns on a busy machine and
+        // snapshots they pin do not fall ever further behind.
+        if (overtime.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
       }
     });
     for (int r = 0; r < kReaders; ++r) {
@@ -192,6 +204,17 @@ class ConcurrentReadWriteTest : public ::testing::TestWithParam<bool> {
     {
       std::unique_lock<std::mutex> lock(pace_mu_);
       pace_cv_.wait_until(lock, start + kActive, [&] { return stop_.load(); });
+    }
+    auto met = [&] {
+      if (commits_.load() < kMinCommits || (enough && !enough())) return false;
+      for (auto& n : reads) {
+        if (n.load() < min_steps) return false;
+      }
+      return true;
+    };
+    overtime.store(true);
+    while (!stop_.load() && !met() && Clock::now() < start + kMaxActive) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     Stop();
     for (auto& t : threads) t.join();
@@ -643,7 +666,8 @@ TEST_P(ConcurrentReadWriteTest, ReadOnlyTransactionsSeeAFrozenSnapshot) {
           fresh_checks.fetch_add(1);
         }
       },
-      /*min_steps=*/3);  // readers 0 and 1 spend ~100 ms per step
+      /*min_steps=*/3,  // readers 0 and 1 spend ~100 ms per step
+      [&] { return frozen_checks.load() >= 2 * kMinReads && fresh_checks.load() >= 2; });
   std::printf("[  stats   ] reads inside READ ONLY transactions %lld, newer after COMMIT %lld\n",
               static_cast<long long>(frozen_checks.load()),
               static_cast<long long>(fresh_checks.load()));

@@ -172,8 +172,8 @@ Status Database::WaitForPinnedSnapshots(std::unique_lock<StatementLock>& lock,
   }
   return Status(ErrorCode::kTxConflict,
                 std::string(what) + " waited " + std::to_string(config_.write_wait_ms) +
-                    " ms for READ ONLY transactions of other connections to end; retry when "
-                    "they have committed or rolled back");
+                    " ms for READ ONLY transactions and open result streams of other "
+                    "connections to end; retry when they have finished");
 }
 
 // A reader publishes its read timestamp in a slot and then checks that visible_ts_ did not move
@@ -460,6 +460,9 @@ Database::ActiveStatement::~ActiveStatement() { db_.active_.fetch_sub(1); }
 
 uint64_t Database::Compact() {
   std::unique_lock<StatementLock> lock(lock_);
+  // An open cursor's operators hold positions in the adjacency that folding would move; the
+  // next compaction (the service retries) folds what this one leaves.
+  if (open_cursors() > 0) return 0;
   const uint64_t oldest = OldestSnapshot();
   PruneVersionsLocked(oldest);
   FreeRetiredLocked();
@@ -480,6 +483,10 @@ Status Database::Checkpoint() {
   if (gate_.HasOpenTransaction()) {
     return Status(ErrorCode::kTxConflict,
                   "cannot checkpoint while a transaction is open; commit or roll it back first");
+  }
+  if (open_cursors() > 0) {
+    return Status(ErrorCode::kTxConflict,
+                  "cannot checkpoint while a result stream is open; finish or close it first");
   }
   return CheckpointLocked();
 }

@@ -224,11 +224,19 @@ class Database final : public exec::TableProvider {
     uint64_t read_ts_ = 0;
     int slot_ = -1;  // index in readers_, or -1 when registered as a pin
   };
-  // Snapshots of read-only transactions that outlive a statement.
+  // Snapshots of read-only transactions and of open cursors (StatementCursor) that outlive a
+  // statement.
   uint64_t PinLatestSnapshot();
   void UnpinSnapshot(uint64_t read_ts);
+  // Cursors running a read lazily (main/query_pipeline.h StatementCursor): their operators
+  // keep positions in storage between fetches, so CHECKPOINT refuses to run (TX_CONFLICT) and
+  // compaction does nothing while any is open. Opened under the statement lock (shared).
+  void CursorOpened() { open_cursors_.fetch_add(1, std::memory_order_acq_rel); }
+  void CursorClosed() { open_cursors_.fetch_sub(1, std::memory_order_acq_rel); }
+  uint32_t open_cursors() const { return open_cursors_.load(std::memory_order_acquire); }
   // Schema changes and COPY write outside the versioned tables (new columns, rows stamped 0),
-  // so they wait until no read-only transaction holds a snapshot: for up to write_wait_ms,
+  // so they wait until no read-only transaction or open cursor holds a snapshot: for up to
+  // write_wait_ms,
   // letting go of `lock` while waiting, then TX_CONFLICT naming `what`. New snapshots cannot
   // be pinned while `lock` is held. REQUIRES: `lock` holds the statement lock exclusively.
   Status WaitForPinnedSnapshots(std::unique_lock<StatementLock>& lock, std::string_view what);
@@ -294,6 +302,7 @@ class Database final : public exec::TableProvider {
   std::mutex pins_mu_;
   std::multiset<uint64_t> pins_;  // GUARDED_BY(pins_mu_)
   std::condition_variable pins_empty_;  // notified when pins_ becomes empty
+  std::atomic<uint32_t> open_cursors_{0};
   // Read timestamps of running read statements, one cache line each (kFreeReader: unused);
   // when all are taken a statement pins its snapshot in pins_ instead.
   static constexpr uint64_t kFreeReader = ~0ULL;

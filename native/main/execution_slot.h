@@ -61,16 +61,70 @@ class ExecutionSlot {
   // service sets it once, before the slot runs anything. Embedded slots stay unconfined.
   void SetFileAccess(FileAccess access) { file_access_ = std::move(access); }
 
-  // Rolls back the session's open transaction, if any (the connection is closing).
+  // Rolls back the session's open transaction, if any, and closes its cursor (the connection
+  // is closing).
   void EndSession();
+  // EndSession, and the session's settings (CALL name = value) back to their defaults: a
+  // pooled slot that served an explicit transaction goes back to the pool as it came.
+  void ResetSession();
+  // Whether the session has an explicit transaction open.
+  bool in_transaction() const { return session_.transaction != nullptr; }
+
+  // Prepares `text` (one statement) to run any number of times (PrepareQuery).
+  Result<std::shared_ptr<PreparedQuery>> Prepare(std::string_view text);
+  // Execute() of a prepared statement (which must have been prepared on this slot's database).
+  Result<exec::QueryResult> ExecutePrepared(PreparedQuery& prepared, const ParameterMap& params,
+                                            StatementControl* control = nullptr);
+
+  // Result streams: the slot holds at most one cursor (StatementCursor) and, while it is open,
+  // runs no other statement (SLOT_BUSY). The cursor runs under `control` (never null), from
+  // OpenCursor through every FetchCursor: its deadline covers the whole stream, and cancelling
+  // it stops the running fetch and fails the next one. `header` receives the columns and types.
+  // A cursor that fails or is exhausted closes by itself.
+  Status OpenCursor(std::string_view query, PreparedQuery* prepared, const ParameterMap& params,
+                    std::shared_ptr<StatementControl> control, exec::QueryResult* header);
+  // OpenCursor of a JSON query request, as ExecuteTransactionalRequest runs one; `in_session`:
+  // it runs in the session's explicit transaction (INVALID_REQUEST when none is open), as
+  // ExecuteInTransaction.
+  // `most` as for ExecuteTransactionalRequest.
+  Status OpenCursorRequest(std::string_view json, bool in_session,
+                           std::shared_ptr<StatementControl> control, exec::QueryResult* header,
+                           AccessMode most = AccessMode::kSchema);
+  // The next batch of the open cursor (StatementCursor::Fetch); INVALID_REQUEST when none is.
+  Status FetchCursor(size_t max_rows, exec::QueryResult* out, bool* done);
+  // Closes the cursor, if any (a read in an explicit transaction leaves the transaction open).
+  void CloseCursor();
+  bool has_cursor() const { return cursor_ != nullptr; }
+  uint64_t cursor_rows() const { return cursor_ ? cursor_->rows_fetched() : last_cursor_rows_; }
+
+  // ExecuteTransactionalRequest in the session's explicit transaction (the service's
+  // POST /tx/{id}): INVALID_REQUEST when the session has none open.
+  Result<exec::QueryResult> ExecuteInTransaction(std::string_view json,
+                                                 StatementControl* control = nullptr,
+                                                 AccessMode most = AccessMode::kSchema);
 
   uint64_t executed_query_num() const { return executed_.load(std::memory_order_relaxed); }
   Database& db() { return *db_; }
 
  private:
-  Result<exec::QueryResult> Run(std::string_view query, const ParameterMap& params,
-                                std::optional<AccessMode> allowed, Session* session,
-                                StatementControl* control);
+  Result<exec::QueryResult> Run(std::string_view query, PreparedQuery* prepared,
+                                const ParameterMap& params, std::optional<AccessMode> allowed,
+                                Session* session, StatementControl* control);
+  // Parses a JSON query request and applies its time limit to `control` (which may be
+  // replaced by `own` when null); FORBIDDEN when it names an access mode above `most`.
+  Result<QueryRequest> ReadRequest(std::string_view json, StatementControl*& control,
+                                   StatementControl& own, AccessMode most);
+  // `status`, or FORBIDDEN for an ACCESS_MODE_VIOLATION of a request that named no mode: the
+  // client's role refuses it (ExecuteTransactionalRequest).
+  static Status RoleRefusal(Status status, const QueryRequest& request);
+  template <typename T>
+  static Result<T> WithRoleRefusal(Result<T> result, const QueryRequest& request);
+  // SLOT_BUSY while a cursor is open.
+  Status CheckNoCursor() const;
+  Status OpenCursorWith(std::string_view query, PreparedQuery* prepared,
+                        const ParameterMap& params, std::optional<AccessMode> allowed,
+                        Session* session, std::shared_ptr<StatementControl> control,
+                        exec::QueryResult* header);
   // Counts an executed statement and sets the elapsed time since `start` on its result (null
   // when it failed).
   void Account(exec::QueryResult* result, std::chrono::steady_clock::time_point start);
@@ -82,6 +136,10 @@ class ExecutionSlot {
   // (transactional requests) run without one: each request stands alone.
   Session session_;
   std::atomic<uint64_t> executed_{0};
+  // The open cursor and its control (installed for each fetch).
+  std::unique_ptr<StatementCursor> cursor_;
+  std::shared_ptr<StatementControl> cursor_control_;
+  uint64_t last_cursor_rows_ = 0;
   FileAccess file_access_;
 };
 

@@ -1,5 +1,6 @@
 #include "main/query_pipeline.h"
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <optional>
@@ -64,20 +65,25 @@ std::shared_ptr<const ParsedStatements> ParseText(Database& db, std::string_view
   return session ? session->statements.Parse(db.plan_cache(), text) : db.plan_cache().Parse(text);
 }
 
-// The compiled form of `statement`, through the session's memo when there is a session.
+// The compiled form of `statement`: through `memo` (a prepared statement's) when given, else
+// through the session's memo when there is a session.
 // REQUIRES: the statement lock.
 std::shared_ptr<const CompiledQuery> CompileStatement(
     Database& db, const parser::ParsedQueryStatement& statement,
-    const std::unordered_map<std::string, Value>& params, Session* session) {
-  return session ? session->statements.Compile(db.plan_cache(), statement, params, db.catalog())
-                 : db.plan_cache().Compile(statement, params, db.catalog());
+    const std::unordered_map<std::string, Value>& params, Session* session,
+    StatementMemo* memo = nullptr) {
+  if (memo == nullptr && session != nullptr) memo = &session->statements;
+  return memo ? memo->Compile(db.plan_cache(), statement, params, db.catalog())
+              : db.plan_cache().Compile(statement, params, db.catalog());
 }
 
 // How the statements of one RunQuery call commit: the WAL slot their records go to, and the
 // commit whose record is appended but not yet durable (finished once the lock is released).
+// `memo`: a prepared statement's, which its statement compiles through (null: the session's).
 struct CommitContext {
   uint32_t wal_slot = 0;
   Database::CommitTicket ticket;
+  StatementMemo* memo = nullptr;
 };
 
 exec::QueryResult ExecuteBound(Database& db, const planner::LogicalPlan& plan,
@@ -138,7 +144,8 @@ exec::QueryResult RunQueryStatement(Database& db, const parser::ParsedQueryState
                                     const std::unordered_map<std::string, Value>& params,
                                     AccessMode mode, Session* session, CommitContext* commit) {
   // Bound and planned, or reused from the plan cache; the plan reads `params` when it runs.
-  std::shared_ptr<const CompiledQuery> compiled = CompileStatement(db, statement, params, session);
+  std::shared_ptr<const CompiledQuery> compiled =
+      CompileStatement(db, statement, params, session, commit ? commit->memo : nullptr);
   return RunPlanOf(db, statement, compiled->plan, params, mode, session, commit);
 }
 
@@ -500,37 +507,77 @@ std::optional<Result<exec::QueryResult*>> TryRunShortRead(
   }
 }
 
-Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
-                                   const std::unordered_map<std::string, Value>& params,
-                                   std::optional<AccessMode> allowed, Session* session,
-                                   uint32_t wal_slot) {
+namespace {
+
+// Ends a session's explicit transaction after a statement in it failed with `code`: as in
+// Kùzu, an error while executing ends it; one found before execution (syntax, binding) leaves
+// it open.
+void AbortAfterError(Database& db, Session* session, ErrorCode code) {
+  if (session && session->transaction &&
+      (session->transaction->failed ||
+       (code != ErrorCode::kQuerySyntax && code != ErrorCode::kQueryBinding))) {
+    AbortTransaction(db, *session);
+  }
+}
+
+// The Status of the exception being handled (a GraphDBException or a std::exception), after
+// ending the session's transaction as AbortAfterError does (any other error ends it).
+Status FailedStatement(Database& db, Session* session) {
   try {
-    // Parsed now, or reused from the plan cache (single query statements).
-    std::shared_ptr<const ParsedStatements> parsed = ParseText(db, query, session);
-    const ParsedStatements& statements = *parsed;
-    if (statements.empty()) {
-      return Status(ErrorCode::kQuerySyntax, "Parser exception: the query is empty", 1, 1);
-    }
-    if (allowed) {
-      if (statements.size() > 1) {
-        // One request, one statement, one transaction: running several as separate
-        // transactions would leave the first ones committed when a later one fails.
-        return Status(ErrorCode::kInvalidRequest,
-                      "a request runs exactly one statement, but the query holds " +
-                          std::to_string(statements.size()) +
-                          " separated by ';'; send them as separate requests");
-      }
-      AccessMode needed = RequiredAccessMode(statements);
-      if (static_cast<int>(needed) > static_cast<int>(*allowed)) {
-        return Status(ErrorCode::kAccessModeViolation,
-                      std::string("the query needs access_mode '") + AccessModeName(needed) +
-                          "' but the request allows only '" + AccessModeName(*allowed) + "'");
-      }
-    }
+    throw;
+  } catch (const GraphDBException& e) {
+    AbortAfterError(db, session, e.status().code());
+    return e.status();
+  } catch (const std::exception& e) {
+    if (session) AbortTransaction(db, *session);
+    return InternalError(e);
+  }
+}
+
+// Refuses `statements` when a request (`allowed`) may not run them; OK otherwise.
+Status CheckRequest(const ParsedStatements& statements, std::optional<AccessMode> allowed,
+                    Session* session) {
+  if (statements.empty()) {
+    return Status(ErrorCode::kQuerySyntax, "Parser exception: the query is empty", 1, 1);
+  }
+  if (!allowed) return Status::OK();
+  if (statements.size() > 1) {
+    // One request, one statement, one transaction: running several as separate
+    // transactions would leave the first ones committed when a later one fails.
+    return Status(ErrorCode::kInvalidRequest,
+                  "a request runs exactly one statement, but the query holds " +
+                      std::to_string(statements.size()) +
+                      " separated by ';'; send them as separate requests");
+  }
+  if (session && statements[0]->kind == parser::StatementKind::kTransaction) {
+    // A request in an explicit transaction (the service's POST /tx/{id}) ends it through its
+    // own endpoints, never by a statement that would leave the session outside it.
+    return Status(ErrorCode::kInvalidRequest,
+                  "a statement in an explicit transaction cannot begin, commit or roll back "
+                  "one: commit with POST /tx/{id}/commit, roll back with DELETE /tx/{id}");
+  }
+  AccessMode needed = RequiredAccessMode(statements);
+  if (static_cast<int>(needed) > static_cast<int>(*allowed)) {
+    return Status(ErrorCode::kAccessModeViolation,
+                  std::string("the query needs access_mode '") + AccessModeName(needed) +
+                      "' but the request allows only '" + AccessModeName(*allowed) + "'");
+  }
+  return Status::OK();
+}
+
+// RunQuery of parsed statements; `memo` (may be null): a prepared statement's.
+Result<exec::QueryResult> RunParsed(Database& db, const ParsedStatements& statements,
+                                    StatementMemo* memo,
+                                    const std::unordered_map<std::string, Value>& params,
+                                    std::optional<AccessMode> allowed, Session* session,
+                                    uint32_t wal_slot) {
+  try {
+    if (Status refused = CheckRequest(statements, allowed, session); !refused.ok()) return refused;
     exec::QueryResult result;
     TransactionGate& gate = db.transaction_gate();
     CommitContext commit;
     commit.wal_slot = wal_slot;
+    commit.memo = memo;
     for (const auto& statement : statements) {
       const uint64_t draws_before = catalog::SequenceDrawsOnThisThread();
       if (!StatementWrites(*statement)) {
@@ -551,20 +598,215 @@ Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
       ThrowIfError(db.FinishCommit(&commit.ticket));
     }
     return result;
+  } catch (...) {
+    return FailedStatement(db, session);
+  }
+}
+
+// Whether `statements` run lazily in a cursor: one query statement that only reads.
+bool RunsLazily(const ParsedStatements& statements) {
+  if (statements.size() != 1) return false;
+  const parser::ParsedStatement& statement = *statements[0];
+  return statement.kind == parser::StatementKind::kQuery && !statement.explain &&
+         !statement.profile && RequiredAccessMode(statement) == AccessMode::kRead;
+}
+
+}  // namespace
+
+Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
+                                   const std::unordered_map<std::string, Value>& params,
+                                   std::optional<AccessMode> allowed, Session* session,
+                                   uint32_t wal_slot) {
+  std::shared_ptr<const ParsedStatements> parsed;
+  try {
+    // Parsed now, or reused from the plan cache (single query statements).
+    parsed = ParseText(db, query, session);
+  } catch (...) {
+    return FailedStatement(db, session);
+  }
+  return RunParsed(db, *parsed, nullptr, params, allowed, session, wal_slot);
+}
+
+Result<std::shared_ptr<PreparedQuery>> PrepareQuery(Database& db, std::string_view text) {
+  auto prepared = std::make_shared<PreparedQuery>();
+  prepared->text = std::string(text);
+  try {
+    prepared->parsed = prepared->memo.Parse(db.plan_cache(), prepared->text);
   } catch (const GraphDBException& e) {
-    // As in Kùzu, an error while executing ends the transaction; one found before execution
-    // (syntax, binding) leaves it open.
-    ErrorCode code = e.status().code();
-    if (session && session->transaction &&
-        (session->transaction->failed ||
-         (code != ErrorCode::kQuerySyntax && code != ErrorCode::kQueryBinding))) {
-      AbortTransaction(db, *session);
-    }
     return e.status();
   } catch (const std::exception& e) {
-    if (session) AbortTransaction(db, *session);
     return InternalError(e);
   }
+  if (prepared->parsed->empty()) {
+    return Status(ErrorCode::kInvalidRequest, "a prepared statement needs a statement; the text is empty");
+  }
+  if (prepared->parsed->size() > 1) {
+    return Status(ErrorCode::kInvalidRequest,
+                  "a prepared statement holds exactly one statement, but the text holds " +
+                      std::to_string(prepared->parsed->size()) +
+                      " separated by ';'; prepare each on its own");
+  }
+  return prepared;
+}
+
+Result<exec::QueryResult> RunPreparedQuery(Database& db, PreparedQuery& prepared,
+                                           const std::unordered_map<std::string, Value>& params,
+                                           std::optional<AccessMode> allowed, Session* session,
+                                           uint32_t wal_slot) {
+  return RunParsed(db, *prepared.parsed, &prepared.memo, params, allowed, session, wal_slot);
+}
+
+// The state of a lazily run read (StatementCursor).
+struct StatementCursor::Lazy {
+  std::shared_ptr<const ParsedStatements> parsed;  // the statement the plan came from
+  std::shared_ptr<const CompiledQuery> compiled;   // the plan the operators point into
+  std::unordered_map<std::string, Value> params;   // read by the plan as it runs
+  uint64_t pinned_ts = 0;
+  exec::UndoLog undo;  // a read's (stays empty)
+  std::unique_ptr<exec::GraphStore> store;
+  exec::ExecContext ctx;  // built in Open, under the statement's control
+  std::unique_ptr<exec::PreparedPlan> plan;
+};
+
+StatementCursor::StatementCursor(Database& db, Session* session)
+    : db_(db), session_(session), start_(std::chrono::steady_clock::now()) {}
+
+StatementCursor::~StatementCursor() { Close(); }
+
+Result<std::unique_ptr<StatementCursor>> StatementCursor::Open(
+    Database& db, std::string_view query, PreparedQuery* prepared,
+    const std::unordered_map<std::string, Value>& params, std::optional<AccessMode> allowed,
+    Session* session, uint32_t wal_slot) {
+  std::unique_ptr<StatementCursor> cursor(new StatementCursor(db, session));
+  std::shared_ptr<const ParsedStatements> parsed;
+  try {
+    parsed = prepared ? prepared->parsed : ParseText(db, query, session);
+  } catch (...) {
+    return FailedStatement(db, session);
+  }
+  StatementMemo* memo = prepared ? &prepared->memo : nullptr;
+  if (!RunsLazily(*parsed)) {
+    Result<exec::QueryResult> result =
+        RunParsed(db, *parsed, memo, params, allowed, session, wal_slot);
+    if (!result.ok()) return result.status();
+    cursor->eager_ = std::move(result.value());
+    cursor->column_names_ = cursor->eager_.column_names;
+    cursor->column_types_ = cursor->eager_.column_types;
+    return cursor;
+  }
+  try {
+    if (Status refused = CheckRequest(*parsed, allowed, session); !refused.ok()) return refused;
+    const auto& statement = (*parsed)[0]->As<parser::ParsedQueryStatement>();
+    auto lazy = std::make_unique<Lazy>();
+    lazy->parsed = parsed;
+    lazy->params = params;
+    Transaction* transaction = session ? session->transaction.get() : nullptr;
+    std::shared_lock<StatementLock> lock(db.statement_lock());
+    lazy->compiled = CompileStatement(db, statement, lazy->params, session, memo);
+    StatementTransaction how = ChooseStatementTransaction(db, transaction, AccessMode::kRead,
+                                                          /*embedded=*/session != nullptr);
+    // Pinned (not only registered as a reader): schema changes, COPY and CHECKPOINT wait for
+    // it (they wait for pinned snapshots), and so cannot change what the operators read.
+    lazy->pinned_ts = db.PinLatestSnapshot();
+    db.CursorOpened();
+    if (!transaction) how.snapshot.read_ts = lazy->pinned_ts;
+    Lazy& run = *lazy;
+    cursor->plan_ = std::move(lazy);  // from here on, Close() releases the pin
+    run.store = std::make_unique<exec::GraphStore>(
+        db.catalog(), db, how.stamp, transaction ? &transaction->undo : &run.undo, how.snapshot,
+        how.keep_versions);
+    run.ctx.params = &run.params;
+    run.ctx.graph = run.store.get();
+    if (session) {
+      run.ctx.fn_ctx.random_state = session->random_state;
+      run.ctx.fn_ctx.disable_map_key_check = session->disable_map_key_check;
+      run.ctx.settings = &session->settings;
+    } else {
+      run.ctx.fn_ctx.random_state = InitialRandomState();
+    }
+    run.plan = std::make_unique<exec::PreparedPlan>(run.compiled->plan, &db.catalog());
+    cursor->column_names_ = run.plan->result().column_names;
+    cursor->column_types_ = run.plan->result().column_types;
+    run.plan->Start(run.store.get(), run.ctx);
+    return cursor;
+  } catch (...) {
+    cursor->Finish();
+    return FailedStatement(db, session);
+  }
+}
+
+Status StatementCursor::Fetch(size_t max_rows, exec::QueryResult* out, bool* done) {
+  GRAPHDB_ASSERT(!done_ && max_rows > 0);
+  out->column_names = column_names_;
+  out->column_types = column_types_;
+  out->counters = {};
+  out->elapsed_ms = 0;
+  *done = false;
+  if (!plan_) {
+    const size_t end = std::min(eager_.rows.size(), next_row_ + max_rows);
+    out->rows.resize(end - next_row_);
+    for (size_t i = next_row_; i < end; ++i) out->rows[i - next_row_] = std::move(eager_.rows[i]);
+    next_row_ = end;
+    rows_fetched_ += out->rows.size();
+    if (next_row_ == eager_.rows.size()) {
+      *done = true;
+      out->counters = eager_.counters;
+      out->elapsed_ms = eager_.elapsed_ms;
+      Finish();
+    }
+    return Status::OK();
+  }
+  Status failed;
+  try {
+    std::shared_lock<StatementLock> lock(db_.statement_lock());
+    Lazy& run = *plan_;
+    const bool more = run.plan->Pull(run.ctx, max_rows);
+    out->rows.swap(run.plan->result().rows);  // the batch's storage goes back and forth
+    rows_fetched_ += out->rows.size();
+    if (!more) {
+      *done = true;
+      out->counters = run.store->counters();
+      if (session_) session_->random_state = run.ctx.fn_ctx.random_state;
+    }
+  } catch (const GraphDBException& e) {
+    failed = e.status();
+  } catch (const std::exception& e) {
+    failed = InternalError(e);
+  }
+  if (failed.ok() && !*done) return Status::OK();
+  const bool in_transaction = session_ && session_->transaction;
+  if (!failed.ok() && in_transaction) session_->transaction->failed = true;
+  Finish();
+  if (!failed.ok()) {
+    out->rows.clear();
+    // As RunQuery: a statement that failed while executing ends its transaction.
+    if (in_transaction) AbortTransaction(db_, *session_);
+    return failed;
+  }
+  out->elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                               start_)
+                        .count();
+  return Status::OK();
+}
+
+void StatementCursor::Finish() {
+  done_ = true;
+  eager_.rows.clear();
+  eager_.rows.shrink_to_fit();
+  if (!plan_) return;
+  {
+    // The operators and the store let go of what they hold under the lock, as a statement's do.
+    std::shared_lock<StatementLock> lock(db_.statement_lock());
+    plan_->plan.reset();
+    plan_->store.reset();
+  }
+  db_.UnpinSnapshot(plan_->pinned_ts);
+  db_.CursorClosed();
+  plan_.reset();
+}
+
+void StatementCursor::Close() {
+  if (!done_ || plan_) Finish();
 }
 
 }  // namespace graphdb

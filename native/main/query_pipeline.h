@@ -3,11 +3,14 @@
 // Status.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "common/result.h"
 #include "cypher/binder/table_functions.h"
@@ -73,6 +76,99 @@ Result<exec::QueryResult> RunQuery(Database& db, std::string_view query,
                                    const std::unordered_map<std::string, Value>& params,
                                    std::optional<AccessMode> allowed = std::nullopt,
                                    Session* session = nullptr, uint32_t wal_slot = 0);
+
+// A statement prepared once to run any number of times (ExecutionSlot::Prepare): its parsed
+// form, and through its own memo the plan it was compiled to last, kept for as long as the
+// prepared statement lives (not subject to the plan cache's eviction). A run with parameters
+// of other types, or after a schema change, compiles the plan again (and keeps that one).
+//
+// Thread-safety: used by one statement at a time (its connection's).
+struct PreparedQuery {
+  std::string text;
+  std::shared_ptr<const ParsedStatements> parsed;
+  StatementMemo memo;
+};
+
+// Parses `text` for PreparedQuery; QUERY_SYNTAX for a text that does not parse,
+// INVALID_REQUEST for an empty one or one of several statements.
+Result<std::shared_ptr<PreparedQuery>> PrepareQuery(Database& db, std::string_view text);
+
+// RunQuery of a prepared statement: skips the parser, and the binder and planner while its
+// plan still fits (same catalog version and parameter types).
+Result<exec::QueryResult> RunPreparedQuery(Database& db, PreparedQuery& prepared,
+                                           const std::unordered_map<std::string, Value>& params,
+                                           std::optional<AccessMode> allowed = std::nullopt,
+                                           Session* session = nullptr, uint32_t wal_slot = 0);
+
+// StatementCursor: one statement run as a cursor (docs/concurrency.md, "Result streams").
+//
+// A read query (one query statement that only reads: no updating clause, no nextval(), not
+// EXPLAIN or PROFILE) runs lazily: Open binds and plans it and opens its operators; each Fetch
+// produces the next batch of rows and no more, so a result of any size holds one batch (plus
+// what sorts and aggregations buffer). Between fetches it holds no lock, but it keeps its
+// snapshot pinned, which makes schema changes and COPY wait for it (Database::
+// WaitForPinnedSnapshots, TX_CONFLICT past write_wait_ms) and keeps CHECKPOINT (TX_CONFLICT)
+// and compaction (skipped) from reorganising storage under its operators
+// (Database::open_cursors). Every other statement (writes, DDL, several statements ...) runs
+// to its end, and commits, in Open, exactly as RunQuery runs it; its rows are then handed out
+// in batches.
+//
+// The statement's control (deadline, cancellation, limits) is the caller's: Open and every
+// Fetch must run with it installed (ScopedStatementControl), so one deadline covers the whole
+// stream. A fetch that fails ends the cursor (and, as in RunQuery, an explicit transaction the
+// read ran in). The session, when given, must outlive the cursor and run nothing else while it
+// is open (ExecutionSlot refuses other statements).
+//
+// Thread-safety: one thread at a time; calls may come from different threads in turn.
+class StatementCursor {
+ public:
+  // `prepared` (may be null): the statement to run instead of parsing `query`. Other arguments
+  // as RunQuery's. The parameters are copied.
+  static Result<std::unique_ptr<StatementCursor>> Open(
+      Database& db, std::string_view query, PreparedQuery* prepared,
+      const std::unordered_map<std::string, Value>& params, std::optional<AccessMode> allowed,
+      Session* session, uint32_t wal_slot);
+  ~StatementCursor();  // Close()
+  StatementCursor(const StatementCursor&) = delete;
+  StatementCursor& operator=(const StatementCursor&) = delete;
+
+  const std::vector<std::string>& column_names() const { return column_names_; }
+  const std::vector<LogicalType>& column_types() const { return column_types_; }
+  // Whether the statement runs lazily (a read query), rather than having run in Open.
+  bool lazy() const { return plan_ != nullptr; }
+  // Whether every row was handed out (or the cursor failed or was closed).
+  bool done() const { return done_; }
+
+  // The next rows, at most `max_rows` (> 0), into out->rows (the columns and types with them);
+  // *done tells whether it was the last batch, and then out->counters and out->elapsed_ms are
+  // the statement's (elapsed: from Open to the last row). An error ends the cursor.
+  // REQUIRES: not done().
+  Status Fetch(size_t max_rows, exec::QueryResult* out, bool* done);
+  // Rows handed out so far.
+  uint64_t rows_fetched() const { return rows_fetched_; }
+
+  // Ends the cursor (unpins its snapshot); a read in an explicit transaction leaves the
+  // transaction open. Idempotent.
+  void Close();
+
+ private:
+  struct Lazy;
+  StatementCursor(Database& db, Session* session);
+  void Finish();
+
+  Database& db_;
+  Session* session_;
+  std::vector<std::string> column_names_;
+  std::vector<LogicalType> column_types_;
+  std::chrono::steady_clock::time_point start_;
+  bool done_ = false;
+  uint64_t rows_fetched_ = 0;
+  // Eager: the result of the statement that ran in Open, handed out from `next_row_` on.
+  exec::QueryResult eager_;
+  size_t next_row_ = 0;
+  // Lazy: the run in progress.
+  std::unique_ptr<Lazy> plan_;
+};
 
 // The work an inline run may do (exec/exec_context.h: a unit per row scanned, key probed, edge
 // followed or list element unwound) before it is abandoned for the worker. A two-hop count over

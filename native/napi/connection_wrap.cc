@@ -23,6 +23,16 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
   bool compact = false;  // run Database::Compact instead of a statement
   bool schema = false;   // produce the schema JSON instead of running a statement
   bool json = false;     // deliver the result as the HTTP JSON body, written on the worker
+  bool in_session = false;     // a request in the session's explicit transaction
+  bool reset_session = false;  // ExecutionSlot::ResetSession instead of a statement
+  bool prepare = false;        // prepare `query` (resolves to the prepared statement's id)
+  // A result stream's step, and (open) its control, kept by the slot's cursor from then on.
+  CursorStep cursor = CursorStep::kNone;
+  std::shared_ptr<StatementControl> cursor_control;
+  size_t fetch_rows = 0;
+  bool done = false;  // kFetch: the stream's last batch
+  // The prepared statement to run or stream (or, for `prepare`, the one made).
+  std::shared_ptr<PreparedQuery> prepared;
   // Its time limit and cancellation (setNextOptions, cancel, interrupt); `token` names it to
   // cancel() (0: none).
   StatementControl control;
@@ -37,7 +47,22 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
         params(std::move(p)) {}
 
   void Run() override {
-    if (schema) {
+    if (cursor != CursorStep::kNone) {
+      RunCursorStep();
+    } else if (reset_session) {
+      owner->slot_->ResetSession();
+      result.emplace(exec::QueryResult());
+    } else if (prepare) {
+      Result<std::shared_ptr<PreparedQuery>> made = owner->slot_->Prepare(query);
+      if (made.ok()) {
+        prepared = std::move(made.value());
+        result.emplace(exec::QueryResult());
+      } else {
+        result.emplace(made.status());
+      }
+    } else if (prepared) {
+      result.emplace(owner->slot_->ExecutePrepared(*prepared, params, &control));
+    } else if (schema) {
       json_body = SchemaJson(owner->slot_->db());
       result.emplace(exec::QueryResult());
     } else if (compact) {
@@ -47,13 +72,49 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
       r.rows.push_back({Value::Int64(static_cast<int64_t>(owner->slot_->db().Compact()))});
       result.emplace(std::move(r));
     } else {
-      result.emplace(request ? owner->slot_->ExecuteTransactionalRequest(query, &control, most_access)
-                             : owner->slot_->Execute(query, params, &control));
+      result.emplace(!request    ? owner->slot_->Execute(query, params, &control)
+                     : in_session ? owner->slot_->ExecuteInTransaction(query, &control, most_access)
+                                  : owner->slot_->ExecuteTransactionalRequest(query, &control,
+                                                                              most_access));
     }
-    if (json && !schema && result->ok()) json_body = exec::ToJson(result->value());
+    if (json && !schema && cursor == CursorStep::kNone && result->ok()) {
+      json_body = exec::ToJson(result->value());
+    }
     if (owner->tsfn_.NonBlockingCall(this) != napi_ok) {
       // The environment is shutting down; nobody is left to receive the result.
       delete this;
+    }
+  }
+
+  // Opens, fetches from or closes the slot's cursor; results as JSON lines when `json`.
+  void RunCursorStep() {
+    ExecutionSlot& slot = *owner->slot_;
+    exec::QueryResult out;
+    Status status;
+    switch (cursor) {
+      case CursorStep::kOpen:
+        status = request ? slot.OpenCursorRequest(query, in_session, cursor_control, &out, most_access)
+                         : slot.OpenCursor(query, prepared.get(), params, cursor_control, &out);
+        if (status.ok() && json) json_body = exec::HeaderJsonLine(out);
+        break;
+      case CursorStep::kFetch:
+        status = slot.FetchCursor(fetch_rows, &out, &done);
+        if (status.ok() && json) {
+          exec::AppendJsonLines(json_body, out);
+          if (done) exec::AppendSummaryLine(json_body, out, slot.cursor_rows());
+          out.rows.clear();
+        }
+        break;
+      case CursorStep::kClose:
+        slot.CloseCursor();
+        break;
+      case CursorStep::kNone:
+        break;
+    }
+    if (status.ok()) {
+      result.emplace(std::move(out));
+    } else {
+      result.emplace(status);
     }
   }
 
@@ -68,6 +129,7 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
 
   // Settles a job that never ran (JS thread only) and deletes it.
   void Reject(const Status& status) {
+    if (cursor == CursorStep::kOpen || cursor == CursorStep::kFetch) owner->CursorEnded();
     deferred.Reject(MakeError(deferred.Env(), status).Value());
     owner->JobFinished(this);
     delete this;
@@ -87,6 +149,16 @@ Napi::Function ConnectionWrap::Define(Napi::Env env, AddonData& data) {
                    InstanceMethod<&ConnectionWrap::SetFileAccess>("setFileAccess"),
                    InstanceMethod<&ConnectionWrap::CancelStatement>("cancel"),
                    InstanceMethod<&ConnectionWrap::Interrupt>("interrupt"),
+                   InstanceMethod<&ConnectionWrap::OpenCursor>("openCursor"),
+                   InstanceMethod<&ConnectionWrap::OpenCursorRequest>("openCursorRequest"),
+                   InstanceMethod<&ConnectionWrap::FetchCursor>("fetch"),
+                   InstanceMethod<&ConnectionWrap::CloseCursor>("closeCursor"),
+                   InstanceMethod<&ConnectionWrap::Prepare>("prepare"),
+                   InstanceMethod<&ConnectionWrap::RunPrepared>("runPrepared"),
+                   InstanceMethod<&ConnectionWrap::OpenPreparedCursor>("openPreparedCursor"),
+                   InstanceMethod<&ConnectionWrap::ClosePrepared>("closePrepared"),
+                   InstanceMethod<&ConnectionWrap::ResetSession>("resetSession"),
+                   InstanceAccessor<&ConnectionWrap::InTransaction>("inTransaction"),
                    InstanceAccessor<&ConnectionWrap::Pending>("pending"),
                    InstanceAccessor<&ConnectionWrap::IsClosed>("closed")});
   data.connection_ctor = Napi::Persistent(ctor);
@@ -118,6 +190,7 @@ void ConnectionWrap::OnEnvCleanup(void* arg) {
   self->tearing_down_ = true;
   // The running statement stops at its next check instead of running to its end.
   for (QueryJob* job : self->jobs_) job->control.Cancel(StatementControl::Reason::kInterrupted);
+  if (self->cursor_control_) self->cursor_control_->Cancel(StatementControl::Reason::kInterrupted);
   self->worker_->Stop();  // drops queued jobs (QueryJob::Cancel), waits for the running one
   self->jobs_.clear();
   self->slot_->EndSession();
@@ -206,9 +279,24 @@ void ConnectionWrap::CallJs(Napi::Env env, Napi::Function, ConnectionWrap* self,
   }
   Napi::HandleScope scope(env);
   const Result<exec::QueryResult>& result = *job->result;
+  if (job->cursor == CursorStep::kOpen || job->cursor == CursorStep::kFetch) {
+    if (!result.ok() || job->done) self->CursorEnded();
+  }
   if (result.ok()) {
     try {
-      if (job->json) {
+      if (job->cursor == CursorStep::kFetch) {
+        Napi::Array batch = Napi::Array::New(env, 2);
+        batch.Set(0u, job->json ? Napi::String::New(env, job->json_body)
+                                : FromQueryResult(env, result.value()));
+        batch.Set(1u, Napi::Boolean::New(env, job->done));
+        job->deferred.Resolve(batch);
+      } else if (job->cursor == CursorStep::kClose || job->reset_session) {
+        job->deferred.Resolve(env.Undefined());
+      } else if (job->prepare) {
+        const double id = self->next_prepared_id_++;
+        self->prepared_.emplace(id, std::move(job->prepared));
+        job->deferred.Resolve(Napi::Number::New(env, id));
+      } else if (job->json) {
         job->deferred.Resolve(Napi::String::New(env, job->json_body));
       } else {
         job->deferred.Resolve(job->text ? FromQueryResultAsText(env, result.value())
@@ -240,27 +328,220 @@ bool ConnectionWrap::InlineShortReads() {
 
 Napi::Value ConnectionWrap::QueryText(const Napi::CallbackInfo& info) { return Submit(info, true); }
 
+namespace {
+
+// The `mostAccess` argument at `index` of a request's call: the highest access mode its client's
+// role allows (absent: all of them).
+AccessMode ReadMostAccess(const Napi::CallbackInfo& info, size_t index, const char* usage) {
+  if (info.Length() <= index || info[index].IsUndefined()) return AccessMode::kSchema;
+  std::optional<AccessMode> mode =
+      info[index].IsString() ? ParseAccessMode(info[index].As<Napi::String>().Utf8Value())
+                             : std::nullopt;
+  if (!mode) throw Napi::TypeError::New(info.Env(), usage);
+  return *mode;
+}
+
+}  // namespace
+
 Napi::Value ConnectionWrap::Request(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   CheckOpen(env);
   const char* usage =
-      "executeTransactionalRequest(json: string, asJson?: boolean, mostAccess?: 'read' | "
-      "'insert' | 'update' | 'schema')";
+      "executeTransactionalRequest(json: string, asJson?: boolean, inSession?: boolean, "
+      "mostAccess?: 'read' | 'insert' | 'update' | 'schema')";
   if (info.Length() < 1 || !info[0].IsString()) throw Napi::TypeError::New(env, usage);
-  AccessMode most = AccessMode::kSchema;
-  if (info.Length() > 2 && !info[2].IsUndefined()) {
-    std::optional<AccessMode> mode =
-        info[2].IsString() ? ParseAccessMode(info[2].As<Napi::String>().Utf8Value()) : std::nullopt;
-    if (!mode) throw Napi::TypeError::New(env, usage);
-    most = *mode;
-  }
-  auto* job = new QueryJob(this, env, info[0].As<Napi::String>().Utf8Value(), {});
-  job->keep_alive = Napi::Persistent(info.This().As<Napi::Object>());
+  const AccessMode most = ReadMostAccess(info, 3, usage);
+  auto* job = NewJob(info, info[0].As<Napi::String>().Utf8Value(), {});
   job->request = true;
   job->json = info.Length() > 1 && info[1].ToBoolean().Value();
+  job->in_session = info.Length() > 2 && info[2].ToBoolean().Value();
   job->most_access = most;
   return Enqueue(job);
 }
+
+ConnectionWrap::QueryJob* ConnectionWrap::NewJob(const Napi::CallbackInfo& info, std::string query,
+                                                 ParameterMap params) {
+  auto* job = new QueryJob(this, info.Env(), std::move(query), std::move(params));
+  job->keep_alive = Napi::Persistent(info.This().As<Napi::Object>());
+  return job;
+}
+
+std::shared_ptr<StatementControl> ConnectionWrap::NextCursorControl() {
+  auto control = std::make_shared<StatementControl>();
+  if (next_timeout_ms_ != 0) control->SetTimeout(next_timeout_ms_);
+  control->SetLimits(next_max_result_bytes_, next_max_memory_bytes_);
+  cursor_token_ = next_token_;
+  return control;
+}
+
+Napi::Value ConnectionWrap::StartCursor(QueryJob* job) {
+  Napi::Env env = job->deferred.Env();
+  if (cursor_open_) {
+    job->deferred.Reject(
+        MakeError(env, Status(ErrorCode::kSlotBusy,
+                              "the connection has an open result stream: read it to its end or "
+                              "close it before opening another (or use another connection)"))
+            .Value());
+    Napi::Promise promise = job->deferred.Promise();
+    ClearNextOptions();
+    delete job;
+    return promise;
+  }
+  job->cursor = CursorStep::kOpen;
+  job->cursor_control = NextCursorControl();
+  cursor_control_ = job->cursor_control;
+  cursor_open_ = true;
+  return Enqueue(job);
+}
+
+void ConnectionWrap::CursorEnded() {
+  cursor_open_ = false;
+  cursor_control_.reset();
+  cursor_token_ = 0;
+}
+
+// openCursor(text, params...): opens a result stream (resolves to a packed result of no rows:
+// the columns and types). The options of setNextOptions apply to the whole stream.
+Napi::Value ConnectionWrap::OpenCursor(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  ReadStatement(info, "openCursor(text: string, params?: object)");
+  auto* job = new QueryJob(this, env, text_, std::move(params_));
+  params_.clear();
+  job->keep_alive = Napi::Persistent(info.This().As<Napi::Object>());
+  return StartCursor(job);
+}
+
+// openCursorRequest(json, inSession?): opens a result stream of a JSON query request;
+// resolves to its header line ({"columns","types"} and '\n').
+Napi::Value ConnectionWrap::OpenCursorRequest(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CheckOpen(env);
+  const char* usage =
+      "openCursorRequest(json: string, inSession?: boolean, mostAccess?: 'read' | 'insert' | "
+      "'update' | 'schema')";
+  if (info.Length() < 1 || !info[0].IsString()) throw Napi::TypeError::New(env, usage);
+  const AccessMode most = ReadMostAccess(info, 2, usage);
+  auto* job = NewJob(info, info[0].As<Napi::String>().Utf8Value(), {});
+  job->request = true;
+  job->json = true;
+  job->in_session = info.Length() > 1 && info[1].ToBoolean().Value();
+  job->most_access = most;
+  return StartCursor(job);
+}
+
+// fetch(maxRows, asJson?): the next batch of the open stream, as [packed result, done] or, as
+// JSON, [lines, done] (the summary line ends the last batch).
+Napi::Value ConnectionWrap::FetchCursor(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CheckOpen(env);
+  if (info.Length() < 1 || !info[0].IsNumber()) {
+    throw Napi::TypeError::New(env, "fetch(maxRows: number, asJson?: boolean)");
+  }
+  const double rows = info[0].As<Napi::Number>().DoubleValue();
+  if (!(rows >= 1 && rows <= kMaxFetchRows)) {
+    throw Napi::RangeError::New(env, "maxRows must be a whole number from 1 to " +
+                                         std::to_string(kMaxFetchRows));
+  }
+  if (!cursor_open_) {
+    ThrowStatus(env, Status(ErrorCode::kInvalidRequest, "no result stream is open"));
+  }
+  auto* job = NewJob(info, "", {});
+  job->cursor = CursorStep::kFetch;
+  job->fetch_rows = static_cast<size_t>(rows);
+  job->json = info.Length() > 1 && info[1].ToBoolean().Value();
+  return EnqueueWithoutOptions(job);
+}
+
+// closeCursor(): stops the open stream (a running fetch stops at its next check and rejects
+// with QUERY_CANCELLED) and closes it on the worker; resolves once it is closed.
+Napi::Value ConnectionWrap::CloseCursor(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (closed_ || !cursor_open_) {
+    auto deferred = Napi::Promise::Deferred::New(env);
+    deferred.Resolve(env.Undefined());
+    return deferred.Promise();
+  }
+  cursor_control_->Cancel(StatementControl::Reason::kCancelled);
+  CursorEnded();
+  auto* job = NewJob(info, "", {});
+  job->cursor = CursorStep::kClose;
+  return EnqueueWithoutOptions(job);
+}
+
+// prepare(text): resolves to the id of a prepared statement of this connection.
+Napi::Value ConnectionWrap::Prepare(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CheckOpen(env);
+  if (info.Length() < 1 || !info[0].IsString()) throw Napi::TypeError::New(env, "prepare(text: string)");
+  auto* job = NewJob(info, info[0].As<Napi::String>().Utf8Value(), {});
+  job->prepare = true;
+  return EnqueueWithoutOptions(job);
+}
+
+// The prepared statement named by info[0], and the parameters after it into params_.
+std::shared_ptr<PreparedQuery> ConnectionWrap::ReadPrepared(const Napi::CallbackInfo& info,
+                                                            const char* usage) {
+  Napi::Env env = info.Env();
+  CheckOpen(env);
+  if (info.Length() < 1 || !info[0].IsNumber()) throw Napi::TypeError::New(env, usage);
+  auto it = prepared_.find(info[0].As<Napi::Number>().DoubleValue());
+  if (it == prepared_.end()) {
+    ThrowStatus(env, Status(ErrorCode::kInvalidRequest, "the prepared statement was closed"));
+  }
+  ReadParameters(info, params_);
+  return it->second;
+}
+
+// runPrepared(id, params...): runs a prepared statement as query() runs a text.
+Napi::Value ConnectionWrap::RunPrepared(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::shared_ptr<PreparedQuery> prepared = ReadPrepared(info, "runPrepared(id: number, params?: object)");
+  auto* job = new QueryJob(this, env, "", std::move(params_));
+  params_.clear();
+  job->keep_alive = Napi::Persistent(info.This().As<Napi::Object>());
+  job->prepared = std::move(prepared);
+  return Enqueue(job);
+}
+
+// openPreparedCursor(id, params...): openCursor of a prepared statement.
+Napi::Value ConnectionWrap::OpenPreparedCursor(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::shared_ptr<PreparedQuery> prepared =
+      ReadPrepared(info, "openPreparedCursor(id: number, params?: object)");
+  auto* job = new QueryJob(this, env, "", std::move(params_));
+  params_.clear();
+  job->keep_alive = Napi::Persistent(info.This().As<Napi::Object>());
+  job->prepared = std::move(prepared);
+  return StartCursor(job);
+}
+
+// closePrepared(id): forgets a prepared statement (statements of it in flight finish).
+Napi::Value ConnectionWrap::ClosePrepared(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsNumber()) throw Napi::TypeError::New(env, "closePrepared(id: number)");
+  prepared_.erase(info[0].As<Napi::Number>().DoubleValue());
+  return env.Undefined();
+}
+
+// resetSession(): rolls back the session's transaction, closes its stream and resets its
+// settings, on the worker (a pooled slot back from an explicit transaction).
+Napi::Value ConnectionWrap::ResetSession(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CheckOpen(env);
+  if (cursor_open_) {
+    cursor_control_->Cancel(StatementControl::Reason::kCancelled);
+    CursorEnded();
+  }
+  auto* job = NewJob(info, "", {});
+  job->reset_session = true;
+  return EnqueueWithoutOptions(job);
+}
+
+// Whether the session has an explicit transaction open (read when no job is in flight).
+Napi::Value ConnectionWrap::InTransaction(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), !closed_ && slot_->in_transaction());
+}
+
 
 // setFileAccess(mode: 'none' | 'within', root?: string): confines the files this connection's
 // statements may name (common/file_access.h): none at all, or only inside `root` (absolute,
@@ -296,8 +577,7 @@ Napi::Value ConnectionWrap::SetFileAccess(const Napi::CallbackInfo& info) {
 Napi::Value ConnectionWrap::Compact(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   CheckOpen(env);
-  auto* job = new QueryJob(this, env, "", {});
-  job->keep_alive = Napi::Persistent(info.This().As<Napi::Object>());
+  auto* job = NewJob(info, "", {});
   job->compact = true;
   return Enqueue(job);
 }
@@ -305,20 +585,23 @@ Napi::Value ConnectionWrap::Compact(const Napi::CallbackInfo& info) {
 Napi::Value ConnectionWrap::Schema(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   CheckOpen(env);
-  auto* job = new QueryJob(this, env, "", {});
-  job->keep_alive = Napi::Persistent(info.This().As<Napi::Object>());
+  auto* job = NewJob(info, "", {});
   job->schema = true;
   job->json = true;
   return Enqueue(job);
 }
 
 Napi::Value ConnectionWrap::Enqueue(QueryJob* job) {
-  Napi::Promise promise = job->deferred.Promise();
   // The options set for this statement (setNextOptions) go with it; the next starts without.
   if (next_timeout_ms_ != 0) job->control.SetTimeout(next_timeout_ms_);
   job->control.SetLimits(next_max_result_bytes_, next_max_memory_bytes_);
   job->token = next_token_;
   ClearNextOptions();
+  return EnqueueWithoutOptions(job);
+}
+
+Napi::Value ConnectionWrap::EnqueueWithoutOptions(QueryJob* job) {
+  Napi::Promise promise = job->deferred.Promise();
   jobs_.push_back(job);
   JobStarted();
   job->poll_after = GetAddonData(Env()).statements_in_flight == 1;
@@ -394,6 +677,9 @@ Napi::Value ConnectionWrap::QuerySync(const Napi::CallbackInfo& info) {
 void ConnectionWrap::Shutdown() {
   if (closed_) return;
   RemoveCleanupHook();
+  // A stream's running fetch stops at its next check instead of running its batch out.
+  if (cursor_control_) cursor_control_->Cancel(StatementControl::Reason::kCancelled);
+  prepared_.clear();
   worker_->Stop();  // rejects queued jobs (JobFinished), waits for the running one
   slot_->EndSession();  // an open transaction is rolled back now, not when GC finalizes us
   closed_ = true;
@@ -460,6 +746,12 @@ Napi::Value ConnectionWrap::CancelStatement(const Napi::CallbackInfo& info) {
   }
   const double token = info[0].As<Napi::Number>().DoubleValue();
   const bool timed_out = info.Length() > 1 && info[1].ToBoolean().Value();
+  if (token != 0 && cursor_open_ && cursor_token_ == token) {
+    // A stream: its running fetch stops at its next check, the next one fails.
+    cursor_control_->Cancel(timed_out ? StatementControl::Reason::kTimedOut
+                                      : StatementControl::Reason::kCancelled);
+    return Napi::Boolean::New(env, true);
+  }
   for (QueryJob* job : jobs_) {
     if (token != 0 && job->token == token) {
       StopJob(job, timed_out ? StatementControl::Reason::kTimedOut
@@ -475,8 +767,17 @@ Napi::Value ConnectionWrap::CancelStatement(const Napi::CallbackInfo& info) {
 Napi::Value ConnectionWrap::Interrupt(const Napi::CallbackInfo& info) {
   // StopJob may settle and remove queued jobs: stop a copy of the list.
   std::vector<QueryJob*> jobs = jobs_;
-  for (QueryJob* job : jobs) StopJob(job, StatementControl::Reason::kInterrupted);
-  return Napi::Number::New(info.Env(), static_cast<double>(jobs.size()));
+  size_t stopped = jobs.size();
+  for (QueryJob* job : jobs) {
+    // A stream's fetches stop through the stream's control (below).
+    if (job->cursor == CursorStep::kFetch) {
+      --stopped;
+      continue;
+    }
+    StopJob(job, StatementControl::Reason::kInterrupted);
+  }
+  if (cursor_open_ && cursor_control_->Cancel(StatementControl::Reason::kInterrupted)) ++stopped;
+  return Napi::Number::New(info.Env(), static_cast<double>(stopped));
 }
 
 Napi::Value ConnectionWrap::Close(const Napi::CallbackInfo& info) {

@@ -25,6 +25,7 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "common/interrupt.h"
@@ -42,6 +43,8 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
 
  private:
   struct QueryJob;
+  // A job's step of a result stream (ExecutionSlot's cursor), if it is one.
+  enum class CursorStep : uint8_t { kNone, kOpen, kFetch, kClose };
   static void CallJs(Napi::Env env, Napi::Function callback, ConnectionWrap* self,
                      QueryJob* job);
   using Tsfn = Napi::TypedThreadSafeFunction<ConnectionWrap, QueryJob, &ConnectionWrap::CallJs>;
@@ -54,6 +57,28 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   Napi::Value Compact(const Napi::CallbackInfo& info);
   Napi::Value Schema(const Napi::CallbackInfo& info);
   Napi::Value Enqueue(QueryJob* job);
+  // Enqueue without taking the options of setNextOptions (a stream's later steps, prepare).
+  Napi::Value EnqueueWithoutOptions(QueryJob* job);
+  // Result streams (ExecutionSlot's cursor) and prepared statements.
+  Napi::Value OpenCursor(const Napi::CallbackInfo& info);
+  Napi::Value OpenCursorRequest(const Napi::CallbackInfo& info);
+  Napi::Value FetchCursor(const Napi::CallbackInfo& info);
+  Napi::Value CloseCursor(const Napi::CallbackInfo& info);
+  Napi::Value Prepare(const Napi::CallbackInfo& info);
+  Napi::Value RunPrepared(const Napi::CallbackInfo& info);
+  Napi::Value OpenPreparedCursor(const Napi::CallbackInfo& info);
+  Napi::Value ClosePrepared(const Napi::CallbackInfo& info);
+  Napi::Value ResetSession(const Napi::CallbackInfo& info);
+  Napi::Value InTransaction(const Napi::CallbackInfo& info);
+  std::shared_ptr<PreparedQuery> ReadPrepared(const Napi::CallbackInfo& info, const char* usage);
+  // A job of the call `info` (holding its connection) for `query` and `params`.
+  QueryJob* NewJob(const Napi::CallbackInfo& info, std::string query, ParameterMap params);
+  // Enqueues the opening step of a stream (SLOT_BUSY when one is open already).
+  Napi::Value StartCursor(QueryJob* job);
+  // The control of a stream about to open, from setNextOptions.
+  std::shared_ptr<StatementControl> NextCursorControl();
+  // The stream ended (exhausted, failed, closed): the connection may open another.
+  void CursorEnded();
   Napi::Value QuerySync(const Napi::CallbackInfo& info);
   Napi::Value Close(const Napi::CallbackInfo& info);
   Napi::Value SetNextOptions(const Napi::CallbackInfo& info);
@@ -103,6 +128,16 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   uint64_t next_max_memory_bytes_ = 0;
   // The longest time limit accepted: about 24.8 days, setTimeout's limit too.
   static constexpr uint32_t kMaxTimeoutMs = 2147483647;
+  // The open result stream (JS thread): from openCursor until it is exhausted, fails or is
+  // closed; its control (shared with the slot's cursor) and cancel() token.
+  bool cursor_open_ = false;
+  std::shared_ptr<StatementControl> cursor_control_;
+  double cursor_token_ = 0;
+  // The most rows one fetch may ask for.
+  static constexpr double kMaxFetchRows = 1 << 20;
+  // Prepared statements by id (JS thread); a job running one holds it too.
+  std::unordered_map<double, std::shared_ptr<PreparedQuery>> prepared_;
+  double next_prepared_id_ = 1;
   bool closed_ = false;
   bool cleanup_hook_ = false;  // OnEnvCleanup is registered
   bool tearing_down_ = false;  // OnEnvCleanup ran: no JavaScript may be called any more

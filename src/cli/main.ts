@@ -222,6 +222,16 @@ export function buildProgram(): Command {
     )
     .option('--tls-cert <file>', 'serve HTTPS with this PEM certificate (chain); needs --tls-key')
     .option('--tls-key <file>', 'the PEM private key of --tls-cert')
+    .option(
+      '--tx-timeout <ms>',
+      'how long an explicit HTTP transaction (POST /tx) may stay idle before it is rolled back (default 30000)',
+      atLeastOne('--tx-timeout'),
+    )
+    .option(
+      '--max-transactions <n>',
+      'most explicit HTTP transactions open at once (default: half the execution slots)',
+      positiveInt('--max-transactions'),
+    )
     .action(async (dir: string, options: ServeOptions) => {
       await runServe(dir, options);
     });

@@ -27,6 +27,8 @@ export interface ServeOptions {
   receiveTimeout?: number;
   keepAliveTimeout?: number;
   maxConnections?: number;
+  txTimeout?: number;
+  maxTransactions?: number;
   authFile?: string;
   insecure?: boolean;
   importDir?: string;
@@ -88,6 +90,8 @@ export function serviceConfigOf(options: ServeOptions, env: NodeJS.ProcessEnv = 
   if (options.tlsCert !== undefined && options.tlsKey !== undefined) {
     config.tls = { cert: readPem(options.tlsCert, '--tls-cert'), key: readPem(options.tlsKey, '--tls-key') };
   }
+  if (options.txTimeout !== undefined) config.txIdleTimeoutMs = options.txTimeout;
+  if (options.maxTransactions !== undefined) config.maxOpenTransactions = options.maxTransactions;
   return config;
 }
 

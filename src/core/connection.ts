@@ -4,10 +4,10 @@ import {
   type NativeDatabase,
   type PackedResult,
   type RawTextResult,
-  type StatementArguments,
 } from '../native/addon.js';
 import { GraphDBError } from './errors.js';
 import { same, whileInFlight } from './loop-poll.js';
+import { type PreparedHost, PreparedStatement } from './prepared.js';
 import { QueryResult } from './query-result.js';
 import {
   type QueryOptions,
@@ -15,6 +15,7 @@ import {
   type StatementLimits,
   submitControlled,
 } from './statement-control.js';
+import { RowStream, type StreamOptions, splitStreamOptions } from './stream.js';
 import type { ResultRow } from './values.js';
 
 export type { QueryOptions } from './statement-control.js';
@@ -33,8 +34,11 @@ function checkArguments(text: unknown, params: unknown): void {
 /** Parameters with more names than this go to the native side as the object itself. */
 const MAX_PAIRED_PARAMETERS = 1000;
 
-/** A native statement method: (text, params?) or (text, name, value, name, value...). */
-type StatementMethod<R> = (this: NativeConnection, ...args: StatementArguments) => R;
+/**
+ * A native statement method: (text, params?) or (text, name, value, name, value...); for a
+ * prepared statement, its id in place of the text.
+ */
+type StatementMethod<R, Head = string | null> = (this: NativeConnection, head: Head, ...rest: unknown[]) => R;
 
 /**
  * Calls a native statement method with the text, then the parameters as name, value, name,
@@ -43,10 +47,10 @@ type StatementMethod<R> = (this: NativeConnection, ...args: StatementArguments) 
  * without building an array; so many that the call could overflow the stack go as the object.
  * `text` null means the text of the statement the native connection read last.
  */
-function callStatement<R>(
+function callStatement<R, Head extends string | number | null>(
   native: NativeConnection,
-  method: StatementMethod<R>,
-  text: string | null,
+  method: StatementMethod<R, Head>,
+  text: Head,
   params: QueryParameters | undefined,
 ): R {
   if (params === undefined) return method.call(native, text);
@@ -73,12 +77,14 @@ function callStatement<R>(
 }
 
 /** The arguments of a native statement call with many parameters (see callStatement). */
-function statementArguments(text: string | null, params: QueryParameters): StatementArguments {
-  const args: unknown[] = [text];
+function statementArguments<Head>(text: Head, params: QueryParameters): [Head, ...unknown[]] {
+  const args: [Head, ...unknown[]] = [text];
   for (const name in params) args.push(name, params[name]);
   if (args.length > 1 + 2 * MAX_PAIRED_PARAMETERS) return [text, params];
-  return args as StatementArguments;
+  return args;
 }
+
+function noop(): void {}
 
 function toQueryResult<Row extends object>(packed: PackedResult): QueryResult<Row> {
   return new QueryResult<Row>(packed);
@@ -156,6 +162,83 @@ export class Connection implements Disposable {
   }
 
   /**
+   * Runs a statement and hands its rows out as they are read: `for await (const row of
+   * conn.stream(text, params))`. A read query runs as the loop goes, a batch of
+   * `options.batchSize` rows (default 1000) at a time, so memory stays bounded however large
+   * the result; `break` stops it. See `RowStream` for the details (one stream per connection
+   * at a time; `timeoutMs` covers the whole stream).
+   */
+  stream(text: string, params?: QueryParameters, options?: StreamOptions): RowStream {
+    checkArguments(text, params);
+    const { query, batchSize } = splitStreamOptions(options);
+    const native = this.#open();
+    return this.#openStream(native, query, batchSize, () => this.#call(native.openCursor, text, params));
+  }
+
+  /**
+   * Prepares one statement to run many times: resolves to a `PreparedStatement` whose `run`
+   * and `stream` skip parsing and planning. Rejects with the statement's syntax error, or
+   * INVALID_REQUEST for a text of several statements.
+   */
+  async prepare(text: string): Promise<PreparedStatement> {
+    checkArguments(text, undefined);
+    const id = await this.#open().prepare(text);
+    return new PreparedStatement(this.#preparedHost, id, text);
+  }
+
+  /** How this connection's prepared statements run. */
+  readonly #preparedHost: PreparedHost = {
+    run: <Row extends object>(
+      id: number,
+      params: QueryParameters | undefined,
+      options: QueryOptions | undefined,
+    ): Promise<QueryResult<Row>> => {
+      try {
+        checkArguments('', params);
+        const native = this.#open();
+        return whileInFlight(
+          this.#controlled(options, () => callStatement(native, native.runPrepared, id, params)),
+          toQueryResult<Row>,
+        );
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+    stream: (id, params, options) => {
+      checkArguments('', params);
+      const { query, batchSize } = splitStreamOptions(options);
+      const native = this.#open();
+      return this.#openStream(native, query, batchSize, () =>
+        callStatement(native, native.openPreparedCursor, id, params),
+      );
+    },
+    release: (id) => {
+      this.#native?.closePrepared(id);
+    },
+  };
+
+  /** A RowStream over the cursor that `open` opens, under `options` for its whole life. */
+  #openStream(
+    native: NativeConnection,
+    options: QueryOptions | undefined,
+    batchSize: number,
+    open: () => Promise<PackedResult>,
+  ): RowStream {
+    const control = resolveQueryOptions(options, this.#defaultTimeoutMs, this.#limits);
+    let cancel: () => void = noop;
+    control.onSubmitted = (stop) => {
+      cancel = stop;
+    };
+    let opened: Promise<PackedResult>;
+    try {
+      opened = Promise.resolve(submitControlled(native, control, open));
+    } catch (error) {
+      opened = Promise.reject(error);
+    }
+    return new RowStream(native, opened, batchSize, control.signal, () => cancel());
+  }
+
+  /**
    * Stops every statement of this connection in flight now: the running one within a fraction
    * of a millisecond, the queued ones before they start. Each rejects with QUERY_CANCELLED and
    * its writes are undone; statements submitted afterwards run as usual. Returns how many were
@@ -199,12 +282,17 @@ export class Connection implements Disposable {
     params: QueryParameters | undefined,
     options: QueryOptions | undefined,
   ): Promise<T> | T {
+    return this.#controlled(options, () => this.#call(method, text, params));
+  }
+
+  /** `submit()` (a native statement call) under the time limit and signal of `options`. */
+  #controlled<T>(options: QueryOptions | undefined, submit: () => Promise<T> | T): Promise<T> | T {
     const native = this.#open();
     if (options === undefined && this.#defaultTimeoutMs === 0 && this.#limits === undefined) {
-      return this.#call(method, text, params);
+      return submit();
     }
     const control = resolveQueryOptions(options, this.#defaultTimeoutMs, this.#limits);
-    return submitControlled(native, control, () => this.#call(method, text, params));
+    return submitControlled(native, control, submit);
   }
 
   /** Calls a statement method of the open native connection with `text` and `params`. */

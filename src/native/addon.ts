@@ -85,6 +85,13 @@ export type StatementArguments =
 
 /** The access modes of a request, lowest first. */
 export type AccessModeName = 'read' | 'insert' | 'update' | 'schema';
+/** The arguments of runPrepared and openPreparedCursor: a prepared statement's id, then as above. */
+export type PreparedArguments =
+  | [id: number, params?: Record<string, unknown>]
+  | [id: number, ...pairs: unknown[]];
+
+/** A batch of a result stream: its rows (packed, or JSON lines) and whether it is the last. */
+export type CursorBatch<T> = [rows: T, done: boolean];
 
 export interface NativeConnection {
   readonly pending: number;
@@ -93,13 +100,20 @@ export interface NativeConnection {
   query(...args: StatementArguments): Promise<PackedResult> | PackedResult;
   queryText(...args: StatementArguments): Promise<RawTextResult> | RawTextResult;
   /**
-   * Runs a JSON query request; resolves to the HTTP JSON body when asJson is true. `mostAccess`:
+   * Runs a JSON query request; resolves to the HTTP JSON body when asJson is true. `inSession`:
+   * in the connection's explicit transaction (INVALID_REQUEST when none is open). `mostAccess`:
    * the highest access mode the client's role allows (default 'schema'); more is FORBIDDEN.
    */
-  executeTransactionalRequest(json: string, asJson: true, mostAccess?: AccessModeName): Promise<string>;
+  executeTransactionalRequest(
+    json: string,
+    asJson: true,
+    inSession?: boolean,
+    mostAccess?: AccessModeName,
+  ): Promise<string>;
   executeTransactionalRequest(
     json: string,
     asJson?: false,
+    inSession?: boolean,
     mostAccess?: AccessModeName,
   ): Promise<PackedResult>;
   /**
@@ -107,6 +121,28 @@ export interface NativeConnection {
    * (absolute, symlinks resolved). Set once, before the connection runs anything.
    */
   setFileAccess(mode: 'none' | 'within', root?: string): void;
+  /**
+   * Opens a result stream (one per connection; other statements are refused with SLOT_BUSY
+   * while it is open): resolves to a packed result of no rows (the columns and types). The
+   * options of setNextOptions cover the whole stream.
+   */
+  openCursor(...args: StatementArguments): Promise<PackedResult>;
+  /** openCursor of a JSON query request; resolves to the header line `{"columns","types"}\n`. */
+  openCursorRequest(json: string, inSession?: boolean, mostAccess?: AccessModeName): Promise<string>;
+  /** The next batch of the open stream, at most `maxRows` rows; JSON lines when asJson. */
+  fetch(maxRows: number, asJson: true): Promise<CursorBatch<string>>;
+  fetch(maxRows: number, asJson?: false): Promise<CursorBatch<PackedResult>>;
+  /** Stops and closes the open stream, if any. */
+  closeCursor(): Promise<void>;
+  /** Prepares one statement; resolves to its id on this connection. */
+  prepare(text: string): Promise<number>;
+  runPrepared(...args: PreparedArguments): Promise<PackedResult>;
+  openPreparedCursor(...args: PreparedArguments): Promise<PackedResult>;
+  closePrepared(id: number): void;
+  /** Rolls back the session's transaction, closes its stream, resets its settings. */
+  resetSession(): Promise<void>;
+  /** Whether the session has an explicit transaction open (read while nothing is in flight). */
+  readonly inTransaction: boolean;
   /** The schema document of GET /schema as JSON text, read on this connection's thread. */
   schema(): Promise<string>;
   /** Compacts the database's adjacency on this connection's native thread. */

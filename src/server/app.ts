@@ -5,7 +5,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { GraphDBError } from '../core/errors.js';
-import { type Authenticator, ROLE_MOST_ACCESS, type Role } from '../service/auth.js';
+import { ANONYMOUS_ADMIN, type Authenticator, type Client, ROLE_MOST_ACCESS } from '../service/auth.js';
 import {
   type ExecutionSlotLease,
   executeRequestAsJson,
@@ -31,6 +31,8 @@ import {
 import { BodyNotUtf8Error, ClientGoneError, readIncoming, readRequest, TOO_LARGE } from './body.js';
 import { mountConsole } from './console.js';
 import { errorResponse, jsonHeaders, responseForError, SECURITY_HEADERS } from './errors.js';
+import { streamResult, wantsNdjson } from './ndjson.js';
+import { mountTransactions } from './tx.js';
 
 type Env = { Bindings: Partial<HttpBindings> };
 type Ctx = Context<Env>;
@@ -92,10 +94,10 @@ function guarded(
  * configured every client is an admin (the service then listens on loopback only, or was
  * told `insecure`).
  */
-function authorize(c: Ctx, auth: Authenticator | null): Role | Response {
-  if (!auth) return 'admin';
+function authorize(c: Ctx, auth: Authenticator | null): Client | Response {
+  if (!auth) return ANONYMOUS_ADMIN;
   const verdict = auth.authenticate(header(c, 'authorization'));
-  if ('role' in verdict) return verdict.role;
+  if ('role' in verdict) return verdict;
   const missing = verdict.refused === 'missing';
   return errorResponse(
     'UNAUTHORIZED',
@@ -213,21 +215,42 @@ async function readBody(c: Ctx, limit: number): Promise<string | Response> {
   return body === TOO_LARGE ? tooLarge() : body;
 }
 
-async function cypher(c: Ctx, runtime: ServiceRuntime, role: Role): Promise<Response> {
-  if (!runtime.accepting) return unavailable(runtime);
+/** UNSUPPORTED_MEDIA_TYPE unless the request's body is sent as JSON; null when it is. */
+function requireJson(c: Ctx, what: string): Response | null {
   const contentType = header(c, 'content-type');
-  if (!isJsonContentType(contentType)) {
-    // A page may send a "simple" text/plain POST to any origin without asking first; JSON
-    // needs a preflight, which only allowed origins pass.
-    return errorResponse(
-      'UNSUPPORTED_MEDIA_TYPE',
-      `POST /cypher takes a JSON body sent as Content-Type: application/json, got ${contentType === undefined ? 'no Content-Type' : JSON.stringify(contentType)}`,
-    );
-  }
+  if (isJsonContentType(contentType)) return null;
+  // A page may send a "simple" text/plain POST to any origin without asking first; JSON
+  // needs a preflight, which only allowed origins pass.
+  return errorResponse(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `${what} takes a JSON body sent as Content-Type: application/json, got ${contentType === undefined ? 'no Content-Type' : JSON.stringify(contentType)}`,
+  );
+}
+
+async function cypher(c: Ctx, runtime: ServiceRuntime, client: Client): Promise<Response> {
+  if (!runtime.accepting) return unavailable(runtime);
+  const notJson = requireJson(c, 'POST /cypher');
+  if (notJson) return notJson;
   const body = await readBody(c, runtime.limits.maxBodyBytes);
   if (typeof body !== 'string') return body;
   const lease = await leaseForRequest(c, runtime);
   if (lease instanceof Response) return lease;
+  if (wantsNdjson(header(c, 'accept'))) {
+    // Streamed (src/server/ndjson.ts): the lease goes back once the stream is over.
+    const outgoing = c.env?.outgoing;
+    return streamResult(
+      runtime,
+      lease,
+      body,
+      false,
+      {
+        outgoing,
+        signal: outgoing ? undefined : c.req.raw.signal,
+        mostAccess: ROLE_MOST_ACCESS[client.role],
+      },
+      () => lease.release(),
+    );
+  }
   // A client that goes away while its statement runs cancels it: nobody would read the answer,
   // and the slot comes free at once.
   let cancel: (() => void) | undefined;
@@ -245,7 +268,8 @@ async function cypher(c: Ctx, runtime: ServiceRuntime, role: Role): Promise<Resp
         (cancelStatement) => {
           cancel = cancelStatement;
         },
-        ROLE_MOST_ACCESS[role],
+        false,
+        ROLE_MOST_ACCESS[client.role],
       ),
     );
   } finally {
@@ -289,11 +313,10 @@ function status(service: GraphDBService, runtime: ServiceRuntime): Response {
 }
 
 /**
- * OPTIONS: the methods of `path`; for a CORS preflight from an allowed origin (`cors`), also
+ * OPTIONS: the methods a path allows (`allow`); for a CORS preflight from an allowed origin (`cors`), also
  * what a cross-origin request may use.
  */
-function options(c: Ctx, path: string, cors: Record<string, string> | null): Response {
-  const allow = ROUTES[path]!;
+function options(c: Ctx, allow: string, cors: Record<string, string> | null): Response {
   const headers: Record<string, string> = { allow, ...SECURITY_HEADERS };
   if (cors && header(c, 'access-control-request-method') !== undefined) {
     headers['access-control-allow-methods'] = allow;
@@ -336,17 +359,22 @@ export function createApp(service: GraphDBService, appOptions: AppOptions = {}):
   if (withConsole) mountConsole(app);
 
   const policy = runtime.access;
-  /** A route that needs a token (when the service has any): `handle` gets the client's role. */
+  /** Host/Origin checks, then the token (when the service has any): `handle` gets the client. */
+  const guardedAndAuthorized = (
+    c: Ctx,
+    handle: (cors: Record<string, string> | null, client: Client) => Response | Promise<Response>,
+  ): Response | Promise<Response> =>
+    guarded(c, policy, (cors) => {
+      const client = authorize(c, runtime.auth);
+      return client instanceof Response ? client : handle(cors, client);
+    });
   const authorized =
-    (handle: (c: Ctx, role: Role) => Response | Promise<Response>) =>
+    (handle: (c: Ctx, client: Client) => Response | Promise<Response>) =>
     (c: Ctx): Response | Promise<Response> =>
-      guarded(c, policy, () => {
-        const role = authorize(c, runtime.auth);
-        return role instanceof Response ? role : handle(c, role);
-      });
+      guardedAndAuthorized(c, (_cors, client) => handle(c, client));
   app.post(
     '/cypher',
-    authorized((c, role) => tracked(runtime, () => cypher(c, runtime, role))),
+    authorized((c, client) => tracked(runtime, () => cypher(c, runtime, client))),
   );
   app.get(
     '/schema',
@@ -361,10 +389,22 @@ export function createApp(service: GraphDBService, appOptions: AppOptions = {}):
   for (const path of Object.keys(ROUTES)) {
     app.all(path, (c) =>
       guarded(c, policy, (cors) =>
-        c.req.method === 'OPTIONS' ? options(c, path, cors) : methodNotAllowed(c.req.method, path),
+        c.req.method === 'OPTIONS' ? options(c, ROUTES[path]!, cors) : methodNotAllowed(c.req.method, path),
       ),
     );
   }
+  mountTransactions(app, {
+    runtime,
+    guarded: (c, handle) => guarded(c, policy, handle),
+    authorized: guardedAndAuthorized,
+    tracked: (handle) => tracked(runtime, handle),
+    lease: (c) => leaseForRequest(c, runtime),
+    readBody: (c) => readBody(c, runtime.limits.maxBodyBytes),
+    unavailable: () => unavailable(runtime),
+    header,
+    requireJson,
+    options,
+  });
 
   app.notFound((c) =>
     guarded(c, policy, () => errorResponse('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`)),

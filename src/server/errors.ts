@@ -5,7 +5,8 @@ import { type ErrorCode, GraphDBError } from '../core/errors.js';
 
 /**
  * The engine's codes plus the HTTP layer's own: unknown path, wrong method, oversize body, a
- * body that is not JSON by its Content-Type, a Host or an Origin the service does not answer.
+ * body that is not JSON by its Content-Type, a Host or an Origin the service does not answer,
+ * an explicit transaction that is not (or no longer) open.
  */
 export type HttpErrorCode =
   | ErrorCode
@@ -15,7 +16,8 @@ export type HttpErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'HOST_NOT_ALLOWED'
   | 'ORIGIN_NOT_ALLOWED'
-  | 'UNAUTHORIZED';
+  | 'UNAUTHORIZED'
+  | 'TX_NOT_FOUND';
 
 export const HTTP_STATUS: Readonly<Record<HttpErrorCode, number>> = {
   INVALID_REQUEST: 400,
@@ -48,6 +50,7 @@ export const HTTP_STATUS: Readonly<Record<HttpErrorCode, number>> = {
   HOST_NOT_ALLOWED: 403,
   ORIGIN_NOT_ALLOWED: 403,
   UNAUTHORIZED: 401,
+  TX_NOT_FOUND: 404,
 };
 
 /**

@@ -37,8 +37,20 @@ const MAX_TOKEN_LENGTH = 4096;
 /** Visible ASCII: what a token may hold (RFC 6750's token68 and more). */
 const TOKEN_PATTERN = /^[\x21-\x7e]+$/;
 
+/**
+ * Who sent a request: its role, and which of the service's tokens it carried (its index; -1
+ * when the service has none), so that what one client opens (a transaction) stays its own.
+ */
+export interface Client {
+  role: Role;
+  token: number;
+}
+
+/** The client every request is when the service has no tokens. */
+export const ANONYMOUS_ADMIN: Client = Object.freeze({ role: 'admin', token: -1 });
+
 /** The verdict on a request's Authorization header. */
-export type AuthVerdict = { role: Role } | { refused: 'missing' | 'invalid' };
+export type AuthVerdict = Client | { refused: 'missing' | 'invalid' };
 
 function digestOf(token: string): Buffer {
   return createHash('sha256').update(token, 'utf8').digest();
@@ -75,7 +87,7 @@ export class Authenticator {
       // Every digest is compared, whatever matched before.
       if (timingSafeEqual(digest, this.#digests[i]!) && found < 0) found = i;
     }
-    return found < 0 ? { refused: 'invalid' } : { role: this.#roles[found]! };
+    return found < 0 ? { refused: 'invalid' } : { role: this.#roles[found]!, token: found };
   }
 }
 

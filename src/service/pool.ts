@@ -85,6 +85,7 @@ let poolClosed: (pool: TpExecutionSlotPool) => boolean;
 let queryTimeoutOf: (pool: TpExecutionSlotPool) => number;
 let limitsOf: (pool: TpExecutionSlotPool) => StatementLimits;
 let enqueue: (pool: TpExecutionSlotPool) => WaitTicket;
+let nativeOf: (slot: ExecutionSlot) => NativeConnection;
 
 /**
  * A leased execution slot. It is valid while the lease that handed it out is held; it runs one
@@ -98,6 +99,7 @@ export class ExecutionSlot {
   static {
     newSlot = (pool, entry, lease) => new ExecutionSlot(pool, entry, lease);
     runOnSlot = (slot, work, counts, options, onSubmitted) => slot.#run(work, counts, options, onSubmitted);
+    nativeOf = (slot) => slot.#entry.native;
   }
 
   /** @internal Slots are handed out by `ExecutionSlotLease.slot`. */
@@ -143,7 +145,7 @@ export class ExecutionSlot {
     }
     const most = role === undefined ? 'schema' : ROLE_MOST_ACCESS[role];
     const raw = await this.#run(
-      (native) => native.executeTransactionalRequest(json, false, most),
+      (native) => native.executeTransactionalRequest(json, false, false, most),
       true,
       options === undefined ? undefined : queryOptions,
     );
@@ -471,15 +473,68 @@ export function executeRequestAsJson(
   slot: ExecutionSlot,
   json: string,
   onSubmitted?: (cancel: () => void) => void,
+  inTransaction = false,
   mostAccess: AccessModeName = 'schema',
 ): Promise<string> {
   return runOnSlot(
     slot,
-    (native) => native.executeTransactionalRequest(json, true, mostAccess),
+    (native) => native.executeTransactionalRequest(json, true, inTransaction, mostAccess),
     true,
     undefined,
     onSubmitted,
   );
+}
+
+/**
+ * @internal Opens a result stream of a JSON query request on the slot (in its session's
+ * explicit transaction when `inTransaction`); resolves to the header line. The service's time
+ * limit covers the whole stream; `onSubmitted` receives a function that stops it at any point.
+ */
+export function openStreamOnSlot(
+  slot: ExecutionSlot,
+  json: string,
+  inTransaction: boolean,
+  mostAccess: AccessModeName,
+  onSubmitted: (cancel: () => void) => void,
+): Promise<string> {
+  return runOnSlot(
+    slot,
+    (native) => native.openCursorRequest(json, inTransaction, mostAccess),
+    true,
+    undefined,
+    onSubmitted,
+  );
+}
+
+/** @internal The next batch of the slot's open stream as JSON lines, and whether it is the last. */
+export function fetchStreamOnSlot(slot: ExecutionSlot, maxRows: number): Promise<[string, boolean]> {
+  return runOnSlot(slot, (native) => native.fetch(maxRows, true), false);
+}
+
+/**
+ * @internal Stops and closes the slot's open stream, if any, even while a fetch runs (it then
+ * rejects with QUERY_CANCELLED).
+ */
+export function closeStreamOnSlot(slot: ExecutionSlot): Promise<void> {
+  return nativeOf(slot).closeCursor();
+}
+
+/** @internal Runs a statement (BEGIN, COMMIT ...) in the slot's own session. */
+export function runInSession(slot: ExecutionSlot, text: string): Promise<void> {
+  return runOnSlot(slot, (native) => Promise.resolve(native.query(text)), true).then(() => undefined);
+}
+
+/**
+ * @internal Rolls back the slot's session transaction, closes its stream and resets its
+ * settings: the slot goes back to the pool as it came.
+ */
+export function resetSession(slot: ExecutionSlot): Promise<void> {
+  return nativeOf(slot).resetSession();
+}
+
+/** @internal Whether the slot's session has an explicit transaction open. */
+export function sessionInTransaction(slot: ExecutionSlot): boolean {
+  return nativeOf(slot).inTransaction;
 }
 
 /** @internal Compacts the database on the slot's native thread. */

@@ -22,6 +22,7 @@ import {
   type FileAccess,
   TpExecutionSlotPool,
 } from './pool.js';
+import { TransactionRegistry } from './transactions.js';
 
 /** Configuration of a GraphDBService (all fields optional). */
 export interface ServiceConfig {
@@ -85,6 +86,17 @@ export interface ServiceConfig {
   /** Most connections open at once; more are closed as they arrive. Default 1024. */
   maxConnections?: number;
   /**
+   * How long an explicit HTTP transaction (`POST /tx`) may stay idle (no request running in
+   * it) before it is rolled back and its id forgotten. Default 30000 ms.
+   */
+  txIdleTimeoutMs?: number;
+  /**
+   * Most explicit HTTP transactions open at once (each holds an execution slot); more get 503.
+   * From 0 to the slot count minus one, so that transactions never hold every slot. Default:
+   * half the slots (rounded down).
+   */
+  maxOpenTransactions?: number;
+  /**
    * Bearer tokens with roles (docs/security.md): every request but `GET /status` then needs
    * `Authorization: Bearer <token>` (401 without, 403 when the role does not allow it).
    * Without it any client that reaches the port may do anything, which the service allows on a
@@ -140,6 +152,7 @@ const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 const DEFAULT_RECEIVE_TIMEOUT_MS = 30_000;
 const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5000;
 const DEFAULT_MAX_CONNECTIONS = 1024;
+const DEFAULT_TX_IDLE_TIMEOUT_MS = 30_000;
 const MAX_INT32 = 2 ** 31 - 1;
 /** The service counts as idle once no slot was leased or released for this long. */
 const COMPACTION_IDLE_MS = 250;
@@ -161,6 +174,8 @@ export interface ServiceRuntime {
   readonly access: AccessPolicy;
   /** The tokens requests must carry; null: none needed. */
   readonly auth: Authenticator | null;
+  /** The explicit transactions open over HTTP. */
+  readonly transactions: TransactionRegistry;
   /** False once the service is stopping or closed: new requests get 503. */
   readonly accepting: boolean;
   readonly stopping: boolean;
@@ -197,6 +212,8 @@ const FIELDS = new Set([
   'insecure',
   'importDir',
   'tls',
+  'txIdleTimeoutMs',
+  'maxOpenTransactions',
 ]);
 
 function describe(value: unknown): string {
@@ -241,6 +258,8 @@ interface ResolvedConfig {
   auth: Authenticator | null;
   files: FileAccess;
   tls: TlsConfig | null;
+  txIdleTimeoutMs: number;
+  maxOpenTransactions: number;
 }
 
 /** How long clients may take and how many connections they may hold (ServiceConfig). */
@@ -344,10 +363,20 @@ function resolveConfig(config: ServiceConfig, maxThreadNum: number): ResolvedCon
     ),
     maxConnections: integerField(config, 'maxConnections', 1, MAX_INT32, DEFAULT_MAX_CONNECTIONS),
   };
+  const txIdleTimeoutMs = integerField(config, 'txIdleTimeoutMs', 1, MAX_INT32, DEFAULT_TX_IDLE_TIMEOUT_MS);
+  const maxOpenTransactions = integerField(
+    config,
+    'maxOpenTransactions',
+    0,
+    poolSize - 1,
+    Math.floor(poolSize / 2),
+  );
   return {
     port,
     host,
     poolSize,
+    txIdleTimeoutMs,
+    maxOpenTransactions,
     autoCompaction,
     stopTimeoutMs,
     queryTimeoutMs,
@@ -476,6 +505,7 @@ export class GraphDBService implements AsyncDisposable {
   #compactionFailures = 0;
   #compactionRetryAt = 0;
   readonly #runtime: ServiceRuntime;
+  readonly #transactions: TransactionRegistry;
 
   static {
     runtimeOf = (service) => service.#runtime;
@@ -517,7 +547,9 @@ export class GraphDBService implements AsyncDisposable {
     this.#resolved = resolved;
 
     const service = this;
+    this.#transactions = new TransactionRegistry(resolved.txIdleTimeoutMs, resolved.maxOpenTransactions);
     this.#runtime = {
+      transactions: this.#transactions,
       get pool() {
         return service.#pool;
       },
@@ -750,6 +782,7 @@ export class GraphDBService implements AsyncDisposable {
     });
     this.#runEnded = { promise, resolve: resolveEnded };
     this.#phase = 'running';
+    this.#transactions.reopen();
     if (this.#resolved.autoCompaction) this.#startCompaction();
     return this.#url;
   }
@@ -757,6 +790,8 @@ export class GraphDBService implements AsyncDisposable {
   async #shutdown(): Promise<void> {
     this.#phase = 'stopping';
     this.#stopCompaction();
+    // Explicit transactions roll back (each after the request it is running).
+    const rolledBack = this.#transactions.closeAll();
     const server = this.#server;
     this.#server = null;
     if (server) {
@@ -780,6 +815,7 @@ export class GraphDBService implements AsyncDisposable {
       await closed;
       clearTimeout(lingering);
     }
+    await rolledBack;
     await this.#compacting;
     this.#phase = this.#pool ? 'initialized' : 'closed';
     this.#url = null;
@@ -808,6 +844,7 @@ export class GraphDBService implements AsyncDisposable {
     if (this.#startPromise) await this.#startPromise.catch(() => undefined);
     if (this.#phase === 'running') await this.stop();
     else if (this.#stopPromise) await this.#stopPromise;
+    await this.#transactions.closeAll();
     const pool = this.#pool;
     this.#pool = null;
     this.#phase = 'closed';

@@ -145,6 +145,63 @@ describe('authentication and roles', () => {
     expectError(brackets, 400, 'INVALID_REQUEST');
   });
 
+  it('applies tokens and roles to explicit transactions and streamed results', async () => {
+    const tx = (token: string | undefined, method: string, target: string, request?: unknown) =>
+      send(
+        url,
+        method,
+        target,
+        { 'content-type': 'application/json', ...bearer(token) },
+        request === undefined ? undefined : JSON.stringify(request),
+      );
+    expectError(await tx(undefined, 'POST', '/tx', {}), 401, 'UNAUTHORIZED');
+    expectError(await tx(READER, 'POST', '/tx', { access_mode: 'update' }), 403, 'FORBIDDEN');
+    // A reader's transaction is READ ONLY.
+    const read = await tx(READER, 'POST', '/tx', {});
+    expect(read.status, read.body).toBe(201);
+    const readId = (JSON.parse(read.body) as { id: string }).id;
+    expect((await tx(READER, 'POST', `/tx/${readId}`, { query: 'MATCH (p:P) RETURN count(p)' })).status).toBe(
+      200,
+    );
+    expect(
+      (await tx(READER, 'POST', `/tx/${readId}`, { query: 'CREATE (:P {id: 70})' })).status,
+    ).toBeGreaterThanOrEqual(400);
+    expect((await tx(READER, 'DELETE', `/tx/${readId}`)).status).toBe(200);
+    // A writer's: data yes, schema no; and only its own token may use it.
+    const write = await tx(WRITER, 'POST', '/tx', {});
+    const writeId = (JSON.parse(write.body) as { id: string }).id;
+    expectError(await tx(READER, 'POST', `/tx/${writeId}`, { query: 'RETURN 1' }), 404, 'TX_NOT_FOUND');
+    expectError(await tx(ADMIN, 'POST', `/tx/${writeId}/commit`), 404, 'TX_NOT_FOUND');
+    expectError(await tx(undefined, 'DELETE', `/tx/${writeId}`), 401, 'UNAUTHORIZED');
+    expect((await tx(WRITER, 'POST', `/tx/${writeId}`, { query: 'CREATE (:P {id: 71})' })).status).toBe(200);
+    expectError(
+      await tx(WRITER, 'POST', `/tx/${writeId}`, { query: 'CREATE NODE TABLE R(id INT64, PRIMARY KEY(id))' }),
+      403,
+      'FORBIDDEN',
+    );
+    await tx(WRITER, 'DELETE', `/tx/${writeId}`);
+    // NDJSON: the role is checked before anything streams.
+    const streamed = await send(
+      url,
+      'POST',
+      '/cypher',
+      { 'content-type': 'application/json', accept: 'application/x-ndjson', ...bearer(READER) },
+      JSON.stringify({ query: 'CREATE (:P {id: 72})' }),
+    );
+    expectError(streamed, 403, 'FORBIDDEN');
+    const lines = await send(
+      url,
+      'POST',
+      '/cypher',
+      { 'content-type': 'application/json', accept: 'application/x-ndjson', ...bearer(READER) },
+      JSON.stringify({ query: 'UNWIND range(1, 3) AS x RETURN x' }),
+    );
+    expect(lines.body.trim().split('\n')).toHaveLength(5);
+    expect(
+      (await cypher(READER, { query: 'MATCH (p:P) WHERE p.id >= 70 RETURN count(p)' })).json().rows,
+    ).toEqual([[0]]);
+  });
+
   it('caps in-process requests by their role too', async () => {
     const lease = await service.acquireExecutionSlot();
     try {
