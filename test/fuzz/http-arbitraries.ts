@@ -321,6 +321,11 @@ const ROUTE_PATHS = [
   '/console/',
   '/console/app.js',
   '/nope',
+  '/tx',
+  '/tx/x',
+  '/tx/AAAAAAAAAAAAAAAAAAAAAA',
+  '/tx/x/commit',
+  '/tx//commit',
 ];
 
 const ODD_PATHS = [
@@ -441,7 +446,19 @@ export function headersArb(port: number, token: string | undefined): fc.Arbitrar
       host: usual(`127.0.0.1:${port}`, fc.constantFrom(...hostValues(port))),
       origin: rare(fc.oneof(fc.constantFrom(...ORIGINS), fc.constant(`http://127.0.0.1:${port}`))),
       authorization: rare(fc.constantFrom('Bearer ', 'Bearer wrong', 'Basic YTpi', 'bearer x y', 'x')),
-      accept: rare(fc.constantFrom('application/json', 'text/html', '*/*', '')),
+      accept: fc.option(
+        fc.constantFrom(
+          'application/x-ndjson',
+          'application/ndjson',
+          'application/x-ndjson;q=0',
+          'application/ndjson, application/json;q=0.5',
+          'application/json',
+          'text/html',
+          '*/*',
+          '',
+        ),
+        { nil: undefined, freq: 4 },
+      ),
       'accept-encoding': rare(fc.constantFrom('gzip', 'br', 'identity', '*;q=0')),
       'if-none-match': rare(fc.constantFrom('*', '"x"', 'W/"y"')),
       'access-control-request-method': rare(fc.constantFrom('POST', 'GET', 'DELETE')),
@@ -513,6 +530,10 @@ export function rawRequestArb(port: number, token: string | undefined, maxBodyBy
     fc.tuple(fc.constantFrom('Host'), fc.constantFrom(...hostValues(port))),
     fc.tuple(fc.constantFrom('Content-Type'), fc.constantFrom(...CONTENT_TYPES)),
     fc.tuple(fc.constantFrom('Origin'), fc.constantFrom(...ORIGINS)),
+    fc.tuple(
+      fc.constantFrom('Accept'),
+      fc.constantFrom('application/x-ndjson', 'application/ndjson;q=0.1', '*/*'),
+    ),
     fc.tuple(
       fc.constantFrom('X-Big'),
       fc.integer({ min: 1000, max: 40_000 }).map((n) => 'b'.repeat(n)),

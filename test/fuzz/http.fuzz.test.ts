@@ -35,6 +35,7 @@ const MAX_BODY_BYTES = 64 * 1024;
 const QUERY_TIMEOUT_MS = 2000;
 const HEADERS_TIMEOUT_MS = 500;
 const RECEIVE_TIMEOUT_MS = 1000;
+const TX_IDLE_MS = 500;
 /** Longest any exchange may take: the query time limit plus slack for a loaded machine. */
 const DEADLINE_MS = QUERY_TIMEOUT_MS + 4000;
 
@@ -43,7 +44,7 @@ let service: GraphDBService;
 let port: number;
 const statuses = new Tally();
 const allFindings: Findings[] = [];
-const sent = { raw: 0, wellFormed: 0, concurrent: 0, clientRefused: 0, resets: 0, aborted: 0 };
+const sent = { raw: 0, wellFormed: 0, concurrent: 0, tx: 0, clientRefused: 0, resets: 0, aborted: 0 };
 const started = Date.now();
 /** GRAPHDB_FUZZ_TRACE names a file that gets each request (its first 400 bytes) before it is sent. */
 const TRACE = process.env.GRAPHDB_FUZZ_TRACE;
@@ -67,6 +68,8 @@ beforeAll(async () => {
     // The statement memory limit keeps generated cross products from eating the machine.
     maxStatementMemoryBytes: 64 * 1024 * 1024,
     maxResultBytes: 16 * 1024 * 1024,
+    // Abandoned explicit transactions give their slot back soon.
+    txIdleTimeoutMs: TX_IDLE_MS,
   });
   const url = await service.start();
   port = Number(new URL(url).port);
@@ -83,7 +86,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   reportCounts('http', {
-    requests: sent.raw + sent.wellFormed + sent.concurrent,
+    requests: sent.raw + sent.wellFormed + sent.concurrent + sent.tx,
     ...sent,
     statuses: statuses.toJSON(),
     findings: allFindings.flatMap((f) => f.toJSON()),
@@ -149,12 +152,36 @@ function checkAnswer(
     return;
   }
   const contentType = headers['content-type'];
+  if (status === 200 && String(contentType).startsWith('application/x-ndjson')) {
+    checkStream(body.toString('utf8'));
+    return;
+  }
   const violation = contractViolation(
     status,
     Array.isArray(contentType) ? contentType[0] : contentType,
     body.toString('utf8'),
   );
   expect(violation, violation ?? '').toBeNull();
+}
+
+/**
+ * A streamed result: JSON lines, the first `{"columns", "types"}`, the last the summary or an
+ * error with a known code that is not a bug.
+ */
+function checkStream(text: string): void {
+  const lines = text.split('\n').filter((line) => line.length > 0);
+  expect(lines.length, 'an empty stream').toBeGreaterThan(0);
+  const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(Object.keys(parsed[0]!)).toEqual(['columns', 'types']);
+  const last = parsed.at(-1)!;
+  if ('error' in last) {
+    const violation = contractViolation(400, 'application/json', JSON.stringify(last));
+    const code = (last.error as { code: string }).code;
+    expect(violation === null || /answered with status/.test(violation), violation ?? '').toBe(true);
+    expect(['INTERNAL', 'IO_ERROR', 'CORRUPTION'], `a stream ended with ${code}`).not.toContain(code);
+  } else {
+    expect(Object.keys(last), 'a stream without its summary').toEqual(['summary']);
+  }
 }
 
 function checkRaw(response: RawResponse, head: boolean): void {
@@ -307,6 +334,109 @@ describe('HTTP fuzzing', () => {
       findings.throwIfAny('the property');
     },
     timeFor(REQUESTS * 0.1),
+  );
+
+  it(
+    'runs explicit transactions of any statements, ended any way, and frees their slots',
+    async () => {
+      const step = fc.oneof(
+        {
+          weight: 6,
+          arbitrary: fc.record({
+            kind: fc.constant('run' as const),
+            body: bodyArb(MAX_BODY_BYTES),
+            ndjson: fc.boolean(),
+          }),
+        },
+        {
+          weight: 3,
+          arbitrary: fc.record({
+            kind: fc.constant('run' as const),
+            body: validRequest.map((t) => Buffer.from(t)),
+            ndjson: fc.boolean(),
+          }),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.record({
+            kind: fc.constantFrom('commit' as const, 'rollback' as const, 'bad-id' as const),
+          }),
+        },
+      );
+      const flow = fc.record({
+        open: fc.oneof(
+          fc.constant(undefined),
+          fc.constantFrom(
+            '{"access_mode":"read"}',
+            '{"access_mode":"update"}',
+            '{"access_mode":"schema"}',
+            '{"access_mode":"x"}',
+            '{}',
+            '[]',
+            'null',
+            '{',
+          ),
+        ),
+        steps: fc.array(step, { maxLength: 5 }),
+        end: fc.oneof(
+          { weight: 30, arbitrary: fc.constantFrom('commit', 'rollback') },
+          { weight: 1, arbitrary: fc.constant('abandon') },
+        ),
+      });
+      const findings = new Findings();
+      allFindings.push(findings);
+      await fc.assert(
+        fc.asyncProperty(
+          flow,
+          collecting(findings, async ({ open, steps, end }) => {
+            sent.tx++;
+            const opened = await send(
+              'POST',
+              '/tx',
+              jsonHeaders(),
+              open === undefined ? undefined : Buffer.from(open),
+            );
+            checkAnswer(opened.status, opened.headers, opened.body, false);
+            if (opened.status !== 201) return;
+            const id = (JSON.parse(opened.body.toString()) as { id: string }).id;
+            for (const s of steps) {
+              sent.tx++;
+              let answer: Answer;
+              if (s.kind === 'run') {
+                trace(`tx ${id}`, s.body);
+                const headers = s.ndjson
+                  ? { ...jsonHeaders(), accept: 'application/x-ndjson' }
+                  : jsonHeaders();
+                answer = await send('POST', `/tx/${id}`, headers, s.body);
+              } else if (s.kind === 'commit') answer = await send('POST', `/tx/${id}/commit`, jsonHeaders());
+              else if (s.kind === 'rollback') answer = await send('DELETE', `/tx/${id}`, jsonHeaders());
+              else
+                answer = await send(
+                  'POST',
+                  `/tx/${id.slice(1)}x`,
+                  jsonHeaders(),
+                  Buffer.from('{"query":"RETURN 1"}'),
+                );
+              checkAnswer(answer.status, answer.headers, answer.body, false);
+            }
+            if (end === 'abandon') return;
+            sent.tx++;
+            const ended =
+              end === 'commit'
+                ? await send('POST', `/tx/${id}/commit`, jsonHeaders())
+                : await send('DELETE', `/tx/${id}`, jsonHeaders());
+            checkAnswer(ended.status, ended.headers, ended.body, false);
+            // Ended now, or already (a failed statement rolls it back): 404 TX_NOT_FOUND.
+            expect([200, 404], ended.body.toString()).toContain(ended.status);
+          }),
+        ),
+        fuzzSettings(REQUESTS * 0.05),
+      );
+      findings.throwIfAny('the property');
+      // Abandoned transactions roll back after their idle time; then every slot is free.
+      await expectNoLeakedSlot();
+    },
+    timeFor(REQUESTS * 0.05),
   );
 
   it('still serves and reports no slot in use afterwards', async () => {
