@@ -219,6 +219,16 @@ for (const f of findings)
   console.log(`- [${f.suite}] ${f.count}x ${f.signature}\n    ${f.examples.join('\n    ')}`);
 console.log(`failed tests: ${failures.length}`);
 if (memoryKill) console.log(`STOPPED: ${memoryKill}`);
+else if (exitCode !== 0) {
+  // A failed or crashed test process (vitest: "Worker exited unexpectedly"): what it sent last.
+  let last = '(no trace)';
+  try {
+    last = fs.readFileSync(traceFile, 'utf8').trimEnd().split('\n').slice(-5).join('\n');
+  } catch {
+    // no trace
+  }
+  console.log(`vitest exited with ${exitCode}; the last requests and statements sent:\n${last}`);
+}
 for (const failure of failures) console.log(`--- ${failure.test}\n${failure.message}`);
 console.log(`total time: ${seconds} s; exit code ${exitCode}`);
 fs.rmSync(work, { recursive: true, force: true });
