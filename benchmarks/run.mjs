@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// GraphDB next to Kùzu (the npm package, pinned in devDependencies).
+// GraphDB next to its peers: Kùzu, SQLite (better-sqlite3) and DuckDB (@duckdb/node-api), npm
+// packages pinned in devDependencies. A peer whose package cannot load is skipped with a
+// message; the SQL peers run the social-graph workloads (SQL over `person` and `knows`).
 //
 //   npm run bench -- [--scale F] [--quick] [--json FILE] [--only NAME[,NAME]] [--trials N]
 //                    [--cache DIR] [--help]
@@ -9,8 +11,9 @@
 // --quick     small scale, 3 trials, short windows: a smoke run of everything (< 5 min)
 // --json FILE also writes the report as JSON
 // --only      workloads (or metric names such as ldbc_is3), plus `engine_point_lookup`,
-//             `differential`, `http` (the http_ceiling benchmark), `commit` (commit rate) and
-//             `stream` (streamed results: rows/s and peak RSS);
+//             `differential` (LDBC answers, and the social-graph answers of every peer),
+//             `social_differential` (those alone), `http` (the http_ceiling benchmark),
+//             `commit` (commit rate) and `stream` (streamed results: rows/s and peak RSS);
 //             http_point_read and http_mixed are workloads
 // --trials N  trials per workload and system (default 5, 3 with --quick; at least 3)
 // --cache DIR where generated CSVs are kept between runs
@@ -34,9 +37,15 @@ import { parseArgs } from 'node:util';
 import { ensureLdbc } from './lib/ldbc.mjs';
 import { sameResult } from './lib/normalize.mjs';
 import { ensureSocialCsv } from './lib/social.mjs';
-import { SYSTEMS } from './lib/systems.mjs';
+import { PEER_PACKAGES, PEERS, peerUnavailable, SYSTEMS } from './lib/systems.mjs';
 import { median, round } from './lib/timing.mjs';
-import { defaultParallelism, HTTP_CLIENTS, WORKLOADS, workloadTiming } from './lib/workloads.mjs';
+import {
+  defaultParallelism,
+  HTTP_CLIENTS,
+  WORKLOADS,
+  workloadSystems,
+  workloadTiming,
+} from './lib/workloads.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -99,8 +108,17 @@ function log(message) {
 
 /** Which workloads, the differential check and the HTTP benchmark to run. */
 function selection() {
-  const all = [...Object.keys(WORKLOADS), ENGINE_BENCH, 'differential', 'http', 'commit', 'stream'];
+  const all = [
+    ...Object.keys(WORKLOADS),
+    ENGINE_BENCH,
+    'differential',
+    'social_differential',
+    'http',
+    'commit',
+    'stream',
+  ];
   if (!args.only) return new Set(all);
+  // `differential` covers the social-graph check too.
   const chosen = new Set();
   for (const name of args.only.split(',').map((s) => s.trim())) {
     const owner = Object.entries(WORKLOADS).find(([, w]) => name in w.metrics)?.[0];
@@ -108,7 +126,24 @@ function selection() {
     else if (owner) chosen.add(owner);
     else fail(`unknown workload '${name}' (known: ${all.join(', ')})`);
   }
+  if (chosen.has('differential')) chosen.add('social_differential');
   return chosen;
+}
+
+/** The peers that can run here; each one that cannot is logged as skipped, with the reason. */
+const skippedPeers = {};
+async function checkPeers() {
+  for (const peer of PEERS) {
+    const why = await peerUnavailable(peer);
+    if (!why) continue;
+    skippedPeers[peer] = why;
+    log(`${peer}: SKIPPED, ${why}`);
+  }
+}
+
+/** The systems that run `workload` here (GraphDB and its available peers). */
+function systemsOf(name) {
+  return workloadSystems(name).filter((system) => !skippedPeers[system]);
 }
 
 /** Runs a node script; resolves to its last stdout line parsed as JSON, or { error }. */
@@ -220,6 +255,7 @@ async function main() {
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-bench-run-'));
   try {
     graphdbSnapshot = snapshotGraphDB(runDir, addon);
+    await checkPeers();
     const social = ensureSocialCsv(args.cache, scale);
     ensureLdbc(args.cache);
     log(`data: ${social.persons} persons, ${social.knows} knows edges (${social.dir}); LDBC SNB sample`);
@@ -244,6 +280,8 @@ async function main() {
       commit_rate: null,
       stream_results: null,
       differential: null,
+      socialDifferential: null,
+      ...(Object.keys(skippedPeers).length > 0 ? { skipped: { ...skippedPeers } } : {}),
     };
     const failures = [];
     let updateCounts = null;
@@ -266,6 +304,8 @@ async function main() {
     } else if (updateCounts) {
       report.differential = { updates: compareCounts(updateCounts) };
     }
+    if (chosen.has('social_differential'))
+      report.socialDifferential = await socialDifferential(templates, runDir);
     report.http_ceiling = chosen.has('http') ? await httpCeiling(runDir) : { skipped: 'not selected' };
     report.commit_rate = chosen.has('commit') ? await commitRate(runDir) : { skipped: 'not selected' };
     report.stream_results = chosen.has('stream') ? await streamResults(runDir) : { skipped: 'not selected' };
@@ -278,7 +318,8 @@ async function main() {
       log(`wrote ${args.json}`);
     }
     const d = report.differential;
-    const mismatches = (d?.mismatches ?? 0) + (d?.updates?.mismatches ?? 0);
+    const mismatches =
+      (d?.mismatches ?? 0) + (d?.updates?.mismatches ?? 0) + (report.socialDifferential?.mismatches ?? 0);
     if (mismatches > 0) log(`FAILED: ${mismatches} differential mismatch(es)`);
     if (failures.length > 0) log(`FAILED: ${failures.length} worker failure(s):\n  ${failures.join('\n  ')}`);
     log(`done in ${report.elapsedSeconds} s`);
@@ -290,14 +331,20 @@ async function main() {
 
 /** Loads each needed dataset once per system into runDir/template-<data>-<system>/. */
 async function prepareTemplates(runDir, chosen) {
-  const needed = new Set();
+  const needed = new Map(); // dataset -> the systems that need it
+  const need = (data, systems) => {
+    const set = needed.get(data) ?? new Set();
+    for (const system of systems) set.add(system);
+    needed.set(data, set);
+  };
   for (const [name, w] of Object.entries(WORKLOADS)) {
-    if (chosen.has(name) && !w.fresh) needed.add(w.data);
+    if (chosen.has(name) && !w.fresh) need(w.data, systemsOf(name));
   }
-  if (chosen.has('differential')) needed.add('ldbc');
+  if (chosen.has('differential') && !skippedPeers.kuzu) need('ldbc', ['graphdb', 'kuzu']);
+  if (chosen.has('social_differential')) need('social', socialCheckSystems());
   const templates = {};
-  for (const data of needed) {
-    for (const system of SYSTEMS) {
+  for (const [data, wanted] of needed) {
+    for (const system of SYSTEMS.filter((s) => wanted.has(s))) {
       const dir = path.join(runDir, `template-${data}-${system}`);
       fs.mkdirSync(dir);
       const t0 = performance.now();
@@ -358,13 +405,15 @@ function trialDatabase(runDir, templates, workload, system) {
 }
 
 async function runWorkload(name, workload, templates, runDir) {
-  const samples = Object.fromEntries(SYSTEMS.map((s) => [s, []]));
+  const systems = systemsOf(name);
+  const samples = Object.fromEntries(systems.map((s) => [s, []]));
   const errors = {};
-  const details = Object.fromEntries(SYSTEMS.map((s) => [s, []]));
+  const details = Object.fromEntries(systems.map((s) => [s, []]));
   const tableCounts = {};
   for (let trial = 1; trial <= trials; trial++) {
-    // Alternate which system goes first so neither always runs on a warmer machine.
-    const order = trial % 2 === 1 ? SYSTEMS : [...SYSTEMS].reverse();
+    // Rotate which system goes first so none always runs on a warmer (or cooler) machine.
+    const shift = (trial - 1) % systems.length;
+    const order = [...systems.slice(shift), ...systems.slice(0, shift)];
     for (const system of order) {
       if (errors[system]) continue;
       let result;
@@ -397,14 +446,20 @@ async function runWorkload(name, workload, templates, runDir) {
   for (const [metric, spec] of Object.entries(workload.metrics)) {
     const entry = { unit: spec.unit, better: spec.better };
     if (spec.note) entry.note = spec.note;
-    for (const system of SYSTEMS) {
+    for (const system of systems) {
       const values = samples[system].map((m) => m[metric]).filter((v) => v !== undefined);
       if (errors[system]) entry[system] = { error: errors[system] };
       else if (values.length > 0) entry[system] = summarize(values, spec.unit);
     }
-    entry.ratio = ratio(entry, spec.better);
-    if (metric === name) entry.details = { graphdb: details.graphdb[0], kuzu: details.kuzu[0] };
-    if (entry.graphdb || entry.kuzu) entries[metric] = entry;
+    // `ratio` is GraphDB's to Kùzu's (as before the SQL peers); `ratios` has one per peer.
+    entry.ratio = ratio(entry, spec.better, 'kuzu');
+    entry.ratios = Object.fromEntries(
+      systems.slice(1).map((peer) => [peer, ratio(entry, spec.better, peer)]),
+    );
+    if (metric === name) {
+      entry.details = Object.fromEntries(systems.map((system) => [system, details[system][0]]));
+    }
+    if (systems.some((system) => entry[system])) entries[metric] = entry;
   }
   const failures = Object.entries(errors).map(
     ([system, e]) => `${name} on ${system}: ${e.code}: ${e.message}`,
@@ -495,17 +550,18 @@ function summarize(values, unit) {
   };
 }
 
-/** > 1 means GraphDB is better, whichever way the unit points. */
-function ratio(entry, better) {
+/** GraphDB's to `peer`'s: > 1 means GraphDB is better, whichever way the unit points. */
+function ratio(entry, better, peer) {
   const g = entry.graphdb?.median;
-  const k = entry.kuzu?.median;
+  const k = entry[peer]?.median;
   if (!(g > 0) || !(k > 0)) return null;
   return round(better === 'higher' ? g / k : k / g, 2);
 }
 
 async function differential(templates, runDir) {
+  if (skippedPeers.kuzu) return { skipped: `kuzu: ${skippedPeers.kuzu}` };
   const outputs = {};
-  for (const system of SYSTEMS) {
+  for (const system of ['graphdb', 'kuzu']) {
     const out = path.join(runDir, `differential-${system}.json`);
     let result;
     try {
@@ -550,6 +606,70 @@ async function differential(templates, runDir) {
   }
   log(`differential: ${reference.length} queries, ${mismatches} mismatch(es)`);
   return { queries: reference.length, mismatches, perQuery, details };
+}
+
+/** GraphDB and the available peers that hold the social graph. */
+function socialCheckSystems() {
+  return ['graphdb', ...PEERS.filter((peer) => !skippedPeers[peer])];
+}
+
+/**
+ * Every available peer's answers to the social-graph reads (point_read, one_hop,
+ * two_hop_count over the same parameters) against GraphDB's: any difference or error is a
+ * mismatch and fails the run.
+ */
+async function socialDifferential(templates, runDir) {
+  const outputs = {};
+  for (const system of socialCheckSystems()) {
+    const out = path.join(runDir, `social-differential-${system}.json`);
+    let result;
+    try {
+      const db = trialDatabase(runDir, templates, { data: 'social' }, system);
+      const extra = ['--out', out, '--dataset', 'social'];
+      result = await runNode(WORKER, workerArgs(system, 'social_differential', db, extra));
+    } catch (error) {
+      result = { error: { code: 'SETUP', message: error.message } };
+    }
+    outputs[system] = result.error ? { error: result.error } : JSON.parse(fs.readFileSync(out, 'utf8'));
+  }
+  fs.rmSync(path.join(runDir, 'trial'), { recursive: true, force: true });
+  const reference = outputs.graphdb;
+  const perPeer = {};
+  const details = [];
+  let mismatches = 0;
+  for (const peer of Object.keys(outputs).filter((s) => s !== 'graphdb')) {
+    const candidate = outputs[peer];
+    if (reference.error || candidate.error) {
+      const which = reference.error ? 'graphdb' : peer;
+      mismatches++;
+      perPeer[peer] = { queries: 0, mismatches: 1 };
+      details.push({ peer, system: which, error: outputs[which].error });
+      continue;
+    }
+    let differ = 0;
+    for (let i = 0; i < reference.length; i++) {
+      const g = reference[i];
+      const p = candidate[i];
+      if (!g.error && !p.error && sameResult(g.result, p.result)) continue;
+      differ++;
+      if (details.length < 5) {
+        details.push({
+          peer,
+          query: g.query,
+          params: g.params,
+          graphdb: g.error ? { error: g.error } : g.result.rows.slice(0, 10),
+          [peer]: p.error ? { error: p.error } : p.result.rows.slice(0, 10),
+        });
+      }
+    }
+    mismatches += differ;
+    perPeer[peer] = { queries: reference.length, mismatches: differ };
+  }
+  const text = Object.entries(perPeer)
+    .map(([peer, r]) => `${peer} ${r.mismatches} of ${r.queries}`)
+    .join(', ');
+  log(`social differential (mismatches against GraphDB): ${text || 'no peer'}`);
+  return { perPeer, mismatches, details };
 }
 
 function clip(result) {
@@ -688,7 +808,10 @@ function machineInfo() {
     cpuModel: cpus[0]?.model ?? 'unknown',
     memory: `${round(os.totalmem() / 2 ** 30, 1)} GiB`,
     node: process.version,
-    kuzu: kuzuVersion(),
+    kuzu: peerVersion('kuzu'),
+    peers: Object.fromEntries(
+      PEERS.map((peer) => [peer, skippedPeers[peer] ? 'skipped' : peerVersion(peer)]),
+    ),
     graphdbBuild: graphdbSnapshot?.build,
     platform: `${os.platform()} ${os.release()}`,
     date: new Date().toISOString(),
@@ -696,10 +819,10 @@ function machineInfo() {
   };
 }
 
-function kuzuVersion() {
+function peerVersion(peer) {
   try {
-    return JSON.parse(fs.readFileSync(path.join(root, 'node_modules', 'kuzu', 'package.json'), 'utf8'))
-      .version;
+    const file = path.join(root, 'node_modules', PEER_PACKAGES[peer], 'package.json');
+    return JSON.parse(fs.readFileSync(file, 'utf8')).version;
   } catch {
     return 'not installed';
   }
@@ -722,12 +845,18 @@ function cell(entry, unit) {
 
 /** A Markdown table, so it can be pasted into benchmarks/README.md as it is. */
 function printTable(report) {
-  const rows = [['workload', 'unit', 'graphdb median (min–max)', 'kuzu median (min–max)', 'ratio', 'note']];
+  // A column pair (figure, ratio) per peer that ran; a workload a peer does not run reads n/a.
+  const peers = PEERS.filter((peer) => !skippedPeers[peer]);
+  const header = ['workload', 'unit', 'graphdb median (min–max)'];
+  for (const peer of peers) header.push(`${peer} median (min–max)`, `vs ${peer}`);
+  const rows = [[...header, 'note']];
   for (const [name, e] of Object.entries(report.workloads)) {
-    const ratioText = e.ratio === null ? '-' : `${e.ratio.toFixed(2)}x`;
-    // A GraphDB-only workload has no peer figure: its Kùzu cell reads n/a.
-    const peer = e.kuzu === undefined && e.peer === false ? 'n/a' : cell(e.kuzu, e.unit);
-    rows.push([name, e.unit, cell(e.graphdb, e.unit), peer, ratioText, e.note ?? '']);
+    const row = [name, e.unit, cell(e.graphdb, e.unit)];
+    for (const peer of peers) {
+      const r = e.ratios?.[peer] ?? null;
+      row.push(e[peer] === undefined ? 'n/a' : cell(e[peer], e.unit), r === null ? '-' : `${r.toFixed(2)}x`);
+    }
+    rows.push([...row, e.note ?? '']);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
@@ -738,11 +867,14 @@ function printTable(report) {
   ];
   const m = report.machine;
   process.stdout.write(
-    `\nGraphDB vs Kùzu ${m.kuzu}: ${m.cpus} x ${m.cpuModel}, ${m.memory}, Node ${m.node}, ${m.date}\n`,
+    `\nGraphDB vs ${peers.map((peer) => `${peer} ${m.peers[peer]}`).join(', ')}: ${m.cpus} x ${m.cpuModel}, ${m.memory}, Node ${m.node}, ${m.date}\n`,
   );
   const load = `${m.loadAverageAtStart.join(' ')} at start, ${m.loadAverageAtEnd?.join(' ') ?? '-'} at end`;
   process.stdout.write(`load average (1, 5, 15 min): ${load}\n`);
-  process.stdout.write(`ratio > 1 means GraphDB is better (ops/s: graphdb/kuzu; s and MB: kuzu/graphdb)\n\n`);
+  process.stdout.write(
+    'vs PEER > 1 means GraphDB is better (ops/s: graphdb/peer; s and MB: peer/graphdb)\n\n',
+  );
+  for (const [peer, why] of Object.entries(skippedPeers)) process.stdout.write(`${peer}: SKIPPED, ${why}\n`);
   process.stdout.write(`${out.join('\n')}\n\n`);
   const d = report.differential;
   if (d?.queries !== undefined) {
@@ -752,6 +884,14 @@ function printTable(report) {
   if (d?.updates) {
     process.stdout.write(`update check: ${d.updates.tables} tables, ${d.updates.mismatches} differ\n`);
     for (const detail of d.updates.details) process.stdout.write(`  ${JSON.stringify(detail)}\n`);
+  }
+  const sd = report.socialDifferential;
+  if (sd) {
+    const text = Object.entries(sd.perPeer)
+      .map(([peer, r]) => `${peer} ${r.mismatches} of ${r.queries}`)
+      .join(', ');
+    process.stdout.write(`social differential (mismatches against GraphDB): ${text || 'no peer'}\n`);
+    for (const detail of sd.details) process.stdout.write(`  ${JSON.stringify(detail).slice(0, 600)}\n`);
   }
   const h = report.http_ceiling;
   if (h) process.stdout.write(`http_ceiling: ${JSON.stringify(h).slice(0, 400)}\n`);

@@ -1,5 +1,5 @@
 // One small adapter per system, so workloads are written once:
-//   const system = await openSystem('graphdb' | 'kuzu', dir, { threads });
+//   const system = await openSystem('graphdb' | 'kuzu' | 'sqlite' | 'duckdb', dir, { threads });
 //   const system = openHttpClient(url);           // either system behind POST /cypher
 //   const conn = system.connect();
 //   await conn.exec(text, params, { write });   // runs and materialises every row; row count
@@ -10,7 +10,16 @@
 // (prepared once, executed with new parameters every time). Kùzu admits one write transaction
 // at a time and fails the others, so its connections take a process-wide write lock, the
 // equivalent of GraphDB's database lock.
+//
+// The SQL peers (sqlite: better-sqlite3; duckdb: @duckdb/node-api) hold the social graph as a
+// `person` table and a `knows(src, dst, since)` table with indexes on both directions, and run
+// the SQL form of each operation (`query.sql`; graph systems run `query.cypher`, or the query
+// when it is a string). SQLite runs in WAL mode with `synchronous=FULL` (every commit is
+// fdatasync'ed, as GraphDB's syncOnCommit), or `synchronous=NORMAL` for the workloads that run
+// GraphDB without sync (a commit reaches the WAL file, not the disk); DuckDB with its defaults.
+// Both are optional devDependencies: `peerUnavailable(name)` says why one cannot run.
 
+import fs from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -19,12 +28,55 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(path.join(root, 'package.json'));
 
-export const SYSTEMS = ['graphdb', 'kuzu'];
+/** GraphDB and its peers, in report order. The SQL peers run the social-graph workloads only. */
+export const SYSTEMS = ['graphdb', 'kuzu', 'sqlite', 'duckdb'];
+export const PEERS = SYSTEMS.slice(1);
+export const SQL_SYSTEMS = ['sqlite', 'duckdb'];
+/** The package each peer comes from (a devDependency). */
+export const PEER_PACKAGES = { kuzu: 'kuzu', sqlite: 'better-sqlite3', duckdb: '@duckdb/node-api' };
 
 export async function openSystem(name, dir, options = {}) {
   if (name === 'graphdb') return openGraphDB(dir, options);
   if (name === 'kuzu') return openKuzu(dir, options);
+  if (name === 'sqlite') return openSqlite(dir, options);
+  if (name === 'duckdb') return openDuckDB(dir, options);
   throw new Error(`unknown system '${name}'`);
+}
+
+/**
+ * Null when peer `name` can run here, else why not (its package is missing or its native
+ * part does not load): the runner skips such a peer with that message.
+ */
+export async function peerUnavailable(name) {
+  const pkg = PEER_PACKAGES[name];
+  try {
+    if (name === 'sqlite') {
+      const Sqlite = require(pkg);
+      new Sqlite(':memory:').close();
+    } else if (name === 'duckdb') {
+      const { DuckDBInstance } = await import(pkg);
+      const instance = await DuckDBInstance.create(':memory:');
+      instance.closeSync?.();
+    } else {
+      require(pkg);
+    }
+    return null;
+  } catch (error) {
+    const first = String(error?.message ?? error).split('\n')[0];
+    return `${pkg} cannot be loaded (${first}); \`npm install\` installs it`;
+  }
+}
+
+/** The text of `query` for a system: Cypher for the graph systems, its SQL form for the others. */
+function queryText(query, system) {
+  if (typeof query === 'string') {
+    if (SQL_SYSTEMS.includes(system)) throw new Error(`${system} has no SQL form of: ${query}`);
+    return query;
+  }
+  if (!SQL_SYSTEMS.includes(system)) return query.cypher;
+  const sql = typeof query.sql === 'string' ? query.sql : query.sql?.[system];
+  if (!sql) throw new Error(`${system} has no SQL form of: ${query.cypher}`);
+  return sql;
 }
 
 /** The GraphDB package in `graphdbRoot`, a folder holding dist/ and build/ (the runner's snapshot). */
@@ -44,12 +96,12 @@ async function openGraphDB(dir, { threads, graphdbRoot, syncOnCommit }) {
     connect() {
       const conn = db.connect();
       return {
-        async exec(text, params) {
-          const result = await conn.query(text, params);
+        async exec(query, params) {
+          const result = await conn.query(queryText(query, 'graphdb'), params);
           return result.rows.length;
         },
-        async query(text, params) {
-          const result = await conn.query(text, params);
+        async query(query, params) {
+          const result = await conn.query(queryText(query, 'graphdb'), params);
           return { columns: result.columns, types: result.types, rows: result.rows };
         },
       };
@@ -76,7 +128,8 @@ export async function openKuzu(dir) {
       const conn = new kuzu.Connection(db);
       connections.push(conn);
       const prepared = new Map();
-      const run = async (text, params) => {
+      const run = async (query, params) => {
+        const text = queryText(query, 'kuzu');
         if (!params || Object.keys(params).length === 0) return conn.query(text);
         let statement = prepared.get(text);
         if (!statement) {
@@ -120,6 +173,180 @@ export async function openKuzu(dir) {
   };
 }
 
+/** The SQL schema of the social graph (the Cypher one is SOCIAL_SCHEMA in workloads.mjs). */
+const SQL_SCHEMA = {
+  sqlite: [
+    'CREATE TABLE person(id INTEGER PRIMARY KEY, name TEXT, age INTEGER, city TEXT)',
+    'CREATE TABLE knows(src INTEGER NOT NULL, dst INTEGER NOT NULL, since TEXT)',
+  ],
+  duckdb: [
+    'CREATE TABLE person(id BIGINT PRIMARY KEY, name VARCHAR, age BIGINT, city VARCHAR)',
+    'CREATE TABLE knows(src BIGINT NOT NULL, dst BIGINT NOT NULL, since DATE)',
+  ],
+};
+/**
+ * Built after the load, as a user loading a dump would. Both directions are indexed, as
+ * GraphDB and Kùzu keep adjacency both ways. SQLite's two-column indexes cover a hop; DuckDB
+ * uses its (ART) indexes for equality on one column, so it gets one per column.
+ */
+const SQL_INDEXES = {
+  sqlite: ['CREATE INDEX knows_src_dst ON knows(src, dst)', 'CREATE INDEX knows_dst_src ON knows(dst, src)'],
+  duckdb: ['CREATE INDEX knows_src ON knows(src)', 'CREATE INDEX knows_dst ON knows(dst)'],
+};
+
+/** Reads a `|`-separated CSV with a header line; calls row(fields) per line. */
+function forEachCsvRow(file, row) {
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  for (let i = 1; i < lines.length; i++) {
+    if (lines[i] !== '') row(lines[i].split('|'));
+  }
+}
+
+/**
+ * SQLite through better-sqlite3, in `dir`/social.sqlite. Synchronous, as the package is: each
+ * call runs on the calling thread. `syncOnCommit: false` (the *_nosync workloads) selects
+ * synchronous=NORMAL, which in WAL mode does not fsync at commit.
+ */
+function openSqlite(dir, { syncOnCommit }) {
+  const Sqlite = require(PEER_PACKAGES.sqlite);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'social.sqlite');
+  const handles = [];
+  const open = () => {
+    const db = new Sqlite(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${syncOnCommit === false ? 'NORMAL' : 'FULL'}`);
+    db.pragma('busy_timeout = 10000');
+    handles.push(db);
+    return db;
+  };
+  const admin = open();
+  return {
+    name: 'sqlite',
+    connect() {
+      const db = open();
+      const statements = new Map();
+      const statement = (query) => {
+        const text = queryText(query, 'sqlite');
+        let prepared = statements.get(text);
+        if (!prepared) {
+          prepared = db.prepare(text);
+          statements.set(text, prepared);
+        }
+        return prepared;
+      };
+      const run = (query, params) => {
+        const prepared = statement(query);
+        if (!prepared.reader) {
+          prepared.run(params ?? {});
+          return { columns: [], rows: [] };
+        }
+        const rows = prepared.raw(true).all(params ?? {});
+        return { columns: prepared.columns().map((c) => c.name), rows };
+      };
+      return {
+        async exec(query, params) {
+          return run(query, params).rows.length;
+        },
+        async query(query, params) {
+          return run(query, params);
+        },
+      };
+    },
+    /** Schema, the CSVs in one transaction, then the indexes. */
+    async loadSocial(data) {
+      for (const text of SQL_SCHEMA.sqlite) admin.exec(text);
+      const person = admin.prepare('INSERT INTO person VALUES (?, ?, ?, ?)');
+      const knows = admin.prepare('INSERT INTO knows VALUES (?, ?, ?)');
+      admin.transaction(() => {
+        forEachCsvRow(data.personFile, (f) => person.run(Number(f[0]), f[1], Number(f[2]), f[3]));
+        forEachCsvRow(data.knowsFile, (f) => knows.run(Number(f[0]), Number(f[1]), f[2]));
+      })();
+      for (const text of SQL_INDEXES.sqlite) admin.exec(text);
+      admin.exec('ANALYZE');
+    },
+    async checkpoint() {
+      admin.pragma('wal_checkpoint(TRUNCATE)');
+    },
+    async close() {
+      for (const db of handles) db.close();
+    },
+  };
+}
+
+/**
+ * DuckDB through @duckdb/node-api, in `dir`/social.duckdb, with its defaults (threads = cores;
+ * commits write its WAL). Integer parameters are bound as BIGINT, so the index on id applies.
+ * Writes take a process-wide lock, as Kùzu's do: DuckDB fails a transaction that conflicts with
+ * a concurrent one.
+ */
+async function openDuckDB(dir) {
+  const { DuckDBInstance } = await import(PEER_PACKAGES.duckdb);
+  fs.mkdirSync(dir, { recursive: true });
+  const instance = await DuckDBInstance.create(path.join(dir, 'social.duckdb'));
+  const writeLock = createMutex();
+  const connections = [];
+  const connectRaw = async () => {
+    const conn = await instance.connect();
+    connections.push(conn);
+    return conn;
+  };
+  const admin = await connectRaw();
+  const bindable = (params) =>
+    Object.fromEntries(
+      Object.entries(params ?? {}).map(([k, v]) => [k, Number.isInteger(v) ? BigInt(v) : v]),
+    );
+  return {
+    name: 'duckdb',
+    connect() {
+      const ready = connectRaw();
+      const statements = new Map();
+      const run = async (query, params) => {
+        const conn = await ready;
+        const text = queryText(query, 'duckdb');
+        if (!params || Object.keys(params).length === 0) {
+          // Unprepared, as the Kùzu adapter does: a prepared `SELECT count(*) FROM knows` run
+          // again on a reopened database returned the count of its first run (DuckDB 1.5.6).
+          const reader = await conn.runAndReadAll(text);
+          return { columns: reader.columnNames(), rows: reader.getRows() };
+        }
+        let prepared = statements.get(text);
+        if (!prepared) {
+          prepared = await conn.prepare(text);
+          statements.set(text, prepared);
+        }
+        prepared.bind(bindable(params));
+        const reader = await prepared.runAndReadAll();
+        return { columns: reader.columnNames(), rows: reader.getRows() };
+      };
+      const locked = (write, fn) => (write ? writeLock(fn) : fn());
+      return {
+        exec(query, params, { write = false } = {}) {
+          return locked(write, async () => (await run(query, params)).rows.length);
+        },
+        query(query, params, { write = false } = {}) {
+          return locked(write, () => run(query, params));
+        },
+      };
+    },
+    /** Schema, COPY of both CSVs, then the indexes. */
+    async loadSocial(data) {
+      for (const text of SQL_SCHEMA.duckdb) await admin.run(text);
+      const csv = "(HEADER true, DELIMITER '|')";
+      await admin.run(`COPY person FROM '${data.personFile}' ${csv}`);
+      await admin.run(`COPY knows FROM '${data.knowsFile}' ${csv}`);
+      for (const text of SQL_INDEXES.duckdb) await admin.run(text);
+    },
+    async checkpoint() {
+      await admin.run('CHECKPOINT');
+    },
+    async close() {
+      for (const conn of connections) conn.closeSync();
+      instance.closeSync();
+    },
+  };
+}
+
 /** A FIFO async mutex: `lock(fn)` runs fn after every earlier caller's fn settled. */
 function createMutex() {
   let tail = Promise.resolve();
@@ -149,7 +376,7 @@ export function openHttpClient(url) {
   const post = (agent, text, params, write) =>
     new Promise((resolve) => {
       const body = JSON.stringify({
-        query: text,
+        query: queryText(text, 'graphdb'),
         parameters: params ?? {},
         access_mode: write ? 'update' : 'read',
       });
@@ -193,7 +420,7 @@ export function openHttpClient(url) {
     if (!problem) return parsed;
     counts.errors++;
     if (counts.first.length < 3 && !counts.first.some((f) => f.startsWith(problem))) {
-      counts.first.push(`${problem} (for ${text} ${JSON.stringify(params)})`);
+      counts.first.push(`${problem} (for ${queryText(text, 'graphdb')} ${JSON.stringify(params)})`);
     }
     return problem;
   };

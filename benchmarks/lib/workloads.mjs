@@ -16,6 +16,7 @@ import {
 import { normalizeResult } from './normalize.mjs';
 import { createRng } from './prng.mjs';
 import { EDGES_PER_PERSON, personName, randomCity, randomSince } from './social.mjs';
+import { PEERS } from './systems.mjs';
 import { latencySummary, round, timedLoop } from './timing.mjs';
 
 export const SOCIAL_SCHEMA = [
@@ -30,21 +31,55 @@ export function socialCopyStatements(data) {
   ];
 }
 
-const Q = {
-  pointRead: 'MATCH (p:Person {id: $id}) RETURN p.name, p.age, p.city',
+/**
+ * The operations on the social graph: Cypher for GraphDB and Kùzu, SQL for SQLite and DuckDB
+ * (over `person` and `knows(src, dst, since)`; a person's friends are the `dst` of its `knows`
+ * rows). Each SQL form returns what its Cypher form returns: the same rows for the same
+ * parameters, which the `social_differential` check compares.
+ */
+const INSERT_EDGE_SQL = (since) =>
+  `INSERT INTO knows(src, dst, since) SELECT a.id, b.id, ${since} FROM person a, person b WHERE a.id = $a AND b.id = $b`;
+export const Q = {
+  pointRead: {
+    cypher: 'MATCH (p:Person {id: $id}) RETURN p.name, p.age, p.city',
+    sql: 'SELECT name, age, city FROM person WHERE id = $id',
+  },
   pointName: 'MATCH (p:Person {id: $id}) RETURN p.name',
-  oneHop: 'MATCH (p:Person {id: $id})-[:knows]->(f:Person) RETURN f.name',
-  twoHopCount: 'MATCH (p:Person {id: $id})-[:knows]->(:Person)-[:knows]->(f:Person) RETURN count(*)',
-  insertNode: 'CREATE (:Person {id: $id, name: $name, age: $age, city: $city})',
-  insertEdge: 'MATCH (a:Person {id: $a}), (b:Person {id: $b}) CREATE (a)-[:knows {since: date($since)}]->(b)',
-  updateProp: 'MATCH (p:Person {id: $id}) SET p.age = $age',
-  countPersons: 'MATCH (p:Person) RETURN count(*)',
-  countKnows: 'MATCH (:Person)-[k:knows]->(:Person) RETURN count(*)',
+  oneHop: {
+    cypher: 'MATCH (p:Person {id: $id})-[:knows]->(f:Person) RETURN f.name',
+    sql: 'SELECT f.name FROM knows k JOIN person f ON f.id = k.dst WHERE k.src = $id',
+  },
+  twoHopCount: {
+    cypher: 'MATCH (p:Person {id: $id})-[:knows]->(:Person)-[:knows]->(f:Person) RETURN count(*)',
+    sql: 'SELECT count(*) FROM knows k1 JOIN knows k2 ON k2.src = k1.dst WHERE k1.src = $id',
+  },
+  insertNode: {
+    cypher: 'CREATE (:Person {id: $id, name: $name, age: $age, city: $city})',
+    sql: 'INSERT INTO person(id, name, age, city) VALUES ($id, $name, $age, $city)',
+  },
+  insertEdge: {
+    cypher: 'MATCH (a:Person {id: $a}), (b:Person {id: $b}) CREATE (a)-[:knows {since: date($since)}]->(b)',
+    sql: { sqlite: INSERT_EDGE_SQL('$since'), duckdb: INSERT_EDGE_SQL('CAST($since AS DATE)') },
+  },
+  updateProp: {
+    cypher: 'MATCH (p:Person {id: $id}) SET p.age = $age',
+    sql: 'UPDATE person SET age = $age WHERE id = $id',
+  },
+  countPersons: { cypher: 'MATCH (p:Person) RETURN count(*)', sql: 'SELECT count(*) FROM person' },
+  countKnows: {
+    cypher: 'MATCH (:Person)-[k:knows]->(:Person) RETURN count(*)',
+    sql: 'SELECT count(*) FROM knows',
+  },
 };
 
-const WRITE_NOTE = 'GraphDB with syncOnCommit (fdatasync before each commit returns)';
-const NOSYNC_NOTE = 'GraphDB with syncOnCommit off (commit returns once in the page cache)';
-/** GraphDB options of the *_nosync workloads (Kùzu runs with its defaults in both). */
+const WRITE_NOTE =
+  'GraphDB with syncOnCommit, SQLite with synchronous=FULL (fdatasync before each commit returns)';
+const NOSYNC_NOTE =
+  'GraphDB with syncOnCommit off, SQLite with synchronous=NORMAL (commit returns once in the page cache)';
+/**
+ * Options of the *_nosync workloads: GraphDB without syncOnCommit, SQLite with
+ * synchronous=NORMAL; Kùzu and DuckDB run with their defaults in both.
+ */
 const NO_SYNC = { syncOnCommit: false };
 
 const higher = (unit, note) => ({ unit, better: 'higher', ...(note ? { note } : {}) });
@@ -201,11 +236,21 @@ async function verifyPersonCount(ctx, conn, states) {
   return { verified: `${actual} persons after ${inserted} inserts` };
 }
 
+/** The social graph into an empty database: Cypher DDL and COPY, or the SQL peer's own load. */
+async function loadSocial(ctx, conn) {
+  if (ctx.system.loadSocial) {
+    await ctx.system.loadSocial(ctx.data);
+    return 'schema, load of both CSVs, indexes';
+  }
+  const statements = [...SOCIAL_SCHEMA, ...socialCopyStatements(ctx.data)];
+  for (const text of statements) await conn.exec(text);
+  return `${statements.length} statements`;
+}
+
 async function copyWorkload(ctx) {
   const started = performance.now();
   const conn = ctx.system.connect();
-  const statements = [...SOCIAL_SCHEMA, ...socialCopyStatements(ctx.data)];
-  for (const text of statements) await conn.exec(text);
+  await loadSocial(ctx, conn);
   await ctx.system.checkpoint();
   const seconds = (performance.now() - started) / 1000;
   const rss = process.memoryUsage().rss / 2 ** 20;
@@ -333,13 +378,45 @@ function shuffled(items, rng) {
 
 async function prepare(ctx) {
   const conn = ctx.system.connect();
-  const statements =
-    ctx.dataset === 'ldbc'
-      ? [...schemaStatements(), ...copyStatements(ctx.data.dir)]
-      : [...SOCIAL_SCHEMA, ...socialCopyStatements(ctx.data)];
-  for (const text of statements) await conn.exec(text);
+  let loaded;
+  if (ctx.dataset === 'ldbc') {
+    const statements = [...schemaStatements(), ...copyStatements(ctx.data.dir)];
+    for (const text of statements) await conn.exec(text);
+    loaded = `${statements.length} statements`;
+  } else {
+    loaded = await loadSocial(ctx, conn);
+  }
   await ctx.system.checkpoint();
-  return { metrics: {}, details: { statements: statements.length } };
+  return { metrics: {}, details: { loaded } };
+}
+
+/**
+ * The answers of every system to the same social-graph reads: `perOp` parameters drawn from
+ * a fixed seed for each of point_read, one_hop and two_hop_count, normalised (rows sorted,
+ * integers as numbers; column names differ between Cypher and SQL and are not compared). The
+ * runner compares each peer's file with GraphDB's.
+ */
+async function socialDifferential(ctx) {
+  if (!(ctx.data.persons > 0)) throw new Error('social_differential needs the social dataset');
+  const perOp = ctx.quick ? 50 : 200;
+  const conn = ctx.system.connect();
+  const results = [];
+  for (const op of ['pointRead', 'oneHop', 'twoHopCount']) {
+    const rng = createRng(9001 + op.length);
+    for (let i = 0; i < perOp; i++) {
+      const params = { id: rng.int(ctx.data.persons) };
+      const entry = { query: op, params };
+      try {
+        const { rows } = normalizeResult(await conn.query(Q[op], params));
+        entry.result = { rows };
+      } catch (error) {
+        entry.error = { code: error.code ?? 'ERROR', message: error.message };
+      }
+      results.push(entry);
+    }
+  }
+  fs.writeFileSync(ctx.out, JSON.stringify(results));
+  return { metrics: {}, details: { queries: results.length } };
 }
 
 const ops = (name) => (o) => o[name];
@@ -362,8 +439,12 @@ const HTTP_TIMING = {
 };
 const HTTP_NOTE = `${HTTP_CLIENTS} keep-alive clients, POST /cypher`;
 
+/** Kùzu only: the LDBC workloads (its real schema in Cypher), the HTTP ones and loop_lag. */
+const GRAPH_PEERS = ['kuzu'];
+
 /**
- * data: the dataset ('social' or 'ldbc'); the trial's database is a copy of that dataset's
+ * data: the dataset ('social' or 'ldbc'); peers: the systems beside GraphDB that run it
+ * (default: every peer, SQL ones included); the trial's database is a copy of that dataset's
  * loaded template, or a new empty one when `fresh`. metrics: what the workload reports.
  * http: served by a server process and run by the load generator; timing: its windows.
  */
@@ -432,6 +513,9 @@ export const WORKLOADS = {
   },
   loop_lag: {
     data: 'social',
+    // The event loop's share beside asynchronous queries: better-sqlite3's calls are
+    // synchronous and block the loop by design, so the SQL peers do not run it.
+    peers: GRAPH_PEERS,
     graphdbOptions: NO_SYNC,
     run: loopLag,
     metrics: {
@@ -480,11 +564,13 @@ export const WORKLOADS = {
   },
   ldbc_short: {
     data: 'ldbc',
+    peers: GRAPH_PEERS,
     run: ldbcShortReads,
     metrics: Object.fromEntries(SHORT_READS.map((n) => [`ldbc_${n}`, higher('ops/s')])),
   },
   ldbc_updates: {
     data: 'ldbc',
+    peers: GRAPH_PEERS,
     run: ldbcUpdates,
     metrics: {
       ldbc_iu: higher('ops/s', `update stream replay; ${WRITE_NOTE}`),
@@ -494,6 +580,7 @@ export const WORKLOADS = {
   http_point_read: {
     data: 'social',
     http: true,
+    peers: GRAPH_PEERS,
     timing: HTTP_TIMING,
     run: socialTimed('http_point_read', ops('pointName'), { clients: HTTP_CLIENTS }),
     metrics: { http_point_read: higher('ops/s', HTTP_NOTE) },
@@ -501,11 +588,17 @@ export const WORKLOADS = {
   http_mixed: {
     data: 'social',
     http: true,
+    peers: GRAPH_PEERS,
     timing: HTTP_TIMING,
     run: socialTimed('http_mixed', mixedOp, { clients: HTTP_CLIENTS, verify: verifyPersonCount }),
     metrics: { http_mixed: higher('ops/s', `${HTTP_NOTE}; ${WRITE_NOTE}`) },
   },
 };
+
+/** The systems that run workload `name`: GraphDB first, then its peers. */
+export function workloadSystems(name) {
+  return ['graphdb', ...(WORKLOADS[name]?.peers ?? PEERS)];
+}
 
 export function workloadTiming(name, quick) {
   const timing = WORKLOADS[name]?.timing ?? EMBEDDED_TIMING;
@@ -513,6 +606,6 @@ export function workloadTiming(name, quick) {
 }
 
 /** Not timed: the differential check and the template load. */
-export const TASKS = { differential: ldbcDifferential, prepare };
+export const TASKS = { differential: ldbcDifferential, social_differential: socialDifferential, prepare };
 
 export const defaultParallelism = () => os.availableParallelism?.() ?? os.cpus().length;

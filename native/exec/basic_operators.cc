@@ -306,6 +306,8 @@ void HashAggregateOp::Fill(ExecContext& ctx) {
   };
   std::vector<Value> key;
   while (child->Next(ctx)) {
+    const uint64_t weight =
+        weighted_ ? static_cast<uint64_t>(ctx.frame[weight_slot_].GetInt()) : 1;
     key.clear();
     for (const auto& k : keys_) key.push_back(Evaluate(*k.expr, ctx));
     size_t group;
@@ -324,13 +326,15 @@ void HashAggregateOp::Fill(ExecContext& ctx) {
     }
     for (size_t i = 0; i < aggregates_.size(); ++i) {
       const BoundExpression* agg = aggregates_[i].expr;
-      Value arg = agg->children.empty() ? Value::Boolean(true) : Evaluate(*agg->children[0], ctx);
+      Value arg = agg->children.empty() || aggregates_[i].every_row
+                      ? Value::Boolean(true)
+                      : Evaluate(*agg->children[0], ctx);
       // collect() keeps its inputs. (A DISTINCT aggregate keeps only the new ones, which this
       // loop cannot tell: not counted, rather than counted for every duplicate.)
       if (ctx.CountsMemory() && !agg->aggregate->distinct && agg->aggregate->name == "collect") {
         memory_.Add(ctx, ApproxBytes(arg));
       }
-      s.groups[group].states[i]->Update(arg);
+      s.groups[group].states[i]->UpdateRepeated(arg, agg->aggregate->distinct ? 1 : weight);
     }
   }
   // Aggregation without keys yields one row even for empty input (count = 0).

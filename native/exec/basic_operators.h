@@ -151,14 +151,22 @@ class MaterializeOp final : public PhysicalOperator {
 
 struct AggregateSpec {
   const BoundExpression* expr;  // the kAggregate node: argument in children, result slot
+  bool every_row = false;       // count(x) where x is bound on every row (not evaluated)
 };
 
 // Hash aggregation: groups by the key expressions (written to their slots when a group is
-// emitted) and writes each aggregate's result to its slot.
+// emitted) and writes each aggregate's result to its slot. With a weight slot (over the
+// planner's EXPAND_COUNT) each input row stands for that many identical rows: count and
+// count(*) add the weight, and the aggregates the planner allows there besides (DISTINCT
+// ones, min, max) see the row once.
 class HashAggregateOp final : public PhysicalOperator {
  public:
   HashAggregateOp(std::vector<SlotAssignment> keys, std::vector<AggregateSpec> aggregates);
   ~HashAggregateOp() override;
+  void SetWeightSlot(SlotId slot) {
+    weighted_ = true;
+    weight_slot_ = slot;
+  }
   void Open(ExecContext& ctx) override;
   bool Next(ExecContext& ctx) override;
 
@@ -168,6 +176,8 @@ class HashAggregateOp final : public PhysicalOperator {
 
   std::vector<SlotAssignment> keys_;
   std::vector<AggregateSpec> aggregates_;
+  bool weighted_ = false;
+  SlotId weight_slot_ = 0;
   std::unique_ptr<State> state_;
   MemoryCharge memory_;
 };

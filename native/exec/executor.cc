@@ -219,7 +219,9 @@ OperatorPtr MapPlan(const LogicalOperator& op, const catalog::Catalog* catalog,
     case LogicalOpKind::kAggregate: {
       std::vector<AggregateSpec> aggs;
       for (const auto* a : op.aggregates) aggs.push_back({a});
+      for (size_t i : op.every_row) aggs[i].every_row = true;
       out = std::make_unique<HashAggregateOp>(op.items, std::move(aggs));
+      if (op.weighted) static_cast<HashAggregateOp&>(*out).SetWeightSlot(op.weight_slot);
       break;
     }
     case LogicalOpKind::kUnion: {
@@ -233,6 +235,7 @@ OperatorPtr MapPlan(const LogicalOperator& op, const catalog::Catalog* catalog,
     case LogicalOpKind::kNodeScan:
     case LogicalOpKind::kIndexSeek:
     case LogicalOpKind::kExpand:
+    case LogicalOpKind::kCountExpand:
     case LogicalOpKind::kOptional:
     case LogicalOpKind::kUpdate:
     case LogicalOpKind::kTableFunction:

@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "common/status.h"
@@ -208,6 +209,149 @@ class ExpandOp final : public GraphOperator {
   std::vector<EdgeStep> steps_;
   size_t position_ = 0;
   InternalId from_;
+};
+
+// EXPAND_COUNT (planner/factorized_count.cc): for each input row, the number of rows the
+// counted fixed-length expansions would have produced from it, without producing them. The
+// expansions form a forest: a root expands from a node of the input row, any other from the
+// node an earlier one reaches. A node's count through expansion e is the sum, over its edges in
+// e's tables and direction (the edges ExpandOp would follow), of the product of the counts of
+// the expansions hanging off the neighbour; a leaf expansion counts the edges themselves, from
+// the CSR offsets where storage allows (GraphStore::CountVisibleEdges). The row's weight is the
+// product over the roots; rows of weight 0 are dropped, as the expansions would produce
+// nothing for them. Counts of inner expansions below a root are kept per node while the
+// operator is open (paths often meet again at the same node).
+class CountExpandOp final : public GraphOperator {
+ public:
+  explicit CountExpandOp(const LogicalOperator& op) : op_(op) {
+    for (size_t i = 0; i < op.counted.size(); ++i) {
+      const LogicalOperator& e = *op.counted[i];
+      Level level{&e, {}, false, {}};
+      levels_.push_back(std::move(level));
+      for (size_t j = 0; j < i; ++j) {
+        if (op.counted[j]->slot == e.from_slot) {
+          levels_[j].children.push_back(i);
+          levels_[i].memoized = true;  // reached from many nodes, maybe the same one again
+          break;
+        }
+      }
+      if (!levels_[i].memoized) roots_.push_back(i);
+    }
+  }
+
+  void Open(ExecContext& ctx) override {
+    GraphOperator::Open(ctx);
+    for (Level& level : levels_) level.memo.clear();
+    memory_.Release(ctx);
+  }
+
+  bool Next(ExecContext& ctx) override {
+    while (child->Next(ctx)) {
+      uint64_t weight = 1;
+      for (size_t root : roots_) {
+        const Value& from = ctx.frame[levels_[root].expand->from_slot];
+        weight = from.is_null() ? 0 : Multiply(weight, Count(root, from.GetId(), ctx));
+        if (weight == 0) break;
+      }
+      if (weight == 0) continue;
+      ctx.frame[op_.slot] = Value::Int64(static_cast<int64_t>(weight));
+      return true;
+    }
+    return false;
+  }
+
+ private:
+  struct IdHash {
+    size_t operator()(const InternalId& id) const {
+      return std::hash<uint64_t>()(id.offset * 0x9E3779B97F4A7C15ULL ^ id.table);
+    }
+  };
+  struct Level {
+    const LogicalOperator* expand;
+    std::vector<size_t> children;  // levels expanding from this one's target
+    bool memoized;                 // not a root: its counts are kept per node, if inner
+    std::unordered_map<InternalId, uint64_t, IdHash> memo;  // inner levels: count per node
+  };
+
+  static uint64_t Multiply(uint64_t a, uint64_t b) {
+    uint64_t r;
+    if (__builtin_mul_overflow(a, b, &r) || r > static_cast<uint64_t>(INT64_MAX)) Overflow();
+    return r;
+  }
+  static uint64_t Add(uint64_t a, uint64_t b) {
+    uint64_t r;
+    if (__builtin_add_overflow(a, b, &r) || r > static_cast<uint64_t>(INT64_MAX)) Overflow();
+    return r;
+  }
+  [[noreturn]] static void Overflow() {
+    ThrowRuntime("Runtime exception: the number of matched paths does not fit in INT64.");
+  }
+
+  // The product of the counts of `level`'s children at `node`.
+  uint64_t ChildrenCount(const Level& level, InternalId node, ExecContext& ctx) {
+    uint64_t product = 1;
+    for (size_t c : level.children) {
+      product = Multiply(product, Count(c, node, ctx));
+      if (product == 0) break;
+    }
+    return product;
+  }
+
+  uint64_t Count(size_t index, InternalId from, ExecContext& ctx) {
+    Level& level = levels_[index];
+    const bool inner = !level.children.empty();
+    const bool memo = inner && level.memoized;
+    if (memo) {
+      auto it = level.memo.find(from);
+      if (it != level.memo.end()) return it->second;
+    }
+    const LogicalOperator& e = *level.expand;
+    auto allowed = [&e](TableId t) {
+      return e.table_ids.empty() ||
+             std::find(e.table_ids.begin(), e.table_ids.end(), t) != e.table_ids.end();
+    };
+    uint64_t total = 0;
+    auto side = [&](const catalog::RelTablePair& pair, storage::Direction dir) {
+      storage::RelTable& rels = store_->rel_table(pair.id);
+      const TableId neighbor_table =
+          dir == storage::Direction::kForward ? pair.dst_table : pair.src_table;
+      if (!inner) {
+        // A unit for the degree, and one per edge whose stamps had to be read.
+        uint64_t examined = 0;
+        total = Add(total, store_->CountVisibleEdges(rels, from.offset, dir, &examined));
+        ctx.ChargeWork(1 + examined);
+        return;
+      }
+      store_->ForEachVisibleEdge(rels, from.offset, dir, [&](uint64_t nbr, uint64_t) {
+        ctx.ChargeWork();
+        total = Add(total, ChildrenCount(level, {neighbor_table, nbr}, ctx));
+      });
+    };
+    for (TableId rel_table_id : e.rel_table_ids) {
+      for (const auto& pair : store_->pairs(rel_table_id)) {
+        // As CollectEdges: an undirected self-loop counts once per direction.
+        if ((e.direction == Direction::kForward || e.direction == Direction::kBoth) &&
+            pair.src_table == from.table && allowed(pair.dst_table)) {
+          side(pair, storage::Direction::kForward);
+        }
+        if ((e.direction == Direction::kBackward || e.direction == Direction::kBoth) &&
+            pair.dst_table == from.table && allowed(pair.src_table)) {
+          side(pair, storage::Direction::kBackward);
+        }
+      }
+    }
+    if (memo) {
+      level.memo.emplace(from, total);
+      // About a hash-map node: the id, the count, the link and the bucket.
+      if (ctx.CountsMemory()) memory_.Add(ctx, 48);
+    }
+    return total;
+  }
+
+  const LogicalOperator& op_;
+  std::vector<Level> levels_;
+  std::vector<size_t> roots_;
+  MemoryCharge memory_;  // the kept counts
 };
 
 // Variable-length expansion. Walk, trail (no relationship twice) and acyclic (no node twice)
@@ -862,6 +1006,8 @@ OperatorPtr MapGraphOperator(const LogicalOperator& op, const catalog::Catalog* 
     case planner::LogicalOpKind::kExpand:
       if (op.variable_length) return std::make_unique<VarLengthExpandOp>(op);
       return std::make_unique<ExpandOp>(op);
+    case planner::LogicalOpKind::kCountExpand:
+      return std::make_unique<CountExpandOp>(op);
     case planner::LogicalOpKind::kOptional:
       return std::make_unique<OptionalOp>(MapPlan(*op.children[1], catalog, profile), op.slots);
     case planner::LogicalOpKind::kTableFunction:

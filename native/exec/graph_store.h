@@ -147,6 +147,16 @@ class GraphStore final : public GraphAccess {
       if (snapshot_.RowVisible(rels.create_ts(rel), rels.delete_ts(rel))) f(nbr, rel);
     });
   }
+  // The number of edges of `vertex` in `dir` this statement sees (ForEachVisibleEdge's calls),
+  // from the CSR offsets where the table allows (storage::RelTable::CountEdges, which adds the
+  // entries it checked one by one to `*examined`).
+  uint64_t CountVisibleEdges(const storage::RelTable& rels, uint64_t vertex, storage::Direction dir,
+                             uint64_t* examined) const {
+    return rels.CountEdges(
+        vertex, dir, snapshot_.read_ts,
+        [&](uint64_t rel) { return snapshot_.RowVisible(rels.create_ts(rel), rels.delete_ts(rel)); },
+        examined);
+  }
   // The visible row of node table `table` whose primary key equals `key` (of the key's type).
   // Charges `ctx` (when given) for the rows it reads if the index cannot answer alone.
   std::optional<uint64_t> LookupNode(catalog::TableId table, const Value& key,

@@ -19,6 +19,7 @@ namespace {
 class CountStarState final : public AggregateState {
  public:
   void Update(const Value&) override { ++count_; }
+  void UpdateRepeated(const Value&, uint64_t n) override { count_ += static_cast<int64_t>(n); }
   void Combine(const AggregateState& other) override {
     count_ += static_cast<const CountStarState&>(other).count_;
   }
@@ -32,6 +33,9 @@ class CountState final : public AggregateState {
  public:
   void Update(const Value& v) override {
     if (!v.is_null()) ++count_;
+  }
+  void UpdateRepeated(const Value& v, uint64_t n) override {
+    if (!v.is_null()) count_ += static_cast<int64_t>(n);
   }
   void Combine(const AggregateState& other) override {
     count_ += static_cast<const CountState&>(other).count_;
@@ -142,6 +146,9 @@ class MinMaxState final : public AggregateState {
     if (o.has_value_) Update(o.best_);
   }
   Value Finalize() const override { return has_value_ ? best_ : Value::Null(type_); }
+  void UpdateRepeated(const Value& v, uint64_t n) override {
+    if (n > 0) Update(v);  // the same value again changes nothing
+  }
 
  private:
   LogicalType type_;
@@ -190,6 +197,9 @@ class DistinctState final : public AggregateState {
     for (const auto& v : o.order_) Update(v);
   }
   Value Finalize() const override { return inner_->Finalize(); }
+  void UpdateRepeated(const Value& v, uint64_t n) override {
+    if (n > 0) Update(v);
+  }
 
  private:
   std::unique_ptr<AggregateState> inner_;

@@ -35,6 +35,10 @@ class AggregateState {
  public:
   virtual ~AggregateState();
   virtual void Update(const Value& v) = 0;
+  // Update(v) `n` times (a weighted row of a factorized count).
+  virtual void UpdateRepeated(const Value& v, uint64_t n) {
+    for (uint64_t i = 0; i < n; ++i) Update(v);
+  }
   virtual void Combine(const AggregateState& other) = 0;
   virtual Value Finalize() const = 0;
 };

@@ -172,6 +172,7 @@ bool InlineSafeOperator(const planner::LogicalOperator& op, const catalog::Catal
     case LogicalOpKind::kUnion:
     case LogicalOpKind::kOptional:
     case LogicalOpKind::kMaterialize:
+    case LogicalOpKind::kCountExpand:  // fixed-length expansions: no expressions
       break;
     case LogicalOpKind::kIndexSeek:
       if (!safe(op.key_expr)) return false;

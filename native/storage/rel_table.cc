@@ -51,6 +51,7 @@ bool RelTable::UndoInsert(uint64_t rel, uint64_t src, uint64_t dst) {
   if (rel >= NumRels()) return false;
   // Stays as a row seen by no snapshot: create stamp never visible, deleted at 0.
   auto keep_unseen = [&] {
+    WithdrawCsrStamps();
     if (!IsDeleted(rel)) num_deleted_.fetch_add(1, std::memory_order_relaxed);
     create_ts_.Set(rel, kNotDeleted);
     delete_ts_.Set(rel, 0);
@@ -146,6 +147,7 @@ Status RelTable::DeleteEdge(uint64_t rel, uint64_t ts) {
     return Status(ErrorCode::kInvalidRequest,
                   "rel " + std::to_string(rel) + " of table " + name_ + " is already deleted");
   }
+  WithdrawCsrStamps();
   delete_ts_.Set(rel, ts);
   num_deleted_.fetch_add(1, std::memory_order_relaxed);
   return Status::OK();
@@ -189,6 +191,7 @@ void RelTable::AppendTombstones(uint64_t count) {
 }
 
 void RelTable::SetDeleteTs(uint64_t rel, uint64_t ts) {
+  if (ts != kNotDeleted) WithdrawCsrStamps();
   bool was = IsDeleted(rel);
   delete_ts_.Set(rel, ts);
   bool is = IsDeleted(rel);
@@ -268,6 +271,25 @@ void RelTable::Rebuild(Direction dir, std::span<const uint64_t> extra_vertex,
   a.offsets = std::move(offsets);
   a.entries = std::move(entries);
   a.ClearDeltas();
+  RecordCsrStamps(a);
+}
+
+void RelTable::RecordCsrStamps(Adjacency& a) {
+  uint64_t newest = 0;
+  a.csr_rel_bound = 0;
+  for (const AdjEntry& e : a.entries) a.csr_rel_bound = std::max(a.csr_rel_bound, e.rel + 1);
+  for (const AdjEntry& e : a.entries) {
+    if (delete_ts_[e.rel] != kNotDeleted || create_ts_[e.rel] >= kUncommittedBase) {
+      newest = kCsrNotClean;
+      break;
+    }
+    newest = std::max(newest, create_ts_[e.rel]);
+  }
+  a.csr_created_upto.store(newest, std::memory_order_release);
+}
+
+void RelTable::WithdrawCsrStamps() {
+  for (Adjacency& a : adj_) a.csr_created_upto.store(kCsrNotClean, std::memory_order_release);
 }
 
 void RelTable::Compact(uint64_t deleted_up_to) {
@@ -507,6 +529,7 @@ Result<std::unique_ptr<RelTable>> RelTable::Deserialize(catalog::BinaryReader& i
       if (e.rel >= rels || e.neighbor >= neighbor_bound) return corrupt("entry out of range");
     }
     if (nv == 0) a.offsets.clear();
+    table->RecordCsrStamps(a);
   }
   return table;
 }

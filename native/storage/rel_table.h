@@ -9,7 +9,11 @@
 //   - per-vertex growable delta lists for edges inserted afterwards: inserting is O(1)
 //     amortised, and expanding a vertex reads its CSR range plus its own delta list only.
 // Expansion yields every physical entry, deleted edges included; callers filter by stamps
-// (ForEachLiveEdge skips edges whose delete_ts is set, ignoring snapshots).
+// (ForEachLiveEdge skips edges whose delete_ts is set, ignoring snapshots). CountEdges counts
+// a vertex's CSR range from its offsets alone while the CSR is "clean" for the reader: each
+// (re)build of a direction's CSR records the newest create stamp among its entries, and any
+// delete stamp set afterwards (even one that is later undone) withdraws that until the next
+// rebuild, so a snapshot at or after the recorded stamp sees every CSR entry.
 // Compact() folds the delta lists into the CSR and drops deleted edges from the adjacency.
 // Rel offsets, property values and stamps do not move; the rows of dropped edges simply stay
 // unreachable. REQUIRES for Compact: no reader may still need to see the dropped edges.
@@ -125,6 +129,13 @@ class RelTable {
   bool IsDeleted(uint64_t rel) const { return delete_ts_[rel] != kNotDeleted; }
   void SetCreateTs(uint64_t rel, uint64_t ts) {
     std::lock_guard<std::mutex> lock(write_mu_);
+    // A CSR edge's stamp raised above the CSR's newest (commits restamp delta edges, or lower
+    // a stamp from an open transaction's, with which the CSR is not clean anyway).
+    for (const Adjacency& a : adj_) {
+      if (rel < a.csr_rel_bound && ts > a.csr_created_upto.load(std::memory_order_relaxed)) {
+        WithdrawCsrStamps();
+      }
+    }
     create_ts_.Set(rel, ts);
   }
   void SetDeleteTs(uint64_t rel, uint64_t ts);
@@ -175,6 +186,41 @@ class RelTable {
         return true;
       }
     });
+  }
+  // The number of adjacency entries of `vertex` in `dir` whose edge `visible(rel)` accepts, for
+  // a reader whose snapshot sees every edge committed at or before `read_ts` and no later one
+  // (its own uncommitted edges aside). The CSR range counts whole, from the offsets, when
+  // CsrVisibleTo(dir, read_ts); else entry by entry, as the delta list always does. Adds the
+  // number of entries it looked at one by one to `*examined` (for work budgets).
+  template <typename F>
+  uint64_t CountEdges(uint64_t vertex, Direction dir, uint64_t read_ts, F&& visible,
+                      uint64_t* examined) const {
+    const Adjacency& a = adj_[static_cast<int>(dir)];
+    uint64_t n = 0;
+    if (vertex + 1 < a.offsets.size()) {
+      const uint64_t begin = a.offsets[vertex], end = a.offsets[vertex + 1];
+      if (CsrVisibleTo(dir, read_ts)) {
+        n = end - begin;
+      } else {
+        for (uint64_t i = begin; i < end; ++i) n += visible(a.entries[i].rel) ? 1 : 0;
+        *examined += end - begin;
+      }
+    }
+    if (vertex < a.delta_slot.size()) {
+      const uint32_t slot = a.delta_slot[vertex];
+      if (slot != 0) {
+        const DeltaList& list = *a.delta_lists[slot - 1];
+        const size_t size = list.size();
+        for (size_t i = 0; i < size; ++i) n += visible(list[i].rel) ? 1 : 0;
+        *examined += size;
+      }
+    }
+    return n;
+  }
+  // Whether every CSR entry of `dir` is an edge created at or before `read_ts` on which no
+  // delete stamp was set since the CSR was built.
+  bool CsrVisibleTo(Direction dir, uint64_t read_ts) const {
+    return adj_[static_cast<int>(dir)].csr_created_upto.load(std::memory_order_acquire) <= read_ts;
   }
   // The CSR part and the delta part of a vertex's adjacency (for batch consumers).
   std::span<const AdjEntry> CsrEdges(uint64_t vertex, Direction dir) const;
@@ -228,6 +274,10 @@ class RelTable {
     SharedVector<DeltaList*> delta_lists;  // readers index this ...
     std::vector<std::unique_ptr<DeltaList>> owned_lists;  // ... writer side: owns the lists
     std::atomic<uint64_t> delta_entries{0};
+    // The newest create stamp among the CSR entries, or kCsrNotClean when some entry's edge is
+    // (or was, since the build) stamped deleted, or was created by an open transaction.
+    std::atomic<uint64_t> csr_created_upto{kCsrNotClean};
+    uint64_t csr_rel_bound = 0;  // above every rel offset in the CSR
 
     uint64_t CsrVertices() const { return offsets.empty() ? 0 : offsets.size() - 1; }
     uint64_t NumVertices() const { return std::max<uint64_t>(CsrVertices(), delta_slot.size()); }
@@ -237,6 +287,12 @@ class RelTable {
     // REQUIRES: exclusive access.
     void ClearDeltas();
   };
+
+  static constexpr uint64_t kCsrNotClean = UINT64_MAX;
+  // Records csr_created_upto of `a` from its CSR entries (after a build).
+  void RecordCsrStamps(Adjacency& a);
+  // A delete stamp was set (or a create stamp raised): CsrVisibleTo is false until the next build.
+  void WithdrawCsrStamps();
 
   Status MultiplicityError(const char* prefix, uint64_t vertex, Direction dir) const;
   // Whether one more live edge src -> dst keeps the multiplicity (Runtime exception if not).

@@ -303,5 +303,86 @@ TEST(RelTableTest, AlterColumns) {
   EXPECT_EQ(t.Get(0, 2).ToString(), "y");
 }
 
+// CountEdges counts a vertex's entries that a snapshot sees: from the CSR offsets while every
+// CSR entry is visible to it, entry by entry otherwise (and always for delta entries).
+TEST(RelTableTest, CountEdgesUsesOffsetsOnlyWhileTheCsrIsClean) {
+  auto schema = Schema();
+  RelTable t(schema, schema.pairs[0]);
+  // Parallel edges 0 -> 1 twice, a self-loop on 2, all bulk loaded at stamp 5.
+  ASSERT_TRUE(t.BulkLoadOffsets({0, 0, 0, 2, 1}, {1, 1, 2, 2, 0}, Props({1, 2, 3, 4, 5}), 5).ok());
+  const uint64_t kReadAll = kUncommittedBase - 1;
+  uint64_t examined = 0;  // entries checked one by one, over every count below
+  auto count = [&t, &examined](uint64_t v, Direction dir, uint64_t read_ts, uint64_t own = 0) {
+    return t.CountEdges(
+        v, dir, read_ts,
+        [&](uint64_t rel) {
+          auto visible = [&](uint64_t stamp) { return stamp <= read_ts || (own && stamp == own); };
+          return visible(t.create_ts(rel)) && !visible(t.delete_ts(rel));
+        },
+        &examined);
+  };
+  auto reference = [&t](uint64_t v, Direction dir, uint64_t read_ts) {
+    uint64_t n = 0;
+    t.ForEachEdge(v, dir, [&](uint64_t, uint64_t rel) {
+      n += t.create_ts(rel) <= read_ts && t.delete_ts(rel) > read_ts;
+    });
+    return n;
+  };
+  EXPECT_TRUE(t.CsrVisibleTo(Direction::kForward, 5));
+  EXPECT_FALSE(t.CsrVisibleTo(Direction::kForward, 4));  // a snapshot before the load
+  EXPECT_EQ(count(0, Direction::kForward, kReadAll), 3u);
+  EXPECT_EQ(count(0, Direction::kForward, 4), 0u);
+  EXPECT_EQ(count(2, Direction::kBackward, kReadAll), 2u);  // from 0 and the self-loop
+  EXPECT_EQ(count(7, Direction::kForward, kReadAll), 0u);   // beyond the CSR
+  EXPECT_EQ(examined, 3u);  // only the stale snapshot's look at vertex 0's CSR range
+
+  // A delta edge is counted by its stamps; the CSR stays clean.
+  auto rel = t.InsertEdge(0, 2, {Value::Int64(6)}, kUncommittedBase + 1);
+  ASSERT_TRUE(rel.ok());
+  EXPECT_TRUE(t.CsrVisibleTo(Direction::kForward, kReadAll));
+  EXPECT_EQ(count(0, Direction::kForward, kReadAll), 3u);
+  EXPECT_EQ(count(0, Direction::kForward, kReadAll, kUncommittedBase + 1), 4u);
+  EXPECT_EQ(examined, 5u);  // the delta entry, twice
+  t.SetCreateTs(*rel, 9);  // the commit
+  EXPECT_TRUE(t.CsrVisibleTo(Direction::kForward, kReadAll));
+  EXPECT_EQ(count(0, Direction::kForward, 9), 4u);
+  EXPECT_EQ(count(0, Direction::kForward, 8), 3u);
+
+  // A delete stamp on any edge withdraws the offsets until the next rebuild, even undone.
+  ASSERT_TRUE(t.DeleteEdge(1, 10).ok());
+  EXPECT_FALSE(t.CsrVisibleTo(Direction::kForward, kReadAll));
+  EXPECT_FALSE(t.CsrVisibleTo(Direction::kBackward, kReadAll));
+  for (uint64_t v = 0; v < 3; ++v) {
+    for (Direction dir : {Direction::kForward, Direction::kBackward}) {
+      for (uint64_t ts : {uint64_t{8}, uint64_t{9}, uint64_t{10}, kReadAll}) {
+        EXPECT_EQ(count(v, dir, ts), reference(v, dir, ts)) << v << " " << ts;
+      }
+    }
+  }
+  EXPECT_EQ(count(0, Direction::kForward, 10), 3u);
+  ASSERT_TRUE(t.UndoDelete(1).ok());
+  EXPECT_FALSE(t.CsrVisibleTo(Direction::kForward, kReadAll));
+  EXPECT_EQ(count(0, Direction::kForward, kReadAll), 4u);
+
+  // Compaction folds the delta in and records the newest stamp again.
+  t.Compact();
+  EXPECT_TRUE(t.CsrVisibleTo(Direction::kForward, 9));
+  EXPECT_FALSE(t.CsrVisibleTo(Direction::kForward, 8));  // the folded edge is newer
+  EXPECT_EQ(count(0, Direction::kForward, 9), 4u);
+  EXPECT_EQ(count(0, Direction::kForward, 8), 3u);
+
+  // Raising a CSR edge's create stamp (an aborted writer keeps its row unseen) withdraws them.
+  t.SetCreateTs(0, 20);
+  EXPECT_FALSE(t.CsrVisibleTo(Direction::kForward, kReadAll));
+  EXPECT_EQ(count(0, Direction::kForward, 9), 3u);
+
+  // An edge deleted before the rebuild that stays in the CSR (a snapshot may see it) keeps
+  // the CSR unclean after it.
+  ASSERT_TRUE(t.DeleteEdge(2, 30).ok());
+  t.Compact(/*deleted_up_to=*/29);
+  EXPECT_FALSE(t.CsrVisibleTo(Direction::kForward, kReadAll));
+  EXPECT_EQ(count(0, Direction::kForward, 29), reference(0, Direction::kForward, 29));
+}
+
 }  // namespace
 }  // namespace graphdb::storage

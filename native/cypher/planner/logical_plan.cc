@@ -40,6 +40,8 @@ const char* KindName(LogicalOpKind kind) {
       return "TABLE_FUNCTION";
     case LogicalOpKind::kFileScan:
       return "FILE_SCAN";
+    case LogicalOpKind::kCountExpand:
+      return "EXPAND_COUNT";
   }
   return "?";
 }
@@ -67,6 +69,15 @@ std::string LogicalOperator::ToString(
       break;
     case LogicalOpKind::kFilter:
       if (expr) out += " " + expr->text;
+      break;
+    case LogicalOpKind::kCountExpand:
+      out += " weight=" + std::to_string(slot);
+      for (const auto& e : counted) {
+        out += " (from=" + std::to_string(e->from_slot) + " to=" + std::to_string(e->slot) + ")";
+      }
+      break;
+    case LogicalOpKind::kAggregate:
+      if (weighted) out += " weight=" + std::to_string(weight_slot);
       break;
     default:
       break;

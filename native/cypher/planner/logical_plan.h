@@ -38,6 +38,8 @@ enum class LogicalOpKind : uint8_t {
   kFileScan,       // for each input row, the rows of LOAD FROM files into their slots
   kMaterialize,    // buffers every input row before producing any: a barrier between the
                    // reads and the updates of a query part, and after updates read later
+  kCountExpand,    // for each input row, the number of ways the expansions in `counted`
+                   // extend it, into slot (rows with none are dropped): factorized_count.cc
 };
 
 struct LogicalSlotExpr {
@@ -75,6 +77,15 @@ struct LogicalOperator {
   // kProjection items; kAggregate: keys in items, aggregates in aggregates.
   std::vector<LogicalSlotExpr> items;
   std::vector<const BoundExpression*> aggregates;
+  // kAggregate over a kCountExpand: each input row stands for `weight_slot` rows, and the
+  // aggregates at the indexes in every_row (count(x) of a variable the kCountExpand binds)
+  // count every row.
+  bool weighted = false;
+  SlotId weight_slot = 0;
+  std::vector<size_t> every_row;
+  // kCountExpand: the fixed-length kExpand operators it counts (without children), each one's
+  // from_slot bound by the input or by one before it in this list.
+  std::vector<std::unique_ptr<LogicalOperator>> counted;
   // kDistinct: slots; kOptional: slots set to NULL when the sub-plan is empty.
   std::vector<SlotId> slots;
   // kSort

@@ -356,6 +356,10 @@ class PartPlanner {
 
 }  // namespace
 
+void CollectExpressionSlots(const BoundExpression& e, std::set<SlotId>& out) {
+  CollectSlots(e, out);
+}
+
 bool IsPrimaryKeyEqualityFor(const BoundExpression& e, SlotId slot,
                              const catalog::NodeTableSchema& schema, const BoundExpression** key) {
   if (!PartPlanner::IsPrimaryKeyEquality(e, slot, schema)) return false;
@@ -410,6 +414,7 @@ LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& c
   }
   if (plan.num_slots == 0) plan.num_slots = query.num_slots;
   ApplyIndexSeekRule(plan.root, catalog);
+  ApplyFactorizedCountRule(plan.root, &plan.num_slots);
   return plan;
 }
 

@@ -13,6 +13,8 @@
 // must outlive it.
 #pragma once
 
+#include <set>
+
 #include "catalog/catalog.h"
 #include "cypher/binder/bound_statement.h"
 #include "cypher/planner/logical_plan.h"
@@ -44,7 +46,12 @@ LogicalOperatorPtr PlanSubquery(const binder::BoundQueryPart& part,
 inline constexpr int kMayFailRank = 3;
 int ConjunctRank(const binder::BoundExpression& conjunct);
 
+// The variables (slots) expression `e` reads, the outer ones of its subqueries included.
+void CollectExpressionSlots(const binder::BoundExpression& e, std::set<SlotId>& out);
+
 // Optimizer rules (one file each).
 void ApplyIndexSeekRule(LogicalOperatorPtr& root, const catalog::Catalog& catalog);
+// factorized_count.cc: takes new frame slots from *num_slots.
+void ApplyFactorizedCountRule(LogicalOperatorPtr& root, uint32_t* num_slots);
 
 }  // namespace graphdb::planner

@@ -1,0 +1,97 @@
+// Optimizer rule (factorized count): an aggregation over fixed-length expansions whose nodes and
+// relationships it does not read needs the number of rows each input row would extend to, not
+// the rows. The run of such kExpand operators directly below a kAggregate becomes one
+// kCountExpand, which writes that number (the row's weight) into a new slot without producing
+// the rows (exec: CountExpandOp counts a last hop from the CSR offsets and the hops before it
+// per node), and the aggregate reads each row as `weight` rows.
+//
+// The result is the same because only weight-aware aggregates are allowed: count(*) and
+// count(x) add the weight (x bound below the counted expansions, or a variable bound by one of
+// them, which is never NULL on an expanded row); DISTINCT aggregates, min and max see each
+// value once however often it repeats. sum, avg and collect keep the enumerating plan. An
+// expansion is counted only when nothing above it reads its target or relationship (grouping
+// keys and aggregate arguments), it is not variable-length (those have path semantics and
+// predicates), and its target is not already bound (a cycle check). Anything else between the
+// expansions and the aggregate (a filter on an intermediate or end node, a projection such as a
+// WITH or a named path, OPTIONAL MATCH, DISTINCT) ends the run, so such queries enumerate as
+// before. Fixed-length patterns match walks (relationships may repeat, as in Kùzu), so the
+// counts are products and sums of degrees.
+#include <algorithm>
+#include <set>
+
+#include "cypher/planner/planner.h"
+#include "function/aggregate_function.h"
+
+namespace graphdb::planner {
+
+namespace {
+
+bool WeightAware(const binder::BoundExpression& aggregate) {
+  if (!aggregate.aggregate) return false;
+  const auto& fn = *aggregate.aggregate;
+  if (fn.distinct || fn.name == "min" || fn.name == "max") return true;
+  return fn.name == "count" || fn.name == "count_star";
+}
+
+// count(x) of a variable: counts every row where x is bound. (The binder hands a node or
+// relationship to an aggregate as its internal id, id(x), which is NULL only when x is.)
+std::optional<SlotId> CountedVariable(const binder::BoundExpression& aggregate) {
+  const auto& fn = *aggregate.aggregate;
+  if (fn.name != "count" || fn.distinct || aggregate.children.size() != 1) return std::nullopt;
+  const binder::BoundExpression* arg = aggregate.children[0].get();
+  if (arg->kind == binder::ExprKind::kGraphFunction && arg->name == "id" &&
+      arg->children.size() == 1) {
+    arg = arg->children[0].get();
+  }
+  if (arg->kind != binder::ExprKind::kVariable) return std::nullopt;
+  return arg->slot;
+}
+
+void Rewrite(LogicalOperatorPtr& op, uint32_t* num_slots) {
+  for (auto& child : op->children) Rewrite(child, num_slots);
+  if (op->kind != LogicalOpKind::kAggregate || op->weighted || op->children.empty()) return;
+  std::set<SlotId> used;
+  for (const auto& item : op->items) CollectExpressionSlots(*item.expr, used);
+  for (const auto* aggregate : op->aggregates) {
+    if (!WeightAware(*aggregate)) return;
+    if (!CountedVariable(*aggregate)) CollectExpressionSlots(*aggregate, used);
+  }
+  // The run of countable expansions, top down.
+  std::vector<LogicalOperatorPtr> counted;
+  std::set<SlotId> counted_slots;
+  LogicalOperatorPtr rest = std::move(op->children[0]);
+  while (rest->kind == LogicalOpKind::kExpand && !rest->variable_length && !rest->to_bound &&
+         !used.count(rest->slot) && !(rest->has_rel_slot && used.count(rest->rel_slot))) {
+    LogicalOperatorPtr below = std::move(rest->children[0]);
+    rest->children.clear();
+    counted_slots.insert(rest->slot);
+    if (rest->has_rel_slot) counted_slots.insert(rest->rel_slot);
+    counted.push_back(std::move(rest));
+    rest = std::move(below);
+  }
+  if (counted.empty()) {
+    op->children[0] = std::move(rest);
+    return;
+  }
+  auto count = std::make_unique<LogicalOperator>();
+  count->kind = LogicalOpKind::kCountExpand;
+  count->children.push_back(std::move(rest));
+  std::reverse(counted.begin(), counted.end());  // each one's source bound before it
+  count->counted = std::move(counted);
+  count->slot = (*num_slots)++;
+  op->weighted = true;
+  op->weight_slot = count->slot;
+  for (size_t i = 0; i < op->aggregates.size(); ++i) {
+    std::optional<SlotId> variable = CountedVariable(*op->aggregates[i]);
+    if (variable && counted_slots.count(*variable)) op->every_row.push_back(i);
+  }
+  op->children[0] = std::move(count);
+}
+
+}  // namespace
+
+void ApplyFactorizedCountRule(LogicalOperatorPtr& root, uint32_t* num_slots) {
+  Rewrite(root, num_slots);
+}
+
+}  // namespace graphdb::planner
