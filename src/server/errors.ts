@@ -104,3 +104,18 @@ export function responseForError(error: unknown): Response {
   const message = error instanceof Error ? error.message : String(error);
   return errorResponse('INTERNAL', `internal error: ${message}`);
 }
+
+/**
+ * The answer when the Node adapter cannot make a request out of what arrived (a Host header
+ * that names no valid host or port, a backslash in the path): the contract's 400
+ * INVALID_REQUEST instead of the adapter's empty 400. Anything else it catches is a bug
+ * (INTERNAL, logged).
+ */
+export function adapterErrorResponse(error: unknown): Response {
+  if (error instanceof Error && error.name === 'RequestError') {
+    return errorResponse('INVALID_REQUEST', `the request could not be read: ${error.message}`, {
+      headers: { connection: 'close' },
+    });
+  }
+  return responseForError(error);
+}

@@ -153,7 +153,13 @@ function withAccessMode(body: string, tx: OpenTransaction): string | Response {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return body;
   const request = parsed as Record<string, unknown>;
   const mode = request.access_mode;
-  if (mode === undefined) return JSON.stringify({ ...request, access_mode: limit });
+  if (mode === undefined) {
+    // The field goes in as text: serializing the parsed body again would recurse once per
+    // level of its nesting, and a body nested some thousands deep overflowed the stack (500).
+    const rest = body.slice(body.indexOf('{') + 1);
+    const separator = Object.keys(request).length === 0 ? '' : ',';
+    return `{"access_mode":${JSON.stringify(limit)}${separator}${rest}`;
+  }
   if (isAccessMode(mode) && !accessModeWithin(mode, limit)) {
     return errorResponse(
       'ACCESS_MODE_VIOLATION',

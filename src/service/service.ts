@@ -3,11 +3,11 @@
 // slots, serves them over HTTP (src/server/app.ts) and runs background auto-compaction.
 
 import { realpathSync, statSync } from 'node:fs';
-import type { IncomingMessage, Server } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { createSecureContext } from 'node:tls';
-import { createAdaptorServer } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import type { BoltAuthenticate } from '../bolt/connection.js';
 import { BoltServer } from '../bolt/server.js';
 import { Database, databaseInternals } from '../core/database.js';
@@ -15,6 +15,7 @@ import { GraphDBError } from '../core/errors.js';
 import type { StatementLimits } from '../core/statement-control.js';
 import { type AccessPolicy, resolveAccessPolicy } from '../server/access.js';
 import { createApp } from '../server/app.js';
+import { adapterErrorResponse } from '../server/errors.js';
 import { VERSION } from '../version.js';
 import { type AuthConfig, type Authenticator, isLoopbackHost, resolveAuth } from './auth.js';
 import { listenOn } from './listen.js';
@@ -770,21 +771,21 @@ export class GraphDBService implements AsyncDisposable {
       requestTimeout: connections.receiveTimeoutMs,
       connectionsCheckingInterval: connectionsCheckingInterval(connections),
     };
-    const server = (
-      tls
-        ? createAdaptorServer({
-            fetch: app.fetch,
-            hostname: host,
-            createServer: createHttpsServer,
-            serverOptions: {
-              ...serverOptions,
-              ...tls,
-              // The handshake counts against the time to send the headers.
-              handshakeTimeout: connections.headersTimeoutMs,
-            },
-          })
-        : createAdaptorServer({ fetch: app.fetch, hostname: host, serverOptions })
-    ) as Server;
+    // The adapter's listener with an error handler (createAdaptorServer passes none on): a
+    // request it cannot build (a Host that names no host, a backslash in the path) gets the
+    // contract's JSON error, not an empty 400.
+    const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: adapterErrorResponse });
+    const server: Server = tls
+      ? createHttpsServer(
+          {
+            ...serverOptions,
+            ...tls,
+            // The handshake counts against the time to send the headers.
+            handshakeTimeout: connections.headersTimeoutMs,
+          },
+          listener,
+        )
+      : createHttpServer(serverOptions, listener);
     limitConnections(server, connections, tls !== null);
     try {
       await listenOn(server, port, host);
