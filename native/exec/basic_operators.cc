@@ -196,7 +196,7 @@ void SortOp::Fill(ExecContext& ctx) {
   if (limit_) {
     uint64_t limit = EvaluateCount(limit_, ctx);
     uint64_t skip = skip_ ? EvaluateCount(skip_, ctx) : 0;
-    keep = limit + skip;
+    keep = skip > UINT64_MAX - limit ? UINT64_MAX : limit + skip;  // saturating
   }
   // Sorting many rows takes a while with no charged work: the control (cancel, deadline) is
   // polled every kInterruptCheckUnits comparisons. Comparisons are not charged to the work
@@ -218,8 +218,9 @@ void SortOp::Fill(ExecContext& ctx) {
     row.frame = ctx.frame;
     if (ctx.CountsMemory()) memory_.Add(ctx, ApproxBytes(row.keys) + ApproxBytes(row.frame));
     rows_.push_back(std::move(row));
-    // Top-k: a heap of the best rows, trimmed as it grows past twice the limit.
-    if (keep && rows_.size() >= 2 * *keep + 64) {
+    // Top-k: a heap of the best rows, trimmed as it grows past twice the limit (a limit too
+    // large to double keeps every row).
+    if (keep && *keep <= (UINT64_MAX - 64) / 2 && rows_.size() >= 2 * *keep + 64) {
       std::stable_sort(rows_.begin(), rows_.end(), less);
       if (ctx.CountsMemory()) {
         // What the trim lets go of: counted again for the rows kept.

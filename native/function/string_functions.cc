@@ -10,6 +10,7 @@
 #include <memory>
 #include <span>
 
+#include "common/interrupt.h"
 #include "common/recent_list.h"
 #include "common/regex.h"
 #include "common/utf8.h"
@@ -28,6 +29,20 @@ std::string Joined(const std::vector<std::string_view>& parts, size_t from, size
 }
 
 Value Str(std::string_view s) { return Value::String(s); }
+
+// The largest string repeat(), lpad() and rpad() build.
+constexpr uint64_t kMaxBuiltStringBytes = (uint64_t{1} << 31) - 1;
+
+// `count` copies of `unit` bytes: refused before anything is built, past the largest string
+// (QUERY_RUNTIME) or past the statement's memory limit (RESOURCE_LIMIT, common/interrupt.h).
+void CheckBuiltString(const char* function, uint64_t unit, uint64_t count, uint64_t extra = 0) {
+  const bool too_long = unit != 0 && count > (kMaxBuiltStringBytes - extra) / unit;
+  if (too_long) {
+    ThrowRuntime(std::string("Runtime exception: ") + function + "() would build a string of more than " +
+                 std::to_string(kMaxBuiltStringBytes) + " bytes");
+  }
+  CheckValueBytes(unit * count + extra);
+}
 
 // ---- Case, trim, pad.
 
@@ -75,6 +90,9 @@ Value PadExec(Args a, size_t, const LogicalType&, FunctionContext&) {
   if (chars.size() >= size) return Str(Joined(chars, 0, size));
   auto pad = SplitCodepoints(a[2].GetString());
   if (pad.empty()) return a[0];
+  // The fill is whole rounds of the pad plus a part of one: bounded by whole rounds.
+  const uint64_t rounds = (size - chars.size()) / pad.size() + 1;
+  CheckBuiltString(kLeft ? "lpad" : "rpad", a[2].GetString().size(), rounds, a[0].GetString().size());
   std::string fill;
   for (size_t i = 0; i < size - chars.size(); ++i) fill.append(pad[i % pad.size()]);
   std::string s(a[0].GetString());
@@ -115,6 +133,9 @@ Value RepeatExec(Args a, size_t, const LogicalType&, FunctionContext&) {
   int64_t n = a[1].GetInt();
   std::string out;
   std::string_view s = a[0].GetString();
+  if (n <= 0) return Str(out);
+  CheckBuiltString("repeat", s.size(), static_cast<uint64_t>(n));
+  out.reserve(s.size() * static_cast<uint64_t>(n));
   for (int64_t i = 0; i < n; ++i) out.append(s);
   return Str(out);
 }
