@@ -133,7 +133,8 @@ Value RepeatExec(Args a, size_t, const LogicalType&, FunctionContext&) {
   int64_t n = a[1].GetInt();
   std::string out;
   std::string_view s = a[0].GetString();
-  if (n <= 0) return Str(out);
+  // Nothing to repeat: done at once, whatever the count (a loop of 2^63 empty appends is not).
+  if (n <= 0 || s.empty()) return Str(out);
   CheckBuiltString("repeat", s.size(), static_cast<uint64_t>(n));
   out.reserve(s.size() * static_cast<uint64_t>(n));
   for (int64_t i = 0; i < n; ++i) out.append(s);
