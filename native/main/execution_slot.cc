@@ -42,9 +42,10 @@ Result<exec::QueryResult> ExecutionSlot::ExecutePrepared(PreparedQuery& prepared
 Status ExecutionSlot::OpenCursor(std::string_view query, PreparedQuery* prepared,
                                  const ParameterMap& params,
                                  std::shared_ptr<StatementControl> control,
-                                 exec::QueryResult* header) {
-  return OpenCursorWith(query, prepared, params, std::nullopt, &session_, std::move(control),
-                        header);
+                                 exec::QueryResult* header, std::optional<AccessMode> allowed,
+                                 bool in_session) {
+  return OpenCursorWith(query, prepared, params, allowed, in_session ? &session_ : nullptr,
+                        std::move(control), header);
 }
 
 Status ExecutionSlot::OpenCursorRequest(std::string_view json, bool in_session,
@@ -80,6 +81,9 @@ Status ExecutionSlot::OpenCursorWith(std::string_view query, PreparedQuery* prep
   header->column_names = (*cursor)->column_names();
   header->column_types = (*cursor)->column_types();
   header->rows.clear();
+  // A statement that ran in Open (a write) has its counters now: a client that drops its
+  // rows unread still learns what it changed.
+  header->counters = (*cursor)->lazy() ? exec::QueryCounters{} : (*cursor)->eager_counters();
   cursor_ = std::move(cursor.value());
   cursor_control_ = std::move(control);
   last_cursor_rows_ = 0;

@@ -85,10 +85,13 @@ class ExecutionSlot {
   // Result streams: the slot holds at most one cursor (StatementCursor) and, while it is open,
   // runs no other statement (SLOT_BUSY). The cursor runs under `control` (never null), from
   // OpenCursor through every FetchCursor: its deadline covers the whole stream, and cancelling
-  // it stops the running fetch and fails the next one. `header` receives the columns and types.
+  // it stops the running fetch and fails the next one. `header` receives the columns and types,
+  // and the counters of a statement that ran to its end in OpenCursor (a write).
   // A cursor that fails or is exhausted closes by itself.
+  // `allowed` and `in_session` as for Execute (a protocol's statement: Bolt).
   Status OpenCursor(std::string_view query, PreparedQuery* prepared, const ParameterMap& params,
-                    std::shared_ptr<StatementControl> control, exec::QueryResult* header);
+                    std::shared_ptr<StatementControl> control, exec::QueryResult* header,
+                    std::optional<AccessMode> allowed = std::nullopt, bool in_session = true);
   // OpenCursor of a JSON query request, as ExecuteTransactionalRequest runs one; `in_session`:
   // it runs in the session's explicit transaction (INVALID_REQUEST when none is open), as
   // ExecuteInTransaction.

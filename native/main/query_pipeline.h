@@ -138,6 +138,9 @@ class StatementCursor {
   bool lazy() const { return plan_ != nullptr; }
   // Whether every row was handed out (or the cursor failed or was closed).
   bool done() const { return done_; }
+  // The counters of a statement that ran in Open (not lazy()): known before its rows are
+  // fetched. A lazy read changes nothing.
+  const exec::QueryCounters& eager_counters() const { return eager_.counters; }
 
   // The next rows, at most `max_rows` (> 0), into out->rows (the columns and types with them);
   // *done tells whether it was the last batch, and then out->counters and out->elapsed_ms are

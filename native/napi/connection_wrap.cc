@@ -99,7 +99,8 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
     switch (cursor) {
       case CursorStep::kOpen:
         status = request ? slot.OpenCursorRequest(query, in_session, cursor_control, &out, most_access)
-                         : slot.OpenCursor(query, prepared.get(), params, cursor_control, &out);
+                         : slot.OpenCursor(query, prepared.get(), params, cursor_control, &out,
+                                           allowed, statement_in_session);
         if (status.ok() && json) json_body = exec::HeaderJsonLine(out);
         break;
       case CursorStep::kFetch:
@@ -292,7 +293,7 @@ void ConnectionWrap::CallJs(Napi::Env env, Napi::Function, ConnectionWrap* self,
       if (job->cursor == CursorStep::kFetch) {
         Napi::Array batch = Napi::Array::New(env, 2);
         batch.Set(0u, job->json ? Napi::String::New(env, job->json_body)
-                                : FromQueryResult(env, result.value()));
+                                : FromQueryResult(env, result.value(), job->typed));
         batch.Set(1u, Napi::Boolean::New(env, job->done));
         job->deferred.Resolve(batch);
       } else if (job->cursor == CursorStep::kClose || job->reset_session) {
@@ -394,6 +395,7 @@ Napi::Value ConnectionWrap::StartCursor(QueryJob* job) {
   }
   job->cursor = CursorStep::kOpen;
   job->cursor_control = NextCursorControl();
+  cursor_typed_ = next_typed_;
   cursor_control_ = job->cursor_control;
   cursor_open_ = true;
   return Enqueue(job);
@@ -406,7 +408,8 @@ void ConnectionWrap::CursorEnded() {
 }
 
 // openCursor(text, params...): opens a result stream (resolves to a packed result of no rows:
-// the columns and types). The options of setNextOptions apply to the whole stream.
+// the columns and types). The options of setNextOptions apply to the whole stream: its limits,
+// the access mode and session (as for query), and typed, which every batch then comes in.
 Napi::Value ConnectionWrap::OpenCursor(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   ReadStatement(info, "openCursor(text: string, params?: object)");
@@ -453,6 +456,7 @@ Napi::Value ConnectionWrap::FetchCursor(const Napi::CallbackInfo& info) {
   auto* job = NewJob(info, "", {});
   job->cursor = CursorStep::kFetch;
   job->fetch_rows = static_cast<size_t>(rows);
+  job->typed = cursor_typed_;
   job->json = info.Length() > 1 && info[1].ToBoolean().Value();
   return EnqueueWithoutOptions(job);
 }

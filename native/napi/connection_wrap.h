@@ -136,6 +136,8 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   bool cursor_open_ = false;
   std::shared_ptr<StatementControl> cursor_control_;
   double cursor_token_ = 0;
+  // Whether the open stream's batches come in FromValue's typed form (setNextOptions' typed).
+  bool cursor_typed_ = false;
   // The most rows one fetch may ask for.
   static constexpr double kMaxFetchRows = 1 << 20;
   // Prepared statements by id (JS thread); a job running one holds it too.

@@ -19,15 +19,26 @@ Napi::Function DatabaseWrap::Define(Napi::Env env, AddonData& data) {
 
 DatabaseWrap::DatabaseWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<DatabaseWrap>(info) {
   Napi::Env env = info.Env();
+  const char* usage =
+      "NativeDatabase(path: string, maxThreadNum: number, syncOnCommit?: boolean, "
+      "writeWaitMs?: number)";
   if (info.Length() < 2 || !info[0].IsString() || !info[1].IsNumber() ||
-      (info.Length() > 2 && !info[2].IsBoolean() && !info[2].IsUndefined())) {
-    throw Napi::TypeError::New(
-        env, "NativeDatabase(path: string, maxThreadNum: number, syncOnCommit?: boolean)");
+      (info.Length() > 2 && !info[2].IsBoolean() && !info[2].IsUndefined()) ||
+      (info.Length() > 3 && !info[3].IsNumber() && !info[3].IsUndefined())) {
+    throw Napi::TypeError::New(env, usage);
   }
   DatabaseConfig config;
   config.path = info[0].As<Napi::String>().Utf8Value();
   config.max_thread_num = info[1].As<Napi::Number>().Uint32Value();
   if (info.Length() > 2 && info[2].IsBoolean()) config.sync_on_commit = info[2].As<Napi::Boolean>();
+  if (info.Length() > 3 && info[3].IsNumber()) {
+    // How long a writer waits for another connection's transaction (DatabaseConfig).
+    const double wait = info[3].As<Napi::Number>().DoubleValue();
+    if (!(wait >= 0 && wait <= 2147483647)) {
+      throw Napi::RangeError::New(env, "writeWaitMs must be between 0 and 2147483647");
+    }
+    config.write_wait_ms = static_cast<uint32_t>(wait);
+  }
   auto db = Database::Open(std::move(config));
   if (!db.ok()) ThrowStatus(env, db.status());
   db_ = std::move(db).value();

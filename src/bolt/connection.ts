@@ -16,6 +16,7 @@ import { GraphDBError } from '../core/errors.js';
 import { ROLE_MOST_ACCESS, type Role } from '../service/auth.js';
 import {
   type ExecutionSlotLease,
+  openCursorOnSlot,
   resetSession,
   runInSessionOnSlot,
   type SessionStatementOptions,
@@ -24,7 +25,7 @@ import { type BoltFailure, failureOf } from './errors.js';
 import { ChunkReader, MessageWriter } from './framing.js';
 import { authToken, BoltError, boltError, mapField, REQUEST, RESPONSE } from './messages.js';
 import { decode, PackStreamError, Structure } from './packstream.js';
-import { boltStats, MaterializedResult, type ResultSource, statementType } from './results.js';
+import { boltStats, CursorResult, MaterializedResult, type ResultSource, statementType } from './results.js';
 import { shapeOf, toParameter, type ValueDialect, ValueWriter } from './values.js';
 
 /** Bolt versions as [major, minor]. */
@@ -119,6 +120,8 @@ export class BoltConnection {
   #interrupt: AbortController | null = null;
   #cancelStatement: (() => void) | null = null;
   #autoResult: ResultSource | null = null;
+  /** Why the server closed the auto-commit result the client left idle (its next PULL fails). */
+  #autoExpired: string | null = null;
   #tx: Transaction | null = null;
   #txTimer: NodeJS.Timeout | null = null;
   #closing = false;
@@ -462,7 +465,19 @@ export class BoltConnection {
     if (tx) {
       this.#expectState('RUN', 'TX_READY', 'TX_STREAMING');
       this.#checkExpired(tx);
-      const result = await this.#execute(tx.lease, query, params, tx.accessMode, true, this.#remaining(tx));
+      // The slot streams one result at a time: one still open is read into memory first.
+      for (const [qid, open] of tx.results) {
+        if (open instanceof CursorResult && open.open) tx.results.set(qid, await open.materialize());
+      }
+      const result = await this.#open(
+        tx.lease,
+        query,
+        params,
+        tx.accessMode,
+        true,
+        this.#remaining(tx),
+        null,
+      );
       const qid = tx.nextQid++;
       tx.results.set(qid, result);
       this.#state = 'TX_STREAMING';
@@ -474,13 +489,10 @@ export class BoltConnection {
     const { mode } = this.#accessMode(extra);
     const timeout = this.#txTimeout(extra);
     const lease = await this.#lease();
-    let result: ResultSource;
-    try {
-      result = await this.#execute(lease, query, params, mode, false, timeout);
-    } finally {
-      lease.release();
-    }
+    // The lease is held until the result is done, fails, or is discarded or closed.
+    const result = await this.#open(lease, query, params, mode, false, timeout, () => lease.release());
     this.#autoResult = result;
+    this.#autoExpired = null;
     this.#state = 'STREAMING';
     this.#write(RESPONSE.success, { fields: result.fields, t_first: result.firstMs });
   }
@@ -508,14 +520,12 @@ export class BoltConnection {
     }
   }
 
-  async #execute(
-    lease: ExecutionSlotLease,
-    query: string,
-    params: Record<string, unknown>,
+  /** How a statement runs: a RESET can cancel it; `timeoutMs` lowers the service's limit. */
+  #statementOptions(
     accessMode: AccessMode | undefined,
     inSession: boolean,
     timeoutMs: number | undefined,
-  ): Promise<ResultSource> {
+  ): SessionStatementOptions {
     const limit = this.#context.queryTimeoutMs;
     const options: SessionStatementOptions = {
       accessMode,
@@ -525,8 +535,46 @@ export class BoltConnection {
       },
     };
     if (timeoutMs !== undefined) options.timeoutMs = limit > 0 ? Math.min(limit, timeoutMs) : timeoutMs;
+    return options;
+  }
+
+  async #execute(
+    lease: ExecutionSlotLease,
+    query: string,
+    params: Record<string, unknown>,
+    accessMode: AccessMode | undefined,
+    inSession: boolean,
+    timeoutMs: number | undefined,
+  ): Promise<ResultSource> {
+    const options = this.#statementOptions(accessMode, inSession, timeoutMs);
     try {
       return new MaterializedResult(await runInSessionOnSlot(lease.slot, query, params, options));
+    } finally {
+      this.#cancelStatement = null;
+    }
+  }
+
+  /**
+   * Opens the statement's result stream on the slot (its rows are fetched as they are pulled);
+   * `release` is called once the result no longer needs the slot (and at once if it fails).
+   */
+  async #open(
+    lease: ExecutionSlotLease,
+    query: string,
+    params: Record<string, unknown>,
+    accessMode: AccessMode,
+    inSession: boolean,
+    timeoutMs: number | undefined,
+    release: (() => void) | null,
+  ): Promise<CursorResult> {
+    const options = this.#statementOptions(accessMode, inSession, timeoutMs);
+    const started = performance.now();
+    try {
+      const header = await openCursorOnSlot(lease.slot, query, params, options);
+      return new CursorResult(lease.slot, header, Math.round(performance.now() - started), release);
+    } catch (error) {
+      release?.();
+      throw error;
     } finally {
       this.#cancelStatement = null;
     }
@@ -555,11 +603,28 @@ export class BoltConnection {
       result = tx.results.get(qid);
       if (!result) throw boltError('Neo.ClientError.Request.Invalid', `no open result has qid ${given}`);
     } else {
+      if (this.#autoExpired !== null) {
+        const why = this.#autoExpired;
+        this.#autoExpired = null;
+        this.#state = 'READY';
+        throw boltError(
+          'Neo.ClientError.Transaction.TransactionTimedOut',
+          `the result was closed because ${why}`,
+        );
+      }
       this.#expectState(request, 'STREAMING');
       result = this.#autoResult ?? undefined;
       if (!result) throw boltError('Neo.ClientError.Request.Invalid', `${request} without a result`);
     }
-    const done = discard ? await this.#discardRows(result, count) : await this.#sendRecords(result, count);
+    // A RESET (or the connection closing) stops a fetch that runs: it closes the stream.
+    const pulled = result;
+    this.#cancelStatement = () => void pulled.close();
+    let done: boolean;
+    try {
+      done = discard ? await this.#discardRows(result, count) : await this.#sendRecords(result, count);
+    } finally {
+      this.#cancelStatement = null;
+    }
     if (!done) {
       this.#write(RESPONSE.success, { has_more: true });
       return;
@@ -584,9 +649,15 @@ export class BoltConnection {
     this.#write(RESPONSE.success, metadata);
   }
 
+  /** Drops up to `count` records (all: closes the result); true when the result is done. */
   async #discardRows(result: ResultSource, count: number): Promise<boolean> {
     if (count === Number.POSITIVE_INFINITY) return true;
-    return (await result.next(count)).done;
+    let left = count;
+    for (;;) {
+      const batch = await result.next(Math.min(left, RECORDS_PER_WRITE * 10));
+      left -= batch.rows.length;
+      if (batch.done || left <= 0) return batch.done;
+    }
   }
 
   /** Sends up to `count` records, a slice per socket write; true when the result is done. */
@@ -671,6 +742,9 @@ export class BoltConnection {
     this.#expectState(request, 'TX_READY', 'TX_STREAMING');
     try {
       this.#checkExpired(tx);
+      // Results not pulled to their end are dropped (their reads need nothing more).
+      for (const result of tx.results.values()) await result.close();
+      tx.results.clear();
       await this.#execute(tx.lease, commit ? 'COMMIT' : 'ROLLBACK', {}, undefined, true, undefined);
     } finally {
       this.#tx = null;
@@ -723,6 +797,21 @@ export class BoltConnection {
 
   #startTxTimer(): void {
     const tx = this.#tx;
+    if (!tx && this.#autoResult instanceof CursorResult && this.#autoResult.open) {
+      // An auto-commit result holds its slot until it is pulled to its end: not for ever.
+      const result = this.#autoResult;
+      const idle = this.#context.idleTransactionTimeoutMs;
+      this.#txTimer = setTimeout(() => {
+        this.#txTimer = null;
+        if (this.#autoResult === result && this.#processing === null) {
+          this.#autoResult = null;
+          this.#autoExpired = `it was left idle for ${idle} ms`;
+          void result.close();
+        }
+      }, idle);
+      this.#txTimer.unref();
+      return;
+    }
     if (!tx || tx.expired !== null) return;
     const idle = this.#context.idleTransactionTimeoutMs;
     const delay = Math.min(idle, tx.deadline - Date.now());
@@ -758,6 +847,7 @@ export class BoltConnection {
     }
     await this.#autoResult?.close();
     this.#autoResult = null;
+    this.#autoExpired = null;
     const tx = this.#tx;
     this.#tx = null;
     if (tx) await this.#releaseTransaction(tx);

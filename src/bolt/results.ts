@@ -1,9 +1,11 @@
 // The results a Bolt connection hands out with PULL and DISCARD. A RUN's result is a
-// ResultSource: today a materialised QueryResult (MaterializedResult); a streaming cursor that
-// produces rows as they are pulled can implement the same interface.
+// ResultSource: a cursor on the slot's result stream that fetches rows as they are pulled
+// (CursorResult), or rows held in memory (MaterializedResult: what was left of a cursor that
+// had to give the slot up).
 
 import type { QuerySummary } from '../core/query-result.js';
-import { type PackedResult, summaryOf } from '../native/addon.js';
+import { type PackedResult, rowsOf, summaryOf } from '../native/addon.js';
+import { closeStreamOnSlot, type ExecutionSlot, fetchPackedOnSlot } from '../service/pool.js';
 
 /** The rows of one statement, handed out a batch at a time. */
 export interface ResultSource {
@@ -23,6 +25,121 @@ export interface ResultSource {
   close(): Promise<void>;
 }
 
+/** The most rows one fetch asks the engine for (the addon's own limit is 2^20). */
+const MAX_FETCH_ROWS = 65_536;
+/** Rows per fetch while the rest of a result is read into memory (CursorResult.materialize). */
+const MATERIALIZE_BATCH = 10_000;
+
+/**
+ * A result read from the slot's open result stream (openCursorOnSlot): each `next(n)` fetches
+ * at most n rows, so the server holds one batch of a result of any size (a read query runs
+ * lazily; another statement ran to its end when the stream opened). The slot holds one stream
+ * at a time and runs nothing else meanwhile: `release` (an auto-commit statement's lease) is
+ * called once the result is done, fails or is closed.
+ */
+export class CursorResult implements ResultSource {
+  readonly fields: readonly string[];
+  readonly types: readonly string[];
+  readonly firstMs: number;
+  readonly #slot: ExecutionSlot;
+  readonly #header: PackedResult;
+  #release: (() => void) | null;
+  #summary: QuerySummary | null = null;
+  #rowCount = 0;
+  #ended = false;
+  #closing: Promise<void> | null = null;
+
+  constructor(slot: ExecutionSlot, header: PackedResult, firstMs: number, release: (() => void) | null) {
+    this.#slot = slot;
+    this.#header = header;
+    this.fields = header[0];
+    this.types = header[1];
+    this.firstMs = firstMs;
+    this.#release = release;
+  }
+
+  /** Whether the stream is still open on the slot (rows are left and it was not closed). */
+  get open(): boolean {
+    return !this.#ended;
+  }
+
+  async next(n: number): Promise<{ rows: unknown[][]; done: boolean }> {
+    if (this.#ended) return { rows: [], done: true };
+    let packed: PackedResult;
+    let done: boolean;
+    try {
+      [packed, done] = await fetchPackedOnSlot(this.#slot, Math.min(n, MAX_FETCH_ROWS));
+    } catch (error) {
+      this.#end(); // a failed fetch closed the stream
+      throw error;
+    }
+    const rows = rowsOf(packed);
+    this.#rowCount += rows.length;
+    if (done) {
+      this.#summary = { ...summaryOf(packed, rows), rowCount: this.#rowCount };
+      this.#end();
+    }
+    return { rows, done };
+  }
+
+  /**
+   * The statement's counters: those of its last batch, or of its header for a result closed
+   * before its end (a write ran whole when it opened and has them there; a read changes nothing).
+   */
+  summary(): QuerySummary {
+    return (
+      this.#summary ?? { ...summaryOf(this.#header, []), elapsedMs: this.firstMs, rowCount: this.#rowCount }
+    );
+  }
+
+  close(): Promise<void> {
+    if (this.#closing) return this.#closing;
+    if (this.#ended) {
+      this.#closing = Promise.resolve();
+      return this.#closing;
+    }
+    this.#ended = true;
+    this.#closing = closeStreamOnSlot(this.#slot).then(
+      () => this.#end(),
+      () => this.#end(), // the service is closing: the slot goes with it
+    );
+    return this.#closing;
+  }
+
+  /**
+   * Reads what is left into memory and closes the stream, so the slot can run another
+   * statement (a RUN in the same transaction while this result is still open).
+   */
+  async materialize(): Promise<ResultSource> {
+    const cells: unknown[] = [];
+    for (;;) {
+      let packed: PackedResult;
+      let done: boolean;
+      try {
+        [packed, done] = await fetchPackedOnSlot(this.#slot, MATERIALIZE_BATCH);
+      } catch (error) {
+        this.#end();
+        throw error;
+      }
+      const batch = packed[2];
+      for (let i = 0; i < batch.length; i++) cells.push(batch[i]);
+      if (done) {
+        this.#end();
+        const whole = [...packed];
+        whole[2] = cells;
+        return new MaterializedResult(whole as unknown as PackedResult, this.firstMs);
+      }
+    }
+  }
+
+  #end(): void {
+    this.#ended = true;
+    const release = this.#release;
+    this.#release = null;
+    release?.();
+  }
+}
+
 /**
  * A result held whole in memory: the engine ran the statement to its end. It keeps the packed
  * cells as the engine handed them over and makes the rows of each batch only when it is pulled,
@@ -38,7 +155,7 @@ export class MaterializedResult implements ResultSource {
   #at = 0;
   readonly #summary: QuerySummary;
 
-  constructor(packed: PackedResult) {
+  constructor(packed: PackedResult, firstMs?: number) {
     this.fields = packed[0];
     this.types = packed[1];
     this.#cells = packed[2];
@@ -46,7 +163,7 @@ export class MaterializedResult implements ResultSource {
     // Without columns the cells are the (empty) rows themselves.
     this.#rowCount = this.#width === 0 ? this.#cells.length : this.#cells.length / this.#width;
     this.#summary = { ...summaryOf(packed, []), rowCount: this.#rowCount };
-    this.firstMs = Math.round(this.#summary.elapsedMs);
+    this.firstMs = firstMs ?? Math.round(this.#summary.elapsedMs);
   }
 
   next(n: number): Promise<{ rows: unknown[][]; done: boolean }> {

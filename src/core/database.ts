@@ -34,6 +34,12 @@ export interface DatabaseOptions {
    * sets may hold at once, in bytes; past it: RESOURCE_LIMIT. 0 or omitted: no limit.
    */
   maxStatementMemoryBytes?: number;
+  /**
+   * How long, in milliseconds, a write (a write statement, a read-write BEGIN, a schema change
+   * or COPY) waits for another connection's open transaction before it fails with TX_CONFLICT
+   * and applies nothing (docs/concurrency.md). Default 10,000; 0: it fails at once.
+   */
+  writeWaitMs?: number;
 }
 
 const DATABASE_OPTIONS = new Set([
@@ -42,12 +48,28 @@ const DATABASE_OPTIONS = new Set([
   'queryTimeoutMs',
   'maxResultBytes',
   'maxStatementMemoryBytes',
+  'writeWaitMs',
 ]);
+
+/** The default of DatabaseOptions.writeWaitMs. */
+export const DEFAULT_WRITE_WAIT_MS = 10_000;
 
 /** Largest accepted maxThreadNum: each slot owns a native thread. */
 export const MAX_THREAD_NUM = 256;
 
 export const IN_MEMORY = ':memory:';
+
+/** Checks DatabaseOptions.writeWaitMs: whole milliseconds, 0 to 2^31 - 1. */
+function resolveWriteWait(value: unknown): number {
+  if (value === undefined) return DEFAULT_WRITE_WAIT_MS;
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new TypeError(`writeWaitMs must be a whole number of milliseconds, got ${describe(value)}`);
+  }
+  if (value < 0 || value > 2 ** 31 - 1) {
+    throw new RangeError(`writeWaitMs must be between 0 and ${2 ** 31 - 1} ms, got ${value}`);
+  }
+  return value;
+}
 
 /** Resolves maxThreadNum as the contract describes; throws on invalid values. */
 export function resolveMaxThreadNum(value: unknown): number {
@@ -100,6 +122,8 @@ export class Database implements Disposable {
   readonly syncOnCommit: boolean;
   /** The default time limit of its connections' statements in ms (0: none). */
   readonly queryTimeoutMs: number;
+  /** How long a write waits for another connection's transaction (ms). */
+  readonly writeWaitMs: number;
   readonly #limits: StatementLimits;
   #closed = false;
 
@@ -137,7 +161,8 @@ export class Database implements Disposable {
           ? 0
           : checkByteLimit(options.maxStatementMemoryBytes, 'maxStatementMemoryBytes'),
     };
-    const native = new addon.NativeDatabase(path, this.maxThreadNum, syncOnCommit);
+    this.writeWaitMs = resolveWriteWait(options.writeWaitMs);
+    const native = new addon.NativeDatabase(path, this.maxThreadNum, syncOnCommit, this.writeWaitMs);
     internals.set(this, { native, connections: new Set(), owner: null });
   }
 

@@ -176,7 +176,12 @@ interface Addon {
   setErrorClass(cls: new (message: string, code: never) => Error): void;
   setResultBuilders(pack: typeof packResult, append: typeof appendCells): void;
   setTypedParameterClass(cls: typeof TypedParameter): void;
-  NativeDatabase: new (path: string, maxThreadNum: number, syncOnCommit?: boolean) => NativeDatabase;
+  NativeDatabase: new (
+    path: string,
+    maxThreadNum: number,
+    syncOnCommit?: boolean,
+    writeWaitMs?: number,
+  ) => NativeDatabase;
   NativeConnection: new (db: NativeDatabase) => NativeConnection;
 }
 

@@ -533,6 +533,50 @@ export function closeStreamOnSlot(slot: ExecutionSlot): Promise<void> {
   return nativeOf(slot).closeCursor();
 }
 
+/**
+ * @internal Opens a result stream of one statement with typed parameters, as
+ * runInSessionOnSlot runs it (access mode, session, time and byte limits, which cover the whole
+ * stream); resolves to its header (a packed result of no rows: the columns and types). Its
+ * batches (fetchPackedOnSlot) come in typed form. A statement that is not a read query runs to
+ * its end here and its rows are then handed out in batches (docs/concurrency.md).
+ */
+export function openCursorOnSlot(
+  slot: ExecutionSlot,
+  text: string,
+  params: Record<string, unknown>,
+  options: SessionStatementOptions,
+): Promise<PackedResult> {
+  return runStatementOnSlot(
+    slot,
+    (native) =>
+      Object.keys(params).length === 0 ? native.openCursor(text) : native.openCursor(text, params),
+    options,
+  );
+}
+
+/** A protocol session's statement on its slot, under `options` (SessionStatementOptions). */
+function runStatementOnSlot(
+  slot: ExecutionSlot,
+  work: (native: NativeConnection) => Promise<PackedResult>,
+  options: SessionStatementOptions,
+): Promise<PackedResult> {
+  const queryOptions = options.timeoutMs === undefined ? undefined : { timeoutMs: options.timeoutMs };
+  return runOnSlot(
+    slot,
+    work,
+    true,
+    queryOptions,
+    options.onSubmitted,
+    options.accessMode,
+    options.inSession,
+  );
+}
+
+/** @internal The next batch (at most `maxRows`) of the slot's open stream, packed. */
+export function fetchPackedOnSlot(slot: ExecutionSlot, maxRows: number): Promise<[PackedResult, boolean]> {
+  return runOnSlot(slot, (native) => native.fetch(maxRows), false);
+}
+
 /** @internal Runs a statement (BEGIN, COMMIT ...) in the slot's own session. */
 export function runInSession(slot: ExecutionSlot, text: string): Promise<void> {
   return runOnSlot(slot, (native) => Promise.resolve(native.query(text)), true).then(() => undefined);
@@ -594,18 +638,13 @@ export function runInSessionOnSlot(
   params: Record<string, unknown>,
   options: SessionStatementOptions,
 ): Promise<PackedResult> {
-  const queryOptions = options.timeoutMs === undefined ? undefined : { timeoutMs: options.timeoutMs };
-  return runOnSlot(
+  return runStatementOnSlot(
     slot,
     (native) => {
       const names = Object.keys(params);
       const submitted = names.length === 0 ? native.query(text) : native.query(text, params);
       return Promise.resolve(submitted);
     },
-    true,
-    queryOptions,
-    options.onSubmitted,
-    options.accessMode,
-    options.inSession,
+    options,
   );
 }

@@ -304,6 +304,50 @@ describe('transactions', () => {
   });
 });
 
+describe('a real TX_CONFLICT', () => {
+  it('is retried by executeWrite: the write waits past writeWaitMs for another transaction', async () => {
+    // A write transaction holds the writer gate until it commits; another connection's write
+    // waits for it at most writeWaitMs (here 200 ms), then fails with TX_CONFLICT, which the
+    // driver retries (its first retry comes after about a second): by then the gate is free.
+    const g = await startBolt({}, 'bolt', { writeWaitMs: 200 });
+    try {
+      const setup = g.driver.session();
+      await setup.run('CREATE NODE TABLE Item(id INT64, PRIMARY KEY(id))');
+      await setup.close();
+      const holder = g.driver.session();
+      const held = holder.beginTransaction();
+      await held.run('CREATE (:Item {id: 1})');
+      // Seen directly: BEGIN waits 200 ms for the gate, then fails with a transient error.
+      const direct = g.driver.session();
+      let started = Date.now();
+      const refused = await direct
+        .beginTransaction()
+        .run('CREATE (:Item {id: 3})')
+        .catch((error: unknown) => error);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+      expect(refused).toMatchObject({ code: 'Neo.TransientError.Transaction.Outdated', retryable: true });
+      expect((refused as Error).message).toMatch(/200 ms/);
+      await direct.close();
+      // executeWrite retries it: the holder commits 400 ms in, the first attempt has failed at
+      // 200 ms, and the retry comes after the driver's first delay (1 s, +-20%), so success
+      // after 800 ms or more shows a retry (without one the call would have failed at 200 ms).
+      const writer = g.driver.session();
+      started = Date.now();
+      setTimeout(() => void held.commit(), 400);
+      await writer.executeWrite((tx) => tx.run('CREATE (:Item {id: 2})'));
+      expect(Date.now() - started).toBeGreaterThanOrEqual(800);
+      await writer.close();
+      await holder.close();
+      const check = g.driver.session();
+      const ids = await check.run('MATCH (i:Item) RETURN i.id AS id ORDER BY id');
+      expect(ids.records.map((r) => r.get('id').toNumber())).toEqual([1, 2]);
+      await check.close();
+    } finally {
+      await g.close();
+    }
+  }, 20_000);
+});
+
 describe('paging', () => {
   it('pulls a result larger than fetchSize in batches, every row once', async () => {
     const session = f.driver.session({ fetchSize: 100 });

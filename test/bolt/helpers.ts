@@ -1,5 +1,5 @@
 import neo4j, { type Driver } from 'neo4j-driver';
-import { Database } from '../../src/core/database.js';
+import { Database, type DatabaseOptions } from '../../src/core/database.js';
 import { GraphDBService, type ServiceConfig } from '../../src/service/service.js';
 
 export interface BoltFixture {
@@ -10,8 +10,12 @@ export interface BoltFixture {
 }
 
 /** A service on free ports with a Bolt server, and a driver for it. */
-export async function startBolt(config: ServiceConfig = {}, scheme = 'bolt'): Promise<BoltFixture> {
-  const service = new GraphDBService(new Database(':memory:', { maxThreadNum: 4 }), {
+export async function startBolt(
+  config: ServiceConfig = {},
+  scheme = 'bolt',
+  database: DatabaseOptions = {},
+): Promise<BoltFixture> {
+  const service = new GraphDBService(new Database(':memory:', { maxThreadNum: 4, ...database }), {
     queryPort: 0,
     boltPort: 0,
     autoCompaction: false,

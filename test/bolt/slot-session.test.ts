@@ -1,11 +1,18 @@
 // The pool's protocol entry points the Bolt server runs on (src/service/pool.ts):
-// runInSessionOnSlot (access modes, typed parameters and results, the slot's session) and
-// resetSession.
+// runInSessionOnSlot (access modes, typed parameters and results, the slot's session),
+// openCursorOnSlot and fetchPackedOnSlot (the same, as a result stream) and resetSession.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../../src/core/database.js';
 import { QueryResult } from '../../src/core/query-result.js';
-import { TypedParameter } from '../../src/native/addon.js';
-import { type ExecutionSlotLease, resetSession, runInSessionOnSlot } from '../../src/service/pool.js';
+import { rowsOf, TypedParameter } from '../../src/native/addon.js';
+import {
+  closeStreamOnSlot,
+  type ExecutionSlotLease,
+  fetchPackedOnSlot,
+  openCursorOnSlot,
+  resetSession,
+  runInSessionOnSlot,
+} from '../../src/service/pool.js';
 import { GraphDBService } from '../../src/service/service.js';
 
 let service: GraphDBService;
@@ -102,5 +109,79 @@ describe('runInSessionOnSlot', () => {
     await expect(run(duplicate, {}, 'read', true)).rejects.toThrow();
     await resetSession(lease.slot);
     await expect(run(duplicate, {}, 'read', true)).resolves.toBeDefined();
+  });
+});
+
+describe('openCursorOnSlot', () => {
+  it('streams typed values batch by batch, with the summary on the last', async () => {
+    await run('CREATE (:P {id: 1, d: $d, x: $x})', {
+      d: TypedParameter.date(19000),
+      x: TypedParameter.double(2),
+    });
+    const header = await openCursorOnSlot(
+      lease.slot,
+      'MATCH (p:P) UNWIND range(1, 5) AS k RETURN k, p.d, p.x, $y AS y',
+      { y: TypedParameter.double(3) },
+      { accessMode: 'read', inSession: false },
+    );
+    expect(header[0]).toEqual(['k', 'p.d', 'p.x', 'y']);
+    expect(header[2]).toEqual([]);
+    const [first, firstDone] = await fetchPackedOnSlot(lease.slot, 2);
+    expect(firstDone).toBe(false);
+    const rows = rowsOf(first);
+    expect(rows.map((r) => r[0])).toEqual([1, 2]);
+    expect(rows[0]?.[1]).toEqual(TypedParameter.date(19000));
+    expect(rows[0]?.[2]).toBeInstanceOf(Number);
+    expect(rows[0]?.[3]).toBeInstanceOf(Number);
+    // The slot runs nothing else while the stream is open.
+    await expect(run('RETURN 1')).rejects.toMatchObject({ code: 'SLOT_BUSY' });
+    const [rest, done] = await fetchPackedOnSlot(lease.slot, 10);
+    expect(done).toBe(true);
+    expect(rowsOf(rest).map((r) => r[0])).toEqual([3, 4, 5]);
+    expect(rowsOf(rest)[2]?.[1]).toEqual(TypedParameter.date(19000));
+    expect((await run('RETURN 1 AS one')).rows).toEqual([[1]]);
+  });
+
+  it('refuses what the access mode does not allow, and runs a write at once with its counters', async () => {
+    await expect(
+      openCursorOnSlot(lease.slot, 'CREATE (:P {id: 3})', {}, { accessMode: 'read', inSession: false }),
+    ).rejects.toMatchObject({ code: 'ACCESS_MODE_VIOLATION' });
+    await expect(
+      openCursorOnSlot(lease.slot, 'RETURN 1; RETURN 2', {}, { accessMode: 'read', inSession: false }),
+    ).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    await openCursorOnSlot(
+      lease.slot,
+      'CREATE (:P {id: 3}) RETURN 7 AS seven',
+      {},
+      {
+        accessMode: 'update',
+        inSession: false,
+      },
+    );
+    const [last, done] = await fetchPackedOnSlot(lease.slot, 10);
+    expect(done).toBe(true);
+    expect(rowsOf(last)).toEqual([[7]]);
+    expect(last[4]).toBe(1); // nodes created
+    expect((await run('MATCH (p:P) RETURN count(*)', {}, 'read')).rows).toEqual([[1]]);
+  });
+
+  it("streams in the session's transaction, and a closed stream leaves the transaction open", async () => {
+    await runInSessionOnSlot(lease.slot, 'BEGIN TRANSACTION', {}, { accessMode: undefined, inSession: true });
+    await run('CREATE (:P {id: 4})', {}, 'update', true);
+    await openCursorOnSlot(
+      lease.slot,
+      'MATCH (p:P) UNWIND range(1, 100) AS k RETURN p.id',
+      {},
+      {
+        accessMode: 'read',
+        inSession: true,
+      },
+    );
+    const [batch] = await fetchPackedOnSlot(lease.slot, 3);
+    expect(rowsOf(batch)).toEqual([[4], [4], [4]]);
+    await closeStreamOnSlot(lease.slot);
+    expect((await run('MATCH (p:P) RETURN count(*)', {}, 'read', true)).rows).toEqual([[1]]);
+    await resetSession(lease.slot);
+    expect((await run('MATCH (p:P) RETURN count(*)', {}, 'read', true)).rows).toEqual([[0]]);
   });
 });

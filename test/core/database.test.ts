@@ -33,6 +33,36 @@ describe('Database', () => {
     expect(() => new Database(':memory:', { maxThreadNum: Number.NaN })).toThrow(TypeError);
   });
 
+  it("waits writeWaitMs for another connection's transaction, then fails with TX_CONFLICT", async () => {
+    expect(new Database(':memory:', { maxThreadNum: 1 }).writeWaitMs).toBe(10_000);
+    expect(() => new Database(':memory:', { writeWaitMs: -1 })).toThrow(RangeError);
+    expect(() => new Database(':memory:', { writeWaitMs: 2 ** 31 })).toThrow(/writeWaitMs must be between/);
+    expect(() => new Database(':memory:', { writeWaitMs: 1.5 })).toThrow(
+      /writeWaitMs must be a whole number/,
+    );
+    expect(() => new Database(':memory:', { writeWaitMs: '5' as unknown as number })).toThrow(TypeError);
+    for (const wait of [0, 150]) {
+      const db = new Database(':memory:', { maxThreadNum: 2, writeWaitMs: wait });
+      expect(db.writeWaitMs).toBe(wait);
+      const holder = db.connect();
+      const other = db.connect();
+      await holder.query('CREATE NODE TABLE T(id INT64, PRIMARY KEY(id))');
+      await holder.query('BEGIN TRANSACTION');
+      await holder.query('CREATE (:T {id: 1})');
+      const started = Date.now();
+      const error = await other.query('CREATE (:T {id: 2})').catch((e: unknown) => e);
+      const waited = Date.now() - started;
+      expect(error).toBeInstanceOf(GraphDBError);
+      expect((error as GraphDBError).code).toBe('TX_CONFLICT');
+      expect(waited).toBeGreaterThanOrEqual(wait - 5);
+      expect(waited).toBeLessThan(wait + 2000);
+      await holder.query('COMMIT');
+      await other.query('CREATE (:T {id: 2})');
+      expect((await other.query('MATCH (t:T) RETURN count(*) AS n')).rows).toEqual([[2]]);
+      db.close();
+    }
+  });
+
   it('rejects unknown options and bad paths', () => {
     expect(() => new Database(':memory:', { threads: 2 } as never)).toThrow(
       /unknown database option 'threads'/,
