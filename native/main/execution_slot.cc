@@ -58,9 +58,11 @@ Status ExecutionSlot::OpenCursorRequest(std::string_view json, bool in_session,
   if (in_session && !session_.transaction) {
     return Status(ErrorCode::kInvalidRequest, "the transaction is no longer open");
   }
-  return RoleRefusal(OpenCursorWith(request->query, nullptr, request->parameters, request->access_mode.value_or(most),
-                                    in_session ? &session_ : nullptr, std::move(control), header),
-                     *request);
+  return RoleRefusal(
+      OpenCursorWith(request->query, nullptr, request->parameters,
+                     request->access_mode.value_or(most), in_session ? &session_ : nullptr,
+                     std::move(control), header),
+      *request);
 }
 
 Status ExecutionSlot::OpenCursorWith(std::string_view query, PreparedQuery* prepared,
@@ -172,33 +174,32 @@ Status ExecutionSlot::RoleRefusal(Status status, const QueryRequest& request) {
   return Status(ErrorCode::kForbidden, status.message() + " (the most its client's role allows)");
 }
 
-template <typename T>
-Result<T> ExecutionSlot::WithRoleRefusal(Result<T> result, const QueryRequest& request) {
+Result<exec::QueryResult> ExecutionSlot::RunRequest(std::string_view json,
+                                                    StatementControl* control, AccessMode most,
+                                                    bool in_session) {
+  StatementControl own;
+  Result<QueryRequest> request = ReadRequest(json, control, own, most);
+  if (!request.ok()) return request.status();
+  if (in_session && !session_.transaction) {
+    return Status(ErrorCode::kInvalidRequest, "the transaction is no longer open");
+  }
+  Result<exec::QueryResult> result =
+      Run(request->query, nullptr, request->parameters, request->access_mode.value_or(most),
+          in_session ? &session_ : nullptr, control);
   if (result.ok()) return result;
-  return RoleRefusal(result.status(), request);
+  return RoleRefusal(result.status(), *request);
 }
 
 Result<exec::QueryResult> ExecutionSlot::ExecuteTransactionalRequest(std::string_view json,
                                                                      StatementControl* control,
                                                                      AccessMode most) {
-  StatementControl own;
-  Result<QueryRequest> request = ReadRequest(json, control, own, most);
-  if (!request.ok()) return request.status();
-  return WithRoleRefusal(
-      Run(request->query, nullptr, request->parameters, request->access_mode.value_or(most), nullptr, control), *request);
+  return RunRequest(json, control, most, /*in_session=*/false);
 }
 
 Result<exec::QueryResult> ExecutionSlot::ExecuteInTransaction(std::string_view json,
                                                               StatementControl* control,
                                                               AccessMode most) {
-  StatementControl own;
-  Result<QueryRequest> request = ReadRequest(json, control, own, most);
-  if (!request.ok()) return request.status();
-  if (!session_.transaction) {
-    return Status(ErrorCode::kInvalidRequest, "the transaction is no longer open");
-  }
-  return WithRoleRefusal(
-      Run(request->query, nullptr, request->parameters, request->access_mode.value_or(most), &session_, control), *request);
+  return RunRequest(json, control, most, /*in_session=*/true);
 }
 
 void ExecutionSlot::Account(exec::QueryResult* result,

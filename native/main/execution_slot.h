@@ -126,8 +126,9 @@ class ExecutionSlot {
   // `status`, or FORBIDDEN for an ACCESS_MODE_VIOLATION of a request that named no mode: the
   // client's role refuses it (ExecuteTransactionalRequest).
   static Status RoleRefusal(Status status, const QueryRequest& request);
-  template <typename T>
-  static Result<T> WithRoleRefusal(Result<T> result, const QueryRequest& request);
+  // ExecuteTransactionalRequest, or ExecuteInTransaction when `in_session`.
+  Result<exec::QueryResult> RunRequest(std::string_view json, StatementControl* control,
+                                       AccessMode most, bool in_session);
   // SLOT_BUSY while a cursor is open.
   Status CheckNoCursor() const;
   Status OpenCursorWith(std::string_view query, PreparedQuery* prepared,
