@@ -963,7 +963,8 @@ function printTable(report) {
   if (c?.raw_fdatasync) {
     const m = (name) => `${c[name].median} (${c[name].min}–${c[name].max})`;
     process.stdout.write(
-      `commit_rate (commits/s, median (min–max)): raw fdatasync ${m('raw_fdatasync')}; ` +
+      `commit_rate (commits/s, median (min–max)): raw fdatasync ${m('raw_fdatasync')} ` +
+        `(appending: ${m('raw_append_fdatasync')}); ` +
         `GraphDB syncOnCommit 1 client ${m('graphdb_1')} = ${c.ratio_1_to_fdatasync}x raw ` +
         `(querySync: ${m('graphdb_1_sync_call')} = ${c.ratio_1_sync_call_to_fdatasync}x raw), ` +
         `8 clients ${m('graphdb_8')} = ${c.ratio_8_to_fdatasync}x raw; ` +
