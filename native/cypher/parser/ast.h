@@ -509,6 +509,8 @@ enum class StatementKind : uint8_t {
   kCallFunction,       // ParsedCallFunction: CALL fn(...) on its own
   kCommentOn,          // ParsedCommentOn: COMMENT ON TABLE name IS 'text'
   kExtension,          // ParsedExtension: INSTALL / UNINSTALL / UPDATE / FORCE INSTALL name
+  kCreateMacro,        // ParsedCreateMacro
+  kDropMacro,          // ParsedDrop
 };
 
 struct ParsedStatement {
@@ -580,7 +582,16 @@ struct ParsedCreateSequence : ParsedStatement {
   bool cycle = false;         // CYCLE (NO CYCLE leaves it false)
 };
 
-// DROP TABLE / DROP SEQUENCE (see kind).
+// CREATE MACRO name(a, b := 3) AS expression.
+struct ParsedCreateMacro : ParsedStatement {
+  ParsedCreateMacro() : ParsedStatement(StatementKind::kCreateMacro) {}
+  std::string name;
+  std::vector<std::string> parameters;  // those without a default, which come first
+  std::vector<std::pair<std::string, ParsedExpressionPtr>> defaults;
+  ParsedExpressionPtr body;
+};
+
+// DROP TABLE / DROP SEQUENCE / DROP MACRO (see kind).
 struct ParsedCommentOn : ParsedStatement {
   ParsedCommentOn() : ParsedStatement(StatementKind::kCommentOn) {}
   std::string table;
@@ -664,6 +675,10 @@ struct ParsedCallFunction : ParsedStatement {
 // ---------------------------------------------------------------------------------------------
 
 std::string ToString(const ParsedExpression& expression);
+// `expression` written back as Cypher, the way Kùzu shows a macro's body (CALL show_macros()):
+// operators between spaces, no parentheses but those the nesting of operators needs, CASE
+// spelled out; kinds it has no form for are written as the source text.
+std::string ToCypher(const ParsedExpression& expression);
 std::string ToString(const ParsedPatternElement& pattern);
 std::string ToString(const ParsedRegularQuery& query);
 std::string ToString(const ParsedStatement& statement);
