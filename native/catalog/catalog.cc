@@ -12,7 +12,7 @@ namespace {
 
 constexpr char kMagic[8] = {'G', 'D', 'B', 'C', 'A', 'T', 'L', 'G'};
 // Version 2 appends the sequences; version 1 files (no sequences) still load.
-constexpr uint32_t kFormatVersion = 3;
+constexpr uint32_t kFormatVersion = 2;
 
 Status BindError(std::string message) {
   return Status(ErrorCode::kQueryBinding, "Binder exception: " + std::move(message));
@@ -604,38 +604,6 @@ Result<DdlOutcome> Catalog::DropSequence(std::string_view name, bool if_exists) 
   return DdlOutcome{kInvalidTableId, true, std::move(message)};
 }
 
-Result<DdlOutcome> Catalog::CreateMacro(MacroSchema macro) {
-  std::string key = FoldName(macro.name);
-  if (macros_.count(key)) {
-    return BindError("Macro " + macro.name + " already exists.");
-  }
-  for (char& c : macro.name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  std::string message = "Macro: " + macro.name + " has been created.";
-  macros_.emplace(std::move(key), std::move(macro));
-  version_ = NewVersion();
-  return DdlOutcome{kInvalidTableId, true, std::move(message)};
-}
-
-Result<DdlOutcome> Catalog::DropMacro(std::string_view name) {
-  auto it = macros_.find(FoldName(name));
-  if (it == macros_.end()) return BindError("Macro " + std::string(name) + " does not exist.");
-  std::string message = "Macro: " + it->second.name + " has been dropped.";
-  macros_.erase(it);
-  version_ = NewVersion();
-  return DdlOutcome{kInvalidTableId, true, std::move(message)};
-}
-
-const MacroSchema* Catalog::GetMacro(std::string_view name) const {
-  auto it = macros_.find(FoldName(name));
-  return it == macros_.end() ? nullptr : &it->second;
-}
-
-std::vector<const MacroSchema*> Catalog::Macros() const {
-  std::vector<const MacroSchema*> out;
-  for (const auto& [key, macro] : macros_) out.push_back(&macro);
-  return out;
-}
-
 const SequenceSchema* Catalog::GetSequence(std::string_view name) const {
   auto it = sequences_.find(FoldName(name));
   return it == sequences_.end() ? nullptr : &it->second;
@@ -773,18 +741,6 @@ std::string Catalog::Serialize() const {
     w.PutU8((o.cycle ? 1 : 0) | (state.used ? 2 : 0));
     w.PutSignedVarint(state.current);
   }
-  w.PutVarint(macros_.size());
-  for (const auto& [key, macro] : macros_) {
-    w.PutString(macro.name);
-    w.PutVarint(macro.parameters.size());
-    for (const std::string& parameter : macro.parameters) w.PutString(parameter);
-    w.PutVarint(macro.defaults.size());
-    for (const auto& [parameter, value] : macro.defaults) {
-      w.PutString(parameter);
-      w.PutString(value);
-    }
-    w.PutString(macro.body);
-  }
   std::string bytes = w.Release();
   uint32_t crc = env::crc32c::Value(bytes);
   bytes.append(reinterpret_cast<const char*>(&crc), sizeof crc);
@@ -806,7 +762,7 @@ Result<Catalog> Catalog::Deserialize(std::string_view bytes) {
   BinaryReader r(body.substr(sizeof kMagic));
   uint32_t version;
   if (!r.GetU32(&version)) return corrupt("truncated header");
-  if (version < 1 || version > kFormatVersion) {
+  if (version != kFormatVersion && version != 1) {
     return corrupt("unsupported format version " + std::to_string(version));
   }
   Catalog c;
@@ -893,33 +849,6 @@ Result<Catalog> Catalog::Deserialize(std::string_view bytes) {
       o.cycle = (flags & 1) != 0;
       seq.counter->Set({(flags & 2) != 0, current});
       c.sequences_.emplace(std::move(key), std::move(seq));
-    }
-  }
-  if (version >= 3) {
-    if (!r.GetVarint(&n) || n > r.remaining()) return corrupt("truncated macro list");
-    for (uint64_t i = 0; i < n; ++i) {
-      MacroSchema macro;
-      uint64_t count;
-      if (!r.GetString(&macro.name) || !r.GetVarint(&count) || count > r.remaining()) {
-        return corrupt("truncated macro");
-      }
-      macro.parameters.resize(count);
-      for (std::string& parameter : macro.parameters) {
-        if (!r.GetString(&parameter)) return corrupt("truncated macro " + macro.name);
-      }
-      if (!r.GetVarint(&count) || count > r.remaining()) return corrupt("truncated macro");
-      macro.defaults.resize(count);
-      for (auto& [parameter, value] : macro.defaults) {
-        if (!r.GetString(&parameter) || !r.GetString(&value)) {
-          return corrupt("truncated macro " + macro.name);
-        }
-      }
-      if (!r.GetString(&macro.body)) return corrupt("truncated macro " + macro.name);
-      std::string key = FoldName(macro.name);
-      if (macro.name.empty() || macro.body.empty() || c.macros_.count(key)) {
-        return corrupt("invalid macro " + macro.name);
-      }
-      c.macros_.emplace(std::move(key), std::move(macro));
     }
   }
   if (!r.done()) return corrupt("trailing bytes");

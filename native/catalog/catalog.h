@@ -197,16 +197,6 @@ struct SequenceSchema {
   Result<int64_t> CurrentValue() const;
 };
 
-// A scalar macro (CREATE MACRO name(a, b := 3) AS a + b): an expression over its parameters,
-// kept as text and parsed again where it is called, with each parameter replaced by the
-// argument's expression. Its name is kept in upper case, as Kùzu shows it.
-struct MacroSchema {
-  std::string name;
-  std::vector<std::string> parameters;  // without a default, then those with one
-  std::vector<std::pair<std::string, std::string>> defaults;  // parameter, expression text
-  std::string body;                     // the expression's text
-};
-
 // What a DDL call did: the table it concerns, whether anything changed (false for IF [NOT]
 // EXISTS no-ops), and Kùzu's one-line result message ("Table person has been created.").
 struct DdlOutcome {
@@ -242,9 +232,6 @@ class Catalog {
   // Sequences have their own names: a sequence may share its name with a table.
   Result<DdlOutcome> CreateSequence(SequenceDefinition def);
   Result<DdlOutcome> DropSequence(std::string_view name, bool if_exists = false);
-  // Macros have names of their own too (case-insensitive).
-  Result<DdlOutcome> CreateMacro(MacroSchema macro);
-  Result<DdlOutcome> DropMacro(std::string_view name);
 
   // ---- Lookup ----
   bool Contains(std::string_view name) const { return FindId(name).has_value(); }
@@ -269,9 +256,6 @@ class Catalog {
   // A sequence by case-insensitive name, or nullptr; all sequences in name order.
   const SequenceSchema* GetSequence(std::string_view name) const;
   std::vector<const SequenceSchema*> Sequences() const;
-  // A macro by case-insensitive name, or nullptr; all macros in name order.
-  const MacroSchema* GetMacro(std::string_view name) const;
-  std::vector<const MacroSchema*> Macros() const;
 
   TableId next_table_id() const { return next_table_id_; }
   // Identifies the schema's state, so callers can cache derived data (query plans): every
@@ -303,7 +287,6 @@ class Catalog {
   std::unordered_map<std::string, TableId> by_name_;  // lower-cased name -> id
   std::unordered_map<TableId, TableId> pair_owner_;   // pair id -> rel table id
   std::map<std::string, SequenceSchema> sequences_;   // lower-cased name -> sequence
-  std::map<std::string, MacroSchema> macros_;         // lower-cased name -> macro
   TableId next_table_id_ = 0;
   uint64_t version_ = NewVersion();
 

@@ -4,7 +4,6 @@
 #include <optional>
 
 #include "common/status.h"
-#include "cypher/parser/parser.h"
 #include "function/value_ops.h"
 
 namespace graphdb::exec {
@@ -71,26 +70,6 @@ std::vector<std::vector<Value>> ShowSequences(const catalog::Catalog& catalog) {
                     Value::Int64(o.start_value), Value::Int64(o.increment),
                     Value::Int64(o.min_value), Value::Int64(o.max_value),
                     Value::Boolean(o.cycle)});
-  }
-  return rows;
-}
-
-// CALL show_macros(): each macro's name and its definition as Kùzu writes it back,
-// CREATE MACRO `NAME` (a,b:=3) AS <body>;
-std::vector<std::vector<Value>> ShowMacros(const catalog::Catalog& catalog) {
-  std::vector<std::vector<Value>> rows;
-  for (const catalog::MacroSchema* macro : catalog.Macros()) {
-    std::string parameters;
-    for (const std::string& parameter : macro->parameters) {
-      parameters += (parameters.empty() ? "" : ",") + parameter;
-    }
-    for (const auto& [parameter, value] : macro->defaults) {
-      parameters += (parameters.empty() ? "" : ",") + parameter + ":=" +
-                    parser::ToCypher(*parser::ParseExpression(value));
-    }
-    rows.push_back({Value::String(macro->name),
-                    Value::String("CREATE MACRO `" + macro->name + "` (" + parameters + ") AS " +
-                                  parser::ToCypher(*parser::ParseExpression(macro->body)) + ";")});
   }
   return rows;
 }
@@ -170,7 +149,6 @@ std::vector<std::vector<Value>> TableFunctionRows(const binder::BoundTableFuncti
   if (fn.name == "table_info") return TableInfo(store.catalog(), fn.table_id);
   if (fn.name == "show_tables") return ShowTables(store.catalog());
   if (fn.name == "show_sequences") return ShowSequences(store.catalog());
-  if (fn.name == "show_macros") return ShowMacros(store.catalog());
   if (fn.name == "storage_info") return StorageInfo(store, fn.table_id);
   // The free-space map: page ranges of the data file that are free for reuse. A checkpoint
   // writes every table file anew (storage/table_file.h), so no file has free pages: no rows.

@@ -109,8 +109,6 @@ std::string StatementKindName(parser::StatementKind kind) {
     case parser::StatementKind::kCreateSequence: return "CREATE_SEQUENCE";
     case parser::StatementKind::kDropTable: return "DROP_TABLE";
     case parser::StatementKind::kDropSequence: return "DROP_SEQUENCE";
-    case parser::StatementKind::kCreateMacro: return "CREATE_MACRO";
-    case parser::StatementKind::kDropMacro: return "DROP_MACRO";
     case parser::StatementKind::kAlterTable: return "ALTER_TABLE";
     case parser::StatementKind::kCopyFrom: return "COPY_FROM";
     case parser::StatementKind::kCopyTo: return "COPY_TO";

@@ -9,7 +9,6 @@
 #include "env/file_system.h"
 #include "exec/expression_evaluator.h"
 #include "function/cast.h"
-#include "function/scalar_function.h"
 #include "main/query_pipeline.h"
 #include "storage/csv_reader.h"
 #include "storage/user_files.h"
@@ -488,28 +487,6 @@ exec::QueryResult RunDdl(Database& db, const parser::ParsedStatement& statement,
     }
     case parser::StatementKind::kAlterTable:
       return AlterTable(db, statement.As<parser::ParsedAlterTable>());
-    case parser::StatementKind::kCreateMacro: {
-      const auto& create = statement.As<parser::ParsedCreateMacro>();
-      for (const std::string& name : create.function_names) {
-        // A call would draw values in a statement that looks like a read (the access modes of
-        // the service go by the statement's own text).
-        if (function::ScalarFunctionChangesDatabase(name)) {
-          ThrowBinding("Binder exception: a macro cannot call " + name +
-                       "(), which changes the database.");
-        }
-      }
-      catalog::MacroSchema macro;
-      macro.name = create.name;
-      macro.parameters = create.parameters;
-      for (const auto& [parameter, value] : create.defaults) {
-        macro.defaults.emplace_back(parameter, value->text);
-      }
-      macro.body = create.body->text;
-      return MessageResult(Check(db.storage().CreateMacro(std::move(macro))).message);
-    }
-    case parser::StatementKind::kDropMacro:
-      return MessageResult(
-          Check(db.storage().DropMacro(statement.As<parser::ParsedDrop>().name)).message);
     case parser::StatementKind::kCommentOn: {
       const auto& comment = statement.As<parser::ParsedCommentOn>();
       Check(db.storage().SetTableComment(comment.table, comment.comment));

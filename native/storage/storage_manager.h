@@ -80,11 +80,6 @@ class StorageManager {
   Result<catalog::DdlOutcome> CreateSequence(catalog::SequenceDefinition def) {
     return catalog_.CreateSequence(std::move(def));
   }
-  // Macros are catalog state only.
-  Result<catalog::DdlOutcome> CreateMacro(catalog::MacroSchema macro) {
-    return catalog_.CreateMacro(std::move(macro));
-  }
-  Result<catalog::DdlOutcome> DropMacro(std::string_view name) { return catalog_.DropMacro(name); }
   // COMMENT ON TABLE: the table's comment (table_info and show_tables show it).
   Status SetTableComment(std::string_view table, std::string comment) {
     return catalog_.SetComment(table, std::move(comment));

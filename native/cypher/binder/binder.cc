@@ -7,8 +7,6 @@
 #include "common/stack_guard.h"
 #include "common/status.h"
 #include "cypher/binder/table_functions.h"
-#include "cypher/parser/lexer.h"
-#include "cypher/parser/parser.h"
 #include "function/cast.h"
 
 namespace graphdb::binder {
@@ -1343,109 +1341,8 @@ BoundExpressionPtr Binder::BindLambdaCall(const std::string& name, const ParsedE
   return e;
 }
 
-namespace {
-
-// `body` (a macro's text) with every use of a parameter named in `arguments` replaced by the
-// text given for it, in parentheses. A use is a variable: not a property name (after '.'), a
-// function name (before '('), a map key or named argument (before ':'). Working on the text
-// keeps nested macros right: a macro called in the body gets its arguments as written after
-// the replacement.
-std::string ExpandMacroText(const std::string& body,
-                            const std::unordered_map<std::string, std::string>& arguments) {
-  using parser::TokenKind;
-  const std::vector<parser::Token> tokens = parser::Tokenize(body);
-  std::string out;
-  size_t copied = 0;
-  for (size_t i = 0; i + 1 < tokens.size(); ++i) {
-    const parser::Token& token = tokens[i];
-    if (token.kind != TokenKind::kIdentifier && token.kind != TokenKind::kQuotedIdentifier) {
-      continue;
-    }
-    auto it = arguments.find(token.text);
-    if (it == arguments.end()) continue;
-    if (i > 0 && tokens[i - 1].kind == TokenKind::kDot) continue;
-    const TokenKind next = tokens[i + 1].kind;
-    if (next == TokenKind::kLeftParen || next == TokenKind::kColon) continue;
-    out.append(body, copied, token.begin - copied);
-    out += "(" + it->second + ")";
-    copied = token.end;
-  }
-  out.append(body, copied, std::string::npos);
-  return out;
-}
-
-// Fails when a list comprehension, quantifier or lambda in `expression` binds a variable named
-// like a parameter of `macro` (its uses inside would be taken for the parameter).
-void CheckMacroScopes(const ParsedExpression& expression, const catalog::MacroSchema& macro,
-                      const std::unordered_map<std::string, std::string>& arguments) {
-  std::vector<std::string> bound = expression.lambda_parameters;
-  if (expression.kind == ExpressionKind::kListComprehension ||
-      expression.kind == ExpressionKind::kQuantifier) {
-    bound.push_back(expression.name);
-  }
-  for (const std::string& name : bound) {
-    if (arguments.count(name)) {
-      ThrowBinding("Binder exception: Macro " + macro.name + " binds its parameter " + name +
-                   " again inside its body.");
-    }
-  }
-  parser::ForEachChild(expression, [&](const ParsedExpression& child) {
-    CheckMacroScopes(child, macro, arguments);
-  });
-}
-
-}  // namespace
-
-BoundExpressionPtr Binder::BindMacro(const catalog::MacroSchema& macro,
-                                     const ParsedExpression& call) {
-  const size_t required = macro.parameters.size();
-  if (call.children.size() < required || call.children.size() > required + macro.defaults.size()) {
-    BindError("Invalid number of arguments for macro " + macro.name + ".");
-  }
-  if (std::find(macros_expanding_.begin(), macros_expanding_.end(), macro.name) !=
-      macros_expanding_.end()) {
-    BindError("Macro " + macro.name + " calls itself.");
-  }
-  // Positional arguments first (parameters, then those with a default, in order); a named one
-  // (name := value) gives a parameter with a default.
-  std::unordered_map<std::string, std::string> arguments;
-  for (size_t i = 0; i < call.children.size(); ++i) {
-    const std::string named = i < call.argument_names.size() ? call.argument_names[i] : "";
-    std::string parameter;
-    if (named.empty()) {
-      parameter = i < required ? macro.parameters[i] : macro.defaults[i - required].first;
-    } else {
-      auto it = std::find_if(macro.defaults.begin(), macro.defaults.end(),
-                             [&](const auto& d) { return d.first == named; });
-      if (it == macro.defaults.end()) {
-        BindError("Macro " + macro.name + " has no parameter " + named + " with a default.");
-      }
-      parameter = named;
-    }
-    if (!arguments.emplace(parameter, call.children[i]->text).second) {
-      BindError("Macro " + macro.name + " is given parameter " + parameter + " twice.");
-    }
-  }
-  for (const auto& [parameter, value] : macro.defaults) arguments.emplace(parameter, value);
-  CheckMacroScopes(*parser::ParseExpression(macro.body), macro, arguments);
-  parser::ParsedExpressionPtr body = parser::ParseExpression(ExpandMacroText(macro.body, arguments));
-  macros_expanding_.push_back(macro.name);
-  BoundExpressionPtr bound;
-  try {
-    bound = Bind(*body);
-  } catch (...) {
-    macros_expanding_.pop_back();
-    throw;
-  }
-  macros_expanding_.pop_back();
-  return bound;
-}
-
 BoundExpressionPtr Binder::BindFunction(const ParsedExpression& expr) {
   std::string name = Lower(expr.name);
-  if (expr.kind == ExpressionKind::kFunctionCall) {
-    if (const catalog::MacroSchema* macro = catalog_.GetMacro(name)) return BindMacro(*macro, expr);
-  }
   if (expr.kind == ExpressionKind::kCountStar || function::IsAggregateFunction(name)) {
     if (!aggregate_sink_) BindError("Aggregate function " + name + " is not allowed here.");
     std::vector<BoundExpressionPtr> args;

@@ -82,10 +82,6 @@ class Binder {
   BoundExpressionPtr BindLiteral(const parser::ParsedExpression& expr);
   BoundExpressionPtr BindProperty(const parser::ParsedExpression& expr);
   BoundExpressionPtr BindFunction(const parser::ParsedExpression& expr);
-  // A call of a macro (CREATE MACRO): its body, parsed again with every parameter replaced by
-  // the expression given for it (or its default), bound in place of the call.
-  BoundExpressionPtr BindMacro(const catalog::MacroSchema& macro,
-                               const parser::ParsedExpression& call);
   BoundExpressionPtr BindScalar(const std::string& name, std::vector<BoundExpressionPtr> args,
                                 const std::string& text,
                                 const std::vector<std::string>& arg_names = {});
@@ -137,9 +133,6 @@ class Binder {
   // pattern that introduced the node once the query is bound.
   std::unordered_map<SlotId, std::vector<uint64_t>> extra_node_tables_;
   bool read_only_ = true;
-  // Macros being expanded (BindMacro), innermost last: a macro that calls itself, directly or
-  // not, is refused instead of expanding without end.
-  std::vector<std::string> macros_expanding_;
   bool creates_only_ = true;
   bool reads_files_ = false;
 };

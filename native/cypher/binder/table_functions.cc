@@ -122,9 +122,6 @@ BoundTableFunction BindTableFunction(const std::string& name, std::vector<Value>
     columns({{"name", kString}, {"database name", kString}, {"start value", kInt64},
              {"increment", kInt64}, {"min value", kInt64}, {"max value", kInt64},
              {"cycle", kBool}});
-  } else if (name == "show_macros") {
-    ExpectArgs(name, args, 0);
-    columns({{"name", kString}, {"definition", kString}});
   } else if (name == "fsm_info") {
     ExpectArgs(name, args, 0);
     columns({{"start_page_idx", kInt64}, {"num_pages", kInt64}});

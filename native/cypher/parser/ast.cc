@@ -323,98 +323,17 @@ std::string DumpClause(const ParsedClause& clause) {
 
 }  // namespace
 
-namespace {
-
-// A literal written back: booleans and NULL as Kùzu shows them (True, NULL) when `kuzu`, else
-// in lower case as the dump writes them.
-std::string LiteralText(const ParsedExpression& e, bool kuzu) {
-  switch (e.literal_kind) {
-    case LiteralKind::kInteger:
-    case LiteralKind::kDouble: return e.value;
-    case LiteralKind::kString: return QuoteString(e.value);
-    case LiteralKind::kBoolean:
-      return e.bool_value ? (kuzu ? "True" : "true") : (kuzu ? "False" : "false");
-    case LiteralKind::kNull: return kuzu ? "NULL" : "null";
-  }
-  return "";
-}
-
-}  // namespace
-
-std::string ToCypher(const ParsedExpression& e) {
-  auto join = [](const std::vector<ParsedExpressionPtr>& items, const char* separator) {
-    std::string out;
-    for (size_t i = 0; i < items.size(); ++i) {
-      if (i > 0) out += separator;
-      out += ToCypher(*items[i]);
-    }
-    return out;
-  };
-  switch (e.kind) {
-    case ExpressionKind::kLiteral: return LiteralText(e, /*kuzu=*/true);
-    case ExpressionKind::kParameter: return "$" + e.name;
-    case ExpressionKind::kVariable: return e.name;
-    case ExpressionKind::kProperty:
-      return ToCypher(*e.children[0]) + "." + (e.is_star ? std::string("*") : e.name);
-    case ExpressionKind::kFunctionCall:
-      return e.name + "(" + (e.distinct ? "DISTINCT " : "") + join(e.children, ",") + ")";
-    case ExpressionKind::kListLiteral: return "[" + join(e.children, ",") + "]";
-    case ExpressionKind::kCase: {
-      std::string out = "CASE";
-      if (e.case_operand) out += " " + ToCypher(*e.case_operand);
-      for (size_t i = 0; i + 1 < e.children.size(); i += 2) {
-        out += " WHEN " + ToCypher(*e.children[i]) + " THEN " + ToCypher(*e.children[i + 1]);
-      }
-      if (e.case_else) out += " ELSE " + ToCypher(*e.case_else);
-      return out + " END";
-    }
-    case ExpressionKind::kUnary: {
-      const std::string op = UnaryOpName(e.unary_op);
-      return op + (op == "NOT" ? " " : "") + ToCypher(*e.children[0]);
-    }
-    case ExpressionKind::kBinary: {
-      // One run of operators of the same precedence (the parser makes one node of it); an
-      // operand that is a run of operators binding no tighter keeps its parentheses.
-      auto precedence = [](BinaryOp op) {
-        switch (op) {
-          case BinaryOp::kOr: return 1;
-          case BinaryOp::kXor: return 2;
-          case BinaryOp::kAnd: return 3;
-          case BinaryOp::kBitwiseOr:
-          case BinaryOp::kBitwiseAnd:
-          case BinaryOp::kShiftLeft:
-          case BinaryOp::kShiftRight: return 5;
-          case BinaryOp::kAdd:
-          case BinaryOp::kSubtract: return 6;
-          case BinaryOp::kMultiply:
-          case BinaryOp::kDivide:
-          case BinaryOp::kModulo: return 7;
-          case BinaryOp::kPower: return 8;
-          default: return 4;  // comparisons, IN, STARTS WITH ...
-        }
-      };
-      const int level = precedence(e.binary_ops[0]);
-      auto operand = [&](const ParsedExpression& child) {
-        std::string text = ToCypher(child);
-        const bool looser = child.kind == ExpressionKind::kBinary &&
-                            precedence(child.binary_ops[0]) <= level;
-        return looser ? "(" + text + ")" : text;
-      };
-      std::string out = operand(*e.children[0]);
-      for (size_t i = 1; i < e.children.size(); ++i) {
-        out += std::string(" ") + BinaryOpName(e.binary_ops[i - 1]) + " " +
-               operand(*e.children[i]);
-      }
-      return out;
-    }
-    default:
-      return e.text;
-  }
-}
-
 std::string ToString(const ParsedExpression& e) {
   switch (e.kind) {
-    case ExpressionKind::kLiteral: return LiteralText(e, /*kuzu=*/false);
+    case ExpressionKind::kLiteral:
+      switch (e.literal_kind) {
+        case LiteralKind::kInteger:
+        case LiteralKind::kDouble: return e.value;
+        case LiteralKind::kString: return QuoteString(e.value);
+        case LiteralKind::kBoolean: return e.bool_value ? "true" : "false";
+        case LiteralKind::kNull: return "null";
+      }
+      return "";
     case ExpressionKind::kParameter: return "$" + e.name;
     case ExpressionKind::kVariable: return e.name;
     case ExpressionKind::kProperty:
@@ -567,22 +486,10 @@ std::string ToString(const ParsedStatement& statement) {
       if (create.cycle) out += " CYCLE";
       return out;
     }
-    case StatementKind::kCreateMacro: {
-      const auto& create = statement.As<ParsedCreateMacro>();
-      std::vector<std::string> parameters = create.parameters;
-      for (const auto& [name, value] : create.defaults) {
-        parameters.push_back(name + " := " + Dump(value));
-      }
-      return out + "CREATE MACRO " + create.name + "(" + JoinNames(parameters, ", ") + ") AS " +
-             Dump(create.body);
-    }
     case StatementKind::kDropTable:
-    case StatementKind::kDropSequence:
-    case StatementKind::kDropMacro: {
+    case StatementKind::kDropSequence: {
       const auto& drop = statement.As<ParsedDrop>();
-      out += statement.kind == StatementKind::kDropTable      ? "DROP TABLE "
-             : statement.kind == StatementKind::kDropSequence ? "DROP SEQUENCE "
-                                                              : "DROP MACRO ";
+      out += statement.kind == StatementKind::kDropTable ? "DROP TABLE " : "DROP SEQUENCE ";
       if (drop.if_exists) out += "IF EXISTS ";
       return out + drop.name;
     }

@@ -509,8 +509,6 @@ enum class StatementKind : uint8_t {
   kCallFunction,       // ParsedCallFunction: CALL fn(...) on its own
   kCommentOn,          // ParsedCommentOn: COMMENT ON TABLE name IS 'text'
   kExtension,          // ParsedExtension: INSTALL / UNINSTALL / UPDATE / FORCE INSTALL name
-  kCreateMacro,        // ParsedCreateMacro
-  kDropMacro,          // ParsedDrop
 };
 
 struct ParsedStatement {
@@ -582,16 +580,7 @@ struct ParsedCreateSequence : ParsedStatement {
   bool cycle = false;         // CYCLE (NO CYCLE leaves it false)
 };
 
-// CREATE MACRO name(a, b := 3) AS expression.
-struct ParsedCreateMacro : ParsedStatement {
-  ParsedCreateMacro() : ParsedStatement(StatementKind::kCreateMacro) {}
-  std::string name;
-  std::vector<std::string> parameters;  // those without a default, which come first
-  std::vector<std::pair<std::string, ParsedExpressionPtr>> defaults;
-  ParsedExpressionPtr body;
-};
-
-// DROP TABLE / DROP SEQUENCE / DROP MACRO (see kind).
+// DROP TABLE / DROP SEQUENCE (see kind).
 struct ParsedCommentOn : ParsedStatement {
   ParsedCommentOn() : ParsedStatement(StatementKind::kCommentOn) {}
   std::string table;
@@ -675,10 +664,6 @@ struct ParsedCallFunction : ParsedStatement {
 // ---------------------------------------------------------------------------------------------
 
 std::string ToString(const ParsedExpression& expression);
-// `expression` written back as Cypher, the way Kùzu shows a macro's body (CALL show_macros()):
-// operators between spaces, no parentheses but those the nesting of operators needs, CASE
-// spelled out; kinds it has no form for are written as the source text.
-std::string ToCypher(const ParsedExpression& expression);
 std::string ToString(const ParsedPatternElement& pattern);
 std::string ToString(const ParsedRegularQuery& query);
 std::string ToString(const ParsedStatement& statement);

@@ -215,7 +215,6 @@ std::unique_ptr<ParsedStatement> Parser::ParseStatementBody() {
     if (AtKeyword("NODE", 1)) return ParseCreateNodeTable();
     if (AtKeyword("REL", 1)) return ParseCreateRelTable();
     if (AtKeyword("SEQUENCE", 1)) return ParseCreateSequence();
-    if (AtKeyword("MACRO", 1)) return ParseCreateMacro();
   }
   if (AtKeyword("DROP")) return ParseDrop();
   if (AtKeyword("ALTER")) return ParseAlterTable();
@@ -540,38 +539,6 @@ std::unique_ptr<ParsedStatement> Parser::ParseCreateSequence() {
   return create;
 }
 
-std::unique_ptr<ParsedStatement> Parser::ParseCreateMacro() {
-  auto create = std::make_unique<ParsedCreateMacro>();
-  ExpectKeyword("CREATE", "CREATE");
-  ExpectKeyword("MACRO", "MACRO");
-  create->name = ExpectName("a macro name");
-  Expect(TokenKind::kLeftParen, "'(' after the macro name");
-  if (!At(TokenKind::kRightParen)) {
-    do {
-      std::string parameter = ExpectName("a macro parameter");
-      const bool taken = std::find(create->parameters.begin(), create->parameters.end(),
-                                   parameter) != create->parameters.end() ||
-                         std::any_of(create->defaults.begin(), create->defaults.end(),
-                                     [&](const auto& d) { return d.first == parameter; });
-      if (taken) FailAt(Previous(), "duplicate macro parameter " + parameter);
-      if (At(TokenKind::kColon) && At(TokenKind::kEqual, 1)) {
-        Advance();
-        Advance();
-        create->defaults.emplace_back(std::move(parameter), ParseExpression());
-      } else {
-        if (!create->defaults.empty()) {
-          FailAt(Previous(), "a macro parameter without a default after one with a default");
-        }
-        create->parameters.push_back(std::move(parameter));
-      }
-    } while (Accept(TokenKind::kComma));
-  }
-  Expect(TokenKind::kRightParen, "',' or ')' to close the macro's parameters");
-  ExpectKeyword("AS", "AS before the macro's expression");
-  create->body = ParseExpression();
-  return create;
-}
-
 std::unique_ptr<ParsedStatement> Parser::ParseDrop() {
   ExpectKeyword("DROP", "DROP");
   StatementKind kind = StatementKind::kDropTable;
@@ -579,16 +546,12 @@ std::unique_ptr<ParsedStatement> Parser::ParseDrop() {
     kind = StatementKind::kDropTable;
   } else if (AcceptKeyword("SEQUENCE")) {
     kind = StatementKind::kDropSequence;
-  } else if (AcceptKeyword("MACRO")) {
-    kind = StatementKind::kDropMacro;
   } else {
-    FailExpected("TABLE, SEQUENCE or MACRO after DROP");
+    FailExpected("TABLE or SEQUENCE after DROP");
   }
   auto drop = std::make_unique<ParsedDrop>(kind);
-  if (kind != StatementKind::kDropMacro) drop->if_exists = ParseIfExists();
-  drop->name = ExpectName(kind == StatementKind::kDropTable      ? "a table name"
-                          : kind == StatementKind::kDropSequence ? "a sequence name"
-                                                                 : "a macro name");
+  drop->if_exists = ParseIfExists();
+  drop->name = ExpectName(kind == StatementKind::kDropTable ? "a table name" : "a sequence name");
   return drop;
 }
 
@@ -889,7 +852,7 @@ std::unique_ptr<ParsedClause> Parser::ParseCreate() {
   SetPosition(*create, Current());
   ExpectKeyword("CREATE", "CREATE");
   if (!At(TokenKind::kLeftParen) && !(AtName() && At(TokenKind::kEqual, 1))) {
-    FailExpected("a pattern, or NODE TABLE, REL TABLE, SEQUENCE or MACRO, after CREATE");
+    FailExpected("a pattern, or NODE TABLE, REL TABLE or SEQUENCE, after CREATE");
   }
   create->patterns = ParsePattern();
   return create;

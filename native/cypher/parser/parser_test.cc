@@ -693,33 +693,6 @@ TEST(ParserStatementTest, Sequences) {
   EXPECT_EQ(drop->As<ParsedDrop>().name, "univers");
 }
 
-TEST(ParserStatementTest, Macros) {
-  auto statement = ParseOne("create macro addDefault(a, b := 3 + 1) as (a + b)");
-  ASSERT_EQ(statement->kind, StatementKind::kCreateMacro);
-  const auto& macro = statement->As<ParsedCreateMacro>();
-  EXPECT_EQ(macro.name, "addDefault");
-  EXPECT_EQ(macro.parameters, std::vector<std::string>{"a"});
-  ASSERT_EQ(macro.defaults.size(), 1u);
-  EXPECT_EQ(macro.defaults[0].first, "b");
-  EXPECT_EQ(macro.defaults[0].second->text, "3 + 1");
-  EXPECT_EQ(macro.body->text, "a + b");
-  EXPECT_EQ(ToString(*statement), "CREATE MACRO addDefault(a, b := (+ 3 1)) AS (+ a b)");
-  EXPECT_EQ(ToCypher(*macro.body), "a + b");
-  EXPECT_EQ(Dump("CREATE MACRO one() AS 1; DROP MACRO one"), "CREATE MACRO one() AS 1\nDROP MACRO one");
-  // Kùzu's way of writing a body back: operators between spaces, only the parentheses the
-  // nesting needs, CASE spelled out.
-  EXPECT_EQ(ToCypher(*ParseExpression("(a+b)*2 - -c")), "(a + b) * 2 - -c");
-  EXPECT_EQ(ToCypher(*ParseExpression("a - (b - c) OR d AND e")), "a - (b - c) OR d AND e");
-  EXPECT_EQ(ToCypher(*ParseExpression("CASE x WHEN 35 THEN x+1 ELSE x-5 END")),
-            "CASE x WHEN 35 THEN x + 1 ELSE x - 5 END");
-  EXPECT_EQ(ToCypher(*ParseExpression("f(x.id, [1,2], 'a', null, true)")),
-            "f(x.id,[1,2],'a',NULL,True)");
-  for (const char* bad : {"CREATE MACRO m(a, b := 1, c) AS a", "CREATE MACRO m(a, a) AS a",
-                          "CREATE MACRO m(a) a", "CREATE MACRO m AS 1", "DROP MACRO"}) {
-    EXPECT_EQ(ParseError(bad).code(), ErrorCode::kQuerySyntax) << bad;
-  }
-}
-
 TEST(ParserStatementTest, DropAndAlter) {
   auto drop = ParseOne("DROP TABLE IF EXISTS UW5");
   EXPECT_EQ(drop->kind, StatementKind::kDropTable);
@@ -885,7 +858,7 @@ TEST(ParserErrorTest, RejectsInvalidQueries) {
       {"CREATE NODE TABLE T(a STRUCT(b INT64", "')' to close the type parameters"},
       {"CREATE REL TABLE R(a INT64)", "FROM <table> TO <table>"},
       {"CREATE REL TABLE R(FROM A TO B, ONE_ONE, x INT64)", "')' after the relationship"},
-      {"DROP INDEX x", "TABLE, SEQUENCE or MACRO after DROP"},
+      {"DROP INDEX x", "TABLE or SEQUENCE after DROP"},
       {"ALTER TABLE t MODIFY x", "ADD, DROP or RENAME"},
       {"COPY t FROM 42", "a file path"},
       {"BEGIN WORK", "TRANSACTION after BEGIN"},
