@@ -454,7 +454,10 @@ class Session {
 
   #open() {
     try {
-      this.#db = new this.#addon.NativeDatabase(this.dir ?? ':memory:', 2);
+      // writeWaitMs 0: Kùzu never waits for another connection's write transaction (a write,
+      // BEGIN or a read beside a transaction that changed the schema fails at once), and the
+      // statements of a test run one after another, so a wait could only end in its time limit.
+      this.#db = new this.#addon.NativeDatabase(this.dir ?? ':memory:', 2, true, 0);
     } catch (error) {
       this.broken = `open database: ${firstLine(messageOf(error))}`;
     }

@@ -49,17 +49,11 @@ class DurabilityTest : public ::testing::Test {
     config.max_thread_num = threads;
     config.sync_on_commit = sync;
     config.fs = fs;
-    auto db = Database::Open(config);
-    EXPECT_TRUE(db.ok()) << db.status().ToString();
-    return db.ok() ? std::move(db).value() : nullptr;
+    return testing_util::OpenOrFail(config);
   }
 
   // The folder as a crash would leave it right now.
-  std::string CrashCopy() {
-    std::string copy = (root_ / ("crash" + std::to_string(copies_++))).string();
-    fs::copy(dir_, copy, fs::copy_options::recursive);
-    return copy;
-  }
+  std::string CrashCopy() { return testing_util::CrashCopy(root_, dir_, &copies_); }
 
   // Creates P nodes with ids [from, to), one statement (one commit) each.
   static void InsertNodes(ExecutionSlot& slot, int from, int to) {

@@ -75,6 +75,8 @@ class ExecutionSlot {
   void ResetSession();
   // Whether the session has an explicit transaction open.
   bool in_transaction() const { return session_.transaction != nullptr; }
+  // The session's identity (what its statements wait for other sessions' transactions as).
+  const void* session_id() const { return &session_; }
 
   // Prepares `text` (one statement) to run any number of times (PrepareQuery).
   Result<std::shared_ptr<PreparedQuery>> Prepare(std::string_view text);

@@ -67,8 +67,13 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
     } else if (prepared) {
       result.emplace(owner->slot_->ExecutePrepared(*prepared, params, &control));
     } else if (schema) {
-      json_body = SchemaJson(owner->slot_->db());
-      result.emplace(exec::QueryResult());
+      Result<std::string> made = SchemaJson(owner->slot_->db(), owner->slot_->session_id());
+      if (made.ok()) {
+        json_body = std::move(made.value());
+        result.emplace(exec::QueryResult());
+      } else {
+        result.emplace(made.status());
+      }
     } else if (compact) {
       exec::QueryResult r;
       r.column_names = {"folded"};
