@@ -126,7 +126,7 @@ function parseTestFile(file) {
   let skipFile = false;
   for (; index < lines.length && lines[index].text.trim() !== '--'; index++) {
     const [directive, ...params] = lines[index].text.trim().split(/\s+/);
-    if (directive === '-DATASET') dataset = params[1] ?? null;
+    if (directive === '-DATASET') dataset = datasetFolder(params[0], params[1]);
     else if (directive === '-SKIP') skipFile = true;
   }
 
@@ -310,6 +310,21 @@ function excludedUnits(cases) {
 /** Makes the suite-relative paths quoted in statements (`"dataset/..."`) absolute. */
 function absolutePaths(text) {
   return text.replace(/(["'])dataset\//g, `$1${suiteDir}/dataset/`);
+}
+
+/**
+ * Kùzu's `-DATASET KUZU name` opens a database its build generated beforehand (the
+ * `scripts/generate_binary_*.sh` of its repository) from one of the suite's datasets; the suite
+ * holds the dataset, not the generated files, so the runner loads the dataset they came from.
+ * `binary-demo` is serialized from `demo-db/parquet`; `demo-db/csv` holds the same rows.
+ */
+const GENERATED_DATABASES = new Map([['binary-demo', 'demo-db/csv']]);
+
+/** The dataset folder a `-DATASET kind name` header line loads. */
+function datasetFolder(kind, name) {
+  if (name === undefined) return null;
+  if (kind === 'KUZU' && GENERATED_DATABASES.has(name)) return GENERATED_DATABASES.get(name);
+  return name;
 }
 
 /** The statements that load a dataset: `schema.cypher` then `copy.cypher`, one per line. */
