@@ -687,8 +687,16 @@ Napi::Value ConnectionWrap::Submit(const Napi::CallbackInfo& info, bool text) {
 Napi::Value ConnectionWrap::QuerySync(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   ReadStatement(info, "querySync(text: string, params?: object)");
+  // The options set for this statement (setNextOptions: its time and byte limits, mode and
+  // session) apply here as for a queued one; the next starts without.
+  StatementControl control;
+  if (next_timeout_ms_ != 0) control.SetTimeout(next_timeout_ms_);
+  control.SetLimits(next_max_result_bytes_, next_max_memory_bytes_);
+  const std::optional<AccessMode> allowed = next_access_mode_;
+  const bool in_session = next_in_session_;
+  ClearNextOptions();
   worker_->WaitIdle();  // statements submitted earlier run first
-  Result<exec::QueryResult> result = slot_->Execute(text_, params_);
+  Result<exec::QueryResult> result = slot_->Execute(text_, params_, &control, allowed, in_session);
   if (!result.ok()) ThrowStatus(env, result.status());
   return FromQueryResult(env, result.value());
 }

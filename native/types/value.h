@@ -130,4 +130,9 @@ class Value {
 // Decimal text of an INT128 value.
 std::string Int128ToString(int128_t v);
 
+// About how many bytes `value` takes in memory, nested values and strings included (a shared
+// payload counts for each value that holds it): what the memory and result limits count.
+size_t ApproxBytes(const Value& value);
+size_t ApproxBytes(const std::vector<Value>& values);
+
 }  // namespace graphdb

@@ -56,8 +56,9 @@ export interface ServiceConfig {
    */
   maxResultBytes?: number;
   /**
-   * Most memory one statement's sorts, hash aggregations, DISTINCT, collected lists and path
-   * sets may hold at once, in bytes; past it: 400 RESOURCE_LIMIT. Default 1 GiB; 0: no limit.
+   * Most memory one statement's sorts, hash aggregations (with the values their min/max,
+   * collect and DISTINCT keep), DISTINCT, collected lists and path sets may hold at once, in
+   * bytes; past it: 400 RESOURCE_LIMIT. Default 1 GiB; 0: no limit.
    */
   maxStatementMemoryBytes?: number;
   /** Grace `stop()` gives requests in flight before it closes their connections. Default 10 s. */
