@@ -19,7 +19,7 @@
 // thread (its own event loop), so it does not share the server's JavaScript thread.
 // Needs the built package (`npm run build`).
 
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -183,17 +183,33 @@ async function main() {
       cypher: c.requestsPerSecond,
       echoNode: measured.echoNode[i].requestsPerSecond,
       ratioNode: round(c.requestsPerSecond / measured.echoNode[i].requestsPerSecond, 3),
+      cypherCpuMicros: c.serverCpuMicrosPerRequest,
+      echoNodeCpuMicros: measured.echoNode[i].serverCpuMicrosPerRequest,
     })),
+    // The median over the rounds of each server's CPU time per request (null where unknown).
+    serverCpuMicrosPerRequest: Object.fromEntries(
+      Object.entries(measured).map(([name, list]) => {
+        const known = list.map((r) => r.serverCpuMicrosPerRequest).filter((v) => v !== null);
+        return [name, known.length ? known.sort((a, b) => a - b)[(known.length - 1) >> 1] : null];
+      }),
+    ),
   };
   const line = (name, r) =>
     `${name.padEnd(22)} ${String(Math.round(r.requestsPerSecond)).padStart(8)} req/s   ` +
-    `p50 ${r.latencyMs.p50.toFixed(2)} ms   p99 ${r.latencyMs.p99.toFixed(2)} ms   errors ${r.errors}`;
+    `p50 ${r.latencyMs.p50.toFixed(2)} ms   p99 ${r.latencyMs.p99.toFixed(2)} ms   errors ${r.errors}` +
+    (r.serverCpuMicrosPerRequest === null ? '' : `   server CPU ${r.serverCpuMicrosPerRequest} µs/request`);
   console.log(line('POST /cypher (lookup)', cypher));
   console.log(line('bare node:http echo', echoNode));
   console.log(line('bare Hono POST /echo', echo));
   console.log(line('bare Hono /echo-raw', echoRaw));
   console.log(`ratio /cypher : node:http echo = ${result.ratioNode.toFixed(3)}`);
   if (rounds > 1) console.log(`  median of the rounds' ratios  = ${result.ratioNodeOfRounds.toFixed(3)}`);
+  const cpu = result.serverCpuMicrosPerRequest;
+  if (cpu.cypher !== null && cpu.echoNode !== null) {
+    console.log(
+      `server CPU per request: /cypher ${cpu.cypher} µs, node:http echo ${cpu.echoNode} µs (median rounds)`,
+    );
+  }
   console.log(`ratio /cypher : Hono echo      = ${result.ratio.toFixed(3)}`);
   console.log(`ratio /cypher : Hono echo-raw  = ${result.ratioRaw.toFixed(3)}`);
   if (values.json) {
@@ -273,10 +289,13 @@ async function client({ url, clients, seconds, warmup, persons }) {
   const loops = Array.from({ length: clients }, loop);
   await sleep(warmup * 1000);
   measuring = true;
+  const cpuAtStart = serverCpuMicros();
   const started = performance.now();
   await sleep(seconds * 1000);
   stopped = true;
   const elapsed = (performance.now() - started) / 1000;
+  const cpuAtEnd = serverCpuMicros();
+  const countedRequests = completed;
   await Promise.all(loops);
   agent.destroy();
   latencies.sort((a, b) => a - b);
@@ -287,8 +306,30 @@ async function client({ url, clients, seconds, warmup, persons }) {
     errors,
     seconds: round(elapsed, 3),
     requestsPerSecond: round(completed / elapsed, 1),
+    // CPU time of the process but this load generator's thread (the server's JavaScript thread,
+    // its native threads, GC), per request: much steadier than requests/s on a shared machine.
+    serverCpuMicrosPerRequest:
+      cpuAtStart === null || cpuAtEnd === null || countedRequests === 0
+        ? null
+        : round((cpuAtEnd - cpuAtStart) / countedRequests, 1),
     latencyMs: { p50: round(pct(0.5), 3), p90: round(pct(0.9), 3), p99: round(pct(0.99), 3) },
   });
+}
+
+/**
+ * CPU time (µs) of this process minus the calling thread's (Linux: /proc/thread-self), or null
+ * where that cannot be read. Thread times come in clock ticks (10 ms), fine over a window of
+ * seconds.
+ */
+function serverCpuMicros() {
+  try {
+    const fields = readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' ');
+    const threadTicks = Number(fields[11]) + Number(fields[12]); // utime, stime
+    const usage = process.cpuUsage();
+    return usage.user + usage.system - threadTicks * 10_000;
+  } catch {
+    return null;
+  }
 }
 
 function sleep(ms) {
