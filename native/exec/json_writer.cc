@@ -213,17 +213,26 @@ void AppendColumns(std::string& out, const QueryResult& result) {
   out += ']';
 }
 
+// Appends `name` (the JSON text before the number) and the number, without a temporary string.
+template <typename Integer>
+void AppendCount(std::string& out, std::string_view name, Integer value) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+  out.append(name);
+  out.append(digits, end);
+}
+
 void AppendSummary(std::string& out, const QueryResult& result, uint64_t row_count) {
-  out += "\"summary\":{\"rowCount\":";
-  out += std::to_string(row_count);
+  AppendCount(out, "\"summary\":{\"rowCount\":", row_count);
   out += ",\"elapsedMs\":";
   AppendDouble(out, result.elapsed_ms);
   const QueryCounters& c = result.counters;
-  out += ",\"counters\":{\"nodesCreated\":" + std::to_string(c.nodes_created) +
-         ",\"nodesDeleted\":" + std::to_string(c.nodes_deleted) +
-         ",\"relationshipsCreated\":" + std::to_string(c.rels_created) +
-         ",\"relationshipsDeleted\":" + std::to_string(c.rels_deleted) +
-         ",\"propertiesSet\":" + std::to_string(c.properties_set) + "}}";
+  AppendCount(out, ",\"counters\":{\"nodesCreated\":", c.nodes_created);
+  AppendCount(out, ",\"nodesDeleted\":", c.nodes_deleted);
+  AppendCount(out, ",\"relationshipsCreated\":", c.rels_created);
+  AppendCount(out, ",\"relationshipsDeleted\":", c.rels_deleted);
+  AppendCount(out, ",\"propertiesSet\":", c.properties_set);
+  out += "}}";
 }
 
 }  // namespace
