@@ -87,11 +87,9 @@ export function withCypherFastPath(runtime: ServiceRuntime, fallback: Listener):
     passedSecure = secure;
     return true;
   };
-  return (incoming, outgoing) => {
-    if (incoming.method !== 'POST' || incoming.url !== '/cypher' || !runtime.accepting) {
-      fallback(incoming, outgoing);
-      return;
-    }
+  /** The role's highest access mode when the fast path takes the request; null: the app does. */
+  const takes = (incoming: IncomingMessage): AccessModeName | null => {
+    if (incoming.method !== 'POST' || incoming.url !== '/cypher' || !runtime.accepting) return null;
     const headers = incoming.headers;
     const host = headers.host;
     const secure = (incoming.socket as { encrypted?: boolean }).encrypted === true;
@@ -105,19 +103,26 @@ export function withCypherFastPath(runtime: ServiceRuntime, fallback: Listener):
       announcesTooLarge(headers['content-length'], limit) ||
       wantsNdjson(headers.accept)
     ) {
+      return null;
+    }
+    passedContentType = contentType;
+    if (!runtime.auth) return ROLE_MOST_ACCESS.admin;
+    const verdict = runtime.auth.authenticate(headers.authorization);
+    return 'role' in verdict ? ROLE_MOST_ACCESS[verdict.role] : null;
+  };
+  return (incoming, outgoing) => {
+    let mostAccess: AccessModeName | null;
+    try {
+      mostAccess = takes(incoming);
+    } catch {
+      mostAccess = null; // the app meets the same failure and answers it as it does
+    }
+    if (mostAccess === null) {
       fallback(incoming, outgoing);
       return;
     }
-    passedContentType = contentType;
-    let mostAccess = ROLE_MOST_ACCESS.admin;
-    if (runtime.auth) {
-      const verdict = runtime.auth.authenticate(headers.authorization);
-      if (!('role' in verdict)) {
-        fallback(incoming, outgoing);
-        return;
-      }
-      mostAccess = ROLE_MOST_ACCESS[verdict.role];
-    }
+    const most = mostAccess;
+    const limit = runtime.limits.maxBodyBytes;
     runtime.requestStarted();
     const finish = (reply: Reply) => {
       runtime.requestFinished();
@@ -127,9 +132,14 @@ export function withCypherFastPath(runtime: ServiceRuntime, fallback: Listener):
       if (error) finish(bodyErrorReply(error));
       else if (body === TOO_LARGE) finish(tooLargeReply(limit));
       else {
-        const inline = runInline(runtime, body!, mostAccess);
+        let inline: Reply | undefined;
+        try {
+          inline = runInline(runtime, body!, most);
+        } catch (thrown) {
+          inline = replyForError(thrown); // as the app's onError answers what its route throws
+        }
         if (inline) finish(inline);
-        else void runLeased(runtime, body!, mostAccess, outgoing).then(finish);
+        else void runLeased(runtime, body!, most, outgoing).then(finish);
       }
     });
   };

@@ -382,6 +382,26 @@ describe('the fast path keeps the service going', () => {
     expect(JSON.parse(status.text).rows).toEqual([[2]]);
   });
 
+  it('a check that throws hands the request to the app, which answers 500 INTERNAL', async () => {
+    const auth = serviceRuntime(service).auth!;
+    const original = auth.authenticate;
+    const stderr = process.stderr.write;
+    auth.authenticate = () => {
+      throw new Error('boom');
+    };
+    process.stderr.write = (() => true) as typeof process.stderr.write;
+    try {
+      const answer = await sameOnBoth(request({ query: 'RETURN 1' }, { token: READER }), 'app');
+      expect(answer.status).toBe(500);
+      expect(JSON.parse(answer.text).error.code).toBe('INTERNAL');
+    } finally {
+      auth.authenticate = original;
+      process.stderr.write = stderr;
+    }
+    const next = await exchange(fastPort, request({ query: 'RETURN 3 AS three' }, { token: READER }));
+    expect(JSON.parse(next.text).rows).toEqual([[3]]);
+  });
+
   it('writes a reply of a stopping service as the adapter writes the app Response marked Connection: close', async () => {
     const reply = errorReply('QUERY_TIMEOUT', 'slow', {});
     const viaFast = http.createServer((_req, res) =>
