@@ -473,7 +473,10 @@ function limitConnections(server: Server, limits: ConnectionLimits, secure: bool
   server.on(secure ? 'secureConnection' : 'connection', (socket: Socket) =>
     socket.setTimeout(limits.headersTimeoutMs),
   );
-  server.on('request', (request: IncomingMessage) => request.socket.setTimeout(0));
+  // Once per connection: a keep-alive connection's later requests find it cleared already.
+  server.on('request', (request: IncomingMessage) => {
+    if (request.socket.timeout) request.socket.setTimeout(0);
+  });
 }
 
 /** How often Node looks for connections past the headers or receive timeout. */
