@@ -554,7 +554,7 @@ void AbortTransaction(Database& db, Session& session) {
 
 std::optional<Result<exec::QueryResult*>> TryRunShortRead(
     Database& db, std::string_view query, const std::unordered_map<std::string, Value>& params,
-    Session& session) {
+    Session& session, std::optional<AccessMode> allowed) {
   if (session.transaction) return std::nullopt;
   std::shared_ptr<const ParsedStatements> parsed;
   try {
@@ -570,6 +570,9 @@ std::optional<Result<exec::QueryResult*>> TryRunShortRead(
   }
   const auto& query_statement = statement.As<parser::ParsedQueryStatement>();
   if (query_statement.explain || query_statement.profile) return std::nullopt;
+  if (allowed && static_cast<int>(RequiredAccessMode(statement)) > static_cast<int>(*allowed)) {
+    return std::nullopt;
+  }
   std::shared_lock<StatementLock> lock(db.statement_lock(), std::try_to_lock);
   if (!lock.owns_lock()) return std::nullopt;
   // Another session's schema transaction is open: the worker waits for it.
