@@ -272,10 +272,15 @@ TEST(StorageManagerTest, CorruptionIsReportedNotCrashed) {
     for (const auto& d : damaged) {
       ASSERT_TRUE(env::WriteStringToFile(fs, path, d, false).ok());
       auto db = StorageManager::Open(nullptr, tmp.db());
-      ASSERT_FALSE(db.ok()) << name;
-      EXPECT_EQ(db.status().code(), ErrorCode::kCorruption)
-          << name << ": " << db.status().ToString();
-      EXPECT_NE(db.status().message().find(name), std::string::npos) << db.status().message();
+      // A byte of a mapped section (format version 3) is not read when the database opens:
+      // Verify() finds it. Anything else fails the open.
+      Status s = db.ok() ? (*db)->Verify() : db.status();
+      ASSERT_FALSE(s.ok()) << name;
+      EXPECT_EQ(s.code(), ErrorCode::kCorruption) << name << ": " << s.ToString();
+      EXPECT_NE(s.message().find(name), std::string::npos) << s.message();
+      if (db.ok()) {
+        EXPECT_NE(s.message().find("checksum mismatch in section"), std::string::npos) << s.message();
+      }
     }
     ASSERT_TRUE(fs->Remove(path).ok());
     auto missing = StorageManager::Open(nullptr, tmp.db());
