@@ -543,17 +543,50 @@ size_t Column::MemoryUsage() const {
   return data_.MemoryUsage() + validity_.MemoryUsage() + heap_.MemoryUsage();
 }
 
+Status Column::FillFixedInRegions(const Column& one, uint64_t rows) {
+  const uint64_t capacity = MappedCapacity(rows);
+  const uint64_t word_capacity = (capacity + 63) / 64;
+  auto data = env::MemoryRegion::Anonymous(capacity * width_);
+  if (!data.ok()) return data.status();
+  auto validity = env::MemoryRegion::Anonymous(word_capacity * 8);
+  if (!validity.ok()) return validity.status();
+  data_.Adopt(std::move(*data), capacity * width_, 0);
+  validity_.Adopt(std::move(*validity), word_capacity, 0);
+  capacity_ = capacity;
+  if (one.size() == 1 && !one.IsNull(0)) {
+    std::fill(validity_.data(), validity_.data() + (rows + 63) / 64, ~0ULL);
+    const uint8_t* value = one.data_.data();
+    if (std::any_of(value, value + width_, [](uint8_t b) { return b != 0; })) {
+      for (uint64_t r = 0; r < rows; ++r) std::memcpy(data_.data() + r * width_, value, width_);
+    }
+  }
+  size_.store(rows, std::memory_order_release);
+  return Status::OK();
+}
+
 Result<Column> MakeFilledColumn(const LogicalType& type, const Value& fill, uint64_t rows) {
   Column column(type);
+  const bool strings =
+      column.kind() == PhysicalKind::kString || column.kind() == PhysicalKind::kNested;
+  Column one(type);
+  if (!fill.is_null()) {
+    Status s = one.Append(fill);
+    if (!s.ok()) return s;
+  }
+  if (!strings && rows >= Column::kZeroPageRows) {
+    // Anonymous pages: a NULL or zero fill (ALTER ADD ... DEFAULT 0, or a constant column of a
+    // table being opened) costs no memory and no time per row until rows are written.
+    Status s = column.FillFixedInRegions(one, rows);
+    if (!s.ok()) return s;
+    return column;
+  }
   column.Reserve(rows);
   if (fill.is_null()) {
     column.AppendNulls(rows);
     return column;
   }
-  Column one(type);
-  Status s = one.Append(fill);
-  if (!s.ok()) return s;
-  if (column.kind() == PhysicalKind::kString || column.kind() == PhysicalKind::kNested) {
+  Status s;
+  if (strings) {
     std::string_view bytes = one.GetString(0);
     for (uint64_t r = 0; r < rows; ++r) column.AppendString(bytes);
   } else {

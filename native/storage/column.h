@@ -119,6 +119,9 @@ class StringHeap {
 class Column {
  public:
   static constexpr size_t kInlineStringBytes = 12;
+  // Filled fixed-width columns of at least this many rows take anonymous pages
+  // (MakeFilledColumn), smaller ones the heap.
+  static constexpr uint64_t kZeroPageRows = 1 << 16;
 
   explicit Column(LogicalType type);
   Column(Column&& other) noexcept;
@@ -263,6 +266,11 @@ class Column {
   uint64_t NextRow();
   void PublishRow(uint64_t row) { size_.store(row + 1, std::memory_order_release); }
   void TakeStorage(Column& other);  // the move operations' common part
+  friend Result<Column> MakeFilledColumn(const LogicalType& type, const Value& fill,
+                                         uint64_t rows);
+  // `rows` copies of `one`'s single value (NULL when `one` is empty or NULL), fixed-width
+  // kinds, in anonymous regions: zero bytes are written by nobody.
+  Status FillFixedInRegions(const Column& one, uint64_t rows);
   // Persistence: kCorruption "corrupt <type> column: why"; the kind, row count and validity
   // mode that start either form of a column.
   static Status CorruptColumn(const LogicalType& type, const std::string& why);
