@@ -167,7 +167,8 @@ TEST(PosixFileSystemTest, MapRegionIsTheFileCopyOnWriteThenZeros) {
   FaultInjectionFileSystem faulty(fs);
   std::string dir = MakeTempDir();
   std::string bytes;
-  for (int i = 0; i < 3 * 4096 + 100; ++i) bytes += static_cast<char>(i * 31 + 7);
+  // Larger than MemoryRegion::kSmallRegion (smaller regions are heap copies; below).
+  for (int i = 0; i < 80 * 4096 + 100; ++i) bytes += static_cast<char>(i * 31 + 7);
   std::string path = JoinPath(dir, "r.bin");
   ASSERT_TRUE(WriteStringToFile(fs, path, bytes, false).ok());
   for (FileSystem* through : {fs, static_cast<FileSystem*>(&faulty)}) {
@@ -191,9 +192,15 @@ TEST(PosixFileSystemTest, MapRegionIsTheFileCopyOnWriteThenZeros) {
     EXPECT_EQ(past.status().code(), ErrorCode::kIoError);
     EXPECT_NE(past.status().message().find("r.bin"), std::string::npos);
   }
-  auto zeros = MemoryRegion::Anonymous(1 << 20);
-  ASSERT_TRUE(zeros.ok());
-  EXPECT_EQ(std::string((*zeros)->data(), 1 << 20), std::string(1 << 20, '\0'));
+  auto small = fs->MapRegion(path, 4096, 100, 200);
+  ASSERT_TRUE(small.ok());
+  EXPECT_EQ(std::string((*small)->data(), 100), bytes.substr(4096, 100));
+  EXPECT_EQ(std::string((*small)->data() + 100, 100), std::string(100, '\0'));
+  for (uint64_t size : {uint64_t{100}, uint64_t{1} << 20}) {
+    auto zeros = MemoryRegion::Anonymous(size);
+    ASSERT_TRUE(zeros.ok());
+    EXPECT_EQ(std::string((*zeros)->data(), size), std::string(size, '\0'));
+  }
   RemoveTree(fs, dir);
 }
 

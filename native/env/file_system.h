@@ -64,6 +64,9 @@ class MappedFile {
 // written through the region. Released (munmap) when destroyed.
 class MemoryRegion {
  public:
+  // Regions below this size are heap memory (zeroed), not mappings: a mapping costs a kernel
+  // map entry (a process has some 65,000) and saves nothing on a few pages.
+  static constexpr uint64_t kSmallRegion = 256 * 1024;
   // `size` bytes of zero pages; IO_ERROR when the address space cannot be had.
   static Result<std::unique_ptr<MemoryRegion>> Anonymous(uint64_t size);
   virtual ~MemoryRegion() = default;
@@ -93,7 +96,8 @@ class FileSystem {
   // A region of `capacity` bytes (see MemoryRegion) whose first `length` bytes are those of the
   // file at `offset`, the rest zero. The POSIX file system maps the file there copy-on-write
   // when `offset` is a multiple of the page size (pages come in as they are touched); the
-  // default implementation, and POSIX at other offsets, reads the bytes into anonymous pages.
+  // default implementation, POSIX at other offsets, and regions below
+  // MemoryRegion::kSmallRegion read the bytes into the region.
   // REQUIRES: length <= capacity, and [offset, offset + length) inside the file (else IO_ERROR:
   // the bytes past the end of a file cannot be mapped safely).
   virtual Result<std::unique_ptr<MemoryRegion>> MapRegion(const std::string& path, uint64_t offset,

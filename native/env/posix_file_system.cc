@@ -338,6 +338,17 @@ Result<int> OpenWithSize(const std::string& path, uint64_t* size) {
   return fd;
 }
 
+class HeapRegion final : public MemoryRegion {
+ public:
+  explicit HeapRegion(uint64_t size) : bytes_(new char[size]()), size_(size) {}
+  char* data() const override { return bytes_.get(); }
+  uint64_t size() const override { return size_; }
+
+ private:
+  std::unique_ptr<char[]> bytes_;
+  uint64_t size_;
+};
+
 uint64_t PageSize() {
   static const uint64_t size = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
   return size;
@@ -347,6 +358,7 @@ uint64_t PageSize() {
 
 Result<std::unique_ptr<MemoryRegion>> MemoryRegion::Anonymous(uint64_t size) {
   if (size == 0) return std::unique_ptr<MemoryRegion>(new AnonymousRegion(nullptr, 0));
+  if (size < kSmallRegion) return std::unique_ptr<MemoryRegion>(new HeapRegion(size));
   // MAP_NORESERVE: the pages count against memory only once written.
   void* address = ::mmap(nullptr, size, PROT_READ | PROT_WRITE,
                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -377,7 +389,7 @@ Result<std::unique_ptr<MemoryRegion>> FileSystem::MapRegion(const std::string& p
 Result<std::unique_ptr<MemoryRegion>> PosixFileSystem::MapRegion(const std::string& path,
                                                                  uint64_t offset, uint64_t length,
                                                                  uint64_t capacity) {
-  if (offset % PageSize() != 0 || length == 0) {
+  if (offset % PageSize() != 0 || length == 0 || capacity < MemoryRegion::kSmallRegion) {
     return FileSystem::MapRegion(path, offset, length, capacity);
   }
   if (length > capacity) return IoError("map", path, EINVAL);

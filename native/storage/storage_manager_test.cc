@@ -287,6 +287,76 @@ TEST(StorageManagerTest, AMappedOpenTakesWritesAndCheckpointsThem) {
   EXPECT_EQ(*(*db)->GetNodeTable(0)->LookupInt64(100000 + 17), 50u + 17);
 }
 
+// The same with arrays large enough to be mapped from the file (not copied: regions from
+// env::MemoryRegion::kSmallRegion up): writes land in private copies of mapped pages.
+TEST(StorageManagerTest, WritesToMappedPagesStayPrivateAndReachTheNextCheckpoint) {
+  TempDir tmp;
+  constexpr uint64_t kRows = 40000;  // 320 KB of INT64, 640 KB of string slots
+  {
+    auto db = StorageManager::Open(nullptr, tmp.db());
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE((*db)->CreateNodeTable({"N", {P("id", "INT64"), P("s", "STRING")}, "id", false}).ok());
+    catalog::RelTableDefinition e;
+    e.name = "E";
+    e.from_to = {{"N", "N"}};
+    e.properties = {P("w", "INT64")};
+    ASSERT_TRUE((*db)->CreateRelTable(e).ok());
+    std::vector<Column> columns;
+    columns.emplace_back(LogicalType::Int64());
+    columns.emplace_back(LogicalType::String());
+    std::vector<Column> props;
+    props.emplace_back(LogicalType::Int64());
+    std::vector<uint64_t> src, dst;
+    for (uint64_t i = 0; i < kRows; ++i) {
+      columns[0].AppendFixed<int64_t>(static_cast<int64_t>(i * 7));
+      columns[1].AppendString(i % 3 ? "short" : "a string for the heap " + std::to_string(i));
+      src.push_back(i);
+      dst.push_back((i * 13) % kRows);
+      props[0].AppendFixed<int64_t>(static_cast<int64_t>(i));
+    }
+    ASSERT_TRUE((*db)->GetNodeTable(0)->BulkAppend(std::move(columns)).ok());
+    ASSERT_TRUE((*db)->GetRelTable(1)->BulkLoadOffsets(src, dst, std::move(props)).ok());
+    ASSERT_TRUE((*db)->Checkpoint().ok());
+  }
+  const std::string node_file = env::JoinPath(tmp.db(), "node-000001-0.gdb");
+  auto before = env::ReadFileToString(env::FileSystem::Default(), node_file);
+  ASSERT_TRUE(before.ok());
+  std::string expected;
+  {
+    auto db = StorageManager::Open(nullptr, tmp.db());
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    NodeTable* n = (*db)->GetNodeTable(0);
+    RelTable* e = (*db)->GetRelTable(1);
+    EXPECT_EQ(n->Get(1, 3000).ToString(), "a string for the heap 3000");
+    EXPECT_EQ(*n->LookupInt64(7 * 39999), 39999u);
+    ASSERT_TRUE(n->Set(1, 6, Value::String("overwritten in a private page")).ok());
+    ASSERT_TRUE(n->Delete(9, 4).ok());
+    ASSERT_TRUE(n->Insert({Value::Int64(-1), Value::String("appended")}, 4).ok());
+    ASSERT_TRUE(e->Set(0, 100, Value::Int64(-100)).ok());
+    ASSERT_TRUE(e->DeleteEdge(200, 5).ok());
+    ASSERT_TRUE(e->InsertEdge(1, 2, {Value::Int64(7)}, 5).ok());
+    uint64_t degree = 0;
+    e->ForEachEdge(13, Direction::kBackward, [&](uint64_t nbr, uint64_t) {
+      EXPECT_EQ(nbr, 1u);
+      ++degree;
+    });
+    EXPECT_EQ(degree, 1u);
+    // The file under the mapping did not change.
+    auto during = env::ReadFileToString(env::FileSystem::Default(), node_file);
+    ASSERT_TRUE(during.ok());
+    EXPECT_TRUE(*during == *before);
+    expected = Dump(**db);
+    ASSERT_TRUE((*db)->Checkpoint().ok());
+    EXPECT_TRUE((*db)->Verify().ok());
+    EXPECT_EQ(Dump(**db), expected);
+  }
+  auto db = StorageManager::Open(nullptr, tmp.db());
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  EXPECT_EQ(Dump(**db), expected);
+  EXPECT_FALSE((*db)->GetNodeTable(0)->LookupInt64(63).has_value());
+  EXPECT_EQ(*(*db)->GetNodeTable(0)->LookupInt64(-1), kRows);
+}
+
 // Writes a data file of format version 2 (one checksummed payload) and returns its manifest
 // entry's size and CRC.
 std::pair<uint64_t, uint32_t> WriteVersion2File(const std::string& path, FileKind kind,

@@ -177,7 +177,12 @@ Result<std::unique_ptr<env::MemoryRegion>> TableFileContents::MapSection(uint64_
                                                                          uint64_t capacity) const {
   const Section& s = sections[i];
   GRAPHDB_ASSERT(capacity >= s.length);
-  if (s.length == 0) return env::MemoryRegion::Anonymous(capacity);
+  if (s.length == 0 || capacity < env::MemoryRegion::kSmallRegion) {
+    // Small: copied from the file's view (a heap region), which the checks just read.
+    auto region = env::MemoryRegion::Anonymous(capacity);
+    if (region.ok() && s.length > 0) std::memcpy((*region)->data(), bytes.data() + s.offset, s.length);
+    return region;
+  }
   return fs->MapRegion(path, s.offset, s.length, capacity);
 }
 
