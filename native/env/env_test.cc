@@ -158,6 +158,52 @@ TEST(PosixFileSystemTest, MapForReadSeesTheWholeFile) {
   RemoveTree(fs, dir);
 }
 
+// MapRegion: the file's bytes at an offset, copy-on-write (writes never reach the file), then
+// zeros up to the capacity; the POSIX mapping (page-aligned offsets) and the copying fallback
+// (other offsets, other file systems) agree, and a region past the end of the file is refused
+// instead of mapped (touching it would raise SIGBUS).
+TEST(PosixFileSystemTest, MapRegionIsTheFileCopyOnWriteThenZeros) {
+  FileSystem* fs = FileSystem::Default();
+  FaultInjectionFileSystem faulty(fs);
+  std::string dir = MakeTempDir();
+  std::string bytes;
+  // Larger than MemoryRegion::kSmallRegion (smaller regions are heap copies; below).
+  for (int i = 0; i < 80 * 4096 + 100; ++i) bytes += static_cast<char>(i * 31 + 7);
+  std::string path = JoinPath(dir, "r.bin");
+  ASSERT_TRUE(WriteStringToFile(fs, path, bytes, false).ok());
+  for (FileSystem* through : {fs, static_cast<FileSystem*>(&faulty)}) {
+    for (uint64_t offset : {uint64_t{0}, uint64_t{4096}, uint64_t{4097}}) {
+      SCOPED_TRACE(offset);
+      const uint64_t length = bytes.size() - offset - 50;
+      auto region = through->MapRegion(path, offset, length, length + 3 * 4096);
+      ASSERT_TRUE(region.ok()) << region.status().ToString();
+      char* data = (*region)->data();
+      EXPECT_EQ((*region)->size(), length + 3 * 4096);
+      EXPECT_EQ(std::string(data, length), bytes.substr(offset, length));
+      EXPECT_EQ(std::string(data + length + 4096, 4096), std::string(4096, '\0'));
+      data[0] = 'X';
+      data[length + 10] = 'Y';
+      auto again = ReadFileToString(fs, path);
+      ASSERT_TRUE(again.ok());
+      EXPECT_EQ(*again, bytes);  // private: the file is unchanged
+    }
+    auto past = through->MapRegion(path, 4096, bytes.size(), bytes.size());
+    ASSERT_FALSE(past.ok());
+    EXPECT_EQ(past.status().code(), ErrorCode::kIoError);
+    EXPECT_NE(past.status().message().find("r.bin"), std::string::npos);
+  }
+  auto small = fs->MapRegion(path, 4096, 100, 200);
+  ASSERT_TRUE(small.ok());
+  EXPECT_EQ(std::string((*small)->data(), 100), bytes.substr(4096, 100));
+  EXPECT_EQ(std::string((*small)->data() + 100, 100), std::string(100, '\0'));
+  for (uint64_t size : {uint64_t{100}, uint64_t{1} << 20}) {
+    auto zeros = MemoryRegion::Anonymous(size);
+    ASSERT_TRUE(zeros.ok());
+    EXPECT_EQ(std::string((*zeros)->data(), size), std::string(size, '\0'));
+  }
+  RemoveTree(fs, dir);
+}
+
 TEST(PosixFileSystemTest, ErrorsNamePathAndErrno) {
   FileSystem* fs = FileSystem::Default();
   auto file = fs->OpenForRead("/nonexistent_dir_graphdb/x");

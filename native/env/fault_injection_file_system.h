@@ -51,6 +51,10 @@ class FaultInjectionFileSystem final : public FileSystem {
   Result<std::unique_ptr<MappedFile>> MapForRead(const std::string& path) override {
     return base_->MapForRead(path);
   }
+  Result<std::unique_ptr<MemoryRegion>> MapRegion(const std::string& path, uint64_t offset,
+                                                  uint64_t length, uint64_t capacity) override {
+    return base_->MapRegion(path, offset, length, capacity);
+  }
   Result<std::unique_ptr<WritableFile>> OpenForWrite(const std::string& path) override;
   Result<std::unique_ptr<WritableFile>> OpenForAppend(const std::string& path) override;
   Result<std::unique_ptr<WritableFile>> OpenForUpdate(const std::string& path) override;

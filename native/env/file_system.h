@@ -62,6 +62,22 @@ class MappedFile {
   virtual std::string_view data() const = 0;
 };
 
+// A block of `size()` bytes of memory that is not heap: anonymous pages (zero until written,
+// taking memory only once touched), whose first bytes may be a part of a file mapped
+// copy-on-write (FileSystem::MapRegion). Writes stay private to the process: the file is never
+// written through the region. Released (munmap) when destroyed.
+class MemoryRegion {
+ public:
+  // Regions below this size are heap memory (zeroed), not mappings: a mapping costs a kernel
+  // map entry (a process has some 65,000) and saves nothing on a few pages.
+  static constexpr uint64_t kSmallRegion = 256 * 1024;
+  // `size` bytes of zero pages; IO_ERROR when the address space cannot be had.
+  static Result<std::unique_ptr<MemoryRegion>> Anonymous(uint64_t size);
+  virtual ~MemoryRegion() = default;
+  virtual char* data() const = 0;
+  virtual uint64_t size() const = 0;
+};
+
 // An exclusive advisory lock on a file, held until destroyed.
 class FileLock {
  public:
@@ -81,6 +97,15 @@ class FileSystem {
   virtual Result<std::unique_ptr<RandomAccessFile>> OpenForRead(const std::string& path) = 0;
   // The whole file at `path` (see MappedFile). By default read through OpenForRead.
   virtual Result<std::unique_ptr<MappedFile>> MapForRead(const std::string& path);
+  // A region of `capacity` bytes (see MemoryRegion) whose first `length` bytes are those of the
+  // file at `offset`, the rest zero. The POSIX file system maps the file there copy-on-write
+  // when `offset` is a multiple of the page size (pages come in as they are touched); the
+  // default implementation, POSIX at other offsets, and regions below
+  // MemoryRegion::kSmallRegion read the bytes into the region.
+  // REQUIRES: length <= capacity, and [offset, offset + length) inside the file (else IO_ERROR:
+  // the bytes past the end of a file cannot be mapped safely).
+  virtual Result<std::unique_ptr<MemoryRegion>> MapRegion(const std::string& path, uint64_t offset,
+                                                          uint64_t length, uint64_t capacity);
   // Creates the file, or truncates it if it exists.
   virtual Result<std::unique_ptr<WritableFile>> OpenForWrite(const std::string& path) = 0;
   // Creates the file if needed and appends to its end.

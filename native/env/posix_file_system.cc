@@ -168,6 +168,8 @@ class PosixFileSystem final : public FileSystem {
   }
 
   Result<std::unique_ptr<MappedFile>> MapForRead(const std::string& path) override;
+  Result<std::unique_ptr<MemoryRegion>> MapRegion(const std::string& path, uint64_t offset,
+                                                  uint64_t length, uint64_t capacity) override;
 
   Result<std::unique_ptr<WritableFile>> OpenForWrite(const std::string& path) override {
     return OpenWritable(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC);
@@ -328,7 +330,110 @@ class MmapFile final : public MappedFile {
   size_t size_;
 };
 
+class AnonymousRegion final : public MemoryRegion {
+ public:
+  AnonymousRegion(char* address, uint64_t size) : address_(address), size_(size) {}
+  ~AnonymousRegion() override {
+    if (size_ > 0) ::munmap(address_, size_);
+  }
+  char* data() const override { return address_; }
+  uint64_t size() const override { return size_; }
+
+ private:
+  char* address_;
+  uint64_t size_;
+};
+
+// Opens `path` for reading: the descriptor (the caller closes it) and the file's size.
+Result<int> OpenWithSize(const std::string& path, uint64_t* size) {
+  int fd = RetryOnEintr([&] { return ::open(path.c_str(), O_RDONLY | O_CLOEXEC); });
+  if (fd < 0) return IoError("open", path, errno);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    return IoError("fstat", path, err);
+  }
+  *size = static_cast<uint64_t>(st.st_size);
+  return fd;
+}
+
+class HeapRegion final : public MemoryRegion {
+ public:
+  explicit HeapRegion(uint64_t size) : bytes_(new char[size]()), size_(size) {}
+  char* data() const override { return bytes_.get(); }
+  uint64_t size() const override { return size_; }
+
+ private:
+  std::unique_ptr<char[]> bytes_;
+  uint64_t size_;
+};
+
+uint64_t PageSize() {
+  static const uint64_t size = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  return size;
+}
+
 }  // namespace
+
+Result<std::unique_ptr<MemoryRegion>> MemoryRegion::Anonymous(uint64_t size) {
+  if (size == 0) return std::unique_ptr<MemoryRegion>(new AnonymousRegion(nullptr, 0));
+  if (size < kSmallRegion) return std::unique_ptr<MemoryRegion>(new HeapRegion(size));
+  // MAP_NORESERVE: the pages count against memory only once written.
+  void* address = ::mmap(nullptr, size, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (address == MAP_FAILED) return IoError("mmap", "anonymous memory", errno);
+  return std::unique_ptr<MemoryRegion>(new AnonymousRegion(static_cast<char*>(address), size));
+}
+
+Result<std::unique_ptr<MemoryRegion>> FileSystem::MapRegion(const std::string& path,
+                                                            uint64_t offset, uint64_t length,
+                                                            uint64_t capacity) {
+  if (length > capacity) return IoError("map", path, EINVAL);
+  auto file = OpenForRead(path);
+  if (!file.ok()) return file.status();
+  auto size = (*file)->Size();
+  if (!size.ok()) return size.status();
+  if (offset > *size || length > *size - offset) return IoError("map", path, EINVAL);
+  auto region = MemoryRegion::Anonymous(capacity);
+  if (!region.ok()) return region.status();
+  for (uint64_t done = 0; done < length;) {
+    auto n = (*file)->Read(offset + done, static_cast<size_t>(length - done), (*region)->data() + done);
+    if (!n.ok()) return n.status();
+    if (*n == 0) return IoError("read", path, EIO);
+    done += *n;
+  }
+  return region;
+}
+
+Result<std::unique_ptr<MemoryRegion>> PosixFileSystem::MapRegion(const std::string& path,
+                                                                 uint64_t offset, uint64_t length,
+                                                                 uint64_t capacity) {
+  if (offset % PageSize() != 0 || length == 0 || capacity < MemoryRegion::kSmallRegion) {
+    return FileSystem::MapRegion(path, offset, length, capacity);
+  }
+  if (length > capacity) return IoError("map", path, EINVAL);
+  uint64_t file_size;
+  auto opened = OpenWithSize(path, &file_size);
+  if (!opened.ok()) return opened.status();
+  const int fd = *opened;
+  if (offset > file_size || length > file_size - offset) {
+    // Pages past the end of the file would raise SIGBUS when touched.
+    ::close(fd);
+    return IoError("map", path + " (a region past the end of the file)", EINVAL);
+  }
+  auto region = MemoryRegion::Anonymous(capacity);
+  if (!region.ok()) {
+    ::close(fd);
+    return region.status();
+  }
+  void* address = ::mmap((*region)->data(), length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED,
+                         fd, static_cast<off_t>(offset));
+  int err = errno;
+  ::close(fd);  // the mapping keeps the file
+  if (address == MAP_FAILED) return IoError("mmap", path, err);
+  return region;
+}
 
 Status WritableFile::WriteAt(uint64_t /*offset*/, std::string_view /*data*/) {
   return Status(ErrorCode::kNotSupported, "write " + path() + ": positioned writes are not supported");
@@ -345,15 +450,11 @@ Result<std::unique_ptr<MappedFile>> FileSystem::MapForRead(const std::string& pa
 }
 
 Result<std::unique_ptr<MappedFile>> PosixFileSystem::MapForRead(const std::string& path) {
-  int fd = RetryOnEintr([&] { return ::open(path.c_str(), O_RDONLY | O_CLOEXEC); });
-  if (fd < 0) return IoError("open", path, errno);
-  struct stat st;
-  if (::fstat(fd, &st) != 0) {
-    int err = errno;
-    ::close(fd);
-    return IoError("fstat", path, err);
-  }
-  const auto size = static_cast<size_t>(st.st_size);
+  uint64_t file_size;
+  auto opened = OpenWithSize(path, &file_size);
+  if (!opened.ok()) return opened.status();
+  const int fd = *opened;
+  const auto size = static_cast<size_t>(file_size);
   void* address = nullptr;
   if (size > 0) {
     address = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -362,9 +463,8 @@ Result<std::unique_ptr<MappedFile>> PosixFileSystem::MapForRead(const std::strin
       ::close(fd);
       return IoError("mmap", path, err);
     }
-    // Read front to back once (checksum, then decoding): read ahead, drop pages behind.
-    (void)::madvise(address, size, MADV_SEQUENTIAL);
-    (void)::madvise(address, size, MADV_WILLNEED);
+    // No read-ahead advice: a file of format version 3 is read only where its tables are
+    // touched (the kernel's own read-ahead serves the older files read front to back).
   }
   ::close(fd);  // the mapping keeps the file
   return std::unique_ptr<MappedFile>(new MmapFile(address, size));

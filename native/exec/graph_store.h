@@ -61,6 +61,11 @@ class TableProvider {
   // A stamp for the versions of aborted writes (UndoLog::Undo): above every read timestamp in
   // use, at or below the next commit's timestamp. REQUIRES: the caller is the one writer.
   virtual uint64_t AbortedWriteStamp() { return Snapshot::kLatest; }
+  // Checks the checksums of every data file of the last checkpoint (CALL verify_storage()):
+  // each file's name and size, or kCorruption naming the first damaged one. No files: none.
+  virtual Result<std::vector<std::pair<std::string, uint64_t>>> VerifyStorage() {
+    return std::vector<std::pair<std::string, uint64_t>>{};
+  }
 };
 
 // The writes of a statement, or of a multi-statement transaction, oldest first: what Undo()
@@ -128,6 +133,7 @@ class GraphStore final : public GraphAccess {
   ~GraphStore() override;
 
   const catalog::Catalog& catalog() const { return catalog_; }
+  TableProvider& tables() { return tables_; }
   storage::NodeTable& node_table(catalog::TableId id);
   storage::RelTable& rel_table(catalog::TableId pair_id);
   // The rel-table pairs of rel table `rel_table_id`.

@@ -158,6 +158,15 @@ std::vector<std::vector<Value>> TableFunctionRows(const binder::BoundTableFuncti
     return {{Value::String(binder::SettingValue(*setting, settings).ToString())}};
   }
   if (fn.name == "db_version") return {{Value::String(GRAPHDB_VERSION)}};
+  if (fn.name == "verify_storage") {
+    auto checked = store.tables().VerifyStorage();
+    if (!checked.ok()) Throw(checked.status().code(), checked.status().message());
+    std::vector<std::vector<Value>> rows;
+    for (const auto& [file, bytes] : *checked) {
+      rows.push_back({Value::String(file), Value::Int64(static_cast<int64_t>(bytes))});
+    }
+    return rows;
+  }
   Throw(ErrorCode::kInternal, "unknown table function " + fn.name);
 }
 

@@ -280,6 +280,7 @@ class Database final : public exec::TableProvider {
   storage::NodeTable* GetNodeTable(catalog::TableId id) override;
   storage::RelTable* GetRelTable(catalog::TableId pair_id) override;
   uint64_t AbortedWriteStamp() override { return NextCommitTs(); }
+  Result<std::vector<std::pair<std::string, uint64_t>>> VerifyStorage() override;
 
   // Writes a checkpoint and truncates the logs (on-disk databases; a no-op in memory). Takes
   // the lock exclusively, so it waits for running statements; fails with TX_CONFLICT while a

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "storage/stamp_codec.h"
 #include "storage/value_codec.h"
 
 namespace graphdb::storage {
@@ -108,9 +109,22 @@ uint64_t StringHeap::Add(std::string_view s) {
   return pos;
 }
 
+void StringHeap::AdoptMapped(std::unique_ptr<env::MemoryRegion> region, uint64_t size) {
+  GRAPHDB_ASSERT(chunks_.empty());
+  constexpr uint64_t kSpan = 1ULL << 32;
+  for (uint64_t start = 0; start < size; start += kSpan) {
+    const uint64_t filled = std::min(kSpan, size - start);
+    chunks_.push_back(ChunkRef{region->data() + start, filled});
+    owned_.emplace_back();
+    capacity_.push_back(filled);  // full: new strings go to chunks of their own
+  }
+  mapped_ = std::move(region);
+}
+
 void StringHeap::Clear() {
   chunks_.clear();
   owned_.clear();
+  mapped_.reset();
   capacity_.clear();
   current_ = SIZE_MAX;
   used_ = 0;
@@ -529,17 +543,50 @@ size_t Column::MemoryUsage() const {
   return data_.MemoryUsage() + validity_.MemoryUsage() + heap_.MemoryUsage();
 }
 
+Status Column::FillFixedInRegions(const Column& one, uint64_t rows) {
+  const uint64_t capacity = MappedCapacity(rows);
+  const uint64_t word_capacity = (capacity + 63) / 64;
+  auto data = env::MemoryRegion::Anonymous(capacity * width_);
+  if (!data.ok()) return data.status();
+  auto validity = env::MemoryRegion::Anonymous(word_capacity * 8);
+  if (!validity.ok()) return validity.status();
+  data_.Adopt(std::move(*data), capacity * width_, 0);
+  validity_.Adopt(std::move(*validity), word_capacity, 0);
+  capacity_ = capacity;
+  if (one.size() == 1 && !one.IsNull(0)) {
+    std::fill(validity_.data(), validity_.data() + (rows + 63) / 64, ~0ULL);
+    const uint8_t* value = one.data_.data();
+    if (std::any_of(value, value + width_, [](uint8_t b) { return b != 0; })) {
+      for (uint64_t r = 0; r < rows; ++r) std::memcpy(data_.data() + r * width_, value, width_);
+    }
+  }
+  size_.store(rows, std::memory_order_release);
+  return Status::OK();
+}
+
 Result<Column> MakeFilledColumn(const LogicalType& type, const Value& fill, uint64_t rows) {
   Column column(type);
+  const bool strings =
+      column.kind() == PhysicalKind::kString || column.kind() == PhysicalKind::kNested;
+  Column one(type);
+  if (!fill.is_null()) {
+    Status s = one.Append(fill);
+    if (!s.ok()) return s;
+  }
+  if (!strings && rows >= Column::kZeroPageRows) {
+    // Anonymous pages: a NULL or zero fill (ALTER ADD ... DEFAULT 0, or a constant column of a
+    // table being opened) costs no memory and no time per row until rows are written.
+    Status s = column.FillFixedInRegions(one, rows);
+    if (!s.ok()) return s;
+    return column;
+  }
   column.Reserve(rows);
   if (fill.is_null()) {
     column.AppendNulls(rows);
     return column;
   }
-  Column one(type);
-  Status s = one.Append(fill);
-  if (!s.ok()) return s;
-  if (column.kind() == PhysicalKind::kString || column.kind() == PhysicalKind::kNested) {
+  Status s;
+  if (strings) {
     std::string_view bytes = one.GetString(0);
     for (uint64_t r = 0; r < rows; ++r) column.AppendString(bytes);
   } else {
@@ -627,18 +674,26 @@ void Column::Serialize(catalog::BinaryWriter& out) const {
   }
 }
 
-Result<Column> Column::Deserialize(catalog::BinaryReader& in, const LogicalType& type) {
-  auto corrupt = [&type](const char* why) {
-    return Status(ErrorCode::kCorruption,
-                  std::string("corrupt ") + type.ToString() + " column: " + why);
-  };
-  Column col(type);
+Status Column::CorruptColumn(const LogicalType& type, const std::string& why) {
+  return Status(ErrorCode::kCorruption, "corrupt " + type.ToString() + " column: " + why);
+}
+
+Status Column::ReadHeader(catalog::BinaryReader& in, uint64_t* rows, uint8_t* mode) const {
   uint8_t kind;
+  if (!in.GetU8(&kind) || !in.GetVarint(rows) || !in.GetU8(mode)) {
+    return CorruptColumn(type_, "truncated");
+  }
+  if (kind != static_cast<uint8_t>(kind_)) return CorruptColumn(type_, "physical kind mismatch");
+  if (*mode > 2) return CorruptColumn(type_, "bad validity mode");
+  return Status::OK();
+}
+
+Result<Column> Column::Deserialize(catalog::BinaryReader& in, const LogicalType& type) {
+  auto corrupt = [&type](const char* why) { return CorruptColumn(type, why); };
+  Column col(type);
   uint64_t rows;
   uint8_t mode;
-  if (!in.GetU8(&kind) || !in.GetVarint(&rows) || !in.GetU8(&mode)) return corrupt("truncated");
-  if (kind != static_cast<uint8_t>(col.kind_)) return corrupt("physical kind mismatch");
-  if (mode > 2) return corrupt("bad validity mode");
+  if (Status s = col.ReadHeader(in, &rows, &mode); !s.ok()) return s;
   // Bound the allocation by the input before making it: fixed-width rows are all present in
   // the data; string rows cost a byte each when valid, a bit each in a bitmap. All-NULL string
   // columns cost nothing per row, so their row count is bounded by the caller (the table).
@@ -680,6 +735,151 @@ Result<Column> Column::Deserialize(catalog::BinaryReader& in, const LogicalType&
       }
     }
   }
+  col.size_.store(rows, std::memory_order_release);
+  return col;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Persistence, format version 3: u8 kind | varint rows | u8 validity mode | [mode 2: varint
+// bitmap section] | [mode != 1: fixed kinds: varint values section; string kinds: varint slots
+// section, varint heap section]. Sections hold the in-memory arrays: ceil(rows / 64) validity
+// words (bits past the last row clear), rows * width value bytes, rows 16-byte string slots
+// (NULL rows zero; a long string's position is its byte offset in the heap section, which puts
+// no string across a 2^32 boundary), and the live long strings' bytes.
+
+namespace {
+
+constexpr uint64_t kHeapSpan = 1ULL << 32;
+
+// Where a long string of `len` bytes goes in a heap section that holds `*used` bytes so far
+// (no string crosses a 2^32 boundary: a position is chunk << 32 | offset in the chunk).
+uint64_t PlaceInHeap(uint64_t* used, uint64_t len) {
+  if ((*used % kHeapSpan) + len > kHeapSpan) *used += kHeapSpan - *used % kHeapSpan;
+  const uint64_t pos = *used;
+  *used += len;
+  return pos;
+}
+
+}  // namespace
+
+void Column::SerializeMapped(TableSink& out) const {
+  catalog::BinaryWriter& d = out.descriptor();
+  d.PutU8(static_cast<uint8_t>(kind_));
+  const uint64_t size = size_.load(std::memory_order_relaxed);
+  d.PutVarint(size);
+  const bool all_valid = NoNulls();
+  bool all_null = !all_valid;
+  for (uint64_t row = 0; all_null && row < size; ++row) all_null = IsNull(row);
+  const size_t words = (size + 63) / 64;
+  if (all_valid) {
+    d.PutU8(0);
+  } else if (all_null) {
+    d.PutU8(1);
+  } else {
+    d.PutU8(2);
+    out.BeginSection();
+    // Bits past size_ may be stale: mask the last word.
+    if (words > 1) out.Append(validity_.data(), (words - 1) * 8);
+    uint64_t last = validity_.data()[words - 1];
+    if (size % 64) last &= (1ULL << (size % 64)) - 1;
+    out.Append(&last, 8);
+    d.PutVarint(out.EndSection());
+  }
+  if (all_null) return;
+  if (kind_ != PhysicalKind::kString && kind_ != PhysicalKind::kNested) {
+    d.PutVarint(out.Section(data_.data(), size * width_));
+    return;
+  }
+  // Slots, with long strings placed in a compacted heap; then the heap in the same order.
+  constexpr uint64_t kPiece = 4096;
+  std::vector<uint64_t> slots;
+  uint64_t used = 0;
+  out.BeginSection();
+  for (uint64_t row = 0; row < size; row += kPiece) {
+    const uint64_t n = std::min(kPiece, size - row);
+    slots.assign(2 * n, 0);
+    for (uint64_t i = 0; i < n; ++i) {
+      if (IsNull(row + i)) continue;
+      const std::string_view str = GetString(row + i);
+      std::memcpy(&slots[2 * i], data_.data() + (row + i) * 16, 16);
+      if (str.size() > kInlineStringBytes) slots[2 * i + 1] = PlaceInHeap(&used, str.size());
+    }
+    out.Append(slots.data(), n * 16);
+  }
+  d.PutVarint(out.EndSection());
+  static const char kZeros[4096] = {};
+  uint64_t placed = 0;
+  out.BeginSection();
+  for (uint64_t row = 0; row < size; ++row) {
+    if (IsNull(row)) continue;
+    const std::string_view str = GetString(row);
+    if (str.size() <= kInlineStringBytes) continue;
+    const uint64_t before = placed;
+    const uint64_t pos = PlaceInHeap(&placed, str.size());
+    for (uint64_t gap = pos - before; gap > 0;) {
+      const uint64_t n = std::min<uint64_t>(gap, sizeof kZeros);
+      out.Append(kZeros, n);
+      gap -= n;
+    }
+    out.Append(str.data(), str.size());
+  }
+  d.PutVarint(out.EndSection());
+}
+
+Result<Column> Column::DeserializeMapped(catalog::BinaryReader& in, const SectionSource& sections,
+                                         const LogicalType& type) {
+  auto corrupt = [&type](const std::string& why) { return CorruptColumn(type, why); };
+  Column col(type);
+  uint64_t rows;
+  uint8_t mode;
+  if (Status s = col.ReadHeader(in, &rows, &mode); !s.ok()) return s;
+  if (rows > (1ULL << 40)) return corrupt("row count too large");
+  // Every section is checked against the row count before it is mapped.
+  auto section = [&](uint64_t bytes, const char* what) -> Result<uint64_t> {
+    uint64_t i;
+    if (!in.GetVarint(&i)) return corrupt("truncated");
+    if (i >= sections.num_sections()) return corrupt(std::string("no ") + what + " section");
+    if (bytes != UINT64_MAX && sections.section_length(i) != bytes) {
+      return corrupt(std::string(what) + " section does not match the row count");
+    }
+    return i;
+  };
+  const uint64_t capacity = MappedCapacity(rows);
+  const uint64_t words = (rows + 63) / 64;
+  const uint64_t word_capacity = (capacity + 63) / 64;
+  if (mode == 2) {
+    auto i = section(words * 8, "validity");
+    if (!i.ok()) return i.status();
+    auto region = sections.MapSection(*i, word_capacity * 8);
+    if (!region.ok()) return region.status();
+    col.validity_.Adopt(std::move(*region), word_capacity, words * 8);
+  } else {
+    auto region = env::MemoryRegion::Anonymous(word_capacity * 8);
+    if (!region.ok()) return region.status();
+    col.validity_.Adopt(std::move(*region), word_capacity, 0);
+    if (mode == 0) std::fill(col.validity_.data(), col.validity_.data() + words, ~0ULL);
+  }
+  const bool strings = col.kind_ == PhysicalKind::kString || col.kind_ == PhysicalKind::kNested;
+  if (mode == 1) {
+    auto region = env::MemoryRegion::Anonymous(capacity * col.width_);
+    if (!region.ok()) return region.status();
+    col.data_.Adopt(std::move(*region), capacity * col.width_, 0);
+  } else {
+    auto i = section(rows * col.width_, strings ? "string slot" : "value");
+    if (!i.ok()) return i.status();
+    auto region = sections.MapSection(*i, capacity * col.width_);
+    if (!region.ok()) return region.status();
+    col.data_.Adopt(std::move(*region), capacity * col.width_, rows * col.width_);
+    if (strings) {
+      auto h = section(UINT64_MAX, "string heap");
+      if (!h.ok()) return h.status();
+      const uint64_t heap_bytes = sections.section_length(*h);
+      auto heap = sections.MapSection(*h, heap_bytes);
+      if (!heap.ok()) return heap.status();
+      col.heap_.AdoptMapped(std::move(*heap), heap_bytes);
+    }
+  }
+  col.capacity_ = capacity;
   col.size_.store(rows, std::memory_order_release);
   return col;
 }

@@ -33,6 +33,7 @@
 
 #include "catalog/binary_codec.h"
 #include "storage/shared_array.h"
+#include "storage/table_file.h"
 #include "common/assert.h"
 #include "common/result.h"
 #include "types/logical_type.h"
@@ -91,6 +92,10 @@ class StringHeap {
     return ref.data + offset;
   }
   size_t MemoryUsage() const { return allocated_ + chunks_.MemoryUsage(); }
+  // Takes `size` bytes of strings at the start of `region` (a mapped string heap section of a
+  // table file) as the first chunks, of 2^32 bytes each but the last: a position is then the
+  // string's byte offset in the section. REQUIRES: an empty heap, exclusive access.
+  void AdoptMapped(std::unique_ptr<env::MemoryRegion> region, uint64_t size);
   // REQUIRES: exclusive access.
   void Clear();
   void FreeRetired() { chunks_.FreeRetired(); }
@@ -103,7 +108,8 @@ class StringHeap {
   // Adds a chunk of `size` bytes starting with `bytes`; returns its index.
   size_t AddChunk(size_t size, std::string_view bytes);
   SharedVector<ChunkRef> chunks_;               // readers index this
-  std::vector<std::unique_ptr<char[]>> owned_;  // writer side: owns chunks_[i].data
+  std::vector<std::unique_ptr<char[]>> owned_;  // writer side: owns chunks_[i].data (or null)
+  std::unique_ptr<env::MemoryRegion> mapped_;   // the chunks AdoptMapped took
   std::vector<size_t> capacity_;                // writer side: chunk sizes
   size_t current_ = SIZE_MAX;                   // chunk receiving small strings
   size_t used_ = 0;                             // bytes used in the current chunk
@@ -113,6 +119,9 @@ class StringHeap {
 class Column {
  public:
   static constexpr size_t kInlineStringBytes = 12;
+  // Filled fixed-width columns of at least this many rows take anonymous pages
+  // (MakeFilledColumn), smaller ones the heap.
+  static constexpr uint64_t kZeroPageRows = 1 << 16;
 
   explicit Column(LogicalType type);
   Column(Column&& other) noexcept;
@@ -187,7 +196,9 @@ class Column {
     auto len = static_cast<uint32_t>(head);
     if (len <= kInlineStringBytes) return std::string_view(reinterpret_cast<const char*>(slot) + 4, len);
     uint64_t pos = AtomicLoad(reinterpret_cast<const uint64_t*>(slot + 8));
-    return std::string_view(heap_.At(pos), len);
+    // Checked: a slot of a mapped file is not validated when the file opens.
+    const char* bytes = heap_.TryAt(pos, len);
+    return bytes ? std::string_view(bytes, len) : std::string_view();
   }
   // The same for any reader: short strings are copied into `inline_bytes`, long ones viewed in
   // the heap (whose bytes never change). A reader racing with an overwrite may get a mix of
@@ -233,6 +244,11 @@ class Column {
   // ---- Persistence (layout in docs/storage-format.md) ----
   void Serialize(catalog::BinaryWriter& out) const;
   static Result<Column> Deserialize(catalog::BinaryReader& in, const LogicalType& type);
+  // Format version 3: the descriptor names sections that hold the arrays as they are in
+  // memory (bitmap, fixed-width values or string slots, string heap), which loading maps.
+  void SerializeMapped(TableSink& out) const;
+  static Result<Column> DeserializeMapped(catalog::BinaryReader& in, const SectionSource& sections,
+                                          const LogicalType& type);
 
  private:
   // Writer side: single-writer read-modify-write of a validity word.
@@ -250,6 +266,15 @@ class Column {
   uint64_t NextRow();
   void PublishRow(uint64_t row) { size_.store(row + 1, std::memory_order_release); }
   void TakeStorage(Column& other);  // the move operations' common part
+  friend Result<Column> MakeFilledColumn(const LogicalType& type, const Value& fill,
+                                         uint64_t rows);
+  // `rows` copies of `one`'s single value (NULL when `one` is empty or NULL), fixed-width
+  // kinds, in anonymous regions: zero bytes are written by nobody.
+  Status FillFixedInRegions(const Column& one, uint64_t rows);
+  // Persistence: kCorruption "corrupt <type> column: why"; the kind, row count and validity
+  // mode that start either form of a column.
+  static Status CorruptColumn(const LogicalType& type, const std::string& why);
+  Status ReadHeader(catalog::BinaryReader& in, uint64_t* rows, uint8_t* mode) const;
   void ZeroSlot(uint64_t row);
   void WriteStringSlot(uint8_t* slot, std::string_view s);
   Status AppendCoerced(const Value& value);

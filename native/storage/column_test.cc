@@ -298,6 +298,41 @@ TEST(ColumnTest, FilledColumnsOfManyRowsHoldTheValueInEveryRow) {
   }
 }
 
+// From Column::kZeroPageRows rows on, a filled fixed-width column lies in anonymous pages: a
+// NULL or zero fill writes nothing, another value every row; either takes appends, overwrites
+// and growth like any column.
+TEST(ColumnTest, LargeFilledColumnsLieInZeroPages) {
+  const uint64_t rows = Column::kZeroPageRows + 4097;
+  for (const char* text : {"NULL", "0", "-7"}) {
+    SCOPED_TRACE(text);
+    Value fill = std::string(text) == "NULL" ? Value::Null(LogicalType::Int64())
+                                             : Parse(text, LogicalType::Int64());
+    auto filled = MakeFilledColumn(LogicalType::Int64(), fill, rows);
+    ASSERT_TRUE(filled.ok());
+    ASSERT_EQ(filled->size(), rows);
+    for (uint64_t r : {uint64_t{0}, uint64_t{63}, uint64_t{64}, rows / 2, rows - 1}) {
+      EXPECT_EQ(filled->Get(r).ToString(), fill.ToString()) << r;
+    }
+    EXPECT_EQ(filled->NoNulls(), !fill.is_null());
+    ASSERT_TRUE(filled->Set(5, Value::Int64(42)).ok());
+    EXPECT_EQ(filled->GetInt64(5), 42);
+    filled->AppendNull();
+    EXPECT_TRUE(filled->IsNull(rows));
+    for (uint64_t i = 0; i < rows; ++i) filled->AppendFixed<int64_t>(static_cast<int64_t>(i));  // grows
+    EXPECT_EQ(filled->GetInt64(rows + 1 + 1000), 1000);
+    EXPECT_EQ(filled->Get(rows - 1).ToString(), fill.ToString());
+    EXPECT_EQ(filled->GetInt64(5), 42);
+    // The stream form is the same as a column appended row by row.
+    Column same(LogicalType::Int64());
+    for (uint64_t r = 0; r < filled->size(); ++r) ASSERT_TRUE(same.Append(filled->Get(r)).ok());
+    catalog::BinaryWriter a;
+    catalog::BinaryWriter b;
+    filled->Serialize(a);
+    same.Serialize(b);
+    EXPECT_EQ(a.buffer(), b.buffer());
+  }
+}
+
 TEST(ColumnTest, DeserializeRejectsGarbage) {
   Column col(T("STRUCT(a INT64, b STRING[])"));
   ASSERT_TRUE(col.Append(Parse("{a: 1, b: [x, y]}", col.type())).ok());

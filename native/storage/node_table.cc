@@ -393,12 +393,14 @@ void NodeTable::Serialize(catalog::BinaryWriter& out) const {
     out.PutSignedVarint(next_serial_[i]);
     columns_[i]->Serialize(out);
   }
-  WriteStamps(out, create_ts_.span());
-  WriteStamps(out, delete_ts_.span());
+  WriteStamps(out, create_ts_);
+  WriteStamps(out, delete_ts_);
 }
 
-Result<std::unique_ptr<NodeTable>> NodeTable::Deserialize(catalog::BinaryReader& in,
-                                                          const catalog::NodeTableSchema& schema) {
+template <typename ReadColumn>
+Result<std::pair<std::unique_ptr<NodeTable>, uint64_t>> NodeTable::ReadHeaderAndColumns(
+    catalog::BinaryReader& in, const catalog::NodeTableSchema& schema, bool mapped,
+    ReadColumn&& read_column) {
   auto corrupt = [&schema](const std::string& why) {
     return Status(ErrorCode::kCorruption, "node table " + schema.name + " is corrupt: " + why);
   };
@@ -409,8 +411,11 @@ Result<std::unique_ptr<NodeTable>> NodeTable::Deserialize(catalog::BinaryReader&
     return corrupt("truncated header");
   }
   if (id != schema.id) return corrupt("table id " + std::to_string(id) + " does not match");
-  // The key column holds a non-NULL value, hence at least one byte, for every row.
-  if (rows > in.remaining()) return corrupt("row count exceeds the data");
+  // Stream form: the key column holds a non-NULL value, hence at least one byte, for every
+  // row. Mapped form: the sections are checked against the count as they are mapped.
+  if (mapped ? rows > (1ULL << 40) : rows > in.remaining()) {
+    return corrupt("row count exceeds the data");
+  }
   if (ncols != schema.properties.size()) return corrupt("column count does not match catalog");
   auto table = std::make_unique<NodeTable>(schema);
   for (size_t i = 0; i < ncols; ++i) {
@@ -422,12 +427,23 @@ Result<std::unique_ptr<NodeTable>> NodeTable::Deserialize(catalog::BinaryReader&
     if (type_text != schema.properties[i].type.ToString()) {
       return corrupt("column " + schema.properties[i].name + " has type " + type_text);
     }
-    auto column = Column::Deserialize(in, schema.properties[i].type);
+    auto column = read_column(in, schema.properties[i].type);
     if (!column.ok()) return corrupt(column.status().message());
     if (column->size() != rows) return corrupt("column length mismatch");
     *table->columns_[i] = std::move(*column);
     table->next_serial_[i] = next_serial;
   }
+  return std::make_pair(std::move(table), rows);
+}
+
+Result<std::unique_ptr<NodeTable>> NodeTable::Deserialize(catalog::BinaryReader& in,
+                                                          const catalog::NodeTableSchema& schema) {
+  auto corrupt = [&schema](const std::string& why) {
+    return Status(ErrorCode::kCorruption, "node table " + schema.name + " is corrupt: " + why);
+  };
+  auto read = ReadHeaderAndColumns(in, schema, /*mapped=*/false, &Column::Deserialize);
+  if (!read.ok()) return read.status();
+  auto [table, rows] = std::move(*read);
   if (!ReadStamps(in, rows, &table->create_ts_) || !ReadStamps(in, rows, &table->delete_ts_)) {
     return corrupt("truncated stamps");
   }
@@ -440,7 +456,56 @@ Result<std::unique_ptr<NodeTable>> NodeTable::Deserialize(catalog::BinaryReader&
       return corrupt("NULL primary key");
     }
   }
+  table->loaded_max_stamp_ = NewestCommittedStamp(table->create_ts_, table->delete_ts_);
   if (!table->index_.Rebuild(rows, live)) return corrupt("duplicate primary key");
+  return table;
+}
+
+// Format version 3: varint table id | varint rows | varint #columns | per column: type text,
+// zigzag next_serial, column (mapped form) | create_ts, delete_ts stamps (mapped form) |
+// primary-key index (mapped form) | varint deleted rows | varint newest committed stamp.
+void NodeTable::SerializeMapped(TableSink& out) const {
+  catalog::BinaryWriter& d = out.descriptor();
+  d.PutVarint(table_id_);
+  d.PutVarint(NumRows());
+  d.PutVarint(columns_.size());
+  for (size_t i = 0; i < columns_.size(); ++i) {
+    d.PutString(columns_[i]->type().ToString());
+    d.PutSignedVarint(next_serial_[i]);
+    columns_[i]->SerializeMapped(out);
+  }
+  WriteMappedStamps(out, create_ts_);
+  WriteMappedStamps(out, delete_ts_);
+  index_.SerializeMapped(out);
+  d.PutVarint(num_deleted_.load(std::memory_order_relaxed));
+  d.PutVarint(NewestCommittedStamp(create_ts_, delete_ts_));
+}
+
+Result<std::unique_ptr<NodeTable>> NodeTable::DeserializeMapped(
+    catalog::BinaryReader& in, const SectionSource& sections,
+    const catalog::NodeTableSchema& schema) {
+  auto corrupt = [&schema](const std::string& why) {
+    return Status(ErrorCode::kCorruption, "node table " + schema.name + " is corrupt: " + why);
+  };
+  auto read = ReadHeaderAndColumns(in, schema, /*mapped=*/true,
+                                   [&](catalog::BinaryReader& r, const LogicalType& type) {
+                                     return Column::DeserializeMapped(r, sections, type);
+                                   });
+  if (!read.ok()) return read.status();
+  auto [table, rows] = std::move(*read);
+  const uint64_t capacity = MappedCapacity(rows);
+  for (StampVector* stamps : {&table->create_ts_, &table->delete_ts_}) {
+    Status s = ReadMappedStamps(in, sections, rows, capacity, stamps);
+    if (!s.ok()) return corrupt(s.message());
+  }
+  Status s = table->index_.LoadMapped(in, sections);
+  if (!s.ok()) return corrupt(s.message());
+  uint64_t deleted;
+  if (!in.GetVarint(&deleted) || !in.GetVarint(&table->loaded_max_stamp_)) {
+    return corrupt("truncated trailer");
+  }
+  if (deleted > rows) return corrupt("more deleted rows than rows");
+  table->num_deleted_.store(deleted, std::memory_order_relaxed);
   return table;
 }
 

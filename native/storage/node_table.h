@@ -46,15 +46,12 @@
 #include "storage/column.h"
 #include "storage/pk_index.h"
 #include "storage/shared_array.h"
+#include "storage/stamp_codec.h"
+#include "storage/table_file.h"
 #include "storage/version_store.h"
 
 namespace graphdb::storage {
 
-inline constexpr uint64_t kNotDeleted = ~0ULL;
-// Stamps at or above this are written by a transaction that has not committed yet
-// (kUncommittedBase + its transaction number); commit replaces them with the commit
-// timestamp. Committed timestamps stay below it.
-inline constexpr uint64_t kUncommittedBase = 1ULL << 62;
 
 class NodeTable {
  public:
@@ -95,8 +92,8 @@ class NodeTable {
   // property reads that follow then mostly hit, instead of each waiting for memory in turn.
   static constexpr size_t kPrefetchedColumns = 16;
   void PrefetchRow(uint64_t offset) const {
-    __builtin_prefetch(create_ts_array().data() + offset);
-    __builtin_prefetch(delete_ts_array().data() + offset);
+    __builtin_prefetch(create_ts_.words() + offset);
+    __builtin_prefetch(delete_ts_.words() + offset);
     const size_t n = std::min(columns_.size(), kPrefetchedColumns);
     for (size_t i = 0; i < n; ++i) columns_[i]->Prefetch(offset);
   }
@@ -150,9 +147,9 @@ class NodeTable {
   }
   // Sets delete_ts without touching the index (for a transaction layer that manages keys).
   void SetDeleteTs(uint64_t offset, uint64_t ts);
-  // REQUIRES: exclusive access.
-  std::span<const uint64_t> create_ts_array() const { return create_ts_.span(); }
-  std::span<const uint64_t> delete_ts_array() const { return delete_ts_.span(); }
+  // The newest committed stamp (create or delete) of the rows a load read from a file; 0 for a
+  // table that was not loaded. Opening takes the commit clock past it.
+  uint64_t loaded_max_stamp() const { return loaded_max_stamp_; }
 
   // ---- Bulk load ----
   // Appends all rows of `columns` (one per table column, same types, equal lengths; a SERIAL
@@ -184,8 +181,20 @@ class NodeTable {
   // Rebuilds a table for `schema` from its serialized form (the primary-key index is rebuilt).
   static Result<std::unique_ptr<NodeTable>> Deserialize(catalog::BinaryReader& in,
                                                         const catalog::NodeTableSchema& schema);
+  // Format version 3: columns, stamps and the primary-key index in sections that loading maps
+  // (nothing is decoded or rebuilt; pages come in as rows are read).
+  void SerializeMapped(TableSink& out) const;
+  static Result<std::unique_ptr<NodeTable>> DeserializeMapped(
+      catalog::BinaryReader& in, const SectionSource& sections,
+      const catalog::NodeTableSchema& schema);
 
  private:
+  // The header and the columns of either file form (`mapped`: format version 3), each column
+  // read by read_column(in, type); then the row count.
+  template <typename ReadColumn>
+  static Result<std::pair<std::unique_ptr<NodeTable>, uint64_t>> ReadHeaderAndColumns(
+      catalog::BinaryReader& in, const catalog::NodeTableSchema& schema, bool mapped,
+      ReadColumn&& read_column);
   Status DuplicateKey(uint64_t offset, const char* prefix) const;
   // Why a row could not take its key: a duplicate, or (kTxConflict) a row another writer
   // inserted and has not committed yet (stamped `kUncommittedBase + n`, not `ts`).
@@ -200,9 +209,10 @@ class NodeTable {
   size_t pk_column_;
   PrimaryKeyIndex index_;
   std::vector<int64_t> next_serial_;  // per column; used by SERIAL columns only
-  SharedVector<uint64_t> create_ts_;
-  SharedVector<uint64_t> delete_ts_;
+  StampVector create_ts_{0};
+  StampVector delete_ts_{kNotDeleted};
   std::atomic<uint64_t> num_deleted_{0};
+  uint64_t loaded_max_stamp_ = 0;
   std::atomic<uint64_t> key_erase_stamp_{0};
   uint64_t key_erase_committed_ = 0;  // writer side: the newest committed delete's stamp
   VersionStore versions_;

@@ -145,9 +145,13 @@ uint64_t CapacityFor(uint64_t keys) {
 
 }  // namespace
 
-PrimaryKeyIndex::Block::Block(uint64_t capacity) : mask(capacity - 1), slots(new Slot[capacity]) {
+PrimaryKeyIndex::Block::Block(uint64_t capacity)
+    : mask(capacity - 1), heap(new Slot[capacity]), slots(heap.get()) {
   for (uint64_t i = 0; i < capacity; ++i) slots[i] = Slot{0, kEmpty};
 }
+
+PrimaryKeyIndex::Block::Block(std::unique_ptr<env::MemoryRegion> mapped, uint64_t capacity)
+    : mask(capacity - 1), region(std::move(mapped)), slots(reinterpret_cast<Slot*>(region->data())) {}
 
 PrimaryKeyIndex::~PrimaryKeyIndex() { delete block_.load(std::memory_order_relaxed); }
 
@@ -187,8 +191,10 @@ std::optional<uint64_t> PrimaryKeyIndex::Probe(uint64_t tag, Eq&& eq) const {
 
 void PrimaryKeyIndex::FillSlot(Block* block, uint64_t tag, uint64_t offset, uint64_t hash) {
   uint64_t i = hash & block->mask;
-  while (LoadField(block->slots[i].offset, std::memory_order_relaxed) != kEmpty) {
-    i = (i + 1) & block->mask;
+  // The bound only matters for a damaged mapped block without an empty slot.
+  for (uint64_t n = 0; LoadField(block->slots[i].offset, std::memory_order_relaxed) != kEmpty;
+       ++n, i = (i + 1) & block->mask) {
+    if (n > block->mask) return;
   }
   // Tag first, then the offset with release: a reader that sees the offset sees the tag.
   StoreField(block->slots[i].tag, tag, std::memory_order_relaxed);
@@ -234,7 +240,7 @@ bool PrimaryKeyIndex::Insert(uint64_t offset) {
   if (b != nullptr) {
     // A duplicate may sit anywhere in the chain up to the first empty slot: tombstones do not
     // end it. (The writer reads its own stores, so relaxed loads see the current state.)
-    for (uint64_t i = hash & b->mask;; i = (i + 1) & b->mask) {
+    for (uint64_t i = hash & b->mask, n = 0; n <= b->mask; i = (i + 1) & b->mask, ++n) {
       Slot& s = b->slots[i];
       uint64_t o = LoadField(s.offset, std::memory_order_relaxed);
       if (o == kEmpty) break;
@@ -259,7 +265,8 @@ bool PrimaryKeyIndex::Erase(uint64_t offset) {
   Block* b = block_.load(std::memory_order_relaxed);
   if (b == nullptr) return false;
   uint64_t tag = TagOf(offset);
-  for (uint64_t i = HashOfTag(tag) & b->mask;; i = (i + 1) & b->mask) {
+  for (uint64_t i = HashOfTag(tag) & b->mask, n = 0;; i = (i + 1) & b->mask, ++n) {
+    if (n > b->mask) return false;
     Slot& s = b->slots[i];
     uint64_t o = LoadField(s.offset, std::memory_order_relaxed);
     if (o == kEmpty) return false;
@@ -286,6 +293,49 @@ void PrimaryKeyIndex::Clear() {
 void PrimaryKeyIndex::FreeRetired() {
   retired_.clear();
   retired_bytes_.store(0, std::memory_order_relaxed);
+}
+
+void PrimaryKeyIndex::SerializeMapped(TableSink& out) const {
+  catalog::BinaryWriter& d = out.descriptor();
+  const Block* b = block_.load(std::memory_order_acquire);
+  const uint64_t capacity = b == nullptr ? 0 : b->mask + 1;
+  d.PutVarint(capacity);
+  d.PutVarint(size_.load(std::memory_order_relaxed));
+  d.PutVarint(tombstones_);
+  if (capacity > 0) d.PutVarint(out.Section(b->slots, capacity * sizeof(Slot)));
+}
+
+Status PrimaryKeyIndex::LoadMapped(catalog::BinaryReader& in, const SectionSource& sections) {
+  auto bad = [](const std::string& why) {
+    return Status(ErrorCode::kCorruption, "bad primary-key index: " + why);
+  };
+  uint64_t capacity;
+  uint64_t live;
+  uint64_t tombstones;
+  if (!in.GetVarint(&capacity) || !in.GetVarint(&live) || !in.GetVarint(&tombstones)) {
+    return bad("truncated");
+  }
+  Clear();
+  if (capacity == 0) {
+    if (live != 0 || tombstones != 0) return bad("keys without slots");
+    return Status::OK();
+  }
+  uint64_t section;
+  if (!in.GetVarint(&section)) return bad("truncated");
+  if (!std::has_single_bit(capacity) || capacity > (1ULL << 42) ||
+      static_cast<double>(live + tombstones) > kMaxLoad * static_cast<double>(capacity)) {
+    return bad("impossible capacity " + std::to_string(capacity));
+  }
+  if (section >= sections.num_sections() ||
+      sections.section_length(section) != capacity * sizeof(Slot)) {
+    return bad("slot section does not match the capacity");
+  }
+  auto region = sections.MapSection(section, capacity * sizeof(Slot));
+  if (!region.ok()) return region.status();
+  block_.store(new Block(std::move(*region), capacity), std::memory_order_release);
+  size_.store(live, std::memory_order_relaxed);
+  tombstones_ = tombstones;
+  return Status::OK();
 }
 
 bool PrimaryKeyIndex::Rebuild(uint64_t rows, const std::vector<bool>& live) {

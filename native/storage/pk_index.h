@@ -88,6 +88,13 @@ class PrimaryKeyIndex {
   bool Rebuild(uint64_t rows, const std::vector<bool>& live = {});
   // Drops every key and frees all blocks. Exclusive.
   void Clear();
+  // Format version 3 (docs/storage-format.md): varint capacity (0: no block) | varint live keys
+  // | varint tombstones | [varint section of the capacity's 16-byte slots {tag, offset}].
+  void SerializeMapped(TableSink& out) const;
+  // Takes the block of a file's index, mapped: opening does not rebuild the index, and a
+  // lookup reads the few slots it probes. Exclusive. A damaged slot cannot make a lookup
+  // return a row without its key (every hit is checked against the key column).
+  Status LoadMapped(catalog::BinaryReader& in, const SectionSource& sections);
   // Frees the blocks retired by growth. REQUIRES exclusive access: no reader may still be
   // probing a retired block (and no writer runs).
   void FreeRetired();
@@ -121,11 +128,15 @@ class PrimaryKeyIndex {
   static constexpr uint64_t kTombstone = ~1ULL;
 
   // A slot array with its mask (capacity - 1), published as a unit through `block_`.
+  // The slots are heap memory, or a region (a file's index mapped copy-on-write).
   struct Block {
     explicit Block(uint64_t capacity);
-    size_t Bytes() const { return sizeof(Block) + (mask + 1) * sizeof(Slot); }
+    Block(std::unique_ptr<env::MemoryRegion> mapped, uint64_t capacity);
+    size_t Bytes() const { return sizeof(Block) + (region ? 0 : (mask + 1) * sizeof(Slot)); }
     const uint64_t mask;
-    std::unique_ptr<Slot[]> slots;
+    std::unique_ptr<Slot[]> heap;
+    std::unique_ptr<env::MemoryRegion> region;
+    Slot* slots;
   };
 
   bool IsNanKey(uint64_t offset) const;

@@ -43,6 +43,36 @@ bool RelTable::Adjacency::RemoveLastDelta(uint64_t vertex, AdjEntry e) {
   return true;
 }
 
+void RelTable::Adjacency::SetCsr(std::vector<uint64_t> new_offsets,
+                                 std::vector<AdjEntry> new_entries) {
+  uint64_t largest = 0;
+  for (const AdjEntry& e : new_entries) largest = std::max({largest, e.neighbor, e.rel});
+  own_offsets = std::move(new_offsets);
+  own_wide.clear();
+  own_wide.shrink_to_fit();
+  own_narrow.clear();
+  own_narrow.shrink_to_fit();
+  offsets_region.reset();
+  entries_region.reset();
+  narrow = largest <= UINT32_MAX;
+  if (narrow) {
+    own_narrow.resize(new_entries.size());
+    for (size_t i = 0; i < new_entries.size(); ++i) {
+      own_narrow[i] = NarrowAdjEntry{static_cast<uint32_t>(new_entries[i].neighbor),
+                                     static_cast<uint32_t>(new_entries[i].rel)};
+    }
+    new_entries = {};
+    entries = own_narrow.data();
+    num_entries = own_narrow.size();
+  } else {
+    own_wide = std::move(new_entries);
+    entries = own_wide.data();
+    num_entries = own_wide.size();
+  }
+  offsets = own_offsets.data();
+  num_offsets = own_offsets.size();
+}
+
 void RelTable::Adjacency::ClearDeltas() {
   delta_slot.clear();
   delta_lists.clear();
@@ -212,11 +242,13 @@ void RelTable::SetDeleteTs(uint64_t rel, uint64_t ts) {
   if (!was && is) num_deleted_.fetch_add(1, std::memory_order_relaxed);
 }
 
-std::span<const AdjEntry> RelTable::CsrEdges(uint64_t vertex, Direction dir) const {
+AdjRange RelTable::CsrEdges(uint64_t vertex, Direction dir) const {
   const Adjacency& a = adj_[static_cast<int>(dir)];
-  if (vertex + 1 >= a.offsets.size()) return {};
-  return std::span<const AdjEntry>(a.entries.data() + a.offsets[vertex],
-                                   a.offsets[vertex + 1] - a.offsets[vertex]);
+  if (vertex + 1 >= a.num_offsets) return {};
+  const uint64_t begin = a.offsets[vertex];
+  const uint64_t width = a.narrow ? sizeof(NarrowAdjEntry) : sizeof(AdjEntry);
+  return AdjRange(static_cast<const uint8_t*>(a.entries) + begin * width,
+                  a.CsrEnd(vertex) - begin, a.narrow);
 }
 
 std::span<const AdjEntry> RelTable::DeltaEdges(uint64_t vertex, Direction dir) const {
@@ -281,8 +313,7 @@ void RelTable::Rebuild(Direction dir, std::span<const uint64_t> extra_vertex,
   for (size_t i = 0; i < extra_vertex.size(); ++i) {
     entries[cursor[extra_vertex[i]]++] = AdjEntry{extra_neighbor[i], extra_base_rel + i};
   }
-  a.offsets = std::move(offsets);
-  a.entries = std::move(entries);
+  a.SetCsr(std::move(offsets), std::move(entries));
   a.ClearDeltas();
   RecordCsrStamps(a);
 }
@@ -290,8 +321,9 @@ void RelTable::Rebuild(Direction dir, std::span<const uint64_t> extra_vertex,
 void RelTable::RecordCsrStamps(Adjacency& a) {
   uint64_t newest = 0;
   a.csr_rel_bound = 0;
-  for (const AdjEntry& e : a.entries) a.csr_rel_bound = std::max(a.csr_rel_bound, e.rel + 1);
-  for (const AdjEntry& e : a.entries) {
+  const AdjRange entries = a.Entries();
+  for (const AdjEntry& e : entries) a.csr_rel_bound = std::max(a.csr_rel_bound, e.rel + 1);
+  for (const AdjEntry& e : entries) {
     if (delete_ts_[e.rel] != kNotDeleted || create_ts_[e.rel] >= kUncommittedBase) {
       newest = kCsrNotClean;
       break;
@@ -433,7 +465,9 @@ size_t RelTable::MemoryUsage() const {
   size_t total = create_ts_.MemoryUsage() + delete_ts_.MemoryUsage();
   for (const auto& c : columns_) total += c->MemoryUsage();
   for (const Adjacency& a : adj_) {
-    total += a.offsets.capacity() * sizeof(uint64_t) + a.entries.capacity() * sizeof(AdjEntry) +
+    total += a.own_offsets.capacity() * sizeof(uint64_t) +
+             a.own_wide.capacity() * sizeof(AdjEntry) +
+             a.own_narrow.capacity() * sizeof(NarrowAdjEntry) +
              a.delta_slot.MemoryUsage() + a.delta_lists.MemoryUsage() +
              a.owned_lists.capacity() * sizeof(std::unique_ptr<DeltaList>);
     for (const auto& list : a.owned_lists) total += sizeof(DeltaList) + list->MemoryUsage();
@@ -466,51 +500,126 @@ void RelTable::Serialize(catalog::BinaryWriter& out) const {
     out.PutString(c->type().ToString());
     c->Serialize(out);
   }
-  WriteStamps(out, create_ts_.span());
+  WriteStamps(out, create_ts_);
   // Every rel costs at least 8 bytes in the file (so a reader can bound the row count): live
   // rels sit in the adjacency, and when all rels are deleted (and maybe compacted away) the
   // delete stamps are written raw.
-  WriteStamps(out, delete_ts_.span(), /*force_raw=*/NumRels() > 0 && NumLiveRels() == 0);
+  WriteStamps(out, delete_ts_, /*force_raw=*/NumRels() > 0 && NumLiveRels() == 0);
   for (int d = 0; d < 2; ++d) {
     auto dir = static_cast<Direction>(d);
     const Adjacency& a = adj_[d];
     uint64_t nv = a.NumVertices();
     out.PutVarint(nv);
-    out.PutVarint(a.entries.size() + a.delta_entries.load(std::memory_order_relaxed));
+    out.PutVarint(a.num_entries + a.delta_entries.load(std::memory_order_relaxed));
     // Half the bytes when every offset fits 32 bits (any graph below 4G nodes and rels).
-    uint64_t largest = 0;
-    for (uint64_t v = 0; v < nv; ++v) {
-      for (auto part : {CsrEdges(v, dir), DeltaEdges(v, dir)}) {
-        for (const AdjEntry& e : part) largest = std::max({largest, e.neighbor, e.rel});
-      }
-    }
-    const bool narrow = largest <= UINT32_MAX;
+    const bool narrow = Bounds(dir).largest <= UINT32_MAX;
     out.PutU8(narrow ? kNarrowEntryBytes : sizeof(AdjEntry));
     for (uint64_t v = 0; v < nv; ++v) out.PutVarint(Degree(v, dir));
-    std::vector<uint32_t> pairs;
-    for (uint64_t v = 0; v < nv; ++v) {
-      for (auto part : {CsrEdges(v, dir), DeltaEdges(v, dir)}) {
-        if (part.empty()) continue;
-        if (!narrow) {
-          out.PutRaw(part.data(), part.size_bytes());
-          continue;
-        }
-        pairs.clear();
-        for (const AdjEntry& e : part) {
-          pairs.push_back(static_cast<uint32_t>(e.neighbor));
-          pairs.push_back(static_cast<uint32_t>(e.rel));
-        }
-        out.PutRaw(pairs.data(), pairs.size() * sizeof(uint32_t));
-      }
-    }
+    ForEachFoldedRun(dir, narrow, [&](const void* data, size_t bytes) { out.PutRaw(data, bytes); });
   }
 }
 
-Result<std::unique_ptr<RelTable>> RelTable::Deserialize(catalog::BinaryReader& in,
-                                                        const catalog::RelTableSchema& schema,
-                                                        const catalog::RelTablePair& pair,
-                                                        uint64_t src_rows, uint64_t dst_rows,
-                                                        uint32_t format_version) {
+RelTable::OffsetBounds RelTable::Bounds(Direction dir) const {
+  const Adjacency& a = adj_[static_cast<int>(dir)];
+  OffsetBounds b;
+  auto add = [&b](const AdjEntry& e) {
+    b.largest = std::max({b.largest, e.neighbor, e.rel});
+    b.rel_bound = std::max(b.rel_bound, e.rel + 1);
+  };
+  for (const AdjEntry& e : a.Entries()) add(e);
+  for (uint64_t v = 0, nv = a.delta_slot.size(); v < nv; ++v) {
+    for (const AdjEntry& e : DeltaEdges(v, dir)) add(e);
+  }
+  return b;
+}
+
+uint64_t RelTable::FoldedCsrStamp(Direction dir) const {
+  uint64_t newest = 0;
+  auto add = [&](uint64_t rel) {
+    const uint64_t created = create_ts_[rel];
+    if (delete_ts_[rel] != kNotDeleted || created >= kUncommittedBase) return false;
+    newest = std::max(newest, created);
+    return true;
+  };
+  if (num_deleted_.load(std::memory_order_relaxed) == 0) {
+    // Every rel is in the adjacency (only deleted rels leave it): a scan in rel order.
+    for (uint64_t r = 0, n = NumRels(); r < n; ++r) {
+      if (!add(r)) return kCsrNotClean;
+    }
+    return newest;
+  }
+  const Adjacency& a = adj_[static_cast<int>(dir)];
+  for (const AdjEntry& e : a.Entries()) {
+    if (!add(e.rel)) return kCsrNotClean;
+  }
+  for (uint64_t v = 0, nv = a.delta_slot.size(); v < nv; ++v) {
+    for (const AdjEntry& e : DeltaEdges(v, dir)) {
+      if (!add(e.rel)) return kCsrNotClean;
+    }
+  }
+  return newest;
+}
+
+// Format version 3: varint pair id, src table, dst table | u8 multiplicity | varint rels |
+// varint #columns, per column type text + column (mapped form) | create_ts, delete_ts stamps
+// (mapped form) | varint deleted rels | varint newest committed stamp | per direction: varint
+// vertices, varint entries, u8 entry width (8 or 16), [vertices > 0: varint offsets section],
+// varint entries section, varint newest create stamp of the CSR's rels (2^64 - 1: some is
+// deleted), varint rel bound. Each vertex's delta list is folded in after its CSR range.
+void RelTable::SerializeMapped(TableSink& out) const {
+  catalog::BinaryWriter& d = out.descriptor();
+  d.PutVarint(table_id_);
+  d.PutVarint(src_table_);
+  d.PutVarint(dst_table_);
+  d.PutU8(static_cast<uint8_t>(multiplicity_));
+  d.PutVarint(NumRels());
+  d.PutVarint(columns_.size());
+  for (const auto& c : columns_) {
+    d.PutString(c->type().ToString());
+    c->SerializeMapped(out);
+  }
+  WriteMappedStamps(out, create_ts_);
+  WriteMappedStamps(out, delete_ts_);
+  d.PutVarint(num_deleted_.load(std::memory_order_relaxed));
+  d.PutVarint(NewestCommittedStamp(create_ts_, delete_ts_));
+  for (int dd = 0; dd < 2; ++dd) {
+    auto dir = static_cast<Direction>(dd);
+    const Adjacency& a = adj_[dd];
+    const uint64_t nv = a.NumVertices();
+    const uint64_t total = a.num_entries + a.delta_entries.load(std::memory_order_relaxed);
+    const OffsetBounds bounds = Bounds(dir);
+    const bool narrow = bounds.largest <= UINT32_MAX;
+    d.PutVarint(nv);
+    d.PutVarint(total);
+    d.PutU8(narrow ? kNarrowEntryBytes : sizeof(AdjEntry));
+    if (nv > 0) {
+      out.BeginSection();
+      std::vector<uint64_t> piece;
+      uint64_t at = 0;
+      piece.push_back(0);
+      for (uint64_t v = 0; v < nv; ++v) {
+        at += Degree(v, dir);
+        piece.push_back(at);
+        if (piece.size() >= 65536) {
+          out.Append(piece.data(), piece.size() * sizeof(uint64_t));
+          piece.clear();
+        }
+      }
+      out.Append(piece.data(), piece.size() * sizeof(uint64_t));
+      d.PutVarint(out.EndSection());
+    }
+    out.BeginSection();
+    ForEachFoldedRun(dir, narrow, [&](const void* data, size_t bytes) { out.Append(data, bytes); });
+    d.PutVarint(out.EndSection());
+    d.PutVarint(FoldedCsrStamp(dir));
+    d.PutVarint(bounds.rel_bound);
+  }
+}
+
+template <typename ReadColumn>
+Result<std::pair<std::unique_ptr<RelTable>, uint64_t>> RelTable::ReadHeaderAndColumns(
+    catalog::BinaryReader& in, const catalog::RelTableSchema& schema,
+    const catalog::RelTablePair& pair, bool mapped, ReadColumn&& read_column) {
   auto corrupt = [&schema](const std::string& why) {
     return Status(ErrorCode::kCorruption, "rel table " + schema.name + " is corrupt: " + why);
   };
@@ -528,7 +637,11 @@ Result<std::unique_ptr<RelTable>> RelTable::Deserialize(catalog::BinaryReader& i
     return corrupt("table ids do not match the catalog");
   }
   if (ncols != schema.properties.size()) return corrupt("column count does not match catalog");
-  if (rels > in.remaining() / 8) return corrupt("rel count exceeds the data");
+  // Every rel of a stream form costs at least 8 bytes (see Serialize); the sections of the
+  // mapped form are checked against the count as they are mapped.
+  if (mapped ? rels > (1ULL << 40) : rels > in.remaining() / 8) {
+    return corrupt("rel count exceeds the data");
+  }
   auto table = std::make_unique<RelTable>(schema, pair);
   for (size_t i = 0; i < ncols; ++i) {
     std::string type_text;
@@ -536,16 +649,152 @@ Result<std::unique_ptr<RelTable>> RelTable::Deserialize(catalog::BinaryReader& i
     if (type_text != schema.properties[i].type.ToString()) {
       return corrupt("column " + schema.properties[i].name + " has type " + type_text);
     }
-    auto column = Column::Deserialize(in, schema.properties[i].type);
+    auto column = read_column(in, schema.properties[i].type);
     if (!column.ok()) return corrupt(column.status().message());
     if (column->size() != rels) return corrupt("column length mismatch");
     *table->columns_[i] = std::move(*column);
   }
+  return std::make_pair(std::move(table), rels);
+}
+
+Result<std::unique_ptr<RelTable>> RelTable::DeserializeMapped(
+    catalog::BinaryReader& in, const SectionSource& sections,
+    const catalog::RelTableSchema& schema, const catalog::RelTablePair& pair, uint64_t src_rows,
+    uint64_t dst_rows) {
+  auto corrupt = [&schema](const std::string& why) {
+    return Status(ErrorCode::kCorruption, "rel table " + schema.name + " is corrupt: " + why);
+  };
+  auto read = ReadHeaderAndColumns(in, schema, pair, /*mapped=*/true,
+                                   [&](catalog::BinaryReader& r, const LogicalType& type) {
+                                     return Column::DeserializeMapped(r, sections, type);
+                                   });
+  if (!read.ok()) return read.status();
+  auto [table, rels] = std::move(*read);
+  const uint64_t capacity = MappedCapacity(rels);
+  for (StampVector* stamps : {&table->create_ts_, &table->delete_ts_}) {
+    Status s = ReadMappedStamps(in, sections, rels, capacity, stamps);
+    if (!s.ok()) return corrupt(s.message());
+  }
+  uint64_t deleted;
+  if (!in.GetVarint(&deleted) || !in.GetVarint(&table->loaded_max_stamp_)) {
+    return corrupt("truncated stamps");
+  }
+  if (deleted > rels) return corrupt("more deleted rels than rels");
+  table->num_deleted_.store(deleted, std::memory_order_relaxed);
+  for (int d = 0; d < 2; ++d) {
+    Adjacency& a = table->adj_[d];
+    uint64_t nv;
+    uint64_t total;
+    uint8_t width;
+    if (!in.GetVarint(&nv) || !in.GetVarint(&total) || !in.GetU8(&width)) {
+      return corrupt("truncated adjacency");
+    }
+    if (width != sizeof(AdjEntry) && width != kNarrowEntryBytes) {
+      return corrupt("bad adjacency entry width " + std::to_string(width));
+    }
+    if (nv > (d == 0 ? src_rows : dst_rows)) return corrupt("adjacency has too many vertices");
+    auto section = [&](uint64_t bytes, const char* what) -> Result<uint64_t> {
+      uint64_t i;
+      if (!in.GetVarint(&i)) return corrupt("truncated adjacency");
+      if (i >= sections.num_sections() || sections.section_length(i) != bytes) {
+        return corrupt(std::string("adjacency ") + what + " section does not match its counts");
+      }
+      return i;
+    };
+    if (total > (1ULL << 40) || nv > (1ULL << 40)) return corrupt("adjacency too large");
+    if (nv > 0) {
+      auto i = section((nv + 1) * sizeof(uint64_t), "offsets");
+      if (!i.ok()) return i.status();
+      auto region = sections.MapSection(*i, (nv + 1) * sizeof(uint64_t));
+      if (!region.ok()) return region.status();
+      a.offsets_region = std::move(*region);
+      a.offsets = reinterpret_cast<const uint64_t*>(a.offsets_region->data());
+      a.num_offsets = nv + 1;
+      // The ends (two pages); the rest is checked by Verify, and clamped when read.
+      if (a.offsets[0] != 0 || a.offsets[nv] != total) return corrupt("degrees do not add up");
+    }
+    auto i = section(total * width, "entries");
+    if (!i.ok()) return i.status();
+    auto region = sections.MapSection(*i, total * width);
+    if (!region.ok()) return region.status();
+    a.entries_region = std::move(*region);
+    a.entries = a.entries_region->data();
+    a.num_entries = total;
+    a.narrow = width == kNarrowEntryBytes;
+    uint64_t created_upto;
+    if (!in.GetVarint(&created_upto) || !in.GetVarint(&a.csr_rel_bound)) {
+      return corrupt("truncated adjacency");
+    }
+    if (a.csr_rel_bound > rels) return corrupt("adjacency rel bound past the rels");
+    a.csr_created_upto.store(created_upto, std::memory_order_release);
+  }
+  return table;
+}
+
+Status RelTable::VerifyAdjacency(uint64_t src_rows, uint64_t dst_rows) const {
+  for (int d = 0; d < 2; ++d) {
+    const Adjacency& a = adj_[d];
+    const uint64_t neighbor_bound = d == 0 ? dst_rows : src_rows;
+    for (uint64_t v = 0; v + 1 < a.num_offsets; ++v) {
+      if (a.offsets[v + 1] < a.offsets[v] || a.offsets[v + 1] > a.num_entries) {
+        return Status(ErrorCode::kCorruption,
+                      "rel table " + name_ + " is corrupt: bad CSR offset of vertex " +
+                          std::to_string(v));
+      }
+    }
+    for (const AdjEntry& e : a.Entries()) {
+      if (e.rel >= NumRels() || e.rel >= a.csr_rel_bound || e.neighbor >= neighbor_bound) {
+        return Status(ErrorCode::kCorruption,
+                      "rel table " + name_ + " is corrupt: adjacency entry out of range");
+      }
+    }
+  }
+  return Status::OK();
+}
+
+template <typename Emit>
+void RelTable::ForEachFoldedRun(Direction dir, bool narrow, Emit&& emit) const {
+  const Adjacency& a = adj_[static_cast<int>(dir)];
+  std::vector<NarrowAdjEntry> pairs;
+  std::vector<AdjEntry> wide;
+  auto flush = [&] {
+    if (!pairs.empty()) emit(pairs.data(), pairs.size() * sizeof(NarrowAdjEntry));
+    if (!wide.empty()) emit(wide.data(), wide.size() * sizeof(AdjEntry));
+    pairs.clear();
+    wide.clear();
+  };
+  auto add = [&](const AdjEntry& e) {
+    if (narrow) {
+      pairs.push_back(NarrowAdjEntry{static_cast<uint32_t>(e.neighbor), static_cast<uint32_t>(e.rel)});
+    } else {
+      wide.push_back(e);
+    }
+    if (pairs.size() + wide.size() >= 65536) flush();
+  };
+  for (uint64_t v = 0, nv = a.NumVertices(); v < nv; ++v) {
+    for (const AdjEntry& e : CsrEdges(v, dir)) add(e);
+    for (const AdjEntry& e : DeltaEdges(v, dir)) add(e);
+  }
+  flush();
+}
+
+Result<std::unique_ptr<RelTable>> RelTable::Deserialize(catalog::BinaryReader& in,
+                                                        const catalog::RelTableSchema& schema,
+                                                        const catalog::RelTablePair& pair,
+                                                        uint64_t src_rows, uint64_t dst_rows,
+                                                        uint32_t format_version) {
+  auto corrupt = [&schema](const std::string& why) {
+    return Status(ErrorCode::kCorruption, "rel table " + schema.name + " is corrupt: " + why);
+  };
+  auto read = ReadHeaderAndColumns(in, schema, pair, /*mapped=*/false, &Column::Deserialize);
+  if (!read.ok()) return read.status();
+  auto [table, rels] = std::move(*read);
   if (!ReadStamps(in, rels, &table->create_ts_) || !ReadStamps(in, rels, &table->delete_ts_)) {
     return corrupt("truncated stamps");
   }
   uint64_t deleted = 0;
   for (uint64_t r = 0; r < rels; ++r) deleted += table->IsDeleted(r);
+  table->loaded_max_stamp_ = NewestCommittedStamp(table->create_ts_, table->delete_ts_);
   table->num_deleted_.store(deleted, std::memory_order_relaxed);
   for (int d = 0; d < 2; ++d) {
     Adjacency& a = table->adj_[d];
@@ -562,18 +811,18 @@ Result<std::unique_ptr<RelTable>> RelTable::Deserialize(catalog::BinaryReader& i
     }
     uint64_t neighbor_bound = d == 0 ? dst_rows : src_rows;
     if (nv > (d == 0 ? src_rows : dst_rows)) return corrupt("adjacency has too many vertices");
-    a.offsets.assign(nv + 1, 0);
+    std::vector<uint64_t> offsets(nv + 1, 0);
     for (uint64_t v = 0; v < nv; ++v) {
       uint64_t degree;
-      if (!in.GetVarint(&degree) || degree > total - a.offsets[v]) {
+      if (!in.GetVarint(&degree) || degree > total - offsets[v]) {
         return corrupt("bad degree");
       }
-      a.offsets[v + 1] = a.offsets[v] + degree;
+      offsets[v + 1] = offsets[v] + degree;
     }
-    if (a.offsets[nv] != total) return corrupt("degrees do not add up");
-    a.entries.resize(total);
+    if (offsets[nv] != total) return corrupt("degrees do not add up");
+    std::vector<AdjEntry> entries(total);
     if (width == sizeof(AdjEntry)) {
-      if (total > 0 && !in.GetRaw(a.entries.data(), total * sizeof(AdjEntry))) {
+      if (total > 0 && !in.GetRaw(entries.data(), total * sizeof(AdjEntry))) {
         return corrupt("truncated adjacency entries");
       }
     } else {
@@ -582,14 +831,15 @@ Result<std::unique_ptr<RelTable>> RelTable::Deserialize(catalog::BinaryReader& i
       for (uint64_t done = 0; done < total;) {
         const uint64_t n = std::min<uint64_t>(total - done, 4096);
         if (!in.GetRaw(block, n * kNarrowEntryBytes)) return corrupt("truncated adjacency entries");
-        for (uint64_t i = 0; i < n; ++i) a.entries[done + i] = AdjEntry{block[2 * i], block[2 * i + 1]};
+        for (uint64_t i = 0; i < n; ++i) entries[done + i] = AdjEntry{block[2 * i], block[2 * i + 1]};
         done += n;
       }
     }
-    for (const AdjEntry& e : a.entries) {
+    for (const AdjEntry& e : entries) {
       if (e.rel >= rels || e.neighbor >= neighbor_bound) return corrupt("entry out of range");
     }
-    if (nv == 0) a.offsets.clear();
+    if (nv == 0) offsets.clear();
+    a.SetCsr(std::move(offsets), std::move(entries));
     table->RecordCsrStamps(a);
   }
   return table;

@@ -54,6 +54,7 @@
 #include "storage/column.h"
 #include "storage/node_table.h"
 #include "storage/shared_array.h"
+#include "storage/stamp_codec.h"
 #include "storage/table_file.h"
 #include "storage/version_store.h"
 
@@ -68,6 +69,52 @@ struct AdjEntry {
   bool operator==(const AdjEntry&) const = default;
 };
 static_assert(sizeof(AdjEntry) == 16);
+
+// The same in 8 bytes, for a CSR whose neighbour and rel offsets all fit 32 bits (every graph
+// below 4G nodes and rels): half the memory, and the form a data file keeps for mapping.
+struct NarrowAdjEntry {
+  uint32_t neighbor;
+  uint32_t rel;
+};
+static_assert(sizeof(NarrowAdjEntry) == 8);
+
+// A run of CSR entries of either width, read as AdjEntry values.
+class AdjRange {
+ public:
+  AdjRange() = default;
+  AdjRange(const void* first, uint64_t size, bool narrow)
+      : first_(static_cast<const uint8_t*>(first)), size_(size), narrow_(narrow) {}
+  uint64_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  AdjEntry operator[](uint64_t i) const {
+    if (narrow_) {
+      const auto* e = reinterpret_cast<const NarrowAdjEntry*>(first_) + i;
+      return AdjEntry{e->neighbor, e->rel};
+    }
+    return reinterpret_cast<const AdjEntry*>(first_)[i];
+  }
+  class iterator {
+   public:
+    iterator(const AdjRange* range, uint64_t i) : range_(range), i_(i) {}
+    AdjEntry operator*() const { return (*range_)[i_]; }
+    iterator& operator++() {
+      ++i_;
+      return *this;
+    }
+    bool operator==(const iterator& other) const { return i_ == other.i_; }
+
+   private:
+    const AdjRange* range_;
+    uint64_t i_;
+  };
+  iterator begin() const { return iterator(this, 0); }
+  iterator end() const { return iterator(this, size_); }
+
+ private:
+  const uint8_t* first_ = nullptr;
+  uint64_t size_ = 0;
+  bool narrow_ = false;
+};
 
 class RelTable {
  public:
@@ -142,9 +189,6 @@ class RelTable {
     create_ts_.Set(rel, ts);
   }
   void SetDeleteTs(uint64_t rel, uint64_t ts);
-  // REQUIRES: exclusive access.
-  std::span<const uint64_t> create_ts_array() const { return create_ts_.span(); }
-  std::span<const uint64_t> delete_ts_array() const { return delete_ts_.span(); }
 
   // ---- Expansion ----
   // Calls f(neighbor_offset, rel_offset) for every adjacency entry of `vertex` in `dir`:
@@ -152,14 +196,26 @@ class RelTable {
   // false stops the iteration.
   template <typename F>
   void ForEachEdge(uint64_t vertex, Direction dir, F&& f) const {
+    auto visit = [&f](uint64_t nbr, uint64_t rel) {
+      if constexpr (std::is_same_v<std::invoke_result_t<F&, uint64_t, uint64_t>, bool>) {
+        return f(nbr, rel);
+      } else {
+        f(nbr, rel);
+        return true;
+      }
+    };
     const Adjacency& a = adj_[static_cast<int>(dir)];
-    if (vertex + 1 < a.offsets.size()) {
-      const AdjEntry* e = a.entries.data();
-      for (uint64_t i = a.offsets[vertex], end = a.offsets[vertex + 1]; i < end; ++i) {
-        if constexpr (std::is_same_v<std::invoke_result_t<F&, uint64_t, uint64_t>, bool>) {
-          if (!f(e[i].neighbor, e[i].rel)) return;
-        } else {
-          f(e[i].neighbor, e[i].rel);
+    if (vertex + 1 < a.num_offsets) {
+      const uint64_t begin = a.offsets[vertex], end = a.CsrEnd(vertex);
+      if (a.narrow) {
+        const auto* e = static_cast<const NarrowAdjEntry*>(a.entries);
+        for (uint64_t i = begin; i < end; ++i) {
+          if (!visit(e[i].neighbor, e[i].rel)) return;
+        }
+      } else {
+        const auto* e = static_cast<const AdjEntry*>(a.entries);
+        for (uint64_t i = begin; i < end; ++i) {
+          if (!visit(e[i].neighbor, e[i].rel)) return;
         }
       }
     }
@@ -169,11 +225,7 @@ class RelTable {
       const DeltaList& list = *a.delta_lists[slot - 1];
       for (size_t i = 0, n = list.size(); i < n; ++i) {
         const AdjEntry e = list[i];
-        if constexpr (std::is_same_v<std::invoke_result_t<F&, uint64_t, uint64_t>, bool>) {
-          if (!f(e.neighbor, e.rel)) return;
-        } else {
-          f(e.neighbor, e.rel);
-        }
+        if (!visit(e.neighbor, e.rel)) return;
       }
     }
   }
@@ -200,12 +252,12 @@ class RelTable {
                       uint64_t* examined) const {
     const Adjacency& a = adj_[static_cast<int>(dir)];
     uint64_t n = 0;
-    if (vertex + 1 < a.offsets.size()) {
-      const uint64_t begin = a.offsets[vertex], end = a.offsets[vertex + 1];
+    if (vertex + 1 < a.num_offsets) {
+      const uint64_t begin = a.offsets[vertex], end = a.CsrEnd(vertex);
       if (CsrVisibleTo(dir, read_ts)) {
         n = end - begin;
       } else {
-        for (uint64_t i = begin; i < end; ++i) n += visible(a.entries[i].rel) ? 1 : 0;
+        for (uint64_t i = begin; i < end; ++i) n += visible(a.RelAt(i)) ? 1 : 0;
         *examined += end - begin;
       }
     }
@@ -226,7 +278,7 @@ class RelTable {
     return adj_[static_cast<int>(dir)].csr_created_upto.load(std::memory_order_acquire) <= read_ts;
   }
   // The CSR part and the delta part of a vertex's adjacency (for batch consumers).
-  std::span<const AdjEntry> CsrEdges(uint64_t vertex, Direction dir) const;
+  AdjRange CsrEdges(uint64_t vertex, Direction dir) const;
   std::span<const AdjEntry> DeltaEdges(uint64_t vertex, Direction dir) const;
   // Physical entries (deleted included), and live ones.
   uint64_t Degree(uint64_t vertex, Direction dir) const;
@@ -272,12 +324,35 @@ class RelTable {
       catalog::BinaryReader& in, const catalog::RelTableSchema& schema,
       const catalog::RelTablePair& pair, uint64_t src_rows, uint64_t dst_rows,
       uint32_t format_version = kFileFormatVersion);
+  // Format version 3: columns, stamps and each direction's CSR (offsets, entries) in sections
+  // that loading maps; the CSR's newest create stamp and rel bound are stored, not recomputed.
+  void SerializeMapped(TableSink& out) const;
+  static Result<std::unique_ptr<RelTable>> DeserializeMapped(
+      catalog::BinaryReader& in, const SectionSource& sections,
+      const catalog::RelTableSchema& schema, const catalog::RelTablePair& pair, uint64_t src_rows,
+      uint64_t dst_rows);
+  // The newest committed stamp of the rels a load read from a file (0: not loaded).
+  uint64_t loaded_max_stamp() const { return loaded_max_stamp_; }
+  // Checks what a mapped load takes on trust (every CSR offset and entry in range):
+  // kCorruption naming the first fault. Reads the whole adjacency. REQUIRES: exclusive access.
+  Status VerifyAdjacency(uint64_t src_rows, uint64_t dst_rows) const;
 
  private:
   using DeltaList = SharedVector<AdjEntry>;
   struct Adjacency {
-    std::vector<uint64_t> offsets;  // CSR; empty or num_vertices + 1 entries
-    std::vector<AdjEntry> entries;
+    // The CSR: `num_offsets` (0, or vertices + 1) offsets into `num_entries` entries, which
+    // are NarrowAdjEntry when `narrow`, else AdjEntry. The arrays are the vectors below (built
+    // in memory) or regions (a file's sections, mapped).
+    const uint64_t* offsets = nullptr;
+    uint64_t num_offsets = 0;
+    const void* entries = nullptr;
+    uint64_t num_entries = 0;
+    bool narrow = false;
+    std::vector<uint64_t> own_offsets;
+    std::vector<AdjEntry> own_wide;
+    std::vector<NarrowAdjEntry> own_narrow;
+    std::unique_ptr<env::MemoryRegion> offsets_region;
+    std::unique_ptr<env::MemoryRegion> entries_region;
     SharedVector<uint32_t> delta_slot;     // per vertex: 0 = no list, else index + 1
     SharedVector<DeltaList*> delta_lists;  // readers index this ...
     std::vector<std::unique_ptr<DeltaList>> owned_lists;  // ... writer side: owns the lists
@@ -287,7 +362,20 @@ class RelTable {
     std::atomic<uint64_t> csr_created_upto{kCsrNotClean};
     uint64_t csr_rel_bound = 0;  // above every rel offset in the CSR
 
-    uint64_t CsrVertices() const { return offsets.empty() ? 0 : offsets.size() - 1; }
+    uint64_t CsrVertices() const { return num_offsets == 0 ? 0 : num_offsets - 1; }
+    // The end of a vertex's CSR range, clamped: a mapped file's offsets are not all checked
+    // when it opens, and a damaged one must not send a reader past the entries.
+    uint64_t CsrEnd(uint64_t vertex) const {
+      const uint64_t begin = offsets[vertex], end = offsets[vertex + 1];
+      return end < begin ? begin : (end > num_entries ? std::max(begin, num_entries) : end);
+    }
+    uint64_t RelAt(uint64_t i) const {
+      return narrow ? static_cast<const NarrowAdjEntry*>(entries)[i].rel
+                    : static_cast<const AdjEntry*>(entries)[i].rel;
+    }
+    AdjRange Entries() const { return AdjRange(entries, num_entries, narrow); }
+    // Installs CSR arrays built in memory (narrowed when every offset fits 32 bits).
+    void SetCsr(std::vector<uint64_t> offsets, std::vector<AdjEntry> entries);
     uint64_t NumVertices() const { return std::max<uint64_t>(CsrVertices(), delta_slot.size()); }
     void AddDelta(uint64_t vertex, AdjEntry e);
     // Removes `e` if it is the last delta entry of `vertex`.
@@ -301,6 +389,27 @@ class RelTable {
   void RecordCsrStamps(Adjacency& a);
   // A delete stamp was set (or a create stamp raised): CsrVisibleTo is false until the next build.
   void WithdrawCsrStamps();
+
+  // The largest neighbour or rel offset in `dir` (CSR and deltas), and one past the largest
+  // rel offset.
+  struct OffsetBounds {
+    uint64_t largest = 0;
+    uint64_t rel_bound = 0;
+  };
+  OffsetBounds Bounds(Direction dir) const;
+  // Calls emit(bytes, length) with the entries of `dir`, each vertex's delta list folded in
+  // after its CSR range, in the narrow or the wide form, in pieces.
+  template <typename Emit>
+  void ForEachFoldedRun(Direction dir, bool narrow, Emit&& emit) const;
+  // The newest create stamp among the rels of `dir`'s folded adjacency, or kCsrNotClean.
+  uint64_t FoldedCsrStamp(Direction dir) const;
+
+  // The header and the property columns of either file form (`mapped`: format version 3),
+  // each column read by read_column(in, type); then the rel count.
+  template <typename ReadColumn>
+  static Result<std::pair<std::unique_ptr<RelTable>, uint64_t>> ReadHeaderAndColumns(
+      catalog::BinaryReader& in, const catalog::RelTableSchema& schema,
+      const catalog::RelTablePair& pair, bool mapped, ReadColumn&& read_column);
 
   Status MultiplicityError(const char* prefix, uint64_t vertex, Direction dir) const;
   // Whether one more live edge src -> dst keeps the multiplicity (Runtime exception if not).
@@ -320,9 +429,10 @@ class RelTable {
   // Held by InsertEdge, UndoInsert and SetCreateTs (concurrent inserts; see the top).
   mutable std::mutex write_mu_;
   std::vector<std::unique_ptr<Column>> columns_;
-  SharedVector<uint64_t> create_ts_;
-  SharedVector<uint64_t> delete_ts_;
+  StampVector create_ts_{0};
+  StampVector delete_ts_{kNotDeleted};
   std::atomic<uint64_t> num_deleted_{0};
+  uint64_t loaded_max_stamp_ = 0;
   Adjacency adj_[2];
   VersionStore versions_;
   ChangeFlag changed_{true};

@@ -34,6 +34,8 @@
 #include <utility>
 #include <vector>
 
+#include "env/file_system.h"
+
 namespace graphdb::storage {
 
 // Atomic loads and stores of trivially copyable values of 1, 2, 4, 8 or a multiple of 8 bytes
@@ -83,10 +85,20 @@ inline void AtomicStore(T* p, const std::type_identity_t<T>& v) {
 }
 
 // A block of `capacity()` elements that grows by copy and publishes its current block
-// through an atomic pointer (see the file comment). New elements are zero.
+// through an atomic pointer (see the file comment). New elements are zero. A block is heap
+// memory, or an env::MemoryRegion (Adopt: a table file's section mapped copy-on-write, or
+// anonymous zero pages), released with the region when it is freed or retired and freed.
 template <typename T>
 class SharedBuffer {
   static_assert(std::is_trivially_copyable_v<T>);
+
+  // Owns one block: a heap array or a region.
+  struct Block {
+    std::unique_ptr<T[]> heap;
+    std::unique_ptr<env::MemoryRegion> region;
+    T* get() const { return region ? reinterpret_cast<T*>(region->data()) : heap.get(); }
+    explicit operator bool() const { return heap || region; }
+  };
 
  public:
   SharedBuffer() = default;
@@ -96,6 +108,7 @@ class SharedBuffer {
     retired_ = std::move(other.retired_);
     capacity_ = std::exchange(other.capacity_, 0);
     retired_elements_ = std::exchange(other.retired_elements_, 0);
+    mapped_bytes_ = std::exchange(other.mapped_bytes_, 0);
     ptr_.store(owned_.get(), std::memory_order_release);
     other.ptr_.store(nullptr, std::memory_order_release);
     return *this;
@@ -114,7 +127,8 @@ class SharedBuffer {
   // block until FreeRetired(); false frees it at once (a buffer no reader can reach yet).
   void Grow(size_t n, size_t keep, bool retire = true) {
     if (n <= capacity_) return;
-    std::unique_ptr<T[]> block(new T[n]());
+    Block block;
+    block.heap.reset(new T[n]());
     if (keep > 0) {
       // Only this writer stores into the old block, so copying it races with nobody.
       std::memcpy(static_cast<void*>(block.get()), owned_.get(), keep * sizeof(T));
@@ -126,7 +140,22 @@ class SharedBuffer {
     }
     owned_ = std::move(block);
     capacity_ = n;
+    mapped_bytes_ = 0;
   }
+  // Replaces the contents by `region` (whose size holds `capacity` elements; `mapped_bytes` of
+  // them come from a file and take memory only as they are read, the rest only as written).
+  // REQUIRES: exclusive access, or a buffer no reader can reach yet.
+  void Adopt(std::unique_ptr<env::MemoryRegion> region, size_t capacity, uint64_t mapped_bytes) {
+    Reset();
+    Block block;
+    block.region = std::move(region);
+    owned_ = std::move(block);
+    capacity_ = capacity;
+    mapped_bytes_ = mapped_bytes;
+    ptr_.store(owned_.get(), std::memory_order_release);
+  }
+  // Whether the block is a region (a mapped section or lazily zero pages), not heap.
+  bool is_region() const { return static_cast<bool>(owned_.region); }
   // REQUIRES: exclusive access.
   void FreeRetired() {
     retired_.clear();
@@ -137,17 +166,23 @@ class SharedBuffer {
   void Reset() {
     FreeRetired();
     ptr_.store(nullptr, std::memory_order_release);
-    owned_.reset();
+    owned_ = Block();
     capacity_ = 0;
+    mapped_bytes_ = 0;
   }
-  size_t MemoryUsage() const { return (capacity_ + retired_elements_) * sizeof(T); }
+  // Bytes of heap blocks, and of region blocks their capacity minus what is mapped from a
+  // file (file pages belong to the page cache, which the OS evicts as it needs).
+  size_t MemoryUsage() const {
+    return (capacity_ + retired_elements_) * sizeof(T) - static_cast<size_t>(mapped_bytes_);
+  }
 
  private:
   std::atomic<T*> ptr_{nullptr};
-  std::unique_ptr<T[]> owned_;
+  Block owned_;
   size_t capacity_ = 0;
-  std::vector<std::unique_ptr<T[]>> retired_;
+  std::vector<Block> retired_;
   size_t retired_elements_ = 0;
+  uint64_t mapped_bytes_ = 0;
 };
 
 // A growable array with an atomically published size, on a SharedBuffer.
@@ -195,6 +230,13 @@ class SharedVector {
     buffer_.Grow(values.size(), 0);
     if (!values.empty()) std::memcpy(static_cast<void*>(buffer_.data()), values.data(), values.size_bytes());
     size_.store(values.size(), std::memory_order_release);
+  }
+  // Takes `region` (room for `capacity` elements, see SharedBuffer::Adopt) whose first `size`
+  // elements are the contents. REQUIRES: exclusive access.
+  void Adopt(std::unique_ptr<env::MemoryRegion> region, size_t capacity, size_t size,
+             uint64_t mapped_bytes) {
+    buffer_.Adopt(std::move(region), capacity, mapped_bytes);
+    size_.store(size, std::memory_order_release);
   }
   // Frees everything. REQUIRES: exclusive access.
   void clear() {

@@ -2,6 +2,7 @@
 // published after the elements, and a column's cells can be read during appends and overwrites
 // without leaving the column's memory (run under -DGRAPHDB_TSAN=ON for the race checks).
 #include "storage/shared_array.h"
+#include "storage/stamp_codec.h"
 
 #include <gtest/gtest.h>
 
@@ -44,6 +45,42 @@ TEST(SharedArrayTest, GrowthRetiresOldBlocksUntilFreed) {
   EXPECT_LE(v.MemoryUsage(), 2 * live);
   v.FreeRetired();
   EXPECT_EQ(v.MemoryUsage(), live);
+}
+
+// A vector on an adopted region (a mapped file section, or zero pages): its elements read as
+// the region holds them, writes land in the region, and growth past the region's capacity
+// copies into heap and retires the region like any block until FreeRetired releases it.
+TEST(SharedArrayTest, AnAdoptedRegionIsABlockLikeAnother) {
+  auto region = env::MemoryRegion::Anonymous(64 * sizeof(uint64_t));
+  ASSERT_TRUE(region.ok());
+  auto* words = reinterpret_cast<uint64_t*>((*region)->data());
+  for (uint64_t i = 0; i < 40; ++i) words[i] = i * 3;
+  SharedVector<uint64_t> v;
+  v.Adopt(std::move(*region), 64, 40, 40 * sizeof(uint64_t));
+  EXPECT_EQ(v.size(), 40u);
+  EXPECT_EQ(v[39], 117u);
+  // Only the part not mapped from a file counts as this process's memory.
+  EXPECT_EQ(v.MemoryUsage(), 24 * sizeof(uint64_t));
+  v.Set(1, 1000);
+  for (uint64_t i = 40; i < 64; ++i) v.push_back(i);  // inside the region's capacity
+  EXPECT_EQ(v.MemoryUsage(), 24 * sizeof(uint64_t));
+  v.push_back(64);  // grows into heap, retiring the region
+  EXPECT_EQ(v.size(), 65u);
+  EXPECT_EQ(v.MemoryUsage(), (128 + 64) * sizeof(uint64_t));
+  v.FreeRetired();
+  EXPECT_EQ(v.MemoryUsage(), 128 * sizeof(uint64_t));
+  EXPECT_EQ(v[1], 1000u);
+  EXPECT_EQ(v[39], 117u);
+  EXPECT_EQ(v[63], 63u);
+  // Stamps keep their bias: zero words read as the bias.
+  StampVector stamps(kNotDeleted);
+  auto zeros = env::MemoryRegion::Anonymous(16 * sizeof(uint64_t));
+  ASSERT_TRUE(zeros.ok());
+  stamps.Adopt(std::move(*zeros), 16, 10, 0);
+  EXPECT_EQ(stamps[9], kNotDeleted);
+  stamps.Set(3, 42);
+  EXPECT_EQ(stamps[3], 42u);
+  EXPECT_EQ(stamps.words()[3], 42u ^ kNotDeleted);
 }
 
 TEST(SharedArrayTest, ElementsPastALoweredSizeSurviveGrowth) {

@@ -284,17 +284,19 @@ Status AddConstantColumns(Table& table, const Schema& schema, const ManifestEntr
   return Status::OK();
 }
 
-// A table from its manifest entry: its file's contents decoded by `deserialize(reader, schema
-// of the file's columns, the file's format version)`, then the entry's constant columns.
+// A table from its manifest entry: its file's contents decoded by `deserialize(reader of the
+// payload (the descriptor of a version 3 file), schema of the file's columns, contents)`, then
+// the entry's constant columns.
 template <typename Schema, typename Deserialize>
 auto DecodeTable(const Result<TableFileContents>& contents, const Schema& schema,
                  const ManifestEntry& e, const std::string& path, Deserialize deserialize)
-    -> decltype(deserialize(std::declval<catalog::BinaryReader&>(), schema, uint32_t{})) {
+    -> decltype(deserialize(std::declval<catalog::BinaryReader&>(), schema,
+                            std::declval<const TableFileContents&>())) {
   auto in_file = FileSchema(schema, e, path);
   if (!in_file.ok()) return in_file.status();
   if (!contents.ok()) return contents.status();
   catalog::BinaryReader reader(contents->payload());
-  auto table = deserialize(reader, *in_file, contents->version);
+  auto table = deserialize(reader, *in_file, contents.value());
   if (!table.ok()) return Corrupt("corruption in " + path + ": " + table.status().message());
   if (!reader.done()) return Corrupt("corruption in " + path + ": trailing bytes");
   Status s = AddConstantColumns(**table, schema, e, path);
@@ -318,11 +320,13 @@ Result<std::unique_ptr<NodeTable>> StorageManager::ReadNodeTable(
     const ManifestEntry& e, const catalog::NodeTableSchema& schema) const {
   return DecodeTable(ReadEntry(e), schema, e, env::JoinPath(dir_, e.name),
                      [](catalog::BinaryReader& reader, const catalog::NodeTableSchema& in_file,
-                        uint32_t /*format_version: node tables read every version alike*/)
-                         -> Result<std::unique_ptr<NodeTable>> {
+                        const TableFileContents& contents) -> Result<std::unique_ptr<NodeTable>> {
                        if (in_file.primary_key >= in_file.properties.size()) {
                          return Status(ErrorCode::kCorruption,
                                        "the primary key is a constant column");
+                       }
+                       if (contents.version >= kFirstMappedFormatVersion) {
+                         return NodeTable::DeserializeMapped(reader, contents, in_file);
                        }
                        return NodeTable::Deserialize(reader, in_file);
                      });
@@ -335,9 +339,13 @@ Result<std::unique_ptr<RelTable>> StorageManager::ReadRelTable(
   const uint64_t dst_rows = node_tables_.at(pair.dst_table)->NumRows();
   return DecodeTable(ReadEntry(e), schema, e, env::JoinPath(dir_, e.name),
                      [&](catalog::BinaryReader& reader, const catalog::RelTableSchema& in_file,
-                         uint32_t format_version) {
+                         const TableFileContents& contents) {
+                       if (contents.version >= kFirstMappedFormatVersion) {
+                         return RelTable::DeserializeMapped(reader, contents, in_file, pair,
+                                                            src_rows, dst_rows);
+                       }
                        return RelTable::Deserialize(reader, in_file, pair, src_rows, dst_rows,
-                                                    format_version);
+                                                    contents.version);
                      });
 }
 
@@ -355,7 +363,7 @@ Status StorageManager::WriteCheckpointFiles(uint64_t seq, Manifest* manifest,
     auto writer = TableFileWriter::Create(fs_, path, kind);
     if (!writer.ok()) return writer.status();
     written->push_back(path);
-    serialize((*writer)->writer());
+    serialize(**writer);
     Status s = (*writer)->Finish();
     if (!s.ok()) return s;
     manifest->files.push_back(
@@ -373,12 +381,12 @@ Status StorageManager::WriteCheckpointFiles(uint64_t seq, Manifest* manifest,
       return Status::OK();
     }
     return write(kind, id, TableFileName(kind, seq, id),
-                 [&](catalog::BinaryWriter& w) { table.Serialize(w); });
+                 [&](TableFileWriter& w) { table.SerializeMapped(w); });
   };
   // The catalog is small and also holds the sequences' counters: always written.
-  Status s = write(FileKind::kCatalog, 0, CatalogFileName(seq), [&](catalog::BinaryWriter& w) {
+  Status s = write(FileKind::kCatalog, 0, CatalogFileName(seq), [&](TableFileWriter& w) {
     std::string bytes = catalog_.Serialize();
-    w.PutRaw(bytes.data(), bytes.size());
+    w.writer().PutRaw(bytes.data(), bytes.size());
   });
   if (!s.ok()) return s;
   for (const auto& [id, table] : node_tables_) {
@@ -430,6 +438,18 @@ Status StorageManager::Checkpoint(uint64_t last_commit_ts) {
   s = fs_->SyncDir(dir_);
   if (!s.ok()) return s;
   RemoveStaleFiles();
+  return Status::OK();
+}
+
+Status StorageManager::Verify(std::vector<std::pair<std::string, uint64_t>>* checked) const {
+  if (in_memory()) return Status::OK();
+  for (const auto& e : manifest_.files) {
+    auto contents = ReadEntry(e);
+    if (!contents.ok()) return contents.status();
+    Status s = contents->VerifySections();
+    if (!s.ok()) return s;
+    if (checked) checked->emplace_back(e.name, e.size);
+  }
   return Status::OK();
 }
 

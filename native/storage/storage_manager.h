@@ -160,6 +160,10 @@ class StorageManager {
   // table that does not (a mutation that forgot to mark its table). Reads every such file:
   // for tests. REQUIRES: exclusive access.
   Status CheckUnchangedTables() const;
+  // Reads every file MANIFEST names whole and checks its checksums (of a format version 3
+  // file, the section checksums that opening does not read): kCorruption naming the first
+  // damaged file. `checked` receives each file's name and size, in manifest order.
+  Status Verify(std::vector<std::pair<std::string, uint64_t>>* checked = nullptr) const;
   env::FileSystem* file_system() const { return fs_; }
   // Lets go of the folder's LOCK file (the database closed); another Open may then take it.
   void ReleaseLock() { lock_.reset(); }

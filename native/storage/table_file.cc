@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/assert.h"
 #include "env/crc32c.h"
 
 namespace graphdb::storage {
@@ -28,9 +29,7 @@ const char* KindName(FileKind kind) {
 }  // namespace
 
 TableFileWriter::TableFileWriter(std::string path, std::unique_ptr<env::WritableFile> file)
-    : path_(std::move(path)),
-      file_(std::move(file)),
-      writer_([this](std::string_view bytes) { Write(bytes); }) {}
+    : path_(std::move(path)), file_(std::move(file)) {}
 
 Result<std::unique_ptr<TableFileWriter>> TableFileWriter::Create(env::FileSystem* fs,
                                                                  std::string path, FileKind kind) {
@@ -42,31 +41,160 @@ Result<std::unique_ptr<TableFileWriter>> TableFileWriter::Create(env::FileSystem
   uint32_t version = kFileFormatVersion;
   std::memcpy(header + 8, &version, 4);
   header[12] = static_cast<char>(kind);
-  w->Write(std::string_view(header, sizeof header));
-  w->payload_size_ = 0;
+  w->Write(std::string_view(header, sizeof header), /*checked=*/true);
   return w;
 }
 
-void TableFileWriter::Write(std::string_view bytes) {
-  crc_ = env::crc32c::Extend(crc_, bytes.data(), bytes.size());
+void TableFileWriter::Write(std::string_view bytes, bool checked) {
+  if (checked) crc_ = env::crc32c::Extend(crc_, bytes.data(), bytes.size());
   file_size_ += bytes.size();
-  payload_size_ += bytes.size();
   if (status_.ok()) status_ = file_->Append(bytes);
 }
 
+void TableFileWriter::PadTo(uint64_t alignment) {
+  static const char kZeros[4096] = {};
+  while (file_size_ % alignment != 0) {
+    const uint64_t n = std::min<uint64_t>(alignment - file_size_ % alignment, sizeof kZeros);
+    // The zeros after the header count in the file's CRC, those after a section in its own.
+    if (in_section_) {
+      SectionEntry& s = sections_.back();
+      s.crc = env::crc32c::Extend(s.crc, kZeros, n);
+    }
+    Write(std::string_view(kZeros, n), /*checked=*/!in_section_);
+  }
+}
+
+void TableFileWriter::BeginSection() {
+  GRAPHDB_ASSERT(!in_section_);
+  PadTo(kSectionAlignment);
+  sections_.push_back(SectionEntry{file_size_, 0, 0});
+  in_section_ = true;
+}
+
+void TableFileWriter::Append(const void* data, size_t n) {
+  GRAPHDB_ASSERT(in_section_);
+  SectionEntry& s = sections_.back();
+  s.crc = env::crc32c::Extend(s.crc, static_cast<const char*>(data), n);
+  s.length += n;
+  Write(std::string_view(static_cast<const char*>(data), n), /*checked=*/false);
+}
+
+uint32_t TableFileWriter::EndSection() {
+  GRAPHDB_ASSERT(in_section_);
+  // Zeros up to the next page: a mapped section's last page holds nothing of another's.
+  PadTo(kSectionAlignment);
+  in_section_ = false;
+  return static_cast<uint32_t>(sections_.size() - 1);
+}
+
 Status TableFileWriter::Finish() {
-  writer_.Flush();
+  GRAPHDB_ASSERT(!in_section_);
+  catalog::BinaryWriter meta;
+  const uint64_t descriptor_offset = file_size_;
+  const std::string& descriptor = descriptor_.buffer();
+  meta.PutRaw(descriptor.data(), descriptor.size());
+  for (const SectionEntry& s : sections_) {
+    meta.PutU64(s.offset);
+    meta.PutU64(s.length);
+    meta.PutU32(s.crc);
+  }
+  meta.PutU64(descriptor_offset);
+  meta.PutU64(descriptor.size());
+  meta.PutU32(static_cast<uint32_t>(sections_.size()));
+  Write(meta.buffer(), /*checked=*/true);
   char footer[kFileFooterSize];
-  uint64_t len = payload_size_;
+  uint64_t len = file_size_ - kFileHeaderSize;
   std::memcpy(footer, &len, 8);
   std::memcpy(footer + 8, &crc_, 4);
   std::memcpy(footer + 12, kFooterMagic, 8);
-  file_size_ += sizeof footer;
-  if (status_.ok()) status_ = file_->Append(std::string_view(footer, sizeof footer));
+  Write(std::string_view(footer, sizeof footer), /*checked=*/false);
   if (status_.ok()) status_ = file_->Sync();
   Status close = file_->Close();
   if (status_.ok()) status_ = close;
   return status_;
+}
+
+namespace {
+
+// Reads the section table of a version 3 file and checks the CRC of its metadata.
+Status ReadSections(const std::string& path, TableFileContents* contents) {
+  const std::string_view b = contents->bytes;
+  const uint64_t end = b.size() - kFileFooterSize;  // where the trailer ends
+  constexpr uint64_t kTrailer = 8 + 8 + 4;
+  constexpr uint64_t kEntry = 8 + 8 + 4;
+  if (end < kFileHeaderSize + kTrailer) return Corrupt(path, "file is truncated");
+  uint64_t descriptor_offset;
+  uint64_t descriptor_length;
+  uint32_t count;
+  std::memcpy(&descriptor_offset, b.data() + end - kTrailer, 8);
+  std::memcpy(&descriptor_length, b.data() + end - kTrailer + 8, 8);
+  std::memcpy(&count, b.data() + end - kTrailer + 16, 4);
+  const uint64_t table_bytes = static_cast<uint64_t>(count) * kEntry;
+  if (table_bytes > end - kFileHeaderSize - kTrailer) return Corrupt(path, "bad section table");
+  const uint64_t table_offset = end - kTrailer - table_bytes;
+  if (descriptor_offset < kFileHeaderSize || descriptor_offset > table_offset ||
+      descriptor_length != table_offset - descriptor_offset) {
+    return Corrupt(path, "bad descriptor bounds");
+  }
+  // The header and the zeros up to the first section (or the descriptor), then descriptor,
+  // section table and trailer. The section table is read before it is checked: only its
+  // first offset, bounded by the descriptor's.
+  uint64_t first = descriptor_offset;
+  if (count > 0) std::memcpy(&first, b.data() + table_offset, 8);
+  if (first < kFileHeaderSize || first > descriptor_offset) return Corrupt(path, "bad section table");
+  uint32_t crc = env::crc32c::Value(b.data(), first);
+  crc = env::crc32c::Extend(crc, b.data() + descriptor_offset, end - descriptor_offset);
+  if (crc != contents->crc) return Corrupt(path, "checksum mismatch");
+  contents->descriptor = b.substr(descriptor_offset, descriptor_length);
+  uint64_t previous_end = kFileHeaderSize;
+  for (uint32_t i = 0; i < count; ++i) {
+    TableFileContents::Section s;
+    const char* p = b.data() + table_offset + i * kEntry;
+    std::memcpy(&s.offset, p, 8);
+    std::memcpy(&s.length, p + 8, 8);
+    std::memcpy(&s.crc, p + 16, 4);
+    // In order, aligned, apart, and before the descriptor: every byte a section names is in
+    // the file, so touching a mapped page never runs past its end.
+    if (s.offset % kSectionAlignment != 0 || s.offset < previous_end ||
+        s.offset > descriptor_offset || s.length > descriptor_offset - s.offset) {
+      return Corrupt(path, "section " + std::to_string(i) + " lies outside the file");
+    }
+    // The zeros after the section, which its CRC covers, end where the next part starts.
+    previous_end = (s.offset + s.length + kSectionAlignment - 1) / kSectionAlignment *
+                   kSectionAlignment;
+    if (previous_end > descriptor_offset) {
+      return Corrupt(path, "section " + std::to_string(i) + " lies outside the file");
+    }
+    contents->sections.push_back(s);
+  }
+  if (count > 0 && previous_end != descriptor_offset) return Corrupt(path, "bad section table");
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<env::MemoryRegion>> TableFileContents::MapSection(uint64_t i,
+                                                                         uint64_t capacity) const {
+  const Section& s = sections[i];
+  GRAPHDB_ASSERT(capacity >= s.length);
+  if (s.length == 0 || capacity < env::MemoryRegion::kSmallRegion) {
+    // Small: copied from the file's view (a heap region), which the checks just read.
+    auto region = env::MemoryRegion::Anonymous(capacity);
+    if (region.ok() && s.length > 0) std::memcpy((*region)->data(), bytes.data() + s.offset, s.length);
+    return region;
+  }
+  return fs->MapRegion(path, s.offset, s.length, capacity);
+}
+
+Status TableFileContents::VerifySections() const {
+  for (size_t i = 0; i < sections.size(); ++i) {
+    const Section& s = sections[i];
+    const uint64_t padded = (s.length + kSectionAlignment - 1) / kSectionAlignment * kSectionAlignment;
+    if (env::crc32c::Value(bytes.data() + s.offset, padded) != s.crc) {
+      return Corrupt(path, "checksum mismatch in section " + std::to_string(i));
+    }
+  }
+  return Status::OK();
 }
 
 Result<TableFileContents> ReadTableFile(env::FileSystem* fs, const std::string& path,
@@ -79,6 +207,8 @@ Result<TableFileContents> ReadTableFile(env::FileSystem* fs, const std::string& 
   TableFileContents contents;
   contents.file = std::move(*file);
   contents.bytes = contents.file->data();
+  contents.fs = fs;
+  contents.path = path;
   const std::string_view b = contents.bytes;
   if (b.size() < kFileHeaderSize + kFileFooterSize) return Corrupt(path, "file is truncated");
   if (std::memcmp(b.data(), kFileMagic, 8) != 0) return Corrupt(path, "bad file magic");
@@ -93,19 +223,22 @@ Result<TableFileContents> ReadTableFile(env::FileSystem* fs, const std::string& 
   if (len != b.size() - kFileHeaderSize - kFileFooterSize) {
     return Corrupt(path, "length mismatch (file truncated or extended)");
   }
-  if (env::crc32c::Value(b.data(), b.size() - kFileFooterSize) != crc) {
-    return Corrupt(path, "checksum mismatch");
-  }
   uint32_t version;
   std::memcpy(&version, b.data() + 8, 4);
   if (version < kOldestFileFormatVersion || version > kFileFormatVersion) {
     return Corrupt(path, "unsupported format version " + std::to_string(version));
   }
+  contents.crc = crc;
+  contents.version = version;
+  if (version >= kFirstMappedFormatVersion) {
+    Status s = ReadSections(path, &contents);
+    if (!s.ok()) return s;
+  } else if (env::crc32c::Value(b.data(), b.size() - kFileFooterSize) != crc) {
+    return Corrupt(path, "checksum mismatch");
+  }
   if (static_cast<uint8_t>(b[12]) != static_cast<uint8_t>(kind)) {
     return Corrupt(path, std::string("expected a ") + KindName(kind) + " file");
   }
-  contents.crc = crc;
-  contents.version = version;
   return contents;
 }
 

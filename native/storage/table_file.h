@@ -3,7 +3,18 @@
 //
 //   data file = header (16 bytes) | payload | footer (20 bytes)
 //     header: magic "GDBFILE\0" | u32 format version | u8 kind | 3 zero bytes
-//     footer: u64 payload length | u32 CRC32C of header + payload | magic "GDBFEND\0"
+//     footer: u64 payload length | u32 CRC32C | magic "GDBFEND\0"
+//   version 1, 2: the payload is one byte stream; the CRC covers header + payload.
+//   version 3 (written now): payload = sections | descriptor | section table | trailer, each
+//     section starting at a multiple of 4096 bytes from the start of the file and padded with
+//     zeros to the next one; a section holds one array exactly as tables keep it in memory,
+//     so loading maps it (copy-on-write) instead of decoding it. The descriptor is the
+//     table's small fields naming sections by index; the section table gives per section
+//     u64 offset, u64 length, u32 CRC32C of its bytes and the zeros after them; the trailer
+//     u64 descriptor offset, u64 descriptor length, u32 section count. The footer CRC covers
+//     the header and the zeros up to the first section, the descriptor, section table and
+//     trailer, and is checked at open; section CRCs are checked by StorageManager::Verify
+//     (reading every page at open would undo the mapping). Every byte has a checksum.
 //   manifest  = magic "GDBMANIF" | u32 version | u64 checkpoint sequence |
 //               u64 last commit ts (version >= 2) | varint #files |
 //               per file: u8 kind, varint table id, string name, varint size, u32 crc,
@@ -31,8 +42,11 @@ inline constexpr char kFileMagic[8] = {'G', 'D', 'B', 'F', 'I', 'L', 'E', '\0'};
 inline constexpr char kFooterMagic[8] = {'G', 'D', 'B', 'F', 'E', 'N', 'D', '\0'};
 inline constexpr char kManifestMagic[8] = {'G', 'D', 'B', 'M', 'A', 'N', 'I', 'F'};
 // Version 2 may store a rel table's adjacency entries as 32-bit pairs (docs/storage-format.md);
-// version 1 files are still read.
-inline constexpr uint32_t kFileFormatVersion = 2;
+// version 3 lays tables out in sections that are mapped; versions 1 and 2 are still read.
+inline constexpr uint32_t kFileFormatVersion = 3;
+inline constexpr uint32_t kFirstMappedFormatVersion = 3;
+// Sections of a version 3 file start at multiples of this many bytes.
+inline constexpr uint64_t kSectionAlignment = 4096;
 inline constexpr uint32_t kOldestFileFormatVersion = 1;
 // Version 2 added last_commit_ts; version 1 manifests are still read (as last_commit_ts 0).
 // Version 3 added constant columns to table entries; it is written only when an entry has
@@ -51,14 +65,48 @@ inline constexpr char kManifestTmpName[] = "MANIFEST.tmp";
 
 enum class FileKind : uint8_t { kCatalog = 1, kNodeTable = 2, kRelTable = 3 };
 
-// Streams one data file: payload bytes go through writer() and reach the file in 1 MiB pieces.
-class TableFileWriter {
+// Where the version 3 form of a table goes: a small descriptor, and sections of raw bytes that
+// the descriptor names by the index EndSection() returns (the first section is 0).
+class TableSink {
+ public:
+  virtual ~TableSink() = default;
+  virtual catalog::BinaryWriter& descriptor() = 0;
+  virtual void BeginSection() = 0;
+  virtual void Append(const void* data, size_t n) = 0;
+  virtual uint32_t EndSection() = 0;
+  uint32_t Section(const void* data, size_t n) {
+    BeginSection();
+    Append(data, n);
+    return EndSection();
+  }
+};
+
+// The sections of a version 3 file being loaded.
+class SectionSource {
+ public:
+  virtual ~SectionSource() = default;
+  virtual uint64_t num_sections() const = 0;
+  virtual uint64_t section_length(uint64_t i) const = 0;
+  // A region of `capacity` (>= the section's length) bytes that starts with section `i`
+  // (env::FileSystem::MapRegion: mapped copy-on-write where it can be), the rest zero.
+  virtual Result<std::unique_ptr<env::MemoryRegion>> MapSection(uint64_t i,
+                                                                uint64_t capacity) const = 0;
+};
+
+// Streams one data file (format version 3). writer() is the descriptor, kept in memory until
+// Finish; section bytes reach the file in the pieces Append gets.
+class TableFileWriter final : public TableSink {
  public:
   static Result<std::unique_ptr<TableFileWriter>> Create(env::FileSystem* fs, std::string path,
                                                          FileKind kind);
 
-  catalog::BinaryWriter& writer() { return writer_; }
-  // Writes the footer, fsyncs and closes. The first IO error seen is returned.
+  catalog::BinaryWriter& writer() { return descriptor_; }
+  catalog::BinaryWriter& descriptor() override { return descriptor_; }
+  void BeginSection() override;
+  void Append(const void* data, size_t n) override;
+  uint32_t EndSection() override;
+  // Writes descriptor, section table, trailer and footer, fsyncs and closes. The first IO
+  // error seen is returned.
   Status Finish();
   // Valid after Finish: total file size and the footer checksum.
   uint64_t file_size() const { return file_size_; }
@@ -66,27 +114,71 @@ class TableFileWriter {
   const std::string& path() const { return path_; }
 
  private:
+  struct SectionEntry {
+    uint64_t offset;
+    uint64_t length;
+    uint32_t crc;
+  };
   TableFileWriter(std::string path, std::unique_ptr<env::WritableFile> file);
-  void Write(std::string_view bytes);
+  // Bytes that the footer CRC covers (`checked`) or not (section bytes).
+  void Write(std::string_view bytes, bool checked);
+  void PadTo(uint64_t alignment);
 
   std::string path_;
   std::unique_ptr<env::WritableFile> file_;
-  catalog::BinaryWriter writer_;
+  catalog::BinaryWriter descriptor_;
+  std::vector<SectionEntry> sections_;
+  bool in_section_ = false;
   Status status_;
   uint32_t crc_ = 0;
   uint64_t file_size_ = 0;
-  uint64_t payload_size_ = 0;
 };
 
-// A verified data file, mapped (or read) whole (env::FileSystem::MapForRead).
-struct TableFileContents {
+// A version 3 table's form in memory (tests, and StorageManager::CheckUnchangedTables):
+// the descriptor and the sections' bytes.
+class BufferTableSink final : public TableSink {
+ public:
+  catalog::BinaryWriter& descriptor() override { return descriptor_; }
+  void BeginSection() override { sections_.emplace_back(); }
+  void Append(const void* data, size_t n) override {
+    sections_.back().append(static_cast<const char*>(data), n);
+  }
+  uint32_t EndSection() override { return static_cast<uint32_t>(sections_.size() - 1); }
+  const std::vector<std::string>& sections() const { return sections_; }
+
+ private:
+  catalog::BinaryWriter descriptor_;
+  std::vector<std::string> sections_;
+};
+
+// A verified data file, mapped (or read) whole (env::FileSystem::MapForRead): the whole of a
+// version 1 or 2 file was checked; of a version 3 file header, descriptor, section table and
+// the sections' bounds (their bytes are read only as the tables touch them).
+struct TableFileContents : public SectionSource {
+  struct Section {
+    uint64_t offset;
+    uint64_t length;
+    uint32_t crc;
+  };
   std::unique_ptr<env::MappedFile> file;
   std::string_view bytes;  // file->data()
   uint32_t crc = 0;
   uint32_t version = kFileFormatVersion;  // the header's format version
+  env::FileSystem* fs = nullptr;
+  std::string path;
+  std::string_view descriptor;    // version 3
+  std::vector<Section> sections;  // version 3
+  // Version 1 and 2: the payload; version 3: the descriptor.
   std::string_view payload() const {
+    if (version >= kFirstMappedFormatVersion) return descriptor;
     return bytes.substr(kFileHeaderSize, bytes.size() - kFileHeaderSize - kFileFooterSize);
   }
+  uint64_t num_sections() const override { return sections.size(); }
+  uint64_t section_length(uint64_t i) const override { return sections[i].length; }
+  Result<std::unique_ptr<env::MemoryRegion>> MapSection(uint64_t i,
+                                                        uint64_t capacity) const override;
+  // Checks every section's CRC (reads every byte): kCorruption naming the first bad one.
+  Status VerifySections() const;
 };
 
 // Reads a data file and checks magic, version, kind, length and checksum.

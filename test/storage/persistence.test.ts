@@ -185,11 +185,12 @@ describe('persistence', () => {
     return readdirSync(dir).filter((f) => f.endsWith('.gdb') && f.startsWith('node-'));
   }
 
-  it('reports a flipped byte as CORRUPTION naming the file', () => {
-    const dir = makeDatabase();
-    const file = path.join(dir, dataFiles(dir)[0] as string);
-    const bytes = readFileSync(file);
-    const i = Math.floor(bytes.length / 2);
+  it('reports a flipped byte as CORRUPTION naming the file', async () => {
+    // In the metadata at the end of the file (descriptor, section table): found at open.
+    let dir = makeDatabase();
+    let file = path.join(dir, dataFiles(dir)[0] as string);
+    let bytes = readFileSync(file);
+    const i = bytes.length - 30;
     bytes[i] = (bytes[i] as number) ^ 0xff;
     writeFileSync(file, bytes);
     expect(() => new Database(dir)).toThrow(GraphDBError);
@@ -199,6 +200,21 @@ describe('persistence', () => {
         message: expect.stringContaining(path.basename(file)),
       }),
     );
+    // In the middle, a mapped section that opening does not read: CALL verify_storage().
+    dir = makeDatabase();
+    file = path.join(dir, dataFiles(dir)[0] as string);
+    bytes = readFileSync(file);
+    const j = Math.floor(bytes.length / 2);
+    bytes[j] = (bytes[j] as number) ^ 0xff;
+    writeFileSync(file, bytes);
+    const db = new Database(dir);
+    await expect(db.connect().query('CALL verify_storage() RETURN file')).rejects.toThrow(
+      expect.objectContaining({
+        code: 'CORRUPTION',
+        message: expect.stringContaining(`${path.basename(file)}: checksum mismatch in section`),
+      }),
+    );
+    db.close();
   });
 
   it('reports a truncated file as CORRUPTION', () => {

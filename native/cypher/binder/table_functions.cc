@@ -137,6 +137,9 @@ BoundTableFunction BindTableFunction(const std::string& name, std::vector<Value>
   } else if (name == "db_version") {
     ExpectArgs(name, args, 0);
     columns({{"version", kString}});
+  } else if (name == "verify_storage") {
+    ExpectArgs(name, args, 0);
+    columns({{"file", kString}, {"bytes", kInt64}});
   } else {
     ThrowBinding("Catalog exception: function " + Upper(name) + " does not exist.");
   }

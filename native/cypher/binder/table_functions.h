@@ -14,6 +14,10 @@
 //   current_setting(name)  one row, one STRING column named after the setting: its value on
 //                       this connection (see FindSetting)
 //   db_version()        one row: `version`, GraphDB's version
+//   verify_storage()    reads every data file of the last checkpoint and checks all its
+//                       checksums (opening checks only the small parts of a file: the rest
+//                       is mapped): one row per file (`file`, `bytes`); a damaged file fails
+//                       the statement with CORRUPTION naming it
 //
 // Thread-safety: pure functions of their arguments.
 #pragma once
