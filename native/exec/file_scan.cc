@@ -124,7 +124,7 @@ size_t CountFields(std::string_view text, const storage::CsvOptions& csv) {
 void ResolveFileScan(binder::BoundFileScan* scan,
                      const std::vector<std::pair<std::string, LogicalType>>& given) {
   const auto& paths = scan->paths;
-  const auto& options = scan->options;
+  const std::vector<std::pair<std::string, Value>> options = scan->options;
   const std::vector<std::string> opened = CheckPaths(paths);
   std::optional<bool> header = BoolOption(options, "header");
   // auto_detect = false: no sniffing; every column is a STRING and a header only when asked.
@@ -137,7 +137,8 @@ void ResolveFileScan(binder::BoundFileScan* scan,
     scan->has_header = header.value_or(false);
     return;
   }
-  // Read everything as text once to learn the number of columns, the header and the types.
+  // Read everything as text once to learn the dialect, the number of columns, the header and
+  // the types.
   storage::CsvOptions probe = ToCsvOptions(options, storage::CsvOptions::Header::kFalse);
   env::FileSystem* fs = env::FileSystem::Default();
   if (auto file = fs->OpenForRead(opened[0]); !file.ok()) {
@@ -146,6 +147,14 @@ void ResolveFileScan(binder::BoundFileScan* scan,
   }
   auto text = env::ReadFileToString(fs, opened[0]);
   if (!text.ok()) throw GraphDBException(text.status());
+  storage::DetectCsvDialect(*text, 0, /*whole_file=*/true, &probe);
+  // The scan reads with the dialect found here.
+  if (!probe.delimiter_set) {
+    scan->options.emplace_back("delim", Value::String(std::string(1, probe.delimiter)));
+  }
+  if (!probe.quote_set) {
+    scan->options.emplace_back("quote", Value::String(std::string(1, probe.quote)));
+  }
   size_t width = CountFields(*text, probe);
   std::vector<storage::Column> columns =
       ReadAll(paths, std::vector<LogicalType>(width, LogicalType::String()), probe);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <tuple>
 
 #include "catalog/catalog.h"
 #include "common/interrupt.h"
@@ -67,11 +68,28 @@ Status CsvOptions::Set(std::string_view name, const Value& value) {
     }
     if (key == "quote") {
       quote = c;
+      quote_set = true;
     } else if (key == "escape") {
       escape = c;
+      escape_set = true;
     } else {
       delimiter = c;
+      delimiter_set = true;
     }
+    return Status::OK();
+  }
+  if (key == "auto_detect") {
+    if (value.type_id() != LogicalTypeId::kBool || value.is_null()) {
+      return OptionError("The type of csv parsing option AUTO_DETECT must be BOOL.");
+    }
+    auto_detect = value.GetBool();
+    return Status::OK();
+  }
+  if (key == "sample_size") {
+    if (value.is_null() || !value.type().IsInteger() || value.GetInt() <= 0) {
+      return OptionError("The type of csv parsing option SAMPLE_SIZE must be a positive INT64.");
+    }
+    sample_size = static_cast<uint64_t>(value.GetInt());
     return Status::OK();
   }
   if (key == "skip") {
@@ -81,7 +99,7 @@ Status CsvOptions::Set(std::string_view name, const Value& value) {
     skip = static_cast<uint64_t>(value.GetInt());
     return Status::OK();
   }
-  if (key == "parallel" || key == "auto_detect" || key == "sample_size") return Status::OK();
+  if (key == "parallel") return Status::OK();
   if (key == "ignore_errors") {
     if (value.type_id() == LogicalTypeId::kBool && !value.is_null() && !value.GetBool()) {
       return Status::OK();
@@ -89,6 +107,148 @@ Status CsvOptions::Set(std::string_view name, const Value& value) {
     return Status(ErrorCode::kNotSupported, "COPY option IGNORE_ERRORS is not supported.");
   }
   return OptionError("Unrecognized csv parsing option: " + std::string(name) + ".");
+}
+
+namespace {
+
+// How a sniffed dialect reads a sample: whether every record parsed, the field counts every
+// record allows (a record ending with a delimiter allows its count and one less), and whether
+// some field starts with the quote.
+struct DialectFit {
+  bool parsed = true;
+  std::vector<size_t> counts;  // allowed by every record so far; empty: inconsistent
+  bool any_record = false;
+  bool quotes_used = false;
+};
+
+DialectFit FitDialect(std::string_view text, char delim, char quote, char escape,
+                      uint64_t max_records, bool whole_file) {
+  DialectFit fit;
+  size_t p = 0;
+  if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") p = 3;
+  uint64_t records = 0;
+  while (p < text.size() && records < max_records) {
+    if (text[p] == '\n' || text[p] == '\r') {  // blank lines are skipped
+      ++p;
+      continue;
+    }
+    size_t fields = 0;
+    bool last_empty = false;
+    while (true) {
+      ++fields;
+      size_t start = p;
+      bool quoted = false;
+      if (p < text.size() && text[p] == quote) {
+        quoted = true;
+        fit.quotes_used = true;
+        ++p;
+        bool closed = false;
+        while (p < text.size()) {
+          char c = text[p];
+          if (c == escape && escape != quote && p + 1 < text.size()) {
+            p += 2;
+            continue;
+          }
+          if (c == quote) {
+            if (p + 1 < text.size() && text[p + 1] == quote) {
+              p += 2;
+              continue;
+            }
+            ++p;
+            closed = true;
+            break;
+          }
+          ++p;
+        }
+        // A sample cut inside a quoted field is judged by the records before it.
+        if (!closed) {
+          if (whole_file) fit.parsed = false;
+          return fit;
+        }
+        if (p < text.size() && text[p] != delim && text[p] != '\n' && text[p] != '\r') {
+          fit.parsed = false;
+          return fit;
+        }
+      } else {
+        if (p < text.size() && (text[p] == '[' || text[p] == '{')) {
+          int depth = 0;
+          while (p < text.size() && text[p] != '\n' && text[p] != '\r') {
+            char c = text[p++];
+            if (c == '[' || c == '{') ++depth;
+            if ((c == ']' || c == '}') && --depth == 0) break;
+          }
+        }
+        while (p < text.size() && text[p] != delim && text[p] != '\n' && text[p] != '\r') ++p;
+      }
+      last_empty = !quoted && p == start;
+      if (p < text.size() && text[p] == delim) {
+        ++p;
+        continue;
+      }
+      break;
+    }
+    if (p >= text.size() && !whole_file && records > 0) break;  // a record cut by the sample
+    std::vector<size_t> allowed{fields};
+    if (last_empty && fields > 1) allowed.push_back(fields - 1);
+    if (!fit.any_record) {
+      fit.counts = allowed;
+      fit.any_record = true;
+    } else {
+      std::vector<size_t> kept;
+      for (size_t n : fit.counts) {
+        if (std::find(allowed.begin(), allowed.end(), n) != allowed.end()) kept.push_back(n);
+      }
+      fit.counts = std::move(kept);
+    }
+    ++records;
+  }
+  return fit;
+}
+
+}  // namespace
+
+void DetectCsvDialect(std::string_view sample, size_t expected_columns, bool whole_file,
+                      CsvOptions* options) {
+  if (!options->auto_detect || (options->delimiter_set && options->quote_set)) return;
+  const std::vector<char> delimiters =
+      options->delimiter_set ? std::vector<char>{options->delimiter}
+                             : std::vector<char>{',', '|', ';', '\t'};
+  const std::vector<char> quotes = options->quote_set ? std::vector<char>{options->quote}
+                                                      : std::vector<char>{'"', '\''};
+  const char default_quote = quotes[0];
+  // A candidate is good when it parses the sample into the same number of fields on every
+  // record (the expected number, when known) and, for a quote other than the default, quotes
+  // some field; the default dialect stays unless a good candidate ranks higher.
+  bool best_good = false;
+  std::tuple<size_t, bool> best_rank{0, false};
+  char best_delim = delimiters[0];
+  char best_quote = default_quote;
+  for (char quote : quotes) {
+    for (char delim : delimiters) {
+      if (delim == quote) continue;
+      DialectFit fit =
+          FitDialect(sample, delim, quote, options->escape, options->sample_size, whole_file);
+      if (!fit.parsed || !fit.any_record || fit.counts.empty()) continue;
+      if (quote != default_quote && !fit.quotes_used) continue;
+      size_t columns = *std::max_element(fit.counts.begin(), fit.counts.end());
+      if (expected_columns != 0) {
+        if (std::find(fit.counts.begin(), fit.counts.end(), expected_columns) ==
+            fit.counts.end()) {
+          continue;
+        }
+        columns = expected_columns;
+      }
+      std::tuple<size_t, bool> rank{columns, fit.quotes_used};
+      if (!best_good || rank > best_rank) {
+        best_good = true;
+        best_rank = rank;
+        best_delim = delim;
+        best_quote = quote;
+      }
+    }
+  }
+  options->delimiter = best_delim;
+  options->quote = best_quote;
 }
 
 // A block buffer over a file, or a whole in-memory text.
@@ -317,6 +477,11 @@ bool CsvReader::LooksLikeHeader() {
 }
 
 Status CsvReader::AppendRecord(std::vector<Column>& columns) {
+  // A delimiter that ends the record adds no field ("abc," over one column), as in Kùzu.
+  if (fields_.size() == columns.size() + 1 && !fields_.back().quoted &&
+      fields_.back().scratch < 0 && fields_.back().text.empty()) {
+    fields_.pop_back();
+  }
   if (fields_.size() != columns.size()) {
     return Error("expected " + std::to_string(columns.size()) + " values per row, but got " +
                      std::to_string(fields_.size()) + ".",
@@ -346,6 +511,11 @@ Status CsvReader::ReadSource(Source& source, std::vector<Column>& columns) {
   header_.clear();
   Status s = source.Refill(0);
   if (!s.ok()) return s;
+  if (!dialect_detected_) {
+    dialect_detected_ = true;
+    DetectCsvDialect(std::string_view(source.data(), source.size()), types_.size(), source.eof(),
+                     &options_);
+  }
   size_t pos = 0;
   if (source.size() >= 3 && std::memcmp(source.data(), "\xEF\xBB\xBF", 3) == 0) pos = 3;
   bool first = true;

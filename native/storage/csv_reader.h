@@ -40,6 +40,13 @@ struct CsvOptions {
   char delimiter = ',';
   char quote = '"';
   char escape = '\\';
+  // Which of the three were given as options; AUTO_DETECT (on by default) sniffs the others
+  // from the first SAMPLE_SIZE records of the first file (DetectCsvDialect).
+  bool delimiter_set = false;
+  bool quote_set = false;
+  bool escape_set = false;
+  bool auto_detect = true;
+  uint64_t sample_size = 256;
   // Records skipped at the start of each file (after the header).
   uint64_t skip = 0;
   // Rows between progress callbacks.
@@ -47,10 +54,23 @@ struct CsvOptions {
 
   // Applies one COPY option by Kùzu's name, case-insensitively: HEADER (bool), DELIM /
   // DELIMITER, QUOTE, ESCAPE (one-character strings; "\t" allowed), SKIP (integer);
-  // PARALLEL, AUTO_DETECT, SAMPLE_SIZE and IGNORE_ERRORS=false are accepted and ignored.
+  // AUTO_DETECT (bool), SAMPLE_SIZE (positive integer); PARALLEL and IGNORE_ERRORS=false are
+  // accepted and ignored.
   // kQueryBinding for unknown options or bad values.
   Status Set(std::string_view name, const Value& value);
 };
+
+// Dialect sniffing: the delimiter (',', '|', ';', tab) and quote ('"', '\'') not given in
+// `options` are chosen from the records of `sample` (the start of a file; at most
+// options->sample_size records), as the pair that parses them without error into the same
+// number of fields on every record (`expected_columns` of them, when not 0) and, for the quote
+// '\'', that quotes some field; among those, the one giving the most fields, then one whose
+// quote some field starts with. Without such a pair the defaults (',' and '"') stay. A record
+// ending with a delimiter may count one field less. `whole_file`: the sample is the whole
+// file (else its last record may be cut). The escape character is not sniffed: a doubled
+// quote and the escape both stand for a quote in a quoted field.
+void DetectCsvDialect(std::string_view sample, size_t expected_columns, bool whole_file,
+                      CsvOptions* options);
 
 struct CsvProgress {
   uint64_t rows = 0;         // data rows parsed so far, all files
@@ -100,6 +120,7 @@ class CsvReader {
   CsvOptions options_;
   CsvProgressCallback progress_;
   std::vector<std::string> header_;
+  bool dialect_detected_ = false;  // DetectCsvDialect ran on the first file
 
   // Per-record scratch, reused.
   std::vector<Field> fields_;

@@ -229,5 +229,52 @@ TEST(CsvReaderTest, MultipleFilesLargeFileAndProgress) {
   }
 }
 
+TEST(CsvReaderTest, TrailingDelimiterAddsNoField) {
+  auto cols = Read("\"abc\",\ndef,\n", {"STRING"});
+  ASSERT_TRUE(cols.ok()) << cols.status().ToString();
+  EXPECT_EQ(Rows(*cols), (std::vector<std::string>{"abc", "def"}));
+  // Two empty fields over one column are still too many; a quoted empty last field is a value.
+  CsvOptions comma;
+  ASSERT_TRUE(comma.Set("delim", Value::String(",")).ok());
+  EXPECT_FALSE(Read("a,,\n", {"STRING"}, comma).ok());
+  EXPECT_FALSE(Read("a,\"\"\n", {"STRING"}, comma).ok());
+}
+
+TEST(CsvReaderTest, SniffsDelimiterAndQuote) {
+  // Tab, pipe and semicolon files read without options when the counts fit.
+  auto tab = Read("abc\tdef\nghi\tjkl\n", {"STRING", "STRING"});
+  ASSERT_TRUE(tab.ok()) << tab.status().ToString();
+  EXPECT_EQ(Rows(*tab), (std::vector<std::string>{"abc|def", "ghi|jkl"}));
+  auto semi = Read("1;'a;b'\n2;'c'\n", {"INT64", "STRING"});
+  ASSERT_TRUE(semi.ok()) << semi.status().ToString();
+  EXPECT_EQ(Rows(*semi), (std::vector<std::string>{"1|a;b", "2|c"}));
+  // A comma file whose text holds pipes stays a comma file.
+  auto comma = Read("a|b,c\nd|e,f\n", {"STRING", "STRING"});
+  ASSERT_TRUE(comma.ok()) << comma.status().ToString();
+  EXPECT_EQ(Rows(*comma), (std::vector<std::string>{"a|b|c", "d|e|f"}));
+  // A given delimiter is kept, and AUTO_DETECT=false turns sniffing off.
+  CsvOptions given;
+  ASSERT_TRUE(given.Set("DELIM", Value::String("|")).ok());
+  EXPECT_FALSE(Read("a\tb\n", {"STRING", "STRING"}, given).ok());
+  CsvOptions off;
+  ASSERT_TRUE(off.Set("auto_detect", Value::Boolean(false)).ok());
+  EXPECT_FALSE(Read("abc\tdef\n", {"STRING", "STRING"}, off).ok());
+  EXPECT_FALSE(off.Set("auto_detect", Value::Int64(1)).ok());
+  EXPECT_FALSE(off.Set("sample_size", Value::Int64(0)).ok());
+
+  CsvOptions load;  // LOAD FROM: the column count is not known
+  DetectCsvDialect("a|b|c\n1|'x|y'|3\n", 0, true, &load);
+  EXPECT_EQ(load.delimiter, '|');
+  EXPECT_EQ(load.quote, '\'');
+  CsvOptions plain;
+  DetectCsvDialect("a,b\n1,2\n", 0, true, &plain);
+  EXPECT_EQ(plain.delimiter, ',');
+  // Ragged records over two columns: no candidate fits, the defaults stay.
+  CsvOptions ragged;
+  DetectCsvDialect("a;b\n1,2,3\n", 2, true, &ragged);
+  EXPECT_EQ(ragged.delimiter, ',');
+  EXPECT_EQ(plain.quote, '"');
+}
+
 }  // namespace
 }  // namespace graphdb::storage
