@@ -186,11 +186,20 @@ void ResolveFileScan(binder::BoundFileScan* scan,
   }
 }
 
-std::vector<std::vector<Value>> ScanRows(const binder::BoundFileScan& scan) {
+std::vector<std::vector<Value>> ScanRows(const binder::BoundFileScan& scan, ExecContext& ctx) {
   storage::CsvOptions csv =
       ToCsvOptions(scan.options, scan.has_header ? storage::CsvOptions::Header::kTrue
                                                  : storage::CsvOptions::Header::kFalse);
+  std::vector<storage::CsvWarning> skipped;
+  csv.warnings = &skipped;
   std::vector<storage::Column> columns = ReadAll(scan.paths, scan.column_types, csv);
+  if (ctx.warnings) {
+    for (auto& w : skipped) {
+      ctx.warnings->Add(Warning{ctx.query_id, std::move(w.message), std::move(w.file_path), w.line,
+                                std::move(w.record)},
+                        WarningLimit(ctx.settings));
+    }
+  }
   uint64_t rows = columns.empty() ? 0 : columns[0].size();
   std::vector<std::vector<Value>> out(rows);
   for (uint64_t r = 0; r < rows; ++r) {

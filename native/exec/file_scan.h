@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cypher/binder/bound_statement.h"
+#include "exec/exec_context.h"
 #include "types/logical_type.h"
 #include "types/value.h"
 
@@ -25,7 +26,8 @@ namespace graphdb::exec {
 void ResolveFileScan(binder::BoundFileScan* scan,
                      const std::vector<std::pair<std::string, LogicalType>>& given);
 
-// The rows of the files, one value per column of `scan`.
-std::vector<std::vector<Value>> ScanRows(const binder::BoundFileScan& scan);
+// The rows of the files, one value per column of `scan`. With IGNORE_ERRORS=true the records
+// skipped go to the connection's warnings (ctx.warnings).
+std::vector<std::vector<Value>> ScanRows(const binder::BoundFileScan& scan, ExecContext& ctx);
 
 }  // namespace graphdb::exec

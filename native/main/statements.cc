@@ -497,8 +497,37 @@ exec::QueryResult RunDdl(Database& db, const parser::ParsedStatement& statement,
   }
 }
 
+namespace {
+
+// The result of a COPY FROM: the rows copied, and the records skipped (IGNORE_ERRORS=true),
+// which go to the connection's warnings.
+exec::QueryResult CopyResult(uint64_t rows, const std::string& table,
+                             std::vector<storage::CsvWarning> skipped, exec::WarningLog* warnings,
+                             uint64_t query_id, uint64_t warning_limit) {
+  exec::QueryResult result = MessageResult(std::to_string(rows) +
+                                           " tuples have been copied to the " + table + " table.");
+  if (skipped.empty()) return result;
+  result.rows.push_back({Value::String(
+      std::to_string(skipped.size()) +
+      " warnings encountered during copy. Use 'CALL show_warnings() RETURN *' to view the "
+      "actual warnings. Query ID: " +
+      std::to_string(query_id))});
+  if (warnings) {
+    for (auto& w : skipped) {
+      warnings->Add(exec::Warning{query_id, std::move(w.message), std::move(w.file_path), w.line,
+                                  std::move(w.record)},
+                    warning_limit);
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
 exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
-                              const std::unordered_map<std::string, Value>& params) {
+                              const std::unordered_map<std::string, Value>& params,
+                              exec::WarningLog* warnings, uint64_t query_id,
+                              uint64_t warning_limit) {
   if (!s.column_names.empty()) ThrowNotSupported("COPY with a column list is not supported yet");
   const catalog::Catalog& cat = db.catalog();
   if (s.source.kind == parser::ScanSourceKind::kQuery) return CopyFromQuery(db, s, params);
@@ -526,13 +555,15 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
     }
     Check(options.Set(option.name, v));
   }
+  std::vector<storage::CsvWarning> skipped;
+  options.warnings = &skipped;
   const uint64_t ts = 0;  // bulk-loaded rows: seen by every snapshot
   if (const auto* node_schema = cat.GetNodeTable(s.table_name)) {
     uint64_t before = db.GetNodeTable(node_schema->id)->NumRows();
     Check(db.storage().CopyNodeTable(s.table_name, s.source.file_paths, options, {}, ts));
     uint64_t rows = db.GetNodeTable(node_schema->id)->NumRows() - before;
-    return MessageResult(std::to_string(rows) + " tuples have been copied to the " +
-                         node_schema->name + " table.");
+    return CopyResult(rows, node_schema->name, std::move(skipped), warnings, query_id,
+                      warning_limit);
   }
   if (const auto* rel_schema = cat.GetRelTable(s.table_name)) {
     uint64_t before = 0;
@@ -540,8 +571,8 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
     Check(db.storage().CopyRelTable(s.table_name, s.source.file_paths, options, {}, from, to, ts));
     uint64_t after = 0;
     for (auto* table : db.storage().GetRelTables(rel_schema->id)) after += table->NumRels();
-    return MessageResult(std::to_string(after - before) + " tuples have been copied to the " +
-                         rel_schema->name + " table.");
+    return CopyResult(after - before, rel_schema->name, std::move(skipped), warnings, query_id,
+                      warning_limit);
   }
   ThrowBinding("Binder exception: Table " + s.table_name + " does not exist.");
 }

@@ -101,10 +101,11 @@ Status CsvOptions::Set(std::string_view name, const Value& value) {
   }
   if (key == "parallel") return Status::OK();
   if (key == "ignore_errors") {
-    if (value.type_id() == LogicalTypeId::kBool && !value.is_null() && !value.GetBool()) {
-      return Status::OK();
+    if (value.type_id() != LogicalTypeId::kBool || value.is_null()) {
+      return OptionError("The type of csv parsing option IGNORE_ERRORS must be BOOL.");
     }
-    return Status(ErrorCode::kNotSupported, "COPY option IGNORE_ERRORS is not supported.");
+    ignore_errors = value.GetBool();
+    return Status::OK();
   }
   return OptionError("Unrecognized csv parsing option: " + std::string(name) + ".");
 }
@@ -300,13 +301,21 @@ class CsvReader::Source {
 CsvReader::CsvReader(env::FileSystem* fs, std::vector<LogicalType> column_types, CsvOptions options)
     : fs_(fs), types_(std::move(column_types)), options_(options) {}
 
-Status CsvReader::Error(std::string detail, size_t column) const {
-  std::string message =
-      "Copy exception: Error in file " + source_name_ + " on line " + std::to_string(line_);
-  if (column > 0) message += ", column " + std::to_string(column);
-  message += ": " + detail;
+Status CsvReader::Error(std::string detail, size_t column, size_t snippet_end, bool more) {
+  std::string snippet(record_buf_ + record_start_, snippet_end - record_start_);
+  while (!snippet.empty() && (snippet.back() == '\n' || snippet.back() == '\r')) snippet.pop_back();
+  if (more) snippet += "...";
+  std::string message = "Copy exception: Error in file " + source_name_ + " on line " +
+                        std::to_string(line_) + ": " + detail +
+                        " Line/record containing the error: '" + snippet + "'";
+  last_error_ = CsvWarning{std::move(detail), source_name_, line_, std::move(snippet)};
   return Status(ErrorCode::kQueryRuntime, std::move(message), static_cast<int32_t>(line_),
                 column > 0 ? static_cast<int32_t>(column) : -1);
+}
+
+void CsvReader::Skip() {
+  ++skipped_records_;
+  if (options_.warnings) options_.warnings->push_back(last_error_);
 }
 
 void CsvReader::ReportProgress() {
@@ -345,6 +354,8 @@ CsvReader::RecordResult CsvReader::ParseRecord(const char* buf, size_t end, bool
   }
   const uint64_t record_line = line;
   line_ = record_line;
+  record_buf_ = buf;
+  record_start_ = p;
   uint64_t newlines = 0;
   fields_.clear();
   size_t scratch = 0;
@@ -356,18 +367,22 @@ CsvReader::RecordResult CsvReader::ParseRecord(const char* buf, size_t end, bool
       while (true) {
         if (p == end) {
           if (!eof) return RecordResult::kNeedMore;
-          *error = Error("unterminated quoted field.", fields_.size() + 1);
+          *error = Error("unterminated quotes.", fields_.size() + 1, end, false);
           return RecordResult::kError;
         }
         char c = buf[p];
         if (c == escape && escape != quote) {
           if (p + 1 == end) {
             if (!eof) return RecordResult::kNeedMore;
-            ++p;
-            continue;
+            *error = Error("escape at end of file.", fields_.size() + 1, end, false);
+            return RecordResult::kError;
+          }
+          if (buf[p + 1] != quote && buf[p + 1] != escape) {
+            *error = Error("neither QUOTE nor ESCAPE is proceeded by ESCAPE.", fields_.size() + 1,
+                           p + 2, true);
+            return RecordResult::kError;
           }
           unescape = true;
-          if (buf[p + 1] == '\n') ++newlines;
           p += 2;
           continue;
         }
@@ -398,14 +413,17 @@ CsvReader::RecordResult CsvReader::ParseRecord(const char* buf, size_t end, bool
           }
           out.push_back(c);
         }
-        fields_.push_back(Field{std::string_view(), true, static_cast<int32_t>(scratch++)});
+        fields_.push_back(Field{std::string_view(), true, static_cast<int32_t>(scratch++), p});
       } else {
-        fields_.push_back(Field{text, true, -1});
+        fields_.push_back(Field{text, true, -1, p});
       }
       while (p < end && (buf[p] == ' ' || buf[p] == '\t') && buf[p] != delim) ++p;
       if (p == end && !eof) return RecordResult::kNeedMore;
       if (p < end && buf[p] != delim && buf[p] != '\n' && buf[p] != '\r') {
-        *error = Error("unexpected character after a closing quote.", fields_.size());
+        *error = Error(
+            "quote should be followed by end of file, end of value, end of row or another "
+            "quote.",
+            fields_.size(), p, true);
         return RecordResult::kError;
       }
     } else {
@@ -436,8 +454,9 @@ CsvReader::RecordResult CsvReader::ParseRecord(const char* buf, size_t end, bool
         ++p;
       }
       if (p == end && !eof) return RecordResult::kNeedMore;
-      fields_.push_back(Field{std::string_view(buf + start, p - start), false, -1});
+      fields_.push_back(Field{std::string_view(buf + start, p - start), false, -1, p});
     }
+    record_end_ = p;
     if (p == end) break;
     char c = buf[p];
     if (c == delim) {
@@ -485,7 +504,7 @@ Status CsvReader::AppendRecord(std::vector<Column>& columns) {
   if (fields_.size() != columns.size()) {
     return Error("expected " + std::to_string(columns.size()) + " values per row, but got " +
                      std::to_string(fields_.size()) + ".",
-                 0);
+                 0, record_end_, false);
   }
   for (size_t i = 0; i < columns.size(); ++i) {
     const Field& f = fields_[i];
@@ -499,7 +518,12 @@ Status CsvReader::AppendRecord(std::vector<Column>& columns) {
       }
       continue;
     }
-    if (!ParseIntoColumn(text, column, &error_)) return Error(error_, i + 1);
+    if (!ParseIntoColumn(text, column, &error_)) {
+      for (size_t j = 0; j < i; ++j) columns[j].Truncate(columns[j].size() - 1);
+      std::string detail = "Conversion exception: ";
+      if (error_.rfind("Could not convert", 0) == 0) detail += "Cast failed. ";
+      return Error(detail + error_, i + 1, f.end, i + 1 < columns.size());
+    }
   }
   return Status::OK();
 }
@@ -531,7 +555,34 @@ Status CsvReader::ReadSource(Source& source, std::vector<Column>& columns) {
       continue;
     }
     if (r == RecordResult::kEnd) break;
-    if (r == RecordResult::kError) return error;
+    if (r == RecordResult::kError) {
+      if (!options_.ignore_errors) return error;
+      Skip();
+      // Resume on the line after the record's first (a record cut by the end of the file ends
+      // there).
+      bool at_end = last_error_.message == "unterminated quotes." ||
+                    last_error_.message == "escape at end of file.";
+      size_t from = record_start_;
+      while (true) {
+        const char* data = source.data();
+        const void* nl = at_end ? nullptr
+                                : std::memchr(data + from, '\n', source.size() - from);
+        if (nl != nullptr) {
+          pos = static_cast<size_t>(static_cast<const char*>(nl) - data) + 1;
+          break;
+        }
+        if (source.eof()) {
+          pos = source.size();
+          break;
+        }
+        s = source.Refill(from);
+        if (!s.ok()) return s;
+        from = 0;
+      }
+      next_line_ = line_ + 1;
+      first = false;
+      continue;
+    }
     if (first) {
       first = false;
       bool header = options_.header == CsvOptions::Header::kTrue ||
@@ -548,7 +599,11 @@ Status CsvReader::ReadSource(Source& source, std::vector<Column>& columns) {
       continue;
     }
     s = AppendRecord(columns);
-    if (!s.ok()) return s;
+    if (!s.ok()) {
+      if (!options_.ignore_errors || s.code() != ErrorCode::kQueryRuntime) return s;
+      Skip();
+      continue;
+    }
     ++progress_state_.rows;
     // A COPY or LOAD FROM that was cancelled or ran past its time limit stops reading here.
     if ((progress_state_.rows & (kRecordsPerInterruptPoll - 1)) == 0) {

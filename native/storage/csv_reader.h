@@ -11,9 +11,12 @@
 // when it has the right number of fields and none of its non-empty fields of non-string
 // columns converts to the column's type ("id,name" over INT64, STRING).
 //
-// Errors name the file, the 1-based line and column: "Copy exception: Error in file x.csv on
-// line 3, column 2: Could not convert \"abc\" to INT64." (kQueryRuntime; the Status also
-// carries line and column). A file that cannot be opened gives kInvalidRequest.
+// Errors name the file and the 1-based line, and show the record up to the error, in Kùzu's
+// words: "Copy exception: Error in file x.csv on line 3: Conversion exception: Cast failed.
+// Could not convert \"abc\" to INT64. Line/record containing the error: '1,abc...'"
+// (kQueryRuntime; the Status also carries line and column). Inside quotes the escape must be
+// followed by the quote or the escape. With IGNORE_ERRORS=true such records are skipped
+// instead (CsvOptions::warnings lists them). A file that cannot be opened gives kInvalidRequest.
 //
 // Files are read in 4 MiB blocks; unquoted fields are parsed in place without allocation.
 //
@@ -34,6 +37,15 @@
 
 namespace graphdb::storage {
 
+// A record that COPY or LOAD FROM skipped (IGNORE_ERRORS=true): why, where, and its text up
+// to the error ("..." when more followed), as Kùzu's show_warnings() lists them.
+struct CsvWarning {
+  std::string message;
+  std::string file_path;
+  uint64_t line = 0;
+  std::string record;
+};
+
 struct CsvOptions {
   enum class Header : uint8_t { kFalse, kTrue, kAuto };
   Header header = Header::kAuto;
@@ -49,13 +61,17 @@ struct CsvOptions {
   uint64_t sample_size = 256;
   // Records skipped at the start of each file (after the header).
   uint64_t skip = 0;
+  // IGNORE_ERRORS=true: a record that does not parse or convert is skipped rather than failing
+  // the read, and appended to `warnings` when set.
+  bool ignore_errors = false;
+  std::vector<CsvWarning>* warnings = nullptr;
   // Rows between progress callbacks.
   uint64_t progress_interval = 1 << 16;
 
   // Applies one COPY option by Kùzu's name, case-insensitively: HEADER (bool), DELIM /
   // DELIMITER, QUOTE, ESCAPE (one-character strings; "\t" allowed), SKIP (integer);
-  // AUTO_DETECT (bool), SAMPLE_SIZE (positive integer); PARALLEL and IGNORE_ERRORS=false are
-  // accepted and ignored.
+  // AUTO_DETECT (bool), SAMPLE_SIZE (positive integer), IGNORE_ERRORS (bool); PARALLEL is
+  // accepted and ignored (records are read in order by one thread, quoted newlines included).
   // kQueryBinding for unknown options or bad values.
   Status Set(std::string_view name, const Value& value);
 };
@@ -95,6 +111,9 @@ class CsvReader {
   Result<std::vector<Column>> ReadString(std::string_view text,
                                          std::string_view source_name = "<string>");
 
+  // Records skipped for errors (IGNORE_ERRORS=true), all files.
+  uint64_t skipped_records() const { return skipped_records_; }
+
   // The header fields of the last file read, if it had a header.
   const std::vector<std::string>& header() const { return header_; }
 
@@ -103,6 +122,7 @@ class CsvReader {
     std::string_view text;
     bool quoted;
     int32_t scratch;  // >= 0: the text is unescaped_[scratch]
+    size_t end;       // offset in the record's buffer just past the field
   };
   enum class RecordResult { kRecord, kNeedMore, kEnd, kError };
 
@@ -112,7 +132,12 @@ class CsvReader {
   RecordResult ParseRecord(const char* buf, size_t end, bool eof, size_t* pos, Status* error);
   Status AppendRecord(std::vector<Column>& columns);
   bool LooksLikeHeader();
-  Status Error(std::string detail, size_t column) const;
+  // A record's error in Kùzu's words: "Copy exception: Error in file F on line N: <detail>
+  // Line/record containing the error: '<the record up to snippet_end>'" ("..." after it when
+  // `more`); also kept in last_error_.
+  Status Error(std::string detail, size_t column, size_t snippet_end, bool more);
+  // Counts the record of last_error_ as skipped (IGNORE_ERRORS) and reports it.
+  void Skip();
   void ReportProgress();
 
   env::FileSystem* fs_;
@@ -131,6 +156,11 @@ class CsvReader {
   std::string source_name_;
   uint64_t line_ = 0;       // 1-based line where the current record starts
   uint64_t next_line_ = 1;  // 1-based line at the parse position
+  const char* record_buf_ = nullptr;  // the buffer of the current record
+  size_t record_start_ = 0;           // its offset there
+  size_t record_end_ = 0;             // and the end of its last field
+  CsvWarning last_error_;
+  uint64_t skipped_records_ = 0;
   CsvProgress progress_state_;
   uint64_t next_progress_rows_ = 0;
 };

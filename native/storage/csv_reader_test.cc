@@ -117,8 +117,8 @@ TEST(CsvReaderTest, Headers) {
   auto bad = Read(text, {"INT64", "STRING"}, no_header);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message(),
-            "Copy exception: Error in file test.csv on line 1, column 1: Could not convert "
-            "\"id\" to INT64.");
+            "Copy exception: Error in file test.csv on line 1: Conversion exception: Cast failed. "
+            "Could not convert \"id\" to INT64. Line/record containing the error: 'id...'");
   EXPECT_EQ(bad.status().line(), 1);
   EXPECT_EQ(bad.status().column(), 1);
   auto strings = Read(text, {"STRING", "STRING"});  // all strings: auto keeps the first row
@@ -167,19 +167,20 @@ TEST(CsvReaderTest, ErrorsNameLineAndColumn) {
   EXPECT_EQ(r.status().code(), ErrorCode::kQueryRuntime);
   EXPECT_EQ(r.status().message(),
             "Copy exception: Error in file test.csv on line 2: expected 2 values per row, but "
-            "got 3.");
+            "got 3. Line/record containing the error: '2,b,c'");
   r = Read("1,\"multi\nline\"\n2,x\nfoo,y\n", {"INT64", "STRING"});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().line(), 4);  // the quoted newline counts
   EXPECT_EQ(r.status().column(), 1);
   r = Read("1,2021-13-01\n", {"INT64", "DATE"});
   EXPECT_EQ(r.status().message(),
-            "Copy exception: Error in file test.csv on line 1, column 2: Could not convert "
-            "\"2021-13-01\" to DATE.");
+            "Copy exception: Error in file test.csv on line 1: Conversion exception: Cast failed. "
+            "Could not convert \"2021-13-01\" to DATE. Line/record containing the error: "
+            "'1,2021-13-01'");
   r = Read("1,\"open\n", {"INT64", "STRING"});
   EXPECT_EQ(r.status().message(),
-            "Copy exception: Error in file test.csv on line 1, column 2: unterminated quoted "
-            "field.");
+            "Copy exception: Error in file test.csv on line 1: unterminated quotes. Line/record "
+            "containing the error: '1,\"open'");
   r = Read("1,\"a\"b\n", {"INT64", "STRING"});
   EXPECT_FALSE(r.ok());
   CsvOptions no_header;

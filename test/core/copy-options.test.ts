@@ -1,0 +1,94 @@
+// COPY FROM / LOAD FROM CSV options: dialect sniffing, IGNORE_ERRORS with the connection's
+// warnings (show_warnings, clear_warnings, warning_limit).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Database } from '../../src/index.js';
+import { rejection } from '../service/helpers.js';
+
+let dir: string;
+const file = (name: string, text: string): string => {
+  const p = path.join(dir, name);
+  fs.writeFileSync(p, text);
+  return p;
+};
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-copy-options-'));
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('IGNORE_ERRORS', () => {
+  it('skips bad records and lists them in show_warnings until clear_warnings', async () => {
+    const csv = file('people.csv', 'id,age\n1,20\n2,2147483650\n3,x\n4\n5,"a"b\n6,60\n');
+    using db = new Database(path.join(dir, 'db1'));
+    using conn = db.connect();
+    await conn.query('CREATE NODE TABLE P(id INT64, age INT32, PRIMARY KEY(id))');
+    const failed = await rejection(conn.query(`COPY P FROM '${csv}' (header=true)`));
+    expect(failed.message).toContain(
+      `Error in file ${csv} on line 3: Conversion exception: Cast failed. Could not convert "2147483650" to INT32. Line/record containing the error: '2,2147483650'`,
+    );
+    const copied = await conn.query(`COPY P FROM '${csv}' (header=true, ignore_errors=true)`);
+    expect(copied.rows[0]).toEqual(['2 tuples have been copied to the P table.']);
+    expect(String(copied.rows[1]?.[0])).toMatch(
+      /^4 warnings encountered during copy\. Use 'CALL show_warnings\(\) RETURN \*' to view the actual warnings\. Query ID: \d+$/,
+    );
+    expect((await conn.query('MATCH (p:P) RETURN p.id, p.age ORDER BY p.id')).rows).toEqual([
+      [1, 20],
+      [6, 60],
+    ]);
+    const warnings = await conn.query(
+      'CALL show_warnings() RETURN message, line_number, skipped_line_or_record ORDER BY line_number',
+    );
+    expect(warnings.rows).toEqual([
+      ['Conversion exception: Cast failed. Could not convert "2147483650" to INT32.', 3, '2,2147483650'],
+      ['Conversion exception: Cast failed. Could not convert "x" to INT32.', 4, '3,x'],
+      ['expected 2 values per row, but got 1.', 5, '4'],
+      ['quote should be followed by end of file, end of value, end of row or another quote.', 6, '5,"a"...'],
+    ]);
+    // Another connection has its own warnings.
+    using other = db.connect();
+    expect((await other.query('CALL show_warnings() RETURN *')).rows).toEqual([]);
+    await conn.query('CALL clear_warnings()');
+    expect((await conn.query('CALL show_warnings() RETURN *')).rows).toEqual([]);
+  });
+
+  it('keeps at most warning_limit warnings but counts them all, and works for LOAD FROM', async () => {
+    const csv = file('bad.csv', 'a\nb\n1\nc\n');
+    using db = new Database(path.join(dir, 'db2'));
+    using conn = db.connect();
+    await conn.query('CREATE NODE TABLE N(id INT64, PRIMARY KEY(id))');
+    await conn.query('CALL warning_limit=2');
+    const copied = await conn.query(`COPY N FROM '${csv}' (header=false, ignore_errors=true)`);
+    expect(String(copied.rows[1]?.[0])).toMatch(/^3 warnings encountered/);
+    expect((await conn.query('CALL show_warnings() RETURN count(*)')).rows).toEqual([[2]]);
+    await conn.query('CALL clear_warnings()');
+    const loaded = await conn.query(
+      `LOAD WITH HEADERS (v INT64) FROM '${csv}' (ignore_errors=true) RETURN v`,
+    );
+    expect(loaded.rows).toEqual([[1]]);
+    expect((await conn.query('CALL show_warnings() RETURN line_number')).rows).toEqual([[1], [2]]);
+    const bad = await rejection(conn.query(`COPY N FROM '${csv}' (ignore_errors=1)`));
+    expect(bad.message).toContain('IGNORE_ERRORS must be BOOL');
+  });
+});
+
+describe('dialect sniffing', () => {
+  it('reads tab, pipe and single-quoted files without options', async () => {
+    const tab = file('tab.csv', 'a\tb\nc\td\n');
+    const pipe = file('pipe.csv', "x|y\n1|'p|q'\n");
+    using db = new Database(path.join(dir, 'db3'));
+    using conn = db.connect();
+    await conn.query('CREATE NODE TABLE T(a STRING, b STRING, PRIMARY KEY(a))');
+    await conn.query(`COPY T FROM '${tab}'`);
+    expect((await conn.query('MATCH (t:T) RETURN t.a, t.b ORDER BY t.a')).rows).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
+    expect((await conn.query(`LOAD FROM '${pipe}' RETURN *`)).rows).toEqual([[1, 'p|q']]);
+    // Sniffing off: the file is one column.
+    const off = await rejection(conn.query(`COPY T FROM '${tab}' (auto_detect=false)`));
+    expect(off.message).toContain('expected 2 values per row, but got 1');
+  });
+});
