@@ -99,7 +99,13 @@ Status CsvOptions::Set(std::string_view name, const Value& value) {
     skip = static_cast<uint64_t>(value.GetInt());
     return Status::OK();
   }
-  if (key == "parallel") return Status::OK();
+  if (key == "parallel") {
+    if (value.type_id() != LogicalTypeId::kBool || value.is_null()) {
+      return OptionError("The type of csv parsing option PARALLEL must be BOOL.");
+    }
+    parallel = value.GetBool();
+    return Status::OK();
+  }
   if (key == "ignore_errors") {
     if (value.type_id() != LogicalTypeId::kBool || value.is_null()) {
       return OptionError("The type of csv parsing option IGNORE_ERRORS must be BOOL.");
@@ -395,7 +401,16 @@ CsvReader::RecordResult CsvReader::ParseRecord(const char* buf, size_t end, bool
           }
           break;
         }
-        if (c == '\n') ++newlines;
+        if (c == '\n' || c == '\r') {
+          if (options_.parallel) {
+            *error = Error(
+                "Quoted newlines are not supported in parallel CSV reader. Please specify "
+                "PARALLEL=FALSE in the options.",
+                fields_.size() + 1, p, false);
+            return RecordResult::kError;
+          }
+          if (c == '\n') ++newlines;
+        }
         ++p;
       }
       std::string_view text(buf + start, p - start);

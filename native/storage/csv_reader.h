@@ -65,13 +65,16 @@ struct CsvOptions {
   // the read, and appended to `warnings` when set.
   bool ignore_errors = false;
   std::vector<CsvWarning>* warnings = nullptr;
+  // PARALLEL=TRUE (Kùzu's default): a quoted field may not hold a line break (Kùzu splits files
+  // at line breaks to read them in parallel); PARALLEL=FALSE reads quoted line breaks.
+  bool parallel = true;
   // Rows between progress callbacks.
   uint64_t progress_interval = 1 << 16;
 
   // Applies one COPY option by Kùzu's name, case-insensitively: HEADER (bool), DELIM /
   // DELIMITER, QUOTE, ESCAPE (one-character strings; "\t" allowed), SKIP (integer);
-  // AUTO_DETECT (bool), SAMPLE_SIZE (positive integer), IGNORE_ERRORS (bool); PARALLEL is
-  // accepted and ignored (records are read in order by one thread, quoted newlines included).
+  // AUTO_DETECT (bool), SAMPLE_SIZE (positive integer), IGNORE_ERRORS (bool), PARALLEL
+  // (bool; records are read in order by one thread either way).
   // kQueryBinding for unknown options or bad values.
   Status Set(std::string_view name, const Value& value);
 };

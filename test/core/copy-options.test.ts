@@ -74,6 +74,24 @@ describe('IGNORE_ERRORS', () => {
   });
 });
 
+describe('PARALLEL', () => {
+  it('refuses quoted line breaks unless PARALLEL=FALSE, as Kùzu does', async () => {
+    const csv = file('multiline.csv', '1,"two\nlines"\n2,one\n');
+    using db = new Database(path.join(dir, 'db4'));
+    using conn = db.connect();
+    await conn.query('CREATE NODE TABLE M(id INT64, s STRING, PRIMARY KEY(id))');
+    const refused = await rejection(conn.query(`COPY M FROM '${csv}'`));
+    expect(refused.message).toContain(
+      'on line 1: Quoted newlines are not supported in parallel CSV reader. Please specify PARALLEL=FALSE in the options.',
+    );
+    await conn.query(`COPY M FROM '${csv}' (parallel=false)`);
+    expect((await conn.query('MATCH (m:M) RETURN m.s ORDER BY m.id')).rows).toEqual([
+      ['two\nlines'],
+      ['one'],
+    ]);
+  });
+});
+
 describe('dialect sniffing', () => {
   it('reads tab, pipe and single-quoted files without options', async () => {
     const tab = file('tab.csv', 'a\tb\nc\td\n');
