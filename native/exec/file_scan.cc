@@ -155,6 +155,9 @@ void ResolveFileScan(binder::BoundFileScan* scan,
   if (!probe.quote_set) {
     scan->options.emplace_back("quote", Value::String(std::string(1, probe.quote)));
   }
+  if (!probe.escape_set) {
+    scan->options.emplace_back("escape", Value::String(std::string(1, probe.escape)));
+  }
   size_t width = CountFields(*text, probe);
   std::vector<storage::Column> columns =
       ReadAll(paths, std::vector<LogicalType>(width, LogicalType::String()), probe);

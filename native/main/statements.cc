@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cstdint>
+#include <optional>
+#include <unordered_set>
 
 #include "catalog/catalog.h"
 #include "common/status.h"
@@ -364,10 +366,62 @@ exec::QueryResult AlterTable(Database& db, const parser::ParsedAlterTable& s) {
   Throw(ErrorCode::kInternal, "unknown ALTER TABLE kind");
 }
 
+// The key `key` (a query's value) of node table `table_id`, cast to its key type.
+std::optional<uint64_t> FindNode(Database& db, catalog::TableId table_id, const Value& key) {
+  if (key.is_null()) return std::nullopt;
+  LogicalType key_type = db.catalog().GetNodeTable(table_id)->primary_key_property().type;
+  if (key_type.id() == LogicalTypeId::kSerial) key_type = LogicalType::Int64();
+  return db.GetNodeTable(table_id)->Lookup(CastForColumn(key, key_type));
+}
+
+// COPY t FROM (<query>) with IGNORE_ERRORS=true: drops the rows that would fail the copy (a
+// NULL or taken primary key, a rel whose end names no node), each with a warning in `skipped`.
+void DropFailingRows(Database& db, const catalog::NodeTableSchema* node_schema,
+                     const catalog::RelTableSchema* rel_schema,
+                     std::vector<std::vector<Value>>* rows,
+                     std::vector<storage::CsvWarning>* skipped) {
+  std::vector<std::vector<Value>> kept;
+  std::unordered_set<std::string> seen;
+  auto skip = [&](std::string message) {
+    skipped->push_back(storage::CsvWarning{std::move(message), "", 0, ""});
+  };
+  for (auto& row : *rows) {
+    if (node_schema && node_schema->primary_key < row.size()) {
+      const Value& key = row[node_schema->primary_key];
+      if (key.is_null()) {
+        skip("Found NULL, which violates the non-null constraint of the primary key column.");
+        continue;
+      }
+      if (!seen.insert(key.ToString()).second || FindNode(db, node_schema->id, key)) {
+        skip("Found duplicated primary key value " + key.ToString() +
+             ", which violates the uniqueness constraint of the primary key column.");
+        continue;
+      }
+    }
+    if (rel_schema && rel_schema->pairs.size() == 1 && row.size() >= 2) {
+      const auto& pair = rel_schema->pairs[0];
+      if (!FindNode(db, pair.src_table, row[0])) {
+        skip("Unable to find primary key value " + row[0].ToString() + ".");
+        continue;
+      }
+      if (!FindNode(db, pair.dst_table, row[1])) {
+        skip("Unable to find primary key value " + row[1].ToString() + ".");
+        continue;
+      }
+    }
+    kept.push_back(std::move(row));
+  }
+  *rows = std::move(kept);
+}
+
 // COPY t FROM (<query>): node tables take the query's columns as their properties, in order;
-// rel tables take (source key, destination key, properties...).
-exec::QueryResult CopyFromQuery(Database& db, const parser::ParsedCopyFrom& s,
-                                const std::unordered_map<std::string, Value>& params) {
+// rel tables take (source key, destination key, properties...). `ignore_errors`: see
+// DropFailingRows.
+// Returns the number of rows copied and the table's name.
+std::pair<uint64_t, std::string> CopyFromQuery(Database& db, const parser::ParsedCopyFrom& s,
+                                               const std::unordered_map<std::string, Value>& params,
+                                               bool ignore_errors,
+                                               std::vector<storage::CsvWarning>* skipped) {
   const catalog::Catalog& cat = db.catalog();
   const auto* node_schema = cat.GetNodeTable(s.table_name);
   const auto* rel_schema = node_schema ? nullptr : cat.GetRelTable(s.table_name);
@@ -375,14 +429,13 @@ exec::QueryResult CopyFromQuery(Database& db, const parser::ParsedCopyFrom& s,
     ThrowBinding("Binder exception: Table " + s.table_name + " does not exist.");
   }
   exec::QueryResult rows = RunReadOnlyQuery(db, *s.source.query, params);
+  if (ignore_errors) DropFailingRows(db, node_schema, rel_schema, &rows.rows, skipped);
   if (node_schema) {
     AppendNodeRows(db, node_schema->id, rows.rows);
-    return MessageResult(std::to_string(rows.rows.size()) + " tuples have been copied to the " +
-                         node_schema->name + " table.");
+  } else {
+    AppendRelRows(db, *rel_schema, rows.rows);
   }
-  AppendRelRows(db, *rel_schema, rows.rows);
-  return MessageResult(std::to_string(rows.rows.size()) + " tuples have been copied to the " +
-                       rel_schema->name + " table.");
+  return {rows.rows.size(), node_schema ? node_schema->name : rel_schema->name};
 }
 
 // Text of a value in a CSV file: quoted when it holds the delimiter, a quote or a line break.
@@ -530,8 +583,8 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
                               uint64_t warning_limit) {
   if (!s.column_names.empty()) ThrowNotSupported("COPY with a column list is not supported yet");
   const catalog::Catalog& cat = db.catalog();
-  if (s.source.kind == parser::ScanSourceKind::kQuery) return CopyFromQuery(db, s, params);
-  if (s.source.kind != parser::ScanSourceKind::kFiles) {
+  if (s.source.kind != parser::ScanSourceKind::kFiles &&
+      s.source.kind != parser::ScanSourceKind::kQuery) {
     ThrowNotSupported("COPY FROM a variable is not supported yet");
   }
   storage::CsvOptions options;
@@ -557,6 +610,10 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
   }
   std::vector<storage::CsvWarning> skipped;
   options.warnings = &skipped;
+  if (s.source.kind == parser::ScanSourceKind::kQuery) {
+    auto [rows, table] = CopyFromQuery(db, s, params, options.ignore_errors, &skipped);
+    return CopyResult(rows, table, std::move(skipped), warnings, query_id, warning_limit);
+  }
   const uint64_t ts = 0;  // bulk-loaded rows: seen by every snapshot
   if (const auto* node_schema = cat.GetNodeTable(s.table_name)) {
     uint64_t before = db.GetNodeTable(node_schema->id)->NumRows();

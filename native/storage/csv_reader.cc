@@ -153,6 +153,10 @@ DialectFit FitDialect(std::string_view text, char delim, char quote, char escape
         while (p < text.size()) {
           char c = text[p];
           if (c == escape && escape != quote && p + 1 < text.size()) {
+            if (text[p + 1] != quote && text[p + 1] != escape) {
+              fit.parsed = false;
+              return fit;
+            }
             p += 2;
             continue;
           }
@@ -216,7 +220,10 @@ DialectFit FitDialect(std::string_view text, char delim, char quote, char escape
 
 void DetectCsvDialect(std::string_view sample, size_t expected_columns, bool whole_file,
                       CsvOptions* options) {
-  if (!options->auto_detect || (options->delimiter_set && options->quote_set)) return;
+  if (!options->auto_detect ||
+      (options->delimiter_set && options->quote_set && options->escape_set)) {
+    return;
+  }
   const std::vector<char> delimiters =
       options->delimiter_set ? std::vector<char>{options->delimiter}
                              : std::vector<char>{',', '|', ';', '\t'};
@@ -230,11 +237,21 @@ void DetectCsvDialect(std::string_view sample, size_t expected_columns, bool who
   std::tuple<size_t, bool> best_rank{0, false};
   char best_delim = delimiters[0];
   char best_quote = default_quote;
+  char best_escape = options->escape;
   for (char quote : quotes) {
+    // The escape: the given one, else the default, else none (only a doubled quote), for a
+    // sample where the default escape precedes other characters.
+    std::vector<char> escapes{options->escape};
+    if (!options->escape_set) escapes.push_back(quote);
     for (char delim : delimiters) {
       if (delim == quote) continue;
-      DialectFit fit =
-          FitDialect(sample, delim, quote, options->escape, options->sample_size, whole_file);
+      DialectFit fit;
+      char escape = escapes[0];
+      for (char e : escapes) {
+        escape = e;
+        fit = FitDialect(sample, delim, quote, e, options->sample_size, whole_file);
+        if (fit.parsed) break;
+      }
       if (!fit.parsed || !fit.any_record || fit.counts.empty()) continue;
       if (quote != default_quote && !fit.quotes_used) continue;
       size_t columns = *std::max_element(fit.counts.begin(), fit.counts.end());
@@ -251,11 +268,13 @@ void DetectCsvDialect(std::string_view sample, size_t expected_columns, bool who
         best_rank = rank;
         best_delim = delim;
         best_quote = quote;
+        best_escape = escape;
       }
     }
   }
   options->delimiter = best_delim;
   options->quote = best_quote;
+  options->escape = best_escape;
 }
 
 // A block buffer over a file, or a whole in-memory text.
@@ -336,7 +355,7 @@ CsvReader::RecordResult CsvReader::ParseRecord(const char* buf, size_t end, bool
   const char escape = options_.escape;
   size_t p = *pos;
   uint64_t line = next_line_;
-  // Skip blank lines.
+  // Skip blank lines; over a single column a blank line is a record (one empty field).
   while (true) {
     if (p == end) {
       if (!eof) return RecordResult::kNeedMore;
@@ -344,6 +363,7 @@ CsvReader::RecordResult CsvReader::ParseRecord(const char* buf, size_t end, bool
       next_line_ = line;
       return RecordResult::kEnd;
     }
+    if (types_.size() == 1) break;
     if (buf[p] == '\n') {
       ++p;
       ++line;
@@ -618,6 +638,11 @@ Status CsvReader::ReadSource(Source& source, std::vector<Column>& columns) {
       if (!options_.ignore_errors || s.code() != ErrorCode::kQueryRuntime) return s;
       Skip();
       continue;
+    }
+    if (options_.ignore_errors) {
+      row_sources_.push_back(CsvWarning{
+          "", source_name_, line_,
+          std::string(record_buf_ + record_start_, record_end_ - record_start_)});
     }
     ++progress_state_.rows;
     // A COPY or LOAD FROM that was cancelled or ran past its time limit stops reading here.

@@ -2,7 +2,7 @@
 //
 // Dialect (Kùzu's defaults): delimiter ',', quote '"', escape '\' (inside quoted fields only;
 // a doubled quote also stands for one quote), records end at "\n" or "\r\n", blank lines are
-// skipped, a UTF-8 byte-order mark is skipped. Field text is converted with ParseIntoColumn
+// skipped (except over a single column, where they are an empty field), a UTF-8 byte-order mark is skipped. Field text is converted with ParseIntoColumn
 // (see value_parser.h for the literal syntax of every type, nested ones included). An empty
 // unquoted field is NULL; a quoted empty field is "" for STRING/BLOB and NULL otherwise.
 // An unquoted field of a nested column that starts with '[' or '{' may contain the delimiter
@@ -86,8 +86,9 @@ struct CsvOptions {
 // '\'', that quotes some field; among those, the one giving the most fields, then one whose
 // quote some field starts with. Without such a pair the defaults (',' and '"') stay. A record
 // ending with a delimiter may count one field less. `whole_file`: the sample is the whole
-// file (else its last record may be cut). The escape character is not sniffed: a doubled
-// quote and the escape both stand for a quote in a quoted field.
+// file (else its last record may be cut). The escape not given stays '\\' unless the sample
+// only parses without it (a backslash before a character other than the quote): then only
+// a doubled quote escapes, and backslashes are text.
 void DetectCsvDialect(std::string_view sample, size_t expected_columns, bool whole_file,
                       CsvOptions* options);
 
@@ -116,6 +117,9 @@ class CsvReader {
 
   // Records skipped for errors (IGNORE_ERRORS=true), all files.
   uint64_t skipped_records() const { return skipped_records_; }
+  // With IGNORE_ERRORS=true, where each row read came from (its message empty), so that a
+  // later check of the row (a duplicate key, a missing node) can report it as a warning.
+  const std::vector<CsvWarning>& row_sources() const { return row_sources_; }
 
   // The header fields of the last file read, if it had a header.
   const std::vector<std::string>& header() const { return header_; }
@@ -164,6 +168,7 @@ class CsvReader {
   size_t record_end_ = 0;             // and the end of its last field
   CsvWarning last_error_;
   uint64_t skipped_records_ = 0;
+  std::vector<CsvWarning> row_sources_;
   CsvProgress progress_state_;
   uint64_t next_progress_rows_ = 0;
 };

@@ -289,5 +289,31 @@ TEST(CsvReaderTest, SniffsDelimiterAndQuote) {
   EXPECT_EQ(plain.quote, '"');
 }
 
+TEST(CsvReaderTest, BlankLinesOverOneColumnAreEmptyFields) {
+  CsvOptions no_header;
+  no_header.header = CsvOptions::Header::kFalse;
+  auto one = Read("abc\n\ndef\n", {"STRING"}, no_header);
+  ASSERT_TRUE(one.ok()) << one.status().ToString();
+  EXPECT_EQ(Rows(*one), (std::vector<std::string>{"abc", "", "def"}));
+  auto two = Read("a,b\n\nc,d\n", {"STRING", "STRING"}, no_header);
+  ASSERT_TRUE(two.ok()) << two.status().ToString();
+  EXPECT_EQ(Rows(*two), (std::vector<std::string>{"a|b", "c|d"}));
+}
+
+TEST(CsvReaderTest, SniffsAnEscapeThatDoesNotFit) {
+  // A backslash before a character other than the quote: without a given ESCAPE the file is
+  // read with doubled quotes only, and the backslash stays.
+  auto cols = Read("0,\"[ab\\'c]\"\n1,\"[x\"\"y]\"\n", {"INT64", "STRING"});
+  ASSERT_TRUE(cols.ok()) << cols.status().ToString();
+  EXPECT_EQ(Rows(*cols), (std::vector<std::string>{"0|[ab\\'c]", "1|[x\"y]"}));
+  // Given, the escape is kept and the record is an error.
+  CsvOptions given;
+  ASSERT_TRUE(given.Set("escape", Value::String("\\")).ok());
+  auto bad = Read("0,\"[ab\\'c]\"\n", {"INT64", "STRING"}, given);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("neither QUOTE nor ESCAPE is proceeded by ESCAPE."),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace graphdb::storage

@@ -74,6 +74,50 @@ describe('IGNORE_ERRORS', () => {
   });
 });
 
+describe('IGNORE_ERRORS and keys', () => {
+  it('skips NULL and duplicate keys and rels whose ends are missing, with warnings', async () => {
+    const people = file('keys.csv', '1,a\n2,b\n1,c\n,d\n3,e\n');
+    const knows = file('knows.csv', '1,2\n1,9\n7,3\n2,3\n');
+    using db = new Database(path.join(dir, 'db5'));
+    using conn = db.connect();
+    await conn.query('CREATE NODE TABLE K(id INT64, s STRING, PRIMARY KEY(id))');
+    await conn.query('CREATE REL TABLE R(FROM K TO K)');
+    const failed = await rejection(conn.query(`COPY K FROM '${people}'`));
+    expect(failed.message).toContain('Found NULL, which violates the non-null constraint');
+    const copied = await conn.query(`COPY K FROM '${people}' (ignore_errors=true)`);
+    expect(copied.rows[0]).toEqual(['3 tuples have been copied to the K table.']);
+    const rels = await conn.query(`COPY R FROM '${knows}' (ignore_errors=true)`);
+    expect(rels.rows[0]).toEqual(['2 tuples have been copied to the R table.']);
+    // A query's rows: the key 3 is taken, 4 is new.
+    const query = await conn.query('COPY K FROM (UNWIND [3, 4] AS i RETURN i, "q") (ignore_errors=true)');
+    expect(query.rows[0]).toEqual(['1 tuples have been copied to the K table.']);
+    const warnings = await conn.query(
+      'CALL show_warnings() RETURN message, file_path <> "", line_number, skipped_line_or_record',
+    );
+    expect(warnings.rows).toEqual([
+      [
+        'Found duplicated primary key value 1, which violates the uniqueness constraint of the primary key column.',
+        true,
+        3,
+        '1,c',
+      ],
+      ['Found NULL, which violates the non-null constraint of the primary key column.', true, 4, ',d'],
+      ['Unable to find primary key value 9.', true, 2, '1,9'],
+      ['Unable to find primary key value 7.', true, 3, '7,3'],
+      [
+        'Found duplicated primary key value 3, which violates the uniqueness constraint of the primary key column.',
+        false,
+        0,
+        '',
+      ],
+    ]);
+    expect((await conn.query('MATCH (a:K)-[:R]->(b:K) RETURN a.id, b.id ORDER BY a.id')).rows).toEqual([
+      [1, 2],
+      [2, 3],
+    ]);
+  });
+});
+
 describe('PARALLEL', () => {
   it('refuses quoted line breaks unless PARALLEL=FALSE, as Kùzu does', async () => {
     const csv = file('multiline.csv', '1,"two\nlines"\n2,one\n');
