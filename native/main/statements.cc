@@ -173,8 +173,11 @@ void AppendNodeRows(Database& db, catalog::TableId table_id,
 
 // Appends rels given as (source key, destination key, properties...) rows to the single pair
 // of a rel table, atomically.
+// `columns` (when given): the property index of each value after the two keys; properties
+// not listed take their DEFAULT.
 void AppendRelRows(Database& db, const catalog::RelTableSchema& schema,
-                   const std::vector<std::vector<Value>>& rows) {
+                   const std::vector<std::vector<Value>>& rows,
+                   const std::vector<size_t>* columns = nullptr) {
   if (schema.pairs.size() != 1) {
     ThrowNotSupported("copying a query into a rel table with several FROM/TO pairs");
   }
@@ -194,14 +197,18 @@ void AppendRelRows(Database& db, const catalog::RelTableSchema& schema,
   exec::GraphStore store(cat, db, /*write_ts=*/0);  // stamp 0: like COPY, seen by every snapshot
   try {
     for (const auto& row : rows) {
-      if (row.size() != schema.properties.size() + 2) {
+      const size_t width = (columns ? columns->size() : schema.properties.size()) + 2;
+      if (row.size() != width) {
         ThrowBinding("Binder exception: Table " + schema.name + " needs " +
-                     std::to_string(schema.properties.size() + 2) +
+                     std::to_string(width) +
                      " columns (source key, destination key, properties) but the query returns " +
                      std::to_string(row.size()) + ".");
       }
       std::vector<std::pair<size_t, Value>> props;
-      for (size_t c = 2; c < row.size(); ++c) props.emplace_back(c - 2, row[c]);
+      for (size_t c = 2; c < row.size(); ++c) {
+        size_t index = columns ? (*columns)[c - 2] : c - 2;
+        props.emplace_back(index, CastForColumn(row[c], schema.properties[index].type));
+      }
       store.CreateRel(schema.id, lookup(pair.src_table, row[0]), lookup(pair.dst_table, row[1]),
                       props);
     }
@@ -364,6 +371,79 @@ exec::QueryResult AlterTable(Database& db, const parser::ParsedAlterTable& s) {
               .message);
   }
   Throw(ErrorCode::kInternal, "unknown ALTER TABLE kind");
+}
+
+// COPY t (p1, p2, ...) FROM ...: the source's columns (after the two keys, for a rel table) fill
+// the listed properties; the others take their DEFAULT (NULL without one; a sequence's next
+// value for nextval()). `rows` come from the files or the query.
+uint64_t CopyColumnList(Database& db, const parser::ParsedCopyFrom& s,
+                        const std::unordered_map<std::string, Value>& params,
+                        const storage::CsvOptions& options) {
+  const catalog::Catalog& cat = db.catalog();
+  const auto* node_schema = cat.GetNodeTable(s.table_name);
+  const auto* rel_schema = node_schema ? nullptr : cat.GetRelTable(s.table_name);
+  if (!node_schema && !rel_schema) {
+    ThrowBinding("Binder exception: Table " + s.table_name + " does not exist.");
+  }
+  const auto& properties = node_schema ? node_schema->properties : rel_schema->properties;
+  std::vector<size_t> columns;
+  std::vector<LogicalType> types;
+  if (rel_schema) {
+    if (rel_schema->pairs.size() != 1) {
+      ThrowNotSupported("COPY with a column list into a rel table with several FROM/TO pairs");
+    }
+    for (catalog::TableId end : {rel_schema->pairs[0].src_table, rel_schema->pairs[0].dst_table}) {
+      LogicalType key = cat.GetNodeTable(end)->primary_key_property().type;
+      types.push_back(key.id() == LogicalTypeId::kSerial ? LogicalType::Int64() : key);
+    }
+  }
+  for (const auto& name : s.column_names) {
+    std::optional<size_t> index =
+        node_schema ? node_schema->PropertyIndex(name) : rel_schema->PropertyIndex(name);
+    if (!index) {
+      ThrowBinding("Binder exception: Table " + s.table_name + " does not contain column " + name +
+                   ".");
+    }
+    columns.push_back(*index);
+    LogicalType type = properties[*index].type;
+    types.push_back(type.id() == LogicalTypeId::kSerial ? LogicalType::Int64() : type);
+  }
+  std::vector<std::vector<Value>> rows;
+  if (s.source.kind == parser::ScanSourceKind::kQuery) {
+    rows = RunReadOnlyQuery(db, *s.source.query, params).rows;
+  } else {
+    storage::CsvReader reader(env::FileSystem::Default(), types, options);
+    auto read = reader.ReadFiles(s.source.file_paths);
+    Check(read.status());
+    uint64_t n = read->empty() ? 0 : (*read)[0].size();
+    rows.resize(n);
+    for (uint64_t r = 0; r < n; ++r) {
+      for (const auto& column : *read) rows[r].push_back(column.Get(r));
+    }
+  }
+  if (rel_schema) {
+    AppendRelRows(db, *rel_schema, rows, &columns);
+    return rows.size();
+  }
+  exec::GraphStore store(cat, db, /*write_ts=*/0);  // stamp 0: like COPY, seen by every snapshot
+  try {
+    for (const auto& row : rows) {
+      if (row.size() != columns.size()) {
+        ThrowBinding("Binder exception: Query returns " + std::to_string(row.size()) +
+                     " columns but " + std::to_string(columns.size()) +
+                     " columns were expected.");
+      }
+      std::vector<std::pair<size_t, Value>> props;
+      for (size_t c = 0; c < row.size(); ++c) {
+        props.emplace_back(columns[c], CastForColumn(row[c], properties[columns[c]].type));
+      }
+      store.CreateNode(node_schema->id, props);
+    }
+  } catch (...) {
+    store.Rollback();
+    throw;
+  }
+  return rows.size();
 }
 
 // The key `key` (a query's value) of node table `table_id`, cast to its key type.
@@ -581,7 +661,6 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
                               const std::unordered_map<std::string, Value>& params,
                               exec::WarningLog* warnings, uint64_t query_id,
                               uint64_t warning_limit) {
-  if (!s.column_names.empty()) ThrowNotSupported("COPY with a column list is not supported yet");
   const catalog::Catalog& cat = db.catalog();
   if (s.source.kind != parser::ScanSourceKind::kFiles &&
       s.source.kind != parser::ScanSourceKind::kQuery) {
@@ -610,6 +689,12 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
   }
   std::vector<storage::CsvWarning> skipped;
   options.warnings = &skipped;
+  if (s.has_column_list) {
+    uint64_t rows = CopyColumnList(db, s, params, options);
+    const auto* node = cat.GetNodeTable(s.table_name);
+    return CopyResult(rows, node ? node->name : cat.GetRelTable(s.table_name)->name,
+                      std::move(skipped), warnings, query_id, warning_limit);
+  }
   if (s.source.kind == parser::ScanSourceKind::kQuery) {
     auto [rows, table] = CopyFromQuery(db, s, params, options.ignore_errors, &skipped);
     return CopyResult(rows, table, std::move(skipped), warnings, query_id, warning_limit);

@@ -118,6 +118,33 @@ describe('IGNORE_ERRORS and keys', () => {
   });
 });
 
+describe('COPY with a column list', () => {
+  it('fills the listed properties and gives the others their defaults', async () => {
+    const nodes = file('list-nodes.csv', 'x,1\ny,2\n');
+    const rels = file('list-rels.csv', '1,2,hello\n');
+    using db = new Database(path.join(dir, 'db6'));
+    using conn = db.connect();
+    await conn.query('CREATE SEQUENCE seq');
+    await conn.query(
+      "CREATE NODE TABLE L(id INT64 DEFAULT nextval('seq'), name STRING, n INT64, tag STRING DEFAULT 'none', PRIMARY KEY(id))",
+    );
+    await conn.query('CREATE REL TABLE E(FROM L TO L, w DOUBLE DEFAULT 1.5, note STRING)');
+    await conn.query(`COPY L (name, n) FROM '${nodes}'`);
+    expect((await conn.query('MATCH (l:L) RETURN l.id, l.name, l.n, l.tag ORDER BY l.id')).rows).toEqual([
+      [1, 'x', 1, 'none'],
+      [2, 'y', 2, 'none'],
+    ]);
+    await conn.query(`COPY E (note) FROM '${rels}'`);
+    expect((await conn.query('MATCH ()-[e:E]->() RETURN e.w, e.note')).rows).toEqual([[1.5, 'hello']]);
+    await conn.query('COPY E () FROM (RETURN 2, 1)');
+    expect((await conn.query('MATCH (:L {id: 2})-[e:E]->() RETURN e.w, e.note')).rows).toEqual([[1.5, null]]);
+    const unknown = await rejection(conn.query(`COPY L (name, nope) FROM '${nodes}'`));
+    expect(unknown.message).toBe('Binder exception: Table L does not contain column nope.');
+    const width = await rejection(conn.query(`COPY L (name) FROM '${nodes}' (delim=',')`));
+    expect(width.message).toContain('expected 1 values per row, but got 2');
+  });
+});
+
 describe('PARALLEL', () => {
   it('refuses quoted line breaks unless PARALLEL=FALSE, as Kùzu does', async () => {
     const csv = file('multiline.csv', '1,"two\nlines"\n2,one\n');

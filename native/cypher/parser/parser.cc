@@ -616,6 +616,7 @@ std::unique_ptr<ParsedStatement> Parser::ParseCopy() {
   auto copy = std::make_unique<ParsedCopyFrom>();
   copy->table_name = ExpectName("a table name or '(' after COPY");
   if (Accept(TokenKind::kLeftParen)) {
+    copy->has_column_list = true;
     if (!At(TokenKind::kRightParen)) {
       do {
         copy->column_names.push_back(ExpectName("a column name"));
