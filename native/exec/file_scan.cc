@@ -8,6 +8,7 @@
 #include "common/status.h"
 #include "env/file_system.h"
 #include "storage/csv_reader.h"
+#include "storage/npy_reader.h"
 #include "storage/user_files.h"
 #include "storage/value_parser.h"
 
@@ -15,19 +16,49 @@ namespace graphdb::exec {
 
 namespace {
 
-// The files must exist (storage/user_files.h) and be CSV files. Returns the paths to open
-// (confined to a service's import folder: common/file_access.h).
-std::vector<std::string> CheckPaths(const std::vector<std::string>& paths) {
+bool HasSuffix(const std::string& path, std::string_view suffix) {
+  std::string lower = path;
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower.size() >= suffix.size() && lower.substr(lower.size() - suffix.size()) == suffix;
+}
+
+// Whether the scan reads .npy files: by their name, or the option file_format = 'npy' (which
+// is taken out of the options; 'csv' is too).
+bool TakeNpyFormat(binder::BoundFileScan* scan) {
+  bool npy = !scan->paths.empty() && HasSuffix(scan->paths[0], ".npy");
+  auto& options = scan->options;
+  for (auto it = options.begin(); it != options.end();) {
+    std::string key = it->first;
+    for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (key != "file_format") {
+      ++it;
+      continue;
+    }
+    if (it->second.type_id() != LogicalTypeId::kString) {
+      ThrowBinding("Binder exception: The type of format option must be a string.");
+    }
+    std::string format(it->second.GetString());
+    for (auto& c : format) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (format != "npy" && format != "csv") {
+      ThrowNotSupported("LOAD FROM reads CSV and NPY files only, not " + format);
+    }
+    npy = format == "npy";
+    it = options.erase(it);
+  }
+  return npy;
+}
+
+// The files must exist (storage/user_files.h) and be CSV files (or NPY, with `npy`). Returns
+// the paths to open (confined to a service's import folder: common/file_access.h).
+std::vector<std::string> CheckPaths(const std::vector<std::string>& paths, bool npy = false) {
   std::vector<std::string> opened;
   for (const auto& path : paths) {
     Result<std::string> checked =
         storage::CheckUserFileToRead(env::FileSystem::Default(), path, "LOAD FROM");
     if (!checked.ok()) throw GraphDBException(checked.status());
     opened.push_back(std::move(*checked));
-    std::string lower = path;
-    for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lower.size() < 4 || lower.substr(lower.size() - 4) != ".csv") {
-      ThrowNotSupported("LOAD FROM supports CSV files only: " + path);
+    if (!npy && !HasSuffix(path, ".csv") && !HasSuffix(path, ".tsv")) {
+      ThrowNotSupported("LOAD FROM supports CSV and NPY files only: " + path);
     }
   }
   return opened;
@@ -123,9 +154,22 @@ size_t CountFields(std::string_view text, const storage::CsvOptions& csv) {
 
 void ResolveFileScan(binder::BoundFileScan* scan,
                      const std::vector<std::pair<std::string, LogicalType>>& given) {
+  scan->npy = TakeNpyFormat(scan);
   const auto& paths = scan->paths;
   const std::vector<std::pair<std::string, Value>> options = scan->options;
-  const std::vector<std::string> opened = CheckPaths(paths);
+  const std::vector<std::string> opened = CheckPaths(paths, scan->npy);
+  if (scan->npy) {
+    // One column: the rows of the array (its first file's), a list per row past one dimension.
+    if (paths.size() != 1) ThrowNotSupported("LOAD FROM reads one .npy file at a time");
+    if (!options.empty()) {
+      ThrowBinding("Binder exception: LOAD FROM a .npy file takes no options.");
+    }
+    auto array = storage::ReadNpyHeader(env::FileSystem::Default(), opened[0], paths[0]);
+    if (!array.ok()) throw GraphDBException(array.status());
+    scan->column_names = {given.empty() ? "column0" : given[0].first};
+    scan->column_types = {given.empty() ? array->RowType() : given[0].second};
+    return;
+  }
   std::optional<bool> header = BoolOption(options, "header");
   // auto_detect = false: no sniffing; every column is a STRING and a header only when asked.
   const bool sniff = BoolOption(options, "auto_detect").value_or(true);
@@ -190,6 +234,15 @@ void ResolveFileScan(binder::BoundFileScan* scan,
 }
 
 std::vector<std::vector<Value>> ScanRows(const binder::BoundFileScan& scan, ExecContext& ctx) {
+  if (scan.npy) {
+    const std::vector<std::string> opened = CheckPaths(scan.paths, true);
+    auto column = storage::ReadNpyColumn(env::FileSystem::Default(), opened[0], scan.paths[0],
+                                         scan.column_types[0]);
+    if (!column.ok()) throw GraphDBException(column.status());
+    std::vector<std::vector<Value>> out(column->size());
+    for (uint64_t r = 0; r < column->size(); ++r) out[r].push_back(column->Get(r));
+    return out;
+  }
   storage::CsvOptions csv =
       ToCsvOptions(scan.options, scan.has_header ? storage::CsvOptions::Header::kTrue
                                                  : storage::CsvOptions::Header::kFalse);

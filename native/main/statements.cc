@@ -13,6 +13,7 @@
 #include "function/cast.h"
 #include "main/query_pipeline.h"
 #include "storage/csv_reader.h"
+#include "storage/npy_reader.h"
 #include "storage/user_files.h"
 
 namespace graphdb {
@@ -446,6 +447,61 @@ uint64_t CopyColumnList(Database& db, const parser::ParsedCopyFrom& s,
   return rows.size();
 }
 
+// COPY t FROM ("a.npy", "b.npy", ...) BY COLUMN: file i holds the rows of property i (SERIAL
+// ones excepted) of node table t (storage/npy_reader.h).
+uint64_t CopyByColumn(Database& db, const parser::ParsedCopyFrom& s) {
+  const catalog::Catalog& cat = db.catalog();
+  const auto* schema = cat.GetNodeTable(s.table_name);
+  if (!schema) {
+    if (cat.GetRelTable(s.table_name)) {
+      ThrowBinding("Binder exception: Copy by column is not supported for relationship table.");
+    }
+    ThrowBinding("Binder exception: Table " + s.table_name + " does not exist.");
+  }
+  if (s.source.kind != parser::ScanSourceKind::kFiles) {
+    ThrowBinding("Binder exception: Copy by column needs a list of .npy files.");
+  }
+  for (const auto& path : s.source.file_paths) {
+    std::string lower = path;
+    for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower.size() < 4 || lower.substr(lower.size() - 4) != ".npy") {
+      ThrowBinding(lower.size() >= 4 && lower.substr(lower.size() - 4) == ".csv"
+                       ? "Binder exception: Copy by column with csv file type is not supported."
+                       : "Binder exception: Copy by column reads .npy files only: " + path);
+    }
+  }
+  std::vector<size_t> targets;
+  for (size_t i = 0; i < schema->properties.size(); ++i) {
+    if (schema->properties[i].type.id() != LogicalTypeId::kSerial) targets.push_back(i);
+  }
+  if (targets.size() != s.source.file_paths.size()) {
+    ThrowBinding("Binder exception: Number of columns mismatch. Expected " +
+                 std::to_string(targets.size()) + " but got " +
+                 std::to_string(s.source.file_paths.size()) + ".");
+  }
+  env::FileSystem* fs = env::FileSystem::Default();
+  std::vector<storage::Column> columns;
+  for (const auto& prop : schema->properties) columns.emplace_back(prop.type);
+  std::optional<uint64_t> rows;
+  for (size_t f = 0; f < targets.size(); ++f) {
+    const std::string& path = s.source.file_paths[f];
+    Result<std::string> opened = storage::CheckUserFileToRead(fs, path, "COPY FROM");
+    Check(opened.status());
+    const auto& prop = schema->properties[targets[f]];
+    auto column = storage::ReadNpyColumn(fs, *opened, path, prop.type);
+    Check(column.status());
+    if (rows && *rows != column->size()) {
+      ThrowRuntime("Copy exception: Number of rows mismatch: " + path + " has " +
+                   std::to_string(column->size()) + " rows, the files before it " +
+                   std::to_string(*rows) + ".");
+    }
+    rows = column->size();
+    columns[targets[f]] = std::move(column).value();
+  }
+  Check(db.GetNodeTable(schema->id)->BulkAppend(std::move(columns), 0));
+  return rows.value_or(0);
+}
+
 // The key `key` (a query's value) of node table `table_id`, cast to its key type.
 std::optional<uint64_t> FindNode(Database& db, catalog::TableId table_id, const Value& key) {
   if (key.is_null()) return std::nullopt;
@@ -689,6 +745,21 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
   }
   std::vector<storage::CsvWarning> skipped;
   options.warnings = &skipped;
+  bool npy = s.source.kind == parser::ScanSourceKind::kFiles && !s.source.file_paths.empty();
+  for (const auto& path : s.source.file_paths) {
+    npy = npy && path.size() >= 4 && catalog::FoldName(path.substr(path.size() - 4)) == ".npy";
+  }
+  if (s.by_column || npy) {
+    for (const auto& option : s.options) {
+      if (catalog::FoldName(option.name) != "ignore_errors") {
+        ThrowBinding(
+            "Binder exception: Copy from numpy cannot have options other than IGNORE_ERRORS.");
+      }
+    }
+    uint64_t rows = CopyByColumn(db, s);
+    return CopyResult(rows, cat.GetNodeTable(s.table_name)->name, {}, warnings, query_id,
+                      warning_limit);
+  }
   if (s.has_column_list) {
     uint64_t rows = CopyColumnList(db, s, params, options);
     const auto* node = cat.GetNodeTable(s.table_name);

@@ -145,6 +145,53 @@ describe('COPY with a column list', () => {
   });
 });
 
+// A version-1 .npy file (little-endian int64 or float64 values).
+function npy(name: string, descr: '<i8' | '<f8', shape: number[], values: number[]): string {
+  let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${shape.join(', ')},), }`;
+  while ((10 + header.length + 1) % 64 !== 0) header += ' ';
+  header += '\n';
+  const data = Buffer.alloc(values.length * 8);
+  values.forEach((v, i) => {
+    if (descr === '<i8') data.writeBigInt64LE(BigInt(v), i * 8);
+    else data.writeDoubleLE(v, i * 8);
+  });
+  const prefix = Buffer.from([0x93, ...Buffer.from('NUMPY'), 1, 0, header.length & 0xff, header.length >> 8]);
+  const p = path.join(dir, name);
+  fs.writeFileSync(p, Buffer.concat([prefix, Buffer.from(header), data]));
+  return p;
+}
+
+describe('NPY files', () => {
+  it('COPY ... BY COLUMN reads one array per property; LOAD FROM reads one', async () => {
+    const ids = npy('ids.npy', '<i8', [3], [1, 2, 3]);
+    const vecs = npy('vecs.npy', '<f8', [3, 2], [1, 2, 3, 4, 5, 6]);
+    using db = new Database(path.join(dir, 'db7'));
+    using conn = db.connect();
+    await conn.query('CREATE NODE TABLE V(id INT64, v DOUBLE[2], PRIMARY KEY(id))');
+    const copied = await conn.query(`COPY V FROM ("${ids}", "${vecs}") BY COLUMN`);
+    expect(copied.rows).toEqual([['3 tuples have been copied to the V table.']]);
+    expect((await conn.query('MATCH (n:V) RETURN n.id, n.v ORDER BY n.id')).rows).toEqual([
+      [1, [1, 2]],
+      [2, [3, 4]],
+      [3, [5, 6]],
+    ]);
+    expect((await conn.query(`LOAD FROM '${vecs}' RETURN column0`)).rows).toEqual([
+      [[1, 2]],
+      [[3, 4]],
+      [[5, 6]],
+    ]);
+    const renamed = path.join(dir, 'ids.bin');
+    fs.copyFileSync(ids, renamed);
+    expect((await conn.query(`LOAD FROM '${renamed}' (file_format='npy') RETURN sum(column0)`)).rows).toEqual(
+      [[6]],
+    );
+    const count = await rejection(conn.query(`COPY V FROM ("${ids}") BY COLUMN`));
+    expect(count.message).toBe('Binder exception: Number of columns mismatch. Expected 2 but got 1.');
+    const options = await rejection(conn.query(`COPY V FROM ("${ids}", "${vecs}") BY COLUMN (header=true)`));
+    expect(options.message).toContain('cannot have options other than IGNORE_ERRORS');
+  });
+});
+
 describe('PARALLEL', () => {
   it('refuses quoted line breaks unless PARALLEL=FALSE, as Kùzu does', async () => {
     const csv = file('multiline.csv', '1,"two\nlines"\n2,one\n');

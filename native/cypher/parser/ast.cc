@@ -519,6 +519,7 @@ std::string ToString(const ParsedStatement& statement) {
       out += "COPY " + copy.table_name;
       if (copy.has_column_list) out += "(" + JoinNames(copy.column_names, ", ") + ")";
       out += " FROM " + DumpSource(copy.source);
+      if (copy.by_column) out += " BY COLUMN";
       if (!copy.options.empty()) out += " " + DumpOptions(copy.options);
       return out;
     }
