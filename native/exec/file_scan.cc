@@ -57,7 +57,14 @@ std::vector<std::string> CheckPaths(const std::vector<std::string>& paths, bool 
         storage::CheckUserFileToRead(env::FileSystem::Default(), path, "LOAD FROM");
     if (!checked.ok()) throw GraphDBException(checked.status());
     opened.push_back(std::move(*checked));
-    if (!npy && !HasSuffix(path, ".csv") && !HasSuffix(path, ".tsv")) {
+    if (storage::IsCompressedCsvPath(path) && !npy) {
+      std::string inner = path.substr(0, path.rfind('.'));
+      if (!HasSuffix(inner, ".csv") && !HasSuffix(inner, ".tsv")) {
+        throw GraphDBException(Status(
+            ErrorCode::kNotSupported,
+            "IO exception: Kuzu currently only supports reading from compressed csv files."));
+      }
+    } else if (!npy && !HasSuffix(path, ".csv") && !HasSuffix(path, ".tsv")) {
       ThrowNotSupported("LOAD FROM supports CSV and NPY files only: " + path);
     }
   }
@@ -189,7 +196,7 @@ void ResolveFileScan(binder::BoundFileScan* scan,
     throw GraphDBException(
         storage::UserFileOpenError(file.status(), paths[0], "read", "LOAD FROM"));
   }
-  auto text = env::ReadFileToString(fs, opened[0]);
+  auto text = storage::ReadCsvText(fs, opened[0], paths[0]);
   if (!text.ok()) throw GraphDBException(text.status());
   storage::DetectCsvDialect(*text, 0, /*whole_file=*/true, &probe);
   // The scan reads with the dialect found here.

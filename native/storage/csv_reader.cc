@@ -6,6 +6,7 @@
 
 #include "catalog/catalog.h"
 #include "common/interrupt.h"
+#include "storage/gzip.h"
 #include "storage/user_files.h"
 #include "storage/value_parser.h"
 
@@ -49,6 +50,24 @@ bool IsStringType(const LogicalType& t) {
 }
 
 }  // namespace
+
+bool IsCompressedCsvPath(std::string_view path) {
+  std::string lower(path);
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  auto ends = [&lower](std::string_view suffix) {
+    return lower.size() >= suffix.size() && lower.compare(lower.size() - suffix.size(),
+                                                          suffix.size(), suffix) == 0;
+  };
+  return ends(".gz") || ends(".gzip");
+}
+
+Result<std::string> ReadCsvText(env::FileSystem* fs, const std::string& opened,
+                                std::string_view name) {
+  auto bytes = env::ReadFileToString(fs, opened);
+  if (!bytes.ok()) return bytes.status();
+  if (!IsCompressedCsvPath(name)) return bytes;
+  return Gunzip(*bytes, name);
+}
 
 Status CsvOptions::Set(std::string_view name, const Value& value) {
   std::string key = catalog::FoldName(name);
@@ -684,6 +703,15 @@ Result<std::vector<Column>> CsvReader::ReadFiles(const std::vector<std::string>&
     progress_state_.file_index = i;
     auto file = fs_->OpenForRead(opened[i]);
     if (!file.ok()) return UserFileOpenError(file.status(), paths[i], "read", statement);
+    if (IsCompressedCsvPath(paths[i])) {
+      // A gzip file is decompressed into memory, then read like a text.
+      auto text = ReadCsvText(fs_, opened[i], paths[i]);
+      if (!text.ok()) return text.status();
+      Source source(paths[i], *text);
+      Status s = ReadSource(source, columns);
+      if (!s.ok()) return s;
+      continue;
+    }
     Source source(paths[i], std::move(*file), sizes[i]);
     Status s = ReadSource(source, columns);
     if (!s.ok()) return s;

@@ -92,6 +92,14 @@ struct CsvOptions {
 void DetectCsvDialect(std::string_view sample, size_t expected_columns, bool whole_file,
                       CsvOptions* options);
 
+// Whether `path` names a gzip-compressed CSV file (.gz or .gzip), which COPY FROM and LOAD
+// FROM decompress (storage/gzip.h) before reading.
+bool IsCompressedCsvPath(std::string_view path);
+
+// The text of the CSV file `opened` (named `name`), decompressed when IsCompressedCsvPath.
+Result<std::string> ReadCsvText(env::FileSystem* fs, const std::string& opened,
+                                std::string_view name);
+
 struct CsvProgress {
   uint64_t rows = 0;         // data rows parsed so far, all files
   uint64_t bytes = 0;        // bytes consumed so far, all files

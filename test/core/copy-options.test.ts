@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/index.js';
 import { rejection } from '../service/helpers.js';
@@ -189,6 +190,26 @@ describe('NPY files', () => {
     expect(count.message).toBe('Binder exception: Number of columns mismatch. Expected 2 but got 1.');
     const options = await rejection(conn.query(`COPY V FROM ("${ids}", "${vecs}") BY COLUMN (header=true)`));
     expect(options.message).toContain('cannot have options other than IGNORE_ERRORS');
+  });
+});
+
+describe('gzip-compressed CSV', () => {
+  it('COPY FROM and LOAD FROM read .csv.gz files, members one after another', async () => {
+    const gz = path.join(dir, 'people.csv.gz');
+    fs.writeFileSync(gz, Buffer.concat([zlib.gzipSync('1,ann\n2,bob\n'), zlib.gzipSync('3,cy\n')]));
+    using db = new Database(path.join(dir, 'db8'));
+    using conn = db.connect();
+    await conn.query('CREATE NODE TABLE G(id INT64, name STRING, PRIMARY KEY(id))');
+    await conn.query(`COPY G FROM '${gz}'`);
+    expect((await conn.query('MATCH (g:G) RETURN g.name ORDER BY g.id')).rows).toEqual([
+      ['ann'],
+      ['bob'],
+      ['cy'],
+    ]);
+    expect((await conn.query(`LOAD FROM '${gz}' RETURN count(*)`)).rows).toEqual([[3]]);
+    const fake = file('fake.csv.gz', '1,ann\n');
+    const notGzip = await rejection(conn.query(`LOAD FROM '${fake}' RETURN *`));
+    expect(notGzip.message).toBe('IO exception: Input is not a GZIP stream.');
   });
 });
 
