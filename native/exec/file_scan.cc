@@ -113,8 +113,9 @@ bool Converts(const Value& text, const LogicalType& type) {
   return storage::ParseValueText(text.GetString(), type, &error).has_value();
 }
 
-// The first candidate every non-NULL value converts to.
-LogicalType SniffType(const storage::Column& column, uint64_t first_row) {
+// The first candidate every non-NULL value of rows [first_row, first_row + sample) converts to.
+LogicalType SniffType(const storage::Column& column, uint64_t first_row, uint64_t sample) {
+  const uint64_t end = std::min<uint64_t>(column.size(), first_row + sample);
   static const LogicalTypeId kCandidates[] = {LogicalTypeId::kBool,      LogicalTypeId::kInt64,
                                               LogicalTypeId::kDouble,    LogicalTypeId::kDate,
                                               LogicalTypeId::kTimestamp, LogicalTypeId::kInterval};
@@ -122,7 +123,7 @@ LogicalType SniffType(const storage::Column& column, uint64_t first_row) {
   for (LogicalTypeId candidate : kCandidates) {
     LogicalType type(candidate);
     bool ok = true;
-    for (uint64_t row = first_row; ok && row < column.size(); ++row) {
+    for (uint64_t row = first_row; ok && row < end; ++row) {
       Value v = column.Get(row);
       if (v.is_null()) continue;
       any_value = true;
@@ -161,6 +162,9 @@ size_t CountFields(std::string_view text, const storage::CsvOptions& csv) {
 
 void ResolveFileScan(binder::BoundFileScan* scan,
                      const std::vector<std::pair<std::string, LogicalType>>& given) {
+  auto expanded = storage::ExpandUserGlobs(env::FileSystem::Default(), scan->paths, "LOAD FROM");
+  if (!expanded.ok()) throw GraphDBException(expanded.status());
+  scan->paths = std::move(expanded).value();
   scan->npy = TakeNpyFormat(scan);
   const auto& paths = scan->paths;
   const std::vector<std::pair<std::string, Value>> options = scan->options;
@@ -216,7 +220,9 @@ void ResolveFileScan(binder::BoundFileScan* scan,
   // Sniff from the records after the first, then decide whether the first is a header.
   std::vector<LogicalType> types(width, LogicalType::String());
   if (sniff) {
-    for (size_t c = 0; c < width; ++c) types[c] = SniffType(columns[c], rows > 1 ? 1 : 0);
+    for (size_t c = 0; c < width; ++c) {
+      types[c] = SniffType(columns[c], rows > 1 ? 1 : 0, probe.sample_size);
+    }
   }
   bool first_is_header = false;
   if (header || !sniff) {
@@ -229,15 +235,25 @@ void ResolveFileScan(binder::BoundFileScan* scan,
   }
   if (sniff && !first_is_header && rows > 1) {
     // The first record is data: it must fit the types too.
-    for (size_t c = 0; c < width; ++c) types[c] = SniffType(columns[c], 0);
+    for (size_t c = 0; c < width; ++c) types[c] = SniffType(columns[c], 0, probe.sample_size);
   }
   scan->has_header = first_is_header;
-  scan->column_types = std::move(types);
   for (size_t c = 0; c < width; ++c) {
     Value name = rows > 0 && first_is_header ? columns[c].Get(0) : Value::Null();
-    scan->column_names.push_back(name.is_null() ? "column" + std::to_string(c)
-                                                : std::string(name.GetString()));
+    std::string column_name =
+        name.is_null() ? "column" + std::to_string(c) : std::string(name.GetString());
+    // A typed header, "age:UINT64", names the column and gives its type.
+    size_t colon = column_name.rfind(':');
+    if (first_is_header && colon != std::string::npos && colon > 0) {
+      std::string error;
+      if (auto typed = ParseLogicalType(column_name.substr(colon + 1), &error)) {
+        types[c] = *typed;
+        column_name.resize(colon);
+      }
+    }
+    scan->column_names.push_back(std::move(column_name));
   }
+  scan->column_types = std::move(types);
 }
 
 std::vector<std::vector<Value>> ScanRows(const binder::BoundFileScan& scan, ExecContext& ctx) {

@@ -414,7 +414,10 @@ uint64_t CopyColumnList(Database& db, const parser::ParsedCopyFrom& s,
     rows = RunReadOnlyQuery(db, *s.source.query, params).rows;
   } else {
     storage::CsvReader reader(env::FileSystem::Default(), types, options);
-    auto read = reader.ReadFiles(s.source.file_paths);
+    auto files = storage::ExpandUserGlobs(env::FileSystem::Default(), s.source.file_paths,
+                                          "COPY FROM");
+    Check(files.status());
+    auto read = reader.ReadFiles(*files);
     Check(read.status());
     uint64_t n = read->empty() ? 0 : (*read)[0].size();
     rows.resize(n);
@@ -770,10 +773,12 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
     auto [rows, table] = CopyFromQuery(db, s, params, options.ignore_errors, &skipped);
     return CopyResult(rows, table, std::move(skipped), warnings, query_id, warning_limit);
   }
+  const std::vector<std::string> files =
+      Check(storage::ExpandUserGlobs(env::FileSystem::Default(), s.source.file_paths, "COPY FROM"));
   const uint64_t ts = 0;  // bulk-loaded rows: seen by every snapshot
   if (const auto* node_schema = cat.GetNodeTable(s.table_name)) {
     uint64_t before = db.GetNodeTable(node_schema->id)->NumRows();
-    Check(db.storage().CopyNodeTable(s.table_name, s.source.file_paths, options, {}, ts));
+    Check(db.storage().CopyNodeTable(s.table_name, files, options, {}, ts));
     uint64_t rows = db.GetNodeTable(node_schema->id)->NumRows() - before;
     return CopyResult(rows, node_schema->name, std::move(skipped), warnings, query_id,
                       warning_limit);
@@ -781,7 +786,7 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
   if (const auto* rel_schema = cat.GetRelTable(s.table_name)) {
     uint64_t before = 0;
     for (auto* table : db.storage().GetRelTables(rel_schema->id)) before += table->NumRels();
-    Check(db.storage().CopyRelTable(s.table_name, s.source.file_paths, options, {}, from, to, ts));
+    Check(db.storage().CopyRelTable(s.table_name, files, options, {}, from, to, ts));
     uint64_t after = 0;
     for (auto* table : db.storage().GetRelTables(rel_schema->id)) after += table->NumRels();
     return CopyResult(after - before, rel_schema->name, std::move(skipped), warnings, query_id,

@@ -207,6 +207,17 @@ describe('gzip-compressed CSV', () => {
       ['cy'],
     ]);
     expect((await conn.query(`LOAD FROM '${gz}' RETURN count(*)`)).rows).toEqual([[3]]);
+    // A glob: the files of the folder that match, in name order.
+    fs.writeFileSync(path.join(dir, 'more-a.csv.gz'), zlib.gzipSync('1,x\n'));
+    fs.writeFileSync(path.join(dir, 'more-b.csv.gz'), zlib.gzipSync('2,y\n'));
+    expect((await conn.query(`LOAD FROM '${dir}/more-?.csv.gz' RETURN column1`)).rows).toEqual([
+      ['x'],
+      ['y'],
+    ]);
+    const none = await rejection(conn.query(`LOAD FROM '${dir}/nothing*.csv' RETURN *`));
+    expect(none.message).toBe(
+      `Binder exception: No file found that matches the pattern: ${dir}/nothing*.csv.`,
+    );
     const fake = file('fake.csv.gz', '1,ann\n');
     const notGzip = await rejection(conn.query(`LOAD FROM '${fake}' RETURN *`));
     expect(notGzip.message).toBe('IO exception: Input is not a GZIP stream.');
@@ -228,6 +239,21 @@ describe('PARALLEL', () => {
       ['two\nlines'],
       ['one'],
     ]);
+  });
+});
+
+describe('LOAD FROM headers and sniffing', () => {
+  it('reads typed headers and sniffs types from SAMPLE_SIZE records', async () => {
+    const typed = file('typed.csv', 'name,age:UINT64,height:INT64\nAlice,12,144\n');
+    const late = file('late.csv', 'a\n1\n2\nx\n');
+    using db = new Database(path.join(dir, 'db9'));
+    using conn = db.connect();
+    const rows = await conn.query(`LOAD FROM '${typed}' (header=true) RETURN name, age + 1, height & 3`);
+    expect(rows.rows).toEqual([['Alice', 13, 0]]);
+    // Sniffed from the first two data records: INT64, and the third does not convert.
+    const failed = await rejection(conn.query(`LOAD FROM '${late}' (header=true, sample_size=2) RETURN *`));
+    expect(failed.message).toContain('Could not convert "x" to INT64');
+    expect((await conn.query(`LOAD FROM '${late}' (header=true) RETURN count(*)`)).rows).toEqual([[3]]);
   });
 });
 
