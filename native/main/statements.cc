@@ -158,14 +158,25 @@ void AppendNodeRows(Database& db, catalog::TableId table_id,
   const auto* schema = db.catalog().GetNodeTable(table_id);
   std::vector<storage::Column> columns;
   for (const auto& prop : schema->properties) columns.emplace_back(prop.type);
+  // The query gives every property, or (as a CSV file does) every one but the SERIAL ones,
+  // which then draw fresh values.
+  std::vector<size_t> given;
+  for (size_t c = 0; c < columns.size(); ++c) {
+    if (schema->properties[c].type.id() != LogicalTypeId::kSerial) given.push_back(c);
+  }
+  if (!rows.empty() && rows[0].size() == columns.size()) {
+    given.clear();
+    for (size_t c = 0; c < columns.size(); ++c) given.push_back(c);
+  }
   for (const auto& row : rows) {
-    if (row.size() != columns.size()) {
+    if (row.size() != given.size()) {
       ThrowBinding("Binder exception: Table " + schema->name + " has " +
                    std::to_string(columns.size()) + " columns but the query returns " +
                    std::to_string(row.size()) + ".");
     }
-    for (size_t c = 0; c < columns.size(); ++c) {
-      Check(columns[c].Append(CastForColumn(row[c], schema->properties[c].type)));
+    for (size_t i = 0; i < given.size(); ++i) {
+      const size_t c = given[i];
+      Check(columns[c].Append(CastForColumn(row[i], schema->properties[c].type)));
     }
   }
   // Rows of DDL and COPY carry stamp 0: every snapshot sees them (docs/concurrency.md).
@@ -525,7 +536,7 @@ void DropFailingRows(Database& db, const catalog::NodeTableSchema* node_schema,
     skipped->push_back(storage::CsvWarning{std::move(message), "", 0, ""});
   };
   for (auto& row : *rows) {
-    if (node_schema && node_schema->primary_key < row.size()) {
+    if (node_schema && row.size() == node_schema->properties.size()) {
       const Value& key = row[node_schema->primary_key];
       if (key.is_null()) {
         skip("Found NULL, which violates the non-null constraint of the primary key column.");

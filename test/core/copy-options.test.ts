@@ -224,6 +224,24 @@ describe('gzip-compressed CSV', () => {
   });
 });
 
+describe('COPY FROM a query', () => {
+  it('leaves SERIAL properties to draw fresh values when the query omits them', async () => {
+    using db = new Database(path.join(dir, 'db10'));
+    using conn = db.connect();
+    await conn.query('CREATE NODE TABLE S(num UINT64, id SERIAL PRIMARY KEY)');
+    await conn.query('COPY S FROM (UNWIND range(5, 7) AS n RETURN n)');
+    expect((await conn.query('MATCH (s:S) RETURN s.id, s.num ORDER BY s.id')).rows).toEqual([
+      [0, 5],
+      [1, 6],
+      [2, 7],
+    ]);
+    await conn.query('COPY S FROM (RETURN 9, 10)'); // every property given
+    expect((await conn.query('MATCH (s:S) WHERE s.num = 9 RETURN s.id')).rows).toEqual([[10]]);
+    const width = await rejection(conn.query('COPY S FROM (RETURN 1, 2, 3)'));
+    expect(width.message).toBe('Binder exception: Table S has 2 columns but the query returns 3.');
+  });
+});
+
 describe('PARALLEL', () => {
   it('refuses quoted line breaks unless PARALLEL=FALSE, as Kùzu does', async () => {
     const csv = file('multiline.csv', '1,"two\nlines"\n2,one\n');
