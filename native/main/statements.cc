@@ -588,16 +588,18 @@ std::pair<uint64_t, std::string> CopyFromQuery(Database& db, const parser::Parse
   return {rows.rows.size(), node_schema ? node_schema->name : rel_schema->name};
 }
 
-// Text of a value in a CSV file: quoted when it holds the delimiter, a quote or a line break.
-std::string CsvField(const Value& v, char delimiter) {
+// Text of a value in a CSV file: quoted when it holds the delimiter, the quote, the escape or a
+// line break; inside the quotes a quote (and the escape) is preceded by the escape.
+std::string CsvField(const Value& v, const storage::CsvOptions& csv) {
   std::string text = v.ToString();
-  if (text.find_first_of(std::string{delimiter, '"', '\n', '\r'}) == std::string::npos) return text;
-  std::string out = "\"";
+  const std::string special{csv.delimiter, csv.quote, csv.escape, '\n', '\r'};
+  if (text.find_first_of(special) == std::string::npos) return text;
+  std::string out(1, csv.quote);
   for (char c : text) {
-    if (c == '"') out += '"';
+    if (c == csv.quote || c == csv.escape) out += csv.escape;
     out += c;
   }
-  return out + "\"";
+  return out + csv.quote;
 }
 
 }  // namespace
@@ -612,7 +614,8 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
     ThrowNotSupported("COPY TO supports CSV files only: " + s.file_path);
   }
   bool header = false;
-  char delimiter = ',';
+  storage::CsvOptions csv;
+  csv.escape = '"';  // by default a quote in a field is doubled
   for (const auto& option : s.options) {
     Value v = Value::Boolean(true);
     if (option.value) {
@@ -625,9 +628,8 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
     std::string name = catalog::FoldName(option.name);
     if (name == "header" && v.type_id() == LogicalTypeId::kBool && !v.is_null()) {
       header = v.GetBool();
-    } else if ((name == "delim" || name == "delimiter") && v.type_id() == LogicalTypeId::kString &&
-               v.GetString().size() == 1) {
-      delimiter = v.GetString()[0];
+    } else if (name == "delim" || name == "delimiter" || name == "quote" || name == "escape") {
+      Check(csv.Set(name, v));
     } else {
       ThrowBinding("Binder exception: Unrecognized csv option for COPY TO: " + option.name + ".");
     }
@@ -638,8 +640,8 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
   std::string text;
   auto line = [&](const std::vector<Value>& values) {
     for (size_t i = 0; i < values.size(); ++i) {
-      if (i) text += delimiter;
-      text += CsvField(values[i], delimiter);
+      if (i) text += csv.delimiter;
+      text += CsvField(values[i], csv);
     }
     text += '\n';
   };

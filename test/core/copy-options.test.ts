@@ -242,6 +242,25 @@ describe('COPY FROM a query', () => {
   });
 });
 
+describe('COPY TO', () => {
+  it('writes with DELIM, QUOTE and ESCAPE, and LOAD FROM reads it back', async () => {
+    using db = new Database(path.join(dir, 'db11'));
+    using conn = db.connect();
+    const out = path.join(dir, 'out.csv');
+    await conn.query(
+      `COPY (RETURN 100, 'kuzu is # a |graph database') TO '${out}' (delim = '|', QUOTE = '#', escape = '!')`,
+    );
+    expect(fs.readFileSync(out, 'utf8')).toBe('100|#kuzu is !# a |graph database#\n');
+    const back = await conn.query(`LOAD FROM '${out}' (delim = '|', quote = '#', escape = '!') RETURN *`);
+    expect(back.rows).toEqual([[100, 'kuzu is # a |graph database']]);
+    const plain = path.join(dir, 'plain.csv');
+    await conn.query(`COPY (RETURN 'say "hi"', 'a,b') TO '${plain}'`);
+    expect(fs.readFileSync(plain, 'utf8')).toBe('"say ""hi""","a,b"\n');
+    const bad = await rejection(conn.query(`COPY (RETURN 1) TO '${plain}' (quote = 'ab')`));
+    expect(bad.message).toContain('must be a single character');
+  });
+});
+
 describe('PARALLEL', () => {
   it('refuses quoted line breaks unless PARALLEL=FALSE, as Kùzu does', async () => {
     const csv = file('multiline.csv', '1,"two\nlines"\n2,one\n');
