@@ -50,6 +50,31 @@ struct WorkBudgetExceeded {};
 // Throws WorkBudgetExceeded; out of line, so the inlined charge stays small.
 [[noreturn]] void ThrowWorkBudgetExceeded();
 
+// A record that COPY or LOAD FROM skipped (IGNORE_ERRORS=true), as show_warnings() lists it.
+struct Warning {
+  uint64_t query_id = 0;
+  std::string message;
+  std::string file_path;
+  uint64_t line_number = 0;
+  std::string record;  // the record up to the error ("..." when more followed)
+};
+
+// A connection's warnings: every statement's skipped records, at most `limit` of them kept
+// (the setting warning_limit), until CALL clear_warnings().
+struct WarningLog {
+  std::vector<Warning> rows;
+  void Add(Warning warning, uint64_t limit) {
+    if (rows.size() < limit) rows.push_back(std::move(warning));
+  }
+};
+
+// The setting warning_limit of a connection (null: the default).
+inline uint64_t WarningLimit(const binder::SessionSettings* settings) {
+  const binder::Setting* setting = binder::FindSetting("warning_limit");
+  const Value& v = binder::SettingValue(*setting, settings);
+  return v.is_null() ? 0 : static_cast<uint64_t>(v.GetInt());
+}
+
 struct ExecContext {
   ExecContext() : control(CurrentStatementControl()) { SetWorkBudget(0); }
 
@@ -64,6 +89,10 @@ struct ExecContext {
   // The settings the connection changed (CALL name = value), for current_setting(); null:
   // none, every setting has its default.
   const binder::SessionSettings* settings = nullptr;
+  // The connection's warnings (show_warnings(), clear_warnings(), LOAD FROM with
+  // IGNORE_ERRORS) and the id of the running statement; null: none are kept.
+  WarningLog* warnings = nullptr;
+  uint64_t query_id = 0;
   QueryCounters counters;
 
   // At most `units` of work (0: unlimited, the default) from now on.

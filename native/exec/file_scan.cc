@@ -8,6 +8,7 @@
 #include "common/status.h"
 #include "env/file_system.h"
 #include "storage/csv_reader.h"
+#include "storage/npy_reader.h"
 #include "storage/user_files.h"
 #include "storage/value_parser.h"
 
@@ -15,19 +16,56 @@ namespace graphdb::exec {
 
 namespace {
 
-// The files must exist (storage/user_files.h) and be CSV files. Returns the paths to open
-// (confined to a service's import folder: common/file_access.h).
-std::vector<std::string> CheckPaths(const std::vector<std::string>& paths) {
+bool HasSuffix(const std::string& path, std::string_view suffix) {
+  std::string lower = path;
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower.size() >= suffix.size() && lower.substr(lower.size() - suffix.size()) == suffix;
+}
+
+// Whether the scan reads .npy files: by their name, or the option file_format = 'npy' (which
+// is taken out of the options; 'csv' is too).
+bool TakeNpyFormat(binder::BoundFileScan* scan) {
+  bool npy = !scan->paths.empty() && HasSuffix(scan->paths[0], ".npy");
+  auto& options = scan->options;
+  for (auto it = options.begin(); it != options.end();) {
+    std::string key = it->first;
+    for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (key != "file_format") {
+      ++it;
+      continue;
+    }
+    if (it->second.type_id() != LogicalTypeId::kString) {
+      ThrowBinding("Binder exception: The type of format option must be a string.");
+    }
+    std::string format(it->second.GetString());
+    for (auto& c : format) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (format != "npy" && format != "csv") {
+      ThrowNotSupported("LOAD FROM reads CSV and NPY files only, not " + format);
+    }
+    npy = format == "npy";
+    it = options.erase(it);
+  }
+  return npy;
+}
+
+// The files must exist (storage/user_files.h) and be CSV files (or NPY, with `npy`). Returns
+// the paths to open (confined to a service's import folder: common/file_access.h).
+std::vector<std::string> CheckPaths(const std::vector<std::string>& paths, bool npy = false) {
   std::vector<std::string> opened;
   for (const auto& path : paths) {
     Result<std::string> checked =
         storage::CheckUserFileToRead(env::FileSystem::Default(), path, "LOAD FROM");
     if (!checked.ok()) throw GraphDBException(checked.status());
     opened.push_back(std::move(*checked));
-    std::string lower = path;
-    for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lower.size() < 4 || lower.substr(lower.size() - 4) != ".csv") {
-      ThrowNotSupported("LOAD FROM supports CSV files only: " + path);
+    if (storage::IsCompressedCsvPath(path) && !npy) {
+      std::string inner = path.substr(0, path.rfind('.'));
+      if (!HasSuffix(inner, ".csv") && !HasSuffix(inner, ".tsv")) {
+        throw GraphDBException(Status(
+            ErrorCode::kNotSupported,
+            "IO exception: Kuzu currently only supports reading from compressed csv files."));
+      }
+    } else if (!npy && !HasSuffix(path, ".csv") && !HasSuffix(path, ".tsv")) {
+      ThrowNotSupported("LOAD FROM supports CSV and NPY files only: " + path);
     }
   }
   return opened;
@@ -75,8 +113,9 @@ bool Converts(const Value& text, const LogicalType& type) {
   return storage::ParseValueText(text.GetString(), type, &error).has_value();
 }
 
-// The first candidate every non-NULL value converts to.
-LogicalType SniffType(const storage::Column& column, uint64_t first_row) {
+// The first candidate every non-NULL value of rows [first_row, first_row + sample) converts to.
+LogicalType SniffType(const storage::Column& column, uint64_t first_row, uint64_t sample) {
+  const uint64_t end = std::min<uint64_t>(column.size(), first_row + sample);
   static const LogicalTypeId kCandidates[] = {LogicalTypeId::kBool,      LogicalTypeId::kInt64,
                                               LogicalTypeId::kDouble,    LogicalTypeId::kDate,
                                               LogicalTypeId::kTimestamp, LogicalTypeId::kInterval};
@@ -84,7 +123,7 @@ LogicalType SniffType(const storage::Column& column, uint64_t first_row) {
   for (LogicalTypeId candidate : kCandidates) {
     LogicalType type(candidate);
     bool ok = true;
-    for (uint64_t row = first_row; ok && row < column.size(); ++row) {
+    for (uint64_t row = first_row; ok && row < end; ++row) {
       Value v = column.Get(row);
       if (v.is_null()) continue;
       any_value = true;
@@ -192,9 +231,25 @@ bool SniffHeader(const std::string& path, const storage::CsvOptions& csv,
 
 void ResolveFileScan(binder::BoundFileScan* scan,
                      const std::vector<std::pair<std::string, LogicalType>>& given) {
+  auto expanded = storage::ExpandUserGlobs(env::FileSystem::Default(), scan->paths, "LOAD FROM");
+  if (!expanded.ok()) throw GraphDBException(expanded.status());
+  scan->paths = std::move(expanded).value();
+  scan->npy = TakeNpyFormat(scan);
   const auto& paths = scan->paths;
-  const auto& options = scan->options;
-  const std::vector<std::string> opened = CheckPaths(paths);
+  const std::vector<std::pair<std::string, Value>> options = scan->options;
+  const std::vector<std::string> opened = CheckPaths(paths, scan->npy);
+  if (scan->npy) {
+    // One column: the rows of the array (its first file's), a list per row past one dimension.
+    if (paths.size() != 1) ThrowNotSupported("LOAD FROM reads one .npy file at a time");
+    if (!options.empty()) {
+      ThrowBinding("Binder exception: LOAD FROM a .npy file takes no options.");
+    }
+    auto array = storage::ReadNpyHeader(env::FileSystem::Default(), opened[0], paths[0]);
+    if (!array.ok()) throw GraphDBException(array.status());
+    scan->column_names = {given.empty() ? "column0" : given[0].first};
+    scan->column_types = {given.empty() ? array->RowType() : given[0].second};
+    return;
+  }
   std::optional<bool> header = BoolOption(options, "header");
   // auto_detect = false: no sniffing; every column is a STRING and a header only when asked.
   const bool sniff = BoolOption(options, "auto_detect").value_or(true);
@@ -210,15 +265,27 @@ void ResolveFileScan(binder::BoundFileScan* scan,
                                       given);
     return;
   }
-  // Read everything as text once to learn the number of columns, the header and the types.
+  // Read everything as text once to learn the dialect, the number of columns, the header and
+  // the types.
   storage::CsvOptions probe = ToCsvOptions(options, storage::CsvOptions::Header::kFalse);
   env::FileSystem* fs = env::FileSystem::Default();
   if (auto file = fs->OpenForRead(opened[0]); !file.ok()) {
     throw GraphDBException(
         storage::UserFileOpenError(file.status(), paths[0], "read", "LOAD FROM"));
   }
-  auto text = env::ReadFileToString(fs, opened[0]);
+  auto text = storage::ReadCsvText(fs, opened[0], paths[0]);
   if (!text.ok()) throw GraphDBException(text.status());
+  storage::DetectCsvDialect(*text, 0, /*whole_file=*/true, &probe);
+  // The scan reads with the dialect found here.
+  if (!probe.delimiter_set) {
+    scan->options.emplace_back("delim", Value::String(std::string(1, probe.delimiter)));
+  }
+  if (!probe.quote_set) {
+    scan->options.emplace_back("quote", Value::String(std::string(1, probe.quote)));
+  }
+  if (!probe.escape_set) {
+    scan->options.emplace_back("escape", Value::String(std::string(1, probe.escape)));
+  }
   size_t width = CountFields(*text, probe);
   std::vector<storage::Column> columns =
       ReadAll(paths, std::vector<LogicalType>(width, LogicalType::String()), probe);
@@ -226,7 +293,9 @@ void ResolveFileScan(binder::BoundFileScan* scan,
   // Sniff from the records after the first, then decide whether the first is a header.
   std::vector<LogicalType> types(width, LogicalType::String());
   if (sniff) {
-    for (size_t c = 0; c < width; ++c) types[c] = SniffType(columns[c], rows > 1 ? 1 : 0);
+    for (size_t c = 0; c < width; ++c) {
+      types[c] = SniffType(columns[c], rows > 1 ? 1 : 0, probe.sample_size);
+    }
   }
   bool first_is_header = false;
   if (header || !sniff) {
@@ -239,22 +308,50 @@ void ResolveFileScan(binder::BoundFileScan* scan,
   }
   if (sniff && !first_is_header && rows > 1) {
     // The first record is data: it must fit the types too.
-    for (size_t c = 0; c < width; ++c) types[c] = SniffType(columns[c], 0);
+    for (size_t c = 0; c < width; ++c) types[c] = SniffType(columns[c], 0, probe.sample_size);
   }
   scan->has_header = first_is_header;
-  scan->column_types = std::move(types);
   for (size_t c = 0; c < width; ++c) {
     Value name = rows > 0 && first_is_header ? columns[c].Get(0) : Value::Null();
-    scan->column_names.push_back(name.is_null() ? "column" + std::to_string(c)
-                                                : std::string(name.GetString()));
+    std::string column_name =
+        name.is_null() ? "column" + std::to_string(c) : std::string(name.GetString());
+    // A typed header, "age:UINT64", names the column and gives its type.
+    size_t colon = column_name.rfind(':');
+    if (first_is_header && colon != std::string::npos && colon > 0) {
+      std::string error;
+      if (auto typed = ParseLogicalType(column_name.substr(colon + 1), &error)) {
+        types[c] = *typed;
+        column_name.resize(colon);
+      }
+    }
+    scan->column_names.push_back(std::move(column_name));
   }
+  scan->column_types = std::move(types);
 }
 
-std::vector<std::vector<Value>> ScanRows(const binder::BoundFileScan& scan) {
+std::vector<std::vector<Value>> ScanRows(const binder::BoundFileScan& scan, ExecContext& ctx) {
+  if (scan.npy) {
+    const std::vector<std::string> opened = CheckPaths(scan.paths, true);
+    auto column = storage::ReadNpyColumn(env::FileSystem::Default(), opened[0], scan.paths[0],
+                                         scan.column_types[0]);
+    if (!column.ok()) throw GraphDBException(column.status());
+    std::vector<std::vector<Value>> out(column->size());
+    for (uint64_t r = 0; r < column->size(); ++r) out[r].push_back(column->Get(r));
+    return out;
+  }
   storage::CsvOptions csv =
       ToCsvOptions(scan.options, scan.has_header ? storage::CsvOptions::Header::kTrue
                                                  : storage::CsvOptions::Header::kFalse);
+  std::vector<storage::CsvWarning> skipped;
+  csv.warnings = &skipped;
   std::vector<storage::Column> columns = ReadAll(scan.paths, scan.column_types, csv);
+  if (ctx.warnings) {
+    for (auto& w : skipped) {
+      ctx.warnings->Add(Warning{ctx.query_id, std::move(w.message), std::move(w.file_path), w.line,
+                                std::move(w.record)},
+                        WarningLimit(ctx.settings));
+    }
+  }
   uint64_t rows = columns.empty() ? 0 : columns[0].size();
   std::vector<std::vector<Value>> out(rows);
   for (uint64_t r = 0; r < rows; ++r) {

@@ -944,7 +944,7 @@ class TableFunctionOp final : public GraphOperator {
   bool Next(ExecContext& ctx) override {
     while (position_ >= rows_.size()) {
       if (!child->Next(ctx)) return false;
-      rows_ = TableFunctionRows(fn_, *store_, ctx.settings);
+      rows_ = TableFunctionRows(fn_, *store_, ctx.settings, ctx.warnings);
       position_ = 0;
     }
     ctx.ChargeWork();
@@ -975,7 +975,7 @@ class FileScanOp final : public PhysicalOperator {
     while (position_ >= rows_.size()) {
       if (!child->Next(ctx)) return false;
       if (!read_) {
-        rows_ = ScanRows(scan_);
+        rows_ = ScanRows(scan_, ctx);
         read_ = true;
       }
       position_ = 0;

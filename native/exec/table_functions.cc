@@ -145,7 +145,8 @@ std::vector<std::vector<Value>> StorageInfo(GraphStore& store, catalog::TableId 
 
 std::vector<std::vector<Value>> TableFunctionRows(const binder::BoundTableFunction& fn,
                                                   GraphStore& store,
-                                                  const binder::SessionSettings* settings) {
+                                                  const binder::SessionSettings* settings,
+                                                  WarningLog* warnings) {
   if (fn.name == "table_info") return TableInfo(store.catalog(), fn.table_id);
   if (fn.name == "show_tables") return ShowTables(store.catalog());
   if (fn.name == "show_sequences") return ShowSequences(store.catalog());
@@ -166,6 +167,22 @@ std::vector<std::vector<Value>> TableFunctionRows(const binder::BoundTableFuncti
       rows.push_back({Value::String(file), Value::Int64(static_cast<int64_t>(bytes))});
     }
     return rows;
+  }
+  if (fn.name == "show_warnings") {
+    std::vector<std::vector<Value>> rows;
+    if (warnings) {
+      for (const Warning& w : warnings->rows) {
+        rows.push_back({Value::UInt(LogicalTypeId::kUInt64, w.query_id), Value::String(w.message),
+                        Value::String(w.file_path),
+                        Value::UInt(LogicalTypeId::kUInt64, w.line_number),
+                        Value::String(w.record)});
+      }
+    }
+    return rows;
+  }
+  if (fn.name == "clear_warnings") {
+    if (warnings) warnings->rows.clear();
+    return {};
   }
   Throw(ErrorCode::kInternal, "unknown table function " + fn.name);
 }

@@ -7,14 +7,16 @@
 #include <vector>
 
 #include "cypher/binder/table_functions.h"
+#include "exec/exec_context.h"
 #include "exec/graph_store.h"
 
 namespace graphdb::exec {
 
-// One vector per output row, one value per column of `fn`. `settings`: the connection's
-// (ExecContext::settings).
+// One vector per output row, one value per column of `fn`. `settings` and `warnings`: the
+// connection's (ExecContext); clear_warnings() empties `warnings`.
 std::vector<std::vector<Value>> TableFunctionRows(const binder::BoundTableFunction& fn,
                                                   GraphStore& store,
-                                                  const binder::SessionSettings* settings);
+                                                  const binder::SessionSettings* settings,
+                                                  WarningLog* warnings);
 
 }  // namespace graphdb::exec

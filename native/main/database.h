@@ -232,6 +232,9 @@ class Database final : public exec::TableProvider {
   uint64_t visible_ts() const { return visible_ts_.load(std::memory_order_acquire); }
   // A fresh stamp for a read-write transaction's uncommitted writes.
   uint64_t NewTransactionStamp() { return storage::kUncommittedBase + ++transactions_; }
+  // The id of the next statement run (0, 1, 2 ... over all connections, as Kùzu numbers them
+  // in its COPY warnings).
+  uint64_t NextQueryId() { return query_ids_.fetch_add(1, std::memory_order_relaxed); }
   // The snapshot of one read statement (outside READ ONLY transactions): registered while it
   // runs, so a commit keeps the property versions it may read (OldestSnapshot). Lock-free in
   // the common case.
@@ -324,6 +327,7 @@ class Database final : public exec::TableProvider {
   std::unique_ptr<storage::StorageManager> storage_;
   std::atomic<uint64_t> visible_ts_{0};
   std::atomic<uint64_t> transactions_{0};
+  std::atomic<uint64_t> query_ids_{0};
   std::mutex pins_mu_;
   std::multiset<uint64_t> pins_;  // GUARDED_BY(pins_mu_)
   std::condition_variable pins_empty_;  // notified when pins_ becomes empty

@@ -198,6 +198,8 @@ exec::QueryResult& RunPlanned(Database& db, const std::unordered_map<std::string
     ctx.fn_ctx.random_state = session->random_state;
     ctx.fn_ctx.disable_map_key_check = session->disable_map_key_check;
     ctx.settings = &session->settings;
+    ctx.warnings = &session->warnings;
+    ctx.query_id = session->query_id;
   } else {
     ctx.fn_ctx.random_state = InitialRandomState();
   }
@@ -407,6 +409,8 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
                                const std::unordered_map<std::string, Value>& params,
                                Session* session, CommitContext* commit) {
   const bool in_transaction = session && session->transaction;
+  const uint64_t query_id = db.NextQueryId();
+  if (session) session->query_id = query_id;
   if (statement.explain && statement.kind != parser::StatementKind::kQuery &&
       statement.kind != parser::StatementKind::kCallFunction) {
     // EXPLAIN never runs a statement; one without a query plan (DDL, COPY, a setting ...) has
@@ -463,7 +467,11 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       std::unique_lock<StatementLock> lock(db.statement_lock());
       ThrowIfError(db.CheckWritable());
       ThrowIfError(db.WaitForPinnedSnapshots(lock, "COPY"));
-      exec::QueryResult result = RunCopyFrom(db, statement.As<parser::ParsedCopyFrom>(), params);
+      exec::QueryResult result =
+          session ? RunCopyFrom(db, statement.As<parser::ParsedCopyFrom>(), params,
+                                &session->warnings, query_id,
+                                exec::WarningLimit(&session->settings))
+                  : RunCopyFrom(db, statement.As<parser::ParsedCopyFrom>(), params);
       ThrowIfError(db.MakeSchemaChangeDurable());
       return result;
     }
@@ -821,6 +829,8 @@ Result<std::unique_ptr<StatementCursor>> StatementCursor::Open(
       run.ctx.fn_ctx.random_state = session->random_state;
       run.ctx.fn_ctx.disable_map_key_check = session->disable_map_key_check;
       run.ctx.settings = &session->settings;
+      run.ctx.warnings = &session->warnings;
+      run.ctx.query_id = session->query_id = db.NextQueryId();
     } else {
       run.ctx.fn_ctx.random_state = InitialRandomState();
     }

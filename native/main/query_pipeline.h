@@ -61,6 +61,8 @@ struct Session {
   Session();
   bool disable_map_key_check = true;  // CALL disable_map_key_check = false turns checks on
   binder::SessionSettings settings;   // every setting CALL name = value changed
+  exec::WarningLog warnings;          // the records COPY and LOAD FROM skipped (show_warnings)
+  uint64_t query_id = 0;              // the id of the statement running (Database::NextQueryId)
   uint64_t random_state = 0;
   std::unique_ptr<Transaction> transaction;
   StatementMemo statements;

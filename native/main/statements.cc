@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cstdint>
+#include <optional>
+#include <unordered_set>
 
 #include "catalog/catalog.h"
 #include "common/status.h"
@@ -11,6 +13,7 @@
 #include "function/cast.h"
 #include "main/query_pipeline.h"
 #include "storage/csv_reader.h"
+#include "storage/npy_reader.h"
 #include "storage/user_files.h"
 
 namespace graphdb {
@@ -155,14 +158,25 @@ void AppendNodeRows(Database& db, catalog::TableId table_id,
   const auto* schema = db.catalog().GetNodeTable(table_id);
   std::vector<storage::Column> columns;
   for (const auto& prop : schema->properties) columns.emplace_back(prop.type);
+  // The query gives every property, or (as a CSV file does) every one but the SERIAL ones,
+  // which then draw fresh values.
+  std::vector<size_t> given;
+  for (size_t c = 0; c < columns.size(); ++c) {
+    if (schema->properties[c].type.id() != LogicalTypeId::kSerial) given.push_back(c);
+  }
+  if (!rows.empty() && rows[0].size() == columns.size()) {
+    given.clear();
+    for (size_t c = 0; c < columns.size(); ++c) given.push_back(c);
+  }
   for (const auto& row : rows) {
-    if (row.size() != columns.size()) {
+    if (row.size() != given.size()) {
       ThrowBinding("Binder exception: Table " + schema->name + " has " +
                    std::to_string(columns.size()) + " columns but the query returns " +
                    std::to_string(row.size()) + ".");
     }
-    for (size_t c = 0; c < columns.size(); ++c) {
-      Check(columns[c].Append(CastForColumn(row[c], schema->properties[c].type)));
+    for (size_t i = 0; i < given.size(); ++i) {
+      const size_t c = given[i];
+      Check(columns[c].Append(CastForColumn(row[i], schema->properties[c].type)));
     }
   }
   // Rows of DDL and COPY carry stamp 0: every snapshot sees them (docs/concurrency.md).
@@ -171,8 +185,11 @@ void AppendNodeRows(Database& db, catalog::TableId table_id,
 
 // Appends rels given as (source key, destination key, properties...) rows to the single pair
 // of a rel table, atomically.
+// `columns` (when given): the property index of each value after the two keys; properties
+// not listed take their DEFAULT.
 void AppendRelRows(Database& db, const catalog::RelTableSchema& schema,
-                   const std::vector<std::vector<Value>>& rows) {
+                   const std::vector<std::vector<Value>>& rows,
+                   const std::vector<size_t>* columns = nullptr) {
   if (schema.pairs.size() != 1) {
     ThrowNotSupported("copying a query into a rel table with several FROM/TO pairs");
   }
@@ -192,14 +209,18 @@ void AppendRelRows(Database& db, const catalog::RelTableSchema& schema,
   exec::GraphStore store(cat, db, /*write_ts=*/0);  // stamp 0: like COPY, seen by every snapshot
   try {
     for (const auto& row : rows) {
-      if (row.size() != schema.properties.size() + 2) {
+      const size_t width = (columns ? columns->size() : schema.properties.size()) + 2;
+      if (row.size() != width) {
         ThrowBinding("Binder exception: Table " + schema.name + " needs " +
-                     std::to_string(schema.properties.size() + 2) +
+                     std::to_string(width) +
                      " columns (source key, destination key, properties) but the query returns " +
                      std::to_string(row.size()) + ".");
       }
       std::vector<std::pair<size_t, Value>> props;
-      for (size_t c = 2; c < row.size(); ++c) props.emplace_back(c - 2, row[c]);
+      for (size_t c = 2; c < row.size(); ++c) {
+        size_t index = columns ? (*columns)[c - 2] : c - 2;
+        props.emplace_back(index, CastForColumn(row[c], schema.properties[index].type));
+      }
       store.CreateRel(schema.id, lookup(pair.src_table, row[0]), lookup(pair.dst_table, row[1]),
                       props);
     }
@@ -364,10 +385,193 @@ exec::QueryResult AlterTable(Database& db, const parser::ParsedAlterTable& s) {
   Throw(ErrorCode::kInternal, "unknown ALTER TABLE kind");
 }
 
+// COPY t (p1, p2, ...) FROM ...: the source's columns (after the two keys, for a rel table) fill
+// the listed properties; the others take their DEFAULT (NULL without one; a sequence's next
+// value for nextval()). `rows` come from the files or the query.
+uint64_t CopyColumnList(Database& db, const parser::ParsedCopyFrom& s,
+                        const std::unordered_map<std::string, Value>& params,
+                        const storage::CsvOptions& options) {
+  const catalog::Catalog& cat = db.catalog();
+  const auto* node_schema = cat.GetNodeTable(s.table_name);
+  const auto* rel_schema = node_schema ? nullptr : cat.GetRelTable(s.table_name);
+  if (!node_schema && !rel_schema) {
+    ThrowBinding("Binder exception: Table " + s.table_name + " does not exist.");
+  }
+  const auto& properties = node_schema ? node_schema->properties : rel_schema->properties;
+  std::vector<size_t> columns;
+  std::vector<LogicalType> types;
+  if (rel_schema) {
+    if (rel_schema->pairs.size() != 1) {
+      ThrowNotSupported("COPY with a column list into a rel table with several FROM/TO pairs");
+    }
+    for (catalog::TableId end : {rel_schema->pairs[0].src_table, rel_schema->pairs[0].dst_table}) {
+      LogicalType key = cat.GetNodeTable(end)->primary_key_property().type;
+      types.push_back(key.id() == LogicalTypeId::kSerial ? LogicalType::Int64() : key);
+    }
+  }
+  for (const auto& name : s.column_names) {
+    std::optional<size_t> index =
+        node_schema ? node_schema->PropertyIndex(name) : rel_schema->PropertyIndex(name);
+    if (!index) {
+      ThrowBinding("Binder exception: Table " + s.table_name + " does not contain column " + name +
+                   ".");
+    }
+    columns.push_back(*index);
+    LogicalType type = properties[*index].type;
+    types.push_back(type.id() == LogicalTypeId::kSerial ? LogicalType::Int64() : type);
+  }
+  std::vector<std::vector<Value>> rows;
+  if (s.source.kind == parser::ScanSourceKind::kQuery) {
+    rows = RunReadOnlyQuery(db, *s.source.query, params).rows;
+  } else {
+    storage::CsvReader reader(env::FileSystem::Default(), types, options);
+    auto files = storage::ExpandUserGlobs(env::FileSystem::Default(), s.source.file_paths,
+                                          "COPY FROM");
+    Check(files.status());
+    auto read = reader.ReadFiles(*files);
+    Check(read.status());
+    uint64_t n = read->empty() ? 0 : (*read)[0].size();
+    rows.resize(n);
+    for (uint64_t r = 0; r < n; ++r) {
+      for (const auto& column : *read) rows[r].push_back(column.Get(r));
+    }
+  }
+  if (rel_schema) {
+    AppendRelRows(db, *rel_schema, rows, &columns);
+    return rows.size();
+  }
+  exec::GraphStore store(cat, db, /*write_ts=*/0);  // stamp 0: like COPY, seen by every snapshot
+  try {
+    for (const auto& row : rows) {
+      if (row.size() != columns.size()) {
+        ThrowBinding("Binder exception: Query returns " + std::to_string(row.size()) +
+                     " columns but " + std::to_string(columns.size()) +
+                     " columns were expected.");
+      }
+      std::vector<std::pair<size_t, Value>> props;
+      for (size_t c = 0; c < row.size(); ++c) {
+        props.emplace_back(columns[c], CastForColumn(row[c], properties[columns[c]].type));
+      }
+      store.CreateNode(node_schema->id, props);
+    }
+  } catch (...) {
+    store.Rollback();
+    throw;
+  }
+  return rows.size();
+}
+
+// COPY t FROM ("a.npy", "b.npy", ...) BY COLUMN: file i holds the rows of property i (SERIAL
+// ones excepted) of node table t (storage/npy_reader.h).
+uint64_t CopyByColumn(Database& db, const parser::ParsedCopyFrom& s) {
+  const catalog::Catalog& cat = db.catalog();
+  const auto* schema = cat.GetNodeTable(s.table_name);
+  if (!schema) {
+    if (cat.GetRelTable(s.table_name)) {
+      ThrowBinding("Binder exception: Copy by column is not supported for relationship table.");
+    }
+    ThrowBinding("Binder exception: Table " + s.table_name + " does not exist.");
+  }
+  if (s.source.kind != parser::ScanSourceKind::kFiles) {
+    ThrowBinding("Binder exception: Copy by column needs a list of .npy files.");
+  }
+  for (const auto& path : s.source.file_paths) {
+    std::string lower = path;
+    for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower.size() < 4 || lower.substr(lower.size() - 4) != ".npy") {
+      ThrowBinding(lower.size() >= 4 && lower.substr(lower.size() - 4) == ".csv"
+                       ? "Binder exception: Copy by column with csv file type is not supported."
+                       : "Binder exception: Copy by column reads .npy files only: " + path);
+    }
+  }
+  std::vector<size_t> targets;
+  for (size_t i = 0; i < schema->properties.size(); ++i) {
+    if (schema->properties[i].type.id() != LogicalTypeId::kSerial) targets.push_back(i);
+  }
+  if (targets.size() != s.source.file_paths.size()) {
+    ThrowBinding("Binder exception: Number of columns mismatch. Expected " +
+                 std::to_string(targets.size()) + " but got " +
+                 std::to_string(s.source.file_paths.size()) + ".");
+  }
+  env::FileSystem* fs = env::FileSystem::Default();
+  std::vector<storage::Column> columns;
+  for (const auto& prop : schema->properties) columns.emplace_back(prop.type);
+  std::optional<uint64_t> rows;
+  for (size_t f = 0; f < targets.size(); ++f) {
+    const std::string& path = s.source.file_paths[f];
+    Result<std::string> opened = storage::CheckUserFileToRead(fs, path, "COPY FROM");
+    Check(opened.status());
+    const auto& prop = schema->properties[targets[f]];
+    auto column = storage::ReadNpyColumn(fs, *opened, path, prop.type);
+    Check(column.status());
+    if (rows && *rows != column->size()) {
+      ThrowRuntime("Copy exception: Number of rows mismatch: " + path + " has " +
+                   std::to_string(column->size()) + " rows, the files before it " +
+                   std::to_string(*rows) + ".");
+    }
+    rows = column->size();
+    columns[targets[f]] = std::move(column).value();
+  }
+  Check(db.GetNodeTable(schema->id)->BulkAppend(std::move(columns), 0));
+  return rows.value_or(0);
+}
+
+// The key `key` (a query's value) of node table `table_id`, cast to its key type.
+std::optional<uint64_t> FindNode(Database& db, catalog::TableId table_id, const Value& key) {
+  if (key.is_null()) return std::nullopt;
+  LogicalType key_type = db.catalog().GetNodeTable(table_id)->primary_key_property().type;
+  if (key_type.id() == LogicalTypeId::kSerial) key_type = LogicalType::Int64();
+  return db.GetNodeTable(table_id)->Lookup(CastForColumn(key, key_type));
+}
+
+// COPY t FROM (<query>) with IGNORE_ERRORS=true: drops the rows that would fail the copy (a
+// NULL or taken primary key, a rel whose end names no node), each with a warning in `skipped`.
+void DropFailingRows(Database& db, const catalog::NodeTableSchema* node_schema,
+                     const catalog::RelTableSchema* rel_schema,
+                     std::vector<std::vector<Value>>* rows,
+                     std::vector<storage::CsvWarning>* skipped) {
+  std::vector<std::vector<Value>> kept;
+  std::unordered_set<std::string> seen;
+  auto skip = [&](std::string message) {
+    skipped->push_back(storage::CsvWarning{std::move(message), "", 0, ""});
+  };
+  for (auto& row : *rows) {
+    if (node_schema && row.size() == node_schema->properties.size()) {
+      const Value& key = row[node_schema->primary_key];
+      if (key.is_null()) {
+        skip("Found NULL, which violates the non-null constraint of the primary key column.");
+        continue;
+      }
+      if (!seen.insert(key.ToString()).second || FindNode(db, node_schema->id, key)) {
+        skip("Found duplicated primary key value " + key.ToString() +
+             ", which violates the uniqueness constraint of the primary key column.");
+        continue;
+      }
+    }
+    if (rel_schema && rel_schema->pairs.size() == 1 && row.size() >= 2) {
+      const auto& pair = rel_schema->pairs[0];
+      if (!FindNode(db, pair.src_table, row[0])) {
+        skip("Unable to find primary key value " + row[0].ToString() + ".");
+        continue;
+      }
+      if (!FindNode(db, pair.dst_table, row[1])) {
+        skip("Unable to find primary key value " + row[1].ToString() + ".");
+        continue;
+      }
+    }
+    kept.push_back(std::move(row));
+  }
+  *rows = std::move(kept);
+}
+
 // COPY t FROM (<query>): node tables take the query's columns as their properties, in order;
-// rel tables take (source key, destination key, properties...).
-exec::QueryResult CopyFromQuery(Database& db, const parser::ParsedCopyFrom& s,
-                                const std::unordered_map<std::string, Value>& params) {
+// rel tables take (source key, destination key, properties...). `ignore_errors`: see
+// DropFailingRows.
+// Returns the number of rows copied and the table's name.
+std::pair<uint64_t, std::string> CopyFromQuery(Database& db, const parser::ParsedCopyFrom& s,
+                                               const std::unordered_map<std::string, Value>& params,
+                                               bool ignore_errors,
+                                               std::vector<storage::CsvWarning>* skipped) {
   const catalog::Catalog& cat = db.catalog();
   const auto* node_schema = cat.GetNodeTable(s.table_name);
   const auto* rel_schema = node_schema ? nullptr : cat.GetRelTable(s.table_name);
@@ -375,26 +579,27 @@ exec::QueryResult CopyFromQuery(Database& db, const parser::ParsedCopyFrom& s,
     ThrowBinding("Binder exception: Table " + s.table_name + " does not exist.");
   }
   exec::QueryResult rows = RunReadOnlyQuery(db, *s.source.query, params);
+  if (ignore_errors) DropFailingRows(db, node_schema, rel_schema, &rows.rows, skipped);
   if (node_schema) {
     AppendNodeRows(db, node_schema->id, rows.rows);
-    return MessageResult(std::to_string(rows.rows.size()) + " tuples have been copied to the " +
-                         node_schema->name + " table.");
+  } else {
+    AppendRelRows(db, *rel_schema, rows.rows);
   }
-  AppendRelRows(db, *rel_schema, rows.rows);
-  return MessageResult(std::to_string(rows.rows.size()) + " tuples have been copied to the " +
-                       rel_schema->name + " table.");
+  return {rows.rows.size(), node_schema ? node_schema->name : rel_schema->name};
 }
 
-// Text of a value in a CSV file: quoted when it holds the delimiter, a quote or a line break.
-std::string CsvField(const Value& v, char delimiter) {
+// Text of a value in a CSV file: quoted when it holds the delimiter, the quote, the escape or a
+// line break; inside the quotes a quote (and the escape) is preceded by the escape.
+std::string CsvField(const Value& v, const storage::CsvOptions& csv) {
   std::string text = v.ToString();
-  if (text.find_first_of(std::string{delimiter, '"', '\n', '\r'}) == std::string::npos) return text;
-  std::string out = "\"";
+  const std::string special{csv.delimiter, csv.quote, csv.escape, '\n', '\r'};
+  if (text.find_first_of(special) == std::string::npos) return text;
+  std::string out(1, csv.quote);
   for (char c : text) {
-    if (c == '"') out += '"';
+    if (c == csv.quote || c == csv.escape) out += csv.escape;
     out += c;
   }
-  return out + "\"";
+  return out + csv.quote;
 }
 
 }  // namespace
@@ -409,7 +614,8 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
     ThrowNotSupported("COPY TO supports CSV files only: " + s.file_path);
   }
   bool header = false;
-  char delimiter = ',';
+  storage::CsvOptions csv;
+  csv.escape = '"';  // by default a quote in a field is doubled
   for (const auto& option : s.options) {
     Value v = Value::Boolean(true);
     if (option.value) {
@@ -422,9 +628,8 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
     std::string name = catalog::FoldName(option.name);
     if (name == "header" && v.type_id() == LogicalTypeId::kBool && !v.is_null()) {
       header = v.GetBool();
-    } else if ((name == "delim" || name == "delimiter") && v.type_id() == LogicalTypeId::kString &&
-               v.GetString().size() == 1) {
-      delimiter = v.GetString()[0];
+    } else if (name == "delim" || name == "delimiter" || name == "quote" || name == "escape") {
+      Check(csv.Set(name, v));
     } else {
       ThrowBinding("Binder exception: Unrecognized csv option for COPY TO: " + option.name + ".");
     }
@@ -435,8 +640,8 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
   std::string text;
   auto line = [&](const std::vector<Value>& values) {
     for (size_t i = 0; i < values.size(); ++i) {
-      if (i) text += delimiter;
-      text += CsvField(values[i], delimiter);
+      if (i) text += csv.delimiter;
+      text += CsvField(values[i], csv);
     }
     text += '\n';
   };
@@ -497,12 +702,40 @@ exec::QueryResult RunDdl(Database& db, const parser::ParsedStatement& statement,
   }
 }
 
+namespace {
+
+// The result of a COPY FROM: the rows copied, and the records skipped (IGNORE_ERRORS=true),
+// which go to the connection's warnings.
+exec::QueryResult CopyResult(uint64_t rows, const std::string& table,
+                             std::vector<storage::CsvWarning> skipped, exec::WarningLog* warnings,
+                             uint64_t query_id, uint64_t warning_limit) {
+  exec::QueryResult result = MessageResult(std::to_string(rows) +
+                                           " tuples have been copied to the " + table + " table.");
+  if (skipped.empty()) return result;
+  result.rows.push_back({Value::String(
+      std::to_string(skipped.size()) +
+      " warnings encountered during copy. Use 'CALL show_warnings() RETURN *' to view the "
+      "actual warnings. Query ID: " +
+      std::to_string(query_id))});
+  if (warnings) {
+    for (auto& w : skipped) {
+      warnings->Add(exec::Warning{query_id, std::move(w.message), std::move(w.file_path), w.line,
+                                  std::move(w.record)},
+                    warning_limit);
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
 exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
-                              const std::unordered_map<std::string, Value>& params) {
-  if (!s.column_names.empty()) ThrowNotSupported("COPY with a column list is not supported yet");
+                              const std::unordered_map<std::string, Value>& params,
+                              exec::WarningLog* warnings, uint64_t query_id,
+                              uint64_t warning_limit) {
   const catalog::Catalog& cat = db.catalog();
-  if (s.source.kind == parser::ScanSourceKind::kQuery) return CopyFromQuery(db, s, params);
-  if (s.source.kind != parser::ScanSourceKind::kFiles) {
+  if (s.source.kind != parser::ScanSourceKind::kFiles &&
+      s.source.kind != parser::ScanSourceKind::kQuery) {
     ThrowNotSupported("COPY FROM a variable is not supported yet");
   }
   storage::CsvOptions options;
@@ -526,22 +759,51 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
     }
     Check(options.Set(option.name, v));
   }
+  std::vector<storage::CsvWarning> skipped;
+  options.warnings = &skipped;
+  bool npy = s.source.kind == parser::ScanSourceKind::kFiles && !s.source.file_paths.empty();
+  for (const auto& path : s.source.file_paths) {
+    npy = npy && path.size() >= 4 && catalog::FoldName(path.substr(path.size() - 4)) == ".npy";
+  }
+  if (s.by_column || npy) {
+    for (const auto& option : s.options) {
+      if (catalog::FoldName(option.name) != "ignore_errors") {
+        ThrowBinding(
+            "Binder exception: Copy from numpy cannot have options other than IGNORE_ERRORS.");
+      }
+    }
+    uint64_t rows = CopyByColumn(db, s);
+    return CopyResult(rows, cat.GetNodeTable(s.table_name)->name, {}, warnings, query_id,
+                      warning_limit);
+  }
+  if (s.has_column_list) {
+    uint64_t rows = CopyColumnList(db, s, params, options);
+    const auto* node = cat.GetNodeTable(s.table_name);
+    return CopyResult(rows, node ? node->name : cat.GetRelTable(s.table_name)->name,
+                      std::move(skipped), warnings, query_id, warning_limit);
+  }
+  if (s.source.kind == parser::ScanSourceKind::kQuery) {
+    auto [rows, table] = CopyFromQuery(db, s, params, options.ignore_errors, &skipped);
+    return CopyResult(rows, table, std::move(skipped), warnings, query_id, warning_limit);
+  }
+  const std::vector<std::string> files =
+      Check(storage::ExpandUserGlobs(env::FileSystem::Default(), s.source.file_paths, "COPY FROM"));
   const uint64_t ts = 0;  // bulk-loaded rows: seen by every snapshot
   if (const auto* node_schema = cat.GetNodeTable(s.table_name)) {
     uint64_t before = db.GetNodeTable(node_schema->id)->NumRows();
-    Check(db.storage().CopyNodeTable(s.table_name, s.source.file_paths, options, {}, ts));
+    Check(db.storage().CopyNodeTable(s.table_name, files, options, {}, ts));
     uint64_t rows = db.GetNodeTable(node_schema->id)->NumRows() - before;
-    return MessageResult(std::to_string(rows) + " tuples have been copied to the " +
-                         node_schema->name + " table.");
+    return CopyResult(rows, node_schema->name, std::move(skipped), warnings, query_id,
+                      warning_limit);
   }
   if (const auto* rel_schema = cat.GetRelTable(s.table_name)) {
     uint64_t before = 0;
     for (auto* table : db.storage().GetRelTables(rel_schema->id)) before += table->NumRels();
-    Check(db.storage().CopyRelTable(s.table_name, s.source.file_paths, options, {}, from, to, ts));
+    Check(db.storage().CopyRelTable(s.table_name, files, options, {}, from, to, ts));
     uint64_t after = 0;
     for (auto* table : db.storage().GetRelTables(rel_schema->id)) after += table->NumRels();
-    return MessageResult(std::to_string(after - before) + " tuples have been copied to the " +
-                         rel_schema->name + " table.");
+    return CopyResult(after - before, rel_schema->name, std::move(skipped), warnings, query_id,
+                      warning_limit);
   }
   ThrowBinding("Binder exception: Table " + s.table_name + " does not exist.");
 }

@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "cypher/parser/ast.h"
+#include "exec/exec_context.h"
 #include "exec/query_result.h"
 #include "main/database.h"
 
@@ -18,8 +19,12 @@ namespace graphdb {
 
 exec::QueryResult RunDdl(Database& db, const parser::ParsedStatement& statement,
                          const std::unordered_map<std::string, Value>& params);
+// COPY table FROM files or a query. With IGNORE_ERRORS=true the skipped records go to
+// `warnings` (null: dropped) under `query_id`, and the result says how many there were.
 exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& statement,
-                              const std::unordered_map<std::string, Value>& params);
+                              const std::unordered_map<std::string, Value>& params,
+                              exec::WarningLog* warnings = nullptr, uint64_t query_id = 0,
+                              uint64_t warning_limit = 0);
 // COPY (<query>) TO 'file.csv' [(header = true, delim = ',')].
 exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& statement,
                             const std::unordered_map<std::string, Value>& params);

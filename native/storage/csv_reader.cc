@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <tuple>
 
 #include "catalog/catalog.h"
 #include "common/interrupt.h"
+#include "storage/gzip.h"
 #include "storage/user_files.h"
 #include "storage/value_parser.h"
 
@@ -49,6 +51,24 @@ bool IsStringType(const LogicalType& t) {
 
 }  // namespace
 
+bool IsCompressedCsvPath(std::string_view path) {
+  std::string lower(path);
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  auto ends = [&lower](std::string_view suffix) {
+    return lower.size() >= suffix.size() && lower.compare(lower.size() - suffix.size(),
+                                                          suffix.size(), suffix) == 0;
+  };
+  return ends(".gz") || ends(".gzip");
+}
+
+Result<std::string> ReadCsvText(env::FileSystem* fs, const std::string& opened,
+                                std::string_view name) {
+  auto bytes = env::ReadFileToString(fs, opened);
+  if (!bytes.ok()) return bytes.status();
+  if (!IsCompressedCsvPath(name)) return bytes;
+  return Gunzip(*bytes, name);
+}
+
 Status CsvOptions::Set(std::string_view name, const Value& value) {
   std::string key = catalog::FoldName(name);
   if (key == "header") {
@@ -67,11 +87,28 @@ Status CsvOptions::Set(std::string_view name, const Value& value) {
     }
     if (key == "quote") {
       quote = c;
+      quote_set = true;
     } else if (key == "escape") {
       escape = c;
+      escape_set = true;
     } else {
       delimiter = c;
+      delimiter_set = true;
     }
+    return Status::OK();
+  }
+  if (key == "auto_detect") {
+    if (value.type_id() != LogicalTypeId::kBool || value.is_null()) {
+      return OptionError("The type of csv parsing option AUTO_DETECT must be BOOL.");
+    }
+    auto_detect = value.GetBool();
+    return Status::OK();
+  }
+  if (key == "sample_size") {
+    if (value.is_null() || !value.type().IsInteger() || value.GetInt() <= 0) {
+      return OptionError("The type of csv parsing option SAMPLE_SIZE must be a positive INT64.");
+    }
+    sample_size = static_cast<uint64_t>(value.GetInt());
     return Status::OK();
   }
   if (key == "skip") {
@@ -81,14 +118,182 @@ Status CsvOptions::Set(std::string_view name, const Value& value) {
     skip = static_cast<uint64_t>(value.GetInt());
     return Status::OK();
   }
-  if (key == "parallel" || key == "auto_detect" || key == "sample_size") return Status::OK();
-  if (key == "ignore_errors") {
-    if (value.type_id() == LogicalTypeId::kBool && !value.is_null() && !value.GetBool()) {
-      return Status::OK();
+  if (key == "parallel") {
+    if (value.type_id() != LogicalTypeId::kBool || value.is_null()) {
+      return OptionError("The type of csv parsing option PARALLEL must be BOOL.");
     }
-    return Status(ErrorCode::kNotSupported, "COPY option IGNORE_ERRORS is not supported.");
+    parallel = value.GetBool();
+    return Status::OK();
+  }
+  if (key == "ignore_errors") {
+    if (value.type_id() != LogicalTypeId::kBool || value.is_null()) {
+      return OptionError("The type of csv parsing option IGNORE_ERRORS must be BOOL.");
+    }
+    ignore_errors = value.GetBool();
+    return Status::OK();
   }
   return OptionError("Unrecognized csv parsing option: " + std::string(name) + ".");
+}
+
+namespace {
+
+// How a sniffed dialect reads a sample: whether every record parsed, the field counts every
+// record allows (a record ending with a delimiter allows its count and one less), and whether
+// some field starts with the quote.
+struct DialectFit {
+  bool parsed = true;
+  std::vector<size_t> counts;  // allowed by every record so far; empty: inconsistent
+  bool any_record = false;
+  bool quotes_used = false;
+};
+
+DialectFit FitDialect(std::string_view text, char delim, char quote, char escape,
+                      uint64_t max_records, bool whole_file) {
+  DialectFit fit;
+  size_t p = 0;
+  if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") p = 3;
+  uint64_t records = 0;
+  while (p < text.size() && records < max_records) {
+    if (text[p] == '\n' || text[p] == '\r') {  // blank lines are skipped
+      ++p;
+      continue;
+    }
+    size_t fields = 0;
+    bool last_empty = false;
+    while (true) {
+      ++fields;
+      size_t start = p;
+      bool quoted = false;
+      if (p < text.size() && text[p] == quote) {
+        quoted = true;
+        fit.quotes_used = true;
+        ++p;
+        bool closed = false;
+        while (p < text.size()) {
+          char c = text[p];
+          if (c == escape && escape != quote && p + 1 < text.size()) {
+            if (text[p + 1] != quote && text[p + 1] != escape) {
+              fit.parsed = false;
+              return fit;
+            }
+            p += 2;
+            continue;
+          }
+          if (c == quote) {
+            if (p + 1 < text.size() && text[p + 1] == quote) {
+              p += 2;
+              continue;
+            }
+            ++p;
+            closed = true;
+            break;
+          }
+          ++p;
+        }
+        // A sample cut inside a quoted field is judged by the records before it.
+        if (!closed) {
+          if (whole_file) fit.parsed = false;
+          return fit;
+        }
+        if (p < text.size() && text[p] != delim && text[p] != '\n' && text[p] != '\r') {
+          fit.parsed = false;
+          return fit;
+        }
+      } else {
+        if (p < text.size() && (text[p] == '[' || text[p] == '{')) {
+          int depth = 0;
+          while (p < text.size() && text[p] != '\n' && text[p] != '\r') {
+            char c = text[p++];
+            if (c == '[' || c == '{') ++depth;
+            if ((c == ']' || c == '}') && --depth == 0) break;
+          }
+        }
+        while (p < text.size() && text[p] != delim && text[p] != '\n' && text[p] != '\r') ++p;
+      }
+      last_empty = !quoted && p == start;
+      if (p < text.size() && text[p] == delim) {
+        ++p;
+        continue;
+      }
+      break;
+    }
+    if (p >= text.size() && !whole_file && records > 0) break;  // a record cut by the sample
+    std::vector<size_t> allowed{fields};
+    if (last_empty && fields > 1) allowed.push_back(fields - 1);
+    if (!fit.any_record) {
+      fit.counts = allowed;
+      fit.any_record = true;
+    } else {
+      std::vector<size_t> kept;
+      for (size_t n : fit.counts) {
+        if (std::find(allowed.begin(), allowed.end(), n) != allowed.end()) kept.push_back(n);
+      }
+      fit.counts = std::move(kept);
+    }
+    ++records;
+  }
+  return fit;
+}
+
+}  // namespace
+
+void DetectCsvDialect(std::string_view sample, size_t expected_columns, bool whole_file,
+                      CsvOptions* options) {
+  if (!options->auto_detect ||
+      (options->delimiter_set && options->quote_set && options->escape_set)) {
+    return;
+  }
+  const std::vector<char> delimiters =
+      options->delimiter_set ? std::vector<char>{options->delimiter}
+                             : std::vector<char>{',', '|', ';', '\t'};
+  const std::vector<char> quotes = options->quote_set ? std::vector<char>{options->quote}
+                                                      : std::vector<char>{'"', '\''};
+  const char default_quote = quotes[0];
+  // A candidate is good when it parses the sample into the same number of fields on every
+  // record (the expected number, when known) and, for a quote other than the default, quotes
+  // some field; the default dialect stays unless a good candidate ranks higher.
+  bool best_good = false;
+  std::tuple<size_t, bool> best_rank{0, false};
+  char best_delim = delimiters[0];
+  char best_quote = default_quote;
+  char best_escape = options->escape;
+  for (char quote : quotes) {
+    // The escape: the given one, else the default, else none (only a doubled quote), for a
+    // sample where the default escape precedes other characters.
+    std::vector<char> escapes{options->escape};
+    if (!options->escape_set) escapes.push_back(quote);
+    for (char delim : delimiters) {
+      if (delim == quote) continue;
+      DialectFit fit;
+      char escape = escapes[0];
+      for (char e : escapes) {
+        escape = e;
+        fit = FitDialect(sample, delim, quote, e, options->sample_size, whole_file);
+        if (fit.parsed) break;
+      }
+      if (!fit.parsed || !fit.any_record || fit.counts.empty()) continue;
+      if (quote != default_quote && !fit.quotes_used) continue;
+      size_t columns = *std::max_element(fit.counts.begin(), fit.counts.end());
+      if (expected_columns != 0) {
+        if (std::find(fit.counts.begin(), fit.counts.end(), expected_columns) ==
+            fit.counts.end()) {
+          continue;
+        }
+        columns = expected_columns;
+      }
+      std::tuple<size_t, bool> rank{columns, fit.quotes_used};
+      if (!best_good || rank > best_rank) {
+        best_good = true;
+        best_rank = rank;
+        best_delim = delim;
+        best_quote = quote;
+        best_escape = escape;
+      }
+    }
+  }
+  options->delimiter = best_delim;
+  options->quote = best_quote;
+  options->escape = best_escape;
 }
 
 // A block buffer over a file, or a whole in-memory text.
@@ -140,13 +345,21 @@ class CsvReader::Source {
 CsvReader::CsvReader(env::FileSystem* fs, std::vector<LogicalType> column_types, CsvOptions options)
     : fs_(fs), types_(std::move(column_types)), options_(options) {}
 
-Status CsvReader::Error(std::string detail, size_t column) const {
-  std::string message =
-      "Copy exception: Error in file " + source_name_ + " on line " + std::to_string(line_);
-  if (column > 0) message += ", column " + std::to_string(column);
-  message += ": " + detail;
+Status CsvReader::Error(std::string detail, size_t column, size_t snippet_end, bool more) {
+  std::string snippet(record_buf_ + record_start_, snippet_end - record_start_);
+  while (!snippet.empty() && (snippet.back() == '\n' || snippet.back() == '\r')) snippet.pop_back();
+  if (more) snippet += "...";
+  std::string message = "Copy exception: Error in file " + source_name_ + " on line " +
+                        std::to_string(line_) + ": " + detail +
+                        " Line/record containing the error: '" + snippet + "'";
+  last_error_ = CsvWarning{std::move(detail), source_name_, line_, std::move(snippet)};
   return Status(ErrorCode::kQueryRuntime, std::move(message), static_cast<int32_t>(line_),
                 column > 0 ? static_cast<int32_t>(column) : -1);
+}
+
+void CsvReader::Skip() {
+  ++skipped_records_;
+  if (options_.warnings) options_.warnings->push_back(last_error_);
 }
 
 void CsvReader::ReportProgress() {
@@ -161,7 +374,7 @@ CsvReader::RecordResult CsvReader::ParseRecord(const char* buf, size_t end, bool
   const char escape = options_.escape;
   size_t p = *pos;
   uint64_t line = next_line_;
-  // Skip blank lines.
+  // Skip blank lines; over a single column a blank line is a record (one empty field).
   while (true) {
     if (p == end) {
       if (!eof) return RecordResult::kNeedMore;
@@ -169,6 +382,7 @@ CsvReader::RecordResult CsvReader::ParseRecord(const char* buf, size_t end, bool
       next_line_ = line;
       return RecordResult::kEnd;
     }
+    if (types_.size() == 1) break;
     if (buf[p] == '\n') {
       ++p;
       ++line;
@@ -185,6 +399,8 @@ CsvReader::RecordResult CsvReader::ParseRecord(const char* buf, size_t end, bool
   }
   const uint64_t record_line = line;
   line_ = record_line;
+  record_buf_ = buf;
+  record_start_ = p;
   uint64_t newlines = 0;
   fields_.clear();
   size_t scratch = 0;
@@ -196,18 +412,22 @@ CsvReader::RecordResult CsvReader::ParseRecord(const char* buf, size_t end, bool
       while (true) {
         if (p == end) {
           if (!eof) return RecordResult::kNeedMore;
-          *error = Error("unterminated quoted field.", fields_.size() + 1);
+          *error = Error("unterminated quotes.", fields_.size() + 1, end, false);
           return RecordResult::kError;
         }
         char c = buf[p];
         if (c == escape && escape != quote) {
           if (p + 1 == end) {
             if (!eof) return RecordResult::kNeedMore;
-            ++p;
-            continue;
+            *error = Error("escape at end of file.", fields_.size() + 1, end, false);
+            return RecordResult::kError;
+          }
+          if (buf[p + 1] != quote && buf[p + 1] != escape) {
+            *error = Error("neither QUOTE nor ESCAPE is proceeded by ESCAPE.", fields_.size() + 1,
+                           p + 2, true);
+            return RecordResult::kError;
           }
           unescape = true;
-          if (buf[p + 1] == '\n') ++newlines;
           p += 2;
           continue;
         }
@@ -220,7 +440,16 @@ CsvReader::RecordResult CsvReader::ParseRecord(const char* buf, size_t end, bool
           }
           break;
         }
-        if (c == '\n') ++newlines;
+        if (c == '\n' || c == '\r') {
+          if (options_.parallel) {
+            *error = Error(
+                "Quoted newlines are not supported in parallel CSV reader. Please specify "
+                "PARALLEL=FALSE in the options.",
+                fields_.size() + 1, p, false);
+            return RecordResult::kError;
+          }
+          if (c == '\n') ++newlines;
+        }
         ++p;
       }
       std::string_view text(buf + start, p - start);
@@ -238,14 +467,17 @@ CsvReader::RecordResult CsvReader::ParseRecord(const char* buf, size_t end, bool
           }
           out.push_back(c);
         }
-        fields_.push_back(Field{std::string_view(), true, static_cast<int32_t>(scratch++)});
+        fields_.push_back(Field{std::string_view(), true, static_cast<int32_t>(scratch++), p});
       } else {
-        fields_.push_back(Field{text, true, -1});
+        fields_.push_back(Field{text, true, -1, p});
       }
       while (p < end && (buf[p] == ' ' || buf[p] == '\t') && buf[p] != delim) ++p;
       if (p == end && !eof) return RecordResult::kNeedMore;
       if (p < end && buf[p] != delim && buf[p] != '\n' && buf[p] != '\r') {
-        *error = Error("unexpected character after a closing quote.", fields_.size());
+        *error = Error(
+            "quote should be followed by end of file, end of value, end of row or another "
+            "quote.",
+            fields_.size(), p, true);
         return RecordResult::kError;
       }
     } else {
@@ -276,8 +508,9 @@ CsvReader::RecordResult CsvReader::ParseRecord(const char* buf, size_t end, bool
         ++p;
       }
       if (p == end && !eof) return RecordResult::kNeedMore;
-      fields_.push_back(Field{std::string_view(buf + start, p - start), false, -1});
+      fields_.push_back(Field{std::string_view(buf + start, p - start), false, -1, p});
     }
+    record_end_ = p;
     if (p == end) break;
     char c = buf[p];
     if (c == delim) {
@@ -317,10 +550,15 @@ bool CsvReader::LooksLikeHeader() {
 }
 
 Status CsvReader::AppendRecord(std::vector<Column>& columns) {
+  // A delimiter that ends the record adds no field ("abc," over one column), as in Kùzu.
+  if (fields_.size() == columns.size() + 1 && !fields_.back().quoted &&
+      fields_.back().scratch < 0 && fields_.back().text.empty()) {
+    fields_.pop_back();
+  }
   if (fields_.size() != columns.size()) {
     return Error("expected " + std::to_string(columns.size()) + " values per row, but got " +
                      std::to_string(fields_.size()) + ".",
-                 0);
+                 0, record_end_, false);
   }
   for (size_t i = 0; i < columns.size(); ++i) {
     const Field& f = fields_[i];
@@ -334,7 +572,12 @@ Status CsvReader::AppendRecord(std::vector<Column>& columns) {
       }
       continue;
     }
-    if (!ParseIntoColumn(text, column, &error_)) return Error(error_, i + 1);
+    if (!ParseIntoColumn(text, column, &error_)) {
+      for (size_t j = 0; j < i; ++j) columns[j].Truncate(columns[j].size() - 1);
+      std::string detail = "Conversion exception: ";
+      if (error_.rfind("Could not convert", 0) == 0) detail += "Cast failed. ";
+      return Error(detail + error_, i + 1, f.end, i + 1 < columns.size());
+    }
   }
   return Status::OK();
 }
@@ -346,6 +589,11 @@ Status CsvReader::ReadSource(Source& source, std::vector<Column>& columns) {
   header_.clear();
   Status s = source.Refill(0);
   if (!s.ok()) return s;
+  if (!dialect_detected_) {
+    dialect_detected_ = true;
+    DetectCsvDialect(std::string_view(source.data(), source.size()), types_.size(), source.eof(),
+                     &options_);
+  }
   size_t pos = 0;
   if (source.size() >= 3 && std::memcmp(source.data(), "\xEF\xBB\xBF", 3) == 0) pos = 3;
   bool first = true;
@@ -361,7 +609,34 @@ Status CsvReader::ReadSource(Source& source, std::vector<Column>& columns) {
       continue;
     }
     if (r == RecordResult::kEnd) break;
-    if (r == RecordResult::kError) return error;
+    if (r == RecordResult::kError) {
+      if (!options_.ignore_errors) return error;
+      Skip();
+      // Resume on the line after the record's first (a record cut by the end of the file ends
+      // there).
+      bool at_end = last_error_.message == "unterminated quotes." ||
+                    last_error_.message == "escape at end of file.";
+      size_t from = record_start_;
+      while (true) {
+        const char* data = source.data();
+        const void* nl = at_end ? nullptr
+                                : std::memchr(data + from, '\n', source.size() - from);
+        if (nl != nullptr) {
+          pos = static_cast<size_t>(static_cast<const char*>(nl) - data) + 1;
+          break;
+        }
+        if (source.eof()) {
+          pos = source.size();
+          break;
+        }
+        s = source.Refill(from);
+        if (!s.ok()) return s;
+        from = 0;
+      }
+      next_line_ = line_ + 1;
+      first = false;
+      continue;
+    }
     if (first) {
       first = false;
       bool header = options_.header == CsvOptions::Header::kTrue ||
@@ -378,7 +653,16 @@ Status CsvReader::ReadSource(Source& source, std::vector<Column>& columns) {
       continue;
     }
     s = AppendRecord(columns);
-    if (!s.ok()) return s;
+    if (!s.ok()) {
+      if (!options_.ignore_errors || s.code() != ErrorCode::kQueryRuntime) return s;
+      Skip();
+      continue;
+    }
+    if (options_.ignore_errors) {
+      row_sources_.push_back(CsvWarning{
+          "", source_name_, line_,
+          std::string(record_buf_ + record_start_, record_end_ - record_start_)});
+    }
     ++progress_state_.rows;
     // A COPY or LOAD FROM that was cancelled or ran past its time limit stops reading here.
     if ((progress_state_.rows & (kRecordsPerInterruptPoll - 1)) == 0) {
@@ -419,6 +703,15 @@ Result<std::vector<Column>> CsvReader::ReadFiles(const std::vector<std::string>&
     progress_state_.file_index = i;
     auto file = fs_->OpenForRead(opened[i]);
     if (!file.ok()) return UserFileOpenError(file.status(), paths[i], "read", statement);
+    if (IsCompressedCsvPath(paths[i])) {
+      // A gzip file is decompressed into memory, then read like a text.
+      auto text = ReadCsvText(fs_, opened[i], paths[i]);
+      if (!text.ok()) return text.status();
+      Source source(paths[i], *text);
+      Status s = ReadSource(source, columns);
+      if (!s.ok()) return s;
+      continue;
+    }
     Source source(paths[i], std::move(*file), sizes[i]);
     Status s = ReadSource(source, columns);
     if (!s.ok()) return s;

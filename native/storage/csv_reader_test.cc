@@ -19,6 +19,12 @@ std::vector<LogicalType> Types(std::vector<const char*> names) {
   return out;
 }
 
+CsvOptions Serial() {
+  CsvOptions options;
+  options.parallel = false;  // quoted line breaks are read
+  return options;
+}
+
 Result<std::vector<Column>> Read(std::string_view text, std::vector<const char*> types,
                                  CsvOptions options = {}) {
   CsvReader reader(env::FileSystem::Default(), Types(std::move(types)), options);
@@ -69,7 +75,7 @@ TEST(CsvReaderTest, QuotesEscapesAndNulls) {
       "2,,\"say \"\"hi\"\"\"\n"
       "3,\"\",\"back\\\\slash \\\"q\\\"\"\n"
       "4, lead space,\"multi\nline\"\n",
-      {"INT64", "STRING", "STRING"});
+      {"INT64", "STRING", "STRING"}, Serial());
   ASSERT_TRUE(cols.ok()) << cols.status().ToString();
   EXPECT_EQ(Rows(*cols),
             (std::vector<std::string>{"1|plain|quoted, with comma", "2||say \"hi\"",
@@ -117,8 +123,8 @@ TEST(CsvReaderTest, Headers) {
   auto bad = Read(text, {"INT64", "STRING"}, no_header);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message(),
-            "Copy exception: Error in file test.csv on line 1, column 1: Could not convert "
-            "\"id\" to INT64.");
+            "Copy exception: Error in file test.csv on line 1: Conversion exception: Cast failed. "
+            "Could not convert \"id\" to INT64. Line/record containing the error: 'id...'");
   EXPECT_EQ(bad.status().line(), 1);
   EXPECT_EQ(bad.status().column(), 1);
   auto strings = Read(text, {"STRING", "STRING"});  // all strings: auto keeps the first row
@@ -167,19 +173,26 @@ TEST(CsvReaderTest, ErrorsNameLineAndColumn) {
   EXPECT_EQ(r.status().code(), ErrorCode::kQueryRuntime);
   EXPECT_EQ(r.status().message(),
             "Copy exception: Error in file test.csv on line 2: expected 2 values per row, but "
-            "got 3.");
-  r = Read("1,\"multi\nline\"\n2,x\nfoo,y\n", {"INT64", "STRING"});
+            "got 3. Line/record containing the error: '2,b,c'");
+  r = Read("1,\"multi\nline\"\n2,x\nfoo,y\n", {"INT64", "STRING"}, Serial());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().line(), 4);  // the quoted newline counts
   EXPECT_EQ(r.status().column(), 1);
+  // PARALLEL=TRUE (the default) refuses the quoted line break, as Kùzu does.
+  r = Read("1,\"multi\nline\"\n2,x\n", {"INT64", "STRING"});
+  EXPECT_EQ(r.status().message(),
+            "Copy exception: Error in file test.csv on line 1: Quoted newlines are not supported "
+            "in parallel CSV reader. Please specify PARALLEL=FALSE in the options. Line/record "
+            "containing the error: '1,\"multi'");
   r = Read("1,2021-13-01\n", {"INT64", "DATE"});
   EXPECT_EQ(r.status().message(),
-            "Copy exception: Error in file test.csv on line 1, column 2: Could not convert "
-            "\"2021-13-01\" to DATE.");
-  r = Read("1,\"open\n", {"INT64", "STRING"});
+            "Copy exception: Error in file test.csv on line 1: Conversion exception: Cast failed. "
+            "Could not convert \"2021-13-01\" to DATE. Line/record containing the error: "
+            "'1,2021-13-01'");
+  r = Read("1,\"open\n", {"INT64", "STRING"}, Serial());
   EXPECT_EQ(r.status().message(),
-            "Copy exception: Error in file test.csv on line 1, column 2: unterminated quoted "
-            "field.");
+            "Copy exception: Error in file test.csv on line 1: unterminated quotes. Line/record "
+            "containing the error: '1,\"open'");
   r = Read("1,\"a\"b\n", {"INT64", "STRING"});
   EXPECT_FALSE(r.ok());
   CsvOptions no_header;
@@ -206,7 +219,7 @@ TEST(CsvReaderTest, MultipleFilesLargeFileAndProgress) {
   ASSERT_GT(big.size(), 8u << 20 >> 1);  // spans several 4 MiB blocks with carry-over
   std::string a = dir.Write("a.csv", "id,name,day\n" + big);
   std::string b = dir.Write("b.csv", "id,name,day\n999999,last,2020-02-29\n");
-  CsvReader reader(env::FileSystem::Default(), Types({"INT64", "STRING", "DATE"}));
+  CsvReader reader(env::FileSystem::Default(), Types({"INT64", "STRING", "DATE"}), Serial());
   std::vector<CsvProgress> reports;
   reader.set_progress_callback([&](const CsvProgress& p) { reports.push_back(p); });
   auto cols = reader.ReadFiles({a, b});
@@ -227,6 +240,79 @@ TEST(CsvReaderTest, MultipleFilesLargeFileAndProgress) {
     EXPECT_GE(reports[i].rows, reports[i - 1].rows);
     EXPECT_GE(reports[i].bytes, reports[i - 1].bytes);
   }
+}
+
+TEST(CsvReaderTest, TrailingDelimiterAddsNoField) {
+  auto cols = Read("\"abc\",\ndef,\n", {"STRING"});
+  ASSERT_TRUE(cols.ok()) << cols.status().ToString();
+  EXPECT_EQ(Rows(*cols), (std::vector<std::string>{"abc", "def"}));
+  // Two empty fields over one column are still too many; a quoted empty last field is a value.
+  CsvOptions comma;
+  ASSERT_TRUE(comma.Set("delim", Value::String(",")).ok());
+  EXPECT_FALSE(Read("a,,\n", {"STRING"}, comma).ok());
+  EXPECT_FALSE(Read("a,\"\"\n", {"STRING"}, comma).ok());
+}
+
+TEST(CsvReaderTest, SniffsDelimiterAndQuote) {
+  // Tab, pipe and semicolon files read without options when the counts fit.
+  auto tab = Read("abc\tdef\nghi\tjkl\n", {"STRING", "STRING"});
+  ASSERT_TRUE(tab.ok()) << tab.status().ToString();
+  EXPECT_EQ(Rows(*tab), (std::vector<std::string>{"abc|def", "ghi|jkl"}));
+  auto semi = Read("1;'a;b'\n2;'c'\n", {"INT64", "STRING"});
+  ASSERT_TRUE(semi.ok()) << semi.status().ToString();
+  EXPECT_EQ(Rows(*semi), (std::vector<std::string>{"1|a;b", "2|c"}));
+  // A comma file whose text holds pipes stays a comma file.
+  auto comma = Read("a|b,c\nd|e,f\n", {"STRING", "STRING"});
+  ASSERT_TRUE(comma.ok()) << comma.status().ToString();
+  EXPECT_EQ(Rows(*comma), (std::vector<std::string>{"a|b|c", "d|e|f"}));
+  // A given delimiter is kept, and AUTO_DETECT=false turns sniffing off.
+  CsvOptions given;
+  ASSERT_TRUE(given.Set("DELIM", Value::String("|")).ok());
+  EXPECT_FALSE(Read("a\tb\n", {"STRING", "STRING"}, given).ok());
+  CsvOptions off;
+  ASSERT_TRUE(off.Set("auto_detect", Value::Boolean(false)).ok());
+  EXPECT_FALSE(Read("abc\tdef\n", {"STRING", "STRING"}, off).ok());
+  EXPECT_FALSE(off.Set("auto_detect", Value::Int64(1)).ok());
+  EXPECT_FALSE(off.Set("sample_size", Value::Int64(0)).ok());
+
+  CsvOptions load;  // LOAD FROM: the column count is not known
+  DetectCsvDialect("a|b|c\n1|'x|y'|3\n", 0, true, &load);
+  EXPECT_EQ(load.delimiter, '|');
+  EXPECT_EQ(load.quote, '\'');
+  CsvOptions plain;
+  DetectCsvDialect("a,b\n1,2\n", 0, true, &plain);
+  EXPECT_EQ(plain.delimiter, ',');
+  // Ragged records over two columns: no candidate fits, the defaults stay.
+  CsvOptions ragged;
+  DetectCsvDialect("a;b\n1,2,3\n", 2, true, &ragged);
+  EXPECT_EQ(ragged.delimiter, ',');
+  EXPECT_EQ(plain.quote, '"');
+}
+
+TEST(CsvReaderTest, BlankLinesOverOneColumnAreEmptyFields) {
+  CsvOptions no_header;
+  no_header.header = CsvOptions::Header::kFalse;
+  auto one = Read("abc\n\ndef\n", {"STRING"}, no_header);
+  ASSERT_TRUE(one.ok()) << one.status().ToString();
+  EXPECT_EQ(Rows(*one), (std::vector<std::string>{"abc", "", "def"}));
+  auto two = Read("a,b\n\nc,d\n", {"STRING", "STRING"}, no_header);
+  ASSERT_TRUE(two.ok()) << two.status().ToString();
+  EXPECT_EQ(Rows(*two), (std::vector<std::string>{"a|b", "c|d"}));
+}
+
+TEST(CsvReaderTest, SniffsAnEscapeThatDoesNotFit) {
+  // A backslash before a character other than the quote: without a given ESCAPE the file is
+  // read with doubled quotes only, and the backslash stays.
+  auto cols = Read("0,\"[ab\\'c]\"\n1,\"[x\"\"y]\"\n", {"INT64", "STRING"});
+  ASSERT_TRUE(cols.ok()) << cols.status().ToString();
+  EXPECT_EQ(Rows(*cols), (std::vector<std::string>{"0|[ab\\'c]", "1|[x\"y]"}));
+  // Given, the escape is kept and the record is an error.
+  CsvOptions given;
+  ASSERT_TRUE(given.Set("escape", Value::String("\\")).ok());
+  auto bad = Read("0,\"[ab\\'c]\"\n", {"INT64", "STRING"}, given);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("neither QUOTE nor ESCAPE is proceeded by ESCAPE."),
+            std::string::npos);
 }
 
 }  // namespace

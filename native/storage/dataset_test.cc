@@ -321,7 +321,7 @@ TEST(DatasetTest, OtherDatasetFilesParse) {
     EXPECT_EQ(s.code(), ErrorCode::kQueryRuntime);
     EXPECT_EQ(s.message(), "Copy exception: Error in file " + root +
                                "tinysnb/vPerson_less_col.csv on line 1: expected 16 values per "
-                               "row, but got 3.");
+                               "row, but got 3. Line/record containing the error: 'id,fname,Gender'");
     s = db->CopyNodeTable("person", {root + "tinysnb/vPerson.csv"});  // same keys again
     EXPECT_EQ(s.code(), ErrorCode::kConstraintViolation);
     EXPECT_EQ(db->GetNodeTable(0)->NumRows(), 5u);

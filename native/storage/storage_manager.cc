@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <set>
 #include <type_traits>
+#include <unordered_set>
 #include <utility>
 
 #include "catalog/binary_codec.h"
@@ -681,6 +682,36 @@ Result<catalog::DdlOutcome> StorageManager::DropRelPair(std::string_view rel_tab
 // ---------------------------------------------------------------------------------------------
 // COPY FROM
 
+namespace {
+
+// Rebuilds `columns` without the rows `drop` marks (columns still empty, SERIAL ones to be
+// drawn, stay empty).
+Status DropRows(std::vector<Column>& columns, const std::vector<bool>& drop) {
+  for (Column& column : columns) {
+    if (column.size() == 0) continue;
+    Column kept(column.type());
+    for (uint64_t r = 0; r < column.size(); ++r) {
+      if (drop[r]) continue;
+      Status s = kept.Append(column.Get(r));
+      if (!s.ok()) return s;
+    }
+    column = std::move(kept);
+  }
+  return Status::OK();
+}
+
+// Reports row `row` of a COPY with IGNORE_ERRORS as skipped for `message`.
+void SkipRow(const CsvOptions& options, const CsvReader& reader, uint64_t row,
+             std::string message, std::vector<bool>* drop) {
+  (*drop)[row] = true;
+  if (options.warnings == nullptr) return;
+  CsvWarning warning = row < reader.row_sources().size() ? reader.row_sources()[row] : CsvWarning{};
+  warning.message = std::move(message);
+  options.warnings->push_back(std::move(warning));
+}
+
+}  // namespace
+
 Status StorageManager::CopyNodeTable(std::string_view table, const std::vector<std::string>& files,
                                      const CsvOptions& options, const CsvProgressCallback& progress,
                                      uint64_t ts) {
@@ -709,7 +740,37 @@ Status StorageManager::CopyNodeTable(std::string_view table, const std::vector<s
       columns.push_back(std::move((*parsed)[next++]));
     }
   }
-  return node_tables_.at(schema->id)->BulkAppend(std::move(columns), ts);
+  NodeTable* target = node_tables_.at(schema->id).get();
+  const Column& keys = columns[schema->primary_key];
+  if (options.ignore_errors && keys.size() > 0) {
+    // Rows whose key is NULL or already taken (by the table or an earlier row) are skipped.
+    std::vector<bool> drop(keys.size(), false);
+    std::unordered_set<std::string> seen;
+    bool any = false;
+    for (uint64_t r = 0; r < keys.size(); ++r) {
+      if (keys.IsNull(r)) {
+        SkipRow(options, reader, r,
+                "Found NULL, which violates the non-null constraint of the primary key column.",
+                &drop);
+      } else {
+        std::string key = keys.Get(r).ToString();
+        if (!seen.insert(key).second || target->index().FindKeyOf(keys, r)) {
+          SkipRow(options, reader, r,
+                  "Found duplicated primary key value " + key +
+                      ", which violates the uniqueness constraint of the primary key column.",
+                  &drop);
+        } else {
+          continue;
+        }
+      }
+      any = true;
+    }
+    if (any) {
+      Status s = DropRows(columns, drop);
+      if (!s.ok()) return s;
+    }
+  }
+  return target->BulkAppend(std::move(columns), ts);
 }
 
 Status StorageManager::CopyRelTable(std::string_view table, const std::vector<std::string>& files,
@@ -752,6 +813,29 @@ Status StorageManager::CopyRelTable(std::string_view table, const std::vector<st
   if (progress) reader.set_progress_callback(progress);
   auto parsed = reader.ReadFiles(files);
   if (!parsed.ok()) return parsed.status();
+  if (options.ignore_errors) {
+    // Rows whose source or destination key names no node are skipped.
+    std::vector<bool> drop((*parsed)[0].size(), false);
+    bool any = false;
+    for (uint64_t r = 0; r < drop.size(); ++r) {
+      for (int end = 0; end < 2; ++end) {
+        const Column& keys = (*parsed)[end];
+        const NodeTable* nodes = end == 0 ? src : dst;
+        if (keys.kind() != nodes->column(nodes->primary_key_column()).kind()) continue;
+        if (!keys.IsNull(r) && nodes->index().FindKeyOf(keys, r)) continue;
+        SkipRow(options, reader, r,
+                "Unable to find primary key value " +
+                    (keys.IsNull(r) ? std::string("NULL") : keys.Get(r).ToString()) + ".",
+                &drop);
+        any = true;
+        break;
+      }
+    }
+    if (any) {
+      Status s = DropRows(*parsed, drop);
+      if (!s.ok()) return s;
+    }
+  }
   std::vector<Column> props;
   for (size_t i = 2; i < parsed->size(); ++i) props.push_back(std::move((*parsed)[i]));
   return rel_tables_.at(pair->id)->BulkLoad((*parsed)[0], (*parsed)[1], std::move(props), *src,

@@ -1,5 +1,6 @@
 #include "storage/user_files.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <system_error>
 
@@ -104,6 +105,64 @@ Result<CheckedPath> CheckPath(env::FileSystem* fs, const std::string& path, std:
 }
 
 }  // namespace
+
+namespace {
+
+// Whether `name` matches the glob `pattern` ('*' any run, '?' one character).
+bool GlobMatch(std::string_view pattern, std::string_view name) {
+  size_t p = 0, n = 0, star = std::string_view::npos, resume = 0;
+  while (n < name.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == name[n])) {
+      ++p;
+      ++n;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      resume = n;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      n = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> ExpandUserGlobs(env::FileSystem* fs,
+                                                 const std::vector<std::string>& paths,
+                                                 std::string_view statement) {
+  std::vector<std::string> out;
+  for (const auto& path : paths) {
+    size_t slash = path.find_last_of('/');
+    std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+    if (base.find_first_of("*?") == std::string::npos) {
+      out.push_back(path);
+      continue;
+    }
+    std::string folder = slash == std::string::npos ? "." : path.substr(0, slash + 1);
+    Result<std::string> confined = ConfineUserPath(folder, statement);
+    if (!confined.ok()) return confined.status();
+    auto names = fs->ListDir(*confined);
+    std::vector<std::string> matches;
+    if (names.ok()) {
+      for (const auto& name : *names) {
+        if (GlobMatch(base, name)) matches.push_back(name);
+      }
+    }
+    if (matches.empty()) {
+      return Status(ErrorCode::kInvalidRequest,
+                    "Binder exception: No file found that matches the pattern: " + path + ".");
+    }
+    std::sort(matches.begin(), matches.end());
+    for (const auto& name : matches) {
+      out.push_back(slash == std::string::npos ? name : path.substr(0, slash + 1) + name);
+    }
+  }
+  return out;
+}
 
 Result<std::string> CheckUserFileToRead(env::FileSystem* fs, const std::string& path,
                                         std::string_view statement) {

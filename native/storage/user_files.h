@@ -28,6 +28,14 @@ Status CheckUserPath(std::string_view path, std::string_view statement);
 // outside the import folder; else the resolved path.
 Result<std::string> ConfineUserPath(const std::string& path, std::string_view statement);
 
+// A path whose last component holds the wildcards '*' (any run of characters) or '?' (one
+// character) stands for the files of its folder that match, in name order (Kùzu's globs);
+// other paths stand for themselves. No match is Kùzu's "No file found that matches the
+// pattern: <path>." (INVALID_REQUEST).
+Result<std::vector<std::string>> ExpandUserGlobs(env::FileSystem* fs,
+                                                 const std::vector<std::string>& paths,
+                                                 std::string_view statement);
+
 // CheckUserPath and ConfineUserPath, then that the path names an existing file: Kùzu's "No file
 // found that matches the pattern" when nothing is there, INVALID_REQUEST for a folder or a
 // device. Returns the path to open.

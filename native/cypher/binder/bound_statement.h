@@ -120,6 +120,7 @@ struct BoundFileScan {
   std::vector<std::string> column_names;
   std::vector<LogicalType> column_types;
   bool has_header = false;
+  bool npy = false;  // the files are NumPy arrays (.npy, or file_format = 'npy'), else CSV
   std::vector<SlotId> slots;
 };
 

@@ -134,6 +134,13 @@ BoundTableFunction BindTableFunction(const std::string& name, std::vector<Value>
     }
     fn.column_names.emplace_back(setting->name);
     fn.column_types.push_back(kString);
+  } else if (name == "show_warnings") {
+    ExpectArgs(name, args, 0);
+    const LogicalType kUInt64(LogicalTypeId::kUInt64);
+    columns({{"query_id", kUInt64}, {"message", kString}, {"file_path", kString},
+             {"line_number", kUInt64}, {"skipped_line_or_record", kString}});
+  } else if (name == "clear_warnings") {
+    ExpectArgs(name, args, 0);
   } else if (name == "db_version") {
     ExpectArgs(name, args, 0);
     columns({{"version", kString}});

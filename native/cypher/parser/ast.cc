@@ -517,8 +517,9 @@ std::string ToString(const ParsedStatement& statement) {
     case StatementKind::kCopyFrom: {
       const auto& copy = statement.As<ParsedCopyFrom>();
       out += "COPY " + copy.table_name;
-      if (!copy.column_names.empty()) out += "(" + JoinNames(copy.column_names, ", ") + ")";
+      if (copy.has_column_list) out += "(" + JoinNames(copy.column_names, ", ") + ")";
       out += " FROM " + DumpSource(copy.source);
+      if (copy.by_column) out += " BY COLUMN";
       if (!copy.options.empty()) out += " " + DumpOptions(copy.options);
       return out;
     }

@@ -625,7 +625,9 @@ struct ParsedAlterTable : ParsedStatement {
 struct ParsedCopyFrom : ParsedStatement {
   ParsedCopyFrom() : ParsedStatement(StatementKind::kCopyFrom) {}
   std::string table_name;
-  std::vector<std::string> column_names;  // COPY t (a, b) FROM ...; empty when not given
+  std::vector<std::string> column_names;  // COPY t (a, b) FROM ...
+  bool has_column_list = false;           // a list was given, perhaps empty: COPY t () FROM
+  bool by_column = false;                 // COPY t FROM ("a.npy", ...) BY COLUMN
   ParsedScanSource source;
   std::vector<ParsedOption> options;
 };

@@ -370,6 +370,16 @@ ParsedScanSource Parser::ParseScanSource() {
       source.file_paths.push_back(Expect(TokenKind::kString, "a file path string").text);
     } while (Accept(TokenKind::kComma));
     Expect(TokenKind::kRightBracket, "',' or ']' to close the file list");
+  } else if (At(TokenKind::kLeftParen) && At(TokenKind::kString, 1)) {
+    // ("a.npy", "b.npy"): the files of COPY ... BY COLUMN.
+    Advance();
+    source.kind = ScanSourceKind::kFiles;
+    source.file_list = true;
+    names_server_files_ = true;
+    do {
+      source.file_paths.push_back(Expect(TokenKind::kString, "a file path string").text);
+    } while (Accept(TokenKind::kComma));
+    Expect(TokenKind::kRightParen, "',' or ')' to close the file list");
   } else if (Accept(TokenKind::kLeftParen)) {
     source.kind = ScanSourceKind::kQuery;
     source.query = ParseRegularQuery();
@@ -616,6 +626,7 @@ std::unique_ptr<ParsedStatement> Parser::ParseCopy() {
   auto copy = std::make_unique<ParsedCopyFrom>();
   copy->table_name = ExpectName("a table name or '(' after COPY");
   if (Accept(TokenKind::kLeftParen)) {
+    copy->has_column_list = true;
     if (!At(TokenKind::kRightParen)) {
       do {
         copy->column_names.push_back(ExpectName("a column name"));
@@ -625,6 +636,11 @@ std::unique_ptr<ParsedStatement> Parser::ParseCopy() {
   }
   ExpectKeyword("FROM", "FROM after COPY " + copy->table_name);
   copy->source = ParseScanSource();
+  if (AtKeyword("BY") && AtKeyword("COLUMN", 1)) {
+    Advance();
+    Advance();
+    copy->by_column = true;
+  }
   if (At(TokenKind::kLeftParen)) copy->options = ParseOptions();
   return copy;
 }
