@@ -69,7 +69,9 @@ describe('IGNORE_ERRORS', () => {
       `LOAD WITH HEADERS (v INT64) FROM '${csv}' (ignore_errors=true) RETURN v`,
     );
     expect(loaded.rows).toEqual([[1]]);
-    expect((await conn.query('CALL show_warnings() RETURN line_number')).rows).toEqual([[1], [2]]);
+    // Without a header option, a first record that does not convert to the INT64 column ('a')
+    // is taken for a header, as Kùzu's sniffer does: the bad records are lines 2 and 4.
+    expect((await conn.query('CALL show_warnings() RETURN line_number')).rows).toEqual([[2], [4]]);
     const bad = await rejection(conn.query(`COPY N FROM '${csv}' (ignore_errors=1)`));
     expect(bad.message).toContain('IGNORE_ERRORS must be BOOL');
   });
