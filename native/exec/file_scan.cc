@@ -8,6 +8,7 @@
 #include "common/status.h"
 #include "env/file_system.h"
 #include "storage/csv_reader.h"
+#include "storage/parquet_reader.h"
 #include "storage/user_files.h"
 #include "storage/value_parser.h"
 
@@ -26,8 +27,9 @@ std::vector<std::string> CheckPaths(const std::vector<std::string>& paths) {
     opened.push_back(std::move(*checked));
     std::string lower = path;
     for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lower.size() < 4 || lower.substr(lower.size() - 4) != ".csv") {
-      ThrowNotSupported("LOAD FROM supports CSV files only: " + path);
+    if ((lower.size() < 4 || lower.substr(lower.size() - 4) != ".csv") &&
+        !storage::IsParquetFile(env::FileSystem::Default(), opened.back())) {
+      ThrowNotSupported("LOAD FROM supports CSV and Parquet files only: " + path);
     }
   }
   return opened;
@@ -198,6 +200,17 @@ void ResolveFileScan(binder::BoundFileScan* scan,
   std::optional<bool> header = BoolOption(options, "header");
   // auto_detect = false: no sniffing; every column is a STRING and a header only when asked.
   const bool sniff = BoolOption(options, "auto_detect").value_or(true);
+  if (given.empty() && storage::IsParquetFile(env::FileSystem::Default(), opened[0])) {
+    // A Parquet file names and types its columns.
+    auto schema = storage::ParquetFileSchema(env::FileSystem::Default(), opened[0], paths[0]);
+    if (!schema.ok()) throw GraphDBException(schema.status());
+    for (auto& column : *schema) {
+      scan->column_names.push_back(std::move(column.name));
+      scan->column_types.push_back(std::move(column.type));
+    }
+    scan->has_header = false;
+    return;
+  }
   if (!given.empty()) {
     for (const auto& [name, type] : given) {
       scan->column_names.push_back(name);

@@ -5,6 +5,7 @@
 
 #include "catalog/catalog.h"
 #include "common/interrupt.h"
+#include "storage/parquet_reader.h"
 #include "storage/user_files.h"
 #include "storage/value_parser.h"
 
@@ -417,6 +418,12 @@ Result<std::vector<Column>> CsvReader::ReadFiles(const std::vector<std::string>&
   next_progress_rows_ = std::max<uint64_t>(options_.progress_interval, 1);
   for (size_t i = 0; i < paths.size(); ++i) {
     progress_state_.file_index = i;
+    if (IsParquetFile(fs_, opened[i])) {  // storage/parquet_reader.h
+      Status s = ReadParquetFile(fs_, opened[i], paths[i], columns);
+      if (!s.ok()) return s;
+      progress_state_.bytes += sizes[i];
+      continue;
+    }
     auto file = fs_->OpenForRead(opened[i]);
     if (!file.ok()) return UserFileOpenError(file.status(), paths[i], "read", statement);
     Source source(paths[i], std::move(*file), sizes[i]);
