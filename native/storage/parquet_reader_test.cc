@@ -1,0 +1,636 @@
+#include "storage/parquet_reader.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <optional>
+
+#include "storage/csv_reader.h"
+#include "wal/wal_test_util.h"
+
+namespace graphdb::storage {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// A minimal Parquet writer for the tests: Thrift compact protocol, PLAIN or dictionary pages
+// (v1 or v2), definition levels as RLE or bit-packed runs, UNCOMPRESSED or literal-only Snappy.
+
+class ThriftWriter {
+ public:
+  std::string out;
+
+  void Varint(uint64_t v) {
+    while (v >= 0x80) {
+      out += static_cast<char>((v & 0x7f) | 0x80);
+      v >>= 7;
+    }
+    out += static_cast<char>(v);
+  }
+  void Field(int id, uint8_t type) {
+    const int delta = id - last_;
+    if (delta > 0 && delta <= 15) {
+      out += static_cast<char>((delta << 4) | type);
+    } else {
+      out += static_cast<char>(type);
+      Varint(ZigZag(id));
+    }
+    last_ = id;
+  }
+  void I32(int id, int64_t v) {
+    Field(id, 5);
+    Varint(ZigZag(v));
+  }
+  void I64(int id, int64_t v) {
+    Field(id, 6);
+    Varint(ZigZag(v));
+  }
+  void Binary(int id, std::string_view s) {
+    Field(id, 8);
+    Varint(s.size());
+    out += s;
+  }
+  void Bool(int id, bool v) { Field(id, v ? 1 : 2); }
+  void BeginStruct(int id) {
+    Field(id, 12);
+    BeginElement();
+  }
+  // A struct that is a list element.
+  void BeginElement() {
+    stack_.push_back(last_);
+    last_ = 0;
+  }
+  void End() {
+    out += '\0';
+    last_ = stack_.back();
+    stack_.pop_back();
+  }
+  void BeginList(int id, uint8_t element_type, size_t n) {
+    Field(id, 9);
+    if (n < 15) {
+      out += static_cast<char>((n << 4) | element_type);
+    } else {
+      out += static_cast<char>(0xf0 | element_type);
+      Varint(n);
+    }
+  }
+
+ private:
+  static uint64_t ZigZag(int64_t v) {
+    return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+  }
+  int last_ = 0;
+  std::vector<int> stack_;
+};
+
+void PutLE(std::string* out, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) *out += static_cast<char>((v >> (8 * i)) & 0xff);
+}
+
+// RLE/bit-packed hybrid: bit-packed groups of 8 when `packed`, else one RLE run per run of
+// equal values.
+std::string Hybrid(const std::vector<uint32_t>& values, int width, bool packed) {
+  ThriftWriter w;  // for its varint
+  if (packed) {
+    const size_t groups = (values.size() + 7) / 8;
+    w.Varint((groups << 1) | 1);
+    std::string bits(groups * static_cast<size_t>(width), '\0');
+    for (size_t i = 0; i < values.size(); ++i) {
+      for (int b = 0; b < width; ++b) {
+        if ((values[i] >> b) & 1) {
+          const size_t bit = i * static_cast<size_t>(width) + static_cast<size_t>(b);
+          bits[bit / 8] = static_cast<char>(bits[bit / 8] | (1 << (bit % 8)));
+        }
+      }
+    }
+    return w.out + bits;
+  }
+  for (size_t i = 0; i < values.size();) {
+    size_t j = i;
+    while (j < values.size() && values[j] == values[i]) ++j;
+    w.Varint((j - i) << 1);
+    PutLE(&w.out, values[i], (width + 7) / 8);
+    i = j;
+  }
+  return w.out;
+}
+
+// Snappy with literals only (what a compressor may emit for incompressible data).
+std::string SnappyLiterals(std::string_view data) {
+  ThriftWriter w;
+  w.Varint(data.size());
+  for (size_t i = 0; i < data.size(); i += 100) {
+    const std::string_view chunk = data.substr(i, 100);
+    if (chunk.size() <= 60) {
+      w.out += static_cast<char>((chunk.size() - 1) << 2);
+    } else {
+      w.out += static_cast<char>(60 << 2);
+      w.out += static_cast<char>(chunk.size() - 1);
+    }
+    w.out += chunk;
+  }
+  return w.out;
+}
+
+struct TestColumn {
+  std::string name;
+  int physical = 0;       // Parquet type
+  bool optional = false;  // OPTIONAL, else REQUIRED
+  int converted = -1;     // ConvertedType, -1 none
+  int logical = -1;       // LogicalType union member (only TIMESTAMP = 8 with micros here)
+  std::vector<std::optional<std::string>> values;  // PLAIN bytes of each value; nullopt = NULL
+  bool dictionary = false;                         // dictionary-encode the values
+};
+
+struct Options {
+  int codec = 0;  // 0 UNCOMPRESSED, 1 SNAPPY, others as given (to test refusals)
+  bool v2 = false;
+  bool packed_levels = false;
+  size_t row_groups = 1;
+};
+
+std::string Compress(const Options& o, const std::string& data) {
+  return o.codec == 1 ? SnappyLiterals(data) : data;
+}
+
+void PageHeader(std::string* file, int type, size_t uncompressed, size_t compressed,
+                const std::function<void(ThriftWriter&)>& body) {
+  ThriftWriter h;
+  h.I32(1, type);
+  h.I32(2, static_cast<int64_t>(uncompressed));
+  h.I32(3, static_cast<int64_t>(compressed));
+  body(h);
+  h.out += '\0';
+  *file += h.out;
+}
+
+struct ChunkInfo {
+  int64_t data_offset = 0;
+  int64_t dictionary_offset = -1;
+  int64_t size = 0;
+  int64_t values = 0;
+};
+
+// Writes rows [begin, end) of a column as one chunk.
+ChunkInfo WriteChunk(std::string* file, const TestColumn& c, size_t begin, size_t end,
+                     const Options& o) {
+  ChunkInfo info;
+  const int64_t start = static_cast<int64_t>(file->size());
+  std::vector<uint32_t> levels;
+  std::string values;
+  std::vector<std::string> dictionary;
+  std::vector<uint32_t> indices;
+  int bool_bit = 0;
+  for (size_t r = begin; r < end; ++r) {
+    levels.push_back(c.values[r] ? 1 : 0);
+    if (!c.values[r]) continue;
+    if (c.dictionary) {
+      auto it = std::find(dictionary.begin(), dictionary.end(), *c.values[r]);
+      indices.push_back(static_cast<uint32_t>(it - dictionary.begin()));
+      if (it == dictionary.end()) dictionary.push_back(*c.values[r]);
+    } else if (c.physical == 0) {  // BOOLEAN: bits
+      if (bool_bit % 8 == 0) values += '\0';
+      if ((*c.values[r])[0] != 0) values.back() = static_cast<char>(values.back() | (1 << (bool_bit % 8)));
+      ++bool_bit;
+    } else {
+      values += *c.values[r];
+    }
+  }
+  if (c.dictionary) {
+    info.dictionary_offset = start;
+    std::string plain;
+    for (const auto& d : dictionary) plain += d;
+    const std::string body = Compress(o, plain);
+    PageHeader(file, 2, plain.size(), body.size(), [&](ThriftWriter& h) {
+      h.BeginStruct(7);
+      h.I32(1, static_cast<int64_t>(dictionary.size()));
+      h.I32(2, 0);
+      h.End();
+    });
+    *file += body;
+    int width = 0;
+    while ((1u << width) < dictionary.size()) ++width;
+    values = std::string(1, static_cast<char>(width)) + Hybrid(indices, width, o.packed_levels);
+  }
+  info.data_offset = static_cast<int64_t>(file->size());
+  const int encoding = c.dictionary ? 8 : 0;
+  const size_t n = end - begin;
+  const std::string level_bytes = c.optional ? Hybrid(levels, 1, o.packed_levels) : "";
+  if (!o.v2) {
+    std::string page;
+    if (c.optional) {
+      PutLE(&page, level_bytes.size(), 4);
+      page += level_bytes;
+    }
+    page += values;
+    const std::string body = Compress(o, page);
+    PageHeader(file, 0, page.size(), body.size(), [&](ThriftWriter& h) {
+      h.BeginStruct(5);
+      h.I32(1, static_cast<int64_t>(n));
+      h.I32(2, encoding);
+      h.I32(3, 3);
+      h.I32(4, 3);
+      h.End();
+    });
+    *file += body;
+  } else {
+    const std::string body = Compress(o, values);
+    PageHeader(file, 3, level_bytes.size() + values.size(), level_bytes.size() + body.size(),
+               [&](ThriftWriter& h) {
+                 h.BeginStruct(8);
+                 h.I32(1, static_cast<int64_t>(n));
+                 h.I32(2, 0);
+                 h.I32(3, static_cast<int64_t>(n));
+                 h.I32(4, encoding);
+                 h.I32(5, static_cast<int64_t>(level_bytes.size()));
+                 h.I32(6, 0);
+                 h.End();
+               });
+    *file += level_bytes + body;
+  }
+  info.size = static_cast<int64_t>(file->size()) - start;
+  info.values = static_cast<int64_t>(n);
+  return info;
+}
+
+std::string WriteParquet(const std::vector<TestColumn>& columns, const Options& o = {}) {
+  std::string file = "PAR1";
+  const size_t rows = columns.empty() ? 0 : columns[0].values.size();
+  std::vector<std::vector<ChunkInfo>> groups;
+  std::vector<size_t> group_rows;
+  for (size_t g = 0; g < o.row_groups; ++g) {
+    const size_t begin = rows * g / o.row_groups;
+    const size_t end = rows * (g + 1) / o.row_groups;
+    groups.emplace_back();
+    group_rows.push_back(end - begin);
+    for (const auto& c : columns) groups.back().push_back(WriteChunk(&file, c, begin, end, o));
+  }
+  ThriftWriter m;
+  m.I32(1, 1);
+  m.BeginList(2, 12, columns.size() + 1);
+  m.BeginElement();
+  m.Binary(4, "schema");
+  m.I32(5, static_cast<int64_t>(columns.size()));
+  m.End();
+  for (const auto& c : columns) {
+    m.BeginElement();
+    m.I32(1, c.physical);
+    m.I32(3, c.optional ? 1 : 0);
+    m.Binary(4, c.name);
+    if (c.converted >= 0) m.I32(6, c.converted);
+    if (c.logical == 8) {
+      m.BeginStruct(10);
+      m.BeginStruct(8);
+      m.Bool(1, false);
+      m.BeginStruct(2);
+      m.BeginStruct(2);  // MICROS
+      m.End();
+      m.End();
+      m.End();
+      m.End();
+    }
+    m.End();
+  }
+  m.I64(3, static_cast<int64_t>(rows));
+  m.BeginList(4, 12, groups.size());
+  for (size_t g = 0; g < groups.size(); ++g) {
+    m.BeginElement();
+    m.BeginList(1, 12, columns.size());
+    for (size_t c = 0; c < columns.size(); ++c) {
+      const ChunkInfo& info = groups[g][c];
+      m.BeginElement();
+      m.I64(2, info.data_offset);
+      m.BeginStruct(3);
+      m.I32(1, columns[c].physical);
+      m.BeginList(2, 5, 1);
+      m.Varint(0);
+      m.BeginList(3, 8, 1);
+      m.Varint(columns[c].name.size());
+      m.out += columns[c].name;
+      m.I32(4, o.codec);
+      m.I64(5, info.values);
+      m.I64(6, info.size);
+      m.I64(7, info.size);
+      m.I64(9, info.data_offset);
+      if (info.dictionary_offset >= 0) m.I64(11, info.dictionary_offset);
+      m.End();
+      m.End();
+    }
+    m.I64(2, 0);
+    m.I64(3, static_cast<int64_t>(group_rows[g]));
+    m.End();
+  }
+  m.out += '\0';
+  file += m.out;
+  PutLE(&file, m.out.size(), 4);
+  file += "PAR1";
+  return file;
+}
+
+std::string LE(uint64_t v, int bytes) {
+  std::string s;
+  PutLE(&s, v, bytes);
+  return s;
+}
+std::string Str(std::string_view s) { return LE(s.size(), 4) + std::string(s); }
+std::string F64(double d) {
+  uint64_t bits;
+  std::memcpy(&bits, &d, 8);
+  return LE(bits, 8);
+}
+
+// id INT64, name STRING (optional), score DOUBLE, ok BOOLEAN, born DATE, seen TIMESTAMP,
+// small INT8 (optional).
+TestColumn Col(std::string name, int physical, bool optional = false, int converted = -1,
+               int logical = -1) {
+  TestColumn c;
+  c.name = std::move(name);
+  c.physical = physical;
+  c.optional = optional;
+  c.converted = converted;
+  c.logical = logical;
+  return c;
+}
+
+std::vector<TestColumn> SampleColumns(size_t rows, bool dictionary = false) {
+  TestColumn id = Col("id", 2);
+  TestColumn name = Col("name", 6, true, 0);
+  name.dictionary = dictionary;
+  TestColumn score = Col("score", 5);
+  TestColumn ok = Col("ok", 0);
+  TestColumn born = Col("born", 1, false, 6);
+  TestColumn seen = Col("seen", 2, false, -1, 8);
+  TestColumn small = Col("small", 1, true, 15);
+  for (size_t r = 0; r < rows; ++r) {
+    id.values.push_back(LE(r * 10, 8));
+    if (r % 3 == 1) {
+      name.values.push_back(std::nullopt);
+    } else {
+      name.values.push_back(Str("name" + std::to_string(r % 4)));
+    }
+    score.values.push_back(F64(static_cast<double>(r) + 0.5));
+    ok.values.push_back(std::string(1, static_cast<char>(r % 2)));
+    born.values.push_back(LE(19000 + r, 4));                          // days since 1970
+    seen.values.push_back(LE(1700000000000000ULL + r * 1000000, 8));  // micros
+    if (r % 2 == 0) {
+      small.values.push_back(LE(static_cast<uint32_t>(-static_cast<int32_t>(r)), 4));
+    } else {
+      small.values.push_back(std::nullopt);
+    }
+  }
+  return {id, name, score, ok, born, seen, small};
+}
+
+std::vector<Column> Columns(const std::vector<LogicalType>& types) {
+  std::vector<Column> out;
+  for (const auto& t : types) out.emplace_back(t);
+  return out;
+}
+
+std::vector<Column> ColumnsFor(std::string_view file) {
+  auto schema = ParquetSchema(file, "t.parquet");
+  EXPECT_TRUE(schema.ok()) << schema.status().message();
+  std::vector<LogicalType> types;
+  if (schema.ok()) {
+    for (const auto& c : *schema) types.push_back(c.type);
+  }
+  return Columns(types);
+}
+
+std::string Row(const std::vector<Column>& columns, uint64_t r) {
+  std::string row;
+  for (size_t c = 0; c < columns.size(); ++c) {
+    if (c) row += '|';
+    row += columns[c].Get(r).ToString();
+  }
+  return row;
+}
+
+TEST(ParquetReaderTest, SchemaMapsTypes) {
+  const std::string file = WriteParquet(SampleColumns(4));
+  auto schema = ParquetSchema(file, "t.parquet");
+  ASSERT_TRUE(schema.ok()) << schema.status().message();
+  std::vector<std::string> got;
+  for (const auto& c : *schema) got.push_back(c.name + ":" + c.type.ToString());
+  EXPECT_EQ(got, (std::vector<std::string>{"id:INT64", "name:STRING", "score:DOUBLE", "ok:BOOL",
+                                           "born:DATE", "seen:TIMESTAMP", "small:INT8"}));
+}
+
+void ExpectSampleRows(const std::vector<Column>& columns, size_t rows) {
+  ASSERT_EQ(columns[0].size(), rows);
+  EXPECT_EQ(Row(columns, 0), "0|name0|0.500000|False|2022-01-08|2023-11-14 22:13:20|0");
+  EXPECT_EQ(Row(columns, 1), "10||1.500000|True|2022-01-09|2023-11-14 22:13:21|");
+  EXPECT_EQ(Row(columns, 2), "20|name2|2.500000|False|2022-01-10|2023-11-14 22:13:22|-2");
+  const uint64_t last = rows - 1;
+  EXPECT_EQ(columns[0].Get(last).ToString(), std::to_string(last * 10));
+  EXPECT_EQ(columns[1].Get(last).is_null(), last % 3 == 1);
+}
+
+TEST(ParquetReaderTest, ReadsPlainPagesWithNulls) {
+  for (bool packed : {false, true}) {
+    const std::string file = WriteParquet(SampleColumns(21), {.packed_levels = packed});
+    auto columns = ColumnsFor(file);
+    ASSERT_TRUE(ReadParquet(file, "t.parquet", columns).ok());
+    ExpectSampleRows(columns, 21);
+  }
+}
+
+TEST(ParquetReaderTest, ReadsDictionarySnappyV2AndRowGroups) {
+  for (int codec : {0, 1}) {
+    for (bool v2 : {false, true}) {
+      for (bool packed : {false, true}) {
+        SCOPED_TRACE(std::to_string(codec) + (v2 ? " v2" : " v1") + (packed ? " packed" : ""));
+        const std::string file = WriteParquet(
+            SampleColumns(50, true), {.codec = codec, .v2 = v2, .packed_levels = packed, .row_groups = 3});
+        auto columns = ColumnsFor(file);
+        Status s = ReadParquet(file, "t.parquet", columns);
+        ASSERT_TRUE(s.ok()) << s.message();
+        ExpectSampleRows(columns, 50);
+      }
+    }
+  }
+}
+
+TEST(ParquetReaderTest, ConvertsToOtherTargetTypesAsCsvDoes) {
+  const std::string file = WriteParquet(SampleColumns(3));
+  // INT64 -> STRING, STRING -> STRING, DOUBLE -> STRING, BOOL -> BOOL, DATE -> TIMESTAMP,
+  // TIMESTAMP -> STRING, INT8 -> INT64.
+  auto columns = Columns({LogicalType::String(), LogicalType::String(), LogicalType::String(),
+                          LogicalType::Bool(), LogicalType(LogicalTypeId::kTimestamp),
+                          LogicalType::String(), LogicalType::Int64()});
+  Status s = ReadParquet(file, "t.parquet", columns);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(Row(columns, 2), "20|name2|2.500000|False|2022-01-10 00:00:00|2023-11-14 22:13:22|-2");
+  // A string that is no number fails as CSV's conversion does, naming file and column.
+  auto ints = Columns({LogicalType::Int64(), LogicalType::Int64(), LogicalType::Double(),
+                       LogicalType::Bool(), LogicalType(LogicalTypeId::kDate),
+                       LogicalType(LogicalTypeId::kTimestamp), LogicalType::Int64()});
+  s = ReadParquet(file, "t.parquet", ints);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("t.parquet"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("\"name\""), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("Could not convert"), std::string::npos) << s.message();
+}
+
+TEST(ParquetReaderTest, WrongColumnCountIsAnError) {
+  const std::string file = WriteParquet(SampleColumns(3));
+  auto columns = Columns({LogicalType::Int64()});
+  Status s = ReadParquet(file, "t.parquet", columns);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("has 7 columns but 1 are expected"), std::string::npos) << s.message();
+}
+
+TEST(ParquetReaderTest, UnsupportedCodecNamesCodecAndFile) {
+  for (auto [codec, name] : {std::pair{2, "GZIP"}, {6, "ZSTD"}, {4, "BROTLI"}}) {
+    const std::string file = WriteParquet(SampleColumns(3), {.codec = codec});
+    auto columns = ColumnsFor(file);
+    Status s = ReadParquet(file, "dir/t.parquet", columns);
+    EXPECT_EQ(s.code(), ErrorCode::kNotSupported);
+    EXPECT_NE(s.message().find(name), std::string::npos) << s.message();
+    EXPECT_NE(s.message().find("dir/t.parquet"), std::string::npos) << s.message();
+  }
+}
+
+TEST(ParquetReaderTest, NestedSchemaIsNotSupported) {
+  // schema { list: group (LIST) { element: INT32 } }: the root's one child has a child.
+  ThriftWriter m;
+  m.BeginList(2, 12, 3);
+  for (auto [name, children] : {std::pair{"schema", 1}, {"list", 1}, {"element", 0}}) {
+    m.BeginElement();
+    if (children == 0) m.I32(1, 1);
+    m.Binary(4, name);
+    if (children) m.I32(5, children);
+    m.End();
+  }
+  m.I64(3, 0);
+  m.out += '\0';
+  const std::string file = "PAR1" + m.out + LE(m.out.size(), 4) + "PAR1";
+  auto schema = ParquetSchema(file, "n.parquet");
+  ASSERT_FALSE(schema.ok());
+  EXPECT_EQ(schema.status().code(), ErrorCode::kNotSupported);
+  EXPECT_NE(schema.status().message().find("\"list\" is nested"), std::string::npos)
+      << schema.status().message();
+}
+
+TEST(ParquetReaderTest, BadMagicAndFooterAreErrors) {
+  const std::string file = WriteParquet(SampleColumns(3));
+  for (const std::string& bad :
+       {std::string("PAR1"), "XXXX" + file.substr(4), file.substr(0, file.size() - 1) + "X",
+        file.substr(0, file.size() - 8) + LE(1u << 30, 4) + "PAR1"}) {
+    auto schema = ParquetSchema(bad, "bad.parquet");
+    ASSERT_FALSE(schema.ok());
+    EXPECT_EQ(schema.status().code(), ErrorCode::kQueryRuntime);
+    EXPECT_EQ(schema.status().message().rfind("Copy exception: Error in Parquet file bad.parquet: ", 0), 0u)
+        << schema.status().message();
+  }
+}
+
+// Truncations at every offset fail cleanly; corruptions at every offset fail cleanly or read
+// some values, never crash or allocate without bound (run under the sanitizers in CI).
+TEST(ParquetReaderTest, TruncatedAndCorruptedFilesFailCleanly) {
+  const std::string file = WriteParquet(SampleColumns(40, true), {.codec = 1, .row_groups = 2});
+  for (size_t n = 0; n < file.size(); ++n) {
+    auto columns = Columns({LogicalType::Int64(), LogicalType::String(), LogicalType::Double(),
+                            LogicalType::Bool(), LogicalType(LogicalTypeId::kDate),
+                            LogicalType(LogicalTypeId::kTimestamp), LogicalType(LogicalTypeId::kInt8)});
+    Status s = ReadParquet(std::string_view(file).substr(0, n), "t.parquet", columns);
+    EXPECT_FALSE(s.ok()) << "truncated at " << n;
+  }
+  size_t failures = 0;
+  for (size_t at = 0; at < file.size(); ++at) {
+    for (uint8_t flip : {0xff, 0x80, 0x01}) {
+      std::string bad = file;
+      bad[at] = static_cast<char>(bad[at] ^ flip);
+      auto schema = ParquetSchema(bad, "t.parquet");
+      if (!schema.ok()) {
+        ++failures;
+        continue;
+      }
+      auto columns = ColumnsFor(bad);
+      if (!ReadParquet(bad, "t.parquet", columns).ok()) ++failures;
+    }
+  }
+  EXPECT_GT(failures, 0u);
+}
+
+TEST(ParquetReaderTest, SnappyCopiesAndBadInput) {
+  // "abcd" then a copy of 8 at offset 4 (overlapping), then a 2-byte-offset copy of 4.
+  std::string in;
+  in += static_cast<char>(16);         // length 16
+  in += static_cast<char>((4 - 1) << 2);
+  in += "abcd";
+  in += static_cast<char>(0x01 | ((8 - 4) << 2));  // 1-byte offset copy, len 8
+  in += static_cast<char>(4);
+  in += static_cast<char>(0x02 | ((4 - 1) << 2));  // 2-byte offset copy, len 4
+  in += LE(12, 2);
+  auto out = SnappyDecompress(in, 100);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(*out, "abcdabcdabcdabcd");
+  EXPECT_FALSE(SnappyDecompress(in, 15).ok());  // more than allowed
+  std::string far = in;
+  far[far.size() - 2] = 99;  // offset before the start
+  EXPECT_FALSE(SnappyDecompress(far, 100).ok());
+  std::string lie = in;
+  lie[0] = 17;  // declares more than it writes
+  EXPECT_FALSE(SnappyDecompress(lie, 100).ok());
+  EXPECT_FALSE(SnappyDecompress("\xff\xff\xff\xff\x0f", 1u << 31).ok());  // huge claim, no data
+}
+
+TEST(ParquetReaderTest, CsvReaderHandsParquetFilesOver) {
+  wal::test_util::TempDir dir;
+  const std::string file = WriteParquet(SampleColumns(5));
+  // By name, by magic under another name, and mixed with a CSV file.
+  const std::string named = dir.File("a.PARQUET");
+  const std::string magic = dir.File("b.bin");
+  const std::string csv = dir.File("c.csv");
+  wal::test_util::WriteFile(named, file);
+  wal::test_util::WriteFile(magic, file);
+  wal::test_util::WriteFile(csv, "7,x,1.0,true,2020-01-01,2020-01-01 00:00:00,3\n");
+  EXPECT_TRUE(IsParquetFile(env::FileSystem::Default(), named));
+  EXPECT_TRUE(IsParquetFile(env::FileSystem::Default(), magic));
+  EXPECT_FALSE(IsParquetFile(env::FileSystem::Default(), csv));
+  auto schema = ParquetSchema(file, "x");
+  ASSERT_TRUE(schema.ok());
+  std::vector<LogicalType> types;
+  for (const auto& c : *schema) types.push_back(c.type);
+  CsvReader reader(env::FileSystem::Default(), types, CsvOptions{.header = CsvOptions::Header::kFalse});
+  auto columns = reader.ReadFiles({named, magic, csv});
+  ASSERT_TRUE(columns.ok()) << columns.status().message();
+  ASSERT_EQ((*columns)[0].size(), 11u);
+  EXPECT_EQ(Row(*columns, 6), "10||1.500000|True|2022-01-09|2023-11-14 22:13:21|");
+  EXPECT_EQ(Row(*columns, 10), "7|x|1.000000|True|2020-01-01|2020-01-01 00:00:00|3");
+}
+
+const char kDataset[] = "/work/shared/conformance/kuzu/dataset";
+
+TEST(ParquetReaderTest, ReadsConformanceFiles) {
+  auto* fs = env::FileSystem::Default();
+  if (!fs->Exists(kDataset)) GTEST_SKIP() << kDataset << " is not available";
+  const std::string user = std::string(kDataset) + "/demo-db/parquet/user.parquet";
+  auto schema = ParquetFileSchema(fs, user, "user.parquet");
+  ASSERT_TRUE(schema.ok()) << schema.status().message();
+  ASSERT_EQ(schema->size(), 2u);
+  std::vector<LogicalType> types;
+  for (const auto& c : *schema) types.push_back(c.type);
+  auto columns = Columns(types);
+  Status s = ReadParquetFile(fs, user, "user.parquet", columns);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(columns[0].size(), 4u);
+  EXPECT_EQ(Row(columns, 0), "Adam|30");
+  // zstd.parquet holds a LIST column and uses ZSTD; brotli.parquet is flat and uses BROTLI:
+  // both are refused as not supported, naming what.
+  const std::string dir = std::string(kDataset) + "/reader/parquet/compression/";
+  auto nested = ParquetFileSchema(fs, dir + "zstd.parquet", "zstd.parquet");
+  EXPECT_EQ(nested.status().code(), ErrorCode::kNotSupported);
+  EXPECT_NE(nested.status().message().find("nested"), std::string::npos);
+  auto flat = ParquetFileSchema(fs, dir + "brotli.parquet", "brotli.parquet");
+  ASSERT_TRUE(flat.ok()) << flat.status().message();
+  std::vector<LogicalType> flat_types;
+  for (const auto& c : *flat) flat_types.push_back(c.type);
+  auto cols = Columns(flat_types);
+  s = ReadParquetFile(fs, dir + "brotli.parquet", "brotli.parquet", cols);
+  EXPECT_EQ(s.code(), ErrorCode::kNotSupported) << s.message();
+  EXPECT_NE(s.message().find("BROTLI"), std::string::npos) << s.message();
+}
+
+}  // namespace
+}  // namespace graphdb::storage
