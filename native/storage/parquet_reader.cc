@@ -361,9 +361,14 @@ struct Leaf {
   int64_t physical = -1;
   int64_t type_length = 0;
   bool optional = false;
-  LogicalType type;
+  LogicalType type;  // of a value
   Kind kind = Kind::kPlain;
   int64_t scale = 0;
+  // The column: the leaf itself, or a LIST of it (repetition level 1).
+  LogicalType column_type;
+  bool list = false;
+  int max_def = 0;   // definition level of a present value
+  int list_def = 0;  // of a LIST: the level from which the list is there (empty at it)
 };
 
 const char* PhysicalName(int64_t t) {
@@ -473,6 +478,49 @@ struct ParsedFile {
   std::vector<Leaf> leaves;
 };
 
+[[noreturn]] void NestedUnsupported(const SchemaElement& e) {
+  Unsupported("column \"" + e.name +
+              "\" is nested (MAP, STRUCT or a LIST of them), which is not supported");
+}
+
+// The top-level column at schema[*i], advancing *i past it: a leaf, or a LIST of leaves in the
+// three-level layout (optional group (LIST) { repeated group list { element } }) or the legacy
+// two-level one (group (LIST) { repeated leaf }).
+Leaf DescribeColumn(const std::vector<SchemaElement>& schema, size_t* i) {
+  const SchemaElement& top = schema[(*i)++];
+  if (top.num_children == 0) {
+    Leaf leaf = DescribeLeaf(top);
+    leaf.column_type = leaf.type;
+    leaf.max_def = leaf.optional ? 1 : 0;
+    return leaf;
+  }
+  const bool is_list = top.logical == 3 || top.converted == 3;
+  if (!is_list || top.num_children != 1 || *i >= schema.size()) NestedUnsupported(top);
+  const SchemaElement& repeated = schema[(*i)++];
+  if (repeated.repetition != kRepeated) NestedUnsupported(top);
+  int def = top.repetition == kOptional ? 1 : 0;
+  Leaf leaf;
+  const int list_def = def;
+  if (repeated.num_children == 0) {
+    SchemaElement element = repeated;
+    element.repetition = kRequired;
+    leaf = DescribeLeaf(element);
+    def += 1;
+  } else {
+    if (repeated.num_children != 1 || *i >= schema.size()) NestedUnsupported(top);
+    const SchemaElement& element = schema[(*i)++];
+    if (element.num_children != 0) NestedUnsupported(top);
+    leaf = DescribeLeaf(element);
+    def += 1 + (leaf.optional ? 1 : 0);
+  }
+  leaf.name = top.name;
+  leaf.list = true;
+  leaf.list_def = list_def;
+  leaf.max_def = def;
+  leaf.column_type = LogicalType::List(leaf.type);
+  return leaf;
+}
+
 ParsedFile ParseFooter(std::string_view bytes) {
   if (bytes.size() < 12) Malformed("the file is too small to be a Parquet file");
   if (bytes.substr(0, 4) != "PAR1") Malformed("the file does not start with the Parquet magic PAR1");
@@ -492,23 +540,8 @@ ParsedFile ParseFooter(std::string_view bytes) {
   }
   const auto& schema = f.meta.schema;
   if (schema.empty()) Malformed("the file metadata has no schema");
-  if (schema[0].num_children < 0 ||
-      static_cast<uint64_t>(schema[0].num_children) != schema.size() - 1) {
-    for (size_t i = 1; i < schema.size(); ++i) {
-      if (schema[i].num_children > 0) {
-        Unsupported("column \"" + schema[i].name +
-                    "\" is nested (LIST, MAP or STRUCT), which is not supported");
-      }
-    }
-    Malformed("the schema's element counts do not add up");
-  }
-  for (size_t i = 1; i < schema.size(); ++i) {
-    if (schema[i].num_children != 0) {
-      Unsupported("column \"" + schema[i].name +
-                  "\" is nested (LIST, MAP or STRUCT), which is not supported");
-    }
-    f.leaves.push_back(DescribeLeaf(schema[i]));
-  }
+  if (schema[0].num_children < 0) Malformed("the schema's root has a negative child count");
+  for (size_t i = 1; i < schema.size();) f.leaves.push_back(DescribeColumn(schema, &i));
   int64_t rows = 0;
   for (const auto& g : f.meta.row_groups) {
     if (g.columns.size() != f.leaves.size()) Malformed("a row group's column count differs from the schema's");
@@ -785,7 +818,7 @@ const char* EncodingName(int64_t e) {
 // text, as the CSV reader converts.
 class Sink {
  public:
-  Sink(Column& column, const Leaf& leaf) : column_(column), same_(column.type() == leaf.type) {}
+  Sink(Column& column, const Leaf& leaf) : column_(column), same_(column.type() == leaf.column_type) {}
   void Null() { column_.AppendNull(); }
   void Put(const Value& v) {
     if (same_) {
@@ -822,9 +855,27 @@ void ReadChunk(std::string_view file, const Leaf& leaf, const ColumnMeta& meta, 
   ByteReader r(file.substr(static_cast<size_t>(start), static_cast<size_t>(meta.total_compressed_size)));
   std::vector<Value> dictionary;
   bool has_dictionary = false;
-  int64_t read = 0;
+  if (meta.num_values < 0 || (!leaf.list && meta.num_values != rows)) {
+    Malformed("column \"" + leaf.name + "\" has " + std::to_string(meta.num_values) +
+              " values in a row group of " + std::to_string(rows) + " rows");
+  }
+  int64_t entries = 0;  // levels read: one per value, NULL, empty list or NULL list
+  int64_t rows_read = 0;
+  // The LIST being assembled (lists may continue on the next page).
+  std::optional<std::vector<Value>> list;
+  bool list_open = false;
+  auto end_row = [&] {
+    if (!list_open) return;
+    if (list) {
+      sink.Put(Value::Nested(leaf.column_type, std::move(*list)));
+    } else {
+      sink.Null();
+    }
+    list_open = false;
+  };
+  const int level_width = leaf.max_def == 0 ? 0 : 32 - __builtin_clz(static_cast<uint32_t>(leaf.max_def));
   std::string scratch;
-  while (read < rows) {
+  while (entries < meta.num_values) {
     if (r.remaining() == 0) Malformed("column \"" + leaf.name + "\" has fewer values than rows");
     const PageHeader h = ReadPageHeader(r);
     const uint8_t* body = r.Take(static_cast<uint64_t>(h.compressed));
@@ -843,26 +894,32 @@ void ReadChunk(std::string_view file, const Leaf& leaf, const ColumnMeta& meta, 
       continue;
     }
     if (h.type != 0 && h.type != 3) continue;  // index pages and the like
-    if (h.num_values < 0 || h.num_values > rows - read) {
-      Malformed("column \"" + leaf.name + "\" has more values than rows");
+    if (h.num_values < 0 || h.num_values > meta.num_values - entries) {
+      Malformed("column \"" + leaf.name + "\" has more values than its chunk declares");
     }
     std::string_view levels_and_values;
+    std::string_view rep_levels;
     std::string_view def_levels;
     if (h.type == 0) {
       levels_and_values = Decompress(meta.codec, compressed, static_cast<uint64_t>(h.uncompressed), &scratch);
-      if (leaf.optional) {
-        if (h.def_encoding != 3) Unsupported("definition levels in encoding " + std::string(EncodingName(h.def_encoding)));
-        ByteReader lr(levels_and_values);
+      ByteReader lr(levels_and_values);
+      auto take_levels = [&] {
         const uint64_t n = lr.LittleEndian(4);
-        def_levels = std::string_view(reinterpret_cast<const char*>(lr.Take(n)), n);
-        levels_and_values.remove_prefix(4 + n);
+        return std::string_view(reinterpret_cast<const char*>(lr.Take(n)), n);
+      };
+      if (leaf.list) rep_levels = take_levels();
+      if (leaf.max_def > 0) {
+        if (h.def_encoding != 3) Unsupported("definition levels in encoding " + std::string(EncodingName(h.def_encoding)));
+        def_levels = take_levels();
       }
+      levels_and_values.remove_prefix(levels_and_values.size() - lr.remaining());
     } else {
       if (h.def_length < 0 || h.rep_length < 0 || h.rep_length + h.def_length > h.compressed ||
           h.rep_length + h.def_length > h.uncompressed) {
         Malformed("a data page v2 has bad level lengths");
       }
       const auto levels = static_cast<size_t>(h.rep_length + h.def_length);
+      rep_levels = compressed.substr(0, static_cast<size_t>(h.rep_length));
       def_levels = compressed.substr(static_cast<size_t>(h.rep_length), static_cast<size_t>(h.def_length));
       const std::string_view rest = compressed.substr(levels);
       const uint64_t size = static_cast<uint64_t>(h.uncompressed) - levels;
@@ -870,9 +927,11 @@ void ReadChunk(std::string_view file, const Leaf& leaf, const ColumnMeta& meta, 
       if (!h.is_compressed && rest.size() != size) Malformed("a data page v2's sizes differ");
     }
     std::optional<RleDecoder> def;
-    if (leaf.optional) {
-      def.emplace(reinterpret_cast<const uint8_t*>(def_levels.data()), def_levels.size(), 1);
+    std::optional<RleDecoder> rep;
+    if (leaf.max_def > 0) {
+      def.emplace(reinterpret_cast<const uint8_t*>(def_levels.data()), def_levels.size(), level_width);
     }
+    if (leaf.list) rep.emplace(reinterpret_cast<const uint8_t*>(rep_levels.data()), rep_levels.size(), 1);
     const auto* values = reinterpret_cast<const uint8_t*>(levels_and_values.data());
     const size_t values_size = levels_and_values.size();
     std::optional<PlainDecoder> plain;
@@ -892,22 +951,50 @@ void ReadChunk(std::string_view file, const Leaf& leaf, const ColumnMeta& meta, 
       Unsupported("column \"" + leaf.name + "\" uses the " + EncodingName(h.encoding) +
                   " encoding; PLAIN and dictionary encodings are supported");
     }
+    auto next_value = [&]() -> Value {
+      if (plain) return plain->Next();
+      if (h.encoding == 3) return Value::Boolean(indices->Next() != 0);
+      const uint32_t index = indices->Next();
+      if (index >= dictionary.size()) Malformed("a dictionary index is out of range");
+      return dictionary[index];
+    };
     for (int64_t i = 0; i < h.num_values; ++i) {
-      if (def && def->Next() == 0) {
-        sink.Null();
+      const uint32_t d = def ? def->Next() : 0;
+      if (d > static_cast<uint32_t>(leaf.max_def)) Malformed("a definition level is out of range");
+      if (!leaf.list) {
+        if (d < static_cast<uint32_t>(leaf.max_def)) {
+          sink.Null();
+        } else {
+          sink.Put(next_value());
+        }
+        ++rows_read;
         continue;
       }
-      if (plain) {
-        sink.Put(plain->Next());
-      } else if (h.encoding == 3) {
-        sink.Put(Value::Boolean(indices->Next() != 0));
+      if (rep->Next() == 0) {  // a new row
+        end_row();
+        if (++rows_read > rows) Malformed("column \"" + leaf.name + "\" has more rows than its row group");
+        list_open = true;
+        if (d < static_cast<uint32_t>(leaf.list_def)) {
+          list.reset();  // a NULL list
+          continue;
+        }
+        list.emplace();
+        if (d == static_cast<uint32_t>(leaf.list_def)) continue;  // an empty list
+      } else if (!list_open || !list) {
+        Malformed("a repetition level continues a list that is not there");
+      }
+      if (d < static_cast<uint32_t>(leaf.max_def)) {
+        list->push_back(Value::Null(leaf.type));
       } else {
-        const uint32_t index = indices->Next();
-        if (index >= dictionary.size()) Malformed("a dictionary index is out of range");
-        sink.Put(dictionary[index]);
+        list->push_back(next_value());
       }
     }
-    read += h.num_values;
+    entries += h.num_values;
+  }
+  end_row();
+  if (rows_read != rows) {
+    Malformed("column \"" + leaf.name + "\" has " + std::to_string(rows_read) +
+              " rows in a row group of " + std::to_string(rows));
   }
 }
 
@@ -975,7 +1062,7 @@ Result<std::vector<ParquetColumnInfo>> ParquetSchema(std::string_view bytes,
   try {
     ParsedFile f = ParseFooter(bytes);
     std::vector<ParquetColumnInfo> out;
-    for (const auto& leaf : f.leaves) out.push_back({leaf.name, leaf.type});
+    for (const auto& leaf : f.leaves) out.push_back({leaf.name, leaf.column_type});
     return out;
   } catch (const Failure& f) {
     return ToStatus(f, source_name);
@@ -999,6 +1086,7 @@ Status ReadParquet(std::string_view bytes, std::string_view source_name,
         try {
           ReadChunk(bytes, f.leaves[c], group.columns[c], group.num_rows, sink, footer_start);
         } catch (Failure& failure) {
+          if (failure.code != ErrorCode::kQueryRuntime) throw;
           failure.message = "column " + std::to_string(c + 1) + " (\"" + f.leaves[c].name +
                             "\"), row " + std::to_string(columns[c].size() - before + 1) +
                             " of its row group: " + failure.message;

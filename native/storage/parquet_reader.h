@@ -1,7 +1,8 @@
 // Parquet input for COPY FROM and LOAD FROM, read natively (no library): the footer's
-// FileMetaData (Thrift compact protocol), a flat schema, data pages v1 and v2, PLAIN and
-// dictionary encodings (PLAIN_DICTIONARY, RLE_DICTIONARY), RLE for booleans, definition
-// levels (RLE/bit-packed hybrid) for optional columns, and the UNCOMPRESSED and SNAPPY codecs.
+// FileMetaData (Thrift compact protocol), a schema of primitive columns and LISTs of them (the
+// three-level layout and the legacy two-level one), data pages v1 and v2, PLAIN and
+// dictionary encodings (PLAIN_DICTIONARY, RLE_DICTIONARY), RLE for booleans, repetition and
+// definition levels (RLE/bit-packed hybrid), and the UNCOMPRESSED and SNAPPY codecs.
 //
 // Types: BOOLEAN -> BOOL; INT32 -> INT32, or INT8/INT16/UINT8/UINT16/UINT32 by its integer
 // annotation, DATE; INT64 -> INT64, UINT64, TIMESTAMP (micros; TIMESTAMP_MS for millis,
@@ -12,7 +13,7 @@
 // text and the CSV parser's conversion (value_parser.h), so COPY sees the values CSV would.
 //
 // Not supported, with a NOT_SUPPORTED error naming the file and what it holds: the GZIP,
-// LZO, BROTLI, LZ4, ZSTD and LZ4_RAW codecs, nested columns (LIST, MAP, STRUCT), the DELTA_*
+// LZO, BROTLI, LZ4, ZSTD and LZ4_RAW codecs, MAP, STRUCT and LISTs of them, the DELTA_*
 // and BYTE_STREAM_SPLIT encodings, TIME and INTERVAL annotations, columns stored in other files.
 //
 // Malformed input (bad magic, truncation, lengths or offsets past the end, bad Thrift, bad

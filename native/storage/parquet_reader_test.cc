@@ -139,6 +139,9 @@ struct TestColumn {
   int logical = -1;       // LogicalType union member (only TIMESTAMP = 8 with micros here)
   std::vector<std::optional<std::string>> values;  // PLAIN bytes of each value; nullopt = NULL
   bool dictionary = false;                         // dictionary-encode the values
+  // When not empty, the column is an optional LIST of optional elements (three-level layout)
+  // and these are its rows: nullopt a NULL list, else the elements' PLAIN bytes or nullopt.
+  std::vector<std::optional<std::vector<std::optional<std::string>>>> lists;
 };
 
 struct Options {
@@ -180,20 +183,36 @@ ChunkInfo WriteChunk(std::string* file, const TestColumn& c, size_t begin, size_
   std::vector<std::string> dictionary;
   std::vector<uint32_t> indices;
   int bool_bit = 0;
-  for (size_t r = begin; r < end; ++r) {
-    levels.push_back(c.values[r] ? 1 : 0);
-    if (!c.values[r]) continue;
+  auto add = [&](const std::string& v) {
     if (c.dictionary) {
-      auto it = std::find(dictionary.begin(), dictionary.end(), *c.values[r]);
+      auto it = std::find(dictionary.begin(), dictionary.end(), v);
       indices.push_back(static_cast<uint32_t>(it - dictionary.begin()));
-      if (it == dictionary.end()) dictionary.push_back(*c.values[r]);
+      if (it == dictionary.end()) dictionary.push_back(v);
     } else if (c.physical == 0) {  // BOOLEAN: bits
       if (bool_bit % 8 == 0) values += '\0';
-      if ((*c.values[r])[0] != 0) values.back() = static_cast<char>(values.back() | (1 << (bool_bit % 8)));
+      if (v[0] != 0) values.back() = static_cast<char>(values.back() | (1 << (bool_bit % 8)));
       ++bool_bit;
     } else {
-      values += *c.values[r];
+      values += v;
     }
+  };
+  std::vector<uint32_t> reps;
+  for (size_t r = begin; r < end && !c.lists.empty(); ++r) {
+    const auto& row = c.lists[r];
+    if (!row || row->empty()) {
+      reps.push_back(0);
+      levels.push_back(row ? 1 : 0);
+      continue;
+    }
+    for (size_t e = 0; e < row->size(); ++e) {
+      reps.push_back(e == 0 ? 0 : 1);
+      levels.push_back((*row)[e] ? 3 : 2);
+      if ((*row)[e]) add(*(*row)[e]);
+    }
+  }
+  for (size_t r = begin; r < end && c.lists.empty(); ++r) {
+    levels.push_back(c.values[r] ? 1 : 0);
+    if (c.values[r]) add(*c.values[r]);
   }
   if (c.dictionary) {
     info.dictionary_offset = start;
@@ -213,11 +232,20 @@ ChunkInfo WriteChunk(std::string* file, const TestColumn& c, size_t begin, size_
   }
   info.data_offset = static_cast<int64_t>(file->size());
   const int encoding = c.dictionary ? 8 : 0;
-  const size_t n = end - begin;
-  const std::string level_bytes = c.optional ? Hybrid(levels, 1, o.packed_levels) : "";
+  const size_t n = c.lists.empty() ? end - begin : levels.size();
+  std::string rep_bytes;
+  std::string level_bytes = c.optional ? Hybrid(levels, 1, o.packed_levels) : "";
+  if (!c.lists.empty()) {
+    rep_bytes = Hybrid(reps, 1, o.packed_levels);
+    level_bytes = Hybrid(levels, 2, o.packed_levels);
+  }
   if (!o.v2) {
     std::string page;
-    if (c.optional) {
+    if (!c.lists.empty()) {
+      PutLE(&page, rep_bytes.size(), 4);
+      page += rep_bytes;
+    }
+    if (c.optional || !c.lists.empty()) {
       PutLE(&page, level_bytes.size(), 4);
       page += level_bytes;
     }
@@ -234,6 +262,7 @@ ChunkInfo WriteChunk(std::string* file, const TestColumn& c, size_t begin, size_
     *file += body;
   } else {
     const std::string body = Compress(o, values);
+    level_bytes = rep_bytes + level_bytes;
     PageHeader(file, 3, level_bytes.size() + values.size(), level_bytes.size() + body.size(),
                [&](ThriftWriter& h) {
                  h.BeginStruct(8);
@@ -241,8 +270,8 @@ ChunkInfo WriteChunk(std::string* file, const TestColumn& c, size_t begin, size_
                  h.I32(2, 0);
                  h.I32(3, static_cast<int64_t>(n));
                  h.I32(4, encoding);
-                 h.I32(5, static_cast<int64_t>(level_bytes.size()));
-                 h.I32(6, 0);
+                 h.I32(5, static_cast<int64_t>(level_bytes.size() - rep_bytes.size()));
+                 h.I32(6, static_cast<int64_t>(rep_bytes.size()));
                  h.End();
                });
     *file += level_bytes + body;
@@ -254,7 +283,8 @@ ChunkInfo WriteChunk(std::string* file, const TestColumn& c, size_t begin, size_
 
 std::string WriteParquet(const std::vector<TestColumn>& columns, const Options& o = {}) {
   std::string file = "PAR1";
-  const size_t rows = columns.empty() ? 0 : columns[0].values.size();
+  const size_t rows =
+      columns.empty() ? 0 : std::max(columns[0].values.size(), columns[0].lists.size());
   std::vector<std::vector<ChunkInfo>> groups;
   std::vector<size_t> group_rows;
   for (size_t g = 0; g < o.row_groups; ++g) {
@@ -266,16 +296,31 @@ std::string WriteParquet(const std::vector<TestColumn>& columns, const Options& 
   }
   ThriftWriter m;
   m.I32(1, 1);
-  m.BeginList(2, 12, columns.size() + 1);
+  size_t elements = 1;
+  for (const auto& c : columns) elements += c.lists.empty() ? 1 : 3;
+  m.BeginList(2, 12, elements);
   m.BeginElement();
   m.Binary(4, "schema");
   m.I32(5, static_cast<int64_t>(columns.size()));
   m.End();
   for (const auto& c : columns) {
+    if (!c.lists.empty()) {
+      m.BeginElement();
+      m.I32(3, 1);
+      m.Binary(4, c.name);
+      m.I32(5, 1);
+      m.I32(6, 3);  // LIST
+      m.End();
+      m.BeginElement();
+      m.I32(3, 2);
+      m.Binary(4, "list");
+      m.I32(5, 1);
+      m.End();
+    }
     m.BeginElement();
     m.I32(1, c.physical);
-    m.I32(3, c.optional ? 1 : 0);
-    m.Binary(4, c.name);
+    m.I32(3, c.optional || !c.lists.empty() ? 1 : 0);
+    m.Binary(4, c.lists.empty() ? c.name : "element");
     if (c.converted >= 0) m.I32(6, c.converted);
     if (c.logical == 8) {
       m.BeginStruct(10);
@@ -307,7 +352,7 @@ std::string WriteParquet(const std::vector<TestColumn>& columns, const Options& 
       m.Varint(columns[c].name.size());
       m.out += columns[c].name;
       m.I32(4, o.codec);
-      m.I64(5, info.values);
+      m.I64(5, info.values);  // level entries
       m.I64(6, info.size);
       m.I64(7, info.size);
       m.I64(9, info.data_offset);
@@ -446,6 +491,51 @@ TEST(ParquetReaderTest, ReadsDictionarySnappyV2AndRowGroups) {
         ASSERT_TRUE(s.ok()) << s.message();
         ExpectSampleRows(columns, 50);
       }
+    }
+  }
+}
+
+TEST(ParquetReaderTest, ReadsListsOfOptionalElements) {
+  TestColumn id = Col("id", 1);
+  TestColumn list = Col("xs", 2);
+  using Elements = std::vector<std::optional<std::string>>;
+  for (int r = 0; r < 30; ++r) {
+    id.values.push_back(LE(static_cast<uint32_t>(r), 4));
+    if (r % 5 == 3) {
+      list.lists.push_back(std::nullopt);
+    } else if (r % 5 == 4) {
+      list.lists.push_back(Elements{});
+    } else {
+      Elements e;
+      for (int k = 0; k <= r % 3; ++k) {
+        e.push_back(k == 1 ? std::nullopt : std::optional<std::string>(LE(static_cast<uint64_t>(r * 10 + k), 8)));
+      }
+      list.lists.push_back(e);
+    }
+  }
+  for (bool v2 : {false, true}) {
+    for (bool dictionary : {false, true}) {
+      list.dictionary = dictionary;
+      const std::string file =
+          WriteParquet({id, list}, {.codec = 1, .v2 = v2, .packed_levels = dictionary, .row_groups = 2});
+      auto schema = ParquetSchema(file, "l.parquet");
+      ASSERT_TRUE(schema.ok()) << schema.status().message();
+      EXPECT_EQ((*schema)[1].type.ToString(), "INT64[]");
+      auto columns = ColumnsFor(file);
+      Status s = ReadParquet(file, "l.parquet", columns);
+      ASSERT_TRUE(s.ok()) << s.message();
+      ASSERT_EQ(columns[0].size(), 30u);
+      EXPECT_EQ(Row(columns, 0), "0|[0]");
+      EXPECT_EQ(Row(columns, 2), "2|[20,,22]");
+      EXPECT_EQ(Row(columns, 3), "3|");
+      EXPECT_TRUE(columns[1].Get(3).is_null());
+      EXPECT_EQ(Row(columns, 4), "4|[]");
+      EXPECT_EQ(Row(columns, 16), "16|[160,]");
+      EXPECT_EQ(Row(columns, 29), "29|[]");
+      // Into a STRING column, as the list's text.
+      auto text = Columns({LogicalType::Int64(), LogicalType::String()});
+      ASSERT_TRUE(ReadParquet(file, "l.parquet", text).ok());
+      EXPECT_EQ(Row(text, 2), "2|[20,,22]");
     }
   }
 }
@@ -616,20 +706,32 @@ TEST(ParquetReaderTest, ReadsConformanceFiles) {
   ASSERT_TRUE(s.ok()) << s.message();
   EXPECT_EQ(columns[0].size(), 4u);
   EXPECT_EQ(Row(columns, 0), "Adam|30");
-  // zstd.parquet holds a LIST column and uses ZSTD; brotli.parquet is flat and uses BROTLI:
-  // both are refused as not supported, naming what.
+  // zstd.parquet (with a LIST column) uses ZSTD and brotli.parquet BROTLI: both are refused as
+  // not supported, naming the codec.
   const std::string dir = std::string(kDataset) + "/reader/parquet/compression/";
-  auto nested = ParquetFileSchema(fs, dir + "zstd.parquet", "zstd.parquet");
-  EXPECT_EQ(nested.status().code(), ErrorCode::kNotSupported);
-  EXPECT_NE(nested.status().message().find("nested"), std::string::npos);
-  auto flat = ParquetFileSchema(fs, dir + "brotli.parquet", "brotli.parquet");
-  ASSERT_TRUE(flat.ok()) << flat.status().message();
-  std::vector<LogicalType> flat_types;
-  for (const auto& c : *flat) flat_types.push_back(c.type);
-  auto cols = Columns(flat_types);
-  s = ReadParquetFile(fs, dir + "brotli.parquet", "brotli.parquet", cols);
-  EXPECT_EQ(s.code(), ErrorCode::kNotSupported) << s.message();
-  EXPECT_NE(s.message().find("BROTLI"), std::string::npos) << s.message();
+  for (std::string name : {"zstd", "brotli"}) {
+    const std::string path = dir + name + ".parquet";
+    auto schema2 = ParquetFileSchema(fs, path, name);
+    ASSERT_TRUE(schema2.ok()) << schema2.status().message();
+    std::vector<LogicalType> types2;
+    for (const auto& c : *schema2) types2.push_back(c.type);
+    auto cols = Columns(types2);
+    s = ReadParquetFile(fs, path, name, cols);
+    EXPECT_EQ(s.code(), ErrorCode::kNotSupported) << s.message();
+    for (auto& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    EXPECT_NE(s.message().find(name), std::string::npos) << s.message();
+  }
+  // A LIST(DOUBLE) column in the three-level layout.
+  const std::string lists = std::string(kDataset) + "/parquet/issue3481.parquet";
+  auto schema3 = ParquetFileSchema(fs, lists, "issue3481.parquet");
+  ASSERT_TRUE(schema3.ok()) << schema3.status().message();
+  ASSERT_EQ(schema3->size(), 2u);
+  EXPECT_EQ((*schema3)[1].type.ToString(), "DOUBLE[]");
+  auto cols3 = Columns({(*schema3)[0].type, (*schema3)[1].type});
+  s = ReadParquetFile(fs, lists, "issue3481.parquet", cols3);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(cols3[0].size(), 2u);
+  EXPECT_EQ(Row(cols3, 0), "1.110000|[2.300000,3.300000]");
 }
 
 }  // namespace
