@@ -722,6 +722,192 @@ class PlainDecoder {
   uint8_t byte_ = 0;
 };
 
+// ------------------------------------------------------------------------------------------
+// Inflate (RFC 1951) inside gzip (RFC 1952) or zlib (RFC 1950) framing
+
+class BitReader {
+ public:
+  explicit BitReader(ByteReader& r) : r_(r) {}
+  uint32_t Bits(int n) {
+    while (count_ < n) {
+      buffer_ |= static_cast<uint64_t>(r_.Byte()) << count_;
+      count_ += 8;
+    }
+    const auto v = static_cast<uint32_t>(buffer_ & ((1ULL << n) - 1));
+    buffer_ >>= n;
+    count_ -= n;
+    return v;
+  }
+  // Drops the bits up to the next byte boundary (buffered whole bytes go back to the reader's
+  // accounting by being consumed from the buffer first).
+  void AlignToByte() {
+    const int drop = count_ % 8;
+    buffer_ >>= drop;
+    count_ -= drop;
+  }
+  uint8_t AlignedByte() { return static_cast<uint8_t>(count_ >= 8 ? Bits(8) : r_.Byte()); }
+
+ private:
+  ByteReader& r_;
+  uint64_t buffer_ = 0;
+  int count_ = 0;
+};
+
+// A canonical Huffman code: the number of codes of each length and the symbols in code order.
+struct Huffman {
+  uint16_t count[16] = {};
+  std::vector<uint16_t> symbols;
+
+  Huffman(const uint8_t* lengths, int n) : symbols(static_cast<size_t>(n)) {
+    for (int s = 0; s < n; ++s) ++count[lengths[s]];
+    count[0] = 0;
+    int left = 1;
+    for (int len = 1; len < 16; ++len) {
+      left = left * 2 - count[len];
+      if (left < 0) Malformed("an over-subscribed Huffman code in deflate data");
+    }
+    uint16_t offsets[16] = {};
+    for (int len = 1; len < 15; ++len) offsets[len + 1] = static_cast<uint16_t>(offsets[len] + count[len]);
+    for (int s = 0; s < n; ++s) {
+      if (lengths[s] != 0) symbols[offsets[lengths[s]]++] = static_cast<uint16_t>(s);
+    }
+  }
+  int Decode(BitReader& in) const {
+    int code = 0;
+    int first = 0;
+    int index = 0;
+    for (int len = 1; len < 16; ++len) {
+      code |= static_cast<int>(in.Bits(1));
+      const int n = count[len];
+      if (code - n < first) return symbols[static_cast<size_t>(index + code - first)];
+      index += n;
+      first = (first + n) << 1;
+      code <<= 1;
+    }
+    Malformed("an invalid Huffman code in deflate data");
+  }
+};
+
+void InflateBlocks(ByteReader& r, size_t max_size, std::string* out) {
+  static const uint16_t kLengthBase[] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
+                                         31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
+  static const uint8_t kLengthExtra[] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
+                                         2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
+  static const uint16_t kDistBase[] = {1,    2,    3,    4,    5,    7,     9,     13,    17,  25,
+                                       33,   49,   65,   97,   129,  193,   257,   385,   513, 769,
+                                       1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
+  static const uint8_t kDistExtra[] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
+                                       6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
+  static const uint8_t kOrder[] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+  BitReader in(r);
+  bool last = false;
+  while (!last) {
+    last = in.Bits(1) != 0;
+    const uint32_t type = in.Bits(2);
+    if (type == 0) {
+      in.AlignToByte();
+      uint32_t len = in.AlignedByte();
+      len |= static_cast<uint32_t>(in.AlignedByte()) << 8;
+      uint32_t nlen = in.AlignedByte();
+      nlen |= static_cast<uint32_t>(in.AlignedByte()) << 8;
+      if ((len ^ 0xffff) != nlen) Malformed("a stored deflate block has a bad length");
+      if (len > max_size - out->size()) Malformed("deflate data runs past the declared size");
+      for (uint32_t i = 0; i < len; ++i) out->push_back(static_cast<char>(in.AlignedByte()));
+      continue;
+    }
+    if (type == 3) Malformed("a deflate block of reserved type 3");
+    uint8_t lengths[320] = {};
+    int nlit = 288;
+    int ndist = 30;
+    if (type == 1) {
+      for (int s = 0; s < 288; ++s) lengths[s] = s < 144 ? 8 : s < 256 ? 9 : s < 280 ? 7 : 8;
+      for (int s = 0; s < 30; ++s) lengths[288 + s] = 5;
+    } else {
+      nlit = static_cast<int>(in.Bits(5)) + 257;
+      ndist = static_cast<int>(in.Bits(5)) + 1;
+      const int ncode = static_cast<int>(in.Bits(4)) + 4;
+      if (nlit > 286 || ndist > 30) Malformed("a deflate block has too many codes");
+      uint8_t code_lengths[19] = {};
+      for (int i = 0; i < ncode; ++i) code_lengths[kOrder[i]] = static_cast<uint8_t>(in.Bits(3));
+      const Huffman code_code(code_lengths, 19);
+      uint8_t all[320] = {};
+      for (int i = 0; i < nlit + ndist;) {
+        const int sym = code_code.Decode(in);
+        if (sym < 16) {
+          all[i++] = static_cast<uint8_t>(sym);
+          continue;
+        }
+        int repeat;
+        uint8_t value = 0;
+        if (sym == 16) {
+          if (i == 0) Malformed("a deflate length repeat with nothing before it");
+          value = all[i - 1];
+          repeat = 3 + static_cast<int>(in.Bits(2));
+        } else if (sym == 17) {
+          repeat = 3 + static_cast<int>(in.Bits(3));
+        } else {
+          repeat = 11 + static_cast<int>(in.Bits(7));
+        }
+        if (i + repeat > nlit + ndist) Malformed("deflate code lengths run past their count");
+        while (repeat-- > 0) all[i++] = value;
+      }
+      if (all[256] == 0) Malformed("a deflate block without an end code");
+      std::memcpy(lengths, all, static_cast<size_t>(nlit));
+      std::memcpy(lengths + 288, all + nlit, static_cast<size_t>(ndist));
+    }
+    const Huffman literals(lengths, nlit);
+    const Huffman distances(lengths + 288, ndist);
+    while (true) {
+      const int sym = literals.Decode(in);
+      if (sym < 256) {
+        if (out->size() >= max_size) Malformed("deflate data runs past the declared size");
+        out->push_back(static_cast<char>(sym));
+        continue;
+      }
+      if (sym == 256) break;
+      if (sym > 285) Malformed("a bad deflate length code");
+      const size_t len = kLengthBase[sym - 257] + in.Bits(kLengthExtra[sym - 257]);
+      const int dsym = distances.Decode(in);
+      if (dsym > 29) Malformed("a bad deflate distance code");
+      const size_t dist = kDistBase[dsym] + in.Bits(kDistExtra[dsym]);
+      if (dist > out->size()) Malformed("a deflate distance reaches before the start");
+      if (len > max_size - out->size()) Malformed("deflate data runs past the declared size");
+      const size_t from = out->size() - dist;
+      for (size_t i = 0; i < len; ++i) out->push_back((*out)[from + i]);
+    }
+  }
+}
+
+}  // namespace
+
+Result<std::string> GzipDecompress(std::string_view data, size_t max_size) {
+  try {
+    ByteReader r(data);
+    std::string out;
+    if (data.size() >= 2 && static_cast<uint8_t>(data[0]) == 0x1f &&
+        static_cast<uint8_t>(data[1]) == 0x8b) {
+      r.Take(3);  // magic, method
+      const uint8_t flags = r.Byte();
+      r.Take(6);  // time, extra flags, system
+      if (flags & 4) r.Take(r.LittleEndian(2));  // FEXTRA
+      if (flags & 8) while (r.Byte() != 0) {}    // FNAME
+      if (flags & 16) while (r.Byte() != 0) {}   // FCOMMENT
+      if (flags & 2) r.Take(2);                  // FHCRC
+    } else if (data.size() >= 2 && (static_cast<uint8_t>(data[0]) & 0x0f) == 8 &&
+               ((static_cast<uint8_t>(data[0]) << 8) | static_cast<uint8_t>(data[1])) % 31 == 0) {
+      r.Take(2);  // zlib header
+    } else {
+      Malformed("GZIP data has neither a gzip nor a zlib header");
+    }
+    InflateBlocks(r, max_size, &out);
+    return out;
+  } catch (const Failure& f) {
+    return Status(f.code, f.message);
+  }
+}
+
+namespace {
+
 const char* CodecName(int64_t codec) {
   static const char* kNames[] = {"UNCOMPRESSED", "SNAPPY", "GZIP", "LZO",
                                  "BROTLI",       "LZ4",    "ZSTD", "LZ4_RAW"};
@@ -735,15 +921,15 @@ std::string_view Decompress(int64_t codec, std::string_view in, uint64_t size,
     if (size != in.size()) Malformed("an uncompressed page's sizes differ");
     return in;
   }
-  if (codec == 1) {
-    Result<std::string> out = SnappyDecompress(in, size);
+  if (codec == 1 || codec == 2) {
+    Result<std::string> out = codec == 1 ? SnappyDecompress(in, size) : GzipDecompress(in, size);
     if (!out.ok()) Malformed(std::string(out.status().message()));
-    if (out->size() != size) Malformed("a Snappy page decompresses to a size other than declared");
+    if (out->size() != size) Malformed("a page decompresses to a size other than declared");
     *scratch = std::move(out).value();
     return *scratch;
   }
   Unsupported(std::string("it uses the ") + CodecName(codec) +
-              " codec; COPY FROM Parquet reads UNCOMPRESSED and SNAPPY files");
+              " codec; COPY FROM Parquet reads UNCOMPRESSED, SNAPPY and GZIP files");
 }
 
 struct PageHeader {

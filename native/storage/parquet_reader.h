@@ -2,7 +2,7 @@
 // FileMetaData (Thrift compact protocol), a schema of primitive columns and LISTs of them (the
 // three-level layout and the legacy two-level one), data pages v1 and v2, PLAIN and
 // dictionary encodings (PLAIN_DICTIONARY, RLE_DICTIONARY), RLE for booleans, repetition and
-// definition levels (RLE/bit-packed hybrid), and the UNCOMPRESSED and SNAPPY codecs.
+// definition levels (RLE/bit-packed hybrid), and the UNCOMPRESSED, SNAPPY and GZIP codecs.
 //
 // Types: BOOLEAN -> BOOL; INT32 -> INT32, or INT8/INT16/UINT8/UINT16/UINT32 by its integer
 // annotation, DATE; INT64 -> INT64, UINT64, TIMESTAMP (micros; TIMESTAMP_MS for millis,
@@ -12,7 +12,7 @@
 // DOUBLE. A value goes into its target column as is when the types agree, else through its
 // text and the CSV parser's conversion (value_parser.h), so COPY sees the values CSV would.
 //
-// Not supported, with a NOT_SUPPORTED error naming the file and what it holds: the GZIP,
+// Not supported, with a NOT_SUPPORTED error naming the file and what it holds: the
 // LZO, BROTLI, LZ4, ZSTD and LZ4_RAW codecs, MAP, STRUCT and LISTs of them, the DELTA_*
 // and BYTE_STREAM_SPLIT encodings, TIME and INTERVAL annotations, columns stored in other files.
 //
@@ -64,5 +64,8 @@ Status ReadParquetFile(env::FileSystem* fs, const std::string& path, std::string
 
 // Snappy's raw format (no framing), into at most `max_size` bytes; exposed for tests.
 Result<std::string> SnappyDecompress(std::string_view in, size_t max_size);
+// Deflate data in gzip or zlib framing (Parquet's GZIP codec), into at most `max_size` bytes;
+// the trailer's checksum is not checked.
+Result<std::string> GzipDecompress(std::string_view in, size_t max_size);
 
 }  // namespace graphdb::storage
