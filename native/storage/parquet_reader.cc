@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <utility>
 
@@ -364,11 +365,8 @@ struct Leaf {
   LogicalType type;  // of a value
   Kind kind = Kind::kPlain;
   int64_t scale = 0;
-  // The column: the leaf itself, or a LIST of it (repetition level 1).
-  LogicalType column_type;
-  bool list = false;
-  int max_def = 0;   // definition level of a present value
-  int list_def = 0;  // of a LIST: the level from which the list is there (empty at it)
+  int max_def = 0;  // definition level of a present value
+  int max_rep = 0;  // repetition level of its innermost list
 };
 
 const char* PhysicalName(int64_t t) {
@@ -473,53 +471,80 @@ Leaf DescribeLeaf(const SchemaElement& e) {
   return leaf;
 }
 
-struct ParsedFile {
-  FileMeta meta;
-  std::vector<Leaf> leaves;
+// A node of a column's value: a primitive (one leaf), a LIST or a STRUCT.
+struct ValueNode {
+  enum class Shape : uint8_t { kPrimitive, kList, kStruct };
+  Shape shape = Shape::kPrimitive;
+  std::string name;
+  LogicalType type;
+  int def = 0;          // the definition level from which the value is not NULL
+  int element_def = 0;  // LIST: the level from which it has an element (below: empty)
+  int element_rep = 0;  // LIST: the repetition level of its elements
+  size_t leaf = 0;      // primitive: its leaf
+  std::vector<ValueNode> children;  // LIST: the element; STRUCT: the fields
 };
 
-[[noreturn]] void NestedUnsupported(const SchemaElement& e) {
-  Unsupported("column \"" + e.name +
-              "\" is nested (MAP, STRUCT or a LIST of them), which is not supported");
+// The node at schema[*i] and its descendants, advancing *i past them. `def` and `rep` are the
+// parent's levels; `as_required` reads a repeated node as one element of its list. LISTs come in
+// the three-level layout (group (LIST) { repeated group list { element } }) and the legacy ones
+// (group (LIST) { repeated leaf } and a repeated group of several fields as a STRUCT element).
+ValueNode BuildNode(const std::vector<SchemaElement>& schema, size_t* i, int def, int rep,
+                    bool as_required, std::vector<Leaf>* leaves, int depth) {
+  if (*i >= schema.size()) Malformed("the schema ends inside a group");
+  if (depth > 16) Unsupported("the schema nests deeper than 16 levels");
+  const SchemaElement& e = schema[(*i)++];
+  ValueNode node;
+  node.name = e.name;
+  if (!as_required && e.repetition == kRepeated) {
+    Unsupported("column \"" + e.name + "\" is repeated without a LIST annotation");
+  }
+  node.def = def + (!as_required && e.repetition == kOptional ? 1 : 0);
+  if (e.num_children < 0) Malformed("a negative child count");
+  if (e.num_children == 0 && e.type >= 0) {
+    SchemaElement element = e;
+    element.repetition = node.def > def ? kOptional : kRequired;
+    Leaf leaf = DescribeLeaf(element);
+    leaf.max_def = node.def;
+    leaf.max_rep = rep;
+    node.type = leaf.type;
+    node.leaf = leaves->size();
+    leaves->push_back(std::move(leaf));
+    return node;
+  }
+  if (e.logical == 2 || e.converted == 1 || e.converted == 2) {
+    Unsupported("column \"" + e.name + "\" is a MAP, which is not supported");
+  }
+  if (e.logical == 3 || e.converted == 3) {
+    if (e.num_children != 1 || *i >= schema.size()) Malformed("LIST \"" + e.name + "\" lacks its repeated child");
+    const SchemaElement& repeated = schema[*i];
+    if (repeated.repetition != kRepeated) Malformed("LIST \"" + e.name + "\" has no repeated child");
+    node.shape = ValueNode::Shape::kList;
+    node.element_def = node.def + 1;
+    node.element_rep = rep + 1;
+    const bool three_level = repeated.num_children == 1 && repeated.name != "array" &&
+                             repeated.name != e.name + "_tuple";
+    if (three_level) ++*i;
+    node.children.push_back(
+        BuildNode(schema, i, node.element_def, node.element_rep, !three_level, leaves, depth + 1));
+    node.type = LogicalType::List(node.children[0].type);
+    return node;
+  }
+  node.shape = ValueNode::Shape::kStruct;
+  std::vector<std::pair<std::string, LogicalType>> fields;
+  for (int64_t k = 0; k < e.num_children; ++k) {
+    node.children.push_back(BuildNode(schema, i, node.def, rep, false, leaves, depth + 1));
+    fields.emplace_back(node.children.back().name, node.children.back().type);
+  }
+  if (fields.empty()) Malformed("STRUCT \"" + e.name + "\" has no fields");
+  node.type = LogicalType::Struct(std::move(fields));
+  return node;
 }
 
-// The top-level column at schema[*i], advancing *i past it: a leaf, or a LIST of leaves in the
-// three-level layout (optional group (LIST) { repeated group list { element } }) or the legacy
-// two-level one (group (LIST) { repeated leaf }).
-Leaf DescribeColumn(const std::vector<SchemaElement>& schema, size_t* i) {
-  const SchemaElement& top = schema[(*i)++];
-  if (top.num_children == 0) {
-    Leaf leaf = DescribeLeaf(top);
-    leaf.column_type = leaf.type;
-    leaf.max_def = leaf.optional ? 1 : 0;
-    return leaf;
-  }
-  const bool is_list = top.logical == 3 || top.converted == 3;
-  if (!is_list || top.num_children != 1 || *i >= schema.size()) NestedUnsupported(top);
-  const SchemaElement& repeated = schema[(*i)++];
-  if (repeated.repetition != kRepeated) NestedUnsupported(top);
-  int def = top.repetition == kOptional ? 1 : 0;
-  Leaf leaf;
-  const int list_def = def;
-  if (repeated.num_children == 0) {
-    SchemaElement element = repeated;
-    element.repetition = kRequired;
-    leaf = DescribeLeaf(element);
-    def += 1;
-  } else {
-    if (repeated.num_children != 1 || *i >= schema.size()) NestedUnsupported(top);
-    const SchemaElement& element = schema[(*i)++];
-    if (element.num_children != 0) NestedUnsupported(top);
-    leaf = DescribeLeaf(element);
-    def += 1 + (leaf.optional ? 1 : 0);
-  }
-  leaf.name = top.name;
-  leaf.list = true;
-  leaf.list_def = list_def;
-  leaf.max_def = def;
-  leaf.column_type = LogicalType::List(leaf.type);
-  return leaf;
-}
+struct ParsedFile {
+  FileMeta meta;
+  std::vector<Leaf> leaves;  // in the order of a row group's column chunks
+  std::vector<ValueNode> columns;
+};
 
 ParsedFile ParseFooter(std::string_view bytes) {
   if (bytes.size() < 12) Malformed("the file is too small to be a Parquet file");
@@ -541,7 +566,11 @@ ParsedFile ParseFooter(std::string_view bytes) {
   const auto& schema = f.meta.schema;
   if (schema.empty()) Malformed("the file metadata has no schema");
   if (schema[0].num_children < 0) Malformed("the schema's root has a negative child count");
-  for (size_t i = 1; i < schema.size();) f.leaves.push_back(DescribeColumn(schema, &i));
+  size_t next = 1;
+  for (int64_t k = 0; k < schema[0].num_children; ++k) {
+    f.columns.push_back(BuildNode(schema, &next, 0, 0, false, &f.leaves, 0));
+  }
+  if (next != schema.size()) Malformed("the schema's element counts do not add up");
   int64_t rows = 0;
   for (const auto& g : f.meta.row_groups) {
     if (g.columns.size() != f.leaves.size()) Malformed("a row group's column count differs from the schema's");
@@ -1004,7 +1033,7 @@ const char* EncodingName(int64_t e) {
 // text, as the CSV reader converts.
 class Sink {
  public:
-  Sink(Column& column, const Leaf& leaf) : column_(column), same_(column.type() == leaf.column_type) {}
+  Sink(Column& column, const LogicalType& type) : column_(column), same_(column.type() == type) {}
   void Null() { column_.AppendNull(); }
   void Put(const Value& v) {
     if (same_) {
@@ -1021,9 +1050,11 @@ class Sink {
   std::string error_;
 };
 
-// Reads one column chunk into `sink`.
+// Reads one column chunk: calls emit(repetition level, definition level, value) for each entry,
+// the value null below the leaf's maximum definition level.
+using EmitFn = std::function<void(uint32_t, uint32_t, Value*)>;
 void ReadChunk(std::string_view file, const Leaf& leaf, const ColumnMeta& meta, int64_t rows,
-               Sink& sink, uint64_t footer_start) {
+               const EmitFn& emit, uint64_t footer_start) {
   if (meta.external) Unsupported("column \"" + leaf.name + "\" is stored in another file");
   if (!meta.present) Malformed("column \"" + leaf.name + "\" has no metadata");
   if (meta.type != leaf.physical) {
@@ -1041,25 +1072,13 @@ void ReadChunk(std::string_view file, const Leaf& leaf, const ColumnMeta& meta, 
   ByteReader r(file.substr(static_cast<size_t>(start), static_cast<size_t>(meta.total_compressed_size)));
   std::vector<Value> dictionary;
   bool has_dictionary = false;
-  if (meta.num_values < 0 || (!leaf.list && meta.num_values != rows)) {
+  if (meta.num_values < 0 || (leaf.max_rep == 0 && meta.num_values != rows)) {
     Malformed("column \"" + leaf.name + "\" has " + std::to_string(meta.num_values) +
               " values in a row group of " + std::to_string(rows) + " rows");
   }
   int64_t entries = 0;  // levels read: one per value, NULL, empty list or NULL list
   int64_t rows_read = 0;
-  // The LIST being assembled (lists may continue on the next page).
-  std::optional<std::vector<Value>> list;
-  bool list_open = false;
-  auto end_row = [&] {
-    if (!list_open) return;
-    if (list) {
-      sink.Put(Value::Nested(leaf.column_type, std::move(*list)));
-    } else {
-      sink.Null();
-    }
-    list_open = false;
-  };
-  const int level_width = leaf.max_def == 0 ? 0 : 32 - __builtin_clz(static_cast<uint32_t>(leaf.max_def));
+  auto width = [](int max) { return max == 0 ? 0 : 32 - __builtin_clz(static_cast<uint32_t>(max)); };
   std::string scratch;
   while (entries < meta.num_values) {
     if (r.remaining() == 0) Malformed("column \"" + leaf.name + "\" has fewer values than rows");
@@ -1093,7 +1112,7 @@ void ReadChunk(std::string_view file, const Leaf& leaf, const ColumnMeta& meta, 
         const uint64_t n = lr.LittleEndian(4);
         return std::string_view(reinterpret_cast<const char*>(lr.Take(n)), n);
       };
-      if (leaf.list) rep_levels = take_levels();
+      if (leaf.max_rep > 0) rep_levels = take_levels();
       if (leaf.max_def > 0) {
         if (h.def_encoding != 3) Unsupported("definition levels in encoding " + std::string(EncodingName(h.def_encoding)));
         def_levels = take_levels();
@@ -1115,9 +1134,11 @@ void ReadChunk(std::string_view file, const Leaf& leaf, const ColumnMeta& meta, 
     std::optional<RleDecoder> def;
     std::optional<RleDecoder> rep;
     if (leaf.max_def > 0) {
-      def.emplace(reinterpret_cast<const uint8_t*>(def_levels.data()), def_levels.size(), level_width);
+      def.emplace(reinterpret_cast<const uint8_t*>(def_levels.data()), def_levels.size(), width(leaf.max_def));
     }
-    if (leaf.list) rep.emplace(reinterpret_cast<const uint8_t*>(rep_levels.data()), rep_levels.size(), 1);
+    if (leaf.max_rep > 0) {
+      rep.emplace(reinterpret_cast<const uint8_t*>(rep_levels.data()), rep_levels.size(), width(leaf.max_rep));
+    }
     const auto* values = reinterpret_cast<const uint8_t*>(levels_and_values.data());
     const size_t values_size = levels_and_values.size();
     std::optional<PlainDecoder> plain;
@@ -1146,41 +1167,152 @@ void ReadChunk(std::string_view file, const Leaf& leaf, const ColumnMeta& meta, 
     };
     for (int64_t i = 0; i < h.num_values; ++i) {
       const uint32_t d = def ? def->Next() : 0;
+      const uint32_t r = rep ? rep->Next() : 0;
       if (d > static_cast<uint32_t>(leaf.max_def)) Malformed("a definition level is out of range");
-      if (!leaf.list) {
-        if (d < static_cast<uint32_t>(leaf.max_def)) {
-          sink.Null();
-        } else {
-          sink.Put(next_value());
-        }
-        ++rows_read;
-        continue;
+      if (r > static_cast<uint32_t>(leaf.max_rep)) Malformed("a repetition level is out of range");
+      if (r == 0 && ++rows_read > rows) {
+        Malformed("column \"" + leaf.name + "\" has more rows than its row group");
       }
-      if (rep->Next() == 0) {  // a new row
-        end_row();
-        if (++rows_read > rows) Malformed("column \"" + leaf.name + "\" has more rows than its row group");
-        list_open = true;
-        if (d < static_cast<uint32_t>(leaf.list_def)) {
-          list.reset();  // a NULL list
-          continue;
-        }
-        list.emplace();
-        if (d == static_cast<uint32_t>(leaf.list_def)) continue;  // an empty list
-      } else if (!list_open || !list) {
-        Malformed("a repetition level continues a list that is not there");
-      }
+      if (rows_read == 0) Malformed("column \"" + leaf.name + "\" starts inside a list");
       if (d < static_cast<uint32_t>(leaf.max_def)) {
-        list->push_back(Value::Null(leaf.type));
+        emit(r, d, nullptr);
       } else {
-        list->push_back(next_value());
+        Value v = next_value();
+        emit(r, d, &v);
       }
     }
     entries += h.num_values;
   }
-  end_row();
   if (rows_read != rows) {
     Malformed("column \"" + leaf.name + "\" has " + std::to_string(rows_read) +
               " rows in a row group of " + std::to_string(rows));
+  }
+}
+
+// A value being assembled from the leaves of a nested column.
+struct Part {
+  enum State : uint8_t { kMissing, kNull, kPresent };
+  State state = kMissing;
+  Value value;              // a primitive's
+  std::vector<Part> items;  // a LIST's elements, a STRUCT's fields
+};
+
+// The nodes from a column's root to a leaf, each with the index of the child taken.
+using LeafPath = std::vector<std::pair<const ValueNode*, size_t>>;
+
+void CollectPaths(const ValueNode& node, LeafPath* path, std::vector<LeafPath>* out) {
+  for (size_t k = 0; k < node.children.size(); ++k) {
+    path->emplace_back(&node, k);
+    if (node.children[k].shape == ValueNode::Shape::kPrimitive) {
+      out->push_back(*path);
+      out->back().emplace_back(&node.children[k], 0);
+    } else {
+      CollectPaths(node.children[k], path, out);
+    }
+    path->pop_back();
+  }
+}
+
+// Places one entry of a leaf (Dremel's record assembly for one column).
+void Place(Part* p, const LeafPath& path, uint32_t r, uint32_t d, Value* v) {
+  for (const auto& [node, child] : path) {
+    if (d < static_cast<uint32_t>(node->def)) {
+      if (p->state == Part::kMissing) p->state = Part::kNull;
+      return;
+    }
+    p->state = Part::kPresent;
+    switch (node->shape) {
+      case ValueNode::Shape::kPrimitive:
+        p->value = std::move(*v);
+        return;
+      case ValueNode::Shape::kStruct:
+        p->items.resize(node->children.size());
+        p = &p->items[child];
+        break;
+      case ValueNode::Shape::kList:
+        if (d < static_cast<uint32_t>(node->element_def)) return;  // an empty list
+        if (r <= static_cast<uint32_t>(node->element_rep)) {
+          p->items.emplace_back();
+        } else if (p->items.empty()) {
+          Malformed("a repetition level continues a list that is not there");
+        }
+        p = &p->items.back();
+        break;
+    }
+  }
+}
+
+// Adds the parts one leaf assembled to those of the column's other leaves.
+void Merge(Part* into, Part&& part) {
+  if (part.state == Part::kMissing) return;
+  if (into->state == Part::kMissing) {
+    *into = std::move(part);
+    return;
+  }
+  if (into->state != part.state || into->items.size() != part.items.size()) {
+    Malformed("the leaves of a nested column disagree on its shape");
+  }
+  for (size_t k = 0; k < part.items.size(); ++k) Merge(&into->items[k], std::move(part.items[k]));
+}
+
+Value ToValue(Part&& part, const ValueNode& node) {
+  if (part.state != Part::kPresent) return Value::Null(node.type);
+  if (node.shape == ValueNode::Shape::kPrimitive) return std::move(part.value);
+  std::vector<Value> children;
+  children.reserve(node.shape == ValueNode::Shape::kList ? part.items.size() : node.children.size());
+  if (node.shape == ValueNode::Shape::kList) {
+    for (auto& item : part.items) children.push_back(ToValue(std::move(item), node.children[0]));
+  } else {
+    for (size_t k = 0; k < node.children.size(); ++k) {
+      children.push_back(k < part.items.size() ? ToValue(std::move(part.items[k]), node.children[k])
+                                               : Value::Null(node.children[k].type));
+    }
+  }
+  return Value::Nested(node.type, std::move(children));
+}
+
+// Reads a row group's chunks of one top-level column into `sink`.
+void ReadColumn(std::string_view file, const ParsedFile& f, const RowGroup& group,
+                const ValueNode& column, Sink& sink, uint64_t footer_start) {
+  if (column.shape == ValueNode::Shape::kPrimitive) {
+    ReadChunk(file, f.leaves[column.leaf], group.columns[column.leaf], group.num_rows,
+              [&](uint32_t, uint32_t, Value* v) {
+                if (v == nullptr) {
+                  sink.Null();
+                } else {
+                  sink.Put(*v);
+                }
+              },
+              footer_start);
+    return;
+  }
+  std::vector<LeafPath> paths;
+  LeafPath path;
+  CollectPaths(column, &path, &paths);
+  std::vector<Part> rows;
+  for (const LeafPath& leaf_path : paths) {
+    const size_t leaf = leaf_path.back().first->leaf;
+    std::vector<Part> mine;
+    ReadChunk(file, f.leaves[leaf], group.columns[leaf], group.num_rows,
+              [&](uint32_t r, uint32_t d, Value* v) {
+                if (r == 0) mine.emplace_back();
+                // The root is the path's first node.
+                Place(&mine.back(), leaf_path, r, d, v);
+              },
+              footer_start);
+    if (rows.empty()) {
+      rows = std::move(mine);
+    } else {
+      for (size_t k = 0; k < rows.size(); ++k) Merge(&rows[k], std::move(mine[k]));
+    }
+  }
+  for (auto& row : rows) {
+    Value v = ToValue(std::move(row), column);
+    if (v.is_null()) {
+      sink.Null();
+    } else {
+      sink.Put(v);
+    }
   }
 }
 
@@ -1248,7 +1380,7 @@ Result<std::vector<ParquetColumnInfo>> ParquetSchema(std::string_view bytes,
   try {
     ParsedFile f = ParseFooter(bytes);
     std::vector<ParquetColumnInfo> out;
-    for (const auto& leaf : f.leaves) out.push_back({leaf.name, leaf.column_type});
+    for (const auto& column : f.columns) out.push_back({column.name, column.type});
     return out;
   } catch (const Failure& f) {
     return ToStatus(f, source_name);
@@ -1259,21 +1391,21 @@ Status ReadParquet(std::string_view bytes, std::string_view source_name,
                    std::vector<Column>& columns) {
   try {
     ParsedFile f = ParseFooter(bytes);
-    if (f.leaves.size() != columns.size()) {
+    if (f.columns.size() != columns.size()) {
       return Status(ErrorCode::kQueryRuntime,
-                    Prefix(source_name) + "the file has " + std::to_string(f.leaves.size()) +
+                    Prefix(source_name) + "the file has " + std::to_string(f.columns.size()) +
                         " columns but " + std::to_string(columns.size()) + " are expected.");
     }
     const uint64_t footer_start = bytes.size() - 8;
     for (const auto& group : f.meta.row_groups) {
-      for (size_t c = 0; c < f.leaves.size(); ++c) {
-        Sink sink(columns[c], f.leaves[c]);
+      for (size_t c = 0; c < f.columns.size(); ++c) {
+        Sink sink(columns[c], f.columns[c].type);
         const uint64_t before = columns[c].size();
         try {
-          ReadChunk(bytes, f.leaves[c], group.columns[c], group.num_rows, sink, footer_start);
+          ReadColumn(bytes, f, group, f.columns[c], sink, footer_start);
         } catch (Failure& failure) {
           if (failure.code != ErrorCode::kQueryRuntime) throw;
-          failure.message = "column " + std::to_string(c + 1) + " (\"" + f.leaves[c].name +
+          failure.message = "column " + std::to_string(c + 1) + " (\"" + f.columns[c].name +
                             "\"), row " + std::to_string(columns[c].size() - before + 1) +
                             " of its row group: " + failure.message;
           throw;

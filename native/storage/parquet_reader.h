@@ -1,6 +1,7 @@
 // Parquet input for COPY FROM and LOAD FROM, read natively (no library): the footer's
-// FileMetaData (Thrift compact protocol), a schema of primitive columns and LISTs of them (the
-// three-level layout and the legacy two-level one), data pages v1 and v2, PLAIN and
+// FileMetaData (Thrift compact protocol), a schema of primitive columns and LISTs and STRUCTs of
+// them nested in any way (LIST in the three-level layout and the legacy ones; values assembled
+// from the leaves' repetition and definition levels), data pages v1 and v2, PLAIN and
 // dictionary encodings (PLAIN_DICTIONARY, RLE_DICTIONARY), RLE for booleans, repetition and
 // definition levels (RLE/bit-packed hybrid), and the UNCOMPRESSED, SNAPPY and GZIP codecs.
 //
@@ -13,7 +14,7 @@
 // text and the CSV parser's conversion (value_parser.h), so COPY sees the values CSV would.
 //
 // Not supported, with a NOT_SUPPORTED error naming the file and what it holds: the
-// LZO, BROTLI, LZ4, ZSTD and LZ4_RAW codecs, MAP, STRUCT and LISTs of them, the DELTA_*
+// LZO, BROTLI, LZ4, ZSTD and LZ4_RAW codecs, MAP columns, the DELTA_*
 // and BYTE_STREAM_SPLIT encodings, TIME and INTERVAL annotations, columns stored in other files.
 //
 // Malformed input (bad magic, truncation, lengths or offsets past the end, bad Thrift, bad

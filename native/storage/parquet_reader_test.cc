@@ -142,6 +142,12 @@ struct TestColumn {
   // When not empty, the column is an optional LIST of optional elements (three-level layout)
   // and these are its rows: nullopt a NULL list, else the elements' PLAIN bytes or nullopt.
   std::vector<std::optional<std::vector<std::optional<std::string>>>> lists;
+  // A group (STRUCT) whose fields are the next `children` columns; it has no chunk.
+  int children = 0;
+  // When not empty, a leaf's definition levels (up to max_def): a value where it is max_def.
+  std::vector<uint32_t> defs;
+  int max_def = 1;
+  bool field_optional = true;  // with defs: OPTIONAL in the schema, else REQUIRED
 };
 
 struct Options {
@@ -230,8 +236,9 @@ ChunkInfo WriteChunk(std::string* file, const TestColumn& c, size_t begin, size_
     }
   }
   for (size_t r = begin; r < end && c.lists.empty(); ++r) {
-    levels.push_back(c.values[r] ? 1 : 0);
-    if (c.values[r]) add(*c.values[r]);
+    const bool present = c.defs.empty() ? c.values[r].has_value() : c.defs[r] == static_cast<uint32_t>(c.max_def);
+    levels.push_back(c.defs.empty() ? (present ? 1 : 0) : c.defs[r]);
+    if (present) add(*c.values[r]);
   }
   if (c.dictionary) {
     info.dictionary_offset = start;
@@ -253,7 +260,7 @@ ChunkInfo WriteChunk(std::string* file, const TestColumn& c, size_t begin, size_
   const int encoding = c.dictionary ? 8 : 0;
   const size_t n = c.lists.empty() ? end - begin : levels.size();
   std::string rep_bytes;
-  std::string level_bytes = c.optional ? Hybrid(levels, 1, o.packed_levels) : "";
+  std::string level_bytes = c.optional ? Hybrid(levels, c.max_def == 1 ? 1 : 2, o.packed_levels) : "";
   if (!c.lists.empty()) {
     rep_bytes = Hybrid(reps, 1, o.packed_levels);
     level_bytes = Hybrid(levels, 2, o.packed_levels);
@@ -302,8 +309,21 @@ ChunkInfo WriteChunk(std::string* file, const TestColumn& c, size_t begin, size_
 
 std::string WriteParquet(const std::vector<TestColumn>& columns, const Options& o = {}) {
   std::string file = "PAR1";
+  std::vector<const TestColumn*> leaves;
+  for (const auto& c : columns) {
+    if (c.children == 0) leaves.push_back(&c);
+  }
+  size_t top = 0;
+  for (size_t i = 0, skip = 0; i < columns.size(); ++i) {
+    if (skip > 0) {
+      --skip;
+    } else {
+      ++top;
+    }
+    skip += static_cast<size_t>(columns[i].children);
+  }
   const size_t rows =
-      columns.empty() ? 0 : std::max(columns[0].values.size(), columns[0].lists.size());
+      leaves.empty() ? 0 : std::max(leaves[0]->values.size(), leaves[0]->lists.size());
   std::vector<std::vector<ChunkInfo>> groups;
   std::vector<size_t> group_rows;
   for (size_t g = 0; g < o.row_groups; ++g) {
@@ -311,7 +331,7 @@ std::string WriteParquet(const std::vector<TestColumn>& columns, const Options& 
     const size_t end = rows * (g + 1) / o.row_groups;
     groups.emplace_back();
     group_rows.push_back(end - begin);
-    for (const auto& c : columns) groups.back().push_back(WriteChunk(&file, c, begin, end, o));
+    for (const auto* c : leaves) groups.back().push_back(WriteChunk(&file, *c, begin, end, o));
   }
   ThriftWriter m;
   m.I32(1, 1);
@@ -320,9 +340,17 @@ std::string WriteParquet(const std::vector<TestColumn>& columns, const Options& 
   m.BeginList(2, 12, elements);
   m.BeginElement();
   m.Binary(4, "schema");
-  m.I32(5, static_cast<int64_t>(columns.size()));
+  m.I32(5, static_cast<int64_t>(top));
   m.End();
   for (const auto& c : columns) {
+    if (c.children > 0) {
+      m.BeginElement();
+      m.I32(3, c.optional ? 1 : 0);
+      m.Binary(4, c.name);
+      m.I32(5, c.children);
+      m.End();
+      continue;
+    }
     if (!c.lists.empty()) {
       m.BeginElement();
       m.I32(3, 1);
@@ -338,7 +366,7 @@ std::string WriteParquet(const std::vector<TestColumn>& columns, const Options& 
     }
     m.BeginElement();
     m.I32(1, c.physical);
-    m.I32(3, c.optional || !c.lists.empty() ? 1 : 0);
+    m.I32(3, (c.defs.empty() ? c.optional : c.field_optional) || !c.lists.empty() ? 1 : 0);
     m.Binary(4, c.lists.empty() ? c.name : "element");
     if (c.converted >= 0) m.I32(6, c.converted);
     if (c.logical == 8) {
@@ -358,18 +386,18 @@ std::string WriteParquet(const std::vector<TestColumn>& columns, const Options& 
   m.BeginList(4, 12, groups.size());
   for (size_t g = 0; g < groups.size(); ++g) {
     m.BeginElement();
-    m.BeginList(1, 12, columns.size());
-    for (size_t c = 0; c < columns.size(); ++c) {
+    m.BeginList(1, 12, leaves.size());
+    for (size_t c = 0; c < leaves.size(); ++c) {
       const ChunkInfo& info = groups[g][c];
       m.BeginElement();
       m.I64(2, info.data_offset);
       m.BeginStruct(3);
-      m.I32(1, columns[c].physical);
+      m.I32(1, leaves[c]->physical);
       m.BeginList(2, 5, 1);
       m.Varint(0);
       m.BeginList(3, 8, 1);
-      m.Varint(columns[c].name.size());
-      m.out += columns[c].name;
+      m.Varint(leaves[c]->name.size());
+      m.out += leaves[c]->name;
       m.I32(4, o.codec);
       m.I64(5, info.values);  // level entries
       m.I64(6, info.size);
@@ -599,15 +627,17 @@ TEST(ParquetReaderTest, UnsupportedCodecNamesCodecAndFile) {
   }
 }
 
-TEST(ParquetReaderTest, NestedSchemaIsNotSupported) {
-  // schema { list: group (LIST) { element: INT32 } }: the root's one child has a child.
+TEST(ParquetReaderTest, MapIsNotSupported) {
+  // schema { m: group (MAP) { repeated group key_value { key: INT32 } } }
   ThriftWriter m;
-  m.BeginList(2, 12, 3);
-  for (auto [name, children] : {std::pair{"schema", 1}, {"list", 1}, {"element", 0}}) {
+  m.BeginList(2, 12, 4);
+  for (auto [name, children] : {std::pair{"schema", 1}, {"m", 1}, {"key_value", 1}, {"key", 0}}) {
     m.BeginElement();
     if (children == 0) m.I32(1, 1);
+    if (std::string_view(name) == "key_value") m.I32(3, 2);
     m.Binary(4, name);
     if (children) m.I32(5, children);
+    if (std::string_view(name) == "m") m.I32(6, 1);  // MAP
     m.End();
   }
   m.I64(3, 0);
@@ -616,8 +646,45 @@ TEST(ParquetReaderTest, NestedSchemaIsNotSupported) {
   auto schema = ParquetSchema(file, "n.parquet");
   ASSERT_FALSE(schema.ok());
   EXPECT_EQ(schema.status().code(), ErrorCode::kNotSupported);
-  EXPECT_NE(schema.status().message().find("\"list\" is nested"), std::string::npos)
+  EXPECT_NE(schema.status().message().find("\"m\" is a MAP"), std::string::npos)
       << schema.status().message();
+}
+
+TEST(ParquetReaderTest, ReadsStructs) {
+  // id INT32, s: optional group { a: optional INT64, b: required STRING }
+  TestColumn id = Col("id", 1);
+  TestColumn group = Col("s", 0, true);
+  group.children = 2;
+  TestColumn a = Col("a", 2, true);
+  a.max_def = 2;
+  TestColumn b = Col("b", 6, false, 0);
+  for (uint32_t r = 0; r < 12; ++r) {
+    id.values.push_back(LE(r, 4));
+    const bool null_struct = r % 4 == 1;
+    const bool null_a = r % 3 == 0;
+    a.defs.push_back(null_struct ? 0 : null_a ? 1 : 2);
+    a.values.push_back(LE(r * 100, 8));
+    b.defs.push_back(null_struct ? 0 : 1);
+    b.values.push_back(Str("b" + std::to_string(r)));
+  }
+  a.optional = true;
+  b.optional = true;  // its levels are written (max_def 1: the struct's)
+  b.field_optional = false;
+  for (bool v2 : {false, true}) {
+    const std::string file = WriteParquet({id, group, a, b}, {.v2 = v2, .row_groups = 2});
+    auto schema = ParquetSchema(file, "s.parquet");
+    ASSERT_TRUE(schema.ok()) << schema.status().message();
+    ASSERT_EQ(schema->size(), 2u);
+    EXPECT_EQ((*schema)[1].type.ToString(), "STRUCT(a INT64, b STRING)");
+    auto columns = ColumnsFor(file);
+    Status s = ReadParquet(file, "s.parquet", columns);
+    ASSERT_TRUE(s.ok()) << s.message();
+    ASSERT_EQ(columns[0].size(), 12u);
+    EXPECT_EQ(Row(columns, 0), "0|{a: , b: b0}");
+    EXPECT_TRUE(columns[1].Get(1).is_null());
+    EXPECT_EQ(Row(columns, 2), "2|{a: 200, b: b2}");
+    EXPECT_EQ(Row(columns, 11), "11|{a: 1100, b: b11}");
+  }
 }
 
 TEST(ParquetReaderTest, BadMagicAndFooterAreErrors) {
@@ -798,6 +865,21 @@ TEST(ParquetReaderTest, ReadsConformanceFiles) {
   ASSERT_EQ(gzip_cols[0].size(), 5u);
   EXPECT_EQ(Row(gzip_cols, 0), "3||[2,4,3]");
   EXPECT_EQ(Row(gzip_cols, 4), "4|abc|[3,,2]");
+  // LIST(LIST(INT64)) and STRUCT columns, dictionary pages, Snappy.
+  const std::string types_path = std::string(kDataset) + "/copy-test/node/parquet/types_50k_0.parquet";
+  auto types_schema = ParquetFileSchema(fs, types_path, "types_50k_0.parquet");
+  ASSERT_TRUE(types_schema.ok()) << types_schema.status().message();
+  ASSERT_EQ(types_schema->size(), 10u);
+  EXPECT_EQ((*types_schema)[8].type.ToString(), "INT64[][]");
+  EXPECT_EQ((*types_schema)[9].type.ToString(), "STRUCT(id INT64, name STRING)");
+  std::vector<LogicalType> types_types;
+  for (const auto& c : *types_schema) types_types.push_back(c.type);
+  auto types_cols = Columns(types_types);
+  s = ReadParquetFile(fs, types_path, "types_50k_0.parquet", types_cols);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(types_cols[0].size(), 16666u);
+  EXPECT_EQ(types_cols[8].Get(20).ToString(), "[[131,129]]");
+  EXPECT_EQ(types_cols[9].Get(20).ToString(), "{id: 717, name: 3oOf}");
   // A LIST(DOUBLE) column in the three-level layout.
   const std::string lists = std::string(kDataset) + "/parquet/issue3481.parquet";
   auto schema3 = ParquetFileSchema(fs, lists, "issue3481.parquet");
