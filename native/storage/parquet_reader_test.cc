@@ -542,7 +542,8 @@ TEST(ParquetReaderTest, ReadsDictionarySnappyV2AndRowGroups) {
   }
 }
 
-TEST(ParquetReaderTest, ReadsListsOfOptionalElements) {
+// id INT32, xs: an optional LIST of optional INT64 with NULL and empty lists and NULL elements.
+std::pair<TestColumn, TestColumn> ListColumns() {
   TestColumn id = Col("id", 1);
   TestColumn list = Col("xs", 2);
   using Elements = std::vector<std::optional<std::string>>;
@@ -560,6 +561,11 @@ TEST(ParquetReaderTest, ReadsListsOfOptionalElements) {
       list.lists.push_back(e);
     }
   }
+  return {id, list};
+}
+
+TEST(ParquetReaderTest, ReadsListsOfOptionalElements) {
+  auto [id, list] = ListColumns();
   for (bool v2 : {false, true}) {
     for (bool dictionary : {false, true}) {
       list.dictionary = dictionary;
@@ -650,7 +656,8 @@ TEST(ParquetReaderTest, MapIsNotSupported) {
       << schema.status().message();
 }
 
-TEST(ParquetReaderTest, ReadsStructs) {
+// id INT32, s: optional group { a: optional INT64, b: required STRING }.
+std::vector<TestColumn> StructColumns() {
   // id INT32, s: optional group { a: optional INT64, b: required STRING }
   TestColumn id = Col("id", 1);
   TestColumn group = Col("s", 0, true);
@@ -670,8 +677,13 @@ TEST(ParquetReaderTest, ReadsStructs) {
   a.optional = true;
   b.optional = true;  // its levels are written (max_def 1: the struct's)
   b.field_optional = false;
+  return {id, group, a, b};
+}
+
+TEST(ParquetReaderTest, ReadsStructs) {
+  const std::vector<TestColumn> columns_in = StructColumns();
   for (bool v2 : {false, true}) {
-    const std::string file = WriteParquet({id, group, a, b}, {.v2 = v2, .row_groups = 2});
+    const std::string file = WriteParquet(columns_in, {.v2 = v2, .row_groups = 2});
     auto schema = ParquetSchema(file, "s.parquet");
     ASSERT_TRUE(schema.ok()) << schema.status().message();
     ASSERT_EQ(schema->size(), 2u);
@@ -702,12 +714,9 @@ TEST(ParquetReaderTest, BadMagicAndFooterAreErrors) {
 
 // Truncations at every offset fail cleanly; corruptions at every offset fail cleanly or read
 // some values, never crash or allocate without bound (run under the sanitizers in CI).
-TEST(ParquetReaderTest, TruncatedAndCorruptedFilesFailCleanly) {
-  const std::string file = WriteParquet(SampleColumns(40, true), {.codec = 1, .row_groups = 2});
+void ExpectCleanFailures(const std::string& file) {
   for (size_t n = 0; n < file.size(); ++n) {
-    auto columns = Columns({LogicalType::Int64(), LogicalType::String(), LogicalType::Double(),
-                            LogicalType::Bool(), LogicalType(LogicalTypeId::kDate),
-                            LogicalType(LogicalTypeId::kTimestamp), LogicalType(LogicalTypeId::kInt8)});
+    auto columns = ColumnsFor(file);
     Status s = ReadParquet(std::string_view(file).substr(0, n), "t.parquet", columns);
     EXPECT_FALSE(s.ok()) << "truncated at " << n;
   }
@@ -726,6 +735,15 @@ TEST(ParquetReaderTest, TruncatedAndCorruptedFilesFailCleanly) {
     }
   }
   EXPECT_GT(failures, 0u);
+}
+
+TEST(ParquetReaderTest, TruncatedAndCorruptedFilesFailCleanly) {
+  ExpectCleanFailures(WriteParquet(SampleColumns(40, true), {.codec = 1, .row_groups = 2}));
+  auto [id, list] = ListColumns();
+  ExpectCleanFailures(WriteParquet({id, list}, {.codec = 2, .v2 = true, .row_groups = 2}));
+  list.dictionary = true;
+  ExpectCleanFailures(WriteParquet({id, list}, {.codec = 1, .packed_levels = true}));
+  ExpectCleanFailures(WriteParquet(StructColumns(), {.row_groups = 2}));
 }
 
 TEST(ParquetReaderTest, SnappyCopiesAndBadInput) {
