@@ -200,13 +200,19 @@ void ResolveFileScan(binder::BoundFileScan* scan,
   std::optional<bool> header = BoolOption(options, "header");
   // auto_detect = false: no sniffing; every column is a STRING and a header only when asked.
   const bool sniff = BoolOption(options, "auto_detect").value_or(true);
-  if (given.empty() && storage::IsParquetFile(env::FileSystem::Default(), opened[0])) {
-    // A Parquet file names and types its columns.
+  if (storage::IsParquetFile(env::FileSystem::Default(), opened[0])) {
+    // A Parquet file names and types its columns (LOAD WITH HEADERS converts them).
     auto schema = storage::ParquetFileSchema(env::FileSystem::Default(), opened[0], paths[0]);
     if (!schema.ok()) throw GraphDBException(schema.status());
-    for (auto& column : *schema) {
-      scan->column_names.push_back(std::move(column.name));
-      scan->column_types.push_back(std::move(column.type));
+    if (!given.empty() && given.size() != schema->size()) {
+      throw GraphDBException(Status(
+          ErrorCode::kQueryBinding, "Binder exception: LOAD WITH HEADERS names " +
+                                        std::to_string(given.size()) + " columns but " + paths[0] +
+                                        " has " + std::to_string(schema->size()) + "."));
+    }
+    for (size_t c = 0; c < schema->size(); ++c) {
+      scan->column_names.push_back(given.empty() ? (*schema)[c].name : given[c].first);
+      scan->column_types.push_back(given.empty() ? (*schema)[c].type : given[c].second);
     }
     scan->has_header = false;
     return;

@@ -419,8 +419,10 @@ Result<std::vector<Column>> CsvReader::ReadFiles(const std::vector<std::string>&
   for (size_t i = 0; i < paths.size(); ++i) {
     progress_state_.file_index = i;
     if (IsParquetFile(fs_, opened[i])) {  // storage/parquet_reader.h
+      const uint64_t before = columns.empty() ? 0 : columns[0].size();
       Status s = ReadParquetFile(fs_, opened[i], paths[i], columns);
       if (!s.ok()) return s;
+      progress_state_.rows += (columns.empty() ? 0 : columns[0].size()) - before;
       progress_state_.bytes += sizes[i];
       continue;
     }

@@ -33,6 +33,21 @@ describe.skipIf(!haveShared)('Parquet input', () => {
     ]);
   });
 
+  it('LOAD WITH HEADERS names and converts the columns, as many as the file has', async () => {
+    const file = `${dataset}/demo-db/parquet/user.parquet`;
+    const r = await conn.query(`LOAD WITH HEADERS (n STRING, a INT32) FROM '${file}' RETURN * LIMIT 1`);
+    expect(r.toObjects()).toEqual([{ n: 'Adam', a: 30 }]);
+    await expect(conn.query(`LOAD WITH HEADERS (n STRING) FROM '${file}' RETURN *`)).rejects.toMatchObject({
+      code: 'QUERY_BINDING',
+      message: expect.stringContaining('names 1 columns but'),
+    });
+    await expect(
+      conn.query(`LOAD WITH HEADERS (n STRING, a DATE) FROM '${file}' RETURN *`),
+    ).rejects.toMatchObject({
+      message: expect.stringContaining('Could not convert "30" to DATE'),
+    });
+  });
+
   it('COPY FROM fills node and rel tables, nested columns included', async () => {
     await conn.query('CREATE NODE TABLE User(name STRING PRIMARY KEY, age INT64)');
     await conn.query('CREATE REL TABLE Follows(FROM User TO User, since INT64)');
