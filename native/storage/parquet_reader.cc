@@ -928,6 +928,8 @@ Result<std::string> GzipDecompress(std::string_view data, size_t max_size) {
     } else {
       Malformed("GZIP data has neither a gzip nor a zlib header");
     }
+    // Deflate writes at most 258 bytes per 2 bits of a match: a larger claim is a lie.
+    if (max_size > data.size() * 1032 + 1024) max_size = data.size() * 1032 + 1024;
     InflateBlocks(r, max_size, &out);
     return out;
   } catch (const Failure& f) {

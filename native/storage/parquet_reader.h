@@ -19,10 +19,11 @@
 //
 // Malformed input (bad magic, truncation, lengths or offsets past the end, bad Thrift, bad
 // RLE runs, a dictionary index out of range, more values than rows) is a "Copy exception"
-// naming the file and the problem. Memory is bounded by the file's size: the file is read
-// whole, and a page is decompressed into at most its declared size, which the decompressor
-// checks while writing (nothing is reserved on a count the file claims beyond what its bytes
-// can hold).
+// naming the file and the problem. Nothing is allocated on a size the file claims beyond what
+// its bytes can hold: the file is read whole, and a page is decompressed into at most its
+// declared size and never more than the codec's largest ratio allows (Snappy about 22:1,
+// deflate 1032:1), checked while writing. Like any compressed format, a small file can still
+// describe many rows (long runs of NULLs), and they are appended as read.
 //
 // Thread-safety: free functions; calls are independent.
 #pragma once
