@@ -7,7 +7,7 @@
 //
 // Types: BOOLEAN -> BOOL; INT32 -> INT32, or INT8/INT16/UINT8/UINT16/UINT32 by its integer
 // annotation, DATE; INT64 -> INT64, UINT64, TIMESTAMP (micros; TIMESTAMP_MS for millis,
-// TIMESTAMP_NS for nanos, TIMESTAMP_TZ when adjusted to UTC); INT96 (Impala) -> TIMESTAMP;
+// TIMESTAMP_NS for nanos, TIMESTAMP_TZ for micros adjusted to UTC); INT96 (Impala) -> TIMESTAMP;
 // FLOAT, DOUBLE; BYTE_ARRAY -> STRING when annotated UTF8/STRING/ENUM/JSON, else BLOB;
 // FIXED_LEN_BYTE_ARRAY -> UUID when annotated so, else BLOB; DECIMAL (any physical type) ->
 // DOUBLE. A value goes into its target column as is when the types agree, else through its
