@@ -9,6 +9,7 @@
 #include "env/file_system.h"
 #include "storage/csv_reader.h"
 #include "storage/npy_reader.h"
+#include "storage/parquet_reader.h"
 #include "storage/user_files.h"
 #include "storage/value_parser.h"
 
@@ -57,6 +58,7 @@ std::vector<std::string> CheckPaths(const std::vector<std::string>& paths, bool 
         storage::CheckUserFileToRead(env::FileSystem::Default(), path, "LOAD FROM");
     if (!checked.ok()) throw GraphDBException(checked.status());
     opened.push_back(std::move(*checked));
+    if (!npy && storage::IsParquetFile(env::FileSystem::Default(), opened.back())) continue;
     if (storage::IsCompressedCsvPath(path) && !npy) {
       std::string inner = path.substr(0, path.rfind('.'));
       if (!HasSuffix(inner, ".csv") && !HasSuffix(inner, ".tsv")) {
@@ -65,7 +67,7 @@ std::vector<std::string> CheckPaths(const std::vector<std::string>& paths, bool 
             "IO exception: Kuzu currently only supports reading from compressed csv files."));
       }
     } else if (!npy && !HasSuffix(path, ".csv") && !HasSuffix(path, ".tsv")) {
-      ThrowNotSupported("LOAD FROM supports CSV and NPY files only: " + path);
+      ThrowNotSupported("LOAD FROM supports CSV, Parquet and NPY files only: " + path);
     }
   }
   return opened;
@@ -253,6 +255,23 @@ void ResolveFileScan(binder::BoundFileScan* scan,
   std::optional<bool> header = BoolOption(options, "header");
   // auto_detect = false: no sniffing; every column is a STRING and a header only when asked.
   const bool sniff = BoolOption(options, "auto_detect").value_or(true);
+  if (storage::IsParquetFile(env::FileSystem::Default(), opened[0])) {
+    // A Parquet file names and types its columns (LOAD WITH HEADERS converts them).
+    auto schema = storage::ParquetFileSchema(env::FileSystem::Default(), opened[0], paths[0]);
+    if (!schema.ok()) throw GraphDBException(schema.status());
+    if (!given.empty() && given.size() != schema->size()) {
+      throw GraphDBException(Status(
+          ErrorCode::kQueryBinding, "Binder exception: LOAD WITH HEADERS names " +
+                                        std::to_string(given.size()) + " columns but " + paths[0] +
+                                        " has " + std::to_string(schema->size()) + "."));
+    }
+    for (size_t c = 0; c < schema->size(); ++c) {
+      scan->column_names.push_back(given.empty() ? (*schema)[c].name : given[c].first);
+      scan->column_types.push_back(given.empty() ? (*schema)[c].type : given[c].second);
+    }
+    scan->has_header = false;
+    return;
+  }
   if (!given.empty()) {
     for (const auto& [name, type] : given) {
       scan->column_names.push_back(name);

@@ -7,6 +7,7 @@
 #include "catalog/catalog.h"
 #include "common/interrupt.h"
 #include "storage/gzip.h"
+#include "storage/parquet_reader.h"
 #include "storage/user_files.h"
 #include "storage/value_parser.h"
 
@@ -701,6 +702,14 @@ Result<std::vector<Column>> CsvReader::ReadFiles(const std::vector<std::string>&
   next_progress_rows_ = std::max<uint64_t>(options_.progress_interval, 1);
   for (size_t i = 0; i < paths.size(); ++i) {
     progress_state_.file_index = i;
+    if (IsParquetFile(fs_, opened[i])) {  // storage/parquet_reader.h
+      const uint64_t before = columns.empty() ? 0 : columns[0].size();
+      Status s = ReadParquetFile(fs_, opened[i], paths[i], columns);
+      if (!s.ok()) return s;
+      progress_state_.rows += (columns.empty() ? 0 : columns[0].size()) - before;
+      progress_state_.bytes += sizes[i];
+      continue;
+    }
     auto file = fs_->OpenForRead(opened[i]);
     if (!file.ok()) return UserFileOpenError(file.status(), paths[i], "read", statement);
     if (IsCompressedCsvPath(paths[i])) {

@@ -11,21 +11,6 @@ Status IoError(std::string message) {
   return Status(ErrorCode::kQueryRuntime, "IO exception: " + std::move(message));
 }
 
-// CRC-32 (IEEE 802.3, reflected 0xEDB88320), as gzip stores it.
-uint32_t Crc32(std::string_view data) {
-  static const std::array<uint32_t, 256> table = [] {
-    std::array<uint32_t, 256> t{};
-    for (uint32_t n = 0; n < 256; ++n) {
-      uint32_t c = n;
-      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      t[n] = c;
-    }
-    return t;
-  }();
-  uint32_t crc = 0xFFFFFFFFu;
-  for (unsigned char b : data) crc = table[(crc ^ b) & 0xFF] ^ (crc >> 8);
-  return crc ^ 0xFFFFFFFFu;
-}
 
 // A canonical Huffman code: how many codes have each length, and the symbols ordered by code.
 struct Huffman {
@@ -56,8 +41,9 @@ class Inflater {
  public:
   // Appends to `out`, whose bytes from `member_start` on are this member's (back-references
   // may not reach before them).
-  Inflater(std::string_view in, std::string* out, size_t member_start)
-      : in_(in), out_(out), member_start_(member_start) {}
+  // `limit`: the most bytes `out` may hold; more is refused as corrupt (a decompression bomb).
+  Inflater(std::string_view in, std::string* out, size_t member_start, size_t limit)
+      : in_(in), out_(out), member_start_(member_start), limit_(limit) {}
 
   // Inflates one DEFLATE stream from the current position; false (with why()) on bad data.
   bool Run() {
@@ -77,6 +63,7 @@ class Inflater {
   const std::string& why() const { return why_; }
 
  private:
+  bool TooLarge() { return Fail("it holds more than the " + std::to_string(limit_) + " bytes expected"); }
   bool Fail(std::string why) {
     if (why_.empty()) why_ = std::move(why);
     return false;
@@ -121,6 +108,7 @@ class Inflater {
     pos_ += 4;
     if (len != (~nlen & 0xFFFF)) return Fail("stored block length mismatch");
     if (pos_ + len > in_.size()) return Fail("unexpected end of data");
+    if (len > limit_ - out_->size()) return TooLarge();
     out_->append(in_.substr(pos_, len));
     pos_ += len;
     return true;
@@ -139,6 +127,7 @@ class Inflater {
       int symbol;
       if (!Decode(lengths, &symbol)) return false;
       if (symbol < 256) {
+        if (out_->size() >= limit_) return TooLarge();
         out_->push_back(static_cast<char>(symbol));
         continue;
       }
@@ -155,6 +144,7 @@ class Inflater {
       size_t dist = kDistBase[dist_symbol] + extra;
       if (dist > out_->size() - member_start_) return Fail("distance too far back");
       size_t from = out_->size() - dist;
+      if (len > limit_ - out_->size()) return TooLarge();
       for (size_t i = 0; i < len; ++i) out_->push_back((*out_)[from + i]);
     }
   }
@@ -228,6 +218,7 @@ class Inflater {
   std::string_view in_;
   std::string* out_;
   size_t member_start_;
+  size_t limit_;
   size_t pos_ = 0;
   uint64_t bit_buf_ = 0;
   int bit_count_ = 0;
@@ -237,15 +228,32 @@ class Inflater {
 
 }  // namespace
 
+// CRC-32 (IEEE 802.3, reflected 0xEDB88320), as gzip stores it.
+uint32_t GzipCrc32(std::string_view data) {
+  static const std::array<uint32_t, 256> table = [] {
+    std::array<uint32_t, 256> t{};
+    for (uint32_t n = 0; n < 256; ++n) {
+      uint32_t c = n;
+      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      t[n] = c;
+    }
+    return t;
+  }();
+  uint32_t crc = 0xFFFFFFFFu;
+  for (unsigned char b : data) crc = table[(crc ^ b) & 0xFF] ^ (crc >> 8);
+  return crc ^ 0xFFFFFFFFu;
+}
+
 bool LooksGzipped(std::string_view bytes) {
   return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
          static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
-Result<std::string> Gunzip(std::string_view bytes, std::string_view name) {
+Result<std::string> Gunzip(std::string_view bytes, std::string_view name, size_t max_size) {
   std::string out;
   size_t pos = 0;
   auto byte = [&bytes](size_t i) { return static_cast<unsigned>(static_cast<unsigned char>(bytes[i])); };
+  if (bytes.empty()) return IoError("Input is not a GZIP stream.");
   bool first = true;
   while (pos < bytes.size()) {
     if (!first && bytes.size() - pos < 10) break;  // trailing padding after the last member
@@ -271,7 +279,7 @@ Result<std::string> Gunzip(std::string_view bytes, std::string_view name) {
     if (flags & 0x02) at += 2;  // FHCRC
     if (at > bytes.size()) return truncated();
     const size_t member_start = out.size();
-    Inflater inflater(bytes.substr(at), &out, member_start);
+    Inflater inflater(bytes.substr(at), &out, member_start, max_size);
     if (!inflater.Run()) {
       return IoError("Corrupt GZIP data in " + std::string(name) + ": " + inflater.why() + ".");
     }
@@ -282,7 +290,7 @@ Result<std::string> Gunzip(std::string_view bytes, std::string_view name) {
     uint32_t crc = byte(at) | (byte(at + 1) << 8) | (byte(at + 2) << 16) | (byte(at + 3) << 24);
     uint32_t size = byte(at + 4) | (byte(at + 5) << 8) | (byte(at + 6) << 16) | (byte(at + 7) << 24);
     std::string_view member(out.data() + member_start, out.size() - member_start);
-    if (Crc32(member) != crc || static_cast<uint32_t>(member.size()) != size) {
+    if (GzipCrc32(member) != crc || static_cast<uint32_t>(member.size()) != size) {
       return IoError("Corrupt GZIP data in " + std::string(name) + ": checksum mismatch.");
     }
     pos = at + 8;

@@ -11,6 +11,9 @@
 // Thread-safety: a pure function.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -18,10 +21,15 @@
 
 namespace graphdb::storage {
 
+// CRC-32 (IEEE 802.3, reflected 0xEDB88320), as a gzip trailer stores it.
+uint32_t GzipCrc32(std::string_view data);
+
 // Whether `bytes` starts with the gzip magic (0x1f 0x8b).
 bool LooksGzipped(std::string_view bytes);
 
-// The decompressed contents of the gzip data `bytes`, named `name` in errors.
-Result<std::string> Gunzip(std::string_view bytes, std::string_view name);
+// The decompressed contents of the gzip data `bytes`, named `name` in errors. Output past
+// `max_size` bytes is refused as corrupt data, before it is built.
+Result<std::string> Gunzip(std::string_view bytes, std::string_view name,
+                           size_t max_size = std::numeric_limits<size_t>::max());
 
 }  // namespace graphdb::storage
