@@ -273,7 +273,7 @@ std::optional<BoundAggregateFunction> BindAggregateFunction(
     return fn;
   }
   if (!IsAggregateFunction(lower)) {
-    *error = "Catalog exception: " + internal::ToUpper(name) + " function does not exist.";
+    *error = "Catalog exception: function " + internal::ToUpper(name) + " does not exist.";
     return std::nullopt;
   }
   std::string upper = internal::ToUpper(name);

@@ -143,7 +143,7 @@ std::optional<BoundScalarFunction> BindScalarFunctionWithInput(std::string_view 
                                                                std::string* error) {
   const ScalarFunctionSet* set = GetRegistry().Find(name);
   if (!set) {
-    *error = "Catalog exception: " + internal::ToUpper(name) + " function does not exist.";
+    *error = "Catalog exception: function " + internal::ToUpper(name) + " does not exist.";
     return std::nullopt;
   }
   const auto& actual = input.arg_types;

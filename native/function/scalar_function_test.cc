@@ -22,7 +22,7 @@ TEST(ScalarFunctionTest, NamesAreCaseInsensitiveAndAliasesResolve) {
 
 TEST(ScalarFunctionTest, UnknownFunction) {
   EXPECT_EQ(BindType("len", {T("INT64[]")}),
-            "ERROR: Catalog exception: LEN function does not exist.");
+            "ERROR: Catalog exception: function LEN does not exist.");
 }
 
 TEST(ScalarFunctionTest, GraphAndLambdaNames) {

@@ -3,10 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "main/execution_slot.h"
+#include "main/query_pipeline.h"
 
 namespace graphdb::testing_util {
 
@@ -22,6 +25,23 @@ inline int64_t Count(ExecutionSlot& slot, const std::string& query) {
   EXPECT_TRUE(r.ok()) << query << ": " << r.status().ToString();
   if (!r.ok() || r->rows.empty()) return -1;
   return r->rows[0][0].GetInt();
+}
+
+// Runs `query` on `session` and returns its rows as `a|b` text, sorted; a failure fails the
+// test and gives no rows.
+inline std::vector<std::string> SortedRows(Database& db, Session& session,
+                                           const std::string& query) {
+  auto result = RunQuery(db, query, {}, std::nullopt, &session);
+  EXPECT_TRUE(result.ok()) << query << ": " << result.status().ToString();
+  std::vector<std::string> rows;
+  if (!result.ok()) return rows;
+  for (const auto& row : result->rows) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i) line += (i ? "|" : "") + row[i].ToString();
+    rows.push_back(line);
+  }
+  std::sort(rows.begin(), rows.end());
+  return rows;
 }
 
 }  // namespace graphdb::testing_util

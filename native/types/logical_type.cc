@@ -50,7 +50,8 @@ constexpr ScalarName kScalarNames[] = {
 // A small recursive-descent reader over a type name.
 class TypeReader {
  public:
-  explicit TypeReader(std::string_view text) : text_(text) {}
+  TypeReader(std::string_view text, const UserTypeResolver* user_types)
+      : text_(text), user_types_(user_types) {}
 
   std::optional<LogicalType> ReadAll(std::string* error) {
     int depth = 0;
@@ -177,7 +178,12 @@ class TypeReader {
     for (const auto& entry : kScalarNames) {
       if (EqualsIgnoreCase(word, entry.name)) return LogicalType(entry.id);
     }
-    *error = "unknown type '" + std::string(word) + "'";
+    if (user_types_ && *user_types_) {
+      if (auto type = (*user_types_)(word)) return type;
+    }
+    std::string upper(word);
+    for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    *error = kUnknownTypePrefix + upper + " is neither an internal type nor a user defined type.";
     return std::nullopt;
   }
 
@@ -216,6 +222,7 @@ class TypeReader {
   }
 
   std::string_view text_;
+  const UserTypeResolver* user_types_;
   size_t pos_ = 0;
   int nesting_ = 0;  // ReadType calls in progress
 };
@@ -416,8 +423,9 @@ bool LogicalType::operator==(const LogicalType& other) const {
   return true;
 }
 
-std::optional<LogicalType> ParseLogicalType(std::string_view text, std::string* error) {
-  return TypeReader(text).ReadAll(error);
+std::optional<LogicalType> ParseLogicalType(std::string_view text, std::string* error,
+                                            const UserTypeResolver* user_types) {
+  return TypeReader(text, user_types).ReadAll(error);
 }
 
 }  // namespace graphdb

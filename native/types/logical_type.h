@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -136,6 +137,13 @@ const char* LogicalTypeIdName(LogicalTypeId id);
 // fail to parse, so that the recursive functions over types stay within a small stack.
 inline constexpr int kMaxTypeNesting = 200;
 
-std::optional<LogicalType> ParseLogicalType(std::string_view text, std::string* error);
+// `user_types` resolves a name that is no built-in type (CREATE TYPE's aliases, anywhere a type
+// may stand, also inside STRUCT, MAP, UNION and before [] suffixes); null: built-ins only.
+// An unknown type name's error starts with this (the whole text is Kùzu's message; a caller
+// adds no "Binder exception: " of its own to it).
+inline constexpr const char* kUnknownTypePrefix = "Catalog exception: ";
+using UserTypeResolver = std::function<std::optional<LogicalType>(std::string_view name)>;
+std::optional<LogicalType> ParseLogicalType(std::string_view text, std::string* error,
+                                            const UserTypeResolver* user_types = nullptr);
 
 }  // namespace graphdb

@@ -7,6 +7,7 @@
 #include "common/stack_guard.h"
 #include "common/status.h"
 #include "cypher/binder/table_functions.h"
+#include "cypher/parser/parser.h"
 #include "function/cast.h"
 
 namespace graphdb::binder {
@@ -63,6 +64,13 @@ class Binder::Scope {
 };
 
 namespace {
+
+// A type name that does not parse: Kùzu's catalog message for an unknown name, else a binder
+// error.
+[[noreturn]] void TypeError(const std::string& message) {
+  if (message.rfind(kUnknownTypePrefix, 0) == 0) ThrowBinding(message);
+  ThrowBinding("Binder exception: " + message);
+}
 
 [[noreturn]] void BindError(const std::string& message) {
   ThrowBinding("Binder exception: " + message);
@@ -483,8 +491,8 @@ void Binder::BindLoadFrom(const parser::ParsedLoadFromClause& load, BoundClause*
   std::vector<std::pair<std::string, LogicalType>> given;
   for (const auto& column : load.headers) {
     std::string error;
-    auto type = ParseLogicalType(column.type_text, &error);
-    if (!type) BindError(error);
+    auto type = catalog_.ParseType(column.type_text, &error);
+    if (!type) TypeError(error);
     given.emplace_back(column.name, *type);
   }
   file_scan_resolver_(scan.get(), given);
@@ -1374,12 +1382,105 @@ BoundExpressionPtr Binder::BindFunction(const ParsedExpression& expr) {
     return e;
   }
   if (IsLambdaFunctionName(name)) return BindLambdaCall(name, expr);
+  if (name == "typeof") {
+    // The name of the argument's type, known when binding: a constant.
+    if (expr.children.size() != 1 || !expr.argument_names.empty()) {
+      BindError("Function TYPEOF did not receive correct arguments: it takes one argument.");
+    }
+    // The argument is never evaluated: aggregates in it go to a sink that is dropped.
+    std::vector<BoundExpression*> unused;
+    auto* sink = aggregate_sink_;
+    if (sink) aggregate_sink_ = &unused;
+    BoundExpressionPtr arg;
+    try {
+      arg = Bind(*expr.children[0]);
+    } catch (...) {
+      aggregate_sink_ = sink;
+      throw;
+    }
+    aggregate_sink_ = sink;
+    return MakeLiteral(Value::String(arg->type.ToString()), expr.text);
+  }
+  if (!function::IsScalarFunction(name) && !IsGraphFunctionName(name)) {
+    if (const catalog::MacroDefinition* macro = catalog_.GetMacro(name)) {
+      return BindMacroCall(*macro, expr);
+    }
+  }
   std::vector<BoundExpressionPtr> args;
   for (const auto& child : expr.children) args.push_back(Bind(*child));
   if (IsGraphFunctionName(name)) {
     if (auto e = BindGraphFunction(name, args, expr)) return e;
   }
   return BindScalar(name, std::move(args), expr.text, expr.argument_names);
+}
+
+BoundExpressionPtr Binder::BindMacroCall(const catalog::MacroDefinition& macro,
+                                         const ParsedExpression& expr) {
+  for (const MacroFrame& frame : macro_frames_) {
+    if (frame.macro == &macro) {
+      BindError("Macro " + macro.name + " calls itself, directly or through another macro.");
+    }
+  }
+  if (expr.distinct) BindError("DISTINCT is not allowed in a call of macro " + macro.name + ".");
+  size_t num_params = macro.parameters.size();
+  size_t num_total = num_params + macro.defaults.size();
+  if (expr.children.size() < num_params || expr.children.size() > num_total) {
+    BindError("Invalid number of arguments for macro " + macro.name + ".");
+  }
+  auto parse = [&](const std::string& text) -> const ParsedExpression* {
+    try {
+      macro_expressions_.push_back(parser::ParseExpression(text));
+    } catch (const GraphDBException& e) {
+      BindError("Macro " + macro.name + " cannot be parsed: " + e.status().message());
+    }
+    return macro_expressions_.back().get();
+  };
+  MacroFrame frame{&macro, {}};
+  std::vector<bool> given(num_total, false);
+  for (size_t i = 0; i < expr.children.size(); ++i) {
+    const std::string& arg_name =
+        i < expr.argument_names.size() ? expr.argument_names[i] : std::string();
+    size_t index = i;
+    if (!arg_name.empty()) {
+      index = num_total;
+      for (size_t k = num_params; k < num_total; ++k) {
+        if (catalog::NamesEqual(macro.defaults[k - num_params].first, arg_name)) index = k;
+      }
+      if (index == num_total) {
+        BindError("Macro " + macro.name + " has no parameter with a default named " + arg_name +
+                  ".");
+      }
+    }
+    if (given[index]) BindError("Invalid number of arguments for macro " + macro.name + ".");
+    given[index] = true;
+    const std::string& parameter =
+        index < num_params ? macro.parameters[index] : macro.defaults[index - num_params].first;
+    frame.arguments.push_back({parameter, expr.children[i].get(), macro_frame_});
+  }
+  for (size_t k = 0; k < num_params; ++k) {
+    if (!given[k]) BindError("Invalid number of arguments for macro " + macro.name + ".");
+  }
+  for (size_t k = num_params; k < num_total; ++k) {
+    if (given[k]) continue;
+    const auto& [parameter, text] = macro.defaults[k - num_params];
+    frame.arguments.push_back({parameter, parse(text), -1});
+  }
+  const ParsedExpression* body = parse(macro.body);
+  macro_frames_.push_back(std::move(frame));
+  int saved = macro_frame_;
+  macro_frame_ = static_cast<int>(macro_frames_.size()) - 1;
+  BoundExpressionPtr bound;
+  try {
+    bound = Bind(*body);
+  } catch (...) {
+    macro_frame_ = saved;
+    macro_frames_.pop_back();
+    throw;
+  }
+  macro_frame_ = saved;
+  macro_frames_.pop_back();
+  if (bound->kind != ExprKind::kVariable) bound->text = expr.text;
+  return bound;
 }
 
 std::vector<std::string> Binder::PropertyNames(const LogicalType& type,
@@ -1745,6 +1846,16 @@ BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
       return e;
     }
     case ExpressionKind::kVariable: {
+      if (macro_frame_ >= 0) {
+        for (const MacroArgument& arg : macro_frames_[macro_frame_].arguments) {
+          if (!catalog::NamesEqual(arg.parameter, expr.name)) continue;
+          int saved = macro_frame_;
+          macro_frame_ = arg.frame;
+          auto e = Bind(*arg.expression);
+          macro_frame_ = saved;
+          return e;
+        }
+      }
       const VariableInfo* v = scope_->Find(expr.name);
       if (!v) BindError("Variable " + expr.name + " is not in scope.");
       auto e = MakeExpr(ExprKind::kVariable, v->type, expr.text);
@@ -1776,8 +1887,8 @@ BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
         type_text = expr.children[1]->value;
       }
       std::string error;
-      auto target = ParseLogicalType(type_text, &error);
-      if (!target) BindError(error);
+      auto target = catalog_.ParseType(type_text, &error);
+      if (!target) TypeError(error);
       if (operand->kind == ExprKind::kLiteral) {
         Value v = operand->literal.is_null() ? Value::Null(*target)
                                              : function::CastValue(operand->literal, *target);
