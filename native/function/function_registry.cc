@@ -61,6 +61,7 @@ class Registry {
     internal::RegisterNestedFunctions(b);
     internal::RegisterTemporalFunctions(b);
     internal::RegisterMiscFunctions(b);
+    internal::RegisterDecimalFunctions(b);
     for (auto& [name, set] : b.entries) map_.emplace(name, set);
   }
 
@@ -147,6 +148,7 @@ std::optional<BoundScalarFunction> BindScalarFunctionWithInput(std::string_view 
     return std::nullopt;
   }
   const auto& actual = input.arg_types;
+  const bool any_to_string = set->any_to_string;
   const ScalarOverload* best = nullptr;
   uint32_t best_cost = 0;
   for (const auto& o : set->overloads) {
@@ -158,7 +160,7 @@ std::optional<BoundScalarFunction> BindScalarFunctionWithInput(std::string_view 
     uint32_t cost = 0;
     bool ok = true;
     for (size_t i = 0; i < actual.size() && ok; ++i) {
-      auto c = internal::CostToParam(actual[i], ParamAt(o, i));
+      auto c = internal::CostToParam(actual[i], ParamAt(o, i), any_to_string);
       if (!c) ok = false;
       else cost += *c;
     }

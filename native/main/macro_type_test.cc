@@ -2,10 +2,6 @@
 // and that both survive a reopen of an on-disk database.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
-#include <algorithm>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -16,40 +12,9 @@
 namespace graphdb {
 namespace {
 
-namespace fs = std::filesystem;
 using Strings = std::vector<std::string>;
 
-class MacroTypeTest : public ::testing::Test {
- protected:
-  void SetUp() override { Open(":memory:"); }
-  void TearDown() override {
-    AbortTransaction(*db_, session_);
-    db_.reset();
-    if (!root_.empty()) fs::remove_all(root_);
-  }
-
-  void Open(const std::string& path) {
-    if (db_) AbortTransaction(*db_, session_);
-    db_.reset();
-    auto db = Database::Open({path, 1});
-    ASSERT_TRUE(db.ok()) << db.status().ToString();
-    db_ = std::move(db).value();
-  }
-
-  std::vector<std::string> Rows(const std::string& query) {
-    return testing_util::SortedRows(*db_, session_, query);
-  }
-  void Exec(const std::string& query) { (void)Rows(query); }
-  std::string Error(const std::string& query) {
-    auto result = RunQuery(*db_, query, {}, std::nullopt, &session_);
-    EXPECT_FALSE(result.ok()) << query;
-    return result.ok() ? "" : result.status().message();
-  }
-
-  std::shared_ptr<Database> db_;
-  Session session_;
-  fs::path root_;
-};
+using MacroTypeTest = testing_util::QueryFixture;
 
 TEST_F(MacroTypeTest, UserTypeAliasesAnyTypeAndResolvesWhereTypesAreWritten) {
   Exec("CREATE TYPE DESCRIPTION AS STRUCT(age int64, name string)");
@@ -136,10 +101,7 @@ TEST_F(MacroTypeTest, MacroErrors) {
 }
 
 TEST_F(MacroTypeTest, TypesAndMacrosSurviveReopen) {
-  root_ = fs::temp_directory_path() / ("graphdb-macro-type-" + std::to_string(::getpid()));
-  fs::remove_all(root_);
-  fs::create_directories(root_);
-  std::string dir = (root_ / "db").string();
+  std::string dir = (TempFolder("macro-type") / "db").string();
   Open(dir);
   Exec("CREATE TYPE len AS INT16");
   Exec("CREATE MACRO twice(x, y := 2) AS x * y");

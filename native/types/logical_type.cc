@@ -153,6 +153,7 @@ class TypeReader {
       return EqualsIgnoreCase(word, "STRUCT") ? LogicalType::Struct(std::move(*fields))
                                               : LogicalType::Union(std::move(*fields));
     }
+    if (EqualsIgnoreCase(word, "DECIMAL") || EqualsIgnoreCase(word, "NUMERIC")) return ReadDecimal(error);
     if (EqualsIgnoreCase(word, "MAP")) {
       if (!Consume('(')) {
         *error = "expected '(' after MAP";
@@ -185,6 +186,46 @@ class TypeReader {
     for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     *error = kUnknownTypePrefix + upper + " is neither an internal type nor a user defined type.";
     return std::nullopt;
+  }
+
+  // An unsigned integer, or nullopt.
+  std::optional<uint32_t> ReadNumber() {
+    SkipSpace();
+    size_t start = pos_;
+    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+    uint32_t n = 0;
+    auto [ptr, ec] = std::from_chars(text_.data() + start, text_.data() + pos_, n);
+    (void)ptr;
+    if (start == pos_ || ec != std::errc()) return std::nullopt;
+    return n;
+  }
+
+  // After DECIMAL: nothing (18, 3), (precision) or (precision, scale).
+  std::optional<LogicalType> ReadDecimal(std::string* error) {
+    uint32_t precision = kDefaultDecimalPrecision;
+    uint32_t scale = kDefaultDecimalScale;
+    if (Consume('(')) {
+      auto p = ReadNumber();
+      std::optional<uint32_t> s = 0;
+      if (p && Consume(',')) s = ReadNumber();
+      if (!p || !s || !Consume(')')) {
+        *error = "expected DECIMAL(precision, scale) with integer precision and scale";
+        return std::nullopt;
+      }
+      precision = *p;
+      scale = *s;
+    }
+    if (precision < 1 || precision > kMaxDecimalPrecision) {
+      *error = "Precision of DECIMAL must be between 1 and 38 (got " + std::to_string(precision) +
+               ")";
+      return std::nullopt;
+    }
+    if (scale > precision) {
+      *error = "DECIMAL scale must be no greater than its precision (DECIMAL(" +
+               std::to_string(precision) + ", " + std::to_string(scale) + "))";
+      return std::nullopt;
+    }
+    return LogicalType::Decimal(precision, scale);
   }
 
   // `*depth`: the levels of nesting of the type read; refused beyond kMaxTypeNesting.
@@ -276,6 +317,24 @@ LogicalType LogicalType::Union(std::vector<std::pair<std::string, LogicalType>> 
   return type;
 }
 
+LogicalType LogicalType::Decimal(uint32_t precision, uint32_t scale) {
+  GRAPHDB_ASSERT(precision >= 1 && precision <= kMaxDecimalPrecision && scale <= precision);
+  auto info = std::make_shared<Info>();
+  info->precision = precision;
+  info->scale = scale;
+  return LogicalType(LogicalTypeId::kDecimal, std::move(info));
+}
+
+uint32_t LogicalType::precision() const {
+  GRAPHDB_ASSERT(id_ == LogicalTypeId::kDecimal);
+  return info_ ? info_->precision : kDefaultDecimalPrecision;
+}
+
+uint32_t LogicalType::scale() const {
+  GRAPHDB_ASSERT(id_ == LogicalTypeId::kDecimal);
+  return info_ ? info_->scale : kDefaultDecimalScale;
+}
+
 const LogicalType& LogicalType::child() const {
   GRAPHDB_ASSERT(info_ && !info_->fields.empty() &&
                  (id_ == LogicalTypeId::kList || id_ == LogicalTypeId::kArray ||
@@ -344,7 +403,8 @@ bool LogicalType::IsInteger() const {
 }
 
 bool LogicalType::IsNumeric() const {
-  return IsInteger() || id_ == LogicalTypeId::kFloat || id_ == LogicalTypeId::kDouble;
+  return IsInteger() || id_ == LogicalTypeId::kFloat || id_ == LogicalTypeId::kDouble ||
+         id_ == LogicalTypeId::kDecimal;
 }
 
 bool LogicalType::IsTimestamp() const {
@@ -388,12 +448,15 @@ const char* LogicalTypeIdName(LogicalTypeId id) {
     case LogicalTypeId::kNode: return "NODE";
     case LogicalTypeId::kRel: return "REL";
     case LogicalTypeId::kRecursiveRel: return "RECURSIVE_REL";
+    case LogicalTypeId::kDecimal: return "DECIMAL";
   }
   return "ANY";
 }
 
 std::string LogicalType::ToString() const {
   switch (id_) {
+    case LogicalTypeId::kDecimal:
+      return "DECIMAL(" + std::to_string(precision()) + ", " + std::to_string(scale()) + ")";
     case LogicalTypeId::kList:
       return child().ToString() + "[]";
     case LogicalTypeId::kArray:
@@ -411,6 +474,10 @@ std::string LogicalType::ToString() const {
 
 bool LogicalType::operator==(const LogicalType& other) const {
   if (id_ != other.id_) return false;
+  if (id_ == LogicalTypeId::kDecimal) {
+    if (!info_ || !other.info_) return info_ == other.info_;
+    return info_->precision == other.info_->precision && info_->scale == other.info_->scale;
+  }
   if (!IsNested()) return true;
   if (info_ == other.info_) return true;
   if (!info_ || !other.info_) return false;

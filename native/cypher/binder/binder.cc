@@ -719,6 +719,11 @@ void Binder::BindRelPattern(const parser::ParsedRelPattern& rel, bool for_create
       step->slot = out->step_slot;
       auto weight = BindPropertyOnTables(std::move(step), out->table_ids, rel.weight_property,
                                          rel.variable + "." + rel.weight_property);
+      if (weight->type.id() == LogicalTypeId::kDecimal ||
+          weight->type.id() == LogicalTypeId::kInt128) {
+        BindError(weight->type.ToString() +
+                  " weight type is not supported for weighted shortest path.");
+      }
       if (!weight->type.IsNumeric()) {
         BindError(rel.weight_property + " has data type " + weight->type.ToString() +
                   " but a numeric type was expected as a weight.");
