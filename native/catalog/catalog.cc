@@ -22,9 +22,13 @@ Status NoSuchTable(std::string_view name) {
   return BindError("Table " + std::string(name) + " does not exist.");
 }
 
-// Checks that property names are unique (case-insensitively).
+// Checks that property names are unique (case-insensitively) and that none is `_id`, the
+// internal id's name.
 Status CheckDuplicateProperties(const std::vector<PropertyDefinition>& properties) {
   for (size_t i = 0; i < properties.size(); ++i) {
+    if (NamesEqual(properties[i].name, "_id")) {
+      return BindError(properties[i].name + " is a reserved property name.");
+    }
     for (size_t j = 0; j < i; ++j) {
       if (NamesEqual(properties[i].name, properties[j].name)) {
         return BindError("Duplicated column name: " + properties[i].name +

@@ -146,7 +146,10 @@ struct ScalarFunctionSet {
   std::vector<ScalarOverload> overloads;
   NoMatchError no_match = nullptr;
   bool changes_database = false;  // a call changes stored state (ScalarFunctionChangesDatabase)
-  bool any_to_string = false;     // a STRING parameter takes any scalar (CostToParam)
+  // A STRING parameter takes any scalar (CostToParam): set for the named functions (not the
+  // operators) that have no LIST or ARRAY parameter, as in Kùzu, where md5(123) and
+  // left(DATE, 4) take the text but list_extract(INT64, INT64) matches nothing.
+  bool any_to_string = false;
 };
 
 class RegistryBuilder {

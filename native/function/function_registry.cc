@@ -1,5 +1,6 @@
 // The scalar function registry and overload resolution (scalar_function.h).
 #include <algorithm>
+#include <cctype>
 #include <unordered_map>
 
 #include "common/assert.h"
@@ -62,7 +63,15 @@ class Registry {
     internal::RegisterTemporalFunctions(b);
     internal::RegisterMiscFunctions(b);
     internal::RegisterDecimalFunctions(b);
-    for (auto& [name, set] : b.entries) map_.emplace(name, set);
+    for (auto& [name, set] : b.entries) {
+      bool named = std::isalpha(static_cast<unsigned char>(set->name[0])) != 0;
+      bool takes_lists = false;
+      for (const auto& o : set->overloads) {
+        for (Id p : o.params) takes_lists = takes_lists || p == Id::kList || p == Id::kArray;
+      }
+      set->any_to_string = named && !takes_lists;
+      map_.emplace(name, set);
+    }
   }
 
   std::vector<std::string> Names() const {

@@ -646,11 +646,8 @@ void RegisterStringFunctions(RegistryBuilder& r) {
   r.Add("substr", {S, I, I}, S, SubstrExec);
   r.Add("substr", {S, I}, S, SubstrExec);
   r.Alias("substring", "substr");
-  // left() and right() take any scalar as its text (left(DATE '1950-05-14', 4) is "1950").
   r.Add("left", {S, I}, S, LeftExec);
-  r.Set("left").any_to_string = true;
   r.Add("right", {S, I}, S, RightExec);
-  r.Set("right").any_to_string = true;
   r.Add("repeat", {S, I}, S, RepeatExec);
   r.Add("reverse", {S}, S, ReverseExec);
   r.Add("length", {S}, I, SizeExec);

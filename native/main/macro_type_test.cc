@@ -32,14 +32,21 @@ TEST_F(MacroTypeTest, UserTypeAliasesAnyTypeAndResolvesWhereTypesAreWritten) {
   Exec("CREATE NODE TABLE t(k STRING, m MAP(HEIGHT, description), a height[2], PRIMARY KEY(k))");
   EXPECT_EQ(Rows("CALL TABLE_INFO('t') RETURN type"),
             (Strings{"INT32[2]", "MAP(INT32, STRUCT(age INT64, name STRING))", "STRING"}));
-  // A built-in name keeps its meaning.
-  Exec("CREATE TYPE BIGINT AS INT32");
-  EXPECT_EQ(Rows("RETURN typeof(CAST(1 AS BIGINT))"), (Strings{"INT64"}));
+  // A built-in name keeps its meaning; BIGINT and SMALLINT are no built-in names in Kùzu's
+  // dialect, so they may be defined.
+  Exec("CREATE TYPE INT AS STRING");
+  EXPECT_EQ(Rows("RETURN typeof(CAST(1 AS INT))"), (Strings{"INT32"}));
+  Exec("CREATE TYPE BIGINT AS INT64");
+  Exec("CREATE TYPE SMALLINT AS INT32");
+  EXPECT_EQ(Rows("RETURN typeof(CAST(CAST(3 AS SMALLINT) AS BIGINT)), typeof(CAST(3 AS SMALLINT))"),
+            (Strings{"INT64|INT32"}));
 }
 
 TEST_F(MacroTypeTest, UserTypeErrors) {
   Exec("CREATE TYPE D AS STRING");
   EXPECT_EQ(Error("CREATE TYPE d AS INT64"), "Binder exception: Duplicated type name: d.");
+  EXPECT_EQ(Error("CREATE NODE TABLE p(n BIGINT, PRIMARY KEY(n))"),
+            "Catalog exception: BIGINT is neither an internal type nor a user defined type.");
   EXPECT_EQ(Error("CREATE TYPE e AS INT35"),
             "Catalog exception: INT35 is neither an internal type nor a user defined type.");
   EXPECT_EQ(Error("RETURN CAST(1 AS nothing)"),

@@ -25,12 +25,10 @@ struct ScalarName {
 
 constexpr ScalarName kScalarNames[] = {
     {"BOOL", LogicalTypeId::kBool},         {"BOOLEAN", LogicalTypeId::kBool},
-    {"INT8", LogicalTypeId::kInt8},         {"TINYINT", LogicalTypeId::kInt8},
-    {"INT16", LogicalTypeId::kInt16},       {"SMALLINT", LogicalTypeId::kInt16},
+    {"INT8", LogicalTypeId::kInt8},         {"INT16", LogicalTypeId::kInt16},
     {"INT32", LogicalTypeId::kInt32},       {"INT", LogicalTypeId::kInt32},
     {"INTEGER", LogicalTypeId::kInt32},     {"INT64", LogicalTypeId::kInt64},
-    {"BIGINT", LogicalTypeId::kInt64},      {"INT128", LogicalTypeId::kInt128},
-    {"HUGEINT", LogicalTypeId::kInt128},    {"UINT8", LogicalTypeId::kUInt8},
+    {"INT128", LogicalTypeId::kInt128},     {"UINT8", LogicalTypeId::kUInt8},
     {"UINT16", LogicalTypeId::kUInt16},     {"UINT32", LogicalTypeId::kUInt32},
     {"UINT64", LogicalTypeId::kUInt64},     {"FLOAT", LogicalTypeId::kFloat},
     {"REAL", LogicalTypeId::kFloat},        {"FLOAT4", LogicalTypeId::kFloat},

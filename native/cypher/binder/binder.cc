@@ -259,6 +259,19 @@ std::unique_ptr<BoundQuery> Binder::BindQuery(const parser::ParsedRegularQuery& 
       if (columns.size() != first.size()) {
         BindError("The number of columns to union/union all must be the same.");
       }
+      if (query.union_all[i - 1] != query.union_all[0]) {
+        BindError("Union and union all can not be used together.");
+      }
+      for (size_t c = 0; c < columns.size(); ++c) {
+        const LogicalType& want = first[c].type;
+        const LogicalType& got = columns[c].type;
+        bool numbers = want.IsNumeric() && got.IsNumeric();
+        if (want != got && !numbers && want.id() != LogicalTypeId::kAny &&
+            got.id() != LogicalTypeId::kAny && !function::CanImplicitCast(got, want)) {
+          BindError(columns[c].name + " has data type " + got.ToString() + " but " +
+                    want.ToString() + " was expected.");
+        }
+      }
       // As in Kùzu, the columns are named after the first query; the others may differ.
     }
     bound->columns.push_back(std::move(columns));
@@ -315,6 +328,7 @@ BoundQueryPart Binder::BindSingleQuery(const parser::ParsedSingleQuery& query,
           BindError(unwind.expression->text + " has data type " + element.ToString() +
                     " but LIST was expected.");
         }
+        if (scope_->Find(unwind.alias)) BindError("Variable " + unwind.alias + " already exists.");
         bound.unwind_slot = NewSlot();
         // Unwinding collected nodes or rels gives node / rel variables of the same tables.
         scope_->Add({unwind.alias, bound.unwind_slot, element, KnownTables(*bound.unwind_expr)});
@@ -342,6 +356,7 @@ BoundQueryPart Binder::BindSingleQuery(const parser::ParsedSingleQuery& query,
         for (const auto& pattern : create.patterns) {
           bound.patterns.push_back(BindPattern(pattern, true));
         }
+        CheckCreatesSomething(bound.patterns);
         break;
       }
       case ClauseKind::kMerge: {
@@ -366,6 +381,7 @@ BoundQueryPart Binder::BindSingleQuery(const parser::ParsedSingleQuery& query,
           }
           bound.where = Conjunction(std::move(conjuncts));
         }
+        CheckCreatesSomething(bound.patterns);
         for (const auto& item : merge.on_match) bound.set_items.push_back(BindSetItem(item));
         for (const auto& item : merge.on_create) bound.on_create.push_back(BindSetItem(item));
         break;
@@ -674,6 +690,7 @@ void Binder::BindRelPattern(const parser::ParsedRelPattern& rel, bool for_create
     }
   }
   if (for_create) {
+    if (recursive) BindError("Cannot create recursive rel " + rel.variable + ".");
     if (rel.types.size() > 1) {
       BindError("Create rel " + rel.variable + " with multiple rel types is not supported.");
     }
@@ -746,6 +763,13 @@ void Binder::BindRelPattern(const parser::ParsedRelPattern& rel, bool for_create
     }
     if (out->min_hops > out->max_hops) {
       BindError("Lower bound of rel " + rel.variable + " is greater than upperBound.");
+    }
+    const bool shortest = rel.recursive_kind == parser::RecursiveKind::kShortest ||
+                          rel.recursive_kind == parser::RecursiveKind::kAllShortest ||
+                          rel.recursive_kind == parser::RecursiveKind::kWeightedShortest ||
+                          rel.recursive_kind == parser::RecursiveKind::kAllWeightedShortest;
+    if (shortest && out->min_hops != 1 && !(out->min_hops == 0 && rel.lower_bound == "0")) {
+      BindError("Lower bound of shortest/all_shortest path must be 1.");
     }
   }
   out->slot = NewSlot();
@@ -1002,6 +1026,7 @@ std::unique_ptr<BoundProjection> Binder::BindProjection(const parser::ParsedProj
   for (const auto& item : projection.items) {
     const ParsedExpression& parsed = *item.expression;
     if (parsed.kind == ExpressionKind::kProperty && parsed.is_star) {
+      if (is_with) BindError("Expression in WITH must be aliased (use AS).");
       // n.* / s.*: one column per property of the node or rel tables, or per struct field.
       auto base = Bind(*parsed.children[0]);
       std::vector<std::string> names;
@@ -1082,6 +1107,20 @@ std::unique_ptr<BoundProjection> Binder::BindProjection(const parser::ParsedProj
                                ? expr->children[0]->text + "._ID"
                                : expr->text;
         BindError("Cannot order by " + what + ". Order by INTERNAL_ID is not supported.");
+      }
+      switch (expr->type.id()) {
+        case LogicalTypeId::kNode:
+        case LogicalTypeId::kRel:
+        case LogicalTypeId::kRecursiveRel:
+        case LogicalTypeId::kList:
+        case LogicalTypeId::kArray:
+        case LogicalTypeId::kStruct:
+        case LogicalTypeId::kMap:
+        case LogicalTypeId::kUnion:
+          BindError("Cannot order by " + expr->text + ". Order by " + expr->type.ToString() +
+                    " is not supported.");
+        default:
+          break;
       }
       out->order_by.push_back({std::move(expr), sort.descending});
     }
@@ -1364,8 +1403,13 @@ BoundExpressionPtr Binder::BindFunction(const ParsedExpression& expr) {
     aggregate_sink_ = nullptr;  // no nested aggregates
     for (const auto& child : expr.children) {
       // collect() keeps nodes and rels whole (a LIST(NODE) holds their ids); the other
-      // aggregates see a node or rel as its internal id.
+      // aggregates see a node or rel as its internal id, but min() and max() take none.
       auto arg = Bind(*child);
+      if ((name == "min" || name == "max") && IsNodeOrRel(arg->type)) {
+        std::string upper = name == "min" ? "MIN" : "MAX";
+        BindError("Function " + upper + " did not receive correct arguments:\nActual:   (" +
+                  arg->type.ToString() + ")\nExpected: a value of a comparable type");
+      }
       args.push_back(name == "collect" ? std::move(arg) : NodeOrRelToId(std::move(arg)));
       types.push_back(args.back()->type);
     }
@@ -1417,6 +1461,16 @@ BoundExpressionPtr Binder::BindFunction(const ParsedExpression& expr) {
     if (auto e = BindGraphFunction(name, args, expr)) return e;
   }
   return BindScalar(name, std::move(args), expr.text, expr.argument_names);
+}
+
+void Binder::CheckCreatesSomething(const std::vector<BoundPattern>& patterns) {
+  for (const BoundPattern& pattern : patterns) {
+    if (!pattern.rels.empty()) return;
+    for (const auto& node : pattern.nodes) {
+      if (!node.bound_before) return;
+    }
+  }
+  BindError("Cannot resolve any node or relationship to create.");
 }
 
 BoundExpressionPtr Binder::BindMacroCall(const catalog::MacroDefinition& macro,

@@ -113,6 +113,8 @@ class Binder {
                                        BoundExpressionPtr first);
   BoundExpressionPtr BindCase(const parser::ParsedExpression& expr);
   BoundExpressionPtr BindLambdaCall(const std::string& name, const parser::ParsedExpression& expr);
+  // CREATE / MERGE of nothing but variables bound before fails as in Kùzu.
+  void CheckCreatesSomething(const std::vector<BoundPattern>& patterns);
   // A call of a CREATE MACRO macro: its body bound with each parameter standing for the
   // argument (or default) given for it.
   BoundExpressionPtr BindMacroCall(const catalog::MacroDefinition& macro,
