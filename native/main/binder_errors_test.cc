@@ -60,5 +60,36 @@ TEST_F(BinderErrorsTest, CreateAndPatterns) {
             "Binder exception: _ID is a reserved property name.");
 }
 
+TEST_F(BinderErrorsTest, TableFunctionsAndYield) {
+  Exec("CREATE NODE TABLE city(name STRING, PRIMARY KEY(name))");
+  Exec("CREATE REL TABLE visits(FROM person TO person, FROM person TO city)");
+  EXPECT_EQ(Rows("CALL show_connection('visits') RETURN *"),
+            (std::vector<std::string>{"person|city|id|name", "person|person|id|id"}));
+  EXPECT_EQ(Error("CALL show_connection('person') RETURN *"),
+            "Binder exception: Show connection can only be called on a rel table!");
+  EXPECT_EQ(Error("CALL show_connection(1) RETURN *"),
+            "Binder exception: Show connection can only be called on a rel table!");
+  Exec("CREATE MACRO inc(x, y := 1) AS x + y");
+  EXPECT_EQ(Rows("CALL show_macros() RETURN *"),
+            (std::vector<std::string>{"INC|CREATE MACRO `INC` (x,y:=1) AS x + y;"}));
+  // YIELD names every output column in order; AS renames.
+  EXPECT_EQ(Rows("CALL show_connection('knows') YIELD `source table name` AS s, "
+                 "`destination table name`, `source table primary key`, "
+                 "`destination table primary key` AS k RETURN s, k"),
+            (std::vector<std::string>{"person|id"}));
+  EXPECT_EQ(Error("CALL show_connection('knows') YIELD `destination table name`, "
+                  "`source table name`, `source table primary key`, "
+                  "`destination table primary key` RETURN *"),
+            "Binder exception: Unknown table function output variable name: destination table "
+            "name.");
+  EXPECT_EQ(Error("CALL current_setting('timeout') YIELD `timeout`, `timeout` RETURN *"),
+            "Binder exception: The number of variables in the yield clause exceeds the number of "
+            "output variables of the table function.");
+  EXPECT_EQ(Error("CALL table_info('person') YIELD `property id` AS id RETURN *"),
+            "Binder exception: Output variables must all appear in the yield clause.");
+  EXPECT_EQ(Error("CALL show_connection('knows') CALL show_connection('knows') RETURN *"),
+            "Binder exception: Variable source table name already exists.");
+}
+
 }  // namespace
 }  // namespace graphdb

@@ -466,6 +466,7 @@ void Binder::BindCall(const ParsedExpression& fn,
       BindTableFunction(Lower(fn.name), std::move(args), catalog_));
   auto& names = table_function->column_names;
   auto declare = [&](size_t column, const std::string& alias) {
+    if (scope_->Find(alias)) BindError("Variable " + alias + " already exists.");
     SlotId slot = NewSlot();
     table_function->slots[column] = slot;
     scope_->Add({alias, slot, table_function->column_types[column]});
@@ -473,13 +474,23 @@ void Binder::BindCall(const ParsedExpression& fn,
   if (yields.empty()) {
     for (size_t i = 0; i < names.size(); ++i) declare(i, names[i]);
   } else {
-    for (const auto& item : yields) {
-      auto it = std::find_if(names.begin(), names.end(), [&](const std::string& n) {
-        return catalog::NamesEqual(n, item.name);
-      });
-      if (it == names.end())
+    // As in Kùzu, YIELD names every output column, in order, each once (AS renames it).
+    if (yields.size() > names.size()) {
+      BindError(
+          "The number of variables in the yield clause exceeds the number of output variables of "
+          "the table function.");
+    }
+    for (size_t i = 0; i < yields.size(); ++i) {
+      const auto& item = yields[i];
+      if (!catalog::NamesEqual(names[i], item.name)) {
         BindError("Unknown table function output variable name: " + item.name + ".");
-      declare(static_cast<size_t>(it - names.begin()), item.alias.empty() ? item.name : item.alias);
+      }
+    }
+    if (yields.size() < names.size()) {
+      BindError("Output variables must all appear in the yield clause.");
+    }
+    for (size_t i = 0; i < yields.size(); ++i) {
+      declare(i, yields[i].alias.empty() ? yields[i].name : yields[i].alias);
     }
   }
   out->table_function = std::move(table_function);
