@@ -634,13 +634,12 @@ Value CastNested(const Value& v, const LogicalType& target) {
       const auto& src_fields = v.type().fields();
       if (src.size() != fields.size()) break;
       std::vector<Value> children(fields.size());
-      // Match fields by name when the names agree, else by position.
-      bool by_name = true;
+      // Fields match by name (as in Kùzu, a struct does not cast to one of other field names).
       for (const auto& f : src_fields) {
-        if (!target.FieldIndex(f.name)) by_name = false;
+        if (!target.FieldIndex(f.name)) Unsupported(v.type(), target);
       }
       for (size_t i = 0; i < src.size(); ++i) {
-        size_t dst = by_name ? *target.FieldIndex(src_fields[i].name) : i;
+        size_t dst = *target.FieldIndex(src_fields[i].name);
         children[dst] = CastValue(src[i], *fields[dst].type);
       }
       return Value::Nested(target, std::move(children));
@@ -669,13 +668,16 @@ Value CastNested(const Value& v, const LogicalType& target) {
         return Value::UnionValue(target, static_cast<uint32_t>(*idx),
                                  CastValue(v.children()[0], *fields[*idx].type));
       }
-      // Pick the member the value fits best: the same type, else the cheapest implicit cast,
-      // else the first member an explicit cast works for.
+      // As in Kùzu, the member the value's type converts to implicitly at the least cost (the
+      // same type first; any scalar converts to STRING, at the highest cost); none: an error.
       LogicalType src_type = v.type();
       std::optional<size_t> best;
       uint32_t best_cost = 0;
       for (size_t i = 0; i < fields.size(); ++i) {
         auto c = Cost(src_type, *fields[i].type);
+        if (!c && fields[i].type->id() == Id::kString && !src_type.IsNested()) {
+          c = TargetCost(Id::kString);
+        }
         if (c && (!best || *c < best_cost)) {
           best = i;
           best_cost = *c;
@@ -685,13 +687,8 @@ Value CastNested(const Value& v, const LogicalType& target) {
         return Value::UnionValue(target, static_cast<uint32_t>(*best),
                                  CastValue(v, *fields[*best].type));
       }
-      for (size_t i = 0; i < fields.size(); ++i) {
-        try {
-          return Value::UnionValue(target, static_cast<uint32_t>(i), CastValue(v, *fields[i].type));
-        } catch (const GraphDBException&) {
-        }
-      }
-      break;
+      internal::ThrowConversion("Cannot cast from " + src_type.ToString() + " to " +
+                                target.ToString() + ", target type has no compatible field.");
     }
     default:
       break;
