@@ -634,12 +634,14 @@ Value CastNested(const Value& v, const LogicalType& target) {
       const auto& src_fields = v.type().fields();
       if (src.size() != fields.size()) break;
       std::vector<Value> children(fields.size());
-      // Fields match by name (as in Kùzu, a struct does not cast to one of other field names).
+      // Match fields by name when the names agree, else by position (an explicit CAST checks
+      // the names first: see StructCastNamesMatch).
+      bool by_name = true;
       for (const auto& f : src_fields) {
-        if (!target.FieldIndex(f.name)) Unsupported(v.type(), target);
+        if (!target.FieldIndex(f.name)) by_name = false;
       }
       for (size_t i = 0; i < src.size(); ++i) {
-        size_t dst = *target.FieldIndex(src_fields[i].name);
+        size_t dst = by_name ? *target.FieldIndex(src_fields[i].name) : i;
         children[dst] = CastValue(src[i], *fields[dst].type);
       }
       return Value::Nested(target, std::move(children));
@@ -746,6 +748,14 @@ Value CastValue(const Value& v, const LogicalType& target) {
       break;
   }
   Unsupported(v.type(), target);
+}
+
+bool StructCastNamesMatch(const LogicalType& from, const LogicalType& to) {
+  if (from.id() != Id::kStruct || to.id() != Id::kStruct) return true;
+  for (const auto& f : from.fields()) {
+    if (!to.FieldIndex(f.name)) return false;
+  }
+  return true;
 }
 
 bool CanCast(const LogicalType& from, const LogicalType& to) {

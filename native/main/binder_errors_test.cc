@@ -91,5 +91,17 @@ TEST_F(BinderErrorsTest, TableFunctionsAndYield) {
             "Binder exception: Variable source table name already exists.");
 }
 
+TEST_F(BinderErrorsTest, StructCastNeedsItsFieldNames) {
+  EXPECT_EQ(Error("RETURN cast({a: 12, b: 24} AS STRUCT(c INT64, d INT64))"),
+            "Conversion exception: Unsupported casting function from STRUCT(a INT64, b INT64) to "
+            "STRUCT(c INT64, d INT64).");
+  EXPECT_EQ(Rows("RETURN cast({a: 12, b: 24} AS STRUCT(b INT8, a INT8))"),
+            (std::vector<std::string>{"{b: 24, a: 12}"}));
+  // Storing a struct of other field names takes its fields by position.
+  Exec("CREATE NODE TABLE s(id INT64, v STRUCT(x INT64, y INT64), PRIMARY KEY(id))");
+  Exec("CREATE (:s {id: 1, v: {p: 1, q: 2}})");
+  EXPECT_EQ(Rows("MATCH (n:s) RETURN n.v"), (std::vector<std::string>{"{x: 1, y: 2}"}));
+}
+
 }  // namespace
 }  // namespace graphdb

@@ -1959,6 +1959,10 @@ BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
       std::string error;
       auto target = catalog_.ParseType(type_text, &error);
       if (!target) TypeError(error);
+      if (!function::StructCastNamesMatch(operand->type, *target)) {
+        ThrowRuntime("Conversion exception: Unsupported casting function from " +
+                     operand->type.ToString() + " to " + target->ToString() + ".");
+      }
       if (operand->kind == ExprKind::kLiteral) {
         Value v = operand->literal.is_null() ? Value::Null(*target)
                                              : function::CastValue(operand->literal, *target);
