@@ -63,7 +63,7 @@ const fileTimeoutMs = Number(options['file-timeout']) * 1000;
 
 /** Directives that change nothing for this runner (build- or configuration-specific in Kùzu). */
 const IGNORED_DIRECTIVES = new Set([
-  'BUFFER_POOL_SIZE',
+  'BUFFER_POOL_SIZE', // in the header it sets the statement memory limit (parseTestFile)
   'CHECKPOINT_WAIT_TIMEOUT',
   'INSERT_DATASET_BY_ROW',
   'LOG',
@@ -124,10 +124,15 @@ function parseTestFile(file) {
   let index = 0;
   let dataset = null;
   let skipFile = false;
+  let memoryLimit = 0;
   for (; index < lines.length && lines[index].text.trim() !== '--'; index++) {
     const [directive, ...params] = lines[index].text.trim().split(/\s+/);
-    if (directive === '-DATASET') dataset = params[1] ?? null;
+    if (directive === '-DATASET') dataset = datasetFolder(params[0], params[1]);
     else if (directive === '-SKIP') skipFile = true;
+    // Kùzu's buffer pool is the memory its database may use: a statement that needs more
+    // fails. The nearest GraphDB setting is the statement memory limit.
+    else if (directive === '-BUFFER_POOL_SIZE' && /^\d+$/.test(params[0] ?? ''))
+      memoryLimit = Number(params[0]);
   }
 
   const cases = [];
@@ -291,7 +296,7 @@ function parseTestFile(file) {
     }
   }
   if (current) finishSetup();
-  return { dataset, cases, units, excludedUnits: excludedUnits(cases) };
+  return { dataset, memoryLimit, cases, units, excludedUnits: excludedUnits(cases) };
 }
 
 /** The units of statements in `-SKIP` cases: Kùzu does not run them, so neither do we. */
@@ -310,6 +315,21 @@ function excludedUnits(cases) {
 /** Makes the suite-relative paths quoted in statements (`"dataset/..."`) absolute. */
 function absolutePaths(text) {
   return text.replace(/(["'])dataset\//g, `$1${suiteDir}/dataset/`);
+}
+
+/**
+ * Kùzu's `-DATASET KUZU name` opens a database its build generated beforehand (the
+ * `scripts/generate_binary_*.sh` of its repository) from one of the suite's datasets; the suite
+ * holds the dataset, not the generated files, so the runner loads the dataset they came from.
+ * `binary-demo` is serialized from `demo-db/parquet`; `demo-db/csv` holds the same rows.
+ */
+const GENERATED_DATABASES = new Map([['binary-demo', 'demo-db/csv']]);
+
+/** The dataset folder a `-DATASET kind name` header line loads. */
+function datasetFolder(kind, name) {
+  if (name === undefined) return null;
+  if (kind === 'KUZU' && GENERATED_DATABASES.has(name)) return GENERATED_DATABASES.get(name);
+  return name;
 }
 
 /** The statements that load a dataset: `schema.cypher` then `copy.cypher`, one per line. */
@@ -387,9 +407,12 @@ class Session {
   #db = null;
   #connections = new Map();
 
-  constructor(addon, dataset, scratch, onDisk) {
+  #memoryLimit;
+
+  constructor(addon, dataset, scratch, onDisk, memoryLimit = 0) {
     this.#addon = addon;
     this.#dataset = dataset;
+    this.#memoryLimit = memoryLimit;
     this.#scratch = scratch;
     this.#onDisk = onDisk;
     this.dir = null;
@@ -442,6 +465,7 @@ class Session {
     let outcome;
     try {
       const connection = this.#connection(connectionName);
+      if (this.#memoryLimit > 0) connection.setNextOptions(0, 0, 0, this.#memoryLimit);
       outcome = await withTimeout(
         Promise.resolve().then(() => rowsAsText(connection, text)),
         statementTimeoutMs,
@@ -454,7 +478,10 @@ class Session {
 
   #open() {
     try {
-      this.#db = new this.#addon.NativeDatabase(this.dir ?? ':memory:', 2);
+      // writeWaitMs 0: Kùzu never waits for another connection's write transaction (a write,
+      // BEGIN or a read beside a transaction that changed the schema fails at once), and the
+      // statements of a test run one after another, so a wait could only end in its time limit.
+      this.#db = new this.#addon.NativeDatabase(this.dir ?? ':memory:', 2, true, 0);
     } catch (error) {
       this.broken = `open database: ${firstLine(messageOf(error))}`;
     }
@@ -679,7 +706,7 @@ async function runWorker(file, outFile) {
 
   for (const testCase of parsed.cases) {
     if (testCase.skip) continue;
-    const session = new Session(addon, dataset, scratch, testCase.onDisk);
+    const session = new Session(addon, dataset, scratch, testCase.onDisk, parsed.memoryLimit);
     await session.start();
     variables.set('DATABASE_PATH', session.dir ?? '');
     await runSteps(testCase.steps, session);

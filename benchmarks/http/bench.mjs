@@ -1,21 +1,25 @@
 #!/usr/bin/env node
-// HTTP throughput of the GraphDB service next to a bare Hono server.
+// HTTP throughput of the GraphDB service next to bare echo servers.
 //
 //   node benchmarks/http/bench.mjs [--seconds N] [--clients N] [--persons N] [--threads N]
-//                                  [--json FILE]
+//                                  [--rounds N] [--json FILE]
 //
 // 1. Generates a graph of --persons Person nodes (default 100k) with UNWIND batches and serves
 //    it with GraphDBService (port 0, loopback).
 // 2. Runs --clients (default 32) closed-loop keep-alive clients for --seconds (default 10)
 //    against POST /cypher with a point lookup, `MATCH (p:Person {id: $id}) RETURN p.name`,
 //    random ids.
-// 3. Serves a bare Hono app on @hono/node-server whose POST /echo returns the request body as
-//    application/json, and measures it the same way with the same request bodies.
-// Prints requests/s, latency percentiles and the ratio. The load generator runs in a worker
+// 3. Measures the same way, with the same request bodies, a bare `node:http` server that answers
+//    every request with its body as application/json (the ceiling: what any Node HTTP server
+//    costs), and a bare Hono app on @hono/node-server doing the same two ways (POST /echo with
+//    c.req.text(), POST /echo-raw reading Node's IncomingMessage).
+// With --rounds N (default 1) it measures all four in turn N times, and reports each one's
+// median round: on a shared machine the ratios of one round are measured under the same load.
+// Prints requests/s, latency percentiles and the ratios. The load generator runs in a worker
 // thread (its own event loop), so it does not share the server's JavaScript thread.
 // Needs the built package (`npm run build`).
 
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -29,6 +33,7 @@ async function main() {
       clients: { type: 'string', default: '32' },
       persons: { type: 'string', default: '100000' },
       threads: { type: 'string', default: '0' },
+      rounds: { type: 'string', default: '1' },
       json: { type: 'string' },
     },
   });
@@ -37,9 +42,11 @@ async function main() {
   const clients = Number(values.clients);
   const persons = Number(values.persons);
   const threads = Number(values.threads);
-  for (const [name, value] of Object.entries({ seconds, warmup, clients, persons, threads })) {
+  const rounds = Number(values.rounds);
+  for (const [name, value] of Object.entries({ seconds, warmup, clients, persons, threads, rounds })) {
     if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a non-negative number`);
   }
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds must be a whole number >= 1');
 
   const { Database, GraphDBService } = await import('../../dist/index.js');
   const { Hono } = await import('hono');
@@ -85,9 +92,23 @@ async function main() {
   await new Promise((resolve) => echoServer.listen(0, '127.0.0.1', resolve));
   const echoUrl = `http://127.0.0.1:${echoServer.address().port}`;
 
+  // --- the bare node:http echo server (the ceiling) ------------------------------------------
+  const nodeServer = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+      res.end(body);
+    });
+  });
+  await new Promise((resolve) => nodeServer.listen(0, '127.0.0.1', resolve));
+  const nodeUrl = `http://127.0.0.1:${nodeServer.address().port}/echo`;
+
   // Sanity check: the lookup answers what we expect.
   const probe = await fetch(`${serviceUrl}/cypher`, {
     method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query: LOOKUP, access_mode: 'read', parameters: { id: 42 } }),
   });
   const probeBody = await probe.json();
@@ -96,15 +117,40 @@ async function main() {
   }
 
   const options = { clients, seconds, warmup, persons };
-  log(`measuring POST /cypher: ${clients} keep-alive clients, ${seconds} s (+${warmup} s warm-up)`);
-  const cypher = await runClients({ ...options, url: `${serviceUrl}/cypher` });
-  log('measuring bare Hono POST /echo (c.req.text()) the same way');
-  const echo = await runClients({ ...options, url: `${echoUrl}/echo` });
-  log('measuring bare Hono POST /echo-raw (body read from the IncomingMessage) the same way');
-  const echoRaw = await runClients({ ...options, url: `${echoUrl}/echo-raw` });
+  const targets = {
+    cypher: { url: `${serviceUrl}/cypher`, what: 'POST /cypher' },
+    echoNode: { url: nodeUrl, what: 'bare node:http echo' },
+    echo: { url: `${echoUrl}/echo`, what: 'bare Hono POST /echo (c.req.text())' },
+    echoRaw: {
+      url: `${echoUrl}/echo-raw`,
+      what: 'bare Hono POST /echo-raw (body read from the IncomingMessage)',
+    },
+  };
+  const measured = { cypher: [], echoNode: [], echo: [], echoRaw: [] };
+  log(
+    `${clients} keep-alive clients, ${seconds} s (+${warmup} s warm-up) per measurement, ${rounds} round(s)`,
+  );
+  for (let round = 1; round <= rounds; round++) {
+    for (const [name, target] of Object.entries(targets)) {
+      log(`round ${round}: measuring ${target.what}`);
+      measured[name].push(await runClients({ ...options, url: target.url }));
+    }
+    const r = measured.cypher.at(-1).requestsPerSecond / measured.echoNode.at(-1).requestsPerSecond;
+    log(
+      `round ${round}: /cypher : node:http echo = ${r.toFixed(3)} (load average ${os.loadavg()[0].toFixed(2)})`,
+    );
+  }
+  const median = (list) =>
+    [...list].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[(list.length - 1) >> 1];
+  const cypher = median(measured.cypher);
+  const echoNode = median(measured.echoNode);
+  const echo = median(measured.echo);
+  const echoRaw = median(measured.echoRaw);
 
   await new Promise((resolve) => echoServer.close(resolve));
   echoServer.closeAllConnections?.();
+  await new Promise((resolve) => nodeServer.close(resolve));
+  nodeServer.closeAllConnections?.();
   await service.close();
   db.close();
 
@@ -116,21 +162,56 @@ async function main() {
     persons,
     clients,
     seconds,
+    rounds,
+    loadAverage: os.loadavg().map((v) => round(v)),
     loadSeconds: round(loadSeconds),
     cypher,
+    echoNode,
     echo,
     echoRaw,
+    ratioNode: round(cypher.requestsPerSecond / echoNode.requestsPerSecond, 3),
+    // The median of the rounds' own ratios (each measured under the same load).
+    ratioNodeOfRounds: round(
+      [...measured.cypher.keys()]
+        .map((i) => measured.cypher[i].requestsPerSecond / measured.echoNode[i].requestsPerSecond)
+        .sort((a, b) => a - b)[(rounds - 1) >> 1],
+      3,
+    ),
     ratio: round(cypher.requestsPerSecond / echo.requestsPerSecond, 3),
     ratioRaw: round(cypher.requestsPerSecond / echoRaw.requestsPerSecond, 3),
+    perRound: measured.cypher.map((c, i) => ({
+      cypher: c.requestsPerSecond,
+      echoNode: measured.echoNode[i].requestsPerSecond,
+      ratioNode: round(c.requestsPerSecond / measured.echoNode[i].requestsPerSecond, 3),
+      cypherCpuMicros: c.serverCpuMicrosPerRequest,
+      echoNodeCpuMicros: measured.echoNode[i].serverCpuMicrosPerRequest,
+    })),
+    // The median over the rounds of each server's CPU time per request (null where unknown).
+    serverCpuMicrosPerRequest: Object.fromEntries(
+      Object.entries(measured).map(([name, list]) => {
+        const known = list.map((r) => r.serverCpuMicrosPerRequest).filter((v) => v !== null);
+        return [name, known.length ? known.sort((a, b) => a - b)[(known.length - 1) >> 1] : null];
+      }),
+    ),
   };
   const line = (name, r) =>
     `${name.padEnd(22)} ${String(Math.round(r.requestsPerSecond)).padStart(8)} req/s   ` +
-    `p50 ${r.latencyMs.p50.toFixed(2)} ms   p99 ${r.latencyMs.p99.toFixed(2)} ms   errors ${r.errors}`;
+    `p50 ${r.latencyMs.p50.toFixed(2)} ms   p99 ${r.latencyMs.p99.toFixed(2)} ms   errors ${r.errors}` +
+    (r.serverCpuMicrosPerRequest === null ? '' : `   server CPU ${r.serverCpuMicrosPerRequest} µs/request`);
   console.log(line('POST /cypher (lookup)', cypher));
+  console.log(line('bare node:http echo', echoNode));
   console.log(line('bare Hono POST /echo', echo));
   console.log(line('bare Hono /echo-raw', echoRaw));
-  console.log(`ratio /cypher : echo     = ${result.ratio.toFixed(3)}`);
-  console.log(`ratio /cypher : echo-raw = ${result.ratioRaw.toFixed(3)}`);
+  console.log(`ratio /cypher : node:http echo = ${result.ratioNode.toFixed(3)}`);
+  if (rounds > 1) console.log(`  median of the rounds' ratios  = ${result.ratioNodeOfRounds.toFixed(3)}`);
+  const cpu = result.serverCpuMicrosPerRequest;
+  if (cpu.cypher !== null && cpu.echoNode !== null) {
+    console.log(
+      `server CPU per request: /cypher ${cpu.cypher} µs, node:http echo ${cpu.echoNode} µs (median rounds)`,
+    );
+  }
+  console.log(`ratio /cypher : Hono echo      = ${result.ratio.toFixed(3)}`);
+  console.log(`ratio /cypher : Hono echo-raw  = ${result.ratioRaw.toFixed(3)}`);
   if (values.json) {
     writeFileSync(values.json, `${JSON.stringify(result, null, 2)}\n`);
     log(`wrote ${values.json}`);
@@ -208,10 +289,13 @@ async function client({ url, clients, seconds, warmup, persons }) {
   const loops = Array.from({ length: clients }, loop);
   await sleep(warmup * 1000);
   measuring = true;
+  const cpuAtStart = serverCpuMicros();
   const started = performance.now();
   await sleep(seconds * 1000);
   stopped = true;
   const elapsed = (performance.now() - started) / 1000;
+  const cpuAtEnd = serverCpuMicros();
+  const countedRequests = completed;
   await Promise.all(loops);
   agent.destroy();
   latencies.sort((a, b) => a - b);
@@ -222,8 +306,30 @@ async function client({ url, clients, seconds, warmup, persons }) {
     errors,
     seconds: round(elapsed, 3),
     requestsPerSecond: round(completed / elapsed, 1),
+    // CPU time of the process but this load generator's thread (the server's JavaScript thread,
+    // its native threads, GC), per request: much steadier than requests/s on a shared machine.
+    serverCpuMicrosPerRequest:
+      cpuAtStart === null || cpuAtEnd === null || countedRequests === 0
+        ? null
+        : round((cpuAtEnd - cpuAtStart) / countedRequests, 1),
     latencyMs: { p50: round(pct(0.5), 3), p90: round(pct(0.9), 3), p99: round(pct(0.99), 3) },
   });
+}
+
+/**
+ * CPU time (µs) of this process minus the calling thread's (Linux: /proc/thread-self), or null
+ * where that cannot be read. Thread times come in clock ticks (10 ms), fine over a window of
+ * seconds.
+ */
+function serverCpuMicros() {
+  try {
+    const fields = readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' ');
+    const threadTicks = Number(fields[11]) + Number(fields[12]); // utime, stime
+    const usage = process.cpuUsage();
+    return usage.user + usage.system - threadTicks * 10_000;
+  } catch {
+    return null;
+  }
 }
 
 function sleep(ms) {

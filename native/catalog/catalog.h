@@ -288,6 +288,9 @@ class Catalog {
   // Copies share their version, as they share their content: a catalog restored from a copy
   // (a rollback) is at the version its content had.
   uint64_t version() const { return version_; }
+  // Gives the catalog a version no catalog had before: after it was put back to an earlier
+  // state (a rolled-back transaction's schema changes), plans compiled meanwhile must not match.
+  void RenewVersion() { version_ = NewVersion(); }
 
   // ---- Persistence ----
   std::string Serialize() const;

@@ -13,6 +13,10 @@ class FaultyWritableFile final : public WritableFile {
     if (int err = fs_->OnWrite()) return IoError("write", path(), err);
     return base_->Append(data);
   }
+  Status WriteAt(uint64_t offset, std::string_view data) override {
+    if (int err = fs_->OnWrite()) return IoError("write", path(), err);
+    return base_->WriteAt(offset, data);
+  }
   Status Flush() override { return base_->Flush(); }
   Status Sync() override {
     if (int err = fs_->OnSync()) return IoError("fsync", path(), err);
@@ -88,6 +92,13 @@ Result<std::unique_ptr<WritableFile>> FaultInjectionFileSystem::OpenForWrite(
 Result<std::unique_ptr<WritableFile>> FaultInjectionFileSystem::OpenForAppend(
     const std::string& path) {
   auto file = base_->OpenForAppend(path);
+  if (!file.ok()) return file.status();
+  return std::unique_ptr<WritableFile>(new FaultyWritableFile(this, std::move(*file)));
+}
+
+Result<std::unique_ptr<WritableFile>> FaultInjectionFileSystem::OpenForUpdate(
+    const std::string& path) {
+  auto file = base_->OpenForUpdate(path);
   if (!file.ok()) return file.status();
   return std::unique_ptr<WritableFile>(new FaultyWritableFile(this, std::move(*file)));
 }

@@ -53,6 +53,7 @@ class FaultInjectionFileSystem final : public FileSystem {
   }
   Result<std::unique_ptr<WritableFile>> OpenForWrite(const std::string& path) override;
   Result<std::unique_ptr<WritableFile>> OpenForAppend(const std::string& path) override;
+  Result<std::unique_ptr<WritableFile>> OpenForUpdate(const std::string& path) override;
   Status Rename(const std::string& from, const std::string& to) override;
   Status Remove(const std::string& path) override;
   Result<std::vector<std::string>> ListDir(const std::string& path) override;

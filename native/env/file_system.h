@@ -36,6 +36,10 @@ class WritableFile {
   // Appends bytes at the end of the file. Data may sit in a user-space buffer until Flush,
   // Sync or Close.
   virtual Status Append(std::string_view data) = 0;
+  // Writes bytes at `offset` (overwriting, or growing the file), after handing any buffered
+  // data to the operating system. REQUIRES: the file came from OpenForUpdate (a file opened
+  // for append would append instead). By default NOT_SUPPORTED.
+  virtual Status WriteAt(uint64_t offset, std::string_view data);
   // Hands buffered data to the operating system.
   virtual Status Flush() = 0;
   // Flush + fsync: data and metadata are durable when this returns OK.
@@ -81,6 +85,9 @@ class FileSystem {
   virtual Result<std::unique_ptr<WritableFile>> OpenForWrite(const std::string& path) = 0;
   // Creates the file if needed and appends to its end.
   virtual Result<std::unique_ptr<WritableFile>> OpenForAppend(const std::string& path) = 0;
+  // Creates the file if needed, keeps its bytes, and writes where WriteAt says (Append
+  // writes from offset 0). By default NOT_SUPPORTED.
+  virtual Result<std::unique_ptr<WritableFile>> OpenForUpdate(const std::string& path);
 
   // Atomically replaces `to` with `from` (POSIX rename).
   virtual Status Rename(const std::string& from, const std::string& to) = 0;

@@ -82,6 +82,22 @@ class PosixWritableFile final : public WritableFile {
     return WriteRaw(data);
   }
 
+  Status WriteAt(uint64_t offset, std::string_view data) override {
+    Status s = Flush();
+    if (!s.ok()) return s;
+    const char* p = data.data();
+    size_t left = data.size();
+    while (left > 0) {
+      ssize_t w = RetryOnEintr(
+          [&] { return ::pwrite(fd_, p, left, static_cast<off_t>(offset)); });
+      if (w < 0) return IoError("write", path_, errno);
+      p += w;
+      offset += static_cast<uint64_t>(w);
+      left -= static_cast<size_t>(w);
+    }
+    return Status::OK();
+  }
+
   Status Flush() override {
     if (fd_ < 0) return Status(ErrorCode::kIoError, "write " + path_ + ": file is closed");
     if (buffer_.empty()) return Status::OK();
@@ -159,6 +175,10 @@ class PosixFileSystem final : public FileSystem {
 
   Result<std::unique_ptr<WritableFile>> OpenForAppend(const std::string& path) override {
     return OpenWritable(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC);
+  }
+
+  Result<std::unique_ptr<WritableFile>> OpenForUpdate(const std::string& path) override {
+    return OpenWritable(path, O_WRONLY | O_CREAT | O_CLOEXEC);
   }
 
   Status Rename(const std::string& from, const std::string& to) override {
@@ -309,6 +329,14 @@ class MmapFile final : public MappedFile {
 };
 
 }  // namespace
+
+Status WritableFile::WriteAt(uint64_t /*offset*/, std::string_view /*data*/) {
+  return Status(ErrorCode::kNotSupported, "write " + path() + ": positioned writes are not supported");
+}
+
+Result<std::unique_ptr<WritableFile>> FileSystem::OpenForUpdate(const std::string& path) {
+  return Status(ErrorCode::kNotSupported, "open " + path + ": this file system cannot update files in place");
+}
 
 Result<std::unique_ptr<MappedFile>> FileSystem::MapForRead(const std::string& path) {
   auto bytes = ReadFileToString(this, path);

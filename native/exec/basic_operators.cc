@@ -330,12 +330,14 @@ void HashAggregateOp::Fill(ExecContext& ctx) {
       Value arg = agg->children.empty() || aggregates_[i].every_row
                       ? Value::Boolean(true)
                       : Evaluate(*agg->children[0], ctx);
-      // collect() keeps its inputs. (A DISTINCT aggregate keeps only the new ones, which this
-      // loop cannot tell: not counted, rather than counted for every duplicate.)
-      if (ctx.CountsMemory() && !agg->aggregate->distinct && agg->aggregate->name == "collect") {
-        memory_.Add(ctx, ApproxBytes(arg));
+      function::AggregateState& state = *s.groups[group].states[i];
+      // States that keep values (min/max, collect, DISTINCT) charge what they grow by.
+      const size_t held = ctx.CountsMemory() ? state.HeldBytes() : 0;
+      state.UpdateRepeated(arg, agg->aggregate->distinct ? 1 : weight);
+      if (ctx.CountsMemory()) {
+        const size_t now = state.HeldBytes();
+        if (now > held) memory_.Add(ctx, now - held);
       }
-      s.groups[group].states[i]->UpdateRepeated(arg, agg->aggregate->distinct ? 1 : weight);
     }
   }
   // Aggregation without keys yields one row even for empty input (count = 0).

@@ -123,10 +123,7 @@ class MemoryCharge {
   int64_t bytes_ = 0;
 };
 
-// About how many bytes `value` takes in memory, nested values and strings included (a shared
-// payload counts for each value that holds it): what the memory and result limits count.
-size_t ApproxBytes(const Value& value);
-size_t ApproxBytes(const std::vector<Value>& values);
+// ApproxBytes (types/value.h) is what the memory and result limits count.
 
 // FunctionContext::sequence_value over the sequences of `catalog` (which must outlive it):
 // nextval() and currval() with Kùzu's errors, "Catalog exception: Sequence s does not exist."

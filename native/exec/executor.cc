@@ -82,30 +82,6 @@ Value WithProvisionalRelIds(const Value& v, const UncommittedRels& uncommitted) 
 
 void ThrowWorkBudgetExceeded() { throw WorkBudgetExceeded{}; }
 
-size_t ApproxBytes(const Value& value) {
-  size_t bytes = sizeof(Value);
-  const ValueHeap* top = value.heap();
-  if (top == nullptr) return bytes;
-  // Iterative: nested values may be deep.
-  std::vector<const ValueHeap*> pending{top};
-  while (!pending.empty()) {
-    const ValueHeap* heap = pending.back();
-    pending.pop_back();
-    bytes += sizeof(ValueHeap) + heap->str.size() + heap->children.size() * sizeof(Value);
-    for (const std::string& name : heap->names) bytes += sizeof(std::string) + name.size();
-    for (const Value& child : heap->children) {
-      if (child.heap() != nullptr) pending.push_back(child.heap());
-    }
-  }
-  return bytes;
-}
-
-size_t ApproxBytes(const std::vector<Value>& values) {
-  size_t bytes = sizeof(std::vector<Value>);
-  for (const Value& value : values) bytes += ApproxBytes(value);
-  return bytes;
-}
-
 void ExecContext::WorkLimitReached() {
   if (work_done > work_budget) ThrowWorkBudgetExceeded();
   if (control) {

@@ -119,6 +119,75 @@ size_t CountFields(std::string_view text, const storage::CsvOptions& csv) {
   return fields;
 }
 
+// The fields of the first record of the file at `path` (at most its first 64 KiB), unquoted;
+// empty when the file cannot be read.
+std::vector<std::string> FirstRecordFields(const std::string& path, const storage::CsvOptions& csv) {
+  auto file = env::FileSystem::Default()->OpenForRead(path);
+  if (!file.ok()) return {};
+  std::string text(64 * 1024, '\0');
+  auto got = (*file)->Read(0, text.size(), text.data());
+  if (!got.ok()) return {};
+  text.resize(*got);
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == csv.escape && i + 1 < text.size() && text[i + 1] == csv.quote) {
+        fields.back() += text[++i];
+      } else if (c == csv.quote) {
+        quoted = false;
+      } else {
+        fields.back() += c;
+      }
+    } else if (c == csv.quote) {
+      quoted = true;
+    } else if (c == csv.delimiter) {
+      fields.emplace_back();
+    } else if (c == '\n' || c == '\r') {
+      break;
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+// Whether sniffing takes `text` for a plain string: not empty, and neither a value of a sniffed
+// type (BOOL, INT64, DOUBLE, DATE, TIMESTAMP, INTERVAL) nor written as a list, map or struct.
+bool PlainString(std::string_view text) {
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  if (text.empty()) return false;
+  if ((text.front() == '[' && text.back() == ']') || (text.front() == '{' && text.back() == '}')) {
+    return false;
+  }
+  const Value v = Value::String(std::string(text));
+  for (LogicalTypeId id : {LogicalTypeId::kBool, LogicalTypeId::kInt64, LogicalTypeId::kDouble,
+                           LogicalTypeId::kDate, LogicalTypeId::kTimestamp,
+                           LogicalTypeId::kInterval}) {
+    if (Converts(v, LogicalType(id))) return false;
+  }
+  return true;
+}
+
+// LOAD WITH HEADERS (columns) FROM a file, without a header option and with sniffing on: the
+// first record is a header when a column that is not a STRING holds a plain string in it that
+// does not convert to the column's type (a name, where a number, a date, a list ... belongs),
+// as Kùzu's sniffer decides.
+bool SniffHeader(const std::string& path, const storage::CsvOptions& csv,
+                 const std::vector<std::pair<std::string, LogicalType>>& given) {
+  const std::vector<std::string> fields = FirstRecordFields(path, csv);
+  for (size_t c = 0; c < fields.size() && c < given.size(); ++c) {
+    const LogicalType& type = given[c].second;
+    if (type.id() != LogicalTypeId::kString && PlainString(fields[c]) &&
+        !Converts(Value::String(fields[c]), type)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 void ResolveFileScan(binder::BoundFileScan* scan,
@@ -134,7 +203,11 @@ void ResolveFileScan(binder::BoundFileScan* scan,
       scan->column_names.push_back(name);
       scan->column_types.push_back(type);
     }
-    scan->has_header = header.value_or(false);
+    scan->has_header =
+        header ? *header
+               : sniff && SniffHeader(opened[0],
+                                      ToCsvOptions(options, storage::CsvOptions::Header::kFalse),
+                                      given);
     return;
   }
   // Read everything as text once to learn the number of columns, the header and the types.

@@ -19,13 +19,17 @@ UndoLog::~UndoLog() = default;
 UndoLog::UndoLog(UndoLog&&) noexcept = default;
 UndoLog& UndoLog::operator=(UndoLog&&) noexcept = default;
 
-void UndoLog::Undo(TableProvider& tables) {
+void UndoLog::Undo(TableProvider& tables) { Undo(tables, nullptr); }
+
+void UndoLog::Undo(TableProvider& tables,
+                   const std::function<bool(const Entry&, size_t)>& skip) {
   if (entries_.empty()) return;  // a read statement: it is not the writer
   // Read statements run while this undo does (docs/concurrency.md): a restored cell keeps the
   // version of the aborted write, restamped with a stamp no running reader sees.
   const uint64_t aborted = tables.AbortedWriteStamp();
   std::vector<storage::NodeTable*> erased_keys;
   for (auto it = entries_.rbegin(); it != entries_.rend(); ++it) {
+    if (skip && skip(*it, static_cast<size_t>(entries_.rend() - it) - 1)) continue;
     switch (it->kind) {
       case Entry::Kind::kInsertNode:
         tables.GetNodeTable(it->table)->UndoInsert(it->offset);

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -96,6 +97,9 @@ class UndoLog {
   // Reverts every write, newest first, and empties the log. REQUIRES: the tables written are
   // still there (no DDL since).
   void Undo(TableProvider& tables);
+  // The same, leaving out the writes for which `skip(entry, index in entries())` holds (a
+  // rolled-back schema transaction: writes to tables put back from copies or gone).
+  void Undo(TableProvider& tables, const std::function<bool(const Entry&, size_t)>& skip);
   // At commit: restamps the writes stamped `from` (a transaction's uncommitted stamp) with
   // `commit_ts`.
   void Commit(TableProvider& tables, uint64_t from, uint64_t commit_ts);

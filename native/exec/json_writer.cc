@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -21,18 +23,24 @@ void AppendDouble(std::string& out, double v) {
     out += "null";
     return;
   }
-  char buf[32];
-  int n = std::snprintf(buf, sizeof buf, "%.17g", v);
-  // Prefer the shortest text that reads back to the same double.
-  for (int precision = 1; precision < 17; ++precision) {
-    char shorter[32];
-    int m = std::snprintf(shorter, sizeof shorter, "%.*g", precision, v);
-    if (std::strtod(shorter, nullptr) == v) {
-      out.append(shorter, static_cast<size_t>(m));
+  // The text of printf's "%.*g" at the least precision (1 to 17) that reads back to the same
+  // double. No precision below the shortest round-trip form's digit count can, so the search
+  // starts there, which spares the dozen printf and strtod calls of a search from 1.
+  char buf[40];
+  const auto shortest = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+  int digits = 0;
+  for (const char* p = buf; p != shortest.ptr && *p != 'e'; ++p) digits += *p >= '0' && *p <= '9';
+  for (int precision = std::max(digits, 1); precision < 17; ++precision) {
+    const auto end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, precision);
+    double back = 0;
+    std::from_chars(buf, end.ptr, back);
+    if (back == v) {
+      out.append(buf, end.ptr);
       return;
     }
   }
-  out.append(buf, static_cast<size_t>(n));
+  const auto end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 17);
+  out.append(buf, end.ptr);
 }
 
 void AppendProperties(std::string& out, const ValueHeap& heap) {
@@ -208,17 +216,26 @@ void AppendColumns(std::string& out, const QueryResult& result) {
   out += ']';
 }
 
+// Appends `name` (the JSON text before the number) and the number, without a temporary string.
+template <typename Integer>
+void AppendCount(std::string& out, std::string_view name, Integer value) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+  out.append(name);
+  out.append(digits, end);
+}
+
 void AppendSummary(std::string& out, const QueryResult& result, uint64_t row_count) {
-  out += "\"summary\":{\"rowCount\":";
-  out += std::to_string(row_count);
+  AppendCount(out, "\"summary\":{\"rowCount\":", row_count);
   out += ",\"elapsedMs\":";
   AppendDouble(out, result.elapsed_ms);
   const QueryCounters& c = result.counters;
-  out += ",\"counters\":{\"nodesCreated\":" + std::to_string(c.nodes_created) +
-         ",\"nodesDeleted\":" + std::to_string(c.nodes_deleted) +
-         ",\"relationshipsCreated\":" + std::to_string(c.rels_created) +
-         ",\"relationshipsDeleted\":" + std::to_string(c.rels_deleted) +
-         ",\"propertiesSet\":" + std::to_string(c.properties_set) + "}}";
+  AppendCount(out, ",\"counters\":{\"nodesCreated\":", c.nodes_created);
+  AppendCount(out, ",\"nodesDeleted\":", c.nodes_deleted);
+  AppendCount(out, ",\"relationshipsCreated\":", c.rels_created);
+  AppendCount(out, ",\"relationshipsDeleted\":", c.rels_deleted);
+  AppendCount(out, ",\"propertiesSet\":", c.properties_set);
+  out += "}}";
 }
 
 }  // namespace
@@ -234,6 +251,12 @@ void AppendJsonRow(std::string& out, const std::vector<Value>& row) {
 
 std::string ToJson(const QueryResult& result) {
   std::string out;
+  WriteJson(result, out);
+  return out;
+}
+
+void WriteJson(const QueryResult& result, std::string& out) {
+  out.clear();
   out.reserve(128 + result.rows.size() * 16 * (result.num_columns() + 1));
   out += '{';
   AppendColumns(out, result);
@@ -245,7 +268,6 @@ std::string ToJson(const QueryResult& result) {
   out += "],";
   AppendSummary(out, result, result.rows.size());
   out += '}';
-  return out;
 }
 
 std::string HeaderJsonLine(const QueryResult& result) {

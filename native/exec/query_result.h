@@ -39,6 +39,8 @@ struct QueryResult {
 // {"_id","_label",...}, relationships {"_id","_label","_src","_dst",...}, paths
 // {"_nodes","_rels"}.
 std::string ToJson(const QueryResult& result);
+// ToJson into `out` (cleared first), whose storage a caller may keep from one result to the next.
+void WriteJson(const QueryResult& result, std::string& out);
 
 // The lines of a streamed result (application/x-ndjson, docs/http-api.md), each ending in
 // '\n': its header {"columns":[...],"types":[...]}; one JSON array per row, values as in

@@ -153,6 +153,7 @@ class MinMaxState final : public AggregateState {
     int c = CompareValues(v, best_);
     if (kMax ? c > 0 : c < 0) best_ = v;
   }
+  size_t HeldBytes() const override { return has_value_ ? ApproxBytes(best_) : 0; }
   void Combine(const AggregateState& other) override {
     const auto& o = static_cast<const MinMaxState&>(other);
     if (o.has_value_) Update(o.best_);
@@ -172,12 +173,16 @@ class CollectState final : public AggregateState {
  public:
   explicit CollectState(LogicalType type) : type_(std::move(type)) {}
   void Update(const Value& v) override {
-    if (!v.is_null()) values_.push_back(v);
+    if (v.is_null()) return;
+    values_.push_back(v);
+    bytes_ += ApproxBytes(v);
   }
   void Combine(const AggregateState& other) override {
     const auto& o = static_cast<const CollectState&>(other);
     values_.insert(values_.end(), o.values_.begin(), o.values_.end());
+    bytes_ += o.bytes_;
   }
+  size_t HeldBytes() const override { return bytes_; }
   Value Finalize() const override {
     if (values_.empty()) return Value::Null(type_);
     return Value::Nested(type_, values_);
@@ -186,6 +191,7 @@ class CollectState final : public AggregateState {
  private:
   LogicalType type_;
   std::vector<Value> values_;
+  size_t bytes_ = 0;  // ApproxBytes of values_
 };
 
 struct ValueHash {
@@ -202,8 +208,11 @@ class DistinctState final : public AggregateState {
     if (v.is_null()) return;
     if (!seen_.insert(v).second) return;
     order_.push_back(v);
+    // Held twice (the set and the arrival order), plus a hash node.
+    own_bytes_ += 2 * ApproxBytes(v) + kSeenEntryBytes;
     inner_->Update(v);
   }
+  size_t HeldBytes() const override { return own_bytes_ + inner_->HeldBytes(); }
   void Combine(const AggregateState& other) override {
     const auto& o = static_cast<const DistinctState&>(other);
     for (const auto& v : o.order_) Update(v);
@@ -215,8 +224,10 @@ class DistinctState final : public AggregateState {
 
  private:
   std::unique_ptr<AggregateState> inner_;
+  static constexpr size_t kSeenEntryBytes = 32;
   std::unordered_set<Value, ValueHash, ValueEq> seen_;
   std::vector<Value> order_;  // the distinct values in arrival order, for Combine
+  size_t own_bytes_ = 0;      // what seen_ and order_ hold
 };
 
 // ---- Factories

@@ -41,6 +41,10 @@ class AggregateState {
   }
   virtual void Combine(const AggregateState& other) = 0;
   virtual Value Finalize() const = 0;
+  // The bytes of the values the state keeps (min/max's best value, collect's list, a DISTINCT
+  // aggregate's seen values), as ApproxBytes counts them; 0 for states of a fixed size. The
+  // statement's memory limit charges what this grows by.
+  virtual size_t HeldBytes() const { return 0; }
 };
 
 struct BoundAggregateFunction {

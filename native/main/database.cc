@@ -77,7 +77,16 @@ bool TransactionGate::HasOpenTransaction() {
 void TransactionGate::End(const void* owner) {
   std::lock_guard<std::mutex> lock(mu_);
   if (owner_ == owner) owner_ = nullptr;
+  if (schema_owner() == owner) SetSchemaOwner(nullptr);
   cv_.notify_all();
+}
+
+Status TransactionGate::WaitForSchemaTransaction(const void* owner) {
+  std::unique_lock<std::mutex> lock(mu_);
+  return Wait(lock, [&] {
+    const void* schema = schema_owner();
+    return schema == nullptr || schema == owner;
+  });
 }
 
 Database::Database(DatabaseConfig config, std::unique_ptr<storage::StorageManager> storage)
@@ -447,6 +456,53 @@ Status Database::MakeSchemaChangeDurable() {
   SetWriteFailure(s);
   return Status(ErrorCode::kIoError,
                 "the change was applied but could not be made durable: " + s.message());
+}
+
+namespace {
+
+// Replaces the stamp `from` by `to` in every row's (edge's) create and delete stamps.
+template <typename Table>
+void RestampRows(Table& table, uint64_t rows, uint64_t from, uint64_t to) {
+  for (uint64_t i = 0; i < rows; ++i) {
+    if (table.create_ts(i) == from) table.SetCreateTs(i, to);
+    if (table.delete_ts(i) == from) table.SetDeleteTs(i, to);
+  }
+}
+
+}  // namespace
+
+Status Database::LockShared(std::shared_lock<StatementLock>& lock, const void* owner) {
+  while (true) {
+    lock = std::shared_lock<StatementLock>(lock_);
+    const void* schema = gate_.schema_owner();
+    if (schema == nullptr || schema == owner) return Status::OK();
+    lock.unlock();
+    Status waited = gate_.WaitForSchemaTransaction(owner);
+    if (!waited.ok()) return waited;
+  }
+}
+
+Status Database::CommitSchemaTransaction(uint64_t stamp) {
+  if (closed()) return Status(ErrorCode::kConnectionClosed, "the database is closed");
+  {
+    std::lock_guard<std::mutex> committing(commit_mu_);
+    const uint64_t ts = commit_ts_.load(std::memory_order_relaxed) + 1;
+    for (const auto* schema : storage_->catalog().NodeTables()) {
+      storage::NodeTable* table = storage_->GetNodeTable(schema->id);
+      RestampRows(*table, table->NumRows(), stamp, ts);
+      table->CommitKeyErase(stamp, ts);
+      table->versions().Clear();
+    }
+    for (const auto* schema : storage_->catalog().RelTables()) {
+      for (storage::RelTable* table : storage_->GetRelTables(schema->id)) {
+        RestampRows(*table, table->NumRels(), stamp, ts);
+        table->versions().Clear();
+      }
+    }
+    commit_ts_.store(ts, std::memory_order_relaxed);
+    visible_ts_.store(ts, std::memory_order_seq_cst);
+  }
+  return MakeSchemaChangeDurable();
 }
 
 Database::ActiveStatement::ActiveStatement(Database& db) : db_(db) {

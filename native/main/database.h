@@ -84,6 +84,15 @@ class TransactionGate {
   void End(const void* owner);
   // Whether some session has a read-write transaction open.
   bool HasOpenTransaction();
+  // A read-write transaction that ran DDL or COPY (a schema transaction, docs/concurrency.md)
+  // changed the catalog and the tables in place, where no snapshot can hide it: until it ends
+  // (End), every statement of another session waits for it. Set with the statement lock held
+  // exclusively, so a statement that holds the lock (shared) and sees no owner here can run.
+  void SetSchemaOwner(const void* owner) { schema_owner_.store(owner, std::memory_order_release); }
+  const void* schema_owner() const { return schema_owner_.load(std::memory_order_acquire); }
+  // Waits (holding no lock) until no session but `owner` has a schema transaction open; past
+  // the wait limit TX_CONFLICT, or the statement's control says stop.
+  Status WaitForSchemaTransaction(const void* owner);
 
  private:
   // Waits on cv_ until `ready()`, giving up past the wait limit (TX_CONFLICT) or when the
@@ -94,6 +103,7 @@ class TransactionGate {
   std::mutex mu_;
   std::condition_variable cv_;
   const void* owner_ = nullptr;  // the session with an open read-write transaction
+  std::atomic<const void*> schema_owner_{nullptr};  // that session once it ran DDL or COPY
   uint32_t running_ = 0;         // write statements between EnterWrite and ExitWrite
   std::chrono::milliseconds wait_limit_{10000};
 };
@@ -182,6 +192,16 @@ class Database final : public exec::TableProvider {
   // After DDL or COPY: checkpoints an on-disk database so the change is durable.
   // REQUIRES: the statement lock, exclusive; no transaction open.
   Status MakeSchemaChangeDurable();
+  // Commits a schema transaction (one that ran DDL or COPY; its session is the gate's schema
+  // owner): takes the next commit timestamp, restamps every row and edge stamped `stamp` with
+  // it in every table (the undo log's offsets and columns may name tables and columns the
+  // transaction dropped or changed since, so the tables are swept instead), drops every
+  // property version (no snapshot older than the commit is in use: pinned ones were waited for
+  // before the first DDL, and other sessions' statements wait for the transaction), publishes
+  // the commit, and checkpoints an on-disk database: the checkpoint, switched atomically by
+  // MANIFEST, is what makes the whole transaction durable (no WAL record is written for it).
+  // REQUIRES: the statement lock and the writer lock, both exclusive.
+  Status CommitSchemaTransaction(uint64_t stamp);
   // Warnings of the last open's recovery (a torn log tail cut off, records after a gap
   // dropped); also printed to stderr.
   const std::vector<std::string>& recovery_warnings() const { return recovery_warnings_; }
@@ -191,6 +211,10 @@ class Database final : public exec::TableProvider {
 
   // ---- For the statement pipeline (main/). REQUIRES: the matching lock is held. ----
   StatementLock& statement_lock() { return lock_; }
+  // Takes the statement lock shared for a statement of session `owner` (may be null), once no
+  // other session has a schema transaction open (TransactionGate::SetSchemaOwner); the wait's
+  // error (TX_CONFLICT past the wait limit, a cancel) is returned with the lock not taken.
+  Status LockShared(std::shared_lock<StatementLock>& lock, const void* owner);
   // Held by the statements that write rows (with statement_lock() shared): shared by
   // insert-only statements (MvccInsertTransaction), which run concurrently with each other,
   // and exclusively by every other row write (SET, DELETE, MERGE, explicit transactions, their

@@ -142,6 +142,26 @@ std::optional<Result<exec::QueryResult*>> ExecutionSlot::TryExecuteShortRead(
   return result;
 }
 
+std::optional<Result<exec::QueryResult*>> ExecutionSlot::TryExecuteShortRequest(
+    std::string_view json, StatementControl* control, AccessMode most) {
+  if (db_->closed() || cursor_ || session_.transaction) return std::nullopt;
+  // A request runs without the session (RunRequest); its short read borrows the session's
+  // memo and operators only while the session is as fresh as no session at all.
+  if (!session_.settings.empty() || !session_.disable_map_key_check) return std::nullopt;
+  StatementControl own;
+  Result<QueryRequest> request = ReadRequest(json, control, own, most);
+  if (!request.ok()) return Result<exec::QueryResult*>(request.status());
+  ScopedStatementControl controlled(control);
+  if (Status stop = PollInterrupt(); !stop.ok()) return Result<exec::QueryResult*>(stop);
+  Database::ActiveStatement active(*db_);
+  ScopedFileAccess files(&file_access_);
+  auto start = std::chrono::steady_clock::now();
+  std::optional<Result<exec::QueryResult*>> result = TryRunShortRead(
+      *db_, request->query, request->parameters, session_, request->access_mode.value_or(most));
+  if (result) Account(result->ok() ? result->value() : nullptr, start);
+  return result;
+}
+
 Result<QueryRequest> ExecutionSlot::ReadRequest(std::string_view json,
                                                 StatementControl*& control,
                                                 StatementControl& own, AccessMode most) {

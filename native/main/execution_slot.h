@@ -63,6 +63,17 @@ class ExecutionSlot {
                                                         StatementControl* control = nullptr,
                                                         AccessMode most = AccessMode::kSchema);
 
+  // ExecuteTransactionalRequest on the calling thread of a request whose statement is a short
+  // read (TryRunShortRead), under `control` (its limits; may be null): the result, the
+  // request's error (INVALID_REQUEST, FORBIDDEN ...), or nullopt when the statement is not one
+  // to run inline, having run nothing that anyone can observe (the caller then runs the request
+  // the usual way, which reports the statement's own errors). Declines while the session holds
+  // a transaction or settings of its own, since a request runs without them. The result is the
+  // slot's and valid until its next statement.
+  std::optional<Result<exec::QueryResult*>> TryExecuteShortRequest(std::string_view json,
+                                                                   StatementControl* control,
+                                                                   AccessMode most);
+
   // Confines the files every later statement on this slot may name (common/file_access.h); a
   // service sets it once, before the slot runs anything. Embedded slots stay unconfined.
   void SetFileAccess(FileAccess access) { file_access_ = std::move(access); }
@@ -75,6 +86,8 @@ class ExecutionSlot {
   void ResetSession();
   // Whether the session has an explicit transaction open.
   bool in_transaction() const { return session_.transaction != nullptr; }
+  // The session's identity (what its statements wait for other sessions' transactions as).
+  const void* session_id() const { return &session_; }
 
   // Prepares `text` (one statement) to run any number of times (PrepareQuery).
   Result<std::shared_ptr<PreparedQuery>> Prepare(std::string_view text);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -785,6 +786,112 @@ TEST_F(ShortReadTest, BackoffIsSharedSafely) {
   for (auto& thread : threads) thread.join();
   EXPECT_EQ(compiled->inline_backoff.load(), 0u);
   EXPECT_GT(attempts.load(), 0);
+}
+
+// The service's inline requests (ExecutionSlot::TryExecuteShortRequest): a short read's answer
+// is the one ExecuteTransactionalRequest gives, byte for byte but for the elapsed time, and so
+// are the request's own errors; anything else is declined without running.
+class ShortRequestTest : public ShortReadTest {
+ protected:
+  // The response JSON with its elapsed time blanked out.
+  static std::string Json(const exec::QueryResult& result) {
+    std::string json = exec::ToJson(result);
+    const std::string key = "\"elapsedMs\":";
+    const size_t at = json.find(key);
+    if (at == std::string::npos) return json;
+    const size_t end = json.find(',', at);
+    return json.substr(0, at + key.size()) + "0" + json.substr(end);
+  }
+  std::string Inline(const std::string& json, AccessMode most = AccessMode::kSchema,
+                     StatementControl* control = nullptr) {
+    auto ran = slot_->TryExecuteShortRequest(json, control, most);
+    if (!ran) return "declined";
+    if (!ran->ok()) return "error: " + ran->status().ToString();
+    return Json(*ran->value());
+  }
+  std::string Worker(const std::string& json, AccessMode most = AccessMode::kSchema,
+                     StatementControl* control = nullptr) {
+    auto ran = slot_->ExecuteTransactionalRequest(json, control, most);
+    if (!ran.ok()) return "error: " + ran.status().ToString();
+    return Json(ran.value());
+  }
+};
+
+TEST_F(ShortRequestTest, AnswersAsTheWorkerDoes) {
+  for (const char* json : {
+           R"j({"query": "MATCH (p:person {id: $id}) RETURN p.name, p.age", "access_mode": "read", "parameters": {"id": 2}})j",
+           R"j({"query": "MATCH (p:person {id: $id}) RETURN p.name", "parameters": {"id": 9}})j",
+           R"j({"query": "MATCH (p:person {id: 1})-[:knows]->(f:person) RETURN f.name, f.age / 3.0 ORDER BY f.name", "access_mode": "r"})j",
+           R"j({"query": "MATCH (p:person {id: 1}) RETURN p", "timeout_ms": 5000})j",
+       }) {
+    const std::string inline_json = Inline(json);
+    EXPECT_NE(inline_json.rfind("{\"columns\"", 0), std::string::npos) << json << " -> " << inline_json;
+    EXPECT_EQ(inline_json, Worker(json)) << json;
+  }
+  // A runtime error of the statement is the worker's error.
+  const std::string cast = R"j({"query": "MATCH (p:person {id: 1}) RETURN CAST(p.name AS INT64)"})j";
+  EXPECT_NE(Inline(cast).rfind("error: ", 0), std::string::npos);
+  EXPECT_EQ(Inline(cast), Worker(cast));
+}
+
+TEST_F(ShortRequestTest, RequestErrorsAreTheWorkersErrors) {
+  for (const std::string& json : {
+           std::string(R"j({"query": 1})j"),
+           std::string(R"j({"query": "RETURN 1", "access_mode": "sideways"})j"),
+           std::string(R"j({"query": "RETURN 1", "timeout_ms": 0})j"),
+           std::string("not json"),
+           std::string(R"j({"query": "MATCH (p:person) RETURN p.id", "access_mode": "update"})j"),
+       }) {
+    const std::string inline_error = Inline(json, AccessMode::kRead);
+    EXPECT_NE(inline_error.rfind("error: ", 0), std::string::npos) << json << " -> " << inline_error;
+    EXPECT_EQ(inline_error, Worker(json, AccessMode::kRead)) << json;
+  }
+  EXPECT_NE(Inline(R"j({"query": "RETURN 1", "access_mode": "update"})j", AccessMode::kRead).find("FORBIDDEN"),
+            std::string::npos);
+}
+
+TEST_F(ShortRequestTest, DeclinesWhatItMustNotRunAndLeavesNoTrace) {
+  // Writes, several statements, text that does not parse or bind: the worker runs or refuses them.
+  const std::string create = R"j({"query": "CREATE (:person {id: 7, name: 'Gus', age: 1})"})j";
+  EXPECT_EQ(Inline(create), "declined");
+  EXPECT_EQ(Run("MATCH (p:person) RETURN count(*)"), std::vector<std::string>{"3"});
+  EXPECT_EQ(Inline(R"j({"query": "RETURN 1; RETURN 2"})j"), "declined");
+  EXPECT_EQ(Inline(R"j({"query": "MATCH (p:nosuch) RETURN p"})j"), "declined");
+  EXPECT_EQ(Inline(R"j({"query": "MATCH (p:person {id: 1} RETURN p"})j"), "declined");
+  // A read that needs more than its request allows (nextval() hands a value out for good).
+  Exec("CREATE SEQUENCE s");
+  const std::string draw = R"j({"query": "RETURN nextval('s')", "access_mode": "read"})j";
+  EXPECT_EQ(Inline(draw), "declined");
+  EXPECT_NE(Worker(draw).find("ACCESS_MODE_VIOLATION"), std::string::npos) << Worker(draw);
+  // While the session has settings of its own (a request runs without them), or a transaction.
+  const std::string lookup = R"j({"query": "MATCH (p:person {id: 2}) RETURN p.name"})j";
+  Exec("CALL disable_map_key_check = false");
+  EXPECT_EQ(Inline(lookup), "declined");
+  slot_->ResetSession();
+  EXPECT_NE(Inline(lookup), "declined");
+  Exec("BEGIN TRANSACTION READ ONLY");
+  EXPECT_EQ(Inline(lookup), "declined");
+  Exec("COMMIT");
+  EXPECT_NE(Inline(lookup), "declined");
+}
+
+TEST_F(ShortRequestTest, KeepsTheLimitsOfItsControl) {
+  const std::string json = R"j({"query": "MATCH (p:person) RETURN p.name, p.age ORDER BY p.age"})j";
+  StatementControl small;
+  small.SetLimits(/*max_result_bytes=*/8, 0);
+  const std::string limited = Inline(json, AccessMode::kSchema, &small);
+  EXPECT_NE(limited.find("RESOURCE_LIMIT"), std::string::npos) << limited;
+  StatementControl small_again;
+  small_again.SetLimits(8, 0);
+  EXPECT_EQ(limited, Worker(json, AccessMode::kSchema, &small_again));
+  // Past its deadline before it starts: QUERY_TIMEOUT, as on the worker.
+  StatementControl late;
+  late.SetTimeout(1, StatementControl::Clock::now() - std::chrono::milliseconds(5));
+  const std::string timed_out = Inline(json, AccessMode::kSchema, &late);
+  EXPECT_NE(timed_out.find("QUERY_TIMEOUT"), std::string::npos) << timed_out;
+  StatementControl cancelled;
+  cancelled.Cancel(StatementControl::Reason::kCancelled);
+  EXPECT_NE(Inline(json, AccessMode::kSchema, &cancelled).find("QUERY_CANCELLED"), std::string::npos);
 }
 
 }  // namespace

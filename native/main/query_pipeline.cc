@@ -59,6 +59,14 @@ void ThrowIfError(const Status& status) {
   if (!status.ok()) throw GraphDBException(status);
 }
 
+// The statement lock, shared, for a statement of `session`: after any other session's schema
+// transaction has ended (Database::LockShared).
+std::shared_lock<StatementLock> SharedStatementLock(Database& db, const Session* session) {
+  std::shared_lock<StatementLock> lock;
+  ThrowIfError(db.LockShared(lock, session));
+  return lock;
+}
+
 // The statements of `text`, through the session's memo when there is a session.
 std::shared_ptr<const ParsedStatements> ParseText(Database& db, std::string_view text,
                                                   Session* session) {
@@ -282,7 +290,7 @@ exec::QueryResult RunTransactionStatement(Database& db, const parser::ParsedTran
       transaction->read_only = true;
       // Shared: a schema change (exclusive) cannot run between its wait for pinned snapshots
       // and its change while this pins one.
-      std::shared_lock<StatementLock> lock(db.statement_lock());
+      std::shared_lock<StatementLock> lock = SharedStatementLock(db, session);
       transaction->read_ts = db.PinLatestSnapshot();
     } else {
       ThrowIfError(db.transaction_gate().Begin(session));
@@ -304,7 +312,11 @@ exec::QueryResult RunTransactionStatement(Database& db, const parser::ParsedTran
     return MessageResult("");
   }
   Status committed;
-  if (!session->transaction->undo.empty()) {
+  if (session->transaction->schema) {
+    std::unique_lock<StatementLock> lock(db.statement_lock());
+    std::unique_lock<StatementLock> writer(db.writer_lock());
+    committed = db.CommitSchemaTransaction(session->transaction->stamp);
+  } else if (!session->transaction->undo.empty()) {
     std::shared_lock<StatementLock> lock(db.statement_lock());
     std::unique_lock<StatementLock> writer(db.writer_lock());
     exec::UndoLog& undo = session->transaction->undo;
@@ -322,9 +334,12 @@ exec::QueryResult RunTransactionStatement(Database& db, const parser::ParsedTran
 // handed out must survive a crash too, so the sequences' state is committed on its own (a
 // record without row writes). `drew`: the statement called nextval().
 // REQUIRES: the statement lock is NOT held.
-void CommitSequences(Database& db, CommitContext& commit, bool drew) {
-  // A statement that committed rows logged every sequence's state in its own record.
+void CommitSequences(Database& db, CommitContext& commit, bool drew, const Session* session) {
+  // A statement that committed rows logged every sequence's state in its own record. A schema
+  // transaction logs nothing: its commit checkpoints the catalog, counters included, and its
+  // rollback puts the counters back.
   if (db.in_memory() || commit.ticket.pending()) return;
+  if (session && session->transaction && session->transaction->schema) return;
   bool unlogged;
   {
     std::shared_lock<StatementLock> lock(db.statement_lock());
@@ -340,6 +355,54 @@ void CommitSequences(Database& db, CommitContext& commit, bool drew) {
   std::unique_lock<StatementLock> writer(db.writer_lock());
   exec::UndoLog no_writes;
   ThrowIfError(db.CommitWrites(commit.wal_slot, no_writes, db.NextCommitTs(), &commit.ticket));
+}
+
+// The tables whose storage `statement` (DDL or COPY FROM) changes, by name: a schema
+// transaction copies them before it runs (tables it creates need no copy).
+std::vector<std::string> TablesChangedBy(const parser::ParsedStatement& statement) {
+  switch (statement.kind) {
+    case parser::StatementKind::kDropTable:
+      return {statement.As<parser::ParsedDrop>().name};
+    case parser::StatementKind::kAlterTable:
+      return {statement.As<parser::ParsedAlterTable>().table_name};
+    case parser::StatementKind::kCopyFrom:
+      return {statement.As<parser::ParsedCopyFrom>().table_name};
+    default:
+      return {};
+  }
+}
+
+// DDL or COPY FROM inside a read-write transaction: the transaction becomes (or is) a schema
+// transaction (Transaction), and the statement changes the catalog and the tables in place,
+// after the tables it changes were copied into the savepoint. Nothing is made durable here:
+// COMMIT checkpoints, ROLLBACK puts the savepoint back (docs/concurrency.md).
+exec::QueryResult RunSchemaChangeInTransaction(Database& db,
+                                               const parser::ParsedStatement& statement,
+                                               const std::unordered_map<std::string, Value>& params,
+                                               Session& session) {
+  Transaction& transaction = *session.transaction;
+  if (transaction.read_only) {
+    TransactionError("Cannot execute write operations in a read-only transaction.");
+  }
+  const bool copy = statement.kind == parser::StatementKind::kCopyFrom;
+  std::unique_lock<StatementLock> lock(db.statement_lock());
+  ThrowIfError(db.CheckWritable());
+  if (!transaction.schema) {
+    // From here on other sessions' statements wait for this transaction (they run no more
+    // once the lock is ours): its changes are in place, where no snapshot could hide them.
+    ThrowIfError(db.WaitForPinnedSnapshots(lock, copy ? "COPY" : "a schema change"));
+    transaction.schema = db.storage().CreateSchemaSavepoint();
+    db.transaction_gate().SetSchemaOwner(&session);
+  }
+  std::vector<std::pair<storage::FileKind, catalog::TableId>> saved;
+  for (const std::string& name : TablesChangedBy(statement)) {
+    db.storage().SaveTable(*transaction.schema, name, &saved);
+  }
+  for (const auto& table : saved) transaction.saved_at[table] = transaction.undo.entries().size();
+  exec::QueryResult result = copy ? RunCopyFrom(db, statement.As<parser::ParsedCopyFrom>(), params)
+                                  : RunDdl(db, statement, params);
+  db.NoteWrite();
+  return result;
 }
 
 exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& statement,
@@ -359,7 +422,7 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       if (mode != AccessMode::kRead) {
         // Reads go on meanwhile (docs/concurrency.md); auto-commit inserts run beside each
         // other, every other write alone.
-        std::shared_lock<StatementLock> lock(db.statement_lock());
+        std::shared_lock<StatementLock> lock = SharedStatementLock(db, session);
         std::shared_lock<StatementLock> inserting(db.writer_lock(), std::defer_lock);
         std::unique_lock<StatementLock> writing(db.writer_lock(), std::defer_lock);
         if (mode == AccessMode::kInsert && !in_transaction) {
@@ -372,14 +435,14 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
         db.NoteWrite();
         return result;
       }
-      std::shared_lock<StatementLock> lock(db.statement_lock());
+      std::shared_lock<StatementLock> lock = SharedStatementLock(db, session);
       return RunQueryStatement(db, query, params, mode, session, commit);
     }
     case parser::StatementKind::kTransaction:
       return RunTransactionStatement(db, statement.As<parser::ParsedTransaction>(), session,
                                      commit);
     case parser::StatementKind::kCallFunction: {
-      std::shared_lock<StatementLock> lock(db.statement_lock());
+      std::shared_lock<StatementLock> lock = SharedStatementLock(db, session);
       binder::Binder binder(db.catalog(), params);
       auto bound = binder.BindStandaloneCall(*statement.As<parser::ParsedCallFunction>().function);
       return RunPlanOf(db, statement, planner::PlanQuery(*bound, db.catalog()), params,
@@ -388,9 +451,14 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
     default:
       break;
   }
-  if (in_transaction) {
-    ThrowNotSupported("this statement cannot run inside an explicit transaction yet: " +
-                      statement.text);
+  if (in_transaction && statement.kind == parser::StatementKind::kCheckpoint) {
+    // Kùzu refuses it too: a checkpoint writes committed state only.
+    ThrowNotSupported("CHECKPOINT cannot run inside an explicit transaction: " + statement.text);
+  }
+  if (in_transaction && statement.kind != parser::StatementKind::kCopyTo &&
+      statement.kind != parser::StatementKind::kStandaloneCall &&
+      statement.kind != parser::StatementKind::kExtension) {
+    return RunSchemaChangeInTransaction(db, statement, params, *session);
   }
   switch (statement.kind) {
     case parser::StatementKind::kCopyFrom: {
@@ -402,7 +470,7 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       return result;
     }
     case parser::StatementKind::kCopyTo: {
-      std::shared_lock<StatementLock> lock(db.statement_lock());
+      std::shared_lock<StatementLock> lock = SharedStatementLock(db, session);
       return RunCopyTo(db, statement.As<parser::ParsedCopyTo>(), params);
     }
     case parser::StatementKind::kCheckpoint: {
@@ -452,10 +520,35 @@ void AbortTransaction(Database& db, Session& session) {
     EndReadOnlyTransaction(db, session);
     return;
   }
-  {
+  Transaction& transaction = *session.transaction;
+  if (transaction.schema) {
+    // Nothing else runs (the statements of other sessions wait for this one): the savepoint's
+    // catalog and tables go back, then the row writes it does not cover are undone, those to
+    // tables that existed before and were not copied, and those made to a copied table before
+    // it was copied.
+    std::unique_lock<StatementLock> lock(db.statement_lock());
+    std::unique_lock<StatementLock> writer(db.writer_lock());
+    std::unique_ptr<storage::StorageManager::SchemaSavepoint> savepoint =
+        std::move(transaction.schema);
+    // Which tables existed at the savepoint, read by the undo below (the restore consumes it).
+    storage::StorageManager::SchemaSavepoint existed;
+    existed.node_ids = savepoint->node_ids;
+    existed.rel_ids = savepoint->rel_ids;
+    db.storage().RestoreSchemaSavepoint(std::move(*savepoint));
+    using Kind = exec::UndoLog::Entry::Kind;
+    transaction.undo.Undo(db, [&](const exec::UndoLog::Entry& e, size_t index) {
+      const bool node = e.kind == Kind::kInsertNode || e.kind == Kind::kDeleteNode ||
+                        e.kind == Kind::kSetNode;
+      const auto key = std::make_pair(
+          node ? storage::FileKind::kNodeTable : storage::FileKind::kRelTable, e.table);
+      if (!existed.Existed(key.first, key.second)) return true;  // created since, now gone
+      auto saved = transaction.saved_at.find(key);
+      return saved != transaction.saved_at.end() && index >= saved->second;
+    });
+  } else {
     std::shared_lock<StatementLock> lock(db.statement_lock());
     std::unique_lock<StatementLock> writer(db.writer_lock());
-    session.transaction->undo.Undo(db);
+    transaction.undo.Undo(db);
   }
   session.transaction.reset();
   db.transaction_gate().End(&session);
@@ -463,7 +556,7 @@ void AbortTransaction(Database& db, Session& session) {
 
 std::optional<Result<exec::QueryResult*>> TryRunShortRead(
     Database& db, std::string_view query, const std::unordered_map<std::string, Value>& params,
-    Session& session) {
+    Session& session, std::optional<AccessMode> allowed) {
   if (session.transaction) return std::nullopt;
   std::shared_ptr<const ParsedStatements> parsed;
   try {
@@ -479,8 +572,13 @@ std::optional<Result<exec::QueryResult*>> TryRunShortRead(
   }
   const auto& query_statement = statement.As<parser::ParsedQueryStatement>();
   if (query_statement.explain || query_statement.profile) return std::nullopt;
+  if (allowed && static_cast<int>(RequiredAccessMode(statement)) > static_cast<int>(*allowed)) {
+    return std::nullopt;
+  }
   std::shared_lock<StatementLock> lock(db.statement_lock(), std::try_to_lock);
   if (!lock.owns_lock()) return std::nullopt;
+  // Another session's schema transaction is open: the worker waits for it.
+  if (db.transaction_gate().schema_owner() != nullptr) return std::nullopt;
   std::shared_ptr<const CompiledQuery> compiled;
   try {
     compiled = CompileStatement(db, query_statement, params, &session);
@@ -596,7 +694,8 @@ Result<exec::QueryResult> RunParsed(Database& db, const ParsedStatements& statem
         }
         gate.ExitWrite();
       }
-      CommitSequences(db, commit, catalog::SequenceDrawsOnThisThread() != draws_before);
+      CommitSequences(db, commit, catalog::SequenceDrawsOnThisThread() != draws_before,
+                      session);
       // The lock is released: wait for durability, sharing syncs with concurrent commits.
       ThrowIfError(db.FinishCommit(&commit.ticket));
     }
@@ -704,7 +803,7 @@ Result<std::unique_ptr<StatementCursor>> StatementCursor::Open(
     lazy->parsed = parsed;
     lazy->params = params;
     Transaction* transaction = session ? session->transaction.get() : nullptr;
-    std::shared_lock<StatementLock> lock(db.statement_lock());
+    std::shared_lock<StatementLock> lock = SharedStatementLock(db, session);
     lazy->compiled = CompileStatement(db, statement, lazy->params, session, memo);
     StatementTransaction how = ChooseStatementTransaction(db, transaction, AccessMode::kRead,
                                                           /*embedded=*/session != nullptr);

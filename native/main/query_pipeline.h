@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -32,12 +33,23 @@ namespace graphdb {
 // (SnapshotCowWriteTransaction) holds the database's writer gate until it ends, stamps its
 // writes with its own uncommitted stamp (other sessions' snapshots do not see them; SET keeps
 // the old value as a version) and restamps them with its commit timestamp at COMMIT.
+//
+// A read-write transaction that runs DDL or COPY becomes a *schema transaction*
+// (docs/concurrency.md): at its first such statement it waits for pinned snapshots, keeps a
+// savepoint of the catalog, becomes the gate's schema owner (other sessions' statements wait
+// for it to end), and before each DDL or COPY copies the tables that statement changes into
+// the savepoint. ROLLBACK puts the savepoint back and undoes the row writes the savepoint does
+// not cover; COMMIT restamps and checkpoints (Database::CommitSchemaTransaction).
 struct Transaction {
   bool read_only = false;
   bool failed = false;  // a statement failed while executing: the transaction is rolled back
   uint64_t read_ts = 0;  // read-only: the pinned snapshot
   uint64_t stamp = 0;    // read-write: the stamp of its uncommitted writes
   exec::UndoLog undo;
+  std::unique_ptr<storage::StorageManager::SchemaSavepoint> schema;  // a schema transaction's
+  // For each table copied into `schema`: the length of `undo` when it was copied (the writes
+  // logged after that were made to the table the copy replaces at ROLLBACK).
+  std::map<std::pair<storage::FileKind, catalog::TableId>, size_t> saved_at;
 };
 
 // Per-connection state that outlives a statement: the settings changed by `CALL name = value`,
@@ -194,9 +206,10 @@ inline constexpr uint64_t kInlineWorkBudget = 1024;
 // (CompiledQuery::SkipInlineAttempt). Never waits for a lock, so the caller's thread (an event
 // loop) is not held up by a schema change or a checkpoint.
 // The result is the session's (held by its PreparedPlans) and valid until the session runs
-// another statement.
+// another statement. `allowed` (a service request's access mode): a statement that needs more
+// (RequiredAccessMode: a LOAD FROM needs schema) is not run, so that RunQuery refuses it.
 std::optional<Result<exec::QueryResult*>> TryRunShortRead(
     Database& db, std::string_view query, const std::unordered_map<std::string, Value>& params,
-    Session& session);
+    Session& session, std::optional<AccessMode> allowed = std::nullopt);
 
 }  // namespace graphdb

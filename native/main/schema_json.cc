@@ -24,8 +24,9 @@ void AppendProperties(std::string& out, const std::vector<catalog::PropertyDefin
 
 }  // namespace
 
-std::string SchemaJson(Database& db) {
-  std::shared_lock<StatementLock> lock(db.statement_lock());
+Result<std::string> SchemaJson(Database& db, const void* session) {
+  std::shared_lock<StatementLock> lock;
+  if (Status waited = db.LockShared(lock, session); !waited.ok()) return waited;
   const catalog::Catalog& cat = db.catalog();
   std::string out = "{\"nodeTables\":[";
   bool first = true;

@@ -7,11 +7,14 @@
 
 #include <string>
 
+#include "common/result.h"
 #include "main/database.h"
 
 namespace graphdb {
 
-// Takes the statement lock shared while it reads the catalog.
-std::string SchemaJson(Database& db);
+// Takes the statement lock shared while it reads the catalog, as a statement of session
+// `session` (may be null): after another session's open schema transaction has ended
+// (Database::LockShared), whose wait's error it returns.
+Result<std::string> SchemaJson(Database& db, const void* session = nullptr);
 
 }  // namespace graphdb

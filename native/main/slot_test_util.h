@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "main/database.h"
 #include "main/execution_slot.h"
 #include "main/query_pipeline.h"
 
@@ -89,5 +91,22 @@ class QueryFixture : public ::testing::Test {
   Session session_;
   std::filesystem::path root_;
 };
+
+// Opens the database `config` describes; fails the test (and returns nullptr) when it does not
+// open.
+inline std::shared_ptr<Database> OpenOrFail(const DatabaseConfig& config) {
+  auto db = Database::Open(config);
+  EXPECT_TRUE(db.ok()) << db.status().ToString();
+  return db.ok() ? std::move(db).value() : nullptr;
+}
+
+// Copies the database folder `dir` to a new folder `root`/crash<n> (n counted in `*copies`):
+// the files as a crash of the process would leave them right now. Returns the copy's path.
+inline std::string CrashCopy(const std::filesystem::path& root, const std::string& dir,
+                             int* copies) {
+  std::string copy = (root / ("crash" + std::to_string((*copies)++))).string();
+  std::filesystem::copy(dir, copy, std::filesystem::copy_options::recursive);
+  return copy;
+}
 
 }  // namespace graphdb::testing_util

@@ -67,8 +67,13 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
     } else if (prepared) {
       result.emplace(owner->slot_->ExecutePrepared(*prepared, params, &control));
     } else if (schema) {
-      json_body = SchemaJson(owner->slot_->db());
-      result.emplace(exec::QueryResult());
+      Result<std::string> made = SchemaJson(owner->slot_->db(), owner->slot_->session_id());
+      if (made.ok()) {
+        json_body = std::move(made.value());
+        result.emplace(exec::QueryResult());
+      } else {
+        result.emplace(made.status());
+      }
     } else if (compact) {
       exec::QueryResult r;
       r.column_names = {"folded"};
@@ -147,6 +152,7 @@ Napi::Function ConnectionWrap::Define(Napi::Env env, AddonData& data) {
       DefineClass(env, "NativeConnection",
                   {InstanceMethod<&ConnectionWrap::QueryText>("queryText"),
                    InstanceMethod<&ConnectionWrap::Request>("executeTransactionalRequest"),
+                   InstanceMethod<&ConnectionWrap::TryRequestInline>("tryRequestInline"),
                    InstanceMethod<&ConnectionWrap::Compact>("compact"),
                    InstanceMethod<&ConnectionWrap::Schema>("schema"),
                    InstanceMethod<&ConnectionWrap::ResetSession>("resetSession"),
@@ -363,6 +369,49 @@ Napi::Value ConnectionWrap::Request(const Napi::CallbackInfo& info) {
   job->in_session = info.Length() > 2 && info[2].ToBoolean().Value();
   job->most_access = most;
   return Enqueue(job);
+}
+
+// tryRequestInline(json, mostAccess, timeoutMs, maxResultBytes, maxMemoryBytes): a JSON query
+// request whose statement is a short read, run at once on this thread (the service's HTTP fast
+// path) when the connection is idle (ExecutionSlot::TryExecuteShortRequest), under the time
+// limit (ms, 0: none) and the result and memory limits (bytes, 0: none) its worker would
+// apply: its response body as executeTransactionalRequest(json, true, false, mostAccess)
+// resolves to, or the GraphDBError it would reject with (returned, not thrown); undefined when
+// it did not run (submit it then).
+Napi::Value ConnectionWrap::TryRequestInline(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CheckOpen(env);
+  const char* usage =
+      "tryRequestInline(json: string, mostAccess: 'read' | 'insert' | 'update' | 'schema', "
+      "timeoutMs: number, maxResultBytes: number, maxMemoryBytes: number)";
+  if (info.Length() < 5 || !info[0].IsString() || !info[2].IsNumber() || !info[3].IsNumber() ||
+      !info[4].IsNumber()) {
+    throw Napi::TypeError::New(env, usage);
+  }
+  const AccessMode most = ReadMostAccess(info, 1, usage);
+  const double timeout = info[2].As<Napi::Number>().DoubleValue();
+  const double max_result = info[3].As<Napi::Number>().DoubleValue();
+  const double max_memory = info[4].As<Napi::Number>().DoubleValue();
+  if (!(timeout >= 0 && timeout <= kMaxTimeoutMs) || !(max_result >= 0 && max_result <= 9007199254740991.0) ||
+      !(max_memory >= 0 && max_memory <= 9007199254740991.0)) {
+    throw Napi::RangeError::New(env, usage);
+  }
+  if (in_flight_ != 0 || !InlineShortReads()) return env.Undefined();
+  StatementControl control;
+  if (timeout != 0) control.SetTimeout(std::max<uint32_t>(1, static_cast<uint32_t>(timeout)));
+  control.SetLimits(static_cast<uint64_t>(max_result), static_cast<uint64_t>(max_memory));
+  // The request's text and the response's JSON keep their storage from one request to the next
+  // (up to kKeptInlineBytes: a large one's is given back).
+  constexpr size_t kKeptInlineBytes = 64 * 1024;
+  if (inline_request_.capacity() > kKeptInlineBytes) std::string().swap(inline_request_);
+  if (inline_response_.capacity() > kKeptInlineBytes) std::string().swap(inline_response_);
+  Utf8Into(env, info[0], inline_request_);
+  std::optional<Result<exec::QueryResult*>> result =
+      slot_->TryExecuteShortRequest(inline_request_, &control, most);
+  if (!result) return env.Undefined();
+  if (!result->ok()) return MakeError(env, result->status()).Value();
+  exec::WriteJson(*result->value(), inline_response_);
+  return Napi::String::New(env, inline_response_);
 }
 
 ConnectionWrap::QueryJob* ConnectionWrap::NewJob(const Napi::CallbackInfo& info, std::string query,
@@ -682,8 +731,16 @@ Napi::Value ConnectionWrap::Submit(const Napi::CallbackInfo& info, bool text) {
 Napi::Value ConnectionWrap::QuerySync(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   ReadStatement(info, "querySync(text: string, params?: object)");
+  // The options set for this statement (setNextOptions: its time and byte limits, mode and
+  // session) apply here as for a queued one; the next starts without.
+  StatementControl control;
+  if (next_timeout_ms_ != 0) control.SetTimeout(next_timeout_ms_);
+  control.SetLimits(next_max_result_bytes_, next_max_memory_bytes_);
+  const std::optional<AccessMode> allowed = next_access_mode_;
+  const bool in_session = next_in_session_;
+  ClearNextOptions();
   worker_->WaitIdle();  // statements submitted earlier run first
-  Result<exec::QueryResult> result = slot_->Execute(text_, params_);
+  Result<exec::QueryResult> result = slot_->Execute(text_, params_, &control, allowed, in_session);
   if (!result.ok()) ThrowStatus(env, result.status());
   return FromQueryResult(env, result.value());
 }

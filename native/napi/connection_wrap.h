@@ -54,6 +54,7 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   void ReadStatement(const Napi::CallbackInfo& info, const char* usage);
   static bool InlineShortReads();
   Napi::Value Request(const Napi::CallbackInfo& info);
+  Napi::Value TryRequestInline(const Napi::CallbackInfo& info);
   Napi::Value Compact(const Napi::CallbackInfo& info);
   Napi::Value Schema(const Napi::CallbackInfo& info);
   Napi::Value ResetSession(const Napi::CallbackInfo& info);
@@ -115,6 +116,9 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   // next one's text into it allocates nothing, and a statement run again (null for its text)
   // need not convert it at all.
   std::string text_;
+  // tryRequestInline's request text and response JSON, their storage kept between requests.
+  std::string inline_request_;
+  std::string inline_response_;
   bool has_text_ = false;  // text_ holds a whole statement text
   // Its parameters (JS thread only): kept, so that the next statement with the same names
   // replaces the values only.

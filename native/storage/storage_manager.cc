@@ -738,4 +738,90 @@ Status StorageManager::CopyRelTable(std::string_view table, const std::vector<st
                                             *dst, ts);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Schema savepoints
+
+bool StorageManager::SchemaSavepoint::Existed(FileKind kind, catalog::TableId id) const {
+  const std::vector<catalog::TableId>& ids = kind == FileKind::kNodeTable ? node_ids : rel_ids;
+  return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+std::unique_ptr<StorageManager::SchemaSavepoint> StorageManager::CreateSchemaSavepoint() const {
+  auto savepoint = std::make_unique<SchemaSavepoint>();
+  savepoint->catalog = catalog_;
+  savepoint->pending_constants = pending_constants_;
+  for (const auto& [id, table] : node_tables_) savepoint->node_ids.push_back(id);
+  for (const auto& [id, table] : rel_tables_) savepoint->rel_ids.push_back(id);
+  return savepoint;
+}
+
+namespace {
+
+// A table's copy, through its serialized form (what a checkpoint writes: values, stamps, the
+// adjacency; property versions are left out, since no snapshot older than the copy is read
+// once it is put back).
+template <typename Table, typename Decode>
+std::unique_ptr<Table> CopyTable(const Table& table, Decode decode) {
+  catalog::BinaryWriter w;
+  table.Serialize(w);
+  std::string bytes = w.Release();
+  catalog::BinaryReader r(bytes);
+  auto copy = decode(r);
+  GRAPHDB_ASSERT(copy.ok());  // it decodes what it has just encoded
+  return std::move(copy).value();
+}
+
+}  // namespace
+
+void StorageManager::SaveTable(SchemaSavepoint& savepoint, std::string_view name,
+                               std::vector<std::pair<FileKind, catalog::TableId>>* saved) {
+  if (const auto* schema = catalog_.GetNodeTable(name)) {
+    const catalog::TableId id = schema->id;
+    if (savepoint.Saved(FileKind::kNodeTable, id) || !savepoint.Existed(FileKind::kNodeTable, id)) {
+      return;
+    }
+    const NodeTable& table = *node_tables_.at(id);
+    savepoint.nodes[id] = CopyTable(table, [&](catalog::BinaryReader& r) {
+      return NodeTable::Deserialize(r, *schema);
+    });
+    saved->emplace_back(FileKind::kNodeTable, id);
+    return;
+  }
+  const auto* schema = catalog_.GetRelTable(name);
+  if (schema == nullptr) return;
+  for (const auto& pair : schema->pairs) {
+    if (savepoint.Saved(FileKind::kRelTable, pair.id) ||
+        !savepoint.Existed(FileKind::kRelTable, pair.id)) {
+      continue;
+    }
+    const uint64_t src_rows = node_tables_.at(pair.src_table)->NumRows();
+    const uint64_t dst_rows = node_tables_.at(pair.dst_table)->NumRows();
+    const RelTable& table = *rel_tables_.at(pair.id);
+    savepoint.rels[pair.id] = CopyTable(table, [&](catalog::BinaryReader& r) {
+      return RelTable::Deserialize(r, *schema, pair, src_rows, dst_rows);
+    });
+    saved->emplace_back(FileKind::kRelTable, pair.id);
+  }
+}
+
+void StorageManager::RestoreSchemaSavepoint(SchemaSavepoint savepoint) {
+  catalog_ = std::move(savepoint.catalog);
+  catalog_.RenewVersion();
+  pending_constants_ = std::move(savepoint.pending_constants);
+  for (auto it = node_tables_.begin(); it != node_tables_.end();) {
+    it = savepoint.Existed(FileKind::kNodeTable, it->first) ? std::next(it) : node_tables_.erase(it);
+  }
+  for (auto it = rel_tables_.begin(); it != rel_tables_.end();) {
+    it = savepoint.Existed(FileKind::kRelTable, it->first) ? std::next(it) : rel_tables_.erase(it);
+  }
+  for (auto& [id, table] : savepoint.nodes) {
+    table->change_flag().Mark();
+    node_tables_[id] = std::move(table);
+  }
+  for (auto& [id, table] : savepoint.rels) {
+    table->change_flag().Mark();
+    rel_tables_[id] = std::move(table);
+  }
+}
+
 }  // namespace graphdb::storage

@@ -95,6 +95,35 @@ class StorageManager {
     return catalog_.DropSequence(name, if_exists);
   }
 
+  // ---- Schema savepoints (DDL and COPY inside an explicit transaction) ----
+  // The state to go back to when a transaction that changed the schema or copied rows rolls
+  // back: the catalog (sequences included) as it was, the ids of the tables that existed, and a
+  // copy of each existing table taken before the transaction's first DDL or COPY touched it
+  // (SaveTable). Tables created since have no copy: a rollback removes them.
+  struct SchemaSavepoint {
+    catalog::Catalog catalog;
+    std::map<std::pair<FileKind, catalog::TableId>, std::vector<ConstantColumn>> pending_constants;
+    std::vector<catalog::TableId> node_ids;  // the tables at the savepoint (rel: pair ids)
+    std::vector<catalog::TableId> rel_ids;
+    std::map<catalog::TableId, std::unique_ptr<NodeTable>> nodes;  // copies, by id
+    std::map<catalog::TableId, std::unique_ptr<RelTable>> rels;    // copies, by pair id
+    bool Existed(FileKind kind, catalog::TableId id) const;
+    bool Saved(FileKind kind, catalog::TableId id) const {
+      return kind == FileKind::kNodeTable ? nodes.count(id) > 0 : rels.count(id) > 0;
+    }
+  };
+  std::unique_ptr<SchemaSavepoint> CreateSchemaSavepoint() const;
+  // Copies the storage of the table named `name` (a node table, or every pair of a rel table)
+  // into `savepoint` unless it holds a copy already or the table did not exist at the
+  // savepoint; appends what it copied to `saved`. No such table: nothing (the statement then
+  // reports it). REQUIRES: exclusive access.
+  void SaveTable(SchemaSavepoint& savepoint, std::string_view name,
+                 std::vector<std::pair<FileKind, catalog::TableId>>* saved);
+  // Puts the catalog and the tables back as they were at the savepoint: tables created since
+  // go, saved copies replace the tables (or come back when dropped). The copies are marked
+  // changed, so the next checkpoint writes them. REQUIRES: exclusive access.
+  void RestoreSchemaSavepoint(SchemaSavepoint savepoint);
+
   // ---- Tables ----
   // nullptr when there is no such table. Pointers stay valid until the table is dropped.
   NodeTable* GetNodeTable(catalog::TableId id);

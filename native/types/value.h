@@ -139,4 +139,9 @@ std::string Int128ToString(int128_t v);
 // The text of a DECIMAL: `unscaled` with `scale` digits after the point ("-0.120", "220").
 std::string DecimalToString(int128_t unscaled, uint32_t scale);
 
+// About how many bytes `value` takes in memory, nested values and strings included (a shared
+// payload counts for each value that holds it): what the memory and result limits count.
+size_t ApproxBytes(const Value& value);
+size_t ApproxBytes(const std::vector<Value>& values);
+
 }  // namespace graphdb

@@ -65,6 +65,15 @@ Result<std::optional<WalRecord>> WalReader::Next() {
 
   auto header_bytes = ReadAt(offset, kRecordHeaderSize);
   if (!header_bytes.ok()) return error_ = header_bytes.status();
+  if (header_bytes->find_first_not_of('\0') == std::string_view::npos) {
+    // Where a record would start there are zeros: the writer's preallocation, if nothing but
+    // zeros follows (a zero header in front of other bytes is damage, judged below).
+    auto zeros = RestIsZero(offset);
+    if (!zeros.ok()) return error_ = zeros.status();
+    if (*zeros) return EndAtZeros(offset);
+    header_bytes = ReadAt(offset, kRecordHeaderSize);
+    if (!header_bytes.ok()) return error_ = header_bytes.status();
+  }
   if (header_bytes->size() < kRecordHeaderSize) {
     return EndAtBadRecord(
         offset, "incomplete record header: " + std::to_string(header_bytes->size()) + " of " +
@@ -100,6 +109,28 @@ Result<std::optional<WalRecord>> WalReader::Next() {
   record.payload.assign(payload);
   next_offset_ = end;
   return std::optional<WalRecord>(std::move(record));
+}
+
+Result<bool> WalReader::RestIsZero(uint64_t offset) {
+  std::string chunk;
+  for (uint64_t at = offset; at < file_size_;) {
+    size_t want = static_cast<size_t>(std::min<uint64_t>(kReadChunk, file_size_ - at));
+    chunk.resize(want);
+    auto n = file_->Read(at, want, chunk.data());
+    if (!n.ok()) return n.status();
+    if (*n == 0) break;  // the file shrank under us: what is left was zeros
+    if (std::string_view(chunk.data(), *n).find_first_not_of('\0') != std::string_view::npos) {
+      return false;
+    }
+    at += *n;
+  }
+  return true;
+}
+
+std::optional<WalRecord> WalReader::EndAtZeros(uint64_t offset) {
+  done_ = true;
+  valid_end_ = offset;
+  return std::optional<WalRecord>();
 }
 
 Result<std::optional<WalRecord>> WalReader::EndAtBadRecord(uint64_t offset,

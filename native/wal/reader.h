@@ -64,8 +64,11 @@ class WalReader {
   bool torn_tail() const { return torn_tail_; }
   // a human-readable account of the torn tail, empty when the end was clean;
   const std::string& warning() const { return warning_; }
-  // the offset just past the last intact record (the file size when the end was clean).
+  // the offset just past the last intact record (the file size when the end was clean, or
+  // where the zeros the writer wrote ahead of its records begin);
   uint64_t valid_end() const { return valid_end_; }
+  // the zero bytes after valid_end() that made a clean end (the writer's preallocation).
+  uint64_t zero_tail() const { return file_size_ - valid_end_; }
 
  private:
   WalReader(std::unique_ptr<env::RandomAccessFile> file, uint64_t file_size, WalFileHeader header,
@@ -74,6 +77,10 @@ class WalReader {
   // A view of up to `n` bytes at `offset` (fewer only at end of file), valid until the next
   // call.
   Result<std::string_view> ReadAt(uint64_t offset, size_t n);
+  // Whether every byte from `offset` to the end of the file is zero.
+  Result<bool> RestIsZero(uint64_t offset);
+  // Ends the log cleanly at `offset`, before zeros written ahead by the writer.
+  std::optional<WalRecord> EndAtZeros(uint64_t offset);
   // Decides between a torn tail (ends the log: std::nullopt) and corruption (an error) for
   // the damaged record at `offset`.
   Result<std::optional<WalRecord>> EndAtBadRecord(uint64_t offset, const std::string& reason);

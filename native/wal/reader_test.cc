@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@ namespace graphdb::wal {
 namespace {
 
 using test_util::ReadFile;
+using test_util::ReadLogBytes;
 using test_util::ReadLog;
 using test_util::TempDir;
 using test_util::WriteFile;
@@ -30,7 +32,7 @@ std::string MakeLog(const TempDir& dir, uint32_t slot, const std::vector<std::st
     EXPECT_TRUE((*writer)->Commit(i + 1, payloads[i]).ok());
   }
   EXPECT_TRUE((*writer)->Close().ok());
-  return ReadFile((*writer)->path());
+  return ReadLogBytes((*writer)->path());
 }
 
 std::vector<std::string> SamplePayloads() {
@@ -230,7 +232,7 @@ TEST(WalReaderTest, LengthDamageThatReachesTheEndOfFileIsStillCorruption) {
   EXPECT_EQ(ReadLog(path).status.code(), ErrorCode::kCorruption);
 }
 
-TEST(WalReaderTest, ZeroFilledTailIsATornTail) {
+TEST(WalReaderTest, ZeroFilledTailIsACleanEnd) {
   TempDir dir;
   std::string bytes = MakeLog(dir, 0, SamplePayloads());
   std::string path = dir.File("wal-0.log");
@@ -238,6 +240,13 @@ TEST(WalReaderTest, ZeroFilledTailIsATornTail) {
   auto log = ReadLog(path);
   ASSERT_TRUE(log.status.ok()) << log.status.ToString();
   EXPECT_EQ(log.records.size(), 5u);
+  EXPECT_FALSE(log.torn_tail);  // the writer's preallocation
+  EXPECT_TRUE(log.warning.empty()) << log.warning;
+  EXPECT_EQ(log.valid_end, bytes.size());
+  // Zeros then a stray non-zero byte: the end is torn, and the warning names the zero header.
+  WriteFile(path, bytes + std::string(4096, '\0') + "\x09");
+  log = ReadLog(path);
+  ASSERT_TRUE(log.status.ok()) << log.status.ToString();
   EXPECT_TRUE(log.torn_tail);
   EXPECT_EQ(log.valid_end, bytes.size());
   EXPECT_NE(log.warning.find("unknown record type 0"), std::string::npos) << log.warning;
@@ -270,7 +279,7 @@ TEST(WalReaderTest, FindsIntactRecordsFarAfterTheDamage) {
 
 // A log padded with zeros ends in a torn tail, however long the padding: the scan reads it a
 // chunk at a time (here 128 MiB, some 500 chunks; memory would stay as small for 100 GB).
-TEST(WalReaderTest, LongZeroPaddingIsATornTailReadInChunks) {
+TEST(WalReaderTest, LongZeroPaddingIsReadInChunks) {
   TempDir dir;
   std::string bytes = MakeLog(dir, 0, SamplePayloads());
   std::string path = dir.File("wal-0.log");
@@ -278,6 +287,16 @@ TEST(WalReaderTest, LongZeroPaddingIsATornTailReadInChunks) {
   auto log = ReadLog(path);
   ASSERT_TRUE(log.status.ok()) << log.status.ToString();
   EXPECT_EQ(log.records.size(), 5u);
+  EXPECT_FALSE(log.torn_tail);
+  EXPECT_EQ(log.valid_end, bytes.size());
+  // One non-zero byte at the very end: the whole padding is scanned, and the tail is torn.
+  {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp((std::streamoff{128} << 20) - 1);
+    f.put('\x01');
+  }
+  log = ReadLog(path);
+  ASSERT_TRUE(log.status.ok()) << log.status.ToString();
   EXPECT_TRUE(log.torn_tail);
   EXPECT_EQ(log.valid_end, bytes.size());
 }
@@ -317,6 +336,51 @@ TEST(WalReaderTest, ErrorsAndEndsRepeat) {
   ASSERT_TRUE(reader.ok());
   EXPECT_EQ((*reader)->Next().status().code(), ErrorCode::kCorruption);
   EXPECT_EQ((*reader)->Next().status().code(), ErrorCode::kCorruption);
+}
+
+// The zeros a writer writes ahead of its records end a log cleanly only when nothing but
+// zeros follows; zeros and then a record are a hole (corruption), zeros and then other bytes
+// a torn tail.
+TEST(WalReaderTest, ZerosEndALogOnlyWhenNothingElseFollows) {
+  TempDir dir;
+  std::vector<std::string> payloads = SamplePayloads();
+  std::string bytes = MakeLog(dir, 0, payloads);
+  std::string path = dir.File("wal-0.log");
+  std::vector<uint64_t> starts = RecordOffsets(path);
+  const std::string last_record = bytes.substr(starts.back());
+
+  for (size_t zeros : {size_t{1}, size_t{23}, size_t{24}, size_t{4096}, size_t{600000}}) {
+    WriteFile(path, bytes + std::string(zeros, '\0'));
+    auto log = ReadLog(path);
+    ASSERT_TRUE(log.status.ok()) << zeros << ": " << log.status.ToString();
+    EXPECT_EQ(log.records.size(), payloads.size());
+    EXPECT_FALSE(log.torn_tail) << zeros;
+    EXPECT_TRUE(log.warning.empty());
+    EXPECT_EQ(log.valid_end, bytes.size());
+
+    // A record after the zeros: a hole in the log, not its end.
+    WriteFile(path, bytes + std::string(zeros, '\0') + last_record);
+    log = ReadLog(path);
+    EXPECT_EQ(log.status.code(), ErrorCode::kCorruption) << zeros;
+    EXPECT_NE(log.status.message().find("corrupt record at offset " + std::to_string(bytes.size())),
+              std::string::npos)
+        << log.status.message();
+
+    // Other bytes after the zeros (a record whose first bytes never reached the disk).
+    WriteFile(path, bytes + std::string(zeros, '\0') + "\x01\x02garbage");
+    log = ReadLog(path);
+    ASSERT_TRUE(log.status.ok()) << zeros << ": " << log.status.ToString();
+    EXPECT_TRUE(log.torn_tail) << zeros;
+    EXPECT_EQ(log.valid_end, bytes.size());
+  }
+
+  // The last record torn inside preallocated space: its bytes, then zeros.
+  WriteFile(path, bytes.substr(0, bytes.size() - 5) + std::string(4096, '\0'));
+  auto log = ReadLog(path);
+  ASSERT_TRUE(log.status.ok()) << log.status.ToString();
+  EXPECT_EQ(log.records.size(), payloads.size() - 1);
+  EXPECT_TRUE(log.torn_tail);
+  EXPECT_EQ(log.valid_end, starts.back());
 }
 
 }  // namespace

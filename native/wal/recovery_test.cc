@@ -63,7 +63,7 @@ TEST(WalRecoveryTest, TornTailIsCutWithAWarning) {
   WriteLog(dir, 0, {{1, "a"}, {3, "c"}});
   WriteLog(dir, 1, {{2, "b"}, {4, "d"}});
   std::string path = dir.File("wal-1.log");
-  std::string clean = ReadFile(path);
+  std::string clean = test_util::ReadLogBytes(path);
   WriteFile(path, clean + clean.substr(kFileHeaderSize, 10));  // half a record header
 
   auto result = ReadAllWals(env::FileSystem::Default(), dir.path(), 0);

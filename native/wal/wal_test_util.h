@@ -88,6 +88,19 @@ inline ReadOutcome ReadLog(const std::string& path, uint64_t checkpoint_seq = 0)
   return out;
 }
 
+// A log's bytes up to the end of its records, without the zeros the writer wrote ahead.
+inline std::string ReadLogBytes(const std::string& path) {
+  std::string bytes = ReadFile(path);
+  auto header = DecodeFileHeader(std::string_view(bytes).substr(0, kFileHeaderSize), path);
+  EXPECT_TRUE(header.ok()) << header.status().ToString();
+  ReadOutcome log = ReadLog(path, header.ok() ? header->checkpoint_seq : 0);
+  EXPECT_TRUE(log.status.ok()) << log.status.ToString();
+  EXPECT_FALSE(log.torn_tail) << log.warning;
+  EXPECT_EQ(bytes.find_first_not_of('\0', log.valid_end), std::string::npos);
+  bytes.resize(std::min<uint64_t>(bytes.size(), log.valid_end));
+  return bytes;
+}
+
 class TestFileSystem final : public env::FileSystem {
  public:
   explicit TestFileSystem(env::FileSystem* base = env::FileSystem::Default()) : base_(base) {}
@@ -109,6 +122,9 @@ class TestFileSystem final : public env::FileSystem {
   }
   Result<std::unique_ptr<env::WritableFile>> OpenForAppend(const std::string& path) override {
     return Wrap(base_->OpenForAppend(path));
+  }
+  Result<std::unique_ptr<env::WritableFile>> OpenForUpdate(const std::string& path) override {
+    return Wrap(base_->OpenForUpdate(path));
   }
   Status Rename(const std::string& from, const std::string& to) override {
     return base_->Rename(from, to);
@@ -140,6 +156,13 @@ class TestFileSystem final : public env::FileSystem {
         return env::IoError("write", path(), ENOSPC);
       }
       return base_->Append(data);
+    }
+    Status WriteAt(uint64_t offset, std::string_view data) override {
+      if (fs_->half_write_countdown_.load() > 0 && --fs_->half_write_countdown_ == 0) {
+        (void)base_->WriteAt(offset, data.substr(0, data.size() / 2));
+        return env::IoError("write", path(), ENOSPC);
+      }
+      return base_->WriteAt(offset, data);
     }
     Status Flush() override { return base_->Flush(); }
     Status Sync() override {

@@ -12,6 +12,14 @@ namespace {
 // The scratch buffer of a writer keeps at most this much capacity after a large record.
 constexpr size_t kMaxRetainedScratch = 1 << 20;
 
+// Zeros written ahead of the records: the next extension adds as much as the file already has,
+// within these bounds, rounded up to whole pages.
+constexpr uint64_t kMinPreallocation = 256 * 1024;
+constexpr uint64_t kMaxPreallocation = 8 * 1024 * 1024;
+constexpr uint64_t kPageSize = 4096;
+constexpr size_t kZeroChunk = 64 * 1024;
+constexpr char kZeros[kZeroChunk] = {};
+
 }  // namespace
 
 GroupCommitStats GroupCommitter::stats() const {
@@ -71,6 +79,7 @@ Result<std::unique_ptr<WalWriter>> WalWriter::Open(env::FileSystem* fs, const st
   const std::string& path = writer->path_;
   bool fresh = !fs->Exists(path);
   uint64_t size = kFileHeaderSize;
+  uint64_t allocated = kFileHeaderSize;
   if (!fresh) {
     auto reader = WalReader::Open(fs, path, checkpoint_seq);
     if (!reader.ok()) return reader.status();
@@ -91,12 +100,14 @@ Result<std::unique_ptr<WalWriter>> WalWriter::Open(env::FileSystem* fs, const st
             (*reader)->warning() + "; recovery must truncate the log before a writer opens it");
       }
       size = (*reader)->valid_end();
+      allocated = (*reader)->file_size();  // the zeros past the records are reused
     }
   }
   std::lock_guard<std::mutex> lock(writer->mu_);
   Status s = fresh ? writer->ReplaceWithFreshFile(checkpoint_seq) : writer->OpenHandles();
   if (!s.ok()) return s;
   writer->file_size_ = size;
+  writer->allocated_ = allocated;
   return writer;
 }
 
@@ -157,10 +168,12 @@ Result<WalWriter::Appended> WalWriter::AppendLocked(uint64_t commit_ts, std::str
   }
   scratch_.clear();
   AppendRecord(&scratch_, commit_ts, slot_id_, payload);
-  // Flushing each record hands it to the kernel, where a sync through the other handle finds
-  // it. If this fails, part of the record may be in the file: a torn tail for recovery.
-  Status s = append_file_->Append(scratch_);
-  if (s.ok()) s = append_file_->Flush();
+  // One positioned write hands the record to the kernel, where a sync through the other handle
+  // finds it. If this fails, part of the record may be in the file: a torn tail for recovery.
+  Status s = append_file_->WriteAt(file_size_, scratch_);
+  if (s.ok() && file_size_ + scratch_.size() > allocated_) {
+    s = Preallocate(file_size_ + scratch_.size());
+  }
   if (!s.ok()) {
     std::lock_guard<std::mutex> lock(committer_->mu_);
     SetStickyError(s, /*from_sync=*/false);
@@ -178,6 +191,24 @@ Result<WalWriter::Appended> WalWriter::AppendLocked(uint64_t commit_ts, std::str
   return appended;
 }
 
+Status WalWriter::Preallocate(uint64_t end) {
+  // The zeros reach the disk with the next sync, together with the file's new size: the one
+  // commit that grows the file pays for the metadata, the next ones overwrite in place. They
+  // never parse as a record (type 0 is unused), and the reader takes an all-zero tail for the
+  // clean end of the log. A failure here is the record's failure (and sticky): the zeros
+  // written so far are harmless, but a disk that cannot take them cannot take the next record.
+  const uint64_t grow = std::clamp(allocated_, kMinPreallocation, kMaxPreallocation);
+  const uint64_t target = (end + grow + kPageSize - 1) / kPageSize * kPageSize;
+  for (uint64_t at = end; at < target;) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(kZeroChunk, target - at));
+    Status s = append_file_->WriteAt(at, std::string_view(kZeros, n));
+    if (!s.ok()) return s;
+    at += n;
+  }
+  allocated_ = target;
+  return Status::OK();
+}
+
 Status WalWriter::Truncate(uint64_t new_checkpoint_seq) {
   std::lock_guard<std::mutex> lock(mu_);
   if (closed_) return Status(ErrorCode::kInternal, "WAL " + path_ + " is closed");
@@ -191,6 +222,7 @@ Status WalWriter::Truncate(uint64_t new_checkpoint_seq) {
   if (s.ok()) {
     checkpoint_seq_ = new_checkpoint_seq;
     file_size_ = kFileHeaderSize;
+    allocated_ = kFileHeaderSize;
   }
   ReleaseFiles(s, /*clear_error=*/true);
   return s;
@@ -249,7 +281,7 @@ Status WalWriter::OpenHandles() {
   if (sync_file_) (void)sync_file_->Close();
   append_file_.reset();
   sync_file_.reset();
-  auto append_file = fs_->OpenForAppend(path_);
+  auto append_file = fs_->OpenForUpdate(path_);
   if (!append_file.ok()) return append_file.status();
   // A second descriptor, never written through, used only for fdatasync.
   auto sync_file = fs_->OpenForAppend(path_);

@@ -1,7 +1,8 @@
 // WalWriter appends records to one execution slot's log file, `wal-<slot>.log` in the database
 // folder; GroupCommitter lets concurrent commits share fdatasync calls.
 //
-// Commit = Append (the record reaches the operating system with one write call) and then, with
+// Commit = Append (the record reaches the operating system with one write call, over zeros
+// written ahead of it: see "Preallocation" in docs/wal-format.md) and then, with
 // sync_on_commit (the default), wait until the record is durable. Durability goes through the
 // GroupCommitter shared by all writers of a database:
 //   - per file, at most one fdatasync is in flight. A committer whose record is not yet
@@ -134,7 +135,8 @@ class WalWriter {
   const std::string& path() const { return path_; }
   bool sync_on_commit() const { return options_.sync_on_commit; }
   uint64_t checkpoint_seq() const;
-  // Bytes in the file: header plus every record appended successfully.
+  // The end of the records: header plus every record appended successfully. The file itself
+  // may be longer, by zeros written ahead (see docs/wal-format.md, "Preallocation").
   uint64_t file_size() const;
   // OK, or the sticky error that makes the writer refuse records.
   Status status() const;
@@ -162,6 +164,8 @@ class WalWriter {
     uint64_t end_lsn;
   };
   Result<Appended> AppendLocked(uint64_t commit_ts, std::string_view payload);
+  // Writes zeros from `end` (past the last record) to a new allocation end. REQUIRES: mu_ held.
+  Status Preallocate(uint64_t end);
   // Replaces the log with a fresh header-only file naming `checkpoint_seq` and reopens the
   // handles on it. REQUIRES: mu_ held and files_busy reserved by the caller (or no handles).
   Status ReplaceWithFreshFile(uint64_t checkpoint_seq);
@@ -191,7 +195,10 @@ class WalWriter {
   // Used only by the thread that holds the files_busy reservation.
   std::unique_ptr<env::WritableFile> sync_file_;
   uint64_t checkpoint_seq_;  // GUARDED_BY(mu_)
-  uint64_t file_size_ = 0;   // GUARDED_BY(mu_)
+  uint64_t file_size_ = 0;   // GUARDED_BY(mu_); the end of the records
+  // GUARDED_BY(mu_); the bytes in the file: past file_size_ they are zeros written ahead, so
+  // that an append overwrites allocated space and its fdatasync has no size to record.
+  uint64_t allocated_ = 0;
   uint64_t next_lsn_ = 0;    // GUARDED_BY(mu_); counts bytes appended since Open
   bool closed_ = false;      // GUARDED_BY(mu_)
   std::string scratch_;      // GUARDED_BY(mu_); the record being appended

@@ -474,5 +474,102 @@ TEST(GroupCommitTest, SyncFailureReachesEveryWaiter) {
   EXPECT_TRUE(log.status.ok()) << log.status.ToString();
 }
 
+// Zeros are written ahead of the records, so that a commit overwrites space the file already
+// has and its fdatasync records no new size: the log is longer than its records, the reader
+// ends cleanly at the zeros, and a reopened writer goes on where the records end.
+TEST(WalWriterTest, PreallocatesZerosAheadOfTheRecords) {
+  TempDir dir;
+  env::FileSystem* fs = env::FileSystem::Default();
+  const std::string path = dir.File("wal-0.log");
+  uint64_t records_end = 0;
+  uint64_t allocated = 0;
+  {
+    auto writer = OpenWriter(fs, dir, 0);
+    EXPECT_EQ(ReadFile(path).size(), kFileHeaderSize);  // a fresh log has no zeros yet
+    ASSERT_TRUE(writer->Commit(1, Payload(1, 100)).ok());
+    records_end = writer->file_size();
+    EXPECT_EQ(records_end, kFileHeaderSize + kRecordHeaderSize + 100);
+    std::string bytes = ReadFile(path);
+    allocated = bytes.size();
+    EXPECT_GE(allocated, records_end + 256 * 1024);
+    EXPECT_EQ(allocated % 4096, 0u);
+    EXPECT_EQ(bytes.find_first_not_of('\0', records_end), std::string::npos);
+    // Appends that fit do not grow the file.
+    for (int i = 2; i <= 50; ++i) ASSERT_TRUE(writer->Commit(i, Payload(i, 100)).ok());
+    records_end = writer->file_size();
+    EXPECT_EQ(ReadFile(path).size(), allocated);
+  }
+  auto log = ReadLog(path);
+  ASSERT_TRUE(log.status.ok()) << log.status.ToString();
+  EXPECT_EQ(log.records.size(), 50u);
+  EXPECT_FALSE(log.torn_tail);
+  EXPECT_TRUE(log.warning.empty());
+  EXPECT_EQ(log.valid_end, records_end);
+
+  // Recovery leaves such a log alone (no torn tail to cut), and a writer reopened on it
+  // writes over the zeros.
+  auto recovered = ReadAllWals(fs, dir.path(), 0);
+  ASSERT_TRUE(recovered.ok()) << recovered.status().ToString();
+  EXPECT_EQ(recovered->records.size(), 50u);
+  EXPECT_TRUE(recovered->warnings.empty());
+  EXPECT_EQ(ReadFile(path).size(), allocated);
+  {
+    auto writer = OpenWriter(fs, dir, 0);
+    ASSERT_NE(writer, nullptr);
+    EXPECT_EQ(writer->file_size(), records_end);
+    ASSERT_TRUE(writer->Commit(51, "after reopen").ok());
+    EXPECT_EQ(ReadFile(path).size(), allocated);
+  }
+  log = ReadLog(path);
+  ASSERT_TRUE(log.status.ok()) << log.status.ToString();
+  ASSERT_EQ(log.records.size(), 51u);
+  EXPECT_EQ(log.records.back().payload, "after reopen");
+  EXPECT_EQ(log.records.back().offset, records_end);
+}
+
+TEST(WalWriterTest, PreallocationGrowsWithTheLogAndTruncateDropsIt) {
+  TempDir dir;
+  env::FileSystem* fs = env::FileSystem::Default();
+  auto writer = OpenWriter(fs, dir, 0, 1);
+  const std::string path = writer->path();
+  // 4 MB of records: the file grows in steps as large as itself, up to 8 MiB.
+  std::vector<uint64_t> sizes;
+  for (int i = 0; i < 1000; ++i) {
+    ASSERT_TRUE(writer->Commit(i, Payload(i, 4000)).ok());
+    uint64_t size = ReadFile(path).size();
+    if (sizes.empty() || sizes.back() != size) sizes.push_back(size);
+    ASSERT_GE(size, writer->file_size());
+  }
+  EXPECT_LT(sizes.size(), 8u);  // a handful of extensions, not one per record
+  EXPECT_LE(sizes.back(), writer->file_size() * 2 + 4096);
+  auto log = ReadLog(path, 1);
+  ASSERT_TRUE(log.status.ok()) << log.status.ToString();
+  EXPECT_EQ(log.records.size(), 1000u);
+  ASSERT_TRUE(writer->Truncate(2).ok());
+  EXPECT_EQ(ReadFile(path).size(), kFileHeaderSize);
+  ASSERT_TRUE(writer->Commit(5000, "x").ok());
+  EXPECT_EQ(ReadLog(path, 2).records.size(), 1u);
+}
+
+TEST(WalWriterTest, AFailedPreallocationFailsTheCommit) {
+  TempDir dir;
+  env::FaultInjectionFileSystem fs(env::FileSystem::Default());
+  auto writer = OpenWriter(&fs, dir, 0);
+  fs.FailNthWrite(2, ENOSPC);  // the record's write succeeds, the zeros after it do not
+  Status s = writer->Commit(1, "first");
+  EXPECT_EQ(s.code(), ErrorCode::kIoError);
+  EXPECT_NE(s.message().find("No space"), std::string::npos) << s.ToString();
+  EXPECT_FALSE(writer->status().ok());  // sticky, as for any failed write
+  fs.Reset();
+  EXPECT_FALSE(writer->Commit(2, "second").ok());
+  ASSERT_TRUE(writer->Close().ok());
+  // The record itself is intact: recovery may replay it (a failed commit is neither known
+  // durable nor known absent), and it reads cleanly.
+  auto log = ReadLog(dir.File("wal-0.log"));
+  ASSERT_TRUE(log.status.ok()) << log.status.ToString();
+  EXPECT_EQ(log.records.size(), 1u);
+  EXPECT_FALSE(log.torn_tail);
+}
+
 }  // namespace
 }  // namespace graphdb::wal

@@ -248,10 +248,16 @@ export class Connection implements Disposable {
     return this.#native ? this.#native.interrupt() : 0;
   }
 
-  /** Runs a statement inline on the calling thread, after any statements already queued. */
+  /**
+   * Runs a statement inline on the calling thread, after any statements already queued. The
+   * database's `queryTimeoutMs`, `maxResultBytes` and `maxStatementMemoryBytes` apply to it as
+   * to `query` (the engine checks them as it runs; nothing can cancel it from JavaScript).
+   */
   querySync<Row extends object = ResultRow>(text: string, params?: QueryParameters): QueryResult<Row> {
     checkArguments(text, params);
-    return new QueryResult<Row>(this.#call(this.#open().querySync, text, params));
+    return new QueryResult<Row>(
+      this.#submit(this.#open().querySync, text, params, undefined) as PackedResult,
+    );
   }
 
   /**

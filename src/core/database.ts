@@ -30,8 +30,9 @@ export interface DatabaseOptions {
    */
   maxResultBytes?: number;
   /**
-   * Most memory one statement's sorts, hash aggregations, DISTINCT, collected lists and path
-   * sets may hold at once, in bytes; past it: RESOURCE_LIMIT. 0 or omitted: no limit.
+   * Most memory one statement's sorts, hash aggregations (with the values their min/max,
+   * collect and DISTINCT keep), DISTINCT, collected lists and path sets may hold at once, in
+   * bytes; past it: RESOURCE_LIMIT. 0 or omitted: no limit.
    */
   maxStatementMemoryBytes?: number;
   /**

@@ -117,6 +117,20 @@ export interface NativeConnection {
     mostAccess?: AccessModeName,
   ): Promise<PackedResult>;
   /**
+   * `executeTransactionalRequest(json, true, false, mostAccess)` of a request whose statement is
+   * a short read, run at once on this thread when the connection is idle, under the time limit
+   * (ms, 0: none) and the result and memory limits (bytes, 0: none) the worker would apply: the
+   * response body, or the GraphDBError it would reject with (returned, not thrown); undefined
+   * when it did not run (submit it then).
+   */
+  tryRequestInline(
+    json: string,
+    mostAccess: AccessModeName,
+    timeoutMs: number,
+    maxResultBytes: number,
+    maxMemoryBytes: number,
+  ): string | Error | undefined;
+  /**
    * Confines the files this connection's statements may name: none, or only inside `root`
    * (absolute, symlinks resolved). Set once, before the connection runs anything.
    */

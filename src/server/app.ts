@@ -4,21 +4,9 @@
 
 import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
-import { GraphDBError } from '../core/errors.js';
 import { ANONYMOUS_ADMIN, type Authenticator, type Client, ROLE_MOST_ACCESS } from '../service/auth.js';
-import {
-  type ExecutionSlotLease,
-  executeRequestAsJson,
-  queueForSlot,
-  schemaOnSlot,
-  type TpExecutionSlotPool,
-} from '../service/pool.js';
-import {
-  type GraphDBService,
-  type ServiceRuntime,
-  STATUS_NOT_INITED,
-  serviceRuntime,
-} from '../service/service.js';
+import { ExecutionSlotLease, schemaOnSlot } from '../service/pool.js';
+import { type GraphDBService, type ServiceRuntime, serviceRuntime } from '../service/service.js';
 import { VERSION } from '../version.js';
 import {
   type AccessPolicy,
@@ -28,9 +16,18 @@ import {
   judgeOrigin,
   PREFLIGHT_MAX_AGE_SECONDS,
 } from './access.js';
-import { BodyNotUtf8Error, ClientGoneError, readIncoming, readRequest, TOO_LARGE } from './body.js';
+import { readIncoming, readRequest, TOO_LARGE } from './body.js';
 import { mountConsole } from './console.js';
-import { errorResponse, jsonHeaders, responseForError, SECURITY_HEADERS } from './errors.js';
+import {
+  announcesTooLarge,
+  bodyErrorReply,
+  leaseSlot,
+  runInline,
+  runOnLease,
+  tooLargeReply,
+  unavailableReply,
+} from './cypher.js';
+import { errorResponse, jsonHeaders, responseForError, SECURITY_HEADERS, toResponse } from './errors.js';
 import { streamResult, wantsNdjson } from './ndjson.js';
 import { mountTransactions } from './tx.js';
 
@@ -115,10 +112,7 @@ function authorize(c: Ctx, auth: Authenticator | null): Client | Response {
 }
 
 function unavailable(runtime: ServiceRuntime): Response {
-  const message = runtime.pool
-    ? 'the GraphDB service is stopping'
-    : `the GraphDB service is closed: ${STATUS_NOT_INITED}`;
-  return errorResponse('SERVICE_UNAVAILABLE', message, { headers: { connection: 'close' } });
+  return toResponse(unavailableReply(runtime));
 }
 
 /** Counts the request as in flight (stop() waits for it); marks it `Connection: close` when stopping. */
@@ -139,80 +133,24 @@ async function tracked(runtime: ServiceRuntime, handle: () => Promise<Response>)
   }
 }
 
-/**
- * Leases a slot for an HTTP request: at once when one is free, else after waiting in the
- * bounded FIFO queue. Gives up (503) when the queue is full, the wait exceeds
- * requestTimeoutMs, or the service stops; and when the client goes away.
- */
+/** leaseSlot (cypher.ts) for a request of the app. */
 async function leaseForRequest(c: Ctx, runtime: ServiceRuntime): Promise<ExecutionSlotLease | Response> {
-  const pool: TpExecutionSlotPool | null = runtime.pool;
-  if (!pool || !runtime.accepting) return unavailable(runtime);
-  const lease = pool.tryAcquireExecutionSlot();
-  if (lease) return lease;
-  const { maxWaiting, requestTimeoutMs } = runtime.limits;
-  if (pool.waiting >= maxWaiting) {
-    return errorResponse(
-      'SERVICE_UNAVAILABLE',
-      `the service is overloaded: all ${pool.size} execution slots are busy and ${pool.waiting} requests are waiting`,
-    );
-  }
-  const ticket = queueForSlot(pool);
-  const untrack = runtime.trackWaiter((reason) => ticket.cancel(reason));
   const outgoing = c.env?.outgoing;
-  const onClientGone = () => ticket.cancel(new ClientGoneError());
-  let clientSignal: AbortSignal | undefined;
-  if (outgoing) outgoing.once('close', onClientGone);
-  else {
-    clientSignal = c.req.raw.signal;
-    clientSignal?.addEventListener('abort', onClientGone, { once: true });
-  }
-  const timer =
-    requestTimeoutMs === undefined
-      ? undefined
-      : setTimeout(
-          () =>
-            ticket.cancel(
-              new GraphDBError(
-                `no execution slot became free within ${requestTimeoutMs} ms`,
-                'SERVICE_UNAVAILABLE',
-              ),
-            ),
-          requestTimeoutMs,
-        );
-  try {
-    return await ticket.promise;
-  } catch (error) {
-    if (error instanceof GraphDBError) return responseForError(error);
-    if (error instanceof ClientGoneError) {
-      return errorResponse('SERVICE_UNAVAILABLE', 'the client closed the connection');
-    }
-    throw error;
-  } finally {
-    if (timer) clearTimeout(timer);
-    untrack();
-    outgoing?.off('close', onClientGone);
-    clientSignal?.removeEventListener('abort', onClientGone);
-  }
+  const lease = await leaseSlot(runtime, outgoing, outgoing ? undefined : () => c.req.raw.signal);
+  return lease instanceof ExecutionSlotLease ? lease : toResponse(lease);
 }
 
 async function readBody(c: Ctx, limit: number): Promise<string | Response> {
-  const tooLarge = () =>
-    errorResponse('PAYLOAD_TOO_LARGE', `the request body is larger than ${limit} bytes`, {
-      headers: { connection: 'close' },
-    });
   const incoming = c.env?.incoming;
   const lengthHeader = incoming ? incoming.headers['content-length'] : c.req.header('content-length');
-  if (lengthHeader !== undefined && Number(lengthHeader) > limit) return tooLarge();
+  if (announcesTooLarge(lengthHeader, limit)) return toResponse(tooLargeReply(limit));
   let body: string | typeof TOO_LARGE;
   try {
     body = incoming ? await readIncoming(incoming, limit) : await readRequest(c.req.raw, limit);
   } catch (error) {
-    if (error instanceof ClientGoneError || error instanceof BodyNotUtf8Error) {
-      return errorResponse('INVALID_REQUEST', error.message);
-    }
-    return errorResponse('INVALID_REQUEST', `could not read the request body: ${String(error)}`);
+    return toResponse(bodyErrorReply(error));
   }
-  return body === TOO_LARGE ? tooLarge() : body;
+  return body === TOO_LARGE ? toResponse(tooLargeReply(limit)) : body;
 }
 
 /** UNSUPPORTED_MEDIA_TYPE unless the request's body is sent as JSON; null when it is. */
@@ -233,11 +171,17 @@ async function cypher(c: Ctx, runtime: ServiceRuntime, client: Client): Promise<
   if (notJson) return notJson;
   const body = await readBody(c, runtime.limits.maxBodyBytes);
   if (typeof body !== 'string') return body;
+  const mostAccess = ROLE_MOST_ACCESS[client.role];
+  const ndjson = wantsNdjson(header(c, 'accept'));
+  if (!ndjson) {
+    const inline = runInline(runtime, body, mostAccess);
+    if (inline) return toResponse(inline);
+  }
   const lease = await leaseForRequest(c, runtime);
   if (lease instanceof Response) return lease;
-  if (wantsNdjson(header(c, 'accept'))) {
+  const outgoing = c.env?.outgoing;
+  if (ndjson) {
     // Streamed (src/server/ndjson.ts): the lease goes back once the stream is over.
-    const outgoing = c.env?.outgoing;
     return streamResult(
       runtime,
       lease,
@@ -246,37 +190,14 @@ async function cypher(c: Ctx, runtime: ServiceRuntime, client: Client): Promise<
       {
         outgoing,
         signal: outgoing ? undefined : c.req.raw.signal,
-        mostAccess: ROLE_MOST_ACCESS[client.role],
+        mostAccess,
       },
       () => lease.release(),
     );
   }
-  // A client that goes away while its statement runs cancels it: nobody would read the answer,
-  // and the slot comes free at once.
-  let cancel: (() => void) | undefined;
-  const onClientGone = () => cancel?.();
-  const outgoing = c.env?.outgoing;
-  const clientSignal = outgoing ? undefined : c.req.raw.signal;
-  if (outgoing) outgoing.once('close', onClientGone);
-  else clientSignal?.addEventListener('abort', onClientGone, { once: true });
-  try {
-    // The hot path: the engine validates the request and writes the response JSON itself.
-    return jsonResponse(
-      await executeRequestAsJson(
-        lease.slot,
-        body,
-        (cancelStatement) => {
-          cancel = cancelStatement;
-        },
-        false,
-        ROLE_MOST_ACCESS[client.role],
-      ),
-    );
-  } finally {
-    outgoing?.off('close', onClientGone);
-    clientSignal?.removeEventListener('abort', onClientGone);
-    lease.release();
-  }
+  return toResponse(
+    await runOnLease(lease, body, mostAccess, outgoing, outgoing ? undefined : c.req.raw.signal),
+  );
 }
 
 async function schema(c: Ctx, runtime: ServiceRuntime): Promise<Response> {

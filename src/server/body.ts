@@ -30,51 +30,68 @@ function decode(chunks: Buffer[], size: number): string {
   return bytes.toString('utf8');
 }
 
-/** Straight from Node's IncomingMessage (the fast path under @hono/node-server). */
-export function readIncoming(incoming: IncomingMessage, limit: number): Promise<string | typeof TOO_LARGE> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const cleanup = () => {
-      incoming.off('data', onData);
-      incoming.off('end', onEnd);
-      incoming.off('error', onError);
-      incoming.off('close', onClose);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        cleanup();
-        resolve(TOO_LARGE);
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
+/**
+ * Straight from Node's IncomingMessage, by callback: `done(null, body)` once the body is
+ * complete (TOO_LARGE as soon as it grows past `limit`, and the rest is left unread),
+ * `done(error)` when it cannot be read (ClientGoneError when the request was aborted,
+ * BodyNotUtf8Error). `done` runs once, never before this returns.
+ */
+export function collectIncoming(
+  incoming: IncomingMessage,
+  limit: number,
+  done: (error: Error | null, body?: string | typeof TOO_LARGE) => void,
+): void {
+  if (incoming.readableEnded) {
+    process.nextTick(done, null, '');
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const cleanup = () => {
+    incoming.off('data', onData);
+    incoming.off('end', onEnd);
+    incoming.off('error', onError);
+    incoming.off('close', onClose);
+  };
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) {
       cleanup();
-      try {
-        resolve(decode(chunks, size));
-      } catch (error) {
-        reject(error);
-      }
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(error);
-    };
-    const onClose = () => {
-      // 'close' before 'end': the request was aborted.
-      cleanup();
-      reject(new ClientGoneError());
-    };
-    if (incoming.readableEnded) {
-      resolve('');
+      done(null, TOO_LARGE);
       return;
     }
-    incoming.on('data', onData);
-    incoming.on('end', onEnd);
-    incoming.on('error', onError);
-    incoming.on('close', onClose);
+    chunks.push(chunk);
+  };
+  const onEnd = () => {
+    cleanup();
+    let body: string;
+    try {
+      body = decode(chunks, size);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    done(null, body);
+  };
+  const onError = (error: Error) => {
+    cleanup();
+    done(error);
+  };
+  const onClose = () => {
+    // 'close' before 'end': the request was aborted.
+    cleanup();
+    done(new ClientGoneError());
+  };
+  incoming.on('data', onData);
+  incoming.on('end', onEnd);
+  incoming.on('error', onError);
+  incoming.on('close', onClose);
+}
+
+/** collectIncoming as a promise (the fast path under @hono/node-server). */
+export function readIncoming(incoming: IncomingMessage, limit: number): Promise<string | typeof TOO_LARGE> {
+  return new Promise((resolve, reject) => {
+    collectIncoming(incoming, limit, (error, body) => (error ? reject(error) : resolve(body!)));
   });
 }
 

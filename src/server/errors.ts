@@ -81,28 +81,54 @@ export interface ErrorDetails {
   headers?: Record<string, string>;
 }
 
+/**
+ * A response as its parts: what the Hono app wraps in a Response and the `POST /cypher` fast
+ * path (fast-cypher.ts) writes to Node's response as it is.
+ */
+export interface Reply {
+  status: number;
+  /** A fresh object, which the writer may add Content-Length to. */
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A reply as a web Response. */
+export function toResponse(reply: Reply): Response {
+  return new Response(reply.body, { status: reply.status, headers: reply.headers });
+}
+
 /** `{"error": {"code", "message", "line"?, "column"?}}` with the code's status. */
-export function errorResponse(code: HttpErrorCode, message: string, details: ErrorDetails = {}): Response {
+export function errorReply(code: HttpErrorCode, message: string, details: ErrorDetails = {}): Reply {
   const status = HTTP_STATUS[code] ?? 500;
   const error: { code: string; message: string; line?: number; column?: number } = { code, message };
   if (details.line !== undefined) error.line = details.line;
   if (details.column !== undefined) error.column = details.column;
   const headers = jsonHeaders(details.headers);
   if (status === 503) headers['retry-after'] = String(RETRY_AFTER_SECONDS);
-  return new Response(JSON.stringify({ error }), { status, headers });
+  return { status, headers, body: JSON.stringify({ error }) };
 }
 
-/** Any thrown value as an error response: GraphDBError by its code, anything else INTERNAL. */
-export function responseForError(error: unknown): Response {
+/** errorReply as a Response. */
+export function errorResponse(code: HttpErrorCode, message: string, details: ErrorDetails = {}): Response {
+  return toResponse(errorReply(code, message, details));
+}
+
+/** Any thrown value as an error reply: GraphDBError by its code, anything else INTERNAL. */
+export function replyForError(error: unknown): Reply {
   if (error instanceof GraphDBError) {
     const code: HttpErrorCode = error.code in HTTP_STATUS ? error.code : 'INTERNAL';
-    return errorResponse(code, error.message, { line: error.line, column: error.column });
+    return errorReply(code, error.message, { line: error.line, column: error.column });
   }
   process.stderr.write(
     `graphdb: internal error while serving a request: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
   );
   const message = error instanceof Error ? error.message : String(error);
-  return errorResponse('INTERNAL', `internal error: ${message}`);
+  return errorReply('INTERNAL', `internal error: ${message}`);
+}
+
+/** replyForError as a Response. */
+export function responseForError(error: unknown): Response {
+  return toResponse(replyForError(error));
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
 import { type Client, ROLE_MOST_ACCESS } from '../service/auth.js';
-import { type ExecutionSlotLease, executeRequestAsJson } from '../service/pool.js';
+import type { ExecutionSlotLease } from '../service/pool.js';
 import type { ServiceRuntime } from '../service/service.js';
 import {
   accessModeWithin,
@@ -14,6 +14,7 @@ import {
   type TransactionRegistry,
   TxGoneError,
 } from '../service/transactions.js';
+import { executeCancellable } from './cypher.js';
 import { errorResponse, jsonHeaders, responseForError } from './errors.js';
 import { streamResult, wantsNdjson } from './ndjson.js';
 
@@ -236,30 +237,13 @@ async function run(
 }
 
 /** Runs `request` on the transaction's slot; a client that goes away cancels it. */
-async function executeInTransaction(
+function executeInTransaction(
   tx: OpenTransaction,
   request: string,
   outgoing: NonNullable<Ctx['env']>['outgoing'],
   signal: AbortSignal | undefined,
 ): Promise<string> {
-  let cancel: (() => void) | undefined;
-  const onClientGone = () => cancel?.();
-  if (outgoing) outgoing.once('close', onClientGone);
-  else signal?.addEventListener('abort', onClientGone, { once: true });
-  try {
-    return await executeRequestAsJson(
-      tx.lease.slot,
-      request,
-      (stop) => {
-        cancel = stop;
-      },
-      true,
-      ROLE_MOST_ACCESS[tx.client.role],
-    );
-  } finally {
-    outgoing?.off('close', onClientGone);
-    signal?.removeEventListener('abort', onClientGone);
-  }
+  return executeCancellable(tx.lease.slot, request, true, ROLE_MOST_ACCESS[tx.client.role], outgoing, signal);
 }
 
 /** POST /tx/{id}/commit and DELETE /tx/{id}. */

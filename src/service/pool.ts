@@ -93,6 +93,11 @@ let poolClosed: (pool: TpExecutionSlotPool) => boolean;
 let queryTimeoutOf: (pool: TpExecutionSlotPool) => number;
 let limitsOf: (pool: TpExecutionSlotPool) => StatementLimits;
 let enqueue: (pool: TpExecutionSlotPool) => WaitTicket;
+let requestInline: (
+  pool: TpExecutionSlotPool,
+  json: string,
+  mostAccess: AccessModeName,
+) => string | GraphDBError | undefined;
 let nativeOf: (slot: ExecutionSlot) => NativeConnection;
 
 /**
@@ -297,6 +302,29 @@ export class TpExecutionSlotPool {
       if (pool.#closed) throw serviceClosedError();
       return pool.#enqueue();
     };
+    requestInline = (pool, json, mostAccess) => pool.#requestInline(json, mostAccess);
+  }
+
+  /**
+   * A request run at once on a free slot when its statement is a short read (requestInline);
+   * undefined when it did not run. The slot is never leased: the run ends before this returns.
+   */
+  #requestInline(json: string, mostAccess: AccessModeName): string | GraphDBError | undefined {
+    if (this.#closed || this.#waiters.size > 0) return undefined;
+    const entry = this.#free[this.#free.length - 1];
+    if (entry === undefined) return undefined;
+    const limits = this.#limits;
+    const out = entry.native.tryRequestInline(
+      json,
+      mostAccess,
+      this.#queryTimeoutMs,
+      limits.maxResultBytes,
+      limits.maxMemoryBytes,
+    );
+    if (out === undefined) return undefined;
+    entry.executed++;
+    this.#lastActivity = Date.now();
+    return out as string | GraphDBError;
   }
 
   /**
@@ -476,6 +504,22 @@ export class TpExecutionSlotPool {
 /** @internal Joins the pool's FIFO queue (the HTTP layer's cheap alternative to a signal). */
 export function queueForSlot(pool: TpExecutionSlotPool): WaitTicket {
   return enqueue(pool);
+}
+
+/**
+ * @internal The HTTP hot path's first try: a JSON query request whose statement is a short read
+ * (one that finishes within a small work budget, docs/concurrency.md), run at once on this
+ * thread on a free slot of the pool, under the pool's time and byte limits. Resolves nothing:
+ * returns the response body as executeRequestAsJson would resolve to it, the GraphDBError it
+ * would reject with, or undefined when it did not run (no slot is free, others wait for one,
+ * or the statement is not a short read): lease a slot and call executeRequestAsJson then.
+ */
+export function tryRequestInline(
+  pool: TpExecutionSlotPool,
+  json: string,
+  mostAccess: AccessModeName,
+): string | GraphDBError | undefined {
+  return requestInline(pool, json, mostAccess);
 }
 
 /**

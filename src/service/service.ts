@@ -16,6 +16,7 @@ import type { StatementLimits } from '../core/statement-control.js';
 import { type AccessPolicy, resolveAccessPolicy } from '../server/access.js';
 import { createApp } from '../server/app.js';
 import { adapterErrorResponse } from '../server/errors.js';
+import { withCypherFastPath } from '../server/fast-cypher.js';
 import { VERSION } from '../version.js';
 import { type AuthConfig, type Authenticator, isLoopbackHost, resolveAuth } from './auth.js';
 import { listenOn } from './listen.js';
@@ -56,8 +57,9 @@ export interface ServiceConfig {
    */
   maxResultBytes?: number;
   /**
-   * Most memory one statement's sorts, hash aggregations, DISTINCT, collected lists and path
-   * sets may hold at once, in bytes; past it: 400 RESOURCE_LIMIT. Default 1 GiB; 0: no limit.
+   * Most memory one statement's sorts, hash aggregations (with the values their min/max,
+   * collect and DISTINCT keep), DISTINCT, collected lists and path sets may hold at once, in
+   * bytes; past it: 400 RESOURCE_LIMIT. Default 1 GiB; 0: no limit.
    */
   maxStatementMemoryBytes?: number;
   /** Grace `stop()` gives requests in flight before it closes their connections. Default 10 s. */
@@ -472,7 +474,10 @@ function limitConnections(server: Server, limits: ConnectionLimits, secure: bool
   server.on(secure ? 'secureConnection' : 'connection', (socket: Socket) =>
     socket.setTimeout(limits.headersTimeoutMs),
   );
-  server.on('request', (request: IncomingMessage) => request.socket.setTimeout(0));
+  // Once per connection: a keep-alive connection's later requests find it cleared already.
+  server.on('request', (request: IncomingMessage) => {
+    if (request.socket.timeout) request.socket.setTimeout(0);
+  });
 }
 
 /** How often Node looks for connections past the headers or receive timeout. */
@@ -774,7 +779,11 @@ export class GraphDBService implements AsyncDisposable {
     // The adapter's listener with an error handler (createAdaptorServer passes none on): a
     // request it cannot build (a Host that names no host, a backslash in the path) gets the
     // contract's JSON error, not an empty 400.
-    const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: adapterErrorResponse });
+    // `POST /cypher` takes a fast path in front of it (src/server/fast-cypher.ts).
+    const listener = withCypherFastPath(
+      this.#runtime,
+      getRequestListener(app.fetch, { hostname: host, errorHandler: adapterErrorResponse }),
+    );
     const server: Server = tls
       ? createHttpsServer(
           {

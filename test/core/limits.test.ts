@@ -47,6 +47,60 @@ describe('embedded limits', () => {
     ]);
   });
 
+  it('counts the values aggregates keep: min/max of long values per group, DISTINCT arguments', async () => {
+    using db = new Database(':memory:', { maxStatementMemoryBytes: 32 * MiB });
+    using conn = db.connect();
+    // 100,000 groups each keeping a 1 KB string: ~100 MB in min/max states, few bytes of keys.
+    const long = `'${'x'.repeat(1000)}' + toString(x)`;
+    for (const query of [
+      `UNWIND range(1, 100000) AS x RETURN x AS k, min(${long})`,
+      `UNWIND range(1, 100000) AS x RETURN x AS k, max(${long})`,
+      `UNWIND range(1, 100000) AS x RETURN count(DISTINCT ${long})`,
+      `UNWIND range(1, 100000) AS x RETURN size(collect(DISTINCT ${long}))`,
+    ]) {
+      const error = await rejection(conn.query(query));
+      expect(error.code, query).toBe('RESOURCE_LIMIT');
+    }
+    // The same states over few groups or few distinct values stay small.
+    expect(
+      (await conn.query(`UNWIND range(1, 100000) AS x RETURN x % 2 AS k, size(max(${long})) ORDER BY k`))
+        .rows,
+    ).toEqual([
+      [0, 1005],
+      [1, 1005],
+    ]);
+    expect(
+      (
+        await conn.query(
+          `UNWIND range(1, 100000) AS x RETURN count(DISTINCT '${'y'.repeat(1000)}' + toString(x % 3))`,
+        )
+      ).rows,
+    ).toEqual([[3]]);
+  });
+
+  it('applies the time and memory limits to querySync too', () => {
+    using db = new Database(':memory:', { maxStatementMemoryBytes: 16 * MiB, queryTimeoutMs: 200 });
+    using conn = db.connect();
+    let error: unknown;
+    try {
+      conn.querySync('UNWIND range(1, 10000000) AS x RETURN x AS k, count(*)');
+    } catch (e) {
+      error = e;
+    }
+    expect((error as { code?: string }).code).toBe('RESOURCE_LIMIT');
+    const started = performance.now();
+    try {
+      conn.querySync('UNWIND range(1, 2000000000) AS x WITH x WHERE x < 0 RETURN count(*)');
+      error = undefined;
+    } catch (e) {
+      error = e;
+    }
+    expect((error as { code?: string }).code).toBe('QUERY_TIMEOUT');
+    expect(performance.now() - started).toBeLessThan(5000);
+    // The limits are per statement: the next one runs as usual.
+    expect(conn.querySync('RETURN 1').rows).toEqual([[1]]);
+  });
+
   it('undoes the writes of a statement stopped by a limit', async () => {
     using db = new Database(':memory:', { maxStatementMemoryBytes: 16 * MiB });
     using conn = db.connect();
