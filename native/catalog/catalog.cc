@@ -12,7 +12,7 @@ namespace {
 
 constexpr char kMagic[8] = {'G', 'D', 'B', 'C', 'A', 'T', 'L', 'G'};
 // Version 2 appends the sequences; version 1 files (no sequences) still load.
-constexpr uint32_t kFormatVersion = 2;
+constexpr uint32_t kFormatVersion = 3;
 
 Status BindError(std::string message) {
   return Status(ErrorCode::kQueryBinding, "Binder exception: " + std::move(message));
@@ -22,9 +22,13 @@ Status NoSuchTable(std::string_view name) {
   return BindError("Table " + std::string(name) + " does not exist.");
 }
 
-// Checks that property names are unique (case-insensitively).
+// Checks that property names are unique (case-insensitively) and that none is `_id`, the
+// internal id's name.
 Status CheckDuplicateProperties(const std::vector<PropertyDefinition>& properties) {
   for (size_t i = 0; i < properties.size(); ++i) {
+    if (NamesEqual(properties[i].name, "_id")) {
+      return BindError(properties[i].name + " is a reserved property name.");
+    }
     for (size_t j = 0; j < i; ++j) {
       if (NamesEqual(properties[i].name, properties[j].name)) {
         return BindError("Duplicated column name: " + properties[i].name +
@@ -604,6 +608,65 @@ Result<DdlOutcome> Catalog::DropSequence(std::string_view name, bool if_exists) 
   return DdlOutcome{kInvalidTableId, true, std::move(message)};
 }
 
+// ---------------------------------------------------------------------------------------------
+// User-defined types
+
+Result<DdlOutcome> Catalog::CreateType(std::string name, LogicalType type) {
+  std::string key = FoldName(name);
+  if (name.empty()) return BindError("Type name cannot be empty.");
+  if (user_types_.count(key)) return BindError("Duplicated type name: " + name + ".");
+  std::string message = "Type " + name + "(" + type.ToString() + ") has been created.";
+  user_types_.emplace(std::move(key), std::make_pair(std::move(name), std::move(type)));
+  version_ = NewVersion();
+  return DdlOutcome{kInvalidTableId, true, std::move(message)};
+}
+
+const LogicalType* Catalog::GetUserType(std::string_view name) const {
+  auto it = user_types_.find(FoldName(name));
+  return it == user_types_.end() ? nullptr : &it->second.second;
+}
+
+std::vector<std::pair<std::string, LogicalType>> Catalog::UserTypes() const {
+  std::vector<std::pair<std::string, LogicalType>> out;
+  for (const auto& [key, entry] : user_types_) out.push_back(entry);
+  return out;
+}
+
+std::optional<LogicalType> Catalog::ParseType(std::string_view text, std::string* error) const {
+  if (user_types_.empty()) return ParseLogicalType(text, error);
+  UserTypeResolver resolve = [this](std::string_view name) -> std::optional<LogicalType> {
+    const LogicalType* type = GetUserType(name);
+    if (!type) return std::nullopt;
+    return *type;
+  };
+  return ParseLogicalType(text, error, &resolve);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Macros
+
+Result<DdlOutcome> Catalog::CreateMacro(MacroDefinition def) {
+  for (auto& c : def.name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  std::string key = FoldName(def.name);
+  if (def.name.empty()) return BindError("Macro name cannot be empty.");
+  if (macros_.count(key)) return BindError("Macro " + def.name + " already exists.");
+  std::string message = "Macro: " + def.name + " has been created.";
+  macros_.emplace(std::move(key), std::move(def));
+  version_ = NewVersion();
+  return DdlOutcome{kInvalidTableId, true, std::move(message)};
+}
+
+const MacroDefinition* Catalog::GetMacro(std::string_view name) const {
+  auto it = macros_.find(FoldName(name));
+  return it == macros_.end() ? nullptr : &it->second;
+}
+
+std::vector<const MacroDefinition*> Catalog::Macros() const {
+  std::vector<const MacroDefinition*> out;
+  for (const auto& [key, def] : macros_) out.push_back(&def);
+  return out;
+}
+
 const SequenceSchema* Catalog::GetSequence(std::string_view name) const {
   auto it = sequences_.find(FoldName(name));
   return it == sequences_.end() ? nullptr : &it->second;
@@ -741,6 +804,23 @@ std::string Catalog::Serialize() const {
     w.PutU8((o.cycle ? 1 : 0) | (state.used ? 2 : 0));
     w.PutSignedVarint(state.current);
   }
+  w.PutVarint(user_types_.size());
+  for (const auto& [key, entry] : user_types_) {
+    w.PutString(entry.first);
+    w.PutString(entry.second.ToString());
+  }
+  w.PutVarint(macros_.size());
+  for (const auto& [key, def] : macros_) {
+    w.PutString(def.name);
+    w.PutVarint(def.parameters.size());
+    for (const auto& name : def.parameters) w.PutString(name);
+    w.PutVarint(def.defaults.size());
+    for (const auto& [name, value] : def.defaults) {
+      w.PutString(name);
+      w.PutString(value);
+    }
+    w.PutString(def.body);
+  }
   std::string bytes = w.Release();
   uint32_t crc = env::crc32c::Value(bytes);
   bytes.append(reinterpret_cast<const char*>(&crc), sizeof crc);
@@ -762,7 +842,7 @@ Result<Catalog> Catalog::Deserialize(std::string_view bytes) {
   BinaryReader r(body.substr(sizeof kMagic));
   uint32_t version;
   if (!r.GetU32(&version)) return corrupt("truncated header");
-  if (version != kFormatVersion && version != 1) {
+  if (version > kFormatVersion || version < 1) {
     return corrupt("unsupported format version " + std::to_string(version));
   }
   Catalog c;
@@ -849,6 +929,44 @@ Result<Catalog> Catalog::Deserialize(std::string_view bytes) {
       o.cycle = (flags & 1) != 0;
       seq.counter->Set({(flags & 2) != 0, current});
       c.sequences_.emplace(std::move(key), std::move(seq));
+    }
+  }
+  if (version >= 3) {
+    if (!r.GetVarint(&n) || n > r.remaining()) return corrupt("truncated type list");
+    for (uint64_t i = 0; i < n; ++i) {
+      std::string name, type_text, type_error;
+      if (!r.GetString(&name) || !r.GetString(&type_text)) return corrupt("truncated type");
+      auto type = ParseLogicalType(type_text, &type_error);
+      std::string key = FoldName(name);
+      if (name.empty() || !type || c.user_types_.count(key)) {
+        return corrupt("invalid type " + name);
+      }
+      c.user_types_.emplace(std::move(key), std::make_pair(std::move(name), std::move(*type)));
+    }
+    if (!r.GetVarint(&n) || n > r.remaining()) return corrupt("truncated macro list");
+    for (uint64_t i = 0; i < n; ++i) {
+      MacroDefinition def;
+      uint64_t count;
+      if (!r.GetString(&def.name) || !r.GetVarint(&count) || count > r.remaining()) {
+        return corrupt("truncated macro");
+      }
+      def.parameters.resize(count);
+      for (auto& name : def.parameters) {
+        if (!r.GetString(&name)) return corrupt("truncated macro " + def.name);
+      }
+      if (!r.GetVarint(&count) || count > r.remaining()) return corrupt("truncated macro");
+      def.defaults.resize(count);
+      for (auto& [name, value] : def.defaults) {
+        if (!r.GetString(&name) || !r.GetString(&value)) {
+          return corrupt("truncated macro " + def.name);
+        }
+      }
+      if (!r.GetString(&def.body)) return corrupt("truncated macro " + def.name);
+      std::string key = FoldName(def.name);
+      if (def.name.empty() || def.body.empty() || c.macros_.count(key)) {
+        return corrupt("invalid macro " + def.name);
+      }
+      c.macros_.emplace(std::move(key), std::move(def));
     }
   }
   if (!r.done()) return corrupt("trailing bytes");

@@ -197,6 +197,16 @@ struct SequenceSchema {
   Result<int64_t> CurrentValue() const;
 };
 
+// CREATE MACRO name(a, b := 3) AS body: kept as source text (the binder parses the body and
+// the defaults when a statement calls the macro). The name is kept upper-cased, as Kùzu shows
+// it.
+struct MacroDefinition {
+  std::string name;
+  std::vector<std::string> parameters;                        // without defaults, in order
+  std::vector<std::pair<std::string, std::string>> defaults;  // name, default expression text
+  std::string body;                                           // expression text
+};
+
 // What a DDL call did: the table it concerns, whether anything changed (false for IF [NOT]
 // EXISTS no-ops), and Kùzu's one-line result message ("Table person has been created.").
 struct DdlOutcome {
@@ -232,6 +242,12 @@ class Catalog {
   // Sequences have their own names: a sequence may share its name with a table.
   Result<DdlOutcome> CreateSequence(SequenceDefinition def);
   Result<DdlOutcome> DropSequence(std::string_view name, bool if_exists = false);
+  // CREATE TYPE name AS type: an alias, resolved when a statement names it (a column keeps the
+  // type it stands for, as in Kùzu). Type names have their own namespace; a built-in type's
+  // name still means the built-in type.
+  Result<DdlOutcome> CreateType(std::string name, LogicalType type);
+  // Macros share no names with one another (case-insensitively).
+  Result<DdlOutcome> CreateMacro(MacroDefinition def);
 
   // ---- Lookup ----
   bool Contains(std::string_view name) const { return FindId(name).has_value(); }
@@ -256,6 +272,14 @@ class Catalog {
   // A sequence by case-insensitive name, or nullptr; all sequences in name order.
   const SequenceSchema* GetSequence(std::string_view name) const;
   std::vector<const SequenceSchema*> Sequences() const;
+  // A CREATE TYPE alias by case-insensitive name, or nullptr; all of them in name order.
+  const LogicalType* GetUserType(std::string_view name) const;
+  std::vector<std::pair<std::string, LogicalType>> UserTypes() const;
+  // Parses a type name as ParseLogicalType does, with this catalog's CREATE TYPE aliases.
+  std::optional<LogicalType> ParseType(std::string_view text, std::string* error) const;
+  // A macro by case-insensitive name, or nullptr; all of them in name order.
+  const MacroDefinition* GetMacro(std::string_view name) const;
+  std::vector<const MacroDefinition*> Macros() const;
 
   TableId next_table_id() const { return next_table_id_; }
   // Identifies the schema's state, so callers can cache derived data (query plans): every
@@ -287,6 +311,9 @@ class Catalog {
   std::unordered_map<std::string, TableId> by_name_;  // lower-cased name -> id
   std::unordered_map<TableId, TableId> pair_owner_;   // pair id -> rel table id
   std::map<std::string, SequenceSchema> sequences_;   // lower-cased name -> sequence
+  // lower-cased name -> (name as written, the type it stands for)
+  std::map<std::string, std::pair<std::string, LogicalType>> user_types_;
+  std::map<std::string, MacroDefinition> macros_;  // lower-cased name -> macro
   TableId next_table_id_ = 0;
   uint64_t version_ = NewVersion();
 

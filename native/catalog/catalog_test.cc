@@ -396,17 +396,60 @@ TEST(CatalogTest, Sequences) {
   EXPECT_TRUE(c.GetNodeTable("person"));  // the table of the same name is untouched
 }
 
-TEST(CatalogTest, ReadsVersionOneWithoutSequences) {
-  // Version 1 is version 2 without the trailing sequence count.
-  Catalog c = TinySnb();
+// The bytes of `c` (with no sequences, types or macros) as format `version` wrote them.
+std::string SerializeAsVersion(const Catalog& c, uint32_t version) {
   std::string bytes = c.Serialize();
   std::string body = bytes.substr(0, bytes.size() - 4);
-  ASSERT_EQ(body.back(), '\0');  // no sequences
-  body.pop_back();
-  uint32_t version = 1;
+  // Version 3 added the type and macro counts, version 2 the sequence count.
+  for (uint32_t v = 3; v > version; --v) {
+    EXPECT_EQ(body.back(), '\0');
+    body.pop_back();
+    if (v == 3) {
+      EXPECT_EQ(body.back(), '\0');
+      body.pop_back();
+    }
+  }
   std::memcpy(body.data() + 8, &version, sizeof version);
   uint32_t crc = env::crc32c::Value(body);
   body.append(reinterpret_cast<const char*>(&crc), sizeof crc);
+  return body;
+}
+
+TEST(CatalogTest, ReadsVersionTwoWithoutTypesAndMacros) {
+  Catalog c = TinySnb();
+  auto back = Catalog::Deserialize(SerializeAsVersion(c, 2));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_TRUE(*back == c);
+}
+
+TEST(CatalogTest, TypesAndMacrosRoundTrip) {
+  Catalog c = TinySnb();
+  ASSERT_TRUE(c.CreateType("Height", LogicalType::Struct({{"m", LogicalType::Double()}})).ok());
+  EXPECT_EQ(c.CreateType("HEIGHT", LogicalType::Int64()).status().message(),
+            "Binder exception: Duplicated type name: HEIGHT.");
+  ASSERT_TRUE(c.CreateMacro({"add", {"a"}, {{"b", "3"}}, "a + b"}).ok());
+  EXPECT_EQ(c.CreateMacro({"Add", {}, {}, "1"}).status().message(),
+            "Binder exception: Macro ADD already exists.");
+  auto back = Catalog::Deserialize(c.Serialize());
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_TRUE(*back == c);
+  ASSERT_TRUE(back->GetUserType("height"));
+  EXPECT_EQ(back->GetUserType("height")->ToString(), "STRUCT(m DOUBLE)");
+  const MacroDefinition* macro = back->GetMacro("ADD");
+  ASSERT_TRUE(macro);
+  EXPECT_EQ(macro->name, "ADD");
+  EXPECT_EQ(macro->defaults.size(), 1u);
+  EXPECT_EQ(macro->body, "a + b");
+  std::string error;
+  auto parsed = back->ParseType("height[]", &error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(parsed->ToString(), "STRUCT(m DOUBLE)[]");
+}
+
+TEST(CatalogTest, ReadsVersionOneWithoutSequences) {
+  // Version 1 is version 2 without the trailing sequence count.
+  Catalog c = TinySnb();
+  std::string body = SerializeAsVersion(c, 1);
   auto back = Catalog::Deserialize(body);
   ASSERT_TRUE(back.ok()) << back.status().ToString();
   EXPECT_TRUE(*back == c);

@@ -181,8 +181,14 @@ Value EvaluateOperatorChain(const BoundExpression& expr, ExecContext& ctx) {
 // OPTIONAL MATCH did not find are NULL: such nodes stay as NULL entries, rels are left out.
 Value BuildPath(const BoundExpression& expr, ExecContext& ctx) {
   std::vector<Value> nodes, rels;
+  // After a variable-length rel of zero hops, the next node is the one before it: once.
+  bool same_node_next = false;
   for (const auto& child : expr.children) {
     Value v = Evaluate(*child, ctx);
+    if (child->type.id() == LogicalTypeId::kNode && same_node_next) {
+      same_node_next = false;
+      continue;
+    }
     if (v.is_null()) {
       if (child->type.id() == LogicalTypeId::kNode) nodes.push_back(std::move(v));
       continue;
@@ -198,6 +204,7 @@ Value BuildPath(const BoundExpression& expr, ExecContext& ctx) {
         const auto& parts = v.children();
         for (const Value& n : parts[0].children()) nodes.push_back(n);
         for (const Value& r : parts[1].children()) rels.push_back(r);
+        same_node_next = parts[1].children().empty();
         break;
       }
     }

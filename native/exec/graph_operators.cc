@@ -354,8 +354,8 @@ class CountExpandOp final : public GraphOperator {
   MemoryCharge memory_;  // the kept counts
 };
 
-// Variable-length expansion. Walk, trail (no relationship twice) and acyclic (no node twice)
-// semantics enumerate paths depth first; the shortest-path kinds search breadth first (hops)
+// Variable-length expansion. Walk, trail (no relationship twice) and acyclic (no intermediate
+// node twice) semantics enumerate paths depth first; the shortest-path kinds search breadth first (hops)
 // or by Dijkstra (weights) and keep, per end node, one or all of the best paths. Relationships
 // must pass the pattern's step predicate and intermediate nodes its node predicate. The rel
 // slot receives the path: {_nodes: intermediate nodes, _rels: relationships}.
@@ -460,14 +460,15 @@ class VarLengthExpandOp final : public GraphOperator {
     }
     if (depth == op_.max_hops) return;
     if (depth > 0 && !PassesThrough(at, ctx)) return;
+    // ACYCLIC, as Kùzu counts it: no node twice among the path's intermediate nodes (the two
+    // ends may be any nodes). Going on from `at` makes it intermediate.
+    if (rel_.semantic == binder::PathSemantic::kAcyclic && depth > 1 &&
+        std::find(path.nodes.begin(), path.nodes.end() - 1, at) != path.nodes.end() - 1) {
+      return;
+    }
     for (auto& [step, rel] : Steps(at, ctx)) {
       if (rel_.semantic == binder::PathSemantic::kTrail &&
           std::find(path.rel_ids.begin(), path.rel_ids.end(), step.rel) != path.rel_ids.end()) {
-        continue;
-      }
-      if (rel_.semantic == binder::PathSemantic::kAcyclic &&
-          (step.neighbor == source_ ||
-           std::find(path.nodes.begin(), path.nodes.end(), step.neighbor) != path.nodes.end())) {
         continue;
       }
       path.nodes.push_back(step.neighbor);

@@ -103,6 +103,9 @@ void AppendJson(std::string& out, const Value& v) {
     case LogicalTypeId::kInt128:
       out += Int128ToString(v.GetInt128());
       return;
+    case LogicalTypeId::kDecimal:  // a JSON number with every digit
+      out += v.ToString();
+      return;
     case LogicalTypeId::kFloat:
     case LogicalTypeId::kDouble:
       AppendDouble(out, v.GetDouble());

@@ -74,6 +74,37 @@ std::vector<std::vector<Value>> ShowSequences(const catalog::Catalog& catalog) {
   return rows;
 }
 
+std::vector<std::vector<Value>> ShowConnection(const catalog::Catalog& catalog,
+                                               catalog::TableId id) {
+  std::vector<std::vector<Value>> rows;
+  const catalog::RelTableSchema* rel = catalog.GetRelTable(id);
+  if (!rel) return rows;
+  for (const auto& pair : rel->pairs) {
+    const catalog::NodeTableSchema* src = catalog.GetNodeTable(pair.src_table);
+    const catalog::NodeTableSchema* dst = catalog.GetNodeTable(pair.dst_table);
+    rows.push_back({Value::String(src->name), Value::String(dst->name),
+                    Value::String(src->primary_key_property().name),
+                    Value::String(dst->primary_key_property().name)});
+  }
+  return rows;
+}
+
+// CREATE MACRO `NAME` (a,b:=3) AS body; with the body and defaults as written.
+std::vector<std::vector<Value>> ShowMacros(const catalog::Catalog& catalog) {
+  std::vector<std::vector<Value>> rows;
+  for (const catalog::MacroDefinition* macro : catalog.Macros()) {
+    std::string params;
+    for (const auto& name : macro->parameters) params += (params.empty() ? "" : ",") + name;
+    for (const auto& [name, value] : macro->defaults) {
+      params += (params.empty() ? "" : ",") + name + ":=" + value;
+    }
+    rows.push_back({Value::String(macro->name),
+                    Value::String("CREATE MACRO `" + macro->name + "` (" + params + ") AS " +
+                                  macro->body + ";")});
+  }
+  return rows;
+}
+
 // Minimum and maximum of the live values of a column (numeric and boolean columns; others have
 // no statistics).
 struct ColumnStats {
@@ -150,6 +181,8 @@ std::vector<std::vector<Value>> TableFunctionRows(const binder::BoundTableFuncti
   if (fn.name == "table_info") return TableInfo(store.catalog(), fn.table_id);
   if (fn.name == "show_tables") return ShowTables(store.catalog());
   if (fn.name == "show_sequences") return ShowSequences(store.catalog());
+  if (fn.name == "show_connection") return ShowConnection(store.catalog(), fn.table_id);
+  if (fn.name == "show_macros") return ShowMacros(store.catalog());
   if (fn.name == "storage_info") return StorageInfo(store, fn.table_id);
   // The free-space map: page ranges of the data file that are free for reuse. A checkpoint
   // writes every table file anew (storage/table_file.h), so no file has free pages: no rows.

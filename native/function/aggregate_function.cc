@@ -48,11 +48,15 @@ class CountState final : public AggregateState {
 
 class SumState final : public AggregateState {
  public:
-  explicit SumState(Id id) : id_(id) {}
+  explicit SumState(const LogicalType& type) : id_(type.id()) {
+    if (id_ == Id::kDecimal) scale_ = type.scale();
+  }
   void Update(const Value& v) override {
     if (v.is_null()) return;
     if (internal::IsFloatingId(id_)) {
       dsum_ += v.GetDouble();
+    } else if (id_ == Id::kDecimal) {
+      Add(v.GetInt128());  // every input has the argument's scale
     } else {
       Add(internal::GetInteger(v));
     }
@@ -73,6 +77,7 @@ class SumState final : public AggregateState {
     // FLOAT sums accumulate in double precision, as Kùzu does, and round once at the end.
     if (id_ == Id::kFloat) return Value::Float(static_cast<float>(dsum_));
     if (id_ == Id::kDouble) return Value::Double(dsum_);
+    if (id_ == Id::kDecimal) return Value::Decimal(isum_, kMaxDecimalPrecision, scale_);
     return internal::MakeInteger(id_, isum_);
   }
 
@@ -82,6 +87,12 @@ class SumState final : public AggregateState {
     bool overflow = __builtin_add_overflow(isum_, x, &r);
     if (id_ == Id::kInt128) {
       if (overflow) internal::ThrowOverflow("INT128 is out of range: cannot add.");
+    } else if (id_ == Id::kDecimal) {
+      int128_t bound = 1;
+      for (uint32_t i = 0; i < kMaxDecimalPrecision; ++i) bound *= 10;
+      if (overflow || r >= bound || r <= -bound) {
+        internal::ThrowOverflow("Decimal Addition result is out of range");
+      }
     } else if (overflow || !internal::FitsIn(id_, r)) {
       internal::ThrowOverflow("Value " + internal::Int128Text(isum_) + " + " +
                               internal::Int128Text(x) + " is not within " +
@@ -91,6 +102,7 @@ class SumState final : public AggregateState {
   }
 
   Id id_;
+  uint32_t scale_ = 0;  // DECIMAL
   bool has_value_ = false;
   int128_t isum_ = 0;
   double dsum_ = 0;
@@ -98,11 +110,11 @@ class SumState final : public AggregateState {
 
 class AvgState final : public AggregateState {
  public:
-  explicit AvgState(Id id) : floating_(internal::IsFloatingId(id)) {}
+  explicit AvgState(Id id) : floating_(internal::IsFloatingId(id) || id == Id::kDecimal) {}
   void Update(const Value& v) override {
     if (v.is_null()) return;
     if (floating_) {
-      dsum_ += v.GetDouble();
+      dsum_ += internal::GetNumber(v);
     } else {
       isum_ += internal::GetInteger(v);
     }
@@ -233,7 +245,7 @@ std::unique_ptr<AggregateState> MakeCount(const BoundAggregateFunction& fn) {
   return Wrap(fn, std::make_unique<CountState>());
 }
 std::unique_ptr<AggregateState> MakeSum(const BoundAggregateFunction& fn) {
-  return Wrap(fn, std::make_unique<SumState>(fn.result_type.id()));
+  return Wrap(fn, std::make_unique<SumState>(fn.result_type));
 }
 std::unique_ptr<AggregateState> MakeAvg(const BoundAggregateFunction& fn) {
   return Wrap(fn, std::make_unique<AvgState>(fn.arg_types[0].id()));
@@ -284,7 +296,7 @@ std::optional<BoundAggregateFunction> BindAggregateFunction(
     return fn;
   }
   if (!IsAggregateFunction(lower)) {
-    *error = "Catalog exception: " + internal::ToUpper(name) + " function does not exist.";
+    *error = "Catalog exception: function " + internal::ToUpper(name) + " does not exist.";
     return std::nullopt;
   }
   std::string upper = internal::ToUpper(name);
@@ -307,6 +319,9 @@ std::optional<BoundAggregateFunction> BindAggregateFunction(
     }
     fn.arg_types = {arg};
     fn.result_type = avg ? LogicalType::Double() : arg;
+    if (!avg && arg.id() == Id::kDecimal) {
+      fn.result_type = LogicalType::Decimal(kMaxDecimalPrecision, arg.scale());
+    }
     fn.make_state = avg ? MakeAvg : MakeSum;
   } else if (lower == "min" || lower == "max") {
     fn.arg_types = {arg};

@@ -119,7 +119,7 @@ TEST(AggregateFunctionTest, Names) {
   EXPECT_FALSE(IsAggregateFunction("abs"));
   std::string error;
   EXPECT_FALSE(BindAggregateFunction("median", {T("INT64")}, false, &error));
-  EXPECT_EQ(error, "Catalog exception: MEDIAN function does not exist.");
+  EXPECT_EQ(error, "Catalog exception: function MEDIAN does not exist.");
 }
 
 }  // namespace

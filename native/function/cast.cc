@@ -58,6 +58,7 @@ bool NumericImplicit(Id from, Id to) {
   if (to == Id::kDouble) return internal::IsNumericId(from);
   if (to == Id::kFloat) return internal::IsIntegralId(from);
   if (from == Id::kFloat || from == Id::kDouble) return false;
+  if (to == Id::kDecimal) return internal::IsIntegralId(from) || from == Id::kSerial;
   int fs = SignedWidth(from), fu = UnsignedWidth(from);
   int ts = SignedWidth(to), tu = UnsignedWidth(to);
   if (to == Id::kSerial) return false;
@@ -186,6 +187,10 @@ std::optional<LogicalType> Common(const LogicalType& a, const LogicalType& b) {
   if (y == Id::kString && !a.IsNested() && x != Id::kNode && x != Id::kRel) return a;
   if (x == Id::kString) return b;
   if (y == Id::kString) return a;
+  if ((x == Id::kDecimal || y == Id::kDecimal) && internal::IsNumericId(x) &&
+      internal::IsNumericId(y)) {
+    return internal::CommonDecimal(a, b);
+  }
   if (internal::IsNumericId(x) && internal::IsNumericId(y)) {
     auto id = CommonNumeric(x, y);
     if (!id) return std::nullopt;
@@ -518,6 +523,7 @@ Value ParseUnion(std::string_view text, const LogicalType& target) {
 
 Value ParseText(std::string_view text, const LogicalType& target) {
   Id id = target.id();
+  if (id == Id::kDecimal) return internal::ParseDecimal(text, target);
   if (internal::IsIntegralId(id)) return ParseInteger(text, target);
   if (internal::IsFloatingId(id)) return ParseFloating(text, target);
   switch (id) {
@@ -628,7 +634,8 @@ Value CastNested(const Value& v, const LogicalType& target) {
       const auto& src_fields = v.type().fields();
       if (src.size() != fields.size()) break;
       std::vector<Value> children(fields.size());
-      // Match fields by name when the names agree, else by position.
+      // Match fields by name when the names agree, else by position (an explicit CAST checks
+      // the names first: see StructCastNamesMatch).
       bool by_name = true;
       for (const auto& f : src_fields) {
         if (!target.FieldIndex(f.name)) by_name = false;
@@ -663,13 +670,16 @@ Value CastNested(const Value& v, const LogicalType& target) {
         return Value::UnionValue(target, static_cast<uint32_t>(*idx),
                                  CastValue(v.children()[0], *fields[*idx].type));
       }
-      // Pick the member the value fits best: the same type, else the cheapest implicit cast,
-      // else the first member an explicit cast works for.
+      // As in Kùzu, the member the value's type converts to implicitly at the least cost (the
+      // same type first; any scalar converts to STRING, at the highest cost); none: an error.
       LogicalType src_type = v.type();
       std::optional<size_t> best;
       uint32_t best_cost = 0;
       for (size_t i = 0; i < fields.size(); ++i) {
         auto c = Cost(src_type, *fields[i].type);
+        if (!c && fields[i].type->id() == Id::kString && !src_type.IsNested()) {
+          c = TargetCost(Id::kString);
+        }
         if (c && (!best || *c < best_cost)) {
           best = i;
           best_cost = *c;
@@ -679,13 +689,8 @@ Value CastNested(const Value& v, const LogicalType& target) {
         return Value::UnionValue(target, static_cast<uint32_t>(*best),
                                  CastValue(v, *fields[*best].type));
       }
-      for (size_t i = 0; i < fields.size(); ++i) {
-        try {
-          return Value::UnionValue(target, static_cast<uint32_t>(i), CastValue(v, *fields[i].type));
-        } catch (const GraphDBException&) {
-        }
-      }
-      break;
+      internal::ThrowConversion("Cannot cast from " + src_type.ToString() + " to " +
+                                target.ToString() + ", target type has no compatible field.");
     }
     default:
       break;
@@ -703,8 +708,12 @@ Value CastValue(const Value& v, const LogicalType& target) {
   if (to == Id::kAny) return v;
   if (v.is_null()) return Value::Null(target);
   Id from = v.type_id();
-  if (!target.IsNested() && from == to) return v;
+  if (!target.IsNested() && from == to && (to != Id::kDecimal || v.type() == target)) return v;
   if (from == Id::kUnion && to != Id::kUnion) return CastValue(v.children()[0], target);
+  if (to == Id::kDecimal && from != Id::kString) return internal::CastToDecimal(v, target);
+  if (from == Id::kDecimal && (internal::IsNumericId(to) || to == Id::kSerial || to == Id::kBool)) {
+    return internal::CastFromDecimal(v, target);
+  }
   if (to == Id::kString) return Value::String(v.ToString());
   if (from == Id::kString && to != Id::kString) return ParseText(v.GetString(), target);
   if (internal::IsNumericId(to) || to == Id::kSerial) return CastToNumeric(v, target);
@@ -739,6 +748,14 @@ Value CastValue(const Value& v, const LogicalType& target) {
       break;
   }
   Unsupported(v.type(), target);
+}
+
+bool StructCastNamesMatch(const LogicalType& from, const LogicalType& to) {
+  if (from.id() != Id::kStruct || to.id() != Id::kStruct) return true;
+  for (const auto& f : from.fields()) {
+    if (!to.FieldIndex(f.name)) return false;
+  }
+  return true;
 }
 
 bool CanCast(const LogicalType& from, const LogicalType& to) {
@@ -821,7 +838,7 @@ Value ParseValue(std::string_view text, const LogicalType& target) {
 
 namespace internal {
 
-std::optional<uint32_t> CostToParam(const LogicalType& from, Id param) {
+std::optional<uint32_t> CostToParam(const LogicalType& from, Id param, bool any_to_string) {
   Id f = from.id();
   if (param == Id::kAny || f == param) return 0u;
   if (f == Id::kAny) {
@@ -845,7 +862,14 @@ std::optional<uint32_t> CostToParam(const LogicalType& from, Id param) {
       return std::nullopt;
     default:
       if (from.IsNested()) return std::nullopt;
-      return ScalarCost(f, param);
+      if (auto cost = ScalarCost(f, param)) return cost;
+      // As in Kùzu, a function's STRING parameter takes any scalar as its text (left(DATE,
+      // 10)), at the highest cost, so an overload of the argument's own type wins.
+      if (any_to_string && param == Id::kString && f != Id::kNode && f != Id::kRel && f != Id::kRecursiveRel &&
+          f != Id::kInternalId) {
+        return TargetCost(Id::kString);
+      }
+      return std::nullopt;
   }
 }
 

@@ -36,6 +36,9 @@ Value CastValue(const Value& v, const LogicalType& target);
 
 // Whether CastValue supports the pair at all (it may still fail on a particular value).
 bool CanCast(const LogicalType& from, const LogicalType& to);
+// An explicit CAST of a STRUCT needs a STRUCT with its field names (in any order), as in Kùzu;
+// other conversions (SET, CREATE) take the fields by position when the names differ.
+bool StructCastNamesMatch(const LogicalType& from, const LogicalType& to);
 
 // The cost of an implicit cast for overload resolution (0 = same type; lower is preferred;
 // INT64 is the cheapest numeric target, then INT128, DOUBLE, other numerics), or nullopt when

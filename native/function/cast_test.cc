@@ -206,4 +206,24 @@ TEST(CastTest, ResolveAny) {
 }
 
 }  // namespace
+// A value goes to the UNION member its type converts to implicitly at the least cost (STRING
+// takes any scalar, last); an explicit CAST of a struct needs one with its field names.
+TEST(CastTest, UnionMembersAndStructFieldNames) {
+  Value u = CastValue(I64(255), T("UNION(a INT16, b STRING)"));
+  EXPECT_EQ(u.GetUnionTag(), 1u);
+  EXPECT_EQ(u.ToString(), "255");
+  EXPECT_EQ(CastValue(I64(7), T("UNION(a INT32, b INT64)")).GetUnionTag(), 1u);
+  EXPECT_EQ(CastValue(I16(7), T("UNION(a INT32, b INT64)")).GetUnionTag(), 1u);  // INT64 cheapest
+  EXPECT_EQ(CastValue(I16(7), T("UNION(a STRING, b INT32)")).GetUnionTag(), 1u);
+  EXPECT_EQ(CastText(I64(1282158), "UNION(a INT32, b INT16, c UINT8, d INT8)"),
+            "ERROR: Conversion exception: Cannot cast from INT64 to UNION(a INT32, b INT16, c "
+            "UINT8, d INT8), target type has no compatible field.");
+  Value ab = CastValue(Str("{a: 12, b: 24}"), T("STRUCT(a INT64, b INT64)"));
+  EXPECT_EQ(CastValue(ab, T("STRUCT(b INT32, a INT8)")).ToString(), "{b: 24, a: 12}");
+  // Other names: by position for a conversion, refused for an explicit CAST (the binder).
+  EXPECT_EQ(CastText(ab, "STRUCT(c INT64, d INT64)"), "{c: 12, d: 24}");
+  EXPECT_FALSE(StructCastNamesMatch(T("STRUCT(a INT64, b INT64)"), T("STRUCT(c INT64, d INT64)")));
+  EXPECT_TRUE(StructCastNamesMatch(T("STRUCT(a INT64, b INT64)"), T("STRUCT(B INT8, a INT8)")));
+}
+
 }  // namespace graphdb::function::testing

@@ -38,7 +38,7 @@ bool IsUnsignedIntId(Id id) {
 }
 bool IsIntegralId(Id id) { return IsSignedIntId(id) || IsUnsignedIntId(id) || id == Id::kInt128; }
 bool IsFloatingId(Id id) { return id == Id::kFloat || id == Id::kDouble; }
-bool IsNumericId(Id id) { return IsIntegralId(id) || IsFloatingId(id); }
+bool IsNumericId(Id id) { return IsIntegralId(id) || IsFloatingId(id) || id == Id::kDecimal; }
 bool IsTimestampId(Id id) {
   return id == Id::kTimestamp || id == Id::kTimestampTz || id == Id::kTimestampNs ||
          id == Id::kTimestampMs || id == Id::kTimestampSec;
@@ -88,6 +88,7 @@ double GetNumber(const Value& v) {
   if (IsFloatingId(id)) return v.GetDouble();
   if (IsUnsignedIntId(id)) return static_cast<double>(v.GetUInt());
   if (id == Id::kInt128) return static_cast<double>(v.GetInt128());
+  if (id == Id::kDecimal) return DecimalToDouble(v);
   if (id == Id::kBool) return v.GetBool() ? 1.0 : 0.0;
   return static_cast<double>(v.GetInt());
 }

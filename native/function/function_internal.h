@@ -33,7 +33,7 @@ bool IsSignedIntId(Id id);    // INT8..INT64, SERIAL (not INT128)
 bool IsUnsignedIntId(Id id);  // UINT8..UINT64
 bool IsIntegralId(Id id);     // the above and INT128
 bool IsFloatingId(Id id);     // FLOAT, DOUBLE
-bool IsNumericId(Id id);
+bool IsNumericId(Id id);     // integral, floating and DECIMAL
 bool IsTimestampId(Id id);  // TIMESTAMP, _TZ, _NS, _MS, _SEC
 // Range of an integral type other than INT128 (UINT64 max fits in int128).
 int128_t IntMin(Id id);
@@ -48,6 +48,18 @@ Value MakeInteger(Id id, int128_t v);
 // A numeric Value of type `id` from a double (FLOAT rounds to float precision).
 Value MakeFloating(Id id, double v);
 std::string Int128Text(int128_t v);
+
+// ---- DECIMAL (decimal.cc).
+// Text -> DECIMAL(p, s), rounding half away from zero; Kùzu's conversion errors.
+Value ParseDecimal(std::string_view text, const LogicalType& target);
+// Any number, BOOL or STRING -> DECIMAL; DECIMAL -> a number or BOOL.
+Value CastToDecimal(const Value& v, const LogicalType& target);
+Value CastFromDecimal(const Value& v, const LogicalType& target);
+double DecimalToDouble(const Value& v);
+// Exact order of two values, each a DECIMAL or an integer (at least one a DECIMAL).
+int CompareDecimalWith(const Value& a, const Value& b);
+// The common type of a DECIMAL and another number (nullopt: none).
+std::optional<LogicalType> CommonDecimal(const LogicalType& a, const LogicalType& b);
 
 // ---- Temporal helpers.
 // DATE or TIMESTAMP* value -> microseconds since the epoch.
@@ -81,8 +93,9 @@ std::string Utf8Title(std::string_view s);
 // ---- Implicit-cast costs for overload resolution (cast.cc).
 // Cost of matching an argument of type `from` to a parameter declared as `param` (kAny
 // matches anything; nested ids match any type of that kind; LIST and ARRAY convert), or
-// nullopt when it does not match.
-std::optional<uint32_t> CostToParam(const LogicalType& from, Id param);
+// nullopt when it does not match. With `any_to_string` (the set's flag), a STRING parameter
+// takes any scalar, at the highest cost.
+std::optional<uint32_t> CostToParam(const LogicalType& from, Id param, bool any_to_string = false);
 
 // ---- Misc value helpers.
 std::string ToLower(std::string_view s);
@@ -133,6 +146,10 @@ struct ScalarFunctionSet {
   std::vector<ScalarOverload> overloads;
   NoMatchError no_match = nullptr;
   bool changes_database = false;  // a call changes stored state (ScalarFunctionChangesDatabase)
+  // A STRING parameter takes any scalar (CostToParam): set for the named functions (not the
+  // operators) that have no LIST or ARRAY parameter, as in Kùzu, where md5(123) and
+  // left(DATE, 4) take the text but list_extract(INT64, INT64) matches nothing.
+  bool any_to_string = false;
 };
 
 class RegistryBuilder {
@@ -154,7 +171,8 @@ void RegisterStringFunctions(RegistryBuilder& r);
 void RegisterListFunctions(RegistryBuilder& r);
 void RegisterNestedFunctions(RegistryBuilder& r);  // struct, map, union, array
 void RegisterTemporalFunctions(RegistryBuilder& r);
-void RegisterMiscFunctions(RegistryBuilder& r);  // casts, uuid, blob, null, hashing, random
+void RegisterMiscFunctions(RegistryBuilder& r);
+void RegisterDecimalFunctions(RegistryBuilder& r);  // DECIMAL's overloads of the operators  // casts, uuid, blob, null, hashing, random
 
 // Registry introspection (for tests): every registered name (aliases included) and its set.
 std::vector<std::string> RegisteredScalarFunctionNames();

@@ -1,5 +1,6 @@
 // The scalar function registry and overload resolution (scalar_function.h).
 #include <algorithm>
+#include <cctype>
 #include <unordered_map>
 
 #include "common/assert.h"
@@ -61,7 +62,16 @@ class Registry {
     internal::RegisterNestedFunctions(b);
     internal::RegisterTemporalFunctions(b);
     internal::RegisterMiscFunctions(b);
-    for (auto& [name, set] : b.entries) map_.emplace(name, set);
+    internal::RegisterDecimalFunctions(b);
+    for (auto& [name, set] : b.entries) {
+      bool named = std::isalpha(static_cast<unsigned char>(set->name[0])) != 0;
+      bool takes_lists = false;
+      for (const auto& o : set->overloads) {
+        for (Id p : o.params) takes_lists = takes_lists || p == Id::kList || p == Id::kArray;
+      }
+      set->any_to_string = named && !takes_lists;
+      map_.emplace(name, set);
+    }
   }
 
   std::vector<std::string> Names() const {
@@ -143,10 +153,11 @@ std::optional<BoundScalarFunction> BindScalarFunctionWithInput(std::string_view 
                                                                std::string* error) {
   const ScalarFunctionSet* set = GetRegistry().Find(name);
   if (!set) {
-    *error = "Catalog exception: " + internal::ToUpper(name) + " function does not exist.";
+    *error = "Catalog exception: function " + internal::ToUpper(name) + " does not exist.";
     return std::nullopt;
   }
   const auto& actual = input.arg_types;
+  const bool any_to_string = set->any_to_string;
   const ScalarOverload* best = nullptr;
   uint32_t best_cost = 0;
   for (const auto& o : set->overloads) {
@@ -158,7 +169,7 @@ std::optional<BoundScalarFunction> BindScalarFunctionWithInput(std::string_view 
     uint32_t cost = 0;
     bool ok = true;
     for (size_t i = 0; i < actual.size() && ok; ++i) {
-      auto c = internal::CostToParam(actual[i], ParamAt(o, i));
+      auto c = internal::CostToParam(actual[i], ParamAt(o, i), any_to_string);
       if (!c) ok = false;
       else cost += *c;
     }

@@ -214,6 +214,7 @@ uint64_t HashOf(const Value& v) {
     case Id::kUInt64:
       return MixHash(v.GetUInt());
     case Id::kInt128:
+    case Id::kDecimal:
     case Id::kUuid: {
       auto bits = static_cast<unsigned __int128>(v.GetInt128());
       // Kùzu keeps a UUID with its top bit flipped (to order it as a signed number).

@@ -18,6 +18,20 @@ TEST(StringFunctionsTest, CaseMapping) {
   EXPECT_EQ(Eval("initcap", {Str(kSolo)}), kSolo);
 }
 
+// A named function's STRING parameter takes any scalar as its text; the operators and the
+// functions over strings or lists (list_extract) do not convert to STRING implicitly.
+TEST(StringFunctionsTest, StringParametersTakeAnyScalarAsText) {
+  EXPECT_EQ(Eval("left", {Val("1950-05-14", "DATE"), I64(4)}), "1950");
+  EXPECT_EQ(Eval("left", {Bool(true), I64(4)}), "True");
+  EXPECT_EQ(Eval("right", {U8(134), I64(2)}), "34");
+  EXPECT_EQ(Eval("left", {Dbl(1.34), I64(8)}), "1.340000");
+  EXPECT_EQ(BindType("left", {T("STRING"), T("INT64")}), "STRING");
+  EXPECT_EQ(Eval("md5", {I64(123)}), "202cb962ac59075b964b07152d234b70");
+  EXPECT_EQ(BindType("list_extract", {T("INT64"), T("INT64")}).substr(0, 6), "ERROR:");
+  EXPECT_EQ(BindType("+", {T("INT64"), T("STRING")}).substr(0, 6), "ERROR:");
+  EXPECT_EQ(BindType("left", {T("INT64[]"), T("INT64")}).substr(0, 6), "ERROR:");
+}
+
 // Simple case mappings from the Unicode tables (common/unicode.h): one code point to one.
 TEST(StringFunctionsTest, UnicodeCaseMapping) {
   EXPECT_EQ(Eval("upper", {Str("ǆ")}), "Ǆ");

@@ -83,6 +83,13 @@ int CompareIntDouble(int128_t x, double d) {
 int CompareNumbers(const Value& a, const Value& b) {
   bool fa = internal::IsFloatingId(a.type_id());
   bool fb = internal::IsFloatingId(b.type_id());
+  if (a.type_id() == Id::kDecimal || b.type_id() == Id::kDecimal) {
+    if (!fa && !fb) return internal::CompareDecimalWith(a, b);
+    double x = internal::GetNumber(a), y = internal::GetNumber(b);
+    bool nx = std::isnan(x), ny = std::isnan(y);
+    if (nx || ny) return nx == ny ? 0 : (nx ? 1 : -1);
+    return Cmp(x, y);
+  }
   if (!fa && !fb) return Cmp(internal::GetInteger(a), internal::GetInteger(b));
   if (fa && fb) {
     double x = a.GetDouble(), y = b.GetDouble();
@@ -157,8 +164,15 @@ uint64_t HashImpl(const Value& raw) {
     case kBoolFamily:
       return Mix(v.GetBool() ? 0x1234567ULL : 0x7654321ULL);
     case kNumberFamily: {
-      if (!internal::IsFloatingId(id)) return HashInt128(internal::GetInteger(v));
-      double d = v.GetDouble();
+      if (id == Id::kDecimal) {
+        // Equal numbers hash alike: a whole DECIMAL as its integer, another as its double.
+        int128_t unit = 1;
+        for (uint32_t i = 0; i < v.decimal_scale(); ++i) unit *= 10;
+        if (v.GetInt128() % unit == 0) return HashInt128(v.GetInt128() / unit);
+      } else if (!internal::IsFloatingId(id)) {
+        return HashInt128(internal::GetInteger(v));
+      }
+      double d = internal::GetNumber(v);
       if (std::isnan(d)) return 0x7ff8000000000000ULL;
       if (std::floor(d) == d && d < kTwo127 && d >= -kTwo127) {
         return HashInt128(static_cast<int128_t>(d));
@@ -304,6 +318,9 @@ std::optional<Value> PrimaryKeyFor(const Value& raw_key, const LogicalType& pk_t
   const Id pk = pk_type.id() == Id::kSerial ? Id::kInt64 : pk_type.id();
   Value key = raw_key;
   if (key.type_id() == Id::kString && pk != Id::kString) key = CastValue(key, LogicalType(pk));
+  if (key.type_id() == Id::kDecimal && pk != Id::kDecimal) {
+    key = Value::Double(internal::GetNumber(key));  // whole or not, as a DOUBLE key would be
+  }
   const Id id = key.type_id() == Id::kSerial ? Id::kInt64 : key.type_id();
   const bool key_floating = internal::IsFloatingId(id);
   if (key_floating && std::isnan(key.GetDouble())) return std::nullopt;

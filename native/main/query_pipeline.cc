@@ -118,6 +118,8 @@ std::string StatementKindName(parser::StatementKind kind) {
     case parser::StatementKind::kCallFunction: return "TABLE_FUNCTION";
     case parser::StatementKind::kCommentOn: return "COMMENT_ON";
     case parser::StatementKind::kExtension: return "EXTENSION";
+    case parser::StatementKind::kCreateType: return "CREATE_TYPE";
+    case parser::StatementKind::kCreateMacro: return "CREATE_MACRO";
   }
   return "STATEMENT";
 }

@@ -1,4 +1,5 @@
 #include "main/query_pipeline.h"
+#include "main/slot_test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -35,17 +36,7 @@ class QueryPipelineTest : public ::testing::Test {
 
   // Runs `query` on the test's session and returns its rows as `a|b` text, sorted.
   std::vector<std::string> Rows(const std::string& query) {
-    auto result = RunQuery(*db_, query, {}, std::nullopt, &session_);
-    EXPECT_TRUE(result.ok()) << query << ": " << result.status().ToString();
-    std::vector<std::string> rows;
-    if (!result.ok()) return rows;
-    for (const auto& row : result->rows) {
-      std::string line;
-      for (size_t i = 0; i < row.size(); ++i) line += (i ? "|" : "") + row[i].ToString();
-      rows.push_back(line);
-    }
-    std::sort(rows.begin(), rows.end());
-    return rows;
+    return testing_util::SortedRows(*db_, session_, query);
   }
 
   void Exec(const std::string& query) { (void)Rows(query); }

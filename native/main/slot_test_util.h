@@ -3,13 +3,18 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "main/database.h"
 #include "main/execution_slot.h"
+#include "main/query_pipeline.h"
 
 namespace graphdb::testing_util {
 
@@ -26,6 +31,66 @@ inline int64_t Count(ExecutionSlot& slot, const std::string& query) {
   if (!r.ok() || r->rows.empty()) return -1;
   return r->rows[0][0].GetInt();
 }
+
+// Runs `query` on `session` and returns its rows as `a|b` text, sorted; a failure fails the
+// test and gives no rows.
+inline std::vector<std::string> SortedRows(Database& db, Session& session,
+                                           const std::string& query) {
+  auto result = RunQuery(db, query, {}, std::nullopt, &session);
+  EXPECT_TRUE(result.ok()) << query << ": " << result.status().ToString();
+  std::vector<std::string> rows;
+  if (!result.ok()) return rows;
+  for (const auto& row : result->rows) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i) line += (i ? "|" : "") + row[i].ToString();
+    rows.push_back(line);
+  }
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
+// A fixture with one database (in memory, or on disk in a temporary folder after OnDisk())
+// and one session: Rows() sorted, Exec() checked, Error() the message of a failing statement.
+class QueryFixture : public ::testing::Test {
+ protected:
+  void SetUp() override { Open(":memory:"); }
+  void TearDown() override {
+    if (db_) AbortTransaction(*db_, session_);
+    db_.reset();
+    if (!root_.empty()) std::filesystem::remove_all(root_);
+  }
+
+  // (Re)opens the database at `path`.
+  void Open(const std::string& path) {
+    if (db_) AbortTransaction(*db_, session_);
+    db_.reset();
+    auto db = Database::Open({path, 1});
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    db_ = std::move(db).value();
+  }
+  // A fresh temporary folder (removed after the test) named after `tag`; returns it.
+  std::filesystem::path TempFolder(const std::string& tag) {
+    root_ = std::filesystem::temp_directory_path() /
+            ("graphdb-" + tag + "-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(root_);
+    std::filesystem::create_directories(root_);
+    return root_;
+  }
+
+  std::vector<std::string> Rows(const std::string& query) {
+    return SortedRows(*db_, session_, query);
+  }
+  void Exec(const std::string& query) { (void)Rows(query); }
+  std::string Error(const std::string& query) {
+    auto result = RunQuery(*db_, query, {}, std::nullopt, &session_);
+    EXPECT_FALSE(result.ok()) << query;
+    return result.ok() ? "" : result.status().message();
+  }
+
+  std::shared_ptr<Database> db_;
+  Session session_;
+  std::filesystem::path root_;
+};
 
 // Opens the database `config` describes; fails the test (and returns nullptr) when it does not
 // open.

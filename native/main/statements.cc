@@ -10,7 +10,9 @@
 #include "cypher/binder/binder.h"
 #include "env/file_system.h"
 #include "exec/expression_evaluator.h"
+#include "function/aggregate_function.h"
 #include "function/cast.h"
+#include "function/scalar_function.h"
 #include "main/query_pipeline.h"
 #include "storage/csv_reader.h"
 #include "storage/npy_reader.h"
@@ -30,10 +32,13 @@ void Check(const Status& status) {
   if (!status.ok()) throw GraphDBException(status);
 }
 
-LogicalType ParseType(const std::string& text) {
+LogicalType ParseType(Database& db, const std::string& text) {
   std::string error;
-  auto type = ParseLogicalType(text, &error);
-  if (!type) ThrowBinding("Binder exception: " + error);
+  auto type = db.catalog().ParseType(text, &error);
+  if (!type) {
+    if (error.rfind(kUnknownTypePrefix, 0) == 0) ThrowBinding(error);
+    ThrowBinding("Binder exception: " + error);
+  }
   return *type;
 }
 
@@ -41,7 +46,7 @@ LogicalType ParseType(const std::string& text) {
 catalog::PropertyDefinition ToProperty(Database& db, const parser::ParsedColumnDefinition& column) {
   catalog::PropertyDefinition prop;
   prop.name = column.name;
-  prop.type = ParseType(column.type_text);
+  prop.type = ParseType(db, column.type_text);
   if (column.default_value) {
     std::unordered_map<std::string, Value> no_params;
     binder::Binder binder(db.catalog(), no_params);
@@ -351,6 +356,38 @@ exec::QueryResult CreateSequence(Database& db, const parser::ParsedCreateSequenc
   def.start_value = integer(s.start_value, ascending ? def.min_value : def.max_value);
   def.cycle = s.cycle;
   return MessageResult(Check(db.storage().CreateSequence(std::move(def))).message);
+}
+
+// CREATE MACRO: kept as text; the body binds where the macro is called (its parameters stand
+// for the arguments there), so only the names are checked here.
+exec::QueryResult CreateMacro(Database& db, const parser::ParsedCreateMacro& s) {
+  if (function::IsScalarFunction(s.name) || function::IsAggregateFunction(s.name) ||
+      function::IsGraphFunction(s.name)) {
+    ThrowBinding("Binder exception: " + s.name +
+                 " is the name of a built-in function; a macro cannot take it.");
+  }
+  catalog::MacroDefinition def;
+  def.name = s.name;
+  std::vector<std::string> seen;
+  auto add_name = [&](const std::string& name) {
+    for (const auto& other : seen) {
+      if (catalog::NamesEqual(other, name)) {
+        ThrowBinding("Binder exception: Duplicated parameter " + name + " in macro " + s.name +
+                     ".");
+      }
+    }
+    seen.push_back(name);
+  };
+  for (const auto& name : s.parameters) {
+    add_name(name);
+    def.parameters.push_back(name);
+  }
+  for (const auto& [name, value] : s.defaults) {
+    add_name(name);
+    def.defaults.emplace_back(name, value->text);
+  }
+  def.body = s.body->text;
+  return MessageResult(Check(db.storage().CreateMacro(std::move(def))).message);
 }
 
 exec::QueryResult AlterTable(Database& db, const parser::ParsedAlterTable& s) {
@@ -692,6 +729,13 @@ exec::QueryResult RunDdl(Database& db, const parser::ParsedStatement& statement,
     }
     case parser::StatementKind::kAlterTable:
       return AlterTable(db, statement.As<parser::ParsedAlterTable>());
+    case parser::StatementKind::kCreateType: {
+      const auto& create = statement.As<parser::ParsedCreateType>();
+      return MessageResult(
+          Check(db.storage().CreateType(create.name, ParseType(db, create.type_text))).message);
+    }
+    case parser::StatementKind::kCreateMacro:
+      return CreateMacro(db, statement.As<parser::ParsedCreateMacro>());
     case parser::StatementKind::kCommentOn: {
       const auto& comment = statement.As<parser::ParsedCommentOn>();
       Check(db.storage().SetTableComment(comment.table, comment.comment));

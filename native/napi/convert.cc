@@ -487,6 +487,8 @@ Napi::Value FromValue(Napi::Env env, const Value& v, bool typed) {
       return FromUnsigned(env, v.GetUInt());
     case LogicalTypeId::kInt128:
       return FromInt128(env, v.GetInt128());
+    case LogicalTypeId::kDecimal:  // exact: its text ("12.50"), not a lossy double
+      return Napi::String::New(env, v.ToString());
     case LogicalTypeId::kFloat:
     case LogicalTypeId::kDouble:
       return Napi::Number::New(env, v.GetDouble());

@@ -40,6 +40,7 @@ PhysicalKind PhysicalKindOf(LogicalTypeId id) {
       return PhysicalKind::kDouble;
     case LogicalTypeId::kInt128:
     case LogicalTypeId::kUuid:
+    case LogicalTypeId::kDecimal:  // the unscaled value; the column's type has the scale
       return PhysicalKind::kInt128;
     case LogicalTypeId::kInterval:
       return PhysicalKind::kInterval;
@@ -438,6 +439,9 @@ Value Column::Get(uint64_t row) const {
     case PhysicalKind::kDouble:
       return Value::Double(GetFixed<double>(row));
     case PhysicalKind::kInt128:
+      if (id == LogicalTypeId::kDecimal) {
+        return Value::Decimal(GetInt128(row), type_.precision(), type_.scale());
+      }
       return id == LogicalTypeId::kUuid ? Value::Uuid(GetInt128(row))
                                         : Value::Int128(GetInt128(row));
     case PhysicalKind::kInterval:

@@ -80,6 +80,13 @@ class StorageManager {
   Result<catalog::DdlOutcome> CreateSequence(catalog::SequenceDefinition def) {
     return catalog_.CreateSequence(std::move(def));
   }
+  // User-defined types and macros are catalog state only.
+  Result<catalog::DdlOutcome> CreateType(std::string name, LogicalType type) {
+    return catalog_.CreateType(std::move(name), std::move(type));
+  }
+  Result<catalog::DdlOutcome> CreateMacro(catalog::MacroDefinition def) {
+    return catalog_.CreateMacro(std::move(def));
+  }
   // COMMENT ON TABLE: the table's comment (table_info and show_tables show it).
   Status SetTableComment(std::string_view table, std::string comment) {
     return catalog_.SetComment(table, std::move(comment));

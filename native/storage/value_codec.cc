@@ -1,9 +1,11 @@
 #include "storage/value_codec.h"
 
+
 #include <cstring>
 #include <limits>
 #include <optional>
 
+#include "types/decimal.h"
 #include "types/temporal.h"
 
 namespace graphdb::storage {
@@ -74,6 +76,24 @@ Status Mismatch(const Value& v, const LogicalType& type) {
 Result<Value> CoerceScalar(const Value& v, const LogicalType& type) {
   LogicalTypeId target = type.id();
   LogicalTypeId source = v.type_id();
+  if (target == LogicalTypeId::kDecimal) {
+    // The column's precision and scale: a DECIMAL rescaled (rounding), an integer scaled up.
+    int128_t unscaled = 0;
+    int128_t integer;
+    bool ok;
+    if (source == LogicalTypeId::kDecimal) {
+      ok = DecimalRescale(v.GetInt128(), v.decimal_scale(), type.scale(), &unscaled);
+    } else if (IntegerOf(v, &integer)) {
+      ok = DecimalMultiplyPow10(integer, type.scale(), &unscaled);
+    } else {
+      return Mismatch(v, type);
+    }
+    if (!ok || !DecimalFits(unscaled, type.precision())) {
+      return Status(ErrorCode::kQueryRuntime, "Runtime exception: Value " + v.ToString() +
+                                                  " is out of range for " + type.ToString() + ".");
+    }
+    return Value::Decimal(unscaled, type.precision(), type.scale());
+  }
   if (source == target) return v;
   int128_t integer;
   if (IsSignedId(target) && IntegerOf(v, &integer)) {
@@ -158,6 +178,7 @@ void EncodeScalarUnchecked(const Value& v, LogicalTypeId id, BinaryWriter& out) 
       out.PutDouble(v.GetDouble());
       break;
     case LogicalTypeId::kInt128:
+    case LogicalTypeId::kDecimal:
     case LogicalTypeId::kUuid: {
       int128_t x = v.GetInt128();
       out.PutRaw(&x, sizeof x);
@@ -310,9 +331,11 @@ Result<Value> Decode(BinaryReader& in, const LogicalType& type, int depth) {
       return Value::Double(d);
     }
     case LogicalTypeId::kInt128:
+    case LogicalTypeId::kDecimal:
     case LogicalTypeId::kUuid: {
       int128_t x;
       if (!in.GetRaw(&x, sizeof x)) return Corrupt(type);
+      if (id == LogicalTypeId::kDecimal) return Value::Decimal(x, type.precision(), type.scale());
       return id == LogicalTypeId::kUuid ? Value::Uuid(x) : Value::Int128(x);
     }
     case LogicalTypeId::kInterval: {

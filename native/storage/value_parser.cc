@@ -1,11 +1,13 @@
 #include "storage/value_parser.h"
 
+
 #include <charconv>
 #include <cstring>
 #include <vector>
 
 #include "common/text.h"
 #include "storage/value_codec.h"
+#include "types/decimal.h"
 #include "types/temporal.h"
 
 namespace graphdb::storage {
@@ -85,8 +87,11 @@ struct Scalar {
 };
 
 // Parses a trimmed, non-empty text as a non-nested, non-string scalar.
-bool ParseScalar(std::string_view t, LogicalTypeId id, Scalar* out) {
+bool ParseScalar(std::string_view t, const LogicalType& type, Scalar* out) {
+  const LogicalTypeId id = type.id();
   switch (id) {
+    case LogicalTypeId::kDecimal:
+      return ParseDecimalText(t, type.precision(), type.scale(), &out->big) == DecimalParse::kOk;
     case LogicalTypeId::kBool:
       return ParseBool(t, &out->b);
     case LogicalTypeId::kInt8:
@@ -145,8 +150,11 @@ bool ParseScalar(std::string_view t, LogicalTypeId id, Scalar* out) {
   }
 }
 
-Value ScalarToValue(const Scalar& s, LogicalTypeId id) {
+Value ScalarToValue(const Scalar& s, const LogicalType& type) {
+  const LogicalTypeId id = type.id();
   switch (id) {
+    case LogicalTypeId::kDecimal:
+      return Value::Decimal(s.big, type.precision(), type.scale());
     case LogicalTypeId::kBool:
       return Value::Boolean(s.b);
     case LogicalTypeId::kUInt8:
@@ -433,11 +441,11 @@ std::optional<Value> Parse(std::string_view text, const LogicalType& type, std::
       return ParseUnion(t, type, error, depth);
     default: {
       Scalar s;
-      if (!ParseScalar(t, id, &s)) {
+      if (!ParseScalar(t, type, &s)) {
         *error = ConversionError(t, type);
         return std::nullopt;
       }
-      return ScalarToValue(s, id);
+      return ScalarToValue(s, type);
     }
   }
 }
@@ -539,7 +547,7 @@ bool ParseIntoColumn(std::string_view text, Column& column, std::string* error) 
         return true;
       }
       Scalar s;
-      if (!ParseScalar(t, type.id(), &s)) {
+      if (!ParseScalar(t, type, &s)) {
         *error = ConversionError(t, type);
         return false;
       }

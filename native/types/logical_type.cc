@@ -25,12 +25,10 @@ struct ScalarName {
 
 constexpr ScalarName kScalarNames[] = {
     {"BOOL", LogicalTypeId::kBool},         {"BOOLEAN", LogicalTypeId::kBool},
-    {"INT8", LogicalTypeId::kInt8},         {"TINYINT", LogicalTypeId::kInt8},
-    {"INT16", LogicalTypeId::kInt16},       {"SMALLINT", LogicalTypeId::kInt16},
+    {"INT8", LogicalTypeId::kInt8},         {"INT16", LogicalTypeId::kInt16},
     {"INT32", LogicalTypeId::kInt32},       {"INT", LogicalTypeId::kInt32},
     {"INTEGER", LogicalTypeId::kInt32},     {"INT64", LogicalTypeId::kInt64},
-    {"BIGINT", LogicalTypeId::kInt64},      {"INT128", LogicalTypeId::kInt128},
-    {"HUGEINT", LogicalTypeId::kInt128},    {"UINT8", LogicalTypeId::kUInt8},
+    {"INT128", LogicalTypeId::kInt128},     {"UINT8", LogicalTypeId::kUInt8},
     {"UINT16", LogicalTypeId::kUInt16},     {"UINT32", LogicalTypeId::kUInt32},
     {"UINT64", LogicalTypeId::kUInt64},     {"FLOAT", LogicalTypeId::kFloat},
     {"REAL", LogicalTypeId::kFloat},        {"FLOAT4", LogicalTypeId::kFloat},
@@ -50,7 +48,8 @@ constexpr ScalarName kScalarNames[] = {
 // A small recursive-descent reader over a type name.
 class TypeReader {
  public:
-  explicit TypeReader(std::string_view text) : text_(text) {}
+  TypeReader(std::string_view text, const UserTypeResolver* user_types)
+      : text_(text), user_types_(user_types) {}
 
   std::optional<LogicalType> ReadAll(std::string* error) {
     int depth = 0;
@@ -152,6 +151,7 @@ class TypeReader {
       return EqualsIgnoreCase(word, "STRUCT") ? LogicalType::Struct(std::move(*fields))
                                               : LogicalType::Union(std::move(*fields));
     }
+    if (EqualsIgnoreCase(word, "DECIMAL") || EqualsIgnoreCase(word, "NUMERIC")) return ReadDecimal(error);
     if (EqualsIgnoreCase(word, "MAP")) {
       if (!Consume('(')) {
         *error = "expected '(' after MAP";
@@ -177,8 +177,53 @@ class TypeReader {
     for (const auto& entry : kScalarNames) {
       if (EqualsIgnoreCase(word, entry.name)) return LogicalType(entry.id);
     }
-    *error = "unknown type '" + std::string(word) + "'";
+    if (user_types_ && *user_types_) {
+      if (auto type = (*user_types_)(word)) return type;
+    }
+    std::string upper(word);
+    for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    *error = kUnknownTypePrefix + upper + " is neither an internal type nor a user defined type.";
     return std::nullopt;
+  }
+
+  // An unsigned integer, or nullopt.
+  std::optional<uint32_t> ReadNumber() {
+    SkipSpace();
+    size_t start = pos_;
+    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+    uint32_t n = 0;
+    auto [ptr, ec] = std::from_chars(text_.data() + start, text_.data() + pos_, n);
+    (void)ptr;
+    if (start == pos_ || ec != std::errc()) return std::nullopt;
+    return n;
+  }
+
+  // After DECIMAL: nothing (18, 3), (precision) or (precision, scale).
+  std::optional<LogicalType> ReadDecimal(std::string* error) {
+    uint32_t precision = kDefaultDecimalPrecision;
+    uint32_t scale = kDefaultDecimalScale;
+    if (Consume('(')) {
+      auto p = ReadNumber();
+      std::optional<uint32_t> s = 0;
+      if (p && Consume(',')) s = ReadNumber();
+      if (!p || !s || !Consume(')')) {
+        *error = "expected DECIMAL(precision, scale) with integer precision and scale";
+        return std::nullopt;
+      }
+      precision = *p;
+      scale = *s;
+    }
+    if (precision < 1 || precision > kMaxDecimalPrecision) {
+      *error = "Precision of DECIMAL must be between 1 and 38 (got " + std::to_string(precision) +
+               ")";
+      return std::nullopt;
+    }
+    if (scale > precision) {
+      *error = "DECIMAL scale must be no greater than its precision (DECIMAL(" +
+               std::to_string(precision) + ", " + std::to_string(scale) + "))";
+      return std::nullopt;
+    }
+    return LogicalType::Decimal(precision, scale);
   }
 
   // `*depth`: the levels of nesting of the type read; refused beyond kMaxTypeNesting.
@@ -216,6 +261,7 @@ class TypeReader {
   }
 
   std::string_view text_;
+  const UserTypeResolver* user_types_;
   size_t pos_ = 0;
   int nesting_ = 0;  // ReadType calls in progress
 };
@@ -267,6 +313,24 @@ LogicalType LogicalType::Union(std::vector<std::pair<std::string, LogicalType>> 
   LogicalType type = Struct(std::move(fields));
   type.id_ = LogicalTypeId::kUnion;
   return type;
+}
+
+LogicalType LogicalType::Decimal(uint32_t precision, uint32_t scale) {
+  GRAPHDB_ASSERT(precision >= 1 && precision <= kMaxDecimalPrecision && scale <= precision);
+  auto info = std::make_shared<Info>();
+  info->precision = precision;
+  info->scale = scale;
+  return LogicalType(LogicalTypeId::kDecimal, std::move(info));
+}
+
+uint32_t LogicalType::precision() const {
+  GRAPHDB_ASSERT(id_ == LogicalTypeId::kDecimal);
+  return info_ ? info_->precision : kDefaultDecimalPrecision;
+}
+
+uint32_t LogicalType::scale() const {
+  GRAPHDB_ASSERT(id_ == LogicalTypeId::kDecimal);
+  return info_ ? info_->scale : kDefaultDecimalScale;
 }
 
 const LogicalType& LogicalType::child() const {
@@ -337,7 +401,8 @@ bool LogicalType::IsInteger() const {
 }
 
 bool LogicalType::IsNumeric() const {
-  return IsInteger() || id_ == LogicalTypeId::kFloat || id_ == LogicalTypeId::kDouble;
+  return IsInteger() || id_ == LogicalTypeId::kFloat || id_ == LogicalTypeId::kDouble ||
+         id_ == LogicalTypeId::kDecimal;
 }
 
 bool LogicalType::IsTimestamp() const {
@@ -381,12 +446,15 @@ const char* LogicalTypeIdName(LogicalTypeId id) {
     case LogicalTypeId::kNode: return "NODE";
     case LogicalTypeId::kRel: return "REL";
     case LogicalTypeId::kRecursiveRel: return "RECURSIVE_REL";
+    case LogicalTypeId::kDecimal: return "DECIMAL";
   }
   return "ANY";
 }
 
 std::string LogicalType::ToString() const {
   switch (id_) {
+    case LogicalTypeId::kDecimal:
+      return "DECIMAL(" + std::to_string(precision()) + ", " + std::to_string(scale()) + ")";
     case LogicalTypeId::kList:
       return child().ToString() + "[]";
     case LogicalTypeId::kArray:
@@ -404,6 +472,10 @@ std::string LogicalType::ToString() const {
 
 bool LogicalType::operator==(const LogicalType& other) const {
   if (id_ != other.id_) return false;
+  if (id_ == LogicalTypeId::kDecimal) {
+    if (!info_ || !other.info_) return info_ == other.info_;
+    return info_->precision == other.info_->precision && info_->scale == other.info_->scale;
+  }
   if (!IsNested()) return true;
   if (info_ == other.info_) return true;
   if (!info_ || !other.info_) return false;
@@ -416,8 +488,9 @@ bool LogicalType::operator==(const LogicalType& other) const {
   return true;
 }
 
-std::optional<LogicalType> ParseLogicalType(std::string_view text, std::string* error) {
-  return TypeReader(text).ReadAll(error);
+std::optional<LogicalType> ParseLogicalType(std::string_view text, std::string* error,
+                                            const UserTypeResolver* user_types) {
+  return TypeReader(text, user_types).ReadAll(error);
 }
 
 }  // namespace graphdb

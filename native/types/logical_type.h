@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -52,7 +53,13 @@ enum class LogicalTypeId : uint8_t {
   kNode,
   kRel,
   kRecursiveRel,  // a path
+  kDecimal,       // DECIMAL(precision, scale): a fixed-point number held as a scaled INT128
 };
+
+// DECIMAL's limits: 1 <= precision <= 38, 0 <= scale <= precision; plain DECIMAL is (18, 3).
+inline constexpr uint32_t kMaxDecimalPrecision = 38;
+inline constexpr uint32_t kDefaultDecimalPrecision = 18;
+inline constexpr uint32_t kDefaultDecimalScale = 3;
 
 class LogicalType;
 
@@ -76,8 +83,13 @@ class LogicalType {
   static LogicalType Struct(std::vector<std::pair<std::string, LogicalType>> fields);
   static LogicalType Map(LogicalType key, LogicalType value);
   static LogicalType Union(std::vector<std::pair<std::string, LogicalType>> fields);
+  // REQUIRES: 1 <= precision <= kMaxDecimalPrecision, scale <= precision.
+  static LogicalType Decimal(uint32_t precision, uint32_t scale);
 
   LogicalTypeId id() const { return id_; }
+  // DECIMAL: the number of digits, and how many of them follow the decimal point.
+  uint32_t precision() const;
+  uint32_t scale() const;
 
   // LIST and ARRAY: the element type. MAP: STRUCT(key, value) as in Kùzu.
   const LogicalType& child() const;
@@ -93,7 +105,7 @@ class LogicalType {
 
   bool IsNested() const;
   bool IsInteger() const;  // signed or unsigned, any width, and SERIAL
-  bool IsNumeric() const;  // integers, FLOAT, DOUBLE
+  bool IsNumeric() const;  // integers, FLOAT, DOUBLE, DECIMAL
   bool IsTimestamp() const;
   // Whether `pred(id)` holds for this type or for a type nested in it (list and array
   // elements, struct and union fields, map keys and values).
@@ -118,6 +130,8 @@ class LogicalType {
   struct Info {
     std::vector<StructField> fields;  // STRUCT/UNION fields; LIST/ARRAY: one child named ""
     uint32_t array_size = 0;
+    uint32_t precision = 0;  // DECIMAL
+    uint32_t scale = 0;      // DECIMAL
   };
   LogicalType(LogicalTypeId id, std::shared_ptr<const Info> info)
       : id_(id), info_(std::move(info)) {}
@@ -136,6 +150,13 @@ const char* LogicalTypeIdName(LogicalTypeId id);
 // fail to parse, so that the recursive functions over types stay within a small stack.
 inline constexpr int kMaxTypeNesting = 200;
 
-std::optional<LogicalType> ParseLogicalType(std::string_view text, std::string* error);
+// `user_types` resolves a name that is no built-in type (CREATE TYPE's aliases, anywhere a type
+// may stand, also inside STRUCT, MAP, UNION and before [] suffixes); null: built-ins only.
+// An unknown type name's error starts with this (the whole text is Kùzu's message; a caller
+// adds no "Binder exception: " of its own to it).
+inline constexpr const char* kUnknownTypePrefix = "Catalog exception: ";
+using UserTypeResolver = std::function<std::optional<LogicalType>(std::string_view name)>;
+std::optional<LogicalType> ParseLogicalType(std::string_view text, std::string* error,
+                                            const UserTypeResolver* user_types = nullptr);
 
 }  // namespace graphdb

@@ -72,6 +72,10 @@ void AppendProperties(std::string& out, const ValueHeap& heap) {
 Value Value::Null(LogicalType type) {
   Value v;
   v.type_id_ = type.id();
+  if (type.id() == LogicalTypeId::kDecimal) {
+    v.precision_ = static_cast<uint8_t>(type.precision());
+    v.scale_ = static_cast<uint8_t>(type.scale());
+  }
   if (type.IsNested()) v.heap_ = MakeHeap(std::move(type));
   return v;
 }
@@ -105,6 +109,16 @@ Value Value::Int128(int128_t i) {
   v.type_id_ = LogicalTypeId::kInt128;
   v.null_ = false;
   std::memcpy(&v.payload_.words, &i, sizeof(i));
+  return v;
+}
+
+Value Value::Decimal(int128_t unscaled, uint32_t precision, uint32_t scale) {
+  Value v;
+  v.type_id_ = LogicalTypeId::kDecimal;
+  v.null_ = false;
+  v.precision_ = static_cast<uint8_t>(precision);
+  v.scale_ = static_cast<uint8_t>(scale);
+  std::memcpy(&v.payload_.words, &unscaled, sizeof(unscaled));
   return v;
 }
 
@@ -225,6 +239,10 @@ Value Value::Path(Value nodes, Value rels) {
 
 LogicalType Value::type() const {
   if (heap_ && (heap_->type.IsNested())) return heap_->type;
+  if (type_id_ == LogicalTypeId::kDecimal) {
+    if (precision_ == 0) return LogicalType::Decimal(kDefaultDecimalPrecision, kDefaultDecimalScale);
+    return LogicalType::Decimal(precision_, scale_);
+  }
   return LogicalType(type_id_);
 }
 
@@ -246,6 +264,16 @@ std::string Int128ToString(int128_t v) {
   return std::string(digits.rbegin(), digits.rend());
 }
 
+std::string DecimalToString(int128_t unscaled, uint32_t scale) {
+  bool negative = unscaled < 0;
+  std::string digits = Int128ToString(unscaled);
+  if (negative) digits.erase(0, 1);
+  if (scale == 0) return (negative ? "-" : "") + digits;
+  if (digits.size() <= scale) digits.insert(0, scale + 1 - digits.size(), '0');
+  digits.insert(digits.size() - scale, 1, '.');
+  return (negative ? "-" : "") + digits;
+}
+
 std::string Value::ToString() const {
   if (null_) return "";
   switch (type_id_) {
@@ -264,6 +292,8 @@ std::string Value::ToString() const {
       return std::to_string(payload_.u);
     case LogicalTypeId::kInt128:
       return Int128ToString(GetInt128());
+    case LogicalTypeId::kDecimal:
+      return DecimalToString(GetInt128(), scale_);
     case LogicalTypeId::kUuid:
       return UuidToString(GetInt128());
     case LogicalTypeId::kFloat:

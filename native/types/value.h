@@ -58,6 +58,8 @@ class Value {
   static Value Int64(int64_t v) { return Int(LogicalTypeId::kInt64, v); }
   static Value UInt(LogicalTypeId type, uint64_t v);  // UINT8..UINT64
   static Value Int128(int128_t v);
+  // DECIMAL(precision, scale) holding `unscaled` / 10^scale (the caller checks the range).
+  static Value Decimal(int128_t unscaled, uint32_t precision, uint32_t scale);
   static Value Uuid(int128_t v);
   static Value Float(float v);
   static Value Double(double v);
@@ -87,6 +89,9 @@ class Value {
   uint64_t GetUInt() const { return payload_.u; }
   double GetDouble() const { return payload_.d; }
   float GetFloat() const { return static_cast<float>(payload_.d); }
+  // DECIMAL: the unscaled integer is GetInt128(); these give its type's parameters.
+  uint32_t decimal_precision() const { return precision_; }
+  uint32_t decimal_scale() const { return scale_; }
   int128_t GetInt128() const {
     int128_t v;
     std::memcpy(&v, &payload_.words, sizeof(v));
@@ -123,12 +128,16 @@ class Value {
   LogicalTypeId type_id_ = LogicalTypeId::kAny;
   bool null_ = true;
   uint8_t inline_size_ = 0;  // STRING/BLOB held in payload_: its length
+  uint8_t precision_ = 0;    // DECIMAL
+  uint8_t scale_ = 0;        // DECIMAL
   Payload payload_{.words = {0, 0}};
   std::shared_ptr<const ValueHeap> heap_;
 };
 
 // Decimal text of an INT128 value.
 std::string Int128ToString(int128_t v);
+// The text of a DECIMAL: `unscaled` with `scale` digits after the point ("-0.120", "220").
+std::string DecimalToString(int128_t unscaled, uint32_t scale);
 
 // About how many bytes `value` takes in memory, nested values and strings included (a shared
 // payload counts for each value that holds it): what the memory and result limits count.

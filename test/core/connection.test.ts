@@ -93,6 +93,15 @@ describe('Connection', () => {
     expect(r.rows).toEqual([[9007199254740993n, 9007199254740991]]);
   });
 
+  it('returns DECIMAL as its exact text, with its type', async () => {
+    const r = await conn.query(
+      "RETURN CAST('12345678901234567890.123456789012345678' AS DECIMAL(38, 18)) AS d, " +
+        'CAST(2 AS DECIMAL(5, 2)) * 3 AS p, CAST(NULL AS DECIMAL) AS n',
+    );
+    expect(r.types).toEqual(['DECIMAL(38, 18)', 'DECIMAL(10, 4)', 'DECIMAL(18, 3)']);
+    expect(r.rows).toEqual([['12345678901234567890.123456789012345678', '6.0000', null]]);
+  });
+
   it('runs statements in submission order, one at a time', async () => {
     const order: number[] = [];
     const promises = Array.from({ length: 20 }, (_, i) =>

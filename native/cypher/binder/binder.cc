@@ -7,6 +7,7 @@
 #include "common/stack_guard.h"
 #include "common/status.h"
 #include "cypher/binder/table_functions.h"
+#include "cypher/parser/parser.h"
 #include "function/cast.h"
 
 namespace graphdb::binder {
@@ -63,6 +64,13 @@ class Binder::Scope {
 };
 
 namespace {
+
+// A type name that does not parse: Kùzu's catalog message for an unknown name, else a binder
+// error.
+[[noreturn]] void TypeError(const std::string& message) {
+  if (message.rfind(kUnknownTypePrefix, 0) == 0) ThrowBinding(message);
+  ThrowBinding("Binder exception: " + message);
+}
 
 [[noreturn]] void BindError(const std::string& message) {
   ThrowBinding("Binder exception: " + message);
@@ -251,6 +259,19 @@ std::unique_ptr<BoundQuery> Binder::BindQuery(const parser::ParsedRegularQuery& 
       if (columns.size() != first.size()) {
         BindError("The number of columns to union/union all must be the same.");
       }
+      if (query.union_all[i - 1] != query.union_all[0]) {
+        BindError("Union and union all can not be used together.");
+      }
+      for (size_t c = 0; c < columns.size(); ++c) {
+        const LogicalType& want = first[c].type;
+        const LogicalType& got = columns[c].type;
+        bool numbers = want.IsNumeric() && got.IsNumeric();
+        if (want != got && !numbers && want.id() != LogicalTypeId::kAny &&
+            got.id() != LogicalTypeId::kAny && !function::CanImplicitCast(got, want)) {
+          BindError(columns[c].name + " has data type " + got.ToString() + " but " +
+                    want.ToString() + " was expected.");
+        }
+      }
       // As in Kùzu, the columns are named after the first query; the others may differ.
     }
     bound->columns.push_back(std::move(columns));
@@ -307,6 +328,7 @@ BoundQueryPart Binder::BindSingleQuery(const parser::ParsedSingleQuery& query,
           BindError(unwind.expression->text + " has data type " + element.ToString() +
                     " but LIST was expected.");
         }
+        if (scope_->Find(unwind.alias)) BindError("Variable " + unwind.alias + " already exists.");
         bound.unwind_slot = NewSlot();
         // Unwinding collected nodes or rels gives node / rel variables of the same tables.
         scope_->Add({unwind.alias, bound.unwind_slot, element, KnownTables(*bound.unwind_expr)});
@@ -334,6 +356,7 @@ BoundQueryPart Binder::BindSingleQuery(const parser::ParsedSingleQuery& query,
         for (const auto& pattern : create.patterns) {
           bound.patterns.push_back(BindPattern(pattern, true));
         }
+        CheckCreatesSomething(bound.patterns);
         break;
       }
       case ClauseKind::kMerge: {
@@ -358,6 +381,7 @@ BoundQueryPart Binder::BindSingleQuery(const parser::ParsedSingleQuery& query,
           }
           bound.where = Conjunction(std::move(conjuncts));
         }
+        CheckCreatesSomething(bound.patterns);
         for (const auto& item : merge.on_match) bound.set_items.push_back(BindSetItem(item));
         for (const auto& item : merge.on_create) bound.on_create.push_back(BindSetItem(item));
         break;
@@ -442,6 +466,7 @@ void Binder::BindCall(const ParsedExpression& fn,
       BindTableFunction(Lower(fn.name), std::move(args), catalog_));
   auto& names = table_function->column_names;
   auto declare = [&](size_t column, const std::string& alias) {
+    if (scope_->Find(alias)) BindError("Variable " + alias + " already exists.");
     SlotId slot = NewSlot();
     table_function->slots[column] = slot;
     scope_->Add({alias, slot, table_function->column_types[column]});
@@ -449,13 +474,23 @@ void Binder::BindCall(const ParsedExpression& fn,
   if (yields.empty()) {
     for (size_t i = 0; i < names.size(); ++i) declare(i, names[i]);
   } else {
-    for (const auto& item : yields) {
-      auto it = std::find_if(names.begin(), names.end(), [&](const std::string& n) {
-        return catalog::NamesEqual(n, item.name);
-      });
-      if (it == names.end())
+    // As in Kùzu, YIELD names every output column, in order, each once (AS renames it).
+    if (yields.size() > names.size()) {
+      BindError(
+          "The number of variables in the yield clause exceeds the number of output variables of "
+          "the table function.");
+    }
+    for (size_t i = 0; i < yields.size(); ++i) {
+      const auto& item = yields[i];
+      if (!catalog::NamesEqual(names[i], item.name)) {
         BindError("Unknown table function output variable name: " + item.name + ".");
-      declare(static_cast<size_t>(it - names.begin()), item.alias.empty() ? item.name : item.alias);
+      }
+    }
+    if (yields.size() < names.size()) {
+      BindError("Output variables must all appear in the yield clause.");
+    }
+    for (size_t i = 0; i < yields.size(); ++i) {
+      declare(i, yields[i].alias.empty() ? yields[i].name : yields[i].alias);
     }
   }
   out->table_function = std::move(table_function);
@@ -483,8 +518,8 @@ void Binder::BindLoadFrom(const parser::ParsedLoadFromClause& load, BoundClause*
   std::vector<std::pair<std::string, LogicalType>> given;
   for (const auto& column : load.headers) {
     std::string error;
-    auto type = ParseLogicalType(column.type_text, &error);
-    if (!type) BindError(error);
+    auto type = catalog_.ParseType(column.type_text, &error);
+    if (!type) TypeError(error);
     given.emplace_back(column.name, *type);
   }
   file_scan_resolver_(scan.get(), given);
@@ -666,6 +701,7 @@ void Binder::BindRelPattern(const parser::ParsedRelPattern& rel, bool for_create
     }
   }
   if (for_create) {
+    if (recursive) BindError("Cannot create recursive rel " + rel.variable + ".");
     if (rel.types.size() > 1) {
       BindError("Create rel " + rel.variable + " with multiple rel types is not supported.");
     }
@@ -711,6 +747,11 @@ void Binder::BindRelPattern(const parser::ParsedRelPattern& rel, bool for_create
       step->slot = out->step_slot;
       auto weight = BindPropertyOnTables(std::move(step), out->table_ids, rel.weight_property,
                                          rel.variable + "." + rel.weight_property);
+      if (weight->type.id() == LogicalTypeId::kDecimal ||
+          weight->type.id() == LogicalTypeId::kInt128) {
+        BindError(weight->type.ToString() +
+                  " weight type is not supported for weighted shortest path.");
+      }
       if (!weight->type.IsNumeric()) {
         BindError(rel.weight_property + " has data type " + weight->type.ToString() +
                   " but a numeric type was expected as a weight.");
@@ -733,6 +774,13 @@ void Binder::BindRelPattern(const parser::ParsedRelPattern& rel, bool for_create
     }
     if (out->min_hops > out->max_hops) {
       BindError("Lower bound of rel " + rel.variable + " is greater than upperBound.");
+    }
+    const bool shortest = rel.recursive_kind == parser::RecursiveKind::kShortest ||
+                          rel.recursive_kind == parser::RecursiveKind::kAllShortest ||
+                          rel.recursive_kind == parser::RecursiveKind::kWeightedShortest ||
+                          rel.recursive_kind == parser::RecursiveKind::kAllWeightedShortest;
+    if (shortest && out->min_hops != 1 && !(out->min_hops == 0 && rel.lower_bound == "0")) {
+      BindError("Lower bound of shortest/all_shortest path must be 1.");
     }
   }
   out->slot = NewSlot();
@@ -989,6 +1037,7 @@ std::unique_ptr<BoundProjection> Binder::BindProjection(const parser::ParsedProj
   for (const auto& item : projection.items) {
     const ParsedExpression& parsed = *item.expression;
     if (parsed.kind == ExpressionKind::kProperty && parsed.is_star) {
+      if (is_with) BindError("Expression in WITH must be aliased (use AS).");
       // n.* / s.*: one column per property of the node or rel tables, or per struct field.
       auto base = Bind(*parsed.children[0]);
       std::vector<std::string> names;
@@ -1069,6 +1118,20 @@ std::unique_ptr<BoundProjection> Binder::BindProjection(const parser::ParsedProj
                                ? expr->children[0]->text + "._ID"
                                : expr->text;
         BindError("Cannot order by " + what + ". Order by INTERNAL_ID is not supported.");
+      }
+      switch (expr->type.id()) {
+        case LogicalTypeId::kNode:
+        case LogicalTypeId::kRel:
+        case LogicalTypeId::kRecursiveRel:
+        case LogicalTypeId::kList:
+        case LogicalTypeId::kArray:
+        case LogicalTypeId::kStruct:
+        case LogicalTypeId::kMap:
+        case LogicalTypeId::kUnion:
+          BindError("Cannot order by " + expr->text + ". Order by " + expr->type.ToString() +
+                    " is not supported.");
+        default:
+          break;
       }
       out->order_by.push_back({std::move(expr), sort.descending});
     }
@@ -1351,8 +1414,13 @@ BoundExpressionPtr Binder::BindFunction(const ParsedExpression& expr) {
     aggregate_sink_ = nullptr;  // no nested aggregates
     for (const auto& child : expr.children) {
       // collect() keeps nodes and rels whole (a LIST(NODE) holds their ids); the other
-      // aggregates see a node or rel as its internal id.
+      // aggregates see a node or rel as its internal id, but min() and max() take none.
       auto arg = Bind(*child);
+      if ((name == "min" || name == "max") && IsNodeOrRel(arg->type)) {
+        std::string upper = name == "min" ? "MIN" : "MAX";
+        BindError("Function " + upper + " did not receive correct arguments:\nActual:   (" +
+                  arg->type.ToString() + ")\nExpected: a value of a comparable type");
+      }
       args.push_back(name == "collect" ? std::move(arg) : NodeOrRelToId(std::move(arg)));
       types.push_back(args.back()->type);
     }
@@ -1374,12 +1442,115 @@ BoundExpressionPtr Binder::BindFunction(const ParsedExpression& expr) {
     return e;
   }
   if (IsLambdaFunctionName(name)) return BindLambdaCall(name, expr);
+  if (name == "typeof") {
+    // The name of the argument's type, known when binding: a constant.
+    if (expr.children.size() != 1 || !expr.argument_names.empty()) {
+      BindError("Function TYPEOF did not receive correct arguments: it takes one argument.");
+    }
+    // The argument is never evaluated: aggregates in it go to a sink that is dropped.
+    std::vector<BoundExpression*> unused;
+    auto* sink = aggregate_sink_;
+    if (sink) aggregate_sink_ = &unused;
+    BoundExpressionPtr arg;
+    try {
+      arg = Bind(*expr.children[0]);
+    } catch (...) {
+      aggregate_sink_ = sink;
+      throw;
+    }
+    aggregate_sink_ = sink;
+    return MakeLiteral(Value::String(arg->type.ToString()), expr.text);
+  }
+  if (!function::IsScalarFunction(name) && !IsGraphFunctionName(name)) {
+    if (const catalog::MacroDefinition* macro = catalog_.GetMacro(name)) {
+      return BindMacroCall(*macro, expr);
+    }
+  }
   std::vector<BoundExpressionPtr> args;
   for (const auto& child : expr.children) args.push_back(Bind(*child));
   if (IsGraphFunctionName(name)) {
     if (auto e = BindGraphFunction(name, args, expr)) return e;
   }
   return BindScalar(name, std::move(args), expr.text, expr.argument_names);
+}
+
+void Binder::CheckCreatesSomething(const std::vector<BoundPattern>& patterns) {
+  for (const BoundPattern& pattern : patterns) {
+    if (!pattern.rels.empty()) return;
+    for (const auto& node : pattern.nodes) {
+      if (!node.bound_before) return;
+    }
+  }
+  BindError("Cannot resolve any node or relationship to create.");
+}
+
+BoundExpressionPtr Binder::BindMacroCall(const catalog::MacroDefinition& macro,
+                                         const ParsedExpression& expr) {
+  for (const MacroFrame& frame : macro_frames_) {
+    if (frame.macro == &macro) {
+      BindError("Macro " + macro.name + " calls itself, directly or through another macro.");
+    }
+  }
+  if (expr.distinct) BindError("DISTINCT is not allowed in a call of macro " + macro.name + ".");
+  size_t num_params = macro.parameters.size();
+  size_t num_total = num_params + macro.defaults.size();
+  if (expr.children.size() < num_params || expr.children.size() > num_total) {
+    BindError("Invalid number of arguments for macro " + macro.name + ".");
+  }
+  auto parse = [&](const std::string& text) -> const ParsedExpression* {
+    try {
+      macro_expressions_.push_back(parser::ParseExpression(text));
+    } catch (const GraphDBException& e) {
+      BindError("Macro " + macro.name + " cannot be parsed: " + e.status().message());
+    }
+    return macro_expressions_.back().get();
+  };
+  MacroFrame frame{&macro, {}};
+  std::vector<bool> given(num_total, false);
+  for (size_t i = 0; i < expr.children.size(); ++i) {
+    const std::string& arg_name =
+        i < expr.argument_names.size() ? expr.argument_names[i] : std::string();
+    size_t index = i;
+    if (!arg_name.empty()) {
+      index = num_total;
+      for (size_t k = num_params; k < num_total; ++k) {
+        if (catalog::NamesEqual(macro.defaults[k - num_params].first, arg_name)) index = k;
+      }
+      if (index == num_total) {
+        BindError("Macro " + macro.name + " has no parameter with a default named " + arg_name +
+                  ".");
+      }
+    }
+    if (given[index]) BindError("Invalid number of arguments for macro " + macro.name + ".");
+    given[index] = true;
+    const std::string& parameter =
+        index < num_params ? macro.parameters[index] : macro.defaults[index - num_params].first;
+    frame.arguments.push_back({parameter, expr.children[i].get(), macro_frame_});
+  }
+  for (size_t k = 0; k < num_params; ++k) {
+    if (!given[k]) BindError("Invalid number of arguments for macro " + macro.name + ".");
+  }
+  for (size_t k = num_params; k < num_total; ++k) {
+    if (given[k]) continue;
+    const auto& [parameter, text] = macro.defaults[k - num_params];
+    frame.arguments.push_back({parameter, parse(text), -1});
+  }
+  const ParsedExpression* body = parse(macro.body);
+  macro_frames_.push_back(std::move(frame));
+  int saved = macro_frame_;
+  macro_frame_ = static_cast<int>(macro_frames_.size()) - 1;
+  BoundExpressionPtr bound;
+  try {
+    bound = Bind(*body);
+  } catch (...) {
+    macro_frame_ = saved;
+    macro_frames_.pop_back();
+    throw;
+  }
+  macro_frame_ = saved;
+  macro_frames_.pop_back();
+  if (bound->kind != ExprKind::kVariable) bound->text = expr.text;
+  return bound;
 }
 
 std::vector<std::string> Binder::PropertyNames(const LogicalType& type,
@@ -1745,6 +1916,16 @@ BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
       return e;
     }
     case ExpressionKind::kVariable: {
+      if (macro_frame_ >= 0) {
+        for (const MacroArgument& arg : macro_frames_[macro_frame_].arguments) {
+          if (!catalog::NamesEqual(arg.parameter, expr.name)) continue;
+          int saved = macro_frame_;
+          macro_frame_ = arg.frame;
+          auto e = Bind(*arg.expression);
+          macro_frame_ = saved;
+          return e;
+        }
+      }
       const VariableInfo* v = scope_->Find(expr.name);
       if (!v) BindError("Variable " + expr.name + " is not in scope.");
       auto e = MakeExpr(ExprKind::kVariable, v->type, expr.text);
@@ -1776,8 +1957,12 @@ BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
         type_text = expr.children[1]->value;
       }
       std::string error;
-      auto target = ParseLogicalType(type_text, &error);
-      if (!target) BindError(error);
+      auto target = catalog_.ParseType(type_text, &error);
+      if (!target) TypeError(error);
+      if (!function::StructCastNamesMatch(operand->type, *target)) {
+        ThrowRuntime("Conversion exception: Unsupported casting function from " +
+                     operand->type.ToString() + " to " + target->ToString() + ".");
+      }
       if (operand->kind == ExprKind::kLiteral) {
         Value v = operand->literal.is_null() ? Value::Null(*target)
                                              : function::CastValue(operand->literal, *target);

@@ -113,6 +113,12 @@ class Binder {
                                        BoundExpressionPtr first);
   BoundExpressionPtr BindCase(const parser::ParsedExpression& expr);
   BoundExpressionPtr BindLambdaCall(const std::string& name, const parser::ParsedExpression& expr);
+  // CREATE / MERGE of nothing but variables bound before fails as in Kùzu.
+  void CheckCreatesSomething(const std::vector<BoundPattern>& patterns);
+  // A call of a CREATE MACRO macro: its body bound with each parameter standing for the
+  // argument (or default) given for it.
+  BoundExpressionPtr BindMacroCall(const catalog::MacroDefinition& macro,
+                                   const parser::ParsedExpression& expr);
   BoundExpressionPtr ImplicitCast(BoundExpressionPtr expr, const LogicalType& target);
   BoundExpressionPtr NodeOrRelToId(BoundExpressionPtr expr);
 
@@ -132,6 +138,21 @@ class Binder {
   // Node slots whose tables a later pattern widened (MATCH (a:A) MATCH (a:B)): added to the
   // pattern that introduced the node once the query is bound.
   std::unordered_map<SlotId, std::vector<uint64_t>> extra_node_tables_;
+  // Macro calls being bound, innermost last. A parameter's name in a macro's body binds the
+  // argument's expression, in the frame the argument was written in (-1: no macro's).
+  struct MacroArgument {
+    std::string parameter;
+    const parser::ParsedExpression* expression;
+    int frame;
+  };
+  struct MacroFrame {
+    const catalog::MacroDefinition* macro;
+    std::vector<MacroArgument> arguments;
+  };
+  std::vector<MacroFrame> macro_frames_;
+  int macro_frame_ = -1;  // the frame whose parameters are visible
+  // The parsed bodies and defaults of the macros bound so far (the frames point into them).
+  std::vector<parser::ParsedExpressionPtr> macro_expressions_;
   bool read_only_ = true;
   bool creates_only_ = true;
   bool reads_files_ = false;

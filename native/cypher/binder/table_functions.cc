@@ -122,6 +122,24 @@ BoundTableFunction BindTableFunction(const std::string& name, std::vector<Value>
     columns({{"name", kString}, {"database name", kString}, {"start value", kInt64},
              {"increment", kInt64}, {"min value", kInt64}, {"max value", kInt64},
              {"cycle", kBool}});
+  } else if (name == "show_connection") {
+    // Any one argument: what is not a rel table's name gets Kùzu's one message.
+    if (args.size() != 1) ExpectArgs(name, args, 1);
+    const catalog::RelTableSchema* rel = nullptr;
+    if (args[0].type_id() == LogicalTypeId::kString) {
+      std::string table(args[0].GetString());
+      if (!catalog.Contains(table)) {
+        ThrowBinding("Binder exception: Table " + table + " does not exist.");
+      }
+      rel = catalog.GetRelTable(table);
+    }
+    if (!rel) ThrowBinding("Binder exception: Show connection can only be called on a rel table!");
+    fn.table_id = rel->id;
+    columns({{"source table name", kString}, {"destination table name", kString},
+             {"source table primary key", kString}, {"destination table primary key", kString}});
+  } else if (name == "show_macros") {
+    ExpectArgs(name, args, 0);
+    columns({{"name", kString}, {"definition", kString}});
   } else if (name == "fsm_info") {
     ExpectArgs(name, args, 0);
     columns({{"start_page_idx", kInt64}, {"num_pages", kInt64}});

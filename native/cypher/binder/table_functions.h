@@ -9,6 +9,9 @@
 //                       statistics and compression
 //   show_sequences()    one row per sequence: name, database name, start value, increment,
 //                       min value, max value, cycle
+//   show_connection(rel)  one row per FROM/TO pair of a rel table: source and destination
+//                       table names and primary keys
+//   show_macros()       one row per CREATE MACRO macro: name, definition (as written)
 //   fsm_info()          the free-space map: one row (start_page_idx, num_pages) per free page
 //                       range of the data files (none here: checkpoints rewrite whole files)
 //   current_setting(name)  one row, one STRING column named after the setting: its value on

@@ -486,6 +486,17 @@ std::string ToString(const ParsedStatement& statement) {
       if (create.cycle) out += " CYCLE";
       return out;
     }
+    case StatementKind::kCreateType: {
+      const auto& create = statement.As<ParsedCreateType>();
+      return out + "CREATE TYPE " + create.name + " AS " + create.type_text;
+    }
+    case StatementKind::kCreateMacro: {
+      const auto& create = statement.As<ParsedCreateMacro>();
+      std::vector<std::string> parts = create.parameters;
+      for (const auto& [name, value] : create.defaults) parts.push_back(name + " := " + Dump(value));
+      return out + "CREATE MACRO " + create.name + "(" + JoinNames(parts, ", ") + ") AS " +
+             Dump(create.body);
+    }
     case StatementKind::kDropTable:
     case StatementKind::kDropSequence: {
       const auto& drop = statement.As<ParsedDrop>();

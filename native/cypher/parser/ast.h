@@ -509,6 +509,8 @@ enum class StatementKind : uint8_t {
   kCallFunction,       // ParsedCallFunction: CALL fn(...) on its own
   kCommentOn,          // ParsedCommentOn: COMMENT ON TABLE name IS 'text'
   kExtension,          // ParsedExtension: INSTALL / UNINSTALL / UPDATE / FORCE INSTALL name
+  kCreateType,         // ParsedCreateType: CREATE TYPE name AS type
+  kCreateMacro,        // ParsedCreateMacro: CREATE MACRO name(params) AS expression
 };
 
 struct ParsedStatement {
@@ -578,6 +580,23 @@ struct ParsedCreateSequence : ParsedStatement {
   bool no_min_value = false;  // NO MINVALUE
   bool no_max_value = false;  // NO MAXVALUE
   bool cycle = false;         // CYCLE (NO CYCLE leaves it false)
+};
+
+// CREATE TYPE name AS type: a name for a type (type_text as written).
+struct ParsedCreateType : ParsedStatement {
+  ParsedCreateType() : ParsedStatement(StatementKind::kCreateType) {}
+  std::string name;
+  std::string type_text;
+};
+
+// CREATE MACRO name(a, b := 3) AS expression: a scalar macro. The parameters with a default
+// (`name := expression`) follow the ones without.
+struct ParsedCreateMacro : ParsedStatement {
+  ParsedCreateMacro() : ParsedStatement(StatementKind::kCreateMacro) {}
+  std::string name;
+  std::vector<std::string> parameters;  // without defaults
+  std::vector<std::pair<std::string, ParsedExpressionPtr>> defaults;
+  ParsedExpressionPtr body;
 };
 
 // DROP TABLE / DROP SEQUENCE (see kind).

@@ -215,6 +215,8 @@ std::unique_ptr<ParsedStatement> Parser::ParseStatementBody() {
     if (AtKeyword("NODE", 1)) return ParseCreateNodeTable();
     if (AtKeyword("REL", 1)) return ParseCreateRelTable();
     if (AtKeyword("SEQUENCE", 1)) return ParseCreateSequence();
+    if (AtKeyword("TYPE", 1)) return ParseCreateType();
+    if (AtKeyword("MACRO", 1)) return ParseCreateMacro();
   }
   if (AtKeyword("DROP")) return ParseDrop();
   if (AtKeyword("ALTER")) return ParseAlterTable();
@@ -489,6 +491,45 @@ std::unique_ptr<ParsedStatement> Parser::ParseCreateRelTable() {
   Expect(TokenKind::kRightParen, "',' or ')' in the relationship table definition");
   if (AcceptKeyword("WITH")) create->options = ParseOptions();
   if (AcceptKeyword("AS")) create->as_query = ParseRegularQuery();
+  return create;
+}
+
+std::unique_ptr<ParsedStatement> Parser::ParseCreateType() {
+  auto create = std::make_unique<ParsedCreateType>();
+  ExpectKeyword("CREATE", "CREATE");
+  ExpectKeyword("TYPE", "TYPE");
+  create->name = ExpectName("a type name");
+  ExpectKeyword("AS", "AS before the type");
+  create->type_text = ParseTypeText();
+  return create;
+}
+
+std::unique_ptr<ParsedStatement> Parser::ParseCreateMacro() {
+  auto create = std::make_unique<ParsedCreateMacro>();
+  ExpectKeyword("CREATE", "CREATE");
+  ExpectKeyword("MACRO", "MACRO");
+  create->name = ExpectName("a macro name");
+  Expect(TokenKind::kLeftParen, "'(' before the macro's parameters");
+  if (!At(TokenKind::kRightParen)) {
+    do {
+      std::string name = ExpectName("a parameter name");
+      if (At(TokenKind::kColon) && At(TokenKind::kEqual, 1) && Peek(0).end == Peek(1).begin) {
+        Advance();
+        Advance();
+        if (!CanStartExpression()) FailExpected("an expression after ':='");
+        create->defaults.emplace_back(std::move(name), ParseExpression());
+      } else {
+        if (!create->defaults.empty()) {
+          FailAt(Current(), "a parameter without a default cannot follow one with a default");
+        }
+        create->parameters.push_back(std::move(name));
+      }
+    } while (Accept(TokenKind::kComma));
+  }
+  Expect(TokenKind::kRightParen, "',' or ')' to close the macro's parameters");
+  ExpectKeyword("AS", "AS before the macro's expression");
+  if (!CanStartExpression()) FailExpected("an expression");
+  create->body = ParseExpression();
   return create;
 }
 

@@ -82,6 +82,8 @@ class Parser {
   std::unique_ptr<ParsedStatement> ParseCreateNodeTable();
   std::unique_ptr<ParsedStatement> ParseCreateRelTable();
   std::unique_ptr<ParsedStatement> ParseCreateSequence();
+  std::unique_ptr<ParsedStatement> ParseCreateType();
+  std::unique_ptr<ParsedStatement> ParseCreateMacro();
   std::unique_ptr<ParsedStatement> ParseDrop();
   std::unique_ptr<ParsedStatement> ParseCommentOn();
   std::unique_ptr<ParsedStatement> ParseExtension();

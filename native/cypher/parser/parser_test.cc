@@ -693,6 +693,25 @@ TEST(ParserStatementTest, Sequences) {
   EXPECT_EQ(drop->As<ParsedDrop>().name, "univers");
 }
 
+TEST(ParserStatementTest, CreateTypeAndMacro) {
+  EXPECT_EQ(Dump("CREATE TYPE person_info as struct (l length, h height[])"),
+            "CREATE TYPE person_info AS struct (l length, h height[])");
+  auto macro = ParseOne("create macro AddDefault(x, y := 40, z:=7) AS x + y + z");
+  ASSERT_EQ(macro->kind, StatementKind::kCreateMacro);
+  const auto& create = macro->As<ParsedCreateMacro>();
+  EXPECT_EQ(create.name, "AddDefault");
+  EXPECT_EQ(create.parameters, (std::vector<std::string>{"x"}));
+  ASSERT_EQ(create.defaults.size(), 2u);
+  EXPECT_EQ(create.defaults[1].first, "z");
+  EXPECT_EQ(create.defaults[1].second->text, "7");
+  EXPECT_EQ(create.body->text, "x + y + z");
+  EXPECT_EQ(Dump("CREATE MACRO c() AS 5"), "CREATE MACRO c() AS 5");
+  // A parameter without a default may not follow one with a default; the body is required.
+  EXPECT_EQ(ParseError("CREATE MACRO m(a := 1, b) AS a").code(), ErrorCode::kQuerySyntax);
+  EXPECT_EQ(ParseError("CREATE MACRO m(a) AS").code(), ErrorCode::kQuerySyntax);
+  EXPECT_EQ(ParseError("CREATE TYPE t INT64").code(), ErrorCode::kQuerySyntax);
+}
+
 TEST(ParserStatementTest, DropAndAlter) {
   auto drop = ParseOne("DROP TABLE IF EXISTS UW5");
   EXPECT_EQ(drop->kind, StatementKind::kDropTable);
