@@ -423,8 +423,7 @@ ConnectionWrap::QueryJob* ConnectionWrap::NewJob(const Napi::CallbackInfo& info,
 
 std::shared_ptr<StatementControl> ConnectionWrap::NextCursorControl() {
   auto control = std::make_shared<StatementControl>();
-  if (next_timeout_ms_ != 0) control->SetTimeout(next_timeout_ms_);
-  control->SetLimits(next_max_result_bytes_, next_max_memory_bytes_);
+  ApplyNextLimits(*control);
   cursor_token_ = next_token_;
   return control;
 }
@@ -651,8 +650,7 @@ Napi::Value ConnectionWrap::Schema(const Napi::CallbackInfo& info) {
 
 Napi::Value ConnectionWrap::Enqueue(QueryJob* job) {
   // The options set for this statement (setNextOptions) go with it; the next starts without.
-  if (next_timeout_ms_ != 0) job->control.SetTimeout(next_timeout_ms_);
-  job->control.SetLimits(next_max_result_bytes_, next_max_memory_bytes_);
+  ApplyNextLimits(job->control);
   job->token = next_token_;
   job->allowed = next_access_mode_;
   job->statement_in_session = next_in_session_;
@@ -734,8 +732,7 @@ Napi::Value ConnectionWrap::QuerySync(const Napi::CallbackInfo& info) {
   // The options set for this statement (setNextOptions: its time and byte limits, mode and
   // session) apply here as for a queued one; the next starts without.
   StatementControl control;
-  if (next_timeout_ms_ != 0) control.SetTimeout(next_timeout_ms_);
-  control.SetLimits(next_max_result_bytes_, next_max_memory_bytes_);
+  ApplyNextLimits(control);
   const std::optional<AccessMode> allowed = next_access_mode_;
   const bool in_session = next_in_session_;
   ClearNextOptions();
@@ -807,6 +804,11 @@ Napi::Value ConnectionWrap::SetNextOptions(const Napi::CallbackInfo& info) {
   next_in_session_ = info.Length() <= 5 || info[5].IsUndefined() || info[5].ToBoolean().Value();
   next_typed_ = info.Length() > 6 && info[6].ToBoolean().Value();
   return env.Undefined();
+}
+
+void ConnectionWrap::ApplyNextLimits(StatementControl& control) const {
+  if (next_timeout_ms_ != 0) control.SetTimeout(next_timeout_ms_);
+  control.SetLimits(next_max_result_bytes_, next_max_memory_bytes_);
 }
 
 void ConnectionWrap::ClearNextOptions() {

@@ -88,6 +88,8 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   Napi::Value Interrupt(const Napi::CallbackInfo& info);
   void StopJob(QueryJob* job, StatementControl::Reason reason);
   void ClearNextOptions();
+  // Gives `control` the next statement's time and byte limits (setNextOptions).
+  void ApplyNextLimits(StatementControl& control) const;
   Napi::Value Pending(const Napi::CallbackInfo& info);
   Napi::Value IsClosed(const Napi::CallbackInfo& info);
 

@@ -68,11 +68,10 @@ Result<std::optional<WalRecord>> WalReader::Next() {
   if (header_bytes->find_first_not_of('\0') == std::string_view::npos) {
     // Where a record would start there are zeros: the writer's preallocation, if nothing but
     // zeros follows (a zero header in front of other bytes is damage, judged below).
+    // (RestIsZero reads through its own buffer: header_bytes stays valid.)
     auto zeros = RestIsZero(offset);
     if (!zeros.ok()) return error_ = zeros.status();
     if (*zeros) return EndAtZeros(offset);
-    header_bytes = ReadAt(offset, kRecordHeaderSize);
-    if (!header_bytes.ok()) return error_ = header_bytes.status();
   }
   if (header_bytes->size() < kRecordHeaderSize) {
     return EndAtBadRecord(
