@@ -741,12 +741,12 @@ function listTestFiles(dir) {
     .map((name) => path.join(dir, name));
 }
 
-function runWorkerProcess(file, outFile) {
+function runWorkerProcess(file, outFile, cwd) {
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
       [scriptPath, '--worker', file, '--out', outFile, '--suite', suiteDir, '--timeout', options.timeout],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
+      { stdio: ['ignore', 'ignore', 'pipe'], cwd },
     );
     let stderr = '';
     let timedOut = false;
@@ -781,7 +781,12 @@ const strictPass = (record) => record.status === 'passed' && record.strict;
 async function runFile(entry, runDir) {
   const outFile = path.join(runDir, `${entry.index}.jsonl`);
   fs.writeFileSync(outFile, '');
-  const exit = await runWorkerProcess(entry.file, outFile);
+  // Each file runs in a working folder of its own, inside the run's folder: the relative paths
+  // its statements name (`COPY ... TO 'user.csv'`) resolve there, never in the caller's folder.
+  const workDir = path.join(runDir, `${entry.index}.cwd`);
+  fs.mkdirSync(workDir);
+  const exit = await runWorkerProcess(entry.file, outFile, workDir);
+  fs.rmSync(workDir, { recursive: true, force: true });
   const results = new Map();
   for (const line of fs.readFileSync(outFile, 'utf8').split('\n')) {
     let record;
