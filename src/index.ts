@@ -18,7 +18,7 @@ export type {
   ResultRow,
 } from './core/values.js';
 export type { RawTextResult as TextQueryResult } from './native/addon.js';
-export { type AppOptions, createApp } from './server/app.js';
+export type { AppOptions } from './server/app.js';
 export type { HttpErrorCode } from './server/errors.js';
 export {
   type AcquireExecutionSlotOptions,
@@ -33,3 +33,22 @@ export {
   type ServiceStatus,
 } from './service/service.js';
 export { VERSION as version } from './version.js';
+
+import type * as HttpApp from './server/app.js';
+import type { GraphDBService as Service } from './service/service.js';
+
+let httpApp: typeof HttpApp | undefined;
+
+/**
+ * The service's HTTP routes as a Hono app, to mount in an application's own Hono app (see
+ * docs/http-api.md). The HTTP layer (Hono and the routes) is loaded on the first call, not when
+ * the package is: an application that only embeds the database does not pay for it at start-up.
+ */
+export function createApp(
+  service: Service,
+  options?: HttpApp.AppOptions,
+): ReturnType<typeof HttpApp.createApp> {
+  // The package is CommonJS (see index.mts), so the module loads synchronously here.
+  httpApp ??= require('./server/app.js') as typeof HttpApp;
+  return httpApp.createApp(service, options);
+}

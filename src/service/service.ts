@@ -7,16 +7,12 @@ import { createServer as createHttpServer, type IncomingMessage, type Server } f
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { createSecureContext } from 'node:tls';
-import { getRequestListener } from '@hono/node-server';
 import type { BoltAuthenticate } from '../bolt/connection.js';
-import { BoltServer } from '../bolt/server.js';
+import type { BoltServer } from '../bolt/server.js';
 import { Database, databaseInternals } from '../core/database.js';
 import { GraphDBError } from '../core/errors.js';
 import type { StatementLimits } from '../core/statement-control.js';
 import { type AccessPolicy, resolveAccessPolicy } from '../server/access.js';
-import { createApp } from '../server/app.js';
-import { adapterErrorResponse } from '../server/errors.js';
-import { withCypherFastPath } from '../server/fast-cypher.js';
 import { VERSION } from '../version.js';
 import { type AuthConfig, type Authenticator, isLoopbackHost, resolveAuth } from './auth.js';
 import { listenOn } from './listen.js';
@@ -510,6 +506,27 @@ export function serviceRuntime(service: GraphDBService): ServiceRuntime {
 }
 
 /**
+ * The HTTP layer (Hono, its Node adapter, the app and the `/cypher` fast path), loaded when a
+ * service first starts listening rather than when the package is imported: an application that
+ * only embeds the database (`new Database(dir)`) does not pay for it at start-up (~40 ms, most
+ * of it the adapter pulling in Node's fetch implementation).
+ */
+async function loadHttpModules() {
+  const [app, adapter, errors, fast] = await Promise.all([
+    import('../server/app.js'),
+    import('@hono/node-server'),
+    import('../server/errors.js'),
+    import('../server/fast-cypher.js'),
+  ]);
+  return {
+    createApp: app.createApp,
+    getRequestListener: adapter.getRequestListener,
+    adapterErrorResponse: errors.adapterErrorResponse,
+    withCypherFastPath: fast.withCypherFastPath,
+  };
+}
+
+/**
  * Serves a Database over HTTP through a fixed pool of execution slots. See CONTRACT section 3
  * and docs/http-api.md.
  */
@@ -770,6 +787,14 @@ export class GraphDBService implements AsyncDisposable {
 
   async #listen(): Promise<string> {
     const { host, port, connections, tls } = this.#resolved;
+    let http: Awaited<ReturnType<typeof loadHttpModules>>;
+    try {
+      http = await loadHttpModules();
+    } catch (error) {
+      this.#phase = this.#pool ? 'initialized' : 'closed';
+      throw error;
+    }
+    const { createApp, getRequestListener, adapterErrorResponse, withCypherFastPath } = http;
     const app = createApp(this);
     const serverOptions = {
       headersTimeout: connections.headersTimeoutMs,
@@ -841,6 +866,7 @@ export class GraphDBService implements AsyncDisposable {
   async #listenBolt(port: number): Promise<BoltServer> {
     const { host, connections, limits, queryTimeoutMs, auth, tls, txIdleTimeoutMs } = this.#resolved;
     const transactions = this.#transactions;
+    const { BoltServer } = await import('../bolt/server.js');
     const bolt = new BoltServer({
       host,
       port,

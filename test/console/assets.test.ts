@@ -14,7 +14,8 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, Database, GraphDBService } from '../../src/index.js';
+import { Database, GraphDBService } from '../../src/index.js';
+import { createApp } from '../../src/server/app.js';
 import {
   CONSOLE_ASSETS_DIR,
   CONSOLE_CSP,

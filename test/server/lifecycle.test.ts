@@ -1,7 +1,8 @@
 import http from 'node:http';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp, Database, GraphDBService, type ServiceConfig } from '../../src/index.js';
+import { Database, GraphDBService, type ServiceConfig } from '../../src/index.js';
+import { createApp } from '../../src/server/app.js';
 import { request, slowRequest, waitFor } from '../service/helpers.js';
 
 let db: Database;
