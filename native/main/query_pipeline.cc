@@ -519,6 +519,30 @@ exec::QueryResult RunReadOnlyQuery(Database& db, const parser::ParsedRegularQuer
                       nullptr);
 }
 
+void StreamReadOnlyQuery(Database& db, const parser::ParsedRegularQuery& query,
+                         const std::unordered_map<std::string, Value>& params, size_t batch_rows,
+                         const std::function<void(const exec::QueryResult&)>& consume) {
+  binder::Binder binder(db.catalog(), params);
+  binder.set_file_scan_resolver(exec::ResolveFileScan);
+  std::unique_ptr<binder::BoundQuery> bound = binder.BindQuery(query);
+  if (!bound->read_only) {
+    ThrowBinding("Binder exception: The query of COPY ... TO must not update the database.");
+  }
+  const planner::LogicalPlan plan = planner::PlanQuery(*bound, db.catalog());
+  exec::PreparedPlan prepared(plan, &db.catalog());
+  RunPlanned(db, params, AccessMode::kRead, nullptr, nullptr, 0,
+             [&](exec::GraphStore& store, exec::ExecContext& ctx) -> exec::QueryResult& {
+               prepared.Start(&store, ctx);
+               bool more = true;
+               while (more) {
+                 more = prepared.Pull(ctx, batch_rows);
+                 consume(prepared.result());
+               }
+               prepared.result().rows.clear();
+               return prepared.result();
+             });
+}
+
 Session::Session() : random_state(InitialRandomState()) {}
 
 
