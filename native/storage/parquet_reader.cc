@@ -510,9 +510,11 @@ ValueNode BuildNode(const std::vector<SchemaElement>& schema, size_t* i, int def
     // group (MAP) { repeated group key_value { key; value } }: a list of STRUCT(key, value).
     if (e.num_children != 1 || *i >= schema.size()) Malformed("MAP \"" + e.name + "\" lacks its repeated child");
     const SchemaElement& repeated = schema[*i];
-    if (repeated.repetition != kRepeated || repeated.num_children != 2) {
-      Malformed("MAP \"" + e.name + "\" has no repeated key_value group of two fields");
+    if (repeated.repetition != kRepeated) Malformed("MAP \"" + e.name + "\" has no repeated key_value group");
+    if (repeated.num_children == 1) {
+      Unsupported("column \"" + e.name + "\" is a MAP without values, which is not supported");
     }
+    if (repeated.num_children != 2) Malformed("MAP \"" + e.name + "\" has a key_value group of other than two fields");
     node.shape = ValueNode::Shape::kList;
     node.element_def = node.def + 1;
     node.element_rep = rep + 1;
@@ -798,7 +800,10 @@ std::string_view Decompress(int64_t codec, std::string_view in, uint64_t size,
                               : codec == 2 ? GzipDecompress(in, size)
                               : codec == 6 ? ZstdDecompress(in, size)
                                            : Lz4RawDecompress(in, size);
-    if (!out.ok()) Malformed(std::string(out.status().message()));
+    if (!out.ok()) {
+      if (out.status().code() == ErrorCode::kNotSupported) Unsupported(std::string(out.status().message()));
+      Malformed(std::string(out.status().message()));
+    }
     if (out->size() != size) Malformed("a page decompresses to a size other than declared");
     *scratch = std::move(out).value();
     return *scratch;
@@ -1239,8 +1244,8 @@ Result<std::string> ZstdDecompress(std::string_view in, size_t max_size) {
         } else if (type == 1) {
           out.append(static_cast<size_t>(size), static_cast<char>(r.Byte()));
         } else if (type == 2) {
-          Unsupported("it holds ZSTD blocks with entropy coding; GraphDB reads ZSTD files of "
-                      "raw and RLE blocks only (as it writes them)");
+          Unsupported("it uses the ZSTD codec with entropy-coded blocks; GraphDB reads ZSTD "
+                      "pages of raw and RLE blocks only (as its COPY TO writes them)");
         } else {
           Malformed("a ZSTD block has the reserved type");
         }

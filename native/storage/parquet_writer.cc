@@ -716,9 +716,7 @@ Status ParquetWriter::AddRow(const std::vector<Value>& row) {
     for (size_t c = 0; c < row.size(); ++c) w.Shred(w.columns[c], &row[c], 0, 0);
     ++w.buffered_rows;
     uint64_t bytes = 0;
-    if (w.buffered_rows % 1024 == 0 || w.buffered_rows >= w.options.row_group_rows) {
-      for (const Leaf& leaf : w.leaves) bytes += leaf.BufferedBytes();
-    }
+    for (const Leaf& leaf : w.leaves) bytes += leaf.BufferedBytes();
     if (w.buffered_rows >= w.options.row_group_rows || bytes >= w.options.row_group_bytes) {
       return w.FlushRowGroup();
     }
