@@ -479,7 +479,7 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
     }
     case parser::StatementKind::kCopyTo: {
       std::shared_lock<StatementLock> lock = SharedStatementLock(db, session);
-      return RunCopyTo(db, statement.As<parser::ParsedCopyTo>(), params);
+      return RunCopyTo(db, statement.As<parser::ParsedCopyTo>(), params, session);
     }
     case parser::StatementKind::kCheckpoint: {
       Status status = db.Checkpoint();
@@ -520,7 +520,8 @@ exec::QueryResult RunReadOnlyQuery(Database& db, const parser::ParsedRegularQuer
 }
 
 void StreamReadOnlyQuery(Database& db, const parser::ParsedRegularQuery& query,
-                         const std::unordered_map<std::string, Value>& params, size_t batch_rows,
+                         const std::unordered_map<std::string, Value>& params, Session* session,
+                         size_t batch_rows,
                          const std::function<void(const exec::QueryResult&)>& consume) {
   binder::Binder binder(db.catalog(), params);
   binder.set_file_scan_resolver(exec::ResolveFileScan);
@@ -530,7 +531,7 @@ void StreamReadOnlyQuery(Database& db, const parser::ParsedRegularQuery& query,
   }
   const planner::LogicalPlan plan = planner::PlanQuery(*bound, db.catalog());
   exec::PreparedPlan prepared(plan, &db.catalog());
-  RunPlanned(db, params, AccessMode::kRead, nullptr, nullptr, 0,
+  RunPlanned(db, params, AccessMode::kRead, session, nullptr, 0,
              [&](exec::GraphStore& store, exec::ExecContext& ctx) -> exec::QueryResult& {
                prepared.Start(&store, ctx);
                bool more = true;

@@ -734,7 +734,8 @@ constexpr size_t kCopyToBatchRows = 2048;
 }  // namespace
 
 exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
-                            const std::unordered_map<std::string, Value>& params) {
+                            const std::unordered_map<std::string, Value>& params,
+                            Session* session) {
   env::FileSystem* fs = env::FileSystem::Default();
   Check(storage::CheckUserPath(s.file_path, "COPY TO"));
   const bool parquet = EndsWithFolded(s.file_path, ".parquet");
@@ -797,7 +798,7 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
     text += '\n';
   };
   bool first = true;
-  StreamReadOnlyQuery(db, *query, params, kCopyToBatchRows, [&](const exec::QueryResult& batch) {
+  StreamReadOnlyQuery(db, *query, params, session, kCopyToBatchRows, [&](const exec::QueryResult& batch) {
     if (first) {
       first = false;
       if (parquet) {

@@ -104,6 +104,17 @@ describe('COPY TO Parquet', () => {
     ]);
   });
 
+  it('inside an explicit transaction, COPY TO sees the transaction’s own writes', async () => {
+    await conn.query('CREATE NODE TABLE T(id INT64 PRIMARY KEY)');
+    await conn.query('CREATE (:T {id: 1})');
+    await conn.query('BEGIN TRANSACTION');
+    await conn.query('CREATE (:T {id: 2})');
+    await conn.query(`COPY (MATCH (t:T) RETURN t.id AS id ORDER BY id) TO '${dir}/tx.parquet'`);
+    await conn.query('ROLLBACK');
+    expect(await duckRows(`${dir}/tx.parquet`)).toEqual([{ id: '1' }, { id: '2' }]);
+    expect((await conn.query('MATCH (t:T) RETURN count(*) AS n')).rows).toEqual([[1]]);
+  });
+
   it('a large result goes out in row groups, and DuckDB reads all of it', async () => {
     const file = path.join(dir, 'large.parquet');
     await conn.query(
