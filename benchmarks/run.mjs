@@ -835,6 +835,7 @@ async function scaleSection(runDir) {
 
 const SCALE_METRICS = [
   ['copy', 'ms', 'COPY Person and knows'],
+  ['copy_parquet', 'ms', 'the same COPY from Parquet files'],
   ['reopen', 'ms', 'open the closed folder + first query'],
   ['rss_after_reopen', 'MB', 'process RSS right after reopen'],
   ['point_read', 'ops/s', 'after reopen, 1 connection'],

@@ -325,18 +325,23 @@ function absolutePaths(text) {
  */
 const GENERATED_DATABASES = new Map([['binary-demo', 'demo-db/csv']]);
 
-/** The dataset folder a `-DATASET kind name` header line loads. */
+/**
+ * The dataset a `-DATASET kind name` header line loads: a folder, or for Kùzu's
+ * `-DATASET PARQUET CSV_TO_PARQUET(folder)` `{ csvToParquet: folder }` (parquetDatasetStatements).
+ */
 function datasetFolder(kind, name) {
   if (name === undefined) return null;
+  const converted = /^CSV_TO_PARQUET\((.+)\)$/.exec(name);
+  if (converted) return { csvToParquet: converted[1] };
   if (kind === 'KUZU' && GENERATED_DATABASES.has(name)) return GENERATED_DATABASES.get(name);
   return name;
 }
 
 /** The statements that load a dataset: `schema.cypher` then `copy.cypher`, one per line. */
-function datasetStatements(dataset) {
+function datasetStatements(dataset, files = ['schema.cypher', 'copy.cypher']) {
   if (!dataset) return [];
   const statements = [];
-  for (const name of ['schema.cypher', 'copy.cypher']) {
+  for (const name of files) {
     const file = path.join(suiteDir, 'dataset', dataset, name);
     if (!fs.existsSync(file)) continue;
     for (const line of fs.readFileSync(file, 'utf8').split(/\r?\n/)) {
@@ -344,6 +349,98 @@ function datasetStatements(dataset) {
     }
   }
   return statements;
+}
+
+/**
+ * Kùzu's `CSV_TO_PARQUET(folder)` datasets: the CSV dataset converted to Parquet files, then
+ * loaded from them, so the tests run over data that went through COPY FROM Parquet. As Kùzu's
+ * runner converts with its own COPY TO, this one uses GraphDB's: the CSV dataset is loaded into
+ * a scratch database, each table it copies into is written out with COPY (<query>) TO
+ * '<table>.parquet' (a node table's properties but SERIAL ones, which COPY FROM fills; a rel
+ * table's source and destination keys and properties, one file per FROM/TO pair), and the
+ * statements returned are the schema and a COPY <table> FROM each file. The files are made once
+ * per run (`scratch`, shared by the workers; the first to finish renames its folder in place).
+ * A conversion that fails returns statements whose `error` says why.
+ */
+async function parquetDatasetStatements(addon, dataset, scratch) {
+  const dir = path.join(scratch, 'csv-to-parquet', dataset.replace(/[\\/]/g, '_'));
+  const copyFile = path.join(dir, 'copy.cypher');
+  if (!fs.existsSync(copyFile)) {
+    const work = fs.mkdtempSync(path.join(scratch, 'csv-to-parquet-'));
+    try {
+      const lines = await convertCsvDataset(addon, dataset, work, dir);
+      fs.writeFileSync(path.join(work, 'copy.cypher'), `${lines.join('\n')}\n`);
+      fs.mkdirSync(path.dirname(dir), { recursive: true });
+      try {
+        fs.renameSync(work, dir);
+      } catch {
+        // Another worker converted it first: its files are the same.
+      }
+    } catch (error) {
+      const statements = [];
+      statements.error = `CSV_TO_PARQUET(${dataset}): ${firstLine(messageOf(error))}`;
+      return statements;
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  }
+  const copies = fs
+    .readFileSync(copyFile, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  return [...datasetStatements(dataset, ['schema.cypher']), ...copies];
+}
+
+/** Writes dataset's tables to Parquet files in `work`; returns the COPY FROM lines (`dir`'s). */
+async function convertCsvDataset(addon, dataset, work, dir) {
+  const db = new addon.NativeDatabase(':memory:', 2, true, 0);
+  try {
+    const connection = new addon.NativeConnection(db);
+    const run = async (query) => (await rowsAsText(connection, query)).rows;
+    for (const statement of datasetStatements(dataset)) await run(statement);
+    const quote = (name) => `\`${name.replace(/`/g, '``')}\``;
+    const tables = new Map();
+    for (const [name, type] of await run('CALL show_tables() RETURN name, type')) {
+      tables.set(name.toLowerCase(), { name, type });
+    }
+    // The tables in the order copy.cypher first fills them: nodes before the rels that use them.
+    const order = [];
+    for (const line of datasetStatements(dataset, ['copy.cypher'])) {
+      const match = /^\s*COPY\s+(?:`([^`]+)`|(\w+))/i.exec(line);
+      const table = match && tables.get((match[1] ?? match[2]).toLowerCase());
+      if (table && !order.includes(table)) order.push(table);
+    }
+    const lines = [];
+    for (const { name, type } of order) {
+      const properties = await run(`CALL table_info('${name}') RETURN name, type`);
+      if (type === 'NODE') {
+        const columns = properties.filter(([, t]) => t !== 'SERIAL').map(([p]) => `n.${quote(p)}`);
+        if (columns.length === 0) continue;
+        const file = `${name}.parquet`;
+        await run(
+          `COPY (MATCH (n:${quote(name)}) RETURN ${columns.join(', ')}) TO '${path.join(work, file)}'`,
+        );
+        lines.push(`COPY ${quote(name)} FROM '${path.join(dir, file)}'`);
+        continue;
+      }
+      const pairs = await run(`CALL show_connection('${name}') RETURN *`);
+      for (const [k, [from, to, fromKey, toKey]] of pairs.entries()) {
+        const columns = [
+          `a.${quote(fromKey)}`,
+          `b.${quote(toKey)}`,
+          ...properties.map(([p]) => `r.${quote(p)}`),
+        ];
+        const file = `${name}_${k}.parquet`;
+        const pattern = `(a:${quote(from)})-[r:${quote(name)}]->(b:${quote(to)})`;
+        await run(`COPY (MATCH ${pattern} RETURN ${columns.join(', ')}) TO '${path.join(work, file)}'`);
+        const options = pairs.length > 1 ? ` (from='${from}', to='${to}')` : '';
+        lines.push(`COPY ${quote(name)} FROM '${path.join(dir, file)}'${options}`);
+      }
+    }
+    return lines;
+  } finally {
+    db.close();
+  }
 }
 
 /** The folder a file's pass rate is reported under: `match`, or `tck/match` for the TCK. */
@@ -425,6 +522,7 @@ class Session {
     this.broken = null;
     this.dir = this.#onDisk ? fs.mkdtempSync(path.join(this.#scratch, 'db-')) : null;
     this.#open();
+    if (this.#dataset.error) this.broken = `dataset: ${this.#dataset.error}`;
     for (const statement of this.#dataset) {
       if (this.broken) return;
       const outcome = await this.#execute(null, statement);
@@ -661,8 +759,10 @@ function judge(step, outcome, variables) {
 async function runWorker(file, outFile) {
   const addon = await loadEngine();
   const parsed = parseTestFile(file);
-  const dataset = datasetStatements(parsed.dataset);
   const scratch = path.dirname(outFile);
+  const dataset = parsed.dataset?.csvToParquet
+    ? await parquetDatasetStatements(addon, parsed.dataset.csvToParquet, scratch)
+    : datasetStatements(parsed.dataset);
   const out = fs.openSync(outFile, 'a');
   const report = (unit, record) => fs.writeSync(out, `${JSON.stringify({ unit, ...record })}\n`);
   const variables = new Map([['KUZU_ROOT_DIRECTORY', suiteDir]]);

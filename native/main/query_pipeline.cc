@@ -479,7 +479,7 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
     }
     case parser::StatementKind::kCopyTo: {
       std::shared_lock<StatementLock> lock = SharedStatementLock(db, session);
-      return RunCopyTo(db, statement.As<parser::ParsedCopyTo>(), params);
+      return RunCopyTo(db, statement.As<parser::ParsedCopyTo>(), params, session);
     }
     case parser::StatementKind::kCheckpoint: {
       Status status = db.Checkpoint();
@@ -517,6 +517,31 @@ exec::QueryResult RunReadOnlyQuery(Database& db, const parser::ParsedRegularQuer
   }
   return ExecuteBound(db, planner::PlanQuery(*bound, db.catalog()), params, AccessMode::kRead,
                       nullptr);
+}
+
+void StreamReadOnlyQuery(Database& db, const parser::ParsedRegularQuery& query,
+                         const std::unordered_map<std::string, Value>& params, Session* session,
+                         size_t batch_rows,
+                         const std::function<void(const exec::QueryResult&)>& consume) {
+  binder::Binder binder(db.catalog(), params);
+  binder.set_file_scan_resolver(exec::ResolveFileScan);
+  std::unique_ptr<binder::BoundQuery> bound = binder.BindQuery(query);
+  if (!bound->read_only) {
+    ThrowBinding("Binder exception: The query of COPY ... TO must not update the database.");
+  }
+  const planner::LogicalPlan plan = planner::PlanQuery(*bound, db.catalog());
+  exec::PreparedPlan prepared(plan, &db.catalog());
+  RunPlanned(db, params, AccessMode::kRead, session, nullptr, 0,
+             [&](exec::GraphStore& store, exec::ExecContext& ctx) -> exec::QueryResult& {
+               prepared.Start(&store, ctx);
+               bool more = true;
+               while (more) {
+                 more = prepared.Pull(ctx, batch_rows);
+                 consume(prepared.result());
+               }
+               prepared.result().rows.clear();
+               return prepared.result();
+             });
 }
 
 Session::Session() : random_state(InitialRandomState()) {}

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <map>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -76,6 +77,17 @@ void AbortTransaction(Database& db, Session& session);
 // REQUIRES: the statement lock, in either mode.
 exec::QueryResult RunReadOnlyQuery(Database& db, const parser::ParsedRegularQuery& query,
                                    const std::unordered_map<std::string, Value>& params);
+
+// Runs a query that only reads and hands its rows to `consume` in batches of at most
+// `batch_rows` (each call's result holds the columns, their types and the batch; the last
+// batch may be empty), so a result of any size holds one batch at a time (plus what sorts
+// and aggregations buffer). For COPY ... TO. `session` (may be null): as RunQuery's; the query
+// reads in its open transaction, if any (and, as any statement there, a failure ends it).
+// REQUIRES: the statement lock, in either mode.
+void StreamReadOnlyQuery(Database& db, const parser::ParsedRegularQuery& query,
+                         const std::unordered_map<std::string, Value>& params, Session* session,
+                         size_t batch_rows,
+                         const std::function<void(const exec::QueryResult&)>& consume);
 
 // `allowed`: the request's access mode; nullopt allows everything (embedded connections).
 // A query needing more than `allowed` fails with ACCESS_MODE_VIOLATION before it runs. With

@@ -6,8 +6,10 @@
 #include <unordered_set>
 
 #include "catalog/catalog.h"
+#include "common/interrupt.h"
 #include "common/status.h"
 #include "cypher/binder/binder.h"
+#include "cypher/parser/parser.h"
 #include "env/file_system.h"
 #include "exec/expression_evaluator.h"
 #include "function/aggregate_function.h"
@@ -16,6 +18,7 @@
 #include "main/query_pipeline.h"
 #include "storage/csv_reader.h"
 #include "storage/npy_reader.h"
+#include "storage/parquet_writer.h"
 #include "storage/user_files.h"
 
 namespace graphdb {
@@ -641,39 +644,151 @@ std::string CsvField(const Value& v, const storage::CsvOptions& csv) {
 
 }  // namespace
 
+namespace {
+
+bool EndsWithFolded(const std::string& path, std::string_view suffix) {
+  if (path.size() < suffix.size()) return false;
+  for (size_t i = 0; i < suffix.size(); ++i) {
+    const char c = path[path.size() - suffix.size() + i];
+    if (std::tolower(static_cast<unsigned char>(c)) != suffix[i]) return false;
+  }
+  return true;
+}
+
+std::string QuotedName(const std::string& name) {
+  std::string out = "`";
+  for (char c : name) {
+    if (c == '`') out += '`';
+    out += c;
+  }
+  return out + "`";
+}
+
+// The query COPY <table> TO writes: a node table's properties in order; a rel table's source
+// and destination primary keys (as `from` and `to`), then its properties.
+std::string TableQueryText(Database& db, const std::string& table) {
+  const catalog::Catalog& cat = db.catalog();
+  std::string columns;
+  auto add = [&](const std::string& expression, const std::string& name) {
+    if (!columns.empty()) columns += ", ";
+    columns += expression + " AS " + QuotedName(name);
+  };
+  if (const auto* node = cat.GetNodeTable(table)) {
+    for (const auto& p : node->properties) add("n." + QuotedName(p.name), p.name);
+    return "MATCH (n:" + QuotedName(node->name) + ") RETURN " + columns;
+  }
+  const auto* rel = cat.GetRelTable(table);
+  if (!rel) ThrowBinding("Binder exception: Table " + table + " does not exist.");
+  std::string src_key;
+  std::string dst_key;
+  for (const auto& pair : rel->pairs) {
+    const auto* src = cat.GetNodeTable(pair.src_table);
+    const auto* dst = cat.GetNodeTable(pair.dst_table);
+    if (!src || !dst) continue;
+    const std::string& s_key = src->primary_key_property().name;
+    const std::string& d_key = dst->primary_key_property().name;
+    if ((!src_key.empty() && s_key != src_key) || (!dst_key.empty() && d_key != dst_key)) {
+      ThrowNotSupported("COPY " + rel->name + " TO: its FROM/TO pairs have primary keys of " +
+                        "different names; copy a query naming them instead");
+    }
+    src_key = s_key;
+    dst_key = d_key;
+  }
+  add("a." + QuotedName(src_key), "from");
+  add("b." + QuotedName(dst_key), "to");
+  for (const auto& p : rel->properties) add("r." + QuotedName(p.name), p.name);
+  return "MATCH (a)-[r:" + QuotedName(rel->name) + "]->(b) RETURN " + columns;
+}
+
+// Evaluates a COPY TO option's value (an option without one is true).
+Value OptionValue(Database& db, const parser::ParsedOption& option,
+                  const std::unordered_map<std::string, Value>& params) {
+  if (!option.value) return Value::Boolean(true);
+  binder::Binder binder(db.catalog(), params);
+  auto bound = binder.BindConstantExpression(*option.value);
+  exec::ExecContext ctx;
+  ctx.params = &params;
+  return exec::Evaluate(*bound, ctx);
+}
+
+storage::ParquetWriteOptions ParquetOptions(Database& db, const parser::ParsedCopyTo& s,
+                                            const std::unordered_map<std::string, Value>& params) {
+  storage::ParquetWriteOptions options;
+  for (const auto& option : s.options) {
+    std::string upper = option.name;
+    for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (upper != "COMPRESSION") ThrowRuntime("Runtime exception: Unrecognized parquet option: " + upper + ".");
+    const Value v = OptionValue(db, option, params);
+    if (v.type_id() != LogicalTypeId::kString || v.is_null()) {
+      ThrowRuntime("Runtime exception: Parquet compression option expects a string value, got: " +
+                   v.type().ToString() + ".");
+    }
+    options.codec = Check(storage::ParseParquetCodec(v.GetString()));
+  }
+  return options;
+}
+
+// Rows a COPY TO takes from its query at a time.
+constexpr size_t kCopyToBatchRows = 2048;
+
+}  // namespace
+
 exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
-                            const std::unordered_map<std::string, Value>& params) {
+                            const std::unordered_map<std::string, Value>& params,
+                            Session* session) {
   env::FileSystem* fs = env::FileSystem::Default();
   Check(storage::CheckUserPath(s.file_path, "COPY TO"));
-  std::string lower = s.file_path;
-  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (lower.size() < 4 || lower.substr(lower.size() - 4) != ".csv") {
-    ThrowNotSupported("COPY TO supports CSV files only: " + s.file_path);
+  const bool parquet = EndsWithFolded(s.file_path, ".parquet");
+  if (!parquet && !EndsWithFolded(s.file_path, ".csv")) {
+    ThrowNotSupported("COPY TO supports CSV and Parquet files only: " + s.file_path);
   }
   bool header = false;
   storage::CsvOptions csv;
   csv.escape = '"';  // by default a quote in a field is doubled
-  for (const auto& option : s.options) {
-    Value v = Value::Boolean(true);
-    if (option.value) {
-      binder::Binder binder(db.catalog(), params);
-      auto bound = binder.BindConstantExpression(*option.value);
-      exec::ExecContext ctx;
-      ctx.params = &params;
-      v = exec::Evaluate(*bound, ctx);
-    }
-    std::string name = catalog::FoldName(option.name);
-    if (name == "header" && v.type_id() == LogicalTypeId::kBool && !v.is_null()) {
-      header = v.GetBool();
-    } else if (name == "delim" || name == "delimiter" || name == "quote" || name == "escape") {
-      Check(csv.Set(name, v));
-    } else {
-      ThrowBinding("Binder exception: Unrecognized csv option for COPY TO: " + option.name + ".");
+  storage::ParquetWriteOptions parquet_options;
+  if (parquet) {
+    parquet_options = ParquetOptions(db, s, params);
+  } else {
+    for (const auto& option : s.options) {
+      const Value v = OptionValue(db, option, params);
+      std::string name = catalog::FoldName(option.name);
+      if (name == "header" && v.type_id() == LogicalTypeId::kBool && !v.is_null()) {
+        header = v.GetBool();
+      } else if (name == "delim" || name == "delimiter" || name == "quote" || name == "escape") {
+        Check(csv.Set(name, v));
+      } else {
+        ThrowBinding("Binder exception: Unrecognized csv option for COPY TO: " + option.name + ".");
+      }
     }
   }
   Result<std::string> target = storage::CheckUserFileToWrite(fs, s.file_path, "COPY TO");
   Check(target.status());
-  exec::QueryResult rows = RunReadOnlyQuery(db, s.query, params);
+  std::vector<std::unique_ptr<parser::ParsedStatement>> table_query;
+  const parser::ParsedRegularQuery* query = &s.query;
+  if (!s.table_name.empty()) {
+    table_query = parser::ParseStatements(TableQueryText(db, s.table_name));
+    query = &table_query.at(0)->As<parser::ParsedQueryStatement>().query;
+  }
+  auto file = fs->OpenForWrite(*target);
+  if (!file.ok()) {
+    throw GraphDBException(
+        storage::UserFileOpenError(file.status(), s.file_path, "write", "COPY TO"));
+  }
+  // The file is written as the rows come; a statement that fails (or is cancelled, or times
+  // out) removes what it wrote.
+  bool done = false;
+  struct RemoveUnlessDone {
+    env::FileSystem* fs;
+    env::WritableFile* file;
+    const std::string& path;
+    const bool& done;
+    ~RemoveUnlessDone() {
+      if (done) return;
+      (void)file->Close();
+      (void)fs->Remove(path);
+    }
+  } cleanup{fs, file->get(), *target, done};
+  std::unique_ptr<storage::ParquetWriter> writer;
   std::string text;
   auto line = [&](const std::vector<Value>& values) {
     for (size_t i = 0; i < values.size(); ++i) {
@@ -682,21 +797,38 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
     }
     text += '\n';
   };
-  if (header) {
-    std::vector<Value> names;
-    for (const auto& name : rows.column_names) names.push_back(Value::String(name));
-    line(names);
-  }
-  for (const auto& row : rows.rows) line(row);
-  auto file = fs->OpenForWrite(*target);
-  if (!file.ok()) {
-    throw GraphDBException(
-        storage::UserFileOpenError(file.status(), s.file_path, "write", "COPY TO"));
-  }
-  Status written = (*file)->Append(text);
-  if (written.ok()) written = (*file)->Sync();
+  bool first = true;
+  StreamReadOnlyQuery(db, *query, params, session, kCopyToBatchRows, [&](const exec::QueryResult& batch) {
+    if (first) {
+      first = false;
+      if (parquet) {
+        writer = Check(storage::ParquetWriter::Create(
+            batch.column_names, batch.column_types, parquet_options,
+            [&](std::string_view bytes) { return (*file)->Append(bytes); }));
+      } else if (header) {
+        std::vector<Value> names;
+        for (const auto& name : batch.column_names) names.push_back(Value::String(name));
+        line(names);
+      }
+    }
+    for (const auto& row : batch.rows) {
+      if (parquet) {
+        Check(writer->AddRow(row));
+      } else {
+        line(row);
+      }
+    }
+    if (!text.empty()) {
+      Check((*file)->Append(text));
+      text.clear();
+    }
+    CheckInterrupt();
+  });
+  if (writer) Check(writer->Finish());
+  Status written = (*file)->Sync();
   Status closed = (*file)->Close();
   Check(written.ok() ? closed : written);
+  done = true;
   return MessageResult("");
 }
 

@@ -25,9 +25,13 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& statem
                               const std::unordered_map<std::string, Value>& params,
                               exec::WarningLog* warnings = nullptr, uint64_t query_id = 0,
                               uint64_t warning_limit = 0);
-// COPY (<query>) TO 'file.csv' [(header = true, delim = ',')].
+// COPY (<query>) TO 'file.csv' [(header = true, delim = ',')], COPY ... TO 'file.parquet'
+// [(compression = 'snappy')], COPY <table> TO 'file' (docs/cypher.md). `session` (may be null):
+// the query reads in its explicit transaction, if one is open, and sees its writes.
+struct Session;
 exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& statement,
-                            const std::unordered_map<std::string, Value>& params);
+                            const std::unordered_map<std::string, Value>& params,
+                            Session* session = nullptr);
 // A one-row, one-column result holding `message`.
 exec::QueryResult MessageResult(std::string message);
 

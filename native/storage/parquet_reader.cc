@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "storage/gzip.h"
+#include "storage/parquet_thrift.h"
 #include "storage/user_files.h"
 #include "storage/value_parser.h"
 #include "types/value.h"
@@ -70,22 +71,7 @@ class ByteReader {
 
 int64_t ZigZag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
 
-// Thrift compact protocol: field types.
-enum : uint8_t {
-  kStop = 0,
-  kTrue = 1,
-  kFalse = 2,
-  kByte = 3,
-  kI16 = 4,
-  kI32 = 5,
-  kI64 = 6,
-  kDouble = 7,
-  kBinary = 8,
-  kList = 9,
-  kSet = 10,
-  kMap = 11,
-  kStruct = 12,
-};
+using namespace thrift_compact;  // NOLINT(build/namespaces)
 
 class Thrift {
  public:
@@ -356,7 +342,7 @@ FileMeta ReadFileMeta(ByteReader& r) {
 // ------------------------------------------------------------------------------------------
 // Columns and their types
 
-enum class Kind { kPlain, kDate, kTimestamp, kInt96, kDecimal, kUuid, kString, kBlob };
+enum class Kind { kPlain, kDate, kTimestamp, kInt96, kDecimal, kUuid, kString, kBlob, kInterval };
 
 struct Leaf {
   std::string name;
@@ -389,7 +375,14 @@ Leaf DescribeLeaf(const SchemaElement& e) {
   if (e.logical == 7 || e.converted == 7 || e.converted == 8) {
     Unsupported(where + " holds TIME values, which COPY FROM Parquet does not support");
   }
-  if (e.converted == 21) Unsupported(where + " holds INTERVAL values, which are not supported");
+  if (e.converted == 21) {
+    if (e.type != kFixedLenByteArray || e.type_length != 12) {
+      Malformed(where + " is an INTERVAL that is not a 12-byte FIXED_LEN_BYTE_ARRAY");
+    }
+    leaf.type = LogicalType(LogicalTypeId::kInterval);
+    leaf.kind = Kind::kInterval;
+    return leaf;
+  }
   auto set = [&](LogicalTypeId id, Kind kind = Kind::kPlain) {
     leaf.type = LogicalType(id);
     leaf.kind = kind;
@@ -437,7 +430,8 @@ Leaf DescribeLeaf(const SchemaElement& e) {
         LogicalTypeId id = unit == 1   ? LogicalTypeId::kTimestampMs
                            : unit == 3 ? LogicalTypeId::kTimestampNs
                                        : LogicalTypeId::kTimestamp;
-        if (e.utc && unit == 2) id = LogicalTypeId::kTimestampTz;
+        // Timestamps adjusted to UTC read as TIMESTAMP too, as Kùzu reads them (its COPY TO
+        // writes TIMESTAMP_TZ so, and reads the file back as TIMESTAMP): the instant is the same.
         if (unit < 1 || unit > 3) Malformed(where + " has an unknown timestamp unit");
         set(id, Kind::kTimestamp);
       } else if ((e.logical == 10 && !e.int_signed) || e.converted == 14) {
@@ -512,8 +506,23 @@ ValueNode BuildNode(const std::vector<SchemaElement>& schema, size_t* i, int def
     leaves->push_back(std::move(leaf));
     return node;
   }
-  if (e.logical == 2 || e.converted == 1 || e.converted == 2) {
-    Unsupported("column \"" + e.name + "\" is a MAP, which is not supported");
+  if (e.logical == 2 || e.converted == 1) {
+    // group (MAP) { repeated group key_value { key; value } }: a list of STRUCT(key, value).
+    if (e.num_children != 1 || *i >= schema.size()) Malformed("MAP \"" + e.name + "\" lacks its repeated child");
+    const SchemaElement& repeated = schema[*i];
+    if (repeated.repetition != kRepeated) Malformed("MAP \"" + e.name + "\" has no repeated key_value group");
+    if (repeated.num_children == 1) {
+      Unsupported("column \"" + e.name + "\" is a MAP without values, which is not supported");
+    }
+    if (repeated.num_children != 2) Malformed("MAP \"" + e.name + "\" has a key_value group of other than two fields");
+    node.shape = ValueNode::Shape::kList;
+    node.element_def = node.def + 1;
+    node.element_rep = rep + 1;
+    node.children.push_back(
+        BuildNode(schema, i, node.element_def, node.element_rep, true, leaves, depth + 1));
+    const ValueNode& entry = node.children[0];
+    node.type = LogicalType::Map(entry.children[0].type, entry.children[1].type);
+    return node;
   }
   if (e.logical == 3 || e.converted == 3) {
     if (e.num_children != 1 || *i >= schema.size()) Malformed("LIST \"" + e.name + "\" lacks its repeated child");
@@ -736,6 +745,18 @@ class PlainDecoder {
     switch (leaf_.kind) {
       case Kind::kString: return Value::String({reinterpret_cast<const char*>(b), n});
       case Kind::kDecimal: return Value::Double(BigEndianToDouble(b, n) / Pow10(leaf_.scale));
+      case Kind::kInterval: {
+        // Months, days and milliseconds, unsigned little-endian.
+        auto word = [&](int k) {
+          return static_cast<uint32_t>(b[4 * k]) | static_cast<uint32_t>(b[4 * k + 1]) << 8 |
+                 static_cast<uint32_t>(b[4 * k + 2]) << 16 | static_cast<uint32_t>(b[4 * k + 3]) << 24;
+        };
+        Interval i;
+        i.months = static_cast<int32_t>(word(0));
+        i.days = static_cast<int32_t>(word(1));
+        i.micros = static_cast<int64_t>(word(2)) * 1000;
+        return Value::IntervalValue(i);
+      }
       case Kind::kUuid: {
         std::string error;
         auto v = ParseValueText(HexUuid(b), LogicalType(LogicalTypeId::kUuid), &error);
@@ -774,15 +795,21 @@ std::string_view Decompress(int64_t codec, std::string_view in, uint64_t size,
     if (size != in.size()) Malformed("an uncompressed page's sizes differ");
     return in;
   }
-  if (codec == 1 || codec == 2) {
-    Result<std::string> out = codec == 1 ? SnappyDecompress(in, size) : GzipDecompress(in, size);
-    if (!out.ok()) Malformed(std::string(out.status().message()));
+  if (codec == 1 || codec == 2 || codec == 6 || codec == 7) {
+    Result<std::string> out = codec == 1   ? SnappyDecompress(in, size)
+                              : codec == 2 ? GzipDecompress(in, size)
+                              : codec == 6 ? ZstdDecompress(in, size)
+                                           : Lz4RawDecompress(in, size);
+    if (!out.ok()) {
+      if (out.status().code() == ErrorCode::kNotSupported) Unsupported(std::string(out.status().message()));
+      Malformed(std::string(out.status().message()));
+    }
     if (out->size() != size) Malformed("a page decompresses to a size other than declared");
     *scratch = std::move(out).value();
     return *scratch;
   }
   Unsupported(std::string("it uses the ") + CodecName(codec) +
-              " codec; COPY FROM Parquet reads UNCOMPRESSED, SNAPPY and GZIP files");
+              " codec; COPY FROM Parquet reads UNCOMPRESSED, SNAPPY, GZIP, LZ4_RAW and ZSTD files");
 }
 
 struct PageHeader {
@@ -1149,6 +1176,87 @@ Status ToStatus(const Failure& f, std::string_view source_name) {
 }
 
 }  // namespace
+
+Result<std::string> Lz4RawDecompress(std::string_view in, size_t max_size) {
+  try {
+    ByteReader r(in);
+    std::string out;
+    auto length = [&](uint64_t base) {
+      if (base < 15) return base;
+      while (true) {
+        const uint8_t b = r.Byte();
+        base += b;
+        if (base > max_size) Malformed("an LZ4 block runs past its declared size");
+        if (b != 255) return base;
+      }
+    };
+    while (r.remaining() > 0) {
+      const uint8_t token = r.Byte();
+      const uint64_t literals = length(token >> 4);
+      if (literals > max_size - out.size()) Malformed("an LZ4 block runs past its declared size");
+      out.append(reinterpret_cast<const char*>(r.Take(literals)), static_cast<size_t>(literals));
+      if (r.remaining() == 0) break;  // the last sequence has no match
+      const uint64_t offset = r.LittleEndian(2);
+      const uint64_t match = length(token & 15) + 4;
+      if (offset == 0 || offset > out.size()) Malformed("an LZ4 match reaches before the start");
+      if (match > max_size - out.size()) Malformed("an LZ4 block runs past its declared size");
+      const size_t from = out.size() - static_cast<size_t>(offset);
+      for (uint64_t i = 0; i < match; ++i) out.push_back(out[from + static_cast<size_t>(i)]);
+    }
+    return out;
+  } catch (const Failure& f) {
+    return Status(f.code, f.message);
+  }
+}
+
+Result<std::string> ZstdDecompress(std::string_view in, size_t max_size) {
+  try {
+    ByteReader r(in);
+    std::string out;
+    while (r.remaining() > 0) {
+      const uint64_t magic = r.LittleEndian(4);
+      if ((magic & 0xFFFFFFF0u) == 0x184D2A50u) {  // a skippable frame
+        r.Take(r.LittleEndian(4));
+        continue;
+      }
+      if (magic != 0xFD2FB528u) Malformed("a ZSTD frame has a bad magic number");
+      const uint8_t descriptor = r.Byte();
+      const int size_flag = descriptor >> 6;
+      const bool single_segment = (descriptor >> 5) & 1;
+      const bool checksum = (descriptor >> 2) & 1;
+      const int dictionary_flag = descriptor & 3;
+      if ((descriptor >> 3) & 1) Malformed("a ZSTD frame header sets its reserved bit");
+      if (!single_segment) r.Byte();  // window descriptor
+      static const int kDictionaryBytes[4] = {0, 1, 2, 4};
+      r.Take(static_cast<uint64_t>(kDictionaryBytes[dictionary_flag]));
+      static const int kSizeBytes[4] = {0, 2, 4, 8};
+      const int size_bytes = size_flag == 0 && single_segment ? 1 : kSizeBytes[size_flag];
+      r.Take(static_cast<uint64_t>(size_bytes));
+      bool last = false;
+      while (!last) {
+        const uint64_t header = r.LittleEndian(3);
+        last = (header & 1) != 0;
+        const int type = static_cast<int>((header >> 1) & 3);
+        const uint64_t size = header >> 3;
+        if (size > max_size - out.size()) Malformed("a ZSTD frame runs past its declared size");
+        if (type == 0) {
+          out.append(reinterpret_cast<const char*>(r.Take(size)), static_cast<size_t>(size));
+        } else if (type == 1) {
+          out.append(static_cast<size_t>(size), static_cast<char>(r.Byte()));
+        } else if (type == 2) {
+          Unsupported("it uses the ZSTD codec with entropy-coded blocks; GraphDB reads ZSTD "
+                      "pages of raw and RLE blocks only (as its COPY TO writes them)");
+        } else {
+          Malformed("a ZSTD block has the reserved type");
+        }
+      }
+      if (checksum) r.Take(4);
+    }
+    return out;
+  } catch (const Failure& f) {
+    return Status(f.code, f.message);
+  }
+}
 
 Result<std::string> SnappyDecompress(std::string_view in, size_t max_size) {
   try {

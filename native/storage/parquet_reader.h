@@ -3,19 +3,22 @@
 // them nested in any way (LIST in the three-level layout and the legacy ones; values assembled
 // from the leaves' repetition and definition levels), data pages v1 and v2, PLAIN and
 // dictionary encodings (PLAIN_DICTIONARY, RLE_DICTIONARY), RLE for booleans, repetition and
-// definition levels (RLE/bit-packed hybrid), and the UNCOMPRESSED, SNAPPY and GZIP codecs.
+// definition levels (RLE/bit-packed hybrid), and the UNCOMPRESSED, SNAPPY, GZIP and LZ4_RAW
+// codecs (ZSTD in part, below).
 //
 // Types: BOOLEAN -> BOOL; INT32 -> INT32, or INT8/INT16/UINT8/UINT16/UINT32 by its integer
 // annotation, DATE; INT64 -> INT64, UINT64, TIMESTAMP (micros; TIMESTAMP_MS for millis,
-// TIMESTAMP_NS for nanos, TIMESTAMP_TZ for micros adjusted to UTC); INT96 (Impala) -> TIMESTAMP;
+// TIMESTAMP_NS for nanos; adjusted to UTC or not, as Kùzu); INT96 (Impala) -> TIMESTAMP;
 // FLOAT, DOUBLE; BYTE_ARRAY -> STRING when annotated UTF8/STRING/ENUM/JSON, else BLOB;
 // FIXED_LEN_BYTE_ARRAY -> UUID when annotated so, else BLOB; DECIMAL (any physical type) ->
-// DOUBLE. A value goes into its target column as is when the types agree, else through its
-// text and the CSV parser's conversion (value_parser.h), so COPY sees the values CSV would.
+// DOUBLE; INTERVAL (12 bytes: months, days, millis) -> INTERVAL; MAP -> MAP. A value goes
+// into its target column as is when the types agree, else through its text and the CSV
+// parser's conversion (value_parser.h), so COPY sees the values CSV would.
 //
 // Not supported, with a NOT_SUPPORTED error naming the file and what it holds: the
-// LZO, BROTLI, LZ4, ZSTD and LZ4_RAW codecs, MAP columns, the DELTA_*
-// and BYTE_STREAM_SPLIT encodings, TIME and INTERVAL annotations, columns stored in other files.
+// LZO, BROTLI and LZ4 (framed) codecs, ZSTD blocks with entropy coding (ZSTD frames of raw
+// and RLE blocks, as parquet_writer.h writes them, are read), the DELTA_* and
+// BYTE_STREAM_SPLIT encodings, TIME annotations, columns stored in other files.
 //
 // Malformed input (bad magic, truncation, lengths or offsets past the end, bad Thrift, bad
 // RLE runs, a dictionary index out of range, more values than rows) is a "Copy exception"
@@ -69,5 +72,10 @@ Result<std::string> SnappyDecompress(std::string_view in, size_t max_size);
 // Deflate data in gzip or zlib framing (Parquet's GZIP codec), into at most `max_size` bytes;
 // the trailer's checksum is not checked.
 Result<std::string> GzipDecompress(std::string_view in, size_t max_size);
+// LZ4's block format (Parquet's LZ4_RAW), into at most `max_size` bytes.
+Result<std::string> Lz4RawDecompress(std::string_view in, size_t max_size);
+// ZSTD frames of raw and RLE blocks (what the writer makes), into at most `max_size` bytes;
+// a block with entropy coding is NOT_SUPPORTED.
+Result<std::string> ZstdDecompress(std::string_view in, size_t max_size);
 
 }  // namespace graphdb::storage

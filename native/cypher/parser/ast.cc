@@ -536,7 +536,8 @@ std::string ToString(const ParsedStatement& statement) {
     }
     case StatementKind::kCopyTo: {
       const auto& copy = statement.As<ParsedCopyTo>();
-      out += "COPY (" + ToString(copy.query) + ") TO " + QuoteString(copy.file_path);
+      out += copy.table_name.empty() ? "COPY (" + ToString(copy.query) + ")" : "COPY " + copy.table_name;
+      out += " TO " + QuoteString(copy.file_path);
       if (!copy.options.empty()) out += " " + DumpOptions(copy.options);
       return out;
     }

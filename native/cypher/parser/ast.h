@@ -654,6 +654,7 @@ struct ParsedCopyFrom : ParsedStatement {
 struct ParsedCopyTo : ParsedStatement {
   ParsedCopyTo() : ParsedStatement(StatementKind::kCopyTo) {}
   ParsedRegularQuery query;
+  std::string table_name;  // COPY <table> TO: the table's rows instead of `query`
   std::string file_path;
   std::vector<ParsedOption> options;
 };

@@ -664,8 +664,17 @@ std::unique_ptr<ParsedStatement> Parser::ParseCopy() {
     if (At(TokenKind::kLeftParen)) copy->options = ParseOptions();
     return copy;
   }
+  std::string table = ExpectName("a table name or '(' after COPY");
+  if (AcceptKeyword("TO")) {
+    auto copy = std::make_unique<ParsedCopyTo>();
+    copy->table_name = std::move(table);
+    names_server_files_ = true;
+    copy->file_path = Expect(TokenKind::kString, "a file path string after TO").text;
+    if (At(TokenKind::kLeftParen)) copy->options = ParseOptions();
+    return copy;
+  }
   auto copy = std::make_unique<ParsedCopyFrom>();
-  copy->table_name = ExpectName("a table name or '(' after COPY");
+  copy->table_name = std::move(table);
   if (Accept(TokenKind::kLeftParen)) {
     copy->has_column_list = true;
     if (!At(TokenKind::kRightParen)) {

@@ -773,6 +773,16 @@ TEST(ParserStatementTest, Copy) {
   EXPECT_EQ(to->As<ParsedCopyTo>().file_path, "user.csv");
   EXPECT_EQ(to->As<ParsedCopyTo>().options.size(), 1u);
   EXPECT_EQ(ToString(to->As<ParsedCopyTo>().query), "MATCH (u:User) RETURN u.*");
+  EXPECT_TRUE(to->names_server_files);
+
+  // COPY <table> TO: the whole table.
+  auto table = ParseOne("COPY User TO 'user.parquet' (compression = 'gzip')");
+  ASSERT_EQ(table->kind, StatementKind::kCopyTo);
+  EXPECT_EQ(table->As<ParsedCopyTo>().table_name, "User");
+  EXPECT_EQ(table->As<ParsedCopyTo>().file_path, "user.parquet");
+  EXPECT_EQ(table->As<ParsedCopyTo>().options.size(), 1u);
+  EXPECT_TRUE(table->names_server_files);
+  EXPECT_EQ(ToString(*table), "COPY User TO 'user.parquet' (compression='gzip')");
 }
 
 TEST(ParserStatementTest, TransactionsCallsAndPrefixes) {
