@@ -272,6 +272,9 @@ void ResolveFileScan(binder::BoundFileScan* scan,
   // Read everything as text once to learn the dialect, the number of columns, the header and
   // the types.
   storage::CsvOptions probe = ToCsvOptions(options, storage::CsvOptions::Header::kFalse);
+  // The header is the file's first record; SKIP counts the records after it, so the probe
+  // reads from the start.
+  probe.skip = 0;
   env::FileSystem* fs = env::FileSystem::Default();
   if (auto file = fs->OpenForRead(opened[0]); !file.ok()) {
     throw GraphDBException(

@@ -6,6 +6,7 @@
 
 #include "catalog/catalog.h"
 #include "common/interrupt.h"
+#include "common/utf8.h"
 #include "storage/gzip.h"
 #include "storage/parquet_reader.h"
 #include "storage/user_files.h"
@@ -579,6 +580,12 @@ Status CsvReader::AppendRecord(std::vector<Column>& columns) {
       }
       continue;
     }
+    if (column.type().id() == LogicalTypeId::kString && !IsValidUtf8(text)) {
+      // Not a bad record IGNORE_ERRORS may skip: the file is not UTF-8 text (as in Kùzu).
+      for (size_t j = 0; j < i; ++j) columns[j].Truncate(columns[j].size() - 1);
+      invalid_utf8_ = true;
+      return Error("Invalid UTF8-encoded string.", i + 1, f.end, i + 1 < columns.size());
+    }
     if (!ParseIntoColumn(text, column, &error_, options_.list_unbraced)) {
       for (size_t j = 0; j < i; ++j) columns[j].Truncate(columns[j].size() - 1);
       std::string detail = "Conversion exception: ";
@@ -661,7 +668,9 @@ Status CsvReader::ReadSource(Source& source, std::vector<Column>& columns) {
     }
     s = AppendRecord(columns);
     if (!s.ok()) {
-      if (!options_.ignore_errors || s.code() != ErrorCode::kQueryRuntime) return s;
+      if (!options_.ignore_errors || s.code() != ErrorCode::kQueryRuntime || invalid_utf8_) {
+        return s;
+      }
       Skip();
       continue;
     }
@@ -719,11 +728,15 @@ Result<std::vector<Column>> CsvReader::ReadFiles(const std::vector<std::string>&
     auto file = fs_->OpenForRead(opened[i]);
     if (!file.ok()) return UserFileOpenError(file.status(), paths[i], "read", statement);
     if (IsCompressedCsvPath(paths[i])) {
-      // A gzip file is decompressed into memory, then read like a text.
+      // A gzip file is decompressed into memory, then read like a text, serially as in Kùzu
+      // (it cannot be split for a parallel read): quoted line breaks are read.
       auto text = ReadCsvText(fs_, opened[i], paths[i]);
       if (!text.ok()) return text.status();
       Source source(paths[i], *text);
+      const bool parallel = options_.parallel;
+      options_.parallel = false;
       Status s = ReadSource(source, columns);
+      options_.parallel = parallel;
       if (!s.ok()) return s;
       continue;
     }

@@ -16,7 +16,8 @@
 // Could not convert \"abc\" to INT64. Line/record containing the error: '1,abc...'"
 // (kQueryRuntime; the Status also carries line and column). Inside quotes the escape must be
 // followed by the quote or the escape. With IGNORE_ERRORS=true such records are skipped
-// instead (CsvOptions::warnings lists them). A file that cannot be opened gives kInvalidRequest.
+// instead (CsvOptions::warnings lists them), except a STRING field that is not valid UTF-8
+// ("Invalid UTF8-encoded string."), which always fails the read. A file that cannot be opened gives kInvalidRequest.
 //
 // Files are read in 4 MiB blocks; unquoted fields are parsed in place without allocation.
 //
@@ -184,6 +185,7 @@ class CsvReader {
   size_t record_end_ = 0;             // and the end of its last field
   CsvWarning last_error_;
   uint64_t skipped_records_ = 0;
+  bool invalid_utf8_ = false;  // the last error was a STRING field that is not UTF-8
   std::vector<CsvWarning> row_sources_;
   CsvProgress progress_state_;
   uint64_t next_progress_rows_ = 0;

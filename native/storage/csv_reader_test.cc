@@ -134,6 +134,26 @@ TEST(CsvReaderTest, UnbracedLists) {
   EXPECT_FALSE(options.Set("list_unbraced", Value::String("yes")).ok());
 }
 
+// A STRING field that is not UTF-8 fails the read, even with IGNORE_ERRORS (the file is not
+// text); other columns do not look at the bytes.
+TEST(CsvReaderTest, InvalidUtf8FailsTheRead) {
+  CsvOptions options;
+  options.header = CsvOptions::Header::kFalse;
+  auto cols = Read("ok,1\n\xff\xfe,2\n", {"STRING", "INT64"}, options);
+  ASSERT_FALSE(cols.ok());
+  EXPECT_EQ(cols.status().message(),
+            "Copy exception: Error in file test.csv on line 2: Invalid UTF8-encoded string. "
+            "Line/record containing the error: '\xff\xfe...'");
+  options.ignore_errors = true;
+  EXPECT_FALSE(Read("ok,1\n\xff\xfe,2\n", {"STRING", "INT64"}, options).ok());
+  cols = Read("ok,1\nbad,x\n", {"STRING", "INT64"}, options);
+  ASSERT_TRUE(cols.ok());
+  EXPECT_EQ(Rows(*cols), (std::vector<std::string>{"ok|1"}));
+  cols = Read("caf\xc3\xa9,1\n", {"STRING", "INT64"}, options);
+  ASSERT_TRUE(cols.ok());
+  EXPECT_EQ(Rows(*cols), (std::vector<std::string>{"caf\xc3\xa9|1"}));
+}
+
 // Booleans may be written t/f (any case), as sniffing takes them.
 TEST(CsvReaderTest, ShortBooleans) {
   auto cols = Read("t\nF\nTrue\n", {"BOOL"});
