@@ -1,5 +1,6 @@
 // UTF-8 encoding and decoding of one code point, shared by the lexer (string escapes), the
-// function library (case mapping), regular expressions and the JSON request reader (\u escapes).
+// function library (case mapping), regular expressions, the JSON request reader (\u escapes)
+// and the CSV reader (STRING fields must be valid UTF-8).
 #pragma once
 
 #include <cstddef>
@@ -54,6 +55,30 @@ inline uint32_t DecodeUtf8(std::string_view s, size_t* pos) {
   }
   *pos = i + len;
   return cp;
+}
+
+// Whether `s` is well-formed UTF-8: no stray or missing continuation bytes, overlong forms,
+// surrogates or code points past U+10FFFF.
+inline bool IsValidUtf8(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    auto c = static_cast<unsigned char>(s[i]);
+    int len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (len == 0 || i + len > s.size()) return false;
+    uint32_t cp = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
+    for (int k = 1; k < len; ++k) {
+      auto cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    // Reject overlong forms, surrogates and out-of-range code points.
+    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+        cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+      return false;
+    }
+    i += len;
+  }
+  return true;
 }
 
 }  // namespace graphdb

@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 
 #include "common/status.h"
 #include "env/file_system.h"
+#include "function/cast.h"
 #include "storage/csv_reader.h"
+#include "storage/csv_sniffer.h"
 #include "storage/npy_reader.h"
 #include "storage/parquet_reader.h"
 #include "storage/user_files.h"
@@ -90,9 +93,7 @@ std::optional<bool> BoolOption(const std::vector<std::pair<std::string, Value>>&
   for (const auto& [name, value] : options) {
     std::string key = name;
     for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (key == option && value.type_id() == LogicalTypeId::kBool && !value.is_null()) {
-      return value.GetBool();
-    }
+    if (key == option) return storage::CsvBoolOption(value);
   }
   return std::nullopt;
 }
@@ -115,26 +116,18 @@ bool Converts(const Value& text, const LogicalType& type) {
   return storage::ParseValueText(text.GetString(), type, &error).has_value();
 }
 
-// The first candidate every non-NULL value of rows [first_row, first_row + sample) converts to.
+// The type sniffed from the texts of rows [first_row, first_row + sample) (storage/
+// csv_sniffer.h); ANY when they are all NULL.
 LogicalType SniffType(const storage::Column& column, uint64_t first_row, uint64_t sample) {
   const uint64_t end = std::min<uint64_t>(column.size(), first_row + sample);
-  static const LogicalTypeId kCandidates[] = {LogicalTypeId::kBool,      LogicalTypeId::kInt64,
-                                              LogicalTypeId::kDouble,    LogicalTypeId::kDate,
-                                              LogicalTypeId::kTimestamp, LogicalTypeId::kInterval};
-  bool any_value = false;
-  for (LogicalTypeId candidate : kCandidates) {
-    LogicalType type(candidate);
-    bool ok = true;
-    for (uint64_t row = first_row; ok && row < end; ++row) {
-      Value v = column.Get(row);
-      if (v.is_null()) continue;
-      any_value = true;
-      ok = Converts(v, type);
+  LogicalType type = LogicalType::Any();
+  for (uint64_t row = first_row; row < end && type.id() != LogicalTypeId::kString; ++row) {
+    Value v = column.Get(row);
+    if (!v.is_null()) {
+      type = storage::CombineSniffedTypes(type, storage::InferCsvFieldType(v.GetString()));
     }
-    if (!any_value) break;
-    if (ok) return type;
   }
-  return LogicalType::String();
+  return type;
 }
 
 // The number of fields of the first record of `text`.
@@ -160,15 +153,19 @@ size_t CountFields(std::string_view text, const storage::CsvOptions& csv) {
   return fields;
 }
 
-// The fields of the first record of the file at `path` (at most its first 64 KiB), unquoted;
-// empty when the file cannot be read.
-std::vector<std::string> FirstRecordFields(const std::string& path, const storage::CsvOptions& csv) {
+// The fields of the first record of the file at `path` (at most its first 64 KiB), unquoted,
+// in the dialect sniffed from that sample for `columns` columns (DetectCsvDialect); empty when
+// the file cannot be read.
+std::vector<std::string> FirstRecordFields(const std::string& path, storage::CsvOptions csv,
+                                           size_t columns) {
   auto file = env::FileSystem::Default()->OpenForRead(path);
   if (!file.ok()) return {};
   std::string text(64 * 1024, '\0');
   auto got = (*file)->Read(0, text.size(), text.data());
   if (!got.ok()) return {};
+  const bool whole_file = *got < text.size();
   text.resize(*got);
+  storage::DetectCsvDialect(text, columns, whole_file, &csv);
   std::vector<std::string> fields(1);
   bool quoted = false;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -194,22 +191,10 @@ std::vector<std::string> FirstRecordFields(const std::string& path, const storag
   return fields;
 }
 
-// Whether sniffing takes `text` for a plain string: not empty, and neither a value of a sniffed
-// type (BOOL, INT64, DOUBLE, DATE, TIMESTAMP, INTERVAL) nor written as a list, map or struct.
+// Whether sniffing takes `text` for a plain string: not empty, and not a value of another
+// type (a number, a date, a list ...).
 bool PlainString(std::string_view text) {
-  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
-  if (text.empty()) return false;
-  if ((text.front() == '[' && text.back() == ']') || (text.front() == '{' && text.back() == '}')) {
-    return false;
-  }
-  const Value v = Value::String(std::string(text));
-  for (LogicalTypeId id : {LogicalTypeId::kBool, LogicalTypeId::kInt64, LogicalTypeId::kDouble,
-                           LogicalTypeId::kDate, LogicalTypeId::kTimestamp,
-                           LogicalTypeId::kInterval}) {
-    if (Converts(v, LogicalType(id))) return false;
-  }
-  return true;
+  return storage::InferCsvFieldType(text).id() == LogicalTypeId::kString;
 }
 
 // LOAD WITH HEADERS (columns) FROM a file, without a header option and with sniffing on: the
@@ -218,7 +203,7 @@ bool PlainString(std::string_view text) {
 // as Kùzu's sniffer decides.
 bool SniffHeader(const std::string& path, const storage::CsvOptions& csv,
                  const std::vector<std::pair<std::string, LogicalType>>& given) {
-  const std::vector<std::string> fields = FirstRecordFields(path, csv);
+  const std::vector<std::string> fields = FirstRecordFields(path, csv, given.size());
   for (size_t c = 0; c < fields.size() && c < given.size(); ++c) {
     const LogicalType& type = given[c].second;
     if (type.id() != LogicalTypeId::kString && PlainString(fields[c]) &&
@@ -287,6 +272,9 @@ void ResolveFileScan(binder::BoundFileScan* scan,
   // Read everything as text once to learn the dialect, the number of columns, the header and
   // the types.
   storage::CsvOptions probe = ToCsvOptions(options, storage::CsvOptions::Header::kFalse);
+  // The header is the file's first record; SKIP counts the records after it, so the probe
+  // reads from the start.
+  probe.skip = 0;
   env::FileSystem* fs = env::FileSystem::Default();
   if (auto file = fs->OpenForRead(opened[0]); !file.ok()) {
     throw GraphDBException(
@@ -309,27 +297,25 @@ void ResolveFileScan(binder::BoundFileScan* scan,
   std::vector<storage::Column> columns =
       ReadAll(paths, std::vector<LogicalType>(width, LogicalType::String()), probe);
   uint64_t rows = columns.empty() ? 0 : columns[0].size();
-  // Sniff from the records after the first, then decide whether the first is a header.
+  // As Kùzu decides: without a header option, the first record is a header when one of its
+  // fields is a plain string where the records after it hold another type.
+  bool first_is_header = header.value_or(false);
+  if (!header && sniff && rows > 1) {
+    for (size_t c = 0; c < width && !first_is_header; ++c) {
+      const Value v = columns[c].Get(0);
+      first_is_header = !v.is_null() && PlainString(v.GetString()) &&
+                        SniffType(columns[c], 1, probe.sample_size).id() != LogicalTypeId::kString;
+    }
+  }
+  scan->has_header = first_is_header;
   std::vector<LogicalType> types(width, LogicalType::String());
   if (sniff) {
     for (size_t c = 0; c < width; ++c) {
-      types[c] = SniffType(columns[c], rows > 1 ? 1 : 0, probe.sample_size);
+      types[c] = function::ResolveAnyType(
+          SniffType(columns[c], first_is_header ? 1 : 0, probe.sample_size), LogicalType::String());
     }
   }
-  bool first_is_header = false;
-  if (header || !sniff) {
-    first_is_header = header.value_or(false);
-  } else if (rows > 1) {
-    for (size_t c = 0; c < width; ++c) {
-      Value v = columns[c].Get(0);
-      if (!v.is_null() && !Converts(v, types[c])) first_is_header = true;
-    }
-  }
-  if (sniff && !first_is_header && rows > 1) {
-    // The first record is data: it must fit the types too.
-    for (size_t c = 0; c < width; ++c) types[c] = SniffType(columns[c], 0, probe.sample_size);
-  }
-  scan->has_header = first_is_header;
+  std::set<std::string> taken;
   for (size_t c = 0; c < width; ++c) {
     Value name = rows > 0 && first_is_header ? columns[c].Get(0) : Value::Null();
     std::string column_name =
@@ -343,6 +329,14 @@ void ResolveFileScan(binder::BoundFileScan* scan,
         column_name.resize(colon);
       }
     }
+    // A repeated name gets the first free suffix: a, a_1, a_2 (and a_1 again is a_1_1).
+    if (taken.count(column_name) > 0) {
+      std::string base = column_name;
+      for (size_t k = 1; taken.count(column_name) > 0; ++k) {
+        column_name = base + "_" + std::to_string(k);
+      }
+    }
+    taken.insert(column_name);
     scan->column_names.push_back(std::move(column_name));
   }
   scan->column_types = std::move(types);

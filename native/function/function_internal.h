@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "common/utf8.h"  // IsValidUtf8
 #include "function/scalar_function.h"
 #include "types/logical_type.h"
 #include "types/value.h"
@@ -83,7 +84,6 @@ std::vector<std::string_view> SplitCodepoints(std::string_view s);
 // marks, variation selectors, emoji modifiers, ZWJ sequences and regional-indicator pairs.
 std::vector<std::string_view> SplitGraphemes(std::string_view s);
 bool IsAscii(std::string_view s);
-bool IsValidUtf8(std::string_view s);
 // Simple (one-to-one) Unicode case mappings of every code point (common/unicode.h); invalid
 // bytes are kept as they are.
 std::string Utf8Lower(std::string_view s);

@@ -293,9 +293,10 @@ TEST_F(QueryPipelineTest, MistakesAboutFilesAreTheClients) {
   ::rmdir(dir.c_str());
 }
 
-// LOAD FROM sniffs each column's type with the parser that then reads the file: a column of
-// 0s and 1s is INT64 (the reader takes only true/false as BOOL), true/false is BOOL, and a
-// column mixing kinds falls back to the first type all its values read as.
+// LOAD FROM sniffs each column's type by Kùzu's rules (storage/csv_sniffer.h), and the reader
+// then takes every value of that type: a column of 0s and 1s is INT64, true/false/t/f is
+// BOOL, an integer with a decimal is a DECIMAL wide enough for both, and a column mixing
+// kinds is a STRING.
 TEST_F(QueryPipelineTest, LoadFromSniffsTypesTheReaderAccepts) {
   const std::string path =
       ::testing::TempDir() + "sniff_" + std::to_string(::getpid()) + ".csv";
@@ -316,9 +317,10 @@ TEST_F(QueryPipelineTest, LoadFromSniffsTypesTheReaderAccepts) {
   EXPECT_EQ(load("flag,name\n1,x\n0,y\n"), (Strings{"INT64: 1 0", "STRING: x y"}));
   EXPECT_EQ(load("flag\ntrue\nFALSE\n"), (Strings{"BOOL: True False"}));
   EXPECT_EQ(load("flag\ntrue\n1\n"), (Strings{"STRING: true 1"}));
-  EXPECT_EQ(load("n\n1\n2.5\n"), (Strings{"DOUBLE: 1.000000 2.500000"}));
+  EXPECT_EQ(load("n\n1\n2.5\n"), (Strings{"DECIMAL(20, 1): 1.0 2.5"}));
+  EXPECT_EQ(load("n\n1\n2.5e1\n"), (Strings{"STRING: 1 2.5e1"}));
   EXPECT_EQ(load("d\n2020-01-02\n1999-12-31\n"), (Strings{"DATE: 2020-01-02 1999-12-31"}));
-  EXPECT_EQ(load("a,b\n1,\n,t\n"), (Strings{"INT64: 1 ", "STRING:  t"}));
+  EXPECT_EQ(load("a,b\n1,\n,t\n"), (Strings{"INT64: 1 ", "BOOL:  True"}));
   std::remove(path.c_str());
 }
 

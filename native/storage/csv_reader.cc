@@ -6,6 +6,7 @@
 
 #include "catalog/catalog.h"
 #include "common/interrupt.h"
+#include "common/utf8.h"
 #include "storage/gzip.h"
 #include "storage/parquet_reader.h"
 #include "storage/user_files.h"
@@ -70,13 +71,21 @@ Result<std::string> ReadCsvText(env::FileSystem* fs, const std::string& opened,
   return Gunzip(*bytes, name);
 }
 
+std::optional<bool> CsvBoolOption(const Value& value) {
+  if (value.is_null()) return std::nullopt;
+  if (value.type_id() == LogicalTypeId::kBool) return value.GetBool();
+  if (value.type().IsInteger() && (value.GetInt() == 0 || value.GetInt() == 1)) {
+    return value.GetInt() == 1;
+  }
+  return std::nullopt;
+}
+
 Status CsvOptions::Set(std::string_view name, const Value& value) {
   std::string key = catalog::FoldName(name);
   if (key == "header") {
-    if (value.type_id() != LogicalTypeId::kBool || value.is_null()) {
-      return OptionError("The type of csv parsing option HEADER must be BOOL.");
-    }
-    header = value.GetBool() ? Header::kTrue : Header::kFalse;
+    std::optional<bool> on = CsvBoolOption(value);
+    if (!on) return OptionError("The type of csv parsing option HEADER must be BOOL.");
+    header = *on ? Header::kTrue : Header::kFalse;
     return Status::OK();
   }
   if (key == "delim" || key == "delimiter" || key == "quote" || key == "escape") {
@@ -98,13 +107,6 @@ Status CsvOptions::Set(std::string_view name, const Value& value) {
     }
     return Status::OK();
   }
-  if (key == "auto_detect") {
-    if (value.type_id() != LogicalTypeId::kBool || value.is_null()) {
-      return OptionError("The type of csv parsing option AUTO_DETECT must be BOOL.");
-    }
-    auto_detect = value.GetBool();
-    return Status::OK();
-  }
   if (key == "sample_size") {
     if (value.is_null() || !value.type().IsInteger() || value.GetInt() <= 0) {
       return OptionError("The type of csv parsing option SAMPLE_SIZE must be a positive INT64.");
@@ -119,18 +121,23 @@ Status CsvOptions::Set(std::string_view name, const Value& value) {
     skip = static_cast<uint64_t>(value.GetInt());
     return Status::OK();
   }
-  if (key == "parallel") {
-    if (value.type_id() != LogicalTypeId::kBool || value.is_null()) {
-      return OptionError("The type of csv parsing option PARALLEL must be BOOL.");
+  // The BOOL options that set a flag.
+  static const struct {
+    const char* key;
+    const char* name;
+    bool CsvOptions::*flag;
+  } kFlags[] = {{"auto_detect", "AUTO_DETECT", &CsvOptions::auto_detect},
+                {"parallel", "PARALLEL", &CsvOptions::parallel},
+                {"ignore_errors", "IGNORE_ERRORS", &CsvOptions::ignore_errors},
+                {"list_unbraced", "LIST_UNBRACED", &CsvOptions::list_unbraced}};
+  for (const auto& f : kFlags) {
+    if (key != f.key) continue;
+    std::optional<bool> on = CsvBoolOption(value);
+    if (!on) {
+      return OptionError("The type of csv parsing option " + std::string(f.name) +
+                         " must be BOOL.");
     }
-    parallel = value.GetBool();
-    return Status::OK();
-  }
-  if (key == "ignore_errors") {
-    if (value.type_id() != LogicalTypeId::kBool || value.is_null()) {
-      return OptionError("The type of csv parsing option IGNORE_ERRORS must be BOOL.");
-    }
-    ignore_errors = value.GetBool();
+    this->*f.flag = *on;
     return Status::OK();
   }
   return OptionError("Unrecognized csv parsing option: " + std::string(name) + ".");
@@ -544,7 +551,7 @@ bool CsvReader::LooksLikeHeader() {
     std::string_view text = f.scratch >= 0 ? std::string_view(unescaped_[f.scratch]) : f.text;
     if (text.find_first_not_of(" \t") == std::string_view::npos) continue;
     std::string ignored;
-    if (ParseValueText(text, types_[i], &ignored)) return false;
+    if (ParseValueText(text, types_[i], &ignored, options_.list_unbraced)) return false;
     any_failed = true;
   }
   return any_failed;
@@ -573,7 +580,13 @@ Status CsvReader::AppendRecord(std::vector<Column>& columns) {
       }
       continue;
     }
-    if (!ParseIntoColumn(text, column, &error_)) {
+    if (column.type().id() == LogicalTypeId::kString && !IsValidUtf8(text)) {
+      // Not a bad record IGNORE_ERRORS may skip: the file is not UTF-8 text (as in Kùzu).
+      for (size_t j = 0; j < i; ++j) columns[j].Truncate(columns[j].size() - 1);
+      invalid_utf8_ = true;
+      return Error("Invalid UTF8-encoded string.", i + 1, f.end, i + 1 < columns.size());
+    }
+    if (!ParseIntoColumn(text, column, &error_, options_.list_unbraced)) {
       for (size_t j = 0; j < i; ++j) columns[j].Truncate(columns[j].size() - 1);
       std::string detail = "Conversion exception: ";
       if (error_.rfind("Could not convert", 0) == 0) detail += "Cast failed. ";
@@ -655,7 +668,9 @@ Status CsvReader::ReadSource(Source& source, std::vector<Column>& columns) {
     }
     s = AppendRecord(columns);
     if (!s.ok()) {
-      if (!options_.ignore_errors || s.code() != ErrorCode::kQueryRuntime) return s;
+      if (!options_.ignore_errors || s.code() != ErrorCode::kQueryRuntime || invalid_utf8_) {
+        return s;
+      }
       Skip();
       continue;
     }
@@ -713,11 +728,15 @@ Result<std::vector<Column>> CsvReader::ReadFiles(const std::vector<std::string>&
     auto file = fs_->OpenForRead(opened[i]);
     if (!file.ok()) return UserFileOpenError(file.status(), paths[i], "read", statement);
     if (IsCompressedCsvPath(paths[i])) {
-      // A gzip file is decompressed into memory, then read like a text.
+      // A gzip file is decompressed into memory, then read like a text, serially as in Kùzu
+      // (it cannot be split for a parallel read): quoted line breaks are read.
       auto text = ReadCsvText(fs_, opened[i], paths[i]);
       if (!text.ok()) return text.status();
       Source source(paths[i], *text);
+      const bool parallel = options_.parallel;
+      options_.parallel = false;
       Status s = ReadSource(source, columns);
+      options_.parallel = parallel;
       if (!s.ok()) return s;
       continue;
     }

@@ -16,7 +16,8 @@
 // Could not convert \"abc\" to INT64. Line/record containing the error: '1,abc...'"
 // (kQueryRuntime; the Status also carries line and column). Inside quotes the escape must be
 // followed by the quote or the escape. With IGNORE_ERRORS=true such records are skipped
-// instead (CsvOptions::warnings lists them). A file that cannot be opened gives kInvalidRequest.
+// instead (CsvOptions::warnings lists them), except a STRING field that is not valid UTF-8
+// ("Invalid UTF8-encoded string."), which always fails the read. A file that cannot be opened gives kInvalidRequest.
 //
 // Files are read in 4 MiB blocks; unquoted fields are parsed in place without allocation.
 //
@@ -25,6 +26,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,16 +70,23 @@ struct CsvOptions {
   // PARALLEL=TRUE (Kùzu's default): a quoted field may not hold a line break (Kùzu splits files
   // at line breaks to read them in parallel); PARALLEL=FALSE reads quoted line breaks.
   bool parallel = true;
+  // LIST_UNBRACED=TRUE: lists are written "a;b;c", brackets optional (ParseIntoColumn).
+  bool list_unbraced = false;
   // Rows between progress callbacks.
   uint64_t progress_interval = 1 << 16;
 
   // Applies one COPY option by Kùzu's name, case-insensitively: HEADER (bool), DELIM /
   // DELIMITER, QUOTE, ESCAPE (one-character strings; "\t" allowed), SKIP (integer);
   // AUTO_DETECT (bool), SAMPLE_SIZE (positive integer), IGNORE_ERRORS (bool), PARALLEL
-  // (bool; records are read in order by one thread either way).
-  // kQueryBinding for unknown options or bad values.
+  // (bool; records are read in order by one thread either way), LIST_UNBRACED (bool).
+  // BOOL options also take 1 and 0 (CsvBoolOption). kQueryBinding for unknown options or bad
+  // values.
   Status Set(std::string_view name, const Value& value);
 };
+
+// The value of a BOOL option: TRUE/FALSE, or 1/0 as Kùzu also takes ("(HEADER 1)"); nullopt
+// for anything else.
+std::optional<bool> CsvBoolOption(const Value& value);
 
 // Dialect sniffing: the delimiter (',', '|', ';', tab) and quote ('"', '\'') not given in
 // `options` are chosen from the records of `sample` (the start of a file; at most
@@ -176,6 +185,7 @@ class CsvReader {
   size_t record_end_ = 0;             // and the end of its last field
   CsvWarning last_error_;
   uint64_t skipped_records_ = 0;
+  bool invalid_utf8_ = false;  // the last error was a STRING field that is not UTF-8
   std::vector<CsvWarning> row_sources_;
   CsvProgress progress_state_;
   uint64_t next_progress_rows_ = 0;

@@ -113,6 +113,54 @@ TEST(CsvReaderTest, NestedLiterals) {
                 "[\"vanco,uver\"]"}));
 }
 
+// LIST_UNBRACED=true: ';' separates a list's elements and the brackets are optional; a list
+// inside it is written the same way, a map inside it as usual.
+TEST(CsvReaderTest, UnbracedLists) {
+  CsvOptions options;
+  Value on = Value::Boolean(true);
+  ASSERT_TRUE(options.Set("List_Unbraced", on).ok());
+  auto cols = Read("a;b;c,1;3,;;\n[x;y],[123],;1.5\n", {"STRING[]", "INT64[]", "DOUBLE[]"}, options);
+  ASSERT_TRUE(cols.ok()) << cols.status().ToString();
+  EXPECT_EQ(Rows(*cols), (std::vector<std::string>{"[a,b,c]|[1,3]|[,,]", "[x,y]|[123]|[,1.500000]"}));
+  cols = Read("\"[a,b];1;[]\",\"{a=1,b=2};;{}\"\n", {"STRING[][]", "MAP(STRING, INT64)[]"},
+              options);
+  ASSERT_TRUE(cols.ok()) << cols.status().ToString();
+  EXPECT_EQ(Rows(*cols), (std::vector<std::string>{"[[a,b],[1],[]]|[{a=1, b=2},,{}]"}));
+  // Without the option, "1;3" is not an INT64 list.
+  CsvOptions no_header;
+  no_header.header = CsvOptions::Header::kFalse;
+  cols = Read("\"[1;3]\"\n", {"INT64[]"}, no_header);
+  EXPECT_FALSE(cols.ok());
+  EXPECT_FALSE(options.Set("list_unbraced", Value::String("yes")).ok());
+}
+
+// A STRING field that is not UTF-8 fails the read, even with IGNORE_ERRORS (the file is not
+// text); other columns do not look at the bytes.
+TEST(CsvReaderTest, InvalidUtf8FailsTheRead) {
+  CsvOptions options;
+  options.header = CsvOptions::Header::kFalse;
+  auto cols = Read("ok,1\n\xff\xfe,2\n", {"STRING", "INT64"}, options);
+  ASSERT_FALSE(cols.ok());
+  EXPECT_EQ(cols.status().message(),
+            "Copy exception: Error in file test.csv on line 2: Invalid UTF8-encoded string. "
+            "Line/record containing the error: '\xff\xfe...'");
+  options.ignore_errors = true;
+  EXPECT_FALSE(Read("ok,1\n\xff\xfe,2\n", {"STRING", "INT64"}, options).ok());
+  cols = Read("ok,1\nbad,x\n", {"STRING", "INT64"}, options);
+  ASSERT_TRUE(cols.ok());
+  EXPECT_EQ(Rows(*cols), (std::vector<std::string>{"ok|1"}));
+  cols = Read("caf\xc3\xa9,1\n", {"STRING", "INT64"}, options);
+  ASSERT_TRUE(cols.ok());
+  EXPECT_EQ(Rows(*cols), (std::vector<std::string>{"caf\xc3\xa9|1"}));
+}
+
+// Booleans may be written t/f (any case), as sniffing takes them.
+TEST(CsvReaderTest, ShortBooleans) {
+  auto cols = Read("t\nF\nTrue\n", {"BOOL"});
+  ASSERT_TRUE(cols.ok()) << cols.status().ToString();
+  EXPECT_EQ(Rows(*cols), (std::vector<std::string>{"True", "False", "True"}));
+}
+
 TEST(CsvReaderTest, Headers) {
   const char* text = "id,name\n1,a\n2,b\n";
   auto cols = Read(text, {"INT64", "STRING"});  // auto: "id" is not an INT64
@@ -156,7 +204,13 @@ TEST(CsvReaderTest, OptionsDelimiterSkip) {
   ASSERT_TRUE(options.Set("quote", Value::String("'")).ok());
   ASSERT_TRUE(options.Set("escape", Value::String("'")).ok());
   EXPECT_EQ(options.Set("delim", Value::String("ab")).code(), ErrorCode::kQueryBinding);
-  EXPECT_EQ(options.Set("header", Value::Int64(1)).code(), ErrorCode::kQueryBinding);
+  EXPECT_EQ(options.Set("header", Value::Int64(2)).code(), ErrorCode::kQueryBinding);
+  EXPECT_EQ(options.Set("header", Value::String("true")).code(), ErrorCode::kQueryBinding);
+  // 1 and 0 stand for TRUE and FALSE, as in Kùzu's "(HEADER 1)".
+  ASSERT_TRUE(options.Set("header", Value::Int64(0)).ok());
+  EXPECT_EQ(options.header, CsvOptions::Header::kFalse);
+  ASSERT_TRUE(options.Set("header", Value::Int64(1)).ok());
+  EXPECT_EQ(options.header, CsvOptions::Header::kTrue);
   Status s = options.Set("nonsense", Value::Int64(1));
   EXPECT_EQ(s.message(), "Binder exception: Unrecognized csv parsing option: nonsense.");
   CsvOptions single;
@@ -272,7 +326,7 @@ TEST(CsvReaderTest, SniffsDelimiterAndQuote) {
   CsvOptions off;
   ASSERT_TRUE(off.Set("auto_detect", Value::Boolean(false)).ok());
   EXPECT_FALSE(Read("abc\tdef\n", {"STRING", "STRING"}, off).ok());
-  EXPECT_FALSE(off.Set("auto_detect", Value::Int64(1)).ok());
+  EXPECT_FALSE(off.Set("auto_detect", Value::Int64(5)).ok());
   EXPECT_FALSE(off.Set("sample_size", Value::Int64(0)).ok());
 
   CsvOptions load;  // LOAD FROM: the column count is not known

@@ -55,12 +55,13 @@ bool ParseFloating(std::string_view t, T* out) {
   return ec == std::errc() && ptr == t.data() + t.size();
 }
 
+// "true"/"false", or "t"/"f" (which CSV sniffing takes for booleans), any case.
 bool ParseBool(std::string_view t, bool* out) {
-  if (EqualsIgnoreCase(t, "true")) {
+  if (EqualsIgnoreCase(t, "true") || EqualsIgnoreCase(t, "t")) {
     *out = true;
     return true;
   }
-  if (EqualsIgnoreCase(t, "false")) {
+  if (EqualsIgnoreCase(t, "false") || EqualsIgnoreCase(t, "f")) {
     *out = false;
     return true;
   }
@@ -273,26 +274,6 @@ bool ScanTopLevel(std::string_view s, char sep, OnSep&& on_sep) {
   return depth == 0 && in_quote == 0;
 }
 
-bool SplitTopLevel(std::string_view s, char sep, std::vector<std::string_view>* parts) {
-  size_t start = 0;
-  bool ok = ScanTopLevel(s, sep, [&](size_t pos) {
-    parts->push_back(s.substr(start, pos - start));
-    start = pos + 1;
-    return true;
-  });
-  parts->push_back(s.substr(start));
-  return ok;
-}
-
-size_t FindTopLevel(std::string_view s, char sep) {
-  size_t found = std::string_view::npos;
-  ScanTopLevel(s, sep, [&](size_t pos) {
-    found = pos;
-    return false;
-  });
-  return found;
-}
-
 std::string_view StripQuotes(std::string_view s) {
   if (s.size() >= 2 && (s.front() == '\'' || s.front() == '"') && s.back() == s.front()) {
     return s.substr(1, s.size() - 2);
@@ -301,20 +282,39 @@ std::string_view StripQuotes(std::string_view s) {
 }
 
 std::optional<Value> Parse(std::string_view text, const LogicalType& type, std::string* error,
-                           int depth);
+                           int depth, bool list_unbraced = false);
 
 // An element of a nested literal: trimmed; empty or `null` is NULL.
 std::optional<Value> ParseElement(std::string_view text, const LogicalType& type,
-                                  std::string* error, int depth) {
+                                  std::string* error, int depth, bool list_unbraced = false) {
   std::string_view t = TrimAsciiSpace(text);
   if (t.empty() || EqualsIgnoreCase(t, "null")) return Value::Null(type);
-  return Parse(t, type, error, depth);
+  return Parse(t, type, error, depth, list_unbraced);
 }
 
 // The text between matching outer brackets, or nullopt.
 std::optional<std::string_view> Inner(std::string_view t, char open, char close) {
   if (t.size() < 2 || t.front() != open || t.back() != close) return std::nullopt;
   return t.substr(1, t.size() - 2);
+}
+
+// The list (or array) `t` of the element texts `parts`; `list_unbraced` for the elements.
+std::optional<Value> ListFromParts(std::string_view t, const std::vector<std::string_view>& parts,
+                                   const LogicalType& type, std::string* error, int depth,
+                                   bool list_unbraced) {
+  std::vector<Value> children;
+  children.reserve(parts.size());
+  for (std::string_view part : parts) {
+    auto child = ParseElement(part, type.child(), error, depth + 1, list_unbraced);
+    if (!child) return std::nullopt;
+    children.push_back(std::move(*child));
+  }
+  if (type.id() == LogicalTypeId::kArray && children.size() != type.array_size()) {
+    *error = "Expected " + std::to_string(type.array_size()) + " values for " + type.ToString() +
+             " but got " + std::to_string(children.size()) + " in \"" + std::string(t) + "\".";
+    return std::nullopt;
+  }
+  return Value::Nested(type, std::move(children));
 }
 
 std::optional<Value> ParseList(std::string_view t, const LogicalType& type, std::string* error,
@@ -325,19 +325,7 @@ std::optional<Value> ParseList(std::string_view t, const LogicalType& type, std:
     *error = ConversionError(t, type);
     return std::nullopt;
   }
-  std::vector<Value> children;
-  children.reserve(parts.size());
-  for (std::string_view part : parts) {
-    auto child = ParseElement(part, type.child(), error, depth + 1);
-    if (!child) return std::nullopt;
-    children.push_back(std::move(*child));
-  }
-  if (type.id() == LogicalTypeId::kArray && children.size() != type.array_size()) {
-    *error = "Expected " + std::to_string(type.array_size()) + " values for " + type.ToString() +
-             " but got " + std::to_string(children.size()) + " in \"" + std::string(t) + "\".";
-    return std::nullopt;
-  }
-  return Value::Nested(type, std::move(children));
+  return ListFromParts(t, parts, type, error, depth, false);
 }
 
 std::optional<Value> ParseStruct(std::string_view t, const LogicalType& type, std::string* error,
@@ -411,8 +399,29 @@ std::optional<Value> ParseUnion(std::string_view text, const LogicalType& type, 
   return std::nullopt;
 }
 
+// LIST_UNBRACED: a list's elements are separated by ';' and its brackets are optional
+// ("1;2;3" and "[1;2;3]"); a list inside it is written the same way, the elements of other
+// types (maps, structs) as usual.
+std::optional<Value> ParseUnbracedList(std::string_view t, const LogicalType& type,
+                                       std::string* error, int depth) {
+  std::vector<std::string_view> parts;
+  bool ok = SplitTopLevel(t, ';', &parts);
+  if (ok && parts.size() == 1 && t.size() >= 2 && t.front() == '[' && t.back() == ']') {
+    std::string_view inner = t.substr(1, t.size() - 2);
+    parts.clear();
+    if (!TrimAsciiSpace(inner).empty()) ok = SplitTopLevel(inner, ';', &parts);
+  }
+  if (!ok) {
+    *error = ConversionError(t, type);
+    return std::nullopt;
+  }
+  const LogicalTypeId child = type.child().id();
+  return ListFromParts(t, parts, type, error, depth,
+                       child == LogicalTypeId::kList || child == LogicalTypeId::kArray);
+}
+
 std::optional<Value> Parse(std::string_view text, const LogicalType& type, std::string* error,
-                           int depth) {
+                           int depth, bool list_unbraced) {
   LogicalTypeId id = type.id();
   if (id == LogicalTypeId::kString) return Value::String(text);
   if (id == LogicalTypeId::kBlob) {
@@ -432,6 +441,7 @@ std::optional<Value> Parse(std::string_view text, const LogicalType& type, std::
   switch (id) {
     case LogicalTypeId::kList:
     case LogicalTypeId::kArray:
+      if (list_unbraced) return ParseUnbracedList(t, type, error, depth);
       return ParseList(t, type, error, depth);
     case LogicalTypeId::kStruct:
       return ParseStruct(t, type, error, depth);
@@ -451,6 +461,27 @@ std::optional<Value> Parse(std::string_view text, const LogicalType& type, std::
 }
 
 }  // namespace
+
+bool SplitTopLevel(std::string_view s, char sep, std::vector<std::string_view>* parts) {
+  size_t start = 0;
+  bool ok = ScanTopLevel(s, sep, [&](size_t pos) {
+    parts->push_back(s.substr(start, pos - start));
+    start = pos + 1;
+    return true;
+  });
+  parts->push_back(s.substr(start));
+  return ok;
+}
+
+size_t FindTopLevel(std::string_view s, char sep) {
+  size_t found = std::string_view::npos;
+  ScanTopLevel(s, sep, [&](size_t pos) {
+    found = pos;
+    return false;
+  });
+  return found;
+}
+
 
 std::optional<int128_t> ParseInt128Text(std::string_view text) {
   std::string_view t = TrimAsciiSpace(text);
@@ -506,11 +537,12 @@ std::optional<std::string> ParseBlobText(std::string_view text) {
 }
 
 std::optional<Value> ParseValueText(std::string_view text, const LogicalType& type,
-                                    std::string* error) {
-  return Parse(text, type, error, 0);
+                                    std::string* error, bool list_unbraced) {
+  return Parse(text, type, error, 0, list_unbraced);
 }
 
-bool ParseIntoColumn(std::string_view text, Column& column, std::string* error) {
+bool ParseIntoColumn(std::string_view text, Column& column, std::string* error,
+                     bool list_unbraced) {
   const LogicalType& type = column.type();
   switch (column.kind()) {
     case PhysicalKind::kString: {
@@ -531,7 +563,7 @@ bool ParseIntoColumn(std::string_view text, Column& column, std::string* error) 
       return true;
     }
     case PhysicalKind::kNested: {
-      auto v = Parse(text, type, error, 0);
+      auto v = Parse(text, type, error, 0, list_unbraced);
       if (!v) return false;
       Status s = column.Append(*v);
       if (!s.ok()) {

@@ -45,9 +45,12 @@ bool ReadDate(std::string_view s, size_t* i, int32_t* days) {
   int64_t y;
   int64_t m;
   int64_t d;
-  if (!ReadDigits(s, i, 6, &y) || *i >= s.size() || s[*i] != '-') return false;
+  // The separator is '-', or as in Kùzu '/', '\\' or ' ', the same one twice.
+  if (!ReadDigits(s, i, 6, &y) || *i >= s.size()) return false;
+  const char sep = s[*i];
+  if (sep != '-' && sep != '/' && sep != '\\' && sep != ' ') return false;
   ++*i;
-  if (!ReadDigits(s, i, 2, &m) || *i >= s.size() || s[*i] != '-') return false;
+  if (!ReadDigits(s, i, 2, &m) || *i >= s.size() || s[*i] != sep) return false;
   ++*i;
   if (!ReadDigits(s, i, 2, &d)) return false;
   auto year = static_cast<int32_t>(negative ? -y : y);
@@ -332,9 +335,15 @@ std::optional<IntervalUnit> LookUpIntervalUnit(std::string_view unit) {
       {"year", {K::kMonths, 12}},          {"years", {K::kMonths, 12}},
       {"y", {K::kMonths, 12}},             {"yr", {K::kMonths, 12}},
       {"yrs", {K::kMonths, 12}},           {"decade", {K::kMonths, 120}},
-      {"decades", {K::kMonths, 120}},      {"century", {K::kMonths, 1200}},
-      {"centuries", {K::kMonths, 1200}},   {"millennium", {K::kMonths, 12000}},
+      {"decades", {K::kMonths, 120}},      {"dec", {K::kMonths, 120}},
+      {"decs", {K::kMonths, 120}},         {"century", {K::kMonths, 1200}},
+      {"centuries", {K::kMonths, 1200}},   {"cent", {K::kMonths, 1200}},
+      {"c", {K::kMonths, 1200}},           {"millennium", {K::kMonths, 12000}},
       {"millennia", {K::kMonths, 12000}},  {"millenniums", {K::kMonths, 12000}},
+      {"millenium", {K::kMonths, 12000}},  {"milleniums", {K::kMonths, 12000}},
+      {"mil", {K::kMonths, 12000}},        {"mils", {K::kMonths, 12000}},
+      {"quarter", {K::kMonths, 3}},        {"quarters", {K::kMonths, 3}},
+      {"weekofyear", {K::kDays, 7}},       {"dayofmonth", {K::kDays, 1}},
       {"month", {K::kMonths, 1}},          {"months", {K::kMonths, 1}},
       {"mon", {K::kMonths, 1}},            {"mons", {K::kMonths, 1}},
       {"week", {K::kDays, 7}},             {"weeks", {K::kDays, 7}},

@@ -57,7 +57,8 @@ std::string FormatInterval(const Interval& v);
 // This is the one implementation of the text forms: CAST, the temporal functions and COPY
 // (storage/value_parser) all use it.
 //
-// DATE: "[-|+]Y-M-D" (a year of up to six digits, month and day one or two digits).
+// DATE: "[-|+]Y-M-D" (a year of up to six digits, month and day one or two digits); the
+// separator may also be '/', '\\' or ' ', the same twice ("2000/01/31", "2000 1 31").
 std::optional<int32_t> ParseDate(std::string_view text);
 // TIMESTAMP family: a date, optionally followed by " " or "T" and "hh:mm[:ss[.fffffffff]]",
 // then an optional "Z" and/or a "+hh[:mm]" / "-hh[:mm]" / "+hhmm" offset ("...Z+06:40" is
@@ -68,8 +69,9 @@ std::optional<int64_t> ParseTimestamp(std::string_view text, LogicalTypeId type)
 // ParseTimestamp(text, TIMESTAMP).
 std::optional<int64_t> ParseTimestampMicros(std::string_view text);
 // INTERVAL: terms "[-]<n>[.<f>] <unit>" (the space is optional: "480us") and "[-]hh:mm[:ss[.f]]",
-// or an ISO 8601 duration "P1Y2M3W4DT5H6M7.5S". Units, any case: year(s)/y/yr(s), decade(s),
-// century/centuries, millennium/millennia, month(s)/mon(s), week(s)/w, day(s)/d, hour(s)/h/
+// or an ISO 8601 duration "P1Y2M3W4DT5H6M7.5S". Units, any case: year(s)/y/yr(s), decade(s)/
+// dec(s), century/centuries/cent/c, millennium/millennia/mil(s), quarter(s), month(s)/mon(s),
+// week(s)/w/weekofyear, day(s)/d/dayofmonth, hour(s)/h/
 // hr(s), minute(s)/m/min(s), second(s)/s/sec(s), millisecond(s)/ms/msec(s), microsecond(s)/us/
 // usec(s). A fraction of a unit is converted exactly and truncated to the next smaller field.
 std::optional<Interval> ParseInterval(std::string_view text);

@@ -80,6 +80,16 @@ TEST(TemporalTest, DateRoundTrip) {
   EXPECT_EQ(*temporal::ParseDate("2000-02-29"), temporal::DaysFromCivil(2000, 2, 29));
   EXPECT_FALSE(temporal::ParseDate("1900-02-29"));
   EXPECT_FALSE(temporal::ParseDate("2020-13-01"));
+  // Kùzu's other separators, the same one twice.
+  const int64_t jan1 = temporal::DaysFromCivil(2000, 1, 1);
+  EXPECT_EQ(*temporal::ParseDate("2000/01/01"), jan1);
+  EXPECT_EQ(*temporal::ParseDate("2000 1 1"), jan1);
+  EXPECT_EQ(*temporal::ParseDate("2000\\01\\01"), jan1);
+  EXPECT_FALSE(temporal::ParseDate("2000/01-01"));
+  EXPECT_FALSE(temporal::ParseDate("2000+01+01"));
+  auto ts = temporal::ParseTimestampMicros("2000/01/01 12:30:00");
+  ASSERT_TRUE(ts);
+  EXPECT_EQ(temporal::FormatTimestampMicros(*ts), "2000-01-01 12:30:00");
 }
 
 TEST(TemporalTest, TimestampAndInterval) {
@@ -93,6 +103,11 @@ TEST(TemporalTest, TimestampAndInterval) {
   ASSERT_TRUE(iv);
   EXPECT_EQ(temporal::FormatInterval(*iv), "3 years 5 days 13:02:00");
   EXPECT_FALSE(temporal::ParseInterval("3 parsecs"));
+  // The short unit names Kùzu also takes.
+  iv = temporal::ParseInterval("1 dec 2 cent 1 mil 1 quarter 1 weekofyear 2 dayofmonth");
+  ASSERT_TRUE(iv);
+  EXPECT_EQ(iv->months, 120 + 2400 + 12000 + 3);
+  EXPECT_EQ(iv->days, 9);
 }
 
 // The ISO forms results reach JavaScript and JSON in: years outside 0000..9999 expanded, with a
