@@ -625,12 +625,66 @@ std::pair<uint64_t, std::string> CopyFromQuery(Database& db, const parser::Parse
   return {rows.rows.size(), node_schema ? node_schema->name : rel_schema->name};
 }
 
+// A value's text in a file COPY TO writes: its printed form, except that FLOAT and DOUBLE
+// (also inside lists, structs and maps) take the shortest text that reads back as the same
+// number rather than six decimals, so that COPY FROM (and IMPORT DATABASE) gets them back.
+std::string FileText(const Value& v) {
+  if (v.is_null()) return "";
+  switch (v.type_id()) {
+    case LogicalTypeId::kFloat:
+    case LogicalTypeId::kDouble: {
+      char buf[64];
+      const double d = v.GetDouble();
+      auto written = v.type_id() == LogicalTypeId::kFloat
+                         ? std::to_chars(buf, buf + sizeof buf, static_cast<float>(d))
+                         : std::to_chars(buf, buf + sizeof buf, d);
+      return std::string(buf, written.ptr);
+    }
+    case LogicalTypeId::kList:
+    case LogicalTypeId::kArray: {
+      std::string out = "[";
+      for (size_t i = 0; i < v.children().size(); ++i) {
+        if (i) out += ',';
+        out += FileText(v.children()[i]);
+      }
+      return out + "]";
+    }
+    case LogicalTypeId::kMap: {
+      std::string out = "{";
+      for (size_t i = 0; i < v.children().size(); ++i) {
+        if (i) out += ", ";
+        const auto& entry = v.children()[i].children();
+        out += FileText(entry[0]) + "=" + FileText(entry[1]);
+      }
+      return out + "}";
+    }
+    case LogicalTypeId::kStruct: {
+      std::string out = "{";
+      const LogicalType type = v.type();
+      const auto& fields = type.fields();
+      for (size_t i = 0; i < v.children().size(); ++i) {
+        if (i) out += ", ";
+        out += fields[i].name + ": " + FileText(v.children()[i]);
+      }
+      return out + "}";
+    }
+    case LogicalTypeId::kUnion:
+      return FileText(v.children()[0]);
+    default:
+      return v.ToString();
+  }
+}
+
 // Text of a value in a CSV file: quoted when it holds the delimiter, the quote, the escape or a
-// line break; inside the quotes a quote (and the escape) is preceded by the escape.
+// line break, or is an empty STRING or BLOB (an empty unquoted field reads back as NULL);
+// inside the quotes a quote (and the escape) is preceded by the escape.
 std::string CsvField(const Value& v, const storage::CsvOptions& csv) {
-  std::string text = v.ToString();
+  std::string text = FileText(v);
   const std::string special{csv.delimiter, csv.quote, csv.escape, '\n', '\r'};
-  if (text.find_first_of(special) == std::string::npos) return text;
+  const bool empty_text = text.empty() && !v.is_null() &&
+                          (v.type_id() == LogicalTypeId::kString ||
+                           v.type_id() == LogicalTypeId::kBlob);
+  if (!empty_text && text.find_first_of(special) == std::string::npos) return text;
   std::string out(1, csv.quote);
   for (char c : text) {
     if (c == csv.quote || c == csv.escape) out += csv.escape;
@@ -654,14 +708,7 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
   storage::CsvOptions csv;
   csv.escape = '"';  // by default a quote in a field is doubled
   for (const auto& option : s.options) {
-    Value v = Value::Boolean(true);
-    if (option.value) {
-      binder::Binder binder(db.catalog(), params);
-      auto bound = binder.BindConstantExpression(*option.value);
-      exec::ExecContext ctx;
-      ctx.params = &params;
-      v = exec::Evaluate(*bound, ctx);
-    }
+    Value v = OptionValue(db, option, params);
     std::string name = catalog::FoldName(option.name);
     if (name == "header" && v.type_id() == LogicalTypeId::kBool && !v.is_null()) {
       header = v.GetBool();
@@ -698,6 +745,16 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
   Status closed = (*file)->Close();
   Check(written.ok() ? closed : written);
   return MessageResult("");
+}
+
+Value OptionValue(Database& db, const parser::ParsedOption& option,
+                  const std::unordered_map<std::string, Value>& params) {
+  if (!option.value) return Value::Boolean(true);
+  binder::Binder binder(db.catalog(), params);
+  auto bound = binder.BindConstantExpression(*option.value);
+  exec::ExecContext ctx;
+  ctx.params = &params;
+  return exec::Evaluate(*bound, ctx);
 }
 
 exec::QueryResult MessageResult(std::string message) {
@@ -785,14 +842,7 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
   storage::CsvOptions options;
   std::string from, to;  // the FROM/TO pair of a rel table with several pairs
   for (const auto& option : s.options) {
-    Value v = Value::Boolean(true);
-    if (option.value) {
-      binder::Binder binder(cat, params);
-      auto bound = binder.BindConstantExpression(*option.value);
-      exec::ExecContext ctx;
-      ctx.params = &params;
-      v = exec::Evaluate(*bound, ctx);
-    }
+    Value v = OptionValue(db, option, params);
     std::string name = catalog::FoldName(option.name);
     if (name == "from" || name == "to") {
       if (v.type_id() != LogicalTypeId::kString) {
