@@ -308,5 +308,26 @@ TEST_F(PortDatabaseTest, FilesAreConfinedLikeCopy) {
   EXPECT_TRUE(imported.ok()) << imported.status().ToString();
 }
 
+// Kùzu's older exports copy a rel group's pairs by the names of its former child tables.
+TEST_F(PortDatabaseTest, LegacyPairNameCopiesIntoThatPairAndRollsBack) {
+  Exec("CREATE NODE TABLE A(id INT64 PRIMARY KEY)");
+  Exec("CREATE NODE TABLE B(id INT64 PRIMARY KEY)");
+  Exec("CREATE (:A {id: 1}), (:B {id: 2})");
+  Exec("CREATE REL TABLE R(FROM A TO B, FROM B TO A, w INT64)");
+  std::ofstream(Path("r.csv")) << "1,2,7\n";
+  const std::string copy = "COPY R_A_B FROM '" + Path("r.csv") + "'";
+  Exec("BEGIN TRANSACTION");
+  Exec(copy);
+  EXPECT_EQ(Rows("MATCH (a)-[r:R]->(b) RETURN a.id, b.id, r.w"), (Strings{"1|2|7"}));
+  Exec("ROLLBACK");
+  EXPECT_EQ(Rows("MATCH (a)-[r:R]->(b) RETURN count(*)"), (Strings{"0"}));
+  Exec("COPY r_a_b FROM '" + Path("r.csv") + "'");
+  EXPECT_EQ(Rows("MATCH (a:A)-[r:R]->(b:B) RETURN a.id, b.id, r.w"), (Strings{"1|2|7"}));
+  EXPECT_NE(Error(copy + " (from='A', to='B')").find("takes no from/to option"),
+            std::string::npos);
+  EXPECT_EQ(Error("COPY R_B_B FROM '" + Path("r.csv") + "'"),
+            "Binder exception: Table R_B_B does not exist.");
+}
+
 }  // namespace
 }  // namespace graphdb

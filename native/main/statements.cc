@@ -625,19 +625,26 @@ std::pair<uint64_t, std::string> CopyFromQuery(Database& db, const parser::Parse
   return {rows.rows.size(), node_schema ? node_schema->name : rel_schema->name};
 }
 
-// A value's text in a file COPY TO writes: its printed form, except that FLOAT and DOUBLE
-// (also inside lists, structs and maps) take the shortest text that reads back as the same
-// number rather than six decimals, so that COPY FROM (and IMPORT DATABASE) gets them back.
+// A value's text in a file COPY TO writes: its printed form (Kùzu's), except that a FLOAT or
+// DOUBLE (also inside lists, structs and maps) whose six-decimal print would read back as
+// another number takes the shortest text that reads back exactly (0.30000000000000004, 1e-300),
+// so that COPY FROM (and IMPORT DATABASE) gets every value back.
 std::string FileText(const Value& v) {
   if (v.is_null()) return "";
   switch (v.type_id()) {
     case LogicalTypeId::kFloat:
     case LogicalTypeId::kDouble: {
-      char buf[64];
+      const bool single = v.type_id() == LogicalTypeId::kFloat;
       const double d = v.GetDouble();
-      auto written = v.type_id() == LogicalTypeId::kFloat
-                         ? std::to_chars(buf, buf + sizeof buf, static_cast<float>(d))
-                         : std::to_chars(buf, buf + sizeof buf, d);
+      std::string printed = v.ToString();
+      double back = 0;
+      auto parsed = std::from_chars(printed.data(), printed.data() + printed.size(), back);
+      const bool exact = parsed.ec == std::errc() &&
+                         (single ? static_cast<float>(back) == static_cast<float>(d) : back == d);
+      if (exact) return printed;
+      char buf[64];
+      auto written = single ? std::to_chars(buf, buf + sizeof buf, static_cast<float>(d))
+                            : std::to_chars(buf, buf + sizeof buf, d);
       return std::string(buf, written.ptr);
     }
     case LogicalTypeId::kList:
@@ -883,17 +890,31 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
   const std::vector<std::string> files =
       Check(storage::ExpandUserGlobs(env::FileSystem::Default(), s.source.file_paths, "COPY FROM"));
   const uint64_t ts = 0;  // bulk-loaded rows: seen by every snapshot
-  if (const auto* node_schema = cat.GetNodeTable(s.table_name)) {
+  std::string table_name = s.table_name;
+  if (!cat.Contains(table_name)) {
+    // `COPY knows_person_person FROM ...`: one pair of a rel table by Kùzu's older name.
+    catalog::TableId src, dst;
+    if (const auto* rel = cat.FindRelPairByLegacyName(table_name, &src, &dst)) {
+      if (!from.empty() || !to.empty()) {
+        ThrowBinding("Binder exception: COPY into " + table_name +
+                     " names its FROM/TO pair already; it takes no from/to option.");
+      }
+      table_name = rel->name;
+      from = cat.TableName(src);
+      to = cat.TableName(dst);
+    }
+  }
+  if (const auto* node_schema = cat.GetNodeTable(table_name)) {
     uint64_t before = db.GetNodeTable(node_schema->id)->NumRows();
-    Check(db.storage().CopyNodeTable(s.table_name, files, options, {}, ts));
+    Check(db.storage().CopyNodeTable(table_name, files, options, {}, ts));
     uint64_t rows = db.GetNodeTable(node_schema->id)->NumRows() - before;
     return CopyResult(rows, node_schema->name, std::move(skipped), warnings, query_id,
                       warning_limit);
   }
-  if (const auto* rel_schema = cat.GetRelTable(s.table_name)) {
+  if (const auto* rel_schema = cat.GetRelTable(table_name)) {
     uint64_t before = 0;
     for (auto* table : db.storage().GetRelTables(rel_schema->id)) before += table->NumRels();
-    Check(db.storage().CopyRelTable(s.table_name, files, options, {}, from, to, ts));
+    Check(db.storage().CopyRelTable(table_name, files, options, {}, from, to, ts));
     uint64_t after = 0;
     for (auto* table : db.storage().GetRelTables(rel_schema->id)) after += table->NumRels();
     return CopyResult(after - before, rel_schema->name, std::move(skipped), warnings, query_id,
