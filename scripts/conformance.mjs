@@ -263,6 +263,15 @@ function parseTestFile(file) {
       case 'SET':
         target().push({ kind: 'set', name: params[0], value: params.slice(1).join(' ') });
         break;
+      // Kùzu's export/import tests: `-IMPORT_DATABASE dir` swaps in a new, empty database (the
+      // next statement imports `dir` into it) and has `dir` removed when the case ends;
+      // `-REMOVE_FILE path` removes a file. Quotes around the path are dropped.
+      case 'IMPORT_DATABASE':
+        target().push({ kind: 'import', path: params.join(' ') });
+        break;
+      case 'REMOVE_FILE':
+        target().push({ kind: 'remove', path: params.join(' ') });
+        break;
       case 'CREATE_CONNECTION':
         target().push({ kind: 'connect', name: params[0] });
         break;
@@ -538,6 +547,15 @@ class Session {
     this.#open();
   }
 
+  /** `-IMPORT_DATABASE`: closes the database and opens a new, empty one (no dataset). */
+  renew() {
+    this.#close();
+    if (this.dir) fs.rmSync(this.dir, { recursive: true, force: true });
+    this.dir = this.#onDisk ? fs.mkdtempSync(path.join(this.#scratch, 'db-')) : null;
+    this.broken = null;
+    this.#open();
+  }
+
   /** Runs a statement: `{ result }`, `{ error }` or `{ timedOut }` (then the database is new). */
   async run(connectionName, text) {
     const outcome = await this.#execute(connectionName, text);
@@ -765,7 +783,16 @@ async function runWorker(file, outFile) {
     : datasetStatements(parsed.dataset);
   const out = fs.openSync(outFile, 'a');
   const report = (unit, record) => fs.writeSync(out, `${JSON.stringify({ unit, ...record })}\n`);
-  const variables = new Map([['KUZU_ROOT_DIRECTORY', suiteDir]]);
+  // EXPORT DATABASE writes under `${KUZU_EXPORT_DB_DIRECTORY}_name/...`: a folder of this
+  // file's own, so that files running side by side do not meet.
+  const exportRoot = fs.mkdtempSync(path.join(scratch, 'export-'));
+  const variables = new Map([
+    ['KUZU_ROOT_DIRECTORY', suiteDir],
+    ['KUZU_EXPORT_DB_DIRECTORY', path.join(exportRoot, 'db')],
+  ]);
+  /** The folders `-IMPORT_DATABASE` named in the running case: removed when it ends. */
+  const imported = [];
+  const pathOf = (step) => substitute(step.path, variables).replace(/["']/g, '');
   const random = new RandomDraws();
   const queryOf = (step) => absolutePaths(substitute(step.query, variables));
 
@@ -794,6 +821,14 @@ async function runWorker(file, outFile) {
         case 'reload':
           session.reload();
           break;
+        case 'import':
+          session.renew();
+          variables.set('DATABASE_PATH', session.dir ?? '');
+          imported.push(pathOf(step));
+          break;
+        case 'remove':
+          fs.rmSync(pathOf(step), { force: true });
+          break;
         case 'connect':
           session.connect(step.name);
           break;
@@ -811,7 +846,9 @@ async function runWorker(file, outFile) {
     variables.set('DATABASE_PATH', session.dir ?? '');
     await runSteps(testCase.steps, session);
     session.dispose();
+    for (const dir of imported.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
   }
+  fs.rmSync(exportRoot, { recursive: true, force: true });
   fs.closeSync(out);
 }
 

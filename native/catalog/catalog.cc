@@ -743,6 +743,22 @@ std::vector<const RelTableSchema*> Catalog::RelTables() const {
   return out;
 }
 
+const RelTableSchema* Catalog::FindRelPairByLegacyName(std::string_view name, TableId* src,
+                                                       TableId* dst) const {
+  const std::string wanted = FoldName(name);
+  for (const auto& [id, table] : rel_tables_) {
+    for (const auto& pair : table.pairs) {
+      if (FoldName(table.name + "_" + TableName(pair.src_table) + "_" +
+                   TableName(pair.dst_table)) == wanted) {
+        *src = pair.src_table;
+        *dst = pair.dst_table;
+        return &table;
+      }
+    }
+  }
+  return nullptr;
+}
+
 std::vector<const RelTableSchema*> Catalog::RelTablesReferencing(TableId node_table) const {
   std::vector<const RelTableSchema*> out;
   for (const auto& [id, schema] : rel_tables_) {

@@ -265,6 +265,12 @@ class Catalog {
   // All tables in id order.
   std::vector<const NodeTableSchema*> NodeTables() const;
   std::vector<const RelTableSchema*> RelTables() const;
+  // Kùzu's older name for one FROM/TO pair of a rel table, `<rel>_<from>_<to>` (its rel groups
+  // had a child table per pair; `COPY knows_person_person FROM ...` still copies into that
+  // pair): the rel table, with the pair's tables in *src and *dst, or nullptr when no pair has
+  // that name (case-insensitively).
+  const RelTableSchema* FindRelPairByLegacyName(std::string_view name, TableId* src,
+                                                TableId* dst) const;
   // Rel tables with at least one pair touching the node table.
   std::vector<const RelTableSchema*> RelTablesReferencing(TableId node_table) const;
   // Whether a sequence advanced since its state last went into a WAL record.

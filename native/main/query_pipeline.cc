@@ -15,6 +15,7 @@
 #include "exec/graph_store.h"
 #include "exec/redo_log.h"
 #include "function/cast.h"
+#include "main/port_database.h"
 #include "main/statements.h"
 #include "main/transaction_strategy.h"
 
@@ -120,6 +121,8 @@ std::string StatementKindName(parser::StatementKind kind) {
     case parser::StatementKind::kExtension: return "EXTENSION";
     case parser::StatementKind::kCreateType: return "CREATE_TYPE";
     case parser::StatementKind::kCreateMacro: return "CREATE_MACRO";
+    case parser::StatementKind::kExportDatabase: return "EXPORT_DATABASE";
+    case parser::StatementKind::kImportDatabase: return "IMPORT_DATABASE";
   }
   return "STATEMENT";
 }
@@ -407,6 +410,9 @@ exec::QueryResult RunSchemaChangeInTransaction(Database& db,
   return result;
 }
 
+exec::QueryResult RunImportDatabase(Database& db, const parser::ParsedPortDatabase& statement,
+                                    Session* session, CommitContext* commit);
+
 exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& statement,
                                const std::unordered_map<std::string, Value>& params,
                                Session* session, CommitContext* commit) {
@@ -452,6 +458,18 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       return RunPlanOf(db, statement, planner::PlanQuery(*bound, db.catalog()), params,
                        AccessMode::kRead, session, nullptr);
     }
+    case parser::StatementKind::kExportDatabase: {
+      if (in_transaction) {
+        TransactionError("EXPORT DATABASE cannot run inside an explicit transaction.");
+      }
+      // No write commits while the tables are written one after another: the files hold one
+      // state of the database.
+      std::shared_lock<StatementLock> lock = SharedStatementLock(db, session);
+      std::unique_lock<StatementLock> writer(db.writer_lock());
+      return RunExportDatabase(db, statement.As<parser::ParsedPortDatabase>(), params);
+    }
+    case parser::StatementKind::kImportDatabase:
+      return RunImportDatabase(db, statement.As<parser::ParsedPortDatabase>(), session, commit);
     default:
       break;
   }
@@ -502,6 +520,48 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       return result;
     }
   }
+}
+
+// IMPORT DATABASE: the folder's scripts (ReadImportScripts) run in one schema transaction of
+// the session's (a transaction of its own without a session), on an empty database; the first
+// statement that fails rolls everything back, leaving the database as it was.
+exec::QueryResult RunImportDatabase(Database& db, const parser::ParsedPortDatabase& statement,
+                                    Session* session, CommitContext* commit) {
+  if (session && session->transaction) {
+    TransactionError("IMPORT DATABASE cannot run inside an explicit transaction: it runs in a "
+                     "transaction of its own.");
+  }
+  const ParsedStatements script = ReadImportScripts(statement);
+  Session local;
+  Session& own = session ? *session : local;
+  const std::unordered_map<std::string, Value> no_params;
+  RunTransactionStatement(db, parser::ParsedTransaction(parser::TransactionAction::kBeginReadWrite),
+                          &own, commit);
+  const std::string failed = "Runtime exception: Import database failed: ";
+  try {
+    {
+      // Other sessions' writes (DDL too) wait at the gate this transaction holds from here on.
+      std::shared_lock<StatementLock> lock = SharedStatementLock(db, &own);
+      const std::string contents = DatabaseContents(db.catalog());
+      if (!contents.empty()) {
+        Throw(ErrorCode::kInvalidRequest,
+              failed + "the database is not empty (it holds " + contents +
+                  "); IMPORT DATABASE runs only on an empty database");
+      }
+    }
+    for (const auto& step : script) RunStatement(db, *step, no_params, &own, commit);
+    RunTransactionStatement(db, parser::ParsedTransaction(parser::TransactionAction::kCommit),
+                            &own, commit);
+  } catch (const GraphDBException& e) {
+    AbortTransaction(db, own);
+    const Status& status = e.status();
+    if (status.message().rfind(failed, 0) == 0) throw;
+    Throw(status.code(), failed + status.message());
+  } catch (...) {
+    AbortTransaction(db, own);
+    throw;
+  }
+  return MessageResult("Imported database successfully.");
 }
 
 }  // namespace
@@ -714,8 +774,10 @@ Result<exec::QueryResult> RunParsed(Database& db, const ParsedStatements& statem
     commit.memo = memo;
     for (const auto& statement : statements) {
       const uint64_t draws_before = catalog::SequenceDrawsOnThisThread();
-      if (!StatementWrites(*statement)) {
-        // Reads (and BEGIN/COMMIT, which take the gate themselves) never wait for writers.
+      if (!StatementWrites(*statement) ||
+          statement->kind == parser::StatementKind::kImportDatabase) {
+        // Reads (and BEGIN/COMMIT and IMPORT DATABASE, which take the gate themselves) never
+        // wait for writers.
         result = RunStatement(db, *statement, params, session, &commit);
       } else {
         ThrowIfError(gate.EnterWrite(session));

@@ -333,6 +333,7 @@ AccessMode StatementAccessMode(const parser::ParsedStatement& statement) {
     case parser::StatementKind::kCopyFrom:
       return AccessMode::kInsert;
     case parser::StatementKind::kCopyTo:
+    case parser::StatementKind::kExportDatabase:  // reads the tables; writes files only
     case parser::StatementKind::kStandaloneCall:
     case parser::StatementKind::kCallFunction:
     case parser::StatementKind::kTransaction:

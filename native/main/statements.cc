@@ -628,12 +628,73 @@ std::pair<uint64_t, std::string> CopyFromQuery(Database& db, const parser::Parse
   return {rows.rows.size(), node_schema ? node_schema->name : rel_schema->name};
 }
 
+// A value's text in a file COPY TO writes: its printed form (Kùzu's), except that a FLOAT or
+// DOUBLE (also inside lists, structs and maps) whose six-decimal print would read back as
+// another number takes the shortest text that reads back exactly (0.30000000000000004, 1e-300),
+// so that COPY FROM (and IMPORT DATABASE) gets every value back.
+std::string FileText(const Value& v) {
+  if (v.is_null()) return "";
+  switch (v.type_id()) {
+    case LogicalTypeId::kFloat:
+    case LogicalTypeId::kDouble: {
+      const bool single = v.type_id() == LogicalTypeId::kFloat;
+      const double d = v.GetDouble();
+      std::string printed = v.ToString();
+      double back = 0;
+      auto parsed = std::from_chars(printed.data(), printed.data() + printed.size(), back);
+      const bool exact = parsed.ec == std::errc() &&
+                         (single ? static_cast<float>(back) == static_cast<float>(d) : back == d);
+      if (exact) return printed;
+      char buf[64];
+      auto written = single ? std::to_chars(buf, buf + sizeof buf, static_cast<float>(d))
+                            : std::to_chars(buf, buf + sizeof buf, d);
+      return std::string(buf, written.ptr);
+    }
+    case LogicalTypeId::kList:
+    case LogicalTypeId::kArray: {
+      std::string out = "[";
+      for (size_t i = 0; i < v.children().size(); ++i) {
+        if (i) out += ',';
+        out += FileText(v.children()[i]);
+      }
+      return out + "]";
+    }
+    case LogicalTypeId::kMap: {
+      std::string out = "{";
+      for (size_t i = 0; i < v.children().size(); ++i) {
+        if (i) out += ", ";
+        const auto& entry = v.children()[i].children();
+        out += FileText(entry[0]) + "=" + FileText(entry[1]);
+      }
+      return out + "}";
+    }
+    case LogicalTypeId::kStruct: {
+      std::string out = "{";
+      const LogicalType type = v.type();
+      const auto& fields = type.fields();
+      for (size_t i = 0; i < v.children().size(); ++i) {
+        if (i) out += ", ";
+        out += fields[i].name + ": " + FileText(v.children()[i]);
+      }
+      return out + "}";
+    }
+    case LogicalTypeId::kUnion:
+      return FileText(v.children()[0]);
+    default:
+      return v.ToString();
+  }
+}
+
 // Text of a value in a CSV file: quoted when it holds the delimiter, the quote, the escape or a
-// line break; inside the quotes a quote (and the escape) is preceded by the escape.
+// line break, or is an empty STRING or BLOB (an empty unquoted field reads back as NULL);
+// inside the quotes a quote (and the escape) is preceded by the escape.
 std::string CsvField(const Value& v, const storage::CsvOptions& csv) {
-  std::string text = v.ToString();
+  std::string text = FileText(v);
   const std::string special{csv.delimiter, csv.quote, csv.escape, '\n', '\r'};
-  if (text.find_first_of(special) == std::string::npos) return text;
+  const bool empty_text = text.empty() && !v.is_null() &&
+                          (v.type_id() == LogicalTypeId::kString ||
+                           v.type_id() == LogicalTypeId::kBlob);
+  if (!empty_text && text.find_first_of(special) == std::string::npos) return text;
   std::string out(1, csv.quote);
   for (char c : text) {
     if (c == csv.quote || c == csv.escape) out += csv.escape;
@@ -698,17 +759,6 @@ std::string TableQueryText(Database& db, const std::string& table) {
   add("b." + QuotedName(dst_key), "to");
   for (const auto& p : rel->properties) add("r." + QuotedName(p.name), p.name);
   return "MATCH (a)-[r:" + QuotedName(rel->name) + "]->(b) RETURN " + columns;
-}
-
-// Evaluates a COPY TO option's value (an option without one is true).
-Value OptionValue(Database& db, const parser::ParsedOption& option,
-                  const std::unordered_map<std::string, Value>& params) {
-  if (!option.value) return Value::Boolean(true);
-  binder::Binder binder(db.catalog(), params);
-  auto bound = binder.BindConstantExpression(*option.value);
-  exec::ExecContext ctx;
-  ctx.params = &params;
-  return exec::Evaluate(*bound, ctx);
 }
 
 storage::ParquetWriteOptions ParquetOptions(Database& db, const parser::ParsedCopyTo& s,
@@ -832,6 +882,16 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
   return MessageResult("");
 }
 
+Value OptionValue(Database& db, const parser::ParsedOption& option,
+                  const std::unordered_map<std::string, Value>& params) {
+  if (!option.value) return Value::Boolean(true);
+  binder::Binder binder(db.catalog(), params);
+  auto bound = binder.BindConstantExpression(*option.value);
+  exec::ExecContext ctx;
+  ctx.params = &params;
+  return exec::Evaluate(*bound, ctx);
+}
+
 exec::QueryResult MessageResult(std::string message) {
   exec::QueryResult result;
   result.column_names = {"result"};
@@ -917,14 +977,7 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
   storage::CsvOptions options;
   std::string from, to;  // the FROM/TO pair of a rel table with several pairs
   for (const auto& option : s.options) {
-    Value v = Value::Boolean(true);
-    if (option.value) {
-      binder::Binder binder(cat, params);
-      auto bound = binder.BindConstantExpression(*option.value);
-      exec::ExecContext ctx;
-      ctx.params = &params;
-      v = exec::Evaluate(*bound, ctx);
-    }
+    Value v = OptionValue(db, option, params);
     std::string name = catalog::FoldName(option.name);
     if (name == "from" || name == "to") {
       if (v.type_id() != LogicalTypeId::kString) {
@@ -965,17 +1018,31 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
   const std::vector<std::string> files =
       Check(storage::ExpandUserGlobs(env::FileSystem::Default(), s.source.file_paths, "COPY FROM"));
   const uint64_t ts = 0;  // bulk-loaded rows: seen by every snapshot
-  if (const auto* node_schema = cat.GetNodeTable(s.table_name)) {
+  std::string table_name = s.table_name;
+  if (!cat.Contains(table_name)) {
+    // `COPY knows_person_person FROM ...`: one pair of a rel table by Kùzu's older name.
+    catalog::TableId src, dst;
+    if (const auto* rel = cat.FindRelPairByLegacyName(table_name, &src, &dst)) {
+      if (!from.empty() || !to.empty()) {
+        ThrowBinding("Binder exception: COPY into " + table_name +
+                     " names its FROM/TO pair already; it takes no from/to option.");
+      }
+      table_name = rel->name;
+      from = cat.TableName(src);
+      to = cat.TableName(dst);
+    }
+  }
+  if (const auto* node_schema = cat.GetNodeTable(table_name)) {
     uint64_t before = db.GetNodeTable(node_schema->id)->NumRows();
-    Check(db.storage().CopyNodeTable(s.table_name, files, options, {}, ts));
+    Check(db.storage().CopyNodeTable(table_name, files, options, {}, ts));
     uint64_t rows = db.GetNodeTable(node_schema->id)->NumRows() - before;
     return CopyResult(rows, node_schema->name, std::move(skipped), warnings, query_id,
                       warning_limit);
   }
-  if (const auto* rel_schema = cat.GetRelTable(s.table_name)) {
+  if (const auto* rel_schema = cat.GetRelTable(table_name)) {
     uint64_t before = 0;
     for (auto* table : db.storage().GetRelTables(rel_schema->id)) before += table->NumRels();
-    Check(db.storage().CopyRelTable(s.table_name, files, options, {}, from, to, ts));
+    Check(db.storage().CopyRelTable(table_name, files, options, {}, from, to, ts));
     uint64_t after = 0;
     for (auto* table : db.storage().GetRelTables(rel_schema->id)) after += table->NumRels();
     return CopyResult(after - before, rel_schema->name, std::move(skipped), warnings, query_id,

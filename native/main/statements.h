@@ -32,6 +32,10 @@ struct Session;
 exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& statement,
                             const std::unordered_map<std::string, Value>& params,
                             Session* session = nullptr);
+// The value of a statement's `name = value` option (a constant expression, parameters
+// allowed); a bare `name` is true.
+Value OptionValue(Database& db, const parser::ParsedOption& option,
+                  const std::unordered_map<std::string, Value>& params);
 // A one-row, one-column result holding `message`.
 exec::QueryResult MessageResult(std::string message);
 

@@ -892,6 +892,9 @@ void StorageManager::SaveTable(SchemaSavepoint& savepoint, std::string_view name
     return;
   }
   const auto* schema = catalog_.GetRelTable(name);
+  catalog::TableId src = catalog::kInvalidTableId, dst = catalog::kInvalidTableId;
+  // COPY into one pair by its legacy name (Catalog::FindRelPairByLegacyName) changes the table.
+  if (schema == nullptr) schema = catalog_.FindRelPairByLegacyName(name, &src, &dst);
   if (schema == nullptr) return;
   for (const auto& pair : schema->pairs) {
     if (savepoint.Saved(FileKind::kRelTable, pair.id) ||

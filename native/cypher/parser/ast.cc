@@ -77,8 +77,6 @@ const char* UnaryOpName(UnaryOp op) {
   return "?";
 }
 
-namespace {
-
 std::string QuoteString(const std::string& value) {
   std::string out = "'";
   for (char c : value) {
@@ -96,6 +94,17 @@ std::string QuoteString(const std::string& value) {
   out += "'";
   return out;
 }
+
+std::string QuoteName(std::string_view name) {
+  std::string out = "`";
+  for (char c : name) {
+    if (c == '`') out += '`';
+    out += c;
+  }
+  return out + "`";
+}
+
+namespace {
 
 template <typename T, typename F>
 std::string Join(const std::vector<T>& items, const std::string& separator, F&& render) {
@@ -550,6 +559,14 @@ std::string ToString(const ParsedStatement& statement) {
       }
       return out;
     case StatementKind::kCheckpoint: return out + "CHECKPOINT";
+    case StatementKind::kExportDatabase:
+    case StatementKind::kImportDatabase: {
+      const auto& port = statement.As<ParsedPortDatabase>();
+      out += statement.kind == StatementKind::kExportDatabase ? "EXPORT" : "IMPORT";
+      out += " DATABASE " + QuoteString(port.path);
+      if (!port.options.empty()) out += " " + DumpOptions(port.options);
+      return out;
+    }
     case StatementKind::kStandaloneCall: {
       const auto& call = statement.As<ParsedStandaloneCall>();
       return out + "CALL " + call.option_name + " = " + Dump(call.value);

@@ -511,6 +511,8 @@ enum class StatementKind : uint8_t {
   kExtension,          // ParsedExtension: INSTALL / UNINSTALL / UPDATE / FORCE INSTALL name
   kCreateType,         // ParsedCreateType: CREATE TYPE name AS type
   kCreateMacro,        // ParsedCreateMacro: CREATE MACRO name(params) AS expression
+  kExportDatabase,     // ParsedPortDatabase: EXPORT DATABASE 'dir' [(options)]
+  kImportDatabase,     // ParsedPortDatabase: IMPORT DATABASE 'dir'
 };
 
 struct ParsedStatement {
@@ -659,6 +661,14 @@ struct ParsedCopyTo : ParsedStatement {
   std::vector<ParsedOption> options;
 };
 
+// EXPORT DATABASE 'dir' [(FORMAT = 'csv', HEADER = true, ...)] and IMPORT DATABASE 'dir' (see
+// kind; IMPORT has no options).
+struct ParsedPortDatabase : ParsedStatement {
+  explicit ParsedPortDatabase(StatementKind k) : ParsedStatement(k) {}
+  std::string path;
+  std::vector<ParsedOption> options;
+};
+
 enum class TransactionAction : uint8_t { kBeginReadWrite, kBeginReadOnly, kCommit, kRollback };
 
 struct ParsedTransaction : ParsedStatement {
@@ -689,6 +699,11 @@ std::string ToString(const ParsedExpression& expression);
 std::string ToString(const ParsedPatternElement& pattern);
 std::string ToString(const ParsedRegularQuery& query);
 std::string ToString(const ParsedStatement& statement);
+
+// A string literal that reads back as `value` ('it\'s'), and a name in backticks that reads
+// back as `name` (a backtick inside doubled): for statements made as text (EXPORT DATABASE).
+std::string QuoteString(const std::string& value);
+std::string QuoteName(std::string_view name);
 
 const char* BinaryOpName(BinaryOp op);  // "+", "AND", "STARTS WITH", ...
 const char* UnaryOpName(UnaryOp op);    // "NOT", "-", "IS NULL", ...

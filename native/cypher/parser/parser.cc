@@ -221,6 +221,9 @@ std::unique_ptr<ParsedStatement> Parser::ParseStatementBody() {
   if (AtKeyword("DROP")) return ParseDrop();
   if (AtKeyword("ALTER")) return ParseAlterTable();
   if (AtKeyword("COPY")) return ParseCopy();
+  if ((AtKeyword("EXPORT") || AtKeyword("IMPORT")) && AtKeyword("DATABASE", 1)) {
+    return ParsePortDatabase();
+  }
   if (AtKeyword("BEGIN") || AtKeyword("COMMIT") || AtKeyword("ROLLBACK")) {
     return ParseTransaction();
   }
@@ -239,6 +242,19 @@ std::unique_ptr<ParsedStatement> Parser::ParseStatementBody() {
   auto statement = std::make_unique<ParsedQueryStatement>();
   statement->query = std::move(*ParseRegularQuery());
   return statement;
+}
+
+// EXPORT DATABASE 'dir' [(options)], IMPORT DATABASE 'dir': both name a folder of the server's.
+std::unique_ptr<ParsedStatement> Parser::ParsePortDatabase() {
+  const bool export_db = AtKeyword("EXPORT");
+  Advance();  // EXPORT / IMPORT
+  Advance();  // DATABASE
+  auto port = std::make_unique<ParsedPortDatabase>(export_db ? StatementKind::kExportDatabase
+                                                             : StatementKind::kImportDatabase);
+  names_server_files_ = true;
+  port->path = Expect(TokenKind::kString, "the folder's path as a string").text;
+  if (export_db && At(TokenKind::kLeftParen)) port->options = ParseOptions();
+  return port;
 }
 
 // COMMENT ON TABLE name IS 'text'

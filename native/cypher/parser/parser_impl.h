@@ -89,6 +89,7 @@ class Parser {
   std::unique_ptr<ParsedStatement> ParseExtension();
   std::unique_ptr<ParsedStatement> ParseAlterTable();
   std::unique_ptr<ParsedStatement> ParseCopy();
+  std::unique_ptr<ParsedStatement> ParsePortDatabase();
   std::unique_ptr<ParsedStatement> ParseTransaction();
   std::unique_ptr<ParsedStatement> ParseCall();
   bool ParseIfNotExists();

@@ -783,6 +783,24 @@ TEST(ParserStatementTest, Copy) {
   EXPECT_EQ(table->As<ParsedCopyTo>().options.size(), 1u);
   EXPECT_TRUE(table->names_server_files);
   EXPECT_EQ(ToString(*table), "COPY User TO 'user.parquet' (compression='gzip')");
+
+  auto exported = ParseOne("Export Database \"out/db\" (format='csv', header=true)");
+  ASSERT_EQ(exported->kind, StatementKind::kExportDatabase);
+  EXPECT_TRUE(exported->names_server_files);
+  EXPECT_EQ(exported->As<ParsedPortDatabase>().path, "out/db");
+  EXPECT_EQ(ToString(*exported), "EXPORT DATABASE 'out/db' (format='csv', header=true)");
+  auto imported = ParseOne("IMPORT DATABASE 'it\\'s'");
+  ASSERT_EQ(imported->kind, StatementKind::kImportDatabase);
+  EXPECT_TRUE(imported->names_server_files);
+  EXPECT_EQ(imported->As<ParsedPortDatabase>().path, "it's");
+  EXPECT_THROW(ParseOne("IMPORT DATABASE 'x' (format='csv')"), GraphDBException);
+  // Names and literals made for exported scripts read back as they were.
+  EXPECT_EQ(QuoteName("a`b c"), "`a``b c`");
+  auto quoted = ParseOne("CREATE NODE TABLE " + QuoteName("a`b c") + "(" + QuoteName("x y") +
+                         " STRING DEFAULT " + QuoteString("it's\n\\") + ", PRIMARY KEY(" +
+                         QuoteName("x y") + "))");
+  EXPECT_EQ(quoted->As<ParsedCreateNodeTable>().table_name, "a`b c");
+  EXPECT_EQ(quoted->As<ParsedCreateNodeTable>().columns[0].name, "x y");
 }
 
 TEST(ParserStatementTest, TransactionsCallsAndPrefixes) {
