@@ -28,6 +28,36 @@ TEST_F(BinderErrorsTest, OrderByNeedsAnOrderableType) {
   EXPECT_EQ(Rows("MATCH (a:person) RETURN a.id ORDER BY a.name"), (std::vector<std::string>{"1", "2"}));
 }
 
+TEST_F(BinderErrorsTest, JoinHintsMustFitThePattern) {
+  using Strings = std::vector<std::string>;
+  // Hints that fit: the result is the query's, whatever the order they name.
+  EXPECT_EQ(Rows("MATCH (a:person)-[e:knows]->(b:person) HINT (a JOIN e) JOIN b RETURN b.id"),
+            (Strings{"2"}));
+  EXPECT_EQ(Rows("MATCH (a:person)-[e:knows]->(b:person) HINT a JOIN (e JOIN b) RETURN a.id"),
+            (Strings{"1"}));
+  EXPECT_EQ(Rows("MATCH (a:person)-[e:knows]->(b:person)-[f:knows]->(c:person), "
+                 "(a)-[g:knows]->(c) HINT (((a JOIN e) JOIN b) MULTI_JOIN f MULTI_JOIN g) JOIN c "
+                 "RETURN count(*)"),
+            (Strings{"0"}));
+  EXPECT_EQ(Error("MATCH (a:person)-[e:knows]->(:person) HINT (a JOIN e) RETURN a.id"),
+            "Binder exception: Cannot hint join order in a match patter with anonymous node or "
+            "relationship.");
+  EXPECT_EQ(Error("MATCH (a:person)-[e:knows]->(b:person) HINT (a JOIN x) JOIN e RETURN a.id"),
+            "Binder exception: Cannot bind x to a node or relationship pattern");
+  EXPECT_EQ(Error("MATCH (a:person)-[e:knows]->(b:person) HINT a JOIN e RETURN a.id"),
+            "Binder exception: Cannot find b in join hint.");
+  EXPECT_EQ(Error("MATCH (a:person)-[e:knows]->(b:person) HINT (a JOIN b) JOIN e RETURN a.id"),
+            "Binder exception: Cannot resolve join condition between Scan(a) and Scan(b).");
+  EXPECT_EQ(Error("MATCH (a:person)-[e:knows]->(b:person)-[f:knows]->(c:person) "
+                  "HINT (((a JOIN e) JOIN b) JOIN c) JOIN f RETURN a.id"),
+            "Binder exception: Cannot resolve join condition between JOIN(Scan(a,e),Scan(b)) and "
+            "Scan(c).");
+  EXPECT_EQ(Error("MATCH (a:person) WITH * OPTIONAL MATCH (a)-[e:knows]->(b:person) "
+                  "HINT (a JOIN e) JOIN b RETURN a.id"),
+            "Hint join pattern has correlation with previous patterns. This is not supported "
+            "yet.");
+}
+
 TEST_F(BinderErrorsTest, UnionsAndVariables) {
   EXPECT_EQ(Error("MATCH (p:person) RETURN p.name UNION ALL MATCH (q:person) RETURN q.id"),
             "Binder exception: q.id has data type INT64 but STRING was expected.");

@@ -120,6 +120,7 @@ std::string StatementKindName(parser::StatementKind kind) {
     case parser::StatementKind::kExtension: return "EXTENSION";
     case parser::StatementKind::kCreateType: return "CREATE_TYPE";
     case parser::StatementKind::kCreateMacro: return "CREATE_MACRO";
+    case parser::StatementKind::kDropMacro: return "DROP_MACRO";
   }
   return "STATEMENT";
 }

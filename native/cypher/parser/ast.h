@@ -511,6 +511,7 @@ enum class StatementKind : uint8_t {
   kExtension,          // ParsedExtension: INSTALL / UNINSTALL / UPDATE / FORCE INSTALL name
   kCreateType,         // ParsedCreateType: CREATE TYPE name AS type
   kCreateMacro,        // ParsedCreateMacro: CREATE MACRO name(params) AS expression
+  kDropMacro,          // ParsedDrop: DROP MACRO [IF EXISTS] name
 };
 
 struct ParsedStatement {

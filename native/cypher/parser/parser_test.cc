@@ -691,6 +691,12 @@ TEST(ParserStatementTest, Sequences) {
   EXPECT_EQ(drop->kind, StatementKind::kDropSequence);
   EXPECT_TRUE(drop->As<ParsedDrop>().if_exists);
   EXPECT_EQ(drop->As<ParsedDrop>().name, "univers");
+
+  auto drop_macro = ParseOne("drop macro IF EXISTS add2");
+  EXPECT_EQ(drop_macro->kind, StatementKind::kDropMacro);
+  EXPECT_TRUE(drop_macro->As<ParsedDrop>().if_exists);
+  EXPECT_EQ(Dump("DROP MACRO add2"), "DROP MACRO add2");
+  EXPECT_EQ(ParseError("DROP INDEX x").code(), ErrorCode::kQuerySyntax);
 }
 
 TEST(ParserStatementTest, CreateTypeAndMacro) {
