@@ -58,6 +58,20 @@ TEST_F(BinderErrorsTest, JoinHintsMustFitThePattern) {
             "yet.");
 }
 
+TEST_F(BinderErrorsTest, CreateRelNeedsAPairJoiningItsEnds) {
+  Exec("CREATE NODE TABLE t1(id INT64 PRIMARY KEY)");
+  Exec("CREATE NODE TABLE t2(id INT64 PRIMARY KEY)");
+  Exec("CREATE REL TABLE xyz(FROM t1 TO t1, FROM t2 TO t2)");
+  // Refused when bound, even when no row would reach the CREATE.
+  EXPECT_EQ(Error("MATCH (a:t1), (b:t2) CREATE (a)-[e:xyz]->(b)"),
+            "Binder exception: Cannot find a valid label in e that connects t1 and t2.");
+  EXPECT_EQ(Error("MATCH (a:t1), (b:t2) CREATE (b)<-[e:xyz]-(a)"),
+            "Binder exception: Cannot find a valid label in e that connects t1 and t2.");
+  Exec("CREATE (:t2 {id: 1}), (:t2 {id: 2})");
+  EXPECT_EQ(Rows("MATCH (a:t2 {id: 1}), (b:t2 {id: 2}) CREATE (a)-[e:xyz]->(b) RETURN count(*)"),
+            (std::vector<std::string>{"1"}));
+}
+
 TEST_F(BinderErrorsTest, UnionsAndVariables) {
   EXPECT_EQ(Error("MATCH (p:person) RETURN p.name UNION ALL MATCH (q:person) RETURN q.id"),
             "Binder exception: q.id has data type INT64 but STRING was expected.");
@@ -131,6 +145,9 @@ TEST_F(BinderErrorsTest, StructCastNeedsItsFieldNames) {
   Exec("CREATE NODE TABLE s(id INT64, v STRUCT(x INT64, y INT64), PRIMARY KEY(id))");
   Exec("CREATE (:s {id: 1, v: {p: 1, q: 2}})");
   EXPECT_EQ(Rows("MATCH (n:s) RETURN n.v"), (std::vector<std::string>{"{x: 1, y: 2}"}));
+  // A struct literal names each field once.
+  EXPECT_EQ(Error("RETURN {a: 22, a: 55}"), "Binder exception: Found duplicate field a in STRUCT.");
+  EXPECT_EQ(Rows("RETURN {a: 22, b: {a: 55}}"), (std::vector<std::string>{"{a: 22, b: {a: 55}}"}));
 }
 
 }  // namespace

@@ -1068,6 +1068,19 @@ void Binder::InferCreateLabels(BoundPattern& pattern) {
       BindError("Cannot find a label for relationship " + rel.name +
                 " that connects to all of its neighbour nodes.");
     }
+    // Ends of one table each (an earlier clause's nodes included) that no FROM/TO pair of the
+    // rel table joins: no row could be created.
+    const BoundNodePattern& left = pattern.nodes[rel.left];
+    const BoundNodePattern& right = pattern.nodes[rel.right];
+    bool forward = rel.direction != Direction::kBackward;
+    const BoundNodePattern& src = forward ? left : right;
+    const BoundNodePattern& dst = forward ? right : left;
+    if (src.table_ids.size() == 1 && dst.table_ids.size() == 1 &&
+        !catalog_.GetRelTable(rel.table_ids[0])->FindPair(src.table_ids[0], dst.table_ids[0])) {
+      BindError("Cannot find a valid label in " + rel.name + " that connects " +
+                catalog_.TableName(src.table_ids[0]) + " and " +
+                catalog_.TableName(dst.table_ids[0]) + ".");
+    }
     if (!rel.name.empty()) {
       if (const VariableInfo* v = scope_->Find(rel.name)) {
         VariableInfo info = *v;
@@ -2152,6 +2165,11 @@ BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
       auto e = MakeExpr(ExprKind::kStruct, LogicalType::Any(), expr.text);
       std::vector<std::pair<std::string, LogicalType>> fields;
       for (size_t i = 0; i < expr.children.size(); ++i) {
+        for (size_t j = 0; j < i; ++j) {
+          if (catalog::NamesEqual(expr.keys[i], expr.keys[j])) {
+            BindError("Found duplicate field " + expr.keys[i] + " in STRUCT.");
+          }
+        }
         auto child = Bind(*expr.children[i]);
         // As in Kùzu, a field holding only NULL is a STRING.
         LogicalType type = child->type.id() == LogicalTypeId::kAny ? LogicalType::String()
