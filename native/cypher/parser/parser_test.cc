@@ -883,7 +883,7 @@ TEST(ParserErrorTest, RejectsInvalidQueries) {
       {"CREATE NODE TABLE T(a STRUCT(b INT64", "')' to close the type parameters"},
       {"CREATE REL TABLE R(a INT64)", "FROM <table> TO <table>"},
       {"CREATE REL TABLE R(FROM A TO B, ONE_ONE, x INT64)", "')' after the relationship"},
-      {"DROP INDEX x", "TABLE or SEQUENCE after DROP"},
+      {"DROP INDEX x", "TABLE, SEQUENCE or MACRO after DROP"},
       {"ALTER TABLE t MODIFY x", "ADD, DROP or RENAME"},
       {"COPY t FROM 42", "a file path"},
       {"BEGIN WORK", "TRANSACTION after BEGIN"},
