@@ -452,7 +452,9 @@ std::optional<Interval> ParseInterval(std::string_view text) {
     int128_t scaled = (int128_t{n} * fraction_den + fraction_num) * unit->per_unit;
     int128_t whole = scaled / fraction_den;
     int128_t rest = scaled % fraction_den;
-    auto round_micros = [&](int128_t per) { return (rest * per + fraction_den / 2) / fraction_den; };
+    auto round_micros = [&](int128_t per) {
+      return (rest * per + fraction_den / 2) / fraction_den;
+    };
     constexpr int128_t kMicrosPerDay = int128_t{86400} * kMicrosPerSecond;
     switch (unit->kind) {
       case IntervalUnit::Kind::kMonths: {
