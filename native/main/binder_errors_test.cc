@@ -148,6 +148,7 @@ TEST_F(BinderErrorsTest, StructCastNeedsItsFieldNames) {
   // A struct literal names each field once.
   EXPECT_EQ(Error("RETURN {a: 22, a: 55}"), "Binder exception: Found duplicate field a in STRUCT.");
   EXPECT_EQ(Rows("RETURN {a: 22, b: {a: 55}}"), (std::vector<std::string>{"{a: 22, b: {a: 55}}"}));
+  EXPECT_EQ(Rows("RETURN {a: 22, A: 55}.a"), (std::vector<std::string>{"22"}));
 }
 
 }  // namespace

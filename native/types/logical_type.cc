@@ -149,7 +149,7 @@ class TypeReader {
       if (!fields) return std::nullopt;
       for (size_t i = 0; i < fields->size(); ++i) {
         for (size_t j = 0; j < i; ++j) {
-          if (EqualsIgnoreCase((*fields)[i].first, (*fields)[j].first)) {
+          if ((*fields)[i].first == (*fields)[j].first) {
             *error = "Duplicate field '" + (*fields)[i].first + "' in " +
                      (EqualsIgnoreCase(word, "STRUCT") ? "STRUCT" : "UNION") + " definition";
             return std::nullopt;

