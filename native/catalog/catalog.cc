@@ -656,6 +656,19 @@ Result<DdlOutcome> Catalog::CreateMacro(MacroDefinition def) {
   return DdlOutcome{kInvalidTableId, true, std::move(message)};
 }
 
+Result<DdlOutcome> Catalog::DropMacro(std::string_view name, bool if_exists) {
+  auto it = macros_.find(FoldName(name));
+  if (it == macros_.end()) {
+    std::string text = "Macro " + std::string(name) + " does not exist.";
+    if (if_exists) return DdlOutcome{kInvalidTableId, false, std::move(text)};
+    return BindError(std::move(text));
+  }
+  std::string message = "Macro: " + it->second.name + " has been dropped.";
+  macros_.erase(it);
+  version_ = NewVersion();
+  return DdlOutcome{kInvalidTableId, true, std::move(message)};
+}
+
 const MacroDefinition* Catalog::GetMacro(std::string_view name) const {
   auto it = macros_.find(FoldName(name));
   return it == macros_.end() ? nullptr : &it->second;

@@ -248,6 +248,9 @@ class Catalog {
   Result<DdlOutcome> CreateType(std::string name, LogicalType type);
   // Macros share no names with one another (case-insensitively).
   Result<DdlOutcome> CreateMacro(MacroDefinition def);
+  // DROP MACRO: Kùzu's "Macro x does not exist." (the name as written) when there is none.
+  // Macros that call it stay, and fail to bind until one of that name exists again.
+  Result<DdlOutcome> DropMacro(std::string_view name, bool if_exists = false);
 
   // ---- Lookup ----
   bool Contains(std::string_view name) const { return FindId(name).has_value(); }

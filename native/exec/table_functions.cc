@@ -156,16 +156,27 @@ std::vector<std::vector<Value>> StorageInfo(GraphStore& store, catalog::TableId 
       rows.push_back(StorageRow(prop.name, prop.type, "NODE", table.NumRows(), stats, has_stats));
     }
   } else if (const auto* rel = catalog.GetRelTable(id)) {
+    // As in Kùzu, a rel table's columns are named after the direction they serve ("fwd_since",
+    // "bwd_since"), one set per direction its storage_direction keeps. Both directions read
+    // the one copy of a property column here, so their rows give the same figures.
+    std::vector<const char*> prefixes;
+    if (rel->storage_direction != catalog::RelStorageDirection::kBwd) prefixes.push_back("fwd_");
+    if (rel->storage_direction != catalog::RelStorageDirection::kFwd) prefixes.push_back("bwd_");
     for (const auto& pair : rel->pairs) {
       storage::RelTable& table = store.rel_table(pair.id);
+      std::vector<ColumnStats> stats(rel->properties.size());
       for (size_t c = 0; c < rel->properties.size(); ++c) {
-        const auto& prop = rel->properties[c];
-        bool has_stats = HasStatistics(prop.type);
-        ColumnStats stats;
-        for (uint64_t r = 0; has_stats && r < table.NumRels(); ++r) {
-          if (!table.IsDeleted(r)) stats.Add(table.Get(c, r));
+        if (!HasStatistics(rel->properties[c].type)) continue;
+        for (uint64_t r = 0; r < table.NumRels(); ++r) {
+          if (!table.IsDeleted(r)) stats[c].Add(table.Get(c, r));
         }
-        rows.push_back(StorageRow(prop.name, prop.type, "REL", table.NumRels(), stats, has_stats));
+      }
+      for (const char* prefix : prefixes) {
+        for (size_t c = 0; c < rel->properties.size(); ++c) {
+          const auto& prop = rel->properties[c];
+          rows.push_back(StorageRow(prefix + prop.name, prop.type, "REL", table.NumRels(),
+                                    stats[c], HasStatistics(prop.type)));
+        }
       }
     }
   }

@@ -349,6 +349,11 @@ Value ParseBlob(std::string_view s) {
   std::string bytes;
   bytes.reserve(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
+    if (static_cast<unsigned char>(s[i]) > 0x7F) {
+      internal::ThrowConversion(
+          "Invalid byte encountered in STRING -> BLOB conversion. All non-ascii characters must "
+          "be escaped with hex codes (e.g. \\xAA)");
+    }
     if (s[i] != '\\') {
       bytes += s[i];
       continue;
@@ -651,6 +656,7 @@ Value CastNested(const Value& v, const LogicalType& target) {
       std::vector<Value> entries;
       for (const auto& e : v.children()) {
         const auto& kv = e.children();
+        if (kv[0].is_null()) internal::ThrowConversion("Map does not allow null as key.");
         Value key = CastValue(kv[0], target.map_key());
         Value value = CastValue(kv[1], target.map_value());
         entries.push_back(Value::Nested(target.child(), {std::move(key), std::move(value)}));

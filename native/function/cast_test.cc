@@ -109,6 +109,11 @@ TEST(CastTest, UuidAndBlob) {
   EXPECT_EQ(CastText(Str("0"), "UUID"), "ERROR: Conversion exception: Invalid UUID: 0");
   EXPECT_EQ(CastText(Str("\\xAA\\xBB\\xCD\\x1A"), "BLOB"), "\\xAA\\xBB\\xCD\\x1A");
   EXPECT_EQ(CastText(Str("ab\\x4"), "BLOB").substr(0, 29), "ERROR: Conversion exception: ");
+  // Bytes beyond ASCII must be written as escapes.
+  EXPECT_EQ(CastText(Str("caf\xC3\xA9"), "BLOB"),
+            "ERROR: Conversion exception: Invalid byte encountered in STRING -> BLOB conversion. "
+            "All non-ascii characters must be escaped with hex codes (e.g. \\xAA)");
+  EXPECT_EQ(CastText(Str("caf\\xC3\\xA9"), "BLOB"), "caf\\xC3\\xA9");
 }
 
 TEST(CastTest, NestedFromString) {
@@ -141,6 +146,9 @@ TEST(CastTest, NestedToNested) {
   Value list = List("INT64[]", {I64(1), I64(2), I64(3)});
   EXPECT_EQ(CastText(list, "UINT8[]"), "[1,2,3]");
   EXPECT_EQ(CastText(Val("{1=a}", "MAP(INT64, STRING)"), "MAP(DOUBLE, STRING)"), "{1.000000=a}");
+  // A map read with a NULL key does not convert to another map type.
+  EXPECT_EQ(CastText(Val("{NULL=3}", "MAP(MAP(INT8, INT8), INT64)"), "MAP(UINT8, UINT8)"),
+            "ERROR: Conversion exception: Map does not allow null as key.");
 }
 
 TEST(CastTest, UnsupportedCasts) {

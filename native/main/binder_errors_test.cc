@@ -28,6 +28,50 @@ TEST_F(BinderErrorsTest, OrderByNeedsAnOrderableType) {
   EXPECT_EQ(Rows("MATCH (a:person) RETURN a.id ORDER BY a.name"), (std::vector<std::string>{"1", "2"}));
 }
 
+TEST_F(BinderErrorsTest, JoinHintsMustFitThePattern) {
+  using Strings = std::vector<std::string>;
+  // Hints that fit: the result is the query's, whatever the order they name.
+  EXPECT_EQ(Rows("MATCH (a:person)-[e:knows]->(b:person) HINT (a JOIN e) JOIN b RETURN b.id"),
+            (Strings{"2"}));
+  EXPECT_EQ(Rows("MATCH (a:person)-[e:knows]->(b:person) HINT a JOIN (e JOIN b) RETURN a.id"),
+            (Strings{"1"}));
+  EXPECT_EQ(Rows("MATCH (a:person)-[e:knows]->(b:person)-[f:knows]->(c:person), "
+                 "(a)-[g:knows]->(c) HINT (((a JOIN e) JOIN b) MULTI_JOIN f MULTI_JOIN g) JOIN c "
+                 "RETURN count(*)"),
+            (Strings{"0"}));
+  EXPECT_EQ(Error("MATCH (a:person)-[e:knows]->(:person) HINT (a JOIN e) RETURN a.id"),
+            "Binder exception: Cannot hint join order in a match patter with anonymous node or "
+            "relationship.");
+  EXPECT_EQ(Error("MATCH (a:person)-[e:knows]->(b:person) HINT (a JOIN x) JOIN e RETURN a.id"),
+            "Binder exception: Cannot bind x to a node or relationship pattern");
+  EXPECT_EQ(Error("MATCH (a:person)-[e:knows]->(b:person) HINT a JOIN e RETURN a.id"),
+            "Binder exception: Cannot find b in join hint.");
+  EXPECT_EQ(Error("MATCH (a:person)-[e:knows]->(b:person) HINT (a JOIN b) JOIN e RETURN a.id"),
+            "Binder exception: Cannot resolve join condition between Scan(a) and Scan(b).");
+  EXPECT_EQ(Error("MATCH (a:person)-[e:knows]->(b:person)-[f:knows]->(c:person) "
+                  "HINT (((a JOIN e) JOIN b) JOIN c) JOIN f RETURN a.id"),
+            "Binder exception: Cannot resolve join condition between JOIN(Scan(a,e),Scan(b)) and "
+            "Scan(c).");
+  EXPECT_EQ(Error("MATCH (a:person) WITH * OPTIONAL MATCH (a)-[e:knows]->(b:person) "
+                  "HINT (a JOIN e) JOIN b RETURN a.id"),
+            "Hint join pattern has correlation with previous patterns. This is not supported "
+            "yet.");
+}
+
+TEST_F(BinderErrorsTest, CreateRelNeedsAPairJoiningItsEnds) {
+  Exec("CREATE NODE TABLE t1(id INT64 PRIMARY KEY)");
+  Exec("CREATE NODE TABLE t2(id INT64 PRIMARY KEY)");
+  Exec("CREATE REL TABLE xyz(FROM t1 TO t1, FROM t2 TO t2)");
+  // Refused when bound, even when no row would reach the CREATE.
+  EXPECT_EQ(Error("MATCH (a:t1), (b:t2) CREATE (a)-[e:xyz]->(b)"),
+            "Binder exception: Cannot find a valid label in e that connects t1 and t2.");
+  EXPECT_EQ(Error("MATCH (a:t1), (b:t2) CREATE (b)<-[e:xyz]-(a)"),
+            "Binder exception: Cannot find a valid label in e that connects t1 and t2.");
+  Exec("CREATE (:t2 {id: 1}), (:t2 {id: 2})");
+  EXPECT_EQ(Rows("MATCH (a:t2 {id: 1}), (b:t2 {id: 2}) CREATE (a)-[e:xyz]->(b) RETURN count(*)"),
+            (std::vector<std::string>{"1"}));
+}
+
 TEST_F(BinderErrorsTest, UnionsAndVariables) {
   EXPECT_EQ(Error("MATCH (p:person) RETURN p.name UNION ALL MATCH (q:person) RETURN q.id"),
             "Binder exception: q.id has data type INT64 but STRING was expected.");
@@ -101,6 +145,10 @@ TEST_F(BinderErrorsTest, StructCastNeedsItsFieldNames) {
   Exec("CREATE NODE TABLE s(id INT64, v STRUCT(x INT64, y INT64), PRIMARY KEY(id))");
   Exec("CREATE (:s {id: 1, v: {p: 1, q: 2}})");
   EXPECT_EQ(Rows("MATCH (n:s) RETURN n.v"), (std::vector<std::string>{"{x: 1, y: 2}"}));
+  // A struct literal names each field once.
+  EXPECT_EQ(Error("RETURN {a: 22, a: 55}"), "Binder exception: Found duplicate field a in STRUCT.");
+  EXPECT_EQ(Rows("RETURN {a: 22, b: {a: 55}}"), (std::vector<std::string>{"{a: 22, b: {a: 55}}"}));
+  EXPECT_EQ(Rows("RETURN {a: 22, A: 55}.a"), (std::vector<std::string>{"22"}));
 }
 
 }  // namespace

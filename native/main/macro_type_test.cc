@@ -107,6 +107,30 @@ TEST_F(MacroTypeTest, MacroErrors) {
             "Binder exception: Variable y is not in scope.");
 }
 
+TEST_F(MacroTypeTest, DropMacroRemovesItAndFollowsTheTransaction) {
+  Exec("CREATE MACRO inc(x) AS x + 1");
+  Exec("CREATE MACRO twice_inc(x) AS inc(inc(x))");
+  // A macro's call as an argument of its own call is no recursion.
+  EXPECT_EQ(Rows("RETURN inc(inc(1)), twice_inc(1)"), (Strings{"3|3"}));
+  EXPECT_EQ(Rows("DROP MACRO Inc"), (Strings{"Macro: INC has been dropped."}));
+  EXPECT_EQ(Rows("CALL show_macros() RETURN name"), (Strings{"TWICE_INC"}));
+  // A macro that called it no longer binds; the name is free again.
+  EXPECT_EQ(Error("RETURN twice_inc(1)"), "Catalog exception: function INC does not exist.");
+  EXPECT_EQ(Error("DROP MACRO inc"), "Binder exception: Macro inc does not exist.");
+  EXPECT_EQ(Rows("DROP MACRO IF EXISTS inc"), (Strings{"Macro inc does not exist."}));
+  Exec("CREATE MACRO inc(x) AS x + 10");
+  EXPECT_EQ(Rows("RETURN twice_inc(1)"), (Strings{"21"}));
+  // Inside a transaction: a rollback brings the macro back, a commit keeps it dropped.
+  Exec("BEGIN TRANSACTION");
+  Exec("DROP MACRO inc");
+  Exec("ROLLBACK");
+  EXPECT_EQ(Rows("RETURN inc(1)"), (Strings{"11"}));
+  Exec("BEGIN TRANSACTION");
+  Exec("DROP MACRO inc");
+  Exec("COMMIT");
+  EXPECT_EQ(Rows("CALL show_macros() RETURN name"), (Strings{"TWICE_INC"}));
+}
+
 TEST_F(MacroTypeTest, TypesAndMacrosSurviveReopen) {
   std::string dir = (TempFolder("macro-type") / "db").string();
   Open(dir);
@@ -119,6 +143,15 @@ TEST_F(MacroTypeTest, TypesAndMacrosSurviveReopen) {
   Exec("CHECKPOINT");
   Open(dir);
   EXPECT_EQ(Rows("RETURN twice(5)"), (Strings{"10"}));
+  // A drop is durable too, from the log and from a checkpoint.
+  Exec("CREATE MACRO gone(x) AS x");
+  Exec("DROP MACRO twice");
+  Open(dir);
+  EXPECT_EQ(Rows("CALL show_macros() RETURN name"), (Strings{"GONE"}));
+  Exec("DROP MACRO gone");
+  Exec("CHECKPOINT");
+  Open(dir);
+  EXPECT_EQ(Rows("CALL show_macros() RETURN count(*)"), (Strings{"0"}));
 }
 
 }  // namespace

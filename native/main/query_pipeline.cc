@@ -123,6 +123,7 @@ std::string StatementKindName(parser::StatementKind kind) {
     case parser::StatementKind::kCreateMacro: return "CREATE_MACRO";
     case parser::StatementKind::kExportDatabase: return "EXPORT_DATABASE";
     case parser::StatementKind::kImportDatabase: return "IMPORT_DATABASE";
+    case parser::StatementKind::kDropMacro: return "DROP_MACRO";
   }
   return "STATEMENT";
 }

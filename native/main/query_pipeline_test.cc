@@ -189,6 +189,17 @@ TEST_F(QueryPipelineTest, TableFunctions) {
             (Strings{"knows", "livesIn"}));
   EXPECT_EQ(Rows("CALL storage_info('person') WHERE column_name = 'age' RETURN min, max"),
             (Strings{"30|50"}));
+  // A rel table's columns carry the direction's prefix, once per direction it keeps; the
+  // statistics cover live rels only.
+  EXPECT_EQ(Rows("CALL storage_info('knows') RETURN column_name, min, max"),
+            (Strings{"bwd_since|2000|2010", "fwd_since|2000|2010"}));
+  Exec("MATCH ()-[e:knows {since: 2010}]->() DELETE e");
+  EXPECT_EQ(Rows("CALL storage_info('knows') WHERE column_name = 'fwd_since' RETURN min, max"),
+            (Strings{"2000|2000"}));
+  Exec("CREATE REL TABLE likes(FROM person TO person, w DOUBLE) WITH (storage_direction = 'fwd')");
+  Exec("MATCH (a:person {id: 1}), (b:person {id: 2}) CREATE (a)-[:likes {w: 1.5}]->(b)");
+  EXPECT_EQ(Rows("CALL storage_info('likes') RETURN column_name, num_values, min, max"),
+            (Strings{"fwd_w|1|1.500000|1.500000"}));
   // Checkpoints rewrite whole files: the free-space map is empty.
   EXPECT_EQ(Rows("CALL fsm_info() RETURN count(*), sum(num_pages)"), (Strings{"0|"}));
 }

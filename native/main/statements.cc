@@ -928,10 +928,14 @@ exec::QueryResult RunDdl(Database& db, const parser::ParsedStatement& statement,
     }
     case parser::StatementKind::kCreateMacro:
       return CreateMacro(db, statement.As<parser::ParsedCreateMacro>());
+    case parser::StatementKind::kDropMacro: {
+      const auto& drop = statement.As<parser::ParsedDrop>();
+      return MessageResult(Check(db.storage().DropMacro(drop.name, drop.if_exists)).message);
+    }
     case parser::StatementKind::kCommentOn: {
       const auto& comment = statement.As<parser::ParsedCommentOn>();
       Check(db.storage().SetTableComment(comment.table, comment.comment));
-      return MessageResult("Table " + comment.table + " comment updated.");
+      return MessageResult("Comment added to table " + comment.table + ".");
     }
     default:
       ThrowNotSupported("this statement is not supported yet: " + statement.text);

@@ -87,6 +87,9 @@ class StorageManager {
   Result<catalog::DdlOutcome> CreateMacro(catalog::MacroDefinition def) {
     return catalog_.CreateMacro(std::move(def));
   }
+  Result<catalog::DdlOutcome> DropMacro(std::string_view name, bool if_exists = false) {
+    return catalog_.DropMacro(name, if_exists);
+  }
   // COMMENT ON TABLE: the table's comment (table_info and show_tables show it).
   Status SetTableComment(std::string_view table, std::string comment) {
     return catalog_.SetComment(table, std::move(comment));

@@ -147,6 +147,15 @@ class TypeReader {
       int fields_depth = 0;
       auto fields = ReadFields(error, &fields_depth);
       if (!fields) return std::nullopt;
+      for (size_t i = 0; i < fields->size(); ++i) {
+        for (size_t j = 0; j < i; ++j) {
+          if ((*fields)[i].first == (*fields)[j].first) {
+            *error = "Duplicate field '" + (*fields)[i].first + "' in " +
+                     (EqualsIgnoreCase(word, "STRUCT") ? "STRUCT" : "UNION") + " definition";
+            return std::nullopt;
+          }
+        }
+      }
       *depth = fields_depth + 1;
       return EqualsIgnoreCase(word, "STRUCT") ? LogicalType::Struct(std::move(*fields))
                                               : LogicalType::Union(std::move(*fields));

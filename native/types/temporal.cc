@@ -454,16 +454,31 @@ std::optional<Interval> ParseInterval(std::string_view text) {
     for (char& c : unit_name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     auto unit = LookUpIntervalUnit(unit_name);
     if (!unit) return std::nullopt;
-    int128_t amount = n * unit->per_unit + fraction_num * unit->per_unit / fraction_den;
+    // The amount in the unit's own field, as (whole, rest / fraction_den); a fraction of a
+    // month spills into days (30 to a month) and a fraction of a day into microseconds (as
+    // in Kùzu: "1.5 month" is 1 month 15 days), rounded to the nearest microsecond.
+    int128_t scaled = (int128_t{n} * fraction_den + fraction_num) * unit->per_unit;
+    int128_t whole = scaled / fraction_den;
+    int128_t rest = scaled % fraction_den;
+    auto round_micros = [&](int128_t per) {
+      return (rest * per + fraction_den / 2) / fraction_den;
+    };
+    constexpr int128_t kMicrosPerDay = int128_t{86400} * kMicrosPerSecond;
     switch (unit->kind) {
-      case IntervalUnit::Kind::kMonths:
-        months += sign * amount;
+      case IntervalUnit::Kind::kMonths: {
+        months += sign * whole;
+        int128_t day_scaled = rest * 30;
+        days += sign * (day_scaled / fraction_den);
+        rest = day_scaled % fraction_den;
+        micros += sign * round_micros(kMicrosPerDay);
         break;
+      }
       case IntervalUnit::Kind::kDays:
-        days += sign * amount;
+        days += sign * whole;
+        micros += sign * round_micros(kMicrosPerDay);
         break;
       case IntervalUnit::Kind::kMicros:
-        micros += sign * amount;
+        micros += sign * (whole + (2 * rest >= fraction_den ? 1 : 0));
         break;
     }
     any = true;

@@ -36,6 +36,12 @@ TEST(LogicalTypeTest, ParsesScalarAndNestedNames) {
   t = ParseLogicalType("union(credit boolean, grade1 double)", &error);
   ASSERT_TRUE(t) << error;
   EXPECT_EQ(t->ToString(), "UNION(credit BOOL, grade1 DOUBLE)");
+  // A field name may appear once, at each level.
+  EXPECT_FALSE(ParseLogicalType("UNION(x BOOL, x FLOAT)", &error));
+  EXPECT_EQ(error, "Duplicate field 'x' in UNION definition");
+  EXPECT_FALSE(ParseLogicalType("STRUCT(a STRUCT(x BOOL, x FLOAT))", &error));
+  EXPECT_EQ(error, "Duplicate field 'x' in STRUCT definition");
+  EXPECT_TRUE(ParseLogicalType("STRUCT(x BOOL, y STRUCT(x FLOAT))", &error)) << error;
   // Backtick-quoted field names (a doubled backtick is one) and the TIMESTAMP_S alias.
   t = ParseLogicalType("struct(`a` int32, `escape` int32[], b int64, `x``y z` TIMESTAMP_S)[]",
                        &error);
@@ -202,6 +208,19 @@ TEST(TemporalTest, IntervalUnits) {
   iv = temporal::ParseInterval("1 decade 2 centuries");
   ASSERT_TRUE(iv);
   EXPECT_EQ(iv->months, 120 + 2400);
+  // Quarters, and fractions that spill into the next field down (30 days to a month).
+  auto text = [](const char* t) { return temporal::FormatInterval(*temporal::ParseInterval(t)); };
+  EXPECT_EQ(text("3 quarters"), "9 months");
+  EXPECT_EQ(text("1.5 quarter"), "4 months 15 days");
+  EXPECT_EQ(text("1.5 month"), "1 month 15 days");
+  EXPECT_EQ(text("1.5 year"), "1 year 6 months");
+  EXPECT_EQ(text("1.5 week"), "10 days 12:00:00");
+  EXPECT_EQ(text("1.5 day"), "1 day 12:00:00");
+  EXPECT_EQ(text("-1.5 day"), "-1 day -12:00:00");
+  EXPECT_EQ(micros("1.5 microsecond"), 2);
+  EXPECT_EQ(micros("1.25 us"), 1);
+  // A spilled fraction that overflows the days is refused.
+  EXPECT_FALSE(temporal::ParseInterval("2147483647 days 0.1 months"));
   iv = temporal::ParseInterval("P1Y2M3DT4H5M6.5S");
   ASSERT_TRUE(iv);
   EXPECT_EQ(temporal::FormatInterval(*iv), "1 year 2 months 3 days 04:05:06.5");

@@ -15,7 +15,8 @@ describe('COMMENT ON TABLE', () => {
         using conn = db.connect();
         await conn.query('CREATE NODE TABLE Person(id INT64, PRIMARY KEY(id))');
         await conn.query('CREATE REL TABLE Knows(FROM Person TO Person)');
-        await conn.query("COMMENT ON TABLE Person IS 'people we know'");
+        const added = await conn.query("COMMENT ON TABLE Person IS 'people we know'");
+        expect(added.rows).toEqual([['Comment added to table Person.']]);
         await conn.query("comment on table Knows is 'who knows whom'");
         const rows = (await conn.query('CALL show_tables() RETURN name, comment ORDER BY name')).rows;
         expect(rows).toEqual([

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
 #include <set>
 
 #include "common/stack_guard.h"
@@ -314,7 +315,15 @@ BoundQueryPart Binder::BindSingleQuery(const parser::ParsedSingleQuery& query,
       case ClauseKind::kMatch: {
         const auto& match = clause.As<parser::ParsedMatchClause>();
         bound.kind = match.optional ? BoundClause::Kind::kOptionalMatch : BoundClause::Kind::kMatch;
+        // A hinted pattern may not reuse a node of an earlier clause.
+        bool correlated = false;
+        for (const auto& pattern : match.patterns) {
+          for (const auto& node : pattern.nodes) {
+            correlated = correlated || (!node.variable.empty() && scope_->Find(node.variable));
+          }
+        }
         BindMatch(match.patterns, match.where.get(), &bound);
+        if (match.hint) CheckJoinHint(*match.hint, bound.patterns, correlated);
         break;
       }
       case ClauseKind::kUnwind: {
@@ -560,6 +569,132 @@ std::unique_ptr<BoundQuery> Binder::BindStandaloneCall(const parser::ParsedExpre
   bound->columns.push_back(std::move(columns));
   bound->num_slots = num_slots_;
   return bound;
+}
+
+namespace {
+
+// A join hint's subtree as Kùzu's join tree constructor sees it: the pattern nodes it covers,
+// whether it is a lone relationship (which joins by extending from one of its ends), and its
+// text for messages (Scan(a), Scan(a,e), JOIN(Scan(a,e),Scan(b))).
+struct HintTree {
+  std::set<std::string> nodes;
+  std::string rel;  // a lone relationship's variable, else empty
+  std::string text;
+};
+
+struct HintRel {
+  std::string left, right;  // its end nodes' variables
+};
+
+HintTree HintJoin(HintTree left, HintTree right,
+                  const std::map<std::string, HintRel, std::less<>>& rels) {
+  auto touches = [&](const HintTree& node_side, const std::string& rel) {
+    const HintRel& ends = rels.at(rel);
+    return node_side.nodes.count(ends.left) || node_side.nodes.count(ends.right);
+  };
+  auto extend = [&](HintTree side, const std::string& rel) {
+    const HintRel& ends = rels.at(rel);
+    side.nodes.insert(ends.left);
+    side.nodes.insert(ends.right);
+    if (side.text.rfind("Scan(", 0) == 0) {
+      side.text.insert(side.text.size() - 1, "," + rel);
+    } else {
+      side.text = "Extend(" + side.text + "," + rel + ")";
+    }
+    return side;
+  };
+  if (left.rel.empty() && !right.rel.empty() && touches(left, right.rel)) {
+    return extend(std::move(left), right.rel);
+  }
+  if (right.rel.empty() && !left.rel.empty() && touches(right, left.rel)) {
+    return extend(std::move(right), left.rel);
+  }
+  bool shared = left.rel.empty() && right.rel.empty() &&
+                std::any_of(left.nodes.begin(), left.nodes.end(),
+                            [&](const std::string& n) { return right.nodes.count(n) > 0; });
+  if (!shared) {
+    BindError("Cannot resolve join condition between " + left.text + " and " + right.text + ".");
+  }
+  HintTree out;
+  out.nodes = left.nodes;
+  out.nodes.insert(right.nodes.begin(), right.nodes.end());
+  out.text = "JOIN(" + left.text + "," + right.text + ")";
+  return out;
+}
+
+HintTree HintSubtree(const parser::ParsedJoinHint& hint,
+                     const std::map<std::string, HintRel, std::less<>>& rels) {
+  if (hint.children.empty()) {
+    HintTree leaf;
+    if (rels.count(hint.variable)) {
+      leaf.rel = hint.variable;
+    } else {
+      leaf.nodes.insert(hint.variable);
+    }
+    leaf.text = "Scan(" + hint.variable + ")";
+    return leaf;
+  }
+  HintTree tree = HintSubtree(*hint.children[0], rels);
+  if (!hint.multi_join) {
+    return HintJoin(std::move(tree), HintSubtree(*hint.children[1], rels), rels);
+  }
+  // A worst-case optimal join: the relationships after the first operand each extend it.
+  std::string text = tree.text;
+  for (size_t i = 1; i < hint.children.size(); ++i) {
+    HintTree next = HintSubtree(*hint.children[i], rels);
+    text += "," + next.text;
+    tree = HintJoin(std::move(tree), std::move(next), rels);
+  }
+  tree.text = "MULTI_JOIN(" + text + ")";
+  return tree;
+}
+
+void HintVariables(const parser::ParsedJoinHint& hint, std::set<std::string>* out) {
+  if (hint.children.empty()) out->insert(hint.variable);
+  for (const auto& child : hint.children) HintVariables(*child, out);
+}
+
+}  // namespace
+
+// Kùzu's checks of a MATCH's join hint, in its order: every node and relationship of the
+// pattern has a name, the hint names only them, and each of them; the pattern shares no
+// variable with earlier clauses; each JOIN of the hint has a join condition (a node both sides
+// cover, or a relationship joined to a side that holds one of its ends). The hint does not
+// change the plan: GraphDB's planner picks the join order itself, and results are the same.
+void Binder::CheckJoinHint(const parser::ParsedJoinHint& hint,
+                           const std::vector<BoundPattern>& patterns, bool correlated) {
+  std::set<std::string> names;
+  std::map<std::string, HintRel, std::less<>> rels;
+  for (const auto& pattern : patterns) {
+    for (const auto& node : pattern.nodes) {
+      if (node.name.empty()) {
+        BindError(
+            "Cannot hint join order in a match patter with anonymous node or relationship.");
+      }
+      names.insert(node.name);
+    }
+    for (const auto& rel : pattern.rels) {
+      if (rel.name.empty()) {
+        BindError(
+            "Cannot hint join order in a match patter with anonymous node or relationship.");
+      }
+      names.insert(rel.name);
+      rels[rel.name] = {pattern.nodes[rel.left].name, pattern.nodes[rel.right].name};
+    }
+  }
+  std::set<std::string> hinted;
+  HintVariables(hint, &hinted);
+  for (const auto& name : hinted) {
+    if (!names.count(name)) BindError("Cannot bind " + name + " to a node or relationship pattern");
+  }
+  for (const auto& name : names) {
+    if (!hinted.count(name)) BindError("Cannot find " + name + " in join hint.");
+  }
+  if (correlated) {
+    ThrowBinding("Hint join pattern has correlation with previous patterns. This is not "
+                 "supported yet.");
+  }
+  (void)HintSubtree(hint, rels);
 }
 
 void Binder::BindMatch(const std::vector<parser::ParsedPatternElement>& patterns,
@@ -932,6 +1067,19 @@ void Binder::InferCreateLabels(BoundPattern& pattern) {
     if (rel.table_ids.size() != 1) {
       BindError("Cannot find a label for relationship " + rel.name +
                 " that connects to all of its neighbour nodes.");
+    }
+    // Ends of one table each (an earlier clause's nodes included) that no FROM/TO pair of the
+    // rel table joins: no row could be created.
+    const BoundNodePattern& left = pattern.nodes[rel.left];
+    const BoundNodePattern& right = pattern.nodes[rel.right];
+    bool forward = rel.direction != Direction::kBackward;
+    const BoundNodePattern& src = forward ? left : right;
+    const BoundNodePattern& dst = forward ? right : left;
+    if (src.table_ids.size() == 1 && dst.table_ids.size() == 1 &&
+        !catalog_.GetRelTable(rel.table_ids[0])->FindPair(src.table_ids[0], dst.table_ids[0])) {
+      BindError("Cannot find a valid label in " + rel.name + " that connects " +
+                catalog_.TableName(src.table_ids[0]) + " and " +
+                catalog_.TableName(dst.table_ids[0]) + ".");
     }
     if (!rel.name.empty()) {
       if (const VariableInfo* v = scope_->Find(rel.name)) {
@@ -1486,8 +1634,11 @@ void Binder::CheckCreatesSomething(const std::vector<BoundPattern>& patterns) {
 
 BoundExpressionPtr Binder::BindMacroCall(const catalog::MacroDefinition& macro,
                                          const ParsedExpression& expr) {
-  for (const MacroFrame& frame : macro_frames_) {
-    if (frame.macro == &macro) {
+  // A call inside the body of the macro itself, or of a macro it calls: the chain of bodies
+  // the call is written in, not every macro being bound (`inc(inc(x))` binds the inner call
+  // while the outer one is open, from the caller's text).
+  for (int f = macro_frame_; f >= 0; f = macro_frames_[f].caller) {
+    if (macro_frames_[f].macro == &macro) {
       BindError("Macro " + macro.name + " calls itself, directly or through another macro.");
     }
   }
@@ -1505,7 +1656,7 @@ BoundExpressionPtr Binder::BindMacroCall(const catalog::MacroDefinition& macro,
     }
     return macro_expressions_.back().get();
   };
-  MacroFrame frame{&macro, {}};
+  MacroFrame frame{&macro, {}, macro_frame_};
   std::vector<bool> given(num_total, false);
   for (size_t i = 0; i < expr.children.size(); ++i) {
     const std::string& arg_name =
@@ -2014,6 +2165,12 @@ BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
       auto e = MakeExpr(ExprKind::kStruct, LogicalType::Any(), expr.text);
       std::vector<std::pair<std::string, LogicalType>> fields;
       for (size_t i = 0; i < expr.children.size(); ++i) {
+        for (size_t j = 0; j < i; ++j) {
+          // Field names of one spelling only: {name: 1, Name: 2} has two fields.
+          if (expr.keys[i] == expr.keys[j]) {
+            BindError("Found duplicate field " + expr.keys[i] + " in STRUCT.");
+          }
+        }
         auto child = Bind(*expr.children[i]);
         // As in Kùzu, a field holding only NULL is a STRING.
         LogicalType type = child->type.id() == LogicalTypeId::kAny ? LogicalType::String()

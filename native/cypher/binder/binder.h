@@ -54,6 +54,10 @@ class Binder {
                                  std::vector<BoundColumn>* columns);
   void BindMatch(const std::vector<parser::ParsedPatternElement>& patterns,
                  const parser::ParsedExpression* where, BoundClause* out);
+  // Kùzu's refusals of a join hint that does not fit the MATCH's patterns.
+  // `correlated`: the patterns reuse a node of an earlier clause.
+  void CheckJoinHint(const parser::ParsedJoinHint& hint, const std::vector<BoundPattern>& patterns,
+                     bool correlated);
   BoundExpressionPtr BindSubquery(const parser::ParsedExpression& expr);
   void BindCall(const parser::ParsedExpression& function,
                 const std::vector<parser::ParsedYieldItem>& yields,
@@ -148,6 +152,7 @@ class Binder {
   struct MacroFrame {
     const catalog::MacroDefinition* macro;
     std::vector<MacroArgument> arguments;
+    int caller;  // the frame whose body holds the call (-1: the query's own text)
   };
   std::vector<MacroFrame> macro_frames_;
   int macro_frame_ = -1;  // the frame whose parameters are visible

@@ -507,9 +507,12 @@ std::string ToString(const ParsedStatement& statement) {
              Dump(create.body);
     }
     case StatementKind::kDropTable:
-    case StatementKind::kDropSequence: {
+    case StatementKind::kDropSequence:
+    case StatementKind::kDropMacro: {
       const auto& drop = statement.As<ParsedDrop>();
-      out += statement.kind == StatementKind::kDropTable ? "DROP TABLE " : "DROP SEQUENCE ";
+      out += statement.kind == StatementKind::kDropTable      ? "DROP TABLE "
+             : statement.kind == StatementKind::kDropSequence ? "DROP SEQUENCE "
+                                                              : "DROP MACRO ";
       if (drop.if_exists) out += "IF EXISTS ";
       return out + drop.name;
     }

@@ -513,6 +513,7 @@ enum class StatementKind : uint8_t {
   kCreateMacro,        // ParsedCreateMacro: CREATE MACRO name(params) AS expression
   kExportDatabase,     // ParsedPortDatabase: EXPORT DATABASE 'dir' [(options)]
   kImportDatabase,     // ParsedPortDatabase: IMPORT DATABASE 'dir'
+  kDropMacro,          // ParsedDrop: DROP MACRO [IF EXISTS] name
 };
 
 struct ParsedStatement {

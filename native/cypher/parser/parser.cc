@@ -613,12 +613,16 @@ std::unique_ptr<ParsedStatement> Parser::ParseDrop() {
     kind = StatementKind::kDropTable;
   } else if (AcceptKeyword("SEQUENCE")) {
     kind = StatementKind::kDropSequence;
+  } else if (AcceptKeyword("MACRO")) {
+    kind = StatementKind::kDropMacro;
   } else {
-    FailExpected("TABLE or SEQUENCE after DROP");
+    FailExpected("TABLE, SEQUENCE or MACRO after DROP");
   }
   auto drop = std::make_unique<ParsedDrop>(kind);
   drop->if_exists = ParseIfExists();
-  drop->name = ExpectName(kind == StatementKind::kDropTable ? "a table name" : "a sequence name");
+  drop->name = ExpectName(kind == StatementKind::kDropTable      ? "a table name"
+                          : kind == StatementKind::kDropSequence ? "a sequence name"
+                                                                 : "a macro name");
   return drop;
 }
 

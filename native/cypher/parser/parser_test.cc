@@ -691,6 +691,12 @@ TEST(ParserStatementTest, Sequences) {
   EXPECT_EQ(drop->kind, StatementKind::kDropSequence);
   EXPECT_TRUE(drop->As<ParsedDrop>().if_exists);
   EXPECT_EQ(drop->As<ParsedDrop>().name, "univers");
+
+  auto drop_macro = ParseOne("drop macro IF EXISTS add2");
+  EXPECT_EQ(drop_macro->kind, StatementKind::kDropMacro);
+  EXPECT_TRUE(drop_macro->As<ParsedDrop>().if_exists);
+  EXPECT_EQ(Dump("DROP MACRO add2"), "DROP MACRO add2");
+  EXPECT_EQ(ParseError("DROP INDEX x").code(), ErrorCode::kQuerySyntax);
 }
 
 TEST(ParserStatementTest, CreateTypeAndMacro) {
@@ -905,7 +911,7 @@ TEST(ParserErrorTest, RejectsInvalidQueries) {
       {"CREATE NODE TABLE T(a STRUCT(b INT64", "')' to close the type parameters"},
       {"CREATE REL TABLE R(a INT64)", "FROM <table> TO <table>"},
       {"CREATE REL TABLE R(FROM A TO B, ONE_ONE, x INT64)", "')' after the relationship"},
-      {"DROP INDEX x", "TABLE or SEQUENCE after DROP"},
+      {"DROP INDEX x", "TABLE, SEQUENCE or MACRO after DROP"},
       {"ALTER TABLE t MODIFY x", "ADD, DROP or RENAME"},
       {"COPY t FROM 42", "a file path"},
       {"BEGIN WORK", "TRANSACTION after BEGIN"},
