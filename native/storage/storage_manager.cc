@@ -29,6 +29,19 @@ std::string TableFileName(FileKind kind, uint64_t seq, TableId id) {
   return buf;
 }
 
+// A table's append segment: node-<seq>-<id>-seg.gdb, rel-<seq>-<pair>-seg.gdb.
+std::string SegmentFileName(FileKind kind, uint64_t seq, TableId id) {
+  std::string name = TableFileName(kind, seq, id);
+  return name.insert(name.size() - 4, "-seg");
+}
+
+FileKind SegmentKind(FileKind table_kind) {
+  return table_kind == FileKind::kNodeTable ? FileKind::kNodeSegment : FileKind::kRelSegment;
+}
+
+uint64_t RowsOf(const NodeTable& t) { return t.NumRows(); }
+uint64_t RowsOf(const RelTable& t) { return t.NumRels(); }
+
 bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
@@ -150,8 +163,9 @@ Status StorageManager::Load() {
   const ManifestEntry* catalog_entry = nullptr;
   std::set<std::string> names;
   for (const auto& e : manifest->files) {
-    if (!names.insert(e.name).second)
-      return Corrupt("corruption in " + manifest_path + ": file listed twice");
+    bool unique = names.insert(e.name).second;
+    for (const auto& g : e.segments) unique = names.insert(g.name).second && unique;
+    if (!unique) return Corrupt("corruption in " + manifest_path + ": file listed twice");
     if (e.kind == FileKind::kCatalog) {
       if (catalog_entry) return Corrupt("corruption in " + manifest_path + ": two catalogs");
       catalog_entry = &e;
@@ -222,7 +236,10 @@ void StorageManager::RemoveStaleFiles() {
   auto names = fs_->ListDir(dir_);
   if (!names.ok()) return;
   std::set<std::string> live;
-  for (const auto& e : manifest_.files) live.insert(e.name);
+  for (const auto& e : manifest_.files) {
+    live.insert(e.name);
+    for (const auto& g : e.segments) live.insert(g.name);
+  }
   for (const auto& name : *names) {
     if (IsDatabaseFile(name) && !live.count(name)) (void)fs_->Remove(env::JoinPath(dir_, name));
   }
@@ -240,6 +257,12 @@ Result<TableFileContents> StorageManager::ReadEntry(const ManifestEntry& e) cons
     return Corrupt("corruption in " + path + ": does not match the manifest");
   }
   return contents;
+}
+
+Result<TableFileContents> StorageManager::ReadSegment(const ManifestEntry& e,
+                                                      const SegmentRef& g) const {
+  ManifestEntry as_file{SegmentKind(e.kind), e.table_id, g.name, g.size, g.crc, {}, {}};
+  return ReadEntry(as_file);
 }
 
 namespace {
@@ -288,9 +311,12 @@ Status AddConstantColumns(Table& table, const Schema& schema, const ManifestEntr
 // A table from its manifest entry: its file's contents decoded by `deserialize(reader of the
 // payload (the descriptor of a version 3 file), schema of the file's columns, contents)`, then
 // the entry's constant columns.
-template <typename Schema, typename Deserialize>
+// Between the file and the constant columns, `apply_segments(table)` applies the entry's
+// segments; the table's FileChanges then describe base and segments.
+template <typename Schema, typename Deserialize, typename ApplySegments>
 auto DecodeTable(const Result<TableFileContents>& contents, const Schema& schema,
-                 const ManifestEntry& e, const std::string& path, Deserialize deserialize)
+                 const ManifestEntry& e, const std::string& path, Deserialize deserialize,
+                 ApplySegments apply_segments)
     -> decltype(deserialize(std::declval<catalog::BinaryReader&>(), schema,
                             std::declval<const TableFileContents&>())) {
   auto in_file = FileSchema(schema, e, path);
@@ -300,7 +326,13 @@ auto DecodeTable(const Result<TableFileContents>& contents, const Schema& schema
   auto table = deserialize(reader, *in_file, contents.value());
   if (!table.ok()) return Corrupt("corruption in " + path + ": " + table.status().message());
   if (!reader.done()) return Corrupt("corruption in " + path + ": trailing bytes");
-  Status s = AddConstantColumns(**table, schema, e, path);
+  (*table)->file_changes().ResetToBase(RowsOf(**table));
+  // A version 1 or 2 file is read whole at every open: the next change rewrites it as version 3
+  // instead of adding segments to it.
+  if (contents->version < kFirstMappedFormatVersion) (*table)->file_changes().RequireRewrite();
+  Status s = apply_segments(**table);
+  if (!s.ok()) return s;
+  s = AddConstantColumns(**table, schema, e, path);
   if (!s.ok()) return s;
   (*table)->change_flag().Clear();
   return table;
@@ -330,6 +362,11 @@ Result<std::unique_ptr<NodeTable>> StorageManager::ReadNodeTable(
                          return NodeTable::DeserializeMapped(reader, contents, in_file);
                        }
                        return NodeTable::Deserialize(reader, in_file);
+                     },
+                     [&](NodeTable& table) {
+                       return ApplySegments(e, table, [&](catalog::BinaryReader& r) {
+                         return table.ApplySegment(r);
+                       });
                      });
 }
 
@@ -347,7 +384,27 @@ Result<std::unique_ptr<RelTable>> StorageManager::ReadRelTable(
                        }
                        return RelTable::Deserialize(reader, in_file, pair, src_rows, dst_rows,
                                                     contents.version);
+                     },
+                     [&](RelTable& table) {
+                       return ApplySegments(e, table, [&](catalog::BinaryReader& r) {
+                         return table.ApplySegment(r, src_rows, dst_rows);
+                       });
                      });
+}
+
+template <typename Table, typename Apply>
+Status StorageManager::ApplySegments(const ManifestEntry& e, Table& table, Apply apply) const {
+  for (const SegmentRef& g : e.segments) {
+    const std::string path = env::JoinPath(dir_, g.name);
+    auto contents = ReadSegment(e, g);
+    if (!contents.ok()) return contents.status();
+    catalog::BinaryReader reader(contents->payload());
+    Status s = apply(reader);
+    if (!s.ok()) return Corrupt("corruption in " + path + ": " + s.message());
+    if (!reader.done()) return Corrupt("corruption in " + path + ": trailing bytes");
+    table.file_changes().AddSegment(RowsOf(table), g.rows);
+  }
+  return Status::OK();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -358,8 +415,9 @@ Status StorageManager::WriteCheckpointFiles(uint64_t seq, Manifest* manifest,
   // The files of the current checkpoint, by kind and table id: an unchanged table keeps its.
   std::map<std::pair<FileKind, TableId>, const ManifestEntry*> previous;
   for (const auto& e : manifest_.files) previous[{e.kind, e.table_id}] = &e;
-  auto write = [&](FileKind kind, TableId id, const std::string& name,
-                   const auto& serialize) -> Status {
+  // Writes file `name` of `kind`; `entry` gets its name, size and checksum.
+  auto write_file = [&](FileKind kind, const std::string& name, const auto& serialize,
+                        ManifestEntry* entry) -> Status {
     std::string path = env::JoinPath(dir_, name);
     auto writer = TableFileWriter::Create(fs_, path, kind);
     if (!writer.ok()) return writer.status();
@@ -367,11 +425,19 @@ Status StorageManager::WriteCheckpointFiles(uint64_t seq, Manifest* manifest,
     serialize(**writer);
     Status s = (*writer)->Finish();
     if (!s.ok()) return s;
-    manifest->files.push_back(
-        ManifestEntry{kind, id, name, (*writer)->file_size(), (*writer)->crc(), {}});
+    entry->name = name;
+    entry->size = (*writer)->file_size();
+    entry->crc = (*writer)->crc();
     return Status::OK();
   };
-  auto write_table = [&](FileKind kind, TableId id, const auto& table) -> Status {
+  auto write = [&](FileKind kind, TableId id, const std::string& name,
+                   const auto& serialize) -> Status {
+    ManifestEntry entry{kind, id, name, 0, 0, {}, {}};
+    Status s = write_file(kind, name, serialize, &entry);
+    if (s.ok()) manifest->files.push_back(std::move(entry));
+    return s;
+  };
+  auto write_table = [&](FileKind kind, TableId id, auto& table) -> Status {
     auto it = previous.find({kind, id});
     if (!table.change_flag().changed() && it != previous.end()) {
       manifest->files.push_back(*it->second);
@@ -381,8 +447,29 @@ Status StorageManager::WriteCheckpointFiles(uint64_t seq, Manifest* manifest,
       }
       return Status::OK();
     }
-    return write(kind, id, TableFileName(kind, seq, id),
-                 [&](TableFileWriter& w) { table.SerializeMapped(w); });
+    // Only what changed since the table's files, as a segment after them, while the segments
+    // stay small beside the base; else (and for a change a segment cannot hold) a new base.
+    FileChanges& changes = table.file_changes();
+    const uint64_t rows = RowsOf(table);
+    if (it != previous.end() && it->second->constants.empty() &&
+        !pending_constants_.count({kind, id}) && rows >= changes.persisted_rows() &&
+        changes.SegmentFits(rows - changes.persisted_rows())) {
+      ManifestEntry segment_file{SegmentKind(kind), id, "", 0, 0, {}, {}};
+      Status s = write_file(SegmentKind(kind), SegmentFileName(kind, seq, id),
+                            [&](TableFileWriter& w) { table.SerializeSegment(w.writer()); },
+                            &segment_file);
+      if (!s.ok()) return s;
+      const uint64_t segment_rows = table.SegmentRows();
+      manifest->files.push_back(*it->second);
+      manifest->files.back().segments.push_back(
+          SegmentRef{segment_file.name, segment_file.size, segment_file.crc, segment_rows});
+      on_success_.push_back([&changes, rows, segment_rows] { changes.AddSegment(rows, segment_rows); });
+      return Status::OK();
+    }
+    Status s = write(kind, id, TableFileName(kind, seq, id),
+                     [&](TableFileWriter& w) { table.SerializeMapped(w); });
+    if (s.ok()) on_success_.push_back([&changes, rows] { changes.ResetToBase(rows); });
+    return s;
   };
   // The catalog is small and also holds the sequences' counters: always written.
   Status s = write(FileKind::kCatalog, 0, CatalogFileName(seq), [&](TableFileWriter& w) {
@@ -419,7 +506,9 @@ Status StorageManager::Checkpoint(uint64_t last_commit_ts) {
   next.last_commit_ts = last_commit_ts;
   std::vector<std::string> written;
   std::string tmp = env::JoinPath(dir_, kManifestTmpName);
+  on_success_.clear();
   auto abandon = [&](Status s) {
+    on_success_.clear();
     for (const auto& path : written) (void)fs_->Remove(path);
     if (fs_->Exists(tmp)) (void)fs_->Remove(tmp);
     return s;
@@ -435,6 +524,8 @@ Status StorageManager::Checkpoint(uint64_t last_commit_ts) {
   // now those of its file in MANIFEST.
   manifest_ = std::move(next);
   ForEachTable([](auto& table) { table.change_flag().Clear(); });
+  for (const auto& done : on_success_) done();  // the tables' files are the new ones now
+  on_success_.clear();
   pending_constants_.clear();  // in MANIFEST now (or in the rewritten files)
   s = fs_->SyncDir(dir_);
   if (!s.ok()) return s;
@@ -450,6 +541,14 @@ Status StorageManager::Verify(std::vector<std::pair<std::string, uint64_t>>* che
     Status s = contents->VerifySections();
     if (!s.ok()) return s;
     if (checked) checked->emplace_back(e.name, e.size);
+    // A segment is metadata only: reading it checks its whole checksum.
+    for (const SegmentRef& g : e.segments) {
+      auto segment = ReadSegment(e, g);
+      if (!segment.ok()) return segment.status();
+      s = segment->VerifySections();
+      if (!s.ok()) return s;
+      if (checked) checked->emplace_back(g.name, g.size);
+    }
   }
   return Status::OK();
 }
