@@ -48,6 +48,11 @@ class FileChanges {
     rows_.clear();
   }
 
+  // Withdraws RequireRewrite after a change that the manifest records beside the files (a
+  // constant column added to a table whose files hold every row as they are). REQUIRES:
+  // no row changed since the files (rows() empty, NumRows() == persisted_rows()).
+  void KeepSegments() { rewrite_ = false; }
+
   bool rewrite() const { return rewrite_; }
   uint64_t persisted_rows() const { return persisted_rows_; }
   uint64_t base_rows() const { return base_rows_; }

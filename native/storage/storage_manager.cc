@@ -289,12 +289,14 @@ Result<Schema> FileSchema(const Schema& schema, const ManifestEntry& e, const st
   return in_file;
 }
 
-// Appends the entry's constant columns to a table read from its file.
+// Appends the entry's constant columns to a table read from its file (and segments), up to
+// `columns` columns in all.
 template <typename Table, typename Schema>
 Status AddConstantColumns(Table& table, const Schema& schema, const ManifestEntry& e,
-                          const std::string& path) {
+                          const std::string& path, size_t columns) {
   const size_t first = schema.properties.size() - e.constants.size();
-  for (size_t i = 0; i < e.constants.size(); ++i) {
+  columns = std::min(columns, schema.properties.size());
+  for (size_t i = table.NumColumns() - first; first + i < columns; ++i) {
     const LogicalType& type = schema.properties[first + i].type;
     catalog::BinaryReader reader(e.constants[i].value);
     auto value = Column::Deserialize(reader, type);
@@ -311,8 +313,10 @@ Status AddConstantColumns(Table& table, const Schema& schema, const ManifestEntr
 // A table from its manifest entry: its file's contents decoded by `deserialize(reader of the
 // payload (the descriptor of a version 3 file), schema of the file's columns, contents)`, then
 // the entry's constant columns.
-// Between the file and the constant columns, `apply_segments(table)` applies the entry's
-// segments; the table's FileChanges then describe base and segments.
+// After the file, `apply_segments(table, add_constants)` applies the entry's segments, each
+// after the constant columns that were added before it (add_constants(n): up to n columns);
+// then come the remaining constant columns. The table's FileChanges then describe base and
+// segments.
 template <typename Schema, typename Deserialize, typename ApplySegments>
 auto DecodeTable(const Result<TableFileContents>& contents, const Schema& schema,
                  const ManifestEntry& e, const std::string& path, Deserialize deserialize,
@@ -327,13 +331,20 @@ auto DecodeTable(const Result<TableFileContents>& contents, const Schema& schema
   if (!table.ok()) return Corrupt("corruption in " + path + ": " + table.status().message());
   if (!reader.done()) return Corrupt("corruption in " + path + ": trailing bytes");
   (*table)->file_changes().ResetToBase(RowsOf(**table));
-  // A version 1 or 2 file is read whole at every open: the next change rewrites it as version 3
-  // instead of adding segments to it.
-  if (contents->version < kFirstMappedFormatVersion) (*table)->file_changes().RequireRewrite();
-  Status s = apply_segments(**table);
+  auto add_constants = [&](size_t columns) {
+    return AddConstantColumns(**table, schema, e, path, columns);
+  };
+  Status s = apply_segments(**table, add_constants);
   if (!s.ok()) return s;
-  s = AddConstantColumns(**table, schema, e, path);
+  s = add_constants(schema.properties.size());
   if (!s.ok()) return s;
+  // Constant columns are part of the files: later rows go to segments after them. A version 1
+  // or 2 file is read whole at every open: the next change rewrites it as version 3 instead.
+  if (contents->version < kFirstMappedFormatVersion) {
+    (*table)->file_changes().RequireRewrite();
+  } else {
+    (*table)->file_changes().KeepSegments();
+  }
   (*table)->change_flag().Clear();
   return table;
 }
@@ -363,8 +374,8 @@ Result<std::unique_ptr<NodeTable>> StorageManager::ReadNodeTable(
                        }
                        return NodeTable::Deserialize(reader, in_file);
                      },
-                     [&](NodeTable& table) {
-                       return ApplySegments(e, table, [&](catalog::BinaryReader& r) {
+                     [&](NodeTable& table, const auto& add_constants) {
+                       return ApplySegments(e, table, add_constants, [&](catalog::BinaryReader& r) {
                          return table.ApplySegment(r);
                        });
                      });
@@ -385,19 +396,29 @@ Result<std::unique_ptr<RelTable>> StorageManager::ReadRelTable(
                        return RelTable::Deserialize(reader, in_file, pair, src_rows, dst_rows,
                                                     contents.version);
                      },
-                     [&](RelTable& table) {
-                       return ApplySegments(e, table, [&](catalog::BinaryReader& r) {
+                     [&](RelTable& table, const auto& add_constants) {
+                       return ApplySegments(e, table, add_constants, [&](catalog::BinaryReader& r) {
                          return table.ApplySegment(r, src_rows, dst_rows);
                        });
                      });
 }
 
-template <typename Table, typename Apply>
-Status StorageManager::ApplySegments(const ManifestEntry& e, Table& table, Apply apply) const {
+template <typename Table, typename AddConstants, typename Apply>
+Status StorageManager::ApplySegments(const ManifestEntry& e, Table& table,
+                                     const AddConstants& add_constants, Apply apply) const {
   for (const SegmentRef& g : e.segments) {
     const std::string path = env::JoinPath(dir_, g.name);
     auto contents = ReadSegment(e, g);
     if (!contents.ok()) return contents.status();
+    // A segment holds the columns the table had when it was written: the constant columns
+    // added before it come first (its header: id, first row, new rows, column count).
+    catalog::BinaryReader header(contents->payload());
+    uint64_t skip, columns = 0;
+    if (header.GetVarint(&skip) && header.GetVarint(&skip) && header.GetVarint(&skip) &&
+        header.GetVarint(&columns)) {
+      Status s = add_constants(columns);
+      if (!s.ok()) return s;
+    }
     catalog::BinaryReader reader(contents->payload());
     Status s = apply(reader);
     if (!s.ok()) return Corrupt("corruption in " + path + ": " + s.message());
@@ -451,8 +472,7 @@ Status StorageManager::WriteCheckpointFiles(uint64_t seq, Manifest* manifest,
     // stay small beside the base; else (and for a change a segment cannot hold) a new base.
     FileChanges& changes = table.file_changes();
     const uint64_t rows = RowsOf(table);
-    if (it != previous.end() && it->second->constants.empty() &&
-        !pending_constants_.count({kind, id}) && rows >= changes.persisted_rows() &&
+    if (it != previous.end() && rows >= changes.persisted_rows() &&
         changes.SegmentFits(rows - changes.persisted_rows())) {
       ManifestEntry segment_file{SegmentKind(kind), id, "", 0, 0, {}, {}};
       Status s = write_file(SegmentKind(kind), SegmentFileName(kind, seq, id),
@@ -461,6 +481,12 @@ Status StorageManager::WriteCheckpointFiles(uint64_t seq, Manifest* manifest,
       if (!s.ok()) return s;
       const uint64_t segment_rows = table.SegmentRows();
       manifest->files.push_back(*it->second);
+      // Columns added as constants since the last checkpoint precede the segment, which holds
+      // them as columns.
+      if (auto added = pending_constants_.find({kind, id}); added != pending_constants_.end()) {
+        auto& constants = manifest->files.back().constants;
+        constants.insert(constants.end(), added->second.begin(), added->second.end());
+      }
       manifest->files.back().segments.push_back(
           SegmentRef{segment_file.name, segment_file.size, segment_file.crc, segment_rows});
       on_success_.push_back([&changes, rows, segment_rows] { changes.AddSegment(rows, segment_rows); });
@@ -700,10 +726,13 @@ Result<catalog::DdlOutcome> StorageManager::AddProperty(std::string_view table,
   std::vector<RelTable*> added;
   auto add = [&](auto& t, FileKind kind) -> Status {
     const bool unchanged = !t.change_flag().changed();
+    const bool rewrite = t.file_changes().rewrite();
     Status s = t.AddColumn(type, fill);
     if (s.ok() && unchanged && constant) {
       pending_constants_[{kind, t.table_id()}].push_back(MakeConstantColumn(type, fill));
       t.change_flag().Clear();
+      // The files plus the constant are the table: later rows may still go to segments.
+      if (!rewrite) t.file_changes().KeepSegments();
     }
     return s;
   };

@@ -193,8 +193,11 @@ class StorageManager {
   Result<TableFileContents> ReadSegment(const ManifestEntry& e, const SegmentRef& g) const;
   // Applies the segments of `e` to `table` (loaded from e's file) in order, each through
   // apply(reader of its descriptor); kCorruption naming the segment file.
-  template <typename Table, typename Apply>
-  Status ApplySegments(const ManifestEntry& e, Table& table, Apply apply) const;
+  // add_constants(n) first adds the entry's constant columns up to n columns in all, for a
+  // segment of n columns.
+  template <typename Table, typename AddConstants, typename Apply>
+  Status ApplySegments(const ManifestEntry& e, Table& table, const AddConstants& add_constants,
+                       Apply apply) const;
   // The table a manifest entry describes: its file, then the entry's constant columns. Node
   // tables must be loaded before the rel tables that connect them.
   Result<std::unique_ptr<NodeTable>> ReadNodeTable(const ManifestEntry& e,

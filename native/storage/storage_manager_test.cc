@@ -794,6 +794,14 @@ std::set<std::pair<FileKind, uint64_t>> Rewritten(
   return out;
 }
 
+const ManifestEntry& EntryOf(const StorageManager& db, FileKind kind, uint64_t id) {
+  for (const auto& e : db.manifest().files) {
+    if (e.kind == kind && e.table_id == id) return e;
+  }
+  ADD_FAILURE() << "no manifest entry";
+  return db.manifest().files.front();
+}
+
 TEST(StorageManagerTest, ACheckpointWritesOnlyTheTablesThatChanged) {
   TempDir tmp;
   std::string state;
@@ -878,13 +886,16 @@ TEST(StorageManagerTest, ACheckpointWritesOnlyTheTablesThatChanged) {
       (void)env::FileSystem::Default()->RemoveDir(copy);
     }
 
-    // Any other change rewrites the file, which then holds every column.
+    // A row changed since goes to a segment after the constant columns, holding every column
+    // (a change a segment cannot hold rewrites the file, which then holds every column: below).
     files = ManifestFiles(db);
+    const size_t constant_count = constants(FileKind::kNodeTable, person).size();
     ASSERT_TRUE(db.GetNodeTable(person)->Set(5, 0, Value::Int64(9)).ok());
     ASSERT_TRUE(db.Checkpoint().ok());
-    EXPECT_EQ(Rewritten(files, ManifestFiles(db)),
-              (Set{catalog_file, {FileKind::kNodeTable, person}}));
-    EXPECT_TRUE(constants(FileKind::kNodeTable, person).empty());
+    EXPECT_EQ(Rewritten(files, ManifestFiles(db)), Set{catalog_file});
+    EXPECT_EQ(constants(FileKind::kNodeTable, person).size(), constant_count);
+    EXPECT_EQ(EntryOf(db, FileKind::kNodeTable, person).segments.size(), 1u);
+    EXPECT_TRUE(db.CheckUnchangedTables().ok());
 
     // ALTER ADD on a table changed since its file, or of a SERIAL column: a rewrite.
     files = ManifestFiles(db);
@@ -1169,14 +1180,6 @@ TEST(StorageManagerTest, ManifestsWithConstantColumnsAreVersion3AndChecked) {
 
 // ---- Append segments ----
 
-const ManifestEntry& EntryOf(const StorageManager& db, FileKind kind, uint64_t id) {
-  for (const auto& e : db.manifest().files) {
-    if (e.kind == kind && e.table_id == id) return e;
-  }
-  ADD_FAILURE() << "no manifest entry";
-  return db.manifest().files.front();
-}
-
 // Changes to Populate's graph that a segment holds: new persons, an updated and a deleted one,
 // new edges (one to a new person), an old edge deleted and one updated.
 void ChangeRows(StorageManager& db, int round) {
@@ -1334,6 +1337,18 @@ TEST(StorageManagerTest, SegmentsFoldIntoANewBaseOnceLargeOrMany) {
 TEST(StorageManagerTest, SegmentsAndConstantColumnsCombine) {
   TempDir tmp;
   std::string state;
+  // Reopens the folder and checks that it holds `state`.
+  auto reopen = [&]() -> std::unique_ptr<StorageManager> {
+    auto opened = StorageManager::Open(nullptr, tmp.db());
+    EXPECT_TRUE(opened.ok()) << opened.status().ToString();
+    if (!opened.ok()) return nullptr;
+    EXPECT_EQ(Dump(**opened), state);
+    EXPECT_TRUE((*opened)->CheckUnchangedTables().ok());
+    return std::move(*opened);
+  };
+  auto person_entry = [](const StorageManager& db) {
+    return EntryOf(db, FileKind::kNodeTable, *db.catalog().FindId("Person"));
+  };
   {
     auto opened = StorageManager::Open(nullptr, tmp.db());
     ASSERT_TRUE(opened.ok());
@@ -1347,30 +1362,53 @@ TEST(StorageManagerTest, SegmentsAndConstantColumnsCombine) {
     // ALTER ADD on the unchanged table: base + segment + constant, the rows of both get it.
     ASSERT_TRUE(db.AddProperty("Person", P("score", "INT64"), Value::Int64(7)).ok());
     ASSERT_TRUE(db.Checkpoint().ok());
-    const ManifestEntry& e = EntryOf(db, FileKind::kNodeTable, *db.catalog().FindId("Person"));
-    EXPECT_EQ(e.segments.size(), 1u);
-    EXPECT_EQ(e.constants.size(), 1u);
+    EXPECT_EQ(person_entry(db).segments.size(), 1u);
+    EXPECT_EQ(person_entry(db).constants.size(), 1u);
     EXPECT_TRUE(db.CheckUnchangedTables().ok());
     state = Dump(db);
   }
   {
-    auto opened = StorageManager::Open(nullptr, tmp.db());
-    ASSERT_TRUE(opened.ok()) << opened.status().ToString();
-    StorageManager& db = **opened;
-    EXPECT_EQ(Dump(db), state);
-    NodeTable* person = db.GetNodeTable(*db.catalog().FindId("Person"));
+    auto db = reopen();
+    ASSERT_TRUE(db);
+    NodeTable* person = db->GetNodeTable(*db->catalog().FindId("Person"));
     EXPECT_EQ(person->Get(5, person->NumRows() - 1).ToString(), "7");
-    // A row written now needs every column in one file: the table is rewritten whole.
+    // Rows written now go to a segment of every column, applied after the constant.
     ASSERT_TRUE(person->Set(5, 0, Value::Int64(8)).ok());
-    ASSERT_TRUE(db.Checkpoint().ok());
-    const ManifestEntry& e = EntryOf(db, FileKind::kNodeTable, person->table_id());
-    EXPECT_TRUE(e.segments.empty());
-    EXPECT_TRUE(e.constants.empty());
-    state = Dump(db);
+    ASSERT_TRUE(db->Checkpoint().ok());
+    EXPECT_EQ(person_entry(*db).segments.size(), 2u);
+    EXPECT_EQ(person_entry(*db).constants.size(), 1u);
+    // A constant added between segments, and another right after one in the same checkpoint.
+    ASSERT_TRUE(db->AddProperty("Person", P("level", "STRING"), Value::String("low")).ok());
+    ASSERT_TRUE(db->Checkpoint().ok());
+    ASSERT_TRUE(db->AddProperty("Person", P("rank", "INT64"), Value::Null(T("INT64"))).ok());
+    ASSERT_TRUE(person->Insert({Value::Int64(77777), Value::String("late"), Value::Null(T("STRING[]")),
+                                Value::Null(T("STRUCT(a INT64, b DATE)")), Value::Int64(1),
+                                Value::Int64(2), Value::String("high"), Value::Int64(3)},
+                               500)
+                    .ok());
+    ASSERT_TRUE(db->Checkpoint().ok());
+    EXPECT_EQ(person_entry(*db).segments.size(), 3u);
+    EXPECT_EQ(person_entry(*db).constants.size(), 3u);
+    EXPECT_TRUE(db->CheckUnchangedTables().ok());
+    state = Dump(*db);
   }
-  auto reopened = StorageManager::Open(nullptr, tmp.db());
-  ASSERT_TRUE(reopened.ok());
-  EXPECT_EQ(Dump(**reopened), state);
+  {
+    auto db = reopen();
+    ASSERT_TRUE(db);
+    const NodeTable* person = db->GetNodeTable(*db->catalog().FindId("Person"));
+    EXPECT_EQ(person->Get(6, 0).ToString(), "low");
+    EXPECT_EQ(person->Get(7, 0).ToString(), "");
+    EXPECT_TRUE(person->column(7).IsNull(0));
+    EXPECT_EQ(person->Get(7, person->NumRows() - 1).ToString(), "3");
+    // A dropped column cannot be said by a segment: a new base without constants.
+    ASSERT_TRUE(db->DropProperty("Person", "level").ok());
+    ASSERT_TRUE(db->Checkpoint().ok());
+    EXPECT_TRUE(person_entry(*db).segments.empty());
+    EXPECT_TRUE(person_entry(*db).constants.empty());
+    state = Dump(*db);
+  }
+  auto db = reopen();
+  ASSERT_TRUE(db);
 }
 
 TEST(StorageManagerTest, ManifestsWithSegmentsAreVersion4AndDamagedSegmentsAreReported) {
