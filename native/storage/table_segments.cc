@@ -221,6 +221,7 @@ Status NodeTable::ApplySegment(catalog::BinaryReader& in) {
     create_ts_.push_back(new_stamps[0][i]);
   }
   index_.Reserve(index_.size() + added);
+  index_.PrepareInserts(first, added);
   for (uint64_t r = first; r < first + added; ++r) {
     if (delete_ts_[r] == kNotDeleted && !index_.Insert(r)) return Bad("duplicate primary key");
   }
