@@ -18,7 +18,11 @@ describe('append segments', () => {
     for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const dataFiles = (dir: string) => fs.readdirSync(dir).filter((n) => n.endsWith('.gdb')).sort();
+  const dataFiles = (dir: string) =>
+    fs
+      .readdirSync(dir)
+      .filter((n) => n.endsWith('.gdb'))
+      .sort();
   const bases = (dir: string, prefix: string) =>
     dataFiles(dir).filter((n) => n.startsWith(prefix) && !n.endsWith('-seg.gdb'));
   const segments = (dir: string) => dataFiles(dir).filter((n) => n.endsWith('-seg.gdb'));
@@ -69,9 +73,7 @@ describe('append segments', () => {
     expect((await conn.query('MATCH (:P {id: 5000})-[k:K]->(q:P) RETURN q.id, k.w')).rows).toEqual([
       [0, 9.5],
     ]);
-    expect((await conn.query('MATCH (:P {id: 20})-[k:K]->(q:P) RETURN q.id, k.w')).rows).toEqual([
-      [21, -1],
-    ]);
+    expect((await conn.query('MATCH (:P {id: 20})-[k:K]->(q:P) RETURN q.id, k.w')).rows).toEqual([[21, -1]]);
     // 999 edges, 2 of them at the deleted person, one new.
     expect((await conn.query('MATCH ()-[k:K]->() RETURN count(*)')).rows).toEqual([[998]]);
     expect((await conn.query('MATCH (a:P {id: 0})-[:K]->()-[:K]->(c) RETURN c.id')).rows).toEqual([[2]]);
