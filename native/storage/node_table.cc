@@ -132,6 +132,7 @@ Status NodeTable::Delete(uint64_t offset, uint64_t ts) {
     return Status(ErrorCode::kInvalidRequest,
                   "row " + std::to_string(offset) + " of table " + name_ + " is already deleted");
   }
+  file_changes_.Touch(offset);
   delete_ts_.Set(offset, ts);
   num_deleted_.fetch_add(1, std::memory_order_relaxed);
   // Before the key leaves the index: a reader that misses the key then knows to look at the
@@ -149,6 +150,7 @@ Status NodeTable::UndoDelete(uint64_t offset) {
                   "row " + std::to_string(offset) + " of table " + name_ + " is not deleted");
   }
   if (!index_.Insert(offset)) return DuplicateKey(offset, "Runtime exception: ");
+  file_changes_.Touch(offset);
   delete_ts_.Set(offset, kNotDeleted);
   num_deleted_.fetch_sub(1, std::memory_order_relaxed);
   return Status::OK();
@@ -167,6 +169,7 @@ void NodeTable::CommitKeyErase(uint64_t stamp, uint64_t commit_ts) {
 
 void NodeTable::SetDeleteTs(uint64_t offset, uint64_t ts) {
   changed_.Mark();
+  file_changes_.Touch(offset);
   bool was = IsDeleted(offset);
   delete_ts_.Set(offset, ts);
   bool is = IsDeleted(offset);
@@ -178,6 +181,9 @@ void NodeTable::UndoInsert(uint64_t offset) {
   changed_.Mark();
   std::lock_guard<std::mutex> lock(write_mu_);
   if (offset >= NumRows() || IsPlaceholder(offset)) return;
+  // Below the rows the files hold, the row is dropped or turned into a placeholder: neither is
+  // a row a segment appends.
+  if (offset < file_changes_.persisted_rows()) file_changes_.RequireRewrite();
   if (IsDeleted(offset)) {
     num_deleted_.fetch_sub(1, std::memory_order_relaxed);
   } else {
@@ -215,6 +221,7 @@ Status NodeTable::FillPlaceholder(uint64_t offset, const std::vector<Value>& val
     return Status(ErrorCode::kInvalidRequest,
                   "row " + std::to_string(offset) + " of table " + name_ + " is not a placeholder");
   }
+  file_changes_.Touch(offset);
   if (values[pk_column_].is_null()) return NullKey("Runtime exception: ");
   for (size_t i = 0; i < columns_.size(); ++i) {
     Status s = columns_[i]->Set(offset, values[i]);
@@ -248,6 +255,7 @@ Status NodeTable::Set(size_t column, uint64_t offset, const Value& value) {
     return Status(ErrorCode::kInvalidRequest,
                   "the primary key of table " + name_ + " cannot be updated");
   }
+  file_changes_.Touch(offset);
   Status s = columns_[column]->Set(offset, value);
   if (s.ok() && IsSerial(*columns_[column]) && !value.is_null()) {
     next_serial_[column] = std::max(next_serial_[column], columns_[column]->GetInt64(offset) + 1);
@@ -334,6 +342,7 @@ Status NodeTable::BulkAppend(std::vector<Column> columns, uint64_t ts) {
 
 Status NodeTable::AddColumn(const LogicalType& type, const Value& fill) {
   changed_.Mark();
+  file_changes_.RequireRewrite();
   uint64_t n = NumRows();
   int64_t next_serial = 0;
   std::unique_ptr<Column> column;
@@ -355,6 +364,7 @@ Status NodeTable::AddColumn(const LogicalType& type, const Value& fill) {
 
 Status NodeTable::DropColumn(size_t column) {
   changed_.Mark();
+  file_changes_.RequireRewrite();
   if (column >= columns_.size()) {
     return Status(ErrorCode::kInvalidRequest, "no such column in table " + name_);
   }

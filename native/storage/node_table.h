@@ -44,6 +44,7 @@
 #include "common/result.h"
 #include "storage/change_flag.h"
 #include "storage/column.h"
+#include "storage/file_changes.h"
 #include "storage/pk_index.h"
 #include "storage/shared_array.h"
 #include "storage/stamp_codec.h"
@@ -142,6 +143,7 @@ class NodeTable {
   bool IsDeleted(uint64_t offset) const { return delete_ts_[offset] != kNotDeleted; }
   void SetCreateTs(uint64_t offset, uint64_t ts) {
     changed_.Mark();
+    file_changes_.Touch(offset);
     std::lock_guard<std::mutex> lock(write_mu_);
     create_ts_.Set(offset, ts);
   }
@@ -187,6 +189,20 @@ class NodeTable {
   static Result<std::unique_ptr<NodeTable>> DeserializeMapped(
       catalog::BinaryReader& in, const SectionSource& sections,
       const catalog::NodeTableSchema& schema);
+  // ---- Append segments (docs/storage-format.md, "Segments"; storage/table_segments.cc) ----
+  // What the table's files hold and which of their rows changed since.
+  FileChanges& file_changes() { return file_changes_; }
+  const FileChanges& file_changes() const { return file_changes_; }
+  // The rows a segment written now holds: the new ones and the changed ones below them.
+  uint64_t SegmentRows() const {
+    return NumRows() - file_changes_.persisted_rows() + file_changes_.rows().size();
+  }
+  // Writes the segment that brings the table's files to its current contents. REQUIRES:
+  // !file_changes().rewrite(), NumRows() >= file_changes().persisted_rows().
+  void SerializeSegment(catalog::BinaryWriter& out) const;
+  // Applies a segment written by SerializeSegment to a table loaded from the files before it;
+  // kCorruption (naming what) when it does not fit. Work is proportional to the segment.
+  Status ApplySegment(catalog::BinaryReader& in);
 
  private:
   // The header and the columns of either file form (`mapped`: format version 3), each column
@@ -217,6 +233,7 @@ class NodeTable {
   uint64_t key_erase_committed_ = 0;  // writer side: the newest committed delete's stamp
   VersionStore versions_;
   ChangeFlag changed_{true};
+  FileChanges file_changes_;
 };
 
 }  // namespace graphdb::storage

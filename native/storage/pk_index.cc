@@ -231,6 +231,16 @@ void PrimaryKeyIndex::Reserve(uint64_t keys) {
   Rehash(cap);
 }
 
+void PrimaryKeyIndex::PrepareInserts(uint64_t first, uint64_t count) {
+  Block* b = block_.load(std::memory_order_relaxed);
+  if (b == nullptr || b->region == nullptr) return;  // heap blocks have no such faults
+  for (uint64_t r = first; r < first + count; ++r) {
+    if (keys_->IsNull(r) || IsNanKey(r)) continue;
+    Slot& s = b->slots[HashOfTag(TagOf(r)) & b->mask];
+    std::atomic_ref<uint64_t>(s.tag).fetch_add(0, std::memory_order_relaxed);
+  }
+}
+
 bool PrimaryKeyIndex::Insert(uint64_t offset) {
   GRAPHDB_ASSERT(!keys_->IsNull(offset));
   if (IsNanKey(offset)) return true;  // NaN equals nothing: never a duplicate, never found

@@ -83,6 +83,11 @@ class PrimaryKeyIndex {
   bool Erase(uint64_t offset);
   // Makes room for `keys` live keys without further growth. Writer side.
   void Reserve(uint64_t keys);
+  // Before Insert of rows [first, first + count) (opening applies a segment's rows): writes
+  // (an atomic add of 0) to each key's home slot, so that each page of a mapped block takes
+  // one copy-on-write fault, not a read fault and then a write fault, which must flush the
+  // page from the TLB of every CPU running the process's threads. Changes no slot. Writer side.
+  void PrepareInserts(uint64_t first, uint64_t count);
   // Drops everything and indexes rows [0, rows) of the key column whose `live` flag is set
   // (every row when `live` is empty); false if a duplicate shows up. Exclusive.
   bool Rebuild(uint64_t rows, const std::vector<bool>& live = {});

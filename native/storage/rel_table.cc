@@ -85,6 +85,9 @@ bool RelTable::UndoInsert(uint64_t rel, uint64_t src, uint64_t dst) {
   changed_.Mark();
   std::lock_guard<std::mutex> lock(write_mu_);
   if (rel >= NumRels()) return false;
+  // Below the rels the files hold, the row may lose its adjacency entries, which a segment does
+  // not express.
+  if (rel < file_changes_.persisted_rows()) file_changes_.RequireRewrite();
   // Stays as a row seen by no snapshot: create stamp never visible, deleted at 0.
   auto keep_unseen = [&] {
     WithdrawCsrStamps();
@@ -128,6 +131,7 @@ Status RelTable::Set(size_t column, uint64_t rel, const Value& value) {
   if (column >= columns_.size() || rel >= NumRels()) {
     return Status(ErrorCode::kInvalidRequest, "no such cell in rel table " + name_);
   }
+  file_changes_.Touch(rel);
   return columns_[column]->Set(rel, value);
 }
 
@@ -186,6 +190,7 @@ Status RelTable::DeleteEdge(uint64_t rel, uint64_t ts) {
     return Status(ErrorCode::kInvalidRequest,
                   "rel " + std::to_string(rel) + " of table " + name_ + " is already deleted");
   }
+  file_changes_.Touch(rel);
   WithdrawCsrStamps();
   delete_ts_.Set(rel, ts);
   num_deleted_.fetch_add(1, std::memory_order_relaxed);
@@ -198,6 +203,7 @@ Status RelTable::UndoDelete(uint64_t rel) {
     return Status(ErrorCode::kInvalidRequest,
                   "rel " + std::to_string(rel) + " of table " + name_ + " is not deleted");
   }
+  file_changes_.Touch(rel);
   delete_ts_.Set(rel, kNotDeleted);
   num_deleted_.fetch_sub(1, std::memory_order_relaxed);
   return Status::OK();
@@ -212,6 +218,8 @@ Status RelTable::FillTombstone(uint64_t rel, uint64_t src, uint64_t dst,
                   "rel " + std::to_string(rel) + " of table " + name_ + " is not a tombstone");
   }
   if (Status s = CheckMultiplicity(src, dst); !s.ok()) return s;
+  // A tombstone the files hold gains adjacency entries below the rels a segment appends.
+  if (rel < file_changes_.persisted_rows()) file_changes_.RequireRewrite();
   for (size_t i = 0; i < columns_.size(); ++i) {
     Status s = columns_[i]->Set(rel, props[i]);
     if (!s.ok()) return s;
@@ -234,6 +242,7 @@ void RelTable::AppendTombstones(uint64_t count) {
 
 void RelTable::SetDeleteTs(uint64_t rel, uint64_t ts) {
   changed_.Mark();
+  file_changes_.Touch(rel);
   if (ts != kNotDeleted) WithdrawCsrStamps();
   bool was = IsDeleted(rel);
   delete_ts_.Set(rel, ts);
@@ -346,6 +355,7 @@ void RelTable::Compact(uint64_t deleted_up_to) {
     return;
   }
   changed_.Mark();
+  file_changes_.RequireRewrite();
   Rebuild(Direction::kForward, {}, {}, 0, /*drop_deleted=*/true, deleted_up_to);
   Rebuild(Direction::kBackward, {}, {}, 0, /*drop_deleted=*/true, deleted_up_to);
 }
@@ -353,6 +363,7 @@ void RelTable::Compact(uint64_t deleted_up_to) {
 Status RelTable::BulkLoadOffsets(std::vector<uint64_t> src, std::vector<uint64_t> dst,
                                  std::vector<Column> props, uint64_t ts) {
   changed_.Mark();
+  file_changes_.RequireRewrite();
   const uint64_t n = src.size();
   if (dst.size() != n) {
     return Status(ErrorCode::kInvalidRequest,
@@ -444,6 +455,7 @@ Status RelTable::BulkLoad(const Column& src_keys, const Column& dst_keys, std::v
 
 Status RelTable::AddColumn(const LogicalType& type, const Value& fill) {
   changed_.Mark();
+  file_changes_.RequireRewrite();
   auto column = MakeFilledColumn(type, fill, NumRels());
   if (!column.ok()) return column.status();
   columns_.push_back(std::make_unique<Column>(std::move(*column)));
@@ -453,6 +465,7 @@ Status RelTable::AddColumn(const LogicalType& type, const Value& fill) {
 
 Status RelTable::DropColumn(size_t column) {
   changed_.Mark();
+  file_changes_.RequireRewrite();
   if (column >= columns_.size()) {
     return Status(ErrorCode::kInvalidRequest, "no such column in rel table " + name_);
   }

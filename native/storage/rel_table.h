@@ -52,6 +52,7 @@
 #include "common/result.h"
 #include "storage/change_flag.h"
 #include "storage/column.h"
+#include "storage/file_changes.h"
 #include "storage/node_table.h"
 #include "storage/shared_array.h"
 #include "storage/stamp_codec.h"
@@ -178,6 +179,7 @@ class RelTable {
   bool IsDeleted(uint64_t rel) const { return delete_ts_[rel] != kNotDeleted; }
   void SetCreateTs(uint64_t rel, uint64_t ts) {
     changed_.Mark();
+    file_changes_.Touch(rel);
     std::lock_guard<std::mutex> lock(write_mu_);
     // A CSR edge's stamp raised above the CSR's newest (commits restamp delta edges, or lower
     // a stamp from an open transaction's, with which the CSR is not clean anyway).
@@ -331,6 +333,22 @@ class RelTable {
       catalog::BinaryReader& in, const SectionSource& sections,
       const catalog::RelTableSchema& schema, const catalog::RelTablePair& pair, uint64_t src_rows,
       uint64_t dst_rows);
+  // ---- Append segments (docs/storage-format.md, "Segments"; storage/table_segments.cc) ----
+  // What the table's files hold (rel offsets) and which of their rels changed since.
+  FileChanges& file_changes() { return file_changes_; }
+  const FileChanges& file_changes() const { return file_changes_; }
+  // The rels a segment written now holds: the new ones and the changed ones below them.
+  uint64_t SegmentRows() const {
+    return NumRels() - file_changes_.persisted_rows() + file_changes_.rows().size();
+  }
+  // Writes the segment that brings the table's files to its current contents: changed and new
+  // rels, and the new rels' adjacency entries (from the delta lists). REQUIRES:
+  // !file_changes().rewrite(), NumRels() >= file_changes().persisted_rows().
+  void SerializeSegment(catalog::BinaryWriter& out) const;
+  // Applies a segment to a table loaded from the files before it (the new rels' entries go to
+  // the delta lists); `src_rows`/`dst_rows` bound the endpoints. kCorruption when it does not
+  // fit. Work is proportional to the segment.
+  Status ApplySegment(catalog::BinaryReader& in, uint64_t src_rows, uint64_t dst_rows);
   // The newest committed stamp of the rels a load read from a file (0: not loaded).
   uint64_t loaded_max_stamp() const { return loaded_max_stamp_; }
   // Checks what a mapped load takes on trust (every CSR offset and entry in range):
@@ -436,6 +454,7 @@ class RelTable {
   Adjacency adj_[2];
   VersionStore versions_;
   ChangeFlag changed_{true};
+  FileChanges file_changes_;
 };
 
 }  // namespace graphdb::storage

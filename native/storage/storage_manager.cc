@@ -29,6 +29,19 @@ std::string TableFileName(FileKind kind, uint64_t seq, TableId id) {
   return buf;
 }
 
+// A table's append segment: node-<seq>-<id>-seg.gdb, rel-<seq>-<pair>-seg.gdb.
+std::string SegmentFileName(FileKind kind, uint64_t seq, TableId id) {
+  std::string name = TableFileName(kind, seq, id);
+  return name.insert(name.size() - 4, "-seg");
+}
+
+FileKind SegmentKind(FileKind table_kind) {
+  return table_kind == FileKind::kNodeTable ? FileKind::kNodeSegment : FileKind::kRelSegment;
+}
+
+uint64_t RowsOf(const NodeTable& t) { return t.NumRows(); }
+uint64_t RowsOf(const RelTable& t) { return t.NumRels(); }
+
 bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
@@ -150,8 +163,9 @@ Status StorageManager::Load() {
   const ManifestEntry* catalog_entry = nullptr;
   std::set<std::string> names;
   for (const auto& e : manifest->files) {
-    if (!names.insert(e.name).second)
-      return Corrupt("corruption in " + manifest_path + ": file listed twice");
+    bool unique = names.insert(e.name).second;
+    for (const auto& g : e.segments) unique = names.insert(g.name).second && unique;
+    if (!unique) return Corrupt("corruption in " + manifest_path + ": file listed twice");
     if (e.kind == FileKind::kCatalog) {
       if (catalog_entry) return Corrupt("corruption in " + manifest_path + ": two catalogs");
       catalog_entry = &e;
@@ -222,7 +236,10 @@ void StorageManager::RemoveStaleFiles() {
   auto names = fs_->ListDir(dir_);
   if (!names.ok()) return;
   std::set<std::string> live;
-  for (const auto& e : manifest_.files) live.insert(e.name);
+  for (const auto& e : manifest_.files) {
+    live.insert(e.name);
+    for (const auto& g : e.segments) live.insert(g.name);
+  }
   for (const auto& name : *names) {
     if (IsDatabaseFile(name) && !live.count(name)) (void)fs_->Remove(env::JoinPath(dir_, name));
   }
@@ -240,6 +257,12 @@ Result<TableFileContents> StorageManager::ReadEntry(const ManifestEntry& e) cons
     return Corrupt("corruption in " + path + ": does not match the manifest");
   }
   return contents;
+}
+
+Result<TableFileContents> StorageManager::ReadSegment(const ManifestEntry& e,
+                                                      const SegmentRef& g) const {
+  ManifestEntry as_file{SegmentKind(e.kind), e.table_id, g.name, g.size, g.crc, {}, {}};
+  return ReadEntry(as_file);
 }
 
 namespace {
@@ -266,12 +289,14 @@ Result<Schema> FileSchema(const Schema& schema, const ManifestEntry& e, const st
   return in_file;
 }
 
-// Appends the entry's constant columns to a table read from its file.
+// Appends the entry's constant columns to a table read from its file (and segments), up to
+// `columns` columns in all.
 template <typename Table, typename Schema>
 Status AddConstantColumns(Table& table, const Schema& schema, const ManifestEntry& e,
-                          const std::string& path) {
+                          const std::string& path, size_t columns) {
   const size_t first = schema.properties.size() - e.constants.size();
-  for (size_t i = 0; i < e.constants.size(); ++i) {
+  columns = std::min(columns, schema.properties.size());
+  for (size_t i = table.NumColumns() - first; first + i < columns; ++i) {
     const LogicalType& type = schema.properties[first + i].type;
     catalog::BinaryReader reader(e.constants[i].value);
     auto value = Column::Deserialize(reader, type);
@@ -288,9 +313,14 @@ Status AddConstantColumns(Table& table, const Schema& schema, const ManifestEntr
 // A table from its manifest entry: its file's contents decoded by `deserialize(reader of the
 // payload (the descriptor of a version 3 file), schema of the file's columns, contents)`, then
 // the entry's constant columns.
-template <typename Schema, typename Deserialize>
+// After the file, `apply_segments(table, add_constants)` applies the entry's segments, each
+// after the constant columns that were added before it (add_constants(n): up to n columns);
+// then come the remaining constant columns. The table's FileChanges then describe base and
+// segments.
+template <typename Schema, typename Deserialize, typename ApplySegments>
 auto DecodeTable(const Result<TableFileContents>& contents, const Schema& schema,
-                 const ManifestEntry& e, const std::string& path, Deserialize deserialize)
+                 const ManifestEntry& e, const std::string& path, Deserialize deserialize,
+                 ApplySegments apply_segments)
     -> decltype(deserialize(std::declval<catalog::BinaryReader&>(), schema,
                             std::declval<const TableFileContents&>())) {
   auto in_file = FileSchema(schema, e, path);
@@ -300,8 +330,21 @@ auto DecodeTable(const Result<TableFileContents>& contents, const Schema& schema
   auto table = deserialize(reader, *in_file, contents.value());
   if (!table.ok()) return Corrupt("corruption in " + path + ": " + table.status().message());
   if (!reader.done()) return Corrupt("corruption in " + path + ": trailing bytes");
-  Status s = AddConstantColumns(**table, schema, e, path);
+  (*table)->file_changes().ResetToBase(RowsOf(**table));
+  auto add_constants = [&](size_t columns) {
+    return AddConstantColumns(**table, schema, e, path, columns);
+  };
+  Status s = apply_segments(**table, add_constants);
   if (!s.ok()) return s;
+  s = add_constants(schema.properties.size());
+  if (!s.ok()) return s;
+  // Constant columns are part of the files: later rows go to segments after them. A version 1
+  // or 2 file is read whole at every open: the next change rewrites it as version 3 instead.
+  if (contents->version < kFirstMappedFormatVersion) {
+    (*table)->file_changes().RequireRewrite();
+  } else {
+    (*table)->file_changes().KeepSegments();
+  }
   (*table)->change_flag().Clear();
   return table;
 }
@@ -330,6 +373,11 @@ Result<std::unique_ptr<NodeTable>> StorageManager::ReadNodeTable(
                          return NodeTable::DeserializeMapped(reader, contents, in_file);
                        }
                        return NodeTable::Deserialize(reader, in_file);
+                     },
+                     [&](NodeTable& table, const auto& add_constants) {
+                       return ApplySegments(e, table, add_constants, [&](catalog::BinaryReader& r) {
+                         return table.ApplySegment(r);
+                       });
                      });
 }
 
@@ -347,7 +395,37 @@ Result<std::unique_ptr<RelTable>> StorageManager::ReadRelTable(
                        }
                        return RelTable::Deserialize(reader, in_file, pair, src_rows, dst_rows,
                                                     contents.version);
+                     },
+                     [&](RelTable& table, const auto& add_constants) {
+                       return ApplySegments(e, table, add_constants, [&](catalog::BinaryReader& r) {
+                         return table.ApplySegment(r, src_rows, dst_rows);
+                       });
                      });
+}
+
+template <typename Table, typename AddConstants, typename Apply>
+Status StorageManager::ApplySegments(const ManifestEntry& e, Table& table,
+                                     const AddConstants& add_constants, Apply apply) const {
+  for (const SegmentRef& g : e.segments) {
+    const std::string path = env::JoinPath(dir_, g.name);
+    auto contents = ReadSegment(e, g);
+    if (!contents.ok()) return contents.status();
+    // A segment holds the columns the table had when it was written: the constant columns
+    // added before it come first (its header: id, first row, new rows, column count).
+    catalog::BinaryReader header(contents->payload());
+    uint64_t skip, columns = 0;
+    if (header.GetVarint(&skip) && header.GetVarint(&skip) && header.GetVarint(&skip) &&
+        header.GetVarint(&columns)) {
+      Status s = add_constants(columns);
+      if (!s.ok()) return s;
+    }
+    catalog::BinaryReader reader(contents->payload());
+    Status s = apply(reader);
+    if (!s.ok()) return Corrupt("corruption in " + path + ": " + s.message());
+    if (!reader.done()) return Corrupt("corruption in " + path + ": trailing bytes");
+    table.file_changes().AddSegment(RowsOf(table), g.rows);
+  }
+  return Status::OK();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -358,8 +436,9 @@ Status StorageManager::WriteCheckpointFiles(uint64_t seq, Manifest* manifest,
   // The files of the current checkpoint, by kind and table id: an unchanged table keeps its.
   std::map<std::pair<FileKind, TableId>, const ManifestEntry*> previous;
   for (const auto& e : manifest_.files) previous[{e.kind, e.table_id}] = &e;
-  auto write = [&](FileKind kind, TableId id, const std::string& name,
-                   const auto& serialize) -> Status {
+  // Writes file `name` of `kind`; `entry` gets its name, size and checksum.
+  auto write_file = [&](FileKind kind, const std::string& name, const auto& serialize,
+                        ManifestEntry* entry) -> Status {
     std::string path = env::JoinPath(dir_, name);
     auto writer = TableFileWriter::Create(fs_, path, kind);
     if (!writer.ok()) return writer.status();
@@ -367,11 +446,19 @@ Status StorageManager::WriteCheckpointFiles(uint64_t seq, Manifest* manifest,
     serialize(**writer);
     Status s = (*writer)->Finish();
     if (!s.ok()) return s;
-    manifest->files.push_back(
-        ManifestEntry{kind, id, name, (*writer)->file_size(), (*writer)->crc(), {}});
+    entry->name = name;
+    entry->size = (*writer)->file_size();
+    entry->crc = (*writer)->crc();
     return Status::OK();
   };
-  auto write_table = [&](FileKind kind, TableId id, const auto& table) -> Status {
+  auto write = [&](FileKind kind, TableId id, const std::string& name,
+                   const auto& serialize) -> Status {
+    ManifestEntry entry{kind, id, name, 0, 0, {}, {}};
+    Status s = write_file(kind, name, serialize, &entry);
+    if (s.ok()) manifest->files.push_back(std::move(entry));
+    return s;
+  };
+  auto write_table = [&](FileKind kind, TableId id, auto& table) -> Status {
     auto it = previous.find({kind, id});
     if (!table.change_flag().changed() && it != previous.end()) {
       manifest->files.push_back(*it->second);
@@ -381,8 +468,34 @@ Status StorageManager::WriteCheckpointFiles(uint64_t seq, Manifest* manifest,
       }
       return Status::OK();
     }
-    return write(kind, id, TableFileName(kind, seq, id),
-                 [&](TableFileWriter& w) { table.SerializeMapped(w); });
+    // Only what changed since the table's files, as a segment after them, while the segments
+    // stay small beside the base; else (and for a change a segment cannot hold) a new base.
+    FileChanges& changes = table.file_changes();
+    const uint64_t rows = RowsOf(table);
+    if (it != previous.end() && rows >= changes.persisted_rows() &&
+        changes.SegmentFits(rows - changes.persisted_rows())) {
+      ManifestEntry segment_file{SegmentKind(kind), id, "", 0, 0, {}, {}};
+      Status s = write_file(SegmentKind(kind), SegmentFileName(kind, seq, id),
+                            [&](TableFileWriter& w) { table.SerializeSegment(w.writer()); },
+                            &segment_file);
+      if (!s.ok()) return s;
+      const uint64_t segment_rows = table.SegmentRows();
+      manifest->files.push_back(*it->second);
+      // Columns added as constants since the last checkpoint precede the segment, which holds
+      // them as columns.
+      if (auto added = pending_constants_.find({kind, id}); added != pending_constants_.end()) {
+        auto& constants = manifest->files.back().constants;
+        constants.insert(constants.end(), added->second.begin(), added->second.end());
+      }
+      manifest->files.back().segments.push_back(
+          SegmentRef{segment_file.name, segment_file.size, segment_file.crc, segment_rows});
+      on_success_.push_back([&changes, rows, segment_rows] { changes.AddSegment(rows, segment_rows); });
+      return Status::OK();
+    }
+    Status s = write(kind, id, TableFileName(kind, seq, id),
+                     [&](TableFileWriter& w) { table.SerializeMapped(w); });
+    if (s.ok()) on_success_.push_back([&changes, rows] { changes.ResetToBase(rows); });
+    return s;
   };
   // The catalog is small and also holds the sequences' counters: always written.
   Status s = write(FileKind::kCatalog, 0, CatalogFileName(seq), [&](TableFileWriter& w) {
@@ -419,7 +532,9 @@ Status StorageManager::Checkpoint(uint64_t last_commit_ts) {
   next.last_commit_ts = last_commit_ts;
   std::vector<std::string> written;
   std::string tmp = env::JoinPath(dir_, kManifestTmpName);
+  on_success_.clear();
   auto abandon = [&](Status s) {
+    on_success_.clear();
     for (const auto& path : written) (void)fs_->Remove(path);
     if (fs_->Exists(tmp)) (void)fs_->Remove(tmp);
     return s;
@@ -435,6 +550,8 @@ Status StorageManager::Checkpoint(uint64_t last_commit_ts) {
   // now those of its file in MANIFEST.
   manifest_ = std::move(next);
   ForEachTable([](auto& table) { table.change_flag().Clear(); });
+  for (const auto& done : on_success_) done();  // the tables' files are the new ones now
+  on_success_.clear();
   pending_constants_.clear();  // in MANIFEST now (or in the rewritten files)
   s = fs_->SyncDir(dir_);
   if (!s.ok()) return s;
@@ -450,6 +567,14 @@ Status StorageManager::Verify(std::vector<std::pair<std::string, uint64_t>>* che
     Status s = contents->VerifySections();
     if (!s.ok()) return s;
     if (checked) checked->emplace_back(e.name, e.size);
+    // A segment is metadata only: reading it checks its whole checksum.
+    for (const SegmentRef& g : e.segments) {
+      auto segment = ReadSegment(e, g);
+      if (!segment.ok()) return segment.status();
+      s = segment->VerifySections();
+      if (!s.ok()) return s;
+      if (checked) checked->emplace_back(g.name, g.size);
+    }
   }
   return Status::OK();
 }
@@ -601,10 +726,13 @@ Result<catalog::DdlOutcome> StorageManager::AddProperty(std::string_view table,
   std::vector<RelTable*> added;
   auto add = [&](auto& t, FileKind kind) -> Status {
     const bool unchanged = !t.change_flag().changed();
+    const bool rewrite = t.file_changes().rewrite();
     Status s = t.AddColumn(type, fill);
     if (s.ok() && unchanged && constant) {
       pending_constants_[{kind, t.table_id()}].push_back(MakeConstantColumn(type, fill));
       t.change_flag().Clear();
+      // The files plus the constant are the table: later rows may still go to segments.
+      if (!rewrite) t.file_changes().KeepSegments();
     }
     return s;
   };

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -191,6 +192,15 @@ class StorageManager {
   Status WriteCheckpointFiles(uint64_t seq, Manifest* manifest, std::vector<std::string>* written);
   // Reads an entry's file, checking its size and checksum against the entry.
   Result<TableFileContents> ReadEntry(const ManifestEntry& e) const;
+  // Reads segment `g` of entry `e` likewise.
+  Result<TableFileContents> ReadSegment(const ManifestEntry& e, const SegmentRef& g) const;
+  // Applies the segments of `e` to `table` (loaded from e's file) in order, each through
+  // apply(reader of its descriptor); kCorruption naming the segment file.
+  // add_constants(n) first adds the entry's constant columns up to n columns in all, for a
+  // segment of n columns.
+  template <typename Table, typename AddConstants, typename Apply>
+  Status ApplySegments(const ManifestEntry& e, Table& table, const AddConstants& add_constants,
+                       Apply apply) const;
   // The table a manifest entry describes: its file, then the entry's constant columns. Node
   // tables must be loaded before the rel tables that connect them.
   Result<std::unique_ptr<NodeTable>> ReadNodeTable(const ManifestEntry& e,
@@ -210,6 +220,8 @@ class StorageManager {
   // the next checkpoint appends them to the tables' manifest entries as constant columns
   // instead of rewriting the files. By kind and table (pair) id.
   std::map<std::pair<FileKind, catalog::TableId>, std::vector<ConstantColumn>> pending_constants_;
+  // What a checkpoint does to the tables' FileChanges once its MANIFEST is current.
+  std::vector<std::function<void()>> on_success_;
 };
 
 }  // namespace graphdb::storage

@@ -22,6 +22,10 @@ const char* KindName(FileKind kind) {
       return "node table";
     case FileKind::kRelTable:
       return "rel table";
+    case FileKind::kNodeSegment:
+      return "node table segment";
+    case FileKind::kRelSegment:
+      return "rel table segment";
   }
   return "unknown";
 }
@@ -244,10 +248,15 @@ Result<TableFileContents> ReadTableFile(env::FileSystem* fs, const std::string& 
 
 std::string EncodeManifest(const Manifest& manifest) {
   catalog::BinaryWriter w;
-  const bool constants = std::any_of(manifest.files.begin(), manifest.files.end(),
-                                     [](const ManifestEntry& e) { return !e.constants.empty(); });
+  const bool segments = std::any_of(manifest.files.begin(), manifest.files.end(),
+                                    [](const ManifestEntry& e) { return !e.segments.empty(); });
+  const bool constants =
+      segments || std::any_of(manifest.files.begin(), manifest.files.end(),
+                              [](const ManifestEntry& e) { return !e.constants.empty(); });
   w.PutRaw(kManifestMagic, 8);
-  w.PutU32(constants ? kManifestVersion : kManifestVersionWithoutConstants);
+  w.PutU32(segments    ? kManifestVersion
+           : constants ? kManifestVersionWithConstants
+                       : kManifestVersionWithoutConstants);
   w.PutU64(manifest.sequence);
   w.PutU64(manifest.last_commit_ts);
   w.PutVarint(manifest.files.size());
@@ -262,6 +271,15 @@ std::string EncodeManifest(const Manifest& manifest) {
       for (const auto& c : f.constants) {
         w.PutString(c.type);
         w.PutString(c.value);
+      }
+    }
+    if (segments) {
+      w.PutVarint(f.segments.size());
+      for (const auto& g : f.segments) {
+        w.PutString(g.name);
+        w.PutVarint(g.size);
+        w.PutU32(g.crc);
+        w.PutVarint(g.rows);
       }
     }
   }
@@ -311,6 +329,24 @@ Result<Manifest> DecodeManifest(std::string_view bytes, const std::string& path)
         return Corrupt(path, "manifest is truncated");
       }
       e.constants.push_back(std::move(c));
+    }
+    uint64_t segments = 0;
+    if (version >= 4 && (!r.GetVarint(&segments) || segments > r.remaining())) {
+      return Corrupt(path, "manifest is truncated");
+    }
+    if (segments > 0 && kind == static_cast<uint8_t>(FileKind::kCatalog)) {
+      return Corrupt(path, "bad manifest entry: segments on the catalog");
+    }
+    for (uint64_t k = 0; k < segments; ++k) {
+      SegmentRef g;
+      if (!r.GetString(&g.name) || !r.GetVarint(&g.size) || !r.GetU32(&g.crc) ||
+          !r.GetVarint(&g.rows)) {
+        return Corrupt(path, "manifest is truncated");
+      }
+      if (g.name.empty() || g.name.find('/') != std::string::npos) {
+        return Corrupt(path, "bad manifest entry: segment name");
+      }
+      e.segments.push_back(std::move(g));
     }
     e.kind = static_cast<FileKind>(kind);
     m.files.push_back(std::move(e));

@@ -18,7 +18,9 @@
 //   manifest  = magic "GDBMANIF" | u32 version | u64 checkpoint sequence |
 //               u64 last commit ts (version >= 2) | varint #files |
 //               per file: u8 kind, varint table id, string name, varint size, u32 crc,
-//               [version 3: varint #constant columns, each string type, string value] |
+//               [version >= 3: varint #constant columns, each string type, string value]
+//               [version 4: varint #segments, each string name, varint size, u32 crc,
+//                varint rows] |
 //               u32 CRC32C of everything before
 // All integers are little-endian. Any mismatch (magic, version, kind, length, checksum) is
 // reported as ErrorCode::kCorruption naming the file.
@@ -51,7 +53,9 @@ inline constexpr uint32_t kOldestFileFormatVersion = 1;
 // Version 2 added last_commit_ts; version 1 manifests are still read (as last_commit_ts 0).
 // Version 3 added constant columns to table entries; it is written only when an entry has
 // some (otherwise version 2), and versions 1-3 are read.
-inline constexpr uint32_t kManifestVersion = 3;
+// Version 4 added append segments to table entries; it is written only when an entry has some.
+inline constexpr uint32_t kManifestVersion = 4;
+inline constexpr uint32_t kManifestVersionWithConstants = 3;
 inline constexpr uint32_t kManifestVersionWithoutConstants = 2;
 // No manifest is larger (an entry takes some 30 bytes: a million tables fit in 32 MiB); a larger
 // MANIFEST is damaged and is not read into memory.
@@ -63,7 +67,14 @@ inline constexpr char kManifestName[] = "MANIFEST";
 inline constexpr char kLockName[] = "LOCK";
 inline constexpr char kManifestTmpName[] = "MANIFEST.tmp";
 
-enum class FileKind : uint8_t { kCatalog = 1, kNodeTable = 2, kRelTable = 3 };
+// Segments (kinds 4 and 5) are named by a table's manifest entry, never by an entry of their own.
+enum class FileKind : uint8_t {
+  kCatalog = 1,
+  kNodeTable = 2,
+  kRelTable = 3,
+  kNodeSegment = 4,
+  kRelSegment = 5
+};
 
 // Where the version 3 form of a table goes: a small descriptor, and sections of raw bytes that
 // the descriptor names by the index EndSection() returns (the first section is 0).
@@ -194,6 +205,16 @@ struct ConstantColumn {
   bool operator==(const ConstantColumn&) const = default;
 };
 
+// An append segment of a table (docs/storage-format.md, "Segments"): the rows the table gained
+// or changed since the files before it, applied on top of them at open.
+struct SegmentRef {
+  std::string name;  // file name inside the database directory
+  uint64_t size = 0;
+  uint32_t crc = 0;
+  uint64_t rows = 0;  // rows (rels) it holds, new and changed: for the fold threshold
+  bool operator==(const SegmentRef&) const = default;
+};
+
 struct ManifestEntry {
   FileKind kind;
   uint64_t table_id = 0;  // unused for the catalog
@@ -202,6 +223,9 @@ struct ManifestEntry {
   uint32_t crc = 0;
   // Node and rel table files only: columns after the file's, in order (manifest version 3).
   std::vector<ConstantColumn> constants;
+  // Node and rel table files only: segments applied after the file, in order, before the
+  // constant columns (manifest version 4).
+  std::vector<SegmentRef> segments;
 };
 
 struct Manifest {

@@ -1,0 +1,98 @@
+// FileChanges: what a table's files (its base file plus append segments, docs/storage-format.md
+// "Segments") hold, and which of the rows they hold changed since, so that a checkpoint can
+// write a small segment with the table's new rows and the rows it rewrote instead of the whole
+// table.
+//
+// Rows (node rows, or rel offsets) at or above persisted_rows() are new since the files; below
+// it, every method of a table that changes a row's values or stamps calls Touch(row) first.
+// Changes that a segment cannot express (a column added or dropped, rows truncated below the
+// files, a rebuilt CSR) call RequireRewrite(): the next checkpoint then writes a new base file.
+// A new table (and a copy put back by a rollback) starts needing a rewrite.
+//
+// Thread-safety: Touch may be called by concurrent writers (it takes its own mutex, only for
+// rows below persisted_rows()); the rest is read and reset by the checkpoint or the load, which
+// have exclusive access.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <set>
+
+namespace graphdb::storage {
+
+class FileChanges {
+ public:
+  // A checkpoint folds the segments into a new base once they would hold more rows than this
+  // fraction (1 / kFoldDivisor) of the base file's, or once a table has this many segments.
+  static constexpr uint64_t kFoldDivisor = 4;
+  static constexpr uint32_t kMaxSegments = 16;
+
+  FileChanges() = default;
+  FileChanges(const FileChanges&) = delete;
+  FileChanges& operator=(const FileChanges&) = delete;
+
+  void Touch(uint64_t row) {
+    if (row >= persisted_rows_) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    if (rewrite_) return;
+    rows_.insert(row);
+    // Past the fold threshold a checkpoint rewrites the table anyway: stop remembering rows.
+    if (rows_.size() > base_rows_ / kFoldDivisor) {
+      rewrite_ = true;
+      rows_.clear();
+    }
+  }
+  void RequireRewrite() {
+    std::lock_guard<std::mutex> lock(mu_);
+    rewrite_ = true;
+    rows_.clear();
+  }
+
+  // Withdraws RequireRewrite after a change that the manifest records beside the files (a
+  // constant column added to a table whose files hold every row as they are). REQUIRES:
+  // no row changed since the files (rows() empty, NumRows() == persisted_rows()).
+  void KeepSegments() { rewrite_ = false; }
+
+  bool rewrite() const { return rewrite_; }
+  uint64_t persisted_rows() const { return persisted_rows_; }
+  uint64_t base_rows() const { return base_rows_; }
+  uint64_t segment_rows() const { return segment_rows_; }
+  uint32_t segments() const { return segments_; }
+  // The rows below persisted_rows() that changed, ascending.
+  const std::set<uint64_t>& rows() const { return rows_; }
+
+  // Whether a segment of `new_rows` new rows plus rows() keeps the table within the fold
+  // threshold (else the checkpoint writes a new base file).
+  bool SegmentFits(uint64_t new_rows) const {
+    if (rewrite_ || segments_ + 1 > kMaxSegments) return false;
+    const uint64_t total = segment_rows_ + new_rows + rows_.size();
+    return total <= base_rows_ / kFoldDivisor;
+  }
+
+  // The table's files are a base file of `rows` rows and no segments (a load or a rewrite).
+  void ResetToBase(uint64_t rows) {
+    rows_.clear();
+    rewrite_ = false;
+    persisted_rows_ = base_rows_ = rows;
+    segment_rows_ = 0;
+    segments_ = 0;
+  }
+  // A segment of `segment_rows` rows (new and rewritten) now brings the files to `rows` rows.
+  void AddSegment(uint64_t rows, uint64_t segment_rows) {
+    rows_.clear();
+    persisted_rows_ = rows;
+    segment_rows_ += segment_rows;
+    ++segments_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::set<uint64_t> rows_;
+  bool rewrite_ = true;
+  uint64_t persisted_rows_ = 0;
+  uint64_t base_rows_ = 0;
+  uint64_t segment_rows_ = 0;
+  uint32_t segments_ = 0;
+};
+
+}  // namespace graphdb::storage
