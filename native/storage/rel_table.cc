@@ -63,15 +63,15 @@ void RelTable::Adjacency::SetCsr(std::vector<uint64_t> new_offsets,
   SetWidths(w);
   own_offsets.assign(new_offsets.size() * w.offset_bytes + kPackedTail, 0);
   for (size_t v = 0; v < new_offsets.size(); ++v) {
-    std::memcpy(own_offsets.data() + v * w.offset_bytes, &new_offsets[v], w.offset_bytes);
+    StorePacked(own_offsets.data() + v * w.offset_bytes, new_offsets[v]);
   }
   new_offsets = {};
   const uint32_t stride = w.entry_bytes();
   own_entries.assign(new_entries.size() * stride + kPackedTail, 0);
-  for (size_t i = 0; i < new_entries.size(); ++i) {
-    uint8_t* e = own_entries.data() + i * stride;
-    std::memcpy(e, &new_entries[i].neighbor, w.neighbor_bytes);
-    std::memcpy(e + w.neighbor_bytes, &new_entries[i].rel, w.rel_bytes);
+  uint8_t* e = own_entries.data();
+  for (size_t i = 0; i < new_entries.size(); ++i, e += stride) {
+    StorePacked(e, new_entries[i].neighbor);
+    if (w.rel_bytes != 0) StorePacked(e + w.neighbor_bytes, new_entries[i].rel);
   }
   num_entries = new_entries.size();
   num_offsets = own_offsets.size() == kPackedTail ? 0 : (own_offsets.size() - kPackedTail) / w.offset_bytes;
@@ -632,23 +632,24 @@ void RelTable::SerializeMapped(TableSink& out) const {
     }
     if (nv > 0) {
       out.BeginSection();
-      std::vector<uint8_t> piece;
+      constexpr size_t kRun = 1 << 16;
+      std::vector<uint8_t> piece(kRun * w.offset_bytes + kPackedTail);
+      size_t used = 0;
       uint64_t at = 0;
       auto put = [&](uint64_t offset) {
-        const size_t n = piece.size();
-        piece.resize(n + w.offset_bytes);
-        std::memcpy(piece.data() + n, &offset, w.offset_bytes);
+        StorePacked(piece.data() + used, offset);
+        used += w.offset_bytes;
+        if (used == kRun * w.offset_bytes) {
+          out.Append(piece.data(), used);
+          used = 0;
+        }
       };
       put(0);
       for (uint64_t v = 0; v < nv; ++v) {
         at += Degree(v, dir);
         put(at);
-        if (piece.size() >= (1 << 19)) {
-          out.Append(piece.data(), piece.size());
-          piece.clear();
-        }
       }
-      out.Append(piece.data(), piece.size());
+      out.Append(piece.data(), used);
       d.PutVarint(out.EndSection());
     }
     out.BeginSection();
@@ -819,18 +820,18 @@ template <typename Emit>
 void RelTable::ForEachFoldedRun(Direction dir, PackedWidths widths, Emit&& emit) const {
   const Adjacency& a = adj_[static_cast<int>(dir)];
   const uint32_t stride = widths.entry_bytes();
-  std::vector<uint8_t> piece;
-  piece.reserve((1 << 16) * stride + 8);
+  constexpr size_t kRun = 1 << 16;
+  std::vector<uint8_t> piece(kRun * stride + kPackedTail);
+  size_t used = 0;
   auto flush = [&] {
-    if (!piece.empty()) emit(piece.data(), piece.size());
-    piece.clear();
+    if (used > 0) emit(piece.data(), used);
+    used = 0;
   };
   auto add = [&](const AdjEntry& e) {
-    const size_t n = piece.size();
-    piece.resize(n + stride);
-    std::memcpy(piece.data() + n, &e.neighbor, widths.neighbor_bytes);
-    std::memcpy(piece.data() + n + widths.neighbor_bytes, &e.rel, widths.rel_bytes);
-    if (piece.size() >= (1 << 16) * stride) flush();
+    StorePacked(piece.data() + used, e.neighbor);
+    if (widths.rel_bytes != 0) StorePacked(piece.data() + used + widths.neighbor_bytes, e.rel);
+    used += stride;
+    if (used == kRun * stride) flush();
   };
   for (uint64_t v = 0, nv = a.NumVertices(); v < nv; ++v) {
     for (const AdjEntry& e : CsrEdges(v, dir)) add(e);

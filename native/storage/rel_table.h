@@ -101,6 +101,11 @@ inline uint64_t LoadPacked(const uint8_t* p, uint64_t mask) {
   return x & mask;
 }
 
+// Writes `value` (below 2^(8 * bytes) for a field of `bytes` bytes) as 8 bytes at `p`: the
+// bytes past the field are zeros, which the next field overwrites; an array being written
+// has kPackedTail bytes of room after it.
+inline void StorePacked(uint8_t* p, uint64_t value) { std::memcpy(p, &value, 8); }
+
 // A run of packed CSR entries [first, first + size) of a direction, read as AdjEntry values.
 class AdjRange {
  public:

@@ -462,7 +462,9 @@ TEST(StorageManagerTest, Version3FilesStillOpen) {
                                      EncodeManifest(manifest), true)
                   .ok());
   for (const ManifestEntry& e : manifest.files) {
-    if (e.kind != FileKind::kCatalog) EXPECT_EQ(FileVersion(env::JoinPath(tmp.db(), e.name)), 3u);
+    if (e.kind != FileKind::kCatalog) {
+      EXPECT_EQ(FileVersion(env::JoinPath(tmp.db(), e.name)), 3u);
+    }
   }
   auto db = StorageManager::Open(nullptr, tmp.db());
   ASSERT_TRUE(db.ok()) << db.status().ToString();
@@ -488,6 +490,10 @@ TEST(StorageManagerTest, Version3FilesStillOpen) {
   EXPECT_EQ(*person->LookupInt64(490), 49u);
   EXPECT_EQ(*person->LookupInt64(5099), 149u);
   EXPECT_EQ(person->index().slot_bytes(), 8u);  // growth rehashed it compact
+  // City's index stays wide in memory; its next file has compact slots at the same positions.
+  NodeTable* city = (*db)->GetNodeTable(2);
+  ASSERT_TRUE(city->Insert({Value::Null(), Value::String("Guelph")}, 12).ok());
+  EXPECT_EQ(city->index().slot_bytes(), 16u);
   ASSERT_TRUE(knows->InsertEdge(0, 2, {Value::Int64(7), Value::Null()}, 12).ok());
   ASSERT_TRUE((*db)->Checkpoint().ok());
   expected = Dump(**db);
@@ -502,6 +508,12 @@ TEST(StorageManagerTest, Version3FilesStillOpen) {
   EXPECT_EQ(Dump(**again), expected);
   EXPECT_TRUE((*again)->Verify().ok());
   EXPECT_EQ(*(*again)->GetNodeTable(0)->LookupInt64(5099), 149u);
+  const NodeTable* city_again = (*again)->GetNodeTable(2);
+  EXPECT_EQ(city_again->index().slot_bytes(), 8u);
+  for (int64_t serial = 0; serial < 3; ++serial) {
+    EXPECT_EQ(*city_again->LookupInt64(serial), static_cast<uint64_t>(serial));
+  }
+  EXPECT_FALSE(city_again->LookupInt64(3).has_value());
 }
 
 // Version 4 packs each direction's CSR to the bytes its values need, with implicit rel offsets
