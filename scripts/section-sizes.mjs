@@ -58,8 +58,10 @@ if (flag === '--json') {
   process.stdout.write(`${JSON.stringify({ total, files: report }, null, 2)}\n`);
 } else {
   for (const f of report) {
-    process.stdout.write(`${f.name}  ${f.mib} MiB${f.version ? `  v${f.version} ${f.kind}` : ''}` +
-      `${f.descriptor !== undefined ? `  descriptor ${f.descriptor} B` : ''}\n`);
+    process.stdout.write(
+      `${f.name}  ${f.mib} MiB${f.version ? `  v${f.version} ${f.kind}` : ''}` +
+        `${f.descriptor !== undefined ? `  descriptor ${f.descriptor} B` : ''}\n`,
+    );
     for (const s of f.sections ?? []) {
       process.stdout.write(`  section ${s.index}: ${s.length} B (${s.mib} MiB) at ${s.offset}\n`);
     }

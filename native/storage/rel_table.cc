@@ -61,6 +61,7 @@ void RelTable::Adjacency::SetCsr(std::vector<uint64_t> new_offsets,
   offsets_region.reset();
   entries_region.reset();
   SetWidths(w);
+  num_offsets = new_offsets.size();
   own_offsets.assign(new_offsets.size() * w.offset_bytes + kPackedTail, 0);
   for (size_t v = 0; v < new_offsets.size(); ++v) {
     StorePacked(own_offsets.data() + v * w.offset_bytes, new_offsets[v]);
@@ -74,7 +75,6 @@ void RelTable::Adjacency::SetCsr(std::vector<uint64_t> new_offsets,
     if (w.rel_bytes != 0) StorePacked(e + w.neighbor_bytes, new_entries[i].rel);
   }
   num_entries = new_entries.size();
-  num_offsets = own_offsets.size() == kPackedTail ? 0 : (own_offsets.size() - kPackedTail) / w.offset_bytes;
   offsets = own_offsets.data();
   entries = own_entries.data();
   neighbor_bound = UINT64_MAX;

@@ -139,7 +139,9 @@ describe('mapped storage', () => {
       // The expansion from person 5 in the damaged direction fails (the others may, by the
       // direction the plan expands); the rest of the database still answers.
       expect(failed).toContain(which === all.length - 3 ? 0 : 1);
-      expect((await conn.query('MATCH (p:P {id: 5}) RETURN p.name')).rows).toEqual([['person 5 with a longer name']]);
+      expect((await conn.query('MATCH (p:P {id: 5}) RETURN p.name')).rows).toEqual([
+        ['person 5 with a longer name'],
+      ]);
       const verify = await conn.query('CALL verify_storage() RETURN file').then(
         () => undefined,
         (e: unknown) => e,
