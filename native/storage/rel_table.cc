@@ -296,12 +296,24 @@ void RelTable::Rebuild(Direction dir, std::span<const uint64_t> extra_vertex,
   uint64_t nv = a.NumVertices();
   for (uint64_t v : extra_vertex) nv = std::max(nv, v + 1);
   auto keep = [&](const AdjEntry& e) { return !drop_deleted || delete_ts_[e.rel] > deleted_up_to; };
+  // A mapped CSR's entries are checked as they are read: a damaged one is not carried into the
+  // rebuilt CSR (which is trusted), and the table stays flagged (bad_entry()).
+  const bool mapped = a.neighbor_bound != UINT64_MAX;
+  const uint64_t neighbor_bound = a.neighbor_bound;
+  const uint64_t rel_bound = a.csr_rel_bound;
+  auto csr_keep = [&](const AdjEntry& e) {
+    if (e.neighbor >= neighbor_bound || e.rel >= rel_bound) [[unlikely]] {
+      bad_entry_.store(true, std::memory_order_relaxed);
+      return false;
+    }
+    return keep(e);
+  };
 
   std::vector<uint64_t> offsets(nv + 1, 0);
   for (uint64_t v = 0; v < nv; ++v) {
     uint64_t n = 0;
-    if (drop_deleted) {
-      for (const AdjEntry& e : CsrEdges(v, dir)) n += keep(e);
+    if (drop_deleted || mapped) {
+      for (const AdjEntry& e : CsrEdges(v, dir)) n += csr_keep(e);
       for (const AdjEntry& e : DeltaEdges(v, dir)) n += keep(e);
     } else {
       n = Degree(v, dir);
@@ -316,7 +328,7 @@ void RelTable::Rebuild(Direction dir, std::span<const uint64_t> extra_vertex,
   for (uint64_t v = 0; v < nv; ++v) {
     uint64_t& pos = cursor[v];
     for (const AdjEntry& e : CsrEdges(v, dir)) {
-      if (keep(e)) entries[pos++] = e;
+      if (csr_keep(e)) entries[pos++] = e;
     }
     for (const AdjEntry& e : DeltaEdges(v, dir)) {
       if (keep(e)) entries[pos++] = e;
@@ -562,6 +574,7 @@ PackedWidths RelTable::FoldedWidths(Direction dir, const OffsetBounds& bounds) c
 uint64_t RelTable::FoldedCsrStamp(Direction dir) const {
   uint64_t newest = 0;
   auto add = [&](uint64_t rel) {
+    if (rel >= NumRels()) return false;  // a damaged mapped entry (bad_entry())
     const uint64_t created = create_ts_[rel];
     if (delete_ts_[rel] != kNotDeleted || created >= kUncommittedBase) return false;
     newest = std::max(newest, created);

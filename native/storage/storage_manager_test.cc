@@ -597,6 +597,19 @@ TEST(StorageManagerTest, DamagedAdjacencyEntriesAreReportedNotFollowed) {
     Status s = (*db)->Verify();
     EXPECT_EQ(s.code(), ErrorCode::kCorruption) << s.ToString();
     EXPECT_NE(s.message().find(file), std::string::npos) << s.message();
+    // Folding a write into the CSR leaves the damaged entries out of the rebuilt (trusted) CSR;
+    // the table stays flagged.
+    RelTable* writable = (*db)->GetRelTables(*(*db)->catalog().FindId("Knows"))[0];
+    ASSERT_TRUE(writable->InsertEdge(1, 3, {Value::Int64(5), Value::Null()}, 20).ok());
+    writable->Compact();
+    EXPECT_TRUE(writable->bad_entry());
+    for (uint64_t v = 0; v < 50; ++v) {
+      writable->ForEachEdge(v, dir, [&](uint64_t n, uint64_t r) {
+        EXPECT_LT(n, 50u);
+        EXPECT_LT(r, writable->NumRels());
+      });
+    }
+    EXPECT_GE(writable->Degree(1, Direction::kForward), 1u);
   }
   ASSERT_TRUE(env::WriteStringToFile(env::FileSystem::Default(), path, b, false).ok());
   auto db = StorageManager::Open(nullptr, tmp.db());
