@@ -156,16 +156,20 @@ class GraphStore final : public GraphAccess {
     rels.ForEachEdge(vertex, dir, [&](uint64_t nbr, uint64_t rel) {
       if (snapshot_.RowVisible(rels.create_ts(rel), rels.delete_ts(rel))) f(nbr, rel);
     });
+    // A damaged mapped adjacency entry was skipped: CORRUPTION, not a partial answer.
+    if (rels.bad_entry()) [[unlikely]] throw GraphDBException(rels.CorruptAdjacencyStatus());
   }
   // The number of edges of `vertex` in `dir` this statement sees (ForEachVisibleEdge's calls),
   // from the CSR offsets where the table allows (storage::RelTable::CountEdges, which adds the
   // entries it checked one by one to `*examined`).
   uint64_t CountVisibleEdges(const storage::RelTable& rels, uint64_t vertex, storage::Direction dir,
                              uint64_t* examined) const {
-    return rels.CountEdges(
+    const uint64_t n = rels.CountEdges(
         vertex, dir, snapshot_.read_ts,
         [&](uint64_t rel) { return snapshot_.RowVisible(rels.create_ts(rel), rels.delete_ts(rel)); },
         examined);
+    if (rels.bad_entry()) [[unlikely]] throw GraphDBException(rels.CorruptAdjacencyStatus());
+    return n;
   }
   // The visible row of node table `table` whose primary key equals `key` (of the key's type).
   // Charges `ctx` (when given) for the rows it reads if the index cannot answer alone.

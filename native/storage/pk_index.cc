@@ -145,19 +145,55 @@ uint64_t CapacityFor(uint64_t keys) {
 
 }  // namespace
 
-PrimaryKeyIndex::Block::Block(uint64_t capacity)
-    : mask(capacity - 1), heap(new Slot[capacity]), slots(heap.get()) {
-  for (uint64_t i = 0; i < capacity; ++i) slots[i] = Slot{0, kEmpty};
+PrimaryKeyIndex::Block::Block(uint64_t capacity, bool compact_form)
+    : mask(capacity - 1),
+      compact(compact_form),
+      heap(new uint64_t[compact_form ? capacity : 2 * capacity]),
+      slots(reinterpret_cast<Slot*>(heap.get())),
+      words(heap.get()) {
+  if (compact) {
+    for (uint64_t i = 0; i < capacity; ++i) words[i] = kEmptyWord;
+  } else {
+    for (uint64_t i = 0; i < capacity; ++i) slots[i] = Slot{0, kEmpty};
+  }
 }
 
-PrimaryKeyIndex::Block::Block(std::unique_ptr<env::MemoryRegion> mapped, uint64_t capacity)
-    : mask(capacity - 1), region(std::move(mapped)), slots(reinterpret_cast<Slot*>(region->data())) {}
+PrimaryKeyIndex::Block::Block(std::unique_ptr<env::MemoryRegion> mapped, uint64_t capacity,
+                              bool compact_form)
+    : mask(capacity - 1),
+      compact(compact_form),
+      region(std::move(mapped)),
+      slots(reinterpret_cast<Slot*>(region->data())),
+      words(reinterpret_cast<uint64_t*>(region->data())) {}
+
+uint64_t PrimaryKeyIndex::Block::LoadOffset(uint64_t i, std::memory_order order,
+                                            uint64_t* tag) const {
+  if (compact) {
+    const uint64_t w = LoadField(words[i], order);
+    *tag = static_cast<uint32_t>(w);
+    const uint64_t o = w >> 32;
+    return o == kCompactEmpty ? kEmpty : o == kCompactTombstone ? kTombstone : o;
+  }
+  const uint64_t o = LoadField(slots[i].offset, order);
+  // The tag is read after the offset (acquire) that published it.
+  *tag = LoadField(slots[i].tag, std::memory_order_relaxed);
+  return o;
+}
+
+bool PrimaryKeyIndex::CompactFits(uint64_t offset) const {
+  return std::max(offset + 1, keys_->size()) <= kCompactTombstone;
+}
 
 PrimaryKeyIndex::~PrimaryKeyIndex() { delete block_.load(std::memory_order_relaxed); }
 
 uint64_t PrimaryKeyIndex::capacity() const {
   const Block* b = block_.load(std::memory_order_acquire);
   return b == nullptr ? 0 : b->mask + 1;
+}
+
+uint32_t PrimaryKeyIndex::slot_bytes() const {
+  const Block* b = block_.load(std::memory_order_acquire);
+  return b == nullptr ? 0 : static_cast<uint32_t>(b->SlotBytes());
 }
 
 size_t PrimaryKeyIndex::MemoryUsage() const {
@@ -172,9 +208,22 @@ std::optional<uint64_t> PrimaryKeyIndex::Probe(uint64_t tag, Eq&& eq) const {
   // published is visible. The block is never freed while readers may run (see FreeRetired).
   Block* b = block_.load(std::memory_order_acquire);
   if (b == nullptr) return std::nullopt;
+  const uint64_t hash = HashOfTag(tag);
   // Slots never return to kEmpty and at least 30% of them stay empty, so the probe ends at an
   // empty slot; the bound only guards the loop.
-  uint64_t i = HashOfTag(tag) & b->mask;
+  uint64_t i = hash & b->mask;
+  if (b->compact) {
+    const uint64_t fragment = Fragment(hash);
+    for (uint64_t n = 0; n <= b->mask; ++n, i = (i + 1) & b->mask) {
+      // Acquire pairs with the release store of the word in FillSlot().
+      const uint64_t w = LoadField(b->words[i], std::memory_order_acquire);
+      const uint64_t offset = w >> 32;
+      if (offset == kCompactEmpty) return std::nullopt;
+      if (offset == kCompactTombstone) continue;
+      if (static_cast<uint32_t>(w) == fragment && eq(offset)) return offset;
+    }
+    return std::nullopt;
+  }
   for (uint64_t n = 0; n <= b->mask; ++n, i = (i + 1) & b->mask) {
     Slot& s = b->slots[i];
     // Acquire pairs with the release store of `offset` in FillSlot(): seeing the offset
@@ -191,25 +240,36 @@ std::optional<uint64_t> PrimaryKeyIndex::Probe(uint64_t tag, Eq&& eq) const {
 
 void PrimaryKeyIndex::FillSlot(Block* block, uint64_t tag, uint64_t offset, uint64_t hash) {
   uint64_t i = hash & block->mask;
+  uint64_t ignored;
   // The bound only matters for a damaged mapped block without an empty slot.
-  for (uint64_t n = 0; LoadField(block->slots[i].offset, std::memory_order_relaxed) != kEmpty;
+  for (uint64_t n = 0; block->LoadOffset(i, std::memory_order_relaxed, &ignored) != kEmpty;
        ++n, i = (i + 1) & block->mask) {
     if (n > block->mask) return;
+  }
+  if (block->compact) {
+    StoreField(block->words[i], offset << 32 | Fragment(hash), std::memory_order_release);
+    return;
   }
   // Tag first, then the offset with release: a reader that sees the offset sees the tag.
   StoreField(block->slots[i].tag, tag, std::memory_order_relaxed);
   StoreField(block->slots[i].offset, offset, std::memory_order_release);
 }
 
-void PrimaryKeyIndex::Rehash(uint64_t capacity) {
+void PrimaryKeyIndex::Rehash(uint64_t capacity, bool compact) {
   Block* old = block_.load(std::memory_order_relaxed);  // the writer's own last store
-  auto fresh = std::make_unique<Block>(capacity);
+  auto fresh = std::make_unique<Block>(capacity, compact);
   if (old != nullptr) {
+    const uint64_t rows = keys_->size();
     for (uint64_t i = 0; i <= old->mask; ++i) {
-      Slot& s = old->slots[i];
-      uint64_t offset = LoadField(s.offset, std::memory_order_relaxed);
+      uint64_t tag;
+      uint64_t offset = old->LoadOffset(i, std::memory_order_relaxed, &tag);
       if (offset == kEmpty || offset == kTombstone) continue;
-      uint64_t tag = LoadField(s.tag, std::memory_order_relaxed);
+      // A compact slot keeps a fragment only: the tag comes from the key column (a damaged
+      // mapped slot naming no row is dropped).
+      if (old->compact) {
+        if (offset >= rows) continue;
+        tag = TagOf(offset);
+      }
       FillSlot(fresh.get(), tag, offset, HashOfTag(tag));
     }
   }
@@ -228,7 +288,7 @@ void PrimaryKeyIndex::Rehash(uint64_t capacity) {
 void PrimaryKeyIndex::Reserve(uint64_t keys) {
   uint64_t cap = CapacityFor(keys);
   if (cap <= capacity()) return;
-  Rehash(cap);
+  Rehash(cap, CompactFits(keys_->size()));
 }
 
 void PrimaryKeyIndex::PrepareInserts(uint64_t first, uint64_t count) {
@@ -250,20 +310,28 @@ bool PrimaryKeyIndex::Insert(uint64_t offset) {
   if (b != nullptr) {
     // A duplicate may sit anywhere in the chain up to the first empty slot: tombstones do not
     // end it. (The writer reads its own stores, so relaxed loads see the current state.)
+    const uint64_t want = b->compact ? Fragment(hash) : tag;
+    const uint64_t rows = keys_->size();
     for (uint64_t i = hash & b->mask, n = 0; n <= b->mask; i = (i + 1) & b->mask, ++n) {
-      Slot& s = b->slots[i];
-      uint64_t o = LoadField(s.offset, std::memory_order_relaxed);
+      uint64_t slot_tag;
+      uint64_t o = b->LoadOffset(i, std::memory_order_relaxed, &slot_tag);
       if (o == kEmpty) break;
-      if (o == kTombstone || LoadField(s.tag, std::memory_order_relaxed) != tag) continue;
-      if (integer_keys_ || KeyEquals(o, offset)) return false;
+      if (o == kTombstone || slot_tag != want || o >= rows) continue;
+      // A wide slot's tag is the integer key itself; anything else is checked on the column.
+      if (integer_keys_ ? (!b->compact || KeyBitsOf(*keys_, o) == tag) : KeyEquals(o, offset)) {
+        return false;
+      }
     }
   }
   uint64_t live = size_.load(std::memory_order_relaxed);
   uint64_t cap = b == nullptr ? 0 : b->mask + 1;
-  if (static_cast<double>(live + tombstones_ + 1) > kMaxLoad * static_cast<double>(cap)) {
+  const bool fits = CompactFits(offset);
+  if (static_cast<double>(live + tombstones_ + 1) > kMaxLoad * static_cast<double>(cap) ||
+      (b != nullptr && b->compact && !fits)) {
     // Grow when the live keys need it (the old growth policy), otherwise just drop the
-    // tombstones into a fresh block of the same size. Never shrinks.
-    Rehash(std::max(cap, CapacityFor(std::max<uint64_t>(live * 2, 16))));
+    // tombstones into a fresh block of the same size (wide once an offset outgrows the
+    // compact form). Never shrinks.
+    Rehash(std::max(cap, CapacityFor(std::max<uint64_t>(live * 2, 16))), fits);
     b = block_.load(std::memory_order_relaxed);
   }
   FillSlot(b, tag, offset, hash);
@@ -277,8 +345,8 @@ bool PrimaryKeyIndex::Erase(uint64_t offset) {
   uint64_t tag = TagOf(offset);
   for (uint64_t i = HashOfTag(tag) & b->mask, n = 0;; i = (i + 1) & b->mask, ++n) {
     if (n > b->mask) return false;
-    Slot& s = b->slots[i];
-    uint64_t o = LoadField(s.offset, std::memory_order_relaxed);
+    uint64_t slot_tag;
+    uint64_t o = b->LoadOffset(i, std::memory_order_relaxed, &slot_tag);
     if (o == kEmpty) return false;
     if (o != offset) continue;
     // No key moves, so a concurrent probe for another key cannot miss it. The tag stays; a
@@ -286,7 +354,11 @@ bool PrimaryKeyIndex::Erase(uint64_t offset) {
     // a reader that misses the key because of the tombstone then sees what the writer did
     // before the erase (NodeTable::Delete records the delete's stamp first, and a lookup that
     // misses consults it).
-    StoreField(s.offset, kTombstone, std::memory_order_release);
+    if (b->compact) {
+      StoreField(b->words[i], kCompactTombstone << 32 | slot_tag, std::memory_order_release);
+    } else {
+      StoreField(b->slots[i].offset, kTombstone, std::memory_order_release);
+    }
     size_.store(size_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
     ++tombstones_;
     return true;
@@ -312,7 +384,42 @@ void PrimaryKeyIndex::SerializeMapped(TableSink& out) const {
   d.PutVarint(capacity);
   d.PutVarint(size_.load(std::memory_order_relaxed));
   d.PutVarint(tombstones_);
-  if (capacity > 0) d.PutVarint(out.Section(b->slots, capacity * sizeof(Slot)));
+  if (capacity == 0) return;
+  const bool packed = out.format_version() >= kFirstPackedFormatVersion;
+  const bool compact = packed && CompactFits(0);
+  if (packed) d.PutU8(compact ? sizeof(uint64_t) : sizeof(Slot));
+  if (compact == b->compact) {
+    d.PutVarint(out.Section(b->compact ? static_cast<const void*>(b->words) : b->slots,
+                            capacity * b->SlotBytes()));
+    return;
+  }
+  // The other form, slot by slot at the same positions (both forms probe from the same hash).
+  out.BeginSection();
+  std::vector<uint64_t> piece;
+  const uint64_t rows = keys_->size();
+  for (uint64_t i = 0; i < capacity; ++i) {
+    uint64_t tag;
+    uint64_t offset = b->LoadOffset(i, std::memory_order_relaxed, &tag);
+    if (offset != kEmpty && offset != kTombstone && offset >= rows) offset = kTombstone;
+    if (compact) {
+      // From wide: the fragment of the tag's hash.
+      const uint64_t word_offset = offset == kEmpty       ? kCompactEmpty
+                                   : offset == kTombstone ? kCompactTombstone
+                                                          : offset;
+      const uint64_t fragment = offset >= kTombstone ? 0 : Fragment(HashOfTag(tag));
+      piece.push_back(word_offset << 32 | fragment);
+    } else {
+      // From compact: the tag from the key column.
+      piece.push_back(offset >= kTombstone ? 0 : TagOf(offset));
+      piece.push_back(offset);
+    }
+    if (piece.size() >= 65536) {
+      out.Append(piece.data(), piece.size() * sizeof(uint64_t));
+      piece.clear();
+    }
+  }
+  out.Append(piece.data(), piece.size() * sizeof(uint64_t));
+  d.PutVarint(out.EndSection());
 }
 
 Status PrimaryKeyIndex::LoadMapped(catalog::BinaryReader& in, const SectionSource& sections) {
@@ -330,19 +437,29 @@ Status PrimaryKeyIndex::LoadMapped(catalog::BinaryReader& in, const SectionSourc
     if (live != 0 || tombstones != 0) return bad("keys without slots");
     return Status::OK();
   }
+  uint8_t slot_bytes = sizeof(Slot);  // version 3: always wide
+  if (sections.format_version() >= kFirstPackedFormatVersion && !in.GetU8(&slot_bytes)) {
+    return bad("truncated");
+  }
+  if (slot_bytes != sizeof(Slot) && slot_bytes != sizeof(uint64_t)) {
+    return bad("slots of " + std::to_string(slot_bytes) + " bytes");
+  }
+  const bool compact = slot_bytes == sizeof(uint64_t);
   uint64_t section;
   if (!in.GetVarint(&section)) return bad("truncated");
   if (!std::has_single_bit(capacity) || capacity > (1ULL << 42) ||
       static_cast<double>(live + tombstones) > kMaxLoad * static_cast<double>(capacity)) {
     return bad("impossible capacity " + std::to_string(capacity));
   }
+  // A compact index must be able to name every row (its key column is loaded before it).
+  if (compact && !CompactFits(0)) return bad("compact slots cannot name every row");
   if (section >= sections.num_sections() ||
-      sections.section_length(section) != capacity * sizeof(Slot)) {
+      sections.section_length(section) != capacity * slot_bytes) {
     return bad("slot section does not match the capacity");
   }
-  auto region = sections.MapSection(section, capacity * sizeof(Slot));
+  auto region = sections.MapSection(section, capacity * slot_bytes);
   if (!region.ok()) return region.status();
-  block_.store(new Block(std::move(*region), capacity), std::memory_order_release);
+  block_.store(new Block(std::move(*region), capacity, compact), std::memory_order_release);
   size_.store(live, std::memory_order_relaxed);
   tombstones_ = tombstones;
   return Status::OK();

@@ -1,12 +1,16 @@
 // PrimaryKeyIndex: an open-addressing hash index from a node table's primary key to the dense
 // row offset that holds it.
 //
-// Layout: one heap block of 16-byte slots {tag, offset}, linear probing, power-of-two capacity.
-// Integer-like keys (every integer width, SERIAL, DATE, TIMESTAMP*, FLOAT/DOUBLE by bit
-// pattern) keep the key itself in `tag`, so probes only leave the array to verify a match.
-// STRING, BLOB, INT128 and UUID keys keep a 64-bit hash in `tag` and compare the candidate
-// against the key column, so the index stores no key bytes: about 23 bytes per key at the 70%
-// bound.
+// Layout: one block of slots, linear probing, power-of-two capacity, in one of two forms:
+//   - compact (whenever every row offset is below 2^32 - 2, which is every table of fewer
+//     rows): 8-byte slots, one word {u32 fragment, u32 offset} with the fragment the high 32
+//     bits of the key's 64-bit probe hash: about 11.5 bytes per key at the 70% bound;
+//   - wide: 16-byte slots {tag, offset}, where integer-like keys (every integer width, SERIAL,
+//     DATE, TIMESTAMP*, FLOAT/DOUBLE by bit pattern) keep the key itself in `tag` and STRING,
+//     BLOB, INT128 and UUID keys a 64-bit hash.
+// Either way a probe compares the slot's tag or fragment and then the candidate row's key in
+// the key column, so the index stores no key bytes. A compact block that must take a row
+// offset past its range is rehashed into a wide one.
 //
 // Slots only move forward through empty -> live -> tombstone within a block. Erase turns a
 // live slot into a tombstone (no key ever moves); tombstones are skipped by probes and never
@@ -70,6 +74,8 @@ class PrimaryKeyIndex {
   uint64_t size() const { return size_.load(std::memory_order_relaxed); }
   // Slots in the current block.
   uint64_t capacity() const;
+  // Bytes per slot of the current block: 8 (compact) or 16 (wide); 0 without a block.
+  uint32_t slot_bytes() const;
   // Bytes of the current block plus retired blocks not yet freed.
   size_t MemoryUsage() const;
 
@@ -93,8 +99,11 @@ class PrimaryKeyIndex {
   bool Rebuild(uint64_t rows, const std::vector<bool>& live = {});
   // Drops every key and frees all blocks. Exclusive.
   void Clear();
-  // Format version 3 (docs/storage-format.md): varint capacity (0: no block) | varint live keys
-  // | varint tombstones | [varint section of the capacity's 16-byte slots {tag, offset}].
+  // Format version 4 (docs/storage-format.md): varint capacity (0: no block) | varint live keys
+  // | varint tombstones | [u8 slot bytes (8 compact, 16 wide) | varint section of the
+  // capacity's slots]. Version 3 (out.format_version() == 3) has no slot bytes: 16-byte slots.
+  // Writes the compact form when every row offset fits it, whatever the block's form (the
+  // slots keep their positions: both forms probe from the same hash).
   void SerializeMapped(TableSink& out) const;
   // Takes the block of a file's index, mapped: opening does not rebuild the index, and a
   // lookup reads the few slots it probes. Exclusive. A damaged slot cannot make a lookup
@@ -124,24 +133,37 @@ class PrimaryKeyIndex {
  private:
   // Both fields are only accessed through std::atomic_ref once a block may be visible to
   // readers. A slot is filled by storing `tag` (relaxed) and then `offset` (release); `tag`
-  // never changes afterwards, and `offset` only changes to kTombstone.
+  // never changes afterwards, and `offset` only changes to kTombstone. A compact slot is one
+  // word, stored whole (release); its fragment never changes, its offset only to a tombstone.
   struct Slot {
     uint64_t tag;
     uint64_t offset;  // a row offset, kEmpty or kTombstone
   };
   static constexpr uint64_t kEmpty = ~0ULL;
   static constexpr uint64_t kTombstone = ~1ULL;
+  // Compact slots: offset in the high half, fragment in the low half.
+  static constexpr uint64_t kCompactEmpty = 0xFFFFFFFFULL;
+  static constexpr uint64_t kCompactTombstone = 0xFFFFFFFEULL;
+  static constexpr uint64_t kEmptyWord = kCompactEmpty << 32;
+  static uint32_t Fragment(uint64_t hash) { return static_cast<uint32_t>(hash >> 32); }
+  // Whether a compact block can hold offsets up to `offset` and the key column's rows.
+  bool CompactFits(uint64_t offset) const;
 
   // A slot array with its mask (capacity - 1), published as a unit through `block_`.
   // The slots are heap memory, or a region (a file's index mapped copy-on-write).
   struct Block {
-    explicit Block(uint64_t capacity);
-    Block(std::unique_ptr<env::MemoryRegion> mapped, uint64_t capacity);
-    size_t Bytes() const { return sizeof(Block) + (region ? 0 : (mask + 1) * sizeof(Slot)); }
+    Block(uint64_t capacity, bool compact);
+    Block(std::unique_ptr<env::MemoryRegion> mapped, uint64_t capacity, bool compact);
+    uint64_t SlotBytes() const { return compact ? sizeof(uint64_t) : sizeof(Slot); }
+    size_t Bytes() const { return sizeof(Block) + (region ? 0 : (mask + 1) * SlotBytes()); }
+    // The offset in slot i (kEmpty, kTombstone or a row), and its tag (wide) or fragment.
+    uint64_t LoadOffset(uint64_t i, std::memory_order order, uint64_t* tag) const;
     const uint64_t mask;
-    std::unique_ptr<Slot[]> heap;
+    const bool compact;
+    std::unique_ptr<uint64_t[]> heap;
     std::unique_ptr<env::MemoryRegion> region;
-    Slot* slots;
+    Slot* slots;     // wide
+    uint64_t* words; // compact
   };
 
   bool IsNanKey(uint64_t offset) const;
@@ -162,7 +184,7 @@ class PrimaryKeyIndex {
   template <typename Eq>
   std::optional<uint64_t> Probe(uint64_t tag, Eq&& eq) const;
   // Writer-side helpers.
-  void Rehash(uint64_t capacity);
+  void Rehash(uint64_t capacity, bool compact);
   static void FillSlot(Block* block, uint64_t tag, uint64_t offset, uint64_t hash);
 
   const Column* keys_;

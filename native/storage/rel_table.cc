@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "storage/stamp_codec.h"
@@ -45,32 +46,38 @@ bool RelTable::Adjacency::RemoveLastDelta(uint64_t vertex, AdjEntry e) {
 
 void RelTable::Adjacency::SetCsr(std::vector<uint64_t> new_offsets,
                                  std::vector<AdjEntry> new_entries) {
-  uint64_t largest = 0;
-  for (const AdjEntry& e : new_entries) largest = std::max({largest, e.neighbor, e.rel});
-  own_offsets = std::move(new_offsets);
-  own_wide.clear();
-  own_wide.shrink_to_fit();
-  own_narrow.clear();
-  own_narrow.shrink_to_fit();
+  uint64_t largest_neighbor = 0;
+  uint64_t largest_rel = 0;
+  bool rel_is_position = true;
+  for (size_t i = 0; i < new_entries.size(); ++i) {
+    largest_neighbor = std::max(largest_neighbor, new_entries[i].neighbor);
+    largest_rel = std::max(largest_rel, new_entries[i].rel);
+    rel_is_position = rel_is_position && new_entries[i].rel == i;
+  }
+  PackedWidths w;
+  w.neighbor_bytes = BytesFor(largest_neighbor);
+  w.rel_bytes = rel_is_position ? 0 : BytesFor(largest_rel);
+  w.offset_bytes = BytesFor(new_entries.size());
   offsets_region.reset();
   entries_region.reset();
-  narrow = largest <= UINT32_MAX;
-  if (narrow) {
-    own_narrow.resize(new_entries.size());
-    for (size_t i = 0; i < new_entries.size(); ++i) {
-      own_narrow[i] = NarrowAdjEntry{static_cast<uint32_t>(new_entries[i].neighbor),
-                                     static_cast<uint32_t>(new_entries[i].rel)};
-    }
-    new_entries = {};
-    entries = own_narrow.data();
-    num_entries = own_narrow.size();
-  } else {
-    own_wide = std::move(new_entries);
-    entries = own_wide.data();
-    num_entries = own_wide.size();
+  SetWidths(w);
+  num_offsets = new_offsets.size();
+  own_offsets.assign(new_offsets.size() * w.offset_bytes + kPackedTail, 0);
+  for (size_t v = 0; v < new_offsets.size(); ++v) {
+    StorePacked(own_offsets.data() + v * w.offset_bytes, new_offsets[v]);
   }
+  new_offsets = {};
+  const uint32_t stride = w.entry_bytes();
+  own_entries.assign(new_entries.size() * stride + kPackedTail, 0);
+  uint8_t* e = own_entries.data();
+  for (size_t i = 0; i < new_entries.size(); ++i, e += stride) {
+    StorePacked(e, new_entries[i].neighbor);
+    if (w.rel_bytes != 0) StorePacked(e + w.neighbor_bytes, new_entries[i].rel);
+  }
+  num_entries = new_entries.size();
   offsets = own_offsets.data();
-  num_offsets = own_offsets.size();
+  entries = own_entries.data();
+  neighbor_bound = UINT64_MAX;
 }
 
 void RelTable::Adjacency::ClearDeltas() {
@@ -254,10 +261,15 @@ void RelTable::SetDeleteTs(uint64_t rel, uint64_t ts) {
 AdjRange RelTable::CsrEdges(uint64_t vertex, Direction dir) const {
   const Adjacency& a = adj_[static_cast<int>(dir)];
   if (vertex + 1 >= a.num_offsets) return {};
-  const uint64_t begin = a.offsets[vertex];
-  const uint64_t width = a.narrow ? sizeof(NarrowAdjEntry) : sizeof(AdjEntry);
-  return AdjRange(static_cast<const uint8_t*>(a.entries) + begin * width,
-                  a.CsrEnd(vertex) - begin, a.narrow);
+  const uint64_t begin = a.Offset(vertex);
+  return a.Range(begin, a.CsrEnd(vertex, begin) - begin);
+}
+
+Status RelTable::CorruptAdjacencyStatus() const {
+  return Status(ErrorCode::kCorruption,
+                "rel table " + name_ +
+                    " is corrupt: an adjacency entry is out of range (CALL verify_storage() "
+                    "names the damaged file)");
 }
 
 std::span<const AdjEntry> RelTable::DeltaEdges(uint64_t vertex, Direction dir) const {
@@ -293,12 +305,24 @@ void RelTable::Rebuild(Direction dir, std::span<const uint64_t> extra_vertex,
   uint64_t nv = a.NumVertices();
   for (uint64_t v : extra_vertex) nv = std::max(nv, v + 1);
   auto keep = [&](const AdjEntry& e) { return !drop_deleted || delete_ts_[e.rel] > deleted_up_to; };
+  // A mapped CSR's entries are checked as they are read: a damaged one is not carried into the
+  // rebuilt CSR (which is trusted), and the table stays flagged (bad_entry()).
+  const bool mapped = a.neighbor_bound != UINT64_MAX;
+  const uint64_t neighbor_bound = a.neighbor_bound;
+  const uint64_t rel_bound = a.csr_rel_bound;
+  auto csr_keep = [&](const AdjEntry& e) {
+    if (e.neighbor >= neighbor_bound || e.rel >= rel_bound) [[unlikely]] {
+      bad_entry_.store(true, std::memory_order_relaxed);
+      return false;
+    }
+    return keep(e);
+  };
 
   std::vector<uint64_t> offsets(nv + 1, 0);
   for (uint64_t v = 0; v < nv; ++v) {
     uint64_t n = 0;
-    if (drop_deleted) {
-      for (const AdjEntry& e : CsrEdges(v, dir)) n += keep(e);
+    if (drop_deleted || mapped) {
+      for (const AdjEntry& e : CsrEdges(v, dir)) n += csr_keep(e);
       for (const AdjEntry& e : DeltaEdges(v, dir)) n += keep(e);
     } else {
       n = Degree(v, dir);
@@ -313,7 +337,7 @@ void RelTable::Rebuild(Direction dir, std::span<const uint64_t> extra_vertex,
   for (uint64_t v = 0; v < nv; ++v) {
     uint64_t& pos = cursor[v];
     for (const AdjEntry& e : CsrEdges(v, dir)) {
-      if (keep(e)) entries[pos++] = e;
+      if (csr_keep(e)) entries[pos++] = e;
     }
     for (const AdjEntry& e : DeltaEdges(v, dir)) {
       if (keep(e)) entries[pos++] = e;
@@ -478,9 +502,7 @@ size_t RelTable::MemoryUsage() const {
   size_t total = create_ts_.MemoryUsage() + delete_ts_.MemoryUsage();
   for (const auto& c : columns_) total += c->MemoryUsage();
   for (const Adjacency& a : adj_) {
-    total += a.own_offsets.capacity() * sizeof(uint64_t) +
-             a.own_wide.capacity() * sizeof(AdjEntry) +
-             a.own_narrow.capacity() * sizeof(NarrowAdjEntry) +
+    total += a.own_offsets.capacity() + a.own_entries.capacity() +
              a.delta_slot.MemoryUsage() + a.delta_lists.MemoryUsage() +
              a.owned_lists.capacity() * sizeof(std::unique_ptr<DeltaList>);
     for (const auto& list : a.owned_lists) total += sizeof(DeltaList) + list->MemoryUsage();
@@ -525,30 +547,47 @@ void RelTable::Serialize(catalog::BinaryWriter& out) const {
     out.PutVarint(nv);
     out.PutVarint(a.num_entries + a.delta_entries.load(std::memory_order_relaxed));
     // Half the bytes when every offset fits 32 bits (any graph below 4G nodes and rels).
-    const bool narrow = Bounds(dir).largest <= UINT32_MAX;
+    const OffsetBounds bounds = Bounds(dir);
+    const bool narrow = std::max(bounds.largest_neighbor, bounds.largest_rel) <= UINT32_MAX;
     out.PutU8(narrow ? kNarrowEntryBytes : sizeof(AdjEntry));
     for (uint64_t v = 0; v < nv; ++v) out.PutVarint(Degree(v, dir));
-    ForEachFoldedRun(dir, narrow, [&](const void* data, size_t bytes) { out.PutRaw(data, bytes); });
+    const uint8_t half = narrow ? 4 : 8;
+    ForEachFoldedRun(dir, PackedWidths{half, half, 8},
+                     [&](const void* data, size_t bytes) { out.PutRaw(data, bytes); });
   }
 }
 
 RelTable::OffsetBounds RelTable::Bounds(Direction dir) const {
   const Adjacency& a = adj_[static_cast<int>(dir)];
   OffsetBounds b;
-  auto add = [&b](const AdjEntry& e) {
-    b.largest = std::max({b.largest, e.neighbor, e.rel});
+  uint64_t position = 0;  // in the folded order: each vertex's CSR range, then its deltas
+  auto add = [&b, &position](const AdjEntry& e) {
+    b.largest_neighbor = std::max(b.largest_neighbor, e.neighbor);
+    b.largest_rel = std::max(b.largest_rel, e.rel);
     b.rel_bound = std::max(b.rel_bound, e.rel + 1);
+    b.rel_is_position = b.rel_is_position && e.rel == position;
+    ++position;
   };
-  for (const AdjEntry& e : a.Entries()) add(e);
-  for (uint64_t v = 0, nv = a.delta_slot.size(); v < nv; ++v) {
+  for (uint64_t v = 0, nv = a.NumVertices(); v < nv; ++v) {
+    for (const AdjEntry& e : CsrEdges(v, dir)) add(e);
     for (const AdjEntry& e : DeltaEdges(v, dir)) add(e);
   }
   return b;
 }
 
+PackedWidths RelTable::FoldedWidths(Direction dir, const OffsetBounds& bounds) const {
+  const Adjacency& a = adj_[static_cast<int>(dir)];
+  PackedWidths w;
+  w.neighbor_bytes = BytesFor(bounds.largest_neighbor);
+  w.rel_bytes = bounds.rel_is_position ? 0 : BytesFor(bounds.largest_rel);
+  w.offset_bytes = BytesFor(a.num_entries + a.delta_entries.load(std::memory_order_relaxed));
+  return w;
+}
+
 uint64_t RelTable::FoldedCsrStamp(Direction dir) const {
   uint64_t newest = 0;
   auto add = [&](uint64_t rel) {
+    if (rel >= NumRels()) return false;  // a damaged mapped entry (bad_entry())
     const uint64_t created = create_ts_[rel];
     if (delete_ts_[rel] != kNotDeleted || created >= kUncommittedBase) return false;
     newest = std::max(newest, created);
@@ -576,9 +615,11 @@ uint64_t RelTable::FoldedCsrStamp(Direction dir) const {
 // Format version 3: varint pair id, src table, dst table | u8 multiplicity | varint rels |
 // varint #columns, per column type text + column (mapped form) | create_ts, delete_ts stamps
 // (mapped form) | varint deleted rels | varint newest committed stamp | per direction: varint
-// vertices, varint entries, u8 entry width (8 or 16), [vertices > 0: varint offsets section],
-// varint entries section, varint newest create stamp of the CSR's rels (2^64 - 1: some is
-// deleted), varint rel bound. Each vertex's delta list is folded in after its CSR range.
+// vertices, varint entries, version 4: u8 neighbour bytes, u8 rel bytes (0: each rel offset is
+// its entry's position), u8 offset bytes (version 3: u8 entry width, 8 or 16, and 8-byte
+// offsets), [vertices > 0: varint offsets section], varint entries section, varint newest
+// create stamp of the CSR's rels (2^64 - 1: some is deleted), varint rel bound. Each vertex's
+// delta list is folded in after its CSR range.
 void RelTable::SerializeMapped(TableSink& out) const {
   catalog::BinaryWriter& d = out.descriptor();
   d.PutVarint(table_id_);
@@ -601,28 +642,44 @@ void RelTable::SerializeMapped(TableSink& out) const {
     const uint64_t nv = a.NumVertices();
     const uint64_t total = a.num_entries + a.delta_entries.load(std::memory_order_relaxed);
     const OffsetBounds bounds = Bounds(dir);
-    const bool narrow = bounds.largest <= UINT32_MAX;
+    PackedWidths w = FoldedWidths(dir, bounds);
     d.PutVarint(nv);
     d.PutVarint(total);
-    d.PutU8(narrow ? kNarrowEntryBytes : sizeof(AdjEntry));
+    if (out.format_version() >= kFirstPackedFormatVersion) {
+      d.PutU8(w.neighbor_bytes);
+      d.PutU8(w.rel_bytes);
+      d.PutU8(w.offset_bytes);
+    } else {
+      // Version 3: {u32, u32} or {u64, u64} entries, u64 offsets.
+      const uint8_t half =
+          std::max(bounds.largest_neighbor, bounds.largest_rel) <= UINT32_MAX ? 4 : 8;
+      w = PackedWidths{half, half, 8};
+      d.PutU8(w.entry_bytes());
+    }
     if (nv > 0) {
       out.BeginSection();
-      std::vector<uint64_t> piece;
+      constexpr size_t kRun = 1 << 16;
+      std::vector<uint8_t> piece(kRun * w.offset_bytes + kPackedTail);
+      size_t used = 0;
       uint64_t at = 0;
-      piece.push_back(0);
+      auto put = [&](uint64_t offset) {
+        StorePacked(piece.data() + used, offset);
+        used += w.offset_bytes;
+        if (used == kRun * w.offset_bytes) {
+          out.Append(piece.data(), used);
+          used = 0;
+        }
+      };
+      put(0);
       for (uint64_t v = 0; v < nv; ++v) {
         at += Degree(v, dir);
-        piece.push_back(at);
-        if (piece.size() >= 65536) {
-          out.Append(piece.data(), piece.size() * sizeof(uint64_t));
-          piece.clear();
-        }
+        put(at);
       }
-      out.Append(piece.data(), piece.size() * sizeof(uint64_t));
+      out.Append(piece.data(), used);
       d.PutVarint(out.EndSection());
     }
     out.BeginSection();
-    ForEachFoldedRun(dir, narrow, [&](const void* data, size_t bytes) { out.Append(data, bytes); });
+    ForEachFoldedRun(dir, w, [&](const void* data, size_t bytes) { out.Append(data, bytes); });
     d.PutVarint(out.EndSection());
     d.PutVarint(FoldedCsrStamp(dir));
     d.PutVarint(bounds.rel_bound);
@@ -698,12 +755,23 @@ Result<std::unique_ptr<RelTable>> RelTable::DeserializeMapped(
     Adjacency& a = table->adj_[d];
     uint64_t nv;
     uint64_t total;
-    uint8_t width;
-    if (!in.GetVarint(&nv) || !in.GetVarint(&total) || !in.GetU8(&width)) {
-      return corrupt("truncated adjacency");
-    }
-    if (width != sizeof(AdjEntry) && width != kNarrowEntryBytes) {
-      return corrupt("bad adjacency entry width " + std::to_string(width));
+    if (!in.GetVarint(&nv) || !in.GetVarint(&total)) return corrupt("truncated adjacency");
+    PackedWidths w;
+    if (sections.format_version() >= kFirstPackedFormatVersion) {
+      if (!in.GetU8(&w.neighbor_bytes) || !in.GetU8(&w.rel_bytes) || !in.GetU8(&w.offset_bytes)) {
+        return corrupt("truncated adjacency");
+      }
+      if (w.neighbor_bytes < 1 || w.neighbor_bytes > 8 || w.rel_bytes > 8 ||
+          w.offset_bytes < 1 || w.offset_bytes > 8 || BytesFor(total) > w.offset_bytes) {
+        return corrupt("bad adjacency widths");
+      }
+    } else {
+      uint8_t width;
+      if (!in.GetU8(&width)) return corrupt("truncated adjacency");
+      if (width != sizeof(AdjEntry) && width != kNarrowEntryBytes) {
+        return corrupt("bad adjacency entry width " + std::to_string(width));
+      }
+      w = PackedWidths{static_cast<uint8_t>(width / 2), static_cast<uint8_t>(width / 2), 8};
     }
     if (nv > (d == 0 ? src_rows : dst_rows)) return corrupt("adjacency has too many vertices");
     auto section = [&](uint64_t bytes, const char* what) -> Result<uint64_t> {
@@ -715,30 +783,39 @@ Result<std::unique_ptr<RelTable>> RelTable::DeserializeMapped(
       return i;
     };
     if (total > (1ULL << 40) || nv > (1ULL << 40)) return corrupt("adjacency too large");
+    a.SetWidths(w);
     if (nv > 0) {
-      auto i = section((nv + 1) * sizeof(uint64_t), "offsets");
+      const uint64_t bytes = (nv + 1) * w.offset_bytes;
+      auto i = section(bytes, "offsets");
       if (!i.ok()) return i.status();
-      auto region = sections.MapSection(*i, (nv + 1) * sizeof(uint64_t));
+      // The tail: every offset is read with one 8-byte load (zeros past the section).
+      auto region = sections.MapSection(*i, bytes + kPackedTail);
       if (!region.ok()) return region.status();
       a.offsets_region = std::move(*region);
-      a.offsets = reinterpret_cast<const uint64_t*>(a.offsets_region->data());
+      a.offsets = reinterpret_cast<const uint8_t*>(a.offsets_region->data());
       a.num_offsets = nv + 1;
       // The ends (two pages); the rest is checked by Verify, and clamped when read.
-      if (a.offsets[0] != 0 || a.offsets[nv] != total) return corrupt("degrees do not add up");
+      if (a.Offset(0) != 0 || a.Offset(nv) != total) return corrupt("degrees do not add up");
     }
-    auto i = section(total * width, "entries");
+    const uint64_t bytes = total * w.entry_bytes();
+    auto i = section(bytes, "entries");
     if (!i.ok()) return i.status();
-    auto region = sections.MapSection(*i, total * width);
+    auto region = sections.MapSection(*i, bytes + kPackedTail);
     if (!region.ok()) return region.status();
     a.entries_region = std::move(*region);
-    a.entries = a.entries_region->data();
+    a.entries = reinterpret_cast<const uint8_t*>(a.entries_region->data());
     a.num_entries = total;
-    a.narrow = width == kNarrowEntryBytes;
+    // Entries are checked as they are read (ForEachEdge): a neighbour must be a row of the
+    // table it names, a rel below the rel bound, which is checked against the rels here.
+    a.neighbor_bound = d == 0 ? dst_rows : src_rows;
     uint64_t created_upto;
     if (!in.GetVarint(&created_upto) || !in.GetVarint(&a.csr_rel_bound)) {
       return corrupt("truncated adjacency");
     }
     if (a.csr_rel_bound > rels) return corrupt("adjacency rel bound past the rels");
+    if (w.rel_bytes == 0 && a.csr_rel_bound != total) {
+      return corrupt("adjacency of implicit rel offsets does not cover its rels");
+    }
     a.csr_created_upto.store(created_upto, std::memory_order_release);
   }
   return table;
@@ -749,7 +826,7 @@ Status RelTable::VerifyAdjacency(uint64_t src_rows, uint64_t dst_rows) const {
     const Adjacency& a = adj_[d];
     const uint64_t neighbor_bound = d == 0 ? dst_rows : src_rows;
     for (uint64_t v = 0; v + 1 < a.num_offsets; ++v) {
-      if (a.offsets[v + 1] < a.offsets[v] || a.offsets[v + 1] > a.num_entries) {
+      if (a.Offset(v + 1) < a.Offset(v) || a.Offset(v + 1) > a.num_entries) {
         return Status(ErrorCode::kCorruption,
                       "rel table " + name_ + " is corrupt: bad CSR offset of vertex " +
                           std::to_string(v));
@@ -766,23 +843,21 @@ Status RelTable::VerifyAdjacency(uint64_t src_rows, uint64_t dst_rows) const {
 }
 
 template <typename Emit>
-void RelTable::ForEachFoldedRun(Direction dir, bool narrow, Emit&& emit) const {
+void RelTable::ForEachFoldedRun(Direction dir, PackedWidths widths, Emit&& emit) const {
   const Adjacency& a = adj_[static_cast<int>(dir)];
-  std::vector<NarrowAdjEntry> pairs;
-  std::vector<AdjEntry> wide;
+  const uint32_t stride = widths.entry_bytes();
+  constexpr size_t kRun = 1 << 16;
+  std::vector<uint8_t> piece(kRun * stride + kPackedTail);
+  size_t used = 0;
   auto flush = [&] {
-    if (!pairs.empty()) emit(pairs.data(), pairs.size() * sizeof(NarrowAdjEntry));
-    if (!wide.empty()) emit(wide.data(), wide.size() * sizeof(AdjEntry));
-    pairs.clear();
-    wide.clear();
+    if (used > 0) emit(piece.data(), used);
+    used = 0;
   };
   auto add = [&](const AdjEntry& e) {
-    if (narrow) {
-      pairs.push_back(NarrowAdjEntry{static_cast<uint32_t>(e.neighbor), static_cast<uint32_t>(e.rel)});
-    } else {
-      wide.push_back(e);
-    }
-    if (pairs.size() + wide.size() >= 65536) flush();
+    StorePacked(piece.data() + used, e.neighbor);
+    if (widths.rel_bytes != 0) StorePacked(piece.data() + used + widths.neighbor_bytes, e.rel);
+    used += stride;
+    if (used == kRun * stride) flush();
   };
   for (uint64_t v = 0, nv = a.NumVertices(); v < nv; ++v) {
     for (const AdjEntry& e : CsrEdges(v, dir)) add(e);

@@ -4,8 +4,8 @@
 // Each edge has a dense rel offset (0, 1, 2 ... in insertion order, never reused or renumbered)
 // that indexes its property columns and its MVCC stamps (`create_ts`, `delete_ts`, as in
 // NodeTable). Adjacency is kept in both directions (forward: src -> dst, backward: dst -> src):
-//   - a CSR built by bulk load: `offsets` (one uint64 per vertex + 1) and packed 16-byte
-//     entries {neighbour offset, rel offset};
+//   - a CSR built by bulk load: `offsets` (one per vertex + 1) and entries {neighbour offset,
+//     rel offset}, each packed in the fewest bytes its direction's values need (PackedWidths);
 //   - per-vertex growable delta lists for edges inserted afterwards: inserting is O(1)
 //     amortised, and expanding a vertex reads its CSR range plus its own delta list only.
 // Expansion yields every physical entry, deleted edges included; callers filter by stamps
@@ -18,8 +18,10 @@
 // Rel offsets, property values and stamps do not move; the rows of dropped edges simply stay
 // unreachable. REQUIRES for Compact: no reader may still need to see the dropped edges.
 //
-// Memory: 16 bytes per edge per direction in the CSR (32 for both), 16 bytes of stamps per
-// edge, 8 bytes per vertex per direction of CSR offsets, plus property columns.
+// Memory: per edge and direction the CSR takes neighbour bytes + rel bytes (3 + 0 forward and
+// 3 + 3 backward for 1M nodes and 10M edges loaded in source order), plus 16 bytes of stamps
+// per edge and offset bytes per vertex and direction, plus property columns. A mapped CSR's
+// entries are range-checked as they are read (bad_entry()).
 //
 // Multiplicity (MANY_ONE: one outgoing edge per source; ONE_MANY: one incoming edge per
 // destination; ONE_ONE: both) is enforced on insert and bulk load against live (not deleted)
@@ -40,6 +42,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -71,28 +74,61 @@ struct AdjEntry {
 };
 static_assert(sizeof(AdjEntry) == 16);
 
-// The same in 8 bytes, for a CSR whose neighbour and rel offsets all fit 32 bits (every graph
-// below 4G nodes and rels): half the memory, and the form a data file keeps for mapping.
-struct NarrowAdjEntry {
-  uint32_t neighbor;
-  uint32_t rel;
+// How a CSR packs its arrays (format version 4, and memory): each entry is `neighbor_bytes`
+// little-endian bytes of neighbour offset followed by `rel_bytes` bytes of rel offset, each the
+// fewest bytes that hold the direction's largest value; rel_bytes 0 means every entry's rel
+// offset is its own position in the direction's entries (a forward CSR bulk-loaded in source
+// order). Offsets take `offset_bytes` bytes each. An array is followed by kPackedTail readable
+// bytes, so any field is read with one unaligned 8-byte load and a mask. Format version 3's
+// entries are the case 4 + 4 or 8 + 8 with 8-byte offsets.
+struct PackedWidths {
+  uint8_t neighbor_bytes = 4;
+  uint8_t rel_bytes = 4;
+  uint8_t offset_bytes = 8;
+  uint32_t entry_bytes() const { return neighbor_bytes + rel_bytes; }
+  bool operator==(const PackedWidths&) const = default;
 };
-static_assert(sizeof(NarrowAdjEntry) == 8);
+inline constexpr uint64_t kPackedTail = 8;
 
-// A run of CSR entries of either width, read as AdjEntry values.
+// The fewest bytes (at least 1) that hold `largest`.
+inline uint8_t BytesFor(uint64_t largest) {
+  uint8_t n = 1;
+  while (n < 8 && (largest >> (8 * n)) != 0) ++n;
+  return n;
+}
+inline uint64_t ByteMask(uint8_t bytes) { return bytes >= 8 ? ~0ULL : (1ULL << (8 * bytes)) - 1; }
+// The `bytes`-byte little-endian number at `p` (followed by readable bytes up to p + 8).
+inline uint64_t LoadPacked(const uint8_t* p, uint64_t mask) {
+  uint64_t x;
+  std::memcpy(&x, p, 8);
+  return x & mask;
+}
+
+// Writes `value` (below 2^(8 * bytes) for a field of `bytes` bytes) as 8 bytes at `p`: the
+// bytes past the field are zeros, which the next field overwrites; an array being written
+// has kPackedTail bytes of room after it.
+inline void StorePacked(uint8_t* p, uint64_t value) { std::memcpy(p, &value, 8); }
+
+// A run of packed CSR entries [first, first + size) of a direction, read as AdjEntry values.
 class AdjRange {
  public:
   AdjRange() = default;
-  AdjRange(const void* first, uint64_t size, bool narrow)
-      : first_(static_cast<const uint8_t*>(first)), size_(size), narrow_(narrow) {}
+  AdjRange(const uint8_t* entries, uint64_t first, uint64_t size, PackedWidths widths)
+      : entries_(entries),
+        first_(first),
+        size_(size),
+        stride_(widths.entry_bytes()),
+        neighbor_bytes_(widths.neighbor_bytes),
+        rel_bytes_(widths.rel_bytes),
+        neighbor_mask_(ByteMask(widths.neighbor_bytes)),
+        rel_mask_(ByteMask(widths.rel_bytes)) {}
   uint64_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   AdjEntry operator[](uint64_t i) const {
-    if (narrow_) {
-      const auto* e = reinterpret_cast<const NarrowAdjEntry*>(first_) + i;
-      return AdjEntry{e->neighbor, e->rel};
-    }
-    return reinterpret_cast<const AdjEntry*>(first_)[i];
+    const uint64_t at = first_ + i;
+    const uint8_t* p = entries_ + at * stride_;
+    return AdjEntry{LoadPacked(p, neighbor_mask_),
+                    rel_bytes_ == 0 ? at : LoadPacked(p + neighbor_bytes_, rel_mask_)};
   }
   class iterator {
    public:
@@ -112,9 +148,14 @@ class AdjRange {
   iterator end() const { return iterator(this, size_); }
 
  private:
-  const uint8_t* first_ = nullptr;
+  const uint8_t* entries_ = nullptr;
+  uint64_t first_ = 0;
   uint64_t size_ = 0;
-  bool narrow_ = false;
+  uint32_t stride_ = 0;
+  uint8_t neighbor_bytes_ = 0;
+  uint8_t rel_bytes_ = 0;
+  uint64_t neighbor_mask_ = 0;
+  uint64_t rel_mask_ = 0;
 };
 
 class RelTable {
@@ -208,17 +249,21 @@ class RelTable {
     };
     const Adjacency& a = adj_[static_cast<int>(dir)];
     if (vertex + 1 < a.num_offsets) {
-      const uint64_t begin = a.offsets[vertex], end = a.CsrEnd(vertex);
-      if (a.narrow) {
-        const auto* e = static_cast<const NarrowAdjEntry*>(a.entries);
-        for (uint64_t i = begin; i < end; ++i) {
-          if (!visit(e[i].neighbor, e[i].rel)) return;
+      const uint64_t begin = a.Offset(vertex), end = a.CsrEnd(vertex, begin);
+      const uint32_t stride = a.widths.entry_bytes();
+      const uint8_t neighbor_bytes = a.widths.neighbor_bytes;
+      const bool implicit_rel = a.widths.rel_bytes == 0;
+      const uint8_t* p = a.entries + begin * stride;
+      for (uint64_t i = begin; i < end; ++i, p += stride) {
+        const uint64_t nbr = LoadPacked(p, a.neighbor_mask);
+        const uint64_t rel = implicit_rel ? i : LoadPacked(p + neighbor_bytes, a.rel_mask);
+        // A mapped file's entries are not all checked when it opens: a damaged one is skipped
+        // and reported (bad_entry()) instead of sending the caller past a column.
+        if (nbr >= a.neighbor_bound || rel >= a.csr_rel_bound) [[unlikely]] {
+          bad_entry_.store(true, std::memory_order_relaxed);
+          continue;
         }
-      } else {
-        const auto* e = static_cast<const AdjEntry*>(a.entries);
-        for (uint64_t i = begin; i < end; ++i) {
-          if (!visit(e[i].neighbor, e[i].rel)) return;
-        }
+        if (!visit(nbr, rel)) return;
       }
     }
     if (vertex < a.delta_slot.size()) {
@@ -255,11 +300,18 @@ class RelTable {
     const Adjacency& a = adj_[static_cast<int>(dir)];
     uint64_t n = 0;
     if (vertex + 1 < a.num_offsets) {
-      const uint64_t begin = a.offsets[vertex], end = a.CsrEnd(vertex);
+      const uint64_t begin = a.Offset(vertex), end = a.CsrEnd(vertex, begin);
       if (CsrVisibleTo(dir, read_ts)) {
         n = end - begin;
       } else {
-        for (uint64_t i = begin; i < end; ++i) n += visible(a.RelAt(i)) ? 1 : 0;
+        for (uint64_t i = begin; i < end; ++i) {
+          const uint64_t rel = a.RelAt(i);
+          if (rel >= a.csr_rel_bound) [[unlikely]] {
+            bad_entry_.store(true, std::memory_order_relaxed);
+            continue;
+          }
+          n += visible(rel) ? 1 : 0;
+        }
         *examined += end - begin;
       }
     }
@@ -288,6 +340,12 @@ class RelTable {
   // The first live edge src -> dst, if any.
   std::optional<uint64_t> FindEdge(uint64_t src, uint64_t dst) const;
   uint64_t NumDeltaEntries() const { return adj_[0].delta_entries.load(std::memory_order_relaxed); }
+  // Whether an expansion met a CSR entry out of range (a damaged mapped file) and skipped it:
+  // callers report kCorruption (CorruptAdjacencyStatus) rather than a partial answer.
+  bool bad_entry() const { return bad_entry_.load(std::memory_order_relaxed); }
+  Status CorruptAdjacencyStatus() const;
+  // The packed widths of `dir`'s CSR (tests, and the sizes a checkpoint writes).
+  PackedWidths csr_widths(Direction dir) const { return adj_[static_cast<int>(dir)].widths; }
 
   // ---- Bulk load ----
   // Adds edges given by endpoint keys, resolved through the node tables' primary-key indexes
@@ -358,17 +416,22 @@ class RelTable {
  private:
   using DeltaList = SharedVector<AdjEntry>;
   struct Adjacency {
-    // The CSR: `num_offsets` (0, or vertices + 1) offsets into `num_entries` entries, which
-    // are NarrowAdjEntry when `narrow`, else AdjEntry. The arrays are the vectors below (built
-    // in memory) or regions (a file's sections, mapped).
-    const uint64_t* offsets = nullptr;
+    // The CSR: `num_offsets` (0, or vertices + 1) packed offsets into `num_entries` packed
+    // entries (PackedWidths). The arrays are the vectors below (built in memory) or regions
+    // (a file's sections, mapped), each followed by kPackedTail readable bytes.
+    const uint8_t* offsets = nullptr;
     uint64_t num_offsets = 0;
-    const void* entries = nullptr;
+    const uint8_t* entries = nullptr;
     uint64_t num_entries = 0;
-    bool narrow = false;
-    std::vector<uint64_t> own_offsets;
-    std::vector<AdjEntry> own_wide;
-    std::vector<NarrowAdjEntry> own_narrow;
+    PackedWidths widths;
+    uint64_t offset_mask = ~0ULL;
+    uint64_t neighbor_mask = 0xFFFFFFFFULL;
+    uint64_t rel_mask = 0xFFFFFFFFULL;
+    // Neighbour offsets at or above this are damage (a mapped file's node count); in-memory
+    // builds are trusted.
+    uint64_t neighbor_bound = UINT64_MAX;
+    std::vector<uint8_t> own_offsets;
+    std::vector<uint8_t> own_entries;
     std::unique_ptr<env::MemoryRegion> offsets_region;
     std::unique_ptr<env::MemoryRegion> entries_region;
     SharedVector<uint32_t> delta_slot;     // per vertex: 0 = no list, else index + 1
@@ -381,18 +444,32 @@ class RelTable {
     uint64_t csr_rel_bound = 0;  // above every rel offset in the CSR
 
     uint64_t CsrVertices() const { return num_offsets == 0 ? 0 : num_offsets - 1; }
-    // The end of a vertex's CSR range, clamped: a mapped file's offsets are not all checked
-    // when it opens, and a damaged one must not send a reader past the entries.
-    uint64_t CsrEnd(uint64_t vertex) const {
-      const uint64_t begin = offsets[vertex], end = offsets[vertex + 1];
+    void SetWidths(PackedWidths w) {
+      widths = w;
+      offset_mask = ByteMask(w.offset_bytes);
+      neighbor_mask = ByteMask(w.neighbor_bytes);
+      rel_mask = ByteMask(w.rel_bytes);
+    }
+    uint64_t Offset(uint64_t vertex) const {
+      return LoadPacked(offsets + vertex * widths.offset_bytes, offset_mask);
+    }
+    // The end of a vertex's CSR range (starting at `begin`), clamped: a mapped file's offsets
+    // are not all checked when it opens, and a damaged one must not send a reader past the
+    // entries.
+    uint64_t CsrEnd(uint64_t vertex, uint64_t begin) const {
+      const uint64_t end = Offset(vertex + 1);
       return end < begin ? begin : (end > num_entries ? std::max(begin, num_entries) : end);
     }
     uint64_t RelAt(uint64_t i) const {
-      return narrow ? static_cast<const NarrowAdjEntry*>(entries)[i].rel
-                    : static_cast<const AdjEntry*>(entries)[i].rel;
+      return widths.rel_bytes == 0
+                 ? i
+                 : LoadPacked(entries + i * widths.entry_bytes() + widths.neighbor_bytes, rel_mask);
     }
-    AdjRange Entries() const { return AdjRange(entries, num_entries, narrow); }
-    // Installs CSR arrays built in memory (narrowed when every offset fits 32 bits).
+    AdjRange Range(uint64_t first, uint64_t size) const {
+      return AdjRange(entries, first, size, widths);
+    }
+    AdjRange Entries() const { return Range(0, num_entries); }
+    // Installs CSR arrays built in memory, packed to the fewest bytes their values need.
     void SetCsr(std::vector<uint64_t> offsets, std::vector<AdjEntry> entries);
     uint64_t NumVertices() const { return std::max<uint64_t>(CsrVertices(), delta_slot.size()); }
     void AddDelta(uint64_t vertex, AdjEntry e);
@@ -411,14 +488,18 @@ class RelTable {
   // The largest neighbour or rel offset in `dir` (CSR and deltas), and one past the largest
   // rel offset.
   struct OffsetBounds {
-    uint64_t largest = 0;
+    uint64_t largest_neighbor = 0;
+    uint64_t largest_rel = 0;
     uint64_t rel_bound = 0;
+    bool rel_is_position = true;  // every folded entry's rel offset is its position
   };
   OffsetBounds Bounds(Direction dir) const;
   // Calls emit(bytes, length) with the entries of `dir`, each vertex's delta list folded in
-  // after its CSR range, in the narrow or the wide form, in pieces.
+  // after its CSR range, packed with `widths`, in pieces.
   template <typename Emit>
-  void ForEachFoldedRun(Direction dir, bool narrow, Emit&& emit) const;
+  void ForEachFoldedRun(Direction dir, PackedWidths widths, Emit&& emit) const;
+  // The widths that pack `dir`'s folded adjacency (CSR and deltas).
+  PackedWidths FoldedWidths(Direction dir, const OffsetBounds& bounds) const;
   // The newest create stamp among the rels of `dir`'s folded adjacency, or kCsrNotClean.
   uint64_t FoldedCsrStamp(Direction dir) const;
 
@@ -452,6 +533,7 @@ class RelTable {
   std::atomic<uint64_t> num_deleted_{0};
   uint64_t loaded_max_stamp_ = 0;
   Adjacency adj_[2];
+  mutable std::atomic<bool> bad_entry_{false};
   VersionStore versions_;
   ChangeFlag changed_{true};
   FileChanges file_changes_;

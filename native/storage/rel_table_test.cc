@@ -69,6 +69,36 @@ TEST(RelTableTest, BulkLoadBuildsBothDirections) {
   EXPECT_FALSE(t.FindEdge(2, 4).has_value());
 }
 
+// Each direction's CSR takes the fewest bytes per neighbour, rel and offset that hold its
+// values, and no rel bytes when every rel offset is its entry's position (a load in source
+// order, forward); expansion reads the same edges whatever the widths.
+TEST(RelTableTest, CsrPacksToTheBytesItsValuesNeed) {
+  auto schema = Schema();
+  RelTable t(schema, schema.pairs[0]);
+  ASSERT_TRUE(t.BulkLoadOffsets({0, 0, 1, 2}, {1, 70000, 300, 2}, Props({1, 2, 3, 4})).ok());
+  EXPECT_EQ(t.csr_widths(Direction::kForward), (PackedWidths{3, 0, 1}));
+  EXPECT_EQ(t.csr_widths(Direction::kBackward), (PackedWidths{1, 1, 1}));
+  EXPECT_EQ(Expand(t, 0, Direction::kForward), (Edges{{1, 0}, {70000, 1}}));
+  EXPECT_EQ(Expand(t, 2, Direction::kForward), (Edges{{2, 3}}));
+  EXPECT_EQ(Expand(t, 70000, Direction::kBackward), (Edges{{0, 1}}));
+  EXPECT_EQ(Expand(t, 2, Direction::kBackward), (Edges{{2, 3}}));
+  EXPECT_EQ(Expand(t, 300, Direction::kBackward), (Edges{{1, 2}}));
+  uint64_t examined = 0;
+  EXPECT_EQ(t.CountEdges(0, Direction::kForward, 0, [](uint64_t) { return true; }, &examined), 2u);
+  // A delete: counting goes entry by entry, reading the implicit rel offsets.
+  ASSERT_TRUE(t.DeleteEdge(1, 5).ok());
+  EXPECT_EQ(t.CountEdges(0, Direction::kForward, 9, [&](uint64_t rel) { return !t.IsDeleted(rel); },
+                         &examined),
+            1u);
+  EXPECT_EQ(ExpandLive(t, 0, Direction::kForward), (Edges{{1, 0}}));
+  // Compaction drops the deleted edge: positions shift, so the rel offsets are stored.
+  t.Compact();
+  EXPECT_EQ(t.csr_widths(Direction::kForward), (PackedWidths{2, 1, 1}));
+  EXPECT_EQ(Expand(t, 0, Direction::kForward), (Edges{{1, 0}}));
+  EXPECT_EQ(Expand(t, 1, Direction::kForward), (Edges{{300, 2}}));
+  EXPECT_FALSE(t.bad_entry());
+}
+
 TEST(RelTableTest, DeltaInsertsAndEarlyExit) {
   auto schema = Schema();
   RelTable t(schema, schema.pairs[0]);

@@ -427,6 +427,196 @@ TEST(StorageManagerTest, Version2FilesStillOpen) {
 // A damaged byte inside a mapped section is not read at open: Verify() (CALL verify_storage())
 // names the file and the section. A file cut short is refused at open, before anything of it
 // is mapped, so no page past its end is ever touched (SIGBUS).
+// A database whose data files are format version 3 (8- or 16-byte adjacency entries, 8-byte
+// CSR offsets, 16-byte index slots) opens, reads and takes writes the same, and the next
+// checkpoint of a changed table writes version 4.
+TEST(StorageManagerTest, Version3FilesStillOpen) {
+  TempDir tmp;
+  std::string expected;
+  Manifest manifest;
+  {
+    auto db = StorageManager::Open(nullptr, tmp.db());
+    ASSERT_TRUE(db.ok());
+    Populate(**db);
+    if (HasFatalFailure()) return;
+    ASSERT_TRUE((*db)->Checkpoint().ok());
+    expected = Dump(**db);
+    manifest = (*db)->manifest();
+    for (ManifestEntry& e : manifest.files) {
+      if (e.kind == FileKind::kCatalog) continue;
+      std::string path = env::JoinPath(tmp.db(), e.name);
+      auto w = TableFileWriter::Create(env::FileSystem::Default(), path, e.kind,
+                                       kFirstMappedFormatVersion);
+      ASSERT_TRUE(w.ok());
+      if (e.kind == FileKind::kNodeTable) {
+        (*db)->GetNodeTable(e.table_id)->SerializeMapped(**w);
+      } else {
+        (*db)->GetRelTable(e.table_id)->SerializeMapped(**w);
+      }
+      ASSERT_TRUE((*w)->Finish().ok());
+      e.size = (*w)->file_size();
+      e.crc = (*w)->crc();
+    }
+  }
+  ASSERT_TRUE(env::WriteStringToFile(env::FileSystem::Default(), env::JoinPath(tmp.db(), kManifestName),
+                                     EncodeManifest(manifest), true)
+                  .ok());
+  for (const ManifestEntry& e : manifest.files) {
+    if (e.kind != FileKind::kCatalog) {
+      EXPECT_EQ(FileVersion(env::JoinPath(tmp.db(), e.name)), 3u);
+    }
+  }
+  auto db = StorageManager::Open(nullptr, tmp.db());
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  EXPECT_EQ(Dump(**db), expected);
+  EXPECT_TRUE((*db)->Verify().ok());
+  RelTable* knows = (*db)->GetRelTables(*(*db)->catalog().FindId("Knows"))[0];
+  EXPECT_EQ(knows->csr_widths(Direction::kForward), (PackedWidths{4, 4, 8}));
+  // The wide index mapped from the file: lookups, a duplicate, inserts that grow it.
+  NodeTable* person = (*db)->GetNodeTable(0);
+  EXPECT_EQ(person->index().slot_bytes(), 16u);
+  EXPECT_EQ(*person->LookupInt64(490), 49u);
+  EXPECT_FALSE(person->LookupInt64(70).has_value());
+  for (int i = 0; i < 100; ++i) {
+    auto r = person->Insert({Value::Int64(5000 + i), Value::String("late"), Value::Null(T("STRING[]")),
+                             Value::Null(T("STRUCT(a INT64, b DATE)")), Value::Int64(1)},
+                            12);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+  }
+  EXPECT_FALSE(person->Insert({Value::Int64(490), Value::String("dup"), Value::Null(T("STRING[]")),
+                               Value::Null(T("STRUCT(a INT64, b DATE)")), Value::Int64(1)},
+                              12)
+                   .ok());
+  EXPECT_EQ(*person->LookupInt64(490), 49u);
+  EXPECT_EQ(*person->LookupInt64(5099), 149u);
+  EXPECT_EQ(person->index().slot_bytes(), 8u);  // growth rehashed it compact
+  // City's index stays wide in memory; its next file has compact slots at the same positions.
+  NodeTable* city = (*db)->GetNodeTable(2);
+  ASSERT_TRUE(city->Insert({Value::Null(), Value::String("Guelph")}, 12).ok());
+  EXPECT_EQ(city->index().slot_bytes(), 16u);
+  ASSERT_TRUE(knows->InsertEdge(0, 2, {Value::Int64(7), Value::Null()}, 12).ok());
+  ASSERT_TRUE((*db)->Checkpoint().ok());
+  expected = Dump(**db);
+  for (const ManifestEntry& e : (*db)->manifest().files) {
+    if (e.kind == FileKind::kNodeTable && e.table_id == 0) {
+      EXPECT_EQ(FileVersion(env::JoinPath(tmp.db(), e.name)), kFileFormatVersion);
+    }
+  }
+  db->reset();
+  auto again = StorageManager::Open(nullptr, tmp.db());
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_EQ(Dump(**again), expected);
+  EXPECT_TRUE((*again)->Verify().ok());
+  EXPECT_EQ(*(*again)->GetNodeTable(0)->LookupInt64(5099), 149u);
+  const NodeTable* city_again = (*again)->GetNodeTable(2);
+  EXPECT_EQ(city_again->index().slot_bytes(), 8u);
+  for (int64_t serial = 0; serial < 3; ++serial) {
+    EXPECT_EQ(*city_again->LookupInt64(serial), static_cast<uint64_t>(serial));
+  }
+  EXPECT_FALSE(city_again->LookupInt64(3).has_value());
+}
+
+// Version 4 packs each direction's CSR to the bytes its values need, with implicit rel offsets
+// where every rel offset is its entry's position, and stores the index in 8-byte slots.
+TEST(StorageManagerTest, Version4PacksAdjacencyAndIndex) {
+  TempDir tmp;
+  std::vector<std::string> names;
+  PopulateAndCheckpoint(tmp.db(), &names);
+  if (HasFatalFailure()) return;
+  auto db = StorageManager::Open(nullptr, tmp.db());
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  // Knows: 49 bulk-loaded edges i -> i + 1 (rel i at position i) and one inserted 5 -> 0
+  // (rel 49, folded in after vertex 5): rel offsets stored, one byte each.
+  RelTable* knows = (*db)->GetRelTables(*(*db)->catalog().FindId("Knows"))[0];
+  EXPECT_EQ(knows->csr_widths(Direction::kForward), (PackedWidths{1, 1, 1}));
+  EXPECT_EQ(knows->csr_widths(Direction::kBackward), (PackedWidths{1, 1, 1}));
+  // Likes (Person -> Person): one edge, rel 0 at position 0: no rel bytes.
+  RelTable* likes = (*db)->GetRelTables(*(*db)->catalog().FindId("Likes"))[0];
+  EXPECT_EQ(likes->csr_widths(Direction::kForward), (PackedWidths{1, 0, 1}));
+  std::vector<std::pair<uint64_t, uint64_t>> seen;
+  knows->ForEachEdge(5, Direction::kForward, [&](uint64_t n, uint64_t r) { seen.emplace_back(n, r); });
+  EXPECT_EQ(seen, (std::vector<std::pair<uint64_t, uint64_t>>{{6, 5}, {0, 49}}));
+  EXPECT_FALSE(knows->bad_entry());
+  // The index: 8-byte slots, mapped.
+  NodeTable* person = (*db)->GetNodeTable(0);
+  EXPECT_EQ(*person->LookupInt64(490), 49u);
+  EXPECT_EQ(person->index().slot_bytes(), 8u);
+}
+
+// Adjacency entries are mapped unchecked; bit rot there (a neighbour past its node table, a
+// rel past the rels) is skipped by expansion and reported (bad_entry(), which queries turn
+// into CORRUPTION), never read past a column, and Verify names the section.
+TEST(StorageManagerTest, DamagedAdjacencyEntriesAreReportedNotFollowed) {
+  TempDir tmp;
+  std::vector<std::string> names;
+  PopulateAndCheckpoint(tmp.db(), &names);
+  if (HasFatalFailure()) return;
+  uint64_t knows_id;
+  {
+    auto db = StorageManager::Open(nullptr, tmp.db());
+    ASSERT_TRUE(db.ok());
+    knows_id = (*db)->GetRelTables(*(*db)->catalog().FindId("Knows"))[0]->table_id();
+  }
+  std::string file;
+  for (const auto& n : names) {
+    if (n.rfind("rel-", 0) == 0 && n.find("-" + std::to_string(knows_id) + ".gdb") != std::string::npos) file = n;
+  }
+  ASSERT_FALSE(file.empty());
+  const std::string path = env::JoinPath(tmp.db(), file);
+  auto original = env::ReadFileToString(env::FileSystem::Default(), path);
+  ASSERT_TRUE(original.ok());
+  // The section table (docs/storage-format.md): the last sections are forward offsets and
+  // entries, backward offsets and entries.
+  const std::string& b = *original;
+  const size_t end = b.size() - kFileFooterSize;
+  uint32_t count;
+  std::memcpy(&count, b.data() + end - 4, 4);
+  auto section = [&](uint32_t i) {
+    uint64_t offset, length;
+    const char* p = b.data() + end - 20 - (count - i) * 20;
+    std::memcpy(&offset, p, 8);
+    std::memcpy(&length, p + 8, 8);
+    return std::make_pair(offset, length);
+  };
+  for (uint32_t which : {count - 3, count - 1}) {
+    std::string damaged = b;
+    auto [offset, length] = section(which);
+    ASSERT_GT(length, 0u);
+    for (uint64_t i = 0; i < length; ++i) damaged[offset + i] = static_cast<char>(0xff);
+    ASSERT_TRUE(env::WriteStringToFile(env::FileSystem::Default(), path, damaged, false).ok());
+    auto db = StorageManager::Open(nullptr, tmp.db());
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    const RelTable* knows = (*db)->GetRelTable(knows_id);
+    const Direction dir = which == count - 3 ? Direction::kForward : Direction::kBackward;
+    uint64_t visited = 0;
+    for (uint64_t v = 0; v < 50; ++v) {
+      knows->ForEachEdge(v, dir, [&](uint64_t, uint64_t) { ++visited; });
+    }
+    EXPECT_TRUE(knows->bad_entry());
+    EXPECT_EQ(knows->CorruptAdjacencyStatus().code(), ErrorCode::kCorruption);
+    Status s = (*db)->Verify();
+    EXPECT_EQ(s.code(), ErrorCode::kCorruption) << s.ToString();
+    EXPECT_NE(s.message().find(file), std::string::npos) << s.message();
+    // Folding a write into the CSR leaves the damaged entries out of the rebuilt (trusted) CSR;
+    // the table stays flagged.
+    RelTable* writable = (*db)->GetRelTables(*(*db)->catalog().FindId("Knows"))[0];
+    ASSERT_TRUE(writable->InsertEdge(1, 3, {Value::Int64(5), Value::Null()}, 20).ok());
+    writable->Compact();
+    EXPECT_TRUE(writable->bad_entry());
+    for (uint64_t v = 0; v < 50; ++v) {
+      writable->ForEachEdge(v, dir, [&](uint64_t n, uint64_t r) {
+        EXPECT_LT(n, 50u);
+        EXPECT_LT(r, writable->NumRels());
+      });
+    }
+    EXPECT_GE(writable->Degree(1, Direction::kForward), 1u);
+  }
+  ASSERT_TRUE(env::WriteStringToFile(env::FileSystem::Default(), path, b, false).ok());
+  auto db = StorageManager::Open(nullptr, tmp.db());
+  ASSERT_TRUE(db.ok());
+  EXPECT_TRUE((*db)->Verify().ok());
+}
+
 TEST(StorageManagerTest, DamageInMappedSectionsIsFoundByVerifyAndTruncationAtOpen) {
   TempDir tmp;
   std::vector<std::string> names;

@@ -36,13 +36,15 @@ TableFileWriter::TableFileWriter(std::string path, std::unique_ptr<env::Writable
     : path_(std::move(path)), file_(std::move(file)) {}
 
 Result<std::unique_ptr<TableFileWriter>> TableFileWriter::Create(env::FileSystem* fs,
-                                                                 std::string path, FileKind kind) {
+                                                                 std::string path, FileKind kind,
+                                                                 uint32_t version) {
+  GRAPHDB_ASSERT(version >= kFirstMappedFormatVersion && version <= kFileFormatVersion);
   auto file = fs->OpenForWrite(path);
   if (!file.ok()) return file.status();
   std::unique_ptr<TableFileWriter> w(new TableFileWriter(std::move(path), std::move(*file)));
+  w->set_format_version(version);
   char header[kFileHeaderSize] = {};
   std::memcpy(header, kFileMagic, 8);
-  uint32_t version = kFileFormatVersion;
   std::memcpy(header + 8, &version, 4);
   header[12] = static_cast<char>(kind);
   w->Write(std::string_view(header, sizeof header), /*checked=*/true);

@@ -44,9 +44,12 @@ inline constexpr char kFileMagic[8] = {'G', 'D', 'B', 'F', 'I', 'L', 'E', '\0'};
 inline constexpr char kFooterMagic[8] = {'G', 'D', 'B', 'F', 'E', 'N', 'D', '\0'};
 inline constexpr char kManifestMagic[8] = {'G', 'D', 'B', 'M', 'A', 'N', 'I', 'F'};
 // Version 2 may store a rel table's adjacency entries as 32-bit pairs (docs/storage-format.md);
-// version 3 lays tables out in sections that are mapped; versions 1 and 2 are still read.
-inline constexpr uint32_t kFileFormatVersion = 3;
+// version 3 lays tables out in sections that are mapped; version 4 packs adjacency (entries
+// and offsets in the fewest bytes that hold them, implicit rel offsets) and the primary-key
+// index (8-byte slots); versions 1 to 3 are still read.
+inline constexpr uint32_t kFileFormatVersion = 4;
 inline constexpr uint32_t kFirstMappedFormatVersion = 3;
+inline constexpr uint32_t kFirstPackedFormatVersion = 4;
 // Sections of a version 3 file start at multiples of this many bytes.
 inline constexpr uint64_t kSectionAlignment = 4096;
 inline constexpr uint32_t kOldestFileFormatVersion = 1;
@@ -81,6 +84,10 @@ enum class FileKind : uint8_t {
 class TableSink {
  public:
   virtual ~TableSink() = default;
+  // The format version whose encodings the table writes: kFileFormatVersion, or 3 (tests
+  // write the older form to check that it still opens).
+  uint32_t format_version() const { return format_version_; }
+  void set_format_version(uint32_t version) { format_version_ = version; }
   virtual catalog::BinaryWriter& descriptor() = 0;
   virtual void BeginSection() = 0;
   virtual void Append(const void* data, size_t n) = 0;
@@ -90,12 +97,17 @@ class TableSink {
     Append(data, n);
     return EndSection();
   }
+
+ private:
+  uint32_t format_version_ = kFileFormatVersion;
 };
 
 // The sections of a version 3 file being loaded.
 class SectionSource {
  public:
   virtual ~SectionSource() = default;
+  // The file's format version (3 or later): what the descriptor's encodings are.
+  virtual uint32_t format_version() const = 0;
   virtual uint64_t num_sections() const = 0;
   virtual uint64_t section_length(uint64_t i) const = 0;
   // A region of `capacity` (>= the section's length) bytes that starts with section `i`
@@ -108,8 +120,10 @@ class SectionSource {
 // Finish; section bytes reach the file in the pieces Append gets.
 class TableFileWriter final : public TableSink {
  public:
+  // `version`: kFileFormatVersion, or kFirstMappedFormatVersion (tests of older files).
   static Result<std::unique_ptr<TableFileWriter>> Create(env::FileSystem* fs, std::string path,
-                                                         FileKind kind);
+                                                         FileKind kind,
+                                                         uint32_t version = kFileFormatVersion);
 
   catalog::BinaryWriter& writer() { return descriptor_; }
   catalog::BinaryWriter& descriptor() override { return descriptor_; }
@@ -184,6 +198,7 @@ struct TableFileContents : public SectionSource {
     if (version >= kFirstMappedFormatVersion) return descriptor;
     return bytes.substr(kFileHeaderSize, bytes.size() - kFileHeaderSize - kFileFooterSize);
   }
+  uint32_t format_version() const override { return version; }
   uint64_t num_sections() const override { return sections.size(); }
   uint64_t section_length(uint64_t i) const override { return sections[i].length; }
   Result<std::unique_ptr<env::MemoryRegion>> MapSection(uint64_t i,

@@ -91,6 +91,71 @@ describe('mapped storage', () => {
     db.close();
   });
 
+  // The sections of a data file (docs/storage-format.md): offset and length of each.
+  function sections(bytes: Buffer): { offset: number; length: number }[] {
+    const end = bytes.length - 20; // the footer
+    const count = bytes.readUInt32LE(end - 4);
+    const table = end - 20 - count * 20;
+    return Array.from({ length: count }, (_, i) => ({
+      offset: Number(bytes.readBigUInt64LE(table + i * 20)),
+      length: Number(bytes.readBigUInt64LE(table + i * 20 + 8)),
+    }));
+  }
+
+  it('answers CORRUPTION, not a crash, for an adjacency entry out of range', async () => {
+    const dir = tempDir();
+    await populate(dir);
+    const rel = fs.readdirSync(dir).find((n) => n.startsWith('rel-')) as string;
+    const file = path.join(dir, rel);
+    const original = fs.readFileSync(file);
+    // The last four sections: forward offsets and entries, backward offsets and entries.
+    const all = sections(original);
+    const queries = [
+      'MATCH (:P {id: 5})-[k:K]->(q:P) RETURN q.id, k.w',
+      'MATCH (:P {id: 5})<-[k:K]-(q:P) RETURN q.name',
+      'MATCH (a:P)-[:K]->(b:P) WHERE a.id < 50 RETURN count(b.name)',
+      'MATCH (a:P)<-[:K]-(b:P) WHERE a.id < 50 RETURN count(b.name)',
+    ];
+    for (const which of [all.length - 3, all.length - 1]) {
+      const bytes = Buffer.from(original);
+      const { offset, length } = all[which] as { offset: number; length: number };
+      bytes.fill(0xff, offset, offset + length); // neighbours far past the 300 persons
+      fs.writeFileSync(file, bytes);
+      const db = new Database(dir); // opening reads no entry
+      const conn = db.connect();
+      const failed: number[] = [];
+      for (const [i, q] of queries.entries()) {
+        const error = await conn.query(q).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        if (error !== undefined) {
+          expect(error).toBeInstanceOf(GraphDBError);
+          expect((error as GraphDBError).code).toBe('CORRUPTION');
+          expect((error as GraphDBError).message).toContain('adjacency entry is out of range');
+          failed.push(i);
+        }
+      }
+      // The expansion from person 5 in the damaged direction fails (the others may, by the
+      // direction the plan expands); the rest of the database still answers.
+      expect(failed).toContain(which === all.length - 3 ? 0 : 1);
+      expect((await conn.query('MATCH (p:P {id: 5}) RETURN p.name')).rows).toEqual([
+        ['person 5 with a longer name'],
+      ]);
+      const verify = await conn.query('CALL verify_storage() RETURN file').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect((verify as GraphDBError).code).toBe('CORRUPTION');
+      expect((verify as GraphDBError).message).toContain(`${rel}: checksum mismatch in section ${which}`);
+      db.close();
+    }
+    fs.writeFileSync(file, original);
+    const db = new Database(dir);
+    expect((await db.connect().query('MATCH ()-[k:K]->() RETURN count(*)')).rows).toEqual([[299]]);
+    db.close();
+  });
+
   it('refuses a truncated file at open with CORRUPTION naming it', async () => {
     const dir = tempDir();
     await populate(dir);
