@@ -204,6 +204,16 @@ TEST_F(PortDatabaseTest, ExportRefusesBadOptionsAndExistingFolders) {
 
 TEST_F(PortDatabaseTest, ParquetRoundTripGoesThroughCopyTo) {
   MakeSource([&](const std::string& q) { Exec(q); });
+  // Parquet has no union type: an export that IMPORT could not turn back is refused first.
+  auto refused = RunQuery(*db_, "EXPORT DATABASE '" + Path("pq") + "' (format='parquet')", {},
+                          std::nullopt, &session_);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), ErrorCode::kNotSupported);
+  EXPECT_NE(refused.status().message().find("column Item.u holds a UNION"), std::string::npos)
+      << refused.status().message();
+  EXPECT_FALSE(fs::exists(dir_ / "pq"));
+
+  Exec("ALTER TABLE Item DROP u");
   EXPECT_EQ(Rows("EXPORT DATABASE '" + Path("pq") + "' (format='parquet')"),
             (Strings{"Exported database successfully."}));
   for (const char* file : {"schema.cypher", "copy.cypher", "Item.parquet", "Link_Item_Item.parquet",
@@ -213,7 +223,17 @@ TEST_F(PortDatabaseTest, ParquetRoundTripGoesThroughCopyTo) {
   OpenTarget();
   EXPECT_EQ(TargetRows("IMPORT DATABASE '" + Path("pq") + "'"),
             (Strings{"Imported database successfully."}));
-  for (const auto& query : kSameQueries) ExpectSame(query);
+  // Every column but the union, exactly: INT128 and DECIMAL through Parquet's DECIMAL. (The
+  // imported Item numbers its properties afresh, without the dropped column's id.)
+  for (const auto& query : kSameQueries) {
+    if (query.find("n.u") == std::string::npos && query.find("table_info('Item')") == std::string::npos) {
+      ExpectSame(query);
+    }
+  }
+  EXPECT_EQ(TargetRows("CALL table_info('Item') RETURN count(*)"), (Strings{"24"}));
+  ExpectSame("MATCH (n:Item) RETURN n.id, n.p.x, n.p.y, n.m, n.arr, n.grid, n.span, n.ts, n.day");
+  EXPECT_EQ(TargetRows("MATCH (n:Item {id: 1}) RETURN n.big, n.dec"),
+            (Strings{"170141183460469231731687303715884105727|12345678901234.5678"}));
 }
 
 TEST_F(PortDatabaseTest, ImportFailuresLeaveTheDatabaseAsItWas) {

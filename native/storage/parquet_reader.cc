@@ -194,6 +194,7 @@ struct SchemaElement {
   int64_t num_children = 0;
   int64_t converted = -1;
   int64_t scale = 0;
+  int64_t precision = 0;
   // LogicalType: the union member's field id (-1: none) and its details.
   int64_t logical = -1;
   int64_t time_unit = -1;  // 1 millis, 2 micros, 3 nanos
@@ -245,6 +246,8 @@ void ReadLogicalType(Thrift& t, SchemaElement* e) {
         e->int_signed = Thrift::Bool(ft);
       } else if (id == 5 && fid == 1) {
         e->scale = t.Int(ft);
+      } else if (id == 5 && fid == 2) {
+        e->precision = t.Int(ft);
       } else {
         t.Skip(ft);
       }
@@ -263,6 +266,7 @@ SchemaElement ReadSchemaElement(Thrift& t) {
       case 5: e.num_children = t.Int(type); break;
       case 6: e.converted = t.Int(type); break;
       case 7: e.scale = t.Int(type); break;
+      case 8: e.precision = t.Int(type); break;
       case 10:
         if (type == kStruct) {
           ReadLogicalType(t, &e);
@@ -352,6 +356,7 @@ struct Leaf {
   LogicalType type;  // of a value
   Kind kind = Kind::kPlain;
   int64_t scale = 0;
+  bool exact_decimal = false;  // a DECIMAL read as GraphDB's DECIMAL(p, s), not as DOUBLE
   int max_def = 0;  // definition level of a present value
   int max_rep = 0;  // repetition level of its innermost list
 };
@@ -389,8 +394,18 @@ Leaf DescribeLeaf(const SchemaElement& e) {
   };
   if (decimal && e.type != kBoolean && e.type != kFloatT && e.type != kDoubleT &&
       e.type != kInt96) {
-    set(LogicalTypeId::kDouble, Kind::kDecimal);
     if (e.scale < 0 || e.scale > 38) Malformed(where + " has a decimal scale out of range");
+    // DECIMAL(p, s) up to 38 digits held in at most 16 bytes is read exactly, as GraphDB's
+    // DECIMAL(p, s) (a scaled 128-bit integer); wider ones as DOUBLE.
+    const bool fits = e.type != kFixedLenByteArray || (e.type_length > 0 && e.type_length <= 16);
+    if (e.precision >= 1 && e.precision <= 38 && e.scale <= e.precision && fits &&
+        e.type != kByteArray) {
+      leaf.type = LogicalType::Decimal(static_cast<uint32_t>(e.precision), static_cast<uint32_t>(e.scale));
+      leaf.kind = Kind::kDecimal;
+      leaf.exact_decimal = true;
+      return leaf;
+    }
+    set(LogicalTypeId::kDouble, Kind::kDecimal);
     return leaf;
   }
   switch (e.type) {
@@ -689,7 +704,7 @@ class PlainDecoder {
         const auto v = static_cast<int32_t>(static_cast<uint32_t>(r_.LittleEndian(4)));
         switch (leaf_.kind) {
           case Kind::kDate: return Value::Date(v);
-          case Kind::kDecimal: return Value::Double(v / Pow10(leaf_.scale));
+          case Kind::kDecimal: return DecimalValue(v);
           default: break;
         }
         switch (leaf_.type.id()) {
@@ -704,7 +719,7 @@ class PlainDecoder {
         const uint64_t u = r_.LittleEndian(8);
         const auto v = static_cast<int64_t>(u);
         if (leaf_.kind == Kind::kTimestamp) return Value::Timestamp(leaf_.type.id(), v);
-        if (leaf_.kind == Kind::kDecimal) return Value::Double(static_cast<double>(v) / Pow10(leaf_.scale));
+        if (leaf_.kind == Kind::kDecimal) return DecimalValue(v);
         if (leaf_.type.id() == LogicalTypeId::kUInt64) return Value::UInt(LogicalTypeId::kUInt64, u);
         return Value::Int64(v);
       }
@@ -741,10 +756,21 @@ class PlainDecoder {
   }
 
  private:
+  Value DecimalValue(int128_t unscaled) const {
+    if (!leaf_.exact_decimal) return Value::Double(static_cast<double>(unscaled) / Pow10(leaf_.scale));
+    return Value::Decimal(unscaled, leaf_.type.precision(), leaf_.type.scale());
+  }
+
   Value Bytes(const uint8_t* b, size_t n) {
     switch (leaf_.kind) {
       case Kind::kString: return Value::String({reinterpret_cast<const char*>(b), n});
-      case Kind::kDecimal: return Value::Double(BigEndianToDouble(b, n) / Pow10(leaf_.scale));
+      case Kind::kDecimal: {
+        if (!leaf_.exact_decimal) return Value::Double(BigEndianToDouble(b, n) / Pow10(leaf_.scale));
+        // A big-endian two's complement integer of at most 16 bytes.
+        unsigned __int128 u = (n > 0 && (b[0] & 0x80) != 0) ? ~static_cast<unsigned __int128>(0) : 0;
+        for (size_t i = 0; i < n; ++i) u = (u << 8) | b[i];
+        return DecimalValue(static_cast<int128_t>(u));
+      }
       case Kind::kInterval: {
         // Months, days and milliseconds, unsigned little-endian.
         auto word = [&](int k) {
