@@ -296,8 +296,9 @@ void PrimaryKeyIndex::PrepareInserts(uint64_t first, uint64_t count) {
   if (b == nullptr || b->region == nullptr) return;  // heap blocks have no such faults
   for (uint64_t r = first; r < first + count; ++r) {
     if (keys_->IsNull(r) || IsNanKey(r)) continue;
-    Slot& s = b->slots[HashOfTag(TagOf(r)) & b->mask];
-    std::atomic_ref<uint64_t>(s.tag).fetch_add(0, std::memory_order_relaxed);
+    const uint64_t i = HashOfTag(TagOf(r)) & b->mask;
+    uint64_t& word = b->compact ? b->words[i] : b->slots[i].tag;
+    std::atomic_ref<uint64_t>(word).fetch_add(0, std::memory_order_relaxed);
   }
 }
 
