@@ -276,13 +276,33 @@ void ResolveFileScan(binder::BoundFileScan* scan,
   // reads from the start.
   probe.skip = 0;
   env::FileSystem* fs = env::FileSystem::Default();
-  if (auto file = fs->OpenForRead(opened[0]); !file.ok()) {
+  auto file = fs->OpenForRead(opened[0]);
+  if (!file.ok()) {
     throw GraphDBException(
         storage::UserFileOpenError(file.status(), paths[0], "read", "LOAD FROM"));
   }
-  auto text = storage::ReadCsvText(fs, opened[0], paths[0]);
+  // The dialect and the width come from the first SAMPLE_SIZE records: an uncompressed file is
+  // read up to kProbeBytes for them (binding stays quick, and within the statement's time
+  // limit, however large the file); a compressed one is decompressed whole.
+  constexpr size_t kProbeBytes = 1 << 20;
+  Result<std::string> text = std::string();
+  bool whole_file = true;
+  if (storage::IsCompressedCsvPath(paths[0])) {
+    text = storage::ReadCsvText(fs, opened[0], paths[0]);
+  } else {
+    text->resize(kProbeBytes);
+    auto read = (*file)->Read(0, kProbeBytes, text->data());
+    if (!read.ok()) throw GraphDBException(read.status());
+    text->resize(*read);
+    whole_file = *read < kProbeBytes;
+    // A first record longer than the probe: the whole file, so that it is counted whole.
+    if (!whole_file && text->find('\n') == std::string::npos) {
+      text = storage::ReadCsvText(fs, opened[0], paths[0]);
+      whole_file = true;
+    }
+  }
   if (!text.ok()) throw GraphDBException(text.status());
-  storage::DetectCsvDialect(*text, 0, /*whole_file=*/true, &probe);
+  storage::DetectCsvDialect(*text, 0, whole_file, &probe);
   // The scan reads with the dialect found here.
   if (!probe.delimiter_set) {
     scan->options.emplace_back("delim", Value::String(std::string(1, probe.delimiter)));
@@ -294,8 +314,11 @@ void ResolveFileScan(binder::BoundFileScan* scan,
     scan->options.emplace_back("escape", Value::String(std::string(1, probe.escape)));
   }
   size_t width = CountFields(*text, probe);
+  // The header and the types come from the first file's first SAMPLE_SIZE records (and the
+  // header's): the probe stops there, so binding a LOAD FROM of a large file reads little.
+  probe.max_records = probe.sample_size + 1;
   std::vector<storage::Column> columns =
-      ReadAll(paths, std::vector<LogicalType>(width, LogicalType::String()), probe);
+      ReadAll({paths[0]}, std::vector<LogicalType>(width, LogicalType::String()), probe);
   uint64_t rows = columns.empty() ? 0 : columns[0].size();
   // As Kùzu decides: without a header option, the first record is a header when one of its
   // fields is a plain string where the records after it hold another type.

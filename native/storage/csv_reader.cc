@@ -680,6 +680,7 @@ Status CsvReader::ReadSource(Source& source, std::vector<Column>& columns) {
           std::string(record_buf_ + record_start_, record_end_ - record_start_)});
     }
     ++progress_state_.rows;
+    if (options_.max_records != 0 && progress_state_.rows >= options_.max_records) break;
     // A COPY or LOAD FROM that was cancelled or ran past its time limit stops reading here.
     if ((progress_state_.rows & (kRecordsPerInterruptPoll - 1)) == 0) {
       s = PollInterrupt();

@@ -74,6 +74,9 @@ struct CsvOptions {
   bool list_unbraced = false;
   // Rows between progress callbacks.
   uint64_t progress_interval = 1 << 16;
+  // Stop after this many records of a file (0: read them all): LOAD FROM's sniffing probe reads
+  // the first SAMPLE_SIZE records, not the whole file, before the scan starts.
+  uint64_t max_records = 0;
 
   // Applies one COPY option by Kùzu's name, case-insensitively: HEADER (bool), DELIM /
   // DELIMITER, QUOTE, ESCAPE (one-character strings; "\t" allowed), SKIP (integer);

@@ -161,6 +161,19 @@ TEST(CsvReaderTest, ShortBooleans) {
   EXPECT_EQ(Rows(*cols), (std::vector<std::string>{"True", "False", "True"}));
 }
 
+TEST(CsvReaderTest, MaxRecordsStopsTheRead) {
+  CsvOptions probe;
+  probe.header = CsvOptions::Header::kFalse;
+  probe.max_records = 3;
+  auto cols = Read("1\n2\n3\n4\n5\n", {"INT64"}, probe);
+  ASSERT_TRUE(cols.ok()) << cols.status().ToString();
+  EXPECT_EQ(Rows(*cols), (std::vector<std::string>{"1", "2", "3"}));
+  probe.max_records = 0;  // all of them
+  cols = Read("1\n2\n3\n4\n5\n", {"INT64"}, probe);
+  ASSERT_TRUE(cols.ok());
+  EXPECT_EQ((*cols)[0].size(), 5u);
+}
+
 TEST(CsvReaderTest, Headers) {
   const char* text = "id,name\n1,a\n2,b\n";
   auto cols = Read(text, {"INT64", "STRING"});  // auto: "id" is not an INT64
