@@ -74,6 +74,28 @@ Status Bad(const std::string& why) { return Status(ErrorCode::kCorruption, why);
 
 constexpr uint64_t kMaxSegmentRows = 1ULL << 40;
 
+// The header both kinds of segment start with (table id, first row, new rows, column count),
+// checked against the table it is applied to, which holds `rows` rows (rels: `unit` names
+// them in the errors) and `columns` columns. `*added`: the segment's new rows.
+Status ReadSegmentHeader(catalog::BinaryReader& in, uint64_t table_id, uint64_t rows,
+                         size_t columns, const std::string& unit, uint64_t* added) {
+  uint64_t id, first, ncols;
+  if (!in.GetVarint(&id) || !in.GetVarint(&first) || !in.GetVarint(added) ||
+      !in.GetVarint(&ncols)) {
+    return Bad("truncated segment header");
+  }
+  if (id != table_id) return Bad("segment of table " + std::to_string(id));
+  if (first != rows) {
+    return Bad("segment starts at " + unit + " " + std::to_string(first) + " of " +
+               std::to_string(rows));
+  }
+  // The segment's bytes were checked whole (its file's CRC): the bound only keeps a bad writer
+  // from asking for absurd allocations.
+  if (*added > kMaxSegmentRows) return Bad(unit + " count exceeds the segment");
+  if (ncols != columns) return Bad("segment column count does not match");
+  return Status::OK();
+}
+
 // The changed rows of a segment: ascending, below `first`.
 Status ReadRowList(catalog::BinaryReader& in, uint64_t first, std::vector<uint64_t>* rows) {
   uint64_t n;
@@ -150,20 +172,11 @@ void NodeTable::SerializeSegment(catalog::BinaryWriter& d) const {
 }
 
 Status NodeTable::ApplySegment(catalog::BinaryReader& in) {
-  uint64_t id, first, added, ncols;
-  if (!in.GetVarint(&id) || !in.GetVarint(&first) || !in.GetVarint(&added) ||
-      !in.GetVarint(&ncols)) {
-    return Bad("truncated segment header");
-  }
-  if (id != table_id_) return Bad("segment of table " + std::to_string(id));
-  if (first != NumRows()) {
-    return Bad("segment starts at row " + std::to_string(first) + " of " +
-               std::to_string(NumRows()));
-  }
-  // The segment's bytes were checked whole (its file's CRC): the bound only keeps a bad writer
-  // from asking for absurd allocations.
-  if (added > kMaxSegmentRows) return Bad("row count exceeds the segment");
-  if (ncols != columns_.size()) return Bad("segment column count does not match");
+  const uint64_t first = NumRows();
+  uint64_t added;
+  Status header = ReadSegmentHeader(in, table_id_, first, columns_.size(), "row", &added);
+  if (!header.ok()) return header;
+  const uint64_t ncols = columns_.size();
   std::vector<int64_t> next_serial(ncols);
   for (size_t i = 0; i < ncols; ++i) {
     std::string type;
@@ -285,18 +298,11 @@ void RelTable::SerializeSegment(catalog::BinaryWriter& d) const {
 }
 
 Status RelTable::ApplySegment(catalog::BinaryReader& in, uint64_t src_rows, uint64_t dst_rows) {
-  uint64_t id, first, added, ncols;
-  if (!in.GetVarint(&id) || !in.GetVarint(&first) || !in.GetVarint(&added) ||
-      !in.GetVarint(&ncols)) {
-    return Bad("truncated segment header");
-  }
-  if (id != table_id_) return Bad("segment of table " + std::to_string(id));
-  if (first != NumRels()) {
-    return Bad("segment starts at rel " + std::to_string(first) + " of " +
-               std::to_string(NumRels()));
-  }
-  if (added > kMaxSegmentRows) return Bad("rel count exceeds the segment");
-  if (ncols != columns_.size()) return Bad("segment column count does not match");
+  const uint64_t first = NumRels();
+  uint64_t added;
+  Status header = ReadSegmentHeader(in, table_id_, first, columns_.size(), "rel", &added);
+  if (!header.ok()) return header;
+  const uint64_t ncols = columns_.size();
   std::vector<LogicalType> types;
   for (size_t i = 0; i < ncols; ++i) {
     std::string type;
