@@ -2,6 +2,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "env/crc32c.h"
@@ -202,6 +204,32 @@ TEST(PosixFileSystemTest, MapRegionIsTheFileCopyOnWriteThenZeros) {
     EXPECT_EQ(std::string((*zeros)->data(), size), std::string(size, '\0'));
   }
   RemoveTree(fs, dir);
+}
+
+TEST(PosixFileSystemTest, FilledPagesAreZeroWritableAndHugePageAligned) {
+  // Below two huge pages a block is plain pages; from there on it starts on a 2 MiB boundary
+  // (the advice itself is the kernel's to take or not).
+  for (uint64_t size : {uint64_t{4096}, (uint64_t{1} << 20) + 5, (uint64_t{4} << 20) + 12345,
+                        uint64_t{64} << 20}) {
+    SCOPED_TRACE(size);
+    void* block = AllocateFilledPages(size);
+    ASSERT_NE(block, nullptr);
+    if (size >= (uint64_t{4} << 20)) {
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(block) % (uintptr_t{2} << 20), 0u);
+    }
+    auto* bytes = static_cast<unsigned char*>(block);
+    for (uint64_t i = 0; i < size; i += 4096) ASSERT_EQ(bytes[i], 0);
+    EXPECT_EQ(bytes[size - 1], 0);
+    std::memset(block, 0xAB, size);  // every byte writable, the last one included
+    EXPECT_EQ(bytes[size - 1], 0xAB);
+    FreeFilledPages(block, size);
+  }
+  EXPECT_EQ(AllocateFilledPages(0), nullptr);
+  FreeFilledPages(nullptr, 0);
+  auto region = MemoryRegion::Anonymous(uint64_t{8} << 20, MemoryRegion::Use::kFilled);
+  ASSERT_TRUE(region.ok());
+  EXPECT_EQ((*region)->size(), uint64_t{8} << 20);
+  EXPECT_EQ((*region)->data()[(uint64_t{8} << 20) - 1], 0);
 }
 
 TEST(PosixFileSystemTest, ErrorsNamePathAndErrno) {

@@ -376,13 +376,50 @@ uint64_t PageSize() {
 
 }  // namespace
 
-Result<std::unique_ptr<MemoryRegion>> MemoryRegion::Anonymous(uint64_t size) {
-  if (size == 0) return std::unique_ptr<MemoryRegion>(new AnonymousRegion(nullptr, 0));
-  if (size < kSmallRegion) return std::unique_ptr<MemoryRegion>(new HeapRegion(size));
-  // MAP_NORESERVE: the pages count against memory only once written.
+namespace {
+
+// `size` bytes of zero pages, or nullptr. MAP_NORESERVE: the pages count against memory only
+// once written.
+void* MapZeroPages(uint64_t size) {
   void* address = ::mmap(nullptr, size, PROT_READ | PROT_WRITE,
                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (address == MAP_FAILED) return IoError("mmap", "anonymous memory", errno);
+  return address == MAP_FAILED ? nullptr : address;
+}
+
+}  // namespace
+
+void* AllocateFilledPages(uint64_t size) {
+  if (size == 0) return nullptr;
+#ifdef MADV_HUGEPAGE
+  constexpr uint64_t kHugePage = 2u << 20;
+  if (size >= 2 * kHugePage) {
+    // A huge page backs only a 2 MiB-aligned stretch: map 2 MiB more and keep the aligned part.
+    const uint64_t mapped = size + kHugePage;
+    void* raw = MapZeroPages(mapped);
+    if (raw == nullptr) return nullptr;
+    const auto start = reinterpret_cast<uintptr_t>(raw);
+    const uintptr_t aligned = (start + kHugePage - 1) & ~uintptr_t{kHugePage - 1};
+    if (aligned > start) ::munmap(raw, aligned - start);
+    // Unmap what lies past the block's last page.
+    const uintptr_t end = (aligned + size + PageSize() - 1) & ~uintptr_t{PageSize() - 1};
+    if (start + mapped > end) ::munmap(reinterpret_cast<void*>(end), start + mapped - end);
+    // Advice only: a kernel without transparent huge pages, or with them off, keeps 4 KiB pages.
+    ::madvise(reinterpret_cast<void*>(aligned), size, MADV_HUGEPAGE);
+    return reinterpret_cast<void*>(aligned);
+  }
+#endif
+  return MapZeroPages(size);
+}
+
+void FreeFilledPages(void* block, uint64_t size) {
+  if (block != nullptr && size > 0) ::munmap(block, size);
+}
+
+Result<std::unique_ptr<MemoryRegion>> MemoryRegion::Anonymous(uint64_t size, Use use) {
+  if (size == 0) return std::unique_ptr<MemoryRegion>(new AnonymousRegion(nullptr, 0));
+  if (size < kSmallRegion) return std::unique_ptr<MemoryRegion>(new HeapRegion(size));
+  void* address = use == Use::kFilled ? AllocateFilledPages(size) : MapZeroPages(size);
+  if (address == nullptr) return IoError("mmap", "anonymous memory", errno);
   return std::unique_ptr<MemoryRegion>(new AnonymousRegion(static_cast<char*>(address), size));
 }
 

@@ -98,6 +98,28 @@ std::optional<uint64_t> PrimaryKeyIndex::FindKeyOf(const Column& other, uint64_t
   return FindString(other.GetString(row));
 }
 
+void PrimaryKeyIndex::PrefetchSlotOf(const Column& other, uint64_t row) const {
+  if (!integer_keys_ || other.kind() != keys_->kind() || other.IsNull(row)) return;
+  const Block* b = block_.load(std::memory_order_acquire);
+  if (b == nullptr) return;
+  const uint64_t i = HashOfTag(KeyBitsOf(other, row)) & b->mask;
+  __builtin_prefetch(b->compact ? static_cast<const void*>(&b->words[i])
+                                : static_cast<const void*>(&b->slots[i]));
+}
+
+void PrimaryKeyIndex::PrefetchCandidateOf(const Column& other, uint64_t row) const {
+  if (!integer_keys_ || other.kind() != keys_->kind() || other.IsNull(row)) return;
+  Block* b = block_.load(std::memory_order_acquire);
+  if (b == nullptr) return;
+  const uint64_t hash = HashOfTag(KeyBitsOf(other, row));
+  uint64_t tag;
+  const uint64_t offset = b->LoadOffset(hash & b->mask, std::memory_order_relaxed, &tag);
+  // The home slot's row is the candidate nearly always (probes are short at 70% load); a hint
+  // past the column's end or on a stale slot loads a harmless line or nothing.
+  if (offset == kEmpty || offset == kTombstone || offset >= keys_->size()) return;
+  keys_->Prefetch(offset);
+}
+
 bool PrimaryKeyIndex::IsNanKey(uint64_t offset) const {
   switch (keys_->kind()) {
     case PhysicalKind::kFloat:

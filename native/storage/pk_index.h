@@ -126,6 +126,14 @@ class PrimaryKeyIndex {
   // Looks up the key stored at `row` of `other`, a column of the key column's type (the
   // endpoint columns of a rel COPY). Misses on NULL.
   std::optional<uint64_t> FindKeyOf(const Column& other, uint64_t row) const;
+  // Hints for a run of FindKeyOf calls over the rows of `other` (a bulk load resolving millions
+  // of endpoint keys, where each probe otherwise waits for a slot and then for a key-column
+  // cell in turn): call PrefetchSlotOf some rows ahead, then PrefetchCandidateOf for the same
+  // row a few rows later, which reads the slot (in the cache by then) and starts loading the
+  // key-column cell of the row it names. Integer-path keys only; no effect on others, and never
+  // a change to what FindKeyOf returns.
+  void PrefetchSlotOf(const Column& other, uint64_t row) const;
+  void PrefetchCandidateOf(const Column& other, uint64_t row) const;
 
   // The 64-bit tag of an integer-path key stored at `row` of a column.
   static uint64_t KeyBitsOf(const Column& column, uint64_t row);

@@ -279,6 +279,43 @@ TEST(PrimaryKeyIndexTest, FreeRetiredReleasesOldBlocks) {
   EXPECT_FALSE(index.FindInteger(1).has_value());
 }
 
+TEST(PrimaryKeyIndexTest, PrefetchHintsLeaveLookupsAsTheyWere) {
+  // The hints a bulk load gives before each FindKeyOf: on an empty index, on hits, misses,
+  // erased keys, NULLs, a stale slot past the column's end, and keys of another kind.
+  Column keys(LogicalType::Int64());
+  PrimaryKeyIndex index(&keys);
+  Column probes(LogicalType::Int64());
+  for (int64_t k : {3, 4, 1000}) probes.AppendFixed<int64_t>(k);
+  probes.AppendNull();
+  for (uint64_t r = 0; r < probes.size(); ++r) {
+    index.PrefetchSlotOf(probes, r);
+    index.PrefetchCandidateOf(probes, r);
+    EXPECT_FALSE(index.FindKeyOf(probes, r).has_value());
+  }
+  for (int64_t k = 0; k < 5000; ++k) {
+    keys.AppendFixed<int64_t>(k * 3);
+    ASSERT_TRUE(index.Insert(static_cast<uint64_t>(k)));
+  }
+  ASSERT_TRUE(index.Erase(1));  // key 3
+  keys.Truncate(4999);          // key 14997 stays in a slot past the column's end
+  for (int64_t k : {0, 3, 6, 7, 14994, 14997, -3}) probes.AppendFixed<int64_t>(k);
+  const std::vector<std::optional<uint64_t>> expected = {
+      std::nullopt, std::nullopt, std::nullopt, std::nullopt, 0, std::nullopt, 2,
+      std::nullopt, 4998,         std::nullopt, std::nullopt};
+  ASSERT_EQ(probes.size(), expected.size());
+  for (uint64_t r = 0; r < probes.size(); ++r) {
+    SCOPED_TRACE(r);
+    index.PrefetchSlotOf(probes, r);
+    index.PrefetchCandidateOf(probes, r);
+    EXPECT_EQ(index.FindKeyOf(probes, r), expected[r]);
+  }
+  Column strings(LogicalType::String());
+  strings.AppendString("3");
+  index.PrefetchSlotOf(strings, 0);
+  index.PrefetchCandidateOf(strings, 0);
+  EXPECT_FALSE(index.FindKeyOf(strings, 0).has_value());
+}
+
 TEST(PrimaryKeyIndexTest, LookupsVerifyAgainstKeyColumn) {
   // A concurrent reader may meet an entry whose row was truncated, or truncated and appended
   // again with another key, after it loaded the slot. Simulate that by changing the column

@@ -44,8 +44,8 @@ bool RelTable::Adjacency::RemoveLastDelta(uint64_t vertex, AdjEntry e) {
   return true;
 }
 
-void RelTable::Adjacency::SetCsr(std::vector<uint64_t> new_offsets,
-                                 std::vector<AdjEntry> new_entries) {
+void RelTable::Adjacency::SetCsr(BulkVector<uint64_t> new_offsets,
+                                 BulkVector<AdjEntry> new_entries) {
   uint64_t largest_neighbor = 0;
   uint64_t largest_rel = 0;
   bool rel_is_position = true;
@@ -318,7 +318,7 @@ void RelTable::Rebuild(Direction dir, std::span<const uint64_t> extra_vertex,
     return keep(e);
   };
 
-  std::vector<uint64_t> offsets(nv + 1, 0);
+  BulkVector<uint64_t> offsets(nv + 1, 0);
   for (uint64_t v = 0; v < nv; ++v) {
     uint64_t n = 0;
     if (drop_deleted || mapped) {
@@ -332,8 +332,8 @@ void RelTable::Rebuild(Direction dir, std::span<const uint64_t> extra_vertex,
   for (uint64_t v : extra_vertex) ++offsets[v + 1];
   for (uint64_t v = 0; v < nv; ++v) offsets[v + 1] += offsets[v];
 
-  std::vector<AdjEntry> entries(offsets[nv]);
-  std::vector<uint64_t> cursor(offsets.begin(), offsets.end() - 1);
+  BulkVector<AdjEntry> entries(offsets[nv]);
+  BulkVector<uint64_t> cursor(offsets.begin(), offsets.end() - 1);
   for (uint64_t v = 0; v < nv; ++v) {
     uint64_t& pos = cursor[v];
     for (const AdjEntry& e : CsrEdges(v, dir)) {
@@ -384,7 +384,7 @@ void RelTable::Compact(uint64_t deleted_up_to) {
   Rebuild(Direction::kBackward, {}, {}, 0, /*drop_deleted=*/true, deleted_up_to);
 }
 
-Status RelTable::BulkLoadOffsets(std::vector<uint64_t> src, std::vector<uint64_t> dst,
+Status RelTable::BulkLoadOffsets(std::span<const uint64_t> src, std::span<const uint64_t> dst,
                                  std::vector<Column> props, uint64_t ts) {
   changed_.Mark();
   file_changes_.RequireRewrite();
@@ -406,7 +406,7 @@ Status RelTable::BulkLoadOffsets(std::vector<uint64_t> src, std::vector<uint64_t
     }
   }
   // Multiplicity, counting existing live edges.
-  auto check = [&](const std::vector<uint64_t>& vertices, Direction dir) -> Status {
+  auto check = [&](std::span<const uint64_t> vertices, Direction dir) -> Status {
     std::vector<uint8_t> seen;
     for (uint64_t v : vertices) {
       if (v >= seen.size()) seen.resize(std::max<uint64_t>(v + 1, seen.size() * 2), 0);
@@ -449,7 +449,7 @@ Status RelTable::BulkLoad(const Column& src_keys, const Column& dst_keys, std::v
     return Status(ErrorCode::kInvalidRequest, "bulk load into " + name_ + ": key lengths differ");
   }
   auto resolve = [&](const Column& keys, const NodeTable& table,
-                     std::vector<uint64_t>* out) -> Status {
+                     BulkVector<uint64_t>* out) -> Status {
     const Column& pk = table.column(table.primary_key_column());
     if (keys.kind() != pk.kind()) {
       return Status(ErrorCode::kInvalidRequest, "bulk load into " + name_ + ": keys of type " +
@@ -458,8 +458,15 @@ Status RelTable::BulkLoad(const Column& src_keys, const Column& dst_keys, std::v
                                                     " (key type " + pk.type().ToString() + ")");
     }
     out->resize(keys.size());
+    const PrimaryKeyIndex& index = table.index();
+    // Probes of millions of keys wait on memory: the slot of the key kSlotAhead rows on and
+    // the key-column cell of the key kCellAhead rows on are already being loaded.
+    constexpr uint64_t kSlotAhead = 16;
+    constexpr uint64_t kCellAhead = 8;
     for (uint64_t i = 0; i < keys.size(); ++i) {
-      auto offset = table.index().FindKeyOf(keys, i);
+      if (i + kSlotAhead < keys.size()) index.PrefetchSlotOf(keys, i + kSlotAhead);
+      if (i + kCellAhead < keys.size()) index.PrefetchCandidateOf(keys, i + kCellAhead);
+      auto offset = index.FindKeyOf(keys, i);
       if (!offset) {
         std::string key = keys.IsNull(i) ? "NULL" : keys.Get(i).ToString();
         return Status(ErrorCode::kQueryRuntime,
@@ -469,12 +476,13 @@ Status RelTable::BulkLoad(const Column& src_keys, const Column& dst_keys, std::v
     }
     return Status::OK();
   };
-  std::vector<uint64_t> src_offsets;
-  std::vector<uint64_t> dst_offsets;
+  BulkVector<uint64_t> src_offsets;
+  BulkVector<uint64_t> dst_offsets;
   Status s = resolve(src_keys, src, &src_offsets);
   if (s.ok()) s = resolve(dst_keys, dst, &dst_offsets);
   if (!s.ok()) return s;
-  return BulkLoadOffsets(std::move(src_offsets), std::move(dst_offsets), std::move(props), ts);
+  return BulkLoadOffsets(std::span<const uint64_t>(src_offsets),
+                         std::span<const uint64_t>(dst_offsets), std::move(props), ts);
 }
 
 Status RelTable::AddColumn(const LogicalType& type, const Value& fill) {
@@ -899,7 +907,7 @@ Result<std::unique_ptr<RelTable>> RelTable::Deserialize(catalog::BinaryReader& i
     }
     uint64_t neighbor_bound = d == 0 ? dst_rows : src_rows;
     if (nv > (d == 0 ? src_rows : dst_rows)) return corrupt("adjacency has too many vertices");
-    std::vector<uint64_t> offsets(nv + 1, 0);
+    BulkVector<uint64_t> offsets(nv + 1, 0);
     for (uint64_t v = 0; v < nv; ++v) {
       uint64_t degree;
       if (!in.GetVarint(&degree) || degree > total - offsets[v]) {
@@ -908,7 +916,7 @@ Result<std::unique_ptr<RelTable>> RelTable::Deserialize(catalog::BinaryReader& i
       offsets[v + 1] = offsets[v] + degree;
     }
     if (offsets[nv] != total) return corrupt("degrees do not add up");
-    std::vector<AdjEntry> entries(total);
+    BulkVector<AdjEntry> entries(total);
     if (width == sizeof(AdjEntry)) {
       if (total > 0 && !in.GetRaw(entries.data(), total * sizeof(AdjEntry))) {
         return corrupt("truncated adjacency entries");

@@ -53,6 +53,7 @@
 
 #include "catalog/catalog.h"
 #include "common/result.h"
+#include "storage/bulk_vector.h"
 #include "storage/change_flag.h"
 #include "storage/column.h"
 #include "storage/file_changes.h"
@@ -354,8 +355,13 @@ class RelTable {
   Status BulkLoad(const Column& src_keys, const Column& dst_keys, std::vector<Column> props,
                   const NodeTable& src, const NodeTable& dst, uint64_t ts = 0);
   // The same with endpoints already resolved to node offsets.
-  Status BulkLoadOffsets(std::vector<uint64_t> src, std::vector<uint64_t> dst,
+  Status BulkLoadOffsets(std::span<const uint64_t> src, std::span<const uint64_t> dst,
                          std::vector<Column> props, uint64_t ts = 0);
+  Status BulkLoadOffsets(const std::vector<uint64_t>& src, const std::vector<uint64_t>& dst,
+                         std::vector<Column> props, uint64_t ts = 0) {
+    return BulkLoadOffsets(std::span<const uint64_t>(src), std::span<const uint64_t>(dst),
+                           std::move(props), ts);
+  }
 
   // Folds delta lists into the CSR and drops from the adjacency the edges whose delete_ts is
   // at most `deleted_up_to` (default: every deleted edge). Edges deleted later, or by a
@@ -430,8 +436,8 @@ class RelTable {
     // Neighbour offsets at or above this are damage (a mapped file's node count); in-memory
     // builds are trusted.
     uint64_t neighbor_bound = UINT64_MAX;
-    std::vector<uint8_t> own_offsets;
-    std::vector<uint8_t> own_entries;
+    BulkVector<uint8_t> own_offsets;
+    BulkVector<uint8_t> own_entries;
     std::unique_ptr<env::MemoryRegion> offsets_region;
     std::unique_ptr<env::MemoryRegion> entries_region;
     SharedVector<uint32_t> delta_slot;     // per vertex: 0 = no list, else index + 1
@@ -470,7 +476,7 @@ class RelTable {
     }
     AdjRange Entries() const { return Range(0, num_entries); }
     // Installs CSR arrays built in memory, packed to the fewest bytes their values need.
-    void SetCsr(std::vector<uint64_t> offsets, std::vector<AdjEntry> entries);
+    void SetCsr(BulkVector<uint64_t> offsets, BulkVector<AdjEntry> entries);
     uint64_t NumVertices() const { return std::max<uint64_t>(CsrVertices(), delta_slot.size()); }
     void AddDelta(uint64_t vertex, AdjEntry e);
     // Removes `e` if it is the last delta entry of `vertex`.

@@ -137,7 +137,7 @@ class SharedBuffer {
       // Large blocks are anonymous zero pages: no memset of the whole block (and no second
       // page fault per page) before the copy and the appends write it. A COPY of 10M edges
       // spent some 40% of its time zeroing and faulting in the blocks its columns grew into.
-      auto region = env::MemoryRegion::Anonymous(n * sizeof(T));
+      auto region = env::MemoryRegion::Anonymous(n * sizeof(T), env::MemoryRegion::Use::kFilled);
       if (region.ok()) block.region = std::move(*region);
     }
     if (!block.region) block.heap.reset(new T[n]());

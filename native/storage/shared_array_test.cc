@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "storage/bulk_vector.h"
 #include "storage/column.h"
 #include "storage/rel_table.h"
 
@@ -178,6 +179,32 @@ TEST(SharedArrayTest, ColumnsBeingBuiltFreeOldBlocksAtOnce) {
   EXPECT_LT(building.MemoryUsage(), shared.MemoryUsage());
   shared.FreeRetired();
   EXPECT_EQ(building.MemoryUsage(), shared.MemoryUsage());
+}
+
+TEST(SharedArrayTest, BulkVectorsAreVectorsAtEverySize) {
+  // Small blocks come from the heap, large ones from pages: the same value semantics.
+  for (size_t n : {size_t{10}, size_t{3} << 20}) {
+    SCOPED_TRACE(n);
+    BulkVector<uint64_t> v(n, 7);
+    EXPECT_EQ(v.front(), 7u);
+    EXPECT_EQ(v.back(), 7u);
+    v.resize(n / 2);
+    v.resize(n);  // the regrown half is value-initialised, not what it held before
+    EXPECT_EQ(v[n / 2 - 1], 7u);
+    EXPECT_EQ(v[n / 2], 0u);
+    EXPECT_EQ(v.back(), 0u);
+    v.push_back(9);  // grows into a new block, keeping the elements
+    EXPECT_EQ(v.size(), n + 1);
+    EXPECT_EQ(v[0], 7u);
+    EXPECT_EQ(v.back(), 9u);
+    BulkVector<uint64_t> copy = v;
+    EXPECT_EQ(copy, v);
+    BulkVector<uint64_t> moved = std::move(copy);
+    EXPECT_EQ(moved.size(), n + 1);
+    moved.clear();
+    moved.shrink_to_fit();
+    EXPECT_EQ(moved.capacity(), 0u);
+  }
 }
 
 TEST(SharedArrayTest, ReadStringRefusesATornHeapPosition) {
