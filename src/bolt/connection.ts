@@ -49,6 +49,8 @@ export interface ConnectionContext {
   readonly slotWaitMs: number | undefined;
   /** The statements' time limit (ms, 0: none). */
   readonly queryTimeoutMs: number;
+  /** The largest result held in memory (bytes, 0: none): see CursorResult.materialize. */
+  readonly maxResultBytes: number;
   /** Claims a place for an explicit transaction; false when as many are open as allowed. */
   openTransaction(): boolean;
   closeTransaction(): void;
@@ -467,7 +469,9 @@ export class BoltConnection {
       this.#checkExpired(tx);
       // The slot streams one result at a time: one still open is read into memory first.
       for (const [qid, open] of tx.results) {
-        if (open instanceof CursorResult && open.open) tx.results.set(qid, await open.materialize());
+        if (open instanceof CursorResult && open.open) {
+          tx.results.set(qid, await open.materialize(this.#context.maxResultBytes));
+        }
       }
       const result = await this.#open(
         tx.lease,

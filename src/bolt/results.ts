@@ -3,6 +3,7 @@
 // (CursorResult), or rows held in memory (MaterializedResult: what was left of a cursor that
 // had to give the slot up).
 
+import { GraphDBError } from '../core/errors.js';
 import type { QuerySummary } from '../core/query-result.js';
 import { type PackedResult, rowsOf, summaryOf } from '../native/addon.js';
 import { closeStreamOnSlot, type ExecutionSlot, fetchPackedOnSlot } from '../service/pool.js';
@@ -108,10 +109,14 @@ export class CursorResult implements ResultSource {
 
   /**
    * Reads what is left into memory and closes the stream, so the slot can run another
-   * statement (a RUN in the same transaction while this result is still open).
+   * statement (a RUN in the same transaction while this result is still open). `maxBytes`
+   * (0: none) bounds what is held, as estimated by heldBytes(): past it the stream is closed
+   * and this rejects with RESOURCE_LIMIT, since the engine's own result limit does not see rows
+   * that leave it a batch at a time.
    */
-  async materialize(): Promise<ResultSource> {
+  async materialize(maxBytes = 0): Promise<ResultSource> {
     const cells: unknown[] = [];
+    let held = 0;
     for (;;) {
       let packed: PackedResult;
       let done: boolean;
@@ -123,6 +128,18 @@ export class CursorResult implements ResultSource {
       }
       const batch = packed[2];
       for (let i = 0; i < batch.length; i++) cells.push(batch[i]);
+      if (maxBytes > 0) {
+        held += heldBytes(batch);
+        if (held > maxBytes) {
+          if (!done) await this.close();
+          else this.#end();
+          throw new GraphDBError(
+            `an open result of this transaction must be read into memory before the next RUN, ` +
+              `and it holds more than maxResultBytes (${maxBytes} bytes): PULL or DISCARD it first`,
+            'RESOURCE_LIMIT',
+          );
+        }
+      }
       if (done) {
         this.#end();
         const whole = [...packed];
@@ -209,4 +226,32 @@ export function statementType(summary: QuerySummary, fields: readonly string[]):
     c.nodesCreated + c.nodesDeleted + c.relationshipsCreated + c.relationshipsDeleted + c.propertiesSet > 0;
   if (!wrote) return 'r';
   return fields.length > 0 ? 'rw' : 'w';
+}
+
+/**
+ * An estimate of the memory `cells` hold, in bytes: 8 per number, bigint, boolean, NULL and
+ * reference, a string's UTF-16 length twice, a byte array's length, and the members and keys
+ * of lists and maps (nodes, relationships and paths are maps and lists here). Iterative, so a
+ * deeply nested value cannot exhaust the stack.
+ */
+export function heldBytes(cells: readonly unknown[]): number {
+  let bytes = 0;
+  const pending: unknown[] = [...cells];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    bytes += 8;
+    if (typeof value === 'string') {
+      bytes += 2 * value.length;
+    } else if (value instanceof Uint8Array) {
+      bytes += value.byteLength;
+    } else if (Array.isArray(value)) {
+      for (const member of value) pending.push(member);
+    } else if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
+      for (const [key, member] of Object.entries(value)) {
+        bytes += 2 * key.length;
+        pending.push(member);
+      }
+    }
+  }
+  return bytes;
 }

@@ -67,6 +67,8 @@ export interface BoltServerOptions {
   tls?: { cert: string | Buffer; key: string | Buffer; passphrase?: string } | null;
   slotWaitMs: number | undefined;
   queryTimeoutMs: number;
+  /** The service's maxResultBytes (0: none): bounds a transaction's result read into memory. */
+  maxResultBytes: number;
   authenticate: BoltAuthenticate | null;
   serverAgent: string;
   acquire(signal: AbortSignal): Promise<ExecutionSlotLease>;
@@ -191,6 +193,7 @@ export class BoltServer {
       idleTransactionTimeoutMs: options.idleTransactionTimeoutMs,
       slotWaitMs: options.slotWaitMs,
       queryTimeoutMs: options.queryTimeoutMs,
+      maxResultBytes: options.maxResultBytes,
       localAddress,
       get stopping() {
         return server.#stopping;

@@ -864,7 +864,8 @@ export class GraphDBService implements AsyncDisposable {
    * count against `maxOpenTransactions` with the HTTP ones.
    */
   async #listenBolt(port: number): Promise<BoltServer> {
-    const { host, connections, limits, queryTimeoutMs, auth, tls, txIdleTimeoutMs } = this.#resolved;
+    const { host, connections, limits, queryTimeoutMs, statementLimits, auth, tls, txIdleTimeoutMs } =
+      this.#resolved;
     const transactions = this.#transactions;
     const { BoltServer } = await import('../bolt/server.js');
     const bolt = new BoltServer({
@@ -879,6 +880,7 @@ export class GraphDBService implements AsyncDisposable {
       closeTransaction: () => transactions.unreserve(),
       slotWaitMs: limits.requestTimeoutMs,
       queryTimeoutMs,
+      maxResultBytes: statementLimits.maxResultBytes,
       authenticate: auth ? boltAuthenticate(auth) : null,
       serverAgent: `GraphDB/${VERSION}`,
       acquire: (signal) => this.acquireExecutionSlot({ signal }),

@@ -471,6 +471,45 @@ describe('streamed results', () => {
     expect(rowsOf((await c.summary()).records)).toEqual([1]);
     c.close();
   });
+  it('refuses to read an open result past maxResultBytes into memory, and frees the slot', async () => {
+    const { service: bounded, port: boundedPort } = await start({ maxResultBytes: 200_000 });
+    try {
+      const c = new RawClient(boundedPort);
+      await c.login();
+      c.send(BEGIN, {});
+      expect((await c.next()).tag).toBe(SUCCESS);
+      // A billion rows stream lazily one batch at a time; the next RUN would have to hold them.
+      c.send(RUN, 'UNWIND range(1, 1000000000) AS i RETURN i', {}, {});
+      await c.next();
+      c.send(PULL, { n: 2, qid: 0 });
+      expect(rowsOf((await c.summary()).records)).toEqual([1, 2]);
+      const started = Date.now();
+      c.send(RUN, 'RETURN 1', {}, {});
+      const failure = await c.next();
+      expect(failure.meta).toMatchObject({ code: 'Neo.ClientError.Statement.ExecutionFailed' });
+      expect(String(failure.meta.message)).toMatch(/maxResultBytes \(200000 bytes\): PULL or DISCARD/);
+      expect(Date.now() - started).toBeLessThan(10_000); // stopped near the bound, not at the end
+      c.send(RESET);
+      expect((await c.next()).tag).toBe(SUCCESS);
+      expect(bounded.pool?.inUse).toBe(0);
+      // A result under the bound is still read into memory as before.
+      c.send(BEGIN, {});
+      expect((await c.next()).tag).toBe(SUCCESS);
+      c.send(RUN, 'UNWIND range(1, 1000) AS i RETURN i', {}, {});
+      await c.next();
+      c.send(RUN, 'RETURN 7 AS seven', {}, {});
+      expect((await c.next()).meta.qid).toBe(1);
+      c.send(PULL, { n: -1, qid: 0 });
+      const rest = rowsOf((await c.summary()).records);
+      expect(rest.length).toBe(1000);
+      expect(rest[999]).toBe(1000);
+      c.send(COMMIT);
+      expect((await c.next()).tag).toBe(SUCCESS);
+      c.close();
+    } finally {
+      await bounded.close();
+    }
+  });
 });
 
 describe('hostile bytes', () => {
