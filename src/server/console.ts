@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Context, Hono } from 'hono';
-import { errorResponse } from './errors.js';
+import { errorResponse, SECURITY_HEADERS } from './errors.js';
 
 /** dist/console of this package (two folders up from both src/server and dist/server). */
 export const CONSOLE_ASSETS_DIR = path.join(__dirname, '..', '..', 'dist', 'console', path.sep);
@@ -163,8 +163,9 @@ function notBuilt(assets: ConsoleAssets): Response {
 }
 
 function wrongMethod(method: string, where: string): Response {
-  if (method === 'OPTIONS')
-    return new Response(null, { status: 204, headers: { allow: 'GET, HEAD, OPTIONS' } });
+  if (method === 'OPTIONS') {
+    return new Response(null, { status: 204, headers: { allow: 'GET, HEAD, OPTIONS', ...SECURITY_HEADERS } });
+  }
   return errorResponse(
     'METHOD_NOT_ALLOWED',
     `${method} is not allowed on ${where} (allowed: GET, HEAD, OPTIONS)`,
@@ -195,7 +196,7 @@ export function mountConsole(app: Hono<any>, assets?: ConsoleAssets): void {
     if (!url.pathname.endsWith('/') && !url.pathname.endsWith('/index.html')) {
       return new Response(null, {
         status: 308,
-        headers: { location: `${url.pathname}/index.html${url.search}` },
+        headers: { location: `${url.pathname}/index.html${url.search}`, ...SECURITY_HEADERS },
       });
     }
     return serveAsset(c, page, {

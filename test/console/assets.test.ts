@@ -143,6 +143,10 @@ describe('console files', () => {
       const o = await app.request(p, { method: 'OPTIONS' });
       expect(o.status).toBe(204);
       expect(o.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+      // Every answer carries the security headers, the bodiless ones too.
+      expect(o.headers.get('x-frame-options')).toBe('DENY');
+      expect(o.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(o.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     }
   });
 
@@ -244,6 +248,7 @@ describe('turning the console on and off', () => {
       const bare = await outer.request('/graph?x=1');
       expect(bare.status).toBe(308);
       expect(bare.headers.get('location')).toBe('/graph/index.html?x=1');
+      expect(bare.headers.get('x-frame-options')).toBe('DENY');
       const page = await outer.request('/graph/index.html');
       expect(page.status).toBe(200);
       const script = /src="(console\/[^"]+\.js)"/.exec(await page.text())?.[1];
