@@ -51,6 +51,24 @@ export function checkStreamOptions(options: StreamOptions | undefined, defaultTi
 
 function noop(): void {}
 
+/** What closing a dropped stream's cursor needs, without the stream itself. */
+interface DroppedCursor {
+  native: NativeConnection;
+  opened: Promise<PackedResult>;
+}
+
+/**
+ * Closes the cursor of a stream that was dropped while it still held one (neither read to its
+ * end nor closed): an open cursor keeps its connection from running anything else (SLOT_BUSY)
+ * and pins its snapshot, so DDL and COPY wait on it and CHECKPOINT refuses. Garbage
+ * collection decides when, so this is a safety net, not a substitute for `close()`,
+ * `break` or `await using`. A stream that ended unregisters itself, so a later stream of the
+ * same connection is never the one closed here.
+ */
+const droppedCursors = new FinalizationRegistry<DroppedCursor>(({ native, opened }) => {
+  opened.then(() => native.closeCursor()).catch(noop); // a closed connection closed it already
+});
+
 /**
  * The rows of one statement as an async iterable: `for await (const row of conn.stream(...))`.
  * Each row is an array of cells in column order, as `QueryResult.rows` holds them.
@@ -100,6 +118,7 @@ export class RowStream implements AsyncIterableIterator<CypherValue[]>, AsyncDis
     this.#signal = signal;
     this.#onAbort = cancel;
     signal?.addEventListener('abort', cancel, { once: true });
+    droppedCursors.register(this, { native, opened }, this);
   }
 
   /** The column names, once the stream has opened (after the first `next()`); else empty. */
@@ -195,6 +214,7 @@ export class RowStream implements AsyncIterableIterator<CypherValue[]>, AsyncDis
   }
 
   #end(): void {
+    if (!this.#ended) droppedCursors.unregister(this);
     this.#ended = true;
     this.#signal?.removeEventListener('abort', this.#onAbort);
   }

@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Connection, Database, PreparedStatement, RowStream } from '../../src/index.js';
 import { rejection } from '../service/helpers.js';
@@ -327,5 +329,36 @@ describe('conn.prepare', () => {
     expect((await conn.query('MATCH (p:P) RETURN count(*)')).rows).toEqual([[0]]);
     const slow = await conn.prepare('UNWIND range(1, 100000000000) AS x WITH x WHERE x < 0 RETURN x');
     expect((await rejection(slow.run({}, { timeoutMs: 50 }))).code).toBe('QUERY_TIMEOUT');
+  });
+});
+
+describe('a stream dropped without close', () => {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  it('has its cursor closed once garbage collection finds it, freeing the connection', () => {
+    // In a child process with --expose-gc (test/core/fixtures/dropped-stream.mjs), on the built
+    // package: the test runner's own heap decides nothing there.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-dropped-stream-'));
+    try {
+      const result = spawnSync(
+        process.execPath,
+        [
+          '--expose-gc',
+          path.join(here, 'fixtures', 'dropped-stream.mjs'),
+          path.resolve(here, '../../dist/index.js'),
+          path.join(dir, 'db'),
+        ],
+        { encoding: 'utf8', timeout: 60_000 },
+      );
+      expect(result.stderr).toBe('');
+      expect(JSON.parse(result.stdout)).toEqual({
+        first: 1,
+        whileOpen: 'SLOT_BUSY', // the dropped stream's cursor holds the connection ...
+        afterGc: 'ok', // ... until it is collected
+        checkpoint: 'ok',
+        keptRows: 1000, // a collected stream that was closed leaves the next one alone
+      });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
