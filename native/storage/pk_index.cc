@@ -98,22 +98,26 @@ std::optional<uint64_t> PrimaryKeyIndex::FindKeyOf(const Column& other, uint64_t
   return FindString(other.GetString(row));
 }
 
+PrimaryKeyIndex::Block* PrimaryKeyIndex::HomeSlotOf(const Column& other, uint64_t row,
+                                                     uint64_t* slot) const {
+  if (!integer_keys_ || other.kind() != keys_->kind() || other.IsNull(row)) return nullptr;
+  Block* b = block_.load(std::memory_order_acquire);
+  if (b != nullptr) *slot = HashOfTag(KeyBitsOf(other, row)) & b->mask;
+  return b;
+}
+
 void PrimaryKeyIndex::PrefetchSlotOf(const Column& other, uint64_t row) const {
-  if (!integer_keys_ || other.kind() != keys_->kind() || other.IsNull(row)) return;
-  const Block* b = block_.load(std::memory_order_acquire);
-  if (b == nullptr) return;
-  const uint64_t i = HashOfTag(KeyBitsOf(other, row)) & b->mask;
-  __builtin_prefetch(b->compact ? static_cast<const void*>(&b->words[i])
-                                : static_cast<const void*>(&b->slots[i]));
+  uint64_t i;
+  const Block* b = HomeSlotOf(other, row, &i);
+  if (b != nullptr) __builtin_prefetch(&b->FirstWord(i));
 }
 
 void PrimaryKeyIndex::PrefetchCandidateOf(const Column& other, uint64_t row) const {
-  if (!integer_keys_ || other.kind() != keys_->kind() || other.IsNull(row)) return;
-  Block* b = block_.load(std::memory_order_acquire);
+  uint64_t i;
+  const Block* b = HomeSlotOf(other, row, &i);
   if (b == nullptr) return;
-  const uint64_t hash = HashOfTag(KeyBitsOf(other, row));
   uint64_t tag;
-  const uint64_t offset = b->LoadOffset(hash & b->mask, std::memory_order_relaxed, &tag);
+  const uint64_t offset = b->LoadOffset(i, std::memory_order_relaxed, &tag);
   // The home slot's row is the candidate nearly always (probes are short at 70% load); a hint
   // past the column's end or on a stale slot loads a harmless line or nothing.
   if (offset == kEmpty || offset == kTombstone || offset >= keys_->size()) return;
@@ -318,8 +322,7 @@ void PrimaryKeyIndex::PrepareInserts(uint64_t first, uint64_t count) {
   if (b == nullptr || b->region == nullptr) return;  // heap blocks have no such faults
   for (uint64_t r = first; r < first + count; ++r) {
     if (keys_->IsNull(r) || IsNanKey(r)) continue;
-    const uint64_t i = HashOfTag(TagOf(r)) & b->mask;
-    uint64_t& word = b->compact ? b->words[i] : b->slots[i].tag;
+    uint64_t& word = b->FirstWord(HashOfTag(TagOf(r)) & b->mask);
     std::atomic_ref<uint64_t>(word).fetch_add(0, std::memory_order_relaxed);
   }
 }

@@ -166,6 +166,8 @@ class PrimaryKeyIndex {
     size_t Bytes() const { return sizeof(Block) + (region ? 0 : (mask + 1) * SlotBytes()); }
     // The offset in slot i (kEmpty, kTombstone or a row), and its tag (wide) or fragment.
     uint64_t LoadOffset(uint64_t i, std::memory_order order, uint64_t* tag) const;
+    // The first word of slot i: a compact slot's one word, a wide slot's tag.
+    uint64_t& FirstWord(uint64_t i) const { return compact ? words[i] : slots[i].tag; }
     const uint64_t mask;
     const bool compact;
     std::unique_ptr<uint64_t[]> heap;
@@ -175,6 +177,9 @@ class PrimaryKeyIndex {
   };
 
   bool IsNanKey(uint64_t offset) const;
+  // For the prefetch hints: the current block and the home slot of the integer-path key at
+  // `row` of `other`; nullptr when there is nothing to hint (no block, NULL, another kind).
+  Block* HomeSlotOf(const Column& other, uint64_t row, uint64_t* slot) const;
 
   static uint64_t Mix(uint64_t x) {
     x ^= x >> 33;
