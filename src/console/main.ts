@@ -270,7 +270,7 @@ class ConsoleApp {
       h(
         'header',
         { class: 'topbar' },
-        h('div', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true' }), 'GraphDB console'),
+        h('div', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true' }), 'QuiverDB console'),
         h('div', { class: 'spacer' }),
         h('label', { class: 'field' }, 'Access mode ', this.#modeSelect),
         h('label', { class: 'field' }, 'Row limit ', this.#rowLimit),

@@ -104,8 +104,8 @@ function authorize(c: Ctx, auth: Authenticator | null): Client | Response {
     {
       headers: {
         'www-authenticate': missing
-          ? 'Bearer realm="graphdb"'
-          : 'Bearer realm="graphdb", error="invalid_token"',
+          ? 'Bearer realm="quiverdb"'
+          : 'Bearer realm="quiverdb", error="invalid_token"',
       },
     },
   );

@@ -882,7 +882,7 @@ export class GraphDBService implements AsyncDisposable {
       queryTimeoutMs,
       maxResultBytes: statementLimits.maxResultBytes,
       authenticate: auth ? boltAuthenticate(auth) : null,
-      serverAgent: `GraphDB/${VERSION}`,
+      serverAgent: `QuiverDB/${VERSION}`,
       acquire: (signal) => this.acquireExecutionSlot({ signal }),
     });
     try {

@@ -10,7 +10,7 @@ import { generateDemoGraph, loadDemo } from '../../src/cli/demo.js';
 import { Database } from '../../src/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bin = path.join(root, 'bin', 'graphdb.js');
+const bin = path.join(root, 'bin', 'quiverdb.js');
 
 const children: ChildProcess[] = [];
 
