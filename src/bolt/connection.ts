@@ -13,14 +13,14 @@
 
 import type { Socket } from 'node:net';
 import { GraphDBError } from '../core/errors.js';
-import { ROLE_MOST_ACCESS, type Role } from '../service/auth.js';
+import { ROLE_MOST_ACCESS, type Role } from '../runtime/auth.js';
 import {
   type ExecutionSlotLease,
   openCursorOnSlot,
   resetSession,
   runInSessionOnSlot,
   type SessionStatementOptions,
-} from '../service/pool.js';
+} from '../runtime/pool.js';
 import { type BoltFailure, failureOf } from './errors.js';
 import { ChunkReader, MessageWriter } from './framing.js';
 import { authToken, BoltError, boltError, mapField, REQUEST, RESPONSE } from './messages.js';

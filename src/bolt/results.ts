@@ -6,7 +6,7 @@
 import { GraphDBError } from '../core/errors.js';
 import type { QuerySummary } from '../core/query-result.js';
 import { type PackedResult, rowsOf, summaryOf } from '../native/addon.js';
-import { closeStreamOnSlot, type ExecutionSlot, fetchPackedOnSlot } from '../service/pool.js';
+import { closeStreamOnSlot, type ExecutionSlot, fetchPackedOnSlot } from '../runtime/pool.js';
 
 /** The rows of one statement, handed out a batch at a time. */
 export interface ResultSource {

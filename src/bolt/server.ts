@@ -4,8 +4,8 @@
 
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
-import { listenOn } from '../service/listen.js';
-import type { ExecutionSlotLease } from '../service/pool.js';
+import { listenOn } from '../runtime/listen.js';
+import type { ExecutionSlotLease } from '../runtime/pool.js';
 import {
   type BoltAuthenticate,
   BoltConnection,

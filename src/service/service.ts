@@ -1,6 +1,6 @@
 // GraphDBService: the TypeScript counterpart of graphdb::GraphDBService (CONTRACT section 3).
 // It takes a Database over (closing its embedded connections), owns a fixed pool of execution
-// slots, serves them over HTTP (src/server/app.ts) and runs background auto-compaction.
+// slots, serves them over HTTP (src/http/app.ts) and runs background auto-compaction.
 
 import { realpathSync, statSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
@@ -12,18 +12,18 @@ import type { BoltServer } from '../bolt/server.js';
 import { Database, databaseInternals } from '../core/database.js';
 import { GraphDBError } from '../core/errors.js';
 import type { StatementLimits } from '../core/statement-control.js';
-import { type AccessPolicy, resolveAccessPolicy } from '../server/access.js';
-import { VERSION } from '../version.js';
-import { type AuthConfig, type Authenticator, isLoopbackHost, resolveAuth } from './auth.js';
-import { listenOn } from './listen.js';
+import { type AccessPolicy, resolveAccessPolicy } from '../http/access.js';
+import { type AuthConfig, type Authenticator, isLoopbackHost, resolveAuth } from '../runtime/auth.js';
+import { listenOn } from '../runtime/listen.js';
 import {
   type AcquireExecutionSlotOptions,
   compactOnSlot,
   type ExecutionSlotLease,
   type FileAccess,
   TpExecutionSlotPool,
-} from './pool.js';
-import { TransactionRegistry } from './transactions.js';
+} from '../runtime/pool.js';
+import { TransactionRegistry } from '../runtime/transactions.js';
+import { VERSION } from '../version.js';
 
 /** Configuration of a GraphDBService (all fields optional). */
 export interface ServiceConfig {
@@ -513,10 +513,10 @@ export function serviceRuntime(service: GraphDBService): ServiceRuntime {
  */
 async function loadHttpModules() {
   const [app, adapter, errors, fast] = await Promise.all([
-    import('../server/app.js'),
+    import('../http/app.js'),
     import('@hono/node-server'),
-    import('../server/errors.js'),
-    import('../server/fast-cypher.js'),
+    import('../http/errors.js'),
+    import('../http/fast-cypher.js'),
   ]);
   return {
     createApp: app.createApp,
@@ -804,7 +804,7 @@ export class GraphDBService implements AsyncDisposable {
     // The adapter's listener with an error handler (createAdaptorServer passes none on): a
     // request it cannot build (a Host that names no host, a backslash in the path) gets the
     // contract's JSON error, not an empty 400.
-    // `POST /cypher` takes a fast path in front of it (src/server/fast-cypher.ts).
+    // `POST /cypher` takes a fast path in front of it (src/http/fast-cypher.ts).
     const listener = withCypherFastPath(
       this.#runtime,
       getRequestListener(app.fetch, { hostname: host, errorHandler: adapterErrorResponse }),

@@ -1,4 +1,4 @@
-// The pool's protocol entry points the Bolt server runs on (src/service/pool.ts):
+// The pool's protocol entry points the Bolt server runs on (src/runtime/pool.ts):
 // runInSessionOnSlot (access modes, typed parameters and results, the slot's session),
 // openCursorOnSlot and fetchPackedOnSlot (the same, as a result stream) and resetSession.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import {
   openCursorOnSlot,
   resetSession,
   runInSessionOnSlot,
-} from '../../src/service/pool.js';
+} from '../../src/runtime/pool.js';
 import { GraphDBService } from '../../src/service/service.js';
 
 let service: GraphDBService;

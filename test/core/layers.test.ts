@@ -12,12 +12,13 @@ const SRC = resolve(__dirname, '../../src');
 const ALLOWED: Record<string, readonly string[]> = {
   native: ['native'],
   core: ['native', 'core', 'root'],
-  service: ['native', 'core', 'service', 'server', 'bolt', 'root'],
-  server: ['native', 'core', 'service', 'server', 'root'],
-  bolt: ['native', 'core', 'service', 'bolt', 'root'],
-  cli: ['native', 'core', 'service', 'server', 'bolt', 'cli', 'root'],
+  runtime: ['native', 'core', 'runtime', 'root'],
+  service: ['native', 'core', 'runtime', 'service', 'http', 'bolt', 'root'],
+  http: ['native', 'core', 'runtime', 'service', 'http', 'root'],
+  bolt: ['native', 'core', 'runtime', 'bolt', 'root'],
+  cli: ['native', 'core', 'runtime', 'service', 'http', 'bolt', 'cli', 'root'],
   console: ['console'],
-  root: ['native', 'core', 'service', 'server', 'bolt', 'cli', 'root'],
+  root: ['native', 'core', 'runtime', 'service', 'http', 'bolt', 'cli', 'root'],
 };
 
 function floorOf(file: string): string {
@@ -43,7 +44,7 @@ describe('source layering', () => {
 
   it('finds the floors it checks', () => {
     const floors = new Set(files.map(floorOf));
-    for (const floor of ['core', 'service', 'server', 'bolt', 'cli', 'console'])
+    for (const floor of ['core', 'runtime', 'service', 'http', 'bolt', 'cli', 'console'])
       expect(floors).toContain(floor);
     for (const floor of floors) expect(Object.keys(ALLOWED)).toContain(floor);
   });

@@ -10,7 +10,7 @@ import {
   type ExecutionSlotLease,
   fetchStreamOnSlot,
   openStreamOnSlot,
-} from '../service/pool.js';
+} from '../runtime/pool.js';
 import type { ServiceRuntime } from '../service/service.js';
 import { responseForError, SECURITY_HEADERS } from './errors.js';
 

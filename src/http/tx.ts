@@ -4,16 +4,16 @@
 
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
-import { type Client, ROLE_MOST_ACCESS } from '../service/auth.js';
-import type { ExecutionSlotLease } from '../service/pool.js';
-import type { ServiceRuntime } from '../service/service.js';
+import { type Client, ROLE_MOST_ACCESS } from '../runtime/auth.js';
+import type { ExecutionSlotLease } from '../runtime/pool.js';
 import {
   accessModeWithin,
   isAccessMode,
   type OpenTransaction,
   type TransactionRegistry,
   TxGoneError,
-} from '../service/transactions.js';
+} from '../runtime/transactions.js';
+import type { ServiceRuntime } from '../service/service.js';
 import { executeCancellable } from './cypher.js';
 import { errorResponse, jsonHeaders, responseForError } from './errors.js';
 import { streamResult, wantsNdjson } from './ndjson.js';

@@ -2,8 +2,8 @@ import { afterEach, expect, it, vi } from 'vitest';
 import { Database, GraphDBService } from '../../src/index.js';
 import { request, waitFor } from './helpers.js';
 
-vi.mock('../../src/service/pool.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/service/pool.js')>();
+vi.mock('../../src/runtime/pool.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/runtime/pool.js')>();
   return { ...original, compactOnSlot: vi.fn(() => Promise.reject(new Error('disk on fire'))) };
 });
 

@@ -17,8 +17,8 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccessModeName } from '../native/addon.js';
-import { ROLE_MOST_ACCESS } from '../service/auth.js';
-import { ExecutionSlotLease } from '../service/pool.js';
+import { ROLE_MOST_ACCESS } from '../runtime/auth.js';
+import { ExecutionSlotLease } from '../runtime/pool.js';
 import type { ServiceRuntime } from '../service/service.js';
 import { hostAllowed, isJsonContentType, judgeOrigin } from './access.js';
 import { collectIncoming, TOO_LARGE } from './body.js';

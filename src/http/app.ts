@@ -4,8 +4,8 @@
 
 import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
-import { ANONYMOUS_ADMIN, type Authenticator, type Client, ROLE_MOST_ACCESS } from '../service/auth.js';
-import { ExecutionSlotLease, schemaOnSlot } from '../service/pool.js';
+import { ANONYMOUS_ADMIN, type Authenticator, type Client, ROLE_MOST_ACCESS } from '../runtime/auth.js';
+import { ExecutionSlotLease, schemaOnSlot } from '../runtime/pool.js';
 import { type GraphDBService, type ServiceRuntime, serviceRuntime } from '../service/service.js';
 import { VERSION } from '../version.js';
 import {
@@ -181,7 +181,7 @@ async function cypher(c: Ctx, runtime: ServiceRuntime, client: Client): Promise<
   if (lease instanceof Response) return lease;
   const outgoing = c.env?.outgoing;
   if (ndjson) {
-    // Streamed (src/server/ndjson.ts): the lease goes back once the stream is over.
+    // Streamed (src/http/ndjson.ts): the lease goes back once the stream is over.
     return streamResult(
       runtime,
       lease,

@@ -13,7 +13,7 @@ import {
   queueForSlot,
   type TpExecutionSlotPool,
   tryRequestInline,
-} from '../service/pool.js';
+} from '../runtime/pool.js';
 import { type ServiceRuntime, STATUS_NOT_INITED } from '../service/service.js';
 import { BodyNotUtf8Error, ClientGoneError } from './body.js';
 import { errorReply, jsonHeaders, type Reply, replyForError } from './errors.js';
