@@ -13,7 +13,7 @@
 
 import type { Socket } from 'node:net';
 import { GraphDBError } from '../core/errors.js';
-import { ROLE_MOST_ACCESS, type Role } from '../runtime/auth.js';
+import { ACCESS_LADDER, MOST_ACCESS, ROLE_MOST_ACCESS, type Role } from '../runtime/access.js';
 import {
   type ExecutionSlotLease,
   openCursorOnSlot,
@@ -326,7 +326,9 @@ export class BoltConnection {
 
   /** Whether the role, not the transaction's mode, kept the request from writing. */
   #limitedByRole(): boolean {
-    return this.#role !== null && this.#role !== 'admin' && !(this.#tx?.readOnly ?? false);
+    return (
+      this.#role !== null && ROLE_MOST_ACCESS[this.#role] !== MOST_ACCESS && !(this.#tx?.readOnly ?? false)
+    );
   }
 
   #expectState(request: string, ...states: State[]): void {
@@ -441,7 +443,7 @@ export class BoltConnection {
     if (requested !== 'r' && requested !== 'w') {
       throw boltError('Neo.ClientError.Request.Invalid', `unknown access mode ${JSON.stringify(requested)}`);
     }
-    if (requested === 'r') return { mode: 'read', readOnly: true };
+    if (requested === 'r') return { mode: ACCESS_LADDER[0]!, readOnly: true };
     return { mode: ROLE_MOST_ACCESS[this.#role ?? 'reader'], readOnly: false };
   }
 

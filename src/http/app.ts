@@ -4,9 +4,9 @@
 
 import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
-import { ANONYMOUS_ADMIN, type Authenticator, type Client, ROLE_MOST_ACCESS } from '../runtime/auth.js';
+import { ROLE_MOST_ACCESS } from '../runtime/access.js';
+import { ANONYMOUS_ADMIN, type Authenticator, type Client } from '../runtime/auth.js';
 import { ExecutionSlotLease, schemaOnSlot } from '../runtime/pool.js';
-import { type GraphDBService, type ServiceRuntime, serviceRuntime } from '../service/service.js';
 import { VERSION } from '../version.js';
 import {
   type AccessPolicy,
@@ -18,6 +18,7 @@ import {
 } from './access.js';
 import { readIncoming, readRequest, TOO_LARGE } from './body.js';
 import { mountConsole } from './console.js';
+import { type HttpRuntime, httpRuntimeOf } from './context.js';
 import {
   announcesTooLarge,
   bodyErrorReply,
@@ -111,13 +112,13 @@ function authorize(c: Ctx, auth: Authenticator | null): Client | Response {
   );
 }
 
-function unavailable(runtime: ServiceRuntime): Response {
+function unavailable(runtime: HttpRuntime): Response {
   return toResponse(unavailableReply(runtime));
 }
 
 /** Counts the request as in flight (stop() waits for it); marks it `Connection: close` when stopping. */
-async function tracked(runtime: ServiceRuntime, handle: () => Promise<Response>): Promise<Response> {
-  runtime.requestStarted();
+async function tracked(runtime: HttpRuntime, handle: () => Promise<Response>): Promise<Response> {
+  runtime.requests.started();
   try {
     const response = await handle();
     if (runtime.stopping) {
@@ -129,12 +130,12 @@ async function tracked(runtime: ServiceRuntime, handle: () => Promise<Response>)
     }
     return response;
   } finally {
-    runtime.requestFinished();
+    runtime.requests.finished();
   }
 }
 
 /** leaseSlot (cypher.ts) for a request of the app. */
-async function leaseForRequest(c: Ctx, runtime: ServiceRuntime): Promise<ExecutionSlotLease | Response> {
+async function leaseForRequest(c: Ctx, runtime: HttpRuntime): Promise<ExecutionSlotLease | Response> {
   const outgoing = c.env?.outgoing;
   const lease = await leaseSlot(runtime, outgoing, outgoing ? undefined : () => c.req.raw.signal);
   return lease instanceof ExecutionSlotLease ? lease : toResponse(lease);
@@ -165,7 +166,7 @@ function requireJson(c: Ctx, what: string): Response | null {
   );
 }
 
-async function cypher(c: Ctx, runtime: ServiceRuntime, client: Client): Promise<Response> {
+async function cypher(c: Ctx, runtime: HttpRuntime, client: Client): Promise<Response> {
   if (!runtime.accepting) return unavailable(runtime);
   const notJson = requireJson(c, 'POST /cypher');
   if (notJson) return notJson;
@@ -200,7 +201,7 @@ async function cypher(c: Ctx, runtime: ServiceRuntime, client: Client): Promise<
   );
 }
 
-async function schema(c: Ctx, runtime: ServiceRuntime): Promise<Response> {
+async function schema(c: Ctx, runtime: HttpRuntime): Promise<Response> {
   if (!runtime.accepting) return unavailable(runtime);
   const lease = await leaseForRequest(c, runtime);
   if (lease instanceof Response) return lease;
@@ -211,20 +212,12 @@ async function schema(c: Ctx, runtime: ServiceRuntime): Promise<Response> {
   }
 }
 
-function status(service: GraphDBService, runtime: ServiceRuntime): Response {
+function status(runtime: HttpRuntime): Response {
   const pool = runtime.pool;
-  const { message } = service.serviceStatus();
-  const state = service.isRunning()
-    ? 'running'
-    : runtime.stopping
-      ? 'stopping'
-      : pool
-        ? 'not_started'
-        : 'not_initialized';
   return jsonResponse(
     JSON.stringify({
-      status: state,
-      message,
+      status: runtime.state,
+      message: runtime.statusMessage,
       version: VERSION,
       uptimeMs: Math.max(0, Date.now() - runtime.startedAt),
       slots: { total: pool?.size ?? 0, inUse: pool?.inUse ?? 0, waiting: pool?.waiting ?? 0 },
@@ -267,15 +260,15 @@ export interface AppOptions {
  * `GET /service_status`), and the web console at `/` unless turned off. Requests are served
  * while the service is initialized (started or mounted elsewhere); after `close()` they get 503.
  */
-export function createApp(service: GraphDBService, appOptions: AppOptions = {}): Hono<Env> {
+export function createApp(service: object, appOptions: AppOptions = {}): Hono<Env> {
   if (appOptions === null || typeof appOptions !== 'object') {
     throw new TypeError('createApp options must be an object');
   }
-  const withConsole = appOptions.console ?? service.getServiceConfig().console ?? true;
+  const runtime = httpRuntimeOf(service);
+  const withConsole = appOptions.console ?? runtime.console;
   if (typeof withConsole !== 'boolean') {
     throw new TypeError(`createApp options.console must be a boolean, got ${typeof withConsole}`);
   }
-  const runtime = serviceRuntime(service);
   const app = new Hono<Env>();
   if (withConsole) mountConsole(app);
 
@@ -302,10 +295,10 @@ export function createApp(service: GraphDBService, appOptions: AppOptions = {}):
     authorized((c) => tracked(runtime, () => schema(c, runtime))),
   );
   // The health check answers anyone who passes the Host and Origin checks.
-  app.get('/status', (c) => guarded(c, policy, () => status(service, runtime)));
+  app.get('/status', (c) => guarded(c, policy, () => status(runtime)));
   app.get(
     '/service_status',
-    authorized(() => status(service, runtime)),
+    authorized(() => status(runtime)),
   );
   for (const path of Object.keys(ROUTES)) {
     app.all(path, (c) =>

@@ -14,12 +14,13 @@ import {
   type TpExecutionSlotPool,
   tryRequestInline,
 } from '../runtime/pool.js';
-import { type ServiceRuntime, STATUS_NOT_INITED } from '../service/service.js';
+import { STATUS_NOT_INITED } from '../runtime/runtime.js';
 import { BodyNotUtf8Error, ClientGoneError } from './body.js';
+import type { HttpRuntime } from './context.js';
 import { errorReply, jsonHeaders, type Reply, replyForError } from './errors.js';
 
 /** 503 for a service that is stopping or closed. */
-export function unavailableReply(runtime: ServiceRuntime): Reply {
+export function unavailableReply(runtime: HttpRuntime): Reply {
   const message = runtime.pool
     ? 'the GraphDB service is stopping'
     : `the GraphDB service is closed: ${STATUS_NOT_INITED}`;
@@ -53,7 +54,7 @@ export function announcesTooLarge(lengthHeader: string | undefined, limit: numbe
  * closes, or `signal` aborts when there is no Node response).
  */
 export async function leaseSlot(
-  runtime: ServiceRuntime,
+  runtime: HttpRuntime,
   outgoing: ServerResponse | undefined,
   signal: (() => AbortSignal | undefined) | undefined,
 ): Promise<ExecutionSlotLease | Reply> {
@@ -69,7 +70,7 @@ export async function leaseSlot(
     );
   }
   const ticket = queueForSlot(pool);
-  const untrack = runtime.trackWaiter((reason) => ticket.cancel(reason));
+  const untrack = runtime.requests.trackWaiter((reason) => ticket.cancel(reason));
   const onClientGone = () => ticket.cancel(new ClientGoneError());
   let clientSignal: AbortSignal | undefined;
   if (outgoing) outgoing.once('close', onClientGone);
@@ -110,11 +111,7 @@ export async function leaseSlot(
  * The request run at once on a free slot when its statement is a short read (tryRequestInline
  * in pool.ts): its reply, or undefined when it did not run (lease a slot and runOnLease then).
  */
-export function runInline(
-  runtime: ServiceRuntime,
-  body: string,
-  mostAccess: AccessModeName,
-): Reply | undefined {
+export function runInline(runtime: HttpRuntime, body: string, mostAccess: AccessModeName): Reply | undefined {
   const pool = runtime.pool;
   if (!pool || !runtime.accepting) return undefined;
   const out = tryRequestInline(pool, body, mostAccess);

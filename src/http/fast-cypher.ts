@@ -17,11 +17,11 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccessModeName } from '../native/addon.js';
-import { ROLE_MOST_ACCESS } from '../runtime/auth.js';
+import { ROLE_MOST_ACCESS } from '../runtime/access.js';
 import { ExecutionSlotLease } from '../runtime/pool.js';
-import type { ServiceRuntime } from '../service/service.js';
 import { hostAllowed, isJsonContentType, judgeOrigin } from './access.js';
 import { collectIncoming, TOO_LARGE } from './body.js';
+import type { HttpRuntime } from './context.js';
 import {
   announcesTooLarge,
   bodyErrorReply,
@@ -73,7 +73,7 @@ function adapterAcceptsHost(host: string, secure: boolean): boolean {
  * `fallback` (the app's listener) with the fast path of `POST /cypher` in front (see the top
  * of this file).
  */
-export function withCypherFastPath(runtime: ServiceRuntime, fallback: Listener): Listener {
+export function withCypherFastPath(runtime: HttpRuntime, fallback: Listener): Listener {
   const policy = runtime.access;
   // The last Host (with its scheme) and Content-Type that passed: clients send the same ones.
   let passedHost: string | undefined;
@@ -123,9 +123,9 @@ export function withCypherFastPath(runtime: ServiceRuntime, fallback: Listener):
     }
     const most = mostAccess;
     const limit = runtime.limits.maxBodyBytes;
-    runtime.requestStarted();
+    runtime.requests.started();
     const finish = (reply: Reply) => {
-      runtime.requestFinished();
+      runtime.requests.finished();
       writeReply(outgoing, reply, runtime.stopping);
     };
     collectIncoming(incoming, limit, (error, body) => {
@@ -147,7 +147,7 @@ export function withCypherFastPath(runtime: ServiceRuntime, fallback: Listener):
 
 /** A request that did not run inline: on a leased slot's native thread, as the app runs it. */
 async function runLeased(
-  runtime: ServiceRuntime,
+  runtime: HttpRuntime,
   body: string,
   mostAccess: AccessModeName,
   outgoing: ServerResponse,

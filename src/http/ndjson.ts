@@ -5,13 +5,14 @@
 import type { ServerResponse } from 'node:http';
 import { GraphDBError } from '../core/errors.js';
 import type { AccessModeName } from '../native/addon.js';
+import { MOST_ACCESS } from '../runtime/access.js';
 import {
   closeStreamOnSlot,
   type ExecutionSlotLease,
   fetchStreamOnSlot,
   openStreamOnSlot,
 } from '../runtime/pool.js';
-import type { ServiceRuntime } from '../service/service.js';
+import type { HttpRuntime } from './context.js';
 import { responseForError, SECURITY_HEADERS } from './errors.js';
 
 export const NDJSON = 'application/x-ndjson';
@@ -68,7 +69,7 @@ export interface StreamRequest {
  * is then free for its lease's owner); the service's time limit covers the whole stream.
  */
 export async function streamResult(
-  runtime: ServiceRuntime,
+  runtime: HttpRuntime,
   lease: ExecutionSlotLease,
   body: string,
   inTransaction: boolean,
@@ -91,7 +92,7 @@ export async function streamResult(
   };
   let header: string;
   try {
-    header = await openStreamOnSlot(slot, body, inTransaction, request.mostAccess ?? 'schema', (stop) => {
+    header = await openStreamOnSlot(slot, body, inTransaction, request.mostAccess ?? MOST_ACCESS, (stop) => {
       cancel = stop;
     });
   } catch (error) {
@@ -99,13 +100,13 @@ export async function streamResult(
     onEnd();
     return responseForError(error);
   }
-  runtime.requestStarted(); // stop() waits for the stream as for a request
+  runtime.requests.started(); // stop() waits for the stream as for a request
   let ended = false;
   const end = () => {
     if (ended) return;
     ended = true;
     stopWatching();
-    runtime.requestFinished();
+    runtime.requests.finished();
     onEnd();
   };
   if (clientGone) {

@@ -4,16 +4,11 @@
 
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
-import { type Client, ROLE_MOST_ACCESS } from '../runtime/auth.js';
+import { accessModeWithin, isAccessMode, isReadOnly, ROLE_MOST_ACCESS } from '../runtime/access.js';
+import type { Client } from '../runtime/auth.js';
 import type { ExecutionSlotLease } from '../runtime/pool.js';
-import {
-  accessModeWithin,
-  isAccessMode,
-  type OpenTransaction,
-  type TransactionRegistry,
-  TxGoneError,
-} from '../runtime/transactions.js';
-import type { ServiceRuntime } from '../service/service.js';
+import { type OpenTransaction, type TransactionRegistry, TxGoneError } from '../runtime/transactions.js';
+import type { HttpRuntime } from './context.js';
 import { executeCancellable } from './cypher.js';
 import { errorResponse, jsonHeaders, responseForError } from './errors.js';
 import { streamResult, wantsNdjson } from './ndjson.js';
@@ -23,7 +18,7 @@ type Ctx = Context<Env>;
 
 /** What the app (app.ts) lends the transaction routes. */
 export interface RouteKit {
-  runtime: ServiceRuntime;
+  runtime: HttpRuntime;
   /** Host/Origin checks and CORS headers around `handle`. */
   guarded(
     c: Ctx,
@@ -110,7 +105,7 @@ async function begin(
       `the transaction asks for access_mode '${accessMode}' but its client's role allows at most '${most}'`,
     );
   }
-  if (accessMode === undefined && most === 'read') accessMode = 'read';
+  if (accessMode === undefined && isReadOnly(most)) accessMode = most;
   if (!transactions.reserve()) {
     return errorResponse(
       'SERVICE_UNAVAILABLE',

@@ -22,7 +22,7 @@ import {
   type NativeDatabase,
   type PackedResult,
 } from '../native/addon.js';
-import { ROLE_MOST_ACCESS, type Role } from './auth.js';
+import { isRole, MOST_ACCESS, mostAccessOf, type Role } from './access.js';
 
 /** Options of `ExecutionSlot.executeTransactionalRequest`. */
 export interface RequestOptions extends QueryOptions {
@@ -154,10 +154,10 @@ export class ExecutionSlot {
       );
     }
     const { role, ...queryOptions } = options ?? {};
-    if (role !== undefined && !Object.hasOwn(ROLE_MOST_ACCESS, role)) {
+    if (role !== undefined && !isRole(role)) {
       throw new TypeError(`request option role must be 'reader', 'writer' or 'admin', got ${String(role)}`);
     }
-    const most = role === undefined ? 'schema' : ROLE_MOST_ACCESS[role];
+    const most = mostAccessOf(role);
     const raw = await this.#run(
       (native) => native.executeTransactionalRequest(json, false, false, most),
       true,
@@ -532,7 +532,7 @@ export function executeRequestAsJson(
   json: string,
   onSubmitted?: (cancel: () => void) => void,
   inTransaction = false,
-  mostAccess: AccessModeName = 'schema',
+  mostAccess: AccessModeName = MOST_ACCESS,
 ): Promise<string> {
   return runOnSlot(
     slot,

@@ -7,30 +7,9 @@
 // bits.
 
 import { randomBytes } from 'node:crypto';
+import { isReadOnly } from './access.js';
 import { ANONYMOUS_ADMIN, type Client } from './auth.js';
 import { type ExecutionSlotLease, resetSession, runInSession, sessionInTransaction } from './pool.js';
-
-/** The access modes a transaction (and a request) may name; see docs/http-api.md. */
-const ACCESS_MODES: Readonly<Record<string, number>> = {
-  read: 0,
-  r: 0,
-  insert: 1,
-  i: 1,
-  update: 2,
-  u: 2,
-  schema: 3,
-  s: 3,
-};
-
-/** @internal Whether `mode` names an access mode. */
-export function isAccessMode(mode: unknown): mode is string {
-  return typeof mode === 'string' && Object.hasOwn(ACCESS_MODES, mode);
-}
-
-/** @internal Whether access mode `mode` allows what `limit` allows at most. */
-export function accessModeWithin(mode: string, limit: string): boolean {
-  return (ACCESS_MODES[mode] ?? 4) <= (ACCESS_MODES[limit] ?? -1);
-}
 
 /** Whether the session of `lease`'s slot still has its transaction (false once unusable). */
 function stillInTransaction(lease: ExecutionSlotLease): boolean {
@@ -205,7 +184,7 @@ export class TransactionRegistry {
     client: Client = ANONYMOUS_ADMIN,
   ): Promise<OpenTransaction> {
     try {
-      const readOnly = accessMode !== undefined && ACCESS_MODES[accessMode] === 0;
+      const readOnly = isReadOnly(accessMode);
       await runInSession(lease.slot, readOnly ? 'BEGIN TRANSACTION READ ONLY' : 'BEGIN TRANSACTION');
     } catch (error) {
       this.#reserved--;
