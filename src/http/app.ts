@@ -2,38 +2,21 @@
 // `service.start()` serves it with @hono/node-server; `createApp(service)` also lets it be
 // mounted inside an existing Hono server.
 
-import type { HttpBindings } from '@hono/node-server';
-import { type Context, Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { ROLE_MOST_ACCESS } from '../runtime/access.js';
-import { ANONYMOUS_ADMIN, type Authenticator, type Client } from '../runtime/auth.js';
+import type { Client } from '../runtime/auth.js';
 import { ExecutionSlotLease, schemaOnSlot } from '../runtime/pool.js';
 import { VERSION } from '../version.js';
-import {
-  type AccessPolicy,
-  corsHeaders,
-  hostAllowed,
-  isJsonContentType,
-  judgeOrigin,
-  PREFLIGHT_MAX_AGE_SECONDS,
-} from './access.js';
-import { readIncoming, readRequest, TOO_LARGE } from './body.js';
+import { PREFLIGHT_MAX_AGE_SECONDS } from './access.js';
+import { admitClient, admitJsonBody, admitLength, admitOrigin, tooLargeReply } from './admission.js';
+import { readBody as readBodyOf, TOO_LARGE } from './body.js';
 import { mountConsole } from './console.js';
 import { type HttpRuntime, httpRuntimeOf } from './context.js';
-import {
-  announcesTooLarge,
-  bodyErrorReply,
-  leaseSlot,
-  runInline,
-  runOnLease,
-  tooLargeReply,
-  unavailableReply,
-} from './cypher.js';
+import { bodyErrorReply, leaseSlot, runInline, runOnLease, unavailableReply } from './cypher.js';
+import { type Ctx, type Env, header } from './env.js';
 import { errorResponse, jsonHeaders, responseForError, SECURITY_HEADERS, toResponse } from './errors.js';
 import { streamResult, wantsNdjson } from './ndjson.js';
 import { mountTransactions } from './tx.js';
-
-type Env = { Bindings: Partial<HttpBindings> };
-type Ctx = Context<Env>;
 
 const ROUTES: Readonly<Record<string, string>> = {
   '/cypher': 'POST, OPTIONS',
@@ -46,70 +29,30 @@ function jsonResponse(body: string, status = 200): Response {
   return new Response(body, { status, headers: jsonHeaders() });
 }
 
-/** A request header (the first value when repeated), straight from Node's request when there is one. */
-function header(c: Ctx, name: string): string | undefined {
-  const incoming = c.env?.incoming;
-  if (!incoming) return c.req.header(name);
-  const value = incoming.headers[name];
-  return Array.isArray(value) ? value[0] : value;
+/**
+ * The admission middleware of every route (admission.ts): a request whose Host or Origin does
+ * not pass gets 403; one from an allowed other origin gets the CORS headers on its answer. A
+ * page must not read the status or the schema either.
+ */
+function originMiddleware(runtime: HttpRuntime): MiddlewareHandler<Env> {
+  return async (c, next) => {
+    const admitted = admitOrigin(header(c, 'host'), header(c, 'origin'), runtime.access);
+    if ('status' in admitted) return toResponse(admitted);
+    c.set('cors', admitted.cors);
+    await next();
+    if (admitted.cors)
+      for (const [name, value] of Object.entries(admitted.cors)) c.res.headers.set(name, value);
+  };
 }
 
-/**
- * Runs `handle` for a request whose Host and Origin pass (access.ts), adding the CORS headers
- * when it comes from an allowed other origin; answers 403 otherwise. Every route goes through
- * it: a page must not read the status or the schema either.
- */
-function guarded(
-  c: Ctx,
-  policy: AccessPolicy,
-  handle: (cors: Record<string, string> | null) => Response | Promise<Response>,
-): Response | Promise<Response> {
-  const host = header(c, 'host');
-  if (!hostAllowed(host, policy)) {
-    return errorResponse(
-      'HOST_NOT_ALLOWED',
-      `the service does not answer to the host ${JSON.stringify(host)}: name it by an IP address or localhost, or list it in allowedHosts (--allowed-host)`,
-    );
-  }
-  const origin = header(c, 'origin');
-  const verdict = judgeOrigin(origin, host, policy);
-  if (verdict === 'refused') {
-    return errorResponse(
-      'ORIGIN_NOT_ALLOWED',
-      `requests from the origin ${JSON.stringify(origin)} are not allowed: list it in corsOrigins (--cors-origin) to allow them`,
-    );
-  }
-  if (verdict === 'same') return handle(null);
-  const cors = corsHeaders(origin!, policy);
-  return Promise.resolve(handle(cors)).then((response) => {
-    for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
-    return response;
-  });
-}
-
-/**
- * The role of the request's bearer token, or its 401 UNAUTHORIZED. Without authentication
- * configured every client is an admin (the service then listens on loopback only, or was
- * told `insecure`).
- */
-function authorize(c: Ctx, auth: Authenticator | null): Client | Response {
-  if (!auth) return ANONYMOUS_ADMIN;
-  const verdict = auth.authenticate(header(c, 'authorization'));
-  if ('role' in verdict) return verdict;
-  const missing = verdict.refused === 'missing';
-  return errorResponse(
-    'UNAUTHORIZED',
-    missing
-      ? 'this service needs a token: send it as Authorization: Bearer <token>'
-      : 'the token is not valid for this service',
-    {
-      headers: {
-        'www-authenticate': missing
-          ? 'Bearer realm="quiverdb"'
-          : 'Bearer realm="quiverdb", error="invalid_token"',
-      },
-    },
-  );
+/** The token check of the routes that need one (all but /status): 401 without a valid token. */
+function clientMiddleware(runtime: HttpRuntime): MiddlewareHandler<Env> {
+  return async (c, next) => {
+    const client = admitClient(header(c, 'authorization'), runtime.auth);
+    if ('status' in client) return toResponse(client);
+    c.set('client', client);
+    await next();
+  };
 }
 
 function unavailable(runtime: HttpRuntime): Response {
@@ -143,11 +86,11 @@ async function leaseForRequest(c: Ctx, runtime: HttpRuntime): Promise<ExecutionS
 
 async function readBody(c: Ctx, limit: number): Promise<string | Response> {
   const incoming = c.env?.incoming;
-  const lengthHeader = incoming ? incoming.headers['content-length'] : c.req.header('content-length');
-  if (announcesTooLarge(lengthHeader, limit)) return toResponse(tooLargeReply(limit));
+  const tooLong = admitLength(header(c, 'content-length'), limit);
+  if (tooLong) return toResponse(tooLong);
   let body: string | typeof TOO_LARGE;
   try {
-    body = incoming ? await readIncoming(incoming, limit) : await readRequest(c.req.raw, limit);
+    body = await readBodyOf(incoming ?? c.req.raw, limit);
   } catch (error) {
     return toResponse(bodyErrorReply(error));
   }
@@ -156,14 +99,8 @@ async function readBody(c: Ctx, limit: number): Promise<string | Response> {
 
 /** UNSUPPORTED_MEDIA_TYPE unless the request's body is sent as JSON; null when it is. */
 function requireJson(c: Ctx, what: string): Response | null {
-  const contentType = header(c, 'content-type');
-  if (isJsonContentType(contentType)) return null;
-  // A page may send a "simple" text/plain POST to any origin without asking first; JSON
-  // needs a preflight, which only allowed origins pass.
-  return errorResponse(
-    'UNSUPPORTED_MEDIA_TYPE',
-    `${what} takes a JSON body sent as Content-Type: application/json, got ${contentType === undefined ? 'no Content-Type' : JSON.stringify(contentType)}`,
-  );
+  const refused = admitJsonBody(header(c, 'content-type'), what);
+  return refused && toResponse(refused);
 }
 
 async function cypher(c: Ctx, runtime: HttpRuntime, client: Client): Promise<Response> {
@@ -230,9 +167,9 @@ function status(runtime: HttpRuntime): Response {
  * OPTIONS: the methods a path allows (`allow`); for a CORS preflight from an allowed origin (`cors`), also
  * what a cross-origin request may use.
  */
-function options(c: Ctx, allow: string, cors: Record<string, string> | null): Response {
+function options(c: Ctx, allow: string): Response {
   const headers: Record<string, string> = { allow, ...SECURITY_HEADERS };
-  if (cors && header(c, 'access-control-request-method') !== undefined) {
+  if (c.get('cors') && header(c, 'access-control-request-method') !== undefined) {
     headers['access-control-allow-methods'] = allow;
     headers['access-control-allow-headers'] = 'Content-Type, Authorization';
     headers['access-control-max-age'] = String(PREFLIGHT_MAX_AGE_SECONDS);
@@ -272,57 +209,30 @@ export function createApp(service: object, appOptions: AppOptions = {}): Hono<En
   const app = new Hono<Env>();
   if (withConsole) mountConsole(app);
 
-  const policy = runtime.access;
-  /** Host/Origin checks, then the token (when the service has any): `handle` gets the client. */
-  const guardedAndAuthorized = (
-    c: Ctx,
-    handle: (cors: Record<string, string> | null, client: Client) => Response | Promise<Response>,
-  ): Response | Promise<Response> =>
-    guarded(c, policy, (cors) => {
-      const client = authorize(c, runtime.auth);
-      return client instanceof Response ? client : handle(cors, client);
-    });
-  const authorized =
-    (handle: (c: Ctx, client: Client) => Response | Promise<Response>) =>
-    (c: Ctx): Response | Promise<Response> =>
-      guardedAndAuthorized(c, (_cors, client) => handle(c, client));
-  app.post(
-    '/cypher',
-    authorized((c, client) => tracked(runtime, () => cypher(c, runtime, client))),
-  );
-  app.get(
-    '/schema',
-    authorized((c) => tracked(runtime, () => schema(c, runtime))),
-  );
+  app.use('*', originMiddleware(runtime));
+  const authenticated = clientMiddleware(runtime);
+  app.post('/cypher', authenticated, (c) => tracked(runtime, () => cypher(c, runtime, c.get('client'))));
+  app.get('/schema', authenticated, (c) => tracked(runtime, () => schema(c, runtime)));
   // The health check answers anyone who passes the Host and Origin checks.
-  app.get('/status', (c) => guarded(c, policy, () => status(runtime)));
-  app.get(
-    '/service_status',
-    authorized(() => status(runtime)),
-  );
+  app.get('/status', () => status(runtime));
+  app.get('/service_status', authenticated, () => status(runtime));
   for (const path of Object.keys(ROUTES)) {
     app.all(path, (c) =>
-      guarded(c, policy, (cors) =>
-        c.req.method === 'OPTIONS' ? options(c, ROUTES[path]!, cors) : methodNotAllowed(c.req.method, path),
-      ),
+      c.req.method === 'OPTIONS' ? options(c, ROUTES[path]!) : methodNotAllowed(c.req.method, path),
     );
   }
   mountTransactions(app, {
     runtime,
-    guarded: (c, handle) => guarded(c, policy, handle),
-    authorized: guardedAndAuthorized,
+    authenticated,
     tracked: (handle) => tracked(runtime, handle),
     lease: (c) => leaseForRequest(c, runtime),
     readBody: (c) => readBody(c, runtime.limits.maxBodyBytes),
     unavailable: () => unavailable(runtime),
-    header,
     requireJson,
     options,
   });
 
-  app.notFound((c) =>
-    guarded(c, policy, () => errorResponse('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`)),
-  );
+  app.notFound((c) => errorResponse('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`));
   app.onError((error) => responseForError(error));
   return app;
 }

@@ -27,24 +27,12 @@ export function unavailableReply(runtime: HttpRuntime): Reply {
   return errorReply('SERVICE_UNAVAILABLE', message, { headers: { connection: 'close' } });
 }
 
-/** 413 for a body past `limit` bytes (the connection closes: the rest is not read). */
-export function tooLargeReply(limit: number): Reply {
-  return errorReply('PAYLOAD_TOO_LARGE', `the request body is larger than ${limit} bytes`, {
-    headers: { connection: 'close' },
-  });
-}
-
 /** The answer to a body that could not be read (readIncoming's or readRequest's error). */
 export function bodyErrorReply(error: unknown): Reply {
   if (error instanceof ClientGoneError || error instanceof BodyNotUtf8Error) {
     return errorReply('INVALID_REQUEST', error.message);
   }
   return errorReply('INVALID_REQUEST', `could not read the request body: ${String(error)}`);
-}
-
-/** Whether a Content-Length header announces more than `limit` bytes. */
-export function announcesTooLarge(lengthHeader: string | undefined, limit: number): boolean {
-  return lengthHeader !== undefined && Number(lengthHeader) > limit;
 }
 
 /**
