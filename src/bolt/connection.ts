@@ -17,10 +17,10 @@ import { ACCESS_LADDER, MOST_ACCESS, ROLE_MOST_ACCESS, type Role } from '../runt
 import {
   type ExecutionSlotLease,
   openCursorOnSlot,
-  resetSession,
   runInSessionOnSlot,
   type SessionStatementOptions,
 } from '../runtime/pool.js';
+import type { TransactionRegistry, TransactionSession } from '../runtime/session.js';
 import { type BoltFailure, failureOf } from './errors.js';
 import { ChunkReader, MessageWriter } from './framing.js';
 import { authToken, BoltError, boltError, mapField, REQUEST, RESPONSE } from './messages.js';
@@ -51,9 +51,8 @@ export interface ConnectionContext {
   readonly queryTimeoutMs: number;
   /** The largest result held in memory (bytes, 0: none): see CursorResult.materialize. */
   readonly maxResultBytes: number;
-  /** Claims a place for an explicit transaction; false when as many are open as allowed. */
-  openTransaction(): boolean;
-  closeTransaction(): void;
+  /** The service's explicit transactions (their count is bounded across protocols). */
+  readonly transactions: TransactionRegistry;
   /** The address to give in routing tables when the client gave none. */
   readonly localAddress: string;
   /** The service is stopping: finish the request at hand, then close. */
@@ -85,19 +84,11 @@ const FLUSH_BYTES = 64 * 1024;
 const RECORDS_PER_WRITE = 1000;
 const ROUTING_TTL_SECONDS = 300;
 
+/** An explicit transaction: the runtime's session and the results open in it. */
 interface Transaction {
-  lease: ExecutionSlotLease;
-  accessMode: AccessMode;
-  /** The mode the transaction asked for was `read` (a driver's read transaction). */
-  readOnly: boolean;
-  /** Absolute deadline from tx_timeout, else Infinity. */
-  deadline: number;
-  /** Rolled back by the server (idle or past its deadline): the next request fails. */
-  expired: string | null;
+  session: TransactionSession;
   results: Map<number, ResultSource>;
   nextQid: number;
-  /** Set once its rollback and release began (it runs once, whoever asks again). */
-  ended: Promise<void> | null;
 }
 
 let nextConnectionId = 1;
@@ -125,7 +116,8 @@ export class BoltConnection {
   /** Why the server closed the auto-commit result the client left idle (its next PULL fails). */
   #autoExpired: string | null = null;
   #tx: Transaction | null = null;
-  #txTimer: NodeJS.Timeout | null = null;
+  /** Closes an auto-commit result left idle (an explicit transaction's session has its own). */
+  #autoTimer: NodeJS.Timeout | null = null;
   #closing = false;
   #paused = false;
   #bookmark = 0;
@@ -327,7 +319,9 @@ export class BoltConnection {
   /** Whether the role, not the transaction's mode, kept the request from writing. */
   #limitedByRole(): boolean {
     return (
-      this.#role !== null && ROLE_MOST_ACCESS[this.#role] !== MOST_ACCESS && !(this.#tx?.readOnly ?? false)
+      this.#role !== null &&
+      ROLE_MOST_ACCESS[this.#role] !== MOST_ACCESS &&
+      !(this.#tx?.session.readOnly ?? false)
     );
   }
 
@@ -475,13 +469,14 @@ export class BoltConnection {
           tx.results.set(qid, await open.materialize(this.#context.maxResultBytes));
         }
       }
+      const session = tx.session;
       const result = await this.#open(
-        tx.lease,
+        session.lease,
         query,
         params,
-        tx.accessMode,
+        session.accessMode as AccessMode,
         true,
-        this.#remaining(tx),
+        session.remainingMs(),
         null,
       );
       const qid = tx.nextQid++;
@@ -699,29 +694,32 @@ export class BoltConnection {
     this.#checkDatabase(extra);
     const { mode, readOnly } = this.#accessMode(extra);
     const timeout = this.#txTimeout(extra);
-    if (!this.#context.openTransaction()) {
+    const transactions = this.#context.transactions;
+    if (!transactions.reserve()) {
       throw boltError(
         'Neo.TransientError.Transaction.MaximumTransactionLimitReached',
         'as many explicit transactions are open as the server allows; retry when one ends',
       );
     }
+    const deadline = timeout === undefined ? undefined : Date.now() + timeout;
     let lease: ExecutionSlotLease;
     try {
       lease = await this.#lease();
     } catch (error) {
-      this.#context.closeTransaction();
+      transactions.unreserve();
       throw error;
     }
-    const tx: Transaction = {
-      lease,
+    const results = new Map<number, ResultSource>();
+    const session = transactions.open(lease, {
       accessMode: mode,
       readOnly,
-      deadline: timeout === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeout,
-      expired: null,
-      results: new Map(),
-      nextQid: 0,
-      ended: null,
-    };
+      deadline,
+      // Results not pulled to their end are dropped (their reads need nothing more).
+      beforeEnd: async () => {
+        for (const result of results.values()) await result.close();
+        results.clear();
+      },
+    });
     try {
       // Transaction statements run with no access mode (a mode refuses them in a session).
       await this.#execute(
@@ -733,10 +731,10 @@ export class BoltConnection {
         timeout,
       );
     } catch (error) {
-      await this.#releaseTransaction(tx);
+      await session.release();
       throw error;
     }
-    this.#tx = tx;
+    this.#tx = { session, results, nextQid: 0 };
     this.#state = 'TX_READY';
     this.#write(RESPONSE.success, {});
   }
@@ -751,94 +749,50 @@ export class BoltConnection {
       // Results not pulled to their end are dropped (their reads need nothing more).
       for (const result of tx.results.values()) await result.close();
       tx.results.clear();
-      await this.#execute(tx.lease, commit ? 'COMMIT' : 'ROLLBACK', {}, undefined, true, undefined);
+      await this.#execute(tx.session.lease, commit ? 'COMMIT' : 'ROLLBACK', {}, undefined, true, undefined);
     } finally {
       this.#tx = null;
-      await this.#releaseTransaction(tx);
+      await tx.session.release();
       this.#state = 'READY';
     }
     this.#write(RESPONSE.success, commit ? { bookmark: this.#nextBookmark() } : {});
   }
 
-  /** Fails a request of a transaction the server has rolled back. */
+  /** Fails a request of a transaction the server has rolled back (idle, or past tx_timeout). */
   #checkExpired(tx: Transaction): void {
-    if (tx.expired === null && tx.deadline <= Date.now()) this.#expire(tx, 'it ran past its tx_timeout');
-    if (tx.expired !== null) {
+    if (tx.session.checkDeadline()) {
       throw boltError(
         'Neo.ClientError.Transaction.TransactionTimedOut',
-        `the transaction was rolled back because ${tx.expired}`,
+        `the transaction was rolled back because ${tx.session.expired}`,
       );
     }
   }
 
-  #remaining(tx: Transaction): number | undefined {
-    return tx.deadline === Number.POSITIVE_INFINITY ? undefined : Math.max(1, tx.deadline - Date.now());
-  }
-
-  /** Rolls back the transaction's work and gives its slot back to the pool (once). */
-  #releaseTransaction(tx: Transaction): Promise<void> {
-    tx.ended ??= this.#endLease(tx);
-    return tx.ended;
-  }
-
-  async #endLease(tx: Transaction): Promise<void> {
-    for (const result of tx.results.values()) await result.close();
-    tx.results.clear();
-    if (tx.lease.released) return;
-    try {
-      await resetSession(tx.lease.slot);
-    } catch {
-      // The service is closing: the slot goes with it.
-    }
-    tx.lease.release();
-    this.#context.closeTransaction();
-  }
-
-  /** The server ends an idle (or overdue) transaction: rolled back, its slot freed. */
-  #expire(tx: Transaction, why: string): void {
-    if (tx.expired !== null) return;
-    tx.expired = why;
-    void this.#releaseTransaction(tx);
-  }
-
+  /** Between requests: an open transaction's idle timer runs, and so does an open result's. */
   #startTxTimer(): void {
     const tx = this.#tx;
     if (!tx && this.#autoResult instanceof CursorResult && this.#autoResult.open) {
       // An auto-commit result holds its slot until it is pulled to its end: not for ever.
       const result = this.#autoResult;
       const idle = this.#context.idleTransactionTimeoutMs;
-      this.#txTimer = setTimeout(() => {
-        this.#txTimer = null;
+      this.#autoTimer = setTimeout(() => {
+        this.#autoTimer = null;
         if (this.#autoResult === result && this.#processing === null) {
           this.#autoResult = null;
           this.#autoExpired = `it was left idle for ${idle} ms`;
           void result.close();
         }
       }, idle);
-      this.#txTimer.unref();
+      this.#autoTimer.unref();
       return;
     }
-    if (!tx || tx.expired !== null) return;
-    const idle = this.#context.idleTransactionTimeoutMs;
-    const delay = Math.min(idle, tx.deadline - Date.now());
-    this.#txTimer = setTimeout(
-      () => {
-        this.#txTimer = null;
-        if (this.#tx === tx && this.#processing === null) {
-          this.#expire(
-            tx,
-            tx.deadline <= Date.now() ? 'it ran past its tx_timeout' : `it was idle for ${idle} ms`,
-          );
-        }
-      },
-      Math.max(0, delay),
-    );
-    this.#txTimer.unref();
+    if (tx && tx.session.expired === null) tx.session.resumeExpiry();
   }
 
   #stopTxTimer(): void {
-    if (this.#txTimer) clearTimeout(this.#txTimer);
-    this.#txTimer = null;
+    if (this.#autoTimer) clearTimeout(this.#autoTimer);
+    this.#autoTimer = null;
+    this.#tx?.session.pauseExpiry();
   }
 
   // --- RESET, ROUTE -------------------------------------------------------------------------
@@ -856,7 +810,7 @@ export class BoltConnection {
     this.#autoExpired = null;
     const tx = this.#tx;
     this.#tx = null;
-    if (tx) await this.#releaseTransaction(tx);
+    if (tx) await tx.session.release();
     if (this.#state !== 'AUTHENTICATION') this.#state = 'READY';
     this.#write(RESPONSE.success, {});
   }
@@ -936,7 +890,7 @@ export class BoltConnection {
       this.#autoResult = null;
       const tx = this.#tx;
       this.#tx = null;
-      if (tx) await this.#releaseTransaction(tx);
+      if (tx) await tx.session.release();
       this.#context.closed(this);
     };
     void finish();

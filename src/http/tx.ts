@@ -6,7 +6,7 @@ import type { Hono, MiddlewareHandler } from 'hono';
 import { accessModeWithin, isAccessMode, isReadOnly, ROLE_MOST_ACCESS } from '../runtime/access.js';
 import type { Client } from '../runtime/auth.js';
 import type { ExecutionSlotLease } from '../runtime/pool.js';
-import { type OpenTransaction, type TransactionRegistry, TxGoneError } from '../runtime/transactions.js';
+import { type TransactionRegistry, type TransactionSession, TxGoneError } from '../runtime/session.js';
 import type { HttpRuntime } from './context.js';
 import { executeCancellable } from './cypher.js';
 import { type Ctx, type Env, header } from './env.js';
@@ -45,7 +45,7 @@ function notFound(id: string): Response {
   );
 }
 
-function describe(tx: OpenTransaction): string {
+function describe(tx: TransactionSession): string {
   return JSON.stringify({ id: tx.id, expiresAt: new Date(tx.expiresAt).toISOString() });
 }
 
@@ -111,7 +111,7 @@ async function begin(
     return lease;
   }
   try {
-    const tx = await transactions.begin(lease, accessMode, client);
+    const tx = await transactions.begin(lease, { accessMode, client });
     return new Response(describe(tx), { status: 201, headers: jsonHeaders({ location: `/tx/${tx.id}` }) });
   } catch (error) {
     if (error instanceof TxGoneError) return kit.unavailable();
@@ -124,7 +124,7 @@ async function begin(
  * under the transaction's; one naming more than it allows is refused. Bodies that are not a
  * JSON object go through as they are (the engine names what is wrong).
  */
-function withAccessMode(body: string, tx: OpenTransaction): string | Response {
+function withAccessMode(body: string, tx: TransactionSession): string | Response {
   const limit = tx.accessMode;
   if (limit === undefined) return body;
   let parsed: unknown;
@@ -158,7 +158,7 @@ function transactionOf(
   transactions: TransactionRegistry,
   id: string,
   client: Client,
-): OpenTransaction | undefined {
+): TransactionSession | undefined {
   const tx = transactions.get(id);
   return tx && tx.client.token === client.token ? tx : undefined;
 }
@@ -220,7 +220,7 @@ async function run(
 
 /** Runs `request` on the transaction's slot; a client that goes away cancels it. */
 function executeInTransaction(
-  tx: OpenTransaction,
+  tx: TransactionSession,
   request: string,
   outgoing: NonNullable<Ctx['env']>['outgoing'],
   signal: AbortSignal | undefined,

@@ -4,7 +4,7 @@
 
 import type { Authenticator } from './auth.js';
 import type { TpExecutionSlotPool } from './pool.js';
-import type { TransactionRegistry } from './transactions.js';
+import type { TransactionRegistry } from './session.js';
 
 export const STATUS_NOT_INITED = 'GraphDB service has not been inited!';
 export const STATUS_NOT_STARTED = 'GraphDB service has not been started!';

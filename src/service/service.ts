@@ -21,7 +21,7 @@ import {
   STATUS_NOT_STARTED,
   STATUS_RUNNING,
 } from '../runtime/runtime.js';
-import { TransactionRegistry } from '../runtime/transactions.js';
+import { TransactionRegistry } from '../runtime/session.js';
 import { VERSION } from '../version.js';
 
 export type { ServiceConfig, TlsConfig } from '../runtime/config.js';
@@ -383,8 +383,7 @@ export class GraphDBService implements AsyncDisposable {
       handshakeTimeoutMs: settings.headersTimeoutMs,
       maxMessageBytes: settings.maxBodyBytes,
       idleTransactionTimeoutMs: settings.txIdleTimeoutMs,
-      openTransaction: () => transactions.reserve(),
-      closeTransaction: () => transactions.unreserve(),
+      transactions,
       slotWaitMs: settings.requestTimeoutMs,
       queryTimeoutMs: settings.queryTimeoutMs,
       maxResultBytes: settings.maxResultBytes,
