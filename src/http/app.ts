@@ -1,4 +1,4 @@
-// The HTTP interface of a GraphDBService as a Hono app (CONTRACT section 4, docs/http-api.md).
+// The HTTP interface of a GraphDBService as a Hono app (docs/http-api.md).
 // `service.start()` serves it with @hono/node-server; `createApp(service)` also lets it be
 // mounted inside an existing Hono server.
 

@@ -1,4 +1,4 @@
-// Background auto-compaction (docs/service-contract.md): while the service runs, a timer looks
+// Background auto-compaction (docs/http-api.md, "Auto-compaction"): while the service runs, a timer looks
 // at the database every interval and compacts it on a free slot once enough writes piled up and
 // nothing else is going on. A failure backs off, doubling up to a minute.
 

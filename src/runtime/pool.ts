@@ -1,5 +1,5 @@
-// The service's fixed pool of execution slots (spec: TpExecutionSlotPool, ExecutionSlot,
-// ExecutionSlotLease).
+// The service's fixed pool of execution slots: TpExecutionSlotPool, ExecutionSlot and
+// ExecutionSlotLease (docs/http-api.md, "Slots and leases").
 //
 // Each slot wraps one NativeConnection, so it owns one native worker thread: a statement run
 // through a slot never touches libuv's thread pool and never blocks the event loop. A slot is

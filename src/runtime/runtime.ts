@@ -1,5 +1,5 @@
 // What the protocol front ends (src/http, src/bolt) see of a service: its state, its slot pool,
-// its limits, its tokens and its explicit transactions (docs/service-contract.md). The service
+// its limits, its tokens and its explicit transactions (docs/http-api.md, "States"). The service
 // (src/service/service.ts) builds it; nothing here knows a protocol.
 
 import type { Authenticator } from './auth.js';

@@ -1,6 +1,6 @@
 // Explicit transactions held across requests, for every protocol: HTTP's /tx endpoints
 // (docs/http-api.md, "Explicit transactions") and Bolt's BEGIN .. COMMIT (docs/bolt.md). One
-// type, TransactionSession, holds what they share (docs/service-contract.md): the execution-slot
+// type, TransactionSession, holds what they share (docs/concurrency.md, "Explicit transactions over HTTP"; docs/bolt.md): the execution-slot
 // lease whose session keeps the transaction open, the access mode it runs under, its deadline,
 // the idle timer that rolls it back when no request comes, and its end, once, which resets the
 // slot's session, releases the lease and gives its place back. TransactionRegistry bounds how

@@ -1,5 +1,5 @@
 // GraphDBService: serves a Database through a fixed pool of execution slots
-// (docs/service-contract.md) over HTTP (src/http) and, when configured, Bolt (src/bolt). It
+// (docs/http-api.md, "Programmatic API") over HTTP (src/http) and, when configured, Bolt (src/bolt). It
 // composes the protocol-neutral runtime (src/runtime: config, slot pool, transactions, auth,
 // auto-compaction) with the front ends, and nothing below it imports it.
 
@@ -52,8 +52,8 @@ function boltAuthenticate(auth: Authenticator): BoltAuthenticate {
 }
 
 /**
- * Serves a Database over HTTP through a fixed pool of execution slots. See CONTRACT section 3
- * and docs/http-api.md.
+ * Serves a Database over HTTP (and Bolt) through a fixed pool of execution slots: its states,
+ * slots and leases are described in docs/http-api.md ("Programmatic API").
  */
 export class GraphDBService implements AsyncDisposable {
   readonly #db: Database;

@@ -1,4 +1,4 @@
-// The floors of src/ point one way (README, Development, Layout; docs/service-contract.md): the
+// The floors of src/ point one way (README, Development, Layout): the
 // embedded API (core/) knows no service, protocol or command line; the runtime (runtime/) knows
 // no protocol; HTTP (http/) and Bolt (bolt/) stand on the runtime beside each other; the service
 // (service/) composes them and is imported by nothing below it; the command (cli/) is on top.
