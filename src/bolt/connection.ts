@@ -14,12 +14,7 @@
 import type { Socket } from 'node:net';
 import { GraphDBError } from '../core/errors.js';
 import { ACCESS_LADDER, MOST_ACCESS, ROLE_MOST_ACCESS, type Role } from '../runtime/access.js';
-import {
-  type ExecutionSlotLease,
-  openCursorOnSlot,
-  runInSessionOnSlot,
-  type SessionStatementOptions,
-} from '../runtime/pool.js';
+import type { ExecutionSlotLease, SessionStatementOptions } from '../runtime/pool.js';
 import type { TransactionRegistry, TransactionSession } from '../runtime/session.js';
 import { type BoltFailure, failureOf } from './errors.js';
 import { ChunkReader, MessageWriter } from './framing.js';
@@ -549,7 +544,7 @@ export class BoltConnection {
   ): Promise<ResultSource> {
     const options = this.#statementOptions(accessMode, inSession, timeoutMs);
     try {
-      return new MaterializedResult(await runInSessionOnSlot(lease.slot, query, params, options));
+      return new MaterializedResult(await lease.slot.runStatement(query, params, options));
     } finally {
       this.#cancelStatement = null;
     }
@@ -571,7 +566,7 @@ export class BoltConnection {
     const options = this.#statementOptions(accessMode, inSession, timeoutMs);
     const started = performance.now();
     try {
-      const header = await openCursorOnSlot(lease.slot, query, params, options);
+      const header = await lease.slot.openCursor(query, params, options);
       return new CursorResult(lease.slot, header, Math.round(performance.now() - started), release);
     } catch (error) {
       release?.();

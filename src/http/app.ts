@@ -5,7 +5,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { ROLE_MOST_ACCESS } from '../runtime/access.js';
 import type { Client } from '../runtime/auth.js';
-import { ExecutionSlotLease, schemaOnSlot } from '../runtime/pool.js';
+import { ExecutionSlotLease } from '../runtime/pool.js';
 import { VERSION } from '../version.js';
 import { PREFLIGHT_MAX_AGE_SECONDS } from './access.js';
 import { admitClient, admitJsonBody, admitLength, admitOrigin, tooLargeReply } from './admission.js';
@@ -143,7 +143,7 @@ async function schema(c: Ctx, runtime: HttpRuntime): Promise<Response> {
   const lease = await leaseForRequest(c, runtime);
   if (lease instanceof Response) return lease;
   try {
-    return jsonResponse(await schemaOnSlot(lease.slot));
+    return jsonResponse(await lease.slot.schema());
   } finally {
     lease.release();
   }

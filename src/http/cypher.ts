@@ -6,14 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import { GraphDBError } from '../core/errors.js';
 import type { AccessModeName } from '../native/addon.js';
-import {
-  type ExecutionSlot,
-  type ExecutionSlotLease,
-  executeRequestAsJson,
-  queueForSlot,
-  type TpExecutionSlotPool,
-  tryRequestInline,
-} from '../runtime/pool.js';
+import type { ExecutionSlot, ExecutionSlotLease, TpExecutionSlotPool } from '../runtime/pool.js';
 import { STATUS_NOT_INITED } from '../runtime/runtime.js';
 import { BodyNotUtf8Error, ClientGoneError } from './body.js';
 import type { HttpRuntime } from './context.js';
@@ -57,7 +50,7 @@ export async function leaseSlot(
       `the service is overloaded: all ${pool.size} execution slots are busy and ${pool.waiting} requests are waiting`,
     );
   }
-  const ticket = queueForSlot(pool);
+  const ticket = pool.queue();
   const untrack = runtime.requests.trackWaiter((reason) => ticket.cancel(reason));
   const onClientGone = () => ticket.cancel(new ClientGoneError());
   let clientSignal: AbortSignal | undefined;
@@ -102,7 +95,7 @@ export async function leaseSlot(
 export function runInline(runtime: HttpRuntime, body: string, mostAccess: AccessModeName): Reply | undefined {
   const pool = runtime.pool;
   if (!pool || !runtime.accepting) return undefined;
-  const out = tryRequestInline(pool, body, mostAccess);
+  const out = pool.tryRequestInline(body, mostAccess);
   if (out === undefined) return undefined;
   return typeof out === 'string' ? jsonReply(out) : replyForError(out);
 }
@@ -131,8 +124,7 @@ export async function executeCancellable(
   if (outgoing) outgoing.once('close', onClientGone);
   else signal?.addEventListener('abort', onClientGone, { once: true });
   try {
-    return await executeRequestAsJson(
-      slot,
+    return await slot.requestAsJson(
       json,
       (stop) => {
         cancel = stop;

@@ -6,12 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { GraphDBError } from '../core/errors.js';
 import type { AccessModeName } from '../native/addon.js';
 import { MOST_ACCESS } from '../runtime/access.js';
-import {
-  closeStreamOnSlot,
-  type ExecutionSlotLease,
-  fetchStreamOnSlot,
-  openStreamOnSlot,
-} from '../runtime/pool.js';
+import type { ExecutionSlotLease } from '../runtime/pool.js';
 import type { HttpRuntime } from './context.js';
 import { responseForError, SECURITY_HEADERS } from './errors.js';
 
@@ -92,7 +87,7 @@ export async function streamResult(
   };
   let header: string;
   try {
-    header = await openStreamOnSlot(slot, body, inTransaction, request.mostAccess ?? MOST_ACCESS, (stop) => {
+    header = await slot.openStream(body, inTransaction, request.mostAccess ?? MOST_ACCESS, (stop) => {
       cancel = stop;
     });
   } catch (error) {
@@ -110,7 +105,7 @@ export async function streamResult(
     onEnd();
   };
   if (clientGone) {
-    await closeStreamOnSlot(slot).catch(() => undefined);
+    await slot.closeStream().catch(() => undefined);
     end();
     return new Response(null, { status: 499 });
   }
@@ -127,7 +122,7 @@ export async function streamResult(
         let text: string;
         let done: boolean;
         try {
-          [text, done] = await fetchStreamOnSlot(slot, BATCH_ROWS);
+          [text, done] = await slot.fetchStream(BATCH_ROWS);
         } catch (error) {
           if (!cancelled) {
             controller.enqueue(Buffer.from(errorLine(error)));
@@ -146,7 +141,7 @@ export async function streamResult(
       cancel: async () => {
         // The client went away (or the server cut the connection): stop the statement.
         cancelled = true;
-        await closeStreamOnSlot(slot).catch(() => undefined);
+        await slot.closeStream().catch(() => undefined);
         end();
       },
     },

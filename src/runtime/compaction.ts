@@ -2,7 +2,7 @@
 // at the database every interval and compacts it on a free slot once enough writes piled up and
 // nothing else is going on. A failure backs off, doubling up to a minute.
 
-import { compactOnSlot, type TpExecutionSlotPool } from './pool.js';
+import type { TpExecutionSlotPool } from './pool.js';
 
 /** The service counts as idle once no slot was leased or released for this long. */
 const IDLE_MS = 250;
@@ -64,7 +64,8 @@ export class AutoCompaction {
     if (writes < this.#options.minWrites) return;
     const lease = pool.tryAcquireExecutionSlot();
     if (!lease) return;
-    this.#running = compactOnSlot(lease.slot)
+    this.#running = lease.slot
+      .compact()
       .then(
         () => {
           this.#failures = 0;

@@ -46,8 +46,8 @@ function leaseReleasedError(): GraphDBError {
   return new GraphDBError('the execution slot lease was released', 'CONNECTION_CLOSED');
 }
 
-/** One slot of the pool: a native connection and its bookkeeping. */
-class SlotEntry {
+/** @internal One slot of the pool: a native connection and its bookkeeping. */
+export class SlotEntry {
   readonly index: number;
   readonly native: NativeConnection;
   /** The operation in flight on this slot, if any. */
@@ -75,49 +75,89 @@ export interface WaitTicket {
   onSettled: (() => void) | undefined;
 }
 
-// Package-internal entry points, bound in the classes' static blocks so that they can reach
-// private state without widening the public API.
-let newSlot: (pool: TpExecutionSlotPool, entry: SlotEntry, lease: ExecutionSlotLease) => ExecutionSlot;
-let newLease: (pool: TpExecutionSlotPool, entry: SlotEntry) => ExecutionSlotLease;
-let runOnSlot: <T>(
-  slot: ExecutionSlot,
-  work: (native: NativeConnection) => Promise<T>,
-  counts: boolean,
-  options?: QueryOptions,
-  onSubmitted?: (cancel: () => void) => void,
-  accessMode?: SessionStatementOptions['accessMode'],
-  inSession?: boolean,
-) => Promise<T>;
-let returnEntry: (pool: TpExecutionSlotPool, entry: SlotEntry) => void;
-let poolClosed: (pool: TpExecutionSlotPool) => boolean;
-let queryTimeoutOf: (pool: TpExecutionSlotPool) => number;
-let limitsOf: (pool: TpExecutionSlotPool) => StatementLimits;
-let enqueue: (pool: TpExecutionSlotPool) => WaitTicket;
-let requestInline: (
-  pool: TpExecutionSlotPool,
-  json: string,
-  mostAccess: AccessModeName,
-) => string | GraphDBError | undefined;
-let nativeOf: (slot: ExecutionSlot) => NativeConnection;
+/**
+ * @internal The state a pool shares with the leases and slots it hands out: its slots, its
+ * FIFO queue and the limits of its statements. The public classes hold it instead of reaching
+ * into one another's private fields.
+ */
+export class SlotPoolState {
+  readonly entries: SlotEntry[];
+  free: SlotEntry[];
+  readonly waiters = new Set<Waiter>();
+  closed = false;
+  lastActivity = Date.now();
+  readonly queryTimeoutMs: number;
+  readonly limits: StatementLimits;
+
+  constructor(entries: SlotEntry[], queryTimeoutMs: number, limits: StatementLimits) {
+    this.entries = entries;
+    this.free = [...entries].reverse(); // pop() hands out slot 0 first
+    this.queryTimeoutMs = queryTimeoutMs;
+    this.limits = limits;
+  }
+
+  /** Hands out `entry` under a new lease. */
+  lease(entry: SlotEntry): ExecutionSlotLease {
+    this.lastActivity = Date.now();
+    return new ExecutionSlotLease(this, entry);
+  }
+
+  /** A released slot comes back: straight to the longest waiter, else to the free list. */
+  giveBack(entry: SlotEntry): void {
+    entry.lease = null;
+    this.lastActivity = Date.now();
+    if (this.closed) return;
+    const first = this.waiters.values().next();
+    if (!first.done) {
+      const waiter = first.value;
+      this.waiters.delete(waiter);
+      waiter.resolve(new ExecutionSlotLease(this, entry));
+      return;
+    }
+    this.free.push(entry);
+  }
+
+  /** Joins the FIFO queue; `cancel(reason)` leaves it, rejecting the promise with `reason`. */
+  enqueue(): WaitTicket {
+    if (this.closed) throw serviceClosedError();
+    let waiter!: Waiter;
+    const promise = new Promise<ExecutionSlotLease>((resolve, reject) => {
+      waiter = {
+        resolve: (lease) => {
+          ticket.onSettled?.();
+          resolve(lease);
+        },
+        reject: (reason) => {
+          ticket.onSettled?.();
+          reject(reason);
+        },
+      };
+    });
+    const ticket: WaitTicket = {
+      promise,
+      onSettled: undefined,
+      cancel: (reason) => {
+        if (!this.waiters.delete(waiter)) return false;
+        waiter.reject(reason);
+        return true;
+      },
+    };
+    this.waiters.add(waiter);
+    return ticket;
+  }
+}
 
 /**
  * A leased execution slot. It is valid while the lease that handed it out is held; it runs one
  * statement at a time (a second call while one is in flight is refused with SLOT_BUSY).
  */
 export class ExecutionSlot {
-  readonly #pool: TpExecutionSlotPool;
+  readonly #pool: SlotPoolState;
   readonly #entry: SlotEntry;
   readonly #lease: ExecutionSlotLease;
 
-  static {
-    newSlot = (pool, entry, lease) => new ExecutionSlot(pool, entry, lease);
-    runOnSlot = (slot, work, counts, options, onSubmitted, accessMode, inSession) =>
-      slot.#run(work, counts, options, onSubmitted, accessMode, inSession);
-    nativeOf = (slot) => slot.#entry.native;
-  }
-
   /** @internal Slots are handed out by `ExecutionSlotLease.slot`. */
-  private constructor(pool: TpExecutionSlotPool, entry: SlotEntry, lease: ExecutionSlotLease) {
+  constructor(pool: SlotPoolState, entry: SlotEntry, lease: ExecutionSlotLease) {
     this.#pool = pool;
     this.#entry = entry;
     this.#lease = lease;
@@ -171,11 +211,11 @@ export class ExecutionSlot {
     counts: boolean,
     options?: QueryOptions,
     onSubmitted?: (cancel: () => void) => void,
-    accessMode?: SessionStatementOptions['accessMode'],
+    accessMode?: AccessModeName,
     inSession?: boolean,
   ): Promise<T> {
     const entry = this.#entry;
-    if (poolClosed(this.#pool)) return Promise.reject(serviceClosedError());
+    if (this.#pool.closed) return Promise.reject(serviceClosedError());
     if (entry.lease !== this.#lease || this.#lease.released) return Promise.reject(leaseReleasedError());
     if (entry.running) {
       return Promise.reject(
@@ -188,7 +228,7 @@ export class ExecutionSlot {
     let promise: Promise<T>;
     try {
       const pool = this.#pool;
-      const control = resolveQueryOptions(options, queryTimeoutOf(pool), limitsOf(pool));
+      const control = resolveQueryOptions(options, pool.queryTimeoutMs, pool.limits);
       control.mayQueue = false; // one statement at a time per slot: the engine keeps the time
       control.onSubmitted = onSubmitted;
       control.accessMode = accessMode;
@@ -206,7 +246,7 @@ export class ExecutionSlot {
     const settle = () => {
       entry.running = null;
       if (counts) entry.executed++;
-      if (entry.lease?.released) returnEntry(this.#pool, entry);
+      if (entry.lease?.released) this.#pool.giveBack(entry);
     };
     const result = promise.then(
       (value) => {
@@ -221,6 +261,138 @@ export class ExecutionSlot {
     entry.running = result.then(noop, noop);
     return result;
   }
+
+  /**
+   * @internal The HTTP hot path: runs a JSON query request on this slot's native thread (in its
+   * session's explicit transaction when `inTransaction`) and resolves to the response body,
+   * built natively. `onSubmitted` receives a function that cancels the statement
+   * (QUERY_CANCELLED), for a client that goes away meanwhile.
+   */
+  requestAsJson(
+    json: string,
+    onSubmitted?: (cancel: () => void) => void,
+    inTransaction = false,
+    mostAccess: AccessModeName = MOST_ACCESS,
+  ): Promise<string> {
+    return this.#run(
+      (native) => native.executeTransactionalRequest(json, true, inTransaction, mostAccess),
+      true,
+      undefined,
+      onSubmitted,
+    );
+  }
+
+  /**
+   * @internal Opens a result stream of a JSON query request (in the session's explicit
+   * transaction when `inTransaction`); resolves to the header line. The service's time limit
+   * covers the whole stream; `onSubmitted` receives a function that stops it at any point.
+   */
+  openStream(
+    json: string,
+    inTransaction: boolean,
+    mostAccess: AccessModeName,
+    onSubmitted: (cancel: () => void) => void,
+  ): Promise<string> {
+    return this.#run(
+      (native) => native.openCursorRequest(json, inTransaction, mostAccess),
+      true,
+      undefined,
+      onSubmitted,
+    );
+  }
+
+  /** @internal The next batch of the open stream as JSON lines, and whether it is the last. */
+  fetchStream(maxRows: number): Promise<[string, boolean]> {
+    return this.#run((native) => native.fetch(maxRows, true), false);
+  }
+
+  /**
+   * @internal Stops and closes the open stream, if any, even while a fetch runs (it then
+   * rejects with QUERY_CANCELLED).
+   */
+  closeStream(): Promise<void> {
+    return this.#entry.native.closeCursor();
+  }
+
+  /**
+   * @internal Runs one statement with typed parameters (TypedParameter among them) and resolves
+   * to its packed result in typed form (src/native/addon.ts: `rowsOf` and `summaryOf` read it),
+   * under the service's time and byte limits, in the slot's session (`inSession`: an explicit
+   * transaction, BEGIN TRANSACTION ... COMMIT, stays open across statements while the lease is
+   * held; call `resetSession` before the lease goes back to the pool) or alone.
+   */
+  runStatement(
+    text: string,
+    params: Record<string, unknown>,
+    options: SessionStatementOptions,
+  ): Promise<PackedResult> {
+    return this.#runStatement((native) => {
+      const names = Object.keys(params);
+      const submitted = names.length === 0 ? native.query(text) : native.query(text, params);
+      return Promise.resolve(submitted);
+    }, options);
+  }
+
+  /**
+   * @internal Opens a result stream of one statement with typed parameters, as runStatement
+   * runs it (access mode, session, time and byte limits, which cover the whole stream);
+   * resolves to its header (a packed result of no rows: the columns and types). Its batches
+   * (fetchPacked) come in typed form. A statement that is not a read query runs to its end here
+   * and its rows are then handed out in batches (docs/concurrency.md).
+   */
+  openCursor(
+    text: string,
+    params: Record<string, unknown>,
+    options: SessionStatementOptions,
+  ): Promise<PackedResult> {
+    return this.#runStatement(
+      (native) =>
+        Object.keys(params).length === 0 ? native.openCursor(text) : native.openCursor(text, params),
+      options,
+    );
+  }
+
+  /** A protocol session's statement on this slot, under `options` (SessionStatementOptions). */
+  #runStatement(
+    work: (native: NativeConnection) => Promise<PackedResult>,
+    options: SessionStatementOptions,
+  ): Promise<PackedResult> {
+    const queryOptions = options.timeoutMs === undefined ? undefined : { timeoutMs: options.timeoutMs };
+    return this.#run(work, true, queryOptions, options.onSubmitted, options.accessMode, options.inSession);
+  }
+
+  /** @internal The next batch (at most `maxRows`) of the open stream, packed. */
+  fetchPacked(maxRows: number): Promise<[PackedResult, boolean]> {
+    return this.#run((native) => native.fetch(maxRows), false);
+  }
+
+  /** @internal Runs a statement (BEGIN, COMMIT ...) in the slot's own session. */
+  runInSession(text: string): Promise<void> {
+    return this.#run((native) => Promise.resolve(native.query(text)), true).then(() => undefined);
+  }
+
+  /**
+   * @internal Rolls back the session's transaction, closes its stream and resets its settings:
+   * the slot goes back to the pool as it came.
+   */
+  resetSession(): Promise<void> {
+    return this.#entry.native.resetSession();
+  }
+
+  /** @internal Whether the slot's session has an explicit transaction open. */
+  get inTransaction(): boolean {
+    return this.#entry.native.inTransaction;
+  }
+
+  /** @internal Compacts the database on the slot's native thread. */
+  compact(): Promise<void> {
+    return this.#run((native) => native.compact(), false).then(() => undefined);
+  }
+
+  /** @internal The schema JSON of `GET /schema`, read on the slot's native thread. */
+  schema(): Promise<string> {
+    return this.#run((native) => native.schema(), false);
+  }
 }
 
 function noop(): void {}
@@ -231,21 +403,17 @@ function noop(): void {}
  * pool when that statement settles.
  */
 export class ExecutionSlotLease implements Disposable {
-  readonly #pool: TpExecutionSlotPool;
+  readonly #pool: SlotPoolState;
   readonly #entry: SlotEntry;
   readonly #slot: ExecutionSlot;
   #released = false;
 
-  static {
-    newLease = (pool, entry) => new ExecutionSlotLease(pool, entry);
-  }
-
   /** @internal Leases are issued by `acquireExecutionSlot()`. */
-  private constructor(pool: TpExecutionSlotPool, entry: SlotEntry) {
+  constructor(pool: SlotPoolState, entry: SlotEntry) {
     this.#pool = pool;
     this.#entry = entry;
     entry.lease = this;
-    this.#slot = newSlot(pool, entry, this);
+    this.#slot = new ExecutionSlot(pool, entry, this);
   }
 
   /**
@@ -253,7 +421,7 @@ export class ExecutionSlotLease implements Disposable {
    * SERVICE_UNAVAILABLE after the service was closed.
    */
   get slot(): ExecutionSlot {
-    if (poolClosed(this.#pool)) throw serviceClosedError();
+    if (this.#pool.closed) throw serviceClosedError();
     if (this.#released) throw leaseReleasedError();
     return this.#slot;
   }
@@ -266,7 +434,7 @@ export class ExecutionSlotLease implements Disposable {
   release(): void {
     if (this.#released) return;
     this.#released = true;
-    if (this.#entry.running === null) returnEntry(this.#pool, this.#entry);
+    if (this.#entry.running === null) this.#pool.giveBack(this.#entry);
   }
 
   [Symbol.dispose](): void {
@@ -285,47 +453,7 @@ export type FileAccess = { mode: 'none' } | { mode: 'within'; root: string };
  * service; clients lease slots through `service.acquireExecutionSlot()`.
  */
 export class TpExecutionSlotPool {
-  readonly #entries: SlotEntry[];
-  #free: SlotEntry[];
-  readonly #waiters = new Set<Waiter>();
-  #closed = false;
-  #lastActivity = Date.now();
-  readonly #queryTimeoutMs: number;
-  readonly #limits: StatementLimits;
-
-  static {
-    returnEntry = (pool, entry) => pool.#return(entry);
-    poolClosed = (pool) => pool.#closed;
-    queryTimeoutOf = (pool) => pool.#queryTimeoutMs;
-    limitsOf = (pool) => pool.#limits;
-    enqueue = (pool) => {
-      if (pool.#closed) throw serviceClosedError();
-      return pool.#enqueue();
-    };
-    requestInline = (pool, json, mostAccess) => pool.#requestInline(json, mostAccess);
-  }
-
-  /**
-   * A request run at once on a free slot when its statement is a short read (requestInline);
-   * undefined when it did not run. The slot is never leased: the run ends before this returns.
-   */
-  #requestInline(json: string, mostAccess: AccessModeName): string | GraphDBError | undefined {
-    if (this.#closed || this.#waiters.size > 0) return undefined;
-    const entry = this.#free[this.#free.length - 1];
-    if (entry === undefined) return undefined;
-    const limits = this.#limits;
-    const out = entry.native.tryRequestInline(
-      json,
-      mostAccess,
-      this.#queryTimeoutMs,
-      limits.maxResultBytes,
-      limits.maxMemoryBytes,
-    );
-    if (out === undefined) return undefined;
-    entry.executed++;
-    this.#lastActivity = Date.now();
-    return out as string | GraphDBError;
-  }
+  readonly #state: SlotPoolState;
 
   /**
    * @internal Created by GraphDBService. `queryTimeoutMs`: the time limit of statements that
@@ -339,8 +467,6 @@ export class TpExecutionSlotPool {
     files: FileAccess = { mode: 'none' },
   ) {
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`pool size must be >= 1, got ${size}`);
-    this.#queryTimeoutMs = queryTimeoutMs;
-    this.#limits = limits;
     const entries: SlotEntry[] = [];
     try {
       for (let i = 0; i < size; i++) {
@@ -352,43 +478,43 @@ export class TpExecutionSlotPool {
       for (const entry of entries) entry.native.close();
       throw error;
     }
-    this.#entries = entries;
-    this.#free = [...entries].reverse(); // pop() hands out slot 0 first
+    this.#state = new SlotPoolState(entries, queryTimeoutMs, limits);
   }
 
   /** Number of slots; fixed for the pool's lifetime. */
   get size(): number {
-    return this.#entries.length;
+    return this.#state.entries.length;
   }
 
   /** Slots free right now (0 once the pool is closed). */
   get available(): number {
-    return this.#closed ? 0 : this.#free.length;
+    return this.#state.closed ? 0 : this.#state.free.length;
   }
 
   /** Slots leased (or still finishing a statement after release). */
   get inUse(): number {
-    return this.#closed ? 0 : this.#entries.length - this.#free.length;
+    const state = this.#state;
+    return state.closed ? 0 : state.entries.length - state.free.length;
   }
 
   /** Callers waiting for a slot, in FIFO order. */
   get waiting(): number {
-    return this.#waiters.size;
+    return this.#state.waiters.size;
   }
 
   get closed(): boolean {
-    return this.#closed;
+    return this.#state.closed;
   }
 
   /** Date.now() of the last lease or release (the service's idleness test). */
   get lastActivity(): number {
-    return this.#lastActivity;
+    return this.#state.lastActivity;
   }
 
   /** Total statements executed across all slots (successful or failed). */
   getExecutedQueryNum(): number {
     let total = 0;
-    for (const entry of this.#entries) total += entry.executed;
+    for (const entry of this.#state.entries) total += entry.executed;
     return total;
   }
 
@@ -404,11 +530,11 @@ export class TpExecutionSlotPool {
     if (signal !== undefined && !(signal instanceof AbortSignal)) {
       return Promise.reject(new TypeError('signal must be an AbortSignal'));
     }
-    if (this.#closed) return Promise.reject(serviceClosedError());
+    if (this.#state.closed) return Promise.reject(serviceClosedError());
     if (signal?.aborted) return Promise.reject(signal.reason);
     const lease = this.tryAcquireExecutionSlot();
     if (lease) return Promise.resolve(lease);
-    const ticket = this.#enqueue();
+    const ticket = this.#state.enqueue();
     if (signal) {
       const onAbort = () => ticket.cancel(signal.reason);
       signal.addEventListener('abort', onAbort, { once: true });
@@ -417,42 +543,49 @@ export class TpExecutionSlotPool {
     return ticket.promise;
   }
 
-  /** Joins the FIFO queue; `cancel(reason)` leaves it, rejecting the promise with `reason`. */
-  #enqueue(): WaitTicket {
-    let waiter!: Waiter;
-    const promise = new Promise<ExecutionSlotLease>((resolve, reject) => {
-      waiter = {
-        resolve: (lease) => {
-          ticket.onSettled?.();
-          resolve(lease);
-        },
-        reject: (reason) => {
-          ticket.onSettled?.();
-          reject(reason);
-        },
-      };
-    });
-    const ticket: WaitTicket = {
-      promise,
-      onSettled: undefined,
-      cancel: (reason) => {
-        if (!this.#waiters.delete(waiter)) return false;
-        waiter.reject(reason);
-        return true;
-      },
-    };
-    this.#waiters.add(waiter);
-    return ticket;
-  }
-
   /** Leases a free slot without waiting; null when none is free (or others are waiting). */
   tryAcquireExecutionSlot(): ExecutionSlotLease | null {
-    if (this.#closed) throw serviceClosedError();
-    if (this.#waiters.size > 0) return null; // FIFO: no barging past waiters
-    const entry = this.#free.pop();
-    if (!entry) return null;
-    this.#lastActivity = Date.now();
-    return newLease(this, entry);
+    const state = this.#state;
+    if (state.closed) throw serviceClosedError();
+    if (state.waiters.size > 0) return null; // FIFO: no barging past waiters
+    const entry = state.free.pop();
+    return entry ? state.lease(entry) : null;
+  }
+
+  /**
+   * @internal Joins the FIFO queue (the HTTP layer's cheap alternative to a signal); throws
+   * SERVICE_UNAVAILABLE once the pool is closed.
+   */
+  queue(): WaitTicket {
+    return this.#state.enqueue();
+  }
+
+  /**
+   * @internal The HTTP hot path's first try: a JSON query request whose statement is a short
+   * read (one that finishes within a small work budget, docs/concurrency.md), run at once on
+   * this thread on a free slot, under the pool's time and byte limits. The slot is never
+   * leased: the run ends before this returns. Returns the response body as
+   * ExecutionSlot.requestAsJson would resolve to it, the GraphDBError it would reject with, or
+   * undefined when it did not run (no slot is free, others wait for one, or the statement is
+   * not a short read): lease a slot and call requestAsJson then.
+   */
+  tryRequestInline(json: string, mostAccess: AccessModeName): string | GraphDBError | undefined {
+    const state = this.#state;
+    if (state.closed || state.waiters.size > 0) return undefined;
+    const entry = state.free[state.free.length - 1];
+    if (entry === undefined) return undefined;
+    const limits = state.limits;
+    const out = entry.native.tryRequestInline(
+      json,
+      mostAccess,
+      state.queryTimeoutMs,
+      limits.maxResultBytes,
+      limits.maxMemoryBytes,
+    );
+    if (out === undefined) return undefined;
+    entry.executed++;
+    state.lastActivity = Date.now();
+    return out as string | GraphDBError;
   }
 
   /**
@@ -461,19 +594,20 @@ export class TpExecutionSlotPool {
    * (and their threads) are closed. Idempotent.
    */
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    const waiters = [...this.#waiters];
-    this.#waiters.clear();
+    const state = this.#state;
+    if (state.closed) return;
+    state.closed = true;
+    const waiters = [...state.waiters];
+    state.waiters.clear();
     for (const waiter of waiters) waiter.reject(serviceClosedError());
     // Closing a native connection joins its thread, which waits for the running statement on
     // the JS thread; wait for the statements here instead so the event loop stays free.
-    await Promise.all(this.#entries.map((entry) => entry.running));
-    for (const entry of this.#entries) {
+    await Promise.all(state.entries.map((entry) => entry.running));
+    for (const entry of state.entries) {
       entry.native.close();
       entry.lease = null;
     }
-    this.#free = [];
+    state.free = [];
   }
 
   /**
@@ -482,171 +616,9 @@ export class TpExecutionSlotPool {
    */
   interruptAll(): number {
     let stopped = 0;
-    for (const entry of this.#entries) stopped += entry.native.interrupt();
+    for (const entry of this.#state.entries) stopped += entry.native.interrupt();
     return stopped;
   }
-
-  #return(entry: SlotEntry): void {
-    entry.lease = null;
-    this.#lastActivity = Date.now();
-    if (this.#closed) return;
-    const first = this.#waiters.values().next();
-    if (!first.done) {
-      const waiter = first.value;
-      this.#waiters.delete(waiter);
-      waiter.resolve(newLease(this, entry)); // hand the slot straight to the longest waiter
-      return;
-    }
-    this.#free.push(entry);
-  }
-}
-
-/** @internal Joins the pool's FIFO queue (the HTTP layer's cheap alternative to a signal). */
-export function queueForSlot(pool: TpExecutionSlotPool): WaitTicket {
-  return enqueue(pool);
-}
-
-/**
- * @internal The HTTP hot path's first try: a JSON query request whose statement is a short read
- * (one that finishes within a small work budget, docs/concurrency.md), run at once on this
- * thread on a free slot of the pool, under the pool's time and byte limits. Resolves nothing:
- * returns the response body as executeRequestAsJson would resolve to it, the GraphDBError it
- * would reject with, or undefined when it did not run (no slot is free, others wait for one,
- * or the statement is not a short read): lease a slot and call executeRequestAsJson then.
- */
-export function tryRequestInline(
-  pool: TpExecutionSlotPool,
-  json: string,
-  mostAccess: AccessModeName,
-): string | GraphDBError | undefined {
-  return requestInline(pool, json, mostAccess);
-}
-
-/**
- * @internal The HTTP hot path: runs a JSON query request on the slot's native thread and
- * resolves to the response body, built natively. `onSubmitted` receives a function that cancels the statement (QUERY_CANCELLED), for a
- * client that goes away meanwhile.
- */
-export function executeRequestAsJson(
-  slot: ExecutionSlot,
-  json: string,
-  onSubmitted?: (cancel: () => void) => void,
-  inTransaction = false,
-  mostAccess: AccessModeName = MOST_ACCESS,
-): Promise<string> {
-  return runOnSlot(
-    slot,
-    (native) => native.executeTransactionalRequest(json, true, inTransaction, mostAccess),
-    true,
-    undefined,
-    onSubmitted,
-  );
-}
-
-/**
- * @internal Opens a result stream of a JSON query request on the slot (in its session's
- * explicit transaction when `inTransaction`); resolves to the header line. The service's time
- * limit covers the whole stream; `onSubmitted` receives a function that stops it at any point.
- */
-export function openStreamOnSlot(
-  slot: ExecutionSlot,
-  json: string,
-  inTransaction: boolean,
-  mostAccess: AccessModeName,
-  onSubmitted: (cancel: () => void) => void,
-): Promise<string> {
-  return runOnSlot(
-    slot,
-    (native) => native.openCursorRequest(json, inTransaction, mostAccess),
-    true,
-    undefined,
-    onSubmitted,
-  );
-}
-
-/** @internal The next batch of the slot's open stream as JSON lines, and whether it is the last. */
-export function fetchStreamOnSlot(slot: ExecutionSlot, maxRows: number): Promise<[string, boolean]> {
-  return runOnSlot(slot, (native) => native.fetch(maxRows, true), false);
-}
-
-/**
- * @internal Stops and closes the slot's open stream, if any, even while a fetch runs (it then
- * rejects with QUERY_CANCELLED).
- */
-export function closeStreamOnSlot(slot: ExecutionSlot): Promise<void> {
-  return nativeOf(slot).closeCursor();
-}
-
-/**
- * @internal Opens a result stream of one statement with typed parameters, as
- * runInSessionOnSlot runs it (access mode, session, time and byte limits, which cover the whole
- * stream); resolves to its header (a packed result of no rows: the columns and types). Its
- * batches (fetchPackedOnSlot) come in typed form. A statement that is not a read query runs to
- * its end here and its rows are then handed out in batches (docs/concurrency.md).
- */
-export function openCursorOnSlot(
-  slot: ExecutionSlot,
-  text: string,
-  params: Record<string, unknown>,
-  options: SessionStatementOptions,
-): Promise<PackedResult> {
-  return runStatementOnSlot(
-    slot,
-    (native) =>
-      Object.keys(params).length === 0 ? native.openCursor(text) : native.openCursor(text, params),
-    options,
-  );
-}
-
-/** A protocol session's statement on its slot, under `options` (SessionStatementOptions). */
-function runStatementOnSlot(
-  slot: ExecutionSlot,
-  work: (native: NativeConnection) => Promise<PackedResult>,
-  options: SessionStatementOptions,
-): Promise<PackedResult> {
-  const queryOptions = options.timeoutMs === undefined ? undefined : { timeoutMs: options.timeoutMs };
-  return runOnSlot(
-    slot,
-    work,
-    true,
-    queryOptions,
-    options.onSubmitted,
-    options.accessMode,
-    options.inSession,
-  );
-}
-
-/** @internal The next batch (at most `maxRows`) of the slot's open stream, packed. */
-export function fetchPackedOnSlot(slot: ExecutionSlot, maxRows: number): Promise<[PackedResult, boolean]> {
-  return runOnSlot(slot, (native) => native.fetch(maxRows), false);
-}
-
-/** @internal Runs a statement (BEGIN, COMMIT ...) in the slot's own session. */
-export function runInSession(slot: ExecutionSlot, text: string): Promise<void> {
-  return runOnSlot(slot, (native) => Promise.resolve(native.query(text)), true).then(() => undefined);
-}
-
-/**
- * @internal Rolls back the slot's session transaction, closes its stream and resets its
- * settings: the slot goes back to the pool as it came.
- */
-export function resetSession(slot: ExecutionSlot): Promise<void> {
-  return nativeOf(slot).resetSession();
-}
-
-/** @internal Whether the slot's session has an explicit transaction open. */
-export function sessionInTransaction(slot: ExecutionSlot): boolean {
-  return nativeOf(slot).inTransaction;
-}
-
-/** @internal Compacts the database on the slot's native thread. */
-export function compactOnSlot(slot: ExecutionSlot): Promise<void> {
-  return runOnSlot(slot, (native) => native.compact(), false).then(() => undefined);
-}
-
-/** @internal The schema JSON of `GET /schema`, read on the slot's native thread. */
-export function schemaOnSlot(slot: ExecutionSlot): Promise<string> {
-  return runOnSlot(slot, (native) => native.schema(), false);
 }
 
 /** @internal How a protocol session (Bolt) runs a statement on its leased slot. */
@@ -666,29 +638,4 @@ export interface SessionStatementOptions {
    * false: alone, as a transactional request (settings do not persist).
    */
   inSession: boolean;
-}
-
-/**
- * @internal Runs one statement with typed parameters (TypedParameter among them) and resolves
- * to its packed result in typed form (src/native/addon.ts: `rowsOf` and `summaryOf` read it),
- * under the
- * service's time and byte limits, in the slot's session (`inSession`: an explicit transaction,
- * BEGIN TRANSACTION ... COMMIT, stays open across statements while the lease is held; call
- * `resetSession` before the lease goes back to the pool) or alone.
- */
-export function runInSessionOnSlot(
-  slot: ExecutionSlot,
-  text: string,
-  params: Record<string, unknown>,
-  options: SessionStatementOptions,
-): Promise<PackedResult> {
-  return runStatementOnSlot(
-    slot,
-    (native) => {
-      const names = Object.keys(params);
-      const submitted = names.length === 0 ? native.query(text) : native.query(text, params);
-      return Promise.resolve(submitted);
-    },
-    options,
-  );
 }

@@ -10,12 +10,12 @@
 import { randomBytes } from 'node:crypto';
 import { isReadOnly } from './access.js';
 import { ANONYMOUS_ADMIN, type Client } from './auth.js';
-import { type ExecutionSlotLease, resetSession, runInSession, sessionInTransaction } from './pool.js';
+import type { ExecutionSlotLease } from './pool.js';
 
 /** Whether the session of `lease`'s slot still has its transaction (false once unusable). */
 function stillInTransaction(lease: ExecutionSlotLease): boolean {
   try {
-    return sessionInTransaction(lease.slot);
+    return lease.slot.inTransaction;
   } catch {
     return false;
   }
@@ -187,7 +187,7 @@ export class TransactionSession {
     await this.#beforeEnd?.();
     if (this.lease.released) return;
     try {
-      await resetSession(this.lease.slot);
+      await this.lease.slot.resetSession();
     } catch {
       // The service is closing: the slot goes with it.
     }
@@ -252,7 +252,7 @@ export class TransactionRegistry {
   async begin(lease: ExecutionSlotLease, options: SessionOptions = {}): Promise<TransactionSession> {
     const tx = this.open(lease, options);
     try {
-      await runInSession(lease.slot, tx.readOnly ? 'BEGIN TRANSACTION READ ONLY' : 'BEGIN TRANSACTION');
+      await lease.slot.runInSession(tx.readOnly ? 'BEGIN TRANSACTION READ ONLY' : 'BEGIN TRANSACTION');
     } catch (error) {
       await tx.release();
       throw error;
@@ -283,7 +283,7 @@ export class TransactionRegistry {
     let failure: unknown;
     if (commit) {
       try {
-        await runInSession(tx.lease.slot, 'COMMIT');
+        await tx.lease.slot.runInSession('COMMIT');
       } catch (error) {
         failure = error;
       }
