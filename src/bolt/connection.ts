@@ -13,13 +13,22 @@
 
 import type { Socket } from 'node:net';
 import { GraphDBError } from '../core/errors.js';
-import { ACCESS_LADDER, MOST_ACCESS, ROLE_MOST_ACCESS, type Role } from '../runtime/access.js';
+import { MOST_ACCESS, ROLE_MOST_ACCESS, type Role } from '../runtime/access.js';
 import type { ExecutionSlotLease, SessionStatementOptions } from '../runtime/pool.js';
 import type { TransactionRegistry, TransactionSession } from '../runtime/session.js';
-import { type BoltFailure, failureOf } from './errors.js';
-import { ChunkReader, MessageWriter } from './framing.js';
+import { failureOf } from './errors.js';
+import { ChunkReader } from './framing.js';
 import { authToken, BoltError, boltError, mapField, REQUEST, RESPONSE } from './messages.js';
+import { BoltOutput } from './output.js';
 import { decode, PackStreamError, Structure } from './packstream.js';
+import {
+  checkDatabase,
+  DATABASE_NAME,
+  pullCount,
+  requestedAccess,
+  routingAddress,
+  txTimeout,
+} from './requests.js';
 import { boltStats, CursorResult, MaterializedResult, type ResultSource, statementType } from './results.js';
 import { shapeOf, toParameter, type ValueDialect, ValueWriter } from './values.js';
 
@@ -68,9 +77,6 @@ type State =
   | 'FAILED'
   | 'DEFUNCT';
 
-/** The database name Bolt clients see (one database per service). */
-export const DATABASE_NAME = 'neo4j';
-
 /** Requests queued beyond this pause reading from the socket until they are served. */
 const MAX_QUEUED = 256;
 /** Responses are written once this many bytes are ready (and when the queue runs dry). */
@@ -94,8 +100,7 @@ export class BoltConnection {
   readonly #context: ConnectionContext;
   readonly #version: BoltVersion;
   readonly #reader: ChunkReader;
-  readonly #out = new MessageWriter();
-  readonly #values: ValueWriter;
+  readonly #out: BoltOutput;
   readonly #dialect: ValueDialect;
   #state: State = 'CONNECTED';
   #role: Role | null = null;
@@ -124,7 +129,8 @@ export class BoltConnection {
     this.#reader = new ChunkReader(context.maxMessageBytes);
     // Bolt 4.4 sends DateTime in UTC only when HELLO agrees on the `utc` patch.
     this.#dialect = { elementIds: version[0] >= 5, utcDateTime: version[0] >= 5 };
-    this.#values = new ValueWriter(this.#dialect);
+    const neo4jCode = version[0] > 5 || (version[0] === 5 && version[1] >= 7);
+    this.#out = new BoltOutput(socket, new ValueWriter(this.#dialect), neo4jCode);
     socket.on('data', (data: Buffer) => this.#onData(data));
     socket.on('close', () => this.#onClose());
     socket.on('error', () => undefined); // 'close' follows
@@ -193,8 +199,8 @@ export class BoltConnection {
   /** A request that cannot be read: FAILURE, then the connection closes. */
   #protocolError(error: unknown): void {
     const f = failureOf(error);
-    this.#writeFailure(f);
-    this.#flush();
+    this.#out.failure(f);
+    this.#out.flush();
     this.#state = 'DEFUNCT';
     this.#closing = true;
     this.#cancelRunning();
@@ -219,11 +225,11 @@ export class BoltConnection {
           this.#pendingResets--;
           await this.#reset();
         } else if (this.#pendingResets > 0) {
-          this.#write(RESPONSE.ignored, null);
+          this.#out.message(RESPONSE.ignored, null);
         } else {
           await this.#dispatch(message);
         }
-        if (this.#out.length >= FLUSH_BYTES || this.#queue.length === 0) await this.#flushAndDrain();
+        if (this.#out.length >= FLUSH_BYTES || this.#queue.length === 0) await this.#out.flushAndDrain();
       }
     } catch (error) {
       // Nothing should get here (each request answers its own errors); close rather than hang.
@@ -241,7 +247,7 @@ export class BoltConnection {
   async #dispatch(message: Structure): Promise<void> {
     const f = message.fields;
     if (this.#state === 'FAILED' && message.tag !== REQUEST.goodbye) {
-      this.#write(RESPONSE.ignored, null);
+      this.#out.message(RESPONSE.ignored, null);
       return;
     }
     try {
@@ -276,7 +282,7 @@ export class BoltConnection {
           if (!(this.#version[0] > 5 || (this.#version[0] === 5 && this.#version[1] >= 4))) {
             throw boltError('Neo.ClientError.Request.Invalid', 'TELEMETRY needs Bolt 5.4 or later');
           }
-          this.#write(RESPONSE.success, {});
+          this.#out.message(RESPONSE.success, {});
           return;
         default:
           throw boltError('Neo.ClientError.Request.Invalid', `unknown request 0x${message.tag.toString(16)}`);
@@ -290,14 +296,14 @@ export class BoltConnection {
   #fail(error: unknown): void {
     if (this.#pendingResets > 0 && !(error instanceof BoltError && error.fatal)) {
       // Interrupted by a RESET that follows: IGNORED, as every request before it.
-      this.#write(RESPONSE.ignored, null);
+      this.#out.message(RESPONSE.ignored, null);
       return;
     }
     const f = error instanceof BoltError ? error.failure : failureOf(error);
     if (error instanceof GraphDBError && error.code === 'ACCESS_MODE_VIOLATION' && this.#limitedByRole()) {
       f.code = 'Neo.ClientError.Security.Forbidden';
     }
-    this.#writeFailure(f);
+    this.#out.failure(f);
     if (
       this.#state === 'CONNECTED' ||
       this.#state === 'AUTHENTICATION' ||
@@ -305,7 +311,7 @@ export class BoltConnection {
     ) {
       this.#state = 'DEFUNCT';
       this.#closing = true;
-      void this.#flushAndDrain().then(() => this.#socket.end());
+      void this.#out.flushAndDrain().then(() => this.#socket.end());
       return;
     }
     this.#state = 'FAILED';
@@ -332,14 +338,7 @@ export class BoltConnection {
     if (this.#state !== 'CONNECTED') {
       throw boltError('Neo.ClientError.Request.Invalid', 'HELLO was sent twice', true);
     }
-    const routing = extra.routing;
-    if (
-      routing !== null &&
-      typeof routing === 'object' &&
-      typeof (routing as Record<string, unknown>).address === 'string'
-    ) {
-      this.#routingAddress = (routing as Record<string, string>).address as string;
-    }
+    this.#routingAddress = routingAddress(extra);
     const metadata: Record<string, unknown> = {
       server: this.#context.serverAgent,
       connection_id: this.id,
@@ -356,7 +355,7 @@ export class BoltConnection {
       this.#state = 'READY';
       this.#context.authenticated();
     }
-    this.#write(RESPONSE.success, metadata);
+    this.#out.message(RESPONSE.success, metadata);
   }
 
   #usesLogon(): boolean {
@@ -376,7 +375,7 @@ export class BoltConnection {
     this.#authenticate(auth);
     this.#state = 'READY';
     this.#context.authenticated();
-    this.#write(RESPONSE.success, {});
+    this.#out.message(RESPONSE.success, {});
   }
 
   #logoff(): void {
@@ -385,7 +384,7 @@ export class BoltConnection {
     this.#expectState('LOGOFF', 'READY');
     this.#role = null;
     this.#state = 'AUTHENTICATION';
-    this.#write(RESPONSE.success, {});
+    this.#out.message(RESPONSE.success, {});
   }
 
   /**
@@ -411,40 +410,6 @@ export class BoltConnection {
   }
 
   // --- statements ---------------------------------------------------------------------------
-
-  /** Checks the database a request names: one database, `neo4j`. */
-  #checkDatabase(extra: Record<string, unknown>): void {
-    const db = extra.db;
-    if (db !== undefined && db !== null && db !== DATABASE_NAME) {
-      throw boltError(
-        'Neo.ClientError.Database.DatabaseNotFound',
-        `there is no database ${JSON.stringify(db)}; this server has one, ${DATABASE_NAME}`,
-      );
-    }
-    if (extra.imp_user !== undefined && extra.imp_user !== null) {
-      throw boltError('Neo.ClientError.Security.Forbidden', 'impersonation is not supported');
-    }
-  }
-
-  /** The access mode a request runs in: read for mode `r`, else all the role allows. */
-  #accessMode(extra: Record<string, unknown>): { mode: AccessMode; readOnly: boolean } {
-    const requested = extra.mode ?? 'w';
-    if (requested !== 'r' && requested !== 'w') {
-      throw boltError('Neo.ClientError.Request.Invalid', `unknown access mode ${JSON.stringify(requested)}`);
-    }
-    if (requested === 'r') return { mode: ACCESS_LADDER[0]!, readOnly: true };
-    return { mode: ROLE_MOST_ACCESS[this.#role ?? 'reader'], readOnly: false };
-  }
-
-  /** tx_timeout (ms) from a request's extra, checked. */
-  #txTimeout(extra: Record<string, unknown>): number | undefined {
-    const timeout = extra.tx_timeout;
-    if (timeout === undefined || timeout === null) return undefined;
-    if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < 0) {
-      throw boltError('Neo.ClientError.Request.Invalid', 'tx_timeout must be a whole number of milliseconds');
-    }
-    return timeout === 0 ? undefined : timeout;
-  }
 
   async #run(fields: unknown[]): Promise<void> {
     const query = fields[0];
@@ -477,20 +442,20 @@ export class BoltConnection {
       const qid = tx.nextQid++;
       tx.results.set(qid, result);
       this.#state = 'TX_STREAMING';
-      this.#write(RESPONSE.success, { fields: result.fields, t_first: result.firstMs, qid });
+      this.#out.message(RESPONSE.success, { fields: result.fields, t_first: result.firstMs, qid });
       return;
     }
     this.#expectState('RUN', 'READY');
-    this.#checkDatabase(extra);
-    const { mode } = this.#accessMode(extra);
-    const timeout = this.#txTimeout(extra);
+    checkDatabase(extra);
+    const { mode } = requestedAccess(extra, this.#role);
+    const timeout = txTimeout(extra);
     const lease = await this.#lease();
     // The lease is held until the result is done, fails, or is discarded or closed.
     const result = await this.#open(lease, query, params, mode, false, timeout, () => lease.release());
     this.#autoResult = result;
     this.#autoExpired = null;
     this.#state = 'STREAMING';
-    this.#write(RESPONSE.success, { fields: result.fields, t_first: result.firstMs });
+    this.#out.message(RESPONSE.success, { fields: result.fields, t_first: result.firstMs });
   }
 
   /** Waits (FIFO) for a slot; a RESET or a closing connection stops the wait. */
@@ -578,14 +543,7 @@ export class BoltConnection {
 
   async #pull(extra: Record<string, unknown>, discard: boolean): Promise<void> {
     const request = discard ? 'DISCARD' : 'PULL';
-    const n = extra.n ?? -1;
-    if (typeof n !== 'number' || !Number.isInteger(n) || n === 0 || n < -1) {
-      throw boltError(
-        'Neo.ClientError.Request.Invalid',
-        `${request} needs n: a positive number of records, or -1 for all`,
-      );
-    }
-    const count = n === -1 ? Number.POSITIVE_INFINITY : n;
+    const count = pullCount(extra, request);
     const tx = this.#tx;
     let result: ResultSource | undefined;
     let qid = -1;
@@ -622,7 +580,7 @@ export class BoltConnection {
       this.#cancelStatement = null;
     }
     if (!done) {
-      this.#write(RESPONSE.success, { has_more: true });
+      this.#out.message(RESPONSE.success, { has_more: true });
       return;
     }
     await result.close();
@@ -642,7 +600,7 @@ export class BoltConnection {
       this.#state = 'READY';
       if (metadata.type !== 'r') metadata.bookmark = this.#nextBookmark();
     }
-    this.#write(RESPONSE.success, metadata);
+    this.#out.message(RESPONSE.success, metadata);
   }
 
   /** Drops up to `count` records (all: closes the result); true when the result is done. */
@@ -662,22 +620,10 @@ export class BoltConnection {
     let left = count;
     for (;;) {
       const batch = await result.next(Math.min(left, RECORDS_PER_WRITE));
-      for (const row of batch.rows) {
-        const out = this.#out.begin();
-        try {
-          out.structHeader(RESPONSE.record, 1);
-          out.listHeader(row.length);
-          for (let i = 0; i < row.length; i++)
-            this.#values.write(out, row[i], shapes[i] ?? { kind: 'unknown' });
-        } catch (error) {
-          this.#out.abort();
-          throw error;
-        }
-        this.#out.end();
-      }
+      for (const row of batch.rows) this.#out.record(row, shapes);
       left -= batch.rows.length;
       if (batch.done || left <= 0) return batch.done;
-      await this.#flushAndDrain();
+      await this.#out.flushAndDrain();
       if (this.#closing || this.#pendingResets > 0) return false;
     }
   }
@@ -686,9 +632,9 @@ export class BoltConnection {
 
   async #begin(extra: Record<string, unknown>): Promise<void> {
     this.#expectState('BEGIN', 'READY');
-    this.#checkDatabase(extra);
-    const { mode, readOnly } = this.#accessMode(extra);
-    const timeout = this.#txTimeout(extra);
+    checkDatabase(extra);
+    const { mode, readOnly } = requestedAccess(extra, this.#role);
+    const timeout = txTimeout(extra);
     const transactions = this.#context.transactions;
     if (!transactions.reserve()) {
       throw boltError(
@@ -731,7 +677,7 @@ export class BoltConnection {
     }
     this.#tx = { session, results, nextQid: 0 };
     this.#state = 'TX_READY';
-    this.#write(RESPONSE.success, {});
+    this.#out.message(RESPONSE.success, {});
   }
 
   async #endTransaction(commit: boolean): Promise<void> {
@@ -750,7 +696,7 @@ export class BoltConnection {
       await tx.session.release();
       this.#state = 'READY';
     }
-    this.#write(RESPONSE.success, commit ? { bookmark: this.#nextBookmark() } : {});
+    this.#out.message(RESPONSE.success, commit ? { bookmark: this.#nextBookmark() } : {});
   }
 
   /** Fails a request of a transaction the server has rolled back (idle, or past tx_timeout). */
@@ -794,7 +740,7 @@ export class BoltConnection {
 
   async #reset(): Promise<void> {
     if (this.#state === 'CONNECTED' || this.#state === 'DEFUNCT') {
-      this.#write(RESPONSE.failure, {
+      this.#out.message(RESPONSE.failure, {
         code: 'Neo.ClientError.Request.Invalid',
         message: 'RESET before HELLO',
       });
@@ -807,16 +753,16 @@ export class BoltConnection {
     this.#tx = null;
     if (tx) await tx.session.release();
     if (this.#state !== 'AUTHENTICATION') this.#state = 'READY';
-    this.#write(RESPONSE.success, {});
+    this.#out.message(RESPONSE.success, {});
   }
 
   #route(fields: unknown[]): void {
     this.#expectState('ROUTE', 'READY');
     // Bolt 4.4 and 5: ROUTE routing::Map, bookmarks::List, extra::Map {db, imp_user}.
     const extra = mapField(fields[2] ?? {}, 'ROUTE extra');
-    this.#checkDatabase(extra);
+    checkDatabase(extra);
     const address = this.#routingAddress ?? this.#context.localAddress;
-    this.#write(RESPONSE.success, {
+    this.#out.message(RESPONSE.success, {
       rt: {
         ttl: ROUTING_TTL_SECONDS,
         db: DATABASE_NAME,
@@ -831,46 +777,6 @@ export class BoltConnection {
 
   #nextBookmark(): string {
     return `graphdb:${this.id}:${++this.#bookmark}`;
-  }
-
-  // --- output -------------------------------------------------------------------------------
-
-  #write(tag: number, metadata: Record<string, unknown> | null): void {
-    const out = this.#out.begin();
-    if (metadata === null) {
-      out.structHeader(tag, 0);
-    } else {
-      out.structHeader(tag, 1);
-      out.value(metadata);
-    }
-    this.#out.end();
-  }
-
-  #writeFailure(f: BoltFailure): void {
-    const metadata: Record<string, unknown> = { code: f.code, message: f.message };
-    if (this.#version[0] > 5 || (this.#version[0] === 5 && this.#version[1] >= 7))
-      metadata.neo4j_code = f.code;
-    if (f.graphdbCode) metadata.graphdb_code = f.graphdbCode;
-    this.#write(RESPONSE.failure, metadata);
-  }
-
-  #flush(): boolean {
-    if (this.#out.length === 0 || this.#socket.destroyed) return true;
-    return this.#socket.write(this.#out.take());
-  }
-
-  /** Writes what is ready and waits while the socket's buffer is full. */
-  async #flushAndDrain(): Promise<void> {
-    if (this.#flush() || this.#socket.destroyed) return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        this.#socket.off('drain', done);
-        this.#socket.off('close', done);
-        resolve();
-      };
-      this.#socket.on('drain', done);
-      this.#socket.on('close', done);
-    });
   }
 
   #onClose(): void {
