@@ -6,20 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CodeBlock, extractBlocks } from './extract.js';
-import {
-  checkOutput,
-  checkUsage,
-  DocEnv,
-  type Outcome,
-  ROOT,
-  runCypher,
-  runJavaScript,
-  runJson,
-  runShell,
-  runTypeScript,
-  type Server,
-  typeCheck,
-} from './runner.js';
+import { DocEnv, type Outcome, ROOT, runBlock, typeCheck } from './runner.js';
 
 const FILES = [
   'README.md',
@@ -48,38 +35,6 @@ afterAll(async () => {
   await env?.close();
 });
 
-async function runBlock(block: CodeBlock): Promise<Outcome> {
-  const { annotation } = block;
-  if (annotation.skip !== undefined) return 'skipped';
-  const name = annotation.options.server;
-  const server: Server | undefined = name ? await env.server(name) : undefined;
-  switch (block.lang) {
-    case 'js':
-    case 'mjs':
-    case 'cjs':
-      return runJavaScript(block, env, server);
-    case 'ts': {
-      const message = tscMessages.get(tsBlocks.indexOf(block));
-      if (message) throw new Error(`tsc:\n${message}`);
-      return runTypeScript(block, env, server);
-    }
-    case 'sh':
-    case 'bash':
-    case 'console':
-      return runShell(block, env, server);
-    case 'json':
-      return runJson(block, env, server);
-    case 'cypher':
-      return runCypher(block, env, server);
-    default:
-      if (annotation.words[0] === 'usage') return checkUsage(block);
-      if (annotation.words[0] === 'output') return checkOutput(block, env);
-      throw new Error(
-        `${block.file}:${block.line}: no way to check a \`${block.lang || 'plain'}\` block: annotate it (<!-- doc-test: usage --> or <!-- doc-test: skip: reason -->)`,
-      );
-  }
-}
-
 for (const [file, blocks] of blocksByFile) {
   if (blocks.length === 0) continue;
   describe(file, () => {
@@ -89,7 +44,8 @@ for (const [file, blocks] of blocksByFile) {
     for (const block of blocks) {
       const label = `line ${block.line}: ${block.lang || 'plain'}${block.annotation.skip ? ` (skipped: ${block.annotation.skip})` : ''}`;
       it(label, async () => {
-        outcomes.set(block, await runBlock(block));
+        const index = tsBlocks.indexOf(block);
+        outcomes.set(block, await runBlock(block, env, index >= 0 ? tscMessages.get(index) : undefined));
       }, 90_000);
     }
   });

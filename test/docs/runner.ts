@@ -608,3 +608,38 @@ export function checkUsage(block: CodeBlock): Outcome {
   }
   return 'ran';
 }
+
+/**
+ * Runs one block as its language and annotation say (`tscMessage`: what tsc said of a ts block);
+ * rejects when it fails, or when nothing can check it.
+ */
+export async function runBlock(block: CodeBlock, env: DocEnv, tscMessage?: string): Promise<Outcome> {
+  const { annotation } = block;
+  if (annotation.skip !== undefined) return 'skipped';
+  const name = annotation.options.server;
+  const server: Server | undefined = name ? await env.server(name) : undefined;
+  switch (block.lang) {
+    case 'js':
+    case 'mjs':
+    case 'cjs':
+      return runJavaScript(block, env, server);
+    case 'ts': {
+      if (tscMessage) throw new Error(`tsc:\n${tscMessage}`);
+      return runTypeScript(block, env, server);
+    }
+    case 'sh':
+    case 'bash':
+    case 'console':
+      return runShell(block, env, server);
+    case 'json':
+      return runJson(block, env, server);
+    case 'cypher':
+      return runCypher(block, env, server);
+    default:
+      if (annotation.words[0] === 'usage') return checkUsage(block);
+      if (annotation.words[0] === 'output') return checkOutput(block, env);
+      throw new Error(
+        `${block.file}:${block.line}: no way to check a \`${block.lang || 'plain'}\` block: annotate it (<!-- doc-test: usage --> or <!-- doc-test: skip: reason -->)`,
+      );
+  }
+}
