@@ -396,7 +396,10 @@ export async function runShell(block: CodeBlock, env: DocEnv, server: Server | u
   if (block.lang === 'console') {
     const commands: string[] = [];
     for (const line of block.text.trimEnd().split('\n')) {
-      if (line.startsWith('$ ')) {
+      const last = commands.length - 1;
+      if (last >= 0 && expected[last] === '' && commands[last]!.endsWith('\\')) {
+        commands[last] += `\n${line}`; // a command continued on the next line
+      } else if (line.startsWith('$ ')) {
         commands.push(line.slice(2));
         expected.push('');
       } else if (expected.length === 0) {
