@@ -213,7 +213,8 @@ export class DocEnv {
       fs.symlinkSync(path.join(ROOT, 'node_modules', name), path.join(modules, name));
     const bin = path.join(dir, 'bin');
     fs.mkdirSync(bin);
-    const curl = execFileSync('bash', ['-c', 'command -v curl'], { encoding: 'utf8' }).trim();
+    const curl = execFileSync('bash', ['-c', 'command -v curl || echo missing'], { encoding: 'utf8' }).trim();
+    if (curl === 'missing') throw new Error('the doc tests need curl on the PATH (the docs use it)');
     const shims: Record<string, string> = {
       quiverdb: `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`,
       graphdb: `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`,
@@ -428,7 +429,7 @@ export async function runShell(block: CodeBlock, env: DocEnv, server: Server | u
   if (!checkOnly && block.lang === 'console') {
     const outputs = result.stdout.split(/\n?@@doctest-\d+@@\n/).slice(1);
     expected.forEach((want, i) => {
-      const got = outputs[i] ?? '';
+      const got = (outputs[i] ?? '').replace(/\r\n/g, '\n');
       if (want.trim() === '' ? got.trim() !== '' : !matchesWithEllipsis(want, got)) {
         throw new Error(`${block.file}:${block.line}: command ${i + 1} printed\n${got}\nnot\n${want}`);
       }
