@@ -251,10 +251,13 @@ export class DocEnv {
     return server;
   }
 
+  /** Stops the servers and forgets the last answer and output (at the end of a file). */
   async stopServers(): Promise<void> {
     const servers = [...this.#servers.values()];
     this.#servers.clear();
-    for (const server of servers) await stopServer(await server).catch(() => undefined);
+    this.lastAnswer = undefined;
+    this.lastStdout = undefined;
+    for (const server of servers) await server.then(stopServer).catch(() => undefined);
   }
 
   async close(): Promise<void> {
