@@ -118,6 +118,33 @@ describe('run', () => {
     await env.stopServers();
   });
 
+  it('fails a plan that is not the EXPLAIN of the cypher block before it', async () => {
+    const blocks = extractBlocks(
+      [
+        '<!-- doc-test: params={"x":1} -->',
+        '```cypher',
+        'CREATE NODE TABLE T(id INT64, PRIMARY KEY(id));',
+        'EXPLAIN MATCH (t:T {id: $x}) RETURN t.id;',
+        '```',
+        '<!-- doc-test: plan -->',
+        '```text',
+        'PROJECTION',
+        '  SCAN_NODE slot=0 tables=0',
+        '```',
+        '<!-- doc-test: plan -->',
+        '```text',
+        'PROJECTION',
+        '  INDEX_SEEK slot=0 tables=0 key=$x',
+        '...',
+        '```',
+      ].join('\n'),
+      'plans.md',
+    );
+    await expect(runBlock(blocks[0]!, env)).resolves.toBe('ran');
+    await expect(runBlock(blocks[1]!, env)).rejects.toThrow(/the plan is/);
+    await expect(runBlock(blocks[2]!, env)).resolves.toBe('ran');
+  });
+
   it('fails a block that npm would run', async () => {
     await expect(runBlock(only('```sh\nnpm install quiverdb\n```\n'), env)).rejects.toThrow(/do not run npm/);
   });

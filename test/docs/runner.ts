@@ -7,12 +7,17 @@
 // - ts blocks are type-checked together by tsc against that package's declarations, then
 //   compiled by esbuild (which lowers `using`) and run like js blocks.
 // - sh/bash/console blocks run in bash with quiverdb, npx (for `npx quiverdb` only) and curl on
-//   the PATH. `quiverdb serve ...` starts in the background and is stopped at the next serve
-//   line or the block's end; curl answers with an HTTP error fail the block (--fail-with-body).
+//   the PATH (npm refuses: installing is no example to run). `quiverdb serve ...` starts in the
+//   background and is stopped at the next serve line or the block's end; in sh blocks a curl
+//   that gets an HTTP error fails the block (--fail-with-body), in console blocks (`$ command`
+//   lines, each followed by its output) every command's output is compared, `...` matching any
+//   text.
+// - `output` blocks are what the js/ts block before printed.
 // - json blocks are parsed; `request METHOD PATH` sends one to a server, `answer [METHOD PATH]`
 //   compares one with the previous request's answer (or that route's), `fragment` parses the
 //   members of an object.
-// - cypher blocks run statement by statement (on a server with server=NAME, else in memory).
+// - cypher blocks run statement by statement (on a server with server=NAME, else in memory),
+//   with the parameters of params={...}; a `plan` block is the EXPLAIN its last one returned.
 // - `usage` blocks (command synopses): every --option named is one the command's --help knows.
 //
 // server=NAME runs the block beside a `quiverdb serve :memory:` of that name, started on first
@@ -567,30 +572,52 @@ export function splitStatements(text: string): string[] {
   return out;
 }
 
-/** Runs a Cypher block statement by statement on its server (or `quiverdb query :memory:`). */
+/**
+ * Runs a Cypher block statement by statement on its server (or an in-memory one of its own),
+ * with the parameters of params={...}; the last statement's answer is kept for a `plan` block.
+ */
 export async function runCypher(block: CodeBlock, env: DocEnv, server: Server | undefined): Promise<Outcome> {
   const statements = splitStatements(block.text);
+  const parameters = JSON.parse(block.annotation.options.params ?? '{}') as unknown;
   if (!server) {
-    // One in-memory database for the block's statements: a server of its own.
     const own = await startServer([':memory:'], env.workdir());
     try {
-      await runStatements(block, own, statements);
+      await runStatements(block, env, own, statements, parameters);
     } finally {
       await stopServer(own);
     }
-  } else await runStatements(block, server, statements);
+  } else await runStatements(block, env, server, statements, parameters);
   return 'ran';
 }
 
-async function runStatements(block: CodeBlock, server: Server, statements: string[]): Promise<void> {
+async function runStatements(
+  block: CodeBlock,
+  env: DocEnv,
+  server: Server,
+  statements: string[],
+  parameters: unknown,
+): Promise<void> {
   for (const query of statements) {
-    const answer = await call(server, 'POST', '/cypher', JSON.stringify({ query }));
+    const answer = await call(server, 'POST', '/cypher', JSON.stringify({ query, parameters }));
     if (answer.status !== 200) {
       throw new Error(
         `${block.file}:${block.line}: ${query}\n=> ${answer.status} ${JSON.stringify(answer.body)}`,
       );
     }
+    env.lastAnswer = answer;
   }
+}
+
+/** A `plan` block: the text of the previous cypher block's EXPLAIN (`...` stands for any text). */
+export function checkPlan(block: CodeBlock, env: DocEnv): Outcome {
+  const rows = (env.lastAnswer?.body as { rows?: unknown[][] } | undefined)?.rows;
+  const plan = rows?.[0]?.[0];
+  if (typeof plan !== 'string')
+    throw new Error(`${block.file}:${block.line}: no EXPLAIN answer before this plan`);
+  if (!matchesWithEllipsis(block.text, plan)) {
+    throw new Error(`${block.file}:${block.line}: the plan is\n${plan}\nnot\n${block.text}`);
+  }
+  return 'ran';
 }
 
 /** The help texts of the command and its subcommands. */
@@ -645,6 +672,7 @@ export async function runBlock(block: CodeBlock, env: DocEnv, tscMessage?: strin
     default:
       if (annotation.words[0] === 'usage') return checkUsage(block);
       if (annotation.words[0] === 'output') return checkOutput(block, env);
+      if (annotation.words[0] === 'plan') return checkPlan(block, env);
       throw new Error(
         `${block.file}:${block.line}: no way to check a \`${block.lang || 'plain'}\` block: annotate it (<!-- doc-test: usage --> or <!-- doc-test: skip: reason -->)`,
       );
