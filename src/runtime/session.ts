@@ -98,13 +98,20 @@ export class TransactionSession {
     this.#tail = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const done = () => {
+    const done = (failure?: unknown) => {
       this.#busy--;
       if (!this.#ended) {
         // A failed statement can end the transaction in the engine (as a failed execution does
-        // in Kùzu): then it is over here too.
-        if (!stillInTransaction(this.lease)) void this.#registry.end(this, false);
-        else if (this.#busy === 0) this.resumeExpiry();
+        // in Kùzu): then it is over here too, and later requests on it are told why.
+        if (!stillInTransaction(this.lease)) {
+          const cause = failure instanceof Error ? `: ${failure.message}` : '';
+          const code = (failure as { code?: unknown } | undefined)?.code;
+          void this.#registry.end(
+            this,
+            false,
+            `rolled back because a statement in it failed${typeof code === 'string' ? ` with ${code}` : ''}${cause}`,
+          );
+        } else if (this.#busy === 0) this.resumeExpiry();
       }
       release();
     };
@@ -117,10 +124,10 @@ export class TransactionSession {
       try {
         result = await work();
       } catch (error) {
-        done();
+        done(error);
         throw error;
       }
-      result.finished.then(done, done);
+      result.finished.then(() => done(), done);
       return result.answer;
     });
   }
@@ -149,7 +156,8 @@ export class TransactionSession {
     this.#timer = setTimeout(() => {
       this.#timer = null;
       if (this.#ended || this.#busy > 0) return;
-      this.expire(this.deadline <= Date.now() ? 'it ran past its tx_timeout' : `it was idle for ${idle} ms`);
+      if (this.deadline <= Date.now()) this.expire('it ran past its tx_timeout');
+      else this.expire(`it was idle for ${idle} ms`, `rolled back after ${idle} ms idle (txIdleTimeoutMs)`);
     }, delay);
     this.#timer.unref();
   }
@@ -160,11 +168,14 @@ export class TransactionSession {
     return this.expired !== null;
   }
 
-  /** The server rolls it back (`why`: the reason its next request is told). */
-  expire(why: string): void {
+  /**
+   * The server rolls it back: `why` is what its next request is told (Bolt), `how` what a
+   * request naming its id is told once it is gone (HTTP, TransactionRegistry.endedHow).
+   */
+  expire(why: string, how = `rolled back because ${why}`): void {
     if (this.expired !== null) return;
     this.expired = why;
-    void this.#registry.end(this, false);
+    void this.#registry.end(this, false, how);
   }
 
   /** @internal Marks it ended (no request runs on it from now on). */
@@ -204,12 +215,17 @@ export class TxGoneError extends Error {
   }
 }
 
+/** How many ended transactions the registry remembers the end of (for TX_NOT_FOUND's message). */
+const ENDED_KEPT = 1024;
+
 /** The open explicit transactions of a service, over every protocol. */
 export class TransactionRegistry {
   readonly idleTimeoutMs: number;
   readonly maxOpen: number;
   /** The sessions listed by id (HTTP's, which clients name by it). */
   readonly #listed = new Map<string, TransactionSession>();
+  /** How the most recently ended listed transactions ended, by id (at most ENDED_KEPT, oldest out first). */
+  readonly #ended = new Map<string, { token: number; how: string }>();
   /** Places taken: transactions open or beginning (at most maxOpen). */
   #places = 0;
   #closed = false;
@@ -266,6 +282,20 @@ export class TransactionRegistry {
     return tx;
   }
 
+  /**
+   * How listed transaction `id` ended ('committed', 'rolled back because a statement in it
+   * failed...'), if it ended recently and `client` opened it; undefined otherwise.
+   */
+  endedHow(id: string, client: Client): string | undefined {
+    const ended = this.#ended.get(id);
+    return ended && ended.token === client.token ? ended.how : undefined;
+  }
+
+  #recordEnd(tx: TransactionSession, how: string): void {
+    this.#ended.set(tx.id, { token: tx.client.token, how });
+    if (this.#ended.size > ENDED_KEPT) this.#ended.delete(this.#ended.keys().next().value!);
+  }
+
   /** The listed open transaction `id`, if any. */
   get(id: string): TransactionSession | undefined {
     const tx = this.#listed.get(id);
@@ -274,18 +304,25 @@ export class TransactionRegistry {
 
   /**
    * Ends `tx`: commits it (`commit`; rejects with the commit's error, the transaction then
-   * being rolled back) or rolls it back, then releases it. Idempotent for rollbacks.
+   * being rolled back) or rolls it back, then releases it. Idempotent for rollbacks. `how`
+   * says why it ended, for later requests naming a listed one (endedHow).
    */
-  async end(tx: TransactionSession, commit: boolean): Promise<void> {
+  async end(
+    tx: TransactionSession,
+    commit: boolean,
+    how = commit ? 'committed' : 'rolled back',
+  ): Promise<void> {
     if (!tx.open) return;
     tx.markEnded();
-    this.#listed.delete(tx.id);
+    const listed = this.#listed.delete(tx.id);
+    if (listed) this.#recordEnd(tx, how);
     let failure: unknown;
     if (commit) {
       try {
         await tx.lease.slot.runInSession('COMMIT');
       } catch (error) {
         failure = error;
+        if (listed) this.#recordEnd(tx, 'rolled back because its commit failed');
       }
     }
     await tx.release();
@@ -301,7 +338,10 @@ export class TransactionRegistry {
   /** Rolls back every listed transaction, after the request each is running. */
   async rollbackAll(): Promise<void> {
     const open = [...this.#listed.values()];
-    for (const tx of open) tx.markEnded();
+    for (const tx of open) {
+      tx.markEnded();
+      this.#recordEnd(tx, 'rolled back because the service stopped');
+    }
     await Promise.all(
       open.map(async (tx) => {
         await tx.settled();
