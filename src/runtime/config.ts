@@ -374,7 +374,7 @@ export const CONFIG_FIELDS = {
   maxConnections: integer(1, MAX_INT32, 1024, '`1024`', 'most connections open at once'),
   auth: {
     shown: 'none',
-    doc: '`{ tokens: [{ token \\| sha256, role }] }`, roles `reader`, `writer`, `admin`; every route but `GET /status` then needs `Authorization: Bearer <token>` ([docs/security.md](security.md))',
+    doc: "`{ tokens: [{ token \\| sha256, role }] }`, roles `reader`, `writer`, `admin`; every route but `GET /status` and the web console's static files then needs `Authorization: Bearer <token>` ([docs/security.md](security.md))",
     resolve: (value: unknown): Authenticator | null => resolveAuth(value),
   },
   insecure: {
