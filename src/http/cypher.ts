@@ -20,7 +20,7 @@ export function unavailableReply(runtime: HttpRuntime): Reply {
   return errorReply('SERVICE_UNAVAILABLE', message, { headers: { connection: 'close' } });
 }
 
-/** The answer to a body that could not be read (readIncoming's or readRequest's error). */
+/** The answer to a body that could not be read (body.ts: readBody's or collectIncoming's error). */
 export function bodyErrorReply(error: unknown): Reply {
   if (error instanceof ClientGoneError || error instanceof BodyNotUtf8Error) {
     return errorReply('INVALID_REQUEST', error.message);
