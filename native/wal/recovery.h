@@ -41,8 +41,11 @@ struct WalRecoveryResult {
 };
 
 // REQUIRES: `checkpoint_seq` is the sequence of the database's last durable checkpoint.
+// With `cut_torn_tails` false nothing is written: torn tails are reported (warnings) but left
+// in place, and `truncations` stays empty; the caller must then not open a writer on those
+// logs (WalWriter::Open refuses a torn tail) but replace or remove them.
 Result<WalRecoveryResult> ReadAllWals(env::FileSystem* fs, const std::string& dir,
-                                      uint64_t checkpoint_seq);
+                                      uint64_t checkpoint_seq, bool cut_torn_tails = true);
 
 // Shortens the log of `slot_id` at `path` to its first `new_size` bytes, atomically (copy to
 // wal-<slot>.tmp, sync, rename, sync the directory): the FileSystem has no truncate call.
