@@ -381,7 +381,17 @@ Status Database::AppendToLog(uint32_t wal_slot, uint64_t ts, std::string_view pa
       options.group_committer = &group_committer_;
       auto opened = wal::WalWriter::Open(fs_, storage_->dir(), wal_slot,
                                          storage_->checkpoint_sequence(), options);
-      if (!opened.ok()) return opened.status();  // nothing written: the caller undoes
+      if (!opened.ok()) {
+        // Nothing of the commit was written (the caller undoes it), but a log that could not
+        // be created, or whose creation was not made durable, takes no more records: refused
+        // like any other failure of the log, until the database is reopened.
+        if (opened.status().code() != ErrorCode::kIoError) return opened.status();
+        SetWriteFailure(opened.status());
+        return Status(ErrorCode::kIoError,
+                      "the commit could not be written to the write-ahead log, whose file could "
+                      "not be created (" + opened.status().message() +
+                      "); nothing of it was written, so it will not reappear after a restart");
+      }
       wal_writers_[wal_slot] = std::move(opened).value();
     }
     writer = wal_writers_[wal_slot].get();
