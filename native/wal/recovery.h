@@ -8,7 +8,8 @@
 //     naming a newer checkpoint is CORRUPTION.
 //   - a torn tail is cut off, with a warning: the file is rewritten to its last intact record
 //     (copied to wal-<slot>.tmp, synced, renamed over the log, directory synced). Files are
-//     only changed once every log has been read without error.
+//     only changed once every log has been read without error, and not at all when the
+//     caller asks for no cuts (the database, which must open on a full disk).
 //   - corruption before the end of any log fails the whole call with CORRUPTION (naming the
 //     file and offset) and changes nothing on disk.
 //   - records are ordered by commit timestamp, ties broken by slot id, then file order.
