@@ -377,6 +377,24 @@ class FullDiskTest : public DurabilityTest {
                         {});
   }
 
+  // A new database in dir_ with table T, and then the fault armed at position `n`.
+  std::shared_ptr<Database> OpenArmed(env::FaultInjectionFileSystem* faulty, uint32_t threads,
+                                      Fault fault, int n) {
+    auto db = Open(dir_, faulty, /*sync=*/true, threads);
+    EXPECT_NE(db, nullptr);
+    if (db == nullptr) return nullptr;
+    {
+      ExecutionSlot setup(db);
+      Exec(setup, "CREATE NODE TABLE T(id INT64, s STRING, PRIMARY KEY(id))");
+    }
+    if (fault == Fault::kFillDiskAtWrite) {
+      faulty->FillDiskAtNthWrite(n);
+    } else {
+      faulty->FailNthSync(n, ENOSPC);
+    }
+    return db;
+  }
+
   // Runs the cycle with the fault armed at position `n`; false when the rows never reached it.
   bool Cycle(Fault fault, int n) {
     SCOPED_TRACE(std::string(fault == Fault::kFailSync ? "sync " : "write ") + std::to_string(n));
@@ -385,16 +403,9 @@ class FullDiskTest : public DurabilityTest {
     int acknowledged = 0;
     int failed = -1;
     {
-      auto db = Open(dir_, &faulty, /*sync=*/true, /*threads=*/1);
-      EXPECT_NE(db, nullptr);
+      auto db = OpenArmed(&faulty, /*threads=*/1, fault, n);
       if (db == nullptr) return false;
       ExecutionSlot slot(db);
-      Exec(slot, "CREATE NODE TABLE T(id INT64, s STRING, PRIMARY KEY(id))");
-      if (fault == Fault::kFillDiskAtWrite) {
-        faulty.FillDiskAtNthWrite(n);
-      } else {
-        faulty.FailNthSync(n, ENOSPC);
-      }
       for (int id = 0; id < kRows; ++id) {
         auto r = Insert(slot, id);
         if (!r.ok()) {
@@ -495,17 +506,8 @@ TEST_F(FullDiskTest, WithConcurrentCommitsNoFailedCommitSurvivesAndNoAcknowledge
       env::FaultInjectionFileSystem faulty(env::FileSystem::Default());
       std::vector<std::vector<int>> acknowledged(kThreads), failed(kThreads);
       {
-        auto db = Open(dir_, &faulty, /*sync=*/true, kThreads);
+        auto db = OpenArmed(&faulty, kThreads, fault, n);
         ASSERT_NE(db, nullptr);
-        {
-          ExecutionSlot setup(db);
-          Exec(setup, "CREATE NODE TABLE T(id INT64, s STRING, PRIMARY KEY(id))");
-        }
-        if (fault == Fault::kFillDiskAtWrite) {
-          faulty.FillDiskAtNthWrite(n);
-        } else {
-          faulty.FailNthSync(n, EIO);
-        }
         std::vector<std::thread> threads;
         for (int t = 0; t < kThreads; ++t) {
           threads.emplace_back([&, t] {
