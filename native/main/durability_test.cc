@@ -54,6 +54,8 @@ class DurabilityTest : public ::testing::Test {
 
   // The folder as a crash would leave it right now.
   std::string CrashCopy() { return testing_util::CrashCopy(root_, dir_, &copies_); }
+  // A crash copy of a database with five commits whose last record was half written.
+  std::string CrashCopyWithATornTail();
 
   // Creates P nodes with ids [from, to), one statement (one commit) each.
   static void InsertNodes(ExecutionSlot& slot, int from, int to) {
@@ -242,14 +244,20 @@ TEST_F(DurabilityTest, IncrementalCheckpointsMissNoChange) {
   EXPECT_EQ(dump(r), expected);
 }
 
-TEST_F(DurabilityTest, ATornTailIsCutOffWithAWarning) {
+std::string DurabilityTest::CrashCopyWithATornTail() {
   auto db = Open(dir_);
   ExecutionSlot slot(db);
   CreateSchema(slot);
   InsertNodes(slot, 0, 5);
   std::string copy = CrashCopy();
   const std::string log = copy + "/" + wal::WalFileName(0);
-  fs::resize_file(log, RecordsEnd(log) - 3);  // the last record was half written
+  fs::resize_file(log, RecordsEnd(log) - 3);
+  return copy;
+}
+
+TEST_F(DurabilityTest, ATornTailIsCutOffWithAWarning) {
+  const std::string copy = CrashCopyWithATornTail();
+  const std::string log = copy + "/" + wal::WalFileName(0);
   auto recovered = Open(copy);
   ASSERT_NE(recovered, nullptr);
   EXPECT_EQ(recovered->recovered_commits(), 4u);
@@ -261,13 +269,8 @@ TEST_F(DurabilityTest, ATornTailIsCutOffWithAWarning) {
 // Opening writes nothing before the replay: a crash copy with a torn tail opens on a full disk,
 // read-only; once there is room the next open checkpoints and the logs go.
 TEST_F(DurabilityTest, ACrashCopyWithATornTailOpensReadOnlyOnAFullDisk) {
-  auto db = Open(dir_);
-  ExecutionSlot slot(db);
-  CreateSchema(slot);
-  InsertNodes(slot, 0, 5);
-  std::string copy = CrashCopy();
+  const std::string copy = CrashCopyWithATornTail();
   const std::string log = copy + "/" + wal::WalFileName(0);
-  fs::resize_file(log, RecordsEnd(log) - 3);
   env::FaultInjectionFileSystem full(env::FileSystem::Default());
   full.FillDiskAtNthWrite(1);
   {
