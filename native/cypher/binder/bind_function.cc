@@ -153,14 +153,29 @@ BoundExpressionPtr Binder::BindMacroCall(const catalog::MacroDefinition& macro,
   if (expr.children.size() < num_params || expr.children.size() > num_total) {
     BindError("Invalid number of arguments for macro " + macro.name + ".");
   }
-  auto parse = [&](const std::string& text) -> const ParsedExpression* {
-    try {
-      macro_expressions_.push_back(parser::ParseExpression(text));
-    } catch (const GraphDBException& e) {
-      BindError("Macro " + macro.name + " cannot be parsed: " + e.status().message());
-    }
-    return macro_expressions_.back().get();
-  };
+  MacroFrame frame = MacroCallFrame(macro, expr);
+  const ParsedExpression* body = ParseMacroText(macro, macro.body);
+  macro_frames_.push_back(std::move(frame));
+  int saved = macro_frame_;
+  macro_frame_ = static_cast<int>(macro_frames_.size()) - 1;
+  BoundExpressionPtr bound;
+  try {
+    bound = Bind(*body);
+  } catch (...) {
+    macro_frame_ = saved;
+    macro_frames_.pop_back();
+    throw;
+  }
+  macro_frame_ = saved;
+  macro_frames_.pop_back();
+  if (bound->kind != ExprKind::kVariable) bound->text = expr.text;
+  return bound;
+}
+
+Binder::MacroFrame Binder::MacroCallFrame(const catalog::MacroDefinition& macro,
+                                          const ParsedExpression& expr) {
+  size_t num_params = macro.parameters.size();
+  size_t num_total = num_params + macro.defaults.size();
   MacroFrame frame{&macro, {}, macro_frame_};
   std::vector<bool> given(num_total, false);
   for (size_t i = 0; i < expr.children.size(); ++i) {
@@ -189,24 +204,19 @@ BoundExpressionPtr Binder::BindMacroCall(const catalog::MacroDefinition& macro,
   for (size_t k = num_params; k < num_total; ++k) {
     if (given[k]) continue;
     const auto& [parameter, text] = macro.defaults[k - num_params];
-    frame.arguments.push_back({parameter, parse(text), -1});
+    frame.arguments.push_back({parameter, ParseMacroText(macro, text), -1});
   }
-  const ParsedExpression* body = parse(macro.body);
-  macro_frames_.push_back(std::move(frame));
-  int saved = macro_frame_;
-  macro_frame_ = static_cast<int>(macro_frames_.size()) - 1;
-  BoundExpressionPtr bound;
+  return frame;
+}
+
+const ParsedExpression* Binder::ParseMacroText(const catalog::MacroDefinition& macro,
+                                               const std::string& text) {
   try {
-    bound = Bind(*body);
-  } catch (...) {
-    macro_frame_ = saved;
-    macro_frames_.pop_back();
-    throw;
+    macro_expressions_.push_back(parser::ParseExpression(text));
+  } catch (const GraphDBException& e) {
+    BindError("Macro " + macro.name + " cannot be parsed: " + e.status().message());
   }
-  macro_frame_ = saved;
-  macro_frames_.pop_back();
-  if (bound->kind != ExprKind::kVariable) bound->text = expr.text;
-  return bound;
+  return macro_expressions_.back().get();
 }
 
 }  // namespace graphdb::binder

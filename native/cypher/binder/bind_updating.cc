@@ -124,17 +124,28 @@ void Binder::CheckCreatesSomething(const std::vector<BoundPattern>& patterns) {
   BindError("Cannot resolve any node or relationship to create.");
 }
 
+namespace {
+
+// Keeps the ids of `ids` that `allowed` holds; whether any went.
+bool KeepAllowed(std::vector<uint64_t>& ids, const std::vector<uint64_t>& allowed) {
+  std::vector<uint64_t> kept;
+  for (uint64_t id : ids) {
+    if (std::find(allowed.begin(), allowed.end(), id) != allowed.end()) kept.push_back(id);
+  }
+  bool changed = kept.size() != ids.size();
+  ids = std::move(kept);
+  return changed;
+}
+
+}  // namespace
+
 void Binder::InferCreateLabels(BoundPattern& pattern) {
+  NarrowCreateTables(pattern);
+  CheckCreateTables(pattern);
+}
+
+void Binder::NarrowCreateTables(BoundPattern& pattern) {
   // Narrow unlabelled nodes and untyped rels to the tables the pattern's rels can connect.
-  auto keep = [](std::vector<uint64_t>& ids, const std::vector<uint64_t>& allowed) {
-    std::vector<uint64_t> kept;
-    for (uint64_t id : ids) {
-      if (std::find(allowed.begin(), allowed.end(), id) != allowed.end()) kept.push_back(id);
-    }
-    bool changed = kept.size() != ids.size();
-    ids = std::move(kept);
-    return changed;
-  };
   for (bool changed = true; changed;) {
     changed = false;
     for (auto& rel : pattern.rels) {
@@ -158,11 +169,18 @@ void Binder::InferCreateLabels(BoundPattern& pattern) {
         }
         if (used) rel_ok.push_back(rel_id);
       }
-      if (rel.table_ids.size() > 1) changed |= keep(rel.table_ids, rel_ok);
-      if (!src.bound_before && src.table_ids.size() > 1) changed |= keep(src.table_ids, src_ok);
-      if (!dst.bound_before && dst.table_ids.size() > 1) changed |= keep(dst.table_ids, dst_ok);
+      if (rel.table_ids.size() > 1) changed |= KeepAllowed(rel.table_ids, rel_ok);
+      if (!src.bound_before && src.table_ids.size() > 1) {
+        changed |= KeepAllowed(src.table_ids, src_ok);
+      }
+      if (!dst.bound_before && dst.table_ids.size() > 1) {
+        changed |= KeepAllowed(dst.table_ids, dst_ok);
+      }
     }
   }
+}
+
+void Binder::CheckCreateTables(const BoundPattern& pattern) {
   for (auto& node : pattern.nodes) {
     if (node.bound_before) continue;
     if (node.table_ids.empty()) {

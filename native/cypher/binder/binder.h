@@ -132,6 +132,10 @@ class Binder {
   BoundSetItem BindRemoveItem(const parser::ParsedExpression& item);
   // CREATE / MERGE: gives unlabelled nodes and untyped rels the one table the pattern allows.
   void InferCreateLabels(BoundPattern& pattern);
+  // Narrows unlabelled nodes and untyped rels to the tables the pattern's rels can connect.
+  void NarrowCreateTables(BoundPattern& pattern);
+  // Each created node and rel has one table (that joins its ends); declares the variables.
+  void CheckCreateTables(const BoundPattern& pattern);
   // CREATE / MERGE of nothing but variables bound before fails as in Kùzu.
   void CheckCreatesSomething(const std::vector<BoundPattern>& patterns);
 
@@ -236,6 +240,13 @@ class Binder {
     std::vector<MacroArgument> arguments;
     int caller;  // the frame whose body holds the call (-1: the query's own text)
   };
+  // The frame of a call of `macro`: its arguments matched to the parameters (by position, or
+  // by name for those with defaults), the defaults of the others.
+  MacroFrame MacroCallFrame(const catalog::MacroDefinition& macro,
+                            const parser::ParsedExpression& expr);
+  // A macro's body or default, parsed and kept in macro_expressions_.
+  const parser::ParsedExpression* ParseMacroText(const catalog::MacroDefinition& macro,
+                                                 const std::string& text);
   std::vector<MacroFrame> macro_frames_;
   int macro_frame_ = -1;  // the frame whose parameters are visible
   // The parsed bodies and defaults of the macros bound so far (the frames point into them).

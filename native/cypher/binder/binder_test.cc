@@ -380,6 +380,22 @@ TEST_F(BinderTest, GraphFunctionsCheckTheirArguments) {
             "Actual:   (NODE)\nExpected: a value of a comparable type");
 }
 
+TEST_F(BinderTest, MacroCallsBindTheirBodyWithTheArguments) {
+  ASSERT_TRUE(catalog_.CreateMacro({"add_to", {"x"}, {{"y", "10"}}, "x + y"}).ok());
+  ASSERT_TRUE(catalog_.CreateMacro({"loop", {"x"}, {}, "loop(x)"}).ok());
+  // Messages name a macro as the catalog keeps it, in capitals (as Kùzu does).
+  EXPECT_EQ(ColumnTypes("RETURN add_to(1) AS a, add_to(1, y := 2.5) AS b"),
+            (Strings{"INT64", "DOUBLE"}));
+  auto bound = Bind("RETURN add_to(add_to(1)) AS a");
+  EXPECT_EQ(Return(*bound).items[0].expr->text, "add_to(add_to(1))");
+  EXPECT_EQ(Error("RETURN add_to()"),
+            "Binder exception: Invalid number of arguments for macro ADD_TO.");
+  EXPECT_EQ(Error("RETURN add_to(1, z := 2)"),
+            "Binder exception: Macro ADD_TO has no parameter with a default named z.");
+  EXPECT_EQ(Error("RETURN loop(1)"),
+            "Binder exception: Macro LOOP calls itself, directly or through another macro.");
+}
+
 TEST_F(BinderTest, StandaloneCallReturnsEveryColumn) {
   Binder binder(catalog_, params_);
   auto call = parser::ParseExpression("show_tables()");
@@ -387,7 +403,8 @@ TEST_F(BinderTest, StandaloneCallReturnsEveryColumn) {
   ASSERT_EQ(bound->parts[0].clauses.size(), 2u);
   EXPECT_EQ(bound->parts[0].clauses[0].kind, BoundClause::Kind::kCall);
   ASSERT_NE(bound->parts[0].clauses[0].table_function, nullptr);
-  EXPECT_EQ(bound->columns[0].size(), bound->parts[0].clauses[0].table_function->column_names.size());
+  EXPECT_EQ(bound->columns[0].size(),
+            bound->parts[0].clauses[0].table_function->column_names.size());
   EXPECT_EQ(Error("CALL show_tables() YIELD nope RETURN nope"),
             "Binder exception: Unknown table function output variable name: nope.");
 }

@@ -171,7 +171,8 @@ TEST_F(PlannerTest, ABoundNodeIsExpandedFromWithoutAScan) {
       Plan("MATCH (a:person) WITH a MATCH (a)-[:knows]->(b:person) RETURN b.name");
   EXPECT_EQ(Shape(*plan.root), "PROJECTION(EXPAND(PROJECTION(SCAN_NODE(SINGLE_ROW))))");
   // A closing pattern checks the bound end instead of assigning it.
-  const LogicalPlan& cycle = Plan("MATCH (a:person)-[:knows]->(b:person)-[:knows]->(a) RETURN b.id");
+  const LogicalPlan& cycle =
+      Plan("MATCH (a:person)-[:knows]->(b:person)-[:knows]->(a) RETURN b.id");
   const LogicalOperator* last = Find(*cycle.root, LogicalOpKind::kExpand);
   ASSERT_NE(last, nullptr);
   EXPECT_TRUE(last->to_bound);
@@ -328,7 +329,8 @@ TEST_F(PlannerTest, SubqueriesStartFromTheOuterRow) {
 TEST_F(PlannerTest, CollectedSlotsSkipComprehensionVariables) {
   bound_.push_back(Bind("MATCH (a:person) RETURN [x IN a.tags WHERE x = a.name | x] AS l"));
   const auto& pattern = bound_.back()->parts[0].clauses[0].patterns[0];
-  const binder::BoundExpression& list = *bound_.back()->parts[0].clauses[1].projection->items[0].expr;
+  const binder::BoundExpression& list =
+      *bound_.back()->parts[0].clauses[1].projection->items[0].expr;
   std::set<SlotId> slots;
   CollectExpressionSlots(list, slots);
   EXPECT_EQ(slots, (std::set<SlotId>{pattern.nodes[0].slot}));
