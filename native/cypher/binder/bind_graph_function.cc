@@ -90,34 +90,44 @@ BoundExpressionPtr Binder::BindPropertyOnTables(BoundExpressionPtr base,
   return e;
 }
 
+namespace {
+
+// Kùzu's refusal of a graph function's arguments: the types given and those expected.
+[[noreturn]] void WrongArguments(const ParsedExpression& expr,
+                                 const std::vector<BoundExpressionPtr>& args,
+                                 const std::string& expected) {
+  std::string types = "(";
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i) types += ',';
+    types += args[i]->type.ToString();
+  }
+  types += ")";
+  BindError("Function " + Upper(expr.name) + " did not receive correct arguments:\nActual:   " +
+            types + "\nExpected: " + expected);
+}
+
+// The graph function `name` of type `type` over `args` (moved into it).
+BoundExpressionPtr GraphCall(const std::string& name, std::vector<BoundExpressionPtr>& args,
+                             const ParsedExpression& expr, LogicalType type) {
+  auto e = MakeExpr(ExprKind::kGraphFunction, std::move(type), expr.text);
+  e->name = name;
+  for (auto& a : args) e->children.push_back(std::move(a));
+  return e;
+}
+
+}  // namespace
+
 BoundExpressionPtr Binder::BindGraphFunction(const std::string& name,
                                              std::vector<BoundExpressionPtr>& args,
                                              const ParsedExpression& expr) {
-  auto type_list = [&args]() {
-    std::string out = "(";
-    for (size_t i = 0; i < args.size(); ++i) {
-      if (i) out += ',';
-      out += args[i]->type.ToString();
-    }
-    return out + ")";
-  };
-  auto wrong_args = [&](const std::string& expected) {
-    BindError("Function " + Upper(expr.name) + " did not receive correct arguments:\nActual:   " +
-              type_list() + "\nExpected: " + expected);
-  };
-  auto graph_fn = [&](LogicalType type) {
-    auto e = MakeExpr(ExprKind::kGraphFunction, std::move(type), expr.text);
-    e->name = name;
-    for (auto& a : args) e->children.push_back(std::move(a));
-    return e;
-  };
   const LogicalTypeId arg0 = args.empty() ? LogicalTypeId::kAny : args[0]->type.id();
-  const bool is_any = arg0 == LogicalTypeId::kAny;
   const bool is_node_or_rel = arg0 == LogicalTypeId::kNode || arg0 == LogicalTypeId::kRel;
   const bool is_path = arg0 == LogicalTypeId::kRecursiveRel;
 
   if (name == "length" || name == "struct_extract") {
-    if (name == "length" && args.size() == 1 && is_path) return graph_fn(LogicalType::Int64());
+    if (name == "length" && args.size() == 1 && is_path) {
+      return GraphCall(name, args, expr, LogicalType::Int64());
+    }
     if (name == "struct_extract" && args.size() == 2 && is_node_or_rel &&
         args[1]->kind == ExprKind::kLiteral &&
         args[1]->literal.type_id() == LogicalTypeId::kString) {
@@ -127,36 +137,53 @@ BoundExpressionPtr Binder::BindGraphFunction(const std::string& name,
     return nullptr;  // the scalar function of that name
   }
   if (name == "properties") {
-    if (args.size() != 2) wrong_args("(LIST,STRING)");
+    if (args.size() != 2) WrongArguments(expr, args, "(LIST,STRING)");
     const LogicalType& list = args[0]->type;
     bool elements_ok =
         (list.id() == LogicalTypeId::kList || list.id() == LogicalTypeId::kArray) &&
         (list.child().id() == LogicalTypeId::kNode || list.child().id() == LogicalTypeId::kRel);
     if (!elements_ok || args[1]->kind != ExprKind::kLiteral ||
         args[1]->literal.type_id() != LogicalTypeId::kString) {
-      wrong_args("(LIST,STRING)");
+      WrongArguments(expr, args, "(LIST,STRING)");
     }
     std::string key(args[1]->literal.GetString());
     return BindListProperties(std::move(args[0]), key, expr);
   }
   if (args.size() != 1) BindError("Function " + name + " did not receive correct arguments.");
+  if (name == "nodes" || name == "rels" || name == "relationships" || name == "is_trail" ||
+      name == "is_acyclic" || name == "cost") {
+    return BindPathFunction(name, args, expr);
+  }
+  return BindNodeRelFunction(name, args, expr);
+}
+
+BoundExpressionPtr Binder::BindNodeRelFunction(const std::string& name,
+                                               std::vector<BoundExpressionPtr>& args,
+                                               const ParsedExpression& expr) {
+  const LogicalTypeId arg0 = args[0]->type.id();
+  const bool is_any = arg0 == LogicalTypeId::kAny;
+  const bool is_node_or_rel = arg0 == LogicalTypeId::kNode || arg0 == LogicalTypeId::kRel;
   if (name == "id") {
     if (arg0 == LogicalTypeId::kInternalId) return std::move(args[0]);
-    if (!is_node_or_rel && !is_any)
-      wrong_args("(NODE) -> INTERNAL_ID\n          (REL) -> INTERNAL_ID");
-    return graph_fn(LogicalType(LogicalTypeId::kInternalId));
+    if (!is_node_or_rel && !is_any) {
+      WrongArguments(expr, args, "(NODE) -> INTERNAL_ID\n          (REL) -> INTERNAL_ID");
+    }
+    return GraphCall(name, args, expr, LogicalType(LogicalTypeId::kInternalId));
   }
   if (name == "label" || name == "labels") {
-    if (!is_node_or_rel && !is_any) wrong_args("(NODE) -> STRING\n          (REL) -> STRING");
-    return graph_fn(LogicalType::String());
+    if (!is_node_or_rel && !is_any) {
+      WrongArguments(expr, args, "(NODE) -> STRING\n          (REL) -> STRING");
+    }
+    return GraphCall(name, args, expr, LogicalType::String());
   }
   if (name == "offset") {
-    if (!is_node_or_rel && !is_any && arg0 != LogicalTypeId::kInternalId)
-      wrong_args("(INTERNAL_ID) -> INT64");
-    return graph_fn(LogicalType::Int64());
+    if (!is_node_or_rel && !is_any && arg0 != LogicalTypeId::kInternalId) {
+      WrongArguments(expr, args, "(INTERNAL_ID) -> INT64");
+    }
+    return GraphCall(name, args, expr, LogicalType::Int64());
   }
   if (name == "start_node" || name == "end_node") {
-    if (arg0 != LogicalTypeId::kRel && !is_any) wrong_args("(REL)");
+    if (arg0 != LogicalTypeId::kRel && !is_any) WrongArguments(expr, args, "(REL)");
     const BoundExpression& rel = *args[0];
     if (rel.kind == ExprKind::kVariable) {
       // A rel of a pattern: its start and end are the pattern's node variables.
@@ -166,30 +193,41 @@ BoundExpressionPtr Binder::BindGraphFunction(const std::string& name,
         return node;
       }
     }
-    return graph_fn(LogicalType(LogicalTypeId::kNode));
+    return GraphCall(name, args, expr, LogicalType(LogicalTypeId::kNode));
   }
-  if (name == "nodes" || name == "rels" || name == "relationships" || name == "is_trail" ||
-      name == "is_acyclic") {
-    if (!is_path && !is_any) wrong_args("(RECURSIVE_REL)");
-    if (name == "nodes") return graph_fn(LogicalType::List(LogicalType(LogicalTypeId::kNode)));
-    if (name == "is_trail" || name == "is_acyclic") return graph_fn(LogicalType::Bool());
-    auto e = graph_fn(LogicalType::List(LogicalType(LogicalTypeId::kRel)));
-    e->name = "rels";
-    return e;
-  }
-  if (name == "cost") return BindPathCost(std::move(args[0]), expr);
   if (name == "keys") {
-    if (!is_node_or_rel && !is_any) wrong_args("(NODE) -> STRING[]\n          (REL) -> STRING[]");
+    if (!is_node_or_rel && !is_any) {
+      WrongArguments(expr, args, "(NODE) -> STRING[]\n          (REL) -> STRING[]");
+    }
     std::vector<Value> keys;
     if (is_node_or_rel) {
       for (auto& key : PropertyNames(args[0]->type, TablesOf(*args[0])))
         keys.push_back(Value::String(key));
     }
-    auto e = graph_fn(LogicalType::List(LogicalType::String()));
+    auto e = GraphCall(name, args, expr, LogicalType::List(LogicalType::String()));
     e->literal = Value::Nested(e->type, std::move(keys));
     return e;
   }
   return nullptr;
+}
+
+BoundExpressionPtr Binder::BindPathFunction(const std::string& name,
+                                            std::vector<BoundExpressionPtr>& args,
+                                            const ParsedExpression& expr) {
+  if (name == "cost") return BindPathCost(std::move(args[0]), expr);
+  const LogicalTypeId arg0 = args[0]->type.id();
+  if (arg0 != LogicalTypeId::kRecursiveRel && arg0 != LogicalTypeId::kAny) {
+    WrongArguments(expr, args, "(RECURSIVE_REL)");
+  }
+  if (name == "nodes") {
+    return GraphCall(name, args, expr, LogicalType::List(LogicalType(LogicalTypeId::kNode)));
+  }
+  if (name == "is_trail" || name == "is_acyclic") {
+    return GraphCall(name, args, expr, LogicalType::Bool());
+  }
+  auto e = GraphCall(name, args, expr, LogicalType::List(LogicalType(LogicalTypeId::kRel)));
+  e->name = "rels";
+  return e;
 }
 
 BoundExpressionPtr Binder::BindListProperties(BoundExpressionPtr list, const std::string& key,

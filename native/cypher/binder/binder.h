@@ -202,6 +202,14 @@ class Binder {
   BoundExpressionPtr BindGraphFunction(const std::string& name,
                                        std::vector<BoundExpressionPtr>& args,
                                        const parser::ParsedExpression& expr);
+  // id, label(s), offset, start_node, end_node and keys of one node or rel argument.
+  BoundExpressionPtr BindNodeRelFunction(const std::string& name,
+                                         std::vector<BoundExpressionPtr>& args,
+                                         const parser::ParsedExpression& expr);
+  // nodes, rels (relationships), is_trail, is_acyclic and cost of one path argument.
+  BoundExpressionPtr BindPathFunction(const std::string& name,
+                                      std::vector<BoundExpressionPtr>& args,
+                                      const parser::ParsedExpression& expr);
   // properties(list, 'k'): [x IN list | x.k].
   BoundExpressionPtr BindListProperties(BoundExpressionPtr list, const std::string& key,
                                         const parser::ParsedExpression& expr);
