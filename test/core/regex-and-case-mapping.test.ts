@@ -1,6 +1,6 @@
-// Regular expressions and Unicode case mapping (issue 24, items 1, 5, 7 and 10): the engine is
-// linear in the text with a bounded stack (long strings once crashed std::regex), matches code
-// points, takes RE2's inline flags; upper/lower use Unicode's simple case mappings.
+// Regular expressions and Unicode case mapping: the engine is linear in the text with a bounded
+// stack (long strings once crashed std::regex), matches code points, takes RE2's inline flags;
+// upper/lower use Unicode's simple case mappings.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
