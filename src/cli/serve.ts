@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { Database } from '../core/database.js';
-import { type AuthConfig, type AuthToken, readAuthFile, resolveAuth } from '../service/auth.js';
+import { type AuthConfig, type AuthToken, readAuthFile, resolveAuth } from '../runtime/auth.js';
 import { GraphDBService, type ServiceConfig } from '../service/service.js';
 import { loadDemo } from './demo.js';
 

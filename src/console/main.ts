@@ -1,5 +1,5 @@
 // The web console (docs/console.md): builds the page, runs queries through POST /cypher and
-// shows their results. Served by src/server/console.ts from the bundle that
+// shows their results. Served by src/http/console.ts from the bundle that
 // scripts/build-console.mjs makes of this folder.
 
 import './styles.css';

@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database, GraphDBService } from '../../src/index.js';
-import { waitFor } from '../service/helpers.js';
+import { waitFor } from '../runtime/helpers.js';
 
 const READER = 'reader-token-0123456789';
 const WRITER = 'writer-token-0123456789';

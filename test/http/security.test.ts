@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database, GraphDBService, type ServiceConfig } from '../../src/index.js';
-import { type HttpAnswer, sendRaw } from '../service/helpers.js';
+import { type HttpAnswer, sendRaw } from '../runtime/helpers.js';
 
 const READER = 'reader-token-0123456789';
 const WRITER = 'writer-token-0123456789';
