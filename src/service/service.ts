@@ -2,6 +2,7 @@
 // It takes a Database over (closing its embedded connections), owns a fixed pool of execution
 // slots, serves them over HTTP (src/server/app.ts) and runs background auto-compaction.
 
+import { X509Certificate } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -426,6 +427,16 @@ function resolveImportDir(value: unknown): FileAccess {
   return { mode: 'within', root };
 }
 
+/** Whether the first certificate of a PEM chain is self-signed (its own issuer). */
+function selfSigned(pem: string | Buffer): boolean {
+  try {
+    const certificate = new X509Certificate(pem);
+    return certificate.checkIssued(certificate);
+  } catch {
+    return false;
+  }
+}
+
 function resolveTls(value: unknown): TlsConfig | null {
   if (value === undefined) return null;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -655,12 +666,17 @@ export class GraphDBService implements AsyncDisposable {
     return this.#phase === 'running' ? (this.#bolt?.port ?? null) : null;
   }
 
-  /** `bolt://<host>:<port>` while running with `boltPort`, else null. */
+  /**
+   * The URL a Neo4j driver connects with while running with `boltPort`, else null:
+   * `bolt://<host>:<port>`; with `tls`, `bolt+s://` (a certificate a client can verify) or
+   * `bolt+ssc://` (a self-signed one, which `bolt+s://` would refuse).
+   */
   get boltUrl(): string | null {
     const port = this.boltPort;
     if (port === null) return null;
-    const host = this.#resolved.host;
-    return host.includes(':') ? `bolt://[${host}]:${port}` : `bolt://${host}:${port}`;
+    const { host, tls } = this.#resolved;
+    const scheme = tls === null ? 'bolt' : selfSigned(tls.cert) ? 'bolt+ssc' : 'bolt+s';
+    return host.includes(':') ? `${scheme}://[${host}]:${port}` : `${scheme}://${host}:${port}`;
   }
 
   /** True while the HTTP server accepts connections. */

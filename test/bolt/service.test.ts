@@ -53,7 +53,9 @@ describe('ServiceConfig.boltPort', () => {
     });
     await service.start();
     const port = service.boltPort as number;
-    const secure = neo4j.driver(`bolt+ssc://127.0.0.1:${port}`, neo4j.auth.bearer('bolt-admin-token-0123'));
+    // The test certificate is self-signed: drivers reach it with bolt+ssc://, not bolt://.
+    expect(service.boltUrl).toBe(`bolt+ssc://127.0.0.1:${port}`);
+    const secure = neo4j.driver(service.boltUrl as string, neo4j.auth.bearer('bolt-admin-token-0123'));
     const plain = neo4j.driver(`bolt://127.0.0.1:${port}`, neo4j.auth.bearer('bolt-admin-token-0123'));
     const wrong = neo4j.driver(`bolt+ssc://127.0.0.1:${port}`, neo4j.auth.bearer('not-the-token-0123456'));
     try {
