@@ -391,6 +391,7 @@ exec::QueryResult RunSchemaChangeInTransaction(Database& db,
     TransactionError("Cannot execute write operations in a read-only transaction.");
   }
   const bool copy = statement.kind == parser::StatementKind::kCopyFrom;
+  if (copy) CheckCopyFromFiles(statement.As<parser::ParsedCopyFrom>());
   std::unique_lock<StatementLock> lock(db.statement_lock());
   ThrowIfError(db.CheckWritable());
   if (!transaction.schema) {
@@ -485,6 +486,8 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
   }
   switch (statement.kind) {
     case parser::StatementKind::kCopyFrom: {
+      // A file it may not read is refused at once, not after waiting for readers.
+      CheckCopyFromFiles(statement.As<parser::ParsedCopyFrom>());
       std::unique_lock<StatementLock> lock(db.statement_lock());
       ThrowIfError(db.CheckWritable());
       ThrowIfError(db.WaitForPinnedSnapshots(lock, "COPY"));

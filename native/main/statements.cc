@@ -969,6 +969,13 @@ exec::QueryResult CopyResult(uint64_t rows, const std::string& table,
 
 }  // namespace
 
+void CheckCopyFromFiles(const parser::ParsedCopyFrom& s) {
+  if (s.source.kind != parser::ScanSourceKind::kFiles) return;
+  for (const std::string& path : s.source.file_paths) {
+    Check(storage::ConfineUserPath(path, "COPY FROM"));
+  }
+}
+
 exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
                               const std::unordered_map<std::string, Value>& params,
                               exec::WarningLog* warnings, uint64_t query_id,
