@@ -946,11 +946,13 @@ namespace {
 
 // The result of a COPY FROM: the rows copied, and the records skipped (IGNORE_ERRORS=true),
 // which go to the connection's warnings.
+// COPY's result: Kùzu's message, and the rows copied as nodes or relationships created.
 exec::QueryResult CopyResult(uint64_t rows, const std::string& table,
                              std::vector<storage::CsvWarning> skipped, exec::WarningLog* warnings,
-                             uint64_t query_id, uint64_t warning_limit) {
+                             uint64_t query_id, uint64_t warning_limit, bool rel) {
   exec::QueryResult result = MessageResult(std::to_string(rows) +
                                            " tuples have been copied to the " + table + " table.");
+  (rel ? result.counters.rels_created : result.counters.nodes_created) = rows;
   if (skipped.empty()) return result;
   result.rows.push_back({Value::String(
       std::to_string(skipped.size()) +
@@ -1014,17 +1016,18 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
     }
     uint64_t rows = CopyByColumn(db, s);
     return CopyResult(rows, cat.GetNodeTable(s.table_name)->name, {}, warnings, query_id,
-                      warning_limit);
+                      warning_limit, false);
   }
   if (s.has_column_list) {
     uint64_t rows = CopyColumnList(db, s, params, options);
     const auto* node = cat.GetNodeTable(s.table_name);
     return CopyResult(rows, node ? node->name : cat.GetRelTable(s.table_name)->name,
-                      std::move(skipped), warnings, query_id, warning_limit);
+                      std::move(skipped), warnings, query_id, warning_limit, node == nullptr);
   }
   if (s.source.kind == parser::ScanSourceKind::kQuery) {
     auto [rows, table] = CopyFromQuery(db, s, params, options.ignore_errors, &skipped);
-    return CopyResult(rows, table, std::move(skipped), warnings, query_id, warning_limit);
+    return CopyResult(rows, table, std::move(skipped), warnings, query_id, warning_limit,
+                      cat.GetRelTable(table) != nullptr);
   }
   const std::vector<std::string> files =
       Check(storage::ExpandUserGlobs(env::FileSystem::Default(), s.source.file_paths, "COPY FROM"));
@@ -1048,7 +1051,7 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
     Check(db.storage().CopyNodeTable(table_name, files, options, {}, ts));
     uint64_t rows = db.GetNodeTable(node_schema->id)->NumRows() - before;
     return CopyResult(rows, node_schema->name, std::move(skipped), warnings, query_id,
-                      warning_limit);
+                      warning_limit, false);
   }
   if (const auto* rel_schema = cat.GetRelTable(table_name)) {
     uint64_t before = 0;
@@ -1057,7 +1060,7 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
     uint64_t after = 0;
     for (auto* table : db.storage().GetRelTables(rel_schema->id)) after += table->NumRels();
     return CopyResult(after - before, rel_schema->name, std::move(skipped), warnings, query_id,
-                      warning_limit);
+                      warning_limit, true);
   }
   ThrowBinding("Binder exception: Table " + s.table_name + " does not exist.");
 }
