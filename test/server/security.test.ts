@@ -401,7 +401,9 @@ describe('file sandbox', () => {
         request === undefined ? undefined : JSON.stringify(request),
       );
     try {
-      expect((await schema(url, undefined, 'CREATE NODE TABLE P(id INT64, PRIMARY KEY(id))')).status).toBe(200);
+      expect((await schema(url, undefined, 'CREATE NODE TABLE P(id INT64, PRIMARY KEY(id))')).status).toBe(
+        200,
+      );
       const read = await tx('POST', '/tx', { access_mode: 'read' });
       const readId = (JSON.parse(read.body) as { id: string }).id;
       expect((await tx('POST', `/tx/${readId}`, { query: 'MATCH (p:P) RETURN count(p)' })).status).toBe(200);
