@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
@@ -763,44 +764,111 @@ Status CheckRequest(const ParsedStatements& statements, std::optional<AccessMode
   return Status::OK();
 }
 
-// RunQuery of parsed statements; `memo` (may be null): a prepared statement's.
+// Runs one statement of RunParsed: a write passes the write gate first; once the locks are
+// released it waits for its commit to be durable.
+exec::QueryResult RunOneStatement(Database& db, const parser::ParsedStatement& statement,
+                                  const std::unordered_map<std::string, Value>& params,
+                                  Session* session, CommitContext& commit) {
+  const uint64_t draws_before = catalog::SequenceDrawsOnThisThread();
+  exec::QueryResult result;
+  if (!StatementWrites(statement) || statement.kind == parser::StatementKind::kImportDatabase) {
+    // Reads (and BEGIN/COMMIT and IMPORT DATABASE, which take the gate themselves) never
+    // wait for writers.
+    result = RunStatement(db, statement, params, session, &commit);
+  } else {
+    TransactionGate& gate = db.transaction_gate();
+    ThrowIfError(gate.EnterWrite(session));
+    try {
+      result = RunStatement(db, statement, params, session, &commit);
+    } catch (...) {
+      gate.ExitWrite();
+      throw;
+    }
+    gate.ExitWrite();
+  }
+  CommitSequences(db, commit, catalog::SequenceDrawsOnThisThread() != draws_before, session);
+  // The lock is released: wait for durability, sharing syncs with concurrent commits.
+  ThrowIfError(db.FinishCommit(&commit.ticket));
+  return result;
+}
+
+// Whether `statements` (several, of an embedded connection's session outside an explicit
+// transaction) run as one transaction of their own: unless one of them begins, commits or
+// rolls back a transaction itself, when they run one after another as written.
+bool RunsAsBatch(const ParsedStatements& statements, Session* session) {
+  if (statements.size() < 2 || session == nullptr || session->transaction) return false;
+  for (const auto& statement : statements) {
+    if (statement->kind == parser::StatementKind::kTransaction) return false;
+  }
+  return true;
+}
+
+// Refuses a batch (RunsAsBatch) holding a statement that cannot run in a transaction, before
+// any of it runs.
+Status CheckBatch(const ParsedStatements& statements) {
+  for (const auto& statement : statements) {
+    const parser::StatementKind kind = statement->kind;
+    if (kind == parser::StatementKind::kExportDatabase ||
+        kind == parser::StatementKind::kImportDatabase ||
+        kind == parser::StatementKind::kCheckpoint) {
+      return Status(ErrorCode::kInvalidRequest,
+                    StatementKindName(kind) +
+                        " cannot run in a query of several statements, which run as one "
+                        "transaction; run it on its own");
+    }
+  }
+  return Status::OK();
+}
+
+// RunQuery of parsed statements; `memo` (may be null): a prepared statement's. Several
+// statements return the last one's result, with the others' in `earlier`; as a batch
+// (RunsAsBatch) they run in one transaction (READ ONLY when none of them writes), so that
+// either all of them commit or none does.
 Result<exec::QueryResult> RunParsed(Database& db, const ParsedStatements& statements,
                                     StatementMemo* memo,
                                     const std::unordered_map<std::string, Value>& params,
                                     std::optional<AccessMode> allowed, Session* session,
                                     uint32_t wal_slot) {
+  const bool batch = !allowed && RunsAsBatch(statements, session);
   try {
     if (Status refused = CheckRequest(statements, allowed, session); !refused.ok()) return refused;
-    exec::QueryResult result;
-    TransactionGate& gate = db.transaction_gate();
+    if (batch) {
+      if (Status refused = CheckBatch(statements); !refused.ok()) return refused;
+    }
     CommitContext commit;
     commit.wal_slot = wal_slot;
     commit.memo = memo;
-    for (const auto& statement : statements) {
-      const uint64_t draws_before = catalog::SequenceDrawsOnThisThread();
-      if (!StatementWrites(*statement) ||
-          statement->kind == parser::StatementKind::kImportDatabase) {
-        // Reads (and BEGIN/COMMIT and IMPORT DATABASE, which take the gate themselves) never
-        // wait for writers.
-        result = RunStatement(db, *statement, params, session, &commit);
-      } else {
-        ThrowIfError(gate.EnterWrite(session));
-        try {
-          result = RunStatement(db, *statement, params, session, &commit);
-        } catch (...) {
-          gate.ExitWrite();
-          throw;
-        }
-        gate.ExitWrite();
-      }
-      CommitSequences(db, commit, catalog::SequenceDrawsOnThisThread() != draws_before,
-                      session);
-      // The lock is released: wait for durability, sharing syncs with concurrent commits.
-      ThrowIfError(db.FinishCommit(&commit.ticket));
+    if (batch) {
+      bool writes = false;
+      for (const auto& statement : statements) writes = writes || StatementWrites(*statement);
+      RunOneStatement(db,
+                      parser::ParsedTransaction(writes ? parser::TransactionAction::kBeginReadWrite
+                                                       : parser::TransactionAction::kBeginReadOnly),
+                      params, session, commit);
     }
+    std::vector<exec::QueryResult> results;
+    results.reserve(statements.size());
+    for (const auto& statement : statements) {
+      const auto started = std::chrono::steady_clock::now();
+      results.push_back(RunOneStatement(db, *statement, params, session, commit));
+      results.back().elapsed_ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+              .count();
+    }
+    if (batch) {
+      RunOneStatement(db, parser::ParsedTransaction(parser::TransactionAction::kCommit), params,
+                      session, commit);
+    }
+    exec::QueryResult result = std::move(results.back());
+    results.pop_back();
+    result.earlier = std::move(results);
     return result;
   } catch (...) {
-    return FailedStatement(db, session);
+    Status failed = FailedStatement(db, session);
+    // The batch's own transaction ends with it, whatever failed (FailedStatement keeps an
+    // explicit transaction open after a syntax or binding error).
+    if (batch) AbortTransaction(db, *session);
+    return failed;
   }
 }
 

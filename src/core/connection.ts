@@ -2,6 +2,7 @@ import {
   addon,
   type NativeConnection,
   type NativeDatabase,
+  type PackedBatch,
   type PackedResult,
   type RawTextResult,
 } from '../native/addon.js';
@@ -86,13 +87,13 @@ function statementArguments<Head>(text: Head, params: QueryParameters): [Head, .
 
 function noop(): void {}
 
-function toQueryResult<Row extends object>(packed: PackedResult): QueryResult<Row> {
-  return new QueryResult<Row>(packed);
+function toQueryResult<Row extends object>(packed: PackedResult | PackedBatch): QueryResult<Row> {
+  return QueryResult.of<Row>(packed);
 }
 
 /**
  * An embedded connection. Statements run one at a time, in the order they were submitted;
- * each is its own transaction.
+ * each is its own transaction (the statements of one text, together), unless one was begun.
  */
 export class Connection implements Disposable {
   #native: NativeConnection | null;
@@ -137,6 +138,10 @@ export class Connection implements Disposable {
    * (QUERY_CANCELLED); either way its writes are undone and the connection is usable at once.
    *
    * `Row` types the objects of `toObjects()`: `conn.query<{ name: string }>(...)`.
+   *
+   * A text of several statements (`'A; B; C'`) runs as one transaction, all or nothing, and
+   * resolves to the last one's result, whose `results` holds each statement's (README,
+   * "Embedded API").
    */
   query<Row extends object = ResultRow>(
     text: string,
@@ -145,7 +150,12 @@ export class Connection implements Disposable {
   ): Promise<QueryResult<Row>> {
     try {
       checkArguments(text, params);
-      return whileInFlight(this.#submit(this.#open().query, text, params, options), toQueryResult<Row>);
+      // A text of several statements gives a PackedBatch (NativeConnection.query).
+      const submitted = this.#submit(this.#open().query, text, params, options) as
+        | Promise<PackedResult | PackedBatch>
+        | PackedResult
+        | PackedBatch;
+      return whileInFlight(submitted, toQueryResult<Row>);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -255,8 +265,8 @@ export class Connection implements Disposable {
    */
   querySync<Row extends object = ResultRow>(text: string, params?: QueryParameters): QueryResult<Row> {
     checkArguments(text, params);
-    return new QueryResult<Row>(
-      this.#submit(this.#open().querySync, text, params, undefined) as PackedResult,
+    return QueryResult.of<Row>(
+      this.#submit(this.#open().querySync, text, params, undefined) as PackedResult | PackedBatch,
     );
   }
 
