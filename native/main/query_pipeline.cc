@@ -145,11 +145,11 @@ exec::QueryResult RunPlanOf(Database& db, const parser::ParsedStatement& stateme
                             const planner::LogicalPlan& plan,
                             const std::unordered_map<std::string, Value>& params, AccessMode mode,
                             Session* session, CommitContext* commit) {
-  if (statement.explain) return PlanTextResult(plan.root->ToString());
+  if (statement.explain) return PlanTextResult(plan.root->ToString(0, {}, &db.catalog()));
   if (!statement.profile) return ExecuteBound(db, plan, params, mode, session, commit);
   exec::PlanProfile profile;
   exec::QueryResult ran = ExecuteBound(db, plan, params, mode, session, commit, 0, &profile);
-  exec::QueryResult result = PlanTextResult(exec::ProfileText(*plan.root, profile));
+  exec::QueryResult result = PlanTextResult(exec::ProfileText(*plan.root, profile, &db.catalog()));
   result.counters = ran.counters;
   return result;
 }
