@@ -7,6 +7,7 @@
 #include <optional>
 #include <shared_mutex>
 
+#include "common/progress.h"
 #include "cypher/binder/binder.h"
 #include "cypher/parser/parser.h"
 #include "cypher/planner/planner.h"
@@ -420,6 +421,14 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
                                const std::unordered_map<std::string, Value>& params,
                                Session* session, CommitContext* commit) {
   const bool in_transaction = session && session->transaction;
+  // A long statement reports its progress into its session's (common/progress.h); the
+  // statements of an IMPORT DATABASE run in its scope, which they leave as it is.
+  const bool long_running = statement.kind == parser::StatementKind::kCopyFrom ||
+                            statement.kind == parser::StatementKind::kExportDatabase ||
+                            statement.kind == parser::StatementKind::kImportDatabase;
+  const bool reports = long_running && session && CurrentProgress() == nullptr;
+  if (reports) session->progress.Reset();
+  ScopedProgress progress_scope(reports ? &session->progress : nullptr);
   const uint64_t query_id = db.NextQueryId();
   if (session) session->query_id = query_id;
   if (statement.explain && statement.kind != parser::StatementKind::kQuery &&
@@ -554,7 +563,12 @@ exec::QueryResult RunImportDatabase(Database& db, const parser::ParsedPortDataba
                   "); IMPORT DATABASE runs only on an empty database");
       }
     }
-    for (const auto& step : script) RunStatement(db, *step, no_params, &own, commit);
+    StatementProgress* progress = CurrentProgress();  // one step per statement of the scripts
+    if (progress) progress->steps_total.store(script.size(), std::memory_order_relaxed);
+    for (const auto& step : script) {
+      RunStatement(db, *step, no_params, &own, commit);
+      if (progress) progress->steps_done.fetch_add(1, std::memory_order_relaxed);
+    }
     RunTransactionStatement(db, parser::ParsedTransaction(parser::TransactionAction::kCommit),
                             &own, commit);
   } catch (const GraphDBException& e) {

@@ -7,6 +7,7 @@
 
 #include "catalog/catalog.h"
 #include "common/interrupt.h"
+#include "common/progress.h"
 #include "common/status.h"
 #include "cypher/binder/binder.h"
 #include "cypher/parser/parser.h"
@@ -1031,6 +1032,16 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
   }
   const std::vector<std::string> files =
       Check(storage::ExpandUserGlobs(env::FileSystem::Default(), s.source.file_paths, "COPY FROM"));
+  if (StatementProgress* progress = CurrentProgress()) {
+    // The bytes to read, which reads of the files count up to (common/progress.h).
+    uint64_t total = 0;
+    for (const std::string& file : files) {
+      Result<uint64_t> size = env::FileSystem::Default()->FileSize(file);
+      if (size.ok()) total += size.value();
+    }
+    progress->bytes_read.store(0, std::memory_order_relaxed);
+    progress->bytes_total.store(total, std::memory_order_relaxed);
+  }
   const uint64_t ts = 0;  // bulk-loaded rows: seen by every snapshot
   std::string table_name = s.table_name;
   if (!cat.Contains(table_name)) {

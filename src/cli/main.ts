@@ -10,6 +10,7 @@ import { VERSION } from '../version.js';
 import { DEFAULT_DB_DIR, resolveDataDir } from './data-dir.js';
 import { formatResult, type OutputFormat } from './format.js';
 import { parseParam } from './params.js';
+import { progressBar } from './progress-bar.js';
 import { splitStatements } from './script.js';
 import { runServe, type ServeOptions } from './serve.js';
 
@@ -77,7 +78,13 @@ async function runQuery(
   const [dir, text] = args.length === 2 ? [args[0], args[1]] : [undefined, args[0]];
   using db = openDatabase(dir);
   using conn = db.connect();
-  const result = await conn.query(text ?? '', options.param);
+  const bar = progressBar();
+  let result: QueryResult;
+  try {
+    result = await conn.query(text ?? '', options.param, { onProgress: bar.onProgress });
+  } finally {
+    bar.done();
+  }
   process.stdout.write(`${formatResult(result, options.format)}\n`);
 }
 
@@ -94,7 +101,13 @@ async function runImport(dir: string | undefined, file: string) {
   const started = Date.now();
   for (const [i, statement] of statements.entries()) {
     process.stderr.write(`[${i + 1}/${statements.length}] ${statement.slice(0, 70)}\n`);
-    const result = await conn.query(statement);
+    const bar = progressBar();
+    let result: QueryResult;
+    try {
+      result = await conn.query(statement, undefined, { onProgress: bar.onProgress });
+    } finally {
+      bar.done();
+    }
     if (isMessage(result)) {
       // DDL and COPY: their message ("Table P has been created.") goes with the progress lines.
       for (const [message] of result.rows) if (message !== '') process.stderr.write(`  ${String(message)}\n`);

@@ -9,6 +9,7 @@ import {
 import { GraphDBError } from './errors.js';
 import { same, whileInFlight } from './loop-poll.js';
 import { type PreparedHost, PreparedStatement } from './prepared.js';
+import { watchProgress } from './progress.js';
 import { QueryResult } from './query-result.js';
 import {
   type QueryOptions,
@@ -136,6 +137,7 @@ export class Connection implements Disposable {
    *
    * `options.timeoutMs` limits its time (QUERY_TIMEOUT past it), `options.signal` cancels it
    * (QUERY_CANCELLED); either way its writes are undone and the connection is usable at once.
+   * `options.onProgress` hears how far a COPY FROM, EXPORT or IMPORT DATABASE has got.
    *
    * `Row` types the objects of `toObjects()`: `conn.query<{ name: string }>(...)`.
    *
@@ -155,7 +157,11 @@ export class Connection implements Disposable {
         | Promise<PackedResult | PackedBatch>
         | PackedResult
         | PackedBatch;
-      return whileInFlight(submitted, toQueryResult<Row>);
+      const onProgress = options?.onProgress;
+      return whileInFlight(
+        onProgress === undefined ? submitted : watchProgress(this.#open(), submitted, onProgress),
+        toQueryResult<Row>,
+      );
     } catch (error) {
       return Promise.reject(error);
     }

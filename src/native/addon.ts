@@ -102,6 +102,11 @@ export interface NativeConnection {
   readonly pending: number;
   readonly closed: boolean;
   /**
+   * [bytesRead, bytesTotal, stepsDone, stepsTotal] of the COPY FROM, EXPORT or IMPORT DATABASE
+   * running (native/common/progress.h): the last one's once it ended, zeros before any.
+   */
+  progress(): [number, number, number, number];
+  /**
    * The result itself when a short read ran at once on this thread, else a promise. A text of
    * several statements gives a PackedBatch instead, which only a connection without an access
    * mode runs (Connection.query reads both; a slot with one refuses several statements).
