@@ -738,7 +738,6 @@ export class GraphDBService implements AsyncDisposable {
   async runAndWaitForExit(options: RunOptions = {}): Promise<void> {
     await this.start();
     const ended = this.#runEnded;
-    if (ended && this.#url) options.onListening?.(this.#url);
     if (!ended) return;
     const onSignal = () => {
       void this.stop();
@@ -746,6 +745,9 @@ export class GraphDBService implements AsyncDisposable {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     try {
+      // Told once the handlers are in place: a signal sent on seeing the URL stops the service
+      // gracefully, however the threads were scheduled.
+      if (this.#url) options.onListening?.(this.#url);
       await ended.promise;
     } finally {
       process.off('SIGINT', onSignal);

@@ -171,7 +171,7 @@ describe('graphdb serve', () => {
     expect(fs.existsSync(dir)).toBe(true);
     expect(fs.existsSync(path.join(os.tmpdir(), 'quiverdb-data'))).toBe(false);
     served.child.kill('SIGINT');
-    expect((await served.exit).code).toBe(0);
+    expect(await served.exit, served.stderr()).toEqual({ code: 0, signal: null });
     expect(fs.existsSync(dir)).toBe(false);
   });
 
