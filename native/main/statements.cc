@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "catalog/catalog.h"
+#include "common/file_access.h"
 #include "common/interrupt.h"
 #include "common/progress.h"
 #include "common/status.h"
@@ -973,9 +974,14 @@ exec::QueryResult CopyResult(uint64_t rows, const std::string& table,
 }  // namespace
 
 void CheckCopyFromFiles(const parser::ParsedCopyFrom& s) {
-  if (s.source.kind != parser::ScanSourceKind::kFiles) return;
-  for (const std::string& path : s.source.file_paths) {
-    Check(storage::ConfineUserPath(path, "COPY FROM"));
+  if (s.source.kind == parser::ScanSourceKind::kFiles) {
+    for (const std::string& path : s.source.file_paths) {
+      Check(storage::ConfineUserPath(path, "COPY FROM"));
+    }
+  } else if (s.names_server_files && CurrentFileAccess().mode == FileAccess::Mode::kNone) {
+    // A subquery that reads files (LOAD FROM) where no file may be read at all; its paths
+    // inside an import folder are checked when it binds.
+    Check(storage::ConfineUserPath("", "LOAD FROM"));
   }
 }
 
