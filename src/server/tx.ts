@@ -4,6 +4,7 @@
 
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
+import { GraphDBError } from '../core/errors.js';
 import { type Client, ROLE_MOST_ACCESS } from '../service/auth.js';
 import type { ExecutionSlotLease } from '../service/pool.js';
 import type { ServiceRuntime } from '../service/service.js';
@@ -15,7 +16,7 @@ import {
   TxGoneError,
 } from '../service/transactions.js';
 import { executeCancellable } from './cypher.js';
-import { errorResponse, jsonHeaders, responseForError } from './errors.js';
+import { errorResponse, jsonHeaders, replyForError, responseForError } from './errors.js';
 import { streamResult, wantsNdjson } from './ndjson.js';
 
 type Env = { Bindings: Partial<HttpBindings> };
@@ -56,11 +57,26 @@ const TX_ROUTES: ReadonlyArray<[path: string, allow: string]> = [
   ['/tx/:id/commit', 'POST, OPTIONS'],
 ];
 
-function notFound(id: string): Response {
+function notFound(id: string, transactions: TransactionRegistry, client: Client): Response {
+  const how = transactions.endedHow(id, client);
   return errorResponse(
     'TX_NOT_FOUND',
-    `no open transaction ${JSON.stringify(id)}: it was committed, rolled back or expired (idle transactions roll back), or never existed`,
+    how
+      ? `transaction ${JSON.stringify(id)} is no longer open: it was ${how}`
+      : `no open transaction ${JSON.stringify(id)}: it was committed, rolled back or expired (idle transactions roll back), or never existed`,
   );
+}
+
+/**
+ * The answer to a statement that failed in transaction `tx`; when the failure ended the
+ * transaction (a failure while executing rolls it back), the message says so.
+ */
+function failedInTransaction(error: unknown, tx: OpenTransaction): Response {
+  if (tx.open || !(error instanceof GraphDBError)) return responseForError(error);
+  const reply = replyForError(error);
+  const body = JSON.parse(reply.body) as { error: { message: string } };
+  body.error.message += ' (the transaction was rolled back)';
+  return new Response(JSON.stringify(body), { status: reply.status, headers: reply.headers });
 }
 
 function describe(tx: OpenTransaction): string {
@@ -190,13 +206,13 @@ async function run(
   const { runtime } = kit;
   if (!runtime.accepting) return kit.unavailable();
   const id = c.req.param('id') ?? '';
-  if (!transactionOf(transactions, id, client)) return notFound(id);
+  if (!transactionOf(transactions, id, client)) return notFound(id, transactions, client);
   const notJson = kit.requireJson(c, 'POST /tx/{id}');
   if (notJson) return notJson;
   const body = await kit.readBody(c);
   if (typeof body !== 'string') return body;
   const tx = transactionOf(transactions, id, client);
-  if (!tx) return notFound(id);
+  if (!tx) return notFound(id, transactions, client);
   const request = withAccessMode(body, tx);
   const mostAccess = ROLE_MOST_ACCESS[tx.client.role];
   if (request instanceof Response) return request;
@@ -231,8 +247,8 @@ async function run(
       }
     });
   } catch (error) {
-    if (error instanceof TxGoneError) return notFound(id);
-    return responseForError(error);
+    if (error instanceof TxGoneError) return notFound(id, transactions, client);
+    return failedInTransaction(error, tx);
   }
 }
 
@@ -255,13 +271,13 @@ async function finish(
 ): Promise<Response> {
   const id = c.req.param('id') ?? '';
   const tx = transactionOf(transactions, id, client);
-  if (!tx) return notFound(id);
+  if (!tx) return notFound(id, transactions, client);
   try {
     // After the requests already queued on it.
     await tx.run(async () => ({ answer: undefined, finished: Promise.resolve() }));
     await transactions.end(tx, commit);
   } catch (error) {
-    if (error instanceof TxGoneError) return notFound(id);
+    if (error instanceof TxGoneError) return notFound(id, transactions, client);
     return responseForError(error);
   }
   return new Response(JSON.stringify({ id, status: commit ? 'committed' : 'rolled_back' }), {

@@ -91,13 +91,20 @@ export class OpenTransaction {
     this.#tail = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const done = () => {
+    const done = (failure?: unknown) => {
       this.#busy--;
       if (!this.#ended) {
         // A failed statement can end the transaction in the engine (as a failed execution does
-        // in Kùzu): then it is over here too.
-        if (!stillInTransaction(this.lease)) void this.#registry.end(this, false);
-        else if (this.#busy === 0) this.#startTimer();
+        // in Kùzu): then it is over here too, and later requests on it are told why.
+        if (!stillInTransaction(this.lease)) {
+          const cause = failure instanceof Error ? `: ${failure.message}` : '';
+          const code = (failure as { code?: unknown } | undefined)?.code;
+          void this.#registry.end(
+            this,
+            false,
+            `rolled back because a statement in it failed${typeof code === 'string' ? ` with ${code}` : ''}${cause}`,
+          );
+        } else if (this.#busy === 0) this.#startTimer();
       }
       release();
     };
@@ -110,10 +117,10 @@ export class OpenTransaction {
       try {
         result = await work();
       } catch (error) {
-        done();
+        done(error);
         throw error;
       }
-      result.finished.then(done, done);
+      result.finished.then(() => done(), done);
       return result.answer;
     });
   }
@@ -144,7 +151,9 @@ export class OpenTransaction {
     this.expiresAt = Date.now() + timeout;
     this.#timer = setTimeout(() => {
       this.#timer = null;
-      if (!this.#ended && this.#busy === 0) void this.#registry.end(this, false);
+      if (!this.#ended && this.#busy === 0) {
+        void this.#registry.end(this, false, `rolled back after ${timeout} ms idle (txIdleTimeoutMs)`);
+      }
     }, timeout);
     this.#timer.unref();
   }
@@ -163,11 +172,16 @@ export class TxGoneError extends Error {
   }
 }
 
+/** How many ended transactions the registry remembers the end of (for TX_NOT_FOUND's message). */
+const ENDED_KEPT = 1024;
+
 /** The open explicit transactions of a service. */
 export class TransactionRegistry {
   readonly idleTimeoutMs: number;
   readonly maxOpen: number;
   readonly #open = new Map<string, OpenTransaction>();
+  /** How the most recently ended transactions ended, by id (at most ENDED_KEPT, oldest out first). */
+  readonly #ended = new Map<string, { token: number; how: string }>();
   /** Slots being leased for transactions still beginning (counted against maxOpen). */
   #reserved = 0;
   #closed = false;
@@ -224,6 +238,20 @@ export class TransactionRegistry {
     return tx;
   }
 
+  /**
+   * How transaction `id` ended ('committed', 'rolled back because a statement in it
+   * failed...'), if it ended recently and `client` opened it; undefined otherwise.
+   */
+  endedHow(id: string, client: Client): string | undefined {
+    const ended = this.#ended.get(id);
+    return ended && ended.token === client.token ? ended.how : undefined;
+  }
+
+  #recordEnd(tx: OpenTransaction, how: string): void {
+    this.#ended.set(tx.id, { token: tx.client.token, how });
+    if (this.#ended.size > ENDED_KEPT) this.#ended.delete(this.#ended.keys().next().value!);
+  }
+
   /** The open transaction `id`, if any. */
   get(id: string): OpenTransaction | undefined {
     const tx = this.#open.get(id);
@@ -233,18 +261,20 @@ export class TransactionRegistry {
   /**
    * Ends `tx`: commits it (`commit`; rejects with the commit's error, the transaction then
    * being rolled back) or rolls it back, then resets its slot's session and releases the lease.
-   * Idempotent for rollbacks.
+   * Idempotent for rollbacks. `how` says why it ended, for later requests on it (endedHow).
    */
-  async end(tx: OpenTransaction, commit: boolean): Promise<void> {
+  async end(tx: OpenTransaction, commit: boolean, how = commit ? 'committed' : 'rolled back'): Promise<void> {
     if (!tx.open) return;
     tx.markEnded();
     this.#open.delete(tx.id);
+    this.#recordEnd(tx, how);
     let failure: unknown;
     if (commit) {
       try {
         await runInSession(tx.lease.slot, 'COMMIT');
       } catch (error) {
         failure = error;
+        this.#recordEnd(tx, 'rolled back because its commit failed');
       }
     }
     await resetSession(tx.lease.slot).catch(() => undefined);
@@ -261,7 +291,10 @@ export class TransactionRegistry {
   /** Rolls back every open transaction, after the request each is running. */
   async rollbackAll(): Promise<void> {
     const open = [...this.#open.values()];
-    for (const tx of open) tx.markEnded();
+    for (const tx of open) {
+      tx.markEnded();
+      this.#recordEnd(tx, 'rolled back because the service stopped');
+    }
     await Promise.all(
       open.map(async (tx) => {
         await tx.settled();
