@@ -2,6 +2,7 @@ export { Connection, type QueryOptions, type QueryParameters } from './core/conn
 export { Database, type DatabaseOptions } from './core/database.js';
 export { type ErrorCode, GraphDBError } from './core/errors.js';
 export { PreparedStatement } from './core/prepared.js';
+export type { QueryProgress } from './core/progress.js';
 export { QueryResult, type QuerySummary } from './core/query-result.js';
 export { RowStream, type StreamOptions } from './core/stream.js';
 export type {

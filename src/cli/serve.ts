@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { Database } from '../core/database.js';
 import { type AuthConfig, type AuthToken, readAuthFile, resolveAuth } from '../runtime/auth.js';
 import { GraphDBService, type ServiceConfig } from '../service/service.js';
+import { resolveDataDir } from './data-dir.js';
 import { loadDemo } from './demo.js';
 
 export interface ServeOptions {
@@ -98,9 +99,23 @@ export function serviceConfigOf(options: ServeOptions, env: NodeJS.ProcessEnv = 
   return config;
 }
 
-export async function runServe(dir: string, options: ServeOptions): Promise<void> {
+/**
+ * Serves the database in `given` (undefined: the default folder; with --demo, a temporary one
+ * removed at exit).
+ */
+export async function runServe(given: string | undefined, options: ServeOptions): Promise<void> {
   // Checked before the database opens: a bad flag changes nothing on disk.
   const config = serviceConfigOf(options);
+  const { dir, announce, cleanup } = resolveDataDir(given, options.demo === true);
+  try {
+    announce();
+    await serveDatabase(dir, config, options);
+  } finally {
+    cleanup();
+  }
+}
+
+async function serveDatabase(dir: string, config: ServiceConfig, options: ServeOptions): Promise<void> {
   const db = new Database(dir, {
     syncOnCommit: options.syncOnCommit,
     ...(options.maxThreads === 0 ? {} : { maxThreadNum: options.maxThreads }),

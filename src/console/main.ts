@@ -437,6 +437,10 @@ class ConsoleApp {
         e.line !== undefined ? { line: e.line, column: e.column ?? 1, message: e.message } : undefined,
       );
       setChildren(this.#summary, `Failed after ${formatMs(outcome.roundTripMs)}`);
+      // The plan of an earlier query would read as this one's.
+      this.plan.clear();
+      this.#tabs.get('plan')!.hidden = true;
+      if (this.#tab === 'plan') this.showTab('table');
       return;
     }
     this.#showAnswer(outcome.value, outcome.roundTripMs);

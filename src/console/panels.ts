@@ -80,6 +80,10 @@ export class PlanView {
       h('ul', { class: 'plan-tree' }, roots.map(render)),
     );
   }
+
+  clear(): void {
+    setChildren(this.element);
+  }
 }
 
 /** The properties of the node or relationship clicked in the graph. */

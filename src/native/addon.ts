@@ -11,6 +11,11 @@ import path from 'node:path';
  */
 export type PackedResult = ReturnType<typeof packResult>;
 
+/** The results of a query of several statements, one per statement, in order. */
+export interface PackedBatch {
+  results: PackedResult[];
+}
+
 /** A result whose cells are Kùzu's text form of each value (NULL as ''). */
 export interface RawTextResult {
   columns: string[];
@@ -96,7 +101,16 @@ export type CursorBatch<T> = [rows: T, done: boolean];
 export interface NativeConnection {
   readonly pending: number;
   readonly closed: boolean;
-  /** The result itself when a short read ran at once on this thread, else a promise. */
+  /**
+   * [bytesRead, bytesTotal, stepsDone, stepsTotal] of the COPY FROM, EXPORT or IMPORT DATABASE
+   * running (native/common/progress.h): the last one's once it ended, zeros before any.
+   */
+  progress(): [number, number, number, number];
+  /**
+   * The result itself when a short read ran at once on this thread, else a promise. A text of
+   * several statements gives a PackedBatch instead, which only a connection without an access
+   * mode runs (Connection.query reads both; a slot with one refuses several statements).
+   */
   query(...args: StatementArguments): Promise<PackedResult> | PackedResult;
   queryText(...args: StatementArguments): Promise<RawTextResult> | RawTextResult;
   /**
@@ -161,7 +175,7 @@ export interface NativeConnection {
   schema(): Promise<string>;
   /** Compacts the database's adjacency on this connection's native thread. */
   compact(): Promise<PackedResult>;
-  querySync(...args: StatementArguments): PackedResult;
+  querySync(...args: StatementArguments): PackedResult | PackedBatch;
   /**
    * The time limit (ms, 0: none), cancel() token and result and memory limits (bytes, 0: none)
    * of the next statement submitted; a statement that runs inline ignores them.

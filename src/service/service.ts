@@ -3,6 +3,7 @@
 // composes the protocol-neutral runtime (src/runtime: config, slot pool, transactions, auth,
 // auto-compaction) with the front ends, and nothing below it imports it.
 
+import { X509Certificate } from 'node:crypto';
 import type { BoltAuthenticate } from '../bolt/connection.js';
 import type { BoltServer } from '../bolt/server.js';
 import { Database, databaseInternals } from '../core/database.js';
@@ -37,6 +38,16 @@ export interface ServiceStatus {
 }
 
 type Phase = 'closed' | 'initialized' | 'starting' | 'running' | 'stopping';
+
+/** Whether the first certificate of a PEM chain is self-signed (its own issuer). */
+function selfSigned(pem: string | Buffer): boolean {
+  try {
+    const certificate = new X509Certificate(pem);
+    return certificate.checkIssued(certificate);
+  } catch {
+    return false;
+  }
+}
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -188,12 +199,18 @@ export class GraphDBService implements AsyncDisposable {
     return this.#phase === 'running' ? (this.#bolt?.port ?? null) : null;
   }
 
-  /** `bolt://<host>:<port>` while running with `boltPort`, else null. */
+  /**
+   * The URL a Neo4j driver connects with while running with `boltPort`, else null:
+   * `bolt://<host>:<port>`; with `tls`, `bolt+s://` (a certificate a client can verify) or
+   * `bolt+ssc://` (a self-signed one, which `bolt+s://` would refuse).
+   */
   get boltUrl(): string | null {
     const port = this.boltPort;
     if (port === null) return null;
     const host = this.#settings.hostStr;
-    return host.includes(':') ? `bolt://[${host}]:${port}` : `bolt://${host}:${port}`;
+    const tls = this.#settings.tls;
+    const scheme = tls === null ? 'bolt' : selfSigned(tls.cert) ? 'bolt+ssc' : 'bolt+s';
+    return host.includes(':') ? `${scheme}://[${host}]:${port}` : `${scheme}://${host}:${port}`;
   }
 
   /** True while the HTTP server accepts connections. */
@@ -255,7 +272,6 @@ export class GraphDBService implements AsyncDisposable {
   async runAndWaitForExit(options: RunOptions = {}): Promise<void> {
     await this.start();
     const ended = this.#runEnded;
-    if (ended && this.#url) options.onListening?.(this.#url);
     if (!ended) return;
     const onSignal = () => {
       void this.stop();
@@ -263,6 +279,9 @@ export class GraphDBService implements AsyncDisposable {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     try {
+      // Told once the handlers are in place: a signal sent on seeing the URL stops the service
+      // gracefully, however the threads were scheduled.
+      if (this.#url) options.onListening?.(this.#url);
       await ended.promise;
     } finally {
       process.off('SIGINT', onSignal);

@@ -299,8 +299,13 @@ describe('hash(), current_setting(), db_version() and PROFILE', () => {
     expect(r.columns).toEqual(['explain']);
     const text = String(r.rows[0][0]);
     expect(text).toMatch(/AGGREGATE rows=1 time=\d+\.\d{3}ms/);
-    expect(text).toMatch(/EXPAND from=\d+ to=\d+ rows=2 time=/);
-    expect(text).toMatch(/SCAN_NODE slot=\d+ tables=\d+ rows=12 time=/);
+    expect(text).toMatch(/EXPAND from=\d+ to=\d+ rels=Knows rows=2 time=/);
+    expect(text).toMatch(/SCAN_NODE slot=\d+ tables=Person rows=12 time=/);
+    // Tables and the seek's key by name, not by internal id (the console shows this text).
+    const seek = String(
+      (await conn.query('EXPLAIN MATCH (p:Person {id: $id}) RETURN p.id', { id: 1 })).rows[0][0],
+    );
+    expect(seek).toMatch(/INDEX_SEEK slot=\d+ tables=Person id=\$id/);
     // COUNT(*) counts the paths without producing them: one row per person that has any.
     const counted = String(
       (await conn.query('PROFILE MATCH (a:Person)-[:Knows]->(b:Person) RETURN COUNT(*)')).rows[0][0],

@@ -163,6 +163,18 @@ describe('graphdb serve', () => {
     expect((await served.exit).code).toBe(0);
   });
 
+  it('--demo without DB_DIR serves a temporary database, says so and removes it at exit', async () => {
+    const served = await serve('--port', '0', '--demo', '--no-auto-compaction');
+    const dir = /a temporary database in (\S+), removed at exit/.exec(served.stderr())?.[1] as string;
+    expect(dir, served.stderr()).toBeDefined();
+    expect(path.basename(dir)).toMatch(/^quiverdb-demo-/);
+    expect(fs.existsSync(dir)).toBe(true);
+    expect(fs.existsSync(path.join(os.tmpdir(), 'quiverdb-data'))).toBe(false);
+    served.child.kill('SIGINT');
+    expect(await served.exit, served.stderr()).toEqual({ code: 0, signal: null });
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+
   it('keeps acknowledged commits when the server is killed (--no-sync-on-commit)', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-serve-kill-'));
     try {

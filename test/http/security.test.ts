@@ -386,6 +386,49 @@ describe('file sandbox', () => {
     }
   });
 
+  it('refuses COPY FROM a file at once while a READ ONLY transaction is open', async () => {
+    // COPY waits for READ ONLY transactions to end (TX_CONFLICT after 10 s); a file it may not
+    // read is refused before that wait, as LOAD FROM is.
+    const cases: [ServiceConfig, string[]][] = [
+      [{ importDir: inside }, ["COPY P FROM '/etc/passwd'", "COPY P FROM '../outside/secret.csv'"]],
+      [{}, ["COPY P FROM '/etc/passwd'", "COPY P FROM (LOAD FROM '/etc/passwd' RETURN 1)"]],
+    ];
+    for (const [config, queries] of cases) {
+      const db = new Database(':memory:', { maxThreadNum: 4 });
+      const service = new GraphDBService(db, { queryPort: 0, autoCompaction: false, ...config });
+      const url = await service.start();
+      const tx = (method: string, target: string, request?: unknown) =>
+        send(
+          url,
+          method,
+          target,
+          { 'content-type': 'application/json' },
+          request === undefined ? undefined : JSON.stringify(request),
+        );
+      try {
+        expect((await schema(url, undefined, 'CREATE NODE TABLE P(id INT64, PRIMARY KEY(id))')).status).toBe(
+          200,
+        );
+        const read = await tx('POST', '/tx', { access_mode: 'read' });
+        const readId = (JSON.parse(read.body) as { id: string }).id;
+        expect((await tx('POST', `/tx/${readId}`, { query: 'MATCH (p:P) RETURN count(p)' })).status).toBe(
+          200,
+        );
+        for (const query of queries) {
+          expectError(await schema(url, undefined, query), 403, 'FORBIDDEN');
+          const write = await tx('POST', '/tx', {});
+          const writeId = (JSON.parse(write.body) as { id: string }).id;
+          expectError(await tx('POST', `/tx/${writeId}`, { query }), 403, 'FORBIDDEN');
+          await tx('DELETE', `/tx/${writeId}`);
+        }
+        await tx('DELETE', `/tx/${readId}`);
+      } finally {
+        await service.close();
+        db.close();
+      }
+    }
+  });
+
   it('allows admins paths that resolve inside importDir, and refuses the rest', async () => {
     const { db, service, url } = await serve({
       importDir: inside,
