@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import type { Context, Hono } from 'hono';
 import { errorResponse, SECURITY_HEADERS } from './errors.js';
 
-/** dist/console of this package (two folders up from both src/server and dist/server). */
+/** dist/console of this package (two folders up from both src/http and dist/http). */
 export const CONSOLE_ASSETS_DIR = path.join(__dirname, '..', '..', 'dist', 'console', path.sep);
 
 /** The URL folder of the console's files, relative to where the app is mounted. */
