@@ -21,6 +21,8 @@ import {
   type NativeConnection,
   type NativeDatabase,
   type PackedResult,
+  type RunOptions,
+  run,
 } from '../native/addon.js';
 import { ROLE_MOST_ACCESS, type Role } from './auth.js';
 
@@ -81,12 +83,13 @@ let newSlot: (pool: TpExecutionSlotPool, entry: SlotEntry, lease: ExecutionSlotL
 let newLease: (pool: TpExecutionSlotPool, entry: SlotEntry) => ExecutionSlotLease;
 let runOnSlot: <T>(
   slot: ExecutionSlot,
-  work: (native: NativeConnection) => Promise<T>,
+  work: (native: NativeConnection, options: RunOptions | undefined) => Promise<T>,
   counts: boolean,
   options?: QueryOptions,
   onSubmitted?: (cancel: () => void) => void,
   accessMode?: SessionStatementOptions['accessMode'],
   inSession?: boolean,
+  base?: RunOptions,
 ) => Promise<T>;
 let returnEntry: (pool: TpExecutionSlotPool, entry: SlotEntry) => void;
 let poolClosed: (pool: TpExecutionSlotPool) => boolean;
@@ -111,8 +114,8 @@ export class ExecutionSlot {
 
   static {
     newSlot = (pool, entry, lease) => new ExecutionSlot(pool, entry, lease);
-    runOnSlot = (slot, work, counts, options, onSubmitted, accessMode, inSession) =>
-      slot.#run(work, counts, options, onSubmitted, accessMode, inSession);
+    runOnSlot = (slot, work, counts, options, onSubmitted, accessMode, inSession, base) =>
+      slot.#run(work, counts, options, onSubmitted, accessMode, inSession, base);
     nativeOf = (slot) => slot.#entry.native;
   }
 
@@ -159,20 +162,25 @@ export class ExecutionSlot {
     }
     const most = role === undefined ? 'schema' : ROLE_MOST_ACCESS[role];
     const raw = await this.#run(
-      (native) => native.executeTransactionalRequest(json, false, false, most),
+      (native, run_options) => run(native, { source: json, options: run_options }) as Promise<PackedResult>,
       true,
       options === undefined ? undefined : queryOptions,
+      undefined,
+      undefined,
+      undefined,
+      { source: 'request', delivery: 'worker', session: 'alone', access: most },
     );
     return new QueryResult(raw);
   }
 
   #run<T>(
-    work: (native: NativeConnection) => Promise<T>,
+    work: (native: NativeConnection, options: RunOptions | undefined) => Promise<T>,
     counts: boolean,
     options?: QueryOptions,
     onSubmitted?: (cancel: () => void) => void,
     accessMode?: SessionStatementOptions['accessMode'],
     inSession?: boolean,
+    base?: RunOptions,
   ): Promise<T> {
     const entry = this.#entry;
     if (poolClosed(this.#pool)) return Promise.reject(serviceClosedError());
@@ -195,7 +203,7 @@ export class ExecutionSlot {
       control.inSession = inSession;
       if (accessMode !== undefined) control.typed = true;
       promise = whileInFlight(
-        submitControlled(entry.native, control, () => work(entry.native)),
+        submitControlled(entry.native, control, (runOptions) => work(entry.native, runOptions), base),
         same,
       );
     } catch (error) {
@@ -314,13 +322,19 @@ export class TpExecutionSlotPool {
     const entry = this.#free[this.#free.length - 1];
     if (entry === undefined) return undefined;
     const limits = this.#limits;
-    const out = entry.native.tryRequestInline(
-      json,
-      mostAccess,
-      this.#queryTimeoutMs,
-      limits.maxResultBytes,
-      limits.maxMemoryBytes,
-    );
+    const out = run(entry.native, {
+      source: json,
+      options: {
+        source: 'request',
+        delivery: 'inline',
+        output: 'json',
+        session: 'alone',
+        access: mostAccess,
+        timeoutMs: this.#queryTimeoutMs,
+        maxResultBytes: limits.maxResultBytes,
+        maxMemoryBytes: limits.maxMemoryBytes,
+      },
+    });
     if (out === undefined) return undefined;
     entry.executed++;
     this.#lastActivity = Date.now();
@@ -536,10 +550,19 @@ export function executeRequestAsJson(
 ): Promise<string> {
   return runOnSlot(
     slot,
-    (native) => native.executeTransactionalRequest(json, true, inTransaction, mostAccess),
+    (native, options) => run(native, { source: json, options }) as Promise<string>,
     true,
     undefined,
     onSubmitted,
+    undefined,
+    undefined,
+    {
+      source: 'request',
+      delivery: 'worker',
+      output: 'json',
+      session: inTransaction ? 'transaction' : 'alone',
+      access: mostAccess,
+    },
   );
 }
 
@@ -557,10 +580,19 @@ export function openStreamOnSlot(
 ): Promise<string> {
   return runOnSlot(
     slot,
-    (native) => native.openCursorRequest(json, inTransaction, mostAccess),
+    (native, options) => run(native, { source: json, options }) as Promise<string>,
     true,
     undefined,
     onSubmitted,
+    undefined,
+    undefined,
+    {
+      source: 'request',
+      delivery: 'cursor',
+      output: 'json',
+      session: inTransaction ? 'transaction' : 'alone',
+      access: mostAccess,
+    },
   );
 }
 
@@ -592,17 +624,19 @@ export function openCursorOnSlot(
 ): Promise<PackedResult> {
   return runStatementOnSlot(
     slot,
-    (native) =>
-      Object.keys(params).length === 0 ? native.openCursor(text) : native.openCursor(text, params),
+    (native, runOptions) =>
+      run(native, { source: text, params, options: runOptions }) as Promise<PackedResult>,
     options,
+    CURSOR,
   );
 }
 
 /** A protocol session's statement on its slot, under `options` (SessionStatementOptions). */
 function runStatementOnSlot(
   slot: ExecutionSlot,
-  work: (native: NativeConnection) => Promise<PackedResult>,
+  work: (native: NativeConnection, runOptions: RunOptions | undefined) => Promise<PackedResult>,
   options: SessionStatementOptions,
+  base?: RunOptions,
 ): Promise<PackedResult> {
   const queryOptions = options.timeoutMs === undefined ? undefined : { timeoutMs: options.timeoutMs };
   return runOnSlot(
@@ -613,8 +647,12 @@ function runStatementOnSlot(
     options.onSubmitted,
     options.accessMode,
     options.inSession,
+    base,
   );
 }
+
+/** A result stream's run options (frozen: the native side may keep what it read). */
+const CURSOR: RunOptions = Object.freeze({ delivery: 'cursor' });
 
 /** @internal The next batch (at most `maxRows`) of the slot's open stream, packed. */
 export function fetchPackedOnSlot(slot: ExecutionSlot, maxRows: number): Promise<[PackedResult, boolean]> {
@@ -623,7 +661,11 @@ export function fetchPackedOnSlot(slot: ExecutionSlot, maxRows: number): Promise
 
 /** @internal Runs a statement (BEGIN, COMMIT ...) in the slot's own session. */
 export function runInSession(slot: ExecutionSlot, text: string): Promise<void> {
-  return runOnSlot(slot, (native) => Promise.resolve(native.query(text)), true).then(() => undefined);
+  return runOnSlot(
+    slot,
+    (native, options) => Promise.resolve(run(native, { source: text, options })),
+    true,
+  ).then(() => undefined);
 }
 
 /**
@@ -684,11 +726,10 @@ export function runInSessionOnSlot(
 ): Promise<PackedResult> {
   return runStatementOnSlot(
     slot,
-    (native) => {
-      const names = Object.keys(params);
-      const submitted = names.length === 0 ? native.query(text) : native.query(text, params);
-      return Promise.resolve(submitted);
-    },
+    (native, runOptions) =>
+      Promise.resolve(
+        run(native, { source: text, params, options: runOptions }) as Promise<PackedResult> | PackedResult,
+      ),
     options,
   );
 }
