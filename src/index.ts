@@ -17,15 +17,15 @@ export type {
   GraphRelationship,
   ResultRow,
 } from './core/values.js';
+export type { AppOptions } from './http/app.js';
+export type { HttpErrorCode } from './http/errors.js';
 export type { RawTextResult as TextQueryResult } from './native/addon.js';
-export type { AppOptions } from './server/app.js';
-export type { HttpErrorCode } from './server/errors.js';
 export {
   type AcquireExecutionSlotOptions,
   ExecutionSlot,
   ExecutionSlotLease,
   TpExecutionSlotPool,
-} from './service/pool.js';
+} from './runtime/pool.js';
 export {
   GraphDBService,
   type RunOptions,
@@ -34,7 +34,7 @@ export {
 } from './service/service.js';
 export { VERSION as version } from './version.js';
 
-import type * as HttpApp from './server/app.js';
+import type * as HttpApp from './http/app.js';
 import type { GraphDBService as Service } from './service/service.js';
 
 let httpApp: typeof HttpApp | undefined;
@@ -49,6 +49,6 @@ export function createApp(
   options?: HttpApp.AppOptions,
 ): ReturnType<typeof HttpApp.createApp> {
   // The package is CommonJS (see index.mts), so the module loads synchronously here.
-  httpApp ??= require('./server/app.js') as typeof HttpApp;
+  httpApp ??= require('./http/app.js') as typeof HttpApp;
   return httpApp.createApp(service, options);
 }

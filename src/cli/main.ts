@@ -99,11 +99,11 @@ async function runShell(dir: string) {
   const rl = readline.createInterface({
     input: process.stdin,
     output: process.stdout,
-    prompt: 'graphdb> ',
+    prompt: 'quiverdb> ',
     historySize: 1000,
     terminal: process.stdin.isTTY,
   });
-  process.stdout.write(`GraphDB shell on ${dir}. End statements with ';'. :quit to leave.\n`);
+  process.stdout.write(`QuiverDB shell on ${dir}. End statements with ';'. :quit to leave.\n`);
   let buffer = '';
   rl.prompt();
   for await (const line of rl) {
@@ -124,7 +124,7 @@ async function runShell(dir: string) {
       }
     }
     buffer = '';
-    rl.setPrompt('graphdb> ');
+    rl.setPrompt('quiverdb> ');
     rl.prompt();
   }
   rl.close();
@@ -133,9 +133,9 @@ async function runShell(dir: string) {
 export function buildProgram(): Command {
   const program = new Command();
   program
-    .name('graphdb')
-    .description('GraphDB: an embedded graph database with a Cypher HTTP service')
-    .version(VERSION, '-V, --version', 'print the version of GraphDB')
+    .name('quiverdb')
+    .description('QuiverDB: an embedded graph database with a Cypher HTTP service')
+    .version(VERSION, '-V, --version', 'print the version of QuiverDB')
     .showHelpAfterError()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
@@ -291,7 +291,7 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await program.parseAsync(argv);
   } catch (error) {
-    process.stderr.write(`graphdb: ${describeError(error)}${os.EOL}`);
+    process.stderr.write(`quiverdb: ${describeError(error)}${os.EOL}`);
     process.exitCode = 1;
   }
 }

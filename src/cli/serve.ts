@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { Database } from '../core/database.js';
-import { type AuthConfig, type AuthToken, readAuthFile, resolveAuth } from '../service/auth.js';
+import { type AuthConfig, type AuthToken, readAuthFile, resolveAuth } from '../runtime/auth.js';
 import { GraphDBService, type ServiceConfig } from '../service/service.js';
 import { loadDemo } from './demo.js';
 
@@ -124,7 +124,7 @@ export async function runServe(dir: string, options: ServeOptions): Promise<void
       await service.runAndWaitForExit({
         onListening: (url) => {
           const slots = service.pool?.size ?? 0;
-          process.stdout.write(`GraphDB service listening on ${url} (${slots} execution slots)\n`);
+          process.stdout.write(`QuiverDB service listening on ${url} (${slots} execution slots)\n`);
           process.stdout.write('POST /cypher, GET /schema, GET /status; Ctrl-C to stop\n');
           const auth = config.auth ? `${config.auth.tokens.length} token(s)` : 'none (loopback only)';
           process.stdout.write(
@@ -137,7 +137,7 @@ export async function runServe(dir: string, options: ServeOptions): Promise<void
     } finally {
       await service.close();
     }
-    process.stderr.write('GraphDB service stopped\n');
+    process.stderr.write('QuiverDB service stopped\n');
   } finally {
     db.close();
   }

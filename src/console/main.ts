@@ -1,5 +1,5 @@
 // The web console (docs/console.md): builds the page, runs queries through POST /cypher and
-// shows their results. Served by src/server/console.ts from the bundle that
+// shows their results. Served by src/http/console.ts from the bundle that
 // scripts/build-console.mjs makes of this folder.
 
 import './styles.css';
@@ -270,7 +270,7 @@ class ConsoleApp {
       h(
         'header',
         { class: 'topbar' },
-        h('div', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true' }), 'GraphDB console'),
+        h('div', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true' }), 'QuiverDB console'),
         h('div', { class: 'spacer' }),
         h('label', { class: 'field' }, 'Access mode ', this.#modeSelect),
         h('label', { class: 'field' }, 'Row limit ', this.#rowLimit),

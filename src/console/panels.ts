@@ -190,7 +190,7 @@ export class StatusBar {
       this.#text,
       [
         `● ${s.status}`,
-        `GraphDB ${s.version}`,
+        `QuiverDB ${s.version}`,
         `up ${formatUptime(s.uptimeMs)}`,
         `slots ${s.slots.inUse}/${s.slots.total} in use`,
         `${s.slots.waiting} waiting`,

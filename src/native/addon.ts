@@ -214,7 +214,7 @@ export const packageRoot = path.resolve(__dirname, '..', '..');
  */
 const BUILD_HINT =
   'build it from source (needs CMake >= 3.20 and a C++20 compiler such as g++ 12): in your project run ' +
-  '`npm rebuild graphdb --build-from-source --foreground-scripts`, or in a clone of GraphDB ' +
+  '`npm rebuild quiverdb --build-from-source --foreground-scripts`, or in a clone of QuiverDB ' +
   '`npm run build:native`';
 
 /** This platform as prebuilt binaries are named: linux-x64 (glibc), darwin-arm64, ... */
@@ -249,11 +249,11 @@ export function findAddon(root: string = packageRoot): string {
   } catch (cause) {
     const shipped = prebuiltBinaries(root);
     throw new Error(
-      `GraphDB has no native addon for ${platformTag()} in ${root}: ` +
+      `QuiverDB has no native addon for ${platformTag()} in ${root}: ` +
         (shipped.length > 0
           ? `the package ships prebuilt binaries for other platforms only (${shipped.join(', ')}), `
           : 'the package holds no prebuilt binary, ') +
-        `and none was built from source. To use GraphDB here, ${BUILD_HINT}.`,
+        `and none was built from source. To use QuiverDB here, ${BUILD_HINT}.`,
       { cause },
     );
   }
@@ -266,7 +266,7 @@ export function loadAddon(file: string): Addon {
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     throw new Error(
-      `GraphDB's native addon ${file} could not be loaded on ${platformTag()}: ${reason}. ` +
+      `QuiverDB's native addon ${file} could not be loaded on ${platformTag()}: ${reason}. ` +
         `If it is a prebuilt binary that does not suit this system, ${BUILD_HINT}.`,
       { cause },
     );

@@ -42,7 +42,7 @@ describe('ServiceConfig.boltPort', () => {
   });
 
   it('speaks TLS on the Bolt port when the service has tls, with the tokens of auth', async () => {
-    const fixtures = path.join(__dirname, '..', 'server', 'fixtures');
+    const fixtures = path.join(__dirname, '..', 'http', 'fixtures');
     const service = newService({
       boltPort: 0,
       tls: {

@@ -37,7 +37,7 @@ let userDataDir = '';
 function startServer(): Promise<string> {
   const child = spawn(
     process.execPath,
-    [path.join(root, 'bin', 'graphdb.js'), 'serve', ':memory:', '--demo', '--port', '0'],
+    [path.join(root, 'bin', 'quiverdb.js'), 'serve', ':memory:', '--demo', '--port', '0'],
     {
       cwd: os.tmpdir(),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -289,7 +289,7 @@ describe.skipIf(!chromiumPath)('web console in Chromium', () => {
     expect(scriptBytes).toBeLessThan(1024 * 1024);
     await expect
       .poll(() => page.locator('[data-testid=status-bar]').textContent())
-      .toMatch(/running\s+·\s+GraphDB \d/);
+      .toMatch(/running\s+·\s+QuiverDB \d/);
   });
 
   it('runs a typed query with Ctrl+Enter and shows its rows in the table', async () => {

@@ -15,13 +15,13 @@ import { describe, expect, it } from 'vitest';
 import { splitStatements } from '../../src/cli/script.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bin = path.join(root, 'bin', 'graphdb.js');
+const bin = path.join(root, 'bin', 'quiverdb.js');
 
 function graphdb(...args: string[]) {
   return spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: os.tmpdir() });
 }
 
-describe('graphdb CLI', () => {
+describe('quiverdb CLI', () => {
   it('lists every command in --help', () => {
     const r = graphdb('--help');
     expect(r.status).toBe(0);
@@ -86,7 +86,7 @@ describe('graphdb CLI', () => {
         const r = spawnSync(process.execPath, [bin, 'query', ...args], { encoding: 'utf8', cwd });
         expect(r.status, r.stderr).toBe(1);
         expect(r.stderr).toContain('names a database, but the query text is missing');
-        expect(r.stderr).toContain('Usage: graphdb query');
+        expect(r.stderr).toContain('Usage: quiverdb query');
         expect(readdirSync(cwd)).toEqual([]); // no ./graphdb-data
       }
     } finally {

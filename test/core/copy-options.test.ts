@@ -6,7 +6,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/index.js';
-import { rejection } from '../service/helpers.js';
+import { rejection } from '../runtime/helpers.js';
 
 let dir: string;
 const file = (name: string, text: string): string => {

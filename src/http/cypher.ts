@@ -6,31 +6,18 @@
 import type { ServerResponse } from 'node:http';
 import { GraphDBError } from '../core/errors.js';
 import type { AccessModeName } from '../native/addon.js';
-import {
-  type ExecutionSlot,
-  type ExecutionSlotLease,
-  executeRequestAsJson,
-  queueForSlot,
-  type TpExecutionSlotPool,
-  tryRequestInline,
-} from '../service/pool.js';
-import { type ServiceRuntime, STATUS_NOT_INITED } from '../service/service.js';
+import type { ExecutionSlot, ExecutionSlotLease, TpExecutionSlotPool } from '../runtime/pool.js';
+import { STATUS_NOT_INITED } from '../runtime/runtime.js';
 import { BodyNotUtf8Error, ClientGoneError } from './body.js';
+import type { HttpRuntime } from './context.js';
 import { errorReply, jsonHeaders, type Reply, replyForError } from './errors.js';
 
 /** 503 for a service that is stopping or closed. */
-export function unavailableReply(runtime: ServiceRuntime): Reply {
+export function unavailableReply(runtime: HttpRuntime): Reply {
   const message = runtime.pool
     ? 'the GraphDB service is stopping'
     : `the GraphDB service is closed: ${STATUS_NOT_INITED}`;
   return errorReply('SERVICE_UNAVAILABLE', message, { headers: { connection: 'close' } });
-}
-
-/** 413 for a body past `limit` bytes (the connection closes: the rest is not read). */
-export function tooLargeReply(limit: number): Reply {
-  return errorReply('PAYLOAD_TOO_LARGE', `the request body is larger than ${limit} bytes`, {
-    headers: { connection: 'close' },
-  });
 }
 
 /** The answer to a body that could not be read (readIncoming's or readRequest's error). */
@@ -41,11 +28,6 @@ export function bodyErrorReply(error: unknown): Reply {
   return errorReply('INVALID_REQUEST', `could not read the request body: ${String(error)}`);
 }
 
-/** Whether a Content-Length header announces more than `limit` bytes. */
-export function announcesTooLarge(lengthHeader: string | undefined, limit: number): boolean {
-  return lengthHeader !== undefined && Number(lengthHeader) > limit;
-}
-
 /**
  * Leases a slot for an HTTP request: at once when one is free, else after waiting in the
  * bounded FIFO queue. Gives up (503) when the queue is full, the wait exceeds
@@ -53,7 +35,7 @@ export function announcesTooLarge(lengthHeader: string | undefined, limit: numbe
  * closes, or `signal` aborts when there is no Node response).
  */
 export async function leaseSlot(
-  runtime: ServiceRuntime,
+  runtime: HttpRuntime,
   outgoing: ServerResponse | undefined,
   signal: (() => AbortSignal | undefined) | undefined,
 ): Promise<ExecutionSlotLease | Reply> {
@@ -68,8 +50,8 @@ export async function leaseSlot(
       `the service is overloaded: all ${pool.size} execution slots are busy and ${pool.waiting} requests are waiting`,
     );
   }
-  const ticket = queueForSlot(pool);
-  const untrack = runtime.trackWaiter((reason) => ticket.cancel(reason));
+  const ticket = pool.queue();
+  const untrack = runtime.requests.trackWaiter((reason) => ticket.cancel(reason));
   const onClientGone = () => ticket.cancel(new ClientGoneError());
   let clientSignal: AbortSignal | undefined;
   if (outgoing) outgoing.once('close', onClientGone);
@@ -110,14 +92,10 @@ export async function leaseSlot(
  * The request run at once on a free slot when its statement is a short read (tryRequestInline
  * in pool.ts): its reply, or undefined when it did not run (lease a slot and runOnLease then).
  */
-export function runInline(
-  runtime: ServiceRuntime,
-  body: string,
-  mostAccess: AccessModeName,
-): Reply | undefined {
+export function runInline(runtime: HttpRuntime, body: string, mostAccess: AccessModeName): Reply | undefined {
   const pool = runtime.pool;
   if (!pool || !runtime.accepting) return undefined;
-  const out = tryRequestInline(pool, body, mostAccess);
+  const out = pool.tryRequestInline(body, mostAccess);
   if (out === undefined) return undefined;
   return typeof out === 'string' ? jsonReply(out) : replyForError(out);
 }
@@ -146,8 +124,7 @@ export async function executeCancellable(
   if (outgoing) outgoing.once('close', onClientGone);
   else signal?.addEventListener('abort', onClientGone, { once: true });
   try {
-    return await executeRequestAsJson(
-      slot,
+    return await slot.requestAsJson(
       json,
       (stop) => {
         cancel = stop;

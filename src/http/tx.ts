@@ -2,38 +2,22 @@
 // Neo4j's Query API: POST /tx opens one, POST /tx/{id} runs a statement in it, POST
 // /tx/{id}/commit commits it, DELETE /tx/{id} rolls it back.
 
-import type { HttpBindings } from '@hono/node-server';
-import type { Context, Hono } from 'hono';
-import { type Client, ROLE_MOST_ACCESS } from '../service/auth.js';
-import type { ExecutionSlotLease } from '../service/pool.js';
-import type { ServiceRuntime } from '../service/service.js';
-import {
-  accessModeWithin,
-  isAccessMode,
-  type OpenTransaction,
-  type TransactionRegistry,
-  TxGoneError,
-} from '../service/transactions.js';
+import type { Hono, MiddlewareHandler } from 'hono';
+import { accessModeWithin, isAccessMode, isReadOnly, ROLE_MOST_ACCESS } from '../runtime/access.js';
+import type { Client } from '../runtime/auth.js';
+import type { ExecutionSlotLease } from '../runtime/pool.js';
+import { type TransactionRegistry, type TransactionSession, TxGoneError } from '../runtime/session.js';
+import type { HttpRuntime } from './context.js';
 import { executeCancellable } from './cypher.js';
+import { type Ctx, type Env, header } from './env.js';
 import { errorResponse, jsonHeaders, responseForError } from './errors.js';
 import { streamResult, wantsNdjson } from './ndjson.js';
 
-type Env = { Bindings: Partial<HttpBindings> };
-type Ctx = Context<Env>;
-
 /** What the app (app.ts) lends the transaction routes. */
 export interface RouteKit {
-  runtime: ServiceRuntime;
-  /** Host/Origin checks and CORS headers around `handle`. */
-  guarded(
-    c: Ctx,
-    handle: (cors: Record<string, string> | null) => Response | Promise<Response>,
-  ): Response | Promise<Response>;
-  /** `guarded`, then the client's token (401 without a valid one when the service has tokens). */
-  authorized(
-    c: Ctx,
-    handle: (cors: Record<string, string> | null, client: Client) => Response | Promise<Response>,
-  ): Response | Promise<Response>;
+  runtime: HttpRuntime;
+  /** The token check (401 without a valid one when the service has tokens); sets `client`. */
+  authenticated: MiddlewareHandler<Env>;
   /** Counts the request as in flight while `handle` runs. */
   tracked(handle: () => Promise<Response>): Promise<Response>;
   /** A slot lease for the request (waiting in the pool's queue), or the error response. */
@@ -42,12 +26,10 @@ export interface RouteKit {
   readBody(c: Ctx): Promise<string | Response>;
   /** The 503 of a service that is stopping or closed. */
   unavailable(): Response;
-  /** A request header. */
-  header(c: Ctx, name: string): string | undefined;
   /** The UNSUPPORTED_MEDIA_TYPE response for a body not sent as JSON, or null. */
   requireJson(c: Ctx, what: string): Response | null;
   /** The answer to OPTIONS on a path allowing `allow`. */
-  options(c: Ctx, allow: string, cors: Record<string, string> | null): Response;
+  options(c: Ctx, allow: string): Response;
 }
 
 const TX_ROUTES: ReadonlyArray<[path: string, allow: string]> = [
@@ -63,7 +45,7 @@ function notFound(id: string): Response {
   );
 }
 
-function describe(tx: OpenTransaction): string {
+function describe(tx: TransactionSession): string {
   return JSON.stringify({ id: tx.id, expiresAt: new Date(tx.expiresAt).toISOString() });
 }
 
@@ -110,7 +92,7 @@ async function begin(
       `the transaction asks for access_mode '${accessMode}' but its client's role allows at most '${most}'`,
     );
   }
-  if (accessMode === undefined && most === 'read') accessMode = 'read';
+  if (accessMode === undefined && isReadOnly(most)) accessMode = most;
   if (!transactions.reserve()) {
     return errorResponse(
       'SERVICE_UNAVAILABLE',
@@ -129,7 +111,7 @@ async function begin(
     return lease;
   }
   try {
-    const tx = await transactions.begin(lease, accessMode, client);
+    const tx = await transactions.begin(lease, { accessMode, client });
     return new Response(describe(tx), { status: 201, headers: jsonHeaders({ location: `/tx/${tx.id}` }) });
   } catch (error) {
     if (error instanceof TxGoneError) return kit.unavailable();
@@ -142,7 +124,7 @@ async function begin(
  * under the transaction's; one naming more than it allows is refused. Bodies that are not a
  * JSON object go through as they are (the engine names what is wrong).
  */
-function withAccessMode(body: string, tx: OpenTransaction): string | Response {
+function withAccessMode(body: string, tx: TransactionSession): string | Response {
   const limit = tx.accessMode;
   if (limit === undefined) return body;
   let parsed: unknown;
@@ -176,7 +158,7 @@ function transactionOf(
   transactions: TransactionRegistry,
   id: string,
   client: Client,
-): OpenTransaction | undefined {
+): TransactionSession | undefined {
   const tx = transactions.get(id);
   return tx && tx.client.token === client.token ? tx : undefined;
 }
@@ -200,7 +182,7 @@ async function run(
   const request = withAccessMode(body, tx);
   const mostAccess = ROLE_MOST_ACCESS[tx.client.role];
   if (request instanceof Response) return request;
-  const streamed = wantsNdjson(kit.header(c, 'accept'));
+  const streamed = wantsNdjson(header(c, 'accept'));
   const outgoing = c.env?.outgoing;
   const signal = outgoing ? undefined : c.req.raw.signal;
   try {
@@ -238,7 +220,7 @@ async function run(
 
 /** Runs `request` on the transaction's slot; a client that goes away cancels it. */
 function executeInTransaction(
-  tx: OpenTransaction,
+  tx: TransactionSession,
   request: string,
   outgoing: NonNullable<Ctx['env']>['outgoing'],
   signal: AbortSignal | undefined,
@@ -273,31 +255,26 @@ async function finish(
 /** Mounts the /tx routes on `app`. */
 export function mountTransactions(app: Hono<Env>, kit: RouteKit): void {
   const transactions = kit.runtime.transactions;
-  app.post('/tx', (c) =>
-    kit.authorized(c, (_cors, client) => kit.tracked(() => begin(c, kit, transactions, client))),
+  const { authenticated } = kit;
+  app.post('/tx', authenticated, (c) => kit.tracked(() => begin(c, kit, transactions, c.get('client'))));
+  app.post('/tx/:id/commit', authenticated, (c) =>
+    kit.tracked(() => finish(c, transactions, c.get('client'), true)),
   );
-  app.post('/tx/:id/commit', (c) =>
-    kit.authorized(c, (_cors, client) => kit.tracked(() => finish(c, transactions, client, true))),
-  );
-  app.post('/tx/:id', (c) =>
-    kit.authorized(c, (_cors, client) => kit.tracked(() => run(c, kit, transactions, client))),
-  );
-  app.delete('/tx/:id', (c) =>
-    kit.authorized(c, (_cors, client) => kit.tracked(() => finish(c, transactions, client, false))),
+  app.post('/tx/:id', authenticated, (c) => kit.tracked(() => run(c, kit, transactions, c.get('client'))));
+  app.delete('/tx/:id', authenticated, (c) =>
+    kit.tracked(() => finish(c, transactions, c.get('client'), false)),
   );
   for (const [path, allow] of TX_ROUTES) {
     app.all(path, (c) =>
-      kit.guarded(c, (cors) =>
-        c.req.method === 'OPTIONS'
-          ? kit.options(c, allow, cors)
-          : errorResponse(
-              'METHOD_NOT_ALLOWED',
-              `${c.req.method} is not allowed on ${c.req.path} (allowed: ${allow})`,
-              {
-                headers: { allow },
-              },
-            ),
-      ),
+      c.req.method === 'OPTIONS'
+        ? kit.options(c, allow)
+        : errorResponse(
+            'METHOD_NOT_ALLOWED',
+            `${c.req.method} is not allowed on ${c.req.path} (allowed: ${allow})`,
+            {
+              headers: { allow },
+            },
+          ),
     );
   }
 }

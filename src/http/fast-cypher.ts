@@ -8,28 +8,21 @@
 // short read at once on a free slot (tryRequestInline: the engine writes the response JSON),
 // and writes the answer with one writeHead and end. Whatever it would answer differently from
 // the app it leaves to the app, before reading anything: a path other than exactly `/cypher`, a
-// Host the adapter would refuse or the service does not answer to, an Origin header naming
-// another site (CORS), a missing or refused token, a body not declared as JSON or announced
-// larger than the limit, a request for NDJSON, a service that is not accepting requests. What
+// Host the adapter would refuse, a request the admission steps (admission.ts, which the app
+// runs as middleware) refuse or answer with CORS headers, a request for NDJSON, a service that
+// is not accepting requests. What
 // it answers itself (a body that turns out too large or not UTF-8, the request's own errors,
 // a full queue ...) is built by the same functions as the app's answers (cypher.ts, errors.ts)
 // and written as the adapter writes them, so the bytes on the wire are the same either way.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccessModeName } from '../native/addon.js';
-import { ROLE_MOST_ACCESS } from '../service/auth.js';
-import { ExecutionSlotLease } from '../service/pool.js';
-import type { ServiceRuntime } from '../service/service.js';
-import { hostAllowed, isJsonContentType, judgeOrigin } from './access.js';
+import { ROLE_MOST_ACCESS } from '../runtime/access.js';
+import { ExecutionSlotLease } from '../runtime/pool.js';
+import { admitClient, admitJsonBody, admitLength, admitOrigin, tooLargeReply } from './admission.js';
 import { collectIncoming, TOO_LARGE } from './body.js';
-import {
-  announcesTooLarge,
-  bodyErrorReply,
-  leaseSlot,
-  runInline,
-  runOnLease,
-  tooLargeReply,
-} from './cypher.js';
+import type { HttpRuntime } from './context.js';
+import { bodyErrorReply, leaseSlot, runInline, runOnLease } from './cypher.js';
 import { type Reply, replyForError } from './errors.js';
 import { wantsNdjson } from './ndjson.js';
 
@@ -73,18 +66,23 @@ function adapterAcceptsHost(host: string, secure: boolean): boolean {
  * `fallback` (the app's listener) with the fast path of `POST /cypher` in front (see the top
  * of this file).
  */
-export function withCypherFastPath(runtime: ServiceRuntime, fallback: Listener): Listener {
+export function withCypherFastPath(runtime: HttpRuntime, fallback: Listener): Listener {
   const policy = runtime.access;
   // The last Host (with its scheme) and Content-Type that passed: clients send the same ones.
   let passedHost: string | undefined;
   let passedSecure = false;
   let passedContentType: string | undefined;
-  const hostPasses = (host: string | undefined, secure: boolean): boolean => {
+  /** Whether the adapter builds the request and admission passes its Host and Origin as same-origin. */
+  const originPasses = (host: string | undefined, origin: string | undefined, secure: boolean): boolean => {
     if (host === undefined || host === '') return false; // the adapter then names the server's
-    if (host === passedHost && secure === passedSecure) return true;
-    if (!adapterAcceptsHost(host, secure) || !hostAllowed(host, policy)) return false;
-    passedHost = host;
-    passedSecure = secure;
+    if (origin === undefined && host === passedHost && secure === passedSecure) return true;
+    if (!adapterAcceptsHost(host, secure)) return false;
+    const admitted = admitOrigin(host, origin, policy);
+    if ('status' in admitted || admitted.cors !== null) return false;
+    if (origin === undefined) {
+      passedHost = host;
+      passedSecure = secure;
+    }
     return true;
   };
   /** The role's highest access mode when the fast path takes the request; null: the app does. */
@@ -97,18 +95,16 @@ export function withCypherFastPath(runtime: ServiceRuntime, fallback: Listener):
     const contentType = headers['content-type'];
     const limit = runtime.limits.maxBodyBytes;
     if (
-      !hostPasses(host, secure) ||
-      (origin !== undefined && judgeOrigin(origin, host, policy) !== 'same') ||
-      (contentType !== passedContentType && !isJsonContentType(contentType)) ||
-      announcesTooLarge(headers['content-length'], limit) ||
+      !originPasses(host, origin, secure) ||
+      (contentType !== passedContentType && admitJsonBody(contentType, 'POST /cypher') !== null) ||
+      admitLength(headers['content-length'], limit) !== null ||
       wantsNdjson(headers.accept)
     ) {
       return null;
     }
     passedContentType = contentType;
-    if (!runtime.auth) return ROLE_MOST_ACCESS.admin;
-    const verdict = runtime.auth.authenticate(headers.authorization);
-    return 'role' in verdict ? ROLE_MOST_ACCESS[verdict.role] : null;
+    const client = admitClient(headers.authorization, runtime.auth);
+    return 'role' in client ? ROLE_MOST_ACCESS[client.role] : null;
   };
   return (incoming, outgoing) => {
     let mostAccess: AccessModeName | null;
@@ -123,9 +119,9 @@ export function withCypherFastPath(runtime: ServiceRuntime, fallback: Listener):
     }
     const most = mostAccess;
     const limit = runtime.limits.maxBodyBytes;
-    runtime.requestStarted();
+    runtime.requests.started();
     const finish = (reply: Reply) => {
-      runtime.requestFinished();
+      runtime.requests.finished();
       writeReply(outgoing, reply, runtime.stopping);
     };
     collectIncoming(incoming, limit, (error, body) => {
@@ -147,7 +143,7 @@ export function withCypherFastPath(runtime: ServiceRuntime, fallback: Listener):
 
 /** A request that did not run inline: on a leased slot's native thread, as the app runs it. */
 async function runLeased(
-  runtime: ServiceRuntime,
+  runtime: HttpRuntime,
   body: string,
   mostAccess: AccessModeName,
   outgoing: ServerResponse,

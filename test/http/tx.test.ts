@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Database, GraphDBService } from '../../src/index.js';
-import { sleep, waitFor } from '../service/helpers.js';
+import { sleep, waitFor } from '../runtime/helpers.js';
 
 let db: Database;
 let service: GraphDBService;

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database, GraphDBService } from '../../src/index.js';
-import { waitFor } from '../service/helpers.js';
+import { waitFor } from '../runtime/helpers.js';
 
 let db: Database;
 let service: GraphDBService;

@@ -1,10 +1,11 @@
-import { afterEach, expect, it, vi } from 'vitest';
-import { Database, GraphDBService } from '../../src/index.js';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { Database, ExecutionSlot, GraphDBService } from '../../src/index.js';
 import { request, waitFor } from './helpers.js';
 
-vi.mock('../../src/service/pool.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/service/pool.js')>();
-  return { ...original, compactOnSlot: vi.fn(() => Promise.reject(new Error('disk on fire'))) };
+beforeEach(() => {
+  vi.spyOn(ExecutionSlot.prototype, 'compact').mockImplementation(() =>
+    Promise.reject(new Error('disk on fire')),
+  );
 });
 
 let db: Database;

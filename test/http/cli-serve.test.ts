@@ -10,7 +10,7 @@ import { generateDemoGraph, loadDemo } from '../../src/cli/demo.js';
 import { Database } from '../../src/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bin = path.join(root, 'bin', 'graphdb.js');
+const bin = path.join(root, 'bin', 'quiverdb.js');
 
 const children: ChildProcess[] = [];
 
@@ -233,7 +233,7 @@ describe('graphdb serve', () => {
     const cases: [string[], RegExp][] = [
       [['--host', '0.0.0.0'], /no authentication.*--insecure/],
       [
-        ['--tls-cert', path.join(root, 'test/server/fixtures/tls-test.crt')],
+        ['--tls-cert', path.join(root, 'test/http/fixtures/tls-test.crt')],
         /--tls-cert and --tls-key go together/,
       ],
       [['--auth-file', path.join(os.tmpdir(), 'no-such-auth-file.json')], /cannot read the auth file/],

@@ -1,7 +1,7 @@
 // Reads a request body as text, refusing it once it grows past a byte limit.
 
 import { isUtf8 } from 'node:buffer';
-import type { IncomingMessage } from 'node:http';
+import { IncomingMessage } from 'node:http';
 
 /** The body was larger than the limit. */
 export const TOO_LARGE: unique symbol = Symbol('TOO_LARGE');
@@ -22,12 +22,36 @@ export class BodyNotUtf8Error extends Error {
   }
 }
 
-/** The body as text; throws BodyNotUtf8Error rather than replacing bad bytes with U+FFFD. */
-function decode(chunks: Buffer[], size: number): string {
-  if (chunks.length === 0) return '';
-  const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-  if (!isUtf8(bytes)) throw new BodyNotUtf8Error();
-  return bytes.toString('utf8');
+/**
+ * The one body reader: gathers chunks up to `limit` bytes and decodes them as UTF-8 at the end.
+ * Node's IncomingMessage (collectIncoming) and a web Request (readBody under another runtime)
+ * feed it the same way.
+ */
+class BodyCollector {
+  readonly #chunks: Buffer[] = [];
+  #size = 0;
+  readonly #limit: number;
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  /** Adds a chunk; false once the body is past the limit (the chunk is then dropped). */
+  push(chunk: Buffer): boolean {
+    this.#size += chunk.length;
+    if (this.#size > this.#limit) return false;
+    this.#chunks.push(chunk);
+    return true;
+  }
+
+  /** The body as text; throws BodyNotUtf8Error rather than replacing bad bytes with U+FFFD. */
+  text(): string {
+    const chunks = this.#chunks;
+    if (chunks.length === 0) return '';
+    const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size);
+    if (!isUtf8(bytes)) throw new BodyNotUtf8Error();
+    return bytes.toString('utf8');
+  }
 }
 
 /**
@@ -45,8 +69,7 @@ export function collectIncoming(
     process.nextTick(done, null, '');
     return;
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
+  const body = new BodyCollector(limit);
   const cleanup = () => {
     incoming.off('data', onData);
     incoming.off('end', onEnd);
@@ -54,24 +77,21 @@ export function collectIncoming(
     incoming.off('close', onClose);
   };
   const onData = (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > limit) {
+    if (!body.push(chunk)) {
       cleanup();
       done(null, TOO_LARGE);
-      return;
     }
-    chunks.push(chunk);
   };
   const onEnd = () => {
     cleanup();
-    let body: string;
+    let text: string;
     try {
-      body = decode(chunks, size);
+      text = body.text();
     } catch (error) {
       done(error as Error);
       return;
     }
-    done(null, body);
+    done(null, text);
   };
   const onError = (error: Error) => {
     cleanup();
@@ -88,28 +108,26 @@ export function collectIncoming(
   incoming.on('close', onClose);
 }
 
-/** collectIncoming as a promise (the fast path under @hono/node-server). */
-export function readIncoming(incoming: IncomingMessage, limit: number): Promise<string | typeof TOO_LARGE> {
-  return new Promise((resolve, reject) => {
-    collectIncoming(incoming, limit, (error, body) => (error ? reject(error) : resolve(body!)));
-  });
-}
-
-/** From a web Request (when the app is mounted under another runtime or adapter). */
-export async function readRequest(request: Request, limit: number): Promise<string | typeof TOO_LARGE> {
+/** A web Request's body (when the app is mounted under another runtime or adapter). */
+async function collectRequest(request: Request, limit: number): Promise<string | typeof TOO_LARGE> {
   if (!request.body) return '';
   const reader = request.body.getReader();
-  const chunks: Buffer[] = [];
-  let size = 0;
+  const body = new BodyCollector(limit);
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
+    if (!body.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength))) {
       await reader.cancel().catch(() => undefined);
       return TOO_LARGE;
     }
-    chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
   }
-  return decode(chunks, size);
+  return body.text();
+}
+
+/** The body of Node's request or of a web Request, as text (TOO_LARGE past `limit` bytes). */
+export function readBody(from: IncomingMessage | Request, limit: number): Promise<string | typeof TOO_LARGE> {
+  if (!(from instanceof IncomingMessage)) return collectRequest(from, limit);
+  return new Promise((resolve, reject) => {
+    collectIncoming(from, limit, (error, body) => (error ? reject(error) : resolve(body!)));
+  });
 }

@@ -1,4 +1,4 @@
-// The fast path of POST /cypher on the service's own server (src/server/fast-cypher.ts) against
+// The fast path of POST /cypher on the service's own server (src/http/fast-cypher.ts) against
 // the Hono app it stands in front of: the same request sent to the service and to a server that
 // runs the same app without the fast path must get the same bytes back (but for the Date header
 // and the elapsed time), whether the fast path answers or hands the request to the app. Also:
@@ -9,11 +9,11 @@ import http from 'node:http';
 import net from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/http/app.js';
+import { httpRuntimeOf } from '../../src/http/context.js';
+import { adapterErrorResponse, errorReply, jsonHeaders, toResponse } from '../../src/http/errors.js';
+import { withCypherFastPath, writeReply } from '../../src/http/fast-cypher.js';
 import { Database, GraphDBService } from '../../src/index.js';
-import { createApp } from '../../src/server/app.js';
-import { adapterErrorResponse, errorReply, jsonHeaders, toResponse } from '../../src/server/errors.js';
-import { withCypherFastPath, writeReply } from '../../src/server/fast-cypher.js';
-import { serviceRuntime } from '../../src/service/service.js';
 
 const READER = 'reader-token-0123456789';
 const ADMIN = 'admin-token-0123456789abc';
@@ -54,7 +54,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => appServer.listen(0, '127.0.0.1', resolve));
   appPort = (appServer.address() as net.AddressInfo).port;
   fastServer = http.createServer(
-    withCypherFastPath(serviceRuntime(service), (incoming, outgoing) => {
+    withCypherFastPath(httpRuntimeOf(service), (incoming, outgoing) => {
       handedToApp++;
       void appListener(incoming, outgoing);
     }),
@@ -383,7 +383,7 @@ describe('the fast path keeps the service going', () => {
   });
 
   it('a check that throws hands the request to the app, which answers 500 INTERNAL', async () => {
-    const auth = serviceRuntime(service).auth!;
+    const auth = httpRuntimeOf(service).auth!;
     const original = auth.authenticate;
     const stderr = process.stderr.write;
     auth.authenticate = () => {

@@ -5,13 +5,9 @@
 import type { ServerResponse } from 'node:http';
 import { GraphDBError } from '../core/errors.js';
 import type { AccessModeName } from '../native/addon.js';
-import {
-  closeStreamOnSlot,
-  type ExecutionSlotLease,
-  fetchStreamOnSlot,
-  openStreamOnSlot,
-} from '../service/pool.js';
-import type { ServiceRuntime } from '../service/service.js';
+import { MOST_ACCESS } from '../runtime/access.js';
+import type { ExecutionSlotLease } from '../runtime/pool.js';
+import type { HttpRuntime } from './context.js';
 import { responseForError, SECURITY_HEADERS } from './errors.js';
 
 export const NDJSON = 'application/x-ndjson';
@@ -68,7 +64,7 @@ export interface StreamRequest {
  * is then free for its lease's owner); the service's time limit covers the whole stream.
  */
 export async function streamResult(
-  runtime: ServiceRuntime,
+  runtime: HttpRuntime,
   lease: ExecutionSlotLease,
   body: string,
   inTransaction: boolean,
@@ -91,7 +87,7 @@ export async function streamResult(
   };
   let header: string;
   try {
-    header = await openStreamOnSlot(slot, body, inTransaction, request.mostAccess ?? 'schema', (stop) => {
+    header = await slot.openStream(body, inTransaction, request.mostAccess ?? MOST_ACCESS, (stop) => {
       cancel = stop;
     });
   } catch (error) {
@@ -99,17 +95,17 @@ export async function streamResult(
     onEnd();
     return responseForError(error);
   }
-  runtime.requestStarted(); // stop() waits for the stream as for a request
+  runtime.requests.started(); // stop() waits for the stream as for a request
   let ended = false;
   const end = () => {
     if (ended) return;
     ended = true;
     stopWatching();
-    runtime.requestFinished();
+    runtime.requests.finished();
     onEnd();
   };
   if (clientGone) {
-    await closeStreamOnSlot(slot).catch(() => undefined);
+    await slot.closeStream().catch(() => undefined);
     end();
     return new Response(null, { status: 499 });
   }
@@ -126,7 +122,7 @@ export async function streamResult(
         let text: string;
         let done: boolean;
         try {
-          [text, done] = await fetchStreamOnSlot(slot, BATCH_ROWS);
+          [text, done] = await slot.fetchStream(BATCH_ROWS);
         } catch (error) {
           if (!cancelled) {
             controller.enqueue(Buffer.from(errorLine(error)));
@@ -145,7 +141,7 @@ export async function streamResult(
       cancel: async () => {
         // The client went away (or the server cut the connection): stop the statement.
         cancelled = true;
-        await closeStreamOnSlot(slot).catch(() => undefined);
+        await slot.closeStream().catch(() => undefined);
         end();
       },
     },

@@ -6,10 +6,7 @@
 
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { AccessModeName } from '../native/addon.js';
-
-/** What a client may do: read; read and change data; everything, schema and files too. */
-export type Role = 'reader' | 'writer' | 'admin';
+import { ROLES, type Role } from './access.js';
 
 /** One token of `ServiceConfig.auth`: the token itself, or its SHA-256 digest in hex. */
 export interface AuthToken {
@@ -24,14 +21,6 @@ export interface AuthConfig {
   tokens: AuthToken[];
 }
 
-/** The highest access mode each role may use (main/request.h orders them). */
-export const ROLE_MOST_ACCESS: Readonly<Record<Role, AccessModeName>> = {
-  reader: 'read',
-  writer: 'update',
-  admin: 'schema',
-};
-
-const ROLES = Object.keys(ROLE_MOST_ACCESS) as Role[];
 export const MIN_TOKEN_LENGTH = 16;
 const MAX_TOKEN_LENGTH = 4096;
 /** Visible ASCII: what a token may hold (RFC 6750's token68 and more). */

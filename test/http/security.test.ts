@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database, GraphDBService, type ServiceConfig } from '../../src/index.js';
-import { type HttpAnswer, sendRaw } from '../service/helpers.js';
+import { type HttpAnswer, sendRaw } from '../runtime/helpers.js';
 
 const READER = 'reader-token-0123456789';
 const WRITER = 'writer-token-0123456789';
@@ -72,7 +72,7 @@ describe('authentication and roles', () => {
     for (const token of [undefined, 'wrong-token-0123456789', `${ADMIN}x`, ADMIN.slice(0, -1)]) {
       const answer = await cypher(token, { query: 'RETURN 1' });
       expectError(answer, 401, 'UNAUTHORIZED');
-      expect(answer.headers['www-authenticate']).toMatch(/^Bearer realm="graphdb"/);
+      expect(answer.headers['www-authenticate']).toMatch(/^Bearer realm="quiverdb"/);
       expectError(await send(url, 'GET', '/schema', bearer(token)), 401, 'UNAUTHORIZED');
       expectError(await send(url, 'GET', '/service_status', bearer(token)), 401, 'UNAUTHORIZED');
     }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database, GraphDBService } from '../../src/index.js';
-import { nativeDb, slowRequest, waitFor } from '../service/helpers.js';
+import { nativeDb, slowRequest, waitFor } from '../runtime/helpers.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;

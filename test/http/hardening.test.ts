@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database, GraphDBService } from '../../src/index.js';
-import { type HttpAnswer, sendRaw } from '../service/helpers.js';
+import { type HttpAnswer, sendRaw } from '../runtime/helpers.js';
 
 let db: Database;
 let service: GraphDBService;

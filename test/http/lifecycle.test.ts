@@ -1,9 +1,9 @@
 import http from 'node:http';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/http/app.js';
 import { Database, GraphDBService, type ServiceConfig } from '../../src/index.js';
-import { createApp } from '../../src/server/app.js';
-import { request, slowRequest, waitFor } from '../service/helpers.js';
+import { request, slowRequest, waitFor } from '../runtime/helpers.js';
 
 let db: Database;
 let service: GraphDBService;

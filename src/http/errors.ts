@@ -1,5 +1,5 @@
 // The one place that maps error codes to HTTP statuses and builds error responses
-// (CONTRACT section 5, docs/http-api.md).
+// (docs/http-api.md, "Errors").
 
 import { type ErrorCode, GraphDBError } from '../core/errors.js';
 
