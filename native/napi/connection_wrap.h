@@ -135,8 +135,8 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   std::vector<QueryJob*> jobs_;
   // The longest time limit accepted: about 24.8 days, setTimeout's limit too.
   static constexpr uint32_t kMaxTimeoutMs = 2147483647;
-  // The open result stream (JS thread): from openCursor until it is exhausted, fails or is
-  // closed; its control (shared with the slot's cursor) and cancel() token.
+  // The open result stream (JS thread): from run (delivery 'cursor') until it is exhausted,
+  // fails or is closed; its control (shared with the slot's cursor) and cancel() token.
   bool cursor_open_ = false;
   std::shared_ptr<StatementControl> cursor_control_;
   double cursor_token_ = 0;
