@@ -196,21 +196,22 @@ std::optional<Result<exec::QueryResult*>> ExecutionSlot::TryInline(const Stateme
       (session_.transaction || !session_.settings.empty() || !session_.disable_map_key_check)) {
     return std::nullopt;
   }
-  StatementControl* control = spec.control.get();
-  std::string_view query = spec.text;
-  const ParameterMap* params = spec.params != nullptr ? spec.params : &kNoParameters;
-  std::optional<AccessMode> allowed = spec.access;
-  StatementControl own;
-  std::optional<QueryRequest> request;
   if (spec.source == StatementSpec::Source::kRequest) {
+    StatementControl* control = spec.control.get();
+    StatementControl own;
     const AccessMode most = spec.access.value_or(AccessMode::kSchema);
-    Result<QueryRequest> read = ReadRequest(spec.text, control, own, most);
-    if (!read.ok()) return Result<exec::QueryResult*>(read.status());
-    request.emplace(std::move(read.value()));
-    query = request->query;
-    params = &request->parameters;
-    allowed = request->access_mode.value_or(most);
+    Result<QueryRequest> request = ReadRequest(spec.text, control, own, most);
+    if (!request.ok()) return Result<exec::QueryResult*>(request.status());
+    return TryShortRead(request->query, request->parameters,
+                        request->access_mode.value_or(most), control);
   }
+  return TryShortRead(spec.text, spec.params != nullptr ? *spec.params : kNoParameters,
+                      spec.access, spec.control.get());
+}
+
+std::optional<Result<exec::QueryResult*>> ExecutionSlot::TryShortRead(
+    std::string_view query, const ParameterMap& params, std::optional<AccessMode> allowed,
+    StatementControl* control) {
   std::optional<ScopedStatementControl> controlled;
   if (control != nullptr) {
     controlled.emplace(control);
@@ -220,7 +221,7 @@ std::optional<Result<exec::QueryResult*>> ExecutionSlot::TryInline(const Stateme
   ScopedFileAccess files(&file_access_);
   auto start = std::chrono::steady_clock::now();
   std::optional<Result<exec::QueryResult*>> result =
-      TryRunShortRead(*db_, query, *params, session_, allowed);
+      TryRunShortRead(*db_, query, params, session_, allowed);
   if (result) Account(result->ok() ? result->value() : nullptr, start);
   return result;
 }

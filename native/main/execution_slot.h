@@ -145,6 +145,11 @@ class ExecutionSlot {
   Status Materialise(const Resolved& statement);
   Status OpenCursor(const Resolved& statement, std::shared_ptr<StatementControl> control);
   std::optional<Result<exec::QueryResult*>> TryInline(const StatementSpec& spec);
+  // TryRunShortRead on this slot under `control` (may be null), counted when it ran.
+  std::optional<Result<exec::QueryResult*>> TryShortRead(std::string_view query,
+                                                         const ParameterMap& params,
+                                                         std::optional<AccessMode> allowed,
+                                                         StatementControl* control);
   // SLOT_BUSY while a cursor is open.
   Status CheckNoCursor() const;
   // Counts an executed statement and sets the elapsed time since `start` on its result (null

@@ -673,13 +673,15 @@ Napi::Value ConnectionWrap::Run(const Napi::CallbackInfo& info) {
   if ((options.delivery == Delivery::kAuto || options.delivery == Delivery::kInline) &&
       in_flight_ == 0 && InlineShortReads()) {
     // Nothing of this connection is queued or running: a short read runs here at once, which
-    // costs less than handing it to the worker and back.
-    StatementControl control;
+    // costs less than handing it to the worker and back ('auto': without its limits, as it is
+    // over within its small work budget).
+    std::optional<StatementControl> control;
     spec.delivery = StatementSpec::Delivery::kTryInline;
     if (options.delivery == Delivery::kInline) {
-      if (options.timeout_ms != 0) control.SetTimeout(options.timeout_ms);
-      control.SetLimits(options.max_result_bytes, options.max_memory_bytes);
-      spec.control = StatementSpec::Borrow(&control);
+      control.emplace();
+      if (options.timeout_ms != 0) control->SetTimeout(options.timeout_ms);
+      control->SetLimits(options.max_result_bytes, options.max_memory_bytes);
+      spec.control = StatementSpec::Borrow(&*control);
     }
     std::optional<Result<exec::QueryResult*>> result = slot_->Run(spec);
     if (result) {
