@@ -160,10 +160,18 @@ export function submitControlled<T>(
   if (signal?.aborted) return Promise.reject(cancelledBeforeStart(signal));
   const token = nextToken++;
   if (nextToken > Number.MAX_SAFE_INTEGER) nextToken = 1;
-  const options: RunOptions = { ...base, timeoutMs, token, maxResultBytes, maxMemoryBytes };
-  if (accessMode !== undefined) options.access = accessMode;
-  if (inSession === false) options.session = 'alone';
-  if (typed === true) options.output = 'typed';
+  // Every field, always in this order: one shape for all of them.
+  const options: RunOptions = {
+    source: base?.source,
+    delivery: base?.delivery,
+    output: typed === true ? 'typed' : base?.output,
+    session: inSession === false ? 'alone' : base?.session,
+    access: accessMode ?? base?.access,
+    timeoutMs,
+    maxResultBytes,
+    maxMemoryBytes,
+    token,
+  };
   const submitted = submit(options);
   if (!(submitted instanceof Promise)) return submitted;
   // The engine stops a running statement at its deadline itself; the timer stops one still

@@ -399,29 +399,20 @@ export function run<const O extends RunOptions | undefined = undefined>(
 }
 
 /**
- * The codes of RunOptions' choices, as native/napi/connection_wrap.cc reads them (source,
- * delivery, output and session: ConnectionWrap's enums; access: native AccessMode).
- */
-const SOURCES = { cypher: 0, request: 1, prepared: 2 } as const;
-const DELIVERIES = { auto: 0, worker: 1, inline: 2, sync: 3, cursor: 4 } as const;
-const OUTPUTS = { values: 0, typed: 1, text: 2, json: 3 } as const;
-const SESSIONS = { session: 0, alone: 1, transaction: 2 } as const;
-const ACCESS_MODES = { read: 0, insert: 1, update: 2, schema: 3 } as const;
-
-/**
  * RunOptions for the native side: numbers in a Float64Array, which it reads in one call
  * (reading an object's properties from native code costs some 90 ns each, more than a short
  * read's whole hand-over). The array is this module's, rewritten by each call: the native side
- * reads it before `run` returns.
+ * reads it before `run` returns. The codes are those native/napi/connection_wrap.cc reads
+ * (ReadRunOptions: ConnectionWrap's enums, and native AccessMode).
  */
 const packed = new Float64Array(9);
 /** @internal Exported for tests that call NativeConnection.run itself. */
 export function packOptions(options: RunOptions): Float64Array {
-  packed[0] = choice(SOURCES, options.source, 'source', 0);
-  packed[1] = choice(DELIVERIES, options.delivery, 'delivery', 0);
-  packed[2] = choice(OUTPUTS, options.output, 'output', 0);
-  packed[3] = choice(SESSIONS, options.session, 'session', 0);
-  packed[4] = choice(ACCESS_MODES, options.access, 'access', -1);
+  packed[0] = sourceCode(options.source);
+  packed[1] = deliveryCode(options.delivery);
+  packed[2] = outputCode(options.output);
+  packed[3] = sessionCode(options.session);
+  packed[4] = accessCode(options.access);
   packed[5] = options.timeoutMs ?? 0;
   packed[6] = options.maxResultBytes ?? 0;
   packed[7] = options.maxMemoryBytes ?? 0;
@@ -429,21 +420,83 @@ export function packOptions(options: RunOptions): Float64Array {
   return packed;
 }
 
-/** The code of `value` among `choices` (`absent` when undefined); a TypeError names others. */
-function choice(
-  choices: Record<string, number>,
-  value: string | undefined,
-  what: string,
-  absent: number,
-): number {
-  if (value === undefined) return absent;
-  const code = Object.hasOwn(choices, value) ? choices[value] : undefined;
-  if (code === undefined) {
-    throw new TypeError(
-      `run option ${what} must be one of ${Object.keys(choices).join(', ')}, got ${String(value)}`,
-    );
+function sourceCode(value: RunOptions['source']): number {
+  switch (value) {
+    case undefined:
+    case 'cypher':
+      return 0;
+    case 'request':
+      return 1;
+    case 'prepared':
+      return 2;
   }
-  return code;
+  return unknownChoice('source', value, 'cypher, request, prepared');
+}
+
+function deliveryCode(value: RunOptions['delivery']): number {
+  switch (value) {
+    case undefined:
+    case 'auto':
+      return 0;
+    case 'worker':
+      return 1;
+    case 'inline':
+      return 2;
+    case 'sync':
+      return 3;
+    case 'cursor':
+      return 4;
+  }
+  return unknownChoice('delivery', value, 'auto, worker, inline, sync, cursor');
+}
+
+function outputCode(value: RunOptions['output']): number {
+  switch (value) {
+    case undefined:
+    case 'values':
+      return 0;
+    case 'typed':
+      return 1;
+    case 'text':
+      return 2;
+    case 'json':
+      return 3;
+  }
+  return unknownChoice('output', value, 'values, typed, text, json');
+}
+
+function sessionCode(value: RunOptions['session']): number {
+  switch (value) {
+    case undefined:
+    case 'session':
+      return 0;
+    case 'alone':
+      return 1;
+    case 'transaction':
+      return 2;
+  }
+  return unknownChoice('session', value, 'session, alone, transaction');
+}
+
+/** An access mode as native AccessMode numbers it; -1: any. */
+function accessCode(value: RunOptions['access']): number {
+  switch (value) {
+    case undefined:
+      return -1;
+    case 'read':
+      return 0;
+    case 'insert':
+      return 1;
+    case 'update':
+      return 2;
+    case 'schema':
+      return 3;
+  }
+  return unknownChoice('access', value, 'read, insert, update, schema');
+}
+
+function unknownChoice(what: string, value: unknown, choices: string): never {
+  throw new TypeError(`run option ${what} must be one of ${choices}, got ${String(value)}`);
 }
 
 /** The parameters of a `run` call with many of them (see `run`). */
