@@ -462,12 +462,16 @@ function folderOf(relativeFile) {
 // Kùzu's text form of a result
 // ---------------------------------------------------------------------------------------------
 
+/** The addon's `run` (src/native/addon.ts), set by loadEngine. */
+let runStatement;
+
 /**
  * Runs `query` and returns `{ columns, rows }` with every cell in Kùzu's printed form (NULL as
- * ''), as the native `queryText` hook produces it. The only place that turns results into text.
+ * ''), as the native `text` output produces it. The only place that turns results into text.
+ * `maxMemoryBytes`: the statement's memory limit (0: none).
  */
-function rowsAsText(connection, query) {
-  return connection.queryText(query);
+function rowsAsText(connection, query, maxMemoryBytes = 0) {
+  return runStatement(connection, { source: query, options: { output: 'text', maxMemoryBytes } });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -481,7 +485,8 @@ async function loadEngine() {
   }
   // index.js registers GraphDBError as the addon's error class.
   await import(pathToFileURL(path.join(dist, 'index.js')).href);
-  const { addon } = await import(pathToFileURL(path.join(dist, 'native', 'addon.js')).href);
+  const { addon, run } = await import(pathToFileURL(path.join(dist, 'native', 'addon.js')).href);
+  runStatement = run;
   return addon;
 }
 
@@ -581,9 +586,8 @@ class Session {
     let outcome;
     try {
       const connection = this.#connection(connectionName);
-      if (this.#memoryLimit > 0) connection.setNextOptions(0, 0, 0, this.#memoryLimit);
       outcome = await withTimeout(
-        Promise.resolve().then(() => rowsAsText(connection, text)),
+        Promise.resolve().then(() => rowsAsText(connection, text, this.#memoryLimit)),
         statementTimeoutMs,
       );
     } catch (error) {
@@ -855,11 +859,11 @@ async function runWorker(file, outFile) {
 /** `--probe`: loads the addon and runs one statement, so the parent can fail early and clearly. */
 async function runProbe() {
   const addon = await loadEngine();
-  if (typeof addon.NativeConnection.prototype.queryText !== 'function') {
-    throw new Error('the addon has no NativeConnection.queryText: rebuild it (npm run build:native)');
-  }
   const db = new addon.NativeDatabase(':memory:', 1);
   const connection = new addon.NativeConnection(db);
+  if (typeof connection.run !== 'function') {
+    throw new Error('the addon has no NativeConnection.run: rebuild it (npm run build:native)');
+  }
   const { rows } = await rowsAsText(connection, 'RETURN 1');
   connection.close();
   db.close();

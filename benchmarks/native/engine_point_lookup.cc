@@ -86,8 +86,18 @@ struct Random {
 
 std::string NameOf(int64_t id) { return "person" + std::to_string(id); }
 
-void Check(const Result<exec::QueryResult>& result, const char* what) {
+void Check(const Result<exec::QueryResult*>& result, const char* what) {
   if (!result.ok()) Fail(std::string(what) + ": " + result.status().ToString());
+}
+
+// Runs the Cypher `query` with `params` on `slot` to its end (ExecutionSlot::Run); the result
+// is the slot's until its next statement.
+Result<exec::QueryResult*> Execute(ExecutionSlot& slot, std::string_view query,
+                                   const ParameterMap& params = {}) {
+  StatementSpec spec;
+  spec.text = query;
+  spec.params = &params;
+  return *slot.Run(spec);
 }
 
 void Load(ExecutionSlot& slot, int64_t persons) {
@@ -100,16 +110,15 @@ void Load(ExecutionSlot& slot, int64_t persons) {
     }
     if (!csv) Fail("cannot write " + path);
   }
-  Check(slot.Execute("CREATE NODE TABLE Person(id INT64, name STRING, age INT64, city STRING, "
-                     "PRIMARY KEY(id))",
-                     {}),
+  Check(Execute(slot, "CREATE NODE TABLE Person(id INT64, name STRING, age INT64, city STRING, "
+                      "PRIMARY KEY(id))"),
         "CREATE NODE TABLE");
-  auto copied = slot.Execute("COPY Person FROM '" + path + "' (header=true, delim='|')", {});
+  auto copied = Execute(slot, "COPY Person FROM '" + path + "' (header=true, delim='|')");
   std::remove(path.c_str());
   Check(copied, "COPY");
-  auto count = slot.Execute("MATCH (p:Person) RETURN count(*)", {});
+  auto count = Execute(slot, "MATCH (p:Person) RETURN count(*)");
   Check(count, "count");
-  if (count->rows[0][0].GetInt() != persons) Fail("COPY loaded the wrong number of persons");
+  if ((*count)->rows[0][0].GetInt() != persons) Fail("COPY loaded the wrong number of persons");
 }
 
 // Runs `ops` lookups of random ids, checking each answer against `names` (by id); returns
@@ -123,10 +132,11 @@ double TimeLookups(ExecutionSlot& slot, Random& random, const std::vector<std::s
   auto started = std::chrono::steady_clock::now();
   for (int64_t id : ids) {
     id_param = Value::Int64(id);
-    auto result = slot.Execute(kLookup, params);
+    auto result = Execute(slot, kLookup, params);
     Check(result, "lookup");
-    if (result->rows.size() != 1 || result->rows[0][0].is_null() ||
-        result->rows[0][0].GetString() != names[static_cast<size_t>(id)]) {
+    const exec::QueryResult& rows = **result;
+    if (rows.rows.size() != 1 || rows.rows[0][0].is_null() ||
+        rows.rows[0][0].GetString() != names[static_cast<size_t>(id)]) {
       Fail("wrong answer for id " + std::to_string(id));
     }
   }

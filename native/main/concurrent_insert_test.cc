@@ -26,6 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing_util::Count;
 using testing_util::Exec;
+using testing_util::RunCypher;
 
 class ConcurrentInsertTest : public ::testing::TestWithParam<bool> {
  protected:
@@ -67,12 +68,12 @@ class ConcurrentInsertTest : public ::testing::TestWithParam<bool> {
   // Every node as id -> name, and every edge as "src->dst:w", as one text per graph.
   static std::string Dump(ExecutionSlot& slot) {
     std::string out;
-    auto nodes = slot.Execute("MATCH (p:P) RETURN p.id, p.name ORDER BY p.id", {});
+    auto nodes = RunCypher(slot, "MATCH (p:P) RETURN p.id, p.name ORDER BY p.id", {});
     EXPECT_TRUE(nodes.ok());
     if (nodes.ok()) {
       for (const auto& row : nodes->rows) out += row[0].ToString() + "=" + row[1].ToString() + ";";
     }
-    auto rels = slot.Execute(
+    auto rels = RunCypher(slot, 
         "MATCH (a:P)-[k:K]->(b:P) RETURN a.id, b.id, k.w ORDER BY a.id, b.id, k.w", {});
     EXPECT_TRUE(rels.ok());
     if (rels.ok()) {
@@ -111,7 +112,7 @@ class ConcurrentInsertTest : public ::testing::TestWithParam<bool> {
                          std::atomic<bool>* done) {
     return std::thread([this, statement, result, done] {
       ExecutionSlot slot(db_);
-      result->emplace(slot.Execute(statement, {}));
+      result->emplace(RunCypher(slot, statement, {}));
       done->store(true);
     });
   }
@@ -227,7 +228,7 @@ TEST_P(ConcurrentInsertTest, ConcurrentDuplicateKeysFailOnlyTheLaterInsert) {
     threads.emplace_back([&, t] {
       ExecutionSlot slot(db_);
       for (int k = 0; k < kKeys; ++k) {
-        auto r = slot.Execute("CREATE (:P {id: " + std::to_string(k) + ", name: 't" +
+        auto r = RunCypher(slot, "CREATE (:P {id: " + std::to_string(k) + ", name: 't" +
                                   std::to_string(t) + "'})",
                               {});
         if (r.ok()) {
@@ -267,9 +268,9 @@ TEST_P(ConcurrentInsertTest, InsertsOfNodesAndEdgesFromManyConnectionsAppearWhol
     while (!stop.load()) {
       // Every statement below creates a pair a -> b: a reader sees both ends and the edge, or
       // none of them.
-      auto nodes = slot.Execute("MATCH (p:P) RETURN count(*)", {});
-      auto edges = slot.Execute("MATCH (:P)-[k:K]->(:P) RETURN count(*)", {});
-      auto pairs = slot.Execute(
+      auto nodes = RunCypher(slot, "MATCH (p:P) RETURN count(*)", {});
+      auto edges = RunCypher(slot, "MATCH (:P)-[k:K]->(:P) RETURN count(*)", {});
+      auto pairs = RunCypher(slot, 
           "MATCH (a:P) WHERE a.id % 2 = 0 OPTIONAL MATCH (a)-[k:K]->(b:P {id: a.id + 1}) "
           "RETURN count(*), count(k)",
           {});
@@ -287,13 +288,13 @@ TEST_P(ConcurrentInsertTest, InsertsOfNodesAndEdgesFromManyConnectionsAppearWhol
       ExecutionSlot slot(db_);
       for (int i = 0; i < kPerWriter; ++i) {
         const int a = 2 * (w * 10000 + i);
-        auto r = slot.Execute("CREATE (a:P {id: " + std::to_string(a) + ", name: 'w" +
+        auto r = RunCypher(slot, "CREATE (a:P {id: " + std::to_string(a) + ", name: 'w" +
                                   std::to_string(w) + "'})-[:K {w: " + std::to_string(i) +
                                   "}]->(b:P {id: " + std::to_string(a + 1) + ", name: 'b'})",
                               {});
         EXPECT_TRUE(r.ok()) << r.status().ToString();
         if (i % 50 == 25) {
-          auto u = slot.Execute("MATCH (p:P {id: " + std::to_string(a) + "}) SET p.name = 'set'",
+          auto u = RunCypher(slot, "MATCH (p:P {id: " + std::to_string(a) + "}) SET p.name = 'set'",
                                 {});
           EXPECT_TRUE(u.ok()) << u.status().ToString();
         }

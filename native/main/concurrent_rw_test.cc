@@ -28,9 +28,12 @@
 
 #include "main/database.h"
 #include "main/execution_slot.h"
+#include "main/slot_test_util.h"
 
 namespace graphdb {
 namespace {
+
+using testing_util::RunCypher;
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
@@ -95,7 +98,7 @@ class ConcurrentReadWriteTest : public ::testing::TestWithParam<bool> {
 
   // Runs a statement on the setup connection (before the threads start, or after they end).
   void Exec(const std::string& q, const ParameterMap& params = {}) {
-    auto r = setup_->Execute(q, params);
+    auto r = RunCypher(*setup_, q, params);
     ASSERT_TRUE(r.ok()) << q << ": " << r.status().ToString();
   }
 
@@ -114,7 +117,7 @@ class ConcurrentReadWriteTest : public ::testing::TestWithParam<bool> {
   // The rows of a statement that must succeed; nullopt (and a failure) otherwise.
   std::optional<Rows> Query(ExecutionSlot& slot, const std::string& q,
                             const ParameterMap& params = {}) {
-    auto r = slot.Execute(q, params);
+    auto r = RunCypher(slot, q, params);
     if (!r.ok()) {
       Fail(q + ": " + r.status().ToString());
       return std::nullopt;
@@ -132,7 +135,7 @@ class ConcurrentReadWriteTest : public ::testing::TestWithParam<bool> {
   // A write statement that must fail while it runs, after it changed rows, so that it is
   // undone (a failure found while parsing or binding would undo nothing).
   void FailAndRollBack(ExecutionSlot& slot, const std::string& q, const ParameterMap& params) {
-    auto r = slot.Execute(q, params);
+    auto r = RunCypher(slot, q, params);
     if (r.ok()) return Fail("expected to fail at run time, but committed: " + q);
     const ErrorCode code = r.status().code();
     if (code != ErrorCode::kQueryRuntime && code != ErrorCode::kConstraintViolation) {
@@ -318,7 +321,7 @@ TEST_P(ConcurrentReadWriteTest, TransfersKeepTheTotal) {
       });
   if (HasFailure()) return;  // a broken invariant stopped the run early
   EXPECT_GE(rollbacks_.load(), 3);
-  auto rows = setup_->Execute("MATCH (a:Account) RETURN sum(a.balance), count(*)", {});
+  auto rows = RunCypher(*setup_, "MATCH (a:Account) RETURN sum(a.balance), count(*)", {});
   ASSERT_TRUE(rows.ok());
   EXPECT_EQ(rows->rows[0][0].GetInt(), total);
 }

@@ -16,6 +16,9 @@ namespace {
 
 using testing_util::Count;
 using testing_util::Exec;
+using testing_util::RunCypher;
+using testing_util::RunSpec;
+using Delivery = StatementSpec::Delivery;
 
 class CursorTest : public ::testing::Test {
  protected:
@@ -29,13 +32,21 @@ class CursorTest : public ::testing::Test {
     Exec(*slot_, "UNWIND range(1, 1000) AS i CREATE (:P {id: i})");
   }
 
-  // Opens `query` on slot_ under a fresh control (kept in control_).
-  Status Open(const std::string& query, const ParameterMap& params = {}) {
-    control_ = std::make_shared<StatementControl>();
-    exec::QueryResult header;
-    Status status = slot_->OpenCursor(query, nullptr, params, control_, &header);
-    header_ = header;
-    return status;
+  // Opens `query` (or `prepared`) on slot_ under control_ (a fresh one unless `keep`).
+  Status Open(const std::string& query, const ParameterMap& params = {},
+              PreparedQuery* prepared = nullptr, bool keep = false) {
+    if (!keep) control_ = std::make_shared<StatementControl>();
+    StatementSpec spec;
+    spec.source = prepared ? StatementSpec::Source::kPrepared : StatementSpec::Source::kCypher;
+    spec.text = query;
+    spec.prepared = prepared;
+    spec.params = &params;
+    spec.control = control_;
+    spec.delivery = Delivery::kCursor;
+    Result<exec::QueryResult> header = RunSpec(*slot_, spec);
+    if (!header.ok()) return header.status();
+    header_ = std::move(header.value());
+    return Status::OK();
   }
 
   // Fetches batches of `batch` rows to the end; the first cells, in order.
@@ -95,12 +106,15 @@ TEST_F(CursorTest, RunsReadsLazily) {
 
 TEST_F(CursorTest, RefusesOtherStatementsWhileOpen) {
   ASSERT_TRUE(Open("MATCH (p:P) RETURN p.id").ok());
-  auto refused = slot_->Execute("RETURN 1", {});
+  auto refused = RunCypher(*slot_, "RETURN 1");
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.status().code(), ErrorCode::kSlotBusy);
   Status second = Open("RETURN 1");
   EXPECT_EQ(second.code(), ErrorCode::kSlotBusy);
-  EXPECT_FALSE(slot_->TryExecuteShortRead("RETURN 1", {}).has_value());
+  StatementSpec inline_read;
+  inline_read.text = "RETURN 1";
+  inline_read.delivery = Delivery::kTryInline;
+  EXPECT_FALSE(slot_->Run(inline_read).has_value());
   slot_->CloseCursor();
   EXPECT_EQ(Count(*slot_, "RETURN 1"), 1);
 }
@@ -140,10 +154,9 @@ TEST_F(CursorTest, CancelAndDeadlineCoverEveryFetch) {
 
   control_ = std::make_shared<StatementControl>();
   control_->SetTimeout(50);
-  exec::QueryResult header;
   // A filter that lets nothing through: the first fetch runs until the deadline.
-  ASSERT_TRUE(slot_->OpenCursor("UNWIND range(1, 100000000000) AS x WITH x WHERE x < 0 RETURN x",
-                                nullptr, {}, control_, &header)
+  ASSERT_TRUE(Open("UNWIND range(1, 100000000000) AS x WITH x WHERE x < 0 RETURN x", {}, nullptr,
+                   /*keep=*/true)
                   .ok());
   const auto start = std::chrono::steady_clock::now();
   Status timed_out = slot_->FetchCursor(5, &out, &done);
@@ -196,11 +209,17 @@ TEST_F(CursorTest, FetchWithoutCursorIsAnError) {
 TEST_F(CursorTest, PreparedStatementsSkipParsingAndPlanning) {
   auto prepared = slot_->Prepare("MATCH (p:P) WHERE p.id = $id RETURN p.id");
   ASSERT_TRUE(prepared.ok()) << prepared.status().ToString();
-  auto first = slot_->ExecutePrepared(**prepared, {{"id", Value::Int64(3)}});
+  StatementSpec spec;
+  spec.source = StatementSpec::Source::kPrepared;
+  spec.prepared = prepared->get();
+  ParameterMap params{{"id", Value::Int64(3)}};
+  spec.params = &params;
+  auto first = RunSpec(*slot_, spec);
   ASSERT_TRUE(first.ok());
   const PlanCacheStats before = db_->plan_cache().stats();
   for (int64_t id = 1; id <= 20; ++id) {
-    auto r = slot_->ExecutePrepared(**prepared, {{"id", Value::Int64(id)}});
+    params["id"] = Value::Int64(id);
+    auto r = RunSpec(*slot_, spec);
     ASSERT_TRUE(r.ok());
     ASSERT_EQ(r->rows.size(), 1u);
     EXPECT_EQ(r->rows[0][0].GetInt(), id);
@@ -209,9 +228,7 @@ TEST_F(CursorTest, PreparedStatementsSkipParsingAndPlanning) {
   EXPECT_EQ(after.parse_misses, before.parse_misses);
   EXPECT_EQ(after.misses, before.misses);
   // Streamed too.
-  control_ = std::make_shared<StatementControl>();
-  exec::QueryResult header;
-  ASSERT_TRUE(slot_->OpenCursor("", prepared->get(), {{"id", Value::Int64(9)}}, control_, &header).ok());
+  ASSERT_TRUE(Open("", {{"id", Value::Int64(9)}}, prepared->get()).ok());
   EXPECT_EQ(Drain(10), std::vector<int64_t>{9});
   // Errors: several statements, syntax.
   EXPECT_EQ(slot_->Prepare("RETURN 1; RETURN 2").status().code(), ErrorCode::kInvalidRequest);
@@ -219,14 +236,21 @@ TEST_F(CursorTest, PreparedStatementsSkipParsingAndPlanning) {
 }
 
 TEST_F(CursorTest, RequestsInTheSessionTransaction) {
+  auto in_transaction = [&](std::string_view json) {
+    StatementSpec spec;
+    spec.source = StatementSpec::Source::kRequest;
+    spec.text = json;
+    spec.session = StatementSpec::SessionUse::kTransaction;
+    return RunSpec(*slot_, spec);
+  };
   // Without an open transaction, an in-session request is refused.
-  EXPECT_EQ(slot_->ExecuteInTransaction(R"j({"query": "RETURN 1"})j").status().code(),
+  EXPECT_EQ(in_transaction(R"j({"query": "RETURN 1"})j").status().code(),
             ErrorCode::kInvalidRequest);
   Exec(*slot_, "BEGIN TRANSACTION");
-  auto created = slot_->ExecuteInTransaction(R"j({"query": "CREATE (:P {id: 7000})"})j");
+  auto created = in_transaction(R"j({"query": "CREATE (:P {id: 7000})"})j");
   ASSERT_TRUE(created.ok()) << created.status().ToString();
   EXPECT_EQ(Count(*other_, "MATCH (p:P) WHERE p.id = 7000 RETURN count(*)"), 0);
-  auto commit = slot_->ExecuteInTransaction(R"j({"query": "COMMIT"})j");
+  auto commit = in_transaction(R"j({"query": "COMMIT"})j");
   EXPECT_EQ(commit.status().code(), ErrorCode::kInvalidRequest);
   EXPECT_TRUE(slot_->in_transaction());
   slot_->ResetSession();

@@ -29,6 +29,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing_util::Count;
 using testing_util::Exec;
+using testing_util::RunCypher;
 
 class DurabilityTest : public ::testing::Test {
  protected:
@@ -81,7 +82,7 @@ TEST_F(DurabilityTest, AcknowledgedCommitsSurviveACrashAndAreReplayedInOrder) {
   }
   Exec(slot, "MATCH (a:P {id: 1}), (b:P {id: 2}) CREATE (a)-[:K {w: 12}]->(b)");
   // A rel created and rolled back leaves its offset behind; replay must keep offsets aligned.
-  EXPECT_FALSE(slot.Execute("MATCH (a:P {id: 3}), (b:P {id: 4}) CREATE (a)-[:K {w: 34}]->(b) "
+  EXPECT_FALSE(RunCypher(slot, "MATCH (a:P {id: 3}), (b:P {id: 4}) CREATE (a)-[:K {w: 34}]->(b) "
                             "WITH 1 AS x RETURN 1 / 0",
                             {})
                    .ok());
@@ -107,10 +108,10 @@ TEST_F(DurabilityTest, AcknowledgedCommitsSurviveACrashAndAreReplayedInOrder) {
   EXPECT_EQ(Count(r, "MATCH (p:P) RETURN count(*)"), 50);  // 50 + tx - deleted
   EXPECT_EQ(Count(r, "MATCH (p:P {id: 200}) RETURN count(*)"), 0);
   EXPECT_EQ(Count(r, "MATCH (p:P {id: 9}) RETURN count(*)"), 0);
-  auto name = r.Execute("MATCH (a:P {id: 7}) RETURN a.name", {});
+  auto name = RunCypher(r, "MATCH (a:P {id: 7}) RETURN a.name", {});
   ASSERT_TRUE(name.ok());
   EXPECT_EQ(name->rows[0][0].GetString(), "seven");
-  auto rels = r.Execute("MATCH (a)-[k:K]->(b) RETURN a.id, b.id, k.w ORDER BY a.id", {});
+  auto rels = RunCypher(r, "MATCH (a)-[k:K]->(b) RETURN a.id, b.id, k.w ORDER BY a.id", {});
   ASSERT_TRUE(rels.ok());
   ASSERT_EQ(rels->rows.size(), 2u);
   EXPECT_EQ(rels->rows[0][2].GetInt(), 120);
@@ -212,7 +213,7 @@ TEST_F(DurabilityTest, IncrementalCheckpointsMissNoChange) {
       "MATCH (p:P) OPTIONAL MATCH (p)-[k:K]->(q:P) RETURN p.id, p.age, k.w, k.note, q.id "
       "ORDER BY p.id, q.id";
   auto dump = [&](ExecutionSlot& s) {
-    auto r = s.Execute(dump_query, {});
+    auto r = RunCypher(s, dump_query, {});
     EXPECT_TRUE(r.ok()) << r.status().ToString();
     std::string out;
     if (!r.ok()) return out;
@@ -352,17 +353,17 @@ TEST_F(DurabilityTest, AFailedSyncFailsTheCommitAndTheDatabaseStillOpensConsiste
   CreateSchema(slot);
   Exec(slot, "CREATE (:P {id: 1})");
   faulty.FailNthSync(1, EIO);
-  auto failed = slot.Execute("CREATE (:P {id: 2})", {});
+  auto failed = RunCypher(slot, "CREATE (:P {id: 2})", {});
   ASSERT_FALSE(failed.ok());
   EXPECT_EQ(failed.status().code(), ErrorCode::kIoError);
   EXPECT_NE(failed.status().message().find("durable"), std::string::npos);
   EXPECT_NE(failed.status().message().find("will not reappear"), std::string::npos)
       << failed.status().ToString();
   // Later writes are refused; reads go on.
-  auto refused = slot.Execute("CREATE (:P {id: 3})", {});
+  auto refused = RunCypher(slot, "CREATE (:P {id: 3})", {});
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.status().code(), ErrorCode::kIoError);
-  EXPECT_FALSE(slot.Execute("CREATE NODE TABLE Q(id INT64, PRIMARY KEY(id))", {}).ok());
+  EXPECT_FALSE(RunCypher(slot, "CREATE NODE TABLE Q(id INT64, PRIMARY KEY(id))", {}).ok());
   EXPECT_GE(Count(slot, "MATCH (p:P) RETURN count(*)"), 1);
   faulty.Reset();
   std::string copy = CrashCopy();
@@ -387,11 +388,11 @@ TEST_F(DurabilityTest, AFailedWriteUndoesTheCommitAndTheDatabaseStillOpensConsis
   CreateSchema(slot);
   Exec(slot, "CREATE (:P {id: 1})");
   faulty.FailNthWrite(1, ENOSPC, /*sticky=*/true);  // the disk is full
-  auto failed = slot.Execute("CREATE (:P {id: 2}), (:P {id: 3})", {});
+  auto failed = RunCypher(slot, "CREATE (:P {id: 2}), (:P {id: 3})", {});
   ASSERT_FALSE(failed.ok());
   EXPECT_EQ(failed.status().code(), ErrorCode::kIoError);
   EXPECT_EQ(Count(slot, "MATCH (p:P) RETURN count(*)"), 1);  // undone in memory
-  EXPECT_EQ(slot.Execute("CREATE (:P {id: 4})", {}).status().code(), ErrorCode::kIoError);
+  EXPECT_EQ(RunCypher(slot, "CREATE (:P {id: 4})", {}).status().code(), ErrorCode::kIoError);
   faulty.Reset();
   db->Close();
   auto reopened = Open(dir_);
@@ -605,7 +606,7 @@ TEST_F(DurabilityTest, ConcurrentCommitsThroughManyLogsAreAllRecovered) {
     threads.emplace_back([&, t] {
       ExecutionSlot slot(db);
       for (int i = 0; i < kPerThread; ++i) {
-        auto r = slot.Execute("CREATE (:P {id: " + std::to_string(t * 1000 + i) + "})", {});
+        auto r = RunCypher(slot, "CREATE (:P {id: " + std::to_string(t * 1000 + i) + "})", {});
         if (!r.ok()) failures++;
       }
     });
@@ -724,14 +725,14 @@ TEST_F(DurabilityTest, SequenceValuesLoggedByAnotherCommitAreReturnedOnlyOnceItI
   // Draws a value from the first row, then keeps filtering rows for a while.
   std::thread reader([&] {
     ExecutionSlot slot(db);
-    drawn.emplace(slot.Execute(
+    drawn.emplace(RunCypher(slot, 
         "UNWIND range(1, 4000000) AS i WITH i WHERE i = 1 RETURN nextval('ids')",
         {}));
     reader_done.store(true);
   });
   while (!ids->counter->Get().used) std::this_thread::yield();
   faulty.FailNthSync(1, EIO);
-  auto failed = setup.Execute("CREATE (:P {id: 1})", {});
+  auto failed = RunCypher(setup, "CREATE (:P {id: 1})", {});
   const bool reader_still_running = !reader_done.load();
   reader.join();
   ASSERT_TRUE(reader_still_running) << "the reader ended before the commit: make its scan longer";
@@ -759,7 +760,7 @@ TEST_F(DurabilityTest, SequenceValuesReturnedByReadStatementsSurviveACrashAndARe
     auto recovered = Open(CrashCopy());
     ExecutionSlot r(recovered);
     EXPECT_EQ(Count(r, "RETURN nextval('ids')"), 4);
-    auto exhausted = r.Execute("RETURN nextval('top')", {});
+    auto exhausted = RunCypher(r, "RETURN nextval('top')", {});
     ASSERT_FALSE(exhausted.ok());
     EXPECT_NE(exhausted.status().message().find("reached maximum value"), std::string::npos);
   }

@@ -1,6 +1,7 @@
 #include "main/execution_slot.h"
 
 #include <chrono>
+#include <optional>
 
 #include "common/interrupt.h"
 #include "main/query_pipeline.h"
@@ -31,65 +32,6 @@ Status ExecutionSlot::CheckNoCursor() const {
 Result<std::shared_ptr<PreparedQuery>> ExecutionSlot::Prepare(std::string_view text) {
   if (db_->closed()) return Status(ErrorCode::kConnectionClosed, "the database is closed");
   return PrepareQuery(*db_, text);
-}
-
-Result<exec::QueryResult> ExecutionSlot::ExecutePrepared(PreparedQuery& prepared,
-                                                         const ParameterMap& params,
-                                                         StatementControl* control) {
-  return Run(prepared.text, &prepared, params, std::nullopt, &session_, control);
-}
-
-Status ExecutionSlot::OpenCursor(std::string_view query, PreparedQuery* prepared,
-                                 const ParameterMap& params,
-                                 std::shared_ptr<StatementControl> control,
-                                 exec::QueryResult* header, std::optional<AccessMode> allowed,
-                                 bool in_session) {
-  return OpenCursorWith(query, prepared, params, allowed, in_session ? &session_ : nullptr,
-                        std::move(control), header);
-}
-
-Status ExecutionSlot::OpenCursorRequest(std::string_view json, bool in_session,
-                                        std::shared_ptr<StatementControl> control,
-                                        exec::QueryResult* header, AccessMode most) {
-  StatementControl* raw = control.get();
-  StatementControl unused;
-  Result<QueryRequest> request = ReadRequest(json, raw, unused, most);
-  if (!request.ok()) return request.status();
-  if (in_session && !session_.transaction) {
-    return Status(ErrorCode::kInvalidRequest, "the transaction is no longer open");
-  }
-  return RoleRefusal(
-      OpenCursorWith(request->query, nullptr, request->parameters,
-                     request->access_mode.value_or(most), in_session ? &session_ : nullptr,
-                     std::move(control), header),
-      *request);
-}
-
-Status ExecutionSlot::OpenCursorWith(std::string_view query, PreparedQuery* prepared,
-                                     const ParameterMap& params,
-                                     std::optional<AccessMode> allowed, Session* session,
-                                     std::shared_ptr<StatementControl> control,
-                                     exec::QueryResult* header) {
-  if (Status busy = CheckNoCursor(); !busy.ok()) return busy;
-  if (db_->closed()) return Status(ErrorCode::kConnectionClosed, "the database is closed");
-  ScopedStatementControl controlled(control.get());
-  ScopedFileAccess files(&file_access_);
-  if (Status stop = PollInterrupt(); !stop.ok()) return stop;
-  Database::ActiveStatement active(*db_);
-  executed_.fetch_add(1, std::memory_order_relaxed);
-  Result<std::unique_ptr<StatementCursor>> cursor =
-      StatementCursor::Open(*db_, query, prepared, params, allowed, session, wal_slot_);
-  if (!cursor.ok()) return cursor.status();
-  header->column_names = (*cursor)->column_names();
-  header->column_types = (*cursor)->column_types();
-  header->rows.clear();
-  // A statement that ran in Open (a write) has its counters now: a client that drops its
-  // rows unread still learns what it changed.
-  header->counters = (*cursor)->lazy() ? exec::QueryCounters{} : (*cursor)->eager_counters();
-  cursor_ = std::move(cursor.value());
-  cursor_control_ = std::move(control);
-  last_cursor_rows_ = 0;
-  return Status::OK();
 }
 
 Status ExecutionSlot::FetchCursor(size_t max_rows, exec::QueryResult* out, bool* done) {
@@ -123,41 +65,163 @@ ExecutionSlot::~ExecutionSlot() {
   db_->ReleaseWalSlot(wal_slot_);
 }
 
-Result<exec::QueryResult> ExecutionSlot::Execute(std::string_view query, const ParameterMap& params,
-                                                 StatementControl* control,
-                                                 std::optional<AccessMode> allowed,
-                                                 bool in_session) {
-  return Run(query, nullptr, params, allowed, in_session ? &session_ : nullptr, control);
+namespace {
+
+const ParameterMap kNoParameters;
+
+}  // namespace
+
+struct ExecutionSlot::Resolved {
+  std::optional<QueryRequest> request;  // a request's, which the fields below point into
+  std::string_view query;
+  PreparedQuery* prepared = nullptr;
+  const ParameterMap* params = &kNoParameters;
+  std::optional<AccessMode> allowed;
+  Session* session = nullptr;
+  StatementControl* control = nullptr;
+  StatementControl own;  // the time limit of a request that has one, run without a control
+};
+
+Status ExecutionSlot::Resolve(const StatementSpec& spec, StatementControl* control,
+                              Resolved& out) {
+  out.control = control;
+  switch (spec.source) {
+    case StatementSpec::Source::kRequest: {
+      const AccessMode most = spec.access.value_or(AccessMode::kSchema);
+      Result<QueryRequest> request = ReadRequest(spec.text, out.control, out.own, most);
+      if (!request.ok()) return request.status();
+      out.request.emplace(std::move(request.value()));
+      out.query = out.request->query;
+      out.params = &out.request->parameters;
+      out.allowed = out.request->access_mode.value_or(most);
+      break;
+    }
+    case StatementSpec::Source::kPrepared:
+      if (spec.prepared == nullptr) {
+        return Status(ErrorCode::kInvalidRequest, "no prepared statement was given");
+      }
+      out.prepared = spec.prepared;
+      out.query = spec.prepared->text;
+      [[fallthrough]];
+    case StatementSpec::Source::kCypher:
+      if (spec.source == StatementSpec::Source::kCypher) out.query = spec.text;
+      if (spec.params != nullptr) out.params = spec.params;
+      out.allowed = spec.access;
+      break;
+  }
+  if (spec.session == StatementSpec::SessionUse::kTransaction && !session_.transaction) {
+    return Status(ErrorCode::kInvalidRequest, "the transaction is no longer open");
+  }
+  out.session = spec.session == StatementSpec::SessionUse::kAlone ? nullptr : &session_;
+  return Status::OK();
 }
 
-std::optional<Result<exec::QueryResult*>> ExecutionSlot::TryExecuteShortRead(
-    std::string_view query, const ParameterMap& params) {
-  if (db_->closed() || cursor_) return std::nullopt;
+std::optional<Result<exec::QueryResult*>> ExecutionSlot::Run(const StatementSpec& spec) {
+  if (spec.delivery == StatementSpec::Delivery::kTryInline) return TryInline(spec);
+  // A cursor keeps its control for its whole life: one it can hold.
+  std::shared_ptr<StatementControl> control = spec.control;
+  if (spec.delivery == StatementSpec::Delivery::kCursor && !control) {
+    control = std::make_shared<StatementControl>();
+  }
+  Resolved statement;
+  Status status = Resolve(spec, control.get(), statement);
+  if (status.ok()) {
+    status = spec.delivery == StatementSpec::Delivery::kCursor
+                 ? OpenCursor(statement, std::move(control))
+                 : Materialise(statement);
+  }
+  if (!status.ok()) {
+    return Result<exec::QueryResult*>(
+        statement.request ? RoleRefusal(std::move(status), *statement.request) : status);
+  }
+  return Result<exec::QueryResult*>(&result_);
+}
+
+Status ExecutionSlot::Materialise(const Resolved& statement) {
+  if (Status busy = CheckNoCursor(); !busy.ok()) return busy;
+  if (db_->closed()) return Status(ErrorCode::kConnectionClosed, "the database is closed");
+  // Cancelled or past its deadline while it waited its turn: it does not start.
+  ScopedStatementControl controlled(statement.control);
+  ScopedFileAccess files(&file_access_);
+  if (Status stop = PollInterrupt(); !stop.ok()) return stop;
+  Database::ActiveStatement active(*db_);
+  auto start = std::chrono::steady_clock::now();
+  Result<exec::QueryResult> result =
+      statement.prepared
+          ? RunPreparedQuery(*db_, *statement.prepared, *statement.params, statement.allowed,
+                             statement.session, wal_slot_)
+          : RunQuery(*db_, statement.query, *statement.params, statement.allowed,
+                     statement.session, wal_slot_);
+  Account(result.ok() ? &result.value() : nullptr, start);
+  if (!result.ok()) return result.status();
+  result_ = std::move(result.value());
+  return Status::OK();
+}
+
+Status ExecutionSlot::OpenCursor(const Resolved& statement,
+                                 std::shared_ptr<StatementControl> control) {
+  if (Status busy = CheckNoCursor(); !busy.ok()) return busy;
+  if (db_->closed()) return Status(ErrorCode::kConnectionClosed, "the database is closed");
+  ScopedStatementControl controlled(control.get());
+  ScopedFileAccess files(&file_access_);
+  if (Status stop = PollInterrupt(); !stop.ok()) return stop;
+  Database::ActiveStatement active(*db_);
+  executed_.fetch_add(1, std::memory_order_relaxed);
+  Result<std::unique_ptr<StatementCursor>> cursor =
+      StatementCursor::Open(*db_, statement.query, statement.prepared, *statement.params,
+                            statement.allowed, statement.session, wal_slot_);
+  if (!cursor.ok()) return cursor.status();
+  exec::QueryResult& header = result_;
+  header = exec::QueryResult();
+  header.column_names = (*cursor)->column_names();
+  header.column_types = (*cursor)->column_types();
+  // A statement that ran in Open (a write) has its counters now: a client that drops its
+  // rows unread still learns what it changed.
+  header.counters = (*cursor)->lazy() ? exec::QueryCounters{} : (*cursor)->eager_counters();
+  cursor_ = std::move(cursor.value());
+  cursor_control_ = std::move(control);
+  last_cursor_rows_ = 0;
+  return Status::OK();
+}
+
+std::optional<Result<exec::QueryResult*>> ExecutionSlot::TryInline(const StatementSpec& spec) {
+  using SessionUse = StatementSpec::SessionUse;
+  if (db_->closed() || cursor_ || spec.source == StatementSpec::Source::kPrepared ||
+      spec.session == SessionUse::kTransaction) {
+    return std::nullopt;
+  }
+  // A statement alone runs without the session; its short read borrows the session's memo
+  // and operators only while the session is as fresh as no session at all.
+  if (spec.session == SessionUse::kAlone &&
+      (session_.transaction || !session_.settings.empty() || !session_.disable_map_key_check)) {
+    return std::nullopt;
+  }
+  if (spec.source == StatementSpec::Source::kRequest) {
+    StatementControl* control = spec.control.get();
+    StatementControl own;
+    const AccessMode most = spec.access.value_or(AccessMode::kSchema);
+    Result<QueryRequest> request = ReadRequest(spec.text, control, own, most);
+    if (!request.ok()) return Result<exec::QueryResult*>(request.status());
+    return TryShortRead(request->query, request->parameters,
+                        request->access_mode.value_or(most), control);
+  }
+  return TryShortRead(spec.text, spec.params != nullptr ? *spec.params : kNoParameters,
+                      spec.access, spec.control.get());
+}
+
+std::optional<Result<exec::QueryResult*>> ExecutionSlot::TryShortRead(
+    std::string_view query, const ParameterMap& params, std::optional<AccessMode> allowed,
+    StatementControl* control) {
+  std::optional<ScopedStatementControl> controlled;
+  if (control != nullptr) {
+    controlled.emplace(control);
+    if (Status stop = PollInterrupt(); !stop.ok()) return Result<exec::QueryResult*>(stop);
+  }
   Database::ActiveStatement active(*db_);
   ScopedFileAccess files(&file_access_);
   auto start = std::chrono::steady_clock::now();
   std::optional<Result<exec::QueryResult*>> result =
-      TryRunShortRead(*db_, query, params, session_);
-  if (result) Account(result->ok() ? result->value() : nullptr, start);
-  return result;
-}
-
-std::optional<Result<exec::QueryResult*>> ExecutionSlot::TryExecuteShortRequest(
-    std::string_view json, StatementControl* control, AccessMode most) {
-  if (db_->closed() || cursor_ || session_.transaction) return std::nullopt;
-  // A request runs without the session (RunRequest); its short read borrows the session's
-  // memo and operators only while the session is as fresh as no session at all.
-  if (!session_.settings.empty() || !session_.disable_map_key_check) return std::nullopt;
-  StatementControl own;
-  Result<QueryRequest> request = ReadRequest(json, control, own, most);
-  if (!request.ok()) return Result<exec::QueryResult*>(request.status());
-  ScopedStatementControl controlled(control);
-  if (Status stop = PollInterrupt(); !stop.ok()) return Result<exec::QueryResult*>(stop);
-  Database::ActiveStatement active(*db_);
-  ScopedFileAccess files(&file_access_);
-  auto start = std::chrono::steady_clock::now();
-  std::optional<Result<exec::QueryResult*>> result = TryRunShortRead(
-      *db_, request->query, request->parameters, session_, request->access_mode.value_or(most));
+      TryRunShortRead(*db_, query, params, session_, allowed);
   if (result) Account(result->ok() ? result->value() : nullptr, start);
   return result;
 }
@@ -194,34 +258,6 @@ Status ExecutionSlot::RoleRefusal(Status status, const QueryRequest& request) {
   return Status(ErrorCode::kForbidden, status.message() + " (the most its client's role allows)");
 }
 
-Result<exec::QueryResult> ExecutionSlot::RunRequest(std::string_view json,
-                                                    StatementControl* control, AccessMode most,
-                                                    bool in_session) {
-  StatementControl own;
-  Result<QueryRequest> request = ReadRequest(json, control, own, most);
-  if (!request.ok()) return request.status();
-  if (in_session && !session_.transaction) {
-    return Status(ErrorCode::kInvalidRequest, "the transaction is no longer open");
-  }
-  Result<exec::QueryResult> result =
-      Run(request->query, nullptr, request->parameters, request->access_mode.value_or(most),
-          in_session ? &session_ : nullptr, control);
-  if (result.ok()) return result;
-  return RoleRefusal(result.status(), *request);
-}
-
-Result<exec::QueryResult> ExecutionSlot::ExecuteTransactionalRequest(std::string_view json,
-                                                                     StatementControl* control,
-                                                                     AccessMode most) {
-  return RunRequest(json, control, most, /*in_session=*/false);
-}
-
-Result<exec::QueryResult> ExecutionSlot::ExecuteInTransaction(std::string_view json,
-                                                              StatementControl* control,
-                                                              AccessMode most) {
-  return RunRequest(json, control, most, /*in_session=*/true);
-}
-
 void ExecutionSlot::Account(exec::QueryResult* result,
                             std::chrono::steady_clock::time_point start) {
   executed_.fetch_add(1, std::memory_order_relaxed);
@@ -230,25 +266,6 @@ void ExecutionSlot::Account(exec::QueryResult* result,
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
             .count();
   }
-}
-
-Result<exec::QueryResult> ExecutionSlot::Run(std::string_view query, PreparedQuery* prepared,
-                                             const ParameterMap& params,
-                                             std::optional<AccessMode> allowed, Session* session,
-                                             StatementControl* control) {
-  if (Status busy = CheckNoCursor(); !busy.ok()) return busy;
-  if (db_->closed()) return Status(ErrorCode::kConnectionClosed, "the database is closed");
-  // Cancelled or past its deadline while it waited its turn: it does not start.
-  ScopedStatementControl controlled(control);
-  ScopedFileAccess files(&file_access_);
-  if (Status stop = PollInterrupt(); !stop.ok()) return stop;
-  Database::ActiveStatement active(*db_);
-  auto start = std::chrono::steady_clock::now();
-  Result<exec::QueryResult> result =
-      prepared ? RunPreparedQuery(*db_, *prepared, params, allowed, session, wal_slot_)
-               : RunQuery(*db_, query, params, allowed, session, wal_slot_);
-  Account(result.ok() ? &result.value() : nullptr, start);
-  return result;
 }
 
 }  // namespace graphdb

@@ -31,48 +31,69 @@ namespace graphdb {
 
 using ParameterMap = std::unordered_map<std::string, Value>;
 
+// StatementSpec: everything about one statement that ExecutionSlot::Run runs: what it is, what
+// it may do, where it runs and how its result comes back. The one way a statement enters a
+// slot (the N-API layer builds it from `run`'s options, src/native/addon.ts).
+struct StatementSpec {
+  // What the statement is: Cypher text (`text`, with `params`), a JSON query request (`text`:
+  // {"query", "access_mode"?, "parameters"?, "timeout_ms"?}, main/request.h, exactly one
+  // statement) or a prepared statement (`prepared`, prepared on this slot's database, with
+  // `params`).
+  enum class Source : uint8_t { kCypher, kRequest, kPrepared };
+  // Which session it runs in. kSession: the slot's (its settings persist, it may open an
+  // explicit transaction, and runs in the open one). kAlone: none, as a transactional request
+  // (its settings do not persist, it cannot open a transaction). kTransaction: the session's
+  // open explicit transaction (INVALID_REQUEST when none is open: the service's POST /tx/{id}).
+  enum class SessionUse : uint8_t { kSession, kAlone, kTransaction };
+  // How it runs. kMaterialise: to its end, its rows held in the result. kCursor: as the slot's
+  // result stream (see FetchCursor); the result is the header: columns, types, and the counters
+  // of a statement that ran to its end as it opened (a write). kTryInline: only when it is a
+  // read that runs without waiting and within the inline work budget (TryRunShortRead), having
+  // run nothing anyone can observe otherwise (Run then returns nullopt). kTryInline declines a
+  // prepared statement, a statement in an explicit transaction, and a statement kAlone while
+  // the session holds settings of its own.
+  enum class Delivery : uint8_t { kMaterialise, kCursor, kTryInline };
+  // How the caller hands the result over (the N-API layer): values, values in typed form
+  // (FromValue's), Kùzu's text form, or the HTTP JSON body (JSON lines for a cursor). The slot
+  // makes an exec::QueryResult whatever it is.
+  enum class Output : uint8_t { kValues, kTypedValues, kText, kJson };
+
+  Source source = Source::kCypher;
+  std::string_view text;
+  PreparedQuery* prepared = nullptr;
+  const ParameterMap* params = nullptr;  // null: none (a request carries its own)
+  // Its limits (time, result and memory bytes) and cancellation (common/interrupt.h), checked
+  // before it starts and while it runs; may be null. A cursor keeps it for its whole life (its
+  // deadline covers every fetch); a request's own timeout_ms lowers its deadline.
+  std::shared_ptr<StatementControl> control;
+  // kCypher and kPrepared: the access mode it may use (the text must then hold exactly one
+  // statement); nullopt: any. kRequest: the most its client may use (its role's; nullopt: all):
+  // a request asking for more, or whose statement needs more when it names no mode, is
+  // FORBIDDEN.
+  std::optional<AccessMode> access;
+  SessionUse session = SessionUse::kSession;
+  Delivery delivery = Delivery::kMaterialise;
+  Output output = Output::kValues;
+
+  // `control` for a control the caller owns and keeps alive while the statement runs (no
+  // ownership, no allocation).
+  static std::shared_ptr<StatementControl> Borrow(StatementControl* control) {
+    return std::shared_ptr<StatementControl>(std::shared_ptr<StatementControl>(), control);
+  }
+};
+
 class ExecutionSlot {
  public:
   explicit ExecutionSlot(std::shared_ptr<Database> db);
   ~ExecutionSlot();  // rolls back an open transaction
 
-  // Runs one statement (or several separated by ';', returning the last one's result) as an
-  // auto-committed transaction. Errors come back as a Status; nothing throws.
-  // `control` (may be null): the statement's cancellation and deadline (common/interrupt.h),
-  // checked before it starts and while it runs; it must outlive the call.
-  // `allowed` (a pooled slot serving a protocol such as Bolt): the access mode the statement
-  // may use, and the text must then hold exactly one statement (RunQuery). `in_session` false
-  // runs it without the slot's session, as a transactional request: its settings do not
-  // persist and it cannot open a transaction.
-  Result<exec::QueryResult> Execute(std::string_view query, const ParameterMap& params,
-                                    StatementControl* control = nullptr,
-                                    std::optional<AccessMode> allowed = std::nullopt,
-                                    bool in_session = true);
-
-  // Execute() on the calling thread of a read that can run without waiting and finishes
-  // within the inline work budget (TryRunShortRead); nullopt otherwise, having run nothing
-  // that anyone can observe. The result is the slot's and valid until its next statement.
-  std::optional<Result<exec::QueryResult*>> TryExecuteShortRead(std::string_view query,
-                                                                      const ParameterMap& params);
-
-  // Runs a JSON query request (main/request.h): {"query", "access_mode", "parameters"}, whose
-  // query is exactly one statement (INVALID_REQUEST otherwise), as one transaction.
-  // `most`: the highest access mode its client may use (its role's); a request that asks for
-  // more, or whose statement needs more when it names no mode, gets FORBIDDEN.
-  Result<exec::QueryResult> ExecuteTransactionalRequest(std::string_view json,
-                                                        StatementControl* control = nullptr,
-                                                        AccessMode most = AccessMode::kSchema);
-
-  // ExecuteTransactionalRequest on the calling thread of a request whose statement is a short
-  // read (TryRunShortRead), under `control` (its limits; may be null): the result, the
-  // request's error (INVALID_REQUEST, FORBIDDEN ...), or nullopt when the statement is not one
-  // to run inline, having run nothing that anyone can observe (the caller then runs the request
-  // the usual way, which reports the statement's own errors). Declines while the session holds
-  // a transaction or settings of its own, since a request runs without them. The result is the
-  // slot's and valid until its next statement.
-  std::optional<Result<exec::QueryResult*>> TryExecuteShortRequest(std::string_view json,
-                                                                   StatementControl* control,
-                                                                   AccessMode most);
+  // Runs the statement `spec` describes (several separated by ';' for Cypher text without an
+  // access mode, returning the last one's result), as an auto-committed transaction unless it
+  // runs in an explicit one. Errors come back as a Status; nothing throws. The result is the
+  // slot's, valid until its next statement (move it out to keep it). nullopt only when a
+  // kTryInline statement did not run. While a cursor is open every other statement is refused
+  // with SLOT_BUSY (kTryInline declines).
+  std::optional<Result<exec::QueryResult*>> Run(const StatementSpec& spec);
 
   // Confines the files every later statement on this slot may name (common/file_access.h); a
   // service sets it once, before the slot runs anything. Embedded slots stay unconfined.
@@ -92,29 +113,13 @@ class ExecutionSlot {
   // The session's identity (what its statements wait for other sessions' transactions as).
   const void* session_id() const { return &session_; }
 
-  // Prepares `text` (one statement) to run any number of times (PrepareQuery).
+  // Prepares `text` (one statement) to run any number of times (PrepareQuery), as
+  // StatementSpec::Source::kPrepared.
   Result<std::shared_ptr<PreparedQuery>> Prepare(std::string_view text);
-  // Execute() of a prepared statement (which must have been prepared on this slot's database).
-  Result<exec::QueryResult> ExecutePrepared(PreparedQuery& prepared, const ParameterMap& params,
-                                            StatementControl* control = nullptr);
 
-  // Result streams: the slot holds at most one cursor (StatementCursor) and, while it is open,
-  // runs no other statement (SLOT_BUSY). The cursor runs under `control` (never null), from
-  // OpenCursor through every FetchCursor: its deadline covers the whole stream, and cancelling
-  // it stops the running fetch and fails the next one. `header` receives the columns and types,
-  // and the counters of a statement that ran to its end in OpenCursor (a write).
-  // A cursor that fails or is exhausted closes by itself.
-  // `allowed` and `in_session` as for Execute (a protocol's statement: Bolt).
-  Status OpenCursor(std::string_view query, PreparedQuery* prepared, const ParameterMap& params,
-                    std::shared_ptr<StatementControl> control, exec::QueryResult* header,
-                    std::optional<AccessMode> allowed = std::nullopt, bool in_session = true);
-  // OpenCursor of a JSON query request, as ExecuteTransactionalRequest runs one; `in_session`:
-  // it runs in the session's explicit transaction (INVALID_REQUEST when none is open), as
-  // ExecuteInTransaction.
-  // `most` as for ExecuteTransactionalRequest.
-  Status OpenCursorRequest(std::string_view json, bool in_session,
-                           std::shared_ptr<StatementControl> control, exec::QueryResult* header,
-                           AccessMode most = AccessMode::kSchema);
+  // Result streams (Delivery::kCursor): the slot holds at most one cursor (StatementCursor).
+  // Cancelling its control stops the running fetch and fails the next one. A cursor that
+  // fails or is exhausted closes by itself.
   // The next batch of the open cursor (StatementCursor::Fetch); INVALID_REQUEST when none is.
   Status FetchCursor(size_t max_rows, exec::QueryResult* out, bool* done);
   // Closes the cursor, if any (a read in an explicit transaction leaves the transaction open).
@@ -122,35 +127,34 @@ class ExecutionSlot {
   bool has_cursor() const { return cursor_ != nullptr; }
   uint64_t cursor_rows() const { return cursor_ ? cursor_->rows_fetched() : last_cursor_rows_; }
 
-  // ExecuteTransactionalRequest in the session's explicit transaction (the service's
-  // POST /tx/{id}): INVALID_REQUEST when the session has none open.
-  Result<exec::QueryResult> ExecuteInTransaction(std::string_view json,
-                                                 StatementControl* control = nullptr,
-                                                 AccessMode most = AccessMode::kSchema);
-
   uint64_t executed_query_num() const { return executed_.load(std::memory_order_relaxed); }
   Database& db() { return *db_; }
 
  private:
-  Result<exec::QueryResult> Run(std::string_view query, PreparedQuery* prepared,
-                                const ParameterMap& params, std::optional<AccessMode> allowed,
-                                Session* session, StatementControl* control);
+  // A spec with its JSON request read: the statement to run and how.
+  struct Resolved;
+  // Fills `out` from `spec` under `control` (a request's time limit lowers it; one of the
+  // request's own takes `out.own` when it is null); a request's error, or INVALID_REQUEST
+  // for kTransaction when no transaction is open.
+  Status Resolve(const StatementSpec& spec, StatementControl* control, Resolved& out);
   // Parses a JSON query request and applies its time limit to `control` (which may be
   // replaced by `own` when null); FORBIDDEN when it names an access mode above `most`.
   Result<QueryRequest> ReadRequest(std::string_view json, StatementControl*& control,
                                    StatementControl& own, AccessMode most);
   // `status`, or FORBIDDEN for an ACCESS_MODE_VIOLATION of a request that named no mode: the
-  // client's role refuses it (ExecuteTransactionalRequest).
+  // client's role refuses it.
   static Status RoleRefusal(Status status, const QueryRequest& request);
-  // ExecuteTransactionalRequest, or ExecuteInTransaction when `in_session`.
-  Result<exec::QueryResult> RunRequest(std::string_view json, StatementControl* control,
-                                       AccessMode most, bool in_session);
+  // The three deliveries of Run.
+  Status Materialise(const Resolved& statement);
+  Status OpenCursor(const Resolved& statement, std::shared_ptr<StatementControl> control);
+  std::optional<Result<exec::QueryResult*>> TryInline(const StatementSpec& spec);
+  // TryRunShortRead on this slot under `control` (may be null), counted when it ran.
+  std::optional<Result<exec::QueryResult*>> TryShortRead(std::string_view query,
+                                                         const ParameterMap& params,
+                                                         std::optional<AccessMode> allowed,
+                                                         StatementControl* control);
   // SLOT_BUSY while a cursor is open.
   Status CheckNoCursor() const;
-  Status OpenCursorWith(std::string_view query, PreparedQuery* prepared,
-                        const ParameterMap& params, std::optional<AccessMode> allowed,
-                        Session* session, std::shared_ptr<StatementControl> control,
-                        exec::QueryResult* header);
   // Counts an executed statement and sets the elapsed time since `start` on its result (null
   // when it failed).
   void Account(exec::QueryResult* result, std::chrono::steady_clock::time_point start);
@@ -166,6 +170,8 @@ class ExecutionSlot {
   std::unique_ptr<StatementCursor> cursor_;
   std::shared_ptr<StatementControl> cursor_control_;
   uint64_t last_cursor_rows_ = 0;
+  // The result of the last statement Run materialised or opened (a cursor's header).
+  exec::QueryResult result_;
   FileAccess file_access_;
 };
 

@@ -17,6 +17,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using testing_util::Count;
 using testing_util::Exec;
+using testing_util::RunCypher;
 
 constexpr const char* kRunaway = "UNWIND range(1, 10000000000) AS x RETURN count(x)";
 
@@ -41,7 +42,7 @@ TEST(InterruptTest, CancelFromAnotherThreadStopsARunningStatement) {
     control.Cancel(StatementControl::Reason::kCancelled);
   });
   const auto start = Clock::now();
-  auto result = slot.Execute(kRunaway, {}, &control);
+  auto result = RunCypher(slot, kRunaway, {}, &control);
   const double took = MillisSince(start);
   canceller.join();
   ASSERT_FALSE(result.ok());
@@ -59,7 +60,7 @@ TEST(InterruptTest, DeadlineStopsAStatementAndUndoesItsWrites) {
   StatementControl control;
   control.SetTimeout(80);
   const auto start = Clock::now();
-  auto result = slot.Execute("UNWIND range(1, 1000000000) AS i CREATE (:P {id: i})", {}, &control);
+  auto result = RunCypher(slot, "UNWIND range(1, 1000000000) AS i CREATE (:P {id: i})", {}, &control);
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), ErrorCode::kQueryTimeout);
   EXPECT_NE(result.status().message().find("80 ms"), std::string::npos);
@@ -73,12 +74,12 @@ TEST(InterruptTest, AStatementCancelledOrPastItsDeadlineBeforeItStartsNeverRuns)
   Exec(slot, "CREATE NODE TABLE P(id INT64, PRIMARY KEY(id))");
   StatementControl cancelled;
   cancelled.Cancel(StatementControl::Reason::kInterrupted);
-  auto r1 = slot.Execute("CREATE (:P {id: 1})", {}, &cancelled);
+  auto r1 = RunCypher(slot, "CREATE (:P {id: 1})", {}, &cancelled);
   ASSERT_FALSE(r1.ok());
   EXPECT_EQ(r1.status().code(), ErrorCode::kQueryCancelled);
   StatementControl late;
   late.SetTimeout(1, Clock::now() - std::chrono::seconds(1));
-  auto r2 = slot.Execute("CREATE (:P {id: 2})", {}, &late);
+  auto r2 = RunCypher(slot, "CREATE (:P {id: 2})", {}, &late);
   ASSERT_FALSE(r2.ok());
   EXPECT_EQ(r2.status().code(), ErrorCode::kQueryTimeout);
   EXPECT_EQ(Count(slot, "MATCH (p:P) RETURN count(*)"), 0);

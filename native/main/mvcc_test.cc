@@ -13,9 +13,12 @@
 #include "main/execution_slot.h"
 #include "main/query_pipeline.h"
 #include "main/transaction_strategy.h"
+#include "main/slot_test_util.h"
 
 namespace graphdb {
 namespace {
+
+using testing_util::RunCypher;
 
 class MvccTest : public ::testing::Test {
  protected:
@@ -32,13 +35,13 @@ class MvccTest : public ::testing::Test {
   }
 
   static void Exec(ExecutionSlot& slot, const std::string& q) {
-    auto r = slot.Execute(q, {});
+    auto r = RunCypher(slot, q, {});
     ASSERT_TRUE(r.ok()) << q << ": " << r.status().ToString();
   }
 
   // The single value of a one-row, one-column query as text ("" for no row).
   static std::string One(ExecutionSlot& slot, const std::string& q) {
-    auto r = slot.Execute(q, {});
+    auto r = RunCypher(slot, q, {});
     EXPECT_TRUE(r.ok()) << q << ": " << r.status().ToString();
     if (!r.ok() || r->rows.empty()) return "";
     return r->rows[0][0].ToString();
@@ -151,7 +154,7 @@ TEST_F(MvccTest, AReadOnlySnapshotStaysStableUnderConcurrentWriters) {
   std::thread writer([&] {
     ExecutionSlot w(db_);
     while (!stop) {
-      auto r = w.Execute("MATCH (p:P {id: 1}) SET p.v = p.v + 1", {});
+      auto r = RunCypher(w, "MATCH (p:P {id: 1}) SET p.v = p.v + 1", {});
       ASSERT_TRUE(r.ok());
       writes++;
     }
@@ -175,7 +178,7 @@ std::shared_ptr<Database> OpenWithShortWait() {
   EXPECT_TRUE(db.ok()) << db.status().ToString();
   if (!db.ok()) return nullptr;
   EXPECT_TRUE(
-      ExecutionSlot(*db).Execute("CREATE NODE TABLE P(id INT64, PRIMARY KEY(id))", {}).ok());
+      RunCypher(*std::make_unique<ExecutionSlot>(*db), "CREATE NODE TABLE P(id INT64, PRIMARY KEY(id))", {}).ok());
   return std::move(db).value();
 }
 
@@ -183,20 +186,20 @@ TEST(MvccGateTest, AWriterBlockedByAnotherTransactionGivesUpWithTxConflict) {
   auto db = OpenWithShortWait();
   ASSERT_TRUE(db);
   ExecutionSlot a(db), b(db);
-  ASSERT_TRUE(a.Execute("BEGIN TRANSACTION", {}).ok());
-  ASSERT_TRUE(a.Execute("CREATE (:P {id: 1})", {}).ok());
+  ASSERT_TRUE(RunCypher(a, "BEGIN TRANSACTION", {}).ok());
+  ASSERT_TRUE(RunCypher(a, "CREATE (:P {id: 1})", {}).ok());
   auto start = std::chrono::steady_clock::now();
-  auto write = b.Execute("CREATE (:P {id: 2})", {});
+  auto write = RunCypher(b, "CREATE (:P {id: 2})", {});
   EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(150));
   ASSERT_FALSE(write.ok());
   EXPECT_EQ(write.status().code(), ErrorCode::kTxConflict) << write.status().ToString();
-  auto begin = b.Execute("BEGIN TRANSACTION", {});
+  auto begin = RunCypher(b, "BEGIN TRANSACTION", {});
   EXPECT_EQ(begin.status().code(), ErrorCode::kTxConflict);
-  auto read = b.Execute("MATCH (p:P) RETURN count(*)", {});  // reads do not wait
+  auto read = RunCypher(b, "MATCH (p:P) RETURN count(*)", {});  // reads do not wait
   ASSERT_TRUE(read.ok());
   EXPECT_EQ(read->rows[0][0].GetInt(), 0);
-  ASSERT_TRUE(a.Execute("COMMIT", {}).ok());
-  EXPECT_TRUE(b.Execute("CREATE (:P {id: 2})", {}).ok());
+  ASSERT_TRUE(RunCypher(a, "COMMIT", {}).ok());
+  EXPECT_TRUE(RunCypher(b, "CREATE (:P {id: 2})", {}).ok());
 }
 
 // A schema change waits for open READ ONLY transactions (their snapshot must not see the new
@@ -207,7 +210,7 @@ TEST_F(MvccTest, ASchemaChangeWaitsForReadOnlyTransactionsAndTheyKeepReading) {
   std::atomic<bool> done{false};
   Status ddl;
   std::thread alter([&] {
-    auto r = b_->Execute("ALTER TABLE P ADD w INT64 DEFAULT 7", {});
+    auto r = RunCypher(*b_, "ALTER TABLE P ADD w INT64 DEFAULT 7", {});
     ddl = r.ok() ? Status::OK() : r.status();
     done.store(true);
   });
@@ -215,7 +218,7 @@ TEST_F(MvccTest, ASchemaChangeWaitsForReadOnlyTransactionsAndTheyKeepReading) {
   EXPECT_FALSE(done.load());
   // The waiting schema change does not hold the lock: the transaction keeps reading.
   EXPECT_EQ(One(*a_, "MATCH (p:P) RETURN count(*)"), before);
-  EXPECT_FALSE(a_->Execute("MATCH (p:P) RETURN p.w", {}).ok());  // no such column yet
+  EXPECT_FALSE(RunCypher(*a_, "MATCH (p:P) RETURN p.w", {}).ok());  // no such column yet
   Exec(*a_, "COMMIT");
   alter.join();
   EXPECT_TRUE(ddl.ok()) << ddl.ToString();
@@ -226,18 +229,18 @@ TEST(MvccGateTest, ASchemaChangeGivesUpOnALongReadOnlyTransactionWithTxConflict)
   auto db = OpenWithShortWait();
   ASSERT_TRUE(db);
   ExecutionSlot a(db), b(db);
-  ASSERT_TRUE(a.Execute("BEGIN TRANSACTION READ ONLY", {}).ok());
+  ASSERT_TRUE(RunCypher(a, "BEGIN TRANSACTION READ ONLY", {}).ok());
   auto start = std::chrono::steady_clock::now();
-  auto create = b.Execute("CREATE NODE TABLE Q(id INT64, PRIMARY KEY(id))", {});
+  auto create = RunCypher(b, "CREATE NODE TABLE Q(id INT64, PRIMARY KEY(id))", {});
   EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(150));
   ASSERT_FALSE(create.ok());
   EXPECT_EQ(create.status().code(), ErrorCode::kTxConflict) << create.status().ToString();
   EXPECT_NE(create.status().message().find("READ ONLY transactions"), std::string::npos);
   // Writes of rows are versioned: they do not wait for the snapshot.
-  EXPECT_TRUE(b.Execute("CREATE (:P {id: 1})", {}).ok());
-  EXPECT_EQ(a.Execute("MATCH (p:P) RETURN count(*)", {})->rows[0][0].GetInt(), 0);
-  ASSERT_TRUE(a.Execute("COMMIT", {}).ok());
-  EXPECT_TRUE(b.Execute("CREATE NODE TABLE Q(id INT64, PRIMARY KEY(id))", {}).ok());
+  EXPECT_TRUE(RunCypher(b, "CREATE (:P {id: 1})", {}).ok());
+  EXPECT_EQ(RunCypher(a, "MATCH (p:P) RETURN count(*)", {})->rows[0][0].GetInt(), 0);
+  ASSERT_TRUE(RunCypher(a, "COMMIT", {}).ok());
+  EXPECT_TRUE(RunCypher(b, "CREATE NODE TABLE Q(id INT64, PRIMARY KEY(id))", {}).ok());
 }
 
 TEST_F(MvccTest, TheSlotChoosesTheStrategyFromTheAccessModeAndTheTransaction) {

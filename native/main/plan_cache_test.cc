@@ -15,9 +15,14 @@
 #include "main/database.h"
 #include "main/execution_slot.h"
 #include "main/query_pipeline.h"
+#include "main/slot_test_util.h"
 
 namespace graphdb {
 namespace {
+
+using testing_util::RunCypher;
+using testing_util::RunSpec;
+using testing_util::TryInline;
 
 class PlanCacheTest : public ::testing::Test {
  protected:
@@ -40,7 +45,7 @@ class PlanCacheTest : public ::testing::Test {
   // The rows of `query` as `a|b` lines, or "error: <status>".
   static std::vector<std::string> Run(ExecutionSlot& slot, const std::string& query,
                                       const ParameterMap& params = {}) {
-    auto result = slot.Execute(query, params);
+    auto result = RunCypher(slot, query, params);
     if (!result.ok()) return {"error: " + result.status().ToString()};
     std::vector<std::string> rows;
     for (const auto& row : result->rows) {
@@ -54,7 +59,7 @@ class PlanCacheTest : public ::testing::Test {
     return Run(*slot_, query, params);
   }
   void Exec(const std::string& query) {
-    auto result = slot_->Execute(query, {});
+    auto result = RunCypher(*slot_, query, {});
     ASSERT_TRUE(result.ok()) << query << ": " << result.status().ToString();
   }
   PlanCacheStats Stats() { return db_->plan_cache().stats(); }
@@ -115,8 +120,8 @@ TEST_F(PlanCacheTest, ParameterTypesArePartOfTheKey) {
   EXPECT_EQ(Run(first, {{"l", strings}}), (Rows{"s"}));
   auto lower = Value::Nested(LogicalType::Struct({{"a", LogicalType::Int64()}}), {Value::Int64(1)});
   auto upper = Value::Nested(LogicalType::Struct({{"A", LogicalType::Int64()}}), {Value::Int64(2)});
-  auto a = slot_->Execute("RETURN $s AS s", {{"s", lower}});
-  auto b = slot_->Execute("RETURN $s AS s", {{"s", upper}});
+  auto a = RunCypher(*slot_, "RETURN $s AS s", {{"s", lower}});
+  auto b = RunCypher(*slot_, "RETURN $s AS s", {{"s", upper}});
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_EQ(a->column_types[0].fields()[0].name, "a");
   EXPECT_EQ(b->column_types[0].fields()[0].name, "A");
@@ -130,10 +135,8 @@ TEST_F(PlanCacheTest, WrongParameterTypeFailsAsWithoutTheCache) {
   // A database that never saw the query.
   auto fresh = OpenDatabase();
   ExecutionSlot fresh_slot(fresh);
-  ASSERT_TRUE(fresh_slot
-                  .Execute("CREATE NODE TABLE person(id INT64, name STRING, age INT64, "
-                           "PRIMARY KEY(id))",
-                           {})
+  ASSERT_TRUE(RunCypher(fresh_slot, "CREATE NODE TABLE person(id INT64, name STRING, age INT64, "
+                                    "PRIMARY KEY(id))")
                   .ok());
   Rows uncached = Run(fresh_slot, query, wrong);
   ASSERT_EQ(uncached.size(), 1u);
@@ -181,7 +184,7 @@ TEST_F(PlanCacheTest, DdlInvalidatesAndTheNewPlanSeesTheNewSchema) {
   EXPECT_EQ(Stats().stale - before.stale, 1u);
 
   Exec("ALTER TABLE person ADD age STRING DEFAULT 'unknown'");
-  auto typed = slot_->Execute(age, {{"id", Value::Int64(2)}});
+  auto typed = RunCypher(*slot_, age, {{"id", Value::Int64(2)}});
   ASSERT_TRUE(typed.ok()) << typed.status().ToString();
   EXPECT_EQ(typed->column_types[0], LogicalType::String());
   EXPECT_EQ(typed->rows[0][0].ToString(), "unknown");
@@ -299,7 +302,7 @@ TEST_F(PlanCacheTest, ConcurrentSlotsShareEntries) {
       for (int i = 0; i < kRuns; ++i) {
         int64_t id = 1 + (i + t) % 3;
         auto result =
-            slot.Execute("MATCH (p:person {id: $id}) RETURN p.name", {{"id", Value::Int64(id)}});
+            RunCypher(slot, "MATCH (p:person {id: $id}) RETURN p.name", {{"id", Value::Int64(id)}});
         if (!result.ok() || result->rows.size() != 1 ||
             result->rows[0][0].ToString() != names[id - 1]) {
           failures.fetch_add(1);
@@ -311,8 +314,8 @@ TEST_F(PlanCacheTest, ConcurrentSlotsShareEntries) {
     ExecutionSlot slot(db_);
     for (int i = 0; i < 20; ++i) {
       std::string table = "side" + std::to_string(i);
-      if (!slot.Execute("CREATE NODE TABLE " + table + "(id INT64, PRIMARY KEY(id))", {}).ok() ||
-          !slot.Execute("DROP TABLE " + table, {}).ok()) {
+      if (!RunCypher(slot, "CREATE NODE TABLE " + table + "(id INT64, PRIMARY KEY(id))", {}).ok() ||
+          !RunCypher(slot, "DROP TABLE " + table, {}).ok()) {
         failures.fetch_add(1);
       }
     }
@@ -506,11 +509,11 @@ class ShortReadTest : public PlanCacheTest {
   }
   // Runs `query` inline, expecting it to run there, and checks it gives what Execute gives.
   std::string InlineLikeWorker(const std::string& query, const ParameterMap& params = {}) {
-    auto ran = slot_->TryExecuteShortRead(query, params);
+    auto ran = TryInline(*slot_, query, params);
     EXPECT_TRUE(ran.has_value()) << query;
     if (!ran) return "declined";
     std::string rows = Rows(*ran);
-    EXPECT_EQ(rows, Rows(slot_->Execute(query, params))) << query;
+    EXPECT_EQ(rows, Rows(RunCypher(*slot_, query, params))) << query;
     return rows;
   }
   // Persons `first`.. `first + n - 1`, each known by person `from`.
@@ -591,50 +594,50 @@ TEST_F(ShortReadTest, ReadsOfChargedOperatorsAndSafeExpressionsAreCandidates) {
 
 TEST_F(ShortReadTest, RunsNowOrDeclinesWithoutRunning) {
   const ParameterMap id{{"id", Value::Int64(2)}};
-  auto ran = slot_->TryExecuteShortRead("MATCH (p:person {id: $id}) RETURN p.name", id);
+  auto ran = TryInline(*slot_, "MATCH (p:person {id: $id}) RETURN p.name", id);
   ASSERT_TRUE(ran.has_value());
   EXPECT_EQ(Rows(*ran), "Bob;");
   // A miss is an empty result, an error a status, like Execute.
-  ran = slot_->TryExecuteShortRead("MATCH (p:person {id: 9}) RETURN p.name", {});
+  ran = TryInline(*slot_, "MATCH (p:person {id: 9}) RETURN p.name", {});
   ASSERT_TRUE(ran.has_value());
   EXPECT_EQ(Rows(*ran), "");
-  ran = slot_->TryExecuteShortRead("RETURN CAST($s AS INT64)", {{"s", Value::String("x")}});
+  ran = TryInline(*slot_, "RETURN CAST($s AS INT64)", {{"s", Value::String("x")}});
   ASSERT_TRUE(ran.has_value());
   EXPECT_FALSE(ran->ok());
   // An error found while expanding is the worker's error too.
   const std::string cast_names =
       "MATCH (p:person {id: 1})-[:knows]->(f:person) RETURN CAST(f.name AS INT64)";
-  ran = slot_->TryExecuteShortRead(cast_names, {});
+  ran = TryInline(*slot_, cast_names, {});
   ASSERT_TRUE(ran.has_value());
   EXPECT_FALSE(ran->ok());
-  EXPECT_EQ(Rows(*ran), Rows(slot_->Execute(cast_names, {})));
+  EXPECT_EQ(Rows(*ran), Rows(RunCypher(*slot_, cast_names, {})));
   // Declined: not a candidate, several statements, text that does not parse or bind (the
   // usual path reports those errors), a missing parameter, EXPLAIN.
-  EXPECT_FALSE(slot_->TryExecuteShortRead("MATCH (p:person) RETURN random()", {}).has_value());
-  EXPECT_FALSE(slot_->TryExecuteShortRead("RETURN 1; RETURN 2", {}).has_value());
-  EXPECT_FALSE(slot_->TryExecuteShortRead("MATCH (p:person {id: 1} RETURN p", {}).has_value());
-  EXPECT_FALSE(slot_->TryExecuteShortRead("MATCH (p:nosuch {id: 1}) RETURN p", {}).has_value());
+  EXPECT_FALSE(TryInline(*slot_, "MATCH (p:person) RETURN random()", {}).has_value());
+  EXPECT_FALSE(TryInline(*slot_, "RETURN 1; RETURN 2", {}).has_value());
+  EXPECT_FALSE(TryInline(*slot_, "MATCH (p:person {id: 1} RETURN p", {}).has_value());
+  EXPECT_FALSE(TryInline(*slot_, "MATCH (p:nosuch {id: 1}) RETURN p", {}).has_value());
   const std::string one_hop = "MATCH (p:person {id: $id})-[:knows]->(f:person) RETURN f.name";
-  auto missing = slot_->TryExecuteShortRead(one_hop, {});
+  auto missing = TryInline(*slot_, one_hop, {});
   if (missing) {
-    EXPECT_EQ(Rows(*missing), Rows(slot_->Execute(one_hop, {})));
+    EXPECT_EQ(Rows(*missing), Rows(RunCypher(*slot_, one_hop, {})));
   }
-  EXPECT_FALSE(slot_->Execute(one_hop, {}).ok());
-  EXPECT_FALSE(slot_->TryExecuteShortRead("EXPLAIN MATCH (p:person {id: 1}) RETURN p", {})
+  EXPECT_FALSE(RunCypher(*slot_, one_hop, {}).ok());
+  EXPECT_FALSE(TryInline(*slot_, "EXPLAIN MATCH (p:person {id: 1}) RETURN p", {})
                    .has_value());
   // Declined while a transaction is open (its statements keep their order and snapshot) ...
   Exec("BEGIN TRANSACTION READ ONLY");
-  EXPECT_FALSE(slot_->TryExecuteShortRead("MATCH (p:person {id: $id}) RETURN p.name", id)
+  EXPECT_FALSE(TryInline(*slot_, "MATCH (p:person {id: $id}) RETURN p.name", id)
                    .has_value());
   Exec("COMMIT");
   // ... and while the statement lock is held exclusively (a schema change, a checkpoint): the
   // caller must not wait.
   {
     std::unique_lock<StatementLock> lock(db_->statement_lock());
-    EXPECT_FALSE(slot_->TryExecuteShortRead("MATCH (p:person {id: $id}) RETURN p.name", id)
+    EXPECT_FALSE(TryInline(*slot_, "MATCH (p:person {id: $id}) RETURN p.name", id)
                      .has_value());
   }
-  EXPECT_TRUE(slot_->TryExecuteShortRead("MATCH (p:person {id: $id}) RETURN p.name", id)
+  EXPECT_TRUE(TryInline(*slot_, "MATCH (p:person {id: $id}) RETURN p.name", id)
                   .has_value());
 }
 
@@ -722,19 +725,19 @@ TEST_F(ShortReadTest, ReadsBeyondTheBudgetGoToTheWorkerAndLeaveNothingBehind) {
        {std::string("MATCH (p:person {id: 1})-[:knows]->(f:person) RETURN count(*)"),
         std::string("MATCH (p:person) RETURN count(*)"),
         std::string("MATCH (p:person) WHERE p.age = 7 RETURN p.id ORDER BY p.id LIMIT 1")}) {
-    EXPECT_FALSE(slot_->TryExecuteShortRead(query, {}).has_value()) << query;
+    EXPECT_FALSE(TryInline(*slot_, query, {}).has_value()) << query;
     EXPECT_EQ(db_->OldestSnapshot(), exec::Snapshot::kLatest) << query;
   }
   EXPECT_EQ(slot_->executed_query_num(), executed);  // nothing ran, as far as anyone can tell
-  EXPECT_EQ(Rows(slot_->Execute("MATCH (p:person {id: 1})-[:knows]->(f:person) RETURN count(*)",
+  EXPECT_EQ(Rows(RunCypher(*slot_, "MATCH (p:person {id: 1})-[:knows]->(f:person) RETURN count(*)",
                                 {})),
             expected);
-  EXPECT_EQ(Rows(slot_->Execute("MATCH (p:person) RETURN count(*)", {})),
+  EXPECT_EQ(Rows(RunCypher(*slot_, "MATCH (p:person) RETURN count(*)", {})),
             std::to_string(kMany + 3) + ";");
-  const std::string after = Rows(slot_->Execute("RETURN random()", {}));
+  const std::string after = Rows(RunCypher(*slot_, "RETURN random()", {}));
   ExecutionSlot other(db_);
-  ASSERT_TRUE(other.Execute("RETURN setseed(0.25)", {}).ok());
-  EXPECT_EQ(after, Rows(other.Execute("RETURN random()", {})));
+  ASSERT_TRUE(RunCypher(other, "RETURN setseed(0.25)", {}).ok());
+  EXPECT_EQ(after, Rows(RunCypher(other, "RETURN random()", {})));
   // No snapshot stays registered: a schema change (which waits for them) goes ahead at once.
   Exec("CREATE NODE TABLE later(id INT64, PRIMARY KEY(id))");
 }
@@ -746,22 +749,22 @@ TEST_F(ShortReadTest, AnOverrunTurnsAwayAttemptsUntilThePeriodicRetry) {
   const ParameterMap small{{"id", Value::Int64(2)}};
   auto compiled = Compiled(query, hub);
   ASSERT_TRUE(compiled->inline_candidate);
-  EXPECT_TRUE(slot_->TryExecuteShortRead(query, small).has_value());
-  EXPECT_FALSE(slot_->TryExecuteShortRead(query, hub).has_value());
+  EXPECT_TRUE(TryInline(*slot_, query, small).has_value());
+  EXPECT_FALSE(TryInline(*slot_, query, hub).has_value());
   EXPECT_EQ(compiled->inline_backoff.load(), CompiledQuery::kInlineRetryInterval - 1);
   // The next 63 attempts decline without running, even with parameters that would fit ...
   for (uint32_t i = 1; i < CompiledQuery::kInlineRetryInterval; ++i) {
-    EXPECT_FALSE(slot_->TryExecuteShortRead(query, small).has_value()) << i;
+    EXPECT_FALSE(TryInline(*slot_, query, small).has_value()) << i;
   }
   EXPECT_EQ(compiled->inline_backoff.load(), 0u);
   // ... the 64th runs it again, and while it fits it stays inline.
   for (int i = 0; i < 3; ++i) {
-    auto ran = slot_->TryExecuteShortRead(query, small);
+    auto ran = TryInline(*slot_, query, small);
     ASSERT_TRUE(ran.has_value()) << i;
     EXPECT_EQ(Rows(*ran), "1;");
   }
   // Other compiled queries are not affected by this one's note.
-  EXPECT_TRUE(slot_->TryExecuteShortRead("MATCH (p:person {id: $id}) RETURN p.name", small)
+  EXPECT_TRUE(TryInline(*slot_, "MATCH (p:person {id: $id}) RETURN p.name", small)
                   .has_value());
 }
 
@@ -788,9 +791,9 @@ TEST_F(ShortReadTest, BackoffIsSharedSafely) {
   EXPECT_GT(attempts.load(), 0);
 }
 
-// The service's inline requests (ExecutionSlot::TryExecuteShortRequest): a short read's answer
-// is the one ExecuteTransactionalRequest gives, byte for byte but for the elapsed time, and so
-// are the request's own errors; anything else is declined without running.
+// The service's inline requests (a JSON request run as Delivery::kTryInline): a short read's
+// answer is the one the worker gives (kMaterialise), byte for byte but for the elapsed time,
+// and so are the request's own errors; anything else is declined without running.
 class ShortRequestTest : public ShortReadTest {
  protected:
   // The response JSON with its elapsed time blanked out.
@@ -802,16 +805,28 @@ class ShortRequestTest : public ShortReadTest {
     const size_t end = json.find(',', at);
     return json.substr(0, at + key.size()) + "0" + json.substr(end);
   }
+  // A request alone (as the service runs one) of a client allowed `most`.
+  static StatementSpec Request(const std::string& json, AccessMode most,
+                               StatementControl* control, StatementSpec::Delivery delivery) {
+    StatementSpec spec;
+    spec.source = StatementSpec::Source::kRequest;
+    spec.text = json;
+    spec.access = most;
+    spec.session = StatementSpec::SessionUse::kAlone;
+    spec.control = StatementSpec::Borrow(control);
+    spec.delivery = delivery;
+    return spec;
+  }
   std::string Inline(const std::string& json, AccessMode most = AccessMode::kSchema,
                      StatementControl* control = nullptr) {
-    auto ran = slot_->TryExecuteShortRequest(json, control, most);
+    auto ran = slot_->Run(Request(json, most, control, StatementSpec::Delivery::kTryInline));
     if (!ran) return "declined";
     if (!ran->ok()) return "error: " + ran->status().ToString();
     return Json(*ran->value());
   }
   std::string Worker(const std::string& json, AccessMode most = AccessMode::kSchema,
                      StatementControl* control = nullptr) {
-    auto ran = slot_->ExecuteTransactionalRequest(json, control, most);
+    auto ran = RunSpec(*slot_, Request(json, most, control, StatementSpec::Delivery::kMaterialise));
     if (!ran.ok()) return "error: " + ran.status().ToString();
     return Json(ran.value());
   }

@@ -42,7 +42,7 @@ struct QueryRequest {
   std::optional<AccessMode> access_mode;  // nullopt = infer
   std::unordered_map<std::string, Value> parameters;
   // `timeout_ms`: the request's own time limit in ms (1 to 2^31-1); it may only lower the
-  // service's (ExecutionSlot::ExecuteTransactionalRequest).
+  // service's (ExecutionSlot::Run of StatementSpec::Source::kRequest).
   std::optional<uint32_t> timeout_ms;
 };
 

@@ -23,6 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing_util::Count;
 using testing_util::Exec;
+using testing_util::RunCypher;
 
 class SchemaTransactionTest : public ::testing::TestWithParam<bool> {
  protected:
@@ -70,14 +71,14 @@ class SchemaTransactionTest : public ::testing::TestWithParam<bool> {
     EXPECT_EQ(Count(slot, "MATCH (p:P) RETURN sum(p.id)"), 6);
     EXPECT_EQ(Count(slot, "MATCH (:P)-[k:K]->(:P) RETURN sum(k.w)"), 30);
     EXPECT_EQ(Count(slot, "MATCH (p:P {id: 2}) RETURN count(*)"), 1);  // through the index
-    auto names = slot.Execute("MATCH (p:P) RETURN p.name ORDER BY p.id", {});
+    auto names = RunCypher(slot, "MATCH (p:P) RETURN p.name ORDER BY p.id", {});
     ASSERT_TRUE(names.ok()) << names.status().ToString();
     ASSERT_EQ(names->rows.size(), 3u);
     EXPECT_EQ(names->rows[2][0].GetString(), "c");
-    auto columns = slot.Execute("CALL table_info('P') RETURN *", {});
+    auto columns = RunCypher(slot, "CALL table_info('P') RETURN *", {});
     ASSERT_TRUE(columns.ok());
     EXPECT_EQ(columns->rows.size(), 2u);
-    EXPECT_FALSE(slot.Execute("MATCH (t:T) RETURN count(*)", {}).ok());
+    EXPECT_FALSE(RunCypher(slot, "MATCH (t:T) RETURN count(*)", {}).ok());
   }
 
   // A transaction that writes rows, then changes the schema every way and copies rows, and
@@ -110,8 +111,8 @@ class SchemaTransactionTest : public ::testing::TestWithParam<bool> {
     EXPECT_EQ(Count(slot, "MATCH (p:P {id: 11}) RETURN p.age"), 7);
     EXPECT_EQ(Count(slot, "MATCH (:P)-[k:K2]->(:P) RETURN sum(k.w)"), 10 + 100);
     EXPECT_EQ(Count(slot, "MATCH (t:T {k: 'x'}) RETURN count(*)"), 1);
-    EXPECT_FALSE(slot.Execute("MATCH (p:P) RETURN p.name", {}).ok());
-    EXPECT_FALSE(slot.Execute("MATCH ()-[k:K]->() RETURN count(*)", {}).ok());
+    EXPECT_FALSE(RunCypher(slot, "MATCH (p:P) RETURN p.name", {}).ok());
+    EXPECT_FALSE(RunCypher(slot, "MATCH ()-[k:K]->() RETURN count(*)", {}).ok());
   }
 
   fs::path root_;
@@ -129,7 +130,7 @@ TEST_P(SchemaTransactionTest, RollbackPutsCatalogTablesIndexesAndRowsBack) {
   ExpectPopulated(slot);
   // The keys the transaction inserted and deleted are free, resp. taken, again.
   Exec(slot, "CREATE (:P {id: 4, name: 'd'})");
-  EXPECT_FALSE(slot.Execute("CREATE (:P {id: 3, name: 'x'})", {}).ok());
+  EXPECT_FALSE(RunCypher(slot, "CREATE (:P {id: 3, name: 'x'})", {}).ok());
   // A table created now gets the id the rolled-back one had: the catalog went back whole.
   Exec(slot, "CREATE NODE TABLE T(k STRING, PRIMARY KEY(k))");
   Exec(slot, "CREATE (:T {k: 'y'})");
@@ -193,7 +194,7 @@ TEST_P(SchemaTransactionTest, OtherConnectionsWaitAndNeverSeeTheUncommittedSchem
                             "CREATE (:P {id: 9})", "CREATE NODE TABLE U(k INT64, PRIMARY KEY(k))",
                             "BEGIN TRANSACTION READ ONLY"}) {
     auto start = std::chrono::steady_clock::now();
-    auto r = other.Execute(query, {});
+    auto r = RunCypher(other, query, {});
     ASSERT_FALSE(r.ok()) << query;
     EXPECT_EQ(r.status().code(), ErrorCode::kTxConflict) << query;
     EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(150)) << query;
@@ -225,7 +226,7 @@ TEST_P(SchemaTransactionTest, ASchemaChangeWaitsForReadOnlyTransactionsOfOthers)
   Exec(reader, "BEGIN TRANSACTION READ ONLY");
   Exec(slot, "BEGIN TRANSACTION");
   Exec(slot, "CREATE (:P {id: 7})");
-  auto refused = slot.Execute("ALTER TABLE P ADD age INT64", {});
+  auto refused = RunCypher(slot, "ALTER TABLE P ADD age INT64", {});
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.status().code(), ErrorCode::kTxConflict);
   // Refused while executing: the transaction is rolled back, as any failing statement's.
@@ -235,9 +236,9 @@ TEST_P(SchemaTransactionTest, ASchemaChangeWaitsForReadOnlyTransactionsOfOthers)
   EXPECT_EQ(Count(slot, "MATCH (p:P) RETURN count(*)"), 3);
   // A read-only transaction refuses DDL and COPY.
   Exec(reader, "BEGIN TRANSACTION READ ONLY");
-  EXPECT_FALSE(reader.Execute("CREATE NODE TABLE T(k INT64, PRIMARY KEY(k))", {}).ok());
+  EXPECT_FALSE(RunCypher(reader, "CREATE NODE TABLE T(k INT64, PRIMARY KEY(k))", {}).ok());
   Exec(reader, "BEGIN TRANSACTION READ ONLY");
-  EXPECT_FALSE(reader.Execute("COPY P FROM '" + csv_ + "'", {}).ok());
+  EXPECT_FALSE(RunCypher(reader, "COPY P FROM '" + csv_ + "'", {}).ok());
   EXPECT_EQ(Count(slot, "MATCH (p:P) RETURN count(*)"), 3);
 }
 
@@ -251,7 +252,7 @@ TEST_P(SchemaTransactionTest, AFailingStatementRollsTheWholeSchemaTransactionBac
   Exec(slot, "CREATE (:T {k: 1})");
   // A duplicate key, found while executing, ends the transaction: everything goes.
   Exec(slot, "COPY P FROM '" + csv_ + "'");
-  auto failed = slot.Execute("CREATE (:P {id: 1, name: 'dup', age: 2})", {});
+  auto failed = RunCypher(slot, "CREATE (:P {id: 1, name: 'dup', age: 2})", {});
   ASSERT_FALSE(failed.ok());
   EXPECT_FALSE(slot.in_transaction());
   ExpectPopulated(slot);
@@ -269,7 +270,7 @@ TEST_P(SchemaTransactionTest, SequencesCreatedOrDrawnInASchemaTransactionFollowI
   Exec(slot, "CREATE SEQUENCE s");
   EXPECT_EQ(Count(slot, "RETURN nextval('s')"), 1);
   Exec(slot, "ROLLBACK");
-  EXPECT_FALSE(slot.Execute("RETURN nextval('s')", {}).ok());
+  EXPECT_FALSE(RunCypher(slot, "RETURN nextval('s')", {}).ok());
   Exec(slot, "BEGIN TRANSACTION");
   Exec(slot, "CREATE SEQUENCE s");
   EXPECT_EQ(Count(slot, "RETURN nextval('s')"), 1);
@@ -291,7 +292,7 @@ TEST_P(SchemaTransactionTest, ACommitWhoseCheckpointFailsIsAllOrNothingOnDisk) {
   Populate(slot);
   ChangeEverything(slot);
   faulty.FailNthRename(1, EIO);  // the rename of MANIFEST.tmp over MANIFEST
-  auto committed = slot.Execute("COMMIT", {});
+  auto committed = RunCypher(slot, "COMMIT", {});
   ASSERT_FALSE(committed.ok());
   EXPECT_EQ(committed.status().code(), ErrorCode::kIoError);
   EXPECT_FALSE(slot.in_transaction());

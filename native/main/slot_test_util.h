@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <optional>
 #include <vector>
 
 #include "main/database.h"
@@ -18,15 +20,48 @@
 
 namespace graphdb::testing_util {
 
+// Runs `spec` on `slot` (ExecutionSlot::Run); its result (a cursor's header), moved out of
+// the slot. A kTryInline statement that did not run fails the test.
+inline Result<exec::QueryResult> RunSpec(ExecutionSlot& slot, const StatementSpec& spec) {
+  std::optional<Result<exec::QueryResult*>> ran = slot.Run(spec);
+  EXPECT_TRUE(ran.has_value()) << spec.text << " did not run inline";
+  if (!ran) return Status(ErrorCode::kInternal, "not run");
+  if (!ran->ok()) return ran->status();
+  return std::move(*ran->value());
+}
+
+// Runs the Cypher `query` with `params` on `slot` if it is a short read (Delivery::kTryInline):
+// its result (the slot's), or nullopt when it declined.
+inline std::optional<Result<exec::QueryResult*>> TryInline(ExecutionSlot& slot,
+                                                           std::string_view query,
+                                                           const ParameterMap& params = {}) {
+  StatementSpec spec;
+  spec.text = query;
+  spec.params = &params;
+  spec.delivery = StatementSpec::Delivery::kTryInline;
+  return slot.Run(spec);
+}
+
+// Runs the Cypher `query` with `params` on `slot` to its end, under `control` (may be null).
+inline Result<exec::QueryResult> RunCypher(ExecutionSlot& slot, std::string_view query,
+                                           const ParameterMap& params = {},
+                                           StatementControl* control = nullptr) {
+  StatementSpec spec;
+  spec.text = query;
+  spec.params = &params;
+  spec.control = StatementSpec::Borrow(control);
+  return RunSpec(slot, spec);
+}
+
 // Runs `query`, failing the test (fatally for the calling function) when it fails.
 inline void Exec(ExecutionSlot& slot, const std::string& query) {
-  auto r = slot.Execute(query, {});
+  auto r = RunCypher(slot, query);
   ASSERT_TRUE(r.ok()) << query << ": " << r.status().ToString();
 }
 
 // The integer in the first cell of `query`'s result (a count), or -1 after a failed check.
 inline int64_t Count(ExecutionSlot& slot, const std::string& query) {
-  auto r = slot.Execute(query, {});
+  auto r = RunCypher(slot, query);
   EXPECT_TRUE(r.ok()) << query << ": " << r.status().ToString();
   if (!r.ok() || r->rows.empty()) return -1;
   return r->rows[0][0].GetInt();

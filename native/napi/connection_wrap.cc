@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 #include "main/schema_json.h"
 #include "napi/convert.h"
@@ -18,31 +19,26 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
   Napi::Promise::Deferred deferred;
   std::string query;
   ParameterMap params;
-  bool text = false;     // rows as Kùzu's text form (queryText)
-  bool request = false;  // `query` is a JSON query request (executeTransactionalRequest)
+  // The statement (ExecutionSlot::Run), whose text, parameters, prepared statement and control
+  // are the job's own; `statement` false for the other jobs below.
+  StatementSpec spec;
+  bool statement = false;
   bool compact = false;  // run Database::Compact instead of a statement
-  bool schema = false;   // produce the schema JSON instead of running a statement
-  // The access mode the statement may use (setNextOptions); nullopt: anything.
-  std::optional<AccessMode> allowed;
-  bool statement_in_session = true;  // false: a statement without the slot's session (setNextOptions)
-  bool typed = false;      // the result's values in FromValue's typed form (setNextOptions)
-  bool json = false;     // deliver the result as the HTTP JSON body, written on the worker
-  bool in_session = false;     // a request in the session's explicit transaction
+  bool schema = false;   // produce the schema JSON instead of a statement
   bool reset_session = false;  // ExecutionSlot::ResetSession instead of a statement
   bool prepare = false;        // prepare `query` (resolves to the prepared statement's id)
   // A result stream's step, and (open) its control, kept by the slot's cursor from then on.
   CursorStep cursor = CursorStep::kNone;
   std::shared_ptr<StatementControl> cursor_control;
   size_t fetch_rows = 0;
+  bool fetch_json = false;  // kFetch: the batch as JSON lines
   bool done = false;  // kFetch: the stream's last batch
   // The prepared statement to run or stream (or, for `prepare`, the one made).
   std::shared_ptr<PreparedQuery> prepared;
-  // Its time limit and cancellation (setNextOptions, cancel, interrupt); `token` names it to
+  // Its time limit and cancellation (run's options, cancel, interrupt); `token` names it to
   // cancel() (0: none).
   StatementControl control;
   double token = 0;
-  // A request's: the highest access mode its client's role allows.
-  AccessMode most_access = AccessMode::kSchema;
   std::optional<Result<exec::QueryResult>> result;
   std::string json_body;
 
@@ -50,9 +46,47 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
       : owner(o), deferred(Napi::Promise::Deferred::New(env)), query(std::move(q)),
         params(std::move(p)) {}
 
+  // Makes it the statement `options` describe (its own text, parameters and prepared
+  // statement), under its own control, which gets the options' limits now: the time counts
+  // from the submission.
+  void SetStatement(const RunOptions& options, StatementSpec::Delivery delivery) {
+    statement = true;
+    spec.source = options.source;
+    spec.text = query;
+    spec.params = &params;
+    spec.prepared = prepared.get();
+    spec.access = options.access;
+    spec.session = options.session;
+    spec.delivery = delivery;
+    spec.output = options.output;
+    if (options.timeout_ms != 0) control.SetTimeout(options.timeout_ms);
+    control.SetLimits(options.max_result_bytes, options.max_memory_bytes);
+    token = options.token;
+    if (delivery == StatementSpec::Delivery::kCursor) {
+      cursor = CursorStep::kOpen;
+      cursor_control = std::make_shared<StatementControl>();
+      if (options.timeout_ms != 0) cursor_control->SetTimeout(options.timeout_ms);
+      cursor_control->SetLimits(options.max_result_bytes, options.max_memory_bytes);
+      spec.control = cursor_control;
+    } else {
+      spec.control = StatementSpec::Borrow(&control);
+    }
+  }
+
   void Run() override {
-    if (cursor != CursorStep::kNone) {
+    if (cursor == CursorStep::kFetch || cursor == CursorStep::kClose) {
       RunCursorStep();
+    } else if (statement) {
+      std::optional<Result<exec::QueryResult*>> ran = owner->slot_->Run(spec);
+      if (!ran->ok()) {
+        result.emplace(ran->status());
+      } else {
+        result.emplace(std::move(*ran->value()));
+        if (spec.output == StatementSpec::Output::kJson) {
+          json_body = cursor == CursorStep::kOpen ? exec::HeaderJsonLine(result->value())
+                                                  : exec::ToJson(result->value());
+        }
+      }
     } else if (reset_session) {
       owner->slot_->ResetSession();
       result.emplace(exec::QueryResult());
@@ -64,8 +98,6 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
       } else {
         result.emplace(made.status());
       }
-    } else if (prepared) {
-      result.emplace(owner->slot_->ExecutePrepared(*prepared, params, &control));
     } else if (schema) {
       Result<std::string> made = SchemaJson(owner->slot_->db(), owner->slot_->session_id());
       if (made.ok()) {
@@ -80,15 +112,6 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
       r.column_types = {LogicalType::Int64()};
       r.rows.push_back({Value::Int64(static_cast<int64_t>(owner->slot_->db().Compact()))});
       result.emplace(std::move(r));
-    } else {
-      result.emplace(!request ? owner->slot_->Execute(query, params, &control, allowed,
-                                                      statement_in_session)
-                     : in_session ? owner->slot_->ExecuteInTransaction(query, &control, most_access)
-                                  : owner->slot_->ExecuteTransactionalRequest(query, &control,
-                                                                              most_access));
-    }
-    if (json && !schema && cursor == CursorStep::kNone && result->ok()) {
-      json_body = exec::ToJson(result->value());
     }
     if (owner->tsfn_.NonBlockingCall(this) != napi_ok) {
       // The environment is shutting down; nobody is left to receive the result.
@@ -96,31 +119,20 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
     }
   }
 
-  // Opens, fetches from or closes the slot's cursor; results as JSON lines when `json`.
+  // Fetches from or closes the slot's cursor; a batch as JSON lines when `fetch_json`.
   void RunCursorStep() {
     ExecutionSlot& slot = *owner->slot_;
     exec::QueryResult out;
     Status status;
-    switch (cursor) {
-      case CursorStep::kOpen:
-        status = request ? slot.OpenCursorRequest(query, in_session, cursor_control, &out, most_access)
-                         : slot.OpenCursor(query, prepared.get(), params, cursor_control, &out,
-                                           allowed, statement_in_session);
-        if (status.ok() && json) json_body = exec::HeaderJsonLine(out);
-        break;
-      case CursorStep::kFetch:
-        status = slot.FetchCursor(fetch_rows, &out, &done);
-        if (status.ok() && json) {
-          exec::AppendJsonLines(json_body, out);
-          if (done) exec::AppendSummaryLine(json_body, out, slot.cursor_rows());
-          out.rows.clear();
-        }
-        break;
-      case CursorStep::kClose:
-        slot.CloseCursor();
-        break;
-      case CursorStep::kNone:
-        break;
+    if (cursor == CursorStep::kFetch) {
+      status = slot.FetchCursor(fetch_rows, &out, &done);
+      if (status.ok() && fetch_json) {
+        exec::AppendJsonLines(json_body, out);
+        if (done) exec::AppendSummaryLine(json_body, out, slot.cursor_rows());
+        out.rows.clear();
+      }
+    } else {
+      slot.CloseCursor();
     }
     if (status.ok()) {
       result.emplace(std::move(out));
@@ -150,25 +162,16 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
 Napi::Function ConnectionWrap::Define(Napi::Env env, AddonData& data) {
   Napi::Function ctor =
       DefineClass(env, "NativeConnection",
-                  {InstanceMethod<&ConnectionWrap::QueryText>("queryText"),
-                   InstanceMethod<&ConnectionWrap::Request>("executeTransactionalRequest"),
-                   InstanceMethod<&ConnectionWrap::TryRequestInline>("tryRequestInline"),
-                   InstanceMethod<&ConnectionWrap::Compact>("compact"),
+                  {InstanceMethod<&ConnectionWrap::Compact>("compact"),
                    InstanceMethod<&ConnectionWrap::Schema>("schema"),
                    InstanceMethod<&ConnectionWrap::ResetSession>("resetSession"),
-                   InstanceMethod<&ConnectionWrap::QuerySync>("querySync"),
                    InstanceMethod<&ConnectionWrap::Close>("close"),
-                   InstanceMethod<&ConnectionWrap::SetNextOptions>("setNextOptions"),
                    InstanceMethod<&ConnectionWrap::SetFileAccess>("setFileAccess"),
                    InstanceMethod<&ConnectionWrap::CancelStatement>("cancel"),
                    InstanceMethod<&ConnectionWrap::Interrupt>("interrupt"),
-                   InstanceMethod<&ConnectionWrap::OpenCursor>("openCursor"),
-                   InstanceMethod<&ConnectionWrap::OpenCursorRequest>("openCursorRequest"),
                    InstanceMethod<&ConnectionWrap::FetchCursor>("fetch"),
                    InstanceMethod<&ConnectionWrap::CloseCursor>("closeCursor"),
                    InstanceMethod<&ConnectionWrap::Prepare>("prepare"),
-                   InstanceMethod<&ConnectionWrap::RunPrepared>("runPrepared"),
-                   InstanceMethod<&ConnectionWrap::OpenPreparedCursor>("openPreparedCursor"),
                    InstanceMethod<&ConnectionWrap::ClosePrepared>("closePrepared"),
                    InstanceAccessor<&ConnectionWrap::InTransaction>("inTransaction"),
                    InstanceMethod<&ConnectionWrap::Progress>("progress"),
@@ -190,7 +193,7 @@ ConnectionWrap::ConnectionWrap(const Napi::CallbackInfo& info)
   worker_ = std::make_unique<WorkerThread>();
   tsfn_ = Tsfn::New(env, "graphdb.query", 0, 1, this);
   tsfn_.Unref(env);
-  DefineFastQuery(env, info.This().As<Napi::Object>());
+  DefineFastRun(env, info.This().As<Napi::Object>());
   // Last, so that a constructor that throws leaves no hook behind; after tsfn_ (rule 6).
   NAPI_THROW_IF_FAILED_VOID(env, napi_add_env_cleanup_hook(env, &ConnectionWrap::OnEnvCleanup, this));
   cleanup_hook_ = true;
@@ -217,35 +220,35 @@ void ConnectionWrap::RemoveCleanupHook() {
   napi_remove_env_cleanup_hook(Env(), &ConnectionWrap::OnEnvCleanup, this);
 }
 
-// query() as an own function of the instance, which finds this object through its data: a
+// run() as an own function of the instance, which finds this object through its data: a
 // prototype method finds it through napi_unwrap, a private-symbol lookup that cost about a
 // twentieth of a point read. The function holds a shared Handle, not this object: called
 // after the connection was collected (detached from it), it finds no connection and throws.
-void ConnectionWrap::DefineFastQuery(Napi::Env env, Napi::Object self) {
+void ConnectionWrap::DefineFastRun(Napi::Env env, Napi::Object self) {
   handle_ = std::make_shared<Handle>(Handle{this});
   auto* held = new std::shared_ptr<Handle>(handle_);
-  Napi::Function query;
+  Napi::Function run;
   try {
-    query = Napi::Function::New(
+    run = Napi::Function::New(
         env,
         [](const Napi::CallbackInfo& info) -> Napi::Value {
           ConnectionWrap* wrap = (*static_cast<std::shared_ptr<Handle>*>(info.Data()))->wrap;
           if (wrap == nullptr) {
             ThrowStatus(info.Env(), Status(ErrorCode::kConnectionClosed, "the connection is closed"));
           }
-          return wrap->Submit(info, false);
+          return wrap->Run(info);
         },
-        "query", held);
+        "run", held);
   } catch (...) {
     delete held;
     throw;
   }
   NAPI_THROW_IF_FAILED_VOID(
       env, napi_add_finalizer(
-               env, query, held,
+               env, run, held,
                [](napi_env, void* data, void*) { delete static_cast<std::shared_ptr<Handle>*>(data); },
                nullptr, nullptr));
-  self.DefineProperty(Napi::PropertyDescriptor::Value("query", query, napi_default));
+  self.DefineProperty(Napi::PropertyDescriptor::Value("run", run, napi_default));
 }
 
 ConnectionWrap::~ConnectionWrap() {
@@ -299,8 +302,8 @@ void ConnectionWrap::CallJs(Napi::Env env, Napi::Function, ConnectionWrap* self,
     try {
       if (job->cursor == CursorStep::kFetch) {
         Napi::Array batch = Napi::Array::New(env, 2);
-        batch.Set(0u, job->json ? Napi::String::New(env, job->json_body)
-                                : FromQueryResult(env, result.value(), job->typed));
+        batch.Set(0u, job->fetch_json ? Napi::String::New(env, job->json_body)
+                                      : self->Deliver(env, result.value(), job->spec.output));
         batch.Set(1u, Napi::Boolean::New(env, job->done));
         job->deferred.Resolve(batch);
       } else if (job->cursor == CursorStep::kClose || job->reset_session) {
@@ -309,11 +312,10 @@ void ConnectionWrap::CallJs(Napi::Env env, Napi::Function, ConnectionWrap* self,
         const double id = self->next_prepared_id_++;
         self->prepared_.emplace(id, std::move(job->prepared));
         job->deferred.Resolve(Napi::Number::New(env, id));
-      } else if (job->json) {
+      } else if (job->schema || job->spec.output == StatementSpec::Output::kJson) {
         job->deferred.Resolve(Napi::String::New(env, job->json_body));
       } else {
-        job->deferred.Resolve(job->text ? FromQueryResultAsText(env, result.value())
-                                        : FromQueryResult(env, result.value(), job->typed));
+        job->deferred.Resolve(self->Deliver(env, result.value(), job->spec.output));
       }
     } catch (const Napi::Error& error) {
       job->deferred.Reject(error.Value());
@@ -339,82 +341,6 @@ bool ConnectionWrap::InlineShortReads() {
   return enabled;
 }
 
-Napi::Value ConnectionWrap::QueryText(const Napi::CallbackInfo& info) { return Submit(info, true); }
-
-namespace {
-
-// The `mostAccess` argument at `index` of a request's call: the highest access mode its client's
-// role allows (absent: all of them).
-AccessMode ReadMostAccess(const Napi::CallbackInfo& info, size_t index, const char* usage) {
-  if (info.Length() <= index || info[index].IsUndefined()) return AccessMode::kSchema;
-  std::optional<AccessMode> mode =
-      info[index].IsString() ? ParseAccessMode(info[index].As<Napi::String>().Utf8Value())
-                             : std::nullopt;
-  if (!mode) throw Napi::TypeError::New(info.Env(), usage);
-  return *mode;
-}
-
-}  // namespace
-
-Napi::Value ConnectionWrap::Request(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  CheckOpen(env);
-  const char* usage =
-      "executeTransactionalRequest(json: string, asJson?: boolean, inSession?: boolean, "
-      "mostAccess?: 'read' | 'insert' | 'update' | 'schema')";
-  if (info.Length() < 1 || !info[0].IsString()) throw Napi::TypeError::New(env, usage);
-  const AccessMode most = ReadMostAccess(info, 3, usage);
-  auto* job = NewJob(info, info[0].As<Napi::String>().Utf8Value(), {});
-  job->request = true;
-  job->json = info.Length() > 1 && info[1].ToBoolean().Value();
-  job->in_session = info.Length() > 2 && info[2].ToBoolean().Value();
-  job->most_access = most;
-  return Enqueue(job);
-}
-
-// tryRequestInline(json, mostAccess, timeoutMs, maxResultBytes, maxMemoryBytes): a JSON query
-// request whose statement is a short read, run at once on this thread (the service's HTTP fast
-// path) when the connection is idle (ExecutionSlot::TryExecuteShortRequest), under the time
-// limit (ms, 0: none) and the result and memory limits (bytes, 0: none) its worker would
-// apply: its response body as executeTransactionalRequest(json, true, false, mostAccess)
-// resolves to, or the GraphDBError it would reject with (returned, not thrown); undefined when
-// it did not run (submit it then).
-Napi::Value ConnectionWrap::TryRequestInline(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  CheckOpen(env);
-  const char* usage =
-      "tryRequestInline(json: string, mostAccess: 'read' | 'insert' | 'update' | 'schema', "
-      "timeoutMs: number, maxResultBytes: number, maxMemoryBytes: number)";
-  if (info.Length() < 5 || !info[0].IsString() || !info[2].IsNumber() || !info[3].IsNumber() ||
-      !info[4].IsNumber()) {
-    throw Napi::TypeError::New(env, usage);
-  }
-  const AccessMode most = ReadMostAccess(info, 1, usage);
-  const double timeout = info[2].As<Napi::Number>().DoubleValue();
-  const double max_result = info[3].As<Napi::Number>().DoubleValue();
-  const double max_memory = info[4].As<Napi::Number>().DoubleValue();
-  if (!(timeout >= 0 && timeout <= kMaxTimeoutMs) || !(max_result >= 0 && max_result <= 9007199254740991.0) ||
-      !(max_memory >= 0 && max_memory <= 9007199254740991.0)) {
-    throw Napi::RangeError::New(env, usage);
-  }
-  if (in_flight_ != 0 || !InlineShortReads()) return env.Undefined();
-  StatementControl control;
-  if (timeout != 0) control.SetTimeout(std::max<uint32_t>(1, static_cast<uint32_t>(timeout)));
-  control.SetLimits(static_cast<uint64_t>(max_result), static_cast<uint64_t>(max_memory));
-  // The request's text and the response's JSON keep their storage from one request to the next
-  // (up to kKeptInlineBytes: a large one's is given back).
-  constexpr size_t kKeptInlineBytes = 64 * 1024;
-  if (inline_request_.capacity() > kKeptInlineBytes) std::string().swap(inline_request_);
-  if (inline_response_.capacity() > kKeptInlineBytes) std::string().swap(inline_response_);
-  Utf8Into(env, info[0], inline_request_);
-  std::optional<Result<exec::QueryResult*>> result =
-      slot_->TryExecuteShortRequest(inline_request_, &control, most);
-  if (!result) return env.Undefined();
-  if (!result->ok()) return MakeError(env, result->status()).Value();
-  exec::WriteJson(*result->value(), inline_response_);
-  return Napi::String::New(env, inline_response_);
-}
-
 ConnectionWrap::QueryJob* ConnectionWrap::NewJob(const Napi::CallbackInfo& info, std::string query,
                                                  ParameterMap params) {
   auto* job = new QueryJob(this, info.Env(), std::move(query), std::move(params));
@@ -422,14 +348,7 @@ ConnectionWrap::QueryJob* ConnectionWrap::NewJob(const Napi::CallbackInfo& info,
   return job;
 }
 
-std::shared_ptr<StatementControl> ConnectionWrap::NextCursorControl() {
-  auto control = std::make_shared<StatementControl>();
-  ApplyNextLimits(*control);
-  cursor_token_ = next_token_;
-  return control;
-}
-
-Napi::Value ConnectionWrap::StartCursor(QueryJob* job) {
+Napi::Value ConnectionWrap::StartCursor(QueryJob* job, double token) {
   Napi::Env env = job->deferred.Env();
   if (cursor_open_) {
     job->deferred.Reject(
@@ -438,13 +357,11 @@ Napi::Value ConnectionWrap::StartCursor(QueryJob* job) {
                               "close it before opening another (or use another connection)"))
             .Value());
     Napi::Promise promise = job->deferred.Promise();
-    ClearNextOptions();
     delete job;
     return promise;
   }
-  job->cursor = CursorStep::kOpen;
-  job->cursor_control = NextCursorControl();
-  cursor_typed_ = next_typed_;
+  cursor_token_ = token;
+  cursor_typed_ = job->spec.output == StatementSpec::Output::kTypedValues;
   cursor_control_ = job->cursor_control;
   cursor_open_ = true;
   return Enqueue(job);
@@ -454,36 +371,6 @@ void ConnectionWrap::CursorEnded() {
   cursor_open_ = false;
   cursor_control_.reset();
   cursor_token_ = 0;
-}
-
-// openCursor(text, params...): opens a result stream (resolves to a packed result of no rows:
-// the columns and types). The options of setNextOptions apply to the whole stream: its limits,
-// the access mode and session (as for query), and typed, which every batch then comes in.
-Napi::Value ConnectionWrap::OpenCursor(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  ReadStatement(info, "openCursor(text: string, params?: object)");
-  auto* job = new QueryJob(this, env, text_, std::move(params_));
-  params_.clear();
-  job->keep_alive = Napi::Persistent(info.This().As<Napi::Object>());
-  return StartCursor(job);
-}
-
-// openCursorRequest(json, inSession?): opens a result stream of a JSON query request;
-// resolves to its header line ({"columns","types"} and '\n').
-Napi::Value ConnectionWrap::OpenCursorRequest(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  CheckOpen(env);
-  const char* usage =
-      "openCursorRequest(json: string, inSession?: boolean, mostAccess?: 'read' | 'insert' | "
-      "'update' | 'schema')";
-  if (info.Length() < 1 || !info[0].IsString()) throw Napi::TypeError::New(env, usage);
-  const AccessMode most = ReadMostAccess(info, 2, usage);
-  auto* job = NewJob(info, info[0].As<Napi::String>().Utf8Value(), {});
-  job->request = true;
-  job->json = true;
-  job->in_session = info.Length() > 1 && info[1].ToBoolean().Value();
-  job->most_access = most;
-  return StartCursor(job);
 }
 
 // fetch(maxRows, asJson?): the next batch of the open stream, as [packed result, done] or, as
@@ -505,9 +392,10 @@ Napi::Value ConnectionWrap::FetchCursor(const Napi::CallbackInfo& info) {
   auto* job = NewJob(info, "", {});
   job->cursor = CursorStep::kFetch;
   job->fetch_rows = static_cast<size_t>(rows);
-  job->typed = cursor_typed_;
-  job->json = info.Length() > 1 && info[1].ToBoolean().Value();
-  return EnqueueWithoutOptions(job);
+  job->spec.output =
+      cursor_typed_ ? StatementSpec::Output::kTypedValues : StatementSpec::Output::kValues;
+  job->fetch_json = info.Length() > 1 && info[1].ToBoolean().Value();
+  return Enqueue(job);
 }
 
 // closeCursor(): stops the open stream (a running fetch stops at its next check and rejects
@@ -523,7 +411,7 @@ Napi::Value ConnectionWrap::CloseCursor(const Napi::CallbackInfo& info) {
   CursorEnded();
   auto* job = NewJob(info, "", {});
   job->cursor = CursorStep::kClose;
-  return EnqueueWithoutOptions(job);
+  return Enqueue(job);
 }
 
 // prepare(text): resolves to the id of a prepared statement of this connection.
@@ -533,44 +421,7 @@ Napi::Value ConnectionWrap::Prepare(const Napi::CallbackInfo& info) {
   if (info.Length() < 1 || !info[0].IsString()) throw Napi::TypeError::New(env, "prepare(text: string)");
   auto* job = NewJob(info, info[0].As<Napi::String>().Utf8Value(), {});
   job->prepare = true;
-  return EnqueueWithoutOptions(job);
-}
-
-// The prepared statement named by info[0], and the parameters after it into params_.
-std::shared_ptr<PreparedQuery> ConnectionWrap::ReadPrepared(const Napi::CallbackInfo& info,
-                                                            const char* usage) {
-  Napi::Env env = info.Env();
-  CheckOpen(env);
-  if (info.Length() < 1 || !info[0].IsNumber()) throw Napi::TypeError::New(env, usage);
-  auto it = prepared_.find(info[0].As<Napi::Number>().DoubleValue());
-  if (it == prepared_.end()) {
-    ThrowStatus(env, Status(ErrorCode::kInvalidRequest, "the prepared statement was closed"));
-  }
-  ReadParameters(info, params_);
-  return it->second;
-}
-
-// runPrepared(id, params...): runs a prepared statement as query() runs a text.
-Napi::Value ConnectionWrap::RunPrepared(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  std::shared_ptr<PreparedQuery> prepared = ReadPrepared(info, "runPrepared(id: number, params?: object)");
-  auto* job = new QueryJob(this, env, "", std::move(params_));
-  params_.clear();
-  job->keep_alive = Napi::Persistent(info.This().As<Napi::Object>());
-  job->prepared = std::move(prepared);
   return Enqueue(job);
-}
-
-// openPreparedCursor(id, params...): openCursor of a prepared statement.
-Napi::Value ConnectionWrap::OpenPreparedCursor(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  std::shared_ptr<PreparedQuery> prepared =
-      ReadPrepared(info, "openPreparedCursor(id: number, params?: object)");
-  auto* job = new QueryJob(this, env, "", std::move(params_));
-  params_.clear();
-  job->keep_alive = Napi::Persistent(info.This().As<Napi::Object>());
-  job->prepared = std::move(prepared);
-  return StartCursor(job);
 }
 
 // closePrepared(id): forgets a prepared statement (statements of it in flight finish).
@@ -592,7 +443,7 @@ Napi::Value ConnectionWrap::ResetSession(const Napi::CallbackInfo& info) {
   }
   auto* job = NewJob(info, "", {});
   job->reset_session = true;
-  return EnqueueWithoutOptions(job);
+  return Enqueue(job);
 }
 
 // Whether the session has an explicit transaction open (read when no job is in flight).
@@ -645,22 +496,10 @@ Napi::Value ConnectionWrap::Schema(const Napi::CallbackInfo& info) {
   CheckOpen(env);
   auto* job = NewJob(info, "", {});
   job->schema = true;
-  job->json = true;
   return Enqueue(job);
 }
 
 Napi::Value ConnectionWrap::Enqueue(QueryJob* job) {
-  // The options set for this statement (setNextOptions) go with it; the next starts without.
-  ApplyNextLimits(job->control);
-  job->token = next_token_;
-  job->allowed = next_access_mode_;
-  job->statement_in_session = next_in_session_;
-  job->typed = next_typed_;
-  ClearNextOptions();
-  return EnqueueWithoutOptions(job);
-}
-
-Napi::Value ConnectionWrap::EnqueueWithoutOptions(QueryJob* job) {
   Napi::Promise promise = job->deferred.Promise();
   jobs_.push_back(job);
   JobStarted();
@@ -669,45 +508,193 @@ Napi::Value ConnectionWrap::EnqueueWithoutOptions(QueryJob* job) {
   return promise;
 }
 
-// Checks the arguments of query(text, params?) and the like: the text goes to text_, the
-// parameters to params_.
-void ConnectionWrap::ReadStatement(const Napi::CallbackInfo& info, const char* usage) {
-  Napi::Env env = info.Env();
-  CheckOpen(env);
-  const napi_valuetype type = info.Length() < 1 ? napi_undefined : info[0].Type();
-  if (type != napi_string && type != napi_null) throw Napi::TypeError::New(env, usage);
-  // null: the same text as the statement read last (src/core/connection.ts passes it for a
-  // query run again, which spares converting the text); text_ still holds it.
-  if (type == napi_null) {
-    if (!has_text_) throw Napi::TypeError::New(env, "no statement text was given before");
-  } else {
-    constexpr size_t kKeptTextBytes = 64 * 1024;  // a longer text's storage is not kept
-    if (text_.capacity() > kKeptTextBytes) std::string().swap(text_);
-    has_text_ = false;
-    Utf8Into(env, info[0], text_);
-    has_text_ = true;
+namespace {
+
+// The fields of run()'s packed options, as src/native/addon.ts (packOptions) writes them.
+enum RunOptionField : size_t {
+  kSourceField,    // StatementSpec::Source
+  kDeliveryField,  // ConnectionWrap::Delivery
+  kOutputField,    // StatementSpec::Output
+  kSessionField,   // StatementSpec::SessionUse
+  kAccessField,    // AccessMode, or -1: any
+  kTimeoutField,   // ms, 0: none
+  kMaxResultField,  // bytes, 0: none
+  kMaxMemoryField,  // bytes, 0: none
+  kTokenField,     // cancel()'s name for it, 0: none
+  kRunOptionFields
+};
+
+// The enumerator `value` of an enum of `count` values (from 0), of the field `what`.
+template <typename E>
+E ReadEnum(Napi::Env env, double value, int count, const char* what) {
+  if (!(value >= 0 && value < count) || value != static_cast<int>(value)) {
+    throw Napi::RangeError::New(env, std::string("run: unknown ") + what);
   }
-  ReadParameters(info, params_);
+  return static_cast<E>(static_cast<int>(value));
 }
 
-Napi::Value ConnectionWrap::Submit(const Napi::CallbackInfo& info, bool text) {
+// A byte limit of run()'s options (0: none).
+uint64_t ReadBytes(Napi::Env env, double bytes) {
+  if (!(bytes >= 0 && bytes <= 9007199254740991.0)) {
+    throw Napi::RangeError::New(env, "a byte limit must be a whole number from 0 to 2^53-1");
+  }
+  return static_cast<uint64_t>(bytes);
+}
+
+}  // namespace
+
+ConnectionWrap::RunOptions ConnectionWrap::ReadRunOptions(Napi::Env env, Napi::Value value) {
+  RunOptions options;
+  if (value.IsUndefined()) return options;
+  napi_typedarray_type type = napi_int8_array;
+  size_t length = 0;
+  void* data = nullptr;
+  if (!value.IsTypedArray() ||
+      napi_get_typedarray_info(env, value, &type, &length, &data, nullptr, nullptr) != napi_ok ||
+      type != napi_float64_array || length != kRunOptionFields) {
+    throw Napi::TypeError::New(env, "run: options must be packed by src/native/addon.ts");
+  }
+  const double* field = static_cast<const double*>(data);
+  options.source = ReadEnum<StatementSpec::Source>(env, field[kSourceField], 3, "source");
+  options.delivery = ReadEnum<Delivery>(env, field[kDeliveryField], 5, "delivery");
+  options.output = ReadEnum<StatementSpec::Output>(env, field[kOutputField], 4, "output");
+  options.session = ReadEnum<StatementSpec::SessionUse>(env, field[kSessionField], 3, "session");
+  if (field[kAccessField] != -1) {
+    options.access = ReadEnum<AccessMode>(env, field[kAccessField], 4, "access mode");
+  }
+  const double ms = field[kTimeoutField];
+  if (!(ms >= 0 && ms <= kMaxTimeoutMs)) {
+    throw Napi::RangeError::New(env, "timeoutMs must be a number of milliseconds from 0 to " +
+                                         std::to_string(kMaxTimeoutMs));
+  }
+  options.timeout_ms = ms == 0 ? 0 : std::max<uint32_t>(1, static_cast<uint32_t>(ms));
+  options.max_result_bytes = ReadBytes(env, field[kMaxResultField]);
+  options.max_memory_bytes = ReadBytes(env, field[kMaxMemoryField]);
+  options.token = field[kTokenField];
+  if (options.delivery == Delivery::kCursor && options.output == StatementSpec::Output::kText) {
+    throw Napi::TypeError::New(env, "run: a result stream has no 'text' output");
+  }
+  return options;
+}
+
+Napi::Value ConnectionWrap::Deliver(Napi::Env env, const exec::QueryResult& result,
+                                    StatementSpec::Output output) {
+  switch (output) {
+    case StatementSpec::Output::kValues:
+      return FromQueryResult(env, result);
+    case StatementSpec::Output::kTypedValues:
+      return FromQueryResult(env, result, true);
+    case StatementSpec::Output::kText:
+      return FromQueryResultAsText(env, result);
+    case StatementSpec::Output::kJson: {
+      // The response's storage is kept from one statement to the next (up to kKeptBytes).
+      constexpr size_t kKeptBytes = 64 * 1024;
+      if (inline_response_.capacity() > kKeptBytes) std::string().swap(inline_response_);
+      exec::WriteJson(result, inline_response_);
+      return Napi::String::New(env, inline_response_);
+    }
+  }
+  return env.Undefined();
+}
+
+// run(options, source, ...params): the one way to run a statement (ExecutionSlot::Run).
+// `options`: src/native/addon.ts's RunOptions (which see), packed (ReadRunOptions); undefined:
+// every default.
+// `source`: the Cypher text (null: the text this connection read last, which it keeps), the
+// JSON query request, or the prepared statement's id; the parameters after it (Cypher and
+// prepared statements) as ReadParameters reads them. What it returns depends on the delivery:
+//  - 'auto' (default): a short read (one within the inline work budget) of an idle connection
+//    runs here at once and returns its result itself (its options' limits do not apply to it:
+//    it is over within its small budget); anything else goes to the worker: a promise.
+//  - 'worker': on the worker, a promise; the time limit counts from now.
+//  - 'inline': a short read of an idle connection runs here under its limits: its result, or
+//    the GraphDBError it failed with (returned, not thrown); undefined when it did not run.
+//  - 'sync': here, after the statements queued before it, whatever it is; throws its error.
+//  - 'cursor': opens a result stream (one per connection; SLOT_BUSY while one is open), whose
+//    limits cover its whole life: a promise of its header (columns and types, or JSON's header
+//    line); fetch() reads it.
+Napi::Value ConnectionWrap::Run(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  ReadStatement(info, "query(text: string, params?: object)");
-  // A short read runs inline in any access mode: it only reads (TryRunShortRead).
-  if (in_flight_ == 0 && InlineShortReads()) {
-    // Nothing of this connection is queued or running: a short read (one within the inline
-    // work budget) runs here at once, which costs less than handing it to the worker and back.
-    std::optional<Result<exec::QueryResult*>> result = slot_->TryExecuteShortRead(text_, params_);
+  CheckOpen(env);
+  const RunOptions options =
+      info.Length() < 1 ? RunOptions{} : ReadRunOptions(env, info[0]);
+  StatementSpec spec;
+  spec.source = options.source;
+  spec.access = options.access;
+  spec.session = options.session;
+  spec.output = options.output;
+  std::shared_ptr<PreparedQuery> prepared;
+  const napi_valuetype type = info.Length() < 2 ? napi_undefined : info[1].Type();
+  switch (options.source) {
+    case StatementSpec::Source::kCypher:
+      if (type != napi_string && type != napi_null) {
+        throw Napi::TypeError::New(env, "run: the source must be the statement's text");
+      }
+      // null: the same text as the statement read last (src/core/connection.ts passes it for a
+      // query run again, which spares converting the text); text_ still holds it.
+      if (type == napi_null) {
+        if (!has_text_) throw Napi::TypeError::New(env, "no statement text was given before");
+      } else {
+        constexpr size_t kKeptTextBytes = 64 * 1024;  // a longer text's storage is not kept
+        if (text_.capacity() > kKeptTextBytes) std::string().swap(text_);
+        has_text_ = false;
+        Utf8Into(env, info[1], text_);
+        has_text_ = true;
+      }
+      spec.text = text_;
+      break;
+    case StatementSpec::Source::kRequest: {
+      if (type != napi_string || info.Length() > 2) {
+        throw Napi::TypeError::New(env, "run: the source must be the JSON request alone");
+      }
+      // Its text keeps its storage from one request to the next (up to kKeptBytes).
+      constexpr size_t kKeptBytes = 64 * 1024;
+      if (inline_request_.capacity() > kKeptBytes) std::string().swap(inline_request_);
+      Utf8Into(env, info[1], inline_request_);
+      spec.text = inline_request_;
+      break;
+    }
+    case StatementSpec::Source::kPrepared: {
+      if (type != napi_number) {
+        throw Napi::TypeError::New(env, "run: the source must be the prepared statement's id");
+      }
+      auto it = prepared_.find(info[1].As<Napi::Number>().DoubleValue());
+      if (it == prepared_.end()) {
+        ThrowStatus(env, Status(ErrorCode::kInvalidRequest, "the prepared statement was closed"));
+      }
+      prepared = it->second;
+      spec.prepared = prepared.get();
+      break;
+    }
+  }
+  if (options.source != StatementSpec::Source::kRequest) {
+    ReadParameters(info, 2, params_);
+    spec.params = &params_;
+  }
+  if ((options.delivery == Delivery::kAuto || options.delivery == Delivery::kInline) &&
+      in_flight_ == 0 && InlineShortReads()) {
+    // Nothing of this connection is queued or running: a short read runs here at once, which
+    // costs less than handing it to the worker and back ('auto': without its limits, as it is
+    // over within its small work budget).
+    std::optional<StatementControl> control;
+    spec.delivery = StatementSpec::Delivery::kTryInline;
+    if (options.delivery == Delivery::kInline) {
+      control.emplace();
+      if (options.timeout_ms != 0) control->SetTimeout(options.timeout_ms);
+      control->SetLimits(options.max_result_bytes, options.max_memory_bytes);
+      spec.control = StatementSpec::Borrow(&*control);
+    }
+    std::optional<Result<exec::QueryResult*>> result = slot_->Run(spec);
     if (result) {
-      // It ran to its end within the inline budget: the options set for it are spent.
-      const bool typed = next_typed_;
-      ClearNextOptions();
+      if (options.delivery == Delivery::kInline) {
+        if (!result->ok()) return MakeError(env, result->status()).Value();
+        return Deliver(env, *result->value(), options.output);
+      }
       // The result itself (not a promise): the JS layer wraps it. Errors as a rejected promise.
       napi_value error = nullptr;
       if (result->ok()) {
         try {
-          return text ? FromQueryResultAsText(env, *result->value())
-                      : FromQueryResult(env, *result->value(), typed);
+          return Deliver(env, *result->value(), options.output);
         } catch (const Napi::Error& e) {
           error = e.Value();
         }
@@ -719,28 +706,27 @@ Napi::Value ConnectionWrap::Submit(const Napi::CallbackInfo& info, bool text) {
       return deferred.Promise();
     }
   }
+  if (options.delivery == Delivery::kInline) return env.Undefined();
+  if (options.delivery == Delivery::kSync) {
+    StatementControl control;
+    if (options.timeout_ms != 0) control.SetTimeout(options.timeout_ms);
+    control.SetLimits(options.max_result_bytes, options.max_memory_bytes);
+    spec.control = StatementSpec::Borrow(&control);
+    spec.delivery = StatementSpec::Delivery::kMaterialise;
+    worker_->WaitIdle();  // statements submitted earlier run first
+    std::optional<Result<exec::QueryResult*>> result = slot_->Run(spec);
+    if (!result->ok()) ThrowStatus(env, result->status());
+    return Deliver(env, *result->value(), options.output);
+  }
   // The job takes the parameters (the next statement reads its own into an empty map).
-  auto* job = new QueryJob(this, env, text_, std::move(params_));
+  auto* job = new QueryJob(this, env, std::string(spec.text), std::move(params_));
   params_.clear();
   job->keep_alive = Napi::Persistent(Value());
-  job->text = text;
-  return Enqueue(job);
-}
-
-Napi::Value ConnectionWrap::QuerySync(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  ReadStatement(info, "querySync(text: string, params?: object)");
-  // The options set for this statement (setNextOptions: its time and byte limits, mode and
-  // session) apply here as for a queued one; the next starts without.
-  StatementControl control;
-  ApplyNextLimits(control);
-  const std::optional<AccessMode> allowed = next_access_mode_;
-  const bool in_session = next_in_session_;
-  ClearNextOptions();
-  worker_->WaitIdle();  // statements submitted earlier run first
-  Result<exec::QueryResult> result = slot_->Execute(text_, params_, &control, allowed, in_session);
-  if (!result.ok()) ThrowStatus(env, result.status());
-  return FromQueryResult(env, result.value());
+  job->prepared = std::move(prepared);
+  const bool cursor = options.delivery == Delivery::kCursor;
+  job->SetStatement(options, cursor ? StatementSpec::Delivery::kCursor
+                                    : StatementSpec::Delivery::kMaterialise);
+  return cursor ? StartCursor(job, options.token) : Enqueue(job);
 }
 
 void ConnectionWrap::Shutdown() {
@@ -754,72 +740,6 @@ void ConnectionWrap::Shutdown() {
   closed_ = true;
   if (in_flight_ == 0) tsfn_.Unref(Env());
   tsfn_.Release();  // queued completions are still delivered before the function is finalized
-}
-
-// setNextOptions(timeoutMs, token, maxResultBytes?, maxMemoryBytes?, accessMode?, inSession?,
-// typed?):
-// the time limit (ms, 0: none), the cancel() token, the result and memory limits (bytes, 0:
-// none), the access mode ('read', 'insert', 'update' or 'schema'; the text must then hold one
-// statement) and whether it runs in the connection's session (default true; false: its
-// settings do not persist and it cannot open a transaction) of the next statement submitted on
-// this connection, and whether its result comes in FromValue's typed form (default false);
-// the time counts from its submission. A statement that
-// runs inline (a short read) finishes within its small work budget and ignores them.
-Napi::Value ConnectionWrap::SetNextOptions(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  CheckOpen(env);
-  const char* usage =
-      "setNextOptions(timeoutMs: number, token: number, maxResultBytes?: number, "
-      "maxMemoryBytes?: number, accessMode?: string, inSession?: boolean, typed?: boolean)";
-  if (info.Length() < 2 || !info[0].IsNumber() || !info[1].IsNumber()) {
-    throw Napi::TypeError::New(env, usage);
-  }
-  const double timeout = info[0].As<Napi::Number>().DoubleValue();
-  if (!(timeout >= 0 && timeout <= kMaxTimeoutMs)) {
-    throw Napi::RangeError::New(env, "timeoutMs must be a number of milliseconds from 0 to " +
-                                         std::to_string(kMaxTimeoutMs));
-  }
-  auto bytes = [&](size_t i) -> uint64_t {
-    if (info.Length() <= i || info[i].IsUndefined()) return 0;
-    if (!info[i].IsNumber()) throw Napi::TypeError::New(env, usage);
-    const double value = info[i].As<Napi::Number>().DoubleValue();
-    if (!(value >= 0 && value <= 9007199254740991.0)) {
-      throw Napi::RangeError::New(env, "a byte limit must be a whole number from 0 to 2^53-1");
-    }
-    return static_cast<uint64_t>(value);
-  };
-  const uint64_t max_result = bytes(2);
-  const uint64_t max_memory = bytes(3);
-  std::optional<AccessMode> mode;
-  if (info.Length() > 4 && !info[4].IsUndefined()) {
-    if (!info[4].IsString()) throw Napi::TypeError::New(env, usage);
-    std::string name = info[4].As<Napi::String>().Utf8Value();
-    mode = ParseAccessMode(name);
-    if (!mode) throw Napi::RangeError::New(env, "unknown access mode '" + name + "'");
-  }
-  next_timeout_ms_ = timeout == 0 ? 0 : std::max<uint32_t>(1, static_cast<uint32_t>(timeout));
-  next_token_ = info[1].As<Napi::Number>().DoubleValue();
-  next_max_result_bytes_ = max_result;
-  next_max_memory_bytes_ = max_memory;
-  next_access_mode_ = mode;
-  next_in_session_ = info.Length() <= 5 || info[5].IsUndefined() || info[5].ToBoolean().Value();
-  next_typed_ = info.Length() > 6 && info[6].ToBoolean().Value();
-  return env.Undefined();
-}
-
-void ConnectionWrap::ApplyNextLimits(StatementControl& control) const {
-  if (next_timeout_ms_ != 0) control.SetTimeout(next_timeout_ms_);
-  control.SetLimits(next_max_result_bytes_, next_max_memory_bytes_);
-}
-
-void ConnectionWrap::ClearNextOptions() {
-  next_timeout_ms_ = 0;
-  next_token_ = 0;
-  next_max_result_bytes_ = 0;
-  next_max_memory_bytes_ = 0;
-  next_access_mode_.reset();
-  next_in_session_ = true;
-  next_typed_ = false;
 }
 
 // Stops `job` for `reason`: a queued job is taken out of the queue and rejected at once; a

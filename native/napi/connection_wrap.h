@@ -2,7 +2,7 @@
 // (a native thread of its own), and a thread-safe function that carries results back.
 //
 // Lifetime rules:
-//  1. query() copies its inputs on the JS thread, runs the statement on the worker thread and
+//  1. run() copies its inputs on the JS thread, runs the statement on the worker thread and
 //     builds the JS result back on the JS thread through the thread-safe function.
 //  2. Every queued or running job holds a strong reference to the JS connection object, so
 //     the connection cannot be collected while a statement is in flight.
@@ -11,7 +11,7 @@
 //  4. close() is idempotent: queued jobs are rejected with CONNECTION_CLOSED, the running one
 //     completes and resolves normally, the worker thread is joined. A collected connection
 //     that was never closed is closed by its finalizer.
-//  5. querySync() waits for queued and running jobs, then runs inline on the JS thread.
+//  5. run() with delivery 'sync' waits for queued and running jobs, then runs on the JS thread.
 //  6. When the environment is torn down with the connection open (a worker thread that exits
 //     or is terminated, or the main thread's environment being freed), an environment cleanup
 //     hook stops it before Node closes the thread-safe function and runs the finalizers: the
@@ -49,57 +49,62 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
                      QueryJob* job);
   using Tsfn = Napi::TypedThreadSafeFunction<ConnectionWrap, QueryJob, &ConnectionWrap::CallJs>;
 
-  Napi::Value QueryText(const Napi::CallbackInfo& info);
-  Napi::Value Submit(const Napi::CallbackInfo& info, bool text);
-  void ReadStatement(const Napi::CallbackInfo& info, const char* usage);
+  // Where run() runs a statement: a short read at once on this thread when the connection is
+  // idle, else on the worker (kAuto); on the worker (kWorker); a short read on this thread or
+  // nothing (kInline); on this thread after the queued statements (kSync); as a result stream
+  // (kCursor).
+  enum class Delivery : uint8_t { kAuto, kWorker, kInline, kSync, kCursor };
+  // run()'s options object, read (ReadRunOptions).
+  struct RunOptions {
+    StatementSpec::Source source = StatementSpec::Source::kCypher;
+    Delivery delivery = Delivery::kAuto;
+    StatementSpec::Output output = StatementSpec::Output::kValues;
+    StatementSpec::SessionUse session = StatementSpec::SessionUse::kSession;
+    std::optional<AccessMode> access;
+    uint32_t timeout_ms = 0;  // 0: none
+    uint64_t max_result_bytes = 0;
+    uint64_t max_memory_bytes = 0;
+    double token = 0;  // names the statement to cancel(); 0: none
+  };
+  // The options of a run() call (undefined: the defaults), packed by src/native/addon.ts into
+  // a Float64Array, read in one call into Node.
+  static RunOptions ReadRunOptions(Napi::Env env, Napi::Value options);
+  // run(options, source, ...params): the one way to run a statement (see the .cc).
+  Napi::Value Run(const Napi::CallbackInfo& info);
+  // The JS result of `result` in `output`.
+  Napi::Value Deliver(Napi::Env env, const exec::QueryResult& result, StatementSpec::Output output);
   static bool InlineShortReads();
-  Napi::Value Request(const Napi::CallbackInfo& info);
-  Napi::Value TryRequestInline(const Napi::CallbackInfo& info);
   Napi::Value Compact(const Napi::CallbackInfo& info);
   Napi::Value Schema(const Napi::CallbackInfo& info);
   Napi::Value ResetSession(const Napi::CallbackInfo& info);
   Napi::Value Enqueue(QueryJob* job);
-  // Enqueue without taking the options of setNextOptions (a stream's later steps, prepare).
-  Napi::Value EnqueueWithoutOptions(QueryJob* job);
   // Result streams (ExecutionSlot's cursor) and prepared statements.
-  Napi::Value OpenCursor(const Napi::CallbackInfo& info);
-  Napi::Value OpenCursorRequest(const Napi::CallbackInfo& info);
   Napi::Value FetchCursor(const Napi::CallbackInfo& info);
   Napi::Value CloseCursor(const Napi::CallbackInfo& info);
   Napi::Value Prepare(const Napi::CallbackInfo& info);
-  Napi::Value RunPrepared(const Napi::CallbackInfo& info);
-  Napi::Value OpenPreparedCursor(const Napi::CallbackInfo& info);
   Napi::Value ClosePrepared(const Napi::CallbackInfo& info);
   Napi::Value InTransaction(const Napi::CallbackInfo& info);
-  std::shared_ptr<PreparedQuery> ReadPrepared(const Napi::CallbackInfo& info, const char* usage);
   // A job of the call `info` (holding its connection) for `query` and `params`.
   QueryJob* NewJob(const Napi::CallbackInfo& info, std::string query, ParameterMap params);
   // Enqueues the opening step of a stream (SLOT_BUSY when one is open already).
-  Napi::Value StartCursor(QueryJob* job);
-  // The control of a stream about to open, from setNextOptions.
-  std::shared_ptr<StatementControl> NextCursorControl();
+  Napi::Value StartCursor(QueryJob* job, double token);
   // The stream ended (exhausted, failed, closed): the connection may open another.
   void CursorEnded();
-  Napi::Value QuerySync(const Napi::CallbackInfo& info);
   Napi::Value Close(const Napi::CallbackInfo& info);
-  Napi::Value SetNextOptions(const Napi::CallbackInfo& info);
   Napi::Value SetFileAccess(const Napi::CallbackInfo& info);
   Napi::Value CancelStatement(const Napi::CallbackInfo& info);
   Napi::Value Interrupt(const Napi::CallbackInfo& info);
   void StopJob(QueryJob* job, StatementControl::Reason reason);
-  void ClearNextOptions();
-  // Gives `control` the next statement's time and byte limits (setNextOptions).
-  void ApplyNextLimits(StatementControl& control) const;
   Napi::Value Pending(const Napi::CallbackInfo& info);
   Napi::Value Progress(const Napi::CallbackInfo& info);
   Napi::Value IsClosed(const Napi::CallbackInfo& info);
 
-  // What the instance's own query() function knows of its connection (DefineFastQuery): the
+  // What the instance's own run() function knows of its connection (DefineFastRun): the
   // connection until it is finalized, then nullptr.
   struct Handle {
     ConnectionWrap* wrap;
   };
-  void DefineFastQuery(Napi::Env env, Napi::Object self);
+  void DefineFastRun(Napi::Env env, Napi::Object self);
 
   void CheckOpen(Napi::Env env) const;
   void JobStarted();
@@ -119,7 +124,8 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   // next one's text into it allocates nothing, and a statement run again (null for its text)
   // need not convert it at all.
   std::string text_;
-  // tryRequestInline's request text and response JSON, their storage kept between requests.
+  // An inline request's text and response JSON (delivery 'inline'), their storage kept
+  // between requests.
   std::string inline_request_;
   std::string inline_response_;
   bool has_text_ = false;  // text_ holds a whole statement text
@@ -128,22 +134,14 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   ParameterMap params_;
   // The statements in flight (queued or running), for cancel() and interrupt(); JS thread only.
   std::vector<QueryJob*> jobs_;
-  // The options of the next statement (setNextOptions); JS thread only.
-  uint32_t next_timeout_ms_ = 0;
-  double next_token_ = 0;
-  uint64_t next_max_result_bytes_ = 0;
-  uint64_t next_max_memory_bytes_ = 0;
-  std::optional<AccessMode> next_access_mode_;
-  bool next_in_session_ = true;
-  bool next_typed_ = false;
   // The longest time limit accepted: about 24.8 days, setTimeout's limit too.
   static constexpr uint32_t kMaxTimeoutMs = 2147483647;
-  // The open result stream (JS thread): from openCursor until it is exhausted, fails or is
-  // closed; its control (shared with the slot's cursor) and cancel() token.
+  // The open result stream (JS thread): from run (delivery 'cursor') until it is exhausted,
+  // fails or is closed; its control (shared with the slot's cursor) and cancel() token.
   bool cursor_open_ = false;
   std::shared_ptr<StatementControl> cursor_control_;
   double cursor_token_ = 0;
-  // Whether the open stream's batches come in FromValue's typed form (setNextOptions' typed).
+  // Whether the open stream's batches come in FromValue's typed form (run's output 'typed').
   bool cursor_typed_ = false;
   // The most rows one fetch may ask for.
   static constexpr double kMaxFetchRows = 1 << 20;

@@ -402,14 +402,14 @@ namespace {
 
 // Replaces the values of `out` by those of the pairs when the pairs name exactly the names
 // `out` holds, each once; false (and `out` unspecified) otherwise.
-bool ReplaceParameterValues(const Napi::CallbackInfo& info, ParameterMap& out) {
+bool ReplaceParameterValues(const Napi::CallbackInfo& info, size_t first, ParameterMap& out) {
   constexpr size_t kMaxReplaced = 16;  // beyond, checking the names are distinct costs more
-  const size_t count = (info.Length() - 1) / 2;
+  const size_t count = (info.Length() - first) / 2;
   if (count != out.size() || count > kMaxReplaced) return false;
   Napi::Env env = info.Env();
   Value* replaced[kMaxReplaced];
   for (size_t p = 0; p < count; ++p) {
-    Napi::Value key = info[1 + 2 * p];
+    Napi::Value key = info[first + 2 * p];
     if (!key.IsString()) throw Napi::TypeError::New(env, "parameter names must be strings");
     // A short name stays in std::string's own buffer: no allocation.
     auto it = WithUtf8(env, key, [&](std::string_view name) { return out.find(std::string(name)); });
@@ -418,25 +418,26 @@ bool ReplaceParameterValues(const Napi::CallbackInfo& info, ParameterMap& out) {
       if (replaced[q] == &it->second) return false;  // a name given twice
     }
     replaced[p] = &it->second;
-    it->second = ToValue(env, info[2 + 2 * p]);
+    it->second = ToValue(env, info[first + 1 + 2 * p]);
   }
   return true;
 }
 
 }  // namespace
 
-void ReadParameters(const Napi::CallbackInfo& info, ParameterMap& out) {
+void ReadParameters(const Napi::CallbackInfo& info, size_t first, ParameterMap& out) {
   Napi::Env env = info.Env();
-  if (info.Length() <= 2) {
-    out = ToParameterMap(env, info.Length() == 2 ? info[1] : env.Undefined());
+  const size_t given = info.Length() > first ? info.Length() - first : 0;
+  if (given <= 1) {
+    out = ToParameterMap(env, given == 1 ? info[first] : env.Undefined());
     return;
   }
-  if (info.Length() % 2 == 0) {
+  if (given % 2 != 0) {
     throw Napi::TypeError::New(env, "parameters must be name and value pairs");
   }
-  if (ReplaceParameterValues(info, out)) return;
+  if (ReplaceParameterValues(info, first, out)) return;
   out.clear();
-  for (size_t i = 1; i < info.Length(); i += 2) {
+  for (size_t i = first; i < info.Length(); i += 2) {
     if (!info[i].IsString()) throw Napi::TypeError::New(env, "parameter names must be strings");
     std::string name = WithUtf8(env, info[i], [](std::string_view text) { return std::string(text); });
     out.insert_or_assign(std::move(name), ToValue(env, info[i + 1]));

@@ -18,13 +18,13 @@ void Utf8Into(Napi::Env env, napi_value value, std::string& out);
 // Parameters object (or undefined/null) -> ParameterMap. Throws TypeError on values that
 // cannot be parameters (functions, symbols, circular structures).
 ParameterMap ToParameterMap(Napi::Env env, Napi::Value params);
-// The parameters of query(text, params?) or of query(text, name, value, name, value...), the
-// form src/core/connection.ts uses: call arguments are much cheaper to read from native code
-// than an object's properties (enumerating them alone cost more than the engine's lookup).
-// They replace the contents of `out`; when `out` holds the same names (the previous statement
-// of a connection that runs one query in a loop), only the values are replaced, which
-// allocates nothing.
-void ReadParameters(const Napi::CallbackInfo& info, ParameterMap& out);
+// The parameters of a call from argument `first` on: none, an object, or name, value, name,
+// value... (the form src/native/addon.ts uses for run(): call arguments are much cheaper to
+// read from native code than an object's properties; enumerating them alone cost more than
+// the engine's lookup). They replace the contents of `out`; when `out` holds the same names
+// (the previous statement of a connection that runs one query in a loop), only the values are
+// replaced, which allocates nothing.
+void ReadParameters(const Napi::CallbackInfo& info, size_t first, ParameterMap& out);
 Value ToValue(Napi::Env env, Napi::Value value, int depth = 0);
 
 // `typed`: the values a protocol needs to tell apart keep their types: a DOUBLE or FLOAT with

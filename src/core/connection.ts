@@ -5,6 +5,8 @@ import {
   type PackedBatch,
   type PackedResult,
   type RawTextResult,
+  type RunOptions,
+  run,
 } from '../native/addon.js';
 import { GraphDBError } from './errors.js';
 import { same, whileInFlight } from './loop-poll.js';
@@ -33,58 +35,15 @@ function checkArguments(text: unknown, params: unknown): void {
   }
 }
 
-/** Parameters with more names than this go to the native side as the object itself. */
-const MAX_PAIRED_PARAMETERS = 1000;
-
 /**
- * A native statement method: (text, params?) or (text, name, value, name, value...); for a
- * prepared statement, its id in place of the text.
+ * How each kind of call runs its statement (RunOptions; undefined: query's, the defaults);
+ * frozen, as options the native side may keep what it read from.
  */
-type StatementMethod<R, Head = string | null> = (this: NativeConnection, head: Head, ...rest: unknown[]) => R;
-
-/**
- * Calls a native statement method with the text, then the parameters as name, value, name,
- * value..., which the native side reads far faster than an object's properties (the names
- * `for...in` visits, as the native side would enumerate them). One or two parameters go
- * without building an array; so many that the call could overflow the stack go as the object.
- * `text` null means the text of the statement the native connection read last.
- */
-function callStatement<R, Head extends string | number | null>(
-  native: NativeConnection,
-  method: StatementMethod<R, Head>,
-  text: Head,
-  params: QueryParameters | undefined,
-): R {
-  if (params === undefined) return method.call(native, text);
-  let count = 0;
-  let name0 = '';
-  let name1 = '';
-  let value0: unknown;
-  let value1: unknown;
-  for (const name in params) {
-    if (count === 0) {
-      name0 = name;
-      value0 = params[name];
-    } else if (count === 1) {
-      name1 = name;
-      value1 = params[name];
-    } else {
-      return method.apply(native, statementArguments(text, params));
-    }
-    count++;
-  }
-  if (count === 0) return method.call(native, text);
-  if (count === 1) return method.call(native, text, name0, value0);
-  return method.call(native, text, name0, value0, name1, value1);
-}
-
-/** The arguments of a native statement call with many parameters (see callStatement). */
-function statementArguments<Head>(text: Head, params: QueryParameters): [Head, ...unknown[]] {
-  const args: [Head, ...unknown[]] = [text];
-  for (const name in params) args.push(name, params[name]);
-  if (args.length > 1 + 2 * MAX_PAIRED_PARAMETERS) return [text, params];
-  return args;
-}
+const TEXT: RunOptions = Object.freeze({ output: 'text' });
+const SYNC: RunOptions = Object.freeze({ delivery: 'sync' });
+const CURSOR: RunOptions = Object.freeze({ delivery: 'cursor' });
+const PREPARED: RunOptions = Object.freeze({ source: 'prepared', delivery: 'worker' });
+const PREPARED_CURSOR: RunOptions = Object.freeze({ source: 'prepared', delivery: 'cursor' });
 
 function noop(): void {}
 
@@ -152,11 +111,8 @@ export class Connection implements Disposable {
   ): Promise<QueryResult<Row>> {
     try {
       checkArguments(text, params);
-      // A text of several statements gives a PackedBatch (NativeConnection.query).
-      const submitted = this.#submit(this.#open().query, text, params, options) as
-        | Promise<PackedResult | PackedBatch>
-        | PackedResult
-        | PackedBatch;
+      // A text of several statements gives a PackedBatch (native/napi/convert.cc).
+      const submitted = this.#submit<PackedResult | PackedBatch>(undefined, text, params, options);
       const onProgress = options?.onProgress;
       return whileInFlight(
         onProgress === undefined ? submitted : watchProgress(this.#open(), submitted, onProgress),
@@ -174,7 +130,7 @@ export class Connection implements Disposable {
    */
   async queryText(text: string, params?: QueryParameters, options?: QueryOptions): Promise<RawTextResult> {
     checkArguments(text, params);
-    return whileInFlight(this.#submit(this.#open().queryText, text, params, options), same);
+    return whileInFlight(this.#submit<RawTextResult>(TEXT, text, params, options), same);
   }
 
   /**
@@ -188,7 +144,13 @@ export class Connection implements Disposable {
     checkArguments(text, params);
     const { query, batchSize } = splitStreamOptions(options);
     const native = this.#open();
-    return this.#openStream(native, query, batchSize, () => this.#call(native.openCursor, text, params));
+    return this.#openStream(
+      native,
+      query,
+      batchSize,
+      (options) => this.#call<Promise<PackedResult>>(options, text, params),
+      CURSOR,
+    );
   }
 
   /**
@@ -213,7 +175,12 @@ export class Connection implements Disposable {
         checkArguments('', params);
         const native = this.#open();
         return whileInFlight(
-          this.#controlled(options, () => callStatement(native, native.runPrepared, id, params)),
+          this.#controlled(
+            options,
+            (run_options) =>
+              run(native, { source: id, params, options: run_options }) as Promise<PackedResult>,
+            PREPARED,
+          ),
           toQueryResult<Row>,
         );
       } catch (error) {
@@ -224,8 +191,12 @@ export class Connection implements Disposable {
       checkArguments('', params);
       const { query, batchSize } = splitStreamOptions(options);
       const native = this.#open();
-      return this.#openStream(native, query, batchSize, () =>
-        callStatement(native, native.openPreparedCursor, id, params),
+      return this.#openStream(
+        native,
+        query,
+        batchSize,
+        (options) => run(native, { source: id, params, options }) as Promise<PackedResult>,
+        PREPARED_CURSOR,
       );
     },
     release: (id) => {
@@ -233,12 +204,16 @@ export class Connection implements Disposable {
     },
   };
 
-  /** A RowStream over the cursor that `open` opens, under `options` for its whole life. */
+  /**
+   * A RowStream over the cursor that `open` opens (with the run options it is given, `base`
+   * under the limits of `options`), under `options` for its whole life.
+   */
   #openStream(
     native: NativeConnection,
     options: QueryOptions | undefined,
     batchSize: number,
-    open: () => Promise<PackedResult>,
+    open: (options: RunOptions | undefined) => Promise<PackedResult>,
+    base: RunOptions,
   ): RowStream {
     const control = resolveQueryOptions(options, this.#defaultTimeoutMs, this.#limits);
     let cancel: () => void = noop;
@@ -247,7 +222,7 @@ export class Connection implements Disposable {
     };
     let opened: Promise<PackedResult>;
     try {
-      opened = Promise.resolve(submitControlled(native, control, open));
+      opened = Promise.resolve(submitControlled(native, control, open, base));
     } catch (error) {
       opened = Promise.reject(error);
     }
@@ -272,7 +247,7 @@ export class Connection implements Disposable {
   querySync<Row extends object = ResultRow>(text: string, params?: QueryParameters): QueryResult<Row> {
     checkArguments(text, params);
     return QueryResult.of<Row>(
-      this.#submit(this.#open().querySync, text, params, undefined) as PackedResult | PackedBatch,
+      this.#submit<PackedResult | PackedBatch>(SYNC, text, params, undefined) as PackedResult | PackedBatch,
     );
   }
 
@@ -297,32 +272,40 @@ export class Connection implements Disposable {
     this.close();
   }
 
-  /** `#call` under the statement's time limit and signal (src/core/statement-control.ts). */
+  /** `#call` of `base` under the statement's time limit and signal (statement-control.ts). */
   #submit<T>(
-    method: StatementMethod<Promise<T> | T>,
+    base: RunOptions | undefined,
     text: string,
     params: QueryParameters | undefined,
     options: QueryOptions | undefined,
   ): Promise<T> | T {
-    return this.#controlled(options, () => this.#call(method, text, params));
+    return this.#controlled(
+      options,
+      (run_options) => this.#call<Promise<T> | T>(run_options, text, params),
+      base,
+    );
   }
 
-  /** `submit()` (a native statement call) under the time limit and signal of `options`. */
-  #controlled<T>(options: QueryOptions | undefined, submit: () => Promise<T> | T): Promise<T> | T {
+  /** `submit()` (a `run` call) with `base` under the time limit and signal of `options`. */
+  #controlled<T>(
+    options: QueryOptions | undefined,
+    submit: (options: RunOptions | undefined) => Promise<T> | T,
+    base?: RunOptions,
+  ): Promise<T> | T {
     const native = this.#open();
     if (options === undefined && this.#defaultTimeoutMs === 0 && this.#limits === undefined) {
-      return submit();
+      return submit(base);
     }
     const control = resolveQueryOptions(options, this.#defaultTimeoutMs, this.#limits);
-    return submitControlled(native, control, submit);
+    return submitControlled(native, control, submit, base);
   }
 
-  /** Calls a statement method of the open native connection with `text` and `params`. */
-  #call<R>(method: StatementMethod<R>, text: string, params: QueryParameters | undefined): R {
+  /** Runs `text` with `params` on the open native connection, as `options` say. */
+  #call<R>(options: RunOptions | undefined, text: string, params: QueryParameters | undefined): R {
     const native = this.#open();
     const sent = text === this.#lastText ? null : text;
     this.#lastText = null; // unknown until the call has returned
-    const result = callStatement(native, method, sent, params);
+    const result = run(native, { source: sent, params, options }) as R;
     this.#lastText = text;
     return result;
   }

@@ -1,14 +1,14 @@
 // Time limits and cancellation of statements (docs/concurrency.md, "Time limits and
 // cancellation").
 //
-// A statement sent to a connection's native thread carries a token and its time limit
-// (NativeConnection.setNextOptions, read by the next submission). The engine stops it at its
+// A statement sent to a connection's native thread carries a token and its time limit (options
+// of its `run` call, src/native/addon.ts). The engine stops it at its
 // deadline by itself, polling the clock as it works; a JS timer at the same deadline also
 // cancels it when it is still queued behind another statement, and an AbortSignal cancels it by
 // its token. A statement that ran inline (a short read: a value instead of a promise) was over
 // before anything could stop it and needs none of this.
 
-import type { AccessModeName, NativeConnection } from '../native/addon.js';
+import type { AccessModeName, NativeConnection, RunOptions } from '../native/addon.js';
 import { GraphDBError } from './errors.js';
 import { checkProgressCallback, type QueryProgress } from './progress.js';
 
@@ -142,14 +142,16 @@ function cancelledBeforeStart(signal: AbortSignal): GraphDBError {
 let nextToken = 1;
 
 /**
- * @internal Submits one statement under `control`: `submit` calls the native method, which
- * takes the options set just before it. Returns what the method returned (a value when the
+ * @internal Submits one statement under `control`: `submit` runs it (addon.ts `run`) with the
+ * options it is given: `base` (how it runs: source, delivery, output...) with the limits, token,
+ * access mode, session and output of `control`. Returns what `run` returned (a value when the
  * statement ran inline, else a promise that settles when it does).
  */
 export function submitControlled<T>(
   native: NativeConnection,
   control: StatementControl,
-  submit: () => Promise<T> | T,
+  submit: (options: RunOptions | undefined) => Promise<T> | T,
+  base?: RunOptions,
 ): Promise<T> | T {
   const { timeoutMs, signal, onSubmitted, accessMode, inSession, typed } = control;
   const maxResultBytes = control.maxResultBytes ?? 0;
@@ -164,13 +166,24 @@ export function submitControlled<T>(
     inSession === undefined &&
     typed === undefined
   ) {
-    return submit();
+    return submit(base);
   }
   if (signal?.aborted) return Promise.reject(cancelledBeforeStart(signal));
   const token = nextToken++;
   if (nextToken > Number.MAX_SAFE_INTEGER) nextToken = 1;
-  native.setNextOptions(timeoutMs, token, maxResultBytes, maxMemoryBytes, accessMode, inSession, typed);
-  const submitted = submit();
+  // Every field, always in this order: one shape for all of them.
+  const options: RunOptions = {
+    source: base?.source,
+    delivery: base?.delivery,
+    output: typed === true ? 'typed' : base?.output,
+    session: inSession === false ? 'alone' : base?.session,
+    access: accessMode ?? base?.access,
+    timeoutMs,
+    maxResultBytes,
+    maxMemoryBytes,
+    token,
+  };
+  const submitted = submit(options);
   if (!(submitted instanceof Promise)) return submitted;
   // The engine stops a running statement at its deadline itself; the timer stops one still
   // queued behind others, which the engine has not seen yet.

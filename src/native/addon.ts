@@ -79,24 +79,86 @@ export interface NativeDatabase {
   close(): void;
 }
 
-/**
- * The arguments of query, queryText and querySync: (text, params?) with the parameters as an
- * object, or (text, name, value, name, value...), which the native side reads much faster.
- * A null text stands for the text of the statement the connection read last (which it keeps).
- */
-export type StatementArguments =
-  | [text: string | null, params?: Record<string, unknown>]
-  | [text: string | null, ...pairs: unknown[]];
-
 /** The access modes of a request, lowest first. */
 export type AccessModeName = 'read' | 'insert' | 'update' | 'schema';
-/** The arguments of runPrepared and openPreparedCursor: a prepared statement's id, then as above. */
-export type PreparedArguments =
-  | [id: number, params?: Record<string, unknown>]
-  | [id: number, ...pairs: unknown[]];
 
 /** A batch of a result stream: its rows (packed, or JSON lines) and whether it is the last. */
 export type CursorBatch<T> = [rows: T, done: boolean];
+
+/**
+ * How `run` runs one statement (native/main/execution_slot.h, StatementSpec; every option may
+ * be left out):
+ * - `source`: what the spec's `source` is: Cypher text (default; null: the text this connection
+ *   read last, which it keeps), a JSON query request (`{"query", "access_mode"?, "parameters"?,
+ *   "timeout_ms"?}`, exactly one statement, no `params`) or a prepared statement's id.
+ * - `delivery`: `auto` (default): a short read (one within the inline work budget) of an idle
+ *   connection runs at once on this thread and `run` returns its result itself (the limits do
+ *   not apply to it: it is over within its small budget), anything else goes to the
+ *   connection's native thread (a promise). `worker`: always there (a promise). `inline`: a
+ *   short read of an idle connection at once on this thread under its limits, returning its
+ *   result, the GraphDBError it failed with (returned, not thrown), or undefined when it did
+ *   not run. `sync`: on this thread after the statements queued before it, whatever it is
+ *   (throws its error). `cursor`: opens a result stream (one per connection; other statements
+ *   are refused with SLOT_BUSY while it is open) whose limits cover its whole life; resolves
+ *   to its header (a packed result of no rows, or the JSON header line); `fetch` reads it.
+ * - `output`: `values` (default, a PackedResult), `typed` (the same with the values a protocol
+ *   tells apart in typed form: a whole DOUBLE as a Number object, DATE, TIMESTAMP and INTERVAL
+ *   as TypedParameter objects; a stream's batches too), `text` (RawTextResult) or `json` (the
+ *   HTTP JSON body; a stream's header line).
+ * - `session`: `session` (default: the connection's own; its settings persist and it runs in
+ *   its open transaction), `alone` (as a transactional request: its settings do not persist
+ *   and it cannot open a transaction) or `transaction` (in the session's open explicit
+ *   transaction; INVALID_REQUEST when none is).
+ * - `access`: Cypher and prepared statements: the access mode it may use (the text must then
+ *   hold one statement); a request: the most its client's role allows (more is FORBIDDEN).
+ *   Absent: anything.
+ * - `timeoutMs` (0: none, counted from the call), `maxResultBytes`, `maxMemoryBytes` (0: none):
+ *   its limits. `token`: names it to `cancel` (0: none).
+ */
+export interface RunOptions {
+  source?: 'cypher' | 'request' | 'prepared';
+  delivery?: 'auto' | 'worker' | 'inline' | 'sync' | 'cursor';
+  output?: 'values' | 'typed' | 'text' | 'json';
+  session?: 'session' | 'alone' | 'transaction';
+  access?: AccessModeName;
+  timeoutMs?: number;
+  maxResultBytes?: number;
+  maxMemoryBytes?: number;
+  token?: number;
+}
+
+/** One statement for `run`: its source and parameters, and how it runs (RunOptions). */
+export interface StatementSpec<O extends RunOptions | undefined = RunOptions | undefined> {
+  /** The Cypher text (null: the one read last), the JSON request or the prepared statement's id. */
+  source: string | number | null;
+  /** Its parameters (Cypher and prepared statements). */
+  params?: Record<string, unknown>;
+  options?: O;
+}
+
+/**
+ * What a statement of `options` settles to, by its output (unknown for options not known). A
+ * Cypher text of several statements, run without `access`, gives a PackedBatch instead of a
+ * PackedResult (Connection.query reads both; with `access` several statements are refused).
+ */
+export type RunOutput<O> = RunOptions extends O
+  ? unknown
+  : O extends { output: 'json' }
+    ? string
+    : O extends { output: 'text' }
+      ? RawTextResult
+      : PackedResult;
+
+/** What `run` returns for `options`, by its delivery (unknown for options not known). */
+export type RunResult<O> = RunOptions extends O
+  ? unknown
+  : O extends { delivery: 'sync' }
+    ? RunOutput<O>
+    : O extends { delivery: 'inline' }
+      ? RunOutput<O> | Error | undefined
+      : O extends { delivery: 'worker' | 'cursor' }
+        ? Promise<RunOutput<O>>
+        : Promise<RunOutput<O>> | RunOutput<O>;
 
 export interface NativeConnection {
   readonly pending: number;
@@ -107,56 +169,16 @@ export interface NativeConnection {
    */
   progress(): [number, number, number, number];
   /**
-   * The result itself when a short read ran at once on this thread, else a promise. A text of
-   * several statements gives a PackedBatch instead, which only a connection without an access
-   * mode runs (Connection.query reads both; a slot with one refuses several statements).
+   * Runs one statement: `run(options, source, name, value, name, value...)` or `run(options,
+   * source, params)`, its options packed by `packOptions` (undefined: the defaults). `run`
+   * below is how to call it.
    */
-  query(...args: StatementArguments): Promise<PackedResult> | PackedResult;
-  queryText(...args: StatementArguments): Promise<RawTextResult> | RawTextResult;
-  /**
-   * Runs a JSON query request; resolves to the HTTP JSON body when asJson is true. `inSession`:
-   * in the connection's explicit transaction (INVALID_REQUEST when none is open). `mostAccess`:
-   * the highest access mode the client's role allows (default 'schema'); more is FORBIDDEN.
-   */
-  executeTransactionalRequest(
-    json: string,
-    asJson: true,
-    inSession?: boolean,
-    mostAccess?: AccessModeName,
-  ): Promise<string>;
-  executeTransactionalRequest(
-    json: string,
-    asJson?: false,
-    inSession?: boolean,
-    mostAccess?: AccessModeName,
-  ): Promise<PackedResult>;
-  /**
-   * `executeTransactionalRequest(json, true, false, mostAccess)` of a request whose statement is
-   * a short read, run at once on this thread when the connection is idle, under the time limit
-   * (ms, 0: none) and the result and memory limits (bytes, 0: none) the worker would apply: the
-   * response body, or the GraphDBError it would reject with (returned, not thrown); undefined
-   * when it did not run (submit it then).
-   */
-  tryRequestInline(
-    json: string,
-    mostAccess: AccessModeName,
-    timeoutMs: number,
-    maxResultBytes: number,
-    maxMemoryBytes: number,
-  ): string | Error | undefined;
+  run(options: Float64Array | undefined, source: string | number | null, ...params: unknown[]): unknown;
   /**
    * Confines the files this connection's statements may name: none, or only inside `root`
    * (absolute, symlinks resolved). Set once, before the connection runs anything.
    */
   setFileAccess(mode: 'none' | 'within', root?: string): void;
-  /**
-   * Opens a result stream (one per connection; other statements are refused with SLOT_BUSY
-   * while it is open): resolves to a packed result of no rows (the columns and types). The
-   * options of setNextOptions cover the whole stream.
-   */
-  openCursor(...args: StatementArguments): Promise<PackedResult>;
-  /** openCursor of a JSON query request; resolves to the header line `{"columns","types"}\n`. */
-  openCursorRequest(json: string, inSession?: boolean, mostAccess?: AccessModeName): Promise<string>;
   /** The next batch of the open stream, at most `maxRows` rows; JSON lines when asJson. */
   fetch(maxRows: number, asJson: true): Promise<CursorBatch<string>>;
   fetch(maxRows: number, asJson?: false): Promise<CursorBatch<PackedResult>>;
@@ -164,8 +186,6 @@ export interface NativeConnection {
   closeCursor(): Promise<void>;
   /** Prepares one statement; resolves to its id on this connection. */
   prepare(text: string): Promise<number>;
-  runPrepared(...args: PreparedArguments): Promise<PackedResult>;
-  openPreparedCursor(...args: PreparedArguments): Promise<PackedResult>;
   closePrepared(id: number): void;
   /** Rolls back the session's transaction, closes its stream, resets its settings. */
   resetSession(): Promise<void>;
@@ -175,20 +195,6 @@ export interface NativeConnection {
   schema(): Promise<string>;
   /** Compacts the database's adjacency on this connection's native thread. */
   compact(): Promise<PackedResult>;
-  querySync(...args: StatementArguments): PackedResult | PackedBatch;
-  /**
-   * The time limit (ms, 0: none), cancel() token and result and memory limits (bytes, 0: none)
-   * of the next statement submitted; a statement that runs inline ignores them.
-   */
-  setNextOptions(
-    timeoutMs: number,
-    token: number,
-    maxResultBytes?: number,
-    maxMemoryBytes?: number,
-    accessMode?: AccessModeName,
-    inSession?: boolean,
-    typed?: boolean,
-  ): void;
   /**
    * Stops the statement submitted with `token`: a queued one is rejected at once, a running one
    * stops at its next check. QUERY_TIMEOUT when `timedOut`, else QUERY_CANCELLED. False when
@@ -337,7 +343,7 @@ export class TypedParameter {
   readonly value: number;
 
   /**
-   * @internal The native side makes them too (results in typed form, setNextOptions); use the
+   * @internal The native side makes them too (results in typed form, run's output 'typed'); use the
    * static methods.
    */
   constructor(type: TypedParameter['type'], months: number, days: number, micros: bigint, value = 0) {
@@ -366,3 +372,151 @@ export class TypedParameter {
 }
 
 addon.setTypedParameterClass(TypedParameter);
+
+/** Parameters with more names than this go to the native side as the object itself. */
+const MAX_PAIRED_PARAMETERS = 1000;
+
+/**
+ * Runs the statement `spec` describes on `native` (NativeConnection.run; RunOptions says how).
+ * The parameters go to the native side as name, value, name, value..., which it reads far
+ * faster than an object's properties (the names `for...in` visits, as the native side would
+ * enumerate them); one or two go without building an array, and so many that the call could
+ * overflow the stack go as the object.
+ */
+export function run<const O extends RunOptions | undefined = undefined>(
+  native: NativeConnection,
+  spec: StatementSpec<O>,
+): RunResult<O> {
+  const { source, params } = spec;
+  const options = spec.options === undefined ? undefined : packOptions(spec.options);
+  if (params === undefined) return native.run(options, source) as RunResult<O>;
+  let count = 0;
+  let name0 = '';
+  let name1 = '';
+  let value0: unknown;
+  let value1: unknown;
+  for (const name in params) {
+    if (count === 0) {
+      name0 = name;
+      value0 = params[name];
+    } else if (count === 1) {
+      name1 = name;
+      value1 = params[name];
+    } else {
+      return native.run(options, source, ...parameterPairs(params)) as RunResult<O>;
+    }
+    count++;
+  }
+  if (count === 0) return native.run(options, source) as RunResult<O>;
+  if (count === 1) return native.run(options, source, name0, value0) as RunResult<O>;
+  return native.run(options, source, name0, value0, name1, value1) as RunResult<O>;
+}
+
+/**
+ * RunOptions for the native side: numbers in a Float64Array, which it reads in one call
+ * (reading an object's properties from native code costs some 90 ns each, more than a short
+ * read's whole hand-over). The array is this module's, rewritten by each call: the native side
+ * reads it before `run` returns. The codes are those native/napi/connection_wrap.cc reads
+ * (ReadRunOptions: ConnectionWrap's enums, and native AccessMode).
+ */
+const packed = new Float64Array(9);
+/** @internal Exported for tests that call NativeConnection.run itself. */
+export function packOptions(options: RunOptions): Float64Array {
+  packed[0] = sourceCode(options.source);
+  packed[1] = deliveryCode(options.delivery);
+  packed[2] = outputCode(options.output);
+  packed[3] = sessionCode(options.session);
+  packed[4] = accessCode(options.access);
+  packed[5] = options.timeoutMs ?? 0;
+  packed[6] = options.maxResultBytes ?? 0;
+  packed[7] = options.maxMemoryBytes ?? 0;
+  packed[8] = options.token ?? 0;
+  return packed;
+}
+
+function sourceCode(value: RunOptions['source']): number {
+  switch (value) {
+    case undefined:
+    case 'cypher':
+      return 0;
+    case 'request':
+      return 1;
+    case 'prepared':
+      return 2;
+  }
+  return unknownChoice('source', value, 'cypher, request, prepared');
+}
+
+function deliveryCode(value: RunOptions['delivery']): number {
+  switch (value) {
+    case undefined:
+    case 'auto':
+      return 0;
+    case 'worker':
+      return 1;
+    case 'inline':
+      return 2;
+    case 'sync':
+      return 3;
+    case 'cursor':
+      return 4;
+  }
+  return unknownChoice('delivery', value, 'auto, worker, inline, sync, cursor');
+}
+
+function outputCode(value: RunOptions['output']): number {
+  switch (value) {
+    case undefined:
+    case 'values':
+      return 0;
+    case 'typed':
+      return 1;
+    case 'text':
+      return 2;
+    case 'json':
+      return 3;
+  }
+  return unknownChoice('output', value, 'values, typed, text, json');
+}
+
+function sessionCode(value: RunOptions['session']): number {
+  switch (value) {
+    case undefined:
+    case 'session':
+      return 0;
+    case 'alone':
+      return 1;
+    case 'transaction':
+      return 2;
+  }
+  return unknownChoice('session', value, 'session, alone, transaction');
+}
+
+/** An access mode as native AccessMode numbers it; -1: any. */
+function accessCode(value: RunOptions['access']): number {
+  switch (value) {
+    case undefined:
+      return -1;
+    case 'read':
+      return 0;
+    case 'insert':
+      return 1;
+    case 'update':
+      return 2;
+    case 'schema':
+      return 3;
+  }
+  return unknownChoice('access', value, 'read, insert, update, schema');
+}
+
+function unknownChoice(what: string, value: unknown, choices: string): never {
+  throw new TypeError(`run option ${what} must be one of ${choices}, got ${String(value)}`);
+}
+
+/** The parameters of a `run` call with many of them (see `run`). */
+function parameterPairs(params: Record<string, unknown>): unknown[] {
+  const pairs: unknown[] = [];
+  for (const name in params) pairs.push(name, params[name]);
+  if (pairs.length > 2 * MAX_PAIRED_PARAMETERS) return [params];
+  return pairs;
+}

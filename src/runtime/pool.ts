@@ -21,6 +21,8 @@ import {
   type NativeConnection,
   type NativeDatabase,
   type PackedResult,
+  type RunOptions,
+  run,
 } from '../native/addon.js';
 import { isRole, MOST_ACCESS, mostAccessOf, type Role } from './access.js';
 
@@ -199,20 +201,29 @@ export class ExecutionSlot {
     }
     const most = mostAccessOf(role);
     const raw = await this.#run(
-      (native) => native.executeTransactionalRequest(json, false, false, most),
+      (native, runOptions) => run(native, { source: json, options: runOptions }) as Promise<PackedResult>,
       true,
       options === undefined ? undefined : queryOptions,
+      undefined,
+      undefined,
+      undefined,
+      { source: 'request', delivery: 'worker', session: 'alone', access: most },
     );
     return new QueryResult(raw);
   }
 
+  /**
+   * `work` on this slot's native connection, given the run options (src/native/addon.ts `run`):
+   * `base` under the limits of `options` (over the pool's), `accessMode` and `inSession`.
+   */
   #run<T>(
-    work: (native: NativeConnection) => Promise<T>,
+    work: (native: NativeConnection, runOptions: RunOptions | undefined) => Promise<T>,
     counts: boolean,
     options?: QueryOptions,
     onSubmitted?: (cancel: () => void) => void,
     accessMode?: AccessModeName,
     inSession?: boolean,
+    base?: RunOptions,
   ): Promise<T> {
     const entry = this.#entry;
     if (this.#pool.closed) return Promise.reject(serviceClosedError());
@@ -235,7 +246,7 @@ export class ExecutionSlot {
       control.inSession = inSession;
       if (accessMode !== undefined) control.typed = true;
       promise = whileInFlight(
-        submitControlled(entry.native, control, () => work(entry.native)),
+        submitControlled(entry.native, control, (runOptions) => work(entry.native, runOptions), base),
         same,
       );
     } catch (error) {
@@ -274,12 +285,27 @@ export class ExecutionSlot {
     inTransaction = false,
     mostAccess: AccessModeName = MOST_ACCESS,
   ): Promise<string> {
-    return this.#run(
-      (native) => native.executeTransactionalRequest(json, true, inTransaction, mostAccess),
-      true,
-      undefined,
-      onSubmitted,
-    );
+    return this.#requestJson(json, 'worker', inTransaction, mostAccess, onSubmitted);
+  }
+
+  /** A JSON query request alone or in the session's transaction, its output JSON. */
+  #requestJson(
+    json: string,
+    delivery: 'worker' | 'cursor',
+    inTransaction: boolean,
+    mostAccess: AccessModeName,
+    onSubmitted: ((cancel: () => void) => void) | undefined,
+  ): Promise<string> {
+    const base: RunOptions = {
+      source: 'request',
+      delivery,
+      output: 'json',
+      session: inTransaction ? 'transaction' : 'alone',
+      access: mostAccess,
+    };
+    const work = (native: NativeConnection, options: RunOptions | undefined) =>
+      run(native, { source: json, options }) as Promise<string>;
+    return this.#run(work, true, undefined, onSubmitted, undefined, undefined, base);
   }
 
   /**
@@ -293,12 +319,7 @@ export class ExecutionSlot {
     mostAccess: AccessModeName,
     onSubmitted: (cancel: () => void) => void,
   ): Promise<string> {
-    return this.#run(
-      (native) => native.openCursorRequest(json, inTransaction, mostAccess),
-      true,
-      undefined,
-      onSubmitted,
-    );
+    return this.#requestJson(json, 'cursor', inTransaction, mostAccess, onSubmitted);
   }
 
   /** @internal The next batch of the open stream as JSON lines, and whether it is the last. */
@@ -326,11 +347,7 @@ export class ExecutionSlot {
     params: Record<string, unknown>,
     options: SessionStatementOptions,
   ): Promise<PackedResult> {
-    return this.#runStatement((native) => {
-      const names = Object.keys(params);
-      const submitted = names.length === 0 ? native.query(text) : native.query(text, params);
-      return Promise.resolve(submitted);
-    }, options);
+    return this.#runStatement(text, params, options, undefined);
   }
 
   /**
@@ -345,20 +362,33 @@ export class ExecutionSlot {
     params: Record<string, unknown>,
     options: SessionStatementOptions,
   ): Promise<PackedResult> {
-    return this.#runStatement(
-      (native) =>
-        Object.keys(params).length === 0 ? native.openCursor(text) : native.openCursor(text, params),
-      options,
-    );
+    return this.#runStatement(text, params, options, CURSOR);
   }
 
-  /** A protocol session's statement on this slot, under `options` (SessionStatementOptions). */
+  /**
+   * A protocol session's statement on this slot, under `options` (SessionStatementOptions), run
+   * as `base` says (undefined: materialised, or at once when it is a short read).
+   */
   #runStatement(
-    work: (native: NativeConnection) => Promise<PackedResult>,
+    text: string,
+    params: Record<string, unknown>,
     options: SessionStatementOptions,
+    base: RunOptions | undefined,
   ): Promise<PackedResult> {
     const queryOptions = options.timeoutMs === undefined ? undefined : { timeoutMs: options.timeoutMs };
-    return this.#run(work, true, queryOptions, options.onSubmitted, options.accessMode, options.inSession);
+    const work = (native: NativeConnection, runOptions: RunOptions | undefined) =>
+      Promise.resolve(
+        run(native, { source: text, params, options: runOptions }) as Promise<PackedResult> | PackedResult,
+      );
+    return this.#run(
+      work,
+      true,
+      queryOptions,
+      options.onSubmitted,
+      options.accessMode,
+      options.inSession,
+      base,
+    );
   }
 
   /** @internal The next batch (at most `maxRows`) of the open stream, packed. */
@@ -368,7 +398,9 @@ export class ExecutionSlot {
 
   /** @internal Runs a statement (BEGIN, COMMIT ...) in the slot's own session. */
   runInSession(text: string): Promise<void> {
-    return this.#run((native) => Promise.resolve(native.query(text)), true).then(() => undefined);
+    return this.#run((native, options) => Promise.resolve(run(native, { source: text, options })), true).then(
+      () => undefined,
+    );
   }
 
   /**
@@ -396,6 +428,9 @@ export class ExecutionSlot {
 }
 
 function noop(): void {}
+
+/** A result stream's run options (frozen: they never change). */
+const CURSOR: RunOptions = Object.freeze({ delivery: 'cursor' });
 
 /**
  * Exclusive use of one execution slot, from `acquireExecutionSlot()` until `release()` (or the
@@ -575,13 +610,19 @@ export class TpExecutionSlotPool {
     const entry = state.free[state.free.length - 1];
     if (entry === undefined) return undefined;
     const limits = state.limits;
-    const out = entry.native.tryRequestInline(
-      json,
-      mostAccess,
-      state.queryTimeoutMs,
-      limits.maxResultBytes,
-      limits.maxMemoryBytes,
-    );
+    const out = run(entry.native, {
+      source: json,
+      options: {
+        source: 'request',
+        delivery: 'inline',
+        output: 'json',
+        session: 'alone',
+        access: mostAccess,
+        timeoutMs: state.queryTimeoutMs,
+        maxResultBytes: limits.maxResultBytes,
+        maxMemoryBytes: limits.maxMemoryBytes,
+      },
+    });
     if (out === undefined) return undefined;
     entry.executed++;
     state.lastActivity = Date.now();

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { databaseInternals } from '../../src/core/database.js';
 import { type Connection, Database, GraphDBError } from '../../src/index.js';
-import { addon } from '../../src/native/addon.js';
+import { addon, packOptions, run } from '../../src/native/addon.js';
 
 describe('result packing', () => {
   let db: Database;
@@ -281,17 +281,33 @@ describe('result packing', () => {
 
   it('takes the parameters as an object at the native level too', async () => {
     const native = new addon.NativeConnection(databaseInternals(db).native);
+    // `run` with delivery 'sync', its options packed as src/native/addon.ts packs them.
+    const querySync = (...args: unknown[]) =>
+      native.run(packOptions({ delivery: 'sync' }), ...(args as [string]));
     try {
-      expect(native.querySync('RETURN $a + 1 AS x', { a: 41 })[2]).toEqual([42]);
-      expect(native.querySync('RETURN $a + $b AS x', 'a', 1, 'b', 2)[2]).toEqual([3]);
-      expect((await native.queryText('RETURN $a AS x', { a: 1 })).rows).toEqual([['1']]);
-      expect(() => native.querySync('RETURN 1', 'a' as never)).toThrow('parameters must be an object');
-      expect(() => native.querySync('RETURN 1', [] as never)).toThrow('parameters must be an object');
-      expect(() => native.querySync('RETURN $a', 'a', 1, 'b')).toThrow(
-        'parameters must be name and value pairs',
+      expect((querySync('RETURN $a + 1 AS x', { a: 41 }) as unknown[])[2]).toEqual([42]);
+      expect((querySync('RETURN $a + $b AS x', 'a', 1, 'b', 2) as unknown[])[2]).toEqual([3]);
+      const text = await run(native, {
+        source: 'RETURN $a AS x',
+        params: { a: 1 },
+        options: { output: 'text' },
+      });
+      expect(text.rows).toEqual([['1']]);
+      expect(() => querySync('RETURN 1', 'a')).toThrow('parameters must be an object');
+      expect(() => querySync('RETURN 1', [])).toThrow('parameters must be an object');
+      expect(() => querySync('RETURN $a', 'a', 1, 'b')).toThrow('parameters must be name and value pairs');
+      expect(() => querySync('RETURN $a', 1, 1, 'b', 2)).toThrow('parameter names must be strings');
+      expect(() => querySync(1)).toThrow("run: the source must be the statement's text");
+      expect(() => native.run(new Float64Array(3), 'RETURN 1')).toThrow('run: options must be packed');
+      expect(() => run(native, { source: 'RETURN 1', options: { delivery: 'later' as never } })).toThrow(
+        'run option delivery must be one of auto, worker, inline, sync, cursor, got later',
       );
-      expect(() => native.querySync('RETURN $a', 1, 1, 'b', 2)).toThrow('parameter names must be strings');
-      expect(() => native.querySync(1 as never)).toThrow('querySync(text: string, params?: object)');
+      expect(() => run(native, { source: 'RETURN 1', options: { timeoutMs: -1 } })).toThrow(
+        'timeoutMs must be a number of milliseconds',
+      );
+      expect(() =>
+        run(native, { source: 'RETURN 1', options: { delivery: 'cursor', output: 'text' } }),
+      ).toThrow("run: a result stream has no 'text' output");
     } finally {
       native.close();
     }
@@ -299,30 +315,34 @@ describe('result packing', () => {
 
   it('sends a repeated text as null, and the full text again after any failed call', async () => {
     const native = new addon.NativeConnection(databaseInternals(db).native);
+    const querySync = (...args: unknown[]) =>
+      native.run(packOptions({ delivery: 'sync' }), ...(args as [string])) as unknown[];
     try {
-      expect(() => native.querySync(null)).toThrow('no statement text was given before');
-      expect(native.querySync('RETURN $a AS x', 'a', 1)[2]).toEqual([1]);
-      expect(native.querySync(null, 'a', 'two')[2]).toEqual(['two']);
-      expect(() => native.querySync(null, 'b', 3)).toThrow(GraphDBError); // $a is missing
-      expect(native.querySync(null, 'a', 5)[2]).toEqual([5]);
-      expect((await native.query(null, 'a', 6))[2]).toEqual([6]);
+      expect(() => querySync(null)).toThrow('no statement text was given before');
+      expect(querySync('RETURN $a AS x', 'a', 1)[2]).toEqual([1]);
+      expect(querySync(null, 'a', 'two')[2]).toEqual(['two']);
+      expect(() => querySync(null, 'b', 3)).toThrow(GraphDBError); // $a is missing
+      expect(querySync(null, 'a', 5)[2]).toEqual([5]);
+      expect(((await native.run(undefined, null, 'a', 6)) as unknown[])[2]).toEqual([6]);
       // The parameters are replaced, whatever names the previous statement had.
-      expect(native.querySync('RETURN $a + $b AS x', 'a', 1, 'b', 2)[2]).toEqual([3]);
-      expect(native.querySync('RETURN $a AS x', 'a', 1, 'a', 2)[2]).toEqual([2]);
-      expect(() => native.querySync('RETURN $b AS x', 'a', 1, 'a', 2)).toThrow(GraphDBError);
-      expect(native.querySync('RETURN $a + $b AS x', 'b', 1, 'a', 2)[2]).toEqual([3]);
-      expect(native.querySync(null, 'a', 10, 'b', 20)[2]).toEqual([30]);
-      expect(native.querySync(null, { a: 1, b: 1 })[2]).toEqual([2]);
-      expect(() => native.querySync(null, 'a', 1, 'c', 1)).toThrow(GraphDBError);
-      // query is the instance's own function, which works without its receiver too.
-      const query = native.query;
-      expect(Object.hasOwn(native, 'query')).toBe(true);
-      expect((await query('RETURN 7 AS x'))[2]).toEqual([7]);
-      expect((await query.call(undefined as never, null))[2]).toEqual([7]);
+      expect(querySync('RETURN $a + $b AS x', 'a', 1, 'b', 2)[2]).toEqual([3]);
+      expect(querySync('RETURN $a AS x', 'a', 1, 'a', 2)[2]).toEqual([2]);
+      expect(() => querySync('RETURN $b AS x', 'a', 1, 'a', 2)).toThrow(GraphDBError);
+      expect(querySync('RETURN $a + $b AS x', 'b', 1, 'a', 2)[2]).toEqual([3]);
+      expect(querySync(null, 'a', 10, 'b', 20)[2]).toEqual([30]);
+      expect(querySync(null, { a: 1, b: 1 })[2]).toEqual([2]);
+      expect(() => querySync(null, 'a', 1, 'c', 1)).toThrow(GraphDBError);
+      // run is the instance's own function, which works without its receiver too.
+      const own = native.run;
+      expect(Object.hasOwn(native, 'run')).toBe(true);
+      expect(((await own(undefined, 'RETURN 7 AS x')) as unknown[])[2]).toEqual([7]);
+      expect(((await own.call(undefined as never, undefined, null)) as unknown[])[2]).toEqual([7]);
     } finally {
       native.close();
     }
-    expect(() => native.query('RETURN 1')).toThrow(expect.objectContaining({ code: 'CONNECTION_CLOSED' }));
+    expect(() => native.run(undefined, 'RETURN 1')).toThrow(
+      expect.objectContaining({ code: 'CONNECTION_CLOSED' }),
+    );
     // Through the public API: a call that fails on its parameters, then the same text.
     const read = 'MATCH (p:P {id: $id}) RETURN p.name';
     expect((await conn.query(read, { id: 1 })).rows).toEqual([['a']]);
