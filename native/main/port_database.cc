@@ -8,8 +8,8 @@
 
 #include "cypher/parser/parser.h"
 #include "env/file_system.h"
+#include "formats/user_files.h"
 #include "main/statements.h"
-#include "storage/user_files.h"
 
 namespace graphdb {
 
@@ -151,7 +151,7 @@ void WriteTextFile(const std::string& path, const std::string& text) {
   auto file = fs->OpenForWrite(path);
   if (!file.ok()) {
     throw GraphDBException(
-        storage::UserFileOpenError(file.status(), path, "write", "EXPORT DATABASE"));
+        formats::UserFileOpenError(file.status(), path, "write", "EXPORT DATABASE"));
   }
   Status written = (*file)->Append(text);
   if (written.ok()) written = (*file)->Sync();
@@ -166,7 +166,7 @@ std::optional<std::string> ReadTextFile(const std::string& path) {
   auto file = fs->OpenForRead(path);
   if (!file.ok()) {
     throw GraphDBException(
-        storage::UserFileOpenError(file.status(), path, "read", "IMPORT DATABASE"));
+        formats::UserFileOpenError(file.status(), path, "read", "IMPORT DATABASE"));
   }
   const uint64_t size = Check((*file)->Size());
   std::string text(size, '\0');
@@ -328,8 +328,8 @@ exec::QueryResult RunExportDatabase(Database& db, const parser::ParsedPortDataba
                                     const std::unordered_map<std::string, Value>& params) {
   const ExportOptions options = BindExportOptions(db, s, params);
   if (options.parquet) CheckParquetExportable(db.catalog());
-  Check(storage::CheckUserPath(s.path, "EXPORT DATABASE"));
-  const std::string dir = Check(storage::ConfineUserPath(s.path, "EXPORT DATABASE"));
+  Check(formats::CheckUserPath(s.path, "EXPORT DATABASE"));
+  const std::string dir = Check(formats::ConfineUserPath(s.path, "EXPORT DATABASE"));
   namespace fs = std::filesystem;
   std::error_code error;
   if (Check(env::FileSystem::Default()->GetPathKind(dir)) != env::PathKind::kMissing) {
@@ -414,8 +414,8 @@ exec::QueryResult RunExportDatabase(Database& db, const parser::ParsedPortDataba
 // ---------------------------------------------------------------------------------------------
 
 ParsedStatements ReadImportScripts(const parser::ParsedPortDatabase& s) {
-  Check(storage::CheckUserPath(s.path, "IMPORT DATABASE"));
-  const std::string dir = Check(storage::ConfineUserPath(s.path, "IMPORT DATABASE"));
+  Check(formats::CheckUserPath(s.path, "IMPORT DATABASE"));
+  const std::string dir = Check(formats::ConfineUserPath(s.path, "IMPORT DATABASE"));
   env::FileSystem* fs = env::FileSystem::Default();
   if (Check(fs->GetPathKind(dir)) != env::PathKind::kDirectory) {
     ThrowBinding("Binder exception: Directory " + s.path + " does not exist.");

@@ -12,14 +12,15 @@
 #include "cypher/parser/parser.h"
 #include "env/file_system.h"
 #include "exec/expression_evaluator.h"
+#include "formats/csv_copy_source.h"
+#include "formats/csv_reader.h"
+#include "formats/npy_reader.h"
+#include "formats/parquet_writer.h"
+#include "formats/user_files.h"
 #include "function/aggregate_function.h"
 #include "function/cast.h"
 #include "function/scalar_function.h"
 #include "main/query_pipeline.h"
-#include "storage/csv_reader.h"
-#include "storage/npy_reader.h"
-#include "storage/parquet_writer.h"
-#include "storage/user_files.h"
 
 namespace graphdb {
 
@@ -430,7 +431,7 @@ exec::QueryResult AlterTable(Database& db, const parser::ParsedAlterTable& s) {
 // value for nextval()). `rows` come from the files or the query.
 uint64_t CopyColumnList(Database& db, const parser::ParsedCopyFrom& s,
                         const std::unordered_map<std::string, Value>& params,
-                        const storage::CsvOptions& options) {
+                        const formats::CsvOptions& options) {
   const catalog::Catalog& cat = db.catalog();
   const auto* node_schema = cat.GetNodeTable(s.table_name);
   const auto* rel_schema = node_schema ? nullptr : cat.GetRelTable(s.table_name);
@@ -464,8 +465,8 @@ uint64_t CopyColumnList(Database& db, const parser::ParsedCopyFrom& s,
   if (s.source.kind == parser::ScanSourceKind::kQuery) {
     rows = RunReadOnlyQuery(db, *s.source.query, params).rows;
   } else {
-    storage::CsvReader reader(env::FileSystem::Default(), types, options);
-    auto files = storage::ExpandUserGlobs(env::FileSystem::Default(), s.source.file_paths,
+    formats::CsvReader reader(env::FileSystem::Default(), types, options);
+    auto files = formats::ExpandUserGlobs(env::FileSystem::Default(), s.source.file_paths,
                                           "COPY FROM");
     Check(files.status());
     auto read = reader.ReadFiles(*files);
@@ -502,7 +503,7 @@ uint64_t CopyColumnList(Database& db, const parser::ParsedCopyFrom& s,
 }
 
 // COPY t FROM ("a.npy", "b.npy", ...) BY COLUMN: file i holds the rows of property i (SERIAL
-// ones excepted) of node table t (storage/npy_reader.h).
+// ones excepted) of node table t (formats/npy_reader.h).
 uint64_t CopyByColumn(Database& db, const parser::ParsedCopyFrom& s) {
   const catalog::Catalog& cat = db.catalog();
   const auto* schema = cat.GetNodeTable(s.table_name);
@@ -539,10 +540,10 @@ uint64_t CopyByColumn(Database& db, const parser::ParsedCopyFrom& s) {
   std::optional<uint64_t> rows;
   for (size_t f = 0; f < targets.size(); ++f) {
     const std::string& path = s.source.file_paths[f];
-    Result<std::string> opened = storage::CheckUserFileToRead(fs, path, "COPY FROM");
+    Result<std::string> opened = formats::CheckUserFileToRead(fs, path, "COPY FROM");
     Check(opened.status());
     const auto& prop = schema->properties[targets[f]];
-    auto column = storage::ReadNpyColumn(fs, *opened, path, prop.type);
+    auto column = formats::ReadNpyColumn(fs, *opened, path, prop.type);
     Check(column.status());
     if (rows && *rows != column->size()) {
       ThrowRuntime("Copy exception: Number of rows mismatch: " + path + " has " +
@@ -569,11 +570,11 @@ std::optional<uint64_t> FindNode(Database& db, catalog::TableId table_id, const 
 void DropFailingRows(Database& db, const catalog::NodeTableSchema* node_schema,
                      const catalog::RelTableSchema* rel_schema,
                      std::vector<std::vector<Value>>* rows,
-                     std::vector<storage::CsvWarning>* skipped) {
+                     std::vector<formats::CsvWarning>* skipped) {
   std::vector<std::vector<Value>> kept;
   std::unordered_set<std::string> seen;
   auto skip = [&](std::string message) {
-    skipped->push_back(storage::CsvWarning{std::move(message), "", 0, ""});
+    skipped->push_back(formats::CsvWarning{std::move(message), "", 0, ""});
   };
   for (auto& row : *rows) {
     if (node_schema && row.size() == node_schema->properties.size()) {
@@ -611,7 +612,7 @@ void DropFailingRows(Database& db, const catalog::NodeTableSchema* node_schema,
 std::pair<uint64_t, std::string> CopyFromQuery(Database& db, const parser::ParsedCopyFrom& s,
                                                const std::unordered_map<std::string, Value>& params,
                                                bool ignore_errors,
-                                               std::vector<storage::CsvWarning>* skipped) {
+                                               std::vector<formats::CsvWarning>* skipped) {
   const catalog::Catalog& cat = db.catalog();
   const auto* node_schema = cat.GetNodeTable(s.table_name);
   const auto* rel_schema = node_schema ? nullptr : cat.GetRelTable(s.table_name);
@@ -688,7 +689,7 @@ std::string FileText(const Value& v) {
 // Text of a value in a CSV file: quoted when it holds the delimiter, the quote, the escape or a
 // line break, or is an empty STRING or BLOB (an empty unquoted field reads back as NULL);
 // inside the quotes a quote (and the escape) is preceded by the escape.
-std::string CsvField(const Value& v, const storage::CsvOptions& csv) {
+std::string CsvField(const Value& v, const formats::CsvOptions& csv) {
   std::string text = FileText(v);
   const std::string special{csv.delimiter, csv.quote, csv.escape, '\n', '\r'};
   const bool empty_text = text.empty() && !v.is_null() &&
@@ -761,9 +762,9 @@ std::string TableQueryText(Database& db, const std::string& table) {
   return "MATCH (a)-[r:" + QuotedName(rel->name) + "]->(b) RETURN " + columns;
 }
 
-storage::ParquetWriteOptions ParquetOptions(Database& db, const parser::ParsedCopyTo& s,
+formats::ParquetWriteOptions ParquetOptions(Database& db, const parser::ParsedCopyTo& s,
                                             const std::unordered_map<std::string, Value>& params) {
-  storage::ParquetWriteOptions options;
+  formats::ParquetWriteOptions options;
   for (const auto& option : s.options) {
     std::string upper = option.name;
     for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -773,7 +774,7 @@ storage::ParquetWriteOptions ParquetOptions(Database& db, const parser::ParsedCo
       ThrowRuntime("Runtime exception: Parquet compression option expects a string value, got: " +
                    v.type().ToString() + ".");
     }
-    options.codec = Check(storage::ParseParquetCodec(v.GetString()));
+    options.codec = Check(formats::ParseParquetCodec(v.GetString()));
   }
   return options;
 }
@@ -787,15 +788,15 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
                             const std::unordered_map<std::string, Value>& params,
                             Session* session) {
   env::FileSystem* fs = env::FileSystem::Default();
-  Check(storage::CheckUserPath(s.file_path, "COPY TO"));
+  Check(formats::CheckUserPath(s.file_path, "COPY TO"));
   const bool parquet = EndsWithFolded(s.file_path, ".parquet");
   if (!parquet && !EndsWithFolded(s.file_path, ".csv")) {
     ThrowNotSupported("COPY TO supports CSV and Parquet files only: " + s.file_path);
   }
   bool header = false;
-  storage::CsvOptions csv;
+  formats::CsvOptions csv;
   csv.escape = '"';  // by default a quote in a field is doubled
-  storage::ParquetWriteOptions parquet_options;
+  formats::ParquetWriteOptions parquet_options;
   if (parquet) {
     parquet_options = ParquetOptions(db, s, params);
   } else {
@@ -811,7 +812,7 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
       }
     }
   }
-  Result<std::string> target = storage::CheckUserFileToWrite(fs, s.file_path, "COPY TO");
+  Result<std::string> target = formats::CheckUserFileToWrite(fs, s.file_path, "COPY TO");
   Check(target.status());
   std::vector<std::unique_ptr<parser::ParsedStatement>> table_query;
   const parser::ParsedRegularQuery* query = &s.query;
@@ -822,7 +823,7 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
   auto file = fs->OpenForWrite(*target);
   if (!file.ok()) {
     throw GraphDBException(
-        storage::UserFileOpenError(file.status(), s.file_path, "write", "COPY TO"));
+        formats::UserFileOpenError(file.status(), s.file_path, "write", "COPY TO"));
   }
   // The file is written as the rows come; a statement that fails (or is cancelled, or times
   // out) removes what it wrote.
@@ -838,7 +839,7 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
       (void)fs->Remove(path);
     }
   } cleanup{fs, file->get(), *target, done};
-  std::unique_ptr<storage::ParquetWriter> writer;
+  std::unique_ptr<formats::ParquetWriter> writer;
   std::string text;
   auto line = [&](const std::vector<Value>& values) {
     for (size_t i = 0; i < values.size(); ++i) {
@@ -852,7 +853,7 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
     if (first) {
       first = false;
       if (parquet) {
-        writer = Check(storage::ParquetWriter::Create(
+        writer = Check(formats::ParquetWriter::Create(
             batch.column_names, batch.column_types, parquet_options,
             [&](std::string_view bytes) { return (*file)->Append(bytes); }));
       } else if (header) {
@@ -947,7 +948,7 @@ namespace {
 // The result of a COPY FROM: the rows copied, and the records skipped (IGNORE_ERRORS=true),
 // which go to the connection's warnings.
 exec::QueryResult CopyResult(uint64_t rows, const std::string& table,
-                             std::vector<storage::CsvWarning> skipped, exec::WarningLog* warnings,
+                             std::vector<formats::CsvWarning> skipped, exec::WarningLog* warnings,
                              uint64_t query_id, uint64_t warning_limit) {
   exec::QueryResult result = MessageResult(std::to_string(rows) +
                                            " tuples have been copied to the " + table + " table.");
@@ -978,7 +979,7 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
       s.source.kind != parser::ScanSourceKind::kQuery) {
     ThrowNotSupported("COPY FROM a variable is not supported yet");
   }
-  storage::CsvOptions options;
+  formats::CsvOptions options;
   std::string from, to;  // the FROM/TO pair of a rel table with several pairs
   for (const auto& option : s.options) {
     Value v = OptionValue(db, option, params);
@@ -992,7 +993,7 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
     }
     Check(options.Set(option.name, v));
   }
-  std::vector<storage::CsvWarning> skipped;
+  std::vector<formats::CsvWarning> skipped;
   options.warnings = &skipped;
   bool npy = s.source.kind == parser::ScanSourceKind::kFiles && !s.source.file_paths.empty();
   for (const auto& path : s.source.file_paths) {
@@ -1020,7 +1021,7 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
     return CopyResult(rows, table, std::move(skipped), warnings, query_id, warning_limit);
   }
   const std::vector<std::string> files =
-      Check(storage::ExpandUserGlobs(env::FileSystem::Default(), s.source.file_paths, "COPY FROM"));
+      Check(formats::ExpandUserGlobs(env::FileSystem::Default(), s.source.file_paths, "COPY FROM"));
   const uint64_t ts = 0;  // bulk-loaded rows: seen by every snapshot
   std::string table_name = s.table_name;
   if (!cat.Contains(table_name)) {
@@ -1038,7 +1039,8 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
   }
   if (const auto* node_schema = cat.GetNodeTable(table_name)) {
     uint64_t before = db.GetNodeTable(node_schema->id)->NumRows();
-    Check(db.storage().CopyNodeTable(table_name, files, options, {}, ts));
+    formats::CsvCopySource source(db.storage().file_system(), files, options);
+    Check(db.storage().CopyNodeTable(table_name, source, ts));
     uint64_t rows = db.GetNodeTable(node_schema->id)->NumRows() - before;
     return CopyResult(rows, node_schema->name, std::move(skipped), warnings, query_id,
                       warning_limit);
@@ -1046,7 +1048,8 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
   if (const auto* rel_schema = cat.GetRelTable(table_name)) {
     uint64_t before = 0;
     for (auto* table : db.storage().GetRelTables(rel_schema->id)) before += table->NumRels();
-    Check(db.storage().CopyRelTable(table_name, files, options, {}, from, to, ts));
+    formats::CsvCopySource source(db.storage().file_system(), files, options);
+    Check(db.storage().CopyRelTable(table_name, source, from, to, ts));
     uint64_t after = 0;
     for (auto* table : db.storage().GetRelTables(rel_schema->id)) after += table->NumRels();
     return CopyResult(after - before, rel_schema->name, std::move(skipped), warnings, query_id,

@@ -702,7 +702,16 @@ TEST(StorageManagerTest, DdlKeepsCatalogAndTablesInStep) {
   ASSERT_TRUE(db->DropTable("Person").ok());
   EXPECT_EQ(db->GetNodeTable(0), nullptr);
   EXPECT_EQ(db->GetRelTable(3), nullptr);
-  EXPECT_EQ(db->CopyNodeTable("Nope", {"/x.csv"}).message(),
+  // COPY into a table that does not exist fails before it reads a row.
+  struct UnreadSource final : StorageManager::CopySource {
+    Result<std::vector<Column>> Read(const std::vector<LogicalType>&) override {
+      ADD_FAILURE() << "rows read for a table that does not exist";
+      return std::vector<Column>{};
+    }
+    bool ignore_errors() const override { return false; }
+    void Skip(uint64_t, std::string) override {}
+  } source;
+  EXPECT_EQ(db->CopyNodeTable("Nope", source).message(),
             "Binder exception: Table Nope does not exist.");
 }
 

@@ -1,4 +1,4 @@
-#include "storage/csv_reader.h"
+#include "formats/csv_reader.h"
 
 #include <algorithm>
 #include <cstring>
@@ -7,12 +7,15 @@
 #include "catalog/catalog.h"
 #include "common/interrupt.h"
 #include "common/utf8.h"
-#include "storage/gzip.h"
-#include "storage/parquet_reader.h"
-#include "storage/user_files.h"
-#include "storage/value_parser.h"
+#include "formats/gzip.h"
+#include "formats/parquet_reader.h"
+#include "formats/user_files.h"
+#include "formats/value_parser.h"
 
-namespace graphdb::storage {
+namespace graphdb::formats {
+
+using storage::Column;
+using storage::PhysicalKind;
 
 namespace {
 
@@ -718,7 +721,7 @@ Result<std::vector<Column>> CsvReader::ReadFiles(const std::vector<std::string>&
   next_progress_rows_ = std::max<uint64_t>(options_.progress_interval, 1);
   for (size_t i = 0; i < paths.size(); ++i) {
     progress_state_.file_index = i;
-    if (IsParquetFile(fs_, opened[i])) {  // storage/parquet_reader.h
+    if (IsParquetFile(fs_, opened[i])) {  // formats/parquet_reader.h
       const uint64_t before = columns.empty() ? 0 : columns[0].size();
       Status s = ReadParquetFile(fs_, opened[i], paths[i], columns);
       if (!s.ok()) return s;
@@ -763,4 +766,4 @@ Result<std::vector<Column>> CsvReader::ReadString(std::string_view text,
   return columns;
 }
 
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats

@@ -1,4 +1,4 @@
-#include "storage/parquet_reader.h"
+#include "formats/parquet_reader.h"
 
 #include <algorithm>
 #include <cctype>
@@ -8,13 +8,15 @@
 #include <optional>
 #include <utility>
 
-#include "storage/gzip.h"
-#include "storage/parquet_thrift.h"
-#include "storage/user_files.h"
-#include "storage/value_parser.h"
+#include "formats/gzip.h"
+#include "formats/parquet_thrift.h"
+#include "formats/user_files.h"
+#include "formats/value_parser.h"
 #include "types/value.h"
 
-namespace graphdb::storage {
+namespace graphdb::formats {
+
+using storage::Column;
 
 namespace {
 
@@ -1413,4 +1415,4 @@ Status ReadParquetFile(env::FileSystem* fs, const std::string& path, std::string
   return ReadParquet(*bytes, source_name, columns);
 }
 
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats

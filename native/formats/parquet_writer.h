@@ -40,7 +40,7 @@
 #include "types/logical_type.h"
 #include "types/value.h"
 
-namespace graphdb::storage {
+namespace graphdb::formats {
 
 // Parquet's CompressionCodec numbers.
 enum class ParquetCodec : uint8_t {
@@ -97,4 +97,4 @@ std::string GzipCompress(std::string_view in);
 std::string Lz4RawCompress(std::string_view in);
 std::string ZstdCompress(std::string_view in);
 
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats

@@ -1,11 +1,11 @@
-#include "storage/npy_reader.h"
+#include "formats/npy_reader.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstring>
 
-namespace graphdb::storage {
+namespace graphdb::formats {
 namespace {
 
 // A version-1 .npy file of `descr` and `shape` holding `data`.
@@ -94,4 +94,4 @@ TEST_F(NpyReaderTest, RefusesWhatItCannotRead) {
 }
 
 }  // namespace
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats

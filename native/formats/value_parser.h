@@ -26,7 +26,7 @@
 #include "types/logical_type.h"
 #include "types/value.h"
 
-namespace graphdb::storage {
+namespace graphdb::formats {
 
 // Parses `text` as a value of `type`. Non-string scalars ignore surrounding spaces; an empty
 // (or all-space) text is NULL for every type but STRING/BLOB. On failure sets *error to the
@@ -39,7 +39,7 @@ std::optional<Value> ParseValueText(std::string_view text, const LogicalType& ty
 // The fast path of COPY: parses `text` and appends it to `column` without building a Value
 // for fixed-width and string types. Returns false and sets *error on failure (the column is
 // unchanged then).
-bool ParseIntoColumn(std::string_view text, Column& column, std::string* error,
+bool ParseIntoColumn(std::string_view text, storage::Column& column, std::string* error,
                      bool list_unbraced = false);
 
 // Individual parsers, exposed for tests and for CAST implementations.
@@ -55,4 +55,4 @@ bool SplitTopLevel(std::string_view s, char sep, std::vector<std::string_view>* 
 // The first `sep` outside brackets and quotes, or npos.
 size_t FindTopLevel(std::string_view s, char sep);
 
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats

@@ -16,7 +16,7 @@
 #include "common/status.h"
 #include "env/file_system.h"
 
-namespace graphdb::storage {
+namespace graphdb::formats {
 
 // INVALID_REQUEST when `path` holds a NUL character. `statement` names the statement in the
 // message ("COPY TO", "LOAD FROM").
@@ -52,4 +52,4 @@ Result<std::string> CheckUserFileToWrite(env::FileSystem* fs, const std::string&
 Status UserFileOpenError(const Status& failure, const std::string& path, std::string_view verb,
                          std::string_view statement);
 
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats

@@ -1,4 +1,4 @@
-#include "storage/parquet_writer.h"
+#include "formats/parquet_writer.h"
 
 #include <algorithm>
 #include <cctype>
@@ -6,10 +6,10 @@
 #include <utility>
 
 #include "common/interrupt.h"
-#include "storage/gzip.h"
-#include "storage/parquet_thrift.h"
+#include "formats/gzip.h"
+#include "formats/parquet_thrift.h"
 
-namespace graphdb::storage {
+namespace graphdb::formats {
 
 namespace {
 
@@ -1003,4 +1003,4 @@ std::string ZstdCompress(std::string_view in) {
   return out;
 }
 
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats

@@ -1,9 +1,9 @@
-#include "storage/gzip.h"
+#include "formats/gzip.h"
 
 #include <array>
 #include <cstdint>
 
-namespace graphdb::storage {
+namespace graphdb::formats {
 
 namespace {
 
@@ -299,4 +299,4 @@ Result<std::string> Gunzip(std::string_view bytes, std::string_view name, size_t
   return out;
 }
 
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats

@@ -20,7 +20,7 @@
 #include "storage/column.h"
 #include "types/logical_type.h"
 
-namespace graphdb::storage {
+namespace graphdb::formats {
 
 struct NpyArray {
   LogicalType element;          // BOOL, INT8..INT64, UINT8..UINT64, FLOAT or DOUBLE
@@ -32,7 +32,7 @@ struct NpyArray {
   LogicalType RowType() const;
 };
 
-// The header of the .npy file `path` (a path already confined: storage/user_files.h), named
+// The header of the .npy file `path` (a path already confined: formats/user_files.h), named
 // `name` in errors.
 Result<NpyArray> ReadNpyHeader(env::FileSystem* fs, const std::string& path,
                                const std::string& name);
@@ -40,7 +40,7 @@ Result<NpyArray> ReadNpyHeader(env::FileSystem* fs, const std::string& path,
 // The rows of the .npy file as a column of `type`: the row type (NpyArray::RowType), or any
 // type its values cast to (a row of a multi-dimensional array into a list or array of as
 // many values).
-Result<Column> ReadNpyColumn(env::FileSystem* fs, const std::string& path,
+Result<storage::Column> ReadNpyColumn(env::FileSystem* fs, const std::string& path,
                              const std::string& name, const LogicalType& type);
 
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats

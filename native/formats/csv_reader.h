@@ -37,7 +37,7 @@
 #include "types/logical_type.h"
 #include "types/value.h"
 
-namespace graphdb::storage {
+namespace graphdb::formats {
 
 // A record that COPY or LOAD FROM skipped (IGNORE_ERRORS=true): why, where, and its text up
 // to the error ("..." when more followed), as Kùzu's show_warnings() lists them.
@@ -105,7 +105,7 @@ void DetectCsvDialect(std::string_view sample, size_t expected_columns, bool who
                       CsvOptions* options);
 
 // Whether `path` names a gzip-compressed CSV file (.gz or .gzip), which COPY FROM and LOAD
-// FROM decompress (storage/gzip.h) before reading.
+// FROM decompress (formats/gzip.h) before reading.
 bool IsCompressedCsvPath(std::string_view path);
 
 // The text of the CSV file `opened` (named `name`), decompressed when IsCompressedCsvPath.
@@ -128,11 +128,11 @@ class CsvReader {
   void set_progress_callback(CsvProgressCallback callback) { progress_ = std::move(callback); }
 
   // Reads the files in order into one column per type. The paths are a client's
-  // (storage/user_files.h): a mistake about one is INVALID_REQUEST naming `statement`.
-  Result<std::vector<Column>> ReadFiles(const std::vector<std::string>& paths,
+  // (formats/user_files.h): a mistake about one is INVALID_REQUEST naming `statement`.
+  Result<std::vector<storage::Column>> ReadFiles(const std::vector<std::string>& paths,
                                         std::string_view statement = "COPY FROM");
   // Parses an in-memory text, named `source_name` in errors.
-  Result<std::vector<Column>> ReadString(std::string_view text,
+  Result<std::vector<storage::Column>> ReadString(std::string_view text,
                                          std::string_view source_name = "<string>");
 
   // Records skipped for errors (IGNORE_ERRORS=true), all files.
@@ -154,10 +154,10 @@ class CsvReader {
   enum class RecordResult { kRecord, kNeedMore, kEnd, kError };
 
   class Source;
-  Status ReadSource(Source& source, std::vector<Column>& columns);
+  Status ReadSource(Source& source, std::vector<storage::Column>& columns);
   // Parses one record at buf[*pos, end); `eof` says no more bytes follow.
   RecordResult ParseRecord(const char* buf, size_t end, bool eof, size_t* pos, Status* error);
-  Status AppendRecord(std::vector<Column>& columns);
+  Status AppendRecord(std::vector<storage::Column>& columns);
   bool LooksLikeHeader();
   // A record's error in Kùzu's words: "Copy exception: Error in file F on line N: <detail>
   // Line/record containing the error: '<the record up to snippet_end>'" ("..." after it when
@@ -194,4 +194,4 @@ class CsvReader {
   uint64_t next_progress_rows_ = 0;
 };
 
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats

@@ -1,10 +1,10 @@
-#include "storage/csv_sniffer.h"
+#include "formats/csv_sniffer.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-namespace graphdb::storage {
+namespace graphdb::formats {
 namespace {
 
 std::string Infer(std::string_view text) { return InferCsvFieldType(text).ToString(); }
@@ -92,4 +92,4 @@ TEST(CsvSnifferTest, CombiningAColumn) {
 }
 
 }  // namespace
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats

@@ -1,15 +1,18 @@
-#include "storage/parquet_writer.h"
+#include "formats/parquet_writer.h"
 
 #include <gtest/gtest.h>
 
 #include <random>
 
+#include "formats/gzip.h"
+#include "formats/parquet_reader.h"
+#include "formats/value_parser.h"
 #include "storage/column.h"
-#include "storage/gzip.h"
-#include "storage/parquet_reader.h"
-#include "storage/value_parser.h"
 
-namespace graphdb::storage {
+namespace graphdb::formats {
+
+using storage::Column;
+
 namespace {
 
 LogicalType Type(std::string_view text) {
@@ -274,4 +277,4 @@ TEST(ParquetWriterTest, BadOptionsAndValuesGiveClearErrors) {
 }
 
 }  // namespace
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats

@@ -1,6 +1,6 @@
 // Loads every CSV of the Kùzu conformance datasets (and the LDBC sample) with the types of its
-// schema.cypher, through StorageManager's COPY path, and checks values against the answers in
-// the conformance test files. Skipped when /work/shared is not present.
+// schema.cypher, through StorageManager's COPY path (CsvCopySource), and checks values against
+// the answers in the conformance test files. Skipped when /work/shared is not present.
 
 #include <gtest/gtest.h>
 
@@ -8,13 +8,33 @@
 #include <fstream>
 #include <sstream>
 
+#include "formats/csv_copy_source.h"
 #include "storage/storage_manager.h"
 
-namespace graphdb::storage {
+namespace graphdb::formats {
+
+using storage::Direction;
+using storage::NodeTable;
+using storage::RelTable;
+using storage::StorageManager;
+
 namespace {
 
 const char kConformanceRoot[] = "/work/shared/conformance/kuzu";
 const char kLdbcRoot[] = "/work/shared/datasets/ldbc-snb-interactive-v1-sf0.003/vanilla";
+
+// COPY FROM of CSV files into a node table, or a rel table, as the COPY statement runs it.
+Status CopyNode(StorageManager& db, std::string_view table, std::vector<std::string> files,
+                const CsvOptions& options = {}) {
+  CsvCopySource source(db.file_system(), std::move(files), options);
+  return db.CopyNodeTable(table, source);
+}
+
+Status CopyRel(StorageManager& db, std::string_view table, std::vector<std::string> files,
+               const CsvOptions& options = {}) {
+  CsvCopySource source(db.file_system(), std::move(files), options);
+  return db.CopyRelTable(table, source);
+}
 
 std::string ReadText(const std::string& path) {
   std::ifstream in(path);
@@ -146,8 +166,8 @@ void LoadDataset(StorageManager& db, const std::string& dir) {
     size_t q1 = s.find('"');
     size_t q2 = s.find('"', q1 + 1);
     std::string path = std::string(kConformanceRoot) + "/" + s.substr(q1 + 1, q2 - q1 - 1);
-    Status st = db.catalog().GetNodeTable(table) ? db.CopyNodeTable(table, {path})
-                                                 : db.CopyRelTable(table, {path});
+    Status st = db.catalog().GetNodeTable(table) ? CopyNode(db, table, {path})
+                                                 : CopyRel(db, table, {path});
     ASSERT_TRUE(st.ok()) << path << ": " << st.ToString();
   }
 }
@@ -293,10 +313,10 @@ TEST(DatasetTest, OtherDatasetFilesParse) {
     for (const auto& stmt : Statements(ReadText(root + "demo-db/csv/schema.cypher"))) {
       ASSERT_TRUE(ApplySchemaStatement(*db, stmt).ok());
     }
-    ASSERT_TRUE(db->CopyNodeTable("User", {root + "demo-db/csv/user.csv"}).ok());
-    ASSERT_TRUE(db->CopyNodeTable("City", {root + "demo-db/csv/city.csv"}).ok());
-    ASSERT_TRUE(db->CopyRelTable("Follows", {root + "demo-db/csv/follows.csv"}).ok());
-    ASSERT_TRUE(db->CopyRelTable("LivesIn", {root + "demo-db/csv/lives-in.csv"}).ok());
+    ASSERT_TRUE(CopyNode(*db, "User", {root + "demo-db/csv/user.csv"}).ok());
+    ASSERT_TRUE(CopyNode(*db, "City", {root + "demo-db/csv/city.csv"}).ok());
+    ASSERT_TRUE(CopyRel(*db, "Follows", {root + "demo-db/csv/follows.csv"}).ok());
+    ASSERT_TRUE(CopyRel(*db, "LivesIn", {root + "demo-db/csv/lives-in.csv"}).ok());
     EXPECT_EQ(*db->catalog().FindId("LivesIn"), 4u);
     EXPECT_EQ(RelText(*db, "LivesIn", 3, 3), "(0:3)-{_LABEL: LivesIn, _ID: 4:3}->(1:2)");
     EXPECT_EQ(NodeText(*db, "City", 1),
@@ -315,20 +335,20 @@ TEST(DatasetTest, OtherDatasetFilesParse) {
     for (const auto& stmt : Statements(ReadText(root + "tinysnb/schema.cypher"))) {
       ASSERT_TRUE(ApplySchemaStatement(*db, stmt).ok());
     }
-    ASSERT_TRUE(db->CopyNodeTable("person", {root + "tinysnb/vPerson.tsv"}).ok());
+    ASSERT_TRUE(CopyNode(*db, "person", {root + "tinysnb/vPerson.tsv"}).ok());
     EXPECT_EQ(db->GetNodeTable(0)->NumRows(), 5u);
-    Status s = db->CopyNodeTable("person", {root + "tinysnb/vPerson_less_col.csv"});
+    Status s = CopyNode(*db, "person", {root + "tinysnb/vPerson_less_col.csv"});
     EXPECT_EQ(s.code(), ErrorCode::kQueryRuntime);
     EXPECT_EQ(s.message(), "Copy exception: Error in file " + root +
                                "tinysnb/vPerson_less_col.csv on line 1: expected 16 values per "
                                "row, but got 3. Line/record containing the error: 'id,fname,Gender'");
-    s = db->CopyNodeTable("person", {root + "tinysnb/vPerson.csv"});  // same keys again
+    s = CopyNode(*db, "person", {root + "tinysnb/vPerson.csv"});  // same keys again
     EXPECT_EQ(s.code(), ErrorCode::kConstraintViolation);
     EXPECT_EQ(db->GetNodeTable(0)->NumRows(), 5u);
-    ASSERT_TRUE(db->CopyNodeTable("person", {root + "tinysnb/vPerson2.csv"}).ok());
+    ASSERT_TRUE(CopyNode(*db, "person", {root + "tinysnb/vPerson2.csv"}).ok());
     // Both knows files in one COPY.
     Status k =
-        db->CopyRelTable("knows", {root + "tinysnb/eKnows.csv", root + "tinysnb/eKnows_2.csv"});
+        CopyRel(*db, "knows", {root + "tinysnb/eKnows.csv", root + "tinysnb/eKnows_2.csv"});
     ASSERT_TRUE(k.ok()) << k.ToString();
     EXPECT_EQ(db->GetRelTable(3)->NumRels(), 14u);
   }
@@ -364,8 +384,8 @@ TEST(DatasetTest, LdbcSample) {
   options.delimiter = '|';
   options.header = CsvOptions::Header::kTrue;
   std::string dir = std::string(kLdbcRoot) + "/dynamic/";
-  ASSERT_TRUE(db->CopyNodeTable("Person", {dir + "person_0_0.csv"}, options).ok());
-  Status s = db->CopyRelTable("knows", {dir + "person_knows_person_0_0.csv"}, options);
+  ASSERT_TRUE(CopyNode(*db, "Person", {dir + "person_0_0.csv"}, options).ok());
+  Status s = CopyRel(*db, "knows", {dir + "person_knows_person_0_0.csv"}, options);
   ASSERT_TRUE(s.ok()) << s.ToString();
   EXPECT_EQ(db->GetNodeTable(0)->NumRows(), 222u);
   EXPECT_EQ(db->GetRelTable(1)->NumRels(), 825u);
@@ -374,4 +394,4 @@ TEST(DatasetTest, LdbcSample) {
 }
 
 }  // namespace
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-namespace graphdb::storage::thrift_compact {
+namespace graphdb::formats::thrift_compact {
 
 enum : uint8_t {
   kStop = 0,
@@ -22,4 +22,4 @@ enum : uint8_t {
   kStruct = 12,
 };
 
-}  // namespace graphdb::storage::thrift_compact
+}  // namespace graphdb::formats::thrift_compact

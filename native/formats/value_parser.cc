@@ -1,4 +1,4 @@
-#include "storage/value_parser.h"
+#include "formats/value_parser.h"
 
 
 #include <charconv>
@@ -10,7 +10,12 @@
 #include "types/decimal.h"
 #include "types/temporal.h"
 
-namespace graphdb::storage {
+namespace graphdb::formats {
+
+using storage::Column;
+using storage::PhysicalKind;
+using storage::SignedRange;
+using storage::UnsignedRange;
 
 namespace {
 
@@ -589,4 +594,4 @@ bool ParseIntoColumn(std::string_view text, Column& column, std::string* error,
   }
 }
 
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats

@@ -32,10 +32,10 @@
 
 #include "types/logical_type.h"
 
-namespace graphdb::storage {
+namespace graphdb::formats {
 
 LogicalType InferCsvFieldType(std::string_view text);
 
 LogicalType CombineSniffedTypes(const LogicalType& a, const LogicalType& b);
 
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats

@@ -1,9 +1,11 @@
-#include "storage/npy_reader.h"
+#include "formats/npy_reader.h"
 
 #include <cstring>
 #include <limits>
 
-namespace graphdb::storage {
+namespace graphdb::formats {
+
+using storage::Column;
 
 namespace {
 
@@ -299,4 +301,4 @@ Result<Column> ReadNpyColumn(env::FileSystem* fs, const std::string& path,
   return column;
 }
 
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats

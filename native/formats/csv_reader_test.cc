@@ -1,9 +1,12 @@
-#include "storage/csv_reader.h"
+#include "formats/csv_reader.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-namespace graphdb::storage {
+namespace graphdb::formats {
+
+using storage::Column;
+
 namespace {
 
 LogicalType T(std::string_view text) {
@@ -383,4 +386,4 @@ TEST(CsvReaderTest, SniffsAnEscapeThatDoesNotFit) {
 }
 
 }  // namespace
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats

@@ -40,7 +40,7 @@
 #include "storage/column.h"
 #include "types/logical_type.h"
 
-namespace graphdb::storage {
+namespace graphdb::formats {
 
 struct ParquetColumnInfo {
   std::string name;
@@ -58,14 +58,14 @@ Result<std::vector<ParquetColumnInfo>> ParquetSchema(std::string_view bytes,
 // Appends the rows of a Parquet file held in `bytes` to `columns`, the file's columns in order
 // (their number must match). On error the columns may hold part of the rows.
 Status ReadParquet(std::string_view bytes, std::string_view source_name,
-                   std::vector<Column>& columns);
+                   std::vector<storage::Column>& columns);
 
 // The same for the file at `path` (opened as is); `source_name` names it in errors.
 Result<std::vector<ParquetColumnInfo>> ParquetFileSchema(env::FileSystem* fs,
                                                          const std::string& path,
                                                          std::string_view source_name);
 Status ReadParquetFile(env::FileSystem* fs, const std::string& path, std::string_view source_name,
-                       std::vector<Column>& columns);
+                       std::vector<storage::Column>& columns);
 
 // Snappy's raw format (no framing), into at most `max_size` bytes; exposed for tests.
 Result<std::string> SnappyDecompress(std::string_view in, size_t max_size);
@@ -78,4 +78,4 @@ Result<std::string> Lz4RawDecompress(std::string_view in, size_t max_size);
 // a block with entropy coding is NOT_SUPPORTED.
 Result<std::string> ZstdDecompress(std::string_view in, size_t max_size);
 
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats

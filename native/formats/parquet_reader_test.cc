@@ -1,15 +1,18 @@
-#include "storage/parquet_reader.h"
+#include "formats/parquet_reader.h"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <optional>
 
-#include "storage/csv_reader.h"
-#include "storage/gzip.h"
+#include "formats/csv_reader.h"
+#include "formats/gzip.h"
 #include "wal/wal_test_util.h"
 
-namespace graphdb::storage {
+namespace graphdb::formats {
+
+using storage::Column;
+
 namespace {
 
 // ---------------------------------------------------------------------------------------------
@@ -915,4 +918,4 @@ TEST(ParquetReaderTest, ReadsConformanceFiles) {
 }
 
 }  // namespace
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats

@@ -1,6 +1,6 @@
 // The confinement of a service's statements to its import folder (common/file_access.h,
-// storage/user_files.h), against a real folder tree with symlinks.
-#include "storage/user_files.h"
+// formats/user_files.h), against a real folder tree with symlinks.
+#include "formats/user_files.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -12,7 +12,7 @@
 
 #include "common/file_access.h"
 
-namespace graphdb::storage {
+namespace graphdb::formats {
 namespace {
 
 namespace fs = std::filesystem;
@@ -112,4 +112,4 @@ TEST_F(ConfineTest, CheckedReadsAndWritesOpenTheConfinedPath) {
 }
 
 }  // namespace
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats

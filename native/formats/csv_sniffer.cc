@@ -1,4 +1,4 @@
-#include "storage/csv_sniffer.h"
+#include "formats/csv_sniffer.h"
 
 #include <algorithm>
 #include <string>
@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "common/text.h"
-#include "storage/value_parser.h"
+#include "formats/value_parser.h"
 #include "types/temporal.h"
 
-namespace graphdb::storage {
+namespace graphdb::formats {
 
 namespace {
 
@@ -281,4 +281,4 @@ LogicalType CombineSniffedTypes(const LogicalType& a, const LogicalType& b) {
   return LogicalType::String();
 }
 
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats

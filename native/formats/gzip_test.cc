@@ -1,8 +1,8 @@
-#include "storage/gzip.h"
+#include "formats/gzip.h"
 
 #include <gtest/gtest.h>
 
-namespace graphdb::storage {
+namespace graphdb::formats {
 namespace {
 
 // gzip of "hello hello hello\n" (made with `printf ... | gzip -n`): a fixed-Huffman block with
@@ -49,4 +49,4 @@ TEST(GzipTest, RefusesWhatIsNotGzip) {
 }
 
 }  // namespace
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats

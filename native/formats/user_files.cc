@@ -1,4 +1,4 @@
-#include "storage/user_files.h"
+#include "formats/user_files.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -6,7 +6,7 @@
 
 #include "common/file_access.h"
 
-namespace graphdb::storage {
+namespace graphdb::formats {
 
 namespace {
 
@@ -214,4 +214,4 @@ Status UserFileOpenError(const Status& failure, const std::string& path, std::st
                  "cannot " + std::string(verb) + " " + Shown(path) + ": " + reason);
 }
 
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats

@@ -19,7 +19,7 @@
 
 #include "common/result.h"
 
-namespace graphdb::storage {
+namespace graphdb::formats {
 
 // CRC-32 (IEEE 802.3, reflected 0xEDB88320), as a gzip trailer stores it.
 uint32_t GzipCrc32(std::string_view data);
@@ -32,4 +32,4 @@ bool LooksGzipped(std::string_view bytes);
 Result<std::string> Gunzip(std::string_view bytes, std::string_view name,
                            size_t max_size = std::numeric_limits<size_t>::max());
 
-}  // namespace graphdb::storage
+}  // namespace graphdb::formats
