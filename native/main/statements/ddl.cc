@@ -1,4 +1,4 @@
-#include "main/statements.h"
+#include "main/statements/statements.h"
 
 #include <charconv>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "main/port_database.h"
+#include "main/statements/port_database.h"
 
 #include <algorithm>
 #include <cctype>
@@ -9,7 +9,7 @@
 #include "cypher/parser/parser.h"
 #include "env/file_system.h"
 #include "formats/user_files.h"
-#include "main/statements.h"
+#include "main/statements/statements.h"
 
 namespace graphdb {
 
