@@ -9,6 +9,7 @@
 #include "cypher/parser/parser.h"
 #include "env/file_system.h"
 #include "formats/user_files.h"
+#include "main/statements/statement_util.h"
 #include "main/statements/statements.h"
 
 namespace graphdb {
@@ -22,16 +23,6 @@ constexpr const char* kIndexFile = "index.cypher";
 
 using parser::QuoteName;
 using parser::QuoteString;
-
-void Check(const Status& status) {
-  if (!status.ok()) throw GraphDBException(status);
-}
-
-template <typename T>
-T Check(Result<T> result) {
-  if (!result.ok()) throw GraphDBException(result.status());
-  return std::move(result).value();
-}
 
 std::string Upper(std::string_view text) {
   std::string out(text);

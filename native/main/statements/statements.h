@@ -5,6 +5,10 @@
 //
 // REQUIRES: the caller holds the database's statement lock exclusively (shared suffices for
 // COPY TO, which only reads).
+//
+// Each kind has its file here in main/statements/: ddl.cc (RunDdl), copy_from.cc
+// (RunCopyFrom), copy_to.cc (RunCopyTo), port_database.h (EXPORT and IMPORT DATABASE);
+// statement_util.h holds what they share.
 #pragma once
 
 #include <string>
