@@ -1,6 +1,6 @@
 // StorageManager: owns the catalog and every node and rel table of one database, keeps them in
-// step for DDL, runs COPY FROM (rows a CopySource parsed -> bulk load; the file formats are
-// formats/'s, formats/csv_copy_source.h reads CSV files), and persists everything as
+// step for DDL, runs COPY FROM (a bulk load of the rows a CopySource reads: storage reads no
+// file format, formats/csv_copy_source.h reads CSV files), and persists everything as
 // checkpoints.
 //
 // Directory layout (see docs/storage-format.md): MANIFEST names the files of the current
