@@ -6,7 +6,7 @@
 //    points with their types, and no build folder, tests or source maps;
 //  - `npm install` takes under 20 s and compiles nothing (the package's install script, allowed
 //    to run, picks the prebuilt binary);
-//  - `require('graphdb')` and `import('graphdb')` run queries, and give the very same classes;
+//  - `require('quiverdb')` and `import('quiverdb')` run queries, and give the very same classes;
 //  - 4 worker threads, each with its own in-memory database, run 1,000 queries each, three
 //    rounds over, and the process exits 0;
 //  - `graphdb --version` prints the package's version;
@@ -152,7 +152,7 @@ function checkTarball(tarball) {
     'package/dist/index.d.mts',
     'package/dist/package.json',
     'package/dist/console/index.html', // the web console that `graphdb serve` serves
-    'package/bin/graphdb.js',
+    'package/bin/quiverdb.js',
     'package/scripts/install.cjs',
     'package/CMakeLists.txt',
     prebuiltName(),
@@ -193,14 +193,14 @@ function install(tarball, env) {
     installed.output.includes('using the prebuilt addon'),
     installed.output.includes('using the prebuilt addon') ? '' : installed.output.trim().slice(-500),
   );
-  const pkgDir = path.join(app, 'node_modules', 'graphdb');
+  const pkgDir = path.join(app, 'node_modules', 'quiverdb');
   check('nothing was compiled (no build folder)', !fs.existsSync(path.join(pkgDir, 'build')));
   return app;
 }
 
 const CJS_CHECK = `
 const assert = require('node:assert');
-const graphdb = require('graphdb');
+const graphdb = require('quiverdb');
 const { Database, GraphDBError, QueryResult } = graphdb;
 (async () => {
   const db = new Database();
@@ -218,7 +218,7 @@ const { Database, GraphDBError, QueryResult } = graphdb;
   assert.strictEqual(status.status, 200, 'createApp loads the HTTP layer when first called');
   assert.ok(loaded().length > 0);
   await service.close();
-  const esm = await import('graphdb');
+  const esm = await import('quiverdb');
   assert.strictEqual(esm.Database, Database, 'import() gives the classes require() gave');
   assert.strictEqual(esm.default, graphdb);
   conn.close();
@@ -233,9 +233,9 @@ const { Database, GraphDBError, QueryResult } = graphdb;
 const ESM_CHECK = `
 import assert from 'node:assert';
 import { createRequire } from 'node:module';
-import graphdb, * as namespace from 'graphdb';
-import { Database, GraphDBError } from 'graphdb';
-const required = createRequire(import.meta.url)('graphdb');
+import graphdb, * as namespace from 'quiverdb';
+import { Database, GraphDBError } from 'quiverdb';
+const required = createRequire(import.meta.url)('quiverdb');
 assert.strictEqual(Database, required.Database, 'one Database class for import and require');
 assert.strictEqual(GraphDBError, required.GraphDBError);
 assert.strictEqual(graphdb, required);
@@ -270,7 +270,7 @@ if (isMainThread) {
   }
   console.log('workers ok');
 } else {
-  const { Database } = await import('graphdb');
+  const { Database } = await import('quiverdb');
   const db = new Database(':memory:', { maxThreadNum: 2 });
   const conn = db.connect();
   await conn.query('CREATE NODE TABLE Item(id INT64, PRIMARY KEY(id))');
@@ -292,7 +292,7 @@ if (isMainThread) {
 `;
 
 const TYPES_CHECK = `
-import { Database, type CypherValue, type GraphNode, type QueryResult } from 'graphdb';
+import { Database, type CypherValue, type GraphNode, type QueryResult } from 'quiverdb';
 
 interface Person {
   name: string;
@@ -328,18 +328,21 @@ function writeChecks(app) {
 function runChecks(app, env, version) {
   writeChecks(app);
   for (const [name, file, expected] of [
-    ["require('graphdb') runs a query", 'check-require.cjs', 'require ok'],
-    ["import('graphdb') runs a query, with the same classes", 'check-import.mjs', 'import ok'],
+    ["require('quiverdb') runs a query", 'check-require.cjs', 'require ok'],
+    ["import('quiverdb') runs a query, with the same classes", 'check-import.mjs', 'import ok'],
     ['4 workers x 1,000 queries, three rounds, exit 0', 'check-workers.mjs', 'workers ok'],
   ]) {
     const result = run(process.execPath, [file], { cwd: app, env, timeoutMs: 120_000 });
     check(name, result.ok && result.output.includes(expected), `${result.ms} ms`);
   }
-  const bin = win32
-    ? [process.execPath, [path.join(app, 'node_modules', 'graphdb', 'bin', 'graphdb.js'), '--version']]
-    : [path.join(app, 'node_modules', '.bin', 'graphdb'), ['--version']];
-  const printed = run(bin[0], bin[1], { cwd: app, env });
-  check('graphdb --version', printed.ok && printed.output.trim() === version, printed.output.trim());
+  // The command is `quiverdb`; `graphdb` is kept as an alias of it.
+  for (const command of ['quiverdb', 'graphdb']) {
+    const bin = win32
+      ? [process.execPath, [path.join(app, 'node_modules', 'quiverdb', 'bin', 'quiverdb.js'), '--version']]
+      : [path.join(app, 'node_modules', '.bin', command), ['--version']];
+    const printed = run(bin[0], bin[1], { cwd: app, env });
+    check(`${command} --version`, printed.ok && printed.output.trim() === version, printed.output.trim());
+  }
 }
 
 /**
@@ -349,7 +352,7 @@ function runChecks(app, env, version) {
  * and how to build. The folder is put back afterwards.
  */
 function checkFallback(app, env) {
-  const pkgDir = path.join(app, 'node_modules', 'graphdb');
+  const pkgDir = path.join(app, 'node_modules', 'quiverdb');
   const prebuilds = path.join(pkgDir, 'prebuilds');
   const aside = path.join(app, 'prebuilds-aside');
   fs.renameSync(prebuilds, aside);
@@ -367,12 +370,12 @@ function checkFallback(app, env) {
         script.output.includes('Install CMake'),
       script.ok ? 'it succeeded' : '',
     );
-    const load = run(process.execPath, ['-e', "require('graphdb')"], { cwd: app, env, failing: true });
+    const load = run(process.execPath, ['-e', "require('quiverdb')"], { cwd: app, env, failing: true });
     check(
       'without a binary, loading the package names the platform and how to build',
       !load.ok &&
-        load.output.includes('GraphDB has no native addon for') &&
-        load.output.includes('npm rebuild graphdb'),
+        load.output.includes('QuiverDB has no native addon for') &&
+        load.output.includes('npm rebuild quiverdb'),
     );
   } finally {
     fs.rmSync(path.join(pkgDir, 'build'), { recursive: true, force: true });

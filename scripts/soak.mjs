@@ -13,7 +13,7 @@
 //   npm run soak -- [--minutes 10] [--clients 16] [--threads 4] [--accounts 200]
 //                   [--query-timeout 2000] [--memory] [--token T] [--no-build] [--verbose]
 //
-// The server runs `bin/graphdb.js serve` from dist/ (built first with tsc unless --no-build),
+// The server runs `bin/quiverdb.js serve` from dist/ (built first with tsc unless --no-build),
 // on a fresh database in a temporary folder (--memory: `:memory:`). --token sends
 // `Authorization: Bearer T` and gives the server GRAPHDB_TOKEN=T.
 import { spawn, spawnSync } from 'node:child_process';
@@ -101,7 +101,7 @@ if (!fs.existsSync(path.join(root, 'dist', 'cli', 'main.js'))) {
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-soak-'));
 const dbPath = options.memory ? ':memory:' : path.join(work, 'db');
 const serverArgs = [
-  path.join(root, 'bin', 'graphdb.js'),
+  path.join(root, 'bin', 'quiverdb.js'),
   'serve',
   dbPath,
   '--port',

@@ -2,6 +2,7 @@ export { Connection, type QueryOptions, type QueryParameters } from './core/conn
 export { Database, type DatabaseOptions } from './core/database.js';
 export { type ErrorCode, GraphDBError } from './core/errors.js';
 export { PreparedStatement } from './core/prepared.js';
+export type { QueryProgress } from './core/progress.js';
 export { QueryResult, type QuerySummary } from './core/query-result.js';
 export { RowStream, type StreamOptions } from './core/stream.js';
 export type {
@@ -17,15 +18,15 @@ export type {
   GraphRelationship,
   ResultRow,
 } from './core/values.js';
+export type { AppOptions } from './http/app.js';
+export type { HttpErrorCode } from './http/errors.js';
 export type { RawTextResult as TextQueryResult } from './native/addon.js';
-export type { AppOptions } from './server/app.js';
-export type { HttpErrorCode } from './server/errors.js';
 export {
   type AcquireExecutionSlotOptions,
   ExecutionSlot,
   ExecutionSlotLease,
   TpExecutionSlotPool,
-} from './service/pool.js';
+} from './runtime/pool.js';
 export {
   GraphDBService,
   type RunOptions,
@@ -34,7 +35,7 @@ export {
 } from './service/service.js';
 export { VERSION as version } from './version.js';
 
-import type * as HttpApp from './server/app.js';
+import type * as HttpApp from './http/app.js';
 import type { GraphDBService as Service } from './service/service.js';
 
 let httpApp: typeof HttpApp | undefined;
@@ -49,6 +50,6 @@ export function createApp(
   options?: HttpApp.AppOptions,
 ): ReturnType<typeof HttpApp.createApp> {
   // The package is CommonJS (see index.mts), so the module loads synchronously here.
-  httpApp ??= require('./server/app.js') as typeof HttpApp;
+  httpApp ??= require('./http/app.js') as typeof HttpApp;
   return httpApp.createApp(service, options);
 }

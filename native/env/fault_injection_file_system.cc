@@ -4,6 +4,9 @@ namespace graphdb::env {
 
 namespace {
 
+// The offset Fits is asked about for an Append: past the end of any file.
+constexpr uint64_t kAtTheEnd = ~uint64_t{0} >> 1;
+
 class FaultyWritableFile final : public WritableFile {
  public:
   FaultyWritableFile(FaultInjectionFileSystem* fs, std::unique_ptr<WritableFile> base)
@@ -11,11 +14,21 @@ class FaultyWritableFile final : public WritableFile {
 
   Status Append(std::string_view data) override {
     if (int err = fs_->OnWrite()) return IoError("write", path(), err);
+    // Appending always makes the file longer.
+    if (!data.empty() && fs_->Fits(path(), kAtTheEnd, data.size()) == 0) {
+      return IoError("write", path(), ENOSPC);
+    }
     return base_->Append(data);
   }
   Status WriteAt(uint64_t offset, std::string_view data) override {
     if (int err = fs_->OnWrite()) return IoError("write", path(), err);
-    return base_->WriteAt(offset, data);
+    const uint64_t fits = fs_->Fits(path(), offset, data.size());
+    if (fits == data.size()) return base_->WriteAt(offset, data);
+    if (fits > 0) {
+      Status s = base_->WriteAt(offset, data.substr(0, static_cast<size_t>(fits)));
+      if (!s.ok()) return s;
+    }
+    return IoError("write", path(), ENOSPC);
   }
   Status Flush() override { return base_->Flush(); }
   Status Sync() override {
@@ -47,6 +60,19 @@ void FaultInjectionFileSystem::FailNthWrite(int n, int err, bool sticky) {
   Arm(write_fault_, writes_, n, err, sticky);
 }
 
+void FaultInjectionFileSystem::FillDiskAtNthWrite(int n) {
+  full_from_.store(n <= 0 ? 0 : writes_.load() + n);
+}
+
+uint64_t FaultInjectionFileSystem::Fits(const std::string& path, uint64_t offset, uint64_t size) {
+  if (!disk_full()) return size;
+  auto file_size = base_->FileSize(path);
+  const uint64_t have = file_size.ok() ? *file_size : 0;
+  if (offset + size <= have) return size;
+  injected_.fetch_add(1);
+  return offset < have ? have - offset : 0;
+}
+
 void FaultInjectionFileSystem::FailNthSync(int n, int err, bool sticky) {
   Arm(sync_fault_, syncs_, n, err, sticky);
 }
@@ -64,6 +90,7 @@ void FaultInjectionFileSystem::Reset() {
   sync_fault_.trigger.store(0);
   rename_fault_.trigger.store(0);
   remove_fault_.trigger.store(0);
+  full_from_.store(0);
 }
 
 int FaultInjectionFileSystem::Check(std::atomic<int>& counter, Fault& fault) {

@@ -3,7 +3,10 @@
 // (Sync, DataSync, SyncDir) or the Nth rename fail with a chosen errno (ENOSPC, EIO ...), the
 // way a full or failing disk would, or the Nth removal of a file (with `sticky`, every removal
 // from the Nth on fails: the folder then holds what a crash after N - 1 removals leaves).
-// Counters start at the moment a fault is armed.
+// Counters start at the moment a fault is armed. FillDiskAtNthWrite models a full disk more
+// closely than a failing write: from the Nth write on, only writes that would make a file longer
+// fail (ENOSPC, after writing what fits, as a short pwrite leaves it), while writes over bytes a
+// file already has go through, as they do on ext4, XFS or tmpfs.
 //
 // Thread-safety: the counters are atomic, so files may be used from several threads; arming
 // faults while other threads do IO gives unspecified (but memory-safe) counting.
@@ -27,6 +30,13 @@ class FaultInjectionFileSystem final : public FileSystem {
   // The `n`th (1-based) write from now fails with `err`, and so do all later ones while
   // `sticky` is set (a full disk stays full).
   void FailNthWrite(int n, int err = ENOSPC, bool sticky = false);
+  // From the `n`th write from now on, the disk is full (see above), until Reset().
+  void FillDiskAtNthWrite(int n);
+  // Whether the disk is full now.
+  bool disk_full() const {
+    const int trigger = full_from_.load();
+    return trigger != 0 && writes_.load() >= trigger;
+  }
   // The `n`th sync from now fails with `err`.
   void FailNthSync(int n, int err = EIO, bool sticky = false);
   // The `n`th rename from now fails with `err`.
@@ -45,6 +55,10 @@ class FaultInjectionFileSystem final : public FileSystem {
 
   // Called by the wrapped files; return 0 to proceed or an errno to fail.
   int OnWrite() { return Check(writes_, write_fault_); }
+  // Called by a wrapped file for a write of `size` bytes at `offset` once OnWrite passed: how
+  // many of them fit while the disk is full (all of them when it is not; fewer counts as an
+  // injected fault).
+  uint64_t Fits(const std::string& path, uint64_t offset, uint64_t size);
   int OnSync() { return Check(syncs_, sync_fault_); }
 
   Result<std::unique_ptr<RandomAccessFile>> OpenForRead(const std::string& path) override;
@@ -89,6 +103,7 @@ class FaultInjectionFileSystem final : public FileSystem {
   std::atomic<int> renames_{0};
   std::atomic<int> removes_{0};
   std::atomic<int> injected_{0};
+  std::atomic<int> full_from_{0};  // the write count from which the disk is full; 0 = never
   Fault write_fault_;
   Fault sync_fault_;
   Fault rename_fault_;

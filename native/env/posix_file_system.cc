@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "common/progress.h"
 #include "env/file_system.h"
 
 namespace graphdb::env {
@@ -40,6 +41,7 @@ class PosixRandomAccessFile final : public RandomAccessFile {
       if (r == 0) break;
       done += static_cast<size_t>(r);
     }
+    CountBytesRead(done);  // a long statement's progress (common/progress.h)
     return done;
   }
 

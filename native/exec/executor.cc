@@ -140,7 +140,8 @@ class ProfiledOp final : public PhysicalOperator {
 
 }  // namespace
 
-std::string ProfileText(const LogicalOperator& root, const PlanProfile& profile) {
+std::string ProfileText(const LogicalOperator& root, const PlanProfile& profile,
+                        const catalog::Catalog* catalog) {
   auto inclusive = [&profile](const LogicalOperator& op) -> uint64_t {
     auto it = profile.find(&op);
     return it == profile.end() ? 0 : it->second.nanos;
@@ -154,7 +155,7 @@ std::string ProfileText(const LogicalOperator& root, const PlanProfile& profile)
     char time[32];
     std::snprintf(time, sizeof time, "%.3f", static_cast<double>(own) / 1e6);
     return " rows=" + std::to_string(stats.rows) + " time=" + time + "ms";
-  });
+  }, catalog);
 }
 
 OperatorPtr MapPlan(const LogicalOperator& op, const catalog::Catalog* catalog,

@@ -27,7 +27,8 @@ OperatorPtr MapPlan(const planner::LogicalOperator& op, const catalog::Catalog* 
 
 // EXPLAIN's tree of `root` with, on each operator's line, the rows it produced and the time
 // spent in it, its children's excluded: `rows=3 time=0.012ms`.
-std::string ProfileText(const planner::LogicalOperator& root, const PlanProfile& profile);
+std::string ProfileText(const planner::LogicalOperator& root, const PlanProfile& profile,
+                        const catalog::Catalog* catalog = nullptr);
 
 // Runs correlated subqueries (EXISTS / COUNT) for the expression evaluator: each is planned
 // once and re-opened for every outer row over the shared frame.

@@ -29,6 +29,8 @@ struct QueryResult {
   std::vector<std::vector<Value>> rows;
   QueryCounters counters;
   double elapsed_ms = 0;
+  // A query of several statements: the results of those before the last (this one), in order.
+  std::vector<QueryResult> earlier;
 
   size_t num_columns() const { return column_names.size(); }
 };

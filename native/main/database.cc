@@ -250,11 +250,14 @@ void Database::PruneVersionsLocked(uint64_t oldest) {
 
 Status Database::Recover() {
   const std::string& dir = storage_->dir();
-  auto read = wal::ReadAllWals(fs_, dir, storage_->checkpoint_sequence());
+  // Nothing is written before the records are replayed in memory: a torn tail is left in its
+  // log (the checkpoint below makes the logs obsolete, and a later open cuts it again), so
+  // that a database on a full disk can still be opened and read.
+  auto read = wal::ReadAllWals(fs_, dir, storage_->checkpoint_sequence(),
+                               /*cut_torn_tails=*/false);
   if (!read.ok()) return read.status();
   recovery_warnings_ = read->warnings;
   commit_ts_.store(storage_->checkpoint_commit_ts());
-  bool dropped = false;
   for (const wal::WalRecord& record : read->records) {
     const std::string where = dir + "/" + wal::WalFileName(record.slot_id) + " at offset " +
                               std::to_string(record.offset);
@@ -271,7 +274,6 @@ Status Database::Recover() {
                                    std::to_string(commit_ts_.load() + 1) +
                                    " is missing; dropped the later, unacknowledged commits "
                                    "from " + where);
-      dropped = true;
       break;
     }
     Status s = exec::ApplyRedo(record.payload, *this, storage_->catalog(), record.commit_ts);
@@ -279,15 +281,32 @@ Status Database::Recover() {
     commit_ts_.store(record.commit_ts);
     ++recovered_commits_;
   }
+  if (recovered_commits_ > 0) {
+    // Fold the replayed commits into a checkpoint: the logs then hold nothing new. Where it
+    // cannot be written (a full disk, a read-only file system), the database opens for reads
+    // only, from the replayed state, and the logs stay until a later open can checkpoint.
+    Status s = storage_->Checkpoint(commit_ts_.load());
+    if (!s.ok() && s.code() != ErrorCode::kIoError) return s;
+    if (!s.ok()) {
+      SetWriteFailure(Status(
+          ErrorCode::kIoError,
+          "it was opened read-only because the checkpoint of the " +
+              std::to_string(recovered_commits_) +
+              " commits replayed from the write-ahead log could not be written (" + s.message() +
+              "); free space on the disk and reopen it"));
+      recovery_warnings_.push_back(
+          "opened read-only: the checkpoint of the " + std::to_string(recovered_commits_) +
+          " commits replayed from the write-ahead log could not be written (" + s.message() +
+          "); reads see every replayed commit, writes and CHECKPOINT fail with IO_ERROR, and "
+          "the log is kept until the database is reopened with free space");
+    }
+  }
   for (const std::string& warning : recovery_warnings_) {
     std::fprintf(stderr, "graphdb: %s\n", warning.c_str());
   }
-  if (recovered_commits_ > 0 || dropped || !read->truncations.empty()) {
-    // Fold the replayed commits into a checkpoint: the logs then hold nothing new.
-    Status s = storage_->Checkpoint(commit_ts_.load());
-    if (!s.ok()) return s;
-  }
-  // Every log is now stale or empty; writers start fresh ones when they first commit.
+  if (!CheckWritable().ok()) return Status::OK();
+  // Every log is now stale, or holds only records that were dropped or torn; writers start
+  // fresh ones when they first commit.
   auto names = fs_->ListDir(dir);
   if (!names.ok()) return names.status();
   for (const std::string& name : *names) {
@@ -362,7 +381,17 @@ Status Database::AppendToLog(uint32_t wal_slot, uint64_t ts, std::string_view pa
       options.group_committer = &group_committer_;
       auto opened = wal::WalWriter::Open(fs_, storage_->dir(), wal_slot,
                                          storage_->checkpoint_sequence(), options);
-      if (!opened.ok()) return opened.status();  // nothing written: the caller undoes
+      if (!opened.ok()) {
+        // Nothing of the commit was written (the caller undoes it), but a log that could not
+        // be created, or whose creation was not made durable, takes no more records: refused
+        // like any other failure of the log, until the database is reopened.
+        if (opened.status().code() != ErrorCode::kIoError) return opened.status();
+        SetWriteFailure(opened.status());
+        return Status(ErrorCode::kIoError,
+                      "the commit could not be written to the write-ahead log, whose file could "
+                      "not be created (" + opened.status().message() +
+                      "); nothing of it was written, so it will not reappear after a restart");
+      }
       wal_writers_[wal_slot] = std::move(opened).value();
     }
     writer = wal_writers_[wal_slot].get();
@@ -370,9 +399,10 @@ Status Database::AppendToLog(uint32_t wal_slot, uint64_t ts, std::string_view pa
   ticket->lock_ = std::shared_lock<std::shared_mutex>(wal_inflight_);
   auto appended = writer->Append(ts, payload);
   if (!appended.ok()) {
-    ticket->lock_.unlock();
-    // Part of the record may be in the file; recovery cuts a torn tail off.
+    // The writer took the record back (or says that it could not). Refused writes from here
+    // on, before the ticket lets a checkpoint in.
     SetWriteFailure(appended.status());
+    ticket->lock_.unlock();
     return Status(ErrorCode::kIoError,
                   "the commit could not be written to the write-ahead log: " +
                       appended.status().message());
@@ -413,12 +443,13 @@ Status Database::FinishCommit(CommitTicket* ticket) {
     if (!result.ok()) break;
   }
   ticket->wait_for_.clear();
+  // A failure is recorded before the ticket lets a checkpoint in: a checkpoint must not put the
+  // failed commit (published in memory) into the tables on disk.
+  if (!result.ok()) SetWriteFailure(result);
   ticket->lock_.unlock();
   if (result.ok()) return result;
-  SetWriteFailure(result);
-  return Status(ErrorCode::kIoError,
-                "the commit could not be made durable (it may or may not survive a restart): " +
-                    result.message());
+  // The writer's message says whether the record was taken back from the log.
+  return Status(ErrorCode::kIoError, "the commit could not be made durable: " + result.message());
 }
 
 Status Database::CheckpointLocked() {
@@ -426,6 +457,9 @@ Status Database::CheckpointLocked() {
   Status writable = CheckWritable();
   if (!writable.ok()) return writable;
   std::unique_lock<std::shared_mutex> inflight(wal_inflight_);  // no commit between append and sync
+  // Again: a commit that failed while this waited must not reach the checkpoint.
+  writable = CheckWritable();
+  if (!writable.ok()) return writable;
   FreeRetiredLocked();
   const uint64_t before = storage_->checkpoint_sequence();
   Status s = storage_->Checkpoint(commit_ts_.load());

@@ -17,9 +17,11 @@
 // waits until its record and every earlier one are durable (FinishCommit), so concurrent
 // commits share fdatasyncs (group commit) and an acknowledged commit never depends on a lost
 // one. DDL and COPY are made durable by a checkpoint before their statement returns. Open()
-// replays the logs after the last checkpoint; Checkpoint() truncates them. After a failed
-// WAL write or sync the database refuses writes (IO_ERROR) until it is reopened, because
-// whether the failed commit reached the disk is unknown.
+// replays the logs after the last checkpoint, in memory, then checkpoints; where that
+// checkpoint cannot be written (a full disk) it opens read-only with a warning. Checkpoint()
+// truncates the logs. After a failed WAL write or sync the failed commit's record has been
+// taken back from the log (wal/writer.h), and the database refuses writes (IO_ERROR) until it
+// is reopened. docs/wal-format.md, "A full disk", says what each operation does then.
 //
 // Thread-safety: all public methods are thread-safe unless noted.
 #pragma once
@@ -202,8 +204,9 @@ class Database final : public exec::TableProvider {
   // MANIFEST, is what makes the whole transaction durable (no WAL record is written for it).
   // REQUIRES: the statement lock and the writer lock, both exclusive.
   Status CommitSchemaTransaction(uint64_t stamp);
-  // Warnings of the last open's recovery (a torn log tail cut off, records after a gap
-  // dropped); also printed to stderr.
+  // Warnings of the last open's recovery (a torn log tail dropped, records after a gap
+  // dropped, opened read-only because the recovery checkpoint could not be written); also
+  // printed to stderr.
   const std::vector<std::string>& recovery_warnings() const { return recovery_warnings_; }
   // Commits replayed from the logs by Open().
   uint64_t recovered_commits() const { return recovered_commits_; }

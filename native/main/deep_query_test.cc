@@ -266,8 +266,9 @@ TEST_F(DeepQueryTest, RunsMatchTheirNestedForms) {
   }
 }
 
-// The binder folds an operator with a NULL literal operand to NULL (binder-defects, issue 24
-// item 11), which drops its other operand: a run folds the same way at any step.
+// The binder folds an operator with a NULL literal operand to NULL (test/core/query-semantics:
+// NULL in arithmetic has no type of its own), which drops its other operand: a run folds the
+// same way at any step.
 TEST_F(DeepQueryTest, RunsWithANullOperandFoldAsTheirNestedForms) {
   auto typed = [&](const std::string& expression) {
     auto r = Run("RETURN " + expression);

@@ -86,6 +86,9 @@ class ExecutionSlot {
   void ResetSession();
   // Whether the session has an explicit transaction open.
   bool in_transaction() const { return session_.transaction != nullptr; }
+  // The progress of the session's long statement (COPY FROM, EXPORT/IMPORT DATABASE): read
+  // by any thread while it runs.
+  const StatementProgress& progress() const { return session_.progress; }
   // The session's identity (what its statements wait for other sessions' transactions as).
   const void* session_id() const { return &session_; }
 

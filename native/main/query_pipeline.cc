@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
 
+#include "common/progress.h"
 #include "cypher/binder/binder.h"
 #include "cypher/parser/parser.h"
 #include "cypher/planner/planner.h"
@@ -144,11 +146,11 @@ exec::QueryResult RunPlanOf(Database& db, const parser::ParsedStatement& stateme
                             const planner::LogicalPlan& plan,
                             const std::unordered_map<std::string, Value>& params, AccessMode mode,
                             Session* session, CommitContext* commit) {
-  if (statement.explain) return PlanTextResult(plan.root->ToString());
+  if (statement.explain) return PlanTextResult(plan.root->ToString(0, {}, &db.catalog()));
   if (!statement.profile) return ExecuteBound(db, plan, params, mode, session, commit);
   exec::PlanProfile profile;
   exec::QueryResult ran = ExecuteBound(db, plan, params, mode, session, commit, 0, &profile);
-  exec::QueryResult result = PlanTextResult(exec::ProfileText(*plan.root, profile));
+  exec::QueryResult result = PlanTextResult(exec::ProfileText(*plan.root, profile, &db.catalog()));
   result.counters = ran.counters;
   return result;
 }
@@ -391,6 +393,7 @@ exec::QueryResult RunSchemaChangeInTransaction(Database& db,
     TransactionError("Cannot execute write operations in a read-only transaction.");
   }
   const bool copy = statement.kind == parser::StatementKind::kCopyFrom;
+  if (copy) CheckCopyFromFiles(statement.As<parser::ParsedCopyFrom>());
   std::unique_lock<StatementLock> lock(db.statement_lock());
   ThrowIfError(db.CheckWritable());
   if (!transaction.schema) {
@@ -418,6 +421,14 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
                                const std::unordered_map<std::string, Value>& params,
                                Session* session, CommitContext* commit) {
   const bool in_transaction = session && session->transaction;
+  // A long statement reports its progress into its session's (common/progress.h); the
+  // statements of an IMPORT DATABASE run in its scope, which they leave as it is.
+  const bool long_running = statement.kind == parser::StatementKind::kCopyFrom ||
+                            statement.kind == parser::StatementKind::kExportDatabase ||
+                            statement.kind == parser::StatementKind::kImportDatabase;
+  const bool reports = long_running && session && CurrentProgress() == nullptr;
+  if (reports) session->progress.Reset();
+  ScopedProgress progress_scope(reports ? &session->progress : nullptr);
   const uint64_t query_id = db.NextQueryId();
   if (session) session->query_id = query_id;
   if (statement.explain && statement.kind != parser::StatementKind::kQuery &&
@@ -485,6 +496,8 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
   }
   switch (statement.kind) {
     case parser::StatementKind::kCopyFrom: {
+      // A file it may not read is refused at once, not after waiting for readers.
+      CheckCopyFromFiles(statement.As<parser::ParsedCopyFrom>());
       std::unique_lock<StatementLock> lock(db.statement_lock());
       ThrowIfError(db.CheckWritable());
       ThrowIfError(db.WaitForPinnedSnapshots(lock, "COPY"));
@@ -550,7 +563,12 @@ exec::QueryResult RunImportDatabase(Database& db, const parser::ParsedPortDataba
                   "); IMPORT DATABASE runs only on an empty database");
       }
     }
-    for (const auto& step : script) RunStatement(db, *step, no_params, &own, commit);
+    StatementProgress* progress = CurrentProgress();  // one step per statement of the scripts
+    if (progress) progress->steps_total.store(script.size(), std::memory_order_relaxed);
+    for (const auto& step : script) {
+      RunStatement(db, *step, no_params, &own, commit);
+      if (progress) progress->steps_done.fetch_add(1, std::memory_order_relaxed);
+    }
     RunTransactionStatement(db, parser::ParsedTransaction(parser::TransactionAction::kCommit),
                             &own, commit);
   } catch (const GraphDBException& e) {
@@ -760,44 +778,111 @@ Status CheckRequest(const ParsedStatements& statements, std::optional<AccessMode
   return Status::OK();
 }
 
-// RunQuery of parsed statements; `memo` (may be null): a prepared statement's.
+// Runs one statement of RunParsed: a write passes the write gate first; once the locks are
+// released it waits for its commit to be durable.
+exec::QueryResult RunOneStatement(Database& db, const parser::ParsedStatement& statement,
+                                  const std::unordered_map<std::string, Value>& params,
+                                  Session* session, CommitContext& commit) {
+  const uint64_t draws_before = catalog::SequenceDrawsOnThisThread();
+  exec::QueryResult result;
+  if (!StatementWrites(statement) || statement.kind == parser::StatementKind::kImportDatabase) {
+    // Reads (and BEGIN/COMMIT and IMPORT DATABASE, which take the gate themselves) never
+    // wait for writers.
+    result = RunStatement(db, statement, params, session, &commit);
+  } else {
+    TransactionGate& gate = db.transaction_gate();
+    ThrowIfError(gate.EnterWrite(session));
+    try {
+      result = RunStatement(db, statement, params, session, &commit);
+    } catch (...) {
+      gate.ExitWrite();
+      throw;
+    }
+    gate.ExitWrite();
+  }
+  CommitSequences(db, commit, catalog::SequenceDrawsOnThisThread() != draws_before, session);
+  // The lock is released: wait for durability, sharing syncs with concurrent commits.
+  ThrowIfError(db.FinishCommit(&commit.ticket));
+  return result;
+}
+
+// Whether `statements` (several, of an embedded connection's session outside an explicit
+// transaction) run as one transaction of their own: unless one of them begins, commits or
+// rolls back a transaction itself, when they run one after another as written.
+bool RunsAsBatch(const ParsedStatements& statements, Session* session) {
+  if (statements.size() < 2 || session == nullptr || session->transaction) return false;
+  for (const auto& statement : statements) {
+    if (statement->kind == parser::StatementKind::kTransaction) return false;
+  }
+  return true;
+}
+
+// Refuses a batch (RunsAsBatch) holding a statement that cannot run in a transaction, before
+// any of it runs.
+Status CheckBatch(const ParsedStatements& statements) {
+  for (const auto& statement : statements) {
+    const parser::StatementKind kind = statement->kind;
+    if (kind == parser::StatementKind::kExportDatabase ||
+        kind == parser::StatementKind::kImportDatabase ||
+        kind == parser::StatementKind::kCheckpoint) {
+      return Status(ErrorCode::kInvalidRequest,
+                    StatementKindName(kind) +
+                        " cannot run in a query of several statements, which run as one "
+                        "transaction; run it on its own");
+    }
+  }
+  return Status::OK();
+}
+
+// RunQuery of parsed statements; `memo` (may be null): a prepared statement's. Several
+// statements return the last one's result, with the others' in `earlier`; as a batch
+// (RunsAsBatch) they run in one transaction (READ ONLY when none of them writes), so that
+// either all of them commit or none does.
 Result<exec::QueryResult> RunParsed(Database& db, const ParsedStatements& statements,
                                     StatementMemo* memo,
                                     const std::unordered_map<std::string, Value>& params,
                                     std::optional<AccessMode> allowed, Session* session,
                                     uint32_t wal_slot) {
+  const bool batch = !allowed && RunsAsBatch(statements, session);
   try {
     if (Status refused = CheckRequest(statements, allowed, session); !refused.ok()) return refused;
-    exec::QueryResult result;
-    TransactionGate& gate = db.transaction_gate();
+    if (batch) {
+      if (Status refused = CheckBatch(statements); !refused.ok()) return refused;
+    }
     CommitContext commit;
     commit.wal_slot = wal_slot;
     commit.memo = memo;
-    for (const auto& statement : statements) {
-      const uint64_t draws_before = catalog::SequenceDrawsOnThisThread();
-      if (!StatementWrites(*statement) ||
-          statement->kind == parser::StatementKind::kImportDatabase) {
-        // Reads (and BEGIN/COMMIT and IMPORT DATABASE, which take the gate themselves) never
-        // wait for writers.
-        result = RunStatement(db, *statement, params, session, &commit);
-      } else {
-        ThrowIfError(gate.EnterWrite(session));
-        try {
-          result = RunStatement(db, *statement, params, session, &commit);
-        } catch (...) {
-          gate.ExitWrite();
-          throw;
-        }
-        gate.ExitWrite();
-      }
-      CommitSequences(db, commit, catalog::SequenceDrawsOnThisThread() != draws_before,
-                      session);
-      // The lock is released: wait for durability, sharing syncs with concurrent commits.
-      ThrowIfError(db.FinishCommit(&commit.ticket));
+    if (batch) {
+      bool writes = false;
+      for (const auto& statement : statements) writes = writes || StatementWrites(*statement);
+      RunOneStatement(db,
+                      parser::ParsedTransaction(writes ? parser::TransactionAction::kBeginReadWrite
+                                                       : parser::TransactionAction::kBeginReadOnly),
+                      params, session, commit);
     }
+    std::vector<exec::QueryResult> results;
+    results.reserve(statements.size());
+    for (const auto& statement : statements) {
+      const auto started = std::chrono::steady_clock::now();
+      results.push_back(RunOneStatement(db, *statement, params, session, commit));
+      results.back().elapsed_ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+              .count();
+    }
+    if (batch) {
+      RunOneStatement(db, parser::ParsedTransaction(parser::TransactionAction::kCommit), params,
+                      session, commit);
+    }
+    exec::QueryResult result = std::move(results.back());
+    results.pop_back();
+    result.earlier = std::move(results);
     return result;
   } catch (...) {
-    return FailedStatement(db, session);
+    Status failed = FailedStatement(db, session);
+    // The batch's own transaction ends with it, whatever failed (FailedStatement keeps an
+    // explicit transaction open after a syntax or binding error).
+    if (batch) AbortTransaction(db, *session);
+    return failed;
   }
 }
 

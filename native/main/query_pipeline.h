@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/progress.h"
 #include "common/result.h"
 #include "cypher/binder/table_functions.h"
 #include "cypher/parser/ast.h"
@@ -68,6 +69,7 @@ struct Session {
   std::unique_ptr<Transaction> transaction;
   StatementMemo statements;
   PreparedPlans prepared_plans;  // the operators of its latest short reads (TryRunShortRead)
+  StatementProgress progress;    // of its COPY FROM, EXPORT or IMPORT DATABASE running now
 };
 
 // Rolls back the session's open transaction, if any (a connection closing mid-transaction).

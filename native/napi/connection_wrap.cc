@@ -171,6 +171,7 @@ Napi::Function ConnectionWrap::Define(Napi::Env env, AddonData& data) {
                    InstanceMethod<&ConnectionWrap::OpenPreparedCursor>("openPreparedCursor"),
                    InstanceMethod<&ConnectionWrap::ClosePrepared>("closePrepared"),
                    InstanceAccessor<&ConnectionWrap::InTransaction>("inTransaction"),
+                   InstanceMethod<&ConnectionWrap::Progress>("progress"),
                    InstanceAccessor<&ConnectionWrap::Pending>("pending"),
                    InstanceAccessor<&ConnectionWrap::IsClosed>("closed")});
   data.connection_ctor = Napi::Persistent(ctor);
@@ -878,6 +879,22 @@ Napi::Value ConnectionWrap::Close(const Napi::CallbackInfo& info) {
 
 Napi::Value ConnectionWrap::Pending(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), in_flight_);
+}
+
+// progress(): [bytesRead, bytesTotal, stepsDone, stepsTotal] of the COPY FROM, EXPORT or
+// IMPORT DATABASE running (common/progress.h): the last one's once it ended, zeros before any.
+Napi::Value ConnectionWrap::Progress(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Napi::Array out = Napi::Array::New(env, 4);
+  const StatementProgress* p = slot_ ? &slot_->progress() : nullptr;
+  const uint64_t values[4] = {
+      p ? p->bytes_read.load(std::memory_order_relaxed) : 0,
+      p ? p->bytes_total.load(std::memory_order_relaxed) : 0,
+      p ? p->steps_done.load(std::memory_order_relaxed) : 0,
+      p ? p->steps_total.load(std::memory_order_relaxed) : 0,
+  };
+  for (uint32_t i = 0; i < 4; ++i) out.Set(i, static_cast<double>(values[i]));
+  return out;
 }
 
 Napi::Value ConnectionWrap::IsClosed(const Napi::CallbackInfo& info) {

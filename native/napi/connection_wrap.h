@@ -91,6 +91,7 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   // Gives `control` the next statement's time and byte limits (setNextOptions).
   void ApplyNextLimits(StatementControl& control) const;
   Napi::Value Pending(const Napi::CallbackInfo& info);
+  Napi::Value Progress(const Napi::CallbackInfo& info);
   Napi::Value IsClosed(const Napi::CallbackInfo& info);
 
   // What the instance's own query() function knows of its connection (DefineFastQuery): the

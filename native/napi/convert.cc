@@ -591,9 +591,8 @@ Napi::Array BuildRows(Napi::Env env, const exec::QueryResult& result, bool text)
   return rows;
 }
 
-}  // namespace
-
-Napi::Value FromQueryResult(Napi::Env env, const exec::QueryResult& result, bool typed) {
+// The packed result of `result` alone (FromQueryResult).
+Napi::Value PackQueryResult(Napi::Env env, const exec::QueryResult& result, bool typed) {
   // Every part goes to JS as call arguments: a JS function gathers arguments into arrays with
   // JIT-compiled code, while each element or property stored from native code
   // (napi_set_element) goes through V8's generic lookup, several times slower (it was the
@@ -653,6 +652,21 @@ Napi::Value FromQueryResult(Napi::Env env, const exec::QueryResult& result, bool
     }
   }
   return packed;
+}
+}  // namespace
+
+Napi::Value FromQueryResult(Napi::Env env, const exec::QueryResult& result, bool typed) {
+  if (result.earlier.empty()) return PackQueryResult(env, result, typed);
+  // A query of several statements: {results: [packed, ...]}, one per statement, in order.
+  Napi::Array all = Napi::Array::New(env, result.earlier.size() + 1);
+  uint32_t i = 0;
+  for (const exec::QueryResult& earlier : result.earlier) {
+    all.Set(i++, PackQueryResult(env, earlier, typed));
+  }
+  all.Set(i, PackQueryResult(env, result, typed));
+  Napi::Object batch = Napi::Object::New(env);
+  batch.Set("results", all);
+  return batch;
 }
 
 Napi::Object FromQueryResultAsText(Napi::Env env, const exec::QueryResult& result) {

@@ -35,7 +35,9 @@ Napi::Value FromValue(Napi::Env env, const Value& value, bool typed = false);
 // nodesCreated, nodesDeleted, relationshipsCreated, relationshipsDeleted, propertiesSet], made
 // by the JS functions given to setResultBuilders. `cells` holds the cells of all rows, row
 // after row (rows of no cells when there are no columns). columns and types are frozen arrays,
-// the same ones as an earlier result's while they do not change (FrozenStringArrays).
+// the same ones as an earlier result's while they do not change (FrozenStringArrays). A
+// result with `earlier` results (a query of several statements) becomes {results: [packed of
+// each statement, in order]}.
 Napi::Value FromQueryResult(Napi::Env env, const exec::QueryResult& result, bool typed = false);
 // The result object {columns, types, rows, summary} with every cell as Kùzu's text form
 // (Value::ToString; NULL as ""): the conformance runner's and the CLI's form, not packed.

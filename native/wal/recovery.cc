@@ -50,7 +50,7 @@ Status TruncateWalFile(env::FileSystem* fs, const std::string& dir, const std::s
 }
 
 Result<WalRecoveryResult> ReadAllWals(env::FileSystem* fs, const std::string& dir,
-                                      uint64_t checkpoint_seq) {
+                                      uint64_t checkpoint_seq, bool cut_torn_tails) {
   auto names = fs->ListDir(dir);
   if (!names.ok()) return names.status();
   std::vector<std::pair<uint32_t, std::string>> logs;
@@ -85,7 +85,7 @@ Result<WalRecoveryResult> ReadAllWals(env::FileSystem* fs, const std::string& di
     }
     if ((*reader)->torn_tail()) {
       result.warnings.push_back((*reader)->warning());
-      pending.push_back({slot_id, {path, (*reader)->file_size(), (*reader)->valid_end()}});
+      if (cut_torn_tails) pending.push_back({slot_id, {path, (*reader)->file_size(), (*reader)->valid_end()}});
     }
   }
 

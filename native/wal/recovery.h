@@ -8,7 +8,8 @@
 //     naming a newer checkpoint is CORRUPTION.
 //   - a torn tail is cut off, with a warning: the file is rewritten to its last intact record
 //     (copied to wal-<slot>.tmp, synced, renamed over the log, directory synced). Files are
-//     only changed once every log has been read without error.
+//     only changed once every log has been read without error, and not at all when the
+//     caller asks for no cuts (the database, which must open on a full disk).
 //   - corruption before the end of any log fails the whole call with CORRUPTION (naming the
 //     file and offset) and changes nothing on disk.
 //   - records are ordered by commit timestamp, ties broken by slot id, then file order.
@@ -41,8 +42,11 @@ struct WalRecoveryResult {
 };
 
 // REQUIRES: `checkpoint_seq` is the sequence of the database's last durable checkpoint.
+// With `cut_torn_tails` false nothing is written: torn tails are reported (warnings) but left
+// in place, and `truncations` stays empty; the caller must then not open a writer on those
+// logs (WalWriter::Open refuses a torn tail) but replace or remove them.
 Result<WalRecoveryResult> ReadAllWals(env::FileSystem* fs, const std::string& dir,
-                                      uint64_t checkpoint_seq);
+                                      uint64_t checkpoint_seq, bool cut_torn_tails = true);
 
 // Shortens the log of `slot_id` at `path` to its first `new_size` bytes, atomically (copy to
 // wal-<slot>.tmp, sync, rename, sync the directory): the FileSystem has no truncate call.

@@ -33,28 +33,38 @@ Status GroupCommitter::WaitDurable(WalWriter* writer, uint64_t lsn) {
   WalWriter::SyncState& state = writer->sync_;
   while (true) {
     if (state.synced_lsn >= lsn) return Status::OK();
-    if (state.sync_failed) return state.error;
     if (state.closed) {
+      if (state.sync_failed) return state.unsynced_error;
       return Status(ErrorCode::kInternal, "WAL " + writer->path() + " was closed during a sync");
     }
     if (state.files_busy) {
-      // A sync of this file is in flight. If it started after our record was written it
-      // covers it; otherwise one of the threads it wakes leads the next sync.
+      // A sync of this file is in flight (or a failed one's records are being taken back). If
+      // it started after our record was written it covers it; otherwise one of the threads it
+      // wakes leads the next sync.
       synced_.wait(lock);
       continue;
     }
+    if (state.sync_failed) return state.unsynced_error;
     // Become the leader for this file: sync everything written to it so far.
     state.files_busy = true;
     const uint64_t target = state.written_lsn;
     lock.unlock();
     Status s = writer->SyncFile();
+    if (!s.ok()) {
+      // Still holding the files, so that no waiter answers before the records that were not
+      // made durable are taken back; the sticky error first, so that no append starts.
+      lock.lock();
+      writer->SetStickyError(s, /*from_sync=*/true);
+      lock.unlock();
+      s = writer->TakeBackUnsynced(s);
+    }
     lock.lock();
     ++stats_.syncs;
     state.files_busy = false;
     if (s.ok()) {
       state.synced_lsn = std::max(state.synced_lsn, target);
     } else {
-      writer->SetStickyError(s, /*from_sync=*/true);
+      state.unsynced_error = s;
     }
     synced_.notify_all();
     if (!s.ok()) return s;
@@ -175,9 +185,14 @@ Result<WalWriter::Appended> WalWriter::AppendLocked(uint64_t commit_ts, std::str
     s = Preallocate(file_size_ + scratch_.size());
   }
   if (!s.ok()) {
-    std::lock_guard<std::mutex> lock(committer_->mu_);
-    SetStickyError(s, /*from_sync=*/false);
-    return s;
+    {
+      std::lock_guard<std::mutex> lock(committer_->mu_);
+      SetStickyError(s, /*from_sync=*/false);
+    }
+    // The record may be in the file whole (only the zeros after it failed) or in part: take
+    // it back, so that a commit reported as failed is not replayed. Records before it are
+    // untouched; their commits may still become durable.
+    return TakeBack(file_size_, file_size_ + scratch_.size(), append_file_.get(), s);
   }
   Appended appended{file_size_, 0};
   file_size_ += scratch_.size();
@@ -210,14 +225,14 @@ Status WalWriter::Preallocate(uint64_t end) {
 }
 
 Status WalWriter::Truncate(uint64_t new_checkpoint_seq) {
+  if (!ReserveFiles()) return Status(ErrorCode::kInternal, "WAL " + path_ + " is closed");
   std::lock_guard<std::mutex> lock(mu_);
-  if (closed_) return Status(ErrorCode::kInternal, "WAL " + path_ + " is closed");
   if (new_checkpoint_seq < checkpoint_seq_) {
+    ReleaseFiles(Status::OK(), /*clear_error=*/false);
     return Status(ErrorCode::kInternal, "WAL " + path_ + " cannot go back from checkpoint " +
                                             std::to_string(checkpoint_seq_) + " to " +
                                             std::to_string(new_checkpoint_seq));
   }
-  ReserveFiles();
   Status s = ReplaceWithFreshFile(new_checkpoint_seq);
   if (s.ok()) {
     checkpoint_seq_ = new_checkpoint_seq;
@@ -229,10 +244,11 @@ Status WalWriter::Truncate(uint64_t new_checkpoint_seq) {
 }
 
 Status WalWriter::Close() {
+  // Waits for a sync in flight; the reservation is never released. A second Close finds the
+  // writer closed and has nothing to do.
+  if (!ReserveFiles()) return Status::OK();
   std::lock_guard<std::mutex> lock(mu_);
-  if (closed_) return Status::OK();
   closed_ = true;
-  ReserveFiles();  // waits for a sync in flight; the reservation is never released
   Status s = append_file_ ? append_file_->Close() : Status::OK();
   Status t = sync_file_ ? sync_file_->Close() : Status::OK();
   {
@@ -241,6 +257,48 @@ Status WalWriter::Close() {
     committer_->synced_.notify_all();
   }
   return s.ok() ? t : s;
+}
+
+Status WalWriter::TakeBack(uint64_t from, uint64_t to, env::WritableFile* syncer,
+                           const Status& cause) {
+  // Only the bytes the file has are overwritten: writing past its end would need the space a
+  // full disk does not have (and the reader treats the end of the file like zeros).
+  auto size = fs_->FileSize(path_);
+  if (size.ok()) to = std::min(to, *size);
+  Status s;
+  for (uint64_t at = from; s.ok() && at < to;) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(kZeroChunk, to - at));
+    s = append_file_->WriteAt(at, std::string_view(kZeros, n));
+    at += n;
+  }
+  if (s.ok()) s = syncer->DataSync();
+  if (s.ok()) {
+    return Status(cause.code(), cause.message() +
+                                    "; the commit was taken back from the log and will not "
+                                    "reappear after a restart");
+  }
+  return Status(cause.code(), cause.message() + "; taking the commit back from the log failed "
+                                                "too (" + s.message() +
+                                    "), so it may or may not reappear after a restart");
+}
+
+Status WalWriter::TakeBackUnsynced(const Status& cause) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!options_.sync_on_commit) {
+    // Without sync_on_commit a commit is acknowledged once appended: the records stay.
+    return Status(cause.code(), cause.message() +
+                                    "; the records appended since the last sync were already "
+                                    "acknowledged (sync_on_commit is off) and stay in the log");
+  }
+  uint64_t synced_lsn;
+  {
+    std::lock_guard<std::mutex> committer_lock(committer_->mu_);
+    synced_lsn = sync_.synced_lsn;
+  }
+  // next_lsn_ and file_size_ advance together, so the file offset of a position is its
+  // distance back from the end of the records.
+  const uint64_t from = file_size_ - std::min(next_lsn_ - synced_lsn, file_size_ - kFileHeaderSize);
+  return TakeBack(from, file_size_, sync_file_.get(), cause);
 }
 
 uint64_t WalWriter::checkpoint_seq() const {
@@ -291,10 +349,12 @@ Status WalWriter::OpenHandles() {
   return Status::OK();
 }
 
-void WalWriter::ReserveFiles() {
+bool WalWriter::ReserveFiles() {
   std::unique_lock<std::mutex> lock(committer_->mu_);
-  committer_->synced_.wait(lock, [this] { return !sync_.files_busy; });
+  committer_->synced_.wait(lock, [this] { return !sync_.files_busy || sync_.closed; });
+  if (sync_.closed) return false;
   sync_.files_busy = true;
+  return true;
 }
 
 void WalWriter::ReleaseFiles(const Status& error, bool clear_error) {
@@ -305,6 +365,7 @@ void WalWriter::ReleaseFiles(const Status& error, bool clear_error) {
   } else if (clear_error) {
     sync_.error = Status::OK();
     sync_.sync_failed = false;
+    sync_.unsynced_error = Status::OK();
     sync_.written_lsn = next_lsn_;
     sync_.synced_lsn = next_lsn_;
   }
@@ -317,7 +378,10 @@ void WalWriter::SetStickyError(const Status& cause, bool from_sync) {
                                            " accepts no more records after an earlier failure (" +
                                            cause.message() + ")");
   }
-  sync_.sync_failed = sync_.sync_failed || from_sync;
+  if (from_sync && !sync_.sync_failed) {
+    sync_.sync_failed = true;
+    sync_.unsynced_error = cause;
+  }
 }
 
 }  // namespace graphdb::wal

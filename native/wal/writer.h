@@ -20,15 +20,21 @@
 // descriptor wrote the data), so appends continue while a sync is in flight.
 //
 // Errors are sticky. After a failed write or sync the writer accepts no more records: a failed
-// fdatasync may have dropped dirty pages, so retrying it proves nothing. A commit that got an
-// error is not known to be durable, but it is not known to be absent either (its bytes may
-// have reached the disk): the transaction layer must neither acknowledge it nor go on writing,
-// and only a checkpoint followed by Truncate() (or reopening the database) clears the error.
+// fdatasync may have dropped dirty pages, so retrying it proves nothing. A commit that gets an
+// error has its record taken back before the error is returned: the bytes of every record
+// that is not acknowledged (with sync_on_commit, every record past the last successful sync;
+// without it, the record whose write failed) are overwritten with zeros in place and synced,
+// so the reader ends the log cleanly before them and recovery never replays a commit that was
+// reported as failed. Overwriting in place needs no free space on the usual file systems, so
+// this works on a full disk. If even that fails (a copy-on-write file system that is full, a
+// dying disk), the error says that the commit may or may not reappear after a restart. Only a
+// checkpoint followed by Truncate() (or reopening the database) clears the sticky error.
 //
 // Thread-safety: Append, Commit and Sync may be called from several threads at once, on one
 // writer or on many writers sharing a GroupCommitter (the design has one writer per slot, used
 // by one thread at a time, but nothing here depends on that). Truncate and Close need the
-// writer to themselves (see their REQUIRES notes).
+// writer to themselves (see their REQUIRES notes). Lock order: the files reservation
+// (SyncState::files_busy), then mu_, then the committer's mutex.
 #pragma once
 
 #include <condition_variable>
@@ -153,6 +159,9 @@ class WalWriter {
     Status error;  // sticky: set by a failed write, sync or truncate
     // `error` came from a sync (or a truncate): nothing unsynced may be reported durable.
     bool sync_failed = false;
+    // What a commit whose record was not made durable gets once sync_failed is set: the cause,
+    // and whether the unsynced records were taken back (TakeBack).
+    Status unsynced_error;
     bool closed = false;
   };
 
@@ -171,8 +180,19 @@ class WalWriter {
   Status ReplaceWithFreshFile(uint64_t checkpoint_seq);
   // REQUIRES: mu_ held.
   Status OpenHandles();
-  // Waits until no thread uses the files, then reserves them. REQUIRES: mu_ held.
-  void ReserveFiles();
+  // Takes back the records in file bytes [from, to) after a failure: overwrites them with zeros
+  // (only the bytes the file has: a failed write may have stopped short) and syncs through
+  // `syncer`, so that the reader ends the log at `from`. Returns `cause` with a sentence saying
+  // whether that worked. REQUIRES: mu_ held; `syncer` is append_file_, or sync_file_ with the
+  // files reserved.
+  Status TakeBack(uint64_t from, uint64_t to, env::WritableFile* syncer, const Status& cause);
+  // The leader's part after its fdatasync failed: takes back every record past the last
+  // successful sync (with sync_on_commit: none of them was acknowledged), and returns what the
+  // unacknowledged commits get. REQUIRES: the files reserved by the caller; mu_ not held.
+  Status TakeBackUnsynced(const Status& cause);
+  // Waits until no thread uses the files, then reserves them; false (nothing reserved) once
+  // the writer is closed. REQUIRES: mu_ NOT held (the reservation comes first in lock order).
+  bool ReserveFiles();
   // Ends a reservation; records `error` as sticky when not OK, else clears the sticky error
   // if `clear_error`. REQUIRES: mu_ held.
   void ReleaseFiles(const Status& error, bool clear_error);

@@ -249,6 +249,7 @@ TEST(WalWriterFaultTest, FailedWriteIsStickyAndLogStaysReadable) {
     Status failed = writer->Commit(3, "three");
     ASSERT_EQ(failed.code(), ErrorCode::kIoError);
     EXPECT_NE(failed.message().find(std::strerror(err)), std::string::npos) << failed.message();
+    EXPECT_NE(failed.message().find("will not reappear"), std::string::npos) << failed.message();
     // The disk is fine again, but the writer stays failed until a checkpoint truncates it.
     Status again = writer->Commit(4, "four");
     EXPECT_EQ(again.code(), ErrorCode::kIoError);
@@ -285,11 +286,12 @@ TEST(WalWriterFaultTest, FailedSyncIsStickyAndLogStaysReadable) {
     EXPECT_FALSE(writer->Commit(4, "four").ok());
     EXPECT_FALSE(writer->Sync().ok());  // a failed fdatasync is never retried
 
-    // The failed commit's record may or may not survive; the committed ones do, intact.
+    // The failed commit's record was taken back (the one failure was followed by a sync that
+    // worked); the committed ones are intact.
+    EXPECT_NE(failed.message().find("will not reappear"), std::string::npos) << failed.message();
     auto log = ReadLog(writer->path());
     ASSERT_TRUE(log.status.ok()) << log.status.ToString();
-    ASSERT_GE(log.records.size(), 2u);
-    ASSERT_LE(log.records.size(), 3u);
+    ASSERT_EQ(log.records.size(), 2u);
     EXPECT_EQ(log.records[0].payload, "one");
     EXPECT_EQ(log.records[1].payload, "two");
     EXPECT_FALSE(log.torn_tail);
@@ -313,7 +315,8 @@ TEST(WalWriterFaultTest, FailedTruncateRefusesRecords) {
   EXPECT_EQ(log.records[0].payload, "three");
 }
 
-TEST(WalWriterFaultTest, HalfWrittenRecordBecomesTornTailThatRecoveryCuts) {
+// A record written in part is taken back: the log ends cleanly before it.
+TEST(WalWriterFaultTest, AHalfWrittenRecordIsTakenBack) {
   TempDir dir;
   TestFileSystem fs;
   auto writer = OpenWriter(&fs, dir, 0);
@@ -321,9 +324,37 @@ TEST(WalWriterFaultTest, HalfWrittenRecordBecomesTornTailThatRecoveryCuts) {
   ASSERT_TRUE(writer->Commit(2, Payload(2, 300)).ok());
   uint64_t good_size = writer->file_size();
   fs.FailNthAppendHalfway(1);
-  EXPECT_EQ(writer->Commit(3, Payload(3, 300)).code(), ErrorCode::kIoError);
+  Status failed = writer->Commit(3, Payload(3, 300));
+  EXPECT_EQ(failed.code(), ErrorCode::kIoError);
+  EXPECT_NE(failed.message().find("will not reappear"), std::string::npos) << failed.message();
   ASSERT_TRUE(writer->Close().ok());
   writer.reset();
+  auto log = ReadLog(dir.File("wal-0.log"));
+  ASSERT_TRUE(log.status.ok()) << log.status.ToString();
+  EXPECT_EQ(log.records.size(), 2u);
+  EXPECT_FALSE(log.torn_tail) << log.warning;
+  EXPECT_EQ(log.valid_end, good_size);
+}
+
+// When the half-written record cannot be taken back either, it is a torn tail: recovery cuts
+// it, and the error said that the commit's fate is unknown.
+TEST(WalWriterFaultTest, AHalfWrittenRecordThatCannotBeTakenBackIsATornTailThatRecoveryCuts) {
+  TempDir dir;
+  TestFileSystem half;
+  env::FaultInjectionFileSystem fs(&half);
+  auto writer = OpenWriter(&fs, dir, 0);
+  ASSERT_TRUE(writer->Commit(1, Payload(1, 300)).ok());
+  ASSERT_TRUE(writer->Commit(2, Payload(2, 300)).ok());
+  uint64_t good_size = writer->file_size();
+  half.FailNthAppendHalfway(1);
+  fs.FailNthWrite(2, EIO, /*sticky=*/true);  // the zeros that would take it back
+  Status failed = writer->Commit(3, Payload(3, 300));
+  EXPECT_EQ(failed.code(), ErrorCode::kIoError);
+  EXPECT_NE(failed.message().find("may or may not reappear"), std::string::npos)
+      << failed.message();
+  ASSERT_TRUE(writer->Close().ok());
+  writer.reset();
+  fs.Reset();
 
   auto log = ReadLog(dir.File("wal-0.log"));
   ASSERT_TRUE(log.status.ok()) << log.status.ToString();
@@ -344,6 +375,93 @@ TEST(WalWriterFaultTest, HalfWrittenRecordBecomesTornTailThatRecoveryCuts) {
   ASSERT_TRUE(log.status.ok());
   ASSERT_EQ(log.records.size(), 3u);
   EXPECT_EQ(log.records[2].payload, "after recovery");
+}
+
+// The rule, at every write and every sync of a log that fills up: what the log holds after the
+// failure is exactly the acknowledged records, each intact. Four ways to fail: the disk fills
+// at write N (a longer file is refused, overwrites go through: the usual full disk), write N
+// and every later one fail (a disk that takes nothing, so the record cannot be taken back),
+// sync N fails once, sync N and every later one fail. Records of 40 kB cross the first
+// preallocation (256 kB) and the second, so the writes of zeros are among the positions.
+TEST(WalWriterFaultTest, AtEveryWriteAndSyncTheLogHoldsExactlyTheAcknowledgedRecords) {
+  constexpr int kRecords = 12;
+  constexpr size_t kSize = 40 * 1000;
+  enum class Mode { kFillDisk, kFailAllWrites, kFailOneSync, kFailAllSyncs };
+  // The writes and syncs of a run without faults: the positions to try.
+  int total_writes = 0, total_syncs = 0;
+  {
+    TempDir dir;
+    env::FaultInjectionFileSystem fs(env::FileSystem::Default());
+    auto writer = OpenWriter(&fs, dir, 0);
+    const int writes = fs.writes(), syncs = fs.syncs();
+    for (int i = 1; i <= kRecords; ++i) ASSERT_TRUE(writer->Commit(i, Payload(i, kSize)).ok());
+    total_writes = fs.writes() - writes;
+    total_syncs = fs.syncs() - syncs;
+  }
+  ASSERT_GT(total_writes, kRecords + 4);  // the records and the zeros
+  int taken_back = 0, unknown = 0;
+  for (bool sync_on_commit : {true, false}) {
+    for (Mode mode : {Mode::kFillDisk, Mode::kFailAllWrites, Mode::kFailOneSync,
+                      Mode::kFailAllSyncs}) {
+      const bool syncs = mode == Mode::kFailOneSync || mode == Mode::kFailAllSyncs;
+      if (syncs && !sync_on_commit) continue;  // nothing syncs then
+      for (int n = 1; n <= (syncs ? total_syncs : total_writes); ++n) {
+        SCOPED_TRACE(std::string(sync_on_commit ? "sync" : "nosync") + " mode " +
+                     std::to_string(static_cast<int>(mode)) + " at " + std::to_string(n));
+        TempDir dir;
+        env::FaultInjectionFileSystem fs(env::FileSystem::Default());
+        WalWriterOptions options;
+        options.sync_on_commit = sync_on_commit;
+        auto writer = OpenWriter(&fs, dir, 0, 0, options);
+        switch (mode) {
+          case Mode::kFillDisk: fs.FillDiskAtNthWrite(n); break;
+          case Mode::kFailAllWrites: fs.FailNthWrite(n, ENOSPC, /*sticky=*/true); break;
+          case Mode::kFailOneSync: fs.FailNthSync(n, ENOSPC); break;
+          case Mode::kFailAllSyncs: fs.FailNthSync(n, EIO, /*sticky=*/true); break;
+        }
+        int acknowledged = 0;
+        Status failed;
+        for (int i = 1; i <= kRecords && failed.ok(); ++i) {
+          Status s = writer->Commit(i, Payload(i, kSize));
+          if (s.ok()) {
+            acknowledged = i;
+          } else {
+            failed = s;
+          }
+        }
+        if (failed.ok()) continue;  // the disk filled at a write the records did not need
+        EXPECT_EQ(failed.code(), ErrorCode::kIoError);
+        EXPECT_EQ(writer->Commit(99, "refused").code(), ErrorCode::kIoError);
+        ASSERT_TRUE(writer->Close().ok());
+        writer.reset();
+        fs.Reset();
+        const bool back = failed.message().find("will not reappear") != std::string::npos;
+        EXPECT_TRUE(back || failed.message().find("may or may not reappear") != std::string::npos)
+            << failed.message();
+        // Where overwriting in place works (a full disk, one failed sync), it is taken back.
+        if (mode == Mode::kFillDisk || mode == Mode::kFailOneSync) {
+          EXPECT_TRUE(back) << failed.message();
+        }
+        (back ? taken_back : unknown)++;
+        auto recovered = ReadAllWals(&fs, dir.path(), 0);
+        ASSERT_TRUE(recovered.ok()) << recovered.status().ToString();
+        const auto& records = recovered->records;
+        if (back) {
+          EXPECT_TRUE(recovered->warnings.empty());
+          ASSERT_EQ(records.size(), static_cast<size_t>(acknowledged));
+        } else {
+          ASSERT_GE(records.size(), static_cast<size_t>(acknowledged));
+          ASSERT_LE(records.size(), static_cast<size_t>(acknowledged + 1));
+        }
+        for (size_t i = 0; i < records.size(); ++i) {
+          EXPECT_EQ(records[i].commit_ts, i + 1);
+          EXPECT_EQ(records[i].payload, Payload(i + 1, kSize));
+        }
+      }
+    }
+  }
+  EXPECT_GT(taken_back, 0);
+  EXPECT_GT(unknown, 0);
 }
 
 // ---- Group commit -----------------------------------------------------------------------
@@ -474,6 +592,38 @@ TEST(GroupCommitTest, SyncFailureReachesEveryWaiter) {
   EXPECT_TRUE(log.status.ok()) << log.status.ToString();
 }
 
+// The first sync fails once: every commit waiting for it fails, and none of their records is
+// left in the log (the next sync, of the zeros over them, works).
+TEST(GroupCommitTest, AFailedSyncTakesBackTheRecordsOfEveryWaiter) {
+  TempDir dir;
+  TestFileSystem slow;
+  slow.set_sync_delay(std::chrono::milliseconds(20));  // commits pile up behind the first sync
+  env::FaultInjectionFileSystem fs(&slow);
+  GroupCommitter committer;
+  auto writer = OpenWriter(&fs, dir, 0, 0, WalWriterOptions{.group_committer = &committer});
+  fs.FailNthSync(1, EIO);
+  const int kThreads = 6;
+  std::vector<std::thread> pool;
+  std::atomic<int> not_taken_back{0};
+  for (int t = 0; t < kThreads; ++t) {
+    pool.emplace_back([&, t] {
+      // Taken back, or refused before anything was written (it came after the failure).
+      Status s = writer->Commit(t + 1, Payload(t, 100));
+      if (s.ok() || (s.message().find("will not reappear") == std::string::npos &&
+                     s.message().find("accepts no more records") == std::string::npos)) {
+        not_taken_back++;
+      }
+    });
+  }
+  for (auto& thread : pool) thread.join();
+  EXPECT_EQ(not_taken_back.load(), 0);
+  ASSERT_TRUE(writer->Close().ok());
+  auto log = ReadLog(dir.File("wal-0.log"));
+  ASSERT_TRUE(log.status.ok()) << log.status.ToString();
+  EXPECT_EQ(log.records.size(), 0u);
+  EXPECT_FALSE(log.torn_tail);
+}
+
 // Zeros are written ahead of the records, so that a commit overwrites space the file already
 // has and its fdatasync records no new size: the log is longer than its records, the reader
 // ends cleanly at the zeros, and a reopened writer goes on where the records end.
@@ -551,7 +701,7 @@ TEST(WalWriterTest, PreallocationGrowsWithTheLogAndTruncateDropsIt) {
   EXPECT_EQ(ReadLog(path, 2).records.size(), 1u);
 }
 
-TEST(WalWriterTest, AFailedPreallocationFailsTheCommit) {
+TEST(WalWriterTest, AFailedPreallocationFailsTheCommitAndTakesTheRecordBack) {
   TempDir dir;
   env::FaultInjectionFileSystem fs(env::FileSystem::Default());
   auto writer = OpenWriter(&fs, dir, 0);
@@ -559,15 +709,16 @@ TEST(WalWriterTest, AFailedPreallocationFailsTheCommit) {
   Status s = writer->Commit(1, "first");
   EXPECT_EQ(s.code(), ErrorCode::kIoError);
   EXPECT_NE(s.message().find("No space"), std::string::npos) << s.ToString();
+  EXPECT_NE(s.message().find("will not reappear"), std::string::npos) << s.ToString();
   EXPECT_FALSE(writer->status().ok());  // sticky, as for any failed write
   fs.Reset();
   EXPECT_FALSE(writer->Commit(2, "second").ok());
   ASSERT_TRUE(writer->Close().ok());
-  // The record itself is intact: recovery may replay it (a failed commit is neither known
-  // durable nor known absent), and it reads cleanly.
+  // The record was whole in the file, but the commit was reported as failed: it was
+  // overwritten with zeros, so the log ends cleanly before it.
   auto log = ReadLog(dir.File("wal-0.log"));
   ASSERT_TRUE(log.status.ok()) << log.status.ToString();
-  EXPECT_EQ(log.records.size(), 1u);
+  EXPECT_EQ(log.records.size(), 0u);
   EXPECT_FALSE(log.torn_tail);
 }
 

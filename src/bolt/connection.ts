@@ -13,18 +13,22 @@
 
 import type { Socket } from 'node:net';
 import { GraphDBError } from '../core/errors.js';
-import { ROLE_MOST_ACCESS, type Role } from '../service/auth.js';
-import {
-  type ExecutionSlotLease,
-  openCursorOnSlot,
-  resetSession,
-  runInSessionOnSlot,
-  type SessionStatementOptions,
-} from '../service/pool.js';
-import { type BoltFailure, failureOf } from './errors.js';
-import { ChunkReader, MessageWriter } from './framing.js';
+import { MOST_ACCESS, ROLE_MOST_ACCESS, type Role } from '../runtime/access.js';
+import type { ExecutionSlotLease, SessionStatementOptions } from '../runtime/pool.js';
+import type { TransactionRegistry, TransactionSession } from '../runtime/session.js';
+import { failureOf } from './errors.js';
+import { ChunkReader } from './framing.js';
 import { authToken, BoltError, boltError, mapField, REQUEST, RESPONSE } from './messages.js';
+import { BoltOutput } from './output.js';
 import { decode, PackStreamError, Structure } from './packstream.js';
+import {
+  checkDatabase,
+  DATABASE_NAME,
+  pullCount,
+  requestedAccess,
+  routingAddress,
+  txTimeout,
+} from './requests.js';
 import { boltStats, CursorResult, MaterializedResult, type ResultSource, statementType } from './results.js';
 import { shapeOf, toParameter, type ValueDialect, ValueWriter } from './values.js';
 
@@ -51,9 +55,8 @@ export interface ConnectionContext {
   readonly queryTimeoutMs: number;
   /** The largest result held in memory (bytes, 0: none): see CursorResult.materialize. */
   readonly maxResultBytes: number;
-  /** Claims a place for an explicit transaction; false when as many are open as allowed. */
-  openTransaction(): boolean;
-  closeTransaction(): void;
+  /** The service's explicit transactions (their count is bounded across protocols). */
+  readonly transactions: TransactionRegistry;
   /** The address to give in routing tables when the client gave none. */
   readonly localAddress: string;
   /** The service is stopping: finish the request at hand, then close. */
@@ -74,9 +77,6 @@ type State =
   | 'FAILED'
   | 'DEFUNCT';
 
-/** The database name Bolt clients see (one database per service). */
-export const DATABASE_NAME = 'neo4j';
-
 /** Requests queued beyond this pause reading from the socket until they are served. */
 const MAX_QUEUED = 256;
 /** Responses are written once this many bytes are ready (and when the queue runs dry). */
@@ -85,19 +85,11 @@ const FLUSH_BYTES = 64 * 1024;
 const RECORDS_PER_WRITE = 1000;
 const ROUTING_TTL_SECONDS = 300;
 
+/** An explicit transaction: the runtime's session and the results open in it. */
 interface Transaction {
-  lease: ExecutionSlotLease;
-  accessMode: AccessMode;
-  /** The mode the transaction asked for was `read` (a driver's read transaction). */
-  readOnly: boolean;
-  /** Absolute deadline from tx_timeout, else Infinity. */
-  deadline: number;
-  /** Rolled back by the server (idle or past its deadline): the next request fails. */
-  expired: string | null;
+  session: TransactionSession;
   results: Map<number, ResultSource>;
   nextQid: number;
-  /** Set once its rollback and release began (it runs once, whoever asks again). */
-  ended: Promise<void> | null;
 }
 
 let nextConnectionId = 1;
@@ -108,8 +100,7 @@ export class BoltConnection {
   readonly #context: ConnectionContext;
   readonly #version: BoltVersion;
   readonly #reader: ChunkReader;
-  readonly #out = new MessageWriter();
-  readonly #values: ValueWriter;
+  readonly #out: BoltOutput;
   readonly #dialect: ValueDialect;
   #state: State = 'CONNECTED';
   #role: Role | null = null;
@@ -125,7 +116,8 @@ export class BoltConnection {
   /** Why the server closed the auto-commit result the client left idle (its next PULL fails). */
   #autoExpired: string | null = null;
   #tx: Transaction | null = null;
-  #txTimer: NodeJS.Timeout | null = null;
+  /** Closes an auto-commit result left idle (an explicit transaction's session has its own). */
+  #autoTimer: NodeJS.Timeout | null = null;
   #closing = false;
   #paused = false;
   #bookmark = 0;
@@ -137,7 +129,8 @@ export class BoltConnection {
     this.#reader = new ChunkReader(context.maxMessageBytes);
     // Bolt 4.4 sends DateTime in UTC only when HELLO agrees on the `utc` patch.
     this.#dialect = { elementIds: version[0] >= 5, utcDateTime: version[0] >= 5 };
-    this.#values = new ValueWriter(this.#dialect);
+    const neo4jCode = version[0] > 5 || (version[0] === 5 && version[1] >= 7);
+    this.#out = new BoltOutput(socket, new ValueWriter(this.#dialect), neo4jCode);
     socket.on('data', (data: Buffer) => this.#onData(data));
     socket.on('close', () => this.#onClose());
     socket.on('error', () => undefined); // 'close' follows
@@ -206,8 +199,8 @@ export class BoltConnection {
   /** A request that cannot be read: FAILURE, then the connection closes. */
   #protocolError(error: unknown): void {
     const f = failureOf(error);
-    this.#writeFailure(f);
-    this.#flush();
+    this.#out.failure(f);
+    this.#out.flush();
     this.#state = 'DEFUNCT';
     this.#closing = true;
     this.#cancelRunning();
@@ -232,11 +225,11 @@ export class BoltConnection {
           this.#pendingResets--;
           await this.#reset();
         } else if (this.#pendingResets > 0) {
-          this.#write(RESPONSE.ignored, null);
+          this.#out.message(RESPONSE.ignored, null);
         } else {
           await this.#dispatch(message);
         }
-        if (this.#out.length >= FLUSH_BYTES || this.#queue.length === 0) await this.#flushAndDrain();
+        if (this.#out.length >= FLUSH_BYTES || this.#queue.length === 0) await this.#out.flushAndDrain();
       }
     } catch (error) {
       // Nothing should get here (each request answers its own errors); close rather than hang.
@@ -254,7 +247,7 @@ export class BoltConnection {
   async #dispatch(message: Structure): Promise<void> {
     const f = message.fields;
     if (this.#state === 'FAILED' && message.tag !== REQUEST.goodbye) {
-      this.#write(RESPONSE.ignored, null);
+      this.#out.message(RESPONSE.ignored, null);
       return;
     }
     try {
@@ -289,7 +282,7 @@ export class BoltConnection {
           if (!(this.#version[0] > 5 || (this.#version[0] === 5 && this.#version[1] >= 4))) {
             throw boltError('Neo.ClientError.Request.Invalid', 'TELEMETRY needs Bolt 5.4 or later');
           }
-          this.#write(RESPONSE.success, {});
+          this.#out.message(RESPONSE.success, {});
           return;
         default:
           throw boltError('Neo.ClientError.Request.Invalid', `unknown request 0x${message.tag.toString(16)}`);
@@ -303,14 +296,14 @@ export class BoltConnection {
   #fail(error: unknown): void {
     if (this.#pendingResets > 0 && !(error instanceof BoltError && error.fatal)) {
       // Interrupted by a RESET that follows: IGNORED, as every request before it.
-      this.#write(RESPONSE.ignored, null);
+      this.#out.message(RESPONSE.ignored, null);
       return;
     }
     const f = error instanceof BoltError ? error.failure : failureOf(error);
     if (error instanceof GraphDBError && error.code === 'ACCESS_MODE_VIOLATION' && this.#limitedByRole()) {
       f.code = 'Neo.ClientError.Security.Forbidden';
     }
-    this.#writeFailure(f);
+    this.#out.failure(f);
     if (
       this.#state === 'CONNECTED' ||
       this.#state === 'AUTHENTICATION' ||
@@ -318,7 +311,7 @@ export class BoltConnection {
     ) {
       this.#state = 'DEFUNCT';
       this.#closing = true;
-      void this.#flushAndDrain().then(() => this.#socket.end());
+      void this.#out.flushAndDrain().then(() => this.#socket.end());
       return;
     }
     this.#state = 'FAILED';
@@ -326,7 +319,11 @@ export class BoltConnection {
 
   /** Whether the role, not the transaction's mode, kept the request from writing. */
   #limitedByRole(): boolean {
-    return this.#role !== null && this.#role !== 'admin' && !(this.#tx?.readOnly ?? false);
+    return (
+      this.#role !== null &&
+      ROLE_MOST_ACCESS[this.#role] !== MOST_ACCESS &&
+      !(this.#tx?.session.readOnly ?? false)
+    );
   }
 
   #expectState(request: string, ...states: State[]): void {
@@ -341,14 +338,7 @@ export class BoltConnection {
     if (this.#state !== 'CONNECTED') {
       throw boltError('Neo.ClientError.Request.Invalid', 'HELLO was sent twice', true);
     }
-    const routing = extra.routing;
-    if (
-      routing !== null &&
-      typeof routing === 'object' &&
-      typeof (routing as Record<string, unknown>).address === 'string'
-    ) {
-      this.#routingAddress = (routing as Record<string, string>).address as string;
-    }
+    this.#routingAddress = routingAddress(extra);
     const metadata: Record<string, unknown> = {
       server: this.#context.serverAgent,
       connection_id: this.id,
@@ -365,7 +355,7 @@ export class BoltConnection {
       this.#state = 'READY';
       this.#context.authenticated();
     }
-    this.#write(RESPONSE.success, metadata);
+    this.#out.message(RESPONSE.success, metadata);
   }
 
   #usesLogon(): boolean {
@@ -385,7 +375,7 @@ export class BoltConnection {
     this.#authenticate(auth);
     this.#state = 'READY';
     this.#context.authenticated();
-    this.#write(RESPONSE.success, {});
+    this.#out.message(RESPONSE.success, {});
   }
 
   #logoff(): void {
@@ -394,7 +384,7 @@ export class BoltConnection {
     this.#expectState('LOGOFF', 'READY');
     this.#role = null;
     this.#state = 'AUTHENTICATION';
-    this.#write(RESPONSE.success, {});
+    this.#out.message(RESPONSE.success, {});
   }
 
   /**
@@ -421,40 +411,6 @@ export class BoltConnection {
 
   // --- statements ---------------------------------------------------------------------------
 
-  /** Checks the database a request names: one database, `neo4j`. */
-  #checkDatabase(extra: Record<string, unknown>): void {
-    const db = extra.db;
-    if (db !== undefined && db !== null && db !== DATABASE_NAME) {
-      throw boltError(
-        'Neo.ClientError.Database.DatabaseNotFound',
-        `there is no database ${JSON.stringify(db)}; this server has one, ${DATABASE_NAME}`,
-      );
-    }
-    if (extra.imp_user !== undefined && extra.imp_user !== null) {
-      throw boltError('Neo.ClientError.Security.Forbidden', 'impersonation is not supported');
-    }
-  }
-
-  /** The access mode a request runs in: read for mode `r`, else all the role allows. */
-  #accessMode(extra: Record<string, unknown>): { mode: AccessMode; readOnly: boolean } {
-    const requested = extra.mode ?? 'w';
-    if (requested !== 'r' && requested !== 'w') {
-      throw boltError('Neo.ClientError.Request.Invalid', `unknown access mode ${JSON.stringify(requested)}`);
-    }
-    if (requested === 'r') return { mode: 'read', readOnly: true };
-    return { mode: ROLE_MOST_ACCESS[this.#role ?? 'reader'], readOnly: false };
-  }
-
-  /** tx_timeout (ms) from a request's extra, checked. */
-  #txTimeout(extra: Record<string, unknown>): number | undefined {
-    const timeout = extra.tx_timeout;
-    if (timeout === undefined || timeout === null) return undefined;
-    if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < 0) {
-      throw boltError('Neo.ClientError.Request.Invalid', 'tx_timeout must be a whole number of milliseconds');
-    }
-    return timeout === 0 ? undefined : timeout;
-  }
-
   async #run(fields: unknown[]): Promise<void> {
     const query = fields[0];
     if (typeof query !== 'string')
@@ -473,32 +429,33 @@ export class BoltConnection {
           tx.results.set(qid, await open.materialize(this.#context.maxResultBytes));
         }
       }
+      const session = tx.session;
       const result = await this.#open(
-        tx.lease,
+        session.lease,
         query,
         params,
-        tx.accessMode,
+        session.accessMode as AccessMode,
         true,
-        this.#remaining(tx),
+        session.remainingMs(),
         null,
       );
       const qid = tx.nextQid++;
       tx.results.set(qid, result);
       this.#state = 'TX_STREAMING';
-      this.#write(RESPONSE.success, { fields: result.fields, t_first: result.firstMs, qid });
+      this.#out.message(RESPONSE.success, { fields: result.fields, t_first: result.firstMs, qid });
       return;
     }
     this.#expectState('RUN', 'READY');
-    this.#checkDatabase(extra);
-    const { mode } = this.#accessMode(extra);
-    const timeout = this.#txTimeout(extra);
+    checkDatabase(extra);
+    const { mode } = requestedAccess(extra, this.#role);
+    const timeout = txTimeout(extra);
     const lease = await this.#lease();
     // The lease is held until the result is done, fails, or is discarded or closed.
     const result = await this.#open(lease, query, params, mode, false, timeout, () => lease.release());
     this.#autoResult = result;
     this.#autoExpired = null;
     this.#state = 'STREAMING';
-    this.#write(RESPONSE.success, { fields: result.fields, t_first: result.firstMs });
+    this.#out.message(RESPONSE.success, { fields: result.fields, t_first: result.firstMs });
   }
 
   /** Waits (FIFO) for a slot; a RESET or a closing connection stops the wait. */
@@ -552,7 +509,7 @@ export class BoltConnection {
   ): Promise<ResultSource> {
     const options = this.#statementOptions(accessMode, inSession, timeoutMs);
     try {
-      return new MaterializedResult(await runInSessionOnSlot(lease.slot, query, params, options));
+      return new MaterializedResult(await lease.slot.runStatement(query, params, options));
     } finally {
       this.#cancelStatement = null;
     }
@@ -574,7 +531,7 @@ export class BoltConnection {
     const options = this.#statementOptions(accessMode, inSession, timeoutMs);
     const started = performance.now();
     try {
-      const header = await openCursorOnSlot(lease.slot, query, params, options);
+      const header = await lease.slot.openCursor(query, params, options);
       return new CursorResult(lease.slot, header, Math.round(performance.now() - started), release);
     } catch (error) {
       release?.();
@@ -586,14 +543,7 @@ export class BoltConnection {
 
   async #pull(extra: Record<string, unknown>, discard: boolean): Promise<void> {
     const request = discard ? 'DISCARD' : 'PULL';
-    const n = extra.n ?? -1;
-    if (typeof n !== 'number' || !Number.isInteger(n) || n === 0 || n < -1) {
-      throw boltError(
-        'Neo.ClientError.Request.Invalid',
-        `${request} needs n: a positive number of records, or -1 for all`,
-      );
-    }
-    const count = n === -1 ? Number.POSITIVE_INFINITY : n;
+    const count = pullCount(extra, request);
     const tx = this.#tx;
     let result: ResultSource | undefined;
     let qid = -1;
@@ -630,7 +580,7 @@ export class BoltConnection {
       this.#cancelStatement = null;
     }
     if (!done) {
-      this.#write(RESPONSE.success, { has_more: true });
+      this.#out.message(RESPONSE.success, { has_more: true });
       return;
     }
     await result.close();
@@ -650,7 +600,7 @@ export class BoltConnection {
       this.#state = 'READY';
       if (metadata.type !== 'r') metadata.bookmark = this.#nextBookmark();
     }
-    this.#write(RESPONSE.success, metadata);
+    this.#out.message(RESPONSE.success, metadata);
   }
 
   /** Drops up to `count` records (all: closes the result); true when the result is done. */
@@ -670,22 +620,10 @@ export class BoltConnection {
     let left = count;
     for (;;) {
       const batch = await result.next(Math.min(left, RECORDS_PER_WRITE));
-      for (const row of batch.rows) {
-        const out = this.#out.begin();
-        try {
-          out.structHeader(RESPONSE.record, 1);
-          out.listHeader(row.length);
-          for (let i = 0; i < row.length; i++)
-            this.#values.write(out, row[i], shapes[i] ?? { kind: 'unknown' });
-        } catch (error) {
-          this.#out.abort();
-          throw error;
-        }
-        this.#out.end();
-      }
+      for (const row of batch.rows) this.#out.record(row, shapes);
       left -= batch.rows.length;
       if (batch.done || left <= 0) return batch.done;
-      await this.#flushAndDrain();
+      await this.#out.flushAndDrain();
       if (this.#closing || this.#pendingResets > 0) return false;
     }
   }
@@ -694,32 +632,35 @@ export class BoltConnection {
 
   async #begin(extra: Record<string, unknown>): Promise<void> {
     this.#expectState('BEGIN', 'READY');
-    this.#checkDatabase(extra);
-    const { mode, readOnly } = this.#accessMode(extra);
-    const timeout = this.#txTimeout(extra);
-    if (!this.#context.openTransaction()) {
+    checkDatabase(extra);
+    const { mode, readOnly } = requestedAccess(extra, this.#role);
+    const timeout = txTimeout(extra);
+    const transactions = this.#context.transactions;
+    if (!transactions.reserve()) {
       throw boltError(
         'Neo.TransientError.Transaction.MaximumTransactionLimitReached',
         'as many explicit transactions are open as the server allows; retry when one ends',
       );
     }
+    const deadline = timeout === undefined ? undefined : Date.now() + timeout;
     let lease: ExecutionSlotLease;
     try {
       lease = await this.#lease();
     } catch (error) {
-      this.#context.closeTransaction();
+      transactions.unreserve();
       throw error;
     }
-    const tx: Transaction = {
-      lease,
+    const results = new Map<number, ResultSource>();
+    const session = transactions.open(lease, {
       accessMode: mode,
       readOnly,
-      deadline: timeout === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeout,
-      expired: null,
-      results: new Map(),
-      nextQid: 0,
-      ended: null,
-    };
+      deadline,
+      // Results not pulled to their end are dropped (their reads need nothing more).
+      beforeEnd: async () => {
+        for (const result of results.values()) await result.close();
+        results.clear();
+      },
+    });
     try {
       // Transaction statements run with no access mode (a mode refuses them in a session).
       await this.#execute(
@@ -731,12 +672,12 @@ export class BoltConnection {
         timeout,
       );
     } catch (error) {
-      await this.#releaseTransaction(tx);
+      await session.release();
       throw error;
     }
-    this.#tx = tx;
+    this.#tx = { session, results, nextQid: 0 };
     this.#state = 'TX_READY';
-    this.#write(RESPONSE.success, {});
+    this.#out.message(RESPONSE.success, {});
   }
 
   async #endTransaction(commit: boolean): Promise<void> {
@@ -749,101 +690,57 @@ export class BoltConnection {
       // Results not pulled to their end are dropped (their reads need nothing more).
       for (const result of tx.results.values()) await result.close();
       tx.results.clear();
-      await this.#execute(tx.lease, commit ? 'COMMIT' : 'ROLLBACK', {}, undefined, true, undefined);
+      await this.#execute(tx.session.lease, commit ? 'COMMIT' : 'ROLLBACK', {}, undefined, true, undefined);
     } finally {
       this.#tx = null;
-      await this.#releaseTransaction(tx);
+      await tx.session.release();
       this.#state = 'READY';
     }
-    this.#write(RESPONSE.success, commit ? { bookmark: this.#nextBookmark() } : {});
+    this.#out.message(RESPONSE.success, commit ? { bookmark: this.#nextBookmark() } : {});
   }
 
-  /** Fails a request of a transaction the server has rolled back. */
+  /** Fails a request of a transaction the server has rolled back (idle, or past tx_timeout). */
   #checkExpired(tx: Transaction): void {
-    if (tx.expired === null && tx.deadline <= Date.now()) this.#expire(tx, 'it ran past its tx_timeout');
-    if (tx.expired !== null) {
+    if (tx.session.checkDeadline()) {
       throw boltError(
         'Neo.ClientError.Transaction.TransactionTimedOut',
-        `the transaction was rolled back because ${tx.expired}`,
+        `the transaction was rolled back because ${tx.session.expired}`,
       );
     }
   }
 
-  #remaining(tx: Transaction): number | undefined {
-    return tx.deadline === Number.POSITIVE_INFINITY ? undefined : Math.max(1, tx.deadline - Date.now());
-  }
-
-  /** Rolls back the transaction's work and gives its slot back to the pool (once). */
-  #releaseTransaction(tx: Transaction): Promise<void> {
-    tx.ended ??= this.#endLease(tx);
-    return tx.ended;
-  }
-
-  async #endLease(tx: Transaction): Promise<void> {
-    for (const result of tx.results.values()) await result.close();
-    tx.results.clear();
-    if (tx.lease.released) return;
-    try {
-      await resetSession(tx.lease.slot);
-    } catch {
-      // The service is closing: the slot goes with it.
-    }
-    tx.lease.release();
-    this.#context.closeTransaction();
-  }
-
-  /** The server ends an idle (or overdue) transaction: rolled back, its slot freed. */
-  #expire(tx: Transaction, why: string): void {
-    if (tx.expired !== null) return;
-    tx.expired = why;
-    void this.#releaseTransaction(tx);
-  }
-
+  /** Between requests: an open transaction's idle timer runs, and so does an open result's. */
   #startTxTimer(): void {
     const tx = this.#tx;
     if (!tx && this.#autoResult instanceof CursorResult && this.#autoResult.open) {
       // An auto-commit result holds its slot until it is pulled to its end: not for ever.
       const result = this.#autoResult;
       const idle = this.#context.idleTransactionTimeoutMs;
-      this.#txTimer = setTimeout(() => {
-        this.#txTimer = null;
+      this.#autoTimer = setTimeout(() => {
+        this.#autoTimer = null;
         if (this.#autoResult === result && this.#processing === null) {
           this.#autoResult = null;
           this.#autoExpired = `it was left idle for ${idle} ms`;
           void result.close();
         }
       }, idle);
-      this.#txTimer.unref();
+      this.#autoTimer.unref();
       return;
     }
-    if (!tx || tx.expired !== null) return;
-    const idle = this.#context.idleTransactionTimeoutMs;
-    const delay = Math.min(idle, tx.deadline - Date.now());
-    this.#txTimer = setTimeout(
-      () => {
-        this.#txTimer = null;
-        if (this.#tx === tx && this.#processing === null) {
-          this.#expire(
-            tx,
-            tx.deadline <= Date.now() ? 'it ran past its tx_timeout' : `it was idle for ${idle} ms`,
-          );
-        }
-      },
-      Math.max(0, delay),
-    );
-    this.#txTimer.unref();
+    if (tx && tx.session.expired === null) tx.session.resumeExpiry();
   }
 
   #stopTxTimer(): void {
-    if (this.#txTimer) clearTimeout(this.#txTimer);
-    this.#txTimer = null;
+    if (this.#autoTimer) clearTimeout(this.#autoTimer);
+    this.#autoTimer = null;
+    this.#tx?.session.pauseExpiry();
   }
 
   // --- RESET, ROUTE -------------------------------------------------------------------------
 
   async #reset(): Promise<void> {
     if (this.#state === 'CONNECTED' || this.#state === 'DEFUNCT') {
-      this.#write(RESPONSE.failure, {
+      this.#out.message(RESPONSE.failure, {
         code: 'Neo.ClientError.Request.Invalid',
         message: 'RESET before HELLO',
       });
@@ -854,18 +751,18 @@ export class BoltConnection {
     this.#autoExpired = null;
     const tx = this.#tx;
     this.#tx = null;
-    if (tx) await this.#releaseTransaction(tx);
+    if (tx) await tx.session.release();
     if (this.#state !== 'AUTHENTICATION') this.#state = 'READY';
-    this.#write(RESPONSE.success, {});
+    this.#out.message(RESPONSE.success, {});
   }
 
   #route(fields: unknown[]): void {
     this.#expectState('ROUTE', 'READY');
     // Bolt 4.4 and 5: ROUTE routing::Map, bookmarks::List, extra::Map {db, imp_user}.
     const extra = mapField(fields[2] ?? {}, 'ROUTE extra');
-    this.#checkDatabase(extra);
+    checkDatabase(extra);
     const address = this.#routingAddress ?? this.#context.localAddress;
-    this.#write(RESPONSE.success, {
+    this.#out.message(RESPONSE.success, {
       rt: {
         ttl: ROUTING_TTL_SECONDS,
         db: DATABASE_NAME,
@@ -882,46 +779,6 @@ export class BoltConnection {
     return `graphdb:${this.id}:${++this.#bookmark}`;
   }
 
-  // --- output -------------------------------------------------------------------------------
-
-  #write(tag: number, metadata: Record<string, unknown> | null): void {
-    const out = this.#out.begin();
-    if (metadata === null) {
-      out.structHeader(tag, 0);
-    } else {
-      out.structHeader(tag, 1);
-      out.value(metadata);
-    }
-    this.#out.end();
-  }
-
-  #writeFailure(f: BoltFailure): void {
-    const metadata: Record<string, unknown> = { code: f.code, message: f.message };
-    if (this.#version[0] > 5 || (this.#version[0] === 5 && this.#version[1] >= 7))
-      metadata.neo4j_code = f.code;
-    if (f.graphdbCode) metadata.graphdb_code = f.graphdbCode;
-    this.#write(RESPONSE.failure, metadata);
-  }
-
-  #flush(): boolean {
-    if (this.#out.length === 0 || this.#socket.destroyed) return true;
-    return this.#socket.write(this.#out.take());
-  }
-
-  /** Writes what is ready and waits while the socket's buffer is full. */
-  async #flushAndDrain(): Promise<void> {
-    if (this.#flush() || this.#socket.destroyed) return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        this.#socket.off('drain', done);
-        this.#socket.off('close', done);
-        resolve();
-      };
-      this.#socket.on('drain', done);
-      this.#socket.on('close', done);
-    });
-  }
-
   #onClose(): void {
     this.#closing = true;
     this.#state = 'DEFUNCT';
@@ -934,7 +791,7 @@ export class BoltConnection {
       this.#autoResult = null;
       const tx = this.#tx;
       this.#tx = null;
-      if (tx) await this.#releaseTransaction(tx);
+      if (tx) await tx.session.release();
       this.#context.closed(this);
     };
     void finish();

@@ -1,5 +1,5 @@
 // GraphDB's error codes as Neo4j status codes (docs/bolt.md, "Errors"): the one place that maps
-// them, as src/server/errors.ts does for HTTP statuses. Drivers decide from the code's class
+// them, as src/http/errors.ts does for HTTP statuses. Drivers decide from the code's class
 // whether to retry: Neo.TransientError.* is retried by managed transactions (executeRead,
 // executeWrite), Neo.ClientError.* is the caller's to fix.
 

@@ -6,7 +6,7 @@
 import { GraphDBError } from '../core/errors.js';
 import type { QuerySummary } from '../core/query-result.js';
 import { type PackedResult, rowsOf, summaryOf } from '../native/addon.js';
-import { closeStreamOnSlot, type ExecutionSlot, fetchPackedOnSlot } from '../service/pool.js';
+import type { ExecutionSlot } from '../runtime/pool.js';
 
 /** The rows of one statement, handed out a batch at a time. */
 export interface ResultSource {
@@ -32,7 +32,7 @@ const MAX_FETCH_ROWS = 65_536;
 const MATERIALIZE_BATCH = 10_000;
 
 /**
- * A result read from the slot's open result stream (openCursorOnSlot): each `next(n)` fetches
+ * A result read from the slot's open result stream (ExecutionSlot.openCursor): each `next(n)` fetches
  * at most n rows, so the server holds one batch of a result of any size (a read query runs
  * lazily; another statement ran to its end when the stream opened). The slot holds one stream
  * at a time and runs nothing else meanwhile: `release` (an auto-commit statement's lease) is
@@ -69,7 +69,7 @@ export class CursorResult implements ResultSource {
     let packed: PackedResult;
     let done: boolean;
     try {
-      [packed, done] = await fetchPackedOnSlot(this.#slot, Math.min(n, MAX_FETCH_ROWS));
+      [packed, done] = await this.#slot.fetchPacked(Math.min(n, MAX_FETCH_ROWS));
     } catch (error) {
       this.#end(); // a failed fetch closed the stream
       throw error;
@@ -100,7 +100,7 @@ export class CursorResult implements ResultSource {
       return this.#closing;
     }
     this.#ended = true;
-    this.#closing = closeStreamOnSlot(this.#slot).then(
+    this.#closing = this.#slot.closeStream().then(
       () => this.#end(),
       () => this.#end(), // the service is closing: the slot goes with it
     );
@@ -121,7 +121,7 @@ export class CursorResult implements ResultSource {
       let packed: PackedResult;
       let done: boolean;
       try {
-        [packed, done] = await fetchPackedOnSlot(this.#slot, MATERIALIZE_BATCH);
+        [packed, done] = await this.#slot.fetchPacked(MATERIALIZE_BATCH);
       } catch (error) {
         this.#end();
         throw error;

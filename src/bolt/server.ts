@@ -4,8 +4,9 @@
 
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
-import { listenOn } from '../service/listen.js';
-import type { ExecutionSlotLease } from '../service/pool.js';
+import { listenOn } from '../runtime/listen.js';
+import type { ExecutionSlotLease } from '../runtime/pool.js';
+import type { TransactionRegistry } from '../runtime/session.js';
 import {
   type BoltAuthenticate,
   BoltConnection,
@@ -57,12 +58,8 @@ export interface BoltServerOptions {
   /** Largest message accepted (bytes, after dechunking). */
   maxMessageBytes: number;
   idleTransactionTimeoutMs: number;
-  /**
-   * Takes a place for an explicit transaction (each holds an execution slot); false when as
-   * many are open as the service allows. `closeTransaction` gives it back.
-   */
-  openTransaction(): boolean;
-  closeTransaction(): void;
+  /** The service's explicit transactions (each holds an execution slot; their count is bounded). */
+  transactions: TransactionRegistry;
   /** Serve over TLS (bolt+s://) with this certificate and key. */
   tls?: { cert: string | Buffer; key: string | Buffer; passphrase?: string } | null;
   slotWaitMs: number | undefined;
@@ -198,8 +195,7 @@ export class BoltServer {
       get stopping() {
         return server.#stopping;
       },
-      openTransaction: options.openTransaction,
-      closeTransaction: options.closeTransaction,
+      transactions: options.transactions,
       authenticated() {
         socket.setTimeout(0);
       },

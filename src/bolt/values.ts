@@ -386,7 +386,7 @@ function integerField(value: unknown, what: string): bigint {
 function int32Field(value: unknown, what: string): number {
   const v = integerField(value, what);
   if (v < -(2n ** 31n) || v >= 2n ** 31n)
-    throw new BoltValueError(`${what} is out of GraphDB's range (32 bits)`);
+    throw new BoltValueError(`${what} is out of QuiverDB's range (32 bits)`);
   return Number(v);
 }
 
@@ -396,7 +396,7 @@ function micros(seconds: unknown, nanos: unknown, what: string): bigint {
   const n = integerField(nanos, `the nanoseconds of a ${what}`);
   if (n % 1000n !== 0n) {
     throw new BoltValueError(
-      `a ${what} parameter has nanoseconds (${n}) that are not whole microseconds: GraphDB keeps microseconds`,
+      `a ${what} parameter has nanoseconds (${n}) that are not whole microseconds: QuiverDB keeps microseconds`,
     );
   }
   const total = s * MICROS_PER_SECOND + n / 1000n;
@@ -514,7 +514,7 @@ function structureParameter(value: Structure, dialect: ValueDialect): unknown {
       );
     case TAG.point2d:
     case TAG.point3d:
-      throw new BoltValueError('GraphDB has no spatial types: a Point cannot be a parameter');
+      throw new BoltValueError('QuiverDB has no spatial types: a Point cannot be a parameter');
     case TAG.node:
     case TAG.relationship:
     case TAG.unboundRelationship:

@@ -5,13 +5,14 @@ import readline from 'node:readline';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { Database, IN_MEMORY } from '../core/database.js';
 import { GraphDBError } from '../core/errors.js';
+import type { QueryResult } from '../core/query-result.js';
 import { VERSION } from '../version.js';
+import { DEFAULT_DB_DIR, resolveDataDir } from './data-dir.js';
 import { formatResult, type OutputFormat } from './format.js';
 import { parseParam } from './params.js';
+import { progressBar } from './progress-bar.js';
 import { splitStatements } from './script.js';
 import { runServe, type ServeOptions } from './serve.js';
-
-export const DEFAULT_DB_DIR = './graphdb-data';
 
 function positiveInt(name: string) {
   return (text: string): number => {
@@ -45,8 +46,11 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function openDatabase(dir: string, maxThreads?: number): Database {
-  return new Database(dir, maxThreads === undefined ? {} : { maxThreadNum: maxThreads });
+/** Opens the folder `given` names (the default one when undefined), saying when it is created. */
+function openDatabase(given: string | undefined): Database {
+  const { dir, announce } = resolveDataDir(given);
+  announce();
+  return new Database(dir);
 }
 
 /** Whether a lone argument of `graphdb query` names a database rather than a query. */
@@ -68,17 +72,28 @@ async function runQuery(
     command.error(`error: expected [DB_DIR] "<cypher>", got ${args.length} arguments`);
   }
   if (args.length === 1 && namesDatabase(args[0]!)) {
-    // Run as a query, it would fail, and only after opening (creating) ./graphdb-data.
+    // Run as a query, it would fail, and only after opening (creating) ./quiverdb-data.
     command.error(`error: ${JSON.stringify(args[0])} names a database, but the query text is missing`);
   }
-  const [dir, text] = args.length === 2 ? [args[0], args[1]] : [DEFAULT_DB_DIR, args[0]];
-  using db = openDatabase(dir ?? DEFAULT_DB_DIR);
+  const [dir, text] = args.length === 2 ? [args[0], args[1]] : [undefined, args[0]];
+  using db = openDatabase(dir);
   using conn = db.connect();
-  const result = await conn.query(text ?? '', options.param);
+  const bar = progressBar();
+  let result: QueryResult;
+  try {
+    result = await conn.query(text ?? '', options.param, { onProgress: bar.onProgress });
+  } finally {
+    bar.done();
+  }
   process.stdout.write(`${formatResult(result, options.format)}\n`);
 }
 
-async function runImport(dir: string, file: string) {
+/** Whether `result` is a statement's message (DDL, COPY, a setting) rather than rows it returned. */
+function isMessage(result: QueryResult): boolean {
+  return result.columns.length === 1 && result.columns[0] === 'result' && result.types[0] === 'STRING';
+}
+
+async function runImport(dir: string | undefined, file: string) {
   const script = readFileSync(file, 'utf8');
   const statements = splitStatements(script);
   using db = openDatabase(dir);
@@ -86,24 +101,37 @@ async function runImport(dir: string, file: string) {
   const started = Date.now();
   for (const [i, statement] of statements.entries()) {
     process.stderr.write(`[${i + 1}/${statements.length}] ${statement.slice(0, 70)}\n`);
-    await conn.query(statement);
+    const bar = progressBar();
+    let result: QueryResult;
+    try {
+      result = await conn.query(statement, undefined, { onProgress: bar.onProgress });
+    } finally {
+      bar.done();
+    }
+    if (isMessage(result)) {
+      // DDL and COPY: their message ("Table P has been created.") goes with the progress lines.
+      for (const [message] of result.rows) if (message !== '') process.stderr.write(`  ${String(message)}\n`);
+    } else if (result.columns.length > 0) {
+      process.stdout.write(`${formatResult(result, 'table')}\n`);
+    }
   }
   process.stderr.write(
     `imported ${statements.length} statements in ${((Date.now() - started) / 1000).toFixed(2)} s\n`,
   );
 }
 
-async function runShell(dir: string) {
-  using db = openDatabase(dir);
+async function runShell(given: string | undefined) {
+  using db = openDatabase(given);
+  const dir = db.path;
   using conn = db.connect();
   const rl = readline.createInterface({
     input: process.stdin,
     output: process.stdout,
-    prompt: 'graphdb> ',
+    prompt: 'quiverdb> ',
     historySize: 1000,
     terminal: process.stdin.isTTY,
   });
-  process.stdout.write(`GraphDB shell on ${dir}. End statements with ';'. :quit to leave.\n`);
+  process.stdout.write(`QuiverDB shell on ${dir}. End statements with ';'. :quit to leave.\n`);
   let buffer = '';
   rl.prompt();
   for await (const line of rl) {
@@ -124,7 +152,7 @@ async function runShell(dir: string) {
       }
     }
     buffer = '';
-    rl.setPrompt('graphdb> ');
+    rl.setPrompt('quiverdb> ');
     rl.prompt();
   }
   rl.close();
@@ -133,16 +161,16 @@ async function runShell(dir: string) {
 export function buildProgram(): Command {
   const program = new Command();
   program
-    .name('graphdb')
-    .description('GraphDB: an embedded graph database with a Cypher HTTP service')
-    .version(VERSION, '-V, --version', 'print the version of GraphDB')
+    .name('quiverdb')
+    .description('QuiverDB: an embedded graph database with a Cypher HTTP service')
+    .version(VERSION, '-V, --version', 'print the version of QuiverDB')
     .showHelpAfterError()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
   program
     .command('serve')
     .description('open (or create) a database and serve it over HTTP')
-    .argument('[DB_DIR]', 'database folder', DEFAULT_DB_DIR)
+    .argument('[DB_DIR]', `database folder (default ${DEFAULT_DB_DIR}; with --demo, a temporary one)`)
     .option('--port <n>', 'port to listen on', positiveInt('--port'), 10000)
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option(
@@ -237,7 +265,7 @@ export function buildProgram(): Command {
       'most explicit HTTP transactions open at once (default: half the execution slots)',
       positiveInt('--max-transactions'),
     )
-    .action(async (dir: string, options: ServeOptions) => {
+    .action(async (dir: string | undefined, options: ServeOptions) => {
       await runServe(dir, options);
     });
 
@@ -267,8 +295,8 @@ export function buildProgram(): Command {
   program
     .command('shell')
     .description('interactive Cypher prompt with history and aligned tables')
-    .argument('[DB_DIR]', 'database folder', DEFAULT_DB_DIR)
-    .action(async (dir: string) => {
+    .argument('[DB_DIR]', `database folder (default ${DEFAULT_DB_DIR})`)
+    .action(async (dir: string | undefined) => {
       await runShell(dir);
     });
 
@@ -279,8 +307,8 @@ export function buildProgram(): Command {
     .action(async (args: string[]) => {
       if (args.length === 0 || args.length > 2)
         throw new InvalidArgumentError('expected [DB_DIR] FILE.cypher');
-      const [dir, file] = args.length === 2 ? [args[0], args[1]] : [DEFAULT_DB_DIR, args[0]];
-      await runImport(dir ?? DEFAULT_DB_DIR, path.resolve(file ?? ''));
+      const [dir, file] = args.length === 2 ? [args[0], args[1]] : [undefined, args[0]];
+      await runImport(dir, path.resolve(file ?? ''));
     });
 
   return program;
@@ -291,7 +319,7 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await program.parseAsync(argv);
   } catch (error) {
-    process.stderr.write(`graphdb: ${describeError(error)}${os.EOL}`);
+    process.stderr.write(`quiverdb: ${describeError(error)}${os.EOL}`);
     process.exitCode = 1;
   }
 }

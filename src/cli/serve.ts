@@ -3,8 +3,9 @@
 
 import { readFileSync } from 'node:fs';
 import { Database } from '../core/database.js';
-import { type AuthConfig, type AuthToken, readAuthFile, resolveAuth } from '../service/auth.js';
+import { type AuthConfig, type AuthToken, readAuthFile, resolveAuth } from '../runtime/auth.js';
 import { GraphDBService, type ServiceConfig } from '../service/service.js';
+import { resolveDataDir } from './data-dir.js';
 import { loadDemo } from './demo.js';
 
 export interface ServeOptions {
@@ -98,9 +99,23 @@ export function serviceConfigOf(options: ServeOptions, env: NodeJS.ProcessEnv = 
   return config;
 }
 
-export async function runServe(dir: string, options: ServeOptions): Promise<void> {
+/**
+ * Serves the database in `given` (undefined: the default folder; with --demo, a temporary one
+ * removed at exit).
+ */
+export async function runServe(given: string | undefined, options: ServeOptions): Promise<void> {
   // Checked before the database opens: a bad flag changes nothing on disk.
   const config = serviceConfigOf(options);
+  const { dir, announce, cleanup } = resolveDataDir(given, options.demo === true);
+  try {
+    announce();
+    await serveDatabase(dir, config, options);
+  } finally {
+    cleanup();
+  }
+}
+
+async function serveDatabase(dir: string, config: ServiceConfig, options: ServeOptions): Promise<void> {
   const db = new Database(dir, {
     syncOnCommit: options.syncOnCommit,
     ...(options.maxThreads === 0 ? {} : { maxThreadNum: options.maxThreads }),
@@ -124,7 +139,7 @@ export async function runServe(dir: string, options: ServeOptions): Promise<void
       await service.runAndWaitForExit({
         onListening: (url) => {
           const slots = service.pool?.size ?? 0;
-          process.stdout.write(`GraphDB service listening on ${url} (${slots} execution slots)\n`);
+          process.stdout.write(`QuiverDB service listening on ${url} (${slots} execution slots)\n`);
           process.stdout.write('POST /cypher, GET /schema, GET /status; Ctrl-C to stop\n');
           const auth = config.auth ? `${config.auth.tokens.length} token(s)` : 'none (loopback only)';
           process.stdout.write(
@@ -137,7 +152,7 @@ export async function runServe(dir: string, options: ServeOptions): Promise<void
     } finally {
       await service.close();
     }
-    process.stderr.write('GraphDB service stopped\n');
+    process.stderr.write('QuiverDB service stopped\n');
   } finally {
     db.close();
   }

@@ -20,6 +20,9 @@ export const PALETTE = [
 const CAPTION_CANDIDATES = ['name', 'title', 'caption', 'label', 'id'];
 const EDGE_COLOR = '#a5abb6';
 const SELECTED_EDGE_COLOR = '#3f4657';
+const EDGE_LABEL_COLOR = '#5b6270';
+/** The side of the cells of sigma's label grid, in pixels: at most one caption per cell. */
+const LABEL_CELL_PX = 140;
 
 export type SelectedItem =
   | { kind: 'node'; id: string; label: string; properties: Record<string, Value> }
@@ -125,13 +128,20 @@ export class GraphView {
     const sigma = new Sigma<NodeAttributes, EdgeAttributes>(this.#graph, this.#canvas, {
       allowInvalidContainer: true,
       enableEdgeEvents: true,
-      renderEdgeLabels: this.#graph.size <= 300,
+      // Sigma writes a relationship's type only where both its nodes' captions are written, and
+      // writes at most one caption per cell of a grid of LABEL_CELL_PX squares (the largest
+      // node's first), so that captions and types do not run into each other; zooming in
+      // makes room for more.
+      renderEdgeLabels: true,
       hideEdgesOnMove: this.#graph.size > 20_000,
       edgeLabelSize: 10,
+      edgeLabelColor: { color: EDGE_LABEL_COLOR },
       defaultEdgeType: 'arrow',
       labelFont: 'system-ui, sans-serif',
       labelSize: 12,
       labelRenderedSizeThreshold: 6,
+      labelGridCellSize: LABEL_CELL_PX,
+      labelDensity: 1,
       zIndex: true,
       nodeReducer: (node, data) => {
         if (this.#selected?.kind === 'node' && this.#selected.id === node) {
@@ -289,9 +299,7 @@ export class GraphView {
     graph.forEachNode((id) => {
       graph.setNodeAttribute(id, 'size', 7 + Math.min(9, Math.sqrt(graph.degree(id)) * 1.5));
     });
-    // Relationship types written on the edges while they are few enough to read; past many
-    // thousands of edges, edges hide while the view moves, so that it moves smoothly.
-    this.#sigma?.setSetting('renderEdgeLabels', graph.size <= 300);
+    // Past many thousands of edges, edges hide while the view moves, so that it moves smoothly.
     this.#sigma?.setSetting('hideEdgesOnMove', graph.size > 20_000);
   }
 
@@ -424,6 +432,12 @@ export class GraphView {
     return counts;
   }
 
+  #typeCounts(): Map<string, number> {
+    const counts = new Map<string, number>();
+    this.#graph.forEachEdge((_id, a) => counts.set(a.label, (counts.get(a.label) ?? 0) + 1));
+    return counts;
+  }
+
   #restyle(label: string): void {
     saveLabelStyles(this.#styles);
     const color = this.#colorOf(label);
@@ -460,8 +474,12 @@ export class GraphView {
       chip.style.setProperty('--swatch', this.#colorOf(label));
       return chip;
     });
+    // The relationship types drawn, named whether or not the view has room to write them.
+    const types = [...this.#typeCounts()].map(([type, count]) =>
+      h('span', { class: 'legend-type', 'data-type': type }, `→ ${type} (${count.toLocaleString('en-US')})`),
+    );
     const editor = this.#editing && counts.has(this.#editing) ? this.#styleEditor(this.#editing) : null;
-    setChildren(this.#legend, chips, editor);
+    setChildren(this.#legend, chips, types, editor);
     this.#legend.hidden = counts.size === 0;
   }
 

@@ -1,5 +1,5 @@
 // The web console (docs/console.md): builds the page, runs queries through POST /cypher and
-// shows their results. Served by src/server/console.ts from the bundle that
+// shows their results. Served by src/http/console.ts from the bundle that
 // scripts/build-console.mjs makes of this folder.
 
 import './styles.css';
@@ -270,7 +270,7 @@ class ConsoleApp {
       h(
         'header',
         { class: 'topbar' },
-        h('div', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true' }), 'GraphDB console'),
+        h('div', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true' }), 'QuiverDB console'),
         h('div', { class: 'spacer' }),
         h('label', { class: 'field' }, 'Access mode ', this.#modeSelect),
         h('label', { class: 'field' }, 'Row limit ', this.#rowLimit),
@@ -437,6 +437,10 @@ class ConsoleApp {
         e.line !== undefined ? { line: e.line, column: e.column ?? 1, message: e.message } : undefined,
       );
       setChildren(this.#summary, `Failed after ${formatMs(outcome.roundTripMs)}`);
+      // The plan of an earlier query would read as this one's.
+      this.plan.clear();
+      this.#tabs.get('plan')!.hidden = true;
+      if (this.#tab === 'plan') this.showTab('table');
       return;
     }
     this.#showAnswer(outcome.value, outcome.roundTripMs);

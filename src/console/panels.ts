@@ -80,6 +80,10 @@ export class PlanView {
       h('ul', { class: 'plan-tree' }, roots.map(render)),
     );
   }
+
+  clear(): void {
+    setChildren(this.element);
+  }
 }
 
 /** The properties of the node or relationship clicked in the graph. */
@@ -190,7 +194,7 @@ export class StatusBar {
       this.#text,
       [
         `● ${s.status}`,
-        `GraphDB ${s.version}`,
+        `QuiverDB ${s.version}`,
         `up ${formatUptime(s.uptimeMs)}`,
         `slots ${s.slots.inUse}/${s.slots.total} in use`,
         `${s.slots.waiting} waiting`,

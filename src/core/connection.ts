@@ -2,12 +2,14 @@ import {
   addon,
   type NativeConnection,
   type NativeDatabase,
+  type PackedBatch,
   type PackedResult,
   type RawTextResult,
 } from '../native/addon.js';
 import { GraphDBError } from './errors.js';
 import { same, whileInFlight } from './loop-poll.js';
 import { type PreparedHost, PreparedStatement } from './prepared.js';
+import { watchProgress } from './progress.js';
 import { QueryResult } from './query-result.js';
 import {
   type QueryOptions,
@@ -86,13 +88,13 @@ function statementArguments<Head>(text: Head, params: QueryParameters): [Head, .
 
 function noop(): void {}
 
-function toQueryResult<Row extends object>(packed: PackedResult): QueryResult<Row> {
-  return new QueryResult<Row>(packed);
+function toQueryResult<Row extends object>(packed: PackedResult | PackedBatch): QueryResult<Row> {
+  return QueryResult.of<Row>(packed);
 }
 
 /**
  * An embedded connection. Statements run one at a time, in the order they were submitted;
- * each is its own transaction.
+ * each is its own transaction (the statements of one text, together), unless one was begun.
  */
 export class Connection implements Disposable {
   #native: NativeConnection | null;
@@ -135,8 +137,13 @@ export class Connection implements Disposable {
    *
    * `options.timeoutMs` limits its time (QUERY_TIMEOUT past it), `options.signal` cancels it
    * (QUERY_CANCELLED); either way its writes are undone and the connection is usable at once.
+   * `options.onProgress` hears how far a COPY FROM, EXPORT or IMPORT DATABASE has got.
    *
    * `Row` types the objects of `toObjects()`: `conn.query<{ name: string }>(...)`.
+   *
+   * A text of several statements (`'A; B; C'`) runs as one transaction, all or nothing, and
+   * resolves to the last one's result, whose `results` holds each statement's (README,
+   * "Embedded API").
    */
   query<Row extends object = ResultRow>(
     text: string,
@@ -145,7 +152,16 @@ export class Connection implements Disposable {
   ): Promise<QueryResult<Row>> {
     try {
       checkArguments(text, params);
-      return whileInFlight(this.#submit(this.#open().query, text, params, options), toQueryResult<Row>);
+      // A text of several statements gives a PackedBatch (NativeConnection.query).
+      const submitted = this.#submit(this.#open().query, text, params, options) as
+        | Promise<PackedResult | PackedBatch>
+        | PackedResult
+        | PackedBatch;
+      const onProgress = options?.onProgress;
+      return whileInFlight(
+        onProgress === undefined ? submitted : watchProgress(this.#open(), submitted, onProgress),
+        toQueryResult<Row>,
+      );
     } catch (error) {
       return Promise.reject(error);
     }
@@ -255,8 +271,8 @@ export class Connection implements Disposable {
    */
   querySync<Row extends object = ResultRow>(text: string, params?: QueryParameters): QueryResult<Row> {
     checkArguments(text, params);
-    return new QueryResult<Row>(
-      this.#submit(this.#open().querySync, text, params, undefined) as PackedResult,
+    return QueryResult.of<Row>(
+      this.#submit(this.#open().querySync, text, params, undefined) as PackedResult | PackedBatch,
     );
   }
 

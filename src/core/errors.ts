@@ -1,4 +1,4 @@
-/** Stable error codes (CONTRACT section 5, plus IO_ERROR and CORRUPTION for storage faults). */
+/** Stable error codes (docs/http-api.md, "Errors"; IO_ERROR and CORRUPTION for storage faults). */
 export type ErrorCode =
   | 'INVALID_REQUEST'
   | 'QUERY_SYNTAX'

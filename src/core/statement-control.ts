@@ -10,6 +10,7 @@
 
 import type { AccessModeName, NativeConnection } from '../native/addon.js';
 import { GraphDBError } from './errors.js';
+import { checkProgressCallback, type QueryProgress } from './progress.js';
 
 export interface QueryOptions {
   /**
@@ -24,6 +25,13 @@ export interface QueryOptions {
    * the signal's reason) and the statement's writes are undone.
    */
   signal?: AbortSignal;
+  /**
+   * Called with the progress of a long statement (COPY FROM, EXPORT DATABASE, IMPORT
+   * DATABASE) while it runs, at most every 100 ms and only when it changed, and once more with
+   * the totals when it succeeded, before the promise resolves; never after it settled.
+   * `conn.query` only (src/core/progress.ts).
+   */
+  onProgress?: (progress: QueryProgress) => void;
 }
 
 /** The longest time limit: setTimeout's, about 24.8 days. */
@@ -84,10 +92,13 @@ export function resolveQueryOptions(
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError('query options must be an object');
   }
-  const { timeoutMs, signal } = options as QueryOptions;
+  const { timeoutMs, signal, onProgress } = options as QueryOptions;
   for (const key of Object.keys(options)) {
-    if (key !== 'timeoutMs' && key !== 'signal') throw new TypeError(`unknown query option '${key}'`);
+    if (key !== 'timeoutMs' && key !== 'signal' && key !== 'onProgress') {
+      throw new TypeError(`unknown query option '${key}'`);
+    }
   }
+  checkProgressCallback(onProgress);
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new TypeError('query option signal must be an AbortSignal');
   }

@@ -11,6 +11,11 @@ import path from 'node:path';
  */
 export type PackedResult = ReturnType<typeof packResult>;
 
+/** The results of a query of several statements, one per statement, in order. */
+export interface PackedBatch {
+  results: PackedResult[];
+}
+
 /** A result whose cells are Kùzu's text form of each value (NULL as ''). */
 export interface RawTextResult {
   columns: string[];
@@ -96,7 +101,16 @@ export type CursorBatch<T> = [rows: T, done: boolean];
 export interface NativeConnection {
   readonly pending: number;
   readonly closed: boolean;
-  /** The result itself when a short read ran at once on this thread, else a promise. */
+  /**
+   * [bytesRead, bytesTotal, stepsDone, stepsTotal] of the COPY FROM, EXPORT or IMPORT DATABASE
+   * running (native/common/progress.h): the last one's once it ended, zeros before any.
+   */
+  progress(): [number, number, number, number];
+  /**
+   * The result itself when a short read ran at once on this thread, else a promise. A text of
+   * several statements gives a PackedBatch instead, which only a connection without an access
+   * mode runs (Connection.query reads both; a slot with one refuses several statements).
+   */
   query(...args: StatementArguments): Promise<PackedResult> | PackedResult;
   queryText(...args: StatementArguments): Promise<RawTextResult> | RawTextResult;
   /**
@@ -161,7 +175,7 @@ export interface NativeConnection {
   schema(): Promise<string>;
   /** Compacts the database's adjacency on this connection's native thread. */
   compact(): Promise<PackedResult>;
-  querySync(...args: StatementArguments): PackedResult;
+  querySync(...args: StatementArguments): PackedResult | PackedBatch;
   /**
    * The time limit (ms, 0: none), cancel() token and result and memory limits (bytes, 0: none)
    * of the next statement submitted; a statement that runs inline ignores them.
@@ -208,7 +222,7 @@ export const packageRoot = path.resolve(__dirname, '..', '..');
  */
 const BUILD_HINT =
   'build it from source (needs CMake >= 3.20 and a C++20 compiler such as g++ 12): in your project run ' +
-  '`npm rebuild graphdb --build-from-source --foreground-scripts`, or in a clone of GraphDB ' +
+  '`npm rebuild quiverdb --build-from-source --foreground-scripts`, or in a clone of QuiverDB ' +
   '`npm run build:native`';
 
 /** This platform as prebuilt binaries are named: linux-x64 (glibc), darwin-arm64, ... */
@@ -243,11 +257,11 @@ export function findAddon(root: string = packageRoot): string {
   } catch (cause) {
     const shipped = prebuiltBinaries(root);
     throw new Error(
-      `GraphDB has no native addon for ${platformTag()} in ${root}: ` +
+      `QuiverDB has no native addon for ${platformTag()} in ${root}: ` +
         (shipped.length > 0
           ? `the package ships prebuilt binaries for other platforms only (${shipped.join(', ')}), `
           : 'the package holds no prebuilt binary, ') +
-        `and none was built from source. To use GraphDB here, ${BUILD_HINT}.`,
+        `and none was built from source. To use QuiverDB here, ${BUILD_HINT}.`,
       { cause },
     );
   }
@@ -260,7 +274,7 @@ export function loadAddon(file: string): Addon {
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     throw new Error(
-      `GraphDB's native addon ${file} could not be loaded on ${platformTag()}: ${reason}. ` +
+      `QuiverDB's native addon ${file} could not be loaded on ${platformTag()}: ${reason}. ` +
         `If it is a prebuilt binary that does not suit this system, ${BUILD_HINT}.`,
       { cause },
     );

@@ -57,7 +57,7 @@ async function one(query: string, params: Record<string, unknown> = {}): Promise
 describe('connection', () => {
   it('verifies connectivity and names the server', async () => {
     const info = await f.driver.getServerInfo();
-    expect(info.agent).toMatch(/^GraphDB\//);
+    expect(info.agent).toMatch(/^QuiverDB\//);
     expect(Number(info.protocolVersion)).toBeGreaterThanOrEqual(5);
   });
 

@@ -1,6 +1,8 @@
 // GraphDBService and its Bolt server: configuration, binding, the bound port, stopping.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import neo4j from 'neo4j-driver';
 import { describe, expect, it } from 'vitest';
@@ -41,8 +43,76 @@ describe('ServiceConfig.boltPort', () => {
     expect(service.boltPort).toBeNull();
   });
 
+  const openssl = spawnSync('openssl', ['version']).status === 0;
+  it.skipIf(!openssl)('gives bolt+s:// for a certificate an authority signed', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-bolt-ca-'));
+    const run = (...args: string[]) => {
+      const r = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+    };
+    try {
+      run(
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        'ca.key',
+        '-out',
+        'ca.crt',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=Test CA',
+      );
+      run(
+        'req',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        'leaf.key',
+        '-out',
+        'leaf.csr',
+        '-subj',
+        '/CN=127.0.0.1',
+      );
+      run(
+        'x509',
+        '-req',
+        '-in',
+        'leaf.csr',
+        '-CA',
+        'ca.crt',
+        '-CAkey',
+        'ca.key',
+        '-CAcreateserial',
+        '-out',
+        'leaf.crt',
+        '-days',
+        '2',
+      );
+      const service = newService({
+        boltPort: 0,
+        tls: {
+          cert: fs.readFileSync(path.join(dir, 'leaf.crt')),
+          key: fs.readFileSync(path.join(dir, 'leaf.key')),
+        },
+      });
+      await service.start();
+      try {
+        expect(service.boltUrl).toBe(`bolt+s://127.0.0.1:${service.boltPort}`);
+      } finally {
+        await service.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('speaks TLS on the Bolt port when the service has tls, with the tokens of auth', async () => {
-    const fixtures = path.join(__dirname, '..', 'server', 'fixtures');
+    const fixtures = path.join(__dirname, '..', 'http', 'fixtures');
     const service = newService({
       boltPort: 0,
       tls: {
@@ -53,7 +123,9 @@ describe('ServiceConfig.boltPort', () => {
     });
     await service.start();
     const port = service.boltPort as number;
-    const secure = neo4j.driver(`bolt+ssc://127.0.0.1:${port}`, neo4j.auth.bearer('bolt-admin-token-0123'));
+    // The test certificate is self-signed: drivers reach it with bolt+ssc://, not bolt://.
+    expect(service.boltUrl).toBe(`bolt+ssc://127.0.0.1:${port}`);
+    const secure = neo4j.driver(service.boltUrl as string, neo4j.auth.bearer('bolt-admin-token-0123'));
     const plain = neo4j.driver(`bolt://127.0.0.1:${port}`, neo4j.auth.bearer('bolt-admin-token-0123'));
     const wrong = neo4j.driver(`bolt+ssc://127.0.0.1:${port}`, neo4j.auth.bearer('not-the-token-0123456'));
     try {

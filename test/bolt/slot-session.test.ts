@@ -1,18 +1,11 @@
-// The pool's protocol entry points the Bolt server runs on (src/service/pool.ts):
-// runInSessionOnSlot (access modes, typed parameters and results, the slot's session),
-// openCursorOnSlot and fetchPackedOnSlot (the same, as a result stream) and resetSession.
+// The slot's protocol entry points the Bolt server runs on (src/runtime/pool.ts):
+// runStatement (access modes, typed parameters and results, the slot's session), openCursor
+// and fetchPacked (the same, as a result stream) and resetSession.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../../src/core/database.js';
 import { QueryResult } from '../../src/core/query-result.js';
 import { rowsOf, TypedParameter } from '../../src/native/addon.js';
-import {
-  closeStreamOnSlot,
-  type ExecutionSlotLease,
-  fetchPackedOnSlot,
-  openCursorOnSlot,
-  resetSession,
-  runInSessionOnSlot,
-} from '../../src/service/pool.js';
+import type { ExecutionSlotLease } from '../../src/runtime/pool.js';
 import { GraphDBService } from '../../src/service/service.js';
 
 let service: GraphDBService;
@@ -25,7 +18,7 @@ async function run(
   accessMode: Mode = 'schema',
   inSession = false,
 ) {
-  return new QueryResult(await runInSessionOnSlot(lease.slot, query, params, { accessMode, inSession }));
+  return new QueryResult(await lease.slot.runStatement(query, params, { accessMode, inSession }));
 }
 
 beforeEach(async () => {
@@ -41,7 +34,7 @@ afterEach(async () => {
   await service.close();
 });
 
-describe('runInSessionOnSlot', () => {
+describe('ExecutionSlot.runStatement', () => {
   it('refuses what the access mode does not allow, before it runs', async () => {
     await expect(run('CREATE (:P {id: 1})', {}, 'read')).rejects.toMatchObject({
       code: 'ACCESS_MODE_VIOLATION',
@@ -92,14 +85,14 @@ describe('runInSessionOnSlot', () => {
     await expect(run('BEGIN TRANSACTION', {}, 'update', true)).rejects.toMatchObject({
       code: 'INVALID_REQUEST',
     });
-    await runInSessionOnSlot(lease.slot, 'BEGIN TRANSACTION', {}, { accessMode: undefined, inSession: true });
+    await lease.slot.runStatement('BEGIN TRANSACTION', {}, { accessMode: undefined, inSession: true });
     await run('CREATE (:P {id: 2})', {}, 'update', true);
     expect((await run('MATCH (p:P) RETURN count(*)', {}, 'read', true)).rows).toEqual([[1]]);
-    await resetSession(lease.slot);
+    await lease.slot.resetSession();
     expect((await run('MATCH (p:P) RETURN count(*)', {}, 'read', true)).rows).toEqual([[0]]);
     // Without the session, a transaction cannot be opened.
     await expect(
-      runInSessionOnSlot(lease.slot, 'BEGIN TRANSACTION', {}, { accessMode: undefined, inSession: false }),
+      lease.slot.runStatement('BEGIN TRANSACTION', {}, { accessMode: undefined, inSession: false }),
     ).rejects.toThrow(/transaction/i);
   });
 
@@ -107,26 +100,25 @@ describe('runInSessionOnSlot', () => {
     await run('CALL disable_map_key_check = false', {}, 'schema', true);
     const duplicate = 'RETURN map([1, 1], [2, 3]) AS m';
     await expect(run(duplicate, {}, 'read', true)).rejects.toThrow();
-    await resetSession(lease.slot);
+    await lease.slot.resetSession();
     await expect(run(duplicate, {}, 'read', true)).resolves.toBeDefined();
   });
 });
 
-describe('openCursorOnSlot', () => {
+describe('ExecutionSlot.openCursor', () => {
   it('streams typed values batch by batch, with the summary on the last', async () => {
     await run('CREATE (:P {id: 1, d: $d, x: $x})', {
       d: TypedParameter.date(19000),
       x: TypedParameter.double(2),
     });
-    const header = await openCursorOnSlot(
-      lease.slot,
+    const header = await lease.slot.openCursor(
       'MATCH (p:P) UNWIND range(1, 5) AS k RETURN k, p.d, p.x, $y AS y',
       { y: TypedParameter.double(3) },
       { accessMode: 'read', inSession: false },
     );
     expect(header[0]).toEqual(['k', 'p.d', 'p.x', 'y']);
     expect(header[2]).toEqual([]);
-    const [first, firstDone] = await fetchPackedOnSlot(lease.slot, 2);
+    const [first, firstDone] = await lease.slot.fetchPacked(2);
     expect(firstDone).toBe(false);
     const rows = rowsOf(first);
     expect(rows.map((r) => r[0])).toEqual([1, 2]);
@@ -135,7 +127,7 @@ describe('openCursorOnSlot', () => {
     expect(rows[0]?.[3]).toBeInstanceOf(Number);
     // The slot runs nothing else while the stream is open.
     await expect(run('RETURN 1')).rejects.toMatchObject({ code: 'SLOT_BUSY' });
-    const [rest, done] = await fetchPackedOnSlot(lease.slot, 10);
+    const [rest, done] = await lease.slot.fetchPacked(10);
     expect(done).toBe(true);
     expect(rowsOf(rest).map((r) => r[0])).toEqual([3, 4, 5]);
     expect(rowsOf(rest)[2]?.[1]).toEqual(TypedParameter.date(19000));
@@ -144,13 +136,12 @@ describe('openCursorOnSlot', () => {
 
   it('refuses what the access mode does not allow, and runs a write at once with its counters', async () => {
     await expect(
-      openCursorOnSlot(lease.slot, 'CREATE (:P {id: 3})', {}, { accessMode: 'read', inSession: false }),
+      lease.slot.openCursor('CREATE (:P {id: 3})', {}, { accessMode: 'read', inSession: false }),
     ).rejects.toMatchObject({ code: 'ACCESS_MODE_VIOLATION' });
     await expect(
-      openCursorOnSlot(lease.slot, 'RETURN 1; RETURN 2', {}, { accessMode: 'read', inSession: false }),
+      lease.slot.openCursor('RETURN 1; RETURN 2', {}, { accessMode: 'read', inSession: false }),
     ).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
-    await openCursorOnSlot(
-      lease.slot,
+    await lease.slot.openCursor(
       'CREATE (:P {id: 3}) RETURN 7 AS seven',
       {},
       {
@@ -158,7 +149,7 @@ describe('openCursorOnSlot', () => {
         inSession: false,
       },
     );
-    const [last, done] = await fetchPackedOnSlot(lease.slot, 10);
+    const [last, done] = await lease.slot.fetchPacked(10);
     expect(done).toBe(true);
     expect(rowsOf(last)).toEqual([[7]]);
     expect(last[4]).toBe(1); // nodes created
@@ -166,10 +157,9 @@ describe('openCursorOnSlot', () => {
   });
 
   it("streams in the session's transaction, and a closed stream leaves the transaction open", async () => {
-    await runInSessionOnSlot(lease.slot, 'BEGIN TRANSACTION', {}, { accessMode: undefined, inSession: true });
+    await lease.slot.runStatement('BEGIN TRANSACTION', {}, { accessMode: undefined, inSession: true });
     await run('CREATE (:P {id: 4})', {}, 'update', true);
-    await openCursorOnSlot(
-      lease.slot,
+    await lease.slot.openCursor(
       'MATCH (p:P) UNWIND range(1, 100) AS k RETURN p.id',
       {},
       {
@@ -177,11 +167,11 @@ describe('openCursorOnSlot', () => {
         inSession: true,
       },
     );
-    const [batch] = await fetchPackedOnSlot(lease.slot, 3);
+    const [batch] = await lease.slot.fetchPacked(3);
     expect(rowsOf(batch)).toEqual([[4], [4], [4]]);
-    await closeStreamOnSlot(lease.slot);
+    await lease.slot.closeStream();
     expect((await run('MATCH (p:P) RETURN count(*)', {}, 'read', true)).rows).toEqual([[1]]);
-    await resetSession(lease.slot);
+    await lease.slot.resetSession();
     expect((await run('MATCH (p:P) RETURN count(*)', {}, 'read', true)).rows).toEqual([[0]]);
   });
 });

@@ -37,7 +37,7 @@ let userDataDir = '';
 function startServer(): Promise<string> {
   const child = spawn(
     process.execPath,
-    [path.join(root, 'bin', 'graphdb.js'), 'serve', ':memory:', '--demo', '--port', '0'],
+    [path.join(root, 'bin', 'quiverdb.js'), 'serve', ':memory:', '--demo', '--port', '0'],
     {
       cwd: os.tmpdir(),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -289,7 +289,7 @@ describe.skipIf(!chromiumPath)('web console in Chromium', () => {
     expect(scriptBytes).toBeLessThan(1024 * 1024);
     await expect
       .poll(() => page.locator('[data-testid=status-bar]').textContent())
-      .toMatch(/running\s+·\s+GraphDB \d/);
+      .toMatch(/running\s+·\s+QuiverDB \d/);
   });
 
   it('runs a typed query with Ctrl+Enter and shows its rows in the table', async () => {
@@ -519,6 +519,16 @@ describe.skipIf(!chromiumPath)('web console in Chromium', () => {
     expect(
       await tree.locator(':scope > li > ul > li > ul > li > .plan-op .plan-name').first().textContent(),
     ).toBe(operators[2]);
+    // Tables by name, not by internal id.
+    const details = (await tree.locator('.plan-details').allTextContents()).join(' ');
+    expect(details).toContain('tables=Person');
+    expect(details).toContain('rels=Knows');
+    // A failing query after it: no plan is left to read as the failed query's.
+    await setQuery('MATCH (a:Person RETURN a');
+    await runWithKeyboard();
+    await expect.poll(() => page.locator('[data-testid=tab-plan]').isHidden()).toBe(true);
+    expect(await page.locator('[data-testid=plan-view] .plan-tree').count()).toBe(0);
+    expect(await page.locator('[data-testid=tab-table]').getAttribute('aria-selected')).toBe('true');
 
     await setQuery('RETURN 9007199254740993 AS big, "x" AS s');
     await runWithKeyboard();

@@ -3,6 +3,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   truncateSync,
@@ -15,13 +16,13 @@ import { describe, expect, it } from 'vitest';
 import { splitStatements } from '../../src/cli/script.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bin = path.join(root, 'bin', 'graphdb.js');
+const bin = path.join(root, 'bin', 'quiverdb.js');
 
 function graphdb(...args: string[]) {
   return spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: os.tmpdir() });
 }
 
-describe('graphdb CLI', () => {
+describe('quiverdb CLI', () => {
   it('lists every command in --help', () => {
     const r = graphdb('--help');
     expect(r.status).toBe(0);
@@ -86,8 +87,8 @@ describe('graphdb CLI', () => {
         const r = spawnSync(process.execPath, [bin, 'query', ...args], { encoding: 'utf8', cwd });
         expect(r.status, r.stderr).toBe(1);
         expect(r.stderr).toContain('names a database, but the query text is missing');
-        expect(r.stderr).toContain('Usage: graphdb query');
-        expect(readdirSync(cwd)).toEqual([]); // no ./graphdb-data
+        expect(r.stderr).toContain('Usage: quiverdb query');
+        expect(readdirSync(cwd)).toEqual([]); // no ./quiverdb-data
       }
     } finally {
       rmSync(cwd, { recursive: true, force: true });
@@ -118,13 +119,41 @@ describe('graphdb CLI', () => {
     }
   });
 
-  it('runs a script with import', () => {
+  it('runs a script with import, printing the rows its statements return', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'graphdb-cli-'));
     const file = path.join(dir, 'script.cypher');
-    writeFileSync(file, 'RETURN 1;\n// comment; with semicolon\nRETURN "x;y";\n');
+    writeFileSync(
+      file,
+      'CREATE NODE TABLE P(id INT64, PRIMARY KEY(id));\nCREATE (:P {id: 7});\n// comment; with semicolon\nMATCH (p:P) RETURN p.id AS found, "x;y" AS s;\n',
+    );
     const r = graphdb('import', ':memory:', file);
     expect(r.status).toBe(0);
-    expect(r.stderr).toContain('imported 2 statements');
+    expect(r.stderr).toContain('imported 3 statements');
+    expect(r.stderr).toContain('Table P has been created.');
+    expect(r.stdout).toMatch(/found[\s\S]*7 .*x;y/);
+    expect(r.stdout).not.toContain('Table P');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('says when it creates the default folder ./quiverdb-data, and opens ./graphdb-data when only that is there', () => {
+    const cwd = mkdtempSync(path.join(os.tmpdir(), 'graphdb-cli-cwd-'));
+    const query = (text: string) =>
+      spawnSync(process.execPath, [bin, 'query', text], { encoding: 'utf8', cwd });
+    try {
+      const created = query('CREATE NODE TABLE P(id INT64, PRIMARY KEY(id))');
+      expect(created.status, created.stderr).toBe(0);
+      expect(created.stderr).toContain(`creating the database folder ${path.join(cwd, 'quiverdb-data')}`);
+      expect(readdirSync(cwd)).toEqual(['quiverdb-data']);
+      const again = query('MATCH (p:P) RETURN count(p)');
+      expect(again.stderr).toBe('');
+      renameSync(path.join(cwd, 'quiverdb-data'), path.join(cwd, 'graphdb-data'));
+      const legacy = query('MATCH (p:P) RETURN count(p) AS n');
+      expect(legacy.status, legacy.stderr).toBe(0);
+      expect(legacy.stderr).toBe('');
+      expect(readdirSync(cwd)).toEqual(['graphdb-data']);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 });
 

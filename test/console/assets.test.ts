@@ -14,14 +14,9 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/http/app.js';
+import { CONSOLE_ASSETS_DIR, CONSOLE_CSP, loadConsoleAssets, mountConsole } from '../../src/http/console.js';
 import { Database, GraphDBService } from '../../src/index.js';
-import { createApp } from '../../src/server/app.js';
-import {
-  CONSOLE_ASSETS_DIR,
-  CONSOLE_CSP,
-  loadConsoleAssets,
-  mountConsole,
-} from '../../src/server/console.js';
 
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(4000))});\n`;
 let dir: string;

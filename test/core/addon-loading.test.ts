@@ -17,7 +17,7 @@ describe('finding the addon', () => {
   const packageDir = (files: string[]) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-addon-'));
     dirs.push(dir);
-    fs.writeFileSync(path.join(dir, 'package.json'), '{"name": "graphdb"}');
+    fs.writeFileSync(path.join(dir, 'package.json'), '{"name": "quiverdb"}');
     for (const file of files) {
       fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
       fs.writeFileSync(path.join(dir, file), 'not an addon');
@@ -46,7 +46,7 @@ describe('finding the addon', () => {
       new RegExp(
         `no native addon for ${platformTag().replace(/[()]/g, '\\$&')} .*ships prebuilt binaries for other platforms only ` +
           '\\(prebuilds/aix-ppc64/graphdb.napi.node, prebuilds/sunos-x64/graphdb.napi.node\\).*' +
-          'npm rebuild graphdb --build-from-source',
+          'npm rebuild quiverdb --build-from-source',
       ),
     );
     expect(() => findAddon(packageDir([]))).toThrow(
@@ -62,7 +62,7 @@ describe('finding the addon', () => {
   it('names a binary that does not load, and why', () => {
     const dir = packageDir([`prebuilds/${ownTuple}/${ownName}`]);
     expect(() => loadAddon(findAddon(dir))).toThrow(
-      /GraphDB's native addon .*graphdb\.napi.* could not be loaded on .*: .*If it is a prebuilt binary that does not suit this system, build it from source/,
+      /QuiverDB's native addon .*graphdb\.napi.* could not be loaded on .*: .*If it is a prebuilt binary that does not suit this system, build it from source/,
     );
   });
 });

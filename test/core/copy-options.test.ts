@@ -6,7 +6,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/index.js';
-import { rejection } from '../service/helpers.js';
+import { rejection } from '../runtime/helpers.js';
 
 let dir: string;
 const file = (name: string, text: string): string => {
@@ -313,5 +313,25 @@ describe('dialect sniffing', () => {
     // Sniffing off: the file is one column.
     const off = await rejection(conn.query(`COPY T FROM '${tab}' (auto_detect=false)`));
     expect(off.message).toContain('expected 2 values per row, but got 1');
+  });
+});
+
+describe('COPY counters', () => {
+  it('count the rows copied as nodes or relationships created, in and out of a transaction', async () => {
+    const people = file('counted-people.csv', 'id\n1\n2\n3\n');
+    const knows = file('counted-knows.csv', '1,2\n2,3\n');
+    using db = new Database(path.join(dir, 'counters'));
+    using conn = db.connect();
+    await conn.query('CREATE NODE TABLE P(id INT64, PRIMARY KEY(id))');
+    await conn.query('CREATE REL TABLE K(FROM P TO P)');
+    const nodes = await conn.query(`COPY P FROM '${people}' (header=true)`);
+    expect(nodes.summary.counters).toMatchObject({ nodesCreated: 3, relationshipsCreated: 0 });
+    await conn.query('BEGIN TRANSACTION');
+    const rels = await conn.query(`COPY K FROM '${knows}'`);
+    await conn.query('COMMIT');
+    expect(rels.summary.counters).toMatchObject({ nodesCreated: 0, relationshipsCreated: 2 });
+    await conn.query('CREATE NODE TABLE Q(id INT64, PRIMARY KEY(id))');
+    const fromQuery = await conn.query('COPY Q FROM (MATCH (p:P) WHERE p.id > 1 RETURN p.id)');
+    expect(fromQuery.summary.counters.nodesCreated).toBe(2);
   });
 });

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Database } from '../../src/index.js';
-import { rejection } from '../service/helpers.js';
+import { rejection } from '../runtime/helpers.js';
 
 describe('COMMENT ON TABLE', () => {
   it('sets a table comment that show_tables shows and a reopen keeps', async () => {

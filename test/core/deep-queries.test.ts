@@ -1,4 +1,4 @@
-// Deeply nested and very long queries (issue 24, item 2): generated inputs of many shapes, some
+// Deeply nested and very long queries: generated inputs of many shapes, some
 // within the parser's limits and some far past them, must each give a result or a clear error,
 // on the connection's native thread and inline on the JavaScript thread, and never take the
 // process down.
@@ -178,7 +178,7 @@ describe('deeply nested and very long queries', () => {
     expect((await conn.query('RETURN 1 + 1 AS two')).rows).toEqual([[2]]);
   });
 
-  it('run the 40 KB sum of the issue and other long runs of operators', async () => {
+  it('run a 40 KB sum and other long runs of operators', async () => {
     const sum = `RETURN ${Array(10000).fill('1').join(' + ')} AS s`;
     expect(sum.length).toBeGreaterThan(40000);
     expect((await conn.query(sum)).rows).toEqual([[10000]]);

@@ -1,10 +1,9 @@
-// Regression tests of issue 24 (defects found by differential testing against Kùzu):
-// item 9 (unary minus and IN), item 4 (large doubles as text), item 6 (DATE and TIMESTAMP
-// construction and arithmetic out of range).
+// Expression edge cases that differential testing against Kùzu pinned down: unary minus and
+// IN, large doubles as text, DATE and TIMESTAMP construction and arithmetic out of range.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Connection, Database } from '../../src/index.js';
 
-describe('expression edge cases (issue 24)', () => {
+describe('expression edge cases', () => {
   let db: Database;
   let conn: Connection;
 

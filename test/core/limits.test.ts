@@ -2,7 +2,7 @@
 // request's own `timeout_ms`.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Database, GraphDBService } from '../../src/index.js';
-import { rejection, request } from '../service/helpers.js';
+import { rejection, request } from '../runtime/helpers.js';
 
 const MiB = 2 ** 20;
 

@@ -1,5 +1,5 @@
-// Parameters that used to turn silently into something else (hardening issue 25, item 9), and
-// the ISO forms of temporal results (item 8).
+// Parameters that used to turn silently into something else (Maps, Sets, class instances,
+// INT128 bigints, lone surrogates), and the ISO forms of temporal results.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Connection, Database } from '../../src/index.js';

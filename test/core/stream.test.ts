@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Connection, Database, PreparedStatement, RowStream } from '../../src/index.js';
-import { rejection } from '../service/helpers.js';
+import { rejection } from '../runtime/helpers.js';
 
 async function collect(stream: RowStream): Promise<unknown[][]> {
   const rows: unknown[][] = [];

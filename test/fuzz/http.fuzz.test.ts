@@ -13,7 +13,7 @@ import http from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database, GraphDBService } from '../../src/index.js';
-import { waitFor } from '../service/helpers.js';
+import { waitFor } from '../runtime/helpers.js';
 import { bodyArb, headersArb, methodArb, pathArb, rawRequestArb, validRequest } from './http-arbitraries.js';
 import { type RawResponse, rawExchange } from './raw-http.js';
 import {

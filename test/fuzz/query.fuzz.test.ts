@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Connection, Database, GraphDBError, GraphDBService } from '../../src/index.js';
-import { waitFor } from '../service/helpers.js';
+import { waitFor } from '../runtime/helpers.js';
 import {
   CONSISTENCY_CHECKS,
   generatedQuery,

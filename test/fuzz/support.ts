@@ -3,7 +3,7 @@
 
 import fs from 'node:fs';
 import fc from 'fast-check';
-import { HTTP_STATUS } from '../../src/server/errors.js';
+import { HTTP_STATUS } from '../../src/http/errors.js';
 
 /**
  * Runs of a suite: GRAPHDB_FUZZ_<KIND> (REQUESTS or QUERIES), else GRAPHDB_FUZZ_RUNS, else
@@ -54,7 +54,7 @@ export function reportCounts(suite: string, counts: Record<string, unknown>): vo
   fs.appendFileSync(file, `${JSON.stringify({ suite, ...counts })}\n`);
 }
 
-/** Every code of the contract's error table (src/server/errors.ts). */
+/** Every code of the contract's error table (src/http/errors.ts). */
 export const KNOWN_CODES: ReadonlySet<string> = new Set(Object.keys(HTTP_STATUS));
 
 /**

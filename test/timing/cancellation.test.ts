@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Connection, Database, type GraphDBError } from '../../src/index.js';
-import { rejection } from '../service/helpers.js';
+import { rejection } from '../runtime/helpers.js';
 
 const RUNAWAY = 'UNWIND range(1, 10000000000) AS x RETURN count(x)';
 

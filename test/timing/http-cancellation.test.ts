@@ -8,10 +8,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Database, GraphDBService, type ServiceConfig } from '../../src/index.js';
-import { request, waitFor } from '../service/helpers.js';
+import { request, waitFor } from '../runtime/helpers.js';
 
 const RUNAWAY = 'UNWIND range(1, 10000000000) AS x RETURN count(x)';
-const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'graphdb.js');
+const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'quiverdb.js');
 
 let db: Database | undefined;
 let service: GraphDBService | undefined;

@@ -1,5 +1,7 @@
 #include "cypher/planner/logical_plan.h"
 
+#include "catalog/catalog.h"
+
 namespace graphdb::planner {
 
 namespace {
@@ -49,21 +51,46 @@ const char* KindName(LogicalOpKind kind) {
 }  // namespace
 
 std::string LogicalOperator::ToString(
-    int indent, const std::function<std::string(const LogicalOperator&)>& note) const {
+    int indent, const std::function<std::string(const LogicalOperator&)>& note,
+    const catalog::Catalog* catalog) const {
+  // A table's name, or its id without a catalog (or when the catalog no longer has it).
+  auto table_name = [catalog](uint64_t id, bool rel) {
+    std::string name;
+    if (catalog && rel) {
+      const catalog::RelTableSchema* table = catalog->GetRelTableByPairId(id);
+      if (table) name = table->name;
+    } else if (catalog) {
+      name = catalog->TableName(id);
+    }
+    return name.empty() ? std::to_string(id) : name;
+  };
+  auto table_list = [&](const std::vector<uint64_t>& ids, bool rel) {
+    std::string list;
+    for (size_t i = 0; i < ids.size(); ++i) {
+      const std::string name = table_name(ids[i], rel);
+      // The pairs of one rel table (FROM A TO B, FROM A TO C) name it once.
+      if (rel && ("," + list + ",").find("," + name + ",") != std::string::npos) continue;
+      if (!list.empty()) list += ',';
+      list += name;
+    }
+    return list;
+  };
   std::string out(static_cast<size_t>(indent) * 2, ' ');
   out += KindName(kind);
   switch (kind) {
     case LogicalOpKind::kNodeScan:
-    case LogicalOpKind::kIndexSeek:
-      out += " slot=" + std::to_string(slot) + " tables=";
-      for (size_t i = 0; i < table_ids.size(); ++i) {
-        if (i) out += ',';
-        out += std::to_string(table_ids[i]);
-      }
-      if (key_expr) out += " key=" + key_expr->text;
+    case LogicalOpKind::kIndexSeek: {
+      out += " slot=" + std::to_string(slot) + " tables=" + table_list(table_ids, false);
+      if (!key_expr) break;
+      const catalog::NodeTableSchema* table =
+          catalog && table_ids.size() == 1 ? catalog->GetNodeTable(table_ids[0]) : nullptr;
+      out += table ? " " + table->primary_key_property().name + "=" + key_expr->text
+                   : " key=" + key_expr->text;
       break;
+    }
     case LogicalOpKind::kExpand:
       out += " from=" + std::to_string(from_slot) + " to=" + std::to_string(slot);
+      if (catalog && !rel_table_ids.empty()) out += " rels=" + table_list(rel_table_ids, true);
       if (variable_length)
         out += " hops=" + std::to_string(min_hops) + ".." + std::to_string(max_hops);
       break;
@@ -84,7 +111,7 @@ std::string LogicalOperator::ToString(
   }
   if (note) out += note(*this);
   out += "\n";
-  for (const auto& child : children) out += child->ToString(indent + 1, note);
+  for (const auto& child : children) out += child->ToString(indent + 1, note, catalog);
   return out;
 }
 

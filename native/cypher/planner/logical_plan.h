@@ -14,6 +14,10 @@
 
 #include "cypher/binder/bound_statement.h"
 
+namespace graphdb::catalog {
+class Catalog;
+}  // namespace graphdb::catalog
+
 namespace graphdb::planner {
 
 using binder::BoundExpression;
@@ -97,9 +101,12 @@ struct LogicalOperator {
   const binder::BoundClause* clause = nullptr;
 
   // EXPLAIN output: one line per operator, children indented below it; `note` adds text to
-  // the end of each operator's line (PROFILE's counts).
+  // the end of each operator's line (PROFILE's counts). With `catalog`, tables are named
+  // (tables=Person, rels=Knows, the primary key an INDEX_SEEK matches: id=$id), else given by
+  // their internal ids.
   std::string ToString(int indent = 0,
-                       const std::function<std::string(const LogicalOperator&)>& note = {}) const;
+                       const std::function<std::string(const LogicalOperator&)>& note = {},
+                       const catalog::Catalog* catalog = nullptr) const;
 };
 
 using LogicalOperatorPtr = std::unique_ptr<LogicalOperator>;

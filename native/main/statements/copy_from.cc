@@ -8,6 +8,8 @@
 #include <unordered_set>
 
 #include "catalog/catalog.h"
+#include "common/file_access.h"
+#include "common/progress.h"
 #include "common/status.h"
 #include "cypher/binder/binder.h"
 #include "cypher/parser/parser.h"
@@ -230,11 +232,13 @@ std::pair<uint64_t, std::string> CopyFromQuery(Database& db, const parser::Parse
 
 // The result of a COPY FROM: the rows copied, and the records skipped (IGNORE_ERRORS=true),
 // which go to the connection's warnings.
+// COPY's result: Kùzu's message, and the rows copied as nodes or relationships created.
 exec::QueryResult CopyResult(uint64_t rows, const std::string& table,
                              std::vector<formats::CsvWarning> skipped, exec::WarningLog* warnings,
-                             uint64_t query_id, uint64_t warning_limit) {
+                             uint64_t query_id, uint64_t warning_limit, bool rel) {
   exec::QueryResult result = MessageResult(std::to_string(rows) +
                                            " tuples have been copied to the " + table + " table.");
+  (rel ? result.counters.rels_created : result.counters.nodes_created) = rows;
   if (skipped.empty()) return result;
   result.rows.push_back({Value::String(
       std::to_string(skipped.size()) +
@@ -252,6 +256,18 @@ exec::QueryResult CopyResult(uint64_t rows, const std::string& table,
 }
 
 }  // namespace
+
+void CheckCopyFromFiles(const parser::ParsedCopyFrom& s) {
+  if (s.source.kind == parser::ScanSourceKind::kFiles) {
+    for (const std::string& path : s.source.file_paths) {
+      Check(formats::ConfineUserPath(path, "COPY FROM"));
+    }
+  } else if (s.names_server_files && CurrentFileAccess().mode == FileAccess::Mode::kNone) {
+    // A subquery that reads files (LOAD FROM) where no file may be read at all; its paths
+    // inside an import folder are checked when it binds.
+    Check(formats::ConfineUserPath("", "LOAD FROM"));
+  }
+}
 
 exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
                               const std::unordered_map<std::string, Value>& params,
@@ -291,20 +307,31 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
     }
     uint64_t rows = CopyByColumn(db, s);
     return CopyResult(rows, cat.GetNodeTable(s.table_name)->name, {}, warnings, query_id,
-                      warning_limit);
+                      warning_limit, false);
   }
   if (s.has_column_list) {
     uint64_t rows = CopyColumnList(db, s, params, options);
     const auto* node = cat.GetNodeTable(s.table_name);
     return CopyResult(rows, node ? node->name : cat.GetRelTable(s.table_name)->name,
-                      std::move(skipped), warnings, query_id, warning_limit);
+                      std::move(skipped), warnings, query_id, warning_limit, node == nullptr);
   }
   if (s.source.kind == parser::ScanSourceKind::kQuery) {
     auto [rows, table] = CopyFromQuery(db, s, params, options.ignore_errors, &skipped);
-    return CopyResult(rows, table, std::move(skipped), warnings, query_id, warning_limit);
+    return CopyResult(rows, table, std::move(skipped), warnings, query_id, warning_limit,
+                      cat.GetRelTable(table) != nullptr);
   }
   const std::vector<std::string> files =
       Check(formats::ExpandUserGlobs(env::FileSystem::Default(), s.source.file_paths, "COPY FROM"));
+  if (StatementProgress* progress = CurrentProgress()) {
+    // The bytes to read, which reads of the files count up to (common/progress.h).
+    uint64_t total = 0;
+    for (const std::string& file : files) {
+      Result<uint64_t> size = env::FileSystem::Default()->FileSize(file);
+      if (size.ok()) total += size.value();
+    }
+    progress->bytes_read.store(0, std::memory_order_relaxed);
+    progress->bytes_total.store(total, std::memory_order_relaxed);
+  }
   const uint64_t ts = 0;  // bulk-loaded rows: seen by every snapshot
   std::string table_name = s.table_name;
   if (!cat.Contains(table_name)) {
@@ -326,7 +353,7 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
     Check(db.storage().CopyNodeTable(table_name, source, ts));
     uint64_t rows = db.GetNodeTable(node_schema->id)->NumRows() - before;
     return CopyResult(rows, node_schema->name, std::move(skipped), warnings, query_id,
-                      warning_limit);
+                      warning_limit, false);
   }
   if (const auto* rel_schema = cat.GetRelTable(table_name)) {
     uint64_t before = 0;
@@ -336,7 +363,7 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
     uint64_t after = 0;
     for (auto* table : db.storage().GetRelTables(rel_schema->id)) after += table->NumRels();
     return CopyResult(after - before, rel_schema->name, std::move(skipped), warnings, query_id,
-                      warning_limit);
+                      warning_limit, true);
   }
   ThrowBinding("Binder exception: Table " + s.table_name + " does not exist.");
 }

@@ -6,6 +6,7 @@
 #include <set>
 #include <system_error>
 
+#include "common/progress.h"
 #include "cypher/parser/parser.h"
 #include "env/file_system.h"
 #include "formats/user_files.h"
@@ -346,6 +347,12 @@ exec::QueryResult RunExportDatabase(Database& db, const parser::ParsedPortDataba
     const std::string copy_from_options = options.parquet ? "" : CsvOptionList(options, true);
     std::set<std::string> taken;
     std::string copies;
+    StatementProgress* progress = CurrentProgress();  // one step per file written
+    if (progress) {
+      uint64_t files = cat.NodeTables().size();
+      for (const catalog::RelTableSchema* table : cat.RelTables()) files += table->pairs.size();
+      progress->steps_total.store(files, std::memory_order_relaxed);
+    }
     for (const catalog::NodeTableSchema* table : cat.NodeTables()) {
       std::string returns;
       std::string columns;
@@ -359,6 +366,7 @@ exec::QueryResult RunExportDatabase(Database& db, const parser::ParsedPortDataba
       const std::string file = DataFileName(table->name, extension, &taken);
       CopyTo(db, "MATCH (n:" + QuoteName(table->name) + ") RETURN " + returns, dir + "/" + file,
              copy_to_options);
+      if (progress) progress->steps_done.fetch_add(1, std::memory_order_relaxed);
       // SERIAL values are copied as they are (a plain COPY would draw new ones).
       copies += "COPY " + QuoteName(table->name) + (serial ? " (" + columns + ")" : "") +
                 " FROM " + QuoteString(file) +
@@ -380,6 +388,7 @@ exec::QueryResult RunExportDatabase(Database& db, const parser::ParsedPortDataba
                "MATCH (a:" + QuoteName(from->name) + ")-[r:" + QuoteName(table->name) + "]->(b:" +
                    QuoteName(to->name) + ") RETURN " + returns,
                dir + "/" + file, copy_to_options);
+        if (progress) progress->steps_done.fetch_add(1, std::memory_order_relaxed);
         std::string copy_options = copy_from_options;
         if (table->pairs.size() > 1) {
           const std::string pair_options =

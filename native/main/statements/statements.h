@@ -29,6 +29,10 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& statem
                               const std::unordered_map<std::string, Value>& params,
                               exec::WarningLog* warnings = nullptr, uint64_t query_id = 0,
                               uint64_t warning_limit = 0);
+// Throws FORBIDDEN when the thread's FileAccess (common/file_access.h) does not allow the files
+// COPY FROM names (or, for a subquery with LOAD FROM, any file at all), so that it is refused
+// before it waits for anything (they are checked again as they are opened).
+void CheckCopyFromFiles(const parser::ParsedCopyFrom& statement);
 // COPY (<query>) TO 'file.csv' [(header = true, delim = ',')], COPY ... TO 'file.parquet'
 // [(compression = 'snappy')], COPY <table> TO 'file' (docs/cypher.md). `session` (may be null):
 // the query reads in its explicit transaction, if one is open, and sees its writes.

@@ -1,0 +1,102 @@
+// UNWIND (a list's elements as a new variable) and CALL of a table function (its arguments
+// constants, its columns new variables, YIELD renaming them), standalone or in a query.
+#include "cypher/binder/binder_internal.h"
+#include "cypher/binder/table_functions.h"
+
+namespace graphdb::binder {
+
+void Binder::BindUnwind(const parser::ParsedUnwindClause& unwind, BoundClause* out) {
+  out->kind = BoundClause::Kind::kUnwind;
+  out->unwind_expr = Bind(*unwind.expression);
+  LogicalType element = out->unwind_expr->type;
+  if (element.id() == LogicalTypeId::kList || element.id() == LogicalTypeId::kArray) {
+    element = element.child();
+  } else if (element.id() != LogicalTypeId::kAny) {
+    BindError(unwind.expression->text + " has data type " + element.ToString() +
+              " but LIST was expected.");
+  }
+  if (scope_->Find(unwind.alias)) BindError("Variable " + unwind.alias + " already exists.");
+  out->unwind_slot = NewSlot();
+  // Unwinding collected nodes or rels gives node / rel variables of the same tables.
+  scope_->Add({unwind.alias, out->unwind_slot, element, KnownTables(*out->unwind_expr)});
+}
+
+void Binder::BindCall(const ParsedExpression& fn,
+                      const std::vector<parser::ParsedYieldItem>& yields,
+                      const ParsedExpression* where, BoundClause* out) {
+  std::vector<Value> args;
+  for (const auto& child : fn.children) {
+    auto arg = Bind(*child);
+    if (arg->kind != ExprKind::kLiteral) {
+      BindError(child->text + " has type " +
+                (arg->kind == ExprKind::kProperty ? "PROPERTY" : "EXPRESSION") +
+                " but LITERAL was expected.");
+    }
+    args.push_back(arg->literal);
+  }
+  auto table_function = std::make_unique<BoundTableFunction>(
+      BindTableFunction(Lower(fn.name), std::move(args), catalog_));
+  auto& names = table_function->column_names;
+  auto declare = [&](size_t column, const std::string& alias) {
+    if (scope_->Find(alias)) BindError("Variable " + alias + " already exists.");
+    SlotId slot = NewSlot();
+    table_function->slots[column] = slot;
+    scope_->Add({alias, slot, table_function->column_types[column]});
+  };
+  if (yields.empty()) {
+    for (size_t i = 0; i < names.size(); ++i) declare(i, names[i]);
+  } else {
+    // As in Kùzu, YIELD names every output column, in order, each once (AS renames it).
+    if (yields.size() > names.size()) {
+      BindError(
+          "The number of variables in the yield clause exceeds the number of output variables of "
+          "the table function.");
+    }
+    for (size_t i = 0; i < yields.size(); ++i) {
+      const auto& item = yields[i];
+      if (!catalog::NamesEqual(names[i], item.name)) {
+        BindError("Unknown table function output variable name: " + item.name + ".");
+      }
+    }
+    if (yields.size() < names.size()) {
+      BindError("Output variables must all appear in the yield clause.");
+    }
+    for (size_t i = 0; i < yields.size(); ++i) {
+      declare(i, yields[i].alias.empty() ? yields[i].name : yields[i].alias);
+    }
+  }
+  out->table_function = std::move(table_function);
+  if (where) out->where = BindPredicate(*where);
+}
+
+std::unique_ptr<BoundQuery> Binder::BindStandaloneCall(const parser::ParsedExpression& function) {
+  scope_ = std::make_shared<Scope>();
+  BoundClause clause;
+  clause.kind = BoundClause::Kind::kCall;
+  BindCall(function, {}, nullptr, &clause);
+  BoundClause ret;
+  ret.kind = BoundClause::Kind::kProjection;
+  ret.projection = std::make_unique<BoundProjection>();
+  ret.projection->is_return = true;
+  std::vector<BoundColumn> columns;
+  const auto& fn = *clause.table_function;
+  for (size_t i = 0; i < fn.column_names.size(); ++i) {
+    auto var = MakeExpr(ExprKind::kVariable, fn.column_types[i], fn.column_names[i]);
+    var->slot = *fn.slots[i];
+    BoundProjectionItem item;
+    item.slot = NewSlot();
+    item.name = fn.column_names[i];
+    item.expr = std::move(var);
+    columns.push_back({item.name, fn.column_types[i], item.slot});
+    ret.projection->items.push_back(std::move(item));
+  }
+  auto bound = std::make_unique<BoundQuery>();
+  bound->parts.emplace_back();
+  bound->parts[0].clauses.push_back(std::move(clause));
+  bound->parts[0].clauses.push_back(std::move(ret));
+  bound->columns.push_back(std::move(columns));
+  bound->num_slots = num_slots_;
+  return bound;
+}
+
+}  // namespace graphdb::binder

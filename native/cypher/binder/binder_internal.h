@@ -1,0 +1,119 @@
+// Private to the binder's own files (binder.cc, bind_*.cc): the scope of variables a clause
+// sees, and the small helpers that every clause and expression binder uses. Not for other
+// modules: they include cypher/binder/binder.h.
+#pragma once
+
+#include <cctype>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/status.h"
+#include "cypher/binder/binder.h"
+
+namespace graphdb::binder {
+
+using parser::BinaryOp;
+using parser::ClauseKind;
+using parser::ExpressionKind;
+using parser::LiteralKind;
+using parser::ParsedExpression;
+using parser::UnaryOp;
+
+struct Binder::VariableInfo {
+  VariableInfo(std::string n, SlotId s, LogicalType t, std::vector<uint64_t> tables = {})
+      : name(std::move(n)), slot(s), type(std::move(t)), table_ids(std::move(tables)) {}
+
+  std::string name;
+  SlotId slot = 0;
+  LogicalType type;
+  // Node and rel variables: their candidate tables. Lists of nodes or rels (collect(n)): the
+  // tables of their elements.
+  std::vector<uint64_t> table_ids;
+  // Rel variables of a pattern: the slots of the pattern's source and destination nodes
+  // (start_node / end_node read them). Empty for rels that come from elsewhere.
+  std::optional<SlotId> src_slot;
+  std::optional<SlotId> dst_slot;
+  bool undirected = false;      // a rel of an undirected pattern: its direction is unknown
+  std::string weight_property;  // a weighted shortest path: its weight (cost() sums it)
+  // A node or rel of a pattern (or such a variable passed on by WITH), as opposed to one
+  // unwound from a list: n.* gives only the properties of pattern variables.
+  bool from_pattern = false;
+};
+
+class Binder::Scope {
+ public:
+  const VariableInfo* Find(const std::string& name) const {
+    for (const auto& v : vars_) {
+      if (v.name == name) return &v;
+    }
+    return nullptr;
+  }
+  void Add(VariableInfo info) {
+    for (auto& v : vars_) {
+      if (v.name == info.name) {
+        v = std::move(info);
+        return;
+      }
+    }
+    vars_.push_back(std::move(info));
+  }
+  const std::vector<VariableInfo>& vars() const { return vars_; }
+
+ private:
+  std::vector<VariableInfo> vars_;
+};
+
+[[noreturn]] inline void BindError(const std::string& message) {
+  ThrowBinding("Binder exception: " + message);
+}
+
+// A type name that does not parse: Kùzu's catalog message for an unknown name, else a binder
+// error.
+[[noreturn]] inline void TypeError(const std::string& message) {
+  if (message.rfind(kUnknownTypePrefix, 0) == 0) ThrowBinding(message);
+  BindError(message);
+}
+
+inline BoundExpressionPtr MakeExpr(ExprKind kind, LogicalType type, std::string text) {
+  auto e = std::make_unique<BoundExpression>();
+  e->kind = kind;
+  e->type = std::move(type);
+  e->text = std::move(text);
+  return e;
+}
+
+// AND of the expressions; nullptr for none.
+inline BoundExpressionPtr Conjunction(std::vector<BoundExpressionPtr> conjuncts) {
+  if (conjuncts.empty()) return nullptr;
+  if (conjuncts.size() == 1) return std::move(conjuncts[0]);
+  auto conj = MakeExpr(ExprKind::kAnd, LogicalType::Bool(), "");
+  conj->children = std::move(conjuncts);
+  return conj;
+}
+
+inline BoundExpressionPtr MakeLiteral(Value v, std::string text) {
+  auto e = MakeExpr(ExprKind::kLiteral, v.type(), std::move(text));
+  e->literal = std::move(v);
+  return e;
+}
+
+inline std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+inline std::string Upper(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+inline bool IsNodeOrRel(const LogicalType& t) {
+  return t.id() == LogicalTypeId::kNode || t.id() == LogicalTypeId::kRel;
+}
+
+}  // namespace graphdb::binder

@@ -1,0 +1,351 @@
+// The planner on its own: queries bound against a small catalog (no database) and planned; the
+// tests check the operator trees chosen for typical shapes and the rewrites (filter placement
+// and order, primary-key index seeks, top-k sorts, factorized counts, update barriers).
+#include "cypher/planner/planner.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cypher/binder/binder_test_util.h"
+
+namespace graphdb::planner {
+namespace {
+
+// The operator's kind as EXPLAIN names it (the first word of its line).
+std::string KindName(const LogicalOperator& op) {
+  std::string line = op.ToString();
+  return line.substr(0, line.find_first_of(" \n"));
+}
+
+// The tree's shape: KIND(child, child...).
+std::string Shape(const LogicalOperator& op) {
+  std::string out = KindName(op);
+  if (op.children.empty()) return out;
+  out += "(";
+  for (size_t i = 0; i < op.children.size(); ++i) {
+    if (i) out += ",";
+    out += Shape(*op.children[i]);
+  }
+  return out + ")";
+}
+
+// The first operator of `kind` on the input chain (children[0]) from `op`, or nullptr.
+const LogicalOperator* Find(const LogicalOperator& op, LogicalOpKind kind) {
+  for (const LogicalOperator* at = &op;; at = at->children[0].get()) {
+    if (at->kind == kind) return at;
+    if (at->children.empty()) return nullptr;
+  }
+}
+
+// `to_double(...) = ...`, the conjunct that may fail in the tests below.
+bool IsCastComparison(const binder::BoundExpression& e) {
+  return e.kind == binder::ExprKind::kScalarFunction && e.name == "=" &&
+         e.children[0]->name == "to_double";
+}
+
+class PlannerTest : public binder::testing_util::BinderFixture {
+ protected:
+  // Binds and plans `query`; the bound query is kept (the plan points into it).
+  const LogicalPlan& Plan(const std::string& query) {
+    bound_.push_back(Bind(query));
+    plans_.push_back(std::make_unique<LogicalPlan>(PlanQuery(*bound_.back(), catalog_)));
+    return *plans_.back();
+  }
+  std::string ShapeOf(const std::string& query) { return Shape(*Plan(query).root); }
+
+  // The rank of the WHERE of `query`'s first clause (a MATCH).
+  int RankOfWhere(const std::string& query) {
+    bound_.push_back(Bind(query));
+    return ConjunctRank(*bound_.back()->parts[0].clauses[0].where);
+  }
+
+  std::vector<std::unique_ptr<binder::BoundQuery>> bound_;
+  std::vector<std::unique_ptr<LogicalPlan>> plans_;
+};
+
+TEST_F(PlannerTest, AMatchScansItsNodeAndProjects) {
+  EXPECT_EQ(ShapeOf("MATCH (p:person) RETURN p.name"), "PROJECTION(SCAN_NODE(SINGLE_ROW))");
+  const LogicalPlan& plan = Plan("MATCH (p:person) RETURN p.name");
+  const LogicalOperator* scan = Find(*plan.root, LogicalOpKind::kNodeScan);
+  ASSERT_NE(scan, nullptr);
+  EXPECT_EQ(scan->table_ids, (std::vector<uint64_t>{person_}));
+  ASSERT_EQ(plan.columns.size(), 1u);
+  EXPECT_EQ(plan.columns[0].name, "p.name");
+  EXPECT_GE(plan.num_slots, 2u);  // p and the column
+}
+
+TEST_F(PlannerTest, APrimaryKeyEqualityBecomesAnIndexSeek) {
+  const LogicalPlan& plan = Plan("MATCH (p:person) WHERE p.id = 7 RETURN p.name");
+  EXPECT_EQ(Shape(*plan.root), "PROJECTION(INDEX_SEEK(SINGLE_ROW))");
+  const LogicalOperator* seek = Find(*plan.root, LogicalOpKind::kIndexSeek);
+  ASSERT_NE(seek, nullptr);
+  ASSERT_NE(seek->key_expr, nullptr);
+  EXPECT_EQ(seek->key_expr->text, "7");
+  // Inline properties on the key seek too; the other conjuncts stay filters above the seek.
+  EXPECT_EQ(ShapeOf("MATCH (p:person {id: 7}) WHERE p.age > 3 RETURN p.name"),
+            "PROJECTION(FILTER(INDEX_SEEK(SINGLE_ROW)))");
+}
+
+TEST_F(PlannerTest, OtherEqualitiesStayFilters) {
+  EXPECT_EQ(ShapeOf("MATCH (p:person) WHERE p.age = 7 RETURN p.name"),
+            "PROJECTION(FILTER(SCAN_NODE(SINGLE_ROW)))");
+  // A key compared with a value of the node itself cannot be sought.
+  EXPECT_EQ(ShapeOf("MATCH (p:person) WHERE p.id = p.age RETURN p.name"),
+            "PROJECTION(FILTER(SCAN_NODE(SINGLE_ROW)))");
+  // Nor can a node that may be in several tables.
+  EXPECT_EQ(ShapeOf("MATCH (p) WHERE p.name = 'x' RETURN p.name"),
+            "PROJECTION(FILTER(SCAN_NODE(SINGLE_ROW)))");
+}
+
+TEST_F(PlannerTest, ASeekMayBeKeyedByAnEarlierVariable) {
+  // b's key comes from a: one seek per row of a's scan.
+  EXPECT_EQ(ShapeOf("MATCH (a:person), (b:person) WHERE b.id = a.age RETURN b.name"),
+            "PROJECTION(INDEX_SEEK(SCAN_NODE(SINGLE_ROW)))");
+  params_["k"] = Value::Int64(4);
+  const LogicalPlan& plan = Plan("MATCH (p:person) WHERE p.id = $k RETURN p.name");
+  const LogicalOperator* seek = Find(*plan.root, LogicalOpKind::kIndexSeek);
+  ASSERT_NE(seek, nullptr);
+  EXPECT_EQ(seek->key_expr->kind, binder::ExprKind::kParameter);
+  // A disjunction of keys is no single key: it stays a filter.
+  EXPECT_EQ(ShapeOf("MATCH (p:person) WHERE p.id = 1 OR p.id = 2 RETURN p.name"),
+            "PROJECTION(FILTER(SCAN_NODE(SINGLE_ROW)))");
+}
+
+TEST_F(PlannerTest, ExpansionsCarryTheirTables) {
+  const LogicalPlan& plan = Plan("MATCH (a:person)-[:lives_in]->(c) RETURN c.name");
+  const LogicalOperator* expand = Find(*plan.root, LogicalOpKind::kExpand);
+  ASSERT_NE(expand, nullptr);
+  EXPECT_EQ(expand->rel_table_ids,
+            (std::vector<uint64_t>{catalog_.GetRelTable("lives_in")->id}));
+  // The unlabelled end may be in any node table; the rel's pairs narrow it at run time.
+  EXPECT_EQ(expand->table_ids, (std::vector<uint64_t>{person_, city_}));
+  EXPECT_EQ(expand->direction, binder::Direction::kForward);
+  EXPECT_FALSE(expand->variable_length);
+  EXPECT_FALSE(expand->reverse_path);
+}
+
+TEST_F(PlannerTest, AWhereAfterAggregationFiltersTheGroups) {
+  EXPECT_EQ(ShapeOf("MATCH (p:person) WITH p.age AS a, count(*) AS n WHERE n > 1 RETURN a"),
+            "PROJECTION(FILTER(PROJECTION(AGGREGATE(SCAN_NODE(SINGLE_ROW)))))");
+  // ORDER BY alone sorts everything: no limit is handed to the sort.
+  const LogicalPlan& plan = Plan("MATCH (p:person) RETURN p.name ORDER BY p.name DESC");
+  const LogicalOperator* sort = Find(*plan.root, LogicalOpKind::kSort);
+  ASSERT_NE(sort, nullptr);
+  EXPECT_EQ(sort->expr2, nullptr);
+  ASSERT_EQ(sort->order_by.size(), 1u);
+  EXPECT_TRUE(sort->order_by[0]->descending);
+}
+
+TEST_F(PlannerTest, FiltersRunWhereTheirVariablesAreBound) {
+  // On the start node: below the expansion.
+  EXPECT_EQ(ShapeOf("MATCH (a:person)-[:knows]->(b:person) WHERE a.age > 1 RETURN b.name"),
+            "PROJECTION(EXPAND(FILTER(SCAN_NODE(SINGLE_ROW))))");
+  // On the end node: above it.
+  EXPECT_EQ(ShapeOf("MATCH (a:person)-[:knows]->(b:person) WHERE b.age > 1 RETURN b.name"),
+            "PROJECTION(FILTER(EXPAND(SCAN_NODE(SINGLE_ROW))))");
+  // On both: above it as well; a WHERE on the rel likewise.
+  EXPECT_EQ(ShapeOf("MATCH (a:person)-[e:knows]->(b:person) WHERE a.age < b.age AND e.since > 1 "
+                    "RETURN b.name"),
+            "PROJECTION(FILTER(FILTER(EXPAND(SCAN_NODE(SINGLE_ROW)))))");
+}
+
+TEST_F(PlannerTest, TheStartNodeIsOneWithAKeyEquality) {
+  const LogicalPlan& plan =
+      Plan("MATCH (a:person)-[:knows]->(b:person) WHERE b.id = 3 RETURN a.name");
+  EXPECT_EQ(Shape(*plan.root), "PROJECTION(EXPAND(INDEX_SEEK(SINGLE_ROW)))");
+  const auto& pattern = bound_.back()->parts[0].clauses[0].patterns[0];
+  const LogicalOperator* expand = Find(*plan.root, LogicalOpKind::kExpand);
+  ASSERT_NE(expand, nullptr);
+  EXPECT_EQ(expand->from_slot, pattern.nodes[1].slot);
+  EXPECT_EQ(expand->slot, pattern.nodes[0].slot);
+  EXPECT_EQ(expand->direction, binder::Direction::kBackward);
+  EXPECT_TRUE(expand->reverse_path);
+}
+
+TEST_F(PlannerTest, ABoundNodeIsExpandedFromWithoutAScan) {
+  const LogicalPlan& plan =
+      Plan("MATCH (a:person) WITH a MATCH (a)-[:knows]->(b:person) RETURN b.name");
+  EXPECT_EQ(Shape(*plan.root), "PROJECTION(EXPAND(PROJECTION(SCAN_NODE(SINGLE_ROW))))");
+  // A closing pattern checks the bound end instead of assigning it.
+  const LogicalPlan& cycle =
+      Plan("MATCH (a:person)-[:knows]->(b:person)-[:knows]->(a) RETURN b.id");
+  const LogicalOperator* last = Find(*cycle.root, LogicalOpKind::kExpand);
+  ASSERT_NE(last, nullptr);
+  EXPECT_TRUE(last->to_bound);
+  EXPECT_FALSE(last->children[0]->to_bound);
+}
+
+TEST_F(PlannerTest, ConjunctsThatCannotFailRunFirst) {
+  EXPECT_EQ(RankOfWhere("MATCH (a:person) WHERE a.id = 1 RETURN a"), 0);
+  EXPECT_EQ(RankOfWhere("MATCH (a:person) WHERE a.age > 1 RETURN a"), 1);
+  EXPECT_EQ(RankOfWhere("MATCH (a:person) WHERE a.name STARTS WITH 'x' RETURN a"), 1);
+  EXPECT_EQ(RankOfWhere("MATCH (a:person) WHERE EXISTS { MATCH (a)-[:knows]->() } RETURN a"), 2);
+  EXPECT_EQ(RankOfWhere("MATCH (a:person) WHERE to_double(a.name) = 1.0 RETURN a"),
+            kMayFailRank);
+  EXPECT_EQ(RankOfWhere("MATCH (a:person) WHERE a.age + 1 > 2 RETURN a"), kMayFailRank);
+  EXPECT_EQ(RankOfWhere("MATCH (a:person) WHERE a.name = 1 RETURN a"), kMayFailRank);
+
+  // Filters at one point run in rank order: the one that may fail last (top of the chain).
+  const LogicalPlan& plan =
+      Plan("MATCH (a:person) WHERE to_double(a.name) = 1.0 AND a.age = 3 RETURN a.id");
+  const LogicalOperator* top = Find(*plan.root, LogicalOpKind::kFilter);
+  ASSERT_NE(top, nullptr);
+  EXPECT_TRUE(IsCastComparison(*top->expr)) << top->expr->text;
+  ASSERT_EQ(top->children[0]->kind, LogicalOpKind::kFilter);
+  EXPECT_EQ(top->children[0]->expr->text, "a.age = 3");
+}
+
+TEST_F(PlannerTest, AConjunctThatMayFailWaitsForTheSafeOnes) {
+  // to_double(a.name) could run right after the scan of a, but b.age = 3 (which cannot fail)
+  // is not placed until b is bound, so the cast waits above the expansion.
+  const LogicalPlan& plan = Plan(
+      "MATCH (a:person)-[:knows]->(b:person) WHERE to_double(a.name) = 1.0 AND b.age = 3 "
+      "RETURN a.id");
+  EXPECT_EQ(Shape(*plan.root), "PROJECTION(FILTER(FILTER(EXPAND(SCAN_NODE(SINGLE_ROW)))))");
+  const LogicalOperator* top = Find(*plan.root, LogicalOpKind::kFilter);
+  EXPECT_TRUE(IsCastComparison(*top->expr)) << top->expr->text;
+  EXPECT_EQ(top->children[0]->expr->text, "b.age = 3");
+}
+
+TEST_F(PlannerTest, OrderByWithLimitIsATopKSort) {
+  const LogicalPlan& plan = Plan("MATCH (p:person) RETURN p.name ORDER BY p.age SKIP 1 LIMIT 2");
+  EXPECT_EQ(Shape(*plan.root), "SKIP_LIMIT(ORDER_BY(PROJECTION(SCAN_NODE(SINGLE_ROW))))");
+  const LogicalOperator* sort = Find(*plan.root, LogicalOpKind::kSort);
+  ASSERT_NE(sort, nullptr);
+  ASSERT_NE(sort->expr, nullptr);
+  ASSERT_NE(sort->expr2, nullptr);
+  EXPECT_EQ(sort->expr->text, "1");
+  EXPECT_EQ(sort->expr2->text, "2");
+  EXPECT_EQ(ShapeOf("MATCH (p:person) RETURN p.name ORDER BY p.name"),
+            "ORDER_BY(PROJECTION(SCAN_NODE(SINGLE_ROW)))");
+  EXPECT_EQ(ShapeOf("MATCH (p:person) RETURN p.name LIMIT 1"),
+            "SKIP_LIMIT(PROJECTION(SCAN_NODE(SINGLE_ROW)))");
+}
+
+TEST_F(PlannerTest, AggregationGroupsThenProjectsTheAggregates) {
+  const LogicalPlan& plan = Plan("MATCH (p:person) RETURN p.name, sum(p.age) AS s");
+  EXPECT_EQ(Shape(*plan.root), "PROJECTION(AGGREGATE(SCAN_NODE(SINGLE_ROW)))");
+  const LogicalOperator* agg = Find(*plan.root, LogicalOpKind::kAggregate);
+  ASSERT_NE(agg, nullptr);
+  EXPECT_EQ(agg->items.size(), 1u);  // the key p.name
+  EXPECT_EQ(agg->aggregates.size(), 1u);
+  EXPECT_FALSE(agg->weighted);
+  EXPECT_EQ(ShapeOf("MATCH (p:person) RETURN DISTINCT p.name"),
+            "DISTINCT(PROJECTION(SCAN_NODE(SINGLE_ROW)))");
+}
+
+TEST_F(PlannerTest, CountsOverExpansionsAreFactorized) {
+  const LogicalPlan& plan = Plan("MATCH (a:person)-[:knows]->(b:person) RETURN a.name, count(*)");
+  EXPECT_EQ(Shape(*plan.root), "PROJECTION(AGGREGATE(EXPAND_COUNT(SCAN_NODE(SINGLE_ROW))))");
+  const LogicalOperator* agg = Find(*plan.root, LogicalOpKind::kAggregate);
+  ASSERT_NE(agg, nullptr);
+  EXPECT_TRUE(agg->weighted);
+  const LogicalOperator* count = Find(*plan.root, LogicalOpKind::kCountExpand);
+  ASSERT_NE(count, nullptr);
+  EXPECT_EQ(count->counted.size(), 1u);
+  EXPECT_EQ(agg->weight_slot, count->slot);
+  // sum() reads every row, and a grouping key on the expanded node needs its rows: no count.
+  EXPECT_EQ(ShapeOf("MATCH (a:person)-[:knows]->(b:person) RETURN sum(b.age)"),
+            "PROJECTION(AGGREGATE(EXPAND(SCAN_NODE(SINGLE_ROW))))");
+  EXPECT_EQ(ShapeOf("MATCH (a:person)-[:knows]->(b:person) RETURN b.name, count(*)"),
+            "PROJECTION(AGGREGATE(EXPAND(SCAN_NODE(SINGLE_ROW))))");
+  // Nor are variable-length expansions counted.
+  EXPECT_EQ(ShapeOf("MATCH (a:person)-[:knows*1..2]->(b:person) RETURN count(*)"),
+            "PROJECTION(AGGREGATE(EXPAND(SCAN_NODE(SINGLE_ROW))))");
+}
+
+TEST_F(PlannerTest, VariableLengthExpansionsCarryTheirHops) {
+  const LogicalPlan& plan = Plan("MATCH (a:person)-[e:knows*2..4]->(b:person) RETURN b.id");
+  const LogicalOperator* expand = Find(*plan.root, LogicalOpKind::kExpand);
+  ASSERT_NE(expand, nullptr);
+  EXPECT_TRUE(expand->variable_length);
+  EXPECT_EQ(expand->min_hops, 2u);
+  EXPECT_EQ(expand->max_hops, 4u);
+  ASSERT_NE(expand->rel_pattern, nullptr);
+  EXPECT_NE(expand->ToString().find("hops=2..4"), std::string::npos);
+}
+
+TEST_F(PlannerTest, OptionalMatchIsACorrelatedSubPlan) {
+  const LogicalPlan& plan =
+      Plan("MATCH (a:person) OPTIONAL MATCH (a)-[:knows]->(b:person) RETURN a.id, b.id");
+  EXPECT_EQ(Shape(*plan.root),
+            "PROJECTION(OPTIONAL(SCAN_NODE(SINGLE_ROW),EXPAND(SINGLE_ROW)))");
+  const LogicalOperator* optional = Find(*plan.root, LogicalOpKind::kOptional);
+  ASSERT_NE(optional, nullptr);
+  // The slots set to NULL when nothing matches: b's and the rel's.
+  const auto& pattern = bound_.back()->parts[0].clauses[1].patterns[0];
+  EXPECT_EQ(optional->slots.size(), 2u);
+  EXPECT_NE(std::find(optional->slots.begin(), optional->slots.end(), pattern.nodes[1].slot),
+            optional->slots.end());
+}
+
+TEST_F(PlannerTest, UpdatesAreSeparatedFromReadsByBarriers) {
+  EXPECT_EQ(ShapeOf("MATCH (a:person) CREATE (b:person {id: 9})"),
+            "UPDATE(MATERIALIZE(SCAN_NODE(SINGLE_ROW)))");
+  EXPECT_EQ(ShapeOf("CREATE (b:person {id: 9})"), "UPDATE(SINGLE_ROW)");
+  // A MATCH after an update (past WITH) sees all of it.
+  EXPECT_EQ(ShapeOf("CREATE (b:person {id: 9}) WITH b MATCH (c:city) RETURN c.name"),
+            "PROJECTION(SCAN_NODE(MATERIALIZE(PROJECTION(UPDATE(SINGLE_ROW)))))");
+  // A MERGE of a path matches it by a sub-plan.
+  EXPECT_EQ(ShapeOf("MERGE (a:person {id: 1})-[:knows]->(b:person {id: 2})"),
+            "UPDATE(SINGLE_ROW,FILTER(EXPAND(INDEX_SEEK(SINGLE_ROW))))");
+}
+
+TEST_F(PlannerTest, UnionsShareOutputSlots) {
+  const LogicalPlan& all = Plan("RETURN 1 AS a UNION ALL RETURN 2 AS a");
+  EXPECT_EQ(Shape(*all.root), "UNION(PROJECTION(SINGLE_ROW),PROJECTION(SINGLE_ROW))");
+  ASSERT_EQ(all.columns.size(), 1u);
+  EXPECT_EQ(all.root->slots, (std::vector<SlotId>{all.columns[0].slot}));
+  EXPECT_GT(all.num_slots, all.columns[0].slot);
+  // UNION without ALL removes duplicates.
+  EXPECT_EQ(ShapeOf("RETURN 1 AS a UNION RETURN 2 AS a"),
+            "DISTINCT(UNION(PROJECTION(SINGLE_ROW),PROJECTION(SINGLE_ROW)))");
+}
+
+TEST_F(PlannerTest, ClausesMapToTheirOperators) {
+  EXPECT_EQ(ShapeOf("UNWIND [1, 2] AS x RETURN x"), "PROJECTION(UNWIND(SINGLE_ROW))");
+  EXPECT_EQ(ShapeOf("UNWIND [1, 2] AS x WITH x WHERE x > 1 RETURN x"),
+            "PROJECTION(FILTER(PROJECTION(UNWIND(SINGLE_ROW))))");
+  EXPECT_EQ(ShapeOf("CALL show_tables() WHERE name = 'city' RETURN name"),
+            "PROJECTION(FILTER(TABLE_FUNCTION(SINGLE_ROW)))");
+  // A named path is built by a projection once its pattern is matched.
+  EXPECT_EQ(ShapeOf("MATCH p = (a:person)-[:knows]->(b:person) RETURN p"),
+            "PROJECTION(PROJECTION(EXPAND(SCAN_NODE(SINGLE_ROW))))");
+}
+
+TEST_F(PlannerTest, SubqueriesStartFromTheOuterRow) {
+  bound_.push_back(Bind("MATCH (a:person) WHERE EXISTS { MATCH (a)-[:knows]->(b) } RETURN a"));
+  const binder::BoundExpression& where = *bound_.back()->parts[0].clauses[0].where;
+  ASSERT_NE(where.subquery, nullptr);
+  LogicalOperatorPtr sub = PlanSubquery(*where.subquery, catalog_);
+  // a is bound by the outer query: no scan, one expansion from the argument row.
+  EXPECT_EQ(Shape(*sub), "EXPAND(SINGLE_ROW)");
+}
+
+TEST_F(PlannerTest, CollectedSlotsSkipComprehensionVariables) {
+  bound_.push_back(Bind("MATCH (a:person) RETURN [x IN a.tags WHERE x = a.name | x] AS l"));
+  const auto& pattern = bound_.back()->parts[0].clauses[0].patterns[0];
+  const binder::BoundExpression& list =
+      *bound_.back()->parts[0].clauses[1].projection->items[0].expr;
+  std::set<SlotId> slots;
+  CollectExpressionSlots(list, slots);
+  EXPECT_EQ(slots, (std::set<SlotId>{pattern.nodes[0].slot}));
+}
+
+TEST_F(PlannerTest, ExplainTextNamesEachOperator) {
+  const LogicalPlan& plan = Plan("MATCH (p:person) WHERE p.age > 1 RETURN p.name");
+  std::string text = plan.root->ToString();
+  EXPECT_EQ(text.substr(0, text.find('\n')), "PROJECTION");
+  EXPECT_NE(text.find("\n  FILTER p.age > 1\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n    SCAN_NODE slot="), std::string::npos) << text;
+  std::string noted =
+      plan.root->ToString(0, [](const LogicalOperator&) { return std::string(" [n]"); });
+  EXPECT_EQ(noted.substr(0, noted.find('\n')), "PROJECTION [n]");
+}
+
+}  // namespace
+}  // namespace graphdb::planner
