@@ -5,7 +5,7 @@
 //
 // The confinement is the running statement's, set for the thread that runs it
 // (ScopedFileAccess) by the execution slot, and read where user files are opened
-// (storage/user_files.h).
+// (formats/user_files.h).
 //
 // Thread-safety: the current policy is thread-local; a FileAccess is immutable once set.
 #pragma once

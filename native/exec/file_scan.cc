@@ -8,13 +8,13 @@
 
 #include "common/status.h"
 #include "env/file_system.h"
+#include "formats/csv_reader.h"
+#include "formats/csv_sniffer.h"
+#include "formats/npy_reader.h"
+#include "formats/parquet_reader.h"
+#include "formats/user_files.h"
+#include "formats/value_parser.h"
 #include "function/cast.h"
-#include "storage/csv_reader.h"
-#include "storage/csv_sniffer.h"
-#include "storage/npy_reader.h"
-#include "storage/parquet_reader.h"
-#include "storage/user_files.h"
-#include "storage/value_parser.h"
 
 namespace graphdb::exec {
 
@@ -52,17 +52,17 @@ bool TakeNpyFormat(binder::BoundFileScan* scan) {
   return npy;
 }
 
-// The files must exist (storage/user_files.h) and be CSV files (or NPY, with `npy`). Returns
+// The files must exist (formats/user_files.h) and be CSV files (or NPY, with `npy`). Returns
 // the paths to open (confined to a service's import folder: common/file_access.h).
 std::vector<std::string> CheckPaths(const std::vector<std::string>& paths, bool npy = false) {
   std::vector<std::string> opened;
   for (const auto& path : paths) {
     Result<std::string> checked =
-        storage::CheckUserFileToRead(env::FileSystem::Default(), path, "LOAD FROM");
+        formats::CheckUserFileToRead(env::FileSystem::Default(), path, "LOAD FROM");
     if (!checked.ok()) throw GraphDBException(checked.status());
     opened.push_back(std::move(*checked));
-    if (!npy && storage::IsParquetFile(env::FileSystem::Default(), opened.back())) continue;
-    if (storage::IsCompressedCsvPath(path) && !npy) {
+    if (!npy && formats::IsParquetFile(env::FileSystem::Default(), opened.back())) continue;
+    if (formats::IsCompressedCsvPath(path) && !npy) {
       std::string inner = path.substr(0, path.rfind('.'));
       if (!HasSuffix(inner, ".csv") && !HasSuffix(inner, ".tsv")) {
         throw GraphDBException(Status(
@@ -76,9 +76,9 @@ std::vector<std::string> CheckPaths(const std::vector<std::string>& paths, bool 
   return opened;
 }
 
-storage::CsvOptions ToCsvOptions(const std::vector<std::pair<std::string, Value>>& options,
-                                 storage::CsvOptions::Header header) {
-  storage::CsvOptions csv;
+formats::CsvOptions ToCsvOptions(const std::vector<std::pair<std::string, Value>>& options,
+                                 formats::CsvOptions::Header header) {
+  formats::CsvOptions csv;
   for (const auto& [name, value] : options) {
     Status status = csv.Set(name, value);
     if (!status.ok()) throw GraphDBException(status);
@@ -93,15 +93,15 @@ std::optional<bool> BoolOption(const std::vector<std::pair<std::string, Value>>&
   for (const auto& [name, value] : options) {
     std::string key = name;
     for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (key == option) return storage::CsvBoolOption(value);
+    if (key == option) return formats::CsvBoolOption(value);
   }
   return std::nullopt;
 }
 
 std::vector<storage::Column> ReadAll(const std::vector<std::string>& paths,
                                      const std::vector<LogicalType>& types,
-                                     const storage::CsvOptions& options) {
-  storage::CsvReader reader(env::FileSystem::Default(), types, options);
+                                     const formats::CsvOptions& options) {
+  formats::CsvReader reader(env::FileSystem::Default(), types, options);
   auto columns = reader.ReadFiles(paths, "LOAD FROM");
   if (!columns.ok()) throw GraphDBException(columns.status());
   return std::move(columns).value();
@@ -113,7 +113,7 @@ std::vector<storage::Column> ReadAll(const std::vector<std::string>& paths,
 bool Converts(const Value& text, const LogicalType& type) {
   if (type.id() == LogicalTypeId::kString) return true;
   std::string error;
-  return storage::ParseValueText(text.GetString(), type, &error).has_value();
+  return formats::ParseValueText(text.GetString(), type, &error).has_value();
 }
 
 // The type sniffed from the texts of rows [first_row, first_row + sample) (storage/
@@ -124,14 +124,14 @@ LogicalType SniffType(const storage::Column& column, uint64_t first_row, uint64_
   for (uint64_t row = first_row; row < end && type.id() != LogicalTypeId::kString; ++row) {
     Value v = column.Get(row);
     if (!v.is_null()) {
-      type = storage::CombineSniffedTypes(type, storage::InferCsvFieldType(v.GetString()));
+      type = formats::CombineSniffedTypes(type, formats::InferCsvFieldType(v.GetString()));
     }
   }
   return type;
 }
 
 // The number of fields of the first record of `text`.
-size_t CountFields(std::string_view text, const storage::CsvOptions& csv) {
+size_t CountFields(std::string_view text, const formats::CsvOptions& csv) {
   size_t fields = 1;
   bool quoted = false;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -156,7 +156,7 @@ size_t CountFields(std::string_view text, const storage::CsvOptions& csv) {
 // The fields of the first record of the file at `path` (at most its first 64 KiB), unquoted,
 // in the dialect sniffed from that sample for `columns` columns (DetectCsvDialect); empty when
 // the file cannot be read.
-std::vector<std::string> FirstRecordFields(const std::string& path, storage::CsvOptions csv,
+std::vector<std::string> FirstRecordFields(const std::string& path, formats::CsvOptions csv,
                                            size_t columns) {
   auto file = env::FileSystem::Default()->OpenForRead(path);
   if (!file.ok()) return {};
@@ -165,7 +165,7 @@ std::vector<std::string> FirstRecordFields(const std::string& path, storage::Csv
   if (!got.ok()) return {};
   const bool whole_file = *got < text.size();
   text.resize(*got);
-  storage::DetectCsvDialect(text, columns, whole_file, &csv);
+  formats::DetectCsvDialect(text, columns, whole_file, &csv);
   std::vector<std::string> fields(1);
   bool quoted = false;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -194,14 +194,14 @@ std::vector<std::string> FirstRecordFields(const std::string& path, storage::Csv
 // Whether sniffing takes `text` for a plain string: not empty, and not a value of another
 // type (a number, a date, a list ...).
 bool PlainString(std::string_view text) {
-  return storage::InferCsvFieldType(text).id() == LogicalTypeId::kString;
+  return formats::InferCsvFieldType(text).id() == LogicalTypeId::kString;
 }
 
 // LOAD WITH HEADERS (columns) FROM a file, without a header option and with sniffing on: the
 // first record is a header when a column that is not a STRING holds a plain string in it that
 // does not convert to the column's type (a name, where a number, a date, a list ... belongs),
 // as Kùzu's sniffer decides.
-bool SniffHeader(const std::string& path, const storage::CsvOptions& csv,
+bool SniffHeader(const std::string& path, const formats::CsvOptions& csv,
                  const std::vector<std::pair<std::string, LogicalType>>& given) {
   const std::vector<std::string> fields = FirstRecordFields(path, csv, given.size());
   for (size_t c = 0; c < fields.size() && c < given.size(); ++c) {
@@ -218,7 +218,7 @@ bool SniffHeader(const std::string& path, const storage::CsvOptions& csv,
 
 void ResolveFileScan(binder::BoundFileScan* scan,
                      const std::vector<std::pair<std::string, LogicalType>>& given) {
-  auto expanded = storage::ExpandUserGlobs(env::FileSystem::Default(), scan->paths, "LOAD FROM");
+  auto expanded = formats::ExpandUserGlobs(env::FileSystem::Default(), scan->paths, "LOAD FROM");
   if (!expanded.ok()) throw GraphDBException(expanded.status());
   scan->paths = std::move(expanded).value();
   scan->npy = TakeNpyFormat(scan);
@@ -231,7 +231,7 @@ void ResolveFileScan(binder::BoundFileScan* scan,
     if (!options.empty()) {
       ThrowBinding("Binder exception: LOAD FROM a .npy file takes no options.");
     }
-    auto array = storage::ReadNpyHeader(env::FileSystem::Default(), opened[0], paths[0]);
+    auto array = formats::ReadNpyHeader(env::FileSystem::Default(), opened[0], paths[0]);
     if (!array.ok()) throw GraphDBException(array.status());
     scan->column_names = {given.empty() ? "column0" : given[0].first};
     scan->column_types = {given.empty() ? array->RowType() : given[0].second};
@@ -240,9 +240,9 @@ void ResolveFileScan(binder::BoundFileScan* scan,
   std::optional<bool> header = BoolOption(options, "header");
   // auto_detect = false: no sniffing; every column is a STRING and a header only when asked.
   const bool sniff = BoolOption(options, "auto_detect").value_or(true);
-  if (storage::IsParquetFile(env::FileSystem::Default(), opened[0])) {
+  if (formats::IsParquetFile(env::FileSystem::Default(), opened[0])) {
     // A Parquet file names and types its columns (LOAD WITH HEADERS converts them).
-    auto schema = storage::ParquetFileSchema(env::FileSystem::Default(), opened[0], paths[0]);
+    auto schema = formats::ParquetFileSchema(env::FileSystem::Default(), opened[0], paths[0]);
     if (!schema.ok()) throw GraphDBException(schema.status());
     if (!given.empty() && given.size() != schema->size()) {
       throw GraphDBException(Status(
@@ -265,13 +265,13 @@ void ResolveFileScan(binder::BoundFileScan* scan,
     scan->has_header =
         header ? *header
                : sniff && SniffHeader(opened[0],
-                                      ToCsvOptions(options, storage::CsvOptions::Header::kFalse),
+                                      ToCsvOptions(options, formats::CsvOptions::Header::kFalse),
                                       given);
     return;
   }
   // Read everything as text once to learn the dialect, the number of columns, the header and
   // the types.
-  storage::CsvOptions probe = ToCsvOptions(options, storage::CsvOptions::Header::kFalse);
+  formats::CsvOptions probe = ToCsvOptions(options, formats::CsvOptions::Header::kFalse);
   // The header is the file's first record; SKIP counts the records after it, so the probe
   // reads from the start.
   probe.skip = 0;
@@ -279,7 +279,7 @@ void ResolveFileScan(binder::BoundFileScan* scan,
   auto file = fs->OpenForRead(opened[0]);
   if (!file.ok()) {
     throw GraphDBException(
-        storage::UserFileOpenError(file.status(), paths[0], "read", "LOAD FROM"));
+        formats::UserFileOpenError(file.status(), paths[0], "read", "LOAD FROM"));
   }
   // The dialect and the width come from the first SAMPLE_SIZE records: an uncompressed file is
   // read up to kProbeBytes for them (binding stays quick, and within the statement's time
@@ -287,8 +287,8 @@ void ResolveFileScan(binder::BoundFileScan* scan,
   constexpr size_t kProbeBytes = 1 << 20;
   Result<std::string> text = std::string();
   bool whole_file = true;
-  if (storage::IsCompressedCsvPath(paths[0])) {
-    text = storage::ReadCsvText(fs, opened[0], paths[0]);
+  if (formats::IsCompressedCsvPath(paths[0])) {
+    text = formats::ReadCsvText(fs, opened[0], paths[0]);
   } else {
     text->resize(kProbeBytes);
     auto read = (*file)->Read(0, kProbeBytes, text->data());
@@ -297,12 +297,12 @@ void ResolveFileScan(binder::BoundFileScan* scan,
     whole_file = *read < kProbeBytes;
     // A first record longer than the probe: the whole file, so that it is counted whole.
     if (!whole_file && text->find('\n') == std::string::npos) {
-      text = storage::ReadCsvText(fs, opened[0], paths[0]);
+      text = formats::ReadCsvText(fs, opened[0], paths[0]);
       whole_file = true;
     }
   }
   if (!text.ok()) throw GraphDBException(text.status());
-  storage::DetectCsvDialect(*text, 0, whole_file, &probe);
+  formats::DetectCsvDialect(*text, 0, whole_file, &probe);
   // The scan reads with the dialect found here.
   if (!probe.delimiter_set) {
     scan->options.emplace_back("delim", Value::String(std::string(1, probe.delimiter)));
@@ -368,17 +368,17 @@ void ResolveFileScan(binder::BoundFileScan* scan,
 std::vector<std::vector<Value>> ScanRows(const binder::BoundFileScan& scan, ExecContext& ctx) {
   if (scan.npy) {
     const std::vector<std::string> opened = CheckPaths(scan.paths, true);
-    auto column = storage::ReadNpyColumn(env::FileSystem::Default(), opened[0], scan.paths[0],
+    auto column = formats::ReadNpyColumn(env::FileSystem::Default(), opened[0], scan.paths[0],
                                          scan.column_types[0]);
     if (!column.ok()) throw GraphDBException(column.status());
     std::vector<std::vector<Value>> out(column->size());
     for (uint64_t r = 0; r < column->size(); ++r) out[r].push_back(column->Get(r));
     return out;
   }
-  storage::CsvOptions csv =
-      ToCsvOptions(scan.options, scan.has_header ? storage::CsvOptions::Header::kTrue
-                                                 : storage::CsvOptions::Header::kFalse);
-  std::vector<storage::CsvWarning> skipped;
+  formats::CsvOptions csv =
+      ToCsvOptions(scan.options, scan.has_header ? formats::CsvOptions::Header::kTrue
+                                                 : formats::CsvOptions::Header::kFalse);
+  std::vector<formats::CsvWarning> skipped;
   csv.warnings = &skipped;
   std::vector<storage::Column> columns = ReadAll(scan.paths, scan.column_types, csv);
   if (ctx.warnings) {

@@ -7,7 +7,7 @@
 // header when `header = true`, or, with the default `header` unset, when one of its fields
 // does not convert to its column's sniffed non-STRING type. Columns are named by the header,
 // else column0, column1, ...; a header field "name:TYPE" names the column and sets its type.
-// The dialect is sniffed first (storage::DetectCsvDialect) and pinned into the scan's options.
+// The dialect is sniffed first (formats::DetectCsvDialect) and pinned into the scan's options.
 // .npy files (or file_format = 'npy') are read as one column of the array's rows.
 //
 // Thread-safety: pure functions; they read the files.

@@ -17,8 +17,8 @@
 #include "exec/graph_store.h"
 #include "exec/redo_log.h"
 #include "function/cast.h"
-#include "main/port_database.h"
-#include "main/statements.h"
+#include "main/statements/port_database.h"
+#include "main/statements/statements.h"
 #include "main/transaction_strategy.h"
 
 namespace graphdb {

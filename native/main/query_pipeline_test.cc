@@ -304,7 +304,7 @@ TEST_F(QueryPipelineTest, MistakesAboutFilesAreTheClients) {
   ::rmdir(dir.c_str());
 }
 
-// LOAD FROM sniffs each column's type by Kùzu's rules (storage/csv_sniffer.h), and the reader
+// LOAD FROM sniffs each column's type by Kùzu's rules (formats/csv_sniffer.h), and the reader
 // then takes every value of that type: a column of 0s and 1s is INT64, true/false/t/f is
 // BOOL, an integer with a decimal is a DECIMAL wide enough for both, and a column mixing
 // kinds is a STRING.

@@ -828,21 +828,16 @@ Status DropRows(std::vector<Column>& columns, const std::vector<bool>& drop) {
   return Status::OK();
 }
 
-// Reports row `row` of a COPY with IGNORE_ERRORS as skipped for `message`.
-void SkipRow(const CsvOptions& options, const CsvReader& reader, uint64_t row,
-             std::string message, std::vector<bool>* drop) {
+// Skips row `row` of a COPY with IGNORE_ERRORS for `message`.
+void SkipRow(StorageManager::CopySource& source, uint64_t row, std::string message,
+             std::vector<bool>* drop) {
   (*drop)[row] = true;
-  if (options.warnings == nullptr) return;
-  CsvWarning warning = row < reader.row_sources().size() ? reader.row_sources()[row] : CsvWarning{};
-  warning.message = std::move(message);
-  options.warnings->push_back(std::move(warning));
+  source.Skip(row, std::move(message));
 }
 
 }  // namespace
 
-Status StorageManager::CopyNodeTable(std::string_view table, const std::vector<std::string>& files,
-                                     const CsvOptions& options, const CsvProgressCallback& progress,
-                                     uint64_t ts) {
+Status StorageManager::CopyNodeTable(std::string_view table, CopySource& source, uint64_t ts) {
   const catalog::NodeTableSchema* schema = catalog_.GetNodeTable(table);
   if (schema == nullptr) {
     if (catalog_.Contains(table)) {
@@ -855,9 +850,7 @@ Status StorageManager::CopyNodeTable(std::string_view table, const std::vector<s
   for (const auto& p : schema->properties) {
     if (p.type.id() != LogicalTypeId::kSerial) types.push_back(p.type);
   }
-  CsvReader reader(fs_, types, options);
-  if (progress) reader.set_progress_callback(progress);
-  auto parsed = reader.ReadFiles(files);
+  auto parsed = source.Read(types);
   if (!parsed.ok()) return parsed.status();
   std::vector<Column> columns;
   size_t next = 0;
@@ -870,20 +863,20 @@ Status StorageManager::CopyNodeTable(std::string_view table, const std::vector<s
   }
   NodeTable* target = node_tables_.at(schema->id).get();
   const Column& keys = columns[schema->primary_key];
-  if (options.ignore_errors && keys.size() > 0) {
+  if (source.ignore_errors() && keys.size() > 0) {
     // Rows whose key is NULL or already taken (by the table or an earlier row) are skipped.
     std::vector<bool> drop(keys.size(), false);
     std::unordered_set<std::string> seen;
     bool any = false;
     for (uint64_t r = 0; r < keys.size(); ++r) {
       if (keys.IsNull(r)) {
-        SkipRow(options, reader, r,
+        SkipRow(source, r,
                 "Found NULL, which violates the non-null constraint of the primary key column.",
                 &drop);
       } else {
         std::string key = keys.Get(r).ToString();
         if (!seen.insert(key).second || target->index().FindKeyOf(keys, r)) {
-          SkipRow(options, reader, r,
+          SkipRow(source, r,
                   "Found duplicated primary key value " + key +
                       ", which violates the uniqueness constraint of the primary key column.",
                   &drop);
@@ -901,8 +894,7 @@ Status StorageManager::CopyNodeTable(std::string_view table, const std::vector<s
   return target->BulkAppend(std::move(columns), ts);
 }
 
-Status StorageManager::CopyRelTable(std::string_view table, const std::vector<std::string>& files,
-                                    const CsvOptions& options, const CsvProgressCallback& progress,
+Status StorageManager::CopyRelTable(std::string_view table, CopySource& source,
                                     std::string_view from, std::string_view to, uint64_t ts) {
   const catalog::RelTableSchema* schema = catalog_.GetRelTable(table);
   if (schema == nullptr) {
@@ -937,11 +929,9 @@ Status StorageManager::CopyRelTable(std::string_view table, const std::vector<st
   std::vector<LogicalType> types = {src->column(src->primary_key_column()).type(),
                                     dst->column(dst->primary_key_column()).type()};
   for (const auto& p : schema->properties) types.push_back(p.type);
-  CsvReader reader(fs_, types, options);
-  if (progress) reader.set_progress_callback(progress);
-  auto parsed = reader.ReadFiles(files);
+  auto parsed = source.Read(types);
   if (!parsed.ok()) return parsed.status();
-  if (options.ignore_errors) {
+  if (source.ignore_errors()) {
     // Rows whose source or destination key names no node are skipped.
     std::vector<bool> drop((*parsed)[0].size(), false);
     bool any = false;
@@ -951,7 +941,7 @@ Status StorageManager::CopyRelTable(std::string_view table, const std::vector<st
         const NodeTable* nodes = end == 0 ? src : dst;
         if (keys.kind() != nodes->column(nodes->primary_key_column()).kind()) continue;
         if (!keys.IsNull(r) && nodes->index().FindKeyOf(keys, r)) continue;
-        SkipRow(options, reader, r,
+        SkipRow(source, r,
                 "Unable to find primary key value " +
                     (keys.IsNull(r) ? std::string("NULL") : keys.Get(r).ToString()) + ".",
                 &drop);

@@ -1,5 +1,7 @@
 // StorageManager: owns the catalog and every node and rel table of one database, keeps them in
-// step for DDL, runs COPY FROM (CSV -> bulk load), and persists everything as checkpoints.
+// step for DDL, runs COPY FROM (a bulk load of the rows a CopySource reads: storage reads no
+// file format, formats/csv_copy_source.h reads CSV files), and persists everything as
+// checkpoints.
 //
 // Directory layout (see docs/storage-format.md): MANIFEST names the files of the current
 // checkpoint; catalog-<seq>.gdb, node-<seq>-<table id>.gdb, rel-<seq>-<pair id>.gdb hold the
@@ -33,7 +35,6 @@
 #include "catalog/catalog.h"
 #include "common/result.h"
 #include "env/file_system.h"
-#include "storage/csv_reader.h"
 #include "storage/node_table.h"
 #include "storage/rel_table.h"
 #include "storage/table_file.h"
@@ -145,16 +146,26 @@ class StorageManager {
   }
 
   // ---- COPY FROM ----
-  // Loads CSV files into a node table. The files hold one column per property except SERIAL
-  // ones (which draw fresh values). Atomic: on error the table is unchanged.
-  Status CopyNodeTable(std::string_view table, const std::vector<std::string>& files,
-                       const CsvOptions& options = {}, const CsvProgressCallback& progress = {},
-                       uint64_t ts = 0);
-  // Loads CSV files into a rel table: FROM key, TO key, then one column per property. For a
-  // rel table with several pairs, `from`/`to` name the pair. Atomic.
-  Status CopyRelTable(std::string_view table, const std::vector<std::string>& files,
-                      const CsvOptions& options = {}, const CsvProgressCallback& progress = {},
-                      std::string_view from = {}, std::string_view to = {}, uint64_t ts = 0);
+  // The rows a COPY FROM loads, parsed from the user's files by the caller (storage reads no
+  // file format; formats/csv_copy_source.h reads CSV files).
+  class CopySource {
+   public:
+    virtual ~CopySource() = default;
+    // Reads the rows into one column per type, in order, all of one length.
+    virtual Result<std::vector<Column>> Read(const std::vector<LogicalType>& types) = 0;
+    // IGNORE_ERRORS: a row whose key is NULL or taken, or names no node, is skipped (and passed
+    // to Skip) rather than failing the COPY.
+    virtual bool ignore_errors() const = 0;
+    // Row `row` of what Read returned is skipped for `message`.
+    virtual void Skip(uint64_t row, std::string message) = 0;
+  };
+  // Loads the rows of `source` into a node table: one column per property except SERIAL ones
+  // (which draw fresh values). Atomic: on error the table is unchanged.
+  Status CopyNodeTable(std::string_view table, CopySource& source, uint64_t ts = 0);
+  // Loads the rows of `source` into a rel table: FROM key, TO key, then one column per
+  // property. For a rel table with several pairs, `from`/`to` name the pair. Atomic.
+  Status CopyRelTable(std::string_view table, CopySource& source, std::string_view from = {},
+                      std::string_view to = {}, uint64_t ts = 0);
 
   // ---- Persistence ----
   // `last_commit_ts` is recorded in MANIFEST: the commit timestamp of the last write-ahead-log

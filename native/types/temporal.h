@@ -55,7 +55,7 @@ std::string FormatInterval(const Interval& v);
 
 // Parsers return nullopt when the text is not a valid value; surrounding spaces are ignored.
 // This is the one implementation of the text forms: CAST, the temporal functions and COPY
-// (storage/value_parser) all use it.
+// (formats/value_parser) all use it.
 //
 // DATE: "[-|+]Y-M-D" (a year of up to six digits, month and day one or two digits); the
 // separator may also be '/', '\\' or ' ', the same twice ("2000/01/31", "2000 1 31").

@@ -1,6 +1,6 @@
 // COPY ... TO 'file.parquet' through the embedded API, checked with GraphDB's own reader (LOAD
 // FROM) and with an independent one: DuckDB's node package, already a devDependency for the
-// benchmarks (the writer's unit tests: native/storage/parquet_writer_test.cc).
+// benchmarks (the writer's unit tests: native/formats/parquet_writer_test.cc).
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 // COPY FROM and LOAD FROM over Parquet files through the embedded API, on the conformance
-// suite's files (the native reader's own tests build their files: native/storage/parquet_reader_test.cc).
+// suite's files (the native reader's own tests build their files: native/formats/parquet_reader_test.cc).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
