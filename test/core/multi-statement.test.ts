@@ -2,7 +2,7 @@
 // all or nothing, every statement's result in `results`.
 import { describe, expect, it } from 'vitest';
 import { Database } from '../../src/index.js';
-import { rejection } from '../service/helpers.js';
+import { rejection } from '../runtime/helpers.js';
 
 function open() {
   const db = new Database(':memory:');
