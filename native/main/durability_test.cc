@@ -282,7 +282,7 @@ TEST_F(DurabilityTest, ACrashCopyWithATornTailOpensReadOnlyOnAFullDisk) {
     EXPECT_NE(recovered->recovery_warnings()[1].find("opened read-only"), std::string::npos);
     ExecutionSlot r(recovered);
     EXPECT_EQ(Count(r, "MATCH (p:P) RETURN count(*)"), 4);
-    EXPECT_EQ(r.Execute("CREATE (:P {id: 10})", {}).status().code(), ErrorCode::kIoError);
+    EXPECT_EQ(RunCypher(r, "CREATE (:P {id: 10})").status().code(), ErrorCode::kIoError);
     EXPECT_TRUE(recovered->Close().ok());
   }
   EXPECT_TRUE(fs::exists(log));  // kept for the next open
@@ -418,9 +418,8 @@ class FullDiskTest : public DurabilityTest {
   enum class Fault { kFillDiskAtWrite, kFailSync };
 
   static Result<exec::QueryResult> Insert(ExecutionSlot& slot, int id) {
-    return slot.Execute("CREATE (:T {id: " + std::to_string(id) + ", s: '" +
-                            std::string(16000, static_cast<char>('a' + id % 26)) + "'})",
-                        {});
+    return RunCypher(slot, "CREATE (:T {id: " + std::to_string(id) + ", s: '" +
+                               std::string(16000, static_cast<char>('a' + id % 26)) + "'})");
   }
 
   // A new database in dir_ with table T, and then the fault armed at position `n`.
