@@ -75,13 +75,13 @@ function runs(command) {
   return !result.error && result.status === 0;
 }
 
-/** The folder whose node_modules holds cmake-js and node-addon-api, if they resolve from here. */
-function localTools() {
+/** Whether cmake-js and node-addon-api resolve from `dir` (its node_modules or a parent's). */
+function toolsResolveFrom(dir) {
   try {
-    for (const name of BUILD_TOOLS) require.resolve(`${name}/package.json`, { paths: [root] });
-    return root;
+    for (const name of BUILD_TOOLS) require.resolve(`${name}/package.json`, { paths: [dir] });
+    return true;
   } catch {
-    return null;
+    return false;
   }
 }
 
@@ -123,19 +123,13 @@ function fetchTools() {
     stdio: ['ignore', 'inherit', 'inherit'],
     shell: false,
   });
-  if (result.status !== 0 || localToolsIn(dir) === null) {
+  if (result.status !== 0 || !toolsResolveFrom(dir)) {
     const why = result.error?.message ?? `npm exited with code ${result.status}`;
     say(`could not fetch cmake-js and node-addon-api (${why}).`);
     fs.rmSync(dir, { recursive: true, force: true });
     return null;
   }
   return dir;
-}
-
-function localToolsIn(dir) {
-  return BUILD_TOOLS.every((name) => fs.existsSync(path.join(dir, 'node_modules', name, 'package.json')))
-    ? dir
-    : null;
 }
 
 /**
@@ -191,13 +185,10 @@ async function build(why) {
   }
   // No CMake: say so before fetching anything.
   if (!runs('cmake')) return failed('CMake is not installed: `cmake --version` does not run');
-  let toolsDir = localTools();
-  let fetched = null;
-  if (toolsDir === null) {
-    fetched = fetchTools();
-    if (fetched === null) return failed('the build tools could not be fetched');
-    toolsDir = fetched;
-  }
+  // The package's own tools where they resolve (a checkout's devDependencies), else fetched.
+  const fetched = toolsResolveFrom(root) ? null : fetchTools();
+  if (fetched === null && !toolsResolveFrom(root)) return failed('the build tools could not be fetched');
+  const toolsDir = fetched ?? root;
   // A checkout keeps to 2 jobs (the project's shared build machines); a user's machine uses all.
   const jobs = checkout ? 2 : Math.max(1, os.availableParallelism?.() ?? os.cpus().length);
   try {
