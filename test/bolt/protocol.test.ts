@@ -8,7 +8,7 @@ import { decode, Structure } from '../../src/bolt/packstream.js';
 import { chooseVersion } from '../../src/bolt/server.js';
 import { Database } from '../../src/core/database.js';
 import { GraphDBService, type ServiceConfig } from '../../src/service/service.js';
-import { waitFor } from '../service/helpers.js';
+import { waitFor } from '../runtime/helpers.js';
 
 const HELLO = 0x01;
 const GOODBYE = 0x02;
