@@ -10,12 +10,16 @@
 //  - 4 worker threads, each with its own in-memory database, run 1,000 queries each, three
 //    rounds over, and the process exits 0;
 //  - `graphdb --version` prints the package's version;
+//  - the installed tree holds no build tool (cmake-js, node-addon-api: devDependencies);
 //  - without a binary for the platform, the install script falls back to building from source
-//    and loading the package fails, both with messages that say what to do;
-//  - TypeScript projects compiled as CommonJS and as ES modules see the typed results
-//    (when the repository's typescript and @types/node are installed).
-// `npm test` runs it through test/package/install.test.ts; the prebuild workflow runs it on each
-// platform against the tarball it made.
+//    and loading the package fails, both naming the same build command; without CMake nothing
+//    is fetched; with CMake but no compiler, the script fetches cmake-js and node-addon-api
+//    into a temporary folder (removed afterwards), and cmake-js's error is printed once;
+//  - strict TypeScript projects (lib es2022, no skipLibCheck) compiled as CommonJS and as ES
+//    modules type-check against the package's declarations and see the typed results (when
+//    the repository's typescript and @types/node are installed).
+// `npm run test:all` runs it through test/package/install.test.ts; the prebuild workflow runs
+// it on each platform against the tarball it made.
 //
 //   node scripts/package-test.mjs [--tarball FILE] [--keep]
 //
@@ -37,6 +41,10 @@ const MAX_TARBALL_BYTES = 15 * 1024 * 1024;
 const MAX_INSTALL_MS = 20_000;
 // What must not be on PATH while the package installs and runs.
 const BUILD_TOOLS = ['cmake', 'cc', 'c++', 'gcc', 'g++', 'clang', 'clang++', 'make', 'ninja'];
+// What a build from source uses and an install must not carry (devDependencies).
+const BUILD_PACKAGES = ['cmake-js', 'node-addon-api'];
+// The command every build failure names (scripts/install.cjs and src/native/addon.ts).
+const BUILD_COMMAND = 'npm rebuild quiverdb --build-from-source --foreground-scripts';
 const win32 = process.platform === 'win32';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'graphdb-package-'));
@@ -85,19 +93,26 @@ function npmCli() {
 }
 
 /**
- * A PATH with node, npm and sh only (symbolic links in a folder of their own), and the environment
- * of the user's shell with it: nothing of the npm process that may run this script.
+ * A PATH with node, npm and sh only (symbolic links in a folder of their own), plus the `extra`
+ * commands found on the current PATH, and the environment of the user's shell with it: nothing
+ * of the npm process that may run this script.
  */
-function toolFreeEnvironment() {
+function toolFreeEnvironment(name = 'bin', extra = []) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
   delete env.INIT_CWD;
   delete env.NODE_OPTIONS;
   if (win32) return env; // compilers are not on a Windows PATH unless a developer prompt put them there
-  const bin = path.join(work, 'bin');
+  const bin = path.join(work, name);
   fs.mkdirSync(bin);
   fs.symlinkSync(process.execPath, path.join(bin, 'node'));
   fs.symlinkSync(npmCli(), path.join(bin, 'npm'));
   fs.symlinkSync('/bin/sh', path.join(bin, 'sh')); // npm runs scripts with `sh -c`
+  for (const tool of extra) {
+    const dir = (process.env.PATH ?? '')
+      .split(path.delimiter)
+      .find((d) => d && fs.existsSync(path.join(d, tool)));
+    if (dir) fs.symlinkSync(path.join(dir, tool), path.join(bin, tool));
+  }
   env.PATH = bin;
   return env;
 }
@@ -195,7 +210,34 @@ function install(tarball, env) {
   );
   const pkgDir = path.join(app, 'node_modules', 'quiverdb');
   check('nothing was compiled (no build folder)', !fs.existsSync(path.join(pkgDir, 'build')));
+  const modules = installedPackages(path.join(app, 'node_modules'));
+  const carried = modules.filter((dir) => BUILD_PACKAGES.includes(path.basename(dir)));
+  check(
+    'the installed tree holds no build tool (cmake-js, node-addon-api)',
+    carried.length === 0,
+    carried.length > 0 ? carried.join(', ') : `${modules.length} packages`,
+  );
   return app;
+}
+
+/** Every package folder under `nodeModules`, nested ones included (scopes looked into). */
+function installedPackages(nodeModules) {
+  if (!fs.existsSync(nodeModules)) return [];
+  const found = [];
+  for (const entry of fs.readdirSync(nodeModules, { withFileTypes: true })) {
+    if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+    const dir = path.join(nodeModules, entry.name);
+    const packages = entry.name.startsWith('@')
+      ? fs.readdirSync(dir).map((name) => path.join(dir, name))
+      : [dir];
+    for (const pkg of packages) {
+      found.push(path.relative(path.dirname(nodeModules), pkg));
+      for (const nested of installedPackages(path.join(pkg, 'node_modules'))) {
+        found.push(path.join(path.relative(path.dirname(nodeModules), pkg), nested));
+      }
+    }
+  }
+  return found;
 }
 
 const CJS_CHECK = `
@@ -347,9 +389,11 @@ function runChecks(app, env, version) {
 
 /**
  * A platform the package has no binary for: with the installed package's prebuilds/ moved
- * aside, its install script says so and tries to build from source (which fails for want of
- * CMake, with a message saying what to install), and loading the package names the platform
- * and how to build. The folder is put back afterwards.
+ * aside, its install script says so and tries to build from source, and loading the package
+ * names the platform; both give the same build command. Without CMake the script stops before
+ * fetching anything. With CMake but no compiler (on Linux, with this machine's cmake), it
+ * fetches cmake-js and node-addon-api into a temporary folder, which it removes, and fails
+ * with cmake-js's error printed once. The folder is put back afterwards.
  */
 function checkFallback(app, env) {
   const pkgDir = path.join(app, 'node_modules', 'quiverdb');
@@ -362,25 +406,71 @@ function checkFallback(app, env) {
       env,
       failing: true,
     });
-    check(
-      'without a prebuilt binary, the install script builds from source and says what it needs',
+    const said =
       !script.ok &&
-        script.output.includes('has no prebuilt binary for') &&
-        script.output.includes('building the native addon from source') &&
-        script.output.includes('Install CMake'),
-      script.ok ? 'it succeeded' : '',
+      script.output.includes('has no prebuilt binary for') &&
+      script.output.includes('building the native addon from source') &&
+      script.output.includes('CMake is not installed') &&
+      script.output.includes(`Install CMake >= 3.20 and a C++20 compiler`) &&
+      script.output.includes(BUILD_COMMAND) &&
+      !script.output.includes('fetching');
+    check(
+      'without a prebuilt binary or CMake, the install script says what it needs, fetching nothing',
+      said,
+      said ? '' : script.ok ? 'it succeeded' : script.output.trim().slice(-600),
     );
     const load = run(process.execPath, ['-e', "require('quiverdb')"], { cwd: app, env, failing: true });
     check(
-      'without a binary, loading the package names the platform and how to build',
+      'without a binary, loading the package names the platform and the same build command',
       !load.ok &&
         load.output.includes('QuiverDB has no native addon for') &&
-        load.output.includes('npm rebuild quiverdb'),
+        load.output.includes(BUILD_COMMAND),
     );
+    checkFetchedTools(app, pkgDir);
   } finally {
     fs.rmSync(path.join(pkgDir, 'build'), { recursive: true, force: true });
     fs.renameSync(aside, prebuilds);
   }
+}
+
+/** The from-source path past the CMake check: CMake on PATH, no compiler. */
+function checkFetchedTools(app, pkgDir) {
+  // Linux only: there cmake-js looks for the compiler on PATH (elsewhere it may find Xcode's
+  // or Visual Studio's and start a real build).
+  if (process.platform !== 'linux' || !onPath('cmake', process.env)) {
+    log('skip fetching the build tools: not Linux, or no cmake on this machine to lend the script');
+    return;
+  }
+  const env = toolFreeEnvironment('bin-cmake', ['cmake']);
+  const tmp = path.join(work, 'tmp');
+  fs.mkdirSync(tmp);
+  env.TMPDIR = tmp;
+  const script = run(process.execPath, [path.join(pkgDir, 'scripts', 'install.cjs')], {
+    cwd: pkgDir,
+    env,
+    failing: true,
+    timeoutMs: 300_000,
+  });
+  const omg = script.output.split('\n').filter((line) => line.includes('OMG'));
+  const fetchedAndRan =
+    !script.ok &&
+    script.output.includes('fetching the build tools (cmake-js@') &&
+    !script.output.includes('could not fetch') &&
+    omg.length === 1 &&
+    script.output.includes(BUILD_COMMAND);
+  check(
+    'with CMake but no compiler, the install script fetches cmake-js and runs it; its error once',
+    fetchedAndRan,
+    fetchedAndRan
+      ? `${script.ms} ms`
+      : `${omg.length} error lines from cmake-js; ${script.output.trim().slice(-600)}`,
+  );
+  const left = fs.readdirSync(tmp);
+  check('the fetched build tools are removed', left.length === 0, left.join(', '));
+  const carried = installedPackages(path.join(app, 'node_modules')).filter((dir) =>
+    BUILD_PACKAGES.includes(path.basename(dir)),
+  );
+  check('the project still holds no build tool', carried.length === 0, carried.join(', '));
 }
 
 /** Type-checks a CommonJS and an ES module consumer with the repository's TypeScript. */
@@ -404,12 +494,13 @@ function checkTypes(app, env) {
       module: 'nodenext',
       moduleResolution: 'nodenext',
       target: 'es2022',
-      lib: ['es2022', 'esnext.disposable'],
+      // A strict project without the DOM library, and every declaration file checked (no
+      // skipLibCheck): the package's types must stand alone, with those of the dependencies
+      // they name.
+      lib: ['es2022'],
       strict: true,
       noEmit: true,
-      // The package's own declarations are checked (what the consumers import); the
-      // dependencies' are not (@hono/node-server's need the DOM library).
-      skipLibCheck: true,
+      skipLibCheck: false,
       types: ['node'],
       typeRoots: [typeRoots],
     },
@@ -417,7 +508,11 @@ function checkTypes(app, env) {
   };
   fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
   const result = run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: app, env });
-  check('typed results type-check as CommonJS and as ES module', result.ok, `${result.ms} ms`);
+  check(
+    'a strict project (lib es2022, no skipLibCheck) type-checks as CommonJS and as ES module',
+    result.ok,
+    `${result.ms} ms`,
+  );
 }
 
 try {

@@ -11,7 +11,9 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -113,6 +115,21 @@ class TestFileSystem final : public env::FileSystem {
   void set_sync_delay(std::chrono::microseconds delay) { sync_delay_us_ = delay.count(); }
   // The `n`th Append from now writes only the first half of its data, then fails with ENOSPC.
   void FailNthAppendHalfway(int n) { half_write_countdown_ = n; }
+  // Until ReleaseSyncs(), every file sync, once counted, waits: a test can then make other
+  // threads act while syncs are known to be in flight, whatever the scheduler does.
+  void HoldSyncs() {
+    std::lock_guard<std::mutex> lock(hold_mu_);
+    held_ = true;
+  }
+  void ReleaseSyncs() {
+    {
+      std::lock_guard<std::mutex> lock(hold_mu_);
+      held_ = false;
+    }
+    released_.notify_all();
+  }
+  // File syncs started and not yet finished.
+  int syncs_in_progress() const { return syncs_in_progress_.load(); }
 
   Result<std::unique_ptr<env::RandomAccessFile>> OpenForRead(const std::string& path) override {
     return base_->OpenForRead(path);
@@ -198,6 +215,8 @@ class TestFileSystem final : public env::FileSystem {
     }
     int64_t delay = sync_delay_us_.load();
     if (delay > 0) std::this_thread::sleep_for(std::chrono::microseconds(delay));
+    std::unique_lock<std::mutex> lock(hold_mu_);
+    released_.wait(lock, [this] { return !held_; });
   }
   void AfterSync() { syncs_in_progress_.fetch_sub(1); }
 
@@ -207,6 +226,9 @@ class TestFileSystem final : public env::FileSystem {
   std::atomic<int> max_concurrent_syncs_{0};
   std::atomic<int64_t> sync_delay_us_{0};
   std::atomic<int> half_write_countdown_{0};
+  std::mutex hold_mu_;
+  std::condition_variable released_;
+  bool held_ = false;  // GUARDED_BY(hold_mu_)
 };
 
 }  // namespace graphdb::wal::test_util

@@ -1,12 +1,14 @@
 // The Hono environment of the service's app: Node's request and response when served by
 // @hono/node-server, and what the admission middleware (app.ts) found out about the request.
 
-import type { HttpBindings } from '@hono/node-server';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import type { Client } from '../runtime/auth.js';
 
 export type Env = {
-  Bindings: Partial<HttpBindings>;
+  // @hono/node-server's HttpBindings, spelt out so that the published types never name
+  // @hono/node-server, whose own declarations need the DOM library.
+  Bindings: Partial<{ incoming: IncomingMessage; outgoing: ServerResponse }>;
   Variables: {
     /** The CORS headers the answer gets (null: a same-origin request). */
     cors: Record<string, string> | null;

@@ -224,12 +224,12 @@ export const packageRoot = path.resolve(__dirname, '..', '..');
 
 /**
  * How to build the addon from source, for messages: `npm rebuild` runs the package's install
- * script (scripts/install.cjs), which builds it when asked to or when no prebuilt binary fits.
+ * script (scripts/install.cjs, whose failures name the same command), which builds it when
+ * asked to or when no prebuilt binary fits.
  */
 const BUILD_HINT =
-  'build it from source (needs CMake >= 3.20 and a C++20 compiler such as g++ 12): in your project run ' +
-  '`npm rebuild quiverdb --build-from-source --foreground-scripts`, or in a clone of QuiverDB ' +
-  '`npm run build:native`';
+  'build it from source (needs CMake >= 3.20 and a C++20 compiler such as g++ 12): run ' +
+  '`npm rebuild quiverdb --build-from-source --foreground-scripts` in your project';
 
 /** This platform as prebuilt binaries are named: linux-x64 (glibc), darwin-arm64, ... */
 export function platformTag(): string {

@@ -8,6 +8,7 @@ import { decode, Structure } from '../../src/bolt/packstream.js';
 import { chooseVersion } from '../../src/bolt/server.js';
 import { Database } from '../../src/core/database.js';
 import { GraphDBService, type ServiceConfig } from '../../src/service/service.js';
+import { waitFor } from '../runtime/helpers.js';
 
 const HELLO = 0x01;
 const GOODBYE = 0x02;
@@ -329,13 +330,16 @@ describe('state machine', () => {
   });
 
   it('rolls back a transaction left idle and frees its slot', async () => {
+    // The connections of the tests before give their slots back as their sockets close, which
+    // a loaded machine may not have got to yet.
+    await waitFor(() => service.pool?.inUse === 0, 10_000, 'the earlier connections to free their slots');
     const c = new RawClient(port);
     await c.login();
     c.send(BEGIN, {});
     expect((await c.next()).tag).toBe(SUCCESS);
     expect(service.pool?.inUse).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(service.pool?.inUse).toBe(0);
+    // Rolled back once idle for txIdleTimeoutMs (300 ms), however late the timer fires.
+    await waitFor(() => service.pool?.inUse === 0, 10_000, 'the idle transaction to be rolled back');
     c.send(RUN, 'RETURN 1', {}, {});
     expect((await c.next()).meta).toMatchObject({ code: 'Neo.ClientError.Transaction.TransactionTimedOut' });
     c.send(RESET);
@@ -416,6 +420,7 @@ describe('streamed results', () => {
   });
 
   it('closes an auto-commit result left idle, freeing its slot; the next PULL says so', async () => {
+    await waitFor(() => service.pool?.inUse === 0, 10_000, 'the earlier connections to free their slots');
     const c = new RawClient(port);
     await c.login();
     c.send(RUN, big, {}, {});
@@ -423,8 +428,7 @@ describe('streamed results', () => {
     c.send(PULL, { n: 2 });
     await c.summary();
     expect(service.pool?.inUse).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(service.pool?.inUse).toBe(0);
+    await waitFor(() => service.pool?.inUse === 0, 10_000, 'the idle result to be closed');
     c.send(PULL, { n: 2 });
     expect((await c.next()).meta).toMatchObject({ code: 'Neo.ClientError.Transaction.TransactionTimedOut' });
     c.send(RESET);

@@ -2,8 +2,8 @@
 // `graphdb serve :memory: --demo`. Skipped, with a message, where no Chromium is installed
 // (`apt-get install chromium`; GRAPHDB_CHROMIUM names another binary). Each test saves a
 // screenshot under test-results/console/; GRAPHDB_DOCS_SCREENSHOT=1 also writes the graph
-// view's to docs/console-graph.png. Runs with the timing tests (vitest.timing.config.ts),
-// alone, so that the page-load budget is measured on a quiet machine.
+// view's to docs/console-graph.png. One of the long suites (vitest.long.config.ts, `npm run
+// test:all`), run alone, so that the page-load budget is measured on a quiet machine.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

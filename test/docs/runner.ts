@@ -131,6 +131,9 @@ export function run(
   child.stderr.setEncoding('utf8').on('data', (c: string) => {
     stderr += c;
   });
+  // A command that exits before reading its input closes the pipe: the write then fails with
+  // EPIPE, which is no error of the block (its status and output say what happened).
+  child.stdin.on('error', () => {});
   child.stdin.end(options.input ?? '');
   return new Promise((resolve) => {
     let timedOut = false;

@@ -96,7 +96,9 @@ describe('overload', () => {
 
 describe('stop with requests in flight', () => {
   it('lets in-flight requests complete and refuses new connections', async () => {
-    const url = await open({}).start();
+    // A stop timeout well past what the three requests take on a loaded machine (the default,
+    // 10 s, cut them at load 18): this test is about letting them complete, not the timeout.
+    const url = await open({ stopTimeoutMs: 60_000 }).start();
     const pool = service.pool!;
     const inFlight = [
       post(url, slowRequest(600_000)),
@@ -115,7 +117,7 @@ describe('stop with requests in flight', () => {
     }
     await stopping;
     expect(service.serviceStatus().message).toBe('GraphDB service has not been started!');
-  });
+  }, 90_000);
 
   it('closes idle keep-alive connections', async () => {
     const url = await open({}).start();

@@ -1,8 +1,8 @@
 // The npm package as a user gets it: scripts/package-test.mjs packs it, installs the tarball in
 // a fresh folder with no compiler, CMake or make on PATH, and there runs it from CommonJS, from
-// ES modules and in worker threads (see the script for every check). It runs with the timing
-// tests (vitest.timing.config.ts), alone: packing rebuilds dist/, which other tests load, and
-// the installation's time is one of its checks.
+// ES modules and in worker threads (see the script for every check). It is one of the long
+// suites (vitest.long.config.ts, `npm run test:all`), run alone: packing rebuilds dist/, which
+// other tests load, and the installation's time is one of its checks.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
