@@ -12,6 +12,7 @@ Napi::Function DatabaseWrap::Define(Napi::Env env, AddonData& data) {
                    InstanceAccessor<&DatabaseWrap::ActiveStatements>("activeStatements"),
                    InstanceAccessor<&DatabaseWrap::WritesSinceCompaction>("writesSinceCompaction"),
                    InstanceAccessor<&DatabaseWrap::RecoveredCommits>("recoveredCommits"),
+                   InstanceAccessor<&DatabaseWrap::RecoveryWarnings>("recoveryWarnings"),
                    InstanceAccessor<&DatabaseWrap::PeakActiveStatements>("peakActiveStatements")});
   data.database_ctor = Napi::Persistent(ctor);
   return ctor;
@@ -73,6 +74,15 @@ Napi::Value DatabaseWrap::WritesSinceCompaction(const Napi::CallbackInfo& info) 
 
 Napi::Value DatabaseWrap::RecoveredCommits(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), db_ ? static_cast<double>(db_->recovered_commits()) : 0);
+}
+
+Napi::Value DatabaseWrap::RecoveryWarnings(const Napi::CallbackInfo& info) {
+  Napi::Array out = Napi::Array::New(info.Env());
+  if (db_) {
+    const std::vector<std::string>& warnings = db_->recovery_warnings();
+    for (uint32_t i = 0; i < warnings.size(); ++i) out[i] = Napi::String::New(info.Env(), warnings[i]);
+  }
+  return out;
 }
 
 Napi::Value DatabaseWrap::Checkpoint(const Napi::CallbackInfo& info) {

@@ -29,6 +29,7 @@ class DatabaseWrap : public Napi::ObjectWrap<DatabaseWrap> {
   Napi::Value WritesSinceCompaction(const Napi::CallbackInfo& info);
   // Commits replayed from the write-ahead logs when the database was opened.
   Napi::Value RecoveredCommits(const Napi::CallbackInfo& info);
+  Napi::Value RecoveryWarnings(const Napi::CallbackInfo& info);
 
   std::shared_ptr<Database> db_;
 };

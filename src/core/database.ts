@@ -180,6 +180,17 @@ export class Database implements Disposable {
     return databaseInternals(this).native.recoveredCommits;
   }
 
+  /**
+   * What recovery warned of when this database was opened (each also printed to stderr): a
+   * torn log tail dropped, log records after a gap dropped, or that the database opened
+   * read-only because its recovery checkpoint could not be written (a full disk: writes and
+   * CHECKPOINT answer IO_ERROR until it is reopened with free space; docs/wal-format.md, "A
+   * full disk"). Empty after a clean open.
+   */
+  get recoveryWarnings(): readonly string[] {
+    return Object.freeze(databaseInternals(this).native.recoveryWarnings);
+  }
+
   /** Opens an embedded connection; it owns one execution slot and one native thread. */
   connect(): Connection {
     this.#checkOpen();

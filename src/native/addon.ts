@@ -73,6 +73,8 @@ export interface NativeDatabase {
   readonly writesSinceCompaction: number;
   /** Commits replayed from the write-ahead logs when the database was opened. */
   readonly recoveredCommits: number;
+  /** What the last open's recovery warned of (also printed to stderr). */
+  readonly recoveryWarnings: string[];
   /** Writes a checkpoint (on-disk databases); waits for running statements. */
   checkpoint(): void;
   /** Checkpoints an on-disk database and closes it. */

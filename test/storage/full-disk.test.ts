@@ -84,9 +84,10 @@ it.skipIf(mountRefused !== undefined)(
       db.close();
     }
     {
-      // Still full: it opens, for reads, from the replayed log.
+      // Still full: it opens, for reads, from the replayed log, and says so.
       const db = new Database(dir, { syncOnCommit: true, maxThreadNum: 1 });
       expect(db.recoveredCommits).toBe(acknowledged);
+      expect(db.recoveryWarnings.join('\n')).toMatch(/opened read-only/);
       const conn = db.connect();
       expect(conn.querySync('MATCH (t:T) RETURN count(*), max(t.id)').rows).toEqual([
         [acknowledged, acknowledged - 1],
@@ -99,6 +100,7 @@ it.skipIf(mountRefused !== undefined)(
     {
       const db = new Database(dir, { syncOnCommit: true, maxThreadNum: 1 });
       expect(db.recoveredCommits).toBe(acknowledged);
+      expect(db.recoveryWarnings.join('\n')).not.toMatch(/read-only/);
       const conn = db.connect();
       expect(conn.querySync('MATCH (t:T) RETURN count(*), max(t.id)').rows).toEqual([
         [acknowledged, acknowledged - 1],
