@@ -499,7 +499,7 @@ export async function openBoltClient(url) {
     let failed = null;
     let columns = [];
     try {
-      const result = await session.run(text, integers(params), {});
+      const result = await session.run(queryText(text, 'graphdb'), integers(params), {});
       columns = result.records[0]?.keys ?? [];
       rows = result.records.map((record) => record.keys.map((key) => record.get(key)));
     } catch (error) {
