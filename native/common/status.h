@@ -1,7 +1,7 @@
 // Status, error codes and the exception type used inside the engine.
 //
 // Every failure that crosses a module boundary is a Status: an ErrorCode (the stable codes of
-// CONTRACT section 5, plus IO_ERROR and CORRUPTION for the storage layer) and a message that
+// docs/http-api.md, "Errors", plus IO_ERROR and CORRUPTION for the storage layer) and a message that
 // names the cause. Syntax errors also carry a 1-based line and column.
 //
 // Inside a query pipeline stage, code may throw GraphDBException; the engine boundary

@@ -35,7 +35,7 @@ struct QueryResult {
   size_t num_columns() const { return column_names.size(); }
 };
 
-// Writes the HTTP success body of CONTRACT section 4:
+// Writes the HTTP success body of POST /cypher (docs/http-api.md):
 // {"columns":[...],"types":[...],"rows":[[...]],"summary":{"rowCount":N,"elapsedMs":x,
 //  "counters":{...}}}. Integers are exact, temporal values ISO 8601 strings, nodes
 // {"_id","_label",...}, relationships {"_id","_label","_src","_dst",...}, paths

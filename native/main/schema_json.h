@@ -1,4 +1,4 @@
-// The schema document of GET /schema (CONTRACT section 4):
+// The schema document of GET /schema (docs/http-api.md):
 // {"nodeTables": [{"name", "primaryKey", "properties": [{"name", "type"}]}],
 //  "relTables": [{"name", "from", "to", "multiplicity", "properties": [...]}]}
 // For rel tables with several FROM/TO pairs, "from" and "to" are the first pair and "pairs"
