@@ -116,6 +116,13 @@ Result<std::unique_ptr<WritableFile>> FaultInjectionFileSystem::OpenForWrite(
   return std::unique_ptr<WritableFile>(new FaultyWritableFile(this, std::move(*file)));
 }
 
+Result<std::unique_ptr<WritableFile>> FaultInjectionFileSystem::CreateForWrite(
+    const std::string& path) {
+  auto file = base_->CreateForWrite(path);
+  if (!file.ok()) return file.status();
+  return std::unique_ptr<WritableFile>(new FaultyWritableFile(this, std::move(*file)));
+}
+
 Result<std::unique_ptr<WritableFile>> FaultInjectionFileSystem::OpenForAppend(
     const std::string& path) {
   auto file = base_->OpenForAppend(path);

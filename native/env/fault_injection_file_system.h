@@ -70,6 +70,7 @@ class FaultInjectionFileSystem final : public FileSystem {
     return base_->MapRegion(path, offset, length, capacity);
   }
   Result<std::unique_ptr<WritableFile>> OpenForWrite(const std::string& path) override;
+  Result<std::unique_ptr<WritableFile>> CreateForWrite(const std::string& path) override;
   Result<std::unique_ptr<WritableFile>> OpenForAppend(const std::string& path) override;
   Result<std::unique_ptr<WritableFile>> OpenForUpdate(const std::string& path) override;
   Status Rename(const std::string& from, const std::string& to) override;

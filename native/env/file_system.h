@@ -103,6 +103,10 @@ class FileLock {
 // What a path names (FileSystem::GetPathKind).
 enum class PathKind : uint8_t { kMissing, kFile, kDirectory, kOther };
 
+// The POSIX file system opens, creates, renames and removes a file beneath the import folder of
+// the thread's FileAccess (common/file_access.h) relative to that folder, one component at a
+// time, never following a symbolic link (IO_ERROR "... a symbolic link is in the way"): a
+// statement's file is confined when it is opened, not only when its path is checked.
 class FileSystem {
  public:
   virtual ~FileSystem() = default;
@@ -124,6 +128,10 @@ class FileSystem {
                                                           uint64_t length, uint64_t capacity);
   // Creates the file, or truncates it if it exists.
   virtual Result<std::unique_ptr<WritableFile>> OpenForWrite(const std::string& path) = 0;
+  // Creates the file, failing (IO_ERROR with EEXIST's text) when anything is at `path`, a
+  // symbolic link included. The POSIX file system creates it atomically (O_EXCL); by default
+  // OpenForWrite after a check that nothing is there.
+  virtual Result<std::unique_ptr<WritableFile>> CreateForWrite(const std::string& path);
   // Creates the file if needed and appends to its end.
   virtual Result<std::unique_ptr<WritableFile>> OpenForAppend(const std::string& path) = 0;
   // Creates the file if needed, keeps its bytes, and writes where WriteAt says (Append

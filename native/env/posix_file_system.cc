@@ -9,7 +9,10 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
+#include <vector>
 
+#include "common/file_access.h"
 #include "common/progress.h"
 #include "env/file_system.h"
 
@@ -24,6 +27,119 @@ auto RetryOnEintr(F&& f) {
     auto r = f();
     if (r >= 0 || errno != EINTR) return r;
   }
+}
+
+// Files beneath the thread's import folder (common/file_access.h, FileAccess::kWithin) are
+// opened relative to the folder, one component at a time, never following a symbolic link:
+// formats/user_files.h resolves a statement's path (refusing links that leave the folder)
+// before it is opened, so a link met here was put there since, and opening it could leave the
+// folder. The check and the open are one walk of descriptors: no path is looked up twice.
+
+// The part of `path` beneath the thread's import folder, or nullopt when the thread is not
+// confined or `path` is not beneath its folder.
+std::optional<std::string_view> BeneathImportFolder(const std::string& path) {
+  const FileAccess& access = CurrentFileAccess();
+  if (access.mode != FileAccess::Mode::kWithin || access.root.empty()) return std::nullopt;
+  const std::string& root = access.root;
+  if (path.size() <= root.size() || path.compare(0, root.size(), root) != 0) return std::nullopt;
+  if (root.back() != '/' && path[root.size()] != '/') return std::nullopt;
+  return std::string_view(path).substr(root.size());
+}
+
+// Opens component `name` of the folder `dir` with `flags` | O_NOFOLLOW; -1 with errno ELOOP when
+// it is a symbolic link (whatever the kernel said: O_DIRECTORY may answer ENOTDIR).
+int OpenNoFollow(int dir, const std::string& name, int flags, mode_t mode) {
+  int fd = RetryOnEintr(
+      [&] { return ::openat(dir, name.c_str(), flags | O_NOFOLLOW | O_CLOEXEC, mode); });
+  if (fd < 0) {
+    int err = errno;
+    struct stat st;
+    if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+      err = ELOOP;
+    }
+    errno = err;
+  }
+  return fd;
+}
+
+// The folder holding `path`'s last component, opened (the caller closes it, unless it is
+// AT_FDCWD), and that component in `*name`. Beneath the import folder the folders on the way
+// are opened one by one without following links; elsewhere AT_FDCWD and the whole path.
+// -1 with errno on failure.
+int OpenParent(const std::string& path, std::string* name) {
+  std::optional<std::string_view> beneath = BeneathImportFolder(path);
+  if (!beneath) {
+    *name = path;
+    return AT_FDCWD;
+  }
+  std::vector<std::string> parts;
+  for (size_t at = 0; at <= beneath->size();) {
+    size_t slash = beneath->find('/', at);
+    if (slash == std::string_view::npos) slash = beneath->size();
+    std::string_view part = beneath->substr(at, slash - at);
+    at = slash + 1;
+    if (part.empty() || part == ".") continue;
+    if (part == "..") {  // resolved paths hold none; one here could climb out
+      errno = EACCES;
+      return -1;
+    }
+    parts.emplace_back(part);
+  }
+  if (parts.empty()) {
+    errno = EISDIR;
+    return -1;
+  }
+  const std::string& root = CurrentFileAccess().root;
+  int dir = RetryOnEintr(
+      [&] { return ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); });
+  for (size_t i = 0; dir >= 0 && i + 1 < parts.size(); ++i) {
+    int next = OpenNoFollow(dir, parts[i], O_RDONLY | O_DIRECTORY, 0);
+    int err = errno;
+    ::close(dir);
+    errno = err;
+    dir = next;
+  }
+  if (dir >= 0) *name = std::move(parts.back());
+  return dir;
+}
+
+// open(2) of `path`, beneath the import folder without following links (see above).
+int OpenPath(const std::string& path, int flags, mode_t mode = 0) {
+  std::string name;
+  int dir = OpenParent(path, &name);
+  if (dir == AT_FDCWD) {
+    return RetryOnEintr([&] { return ::open(path.c_str(), flags | O_CLOEXEC, mode); });
+  }
+  if (dir < 0) return -1;
+  int fd = OpenNoFollow(dir, name, flags, mode);
+  int err = errno;
+  ::close(dir);
+  errno = err;
+  return fd;
+}
+
+// IoError for a failed open of `path`, saying why a link was refused.
+Status OpenError(std::string_view op, const std::string& path, int err) {
+  if (err == ELOOP && BeneathImportFolder(path)) {
+    return Status(ErrorCode::kIoError,
+                  std::string(op) + " " + path +
+                      ": a symbolic link is in the way (files in the import folder are opened "
+                      "without following links)");
+  }
+  return IoError(op, path, err);
+}
+
+// Runs `op(dir, name)` on the folder holding `path` and its last component (see OpenParent).
+template <typename F>
+int AtParent(const std::string& path, F&& op) {
+  std::string name;
+  int dir = OpenParent(path, &name);
+  if (dir < 0 && dir != AT_FDCWD) return -1;
+  int r = op(dir, name.c_str());
+  int err = errno;
+  if (dir != AT_FDCWD) ::close(dir);
+  errno = err;
+  return r;
 }
 
 class PosixRandomAccessFile final : public RandomAccessFile {
@@ -164,8 +280,8 @@ class PosixFileLock final : public FileLock {
 class PosixFileSystem final : public FileSystem {
  public:
   Result<std::unique_ptr<RandomAccessFile>> OpenForRead(const std::string& path) override {
-    int fd = RetryOnEintr([&] { return ::open(path.c_str(), O_RDONLY | O_CLOEXEC); });
-    if (fd < 0) return IoError("open", path, errno);
+    int fd = OpenPath(path, O_RDONLY);
+    if (fd < 0) return OpenError("open", path, errno);
     return std::unique_ptr<RandomAccessFile>(new PosixRandomAccessFile(path, fd));
   }
 
@@ -177,6 +293,10 @@ class PosixFileSystem final : public FileSystem {
     return OpenWritable(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC);
   }
 
+  Result<std::unique_ptr<WritableFile>> CreateForWrite(const std::string& path) override {
+    return OpenWritable(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC);
+  }
+
   Result<std::unique_ptr<WritableFile>> OpenForAppend(const std::string& path) override {
     return OpenWritable(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC);
   }
@@ -186,19 +306,37 @@ class PosixFileSystem final : public FileSystem {
   }
 
   Status Rename(const std::string& from, const std::string& to) override {
-    if (::rename(from.c_str(), to.c_str()) != 0)
-      return IoError("rename", from + " -> " + to, errno);
+    std::string from_name;
+    int from_dir = OpenParent(from, &from_name);
+    if (from_dir < 0 && from_dir != AT_FDCWD) return OpenError("rename", from, errno);
+    int r = AtParent(to, [&](int to_dir, const char* to_name) {
+      return ::renameat(from_dir, from_name.c_str(), to_dir, to_name);
+    });
+    int err = errno;
+    if (from_dir != AT_FDCWD) ::close(from_dir);
+    if (r != 0) return OpenError("rename", from + " -> " + to, err);
     return Status::OK();
   }
 
   Status Remove(const std::string& path) override {
-    if (::unlink(path.c_str()) != 0) return IoError("remove", path, errno);
+    if (AtParent(path, [](int dir, const char* name) { return ::unlinkat(dir, name, 0); }) != 0) {
+      return OpenError("remove", path, errno);
+    }
     return Status::OK();
   }
 
   Result<std::vector<std::string>> ListDir(const std::string& path) override {
-    DIR* dir = ::opendir(path.c_str());
-    if (dir == nullptr) return IoError("opendir", path, errno);
+    DIR* dir = nullptr;
+    if (BeneathImportFolder(path)) {
+      int fd = OpenPath(path, O_RDONLY | O_DIRECTORY);
+      if (fd >= 0) {
+        dir = ::fdopendir(fd);
+        if (dir == nullptr) ::close(fd);
+      }
+    } else {
+      dir = ::opendir(path.c_str());
+    }
+    if (dir == nullptr) return OpenError("opendir", path, errno);
     std::vector<std::string> names;
     while (true) {
       errno = 0;
@@ -214,7 +352,9 @@ class PosixFileSystem final : public FileSystem {
   }
 
   Status CreateDir(const std::string& path) override {
-    if (::mkdir(path.c_str(), 0755) == 0) return Status::OK();
+    if (AtParent(path, [](int dir, const char* name) { return ::mkdirat(dir, name, 0755); }) == 0) {
+      return Status::OK();
+    }
     int err = errno;
     struct stat st;
     if (err == EEXIST && ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -224,7 +364,11 @@ class PosixFileSystem final : public FileSystem {
   }
 
   Status RemoveDir(const std::string& path) override {
-    if (::rmdir(path.c_str()) != 0) return IoError("rmdir", path, errno);
+    if (AtParent(path, [](int dir, const char* name) {
+          return ::unlinkat(dir, name, AT_REMOVEDIR);
+        }) != 0) {
+      return OpenError("rmdir", path, errno);
+    }
     return Status::OK();
   }
 
@@ -247,8 +391,8 @@ class PosixFileSystem final : public FileSystem {
   }
 
   Result<std::unique_ptr<FileLock>> LockFile(const std::string& path) override {
-    int fd = RetryOnEintr([&] { return ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644); });
-    if (fd < 0) return IoError("open", path, errno);
+    int fd = OpenPath(path, O_RDWR | O_CREAT, 0644);
+    if (fd < 0) return OpenError("open", path, errno);
     // flock locks belong to the open file description, so a second open of the same file in
     // this process conflicts too (two Database objects on one folder would corrupt it).
     if (RetryOnEintr([&] { return ::flock(fd, LOCK_EX | LOCK_NB); }) != 0) {
@@ -260,8 +404,8 @@ class PosixFileSystem final : public FileSystem {
   }
 
   Status SyncDir(const std::string& path) override {
-    int fd = RetryOnEintr([&] { return ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); });
-    if (fd < 0) return IoError("open", path, errno);
+    int fd = OpenPath(path, O_RDONLY | O_DIRECTORY);
+    if (fd < 0) return OpenError("open", path, errno);
     Status s;
     if (RetryOnEintr([&] { return ::fsync(fd); }) != 0) s = IoError("fsync", path, errno);
     ::close(fd);
@@ -270,8 +414,8 @@ class PosixFileSystem final : public FileSystem {
 
  private:
   Result<std::unique_ptr<WritableFile>> OpenWritable(const std::string& path, int flags) {
-    int fd = RetryOnEintr([&] { return ::open(path.c_str(), flags, 0644); });
-    if (fd < 0) return IoError("open", path, errno);
+    int fd = OpenPath(path, flags, 0644);
+    if (fd < 0) return OpenError("open", path, errno);
     return std::unique_ptr<WritableFile>(new PosixWritableFile(path, fd));
   }
 };
@@ -348,8 +492,8 @@ class AnonymousRegion final : public MemoryRegion {
 
 // Opens `path` for reading: the descriptor (the caller closes it) and the file's size.
 Result<int> OpenWithSize(const std::string& path, uint64_t* size) {
-  int fd = RetryOnEintr([&] { return ::open(path.c_str(), O_RDONLY | O_CLOEXEC); });
-  if (fd < 0) return IoError("open", path, errno);
+  int fd = OpenPath(path, O_RDONLY);
+  if (fd < 0) return OpenError("open", path, errno);
   struct stat st;
   if (::fstat(fd, &st) != 0) {
     int err = errno;
@@ -476,6 +620,13 @@ Result<std::unique_ptr<MemoryRegion>> PosixFileSystem::MapRegion(const std::stri
 
 Status WritableFile::WriteAt(uint64_t /*offset*/, std::string_view /*data*/) {
   return Status(ErrorCode::kNotSupported, "write " + path() + ": positioned writes are not supported");
+}
+
+Result<std::unique_ptr<WritableFile>> FileSystem::CreateForWrite(const std::string& path) {
+  Result<PathKind> kind = GetPathKind(path);
+  if (!kind.ok()) return kind.status();
+  if (*kind != PathKind::kMissing) return IoError("create", path, EEXIST);
+  return OpenForWrite(path);
 }
 
 Result<std::unique_ptr<WritableFile>> FileSystem::OpenForUpdate(const std::string& path) {

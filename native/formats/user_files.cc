@@ -1,6 +1,10 @@
 #include "formats/user_files.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <filesystem>
 #include <system_error>
 
@@ -73,13 +77,31 @@ Result<std::string> ConfineUserPath(const std::string& path, std::string_view st
   }
   const std::string& text = resolved.native();
   const std::string& base = root.native();
-  const bool inside =
-      text == base || (text.size() > base.size() && text.compare(0, base.size(), base) == 0 &&
-                       (base.back() == '/' || text[base.size()] == '/'));
-  if (!inside) {
-    return Status(ErrorCode::kForbidden,
-                  std::string(statement) + ": the file path " + Shown(path) +
-                      " is outside the service's import folder (relative paths start in it)");
+  auto within = [&](const std::string& candidate) {
+    return candidate == base ||
+           (candidate.size() > base.size() && candidate.compare(0, base.size(), base) == 0 &&
+            (base.back() == '/' || candidate[base.size()] == '/'));
+  };
+  const bool inside = within(text);
+  const Status outside(ErrorCode::kForbidden,
+                       std::string(statement) + ": the file path " + Shown(path) +
+                           " is outside the service's import folder (relative paths start in it)");
+  if (!inside) return outside;
+  // weakly_canonical leaves a link whose target is missing as it is (a write would create the
+  // target, wherever it is): a link left in the path is refused, as outside when it points
+  // out of the folder. The file system opens the result without following links
+  // (env/file_system.h), so a link put in its way later fails the open.
+  fs::path prefix;
+  for (const fs::path& part : resolved) {
+    prefix /= part;
+    if (prefix.native().size() <= base.size()) continue;
+    if (!fs::is_symlink(fs::symlink_status(prefix, error))) continue;
+    fs::path target = fs::read_symlink(prefix, error);
+    if (error) return outside;
+    if (target.is_relative()) target = prefix.parent_path() / target;
+    if (!within(target.lexically_normal().native())) return outside;
+    return Invalid(statement, "the file path " + Shown(path) +
+                                  " holds a symbolic link to something that does not exist");
   }
   return text;
 }
@@ -202,6 +224,14 @@ Result<std::string> CheckUserFileToWrite(env::FileSystem* fs, const std::string&
                    "cannot write " + Shown(path) + ": " + Shown(folder) + " is not a folder");
   }
   return std::move(checked->path);
+}
+
+std::string TemporaryFilePath(const std::string& path) {
+  static std::atomic<uint64_t> count{0};
+  size_t slash = path.find_last_of('/');
+  const size_t name = slash == std::string::npos ? 0 : slash + 1;
+  return path.substr(0, name) + "." + path.substr(name) + ".tmp-" +
+         std::to_string(::getpid()) + "-" + std::to_string(count.fetch_add(1));
 }
 
 Status UserFileOpenError(const Status& failure, const std::string& path, std::string_view verb,

@@ -47,6 +47,10 @@ Result<std::string> CheckUserFileToRead(env::FileSystem* fs, const std::string& 
 Result<std::string> CheckUserFileToWrite(env::FileSystem* fs, const std::string& path,
                                          std::string_view statement);
 
+// A name for a new file in `path`'s folder, to be renamed to `path` once written: hidden
+// (".<name>.tmp-<process>-<count>"), and not taken by another writer of this process.
+std::string TemporaryFilePath(const std::string& path);
+
 // The INVALID_REQUEST for `failure`, the IO_ERROR of opening the user's file `path` (permission
 // denied, say): "<statement>: cannot <verb> <path>: <the system's reason>".
 Status UserFileOpenError(const Status& failure, const std::string& path, std::string_view verb,

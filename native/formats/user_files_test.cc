@@ -111,5 +111,75 @@ TEST_F(ConfineTest, CheckedReadsAndWritesOpenTheConfinedPath) {
   EXPECT_FALSE(fs::exists(base_ / "outside" / "out.csv"));
 }
 
+TEST_F(ConfineTest, RefusesLinksWhoseTargetIsMissing) {
+  // A link to a file not there yet would have a write create its target, wherever it is.
+  fs::create_symlink(base_ / "outside" / "pwned.csv", root_ / "dangling.csv");
+  fs::create_symlink(base_ / "outside" / "absent", root_ / "dangling_dir");
+  fs::create_symlink(root_ / "absent.csv", root_ / "dangling_in.csv");
+  for (const std::string& path : {"dangling.csv", "dangling_dir/x.csv", "sub/../dangling.csv"}) {
+    Result<std::string> confined = Confine(path);
+    ASSERT_FALSE(confined.ok()) << path;
+    EXPECT_EQ(confined.status().code(), ErrorCode::kForbidden) << path;
+    EXPECT_NE(confined.status().message().find("outside the service's import folder"),
+              std::string::npos);
+  }
+  // Inside, but still a link to nothing.
+  Result<std::string> inside = Confine("dangling_in.csv");
+  ASSERT_FALSE(inside.ok());
+  EXPECT_EQ(inside.status().code(), ErrorCode::kInvalidRequest);
+  EXPECT_NE(inside.status().message().find("symbolic link to something that does not exist"),
+            std::string::npos);
+  ScopedFileAccess scoped(&access_);
+  EXPECT_FALSE(CheckUserFileToWrite(env::FileSystem::Default(), "dangling.csv", "COPY TO").ok());
+  EXPECT_FALSE(fs::exists(base_ / "outside" / "pwned.csv"));
+}
+
+TEST_F(ConfineTest, OpensBeneathTheFolderWithoutFollowingLinks) {
+  // A path checked before a link was put in its way: the file system refuses the link when it
+  // opens the file, and nothing outside is read, created, renamed or removed.
+  ScopedFileAccess scoped(&access_);
+  env::FileSystem* fs = env::FileSystem::Default();
+  const std::string escape = (root_ / "escape.csv").string();
+  const std::string through_dir = (root_ / "escape_dir" / "secret.csv").string();
+  for (const std::string& path : {escape, through_dir}) {
+    Result<std::unique_ptr<env::RandomAccessFile>> read = fs->OpenForRead(path);
+    ASSERT_FALSE(read.ok()) << path;
+    EXPECT_NE(read.status().message().find("a symbolic link is in the way"), std::string::npos)
+        << read.status().ToString();
+    EXPECT_FALSE(fs->MapForRead(path).ok()) << path;
+    EXPECT_FALSE(fs->OpenForWrite(path).ok()) << path;
+  }
+  fs::create_symlink(base_ / "outside" / "pwned.csv", root_ / "dangling.csv");
+  EXPECT_FALSE(fs->OpenForWrite((root_ / "dangling.csv").string()).ok());
+  EXPECT_FALSE(fs->CreateForWrite((root_ / "dangling.csv").string()).ok());
+  EXPECT_FALSE(fs->OpenForWrite((root_ / "escape_dir" / "new.csv").string()).ok());
+  EXPECT_FALSE(fs->Remove(through_dir).ok());
+  EXPECT_FALSE(fs->Rename(through_dir, (root_ / "taken.csv").string()).ok());
+  EXPECT_FALSE(fs->ListDir((root_ / "escape_dir").string()).ok());
+  EXPECT_FALSE(fs::exists(base_ / "outside" / "pwned.csv"));
+  EXPECT_FALSE(fs::exists(base_ / "outside" / "new.csv"));
+  EXPECT_TRUE(fs::exists(base_ / "outside" / "secret.csv"));
+  EXPECT_FALSE(fs::exists(root_ / "taken.csv"));
+  // Plain files and folders beneath it work as before; a rename replaces a link, not its target.
+  EXPECT_EQ(env::ReadFileToString(fs, (root_ / "in.csv").string()).value(), "1\n");
+  ASSERT_TRUE(env::WriteStringToFile(fs, (root_ / "sub" / "new.csv").string(), "x", false).ok());
+  EXPECT_FALSE(fs->CreateForWrite((root_ / "sub" / "new.csv").string()).ok());
+  ASSERT_TRUE(fs->Rename((root_ / "sub" / "new.csv").string(), escape).ok());
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(root_ / "escape.csv")));
+  EXPECT_EQ(env::ReadFileToString(fs, (base_ / "outside" / "secret.csv").string()).value(), "2\n");
+  EXPECT_EQ(fs->ListDir((root_ / "sub").string()).value(), std::vector<std::string>{"alias.csv"});
+  // Outside the folder the thread is not confined to, links are followed as ever.
+  const FileAccess any;
+  ScopedFileAccess embedded(&any);
+  EXPECT_TRUE(fs->OpenForRead((root_ / "sub" / "alias.csv").string()).ok());
+}
+
+TEST(TemporaryFilePathTest, IsAHiddenNewNameInTheSameFolder) {
+  const std::string first = TemporaryFilePath("/a/b/out.csv");
+  EXPECT_EQ(first.rfind("/a/b/.out.csv.tmp-", 0), 0u) << first;
+  EXPECT_NE(TemporaryFilePath("/a/b/out.csv"), first);
+  EXPECT_EQ(TemporaryFilePath("out.csv").rfind(".out.csv.tmp-", 0), 0u);
+}
+
 }  // namespace
 }  // namespace graphdb::formats

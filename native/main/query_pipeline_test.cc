@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -302,6 +303,30 @@ TEST_F(QueryPipelineTest, MistakesAboutFilesAreTheClients) {
   std::remove(good.c_str());
   ::rmdir(folder_csv.c_str());
   ::rmdir(dir.c_str());
+}
+
+// A COPY TO that fails keeps the file it would have replaced (the rows go to a temporary file
+// renamed over it on success), and leaves no temporary file behind; CSV and Parquet alike.
+TEST_F(QueryPipelineTest, FailedCopyToKeepsTheFileItWouldReplace) {
+  const std::string dir = ::testing::TempDir() + "copy_to_keep_" + std::to_string(::getpid());
+  ASSERT_EQ(::mkdir(dir.c_str(), 0755), 0);
+  auto contents = [](const std::string& path) {
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  for (const std::string name : {"keep.csv", "keep.parquet"}) {
+    const std::string path = dir + "/" + name;
+    std::ofstream(path) << "kept\n";
+    Status failed = Error("COPY (UNWIND [1, 0] AS d RETURN 10 / d AS x) TO '" + path + "'");
+    EXPECT_FALSE(failed.ok()) << name;
+    EXPECT_EQ(contents(path), "kept\n") << name;
+    ASSERT_TRUE(RunQuery(*db_, "COPY (RETURN 7 AS x) TO '" + path + "'", {}, std::nullopt,
+                         &session_)
+                    .ok());
+    EXPECT_NE(contents(path), "kept\n") << name;
+    std::remove(path.c_str());
+  }
+  EXPECT_EQ(::rmdir(dir.c_str()), 0) << "a temporary file was left in " << dir;
 }
 
 // LOAD FROM sniffs each column's type by Kùzu's rules (formats/csv_sniffer.h), and the reader

@@ -504,6 +504,85 @@ describe('file sandbox', () => {
     }
   });
 
+  it('refuses links out of importDir whatever their target, and echoes no script', async () => {
+    const { db, service, url } = await serve({
+      importDir: inside,
+      auth: { tokens: [{ token: ADMIN, role: 'admin' }] },
+    });
+    const made = [
+      path.join(inside, 'dangling.csv'),
+      path.join(inside, 'impdir'),
+      path.join(inside, 'garbled'),
+    ];
+    const leaked = path.join(outside, 'leaked.cypher');
+    try {
+      // A link to a missing file outside: a write would have created it there.
+      fs.symlinkSync(path.join(outside, 'pwned.csv'), made[0]);
+      const written = expectError(
+        await schema(url, ADMIN, "COPY (RETURN 'x' AS x) TO 'dangling.csv'"),
+        403,
+        'FORBIDDEN',
+      );
+      expect(written).toMatch(/outside the service's import folder/);
+      expect(fs.existsSync(path.join(outside, 'pwned.csv'))).toBe(false);
+
+      // An import script linked from outside is refused, and is never shown.
+      fs.writeFileSync(leaked, 'SECRET-LINE-1 of a file outside\n');
+      fs.mkdirSync(made[1]);
+      fs.symlinkSync(leaked, path.join(made[1], 'schema.cypher'));
+      const linked = expectError(await schema(url, ADMIN, "IMPORT DATABASE 'impdir'"), 403, 'FORBIDDEN');
+      expect(linked).toMatch(/outside the service's import folder/);
+      expect(linked).not.toContain('SECRET');
+      // A script inside that does not parse, or runs what an import may not: named, not shown.
+      fs.mkdirSync(made[2]);
+      fs.writeFileSync(path.join(made[2], 'schema.cypher'), 'SECRET-LINE-2 (\n');
+      const garbled = await schema(url, ADMIN, "IMPORT DATABASE 'garbled'");
+      expect(garbled.status).toBe(400);
+      expect(garbled.body).toContain('schema.cypher');
+      expect(garbled.body).not.toContain('SECRET');
+      fs.writeFileSync(
+        path.join(made[2], 'schema.cypher'),
+        "RETURN 1;\nCOPY (RETURN 'SECRET-3') TO 'x.csv';\n",
+      );
+      const refused = await schema(url, ADMIN, "IMPORT DATABASE 'garbled'");
+      expect(refused.status).toBe(400);
+      expect(refused.body).toContain('schema.cypher: statement 2 ');
+      expect(refused.body).not.toContain('SECRET');
+      expect(fs.readdirSync(outside).sort()).toEqual(['leaked.cypher', 'secret.csv']);
+    } finally {
+      await service.close();
+      db.close();
+      for (const file of [...made, leaked]) fs.rmSync(file, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the file a failed COPY TO would have replaced', async () => {
+    const { db, service, url } = await serve({
+      importDir: inside,
+      auth: { tokens: [{ token: ADMIN, role: 'admin' }] },
+    });
+    const kept = ['keep.csv', 'keep.parquet'].map((name) => path.join(inside, name));
+    try {
+      for (const file of kept) {
+        fs.writeFileSync(file, 'kept\n');
+        const name = path.basename(file);
+        const failed = await schema(url, ADMIN, `COPY (UNWIND [1, 0] AS d RETURN 10 / d AS x) TO '${name}'`);
+        expect(failed.status, failed.body).toBe(400);
+        expect(fs.readFileSync(file, 'utf8'), name).toBe('kept\n');
+        // No temporary file is left beside it.
+        expect(fs.readdirSync(inside).filter((entry) => entry.includes('.tmp-'))).toEqual([]);
+        // A COPY TO that succeeds replaces it.
+        expect((await schema(url, ADMIN, `COPY (RETURN 7 AS x) TO '${name}'`)).status).toBe(200);
+        expect(fs.readFileSync(file, 'utf8')).not.toBe('kept\n');
+      }
+      expect(fs.readFileSync(kept[0], 'utf8')).toBe('7\n');
+    } finally {
+      await service.close();
+      db.close();
+      for (const file of kept) fs.rmSync(file, { force: true });
+    }
+  });
+
   it('checks importDir', () => {
     const db = new Database(':memory:');
     try {

@@ -207,13 +207,16 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
     table_query = parser::ParseStatements(TableQueryText(db, s.table_name));
     query = &table_query.at(0)->As<parser::ParsedQueryStatement>().query;
   }
-  auto file = fs->OpenForWrite(*target);
+  // The rows go to a new file beside the target, renamed over it once all are written: a
+  // statement that fails (or is cancelled, or times out) removes only that file, and leaves
+  // what was at the target as it was. The new file is created exclusively (no file or link of
+  // its name may be there) in the confined folder (env/file_system.h).
+  const std::string temporary = formats::TemporaryFilePath(*target);
+  auto file = fs->CreateForWrite(temporary);
   if (!file.ok()) {
     throw GraphDBException(
         formats::UserFileOpenError(file.status(), s.file_path, "write", "COPY TO"));
   }
-  // The file is written as the rows come; a statement that fails (or is cancelled, or times
-  // out) removes what it wrote.
   bool done = false;
   struct RemoveUnlessDone {
     env::FileSystem* fs;
@@ -225,7 +228,7 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
       (void)file->Close();
       (void)fs->Remove(path);
     }
-  } cleanup{fs, file->get(), *target, done};
+  } cleanup{fs, file->get(), temporary, done};
   std::unique_ptr<formats::ParquetWriter> writer;
   std::string text;
   auto line = [&](const std::vector<Value>& values) {
@@ -266,6 +269,10 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
   Status written = (*file)->Sync();
   Status closed = (*file)->Close();
   Check(written.ok() ? closed : written);
+  Status renamed = fs->Rename(temporary, *target);
+  if (!renamed.ok()) {
+    throw GraphDBException(formats::UserFileOpenError(renamed, s.file_path, "write", "COPY TO"));
+  }
   done = true;
   return MessageResult("");
 }

@@ -151,14 +151,17 @@ void WriteTextFile(const std::string& path, const std::string& text) {
   Check(written.ok() ? closed : written);
 }
 
-// The contents of `path`, or nullopt when there is no such file.
-std::optional<std::string> ReadTextFile(const std::string& path) {
+// The contents of the import script `shown` (the path as the statement named it), or nullopt
+// when there is no such file. Confined like any file a statement names: a link out of the
+// import folder is refused, whatever it points to.
+std::optional<std::string> ReadTextFile(const std::string& shown) {
   env::FileSystem* fs = env::FileSystem::Default();
+  const std::string path = Check(formats::ConfineUserPath(shown, "IMPORT DATABASE"));
   if (Check(fs->GetPathKind(path)) != env::PathKind::kFile) return std::nullopt;
   auto file = fs->OpenForRead(path);
   if (!file.ok()) {
     throw GraphDBException(
-        formats::UserFileOpenError(file.status(), path, "read", "IMPORT DATABASE"));
+        formats::UserFileOpenError(file.status(), shown, "read", "IMPORT DATABASE"));
   }
   const uint64_t size = Check((*file)->Size());
   std::string text(size, '\0');
@@ -421,11 +424,13 @@ ParsedStatements ReadImportScripts(const parser::ParsedPortDatabase& s) {
     ThrowBinding("Binder exception: Directory " + s.path + " does not exist.");
   }
   ParsedStatements statements;
+  // The messages name the file and the statement, never what the file holds: the scripts are
+  // files of the server's.
   auto fail = [&](const std::string& file, const std::string& why) -> void {
     ThrowRuntime("Runtime exception: Import database failed: " + file + ": " + why);
   };
   for (const char* name : {kSchemaFile, kMacroFile, kCopyFile, kIndexFile}) {
-    std::optional<std::string> text = ReadTextFile(dir + "/" + name);
+    std::optional<std::string> text = ReadTextFile(s.path + "/" + name);
     if (!text) {
       if (name == kSchemaFile) {
         ThrowBinding("Binder exception: File " + s.path + "/" + name + " does not exist.");
@@ -435,10 +440,12 @@ ParsedStatements ReadImportScripts(const parser::ParsedPortDatabase& s) {
     ParsedStatements parsed;
     try {
       parsed = parser::ParseStatements(*text);
-    } catch (const GraphDBException& e) {
-      fail(name, e.status().message());
+    } catch (const GraphDBException&) {
+      fail(name, "the file is not a Cypher script (it does not parse)");
     }
+    size_t number = 0;
     for (auto& statement : parsed) {
+      const std::string which = "statement " + std::to_string(++number);
       switch (statement->kind) {
         case parser::StatementKind::kTransaction:
         case parser::StatementKind::kCheckpoint:
@@ -447,14 +454,15 @@ ParsedStatements ReadImportScripts(const parser::ParsedPortDatabase& s) {
         case parser::StatementKind::kCopyTo:
         case parser::StatementKind::kStandaloneCall:
         case parser::StatementKind::kExtension:
-          fail(name, "an import cannot run " + statement->text);
+          fail(name, which + " is one an import cannot run (transaction control, CHECKPOINT, "
+                             "EXPORT, IMPORT, COPY TO, CALL or an extension statement)");
         default:
           break;
       }
       if (name == kCopyFile) {
         if (statement->kind != parser::StatementKind::kCopyFrom ||
             statement->As<parser::ParsedCopyFrom>().source.kind != parser::ScanSourceKind::kFiles) {
-          fail(name, "expected COPY ... FROM a file, found " + statement->text);
+          fail(name, which + " is not a COPY ... FROM a file");
         }
         // The data files are the folder's: a relative path starts there.
         for (std::string& path : statement->As<parser::ParsedCopyFrom>().source.file_paths) {
