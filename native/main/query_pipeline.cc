@@ -70,6 +70,17 @@ std::shared_lock<StatementLock> SharedStatementLock(Database& db, const Session*
   return lock;
 }
 
+// RequiredAccessMode of `statements` with the macros they call expanded, as the binder will
+// expand them (request.h): the catalog is read under the statement lock, taken only when a
+// statement that would otherwise only read calls a name that may be a macro's.
+AccessMode NeededAccessMode(Database& db, const ParsedStatements& statements, const Session* session) {
+  const AccessMode written = RequiredAccessMode(statements);
+  // A macro raises a read to insert at most.
+  if (written != AccessMode::kRead || !MayCallMacros(statements)) return written;
+  std::shared_lock<StatementLock> lock = SharedStatementLock(db, session);
+  return RequiredAccessMode(statements, &db.catalog());
+}
+
 // The statements of `text`, through the session's memo when there is a session.
 std::shared_ptr<const ParsedStatements> ParseText(Database& db, std::string_view text,
                                                   Session* session) {
@@ -684,13 +695,13 @@ std::optional<Result<exec::QueryResult*>> TryRunShortRead(
   }
   const auto& query_statement = statement.As<parser::ParsedQueryStatement>();
   if (query_statement.explain || query_statement.profile) return std::nullopt;
-  if (allowed && static_cast<int>(RequiredAccessMode(statement)) > static_cast<int>(*allowed)) {
-    return std::nullopt;
-  }
   std::shared_lock<StatementLock> lock(db.statement_lock(), std::try_to_lock);
   if (!lock.owns_lock()) return std::nullopt;
   // Another session's schema transaction is open: the worker waits for it.
   if (db.transaction_gate().schema_owner() != nullptr) return std::nullopt;
+  // A statement that draws from a sequence (nextval(), also through a macro) goes to the
+  // worker, which refuses it (`allowed`) or makes the values it hands out durable.
+  if (RequiredAccessMode(statement, &db.catalog()) != AccessMode::kRead) return std::nullopt;
   std::shared_ptr<const CompiledQuery> compiled;
   try {
     compiled = CompileStatement(db, query_statement, params, &session);
@@ -748,8 +759,8 @@ Status FailedStatement(Database& db, Session* session) {
 }
 
 // Refuses `statements` when a request (`allowed`) may not run them; OK otherwise.
-Status CheckRequest(const ParsedStatements& statements, std::optional<AccessMode> allowed,
-                    Session* session) {
+Status CheckRequest(Database& db, const ParsedStatements& statements,
+                    std::optional<AccessMode> allowed, Session* session) {
   if (statements.empty()) {
     return Status(ErrorCode::kQuerySyntax, "Parser exception: the query is empty", 1, 1);
   }
@@ -769,7 +780,7 @@ Status CheckRequest(const ParsedStatements& statements, std::optional<AccessMode
                   "a statement in an explicit transaction cannot begin, commit or roll back "
                   "one: commit with POST /tx/{id}/commit, roll back with DELETE /tx/{id}");
   }
-  AccessMode needed = RequiredAccessMode(statements);
+  AccessMode needed = NeededAccessMode(db, statements, session);
   if (static_cast<int>(needed) > static_cast<int>(*allowed)) {
     return Status(ErrorCode::kAccessModeViolation,
                   std::string("the query needs access_mode '") + AccessModeName(needed) +
@@ -845,7 +856,7 @@ Result<exec::QueryResult> RunParsed(Database& db, const ParsedStatements& statem
                                     uint32_t wal_slot) {
   const bool batch = !allowed && RunsAsBatch(statements, session);
   try {
-    if (Status refused = CheckRequest(statements, allowed, session); !refused.ok()) return refused;
+    if (Status refused = CheckRequest(db, statements, allowed, session); !refused.ok()) return refused;
     if (batch) {
       if (Status refused = CheckBatch(statements); !refused.ok()) return refused;
     }
@@ -886,12 +897,13 @@ Result<exec::QueryResult> RunParsed(Database& db, const ParsedStatements& statem
   }
 }
 
-// Whether `statements` run lazily in a cursor: one query statement that only reads.
-bool RunsLazily(const ParsedStatements& statements) {
+// Whether `statements` run lazily in a cursor: one query statement that only reads (nor
+// calls a macro that writes).
+bool RunsLazily(Database& db, const ParsedStatements& statements, const Session* session) {
   if (statements.size() != 1) return false;
   const parser::ParsedStatement& statement = *statements[0];
   return statement.kind == parser::StatementKind::kQuery && !statement.explain &&
-         !statement.profile && RequiredAccessMode(statement) == AccessMode::kRead;
+         !statement.profile && NeededAccessMode(db, statements, session) == AccessMode::kRead;
 }
 
 }  // namespace
@@ -968,7 +980,13 @@ Result<std::unique_ptr<StatementCursor>> StatementCursor::Open(
     return FailedStatement(db, session);
   }
   StatementMemo* memo = prepared ? &prepared->memo : nullptr;
-  if (!RunsLazily(*parsed)) {
+  bool lazily;
+  try {
+    lazily = RunsLazily(db, *parsed, session);
+  } catch (...) {
+    return FailedStatement(db, session);
+  }
+  if (!lazily) {
     Result<exec::QueryResult> result =
         RunParsed(db, *parsed, memo, params, allowed, session, wal_slot);
     if (!result.ok()) return result.status();
@@ -978,7 +996,7 @@ Result<std::unique_ptr<StatementCursor>> StatementCursor::Open(
     return cursor;
   }
   try {
-    if (Status refused = CheckRequest(*parsed, allowed, session); !refused.ok()) return refused;
+    if (Status refused = CheckRequest(db, *parsed, allowed, session); !refused.ok()) return refused;
     const auto& statement = (*parsed)[0]->As<parser::ParsedQueryStatement>();
     auto lazy = std::make_unique<Lazy>();
     lazy->parsed = parsed;

@@ -223,7 +223,8 @@ inline constexpr uint64_t kInlineWorkBudget = 1024;
 // loop) is not held up by a schema change or a checkpoint.
 // The result is the session's (held by its PreparedPlans) and valid until the session runs
 // another statement. `allowed` (a service request's access mode): a statement that needs more
-// (RequiredAccessMode: a LOAD FROM needs schema) is not run, so that RunQuery refuses it.
+// (RequiredAccessMode, macros expanded: a LOAD FROM needs schema) is not run, so that
+// RunQuery refuses it.
 std::optional<Result<exec::QueryResult*>> TryRunShortRead(
     Database& db, std::string_view query, const std::unordered_map<std::string, Value>& params,
     Session& session, std::optional<AccessMode> allowed = std::nullopt);

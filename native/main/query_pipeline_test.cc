@@ -265,6 +265,38 @@ TEST_F(QueryPipelineTest, ReadRequestsNeitherDrawFromSequencesNorChangeSettings)
   EXPECT_TRUE(RunQuery(*db_, "CALL threads = 1", {}, AccessMode::kSchema, nullptr).ok());
 }
 
+// The access check sees what runs: a macro's body (and its defaults, and the macros it calls)
+// counts as written in the statement, so a read request cannot draw from a sequence through one.
+TEST_F(QueryPipelineTest, AccessModesApplyAfterMacroExpansion) {
+  Exec("CREATE SEQUENCE seqx");
+  Exec("CREATE MACRO nv(x) AS nextval('seqx') + x");
+  Exec("CREATE MACRO outer_nv(y) AS nv(y) * 2");
+  Exec("CREATE MACRO dflt(x, d := nextval('seqx')) AS x + d");
+  Exec("CREATE MACRO plain(x) AS x + 1");
+  for (const char* query : {"RETURN nv(0)", "RETURN outer_nv(1)", "RETURN dflt(1)",
+                            "UNWIND [1, 2] AS x RETURN NV(x)"}) {
+    auto result = RunQuery(*db_, query, {}, AccessMode::kRead, nullptr);
+    ASSERT_FALSE(result.ok()) << query;
+    EXPECT_EQ(result.status().code(), ErrorCode::kAccessModeViolation) << query;
+    EXPECT_NE(result.status().message().find("needs access_mode 'insert'"), std::string::npos)
+        << result.status().message();
+    // Inline (the service's fast path) it is not run either: the worker refuses it.
+    EXPECT_FALSE(TryRunShortRead(*db_, query, {}, session_, AccessMode::kRead).has_value()) << query;
+  }
+  // A cursor's request is refused as well.
+  auto cursor = StatementCursor::Open(*db_, "RETURN nv(0)", nullptr, {}, AccessMode::kRead, nullptr, 0);
+  ASSERT_FALSE(cursor.ok());
+  EXPECT_EQ(cursor.status().code(), ErrorCode::kAccessModeViolation);
+  // None of them advanced the sequence.
+  auto first = RunQuery(*db_, "RETURN nv(0)", {}, AccessMode::kInsert, nullptr);
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_EQ(first->rows[0][0].GetInt(), 1);
+  // A macro that calls nothing which writes is a read.
+  auto plain = RunQuery(*db_, "RETURN plain(1)", {}, AccessMode::kRead, nullptr);
+  ASSERT_TRUE(plain.ok()) << plain.status().ToString();
+  EXPECT_EQ(plain->rows[0][0].GetInt(), 2);
+}
+
 // A client's mistake about a file it names is INVALID_REQUEST naming that path, and a NUL
 // character never lets the C library open a shorter path.
 TEST_F(QueryPipelineTest, MistakesAboutFilesAreTheClients) {

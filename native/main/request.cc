@@ -1,9 +1,13 @@
 #include "main/request.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 
 #include "common/utf8.h"
+#include "cypher/parser/parser.h"
+#include "function/aggregate_function.h"
 #include "function/scalar_function.h"
 
 namespace graphdb {
@@ -345,25 +349,74 @@ AccessMode StatementAccessMode(const parser::ParsedStatement& statement) {
   }
 }
 
-AccessMode RequiredAccessMode(const parser::ParsedStatement& statement) {
+namespace {
+
+// Whether the binder takes `name` for a function of the library, never for a macro
+// (Binder::BindFunction).
+bool NamesLibraryFunction(const std::string& name) {
+  std::string lower = name;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower == "typeof" || function::IsScalarFunction(lower) || function::IsGraphFunction(lower) ||
+         function::IsAggregateFunction(lower) || function::IsLambdaFunction(lower);
+}
+
+// Whether a call of one of the functions `names` changes the database: one that does itself
+// (nextval()), or a macro of `catalog` whose body or defaults call one, directly or through
+// other macros (`seen`: the macros looked into already). Names the binder takes for a
+// function of the library are not macros (Binder::BindFunction).
+bool CallsChangeTheDatabase(const std::vector<std::string>& names, const catalog::Catalog* catalog,
+                            std::vector<const catalog::MacroDefinition*>& seen) {
+  for (const std::string& name : names) {
+    if (function::ScalarFunctionChangesDatabase(name)) return true;
+    if (catalog == nullptr || NamesLibraryFunction(name)) continue;
+    const catalog::MacroDefinition* macro = catalog->GetMacro(name);
+    if (macro == nullptr || std::find(seen.begin(), seen.end(), macro) != seen.end()) continue;
+    seen.push_back(macro);
+    std::vector<std::string> called;
+    try {
+      called = parser::ExpressionFunctionNames(macro->body);
+      for (const auto& [parameter, text] : macro->defaults) {
+        for (std::string& inner : parser::ExpressionFunctionNames(text)) called.push_back(std::move(inner));
+      }
+    } catch (const std::exception&) {
+      continue;  // the binder fails on the call, before anything runs
+    }
+    if (CallsChangeTheDatabase(called, catalog, seen)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool MayCallMacros(const std::vector<std::unique_ptr<parser::ParsedStatement>>& statements) {
+  for (const auto& statement : statements) {
+    for (const std::string& name : statement->function_names) {
+      if (!NamesLibraryFunction(name)) return true;
+    }
+  }
+  return false;
+}
+
+AccessMode RequiredAccessMode(const parser::ParsedStatement& statement,
+                              const catalog::Catalog* catalog) {
   // A setting is the administrator's business, whatever it changes.
   if (statement.kind == parser::StatementKind::kStandaloneCall) return AccessMode::kSchema;
   // So is the server's file system: COPY TO writes there even from a read.
   if (statement.names_server_files) return AccessMode::kSchema;
   AccessMode mode = StatementAccessMode(statement);
-  if (mode == AccessMode::kRead) {
-    for (const std::string& name : statement.function_names) {
-      // nextval() hands out a value for good: a write, as an insert that draws one is.
-      if (function::ScalarFunctionChangesDatabase(name)) return AccessMode::kInsert;
-    }
+  std::vector<const catalog::MacroDefinition*> seen;
+  // nextval() hands out a value for good: a write, as an insert that draws one is.
+  if (mode == AccessMode::kRead && CallsChangeTheDatabase(statement.function_names, catalog, seen)) {
+    return AccessMode::kInsert;
   }
   return mode;
 }
 
-AccessMode RequiredAccessMode(const std::vector<std::unique_ptr<parser::ParsedStatement>>& statements) {
+AccessMode RequiredAccessMode(const std::vector<std::unique_ptr<parser::ParsedStatement>>& statements,
+                              const catalog::Catalog* catalog) {
   AccessMode mode = AccessMode::kRead;
   for (const auto& statement : statements) {
-    AccessMode m = RequiredAccessMode(*statement);
+    AccessMode m = RequiredAccessMode(*statement, catalog);
     if (static_cast<int>(m) > static_cast<int>(mode)) mode = m;
   }
   return mode;

@@ -8,7 +8,7 @@
 // statements. A request that does more than its mode allows fails with ACCESS_MODE_VIOLATION
 // before anything runs.
 //
-// Thread-safety: pure functions.
+// Thread-safety: pure functions (given the catalog they read).
 #pragma once
 
 #include <optional>
@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "catalog/catalog.h"
 #include "common/result.h"
 #include "cypher/parser/ast.h"
 #include "types/value.h"
@@ -34,8 +35,16 @@ AccessMode StatementAccessMode(const parser::ParsedStatement& statement);
 // The least mode a request must allow for one statement, and for every statement of a list:
 // StatementAccessMode, raised to insert by a call of nextval() and to schema for a setting or
 // a statement that names a file of the server's (COPY FROM a file, COPY TO, LOAD FROM).
-AccessMode RequiredAccessMode(const parser::ParsedStatement& statement);
-AccessMode RequiredAccessMode(const std::vector<std::unique_ptr<parser::ParsedStatement>>& statements);
+// With `catalog`, the check sees what the binder runs: the bodies and defaults of the macros
+// the statement calls, and of the macros those call, count as written in it (a macro whose
+// body calls nextval() needs insert). REQUIRES: `catalog` read under the statement lock.
+AccessMode RequiredAccessMode(const parser::ParsedStatement& statement,
+                              const catalog::Catalog* catalog = nullptr);
+AccessMode RequiredAccessMode(const std::vector<std::unique_ptr<parser::ParsedStatement>>& statements,
+                              const catalog::Catalog* catalog = nullptr);
+// Whether any of `statements` calls a name that is no function of the library, which may
+// then be a macro (what RequiredAccessMode needs the catalog for).
+bool MayCallMacros(const std::vector<std::unique_ptr<parser::ParsedStatement>>& statements);
 
 struct QueryRequest {
   std::string query;

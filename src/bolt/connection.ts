@@ -88,6 +88,8 @@ const ROUTING_TTL_SECONDS = 300;
 /** An explicit transaction: the runtime's session and the results open in it. */
 interface Transaction {
   session: TransactionSession;
+  /** BEGIN asked for read mode (`mode: 'r'`): a write in it is the mode's fault, not the role's. */
+  askedRead: boolean;
   results: Map<number, ResultSource>;
   nextQid: number;
 }
@@ -320,9 +322,7 @@ export class BoltConnection {
   /** Whether the role, not the transaction's mode, kept the request from writing. */
   #limitedByRole(): boolean {
     return (
-      this.#role !== null &&
-      ROLE_MOST_ACCESS[this.#role] !== MOST_ACCESS &&
-      !(this.#tx?.session.readOnly ?? false)
+      this.#role !== null && ROLE_MOST_ACCESS[this.#role] !== MOST_ACCESS && !(this.#tx?.askedRead ?? false)
     );
   }
 
@@ -633,7 +633,7 @@ export class BoltConnection {
   async #begin(extra: Record<string, unknown>): Promise<void> {
     this.#expectState('BEGIN', 'READY');
     checkDatabase(extra);
-    const { mode, readOnly } = requestedAccess(extra, this.#role);
+    const { mode, readOnly: askedRead } = requestedAccess(extra, this.#role);
     const timeout = txTimeout(extra);
     const transactions = this.#context.transactions;
     if (!transactions.reserve()) {
@@ -653,7 +653,7 @@ export class BoltConnection {
     const results = new Map<number, ResultSource>();
     const session = transactions.open(lease, {
       accessMode: mode,
-      readOnly,
+      readOnly: askedRead,
       deadline,
       // Results not pulled to their end are dropped (their reads need nothing more).
       beforeEnd: async () => {
@@ -665,7 +665,8 @@ export class BoltConnection {
       // Transaction statements run with no access mode (a mode refuses them in a session).
       await this.#execute(
         lease,
-        readOnly ? 'BEGIN TRANSACTION READ ONLY' : 'BEGIN TRANSACTION',
+        // READ ONLY for read mode and for a reader in any mode (TransactionSession.readOnly).
+        session.readOnly ? 'BEGIN TRANSACTION READ ONLY' : 'BEGIN TRANSACTION',
         {},
         undefined,
         true,
@@ -675,7 +676,7 @@ export class BoltConnection {
       await session.release();
       throw error;
     }
-    this.#tx = { session, results, nextQid: 0 };
+    this.#tx = { session, askedRead, results, nextQid: 0 };
     this.#state = 'TX_READY';
     this.#out.message(RESPONSE.success, {});
   }

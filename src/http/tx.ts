@@ -90,7 +90,8 @@ async function begin(
       return errorResponse('INVALID_REQUEST', 'the request body must be a JSON object: {"access_mode"?}');
     }
     const mode = (parsed as Record<string, unknown>).access_mode;
-    if (mode !== undefined) {
+    // null names no mode, as in a statement's body: all the role allows.
+    if (mode !== undefined && mode !== null) {
       if (!isAccessMode(mode)) {
         return errorResponse(
           'INVALID_REQUEST',
@@ -136,9 +137,10 @@ async function begin(
 }
 
 /**
- * The request body with the transaction's access mode applied: a request naming none runs
- * under the transaction's; one naming more than it allows is refused. Bodies that are not a
- * JSON object go through as they are (the engine names what is wrong).
+ * The request body with the transaction's access mode applied: a request naming none (or
+ * null, which names none) runs under the transaction's; one naming more than it allows is
+ * refused. Bodies that are not a JSON object go through as they are (the engine names what is
+ * wrong).
  */
 function withAccessMode(body: string, tx: TransactionSession): string | Response {
   const limit = tx.accessMode;
@@ -152,12 +154,14 @@ function withAccessMode(body: string, tx: TransactionSession): string | Response
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return body;
   const request = parsed as Record<string, unknown>;
   const mode = request.access_mode;
-  if (mode === undefined) {
+  if (mode === undefined || mode === null) {
     // The field goes in as text: serializing the parsed body again would recurse once per
     // level of its nesting, and a body nested some thousands deep overflowed the stack (500).
-    const rest = body.slice(body.indexOf('{') + 1);
+    // It goes in last, after any access_mode the body holds (null, or repeated keys): the
+    // engine, as JSON.parse, takes a field's last value, so null cannot widen the transaction.
+    const end = body.lastIndexOf('}');
     const separator = Object.keys(request).length === 0 ? '' : ',';
-    return `{"access_mode":${JSON.stringify(limit)}${separator}${rest}`;
+    return `${body.slice(0, end)}${separator}"access_mode":${JSON.stringify(limit)}}`;
   }
   if (isAccessMode(mode) && !accessModeWithin(mode, limit)) {
     return errorResponse(

@@ -25,7 +25,7 @@ function stillInTransaction(lease: ExecutionSlotLease): boolean {
 export interface SessionOptions {
   /** The access mode it runs under (undefined: any). */
   accessMode?: string;
-  /** Opened READ ONLY (default: when `accessMode` is the read-only rung). */
+  /** Opened READ ONLY; it always is when `accessMode` is the read-only rung (a reader's). */
   readOnly?: boolean;
   /** Who opened it: only requests with the same token may use it, under its role. */
   client?: Client;
@@ -65,7 +65,9 @@ export class TransactionSession {
     this.id = randomBytes(16).toString('base64url');
     this.lease = lease;
     this.accessMode = options.accessMode;
-    this.readOnly = options.readOnly ?? isReadOnly(options.accessMode);
+    // A transaction that may only read is READ ONLY on every path, whatever the caller asked:
+    // a read-write one would hold the write gate and make every writer wait for it.
+    this.readOnly = (options.readOnly ?? false) || isReadOnly(options.accessMode);
     this.client = options.client ?? ANONYMOUS_ADMIN;
     this.deadline = options.deadline ?? Number.POSITIVE_INFINITY;
     this.#beforeEnd = options.beforeEnd;

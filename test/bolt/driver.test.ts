@@ -379,3 +379,58 @@ describe('paging', () => {
     );
   });
 });
+
+describe("a reader's transaction", () => {
+  it('is READ ONLY in write mode too, so writers never wait for it', async () => {
+    // neo4j-driver's beginTransaction() asks for write mode. A reader may only read, so its
+    // transaction must not hold the writer gate: a writer's statements go on at once (with
+    // writeWaitMs 200, a held gate would fail them with TX_CONFLICT).
+    const tokens = {
+      admin: 'admin-token-for-bolt-1',
+      reader: 'reader-token-for-bolt-1',
+      writer: 'writer-token-for-bolt-1',
+    };
+    const g = await startBolt(
+      {
+        auth: {
+          tokens: Object.entries(tokens).map(([role, token]) => ({
+            token,
+            role: role as 'admin' | 'reader' | 'writer',
+          })),
+        },
+      },
+      'bolt',
+      { writeWaitMs: 200 },
+    );
+    const as = (token: string) => neo4j.driver(`bolt://127.0.0.1:${g.port}`, neo4j.auth.bearer(token));
+    const admin = as(tokens.admin);
+    const reader = as(tokens.reader);
+    const writer = as(tokens.writer);
+    try {
+      await admin.executeQuery('CREATE NODE TABLE Item(id INT64, PRIMARY KEY(id))');
+      const readerSession = reader.session();
+      const held = readerSession.beginTransaction();
+      expect((await held.run('RETURN 1 AS one')).records[0]?.get('one').toNumber()).toBe(1);
+      // The writer's auto-commit write and explicit transaction both run while it is open.
+      const writerSession = writer.session();
+      await writerSession.run('CREATE (:Item {id: 1})');
+      const tx = writerSession.beginTransaction();
+      await tx.run('CREATE (:Item {id: 2})');
+      await tx.commit();
+      // The reader's transaction is still usable, and sees what was committed before it only.
+      expect((await held.run('MATCH (i:Item) RETURN count(*) AS n')).records[0]?.get('n').toNumber()).toBe(0);
+      // A write in it is refused by the reader's role.
+      await expect(held.run('CREATE (:Item {id: 3})')).rejects.toMatchObject({
+        code: 'Neo.ClientError.Security.Forbidden',
+      });
+      await held.rollback().catch(() => undefined);
+      await readerSession.close();
+      await writerSession.close();
+      const count = await admin.executeQuery('MATCH (i:Item) RETURN count(*) AS n');
+      expect(count.records[0]?.get('n').toNumber()).toBe(2);
+    } finally {
+      await Promise.all([admin.close(), reader.close(), writer.close()]);
+      await g.close();
+    }
+  }, 20_000);
+});

@@ -202,6 +202,45 @@ describe('authentication and roles', () => {
     ).toEqual([[0]]);
   });
 
+  it('checks access after macro expansion: a reader cannot draw from a sequence through one', async () => {
+    const request = (token: string, method: string, target: string, body: unknown, accept?: string) =>
+      send(
+        url,
+        method,
+        target,
+        { 'content-type': 'application/json', ...(accept ? { accept } : {}), ...bearer(token) },
+        JSON.stringify(body),
+      );
+    for (const query of [
+      'CREATE SEQUENCE seqx',
+      "CREATE MACRO nv(x) AS nextval('seqx') + x",
+      'CREATE MACRO twice_nv(x) AS nv(x) * 2',
+    ]) {
+      expect((await cypher(ADMIN, { query })).status).toBe(200);
+    }
+    for (const query of ['RETURN nv(0)', 'RETURN twice_nv(1)', 'UNWIND [1, 2] AS x RETURN nv(x)']) {
+      expectError(await cypher(READER, { query }), 403, 'FORBIDDEN');
+      expectError(await cypher(READER, { query, access_mode: 'read' }), 400, 'ACCESS_MODE_VIOLATION');
+      expectError(
+        await request(READER, 'POST', '/cypher', { query }, 'application/x-ndjson'),
+        403,
+        'FORBIDDEN',
+      );
+    }
+    // In a reader's (READ ONLY) transaction too.
+    const opened = await request(READER, 'POST', '/tx', {});
+    const id = (JSON.parse(opened.body) as { id: string }).id;
+    expectError(
+      await request(READER, 'POST', `/tx/${id}`, { query: 'RETURN nv(0)' }),
+      400,
+      'ACCESS_MODE_VIOLATION',
+    );
+    expect((await send(url, 'DELETE', `/tx/${id}`, bearer(READER))).status).toBe(200);
+    // None of that moved the sequence; a writer may draw from it through the macro.
+    expect((await cypher(WRITER, { query: 'RETURN nv(0) AS v' })).json().rows).toEqual([[1]]);
+    expect((await cypher(ADMIN, { query: "RETURN nextval('seqx')" })).json().rows).toEqual([[2]]);
+  });
+
   it('caps in-process requests by their role too', async () => {
     const lease = await service.acquireExecutionSlot();
     try {

@@ -168,6 +168,34 @@ describe('explicit HTTP transactions', () => {
     expect(await count()).toBe(2);
   });
 
+  it("takes access_mode null as none named: the transaction's mode applies, never more", async () => {
+    await cypher('CREATE (:P {id: 1})');
+    const { body } = await begin({ access_mode: 'insert' });
+    for (const extra of [{ access_mode: null }, {}]) {
+      const deleted = await inTx(body.id, 'MATCH (p:P) DELETE p', extra);
+      expect(deleted.status).toBe(400);
+      expect(deleted.body.error.code).toBe('ACCESS_MODE_VIOLATION');
+      expect(deleted.body.error.message).toMatch(/allows only 'insert'/);
+    }
+    // A key repeated in the body text does not get round it either (the last one counts).
+    const repeated = await fetch(`${url}/tx/${body.id}`, {
+      method: 'POST',
+      headers: JSON_HEADERS,
+      body: '{"access_mode":"update","query":"MATCH (p:P) DELETE p","access_mode":null}',
+    });
+    expect(repeated.status).toBe(400);
+    expect(((await repeated.json()) as Body).error.code).toBe('ACCESS_MODE_VIOLATION');
+    // What the transaction's mode allows runs.
+    expect((await inTx(body.id, 'CREATE (:P {id: 2})', { access_mode: null })).status).toBe(200);
+    await commit(body.id);
+    expect((await cypher('MATCH (p:P) RETURN p.id ORDER BY p.id')).body.rows).toEqual([[1], [2]]);
+    // POST /tx with access_mode null is a transaction with none named.
+    const opened = await begin({ access_mode: null });
+    expect(opened.status).toBe(201);
+    expect((await inTx(opened.body.id, 'MATCH (p:P) DELETE p')).status).toBe(200);
+    await rollback(opened.body.id);
+  });
+
   it('refuses a bad access mode, a non-JSON body and transaction statements inside', async () => {
     const bad = await begin({ access_mode: 'write-everything' });
     expect(bad.status).toBe(400);

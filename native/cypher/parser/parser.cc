@@ -24,6 +24,12 @@ ParsedExpressionPtr ParseExpression(std::string_view text) {
   return parser.ParseWholeExpression();
 }
 
+std::vector<std::string> ExpressionFunctionNames(std::string_view text) {
+  internal::Parser parser(text, Tokenize(text));
+  parser.ParseWholeExpression();
+  return parser.TakeFunctionNames();
+}
+
 namespace internal {
 
 std::string ToUpper(std::string_view text) {

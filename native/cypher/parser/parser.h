@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -41,7 +42,10 @@ inline constexpr size_t kMaxQuerySteps = 1000;
 // empty vector.
 std::vector<std::unique_ptr<ParsedStatement>> ParseStatements(std::string_view text);
 
-// Parses `text` as exactly one expression (for tests and tools).
+// Parses `text` as exactly one expression (for tests and tools, and macro bodies).
 ParsedExpressionPtr ParseExpression(std::string_view text);
+// The name, as written, of every function the expression `text` calls anywhere (each name
+// once), as ParsedStatement::function_names has them; throws as ParseExpression does.
+std::vector<std::string> ExpressionFunctionNames(std::string_view text);
 
 }  // namespace graphdb::parser

@@ -21,6 +21,8 @@ class Parser {
 
   std::vector<std::unique_ptr<ParsedStatement>> ParseAll();
   ParsedExpressionPtr ParseWholeExpression();
+  // The functions called in what was parsed outside a statement (ParseWholeExpression).
+  std::vector<std::string> TakeFunctionNames() { return std::move(function_names_); }
 
  private:
   // Restores the expression-context flags on scope exit; see stop_at_pipe_.
