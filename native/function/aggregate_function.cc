@@ -1,5 +1,6 @@
 #include "function/aggregate_function.h"
 
+#include <cmath>
 #include <unordered_set>
 
 #include "function/cast.h"
@@ -128,8 +129,34 @@ class AvgState final : public AggregateState {
   }
   Value Finalize() const override {
     if (count_ == 0) return Value::Null(LogicalType::Double());
-    double total = floating_ ? dsum_ : static_cast<double>(isum_);
-    return Value::Double(total / static_cast<double>(count_));
+    if (floating_) return Value::Double(dsum_ / static_cast<double>(count_));
+    return Value::Double(CorrectlyRoundedQuotient(isum_, static_cast<uint64_t>(count_)));
+  }
+
+  // sum / count rounded once to the nearest double (issue 34, item 15): converting the sum to
+  // double before dividing rounds twice. Long division yields at least 56 quotient bits; the
+  // remainder becomes a sticky bit below them, so the one conversion rounds as the exact
+  // quotient would.
+  static double CorrectlyRoundedQuotient(int128_t sum, uint64_t count) {
+    using uint128 = unsigned __int128;
+    bool negative = sum < 0;
+    uint128 n = negative ? uint128{0} - static_cast<uint128>(sum) : static_cast<uint128>(sum);
+    if (n == 0) return 0.0;
+    uint128 q = n / count;
+    uint128 r = n % count;  // < count <= 2^63, so r << 1 cannot overflow
+    int exponent = 0;
+    while (q < (uint128{1} << 55)) {
+      q <<= 1;
+      r <<= 1;
+      if (r >= count) {
+        q |= 1;
+        r -= count;
+      }
+      --exponent;
+    }
+    if (r != 0) q |= 1;
+    double magnitude = std::ldexp(static_cast<double>(q), exponent);
+    return negative ? -magnitude : magnitude;
   }
 
  private:

@@ -72,6 +72,29 @@ TEST(AggregateFunctionTest, Avg) {
   EXPECT_EQ(Aggregate("avg", {Null()}, false, "DOUBLE"), "NULL");
 }
 
+double IntegerAvg(const std::vector<int64_t>& values) {
+  std::string error;
+  auto fn = BindAggregateFunction("avg", {T("INT64")}, false, &error);
+  auto state = fn->make_state(*fn);
+  for (int64_t v : values) state->Update(I64(v));
+  return state->Finalize().GetDouble();
+}
+
+TEST(AggregateFunctionTest, IntegerAvgIsCorrectlyRounded) {
+  // The exact mean is 512409557603043105.78; the nearest double is ...136 (issue 34, item 15).
+  std::vector<int64_t> values(9, 0);
+  values[0] = 4611686018427387952;
+  EXPECT_EQ(IntegerAvg(values), 512409557603043136.0);
+  values[0] = -4611686018427387952;
+  EXPECT_EQ(IntegerAvg(values), -512409557603043136.0);
+  // A sum past INT64 and past 2^53, and small quotients that are not binary fractions.
+  EXPECT_EQ(IntegerAvg({INT64_MAX, INT64_MAX, INT64_MAX}), 9223372036854775807.0);
+  EXPECT_EQ(IntegerAvg({1, 2}), 1.5);
+  EXPECT_EQ(IntegerAvg({1, 0, 0}), 1.0 / 3.0);
+  EXPECT_EQ(IntegerAvg({-2, 0, 0}), -2.0 / 3.0);
+  EXPECT_EQ(IntegerAvg({0, 0}), 0.0);
+}
+
 TEST(AggregateFunctionTest, MinMax) {
   EXPECT_EQ(Aggregate("max", {I64(1), I64(2), I64(0), Null(), I64(-1)}), "2");
   EXPECT_EQ(Aggregate("min", {Str("a"), Str("b"), Str("B"), Null(), Str("abc")}), "B");

@@ -19,11 +19,6 @@ LogicalType ListOf(const LogicalType& list_or_any) {
   return LogicalType::List(ElementType(list_or_any));
 }
 
-bool AllNull(const Value& list) {
-  const auto& c = list.children();
-  return std::all_of(c.begin(), c.end(), [](const Value& v) { return v.is_null(); });
-}
-
 // ---- list_creation
 
 bool BindListCreation(const ScalarBindInput& in, BoundScalarFunction* fn, std::string* error) {
@@ -44,22 +39,9 @@ bool BindListCreation(const ScalarBindInput& in, BoundScalarFunction* fn, std::s
 }
 
 Value ListCreationExec(Args a, size_t n, const LogicalType& result, FunctionContext&) {
-  std::vector<Value> children(a, a + n);
-  // Kùzu quirk: next to an empty list, a list holding only NULLs comes out empty
-  // ([[23, 432], [], [NULL]] is [[23,432],[],[]]).
-  if (IsListLike(result.child().id())) {
-    bool any_empty = std::any_of(children.begin(), children.end(), [](const Value& v) {
-      return !v.is_null() && v.children().empty();
-    });
-    if (any_empty) {
-      for (auto& c : children) {
-        if (!c.is_null() && !c.children().empty() && AllNull(c)) {
-          c = Value::Nested(result.child(), {});
-        }
-      }
-    }
-  }
-  return Value::Nested(result, std::move(children));
+  // Elements are kept as given: [[], [NULL]] holds a list of one NULL, which Kùzu's text form
+  // prints as [] (issue 34, item 13).
+  return Value::Nested(result, std::vector<Value>(a, a + n));
 }
 
 // ---- size
@@ -140,10 +122,8 @@ bool BindListConcat(const ScalarBindInput& in, BoundScalarFunction* fn, std::str
 Value ListConcatExec(Args a, size_t, const LogicalType& result, FunctionContext&) {
   const auto& x = a[0].children();
   const auto& y = a[1].children();
-  // Kùzu quirk: an empty list concatenated with a list of only NULLs gives [].
-  if ((x.empty() && AllNull(a[1])) || (y.empty() && AllNull(a[0]))) {
-    return Value::Nested(result, {});
-  }
+  // Every element is kept, NULLs too: list_concat([], [NULL]) is [NULL], which Kùzu's text form
+  // prints as [] (issue 34, item 13).
   std::vector<Value> out = x;
   out.insert(out.end(), y.begin(), y.end());
   return Value::Nested(result, std::move(out));

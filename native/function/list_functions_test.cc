@@ -15,8 +15,11 @@ TEST(ListFunctionsTest, Creation) {
   // No element, or only NULLs: the context gives the elements their type (issue 24, item 8).
   EXPECT_EQ(BindType("list_creation", {}), "ANY[]");
   EXPECT_EQ(BindType("list_creation", {T("ANY")}), "ANY[]");
-  EXPECT_EQ(Eval("list_creation", {Ints({I64(23), I64(432)}), Ints({}), Ints({Null()})}),
-            "[[23,432],[],[]]");
+  // Kùzu's text form prints a NULL element as nothing: [NULL] is "[]", but it keeps its element.
+  Value nested = Call("list_creation", {Ints({I64(23), I64(432)}), Ints({}), Ints({Null()})});
+  EXPECT_EQ(nested.ToString(), "[[23,432],[],[]]");
+  ASSERT_EQ(nested.children().size(), 3u);
+  EXPECT_EQ(nested.children()[2].children().size(), 1u);
   EXPECT_EQ(Eval("list_creation", {Null(), Null()}), "[,]");
   // ['a', 1] binds to INT64[]; the binder then reports that 'a' cannot be implicitly cast.
   std::string error;
@@ -75,7 +78,11 @@ TEST(ListFunctionsTest, ConcatAppendPrepend) {
   EXPECT_EQ(Eval("list_concat", {Ints({I64(10), I64(5)}), Ints({I64(35), I64(1)})}),
             "[10,5,35,1]");
   EXPECT_EQ(Eval("list_cat", {Strs({Str("7"), Str("3")}), Ints({})}), "[7,3]");
+  // A NULL element prints as nothing ("[]" is [NULL]) but is kept (issue 34, item 13).
   EXPECT_EQ(Eval("list_concat", {Ints({}), Ints({Null()})}), "[]");
+  EXPECT_EQ(Call("list_concat", {Ints({}), Ints({Null()})}).children().size(), 1u);
+  EXPECT_EQ(Call("list_concat", {Ints({Null(), Null()}), Ints({})}).children().size(), 2u);
+  EXPECT_EQ(Call("list_concat", {Ints({Null()}), Ints({})}).children().size(), 1u);
   EXPECT_EQ(Eval("list_concat", {Ints({Null()}), Ints({Null()})}), "[,]");
   EXPECT_EQ(Eval("list_concat", {Ints({I64(1), I64(2), Null()}), Ints({Null()})}), "[1,2,,]");
   EXPECT_EQ(Eval("list_cat", {Strs({Str("7")}), Null()}), "NULL");

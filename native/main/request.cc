@@ -205,10 +205,14 @@ class JsonReader {
     }
   }
 
+  // `depth` counts the arrays and objects around the value (the request object is the first).
   Status ReadValue(Value* out, int depth) {
-    if (depth > kMaxDepth) return JsonError("nesting too deep", pos_);
     SkipSpace();
     char c = Peek();
+    if ((c == '[' || c == '{') && depth >= kMaxDepth) {
+      return JsonError("nesting too deep (more than " + std::to_string(kMaxDepth) + " levels)",
+                       pos_);
+    }
     if (c == '"') {
       std::string s;
       Status status = ReadString(&s);

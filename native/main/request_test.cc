@@ -89,6 +89,30 @@ TEST(QueryRequestTest, RejectsDeepNesting) {
   EXPECT_NE(r.status().message().find("nesting too deep"), std::string::npos);
 }
 
+// At most 64 levels, the request object being the first (docs/security.md; issue 34, item 20).
+TEST(QueryRequestTest, NestingLimitIsSixtyFourLevels) {
+  auto nested = [](int levels) {
+    // The request object and "parameters" are two levels; `levels - 2` arrays hold a 1.
+    return R"({"query": "RETURN 1", "parameters": {"a": )" + std::string(levels - 2, '[') + "1" +
+           std::string(levels - 2, ']') + "}}";
+  };
+  EXPECT_TRUE(ParseQueryRequest(nested(64)).ok());
+  auto r = ParseQueryRequest(nested(65));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kInvalidRequest);
+  EXPECT_NE(r.status().message().find("more than 64 levels"), std::string::npos)
+      << r.status().message();
+  // Objects count as arrays do.
+  std::string objects = R"({"query": "RETURN 1", "parameters": )";
+  for (int i = 0; i < 63; ++i) objects += R"({"a": )";
+  objects += "1" + std::string(63, '}') + "}";
+  EXPECT_TRUE(ParseQueryRequest(objects).ok());
+  objects = R"({"query": "RETURN 1", "parameters": )";
+  for (int i = 0; i < 64; ++i) objects += R"({"a": )";
+  objects += "1" + std::string(64, '}') + "}";
+  EXPECT_FALSE(ParseQueryRequest(objects).ok());
+}
+
 TEST(AccessModeTest, ParsesNamesAndAliases) {
   EXPECT_EQ(ParseAccessMode("insert"), AccessMode::kInsert);
   EXPECT_EQ(ParseAccessMode("u"), AccessMode::kUpdate);

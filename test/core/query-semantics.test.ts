@@ -162,6 +162,18 @@ describe('NULL in arithmetic has no type of its own', () => {
     expect(await column("RETURN coalesce('a', NULL + 1)")).toEqual(['a']);
   });
 
+  it('takes the type its overload gives when a result column holds it (issue 34, item 14)', async () => {
+    const r = await conn.query(
+      "UNWIND [1] AS y RETURN NULL + y, abs(NULL), list_append(NULL, y), NULL + interval('1 day'), " +
+        "date('2020-01-01') + (NULL + 1), 'a' + NULL",
+    );
+    expect(r.types).toEqual(['INT64', 'INT64', 'INT64[]', 'INTERVAL', 'DATE', 'STRING']);
+    expect(r.rows).toEqual([[null, null, null, null, null, null]]);
+    expect((await conn.query('WITH NULL + 1 AS x RETURN x')).types).toEqual(['INT64']);
+    // The bare NULL literal stays a STRING column, as in Kùzu.
+    expect((await conn.query('RETURN NULL')).types).toEqual(['STRING']);
+  });
+
   it('keeps a type no argument chooses, and a typed NULL its type', async () => {
     const r = await conn.query('RETURN NULL = 1 AS eq, size(NULL) AS s, upper(NULL) AS u');
     expect(r.types).toEqual(['BOOL', 'INT64', 'STRING']);

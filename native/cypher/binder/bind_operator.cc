@@ -258,6 +258,43 @@ BoundExpressionPtr Binder::NodeOrRelToId(BoundExpressionPtr expr) {
   return id;
 }
 
+LogicalType Binder::NullDefault(const std::string& name, const std::vector<BoundExpressionPtr>& args,
+                                 function::ScalarBindInput input,
+                                 const function::BoundScalarFunction& fn) {
+  auto result_for = [&name](const function::ScalarBindInput& in) -> std::optional<LogicalType> {
+    std::string error;
+    auto typed = function::BindScalarFunctionWithInput(name, in, &error);
+    if (!typed) return std::nullopt;
+    return typed->result_type;
+  };
+  // An argument folded this way counts as the type its own overload gave it.
+  bool retyped = false;
+  std::optional<LogicalType> sibling;  // the first argument with a type
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i]->null_default) {
+      input.arg_types[i] = *args[i]->null_default;
+      retyped = true;
+    }
+    if (!sibling && input.arg_types[i].id() != LogicalTypeId::kAny) sibling = input.arg_types[i];
+  }
+  // A NULL of no type takes its sibling's where an overload allows it (NULL + interval(...) is
+  // INTERVAL + INTERVAL), as Kùzu resolves it.
+  if (sibling) {
+    function::ScalarBindInput same = input;
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (same.arg_types[i].id() == LogicalTypeId::kAny && args[i]->kind == ExprKind::kLiteral &&
+          args[i]->literal.is_null()) {
+        same.arg_types[i] = *sibling;
+      }
+    }
+    if (auto type = result_for(same)) return *type;
+  }
+  if (retyped) {
+    if (auto type = result_for(input)) return *type;
+  }
+  return fn.result_type;
+}
+
 BoundExpressionPtr Binder::BindScalar(const std::string& name, std::vector<BoundExpressionPtr> args,
                                       const std::string& text,
                                       const std::vector<std::string>& arg_names) {
@@ -277,11 +314,16 @@ BoundExpressionPtr Binder::BindScalar(const std::string& name, std::vector<Bound
     // NULL chose an overload for, not a fact: unless every overload has that type (NULL = 1 is
     // a BOOL), the NULL has no type yet and unifies with its context as the NULL literal does
     // (coalesce(d, NULL + 1)).
+    // The type a result column takes for it is the one Kùzu gives: the overload's result,
+    // an argument folded this way counting as the type its own overload gave it (date(...) +
+    // (NULL + 1) is a DATE).
     for (const auto& a : args) {
       if (a->kind == ExprKind::kLiteral && a->literal.is_null() &&
           a->type.id() == LogicalTypeId::kAny) {
-        return MakeLiteral(fn->result_type_fixed ? Value::Null(fn->result_type) : Value::Null(),
-                           text);
+        if (fn->result_type_fixed) return MakeLiteral(Value::Null(fn->result_type), text);
+        auto folded = MakeLiteral(Value::Null(), text);
+        folded->null_default = NullDefault(name, args, input, *fn);
+        return folded;
       }
     }
   }

@@ -88,6 +88,11 @@ std::unique_ptr<BoundProjection> Binder::BindProjection(const parser::ParsedProj
 
 void Binder::AddProjectionItem(BoundExpressionPtr expr, std::string name, bool is_return,
                                BoundProjection* out, Scope* new_scope) {
+  if (expr->null_default && expr->type.id() == LogicalTypeId::kAny) {
+    // NULL + y as a column: the type the overload gave (INT64), as in Kùzu.
+    LogicalType type = *expr->null_default;
+    expr = ImplicitCast(std::move(expr), type);
+  }
   if (is_return && expr->type.id() != LogicalTypeId::kAny &&
       expr->type.Contains([](LogicalTypeId id) { return id == LogicalTypeId::kAny; })) {
     // The elements of [] or [NULL] that nothing gave a type: INT64 in a result, as in Kùzu.

@@ -172,6 +172,10 @@ class Binder {
   BoundExpressionPtr BindScalar(const std::string& name, std::vector<BoundExpressionPtr> args,
                                 const std::string& text,
                                 const std::vector<std::string>& arg_names = {});
+  // The type of a NULL that `name` folded to (BoundExpression::null_default): the result type
+  // of `fn`, or of the overload the arguments' own null_default types choose.
+  LogicalType NullDefault(const std::string& name, const std::vector<BoundExpressionPtr>& args,
+                          function::ScalarBindInput input, const function::BoundScalarFunction& fn);
   BoundExpressionPtr ImplicitCast(BoundExpressionPtr expr, const LogicalType& target);
   BoundExpressionPtr NodeOrRelToId(BoundExpressionPtr expr);
 

@@ -67,6 +67,10 @@ struct BoundExpression {
   std::string text;  // the expression as written, for column names and messages
 
   Value literal;                    // kLiteral
+  // A NULL of no type yet folded from a null-propagating function of the NULL literal (NULL + 1):
+  // the type the function's overload gave it, which a projected column takes when no context
+  // typed the NULL (issue 34, item 14).
+  std::optional<LogicalType> null_default;
   std::string name;                 // kParameter name, kProperty name, function names
   SlotId slot = 0;                  // kVariable, kAggregate result, comprehension/lambda var
   SlotId slot2 = 0;                 // list_reduce accumulator
