@@ -106,14 +106,10 @@ bool ReadProperties(BinaryReader& r, std::vector<PropertyDefinition>* properties
 
 const char* RelMultiplicityName(RelMultiplicity m) {
   switch (m) {
-    case RelMultiplicity::kManyMany:
-      return "MANY_MANY";
-    case RelMultiplicity::kManyOne:
-      return "MANY_ONE";
-    case RelMultiplicity::kOneMany:
-      return "ONE_MANY";
-    case RelMultiplicity::kOneOne:
-      return "ONE_ONE";
+    case RelMultiplicity::kManyMany: return "MANY_MANY";
+    case RelMultiplicity::kManyOne: return "MANY_ONE";
+    case RelMultiplicity::kOneMany: return "ONE_MANY";
+    case RelMultiplicity::kOneOne: return "ONE_ONE";
   }
   return "MANY_MANY";
 }
@@ -177,10 +173,8 @@ bool IsValidPrimaryKeyType(const LogicalType& type) {
     case LogicalTypeId::kTimestampNs:
     case LogicalTypeId::kTimestampMs:
     case LogicalTypeId::kTimestampSec:
-    case LogicalTypeId::kSerial:
-      return true;
-    default:
-      return false;
+    case LogicalTypeId::kSerial: return true;
+    default: return false;
   }
 }
 
@@ -542,15 +536,15 @@ Result<int64_t> SequenceSchema::NextValue() const {
     if (o.increment > 0 && (overflow || next > o.max_value)) {
       if (!o.cycle) {
         return Status(ErrorCode::kQueryRuntime,
-                      "Catalog exception: nextval: reached maximum value of sequence \"" +
-                          o.name + "\" " + std::to_string(o.max_value));
+                      "Catalog exception: nextval: reached maximum value of sequence \"" + o.name +
+                          "\" " + std::to_string(o.max_value));
       }
       next = o.min_value;
     } else if (o.increment < 0 && (overflow || next < o.min_value)) {
       if (!o.cycle) {
         return Status(ErrorCode::kQueryRuntime,
-                      "Catalog exception: nextval: reached minimum value of sequence \"" +
-                          o.name + "\" " + std::to_string(o.min_value));
+                      "Catalog exception: nextval: reached minimum value of sequence \"" + o.name +
+                          "\" " + std::to_string(o.min_value));
       }
       next = o.max_value;
     }

@@ -144,8 +144,8 @@ struct SequenceDefinition {
 class SequenceCounter {
  public:
   struct State {
-    bool used = false;     // nextval() has been called
-    int64_t current = 0;   // the value nextval() returned last
+    bool used = false;    // nextval() has been called
+    int64_t current = 0;  // the value nextval() returned last
   };
   State Get() const {
     std::lock_guard<std::mutex> lock(mu_);

@@ -319,8 +319,8 @@ TEST(CatalogTest, DeserializeRejectsDamage) {
   }
 }
 
-SequenceDefinition Seq(std::string name, int64_t start, int64_t increment, int64_t min,
-                       int64_t max, bool cycle = false) {
+SequenceDefinition Seq(std::string name, int64_t start, int64_t increment, int64_t min, int64_t max,
+                       bool cycle = false) {
   SequenceDefinition d;
   d.name = std::move(name);
   d.start_value = start;
@@ -363,12 +363,14 @@ TEST(CatalogTest, Sequences) {
   ASSERT_TRUE(c.CreateSequence(Seq("edge", 9, 1, 1, 10)).ok());
   EXPECT_EQ(Next(c, "edge"), "9");
   EXPECT_EQ(Next(c, "edge"), "10");
-  EXPECT_EQ(Next(c, "edge"), "Catalog exception: nextval: reached maximum value of sequence "
-                             "\"edge\" 10");
+  EXPECT_EQ(Next(c, "edge"),
+            "Catalog exception: nextval: reached maximum value of sequence "
+            "\"edge\" 10");
   ASSERT_TRUE(c.CreateSequence(Seq("down", INT64_MIN, -1, INT64_MIN, -1)).ok());
   EXPECT_EQ(Next(c, "down"), std::to_string(INT64_MIN));
-  EXPECT_EQ(Next(c, "down"), "Catalog exception: nextval: reached minimum value of sequence "
-                             "\"down\" -9223372036854775808");
+  EXPECT_EQ(Next(c, "down"),
+            "Catalog exception: nextval: reached minimum value of sequence "
+            "\"down\" -9223372036854775808");
   ASSERT_TRUE(c.CreateSequence(Seq("wrap", INT64_MAX, 5, 1, INT64_MAX, true)).ok());
   EXPECT_EQ(Next(c, "wrap"), std::to_string(INT64_MAX));
   EXPECT_EQ(Next(c, "wrap"), "1");  // the overflow wraps to MINVALUE

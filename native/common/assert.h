@@ -9,8 +9,8 @@ namespace graphdb::detail {
 [[noreturn]] void AssertFailed(const char* expr, const char* file, int line);
 }  // namespace graphdb::detail
 
-#define GRAPHDB_ASSERT(cond)                                                 \
-  do {                                                                       \
-    if (!(cond)) [[unlikely]]                                                \
-      ::graphdb::detail::AssertFailed(#cond, __FILE__, __LINE__);            \
+#define GRAPHDB_ASSERT(cond)                                      \
+  do {                                                            \
+    if (!(cond)) [[unlikely]]                                     \
+      ::graphdb::detail::AssertFailed(#cond, __FILE__, __LINE__); \
   } while (0)

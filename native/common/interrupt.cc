@@ -2,7 +2,6 @@
 
 #include <string>
 
-
 namespace graphdb {
 
 namespace {
@@ -11,14 +10,12 @@ thread_local StatementControl* current_control = nullptr;
 
 Status StatementControl::StopStatus() const {
   switch (reason()) {
-    case Reason::kCancelled:
-      return Status(ErrorCode::kQueryCancelled, "the query was cancelled");
+    case Reason::kCancelled: return Status(ErrorCode::kQueryCancelled, "the query was cancelled");
     case Reason::kInterrupted:
       return Status(ErrorCode::kQueryCancelled,
                     "the query was interrupted (Connection.interrupt())");
     case Reason::kTimedOut:
-    case Reason::kNone:
-      break;
+    case Reason::kNone: break;
   }
   return Status(ErrorCode::kQueryTimeout, "the query ran past its time limit of " +
                                               std::to_string(timeout_ms_) +
@@ -66,7 +63,8 @@ Status PollInterrupt() {
 
 void CheckValueBytes(uint64_t bytes) {
   const StatementControl* control = current_control;
-  if (control != nullptr && control->max_memory_bytes() != 0 && bytes > control->max_memory_bytes()) {
+  if (control != nullptr && control->max_memory_bytes() != 0 &&
+      bytes > control->max_memory_bytes()) {
     control->MemoryLimitReached();
   }
 }

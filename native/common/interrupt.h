@@ -54,8 +54,8 @@ class StatementControl {
 
   // Throws the statement's GraphDBException when it was cancelled or is past its deadline.
   void Check() const {
-    if (reason_.load(std::memory_order_relaxed) != 0 || (timeout_ms_ != 0 && Clock::now() >= deadline_))
-        [[unlikely]] {
+    if (reason_.load(std::memory_order_relaxed) != 0 ||
+        (timeout_ms_ != 0 && Clock::now() >= deadline_)) [[unlikely]] {
       Stop();
     }
   }
@@ -73,14 +73,15 @@ class StatementControl {
   // Called on the statement's thread only.
   void ChargeMemory(int64_t bytes) {
     memory_used_ += bytes;
-    if (max_memory_bytes_ != 0 && bytes > 0 && memory_used_ > static_cast<int64_t>(max_memory_bytes_))
-        [[unlikely]] {
+    if (max_memory_bytes_ != 0 && bytes > 0 &&
+        memory_used_ > static_cast<int64_t>(max_memory_bytes_)) [[unlikely]] {
       MemoryLimitReached();
     }
   }
   // The result has grown to `bytes`; throws RESOURCE_LIMIT past its limit.
   void CheckResultBytes(uint64_t bytes) const {
-    if (max_result_bytes_ != 0 && bytes > max_result_bytes_) [[unlikely]] ResultLimitReached();
+    if (max_result_bytes_ != 0 && bytes > max_result_bytes_) [[unlikely]]
+      ResultLimitReached();
   }
 
   // Throws RESOURCE_LIMIT for the memory limit.

@@ -67,8 +67,18 @@ void AddRange(Ranges* r, uint32_t lo, uint32_t hi) { r->emplace_back(lo, hi); }
 
 // ---- Syntax tree.
 
-enum class NodeKind : uint8_t { kEmpty, kRune, kClass, kAny, kAnyNotNewline, kAssert, kCapture,
-                                kConcat, kAlternate, kRepeat };
+enum class NodeKind : uint8_t {
+  kEmpty,
+  kRune,
+  kClass,
+  kAny,
+  kAnyNotNewline,
+  kAssert,
+  kCapture,
+  kConcat,
+  kAlternate,
+  kRepeat
+};
 
 struct Node {
   NodeKind kind = NodeKind::kEmpty;
@@ -79,7 +89,7 @@ struct Node {
   int32_t max = 0;     // kRepeat; -1 = unbounded
   std::vector<uint32_t> children;
   uint32_t depth = 1;
-  size_t size = 0;  // instructions the node compiles to (at most kMaxProgramSize + 1)
+  size_t size = 0;        // instructions the node compiles to (at most kMaxProgramSize + 1)
   bool nullable = false;  // can match the empty string
 };
 
@@ -91,10 +101,10 @@ struct Parsed {
 };
 
 struct Flags {
-  bool fold_case = false;   // i
-  bool multi_line = false;  // m
-  bool dot_newline = false; // s
-  bool ungreedy = false;    // U
+  bool fold_case = false;    // i
+  bool multi_line = false;   // m
+  bool dot_newline = false;  // s
+  bool ungreedy = false;     // U
 };
 
 // Bounds on what parsing may build before the program's size is known: syntax tree nodes
@@ -127,11 +137,20 @@ bool PosixClass(std::string_view name, Ranges* out) {
     std::string_view ranges;  // pairs of inclusive bounds
   };
   static constexpr Entry kClasses[] = {
-      {"alnum", "09AZaz"}, {"alpha", "AZaz"}, {"ascii", std::string_view("\x00\x7f", 2)},
-      {"blank", "\t\t  "}, {"cntrl", std::string_view("\x00\x1f\x7f\x7f", 4)}, {"digit", "09"},
-      {"graph", "!~"},     {"lower", "az"},   {"print", " ~"},
-      {"punct", "!/:@[`{~"}, {"space", "\t\r  "}, {"upper", "AZ"},
-      {"word", "09AZaz__"}, {"xdigit", "09AFaf"},
+      {"alnum", "09AZaz"},
+      {"alpha", "AZaz"},
+      {"ascii", std::string_view("\x00\x7f", 2)},
+      {"blank", "\t\t  "},
+      {"cntrl", std::string_view("\x00\x1f\x7f\x7f", 4)},
+      {"digit", "09"},
+      {"graph", "!~"},
+      {"lower", "az"},
+      {"print", " ~"},
+      {"punct", "!/:@[`{~"},
+      {"space", "\t\r  "},
+      {"upper", "AZ"},
+      {"word", "09AZaz__"},
+      {"xdigit", "09AFaf"},
   };
   for (const auto& entry : kClasses) {
     if (entry.name != name) continue;
@@ -155,12 +174,8 @@ class Parser {
     while (pos_ < p_.size()) {
       char c = p_[pos_];
       switch (c) {
-        case '(':
-          OpenGroup();
-          break;
-        case ')':
-          CloseGroup();
-          break;
+        case '(': OpenGroup(); break;
+        case ')': CloseGroup(); break;
         case '|':
           ++pos_;
           EndBranch(frames_.back());
@@ -183,9 +198,7 @@ class Parser {
           }
           break;
         }
-        case '[':
-          Push(BracketClass());
-          break;
+        case '[': Push(BracketClass()); break;
         case '.':
           ++pos_;
           Push(Leaf(flags_.dot_newline ? NodeKind::kAny : NodeKind::kAnyNotNewline));
@@ -198,12 +211,8 @@ class Parser {
           ++pos_;
           Push(Assert(flags_.multi_line ? Assertion::kEndLine : Assertion::kEndText));
           break;
-        case '\\':
-          Escape();
-          break;
-        default:
-          Push(Literal(NextCodePoint()));
-          break;
+        case '\\': Escape(); break;
+        default: Push(Literal(NextCodePoint())); break;
       }
     }
     if (frames_.size() > 1) {
@@ -239,12 +248,8 @@ class Parser {
     }
     switch (node.kind) {
       case NodeKind::kEmpty:
-      case NodeKind::kAssert:
-        node.nullable = true;
-        break;
-      case NodeKind::kCapture:
-        node.nullable = out_.nodes[node.children[0]].nullable;
-        break;
+      case NodeKind::kAssert: node.nullable = true; break;
+      case NodeKind::kCapture: node.nullable = out_.nodes[node.children[0]].nullable; break;
       case NodeKind::kConcat:
         node.nullable = std::all_of(node.children.begin(), node.children.end(),
                                     [&](uint32_t c) { return out_.nodes[c].nullable; });
@@ -256,13 +261,10 @@ class Parser {
       case NodeKind::kRepeat:
         node.nullable = node.min == 0 || out_.nodes[node.children[0]].nullable;
         break;
-      default:
-        break;
+      default: break;
     }
     switch (node.kind) {
-      case NodeKind::kEmpty:
-        node.size = 0;
-        break;
+      case NodeKind::kEmpty: node.size = 0; break;
       case NodeKind::kCapture:
         node.size = SaturatingAdd(out_.nodes[node.children[0]].size, 2);
         break;
@@ -276,9 +278,7 @@ class Parser {
       case NodeKind::kRepeat:
         node.size = RepeatSize(out_.nodes[node.children[0]].size, node.min, node.max);
         break;
-      default:
-        node.size = 1;
-        break;
+      default: node.size = 1; break;
     }
     if (node.size > kMaxProgramSize) {
       Fail("the pattern is too large: it would compile to more than " +
@@ -430,8 +430,7 @@ class Parser {
           } else if (c == 'U') {
             flags.ungreedy = on;
           } else {
-            Fail("invalid or unsupported flag group " +
-                 std::string(p_.substr(open, pos_ - open)) +
+            Fail("invalid or unsupported flag group " + std::string(p_.substr(open, pos_ - open)) +
                  ": the flags are i, m, s and U; (?:...) is a group that does not capture");
           }
           any = true;
@@ -552,8 +551,7 @@ class Parser {
         pos_ = end == std::string_view::npos ? p_.size() : end + 2;
         return;
       }
-      default:
-        break;
+      default: break;
     }
     if (IsClassEscape(c)) {
       Push(ClassNode(ClassEscapeSet()));
@@ -627,18 +625,12 @@ class Parser {
     if (pos_ >= p_.size()) Fail("trailing \\ at the end of the pattern");
     char c = p_[pos_++];
     switch (c) {
-      case 'a':
-        return 7;
-      case 'f':
-        return '\f';
-      case 't':
-        return '\t';
-      case 'n':
-        return '\n';
-      case 'r':
-        return '\r';
-      case 'v':
-        return '\v';
+      case 'a': return 7;
+      case 'f': return '\f';
+      case 't': return '\t';
+      case 'n': return '\n';
+      case 'r': return '\r';
+      case 'v': return '\v';
       case '1':
       case '2':
       case '3':
@@ -659,8 +651,7 @@ class Parser {
         return code;
       }
       case '8':
-      case '9':
-        Fail("backreferences are not supported: " + Rest(start, 2));
+      case '9': Fail("backreferences are not supported: " + Rest(start, 2));
       case 'x': {
         if (pos_ < p_.size() && p_[pos_] == '{') {
           size_t end = p_.find('}', pos_);
@@ -682,16 +673,17 @@ class Parser {
           pos_ = end + 1;
           return static_cast<uint32_t>(code);
         }
-        if (pos_ + 1 >= p_.size() || HexDigitValue(p_[pos_]) < 0 || HexDigitValue(p_[pos_ + 1]) < 0) {
+        if (pos_ + 1 >= p_.size() || HexDigitValue(p_[pos_]) < 0 ||
+            HexDigitValue(p_[pos_ + 1]) < 0) {
           Fail("invalid escape sequence " + Rest(start, 4) +
                ": \\x takes two hex digits or \\x{hex digits}");
         }
-        uint32_t code = static_cast<uint32_t>(HexDigitValue(p_[pos_]) * 16 + HexDigitValue(p_[pos_ + 1]));
+        uint32_t code =
+            static_cast<uint32_t>(HexDigitValue(p_[pos_]) * 16 + HexDigitValue(p_[pos_ + 1]));
         pos_ += 2;
         return code;
       }
-      default:
-        break;
+      default: break;
     }
     auto uc = static_cast<unsigned char>(c);
     if (uc < 0x80 && !IsWordChar(uc)) return uc;  // escaped punctuation, space, control
@@ -795,9 +787,7 @@ class Parser {
   bool Peek(std::string_view s) const { return p_.substr(pos_).starts_with(s); }
 
   // The pattern from `from`, at most `max` bytes.
-  std::string Rest(size_t from, size_t max = 40) const {
-    return std::string(p_.substr(from, max));
-  }
+  std::string Rest(size_t from, size_t max = 40) const { return std::string(p_.substr(from, max)); }
 
   std::string_view p_;
   size_t pos_ = 0;
@@ -889,20 +879,11 @@ class Compiler {
   void Compile(uint32_t id) {
     const Node& n = in_.nodes[id];
     switch (n.kind) {
-      case NodeKind::kEmpty:
-        break;
-      case NodeKind::kRune:
-        Emit(Op::kRune, n.value);
-        break;
-      case NodeKind::kClass:
-        EmitClass(n.value);
-        break;
-      case NodeKind::kAny:
-        Emit(Op::kAny);
-        break;
-      case NodeKind::kAnyNotNewline:
-        Emit(Op::kAnyNotNewline);
-        break;
+      case NodeKind::kEmpty: break;
+      case NodeKind::kRune: Emit(Op::kRune, n.value); break;
+      case NodeKind::kClass: EmitClass(n.value); break;
+      case NodeKind::kAny: Emit(Op::kAny); break;
+      case NodeKind::kAnyNotNewline: Emit(Op::kAnyNotNewline); break;
       case NodeKind::kAssert: {
         uint32_t pc = Emit(Op::kAssert);
         re_->program_[pc].assertion = n.assertion;
@@ -929,9 +910,7 @@ class Compiler {
         for (uint32_t jump : jumps) re_->program_[jump].x = Pc();
         break;
       }
-      case NodeKind::kRepeat:
-        EmitRepeat(n);
-        break;
+      case NodeKind::kRepeat: EmitRepeat(n); break;
     }
   }
 
@@ -1070,18 +1049,12 @@ bool WordAt(std::string_view text, size_t pos) {
 
 bool AssertionHolds(Assertion a, std::string_view text, size_t pos) {
   switch (a) {
-    case Assertion::kBeginText:
-      return pos == 0;
-    case Assertion::kEndText:
-      return pos == text.size();
-    case Assertion::kBeginLine:
-      return pos == 0 || text[pos - 1] == '\n';
-    case Assertion::kEndLine:
-      return pos == text.size() || text[pos] == '\n';
-    case Assertion::kWordBoundary:
-      return WordBefore(text, pos) != WordAt(text, pos);
-    case Assertion::kNotWordBoundary:
-      return WordBefore(text, pos) == WordAt(text, pos);
+    case Assertion::kBeginText: return pos == 0;
+    case Assertion::kEndText: return pos == text.size();
+    case Assertion::kBeginLine: return pos == 0 || text[pos - 1] == '\n';
+    case Assertion::kEndLine: return pos == text.size() || text[pos] == '\n';
+    case Assertion::kWordBoundary: return WordBefore(text, pos) != WordAt(text, pos);
+    case Assertion::kNotWordBoundary: return WordBefore(text, pos) == WordAt(text, pos);
   }
   return false;
 }
@@ -1198,20 +1171,11 @@ bool Regex::Match(std::string_view text, size_t start, Anchor anchor, std::span<
           matched = true;
           t = run->num_threads;  // lower-priority threads lose to this match
           break;
-        case Op::kRune:
-          step = !at_end && cp == inst.x;
-          break;
-        case Op::kClass:
-          step = !at_end && ClassContains(inst.x, cp);
-          break;
-        case Op::kAny:
-          step = !at_end;
-          break;
-        case Op::kAnyNotNewline:
-          step = !at_end && cp != '\n';
-          break;
-        default:
-          break;
+        case Op::kRune: step = !at_end && cp == inst.x; break;
+        case Op::kClass: step = !at_end && ClassContains(inst.x, cp); break;
+        case Op::kAny: step = !at_end; break;
+        case Op::kAnyNotNewline: step = !at_end && cp != '\n'; break;
+        default: break;
       }
       if (step) {
         std::copy_n(run->CapsOf(t, ncap), ncap, s.work.begin());

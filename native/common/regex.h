@@ -91,10 +91,26 @@ class Regex {
 
   // Program representation (public for the compiler and matcher in regex.cc). The consuming
   // instructions come first.
-  enum class Op : uint8_t { kRune, kClass, kAny, kAnyNotNewline, kSplit, kJump, kSave,
-                            kAssert, kMatch, kFail };
-  enum class Assertion : uint8_t { kBeginLine, kEndLine, kBeginText, kEndText, kWordBoundary,
-                                   kNotWordBoundary };
+  enum class Op : uint8_t {
+    kRune,
+    kClass,
+    kAny,
+    kAnyNotNewline,
+    kSplit,
+    kJump,
+    kSave,
+    kAssert,
+    kMatch,
+    kFail
+  };
+  enum class Assertion : uint8_t {
+    kBeginLine,
+    kEndLine,
+    kBeginText,
+    kEndText,
+    kWordBoundary,
+    kNotWordBoundary
+  };
   struct Inst {
     Op op = Op::kFail;
     Assertion assertion = Assertion::kBeginText;

@@ -96,8 +96,10 @@ TEST(RegexTest, CodePointsNotBytes) {
   EXPECT_TRUE(Full(".*â.*", "Sóló cón tu párejâ"));
   EXPECT_EQ(Found("é.", "café🙂!"), "é🙂");
   // An invalid byte is one character.
-  EXPECT_TRUE(Full("a.b", "a\xff" "b"));
-  EXPECT_TRUE(Full("..", "\xe6\x9d"));  // a truncated sequence: one per byte
+  EXPECT_TRUE(Full("a.b",
+                   "a\xff"
+                   "b"));
+  EXPECT_TRUE(Full("..", "\xe6\x9d"));          // a truncated sequence: one per byte
   EXPECT_TRUE(Full("..", "\xe6\x9d\x8e\x8e"));  // 李 and a stray continuation byte
   EXPECT_TRUE(Full("李.", "\xe6\x9d\x8e\x8e"));
 }
@@ -139,7 +141,7 @@ TEST(RegexTest, ClassesAndEscapes) {
   EXPECT_TRUE(Full("\\.\\*\\+\\?\\(\\)\\[\\]\\{\\}\\|\\^\\$\\\\\\-\\ ", ".*+?()[]{}|^$\\- "));
   EXPECT_TRUE(Full("\\Qa.b*c\\E+", "a.b*cc"));
   EXPECT_TRUE(Full("\\Q(?i)", "(?i)"));
-  EXPECT_TRUE(Full("a{", "a{"));        // not a count: literal text
+  EXPECT_TRUE(Full("a{", "a{"));  // not a count: literal text
   EXPECT_TRUE(Full("a{,2}", "a{,2}"));
   EXPECT_TRUE(Full("a{x}", "a{x}"));
 }
@@ -215,11 +217,11 @@ TEST(RegexTest, FlagsAndCaseFolding) {
   EXPECT_TRUE(Full("(?i)ǆ", "Ǆ"));
   EXPECT_TRUE(Full("(?i)ǆ", "ǅ"));
   EXPECT_TRUE(Full("(?i)ß", "ẞ"));
-  EXPECT_FALSE(Full("(?i)ß", "ss"));  // simple folding: one character to one
-  EXPECT_TRUE(Full("(?i)привет", "ПРИВЕТ"));        // Cyrillic
-  EXPECT_TRUE(Full("(?i)αβγ", "ΑΒΓ"));              // Greek
-  EXPECT_TRUE(Full("(?i)բարեւ", "ԲԱՐԵՒ"));          // Armenian
-  EXPECT_TRUE(Full("(?i)ა", "Ა"));                  // Georgian Mkhedruli and Mtavruli
+  EXPECT_FALSE(Full("(?i)ß", "ss"));                  // simple folding: one character to one
+  EXPECT_TRUE(Full("(?i)привет", "ПРИВЕТ"));          // Cyrillic
+  EXPECT_TRUE(Full("(?i)αβγ", "ΑΒΓ"));                // Greek
+  EXPECT_TRUE(Full("(?i)բարեւ", "ԲԱՐԵՒ"));            // Armenian
+  EXPECT_TRUE(Full("(?i)ა", "Ა"));                    // Georgian Mkhedruli and Mtavruli
   EXPECT_TRUE(Full("(?i)\U00010428", "\U00010400"));  // Deseret
   EXPECT_TRUE(Full("(?i)[\U00010428-\U0001042A]+", "\U00010400\U00010401\U00010402"));
   EXPECT_FALSE(Full("(?i)i", "İ"));  // U+0130 has no simple folding
@@ -276,15 +278,14 @@ TEST(RegexTest, InvalidPatternsAreClearErrors) {
 
 TEST(RegexTest, LimitsGiveErrorsNotMemoryOrStack) {
   // Counted repetitions multiply: caught before any instruction is made.
-  EXPECT_NE(CompileError("(?:a{1000}){1000}").find("the pattern is too large"),
-            std::string::npos);
+  EXPECT_NE(CompileError("(?:a{1000}){1000}").find("the pattern is too large"), std::string::npos);
   EXPECT_NE(CompileError("((((a{10}){10}){10}){10}){10}").find("too large"), std::string::npos);
   EXPECT_NE(CompileError(std::string(kMaxProgramSize + 10, 'a')).find("too large"),
             std::string::npos);
   EXPECT_EQ(CompileError("(?:a{100}){100}"), "compiled");
   // Nesting: a clear error past the limit, and a deep pattern within it compiles and matches.
-  std::string deep = std::string(kMaxNestingDepth + 1, '(') + "a" +
-                     std::string(kMaxNestingDepth + 1, ')');
+  std::string deep =
+      std::string(kMaxNestingDepth + 1, '(') + "a" + std::string(kMaxNestingDepth + 1, ')');
   EXPECT_NE(CompileError(deep).find("levels deep"), std::string::npos);
   std::string ok = std::string(400, '(') + "a" + std::string(400, ')');
   EXPECT_TRUE(Full(ok, "a"));
@@ -307,8 +308,8 @@ TEST(RegexTest, LongTextsRunInLinearTime) {
     EXPECT_FALSE(Full(".*", mb));  // '.' stops at the newline
     EXPECT_FALSE(Partial("x\\ny", mb + "y"));
     EXPECT_TRUE(Partial("x$", mb));
-    EXPECT_EQ(Groups("x+$", mb), std::to_string(mb.size() / 2 + 1) + "-" +
-                                     std::to_string(mb.size()));
+    EXPECT_EQ(Groups("x+$", mb),
+              std::to_string(mb.size() / 2 + 1) + "-" + std::to_string(mb.size()));
   });
   EXPECT_LT(seconds, 10.0);
   // Patterns that take exponential time with backtracking: here linear in the text.

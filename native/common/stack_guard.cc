@@ -17,8 +17,8 @@ uintptr_t LookUpStackLow() {
   uintptr_t low = 0;
 #if defined(__APPLE__)
   pthread_t self = pthread_self();
-  low = reinterpret_cast<uintptr_t>(pthread_get_stackaddr_np(self)) -
-        pthread_get_stacksize_np(self);
+  low =
+      reinterpret_cast<uintptr_t>(pthread_get_stackaddr_np(self)) - pthread_get_stacksize_np(self);
 #elif defined(__linux__)
   pthread_attr_t attr;
   if (pthread_getattr_np(pthread_self(), &attr) == 0) {

@@ -1,8 +1,8 @@
 // Status, error codes and the exception type used inside the engine.
 //
 // Every failure that crosses a module boundary is a Status: an ErrorCode (the stable codes of
-// docs/http-api.md, "Errors", plus IO_ERROR and CORRUPTION for the storage layer) and a message that
-// names the cause. Syntax errors also carry a 1-based line and column.
+// docs/http-api.md, "Errors", plus IO_ERROR and CORRUPTION for the storage layer) and a message
+// that names the cause. Syntax errors also carry a 1-based line and column.
 //
 // Inside a query pipeline stage, code may throw GraphDBException; the engine boundary
 // (main/) catches it and turns it into a Status. Nothing outside main/ and napi/ needs to catch.
@@ -71,8 +71,7 @@ class Status {
 class GraphDBException : public std::exception {
  public:
   explicit GraphDBException(Status status) : status_(std::move(status)) {}
-  GraphDBException(ErrorCode code, std::string message)
-      : status_(code, std::move(message)) {}
+  GraphDBException(ErrorCode code, std::string message) : status_(code, std::move(message)) {}
   const char* what() const noexcept override { return status_.message().c_str(); }
   const Status& status() const { return status_; }
 

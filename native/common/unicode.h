@@ -34,8 +34,36 @@ uint32_t NextInFoldOrbit(uint32_t cp);
 
 // General categories (the two-letter values of UnicodeData.txt field 2).
 enum class Category : uint8_t {
-  kCn, kLu, kLl, kLt, kLm, kLo, kMn, kMc, kMe, kNd, kNl, kNo, kPc, kPd, kPs,
-  kPe, kPi, kPf, kPo, kSm, kSc, kSk, kSo, kZs, kZl, kZp, kCc, kCf, kCs, kCo,
+  kCn,
+  kLu,
+  kLl,
+  kLt,
+  kLm,
+  kLo,
+  kMn,
+  kMc,
+  kMe,
+  kNd,
+  kNl,
+  kNo,
+  kPc,
+  kPd,
+  kPs,
+  kPe,
+  kPi,
+  kPf,
+  kPo,
+  kSm,
+  kSc,
+  kSk,
+  kSo,
+  kZs,
+  kZl,
+  kZp,
+  kCc,
+  kCf,
+  kCs,
+  kCo,
 };
 Category GetCategory(uint32_t cp);
 

@@ -24,25 +24,25 @@ TEST(UnicodeTest, SimpleCaseMappings) {
   EXPECT_EQ(SimpleUpper(0x01C6), 0x01C4u);  // ǆ -> Ǆ
   EXPECT_EQ(SimpleUpper(0x01C5), 0x01C4u);  // ǅ -> Ǆ
   EXPECT_EQ(SimpleLower(0x01C4), 0x01C6u);
-  EXPECT_EQ(SimpleTitle(0x01C6), 0x01C5u);  // titlecase ǅ
+  EXPECT_EQ(SimpleTitle(0x01C6), 0x01C5u);        // titlecase ǅ
   EXPECT_EQ(SimpleLower(0x0130), uint32_t{'i'});  // İ -> i (never the dotless ı U+0131)
   EXPECT_EQ(SimpleUpper(0x0131), uint32_t{'I'});
-  EXPECT_EQ(SimpleUpper(0x00DF), 0x00DFu);  // ß: no one-character uppercase
-  EXPECT_EQ(SimpleLower(0x1E9E), 0x00DFu);  // ẞ -> ß
-  EXPECT_EQ(SimpleUpper(0x00FF), 0x0178u);  // ÿ -> Ÿ
+  EXPECT_EQ(SimpleUpper(0x00DF), 0x00DFu);        // ß: no one-character uppercase
+  EXPECT_EQ(SimpleLower(0x1E9E), 0x00DFu);        // ẞ -> ß
+  EXPECT_EQ(SimpleUpper(0x00FF), 0x0178u);        // ÿ -> Ÿ
   EXPECT_EQ(SimpleUpper(0x017F), uint32_t{'S'});  // ſ
-  EXPECT_EQ(SimpleUpper(0x03C2), 0x03A3u);  // ς -> Σ
-  EXPECT_EQ(SimpleLower(0x03A3), 0x03C3u);  // Σ -> σ
-  EXPECT_EQ(SimpleUpper(0x1FB3), 0x1FBCu);  // ᾳ -> ᾼ (the full mapping is "ΑΙ")
-  EXPECT_EQ(SimpleUpper(0x0450), 0x0400u);  // ѐ -> Ѐ
-  EXPECT_EQ(SimpleUpper(0x04CF), 0x04C0u);  // ӏ -> Ӏ
-  EXPECT_EQ(SimpleUpper(0x0561), 0x0531u);  // Armenian ա -> Ա
-  EXPECT_EQ(SimpleUpper(0x10D0), 0x1C90u);  // Georgian ა -> Ა (Mtavruli)
-  EXPECT_EQ(SimpleTitle(0x10D0), 0x10D0u);  // ...but its titlecase is itself
-  EXPECT_EQ(SimpleUpper(0x10428), 0x10400u);  // Deseret
+  EXPECT_EQ(SimpleUpper(0x03C2), 0x03A3u);        // ς -> Σ
+  EXPECT_EQ(SimpleLower(0x03A3), 0x03C3u);        // Σ -> σ
+  EXPECT_EQ(SimpleUpper(0x1FB3), 0x1FBCu);        // ᾳ -> ᾼ (the full mapping is "ΑΙ")
+  EXPECT_EQ(SimpleUpper(0x0450), 0x0400u);        // ѐ -> Ѐ
+  EXPECT_EQ(SimpleUpper(0x04CF), 0x04C0u);        // ӏ -> Ӏ
+  EXPECT_EQ(SimpleUpper(0x0561), 0x0531u);        // Armenian ա -> Ա
+  EXPECT_EQ(SimpleUpper(0x10D0), 0x1C90u);        // Georgian ა -> Ა (Mtavruli)
+  EXPECT_EQ(SimpleTitle(0x10D0), 0x10D0u);        // ...but its titlecase is itself
+  EXPECT_EQ(SimpleUpper(0x10428), 0x10400u);      // Deseret
   EXPECT_EQ(SimpleLower(0x10400), 0x10428u);
-  EXPECT_EQ(SimpleUpper(0x2C65), 0x023Au);  // ⱥ -> Ⱥ (different UTF-8 lengths)
-  EXPECT_EQ(SimpleUpper(0xAB70), 0x13A0u);  // Cherokee small letters
+  EXPECT_EQ(SimpleUpper(0x2C65), 0x023Au);    // ⱥ -> Ⱥ (different UTF-8 lengths)
+  EXPECT_EQ(SimpleUpper(0xAB70), 0x13A0u);    // Cherokee small letters
   EXPECT_EQ(SimpleUpper(0x1E922), 0x1E900u);  // Adlam
   EXPECT_EQ(SimpleUpper(0x4E00), 0x4E00u);
   EXPECT_EQ(SimpleLower(kMaxCodePoint), kMaxCodePoint);

@@ -54,8 +54,7 @@ TEST(Crc32cTest, HardwareAndPortableAgree) {
       const char* p = data.data() + start;
       EXPECT_EQ(crc32c::ExtendHardware(0, p, n), crc32c::ExtendPortable(0, p, n))
           << start << " " << n;
-      EXPECT_EQ(crc32c::ExtendHardware(0xdeadbeef, p, n),
-                crc32c::ExtendPortable(0xdeadbeef, p, n));
+      EXPECT_EQ(crc32c::ExtendHardware(0xdeadbeef, p, n), crc32c::ExtendPortable(0xdeadbeef, p, n));
     }
   }
 }
@@ -209,8 +208,8 @@ TEST(PosixFileSystemTest, MapRegionIsTheFileCopyOnWriteThenZeros) {
 TEST(PosixFileSystemTest, FilledPagesAreZeroWritableAndHugePageAligned) {
   // Below two huge pages a block is plain pages; from there on it starts on a 2 MiB boundary
   // (the advice itself is the kernel's to take or not).
-  for (uint64_t size : {uint64_t{4096}, (uint64_t{1} << 20) + 5, (uint64_t{4} << 20) + 12345,
-                        uint64_t{64} << 20}) {
+  for (uint64_t size :
+       {uint64_t{4096}, (uint64_t{1} << 20) + 5, (uint64_t{4} << 20) + 12345, uint64_t{64} << 20}) {
     SCOPED_TRACE(size);
     void* block = AllocateFilledPages(size);
     ASSERT_NE(block, nullptr);

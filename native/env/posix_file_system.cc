@@ -90,8 +90,7 @@ int OpenParent(const std::string& path, std::string* name) {
     return -1;
   }
   const std::string& root = CurrentFileAccess().root;
-  int dir = RetryOnEintr(
-      [&] { return ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); });
+  int dir = RetryOnEintr([&] { return ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); });
   for (size_t i = 0; dir >= 0 && i + 1 < parts.size(); ++i) {
     int next = OpenNoFollow(dir, parts[i], O_RDONLY | O_DIRECTORY, 0);
     int err = errno;
@@ -206,8 +205,7 @@ class PosixWritableFile final : public WritableFile {
     const char* p = data.data();
     size_t left = data.size();
     while (left > 0) {
-      ssize_t w = RetryOnEintr(
-          [&] { return ::pwrite(fd_, p, left, static_cast<off_t>(offset)); });
+      ssize_t w = RetryOnEintr([&] { return ::pwrite(fd_, p, left, static_cast<off_t>(offset)); });
       if (w < 0) return IoError("write", path_, errno);
       p += w;
       offset += static_cast<uint64_t>(w);
@@ -581,7 +579,8 @@ Result<std::unique_ptr<MemoryRegion>> FileSystem::MapRegion(const std::string& p
   auto region = MemoryRegion::Anonymous(capacity);
   if (!region.ok()) return region.status();
   for (uint64_t done = 0; done < length;) {
-    auto n = (*file)->Read(offset + done, static_cast<size_t>(length - done), (*region)->data() + done);
+    auto n =
+        (*file)->Read(offset + done, static_cast<size_t>(length - done), (*region)->data() + done);
     if (!n.ok()) return n.status();
     if (*n == 0) return IoError("read", path, EIO);
     done += *n;
@@ -619,7 +618,8 @@ Result<std::unique_ptr<MemoryRegion>> PosixFileSystem::MapRegion(const std::stri
 }
 
 Status WritableFile::WriteAt(uint64_t /*offset*/, std::string_view /*data*/) {
-  return Status(ErrorCode::kNotSupported, "write " + path() + ": positioned writes are not supported");
+  return Status(ErrorCode::kNotSupported,
+                "write " + path() + ": positioned writes are not supported");
 }
 
 Result<std::unique_ptr<WritableFile>> FileSystem::CreateForWrite(const std::string& path) {
@@ -630,7 +630,8 @@ Result<std::unique_ptr<WritableFile>> FileSystem::CreateForWrite(const std::stri
 }
 
 Result<std::unique_ptr<WritableFile>> FileSystem::OpenForUpdate(const std::string& path) {
-  return Status(ErrorCode::kNotSupported, "open " + path + ": this file system cannot update files in place");
+  return Status(ErrorCode::kNotSupported,
+                "open " + path + ": this file system cannot update files in place");
 }
 
 Result<std::unique_ptr<MappedFile>> FileSystem::MapForRead(const std::string& path) {

@@ -226,7 +226,8 @@ void SortOp::Fill(ExecContext& ctx) {
         // What the trim lets go of: counted again for the rows kept.
         memory_.Release(ctx);
         rows_.resize(*keep);
-        for (const Row& kept : rows_) memory_.Add(ctx, ApproxBytes(kept.keys) + ApproxBytes(kept.frame));
+        for (const Row& kept : rows_)
+          memory_.Add(ctx, ApproxBytes(kept.keys) + ApproxBytes(kept.frame));
       } else {
         rows_.resize(*keep);
       }
@@ -278,8 +279,7 @@ struct HashAggregateOp::State {
 
 HashAggregateOp::HashAggregateOp(std::vector<SlotAssignment> keys,
                                  std::vector<AggregateSpec> aggregates)
-    : keys_(std::move(keys)),
-      aggregates_(std::move(aggregates)),
+    : keys_(std::move(keys)), aggregates_(std::move(aggregates)),
       state_(std::make_unique<State>()) {}
 HashAggregateOp::~HashAggregateOp() = default;
 
@@ -307,8 +307,7 @@ void HashAggregateOp::Fill(ExecContext& ctx) {
   };
   std::vector<Value> key;
   while (child->Next(ctx)) {
-    const uint64_t weight =
-        weighted_ ? static_cast<uint64_t>(ctx.frame[weight_slot_].GetInt()) : 1;
+    const uint64_t weight = weighted_ ? static_cast<uint64_t>(ctx.frame[weight_slot_].GetInt()) : 1;
     key.clear();
     for (const auto& k : keys_) key.push_back(Evaluate(*k.expr, ctx));
     size_t group;

@@ -105,7 +105,8 @@ struct ExecContext {
   // GraphDBException when the statement was cancelled or ran past its deadline.
   void ChargeWork(uint64_t units = 1) {
     work_done += units;
-    if (work_done > work_limit) [[unlikely]] WorkLimitReached();
+    if (work_done > work_limit) [[unlikely]]
+      WorkLimitReached();
   }
   // Polls the control now (at a boundary where much work may follow without charges).
   void CheckInterrupt() const {

@@ -49,8 +49,7 @@ bool MayHoldRelIds(const LogicalType& type) {
 Value WithProvisionalRelIds(const Value& v, const UncommittedRels& uncommitted) {
   if (v.is_null()) return v;
   switch (v.type_id()) {
-    case LogicalTypeId::kInternalId:
-      return Value::Id(ProvisionalRelId(v.GetId(), uncommitted));
+    case LogicalTypeId::kInternalId: return Value::Id(ProvisionalRelId(v.GetId(), uncommitted));
     case LogicalTypeId::kRel: {
       const ValueHeap& heap = *v.heap();
       return Value::Rel(ProvisionalRelId(v.GetId(), uncommitted), heap.str, heap.src, heap.dst,
@@ -73,8 +72,7 @@ Value WithProvisionalRelIds(const Value& v, const UncommittedRels& uncommitted) 
     case LogicalTypeId::kUnion:
       return Value::UnionValue(v.type(), v.GetUnionTag(),
                                WithProvisionalRelIds(v.children()[0], uncommitted));
-    default:
-      return v;
+    default: return v;
   }
 }
 
@@ -146,16 +144,19 @@ std::string ProfileText(const LogicalOperator& root, const PlanProfile& profile,
     auto it = profile.find(&op);
     return it == profile.end() ? 0 : it->second.nanos;
   };
-  return root.ToString(0, [&](const LogicalOperator& op) {
-    auto it = profile.find(&op);
-    OperatorStats stats = it == profile.end() ? OperatorStats{} : it->second;
-    uint64_t children = 0;
-    for (const auto& child : op.children) children += inclusive(*child);
-    uint64_t own = stats.nanos > children ? stats.nanos - children : 0;
-    char time[32];
-    std::snprintf(time, sizeof time, "%.3f", static_cast<double>(own) / 1e6);
-    return " rows=" + std::to_string(stats.rows) + " time=" + time + "ms";
-  }, catalog);
+  return root.ToString(
+      0,
+      [&](const LogicalOperator& op) {
+        auto it = profile.find(&op);
+        OperatorStats stats = it == profile.end() ? OperatorStats{} : it->second;
+        uint64_t children = 0;
+        for (const auto& child : op.children) children += inclusive(*child);
+        uint64_t own = stats.nanos > children ? stats.nanos - children : 0;
+        char time[32];
+        std::snprintf(time, sizeof time, "%.3f", static_cast<double>(own) / 1e6);
+        return " rows=" + std::to_string(stats.rows) + " time=" + time + "ms";
+      },
+      catalog);
 }
 
 OperatorPtr MapPlan(const LogicalOperator& op, const catalog::Catalog* catalog,
@@ -166,27 +167,13 @@ OperatorPtr MapPlan(const LogicalOperator& op, const catalog::Catalog* catalog,
   }
   OperatorPtr out;
   switch (op.kind) {
-    case LogicalOpKind::kSingleRow:
-      out = std::make_unique<SingleRowOp>();
-      break;
-    case LogicalOpKind::kMaterialize:
-      out = std::make_unique<MaterializeOp>();
-      break;
-    case LogicalOpKind::kFilter:
-      out = std::make_unique<FilterOp>(op.expr);
-      break;
-    case LogicalOpKind::kProjection:
-      out = std::make_unique<ProjectionOp>(op.items);
-      break;
-    case LogicalOpKind::kUnwind:
-      out = std::make_unique<UnwindOp>(op.expr, op.slot);
-      break;
-    case LogicalOpKind::kSkipLimit:
-      out = std::make_unique<SkipLimitOp>(op.expr, op.expr2);
-      break;
-    case LogicalOpKind::kDistinct:
-      out = std::make_unique<DistinctOp>(op.slots);
-      break;
+    case LogicalOpKind::kSingleRow: out = std::make_unique<SingleRowOp>(); break;
+    case LogicalOpKind::kMaterialize: out = std::make_unique<MaterializeOp>(); break;
+    case LogicalOpKind::kFilter: out = std::make_unique<FilterOp>(op.expr); break;
+    case LogicalOpKind::kProjection: out = std::make_unique<ProjectionOp>(op.items); break;
+    case LogicalOpKind::kUnwind: out = std::make_unique<UnwindOp>(op.expr, op.slot); break;
+    case LogicalOpKind::kSkipLimit: out = std::make_unique<SkipLimitOp>(op.expr, op.expr2); break;
+    case LogicalOpKind::kDistinct: out = std::make_unique<DistinctOp>(op.slots); break;
     case LogicalOpKind::kSort: {
       std::vector<SortKey> keys;
       for (const auto* o : op.order_by) keys.push_back({o->expr.get(), o->descending});
@@ -216,9 +203,7 @@ OperatorPtr MapPlan(const LogicalOperator& op, const catalog::Catalog* catalog,
     case LogicalOpKind::kOptional:
     case LogicalOpKind::kUpdate:
     case LogicalOpKind::kTableFunction:
-    case LogicalOpKind::kFileScan:
-      out = MapGraphOperator(op, catalog, profile);
-      break;
+    case LogicalOpKind::kFileScan: out = MapGraphOperator(op, catalog, profile); break;
   }
   if (child) out->child = std::move(child);
   if (profile) out = std::make_unique<ProfiledOp>(std::move(out), &(*profile)[&op]);
@@ -283,8 +268,8 @@ bool PreparedPlan::Produce(ExecContext& ctx, size_t max_rows, size_t* count,
   const size_t width = plan_.columns.size();
   const size_t first = *count;
   // The result's size, counted only under a limit (RESOURCE_LIMIT past it).
-  const bool limited = result_bytes != nullptr && ctx.control != nullptr &&
-                       ctx.control->max_result_bytes() != 0;
+  const bool limited =
+      result_bytes != nullptr && ctx.control != nullptr && ctx.control->max_result_bytes() != 0;
   bool exhausted = true;
   while (*count < max_rows) {
     if (!root_->Next(ctx)) break;

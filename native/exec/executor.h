@@ -88,7 +88,8 @@ class PreparedPlan {
   void Open(GraphStore* store, ExecContext& ctx);
   // Writes the next rows over result_.rows[*count...] until `max_rows` rows are there or the
   // plan has no more (then returns true); charges their size to the result limit when the
-  // statement has one and `result_bytes` is given (it counts). Gives uncommitted rels their provisional ids.
+  // statement has one and `result_bytes` is given (it counts). Gives uncommitted rels their
+  // provisional ids.
   bool Produce(ExecContext& ctx, size_t max_rows, size_t* count, uint64_t* result_bytes);
 
   const planner::LogicalPlan& plan_;

@@ -151,9 +151,9 @@ TEST_F(PlanOnlyTest, UnionAllKeepsDuplicatesAndUnionDropsThem) {
 }
 
 TEST_F(PlanOnlyTest, NullLogicIsThreeValued) {
-  QueryResult result = Run(
-      "RETURN NULL AND false AS a, NULL OR true AS b, NULL AND true AS c, NULL = NULL AS d, "
-      "NULL IS NULL AS e, 1 + NULL AS f");
+  QueryResult result =
+      Run("RETURN NULL AND false AS a, NULL OR true AS b, NULL AND true AS c, NULL = NULL AS d, "
+          "NULL IS NULL AS e, 1 + NULL AS f");
   ASSERT_EQ(result.rows.size(), 1u);
   const auto& row = result.rows[0];
   EXPECT_FALSE(row[0].GetBool());
@@ -242,12 +242,14 @@ class GraphExecTest : public testing_util::QueryFixture {
     Exec("CREATE NODE TABLE city(name STRING, PRIMARY KEY(name))");
     Exec("CREATE REL TABLE knows(FROM person TO person, since INT64)");
     Exec("CREATE REL TABLE lives_in(FROM person TO city)");
-    Exec("CREATE (:person {id: 1, name: 'ann', age: 30}), (:person {id: 2, name: 'bob', age: 20}),"
-         " (:person {id: 3, name: 'cy', age: 40}), (:person {id: 4, name: 'di'}),"
-         " (:city {name: 'oslo'})");
-    Exec("UNWIND [[1, 2], [1, 3], [2, 3], [3, 4]] AS e "
-         "MATCH (a:person {id: e[1]}), (b:person {id: e[2]}) "
-         "CREATE (a)-[:knows {since: a.id * 10 + b.id}]->(b)");
+    Exec(
+        "CREATE (:person {id: 1, name: 'ann', age: 30}), (:person {id: 2, name: 'bob', age: 20}),"
+        " (:person {id: 3, name: 'cy', age: 40}), (:person {id: 4, name: 'di'}),"
+        " (:city {name: 'oslo'})");
+    Exec(
+        "UNWIND [[1, 2], [1, 3], [2, 3], [3, 4]] AS e "
+        "MATCH (a:person {id: e[1]}), (b:person {id: e[2]}) "
+        "CREATE (a)-[:knows {since: a.id * 10 + b.id}]->(b)");
     Exec("MATCH (p:person), (c:city) WHERE p.id <= 2 CREATE (p)-[:lives_in]->(c)");
   }
 
@@ -284,8 +286,7 @@ TEST_F(GraphExecTest, IndexSeeksFindTheKey) {
 TEST_F(GraphExecTest, ExpansionsFollowDirections) {
   EXPECT_EQ(Rows("MATCH (a:person {id: 1})-[:knows]->(b) RETURN b.id"), (Strings{"2", "3"}));
   EXPECT_EQ(Rows("MATCH (a:person {id: 3})<-[:knows]-(b) RETURN b.id"), (Strings{"1", "2"}));
-  EXPECT_EQ(Rows("MATCH (a:person {id: 3})-[:knows]-(b) RETURN b.id"),
-            (Strings{"1", "2", "4"}));
+  EXPECT_EQ(Rows("MATCH (a:person {id: 3})-[:knows]-(b) RETURN b.id"), (Strings{"1", "2", "4"}));
   EXPECT_EQ(Rows("MATCH (a:person)-[e:knows]->(b:person) WHERE e.since > 20 RETURN e.since"),
             (Strings{"23", "34"}));
   EXPECT_EQ(Rows("MATCH (a:person)-[:knows]->(b)-[:knows]->(c) RETURN a.id, c.id"),
@@ -325,8 +326,7 @@ TEST_F(GraphExecTest, OrderingAndLimitsOnProperties) {
 TEST_F(GraphExecTest, VariableLengthAndShortestPaths) {
   EXPECT_EQ(Rows("MATCH (a:person {id: 1})-[:knows*1..3]->(b) RETURN b.id"),
             (Strings{"2", "3", "3", "4", "4"}));
-  EXPECT_EQ(Rows("MATCH (a:person {id: 1})-[:knows*2..2]->(b) RETURN b.id"),
-            (Strings{"3", "4"}));
+  EXPECT_EQ(Rows("MATCH (a:person {id: 1})-[:knows*2..2]->(b) RETURN b.id"), (Strings{"3", "4"}));
   EXPECT_EQ(Rows("MATCH (a:person {id: 1})-[e:knows* SHORTEST 1..5]->(b:person {id: 4}) "
                  "RETURN length(e)"),
             (Strings{"2"}));
@@ -347,8 +347,9 @@ TEST_F(GraphExecTest, UpdatesReportCounters) {
   EXPECT_EQ(Rows("MATCH (p:person) WHERE p.age = 1 RETURN p.id"), (Strings{"4", "5"}));
   Exec("MATCH (p:person {id: 5}) REMOVE p.age");
   EXPECT_EQ(Rows("MATCH (p:person {id: 5}) RETURN p.age IS NULL"), (Strings{"True"}));
-  QueryCounters rel = Counters("MATCH (a:person {id: 4}), (b:person {id: 5}) "
-                               "CREATE (a)-[:knows {since: 45}]->(b)");
+  QueryCounters rel = Counters(
+      "MATCH (a:person {id: 4}), (b:person {id: 5}) "
+      "CREATE (a)-[:knows {since: 45}]->(b)");
   EXPECT_EQ(rel.rels_created, 1u);
   QueryCounters detach = Counters("MATCH (p:person {id: 5}) DETACH DELETE p");
   EXPECT_EQ(detach.nodes_deleted, 1u);
@@ -369,8 +370,9 @@ TEST_F(GraphExecTest, MergeCreatesOnlyWhatIsMissing) {
   EXPECT_EQ(Rows("MATCH (p:person {id: 6}) RETURN p.name"), (Strings{"fay"}));
   EXPECT_EQ(Counters("MERGE (p:person {id: 6}) ON MATCH SET p.age = 7").nodes_created, 0u);
   EXPECT_EQ(Rows("MATCH (p:person {id: 6}) RETURN p.age"), (Strings{"7"}));
-  QueryCounters path = Counters("MATCH (a:person {id: 1}), (b:person {id: 2}) "
-                                "MERGE (a)-[:knows {since: 12}]->(b)");
+  QueryCounters path = Counters(
+      "MATCH (a:person {id: 1}), (b:person {id: 2}) "
+      "MERGE (a)-[:knows {since: 12}]->(b)");
   EXPECT_EQ(path.rels_created, 0u);
 }
 

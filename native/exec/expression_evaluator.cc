@@ -194,12 +194,8 @@ Value BuildPath(const BoundExpression& expr, ExecContext& ctx) {
       continue;
     }
     switch (child->type.id()) {
-      case LogicalTypeId::kNode:
-        nodes.push_back(std::move(v));
-        break;
-      case LogicalTypeId::kRel:
-        rels.push_back(std::move(v));
-        break;
+      case LogicalTypeId::kNode: nodes.push_back(std::move(v)); break;
+      case LogicalTypeId::kRel: rels.push_back(std::move(v)); break;
       default: {  // a variable-length rel: its intermediate nodes and its rels
         const auto& parts = v.children();
         for (const Value& n : parts[0].children()) nodes.push_back(n);
@@ -256,8 +252,7 @@ bool EvaluatePredicate(const BoundExpression& expr, ExecContext& ctx) {
 
 Value Evaluate(const BoundExpression& expr, ExecContext& ctx) {
   switch (expr.kind) {
-    case ExprKind::kLiteral:
-      return expr.literal;
+    case ExprKind::kLiteral: return expr.literal;
     case ExprKind::kParameter: {
       auto it = ctx.params->find(expr.name);
       if (it == ctx.params->end()) {
@@ -270,10 +265,8 @@ Value Evaluate(const BoundExpression& expr, ExecContext& ctx) {
       return function::CastValue(it->second, expr.type);
     }
     case ExprKind::kVariable:
-    case ExprKind::kAggregate:
-      return ctx.frame[expr.slot];
-    case ExprKind::kProperty:
-      return EvaluateProperty(expr, ctx);
+    case ExprKind::kAggregate: return ctx.frame[expr.slot];
+    case ExprKind::kProperty: return EvaluateProperty(expr, ctx);
     case ExprKind::kScalarFunction: {
       const auto& fn = *expr.scalar;
       Value args[8];
@@ -313,23 +306,21 @@ Value Evaluate(const BoundExpression& expr, ExecContext& ctx) {
       bool null = false;
       for (const auto& child : expr.children) {
         std::optional<bool> t = ToTruth(Evaluate(*child, ctx));
-        if (!t) null = true;
-        else odd = odd != *t;
+        if (!t)
+          null = true;
+        else
+          odd = odd != *t;
       }
       return null ? FromTruth(std::nullopt) : Value::Boolean(odd);
     }
-    case ExprKind::kOperatorChain:
-      return EvaluateOperatorChain(expr, ctx);
+    case ExprKind::kOperatorChain: return EvaluateOperatorChain(expr, ctx);
     case ExprKind::kNot: {
       auto a = ToTruth(Evaluate(*expr.children[0], ctx));
       return a ? Value::Boolean(!*a) : FromTruth(std::nullopt);
     }
-    case ExprKind::kIsNull:
-      return Value::Boolean(Evaluate(*expr.children[0], ctx).is_null());
-    case ExprKind::kIsNotNull:
-      return Value::Boolean(!Evaluate(*expr.children[0], ctx).is_null());
-    case ExprKind::kCase:
-      return EvaluateCase(expr, ctx);
+    case ExprKind::kIsNull: return Value::Boolean(Evaluate(*expr.children[0], ctx).is_null());
+    case ExprKind::kIsNotNull: return Value::Boolean(!Evaluate(*expr.children[0], ctx).is_null());
+    case ExprKind::kCase: return EvaluateCase(expr, ctx);
     case ExprKind::kCast: {
       Value v = Evaluate(*expr.children[0], ctx);
       if (v.is_null()) return Value::Null(expr.type);
@@ -347,14 +338,10 @@ Value Evaluate(const BoundExpression& expr, ExecContext& ctx) {
       for (const auto& child : expr.children) fields.push_back(Evaluate(*child, ctx));
       return Value::Nested(expr.type, std::move(fields));
     }
-    case ExprKind::kGraphFunction:
-      return EvaluateGraphFunction(expr, ctx);
-    case ExprKind::kListComprehension:
-      return EvaluateListComprehension(expr, ctx);
-    case ExprKind::kQuantifier:
-      return EvaluateQuantifier(expr, ctx);
-    case ExprKind::kLambdaFunction:
-      return EvaluateLambda(expr, ctx);
+    case ExprKind::kGraphFunction: return EvaluateGraphFunction(expr, ctx);
+    case ExprKind::kListComprehension: return EvaluateListComprehension(expr, ctx);
+    case ExprKind::kQuantifier: return EvaluateQuantifier(expr, ctx);
+    case ExprKind::kLambdaFunction: return EvaluateLambda(expr, ctx);
     case ExprKind::kLabelTest: {
       Value node = Evaluate(*expr.children[0], ctx);
       if (node.is_null()) return Value::Null(LogicalType::Bool());
@@ -434,8 +421,7 @@ Value Materialize(const Value& value, const LogicalType& type, ExecContext& ctx)
           Materialize(parts[0], LogicalType::List(LogicalType(LogicalTypeId::kNode)), ctx),
           Materialize(parts[1], LogicalType::List(LogicalType(LogicalTypeId::kRel)), ctx));
     }
-    default:
-      return value;
+    default: return value;
   }
 }
 

@@ -245,8 +245,8 @@ void ResolveFileScan(binder::BoundFileScan* scan,
     auto schema = formats::ParquetFileSchema(env::FileSystem::Default(), opened[0], paths[0]);
     if (!schema.ok()) throw GraphDBException(schema.status());
     if (!given.empty() && given.size() != schema->size()) {
-      throw GraphDBException(Status(
-          ErrorCode::kQueryBinding, "Binder exception: LOAD WITH HEADERS names " +
+      throw GraphDBException(Status(ErrorCode::kQueryBinding,
+                                    "Binder exception: LOAD WITH HEADERS names " +
                                         std::to_string(given.size()) + " columns but " + paths[0] +
                                         " has " + std::to_string(schema->size()) + "."));
     }
@@ -264,9 +264,9 @@ void ResolveFileScan(binder::BoundFileScan* scan,
     }
     scan->has_header =
         header ? *header
-               : sniff && SniffHeader(opened[0],
-                                      ToCsvOptions(options, formats::CsvOptions::Header::kFalse),
-                                      given);
+               : sniff &&
+                     SniffHeader(opened[0],
+                                 ToCsvOptions(options, formats::CsvOptions::Header::kFalse), given);
     return;
   }
   // Read everything as text once to learn the dialect, the number of columns, the header and

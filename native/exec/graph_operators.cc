@@ -355,10 +355,10 @@ class CountExpandOp final : public GraphOperator {
 };
 
 // Variable-length expansion. Walk, trail (no relationship twice) and acyclic (no intermediate
-// node twice) semantics enumerate paths depth first; the shortest-path kinds search breadth first (hops)
-// or by Dijkstra (weights) and keep, per end node, one or all of the best paths. Relationships
-// must pass the pattern's step predicate and intermediate nodes its node predicate. The rel
-// slot receives the path: {_nodes: intermediate nodes, _rels: relationships}.
+// node twice) semantics enumerate paths depth first; the shortest-path kinds search breadth first
+// (hops) or by Dijkstra (weights) and keep, per end node, one or all of the best paths.
+// Relationships must pass the pattern's step predicate and intermediate nodes its node predicate.
+// The rel slot receives the path: {_nodes: intermediate nodes, _rels: relationships}.
 class VarLengthExpandOp final : public GraphOperator {
  public:
   explicit VarLengthExpandOp(const LogicalOperator& op) : op_(op), rel_(*op.rel_pattern) {}
@@ -395,9 +395,7 @@ class VarLengthExpandOp final : public GraphOperator {
         case binder::PathSemantic::kShortest:
         case binder::PathSemantic::kAllShortest:
         case binder::PathSemantic::kWeightedShortest:
-        case binder::PathSemantic::kAllWeightedShortest:
-          SearchShortest(ctx);
-          break;
+        case binder::PathSemantic::kAllWeightedShortest: SearchShortest(ctx); break;
         default: {
           Path path;
           Search(source_, path, 0, ctx);
@@ -1007,8 +1005,7 @@ OperatorPtr MapGraphOperator(const LogicalOperator& op, const catalog::Catalog* 
     case planner::LogicalOpKind::kExpand:
       if (op.variable_length) return std::make_unique<VarLengthExpandOp>(op);
       return std::make_unique<ExpandOp>(op);
-    case planner::LogicalOpKind::kCountExpand:
-      return std::make_unique<CountExpandOp>(op);
+    case planner::LogicalOpKind::kCountExpand: return std::make_unique<CountExpandOp>(op);
     case planner::LogicalOpKind::kOptional:
       return std::make_unique<OptionalOp>(MapPlan(*op.children[1], catalog, profile), op.slots);
     case planner::LogicalOpKind::kTableFunction:
@@ -1017,22 +1014,17 @@ OperatorPtr MapGraphOperator(const LogicalOperator& op, const catalog::Catalog* 
       return std::make_unique<FileScanOp>(*op.clause->file_scan);
     case planner::LogicalOpKind::kUpdate:
       switch (op.clause->kind) {
-        case BoundClause::Kind::kCreate:
-          return std::make_unique<CreateOp>(*op.clause);
+        case BoundClause::Kind::kCreate: return std::make_unique<CreateOp>(*op.clause);
         case BoundClause::Kind::kMerge:
           return std::make_unique<MergeOp>(
               *op.clause,
               op.children.size() > 1 ? MapPlan(*op.children[1], catalog, profile) : nullptr);
-        case BoundClause::Kind::kSet:
-          return std::make_unique<SetOp>(*op.clause);
-        case BoundClause::Kind::kDelete:
-          return std::make_unique<DeleteOp>(*op.clause);
-        default:
-          break;
+        case BoundClause::Kind::kSet: return std::make_unique<SetOp>(*op.clause);
+        case BoundClause::Kind::kDelete: return std::make_unique<DeleteOp>(*op.clause);
+        default: break;
       }
       break;
-    default:
-      break;
+    default: break;
   }
   Throw(ErrorCode::kInternal, "unexpected logical operator for the graph");
 }

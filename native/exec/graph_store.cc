@@ -21,8 +21,7 @@ UndoLog& UndoLog::operator=(UndoLog&&) noexcept = default;
 
 void UndoLog::Undo(TableProvider& tables) { Undo(tables, nullptr); }
 
-void UndoLog::Undo(TableProvider& tables,
-                   const std::function<bool(const Entry&, size_t)>& skip) {
+void UndoLog::Undo(TableProvider& tables, const std::function<bool(const Entry&, size_t)>& skip) {
   if (entries_.empty()) return;  // a read statement: it is not the writer
   // Read statements run while this undo does (docs/concurrency.md): a restored cell keeps the
   // version of the aborted write, restamped with a stamp no running reader sees.
@@ -31,9 +30,7 @@ void UndoLog::Undo(TableProvider& tables,
   for (auto it = entries_.rbegin(); it != entries_.rend(); ++it) {
     if (skip && skip(*it, static_cast<size_t>(entries_.rend() - it) - 1)) continue;
     switch (it->kind) {
-      case Entry::Kind::kInsertNode:
-        tables.GetNodeTable(it->table)->UndoInsert(it->offset);
-        break;
+      case Entry::Kind::kInsertNode: tables.GetNodeTable(it->table)->UndoInsert(it->offset); break;
       case Entry::Kind::kInsertRel:
         (void)tables.GetRelTable(it->table)->UndoInsert(it->offset, it->src, it->dst);
         break;
@@ -85,10 +82,12 @@ void UndoLog::Commit(TableProvider& tables, uint64_t from, uint64_t commit_ts) {
         if (restamp) tables.GetRelTable(e.table)->SetDeleteTs(e.offset, commit_ts);
         break;
       case Entry::Kind::kSetNode:
-        if (restamp) tables.GetNodeTable(e.table)->versions().Restamp(e.column, e.offset, from, commit_ts);
+        if (restamp)
+          tables.GetNodeTable(e.table)->versions().Restamp(e.column, e.offset, from, commit_ts);
         break;
       case Entry::Kind::kSetRel:
-        if (restamp) tables.GetRelTable(e.table)->versions().Restamp(e.column, e.offset, from, commit_ts);
+        if (restamp)
+          tables.GetRelTable(e.table)->versions().Restamp(e.column, e.offset, from, commit_ts);
         break;
     }
     if (restamp) e.ts = commit_ts;
@@ -114,12 +113,8 @@ void UndoLog::PruneVersions(TableProvider& tables, uint64_t oldest_snapshot) con
 
 GraphStore::GraphStore(const catalog::Catalog& catalog, TableProvider& tables, uint64_t write_ts,
                        UndoLog* undo, Snapshot snapshot, bool keep_versions)
-    : catalog_(catalog),
-      tables_(tables),
-      write_ts_(write_ts),
-      snapshot_(snapshot),
-      keep_versions_(keep_versions),
-      undo_(undo ? *undo : own_undo_) {}
+    : catalog_(catalog), tables_(tables), write_ts_(write_ts), snapshot_(snapshot),
+      keep_versions_(keep_versions), undo_(undo ? *undo : own_undo_) {}
 
 GraphStore::~GraphStore() = default;
 
@@ -156,9 +151,8 @@ bool GraphStore::NodeVisible(InternalId id) {
 std::optional<uint64_t> GraphStore::LookupNode(TableId table_id, const Value& key,
                                                ExecContext* ctx) {
   storage::NodeTable& table = node_table(table_id);
-  std::optional<uint64_t> offset = key.type_id() == LogicalTypeId::kInt64
-                                       ? table.LookupInt64(key.GetInt())
-                                       : table.Lookup(key);
+  std::optional<uint64_t> offset =
+      key.type_id() == LogicalTypeId::kInt64 ? table.LookupInt64(key.GetInt()) : table.Lookup(key);
   if (offset) table.PrefetchRow(*offset);
   if (offset && *offset < table.NumRows() && NodeRowVisible(table, *offset)) return offset;
   // The index holds the newest row of each key. A miss, or a row this snapshot does not see,

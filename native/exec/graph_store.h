@@ -9,8 +9,8 @@
 // Updates run alone among writers, so their snapshot is the latest state; inserts run
 // concurrently with each other and read the commits published when they started plus their
 // own rows. Read statements run beside the writers, reading the tables as they change
-// (storage/shared_array.h) and deciding by the stamps and versions what they see. Scans are bounded by the row count at
-// Open() so rows created by the same statement are not scanned again.
+// (storage/shared_array.h) and deciding by the stamps and versions what they see. Scans are bounded
+// by the row count at Open() so rows created by the same statement are not scanned again.
 //
 // Thread-safety: one statement on one thread; the caller holds the database locks that fit
 // the statement (docs/concurrency.md).
@@ -157,7 +157,8 @@ class GraphStore final : public GraphAccess {
       if (snapshot_.RowVisible(rels.create_ts(rel), rels.delete_ts(rel))) f(nbr, rel);
     });
     // A damaged mapped adjacency entry was skipped: CORRUPTION, not a partial answer.
-    if (rels.bad_entry()) [[unlikely]] throw GraphDBException(rels.CorruptAdjacencyStatus());
+    if (rels.bad_entry()) [[unlikely]]
+      throw GraphDBException(rels.CorruptAdjacencyStatus());
   }
   // The number of edges of `vertex` in `dir` this statement sees (ForEachVisibleEdge's calls),
   // from the CSR offsets where the table allows (storage::RelTable::CountEdges, which adds the
@@ -166,9 +167,12 @@ class GraphStore final : public GraphAccess {
                              uint64_t* examined) const {
     const uint64_t n = rels.CountEdges(
         vertex, dir, snapshot_.read_ts,
-        [&](uint64_t rel) { return snapshot_.RowVisible(rels.create_ts(rel), rels.delete_ts(rel)); },
+        [&](uint64_t rel) {
+          return snapshot_.RowVisible(rels.create_ts(rel), rels.delete_ts(rel));
+        },
         examined);
-    if (rels.bad_entry()) [[unlikely]] throw GraphDBException(rels.CorruptAdjacencyStatus());
+    if (rels.bad_entry()) [[unlikely]]
+      throw GraphDBException(rels.CorruptAdjacencyStatus());
     return n;
   }
   // The visible row of node table `table` whose primary key equals `key` (of the key's type).

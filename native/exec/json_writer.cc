@@ -84,32 +84,22 @@ void AppendJson(std::string& out, const Value& v) {
     return;
   }
   switch (v.type_id()) {
-    case LogicalTypeId::kBool:
-      out += v.GetBool() ? "true" : "false";
-      return;
+    case LogicalTypeId::kBool: out += v.GetBool() ? "true" : "false"; return;
     case LogicalTypeId::kInt8:
     case LogicalTypeId::kInt16:
     case LogicalTypeId::kInt32:
     case LogicalTypeId::kInt64:
-    case LogicalTypeId::kSerial:
-      out += std::to_string(v.GetInt());
-      return;
+    case LogicalTypeId::kSerial: out += std::to_string(v.GetInt()); return;
     case LogicalTypeId::kUInt8:
     case LogicalTypeId::kUInt16:
     case LogicalTypeId::kUInt32:
-    case LogicalTypeId::kUInt64:
-      out += std::to_string(v.GetUInt());
-      return;
-    case LogicalTypeId::kInt128:
-      out += Int128ToString(v.GetInt128());
-      return;
+    case LogicalTypeId::kUInt64: out += std::to_string(v.GetUInt()); return;
+    case LogicalTypeId::kInt128: out += Int128ToString(v.GetInt128()); return;
     case LogicalTypeId::kDecimal:  // a JSON number with every digit
       out += v.ToString();
       return;
     case LogicalTypeId::kFloat:
-    case LogicalTypeId::kDouble:
-      AppendDouble(out, v.GetDouble());
-      return;
+    case LogicalTypeId::kDouble: AppendDouble(out, v.GetDouble()); return;
     case LogicalTypeId::kDate:
       AppendJsonString(out, temporal::FormatIsoDate(static_cast<int32_t>(v.GetInt())));
       return;
@@ -121,9 +111,7 @@ void AppendJson(std::string& out, const Value& v) {
       AppendJsonString(out, temporal::FormatIsoTimestampMicros(
                                 temporal::TicksToMicros(v.type_id(), v.GetInt())));
       return;
-    case LogicalTypeId::kInternalId:
-      AppendId(out, v.GetId());
-      return;
+    case LogicalTypeId::kInternalId: AppendId(out, v.GetId()); return;
     case LogicalTypeId::kList:
     case LogicalTypeId::kArray: {
       out += '[';
@@ -163,9 +151,7 @@ void AppendJson(std::string& out, const Value& v) {
       out += '}';
       return;
     }
-    case LogicalTypeId::kUnion:
-      AppendJson(out, v.children()[0]);
-      return;
+    case LogicalTypeId::kUnion: AppendJson(out, v.children()[0]); return;
     case LogicalTypeId::kNode:
       out += "{\"_id\":";
       AppendId(out, v.GetId());

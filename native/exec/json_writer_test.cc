@@ -102,10 +102,11 @@ TEST(JsonWriterSummary, WritesTheCountsAndTheElapsedTime) {
   result.rows = {{Value::Int64(7)}, {Value::Int64(-2)}};
   result.elapsed_ms = 0.25;
   result.counters = {1, 0, 18446744073709551615ull, 3, 40};
-  EXPECT_EQ(ToJson(result),
-            R"({"columns":["n"],"types":["INT64"],"rows":[[7],[-2]],"summary":{"rowCount":2,)"
-            R"("elapsedMs":0.25,"counters":{"nodesCreated":1,"nodesDeleted":0,)"
-            R"("relationshipsCreated":18446744073709551615,"relationshipsDeleted":3,"propertiesSet":40}}})");
+  EXPECT_EQ(
+      ToJson(result),
+      R"({"columns":["n"],"types":["INT64"],"rows":[[7],[-2]],"summary":{"rowCount":2,)"
+      R"("elapsedMs":0.25,"counters":{"nodesCreated":1,"nodesDeleted":0,)"
+      R"("relationshipsCreated":18446744073709551615,"relationshipsDeleted":3,"propertiesSet":40}}})");
   std::string kept = "left over";
   WriteJson(result, kept);
   EXPECT_EQ(kept, ToJson(result));

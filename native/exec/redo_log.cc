@@ -24,18 +24,12 @@ using Kind = UndoLog::Entry::Kind;
 
 RedoOp OpFor(Kind kind) {
   switch (kind) {
-    case Kind::kInsertNode:
-      return RedoOp::kInsertNode;
-    case Kind::kInsertRel:
-      return RedoOp::kInsertRel;
-    case Kind::kDeleteNode:
-      return RedoOp::kDeleteNode;
-    case Kind::kDeleteRel:
-      return RedoOp::kDeleteRel;
-    case Kind::kSetNode:
-      return RedoOp::kSetNode;
-    case Kind::kSetRel:
-      break;
+    case Kind::kInsertNode: return RedoOp::kInsertNode;
+    case Kind::kInsertRel: return RedoOp::kInsertRel;
+    case Kind::kDeleteNode: return RedoOp::kDeleteNode;
+    case Kind::kDeleteRel: return RedoOp::kDeleteRel;
+    case Kind::kSetNode: return RedoOp::kSetNode;
+    case Kind::kSetRel: break;
   }
   return RedoOp::kSetRel;
 }
@@ -60,9 +54,8 @@ std::vector<const storage::Column*> ColumnsOf(const Table& table) {
 }
 
 Status Corrupt(size_t op_index, const std::string& what) {
-  return Status(ErrorCode::kCorruption,
-                "corrupt write-ahead log record: operation " + std::to_string(op_index) + ": " +
-                    what);
+  return Status(ErrorCode::kCorruption, "corrupt write-ahead log record: operation " +
+                                            std::to_string(op_index) + ": " + what);
 }
 
 // Reads the values of one row for a table whose columns have `types`.
@@ -117,8 +110,7 @@ std::string EncodeRedo(const UndoLog& log, TableProvider& tables, const catalog:
         break;
       }
       case Kind::kDeleteNode:
-      case Kind::kDeleteRel:
-        break;
+      case Kind::kDeleteRel: break;
       case Kind::kSetNode: {
         const storage::Column& column = tables.GetNodeTable(e.table)->column(e.column);
         out.PutVarint(e.column);
@@ -171,14 +163,14 @@ Status ApplyRedo(std::string_view payload, TableProvider& tables, const catalog:
     uint64_t table_id, offset;
     if (!in.GetVarint(&table_id) || !in.GetVarint(&offset)) return Corrupt(op, "truncated");
     const auto kind = static_cast<RedoOp>(tag);
-    const bool node = kind == RedoOp::kInsertNode || kind == RedoOp::kDeleteNode ||
-                      kind == RedoOp::kSetNode;
+    const bool node =
+        kind == RedoOp::kInsertNode || kind == RedoOp::kDeleteNode || kind == RedoOp::kSetNode;
     if (tag < 1 || tag > 7) return Corrupt(op, "unknown operation " + std::to_string(tag));
     storage::NodeTable* node_table = node ? tables.GetNodeTable(table_id) : nullptr;
     storage::RelTable* rel_table = node ? nullptr : tables.GetRelTable(table_id);
     if (node ? node_table == nullptr : rel_table == nullptr) {
-      return Corrupt(op, std::string(node ? "node" : "rel") + " table " +
-                             std::to_string(table_id) + " does not exist");
+      return Corrupt(op, std::string(node ? "node" : "rel") + " table " + std::to_string(table_id) +
+                             " does not exist");
     }
     const uint64_t rows = node ? node_table->NumRows() : rel_table->NumRels();
     switch (kind) {
@@ -206,8 +198,8 @@ Status ApplyRedo(std::string_view payload, TableProvider& tables, const catalog:
         uint64_t src, dst;
         if (!in.GetVarint(&src) || !in.GetVarint(&dst)) return Corrupt(op, "truncated");
         if (offset < rows && !rel_table->IsTombstone(offset)) {
-          return Corrupt(op, "rel insert at offset " + std::to_string(offset) +
-                                 ", which holds a rel already");
+          return Corrupt(
+              op, "rel insert at offset " + std::to_string(offset) + ", which holds a rel already");
         }
         const storage::NodeTable* src_table = tables.GetNodeTable(rel_table->src_table());
         const storage::NodeTable* dst_table = tables.GetNodeTable(rel_table->dst_table());

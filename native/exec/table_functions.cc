@@ -12,12 +12,9 @@ namespace {
 
 const char* StorageDirectionName(catalog::RelStorageDirection d) {
   switch (d) {
-    case catalog::RelStorageDirection::kFwd:
-      return "fwd";
-    case catalog::RelStorageDirection::kBwd:
-      return "bwd";
-    case catalog::RelStorageDirection::kBoth:
-      break;
+    case catalog::RelStorageDirection::kFwd: return "fwd";
+    case catalog::RelStorageDirection::kBwd: return "bwd";
+    case catalog::RelStorageDirection::kBoth: break;
   }
   return "both";
 }
@@ -68,8 +65,7 @@ std::vector<std::vector<Value>> ShowSequences(const catalog::Catalog& catalog) {
     const catalog::SequenceDefinition& o = sequence->options;
     rows.push_back({Value::String(o.name), Value::String("local(kuzu)"),
                     Value::Int64(o.start_value), Value::Int64(o.increment),
-                    Value::Int64(o.min_value), Value::Int64(o.max_value),
-                    Value::Boolean(o.cycle)});
+                    Value::Int64(o.min_value), Value::Int64(o.max_value), Value::Boolean(o.cycle)});
   }
   return rows;
 }
@@ -98,9 +94,9 @@ std::vector<std::vector<Value>> ShowMacros(const catalog::Catalog& catalog) {
     for (const auto& [name, value] : macro->defaults) {
       params += (params.empty() ? "" : ",") + name + ":=" + value;
     }
-    rows.push_back({Value::String(macro->name),
-                    Value::String("CREATE MACRO `" + macro->name + "` (" + params + ") AS " +
-                                  macro->body + ";")});
+    rows.push_back(
+        {Value::String(macro->name), Value::String("CREATE MACRO `" + macro->name + "` (" + params +
+                                                   ") AS " + macro->body + ";")});
   }
   return rows;
 }
@@ -174,8 +170,8 @@ std::vector<std::vector<Value>> StorageInfo(GraphStore& store, catalog::TableId 
       for (const char* prefix : prefixes) {
         for (size_t c = 0; c < rel->properties.size(); ++c) {
           const auto& prop = rel->properties[c];
-          rows.push_back(StorageRow(prefix + prop.name, prop.type, "REL", table.NumRels(),
-                                    stats[c], HasStatistics(prop.type)));
+          rows.push_back(StorageRow(prefix + prop.name, prop.type, "REL", table.NumRels(), stats[c],
+                                    HasStatistics(prop.type)));
         }
       }
     }

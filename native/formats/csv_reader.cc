@@ -37,14 +37,9 @@ bool OptionChar(const Value& v, char* out) {
   }
   if (s.size() == 2 && s[0] == '\\') {
     switch (s[1]) {
-      case 't':
-        *out = '\t';
-        return true;
-      case '\\':
-        *out = '\\';
-        return true;
-      default:
-        return false;
+      case 't': *out = '\t'; return true;
+      case '\\': *out = '\\'; return true;
+      default: return false;
     }
   }
   return false;
@@ -60,8 +55,8 @@ bool IsCompressedCsvPath(std::string_view path) {
   std::string lower(path);
   for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   auto ends = [&lower](std::string_view suffix) {
-    return lower.size() >= suffix.size() && lower.compare(lower.size() - suffix.size(),
-                                                          suffix.size(), suffix) == 0;
+    return lower.size() >= suffix.size() &&
+           lower.compare(lower.size() - suffix.size(), suffix.size(), suffix) == 0;
   };
   return ends(".gz") || ends(".gzip");
 }
@@ -128,7 +123,7 @@ Status CsvOptions::Set(std::string_view name, const Value& value) {
   static const struct {
     const char* key;
     const char* name;
-    bool CsvOptions::*flag;
+    bool CsvOptions::* flag;
   } kFlags[] = {{"auto_detect", "AUTO_DETECT", &CsvOptions::auto_detect},
                 {"parallel", "PARALLEL", &CsvOptions::parallel},
                 {"ignore_errors", "IGNORE_ERRORS", &CsvOptions::ignore_errors},
@@ -254,11 +249,11 @@ void DetectCsvDialect(std::string_view sample, size_t expected_columns, bool who
       (options->delimiter_set && options->quote_set && options->escape_set)) {
     return;
   }
-  const std::vector<char> delimiters =
-      options->delimiter_set ? std::vector<char>{options->delimiter}
-                             : std::vector<char>{',', '|', ';', '\t'};
-  const std::vector<char> quotes = options->quote_set ? std::vector<char>{options->quote}
-                                                      : std::vector<char>{'"', '\''};
+  const std::vector<char> delimiters = options->delimiter_set
+                                           ? std::vector<char>{options->delimiter}
+                                           : std::vector<char>{',', '|', ';', '\t'};
+  const std::vector<char> quotes =
+      options->quote_set ? std::vector<char>{options->quote} : std::vector<char>{'"', '\''};
   const char default_quote = quotes[0];
   // A candidate is good when it parses the sample into the same number of fields on every
   // record (the expected number, when known) and, for a quote other than the default, quotes
@@ -286,8 +281,7 @@ void DetectCsvDialect(std::string_view sample, size_t expected_columns, bool who
       if (quote != default_quote && !fit.quotes_used) continue;
       size_t columns = *std::max_element(fit.counts.begin(), fit.counts.end());
       if (expected_columns != 0) {
-        if (std::find(fit.counts.begin(), fit.counts.end(), expected_columns) ==
-            fit.counts.end()) {
+        if (std::find(fit.counts.begin(), fit.counts.end(), expected_columns) == fit.counts.end()) {
           continue;
         }
         columns = expected_columns;
@@ -636,8 +630,7 @@ Status CsvReader::ReadSource(Source& source, std::vector<Column>& columns) {
       size_t from = record_start_;
       while (true) {
         const char* data = source.data();
-        const void* nl = at_end ? nullptr
-                                : std::memchr(data + from, '\n', source.size() - from);
+        const void* nl = at_end ? nullptr : std::memchr(data + from, '\n', source.size() - from);
         if (nl != nullptr) {
           pos = static_cast<size_t>(static_cast<const char*>(nl) - data) + 1;
           break;
@@ -678,9 +671,9 @@ Status CsvReader::ReadSource(Source& source, std::vector<Column>& columns) {
       continue;
     }
     if (options_.ignore_errors) {
-      row_sources_.push_back(CsvWarning{
-          "", source_name_, line_,
-          std::string(record_buf_ + record_start_, record_end_ - record_start_)});
+      row_sources_.push_back(
+          CsvWarning{"", source_name_, line_,
+                     std::string(record_buf_ + record_start_, record_end_ - record_start_)});
     }
     ++progress_state_.rows;
     if (options_.max_records != 0 && progress_state_.rows >= options_.max_records) break;

@@ -2,14 +2,14 @@
 //
 // Dialect (Kùzu's defaults): delimiter ',', quote '"', escape '\' (inside quoted fields only;
 // a doubled quote also stands for one quote), records end at "\n" or "\r\n", blank lines are
-// skipped (except over a single column, where they are an empty field), a UTF-8 byte-order mark is skipped. Field text is converted with ParseIntoColumn
-// (see value_parser.h for the literal syntax of every type, nested ones included). An empty
-// unquoted field is NULL; a quoted empty field is "" for STRING/BLOB and NULL otherwise.
-// An unquoted field of a nested column that starts with '[' or '{' may contain the delimiter
-// inside its brackets (`[Carmen,Fred]`).
-// Header: `true` skips the first record of each file, `false` reads it as data, `auto` skips it
-// when it has the right number of fields and none of its non-empty fields of non-string
-// columns converts to the column's type ("id,name" over INT64, STRING).
+// skipped (except over a single column, where they are an empty field), a UTF-8 byte-order mark is
+// skipped. Field text is converted with ParseIntoColumn (see value_parser.h for the literal syntax
+// of every type, nested ones included). An empty unquoted field is NULL; a quoted empty field is ""
+// for STRING/BLOB and NULL otherwise. An unquoted field of a nested column that starts with '[' or
+// '{' may contain the delimiter inside its brackets (`[Carmen,Fred]`). Header: `true` skips the
+// first record of each file, `false` reads it as data, `auto` skips it when it has the right number
+// of fields and none of its non-empty fields of non-string columns converts to the column's type
+// ("id,name" over INT64, STRING).
 //
 // Errors name the file and the 1-based line, and show the record up to the error, in Kùzu's
 // words: "Copy exception: Error in file x.csv on line 3: Conversion exception: Cast failed.
@@ -17,7 +17,8 @@
 // (kQueryRuntime; the Status also carries line and column). Inside quotes the escape must be
 // followed by the quote or the escape. With IGNORE_ERRORS=true such records are skipped
 // instead (CsvOptions::warnings lists them), except a STRING field that is not valid UTF-8
-// ("Invalid UTF8-encoded string."), which always fails the read. A file that cannot be opened gives kInvalidRequest.
+// ("Invalid UTF8-encoded string."), which always fails the read. A file that cannot be opened gives
+// kInvalidRequest.
 //
 // Files are read in 4 MiB blocks; unquoted fields are parsed in place without allocation.
 //
@@ -130,10 +131,10 @@ class CsvReader {
   // Reads the files in order into one column per type. The paths are a client's
   // (formats/user_files.h): a mistake about one is INVALID_REQUEST naming `statement`.
   Result<std::vector<storage::Column>> ReadFiles(const std::vector<std::string>& paths,
-                                        std::string_view statement = "COPY FROM");
+                                                 std::string_view statement = "COPY FROM");
   // Parses an in-memory text, named `source_name` in errors.
   Result<std::vector<storage::Column>> ReadString(std::string_view text,
-                                         std::string_view source_name = "<string>");
+                                                  std::string_view source_name = "<string>");
 
   // Records skipped for errors (IGNORE_ERRORS=true), all files.
   uint64_t skipped_records() const { return skipped_records_; }
@@ -181,8 +182,8 @@ class CsvReader {
 
   // Position for messages and progress.
   std::string source_name_;
-  uint64_t line_ = 0;       // 1-based line where the current record starts
-  uint64_t next_line_ = 1;  // 1-based line at the parse position
+  uint64_t line_ = 0;                 // 1-based line where the current record starts
+  uint64_t next_line_ = 1;            // 1-based line at the parse position
   const char* record_buf_ = nullptr;  // the buffer of the current record
   size_t record_start_ = 0;           // its offset there
   size_t record_end_ = 0;             // and the end of its last field

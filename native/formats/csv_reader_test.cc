@@ -122,11 +122,13 @@ TEST(CsvReaderTest, UnbracedLists) {
   CsvOptions options;
   Value on = Value::Boolean(true);
   ASSERT_TRUE(options.Set("List_Unbraced", on).ok());
-  auto cols = Read("a;b;c,1;3,;;\n[x;y],[123],;1.5\n", {"STRING[]", "INT64[]", "DOUBLE[]"}, options);
+  auto cols =
+      Read("a;b;c,1;3,;;\n[x;y],[123],;1.5\n", {"STRING[]", "INT64[]", "DOUBLE[]"}, options);
   ASSERT_TRUE(cols.ok()) << cols.status().ToString();
-  EXPECT_EQ(Rows(*cols), (std::vector<std::string>{"[a,b,c]|[1,3]|[,,]", "[x,y]|[123]|[,1.500000]"}));
-  cols = Read("\"[a,b];1;[]\",\"{a=1,b=2};;{}\"\n", {"STRING[][]", "MAP(STRING, INT64)[]"},
-              options);
+  EXPECT_EQ(Rows(*cols),
+            (std::vector<std::string>{"[a,b,c]|[1,3]|[,,]", "[x,y]|[123]|[,1.500000]"}));
+  cols =
+      Read("\"[a,b];1;[]\",\"{a=1,b=2};;{}\"\n", {"STRING[][]", "MAP(STRING, INT64)[]"}, options);
   ASSERT_TRUE(cols.ok()) << cols.status().ToString();
   EXPECT_EQ(Rows(*cols), (std::vector<std::string>{"[[a,b],[1],[]]|[{a=1, b=2},,{}]"}));
   // Without the option, "1;3" is not an INT64 list.

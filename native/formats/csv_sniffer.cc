@@ -17,9 +17,7 @@ using Id = LogicalTypeId;
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-bool IsHex(char c) {
-  return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+bool IsHex(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
 bool EqualsNoCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -155,8 +153,8 @@ LogicalType InferMapOrStruct(std::string_view inner) {
     if (!name.empty() && name.front() == '\'') name.remove_prefix(1);
     if (!name.empty() && name.back() == '\'') name.remove_suffix(1);
     LogicalType type = InferCsvFieldType(part.substr(colon + 1));
-    auto same = std::find_if(fields.begin(), fields.end(),
-                             [&](const auto& f) { return f.first == name; });
+    auto same =
+        std::find_if(fields.begin(), fields.end(), [&](const auto& f) { return f.first == name; });
     if (same != fields.end()) {
       same->second = CombineSniffedTypes(same->second, type);
     } else {
@@ -169,14 +167,10 @@ LogicalType InferMapOrStruct(std::string_view inner) {
 // Rank on the numeric ladder INT64 < INT128 < DOUBLE, or -1.
 int NumericRank(Id id) {
   switch (id) {
-    case Id::kInt64:
-      return 0;
-    case Id::kInt128:
-      return 1;
-    case Id::kDouble:
-      return 2;
-    default:
-      return -1;
+    case Id::kInt64: return 0;
+    case Id::kInt128: return 1;
+    case Id::kDouble: return 2;
+    default: return -1;
   }
 }
 

@@ -65,8 +65,7 @@ TEST(CsvSnifferTest, NestedTypes) {
   EXPECT_EQ(Infer("{'a': 1.5}"), "STRUCT(a DECIMAL(2, 1))");
   EXPECT_EQ(Infer("{arr: [1, 2, 5]}"), "STRUCT(arr INT64[])");
   EXPECT_EQ(Infer("[{a: 1}, {a: 2}]"), "STRUCT(a INT64)[]");
-  EXPECT_EQ(Infer("{[1,2,3]={A:{arr: [1, 2, 5]}}}"),
-            "MAP(INT64[], STRUCT(A STRUCT(arr INT64[])))");
+  EXPECT_EQ(Infer("{[1,2,3]={A:{arr: [1, 2, 5]}}}"), "MAP(INT64[], STRUCT(A STRUCT(arr INT64[])))");
   EXPECT_EQ(Infer("{a=1, b:2}"), "STRING");  // neither a map nor a struct
   EXPECT_EQ(Infer("[1, 2"), "STRING");
 }

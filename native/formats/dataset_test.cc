@@ -166,8 +166,8 @@ void LoadDataset(StorageManager& db, const std::string& dir) {
     size_t q1 = s.find('"');
     size_t q2 = s.find('"', q1 + 1);
     std::string path = std::string(kConformanceRoot) + "/" + s.substr(q1 + 1, q2 - q1 - 1);
-    Status st = db.catalog().GetNodeTable(table) ? CopyNode(db, table, {path})
-                                                 : CopyRel(db, table, {path});
+    Status st =
+        db.catalog().GetNodeTable(table) ? CopyNode(db, table, {path}) : CopyRel(db, table, {path});
     ASSERT_TRUE(st.ok()) << path << ": " << st.ToString();
   }
 }
@@ -339,16 +339,16 @@ TEST(DatasetTest, OtherDatasetFilesParse) {
     EXPECT_EQ(db->GetNodeTable(0)->NumRows(), 5u);
     Status s = CopyNode(*db, "person", {root + "tinysnb/vPerson_less_col.csv"});
     EXPECT_EQ(s.code(), ErrorCode::kQueryRuntime);
-    EXPECT_EQ(s.message(), "Copy exception: Error in file " + root +
-                               "tinysnb/vPerson_less_col.csv on line 1: expected 16 values per "
-                               "row, but got 3. Line/record containing the error: 'id,fname,Gender'");
+    EXPECT_EQ(s.message(),
+              "Copy exception: Error in file " + root +
+                  "tinysnb/vPerson_less_col.csv on line 1: expected 16 values per "
+                  "row, but got 3. Line/record containing the error: 'id,fname,Gender'");
     s = CopyNode(*db, "person", {root + "tinysnb/vPerson.csv"});  // same keys again
     EXPECT_EQ(s.code(), ErrorCode::kConstraintViolation);
     EXPECT_EQ(db->GetNodeTable(0)->NumRows(), 5u);
     ASSERT_TRUE(CopyNode(*db, "person", {root + "tinysnb/vPerson2.csv"}).ok());
     // Both knows files in one COPY.
-    Status k =
-        CopyRel(*db, "knows", {root + "tinysnb/eKnows.csv", root + "tinysnb/eKnows_2.csv"});
+    Status k = CopyRel(*db, "knows", {root + "tinysnb/eKnows.csv", root + "tinysnb/eKnows_2.csv"});
     ASSERT_TRUE(k.ok()) << k.ToString();
     EXPECT_EQ(db->GetRelTable(3)->NumRels(), 14u);
   }

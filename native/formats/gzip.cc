@@ -11,7 +11,6 @@ Status IoError(std::string message) {
   return Status(ErrorCode::kQueryRuntime, "IO exception: " + std::move(message));
 }
 
-
 // A canonical Huffman code: how many codes have each length, and the symbols ordered by code.
 struct Huffman {
   std::array<uint16_t, 16> count{};
@@ -53,7 +52,10 @@ class Inflater {
       last = bits_ != 0;
       uint32_t type;
       if (!Bits(2, &type)) return false;
-      bool ok = type == 0 ? Stored() : type == 1 ? Fixed() : type == 2 ? Dynamic() : Fail("bad block type");
+      bool ok = type == 0   ? Stored()
+                : type == 1 ? Fixed()
+                : type == 2 ? Dynamic()
+                            : Fail("bad block type");
       if (!ok) return false;
     }
     return true;
@@ -63,7 +65,9 @@ class Inflater {
   const std::string& why() const { return why_; }
 
  private:
-  bool TooLarge() { return Fail("it holds more than the " + std::to_string(limit_) + " bytes expected"); }
+  bool TooLarge() {
+    return Fail("it holds more than the " + std::to_string(limit_) + " bytes expected");
+  }
   bool Fail(std::string why) {
     if (why_.empty()) why_ = std::move(why);
     return false;
@@ -102,7 +106,9 @@ class Inflater {
     bit_buf_ = 0;
     bit_count_ = 0;  // to the byte boundary
     if (pos_ + 4 > in_.size()) return Fail("unexpected end of data");
-    auto byte = [this](size_t i) { return static_cast<unsigned>(static_cast<unsigned char>(in_[i])); };
+    auto byte = [this](size_t i) {
+      return static_cast<unsigned>(static_cast<unsigned char>(in_[i]));
+    };
     unsigned len = byte(pos_) | (byte(pos_ + 1) << 8);
     unsigned nlen = byte(pos_ + 2) | (byte(pos_ + 3) << 8);
     pos_ += 4;
@@ -114,13 +120,14 @@ class Inflater {
     return true;
   }
   bool Codes(const Huffman& lengths, const Huffman& distances) {
-    static const uint16_t kLenBase[] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
-                                        31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
+    static const uint16_t kLenBase[] = {3,  4,  5,  6,   7,   8,   9,   10,  11, 13,
+                                        15, 17, 19, 23,  27,  31,  35,  43,  51, 59,
+                                        67, 83, 99, 115, 131, 163, 195, 227, 258};
     static const uint8_t kLenExtra[] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
                                         2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
-    static const uint16_t kDistBase[] = {1,    2,    3,    4,    5,    7,     9,     13,    17,  25,
-                                         33,   49,   65,   97,   129,  193,   257,   385,   513, 769,
-                                         1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
+    static const uint16_t kDistBase[] = {
+        1,   2,   3,   4,   5,   7,    9,    13,   17,   25,   33,   49,   65,    97,    129,
+        193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
     static const uint8_t kDistExtra[] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
                                          6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
     while (true) {
@@ -165,7 +172,8 @@ class Inflater {
     return Codes(codes.first, codes.second);
   }
   bool Dynamic() {
-    static const uint8_t kOrder[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+    static const uint8_t kOrder[19] = {16, 17, 18, 0, 8,  7, 9,  6, 10, 5,
+                                       11, 4,  12, 3, 13, 2, 14, 1, 15};
     uint32_t nlen, ndist, ncode;
     if (!Bits(5, &nlen) || !Bits(5, &ndist) || !Bits(4, &ncode)) return false;
     nlen += 257;
@@ -252,7 +260,9 @@ bool LooksGzipped(std::string_view bytes) {
 Result<std::string> Gunzip(std::string_view bytes, std::string_view name, size_t max_size) {
   std::string out;
   size_t pos = 0;
-  auto byte = [&bytes](size_t i) { return static_cast<unsigned>(static_cast<unsigned char>(bytes[i])); };
+  auto byte = [&bytes](size_t i) {
+    return static_cast<unsigned>(static_cast<unsigned char>(bytes[i]));
+  };
   if (bytes.empty()) return IoError("Input is not a GZIP stream.");
   bool first = true;
   while (pos < bytes.size()) {
@@ -288,7 +298,8 @@ Result<std::string> Gunzip(std::string_view bytes, std::string_view name, size_t
       return IoError("Corrupt GZIP data in " + std::string(name) + ": missing trailer.");
     }
     uint32_t crc = byte(at) | (byte(at + 1) << 8) | (byte(at + 2) << 16) | (byte(at + 3) << 24);
-    uint32_t size = byte(at + 4) | (byte(at + 5) << 8) | (byte(at + 6) << 16) | (byte(at + 7) << 24);
+    uint32_t size =
+        byte(at + 4) | (byte(at + 5) << 8) | (byte(at + 6) << 16) | (byte(at + 7) << 24);
     std::string_view member(out.data() + member_start, out.size() - member_start);
     if (GzipCrc32(member) != crc || static_cast<uint32_t>(member.size()) != size) {
       return IoError("Corrupt GZIP data in " + std::string(name) + ": checksum mismatch.");

@@ -23,7 +23,10 @@ TEST(GzipTest, DecompressesMembersAndChecksThem) {
   EXPECT_EQ(*twice, "hello hello hello\nhello hello hello\n");
   // A stored block (BTYPE 00), written by hand: "abc".
   std::string stored = std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10) +
-                       std::string("\x01\x03\x00\xfc\xff" "abc", 8) +
+                       std::string(
+                           "\x01\x03\x00\xfc\xff"
+                           "abc",
+                           8) +
                        std::string("\xc2\x41\x24\x35\x03\x00\x00\x00", 8);
   auto abc = Gunzip(stored, "s.gz");
   ASSERT_TRUE(abc.ok()) << abc.status().ToString();

@@ -10,8 +10,8 @@ using storage::Column;
 namespace {
 
 Status NpyError(const std::string& name, const std::string& detail) {
-  return Status(ErrorCode::kQueryRuntime, "Copy exception: Error in npy file " + name + ": " +
-                                              detail);
+  return Status(ErrorCode::kQueryRuntime,
+                "Copy exception: Error in npy file " + name + ": " + detail);
 }
 
 // The text of `key`'s value in the header dictionary ("{'descr': '<i8', ...}").
@@ -57,12 +57,14 @@ Result<Parsed> ParseHeader(const std::string& bytes, const std::string& name) {
   size_t header_len;
   size_t header_start;
   if (major == 1) {
-    header_len = static_cast<uint8_t>(bytes[8]) | (static_cast<size_t>(static_cast<uint8_t>(bytes[9])) << 8);
+    header_len =
+        static_cast<uint8_t>(bytes[8]) | (static_cast<size_t>(static_cast<uint8_t>(bytes[9])) << 8);
     header_start = 10;
   } else if (major == 2 || major == 3) {
     if (bytes.size() < 12) return NpyError(name, "truncated header.");
     header_len = 0;
-    for (int i = 3; i >= 0; --i) header_len = (header_len << 8) | static_cast<uint8_t>(bytes[8 + i]);
+    for (int i = 3; i >= 0; --i)
+      header_len = (header_len << 8) | static_cast<uint8_t>(bytes[8 + i]);
     header_start = 12;
   } else {
     return NpyError(name, "unsupported format version " + std::to_string(major) + ".");
@@ -107,8 +109,7 @@ Result<Parsed> ParseHeader(const std::string& bytes, const std::string& name) {
     case 'f':
       id = parsed.width == 4 ? Id::kFloat : parsed.width == 8 ? Id::kDouble : Id::kAny;
       break;
-    default:
-      break;
+    default: break;
   }
   if (id == Id::kAny) return NpyError(name, "unsupported element type '" + descr + "'.");
   parsed.array.element = LogicalType(id);
@@ -150,28 +151,17 @@ Value Element(const Parsed& p, const char* data, uint64_t i) {
   };
   using Id = LogicalTypeId;
   switch (p.array.element.id()) {
-    case Id::kBool:
-      return Value::Boolean(*at != 0);
-    case Id::kInt8:
-      return Value::Int(Id::kInt8, load(int8_t{}));
-    case Id::kInt16:
-      return Value::Int(Id::kInt16, load(int16_t{}));
-    case Id::kInt32:
-      return Value::Int(Id::kInt32, load(int32_t{}));
-    case Id::kInt64:
-      return Value::Int(Id::kInt64, load(int64_t{}));
-    case Id::kUInt8:
-      return Value::UInt(Id::kUInt8, load(uint8_t{}));
-    case Id::kUInt16:
-      return Value::UInt(Id::kUInt16, load(uint16_t{}));
-    case Id::kUInt32:
-      return Value::UInt(Id::kUInt32, load(uint32_t{}));
-    case Id::kUInt64:
-      return Value::UInt(Id::kUInt64, load(uint64_t{}));
-    case Id::kFloat:
-      return Value::Float(load(float{}));
-    default:
-      return Value::Double(load(double{}));
+    case Id::kBool: return Value::Boolean(*at != 0);
+    case Id::kInt8: return Value::Int(Id::kInt8, load(int8_t{}));
+    case Id::kInt16: return Value::Int(Id::kInt16, load(int16_t{}));
+    case Id::kInt32: return Value::Int(Id::kInt32, load(int32_t{}));
+    case Id::kInt64: return Value::Int(Id::kInt64, load(int64_t{}));
+    case Id::kUInt8: return Value::UInt(Id::kUInt8, load(uint8_t{}));
+    case Id::kUInt16: return Value::UInt(Id::kUInt16, load(uint16_t{}));
+    case Id::kUInt32: return Value::UInt(Id::kUInt32, load(uint32_t{}));
+    case Id::kUInt64: return Value::UInt(Id::kUInt64, load(uint64_t{}));
+    case Id::kFloat: return Value::Float(load(float{}));
+    default: return Value::Double(load(double{}));
   }
 }
 
@@ -181,9 +171,9 @@ bool ConvertElement(const Value& v, const LogicalType& type, Value* out) {
   using Id = LogicalTypeId;
   const Id from = v.type_id();
   const bool from_float = from == Id::kFloat || from == Id::kDouble;
-  const bool from_unsigned = v.type().IsInteger() && !from_float &&
-                             (from == Id::kUInt8 || from == Id::kUInt16 || from == Id::kUInt32 ||
-                              from == Id::kUInt64);
+  const bool from_unsigned =
+      v.type().IsInteger() && !from_float &&
+      (from == Id::kUInt8 || from == Id::kUInt16 || from == Id::kUInt32 || from == Id::kUInt64);
   double as_double = from == Id::kFloat ? v.GetFloat() : from == Id::kDouble ? v.GetDouble() : 0;
   if (type.id() == from) {
     *out = v;
@@ -191,33 +181,56 @@ bool ConvertElement(const Value& v, const LogicalType& type, Value* out) {
   }
   switch (type.id()) {
     case Id::kFloat:
-      *out = Value::Float(from_float ? static_cast<float>(as_double)
+      *out = Value::Float(from_float      ? static_cast<float>(as_double)
                           : from_unsigned ? static_cast<float>(v.GetUInt())
                                           : static_cast<float>(v.GetInt()));
       return from != Id::kBool;
     case Id::kDouble:
-      *out = Value::Double(from_float ? as_double
+      *out = Value::Double(from_float      ? as_double
                            : from_unsigned ? static_cast<double>(v.GetUInt())
                                            : static_cast<double>(v.GetInt()));
       return from != Id::kBool;
-    case Id::kBool:
-      return false;
-    default:
-      break;
+    case Id::kBool: return false;
+    default: break;
   }
   if (!type.IsInteger() || from_float || from == Id::kBool) return false;
   // Range check through 128-bit arithmetic.
   int128_t x = from_unsigned ? static_cast<int128_t>(v.GetUInt()) : v.GetInt();
   int128_t lo, hi;
   switch (type.id()) {
-    case Id::kInt8: lo = INT8_MIN; hi = INT8_MAX; break;
-    case Id::kInt16: lo = INT16_MIN; hi = INT16_MAX; break;
-    case Id::kInt32: lo = INT32_MIN; hi = INT32_MAX; break;
-    case Id::kInt64: case Id::kSerial: lo = INT64_MIN; hi = INT64_MAX; break;
-    case Id::kUInt8: lo = 0; hi = UINT8_MAX; break;
-    case Id::kUInt16: lo = 0; hi = UINT16_MAX; break;
-    case Id::kUInt32: lo = 0; hi = UINT32_MAX; break;
-    case Id::kUInt64: lo = 0; hi = UINT64_MAX; break;
+    case Id::kInt8:
+      lo = INT8_MIN;
+      hi = INT8_MAX;
+      break;
+    case Id::kInt16:
+      lo = INT16_MIN;
+      hi = INT16_MAX;
+      break;
+    case Id::kInt32:
+      lo = INT32_MIN;
+      hi = INT32_MAX;
+      break;
+    case Id::kInt64:
+    case Id::kSerial:
+      lo = INT64_MIN;
+      hi = INT64_MAX;
+      break;
+    case Id::kUInt8:
+      lo = 0;
+      hi = UINT8_MAX;
+      break;
+    case Id::kUInt16:
+      lo = 0;
+      hi = UINT16_MAX;
+      break;
+    case Id::kUInt32:
+      lo = 0;
+      hi = UINT32_MAX;
+      break;
+    case Id::kUInt64:
+      lo = 0;
+      hi = UINT64_MAX;
+      break;
     default: return false;
   }
   if (x < lo || x > hi) return false;
@@ -252,8 +265,8 @@ Result<NpyArray> ReadNpyHeader(env::FileSystem* fs, const std::string& path,
   return parsed->array;
 }
 
-Result<Column> ReadNpyColumn(env::FileSystem* fs, const std::string& path,
-                             const std::string& name, const LogicalType& type) {
+Result<Column> ReadNpyColumn(env::FileSystem* fs, const std::string& path, const std::string& name,
+                             const LogicalType& type) {
   auto bytes = env::ReadFileToString(fs, path);
   if (!bytes.ok()) return bytes.status();
   auto parsed = ParseHeader(*bytes, name);
@@ -264,8 +277,8 @@ Result<Column> ReadNpyColumn(env::FileSystem* fs, const std::string& path,
   const uint64_t width = p.array.row_width();
   const bool nested = type.id() == LogicalTypeId::kList || type.id() == LogicalTypeId::kArray;
   if (p.array.shape.size() > 1 && !nested) {
-    return NpyError(name, "its rows of " + std::to_string(width) + " values cannot be copied into " +
-                              type.ToString() + ".");
+    return NpyError(name, "its rows of " + std::to_string(width) +
+                              " values cannot be copied into " + type.ToString() + ".");
   }
   if (nested && type.id() == LogicalTypeId::kArray && type.array_size() != width) {
     return NpyError(name, "its rows of " + std::to_string(width) + " values do not fit " +

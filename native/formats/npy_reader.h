@@ -41,6 +41,6 @@ Result<NpyArray> ReadNpyHeader(env::FileSystem* fs, const std::string& path,
 // type its values cast to (a row of a multi-dimensional array into a list or array of as
 // many values).
 Result<storage::Column> ReadNpyColumn(env::FileSystem* fs, const std::string& path,
-                             const std::string& name, const LogicalType& type);
+                                      const std::string& name, const LogicalType& type);
 
 }  // namespace graphdb::formats

@@ -11,8 +11,9 @@ namespace {
 // A version-1 .npy file of `descr` and `shape` holding `data`.
 std::string Npy(const std::string& descr, const std::string& shape, const std::string& data,
                 bool fortran = false) {
-  std::string header = "{'descr': '" + descr + "', 'fortran_order': " +
-                       (fortran ? "True" : "False") + ", 'shape': (" + shape + "), }";
+  std::string header = "{'descr': '" + descr +
+                       "', 'fortran_order': " + (fortran ? "True" : "False") + ", 'shape': (" +
+                       shape + "), }";
   while ((10 + header.size() + 1) % 64 != 0) header += ' ';
   header += '\n';
   std::string out = "\x93NUMPY";

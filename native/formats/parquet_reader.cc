@@ -26,7 +26,9 @@ struct Failure {
   std::string message;
 };
 
-[[noreturn]] void Malformed(const std::string& what) { throw Failure{ErrorCode::kQueryRuntime, what}; }
+[[noreturn]] void Malformed(const std::string& what) {
+  throw Failure{ErrorCode::kQueryRuntime, what};
+}
 [[noreturn]] void Unsupported(const std::string& what) {
   throw Failure{ErrorCode::kNotSupported, what};
 }
@@ -107,7 +109,8 @@ class Thrift {
     Malformed("Thrift field has type " + std::to_string(type) + " where a bool belongs");
   }
   std::string_view Binary(uint8_t type) {
-    if (type != kBinary) Malformed("Thrift field has type " + std::to_string(type) + " where a string belongs");
+    if (type != kBinary)
+      Malformed("Thrift field has type " + std::to_string(type) + " where a string belongs");
     const uint64_t n = r_.Varint();
     return {reinterpret_cast<const char*>(r_.Take(n)), static_cast<size_t>(n)};
   }
@@ -123,7 +126,8 @@ class Thrift {
     const uint8_t element = b & 0x0f;
     if (size == 15) size = r_.Varint();
     // Every element takes at least a byte.
-    if (size > r_.remaining()) Malformed("Thrift list of " + std::to_string(size) + " elements runs past the end");
+    if (size > r_.remaining())
+      Malformed("Thrift list of " + std::to_string(size) + " elements runs past the end");
     for (uint64_t i = 0; i < size; ++i) fn(element);
     --depth_;
   }
@@ -133,24 +137,14 @@ class Thrift {
       case kFalse:
         if (in_container) r_.Byte();
         return;
-      case kByte:
-        r_.Byte();
-        return;
+      case kByte: r_.Byte(); return;
       case kI16:
       case kI32:
-      case kI64:
-        r_.Varint();
-        return;
-      case kDouble:
-        r_.Take(8);
-        return;
-      case kBinary:
-        r_.Take(r_.Varint());
-        return;
+      case kI64: r_.Varint(); return;
+      case kDouble: r_.Take(8); return;
+      case kBinary: r_.Take(r_.Varint()); return;
       case kList:
-      case kSet:
-        List(type, [&](uint8_t element) { Skip(element, true); });
-        return;
+      case kSet: List(type, [&](uint8_t element) { Skip(element, true); }); return;
       case kMap: {
         Enter();
         const uint64_t size = r_.Varint();
@@ -165,11 +159,8 @@ class Thrift {
         --depth_;
         return;
       }
-      case kStruct:
-        Struct([&](int64_t, uint8_t t) { Skip(t); });
-        return;
-      default:
-        Malformed("unknown Thrift type " + std::to_string(type));
+      case kStruct: Struct([&](int64_t, uint8_t t) { Skip(t); }); return;
+      default: Malformed("unknown Thrift type " + std::to_string(type));
     }
   }
 
@@ -184,8 +175,16 @@ class Thrift {
 // ------------------------------------------------------------------------------------------
 // FileMetaData
 
-enum PhysicalType { kBoolean = 0, kInt32 = 1, kInt64 = 2, kInt96 = 3, kFloatT = 4, kDoubleT = 5,
-                    kByteArray = 6, kFixedLenByteArray = 7 };
+enum PhysicalType {
+  kBoolean = 0,
+  kInt32 = 1,
+  kInt64 = 2,
+  kInt96 = 3,
+  kFloatT = 4,
+  kDoubleT = 5,
+  kByteArray = 6,
+  kFixedLenByteArray = 7
+};
 enum Repetition { kRequired = 0, kOptional = 1, kRepeated = 2 };
 
 struct SchemaElement {
@@ -359,8 +358,8 @@ struct Leaf {
   Kind kind = Kind::kPlain;
   int64_t scale = 0;
   bool exact_decimal = false;  // a DECIMAL read as GraphDB's DECIMAL(p, s), not as DOUBLE
-  int max_def = 0;  // definition level of a present value
-  int max_rep = 0;  // repetition level of its innermost list
+  int max_def = 0;             // definition level of a present value
+  int max_rep = 0;             // repetition level of its innermost list
 };
 
 const char* PhysicalName(int64_t t) {
@@ -377,7 +376,8 @@ Leaf DescribeLeaf(const SchemaElement& e) {
   leaf.optional = e.repetition == kOptional;
   leaf.scale = e.scale;
   const std::string where = "column \"" + e.name + "\"";
-  if (e.repetition == kRepeated) Unsupported(where + " is repeated (nested types are not supported)");
+  if (e.repetition == kRepeated)
+    Unsupported(where + " is repeated (nested types are not supported)");
   const bool decimal = e.logical == 5 || e.converted == 5;
   if (e.logical == 7 || e.converted == 7 || e.converted == 8) {
     Unsupported(where + " holds TIME values, which COPY FROM Parquet does not support");
@@ -402,7 +402,8 @@ Leaf DescribeLeaf(const SchemaElement& e) {
     const bool fits = e.type != kFixedLenByteArray || (e.type_length > 0 && e.type_length <= 16);
     if (e.precision >= 1 && e.precision <= 38 && e.scale <= e.precision && fits &&
         e.type != kByteArray) {
-      leaf.type = LogicalType::Decimal(static_cast<uint32_t>(e.precision), static_cast<uint32_t>(e.scale));
+      leaf.type =
+          LogicalType::Decimal(static_cast<uint32_t>(e.precision), static_cast<uint32_t>(e.scale));
       leaf.kind = Kind::kDecimal;
       leaf.exact_decimal = true;
       return leaf;
@@ -472,7 +473,8 @@ Leaf DescribeLeaf(const SchemaElement& e) {
     case kFixedLenByteArray:
       if (e.type_length < 0) Malformed(where + " has a negative length");
       if (e.logical == 14) {
-        if (e.type_length != 16) Malformed(where + " is a UUID of " + std::to_string(e.type_length) + " bytes");
+        if (e.type_length != 16)
+          Malformed(where + " is a UUID of " + std::to_string(e.type_length) + " bytes");
         set(LogicalTypeId::kUuid, Kind::kUuid);
       } else {
         set(LogicalTypeId::kBlob, Kind::kBlob);
@@ -489,10 +491,10 @@ struct ValueNode {
   Shape shape = Shape::kPrimitive;
   std::string name;
   LogicalType type;
-  int def = 0;          // the definition level from which the value is not NULL
-  int element_def = 0;  // LIST: the level from which it has an element (below: empty)
-  int element_rep = 0;  // LIST: the repetition level of its elements
-  size_t leaf = 0;      // primitive: its leaf
+  int def = 0;                      // the definition level from which the value is not NULL
+  int element_def = 0;              // LIST: the level from which it has an element (below: empty)
+  int element_rep = 0;              // LIST: the repetition level of its elements
+  size_t leaf = 0;                  // primitive: its leaf
   std::vector<ValueNode> children;  // LIST: the element; STRUCT: the fields
 };
 
@@ -525,13 +527,16 @@ ValueNode BuildNode(const std::vector<SchemaElement>& schema, size_t* i, int def
   }
   if (e.logical == 2 || e.converted == 1) {
     // group (MAP) { repeated group key_value { key; value } }: a list of STRUCT(key, value).
-    if (e.num_children != 1 || *i >= schema.size()) Malformed("MAP \"" + e.name + "\" lacks its repeated child");
+    if (e.num_children != 1 || *i >= schema.size())
+      Malformed("MAP \"" + e.name + "\" lacks its repeated child");
     const SchemaElement& repeated = schema[*i];
-    if (repeated.repetition != kRepeated) Malformed("MAP \"" + e.name + "\" has no repeated key_value group");
+    if (repeated.repetition != kRepeated)
+      Malformed("MAP \"" + e.name + "\" has no repeated key_value group");
     if (repeated.num_children == 1) {
       Unsupported("column \"" + e.name + "\" is a MAP without values, which is not supported");
     }
-    if (repeated.num_children != 2) Malformed("MAP \"" + e.name + "\" has a key_value group of other than two fields");
+    if (repeated.num_children != 2)
+      Malformed("MAP \"" + e.name + "\" has a key_value group of other than two fields");
     node.shape = ValueNode::Shape::kList;
     node.element_def = node.def + 1;
     node.element_rep = rep + 1;
@@ -542,9 +547,11 @@ ValueNode BuildNode(const std::vector<SchemaElement>& schema, size_t* i, int def
     return node;
   }
   if (e.logical == 3 || e.converted == 3) {
-    if (e.num_children != 1 || *i >= schema.size()) Malformed("LIST \"" + e.name + "\" lacks its repeated child");
+    if (e.num_children != 1 || *i >= schema.size())
+      Malformed("LIST \"" + e.name + "\" lacks its repeated child");
     const SchemaElement& repeated = schema[*i];
-    if (repeated.repetition != kRepeated) Malformed("LIST \"" + e.name + "\" has no repeated child");
+    if (repeated.repetition != kRepeated)
+      Malformed("LIST \"" + e.name + "\" has no repeated child");
     node.shape = ValueNode::Shape::kList;
     node.element_def = node.def + 1;
     node.element_rep = rep + 1;
@@ -575,7 +582,8 @@ struct ParsedFile {
 
 ParsedFile ParseFooter(std::string_view bytes) {
   if (bytes.size() < 12) Malformed("the file is too small to be a Parquet file");
-  if (bytes.substr(0, 4) != "PAR1") Malformed("the file does not start with the Parquet magic PAR1");
+  if (bytes.substr(0, 4) != "PAR1")
+    Malformed("the file does not start with the Parquet magic PAR1");
   const std::string_view tail = bytes.substr(bytes.size() - 4);
   if (tail == "PARE") Unsupported("the file is encrypted, which is not supported");
   if (tail != "PAR1") Malformed("the file does not end with the Parquet magic PAR1 (truncated?)");
@@ -587,7 +595,8 @@ ParsedFile ParseFooter(std::string_view bytes) {
   try {
     f.meta = ReadFileMeta(r);
   } catch (Failure& failure) {
-    if (failure.code == ErrorCode::kQueryRuntime) failure.message = "bad file metadata: " + failure.message;
+    if (failure.code == ErrorCode::kQueryRuntime)
+      failure.message = "bad file metadata: " + failure.message;
     throw;
   }
   const auto& schema = f.meta.schema;
@@ -600,8 +609,10 @@ ParsedFile ParseFooter(std::string_view bytes) {
   if (next != schema.size()) Malformed("the schema's element counts do not add up");
   int64_t rows = 0;
   for (const auto& g : f.meta.row_groups) {
-    if (g.columns.size() != f.leaves.size()) Malformed("a row group's column count differs from the schema's");
-    if (g.num_rows < 0 || g.num_rows > static_cast<int64_t>(1) << 40) Malformed("a row group has a bad row count");
+    if (g.columns.size() != f.leaves.size())
+      Malformed("a row group's column count differs from the schema's");
+    if (g.num_rows < 0 || g.num_rows > static_cast<int64_t>(1) << 40)
+      Malformed("a row group has a bad row count");
     rows += g.num_rows;
   }
   if (rows != f.meta.num_rows) Malformed("the row groups' rows do not add up to the file's");
@@ -615,7 +626,8 @@ ParsedFile ParseFooter(std::string_view bytes) {
 class RleDecoder {
  public:
   RleDecoder(const uint8_t* data, size_t size, int bit_width) : r_(data, size), width_(bit_width) {
-    if (bit_width < 0 || bit_width > 32) Malformed("RLE bit width " + std::to_string(bit_width) + " is out of range");
+    if (bit_width < 0 || bit_width > 32)
+      Malformed("RLE bit width " + std::to_string(bit_width) + " is out of range");
   }
   uint32_t Next() {
     if (repeat_ == 0 && literal_ == 0) Refill();
@@ -722,7 +734,8 @@ class PlainDecoder {
         const auto v = static_cast<int64_t>(u);
         if (leaf_.kind == Kind::kTimestamp) return Value::Timestamp(leaf_.type.id(), v);
         if (leaf_.kind == Kind::kDecimal) return DecimalValue(v);
-        if (leaf_.type.id() == LogicalTypeId::kUInt64) return Value::UInt(LogicalTypeId::kUInt64, u);
+        if (leaf_.type.id() == LogicalTypeId::kUInt64)
+          return Value::UInt(LogicalTypeId::kUInt64, u);
         return Value::Int64(v);
       }
       case kInt96: {
@@ -759,7 +772,8 @@ class PlainDecoder {
 
  private:
   Value DecimalValue(int128_t unscaled) const {
-    if (!leaf_.exact_decimal) return Value::Double(static_cast<double>(unscaled) / Pow10(leaf_.scale));
+    if (!leaf_.exact_decimal)
+      return Value::Double(static_cast<double>(unscaled) / Pow10(leaf_.scale));
     return Value::Decimal(unscaled, leaf_.type.precision(), leaf_.type.scale());
   }
 
@@ -767,9 +781,11 @@ class PlainDecoder {
     switch (leaf_.kind) {
       case Kind::kString: return Value::String({reinterpret_cast<const char*>(b), n});
       case Kind::kDecimal: {
-        if (!leaf_.exact_decimal) return Value::Double(BigEndianToDouble(b, n) / Pow10(leaf_.scale));
+        if (!leaf_.exact_decimal)
+          return Value::Double(BigEndianToDouble(b, n) / Pow10(leaf_.scale));
         // A big-endian two's complement integer of at most 16 bytes.
-        unsigned __int128 u = (n > 0 && (b[0] & 0x80) != 0) ? ~static_cast<unsigned __int128>(0) : 0;
+        unsigned __int128 u =
+            (n > 0 && (b[0] & 0x80) != 0) ? ~static_cast<unsigned __int128>(0) : 0;
         for (size_t i = 0; i < n; ++i) u = (u << 8) | b[i];
         return DecimalValue(static_cast<int128_t>(u));
       }
@@ -777,7 +793,8 @@ class PlainDecoder {
         // Months, days and milliseconds, unsigned little-endian.
         auto word = [&](int k) {
           return static_cast<uint32_t>(b[4 * k]) | static_cast<uint32_t>(b[4 * k + 1]) << 8 |
-                 static_cast<uint32_t>(b[4 * k + 2]) << 16 | static_cast<uint32_t>(b[4 * k + 3]) << 24;
+                 static_cast<uint32_t>(b[4 * k + 2]) << 16 |
+                 static_cast<uint32_t>(b[4 * k + 3]) << 24;
         };
         Interval i;
         i.months = static_cast<int32_t>(word(0));
@@ -829,7 +846,8 @@ std::string_view Decompress(int64_t codec, std::string_view in, uint64_t size,
                               : codec == 6 ? ZstdDecompress(in, size)
                                            : Lz4RawDecompress(in, size);
     if (!out.ok()) {
-      if (out.status().code() == ErrorCode::kNotSupported) Unsupported(std::string(out.status().message()));
+      if (out.status().code() == ErrorCode::kNotSupported)
+        Unsupported(std::string(out.status().message()));
       Malformed(std::string(out.status().message()));
     }
     if (out->size() != size) Malformed("a page decompresses to a size other than declared");
@@ -895,16 +913,10 @@ PageHeader ReadPageHeader(ByteReader& r) {
 }
 
 const char* EncodingName(int64_t e) {
-  static const char* kNames[] = {"PLAIN",
-                                 "GROUP_VAR_INT",
-                                 "PLAIN_DICTIONARY",
-                                 "RLE",
-                                 "BIT_PACKED",
-                                 "DELTA_BINARY_PACKED",
-                                 "DELTA_LENGTH_BYTE_ARRAY",
-                                 "DELTA_BYTE_ARRAY",
-                                 "RLE_DICTIONARY",
-                                 "BYTE_STREAM_SPLIT"};
+  static const char* kNames[] = {
+      "PLAIN",          "GROUP_VAR_INT",       "PLAIN_DICTIONARY",        "RLE",
+      "BIT_PACKED",     "DELTA_BINARY_PACKED", "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY",
+      "RLE_DICTIONARY", "BYTE_STREAM_SPLIT"};
   return e >= 0 && e < 10 ? kNames[e] : "unknown";
 }
 
@@ -945,10 +957,12 @@ void ReadChunk(std::string_view file, const Leaf& leaf, const ColumnMeta& meta, 
     start = meta.dictionary_page_offset;
   }
   if (start < 4 || static_cast<uint64_t>(start) >= footer_start || meta.total_compressed_size < 0 ||
-      static_cast<uint64_t>(meta.total_compressed_size) > footer_start - static_cast<uint64_t>(start)) {
+      static_cast<uint64_t>(meta.total_compressed_size) >
+          footer_start - static_cast<uint64_t>(start)) {
     Malformed("column \"" + leaf.name + "\" has a chunk outside the file");
   }
-  ByteReader r(file.substr(static_cast<size_t>(start), static_cast<size_t>(meta.total_compressed_size)));
+  ByteReader r(
+      file.substr(static_cast<size_t>(start), static_cast<size_t>(meta.total_compressed_size)));
   std::vector<Value> dictionary;
   bool has_dictionary = false;
   if (meta.num_values < 0 || (leaf.max_rep == 0 && meta.num_values != rows)) {
@@ -957,17 +971,21 @@ void ReadChunk(std::string_view file, const Leaf& leaf, const ColumnMeta& meta, 
   }
   int64_t entries = 0;  // levels read: one per value, NULL, empty list or NULL list
   int64_t rows_read = 0;
-  auto width = [](int max) { return max == 0 ? 0 : 32 - __builtin_clz(static_cast<uint32_t>(max)); };
+  auto width = [](int max) {
+    return max == 0 ? 0 : 32 - __builtin_clz(static_cast<uint32_t>(max));
+  };
   std::string scratch;
   while (entries < meta.num_values) {
     if (r.remaining() == 0) Malformed("column \"" + leaf.name + "\" has fewer values than rows");
     const PageHeader h = ReadPageHeader(r);
     const uint8_t* body = r.Take(static_cast<uint64_t>(h.compressed));
-    const std::string_view compressed(reinterpret_cast<const char*>(body), static_cast<size_t>(h.compressed));
+    const std::string_view compressed(reinterpret_cast<const char*>(body),
+                                      static_cast<size_t>(h.compressed));
     if (h.type == 2) {  // dictionary page
       if (has_dictionary) Malformed("column \"" + leaf.name + "\" has two dictionaries");
       if (h.encoding != 0 && h.encoding != 2) Malformed("a dictionary page is not PLAIN");
-      std::string_view data = Decompress(meta.codec, compressed, static_cast<uint64_t>(h.uncompressed), &scratch);
+      std::string_view data =
+          Decompress(meta.codec, compressed, static_cast<uint64_t>(h.uncompressed), &scratch);
       if (h.num_values < 0 || static_cast<uint64_t>(h.num_values) > data.size() + 1) {
         Malformed("a dictionary page has a bad value count");
       }
@@ -985,7 +1003,8 @@ void ReadChunk(std::string_view file, const Leaf& leaf, const ColumnMeta& meta, 
     std::string_view rep_levels;
     std::string_view def_levels;
     if (h.type == 0) {
-      levels_and_values = Decompress(meta.codec, compressed, static_cast<uint64_t>(h.uncompressed), &scratch);
+      levels_and_values =
+          Decompress(meta.codec, compressed, static_cast<uint64_t>(h.uncompressed), &scratch);
       ByteReader lr(levels_and_values);
       auto take_levels = [&] {
         const uint64_t n = lr.LittleEndian(4);
@@ -993,7 +1012,8 @@ void ReadChunk(std::string_view file, const Leaf& leaf, const ColumnMeta& meta, 
       };
       if (leaf.max_rep > 0) rep_levels = take_levels();
       if (leaf.max_def > 0) {
-        if (h.def_encoding != 3) Unsupported("definition levels in encoding " + std::string(EncodingName(h.def_encoding)));
+        if (h.def_encoding != 3)
+          Unsupported("definition levels in encoding " + std::string(EncodingName(h.def_encoding)));
         def_levels = take_levels();
       }
       levels_and_values.remove_prefix(levels_and_values.size() - lr.remaining());
@@ -1004,7 +1024,8 @@ void ReadChunk(std::string_view file, const Leaf& leaf, const ColumnMeta& meta, 
       }
       const auto levels = static_cast<size_t>(h.rep_length + h.def_length);
       rep_levels = compressed.substr(0, static_cast<size_t>(h.rep_length));
-      def_levels = compressed.substr(static_cast<size_t>(h.rep_length), static_cast<size_t>(h.def_length));
+      def_levels =
+          compressed.substr(static_cast<size_t>(h.rep_length), static_cast<size_t>(h.def_length));
       const std::string_view rest = compressed.substr(levels);
       const uint64_t size = static_cast<uint64_t>(h.uncompressed) - levels;
       levels_and_values = h.is_compressed ? Decompress(meta.codec, rest, size, &scratch) : rest;
@@ -1013,10 +1034,12 @@ void ReadChunk(std::string_view file, const Leaf& leaf, const ColumnMeta& meta, 
     std::optional<RleDecoder> def;
     std::optional<RleDecoder> rep;
     if (leaf.max_def > 0) {
-      def.emplace(reinterpret_cast<const uint8_t*>(def_levels.data()), def_levels.size(), width(leaf.max_def));
+      def.emplace(reinterpret_cast<const uint8_t*>(def_levels.data()), def_levels.size(),
+                  width(leaf.max_def));
     }
     if (leaf.max_rep > 0) {
-      rep.emplace(reinterpret_cast<const uint8_t*>(rep_levels.data()), rep_levels.size(), width(leaf.max_rep));
+      rep.emplace(reinterpret_cast<const uint8_t*>(rep_levels.data()), rep_levels.size(),
+                  width(leaf.max_rep));
     }
     const auto* values = reinterpret_cast<const uint8_t*>(levels_and_values.data());
     const size_t values_size = levels_and_values.size();
@@ -1101,9 +1124,7 @@ void Place(Part* p, const LeafPath& path, uint32_t r, uint32_t d, Value* v) {
     }
     p->state = Part::kPresent;
     switch (node->shape) {
-      case ValueNode::Shape::kPrimitive:
-        p->value = std::move(*v);
-        return;
+      case ValueNode::Shape::kPrimitive: p->value = std::move(*v); return;
       case ValueNode::Shape::kStruct:
         p->items.resize(node->children.size());
         p = &p->items[child];
@@ -1138,7 +1159,8 @@ Value ToValue(Part&& part, const ValueNode& node) {
   if (part.state != Part::kPresent) return Value::Null(node.type);
   if (node.shape == ValueNode::Shape::kPrimitive) return std::move(part.value);
   std::vector<Value> children;
-  children.reserve(node.shape == ValueNode::Shape::kList ? part.items.size() : node.children.size());
+  children.reserve(node.shape == ValueNode::Shape::kList ? part.items.size()
+                                                         : node.children.size());
   if (node.shape == ValueNode::Shape::kList) {
     for (auto& item : part.items) children.push_back(ToValue(std::move(item), node.children[0]));
   } else {
@@ -1154,15 +1176,16 @@ Value ToValue(Part&& part, const ValueNode& node) {
 void ReadColumn(std::string_view file, const ParsedFile& f, const RowGroup& group,
                 const ValueNode& column, Sink& sink, uint64_t footer_start) {
   if (column.shape == ValueNode::Shape::kPrimitive) {
-    ReadChunk(file, f.leaves[column.leaf], group.columns[column.leaf], group.num_rows,
-              [&](uint32_t, uint32_t, Value* v) {
-                if (v == nullptr) {
-                  sink.Null();
-                } else {
-                  sink.Put(*v);
-                }
-              },
-              footer_start);
+    ReadChunk(
+        file, f.leaves[column.leaf], group.columns[column.leaf], group.num_rows,
+        [&](uint32_t, uint32_t, Value* v) {
+          if (v == nullptr) {
+            sink.Null();
+          } else {
+            sink.Put(*v);
+          }
+        },
+        footer_start);
     return;
   }
   std::vector<LeafPath> paths;
@@ -1172,13 +1195,14 @@ void ReadColumn(std::string_view file, const ParsedFile& f, const RowGroup& grou
   for (const LeafPath& leaf_path : paths) {
     const size_t leaf = leaf_path.back().first->leaf;
     std::vector<Part> mine;
-    ReadChunk(file, f.leaves[leaf], group.columns[leaf], group.num_rows,
-              [&](uint32_t r, uint32_t d, Value* v) {
-                if (r == 0) mine.emplace_back();
-                // The root is the path's first node.
-                Place(&mine.back(), leaf_path, r, d, v);
-              },
-              footer_start);
+    ReadChunk(
+        file, f.leaves[leaf], group.columns[leaf], group.num_rows,
+        [&](uint32_t r, uint32_t d, Value* v) {
+          if (r == 0) mine.emplace_back();
+          // The root is the path's first node.
+          Place(&mine.back(), leaf_path, r, d, v);
+        },
+        footer_start);
     if (rows.empty()) {
       rows = std::move(mine);
     } else {
@@ -1272,8 +1296,9 @@ Result<std::string> ZstdDecompress(std::string_view in, size_t max_size) {
         } else if (type == 1) {
           out.append(static_cast<size_t>(size), static_cast<char>(r.Byte()));
         } else if (type == 2) {
-          Unsupported("it uses the ZSTD codec with entropy-coded blocks; GraphDB reads ZSTD "
-                      "pages of raw and RLE blocks only (as its COPY TO writes them)");
+          Unsupported(
+              "it uses the ZSTD codec with entropy-coded blocks; GraphDB reads ZSTD "
+              "pages of raw and RLE blocks only (as its COPY TO writes them)");
         } else {
           Malformed("a ZSTD block has the reserved type");
         }
@@ -1293,7 +1318,8 @@ Result<std::string> SnappyDecompress(std::string_view in, size_t max_size) {
     // A Snappy element of n input bytes writes at most 64 / 3 * n bytes, so a length beyond
     // that bound is a lie (and is never reserved).
     if (length > max_size || length > in.size() * 22 + 64) {
-      Malformed("a Snappy block declares " + std::to_string(length) + " bytes, more than it can hold");
+      Malformed("a Snappy block declares " + std::to_string(length) +
+                " bytes, more than it can hold");
     }
     std::string out;
     out.reserve(static_cast<size_t>(length));
@@ -1306,7 +1332,8 @@ Result<std::string> SnappyDecompress(std::string_view in, size_t max_size) {
           len = tag >> 2;
           if (len >= 60) len = r.LittleEndian(static_cast<int>(len - 59));
           len += 1;
-          if (len > length - out.size()) Malformed("a Snappy literal runs past the declared length");
+          if (len > length - out.size())
+            Malformed("a Snappy literal runs past the declared length");
           out.append(reinterpret_cast<const char*>(r.Take(len)), static_cast<size_t>(len));
           continue;
         }
@@ -1394,7 +1421,8 @@ namespace {
 Result<std::string> ReadWhole(env::FileSystem* fs, const std::string& path,
                               std::string_view source_name) {
   auto text = env::ReadFileToString(fs, path);
-  if (!text.ok()) return UserFileOpenError(text.status(), std::string(source_name), "read", "COPY FROM");
+  if (!text.ok())
+    return UserFileOpenError(text.status(), std::string(source_name), "read", "COPY FROM");
   return text;
 }
 

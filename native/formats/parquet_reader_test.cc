@@ -240,7 +240,8 @@ ChunkInfo WriteChunk(std::string* file, const TestColumn& c, size_t begin, size_
     }
   }
   for (size_t r = begin; r < end && c.lists.empty(); ++r) {
-    const bool present = c.defs.empty() ? c.values[r].has_value() : c.defs[r] == static_cast<uint32_t>(c.max_def);
+    const bool present =
+        c.defs.empty() ? c.values[r].has_value() : c.defs[r] == static_cast<uint32_t>(c.max_def);
     levels.push_back(c.defs.empty() ? (present ? 1 : 0) : c.defs[r]);
     if (present) add(*c.values[r]);
   }
@@ -264,7 +265,8 @@ ChunkInfo WriteChunk(std::string* file, const TestColumn& c, size_t begin, size_
   const int encoding = c.dictionary ? 8 : 0;
   const size_t n = c.lists.empty() ? end - begin : levels.size();
   std::string rep_bytes;
-  std::string level_bytes = c.optional ? Hybrid(levels, c.max_def == 1 ? 1 : 2, o.packed_levels) : "";
+  std::string level_bytes =
+      c.optional ? Hybrid(levels, c.max_def == 1 ? 1 : 2, o.packed_levels) : "";
   if (!c.lists.empty()) {
     rep_bytes = Hybrid(reps, 1, o.packed_levels);
     level_bytes = Hybrid(levels, 2, o.packed_levels);
@@ -535,8 +537,9 @@ TEST(ParquetReaderTest, ReadsDictionarySnappyV2AndRowGroups) {
     for (bool v2 : {false, true}) {
       for (bool packed : {false, true}) {
         SCOPED_TRACE(std::to_string(codec) + (v2 ? " v2" : " v1") + (packed ? " packed" : ""));
-        const std::string file = WriteParquet(
-            SampleColumns(50, true), {.codec = codec, .v2 = v2, .packed_levels = packed, .row_groups = 3});
+        const std::string file =
+            WriteParquet(SampleColumns(50, true),
+                         {.codec = codec, .v2 = v2, .packed_levels = packed, .row_groups = 3});
         auto columns = ColumnsFor(file);
         Status s = ReadParquet(file, "t.parquet", columns);
         ASSERT_TRUE(s.ok()) << s.message();
@@ -560,7 +563,8 @@ std::pair<TestColumn, TestColumn> ListColumns() {
     } else {
       Elements e;
       for (int k = 0; k <= r % 3; ++k) {
-        e.push_back(k == 1 ? std::nullopt : std::optional<std::string>(LE(static_cast<uint64_t>(r * 10 + k), 8)));
+        e.push_back(k == 1 ? std::nullopt
+                           : std::optional<std::string>(LE(static_cast<uint64_t>(r * 10 + k), 8)));
       }
       list.lists.push_back(e);
     }
@@ -573,8 +577,8 @@ TEST(ParquetReaderTest, ReadsListsOfOptionalElements) {
   for (bool v2 : {false, true}) {
     for (bool dictionary : {false, true}) {
       list.dictionary = dictionary;
-      const std::string file =
-          WriteParquet({id, list}, {.codec = 1, .v2 = v2, .packed_levels = dictionary, .row_groups = 2});
+      const std::string file = WriteParquet(
+          {id, list}, {.codec = 1, .v2 = v2, .packed_levels = dictionary, .row_groups = 2});
       auto schema = ParquetSchema(file, "l.parquet");
       ASSERT_TRUE(schema.ok()) << schema.status().message();
       EXPECT_EQ((*schema)[1].type.ToString(), "INT64[]");
@@ -713,7 +717,9 @@ TEST(ParquetReaderTest, BadMagicAndFooterAreErrors) {
     auto schema = ParquetSchema(bad, "bad.parquet");
     ASSERT_FALSE(schema.ok());
     EXPECT_EQ(schema.status().code(), ErrorCode::kQueryRuntime);
-    EXPECT_EQ(schema.status().message().rfind("Copy exception: Error in Parquet file bad.parquet: ", 0), 0u)
+    EXPECT_EQ(
+        schema.status().message().rfind("Copy exception: Error in Parquet file bad.parquet: ", 0),
+        0u)
         << schema.status().message();
   }
 }
@@ -755,7 +761,7 @@ TEST(ParquetReaderTest, TruncatedAndCorruptedFilesFailCleanly) {
 TEST(ParquetReaderTest, SnappyCopiesAndBadInput) {
   // "abcd" then a copy of 8 at offset 4 (overlapping), then a 2-byte-offset copy of 4.
   std::string in;
-  in += static_cast<char>(16);         // length 16
+  in += static_cast<char>(16);  // length 16
   in += static_cast<char>((4 - 1) << 2);
   in += "abcd";
   in += static_cast<char>(0x01 | ((8 - 4) << 2));  // 1-byte offset copy, len 8
@@ -788,7 +794,8 @@ std::string Unhex(std::string_view hex) {
 TEST(ParquetReaderTest, GzipInflates) {
   std::string text;
   for (int i = 0; i < 60; ++i) {
-    text += "row " + std::to_string(i) + ": the quick brown fox " + std::to_string(i * i % 97) + "\n";
+    text +=
+        "row " + std::to_string(i) + ": the quick brown fox " + std::to_string(i * i % 97) + "\n";
   }
   const std::string dynamic = Unhex(
       "1f8b08000000000002037dd44b4e04310c04d03da7c8113afee4c37140201012ad190d9a39fea0949729ef5a2a"
@@ -797,7 +804,8 @@ TEST(ParquetReaderTest, GzipInflates) {
       "699c9b80b5584dc426b42b21d3689b98758c8f10b38abd85a0398a0b419bb86a216806722168338697a859ec4d"
       "d46614276a1e7d13b58194a035902b4113cc8a12b481e24ad03c9e254113dc8812b481f7a304adc154d9db8cc6"
       "085a8dd50c0dd7ad4c0db11135038b113545df46d46aac266ab1359b348c9211b4011523683d7e9504adc76a82"
-      "d663ef99c67ea4c5bda64773491b734d59dc3253f7f442bca5d7e93d1d061fe928f9a483f804a3068b3731070000");
+      "d663ef99c67ea4c5bda64773491b734d59dc3253f7f442bca5d7e93d1d061fe928f9a483f804a3068b373107000"
+      "0");
   auto out = GzipDecompress(dynamic, 1 << 20);
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ(*out, text);
@@ -813,12 +821,14 @@ TEST(ParquetReaderTest, GzipInflates) {
       EXPECT_LE(got->size(), 1u << 20);
     }
   }
-  auto fixed = GzipDecompress(Unhex("1f8b08000000000002034b4c4a4e44420a19a93939f9101200deaed6fb1b000000"), 100);
+  auto fixed = GzipDecompress(
+      Unhex("1f8b08000000000002034b4c4a4e44420a19a93939f9101200deaed6fb1b000000"), 100);
   ASSERT_TRUE(fixed.ok()) << fixed.status().message();
   EXPECT_EQ(*fixed, "abcabcabcabcabc hello hello");
   // Parquet's GZIP codec is the gzip format (RFC 1952); zlib framing (a stored block here) is
   // not gzip data.
-  EXPECT_FALSE(GzipDecompress(Unhex("7801011100eeff73746f72656420627974657320686572653cc4069d"), 100).ok());
+  EXPECT_FALSE(
+      GzipDecompress(Unhex("7801011100eeff73746f72656420627974657320686572653cc4069d"), 100).ok());
   EXPECT_FALSE(GzipDecompress("not gzip", 100).ok());
 }
 
@@ -839,7 +849,8 @@ TEST(ParquetReaderTest, CsvReaderHandsParquetFilesOver) {
   ASSERT_TRUE(schema.ok());
   std::vector<LogicalType> types;
   for (const auto& c : *schema) types.push_back(c.type);
-  CsvReader reader(env::FileSystem::Default(), types, CsvOptions{.header = CsvOptions::Header::kFalse});
+  CsvReader reader(env::FileSystem::Default(), types,
+                   CsvOptions{.header = CsvOptions::Header::kFalse});
   auto columns = reader.ReadFiles({named, magic, csv});
   ASSERT_TRUE(columns.ok()) << columns.status().message();
   ASSERT_EQ((*columns)[0].size(), 11u);
@@ -890,7 +901,8 @@ TEST(ParquetReaderTest, ReadsConformanceFiles) {
   EXPECT_EQ(Row(gzip_cols, 0), "3||[2,4,3]");
   EXPECT_EQ(Row(gzip_cols, 4), "4|abc|[3,,2]");
   // LIST(LIST(INT64)) and STRUCT columns, dictionary pages, Snappy.
-  const std::string types_path = std::string(kDataset) + "/copy-test/node/parquet/types_50k_0.parquet";
+  const std::string types_path =
+      std::string(kDataset) + "/copy-test/node/parquet/types_50k_0.parquet";
   auto types_schema = ParquetFileSchema(fs, types_path, "types_50k_0.parquet");
   ASSERT_TRUE(types_schema.ok()) << types_schema.status().message();
   ASSERT_EQ(types_schema->size(), 10u);

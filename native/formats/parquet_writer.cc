@@ -182,14 +182,14 @@ enum Physical : int8_t {
 // How a leaf turns a Value into its PLAIN bytes.
 enum class Encode : uint8_t {
   kBool,
-  kInt32,      // signed integers of up to 32 bits, DATE
-  kUInt32,     // UINT8..UINT32
-  kInt64,      // INT64, SERIAL, TIMESTAMP (micros), TIMESTAMP_MS, TIMESTAMP_NS, TIMESTAMP_TZ
+  kInt32,   // signed integers of up to 32 bits, DATE
+  kUInt32,  // UINT8..UINT32
+  kInt64,   // INT64, SERIAL, TIMESTAMP (micros), TIMESTAMP_MS, TIMESTAMP_NS, TIMESTAMP_TZ
   kUInt64,
-  kSeconds,    // TIMESTAMP_SEC, written as micros
+  kSeconds,  // TIMESTAMP_SEC, written as micros
   kFloat,
   kDouble,
-  kBytes,      // STRING, BLOB
+  kBytes,  // STRING, BLOB
   kUuid,
   kInterval,
   kDecimal32,  // a DECIMAL's unscaled value
@@ -270,7 +270,9 @@ struct Leaf {
         if (v.GetBool()) values.back() = static_cast<char>(values.back() | (1 << (bool_count % 8)));
         ++bool_count;
         return;
-      case Encode::kInt32: PutLE(&values, static_cast<uint32_t>(static_cast<int32_t>(v.GetInt())), 4); return;
+      case Encode::kInt32:
+        PutLE(&values, static_cast<uint32_t>(static_cast<int32_t>(v.GetInt())), 4);
+        return;
       case Encode::kUInt32: PutLE(&values, static_cast<uint32_t>(v.GetUInt()), 4); return;
       case Encode::kInt64: PutLE(&values, static_cast<uint64_t>(v.GetInt()), 8); return;
       case Encode::kUInt64: PutLE(&values, v.GetUInt(), 8); return;
@@ -302,12 +304,17 @@ struct Leaf {
         for (int i = 15; i >= 0; --i) values.push_back(static_cast<char>((u >> (8 * i)) & 0xff));
         return;
       }
-      case Encode::kDecimal32: PutLE(&values, static_cast<uint32_t>(static_cast<int32_t>(v.GetInt128())), 4); return;
-      case Encode::kDecimal64: PutLE(&values, static_cast<uint64_t>(static_cast<int64_t>(v.GetInt128())), 8); return;
+      case Encode::kDecimal32:
+        PutLE(&values, static_cast<uint32_t>(static_cast<int32_t>(v.GetInt128())), 4);
+        return;
+      case Encode::kDecimal64:
+        PutLE(&values, static_cast<uint64_t>(static_cast<int64_t>(v.GetInt128())), 8);
+        return;
       case Encode::kInterval: {
         const Interval i = v.GetInterval();
         if (i.months < 0 || i.days < 0 || i.micros < 0) {
-          Fail(ErrorCode::kQueryRuntime, "Runtime exception: Parquet files do not support negative intervals");
+          Fail(ErrorCode::kQueryRuntime,
+               "Runtime exception: Parquet files do not support negative intervals");
         }
         const int64_t millis = i.micros / 1000;
         if (millis > 0xffffffffLL) {
@@ -348,7 +355,8 @@ struct Node {
   int rep = 0;            // LIST/MAP: the repetition level of its entries after the first
   bool required = false;  // a MAP's key
   size_t leaf = 0;        // kLeaf: its leaf
-  std::vector<Node> children;  // STRUCT: fields; LIST: element; MAP: key, value; UNION: tag, members
+  std::vector<Node>
+      children;  // STRUCT: fields; LIST: element; MAP: key, value; UNION: tag, members
 };
 
 }  // namespace
@@ -395,7 +403,8 @@ struct ParquetWriter::Impl {
       case LogicalTypeId::kUnion: {
         node.shape = Node::Shape::kUnion;
         group(type.fields().size() + 1);
-        node.children.push_back(Build("tag", LogicalType(LogicalTypeId::kUInt8), node.def, rep, false, path));
+        node.children.push_back(
+            Build("tag", LogicalType(LogicalTypeId::kUInt8), node.def, rep, false, path));
         for (const StructField& f : type.fields()) {
           node.children.push_back(Build(f.name, *f.type, node.def, rep, false, path));
         }
@@ -420,9 +429,11 @@ struct ParquetWriter::Impl {
         path.push_back(repeated.name);
         if (map) {
           node.children.push_back(Build("key", type.map_key(), node.def + 1, rep + 1, true, path));
-          node.children.push_back(Build("value", type.map_value(), node.def + 1, rep + 1, false, path));
+          node.children.push_back(
+              Build("value", type.map_value(), node.def + 1, rep + 1, false, path));
         } else {
-          node.children.push_back(Build("element", type.child(), node.def + 1, rep + 1, false, path));
+          node.children.push_back(
+              Build("element", type.child(), node.def + 1, rep + 1, false, path));
         }
         return node;
       }
@@ -468,15 +479,33 @@ struct ParquetWriter::Impl {
     };
     switch (id) {
       case LogicalTypeId::kBool: set(kBoolean, Encode::kBool); break;
-      case LogicalTypeId::kInt8: set(kInt32, Encode::kInt32); integer(8, true); break;
-      case LogicalTypeId::kInt16: set(kInt32, Encode::kInt32); integer(16, true); break;
+      case LogicalTypeId::kInt8:
+        set(kInt32, Encode::kInt32);
+        integer(8, true);
+        break;
+      case LogicalTypeId::kInt16:
+        set(kInt32, Encode::kInt32);
+        integer(16, true);
+        break;
       case LogicalTypeId::kInt32: set(kInt32, Encode::kInt32); break;
       case LogicalTypeId::kInt64:
       case LogicalTypeId::kSerial: set(kInt64, Encode::kInt64); break;
-      case LogicalTypeId::kUInt8: set(kInt32, Encode::kUInt32); integer(8, false); break;
-      case LogicalTypeId::kUInt16: set(kInt32, Encode::kUInt32); integer(16, false); break;
-      case LogicalTypeId::kUInt32: set(kInt32, Encode::kUInt32); integer(32, false); break;
-      case LogicalTypeId::kUInt64: set(kInt64, Encode::kUInt64); integer(64, false); break;
+      case LogicalTypeId::kUInt8:
+        set(kInt32, Encode::kUInt32);
+        integer(8, false);
+        break;
+      case LogicalTypeId::kUInt16:
+        set(kInt32, Encode::kUInt32);
+        integer(16, false);
+        break;
+      case LogicalTypeId::kUInt32:
+        set(kInt32, Encode::kUInt32);
+        integer(32, false);
+        break;
+      case LogicalTypeId::kUInt64:
+        set(kInt64, Encode::kUInt64);
+        integer(64, false);
+        break;
       case LogicalTypeId::kInt128: decimal(38, 0); break;
       case LogicalTypeId::kDecimal: decimal(type.precision(), type.scale()); break;
       case LogicalTypeId::kFloat: set(kFloatT, Encode::kFloat); break;
@@ -498,11 +527,26 @@ struct ParquetWriter::Impl {
         element.converted = 6;
         element.logical = 6;
         break;
-      case LogicalTypeId::kTimestamp: set(kInt64, Encode::kInt64); timestamp(2, false); break;
-      case LogicalTypeId::kTimestampSec: set(kInt64, Encode::kSeconds); timestamp(2, false); break;
-      case LogicalTypeId::kTimestampTz: set(kInt64, Encode::kInt64); timestamp(2, true); break;
-      case LogicalTypeId::kTimestampMs: set(kInt64, Encode::kInt64); timestamp(1, false); break;
-      case LogicalTypeId::kTimestampNs: set(kInt64, Encode::kInt64); timestamp(3, false); break;
+      case LogicalTypeId::kTimestamp:
+        set(kInt64, Encode::kInt64);
+        timestamp(2, false);
+        break;
+      case LogicalTypeId::kTimestampSec:
+        set(kInt64, Encode::kSeconds);
+        timestamp(2, false);
+        break;
+      case LogicalTypeId::kTimestampTz:
+        set(kInt64, Encode::kInt64);
+        timestamp(2, true);
+        break;
+      case LogicalTypeId::kTimestampMs:
+        set(kInt64, Encode::kInt64);
+        timestamp(1, false);
+        break;
+      case LogicalTypeId::kTimestampNs:
+        set(kInt64, Encode::kInt64);
+        timestamp(3, false);
+        break;
       case LogicalTypeId::kInterval:
         set(kFixed, Encode::kInterval);
         element.type_length = 12;
@@ -540,13 +584,12 @@ struct ParquetWriter::Impl {
       return;
     }
     switch (n.shape) {
-      case Node::Shape::kLeaf:
-        leaves[n.leaf].Put(rep, *v);
-        return;
+      case Node::Shape::kLeaf: leaves[n.leaf].Put(rep, *v); return;
       case Node::Shape::kStruct: {
         const auto& fields = v->children();
         for (size_t k = 0; k < n.children.size(); ++k) {
-          Shred(n.children[k], k < fields.size() ? &fields[k] : nullptr, rep, static_cast<uint32_t>(n.def));
+          Shred(n.children[k], k < fields.size() ? &fields[k] : nullptr, rep,
+                static_cast<uint32_t>(n.def));
         }
         return;
       }
@@ -555,7 +598,8 @@ struct ParquetWriter::Impl {
         const Value tag_value = Value::UInt(LogicalTypeId::kUInt8, tag);
         Shred(n.children[0], &tag_value, rep, static_cast<uint32_t>(n.def));
         for (size_t k = 1; k < n.children.size(); ++k) {
-          Shred(n.children[k], k - 1 == tag ? &v->children()[0] : nullptr, rep, static_cast<uint32_t>(n.def));
+          Shred(n.children[k], k - 1 == tag ? &v->children()[0] : nullptr, rep,
+                static_cast<uint32_t>(n.def));
         }
         return;
       }
@@ -708,9 +752,8 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Create(std::vector<std::st
 Status ParquetWriter::AddRow(const std::vector<Value>& row) {
   Impl& w = *impl_;
   if (row.size() != w.columns.size()) {
-    return Status(ErrorCode::kInternal, "a row of " + std::to_string(row.size()) +
-                                            " values for " + std::to_string(w.columns.size()) +
-                                            " Parquet columns");
+    return Status(ErrorCode::kInternal, "a row of " + std::to_string(row.size()) + " values for " +
+                                            std::to_string(w.columns.size()) + " Parquet columns");
   }
   try {
     for (size_t c = 0; c < row.size(); ++c) w.Shred(w.columns[c], &row[c], 0, 0);
@@ -763,8 +806,9 @@ Result<ParquetCodec> ParseParquetCodec(std::string_view name) {
   if (upper == "GZIP") return ParquetCodec::kGzip;
   if (upper == "ZSTD") return ParquetCodec::kZstd;
   if (upper == "LZ4" || upper == "LZ4_RAW") return ParquetCodec::kLz4Raw;
-  return Status(ErrorCode::kQueryRuntime,
-                "Runtime exception: Unrecognized parquet compression option: " + std::string(name) + ".");
+  return Status(
+      ErrorCode::kQueryRuntime,
+      "Runtime exception: Unrecognized parquet compression option: " + std::string(name) + ".");
 }
 
 // ------------------------------------------------------------------------------------------
@@ -801,11 +845,13 @@ void Lz77(std::string_view in, size_t window, size_t max_length, size_t tail, si
         Load32(p + candidate) == Load32(p + i)) {
       size_t length = 4;
       const size_t end = n - tail;
-      while (i + length < end && length < max_length && p[candidate + length] == p[i + length]) ++length;
+      while (i + length < end && length < max_length && p[candidate + length] == p[i + length])
+        ++length;
       if (i + length <= end) {
         if (pending < i) literal(pending, i);
         match(i - static_cast<size_t>(candidate), length);
-        for (size_t k = i + 1; k < i + length && k + 4 <= n; k += 2) table[Hash4(p + k)] = static_cast<int64_t>(k);
+        for (size_t k = i + 1; k < i + length && k + 4 <= n; k += 2)
+          table[Hash4(p + k)] = static_cast<int64_t>(k);
         i += length;
         pending = i;
         continue;
@@ -936,13 +982,14 @@ void FixedLiteral(BitWriter& w, uint32_t symbol) {
   }
 }
 
-constexpr uint16_t kLengthBase[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
-                                      31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
+constexpr uint16_t kLengthBase[29] = {3,  4,  5,  6,   7,   8,   9,   10,  11, 13,
+                                      15, 17, 19, 23,  27,  31,  35,  43,  51, 59,
+                                      67, 83, 99, 115, 131, 163, 195, 227, 258};
 constexpr uint8_t kLengthExtra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
                                       2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
-constexpr uint16_t kDistanceBase[30] = {1,    2,    3,    4,    5,    7,     9,     13,    17,  25,
-                                        33,   49,   65,   97,   129,  193,   257,   385,   513, 769,
-                                        1025, 1537, 2049, 3073, 4097, 6145,  8193,  12289, 16385, 24577};
+constexpr uint16_t kDistanceBase[30] = {
+    1,   2,   3,   4,   5,   7,    9,    13,   17,   25,   33,   49,   65,    97,    129,
+    193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
 constexpr uint8_t kDistanceExtra[30] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
                                         6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
 
@@ -988,10 +1035,10 @@ std::string ZstdCompress(std::string_view in) {
   do {
     const std::string_view block = in.substr(start, kBlock);
     const bool last = start + block.size() >= in.size();
-    const bool rle = block.size() > 1 &&
-                     block.find_first_not_of(block[0]) == std::string_view::npos;
-    const uint32_t header = (last ? 1u : 0u) | ((rle ? 1u : 0u) << 1) |
-                            (static_cast<uint32_t>(block.size()) << 3);
+    const bool rle =
+        block.size() > 1 && block.find_first_not_of(block[0]) == std::string_view::npos;
+    const uint32_t header =
+        (last ? 1u : 0u) | ((rle ? 1u : 0u) << 1) | (static_cast<uint32_t>(block.size()) << 3);
     PutLE(&out, header, 3);
     if (rle) {
       out.push_back(block[0]);

@@ -30,8 +30,9 @@ Value Parse(std::string_view text, const LogicalType& type) {
 }
 
 // Writes `rows` of columns `types` (named c0, c1, ...) into a Parquet file held in memory.
-std::string Write(const std::vector<LogicalType>& types, const std::vector<std::vector<Value>>& rows,
-                  ParquetWriteOptions options = {}, uint64_t* row_groups = nullptr) {
+std::string Write(const std::vector<LogicalType>& types,
+                  const std::vector<std::vector<Value>>& rows, ParquetWriteOptions options = {},
+                  uint64_t* row_groups = nullptr) {
   std::vector<std::string> names;
   for (size_t i = 0; i < types.size(); ++i) names.push_back("c" + std::to_string(i));
   std::string file;
@@ -100,7 +101,8 @@ const TypeCase kCases[] = {
     {"DECIMAL(38, 4)", "-12.3456", "DECIMAL(38, 4)", "-12.3456"},
     {"STRING", "Sóló cón tu párejâ 😂", "STRING", "Sóló cón tu párejâ 😂"},
     {"BLOB", "\\xAA\\xABinteresting\\x0B", "BLOB", "\\xAA\\xABinteresting\\x0B"},
-    {"UUID", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "UUID", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"},
+    {"UUID", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "UUID",
+     "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"},
     {"DATE", "1900-01-01", "DATE", "1900-01-01"},
     {"TIMESTAMP", "2008-11-03 15:25:30.000526", "TIMESTAMP", "2008-11-03 15:25:30.000526"},
     {"TIMESTAMP_SEC", "2011-08-20 11:25:30", "TIMESTAMP", "2011-08-20 11:25:30"},
@@ -127,7 +129,8 @@ TEST(ParquetWriterTest, EveryTypeRoundTripsThroughTheReader) {
   for (const auto codec : {ParquetCodec::kUncompressed, ParquetCodec::kSnappy, ParquetCodec::kGzip,
                            ParquetCodec::kLz4Raw, ParquetCodec::kZstd}) {
     for (const TypeCase& c : kCases) {
-      SCOPED_TRACE(std::string(c.type) + " " + c.value + " codec " + std::to_string(static_cast<int>(codec)));
+      SCOPED_TRACE(std::string(c.type) + " " + c.value + " codec " +
+                   std::to_string(static_cast<int>(codec)));
       const LogicalType type = Type(c.type);
       ParquetWriteOptions options;
       options.codec = codec;
@@ -180,8 +183,9 @@ TEST(ParquetWriterTest, LargeResultsGoToSeveralRowGroups) {
   for (int64_t i = 0; i < 10500; ++i) {
     std::vector<Value> items;
     for (int64_t k = 0; k < i % 4; ++k) items.push_back(Value::Int64(i + k));
-    rows.push_back({Value::Int64(i), i % 7 == 0 ? Value::Null(LogicalType::String())
-                                                 : Value::String("row " + std::to_string(i)),
+    rows.push_back({Value::Int64(i),
+                    i % 7 == 0 ? Value::Null(LogicalType::String())
+                               : Value::String("row " + std::to_string(i)),
                     Value::Nested(list, std::move(items))});
   }
   ParquetWriteOptions options;
@@ -201,7 +205,8 @@ TEST(ParquetWriterTest, LargeResultsGoToSeveralRowGroups) {
   options.row_group_rows = 1000000;
   options.row_group_bytes = 64 * 1024;
   std::vector<std::vector<Value>> wide;
-  for (int i = 0; i < 5000; ++i) wide.push_back({Value::String(std::string(100, static_cast<char>('a' + i % 26)))});
+  for (int i = 0; i < 5000; ++i)
+    wide.push_back({Value::String(std::string(100, static_cast<char>('a' + i % 26)))});
   Write({LogicalType::String()}, wide, options, &groups);
   EXPECT_GE(groups, 7u);
   EXPECT_LE(groups, 9u);
@@ -220,8 +225,8 @@ TEST(ParquetWriterTest, CompressorsRoundTripAndCompress) {
   for (char& c : noise) c = static_cast<char>(random());
   std::string text;
   while (text.size() < 300000) text += "row " + std::to_string(text.size() % 977) + ", ";
-  for (const std::string& input : {std::string(), std::string("x"), noise, text,
-                                   std::string(200000, 'z')}) {
+  for (const std::string& input :
+       {std::string(), std::string("x"), noise, text, std::string(200000, 'z')}) {
     SCOPED_TRACE(input.size());
     auto snappy = SnappyDecompress(SnappyCompress(input), input.size());
     ASSERT_TRUE(snappy.ok()) << snappy.status().message();
@@ -246,7 +251,8 @@ TEST(ParquetWriterTest, CompressorsRoundTripAndCompress) {
 TEST(ParquetWriterTest, BadOptionsAndValuesGiveClearErrors) {
   auto codec = ParseParquetCodec("lz4_raw1");
   ASSERT_FALSE(codec.ok());
-  EXPECT_EQ(codec.status().message(), "Runtime exception: Unrecognized parquet compression option: lz4_raw1.");
+  EXPECT_EQ(codec.status().message(),
+            "Runtime exception: Unrecognized parquet compression option: lz4_raw1.");
   EXPECT_EQ(ParseParquetCodec("snappy").value(), ParquetCodec::kSnappy);
   EXPECT_EQ(ParseParquetCodec("Uncompressed").value(), ParquetCodec::kUncompressed);
 
@@ -254,24 +260,28 @@ TEST(ParquetWriterTest, BadOptionsAndValuesGiveClearErrors) {
                                     [](std::string_view) { return Status::OK(); });
   ASSERT_FALSE(node.ok());
   EXPECT_EQ(node.status().code(), ErrorCode::kNotSupported);
-  EXPECT_NE(node.status().message().find("cannot write column \"n\" of type NODE"), std::string::npos);
+  EXPECT_NE(node.status().message().find("cannot write column \"n\" of type NODE"),
+            std::string::npos);
 
   auto sink = [](std::string_view) { return Status::OK(); };
   auto interval = ParquetWriter::Create({"i"}, {LogicalType(LogicalTypeId::kInterval)}, {}, sink);
   ASSERT_TRUE(interval.ok());
   Status negative = (*interval)->AddRow({Value::IntervalValue({0, -1, 0})});
-  EXPECT_EQ(negative.message(), "Runtime exception: Parquet files do not support negative intervals");
+  EXPECT_EQ(negative.message(),
+            "Runtime exception: Parquet files do not support negative intervals");
 
   const LogicalType map = Type("MAP(STRING, INT64)");
   auto maps = ParquetWriter::Create({"m"}, {map}, {}, sink);
   ASSERT_TRUE(maps.ok());
-  const Value entry = Value::Nested(map.child(), {Value::Null(LogicalType::String()), Value::Int64(1)});
+  const Value entry =
+      Value::Nested(map.child(), {Value::Null(LogicalType::String()), Value::Int64(1)});
   Status null_key = (*maps)->AddRow({Value::Nested(map, {entry})});
   EXPECT_NE(null_key.message().find("a map key is NULL in column \"m\""), std::string::npos);
 
   // A sink that fails stops the writer with its error.
-  auto failing = ParquetWriter::Create({"x"}, {LogicalType::Int64()}, {},
-                                       [](std::string_view) { return Status(ErrorCode::kIoError, "disk full"); });
+  auto failing = ParquetWriter::Create({"x"}, {LogicalType::Int64()}, {}, [](std::string_view) {
+    return Status(ErrorCode::kIoError, "disk full");
+  });
   ASSERT_FALSE(failing.ok());
   EXPECT_EQ(failing.status().message(), "disk full");
 }

@@ -52,16 +52,14 @@ Status CheckUserPath(std::string_view path, std::string_view statement) {
 Result<std::string> ConfineUserPath(const std::string& path, std::string_view statement) {
   const FileAccess& access = CurrentFileAccess();
   switch (access.mode) {
-    case FileAccess::Mode::kAny:
-      return path;
+    case FileAccess::Mode::kAny: return path;
     case FileAccess::Mode::kNone:
       return Status(ErrorCode::kForbidden,
                     std::string(statement) +
                         ": statements sent to the service may not read or write the server's "
                         "files; start it with --import-dir DIR (ServiceConfig.importDir) to allow "
                         "files inside DIR to an admin");
-    case FileAccess::Mode::kWithin:
-      break;
+    case FileAccess::Mode::kWithin: break;
   }
   namespace fs = std::filesystem;
   const fs::path root(access.root);
@@ -73,7 +71,8 @@ Result<std::string> ConfineUserPath(const std::string& path, std::string_view st
   const fs::path absolute = (given.is_absolute() ? given : root / given).lexically_normal();
   const fs::path resolved = fs::weakly_canonical(absolute, error);
   if (error) {
-    return Invalid(statement, "cannot resolve the file path " + Shown(path) + ": " + error.message());
+    return Invalid(statement,
+                   "cannot resolve the file path " + Shown(path) + ": " + error.message());
   }
   const std::string& text = resolved.native();
   const std::string& base = root.native();
@@ -191,15 +190,13 @@ Result<std::string> CheckUserFileToRead(env::FileSystem* fs, const std::string& 
   Result<CheckedPath> checked = CheckPath(fs, path, "read", statement);
   if (!checked.ok()) return checked.status();
   switch (checked->kind) {
-    case env::PathKind::kFile:
-      return std::move(checked->path);
+    case env::PathKind::kFile: return std::move(checked->path);
     case env::PathKind::kMissing:
       return Status(ErrorCode::kInvalidRequest,
                     "Binder exception: No file found that matches the pattern: " + path + ".");
     case env::PathKind::kDirectory:
       return Invalid(statement, Shown(path) + " is a folder, not a file");
-    case env::PathKind::kOther:
-      break;
+    case env::PathKind::kOther: break;
   }
   return Invalid(statement, Shown(path) + " is not a regular file");
 }
@@ -230,8 +227,8 @@ std::string TemporaryFilePath(const std::string& path) {
   static std::atomic<uint64_t> count{0};
   size_t slash = path.find_last_of('/');
   const size_t name = slash == std::string::npos ? 0 : slash + 1;
-  return path.substr(0, name) + "." + path.substr(name) + ".tmp-" +
-         std::to_string(::getpid()) + "-" + std::to_string(count.fetch_add(1));
+  return path.substr(0, name) + "." + path.substr(name) + ".tmp-" + std::to_string(::getpid()) +
+         "-" + std::to_string(count.fetch_add(1));
 }
 
 Status UserFileOpenError(const Status& failure, const std::string& path, std::string_view verb,
@@ -240,8 +237,7 @@ Status UserFileOpenError(const Status& failure, const std::string& path, std::st
   const std::string& message = failure.message();
   size_t colon = message.rfind(": ");
   std::string reason = colon == std::string::npos ? message : message.substr(colon + 2);
-  return Invalid(statement,
-                 "cannot " + std::string(verb) + " " + Shown(path) + ": " + reason);
+  return Invalid(statement, "cannot " + std::string(verb) + " " + Shown(path) + ": " + reason);
 }
 
 }  // namespace graphdb::formats

@@ -62,10 +62,10 @@ TEST_F(ConfineTest, ResolvesPathsInsideTheFolder) {
 TEST_F(ConfineTest, RefusesPathsThatResolveOutside) {
   for (const std::string& path : std::vector<std::string>{
            "../outside/secret.csv", "sub/../../outside/secret.csv", "escape.csv",
-        "escape_dir/secret.csv", "escape_dir/new.csv", "/etc/passwd",
-        (base_ / "outside" / "secret.csv").string(), root_.string() + "-sibling/x.csv",
-        "missing/../../outside/x.csv", "missing/../escape_dir/new.csv",
-        "sub/../escape_dir/../escape_dir/new.csv"}) {
+           "escape_dir/secret.csv", "escape_dir/new.csv", "/etc/passwd",
+           (base_ / "outside" / "secret.csv").string(), root_.string() + "-sibling/x.csv",
+           "missing/../../outside/x.csv", "missing/../escape_dir/new.csv",
+           "sub/../escape_dir/../escape_dir/new.csv"}) {
     Result<std::string> confined = Confine(path);
     ASSERT_FALSE(confined.ok()) << path;
     EXPECT_EQ(confined.status().code(), ErrorCode::kForbidden) << path;

@@ -1,6 +1,5 @@
 #include "formats/value_parser.h"
 
-
 #include <charconv>
 #include <cstring>
 #include <vector>
@@ -98,19 +97,16 @@ bool ParseScalar(std::string_view t, const LogicalType& type, Scalar* out) {
   switch (id) {
     case LogicalTypeId::kDecimal:
       return ParseDecimalText(t, type.precision(), type.scale(), &out->big) == DecimalParse::kOk;
-    case LogicalTypeId::kBool:
-      return ParseBool(t, &out->b);
+    case LogicalTypeId::kBool: return ParseBool(t, &out->b);
     case LogicalTypeId::kInt8:
     case LogicalTypeId::kInt16:
     case LogicalTypeId::kInt32:
     case LogicalTypeId::kInt64:
-    case LogicalTypeId::kSerial:
-      return ParseInt64(t, &out->i) && SignedRange(id, out->i);
+    case LogicalTypeId::kSerial: return ParseInt64(t, &out->i) && SignedRange(id, out->i);
     case LogicalTypeId::kUInt8:
     case LogicalTypeId::kUInt16:
     case LogicalTypeId::kUInt32:
-    case LogicalTypeId::kUInt64:
-      return ParseUInt64(t, &out->u) && UnsignedRange(id, out->u);
+    case LogicalTypeId::kUInt64: return ParseUInt64(t, &out->u) && UnsignedRange(id, out->u);
     case LogicalTypeId::kInt128: {
       auto v = ParseInt128Text(t);
       if (!v) return false;
@@ -123,10 +119,8 @@ bool ParseScalar(std::string_view t, const LogicalType& type, Scalar* out) {
       out->big = *v;
       return true;
     }
-    case LogicalTypeId::kFloat:
-      return ParseFloating(t, &out->f);
-    case LogicalTypeId::kDouble:
-      return ParseFloating(t, &out->d);
+    case LogicalTypeId::kFloat: return ParseFloating(t, &out->f);
+    case LogicalTypeId::kDouble: return ParseFloating(t, &out->d);
     case LogicalTypeId::kDate: {
       auto days = temporal::ParseDate(t);
       if (!days) return false;
@@ -149,88 +143,47 @@ bool ParseScalar(std::string_view t, const LogicalType& type, Scalar* out) {
       out->interval = *interval;
       return true;
     }
-    case LogicalTypeId::kInternalId:
-      return ParseInternalId(t, &out->id);
-    default:
-      return false;
+    case LogicalTypeId::kInternalId: return ParseInternalId(t, &out->id);
+    default: return false;
   }
 }
 
 Value ScalarToValue(const Scalar& s, const LogicalType& type) {
   const LogicalTypeId id = type.id();
   switch (id) {
-    case LogicalTypeId::kDecimal:
-      return Value::Decimal(s.big, type.precision(), type.scale());
-    case LogicalTypeId::kBool:
-      return Value::Boolean(s.b);
+    case LogicalTypeId::kDecimal: return Value::Decimal(s.big, type.precision(), type.scale());
+    case LogicalTypeId::kBool: return Value::Boolean(s.b);
     case LogicalTypeId::kUInt8:
     case LogicalTypeId::kUInt16:
     case LogicalTypeId::kUInt32:
-    case LogicalTypeId::kUInt64:
-      return Value::UInt(id, s.u);
-    case LogicalTypeId::kInt128:
-      return Value::Int128(s.big);
-    case LogicalTypeId::kUuid:
-      return Value::Uuid(s.big);
-    case LogicalTypeId::kFloat:
-      return Value::Float(s.f);
-    case LogicalTypeId::kDouble:
-      return Value::Double(s.d);
-    case LogicalTypeId::kInterval:
-      return Value::IntervalValue(s.interval);
-    case LogicalTypeId::kInternalId:
-      return Value::Id(s.id);
-    default:
-      return Value::Int(id, s.i);
+    case LogicalTypeId::kUInt64: return Value::UInt(id, s.u);
+    case LogicalTypeId::kInt128: return Value::Int128(s.big);
+    case LogicalTypeId::kUuid: return Value::Uuid(s.big);
+    case LogicalTypeId::kFloat: return Value::Float(s.f);
+    case LogicalTypeId::kDouble: return Value::Double(s.d);
+    case LogicalTypeId::kInterval: return Value::IntervalValue(s.interval);
+    case LogicalTypeId::kInternalId: return Value::Id(s.id);
+    default: return Value::Int(id, s.i);
   }
 }
 
 void AppendScalar(const Scalar& s, Column& column) {
   switch (column.kind()) {
-    case PhysicalKind::kBool:
-      column.AppendBool(s.b);
-      break;
-    case PhysicalKind::kInt8:
-      column.AppendFixed<int8_t>(static_cast<int8_t>(s.i));
-      break;
-    case PhysicalKind::kInt16:
-      column.AppendFixed<int16_t>(static_cast<int16_t>(s.i));
-      break;
-    case PhysicalKind::kInt32:
-      column.AppendFixed<int32_t>(static_cast<int32_t>(s.i));
-      break;
-    case PhysicalKind::kInt64:
-      column.AppendFixed<int64_t>(s.i);
-      break;
-    case PhysicalKind::kUInt8:
-      column.AppendFixed<uint8_t>(static_cast<uint8_t>(s.u));
-      break;
-    case PhysicalKind::kUInt16:
-      column.AppendFixed<uint16_t>(static_cast<uint16_t>(s.u));
-      break;
-    case PhysicalKind::kUInt32:
-      column.AppendFixed<uint32_t>(static_cast<uint32_t>(s.u));
-      break;
-    case PhysicalKind::kUInt64:
-      column.AppendFixed<uint64_t>(s.u);
-      break;
-    case PhysicalKind::kFloat:
-      column.AppendFixed<float>(s.f);
-      break;
-    case PhysicalKind::kDouble:
-      column.AppendFixed<double>(s.d);
-      break;
-    case PhysicalKind::kInt128:
-      column.AppendFixed<int128_t>(s.big);
-      break;
-    case PhysicalKind::kInterval:
-      column.AppendFixed<Interval>(s.interval);
-      break;
-    case PhysicalKind::kInternalId:
-      column.AppendFixed<InternalId>(s.id);
-      break;
-    default:
-      GRAPHDB_ASSERT(false);
+    case PhysicalKind::kBool: column.AppendBool(s.b); break;
+    case PhysicalKind::kInt8: column.AppendFixed<int8_t>(static_cast<int8_t>(s.i)); break;
+    case PhysicalKind::kInt16: column.AppendFixed<int16_t>(static_cast<int16_t>(s.i)); break;
+    case PhysicalKind::kInt32: column.AppendFixed<int32_t>(static_cast<int32_t>(s.i)); break;
+    case PhysicalKind::kInt64: column.AppendFixed<int64_t>(s.i); break;
+    case PhysicalKind::kUInt8: column.AppendFixed<uint8_t>(static_cast<uint8_t>(s.u)); break;
+    case PhysicalKind::kUInt16: column.AppendFixed<uint16_t>(static_cast<uint16_t>(s.u)); break;
+    case PhysicalKind::kUInt32: column.AppendFixed<uint32_t>(static_cast<uint32_t>(s.u)); break;
+    case PhysicalKind::kUInt64: column.AppendFixed<uint64_t>(s.u); break;
+    case PhysicalKind::kFloat: column.AppendFixed<float>(s.f); break;
+    case PhysicalKind::kDouble: column.AppendFixed<double>(s.d); break;
+    case PhysicalKind::kInt128: column.AppendFixed<int128_t>(s.big); break;
+    case PhysicalKind::kInterval: column.AppendFixed<Interval>(s.interval); break;
+    case PhysicalKind::kInternalId: column.AppendFixed<InternalId>(s.id); break;
+    default: GRAPHDB_ASSERT(false);
   }
 }
 
@@ -448,12 +401,9 @@ std::optional<Value> Parse(std::string_view text, const LogicalType& type, std::
     case LogicalTypeId::kArray:
       if (list_unbraced) return ParseUnbracedList(t, type, error, depth);
       return ParseList(t, type, error, depth);
-    case LogicalTypeId::kStruct:
-      return ParseStruct(t, type, error, depth);
-    case LogicalTypeId::kMap:
-      return ParseMap(t, type, error, depth);
-    case LogicalTypeId::kUnion:
-      return ParseUnion(t, type, error, depth);
+    case LogicalTypeId::kStruct: return ParseStruct(t, type, error, depth);
+    case LogicalTypeId::kMap: return ParseMap(t, type, error, depth);
+    case LogicalTypeId::kUnion: return ParseUnion(t, type, error, depth);
     default: {
       Scalar s;
       if (!ParseScalar(t, type, &s)) {
@@ -486,7 +436,6 @@ size_t FindTopLevel(std::string_view s, char sep) {
   });
   return found;
 }
-
 
 std::optional<int128_t> ParseInt128Text(std::string_view text) {
   std::string_view t = TrimAsciiSpace(text);

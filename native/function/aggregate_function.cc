@@ -96,8 +96,8 @@ class SumState final : public AggregateState {
       }
     } else if (overflow || !internal::FitsIn(id_, r)) {
       internal::ThrowOverflow("Value " + internal::Int128Text(isum_) + " + " +
-                              internal::Int128Text(x) + " is not within " +
-                              LogicalTypeIdName(id_) + " range.");
+                              internal::Int128Text(x) + " is not within " + LogicalTypeIdName(id_) +
+                              " range.");
     }
     isum_ = r;
   }
@@ -287,15 +287,14 @@ std::unique_ptr<AggregateState> MakeCollect(const BoundAggregateFunction& fn) {
   return Wrap(fn, std::make_unique<CollectState>(fn.result_type));
 }
 
-constexpr Id kNumericIds[] = {Id::kInt64,  Id::kInt32,  Id::kInt16, Id::kInt8,
+constexpr Id kNumericIds[] = {Id::kInt64,  Id::kInt32,  Id::kInt16,  Id::kInt8,
                               Id::kUInt64, Id::kUInt32, Id::kUInt16, Id::kUInt8,
                               Id::kInt128, Id::kDouble, Id::kFloat};
 
-std::string NumericSignatures(const char* name, const std::vector<LogicalType>& args,
-                              bool avg) {
+std::string NumericSignatures(const char* name, const std::vector<LogicalType>& args, bool avg) {
   std::string out = "Binder exception: Function " + std::string(name) +
-                    " did not receive correct arguments:\nActual:   " +
-                    internal::TypesText(args) + "\nExpected: ";
+                    " did not receive correct arguments:\nActual:   " + internal::TypesText(args) +
+                    "\nExpected: ";
   bool first = true;
   for (Id id : kNumericIds) {
     if (!first) out += "\n          ";

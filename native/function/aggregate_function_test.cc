@@ -110,9 +110,9 @@ TEST(AggregateFunctionTest, Collect) {
   EXPECT_EQ(Aggregate("collect", {Null(), I64(1), Null()}, true, "INT64"), "[1]");
   EXPECT_EQ(Aggregate("collect", {Bool(true), Bool(true), Bool(false)}, true), "[True,False]");
   std::string error;
-  EXPECT_EQ(BindAggregateFunction("collect", {T("STRING[]")}, false, &error)
-                ->result_type.ToString(),
-            "STRING[][]");
+  EXPECT_EQ(
+      BindAggregateFunction("collect", {T("STRING[]")}, false, &error)->result_type.ToString(),
+      "STRING[][]");
 }
 
 TEST(AggregateFunctionTest, CombineMergesPartialStates) {

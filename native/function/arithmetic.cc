@@ -11,9 +11,9 @@ namespace graphdb::function::internal {
 
 namespace {
 
-constexpr Id kIntegerIds[] = {Id::kInt64,  Id::kInt32,  Id::kInt16,  Id::kInt8,  Id::kUInt64,
-                              Id::kUInt32, Id::kUInt16, Id::kUInt8,  Id::kInt128};
-constexpr Id kNumericIds[] = {Id::kInt64,  Id::kInt32,  Id::kInt16, Id::kInt8,
+constexpr Id kIntegerIds[] = {Id::kInt64,  Id::kInt32,  Id::kInt16, Id::kInt8,  Id::kUInt64,
+                              Id::kUInt32, Id::kUInt16, Id::kUInt8, Id::kInt128};
+constexpr Id kNumericIds[] = {Id::kInt64,  Id::kInt32,  Id::kInt16,  Id::kInt8,
                               Id::kUInt64, Id::kUInt32, Id::kUInt16, Id::kUInt8,
                               Id::kInt128, Id::kDouble, Id::kFloat};
 
@@ -209,8 +209,8 @@ bool BindListPlus(const ScalarBindInput& in, BoundScalarFunction* fn, std::strin
     if (result.id() == Id::kAny) result = LogicalType::List(LogicalType::Any());
     result = LogicalType::List(ElementType(result));
   } else {
-    *error = "Binder exception: Cannot concatenate lists of types " +
-             in.arg_types[0].ToString() + " and " + in.arg_types[1].ToString() + ".";
+    *error = "Binder exception: Cannot concatenate lists of types " + in.arg_types[0].ToString() +
+             " and " + in.arg_types[1].ToString() + ".";
     return false;
   }
   fn->arg_types = {result, result};
@@ -469,15 +469,15 @@ void RegisterArithmeticFunctions(RegistryBuilder& r) {
     ScalarExec exec;
   };
   const Unary unary[] = {
-      {"sqrt", UnaryDouble<Sqrt>},     {"cbrt", UnaryDouble<Cbrt>},
-      {"sin", UnaryDouble<Sin>},       {"cos", UnaryDouble<Cos>},
-      {"tan", UnaryDouble<Tan>},       {"cot", UnaryDouble<Cot>},
-      {"asin", UnaryDouble<Asin>},     {"acos", UnaryDouble<Acos>},
-      {"atan", UnaryDouble<Atan>},     {"exp", UnaryDouble<Exp>},
-      {"ln", UnaryDouble<Ln>},         {"log", UnaryDouble<Log10>},
-      {"log10", UnaryDouble<Log10>},   {"log2", UnaryDouble<Log2>},
+      {"sqrt", UnaryDouble<Sqrt>},       {"cbrt", UnaryDouble<Cbrt>},
+      {"sin", UnaryDouble<Sin>},         {"cos", UnaryDouble<Cos>},
+      {"tan", UnaryDouble<Tan>},         {"cot", UnaryDouble<Cot>},
+      {"asin", UnaryDouble<Asin>},       {"acos", UnaryDouble<Acos>},
+      {"atan", UnaryDouble<Atan>},       {"exp", UnaryDouble<Exp>},
+      {"ln", UnaryDouble<Ln>},           {"log", UnaryDouble<Log10>},
+      {"log10", UnaryDouble<Log10>},     {"log2", UnaryDouble<Log2>},
       {"degrees", UnaryDouble<Degrees>}, {"radians", UnaryDouble<Radians>},
-      {"gamma", UnaryDouble<Gamma>},   {"lgamma", UnaryDouble<LGamma>},
+      {"gamma", UnaryDouble<Gamma>},     {"lgamma", UnaryDouble<LGamma>},
       {"even", UnaryDouble<Even>},
   };
   for (const auto& u : unary) r.Add(u.name, {Id::kDouble}, Id::kDouble, u.exec);

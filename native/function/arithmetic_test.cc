@@ -144,16 +144,15 @@ TEST(ArithmeticTest, DateAndIntervalArithmetic) {
   Value ts = Val("2020-02-29 10:00:00", "TIMESTAMP");
   EXPECT_EQ(Eval("+", {ts, Val("1 year 2 days 3 hours", "INTERVAL")}), "2021-03-02 13:00:00");
   EXPECT_EQ(Eval("-", {ts, Val("2020-02-28 09:30:00", "TIMESTAMP")}), "1 day 00:30:00");
-  EXPECT_EQ(Eval("+", {Val("1 day", "INTERVAL"), Val("2 hours", "INTERVAL")}),
-            "1 day 02:00:00");
+  EXPECT_EQ(Eval("+", {Val("1 day", "INTERVAL"), Val("2 hours", "INTERVAL")}), "1 day 02:00:00");
   EXPECT_EQ(Eval("-", {Val("1 day", "INTERVAL"), Val("1 day", "INTERVAL")}), "00:00:00");
 }
 
 TEST(ArithmeticTest, StringAndListConcatenation) {
   EXPECT_EQ(Eval("+", {Str("Alice"), Str("suffix")}), "Alicesuffix");
-  EXPECT_EQ(Eval("+", {List("INT64[]", {I64(1), I64(10), I64(100)}),
-                       List("INT64[]", {I64(4), I64(5)})}),
-            "[1,10,100,4,5]");
+  EXPECT_EQ(
+      Eval("+", {List("INT64[]", {I64(1), I64(10), I64(100)}), List("INT64[]", {I64(4), I64(5)})}),
+      "[1,10,100,4,5]");
   EXPECT_EQ(BindType("+", {T("INT64[]"), T("DOUBLE[]")}), "DOUBLE[]");
 }
 

@@ -88,10 +88,10 @@ bool NamesEqual(std::string_view a, std::string_view b) {
 std::optional<uint32_t> Cost(const LogicalType& from, const LogicalType& to) {
   Id f = from.id(), t = to.id();
   if (t == Id::kAny) return 0u;
-  if (f == Id::kAny) return t == Id::kList || t == Id::kArray || t == Id::kStruct ||
-                                     t == Id::kMap || t == Id::kUnion
-                                 ? 10u
-                                 : TargetCost(t) - 100;
+  if (f == Id::kAny)
+    return t == Id::kList || t == Id::kArray || t == Id::kStruct || t == Id::kMap || t == Id::kUnion
+               ? 10u
+               : TargetCost(t) - 100;
   if (!from.IsNested() && !to.IsNested()) return ScalarCost(f, t);
   if (from == to) return 0u;
   switch (t) {
@@ -150,8 +150,7 @@ std::optional<uint32_t> Cost(const LogicalType& from, const LogicalType& to) {
       if (best) return *best + 1;
       return std::nullopt;
     }
-    default:
-      return std::nullopt;
+    default: return std::nullopt;
   }
 }
 
@@ -160,7 +159,7 @@ std::optional<uint32_t> Cost(const LogicalType& from, const LogicalType& to) {
 
 std::optional<Id> CommonNumeric(Id a, Id b) {
   static constexpr std::array<Id, 11> kCandidates = {
-      Id::kInt64, Id::kInt128, Id::kDouble, Id::kInt32,  Id::kInt16, Id::kInt8,
+      Id::kInt64,  Id::kInt128, Id::kDouble, Id::kInt32, Id::kInt16, Id::kInt8,
       Id::kUInt64, Id::kUInt32, Id::kUInt16, Id::kUInt8, Id::kFloat};
   if (a == b) return a;
   std::optional<Id> best;
@@ -264,8 +263,7 @@ std::optional<LogicalType> Common(const LogicalType& a, const LogicalType& b) {
 }
 
 [[noreturn]] void NotWithinRange(const std::string& value, Id id) {
-  internal::ThrowOverflow("Value " + value + " is not within " + LogicalTypeIdName(id) +
-                          " range");
+  internal::ThrowOverflow("Value " + value + " is not within " + LogicalTypeIdName(id) + " range");
 }
 
 Value ParseInteger(std::string_view text, const LogicalType& target) {
@@ -435,9 +433,7 @@ size_t FindTopLevel(std::string_view s, char delim) {
   return std::string_view::npos;
 }
 
-bool IsNullText(std::string_view s) {
-  return s.empty() || internal::ToLower(s) == "null";
-}
+bool IsNullText(std::string_view s) { return s.empty() || internal::ToLower(s) == "null"; }
 
 std::string_view Unquote(std::string_view s) {
   if (s.size() >= 2 && (s.front() == '\'' || s.front() == '"') && s.back() == s.front()) {
@@ -533,14 +529,10 @@ Value ParseText(std::string_view text, const LogicalType& target) {
   if (internal::IsFloatingId(id)) return ParseFloating(text, target);
   switch (id) {
     case Id::kAny:
-    case Id::kString:
-      return Value::String(text);
-    case Id::kBool:
-      return ParseBool(text, target);
-    case Id::kBlob:
-      return ParseBlob(text);
-    case Id::kUuid:
-      return ParseUuid(text);
+    case Id::kString: return Value::String(text);
+    case Id::kBool: return ParseBool(text, target);
+    case Id::kBlob: return ParseBlob(text);
+    case Id::kUuid: return ParseUuid(text);
     case Id::kDate: {
       auto days = temporal::ParseDate(text);
       if (!days) {
@@ -556,9 +548,9 @@ Value ParseText(std::string_view text, const LogicalType& target) {
     case Id::kTimestampSec: {
       auto ticks = temporal::ParseTimestamp(text, id);
       if (!ticks) {
-        internal::ThrowConversion(
-            "Error occurred during parsing timestamp. Given: \"" + std::string(text) +
-            "\". Expected format: (YYYY-MM-DD hh:mm:ss[.zzzzzz][+-TT[:tt]])");
+        internal::ThrowConversion("Error occurred during parsing timestamp. Given: \"" +
+                                  std::string(text) +
+                                  "\". Expected format: (YYYY-MM-DD hh:mm:ss[.zzzzzz][+-TT[:tt]])");
       }
       return Value::Timestamp(id, *ticks);
     }
@@ -571,16 +563,11 @@ Value ParseText(std::string_view text, const LogicalType& target) {
       return Value::IntervalValue(*interval);
     }
     case Id::kList:
-    case Id::kArray:
-      return ParseList(text, target);
-    case Id::kStruct:
-      return ParseStruct(text, target);
-    case Id::kMap:
-      return ParseMap(text, target);
-    case Id::kUnion:
-      return ParseUnion(text, target);
-    default:
-      Unsupported(LogicalType::String(), target);
+    case Id::kArray: return ParseList(text, target);
+    case Id::kStruct: return ParseStruct(text, target);
+    case Id::kMap: return ParseMap(text, target);
+    case Id::kUnion: return ParseUnion(text, target);
+    default: Unsupported(LogicalType::String(), target);
   }
 }
 
@@ -624,8 +611,7 @@ Value CastNested(const Value& v, const LogicalType& target) {
       if (to == Id::kArray && src.size() != target.array_size()) {
         internal::ThrowConversion(
             "Unsupported casting LIST with incorrect list entry to ARRAY. Expected: " +
-            std::to_string(target.array_size()) + ", Actual: " + std::to_string(src.size()) +
-            ".");
+            std::to_string(target.array_size()) + ", Actual: " + std::to_string(src.size()) + ".");
       }
       std::vector<Value> children;
       children.reserve(src.size());
@@ -670,8 +656,10 @@ Value CastNested(const Value& v, const LogicalType& target) {
         uint32_t tag = v.GetUnionTag();
         auto idx = tag < src_fields.size() ? target.FieldIndex(src_fields[tag].name) : std::nullopt;
         if (!idx) {
-          if (fields.size() == 1) idx = 0;
-          else break;
+          if (fields.size() == 1)
+            idx = 0;
+          else
+            break;
         }
         return Value::UnionValue(target, static_cast<uint32_t>(*idx),
                                  CastValue(v.children()[0], *fields[*idx].type));
@@ -698,8 +686,7 @@ Value CastNested(const Value& v, const LogicalType& target) {
       internal::ThrowConversion("Cannot cast from " + src_type.ToString() + " to " +
                                 target.ToString() + ", target type has no compatible field.");
     }
-    default:
-      break;
+    default: break;
   }
   Unsupported(v.type(), target);
 }
@@ -750,8 +737,7 @@ Value CastValue(const Value& v, const LogicalType& target) {
     case Id::kUnion:
       if (v.type() == target) return v;
       return CastNested(v, target);
-    default:
-      break;
+    default: break;
   }
   Unsupported(v.type(), target);
 }
@@ -815,10 +801,8 @@ std::optional<LogicalType> CommonType(const LogicalType& a, const LogicalType& b
 
 LogicalType ResolveAnyType(const LogicalType& type, const LogicalType& fallback) {
   switch (type.id()) {
-    case Id::kAny:
-      return fallback;
-    case Id::kList:
-      return LogicalType::List(ResolveAnyType(type.child(), fallback));
+    case Id::kAny: return fallback;
+    case Id::kList: return LogicalType::List(ResolveAnyType(type.child(), fallback));
     case Id::kArray:
       return LogicalType::Array(ResolveAnyType(type.child(), fallback), type.array_size());
     case Id::kMap:
@@ -833,8 +817,7 @@ LogicalType ResolveAnyType(const LogicalType& type, const LogicalType& fallback)
       return type.id() == Id::kStruct ? LogicalType::Struct(std::move(fields))
                                       : LogicalType::Union(std::move(fields));
     }
-    default:
-      return type;
+    default: return type;
   }
 }
 
@@ -864,15 +847,14 @@ std::optional<uint32_t> CostToParam(const LogicalType& from, Id param, bool any_
     case Id::kUnion:
     case Id::kNode:
     case Id::kRel:
-    case Id::kRecursiveRel:
-      return std::nullopt;
+    case Id::kRecursiveRel: return std::nullopt;
     default:
       if (from.IsNested()) return std::nullopt;
       if (auto cost = ScalarCost(f, param)) return cost;
       // As in Kùzu, a function's STRING parameter takes any scalar as its text (left(DATE,
       // 10)), at the highest cost, so an overload of the argument's own type wins.
-      if (any_to_string && param == Id::kString && f != Id::kNode && f != Id::kRel && f != Id::kRecursiveRel &&
-          f != Id::kInternalId) {
+      if (any_to_string && param == Id::kString && f != Id::kNode && f != Id::kRel &&
+          f != Id::kRecursiveRel && f != Id::kInternalId) {
         return TargetCost(Id::kString);
       }
       return std::nullopt;

@@ -69,8 +69,7 @@ TEST(CastTest, Temporal) {
             "2018-11-13 13:33:11.123456");
   EXPECT_EQ(CastText(Str("2018-11-13 13:33:11.1234567"), "TIMESTAMP_MS"),
             "2018-11-13 13:33:11.123");
-  EXPECT_EQ(CastText(Str("2018-11-13 13:33:11.1234567"), "TIMESTAMP_SEC"),
-            "2018-11-13 13:33:11");
+  EXPECT_EQ(CastText(Str("2018-11-13 13:33:11.1234567"), "TIMESTAMP_SEC"), "2018-11-13 13:33:11");
   EXPECT_EQ(CastText(Str("2018-11-13 13:33:11"), "TIMESTAMP_TZ"), "2018-11-13 13:33:11+00");
   EXPECT_EQ(CastText(Val("2018-11-13 13:33:11", "TIMESTAMP"), "DATE"), "2018-11-13");
   EXPECT_EQ(CastText(Val("2018-11-13", "DATE"), "TIMESTAMP"), "2018-11-13 00:00:00");
@@ -84,9 +83,9 @@ TEST(CastTest, TimestampNsKeepsNanoseconds) {
   // The text keeps all nine fraction digits in TIMESTAMP_NS, so a cast value equals the same
   // text loaded by COPY (both go through temporal::ParseTimestamp).
   Value cast = CastValue(Str("2011-02-11 16:44:22.1234567"), T("TIMESTAMP_NS"));
-  Value copied = Value::Timestamp(LogicalTypeId::kTimestampNs,
-                                  *temporal::ParseTimestamp("2011-02-11 16:44:22.1234567",
-                                                            LogicalTypeId::kTimestampNs));
+  Value copied = Value::Timestamp(
+      LogicalTypeId::kTimestampNs,
+      *temporal::ParseTimestamp("2011-02-11 16:44:22.1234567", LogicalTypeId::kTimestampNs));
   EXPECT_EQ(cast.GetInt() % 1000, 700);
   EXPECT_TRUE(ValuesEqual(cast, copied));
   EXPECT_EQ(HashValue(cast), HashValue(copied));

@@ -10,19 +10,19 @@
 //   a / b          DOUBLE (through the implicit cast to DOUBLE)
 // and an integer operand takes the DECIMAL operand's type; a FLOAT or DOUBLE operand makes the
 // operation a DOUBLE one. A result outside its precision fails with an Overflow exception.
+#include "types/decimal.h"
+
 #include <cmath>
 #include <string>
 
 #include "function/function_internal.h"
-#include "types/decimal.h"
 
 namespace graphdb::function::internal {
 
 namespace {
 
 [[noreturn]] void CastOutOfRange(const std::string& input, const LogicalType& target) {
-  ThrowOverflow("Decimal Cast Failed: input " + input + " is not in range of " +
-                target.ToString());
+  ThrowOverflow("Decimal Cast Failed: input " + input + " is not in range of " + target.ToString());
 }
 
 Value MakeDecimal(int128_t unscaled, const LogicalType& type) {
@@ -39,13 +39,11 @@ bool Rescale(const Value& v, uint32_t scale, int128_t* out) {
 Value ParseDecimal(std::string_view text, const LogicalType& target) {
   int128_t unscaled = 0;
   switch (ParseDecimalText(text, target.precision(), target.scale(), &unscaled)) {
-    case DecimalParse::kOk:
-      return MakeDecimal(unscaled, target);
+    case DecimalParse::kOk: return MakeDecimal(unscaled, target);
     case DecimalParse::kOutOfRange:
       ThrowConversion("Cast failed. " + std::string(text) + " is not in " + target.ToString() +
                       " range.");
-    case DecimalParse::kSyntax:
-      break;
+    case DecimalParse::kSyntax: break;
   }
   ThrowConversion("Cast failed. Could not convert \"" + std::string(text) + "\" to " +
                   target.ToString() + ".");
@@ -183,8 +181,8 @@ bool BindModulo(const ScalarBindInput& input, BoundScalarFunction* fn, std::stri
   if (!OperandTypes(input, fn, error)) return false;
   const LogicalType& a = fn->arg_types[0];
   const LogicalType& b = fn->arg_types[1];
-  fn->result_type = LogicalType::Decimal(std::max(a.precision(), b.precision()),
-                                         std::max(a.scale(), b.scale()));
+  fn->result_type =
+      LogicalType::Decimal(std::max(a.precision(), b.precision()), std::max(a.scale(), b.scale()));
   return true;
 }
 

@@ -166,19 +166,20 @@ Value CheckedDate(int128_t days) {
 Value CheckedTimestamp(Id type, int128_t micros) {
   std::optional<int64_t> ticks = temporal::MicrosToTicks(type, micros);
   if (!ticks) {
-    ThrowOverflow("the result is outside the " + std::string(LogicalTypeIdName(type)) +
-                  " range (" + TimestampRange(type) + ").");
+    ThrowOverflow("the result is outside the " + std::string(LogicalTypeIdName(type)) + " range (" +
+                  TimestampRange(type) + ").");
   }
   return Value::Timestamp(type, *ticks);
 }
 
 Value CheckedInterval(int128_t months, int128_t days, int128_t micros) {
   if (!FitsIn(Id::kInt32, months) || !FitsIn(Id::kInt32, days) || !FitsIn(Id::kInt64, micros)) {
-    ThrowOverflow("the INTERVAL result is out of range (months and days are 32-bit, "
-                  "microseconds 64-bit).");
+    ThrowOverflow(
+        "the INTERVAL result is out of range (months and days are 32-bit, "
+        "microseconds 64-bit).");
   }
-  return Value::IntervalValue({static_cast<int32_t>(months), static_cast<int32_t>(days),
-                               static_cast<int64_t>(micros)});
+  return Value::IntervalValue(
+      {static_cast<int32_t>(months), static_cast<int32_t>(days), static_cast<int64_t>(micros)});
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -34,8 +34,8 @@ bool IsSignedIntId(Id id);    // INT8..INT64, SERIAL (not INT128)
 bool IsUnsignedIntId(Id id);  // UINT8..UINT64
 bool IsIntegralId(Id id);     // the above and INT128
 bool IsFloatingId(Id id);     // FLOAT, DOUBLE
-bool IsNumericId(Id id);     // integral, floating and DECIMAL
-bool IsTimestampId(Id id);  // TIMESTAMP, _TZ, _NS, _MS, _SEC
+bool IsNumericId(Id id);      // integral, floating and DECIMAL
+bool IsTimestampId(Id id);    // TIMESTAMP, _TZ, _NS, _MS, _SEC
 // Range of an integral type other than INT128 (UINT64 max fits in int128).
 int128_t IntMin(Id id);
 int128_t IntMax(Id id);
@@ -116,9 +116,8 @@ void SliceRange(int64_t len, int64_t begin, int64_t end, size_t* from, size_t* t
 Value StringExtractExec(const Value* args, size_t n, const LogicalType& result,
                         FunctionContext& ctx);
 Value StringArrayExtractExec(const Value* args, size_t n, const LogicalType& result,
-                        FunctionContext& ctx);
-Value StringSliceExec(const Value* args, size_t n, const LogicalType& result,
-                      FunctionContext& ctx);
+                             FunctionContext& ctx);
+Value StringSliceExec(const Value* args, size_t n, const LogicalType& result, FunctionContext& ctx);
 
 // ---- Registry.
 // A bind hook refines the matched overload: it may set arg_types and result_type from the
@@ -157,8 +156,7 @@ class RegistryBuilder {
   // Creates (or returns) the set for `name`.
   ScalarFunctionSet& Set(const std::string& name);
   // Shorthand: adds one overload to `name`.
-  ScalarOverload& Add(const std::string& name, std::vector<Id> params, Id result,
-                      ScalarExec exec);
+  ScalarOverload& Add(const std::string& name, std::vector<Id> params, Id result, ScalarExec exec);
   // `alias` resolves to the set of `target` (which must exist).
   void Alias(const std::string& alias, const std::string& target);
 
@@ -172,7 +170,8 @@ void RegisterListFunctions(RegistryBuilder& r);
 void RegisterNestedFunctions(RegistryBuilder& r);  // struct, map, union, array
 void RegisterTemporalFunctions(RegistryBuilder& r);
 void RegisterMiscFunctions(RegistryBuilder& r);
-void RegisterDecimalFunctions(RegistryBuilder& r);  // DECIMAL's overloads of the operators  // casts, uuid, blob, null, hashing, random
+void RegisterDecimalFunctions(RegistryBuilder& r);  // DECIMAL's overloads of the operators  //
+                                                    // casts, uuid, blob, null, hashing, random
 
 // Registry introspection (for tests): every registered name (aliases included) and its set.
 std::vector<std::string> RegisteredScalarFunctionNames();

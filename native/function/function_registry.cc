@@ -114,8 +114,8 @@ std::string SignatureText(const ScalarOverload& o) {
 std::string NoMatchText(std::string_view called, const ScalarFunctionSet& set,
                         const std::vector<LogicalType>& types) {
   std::string out = "Binder exception: Function " + internal::ToUpper(called) +
-                    " did not receive correct arguments:\nActual:   " +
-                    internal::TypesText(types) + "\nExpected: ";
+                    " did not receive correct arguments:\nActual:   " + internal::TypesText(types) +
+                    "\nExpected: ";
   for (size_t i = 0; i < set.overloads.size(); ++i) {
     if (i) out += "\n          ";
     out += SignatureText(set.overloads[i]);
@@ -170,8 +170,10 @@ std::optional<BoundScalarFunction> BindScalarFunctionWithInput(std::string_view 
     bool ok = true;
     for (size_t i = 0; i < actual.size() && ok; ++i) {
       auto c = internal::CostToParam(actual[i], ParamAt(o, i), any_to_string);
-      if (!c) ok = false;
-      else cost += *c;
+      if (!c)
+        ok = false;
+      else
+        cost += *c;
     }
     if (!ok) continue;
     if (!best || cost < best_cost) {
@@ -215,9 +217,9 @@ bool ScalarFunctionChangesDatabase(std::string_view name) {
 
 bool IsGraphFunction(std::string_view name) {
   static constexpr std::string_view kNames[] = {
-      "id",         "label",      "labels", "properties", "nodes",      "rels",
-      "relationships", "start_node", "end_node", "offset", "length", "cost",
-      "is_trail",   "is_acyclic", "keys"};
+      "id",     "label",         "labels",     "properties", "nodes",
+      "rels",   "relationships", "start_node", "end_node",   "offset",
+      "length", "cost",          "is_trail",   "is_acyclic", "keys"};
   std::string lower = internal::ToLower(name);
   for (auto n : kNames) {
     if (lower == n) return true;
@@ -226,9 +228,8 @@ bool IsGraphFunction(std::string_view name) {
 }
 
 bool IsLambdaFunction(std::string_view name) {
-  static constexpr std::string_view kNames[] = {"list_transform", "list_apply", "list_filter",
-                                                "list_reduce",    "all",        "any",
-                                                "none",           "single"};
+  static constexpr std::string_view kNames[] = {
+      "list_transform", "list_apply", "list_filter", "list_reduce", "all", "any", "none", "single"};
   std::string lower = internal::ToLower(name);
   for (auto n : kNames) {
     if (lower == n) return true;

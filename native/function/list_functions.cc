@@ -84,8 +84,8 @@ std::string ListExtractNoMatch(std::string_view called, const std::vector<Logica
              "(" + names + "). Supported inputs are\n(LIST,INT64) -> ANY\n(STRING,INT64) -> STRING";
     }
   }
-  return "Binder exception: Function " + upper + " did not receive correct arguments:\nActual:   " +
-         TypesText(types) +
+  return "Binder exception: Function " + upper +
+         " did not receive correct arguments:\nActual:   " + TypesText(types) +
          "\nExpected: (LIST,INT64) -> ANY\n          (STRING,INT64) -> STRING\n          "
          "(ARRAY,INT64) -> ANY";
 }

@@ -75,8 +75,7 @@ TEST(ListFunctionsTest, Slice) {
 }
 
 TEST(ListFunctionsTest, ConcatAppendPrepend) {
-  EXPECT_EQ(Eval("list_concat", {Ints({I64(10), I64(5)}), Ints({I64(35), I64(1)})}),
-            "[10,5,35,1]");
+  EXPECT_EQ(Eval("list_concat", {Ints({I64(10), I64(5)}), Ints({I64(35), I64(1)})}), "[10,5,35,1]");
   EXPECT_EQ(Eval("list_cat", {Strs({Str("7"), Str("3")}), Ints({})}), "[7,3]");
   // A NULL element prints as nothing ("[]" is [NULL]) but is kept (issue 34, item 13).
   EXPECT_EQ(Eval("list_concat", {Ints({}), Ints({Null()})}), "[]");
@@ -110,8 +109,7 @@ TEST(ListFunctionsTest, PositionAndContains) {
   EXPECT_EQ(BindType("in", {T("STRUCT(a INT64)"), T("INT64[]")}),
             "ERROR: Binder exception: Cannot compare INT64 and STRUCT(a INT64) in list_contains "
             "function.");
-  EXPECT_EQ(Eval("list_has_all", {Ints({I64(4), I64(5), I64(6)}), Ints({I64(6), I64(4)})}),
-            "True");
+  EXPECT_EQ(Eval("list_has_all", {Ints({I64(4), I64(5), I64(6)}), Ints({I64(6), I64(4)})}), "True");
   EXPECT_EQ(Eval("list_has_all", {Ints({}), Ints({Null()})}), "True");
   EXPECT_EQ(Eval("list_has_all", {Ints({I64(1)}), Ints({I64(2)})}), "False");
 }
@@ -140,8 +138,7 @@ TEST(ListFunctionsTest, SumProduct) {
   EXPECT_EQ(Eval("list_sum", {List("DOUBLE[]", {Dbl(1.1), Dbl(2.2), Dbl(3.3), Null()})}),
             "6.600000");
   EXPECT_EQ(Eval("list_sum", {List("INT8[]", {I8(-1), I8(2), Null(), I8(3)})}), "4");
-  EXPECT_EQ(Eval("list_product", {List("INT32[]", {I32(-10), I32(20), I32(-5), Null()})}),
-            "1000");
+  EXPECT_EQ(Eval("list_product", {List("INT32[]", {I32(-10), I32(20), I32(-5), Null()})}), "1000");
   EXPECT_EQ(Eval("list_product", {Ints({Null(), Null()})}), "1");
   EXPECT_EQ(Eval("list_product", {List("FLOAT[]", {Dbl(1.111111111111), Dbl(2.2), Dbl(3.3)})}),
             "8.066668");
@@ -159,8 +156,7 @@ TEST(ListFunctionsTest, DistinctUniqueAnyValue) {
   EXPECT_EQ(Eval("list_unique", {l}), "3");
   EXPECT_EQ(Eval("list_any_value", {Ints({Null(), I64(7)})}), "7");
   EXPECT_EQ(Eval("list_any_value", {Ints({Null()})}), "NULL");
-  EXPECT_EQ(Eval("list_distinct", {List("INT64[][]", {Ints({I64(1)}), Ints({I64(1)})})}),
-            "[[1]]");
+  EXPECT_EQ(Eval("list_distinct", {List("INT64[][]", {Ints({I64(1)}), Ints({I64(1)})})}), "[[1]]");
 }
 
 TEST(ListFunctionsTest, HeadLastTail) {
@@ -202,9 +198,10 @@ TEST(ListFunctionsTest, Size) {
   EXPECT_EQ(Eval("size", {Ints({I64(1), I64(2), I64(3)})}), "3");
   EXPECT_EQ(Eval("size", {Val("[3,5,6]", "INT64[3]")}), "3");
   EXPECT_EQ(Eval("size", {Null()}), "NULL");
-  EXPECT_EQ(Eval("size", {Call("+", {List("INT64[][]", {Ints({}), Ints({})}),
-                                     List("INT64[][]", {Ints({})})})}),
-            "3");
+  EXPECT_EQ(
+      Eval("size",
+           {Call("+", {List("INT64[][]", {Ints({}), Ints({})}), List("INT64[][]", {Ints({})})})}),
+      "3");
 }
 
 }  // namespace

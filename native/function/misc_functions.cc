@@ -52,8 +52,8 @@ using Args = const Value*;
 
 bool BindCastFunction(const ScalarBindInput& in, BoundScalarFunction* fn, std::string* error) {
   if (!CanCast(in.arg_types[0], fn->result_type)) {
-    *error = "Binder exception: Unsupported casting function from " +
-             in.arg_types[0].ToString() + " to " + fn->result_type.ToString() + ".";
+    *error = "Binder exception: Unsupported casting function from " + in.arg_types[0].ToString() +
+             " to " + fn->result_type.ToString() + ".";
     return false;
   }
   return true;
@@ -194,8 +194,7 @@ uint64_t HashList(const std::vector<Value>& items) {
 uint64_t HashOf(const Value& v) {
   if (v.is_null()) return kNullHash;
   switch (v.type_id()) {
-    case Id::kBool:
-      return MixHash(v.GetBool() ? 1 : 0);
+    case Id::kBool: return MixHash(v.GetBool() ? 1 : 0);
     case Id::kInt8:
     case Id::kInt16:
     case Id::kInt32:
@@ -206,13 +205,11 @@ uint64_t HashOf(const Value& v) {
     case Id::kTimestampTz:
     case Id::kTimestampNs:
     case Id::kTimestampMs:
-    case Id::kTimestampSec:
-      return MixHash(static_cast<uint64_t>(v.GetInt()));
+    case Id::kTimestampSec: return MixHash(static_cast<uint64_t>(v.GetInt()));
     case Id::kUInt8:
     case Id::kUInt16:
     case Id::kUInt32:
-    case Id::kUInt64:
-      return MixHash(v.GetUInt());
+    case Id::kUInt64: return MixHash(v.GetUInt());
     case Id::kInt128:
     case Id::kDecimal:
     case Id::kUuid: {
@@ -236,8 +233,7 @@ uint64_t HashOf(const Value& v) {
       return MixHash(bits);
     }
     case Id::kString:
-    case Id::kBlob:
-      return HashBytes(v.GetString());
+    case Id::kBlob: return HashBytes(v.GetString());
     case Id::kInterval: {
       Interval i = v.GetInterval();
       return CombineHashes(
@@ -252,8 +248,7 @@ uint64_t HashOf(const Value& v) {
       return MixHash(id.offset) ^ MixHash(id.table);
     }
     case Id::kList:
-    case Id::kArray:
-      return HashList(v.children());
+    case Id::kArray: return HashList(v.children());
     case Id::kMap: {  // a list of (key, value) structs
       uint64_t h = kNullHash;
       for (const Value& entry : v.children()) h = CombineHashes(h, HashFields(entry.children()));
@@ -270,8 +265,7 @@ uint64_t HashOf(const Value& v) {
       }
       return h;
     }
-    default:
-      ThrowRuntime("Cannot hash data type " + v.type().ToString());
+    default: ThrowRuntime("Cannot hash data type " + v.type().ToString());
   }
 }
 
@@ -295,12 +289,24 @@ void RegisterMiscFunctions(RegistryBuilder& r) {
     Id target;
   };
   const CastFn casts[] = {
-      {"to_int8", Id::kInt8},       {"to_int16", Id::kInt16},     {"to_int32", Id::kInt32},
-      {"to_int64", Id::kInt64},     {"to_int128", Id::kInt128},   {"to_uint8", Id::kUInt8},
-      {"to_uint16", Id::kUInt16},   {"to_uint32", Id::kUInt32},   {"to_uint64", Id::kUInt64},
-      {"to_float", Id::kFloat},     {"to_double", Id::kDouble},   {"to_string", Id::kString},
-      {"to_bool", Id::kBool},       {"to_date", Id::kDate},       {"to_uuid", Id::kUuid},
-      {"to_blob", Id::kBlob},       {"to_serial", Id::kSerial},   {"to_interval", Id::kInterval},
+      {"to_int8", Id::kInt8},
+      {"to_int16", Id::kInt16},
+      {"to_int32", Id::kInt32},
+      {"to_int64", Id::kInt64},
+      {"to_int128", Id::kInt128},
+      {"to_uint8", Id::kUInt8},
+      {"to_uint16", Id::kUInt16},
+      {"to_uint32", Id::kUInt32},
+      {"to_uint64", Id::kUInt64},
+      {"to_float", Id::kFloat},
+      {"to_double", Id::kDouble},
+      {"to_string", Id::kString},
+      {"to_bool", Id::kBool},
+      {"to_date", Id::kDate},
+      {"to_uuid", Id::kUuid},
+      {"to_blob", Id::kBlob},
+      {"to_serial", Id::kSerial},
+      {"to_interval", Id::kInterval},
       {"to_timestamp_tz", Id::kTimestampTz},
   };
   for (const auto& c : casts) {

@@ -37,9 +37,9 @@ TEST(MiscFunctionsTest, UuidAndBlob) {
   EXPECT_EQ(Eval("decode", {Call("blob", {Str("\\xA1\\xBC")})}),
             "ERROR: Runtime exception: Failure in decode: could not convert blob to UTF8 string, "
             "the blob contained invalid UTF8 characters");
-  EXPECT_EQ(Eval(">", {Call("blob", {Str("\\xAA\\xABinteresting\\x0B")}),
-                       Call("blob", {Str("test")})}),
-            "True");
+  EXPECT_EQ(
+      Eval(">", {Call("blob", {Str("\\xAA\\xABinteresting\\x0B")}), Call("blob", {Str("test")})}),
+      "True");
 }
 
 TEST(MiscFunctionsTest, NullFunctions) {
@@ -107,13 +107,12 @@ TEST(MiscFunctionsTest, HashIsKuzus) {
   EXPECT_EQ(Eval("hash", {Str("kuzu")}), "18302123362979068729");
   EXPECT_EQ(Eval("hash", {Str("Another string")}), "10990913321849272440");
   EXPECT_EQ(Eval("hash", {Str(std::string(2147, 'a'))}), "14828962630991367662");
-  EXPECT_EQ(Eval("hash", {Val("1 years 2 months 3 hours", "INTERVAL")}),
-            "13396667719587599538");
+  EXPECT_EQ(Eval("hash", {Val("1 years 2 months 3 hours", "INTERVAL")}), "13396667719587599538");
   EXPECT_EQ(Eval("hash", {Val("{name: Bob, age: 25}", "STRUCT(name STRING, age INT64)")}),
             "9821934272475076111");
-  EXPECT_EQ(Eval("hash", {List("INT64[]", {I64(1), I64(2), I64(3), I64(4), I64(5), I64(56),
-                                           I64(2)})}),
-            "16087297841925419968");
+  EXPECT_EQ(
+      Eval("hash", {List("INT64[]", {I64(1), I64(2), I64(3), I64(4), I64(5), I64(56), I64(2)})}),
+      "16087297841925419968");
   // Widths do not matter for integers; 0 and -0 hash alike; NULL is Kùzu's NULL hash.
   EXPECT_EQ(Eval("hash", {I32(-7)}), Eval("hash", {I64(-7)}));
   EXPECT_EQ(Eval("hash", {Dbl(-0.0)}), Eval("hash", {Dbl(0.0)}));

@@ -151,8 +151,7 @@ bool BindMapKeys(const ScalarBindInput& in, BoundScalarFunction* fn, std::string
 }
 bool BindMapValues(const ScalarBindInput& in, BoundScalarFunction* fn, std::string*) {
   const LogicalType& map = in.arg_types[0];
-  fn->result_type =
-      LogicalType::List(map.id() == Id::kMap ? map.map_value() : LogicalType::Any());
+  fn->result_type = LogicalType::List(map.id() == Id::kMap ? map.map_value() : LogicalType::Any());
   return true;
 }
 
@@ -241,16 +240,18 @@ bool BindCrossProduct(const ScalarBindInput& in, BoundScalarFunction* fn, std::s
   bool ok_x = IsNumericId(x.id()) || x.id() == Id::kAny;
   bool ok_y = IsNumericId(y.id()) || y.id() == Id::kAny;
   if (!ok_x || !ok_y) {
-    *error = "Binder exception: ARRAY_CROSS_PRODUCT can only be applied on array of floating "
-             "points or integers";
+    *error =
+        "Binder exception: ARRAY_CROSS_PRODUCT can only be applied on array of floating "
+        "points or integers";
     return false;
   }
   auto sx = KnownSize(in, 0), sy = KnownSize(in, 1);
   bool same_type = x == y || x.id() == Id::kAny || y.id() == Id::kAny ||
                    in.arg_types[0].id() == Id::kList || in.arg_types[1].id() == Id::kList;
   if (!same_type || (sx && *sx != 3) || (sy && *sy != 3)) {
-    *error = "Binder exception: ARRAY_CROSS_PRODUCT requires both arrays to have the same "
-             "element type and size of 3";
+    *error =
+        "Binder exception: ARRAY_CROSS_PRODUCT requires both arrays to have the same "
+        "element type and size of 3";
     return false;
   }
   auto common = CommonType(x, y);
@@ -266,21 +267,13 @@ int128_t WrapToWidth(Id id, int128_t v) {
   int bits = 64;
   switch (id) {
     case Id::kInt8:
-    case Id::kUInt8:
-      bits = 8;
-      break;
+    case Id::kUInt8: bits = 8; break;
     case Id::kInt16:
-    case Id::kUInt16:
-      bits = 16;
-      break;
+    case Id::kUInt16: bits = 16; break;
     case Id::kInt32:
-    case Id::kUInt32:
-      bits = 32;
-      break;
-    case Id::kInt128:
-      return v;
-    default:
-      break;
+    case Id::kUInt32: bits = 32; break;
+    case Id::kInt128: return v;
+    default: break;
   }
   using U = unsigned __int128;
   U mask = (U(1) << bits) - 1;
@@ -293,8 +286,9 @@ Value CrossProductExec(Args a, size_t, const LogicalType& result, FunctionContex
   const auto& x = a[0].children();
   const auto& y = a[1].children();
   if (x.size() != 3 || y.size() != 3) {
-    ThrowRuntime("ARRAY_CROSS_PRODUCT requires both arrays to have the same element type and "
-                 "size of 3");
+    ThrowRuntime(
+        "ARRAY_CROSS_PRODUCT requires both arrays to have the same element type and "
+        "size of 3");
   }
   for (const auto& v : x) {
     if (v.is_null()) return Value::Null(result);
@@ -422,8 +416,8 @@ void RegisterNestedFunctions(RegistryBuilder& r) {
       BindFloatArrayFunction<kCosineName>;
   r.Add("array_distance", {A, A}, Id::kDouble, VectorExec<VecOp::kDistance>).bind =
       BindFloatArrayFunction<kDistanceName>;
-  r.Add("array_squared_distance", {A, A}, Id::kDouble, VectorExec<VecOp::kSquaredDistance>)
-      .bind = BindFloatArrayFunction<kSquaredName>;
+  r.Add("array_squared_distance", {A, A}, Id::kDouble, VectorExec<VecOp::kSquaredDistance>).bind =
+      BindFloatArrayFunction<kSquaredName>;
   r.Add("array_inner_product", {A, A}, Id::kDouble, VectorExec<VecOp::kInner>).bind =
       BindFloatArrayFunction<kInnerName>;
   r.Add("array_dot_product", {A, A}, Id::kDouble, VectorExec<VecOp::kInner>).bind =

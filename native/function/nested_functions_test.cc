@@ -43,23 +43,24 @@ TEST(NestedFunctionsTest, Maps) {
   EXPECT_EQ(Eval("map_keys", {m}), "[a,c,e]");
   EXPECT_EQ(Eval("map_values", {m}), "[4,3,1]");
   EXPECT_EQ(Eval("cardinality", {m}), "3");
-  Value dup = Call("map", {Ints({I64(1), I64(1), I64(2)}),
-                           Strs({Str("Alice"), Str("Bob"), Str("Carol")})});
+  Value dup =
+      Call("map", {Ints({I64(1), I64(1), I64(2)}), Strs({Str("Alice"), Str("Bob"), Str("Carol")})});
   EXPECT_EQ(dup.ToString(), "{1=Alice, 1=Bob, 2=Carol}");
   EXPECT_EQ(Eval("map_extract", {dup, I64(1)}), "[Alice,Bob]");
   FunctionContext checked;
   checked.disable_map_key_check = false;
-  EXPECT_EQ(Eval("map", {Ints({I64(5), I64(32), I64(8), I64(32)}),
-                         Ints({I64(20), I64(34), I64(50), I64(70)})},
-                 &checked),
-            "ERROR: Runtime exception: Found duplicate key: 32 in map.");
+  EXPECT_EQ(
+      Eval("map",
+           {Ints({I64(5), I64(32), I64(8), I64(32)}), Ints({I64(20), I64(34), I64(50), I64(70)})},
+           &checked),
+      "ERROR: Runtime exception: Found duplicate key: 32 in map.");
   EXPECT_EQ(Eval("map", {Ints({I64(5), Null()}), Ints({I64(20), I64(34)})}, &checked),
             "ERROR: Runtime exception: Null value key is not allowed in map.");
   EXPECT_EQ(Eval("map", {Ints({I64(5)}), Ints({})}),
             "ERROR: Runtime exception: Unaligned key list and value list.");
-  Value struct_keys = Call("map", {List("STRUCT(a INT64, b INT64)[]",
-                                        {Val("{a: 3, b: 1}", "STRUCT(a INT64, b INT64)")}),
-                                   List("DOUBLE[]", {Dbl(4.3)})});
+  Value struct_keys = Call(
+      "map", {List("STRUCT(a INT64, b INT64)[]", {Val("{a: 3, b: 1}", "STRUCT(a INT64, b INT64)")}),
+              List("DOUBLE[]", {Dbl(4.3)})});
   EXPECT_EQ(Eval("map_extract", {struct_keys, Val("{a: 3, b: 1}", "STRUCT(a INT64, b INT64)")}),
             "[4.300000]");
 }
@@ -89,21 +90,18 @@ TEST(NestedFunctionsTest, Arrays) {
   Value v = Call("array_value", {Dbl(3.2), Dbl(5.4)});
   EXPECT_EQ(v.type().ToString(), "DOUBLE[2]");
   EXPECT_EQ(Eval("array_value", {I64(2), Null(), I64(256)}), "[2,,256]");
-  EXPECT_EQ(Eval("array_cross_product", {Ints({I64(1), I64(2), I64(3)}),
-                                         Ints({I64(4), I64(5), I64(6)})}),
-            "[-3,6,-3]");
-  EXPECT_EQ(Eval("array_cross_product",
-                 {Call("array_value", {I8(12), I8(7), I8(6)}),
-                  Call("array_value", {I8(3), I8(4), I8(5)})}),
+  EXPECT_EQ(
+      Eval("array_cross_product", {Ints({I64(1), I64(2), I64(3)}), Ints({I64(4), I64(5), I64(6)})}),
+      "[-3,6,-3]");
+  EXPECT_EQ(Eval("array_cross_product", {Call("array_value", {I8(12), I8(7), I8(6)}),
+                                         Call("array_value", {I8(3), I8(4), I8(5)})}),
             "[11,-42,27]");
   // Integer results wrap around in the element type, as in Kùzu.
-  EXPECT_EQ(Eval("array_cross_product",
-                 {Call("array_value", {I16(463), I16(184), I16(189)}),
-                  Call("array_value", {I16(94), I16(161), I16(410)})}),
+  EXPECT_EQ(Eval("array_cross_product", {Call("array_value", {I16(463), I16(184), I16(189)}),
+                                         Call("array_value", {I16(94), I16(161), I16(410)})}),
             "[-20525,24544,-8289]");
-  EXPECT_EQ(Eval("array_cross_product",
-                 {Call("array_value", {U8(0), U8(200), U8(0)}),
-                  Call("array_value", {U8(0), U8(0), U8(2)})}),
+  EXPECT_EQ(Eval("array_cross_product", {Call("array_value", {U8(0), U8(200), U8(0)}),
+                                         Call("array_value", {U8(0), U8(0), U8(2)})}),
             "[144,0,0]");
   EXPECT_EQ(Eval("array_cross_product", {Call("array_value", {Str("a"), Str("b")}),
                                          Call("array_value", {Str("c"), Str("d")})}),

@@ -44,10 +44,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <functional>
 #include <vector>
 
 #include "types/logical_type.h"

@@ -38,8 +38,9 @@ constexpr uint64_t kMaxBuiltStringBytes = (uint64_t{1} << 31) - 1;
 void CheckBuiltString(const char* function, uint64_t unit, uint64_t count, uint64_t extra = 0) {
   const bool too_long = unit != 0 && count > (kMaxBuiltStringBytes - extra) / unit;
   if (too_long) {
-    ThrowRuntime(std::string("Runtime exception: ") + function + "() would build a string of more than " +
-                 std::to_string(kMaxBuiltStringBytes) + " bytes");
+    ThrowRuntime(std::string("Runtime exception: ") + function +
+                 "() would build a string of more than " + std::to_string(kMaxBuiltStringBytes) +
+                 " bytes");
   }
   CheckValueBytes(unit * count + extra);
 }
@@ -92,7 +93,8 @@ Value PadExec(Args a, size_t, const LogicalType&, FunctionContext&) {
   if (pad.empty()) return a[0];
   // The fill is whole rounds of the pad plus a part of one: bounded by whole rounds.
   const uint64_t rounds = (size - chars.size()) / pad.size() + 1;
-  CheckBuiltString(kLeft ? "lpad" : "rpad", a[2].GetString().size(), rounds, a[0].GetString().size());
+  CheckBuiltString(kLeft ? "lpad" : "rpad", a[2].GetString().size(), rounds,
+                   a[0].GetString().size());
   std::string fill;
   for (size_t i = 0; i < size - chars.size(); ++i) fill.append(pad[i % pad.size()]);
   std::string s(a[0].GetString());
@@ -269,10 +271,9 @@ Rewrite ParseRewrite(std::string_view r, const regex::Regex& re) {
     } else if (i + 1 < r.size() && r[i + 1] >= '0' && r[i + 1] <= '9') {
       int group = r[i + 1] - '0';
       if (group > re.NumberOfGroups()) {
-        ThrowRuntime("regexp_replace: the replacement refers to group \\" +
-                     std::to_string(group) + " but the pattern has " +
-                     std::to_string(re.NumberOfGroups()) + " capture group" +
-                     (re.NumberOfGroups() == 1 ? "" : "s") + ".");
+        ThrowRuntime("regexp_replace: the replacement refers to group \\" + std::to_string(group) +
+                     " but the pattern has " + std::to_string(re.NumberOfGroups()) +
+                     " capture group" + (re.NumberOfGroups() == 1 ? "" : "s") + ".");
       }
       out.pieces.emplace_back(r.substr(literal, i - literal), group);
       out.max_group = std::max(out.max_group, group);
@@ -312,8 +313,7 @@ Value RegexReplaceExec(Args a, size_t n, const LogicalType&, FunctionContext&) {
   std::string out;
   size_t pos = 0;
   size_t last_end = regex::kNoPosition;
-  while (pos <= s.size() &&
-         re.Match(s, pos, regex::Anchor::kUnanchored, groups, spans.data())) {
+  while (pos <= s.size() && re.Match(s, pos, regex::Anchor::kUnanchored, groups, spans.data())) {
     regex::Span m = spans[0];
     out.append(s.substr(pos, m.begin - pos));
     if (m.begin == m.end && m.begin == last_end) {
@@ -341,8 +341,7 @@ bool BindRegexReplace(const ScalarBindInput& in, BoundScalarFunction* fn, std::s
   fn->result_type = LogicalType::String();
   if (in.arg_types.size() < 4) return true;
   fn->arg_types.push_back(in.arg_types[3]);
-  const Value* option =
-      in.constant_args.size() > 3 ? in.constant_args[3] : nullptr;
+  const Value* option = in.constant_args.size() > 3 ? in.constant_args[3] : nullptr;
   Id id = in.arg_types[3].id();
   if (id != Id::kString && id != Id::kAny) {
     std::string text = option ? option->ToString() : "The option";
@@ -408,9 +407,8 @@ Value RegexExtractAllExec(Args a, size_t n, const LogicalType& result, FunctionC
   int group = GroupArg(a, n, re, "regexp_extract_all");
   std::string_view s = a[0].GetString();
   std::vector<Value> out;
-  ForEachMatch(s, re, group, [&](const regex::Span&, const regex::Span& g) {
-    out.push_back(SpanText(s, g));
-  });
+  ForEachMatch(s, re, group,
+               [&](const regex::Span&, const regex::Span& g) { out.push_back(SpanText(s, g)); });
   return Value::Nested(result, std::move(out));
 }
 
@@ -487,10 +485,9 @@ uint32_t RotR(uint32_t x, int c) { return (x >> c) | (x << (32 - c)); }
 
 std::string Md5(std::string_view input) {
   static constexpr uint32_t kShift[64] = {
-      7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
-      5, 9,  14, 20, 5, 9,  14, 20, 5, 9,  14, 20, 5, 9,  14, 20,
-      4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
-      6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21};
+      7,  12, 17, 22, 7,  12, 17, 22, 7,  12, 17, 22, 7,  12, 17, 22, 5,  9,  14, 20, 5,  9,
+      14, 20, 5,  9,  14, 20, 5,  9,  14, 20, 4,  11, 16, 23, 4,  11, 16, 23, 4,  11, 16, 23,
+      4,  11, 16, 23, 6,  10, 15, 21, 6,  10, 15, 21, 6,  10, 15, 21, 6,  10, 15, 21};
   uint32_t k[64];
   for (int i = 0; i < 64; ++i) {
     k[i] = static_cast<uint32_t>(std::floor(std::fabs(std::sin(i + 1.0)) * 4294967296.0));

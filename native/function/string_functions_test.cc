@@ -40,18 +40,21 @@ TEST(StringFunctionsTest, UnicodeCaseMapping) {
   EXPECT_EQ(Eval("upper", {Str("ı")}), "I");
   EXPECT_EQ(Eval("upper", {Str("straße")}), "STRAßE");
   EXPECT_EQ(Eval("lower", {Str("ΣΑΣ")}), "σασ");
-  EXPECT_EQ(Eval("upper", {Str("ⱥ")}), "Ⱥ");  // three bytes to two
-  EXPECT_EQ(Eval("upper", {Str("αβγ άέ")}), "ΑΒΓ ΆΈ");                      // Greek
-  EXPECT_EQ(Eval("upper", {Str("привет ѐӏ")}), "ПРИВЕТ ЀӀ");               // Cyrillic
-  EXPECT_EQ(Eval("upper", {Str("բարեւ")}), "ԲԱՐԵՒ");                        // Armenian
-  EXPECT_EQ(Eval("upper", {Str("ამ")}), "ᲐᲛ");                              // Georgian
+  EXPECT_EQ(Eval("upper", {Str("ⱥ")}), "Ⱥ");                  // three bytes to two
+  EXPECT_EQ(Eval("upper", {Str("αβγ άέ")}), "ΑΒΓ ΆΈ");        // Greek
+  EXPECT_EQ(Eval("upper", {Str("привет ѐӏ")}), "ПРИВЕТ ЀӀ");  // Cyrillic
+  EXPECT_EQ(Eval("upper", {Str("բարեւ")}), "ԲԱՐԵՒ");          // Armenian
+  EXPECT_EQ(Eval("upper", {Str("ამ")}), "ᲐᲛ");                // Georgian
   EXPECT_EQ(Eval("lower", {Str("ᲐᲛ")}), "ამ");
   EXPECT_EQ(Eval("lower", {Str("\U00010400\U00010401")}), "\U00010428\U00010429");  // Deseret
   EXPECT_EQ(Eval("upper", {Str("\U00010428")}), "\U00010400");
   EXPECT_EQ(Eval("upper", {Str("李雷 😀")}), "李雷 😀");
-  EXPECT_EQ(Eval("upper", {Str("a\xff" "b")}), "A\xff" "B");  // invalid bytes stay
+  EXPECT_EQ(Eval("upper", {Str("a\xff"
+                               "b")}),
+            "A\xff"
+            "B");                                       // invalid bytes stay
   EXPECT_EQ(Eval("initcap", {Str("ǆEMAL")}), "ǅemal");  // titlecase, not uppercase
-  EXPECT_EQ(Eval("initcap", {Str("ამ")}), "ამ");  // Georgian titlecase is not Mtavruli
+  EXPECT_EQ(Eval("initcap", {Str("ამ")}), "ამ");        // Georgian titlecase is not Mtavruli
 }
 
 TEST(StringFunctionsTest, TrimPadRepeatReverse) {
@@ -64,13 +67,13 @@ TEST(StringFunctionsTest, TrimPadRepeatReverse) {
             "Hubert Blaine W");
   EXPECT_EQ(Eval("rpad", {Str("😃🌍♂🌦🍞🚗"), I64(7), Str("<")}), "😃🌍♂🌦🍞🚗<");
   EXPECT_EQ(Eval("repeat", {Str("CsWork"), I64(2)}), "CsWorkCsWork");
-  EXPECT_EQ(Eval("reverse", {Str(kMovie)}), "eivom 🚗🍞🌦️🌍🧘🏻‍♂️😃😂 ehT");
+  EXPECT_EQ(Eval("reverse", {Str(kMovie)}),
+            "eivom 🚗🍞🌦️🌍🧘🏻‍♂️😃😂 ehT");
   EXPECT_EQ(Eval("reverse", {Str("raksO")}), "Oskar");
 }
 
 TEST(StringFunctionsTest, Substrings) {
-  EXPECT_EQ(Eval("substr", {Str("Hubert Blaine Wolfeschlegel"), I64(2), I64(12)}),
-            "ubert Blaine");
+  EXPECT_EQ(Eval("substr", {Str("Hubert Blaine Wolfeschlegel"), I64(2), I64(12)}), "ubert Blaine");
   EXPECT_EQ(Eval("substring", {Str("0123456789"), I64(2), I64(10)}), "123456789");
   EXPECT_EQ(Eval("substring", {Str("😃🌍🌦️🍞🚗"), I64(1), I64(3)}), "😃🌍🌦️");
   EXPECT_EQ(Eval("substr", {Str("abcd"), I64(0), I64(1)}), "");
@@ -111,7 +114,8 @@ TEST(StringFunctionsTest, SearchAndConcat) {
   EXPECT_EQ(Eval("concat_ws", {Str("-"), Str("a"), Null(), Str("b")}), "a-b");
   EXPECT_EQ(Eval("instr", {Str("成績評価"), Str("評")}), "3");
   EXPECT_EQ(Eval("levenshtein", {Str("kitten"), Str("sitting")}), "3");
-  EXPECT_EQ(Eval("levenshtein", {Str("成績評価の甘い授業が高く評価"), Str("成績評価の甘い授業が高く‍")}),
+  EXPECT_EQ(Eval("levenshtein", {Str("成績評価の甘い授業が高く評価"),
+                                 Str("成績評価の甘い授業が高く‍")}),
             "6");
   EXPECT_EQ(Eval("string", {I64(10)}), "10");
   EXPECT_EQ(Eval("string", {Dbl(11.7)}), "11.700000");
@@ -134,8 +138,7 @@ TEST(StringFunctionsTest, RegularExpressions) {
             "ERROR: Binder exception: 5 has data type INT64 but STRING was expected.");
   EXPECT_EQ(Eval("regexp_extract", {Str("hello_world"), Str("([a-z ]+)_?")}), "hello_");
   EXPECT_EQ(Eval("regexp_extract", {Str("hello_world"), Str("([a-z ]+)_?"), I64(1)}), "hello");
-  EXPECT_EQ(Eval("regexp_extract_all", {Str("hello_world"), Str("([a-z ]+)_?")}),
-            "[hello_,world]");
+  EXPECT_EQ(Eval("regexp_extract_all", {Str("hello_world"), Str("([a-z ]+)_?")}), "[hello_,world]");
   EXPECT_EQ(Eval("regexp_extract_all", {Str("hello"), Str("()"), I64(1)}), "[,,,,,]");
   EXPECT_EQ(Eval("regexp_split_to_array", {Str("hello world! 42?"), Str("o")}),
             "[hell, w,rld! 42?]");

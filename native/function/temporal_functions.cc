@@ -74,10 +74,22 @@ Value ToIntervalExec(Args a, size_t, const LogicalType&, FunctionContext&) {
   int128_t v = 0;
   Id range = Id::kInt64;
   switch (unit) {
-    case Unit::kYears: v = n * 12; range = Id::kInt32; break;
-    case Unit::kMonths: v = n; range = Id::kInt32; break;
-    case Unit::kWeeks: v = n * 7; range = Id::kInt32; break;
-    case Unit::kDays: v = n; range = Id::kInt32; break;
+    case Unit::kYears:
+      v = n * 12;
+      range = Id::kInt32;
+      break;
+    case Unit::kMonths:
+      v = n;
+      range = Id::kInt32;
+      break;
+    case Unit::kWeeks:
+      v = n * 7;
+      range = Id::kInt32;
+      break;
+    case Unit::kDays:
+      v = n;
+      range = Id::kInt32;
+      break;
     case Unit::kHours: v = n * 3600 * kSecond; break;
     case Unit::kMinutes: v = n * 60 * kSecond; break;
     case Unit::kSeconds: v = n * kSecond; break;
@@ -238,9 +250,9 @@ Value DayNameExec(Args a, size_t, const LogicalType&, FunctionContext&) {
 }
 
 Value MonthNameExec(Args a, size_t, const LogicalType&, FunctionContext&) {
-  static const char* kNames[] = {"January", "February", "March",     "April",
-                                 "May",     "June",     "July",      "August",
-                                 "September", "October", "November", "December"};
+  static const char* kNames[] = {"January",   "February", "March",    "April",
+                                 "May",       "June",     "July",     "August",
+                                 "September", "October",  "November", "December"};
   int64_t days = FloorDiv(InstantMicros(a[0]), kDay);
   return Value::String(kNames[temporal::CivilFromDays(days).month - 1]);
 }
@@ -265,8 +277,8 @@ bool BindExtremum(const ScalarBindInput& in, BoundScalarFunction* fn, std::strin
   for (const auto& t : in.arg_types) {
     auto c = CommonType(common, t);
     if (!c) {
-      *error = "Binder exception: Cannot compare " + common.ToString() + " and " + t.ToString() +
-               ".";
+      *error =
+          "Binder exception: Cannot compare " + common.ToString() + " and " + t.ToString() + ".";
       return false;
     }
     common = *c;

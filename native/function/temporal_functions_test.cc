@@ -58,8 +58,7 @@ TEST(TemporalFunctionsTest, NamesAndCalendar) {
   EXPECT_EQ(Eval("last_day", {Val("2020-02-10", "DATE")}), "2020-02-29");
   EXPECT_EQ(Eval("century", {Val("2000-12-31", "DATE")}), "20");
   EXPECT_EQ(Eval("century", {Val("2001-01-01", "DATE")}), "21");
-  EXPECT_EQ(Eval("greatest", {Val("2001-01-01", "DATE"), Val("2002-01-01", "DATE")}),
-            "2002-01-01");
+  EXPECT_EQ(Eval("greatest", {Val("2001-01-01", "DATE"), Val("2002-01-01", "DATE")}), "2002-01-01");
   EXPECT_EQ(Eval("least", {I64(3), Dbl(1.5), Null()}), "1.500000");
 }
 
@@ -116,30 +115,28 @@ TEST(TemporalRangeTest, DateArithmetic) {
   EXPECT_TRUE(Fails(Eval("+", {Val("294247-01-10", "DATE"), I64(1)}), kDateRange));
   EXPECT_EQ(Eval("+", {Val("294247-01-09", "DATE"), I64(1)}), "294247-01-10");
   EXPECT_TRUE(Fails(Eval("-", {Val("-290308-12-22", "DATE"), I64(1)}), kDateRange));
-  EXPECT_EQ(Eval("-", {Val("294247-01-10", "DATE"), Val("-290308-12-22", "DATE")}),
-            "213503982");
+  EXPECT_EQ(Eval("-", {Val("294247-01-10", "DATE"), Val("-290308-12-22", "DATE")}), "213503982");
   // Intervals: months, days and microseconds each move the date.
   EXPECT_TRUE(Fails(Eval("+", {date, Val("300000 years", "INTERVAL")}), kDateRange));
   EXPECT_TRUE(Fails(Eval("+", {date, Val("2000000000 days", "INTERVAL")}), kDateRange));
   EXPECT_TRUE(Fails(Eval("-", {date, Val("2000000000 days", "INTERVAL")}), kDateRange));
   EXPECT_TRUE(Fails(Eval("+", {date, Val("2147483647 months", "INTERVAL")}), kDateRange));
-  EXPECT_TRUE(Fails(Eval("+", {Val("294247-01-10", "DATE"), Val("24 hours", "INTERVAL")}),
-                    kDateRange));
-  EXPECT_EQ(Eval("+", {Val("294247-01-09", "DATE"), Val("24 hours", "INTERVAL")}),
-            "294247-01-10");
+  EXPECT_TRUE(
+      Fails(Eval("+", {Val("294247-01-10", "DATE"), Val("24 hours", "INTERVAL")}), kDateRange));
+  EXPECT_EQ(Eval("+", {Val("294247-01-09", "DATE"), Val("24 hours", "INTERVAL")}), "294247-01-10");
   EXPECT_TRUE(Fails(Eval("-", {date, Val("-2147483648 days", "INTERVAL")}), "negation"));
 }
 
 TEST(TemporalRangeTest, TimestampAndIntervalArithmetic) {
   Value max = Val("294247-01-10 04:00:54.775807", "TIMESTAMP");
   Value min = Val("-290308-12-21 19:59:05.224192", "TIMESTAMP");
-  EXPECT_TRUE(Fails(Eval("+", {max, Val("1 microsecond", "INTERVAL")}),
-                    "outside the TIMESTAMP range"));
-  EXPECT_TRUE(Fails(Eval("-", {min, Val("1 microsecond", "INTERVAL")}),
-                    "outside the TIMESTAMP range"));
-  EXPECT_TRUE(Fails(Eval("+", {Val("2020-01-01 00:00:00", "TIMESTAMP"),
-                               Val("2147483647 months", "INTERVAL")}),
-                    "outside the TIMESTAMP range"));
+  EXPECT_TRUE(
+      Fails(Eval("+", {max, Val("1 microsecond", "INTERVAL")}), "outside the TIMESTAMP range"));
+  EXPECT_TRUE(
+      Fails(Eval("-", {min, Val("1 microsecond", "INTERVAL")}), "outside the TIMESTAMP range"));
+  EXPECT_TRUE(Fails(
+      Eval("+", {Val("2020-01-01 00:00:00", "TIMESTAMP"), Val("2147483647 months", "INTERVAL")}),
+      "outside the TIMESTAMP range"));
   EXPECT_TRUE(Fails(Eval("+", {Val("2020-01-01", "TIMESTAMP"), Val("300000 years", "INTERVAL")}),
                     "outside the TIMESTAMP range"));
   EXPECT_EQ(Eval("-", {max, min}), "213503982 days 08:01:49.551615");
@@ -148,9 +145,9 @@ TEST(TemporalRangeTest, TimestampAndIntervalArithmetic) {
   Value big_days = Val("2000000000 days", "INTERVAL");
   EXPECT_TRUE(Fails(Eval("+", {big_days, big_days}), kInterval));
   EXPECT_TRUE(Fails(Eval("-", {Val("-2000000000 days", "INTERVAL"), big_days}), kInterval));
-  EXPECT_TRUE(Fails(Eval("+", {Val("2000000000 months", "INTERVAL"),
-                               Val("2000000000 months", "INTERVAL")}),
-                    kInterval));
+  EXPECT_TRUE(
+      Fails(Eval("+", {Val("2000000000 months", "INTERVAL"), Val("2000000000 months", "INTERVAL")}),
+            kInterval));
   EXPECT_TRUE(Fails(Eval("*", {big_days, I64(2)}), kInterval));
   EXPECT_TRUE(Fails(Eval("/", {Val("-2147483648 days", "INTERVAL"), I64(-1)}), kInterval));
   EXPECT_EQ(Eval("/", {Val("-2147483647 days", "INTERVAL"), I64(-1)}), "2147483647 days");
@@ -168,8 +165,8 @@ TEST(TemporalRangeTest, TruncationCastsAndCalendar) {
   EXPECT_EQ(Eval("date_part", {Str("year"), Val("294247-01-10", "DATE")}), "294247");
   EXPECT_EQ(Eval("date_part", {Str("year"), first}), "-290308");
   EXPECT_EQ(Eval("dayname", {first}), "Monday");
-  EXPECT_TRUE(Fails(CastText(Val("3000-01-01", "DATE"), "TIMESTAMP_NS"),
-                    "outside the TIMESTAMP_NS range"));
+  EXPECT_TRUE(
+      Fails(CastText(Val("3000-01-01", "DATE"), "TIMESTAMP_NS"), "outside the TIMESTAMP_NS range"));
   EXPECT_TRUE(Fails(CastText(Val("1000-01-01 00:00:00", "TIMESTAMP"), "TIMESTAMP_NS"),
                     "outside the TIMESTAMP_NS range"));
   EXPECT_EQ(CastText(Val("2000-01-01", "DATE"), "TIMESTAMP_NS"), "2000-01-01 00:00:00");

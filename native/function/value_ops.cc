@@ -161,8 +161,7 @@ uint64_t HashImpl(const Value& raw) {
   if (v.is_null()) return 0x5bd1e995ULL;
   Id id = v.type_id();
   switch (FamilyOf(id)) {
-    case kBoolFamily:
-      return Mix(v.GetBool() ? 0x1234567ULL : 0x7654321ULL);
+    case kBoolFamily: return Mix(v.GetBool() ? 0x1234567ULL : 0x7654321ULL);
     case kNumberFamily: {
       if (id == Id::kDecimal) {
         // Equal numbers hash alike: a whole DECIMAL as its integer, another as its double.
@@ -181,15 +180,11 @@ uint64_t HashImpl(const Value& raw) {
       std::memcpy(&bits, &d, sizeof bits);
       return Mix(bits);
     }
-    case kInstantFamily:
-      return Mix(static_cast<uint64_t>(internal::InstantMicros(v)) ^ 0xA5A5ULL);
-    case kIntervalFamily:
-      return HashInt128(IntervalTotal(v.GetInterval()));
+    case kInstantFamily: return Mix(static_cast<uint64_t>(internal::InstantMicros(v)) ^ 0xA5A5ULL);
+    case kIntervalFamily: return HashInt128(IntervalTotal(v.GetInterval()));
     case kStringFamily:
-    case kBlobFamily:
-      return HashString(v.GetString());
-    case kUuidFamily:
-      return HashInt128(v.GetInt128());
+    case kBlobFamily: return HashString(v.GetString());
+    case kUuidFamily: return HashInt128(v.GetInt128());
     case kListFamily:
     case kStructFamily:
     case kMapFamily: {
@@ -208,8 +203,7 @@ uint64_t HashImpl(const Value& raw) {
       for (const auto& c : v.children()) h = Combine(h, HashImpl(c));
       return h;
     }
-    default:
-      return 0;
+    default: return 0;
   }
 }
 
@@ -243,12 +237,9 @@ int CompareValues(const Value& raw_a, const Value& raw_b) {
   Family fa = FamilyOf(a.type_id()), fb = FamilyOf(b.type_id());
   if (fa != fb) return Cmp(static_cast<int>(fa), static_cast<int>(fb));
   switch (fa) {
-    case kBoolFamily:
-      return Cmp(a.GetBool(), b.GetBool());
-    case kNumberFamily:
-      return CompareNumbers(a, b);
-    case kInstantFamily:
-      return CompareInstants(a, b);
+    case kBoolFamily: return Cmp(a.GetBool(), b.GetBool());
+    case kNumberFamily: return CompareNumbers(a, b);
+    case kInstantFamily: return CompareInstants(a, b);
     case kIntervalFamily:
       return Cmp(IntervalTotal(a.GetInterval()), IntervalTotal(b.GetInterval()));
     case kStringFamily:
@@ -262,14 +253,11 @@ int CompareValues(const Value& raw_a, const Value& raw_b) {
     case kListFamily:
     case kStructFamily:
     case kMapFamily:
-    case kPathFamily:
-      return CompareChildren(a.children(), b.children());
+    case kPathFamily: return CompareChildren(a.children(), b.children());
     case kIdFamily:
     case kNodeFamily:
-    case kRelFamily:
-      return CompareIds(a.GetId(), b.GetId());
-    default:
-      return 0;
+    case kRelFamily: return CompareIds(a.GetId(), b.GetId());
+    default: return 0;
   }
 }
 

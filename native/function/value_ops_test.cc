@@ -60,9 +60,9 @@ TEST(ValueOpsTest, ComparisonOperators) {
   // Kùzu's list/struct comparison: NULL elements are greater than values.
   EXPECT_EQ(Eval(">", {List("INT64[]", {I64(3), I64(4)}), List("INT64[]", {I64(3), Null()})}),
             "False");
-  EXPECT_EQ(Eval(">", {List("INT64[]", {I64(3), Null(), I64(2)}),
-                       List("INT64[]", {I64(3), Null()})}),
-            "True");
+  EXPECT_EQ(
+      Eval(">", {List("INT64[]", {I64(3), Null(), I64(2)}), List("INT64[]", {I64(3), Null()})}),
+      "True");
   EXPECT_EQ(Eval("<>", {List("INT64[]", {Null(), I64(2)}), List("INT64[]", {Null()})}), "True");
   EXPECT_EQ(Eval(">=", {List("INT64[]", {I64(1), Null()}), List("INT64[]", {I64(1)})}), "True");
   EXPECT_EQ(Eval(">=", {List("INT64[]", {I64(1), I64(2)}), List("INT64[]", {I64(1), Null()})}),
@@ -125,7 +125,7 @@ TEST(ValueOpsTest, PrimaryKeyForIsExact) {
   EXPECT_EQ(key(Dbl(-3.0), "INT32"), "INT32 -3");
   EXPECT_EQ(key(Dbl(NAN), "INT64"), "none");
   EXPECT_EQ(key(Dbl(INFINITY), "INT64"), "none");
-  EXPECT_EQ(key(Dbl(1e19), "INT64"), "none");        // beyond INT64
+  EXPECT_EQ(key(Dbl(1e19), "INT64"), "none");  // beyond INT64
   EXPECT_EQ(key(Dbl(1e19), "UINT64"), "UINT64 10000000000000000000");
   EXPECT_EQ(key(Dbl(9223372036854775807.0), "INT64"), "none");  // 2^63 after rounding
   EXPECT_EQ(key(I64(300), "UINT8"), "none");
@@ -136,7 +136,7 @@ TEST(ValueOpsTest, PrimaryKeyForIsExact) {
   EXPECT_EQ(key(I64(9007199254740993), "DOUBLE"), "none");  // 2^53 + 1: no DOUBLE equals it
   EXPECT_EQ(key(Dbl(0.1), "FLOAT"), "none");                // 0.1 is no FLOAT
   EXPECT_EQ(key(Dbl(0.5), "FLOAT"), "FLOAT 0.500000");
-  EXPECT_EQ(key(Str("295"), "INT64"), "INT64 295");         // cast as the comparison casts it
+  EXPECT_EQ(key(Str("295"), "INT64"), "INT64 295");  // cast as the comparison casts it
   EXPECT_EQ(key(Str("abc"), "STRING"), "STRING abc");
   EXPECT_EQ(key(Null(), "INT64"), "none");
   EXPECT_THROW(PrimaryKeyFor(Str("294.6"), T("INT64")), GraphDBException);

@@ -25,7 +25,8 @@ TEST_F(BinderErrorsTest, OrderByNeedsAnOrderableType) {
             "Binder exception: Cannot order by e. Order by REL is not supported.");
   EXPECT_EQ(Error("MATCH (a:person) RETURN a ORDER BY a.tags"),
             "Binder exception: Cannot order by a.tags. Order by STRING[] is not supported.");
-  EXPECT_EQ(Rows("MATCH (a:person) RETURN a.id ORDER BY a.name"), (std::vector<std::string>{"1", "2"}));
+  EXPECT_EQ(Rows("MATCH (a:person) RETURN a.id ORDER BY a.name"),
+            (std::vector<std::string>{"1", "2"}));
 }
 
 TEST_F(BinderErrorsTest, JoinHintsMustFitThePattern) {

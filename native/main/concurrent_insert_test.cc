@@ -73,8 +73,8 @@ class ConcurrentInsertTest : public ::testing::TestWithParam<bool> {
     if (nodes.ok()) {
       for (const auto& row : nodes->rows) out += row[0].ToString() + "=" + row[1].ToString() + ";";
     }
-    auto rels = RunCypher(slot, 
-        "MATCH (a:P)-[k:K]->(b:P) RETURN a.id, b.id, k.w ORDER BY a.id, b.id, k.w", {});
+    auto rels = RunCypher(
+        slot, "MATCH (a:P)-[k:K]->(b:P) RETURN a.id, b.id, k.w ORDER BY a.id, b.id, k.w", {});
     EXPECT_TRUE(rels.ok());
     if (rels.ok()) {
       for (const auto& row : rels->rows) {
@@ -102,9 +102,7 @@ class ConcurrentInsertTest : public ::testing::TestWithParam<bool> {
     }
   }
 
-  storage::NodeTable& PTable() {
-    return *db_->GetNodeTable(db_->catalog().GetNodeTable("P")->id);
-  }
+  storage::NodeTable& PTable() { return *db_->GetNodeTable(db_->catalog().GetNodeTable("P")->id); }
 
   // Runs `statement` on its own slot and thread; `done` is set once it returned.
   std::thread Background(const std::string& statement,
@@ -134,9 +132,8 @@ class ConcurrentInsertTest : public ::testing::TestWithParam<bool> {
 TEST_P(ConcurrentInsertTest, ShortInsertsCommitWhileALongInsertRuns) {
   std::optional<Result<exec::QueryResult>> long_result;
   std::atomic<bool> long_done{false};
-  std::thread long_insert =
-      Background("UNWIND range(0, 399999) AS i CREATE (:P {id: i, name: 'long'})", &long_result,
-                 &long_done);
+  std::thread long_insert = Background(
+      "UNWIND range(0, 399999) AS i CREATE (:P {id: i, name: 'long'})", &long_result, &long_done);
   WaitForRows(1000);
   ExecutionSlot slot(db_);
   int committed_meanwhile = 0;
@@ -150,7 +147,8 @@ TEST_P(ConcurrentInsertTest, ShortInsertsCommitWhileALongInsertRuns) {
   // are not, until it commits.
   const int64_t seen_meanwhile = Count(slot, "MATCH (p:P) WHERE p.id >= 1000000 RETURN count(*)");
   const bool long_still_running = !long_done.load();
-  const int64_t long_rows_meanwhile = Count(slot, "MATCH (p:P) WHERE p.id < 1000000 RETURN count(*)");
+  const int64_t long_rows_meanwhile =
+      Count(slot, "MATCH (p:P) WHERE p.id < 1000000 RETURN count(*)");
   long_insert.join();
   ASSERT_TRUE(long_result && long_result->ok()) << long_result->status().ToString();
   std::printf("[  stats   ] %d short inserts committed while the long one ran\n",
@@ -186,8 +184,8 @@ TEST_P(ConcurrentInsertTest, AFailedInsertLeavesNoTraceAmongRowsOthersCommitted)
   while (!failing_done.load() && next < 2000) {
     const std::string id = std::to_string(1000000 + next);
     Exec(slot, "CREATE (:P {id: " + id + ", name: 'kept'})");
-    Exec(slot, "MATCH (a:P {id: -1}), (b:P {id: " + id + "}) CREATE (a)-[:K {w: " +
-                   std::to_string(next) + "}]->(b)");
+    Exec(slot, "MATCH (a:P {id: -1}), (b:P {id: " + id +
+                   "}) CREATE (a)-[:K {w: " + std::to_string(next) + "}]->(b)");
     ++next;
   }
   failing_insert.join();
@@ -228,9 +226,9 @@ TEST_P(ConcurrentInsertTest, ConcurrentDuplicateKeysFailOnlyTheLaterInsert) {
     threads.emplace_back([&, t] {
       ExecutionSlot slot(db_);
       for (int k = 0; k < kKeys; ++k) {
-        auto r = RunCypher(slot, "CREATE (:P {id: " + std::to_string(k) + ", name: 't" +
-                                  std::to_string(t) + "'})",
-                              {});
+        auto r = RunCypher(
+            slot, "CREATE (:P {id: " + std::to_string(k) + ", name: 't" + std::to_string(t) + "'})",
+            {});
         if (r.ok()) {
           ok++;
         } else if (r.status().code() == ErrorCode::kConstraintViolation) {
@@ -270,10 +268,11 @@ TEST_P(ConcurrentInsertTest, InsertsOfNodesAndEdgesFromManyConnectionsAppearWhol
       // none of them.
       auto nodes = RunCypher(slot, "MATCH (p:P) RETURN count(*)", {});
       auto edges = RunCypher(slot, "MATCH (:P)-[k:K]->(:P) RETURN count(*)", {});
-      auto pairs = RunCypher(slot, 
-          "MATCH (a:P) WHERE a.id % 2 = 0 OPTIONAL MATCH (a)-[k:K]->(b:P {id: a.id + 1}) "
-          "RETURN count(*), count(k)",
-          {});
+      auto pairs =
+          RunCypher(slot,
+                    "MATCH (a:P) WHERE a.id % 2 = 0 OPTIONAL MATCH (a)-[k:K]->(b:P {id: a.id + 1}) "
+                    "RETURN count(*), count(k)",
+                    {});
       if (!nodes.ok() || !edges.ok() || !pairs.ok()) {
         torn++;
         continue;
@@ -288,14 +287,15 @@ TEST_P(ConcurrentInsertTest, InsertsOfNodesAndEdgesFromManyConnectionsAppearWhol
       ExecutionSlot slot(db_);
       for (int i = 0; i < kPerWriter; ++i) {
         const int a = 2 * (w * 10000 + i);
-        auto r = RunCypher(slot, "CREATE (a:P {id: " + std::to_string(a) + ", name: 'w" +
-                                  std::to_string(w) + "'})-[:K {w: " + std::to_string(i) +
-                                  "}]->(b:P {id: " + std::to_string(a + 1) + ", name: 'b'})",
-                              {});
+        auto r = RunCypher(slot,
+                           "CREATE (a:P {id: " + std::to_string(a) + ", name: 'w" +
+                               std::to_string(w) + "'})-[:K {w: " + std::to_string(i) +
+                               "}]->(b:P {id: " + std::to_string(a + 1) + ", name: 'b'})",
+                           {});
         EXPECT_TRUE(r.ok()) << r.status().ToString();
         if (i % 50 == 25) {
-          auto u = RunCypher(slot, "MATCH (p:P {id: " + std::to_string(a) + "}) SET p.name = 'set'",
-                                {});
+          auto u =
+              RunCypher(slot, "MATCH (p:P {id: " + std::to_string(a) + "}) SET p.name = 'set'", {});
           EXPECT_TRUE(u.ok()) << u.status().ToString();
         }
       }

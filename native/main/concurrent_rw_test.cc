@@ -280,21 +280,11 @@ TEST_P(ConcurrentReadWriteTest, TransfersKeepTheTotal) {
         const int64_t amt = 1 + rng() % 500;
         const ParameterMap p = P({{"x", x}, {"y", y}, {"amt", amt}});
         switch (step++ % 6) {
-          case 0:
-            Commit(slot, transfer, p);
-            break;
-          case 1:
-            Commit(slot, spread, p);
-            break;
-          case 2:
-            FailAndRollBack(slot, divide_by_zero, p);
-            break;
-          case 3:
-            FailAndRollBack(slot, duplicate_key, p);
-            break;
-          case 4:
-            FailAndRollBack(slot, spread_and_fail, p);
-            break;
+          case 0: Commit(slot, transfer, p); break;
+          case 1: Commit(slot, spread, p); break;
+          case 2: FailAndRollBack(slot, divide_by_zero, p); break;
+          case 3: FailAndRollBack(slot, duplicate_key, p); break;
+          case 4: FailAndRollBack(slot, spread_and_fail, p); break;
           default:
             RunTransaction(slot,
                            {{transfer, p}, {transfer, P({{"x", y}, {"y", z}, {"amt", 2 * amt}})}},
@@ -371,20 +361,11 @@ TEST_P(ConcurrentReadWriteTest, StringsAreNeverTorn) {
         const ParameterMap good = params(id, Value::String(bodies[k]), StringList(tags[k]));
         const ParameterMap lost = params(id, Value::String(lost_bodies[step % 2]), lost_tags);
         switch (step++ % 5) {
-          case 0:
-            FailAndRollBack(slot, set + " CREATE (:Doc {id: $id})", lost);
-            break;
-          case 1:
-            FailAndRollBack(slot, set + " WITH d RETURN 1 / (d.id - d.id)", lost);
-            break;
-          case 2:
-            RunTransaction(slot, {{set, lost}, {set, good}}, true);
-            break;
-          case 3:
-            RunTransaction(slot, {{set, good}, {set, lost}}, false);
-            break;
-          default:
-            Commit(slot, set, good);
+          case 0: FailAndRollBack(slot, set + " CREATE (:Doc {id: $id})", lost); break;
+          case 1: FailAndRollBack(slot, set + " WITH d RETURN 1 / (d.id - d.id)", lost); break;
+          case 2: RunTransaction(slot, {{set, lost}, {set, good}}, true); break;
+          case 3: RunTransaction(slot, {{set, good}, {set, lost}}, false); break;
+          default: Commit(slot, set, good);
         }
       },
       [&](ExecutionSlot& slot, Rng& rng, int reader) {
@@ -452,12 +433,8 @@ TEST_P(ConcurrentReadWriteTest, InsertsAppearAtomically) {
           case 2:
             FailAndRollBack(slot, create + " CREATE (:Person {id: $a, name: 'dup'})", p);
             break;
-          case 3:
-            FailAndRollBack(slot, create + " WITH p RETURN 1 / (p.id - p.id)", p);
-            break;
-          case 4:
-            RunTransaction(slot, {{create, p}}, false);
-            break;
+          case 3: FailAndRollBack(slot, create + " WITH p RETURN 1 / (p.id - p.id)", p); break;
+          case 4: RunTransaction(slot, {{create, p}}, false); break;
           default:
             if (Commit(slot, create, p)) {
               ids.push_back(id);
@@ -537,9 +514,7 @@ TEST_P(ConcurrentReadWriteTest, DeletedAndReinsertedKeysShowAtMostOnce) {
           case 0:
             if (Commit(slot, del, p)) Commit(slot, ins, p);
             break;
-          case 1:
-            RunTransaction(slot, {{del, p}, {ins, p}}, true);
-            break;
+          case 1: RunTransaction(slot, {{del, p}, {ins, p}}, true); break;
           default:
             RunTransaction(slot, {{del, p}, {ins, P({{"k", k}, {"v", k + 500 + 1000 * step}})}},
                            false);

@@ -74,9 +74,9 @@ class CursorTest : public ::testing::Test {
 };
 
 TEST_F(CursorTest, HandsOutEveryRowInBatches) {
-  ASSERT_TRUE(Open("MATCH (p:P) WHERE p.id > $min RETURN p.id ORDER BY p.id",
-                   {{"min", Value::Int64(10)}})
-                  .ok());
+  ASSERT_TRUE(
+      Open("MATCH (p:P) WHERE p.id > $min RETURN p.id ORDER BY p.id", {{"min", Value::Int64(10)}})
+          .ok());
   EXPECT_EQ(header_.column_names, std::vector<std::string>{"p.id"});
   ASSERT_EQ(header_.column_types.size(), 1u);
   EXPECT_TRUE(header_.rows.empty());

@@ -262,10 +262,10 @@ Status Database::Recover() {
     const std::string where = dir + "/" + wal::WalFileName(record.slot_id) + " at offset " +
                               std::to_string(record.offset);
     if (record.commit_ts <= commit_ts_.load()) {
-      return Status(ErrorCode::kCorruption,
-                    "corruption in " + where + ": commit timestamp " +
-                        std::to_string(record.commit_ts) + " is not after " +
-                        std::to_string(commit_ts_.load()));
+      return Status(ErrorCode::kCorruption, "corruption in " + where + ": commit timestamp " +
+                                                std::to_string(record.commit_ts) +
+                                                " is not after " +
+                                                std::to_string(commit_ts_.load()));
     }
     if (record.commit_ts != commit_ts_.load() + 1) {
       // A commit is acknowledged only once every earlier record is durable, so records after
@@ -273,7 +273,8 @@ Status Database::Recover() {
       recovery_warnings_.push_back("write-ahead log: the record of commit " +
                                    std::to_string(commit_ts_.load() + 1) +
                                    " is missing; dropped the later, unacknowledged commits "
-                                   "from " + where);
+                                   "from " +
+                                   where);
       break;
     }
     Status s = exec::ApplyRedo(record.payload, *this, storage_->catalog(), record.commit_ts);
@@ -288,12 +289,12 @@ Status Database::Recover() {
     Status s = storage_->Checkpoint(commit_ts_.load());
     if (!s.ok() && s.code() != ErrorCode::kIoError) return s;
     if (!s.ok()) {
-      SetWriteFailure(Status(
-          ErrorCode::kIoError,
-          "it was opened read-only because the checkpoint of the " +
-              std::to_string(recovered_commits_) +
-              " commits replayed from the write-ahead log could not be written (" + s.message() +
-              "); free space on the disk and reopen it"));
+      SetWriteFailure(
+          Status(ErrorCode::kIoError,
+                 "it was opened read-only because the checkpoint of the " +
+                     std::to_string(recovered_commits_) +
+                     " commits replayed from the write-ahead log could not be written (" +
+                     s.message() + "); free space on the disk and reopen it"));
       recovery_warnings_.push_back(
           "opened read-only: the checkpoint of the " + std::to_string(recovered_commits_) +
           " commits replayed from the write-ahead log could not be written (" + s.message() +
@@ -389,8 +390,9 @@ Status Database::AppendToLog(uint32_t wal_slot, uint64_t ts, std::string_view pa
         SetWriteFailure(opened.status());
         return Status(ErrorCode::kIoError,
                       "the commit could not be written to the write-ahead log, whose file could "
-                      "not be created (" + opened.status().message() +
-                      "); nothing of it was written, so it will not reappear after a restart");
+                      "not be created (" +
+                          opened.status().message() +
+                          "); nothing of it was written, so it will not reappear after a restart");
       }
       wal_writers_[wal_slot] = std::move(opened).value();
     }
@@ -403,9 +405,8 @@ Status Database::AppendToLog(uint32_t wal_slot, uint64_t ts, std::string_view pa
     // on, before the ticket lets a checkpoint in.
     SetWriteFailure(appended.status());
     ticket->lock_.unlock();
-    return Status(ErrorCode::kIoError,
-                  "the commit could not be written to the write-ahead log: " +
-                      appended.status().message());
+    return Status(ErrorCode::kIoError, "the commit could not be written to the write-ahead log: " +
+                                           appended.status().message());
   }
   dirty_ = true;
   ticket->wait_for_.clear();
@@ -602,7 +603,9 @@ Status Database::Close() {
   return s;
 }
 
-storage::NodeTable* Database::GetNodeTable(catalog::TableId id) { return storage_->GetNodeTable(id); }
+storage::NodeTable* Database::GetNodeTable(catalog::TableId id) {
+  return storage_->GetNodeTable(id);
+}
 
 storage::RelTable* Database::GetRelTable(catalog::TableId pair_id) {
   return storage_->GetRelTable(pair_id);

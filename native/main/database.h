@@ -31,12 +31,11 @@
 #include <condition_variable>
 #include <cstdint>
 #include <map>
-#include <set>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <shared_mutex>
 #include <string>
-
 #include <vector>
 
 #include "catalog/catalog.h"
@@ -106,7 +105,7 @@ class TransactionGate {
   std::condition_variable cv_;
   const void* owner_ = nullptr;  // the session with an open read-write transaction
   std::atomic<const void*> schema_owner_{nullptr};  // that session once it ran DDL or COPY
-  uint32_t running_ = 0;         // write statements between EnterWrite and ExitWrite
+  uint32_t running_ = 0;  // write statements between EnterWrite and ExitWrite
   std::chrono::milliseconds wait_limit_{10000};
 };
 
@@ -182,8 +181,7 @@ class Database final : public exec::TableProvider {
   // the writes (it still holds the lock).
   // REQUIRES: writer_lock() (shared for an insert-only log), with the statement lock shared; or
   // the statement lock exclusively.
-  Status CommitWrites(uint32_t wal_slot, exec::UndoLog& log, uint64_t stamp,
-                      CommitTicket* ticket);
+  Status CommitWrites(uint32_t wal_slot, exec::UndoLog& log, uint64_t stamp, CommitTicket* ticket);
   // Waits until the ticket's record and all earlier ones are durable (with sync_on_commit).
   // REQUIRES: the statement lock is NOT held (so commits group).
   Status FinishCommit(CommitTicket* ticket);
@@ -332,7 +330,7 @@ class Database final : public exec::TableProvider {
   std::atomic<uint64_t> transactions_{0};
   std::atomic<uint64_t> query_ids_{0};
   std::mutex pins_mu_;
-  std::multiset<uint64_t> pins_;  // GUARDED_BY(pins_mu_)
+  std::multiset<uint64_t> pins_;        // GUARDED_BY(pins_mu_)
   std::condition_variable pins_empty_;  // notified when pins_ becomes empty
   std::atomic<uint32_t> open_cursors_{0};
   // Read timestamps of running read statements, one cache line each (kFreeReader: unused);
@@ -350,7 +348,7 @@ class Database final : public exec::TableProvider {
   // Held shared from a commit's append until its sync ends; exclusively by checkpoints before
   // they truncate the logs. Acquired after statement_lock().
   std::shared_mutex wal_inflight_;
-  std::mutex wal_mu_;  // guards the two vectors below
+  std::mutex wal_mu_;                                         // guards the two vectors below
   std::vector<std::unique_ptr<wal::WalWriter>> wal_writers_;  // by WAL slot id, opened lazily
   std::vector<bool> wal_slot_used_;
   // The last commit's timestamp (dense); written under commit_mu_ (or the statement lock

@@ -38,8 +38,7 @@ TEST_F(DecimalQueryTest, CastsKeepExactDigits) {
             "Conversion exception: Cast failed. 10.5 is not in DECIMAL(2, 1) range.");
   EXPECT_NE(Error("RETURN CAST('x1' AS DECIMAL(2, 1))").find("Could not convert"),
             std::string::npos);
-  EXPECT_NE(Error("RETURN CAST(1 AS DECIMAL(40, 1))").find("between 1 and 38"),
-            std::string::npos);
+  EXPECT_NE(Error("RETURN CAST(1 AS DECIMAL(40, 1))").find("between 1 and 38"), std::string::npos);
 }
 
 TEST_F(DecimalQueryTest, ArithmeticResultTypes) {

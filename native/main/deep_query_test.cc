@@ -75,8 +75,9 @@ class DeepQueryTest : public ::testing::Test {
     Exec("CREATE NODE TABLE N(id INT64, PRIMARY KEY(id))");
     Exec("CREATE REL TABLE R(FROM N TO N)");
     Exec("UNWIND range(0, 1000) AS i CREATE (:N {id: i})");
-    Exec("UNWIND range(0, 999) AS i MATCH (a:N {id: i}), (b:N {id: i + 1}) "
-         "CREATE (a)-[:R]->(b)");
+    Exec(
+        "UNWIND range(0, 999) AS i MATCH (a:N {id: i}), (b:N {id: i + 1}) "
+        "CREATE (a)-[:R]->(b)");
   }
   void TearDown() override { AbortTransaction(*db_, session_); }
 
@@ -160,8 +161,7 @@ TEST_F(DeepQueryTest, ShapesPastTheLimitsFailCleanly) {
       "RETURN [1]" + Repeat("[0:1]", 100000),
       "MATCH (a:N) WHERE " + NestedExists(d) + " RETURN a",
       // The expressions inside subqueries count toward the depth of the one around them.
-      "MATCH (a:N) WHERE " + NestedExists(40, "v40.id" + Repeat(" IS NULL", d - 40)) +
-          " RETURN a",
+      "MATCH (a:N) WHERE " + NestedExists(40, "v40.id" + Repeat(" IS NULL", d - 40)) + " RETURN a",
       "WITH 1 AS a " + Repeat("WITH a ", steps) + "RETURN a",
       "UNWIND [1] AS x " + Unwinds(steps) + "RETURN x",
       "MATCH (a:N)" + Repeat("-[:R]->(:N)", steps) + " RETURN count(*)",
@@ -220,14 +220,24 @@ TEST_F(DeepQueryTest, LongRunsOfOperatorsWork) {
 // same error, for random runs over operand types that promote, overflow, concatenate and
 // divide by zero, with NULLs in between.
 TEST_F(DeepQueryTest, RunsMatchTheirNestedForms) {
-  const std::vector<std::string> numbers = {
-      "1", "-2", "3", "0", "7.5", "-0.25", "NULL", "9223372036854775807", "CAST(3 AS INT8)",
-      "CAST(100 AS INT8)", "CAST(2 AS UINT8)", "2147483647", "$p"};
+  const std::vector<std::string> numbers = {"1",
+                                            "-2",
+                                            "3",
+                                            "0",
+                                            "7.5",
+                                            "-0.25",
+                                            "NULL",
+                                            "9223372036854775807",
+                                            "CAST(3 AS INT8)",
+                                            "CAST(100 AS INT8)",
+                                            "CAST(2 AS UINT8)",
+                                            "2147483647",
+                                            "$p"};
   // The operators of each precedence level: a run holds operators of one level.
   const std::vector<std::vector<std::string>> numeric_levels = {
       {" + ", " - "}, {" * ", " / ", " % "}, {" ^ "}, {" & "}, {" | "}, {" << ", " >> "}};
-  const std::vector<std::string> others = {"'a'", "'bc'", "NULL", "[1, 2]", "[3]",
-                                           "date('2020-01-01')", "interval('1 day')", "1"};
+  const std::vector<std::string> others = {
+      "'a'", "'bc'", "NULL", "[1, 2]", "[3]", "date('2020-01-01')", "interval('1 day')", "1"};
   const std::vector<std::string> logic = {"true", "false", "NULL", "1 / 0 = 1", "$b"};
   std::mt19937 random(24);
   auto pick = [&](const std::vector<std::string>& from) {

@@ -82,9 +82,10 @@ TEST_F(DurabilityTest, AcknowledgedCommitsSurviveACrashAndAreReplayedInOrder) {
   }
   Exec(slot, "MATCH (a:P {id: 1}), (b:P {id: 2}) CREATE (a)-[:K {w: 12}]->(b)");
   // A rel created and rolled back leaves its offset behind; replay must keep offsets aligned.
-  EXPECT_FALSE(RunCypher(slot, "MATCH (a:P {id: 3}), (b:P {id: 4}) CREATE (a)-[:K {w: 34}]->(b) "
-                            "WITH 1 AS x RETURN 1 / 0",
-                            {})
+  EXPECT_FALSE(RunCypher(slot,
+                         "MATCH (a:P {id: 3}), (b:P {id: 4}) CREATE (a)-[:K {w: 34}]->(b) "
+                         "WITH 1 AS x RETURN 1 / 0",
+                         {})
                    .ok());
   Exec(slot, "MATCH (a:P {id: 5}), (b:P {id: 6}) CREATE (a)-[:K {w: 56}]->(b)");
   Exec(slot, "MATCH (a:P {id: 7}) SET a.name = 'seven'");
@@ -469,9 +470,9 @@ class FullDiskTest : public DurabilityTest {
       EXPECT_NE(refused.status().message().find("until it is reopened"), std::string::npos)
           << refused.status().ToString();
       EXPECT_EQ(db->Checkpoint().code(), ErrorCode::kIoError);
-      EXPECT_EQ(Count(slot, "MATCH (t:T) WHERE t.id < " + std::to_string(failed) +
-                                " RETURN count(*)"),
-                acknowledged);
+      EXPECT_EQ(
+          Count(slot, "MATCH (t:T) WHERE t.id < " + std::to_string(failed) + " RETURN count(*)"),
+          acknowledged);
       EXPECT_TRUE(db->Close().ok());
     }
     // The disk is (still) full: the database opens, for reads.
@@ -487,11 +488,13 @@ class FullDiskTest : public DurabilityTest {
       EXPECT_EQ(Count(slot, "MATCH (t:T {id: " + std::to_string(failed) + "}) RETURN count(*)"), 0);
       if (acknowledged > 0) {
         bool warned = false;
-        for (const auto& w : db->recovery_warnings()) warned |= w.find("read-only") != std::string::npos;
+        for (const auto& w : db->recovery_warnings())
+          warned |= w.find("read-only") != std::string::npos;
         EXPECT_TRUE(warned);
         auto r = Insert(slot, failed);
         EXPECT_EQ(r.status().code(), ErrorCode::kIoError);
-        EXPECT_NE(r.status().message().find("read-only"), std::string::npos) << r.status().ToString();
+        EXPECT_NE(r.status().message().find("read-only"), std::string::npos)
+            << r.status().ToString();
         EXPECT_EQ(db->Checkpoint().code(), ErrorCode::kIoError);
       }
       EXPECT_TRUE(db->Close().ok());
@@ -653,8 +656,8 @@ TEST_F(DurabilityTest, DamagedRedoPayloadsAreReportedNotApplied) {
   Exec(slot,
        "CREATE (a:P {id: 1, name: 'a'})-[:K {w: 5}]->(b:P {id: 2, name: 'b'}) "
        "SET a.name = 'A'");
-  auto records = wal::ReadAllWals(env::FileSystem::Default(), dir_,
-                                  db->storage().checkpoint_sequence());
+  auto records =
+      wal::ReadAllWals(env::FileSystem::Default(), dir_, db->storage().checkpoint_sequence());
   ASSERT_TRUE(records.ok()) << records.status().ToString();
   ASSERT_EQ(records->records.size(), 1u);
   const std::string payload = records->records[0].payload;
@@ -689,7 +692,8 @@ TEST_F(DurabilityTest, DamagedRedoPayloadsAreReportedNotApplied) {
   // A record written against another schema does not apply.
   auto other = Database::Open({":memory:", 1});
   ASSERT_TRUE(other.ok());
-  EXPECT_EQ(exec::ApplyRedo(payload, **other, (*other)->catalog(), 1).code(), ErrorCode::kCorruption);
+  EXPECT_EQ(exec::ApplyRedo(payload, **other, (*other)->catalog(), 1).code(),
+            ErrorCode::kCorruption);
 }
 
 TEST_F(DurabilityTest, SequenceValuesInCommittedRowsAreNotHandedOutAgainAfterACrash) {
@@ -724,9 +728,8 @@ TEST_F(DurabilityTest, SequenceValuesLoggedByAnotherCommitAreReturnedOnlyOnceItI
   // Draws a value from the first row, then keeps filtering rows for a while.
   std::thread reader([&] {
     ExecutionSlot slot(db);
-    drawn.emplace(RunCypher(slot, 
-        "UNWIND range(1, 4000000) AS i WITH i WHERE i = 1 RETURN nextval('ids')",
-        {}));
+    drawn.emplace(RunCypher(
+        slot, "UNWIND range(1, 4000000) AS i WITH i WHERE i = 1 RETURN nextval('ids')", {}));
     reader_done.store(true);
   });
   while (!ids->counter->Get().used) std::this_thread::yield();

@@ -82,8 +82,7 @@ struct ExecutionSlot::Resolved {
   StatementControl own;  // the time limit of a request that has one, run without a control
 };
 
-Status ExecutionSlot::Resolve(const StatementSpec& spec, StatementControl* control,
-                              Resolved& out) {
+Status ExecutionSlot::Resolve(const StatementSpec& spec, StatementControl* control, Resolved& out) {
   out.control = control;
   switch (spec.source) {
     case StatementSpec::Source::kRequest: {
@@ -147,11 +146,10 @@ Status ExecutionSlot::Materialise(const Resolved& statement) {
   Database::ActiveStatement active(*db_);
   auto start = std::chrono::steady_clock::now();
   Result<exec::QueryResult> result =
-      statement.prepared
-          ? RunPreparedQuery(*db_, *statement.prepared, *statement.params, statement.allowed,
-                             statement.session, wal_slot_)
-          : RunQuery(*db_, statement.query, *statement.params, statement.allowed,
-                     statement.session, wal_slot_);
+      statement.prepared ? RunPreparedQuery(*db_, *statement.prepared, *statement.params,
+                                            statement.allowed, statement.session, wal_slot_)
+                         : RunQuery(*db_, statement.query, *statement.params, statement.allowed,
+                                    statement.session, wal_slot_);
   Account(result.ok() ? &result.value() : nullptr, start);
   if (!result.ok()) return result.status();
   result_ = std::move(result.value());
@@ -202,11 +200,11 @@ std::optional<Result<exec::QueryResult*>> ExecutionSlot::TryInline(const Stateme
     const AccessMode most = spec.access.value_or(AccessMode::kSchema);
     Result<QueryRequest> request = ReadRequest(spec.text, control, own, most);
     if (!request.ok()) return Result<exec::QueryResult*>(request.status());
-    return TryShortRead(request->query, request->parameters,
-                        request->access_mode.value_or(most), control);
+    return TryShortRead(request->query, request->parameters, request->access_mode.value_or(most),
+                        control);
   }
-  return TryShortRead(spec.text, spec.params != nullptr ? *spec.params : kNoParameters,
-                      spec.access, spec.control.get());
+  return TryShortRead(spec.text, spec.params != nullptr ? *spec.params : kNoParameters, spec.access,
+                      spec.control.get());
 }
 
 std::optional<Result<exec::QueryResult*>> ExecutionSlot::TryShortRead(
@@ -226,8 +224,7 @@ std::optional<Result<exec::QueryResult*>> ExecutionSlot::TryShortRead(
   return result;
 }
 
-Result<QueryRequest> ExecutionSlot::ReadRequest(std::string_view json,
-                                                StatementControl*& control,
+Result<QueryRequest> ExecutionSlot::ReadRequest(std::string_view json, StatementControl*& control,
                                                 StatementControl& own, AccessMode most) {
   Result<QueryRequest> request = ParseQueryRequest(json);
   if (!request.ok()) return request.status();
@@ -263,8 +260,7 @@ void ExecutionSlot::Account(exec::QueryResult* result,
   executed_.fetch_add(1, std::memory_order_relaxed);
   if (result != nullptr) {
     result->elapsed_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-            .count();
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }
 }
 

@@ -60,7 +60,8 @@ TEST(InterruptTest, DeadlineStopsAStatementAndUndoesItsWrites) {
   StatementControl control;
   control.SetTimeout(80);
   const auto start = Clock::now();
-  auto result = RunCypher(slot, "UNWIND range(1, 1000000000) AS i CREATE (:P {id: i})", {}, &control);
+  auto result =
+      RunCypher(slot, "UNWIND range(1, 1000000000) AS i CREATE (:P {id: i})", {}, &control);
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), ErrorCode::kQueryTimeout);
   EXPECT_NE(result.status().message().find("80 ms"), std::string::npos);

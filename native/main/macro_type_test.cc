@@ -77,8 +77,7 @@ TEST_F(MacroTypeTest, MacrosExpandWithArgumentsAndDefaults) {
   Exec("CREATE MACRO case_macro(x) AS CASE x WHEN 35 THEN x + 1 ELSE x - 5 END");
   EXPECT_EQ(Rows("UNWIND [35, 40] AS v RETURN case_macro(v)"), (Strings{"35", "36"}));
   // In an aggregate and inside a WHERE.
-  EXPECT_EQ(Rows("MATCH (n:p) WHERE add10(n.age) > 45 RETURN sum(square(n.id))"),
-            (Strings{"4"}));
+  EXPECT_EQ(Rows("MATCH (n:p) WHERE add10(n.age) > 45 RETURN sum(square(n.id))"), (Strings{"4"}));
   // The column is named by the call as written.
   auto result = RunQuery(*db_, "RETURN add10(1)", {}, std::nullopt, &session_);
   ASSERT_TRUE(result.ok());
@@ -87,8 +86,10 @@ TEST_F(MacroTypeTest, MacrosExpandWithArgumentsAndDefaults) {
 
 TEST_F(MacroTypeTest, MacroErrors) {
   Exec("CREATE MACRO inc(x) AS x + 1");
-  EXPECT_EQ(Error("CREATE MACRO INC(x, y) AS x + y"), "Binder exception: Macro INC already exists.");
-  EXPECT_EQ(Error("RETURN inc(1, 2)"), "Binder exception: Invalid number of arguments for macro INC.");
+  EXPECT_EQ(Error("CREATE MACRO INC(x, y) AS x + y"),
+            "Binder exception: Macro INC already exists.");
+  EXPECT_EQ(Error("RETURN inc(1, 2)"),
+            "Binder exception: Invalid number of arguments for macro INC.");
   EXPECT_EQ(Error("RETURN inc()"), "Binder exception: Invalid number of arguments for macro INC.");
   Exec("CREATE MACRO d(x, y := 4, z := 3) AS x + 5");
   EXPECT_EQ(Error("RETURN d(1, 2, 3, 4)"),
@@ -137,8 +138,7 @@ TEST_F(MacroTypeTest, TypesAndMacrosSurviveReopen) {
   Exec("CREATE TYPE len AS INT16");
   Exec("CREATE MACRO twice(x, y := 2) AS x * y");
   Open(dir);
-  EXPECT_EQ(Rows("RETURN typeof(CAST(1 AS LEN)), twice(21), twice(2, 3)"),
-            (Strings{"INT16|42|6"}));
+  EXPECT_EQ(Rows("RETURN typeof(CAST(1 AS LEN)), twice(21), twice(2, 3)"), (Strings{"INT16|42|6"}));
   EXPECT_EQ(Error("CREATE TYPE LEN AS STRING"), "Binder exception: Duplicated type name: LEN.");
   Exec("CHECKPOINT");
   Open(dir);

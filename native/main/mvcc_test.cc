@@ -12,8 +12,8 @@
 #include "main/database.h"
 #include "main/execution_slot.h"
 #include "main/query_pipeline.h"
-#include "main/transaction_strategy.h"
 #include "main/slot_test_util.h"
+#include "main/transaction_strategy.h"
 
 namespace graphdb {
 namespace {
@@ -49,9 +49,8 @@ class MvccTest : public ::testing::Test {
 
   // Everything the tests look at, in one string.
   static std::string State(ExecutionSlot& s) {
-    return One(s, "MATCH (p:P) RETURN count(*)") + "|" +
-           One(s, "MATCH (p:P {id: 1}) RETURN p.v") + "|" +
-           One(s, "MATCH (p:P {id: 3}) RETURN p.v") + "|" +
+    return One(s, "MATCH (p:P) RETURN count(*)") + "|" + One(s, "MATCH (p:P {id: 1}) RETURN p.v") +
+           "|" + One(s, "MATCH (p:P {id: 3}) RETURN p.v") + "|" +
            One(s, "MATCH ()-[k:K]->() RETURN count(*)") + "|" +
            One(s, "MATCH (a:P)-[k:K]->(b:P) RETURN sum(k.w)") + "|" +
            One(s, "MATCH (p:P {id: 4}) RETURN p.v");
@@ -177,8 +176,9 @@ std::shared_ptr<Database> OpenWithShortWait() {
   auto db = Database::Open(config);
   EXPECT_TRUE(db.ok()) << db.status().ToString();
   if (!db.ok()) return nullptr;
-  EXPECT_TRUE(
-      RunCypher(*std::make_unique<ExecutionSlot>(*db), "CREATE NODE TABLE P(id INT64, PRIMARY KEY(id))", {}).ok());
+  EXPECT_TRUE(RunCypher(*std::make_unique<ExecutionSlot>(*db),
+                        "CREATE NODE TABLE P(id INT64, PRIMARY KEY(id))", {})
+                  .ok());
   return std::move(db).value();
 }
 

@@ -28,9 +28,7 @@ void AppendType(const LogicalType& type, std::string* out) {
   out->push_back(static_cast<char>(type.id()));
   switch (type.id()) {
     case LogicalTypeId::kList:
-    case LogicalTypeId::kMap:
-      AppendType(type.child(), out);
-      break;
+    case LogicalTypeId::kMap: AppendType(type.child(), out); break;
     case LogicalTypeId::kArray:
       AppendLength(type.array_size(), out);
       AppendType(type.child(), out);
@@ -43,8 +41,7 @@ void AppendType(const LogicalType& type, std::string* out) {
         AppendType(*field.type, out);
       }
       break;
-    default:
-      break;
+    default: break;
   }
 }
 
@@ -121,8 +118,8 @@ namespace {
 bool InlineSafeFunction(const function::BoundScalarFunction& fn) {
   if (!fn.deterministic) return false;
   const std::string& name = fn.name;
-  return name != "range" && name != "repeat" && name != "lpad" && name != "rpad" &&
-         name != "=~" && !name.starts_with("regexp_") && name != "levenshtein";
+  return name != "range" && name != "repeat" && name != "lpad" && name != "rpad" && name != "=~" &&
+         !name.starts_with("regexp_") && name != "levenshtein";
 }
 
 bool InlineSafeExpression(const binder::BoundExpression* e, const catalog::Catalog& catalog) {
@@ -207,8 +204,7 @@ bool InlineSafeOperator(const planner::LogicalOperator& op, const catalog::Catal
       break;
     case LogicalOpKind::kUpdate:
     case LogicalOpKind::kTableFunction:
-    case LogicalOpKind::kFileScan:
-      return false;
+    case LogicalOpKind::kFileScan: return false;
   }
   for (const auto& child : op.children) {
     if (!InlineSafeOperator(*child, catalog)) return false;

@@ -135,8 +135,9 @@ TEST_F(PlanCacheTest, WrongParameterTypeFailsAsWithoutTheCache) {
   // A database that never saw the query.
   auto fresh = OpenDatabase();
   ExecutionSlot fresh_slot(fresh);
-  ASSERT_TRUE(RunCypher(fresh_slot, "CREATE NODE TABLE person(id INT64, name STRING, age INT64, "
-                                    "PRIMARY KEY(id))")
+  ASSERT_TRUE(RunCypher(fresh_slot,
+                        "CREATE NODE TABLE person(id INT64, name STRING, age INT64, "
+                        "PRIMARY KEY(id))")
                   .ok());
   Rows uncached = Run(fresh_slot, query, wrong);
   ASSERT_EQ(uncached.size(), 1u);
@@ -361,7 +362,6 @@ TEST_F(PlanCacheTest, ConcurrentEvictionKeepsEntriesConsistent) {
   EXPECT_GT(stats.evictions, 0u);
 }
 
-
 // ---- StatementMemo (a connection's memo in front of the cache) ----
 
 class StatementMemoTest : public PlanCacheTest {
@@ -467,7 +467,8 @@ TEST_F(StatementMemoTest, ConnectionsReadNewValuesAndReportTheSameErrors) {
     EXPECT_EQ(Run(kLookup, {{"id", Value::String("2")}}), (Rows{"Bob|40"}));
   }
   // current_timestamp() is one instant within a statement, read when first asked.
-  auto now = Run("RETURN current_timestamp() = current_timestamp(), current_date() >= date('2026-01-01')");
+  auto now =
+      Run("RETURN current_timestamp() = current_timestamp(), current_date() >= date('2026-01-01')");
   EXPECT_EQ(now, (Rows{"True|True"}));
 }
 
@@ -520,8 +521,8 @@ class ShortReadTest : public PlanCacheTest {
   void AddKnownBy(int64_t from, int64_t first, int64_t n) {
     Exec("UNWIND range(" + std::to_string(first) + ", " + std::to_string(first + n - 1) +
          ") AS i CREATE (:person {id: i, name: 'p' + CAST(i AS STRING), age: i % 90})");
-    Exec("MATCH (a:person {id: " + std::to_string(from) + "}), (b:person) WHERE b.id >= " +
-         std::to_string(first) + " CREATE (a)-[:knows]->(b)");
+    Exec("MATCH (a:person {id: " + std::to_string(from) +
+         "}), (b:person) WHERE b.id >= " + std::to_string(first) + " CREATE (a)-[:knows]->(b)");
   }
 };
 
@@ -539,25 +540,29 @@ TEST_F(ShortReadTest, ReadsOfChargedOperatorsAndSafeExpressionsAreCandidates) {
   EXPECT_TRUE(Candidate(
       "MATCH p = (a:person {id: $id})-[:knows* SHORTEST 1..3]->(b:person {id: 3}) RETURN length(p)",
       id));
-  EXPECT_TRUE(Candidate("MATCH (p:person {id: $id})-[:knows]->(f) RETURN DISTINCT f.age "
-                        "ORDER BY f.age DESC SKIP 1 LIMIT 5",
-                        id));
-  EXPECT_TRUE(Candidate("MATCH (p:person {id: $id}) OPTIONAL MATCH (p)-[:knows]->(f) "
-                        "RETURN p.name, collect(f.name), min(f.age), avg(f.age)",
-                        id));
+  EXPECT_TRUE(
+      Candidate("MATCH (p:person {id: $id})-[:knows]->(f) RETURN DISTINCT f.age "
+                "ORDER BY f.age DESC SKIP 1 LIMIT 5",
+                id));
+  EXPECT_TRUE(
+      Candidate("MATCH (p:person {id: $id}) OPTIONAL MATCH (p)-[:knows]->(f) "
+                "RETURN p.name, collect(f.name), min(f.age), avg(f.age)",
+                id));
   EXPECT_TRUE(Candidate("MATCH (p:person {id: 1}) RETURN p.id UNION MATCH (c:city) RETURN 0"));
   EXPECT_TRUE(Candidate("UNWIND $ids AS i MATCH (p:person {id: i}) RETURN p.name",
                         {{"ids", Value::Nested(LogicalType::List(LogicalType::Int64()),
                                                {Value::Int64(1), Value::Int64(2)})}}));
-  EXPECT_TRUE(Candidate("MATCH (p:person {id: $id}) RETURN EXISTS { MATCH (p)-[:knows]->(q) }, "
-                        "COUNT { MATCH (p)-[:knows]->(q) WHERE q.age > 1 }",
-                        id));
+  EXPECT_TRUE(
+      Candidate("MATCH (p:person {id: $id}) RETURN EXISTS { MATCH (p)-[:knows]->(q) }, "
+                "COUNT { MATCH (p)-[:knows]->(q) WHERE q.age > 1 }",
+                id));
   // Pure scalar functions of stored values, graph functions, CASE, comprehensions.
-  EXPECT_TRUE(Candidate("MATCH (p:person {id: $id}) RETURN p.age + 1, upper(p.name), "
-                        "substring(p.name, 1, 2), id(p), label(p), date('2024-01-02') + "
-                        "INTERVAL('1 day'), CASE WHEN p.age > 3 THEN 'a' ELSE 'b' END, "
-                        "[x IN [1, 2, p.age] WHERE x > 1 | x * 2]",
-                        id));
+  EXPECT_TRUE(
+      Candidate("MATCH (p:person {id: $id}) RETURN p.age + 1, upper(p.name), "
+                "substring(p.name, 1, 2), id(p), label(p), date('2024-01-02') + "
+                "INTERVAL('1 day'), CASE WHEN p.age > 3 THEN 'a' ELSE 'b' END, "
+                "[x IN [1, 2, p.age] WHERE x > 1 | x * 2]",
+                id));
   // Never: writes, CALL, LOAD FROM, EXPLAIN aside (checked when run); functions with state or
   // side effects, and those whose cost the budget does not see.
   EXPECT_FALSE(Candidate("MATCH (p:person {id: $id}) SET p.age = 1", id));
@@ -623,22 +628,18 @@ TEST_F(ShortReadTest, RunsNowOrDeclinesWithoutRunning) {
     EXPECT_EQ(Rows(*missing), Rows(RunCypher(*slot_, one_hop, {})));
   }
   EXPECT_FALSE(RunCypher(*slot_, one_hop, {}).ok());
-  EXPECT_FALSE(TryInline(*slot_, "EXPLAIN MATCH (p:person {id: 1}) RETURN p", {})
-                   .has_value());
+  EXPECT_FALSE(TryInline(*slot_, "EXPLAIN MATCH (p:person {id: 1}) RETURN p", {}).has_value());
   // Declined while a transaction is open (its statements keep their order and snapshot) ...
   Exec("BEGIN TRANSACTION READ ONLY");
-  EXPECT_FALSE(TryInline(*slot_, "MATCH (p:person {id: $id}) RETURN p.name", id)
-                   .has_value());
+  EXPECT_FALSE(TryInline(*slot_, "MATCH (p:person {id: $id}) RETURN p.name", id).has_value());
   Exec("COMMIT");
   // ... and while the statement lock is held exclusively (a schema change, a checkpoint): the
   // caller must not wait.
   {
     std::unique_lock<StatementLock> lock(db_->statement_lock());
-    EXPECT_FALSE(TryInline(*slot_, "MATCH (p:person {id: $id}) RETURN p.name", id)
-                     .has_value());
+    EXPECT_FALSE(TryInline(*slot_, "MATCH (p:person {id: $id}) RETURN p.name", id).has_value());
   }
-  EXPECT_TRUE(TryInline(*slot_, "MATCH (p:person {id: $id}) RETURN p.name", id)
-                  .has_value());
+  EXPECT_TRUE(TryInline(*slot_, "MATCH (p:person {id: $id}) RETURN p.name", id).has_value());
 }
 
 TEST_F(ShortReadTest, HopsAndAggregatesRunInlineWithTheWorkersRows) {
@@ -729,9 +730,9 @@ TEST_F(ShortReadTest, ReadsBeyondTheBudgetGoToTheWorkerAndLeaveNothingBehind) {
     EXPECT_EQ(db_->OldestSnapshot(), exec::Snapshot::kLatest) << query;
   }
   EXPECT_EQ(slot_->executed_query_num(), executed);  // nothing ran, as far as anyone can tell
-  EXPECT_EQ(Rows(RunCypher(*slot_, "MATCH (p:person {id: 1})-[:knows]->(f:person) RETURN count(*)",
-                                {})),
-            expected);
+  EXPECT_EQ(
+      Rows(RunCypher(*slot_, "MATCH (p:person {id: 1})-[:knows]->(f:person) RETURN count(*)", {})),
+      expected);
   EXPECT_EQ(Rows(RunCypher(*slot_, "MATCH (p:person) RETURN count(*)", {})),
             std::to_string(kMany + 3) + ";");
   const std::string after = Rows(RunCypher(*slot_, "RETURN random()", {}));
@@ -764,8 +765,7 @@ TEST_F(ShortReadTest, AnOverrunTurnsAwayAttemptsUntilThePeriodicRetry) {
     EXPECT_EQ(Rows(*ran), "1;");
   }
   // Other compiled queries are not affected by this one's note.
-  EXPECT_TRUE(TryInline(*slot_, "MATCH (p:person {id: $id}) RETURN p.name", small)
-                  .has_value());
+  EXPECT_TRUE(TryInline(*slot_, "MATCH (p:person {id: $id}) RETURN p.name", small).has_value());
 }
 
 // Connections share a compiled query: concurrent attempts count its backoff down to zero and
@@ -806,8 +806,8 @@ class ShortRequestTest : public ShortReadTest {
     return json.substr(0, at + key.size()) + "0" + json.substr(end);
   }
   // A request alone (as the service runs one) of a client allowed `most`.
-  static StatementSpec Request(const std::string& json, AccessMode most,
-                               StatementControl* control, StatementSpec::Delivery delivery) {
+  static StatementSpec Request(const std::string& json, AccessMode most, StatementControl* control,
+                               StatementSpec::Delivery delivery) {
     StatementSpec spec;
     spec.source = StatementSpec::Source::kRequest;
     spec.text = json;
@@ -833,18 +833,21 @@ class ShortRequestTest : public ShortReadTest {
 };
 
 TEST_F(ShortRequestTest, AnswersAsTheWorkerDoes) {
-  for (const char* json : {
-           R"j({"query": "MATCH (p:person {id: $id}) RETURN p.name, p.age", "access_mode": "read", "parameters": {"id": 2}})j",
-           R"j({"query": "MATCH (p:person {id: $id}) RETURN p.name", "parameters": {"id": 9}})j",
-           R"j({"query": "MATCH (p:person {id: 1})-[:knows]->(f:person) RETURN f.name, f.age / 3.0 ORDER BY f.name", "access_mode": "r"})j",
-           R"j({"query": "MATCH (p:person {id: 1}) RETURN p", "timeout_ms": 5000})j",
-       }) {
+  for (
+      const char* json : {
+          R"j({"query": "MATCH (p:person {id: $id}) RETURN p.name, p.age", "access_mode": "read", "parameters": {"id": 2}})j",
+          R"j({"query": "MATCH (p:person {id: $id}) RETURN p.name", "parameters": {"id": 9}})j",
+          R"j({"query": "MATCH (p:person {id: 1})-[:knows]->(f:person) RETURN f.name, f.age / 3.0 ORDER BY f.name", "access_mode": "r"})j",
+          R"j({"query": "MATCH (p:person {id: 1}) RETURN p", "timeout_ms": 5000})j",
+      }) {
     const std::string inline_json = Inline(json);
-    EXPECT_NE(inline_json.rfind("{\"columns\"", 0), std::string::npos) << json << " -> " << inline_json;
+    EXPECT_NE(inline_json.rfind("{\"columns\"", 0), std::string::npos)
+        << json << " -> " << inline_json;
     EXPECT_EQ(inline_json, Worker(json)) << json;
   }
   // A runtime error of the statement is the worker's error.
-  const std::string cast = R"j({"query": "MATCH (p:person {id: 1}) RETURN CAST(p.name AS INT64)"})j";
+  const std::string cast =
+      R"j({"query": "MATCH (p:person {id: 1}) RETURN CAST(p.name AS INT64)"})j";
   EXPECT_NE(Inline(cast).rfind("error: ", 0), std::string::npos);
   EXPECT_EQ(Inline(cast), Worker(cast));
 }
@@ -858,10 +861,12 @@ TEST_F(ShortRequestTest, RequestErrorsAreTheWorkersErrors) {
            std::string(R"j({"query": "MATCH (p:person) RETURN p.id", "access_mode": "update"})j"),
        }) {
     const std::string inline_error = Inline(json, AccessMode::kRead);
-    EXPECT_NE(inline_error.rfind("error: ", 0), std::string::npos) << json << " -> " << inline_error;
+    EXPECT_NE(inline_error.rfind("error: ", 0), std::string::npos)
+        << json << " -> " << inline_error;
     EXPECT_EQ(inline_error, Worker(json, AccessMode::kRead)) << json;
   }
-  EXPECT_NE(Inline(R"j({"query": "RETURN 1", "access_mode": "update"})j", AccessMode::kRead).find("FORBIDDEN"),
+  EXPECT_NE(Inline(R"j({"query": "RETURN 1", "access_mode": "update"})j", AccessMode::kRead)
+                .find("FORBIDDEN"),
             std::string::npos);
 }
 
@@ -906,7 +911,8 @@ TEST_F(ShortRequestTest, KeepsTheLimitsOfItsControl) {
   EXPECT_NE(timed_out.find("QUERY_TIMEOUT"), std::string::npos) << timed_out;
   StatementControl cancelled;
   cancelled.Cancel(StatementControl::Reason::kCancelled);
-  EXPECT_NE(Inline(json, AccessMode::kSchema, &cancelled).find("QUERY_CANCELLED"), std::string::npos);
+  EXPECT_NE(Inline(json, AccessMode::kSchema, &cancelled).find("QUERY_CANCELLED"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -73,7 +73,8 @@ std::shared_lock<StatementLock> SharedStatementLock(Database& db, const Session*
 // RequiredAccessMode of `statements` with the macros they call expanded, as the binder will
 // expand them (request.h): the catalog is read under the statement lock, taken only when a
 // statement that would otherwise only read calls a name that may be a macro's.
-AccessMode NeededAccessMode(Database& db, const ParsedStatements& statements, const Session* session) {
+AccessMode NeededAccessMode(Database& db, const ParsedStatements& statements,
+                            const Session* session) {
   const AccessMode written = RequiredAccessMode(statements);
   // A macro raises a read to insert at most.
   if (written != AccessMode::kRead || !MayCallMacros(statements)) return written;
@@ -110,9 +111,8 @@ struct CommitContext {
 
 exec::QueryResult ExecuteBound(Database& db, const planner::LogicalPlan& plan,
                                const std::unordered_map<std::string, Value>& params,
-                               AccessMode mode, Session* session,
-                               CommitContext* commit = nullptr, uint64_t work_budget = 0,
-                               exec::PlanProfile* profile = nullptr);
+                               AccessMode mode, Session* session, CommitContext* commit = nullptr,
+                               uint64_t work_budget = 0, exec::PlanProfile* profile = nullptr);
 
 // EXPLAIN's line for a statement that is not a query.
 std::string StatementKindName(parser::StatementKind kind) {
@@ -206,9 +206,8 @@ exec::QueryResult& RunPlanned(Database& db, const std::unordered_map<std::string
     how.snapshot.read_ts = reader->read_ts();
   }
   exec::UndoLog statement_undo;
-  exec::GraphStore store(catalog, db, how.stamp,
-                         transaction ? &transaction->undo : &statement_undo, how.snapshot,
-                         how.keep_versions);
+  exec::GraphStore store(catalog, db, how.stamp, transaction ? &transaction->undo : &statement_undo,
+                         how.snapshot, how.keep_versions);
   exec::ExecContext ctx;
   ctx.params = &params;
   ctx.graph = &store;
@@ -268,8 +267,8 @@ exec::QueryResult RunStandaloneCall(Database& db, const parser::ParsedStandalone
   if (!function::CanImplicitCast(bound->type, type) &&
       !(bound->type.IsInteger() && type.IsInteger())) {
     ThrowBinding("Binder exception: Expression " + binder::ExpressionUniqueName(*call.value) +
-                 " has data type " + bound->type.ToString() + " but expected " +
-                 type.ToString() + ". Implicit cast is not supported.");
+                 " has data type " + bound->type.ToString() + " but expected " + type.ToString() +
+                 ". Implicit cast is not supported.");
   }
   exec::ExecContext ctx;
   ctx.params = &params;
@@ -339,8 +338,8 @@ exec::QueryResult RunTransactionStatement(Database& db, const parser::ParsedTran
     std::shared_lock<StatementLock> lock(db.statement_lock());
     std::unique_lock<StatementLock> writer(db.writer_lock());
     exec::UndoLog& undo = session->transaction->undo;
-    committed = db.CommitWrites(commit->wal_slot, undo, session->transaction->stamp,
-                                &commit->ticket);
+    committed =
+        db.CommitWrites(commit->wal_slot, undo, session->transaction->stamp, &commit->ticket);
     if (!committed.ok()) undo.Undo(db);
   }
   session->transaction.reset();
@@ -380,14 +379,12 @@ void CommitSequences(Database& db, CommitContext& commit, bool drew, const Sessi
 // transaction copies them before it runs (tables it creates need no copy).
 std::vector<std::string> TablesChangedBy(const parser::ParsedStatement& statement) {
   switch (statement.kind) {
-    case parser::StatementKind::kDropTable:
-      return {statement.As<parser::ParsedDrop>().name};
+    case parser::StatementKind::kDropTable: return {statement.As<parser::ParsedDrop>().name};
     case parser::StatementKind::kAlterTable:
       return {statement.As<parser::ParsedAlterTable>().table_name};
     case parser::StatementKind::kCopyFrom:
       return {statement.As<parser::ParsedCopyFrom>().table_name};
-    default:
-      return {};
+    default: return {};
   }
 }
 
@@ -493,8 +490,7 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
     }
     case parser::StatementKind::kImportDatabase:
       return RunImportDatabase(db, statement.As<parser::ParsedPortDatabase>(), session, commit);
-    default:
-      break;
+    default: break;
   }
   if (in_transaction && statement.kind == parser::StatementKind::kCheckpoint) {
     // Kùzu refuses it too: a checkpoint writes committed state only.
@@ -513,10 +509,10 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       ThrowIfError(db.CheckWritable());
       ThrowIfError(db.WaitForPinnedSnapshots(lock, "COPY"));
       exec::QueryResult result =
-          session ? RunCopyFrom(db, statement.As<parser::ParsedCopyFrom>(), params,
-                                &session->warnings, query_id,
-                                exec::WarningLimit(&session->settings))
-                  : RunCopyFrom(db, statement.As<parser::ParsedCopyFrom>(), params);
+          session
+              ? RunCopyFrom(db, statement.As<parser::ParsedCopyFrom>(), params, &session->warnings,
+                            query_id, exec::WarningLimit(&session->settings))
+              : RunCopyFrom(db, statement.As<parser::ParsedCopyFrom>(), params);
       ThrowIfError(db.MakeSchemaChangeDurable());
       return result;
     }
@@ -553,8 +549,9 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
 exec::QueryResult RunImportDatabase(Database& db, const parser::ParsedPortDatabase& statement,
                                     Session* session, CommitContext* commit) {
   if (session && session->transaction) {
-    TransactionError("IMPORT DATABASE cannot run inside an explicit transaction: it runs in a "
-                     "transaction of its own.");
+    TransactionError(
+        "IMPORT DATABASE cannot run inside an explicit transaction: it runs in a "
+        "transaction of its own.");
   }
   const ParsedStatements script = ReadImportScripts(statement);
   Session local;
@@ -569,9 +566,9 @@ exec::QueryResult RunImportDatabase(Database& db, const parser::ParsedPortDataba
       std::shared_lock<StatementLock> lock = SharedStatementLock(db, &own);
       const std::string contents = DatabaseContents(db.catalog());
       if (!contents.empty()) {
-        Throw(ErrorCode::kInvalidRequest,
-              failed + "the database is not empty (it holds " + contents +
-                  "); IMPORT DATABASE runs only on an empty database");
+        Throw(ErrorCode::kInvalidRequest, failed + "the database is not empty (it holds " +
+                                              contents +
+                                              "); IMPORT DATABASE runs only on an empty database");
       }
     }
     StatementProgress* progress = CurrentProgress();  // one step per statement of the scripts
@@ -580,8 +577,8 @@ exec::QueryResult RunImportDatabase(Database& db, const parser::ParsedPortDataba
       RunStatement(db, *step, no_params, &own, commit);
       if (progress) progress->steps_done.fetch_add(1, std::memory_order_relaxed);
     }
-    RunTransactionStatement(db, parser::ParsedTransaction(parser::TransactionAction::kCommit),
-                            &own, commit);
+    RunTransactionStatement(db, parser::ParsedTransaction(parser::TransactionAction::kCommit), &own,
+                            commit);
   } catch (const GraphDBException& e) {
     AbortTransaction(db, own);
     const Status& status = e.status();
@@ -636,7 +633,6 @@ void StreamReadOnlyQuery(Database& db, const parser::ParsedRegularQuery& query,
 
 Session::Session() : random_state(InitialRandomState()) {}
 
-
 void AbortTransaction(Database& db, Session& session) {
   if (!session.transaction) return;
   if (session.transaction->read_only) {
@@ -660,8 +656,8 @@ void AbortTransaction(Database& db, Session& session) {
     db.storage().RestoreSchemaSavepoint(std::move(*savepoint));
     using Kind = exec::UndoLog::Entry::Kind;
     transaction.undo.Undo(db, [&](const exec::UndoLog::Entry& e, size_t index) {
-      const bool node = e.kind == Kind::kInsertNode || e.kind == Kind::kDeleteNode ||
-                        e.kind == Kind::kSetNode;
+      const bool node =
+          e.kind == Kind::kInsertNode || e.kind == Kind::kDeleteNode || e.kind == Kind::kSetNode;
       const auto key = std::make_pair(
           node ? storage::FileKind::kNodeTable : storage::FileKind::kRelTable, e.table);
       if (!existed.Existed(key.first, key.second)) return true;  // created since, now gone
@@ -856,7 +852,8 @@ Result<exec::QueryResult> RunParsed(Database& db, const ParsedStatements& statem
                                     uint32_t wal_slot) {
   const bool batch = !allowed && RunsAsBatch(statements, session);
   try {
-    if (Status refused = CheckRequest(db, statements, allowed, session); !refused.ok()) return refused;
+    if (Status refused = CheckRequest(db, statements, allowed, session); !refused.ok())
+      return refused;
     if (batch) {
       if (Status refused = CheckBatch(statements); !refused.ok()) return refused;
     }
@@ -933,7 +930,8 @@ Result<std::shared_ptr<PreparedQuery>> PrepareQuery(Database& db, std::string_vi
     return InternalError(e);
   }
   if (prepared->parsed->empty()) {
-    return Status(ErrorCode::kInvalidRequest, "a prepared statement needs a statement; the text is empty");
+    return Status(ErrorCode::kInvalidRequest,
+                  "a prepared statement needs a statement; the text is empty");
   }
   if (prepared->parsed->size() > 1) {
     return Status(ErrorCode::kInvalidRequest,
@@ -1013,9 +1011,9 @@ Result<std::unique_ptr<StatementCursor>> StatementCursor::Open(
     if (!transaction) how.snapshot.read_ts = lazy->pinned_ts;
     Lazy& run = *lazy;
     cursor->plan_ = std::move(lazy);  // from here on, Close() releases the pin
-    run.store = std::make_unique<exec::GraphStore>(
-        db.catalog(), db, how.stamp, transaction ? &transaction->undo : &run.undo, how.snapshot,
-        how.keep_versions);
+    run.store = std::make_unique<exec::GraphStore>(db.catalog(), db, how.stamp,
+                                                   transaction ? &transaction->undo : &run.undo,
+                                                   how.snapshot, how.keep_versions);
     run.ctx.params = &run.params;
     run.ctx.graph = run.store.get();
     if (session) {
@@ -1086,9 +1084,8 @@ Status StatementCursor::Fetch(size_t max_rows, exec::QueryResult* out, bool* don
     if (in_transaction) AbortTransaction(db_, *session_);
     return failed;
   }
-  out->elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                               start_)
-                        .count();
+  out->elapsed_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
   return Status::OK();
 }
 

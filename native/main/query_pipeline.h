@@ -4,9 +4,9 @@
 #pragma once
 
 #include <chrono>
-#include <map>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,7 +44,7 @@ namespace graphdb {
 // not cover; COMMIT restamps and checkpoints (Database::CommitSchemaTransaction).
 struct Transaction {
   bool read_only = false;
-  bool failed = false;  // a statement failed while executing: the transaction is rolled back
+  bool failed = false;   // a statement failed while executing: the transaction is rolled back
   uint64_t read_ts = 0;  // read-only: the pinned snapshot
   uint64_t stamp = 0;    // read-write: the stamp of its uncommitted writes
   exec::UndoLog undo;

@@ -1,8 +1,6 @@
 #include "main/query_pipeline.h"
-#include "main/slot_test_util.h"
 
 #include <gtest/gtest.h>
-
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +10,8 @@
 #include <iterator>
 #include <string>
 #include <vector>
+
+#include "main/slot_test_util.h"
 
 namespace graphdb {
 namespace {
@@ -138,8 +138,7 @@ TEST_F(QueryPipelineTest, UncommittedRelsHaveProvisionalIds) {
   EXPECT_EQ(Rows("MATCH p = (:person {id: 3})-[:knows {since: 2021}]->() "
                  "RETURN [r IN rels(p) | id(r)], {rel: id(rels(p)[1])}"),
             (Strings{"[" + first + "]|{rel: " + first + "}"}));
-  EXPECT_EQ(Rows("MATCH (:person {id: 1})-[e:knows]->() RETURN id(e)"),
-            (Strings{"2:0", "2:2"}));
+  EXPECT_EQ(Rows("MATCH (:person {id: 1})-[e:knows]->() RETURN id(e)"), (Strings{"2:0", "2:2"}));
   Exec("COMMIT");
   EXPECT_EQ(Rows("MATCH (a:person {id: 3})-[e:knows {since: 2021}]->(b) RETURN id(e)"),
             (Strings{"2:4"}));
@@ -233,8 +232,9 @@ TEST_F(QueryPipelineTest, ARequestRunsExactlyOneStatement) {
   auto request = [&](const std::string& query) {
     return RunQuery(*db_, query, {}, AccessMode::kSchema, nullptr);
   };
-  for (const char* query : {"CREATE (:person {id: 850, name: 'X'}); CREATE (:person {id: 1, name: 'Y'})",
-                            "RETURN 1; RETURN 2", "RETURN 1;;RETURN 2;"}) {
+  for (const char* query :
+       {"CREATE (:person {id: 850, name: 'X'}); CREATE (:person {id: 1, name: 'Y'})",
+        "RETURN 1; RETURN 2", "RETURN 1;;RETURN 2;"}) {
     auto result = request(query);
     ASSERT_FALSE(result.ok()) << query;
     EXPECT_EQ(result.status().code(), ErrorCode::kInvalidRequest) << query;
@@ -281,10 +281,12 @@ TEST_F(QueryPipelineTest, AccessModesApplyAfterMacroExpansion) {
     EXPECT_NE(result.status().message().find("needs access_mode 'insert'"), std::string::npos)
         << result.status().message();
     // Inline (the service's fast path) it is not run either: the worker refuses it.
-    EXPECT_FALSE(TryRunShortRead(*db_, query, {}, session_, AccessMode::kRead).has_value()) << query;
+    EXPECT_FALSE(TryRunShortRead(*db_, query, {}, session_, AccessMode::kRead).has_value())
+        << query;
   }
   // A cursor's request is refused as well.
-  auto cursor = StatementCursor::Open(*db_, "RETURN nv(0)", nullptr, {}, AccessMode::kRead, nullptr, 0);
+  auto cursor =
+      StatementCursor::Open(*db_, "RETURN nv(0)", nullptr, {}, AccessMode::kRead, nullptr, 0);
   ASSERT_FALSE(cursor.ok());
   EXPECT_EQ(cursor.status().code(), ErrorCode::kAccessModeViolation);
   // None of them advanced the sequence.
@@ -312,7 +314,8 @@ TEST_F(QueryPipelineTest, MistakesAboutFilesAreTheClients) {
   };
   const std::string nul = std::string("\\u0000");
   const Case cases[] = {
-      {"LOAD FROM '" + dir + "/none*.csv' RETURN *", "No file found that matches the pattern: " + dir + "/none*.csv"},
+      {"LOAD FROM '" + dir + "/none*.csv' RETURN *",
+       "No file found that matches the pattern: " + dir + "/none*.csv"},
       {"LOAD FROM '" + folder_csv + "' RETURN *", "'" + folder_csv + "' is a folder, not a file"},
       {"LOAD FROM '" + dir + "' RETURN *", "'" + dir + "' is a folder, not a file"},
       {"LOAD FROM '" + good + nul + ".csv' RETURN *", "contains a NUL character"},
@@ -352,9 +355,8 @@ TEST_F(QueryPipelineTest, FailedCopyToKeepsTheFileItWouldReplace) {
     Status failed = Error("COPY (UNWIND [1, 0] AS d RETURN 10 / d AS x) TO '" + path + "'");
     EXPECT_FALSE(failed.ok()) << name;
     EXPECT_EQ(contents(path), "kept\n") << name;
-    ASSERT_TRUE(RunQuery(*db_, "COPY (RETURN 7 AS x) TO '" + path + "'", {}, std::nullopt,
-                         &session_)
-                    .ok());
+    ASSERT_TRUE(
+        RunQuery(*db_, "COPY (RETURN 7 AS x) TO '" + path + "'", {}, std::nullopt, &session_).ok());
     EXPECT_NE(contents(path), "kept\n") << name;
     std::remove(path.c_str());
   }
@@ -366,8 +368,7 @@ TEST_F(QueryPipelineTest, FailedCopyToKeepsTheFileItWouldReplace) {
 // BOOL, an integer with a decimal is a DECIMAL wide enough for both, and a column mixing
 // kinds is a STRING.
 TEST_F(QueryPipelineTest, LoadFromSniffsTypesTheReaderAccepts) {
-  const std::string path =
-      ::testing::TempDir() + "sniff_" + std::to_string(::getpid()) + ".csv";
+  const std::string path = ::testing::TempDir() + "sniff_" + std::to_string(::getpid()) + ".csv";
   auto load = [&](const std::string& text) {
     std::ofstream(path, std::ios::trunc) << text;
     auto result = RunQuery(*db_, "LOAD FROM '" + path + "' (header = true) RETURN *", {},

@@ -19,8 +19,8 @@ class RecursivePathsTest : public testing_util::QueryFixture {
     Exec("CREATE REL TABLE R (FROM N TO N)");
     for (int i = 0; i < n; ++i) Exec("CREATE (:N {id: " + std::to_string(i) + "})");
     for (int i = 0; i < n; ++i) {
-      Exec("MATCH (a:N {id: " + std::to_string(i) + "}), (b:N {id: " +
-           std::to_string((i + 1) % n) + "}) CREATE (a)-[:R]->(b)");
+      Exec("MATCH (a:N {id: " + std::to_string(i) + "}), (b:N {id: " + std::to_string((i + 1) % n) +
+           "}) CREATE (a)-[:R]->(b)");
     }
   }
   std::string Count(const std::string& pattern) {

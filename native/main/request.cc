@@ -49,7 +49,8 @@ class JsonReader {
   template <typename F>
   Status ReadObject(F&& member) {
     SkipSpace();
-    if (Peek() != '{') return Status(ErrorCode::kInvalidRequest, "request body must be a JSON object");
+    if (Peek() != '{')
+      return Status(ErrorCode::kInvalidRequest, "request body must be a JSON object");
     Status status = ReadMembers(0, member);
     if (!status.ok()) return status;
     SkipSpace();
@@ -60,7 +61,9 @@ class JsonReader {
  private:
   char Peek() const { return pos_ < s_.size() ? s_[pos_] : '\0'; }
   void SkipSpace() {
-    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\r' || s_[pos_] == '\t')) ++pos_;
+    while (pos_ < s_.size() &&
+           (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\r' || s_[pos_] == '\t'))
+      ++pos_;
   }
 
   bool ReadHex4(uint32_t* out) {
@@ -69,10 +72,14 @@ class JsonReader {
     for (int i = 0; i < 4; ++i) {
       char c = s_[pos_++];
       v <<= 4;
-      if (c >= '0' && c <= '9') v |= static_cast<uint32_t>(c - '0');
-      else if (c >= 'a' && c <= 'f') v |= static_cast<uint32_t>(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F') v |= static_cast<uint32_t>(c - 'A' + 10);
-      else return false;
+      if (c >= '0' && c <= '9')
+        v |= static_cast<uint32_t>(c - '0');
+      else if (c >= 'a' && c <= 'f')
+        v |= static_cast<uint32_t>(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F')
+        v |= static_cast<uint32_t>(c - 'A' + 10);
+      else
+        return false;
     }
     *out = v;
     return true;
@@ -85,7 +92,8 @@ class JsonReader {
       if (pos_ >= s_.size()) return JsonError("unterminated string", pos_);
       char c = s_[pos_++];
       if (c == '"') return Status::OK();
-      if (static_cast<unsigned char>(c) < 0x20) return JsonError("control character in string", pos_ - 1);
+      if (static_cast<unsigned char>(c) < 0x20)
+        return JsonError("control character in string", pos_ - 1);
       if (c != '\\') {
         *out += c;
         continue;
@@ -108,7 +116,8 @@ class JsonReader {
             uint32_t low;
             if (pos_ + 2 <= s_.size() && s_[pos_] == '\\' && s_[pos_ + 1] == 'u') {
               pos_ += 2;
-              if (!ReadHex4(&low) || low < 0xDC00 || low > 0xDFFF) return JsonError("bad surrogate pair", pos_);
+              if (!ReadHex4(&low) || low < 0xDC00 || low > 0xDFFF)
+                return JsonError("bad surrogate pair", pos_);
               cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
             } else {
               return JsonError("unpaired surrogate", pos_);
@@ -119,8 +128,7 @@ class JsonReader {
           AppendUtf8(*out, cp);
           break;
         }
-        default:
-          return JsonError(std::string("bad escape \\") + e, pos_ - 1);
+        default: return JsonError(std::string("bad escape \\") + e, pos_ - 1);
       }
     }
   }
@@ -165,7 +173,8 @@ class JsonReader {
     std::string copy(text);
     char* end = nullptr;
     double d = std::strtod(copy.c_str(), &end);
-    if (end != copy.c_str() + copy.size() || !std::isfinite(d)) return JsonError("bad number", start);
+    if (end != copy.c_str() + copy.size() || !std::isfinite(d))
+      return JsonError("bad number", start);
     *out = Value::Double(d);
     return Status::OK();
   }
@@ -269,7 +278,8 @@ class JsonReader {
         }
       }
       for (auto& item : items) {
-        if (element.id() == LogicalTypeId::kDouble && !item.is_null() && item.type_id() == LogicalTypeId::kInt64) {
+        if (element.id() == LogicalTypeId::kDouble && !item.is_null() &&
+            item.type_id() == LogicalTypeId::kInt64) {
           item = Value::Double(static_cast<double>(item.GetInt()));
         }
       }
@@ -329,25 +339,20 @@ AccessMode StatementAccessMode(const parser::ParsedStatement& statement) {
             case parser::ClauseKind::kMerge:
             case parser::ClauseKind::kSet:
             case parser::ClauseKind::kDelete:
-            case parser::ClauseKind::kRemove:
-              return AccessMode::kUpdate;
-            default:
-              break;
+            case parser::ClauseKind::kRemove: return AccessMode::kUpdate;
+            default: break;
           }
         }
       }
       return mode;
     }
-    case parser::StatementKind::kCopyFrom:
-      return AccessMode::kInsert;
+    case parser::StatementKind::kCopyFrom: return AccessMode::kInsert;
     case parser::StatementKind::kCopyTo:
     case parser::StatementKind::kExportDatabase:  // reads the tables; writes files only
     case parser::StatementKind::kStandaloneCall:
     case parser::StatementKind::kCallFunction:
-    case parser::StatementKind::kTransaction:
-      return AccessMode::kRead;
-    case parser::StatementKind::kCheckpoint:
-      return AccessMode::kUpdate;
+    case parser::StatementKind::kTransaction: return AccessMode::kRead;
+    case parser::StatementKind::kCheckpoint: return AccessMode::kUpdate;
     default:  // DDL
       return AccessMode::kSchema;
   }
@@ -360,8 +365,9 @@ namespace {
 bool NamesLibraryFunction(const std::string& name) {
   std::string lower = name;
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower == "typeof" || function::IsScalarFunction(lower) || function::IsGraphFunction(lower) ||
-         function::IsAggregateFunction(lower) || function::IsLambdaFunction(lower);
+  return lower == "typeof" || function::IsScalarFunction(lower) ||
+         function::IsGraphFunction(lower) || function::IsAggregateFunction(lower) ||
+         function::IsLambdaFunction(lower);
 }
 
 // Whether a call of one of the functions `names` changes the database: one that does itself
@@ -380,7 +386,8 @@ bool CallsChangeTheDatabase(const std::vector<std::string>& names, const catalog
     try {
       called = parser::ExpressionFunctionNames(macro->body);
       for (const auto& [parameter, text] : macro->defaults) {
-        for (std::string& inner : parser::ExpressionFunctionNames(text)) called.push_back(std::move(inner));
+        for (std::string& inner : parser::ExpressionFunctionNames(text))
+          called.push_back(std::move(inner));
       }
     } catch (const std::exception&) {
       continue;  // the binder fails on the call, before anything runs
@@ -410,14 +417,16 @@ AccessMode RequiredAccessMode(const parser::ParsedStatement& statement,
   AccessMode mode = StatementAccessMode(statement);
   std::vector<const catalog::MacroDefinition*> seen;
   // nextval() hands out a value for good: a write, as an insert that draws one is.
-  if (mode == AccessMode::kRead && CallsChangeTheDatabase(statement.function_names, catalog, seen)) {
+  if (mode == AccessMode::kRead &&
+      CallsChangeTheDatabase(statement.function_names, catalog, seen)) {
     return AccessMode::kInsert;
   }
   return mode;
 }
 
-AccessMode RequiredAccessMode(const std::vector<std::unique_ptr<parser::ParsedStatement>>& statements,
-                              const catalog::Catalog* catalog) {
+AccessMode RequiredAccessMode(
+    const std::vector<std::unique_ptr<parser::ParsedStatement>>& statements,
+    const catalog::Catalog* catalog) {
   AccessMode mode = AccessMode::kRead;
   for (const auto& statement : statements) {
     AccessMode m = RequiredAccessMode(*statement, catalog);

@@ -40,8 +40,9 @@ AccessMode StatementAccessMode(const parser::ParsedStatement& statement);
 // body calls nextval() needs insert). REQUIRES: `catalog` read under the statement lock.
 AccessMode RequiredAccessMode(const parser::ParsedStatement& statement,
                               const catalog::Catalog* catalog = nullptr);
-AccessMode RequiredAccessMode(const std::vector<std::unique_ptr<parser::ParsedStatement>>& statements,
-                              const catalog::Catalog* catalog = nullptr);
+AccessMode RequiredAccessMode(
+    const std::vector<std::unique_ptr<parser::ParsedStatement>>& statements,
+    const catalog::Catalog* catalog = nullptr);
 // Whether any of `statements` calls a name that is no function of the library, which may
 // then be a macro (what RequiredAccessMode needs the catalog for).
 bool MayCallMacros(const std::vector<std::unique_ptr<parser::ParsedStatement>>& statements);

@@ -21,7 +21,8 @@ TEST(QueryRequestTest, ParsesQueryModeAndParameters) {
 }
 
 TEST(QueryRequestTest, KeepsLargeIntegersExact) {
-  auto r = ParseQueryRequest(R"({"query": "RETURN 1", "parameters": {"big": 170141183460469231731687303715884105727}})");
+  auto r = ParseQueryRequest(
+      R"({"query": "RETURN 1", "parameters": {"big": 170141183460469231731687303715884105727}})");
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->parameters.at("big").ToString(), "170141183460469231731687303715884105727");
 }
@@ -40,9 +41,9 @@ TEST(QueryRequestTest, TakesEveryInt128DownToTheSmallest) {
     EXPECT_EQ(r->parameters.at("v").type_id(), LogicalTypeId::kInt128) << text;
     EXPECT_EQ(r->parameters.at("v").ToString(), text);
   }
-  for (const char* text : {"-170141183460469231731687303715884105729",
-                           "170141183460469231731687303715884105728",
-                           "1701411834604692317316873037158841057270"}) {
+  for (const char* text :
+       {"-170141183460469231731687303715884105729", "170141183460469231731687303715884105728",
+        "1701411834604692317316873037158841057270"}) {
     auto r = with_value(text);
     ASSERT_FALSE(r.ok()) << text;
     EXPECT_NE(r.status().message().find("integer out of range"), std::string::npos) << text;
@@ -122,7 +123,9 @@ TEST(AccessModeTest, ParsesNamesAndAliases) {
 }
 
 // The mode a request with `query` must allow.
-AccessMode RequestMode(const char* query) { return RequiredAccessMode(parser::ParseStatements(query)); }
+AccessMode RequestMode(const char* query) {
+  return RequiredAccessMode(parser::ParseStatements(query));
+}
 
 TEST(AccessModeTest, InfersTheLeastModeAStatementNeeds) {
   EXPECT_EQ(RequestMode("MATCH (n) RETURN n"), AccessMode::kRead);
@@ -138,8 +141,10 @@ TEST(AccessModeTest, DrawingFromASequenceWritesAndSettingsNeedSchema) {
   // nextval() hands a value out for good, wherever it is called.
   EXPECT_EQ(RequestMode("RETURN nextval('s0')"), AccessMode::kInsert);
   EXPECT_EQ(RequestMode("RETURN NEXTVAL('s0') AS v"), AccessMode::kInsert);
-  EXPECT_EQ(RequestMode("UNWIND [1, 2] AS x WITH x WHERE nextval('s') > 0 RETURN x"), AccessMode::kInsert);
-  EXPECT_EQ(RequestMode("MATCH (n) WHERE EXISTS { MATCH (n)-[]->(m) WHERE m.id = nextval('s') } RETURN n"),
+  EXPECT_EQ(RequestMode("UNWIND [1, 2] AS x WITH x WHERE nextval('s') > 0 RETURN x"),
+            AccessMode::kInsert);
+  EXPECT_EQ(RequestMode(
+                "MATCH (n) WHERE EXISTS { MATCH (n)-[]->(m) WHERE m.id = nextval('s') } RETURN n"),
             AccessMode::kInsert);
   EXPECT_EQ(RequestMode("MATCH (n) SET n.x = nextval('s')"), AccessMode::kUpdate);
   // Reading a sequence, or calling other functions, does not.
@@ -160,7 +165,8 @@ TEST(AccessModeTest, DrawingFromASequenceWritesAndSettingsNeedSchema) {
   // CALL of a table function only reads.
   EXPECT_EQ(RequestMode("CALL show_tables() RETURN *"), AccessMode::kRead);
   // How a statement runs is unchanged: nextval() in a RETURN is still run as a read.
-  EXPECT_EQ(StatementAccessMode(*parser::ParseStatements("RETURN nextval('s')")[0]), AccessMode::kRead);
+  EXPECT_EQ(StatementAccessMode(*parser::ParseStatements("RETURN nextval('s')")[0]),
+            AccessMode::kRead);
 }
 
 }  // namespace

@@ -61,8 +61,7 @@ class SchemaTransactionTest : public ::testing::TestWithParam<bool> {
     Exec(slot, "CREATE NODE TABLE P(id INT64, name STRING, PRIMARY KEY(id))");
     Exec(slot, "CREATE REL TABLE K(FROM P TO P, w INT64)");
     Exec(slot, "CREATE (:P {id: 1, name: 'a'}), (:P {id: 2, name: 'b'}), (:P {id: 3, name: 'c'})");
-    Exec(slot,
-         "MATCH (a:P), (b:P) WHERE b.id = a.id + 1 CREATE (a)-[:K {w: a.id * 10}]->(b)");
+    Exec(slot, "MATCH (a:P), (b:P) WHERE b.id = a.id + 1 CREATE (a)-[:K {w: a.id * 10}]->(b)");
   }
 
   // What Populate left, seen by `slot`.
@@ -190,9 +189,9 @@ TEST_P(SchemaTransactionTest, OtherConnectionsWaitAndNeverSeeTheUncommittedSchem
   Exec(slot, "BEGIN TRANSACTION");
   Exec(slot, "CREATE NODE TABLE T(k STRING, PRIMARY KEY(k))");
   // Reads, writes, DDL and transactions of other connections wait, then give up.
-  for (const char* query : {"MATCH (p:P) RETURN count(*)", "CALL show_tables() RETURN *",
-                            "CREATE (:P {id: 9})", "CREATE NODE TABLE U(k INT64, PRIMARY KEY(k))",
-                            "BEGIN TRANSACTION READ ONLY"}) {
+  for (const char* query :
+       {"MATCH (p:P) RETURN count(*)", "CALL show_tables() RETURN *", "CREATE (:P {id: 9})",
+        "CREATE NODE TABLE U(k INT64, PRIMARY KEY(k))", "BEGIN TRANSACTION READ ONLY"}) {
     auto start = std::chrono::steady_clock::now();
     auto r = RunCypher(other, query, {});
     ASSERT_FALSE(r.ok()) << query;
@@ -200,9 +199,7 @@ TEST_P(SchemaTransactionTest, OtherConnectionsWaitAndNeverSeeTheUncommittedSchem
     EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(150)) << query;
   }
   // A reader that waits gets the committed state once the transaction ends.
-  std::thread reader([&] {
-    EXPECT_EQ(Count(other, "MATCH (t:T) RETURN count(*)"), 1);
-  });
+  std::thread reader([&] { EXPECT_EQ(Count(other, "MATCH (t:T) RETURN count(*)"), 1); });
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   Exec(slot, "CREATE (:T {k: 'x'})");
   Exec(slot, "COMMIT");
@@ -210,9 +207,7 @@ TEST_P(SchemaTransactionTest, OtherConnectionsWaitAndNeverSeeTheUncommittedSchem
   // After a rollback the other connection reads the state before it.
   Exec(slot, "BEGIN TRANSACTION");
   Exec(slot, "DROP TABLE T");
-  std::thread reader2([&] {
-    EXPECT_EQ(Count(other, "MATCH (t:T) RETURN count(*)"), 1);
-  });
+  std::thread reader2([&] { EXPECT_EQ(Count(other, "MATCH (t:T) RETURN count(*)"), 1); });
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   Exec(slot, "ROLLBACK");
   reader2.join();

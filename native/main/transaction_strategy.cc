@@ -6,16 +6,11 @@ namespace graphdb {
 
 const char* TransactionStrategyName(TransactionStrategy strategy) {
   switch (strategy) {
-    case TransactionStrategy::kSnapshotRead:
-      return "SnapshotReadTransaction";
-    case TransactionStrategy::kMvccInsert:
-      return "MvccInsertTransaction";
-    case TransactionStrategy::kSnapshotCowWrite:
-      return "SnapshotCowWriteTransaction";
-    case TransactionStrategy::kCurrentCowWrite:
-      return "CurrentCowWriteTransaction";
-    case TransactionStrategy::kInPlaceCompaction:
-      break;
+    case TransactionStrategy::kSnapshotRead: return "SnapshotReadTransaction";
+    case TransactionStrategy::kMvccInsert: return "MvccInsertTransaction";
+    case TransactionStrategy::kSnapshotCowWrite: return "SnapshotCowWriteTransaction";
+    case TransactionStrategy::kCurrentCowWrite: return "CurrentCowWriteTransaction";
+    case TransactionStrategy::kInPlaceCompaction: break;
   }
   return "InPlaceCompactionTransaction";
 }
@@ -49,8 +44,8 @@ StatementTransaction ChooseStatementTransaction(Database& db, const Transaction*
     // which no reader sees until the commit is published; old values go to the version store
     // before each overwrite, for the reads running beside it and the open READ ONLY
     // transactions.
-    t.strategy = embedded ? TransactionStrategy::kCurrentCowWrite
-                          : TransactionStrategy::kSnapshotCowWrite;
+    t.strategy =
+        embedded ? TransactionStrategy::kCurrentCowWrite : TransactionStrategy::kSnapshotCowWrite;
     t.stamp = t.snapshot.own = db.NextCommitTs();
     t.keep_versions = true;
   } else {

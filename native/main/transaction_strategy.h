@@ -18,11 +18,11 @@ namespace graphdb {
 struct Transaction;  // main/query_pipeline.h
 
 enum class TransactionStrategy : uint8_t {
-  kSnapshotRead,        // reads, and READ ONLY transactions (pinned snapshot)
-  kMvccInsert,          // auto-commit statements that only add nodes and edges
-  kSnapshotCowWrite,    // explicit read-write transactions, and the service's updates
-  kCurrentCowWrite,     // updates of embedded connections, on the current graph
-  kInPlaceCompaction,   // checkpoint and compaction (Database::Compact), not statements
+  kSnapshotRead,       // reads, and READ ONLY transactions (pinned snapshot)
+  kMvccInsert,         // auto-commit statements that only add nodes and edges
+  kSnapshotCowWrite,   // explicit read-write transactions, and the service's updates
+  kCurrentCowWrite,    // updates of embedded connections, on the current graph
+  kInPlaceCompaction,  // checkpoint and compaction (Database::Compact), not statements
 };
 
 const char* TransactionStrategyName(TransactionStrategy strategy);
@@ -30,9 +30,9 @@ const char* TransactionStrategyName(TransactionStrategy strategy);
 // How one statement runs.
 struct StatementTransaction {
   TransactionStrategy strategy = TransactionStrategy::kSnapshotRead;
-  exec::Snapshot snapshot;  // what it reads
+  exec::Snapshot snapshot;                       // what it reads
   uint64_t stamp = exec::GraphStore::kReadOnly;  // the stamp of its writes
-  bool keep_versions = false;  // SET keeps old values for other snapshots
+  bool keep_versions = false;                    // SET keeps old values for other snapshots
 };
 
 // `mode`: what the statement needs (StatementAccessMode). `transaction`: the session's open

@@ -11,9 +11,10 @@
 // within a few microseconds of receiving the last one, so after a job marked `poll_after` the
 // worker first polls for the next one for a short while (the spin window, WorkerSpinMicros())
 // before it sleeps on the condition variable, as long as the jobs of late came within the
-// window on average (a client that pauses between statements is not polled for). It does not poll, or stops, while another worker
-// runs a job (the cores are needed for work), and at most SpinningWorkersLimit() workers of the
-// process poll at once (half the hardware threads, at least one).
+// window on average (a client that pauses between statements is not polled for). It does not poll,
+// or stops, while another worker runs a job (the cores are needed for work), and at most
+// SpinningWorkersLimit() workers of the process poll at once (half the hardware threads, at least
+// one).
 #pragma once
 
 #include <atomic>

@@ -23,8 +23,8 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
   // are the job's own; `statement` false for the other jobs below.
   StatementSpec spec;
   bool statement = false;
-  bool compact = false;  // run Database::Compact instead of a statement
-  bool schema = false;   // produce the schema JSON instead of a statement
+  bool compact = false;        // run Database::Compact instead of a statement
+  bool schema = false;         // produce the schema JSON instead of a statement
   bool reset_session = false;  // ExecutionSlot::ResetSession instead of a statement
   bool prepare = false;        // prepare `query` (resolves to the prepared statement's id)
   // A result stream's step, and (open) its control, kept by the slot's cursor from then on.
@@ -32,7 +32,7 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
   std::shared_ptr<StatementControl> cursor_control;
   size_t fetch_rows = 0;
   bool fetch_json = false;  // kFetch: the batch as JSON lines
-  bool done = false;  // kFetch: the stream's last batch
+  bool done = false;        // kFetch: the stream's last batch
   // The prepared statement to run or stream (or, for `prepare`, the one made).
   std::shared_ptr<PreparedQuery> prepared;
   // Its time limit and cancellation (run's options, cancel, interrupt); `token` names it to
@@ -147,7 +147,8 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
       delete this;
       return;
     }
-    Reject(Status(ErrorCode::kConnectionClosed, "the connection was closed before the statement ran"));
+    Reject(
+        Status(ErrorCode::kConnectionClosed, "the connection was closed before the statement ran"));
   }
 
   // Settles a job that never ran (JS thread only) and deletes it.
@@ -195,7 +196,8 @@ ConnectionWrap::ConnectionWrap(const Napi::CallbackInfo& info)
   tsfn_.Unref(env);
   DefineFastRun(env, info.This().As<Napi::Object>());
   // Last, so that a constructor that throws leaves no hook behind; after tsfn_ (rule 6).
-  NAPI_THROW_IF_FAILED_VOID(env, napi_add_env_cleanup_hook(env, &ConnectionWrap::OnEnvCleanup, this));
+  NAPI_THROW_IF_FAILED_VOID(env,
+                            napi_add_env_cleanup_hook(env, &ConnectionWrap::OnEnvCleanup, this));
   cleanup_hook_ = true;
 }
 
@@ -234,7 +236,8 @@ void ConnectionWrap::DefineFastRun(Napi::Env env, Napi::Object self) {
         [](const Napi::CallbackInfo& info) -> Napi::Value {
           ConnectionWrap* wrap = (*static_cast<std::shared_ptr<Handle>*>(info.Data()))->wrap;
           if (wrap == nullptr) {
-            ThrowStatus(info.Env(), Status(ErrorCode::kConnectionClosed, "the connection is closed"));
+            ThrowStatus(info.Env(),
+                        Status(ErrorCode::kConnectionClosed, "the connection is closed"));
           }
           return wrap->Run(info);
         },
@@ -243,11 +246,12 @@ void ConnectionWrap::DefineFastRun(Napi::Env env, Napi::Object self) {
     delete held;
     throw;
   }
-  NAPI_THROW_IF_FAILED_VOID(
-      env, napi_add_finalizer(
-               env, run, held,
-               [](napi_env, void* data, void*) { delete static_cast<std::shared_ptr<Handle>*>(data); },
-               nullptr, nullptr));
+  NAPI_THROW_IF_FAILED_VOID(env, napi_add_finalizer(
+                                     env, run, held,
+                                     [](napi_env, void* data, void*) {
+                                       delete static_cast<std::shared_ptr<Handle>*>(data);
+                                     },
+                                     nullptr, nullptr));
   self.DefineProperty(Napi::PropertyDescriptor::Value("run", run, napi_default));
 }
 
@@ -334,8 +338,8 @@ bool ConnectionWrap::InlineShortReads() {
     const char* text = std::getenv("GRAPHDB_INLINE_READS");
     if (text == nullptr || *text == '\0' || std::string_view(text) == "1") return true;
     if (std::string_view(text) == "0") return false;
-    std::fprintf(stderr, "graphdb: warning: GRAPHDB_INLINE_READS='%s' is neither 0 nor 1; using 1\n",
-                 text);
+    std::fprintf(stderr,
+                 "graphdb: warning: GRAPHDB_INLINE_READS='%s' is neither 0 nor 1; using 1\n", text);
     return true;
   }();
   return enabled;
@@ -383,8 +387,8 @@ Napi::Value ConnectionWrap::FetchCursor(const Napi::CallbackInfo& info) {
   }
   const double rows = info[0].As<Napi::Number>().DoubleValue();
   if (!(rows >= 1 && rows <= kMaxFetchRows)) {
-    throw Napi::RangeError::New(env, "maxRows must be a whole number from 1 to " +
-                                         std::to_string(kMaxFetchRows));
+    throw Napi::RangeError::New(
+        env, "maxRows must be a whole number from 1 to " + std::to_string(kMaxFetchRows));
   }
   if (!cursor_open_) {
     ThrowStatus(env, Status(ErrorCode::kInvalidRequest, "no result stream is open"));
@@ -418,7 +422,8 @@ Napi::Value ConnectionWrap::CloseCursor(const Napi::CallbackInfo& info) {
 Napi::Value ConnectionWrap::Prepare(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   CheckOpen(env);
-  if (info.Length() < 1 || !info[0].IsString()) throw Napi::TypeError::New(env, "prepare(text: string)");
+  if (info.Length() < 1 || !info[0].IsString())
+    throw Napi::TypeError::New(env, "prepare(text: string)");
   auto* job = NewJob(info, info[0].As<Napi::String>().Utf8Value(), {});
   job->prepare = true;
   return Enqueue(job);
@@ -427,7 +432,8 @@ Napi::Value ConnectionWrap::Prepare(const Napi::CallbackInfo& info) {
 // closePrepared(id): forgets a prepared statement (statements of it in flight finish).
 Napi::Value ConnectionWrap::ClosePrepared(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (info.Length() < 1 || !info[0].IsNumber()) throw Napi::TypeError::New(env, "closePrepared(id: number)");
+  if (info.Length() < 1 || !info[0].IsNumber())
+    throw Napi::TypeError::New(env, "closePrepared(id: number)");
   prepared_.erase(info[0].As<Napi::Number>().DoubleValue());
   return env.Undefined();
 }
@@ -450,7 +456,6 @@ Napi::Value ConnectionWrap::ResetSession(const Napi::CallbackInfo& info) {
 Napi::Value ConnectionWrap::InTransaction(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(info.Env(), !closed_ && slot_->in_transaction());
 }
-
 
 // setFileAccess(mode: 'none' | 'within', root?: string): confines the files this connection's
 // statements may name (common/file_access.h): none at all, or only inside `root` (absolute,
@@ -512,15 +517,15 @@ namespace {
 
 // The fields of run()'s packed options, as src/native/addon.ts (packOptions) writes them.
 enum RunOptionField : size_t {
-  kSourceField,    // StatementSpec::Source
-  kDeliveryField,  // ConnectionWrap::Delivery
-  kOutputField,    // StatementSpec::Output
-  kSessionField,   // StatementSpec::SessionUse
-  kAccessField,    // AccessMode, or -1: any
-  kTimeoutField,   // ms, 0: none
+  kSourceField,     // StatementSpec::Source
+  kDeliveryField,   // ConnectionWrap::Delivery
+  kOutputField,     // StatementSpec::Output
+  kSessionField,    // StatementSpec::SessionUse
+  kAccessField,     // AccessMode, or -1: any
+  kTimeoutField,    // ms, 0: none
   kMaxResultField,  // bytes, 0: none
   kMaxMemoryField,  // bytes, 0: none
-  kTokenField,     // cancel()'s name for it, 0: none
+  kTokenField,      // cancel()'s name for it, 0: none
   kRunOptionFields
 };
 
@@ -580,12 +585,9 @@ ConnectionWrap::RunOptions ConnectionWrap::ReadRunOptions(Napi::Env env, Napi::V
 Napi::Value ConnectionWrap::Deliver(Napi::Env env, const exec::QueryResult& result,
                                     StatementSpec::Output output) {
   switch (output) {
-    case StatementSpec::Output::kValues:
-      return FromQueryResult(env, result);
-    case StatementSpec::Output::kTypedValues:
-      return FromQueryResult(env, result, true);
-    case StatementSpec::Output::kText:
-      return FromQueryResultAsText(env, result);
+    case StatementSpec::Output::kValues: return FromQueryResult(env, result);
+    case StatementSpec::Output::kTypedValues: return FromQueryResult(env, result, true);
+    case StatementSpec::Output::kText: return FromQueryResultAsText(env, result);
     case StatementSpec::Output::kJson: {
       // The response's storage is kept from one statement to the next (up to kKeptBytes).
       constexpr size_t kKeptBytes = 64 * 1024;
@@ -616,8 +618,7 @@ Napi::Value ConnectionWrap::Deliver(Napi::Env env, const exec::QueryResult& resu
 Napi::Value ConnectionWrap::Run(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   CheckOpen(env);
-  const RunOptions options =
-      info.Length() < 1 ? RunOptions{} : ReadRunOptions(env, info[0]);
+  const RunOptions options = info.Length() < 1 ? RunOptions{} : ReadRunOptions(env, info[0]);
   StatementSpec spec;
   spec.source = options.source;
   spec.access = options.access;
@@ -724,8 +725,8 @@ Napi::Value ConnectionWrap::Run(const Napi::CallbackInfo& info) {
   job->keep_alive = Napi::Persistent(Value());
   job->prepared = std::move(prepared);
   const bool cursor = options.delivery == Delivery::kCursor;
-  job->SetStatement(options, cursor ? StatementSpec::Delivery::kCursor
-                                    : StatementSpec::Delivery::kMaterialise);
+  job->SetStatement(
+      options, cursor ? StatementSpec::Delivery::kCursor : StatementSpec::Delivery::kMaterialise);
   return cursor ? StartCursor(job, options.token) : Enqueue(job);
 }
 
@@ -735,7 +736,7 @@ void ConnectionWrap::Shutdown() {
   // A stream's running fetch stops at its next check instead of running its batch out.
   if (cursor_control_) cursor_control_->Cancel(StatementControl::Reason::kCancelled);
   prepared_.clear();
-  worker_->Stop();  // rejects queued jobs (JobFinished), waits for the running one
+  worker_->Stop();      // rejects queued jobs (JobFinished), waits for the running one
   slot_->EndSession();  // an open transaction is rolled back now, not when GC finalizes us
   closed_ = true;
   if (in_flight_ == 0) tsfn_.Unref(Env());

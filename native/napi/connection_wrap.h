@@ -45,8 +45,7 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   struct QueryJob;
   // A job's step of a result stream (ExecutionSlot's cursor), if it is one.
   enum class CursorStep : uint8_t { kNone, kOpen, kFetch, kClose };
-  static void CallJs(Napi::Env env, Napi::Function callback, ConnectionWrap* self,
-                     QueryJob* job);
+  static void CallJs(Napi::Env env, Napi::Function callback, ConnectionWrap* self, QueryJob* job);
   using Tsfn = Napi::TypedThreadSafeFunction<ConnectionWrap, QueryJob, &ConnectionWrap::CallJs>;
 
   // Where run() runs a statement: a short read at once on this thread when the connection is

@@ -53,8 +53,7 @@ LogicalType UnifyTypes(Napi::Env env, const LogicalType& a, const LogicalType& b
 }
 
 Value CastListElement(const Value& v, const LogicalType& type) {
-  if (!v.is_null() && type.id() == LogicalTypeId::kDouble &&
-      v.type_id() == LogicalTypeId::kInt64) {
+  if (!v.is_null() && type.id() == LogicalTypeId::kDouble && v.type_id() == LogicalTypeId::kInt64) {
     return Value::Double(static_cast<double>(v.GetInt()));
   }
   return v;
@@ -83,7 +82,8 @@ Napi::Value FromInt128(Napi::Env env, int128_t v) {
     return Napi::Number::New(env, static_cast<double>(static_cast<int64_t>(v)));
   }
   bool negative = v < 0;
-  auto magnitude = negative ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+  auto magnitude =
+      negative ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
   uint64_t words[2] = {static_cast<uint64_t>(magnitude), static_cast<uint64_t>(magnitude >> 64)};
   return Napi::BigInt::New(env, negative ? 1 : 0, 2, words);
 }
@@ -113,8 +113,8 @@ void CheckWellFormed(Napi::Env env, napi_value value, std::string_view utf8) {
   for (size_t i = 0; i < units.size(); ++i) {
     char16_t unit = units[i];
     if (unit < 0xD800 || unit > 0xDFFF) continue;
-    const bool paired = unit <= 0xDBFF && i + 1 < units.size() && units[i + 1] >= 0xDC00 &&
-                        units[i + 1] <= 0xDFFF;
+    const bool paired =
+        unit <= 0xDBFF && i + 1 < units.size() && units[i + 1] >= 0xDC00 && units[i + 1] <= 0xDFFF;
     if (paired) {
       ++i;  // a surrogate pair
       continue;
@@ -202,19 +202,23 @@ int64_t TypedField(Napi::Env env, Napi::Object object, const char* name, int64_t
     bool lossless = false;
     v = field.As<Napi::BigInt>().Int64Value(&lossless);
     if (!lossless) {
-      throw Napi::RangeError::New(env, std::string("typed parameter field '") + name + "' is out of range");
+      throw Napi::RangeError::New(
+          env, std::string("typed parameter field '") + name + "' is out of range");
     }
   } else if (field.IsNumber()) {
     double d = field.As<Napi::Number>().DoubleValue();
     if (!std::isfinite(d) || std::trunc(d) != d || std::fabs(d) > kMaxSafeInteger) {
-      throw Napi::TypeError::New(env, std::string("typed parameter field '") + name + "' must be a whole number");
+      throw Napi::TypeError::New(
+          env, std::string("typed parameter field '") + name + "' must be a whole number");
     }
     v = static_cast<int64_t>(d);
   } else {
-    throw Napi::TypeError::New(env, std::string("typed parameter field '") + name + "' must be a number or bigint");
+    throw Napi::TypeError::New(
+        env, std::string("typed parameter field '") + name + "' must be a number or bigint");
   }
   if (v < min || v > max) {
-    throw Napi::RangeError::New(env, std::string("typed parameter field '") + name + "' is out of range");
+    throw Napi::RangeError::New(
+        env, std::string("typed parameter field '") + name + "' is out of range");
   }
   return v;
 }
@@ -227,7 +231,8 @@ Value TypedParameterToValue(Napi::Env env, Napi::Object object) {
   std::string type = type_value.IsString() ? type_value.As<Napi::String>().Utf8Value() : "";
   if (type == "DOUBLE") {
     Napi::Value value = object.Get("value");
-    if (!value.IsNumber()) throw Napi::TypeError::New(env, "a DOUBLE typed parameter needs a number value");
+    if (!value.IsNumber())
+      throw Napi::TypeError::New(env, "a DOUBLE typed parameter needs a number value");
     return Value::Double(value.As<Napi::Number>().DoubleValue());
   }
   constexpr int64_t kInt32Min = INT32_MIN;
@@ -237,8 +242,8 @@ Value TypedParameterToValue(Napi::Env env, Napi::Object object) {
   }
   if (type == "TIMESTAMP" || type == "TIMESTAMP_TZ") {
     int64_t micros = TypedField(env, object, "micros", INT64_MIN, INT64_MAX);
-    return Value::Timestamp(type == "TIMESTAMP" ? LogicalTypeId::kTimestamp : LogicalTypeId::kTimestampTz,
-                            micros);
+    return Value::Timestamp(
+        type == "TIMESTAMP" ? LogicalTypeId::kTimestamp : LogicalTypeId::kTimestampTz, micros);
   }
   if (type == "INTERVAL") {
     Interval iv;
@@ -257,7 +262,8 @@ void SetProperties(Napi::Env env, Napi::Object& object, const ValueHeap& heap, b
 }
 
 // A TypedParameter object of `type` with its parts (FromValue's typed form).
-Napi::Value TypedObject(Napi::Env env, const char* type, int64_t months, int64_t days, int64_t micros) {
+Napi::Value TypedObject(Napi::Env env, const char* type, int64_t months, int64_t days,
+                        int64_t micros) {
   AddonData& data = GetAddonData(env);
   if (data.typed_parameter_ctor.IsEmpty()) {
     throw Napi::Error::New(env, "the typed parameter class is not set (setTypedParameterClass)");
@@ -273,10 +279,8 @@ Value ToValue(Napi::Env env, Napi::Value value, int depth) {
   if (depth > kMaxDepth) throw Napi::TypeError::New(env, "parameter nesting is too deep");
   switch (value.Type()) {
     case napi_undefined:
-    case napi_null:
-      return Value::Null();
-    case napi_boolean:
-      return Value::Boolean(value.As<Napi::Boolean>().Value());
+    case napi_null: return Value::Null();
+    case napi_boolean: return Value::Boolean(value.As<Napi::Boolean>().Value());
     case napi_number: {
       double d = value.As<Napi::Number>().DoubleValue();
       if (std::isfinite(d) && std::trunc(d) == d && std::fabs(d) <= kMaxSafeInteger) {
@@ -363,8 +367,7 @@ Value ToValue(Napi::Env env, Napi::Value value, int depth) {
       }
       return Value::Nested(LogicalType::Struct(std::move(fields)), std::move(children));
     }
-    default:
-      throw Napi::TypeError::New(env, "functions and symbols cannot be query parameters");
+    default: throw Napi::TypeError::New(env, "functions and symbols cannot be query parameters");
   }
 }
 
@@ -412,7 +415,8 @@ bool ReplaceParameterValues(const Napi::CallbackInfo& info, size_t first, Parame
     Napi::Value key = info[first + 2 * p];
     if (!key.IsString()) throw Napi::TypeError::New(env, "parameter names must be strings");
     // A short name stays in std::string's own buffer: no allocation.
-    auto it = WithUtf8(env, key, [&](std::string_view name) { return out.find(std::string(name)); });
+    auto it =
+        WithUtf8(env, key, [&](std::string_view name) { return out.find(std::string(name)); });
     if (it == out.end()) return false;
     for (size_t q = 0; q < p; ++q) {
       if (replaced[q] == &it->second) return false;  // a name given twice
@@ -439,7 +443,8 @@ void ReadParameters(const Napi::CallbackInfo& info, size_t first, ParameterMap& 
   out.clear();
   for (size_t i = first; i < info.Length(); i += 2) {
     if (!info[i].IsString()) throw Napi::TypeError::New(env, "parameter names must be strings");
-    std::string name = WithUtf8(env, info[i], [](std::string_view text) { return std::string(text); });
+    std::string name =
+        WithUtf8(env, info[i], [](std::string_view text) { return std::string(text); });
     out.insert_or_assign(std::move(name), ToValue(env, info[i + 1]));
   }
 }
@@ -454,13 +459,13 @@ Napi::Value FromValue(Napi::Env env, const Value& v, bool typed) {
         if (std::isfinite(d) && std::trunc(d) == d) return Napi::Number::New(env, d).ToObject();
         return Napi::Number::New(env, d);
       }
-      case LogicalTypeId::kDate:
-        return TypedObject(env, "DATE", 0, v.GetInt(), 0);
+      case LogicalTypeId::kDate: return TypedObject(env, "DATE", 0, v.GetInt(), 0);
       case LogicalTypeId::kTimestamp:
       case LogicalTypeId::kTimestampMs:
       case LogicalTypeId::kTimestampNs:
       case LogicalTypeId::kTimestampSec:
-        return TypedObject(env, "TIMESTAMP", 0, 0, temporal::TicksToMicros(v.type_id(), v.GetInt()));
+        return TypedObject(env, "TIMESTAMP", 0, 0,
+                           temporal::TicksToMicros(v.type_id(), v.GetInt()));
       case LogicalTypeId::kTimestampTz:
         return TypedObject(env, "TIMESTAMP_TZ", 0, 0,
                            temporal::TicksToMicros(v.type_id(), v.GetInt()));
@@ -468,31 +473,25 @@ Napi::Value FromValue(Napi::Env env, const Value& v, bool typed) {
         Interval iv = v.GetInterval();
         return TypedObject(env, "INTERVAL", iv.months, iv.days, iv.micros);
       }
-      default:
-        break;
+      default: break;
     }
   }
   switch (v.type_id()) {
-    case LogicalTypeId::kBool:
-      return Napi::Boolean::New(env, v.GetBool());
+    case LogicalTypeId::kBool: return Napi::Boolean::New(env, v.GetBool());
     case LogicalTypeId::kInt8:
     case LogicalTypeId::kInt16:
     case LogicalTypeId::kInt32:
     case LogicalTypeId::kInt64:
-    case LogicalTypeId::kSerial:
-      return FromInteger(env, v.GetInt());
+    case LogicalTypeId::kSerial: return FromInteger(env, v.GetInt());
     case LogicalTypeId::kUInt8:
     case LogicalTypeId::kUInt16:
     case LogicalTypeId::kUInt32:
-    case LogicalTypeId::kUInt64:
-      return FromUnsigned(env, v.GetUInt());
-    case LogicalTypeId::kInt128:
-      return FromInt128(env, v.GetInt128());
+    case LogicalTypeId::kUInt64: return FromUnsigned(env, v.GetUInt());
+    case LogicalTypeId::kInt128: return FromInt128(env, v.GetInt128());
     case LogicalTypeId::kDecimal:  // exact: its text ("12.50"), not a lossy double
       return Napi::String::New(env, v.ToString());
     case LogicalTypeId::kFloat:
-    case LogicalTypeId::kDouble:
-      return Napi::Number::New(env, v.GetDouble());
+    case LogicalTypeId::kDouble: return Napi::Number::New(env, v.GetDouble());
     case LogicalTypeId::kBlob: {
       std::string_view bytes = v.GetString();
       return Napi::Buffer<char>::Copy(env, bytes.data(), bytes.size());
@@ -506,8 +505,7 @@ Napi::Value FromValue(Napi::Env env, const Value& v, bool typed) {
     case LogicalTypeId::kTimestampTz:
       return Napi::String::New(env, temporal::FormatIsoTimestampMicros(
                                         temporal::TicksToMicros(v.type_id(), v.GetInt())));
-    case LogicalTypeId::kInternalId:
-      return Napi::String::New(env, IdString(v.GetId()));
+    case LogicalTypeId::kInternalId: return Napi::String::New(env, IdString(v.GetId()));
     case LogicalTypeId::kList:
     case LogicalTypeId::kArray: {
       const auto& children = v.children();
@@ -535,8 +533,7 @@ Napi::Value FromValue(Napi::Env env, const Value& v, bool typed) {
       }
       return object;
     }
-    case LogicalTypeId::kUnion:
-      return FromValue(env, v.children()[0], typed);
+    case LogicalTypeId::kUnion: return FromValue(env, v.children()[0], typed);
     case LogicalTypeId::kNode: {
       Napi::Object object = Napi::Object::New(env);
       object.Set("_id", IdString(v.GetId()));
@@ -559,8 +556,7 @@ Napi::Value FromValue(Napi::Env env, const Value& v, bool typed) {
       object.Set("_rels", FromValue(env, v.children()[1], typed));
       return object;
     }
-    case LogicalTypeId::kString:
-      return StringFromUtf8(env, v.GetString());
+    case LogicalTypeId::kString: return StringFromUtf8(env, v.GetString());
     default:  // UUID, INTERVAL
       return Napi::String::New(env, v.ToString());
   }
@@ -572,8 +568,9 @@ Napi::Array BuildColumns(Napi::Env env, const exec::QueryResult& result, bool ty
   size_t num_columns = result.num_columns();
   Napi::Array out = Napi::Array::New(env, num_columns);
   for (size_t i = 0; i < num_columns; ++i) {
-    out.Set(static_cast<uint32_t>(i), types ? Napi::String::New(env, result.column_types[i].ToString())
-                                            : Napi::String::New(env, result.column_names[i]));
+    out.Set(static_cast<uint32_t>(i),
+            types ? Napi::String::New(env, result.column_types[i].ToString())
+                  : Napi::String::New(env, result.column_names[i]));
   }
   return out;
 }
@@ -584,8 +581,8 @@ Napi::Array BuildRows(Napi::Env env, const exec::QueryResult& result, bool text)
     const auto& row = result.rows[r];
     Napi::Array js_row = Napi::Array::New(env, row.size());
     for (size_t c = 0; c < row.size(); ++c) {
-      js_row.Set(static_cast<uint32_t>(c), text ? Napi::String::New(env, row[c].ToString())
-                                                : FromValue(env, row[c]));
+      js_row.Set(static_cast<uint32_t>(c),
+                 text ? Napi::String::New(env, row[c].ToString()) : FromValue(env, row[c]));
     }
     rows.Set(static_cast<uint32_t>(r), js_row);
   }

@@ -69,7 +69,8 @@ Napi::Value DatabaseWrap::PeakActiveStatements(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value DatabaseWrap::WritesSinceCompaction(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(info.Env(), db_ ? static_cast<double>(db_->writes_since_compaction()) : 0);
+  return Napi::Number::New(info.Env(),
+                           db_ ? static_cast<double>(db_->writes_since_compaction()) : 0);
 }
 
 Napi::Value DatabaseWrap::RecoveredCommits(const Napi::CallbackInfo& info) {
@@ -80,7 +81,8 @@ Napi::Value DatabaseWrap::RecoveryWarnings(const Napi::CallbackInfo& info) {
   Napi::Array out = Napi::Array::New(info.Env());
   if (db_) {
     const std::vector<std::string>& warnings = db_->recovery_warnings();
-    for (uint32_t i = 0; i < warnings.size(); ++i) out[i] = Napi::String::New(info.Env(), warnings[i]);
+    for (uint32_t i = 0; i < warnings.size(); ++i)
+      out[i] = Napi::String::New(info.Env(), warnings[i]);
   }
   return out;
 }

@@ -9,48 +9,33 @@ namespace graphdb::storage {
 
 PhysicalKind PhysicalKindOf(LogicalTypeId id) {
   switch (id) {
-    case LogicalTypeId::kBool:
-      return PhysicalKind::kBool;
-    case LogicalTypeId::kInt8:
-      return PhysicalKind::kInt8;
-    case LogicalTypeId::kInt16:
-      return PhysicalKind::kInt16;
+    case LogicalTypeId::kBool: return PhysicalKind::kBool;
+    case LogicalTypeId::kInt8: return PhysicalKind::kInt8;
+    case LogicalTypeId::kInt16: return PhysicalKind::kInt16;
     case LogicalTypeId::kInt32:
-    case LogicalTypeId::kDate:
-      return PhysicalKind::kInt32;
+    case LogicalTypeId::kDate: return PhysicalKind::kInt32;
     case LogicalTypeId::kInt64:
     case LogicalTypeId::kSerial:
     case LogicalTypeId::kTimestamp:
     case LogicalTypeId::kTimestampTz:
     case LogicalTypeId::kTimestampNs:
     case LogicalTypeId::kTimestampMs:
-    case LogicalTypeId::kTimestampSec:
-      return PhysicalKind::kInt64;
-    case LogicalTypeId::kUInt8:
-      return PhysicalKind::kUInt8;
-    case LogicalTypeId::kUInt16:
-      return PhysicalKind::kUInt16;
-    case LogicalTypeId::kUInt32:
-      return PhysicalKind::kUInt32;
-    case LogicalTypeId::kUInt64:
-      return PhysicalKind::kUInt64;
-    case LogicalTypeId::kFloat:
-      return PhysicalKind::kFloat;
-    case LogicalTypeId::kDouble:
-      return PhysicalKind::kDouble;
+    case LogicalTypeId::kTimestampSec: return PhysicalKind::kInt64;
+    case LogicalTypeId::kUInt8: return PhysicalKind::kUInt8;
+    case LogicalTypeId::kUInt16: return PhysicalKind::kUInt16;
+    case LogicalTypeId::kUInt32: return PhysicalKind::kUInt32;
+    case LogicalTypeId::kUInt64: return PhysicalKind::kUInt64;
+    case LogicalTypeId::kFloat: return PhysicalKind::kFloat;
+    case LogicalTypeId::kDouble: return PhysicalKind::kDouble;
     case LogicalTypeId::kInt128:
     case LogicalTypeId::kUuid:
     case LogicalTypeId::kDecimal:  // the unscaled value; the column's type has the scale
       return PhysicalKind::kInt128;
-    case LogicalTypeId::kInterval:
-      return PhysicalKind::kInterval;
-    case LogicalTypeId::kInternalId:
-      return PhysicalKind::kInternalId;
+    case LogicalTypeId::kInterval: return PhysicalKind::kInterval;
+    case LogicalTypeId::kInternalId: return PhysicalKind::kInternalId;
     case LogicalTypeId::kString:
-    case LogicalTypeId::kBlob:
-      return PhysicalKind::kString;
-    default:
-      return PhysicalKind::kNested;
+    case LogicalTypeId::kBlob: return PhysicalKind::kString;
+    default: return PhysicalKind::kNested;
   }
 }
 
@@ -58,21 +43,16 @@ uint32_t PhysicalWidth(PhysicalKind kind) {
   switch (kind) {
     case PhysicalKind::kBool:
     case PhysicalKind::kInt8:
-    case PhysicalKind::kUInt8:
-      return 1;
+    case PhysicalKind::kUInt8: return 1;
     case PhysicalKind::kInt16:
-    case PhysicalKind::kUInt16:
-      return 2;
+    case PhysicalKind::kUInt16: return 2;
     case PhysicalKind::kInt32:
     case PhysicalKind::kUInt32:
-    case PhysicalKind::kFloat:
-      return 4;
+    case PhysicalKind::kFloat: return 4;
     case PhysicalKind::kInt64:
     case PhysicalKind::kUInt64:
-    case PhysicalKind::kDouble:
-      return 8;
-    default:
-      return 16;
+    case PhysicalKind::kDouble: return 8;
+    default: return 16;
   }
 }
 
@@ -189,15 +169,9 @@ void Column::FreeRetired() {
 void Column::ZeroSlot(uint64_t row) {
   uint8_t* slot = data_.data() + row * width_;
   switch (width_) {
-    case 1:
-      AtomicStore<uint8_t>(slot, 0);
-      break;
-    case 2:
-      AtomicStore<uint16_t>(reinterpret_cast<uint16_t*>(slot), 0);
-      break;
-    case 4:
-      AtomicStore<uint32_t>(reinterpret_cast<uint32_t*>(slot), 0);
-      break;
+    case 1: AtomicStore<uint8_t>(slot, 0); break;
+    case 2: AtomicStore<uint16_t>(reinterpret_cast<uint16_t*>(slot), 0); break;
+    case 4: AtomicStore<uint32_t>(reinterpret_cast<uint32_t*>(slot), 0); break;
     default:
       for (uint32_t i = 0; i < width_; i += 8) {
         AtomicStore<uint64_t>(reinterpret_cast<uint64_t*>(slot + i), 0);
@@ -349,11 +323,8 @@ Status Column::StoreValue(uint64_t row, const Value& value) {
       AtomicStore(reinterpret_cast<decltype(x)*>(slot), x);
       break;
     }
-    case PhysicalKind::kString:
-      WriteStringSlot(slot, v->GetString());
-      break;
-    case PhysicalKind::kNested:
-      break;
+    case PhysicalKind::kString: WriteStringSlot(slot, v->GetString()); break;
+    case PhysicalKind::kNested: break;
   }
   SetValid(row);
   return Status::OK();
@@ -422,32 +393,25 @@ Value Column::Get(uint64_t row) const {
   if (IsNull(row)) return Value::Null(type_);
   LogicalTypeId id = type_.id();
   switch (kind_) {
-    case PhysicalKind::kBool:
-      return Value::Boolean(GetBool(row));
+    case PhysicalKind::kBool: return Value::Boolean(GetBool(row));
     case PhysicalKind::kInt8:
     case PhysicalKind::kInt16:
     case PhysicalKind::kInt32:
-    case PhysicalKind::kInt64:
-      return Value::Int(id, GetInt64(row));
+    case PhysicalKind::kInt64: return Value::Int(id, GetInt64(row));
     case PhysicalKind::kUInt8:
     case PhysicalKind::kUInt16:
     case PhysicalKind::kUInt32:
-    case PhysicalKind::kUInt64:
-      return Value::UInt(id, GetUInt64(row));
-    case PhysicalKind::kFloat:
-      return Value::Float(GetFixed<float>(row));
-    case PhysicalKind::kDouble:
-      return Value::Double(GetFixed<double>(row));
+    case PhysicalKind::kUInt64: return Value::UInt(id, GetUInt64(row));
+    case PhysicalKind::kFloat: return Value::Float(GetFixed<float>(row));
+    case PhysicalKind::kDouble: return Value::Double(GetFixed<double>(row));
     case PhysicalKind::kInt128:
       if (id == LogicalTypeId::kDecimal) {
         return Value::Decimal(GetInt128(row), type_.precision(), type_.scale());
       }
       return id == LogicalTypeId::kUuid ? Value::Uuid(GetInt128(row))
                                         : Value::Int128(GetInt128(row));
-    case PhysicalKind::kInterval:
-      return Value::IntervalValue(GetInterval(row));
-    case PhysicalKind::kInternalId:
-      return Value::Id(GetInternalId(row));
+    case PhysicalKind::kInterval: return Value::IntervalValue(GetInterval(row));
+    case PhysicalKind::kInternalId: return Value::Id(GetInternalId(row));
     case PhysicalKind::kString: {
       char buf[kInlineStringBytes];
       std::string_view bytes = ReadString(row, buf);
@@ -468,23 +432,15 @@ Value Column::Get(uint64_t row) const {
 int64_t Column::GetInt64(uint64_t row) const {
   switch (kind_) {
     case PhysicalKind::kBool:
-    case PhysicalKind::kUInt8:
-      return GetFixed<uint8_t>(row);
-    case PhysicalKind::kInt8:
-      return GetFixed<int8_t>(row);
-    case PhysicalKind::kInt16:
-      return GetFixed<int16_t>(row);
-    case PhysicalKind::kUInt16:
-      return GetFixed<uint16_t>(row);
-    case PhysicalKind::kInt32:
-      return GetFixed<int32_t>(row);
-    case PhysicalKind::kUInt32:
-      return GetFixed<uint32_t>(row);
+    case PhysicalKind::kUInt8: return GetFixed<uint8_t>(row);
+    case PhysicalKind::kInt8: return GetFixed<int8_t>(row);
+    case PhysicalKind::kInt16: return GetFixed<int16_t>(row);
+    case PhysicalKind::kUInt16: return GetFixed<uint16_t>(row);
+    case PhysicalKind::kInt32: return GetFixed<int32_t>(row);
+    case PhysicalKind::kUInt32: return GetFixed<uint32_t>(row);
     case PhysicalKind::kInt64:
-    case PhysicalKind::kUInt64:
-      return GetFixed<int64_t>(row);
-    default:
-      GRAPHDB_ASSERT(false);
+    case PhysicalKind::kUInt64: return GetFixed<int64_t>(row);
+    default: GRAPHDB_ASSERT(false);
   }
   return 0;
 }

@@ -32,10 +32,10 @@
 #include <vector>
 
 #include "catalog/binary_codec.h"
-#include "storage/shared_array.h"
-#include "storage/table_file.h"
 #include "common/assert.h"
 #include "common/result.h"
+#include "storage/shared_array.h"
+#include "storage/table_file.h"
 #include "types/logical_type.h"
 #include "types/value.h"
 
@@ -79,7 +79,9 @@ class StringHeap {
   // Copies `s` into the heap and returns its position (chunk << 32 | offset). Writer side.
   uint64_t Add(std::string_view s);
   // REQUIRES: `pos` came from Add.
-  const char* At(uint64_t pos) const { return chunks_[pos >> 32].data + static_cast<uint32_t>(pos); }
+  const char* At(uint64_t pos) const {
+    return chunks_[pos >> 32].data + static_cast<uint32_t>(pos);
+  }
   // The bytes at `pos` if [pos, pos + len) lies inside the written part of a chunk, else
   // nullptr (a position read torn from a cell being overwritten). Bytes below a chunk's
   // published fill were written before it, so reading them never races with the writer.
@@ -194,7 +196,8 @@ class Column {
     const uint8_t* slot = data_.data() + row * 16;
     uint64_t head = AtomicLoad(reinterpret_cast<const uint64_t*>(slot));
     auto len = static_cast<uint32_t>(head);
-    if (len <= kInlineStringBytes) return std::string_view(reinterpret_cast<const char*>(slot) + 4, len);
+    if (len <= kInlineStringBytes)
+      return std::string_view(reinterpret_cast<const char*>(slot) + 4, len);
     uint64_t pos = AtomicLoad(reinterpret_cast<const uint64_t*>(slot + 8));
     // Checked: a slot of a mapped file is not validated when the file opens.
     const char* bytes = heap_.TryAt(pos, len);
@@ -266,8 +269,7 @@ class Column {
   uint64_t NextRow();
   void PublishRow(uint64_t row) { size_.store(row + 1, std::memory_order_release); }
   void TakeStorage(Column& other);  // the move operations' common part
-  friend Result<Column> MakeFilledColumn(const LogicalType& type, const Value& fill,
-                                         uint64_t rows);
+  friend Result<Column> MakeFilledColumn(const LogicalType& type, const Value& fill, uint64_t rows);
   // `rows` copies of `one`'s single value (NULL when `one` is empty or NULL), fixed-width
   // kinds, in anonymous regions: zero bytes are written by nobody.
   Status FillFixedInRegions(const Column& one, uint64_t rows);

@@ -246,7 +246,8 @@ TEST(ColumnTest, LargeFilledColumnsLieInZeroPages) {
     EXPECT_EQ(filled->GetInt64(5), 42);
     filled->AppendNull();
     EXPECT_TRUE(filled->IsNull(rows));
-    for (uint64_t i = 0; i < rows; ++i) filled->AppendFixed<int64_t>(static_cast<int64_t>(i));  // grows
+    for (uint64_t i = 0; i < rows; ++i)
+      filled->AppendFixed<int64_t>(static_cast<int64_t>(i));  // grows
     EXPECT_EQ(filled->GetInt64(rows + 1 + 1000), 1000);
     EXPECT_EQ(filled->Get(rows - 1).ToString(), fill.ToString());
     EXPECT_EQ(filled->GetInt64(5), 42);

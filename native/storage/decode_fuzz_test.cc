@@ -26,15 +26,9 @@ void Mutate(const std::string& valid, Decode&& decode, int rounds) {
     for (int e = 0; e < edits; ++e) {
       size_t pos = rng() % bytes.size();
       switch (rng() % 3) {
-        case 0:
-          bytes[pos] = static_cast<char>(rng());
-          break;
-        case 1:
-          bytes[pos] = static_cast<char>(bytes[pos] ^ (1 << (rng() % 8)));
-          break;
-        default:
-          bytes.resize(pos);
-          break;
+        case 0: bytes[pos] = static_cast<char>(rng()); break;
+        case 1: bytes[pos] = static_cast<char>(bytes[pos] ^ (1 << (rng() % 8))); break;
+        default: bytes.resize(pos); break;
       }
       if (bytes.empty()) break;
     }

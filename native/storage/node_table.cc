@@ -31,11 +31,8 @@ bool IsSerial(const Column& c) { return c.type().id() == LogicalTypeId::kSerial;
 }  // namespace
 
 NodeTable::NodeTable(const catalog::NodeTableSchema& schema)
-    : table_id_(schema.id),
-      name_(schema.name),
-      columns_(MakeColumns(schema)),
-      pk_column_(schema.primary_key),
-      index_(columns_[pk_column_].get()),
+    : table_id_(schema.id), name_(schema.name), columns_(MakeColumns(schema)),
+      pk_column_(schema.primary_key), index_(columns_[pk_column_].get()),
       next_serial_(schema.properties.size(), 0) {}
 
 std::vector<LogicalType> NodeTable::ColumnTypes() const {
@@ -213,8 +210,7 @@ void NodeTable::AppendPlaceholders(uint64_t count) {
   num_deleted_.fetch_add(count, std::memory_order_relaxed);
 }
 
-Status NodeTable::FillPlaceholder(uint64_t offset, const std::vector<Value>& values,
-                                  uint64_t ts) {
+Status NodeTable::FillPlaceholder(uint64_t offset, const std::vector<Value>& values, uint64_t ts) {
   changed_.Mark();
   std::lock_guard<std::mutex> lock(write_mu_);
   if (offset >= NumRows() || !IsPlaceholder(offset) || values.size() != columns_.size()) {
@@ -226,7 +222,8 @@ Status NodeTable::FillPlaceholder(uint64_t offset, const std::vector<Value>& val
   for (size_t i = 0; i < columns_.size(); ++i) {
     Status s = columns_[i]->Set(offset, values[i]);
     if (!s.ok()) {
-      for (size_t k = 0; k < i; ++k) (void)columns_[k]->Set(offset, Value::Null(columns_[k]->type()));
+      for (size_t k = 0; k < i; ++k)
+        (void)columns_[k]->Set(offset, Value::Null(columns_[k]->type()));
       return s;
     }
   }

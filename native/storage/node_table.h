@@ -53,7 +53,6 @@
 
 namespace graphdb::storage {
 
-
 class NodeTable {
  public:
   explicit NodeTable(const catalog::NodeTableSchema& schema);

@@ -36,10 +36,8 @@ bool IsIntegerPath(PhysicalKind kind) {
     case PhysicalKind::kNested:
     case PhysicalKind::kInt128:
     case PhysicalKind::kInterval:
-    case PhysicalKind::kInternalId:
-      return false;
-    default:
-      return true;
+    case PhysicalKind::kInternalId: return false;
+    default: return true;
   }
 }
 
@@ -86,8 +84,7 @@ uint64_t PrimaryKeyIndex::KeyBitsOf(const Column& column, uint64_t offset) {
       std::memcpy(&bits, &d, 8);
       return bits;
     }
-    default:
-      return static_cast<uint64_t>(column.GetInt64(offset));
+    default: return static_cast<uint64_t>(column.GetInt64(offset));
   }
 }
 
@@ -99,7 +96,7 @@ std::optional<uint64_t> PrimaryKeyIndex::FindKeyOf(const Column& other, uint64_t
 }
 
 PrimaryKeyIndex::Block* PrimaryKeyIndex::HomeSlotOf(const Column& other, uint64_t row,
-                                                     uint64_t* slot) const {
+                                                    uint64_t* slot) const {
   if (!integer_keys_ || other.kind() != keys_->kind() || other.IsNull(row)) return nullptr;
   Block* b = block_.load(std::memory_order_acquire);
   if (b != nullptr) *slot = HashOfTag(KeyBitsOf(other, row)) & b->mask;
@@ -126,12 +123,9 @@ void PrimaryKeyIndex::PrefetchCandidateOf(const Column& other, uint64_t row) con
 
 bool PrimaryKeyIndex::IsNanKey(uint64_t offset) const {
   switch (keys_->kind()) {
-    case PhysicalKind::kFloat:
-      return std::isnan(keys_->GetFixed<float>(offset));
-    case PhysicalKind::kDouble:
-      return std::isnan(keys_->GetFixed<double>(offset));
-    default:
-      return false;
+    case PhysicalKind::kFloat: return std::isnan(keys_->GetFixed<float>(offset));
+    case PhysicalKind::kDouble: return std::isnan(keys_->GetFixed<double>(offset));
+    default: return false;
   }
 }
 
@@ -172,11 +166,9 @@ uint64_t CapacityFor(uint64_t keys) {
 }  // namespace
 
 PrimaryKeyIndex::Block::Block(uint64_t capacity, bool compact_form)
-    : mask(capacity - 1),
-      compact(compact_form),
+    : mask(capacity - 1), compact(compact_form),
       heap(new uint64_t[compact_form ? capacity : 2 * capacity]),
-      slots(reinterpret_cast<Slot*>(heap.get())),
-      words(heap.get()) {
+      slots(reinterpret_cast<Slot*>(heap.get())), words(heap.get()) {
   if (compact) {
     for (uint64_t i = 0; i < capacity; ++i) words[i] = kEmptyWord;
   } else {
@@ -186,9 +178,7 @@ PrimaryKeyIndex::Block::Block(uint64_t capacity, bool compact_form)
 
 PrimaryKeyIndex::Block::Block(std::unique_ptr<env::MemoryRegion> mapped, uint64_t capacity,
                               bool compact_form)
-    : mask(capacity - 1),
-      compact(compact_form),
-      region(std::move(mapped)),
+    : mask(capacity - 1), compact(compact_form), region(std::move(mapped)),
       slots(reinterpret_cast<Slot*>(region->data())),
       words(reinterpret_cast<uint64_t*>(region->data())) {}
 
@@ -538,10 +528,8 @@ std::optional<uint64_t> PrimaryKeyIndex::Find(const Value& key) const {
     v = &coerced;
   }
   switch (keys_->kind()) {
-    case PhysicalKind::kString:
-      return FindString(v->GetString());
-    case PhysicalKind::kInt128:
-      return FindInt128(v->GetInt128());
+    case PhysicalKind::kString: return FindString(v->GetString());
+    case PhysicalKind::kInt128: return FindInt128(v->GetInt128());
     case PhysicalKind::kFloat: {
       float f = v->GetFloat();
       if (std::isnan(f)) return std::nullopt;
@@ -561,16 +549,12 @@ std::optional<uint64_t> PrimaryKeyIndex::Find(const Value& key) const {
     case PhysicalKind::kUInt8:
     case PhysicalKind::kUInt16:
     case PhysicalKind::kUInt32:
-    case PhysicalKind::kUInt64:
-      return FindInteger(v->GetUInt());
-    case PhysicalKind::kBool:
-      return FindInteger(v->GetBool() ? 1 : 0);
+    case PhysicalKind::kUInt64: return FindInteger(v->GetUInt());
+    case PhysicalKind::kBool: return FindInteger(v->GetBool() ? 1 : 0);
     case PhysicalKind::kInterval:
     case PhysicalKind::kInternalId:
-    case PhysicalKind::kNested:
-      return std::nullopt;
-    default:
-      return FindInteger(static_cast<uint64_t>(v->GetInt()));
+    case PhysicalKind::kNested: return std::nullopt;
+    default: return FindInteger(static_cast<uint64_t>(v->GetInt()));
   }
 }
 

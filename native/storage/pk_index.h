@@ -172,8 +172,8 @@ class PrimaryKeyIndex {
     const bool compact;
     std::unique_ptr<uint64_t[]> heap;
     std::unique_ptr<env::MemoryRegion> region;
-    Slot* slots;     // wide
-    uint64_t* words; // compact
+    Slot* slots;      // wide
+    uint64_t* words;  // compact
   };
 
   bool IsNanKey(uint64_t offset) const;

@@ -434,7 +434,7 @@ void RunConcurrentChurn(const Column& keys, uint64_t permanent, Lookup lookup, M
   EXPECT_GT(index.capacity(), initial_capacity);  // grew while readers ran
   size_t before = index.MemoryUsage();
   EXPECT_GT(before, index.capacity() * index.slot_bytes());  // retired blocks
-  index.FreeRetired();                       // readers are joined: exclusive access
+  index.FreeRetired();                                       // readers are joined: exclusive access
   EXPECT_LT(index.MemoryUsage(), before);
   for (uint64_t r = 0; r < rows; ++r) {
     bool expect = r < permanent || present[r - permanent];

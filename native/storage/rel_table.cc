@@ -122,11 +122,8 @@ bool RelTable::UndoInsert(uint64_t rel, uint64_t src, uint64_t dst) {
 }
 
 RelTable::RelTable(const catalog::RelTableSchema& schema, const catalog::RelTablePair& pair)
-    : table_id_(pair.id),
-      name_(schema.name),
-      src_table_(pair.src_table),
-      dst_table_(pair.dst_table),
-      multiplicity_(schema.multiplicity) {
+    : table_id_(pair.id), name_(schema.name), src_table_(pair.src_table),
+      dst_table_(pair.dst_table), multiplicity_(schema.multiplicity) {
   for (const auto& p : schema.properties) {
     columns_.push_back(std::make_unique<Column>(p.type));
     columns_.back()->MarkShared();
@@ -510,8 +507,8 @@ size_t RelTable::MemoryUsage() const {
   size_t total = create_ts_.MemoryUsage() + delete_ts_.MemoryUsage();
   for (const auto& c : columns_) total += c->MemoryUsage();
   for (const Adjacency& a : adj_) {
-    total += a.own_offsets.capacity() + a.own_entries.capacity() +
-             a.delta_slot.MemoryUsage() + a.delta_lists.MemoryUsage() +
+    total += a.own_offsets.capacity() + a.own_entries.capacity() + a.delta_slot.MemoryUsage() +
+             a.delta_lists.MemoryUsage() +
              a.owned_lists.capacity() * sizeof(std::unique_ptr<DeltaList>);
     for (const auto& list : a.owned_lists) total += sizeof(DeltaList) + list->MemoryUsage();
   }
@@ -736,9 +733,8 @@ Result<std::pair<std::unique_ptr<RelTable>, uint64_t>> RelTable::ReadHeaderAndCo
 }
 
 Result<std::unique_ptr<RelTable>> RelTable::DeserializeMapped(
-    catalog::BinaryReader& in, const SectionSource& sections,
-    const catalog::RelTableSchema& schema, const catalog::RelTablePair& pair, uint64_t src_rows,
-    uint64_t dst_rows) {
+    catalog::BinaryReader& in, const SectionSource& sections, const catalog::RelTableSchema& schema,
+    const catalog::RelTablePair& pair, uint64_t src_rows, uint64_t dst_rows) {
   auto corrupt = [&schema](const std::string& why) {
     return Status(ErrorCode::kCorruption, "rel table " + schema.name + " is corrupt: " + why);
   };
@@ -769,8 +765,8 @@ Result<std::unique_ptr<RelTable>> RelTable::DeserializeMapped(
       if (!in.GetU8(&w.neighbor_bytes) || !in.GetU8(&w.rel_bytes) || !in.GetU8(&w.offset_bytes)) {
         return corrupt("truncated adjacency");
       }
-      if (w.neighbor_bytes < 1 || w.neighbor_bytes > 8 || w.rel_bytes > 8 ||
-          w.offset_bytes < 1 || w.offset_bytes > 8 || BytesFor(total) > w.offset_bytes) {
+      if (w.neighbor_bytes < 1 || w.neighbor_bytes > 8 || w.rel_bytes > 8 || w.offset_bytes < 1 ||
+          w.offset_bytes > 8 || BytesFor(total) > w.offset_bytes) {
         return corrupt("bad adjacency widths");
       }
     } else {
@@ -835,9 +831,9 @@ Status RelTable::VerifyAdjacency(uint64_t src_rows, uint64_t dst_rows) const {
     const uint64_t neighbor_bound = d == 0 ? dst_rows : src_rows;
     for (uint64_t v = 0; v + 1 < a.num_offsets; ++v) {
       if (a.Offset(v + 1) < a.Offset(v) || a.Offset(v + 1) > a.num_entries) {
-        return Status(ErrorCode::kCorruption,
-                      "rel table " + name_ + " is corrupt: bad CSR offset of vertex " +
-                          std::to_string(v));
+        return Status(
+            ErrorCode::kCorruption,
+            "rel table " + name_ + " is corrupt: bad CSR offset of vertex " + std::to_string(v));
       }
     }
     for (const AdjEntry& e : a.Entries()) {
@@ -927,7 +923,8 @@ Result<std::unique_ptr<RelTable>> RelTable::Deserialize(catalog::BinaryReader& i
       for (uint64_t done = 0; done < total;) {
         const uint64_t n = std::min<uint64_t>(total - done, 4096);
         if (!in.GetRaw(block, n * kNarrowEntryBytes)) return corrupt("truncated adjacency entries");
-        for (uint64_t i = 0; i < n; ++i) entries[done + i] = AdjEntry{block[2 * i], block[2 * i + 1]};
+        for (uint64_t i = 0; i < n; ++i)
+          entries[done + i] = AdjEntry{block[2 * i], block[2 * i + 1]};
         done += n;
       }
     }

@@ -115,14 +115,9 @@ class AdjRange {
  public:
   AdjRange() = default;
   AdjRange(const uint8_t* entries, uint64_t first, uint64_t size, PackedWidths widths)
-      : entries_(entries),
-        first_(first),
-        size_(size),
-        stride_(widths.entry_bytes()),
-        neighbor_bytes_(widths.neighbor_bytes),
-        rel_bytes_(widths.rel_bytes),
-        neighbor_mask_(ByteMask(widths.neighbor_bytes)),
-        rel_mask_(ByteMask(widths.rel_bytes)) {}
+      : entries_(entries), first_(first), size_(size), stride_(widths.entry_bytes()),
+        neighbor_bytes_(widths.neighbor_bytes), rel_bytes_(widths.rel_bytes),
+        neighbor_mask_(ByteMask(widths.neighbor_bytes)), rel_mask_(ByteMask(widths.rel_bytes)) {}
   uint64_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   AdjEntry operator[](uint64_t i) const {
@@ -393,10 +388,11 @@ class RelTable {
   // Format version 3: columns, stamps and each direction's CSR (offsets, entries) in sections
   // that loading maps; the CSR's newest create stamp and rel bound are stored, not recomputed.
   void SerializeMapped(TableSink& out) const;
-  static Result<std::unique_ptr<RelTable>> DeserializeMapped(
-      catalog::BinaryReader& in, const SectionSource& sections,
-      const catalog::RelTableSchema& schema, const catalog::RelTablePair& pair, uint64_t src_rows,
-      uint64_t dst_rows);
+  static Result<std::unique_ptr<RelTable>> DeserializeMapped(catalog::BinaryReader& in,
+                                                             const SectionSource& sections,
+                                                             const catalog::RelTableSchema& schema,
+                                                             const catalog::RelTablePair& pair,
+                                                             uint64_t src_rows, uint64_t dst_rows);
   // ---- Append segments (docs/storage-format.md, "Segments"; storage/table_segments.cc) ----
   // What the table's files hold (rel offsets) and which of their rels changed since.
   FileChanges& file_changes() { return file_changes_; }
@@ -440,8 +436,8 @@ class RelTable {
     BulkVector<uint8_t> own_entries;
     std::unique_ptr<env::MemoryRegion> offsets_region;
     std::unique_ptr<env::MemoryRegion> entries_region;
-    SharedVector<uint32_t> delta_slot;     // per vertex: 0 = no list, else index + 1
-    SharedVector<DeltaList*> delta_lists;  // readers index this ...
+    SharedVector<uint32_t> delta_slot;                    // per vertex: 0 = no list, else index + 1
+    SharedVector<DeltaList*> delta_lists;                 // readers index this ...
     std::vector<std::unique_ptr<DeltaList>> owned_lists;  // ... writer side: owns the lists
     std::atomic<uint64_t> delta_entries{0};
     // The newest create stamp among the CSR entries, or kCsrNotClean when some entry's edge is
@@ -523,8 +519,8 @@ class RelTable {
   // extra_vertex[i] -> extra_neighbor[i] with rel offset extra_base_rel + i, optionally
   // dropping deleted edges; clears the delta lists.
   void Rebuild(Direction dir, std::span<const uint64_t> extra_vertex,
-               std::span<const uint64_t> extra_neighbor, uint64_t extra_base_rel,
-               bool drop_deleted, uint64_t deleted_up_to);
+               std::span<const uint64_t> extra_neighbor, uint64_t extra_base_rel, bool drop_deleted,
+               uint64_t deleted_up_to);
 
   catalog::TableId table_id_;
   std::string name_;

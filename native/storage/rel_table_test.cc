@@ -87,9 +87,10 @@ TEST(RelTableTest, CsrPacksToTheBytesItsValuesNeed) {
   EXPECT_EQ(t.CountEdges(0, Direction::kForward, 0, [](uint64_t) { return true; }, &examined), 2u);
   // A delete: counting goes entry by entry, reading the implicit rel offsets.
   ASSERT_TRUE(t.DeleteEdge(1, 5).ok());
-  EXPECT_EQ(t.CountEdges(0, Direction::kForward, 9, [&](uint64_t rel) { return !t.IsDeleted(rel); },
-                         &examined),
-            1u);
+  EXPECT_EQ(
+      t.CountEdges(
+          0, Direction::kForward, 9, [&](uint64_t rel) { return !t.IsDeleted(rel); }, &examined),
+      1u);
   EXPECT_EQ(ExpandLive(t, 0, Direction::kForward), (Edges{{1, 0}}));
   // Compaction drops the deleted edge: positions shift, so the rel offsets are stored.
   t.Compact();
@@ -373,7 +374,7 @@ TEST(RelTableTest, CountEdgesUsesOffsetsOnlyWhileTheCsrIsClean) {
   EXPECT_EQ(count(0, Direction::kForward, kReadAll), 3u);
   EXPECT_EQ(count(0, Direction::kForward, kReadAll, kUncommittedBase + 1), 4u);
   EXPECT_EQ(examined, 5u);  // the delta entry, twice
-  t.SetCreateTs(*rel, 9);  // the commit
+  t.SetCreateTs(*rel, 9);   // the commit
   EXPECT_TRUE(t.CsrVisibleTo(Direction::kForward, kReadAll));
   EXPECT_EQ(count(0, Direction::kForward, 9), 4u);
   EXPECT_EQ(count(0, Direction::kForward, 8), 3u);

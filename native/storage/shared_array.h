@@ -223,7 +223,9 @@ class SharedVector {
     AtomicStore(buffer_.data() + n, v);
     size_.store(n + 1, std::memory_order_release);
   }
-  void pop_back() { size_.store(size_.load(std::memory_order_relaxed) - 1, std::memory_order_release); }
+  void pop_back() {
+    size_.store(size_.load(std::memory_order_relaxed) - 1, std::memory_order_release);
+  }
   T back() const { return (*this)[size_.load(std::memory_order_relaxed) - 1]; }
   void reserve(size_t n) { buffer_.Grow(n, buffer_.capacity()); }
   // Grows to `n` elements equal to `fill`, or lowers the size to `n`.
@@ -240,7 +242,8 @@ class SharedVector {
   void assign(std::span<const T> values) {
     buffer_.Reset();
     buffer_.Grow(values.size(), 0);
-    if (!values.empty()) std::memcpy(static_cast<void*>(buffer_.data()), values.data(), values.size_bytes());
+    if (!values.empty())
+      std::memcpy(static_cast<void*>(buffer_.data()), values.data(), values.size_bytes());
     size_.store(values.size(), std::memory_order_release);
   }
   // Takes `region` (room for `capacity` elements, see SharedBuffer::Adopt) whose first `size`
@@ -256,7 +259,9 @@ class SharedVector {
     size_.store(0, std::memory_order_release);
   }
   // The elements as a plain span. REQUIRES: exclusive access, or the calling writer thread.
-  std::span<const T> span() const { return {buffer_.data(), size_.load(std::memory_order_relaxed)}; }
+  std::span<const T> span() const {
+    return {buffer_.data(), size_.load(std::memory_order_relaxed)};
+  }
   void FreeRetired() { buffer_.FreeRetired(); }
   size_t capacity() const { return buffer_.capacity(); }
   size_t MemoryUsage() const { return buffer_.MemoryUsage(); }

@@ -2,7 +2,6 @@
 // published after the elements, and a column's cells can be read during appends and overwrites
 // without leaving the column's memory (run under -DGRAPHDB_TSAN=ON for the race checks).
 #include "storage/shared_array.h"
-#include "storage/stamp_codec.h"
 
 #include <gtest/gtest.h>
 
@@ -14,6 +13,7 @@
 #include "storage/bulk_vector.h"
 #include "storage/column.h"
 #include "storage/rel_table.h"
+#include "storage/stamp_codec.h"
 
 namespace graphdb::storage {
 namespace {
@@ -126,8 +126,12 @@ TEST(SharedArrayTest, ColumnReadsDuringAppendsAndOverwritesStayInsideTheColumn) 
   // Readers read cells that the writer appends, truncates and overwrites. What they read
   // mid-overwrite may be a mix of two values (the MVCC layer discards it); it must never come
   // from outside the column's memory, which ThreadSanitizer and the length bound check.
-  const std::vector<std::string> values = {"", "short", "exactly12by", std::string(40, 'x'),
-                                           std::string(300, 'y'), std::string(100, 'z')};
+  const std::vector<std::string> values = {"",
+                                           "short",
+                                           "exactly12by",
+                                           std::string(40, 'x'),
+                                           std::string(300, 'y'),
+                                           std::string(100, 'z')};
   Column column(LogicalType::String());
   column.MarkShared();
   std::atomic<bool> stop{false};

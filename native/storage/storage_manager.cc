@@ -95,8 +95,7 @@ Status CheckDatabaseFolder(env::FileSystem* fs, const std::string& dir) {
   return Status(ErrorCode::kInvalidRequest,
                 "cannot open " + dir +
                     " as a database: the folder is not empty and holds no GraphDB database (no " +
-                    kManifestName + "; it holds " + listed +
-                    "); give a new or an empty folder");
+                    kManifestName + "; it holds " + listed + "); give a new or an empty folder");
 }
 
 }  // namespace
@@ -280,8 +279,8 @@ Result<Schema> FileSchema(const Schema& schema, const ManifestEntry& e, const st
   for (size_t i = 0; i < k; ++i) {
     const auto& property = schema.properties[all - k + i];
     if (e.constants[i].type != property.type.ToString()) {
-      return Corrupt("corruption in " + path + ": constant column " + property.name +
-                     " has type " + e.constants[i].type);
+      return Corrupt("corruption in " + path + ": constant column " + property.name + " has type " +
+                     e.constants[i].type);
     }
   }
   Schema in_file = schema;
@@ -362,23 +361,22 @@ ConstantColumn MakeConstantColumn(const LogicalType& type, const Value& fill) {
 
 Result<std::unique_ptr<NodeTable>> StorageManager::ReadNodeTable(
     const ManifestEntry& e, const catalog::NodeTableSchema& schema) const {
-  return DecodeTable(ReadEntry(e), schema, e, env::JoinPath(dir_, e.name),
-                     [](catalog::BinaryReader& reader, const catalog::NodeTableSchema& in_file,
-                        const TableFileContents& contents) -> Result<std::unique_ptr<NodeTable>> {
-                       if (in_file.primary_key >= in_file.properties.size()) {
-                         return Status(ErrorCode::kCorruption,
-                                       "the primary key is a constant column");
-                       }
-                       if (contents.version >= kFirstMappedFormatVersion) {
-                         return NodeTable::DeserializeMapped(reader, contents, in_file);
-                       }
-                       return NodeTable::Deserialize(reader, in_file);
-                     },
-                     [&](NodeTable& table, const auto& add_constants) {
-                       return ApplySegments(e, table, add_constants, [&](catalog::BinaryReader& r) {
-                         return table.ApplySegment(r);
-                       });
-                     });
+  return DecodeTable(
+      ReadEntry(e), schema, e, env::JoinPath(dir_, e.name),
+      [](catalog::BinaryReader& reader, const catalog::NodeTableSchema& in_file,
+         const TableFileContents& contents) -> Result<std::unique_ptr<NodeTable>> {
+        if (in_file.primary_key >= in_file.properties.size()) {
+          return Status(ErrorCode::kCorruption, "the primary key is a constant column");
+        }
+        if (contents.version >= kFirstMappedFormatVersion) {
+          return NodeTable::DeserializeMapped(reader, contents, in_file);
+        }
+        return NodeTable::Deserialize(reader, in_file);
+      },
+      [&](NodeTable& table, const auto& add_constants) {
+        return ApplySegments(e, table, add_constants,
+                             [&](catalog::BinaryReader& r) { return table.ApplySegment(r); });
+      });
 }
 
 Result<std::unique_ptr<RelTable>> StorageManager::ReadRelTable(
@@ -386,21 +384,20 @@ Result<std::unique_ptr<RelTable>> StorageManager::ReadRelTable(
     const catalog::RelTablePair& pair) const {
   const uint64_t src_rows = node_tables_.at(pair.src_table)->NumRows();
   const uint64_t dst_rows = node_tables_.at(pair.dst_table)->NumRows();
-  return DecodeTable(ReadEntry(e), schema, e, env::JoinPath(dir_, e.name),
-                     [&](catalog::BinaryReader& reader, const catalog::RelTableSchema& in_file,
-                         const TableFileContents& contents) {
-                       if (contents.version >= kFirstMappedFormatVersion) {
-                         return RelTable::DeserializeMapped(reader, contents, in_file, pair,
-                                                            src_rows, dst_rows);
-                       }
-                       return RelTable::Deserialize(reader, in_file, pair, src_rows, dst_rows,
-                                                    contents.version);
-                     },
-                     [&](RelTable& table, const auto& add_constants) {
-                       return ApplySegments(e, table, add_constants, [&](catalog::BinaryReader& r) {
-                         return table.ApplySegment(r, src_rows, dst_rows);
-                       });
-                     });
+  return DecodeTable(
+      ReadEntry(e), schema, e, env::JoinPath(dir_, e.name),
+      [&](catalog::BinaryReader& reader, const catalog::RelTableSchema& in_file,
+          const TableFileContents& contents) {
+        if (contents.version >= kFirstMappedFormatVersion) {
+          return RelTable::DeserializeMapped(reader, contents, in_file, pair, src_rows, dst_rows);
+        }
+        return RelTable::Deserialize(reader, in_file, pair, src_rows, dst_rows, contents.version);
+      },
+      [&](RelTable& table, const auto& add_constants) {
+        return ApplySegments(e, table, add_constants, [&](catalog::BinaryReader& r) {
+          return table.ApplySegment(r, src_rows, dst_rows);
+        });
+      });
 }
 
 template <typename Table, typename AddConstants, typename Apply>
@@ -475,9 +472,9 @@ Status StorageManager::WriteCheckpointFiles(uint64_t seq, Manifest* manifest,
     if (it != previous.end() && rows >= changes.persisted_rows() &&
         changes.SegmentFits(rows - changes.persisted_rows())) {
       ManifestEntry segment_file{SegmentKind(kind), id, "", 0, 0, {}, {}};
-      Status s = write_file(SegmentKind(kind), SegmentFileName(kind, seq, id),
-                            [&](TableFileWriter& w) { table.SerializeSegment(w.writer()); },
-                            &segment_file);
+      Status s = write_file(
+          SegmentKind(kind), SegmentFileName(kind, seq, id),
+          [&](TableFileWriter& w) { table.SerializeSegment(w.writer()); }, &segment_file);
       if (!s.ok()) return s;
       const uint64_t segment_rows = table.SegmentRows();
       manifest->files.push_back(*it->second);
@@ -489,7 +486,8 @@ Status StorageManager::WriteCheckpointFiles(uint64_t seq, Manifest* manifest,
       }
       manifest->files.back().segments.push_back(
           SegmentRef{segment_file.name, segment_file.size, segment_file.crc, segment_rows});
-      on_success_.push_back([&changes, rows, segment_rows] { changes.AddSegment(rows, segment_rows); });
+      on_success_.push_back(
+          [&changes, rows, segment_rows] { changes.AddSegment(rows, segment_rows); });
       return Status::OK();
     }
     Status s = write(kind, id, TableFileName(kind, seq, id),
@@ -583,8 +581,9 @@ Status StorageManager::CheckUnchangedTables() const {
   if (in_memory()) return Status::OK();
   auto check = [&](FileKind kind, TableId id, const auto& table) -> Status {
     if (table.change_flag().changed()) return Status::OK();
-    auto entry = std::find_if(manifest_.files.begin(), manifest_.files.end(),
-                              [&](const ManifestEntry& e) { return e.kind == kind && e.table_id == id; });
+    auto entry =
+        std::find_if(manifest_.files.begin(), manifest_.files.end(),
+                     [&](const ManifestEntry& e) { return e.kind == kind && e.table_id == id; });
     std::string what = (kind == FileKind::kNodeTable ? "node table " : "rel table ") +
                        table.name() + " (" + std::to_string(id) + ")";
     if (entry == manifest_.files.end()) {
@@ -593,8 +592,7 @@ Status StorageManager::CheckUnchangedTables() const {
     // What a load would make of the entry, with the constant columns added since.
     ManifestEntry current = *entry;
     if (auto added = pending_constants_.find({kind, id}); added != pending_constants_.end()) {
-      current.constants.insert(current.constants.end(), added->second.begin(),
-                               added->second.end());
+      current.constants.insert(current.constants.end(), added->second.begin(), added->second.end());
     }
     catalog::BinaryWriter stored;
     if constexpr (std::is_same_v<std::decay_t<decltype(table)>, NodeTable>) {
@@ -1003,9 +1001,8 @@ void StorageManager::SaveTable(SchemaSavepoint& savepoint, std::string_view name
       return;
     }
     const NodeTable& table = *node_tables_.at(id);
-    savepoint.nodes[id] = CopyTable(table, [&](catalog::BinaryReader& r) {
-      return NodeTable::Deserialize(r, *schema);
-    });
+    savepoint.nodes[id] = CopyTable(
+        table, [&](catalog::BinaryReader& r) { return NodeTable::Deserialize(r, *schema); });
     saved->emplace_back(FileKind::kNodeTable, id);
     return;
   }
@@ -1034,7 +1031,8 @@ void StorageManager::RestoreSchemaSavepoint(SchemaSavepoint savepoint) {
   catalog_.RenewVersion();
   pending_constants_ = std::move(savepoint.pending_constants);
   for (auto it = node_tables_.begin(); it != node_tables_.end();) {
-    it = savepoint.Existed(FileKind::kNodeTable, it->first) ? std::next(it) : node_tables_.erase(it);
+    it =
+        savepoint.Existed(FileKind::kNodeTable, it->first) ? std::next(it) : node_tables_.erase(it);
   }
   for (auto it = rel_tables_.begin(); it != rel_tables_.end();) {
     it = savepoint.Existed(FileKind::kRelTable, it->first) ? std::next(it) : rel_tables_.erase(it);

@@ -9,11 +9,11 @@
 // last checkpoint (ChangeFlag), fsyncs them, writes MANIFEST.tmp naming those and the previous
 // files of the unchanged tables, fsyncs it, renames it over MANIFEST, fsyncs the directory, and
 // only then removes the files no longer named (so a DDL statement or a few inserts cost the
-// files they touch, not the whole database). A crash or an IO error at any point leaves the previous checkpoint
-// loadable; Open() removes leftovers of unfinished checkpoints. Damaged or truncated files
-// make Open() fail with kCorruption naming the file, never crash. Creating a database writes
-// an empty MANIFEST at once, so checkpoint files without a MANIFEST are reported as corruption
-// instead of being mistaken for a new database.
+// files they touch, not the whole database). A crash or an IO error at any point leaves the
+// previous checkpoint loadable; Open() removes leftovers of unfinished checkpoints. Damaged or
+// truncated files make Open() fail with kCorruption naming the file, never crash. Creating a
+// database writes an empty MANIFEST at once, so checkpoint files without a MANIFEST are reported as
+// corruption instead of being mistaken for a new database.
 //
 // Timestamps: rows created by COPY get create_ts `ts` (default 0, visible to every snapshot).
 // Checkpoint writes stamps as they are; it must run when no transaction is in flight.

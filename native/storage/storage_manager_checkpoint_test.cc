@@ -2,8 +2,6 @@
 // changed (every kind of change marks its table), and a crash during one or its clean-up
 // leaves one complete checkpoint.
 
-#include "storage/storage_manager.h"
-
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -11,6 +9,7 @@
 #include <set>
 
 #include "env/fault_injection_file_system.h"
+#include "storage/storage_manager.h"
 #include "storage/storage_manager_test_util.h"
 
 namespace graphdb::storage {
@@ -191,13 +190,19 @@ TEST(StorageManagerTest, ACheckpointWritesOnlyTheTablesThatChanged) {
       std::string copy = env::JoinPath(tmp.path(), "copy");
       ASSERT_TRUE(env::FileSystem::Default()->CreateDir(copy).ok());
       for (const auto& e : db.manifest().files) {
-        auto bytes = env::ReadFileToString(env::FileSystem::Default(), env::JoinPath(db.dir(), e.name));
+        auto bytes =
+            env::ReadFileToString(env::FileSystem::Default(), env::JoinPath(db.dir(), e.name));
         ASSERT_TRUE(bytes.ok());
-        ASSERT_TRUE(env::WriteStringToFile(env::FileSystem::Default(), env::JoinPath(copy, e.name), *bytes, false).ok());
+        ASSERT_TRUE(env::WriteStringToFile(env::FileSystem::Default(), env::JoinPath(copy, e.name),
+                                           *bytes, false)
+                        .ok());
       }
-      auto manifest = env::ReadFileToString(env::FileSystem::Default(), env::JoinPath(db.dir(), "MANIFEST"));
+      auto manifest =
+          env::ReadFileToString(env::FileSystem::Default(), env::JoinPath(db.dir(), "MANIFEST"));
       ASSERT_TRUE(manifest.ok());
-      ASSERT_TRUE(env::WriteStringToFile(env::FileSystem::Default(), env::JoinPath(copy, "MANIFEST"), *manifest, false).ok());
+      ASSERT_TRUE(env::WriteStringToFile(env::FileSystem::Default(),
+                                         env::JoinPath(copy, "MANIFEST"), *manifest, false)
+                      .ok());
       std::string live = Dump(db);
       {
         auto reopened = StorageManager::Open(nullptr, copy);
@@ -230,7 +235,8 @@ TEST(StorageManagerTest, ACheckpointWritesOnlyTheTablesThatChanged) {
     ASSERT_TRUE(db.AddProperty("Extra", P("n", "SERIAL"), Value::Null()).ok());
     ASSERT_TRUE(db.Checkpoint().ok());
     EXPECT_EQ(Rewritten(files, ManifestFiles(db)),
-              (Set{catalog_file, {FileKind::kNodeTable, city},
+              (Set{catalog_file,
+                   {FileKind::kNodeTable, city},
                    {FileKind::kNodeTable, created->table_id}}));
     EXPECT_TRUE(constants(FileKind::kNodeTable, city).empty());
 
@@ -292,7 +298,8 @@ TEST(StorageManagerTest, EveryKindOfChangeMarksItsTable) {
       {"FillPlaceholder",
        [&] { ASSERT_TRUE(person->FillPlaceholder(person->NumRows() - 1, row(1001), 64).ok()); }},
       {"BulkAppend", [&] { ASSERT_TRUE(person->BulkAppend(std::move(bulk), 0).ok()); }},
-      {"AddColumn", [&] { ASSERT_TRUE(person->AddColumn(LogicalType::Int64(), Value::Int64(4)).ok()); }},
+      {"AddColumn",
+       [&] { ASSERT_TRUE(person->AddColumn(LogicalType::Int64(), Value::Int64(4)).ok()); }},
       {"DropColumn", [&] { ASSERT_TRUE(person->DropColumn(person->NumColumns() - 1).ok()); }},
       {"InsertEdge",
        [&] { ASSERT_TRUE(knows->InsertEdge(1, 2, {Value::Int64(1), Value::Null()}, 65).ok()); }},
@@ -310,7 +317,8 @@ TEST(StorageManagerTest, EveryKindOfChangeMarksItsTable) {
                  .ok());
        }},
       {"rel UndoInsert", [&] { ASSERT_TRUE(knows->UndoInsert(knows->NumRels() - 1, 3, 4)); }},
-      {"rel AddColumn", [&] { ASSERT_TRUE(knows->AddColumn(LogicalType::Int64(), Value::Null()).ok()); }},
+      {"rel AddColumn",
+       [&] { ASSERT_TRUE(knows->AddColumn(LogicalType::Int64(), Value::Null()).ok()); }},
       {"rel DropColumn", [&] { ASSERT_TRUE(knows->DropColumn(knows->NumColumns() - 1).ok()); }},
   };
   for (const auto& [name, change] : changes) {

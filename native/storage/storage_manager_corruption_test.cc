@@ -1,13 +1,12 @@
 // StorageManager and damaged files: damage is reported (kCorruption naming the file), never
 // followed, crashed on or answered with a huge allocation.
 
-#include "storage/storage_manager.h"
-
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstring>
 
+#include "storage/storage_manager.h"
 #include "storage/storage_manager_test_util.h"
 
 namespace graphdb::storage {
@@ -33,7 +32,9 @@ TEST(StorageManagerTest, DamagedAdjacencyEntriesAreReportedNotFollowed) {
   }
   std::string file;
   for (const auto& n : names) {
-    if (n.rfind("rel-", 0) == 0 && n.find("-" + std::to_string(knows_id) + ".gdb") != std::string::npos) file = n;
+    if (n.rfind("rel-", 0) == 0 &&
+        n.find("-" + std::to_string(knows_id) + ".gdb") != std::string::npos)
+      file = n;
   }
   ASSERT_FALSE(file.empty());
   const std::string path = env::JoinPath(tmp.db(), file);
@@ -178,7 +179,8 @@ TEST(StorageManagerTest, CorruptionIsReportedNotCrashed) {
       EXPECT_EQ(s.code(), ErrorCode::kCorruption) << name << ": " << s.ToString();
       EXPECT_NE(s.message().find(name), std::string::npos) << s.message();
       if (db.ok()) {
-        EXPECT_NE(s.message().find("checksum mismatch in section"), std::string::npos) << s.message();
+        EXPECT_NE(s.message().find("checksum mismatch in section"), std::string::npos)
+            << s.message();
       }
     }
     ASSERT_TRUE(fs->Remove(path).ok());

@@ -2,8 +2,6 @@
 // open applies, segments fold into a new base once large or many and are reclaimed, and a
 // crash during either leaves one complete checkpoint.
 
-#include "storage/storage_manager.h"
-
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -11,6 +9,7 @@
 
 #include "env/crc32c.h"
 #include "env/fault_injection_file_system.h"
+#include "storage/storage_manager.h"
 #include "storage/storage_manager_test_util.h"
 
 namespace graphdb::storage {
@@ -35,16 +34,19 @@ void ChangeRows(StorageManager& db, int round) {
   const int64_t base = 1000 * (round + 1);
   for (int i = 0; i < 3; ++i) {
     ASSERT_TRUE(person
-                    ->Insert({Value::Int64(base + i), Value::String("new person " + std::to_string(base + i)),
+                    ->Insert({Value::Int64(base + i),
+                              Value::String("new person " + std::to_string(base + i)),
                               Value::Null(T("STRING[]")), Value::Null(T("STRUCT(a INT64, b DATE)")),
                               Value::Int64(i)},
                              100 + round)
                     .ok());
   }
-  ASSERT_TRUE(person->Set(1, 2 + round, Value::String("renamed in round " + std::to_string(round))).ok());
+  ASSERT_TRUE(
+      person->Set(1, 2 + round, Value::String("renamed in round " + std::to_string(round))).ok());
   ASSERT_TRUE(person->Delete(20 + round, 200 + round).ok());
   const uint64_t newest = person->NumRows() - 1;
-  ASSERT_TRUE(knows->InsertEdge(newest, 0, {Value::Int64(round), Value::String("to the first")}, 300).ok());
+  ASSERT_TRUE(
+      knows->InsertEdge(newest, 0, {Value::Int64(round), Value::String("to the first")}, 300).ok());
   ASSERT_TRUE(knows->InsertEdge(4, newest, {Value::Null(), Value::Null()}, 301).ok());
   ASSERT_TRUE(knows->DeleteEdge(10 + round, 302).ok());
   ASSERT_TRUE(knows->Set(0, 30 + round, Value::Int64(-round)).ok());
@@ -228,11 +230,13 @@ TEST(StorageManagerTest, SegmentsAndConstantColumnsCombine) {
     ASSERT_TRUE(db->AddProperty("Person", P("level", "STRING"), Value::String("low")).ok());
     ASSERT_TRUE(db->Checkpoint().ok());
     ASSERT_TRUE(db->AddProperty("Person", P("rank", "INT64"), Value::Null(T("INT64"))).ok());
-    ASSERT_TRUE(person->Insert({Value::Int64(77777), Value::String("late"), Value::Null(T("STRING[]")),
-                                Value::Null(T("STRUCT(a INT64, b DATE)")), Value::Int64(1),
-                                Value::Int64(2), Value::String("high"), Value::Int64(3)},
-                               500)
-                    .ok());
+    ASSERT_TRUE(
+        person
+            ->Insert({Value::Int64(77777), Value::String("late"), Value::Null(T("STRING[]")),
+                      Value::Null(T("STRUCT(a INT64, b DATE)")), Value::Int64(1), Value::Int64(2),
+                      Value::String("high"), Value::Int64(3)},
+                     500)
+            .ok());
     ASSERT_TRUE(db->Checkpoint().ok());
     EXPECT_EQ(person_entry(*db).segments.size(), 3u);
     EXPECT_EQ(person_entry(*db).constants.size(), 3u);
@@ -291,7 +295,8 @@ TEST(StorageManagerTest, ManifestsWithSegmentsAreVersion4AndDamagedSegmentsAreRe
     ChangeRows(**db, 0);
     if (HasFatalFailure()) return;
     ASSERT_TRUE((*db)->Checkpoint().ok());
-    segment = EntryOf(**db, FileKind::kNodeTable, *(*db)->catalog().FindId("Person")).segments[0].name;
+    segment =
+        EntryOf(**db, FileKind::kNodeTable, *(*db)->catalog().FindId("Person")).segments[0].name;
   }
   auto* fs = env::FileSystem::Default();
   const std::string path = env::JoinPath(tmp.db(), segment);
@@ -339,11 +344,12 @@ void CrashDuringSegmentCheckpoint(bool fold) {
     // More new persons than a segment may hold, and a rebuilt CSR: both tables get new bases.
     NodeTable* person = db.GetNodeTable(*db.catalog().FindId("Person"));
     for (int i = 0; i < 20; ++i) {
-      ASSERT_TRUE(person
-                      ->Insert({Value::Int64(9000 + i), Value::String("p"), Value::Null(T("STRING[]")),
-                                Value::Null(T("STRUCT(a INT64, b DATE)")), Value::Int64(1)},
-                               400)
-                      .ok());
+      ASSERT_TRUE(
+          person
+              ->Insert({Value::Int64(9000 + i), Value::String("p"), Value::Null(T("STRING[]")),
+                        Value::Null(T("STRUCT(a INT64, b DATE)")), Value::Int64(1)},
+                       400)
+              .ok());
     }
     db.GetRelTables(*db.catalog().FindId("Knows"))[0]->Compact();
   };
@@ -387,7 +393,8 @@ void CrashDuringSegmentCheckpoint(bool fold) {
     writes = fs.writes() - writes;
     syncs = fs.syncs() - syncs;
     removes = fs.removes() - removes;
-    const ManifestEntry& p = EntryOf(**again, FileKind::kNodeTable, *(*again)->catalog().FindId("Person"));
+    const ManifestEntry& p =
+        EntryOf(**again, FileKind::kNodeTable, *(*again)->catalog().FindId("Person"));
     EXPECT_EQ(p.segments.size(), fold ? 0u : 2u);
   }
   // The catalog and two files (segments or bases), MANIFEST.tmp, the directory. Removed: the

@@ -143,7 +143,8 @@ TEST(StorageManagerTest, RefusesWhatIsNotADatabaseWithoutWritingIntoIt) {
   // What an interrupted creation leaves (LOCK, MANIFEST.tmp) opens as a new database.
   ASSERT_TRUE(fs->Remove(notes).ok());
   ASSERT_TRUE(env::WriteStringToFile(fs, env::JoinPath(tmp.db(), kLockName), "", false).ok());
-  ASSERT_TRUE(env::WriteStringToFile(fs, env::JoinPath(tmp.db(), kManifestTmpName), "x", false).ok());
+  ASSERT_TRUE(
+      env::WriteStringToFile(fs, env::JoinPath(tmp.db(), kManifestTmpName), "x", false).ok());
   auto fresh = StorageManager::Open(nullptr, tmp.db());
   EXPECT_TRUE(fresh.ok()) << fresh.status().ToString();
 }

@@ -2,14 +2,13 @@
 // takes writes and checkpoints them, files of versions 2 and 3 still open, version 4 packs
 // adjacency and index, and manifests with constant columns are version 3 and checked.
 
-#include "storage/storage_manager.h"
-
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <functional>
 
 #include "env/crc32c.h"
+#include "storage/storage_manager.h"
 #include "storage/storage_manager_test_util.h"
 
 namespace graphdb::storage {
@@ -57,17 +56,19 @@ TEST(StorageManagerTest, AMappedOpenTakesWritesAndCheckpointsThem) {
     EXPECT_EQ(*person->LookupInt64(120), 12u);
     // Appends past the mapped rows, and enough of them to outgrow the headroom.
     for (int i = 0; i < 3000; ++i) {
-      auto r = person->Insert({Value::Int64(100000 + i), Value::String("appended " + std::to_string(i) + " long"),
-                               Value::Null(T("STRING[]")), Value::Null(T("STRUCT(a INT64, b DATE)")),
-                               Value::Int64(i % 100)},
-                              5);
+      auto r = person->Insert(
+          {Value::Int64(100000 + i), Value::String("appended " + std::to_string(i) + " long"),
+           Value::Null(T("STRING[]")), Value::Null(T("STRUCT(a INT64, b DATE)")),
+           Value::Int64(i % 100)},
+          5);
       ASSERT_TRUE(r.ok()) << r.status().ToString();
       EXPECT_EQ(*r, rows + i);
     }
     EXPECT_EQ(*person->LookupInt64(100000 + 2999), rows + 2999);
-    EXPECT_FALSE(person->Insert({Value::Int64(120), Value::String("dup"), Value::Null(T("STRING[]")),
-                                 Value::Null(T("STRUCT(a INT64, b DATE)")), Value::Int64(1)},
-                                5)
+    EXPECT_FALSE(person
+                     ->Insert({Value::Int64(120), Value::String("dup"), Value::Null(T("STRING[]")),
+                               Value::Null(T("STRUCT(a INT64, b DATE)")), Value::Int64(1)},
+                              5)
                      .ok());
     // Overwrites of mapped cells: copy-on-write pages.
     ASSERT_TRUE(person->Set(1, 3, Value::String("a new name, long enough for the heap")).ok());
@@ -76,7 +77,8 @@ TEST(StorageManagerTest, AMappedOpenTakesWritesAndCheckpointsThem) {
     EXPECT_FALSE(person->LookupInt64(120).has_value());
     RelTable* knows = (*db)->GetRelTables(*(*db)->catalog().FindId("Knows"))[0];
     const uint64_t rels = knows->NumRels();
-    ASSERT_TRUE(knows->InsertEdge(0, 9, {Value::Int64(5), Value::String("after the open")}, 7).ok());
+    ASSERT_TRUE(
+        knows->InsertEdge(0, 9, {Value::Int64(5), Value::String("after the open")}, 7).ok());
     ASSERT_TRUE(knows->DeleteEdge(10, 8).ok());
     ASSERT_TRUE(knows->Set(1, 2, Value::String("overwritten on a mapped page")).ok());
     EXPECT_EQ(knows->NumRels(), rels + 1);
@@ -107,7 +109,8 @@ TEST(StorageManagerTest, WritesToMappedPagesStayPrivateAndReachTheNextCheckpoint
   {
     auto db = StorageManager::Open(nullptr, tmp.db());
     ASSERT_TRUE(db.ok());
-    ASSERT_TRUE((*db)->CreateNodeTable({"N", {P("id", "INT64"), P("s", "STRING")}, "id", false}).ok());
+    ASSERT_TRUE(
+        (*db)->CreateNodeTable({"N", {P("id", "INT64"), P("s", "STRING")}, "id", false}).ok());
     catalog::RelTableDefinition e;
     e.name = "E";
     e.from_to = {{"N", "N"}};
@@ -213,10 +216,12 @@ TEST(StorageManagerTest, Version2FilesStillOpen) {
       } else {
         (*db)->GetRelTable(e.table_id)->Serialize(w);
       }
-      std::tie(e.size, e.crc) = WriteVersion2File(env::JoinPath(tmp.db(), e.name), e.kind, w.buffer());
+      std::tie(e.size, e.crc) =
+          WriteVersion2File(env::JoinPath(tmp.db(), e.name), e.kind, w.buffer());
     }
   }
-  ASSERT_TRUE(env::WriteStringToFile(env::FileSystem::Default(), env::JoinPath(tmp.db(), kManifestName),
+  ASSERT_TRUE(env::WriteStringToFile(env::FileSystem::Default(),
+                                     env::JoinPath(tmp.db(), kManifestName),
                                      EncodeManifest(manifest), true)
                   .ok());
   for (const ManifestEntry& e : manifest.files) {
@@ -270,7 +275,8 @@ TEST(StorageManagerTest, Version3FilesStillOpen) {
       e.crc = (*w)->crc();
     }
   }
-  ASSERT_TRUE(env::WriteStringToFile(env::FileSystem::Default(), env::JoinPath(tmp.db(), kManifestName),
+  ASSERT_TRUE(env::WriteStringToFile(env::FileSystem::Default(),
+                                     env::JoinPath(tmp.db(), kManifestName),
                                      EncodeManifest(manifest), true)
                   .ok());
   for (const ManifestEntry& e : manifest.files) {
@@ -290,14 +296,16 @@ TEST(StorageManagerTest, Version3FilesStillOpen) {
   EXPECT_EQ(*person->LookupInt64(490), 49u);
   EXPECT_FALSE(person->LookupInt64(70).has_value());
   for (int i = 0; i < 100; ++i) {
-    auto r = person->Insert({Value::Int64(5000 + i), Value::String("late"), Value::Null(T("STRING[]")),
-                             Value::Null(T("STRUCT(a INT64, b DATE)")), Value::Int64(1)},
-                            12);
+    auto r =
+        person->Insert({Value::Int64(5000 + i), Value::String("late"), Value::Null(T("STRING[]")),
+                        Value::Null(T("STRUCT(a INT64, b DATE)")), Value::Int64(1)},
+                       12);
     ASSERT_TRUE(r.ok()) << r.status().ToString();
   }
-  EXPECT_FALSE(person->Insert({Value::Int64(490), Value::String("dup"), Value::Null(T("STRING[]")),
-                               Value::Null(T("STRUCT(a INT64, b DATE)")), Value::Int64(1)},
-                              12)
+  EXPECT_FALSE(person
+                   ->Insert({Value::Int64(490), Value::String("dup"), Value::Null(T("STRING[]")),
+                             Value::Null(T("STRUCT(a INT64, b DATE)")), Value::Int64(1)},
+                            12)
                    .ok());
   EXPECT_EQ(*person->LookupInt64(490), 49u);
   EXPECT_EQ(*person->LookupInt64(5099), 149u);
@@ -346,7 +354,8 @@ TEST(StorageManagerTest, Version4PacksAdjacencyAndIndex) {
   RelTable* likes = (*db)->GetRelTables(*(*db)->catalog().FindId("Likes"))[0];
   EXPECT_EQ(likes->csr_widths(Direction::kForward), (PackedWidths{1, 0, 1}));
   std::vector<std::pair<uint64_t, uint64_t>> seen;
-  knows->ForEachEdge(5, Direction::kForward, [&](uint64_t n, uint64_t r) { seen.emplace_back(n, r); });
+  knows->ForEachEdge(5, Direction::kForward,
+                     [&](uint64_t n, uint64_t r) { seen.emplace_back(n, r); });
   EXPECT_EQ(seen, (std::vector<std::pair<uint64_t, uint64_t>>{{6, 5}, {0, 49}}));
   EXPECT_FALSE(knows->bad_entry());
   // The index: 8-byte slots, mapped.

@@ -16,16 +16,11 @@ Status Corrupt(const std::string& path, const std::string& why) {
 
 const char* KindName(FileKind kind) {
   switch (kind) {
-    case FileKind::kCatalog:
-      return "catalog";
-    case FileKind::kNodeTable:
-      return "node table";
-    case FileKind::kRelTable:
-      return "rel table";
-    case FileKind::kNodeSegment:
-      return "node table segment";
-    case FileKind::kRelSegment:
-      return "rel table segment";
+    case FileKind::kCatalog: return "catalog";
+    case FileKind::kNodeTable: return "node table";
+    case FileKind::kRelTable: return "rel table";
+    case FileKind::kNodeSegment: return "node table segment";
+    case FileKind::kRelSegment: return "rel table segment";
   }
   return "unknown";
 }
@@ -147,7 +142,8 @@ Status ReadSections(const std::string& path, TableFileContents* contents) {
   // first offset, bounded by the descriptor's.
   uint64_t first = descriptor_offset;
   if (count > 0) std::memcpy(&first, b.data() + table_offset, 8);
-  if (first < kFileHeaderSize || first > descriptor_offset) return Corrupt(path, "bad section table");
+  if (first < kFileHeaderSize || first > descriptor_offset)
+    return Corrupt(path, "bad section table");
   uint32_t crc = env::crc32c::Value(b.data(), first);
   crc = env::crc32c::Extend(crc, b.data() + descriptor_offset, end - descriptor_offset);
   if (crc != contents->crc) return Corrupt(path, "checksum mismatch");
@@ -166,8 +162,8 @@ Status ReadSections(const std::string& path, TableFileContents* contents) {
       return Corrupt(path, "section " + std::to_string(i) + " lies outside the file");
     }
     // The zeros after the section, which its CRC covers, end where the next part starts.
-    previous_end = (s.offset + s.length + kSectionAlignment - 1) / kSectionAlignment *
-                   kSectionAlignment;
+    previous_end =
+        (s.offset + s.length + kSectionAlignment - 1) / kSectionAlignment * kSectionAlignment;
     if (previous_end > descriptor_offset) {
       return Corrupt(path, "section " + std::to_string(i) + " lies outside the file");
     }
@@ -186,7 +182,8 @@ Result<std::unique_ptr<env::MemoryRegion>> TableFileContents::MapSection(uint64_
   if (s.length == 0 || capacity < env::MemoryRegion::kSmallRegion) {
     // Small: copied from the file's view (a heap region), which the checks just read.
     auto region = env::MemoryRegion::Anonymous(capacity);
-    if (region.ok() && s.length > 0) std::memcpy((*region)->data(), bytes.data() + s.offset, s.length);
+    if (region.ok() && s.length > 0)
+      std::memcpy((*region)->data(), bytes.data() + s.offset, s.length);
     return region;
   }
   return fs->MapRegion(path, s.offset, s.length, capacity);
@@ -195,7 +192,8 @@ Result<std::unique_ptr<env::MemoryRegion>> TableFileContents::MapSection(uint64_
 Status TableFileContents::VerifySections() const {
   for (size_t i = 0; i < sections.size(); ++i) {
     const Section& s = sections[i];
-    const uint64_t padded = (s.length + kSectionAlignment - 1) / kSectionAlignment * kSectionAlignment;
+    const uint64_t padded =
+        (s.length + kSectionAlignment - 1) / kSectionAlignment * kSectionAlignment;
     if (env::crc32c::Value(bytes.data() + s.offset, padded) != s.crc) {
       return Corrupt(path, "checksum mismatch in section " + std::to_string(i));
     }

@@ -313,8 +313,7 @@ Status RelTable::ApplySegment(catalog::BinaryReader& in, uint64_t src_rows, uint
   std::vector<uint64_t> changed;
   if (Status s = ReadRowList(in, first, &changed); !s.ok()) return s;
   std::vector<Column> old_part, new_part;
-  if (Status s = ReadColumnParts(in, types, changed.size(), added, &old_part, &new_part);
-      !s.ok()) {
+  if (Status s = ReadColumnParts(in, types, changed.size(), added, &old_part, &new_part); !s.ok()) {
     return s;
   }
   StampVector old_stamps[2] = {StampVector(0), StampVector(kNotDeleted)};
@@ -360,9 +359,8 @@ Status RelTable::ApplySegment(catalog::BinaryReader& in, uint64_t src_rows, uint
     // (as SetDeleteTs and SetCreateTs do).
     const uint64_t created = old_stamps[0][i], deleted_at = old_stamps[1][i];
     for (const Adjacency& a : adj_) {
-      if (rel < a.csr_rel_bound &&
-          (deleted_at != kNotDeleted ||
-           created > a.csr_created_upto.load(std::memory_order_relaxed))) {
+      if (rel < a.csr_rel_bound && (deleted_at != kNotDeleted ||
+                                    created > a.csr_created_upto.load(std::memory_order_relaxed))) {
         WithdrawCsrStamps();
       }
     }

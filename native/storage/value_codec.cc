@@ -1,6 +1,5 @@
 #include "storage/value_codec.h"
 
-
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -21,10 +20,8 @@ bool IsSignedId(LogicalTypeId id) {
     case LogicalTypeId::kInt16:
     case LogicalTypeId::kInt32:
     case LogicalTypeId::kInt64:
-    case LogicalTypeId::kSerial:
-      return true;
-    default:
-      return false;
+    case LogicalTypeId::kSerial: return true;
+    default: return false;
   }
 }
 
@@ -33,10 +30,8 @@ bool IsUnsignedId(LogicalTypeId id) {
     case LogicalTypeId::kUInt8:
     case LogicalTypeId::kUInt16:
     case LogicalTypeId::kUInt32:
-    case LogicalTypeId::kUInt64:
-      return true;
-    default:
-      return false;
+    case LogicalTypeId::kUInt64: return true;
+    default: return false;
   }
 }
 
@@ -46,10 +41,8 @@ bool IsTimestampId(LogicalTypeId id) {
     case LogicalTypeId::kTimestampTz:
     case LogicalTypeId::kTimestampNs:
     case LogicalTypeId::kTimestampMs:
-    case LogicalTypeId::kTimestampSec:
-      return true;
-    default:
-      return false;
+    case LogicalTypeId::kTimestampSec: return true;
+    default: return false;
   }
 }
 
@@ -147,9 +140,7 @@ Result<Value> CoerceScalar(const Value& v, const LogicalType& type) {
 
 void EncodeScalarUnchecked(const Value& v, LogicalTypeId id, BinaryWriter& out) {
   switch (id) {
-    case LogicalTypeId::kBool:
-      out.PutU8(v.GetBool() ? 1 : 0);
-      break;
+    case LogicalTypeId::kBool: out.PutU8(v.GetBool() ? 1 : 0); break;
     case LogicalTypeId::kInt8:
     case LogicalTypeId::kInt16:
     case LogicalTypeId::kInt32:
@@ -160,23 +151,17 @@ void EncodeScalarUnchecked(const Value& v, LogicalTypeId id, BinaryWriter& out) 
     case LogicalTypeId::kTimestampTz:
     case LogicalTypeId::kTimestampNs:
     case LogicalTypeId::kTimestampMs:
-    case LogicalTypeId::kTimestampSec:
-      out.PutSignedVarint(v.GetInt());
-      break;
+    case LogicalTypeId::kTimestampSec: out.PutSignedVarint(v.GetInt()); break;
     case LogicalTypeId::kUInt8:
     case LogicalTypeId::kUInt16:
     case LogicalTypeId::kUInt32:
-    case LogicalTypeId::kUInt64:
-      out.PutVarint(v.GetUInt());
-      break;
+    case LogicalTypeId::kUInt64: out.PutVarint(v.GetUInt()); break;
     case LogicalTypeId::kFloat: {
       float f = v.GetFloat();
       out.PutRaw(&f, sizeof f);
       break;
     }
-    case LogicalTypeId::kDouble:
-      out.PutDouble(v.GetDouble());
-      break;
+    case LogicalTypeId::kDouble: out.PutDouble(v.GetDouble()); break;
     case LogicalTypeId::kInt128:
     case LogicalTypeId::kDecimal:
     case LogicalTypeId::kUuid: {
@@ -192,15 +177,12 @@ void EncodeScalarUnchecked(const Value& v, LogicalTypeId id, BinaryWriter& out) 
       break;
     }
     case LogicalTypeId::kString:
-    case LogicalTypeId::kBlob:
-      out.PutString(v.GetString());
-      break;
+    case LogicalTypeId::kBlob: out.PutString(v.GetString()); break;
     case LogicalTypeId::kInternalId:
       out.PutVarint(v.GetId().table);
       out.PutVarint(v.GetId().offset);
       break;
-    default:
-      break;
+    default: break;
   }
 }
 
@@ -407,8 +389,7 @@ Result<Value> Decode(BinaryReader& in, const LogicalType& type, int depth) {
       if (!member.ok()) return member.status();
       return Value::UnionValue(type, static_cast<uint32_t>(tag), std::move(*member));
     }
-    default:
-      return Corrupt(type);
+    default: return Corrupt(type);
   }
 }
 
@@ -429,28 +410,20 @@ Result<Value> CoerceNested(const Value& v, const LogicalType& type, int depth) {
 
 bool SignedRange(LogicalTypeId id, int128_t v) {
   switch (id) {
-    case LogicalTypeId::kInt8:
-      return v >= INT8_MIN && v <= INT8_MAX;
-    case LogicalTypeId::kInt16:
-      return v >= INT16_MIN && v <= INT16_MAX;
-    case LogicalTypeId::kInt32:
-      return v >= INT32_MIN && v <= INT32_MAX;
-    default:
-      return v >= INT64_MIN && v <= INT64_MAX;
+    case LogicalTypeId::kInt8: return v >= INT8_MIN && v <= INT8_MAX;
+    case LogicalTypeId::kInt16: return v >= INT16_MIN && v <= INT16_MAX;
+    case LogicalTypeId::kInt32: return v >= INT32_MIN && v <= INT32_MAX;
+    default: return v >= INT64_MIN && v <= INT64_MAX;
   }
 }
 
 bool UnsignedRange(LogicalTypeId id, int128_t v) {
   if (v < 0) return false;
   switch (id) {
-    case LogicalTypeId::kUInt8:
-      return v <= UINT8_MAX;
-    case LogicalTypeId::kUInt16:
-      return v <= UINT16_MAX;
-    case LogicalTypeId::kUInt32:
-      return v <= UINT32_MAX;
-    default:
-      return v <= static_cast<int128_t>(UINT64_MAX);
+    case LogicalTypeId::kUInt8: return v <= UINT8_MAX;
+    case LogicalTypeId::kUInt16: return v <= UINT16_MAX;
+    case LogicalTypeId::kUInt32: return v <= UINT32_MAX;
+    default: return v <= static_cast<int128_t>(UINT64_MAX);
   }
 }
 

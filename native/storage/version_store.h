@@ -24,8 +24,8 @@
 // Thread-safety: thread-safe (a mutex; empty() is lock-free).
 #pragma once
 
-#include <cstddef>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <mutex>
 #include <unordered_map>

@@ -11,8 +11,7 @@ namespace graphdb {
 namespace {
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::toupper(static_cast<unsigned char>(x)) ==
                   std::toupper(static_cast<unsigned char>(y));
          });
@@ -24,25 +23,43 @@ struct ScalarName {
 };
 
 constexpr ScalarName kScalarNames[] = {
-    {"BOOL", LogicalTypeId::kBool},         {"BOOLEAN", LogicalTypeId::kBool},
-    {"INT8", LogicalTypeId::kInt8},         {"INT16", LogicalTypeId::kInt16},
-    {"INT32", LogicalTypeId::kInt32},       {"INT", LogicalTypeId::kInt32},
-    {"INTEGER", LogicalTypeId::kInt32},     {"INT64", LogicalTypeId::kInt64},
-    {"INT128", LogicalTypeId::kInt128},     {"UINT8", LogicalTypeId::kUInt8},
-    {"UINT16", LogicalTypeId::kUInt16},     {"UINT32", LogicalTypeId::kUInt32},
-    {"UINT64", LogicalTypeId::kUInt64},     {"FLOAT", LogicalTypeId::kFloat},
-    {"REAL", LogicalTypeId::kFloat},        {"FLOAT4", LogicalTypeId::kFloat},
-    {"DOUBLE", LogicalTypeId::kDouble},     {"FLOAT8", LogicalTypeId::kDouble},
-    {"STRING", LogicalTypeId::kString},     {"VARCHAR", LogicalTypeId::kString},
-    {"BLOB", LogicalTypeId::kBlob},         {"BYTEA", LogicalTypeId::kBlob},
-    {"UUID", LogicalTypeId::kUuid},         {"DATE", LogicalTypeId::kDate},
-    {"TIMESTAMP", LogicalTypeId::kTimestamp}, {"TIMESTAMP_TZ", LogicalTypeId::kTimestampTz},
-    {"TIMESTAMP_NS", LogicalTypeId::kTimestampNs}, {"TIMESTAMP_MS", LogicalTypeId::kTimestampMs},
-    {"TIMESTAMP_SEC", LogicalTypeId::kTimestampSec}, {"TIMESTAMP_S", LogicalTypeId::kTimestampSec},
+    {"BOOL", LogicalTypeId::kBool},
+    {"BOOLEAN", LogicalTypeId::kBool},
+    {"INT8", LogicalTypeId::kInt8},
+    {"INT16", LogicalTypeId::kInt16},
+    {"INT32", LogicalTypeId::kInt32},
+    {"INT", LogicalTypeId::kInt32},
+    {"INTEGER", LogicalTypeId::kInt32},
+    {"INT64", LogicalTypeId::kInt64},
+    {"INT128", LogicalTypeId::kInt128},
+    {"UINT8", LogicalTypeId::kUInt8},
+    {"UINT16", LogicalTypeId::kUInt16},
+    {"UINT32", LogicalTypeId::kUInt32},
+    {"UINT64", LogicalTypeId::kUInt64},
+    {"FLOAT", LogicalTypeId::kFloat},
+    {"REAL", LogicalTypeId::kFloat},
+    {"FLOAT4", LogicalTypeId::kFloat},
+    {"DOUBLE", LogicalTypeId::kDouble},
+    {"FLOAT8", LogicalTypeId::kDouble},
+    {"STRING", LogicalTypeId::kString},
+    {"VARCHAR", LogicalTypeId::kString},
+    {"BLOB", LogicalTypeId::kBlob},
+    {"BYTEA", LogicalTypeId::kBlob},
+    {"UUID", LogicalTypeId::kUuid},
+    {"DATE", LogicalTypeId::kDate},
+    {"TIMESTAMP", LogicalTypeId::kTimestamp},
+    {"TIMESTAMP_TZ", LogicalTypeId::kTimestampTz},
+    {"TIMESTAMP_NS", LogicalTypeId::kTimestampNs},
+    {"TIMESTAMP_MS", LogicalTypeId::kTimestampMs},
+    {"TIMESTAMP_SEC", LogicalTypeId::kTimestampSec},
+    {"TIMESTAMP_S", LogicalTypeId::kTimestampSec},
     {"INTERVAL", LogicalTypeId::kInterval},
-    {"DURATION", LogicalTypeId::kInterval}, {"SERIAL", LogicalTypeId::kSerial},
-    {"NODE", LogicalTypeId::kNode},         {"REL", LogicalTypeId::kRel},
-    {"INTERNAL_ID", LogicalTypeId::kInternalId}, {"ANY", LogicalTypeId::kAny},
+    {"DURATION", LogicalTypeId::kInterval},
+    {"SERIAL", LogicalTypeId::kSerial},
+    {"NODE", LogicalTypeId::kNode},
+    {"REL", LogicalTypeId::kRel},
+    {"INTERNAL_ID", LogicalTypeId::kInternalId},
+    {"ANY", LogicalTypeId::kAny},
 };
 
 // A small recursive-descent reader over a type name.
@@ -110,7 +127,7 @@ class TypeReader {
 
   // `*depth`: the most levels of nesting among the fields' types.
   std::optional<std::vector<std::pair<std::string, LogicalType>>> ReadFields(std::string* error,
-                                                                           int* depth) {
+                                                                             int* depth) {
     std::vector<std::pair<std::string, LogicalType>> fields;
     if (!Consume('(')) {
       *error = "expected '(' after STRUCT/UNION";
@@ -160,7 +177,8 @@ class TypeReader {
       return EqualsIgnoreCase(word, "STRUCT") ? LogicalType::Struct(std::move(*fields))
                                               : LogicalType::Union(std::move(*fields));
     }
-    if (EqualsIgnoreCase(word, "DECIMAL") || EqualsIgnoreCase(word, "NUMERIC")) return ReadDecimal(error);
+    if (EqualsIgnoreCase(word, "DECIMAL") || EqualsIgnoreCase(word, "NUMERIC"))
+      return ReadDecimal(error);
     if (EqualsIgnoreCase(word, "MAP")) {
       if (!Consume('(')) {
         *error = "expected '(' after MAP";
@@ -223,8 +241,8 @@ class TypeReader {
       scale = *s;
     }
     if (precision < 1 || precision > kMaxDecimalPrecision) {
-      *error = "Precision of DECIMAL must be between 1 and 38 (got " + std::to_string(precision) +
-               ")";
+      *error =
+          "Precision of DECIMAL must be between 1 and 38 (got " + std::to_string(precision) + ")";
       return std::nullopt;
     }
     if (scale > precision) {
@@ -264,8 +282,8 @@ class TypeReader {
   }
 
   static std::nullopt_t TooDeep(std::string* error) {
-    *error = "the type is nested too deeply (more than " + std::to_string(kMaxTypeNesting) +
-             " levels)";
+    *error =
+        "the type is nested too deeply (more than " + std::to_string(kMaxTypeNesting) + " levels)";
     return std::nullopt;
   }
 
@@ -343,9 +361,9 @@ uint32_t LogicalType::scale() const {
 }
 
 const LogicalType& LogicalType::child() const {
-  GRAPHDB_ASSERT(info_ && !info_->fields.empty() &&
-                 (id_ == LogicalTypeId::kList || id_ == LogicalTypeId::kArray ||
-                  id_ == LogicalTypeId::kMap));
+  GRAPHDB_ASSERT(
+      info_ && !info_->fields.empty() &&
+      (id_ == LogicalTypeId::kList || id_ == LogicalTypeId::kArray || id_ == LogicalTypeId::kMap));
   return *info_->fields[0].type;
 }
 
@@ -384,10 +402,8 @@ bool LogicalType::IsNested() const {
     case LogicalTypeId::kArray:
     case LogicalTypeId::kStruct:
     case LogicalTypeId::kMap:
-    case LogicalTypeId::kUnion:
-      return true;
-    default:
-      return false;
+    case LogicalTypeId::kUnion: return true;
+    default: return false;
   }
 }
 
@@ -402,10 +418,8 @@ bool LogicalType::IsInteger() const {
     case LogicalTypeId::kUInt16:
     case LogicalTypeId::kUInt32:
     case LogicalTypeId::kUInt64:
-    case LogicalTypeId::kSerial:
-      return true;
-    default:
-      return false;
+    case LogicalTypeId::kSerial: return true;
+    default: return false;
   }
 }
 
@@ -464,18 +478,14 @@ std::string LogicalType::ToString() const {
   switch (id_) {
     case LogicalTypeId::kDecimal:
       return "DECIMAL(" + std::to_string(precision()) + ", " + std::to_string(scale()) + ")";
-    case LogicalTypeId::kList:
-      return child().ToString() + "[]";
+    case LogicalTypeId::kList: return child().ToString() + "[]";
     case LogicalTypeId::kArray:
       return child().ToString() + "[" + std::to_string(array_size()) + "]";
-    case LogicalTypeId::kStruct:
-      return "STRUCT" + FieldsToString(fields());
-    case LogicalTypeId::kUnion:
-      return "UNION" + FieldsToString(fields());
+    case LogicalTypeId::kStruct: return "STRUCT" + FieldsToString(fields());
+    case LogicalTypeId::kUnion: return "UNION" + FieldsToString(fields());
     case LogicalTypeId::kMap:
       return "MAP(" + map_key().ToString() + ", " + map_value().ToString() + ")";
-    default:
-      return LogicalTypeIdName(id_);
+    default: return LogicalTypeIdName(id_);
   }
 }
 

@@ -56,8 +56,8 @@ bool ReadDate(std::string_view s, size_t* i, int32_t* days) {
   auto year = static_cast<int32_t>(negative ? -y : y);
   if (!IsValidDate(year, static_cast<uint32_t>(m), static_cast<uint32_t>(d))) return false;
   // Six-digit years keep the count far inside int32; the callers check their type's range.
-  *days = static_cast<int32_t>(
-      DaysFromCivil(year, static_cast<uint32_t>(m), static_cast<uint32_t>(d)));
+  *days =
+      static_cast<int32_t>(DaysFromCivil(year, static_cast<uint32_t>(m), static_cast<uint32_t>(d)));
   return true;
 }
 
@@ -304,14 +304,22 @@ std::optional<Interval> ParseIsoDuration(std::string_view t) {
     char unit = static_cast<char>(std::toupper(static_cast<unsigned char>(t[i])));
     ++i;
     if (frac != 0 && !(time && unit == 'S')) return std::nullopt;
-    if (!time && unit == 'Y') months += int128_t{n} * 12;
-    else if (!time && unit == 'M') months += n;
-    else if (!time && unit == 'W') days += int128_t{n} * 7;
-    else if (!time && unit == 'D') days += n;
-    else if (time && unit == 'H') micros += int128_t{n} * 3600 * kMicrosPerSecond;
-    else if (time && unit == 'M') micros += int128_t{n} * 60 * kMicrosPerSecond;
-    else if (time && unit == 'S') micros += int128_t{n} * kMicrosPerSecond + frac;
-    else return std::nullopt;
+    if (!time && unit == 'Y')
+      months += int128_t{n} * 12;
+    else if (!time && unit == 'M')
+      months += n;
+    else if (!time && unit == 'W')
+      days += int128_t{n} * 7;
+    else if (!time && unit == 'D')
+      days += n;
+    else if (time && unit == 'H')
+      micros += int128_t{n} * 3600 * kMicrosPerSecond;
+    else if (time && unit == 'M')
+      micros += int128_t{n} * 60 * kMicrosPerSecond;
+    else if (time && unit == 'S')
+      micros += int128_t{n} * kMicrosPerSecond + frac;
+    else
+      return std::nullopt;
     any = true;
   }
   if (!any || months > INT32_MAX || days > INT32_MAX || micros > INT64_MAX) return std::nullopt;
@@ -332,23 +340,40 @@ std::optional<IntervalUnit> LookUpIntervalUnit(std::string_view unit) {
   };
   using K = IntervalUnit::Kind;
   static const Entry kUnits[] = {
-      {"year", {K::kMonths, 12}},          {"years", {K::kMonths, 12}},
-      {"y", {K::kMonths, 12}},             {"yr", {K::kMonths, 12}},
-      {"yrs", {K::kMonths, 12}},           {"decade", {K::kMonths, 120}},
-      {"decades", {K::kMonths, 120}},      {"dec", {K::kMonths, 120}},
-      {"decs", {K::kMonths, 120}},         {"century", {K::kMonths, 1200}},
-      {"centuries", {K::kMonths, 1200}},   {"cent", {K::kMonths, 1200}},
-      {"c", {K::kMonths, 1200}},           {"millennium", {K::kMonths, 12000}},
-      {"millennia", {K::kMonths, 12000}},  {"millenniums", {K::kMonths, 12000}},
-      {"millenium", {K::kMonths, 12000}},  {"milleniums", {K::kMonths, 12000}},
-      {"mil", {K::kMonths, 12000}},        {"mils", {K::kMonths, 12000}},
-      {"quarter", {K::kMonths, 3}},        {"quarters", {K::kMonths, 3}},
-      {"weekofyear", {K::kDays, 7}},       {"dayofmonth", {K::kDays, 1}},
-      {"month", {K::kMonths, 1}},          {"months", {K::kMonths, 1}},
-      {"mon", {K::kMonths, 1}},            {"mons", {K::kMonths, 1}},
-      {"week", {K::kDays, 7}},             {"weeks", {K::kDays, 7}},
-      {"w", {K::kDays, 7}},                {"day", {K::kDays, 1}},
-      {"days", {K::kDays, 1}},             {"d", {K::kDays, 1}},
+      {"year", {K::kMonths, 12}},
+      {"years", {K::kMonths, 12}},
+      {"y", {K::kMonths, 12}},
+      {"yr", {K::kMonths, 12}},
+      {"yrs", {K::kMonths, 12}},
+      {"decade", {K::kMonths, 120}},
+      {"decades", {K::kMonths, 120}},
+      {"dec", {K::kMonths, 120}},
+      {"decs", {K::kMonths, 120}},
+      {"century", {K::kMonths, 1200}},
+      {"centuries", {K::kMonths, 1200}},
+      {"cent", {K::kMonths, 1200}},
+      {"c", {K::kMonths, 1200}},
+      {"millennium", {K::kMonths, 12000}},
+      {"millennia", {K::kMonths, 12000}},
+      {"millenniums", {K::kMonths, 12000}},
+      {"millenium", {K::kMonths, 12000}},
+      {"milleniums", {K::kMonths, 12000}},
+      {"mil", {K::kMonths, 12000}},
+      {"mils", {K::kMonths, 12000}},
+      {"quarter", {K::kMonths, 3}},
+      {"quarters", {K::kMonths, 3}},
+      {"weekofyear", {K::kDays, 7}},
+      {"dayofmonth", {K::kDays, 1}},
+      {"month", {K::kMonths, 1}},
+      {"months", {K::kMonths, 1}},
+      {"mon", {K::kMonths, 1}},
+      {"mons", {K::kMonths, 1}},
+      {"week", {K::kDays, 7}},
+      {"weeks", {K::kDays, 7}},
+      {"w", {K::kDays, 7}},
+      {"day", {K::kDays, 1}},
+      {"days", {K::kDays, 1}},
+      {"d", {K::kDays, 1}},
       {"hour", {K::kMicros, int128_t{3600} * kMicrosPerSecond}},
       {"hours", {K::kMicros, int128_t{3600} * kMicrosPerSecond}},
       {"h", {K::kMicros, int128_t{3600} * kMicrosPerSecond}},
@@ -364,11 +389,16 @@ std::optional<IntervalUnit> LookUpIntervalUnit(std::string_view unit) {
       {"s", {K::kMicros, kMicrosPerSecond}},
       {"sec", {K::kMicros, kMicrosPerSecond}},
       {"secs", {K::kMicros, kMicrosPerSecond}},
-      {"millisecond", {K::kMicros, 1000}}, {"milliseconds", {K::kMicros, 1000}},
-      {"ms", {K::kMicros, 1000}},          {"msec", {K::kMicros, 1000}},
-      {"msecs", {K::kMicros, 1000}},       {"microsecond", {K::kMicros, 1}},
-      {"microseconds", {K::kMicros, 1}},   {"us", {K::kMicros, 1}},
-      {"usec", {K::kMicros, 1}},           {"usecs", {K::kMicros, 1}},
+      {"millisecond", {K::kMicros, 1000}},
+      {"milliseconds", {K::kMicros, 1000}},
+      {"ms", {K::kMicros, 1000}},
+      {"msec", {K::kMicros, 1000}},
+      {"msecs", {K::kMicros, 1000}},
+      {"microsecond", {K::kMicros, 1}},
+      {"microseconds", {K::kMicros, 1}},
+      {"us", {K::kMicros, 1}},
+      {"usec", {K::kMicros, 1}},
+      {"usecs", {K::kMicros, 1}},
   };
   for (const Entry& e : kUnits) {
     if (unit == e.name) return e.unit;

@@ -2,7 +2,6 @@
 
 #include <cfloat>
 #include <cmath>
-
 #include <string>
 #include <vector>
 
@@ -18,8 +17,9 @@ TEST(LogicalTypeTest, ParsesScalarAndNestedNames) {
   auto t = ParseLogicalType("int64", &error);
   ASSERT_TRUE(t) << error;
   EXPECT_EQ(t->id(), LogicalTypeId::kInt64);
-  t = ParseLogicalType("STRUCT(revenue INT16, location STRING[], stock STRUCT(price INT64[], volume INT64))",
-                       &error);
+  t = ParseLogicalType(
+      "STRUCT(revenue INT16, location STRING[], stock STRUCT(price INT64[], volume INT64))",
+      &error);
   ASSERT_TRUE(t) << error;
   EXPECT_EQ(t->ToString(),
             "STRUCT(revenue INT16, location STRING[], stock STRUCT(price INT64[], volume INT64))");
@@ -151,7 +151,8 @@ TEST(TemporalTest, IsoFormsExpandYearsOutsideFourDigits) {
   EXPECT_EQ(temporal::FormatIsoDate(temporal::DaysFromCivil(1999, 12, 31)), "1999-12-31");
   // Kùzu's text form is unchanged.
   EXPECT_EQ(temporal::FormatDate(temporal::DaysFromCivil(-100, 1, 1)), "-0100-01-01");
-  EXPECT_EQ(temporal::FormatTimestampMicros(micros("10000-01-01 00:00:00")), "10000-01-01 00:00:00");
+  EXPECT_EQ(temporal::FormatTimestampMicros(micros("10000-01-01 00:00:00")),
+            "10000-01-01 00:00:00");
 }
 
 TEST(TemporalTest, TimestampOffsetsAndUnits) {
@@ -174,14 +175,13 @@ TEST(TemporalTest, TimestampOffsetsAndUnits) {
   EXPECT_EQ(micros % temporal::kMicrosPerSecond, 123456);
   EXPECT_EQ(temporal::ParseTimestamp(text, Id::kTimestampNs), micros * 1000 + 700);
   EXPECT_EQ(temporal::ParseTimestamp(text, Id::kTimestampMs), micros / 1000);
-  EXPECT_EQ(temporal::ParseTimestamp(text, Id::kTimestampSec),
-            micros / temporal::kMicrosPerSecond);
+  EXPECT_EQ(temporal::ParseTimestamp(text, Id::kTimestampSec), micros / temporal::kMicrosPerSecond);
   EXPECT_EQ(temporal::ParseTimestamp("1969-12-31 23:59:59.5", Id::kTimestampSec), -1);
   // Wrong input.
-  for (const char* bad : {"", "2011", "2011-08", "2011-13-01", "2011-02-30", "2011-08-20 24:00",
-                          "2011-08-20 11:60", "2011-08-20 11:25:61", "2011-08-20 11:25:30.",
-                          "2011-08-20 11", "2011-08-20 11:25:30+25", "2011-08-20 11:25:30 PST",
-                          "2011-08-20x", "x2011-08-20"}) {
+  for (const char* bad :
+       {"", "2011", "2011-08", "2011-13-01", "2011-02-30", "2011-08-20 24:00", "2011-08-20 11:60",
+        "2011-08-20 11:25:61", "2011-08-20 11:25:30.", "2011-08-20 11", "2011-08-20 11:25:30+25",
+        "2011-08-20 11:25:30 PST", "2011-08-20x", "x2011-08-20"}) {
     EXPECT_FALSE(temporal::ParseTimestampMicros(bad)) << bad;
   }
   EXPECT_FALSE(temporal::ParseTimestamp("9999999-01-01", Id::kTimestampNs));
@@ -228,9 +228,9 @@ TEST(TemporalTest, IntervalUnits) {
   ASSERT_TRUE(iv);
   EXPECT_EQ(iv->days, 14);
   // Wrong input.
-  for (const char* bad : {"", "  ", "3", "3 parsecs", "3 yearss", "years", "1.5.2 days",
-                          "1 day and 2 hours", "01:60", "01:00:60", "P", "P1H", "PT1D", "P1Y2",
-                          "99999999999 years", "- 1 day"}) {
+  for (const char* bad :
+       {"", "  ", "3", "3 parsecs", "3 yearss", "years", "1.5.2 days", "1 day and 2 hours", "01:60",
+        "01:00:60", "P", "P1H", "PT1D", "P1Y2", "99999999999 years", "- 1 day"}) {
     EXPECT_FALSE(temporal::ParseInterval(bad)) << bad;
   }
 }
@@ -280,11 +280,12 @@ TEST(ValueTest, PrintsLikeTheConformanceSuite) {
   EXPECT_EQ(Value::Boolean(true).ToString(), "True");
   EXPECT_EQ(Value::Double(1.5).ToString(), "1.500000");
   EXPECT_EQ(Value::Null().ToString(), "");
-  auto list = Value::Nested(LogicalType::List(LogicalType::Int64()),
-                            {Value::Int64(1), Value::Int64(2)});
+  auto list =
+      Value::Nested(LogicalType::List(LogicalType::Int64()), {Value::Int64(1), Value::Int64(2)});
   EXPECT_EQ(list.ToString(), "[1,2]");
-  auto st = Value::Nested(LogicalType::Struct({{"a", LogicalType::Int64()}, {"b", LogicalType::String()}}),
-                          {Value::Int64(1), Value::String("x")});
+  auto st = Value::Nested(
+      LogicalType::Struct({{"a", LogicalType::Int64()}, {"b", LogicalType::String()}}),
+      {Value::Int64(1), Value::String("x")});
   EXPECT_EQ(st.ToString(), "{a: 1, b: x}");
   auto node = Value::Node({0, 0}, "person", {"ID", "fName", "age"},
                           {Value::Int64(0), Value::String("Alice"), Value::Null()});
@@ -293,15 +294,14 @@ TEST(ValueTest, PrintsLikeTheConformanceSuite) {
             "-1267650600228229401496703205376");
 }
 
-
 // Short strings live in the value itself, longer ones in a shared heap block; both read,
 // copy, compare and print the same.
 TEST(ValueTest, ShortAndLongStringsBehaveAlike) {
   const std::string with_nul("a\0b", 3);
   for (const std::string& text :
        {std::string(), std::string("x"), with_nul, std::string(Value::kInlineStringBytes - 1, 'q'),
-        std::string(Value::kInlineStringBytes, 'r'), std::string(Value::kInlineStringBytes + 1, 's'),
-        std::string(1000, 't')}) {
+        std::string(Value::kInlineStringBytes, 'r'),
+        std::string(Value::kInlineStringBytes + 1, 's'), std::string(1000, 't')}) {
     SCOPED_TRACE(text.size());
     Value v = Value::String(text);
     EXPECT_FALSE(v.is_null());

@@ -36,9 +36,10 @@ std::string IdToString(InternalId id) {
 std::string UuidToString(int128_t v) {
   auto u = static_cast<unsigned __int128>(v);
   char buf[40];
-  std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx",
-                static_cast<unsigned>(u >> 96), static_cast<unsigned>((u >> 80) & 0xffff),
-                static_cast<unsigned>((u >> 64) & 0xffff), static_cast<unsigned>((u >> 48) & 0xffff),
+  std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(u >> 96),
+                static_cast<unsigned>((u >> 80) & 0xffff),
+                static_cast<unsigned>((u >> 64) & 0xffff),
+                static_cast<unsigned>((u >> 48) & 0xffff),
                 static_cast<unsigned long long>(u & 0xffffffffffffULL));
   return buf;
 }
@@ -240,7 +241,8 @@ Value Value::Path(Value nodes, Value rels) {
 LogicalType Value::type() const {
   if (heap_ && (heap_->type.IsNested())) return heap_->type;
   if (type_id_ == LogicalTypeId::kDecimal) {
-    if (precision_ == 0) return LogicalType::Decimal(kDefaultDecimalPrecision, kDefaultDecimalScale);
+    if (precision_ == 0)
+      return LogicalType::Decimal(kDefaultDecimalPrecision, kDefaultDecimalScale);
     return LogicalType::Decimal(precision_, scale_);
   }
   return LogicalType(type_id_);
@@ -277,45 +279,32 @@ std::string DecimalToString(int128_t unscaled, uint32_t scale) {
 std::string Value::ToString() const {
   if (null_) return "";
   switch (type_id_) {
-    case LogicalTypeId::kBool:
-      return payload_.b ? "True" : "False";
+    case LogicalTypeId::kBool: return payload_.b ? "True" : "False";
     case LogicalTypeId::kInt8:
     case LogicalTypeId::kInt16:
     case LogicalTypeId::kInt32:
     case LogicalTypeId::kInt64:
-    case LogicalTypeId::kSerial:
-      return std::to_string(payload_.i);
+    case LogicalTypeId::kSerial: return std::to_string(payload_.i);
     case LogicalTypeId::kUInt8:
     case LogicalTypeId::kUInt16:
     case LogicalTypeId::kUInt32:
-    case LogicalTypeId::kUInt64:
-      return std::to_string(payload_.u);
-    case LogicalTypeId::kInt128:
-      return Int128ToString(GetInt128());
-    case LogicalTypeId::kDecimal:
-      return DecimalToString(GetInt128(), scale_);
-    case LogicalTypeId::kUuid:
-      return UuidToString(GetInt128());
+    case LogicalTypeId::kUInt64: return std::to_string(payload_.u);
+    case LogicalTypeId::kInt128: return Int128ToString(GetInt128());
+    case LogicalTypeId::kDecimal: return DecimalToString(GetInt128(), scale_);
+    case LogicalTypeId::kUuid: return UuidToString(GetInt128());
     case LogicalTypeId::kFloat:
-    case LogicalTypeId::kDouble:
-      return FormatDouble(payload_.d);
-    case LogicalTypeId::kString:
-      return std::string(GetString());
-    case LogicalTypeId::kBlob:
-      return BlobToString(GetString());
-    case LogicalTypeId::kDate:
-      return temporal::FormatDate(static_cast<int32_t>(payload_.i));
+    case LogicalTypeId::kDouble: return FormatDouble(payload_.d);
+    case LogicalTypeId::kString: return std::string(GetString());
+    case LogicalTypeId::kBlob: return BlobToString(GetString());
+    case LogicalTypeId::kDate: return temporal::FormatDate(static_cast<int32_t>(payload_.i));
     case LogicalTypeId::kTimestamp:
     case LogicalTypeId::kTimestampMs:
     case LogicalTypeId::kTimestampNs:
     case LogicalTypeId::kTimestampSec:
       return temporal::FormatTimestampMicros(temporal::TicksToMicros(type_id_, payload_.i));
-    case LogicalTypeId::kTimestampTz:
-      return temporal::FormatTimestampMicros(payload_.i) + "+00";
-    case LogicalTypeId::kInterval:
-      return temporal::FormatInterval(payload_.interval);
-    case LogicalTypeId::kInternalId:
-      return IdToString(payload_.id);
+    case LogicalTypeId::kTimestampTz: return temporal::FormatTimestampMicros(payload_.i) + "+00";
+    case LogicalTypeId::kInterval: return temporal::FormatInterval(payload_.interval);
+    case LogicalTypeId::kInternalId: return IdToString(payload_.id);
     case LogicalTypeId::kList:
     case LogicalTypeId::kArray: {
       std::string out = "[";
@@ -347,8 +336,7 @@ std::string Value::ToString() const {
       }
       return out + "}";
     }
-    case LogicalTypeId::kUnion:
-      return heap_->children[0].ToString();
+    case LogicalTypeId::kUnion: return heap_->children[0].ToString();
     case LogicalTypeId::kNode: {
       std::string out = "{_ID: " + IdToString(payload_.id) + ", _LABEL: " + heap_->str;
       AppendProperties(out, *heap_);
@@ -363,8 +351,7 @@ std::string Value::ToString() const {
     case LogicalTypeId::kRecursiveRel:
       return "{_NODES: " + heap_->children[0].ToString() +
              ", _RELS: " + heap_->children[1].ToString() + "}";
-    case LogicalTypeId::kAny:
-      return "";
+    case LogicalTypeId::kAny: return "";
   }
   return "";
 }

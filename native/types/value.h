@@ -38,10 +38,10 @@ class Value;
 
 // The shared payload of strings and nested values.
 struct ValueHeap {
-  LogicalType type;             // full type for nested values (field names, child types)
-  std::string str;              // STRING/BLOB bytes; NODE/REL label
-  std::vector<Value> children;  // LIST/ARRAY/MAP entries, STRUCT fields, NODE/REL properties,
-                                // UNION: one child; RECURSIVE_REL: [nodes list, rels list]
+  LogicalType type;                // full type for nested values (field names, child types)
+  std::string str;                 // STRING/BLOB bytes; NODE/REL label
+  std::vector<Value> children;     // LIST/ARRAY/MAP entries, STRUCT fields, NODE/REL properties,
+                                   // UNION: one child; RECURSIVE_REL: [nodes list, rels list]
   std::vector<std::string> names;  // NODE/REL property names, parallel to children
   InternalId src, dst;             // REL endpoints
 };

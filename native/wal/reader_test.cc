@@ -1,12 +1,11 @@
 #include "wal/reader.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <fstream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "wal/format.h"
 #include "wal/wal_test_util.h"
@@ -16,8 +15,8 @@ namespace graphdb::wal {
 namespace {
 
 using test_util::ReadFile;
-using test_util::ReadLogBytes;
 using test_util::ReadLog;
+using test_util::ReadLogBytes;
 using test_util::TempDir;
 using test_util::WriteFile;
 
@@ -266,7 +265,8 @@ TEST(WalReaderTest, FindsIntactRecordsFarAfterTheDamage) {
                        uint64_t{256 * 1024 - 1}, uint64_t{256 * 1024}, uint64_t{3 << 20}}) {
     // Zeros where the second record began: the reader stops there, and the scan must find the
     // (large) second record `pad` bytes on.
-    std::string damaged = bytes.substr(0, starts[1]) + std::string(pad, '\0') + bytes.substr(starts[1]);
+    std::string damaged =
+        bytes.substr(0, starts[1]) + std::string(pad, '\0') + bytes.substr(starts[1]);
     WriteFile(path, damaged);
     auto log = ReadLog(path);
     ASSERT_EQ(log.status.code(), ErrorCode::kCorruption) << pad << ": " << log.status.ToString();

@@ -85,7 +85,8 @@ Result<WalRecoveryResult> ReadAllWals(env::FileSystem* fs, const std::string& di
     }
     if ((*reader)->torn_tail()) {
       result.warnings.push_back((*reader)->warning());
-      if (cut_torn_tails) pending.push_back({slot_id, {path, (*reader)->file_size(), (*reader)->valid_end()}});
+      if (cut_torn_tails)
+        pending.push_back({slot_id, {path, (*reader)->file_size(), (*reader)->valid_end()}});
     }
   }
 

@@ -1,10 +1,10 @@
 #include "wal/recovery.h"
 
+#include <gtest/gtest.h>
+
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "wal/format.h"
 #include "wal/wal_test_util.h"

@@ -5,6 +5,7 @@
 // Thread-safety: TestFileSystem's counters and settings are atomic; the rest is for one thread.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -17,8 +18,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "env/file_system.h"
 #include "wal/reader.h"

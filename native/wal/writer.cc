@@ -73,11 +73,8 @@ Status GroupCommitter::WaitDurable(WalWriter* writer, uint64_t lsn) {
 
 WalWriter::WalWriter(env::FileSystem* fs, std::string dir, uint32_t slot_id,
                      uint64_t checkpoint_seq, WalWriterOptions options)
-    : fs_(fs),
-      dir_(std::move(dir)),
-      path_(env::JoinPath(dir_, WalFileName(slot_id))),
-      slot_id_(slot_id),
-      options_(options),
+    : fs_(fs), dir_(std::move(dir)), path_(env::JoinPath(dir_, WalFileName(slot_id))),
+      slot_id_(slot_id), options_(options),
       own_committer_(options.group_committer ? nullptr : std::make_unique<GroupCommitter>()),
       committer_(options.group_committer ? options.group_committer : own_committer_.get()),
       checkpoint_seq_(checkpoint_seq) {}
@@ -277,9 +274,10 @@ Status WalWriter::TakeBack(uint64_t from, uint64_t to, env::WritableFile* syncer
                                     "; the commit was taken back from the log and will not "
                                     "reappear after a restart");
   }
-  return Status(cause.code(), cause.message() + "; taking the commit back from the log failed "
-                                                "too (" + s.message() +
-                                    "), so it may or may not reappear after a restart");
+  return Status(cause.code(), cause.message() +
+                                  "; taking the commit back from the log failed "
+                                  "too (" +
+                                  s.message() + "), so it may or may not reappear after a restart");
 }
 
 Status WalWriter::TakeBackUnsynced(const Status& cause) {

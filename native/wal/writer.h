@@ -219,9 +219,9 @@ class WalWriter {
   // GUARDED_BY(mu_); the bytes in the file: past file_size_ they are zeros written ahead, so
   // that an append overwrites allocated space and its fdatasync has no size to record.
   uint64_t allocated_ = 0;
-  uint64_t next_lsn_ = 0;    // GUARDED_BY(mu_); counts bytes appended since Open
-  bool closed_ = false;      // GUARDED_BY(mu_)
-  std::string scratch_;      // GUARDED_BY(mu_); the record being appended
+  uint64_t next_lsn_ = 0;  // GUARDED_BY(mu_); counts bytes appended since Open
+  bool closed_ = false;    // GUARDED_BY(mu_)
+  std::string scratch_;    // GUARDED_BY(mu_); the record being appended
 
   SyncState sync_;  // GUARDED_BY(committer_->mu_)
 };

@@ -1,5 +1,7 @@
 #include "wal/writer.h"
 
+#include <gtest/gtest.h>
+
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -9,8 +11,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "env/fault_injection_file_system.h"
 #include "wal/format.h"
@@ -401,8 +401,8 @@ TEST(WalWriterFaultTest, AtEveryWriteAndSyncTheLogHoldsExactlyTheAcknowledgedRec
   ASSERT_GT(total_writes, kRecords + 4);  // the records and the zeros
   int taken_back = 0, unknown = 0;
   for (bool sync_on_commit : {true, false}) {
-    for (Mode mode : {Mode::kFillDisk, Mode::kFailAllWrites, Mode::kFailOneSync,
-                      Mode::kFailAllSyncs}) {
+    for (Mode mode :
+         {Mode::kFillDisk, Mode::kFailAllWrites, Mode::kFailOneSync, Mode::kFailAllSyncs}) {
       const bool syncs = mode == Mode::kFailOneSync || mode == Mode::kFailAllSyncs;
       if (syncs && !sync_on_commit) continue;  // nothing syncs then
       for (int n = 1; n <= (syncs ? total_syncs : total_writes); ++n) {

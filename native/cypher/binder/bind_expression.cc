@@ -14,45 +14,29 @@ namespace graphdb::binder {
 BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
   CheckStackDepth();
   switch (expr.kind) {
-    case ExpressionKind::kLiteral:
-      return BindLiteral(expr);
-    case ExpressionKind::kParameter:
-      return BindParameter(expr);
-    case ExpressionKind::kVariable:
-      return BindVariable(expr);
-    case ExpressionKind::kProperty:
-      return BindProperty(expr);
-    case ExpressionKind::kLabelTest:
-      return BindLabelTest(expr);
+    case ExpressionKind::kLiteral: return BindLiteral(expr);
+    case ExpressionKind::kParameter: return BindParameter(expr);
+    case ExpressionKind::kVariable: return BindVariable(expr);
+    case ExpressionKind::kProperty: return BindProperty(expr);
+    case ExpressionKind::kLabelTest: return BindLabelTest(expr);
     case ExpressionKind::kFunctionCall:
-    case ExpressionKind::kCountStar:
-      return BindFunction(expr);
-    case ExpressionKind::kCast:
-      return BindCast(expr);
-    case ExpressionKind::kCase:
-      return BindCase(expr);
-    case ExpressionKind::kListLiteral:
-      return BindListLiteral(expr);
-    case ExpressionKind::kMapLiteral:
-      return BindMapLiteral(expr);
+    case ExpressionKind::kCountStar: return BindFunction(expr);
+    case ExpressionKind::kCast: return BindCast(expr);
+    case ExpressionKind::kCase: return BindCase(expr);
+    case ExpressionKind::kListLiteral: return BindListLiteral(expr);
+    case ExpressionKind::kMapLiteral: return BindMapLiteral(expr);
     case ExpressionKind::kListComprehension:
-    case ExpressionKind::kQuantifier:
-      return BindListComprehension(expr);
+    case ExpressionKind::kQuantifier: return BindListComprehension(expr);
     case ExpressionKind::kLambda:
       BindError("Lambda expressions are only allowed as arguments of list functions.");
     case ExpressionKind::kExistsSubquery:
-    case ExpressionKind::kCountSubquery:
-      return BindSubquery(expr);
+    case ExpressionKind::kCountSubquery: return BindSubquery(expr);
     case ExpressionKind::kPatternPredicate:
       ThrowNotSupported("pattern predicates are not supported yet");
-    case ExpressionKind::kUnary:
-      return BindUnary(expr);
-    case ExpressionKind::kBinary:
-      return BindBinary(expr);
-    case ExpressionKind::kSubscript:
-      return BindSubscript(expr);
-    case ExpressionKind::kSlice:
-      return BindSlice(expr);
+    case ExpressionKind::kUnary: return BindUnary(expr);
+    case ExpressionKind::kBinary: return BindBinary(expr);
+    case ExpressionKind::kSubscript: return BindSubscript(expr);
+    case ExpressionKind::kSlice: return BindSlice(expr);
   }
   Throw(ErrorCode::kInternal, "unhandled expression kind");
 }
@@ -84,12 +68,9 @@ BoundExpressionPtr Binder::BindLiteral(const ParsedExpression& expr) {
     }
     case LiteralKind::kDouble:
       return MakeLiteral(Value::Double(std::strtod(expr.value.c_str(), nullptr)), expr.text);
-    case LiteralKind::kString:
-      return MakeLiteral(Value::String(expr.value), expr.text);
-    case LiteralKind::kBoolean:
-      return MakeLiteral(Value::Boolean(expr.bool_value), expr.text);
-    case LiteralKind::kNull:
-      return MakeLiteral(Value::Null(), expr.text);
+    case LiteralKind::kString: return MakeLiteral(Value::String(expr.value), expr.text);
+    case LiteralKind::kBoolean: return MakeLiteral(Value::Boolean(expr.bool_value), expr.text);
+    case LiteralKind::kNull: return MakeLiteral(Value::Null(), expr.text);
   }
   return MakeLiteral(Value::Null(), expr.text);
 }
@@ -167,8 +148,8 @@ BoundExpressionPtr Binder::BindListLiteral(const ParsedExpression& expr) {
     items.push_back(Bind(*child));
     auto common = function::CommonType(element, items.back()->type);
     if (!common) {
-      BindError("Cannot bind LIST_CREATION with parameter type " + element.ToString() +
-                " and " + items.back()->type.ToString() + ".");
+      BindError("Cannot bind LIST_CREATION with parameter type " + element.ToString() + " and " +
+                items.back()->type.ToString() + ".");
     }
     element = *common;
   }
@@ -208,8 +189,8 @@ BoundExpressionPtr Binder::BindMapLiteral(const ParsedExpression& expr) {
     }
     auto child = Bind(*expr.children[i]);
     // As in Kùzu, a field holding only NULL is a STRING.
-    LogicalType type = child->type.id() == LogicalTypeId::kAny ? LogicalType::String()
-                                                               : child->type;
+    LogicalType type =
+        child->type.id() == LogicalTypeId::kAny ? LogicalType::String() : child->type;
     fields.emplace_back(expr.keys[i], type);
     e->field_names.push_back(expr.keys[i]);
     e->children.push_back(ImplicitCast(std::move(child), type));
@@ -278,8 +259,7 @@ BoundExpressionPtr Binder::BindSubscript(const ParsedExpression& expr) {
 BoundExpressionPtr Binder::BindSlice(const ParsedExpression& expr) {
   std::vector<BoundExpressionPtr> args;
   args.push_back(Bind(*expr.children[0]));
-  args.push_back(expr.slice_begin ? Bind(*expr.slice_begin)
-                                  : MakeLiteral(Value::Int64(0), "0"));
+  args.push_back(expr.slice_begin ? Bind(*expr.slice_begin) : MakeLiteral(Value::Int64(0), "0"));
   args.push_back(expr.slice_end ? Bind(*expr.slice_end) : MakeLiteral(Value::Int64(-1), "-1"));
   return BindScalar("list_slice", std::move(args), expr.text);
 }

@@ -102,8 +102,8 @@ namespace {
     types += args[i]->type.ToString();
   }
   types += ")";
-  BindError("Function " + Upper(expr.name) + " did not receive correct arguments:\nActual:   " +
-            types + "\nExpected: " + expected);
+  BindError("Function " + Upper(expr.name) +
+            " did not receive correct arguments:\nActual:   " + types + "\nExpected: " + expected);
 }
 
 // The graph function `name` of type `type` over `args` (moved into it).

@@ -181,15 +181,13 @@ void Binder::CheckJoinHint(const parser::ParsedJoinHint& hint,
   for (const auto& pattern : patterns) {
     for (const auto& node : pattern.nodes) {
       if (node.name.empty()) {
-        BindError(
-            "Cannot hint join order in a match patter with anonymous node or relationship.");
+        BindError("Cannot hint join order in a match patter with anonymous node or relationship.");
       }
       names.insert(node.name);
     }
     for (const auto& rel : pattern.rels) {
       if (rel.name.empty()) {
-        BindError(
-            "Cannot hint join order in a match patter with anonymous node or relationship.");
+        BindError("Cannot hint join order in a match patter with anonymous node or relationship.");
       }
       names.insert(rel.name);
       rels[rel.name] = {pattern.nodes[rel.left].name, pattern.nodes[rel.right].name};
@@ -204,8 +202,9 @@ void Binder::CheckJoinHint(const parser::ParsedJoinHint& hint,
     if (!hinted.count(name)) BindError("Cannot find " + name + " in join hint.");
   }
   if (correlated) {
-    ThrowBinding("Hint join pattern has correlation with previous patterns. This is not "
-                 "supported yet.");
+    ThrowBinding(
+        "Hint join pattern has correlation with previous patterns. This is not "
+        "supported yet.");
   }
   (void)HintSubtree(hint, rels);
 }

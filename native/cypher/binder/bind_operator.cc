@@ -9,50 +9,28 @@ namespace {
 
 const char* BinaryFunctionName(BinaryOp op) {
   switch (op) {
-    case BinaryOp::kEqual:
-      return "=";
-    case BinaryOp::kNotEqual:
-      return "<>";
-    case BinaryOp::kLessThan:
-      return "<";
-    case BinaryOp::kLessEqual:
-      return "<=";
-    case BinaryOp::kGreaterThan:
-      return ">";
-    case BinaryOp::kGreaterEqual:
-      return ">=";
-    case BinaryOp::kBitwiseOr:
-      return "|";
-    case BinaryOp::kBitwiseAnd:
-      return "&";
-    case BinaryOp::kShiftLeft:
-      return "<<";
-    case BinaryOp::kShiftRight:
-      return ">>";
-    case BinaryOp::kAdd:
-      return "+";
-    case BinaryOp::kSubtract:
-      return "-";
-    case BinaryOp::kMultiply:
-      return "*";
-    case BinaryOp::kDivide:
-      return "/";
-    case BinaryOp::kModulo:
-      return "%";
-    case BinaryOp::kPower:
-      return "^";
-    case BinaryOp::kIn:
-      return "in";
-    case BinaryOp::kStartsWith:
-      return "starts_with";
-    case BinaryOp::kEndsWith:
-      return "ends_with";
-    case BinaryOp::kContains:
-      return "contains";
-    case BinaryOp::kRegexMatch:
-      return "=~";
-    default:
-      return "";
+    case BinaryOp::kEqual: return "=";
+    case BinaryOp::kNotEqual: return "<>";
+    case BinaryOp::kLessThan: return "<";
+    case BinaryOp::kLessEqual: return "<=";
+    case BinaryOp::kGreaterThan: return ">";
+    case BinaryOp::kGreaterEqual: return ">=";
+    case BinaryOp::kBitwiseOr: return "|";
+    case BinaryOp::kBitwiseAnd: return "&";
+    case BinaryOp::kShiftLeft: return "<<";
+    case BinaryOp::kShiftRight: return ">>";
+    case BinaryOp::kAdd: return "+";
+    case BinaryOp::kSubtract: return "-";
+    case BinaryOp::kMultiply: return "*";
+    case BinaryOp::kDivide: return "/";
+    case BinaryOp::kModulo: return "%";
+    case BinaryOp::kPower: return "^";
+    case BinaryOp::kIn: return "in";
+    case BinaryOp::kStartsWith: return "starts_with";
+    case BinaryOp::kEndsWith: return "ends_with";
+    case BinaryOp::kContains: return "contains";
+    case BinaryOp::kRegexMatch: return "=~";
+    default: return "";
   }
 }
 
@@ -65,8 +43,7 @@ BoundExpressionPtr Binder::BindUnary(const ParsedExpression& expr) {
       auto child = Bind(*expr.children[0]);
       if (child->type.id() != LogicalTypeId::kBool && child->type.id() != LogicalTypeId::kAny) {
         BindError("Expression " + ExpressionUniqueName(*expr.children[0]) + " has data type " +
-                  child->type.ToString() +
-                  " but expected BOOL. Implicit cast is not supported.");
+                  child->type.ToString() + " but expected BOOL. Implicit cast is not supported.");
       }
       e->children.push_back(ImplicitCast(std::move(child), LogicalType::Bool()));
       return e;
@@ -79,14 +56,13 @@ BoundExpressionPtr Binder::BindUnary(const ParsedExpression& expr) {
       e->children.push_back(Bind(*expr.children[0]));
       return e;
     }
-    case UnaryOp::kPlus:
-      return Bind(*expr.children[0]);
+    case UnaryOp::kPlus: return Bind(*expr.children[0]);
     case UnaryOp::kNegate:
     case UnaryOp::kFactorial: {
       std::vector<BoundExpressionPtr> args;
       args.push_back(Bind(*expr.children[0]));
-      return BindScalar(expr.unary_op == UnaryOp::kNegate ? "negate" : "factorial",
-                        std::move(args), expr.text);
+      return BindScalar(expr.unary_op == UnaryOp::kNegate ? "negate" : "factorial", std::move(args),
+                        expr.text);
     }
   }
   Throw(ErrorCode::kInternal, "unhandled expression kind");
@@ -258,9 +234,10 @@ BoundExpressionPtr Binder::NodeOrRelToId(BoundExpressionPtr expr) {
   return id;
 }
 
-LogicalType Binder::NullDefault(const std::string& name, const std::vector<BoundExpressionPtr>& args,
-                                 function::ScalarBindInput input,
-                                 const function::BoundScalarFunction& fn) {
+LogicalType Binder::NullDefault(const std::string& name,
+                                const std::vector<BoundExpressionPtr>& args,
+                                function::ScalarBindInput input,
+                                const function::BoundScalarFunction& fn) {
   auto result_for = [&name](const function::ScalarBindInput& in) -> std::optional<LogicalType> {
     std::string error;
     auto typed = function::BindScalarFunctionWithInput(name, in, &error);

@@ -13,20 +13,13 @@ namespace {
 
 PathSemantic SemanticOf(parser::RecursiveKind kind) {
   switch (kind) {
-    case parser::RecursiveKind::kTrail:
-      return PathSemantic::kTrail;
-    case parser::RecursiveKind::kAcyclic:
-      return PathSemantic::kAcyclic;
-    case parser::RecursiveKind::kShortest:
-      return PathSemantic::kShortest;
-    case parser::RecursiveKind::kAllShortest:
-      return PathSemantic::kAllShortest;
-    case parser::RecursiveKind::kWeightedShortest:
-      return PathSemantic::kWeightedShortest;
-    case parser::RecursiveKind::kAllWeightedShortest:
-      return PathSemantic::kAllWeightedShortest;
-    default:
-      return PathSemantic::kWalk;
+    case parser::RecursiveKind::kTrail: return PathSemantic::kTrail;
+    case parser::RecursiveKind::kAcyclic: return PathSemantic::kAcyclic;
+    case parser::RecursiveKind::kShortest: return PathSemantic::kShortest;
+    case parser::RecursiveKind::kAllShortest: return PathSemantic::kAllShortest;
+    case parser::RecursiveKind::kWeightedShortest: return PathSemantic::kWeightedShortest;
+    case parser::RecursiveKind::kAllWeightedShortest: return PathSemantic::kAllWeightedShortest;
+    default: return PathSemantic::kWalk;
   }
 }
 
@@ -246,8 +239,7 @@ void Binder::BindPathWeight(const parser::ParsedRelPattern& rel, BoundRelPattern
   step->slot = out->step_slot;
   auto weight = BindPropertyOnTables(std::move(step), out->table_ids, rel.weight_property,
                                      rel.variable + "." + rel.weight_property);
-  if (weight->type.id() == LogicalTypeId::kDecimal ||
-      weight->type.id() == LogicalTypeId::kInt128) {
+  if (weight->type.id() == LogicalTypeId::kDecimal || weight->type.id() == LogicalTypeId::kInt128) {
     BindError(weight->type.ToString() +
               " weight type is not supported for weighted shortest path.");
   }

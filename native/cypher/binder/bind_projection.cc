@@ -26,8 +26,7 @@ void CheckOrderable(const BoundExpression& expr) {
     case LogicalTypeId::kUnion:
       BindError("Cannot order by " + expr.text + ". Order by " + expr.type.ToString() +
                 " is not supported.");
-    default:
-      break;
+    default: break;
   }
 }
 
@@ -113,21 +112,19 @@ void Binder::AddProjectionItem(BoundExpressionPtr expr, std::string name, bool i
   out->items.push_back(std::move(item));
 }
 
-void Binder::BindPropertyStar(const ParsedExpression& parsed, bool is_return,
-                              BoundProjection* out, Scope* new_scope) {
+void Binder::BindPropertyStar(const ParsedExpression& parsed, bool is_return, BoundProjection* out,
+                              Scope* new_scope) {
   auto base = Bind(*parsed.children[0]);
   std::vector<std::string> names;
   if (IsNodeOrRel(base->type)) {
     // A node or rel unwound from a list is a struct to Kùzu: its internal fields come first.
-    const VariableInfo* v =
-        base->kind == ExprKind::kVariable ? scope_->Find(base->text) : nullptr;
+    const VariableInfo* v = base->kind == ExprKind::kVariable ? scope_->Find(base->text) : nullptr;
     if (!v || !v->from_pattern) {
       if (base->type.id() == LogicalTypeId::kRel) names = {"_SRC", "_DST"};
       names.push_back("_ID");
       names.push_back("_LABEL");
     }
-    for (auto& name : PropertyNames(base->type, TablesOf(*base)))
-      names.push_back(std::move(name));
+    for (auto& name : PropertyNames(base->type, TablesOf(*base))) names.push_back(std::move(name));
   } else if (base->type.id() == LogicalTypeId::kStruct) {
     for (const auto& field : base->type.fields()) names.push_back(field.name);
   } else {

@@ -22,8 +22,8 @@ void Binder::BindMerge(const parser::ParsedMergeClause& merge, BoundClause* out)
   for (const auto& pattern : merge.patterns) {
     out->patterns.push_back(BindPattern(pattern, true));
     const BoundPattern& b = out->patterns.back();
-    bool nodes_bound = std::all_of(b.nodes.begin(), b.nodes.end(),
-                                   [](const auto& n) { return n.bound_before; });
+    bool nodes_bound =
+        std::all_of(b.nodes.begin(), b.nodes.end(), [](const auto& n) { return n.bound_before; });
     // A path with new nodes is matched like a MATCH (its properties as predicates).
     if (!(b.rels.empty() && b.nodes.size() == 1) && !nodes_bound) out->merge_by_match = true;
   }

@@ -22,26 +22,18 @@ std::string ExpressionUniqueName(const ParsedExpression& expr) {
     case ExpressionKind::kLiteral:
       switch (expr.literal_kind) {
         case LiteralKind::kInteger:
-        case LiteralKind::kString:
-          return expr.value;
+        case LiteralKind::kString: return expr.value;
         case LiteralKind::kDouble:
           return Value::Double(std::strtod(expr.value.c_str(), nullptr)).ToString();
-        case LiteralKind::kBoolean:
-          return expr.bool_value ? "True" : "False";
-        case LiteralKind::kNull:
-          return "";
+        case LiteralKind::kBoolean: return expr.bool_value ? "True" : "False";
+        case LiteralKind::kNull: return "";
       }
       break;
-    case ExpressionKind::kVariable:
-      return expr.name;
-    case ExpressionKind::kListLiteral:
-      return "LIST_CREATION(" + join(expr.children) + ")";
-    case ExpressionKind::kMapLiteral:
-      return "STRUCT_PACK(" + join(expr.children) + ")";
-    case ExpressionKind::kFunctionCall:
-      return Upper(expr.name) + "(" + join(expr.children) + ")";
-    default:
-      break;
+    case ExpressionKind::kVariable: return expr.name;
+    case ExpressionKind::kListLiteral: return "LIST_CREATION(" + join(expr.children) + ")";
+    case ExpressionKind::kMapLiteral: return "STRUCT_PACK(" + join(expr.children) + ")";
+    case ExpressionKind::kFunctionCall: return Upper(expr.name) + "(" + join(expr.children) + ")";
+    default: break;
   }
   return expr.text;
 }
@@ -115,8 +107,8 @@ void Binder::CheckUnionColumns(const parser::ParsedRegularQuery& query, size_t i
     bool numbers = want.IsNumeric() && got.IsNumeric();
     if (want != got && !numbers && want.id() != LogicalTypeId::kAny &&
         got.id() != LogicalTypeId::kAny && !function::CanImplicitCast(got, want)) {
-      BindError(columns[c].name + " has data type " + got.ToString() + " but " +
-                want.ToString() + " was expected.");
+      BindError(columns[c].name + " has data type " + got.ToString() + " but " + want.ToString() +
+                " was expected.");
     }
   }
   // As in Kùzu, the columns are named after the first query; the others may differ.
@@ -155,12 +147,8 @@ BoundClause Binder::BindClause(const parser::ParsedClause& clause,
                                std::vector<BoundColumn>* columns) {
   BoundClause bound;
   switch (clause.kind) {
-    case ClauseKind::kMatch:
-      BindMatchClause(clause.As<parser::ParsedMatchClause>(), &bound);
-      break;
-    case ClauseKind::kUnwind:
-      BindUnwind(clause.As<parser::ParsedUnwindClause>(), &bound);
-      break;
+    case ClauseKind::kMatch: BindMatchClause(clause.As<parser::ParsedMatchClause>(), &bound); break;
+    case ClauseKind::kUnwind: BindUnwind(clause.As<parser::ParsedUnwindClause>(), &bound); break;
     case ClauseKind::kWith: {
       const auto& with = clause.As<parser::ParsedWithClause>();
       bound.kind = BoundClause::Kind::kProjection;
@@ -176,21 +164,11 @@ BoundClause Binder::BindClause(const parser::ParsedClause& clause,
       }
       break;
     }
-    case ClauseKind::kCreate:
-      BindCreate(clause.As<parser::ParsedCreateClause>(), &bound);
-      break;
-    case ClauseKind::kMerge:
-      BindMerge(clause.As<parser::ParsedMergeClause>(), &bound);
-      break;
-    case ClauseKind::kSet:
-      BindSet(clause.As<parser::ParsedSetClause>(), &bound);
-      break;
-    case ClauseKind::kRemove:
-      BindRemove(clause.As<parser::ParsedRemoveClause>(), &bound);
-      break;
-    case ClauseKind::kDelete:
-      BindDelete(clause.As<parser::ParsedDeleteClause>(), &bound);
-      break;
+    case ClauseKind::kCreate: BindCreate(clause.As<parser::ParsedCreateClause>(), &bound); break;
+    case ClauseKind::kMerge: BindMerge(clause.As<parser::ParsedMergeClause>(), &bound); break;
+    case ClauseKind::kSet: BindSet(clause.As<parser::ParsedSetClause>(), &bound); break;
+    case ClauseKind::kRemove: BindRemove(clause.As<parser::ParsedRemoveClause>(), &bound); break;
+    case ClauseKind::kDelete: BindDelete(clause.As<parser::ParsedDeleteClause>(), &bound); break;
     case ClauseKind::kCall: {
       const auto& call = clause.As<parser::ParsedCallClause>();
       bound.kind = BoundClause::Kind::kCall;

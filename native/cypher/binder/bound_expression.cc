@@ -7,10 +7,8 @@ bool BoundExpression::IsConstant() const {
     case ExprKind::kParameter:
     case ExprKind::kVariable:
     case ExprKind::kAggregate:
-    case ExprKind::kSubquery:
-      return false;
-    default:
-      break;
+    case ExprKind::kSubquery: return false;
+    default: break;
   }
   for (const auto& child : children) {
     if (!child->IsConstant()) return false;

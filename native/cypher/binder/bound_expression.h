@@ -38,19 +38,19 @@ enum class ExprKind : uint8_t {
   kNot,
   kIsNull,
   kIsNotNull,
-  kCase,            // children: [operand?] when/then pairs..., else; see case_has_operand
-  kCast,            // children[0], target = type
-  kList,            // list literal
-  kStruct,          // map literal {a: 1} (a STRUCT in Kùzu's dialect); names in field_names
-  kGraphFunction,   // id(), label(), nodes(), ... on a node/rel/path: name says which
+  kCase,               // children: [operand?] when/then pairs..., else; see case_has_operand
+  kCast,               // children[0], target = type
+  kList,               // list literal
+  kStruct,             // map literal {a: 1} (a STRUCT in Kùzu's dialect); names in field_names
+  kGraphFunction,      // id(), label(), nodes(), ... on a node/rel/path: name says which
   kListComprehension,  // [x IN list WHERE pred | proj]: children = list, pred?, proj?; slot = x
-  kQuantifier,      // all/any/none/single(x IN list WHERE pred): name; children = list, pred
-  kLambdaFunction,  // list_transform / list_filter / list_reduce: name; children = list, body
-  kSubquery,        // EXISTS { } / COUNT { }: name = "exists" | "count"; subquery
-  kLabelTest,       // n:Label: children[0] node; labels in field_names
-  kOperatorChain,   // a run of binary operators, children[0] op children[1] op ...,
-                    // left to right (a sum of many terms): chain[i] applies to the result
-                    // so far and children[i + 1]; kept flat so that no walk recurses per term
+  kQuantifier,         // all/any/none/single(x IN list WHERE pred): name; children = list, pred
+  kLambdaFunction,     // list_transform / list_filter / list_reduce: name; children = list, body
+  kSubquery,           // EXISTS { } / COUNT { }: name = "exists" | "count"; subquery
+  kLabelTest,          // n:Label: children[0] node; labels in field_names
+  kOperatorChain,      // a run of binary operators, children[0] op children[1] op ...,
+                       // left to right (a sum of many terms): chain[i] applies to the result
+                       // so far and children[i + 1]; kept flat so that no walk recurses per term
 };
 
 // One operator of a kOperatorChain: the function as a binary operator whose left operand is
@@ -66,22 +66,22 @@ struct BoundExpression {
   LogicalType type;
   std::string text;  // the expression as written, for column names and messages
 
-  Value literal;                    // kLiteral
+  Value literal;  // kLiteral
   // A NULL of no type yet folded from a null-propagating function of the NULL literal (NULL + 1):
   // the type the function's overload gave it, which a projected column takes when no context
   // typed the NULL (issue 34, item 14).
   std::optional<LogicalType> null_default;
-  std::string name;                 // kParameter name, kProperty name, function names
-  SlotId slot = 0;                  // kVariable, kAggregate result, comprehension/lambda var
-  SlotId slot2 = 0;                 // list_reduce accumulator
+  std::string name;  // kParameter name, kProperty name, function names
+  SlotId slot = 0;   // kVariable, kAggregate result, comprehension/lambda var
+  SlotId slot2 = 0;  // list_reduce accumulator
   std::vector<std::unique_ptr<BoundExpression>> children;
   std::vector<std::string> field_names;  // kStruct keys, kLabelTest labels
   bool case_has_operand = false;
-  bool has_predicate = false;       // kListComprehension: children[1] is the WHERE
-  bool has_projection = false;      // kListComprehension: last child is the projection
+  bool has_predicate = false;   // kListComprehension: children[1] is the WHERE
+  bool has_projection = false;  // kListComprehension: last child is the projection
   std::optional<function::BoundScalarFunction> scalar;
   std::optional<function::BoundAggregateFunction> aggregate;
-  std::vector<ChainStep> chain;     // kOperatorChain
+  std::vector<ChainStep> chain;  // kOperatorChain
   std::shared_ptr<BoundQueryPart> subquery;
 
   // For kProperty on nodes and rels: per table id, the property's column index (-1 when the

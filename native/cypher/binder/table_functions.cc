@@ -99,8 +99,10 @@ BoundTableFunction BindTableFunction(const std::string& name, std::vector<Value>
   if (name == "table_info") {
     ExpectArgs(name, args, 1);
     fn.table_id = ResolveTable(catalog, args[0]);
-    columns({{"property id", LogicalType(LogicalTypeId::kInt32)}, {"name", kString},
-             {"type", kString}, {"default expression", kString}});
+    columns({{"property id", LogicalType(LogicalTypeId::kInt32)},
+             {"name", kString},
+             {"type", kString},
+             {"default expression", kString}});
     if (catalog.GetNodeTable(fn.table_id)) {
       columns({{"primary key", kBool}});
     } else {
@@ -108,19 +110,32 @@ BoundTableFunction BindTableFunction(const std::string& name, std::vector<Value>
     }
   } else if (name == "show_tables") {
     ExpectArgs(name, args, 0);
-    columns({{"id", kInt64}, {"name", kString}, {"type", kString}, {"database name", kString},
+    columns({{"id", kInt64},
+             {"name", kString},
+             {"type", kString},
+             {"database name", kString},
              {"comment", kString}});
   } else if (name == "storage_info") {
     ExpectArgs(name, args, 1);
     fn.table_id = ResolveTable(catalog, args[0]);
-    columns({{"node_group_id", kInt64}, {"column_name", kString}, {"data_type", kString},
-             {"table_type", kString}, {"start_page_idx", kInt64}, {"num_pages", kInt64},
-             {"num_values", kInt64}, {"min", kString}, {"max", kString},
+    columns({{"node_group_id", kInt64},
+             {"column_name", kString},
+             {"data_type", kString},
+             {"table_type", kString},
+             {"start_page_idx", kInt64},
+             {"num_pages", kInt64},
+             {"num_values", kInt64},
+             {"min", kString},
+             {"max", kString},
              {"compression", kString}});
   } else if (name == "show_sequences") {
     ExpectArgs(name, args, 0);
-    columns({{"name", kString}, {"database name", kString}, {"start value", kInt64},
-             {"increment", kInt64}, {"min value", kInt64}, {"max value", kInt64},
+    columns({{"name", kString},
+             {"database name", kString},
+             {"start value", kInt64},
+             {"increment", kInt64},
+             {"min value", kInt64},
+             {"max value", kInt64},
              {"cycle", kBool}});
   } else if (name == "show_connection") {
     // Any one argument: what is not a rel table's name gets Kùzu's one message.
@@ -135,8 +150,10 @@ BoundTableFunction BindTableFunction(const std::string& name, std::vector<Value>
     }
     if (!rel) ThrowBinding("Binder exception: Show connection can only be called on a rel table!");
     fn.table_id = rel->id;
-    columns({{"source table name", kString}, {"destination table name", kString},
-             {"source table primary key", kString}, {"destination table primary key", kString}});
+    columns({{"source table name", kString},
+             {"destination table name", kString},
+             {"source table primary key", kString},
+             {"destination table primary key", kString}});
   } else if (name == "show_macros") {
     ExpectArgs(name, args, 0);
     columns({{"name", kString}, {"definition", kString}});
@@ -155,8 +172,11 @@ BoundTableFunction BindTableFunction(const std::string& name, std::vector<Value>
   } else if (name == "show_warnings") {
     ExpectArgs(name, args, 0);
     const LogicalType kUInt64(LogicalTypeId::kUInt64);
-    columns({{"query_id", kUInt64}, {"message", kString}, {"file_path", kString},
-             {"line_number", kUInt64}, {"skipped_line_or_record", kString}});
+    columns({{"query_id", kUInt64},
+             {"message", kString},
+             {"file_path", kString},
+             {"line_number", kUInt64},
+             {"skipped_line_or_record", kString}});
   } else if (name == "clear_warnings") {
     ExpectArgs(name, args, 0);
   } else if (name == "db_version") {

@@ -125,9 +125,12 @@ std::string Dump(const ParsedExpressionPtr& expression) {
 }
 
 std::string DumpProperties(const std::vector<ParsedPropertyEntry>& properties) {
-  return "{" + Join(properties, ", ", [](const ParsedPropertyEntry& entry) {
-           return entry.key + ": " + Dump(entry.value);
-         }) + "}";
+  return "{" +
+         Join(properties, ", ",
+              [](const ParsedPropertyEntry& entry) {
+                return entry.key + ": " + Dump(entry.value);
+              }) +
+         "}";
 }
 
 std::string DumpProjectionItem(const ParsedProjectionItem& item) {
@@ -213,9 +216,12 @@ std::string DumpSubquery(const ParsedSubquery& subquery) {
 }
 
 std::string DumpOptions(const std::vector<ParsedOption>& options) {
-  return "(" + Join(options, ", ", [](const ParsedOption& option) {
-           return option.value ? option.name + "=" + Dump(option.value) : option.name;
-         }) + ")";
+  return "(" +
+         Join(options, ", ",
+              [](const ParsedOption& option) {
+                return option.value ? option.name + "=" + Dump(option.value) : option.name;
+              }) +
+         ")";
 }
 
 std::string DumpColumn(const ParsedColumnDefinition& column) {
@@ -415,8 +421,7 @@ std::string ToString(const ParsedExpression& e) {
       for (size_t i = 1; i < e.children.size(); ++i) out += " " + Dump(e.children[i]) + ")";
       return out;
     }
-    case ExpressionKind::kSubscript:
-      return Dump(e.children[0]) + "[" + Dump(e.children[1]) + "]";
+    case ExpressionKind::kSubscript: return Dump(e.children[0]) + "[" + Dump(e.children[1]) + "]";
     case ExpressionKind::kSlice:
       return Dump(e.children[0]) + "[" + (e.slice_begin ? Dump(e.slice_begin) : "") + ":" +
              (e.slice_end ? Dump(e.slice_end) : "") + "]";
@@ -449,8 +454,7 @@ std::string ToString(const ParsedStatement& statement) {
   if (statement.explain) out += "EXPLAIN ";
   if (statement.profile) out += "PROFILE ";
   switch (statement.kind) {
-    case StatementKind::kQuery:
-      return out + ToString(statement.As<ParsedQueryStatement>().query);
+    case StatementKind::kQuery: return out + ToString(statement.As<ParsedQueryStatement>().query);
     case StatementKind::kCreateNodeTable: {
       const auto& create = statement.As<ParsedCreateNodeTable>();
       out += "CREATE NODE TABLE ";
@@ -502,7 +506,8 @@ std::string ToString(const ParsedStatement& statement) {
     case StatementKind::kCreateMacro: {
       const auto& create = statement.As<ParsedCreateMacro>();
       std::vector<std::string> parts = create.parameters;
-      for (const auto& [name, value] : create.defaults) parts.push_back(name + " := " + Dump(value));
+      for (const auto& [name, value] : create.defaults)
+        parts.push_back(name + " := " + Dump(value));
       return out + "CREATE MACRO " + create.name + "(" + JoinNames(parts, ", ") + ") AS " +
              Dump(create.body);
     }
@@ -548,7 +553,8 @@ std::string ToString(const ParsedStatement& statement) {
     }
     case StatementKind::kCopyTo: {
       const auto& copy = statement.As<ParsedCopyTo>();
-      out += copy.table_name.empty() ? "COPY (" + ToString(copy.query) + ")" : "COPY " + copy.table_name;
+      out += copy.table_name.empty() ? "COPY (" + ToString(copy.query) + ")"
+                                     : "COPY " + copy.table_name;
       out += " TO " + QuoteString(copy.file_path);
       if (!copy.options.empty()) out += " " + DumpOptions(copy.options);
       return out;

@@ -145,21 +145,21 @@ struct ParsedExpression {
   UnaryOp unary_op = UnaryOp::kNot;
   std::vector<BinaryOp> binary_ops;  // kBinary: children.size() - 1 operators
   QuantifierKind quantifier = QuantifierKind::kAll;
-  std::string type_text;                   // kCast with AS
-  std::vector<std::string> keys;           // kMapLiteral
-  std::vector<std::string> argument_names;  // kFunctionCall
-  std::vector<std::string> labels;         // kLabelTest
+  std::string type_text;                       // kCast with AS
+  std::vector<std::string> keys;               // kMapLiteral
+  std::vector<std::string> argument_names;     // kFunctionCall
+  std::vector<std::string> labels;             // kLabelTest
   std::vector<std::string> lambda_parameters;  // kLambda
 
   std::vector<ParsedExpressionPtr> children;
-  ParsedExpressionPtr case_operand;      // kCase
-  ParsedExpressionPtr case_else;         // kCase
-  ParsedExpressionPtr where_expression;  // kListComprehension, kQuantifier
-  ParsedExpressionPtr projection;        // kListComprehension
-  ParsedExpressionPtr slice_begin;       // kSlice
-  ParsedExpressionPtr slice_end;         // kSlice
-  std::unique_ptr<ParsedSubquery> subquery;        // kExistsSubquery, kCountSubquery
-  std::unique_ptr<ParsedPatternElement> pattern;   // kPatternPredicate
+  ParsedExpressionPtr case_operand;               // kCase
+  ParsedExpressionPtr case_else;                  // kCase
+  ParsedExpressionPtr where_expression;           // kListComprehension, kQuantifier
+  ParsedExpressionPtr projection;                 // kListComprehension
+  ParsedExpressionPtr slice_begin;                // kSlice
+  ParsedExpressionPtr slice_end;                  // kSlice
+  std::unique_ptr<ParsedSubquery> subquery;       // kExistsSubquery, kCountSubquery
+  std::unique_ptr<ParsedPatternElement> pattern;  // kPatternPredicate
 };
 
 // Calls `visit` on every direct child expression of `expression` (children and the non-null
@@ -221,7 +221,7 @@ struct ParsedRelPattern {
 
   int32_t line = 0;
   int32_t column = 0;
-  std::string variable;  // empty when anonymous
+  std::string variable;            // empty when anonymous
   std::vector<std::string> types;  // `:R|S` and `:R|:S` both list R, S
   RelDirection direction = RelDirection::kBoth;
   std::vector<ParsedPropertyEntry> properties;
@@ -268,7 +268,7 @@ struct ParsedSubquery {
   int32_t line = 0;
   int32_t column = 0;
   std::vector<ParsedPatternElement> patterns;
-  ParsedExpressionPtr where;  // nullable
+  ParsedExpressionPtr where;             // nullable
   std::unique_ptr<ParsedJoinHint> hint;  // nullable
 };
 
@@ -303,9 +303,9 @@ struct ParsedColumnDefinition {
   int32_t line = 0;
   int32_t column = 0;
   std::string name;
-  std::string type_text;  // as written, e.g. "INT64[]", "MAP(STRING, INT64)"
+  std::string type_text;              // as written, e.g. "INT64[]", "MAP(STRING, INT64)"
   ParsedExpressionPtr default_value;  // nullable
-  bool primary_key = false;  // inline `PRIMARY KEY`
+  bool primary_key = false;           // inline `PRIMARY KEY`
 };
 
 // `name = value` in COPY/LOAD options and REL TABLE ... WITH (...). A bare `name` has a null
@@ -341,10 +341,10 @@ struct ParsedScanSource {
   int32_t line = 0;
   int32_t column = 0;
   ScanSourceKind kind = ScanSourceKind::kFiles;
-  std::vector<std::string> file_paths;  // kFiles
-  bool file_list = false;               // kFiles written as a [list]
+  std::vector<std::string> file_paths;        // kFiles
+  bool file_list = false;                     // kFiles written as a [list]
   std::unique_ptr<ParsedRegularQuery> query;  // kQuery
-  std::string name;                     // kParameter, kVariable
+  std::string name;                           // kParameter, kVariable
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -370,9 +370,13 @@ struct ParsedClause {
   virtual ~ParsedClause() = default;
 
   template <typename T>
-  const T& As() const { return static_cast<const T&>(*this); }
+  const T& As() const {
+    return static_cast<const T&>(*this);
+  }
   template <typename T>
-  T& As() { return static_cast<T&>(*this); }
+  T& As() {
+    return static_cast<T&>(*this);
+  }
 
   ClauseKind kind;
   int32_t line = 0;
@@ -435,8 +439,8 @@ struct ParsedSetItem {
 struct ParsedMergeClause : ParsedClause {
   ParsedMergeClause() : ParsedClause(ClauseKind::kMerge) {}
   std::vector<ParsedPatternElement> patterns;  // Kùzu allows MERGE (a), (b)
-  std::vector<ParsedSetItem> on_match;   // ON MATCH SET ...
-  std::vector<ParsedSetItem> on_create;  // ON CREATE SET ...
+  std::vector<ParsedSetItem> on_match;         // ON MATCH SET ...
+  std::vector<ParsedSetItem> on_create;        // ON CREATE SET ...
 };
 
 struct ParsedSetClause : ParsedClause {
@@ -494,26 +498,26 @@ struct ParsedRegularQuery {
 // ---------------------------------------------------------------------------------------------
 
 enum class StatementKind : uint8_t {
-  kQuery,              // ParsedQueryStatement
-  kCreateNodeTable,    // ParsedCreateNodeTable
-  kCreateRelTable,     // ParsedCreateRelTable
-  kCreateSequence,     // ParsedCreateSequence
-  kDropTable,          // ParsedDrop
-  kDropSequence,       // ParsedDrop
-  kAlterTable,         // ParsedAlterTable
-  kCopyFrom,           // ParsedCopyFrom
-  kCopyTo,             // ParsedCopyTo
-  kTransaction,        // ParsedTransaction (BEGIN TRANSACTION [READ ONLY], COMMIT, ROLLBACK)
-  kCheckpoint,         // ParsedStatement (no fields)
-  kStandaloneCall,     // ParsedStandaloneCall: CALL option = value
-  kCallFunction,       // ParsedCallFunction: CALL fn(...) on its own
-  kCommentOn,          // ParsedCommentOn: COMMENT ON TABLE name IS 'text'
-  kExtension,          // ParsedExtension: INSTALL / UNINSTALL / UPDATE / FORCE INSTALL name
-  kCreateType,         // ParsedCreateType: CREATE TYPE name AS type
-  kCreateMacro,        // ParsedCreateMacro: CREATE MACRO name(params) AS expression
-  kExportDatabase,     // ParsedPortDatabase: EXPORT DATABASE 'dir' [(options)]
-  kImportDatabase,     // ParsedPortDatabase: IMPORT DATABASE 'dir'
-  kDropMacro,          // ParsedDrop: DROP MACRO [IF EXISTS] name
+  kQuery,            // ParsedQueryStatement
+  kCreateNodeTable,  // ParsedCreateNodeTable
+  kCreateRelTable,   // ParsedCreateRelTable
+  kCreateSequence,   // ParsedCreateSequence
+  kDropTable,        // ParsedDrop
+  kDropSequence,     // ParsedDrop
+  kAlterTable,       // ParsedAlterTable
+  kCopyFrom,         // ParsedCopyFrom
+  kCopyTo,           // ParsedCopyTo
+  kTransaction,      // ParsedTransaction (BEGIN TRANSACTION [READ ONLY], COMMIT, ROLLBACK)
+  kCheckpoint,       // ParsedStatement (no fields)
+  kStandaloneCall,   // ParsedStandaloneCall: CALL option = value
+  kCallFunction,     // ParsedCallFunction: CALL fn(...) on its own
+  kCommentOn,        // ParsedCommentOn: COMMENT ON TABLE name IS 'text'
+  kExtension,        // ParsedExtension: INSTALL / UNINSTALL / UPDATE / FORCE INSTALL name
+  kCreateType,       // ParsedCreateType: CREATE TYPE name AS type
+  kCreateMacro,      // ParsedCreateMacro: CREATE MACRO name(params) AS expression
+  kExportDatabase,   // ParsedPortDatabase: EXPORT DATABASE 'dir' [(options)]
+  kImportDatabase,   // ParsedPortDatabase: IMPORT DATABASE 'dir'
+  kDropMacro,        // ParsedDrop: DROP MACRO [IF EXISTS] name
 };
 
 struct ParsedStatement {
@@ -521,9 +525,13 @@ struct ParsedStatement {
   virtual ~ParsedStatement() = default;
 
   template <typename T>
-  const T& As() const { return static_cast<const T&>(*this); }
+  const T& As() const {
+    return static_cast<const T&>(*this);
+  }
   template <typename T>
-  T& As() { return static_cast<T&>(*this); }
+  T& As() {
+    return static_cast<T&>(*this);
+  }
 
   StatementKind kind;
   bool explain = false;  // EXPLAIN prefix
@@ -567,7 +575,7 @@ struct ParsedCreateRelTable : ParsedStatement {
   std::vector<ParsedColumnDefinition> columns;
   // MANY_MANY, MANY_ONE, ONE_MANY or ONE_ONE as written (any case); empty when not given.
   std::string multiplicity;
-  std::vector<ParsedOption> options;  // WITH (storage_direction = 'fwd')
+  std::vector<ParsedOption> options;             // WITH (storage_direction = 'fwd')
   std::unique_ptr<ParsedRegularQuery> as_query;  // ... AS <query>
 };
 
@@ -576,10 +584,10 @@ struct ParsedCreateSequence : ParsedStatement {
   std::string name;
   bool if_not_exists = false;
   // Integer options as written, with a leading '-' if negative; empty when not given.
-  std::string start_value;  // START [WITH] n
-  std::string increment;    // INCREMENT [BY] n
-  std::string min_value;    // MINVALUE n
-  std::string max_value;    // MAXVALUE n
+  std::string start_value;    // START [WITH] n
+  std::string increment;      // INCREMENT [BY] n
+  std::string min_value;      // MINVALUE n
+  std::string max_value;      // MAXVALUE n
   bool no_min_value = false;  // NO MINVALUE
   bool no_max_value = false;  // NO MAXVALUE
   bool cycle = false;         // CYCLE (NO CYCLE leaves it false)

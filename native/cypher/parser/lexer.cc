@@ -56,9 +56,7 @@ namespace {
 
 bool IsAsciiLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsHexDigit(char c) {
-  return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+bool IsHexDigit(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 int HexValue(char c) {
   if (IsDigit(c)) return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -137,8 +135,8 @@ class Lexer {
     }
     if ((b0 & 0xF8) == 0xF0 && cont(at + 1) && cont(at + 2) && cont(at + 3)) {
       *length = 4;
-      return ((b0 & 0x07) << 18) | ((byte(at + 1) & 0x3F) << 12) |
-             ((byte(at + 2) & 0x3F) << 6) | (byte(at + 3) & 0x3F);
+      return ((b0 & 0x07) << 18) | ((byte(at + 1) & 0x3F) << 12) | ((byte(at + 2) & 0x3F) << 6) |
+             (byte(at + 3) & 0x3F);
     }
     *length = 1;
     return 0xFFFD;
@@ -377,15 +375,45 @@ class Lexer {
       int32_t escape_column = column_;
       char e = Peek(1);
       switch (e) {
-        case '\\': value += '\\'; Advance(2); continue;
-        case '\'': value += '\''; Advance(2); continue;
-        case '"': value += '"'; Advance(2); continue;
-        case 'b': case 'B': value += '\b'; Advance(2); continue;
-        case 'f': case 'F': value += '\f'; Advance(2); continue;
-        case 'n': case 'N': value += '\n'; Advance(2); continue;
-        case 'r': case 'R': value += '\r'; Advance(2); continue;
-        case 't': case 'T': value += '\t'; Advance(2); continue;
-        case 'x': case 'X':
+        case '\\':
+          value += '\\';
+          Advance(2);
+          continue;
+        case '\'':
+          value += '\'';
+          Advance(2);
+          continue;
+        case '"':
+          value += '"';
+          Advance(2);
+          continue;
+        case 'b':
+        case 'B':
+          value += '\b';
+          Advance(2);
+          continue;
+        case 'f':
+        case 'F':
+          value += '\f';
+          Advance(2);
+          continue;
+        case 'n':
+        case 'N':
+          value += '\n';
+          Advance(2);
+          continue;
+        case 'r':
+        case 'R':
+          value += '\r';
+          Advance(2);
+          continue;
+        case 't':
+        case 'T':
+          value += '\t';
+          Advance(2);
+          continue;
+        case 'x':
+        case 'X':
           // Kept verbatim: BLOB() decodes \xHH itself.
           if (!IsHexDigit(Peek(2)) || !IsHexDigit(Peek(3))) {
             Fail(escape_begin, escape_begin + 2, escape_line, escape_column,
@@ -394,7 +422,8 @@ class Lexer {
           value.append(text_.substr(pos_, 4));
           Advance(4);
           continue;
-        case 'u': case 'U': {
+        case 'u':
+        case 'U': {
           Advance(2);
           uint32_t cp = 0;
           size_t digits = 0;
@@ -458,9 +487,10 @@ class Lexer {
       Advance();
     }
     if (name.empty() || name.find('\0') != std::string::npos) {
-      Fail(begin, pos_, line, column,
-           "'" + name.substr(0, name.find('\0')) +
-               "' is not a valid token name. Token names cannot be empty or contain any null-bytes");
+      Fail(
+          begin, pos_, line, column,
+          "'" + name.substr(0, name.find('\0')) +
+              "' is not a valid token name. Token names cannot be empty or contain any null-bytes");
     }
     return Make(TokenKind::kQuotedIdentifier, begin, line, column, std::move(name));
   }

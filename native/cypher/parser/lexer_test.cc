@@ -59,16 +59,16 @@ TEST(LexerTest, WordsKeepTheirCase) {
 TEST(LexerTest, Punctuation) {
   using K = TokenKind;
   EXPECT_EQ(Kinds("( ) [ ] { } , ; : . .. = <> != < <= > >= << >> =~ + - * / % ^ & | !"),
-            (std::vector<K>{K::kLeftParen, K::kRightParen, K::kLeftBracket, K::kRightBracket,
-                            K::kLeftBrace, K::kRightBrace, K::kComma, K::kSemicolon, K::kColon,
-                            K::kDot, K::kDotDot, K::kEqual, K::kNotEqual, K::kBangEqual, K::kLess,
-                            K::kLessEqual, K::kGreater, K::kGreaterEqual, K::kShiftLeft,
-                            K::kShiftRight, K::kRegexMatch, K::kPlus, K::kMinus, K::kStar,
-                            K::kSlash, K::kPercent, K::kCaret, K::kAmpersand, K::kPipe, K::kBang,
-                            K::kEnd}));
+            (std::vector<K>{K::kLeftParen,  K::kRightParen,   K::kLeftBracket, K::kRightBracket,
+                            K::kLeftBrace,  K::kRightBrace,   K::kComma,       K::kSemicolon,
+                            K::kColon,      K::kDot,          K::kDotDot,      K::kEqual,
+                            K::kNotEqual,   K::kBangEqual,    K::kLess,        K::kLessEqual,
+                            K::kGreater,    K::kGreaterEqual, K::kShiftLeft,   K::kShiftRight,
+                            K::kRegexMatch, K::kPlus,         K::kMinus,       K::kStar,
+                            K::kSlash,      K::kPercent,      K::kCaret,       K::kAmpersand,
+                            K::kPipe,       K::kBang,         K::kEnd}));
   // Arrows are separate tokens; the parser assembles them.
-  EXPECT_EQ(Kinds("<-->"),
-            (std::vector<K>{K::kLess, K::kMinus, K::kMinus, K::kGreater, K::kEnd}));
+  EXPECT_EQ(Kinds("<-->"), (std::vector<K>{K::kLess, K::kMinus, K::kMinus, K::kGreater, K::kEnd}));
 }
 
 TEST(LexerTest, Numbers) {
@@ -148,7 +148,7 @@ TEST(LexerTest, PositionsAreOneBasedAndCountCodePoints) {
   EXPECT_EQ(tokens[1].column, 3);
   EXPECT_EQ(tokens[2].column, 6);  // ','
   EXPECT_EQ(tokens[3].column, 8);  // x
-  EXPECT_EQ(tokens[4].line, 3);   // yé
+  EXPECT_EQ(tokens[4].line, 3);    // yé
   EXPECT_EQ(tokens[4].column, 2);
   EXPECT_EQ(tokens[5].column, 5);  // z
   EXPECT_EQ(tokens[3].begin, 15u);
@@ -174,8 +174,7 @@ TEST(LexerTest, Errors) {
   EXPECT_NE(status.message().find("invalid escape sequence '\\q'"), std::string::npos);
 
   status = LexError("RETURN '\\u12'");
-  EXPECT_NE(status.message().find("\\u must be followed by 4 or 8 hex digits"),
-            std::string::npos);
+  EXPECT_NE(status.message().find("\\u must be followed by 4 or 8 hex digits"), std::string::npos);
 
   status = LexError("RETURN 42 — 41;");
   EXPECT_EQ(status.column(), 11);

@@ -48,9 +48,7 @@ Parser::Parser(std::string_view text, std::vector<Token> tokens)
     switch (tokens_[i].kind) {
       case TokenKind::kLeftParen:
       case TokenKind::kLeftBracket:
-      case TokenKind::kLeftBrace:
-        open.push_back(i);
-        break;
+      case TokenKind::kLeftBrace: open.push_back(i); break;
       case TokenKind::kRightParen:
       case TokenKind::kRightBracket:
       case TokenKind::kRightBrace:
@@ -59,15 +57,13 @@ Parser::Parser(std::string_view text, std::vector<Token> tokens)
           open.pop_back();
         }
         break;
-      default:
-        break;
+      default: break;
     }
   }
 }
 
 Parser::ScopedContext::ScopedContext(Parser* parser, bool stop_at_pipe, bool allow_label_test)
-    : parser_(parser),
-      saved_stop_at_pipe_(parser->stop_at_pipe_),
+    : parser_(parser), saved_stop_at_pipe_(parser->stop_at_pipe_),
       saved_allow_label_test_(parser->allow_label_test_) {
   parser->stop_at_pipe_ = stop_at_pipe;
   parser->allow_label_test_ = allow_label_test;
@@ -283,7 +279,8 @@ std::unique_ptr<ParsedStatement> Parser::ParseExtension() {
     extension->action = "FORCE INSTALL";
   } else {
     extension->action = Current().text;
-    for (char& c : extension->action) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    for (char& c : extension->action)
+      c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     Advance();
   }
   extension->name = ExpectName("an extension name");
@@ -637,9 +634,7 @@ std::unique_ptr<ParsedStatement> Parser::ParseAlterTable() {
   ExpectKeyword("ALTER", "ALTER");
   ExpectKeyword("TABLE", "TABLE after ALTER");
   alter->table_name = ExpectName("a table name");
-  auto at_from_to = [this]() {
-    return AtKeyword("FROM") && AtName(1) && AtKeyword("TO", 2);
-  };
+  auto at_from_to = [this]() { return AtKeyword("FROM") && AtName(1) && AtKeyword("TO", 2); };
   if (AcceptKeyword("ADD")) {
     alter->if_not_exists = ParseIfNotExists();
     if (at_from_to()) {
@@ -785,9 +780,8 @@ bool Parser::AtReadingClause() const {
 }
 
 bool Parser::AtUpdatingClause() const {
-  return AtKeyword("CREATE") || AtKeyword("MERGE") || AtKeyword("SET") ||
-         AtKeyword("DELETE") || (AtKeyword("DETACH") && AtKeyword("DELETE", 1)) ||
-         AtKeyword("REMOVE");
+  return AtKeyword("CREATE") || AtKeyword("MERGE") || AtKeyword("SET") || AtKeyword("DELETE") ||
+         (AtKeyword("DETACH") && AtKeyword("DELETE", 1)) || AtKeyword("REMOVE");
 }
 
 void Parser::CountQuerySteps(size_t steps, const Token& at) {
@@ -818,8 +812,9 @@ ParsedSingleQuery Parser::ParseSingleQuery() {
     }
     if (AtReadingClause()) {
       if (part_has_updates) {
-        FailExpected("RETURN, WITH or an updating clause; a reading clause cannot follow an "
-                     "updating clause without WITH in between");
+        FailExpected(
+            "RETURN, WITH or an updating clause; a reading clause cannot follow an "
+            "updating clause without WITH in between");
       }
       query.clauses.push_back(ParseReadingClause());
     } else if (AtUpdatingClause()) {
@@ -843,8 +838,9 @@ ParsedSingleQuery Parser::ParseSingleQuery() {
     if (query.clauses.back()->kind == ClauseKind::kWith) {
       FailExpected("a clause after WITH; a query must end with RETURN or an updating clause");
     }
-    FailExpected("RETURN, WITH or another clause; a query must end with RETURN or an updating "
-                 "clause");
+    FailExpected(
+        "RETURN, WITH or another clause; a query must end with RETURN or an updating "
+        "clause");
   }
   query_steps_ = steps_before;
   return query;

@@ -92,8 +92,8 @@ bool NotYetInGrammar(const std::string& query) {
       const std::string source = Trim(text.substr(from + 6));
       const size_t paren = source.find('(');
       // FROM name(...): a function call, not a file path, a subquery or a variable.
-      return paren != std::string::npos && paren > 0 && source[0] != '\'' &&
-             source[0] != '"' && source[0] != '(' && source.find(' ') > paren;
+      return paren != std::string::npos && paren > 0 && source[0] != '\'' && source[0] != '"' &&
+             source[0] != '(' && source.find(' ') > paren;
     }
   }
   return false;
@@ -251,9 +251,9 @@ TEST(ParserConformanceTest, ParsesEveryStatementOfTheKuzuSuite) {
       if (statement.expects_error) {
         ++expecting_error;
         if (!ok) ++error_rejected;
-        const bool from_data =
-            std::any_of(std::begin(kParserErrorsFromData), std::end(kParserErrorsFromData),
-                        [&](const char* text) { return statement.query.find(text) != std::string::npos; });
+        const bool from_data = std::any_of(
+            std::begin(kParserErrorsFromData), std::end(kParserErrorsFromData),
+            [&](const char* text) { return statement.query.find(text) != std::string::npos; });
         if (statement.expects_parser_error && ok && !statement.skipped && !from_data) {
           parser_error_accepted.push_back(statement.location + ": " + statement.query);
         }
@@ -265,10 +265,9 @@ TEST(ParserConformanceTest, ParsesEveryStatementOfTheKuzuSuite) {
         continue;
       }
       std::string line = statement.location + ": " + statement.query + "\n    " + error;
-      bool known = std::any_of(std::begin(kKnownInvalid), std::end(kKnownInvalid),
-                               [&](const char* text) {
-                                 return statement.query.find(text) != std::string::npos;
-                               });
+      bool known = std::any_of(
+          std::begin(kKnownInvalid), std::end(kKnownInvalid),
+          [&](const char* text) { return statement.query.find(text) != std::string::npos; });
       if (known) {
         known_invalid.push_back(line);
       } else if (NotYetInGrammar(statement.query)) {
@@ -292,7 +291,8 @@ TEST(ParserConformanceTest, ParsesEveryStatementOfTheKuzuSuite) {
   for (const auto& line : known_invalid) std::cout << "  [known invalid] " << line << "\n";
   std::cout << "[conformance] " << not_in_grammar.size()
             << " statements of kinds not yet in the grammar (issue 21):\n";
-  for (const auto& line : not_in_grammar) std::cout << "  [not yet in the grammar] " << line << "\n";
+  for (const auto& line : not_in_grammar)
+    std::cout << "  [not yet in the grammar] " << line << "\n";
   for (const auto& line : failures) ADD_FAILURE() << "failed to parse " << line;
   for (const auto& line : parser_error_accepted) {
     ADD_FAILURE() << "expected a Parser exception but parsed " << line;

@@ -29,11 +29,11 @@ namespace {
 // Words that cannot start an expression as a variable name (they continue or end a clause).
 bool IsReservedWord(std::string_view upper) {
   static constexpr std::array<std::string_view, 38> kReserved = {
-      "AND",   "AS",       "ASC",      "ASCENDING", "BY",       "CALL",    "CONTAINS", "CREATE",
-      "DELETE", "DESC",    "DESCENDING", "DETACH",  "DISTINCT", "ELSE",    "END",      "ENDS",
-      "HINT",  "IN",       "IS",       "JOIN",      "LIMIT",    "LOAD",    "MATCH",    "MERGE",
-      "MULTI_JOIN", "ON",  "OPTIONAL", "OR",        "ORDER",    "REMOVE",  "RETURN",   "SET",
-      "SKIP",  "STARTS",   "THEN",     "UNION",     "UNWIND",   "WHEN"};
+      "AND",        "AS",     "ASC",        "ASCENDING", "BY",       "CALL",   "CONTAINS", "CREATE",
+      "DELETE",     "DESC",   "DESCENDING", "DETACH",    "DISTINCT", "ELSE",   "END",      "ENDS",
+      "HINT",       "IN",     "IS",         "JOIN",      "LIMIT",    "LOAD",   "MATCH",    "MERGE",
+      "MULTI_JOIN", "ON",     "OPTIONAL",   "OR",        "ORDER",    "REMOVE", "RETURN",   "SET",
+      "SKIP",       "STARTS", "THEN",       "UNION",     "UNWIND",   "WHEN"};
   for (std::string_view word : kReserved) {
     if (word == upper) return true;
   }
@@ -104,8 +104,7 @@ ParsedExpressionPtr Parser::MakeBinary(BinaryOp op, ParsedExpressionPtr left,
   return expression;
 }
 
-ParsedExpressionPtr Parser::MakeUnary(UnaryOp op, ParsedExpressionPtr operand,
-                                      size_t start_index) {
+ParsedExpressionPtr Parser::MakeUnary(UnaryOp op, ParsedExpressionPtr operand, size_t start_index) {
   auto expression = NewExpression(ExpressionKind::kUnary, start_index);
   expression->unary_op = op;
   expression->children.push_back(std::move(operand));
@@ -125,17 +124,15 @@ bool Parser::CanStartExpression(size_t ahead) const {
     case TokenKind::kLeftBrace:
     case TokenKind::kMinus:
     case TokenKind::kPlus:
-    case TokenKind::kQuotedIdentifier:
-      return true;
+    case TokenKind::kQuotedIdentifier: return true;
     case TokenKind::kIdentifier: {
       std::string upper = ToUpper(token.text);
       // A reserved word directly followed by '(' is still a function call, e.g. contains(a, b).
-      return !IsReservedWord(upper) || (Peek(ahead + 1).kind == TokenKind::kLeftParen &&
-                                        upper != "IN" && upper != "AND" && upper != "OR" &&
-                                        upper != "XOR" && upper != "WHERE" && upper != "AS");
+      return !IsReservedWord(upper) ||
+             (Peek(ahead + 1).kind == TokenKind::kLeftParen && upper != "IN" && upper != "AND" &&
+              upper != "OR" && upper != "XOR" && upper != "WHERE" && upper != "AS");
     }
-    default:
-      return false;
+    default: return false;
   }
 }
 
@@ -158,8 +155,7 @@ std::optional<Parser::BinaryOperator> Parser::BinaryOperatorAt() const {
     case TokenKind::kLess: return BinaryOperator{BinaryOp::kLessThan, kComparisonLevel};
     case TokenKind::kLessEqual: return BinaryOperator{BinaryOp::kLessEqual, kComparisonLevel};
     case TokenKind::kGreater: return BinaryOperator{BinaryOp::kGreaterThan, kComparisonLevel};
-    case TokenKind::kGreaterEqual:
-      return BinaryOperator{BinaryOp::kGreaterEqual, kComparisonLevel};
+    case TokenKind::kGreaterEqual: return BinaryOperator{BinaryOp::kGreaterEqual, kComparisonLevel};
     case TokenKind::kBangEqual: return BinaryOperator{BinaryOp::kNotEqual, kComparisonLevel};
     case TokenKind::kPipe:
       if (stop_at_pipe_) return std::nullopt;
@@ -393,8 +389,7 @@ ParsedExpressionPtr Parser::ParseAtom() {
   switch (token.kind) {
     case TokenKind::kInteger:
     case TokenKind::kDouble:
-    case TokenKind::kString:
-      return ParseLiteralToken();
+    case TokenKind::kString: return ParseLiteralToken();
     case TokenKind::kParameter: {
       auto parameter = NewExpression(ExpressionKind::kParameter, start);
       parameter->name = token.text;
@@ -430,8 +425,7 @@ ParsedExpressionPtr Parser::ParseAtom() {
       Finish(variable.get(), start);
       return variable;
     }
-    default:
-      FailExpected("an expression");
+    default: FailExpected("an expression");
   }
 }
 
@@ -476,8 +470,7 @@ bool Parser::HasComprehensionPart(size_t open) const {
       case TokenKind::kLeftBrace:
         i = closing_[i] + 1;  // past the nested group (or the end, when it is never closed)
         continue;
-      case TokenKind::kPipe:
-        return true;
+      case TokenKind::kPipe: return true;
       default:
         if (IsKeyword(tokens_[i], "WHERE")) return true;
         ++i;
@@ -564,10 +557,9 @@ ParsedExpressionPtr Parser::ParseMapLiteral() {
 
 ParsedExpressionPtr Parser::ParseParenthesizedOrPattern() {
   size_t start = pos_;
-  bool could_be_pattern =
-      At(TokenKind::kRightParen, 1) || At(TokenKind::kColon, 1) ||
-      (AtName(1) && (At(TokenKind::kRightParen, 2) || At(TokenKind::kColon, 2) ||
-                     At(TokenKind::kLeftBrace, 2)));
+  bool could_be_pattern = At(TokenKind::kRightParen, 1) || At(TokenKind::kColon, 1) ||
+                          (AtName(1) && (At(TokenKind::kRightParen, 2) ||
+                                         At(TokenKind::kColon, 2) || At(TokenKind::kLeftBrace, 2)));
   if (could_be_pattern) {
     // A path pattern used as a predicate, e.g. WHERE (a)-[:T]->(b); otherwise backtrack.
     try {

@@ -82,8 +82,7 @@ TEST(ParserExpressionTest, Precedence) {
       {"a AND b OR c AND d", "(OR (AND a b) (AND c d))"},
       {"a = b IS NULL", "(= a (IS NULL b))"},
       {"NOT a IS NOT NULL", "(NOT (IS NOT NULL a))"},
-      {"(a AND b) IS NULL = (b AND a) IS NULL",
-       "(= (IS NULL (AND a b)) (IS NULL (AND b a)))"},
+      {"(a AND b) IS NULL = (b AND a) IS NULL", "(= (IS NULL (AND a b)) (IS NULL (AND b a)))"},
       {"1 + 2 IN [3]", "(+ 1 (IN 2 [3]))"},  // IN binds tighter than arithmetic (Kùzu)
       {"3 IN [[1,2,3]][0]", "(IN 3 [[1, 2, 3]])[0]"},
       {"x IN l IS NULL", "(IS NULL (IN x l))"},
@@ -317,8 +316,8 @@ TEST(ParserExpressionTest, SubqueriesAndPatternPredicates) {
 }
 
 TEST(ParserExpressionTest, TextIsTheSourceAsWritten) {
-  auto statement = ParseOne(
-      "MATCH (a) RETURN a.name, count( * ), 1+2,  f(a , b) , -1, (a.x), a.age AS age");
+  auto statement =
+      ParseOne("MATCH (a) RETURN a.name, count( * ), 1+2,  f(a , b) , -1, (a.x), a.age AS age");
   const auto& items =
       SingleQuery(*statement).clauses.back()->As<ParsedReturnClause>().projection.items;
   ASSERT_EQ(items.size(), 7u);
@@ -407,11 +406,8 @@ TEST(ParserQueryTest, MatchPatterns) {
 TEST(ParserQueryTest, VariableLengthRelationships) {
   auto rel_of = [](const std::string& text) {
     auto statement = ParseOne("MATCH (a)-[" + text + "]->(b) RETURN a");
-    return std::move(SingleQuery(*statement)
-                         .clauses[0]
-                         ->As<ParsedMatchClause>()
-                         .patterns[0]
-                         .rels[0]);
+    return std::move(
+        SingleQuery(*statement).clauses[0]->As<ParsedMatchClause>().patterns[0].rels[0]);
   };
   auto exact = rel_of("e:knows*2");
   EXPECT_EQ(exact.lower_bound, "2");
@@ -543,8 +539,8 @@ TEST(ParserQueryTest, UpdatingClauses) {
 }
 
 TEST(ParserQueryTest, CallAndLoadClauses) {
-  auto call = ParseOne(
-      "CALL storage_info('Person') YIELD a AS b, c WHERE b < 4 WITH max(b) AS m RETURN m");
+  auto call =
+      ParseOne("CALL storage_info('Person') YIELD a AS b, c WHERE b < 4 WITH max(b) AS m RETURN m");
   const auto& clause = SingleQuery(*call).clauses[0]->As<ParsedCallClause>();
   EXPECT_EQ(clause.function->name, "storage_info");
   ASSERT_EQ(clause.yield_items.size(), 2u);
@@ -666,9 +662,9 @@ TEST(ParserStatementTest, CreateRelTable) {
 }
 
 TEST(ParserStatementTest, Sequences) {
-  auto statement =
-      ParseOne("CREATE SEQUENCE IF NOT EXISTS s START WITH -5 INCREMENT BY -1 MINVALUE -10 "
-               "NO MAXVALUE CYCLE");
+  auto statement = ParseOne(
+      "CREATE SEQUENCE IF NOT EXISTS s START WITH -5 INCREMENT BY -1 MINVALUE -10 "
+      "NO MAXVALUE CYCLE");
   ASSERT_EQ(statement->kind, StatementKind::kCreateSequence);
   const auto& create = statement->As<ParsedCreateSequence>();
   EXPECT_TRUE(create.if_not_exists);
@@ -724,8 +720,9 @@ TEST(ParserStatementTest, DropAndAlter) {
   EXPECT_TRUE(drop->As<ParsedDrop>().if_exists);
   EXPECT_FALSE(ParseOne("DROP TABLE t")->As<ParsedDrop>().if_exists);
 
-  auto add = ParseOne("ALTER TABLE person ADD IF NOT EXISTS random MAP(STRING, INT64) DEFAULT "
-                      "map(['key1'],[400])");
+  auto add = ParseOne(
+      "ALTER TABLE person ADD IF NOT EXISTS random MAP(STRING, INT64) DEFAULT "
+      "map(['key1'],[400])");
   const auto& alter = add->As<ParsedAlterTable>();
   EXPECT_EQ(alter.alter_kind, AlterKind::kAddProperty);
   EXPECT_TRUE(alter.if_not_exists);
@@ -868,8 +865,7 @@ TEST(ParserErrorTest, MessageLayoutAndPosition) {
 
   status = ParseError("MATCH (n $param) RETURN n;");
   EXPECT_EQ(status.column(), 10);
-  EXPECT_EQ(status.message().substr(0, 49),
-            "Parser exception: Invalid input <MATCH (n $param>");
+  EXPECT_EQ(status.message().substr(0, 49), "Parser exception: Invalid input <MATCH (n $param>");
   EXPECT_NE(status.message().find("(line: 1, offset: 9)\n\"MATCH (n $param) RETURN n;\"\n"
                                   "          ^^^^^^"),
             std::string::npos);
@@ -888,8 +884,7 @@ TEST(ParserErrorTest, MessageLayoutAndPosition) {
 
 TEST(ParserErrorTest, RejectsInvalidQueries) {
   const std::pair<const char*, const char*> cases[] = {
-      {"MATCH (a:A) MATCH (a)-[:LIKES..]->(c) RETURN c.name;",
-       "<MATCH (a:A) MATCH (a)-[:LIKES..>"},
+      {"MATCH (a:A) MATCH (a)-[:LIKES..]->(c) RETURN c.name;", "<MATCH (a:A) MATCH (a)-[:LIKES..>"},
       {"MATCH (a:A) MATCH (a)-[:LIKES*-2]->(c) RETURN c.name;",
        "<MATCH (a:A) MATCH (a)-[:LIKES*->"},
       {"MATCH ()-[r:FOO $param]->() RETURN r;", "<MATCH ()-[r:FOO $param>"},
@@ -967,8 +962,7 @@ TEST(ParserErrorTest, TreeDepthIsLimited) {
   for (const auto& [head, tail] : shapes) {
     Status status = ParseError("RETURN " + head + tail);
     EXPECT_EQ(status.code(), ErrorCode::kQuerySyntax) << head << tail;
-    EXPECT_NE(status.message().find("nested too deeply (more than 200 levels)"),
-              std::string::npos)
+    EXPECT_NE(status.message().find("nested too deeply (more than 200 levels)"), std::string::npos)
         << status.message();
   }
   // Exactly at the limit is fine: the literal is one level, each IS NULL one more.

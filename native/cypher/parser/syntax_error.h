@@ -22,7 +22,7 @@ struct SyntaxErrorLocation {
   uint32_t statement_begin = 0;  // byte offset where the failing statement starts
   uint32_t begin = 0;            // byte offsets of the offending token
   uint32_t end = 0;
-  int32_t line = 1;  // 1-based
+  int32_t line = 1;    // 1-based
   int32_t column = 1;  // 1-based, in code points
 };
 

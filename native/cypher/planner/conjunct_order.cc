@@ -42,8 +42,7 @@ bool ComparesWithoutCast(const LogicalType& a, const LogicalType& b) {
 }
 
 bool IsComparison(const std::string& name) {
-  return name == "=" || name == "<>" || name == "<" || name == "<=" || name == ">" ||
-         name == ">=";
+  return name == "=" || name == "<>" || name == "<" || name == "<=" || name == ">" || name == ">=";
 }
 
 bool MayFail(const BoundExpression& e);
@@ -61,8 +60,7 @@ bool MayFail(const BoundExpression& e) {
   switch (e.kind) {
     case ExprKind::kLiteral:
     case ExprKind::kParameter:
-    case ExprKind::kVariable:
-      return false;
+    case ExprKind::kVariable: return false;
     case ExprKind::kProperty: {
       // A property of a node, rel or struct; on a value of no known type it may be neither.
       LogicalTypeId base = e.children[0]->type.id();
@@ -82,8 +80,7 @@ bool MayFail(const BoundExpression& e) {
     case ExprKind::kGraphFunction:
     case ExprKind::kList:
     case ExprKind::kStruct:
-    case ExprKind::kCase:
-      return AnyChildMayFail(e);
+    case ExprKind::kCase: return AnyChildMayFail(e);
     case ExprKind::kCast: {
       // The binder's implicit widening (INT32 to INT64, INT64 to DOUBLE, DATE to TIMESTAMP).
       const LogicalType& from = e.children[0]->type;
@@ -100,10 +97,10 @@ bool MayFail(const BoundExpression& e) {
       }
       if (e.name == "in" && e.children.size() == 2) {
         const LogicalType& list = e.children[1]->type;
-        LogicalType element = list.id() == LogicalTypeId::kList ||
-                                      list.id() == LogicalTypeId::kArray
-                                  ? list.child()
-                                  : LogicalType::Any();
+        LogicalType element =
+            list.id() == LogicalTypeId::kList || list.id() == LogicalTypeId::kArray
+                ? list.child()
+                : LogicalType::Any();
         if (!ComparesWithoutCast(e.children[0]->type, element)) return true;
         return AnyChildMayFail(e);
       }
@@ -119,8 +116,7 @@ bool MayFail(const BoundExpression& e) {
       }
       return false;
     }
-    default:
-      return true;
+    default: return true;
   }
 }
 

@@ -8,42 +8,24 @@ namespace {
 
 const char* KindName(LogicalOpKind kind) {
   switch (kind) {
-    case LogicalOpKind::kSingleRow:
-      return "SINGLE_ROW";
-    case LogicalOpKind::kNodeScan:
-      return "SCAN_NODE";
-    case LogicalOpKind::kIndexSeek:
-      return "INDEX_SEEK";
-    case LogicalOpKind::kExpand:
-      return "EXPAND";
-    case LogicalOpKind::kFilter:
-      return "FILTER";
-    case LogicalOpKind::kProjection:
-      return "PROJECTION";
-    case LogicalOpKind::kUnwind:
-      return "UNWIND";
-    case LogicalOpKind::kAggregate:
-      return "AGGREGATE";
-    case LogicalOpKind::kDistinct:
-      return "DISTINCT";
-    case LogicalOpKind::kSort:
-      return "ORDER_BY";
-    case LogicalOpKind::kSkipLimit:
-      return "SKIP_LIMIT";
-    case LogicalOpKind::kUnion:
-      return "UNION";
-    case LogicalOpKind::kOptional:
-      return "OPTIONAL";
-    case LogicalOpKind::kUpdate:
-      return "UPDATE";
-    case LogicalOpKind::kMaterialize:
-      return "MATERIALIZE";
-    case LogicalOpKind::kTableFunction:
-      return "TABLE_FUNCTION";
-    case LogicalOpKind::kFileScan:
-      return "FILE_SCAN";
-    case LogicalOpKind::kCountExpand:
-      return "EXPAND_COUNT";
+    case LogicalOpKind::kSingleRow: return "SINGLE_ROW";
+    case LogicalOpKind::kNodeScan: return "SCAN_NODE";
+    case LogicalOpKind::kIndexSeek: return "INDEX_SEEK";
+    case LogicalOpKind::kExpand: return "EXPAND";
+    case LogicalOpKind::kFilter: return "FILTER";
+    case LogicalOpKind::kProjection: return "PROJECTION";
+    case LogicalOpKind::kUnwind: return "UNWIND";
+    case LogicalOpKind::kAggregate: return "AGGREGATE";
+    case LogicalOpKind::kDistinct: return "DISTINCT";
+    case LogicalOpKind::kSort: return "ORDER_BY";
+    case LogicalOpKind::kSkipLimit: return "SKIP_LIMIT";
+    case LogicalOpKind::kUnion: return "UNION";
+    case LogicalOpKind::kOptional: return "OPTIONAL";
+    case LogicalOpKind::kUpdate: return "UPDATE";
+    case LogicalOpKind::kMaterialize: return "MATERIALIZE";
+    case LogicalOpKind::kTableFunction: return "TABLE_FUNCTION";
+    case LogicalOpKind::kFileScan: return "FILE_SCAN";
+    case LogicalOpKind::kCountExpand: return "EXPAND_COUNT";
   }
   return "?";
 }
@@ -106,8 +88,7 @@ std::string LogicalOperator::ToString(
     case LogicalOpKind::kAggregate:
       if (weighted) out += " weight=" + std::to_string(weight_slot);
       break;
-    default:
-      break;
+    default: break;
   }
   if (note) out += note(*this);
   out += "\n";

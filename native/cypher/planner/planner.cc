@@ -81,13 +81,10 @@ class PartPlanner {
           if (matched) barrier();
           updated = true;
           break;
-        default:
-          break;
+        default: break;
       }
       switch (clause.kind) {
-        case BoundClause::Kind::kMatch:
-          plan = PlanMatch(std::move(plan), clause);
-          break;
+        case BoundClause::Kind::kMatch: plan = PlanMatch(std::move(plan), clause); break;
         case BoundClause::Kind::kOptionalMatch: {
           std::set<SlotId> before = available_;
           auto sub = PlanMatch(MakeOp(LogicalOpKind::kSingleRow, nullptr), clause);
@@ -177,9 +174,8 @@ class PartPlanner {
     bool safe_waiting = false;
     for (Conjunct* c : order) {
       if (c->rank >= kMayFailRank && safe_waiting && !all) break;
-      bool ready = all || std::all_of(c->slots.begin(), c->slots.end(), [this](SlotId s) {
-                     return available_.count(s) > 0;
-                   });
+      bool ready = all || std::all_of(c->slots.begin(), c->slots.end(),
+                                      [this](SlotId s) { return available_.count(s) > 0; });
       if (!ready) {
         safe_waiting = safe_waiting || c->rank < kMayFailRank;
         continue;

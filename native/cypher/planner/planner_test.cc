@@ -119,8 +119,7 @@ TEST_F(PlannerTest, ExpansionsCarryTheirTables) {
   const LogicalPlan& plan = Plan("MATCH (a:person)-[:lives_in]->(c) RETURN c.name");
   const LogicalOperator* expand = Find(*plan.root, LogicalOpKind::kExpand);
   ASSERT_NE(expand, nullptr);
-  EXPECT_EQ(expand->rel_table_ids,
-            (std::vector<uint64_t>{catalog_.GetRelTable("lives_in")->id}));
+  EXPECT_EQ(expand->rel_table_ids, (std::vector<uint64_t>{catalog_.GetRelTable("lives_in")->id}));
   // The unlabelled end may be in any node table; the rel's pairs narrow it at run time.
   EXPECT_EQ(expand->table_ids, (std::vector<uint64_t>{person_, city_}));
   EXPECT_EQ(expand->direction, binder::Direction::kForward);
@@ -184,8 +183,7 @@ TEST_F(PlannerTest, ConjunctsThatCannotFailRunFirst) {
   EXPECT_EQ(RankOfWhere("MATCH (a:person) WHERE a.age > 1 RETURN a"), 1);
   EXPECT_EQ(RankOfWhere("MATCH (a:person) WHERE a.name STARTS WITH 'x' RETURN a"), 1);
   EXPECT_EQ(RankOfWhere("MATCH (a:person) WHERE EXISTS { MATCH (a)-[:knows]->() } RETURN a"), 2);
-  EXPECT_EQ(RankOfWhere("MATCH (a:person) WHERE to_double(a.name) = 1.0 RETURN a"),
-            kMayFailRank);
+  EXPECT_EQ(RankOfWhere("MATCH (a:person) WHERE to_double(a.name) = 1.0 RETURN a"), kMayFailRank);
   EXPECT_EQ(RankOfWhere("MATCH (a:person) WHERE a.age + 1 > 2 RETURN a"), kMayFailRank);
   EXPECT_EQ(RankOfWhere("MATCH (a:person) WHERE a.name = 1 RETURN a"), kMayFailRank);
 
@@ -272,8 +270,7 @@ TEST_F(PlannerTest, VariableLengthExpansionsCarryTheirHops) {
 TEST_F(PlannerTest, OptionalMatchIsACorrelatedSubPlan) {
   const LogicalPlan& plan =
       Plan("MATCH (a:person) OPTIONAL MATCH (a)-[:knows]->(b:person) RETURN a.id, b.id");
-  EXPECT_EQ(Shape(*plan.root),
-            "PROJECTION(OPTIONAL(SCAN_NODE(SINGLE_ROW),EXPAND(SINGLE_ROW)))");
+  EXPECT_EQ(Shape(*plan.root), "PROJECTION(OPTIONAL(SCAN_NODE(SINGLE_ROW),EXPAND(SINGLE_ROW)))");
   const LogicalOperator* optional = Find(*plan.root, LogicalOpKind::kOptional);
   ASSERT_NE(optional, nullptr);
   // The slots set to NULL when nothing matches: b's and the rel's.

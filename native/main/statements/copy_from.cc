@@ -1,8 +1,6 @@
 // COPY ... FROM files (CSV through formats::CsvCopySource, NPY a file per column) or a query,
 // into a node or rel table (RunCopyFrom).
 
-#include "main/statements/statements.h"
-
 #include <cstdint>
 #include <optional>
 #include <unordered_set>
@@ -22,6 +20,7 @@
 #include "formats/user_files.h"
 #include "main/query_pipeline.h"
 #include "main/statements/statement_util.h"
+#include "main/statements/statements.h"
 
 namespace graphdb {
 
@@ -67,8 +66,8 @@ uint64_t CopyColumnList(Database& db, const parser::ParsedCopyFrom& s,
     rows = RunReadOnlyQuery(db, *s.source.query, params).rows;
   } else {
     formats::CsvReader reader(env::FileSystem::Default(), types, options);
-    auto files = formats::ExpandUserGlobs(env::FileSystem::Default(), s.source.file_paths,
-                                          "COPY FROM");
+    auto files =
+        formats::ExpandUserGlobs(env::FileSystem::Default(), s.source.file_paths, "COPY FROM");
     Check(files.status());
     auto read = reader.ReadFiles(*files);
     Check(read.status());
@@ -87,8 +86,7 @@ uint64_t CopyColumnList(Database& db, const parser::ParsedCopyFrom& s,
     for (const auto& row : rows) {
       if (row.size() != columns.size()) {
         ThrowBinding("Binder exception: Query returns " + std::to_string(row.size()) +
-                     " columns but " + std::to_string(columns.size()) +
-                     " columns were expected.");
+                     " columns but " + std::to_string(columns.size()) + " columns were expected.");
       }
       std::vector<std::pair<size_t, Value>> props;
       for (size_t c = 0; c < row.size(); ++c) {
@@ -236,8 +234,8 @@ std::pair<uint64_t, std::string> CopyFromQuery(Database& db, const parser::Parse
 exec::QueryResult CopyResult(uint64_t rows, const std::string& table,
                              std::vector<formats::CsvWarning> skipped, exec::WarningLog* warnings,
                              uint64_t query_id, uint64_t warning_limit, bool rel) {
-  exec::QueryResult result = MessageResult(std::to_string(rows) +
-                                           " tuples have been copied to the " + table + " table.");
+  exec::QueryResult result =
+      MessageResult(std::to_string(rows) + " tuples have been copied to the " + table + " table.");
   (rel ? result.counters.rels_created : result.counters.nodes_created) = rows;
   if (skipped.empty()) return result;
   result.rows.push_back({Value::String(

@@ -1,7 +1,5 @@
 // COPY (<query>) TO and COPY <table> TO a CSV or Parquet file (RunCopyTo).
 
-#include "main/statements/statements.h"
-
 #include <charconv>
 #include <cstdint>
 
@@ -15,6 +13,7 @@
 #include "formats/user_files.h"
 #include "main/query_pipeline.h"
 #include "main/statements/statement_util.h"
+#include "main/statements/statements.h"
 
 namespace graphdb {
 
@@ -70,10 +69,8 @@ std::string FileText(const Value& v) {
       }
       return out + "}";
     }
-    case LogicalTypeId::kUnion:
-      return FileText(v.children()[0]);
-    default:
-      return v.ToString();
+    case LogicalTypeId::kUnion: return FileText(v.children()[0]);
+    default: return v.ToString();
   }
 }
 
@@ -83,9 +80,9 @@ std::string FileText(const Value& v) {
 std::string CsvField(const Value& v, const formats::CsvOptions& csv) {
   std::string text = FileText(v);
   const std::string special{csv.delimiter, csv.quote, csv.escape, '\n', '\r'};
-  const bool empty_text = text.empty() && !v.is_null() &&
-                          (v.type_id() == LogicalTypeId::kString ||
-                           v.type_id() == LogicalTypeId::kBlob);
+  const bool empty_text =
+      text.empty() && !v.is_null() &&
+      (v.type_id() == LogicalTypeId::kString || v.type_id() == LogicalTypeId::kBlob);
   if (!empty_text && text.find_first_of(special) == std::string::npos) return text;
   std::string out(1, csv.quote);
   for (char c : text) {
@@ -155,7 +152,8 @@ formats::ParquetWriteOptions ParquetOptions(Database& db, const parser::ParsedCo
   for (const auto& option : s.options) {
     std::string upper = option.name;
     for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (upper != "COMPRESSION") ThrowRuntime("Runtime exception: Unrecognized parquet option: " + upper + ".");
+    if (upper != "COMPRESSION")
+      ThrowRuntime("Runtime exception: Unrecognized parquet option: " + upper + ".");
     const Value v = OptionValue(db, option, params);
     if (v.type_id() != LogicalTypeId::kString || v.is_null()) {
       ThrowRuntime("Runtime exception: Parquet compression option expects a string value, got: " +
@@ -239,32 +237,34 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
     text += '\n';
   };
   bool first = true;
-  StreamReadOnlyQuery(db, *query, params, session, kCopyToBatchRows, [&](const exec::QueryResult& batch) {
-    if (first) {
-      first = false;
-      if (parquet) {
-        writer = Check(formats::ParquetWriter::Create(
-            batch.column_names, batch.column_types, parquet_options,
-            [&](std::string_view bytes) { return (*file)->Append(bytes); }));
-      } else if (header) {
-        std::vector<Value> names;
-        for (const auto& name : batch.column_names) names.push_back(Value::String(name));
-        line(names);
-      }
-    }
-    for (const auto& row : batch.rows) {
-      if (parquet) {
-        Check(writer->AddRow(row));
-      } else {
-        line(row);
-      }
-    }
-    if (!text.empty()) {
-      Check((*file)->Append(text));
-      text.clear();
-    }
-    CheckInterrupt();
-  });
+  StreamReadOnlyQuery(db, *query, params, session, kCopyToBatchRows,
+                      [&](const exec::QueryResult& batch) {
+                        if (first) {
+                          first = false;
+                          if (parquet) {
+                            writer = Check(formats::ParquetWriter::Create(
+                                batch.column_names, batch.column_types, parquet_options,
+                                [&](std::string_view bytes) { return (*file)->Append(bytes); }));
+                          } else if (header) {
+                            std::vector<Value> names;
+                            for (const auto& name : batch.column_names)
+                              names.push_back(Value::String(name));
+                            line(names);
+                          }
+                        }
+                        for (const auto& row : batch.rows) {
+                          if (parquet) {
+                            Check(writer->AddRow(row));
+                          } else {
+                            line(row);
+                          }
+                        }
+                        if (!text.empty()) {
+                          Check((*file)->Append(text));
+                          text.clear();
+                        }
+                        CheckInterrupt();
+                      });
   if (writer) Check(writer->Finish());
   Status written = (*file)->Sync();
   Status closed = (*file)->Close();

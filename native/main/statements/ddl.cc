@@ -1,8 +1,6 @@
 // DDL: CREATE/DROP/ALTER TABLE (also CREATE TABLE ... AS <query>), CREATE/DROP SEQUENCE,
 // CREATE TYPE, CREATE/DROP MACRO and COMMENT ON TABLE (RunDdl).
 
-#include "main/statements/statements.h"
-
 #include <charconv>
 #include <cstdint>
 #include <optional>
@@ -17,6 +15,7 @@
 #include "function/scalar_function.h"
 #include "main/query_pipeline.h"
 #include "main/statements/statement_util.h"
+#include "main/statements/statements.h"
 
 namespace graphdb {
 
@@ -137,8 +136,7 @@ catalog::PropertyDefinition ColumnProperty(const std::string& name, const Logica
     case LogicalTypeId::kInternalId:
       ThrowBinding("Binder exception: Cannot create a property " + name + " of type " +
                    prop.type.ToString() + ".");
-    default:
-      break;
+    default: break;
   }
   return prop;
 }
@@ -369,8 +367,7 @@ exec::QueryResult RunDdl(Database& db, const parser::ParsedStatement& statement,
       Check(db.storage().SetTableComment(comment.table, comment.comment));
       return MessageResult("Comment added to table " + comment.table + ".");
     }
-    default:
-      ThrowNotSupported("this statement is not supported yet: " + statement.text);
+    default: ThrowNotSupported("this statement is not supported yet: " + statement.text);
   }
 }
 

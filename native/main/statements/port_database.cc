@@ -86,15 +86,17 @@ ExportOptions BindExportOptions(Database& db, const parser::ParsedPortDatabase& 
       }
       const std::string format = Upper(v.GetString());
       if (format != "CSV" && format != "PARQUET") {
-        ThrowBinding("Binder exception: Export database currently only supports csv and parquet "
-                     "files.");
+        ThrowBinding(
+            "Binder exception: Export database currently only supports csv and parquet "
+            "files.");
       }
       options.parquet = format == "PARQUET";
     }
   }
   if (options.schema_only && given.size() > 1) {
-    ThrowBinding("Binder exception: When 'SCHEMA_ONLY' option is set to true in export database, "
-                 "no other options are allowed.");
+    ThrowBinding(
+        "Binder exception: When 'SCHEMA_ONLY' option is set to true in export database, "
+        "no other options are allowed.");
   }
   size_t csv_options = 0;
   for (const auto& entry : given) {
@@ -199,8 +201,7 @@ void CopyTo(Database& db, const std::string& query, const std::string& path,
   std::string text = "COPY (" + query + ") TO " + QuoteString(path);
   if (!options.empty()) text += " " + options;
   auto statements = parser::ParseStatements(text);
-  GRAPHDB_ASSERT(statements.size() == 1 &&
-                 statements[0]->kind == parser::StatementKind::kCopyTo);
+  GRAPHDB_ASSERT(statements.size() == 1 && statements[0]->kind == parser::StatementKind::kCopyTo);
   try {
     RunCopyTo(db, statements[0]->As<parser::ParsedCopyTo>(), {});
   } catch (const GraphDBException& e) {
@@ -228,9 +229,8 @@ std::string SchemaCypher(const catalog::Catalog& cat) {
     const catalog::SequenceCounter::State state = sequence->counter->Get();
     out += "CREATE SEQUENCE " + QuoteName(o.name) + " START " +
            std::to_string(state.used ? state.current : o.start_value) + " INCREMENT " +
-           std::to_string(o.increment) + " MINVALUE " + std::to_string(o.min_value) +
-           " MAXVALUE " + std::to_string(o.max_value) + (o.cycle ? " CYCLE" : " NO CYCLE") +
-           ";\n";
+           std::to_string(o.increment) + " MINVALUE " + std::to_string(o.min_value) + " MAXVALUE " +
+           std::to_string(o.max_value) + (o.cycle ? " CYCLE" : " NO CYCLE") + ";\n";
     // Hands out the current value again, so that currval() gives it and nextval() goes on.
     if (state.used) out += "RETURN nextval(" + QuoteString(o.name) + ");\n";
   }
@@ -266,11 +266,12 @@ std::string SchemaCypher(const catalog::Catalog& cat) {
     for (const auto& [name, value] : macro->defaults) {
       parameters += (parameters.empty() ? "" : ", ") + QuoteName(name) + " := " + value;
     }
-    out += "CREATE MACRO " + QuoteName(macro->name) + "(" + parameters + ") AS " + macro->body +
-           ";\n";
+    out +=
+        "CREATE MACRO " + QuoteName(macro->name) + "(" + parameters + ") AS " + macro->body + ";\n";
   }
   auto comment = [&](const std::string& table, const std::string& text) {
-    if (!text.empty()) out += "COMMENT ON TABLE " + QuoteName(table) + " IS " + QuoteString(text) + ";\n";
+    if (!text.empty())
+      out += "COMMENT ON TABLE " + QuoteName(table) + " IS " + QuoteString(text) + ";\n";
   };
   for (const auto* table : cat.NodeTables()) comment(table->name, table->comment);
   for (const auto* table : cat.RelTables()) comment(table->name, table->comment);
@@ -302,7 +303,8 @@ bool HoldsUnion(const LogicalType& type) {
 // COPY FROM does not turn back into the union. An export that could not be imported as it was
 // is refused before it writes anything.
 void CheckParquetExportable(const catalog::Catalog& cat) {
-  auto check = [](const std::string& table, const std::vector<catalog::PropertyDefinition>& properties) {
+  auto check = [](const std::string& table,
+                  const std::vector<catalog::PropertyDefinition>& properties) {
     for (const auto& property : properties) {
       if (HoldsUnion(property.type)) {
         throw GraphDBException(Status(
@@ -337,9 +339,9 @@ exec::QueryResult RunExportDatabase(Database& db, const parser::ParsedPortDataba
     created = created.parent_path();
   }
   if (!fs::create_directories(dir, error) || error) {
-    throw GraphDBException(Status(ErrorCode::kInvalidRequest,
-                                  "EXPORT DATABASE: cannot create the folder '" + s.path +
-                                      "': " + error.message()));
+    throw GraphDBException(
+        Status(ErrorCode::kInvalidRequest,
+               "EXPORT DATABASE: cannot create the folder '" + s.path + "': " + error.message()));
   }
   try {
     const catalog::Catalog& cat = db.catalog();
@@ -371,9 +373,9 @@ exec::QueryResult RunExportDatabase(Database& db, const parser::ParsedPortDataba
              copy_to_options);
       if (progress) progress->steps_done.fetch_add(1, std::memory_order_relaxed);
       // SERIAL values are copied as they are (a plain COPY would draw new ones).
-      copies += "COPY " + QuoteName(table->name) + (serial ? " (" + columns + ")" : "") +
-                " FROM " + QuoteString(file) +
-                (copy_from_options.empty() ? "" : " " + copy_from_options) + ";\n";
+      copies += "COPY " + QuoteName(table->name) + (serial ? " (" + columns + ")" : "") + " FROM " +
+                QuoteString(file) + (copy_from_options.empty() ? "" : " " + copy_from_options) +
+                ";\n";
     }
     for (const catalog::RelTableSchema* table : cat.RelTables()) {
       for (const auto& pair : table->pairs) {
@@ -388,8 +390,8 @@ exec::QueryResult RunExportDatabase(Database& db, const parser::ParsedPortDataba
         const std::string file =
             DataFileName(table->name + "_" + from->name + "_" + to->name, extension, &taken);
         CopyTo(db,
-               "MATCH (a:" + QuoteName(from->name) + ")-[r:" + QuoteName(table->name) + "]->(b:" +
-                   QuoteName(to->name) + ") RETURN " + returns,
+               "MATCH (a:" + QuoteName(from->name) + ")-[r:" + QuoteName(table->name) +
+                   "]->(b:" + QuoteName(to->name) + ") RETURN " + returns,
                dir + "/" + file, copy_to_options);
         if (progress) progress->steps_done.fetch_add(1, std::memory_order_relaxed);
         std::string copy_options = copy_from_options;
@@ -454,10 +456,10 @@ ParsedStatements ReadImportScripts(const parser::ParsedPortDatabase& s) {
         case parser::StatementKind::kCopyTo:
         case parser::StatementKind::kStandaloneCall:
         case parser::StatementKind::kExtension:
-          fail(name, which + " is one an import cannot run (transaction control, CHECKPOINT, "
-                             "EXPORT, IMPORT, COPY TO, CALL or an extension statement)");
-        default:
-          break;
+          fail(name, which +
+                         " is one an import cannot run (transaction control, CHECKPOINT, "
+                         "EXPORT, IMPORT, COPY TO, CALL or an extension statement)");
+        default: break;
       }
       if (name == kCopyFile) {
         if (statement->kind != parser::StatementKind::kCopyFrom ||

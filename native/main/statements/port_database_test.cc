@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "common/file_access.h"
+#include "cypher/parser/parser.h"
 #include "main/query_pipeline.h"
 #include "main/request.h"
 #include "main/slot_test_util.h"
-#include "cypher/parser/parser.h"
 
 namespace graphdb {
 namespace {
@@ -87,7 +87,9 @@ void MakeSource(const std::function<void(const std::string&)>& exec) {
       "words: ['alpha', 'beta'], grid: [[1, 2], [], [3]], arr: [7, 8, 9], "
       "p: {x: 1.5, y: -2.25}, m: map(['k1', 'k2'], [400, 250]), "
       "u: union_value(num := 42)})");
-  exec("CREATE (:Item {id: 2, s: '', d: 1e-300, f: CAST(-0.5 AS FLOAT), words: [], m: map([], [])})");
+  exec(
+      "CREATE (:Item {id: 2, s: '', d: 1e-300, f: CAST(-0.5 AS FLOAT), words: [], m: map([], "
+      "[])})");
   exec("CREATE (:Item {id: 3})");  // NULLs everywhere but the key and the default
   exec("CREATE NODE TABLE Serial(id SERIAL, name STRING, PRIMARY KEY(id))");
   for (const char* name : {"a", "b", "c", "d"}) {
@@ -97,8 +99,9 @@ void MakeSource(const std::function<void(const std::string&)>& exec) {
   exec("CREATE NODE TABLE City(name STRING, PRIMARY KEY(name))");
   exec("CREATE (:City {name: 'Zürich'}), (:City {name: 'Oslo'})");
   exec("CREATE REL TABLE Link(FROM Item TO Item, FROM Item TO City, since DATE, w DOUBLE)");
-  exec("MATCH (a:Item {id: 1}), (b:Item {id: 2}) CREATE (a)-[:Link {since: date('2020-01-01'), "
-       "w: 0.7}]->(b)");
+  exec(
+      "MATCH (a:Item {id: 1}), (b:Item {id: 2}) CREATE (a)-[:Link {since: date('2020-01-01'), "
+      "w: 0.7}]->(b)");
   exec("MATCH (a:Item {id: 2}), (c:City {name: 'Oslo'}) CREATE (a)-[:Link {w: 2.5}]->(c)");
   exec("CREATE REL TABLE LivesIn(FROM Serial TO City, MANY_ONE)");
   exec("MATCH (s:Serial {name: 'c'}), (c:City {name: 'Zürich'}) CREATE (s)-[:LivesIn]->(c)");
@@ -198,8 +201,7 @@ TEST_F(PortDatabaseTest, ExportRefusesBadOptionsAndExistingFolders) {
   EXPECT_NE(Error("EXPORT DATABASE '" + Path("y") + "'").find("explicit transaction"),
             std::string::npos);
   Exec("BEGIN TRANSACTION");
-  EXPECT_NE(Error("IMPORT DATABASE '" + out + "'").find("explicit transaction"),
-            std::string::npos);
+  EXPECT_NE(Error("IMPORT DATABASE '" + out + "'").find("explicit transaction"), std::string::npos);
 }
 
 TEST_F(PortDatabaseTest, ParquetRoundTripGoesThroughCopyTo) {
@@ -226,7 +228,8 @@ TEST_F(PortDatabaseTest, ParquetRoundTripGoesThroughCopyTo) {
   // Every column but the union, exactly: INT128 and DECIMAL through Parquet's DECIMAL. (The
   // imported Item numbers its properties afresh, without the dropped column's id.)
   for (const auto& query : kSameQueries) {
-    if (query.find("n.u") == std::string::npos && query.find("table_info('Item')") == std::string::npos) {
+    if (query.find("n.u") == std::string::npos &&
+        query.find("table_info('Item')") == std::string::npos) {
       ExpectSame(query);
     }
   }
@@ -317,8 +320,8 @@ TEST_F(PortDatabaseTest, FilesAreConfinedLikeCopy) {
   ASSERT_TRUE(RunQuery(*db_, "EXPORT DATABASE 'inside'", {}, std::nullopt, &session_).ok());
   EXPECT_TRUE(fs::exists(dir_ / "inside" / "P.csv"));
   OpenTarget();
-  auto imported = RunQuery(*target_, "IMPORT DATABASE 'inside'", {}, std::nullopt,
-                           &target_session_);
+  auto imported =
+      RunQuery(*target_, "IMPORT DATABASE 'inside'", {}, std::nullopt, &target_session_);
   EXPECT_TRUE(imported.ok()) << imported.status().ToString();
 }
 
@@ -337,8 +340,7 @@ TEST_F(PortDatabaseTest, LegacyPairNameCopiesIntoThatPairAndRollsBack) {
   EXPECT_EQ(Rows("MATCH (a)-[r:R]->(b) RETURN count(*)"), (Strings{"0"}));
   Exec("COPY r_a_b FROM '" + Path("r.csv") + "'");
   EXPECT_EQ(Rows("MATCH (a:A)-[r:R]->(b:B) RETURN a.id, b.id, r.w"), (Strings{"1|2|7"}));
-  EXPECT_NE(Error(copy + " (from='A', to='B')").find("takes no from/to option"),
-            std::string::npos);
+  EXPECT_NE(Error(copy + " (from='A', to='B')").find("takes no from/to option"), std::string::npos);
   EXPECT_EQ(Error("COPY R_B_B FROM '" + Path("r.csv") + "'"),
             "Binder exception: Table R_B_B does not exist.");
 }

@@ -69,8 +69,7 @@ void AppendRelRows(Database& db, const catalog::RelTableSchema& schema,
     for (const auto& row : rows) {
       const size_t width = (columns ? columns->size() : schema.properties.size()) + 2;
       if (row.size() != width) {
-        ThrowBinding("Binder exception: Table " + schema.name + " needs " +
-                     std::to_string(width) +
+        ThrowBinding("Binder exception: Table " + schema.name + " needs " + std::to_string(width) +
                      " columns (source key, destination key, properties) but the query returns " +
                      std::to_string(row.size()) + ".");
       }
