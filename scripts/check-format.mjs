@@ -53,7 +53,7 @@ if (result.status !== 0) {
     `check-format: ${named.length} file(s) differ from .clang-format, e.g.\n  ${named
       .slice(0, 10)
       .map((f) => path.relative(root, f))
-      .join('\n  ')}\n` + 'run `npm run format` to apply the style.',
+      .join('\n  ')}\nrun \`npm run format\` to apply the style.`,
   );
   process.exit(1);
 }

@@ -116,7 +116,7 @@ TEST_F(ConfineTest, RefusesLinksWhoseTargetIsMissing) {
   fs::create_symlink(base_ / "outside" / "pwned.csv", root_ / "dangling.csv");
   fs::create_symlink(base_ / "outside" / "absent", root_ / "dangling_dir");
   fs::create_symlink(root_ / "absent.csv", root_ / "dangling_in.csv");
-  for (const std::string& path : {"dangling.csv", "dangling_dir/x.csv", "sub/../dangling.csv"}) {
+  for (const char* path : {"dangling.csv", "dangling_dir/x.csv", "sub/../dangling.csv"}) {
     Result<std::string> confined = Confine(path);
     ASSERT_FALSE(confined.ok()) << path;
     EXPECT_EQ(confined.status().code(), ErrorCode::kForbidden) << path;
