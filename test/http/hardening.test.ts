@@ -4,6 +4,7 @@
 
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -356,5 +357,47 @@ describe('statements over HTTP', () => {
       'INVALID_REQUEST',
     );
     expect(message).toContain('UTF-8');
+  });
+});
+
+describe('idle connections at the limit (issue 34, item 5)', () => {
+  it('lets requests in while 300 idle sockets hold a limit of 50: the idle ones give way', async () => {
+    const guarded = new GraphDBService(new Database(':memory:', { maxThreadNum: 2 }), {
+      queryPort: 0,
+      autoCompaction: false,
+      console: false,
+      maxConnections: 50,
+    });
+    const base = await guarded.start();
+    const { port: at } = new URL(base);
+    const idle: net.Socket[] = [];
+    try {
+      // Sockets that connect and send nothing, as many as six times the limit.
+      for (let i = 0; i < 300; i++) {
+        const socket = net.connect({ host: '127.0.0.1', port: Number(at) });
+        socket.on('error', () => undefined);
+        await new Promise<void>((resolve) => {
+          socket.once('connect', () => resolve());
+          socket.once('close', () => resolve());
+        });
+        idle.push(socket);
+      }
+      const answers = await Promise.all(
+        Array.from({ length: 46 }, (_, i) =>
+          sendRaw(
+            base,
+            'POST',
+            '/cypher',
+            { 'content-type': 'application/json' },
+            JSON.stringify({ query: `RETURN ${i}` }),
+          ),
+        ),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+      expect(answers.map((answer) => answer.json().rows![0]![0])).toEqual(answers.map((_, i) => i));
+    } finally {
+      for (const socket of idle) socket.destroy();
+      await guarded.close();
+    }
   });
 });
