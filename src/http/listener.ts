@@ -56,7 +56,7 @@ function limitConnections(server: Server, options: ListenerOptions): void {
   // Counted here rather than by server.maxConnections, which closes the newcomer.
   const open = new Set<Socket>();
   let evicting = 0;
-  /** Connections (as the HTTP layer sees them) that have sent no request yet, oldest first. */
+  /** Connections that have sent no request yet (over TLS, also those shaking hands), oldest first. */
   const silent = new Set<Socket>();
   /** Keep-alive connections waiting for their next request, longest waiting first. */
   const waiting = new Set<Socket>();
@@ -71,19 +71,37 @@ function limitConnections(server: Server, options: ListenerOptions): void {
     victim.destroy();
     return true;
   };
+  /** Over TLS: the sockets still shaking hands, by peer address (the TLS socket has the same). */
+  const handshaking = new Map<string, Socket>();
+  const peer = (socket: Socket) => `${socket.remoteAddress}|${socket.remotePort}`;
   server.on('connection', (socket: Socket) => {
     if (open.size - evicting >= options.maxConnections && !evictIdle()) {
       socket.destroy();
       return;
     }
     open.add(socket);
-    socket.once('close', () => open.delete(socket));
+    silent.add(socket);
+    const key = options.tls ? peer(socket) : null;
+    if (key) handshaking.set(key, socket);
+    socket.once('close', () => {
+      open.delete(socket);
+      silent.delete(socket);
+      waiting.delete(socket);
+      inFlight.delete(socket);
+      if (key && handshaking.get(key) === socket) handshaking.delete(key);
+    });
   });
   // Over TLS the HTTP layer sees the TLS socket once the handshake is done (bounded by
   // handshakeTimeout); the timeout goes on that socket, whose 'timeout' the server handles.
   server.on(options.tls ? 'secureConnection' : 'connection', (socket: Socket) => {
     if (socket.destroyed) return;
     socket.setTimeout(options.headersTimeoutMs);
+    if (!options.tls) return;
+    // The TLS socket stands for its TCP one from now on, still silent.
+    const key = peer(socket);
+    const raw = handshaking.get(key);
+    handshaking.delete(key);
+    if (raw) silent.delete(raw);
     silent.add(socket);
     socket.once('close', () => {
       silent.delete(socket);
