@@ -53,7 +53,7 @@ export function chooseVersion(handshake: Buffer): BoltVersion | null {
 export interface BoltServerOptions {
   host: string;
   port: number;
-  /** Connections open at once; more are closed as they arrive (see adminReserved). */
+  /** Connections open at once (see adminReserved); a newcomer past them replaces the oldest still shaking hands, or is closed. */
   maxConnections: number;
   /**
    * Connections past maxConnections that only admins may log in on (with authenticate; the
@@ -121,7 +121,6 @@ export class BoltServer {
     const server: Server = tlsOptions
       ? createTlsServer({ ...tlsOptions, noDelay: true }, (socket) => this.#accept(socket))
       : createServer({ noDelay: true }, (socket) => this.#accept(socket));
-    server.maxConnections = this.#capacity();
     await listenOn(server, this.#options.port, this.#options.host);
     server.on('error', (error) => process.stderr.write(`graphdb: Bolt server error: ${error.message}\n`));
     this.#server = server;
@@ -159,6 +158,18 @@ export class BoltServer {
     if (this.#stopping) {
       socket.destroy();
       return;
+    }
+    // At the limit a newcomer takes the place of the oldest socket still shaking hands: sockets
+    // that send nothing cannot keep clients out. (Counted here: server.maxConnections would
+    // close the newcomer.)
+    if (this.connectionCount >= this.#capacity()) {
+      const oldest = first(this.#handshaking);
+      if (!oldest) {
+        socket.destroy();
+        return;
+      }
+      this.#handshaking.delete(oldest);
+      oldest.destroy();
     }
     this.#handshaking.add(socket);
     socket.setTimeout(this.#options.handshakeTimeoutMs);
@@ -268,6 +279,8 @@ export class BoltServer {
       },
       loggedOff(connection) {
         server.#loggedOff(connection);
+        // Logged off: the client has the handshake's time to log in again.
+        socket.setTimeout(options.handshakeTimeoutMs);
       },
       closed(connection) {
         server.#loggedOff(connection);
@@ -279,4 +292,9 @@ export class BoltServer {
       },
     };
   }
+}
+
+function first<T>(set: Set<T>): T | undefined {
+  for (const item of set) return item;
+  return undefined;
 }

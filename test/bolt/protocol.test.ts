@@ -708,6 +708,30 @@ describe('connection limits (issue 34, item 5)', () => {
     }
   });
 
+  it('lets a client in while sockets that send nothing hold every connection', async () => {
+    const { service: s, port: p } = await start({ maxConnections: 5 });
+    const silent: Socket[] = [];
+    try {
+      for (let i = 0; i < 30; i++) {
+        const socket = connect({ port: p, host: '127.0.0.1' });
+        socket.on('error', () => undefined);
+        await new Promise<void>((resolve) => {
+          socket.once('connect', () => resolve());
+          socket.once('close', () => resolve());
+        });
+        silent.push(socket);
+      }
+      const client = new RawClient(p);
+      await client.login(0x00000405);
+      client.send(RUN, 'RETURN 1 AS x', {}, {});
+      expect((await client.next()).tag).toBe(SUCCESS);
+      client.close();
+    } finally {
+      for (const socket of silent) socket.destroy();
+      await s.close();
+    }
+  });
+
   it('keeps adminReservedConnections past maxConnections for admin tokens', async () => {
     const { service: s, port: p } = await start({
       auth: tokens,
