@@ -38,7 +38,13 @@ export type BoltVersion = readonly [number, number];
 export type AccessMode = NonNullable<SessionStatementOptions['accessMode']>;
 
 /** Decides who a HELLO/LOGON is: the token it carries, or undefined for scheme `none`. */
-export type BoltAuthenticate = (token: string | undefined) => { role: Role } | null;
+export type BoltAuthenticate = (token: string | undefined) => { role: Role; client: number } | null;
+
+/** Who logged in: the role, and the client (the token's index; -1 without authentication). */
+export interface BoltLogin {
+  role: Role;
+  client: number;
+}
 
 /** What a connection needs from its server. */
 export interface ConnectionContext {
@@ -61,8 +67,13 @@ export interface ConnectionContext {
   readonly localAddress: string;
   /** The service is stopping: finish the request at hand, then close. */
   readonly stopping: boolean;
-  /** The client logged in: the handshake's time limit no longer applies. */
-  authenticated(): void;
+  /**
+   * The client is about to log in as `login`: throws a Bolt error when it may not (the
+   * connection limits); else the handshake's time limit no longer applies.
+   */
+  authenticated(connection: BoltConnection, login: BoltLogin): void;
+  /** The client logged off (LOGOFF): it no longer counts against its token's limit. */
+  loggedOff(connection: BoltConnection): void;
   /** Called once the connection has closed and let go of everything. */
   closed(connection: BoltConnection): void;
 }
@@ -145,6 +156,22 @@ export class BoltConnection {
   /** Whether the connection is between requests with no transaction open. */
   get idle(): boolean {
     return this.#processing === null && this.#tx === null && this.#queue.length === 0;
+  }
+
+  /** Logged in (HELLO or LOGON done, no LOGOFF since). */
+  get loggedIn(): boolean {
+    return this.#role !== null;
+  }
+
+  /**
+   * Closes the connection when it is logged in and idle with nothing open (no transaction, no
+   * result); returns whether it did (the Bolt idle timeout).
+   */
+  closeIfIdle(): boolean {
+    if (!this.idle || this.#state !== 'READY' || this.#closing) return false;
+    this.#closing = true;
+    this.#socket.end();
+    return true;
   }
 
   /** Feeds bytes that arrived with the handshake. */
@@ -353,7 +380,6 @@ export class BoltConnection {
         this.#dialect.utcDateTime = true;
       }
       this.#state = 'READY';
-      this.#context.authenticated();
     }
     this.#out.message(RESPONSE.success, metadata);
   }
@@ -374,7 +400,6 @@ export class BoltConnection {
     }
     this.#authenticate(auth);
     this.#state = 'READY';
-    this.#context.authenticated();
     this.#out.message(RESPONSE.success, {});
   }
 
@@ -384,6 +409,7 @@ export class BoltConnection {
     this.#expectState('LOGOFF', 'READY');
     this.#role = null;
     this.#state = 'AUTHENTICATION';
+    this.#context.loggedOff(this);
     this.#out.message(RESPONSE.success, {});
   }
 
@@ -394,11 +420,7 @@ export class BoltConnection {
   #authenticate(auth: Record<string, unknown>): void {
     const token = authToken(auth);
     const hook = this.#context.authenticate;
-    if (!hook) {
-      this.#role = 'admin';
-      return;
-    }
-    const verdict = hook(token);
+    const verdict = hook ? hook(token) : { role: 'admin' as const, client: -1 };
     if (!verdict) {
       throw boltError(
         'Neo.ClientError.Security.Unauthorized',
@@ -406,6 +428,7 @@ export class BoltConnection {
         true,
       );
     }
+    this.#context.authenticated(this, verdict);
     this.#role = verdict.role;
   }
 

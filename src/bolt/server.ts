@@ -10,9 +10,11 @@ import type { TransactionRegistry } from '../runtime/session.js';
 import {
   type BoltAuthenticate,
   BoltConnection,
+  type BoltLogin,
   type BoltVersion,
   type ConnectionContext,
 } from './connection.js';
+import { boltError } from './messages.js';
 
 /** The preamble every Bolt client sends first. */
 const MAGIC = 0x6060b017;
@@ -51,8 +53,17 @@ export function chooseVersion(handshake: Buffer): BoltVersion | null {
 export interface BoltServerOptions {
   host: string;
   port: number;
-  /** Connections open at once; more are closed as they arrive. */
+  /** Connections open at once (see adminReserved); a newcomer past them replaces the oldest still shaking hands, or is closed. */
   maxConnections: number;
+  /**
+   * Connections past maxConnections that only admins may log in on (with authenticate; the
+   * others are refused at HELLO/LOGON once maxConnections are open).
+   */
+  adminReserved: number;
+  /** Connections one token (client) may have logged in at once; 0: no limit. */
+  maxConnectionsPerClient: number;
+  /** A logged-in connection idle this long with nothing open is closed; 0: never. */
+  idleTimeoutMs: number;
   /** Time a client has to complete the handshake and log in. */
   handshakeTimeoutMs: number;
   /** Largest message accepted (bytes, after dechunking). */
@@ -77,6 +88,10 @@ export class BoltServer {
   readonly #connections = new Set<BoltConnection>();
   /** Sockets still shaking hands. */
   readonly #handshaking = new Set<Socket>();
+  /** The connections logged in, by client (token index). */
+  readonly #logins = new Map<BoltConnection, number>();
+  readonly #perClient = new Map<number, number>();
+  readonly #socketConnection = new WeakMap<Socket, BoltConnection>();
   #stopping = false;
   #closedAll: (() => void) | null = null;
 
@@ -94,13 +109,18 @@ export class BoltServer {
     return this.#connections.size + this.#handshaking.size;
   }
 
+  /** Connections accepted at once: maxConnections, plus the admins' reserve with tokens. */
+  #capacity(): number {
+    const { maxConnections, adminReserved, authenticate } = this.#options;
+    return authenticate ? maxConnections + adminReserved : maxConnections;
+  }
+
   /** Binds host:port; resolves to the bound port. */
   async listen(): Promise<number> {
     const tlsOptions = this.#options.tls;
     const server: Server = tlsOptions
       ? createTlsServer({ ...tlsOptions, noDelay: true }, (socket) => this.#accept(socket))
       : createServer({ noDelay: true }, (socket) => this.#accept(socket));
-    server.maxConnections = this.#options.maxConnections;
     await listenOn(server, this.#options.port, this.#options.host);
     server.on('error', (error) => process.stderr.write(`graphdb: Bolt server error: ${error.message}\n`));
     this.#server = server;
@@ -139,8 +159,30 @@ export class BoltServer {
       socket.destroy();
       return;
     }
+    // At the limit a newcomer takes the place of the oldest socket still shaking hands: sockets
+    // that send nothing cannot keep clients out. (Counted here: server.maxConnections would
+    // close the newcomer.)
+    if (this.connectionCount >= this.#capacity()) {
+      const oldest = first(this.#handshaking);
+      if (!oldest) {
+        socket.destroy();
+        return;
+      }
+      this.#handshaking.delete(oldest);
+      oldest.destroy();
+    }
     this.#handshaking.add(socket);
-    socket.setTimeout(this.#options.handshakeTimeoutMs, () => socket.destroy());
+    socket.setTimeout(this.#options.handshakeTimeoutMs);
+    // The handshake's time limit until the client logs in, then the idle timeout.
+    socket.on('timeout', () => {
+      const connection = this.#socketConnection.get(socket);
+      if (!connection?.loggedIn) {
+        socket.destroy();
+      } else if (!connection.closeIfIdle()) {
+        // Busy or something open: look again later (a fired timeout waits for new traffic).
+        socket.setTimeout(this.#options.idleTimeoutMs);
+      }
+    });
     socket.on('error', () => undefined);
     const parts: Buffer[] = [];
     let received = 0;
@@ -174,7 +216,42 @@ export class BoltServer {
     socket.write(answer);
     const connection = new BoltConnection(socket, this.#context(socket), version);
     this.#connections.add(connection);
+    this.#socketConnection.set(socket, connection);
     connection.receive(rest);
+  }
+
+  /**
+   * Lets `connection` log in as `login`, or throws the Bolt error that refuses it: its token
+   * has maxConnectionsPerClient logged in already, or only the admins' reserve is left.
+   */
+  #admit(connection: BoltConnection, login: BoltLogin): void {
+    const { maxConnections, maxConnectionsPerClient } = this.#options;
+    if (login.role !== 'admin' && this.connectionCount > maxConnections) {
+      throw boltError(
+        'Neo.TransientError.Request.ResourceExhaustion',
+        `the service has ${maxConnections} Bolt connections open (maxConnections); the rest are kept for admin tokens`,
+        true,
+      );
+    }
+    const held = this.#perClient.get(login.client) ?? 0;
+    if (login.client >= 0 && maxConnectionsPerClient > 0 && held >= maxConnectionsPerClient) {
+      throw boltError(
+        'Neo.TransientError.Request.ResourceExhaustion',
+        `this token has ${held} Bolt connections logged in, the most one token may hold (boltMaxConnectionsPerToken); close some first`,
+        true,
+      );
+    }
+    this.#logins.set(connection, login.client);
+    this.#perClient.set(login.client, held + 1);
+  }
+
+  #loggedOff(connection: BoltConnection): void {
+    const client = this.#logins.get(connection);
+    if (client === undefined) return;
+    this.#logins.delete(connection);
+    const held = (this.#perClient.get(client) as number) - 1;
+    if (held > 0) this.#perClient.set(client, held);
+    else this.#perClient.delete(client);
   }
 
   #context(socket: Socket): ConnectionContext {
@@ -196,10 +273,17 @@ export class BoltServer {
         return server.#stopping;
       },
       transactions: options.transactions,
-      authenticated() {
-        socket.setTimeout(0);
+      authenticated(connection, login) {
+        server.#admit(connection, login);
+        socket.setTimeout(options.idleTimeoutMs);
+      },
+      loggedOff(connection) {
+        server.#loggedOff(connection);
+        // Logged off: the client has the handshake's time to log in again.
+        socket.setTimeout(options.handshakeTimeoutMs);
       },
       closed(connection) {
+        server.#loggedOff(connection);
         server.#connections.delete(connection);
         if (server.#connections.size === 0 && server.#closedAll) {
           server.#closedAll();
@@ -208,4 +292,9 @@ export class BoltServer {
       },
     };
   }
+}
+
+function first<T>(set: Set<T>): T | undefined {
+  for (const item of set) return item;
+  return undefined;
 }

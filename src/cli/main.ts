@@ -245,6 +245,21 @@ export function buildProgram(): Command {
     )
     .option('--max-connections <n>', 'most connections open at once', atLeastOne('--max-connections'))
     .option(
+      '--admin-reserved-connections <n>',
+      'Bolt connections past --max-connections kept for admin tokens (default 8)',
+      positiveInt('--admin-reserved-connections'),
+    )
+    .option(
+      '--bolt-max-connections-per-token <n>',
+      'most Bolt connections one token may have logged in (default 64, 0 = no limit)',
+      positiveInt('--bolt-max-connections-per-token'),
+    )
+    .option(
+      '--bolt-idle-timeout <ms>',
+      'idle time before a logged-in Bolt connection with nothing open closes (default 300000, 0 = never)',
+      positiveInt('--bolt-idle-timeout'),
+    )
+    .option(
       '--auth-file <file>',
       'JSON list of {"token" | "sha256", "role"} (roles reader, writer, admin); GRAPHDB_TOKEN adds an admin token',
     )

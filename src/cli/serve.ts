@@ -30,6 +30,9 @@ export interface ServeOptions {
   receiveTimeout?: number;
   keepAliveTimeout?: number;
   maxConnections?: number;
+  adminReservedConnections?: number;
+  boltMaxConnectionsPerToken?: number;
+  boltIdleTimeout?: number;
   txTimeout?: number;
   maxTransactions?: number;
   authFile?: string;
@@ -83,6 +86,11 @@ export function serviceConfigOf(options: ServeOptions, env: NodeJS.ProcessEnv = 
   if (options.receiveTimeout !== undefined) config.receiveTimeoutMs = options.receiveTimeout;
   if (options.keepAliveTimeout !== undefined) config.keepAliveTimeoutMs = options.keepAliveTimeout;
   if (options.maxConnections !== undefined) config.maxConnections = options.maxConnections;
+  if (options.adminReservedConnections !== undefined)
+    config.adminReservedConnections = options.adminReservedConnections;
+  if (options.boltMaxConnectionsPerToken !== undefined)
+    config.boltMaxConnectionsPerToken = options.boltMaxConnectionsPerToken;
+  if (options.boltIdleTimeout !== undefined) config.boltIdleTimeoutMs = options.boltIdleTimeout;
   if (options.boltPort !== undefined) config.boltPort = options.boltPort;
   const auth = authOf(options, env);
   if (auth) config.auth = auth;

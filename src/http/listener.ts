@@ -4,7 +4,12 @@
 // flight finish within a grace before it cuts them. The service loads this module when it first
 // listens, so that embedding the database loads no HTTP layer (Hono, the adapter, undici).
 
-import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
@@ -40,20 +45,92 @@ function errorMessage(error: unknown): string {
  * Makes `server` close connections that hold it up: Node's own checks bound the time to send
  * headers and a whole request; a connection that sends nothing at all gets the headers' time
  * from its start (socket timeout, cleared when its first request arrives; Node then runs the
- * keep-alive timeout between requests).
+ * keep-alive timeout between requests). At most `maxConnections` are open: at the limit a new
+ * connection takes the place of the oldest idle one, first of those that have sent nothing yet,
+ * then of those waiting between keep-alive requests, so that idle sockets cannot starve clients
+ * with something to ask; only when every connection has a request in flight is the new one
+ * closed.
  */
 function limitConnections(server: Server, options: ListenerOptions): void {
   server.keepAliveTimeout = options.keepAliveTimeoutMs;
-  server.maxConnections = options.maxConnections;
+  // Counted here rather than by server.maxConnections, which closes the newcomer.
+  const open = new Set<Socket>();
+  let evicting = 0;
+  /** Connections that have sent no request yet (over TLS, also those shaking hands), oldest first. */
+  const silent = new Set<Socket>();
+  /** Keep-alive connections waiting for their next request, longest waiting first. */
+  const waiting = new Set<Socket>();
+  const inFlight = new Map<Socket, number>();
+  const evictIdle = (): boolean => {
+    const victim = first(silent) ?? first(waiting);
+    if (!victim) return false;
+    silent.delete(victim);
+    waiting.delete(victim);
+    evicting++;
+    victim.once('close', () => evicting--);
+    victim.destroy();
+    return true;
+  };
+  /** Over TLS: the sockets still shaking hands, by peer address (the TLS socket has the same). */
+  const handshaking = new Map<string, Socket>();
+  const peer = (socket: Socket) => `${socket.remoteAddress}|${socket.remotePort}`;
+  server.on('connection', (socket: Socket) => {
+    if (open.size - evicting >= options.maxConnections && !evictIdle()) {
+      socket.destroy();
+      return;
+    }
+    open.add(socket);
+    silent.add(socket);
+    const key = options.tls ? peer(socket) : null;
+    if (key) handshaking.set(key, socket);
+    socket.once('close', () => {
+      open.delete(socket);
+      silent.delete(socket);
+      waiting.delete(socket);
+      inFlight.delete(socket);
+      if (key && handshaking.get(key) === socket) handshaking.delete(key);
+    });
+  });
   // Over TLS the HTTP layer sees the TLS socket once the handshake is done (bounded by
   // handshakeTimeout); the timeout goes on that socket, whose 'timeout' the server handles.
-  server.on(options.tls ? 'secureConnection' : 'connection', (socket: Socket) =>
-    socket.setTimeout(options.headersTimeoutMs),
-  );
-  // Once per connection: a keep-alive connection's later requests find it cleared already.
-  server.on('request', (request: IncomingMessage) => {
-    if (request.socket.timeout) request.socket.setTimeout(0);
+  server.on(options.tls ? 'secureConnection' : 'connection', (socket: Socket) => {
+    if (socket.destroyed) return;
+    socket.setTimeout(options.headersTimeoutMs);
+    if (!options.tls) return;
+    // The TLS socket stands for its TCP one from now on, still silent.
+    const key = peer(socket);
+    const raw = handshaking.get(key);
+    handshaking.delete(key);
+    if (raw) silent.delete(raw);
+    silent.add(socket);
+    socket.once('close', () => {
+      silent.delete(socket);
+      waiting.delete(socket);
+      inFlight.delete(socket);
+    });
   });
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket;
+    // Once per connection: a keep-alive connection's later requests find it cleared already.
+    if (socket.timeout) socket.setTimeout(0);
+    silent.delete(socket);
+    waiting.delete(socket);
+    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    response.once('close', () => {
+      const left = (inFlight.get(socket) ?? 1) - 1;
+      if (left > 0) {
+        inFlight.set(socket, left);
+      } else {
+        inFlight.delete(socket);
+        if (!socket.destroyed) waiting.add(socket);
+      }
+    });
+  });
+}
+
+function first<T>(set: Set<T>): T | undefined {
+  for (const item of set) return item;
+  return undefined;
 }
 
 export class HttpListener {

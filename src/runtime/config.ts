@@ -69,8 +69,27 @@ export interface ServiceConfig {
   receiveTimeoutMs?: number;
   /** How long an idle keep-alive connection stays open after a response. Default 5 s. */
   keepAliveTimeoutMs?: number;
-  /** Most connections open at once; more are closed as they arrive. Default 1024. */
+  /**
+   * Most connections open at once, per protocol. At the limit a new HTTP connection takes the
+   * place of the oldest one that is idle (sent nothing yet, or waits between keep-alive
+   * requests); when none is, it is closed. Default 1024.
+   */
   maxConnections?: number;
+  /**
+   * Bolt connections kept for admin tokens past `maxConnections`: once that many are open, only
+   * an admin may still log in (with `auth`). Default 8.
+   */
+  adminReservedConnections?: number;
+  /**
+   * Most Bolt connections one token may have logged in at once; one more is refused at
+   * HELLO/LOGON. Default 64; 0: no limit.
+   */
+  boltMaxConnectionsPerToken?: number;
+  /**
+   * How long a logged-in Bolt connection may stay idle (no request running, no transaction or
+   * result open) before the service closes it. Default 300000 (5 minutes); 0: no limit.
+   */
+  boltIdleTimeoutMs?: number;
   /**
    * How long an explicit transaction (HTTP `POST /tx`, Bolt BEGIN) may stay idle (no request
    * running in it) before it is rolled back and forgotten. Default 30000 ms.
@@ -371,7 +390,34 @@ export const CONFIG_FIELDS = {
     '`5000`',
     'how long an idle keep-alive connection stays open',
   ),
-  maxConnections: integer(1, MAX_INT32, 1024, '`1024`', 'most connections open at once'),
+  maxConnections: integer(
+    1,
+    MAX_INT32,
+    1024,
+    '`1024`',
+    'most connections open at once, per protocol; at the limit a new HTTP connection replaces the oldest idle one',
+  ),
+  adminReservedConnections: integer(
+    0,
+    65535,
+    8,
+    '`8`',
+    'Bolt connections past `maxConnections` that only admin tokens may log in on',
+  ),
+  boltMaxConnectionsPerToken: integer(
+    0,
+    MAX_INT32,
+    64,
+    '`64`',
+    'most Bolt connections one token may have logged in at once (`0`: no limit)',
+  ),
+  boltIdleTimeoutMs: integer(
+    0,
+    MAX_INT32,
+    300_000,
+    '`300000`',
+    'how long a logged-in Bolt connection may stay idle (no request, transaction or result open) before it is closed (`0`: never)',
+  ),
   auth: {
     shown: 'none',
     doc: "`{ tokens: [{ token \\| sha256, role }] }`, roles `reader`, `writer`, `admin`; every route but `GET /status` and the web console's static files then needs `Authorization: Bearer <token>` ([docs/security.md](security.md))",

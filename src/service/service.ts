@@ -58,7 +58,7 @@ function boltAuthenticate(auth: Authenticator): BoltAuthenticate {
   return (token) => {
     if (token === undefined) return null;
     const verdict = auth.authenticateToken(token);
-    return 'role' in verdict ? { role: verdict.role } : null;
+    return 'role' in verdict ? { role: verdict.role, client: verdict.token } : null;
   };
 }
 
@@ -399,6 +399,9 @@ export class GraphDBService implements AsyncDisposable {
       port,
       tls: settings.tls,
       maxConnections: settings.maxConnections,
+      adminReserved: settings.adminReservedConnections,
+      maxConnectionsPerClient: settings.boltMaxConnectionsPerToken,
+      idleTimeoutMs: settings.boltIdleTimeoutMs,
       handshakeTimeoutMs: settings.headersTimeoutMs,
       maxMessageBytes: settings.maxBodyBytes,
       idleTransactionTimeoutMs: settings.txIdleTimeoutMs,

@@ -613,3 +613,142 @@ describe('authentication', () => {
     }
   });
 });
+
+describe('connection limits (issue 34, item 5)', () => {
+  const READER = 'reader-token-123456';
+  const ADMIN = 'admin-token-1234567';
+  const tokens = {
+    tokens: [
+      { token: READER, role: 'reader' as const },
+      { token: ADMIN, role: 'admin' as const },
+    ],
+  };
+  const bearer = (token: string) => ({ scheme: 'bearer', credentials: token });
+
+  /** Tries to log in on a fresh connection; expects the refusal of a limit, returns its message. */
+  async function refusedLogin(at: number, token: string): Promise<string> {
+    const c = new RawClient(at);
+    await c.handshake(0x00000405);
+    c.send(HELLO, { user_agent: 'raw/1' });
+    expect((await c.next()).tag).toBe(SUCCESS);
+    c.send(LOGON, bearer(token));
+    const refused = await c.next();
+    expect(refused.tag).toBe(FAILURE);
+    expect(refused.meta).toMatchObject({ code: 'Neo.TransientError.Request.ResourceExhaustion' });
+    await c.closed;
+    return String(refused.meta.message);
+  }
+
+  /** Logs in on a fresh connection; retries while the server still counts closed ones. */
+  async function loginEventually(at: number, token: string): Promise<RawClient> {
+    for (let attempt = 0; ; attempt++) {
+      const c = new RawClient(at);
+      try {
+        await c.login(0x00000405, bearer(token));
+        return c;
+      } catch (error) {
+        c.close();
+        if (attempt >= 50) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+  }
+
+  it('closes logged-in connections left idle, but not those with a transaction or result open', async () => {
+    const { service: s, port: p } = await start({ boltIdleTimeoutMs: 200 });
+    try {
+      const inTx = new RawClient(p);
+      await inTx.login(0x00000405);
+      inTx.send(BEGIN, {});
+      expect((await inTx.next()).tag).toBe(SUCCESS);
+      const streaming = new RawClient(p);
+      await streaming.login(0x00000405);
+      streaming.send(RUN, 'UNWIND [1, 2, 3] AS x RETURN x', {}, {});
+      expect((await streaming.next()).tag).toBe(SUCCESS);
+      const idle = new RawClient(p);
+      await idle.login(0x00000405);
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = new Promise<string>((resolve) => {
+        timer = setTimeout(() => resolve('still open'), 5000);
+      });
+      expect(await Promise.race([idle.closed.then(() => 'closed'), gaveUp])).toBe('closed');
+      clearTimeout(timer);
+      // Their idle timeouts came before the idle one's: they are still served.
+      inTx.send(RUN, 'RETURN 1 AS x', {}, {});
+      expect((await inTx.next()).tag).toBe(SUCCESS);
+      inTx.send(PULL, { n: -1 });
+      expect(rowsOf((await inTx.summary()).records)).toEqual([1]);
+      streaming.send(PULL, { n: -1 });
+      expect(rowsOf((await streaming.summary()).records)).toEqual([1, 2, 3]);
+      inTx.close();
+      streaming.close();
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('refuses a token more than boltMaxConnectionsPerToken logged-in connections', async () => {
+    const { service: s, port: p } = await start({ auth: tokens, boltMaxConnectionsPerToken: 2 });
+    try {
+      const first = new RawClient(p);
+      await first.login(0x00000405, bearer(READER));
+      const second = new RawClient(p);
+      await second.login(0x00000405, bearer(READER));
+      expect(await refusedLogin(p, READER)).toContain('boltMaxConnectionsPerToken');
+      // Another token is not held back; a LOGOFF gives the token's place back.
+      const admin = new RawClient(p);
+      await admin.login(0x00000405, bearer(ADMIN));
+      second.send(LOGOFF);
+      expect((await second.next()).tag).toBe(SUCCESS);
+      const fourth = new RawClient(p);
+      await fourth.login(0x00000405, bearer(READER));
+      for (const c of [first, second, admin, fourth]) c.close();
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('lets a client in while sockets that send nothing hold every connection', async () => {
+    const { service: s, port: p } = await start({ maxConnections: 5 });
+    const silent: Socket[] = [];
+    try {
+      for (let i = 0; i < 30; i++) {
+        const socket = connect({ port: p, host: '127.0.0.1' });
+        socket.on('error', () => undefined);
+        await new Promise<void>((resolve) => {
+          socket.once('connect', () => resolve());
+          socket.once('close', () => resolve());
+        });
+        silent.push(socket);
+      }
+      const client = new RawClient(p);
+      await client.login(0x00000405);
+      client.send(RUN, 'RETURN 1 AS x', {}, {});
+      expect((await client.next()).tag).toBe(SUCCESS);
+      client.close();
+    } finally {
+      for (const socket of silent) socket.destroy();
+      await s.close();
+    }
+  });
+
+  it('keeps adminReservedConnections past maxConnections for admin tokens', async () => {
+    const { service: s, port: p } = await start({
+      auth: tokens,
+      maxConnections: 2,
+      adminReservedConnections: 1,
+    });
+    try {
+      const readers = [new RawClient(p), new RawClient(p)];
+      for (const c of readers) await c.login(0x00000405, bearer(READER));
+      expect(await refusedLogin(p, READER)).toContain('kept for admin tokens');
+      const admin = await loginEventually(p, ADMIN);
+      admin.send(RUN, 'RETURN 1 AS x', {}, {});
+      expect((await admin.next()).tag).toBe(SUCCESS);
+      admin.close();
+      for (const c of readers) c.close();
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -4,6 +4,7 @@
 
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -356,5 +357,84 @@ describe('statements over HTTP', () => {
       'INVALID_REQUEST',
     );
     expect(message).toContain('UTF-8');
+  });
+});
+
+describe('idle connections at the limit (issue 34, item 5)', () => {
+  // A throwaway self-signed certificate for 127.0.0.1, made for the tests only.
+  const fixtures = path.join(__dirname, 'fixtures');
+  const cert = fs.readFileSync(path.join(fixtures, 'tls-test.crt'));
+  const key = fs.readFileSync(path.join(fixtures, 'tls-test.key'));
+
+  it.each([
+    ['HTTP', false],
+    ['HTTPS (sockets that never start the handshake)', true],
+  ])('%s: 300 idle sockets on a limit of 50 give way to requests', async (_name, tls) => {
+    const guarded = new GraphDBService(new Database(':memory:', { maxThreadNum: 2 }), {
+      queryPort: 0,
+      autoCompaction: false,
+      console: false,
+      maxConnections: 50,
+      ...(tls ? { tls: { cert, key } } : {}),
+    });
+    const base = await guarded.start();
+    const idle: net.Socket[] = [];
+    try {
+      // Sockets that connect and send nothing, six times the limit.
+      for (let i = 0; i < 300; i++) {
+        const socket = net.connect({ host: '127.0.0.1', port: Number(new URL(base).port) });
+        socket.on('error', () => undefined);
+        await new Promise<void>((resolve) => {
+          socket.once('connect', () => resolve());
+          socket.once('close', () => resolve());
+        });
+        idle.push(socket);
+      }
+      const answers = await Promise.all(
+        Array.from({ length: 46 }, (_, i) =>
+          sendRaw(
+            base,
+            'POST',
+            '/cypher',
+            { 'content-type': 'application/json' },
+            JSON.stringify({ query: `RETURN ${i}` }),
+            tls ? cert : undefined,
+          ),
+        ),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+      expect(answers.map((answer) => answer.json().rows![0]![0])).toEqual(answers.map((_, i) => i));
+    } finally {
+      for (const socket of idle) socket.destroy();
+      await guarded.close();
+    }
+  });
+
+  it('lets a keep-alive connection waiting for its next request give way too', async () => {
+    const guarded = new GraphDBService(new Database(':memory:', { maxThreadNum: 2 }), {
+      queryPort: 0,
+      autoCompaction: false,
+      console: false,
+      maxConnections: 1,
+    });
+    const base = await guarded.start();
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const ask = (agentToUse: http.Agent | false) =>
+        new Promise<number>((resolve, reject) => {
+          const request = http.request(`${base}/status`, { agent: agentToUse }, (response) => {
+            response.resume();
+            response.on('end', () => resolve(response.statusCode ?? 0));
+          });
+          request.on('error', reject);
+          request.end();
+        });
+      expect(await ask(agent)).toBe(200);
+      // The kept-alive connection holds the only place; a new client takes it.
+      expect(await ask(false)).toBe(200);
+    } finally {
+      agent.destroy();
+      await guarded.close();
+    }
   });
 });

@@ -334,7 +334,7 @@ describe('stopping the service', () => {
 });
 
 describe('graphdb serve options', () => {
-  it('--tx-timeout and --max-transactions set the service config', async () => {
+  it('--tx-timeout, --max-transactions and the connection limits set the service config', async () => {
     const { serviceConfigOf } = await import('../../src/cli/serve.js');
     const base = {
       port: 0,
@@ -355,7 +355,16 @@ describe('graphdb serve options', () => {
       txIdleTimeoutMs: 5000,
       maxOpenTransactions: 1,
     });
+    expect(
+      serviceConfigOf({
+        ...base,
+        boltIdleTimeout: 0,
+        boltMaxConnectionsPerToken: 4,
+        adminReservedConnections: 2,
+      }),
+    ).toMatchObject({ boltIdleTimeoutMs: 0, boltMaxConnectionsPerToken: 4, adminReservedConnections: 2 });
     const defaults = serviceConfigOf(base);
+    expect('boltIdleTimeoutMs' in defaults).toBe(false);
     expect('txIdleTimeoutMs' in defaults).toBe(false);
     expect('maxOpenTransactions' in defaults).toBe(false);
   });
