@@ -211,6 +211,8 @@ exec::QueryResult& RunPlanned(Database& db, const std::unordered_map<std::string
   exec::ExecContext ctx;
   ctx.params = &params;
   ctx.graph = &store;
+  ctx.tasks = &db.task_pool();
+  ctx.parallelism = db.task_pool().max_parallelism();
   ctx.SetWorkBudget(work_budget);
   if (session) {
     ctx.fn_ctx.random_state = session->random_state;
@@ -1016,6 +1018,8 @@ Result<std::unique_ptr<StatementCursor>> StatementCursor::Open(
                                                    how.snapshot, how.keep_versions);
     run.ctx.params = &run.params;
     run.ctx.graph = run.store.get();
+    run.ctx.tasks = &db.task_pool();
+    run.ctx.parallelism = db.task_pool().max_parallelism();
     if (session) {
       run.ctx.fn_ctx.random_state = session->random_state;
       run.ctx.fn_ctx.disable_map_key_check = session->disable_map_key_check;
