@@ -323,7 +323,10 @@ function excludedUnits(cases) {
 
 /** Makes the suite-relative paths quoted in statements (`"dataset/..."`) absolute. */
 function absolutePaths(text) {
-  return text.replace(/(["'])dataset\//g, `$1${suiteDir}/dataset/`);
+  // Kùzu's repository keeps the answer files in `test/answers`; the suite keeps them in `answers`.
+  return text
+    .replace(/(["'])dataset\//g, `$1${suiteDir}/dataset/`)
+    .replaceAll(`${suiteDir}/test/answers/`, `${suiteDir}/answers/`);
 }
 
 /**
