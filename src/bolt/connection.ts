@@ -20,7 +20,7 @@ import { failureOf } from './errors.js';
 import { ChunkReader } from './framing.js';
 import { authToken, BoltError, boltError, mapField, REQUEST, RESPONSE } from './messages.js';
 import { BoltOutput } from './output.js';
-import { decode, PackStreamError, Structure } from './packstream.js';
+import { type DecodeLimits, decode, PackStreamError, PackStreamLimitError, Structure } from './packstream.js';
 import {
   checkDatabase,
   DATABASE_NAME,
@@ -53,6 +53,8 @@ export interface ConnectionContext {
   readonly authenticate: BoltAuthenticate | null;
   readonly serverAgent: string;
   readonly maxMessageBytes: number;
+  /** Most PackStream values one message of a logged-in client may hold. */
+  readonly maxMessageValues: number;
   /** Longest an explicit transaction may stay idle (no request) before it is rolled back. */
   readonly idleTransactionTimeoutMs: number;
   /** Longest a request may wait for a free slot (undefined: no limit). */
@@ -88,6 +90,17 @@ type State =
   | 'FAILED'
   | 'DEFUNCT';
 
+/**
+ * What a message may be before the client logged in (HELLO, LOGON): a HELLO's extra map or a
+ * LOGON's auth map needs a few dozen values; anything over these limits closes the connection.
+ */
+export const PRE_LOGIN_LIMITS = { maxMessageBytes: 16 * 1024, maxValues: 256, maxDepth: 8 } as const;
+/**
+ * Nesting of a logged-in client's messages: the message's structure, a RUN's parameters map,
+ * then the 64 levels a parameter may have (native/napi/convert.cc).
+ */
+const MAX_DEPTH = 66;
+
 /** Requests queued beyond this pause reading from the socket until they are served. */
 const MAX_QUEUED = 256;
 /** Responses are written once this many bytes are ready (and when the queue runs dry). */
@@ -118,7 +131,8 @@ export class BoltConnection {
   #state: State = 'CONNECTED';
   #role: Role | null = null;
   #routingAddress: string | null = null;
-  readonly #queue: Structure[] = [];
+  /** Requests to serve in order; a PackStreamLimitError stands for one refused for its size. */
+  readonly #queue: (Structure | PackStreamLimitError)[] = [];
   #processing: Promise<void> | null = null;
   /** RESETs received and not yet served: requests before them are IGNORED. */
   #pendingResets = 0;
@@ -139,7 +153,7 @@ export class BoltConnection {
     this.#socket = socket;
     this.#context = context;
     this.#version = version;
-    this.#reader = new ChunkReader(context.maxMessageBytes);
+    this.#reader = new ChunkReader(Math.min(context.maxMessageBytes, PRE_LOGIN_LIMITS.maxMessageBytes));
     // Bolt 4.4 sends DateTime in UTC only when HELLO agrees on the `utc` patch.
     this.#dialect = { elementIds: version[0] >= 5, utcDateTime: version[0] >= 5 };
     const neo4jCode = version[0] > 5 || (version[0] === 5 && version[1] >= 7);
@@ -202,8 +216,13 @@ export class BoltConnection {
     for (const bytes of messages) {
       let message: unknown;
       try {
-        message = decode(bytes);
+        message = decode(bytes, this.#decodeLimits());
       } catch (error) {
+        if (error instanceof PackStreamLimitError && this.#role !== null) {
+          // Well-formed but too large: refused on its own turn, the connection stays usable.
+          this.#queue.push(error);
+          continue;
+        }
         this.#protocolError(error);
         return;
       }
@@ -225,6 +244,13 @@ export class BoltConnection {
     if (!this.#processing && this.#queue.length > 0) this.#processing = this.#serve();
   }
 
+  /** Limits of a message decoded now: much lower until the client has logged in. */
+  #decodeLimits(): DecodeLimits {
+    return this.#role === null
+      ? PRE_LOGIN_LIMITS
+      : { maxDepth: MAX_DEPTH, maxValues: this.#context.maxMessageValues };
+  }
+
   /** A request that cannot be read: FAILURE, then the connection closes. */
   #protocolError(error: unknown): void {
     const f = failureOf(error);
@@ -244,19 +270,21 @@ export class BoltConnection {
   async #serve(): Promise<void> {
     try {
       while (this.#queue.length > 0 && !this.#closing) {
-        const message = this.#queue.shift() as Structure;
+        const message = this.#queue.shift() as Structure | PackStreamLimitError;
         if (this.#paused && this.#queue.length < MAX_QUEUED / 2) {
           this.#paused = false;
           this.#socket.resume();
         }
         this.#stopTxTimer();
-        if (message.tag === REQUEST.reset) {
+        if (message instanceof Structure && message.tag === REQUEST.reset) {
           this.#pendingResets--;
           await this.#reset();
-        } else if (this.#pendingResets > 0) {
+        } else if (this.#pendingResets > 0 || (this.#state === 'FAILED' && !(message instanceof Structure))) {
           this.#out.message(RESPONSE.ignored, null);
-        } else {
+        } else if (message instanceof Structure) {
           await this.#dispatch(message);
+        } else {
+          this.#fail(message);
         }
         if (this.#out.length >= FLUSH_BYTES || this.#queue.length === 0) await this.#out.flushAndDrain();
       }
@@ -408,6 +436,7 @@ export class BoltConnection {
       throw boltError('Neo.ClientError.Request.Invalid', 'LOGOFF needs Bolt 5.1 or later');
     this.#expectState('LOGOFF', 'READY');
     this.#role = null;
+    this.#reader.maxMessageBytes = Math.min(this.#context.maxMessageBytes, PRE_LOGIN_LIMITS.maxMessageBytes);
     this.#state = 'AUTHENTICATION';
     this.#context.loggedOff(this);
     this.#out.message(RESPONSE.success, {});
@@ -430,6 +459,7 @@ export class BoltConnection {
     }
     this.#context.authenticated(this, verdict);
     this.#role = verdict.role;
+    this.#reader.maxMessageBytes = this.#context.maxMessageBytes;
   }
 
   // --- statements ---------------------------------------------------------------------------

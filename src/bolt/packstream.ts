@@ -32,11 +32,22 @@ export class PackStreamError extends Error {
   }
 }
 
+/**
+ * A well-formed message over a limit of DecodeLimits (or of the framing's size): the message
+ * can be refused on its own, the stream is still in step.
+ */
+export class PackStreamLimitError extends PackStreamError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PackStreamLimitError';
+  }
+}
+
 /** What one decoded message may hold. */
 export interface DecodeLimits {
   /** Deepest nesting of lists, maps and structures. */
   maxDepth: number;
-  /** Most values (of any kind, nested ones included) in one message. */
+  /** Most values (of any kind, nested ones and map keys included) in one message. */
   maxValues: number;
 }
 
@@ -103,7 +114,9 @@ class Decoder {
 
   value(depth: number): unknown {
     if (++this.#values > this.#limits.maxValues) {
-      throw new PackStreamError(`the message holds more than ${this.#limits.maxValues} values`);
+      throw new PackStreamLimitError(
+        `the message holds more than ${this.#limits.maxValues} values (the server's limit per message)`,
+      );
     }
     const at = this.#take(1, 'value');
     const marker = this.#bytes[at] as number;
@@ -174,8 +187,8 @@ class Decoder {
 
   #nested(depth: number): number {
     if (depth + 1 > this.#limits.maxDepth) {
-      throw new PackStreamError(
-        `values nest deeper than ${this.#limits.maxDepth} levels at offset ${this.offset}`,
+      throw new PackStreamLimitError(
+        `values nest deeper than ${this.#limits.maxDepth} levels at offset ${this.offset} (the server's limit per message)`,
       );
     }
     return depth + 1;

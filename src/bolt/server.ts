@@ -68,6 +68,8 @@ export interface BoltServerOptions {
   handshakeTimeoutMs: number;
   /** Largest message accepted (bytes, after dechunking). */
   maxMessageBytes: number;
+  /** Most PackStream values one message of a logged-in client may hold. */
+  maxMessageValues: number;
   idleTransactionTimeoutMs: number;
   /** The service's explicit transactions (each holds an execution slot; their count is bounded). */
   transactions: TransactionRegistry;
@@ -264,6 +266,7 @@ export class BoltServer {
       authenticate: options.authenticate,
       serverAgent: options.serverAgent,
       maxMessageBytes: options.maxMessageBytes,
+      maxMessageValues: options.maxMessageValues,
       idleTransactionTimeoutMs: options.idleTransactionTimeoutMs,
       slotWaitMs: options.slotWaitMs,
       queryTimeoutMs: options.queryTimeoutMs,

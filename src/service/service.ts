@@ -404,6 +404,7 @@ export class GraphDBService implements AsyncDisposable {
       idleTimeoutMs: settings.boltIdleTimeoutMs,
       handshakeTimeoutMs: settings.headersTimeoutMs,
       maxMessageBytes: settings.maxBodyBytes,
+      maxMessageValues: settings.boltMaxMessageValues,
       idleTransactionTimeoutMs: settings.txIdleTimeoutMs,
       transactions,
       slotWaitMs: settings.requestTimeoutMs,
