@@ -13,6 +13,7 @@
 
 import type { Socket } from 'node:net';
 import { GraphDBError } from '../core/errors.js';
+import type { PackedResult } from '../native/addon.js';
 import { MOST_ACCESS, ROLE_MOST_ACCESS, type Role } from '../runtime/access.js';
 import type { ExecutionSlotLease, SessionStatementOptions } from '../runtime/pool.js';
 import type { TransactionRegistry, TransactionSession } from '../runtime/session.js';
@@ -50,6 +51,17 @@ export interface BoltLogin {
 export interface ConnectionContext {
   /** Leases a slot (FIFO); rejects when the service is closed or `signal` aborts. */
   acquire(signal: AbortSignal): Promise<ExecutionSlotLease>;
+  /**
+   * Runs an auto-commit statement at once on a free slot when it is a short read (as HTTP's
+   * inline path): its packed result (typed), the GraphDBError it failed with, or undefined when
+   * it did not run (no free slot, others waiting, not a short read).
+   */
+  tryInline(
+    text: string,
+    params: Record<string, unknown>,
+    accessMode: AccessMode,
+    timeoutMs: number | undefined,
+  ): PackedResult | GraphDBError | undefined;
   readonly authenticate: BoltAuthenticate | null;
   readonly serverAgent: string;
   readonly maxMessageBytes: number;
@@ -116,6 +128,32 @@ interface Transaction {
   askedRead: boolean;
   results: Map<number, ResultSource>;
   nextQid: number;
+}
+
+/** Values a RUN's parameters may hold to be tried inline first (a second conversion is cheap). */
+const INLINE_PARAM_VALUES = 64;
+
+/**
+ * Whether a RUN's parameters are small enough to try the statement inline: one that does not
+ * run there (not a short read) converts them again on the slot.
+ */
+function fitsInline(params: Record<string, unknown>): boolean {
+  let budget = INLINE_PARAM_VALUES;
+  const fits = (value: unknown): boolean => {
+    if (--budget < 0) return false;
+    if (Array.isArray(value)) return value.every(fits);
+    if (value instanceof Structure) return value.fields.every(fits);
+    if (
+      value !== null &&
+      typeof value === 'object' &&
+      !(value instanceof Uint8Array) &&
+      !(value instanceof Number)
+    ) {
+      return Object.values(value).every(fits);
+    }
+    return true;
+  };
+  return Object.values(params).every(fits);
 }
 
 let nextConnectionId = 1;
@@ -502,6 +540,22 @@ export class BoltConnection {
     checkDatabase(extra);
     const { mode } = requestedAccess(extra, this.#role);
     const timeout = txTimeout(extra);
+    if (fitsInline(rawParams)) {
+      // A point read and its like: run here at once, no slot leased, no thread hop.
+      const started = performance.now();
+      const ran = this.#context.tryInline(query, params, mode, timeout);
+      if (ran instanceof Error) throw ran;
+      if (ran !== undefined) {
+        this.#autoResult = new MaterializedResult(ran, Math.round(performance.now() - started));
+        this.#autoExpired = null;
+        this.#state = 'STREAMING';
+        this.#out.message(RESPONSE.success, {
+          fields: this.#autoResult.fields,
+          t_first: this.#autoResult.firstMs,
+        });
+        return;
+      }
+    }
     const lease = await this.#lease();
     // The lease is held until the result is done, fails, or is discarded or closed.
     const result = await this.#open(lease, query, params, mode, false, timeout, () => lease.release());

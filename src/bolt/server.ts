@@ -82,6 +82,8 @@ export interface BoltServerOptions {
   authenticate: BoltAuthenticate | null;
   serverAgent: string;
   acquire(signal: AbortSignal): Promise<ExecutionSlotLease>;
+  /** Runs a short read at once on a free slot (ConnectionContext.tryInline). */
+  tryInline: ConnectionContext['tryInline'];
 }
 
 export class BoltServer {
@@ -263,6 +265,7 @@ export class BoltServer {
     const localAddress = `${host.includes(':') ? `[${host}]` : host}:${socket.localPort}`;
     return {
       acquire: options.acquire,
+      tryInline: options.tryInline,
       authenticate: options.authenticate,
       serverAgent: options.serverAgent,
       maxMessageBytes: options.maxMessageBytes,

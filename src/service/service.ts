@@ -413,6 +413,8 @@ export class GraphDBService implements AsyncDisposable {
       authenticate: settings.auth ? boltAuthenticate(settings.auth) : null,
       serverAgent: `QuiverDB/${VERSION}`,
       acquire: (signal) => this.acquireExecutionSlot({ signal }),
+      tryInline: (text, params, accessMode, timeoutMs) =>
+        this.#pool ? this.#pool.tryStatementInline(text, params, accessMode, timeoutMs) : undefined,
     });
     try {
       await bolt.listen();
