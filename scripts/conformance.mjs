@@ -803,6 +803,9 @@ async function runWorker(file, outFile) {
   const addon = await loadEngine();
   const parsed = parseTestFile(file);
   const scratch = path.dirname(outFile);
+  // `~` in a statement's paths is the home folder (Kùzu's CopyFilesWithHomeDir writes ~/id.csv):
+  // this worker's scratch folder, so that a run leaves nothing in the user's home.
+  process.env.HOME = scratch;
   const dataset = parsed.dataset?.csvToParquet
     ? await parquetDatasetStatements(addon, parsed.dataset.csvToParquet, scratch)
     : datasetStatements(parsed.dataset);
