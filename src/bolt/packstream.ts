@@ -56,6 +56,8 @@ export const DEFAULT_DECODE_LIMITS: Readonly<DecodeLimits> = { maxDepth: 64, max
 const MIN_INT64 = -(2n ** 63n);
 const MAX_INT64 = 2n ** 63n - 1n;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** Strings up to this many bytes are read byte by byte when they are ASCII. */
+const SHORT_STRING_BYTES = 32;
 
 /** Decodes the single value `bytes` holds (a dechunked Bolt message). */
 export function decode(bytes: Uint8Array, limits: DecodeLimits = DEFAULT_DECODE_LIMITS): unknown {
@@ -178,6 +180,19 @@ class Decoder {
 
   #string(length: number): string {
     const start = this.#take(length, 'string');
+    if (length <= SHORT_STRING_BYTES) {
+      // Short ASCII (map keys, names): built here, without a TextDecoder call per string.
+      const bytes = this.#bytes;
+      let text = '';
+      let i = start;
+      const end = start + length;
+      for (; i < end; i++) {
+        const b = bytes[i] as number;
+        if (b >= 0x80) break;
+        text += String.fromCharCode(b);
+      }
+      if (i === end) return text;
+    }
     try {
       return utf8.decode(this.#bytes.subarray(start, start + length));
     } catch {
