@@ -203,6 +203,7 @@ function parseTestFile(file) {
       checkColumnNames: Boolean(pending.checkColumnNames),
       checkPrecision: Boolean(pending.checkPrecision),
       unsupported: expect.type === 'unsupported' ? `result '---- ${header}'` : pending.unsupported,
+      multiCopy: pending.multiCopy,
       expect,
     });
     pending = {};
@@ -294,6 +295,23 @@ function parseTestFile(file) {
         }
         break;
       }
+      // `-MULTI_COPY_RANDOM n table [SEED a b] "file"`: the file's records in a random order,
+      // split into n files, each copied into the table; judged as a statement expecting `ok`.
+      case 'MULTI_COPY_RANDOM': {
+        const seeded = params[2] === 'SEED';
+        pending = {
+          query: text,
+          line,
+          multiCopy: {
+            parts: Number(params[0]),
+            table: params[1],
+            seed: seeded ? Number(params[3]) ^ Number(params[4]) : 1,
+            path: params.slice(seeded ? 5 : 2).join(' '),
+          },
+        };
+        finishStatement('ok');
+        break;
+      }
       default: {
         if (IGNORED_DIRECTIVES.has(directive)) break;
         // Counted as a skipped statement, with the result that follows it, if any.
@@ -323,7 +341,10 @@ function excludedUnits(cases) {
 
 /** Makes the suite-relative paths quoted in statements (`"dataset/..."`) absolute. */
 function absolutePaths(text) {
-  return text.replace(/(["'])dataset\//g, `$1${suiteDir}/dataset/`);
+  // Kùzu's repository keeps the answer files in `test/answers`; the suite keeps them in `answers`.
+  return text
+    .replace(/(["'])dataset\//g, `$1${suiteDir}/dataset/`)
+    .replaceAll(`${suiteDir}/test/answers/`, `${suiteDir}/answers/`);
 }
 
 /**
@@ -782,6 +803,9 @@ async function runWorker(file, outFile) {
   const addon = await loadEngine();
   const parsed = parseTestFile(file);
   const scratch = path.dirname(outFile);
+  // `~` in a statement's paths is the home folder (Kùzu's CopyFilesWithHomeDir writes ~/id.csv):
+  // this worker's scratch folder, so that a run leaves nothing in the user's home.
+  process.env.HOME = scratch;
   const dataset = parsed.dataset?.csvToParquet
     ? await parquetDatasetStatements(addon, parsed.dataset.csvToParquet, scratch)
     : datasetStatements(parsed.dataset);
@@ -805,9 +829,34 @@ async function runWorker(file, outFile) {
       report(step.unit, { status: 'skipped', reason: `unsupported: ${step.unsupported}` });
     } else if (session.broken) {
       report(step.unit, failed(session.broken));
+    } else if (step.multiCopy) {
+      report(step.unit, judge(step, await multiCopy(step.multiCopy, session), variables));
     } else {
       report(step.unit, judge(step, await session.run(step.connection, queryOf(step)), variables));
     }
+  };
+
+  /** `-MULTI_COPY_RANDOM`: the outcome of the first COPY that fails, else of the last. */
+  const multiCopy = async ({ parts, table, seed, path: file }, session) => {
+    const records = fs
+      .readFileSync(absolutePaths(substitute(file, variables)).replace(/["']/g, ''), 'utf8')
+      .split('\n')
+      .filter((record) => record !== '');
+    const shuffle = new RandomDraws();
+    shuffle.seed(seed);
+    for (let i = records.length - 1; i > 0; i--) {
+      const j = Math.floor((shuffle.next(2 ** 31) / 2 ** 31) * (i + 1));
+      [records[i], records[j]] = [records[j], records[i]];
+    }
+    let outcome = { error: 'no part to copy' };
+    const size = Math.ceil(records.length / parts);
+    for (let part = 0; part < parts; part++) {
+      const partFile = path.join(exportRoot, `multi-copy-${part}.csv`);
+      fs.writeFileSync(partFile, `${records.slice(part * size, (part + 1) * size).join('\n')}\n`);
+      outcome = await session.run(null, `COPY ${table} FROM '${partFile}'`);
+      if (outcome.error !== undefined || outcome.timedOut) break;
+    }
+    return outcome;
   };
 
   const runSteps = async (steps, session) => {

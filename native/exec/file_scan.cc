@@ -191,12 +191,6 @@ std::vector<std::string> FirstRecordFields(const std::string& path, formats::Csv
   return fields;
 }
 
-// Whether sniffing takes `text` for a plain string: not empty, and not a value of another
-// type (a number, a date, a list ...).
-bool PlainString(std::string_view text) {
-  return formats::InferCsvFieldType(text).id() == LogicalTypeId::kString;
-}
-
 // LOAD WITH HEADERS (columns) FROM a file, without a header option and with sniffing on: the
 // first record is a header when a column that is not a STRING holds a plain string in it that
 // does not convert to the column's type (a name, where a number, a date, a list ... belongs),
@@ -206,7 +200,7 @@ bool SniffHeader(const std::string& path, const formats::CsvOptions& csv,
   const std::vector<std::string> fields = FirstRecordFields(path, csv, given.size());
   for (size_t c = 0; c < fields.size() && c < given.size(); ++c) {
     const LogicalType& type = given[c].second;
-    if (type.id() != LogicalTypeId::kString && PlainString(fields[c]) &&
+    if (type.id() != LogicalTypeId::kString && formats::IsPlainCsvString(fields[c]) &&
         !Converts(Value::String(fields[c]), type)) {
       return true;
     }
@@ -326,7 +320,7 @@ void ResolveFileScan(binder::BoundFileScan* scan,
   if (!header && sniff && rows > 1) {
     for (size_t c = 0; c < width && !first_is_header; ++c) {
       const Value v = columns[c].Get(0);
-      first_is_header = !v.is_null() && PlainString(v.GetString()) &&
+      first_is_header = !v.is_null() && formats::IsPlainCsvString(v.GetString()) &&
                         SniffType(columns[c], 1, probe.sample_size).id() != LogicalTypeId::kString;
     }
   }

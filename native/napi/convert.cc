@@ -15,7 +15,15 @@ namespace graphdb::napi {
 
 namespace {
 
+// Lists, maps and structs nest at most this many levels, a parameter's own value the first
+// (`depth` is 0 there): a value at depth kMaxDepth may be a scalar, not a container.
 constexpr int kMaxDepth = 64;
+
+void CheckNesting(Napi::Env env, int depth) {
+  if (depth >= kMaxDepth) {
+    throw Napi::TypeError::New(env, "parameter nesting is too deep (more than 64 levels)");
+  }
+}
 constexpr double kMaxSafeInteger = 9007199254740991.0;
 
 // The UTF-8 text of JS string `value` in buffer[0, length), and its length, when it fits in
@@ -169,6 +177,7 @@ bool IsPlainObject(Napi::Env env, napi_value object) {
 
 // A JS Map as a MAP: keys of one type, values of one type (INT64 widened to DOUBLE as in lists).
 Value MapToValue(Napi::Env env, Napi::Object map, int depth) {
+  CheckNesting(env, depth);
   Napi::Object iterator = map.Get("entries").As<Napi::Function>().Call(map, {}).As<Napi::Object>();
   Napi::Function next = iterator.Get("next").As<Napi::Function>();
   std::vector<std::pair<Value, Value>> pairs;
@@ -276,7 +285,6 @@ Napi::Value TypedObject(Napi::Env env, const char* type, int64_t months, int64_t
 }  // namespace
 
 Value ToValue(Napi::Env env, Napi::Value value, int depth) {
-  if (depth > kMaxDepth) throw Napi::TypeError::New(env, "parameter nesting is too deep");
   switch (value.Type()) {
     case napi_undefined:
     case napi_null: return Value::Null();
@@ -309,6 +317,23 @@ Value ToValue(Napi::Env env, Napi::Value value, int depth) {
         return Value::String(text);
       });
     case napi_object: {
+      if (value.IsArray()) {
+        CheckNesting(env, depth);
+        auto array = value.As<Napi::Array>();
+        const uint32_t length = array.Length();
+        std::vector<Value> children;
+        children.reserve(length);
+        LogicalType element = LogicalType::Any();
+        for (uint32_t i = 0; i < length; ++i) {
+          children.push_back(ToValue(env, array.Get(i), depth + 1));
+          element = UnifyTypes(env, element, children.back().type());
+        }
+        // Only INT64 elements of a DOUBLE list change; the others stay as they are (no copy).
+        if (element.id() == LogicalTypeId::kDouble) {
+          for (auto& child : children) child = CastListElement(child, element);
+        }
+        return Value::Nested(LogicalType::List(element), std::move(children));
+      }
       // Buffers are Uint8Arrays. (Node's IsBuffer() holds for every typed array and DataView.)
       if (value.IsTypedArray()) {
         auto array = value.As<Napi::TypedArray>();
@@ -323,18 +348,6 @@ Value ToValue(Napi::Env env, Napi::Value value, int depth) {
         double ms = value.As<Napi::Date>().ValueOf();
         if (!std::isfinite(ms)) throw Napi::TypeError::New(env, "invalid Date parameter");
         return Value::Timestamp(LogicalTypeId::kTimestamp, static_cast<int64_t>(ms) * 1000);
-      }
-      if (value.IsArray()) {
-        auto array = value.As<Napi::Array>();
-        std::vector<Value> children;
-        children.reserve(array.Length());
-        LogicalType element = LogicalType::Any();
-        for (uint32_t i = 0; i < array.Length(); ++i) {
-          children.push_back(ToValue(env, array.Get(i), depth + 1));
-          element = UnifyTypes(env, element, children.back().type());
-        }
-        for (auto& child : children) child = CastListElement(child, element);
-        return Value::Nested(LogicalType::List(element), std::move(children));
       }
       Napi::Object object = value.As<Napi::Object>();
       if (!IsPlainObject(env, value)) {
@@ -357,6 +370,7 @@ Value ToValue(Napi::Env env, Napi::Value value, int depth) {
                      " cannot be a query parameter: give a plain object (STRUCT), a Map (MAP), an "
                      "array (LIST), a Date (TIMESTAMP) or a Buffer or Uint8Array (BLOB)");
       }
+      CheckNesting(env, depth);
       Napi::Array keys = object.GetPropertyNames();
       std::vector<std::pair<std::string, LogicalType>> fields;
       std::vector<Value> children;

@@ -70,6 +70,29 @@ std::string FileText(const Value& v) {
       return out + "}";
     }
     case LogicalTypeId::kUnion: return FileText(v.children()[0]);
+    case LogicalTypeId::kNode:
+    case LogicalTypeId::kRel: {
+      // As Kùzu's CSV writer: a struct of the internal fields, then every property (a NULL one
+      // empty): {_SRC: 0:0, _DST: 0:1, _LABEL: knows, _ID: 3:0, date: ...} for a rel.
+      const ValueHeap& heap = *v.heap();
+      const auto id_text = [](InternalId id) {
+        return std::to_string(id.table) + ":" + std::to_string(id.offset);
+      };
+      std::string out = "{";
+      if (v.type_id() == LogicalTypeId::kRel) {
+        out += "_SRC: " + id_text(heap.src) + ", _DST: " + id_text(heap.dst) +
+               ", _LABEL: " + heap.str + ", _ID: " + id_text(v.GetId());
+      } else {
+        out += "_ID: " + id_text(v.GetId()) + ", _LABEL: " + heap.str;
+      }
+      for (size_t i = 0; i < heap.children.size(); ++i) {
+        out += ", " + heap.names[i] + ": " + FileText(heap.children[i]);
+      }
+      return out + "}";
+    }
+    case LogicalTypeId::kRecursiveRel:
+      return "{_NODES: " + FileText(v.children()[0]) + ", _RELS: " + FileText(v.children()[1]) +
+             "}";
     default: return v.ToString();
   }
 }
