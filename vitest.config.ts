@@ -13,6 +13,7 @@ export default defineConfig({
       'test/timing/**',
       'test/browser/**',
       'test/package/**',
+      'test/kuzu/kuzu-api-suite.test.ts',
       'node_modules/**',
     ],
     testTimeout: 30_000,

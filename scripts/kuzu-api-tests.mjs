@@ -43,10 +43,17 @@ export function writeShim() {
  * Runs the suite; returns {status, passing, failing, skipped: reason?, output}. `stdio`
  * 'inherit' prints mocha's report as it goes (the counts are then read from its JSON summary).
  */
-export function runKuzuApiSuite({ mochaArgs = [], quiet = false } = {}) {
+/** Why the suite cannot run here (undefined when it can). */
+export function skipReason() {
   if (!fs.existsSync(path.join(suiteDir, 'test', 'test.js'))) {
-    return { status: 0, skipped: `Kùzu's Node.js API suite is not at ${suiteDir}` };
+    return `Kùzu's Node.js API suite is not at ${suiteDir}`;
   }
+  return undefined;
+}
+
+export function runKuzuApiSuite({ mochaArgs = [], quiet = false } = {}) {
+  const reason = skipReason();
+  if (reason) return { status: 0, skipped: reason };
   if (!fs.existsSync(path.join(root, 'dist', 'kuzu', 'index.js'))) {
     return { status: 1, skipped: 'dist/kuzu is not built: run `npm run build:ts` first' };
   }
