@@ -37,6 +37,8 @@ export type ProgressCallback = (
 export type QueryResults = QueryResult | QueryResult[];
 
 const MS_PER_DAY = 86_400_000;
+const KUZU_ASYNC: RunOptions = Object.freeze({ output: 'kuzu' });
+const KUZU_SYNC: RunOptions = Object.freeze({ output: 'kuzu', delivery: 'sync' });
 const CONNECTION_CLOSED = 'Connection is closed.';
 
 function checkStatement(statement: unknown): asserts statement is string {
@@ -77,8 +79,8 @@ export class Connection {
   #timeoutMs = 0;
   #numThreads = 0;
   /** How statements run (RunOptions), for the async and the sync calls. */
-  #async: RunOptions = { output: 'kuzu' };
-  #sync: RunOptions = { output: 'kuzu', delivery: 'sync' };
+  #async: RunOptions = KUZU_ASYNC;
+  #sync: RunOptions = KUZU_SYNC;
   /** The text the native connection read last, which it keeps (sent again as null). */
   #lastText: string | null = null;
   readonly #owner = {
@@ -254,8 +256,9 @@ export class Connection {
   #updateOptions(): void {
     const timeoutMs = this.#timeoutMs > 0 ? Math.max(1, Math.round(this.#timeoutMs)) : undefined;
     const access = this._database._readOnly ? ('read' as const) : undefined;
-    this.#async = { output: 'kuzu', timeoutMs, access };
-    this.#sync = { output: 'kuzu', delivery: 'sync', timeoutMs, access };
+    // Frozen: run() packs frozen options once (src/native/addon.ts, packOptions).
+    this.#async = Object.freeze({ output: 'kuzu', timeoutMs, access });
+    this.#sync = Object.freeze({ output: 'kuzu', delivery: 'sync', timeoutMs, access });
   }
 
   #checkExecute(preparedStatement: unknown, params: unknown): asserts preparedStatement is PreparedStatement {
@@ -293,7 +296,9 @@ export class Connection {
       return Promise.reject(asKuzuError(error));
     }
     if (progress !== undefined) submitted = reportProgress(native, submitted, progress);
-    return whileInFlight(submitted, this.#wrap).catch(rethrowAsKuzu);
+    // A result computed on this thread is a value (no promise to translate the error of).
+    if (submitted instanceof Promise) submitted = submitted.catch(rethrowAsKuzu);
+    return whileInFlight(submitted, this.#wrap);
   }
 
   #runSync(text: string, params: Record<string, unknown> | undefined): QueryResults {

@@ -425,8 +425,12 @@ export function run<const O extends RunOptions | undefined = undefined>(
  * (ReadRunOptions: ConnectionWrap's enums, and native AccessMode).
  */
 const packed = new Float64Array(9);
+/** The frozen options `packed` holds now, which a call with the same options reuses. */
+let packedFrozen: RunOptions | undefined;
 /** @internal Exported for tests that call NativeConnection.run itself. */
 export function packOptions(options: RunOptions): Float64Array {
+  if (options === packedFrozen) return packed;
+  packedFrozen = Object.isFrozen(options) ? options : undefined;
   packed[0] = sourceCode(options.source);
   packed[1] = deliveryCode(options.delivery);
   packed[2] = outputCode(options.output);
