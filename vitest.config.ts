@@ -14,6 +14,7 @@ export default defineConfig({
       'test/browser/**',
       'test/package/**',
       'test/kuzu/kuzu-api-suite.test.ts',
+      'test/kuzu/kuzu-export.test.ts',
       'node_modules/**',
     ],
     testTimeout: 30_000,

@@ -15,6 +15,8 @@ export default defineConfig({
       'test/browser/**/*.test.ts',
       'test/package/**/*.test.ts',
       'test/kuzu/kuzu-api-suite.test.ts',
+      // Opt-in: skipped (with a message) unless GRAPHDB_KUZU_EXPORT=1 (npm run test:kuzu-export).
+      'test/kuzu/kuzu-export.test.ts',
     ],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -8,9 +8,12 @@
 // repository's node_modules (for mocha's chai and tmp). Nothing of ../shared is copied.
 //
 //   node scripts/kuzu-api-tests.mjs [--min N] [mocha options...]
+//   node scripts/kuzu-api-tests.mjs --export     (`npm run test:kuzu-export`)
 //
 // Without ../shared it says so and exits 0 (skipped). Exits non-zero when fewer than N tests
-// pass (default: KUZU_API_MIN_PASSING, 100), or when mocha cannot run.
+// pass (default: KUZU_API_MIN_PASSING, 100), or when mocha cannot run. --export runs the
+// opt-in test/kuzu/kuzu-export.test.ts instead (GRAPHDB_KUZU_EXPORT=1): databases made by the
+// kuzu package, exported as CSV and Parquet, imported and read back through quiverdb/kuzu.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -80,7 +83,19 @@ export function runKuzuApiSuite({ mochaArgs = [], quiet = false } = {}) {
   return { status: result.status ?? 1, passing: count('passing'), failing: count('failing'), output };
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+function runExportTest() {
+  const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
+  const result = spawnSync(
+    process.execPath,
+    [vitest, 'run', '--config', 'vitest.long.config.ts', 'test/kuzu/kuzu-export.test.ts'],
+    { cwd: root, stdio: 'inherit', env: { ...process.env, GRAPHDB_KUZU_EXPORT: '1' } },
+  );
+  return result.status ?? 1;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--export')) {
+  process.exitCode = runExportTest();
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const at = args.indexOf('--min');
   let min = Number(process.env.KUZU_API_MIN_PASSING ?? DEFAULT_MIN_PASSING);
