@@ -141,8 +141,11 @@ export class Connection {
   }
 
   /**
-   * Checks `statement` (its syntax, and that its tables and properties exist): resolves to a
-   * PreparedStatement whose isSuccess() says whether it can run, and getErrorMessage() why not.
+   * Checks `statement`: resolves to a PreparedStatement whose isSuccess() says whether it can
+   * run, and getErrorMessage() why not. It is parsed, then bound and planned without running
+   * (as `EXPLAIN` does): a syntax error, or a binder error such as a table that does not exist,
+   * fails it. Binding stops at a `$parameter`, whose type is known only once `execute` gives
+   * its value: what follows it is checked then.
    */
   prepare(statement: string): Promise<PreparedStatement> {
     try {
@@ -150,26 +153,36 @@ export class Connection {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.#connection().then((native) =>
-      native.prepare(statement).then(
-        (id) => {
-          native.closePrepared(id);
-          return new PreparedStatement(this, statement, '');
-        },
-        (error: unknown) => new PreparedStatement(this, statement, messageOf(error)),
-      ),
-    );
+    return this.#connection().then(async (native) => {
+      try {
+        native.closePrepared(await native.prepare(statement));
+      } catch (error) {
+        return new PreparedStatement(this, statement, messageOf(error));
+      }
+      try {
+        await this.#call<Promise<unknown>>(native, PROBE, `EXPLAIN ${statement}`, undefined);
+      } catch (error) {
+        if (failsPrepare(error)) return new PreparedStatement(this, statement, messageOf(error));
+      }
+      return new PreparedStatement(this, statement, '');
+    });
   }
 
+  /** `prepare` on this thread. */
   prepareSync(statement: string): PreparedStatement {
     checkStatement(statement);
     const native = this.#connectionSync();
     try {
       native.closePrepared(native.prepare(statement, true));
-      return new PreparedStatement(this, statement, '');
     } catch (error) {
       return new PreparedStatement(this, statement, messageOf(error));
     }
+    try {
+      this.#call(native, PROBE_SYNC, `EXPLAIN ${statement}`, undefined);
+    } catch (error) {
+      if (failsPrepare(error)) return new PreparedStatement(this, statement, messageOf(error));
+    }
+    return new PreparedStatement(this, statement, '');
   }
 
   /** Runs a prepared statement with `params` (a plain object of its `$parameters`' values). */
@@ -346,6 +359,19 @@ export class Connection {
     if (this._connection === undefined) throw new GraphDBError(PARENT_CLOSED, 'CONNECTION_CLOSED');
     return this._connection;
   }
+}
+
+/** How `prepare` runs its EXPLAIN probe (the plan is not wanted: its text output is cheapest). */
+const PROBE: RunOptions = Object.freeze({ output: 'text', delivery: 'worker' });
+const PROBE_SYNC: RunOptions = Object.freeze({ output: 'text', delivery: 'sync' });
+
+/**
+ * Whether an error of `prepare`'s EXPLAIN probe means the statement cannot run: a syntax or
+ * binder error. Others (a `$parameter` without a value, a statement EXPLAIN does not take)
+ * leave it to `execute`.
+ */
+function failsPrepare(error: unknown): boolean {
+  return error instanceof GraphDBError && (error.code === 'QUERY_SYNTAX' || error.code === 'QUERY_BINDING');
 }
 
 function messageOf(error: unknown): string {

@@ -1,6 +1,6 @@
 // Kùzu's own Node.js API test suite (../shared/conformance/kuzu/tools/nodejs_api) against the
 // `quiverdb/kuzu` API, through scripts/kuzu-api-tests.mjs (`npm run test:kuzu-api`). At least
-// 100 of its 103 tests pass; docs/migrating-from-kuzu.md explains the others. Skipped, with a
+// 102 of its 103 tests pass; docs/migrating-from-kuzu.md explains the other. Skipped, with a
 // message, when ../shared is absent. It loads dist/kuzu: vitest.long.config.ts runs it, after
 // the package test has rebuilt dist/ (or `npm run build:ts`).
 import { describe, expect, it } from 'vitest';

@@ -175,6 +175,22 @@ describe('Connection', () => {
     expect(() => conn.querySync(42 as unknown as string)).toThrow('statement must be a string.');
   });
 
+  it('reports a prepared statement that does not bind, and runs the right text after it', async () => {
+    const missing = await conn.prepare('MATCH (a:dog) WHERE a.x = $x RETURN a');
+    expect(missing.isSuccess()).toBe(false);
+    expect(missing.getErrorMessage()).toBe('Binder exception: Table dog does not exist.');
+    expect(conn.prepareSync('MATCH (a:dog) RETURN a').getErrorMessage()).toBe(missing.getErrorMessage());
+    // The check stops at a parameter, whose type comes with its value.
+    const statement = await conn.prepare('MATCH (p:person) WHERE p.name = $name RETURN p.age AS age');
+    expect(statement.isSuccess()).toBe(true);
+    const [first, second] = await Promise.all([
+      conn.execute(statement, { name: 'Alice' }),
+      conn.execute(statement, { name: 'Bob' }),
+    ]);
+    expect(await one(first).getAll()).toEqual([{ age: 30 }]);
+    expect(await one(second).getAll()).toEqual([{ age: null }]);
+  });
+
   it('reports a prepared statement that does not parse', async () => {
     const statement = await conn.prepare('MATCH (a:person RETURN a');
     expect(statement.isSuccess()).toBe(false);
