@@ -10,7 +10,19 @@ import { QueryResult } from './query-result.js';
 export { Connection, type ProgressCallback, type QueryResults } from './connection.js';
 export { Database, STORAGE_VERSION } from './database.js';
 export { PreparedStatement } from './prepared-statement.js';
-export { type KuzuRow, type KuzuValue, QueryResult, type QuerySummary } from './query-result.js';
+export {
+  type Callback,
+  type KuzuRow,
+  type KuzuValue,
+  type NodeID,
+  type NodeValue,
+  type Nullable,
+  QueryResult,
+  type QuerySummary,
+  type RecursiveRelValue,
+  type RelValue,
+  type SystemConfig,
+} from './query-result.js';
 
 /** GraphDB's version (Kùzu's VERSION is Kùzu's). */
 export const VERSION: string = Database.getVersion();

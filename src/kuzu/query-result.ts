@@ -28,6 +28,52 @@ export type KuzuValue =
   | KuzuValue[]
   | { [key: string]: KuzuValue };
 
+/** An internal id: the offset in its table, and the table's number (as Kùzu numbers them). */
+export interface NodeID {
+  offset: number;
+  table: number;
+}
+
+/** A node: its properties, `_label` and `_id`. */
+export interface NodeValue {
+  _label: string | null;
+  _id: NodeID | null;
+  // biome-ignore lint/suspicious/noExplicitAny: Kùzu's declaration, kept for code written against it
+  [key: string]: any;
+}
+
+/** A relationship: its properties, its ends, `_label` and `_id`. */
+export interface RelValue {
+  _src: NodeID | null;
+  _dst: NodeID | null;
+  _label: string | null;
+  _id: NodeID | null;
+  // biome-ignore lint/suspicious/noExplicitAny: Kùzu's declaration, kept for code written against it
+  [key: string]: any;
+}
+
+/** A variable-length relationship: the nodes between its ends, and its relationships. */
+export interface RecursiveRelValue {
+  _nodes: NodeValue[];
+  _rels: RelValue[];
+}
+
+/** Kùzu's SystemConfig type: the Database constructor's settings by name. */
+export interface SystemConfig {
+  bufferPoolSize?: number;
+  enableCompression?: boolean;
+  readOnly?: boolean;
+  maxDBSize?: number;
+  autoCheckpoint?: boolean;
+  checkpointThreshold?: number;
+}
+
+/** Kùzu's callback type: an error, or the result. */
+export type Callback<T = void> = (error: Error | null, result?: T) => void;
+
+/** Kùzu's nullable type. */
+export type Nullable<T> = T | null;
+
 /** Times of a statement, in milliseconds. */
 export interface QuerySummary {
   /**

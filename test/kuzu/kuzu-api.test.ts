@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kuzuColumnName } from '../../src/kuzu/column-names.js';
 import {
@@ -232,9 +233,20 @@ describe('Connection', () => {
     expect(() => own.getNextSync()).toThrow('Query result is closed.');
   });
 
-  it('exports the version and the storage version', () => {
+  it('exports the version and the storage version (the table files format version)', () => {
     expect(VERSION).toMatch(/^\d+\.\d+\.\d+/);
-    expect(STORAGE_VERSION).toBeGreaterThanOrEqual(1);
+    const header = fs.readFileSync(
+      path.join(
+        path.dirname(fileURLToPath(import.meta.url)),
+        '..',
+        '..',
+        'native',
+        'storage',
+        'table_file.h',
+      ),
+      'utf8',
+    );
+    expect(STORAGE_VERSION).toBe(Number(/kFileFormatVersion = (\d+);/.exec(header)?.[1]));
   });
 });
 
