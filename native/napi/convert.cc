@@ -9,9 +9,18 @@
 #include <vector>
 
 #include "napi/addon_data.h"
+#include "napi/kuzu_values.h"
 #include "types/temporal.h"
 
 namespace graphdb::napi {
+
+Napi::BigInt BigIntFromInt128(Napi::Env env, int128_t v) {
+  bool negative = v < 0;
+  auto magnitude =
+      negative ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+  uint64_t words[2] = {static_cast<uint64_t>(magnitude), static_cast<uint64_t>(magnitude >> 64)};
+  return Napi::BigInt::New(env, negative ? 1 : 0, 2, words);
+}
 
 namespace {
 
@@ -89,11 +98,7 @@ Napi::Value FromInt128(Napi::Env env, int128_t v) {
   if (v >= -static_cast<int128_t>(kMaxSafeInteger) && v <= static_cast<int128_t>(kMaxSafeInteger)) {
     return Napi::Number::New(env, static_cast<double>(static_cast<int64_t>(v)));
   }
-  bool negative = v < 0;
-  auto magnitude =
-      negative ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
-  uint64_t words[2] = {static_cast<uint64_t>(magnitude), static_cast<uint64_t>(magnitude >> 64)};
-  return Napi::BigInt::New(env, negative ? 1 : 0, 2, words);
+  return BigIntFromInt128(env, v);
 }
 
 // A JS string of UTF-8 text. ASCII text (most stored strings) goes as Latin-1, which V8 copies
@@ -604,7 +609,7 @@ Napi::Array BuildRows(Napi::Env env, const exec::QueryResult& result, bool text)
 }
 
 // The packed result of `result` alone (FromQueryResult).
-Napi::Value PackQueryResult(Napi::Env env, const exec::QueryResult& result, bool typed) {
+Napi::Value PackQueryResult(Napi::Env env, const exec::QueryResult& result, CellForm form) {
   // Every part goes to JS as call arguments: a JS function gathers arguments into arrays with
   // JIT-compiled code, while each element or property stored from native code
   // (napi_set_element) goes through V8's generic lookup, several times slower (it was the
@@ -646,7 +651,9 @@ Napi::Value PackQueryResult(Napi::Env env, const exec::QueryResult& result, bool
   auto next = [&](size_t at) {
     size_t end = at;
     while (row < result.rows.size() && end - at < kCellsPerCall) {
-      args[end++] = FromValue(env, result.rows[row][column], typed);
+      const Value& cell = result.rows[row][column];
+      args[end++] = form == CellForm::kKuzu ? FromValueKuzu(env, cell)
+                                            : FromValue(env, cell, form == CellForm::kTyped);
       if (++column == width) {
         column = 0;
         ++row;
@@ -667,15 +674,15 @@ Napi::Value PackQueryResult(Napi::Env env, const exec::QueryResult& result, bool
 }
 }  // namespace
 
-Napi::Value FromQueryResult(Napi::Env env, const exec::QueryResult& result, bool typed) {
-  if (result.earlier.empty()) return PackQueryResult(env, result, typed);
+Napi::Value FromQueryResult(Napi::Env env, const exec::QueryResult& result, CellForm form) {
+  if (result.earlier.empty()) return PackQueryResult(env, result, form);
   // A query of several statements: {results: [packed, ...]}, one per statement, in order.
   Napi::Array all = Napi::Array::New(env, result.earlier.size() + 1);
   uint32_t i = 0;
   for (const exec::QueryResult& earlier : result.earlier) {
-    all.Set(i++, PackQueryResult(env, earlier, typed));
+    all.Set(i++, PackQueryResult(env, earlier, form));
   }
-  all.Set(i, PackQueryResult(env, result, typed));
+  all.Set(i, PackQueryResult(env, result, form));
   Napi::Object batch = Napi::Object::New(env);
   batch.Set("results", all);
   return batch;

@@ -31,7 +31,8 @@ namespace {
 // value for nextval()). `rows` come from the files or the query.
 uint64_t CopyColumnList(Database& db, const parser::ParsedCopyFrom& s,
                         const std::unordered_map<std::string, Value>& params,
-                        const formats::CsvOptions& options) {
+                        const formats::CsvOptions& options, std::string_view from,
+                        std::string_view to) {
   const catalog::Catalog& cat = db.catalog();
   const auto* node_schema = cat.GetNodeTable(s.table_name);
   const auto* rel_schema = node_schema ? nullptr : cat.GetRelTable(s.table_name);
@@ -41,11 +42,12 @@ uint64_t CopyColumnList(Database& db, const parser::ParsedCopyFrom& s,
   const auto& properties = node_schema ? node_schema->properties : rel_schema->properties;
   std::vector<size_t> columns;
   std::vector<LogicalType> types;
+  // The FROM/TO pair the rows go to (a rel table's `from` and `to` options, as Kùzu's EXPORT
+  // DATABASE writes them for a table of several pairs).
+  const catalog::RelTablePair* pair = nullptr;
   if (rel_schema) {
-    if (rel_schema->pairs.size() != 1) {
-      ThrowNotSupported("COPY with a column list into a rel table with several FROM/TO pairs");
-    }
-    for (catalog::TableId end : {rel_schema->pairs[0].src_table, rel_schema->pairs[0].dst_table}) {
+    pair = Check(storage::SelectRelPair(cat, *rel_schema, from, to));
+    for (catalog::TableId end : {pair->src_table, pair->dst_table}) {
       LogicalType key = cat.GetNodeTable(end)->primary_key_property().type;
       types.push_back(key.id() == LogicalTypeId::kSerial ? LogicalType::Int64() : key);
     }
@@ -78,7 +80,7 @@ uint64_t CopyColumnList(Database& db, const parser::ParsedCopyFrom& s,
     }
   }
   if (rel_schema) {
-    AppendRelRows(db, *rel_schema, rows, &columns);
+    AppendRelRows(db, *rel_schema, rows, &columns, pair);
     return rows.size();
   }
   exec::GraphStore store(cat, db, /*write_ts=*/0);  // stamp 0: like COPY, seen by every snapshot
@@ -308,7 +310,7 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
                       warning_limit, false);
   }
   if (s.has_column_list) {
-    uint64_t rows = CopyColumnList(db, s, params, options);
+    uint64_t rows = CopyColumnList(db, s, params, options, from, to);
     const auto* node = cat.GetNodeTable(s.table_name);
     return CopyResult(rows, node ? node->name : cat.GetRelTable(s.table_name)->name,
                       std::move(skipped), warnings, query_id, warning_limit, node == nullptr);
