@@ -575,7 +575,8 @@ Napi::Value FromValue(Napi::Env env, const Value& v, bool typed) {
       object.Set("_rels", FromValue(env, v.children()[1], typed));
       return object;
     }
-    case LogicalTypeId::kString: return StringFromUtf8(env, v.GetString());
+    case LogicalTypeId::kString:
+    case LogicalTypeId::kJson: return StringFromUtf8(env, v.GetString());
     default:  // UUID, INTERVAL
       return Napi::String::New(env, v.ToString());
   }
