@@ -225,21 +225,21 @@ BoundExpressionPtr Binder::BindListComprehension(const ParsedExpression& expr) {
   auto e = MakeExpr(quantifier ? ExprKind::kQuantifier : ExprKind::kListComprehension,
                     quantifier ? LogicalType::Bool() : LogicalType::Any(), expr.text);
   e->slot = NewSlot();
-  auto saved = scope_;
-  scope_ = std::make_shared<Scope>(*saved);
-  scope_->Add({expr.name, e->slot, element, {}});
-  e->children.push_back(std::move(list));
-  if (expr.where_expression) {
-    e->children.push_back(ImplicitCast(Bind(*expr.where_expression), LogicalType::Bool()));
-    e->has_predicate = true;
-  }
   LogicalType result_element = element;
-  if (!quantifier && expr.projection) {
-    e->children.push_back(Bind(*expr.projection));
-    e->has_projection = true;
-    result_element = e->children.back()->type;
+  {
+    ScopedVariables variable(*scope_);
+    variable.Add({expr.name, e->slot, element, {}});
+    e->children.push_back(std::move(list));
+    if (expr.where_expression) {
+      e->children.push_back(ImplicitCast(Bind(*expr.where_expression), LogicalType::Bool()));
+      e->has_predicate = true;
+    }
+    if (!quantifier && expr.projection) {
+      e->children.push_back(Bind(*expr.projection));
+      e->has_projection = true;
+      result_element = e->children.back()->type;
+    }
   }
-  scope_ = saved;
   if (quantifier) {
     static const char* kNames[] = {"all", "any", "none", "single"};
     e->name = kNames[static_cast<int>(expr.quantifier)];

@@ -62,6 +62,7 @@ class Binder {
   // binder_internal.h holds the scope and the helpers they share.
   struct VariableInfo;
   class Scope;
+  class ScopedVariables;
 
   // Queries and clauses (binder.cc).
   BoundQueryPart BindSingleQuery(const parser::ParsedSingleQuery& query,
