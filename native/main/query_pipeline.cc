@@ -815,9 +815,10 @@ exec::QueryResult RunOneStatement(Database& db, const parser::ParsedStatement& s
                                   Session* session, CommitContext& commit) {
   const uint64_t draws_before = catalog::SequenceDrawsOnThisThread();
   exec::QueryResult result;
-  if (!StatementWrites(statement) || statement.kind == parser::StatementKind::kImportDatabase) {
-    // Reads (and BEGIN/COMMIT and IMPORT DATABASE, which take the gate themselves) never
-    // wait for writers.
+  if (!StatementWrites(statement) || statement.kind == parser::StatementKind::kImportDatabase ||
+      statement.kind == parser::StatementKind::kCheckpoint) {
+    // Reads (and BEGIN/COMMIT, IMPORT DATABASE and CHECKPOINT, which take the gate
+    // themselves) never wait for writers.
     if (session && session->transaction && statement.kind != parser::StatementKind::kTransaction) {
       session->transaction->read = true;
     }
