@@ -69,10 +69,12 @@ struct DatabaseConfig {
   uint64_t checkpoint_threshold_bytes = 16ULL << 20;
 };
 
-// Serialises writers: while a session has a read-write transaction open (BEGIN ... COMMIT),
-// write statements of other sessions wait for it to end, and such a transaction begins only
-// when no other session's write statement is running. Reads never wait here: they read a
-// snapshot (see exec::Snapshot), which does not see the open transaction's writes.
+// Serialises writers: once a session's read-write transaction has written (it takes the gate
+// with Begin at its first write, BecomeTransactionWriter in query_pipeline.cc) until it ends,
+// write statements of other sessions wait for it, and a transaction takes the gate only when
+// no other session's write statement is running. A checkpoint takes it too (BeginAhead), ahead
+// of the writers that come after it. Reads never wait here: they read a snapshot (see
+// exec::Snapshot), which does not see the open transaction's writes.
 //
 // Thread-safety: thread-safe. `owner` identifies a session (nullptr: a session that cannot
 // open transactions).
@@ -93,7 +95,7 @@ class TransactionGate {
   // steady load cannot starve it. Released with End(owner).
   Status BeginAhead(const void* owner);
   void End(const void* owner);
-  // Whether some session has a read-write transaction open.
+  // Whether some session has a read-write transaction open that has written.
   bool HasOpenTransaction();
   // A read-write transaction that ran DDL or COPY (a schema transaction, docs/concurrency.md)
   // changed the catalog and the tables in place, where no snapshot can hide it: until it ends
