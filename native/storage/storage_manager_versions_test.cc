@@ -364,19 +364,28 @@ TEST(StorageManagerTest, Version4PacksAdjacencyAndIndex) {
   EXPECT_EQ(person->index().slot_bytes(), 8u);
 }
 
-// A checkpoint written beside writers keeps the previous checkpoint's logs live: version 5,
-// written only then.
-TEST(StorageManagerTest, ManifestsThatKeepThePreviousLogsLiveAreVersion5AndChecked) {
-  auto version = [](const std::string& bytes) {
-    uint32_t v;
-    std::memcpy(&v, bytes.data() + 8, 4);
-    return v;
-  };
+// The version field of an encoded manifest.
+uint32_t ManifestVersion(const std::string& bytes) {
+  uint32_t v;
+  std::memcpy(&v, bytes.data() + 8, 4);
+  return v;
+}
+
+// A manifest of checkpoint 4 (last commit 9): the catalog and one node table.
+Manifest CatalogAndOneTable() {
   Manifest m;
   m.sequence = 4;
   m.last_commit_ts = 9;
   m.files.push_back(ManifestEntry{FileKind::kCatalog, 0, "catalog-000004.gdb", 100, 7, {}, {}});
   m.files.push_back(ManifestEntry{FileKind::kNodeTable, 0, "node-000002-0.gdb", 200, 8, {}, {}});
+  return m;
+}
+
+// A checkpoint written beside writers keeps the previous checkpoint's logs live: version 5,
+// written only then.
+TEST(StorageManagerTest, ManifestsThatKeepThePreviousLogsLiveAreVersion5AndChecked) {
+  const auto version = ManifestVersion;
+  Manifest m = CatalogAndOneTable();
   m.files[1].constants.push_back(ConstantColumn{"INT64", "abc"});
   EXPECT_EQ(version(EncodeManifest(m)), 3u);
   m.previous_logs_live = true;
@@ -401,16 +410,8 @@ TEST(StorageManagerTest, ManifestsThatKeepThePreviousLogsLiveAreVersion5AndCheck
 }
 
 TEST(StorageManagerTest, ManifestsWithConstantColumnsAreVersion3AndChecked) {
-  auto version = [](const std::string& bytes) {
-    uint32_t v;
-    std::memcpy(&v, bytes.data() + 8, 4);
-    return v;
-  };
-  Manifest m;
-  m.sequence = 4;
-  m.last_commit_ts = 9;
-  m.files.push_back(ManifestEntry{FileKind::kCatalog, 0, "catalog-000004.gdb", 100, 7, {}, {}});
-  m.files.push_back(ManifestEntry{FileKind::kNodeTable, 0, "node-000002-0.gdb", 200, 8, {}, {}});
+  const auto version = ManifestVersion;
+  Manifest m = CatalogAndOneTable();
   std::string plain = EncodeManifest(m);
   EXPECT_EQ(version(plain), 2u);  // what older readers understand
   m.files[1].constants.push_back(ConstantColumn{"INT64", "abc"});
