@@ -44,7 +44,8 @@ uint64_t InitialRandomState() {
   Throw(ErrorCode::kInvalidRequest, "Transaction exception: " + message);
 }
 
-// Ends a read-only transaction: unpins its snapshot and lets go of the versions only it kept.
+// Ends a read-only transaction, or a read-write one that wrote nothing: unpins its snapshot
+// and lets go of the versions only it kept.
 void EndReadOnlyTransaction(Database& db, Session& session) {
   db.UnpinSnapshot(session.transaction->read_ts);
   session.transaction.reset();
@@ -61,6 +62,30 @@ Status InternalError(const std::exception& e) {
 
 void ThrowIfError(const Status& status) {
   if (!status.ok()) throw GraphDBException(status);
+}
+
+// A read-write transaction's first write: takes the writer gate (docs/concurrency.md). No-op
+// for a transaction that holds it already. REQUIRES: no lock held, the gate not entered.
+void BecomeTransactionWriter(Database& db, Session& session) {
+  Transaction& transaction = *session.transaction;
+  if (transaction.read_only || transaction.writer) return;
+  TransactionGate& gate = db.transaction_gate();
+  ThrowIfError(gate.Begin(&session));
+  // Holding the gate, no other transaction or write statement commits rows until this one
+  // ends: every commit before now is published. One since the snapshot it read from may have
+  // changed what it read (first committer wins); one that read nothing reads the latest state
+  // from here on.
+  if (transaction.read && db.visible_ts() != transaction.read_ts) {
+    gate.End(&session);
+    Throw(ErrorCode::kTxConflict,
+          "the transaction read a snapshot that another transaction's commit has changed since "
+          "(snapshot " +
+              std::to_string(transaction.read_ts) + ", now " + std::to_string(db.visible_ts()) +
+              "), so its first write would be based on stale reads; it was rolled back with "
+              "nothing applied: retry it");
+  }
+  transaction.writer = true;
+  db.UnpinSnapshot(transaction.read_ts);
 }
 
 // The statement lock, shared, for a statement of `session`: after any other session's schema
@@ -312,16 +337,13 @@ exec::QueryResult RunTransactionStatement(Database& db, const parser::ParsedTran
           "other connections.");
     }
     auto transaction = std::make_unique<Transaction>();
-    if (statement.action == TransactionAction::kBeginReadOnly) {
-      transaction->read_only = true;
-      // Shared: a schema change (exclusive) cannot run between its wait for pinned snapshots
-      // and its change while this pins one.
-      std::shared_lock<StatementLock> lock = SharedStatementLock(db, session);
-      transaction->read_ts = db.PinLatestSnapshot();
-    } else {
-      ThrowIfError(db.transaction_gate().Begin(session));
-      transaction->stamp = db.NewTransactionStamp();
-    }
+    transaction->read_only = statement.action == TransactionAction::kBeginReadOnly;
+    // Both kinds read the snapshot they begin with; a read-write one takes the writer gate
+    // only at its first write (BecomeTransactionWriter). Shared: a schema change (exclusive)
+    // cannot run between its wait for pinned snapshots and its change while this pins one.
+    std::shared_lock<StatementLock> lock = SharedStatementLock(db, session);
+    transaction->read_ts = db.PinLatestSnapshot();
+    if (!transaction->read_only) transaction->stamp = db.NewTransactionStamp();
     session->transaction = std::move(transaction);
     return MessageResult("");
   }
@@ -333,7 +355,7 @@ exec::QueryResult RunTransactionStatement(Database& db, const parser::ParsedTran
     AbortTransaction(db, *session);
     return MessageResult("");
   }
-  if (session->transaction->read_only) {
+  if (session->transaction->read_only || !session->transaction->writer) {
     EndReadOnlyTransaction(db, *session);
     return MessageResult("");
   }
@@ -583,6 +605,7 @@ exec::QueryResult RunImportDatabase(Database& db, const parser::ParsedPortDataba
                           &own, commit);
   const std::string failed = "Runtime exception: Import database failed: ";
   try {
+    BecomeTransactionWriter(db, own);
     {
       // Other sessions' writes (DDL too) wait at the gate this transaction holds from here on.
       std::shared_lock<StatementLock> lock = SharedStatementLock(db, &own);
@@ -657,7 +680,7 @@ Session::Session() : random_state(InitialRandomState()) {}
 
 void AbortTransaction(Database& db, Session& session) {
   if (!session.transaction) return;
-  if (session.transaction->read_only) {
+  if (session.transaction->read_only || !session.transaction->writer) {
     EndReadOnlyTransaction(db, session);
     return;
   }
@@ -844,11 +867,17 @@ exec::QueryResult RunOneStatement(Database& db, const parser::ParsedStatement& s
                                   Session* session, CommitContext& commit) {
   const uint64_t draws_before = catalog::SequenceDrawsOnThisThread();
   exec::QueryResult result;
-  if (!StatementWrites(statement) || statement.kind == parser::StatementKind::kImportDatabase) {
-    // Reads (and BEGIN/COMMIT and IMPORT DATABASE, which take the gate themselves) never
-    // wait for writers.
+  if (!StatementWrites(statement) || statement.kind == parser::StatementKind::kImportDatabase ||
+      statement.kind == parser::StatementKind::kCheckpoint) {
+    // Reads (and BEGIN/COMMIT, IMPORT DATABASE and CHECKPOINT, which take the gate
+    // themselves) never wait for writers.
+    if (session && session->transaction && statement.kind != parser::StatementKind::kTransaction) {
+      session->transaction->read = true;
+    }
     result = RunStatement(db, statement, params, session, &commit);
   } else {
+    // A read-write transaction takes the gate at its first write.
+    if (session && session->transaction) BecomeTransactionWriter(db, *session);
     TransactionGate& gate = db.transaction_gate();
     ThrowIfError(gate.EnterWrite(session));
     try {
@@ -1052,6 +1081,7 @@ Result<std::unique_ptr<StatementCursor>> StatementCursor::Open(
     lazy->parsed = parsed;
     lazy->params = params;
     Transaction* transaction = session ? session->transaction.get() : nullptr;
+    if (transaction) transaction->read = true;
     std::shared_lock<StatementLock> lock = SharedStatementLock(db, session);
     lazy->compiled = CompileStatement(db, statement, lazy->params, session, memo);
     StatementTransaction how = ChooseStatementTransaction(db, transaction, AccessMode::kRead,

@@ -32,9 +32,14 @@ namespace graphdb {
 //
 // A read-only transaction (SnapshotReadTransaction) pins the snapshot it began with and reads
 // it in every statement, never waiting for writers. A read-write transaction
-// (SnapshotCowWriteTransaction) holds the database's writer gate until it ends, stamps its
-// writes with its own uncommitted stamp (other sessions' snapshots do not see them; SET keeps
-// the old value as a version) and restamps them with its commit timestamp at COMMIT.
+// (SnapshotCowWriteTransaction) does the same until its first write, so read-write
+// transactions that only read run side by side; at its first write it takes the database's
+// writer gate (BecomeTransactionWriter in query_pipeline.cc) and holds it until it ends. If
+// it read before that and another transaction committed since its snapshot, it aborts with
+// TX_CONFLICT there (first committer wins); otherwise it reads the latest state from then on
+// (no other writer runs while it holds the gate). It stamps its writes with its own
+// uncommitted stamp (other sessions' snapshots do not see them; SET keeps the old value as a
+// version) and restamps them with its commit timestamp at COMMIT.
 //
 // A read-write transaction that runs DDL or COPY becomes a *schema transaction*
 // (docs/concurrency.md): at its first such statement it waits for pinned snapshots, keeps a
@@ -44,9 +49,12 @@ namespace graphdb {
 // not cover; COMMIT restamps and checkpoints (Database::CommitSchemaTransaction).
 struct Transaction {
   bool read_only = false;
-  bool failed = false;   // a statement failed while executing: the transaction is rolled back
-  uint64_t read_ts = 0;  // read-only: the pinned snapshot
-  uint64_t stamp = 0;    // read-write: the stamp of its uncommitted writes
+  bool failed = false;  // a statement failed while executing: the transaction is rolled back
+  // The pinned snapshot: a read-only transaction's; a read-write one's until its first write.
+  uint64_t read_ts = 0;
+  uint64_t stamp = 0;   // read-write: the stamp of its uncommitted writes
+  bool writer = false;  // read-write: holds the writer gate (since its first write)
+  bool read = false;    // read-write: ran a statement before its first write
   exec::UndoLog undo;
   std::unique_ptr<storage::StorageManager::SchemaSavepoint> schema;  // a schema transaction's
   // For each table copied into `schema`: the length of `undo` when it was copied (the writes

@@ -41,7 +41,17 @@ export interface DatabaseOptions {
    * and applies nothing (docs/concurrency.md). Default 10,000; 0: it fails at once.
    */
   writeWaitMs?: number;
+  /**
+   * An on-disk database checkpoints by itself, off the event loop and beside running
+   * statements, once its write-ahead logs have grown by this many bytes since the last
+   * checkpoint (docs/storage-format.md, "Checkpoints beside writers"). Default 16 MiB
+   * (16,777,216); 0: never (only `checkpoint()`, `CHECKPOINT` and `close()` checkpoint).
+   */
+  checkpointThresholdBytes?: number;
 }
+
+/** The default of DatabaseOptions.checkpointThresholdBytes. */
+export const DEFAULT_CHECKPOINT_THRESHOLD_BYTES = 16 * 1024 * 1024;
 
 const DATABASE_OPTIONS = new Set([
   'maxThreadNum',
@@ -50,6 +60,7 @@ const DATABASE_OPTIONS = new Set([
   'maxResultBytes',
   'maxStatementMemoryBytes',
   'writeWaitMs',
+  'checkpointThresholdBytes',
 ]);
 
 /** The default of DatabaseOptions.writeWaitMs. */
@@ -125,6 +136,8 @@ export class Database implements Disposable {
   readonly queryTimeoutMs: number;
   /** How long a write waits for another connection's transaction (ms). */
   readonly writeWaitMs: number;
+  /** Log growth in bytes that makes the database checkpoint by itself (0: never). */
+  readonly checkpointThresholdBytes: number;
   readonly #limits: StatementLimits;
   #closed = false;
 
@@ -163,7 +176,17 @@ export class Database implements Disposable {
           : checkByteLimit(options.maxStatementMemoryBytes, 'maxStatementMemoryBytes'),
     };
     this.writeWaitMs = resolveWriteWait(options.writeWaitMs);
-    const native = new addon.NativeDatabase(path, this.maxThreadNum, syncOnCommit, this.writeWaitMs);
+    this.checkpointThresholdBytes =
+      options.checkpointThresholdBytes === undefined
+        ? DEFAULT_CHECKPOINT_THRESHOLD_BYTES
+        : checkByteLimit(options.checkpointThresholdBytes, 'checkpointThresholdBytes');
+    const native = new addon.NativeDatabase(
+      path,
+      this.maxThreadNum,
+      syncOnCommit,
+      this.writeWaitMs,
+      this.checkpointThresholdBytes,
+    );
     internals.set(this, { native, connections: new Set(), owner: null });
   }
 
@@ -214,11 +237,16 @@ export class Database implements Disposable {
   /**
    * Writes a new checkpoint to the database's folder (atomically: a crash leaves the previous
    * checkpoint): the tables that changed since the last one, and a manifest that names the
-   * earlier files of the others. A no-op for in-memory databases.
+   * earlier files of the others; then drops what it holds from the write-ahead logs. Runs off
+   * the event loop, beside reads and writes: it waits its turn behind the write statements
+   * running and a read-write transaction that has written (writers that come later wait for
+   * it while it notes what is committed; docs/storage-format.md, "Checkpoints beside
+   * writers"). Rejects with TX_CONFLICT when such a transaction stays open longer than
+   * `writeWaitMs`. Resolves at once for in-memory databases.
    */
-  checkpoint(): void {
+  async checkpoint(): Promise<void> {
     this.#checkOpen();
-    databaseInternals(this).native.checkpoint();
+    await databaseInternals(this).native.checkpoint();
   }
 
   /** Closes every connection, checkpoints an on-disk database and closes it. Idempotent. */

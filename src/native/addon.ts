@@ -75,8 +75,8 @@ export interface NativeDatabase {
   readonly recoveredCommits: number;
   /** What the last open's recovery warned of (also printed to stderr). */
   readonly recoveryWarnings: string[];
-  /** Writes a checkpoint (on-disk databases); waits for running statements. */
-  checkpoint(): void;
+  /** Writes a checkpoint (on-disk databases) off the event loop, beside running statements. */
+  checkpoint(): Promise<void>;
   /** Checkpoints an on-disk database and closes it. */
   close(): void;
 }
@@ -220,6 +220,7 @@ interface Addon {
     maxThreadNum: number,
     syncOnCommit?: boolean,
     writeWaitMs?: number,
+    checkpointThresholdBytes?: number,
   ) => NativeDatabase;
   NativeConnection: new (db: NativeDatabase) => NativeConnection;
 }
