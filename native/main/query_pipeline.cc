@@ -15,6 +15,7 @@
 #include "exec/expression_evaluator.h"
 #include "exec/file_scan.h"
 #include "exec/graph_store.h"
+#include "exec/parallel_pipeline.h"
 #include "exec/redo_log.h"
 #include "function/cast.h"
 #include "main/statements/port_database.h"
@@ -150,6 +151,18 @@ exec::QueryResult PlanTextResult(std::string text) {
   return result;
 }
 
+// The threads a statement of `session` may use, itself included: the connection's setting
+// threads (CALL threads = N; 0: the budget) when it set one, at most the database's budget
+// (DatabaseConfig::query_threads); without a setting, the budget.
+unsigned StatementParallelism(Database& db, const Session* session) {
+  const unsigned budget = db.task_pool().max_parallelism();
+  if (!session) return budget;
+  auto it = session->settings.find("threads");
+  if (it == session->settings.end() || it->second.is_null()) return budget;
+  const uint64_t threads = it->second.GetUInt();
+  return threads == 0 ? budget : static_cast<unsigned>(std::min<uint64_t>(threads, budget));
+}
+
 // Runs `plan` for `statement`: under EXPLAIN, only returns the plan; under PROFILE, runs it (its
 // updates too) and returns the plan with what each operator did.
 // REQUIRES: the locks ExecuteBound needs.
@@ -157,7 +170,13 @@ exec::QueryResult RunPlanOf(Database& db, const parser::ParsedStatement& stateme
                             const planner::LogicalPlan& plan,
                             const std::unordered_map<std::string, Value>& params, AccessMode mode,
                             Session* session, CommitContext* commit) {
-  if (statement.explain) return PlanTextResult(plan.root->ToString(0, {}, &db.catalog()));
+  if (statement.explain) {
+    // Which operators' input runs on several threads, when the statement may use several.
+    std::function<std::string(const planner::LogicalOperator&)> notes;
+    if (StatementParallelism(db, session) > 1)
+      notes = exec::ParallelNotes(*plan.root, &db.catalog());
+    return PlanTextResult(plan.root->ToString(0, notes, &db.catalog()));
+  }
   if (!statement.profile) return ExecuteBound(db, plan, params, mode, session, commit);
   exec::PlanProfile profile;
   exec::QueryResult ran = ExecuteBound(db, plan, params, mode, session, commit, 0, &profile);
@@ -212,7 +231,7 @@ exec::QueryResult& RunPlanned(Database& db, const std::unordered_map<std::string
   ctx.params = &params;
   ctx.graph = &store;
   ctx.tasks = &db.task_pool();
-  ctx.parallelism = db.task_pool().max_parallelism();
+  ctx.parallelism = StatementParallelism(db, session);
   ctx.SetWorkBudget(work_budget);
   if (session) {
     ctx.fn_ctx.random_state = session->random_state;
@@ -1019,7 +1038,7 @@ Result<std::unique_ptr<StatementCursor>> StatementCursor::Open(
     run.ctx.params = &run.params;
     run.ctx.graph = run.store.get();
     run.ctx.tasks = &db.task_pool();
-    run.ctx.parallelism = db.task_pool().max_parallelism();
+    run.ctx.parallelism = StatementParallelism(db, session);
     if (session) {
       run.ctx.fn_ctx.random_state = session->random_state;
       run.ctx.fn_ctx.disable_map_key_check = session->disable_map_key_check;
