@@ -41,6 +41,13 @@ export interface DatabaseOptions {
    * and applies nothing (docs/concurrency.md). Default 10,000; 0: it fails at once.
    */
   writeWaitMs?: number;
+  /**
+   * The most threads one statement may use for its own work (docs/execution.md): scans,
+   * expansions, filters, hash aggregation, DISTINCT and sorts over large tables split across
+   * them. 0 or omitted: the machine's parallelism. A connection lowers it for its own
+   * statements with `CALL threads = N` (or `conn.setMaxNumThreadForExec(N)`).
+   */
+  queryThreads?: number;
 }
 
 const DATABASE_OPTIONS = new Set([
@@ -50,6 +57,7 @@ const DATABASE_OPTIONS = new Set([
   'maxResultBytes',
   'maxStatementMemoryBytes',
   'writeWaitMs',
+  'queryThreads',
 ]);
 
 /** The default of DatabaseOptions.writeWaitMs. */
@@ -72,8 +80,17 @@ function resolveWriteWait(value: unknown): number {
   return value;
 }
 
+/** Resolves DatabaseOptions.queryThreads like maxThreadNum (0 or omitted: the machine's). */
+export function resolveQueryThreads(value: unknown): number {
+  return resolveThreadCount(value, 'queryThreads');
+}
+
 /** Resolves maxThreadNum as the contract describes; throws on invalid values. */
 export function resolveMaxThreadNum(value: unknown): number {
+  return resolveThreadCount(value, 'maxThreadNum');
+}
+
+function resolveThreadCount(value: unknown, name: string): number {
   if (value === undefined || value === 0) {
     let parallelism = 0;
     try {
@@ -84,10 +101,10 @@ export function resolveMaxThreadNum(value: unknown): number {
     return Number.isInteger(parallelism) && parallelism > 0 ? parallelism : 1;
   }
   if (typeof value !== 'number' || !Number.isInteger(value)) {
-    throw new TypeError(`maxThreadNum must be an integer, got ${describe(value)}`);
+    throw new TypeError(`${name} must be an integer, got ${describe(value)}`);
   }
   if (value < 0 || value > MAX_THREAD_NUM) {
-    throw new RangeError(`maxThreadNum must be between 0 and ${MAX_THREAD_NUM}, got ${value}`);
+    throw new RangeError(`${name} must be between 0 and ${MAX_THREAD_NUM}, got ${value}`);
   }
   return value;
 }
@@ -125,6 +142,8 @@ export class Database implements Disposable {
   readonly queryTimeoutMs: number;
   /** How long a write waits for another connection's transaction (ms). */
   readonly writeWaitMs: number;
+  /** The most threads one statement may use (DatabaseOptions.queryThreads, resolved). */
+  readonly queryThreads: number;
   readonly #limits: StatementLimits;
   #closed = false;
 
@@ -163,7 +182,14 @@ export class Database implements Disposable {
           : checkByteLimit(options.maxStatementMemoryBytes, 'maxStatementMemoryBytes'),
     };
     this.writeWaitMs = resolveWriteWait(options.writeWaitMs);
-    const native = new addon.NativeDatabase(path, this.maxThreadNum, syncOnCommit, this.writeWaitMs);
+    this.queryThreads = resolveQueryThreads(options.queryThreads);
+    const native = new addon.NativeDatabase(
+      path,
+      this.maxThreadNum,
+      syncOnCommit,
+      this.writeWaitMs,
+      this.queryThreads,
+    );
     internals.set(this, { native, connections: new Set(), owner: null });
   }
 

@@ -217,6 +217,7 @@ interface Addon {
     maxThreadNum: number,
     syncOnCommit?: boolean,
     writeWaitMs?: number,
+    queryThreads?: number,
   ) => NativeDatabase;
   NativeConnection: new (db: NativeDatabase) => NativeConnection;
 }
