@@ -508,42 +508,78 @@ bool HashAggregateOp::FillParallel(ExecContext& ctx) {
         Accumulate(part.value, wctx, part.memory, key_buffers[w], position);
       });
   if (!ran) return false;
-  // The partial groups merged; each group keeps the first position any worker saw it at.
-  for (auto& part : partials.parts) {
-    State& p = part.value;
-    for (size_t g = 0; g < p.groups.size(); ++g) {
-      auto it = s.index.find(p.keys[g]);
-      if (it == s.index.end()) {
-        s.index.emplace(p.keys[g], s.groups.size());
-        s.keys.push_back(std::move(p.keys[g]));
-        s.groups.push_back(std::move(p.groups[g]));
-        s.first.push_back(p.first[g]);
-        continue;
+  // The partial groups merged, partition by partition on the statement's threads (a partition:
+  // the groups whose key hash falls in it, so no two partitions share a group). Each merged
+  // group lives on in the first partial that has it, the others' states combined into it, and
+  // keeps the first position any worker saw it at.
+  constexpr size_t kPartitions = 64;
+  const size_t workers = partials.parts.size();
+  struct Ref {
+    uint32_t worker;
+    uint32_t group;
+  };
+  std::vector<std::vector<size_t>> hashes(workers);
+  std::vector<std::vector<std::vector<uint32_t>>> buckets(workers);
+  ParallelPipeline::ForEach(ctx, workers, [&](unsigned, uint64_t begin, uint64_t end) {
+    for (uint64_t w = begin; w < end; ++w) {
+      const State& p = partials.parts[w].value;
+      hashes[w].resize(p.groups.size());
+      buckets[w].assign(kPartitions, {});
+      for (size_t g = 0; g < p.groups.size(); ++g) {
+        const size_t hash = KeyHash{}(p.keys[g]);
+        hashes[w][g] = hash;
+        buckets[w][(hash >> 8) % kPartitions].push_back(static_cast<uint32_t>(g));
       }
-      State::Group& into = s.groups[it->second];
-      for (size_t i = 0; i < aggregates_.size(); ++i) {
-        into.states[i]->Combine(*p.groups[g].states[i]);
-      }
-      s.first[it->second] = std::min(s.first[it->second], p.first[g]);
     }
-    ctx.CheckInterrupt();
-  }
+  });
+  struct Merged {
+    std::vector<Ref> refs;
+    std::vector<uint64_t> first;
+  };
+  std::vector<Merged> merged(kPartitions);
+  auto key_of = [&](const Ref& r) -> const std::vector<Value>& {
+    return partials.parts[r.worker].value.keys[r.group];
+  };
+  ParallelPipeline::ForEach(ctx, kPartitions, [&](unsigned, uint64_t begin, uint64_t end) {
+    for (uint64_t part = begin; part < end; ++part) {
+      Merged& m = merged[part];
+      auto hash = [&](const Ref& r) { return hashes[r.worker][r.group]; };
+      auto equal = [&](const Ref& a, const Ref& b) { return KeyEqual{}(key_of(a), key_of(b)); };
+      std::unordered_map<Ref, size_t, decltype(hash), decltype(equal)> index(16, hash, equal);
+      for (uint32_t w = 0; w < workers; ++w) {
+        State& p = partials.parts[w].value;
+        for (uint32_t g : buckets[w][part]) {
+          auto [it, inserted] = index.try_emplace(Ref{w, g}, m.refs.size());
+          if (inserted) {
+            m.refs.push_back({w, g});
+            m.first.push_back(p.first[g]);
+            continue;
+          }
+          const Ref into = m.refs[it->second];
+          State::Group& target = partials.parts[into.worker].value.groups[into.group];
+          for (size_t i = 0; i < aggregates_.size(); ++i) {
+            target.states[i]->Combine(*p.groups[g].states[i]);
+          }
+          m.first[it->second] = std::min(m.first[it->second], p.first[g]);
+        }
+      }
+      ctx.CheckInterrupt();
+    }
+  });
   // Groups in the order of their first rows: the order one pass over the input gives.
-  std::vector<size_t> order(s.groups.size());
-  for (size_t g = 0; g < order.size(); ++g) order[g] = g;
-  std::sort(order.begin(), order.end(),
-            [&s](size_t a, size_t b) { return s.first[a] < s.first[b]; });
-  std::vector<std::vector<Value>> keys;
-  std::vector<State::Group> groups;
-  keys.reserve(order.size());
-  groups.reserve(order.size());
-  for (size_t g : order) {
-    keys.push_back(std::move(s.keys[g]));
-    groups.push_back(std::move(s.groups[g]));
+  std::vector<std::pair<uint64_t, Ref>> order;
+  for (const Merged& m : merged) {
+    for (size_t i = 0; i < m.refs.size(); ++i) order.push_back({m.first[i], m.refs[i]});
   }
-  s.keys = std::move(keys);
-  s.groups = std::move(groups);
-  s.index.clear();
+  std::sort(order.begin(), order.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  s.keys.reserve(order.size());
+  s.groups.reserve(order.size());
+  for (const auto& [first, ref] : order) {
+    State& p = partials.parts[ref.worker].value;
+    s.keys.push_back(std::move(p.keys[ref.group]));
+    s.groups.push_back(std::move(p.groups[ref.group]));
+  }
   return true;
 }
 
