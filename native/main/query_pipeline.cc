@@ -151,16 +151,20 @@ exec::QueryResult PlanTextResult(std::string text) {
   return result;
 }
 
-// The threads a statement of `session` may use, itself included: the connection's setting
-// threads (CALL threads = N; 0: the budget) when it set one, at most the database's budget
-// (DatabaseConfig::query_threads); without a setting, the budget.
+// The threads a statement of `session` may use, itself included: the database's budget
+// (DatabaseConfig::query_threads), lowered by the statement's own option (its control's
+// threads()) and by the connection's setting threads (CALL threads = N); 0 sets no bound.
 unsigned StatementParallelism(Database& db, const Session* session) {
-  const unsigned budget = db.task_pool().max_parallelism();
-  if (!session) return budget;
+  unsigned threads = db.task_pool().max_parallelism();
+  // The statement's own option (a run() option, a service's ServiceConfig.queryThreads).
+  const StatementControl* control = CurrentStatementControl();
+  if (control != nullptr && control->threads() != 0)
+    threads = std::min(threads, control->threads());
+  if (!session) return threads;
   auto it = session->settings.find("threads");
-  if (it == session->settings.end() || it->second.is_null()) return budget;
-  const uint64_t threads = it->second.GetUInt();
-  return threads == 0 ? budget : static_cast<unsigned>(std::min<uint64_t>(threads, budget));
+  if (it == session->settings.end() || it->second.is_null()) return threads;
+  const uint64_t setting = it->second.GetUInt();
+  return setting == 0 ? threads : static_cast<unsigned>(std::min<uint64_t>(setting, threads));
 }
 
 // Runs `plan` for `statement`: under EXPLAIN, only returns the plan; under PROFILE, runs it (its

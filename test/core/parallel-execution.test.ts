@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Connection, Database } from '../../src/index.js';
+import { type Connection, Database, GraphDBService } from '../../src/index.js';
+import { request } from '../runtime/helpers.js';
 
 // Parallel execution within one statement (docs/execution.md): the queryThreads option, the
 // connection's override, and answers equal to the serial run's.
@@ -31,7 +32,7 @@ describe('parallel execution', () => {
     expect(() => new Database(':memory:', { queryThreads: 1.5 })).toThrow(/queryThreads must be an integer/);
   });
 
-  it('runs large pipelines on several threads unless the connection or database says one', () => {
+  it('runs large pipelines on several threads unless the connection or database says one', async () => {
     expect(explain(grouped)).toMatch(/AGGREGATE.* parallel=P/);
     conn.setMaxNumThreadForExec(1);
     expect(conn.querySync("CALL current_setting('threads') RETURN *").rows).toEqual([['1']]);
@@ -39,6 +40,13 @@ describe('parallel execution', () => {
     conn.setMaxNumThreadForExec(0);
     expect(explain(grouped)).toMatch(/parallel=P/);
     expect(() => conn.setMaxNumThreadForExec(-2)).toThrow(RangeError);
+    // A statement's own option lowers it for that statement alone.
+    const once = await conn.query(`EXPLAIN ${grouped}`, undefined, { threads: 1 });
+    expect(String(once.rows[0][0])).not.toMatch(/parallel=/);
+    expect(explain(grouped)).toMatch(/parallel=P/);
+    await expect(conn.query('RETURN 1', undefined, { threads: 1.5 })).rejects.toThrow(
+      /threads must be an integer/,
+    );
     const one = new Database(':memory:', { queryThreads: 1 });
     const c1 = one.connect();
     c1.querySync('CREATE NODE TABLE P(id INT64 PRIMARY KEY)');
@@ -60,5 +68,29 @@ describe('parallel execution', () => {
       conn.setMaxNumThreadForExec(2);
       expect(conn.querySync(query).rows, query).toEqual(serial);
     }
+  });
+
+  it("gives a service's statements the threads of ServiceConfig.queryThreads", async () => {
+    const served = new Database(':memory:', { queryThreads: 2, maxThreadNum: 1 });
+    const setup = served.connect();
+    setup.querySync('CREATE NODE TABLE P(id INT64 PRIMARY KEY)');
+    setup.close();
+    const plan = async (queryThreads: number) => {
+      const service = new GraphDBService(served, { queryPort: 0, autoCompaction: false, queryThreads });
+      try {
+        const lease = await service.acquireExecutionSlot();
+        const result = await lease.slot.executeTransactionalRequest(
+          request('EXPLAIN MATCH (a:P) RETURN count(*)', { access_mode: 'read' }),
+        );
+        lease.release();
+        return String(result.rows[0][0]);
+      } finally {
+        await service.close();
+      }
+    };
+    expect(await plan(0)).toMatch(/parallel=P/);
+    expect(await plan(1)).not.toMatch(/parallel=/);
+    expect(() => new GraphDBService(served, { queryThreads: -1 })).toThrow(RangeError);
+    served.close();
   });
 });
