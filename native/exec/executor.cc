@@ -145,7 +145,6 @@ std::string ProfileText(const LogicalOperator& root, const PlanProfile& profile,
     auto it = profile.find(&op);
     return it == profile.end() ? 0 : it->second.nanos;
   };
-  auto parallel = ParallelNotes(root, catalog);
   return root.ToString(
       0,
       [&](const LogicalOperator& op) {
@@ -156,7 +155,7 @@ std::string ProfileText(const LogicalOperator& root, const PlanProfile& profile,
         uint64_t own = stats.nanos > children ? stats.nanos - children : 0;
         char time[32];
         std::snprintf(time, sizeof time, "%.3f", static_cast<double>(own) / 1e6);
-        return parallel(op) + " rows=" + std::to_string(stats.rows) + " time=" + time + "ms";
+        return " rows=" + std::to_string(stats.rows) + " time=" + time + "ms";
       },
       catalog);
 }
