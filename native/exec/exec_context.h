@@ -148,6 +148,17 @@ class MemoryCharge {
     bytes_ += static_cast<int64_t>(bytes);
     ctx.control->ChargeMemory(static_cast<int64_t>(bytes));
   }
+  // Takes over what `other` holds (a worker's partial result merged into this operator's):
+  // released with this charge from now on.
+  void Absorb(MemoryCharge& other) {
+    if (other.owner_ == nullptr || other.bytes_ == 0) return;
+    if (owner_ != other.owner_) {
+      owner_ = other.owner_;
+      bytes_ = 0;
+    }
+    bytes_ += other.bytes_;
+    other.bytes_ = 0;
+  }
   void Release(ExecContext& ctx) {
     if (owner_ != nullptr && owner_ == ctx.control && bytes_ != 0) owner_->ChargeMemory(-bytes_);
     bytes_ = 0;

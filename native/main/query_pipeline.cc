@@ -16,6 +16,7 @@
 #include "exec/expression_evaluator.h"
 #include "exec/file_scan.h"
 #include "exec/graph_store.h"
+#include "exec/parallel_pipeline.h"
 #include "exec/redo_log.h"
 #include "function/cast.h"
 #include "main/statements/port_database.h"
@@ -181,6 +182,22 @@ exec::QueryResult PlanTextResult(std::string text) {
   return result;
 }
 
+// The threads a statement of `session` may use, itself included: the database's budget
+// (DatabaseConfig::query_threads), lowered by the statement's own option (its control's
+// threads()) and by the connection's setting threads (CALL threads = N); 0 sets no bound.
+unsigned StatementParallelism(Database& db, const Session* session) {
+  unsigned threads = db.task_pool().max_parallelism();
+  // The statement's own option (a run() option, a service's ServiceConfig.queryThreads).
+  const StatementControl* control = CurrentStatementControl();
+  if (control != nullptr && control->threads() != 0)
+    threads = std::min(threads, control->threads());
+  if (!session) return threads;
+  auto it = session->settings.find("threads");
+  if (it == session->settings.end() || it->second.is_null()) return threads;
+  const uint64_t setting = it->second.GetUInt();
+  return setting == 0 ? threads : static_cast<unsigned>(std::min<uint64_t>(setting, threads));
+}
+
 // Runs `plan` for `statement`: under EXPLAIN, only returns the plan; under PROFILE, runs it (its
 // updates too) and returns the plan with what each operator did.
 // REQUIRES: the locks ExecuteBound needs.
@@ -188,7 +205,13 @@ exec::QueryResult RunPlanOf(Database& db, const parser::ParsedStatement& stateme
                             const planner::LogicalPlan& plan,
                             const std::unordered_map<std::string, Value>& params, AccessMode mode,
                             Session* session, CommitContext* commit) {
-  if (statement.explain) return PlanTextResult(plan.root->ToString(0, {}, &db.catalog()));
+  if (statement.explain) {
+    // Which operators' input runs on several threads, when the statement may use several.
+    std::function<std::string(const planner::LogicalOperator&)> notes;
+    if (StatementParallelism(db, session) > 1)
+      notes = exec::ParallelNotes(*plan.root, &db.catalog());
+    return PlanTextResult(plan.root->ToString(0, notes, &db.catalog()));
+  }
   if (!statement.profile) return ExecuteBound(db, plan, params, mode, session, commit);
   exec::PlanProfile profile;
   exec::QueryResult ran = ExecuteBound(db, plan, params, mode, session, commit, 0, &profile);
@@ -243,7 +266,7 @@ exec::QueryResult& RunPlanned(Database& db, const std::unordered_map<std::string
   ctx.params = &params;
   ctx.graph = &store;
   ctx.tasks = &db.task_pool();
-  ctx.parallelism = db.task_pool().max_parallelism();
+  ctx.parallelism = StatementParallelism(db, session);
   ctx.SetWorkBudget(work_budget);
   if (session) {
     ctx.fn_ctx.random_state = session->random_state;
@@ -1099,7 +1122,7 @@ Result<std::unique_ptr<StatementCursor>> StatementCursor::Open(
     run.ctx.params = &run.params;
     run.ctx.graph = run.store.get();
     run.ctx.tasks = &db.task_pool();
-    run.ctx.parallelism = db.task_pool().max_parallelism();
+    run.ctx.parallelism = StatementParallelism(db, session);
     if (session) {
       run.ctx.fn_ctx.random_state = session->random_state;
       run.ctx.fn_ctx.disable_map_key_check = session->disable_map_key_check;

@@ -22,11 +22,12 @@ DatabaseWrap::DatabaseWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Da
   Napi::Env env = info.Env();
   const char* usage =
       "NativeDatabase(path: string, maxThreadNum: number, syncOnCommit?: boolean, "
-      "writeWaitMs?: number, checkpointThresholdBytes?: number)";
+      "writeWaitMs?: number, checkpointThresholdBytes?: number, queryThreads?: number)";
   if (info.Length() < 2 || !info[0].IsString() || !info[1].IsNumber() ||
       (info.Length() > 2 && !info[2].IsBoolean() && !info[2].IsUndefined()) ||
       (info.Length() > 3 && !info[3].IsNumber() && !info[3].IsUndefined()) ||
-      (info.Length() > 4 && !info[4].IsNumber() && !info[4].IsUndefined())) {
+      (info.Length() > 4 && !info[4].IsNumber() && !info[4].IsUndefined()) ||
+      (info.Length() > 5 && !info[5].IsNumber() && !info[5].IsUndefined())) {
     throw Napi::TypeError::New(env, usage);
   }
   DatabaseConfig config;
@@ -48,6 +49,14 @@ DatabaseWrap::DatabaseWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Da
       throw Napi::RangeError::New(env, "checkpointThresholdBytes must be between 0 and 2^53 - 1");
     }
     config.checkpoint_threshold_bytes = static_cast<uint64_t>(bytes);
+  }
+  if (info.Length() > 5 && info[5].IsNumber()) {
+    // The most threads one statement may use (DatabaseConfig::query_threads; 0: the cores).
+    const double threads = info[5].As<Napi::Number>().DoubleValue();
+    if (!(threads >= 0 && threads <= 256) || threads != static_cast<uint32_t>(threads)) {
+      throw Napi::RangeError::New(env, "queryThreads must be an integer between 0 and 256");
+    }
+    config.query_threads = static_cast<uint32_t>(threads);
   }
   auto db = Database::Open(std::move(config));
   if (!db.ok()) ThrowStatus(env, db.status());

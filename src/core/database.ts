@@ -48,6 +48,13 @@ export interface DatabaseOptions {
    * (16,777,216); 0: never (only `checkpoint()`, `CHECKPOINT` and `close()` checkpoint).
    */
   checkpointThresholdBytes?: number;
+  /**
+   * The most threads one statement may use for its own work (docs/execution.md): scans,
+   * expansions, filters, hash aggregation, DISTINCT and sorts over large tables split across
+   * them. 0 or omitted: the machine's parallelism. A connection lowers it for its own
+   * statements with `CALL threads = N` (or `conn.setMaxNumThreadForExec(N)`).
+   */
+  queryThreads?: number;
 }
 
 /** The default of DatabaseOptions.checkpointThresholdBytes. */
@@ -61,6 +68,7 @@ const DATABASE_OPTIONS = new Set([
   'maxStatementMemoryBytes',
   'writeWaitMs',
   'checkpointThresholdBytes',
+  'queryThreads',
 ]);
 
 /** The default of DatabaseOptions.writeWaitMs. */
@@ -83,8 +91,17 @@ function resolveWriteWait(value: unknown): number {
   return value;
 }
 
+/** Resolves DatabaseOptions.queryThreads like maxThreadNum (0 or omitted: the machine's). */
+export function resolveQueryThreads(value: unknown): number {
+  return resolveThreadCount(value, 'queryThreads');
+}
+
 /** Resolves maxThreadNum as the contract describes; throws on invalid values. */
 export function resolveMaxThreadNum(value: unknown): number {
+  return resolveThreadCount(value, 'maxThreadNum');
+}
+
+function resolveThreadCount(value: unknown, name: string): number {
   if (value === undefined || value === 0) {
     let parallelism = 0;
     try {
@@ -95,10 +112,10 @@ export function resolveMaxThreadNum(value: unknown): number {
     return Number.isInteger(parallelism) && parallelism > 0 ? parallelism : 1;
   }
   if (typeof value !== 'number' || !Number.isInteger(value)) {
-    throw new TypeError(`maxThreadNum must be an integer, got ${describe(value)}`);
+    throw new TypeError(`${name} must be an integer, got ${describe(value)}`);
   }
   if (value < 0 || value > MAX_THREAD_NUM) {
-    throw new RangeError(`maxThreadNum must be between 0 and ${MAX_THREAD_NUM}, got ${value}`);
+    throw new RangeError(`${name} must be between 0 and ${MAX_THREAD_NUM}, got ${value}`);
   }
   return value;
 }
@@ -138,6 +155,8 @@ export class Database implements Disposable {
   readonly writeWaitMs: number;
   /** Log growth in bytes that makes the database checkpoint by itself (0: never). */
   readonly checkpointThresholdBytes: number;
+  /** The most threads one statement may use (DatabaseOptions.queryThreads, resolved). */
+  readonly queryThreads: number;
   readonly #limits: StatementLimits;
   #closed = false;
 
@@ -180,12 +199,14 @@ export class Database implements Disposable {
       options.checkpointThresholdBytes === undefined
         ? DEFAULT_CHECKPOINT_THRESHOLD_BYTES
         : checkByteLimit(options.checkpointThresholdBytes, 'checkpointThresholdBytes');
+    this.queryThreads = resolveQueryThreads(options.queryThreads);
     const native = new addon.NativeDatabase(
       path,
       this.maxThreadNum,
       syncOnCommit,
       this.writeWaitMs,
       this.checkpointThresholdBytes,
+      this.queryThreads,
     );
     internals.set(this, { native, connections: new Set(), owner: null });
   }
