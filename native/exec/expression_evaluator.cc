@@ -47,11 +47,12 @@ bool IsText(const Value& v) {
 // After a function or operator made `result` from `args` (evaluated between the marks `mark`
 // and `args_end`): a string that it returns as new and did not charge is charged now (its
 // allocation was bounded by its arguments); then the account keeps what the result holds.
-void KeepResult(ExpressionMemory& memory, int64_t mark, int64_t args_end, const Value& result,
-                const Value* args, size_t n, bool argument_part) {
+[[gnu::noinline]] void KeepBuilt(ExpressionMemory& memory, int64_t mark, int64_t args_end,
+                                 const Value& result, const Value* args, size_t n,
+                                 bool argument_part) {
   const ValueHeap* heap = result.heap();
   if (heap == nullptr) {
-    if (memory.counts()) memory.SetHeld(mark);
+    memory.SetHeld(mark);
     return;
   }
   const bool text = IsText(result);
@@ -61,6 +62,24 @@ void KeepResult(ExpressionMemory& memory, int64_t mark, int64_t args_end, const 
     if (!shared) memory.Charge(sizeof(ValueHeap) + heap->str.size());
   }
   if (memory.counts() && text) memory.SetHeld(mark + (memory.held() - args_end));
+}
+// The common case inline: a result without a heap and nothing to count.
+inline void KeepResult(ExpressionMemory& memory, int64_t mark, int64_t args_end,
+                       const Value& result, const Value* args, size_t n, bool argument_part) {
+  if (result.heap() != nullptr || memory.counts()) {
+    KeepBuilt(memory, mark, args_end, result, args, n, argument_part);
+  }
+}
+
+// Calls `fn` on arguments evaluated since the account's `mark`; its result is returned from
+// one place (so it is built where the caller wants it, not moved there).
+Value Call(const function::BoundScalarFunction& fn, Value* argv, size_t n, const LogicalType& type,
+           ExecContext& ctx, int64_t mark) {
+  ExpressionMemory& memory = ctx.expr_memory;
+  const int64_t args_end = memory.held();
+  Value result = fn.exec(argv, n, type, ctx.fn_ctx);
+  KeepResult(memory, mark, args_end, result, argv, n, fn.returns_argument_part);
+  return result;
 }
 
 // The bytes of a list or struct's own slots (not what they point to).
@@ -251,6 +270,29 @@ Value EvaluateLambda(const BoundExpression& expr, ExecContext& ctx) {
   return out;
 }
 
+Value EvaluateCast(const BoundExpression& expr, ExecContext& ctx) {
+  ExpressionMemory& memory = ctx.expr_memory;
+  const int64_t mark = memory.held();
+  Value v = EvaluateNode(*expr.children[0], ctx);
+  if (v.is_null()) return Value::Null(expr.type);
+  const int64_t args_end = memory.held();
+  Value result = function::CastValue(v, expr.type);
+  if (result.heap() != nullptr && !IsText(result) && result.heap() != v.heap()) {
+    memory.Charge(SlotBytes(result.heap()->children.size()));
+  }
+  KeepResult(memory, mark, args_end, result, &v, 1, false);
+  return result;
+}
+
+// A list or struct literal: its slots are new; its elements' values are kept as they were built.
+Value EvaluateNested(const BoundExpression& expr, ExecContext& ctx) {
+  ctx.expr_memory.Charge(SlotBytes(expr.children.size()));
+  std::vector<Value> elements;
+  elements.reserve(expr.children.size());
+  for (const auto& child : expr.children) elements.push_back(EvaluateNode(*child, ctx));
+  return Value::Nested(expr.type, std::move(elements));
+}
+
 // Left to right, each step as a binary kScalarFunction whose left operand is the result so
 // far: a NULL operand of a NULL-propagating operator gives NULL without evaluating the right
 // operand.
@@ -379,10 +421,7 @@ Value EvaluateNode(const BoundExpression& expr, ExecContext& ctx) {
         argv[i] = EvaluateNode(*expr.children[i], ctx);
         if (fn.propagates_nulls && argv[i].is_null()) return Value::Null(expr.type);
       }
-      const int64_t args_end = memory.held();
-      Value result = fn.exec(argv, n, expr.type, ctx.fn_ctx);
-      KeepResult(memory, mark, args_end, result, argv, n, fn.returns_argument_part);
-      return result;
+      return Call(fn, argv, n, expr.type, ctx, mark);
     }
     case ExprKind::kAnd: {
       std::optional<bool> result = true;
@@ -423,28 +462,9 @@ Value EvaluateNode(const BoundExpression& expr, ExecContext& ctx) {
     case ExprKind::kIsNotNull:
       return Value::Boolean(!EvaluateNode(*expr.children[0], ctx).is_null());
     case ExprKind::kCase: return EvaluateCase(expr, ctx);
-    case ExprKind::kCast: {
-      ExpressionMemory& memory = ctx.expr_memory;
-      const int64_t mark = memory.held();
-      Value v = EvaluateNode(*expr.children[0], ctx);
-      if (v.is_null()) return Value::Null(expr.type);
-      const int64_t args_end = memory.held();
-      Value result = function::CastValue(v, expr.type);
-      if (result.heap() != nullptr && !IsText(result) && result.heap() != v.heap()) {
-        memory.Charge(SlotBytes(result.heap()->children.size()));
-      }
-      KeepResult(memory, mark, args_end, result, &v, 1, false);
-      return result;
-    }
+    case ExprKind::kCast: return EvaluateCast(expr, ctx);
     case ExprKind::kList:
-    case ExprKind::kStruct: {
-      // The slots are new; the elements' values are kept as they were built.
-      ctx.expr_memory.Charge(SlotBytes(expr.children.size()));
-      std::vector<Value> elements;
-      elements.reserve(expr.children.size());
-      for (const auto& child : expr.children) elements.push_back(EvaluateNode(*child, ctx));
-      return Value::Nested(expr.type, std::move(elements));
-    }
+    case ExprKind::kStruct: return EvaluateNested(expr, ctx);
     case ExprKind::kGraphFunction: return EvaluateGraphFunction(expr, ctx);
     case ExprKind::kListComprehension: return EvaluateListComprehension(expr, ctx);
     case ExprKind::kQuantifier: return EvaluateQuantifier(expr, ctx);
