@@ -166,12 +166,12 @@ Value EvaluateListComprehension(const BoundExpression& expr, ExecContext& ctx) {
     ctx.ChargeWork();
     ctx.frame[expr.slot] = element;
     const int64_t mark = memory.held();
-    if (expr.has_predicate && !NodePredicate(*expr.children[1], ctx)) {
-      if (counts) memory.SetHeld(mark);
-      continue;
+    if (expr.has_predicate) {
+      const bool keep = NodePredicate(*expr.children[1], ctx);
+      if (counts) memory.SetHeld(mark);  // what the predicate built is gone
+      if (!keep) continue;
     }
     if (!expr.has_projection) {
-      if (counts) memory.SetHeld(mark);
       PushCharged(out, element, memory);
       continue;
     }

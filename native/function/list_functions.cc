@@ -465,7 +465,6 @@ Value RangeExec(Args a, size_t n, const LogicalType& result, FunctionContext& ct
   IntegerRange range(a, n, result.child().id());
   ChargeBuilt(ctx, ListBytes(range.size()));
   std::vector<Value> out;
-  out.reserve(range.size());
   Value v;
   while (range.Next(&v)) {
     // A long range takes a while to build: stop when the statement is cancelled or times out.
