@@ -51,10 +51,6 @@ bool IsText(const Value& v) {
                                  const Value& result, const Value* args, size_t n,
                                  bool argument_part) {
   const ValueHeap* heap = result.heap();
-  if (heap == nullptr) {
-    memory.SetHeld(mark);
-    return;
-  }
   const bool text = IsText(result);
   if (text && !argument_part && memory.held() == args_end) {
     bool shared = false;
@@ -63,11 +59,13 @@ bool IsText(const Value& v) {
   }
   if (memory.counts() && text) memory.SetHeld(mark + (memory.held() - args_end));
 }
-// The common case inline: a result without a heap and nothing to count.
+// The common case inline: a result without a heap (nothing of it to keep).
 inline void KeepResult(ExpressionMemory& memory, int64_t mark, int64_t args_end,
                        const Value& result, const Value* args, size_t n, bool argument_part) {
-  if (result.heap() != nullptr || memory.counts()) {
+  if (result.heap() != nullptr) {
     KeepBuilt(memory, mark, args_end, result, args, n, argument_part);
+  } else if (memory.counts()) {
+    memory.SetHeld(mark);
   }
 }
 
