@@ -31,7 +31,8 @@ export interface DatabaseOptions {
   maxResultBytes?: number;
   /**
    * Most memory one statement's sorts, hash aggregations (with the values their min/max,
-   * collect and DISTINCT keep), DISTINCT, collected lists and path sets may hold at once, in
+   * collect and DISTINCT keep), DISTINCT, collected lists, path sets and the lists, strings
+   * and maps its expressions build may hold at once, in
    * bytes; past it: RESOURCE_LIMIT. 0 or omitted: no limit.
    */
   maxStatementMemoryBytes?: number;

@@ -38,7 +38,8 @@ export interface ServiceConfig {
   maxResultBytes?: number;
   /**
    * Most memory one statement's sorts, hash aggregations (with the values their min/max,
-   * collect and DISTINCT keep), DISTINCT, collected lists and path sets may hold at once, in
+   * collect and DISTINCT keep), DISTINCT, collected lists, path sets and the lists, strings
+   * and maps its expressions build may hold at once, in
    * bytes; past it: 400 RESOURCE_LIMIT. Default 1 GiB; 0: no limit.
    */
   maxStatementMemoryBytes?: number;
@@ -343,7 +344,7 @@ export const CONFIG_FIELDS = {
     Number.MAX_SAFE_INTEGER,
     2 ** 30,
     '`1073741824`',
-    "most memory one statement's sorts, hash aggregations, DISTINCT, `collect()` lists, variable-length path sets and `range()` lists may hold at once (400 `RESOURCE_LIMIT`); `0`: none",
+    "most memory one statement's sorts, hash aggregations, DISTINCT, `collect()` lists, variable-length path sets and the lists, strings and maps its expressions build may hold at once (400 `RESOURCE_LIMIT`); `0`: none",
   ),
   queryThreads: integer(
     0,
