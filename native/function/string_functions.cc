@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 #include <memory>
 #include <span>
 
@@ -44,14 +45,26 @@ std::vector<std::string_view> Codepoints(FunctionContext& ctx, std::string_view 
   return SplitCodepoints(s);
 }
 
-// The first occurrence of `pattern` in `s` from `from` (npos: none), in time linear in both
-// (memmem's two-way search; std::string_view::find may compare the pattern at every position).
+// The first occurrence of `pattern` in `s` from `from` (npos: none), in time linear in both:
+// std::string_view::find may compare the whole pattern at every position, so a long pattern
+// takes Knuth-Morris-Pratt (portable, unlike memmem, which Windows lacks).
 size_t FindText(std::string_view s, std::string_view pattern, size_t from = 0) {
   if (from > s.size()) return std::string_view::npos;
   if (pattern.empty()) return from;
-  const void* found = memmem(s.data() + from, s.size() - from, pattern.data(), pattern.size());
-  return found == nullptr ? std::string_view::npos
-                          : static_cast<size_t>(static_cast<const char*>(found) - s.data());
+  if (pattern.size() <= 16) return s.find(pattern, from);
+  // fail[i]: the length of the longest proper border of pattern[0..i].
+  std::vector<size_t> fail(pattern.size(), 0);
+  for (size_t i = 1, k = 0; i < pattern.size(); ++i) {
+    while (k > 0 && pattern[i] != pattern[k]) k = fail[k - 1];
+    if (pattern[i] == pattern[k]) ++k;
+    fail[i] = k;
+  }
+  for (size_t i = from, k = 0; i < s.size(); ++i) {
+    while (k > 0 && s[i] != pattern[k]) k = fail[k - 1];
+    if (s[i] == pattern[k]) ++k;
+    if (k == pattern.size()) return i + 1 - k;
+  }
+  return std::string_view::npos;
 }
 
 // The largest string repeat(), lpad() and rpad() build.
