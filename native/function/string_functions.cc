@@ -8,9 +8,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <vector>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include "common/interrupt.h"
 #include "common/recent_list.h"
