@@ -200,6 +200,7 @@ OperatorPtr MapPlan(const LogicalOperator& op, const catalog::Catalog* catalog,
     case LogicalOpKind::kIndexSeek:
     case LogicalOpKind::kExpand:
     case LogicalOpKind::kCountExpand:
+    case LogicalOpKind::kSemiJoin:
     case LogicalOpKind::kOptional:
     case LogicalOpKind::kUpdate:
     case LogicalOpKind::kTableFunction:

@@ -354,6 +354,73 @@ class CountExpandOp final : public GraphOperator {
   MemoryCharge memory_;  // the kept counts
 };
 
+// SEMI_JOIN / ANTI_JOIN (planner/semi_join_rule.cc): the input rows where a relationship joins
+// the node in from_slot to the one in slot (ANTI_JOIN: where none does), as the correlated
+// expansion of `EXISTS { MATCH (from)-[:R]->(to) }` would find. The neighbours of the last
+// `from` node are kept, sorted, while rows keep coming with it, so each row costs a binary
+// search; a new `from` collects its edges again (a unit of work per edge, like ExpandOp).
+class SemiJoinOp final : public GraphOperator {
+ public:
+  explicit SemiJoinOp(const LogicalOperator& op) : op_(op) {}
+
+  void Open(ExecContext& ctx) override {
+    GraphOperator::Open(ctx);
+    have_from_ = false;
+    neighbors_.clear();
+    memory_.Release(ctx);
+    charged_ = 0;
+  }
+
+  bool Next(ExecContext& ctx) override {
+    while (child->Next(ctx)) {
+      if (Joined(ctx) != op_.anti) return true;
+    }
+    return false;
+  }
+
+ private:
+  static bool Less(const InternalId& a, const InternalId& b) {
+    return a.table != b.table ? a.table < b.table : a.offset < b.offset;
+  }
+
+  bool Joined(ExecContext& ctx) {
+    const Value& from = ctx.frame[op_.from_slot];
+    const Value& to = ctx.frame[op_.slot];
+    if (from.is_null() || to.is_null()) return false;
+    ctx.ChargeWork();
+    const InternalId id = from.GetId();
+    if (!have_from_ || !(id == from_)) Collect(id, ctx);
+    return std::binary_search(neighbors_.begin(), neighbors_.end(), to.GetId(), Less);
+  }
+
+  void Collect(InternalId from, ExecContext& ctx) {
+    steps_.clear();
+    CollectEdges(*store_, from, op_.rel_table_ids, op_.direction, {}, ctx, steps_);
+    neighbors_.clear();
+    for (const EdgeStep& step : steps_) neighbors_.push_back(step.neighbor);
+    std::sort(neighbors_.begin(), neighbors_.end(), Less);
+    neighbors_.erase(std::unique(neighbors_.begin(), neighbors_.end()), neighbors_.end());
+    from_ = from;
+    have_from_ = true;
+    if (ctx.CountsMemory()) {
+      const size_t bytes =
+          steps_.capacity() * sizeof(EdgeStep) + neighbors_.capacity() * sizeof(InternalId);
+      if (bytes > charged_) {
+        memory_.Add(ctx, bytes - charged_);
+        charged_ = bytes;
+      }
+    }
+  }
+
+  const LogicalOperator& op_;
+  std::vector<EdgeStep> steps_;
+  std::vector<InternalId> neighbors_;  // of from_, sorted, without repeats
+  InternalId from_;
+  bool have_from_ = false;
+  MemoryCharge memory_;
+  size_t charged_ = 0;  // the bytes memory_ holds for the two vectors
+};
+
 // Variable-length expansion. Walk, trail (no relationship twice) and acyclic (no intermediate
 // node twice) semantics enumerate paths depth first; the shortest-path kinds search breadth first
 // (hops) or by Dijkstra (weights) and keep, per end node, one or all of the best paths.
@@ -1006,6 +1073,7 @@ OperatorPtr MapGraphOperator(const LogicalOperator& op, const catalog::Catalog* 
       if (op.variable_length) return std::make_unique<VarLengthExpandOp>(op);
       return std::make_unique<ExpandOp>(op);
     case planner::LogicalOpKind::kCountExpand: return std::make_unique<CountExpandOp>(op);
+    case planner::LogicalOpKind::kSemiJoin: return std::make_unique<SemiJoinOp>(op);
     case planner::LogicalOpKind::kOptional:
       return std::make_unique<OptionalOp>(MapPlan(*op.children[1], catalog, profile), op.slots);
     case planner::LogicalOpKind::kTableFunction:

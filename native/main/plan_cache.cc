@@ -170,6 +170,7 @@ bool InlineSafeOperator(const planner::LogicalOperator& op, const catalog::Catal
     case LogicalOpKind::kOptional:
     case LogicalOpKind::kMaterialize:
     case LogicalOpKind::kCountExpand:  // fixed-length expansions: no expressions
+    case LogicalOpKind::kSemiJoin:     // one relationship looked up: no expressions
       break;
     case LogicalOpKind::kIndexSeek:
       if (!safe(op.key_expr)) return false;

@@ -26,6 +26,7 @@ const char* KindName(LogicalOpKind kind) {
     case LogicalOpKind::kTableFunction: return "TABLE_FUNCTION";
     case LogicalOpKind::kFileScan: return "FILE_SCAN";
     case LogicalOpKind::kCountExpand: return "EXPAND_COUNT";
+    case LogicalOpKind::kSemiJoin: return "SEMI_JOIN";
   }
   return "?";
 }
@@ -58,7 +59,7 @@ std::string LogicalOperator::ToString(
     return list;
   };
   std::string out(static_cast<size_t>(indent) * 2, ' ');
-  out += KindName(kind);
+  out += kind == LogicalOpKind::kSemiJoin && anti ? "ANTI_JOIN" : KindName(kind);
   switch (kind) {
     case LogicalOpKind::kNodeScan:
     case LogicalOpKind::kIndexSeek: {
@@ -77,6 +78,11 @@ std::string LogicalOperator::ToString(
         out += " hops=" + std::to_string(min_hops) + ".." + std::to_string(max_hops);
       break;
     case LogicalOpKind::kFilter:
+      if (expr) out += " " + expr->text;
+      break;
+    case LogicalOpKind::kSemiJoin:
+      out += " from=" + std::to_string(from_slot) + " to=" + std::to_string(slot);
+      if (catalog && !rel_table_ids.empty()) out += " rels=" + table_list(rel_table_ids, true);
       if (expr) out += " " + expr->text;
       break;
     case LogicalOpKind::kCountExpand:

@@ -372,6 +372,7 @@ LogicalOperatorPtr PlanSubquery(const binder::BoundQueryPart& part,
   PartPlanner planner(catalog, part.correlated_slots);
   LogicalOperatorPtr root = planner.Plan(part);
   ApplyIndexSeekRule(root, catalog);
+  ApplySemiJoinRule(root);
   return root;
 }
 
@@ -410,6 +411,7 @@ LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& c
   }
   if (plan.num_slots == 0) plan.num_slots = query.num_slots;
   ApplyIndexSeekRule(plan.root, catalog);
+  ApplySemiJoinRule(plan.root);
   ApplyFactorizedCountRule(plan.root, &plan.num_slots);
   return plan;
 }

@@ -3,7 +3,9 @@
 //     bound (planning places them there directly), in the order of ConjunctRank below;
 //   - index_seek: a filter `n.pk = <expr not using n>` over a single-table node scan becomes a
 //     primary-key index seek;
-//   - top_k: ORDER BY followed by LIMIT sorts with the limit (the Sort keeps only k rows).
+//   - top_k: ORDER BY followed by LIMIT sorts with the limit (the Sort keeps only k rows);
+//   - semi_join: a pattern predicate or EXISTS of one relationship between bound nodes is a
+//     semi join (NOT of one an anti join) over the neighbours of one end.
 //
 // Updates and reads are separated by Materialize barriers: the updates of a query part see all
 // the rows its MATCH clauses found before any update applies, and a MATCH after updates (past a
@@ -51,6 +53,9 @@ void CollectExpressionSlots(const binder::BoundExpression& e, std::set<SlotId>& 
 
 // Optimizer rules (one file each).
 void ApplyIndexSeekRule(LogicalOperatorPtr& root, const catalog::Catalog& catalog);
+// semi_join_rule.cc: EXISTS of one relationship between bound nodes (pattern predicates) as a
+// semi join, NOT of one as an anti join.
+void ApplySemiJoinRule(LogicalOperatorPtr& root);
 // factorized_count.cc: takes new frame slots from *num_slots.
 void ApplyFactorizedCountRule(LogicalOperatorPtr& root, uint32_t* num_slots);
 

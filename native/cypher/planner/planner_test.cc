@@ -323,6 +323,40 @@ TEST_F(PlannerTest, SubqueriesStartFromTheOuterRow) {
   EXPECT_EQ(Shape(*sub), "EXPAND(SINGLE_ROW)");
 }
 
+TEST_F(PlannerTest, PatternPredicatesBetweenBoundNodesAreSemiJoins) {
+  // Friends of friends who are not friends: an anti join keeping a's neighbours (a is bound
+  // first, so rows come grouped by it).
+  const LogicalPlan& fof = Plan(
+      "MATCH (a:person)-[:knows]->(b:person)-[:knows]->(c:person) WHERE NOT (c)-[:knows]-(a) "
+      "RETURN c");
+  const LogicalOperator* anti = Find(*fof.root, LogicalOpKind::kSemiJoin);
+  ASSERT_NE(anti, nullptr);
+  EXPECT_TRUE(anti->anti);
+  const auto& pattern = bound_.back()->parts[0].clauses[0].patterns[0];
+  EXPECT_EQ(anti->from_slot, pattern.nodes[0].slot);
+  EXPECT_EQ(anti->slot, pattern.nodes[2].slot);
+  EXPECT_EQ(anti->direction, binder::Direction::kBoth);
+  EXPECT_EQ(anti->ToString().substr(0, 9), "ANTI_JOIN");
+  // Directed, from the end bound first: (b)-[:knows]->(a) seen from a is a backward step.
+  const LogicalPlan& back =
+      Plan("MATCH (a:person)-[:knows]->(b:person) WHERE (b)-[:knows]->(a) RETURN b");
+  const LogicalOperator* semi = Find(*back.root, LogicalOpKind::kSemiJoin);
+  ASSERT_NE(semi, nullptr);
+  EXPECT_FALSE(semi->anti);
+  EXPECT_EQ(semi->direction, binder::Direction::kBackward);
+  EXPECT_EQ(ShapeOf("MATCH (a:person)-[:knows]->(b:person) WHERE EXISTS { MATCH (a)<-[:knows]-(b) "
+                    "} RETURN b"),
+            "PROJECTION(SEMI_JOIN(EXPAND(SCAN_NODE(SINGLE_ROW))))");
+  // A new node, a WHERE or a variable-length relationship in the subquery: a filter running it.
+  EXPECT_EQ(ShapeOf("MATCH (a:person) WHERE (a)-[:knows]->(:person) RETURN a"),
+            "PROJECTION(FILTER(SCAN_NODE(SINGLE_ROW)))");
+  EXPECT_EQ(ShapeOf("MATCH (a:person)-[:knows]->(b:person) WHERE EXISTS { MATCH (a)<-[e:knows]-(b) "
+                    "WHERE e.since > 1 } RETURN b"),
+            "PROJECTION(FILTER(EXPAND(SCAN_NODE(SINGLE_ROW))))");
+  EXPECT_EQ(ShapeOf("MATCH (a:person)-[:knows]->(b:person) WHERE (a)-[:knows*2]->(b) RETURN b"),
+            "PROJECTION(FILTER(EXPAND(SCAN_NODE(SINGLE_ROW))))");
+}
+
 TEST_F(PlannerTest, CollectedSlotsSkipComprehensionVariables) {
   bound_.push_back(Bind("MATCH (a:person) RETURN [x IN a.tags WHERE x = a.name | x] AS l"));
   const auto& pattern = bound_.back()->parts[0].clauses[0].patterns[0];
