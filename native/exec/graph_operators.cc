@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <functional>
 #include <map>
-#include <set>
+#include <optional>
+#include <queue>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -421,6 +422,65 @@ class SemiJoinOp final : public GraphOperator {
   size_t charged_ = 0;  // the bytes memory_ holds for the two vectors
 };
 
+// Node -> index of its visit, for the searches of shortest paths: per node table a dense array
+// sized to the table, kept from one search to the next; Reset() empties it in O(1) (an entry
+// counts only under the current stamp).
+class NodeIndex {
+ public:
+  static constexpr uint32_t kAbsent = UINT32_MAX;
+
+  void Reset() {
+    if (++stamp_ == 0) {  // wrapped around: clear the stamps once
+      for (Table& t : tables_) std::fill(t.entries.begin(), t.entries.end(), Entry{0, 0});
+      stamp_ = 1;
+    }
+  }
+  uint32_t Get(InternalId id) const {
+    const Table* t = Find(id.table);
+    if (t == nullptr || id.offset >= t->entries.size()) return kAbsent;
+    const Entry& e = t->entries[id.offset];
+    return e.stamp == stamp_ ? e.value : kAbsent;
+  }
+  // Returns the bytes the arrays grew by (sized to the node table the first time).
+  size_t Set(InternalId id, uint32_t value, GraphStore& store) {
+    size_t grown = 0;
+    Table* t = Find(id.table);
+    if (t == nullptr) {
+      tables_.push_back({id.table, {}});
+      t = &tables_.back();
+    }
+    if (id.offset >= t->entries.size()) {
+      const size_t size = std::max<size_t>(id.offset + 1, store.node_table(id.table).NumRows());
+      grown = (size - t->entries.size()) * sizeof(Entry);
+      t->entries.resize(size, Entry{0, 0});
+    }
+    t->entries[id.offset] = {stamp_, value};
+    return grown;
+  }
+
+ private:
+  struct Entry {
+    uint32_t stamp;
+    uint32_t value;
+  };
+  struct Table {
+    uint64_t id;
+    std::vector<Entry> entries;
+  };
+  const Table* Find(uint64_t table) const {
+    for (const Table& t : tables_) {
+      if (t.id == table) return &t;
+    }
+    return nullptr;
+  }
+  Table* Find(uint64_t table) {
+    return const_cast<Table*>(static_cast<const NodeIndex*>(this)->Find(table));
+  }
+
+  std::vector<Table> tables_;
+  uint32_t stamp_ = 0;
+};
+
 // Variable-length expansion. Walk, trail (no relationship twice) and acyclic (no intermediate
 // node twice) semantics enumerate paths depth first; the shortest-path kinds search breadth first
 // (hops) or by Dijkstra (weights) and keep, per end node, one or all of the best paths.
@@ -434,6 +494,7 @@ class VarLengthExpandOp final : public GraphOperator {
     GraphOperator::Open(ctx);
     results_.clear();
     memory_.Release(ctx);
+    index_memory_.Release(ctx);
     position_ = 0;
   }
 
@@ -482,12 +543,6 @@ class VarLengthExpandOp final : public GraphOperator {
     bool operator()(const InternalId& a, const InternalId& b) const {
       return a.table != b.table ? a.table < b.table : a.offset < b.offset;
     }
-  };
-  // A way into a node on a best path: the previous node and the relationship taken.
-  struct Predecessor {
-    InternalId node;
-    Value rel;
-    InternalId rel_id;
   };
 
   bool EndAllowed(InternalId node) const {
@@ -546,83 +601,303 @@ class VarLengthExpandOp final : public GraphOperator {
     }
   }
 
+  // ---- Shortest paths ----
+  // A search's nodes: the visits (a node, its distance in hops or weight, its first way in)
+  // and the ways in (a predecessor visit and the step from it), linked per visit. A search
+  // from the target (bidirectional) has its own visits, whose ways lead towards the target.
+  static constexpr uint32_t kNone = UINT32_MAX;
+  struct Visit {
+    InternalId node;
+    uint32_t hops;
+    uint32_t way;  // first of its ways in preds, kNone for the search's origin
+    double dist;
+    bool settled;  // Dijkstra: its distance is final
+  };
+  struct Way {
+    uint32_t from;  // the visit the step starts at
+    uint32_t next;  // the visit's next way, kNone at the last
+    EdgeStep step;
+  };
+  struct PathSearch {
+    std::vector<Visit> visits;
+    std::vector<Way> ways;
+    NodeIndex index;  // node -> visit
+  };
+
+  // Starts `search` from `origin` (its visit 0).
+  void StartSearch(PathSearch& search, InternalId origin, ExecContext& ctx) {
+    search.visits.clear();
+    search.ways.clear();
+    search.index.Reset();
+    search.visits.push_back({origin, 0, kNone, 0, false});
+    size_t grown = search.index.Set(origin, 0, *store_);
+    if (grown != 0 && ctx.CountsMemory()) index_memory_.Add(ctx, grown);
+  }
+
+  // Adds a visit of `node` (not yet visited) in `search`; charges its memory.
+  uint32_t AddVisit(PathSearch& search, InternalId node, uint32_t hops, double dist,
+                    ExecContext& ctx) {
+    const uint32_t i = static_cast<uint32_t>(search.visits.size());
+    search.visits.push_back({node, hops, kNone, dist, false});
+    size_t grown = search.index.Set(node, i, *store_);
+    if (ctx.CountsMemory()) {
+      memory_.Add(ctx, sizeof(Visit));
+      if (grown != 0) index_memory_.Add(ctx, grown);
+    }
+    return i;
+  }
+  void AddWay(PathSearch& search, uint32_t to, uint32_t from, const EdgeStep& step, bool replace,
+              ExecContext& ctx) {
+    Visit& visit = search.visits[to];
+    if (replace) visit.way = kNone;
+    search.ways.push_back({from, visit.way, step});
+    visit.way = static_cast<uint32_t>(search.ways.size() - 1);
+    if (ctx.CountsMemory()) memory_.Add(ctx, sizeof(Way));
+  }
+
+  // The steps out of `at` in `dir` whose relationship passes the step predicate, into steps_.
+  void StepsFrom(InternalId at, Direction dir, ExecContext& ctx) {
+    steps_.clear();
+    CollectEdges(*store_, at, op_.rel_table_ids, dir, {}, ctx, steps_);
+    if (!rel_.step_predicate) return;
+    size_t kept = 0;
+    for (const EdgeStep& step : steps_) {
+      ctx.frame[rel_.step_slot] = RelRefFor(at, step);
+      if (EvaluatePredicate(*rel_.step_predicate, ctx)) steps_[kept++] = step;
+    }
+    steps_.resize(kept);
+  }
+
   void SearchShortest(ExecContext& ctx) {
     const bool weighted = rel_.semantic == binder::PathSemantic::kWeightedShortest ||
                           rel_.semantic == binder::PathSemantic::kAllWeightedShortest;
     const bool all = rel_.semantic == binder::PathSemantic::kAllShortest ||
                      rel_.semantic == binder::PathSemantic::kAllWeightedShortest;
-    // Best distance (hops or weight) and the predecessors on best paths, per node.
-    std::map<InternalId, double, IdLess> dist;
-    std::map<InternalId, uint32_t, IdLess> hops;
-    std::map<InternalId, std::vector<Predecessor>, IdLess> preds;
-    dist[source_] = 0;
-    hops[source_] = 0;
-    // Dijkstra; with unit weights it visits nodes in breadth-first order.
-    std::set<std::pair<double, InternalId>, PairLess> queue;
-    queue.insert({0, source_});
-    std::set<InternalId, IdLess> done;
-    while (!queue.empty()) {
-      auto [d, u] = *queue.begin();
-      queue.erase(queue.begin());
-      if (!done.insert(u).second) continue;
-      if (hops[u] >= op_.max_hops) continue;
-      if (!(u == source_) && !PassesThrough(u, ctx)) continue;
-      for (auto& [step, rel] : Steps(u, ctx)) {
-        InternalId v = step.neighbor;
-        if (v == source_) continue;
-        double w = 1;
-        if (weighted) {
-          ctx.frame[rel_.step_slot] = rel;
-          Value weight = Evaluate(*rel_.weight, ctx);
-          if (weight.is_null()) continue;
-          w = weight.GetDouble();
-          if (w < 0)
-            ThrowRuntime("Runtime exception: Found negative weight " + weight.ToString() + ".");
-        }
-        double nd = d + w;
-        auto it = dist.find(v);
-        if (it == dist.end() || nd < it->second) {
-          if (it != dist.end()) queue.erase({it->second, v});
-          dist[v] = nd;
-          hops[v] = hops[u] + 1;
-          preds[v] = {Predecessor{u, rel, step.rel}};
-          queue.insert({nd, v});
-        } else if (nd == it->second && all) {
-          preds[v].push_back(Predecessor{u, rel, step.rel});
-        }
-      }
+    std::optional<InternalId> target;
+    if (op_.to_bound) {
+      const Value& t = ctx.frame[op_.slot];
+      if (t.is_null()) return;
+      target = t.GetId();
+      // A path never comes back to its source (none ends there).
+      if (*target == source_) return;
     }
-    for (const auto& [node, d] : dist) {
-      if (node == source_ || !EndAllowed(node) || hops[node] < op_.min_hops) continue;
-      Path path;
-      Unwind(node, preds, all, path, ctx);
+    if (weighted) {
+      Dijkstra(target, all, ctx);
+    } else if (target) {
+      BidirectionalBfs(*target, all, ctx);
+    } else {
+      Bfs(all, ctx);
     }
   }
 
-  // Emits the best paths ending at `node` (walking predecessors back to the source). Charges a
-  // unit per step: all shortest paths may be far more than the edges the search followed.
-  void Unwind(InternalId node, const std::map<InternalId, std::vector<Predecessor>, IdLess>& preds,
-              bool all, Path& suffix, ExecContext& ctx) {
+  // Breadth first from the source, level by level, to every node within max_hops; with `all`,
+  // each node keeps every way in from the level before it.
+  void Bfs(bool all, ExecContext& ctx) {
+    PathSearch& s = forward_;
+    StartSearch(s, source_, ctx);
+    size_t begin = 0;
+    for (uint32_t depth = 0; depth < op_.max_hops && begin < s.visits.size(); ++depth) {
+      const size_t end = s.visits.size();
+      for (size_t i = begin; i < end; ++i) {
+        const InternalId u = s.visits[i].node;
+        if (i != 0 && !PassesThrough(u, ctx)) continue;
+        StepsFrom(u, op_.direction, ctx);
+        for (const EdgeStep& step : steps_) {
+          const InternalId v = step.neighbor;
+          if (v == source_) continue;
+          uint32_t j = s.index.Get(v);
+          if (j == kNone) {
+            j = AddVisit(s, v, depth + 1, depth + 1, ctx);
+          } else if (!all || s.visits[j].hops != depth + 1) {
+            continue;
+          }
+          AddWay(s, j, static_cast<uint32_t>(i), step, false, ctx);
+        }
+      }
+      begin = end;
+    }
+    EmitToEveryNode(s, all, ctx);
+  }
+
+  // Single pair, hops: breadth first from both ends, a level of the smaller frontier at a
+  // time, until the two searches meet (then every shortest path goes through a node of the
+  // level just expanded that the other search reached in its last level). Intermediate nodes
+  // must pass the node predicate to be visited at all.
+  void BidirectionalBfs(InternalId target, bool all, ExecContext& ctx) {
+    PathSearch& f = forward_;
+    PathSearch& b = backward_;
+    StartSearch(f, source_, ctx);
+    StartSearch(b, target, ctx);
+    const Direction back = op_.direction == Direction::kForward    ? Direction::kBackward
+                           : op_.direction == Direction::kBackward ? Direction::kForward
+                                                                   : Direction::kBoth;
+    size_t f_begin = 0, b_begin = 0;
+    uint32_t f_depth = 0, b_depth = 0;
+    std::vector<std::pair<uint32_t, uint32_t>> meetings;  // (forward visit, backward visit)
+    while (meetings.empty() && f_depth + b_depth < op_.max_hops) {
+      const size_t f_size = f.visits.size() - f_begin, b_size = b.visits.size() - b_begin;
+      if (f_size == 0 || b_size == 0) return;  // one side has nowhere left to go
+      const bool forward = f_size <= b_size;
+      PathSearch& s = forward ? f : b;
+      PathSearch& other = forward ? b : f;
+      const InternalId origin = forward ? source_ : target;
+      const InternalId far_end = forward ? target : source_;
+      size_t& begin = forward ? f_begin : b_begin;
+      uint32_t& depth = forward ? f_depth : b_depth;
+      const size_t end = s.visits.size();
+      for (size_t i = begin; i < end; ++i) {
+        StepsFrom(s.visits[i].node, forward ? op_.direction : back, ctx);
+        for (const EdgeStep& step : steps_) {
+          const InternalId v = step.neighbor;
+          if (v == origin) continue;
+          uint32_t j = s.index.Get(v);
+          if (j == kNone) {
+            if (!(v == far_end) && !PassesThrough(v, ctx)) continue;
+            j = AddVisit(s, v, depth + 1, depth + 1, ctx);
+            const uint32_t k = other.index.Get(v);
+            if (k != kNone) meetings.emplace_back(forward ? j : k, forward ? k : j);
+          } else if (!all || s.visits[j].hops != depth + 1) {
+            continue;
+          }
+          AddWay(s, j, static_cast<uint32_t>(i), step, false, ctx);
+        }
+      }
+      begin = end;
+      ++depth;
+    }
+    if (meetings.empty() || f_depth + b_depth < op_.min_hops) return;
+    std::vector<uint32_t> f_chain, b_chain;
+    for (const auto& [fj, bj] : meetings) {
+      ForEachChain(f, fj, all, f_chain, ctx, [&]() {
+        ForEachChain(b, bj, all, b_chain, ctx, [&]() { EmitPath(f_chain, &b_chain, ctx); });
+      });
+      if (!all) break;
+    }
+  }
+
+  // Least total weight (Dijkstra), the weight read from each relationship; with a target, it
+  // stops once the target's distance is final.
+  void Dijkstra(std::optional<InternalId> target, bool all, ExecContext& ctx) {
+    PathSearch& s = forward_;
+    StartSearch(s, source_, ctx);
+    using Entry = std::pair<double, uint32_t>;  // distance, visit
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
+    queue.push({0, 0});
+    uint32_t target_visit = kNone;
+    while (!queue.empty()) {
+      const auto [d, i] = queue.top();
+      queue.pop();
+      if (s.visits[i].settled || d != s.visits[i].dist) continue;  // a stale entry
+      // All shortest: nodes at the target's distance may still add ways into it (over
+      // relationships of weight 0).
+      if (target_visit != kNone && d > s.visits[target_visit].dist) break;
+      s.visits[i].settled = true;
+      const InternalId u = s.visits[i].node;
+      if (target && u == *target) {
+        target_visit = i;
+        if (!all) break;
+        continue;  // no shortest path to the target goes on from it
+      }
+      if (s.visits[i].hops >= op_.max_hops) continue;
+      if (i != 0 && !PassesThrough(u, ctx)) continue;
+      StepsFrom(u, op_.direction, ctx);
+      for (const EdgeStep& step : steps_) {
+        const InternalId v = step.neighbor;
+        if (v == source_) continue;
+        ctx.frame[rel_.step_slot] = RelRefFor(u, step);
+        Value weight = Evaluate(*rel_.weight, ctx);
+        if (weight.is_null()) continue;
+        const double w = weight.GetDouble();
+        if (w < 0)
+          ThrowRuntime("Runtime exception: Found negative weight " + weight.ToString() + ".");
+        const double nd = d + w;
+        uint32_t j = s.index.Get(v);
+        const uint32_t hops = s.visits[i].hops + 1;
+        if (j == kNone) {
+          j = AddVisit(s, v, hops, nd, ctx);
+          AddWay(s, j, i, step, true, ctx);
+          queue.push({nd, j});
+        } else if (nd < s.visits[j].dist) {
+          s.visits[j].dist = nd;
+          s.visits[j].hops = hops;
+          AddWay(s, j, i, step, true, ctx);
+          queue.push({nd, j});
+        } else if (nd == s.visits[j].dist && all) {
+          AddWay(s, j, i, step, false, ctx);
+        }
+      }
+    }
+    if (!target) {
+      EmitToEveryNode(s, all, ctx);
+    } else if (target_visit != kNone && s.visits[target_visit].hops >= op_.min_hops) {
+      std::vector<uint32_t> chain;
+      ForEachChain(s, target_visit, all, chain, ctx, [&]() { EmitPath(chain, nullptr, ctx); });
+    }
+  }
+
+  // The best paths to every node the search reached (its origin excluded), by end node.
+  void EmitToEveryNode(const PathSearch& s, bool all, ExecContext& ctx) {
+    std::vector<uint32_t> ends;
+    for (uint32_t j = 1; j < s.visits.size(); ++j) {
+      if (EndAllowed(s.visits[j].node) && s.visits[j].hops >= op_.min_hops) ends.push_back(j);
+    }
+    std::sort(ends.begin(), ends.end(), [&s](uint32_t a, uint32_t b) {
+      return IdLess()(s.visits[a].node, s.visits[b].node);
+    });
+    std::vector<uint32_t> chain;
+    for (uint32_t j : ends) {
+      ForEachChain(s, j, all, chain, ctx, [&]() { EmitPath(chain, nullptr, ctx); });
+    }
+  }
+
+  // Calls `emit` for each way (each one's first way only, without `all`) from visit `j` back
+  // to the search's origin, with `chain` holding the ways taken, from `j` back.
+  template <typename Emit>
+  void ForEachChain(const PathSearch& s, uint32_t j, bool all, std::vector<uint32_t>& chain,
+                    ExecContext& ctx, const Emit& emit) {
     ctx.ChargeWork();
-    if (node == source_) {
-      Path path;
-      path.nodes.assign(suffix.nodes.rbegin(), suffix.nodes.rend());
-      path.rels.assign(suffix.rels.rbegin(), suffix.rels.rend());
-      path.rel_ids.assign(suffix.rel_ids.rbegin(), suffix.rel_ids.rend());
-      if (ctx.CountsMemory()) memory_.Add(ctx, PathBytes(path));
-      results_.push_back(std::move(path));
+    if (j == 0) {
+      emit();
       return;
     }
-    const auto& ways = preds.at(node);
-    for (size_t i = 0; i < (all ? ways.size() : 1); ++i) {
-      suffix.nodes.push_back(node);
-      suffix.rels.push_back(ways[i].rel);
-      suffix.rel_ids.push_back(ways[i].rel_id);
-      Unwind(ways[i].node, preds, all, suffix, ctx);
-      suffix.nodes.pop_back();
-      suffix.rels.pop_back();
-      suffix.rel_ids.pop_back();
+    for (uint32_t w = s.visits[j].way; w != kNone; w = s.ways[w].next) {
+      chain.push_back(w);
+      ForEachChain(s, s.ways[w].from, all, chain, ctx, emit);
+      chain.pop_back();
+      if (!all) break;
     }
+  }
+
+  // Adds to results_ the path of `f_chain` (ways of forward_, from its end back to the source)
+  // followed by that of `b_chain` (ways of backward_, from the meeting node to the target).
+  void EmitPath(const std::vector<uint32_t>& f_chain, const std::vector<uint32_t>* b_chain,
+                ExecContext& ctx) {
+    Path path;
+    const size_t length = f_chain.size() + (b_chain ? b_chain->size() : 0);
+    path.nodes.reserve(length);
+    path.rels.reserve(length);
+    path.rel_ids.reserve(length);
+    auto add = [&path](InternalId from, InternalId to, const EdgeStep& step) {
+      path.nodes.push_back(to);
+      path.rels.push_back(RelRefFor(from, step));
+      path.rel_ids.push_back(step.rel);
+    };
+    // The forward ways lead into the visits they belong to: the one the next way starts at.
+    for (size_t k = f_chain.size(); k-- > 0;) {
+      const Way& way = forward_.ways[f_chain[k]];
+      add(forward_.visits[way.from].node, way.step.neighbor, way.step);
+    }
+    // The backward ways were taken from the target's side: each step goes from way.from
+    // (nearer the target) to the node before it on the path.
+    if (b_chain) {
+      for (uint32_t w : *b_chain) {
+        const Way& way = backward_.ways[w];
+        add(backward_.visits[way.from].node, backward_.visits[way.from].node, way.step);
+      }
+    }
+    ctx.ChargeWork(length);
+    if (ctx.CountsMemory()) memory_.Add(ctx, PathBytes(path));
+    results_.push_back(std::move(path));
   }
 
   // A node or rel keeping only `names` of its properties (a recursive comprehension's
@@ -662,14 +937,6 @@ class VarLengthExpandOp final : public GraphOperator {
         Value::Nested(LogicalType::List(LogicalType(LogicalTypeId::kRel)), std::move(rels)));
   }
 
-  struct PairLess {
-    bool operator()(const std::pair<double, InternalId>& a,
-                    const std::pair<double, InternalId>& b) const {
-      if (a.first != b.first) return a.first < b.first;
-      return IdLess()(a.second, b.second);
-    }
-  };
-
   const LogicalOperator& op_;
   const binder::BoundRelPattern& rel_;
   // What a path of results_ holds, for the memory limit.
@@ -679,9 +946,12 @@ class VarLengthExpandOp final : public GraphOperator {
   }
 
   std::vector<Path> results_;
-  MemoryCharge memory_;
+  MemoryCharge memory_;        // results_ and the searches' visits and ways
+  MemoryCharge index_memory_;  // the searches' node indexes, kept from row to row
   size_t position_ = 0;
   InternalId source_;
+  PathSearch forward_, backward_;  // shortest paths: from the source, and from the target
+  std::vector<EdgeStep> steps_;    // StepsFrom's
 };
 
 // OPTIONAL MATCH: for each input row, the rows of the correlated sub-plan, or one row with

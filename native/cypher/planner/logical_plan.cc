@@ -76,6 +76,20 @@ std::string LogicalOperator::ToString(
       if (catalog && !rel_table_ids.empty()) out += " rels=" + table_list(rel_table_ids, true);
       if (variable_length)
         out += " hops=" + std::to_string(min_hops) + ".." + std::to_string(max_hops);
+      if (variable_length && rel_pattern) {
+        // How the shortest-path kinds search (exec VarLengthExpandOp).
+        switch (rel_pattern->semantic) {
+          case binder::PathSemantic::kShortest:
+          case binder::PathSemantic::kAllShortest:
+            out += to_bound ? " search=bidirectional_bfs" : " search=bfs";
+            break;
+          case binder::PathSemantic::kWeightedShortest:
+          case binder::PathSemantic::kAllWeightedShortest:
+            out += to_bound ? " search=dijkstra_to_target" : " search=dijkstra";
+            break;
+          default: break;
+        }
+      }
       break;
     case LogicalOpKind::kFilter:
       if (expr) out += " " + expr->text;

@@ -371,6 +371,7 @@ LogicalOperatorPtr PlanSubquery(const binder::BoundQueryPart& part,
                                 const catalog::Catalog& catalog) {
   PartPlanner planner(catalog, part.correlated_slots);
   LogicalOperatorPtr root = planner.Plan(part);
+  ApplyShortestTargetRule(root, catalog);
   ApplyIndexSeekRule(root, catalog);
   ApplySemiJoinRule(root);
   return root;
@@ -410,6 +411,7 @@ LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& c
     plan.num_slots = next_slot;
   }
   if (plan.num_slots == 0) plan.num_slots = query.num_slots;
+  ApplyShortestTargetRule(plan.root, catalog);
   ApplyIndexSeekRule(plan.root, catalog);
   ApplySemiJoinRule(plan.root);
   ApplyFactorizedCountRule(plan.root, &plan.num_slots);

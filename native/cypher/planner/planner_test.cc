@@ -357,6 +357,31 @@ TEST_F(PlannerTest, PatternPredicatesBetweenBoundNodesAreSemiJoins) {
             "PROJECTION(FILTER(EXPAND(SCAN_NODE(SINGLE_ROW))))");
 }
 
+TEST_F(PlannerTest, AShortestPathsTargetPickedByKeyIsBoundFirst) {
+  // Both ends seeked, then one search for the pair.
+  const LogicalPlan& pair = Plan(
+      "MATCH p = (a:person)-[:knows* SHORTEST 1..9]->(b:person) WHERE a.id = 1 AND b.id = 2 "
+      "RETURN p");
+  const LogicalOperator* expand = Find(*pair.root, LogicalOpKind::kExpand);
+  ASSERT_NE(expand, nullptr);
+  EXPECT_TRUE(expand->to_bound);
+  EXPECT_EQ(Shape(*expand), "EXPAND(INDEX_SEEK(INDEX_SEEK(SINGLE_ROW)))");
+  EXPECT_NE(expand->ToString().find("search=bidirectional_bfs"), std::string::npos);
+  // Walks keep enumerating from the source; a target filtered otherwise stays a filter.
+  EXPECT_FALSE(Find(*Plan("MATCH p = (a:person)-[:knows*1..3]->(b:person) WHERE a.id = 1 AND "
+                          "b.id = 2 RETURN p")
+                         .root,
+                    LogicalOpKind::kExpand)
+                   ->to_bound);
+  const LogicalOperator* by_age =
+      Find(*Plan("MATCH p = (a:person)-[:knows* SHORTEST 1..9]->(b:person) WHERE a.id = 1 AND "
+                 "b.age = 2 RETURN p")
+                .root,
+           LogicalOpKind::kExpand);
+  EXPECT_FALSE(by_age->to_bound);
+  EXPECT_NE(by_age->ToString().find("search=bfs"), std::string::npos);
+}
+
 TEST_F(PlannerTest, CollectedSlotsSkipComprehensionVariables) {
   bound_.push_back(Bind("MATCH (a:person) RETURN [x IN a.tags WHERE x = a.name | x] AS l"));
   const auto& pattern = bound_.back()->parts[0].clauses[0].patterns[0];
