@@ -549,6 +549,15 @@ class VarLengthExpandOp final : public GraphOperator {
     return op_.to_bound || op_.table_ids.empty() ||
            std::find(op_.table_ids.begin(), op_.table_ids.end(), node.table) != op_.table_ids.end();
   }
+  // Whether `node` as the end passes the WHERE conjuncts moved into the expansion.
+  bool EndMatches(InternalId node, ExecContext& ctx) const {
+    if (op_.end_filters.empty()) return true;
+    ctx.frame[op_.slot] = Value::Id(node);
+    for (const binder::BoundExpression* filter : op_.end_filters) {
+      if (!EvaluatePredicate(*filter, ctx)) return false;
+    }
+    return true;
+  }
 
   // Whether a path may continue through `node` (an intermediate node).
   bool PassesThrough(InternalId node, ExecContext& ctx) const {
@@ -574,7 +583,8 @@ class VarLengthExpandOp final : public GraphOperator {
   }
 
   void Search(InternalId at, Path& path, uint32_t depth, ExecContext& ctx) {
-    if (depth >= op_.min_hops && (depth > 0 || op_.min_hops == 0) && EndAllowed(at)) {
+    if (depth >= op_.min_hops && (depth > 0 || op_.min_hops == 0) && EndAllowed(at) &&
+        EndMatches(at, ctx)) {
       if (ctx.CountsMemory()) memory_.Add(ctx, PathBytes(path));
       results_.push_back(path);
     }
@@ -839,7 +849,10 @@ class VarLengthExpandOp final : public GraphOperator {
   void EmitToEveryNode(const PathSearch& s, bool all, ExecContext& ctx) {
     std::vector<uint32_t> ends;
     for (uint32_t j = 1; j < s.visits.size(); ++j) {
-      if (EndAllowed(s.visits[j].node) && s.visits[j].hops >= op_.min_hops) ends.push_back(j);
+      if (EndAllowed(s.visits[j].node) && s.visits[j].hops >= op_.min_hops &&
+          EndMatches(s.visits[j].node, ctx)) {
+        ends.push_back(j);
+      }
     }
     std::sort(ends.begin(), ends.end(), [&s](uint32_t a, uint32_t b) {
       return IdLess()(s.visits[a].node, s.visits[b].node);

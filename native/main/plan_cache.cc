@@ -182,6 +182,9 @@ bool InlineSafeOperator(const planner::LogicalOperator& op, const catalog::Catal
           return false;
         }
       }
+      for (const auto* filter : op.end_filters) {
+        if (!safe(filter)) return false;
+      }
       break;
     case LogicalOpKind::kFilter:
     case LogicalOpKind::kUnwind:

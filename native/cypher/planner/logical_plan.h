@@ -75,6 +75,9 @@ struct LogicalOperator {
   bool reverse_path = false;
   // Variable-length kExpand: the rel pattern (path semantics, per-step predicates, weight).
   const binder::BoundRelPattern* rel_pattern = nullptr;
+  // Variable-length kExpand: WHERE conjuncts on the end node (with what is bound below), checked
+  // before a path is made (shortest_target_rule.cc).
+  std::vector<const BoundExpression*> end_filters;
   std::vector<SlotId> rel_slots_in_pattern;  // relationship uniqueness within a MATCH
 
   // kFilter / kUnwind: predicate or list. kSkipLimit: skip in expr, limit in expr2. kSemiJoin:

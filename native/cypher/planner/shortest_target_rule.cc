@@ -4,6 +4,10 @@
 // seek), so the expansion searches for one pair (bidirectionally; Dijkstra stops at the
 // target) instead of from the source to every node within reach and filtering the ends
 // afterwards. Runs before ApplyIndexSeekRule.
+//
+// Otherwise the filters on the end node of a variable-length expansion (directly above it, as
+// the planner places them) move into it: `WHERE b.name = 'Alice'` is checked when a path
+// reaches b, before the path is built, instead of on every path of every source.
 #include "cypher/planner/planner.h"
 
 namespace graphdb::planner {
@@ -28,13 +32,39 @@ bool IsShortest(const LogicalOperator& op) {
   }
 }
 
+// The filters directly above a variable-length expansion that binds its end node, bottom up,
+// move into it as end filters while they read neither its relationship (the path) nor
+// anything bound later: they run in the same order, before the path is made.
+void PushEndFilters(LogicalOperatorPtr& op) {
+  std::vector<LogicalOperatorPtr*> chain;  // the filters, top down
+  LogicalOperatorPtr* cursor = &op;
+  while ((*cursor)->kind == LogicalOpKind::kFilter) {
+    chain.push_back(cursor);
+    cursor = &(*cursor)->children[0];
+  }
+  LogicalOperator& expand = **cursor;
+  if (expand.kind != LogicalOpKind::kExpand || !expand.variable_length || expand.to_bound) return;
+  while (!chain.empty()) {
+    LogicalOperatorPtr& filter = *chain.back();
+    std::set<SlotId> used;
+    CollectExpressionSlots(*filter->expr, used);
+    if (expand.has_rel_slot && used.count(expand.rel_slot)) return;
+    expand.end_filters.push_back(filter->expr);
+    filter = std::move(filter->children[0]);
+    chain.pop_back();
+  }
+}
+
 void Rewrite(LogicalOperatorPtr& op, const catalog::Catalog& catalog) {
   for (auto& child : op->children) Rewrite(child, catalog);
   if (op->kind != LogicalOpKind::kFilter) return;
   LogicalOperatorPtr* cursor = &op;
   while ((*cursor)->kind == LogicalOpKind::kFilter) cursor = &(*cursor)->children[0];
   LogicalOperator& expand = **cursor;
-  if (!IsShortest(expand)) return;
+  if (!IsShortest(expand)) {
+    PushEndFilters(op);
+    return;
+  }
   const auto* schema = catalog.GetNodeTable(expand.table_ids[0]);
   if (!schema) return;
   for (LogicalOperatorPtr* f = &op; (*f)->kind == LogicalOpKind::kFilter; f = &(*f)->children[0]) {
@@ -56,6 +86,7 @@ void Rewrite(LogicalOperatorPtr& op, const catalog::Catalog& catalog) {
     expand.to_bound = true;
     return;
   }
+  PushEndFilters(op);
 }
 
 }  // namespace
