@@ -11,6 +11,7 @@
 #include "exec/expression_evaluator.h"
 #include "exec/graph_operators.h"
 #include "exec/graph_store.h"
+#include "exec/top_k.h"
 
 namespace graphdb::exec {
 
@@ -177,7 +178,11 @@ OperatorPtr MapPlan(const LogicalOperator& op, const catalog::Catalog* catalog,
     case LogicalOpKind::kSort: {
       std::vector<SortKey> keys;
       for (const auto* o : op.order_by) keys.push_back({o->expr.get(), o->descending});
-      out = std::make_unique<SortOp>(std::move(keys), op.expr, op.expr2);
+      if (op.expr2) {  // ORDER BY ... LIMIT: a bounded heap (exec/top_k.h)
+        out = std::make_unique<TopKOp>(std::move(keys), op.expr, op.expr2);
+      } else {
+        out = std::make_unique<SortOp>(std::move(keys), op.expr, op.expr2);
+      }
       break;
     }
     case LogicalOpKind::kAggregate: {

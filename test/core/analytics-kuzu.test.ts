@@ -117,6 +117,19 @@ const SHAPES: string[] = [
   // DISTINCT: Kùzu 0.11.3 repeats some of these paths (a path through a node reached by two
   // ways of equal weight comes once per way).
   'MATCH p = (a:P)-[e:R* ALL WSHORTEST(w)]->(b:P) WHERE a.id < 3 RETURN DISTINCT a.id, b.id, properties(nodes(p), "id"), cost(e)',
+  // ORDER BY ... LIMIT (a bounded heap), with a total order so the kept rows are determined.
+  'MATCH (a:P) RETURN a.id, a.age ORDER BY a.age DESC, a.id LIMIT 7',
+  'MATCH (a:P) RETURN a.id ORDER BY a.age, a.id SKIP 3 LIMIT 5',
+  'MATCH (a:P)-[e:R]->(b:P) RETURN a.id, b.id, e.w ORDER BY e.w DESC, a.id DESC, b.id LIMIT 11',
+  'MATCH (a:P)-[e:R]->(b:P) RETURN a.id, b.id ORDER BY a.id LIMIT 0',
+  'MATCH (a:P) OPTIONAL MATCH (a)-[:R]->(b:P) WHERE b.id < 3 RETURN a.id, b.id ORDER BY b.id DESC, a.id LIMIT 9',
+  'MATCH (a:P) OPTIONAL MATCH (a)-[:R]->(b:P) WHERE b.id < 3 RETURN DISTINCT b.id ORDER BY b.id LIMIT 2',
+  'MATCH (a:P)-[:R]->(b:P) RETURN b.id, count(*) AS n ORDER BY n DESC, b.id SKIP 1 LIMIT 4',
+  // End filters moved into the expansion.
+  'MATCH p = (a:P)-[:R* SHORTEST 1..6]->(b:P) WHERE b.age = 3 RETURN a.id, b.id, length(p)',
+  'MATCH p = (a:P)-[:R* ALL SHORTEST 1..6]-(b:P) WHERE b.age < 2 AND a.age > 10 RETURN a.id, b.id, properties(nodes(p), "id")',
+  'MATCH (a:P)-[:R*1..3]->(b:P) WHERE b.age = 3 AND a.id < 10 RETURN a.id, b.id, count(*)',
+  'MATCH (a:P)-[r:R*1..3]->(b:P) WHERE b.id < a.id AND size(rels(r)) = 2 RETURN a.id, b.id',
 ];
 // Single pairs (both ends picked by key: bidirectional search), ends equal and unreachable
 // pairs included.

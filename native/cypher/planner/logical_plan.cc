@@ -59,7 +59,9 @@ std::string LogicalOperator::ToString(
     return list;
   };
   std::string out(static_cast<size_t>(indent) * 2, ' ');
-  out += kind == LogicalOpKind::kSemiJoin && anti ? "ANTI_JOIN" : KindName(kind);
+  out += kind == LogicalOpKind::kSemiJoin && anti ? "ANTI_JOIN"
+         : kind == LogicalOpKind::kSort && expr2  ? "TOP_K"
+                                                  : KindName(kind);
   switch (kind) {
     case LogicalOpKind::kNodeScan:
     case LogicalOpKind::kIndexSeek: {
@@ -76,6 +78,7 @@ std::string LogicalOperator::ToString(
       if (catalog && !rel_table_ids.empty()) out += " rels=" + table_list(rel_table_ids, true);
       if (variable_length)
         out += " hops=" + std::to_string(min_hops) + ".." + std::to_string(max_hops);
+      for (const BoundExpression* filter : end_filters) out += " end_filter=" + filter->text;
       if (variable_length && rel_pattern) {
         // How the shortest-path kinds search (exec VarLengthExpandOp).
         switch (rel_pattern->semantic) {

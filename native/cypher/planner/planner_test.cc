@@ -211,7 +211,7 @@ TEST_F(PlannerTest, AConjunctThatMayFailWaitsForTheSafeOnes) {
 
 TEST_F(PlannerTest, OrderByWithLimitIsATopKSort) {
   const LogicalPlan& plan = Plan("MATCH (p:person) RETURN p.name ORDER BY p.age SKIP 1 LIMIT 2");
-  EXPECT_EQ(Shape(*plan.root), "SKIP_LIMIT(ORDER_BY(PROJECTION(SCAN_NODE(SINGLE_ROW))))");
+  EXPECT_EQ(Shape(*plan.root), "SKIP_LIMIT(TOP_K(PROJECTION(SCAN_NODE(SINGLE_ROW))))");
   const LogicalOperator* sort = Find(*plan.root, LogicalOpKind::kSort);
   ASSERT_NE(sort, nullptr);
   ASSERT_NE(sort->expr, nullptr);
