@@ -816,10 +816,9 @@ class VarLengthExpandOp final : public GraphOperator {
         if (v == source_) continue;
         ctx.frame[rel_.step_slot] = RelRefFor(u, step);
         Value weight = Evaluate(*rel_.weight, ctx);
-        if (weight.is_null()) continue;
-        const double w = weight.GetDouble();
-        if (w < 0)
-          ThrowRuntime("Runtime exception: Found negative weight " + weight.ToString() + ".");
+        // As in Kùzu, a relationship without a weight (NULL) weighs 0.
+        const double w = weight.is_null() ? 0 : weight.GetDouble();
+        if (w < 0) NegativeWeight(weight, all);
         const double nd = d + w;
         uint32_t j = s.index.Get(v);
         const uint32_t hops = s.visits[i].hops + 1;
@@ -843,6 +842,20 @@ class VarLengthExpandOp final : public GraphOperator {
       std::vector<uint32_t> chain;
       ForEachChain(s, target_visit, all, chain, ctx, [&]() { EmitPath(chain, nullptr, ctx); });
     }
+  }
+
+  // Kùzu's error for a negative weight, naming the search that met it: WEIGHTED_SP_PATHS when
+  // the paths are asked for (a named path), WEIGHTED_SP_DESTINATIONS otherwise, and
+  // ALL_WEIGHTED_SP_PATHS for ALL WSHORTEST. An integer weight is written as one.
+  [[noreturn]] void NegativeWeight(const Value& weight, bool all) const {
+    const std::string text = rel_.weight_is_integer
+                                 ? std::to_string(static_cast<int64_t>(weight.GetDouble()))
+                                 : weight.ToString();
+    const char* search = all              ? "ALL_WEIGHTED_SP_PATHS"
+                         : op_.named_path ? "WEIGHTED_SP_PATHS"
+                                          : "WEIGHTED_SP_DESTINATIONS";
+    ThrowRuntime("Runtime exception: Found negative weight " + text +
+                 ". This is not a supported weight for " + search);
   }
 
   // The best paths to every node the search reached (its origin excluded), by end node.

@@ -226,6 +226,51 @@ describe.skipIf(!kuzu)('analytical queries agree with Kùzu', () => {
     expect(await explain(SHAPES[11])).not.toContain('ANTI_JOIN');
   });
 
+  it('checks weights as Kùzu does', async () => {
+    // A separate graph: NULL weights weigh 0; STRING and BOOL weights are refused.
+    const db = new Database(path.join(dir, 'weights'));
+    const ours = db.connect();
+    const kdb = new kuzu.Database(path.join(dir, 'weights.kuzu'));
+    const theirs = new kuzu.Connection(kdb);
+    const setup = [
+      'CREATE NODE TABLE N(id INT64, PRIMARY KEY(id))',
+      'CREATE REL TABLE W(FROM N TO N, w DOUBLE, s STRING, b BOOL, u UINT16)',
+      'UNWIND range(0, 4) AS i CREATE (:N {id: i})',
+      "MATCH (a:N {id: 0}), (b:N {id: 1}) CREATE (a)-[:W {w: 2, s: 'x', b: true, u: 2}]->(b)",
+      'MATCH (a:N {id: 1}), (b:N {id: 2}) CREATE (a)-[:W {u: 1}]->(b)',
+      'MATCH (a:N {id: 0}), (b:N {id: 2}) CREATE (a)-[:W {w: 5, u: 9}]->(b)',
+      'MATCH (a:N {id: 2}), (b:N {id: 3}) CREATE (a)-[:W {w: 0.5, u: 0}]->(b)',
+    ];
+    for (const statement of setup) {
+      await ours.query(statement);
+      (await theirs.query(statement)).close();
+    }
+    const queries = [
+      'MATCH (a:N)-[e:W* WSHORTEST(w)]->(b:N) WHERE a.id = 0 RETURN b.id, cost(e)',
+      'MATCH (a:N)-[e:W* ALL WSHORTEST(w)]->(b:N) WHERE a.id = 0 RETURN b.id, cost(e)',
+      'MATCH (a:N)-[e:W* WSHORTEST(u)]->(b:N) WHERE a.id = 0 RETURN b.id, cost(e)',
+      'MATCH (a:N)-[e:W* WSHORTEST(s)]->(b:N) RETURN b.id',
+      'MATCH (a:N)-[e:W* WSHORTEST(b)]->(b:N) RETURN b.id',
+      'MATCH (a:N)-[e:W* SHORTEST 1..3]->(b:N) RETURN cost(e)',
+    ];
+    try {
+      for (const query of queries) {
+        const mine = await run(async () => (await ours.query(query)).rows as unknown[][]);
+        const kuzus = await run(async () => {
+          const result = await theirs.query(query);
+          const columns = result.getColumnNamesSync();
+          const objects = await result.getAll();
+          result.close();
+          return objects.map((o) => columns.map((c) => o[c]));
+        });
+        expect(mine, query).toEqual(kuzus);
+      }
+    } finally {
+      db.close();
+      expect(kdb).toBeTruthy(); // kept alive while its connection runs
+    }
+  });
+
   it('searches a single pair from both ends', async () => {
     const { ours } = graphs[0];
     const plan = String(

@@ -248,7 +248,10 @@ BoundExpressionPtr Binder::BindListProperties(BoundExpressionPtr list, const std
 
 BoundExpressionPtr Binder::BindPathCost(BoundExpressionPtr path, const ParsedExpression& expr) {
   const VariableInfo* v = path->kind == ExprKind::kVariable ? scope_->Find(path->text) : nullptr;
-  if (path->type.id() != LogicalTypeId::kRecursiveRel || !v || v->weight_property.empty()) {
+  if (path->type.id() == LogicalTypeId::kRecursiveRel && v && v->weight_property.empty()) {
+    BindError("Cost function is not defined for " + path->text);  // Kùzu's words
+  }
+  if (path->type.id() != LogicalTypeId::kRecursiveRel || !v) {
     BindError("Function COST expects a weighted shortest path variable.");
   }
   auto rels = MakeExpr(ExprKind::kGraphFunction,

@@ -73,6 +73,7 @@ struct LogicalOperator {
   // kExpand of a variable-length rel planned right to left: the rel's path is reversed so it
   // reads in pattern order.
   bool reverse_path = false;
+  bool named_path = false;  // kExpand: the rel is part of a named path (p = ...)
   // Variable-length kExpand: the rel pattern (path semantics, per-step predicates, weight).
   const binder::BoundRelPattern* rel_pattern = nullptr;
   // Variable-length kExpand: WHERE conjuncts on the end node (with what is bound below), checked

@@ -258,6 +258,7 @@ class PartPlanner {
         op->min_hops = rel.min_hops;
         op->max_hops = rel.max_hops;
         op->reverse_path = !rightwards;
+        op->named_path = pattern.path_slot.has_value();
         op->rel_pattern = &rel;
         plan = std::move(op);
         available_.insert(to.slot);
