@@ -493,6 +493,9 @@ class VarLengthExpandOp final : public GraphOperator {
   void Open(ExecContext& ctx) override {
     GraphOperator::Open(ctx);
     results_.clear();
+    walk_.clear();
+    walking_ = false;
+    walk_charged_ = 0;
     memory_.Release(ctx);
     index_memory_.Release(ctx);
     position_ = 0;
@@ -500,21 +503,20 @@ class VarLengthExpandOp final : public GraphOperator {
 
   bool Next(ExecContext& ctx) override {
     while (true) {
-      while (position_ < results_.size()) {
-        const Path& r = results_[position_++];
-        InternalId end = r.nodes.empty() ? source_ : r.nodes.back();
-        if (op_.to_bound) {
-          const Value& target = ctx.frame[op_.slot];
-          if (target.is_null() || !(target.GetId() == end)) continue;
-        } else {
-          ctx.frame[op_.slot] = Value::Id(end);
+      if (walking_) {
+        while (NextWalk(ctx)) {
+          if (Output(walk_path_, ctx)) return true;
         }
-        if (op_.has_rel_slot) ctx.frame[op_.rel_slot] = MakePath(r, ctx);
-        return true;
+        walking_ = false;
+      }
+      while (position_ < results_.size()) {
+        if (Output(results_[position_++], ctx)) return true;
       }
       if (!child->Next(ctx)) return false;
       results_.clear();
+      walk_.clear();
       memory_.Release(ctx);
+      walk_charged_ = 0;
       position_ = 0;
       const Value& from = ctx.frame[op_.from_slot];
       if (from.is_null()) continue;
@@ -524,11 +526,10 @@ class VarLengthExpandOp final : public GraphOperator {
         case binder::PathSemantic::kAllShortest:
         case binder::PathSemantic::kWeightedShortest:
         case binder::PathSemantic::kAllWeightedShortest: SearchShortest(ctx); break;
-        default: {
-          Path path;
-          Search(source_, path, 0, ctx);
+        default:
+          StartWalk();
+          walking_ = true;
           break;
-        }
       }
     }
   }
@@ -549,6 +550,20 @@ class VarLengthExpandOp final : public GraphOperator {
     return op_.to_bound || op_.table_ids.empty() ||
            std::find(op_.table_ids.begin(), op_.table_ids.end(), node.table) != op_.table_ids.end();
   }
+  // Writes path `r`'s end (or checks it against the bound target) and the path; false when
+  // the end is not the bound target.
+  bool Output(const Path& r, ExecContext& ctx) {
+    InternalId end = r.nodes.empty() ? source_ : r.nodes.back();
+    if (op_.to_bound) {
+      const Value& target = ctx.frame[op_.slot];
+      if (target.is_null() || !(target.GetId() == end)) return false;
+    } else {
+      ctx.frame[op_.slot] = Value::Id(end);
+    }
+    if (op_.has_rel_slot) ctx.frame[op_.rel_slot] = MakePath(r, ctx);
+    return true;
+  }
+
   // Whether `node` as the end passes the WHERE conjuncts moved into the expansion.
   bool EndMatches(InternalId node, ExecContext& ctx) const {
     if (op_.end_filters.empty()) return true;
@@ -582,32 +597,86 @@ class VarLengthExpandOp final : public GraphOperator {
     return out;
   }
 
-  void Search(InternalId at, Path& path, uint32_t depth, ExecContext& ctx) {
-    if (depth >= op_.min_hops && (depth > 0 || op_.min_hops == 0) && EndAllowed(at) &&
-        EndMatches(at, ctx)) {
-      if (ctx.CountsMemory()) memory_.Add(ctx, PathBytes(path));
-      results_.push_back(path);
-    }
-    if (depth == op_.max_hops) return;
-    if (depth > 0 && !PassesThrough(at, ctx)) return;
-    // ACYCLIC, as Kùzu counts it: no node twice among the path's intermediate nodes (the two
-    // ends may be any nodes). Going on from `at` makes it intermediate.
-    if (rel_.semantic == binder::PathSemantic::kAcyclic && depth > 1 &&
-        std::find(path.nodes.begin(), path.nodes.end() - 1, at) != path.nodes.end() - 1) {
-      return;
-    }
-    for (auto& [step, rel] : Steps(at, ctx)) {
-      if (rel_.semantic == binder::PathSemantic::kTrail &&
-          std::find(path.rel_ids.begin(), path.rel_ids.end(), step.rel) != path.rel_ids.end()) {
+  // ---- Walks, trails, acyclic paths: a lazy depth-first search ----
+  // One path at a time: a stack of the nodes being expanded (each with its steps and the next
+  // one to take) and the path to the last node entered. NextWalk() makes the next path the
+  // recursive search would have emitted current in walk_path_, in the same order, holding only
+  // the stack (not every path of the source), so a LIMIT above stops the search early.
+  struct WalkFrame {
+    std::vector<std::pair<EdgeStep, Value>> steps;
+    size_t next = 0;
+  };
+
+  void StartWalk() {
+    walk_.clear();
+    walk_path_ = Path{};
+    walk_entering_ = true;
+    walk_pop_ = false;
+    walk_node_ = source_;
+    walk_bytes_ = 0;
+  }
+
+  void PopWalkStep() {
+    walk_path_.nodes.pop_back();
+    walk_path_.rels.pop_back();
+    walk_path_.rel_ids.pop_back();
+  }
+
+  static size_t FrameBytes(const WalkFrame& frame) {
+    return sizeof(WalkFrame) + frame.steps.size() * sizeof(std::pair<EdgeStep, Value>);
+  }
+
+  bool NextWalk(ExecContext& ctx) {
+    while (true) {
+      if (walk_pop_) {  // the last node entered was not expanded: its step leaves the path
+        PopWalkStep();
+        walk_pop_ = false;
+      }
+      if (walk_entering_) {
+        walk_entering_ = false;
+        const InternalId at = walk_node_;
+        const uint32_t depth = static_cast<uint32_t>(walk_path_.nodes.size());
+        const bool emit = depth >= op_.min_hops && (depth > 0 || op_.min_hops == 0) &&
+                          EndAllowed(at) && EndMatches(at, ctx);
+        // ACYCLIC, as Kùzu counts it: no node twice among the path's intermediate nodes (the
+        // two ends may be any nodes). Going on from `at` makes it intermediate.
+        const auto& nodes = walk_path_.nodes;
+        const bool expand = depth < op_.max_hops && (depth == 0 || PassesThrough(at, ctx)) &&
+                            !(rel_.semantic == binder::PathSemantic::kAcyclic && depth > 1 &&
+                              std::find(nodes.begin(), nodes.end() - 1, at) != nodes.end() - 1);
+        if (expand) {
+          walk_.push_back({Steps(at, ctx), 0});
+          walk_bytes_ += FrameBytes(walk_.back());
+          if (ctx.CountsMemory() && walk_bytes_ > walk_charged_) {
+            memory_.Add(ctx, walk_bytes_ - walk_charged_);
+            walk_charged_ = walk_bytes_;
+          }
+        } else if (depth > 0) {
+          walk_pop_ = true;
+        }
+        if (emit) return true;
         continue;
       }
-      path.nodes.push_back(step.neighbor);
-      path.rels.push_back(std::move(rel));
-      path.rel_ids.push_back(step.rel);
-      Search(step.neighbor, path, depth + 1, ctx);
-      path.nodes.pop_back();
-      path.rels.pop_back();
-      path.rel_ids.pop_back();
+      if (walk_.empty()) return false;
+      WalkFrame& frame = walk_.back();
+      while (frame.next < frame.steps.size()) {
+        auto& [step, rel] = frame.steps[frame.next++];
+        if (rel_.semantic == binder::PathSemantic::kTrail &&
+            std::find(walk_path_.rel_ids.begin(), walk_path_.rel_ids.end(), step.rel) !=
+                walk_path_.rel_ids.end()) {
+          continue;
+        }
+        walk_path_.nodes.push_back(step.neighbor);
+        walk_path_.rels.push_back(std::move(rel));
+        walk_path_.rel_ids.push_back(step.rel);
+        walk_node_ = step.neighbor;
+        walk_entering_ = true;
+        break;
+      }
+      if (walk_entering_) continue;
+      walk_bytes_ -= FrameBytes(frame);
+      walk_.pop_back();
+      if (!walk_.empty()) PopWalkStep();  // the frame's node was entered by a step
     }
   }
 
@@ -976,6 +1045,15 @@ class VarLengthExpandOp final : public GraphOperator {
   MemoryCharge index_memory_;  // the searches' node indexes, kept from row to row
   size_t position_ = 0;
   InternalId source_;
+  // The lazy depth-first search (walks, trails, acyclic paths).
+  bool walking_ = false;
+  std::vector<WalkFrame> walk_;
+  Path walk_path_;
+  InternalId walk_node_;           // the node entered last
+  bool walk_entering_ = false;     // walk_node_ is to be checked and expanded
+  bool walk_pop_ = false;          // walk_node_ was not expanded: its step is to leave the path
+  size_t walk_bytes_ = 0;          // what the stack holds
+  size_t walk_charged_ = 0;        // the most it held (charged to memory_)
   PathSearch forward_, backward_;  // shortest paths: from the source, and from the target
   std::vector<EdgeStep> steps_;    // StepsFrom's
 };
