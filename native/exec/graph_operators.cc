@@ -178,19 +178,18 @@ class ExpandOp final : public GraphOperator {
   void Open(ExecContext& ctx) override {
     GraphOperator::Open(ctx);
     steps_.clear();
-    position_ = 0;
+    position_ = end_ = 0;
+    have_from_ = false;
+    memory_.Release(ctx);
+    charged_ = 0;
   }
 
   bool Next(ExecContext& ctx) override {
+    if (op_.to_bound) return NextClosing(ctx);
     while (true) {
       while (position_ < steps_.size()) {
         const EdgeStep& step = steps_[position_++];
-        if (op_.to_bound) {
-          const Value& target = ctx.frame[op_.slot];
-          if (target.is_null() || !(target.GetId() == step.neighbor)) continue;
-        } else {
-          ctx.frame[op_.slot] = Value::Id(step.neighbor);
-        }
+        ctx.frame[op_.slot] = Value::Id(step.neighbor);
         if (op_.has_rel_slot) ctx.frame[op_.rel_slot] = RelRefFor(from_, step);
         return true;
       }
@@ -200,16 +199,58 @@ class ExpandOp final : public GraphOperator {
       const Value& from = ctx.frame[op_.from_slot];
       if (from.is_null()) continue;
       from_ = from.GetId();
-      CollectEdges(*store_, from_, op_.rel_table_ids, op_.direction,
-                   op_.to_bound ? std::vector<TableId>{} : op_.table_ids, ctx, steps_);
+      CollectEdges(*store_, from_, op_.rel_table_ids, op_.direction, op_.table_ids, ctx, steps_);
     }
   }
 
  private:
+  static bool NeighborLess(const EdgeStep& a, const EdgeStep& b) {
+    return a.neighbor.table != b.neighbor.table ? a.neighbor.table < b.neighbor.table
+                                                : a.neighbor.offset < b.neighbor.offset;
+  }
+
+  // Both ends bound (closing a cycle): the edges of `from`, sorted by neighbour, are kept while
+  // rows keep coming with the same `from` (the planner makes `from` the end bound first), and
+  // each row looks its target up among them: a binary search instead of every edge.
+  bool NextClosing(ExecContext& ctx) {
+    while (true) {
+      if (position_ < end_) {
+        const EdgeStep& step = steps_[position_++];
+        if (op_.has_rel_slot) ctx.frame[op_.rel_slot] = RelRefFor(from_, step);
+        return true;
+      }
+      if (!child->Next(ctx)) return false;
+      position_ = end_ = 0;
+      const Value& from = ctx.frame[op_.from_slot];
+      const Value& target = ctx.frame[op_.slot];
+      if (from.is_null() || target.is_null()) continue;
+      ctx.ChargeWork();
+      if (!have_from_ || !(from.GetId() == from_)) {
+        from_ = from.GetId();
+        have_from_ = true;
+        steps_.clear();
+        CollectEdges(*store_, from_, op_.rel_table_ids, op_.direction, {}, ctx, steps_);
+        std::stable_sort(steps_.begin(), steps_.end(), NeighborLess);
+        if (ctx.CountsMemory() && steps_.capacity() > charged_) {
+          memory_.Add(ctx, (steps_.capacity() - charged_) * sizeof(EdgeStep));
+          charged_ = steps_.capacity();
+        }
+      }
+      const EdgeStep probe{target.GetId(), {}, false};
+      auto [lo, hi] = std::equal_range(steps_.begin(), steps_.end(), probe, NeighborLess);
+      position_ = static_cast<size_t>(lo - steps_.begin());
+      end_ = static_cast<size_t>(hi - steps_.begin());
+    }
+  }
+
   const LogicalOperator& op_;
   std::vector<EdgeStep> steps_;
   size_t position_ = 0;
+  size_t end_ = 0;  // closing: the end of the target's run of steps_
   InternalId from_;
+  bool have_from_ = false;  // closing: steps_ holds from_'s edges
+  MemoryCharge memory_;     // closing: the kept edges
+  size_t charged_ = 0;      // the capacity of steps_ memory_ counts
 };
 
 // EXPAND_COUNT (planner/factorized_count.cc): for each input row, the number of rows the
