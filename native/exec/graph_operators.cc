@@ -209,13 +209,14 @@ class ExpandOp final : public GraphOperator {
                                                 : a.neighbor.offset < b.neighbor.offset;
   }
 
-  // Both ends bound (closing a cycle): the edges of `from`, sorted by neighbour, are kept while
-  // rows keep coming with the same `from` (the planner makes `from` the end bound first), and
-  // each row looks its target up among them: a binary search instead of every edge.
+  // Both ends bound (closing a cycle): the edges of `from` are kept while rows keep coming
+  // with the same `from`. The first row scans them for its target; from the second on they are
+  // sorted by neighbour (once) and each row binary-searches its target.
   bool NextClosing(ExecContext& ctx) {
     while (true) {
-      if (position_ < end_) {
+      while (position_ < end_) {
         const EdgeStep& step = steps_[position_++];
+        if (!sorted_ && !(step.neighbor == target_)) continue;
         if (op_.has_rel_slot) ctx.frame[op_.rel_slot] = RelRefFor(from_, step);
         return true;
       }
@@ -225,18 +226,25 @@ class ExpandOp final : public GraphOperator {
       const Value& target = ctx.frame[op_.slot];
       if (from.is_null() || target.is_null()) continue;
       ctx.ChargeWork();
+      target_ = target.GetId();
       if (!have_from_ || !(from.GetId() == from_)) {
         from_ = from.GetId();
         have_from_ = true;
+        sorted_ = false;
         steps_.clear();
         CollectEdges(*store_, from_, op_.rel_table_ids, op_.direction, {}, ctx, steps_);
-        std::stable_sort(steps_.begin(), steps_.end(), NeighborLess);
         if (ctx.CountsMemory() && steps_.capacity() > charged_) {
           memory_.Add(ctx, (steps_.capacity() - charged_) * sizeof(EdgeStep));
           charged_ = steps_.capacity();
         }
+        end_ = steps_.size();  // scanned
+        continue;
       }
-      const EdgeStep probe{target.GetId(), {}, false};
+      if (!sorted_) {
+        std::stable_sort(steps_.begin(), steps_.end(), NeighborLess);
+        sorted_ = true;
+      }
+      const EdgeStep probe{target_, {}, false};
       auto [lo, hi] = std::equal_range(steps_.begin(), steps_.end(), probe, NeighborLess);
       position_ = static_cast<size_t>(lo - steps_.begin());
       end_ = static_cast<size_t>(hi - steps_.begin());
@@ -249,6 +257,8 @@ class ExpandOp final : public GraphOperator {
   size_t end_ = 0;  // closing: the end of the target's run of steps_
   InternalId from_;
   bool have_from_ = false;  // closing: steps_ holds from_'s edges
+  bool sorted_ = false;     // closing: sorted by neighbour (binary search), else scanned
+  InternalId target_;       // closing: the row's target
   MemoryCharge memory_;     // closing: the kept edges
   size_t charged_ = 0;      // the capacity of steps_ memory_ counts
 };

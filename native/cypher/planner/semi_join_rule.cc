@@ -9,10 +9,6 @@
 // The subquery qualifies when it is one MATCH, without WHERE or inline properties, of one
 // fixed-length relationship between two outer variables (exactly the rows a correlated
 // kExpand with a bound target would check). Anything else keeps running as a subquery.
-//
-// The same holds for a fixed-length expansion whose two ends are bound (closing a cycle, as
-// in a triangle): it is turned to start from the end bound first, so the edges it keeps
-// between rows serve every row of that node.
 #include "cypher/planner/planner.h"
 
 namespace graphdb::planner {
@@ -89,16 +85,6 @@ LogicalOperatorPtr SemiJoinFor(const BoundExpression& predicate, const LogicalOp
 
 void Rewrite(LogicalOperatorPtr& op) {
   for (auto& child : op->children) Rewrite(child);
-  if (op->kind == LogicalOpKind::kExpand && op->to_bound && !op->variable_length &&
-      BindingDepth(*op->children[0], op->slot) > BindingDepth(*op->children[0], op->from_slot)) {
-    // An expansion closing a cycle keeps the edges of its source between rows (exec ExpandOp):
-    // it starts from the end bound first, whose rows come grouped.
-    std::swap(op->from_slot, op->slot);
-    op->direction = op->direction == binder::Direction::kForward    ? binder::Direction::kBackward
-                    : op->direction == binder::Direction::kBackward ? binder::Direction::kForward
-                                                                    : binder::Direction::kBoth;
-    return;
-  }
   if (op->kind != LogicalOpKind::kFilter || !op->expr) return;
   LogicalOperatorPtr join = SemiJoinFor(*op->expr, *op->children[0]);
   if (!join) return;
