@@ -70,14 +70,16 @@ class StatementControl {
   uint64_t max_result_bytes() const { return max_result_bytes_; }
   uint64_t max_memory_bytes() const { return max_memory_bytes_; }
   // Memory the statement took (`bytes` > 0) or gave back; throws RESOURCE_LIMIT past the limit.
-  // Called on the statement's thread only.
+  // Called on any thread working for the statement (its own, and TaskPool threads it borrows).
   void ChargeMemory(int64_t bytes) {
-    memory_used_ += bytes;
-    if (max_memory_bytes_ != 0 && bytes > 0 &&
-        memory_used_ > static_cast<int64_t>(max_memory_bytes_)) [[unlikely]] {
+    const int64_t used = memory_used_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+    if (max_memory_bytes_ != 0 && bytes > 0 && used > static_cast<int64_t>(max_memory_bytes_))
+        [[unlikely]] {
       MemoryLimitReached();
     }
   }
+  // Memory charged and not given back yet.
+  int64_t memory_used() const { return memory_used_.load(std::memory_order_relaxed); }
   // The result has grown to `bytes`; throws RESOURCE_LIMIT past its limit.
   void CheckResultBytes(uint64_t bytes) const {
     if (max_result_bytes_ != 0 && bytes > max_result_bytes_) [[unlikely]]
@@ -99,7 +101,7 @@ class StatementControl {
   uint32_t timeout_ms_ = 0;
   uint64_t max_result_bytes_ = 0;
   uint64_t max_memory_bytes_ = 0;
-  int64_t memory_used_ = 0;
+  std::atomic<int64_t> memory_used_{0};
   Clock::time_point deadline_ = Clock::time_point::max();
 };
 

@@ -66,7 +66,14 @@ uint64_t EvaluateCount(const BoundExpression* expr, ExecContext& ctx) {
 
 bool FilterOp::Next(ExecContext& ctx) {
   while (child->Next(ctx)) {
-    if (EvaluatePredicate(*predicate_, ctx)) return true;
+    bool pass = true;
+    for (const BoundExpression* predicate : predicates_) {
+      if (!EvaluatePredicate(*predicate, ctx)) {
+        pass = false;
+        break;
+      }
+    }
+    if (pass) return true;
   }
   return false;
 }

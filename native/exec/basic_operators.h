@@ -35,11 +35,14 @@ class SingleRowOp final : public PhysicalOperator {
 
 class FilterOp final : public PhysicalOperator {
  public:
-  explicit FilterOp(const BoundExpression* predicate) : predicate_(predicate) {}
+  // `predicates` (the plan's) must outlive it: a row passes when each is TRUE, evaluated in
+  // order up to the first that is not.
+  explicit FilterOp(const std::vector<const BoundExpression*>& predicates)
+      : predicates_(predicates) {}
   bool Next(ExecContext& ctx) override;
 
  private:
-  const BoundExpression* predicate_;
+  const std::vector<const BoundExpression*>& predicates_;
 };
 
 // An expression evaluated into a slot.

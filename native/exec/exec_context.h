@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "common/interrupt.h"
+#include "common/task_pool.h"
 #include "cypher/binder/bound_expression.h"
 #include "cypher/binder/table_functions.h"
 #include "exec/query_result.h"
@@ -94,6 +95,10 @@ struct ExecContext {
   WarningLog* warnings = nullptr;
   uint64_t query_id = 0;
   QueryCounters counters;
+  // The threads this statement may borrow to split its work (common/task_pool.h), and how many
+  // it may use at once, itself included; null / 1: it runs on its own thread only.
+  TaskPool* tasks = nullptr;
+  unsigned parallelism = 1;
 
   // At most `units` of work (0: unlimited, the default) from now on.
   void SetWorkBudget(uint64_t units) {

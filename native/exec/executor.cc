@@ -170,7 +170,7 @@ OperatorPtr MapPlan(const LogicalOperator& op, const catalog::Catalog* catalog,
   switch (op.kind) {
     case LogicalOpKind::kSingleRow: out = std::make_unique<SingleRowOp>(); break;
     case LogicalOpKind::kMaterialize: out = std::make_unique<MaterializeOp>(); break;
-    case LogicalOpKind::kFilter: out = std::make_unique<FilterOp>(op.expr); break;
+    case LogicalOpKind::kFilter: out = std::make_unique<FilterOp>(op.predicates); break;
     case LogicalOpKind::kProjection: out = std::make_unique<ProjectionOp>(op.items); break;
     case LogicalOpKind::kUnwind: out = std::make_unique<UnwindOp>(op.expr, op.slot); break;
     case LogicalOpKind::kSkipLimit: out = std::make_unique<SkipLimitOp>(op.expr, op.expr2); break;

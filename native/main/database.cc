@@ -91,7 +91,7 @@ Status TransactionGate::WaitForSchemaTransaction(const void* owner) {
 
 Database::Database(DatabaseConfig config, std::unique_ptr<storage::StorageManager> storage)
     : config_(std::move(config)), in_memory_(IsInMemoryPath(config_.path)),
-      storage_(std::move(storage)) {
+      storage_(std::move(storage)), task_pool_(config_.query_threads) {
   gate_.set_wait_limit(std::chrono::milliseconds(config_.write_wait_ms));
 }
 

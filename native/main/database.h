@@ -40,6 +40,7 @@
 
 #include "catalog/catalog.h"
 #include "common/result.h"
+#include "common/task_pool.h"
 #include "env/file_system.h"
 #include "exec/graph_store.h"
 #include "main/plan_cache.h"
@@ -61,6 +62,9 @@ struct DatabaseConfig {
   // How long a write waits for another connection's open transaction before it fails with
   // TX_CONFLICT.
   uint32_t write_wait_ms = 10000;
+  // The most threads one statement may use for its own work (common/task_pool.h): the caller
+  // and query_threads - 1 pool threads. 0: the machine's cores.
+  uint32_t query_threads = 0;
 };
 
 // Serialises writers: while a session has a read-write transaction open (BEGIN ... COMMIT),
@@ -279,6 +283,8 @@ class Database final : public exec::TableProvider {
 
   // Parsed and compiled queries kept for reuse (main/plan_cache.h); thread-safe.
   PlanCache& plan_cache() { return plan_cache_; }
+  // The threads statements borrow to split their work (intra-query parallelism).
+  TaskPool& task_pool() { return task_pool_; }
 
   // TableProvider (REQUIRES: lock held).
   storage::NodeTable* GetNodeTable(catalog::TableId id) override;
@@ -360,6 +366,7 @@ class Database final : public exec::TableProvider {
   std::vector<std::string> recovery_warnings_;
   uint64_t recovered_commits_ = 0;
   PlanCache plan_cache_;
+  TaskPool task_pool_;
 };
 
 }  // namespace graphdb

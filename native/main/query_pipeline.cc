@@ -7,6 +7,7 @@
 #include <optional>
 #include <shared_mutex>
 
+#include "common/interrupt.h"
 #include "common/progress.h"
 #include "cypher/binder/binder.h"
 #include "cypher/parser/parser.h"
@@ -96,8 +97,13 @@ std::shared_ptr<const CompiledQuery> CompileStatement(
     const std::unordered_map<std::string, Value>& params, Session* session,
     StatementMemo* memo = nullptr) {
   if (memo == nullptr && session != nullptr) memo = &session->statements;
-  return memo ? memo->Compile(db.plan_cache(), statement, params, db.catalog())
-              : db.plan_cache().Compile(statement, params, db.catalog());
+  std::shared_ptr<const CompiledQuery> compiled =
+      memo ? memo->Compile(db.plan_cache(), statement, params, db.catalog())
+           : db.plan_cache().Compile(statement, params, db.catalog());
+  // A statement whose compiling took it past its deadline (or was cancelled meanwhile) stops
+  // here, before it runs: the parser, binder and planner poll only every so often.
+  CheckInterrupt();
+  return compiled;
 }
 
 // How the statements of one RunQuery call commit: the WAL slot their records go to, and the
@@ -211,6 +217,8 @@ exec::QueryResult& RunPlanned(Database& db, const std::unordered_map<std::string
   exec::ExecContext ctx;
   ctx.params = &params;
   ctx.graph = &store;
+  ctx.tasks = &db.task_pool();
+  ctx.parallelism = db.task_pool().max_parallelism();
   ctx.SetWorkBudget(work_budget);
   if (session) {
     ctx.fn_ctx.random_state = session->random_state;
@@ -529,8 +537,22 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       return RunStandaloneCall(db, statement.As<parser::ParsedStandaloneCall>(), params, session);
     case parser::StatementKind::kExtension: {
       const auto& extension = statement.As<parser::ParsedExtension>();
-      ThrowNotSupported("GraphDB has no extensions: " + extension.action + " " + extension.name +
-                        " cannot run (its features, where GraphDB has them, are built in)");
+      std::string name = extension.name;
+      for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      // Kùzu's extensions whose features are built in here: installing or loading one does
+      // nothing (as in Kùzu's statically linked build).
+      static const char* const kBuiltIn[] = {"json"};
+      for (const char* built_in : kBuiltIn) {
+        if (name != built_in) continue;
+        if (extension.action == "UNINSTALL") {
+          ThrowNotSupported("Extension " + name + " is built in and cannot be uninstalled");
+        }
+        return MessageResult("Extension " + name + " is built in: there is nothing to " +
+                             extension.action + ".");
+      }
+      ThrowNotSupported("QuiverDB has no extension " + extension.name + ": " + extension.action +
+                        " cannot run (the features of Kùzu's extensions that QuiverDB has are "
+                        "built in)");
     }
     default: {
       std::unique_lock<StatementLock> lock(db.statement_lock());
@@ -673,10 +695,40 @@ void AbortTransaction(Database& db, Session& session) {
   db.transaction_gate().End(&session);
 }
 
+namespace {
+
+// Whether `params` take at most `budget` bytes as ApproxBytes counts them, found without
+// walking much more of them than that.
+bool ParametersWithin(const std::unordered_map<std::string, Value>& params, size_t budget) {
+  size_t bytes = 0;
+  std::vector<const ValueHeap*> pending;
+  for (const auto& [name, value] : params) {
+    bytes += sizeof(Value) + name.size();
+    if (value.heap() != nullptr) pending.push_back(value.heap());
+    while (bytes <= budget && !pending.empty()) {
+      const ValueHeap* heap = pending.back();
+      pending.pop_back();
+      bytes += sizeof(ValueHeap) + heap->str.size() + heap->children.size() * sizeof(Value);
+      if (bytes > budget) break;
+      for (const Value& child : heap->children) {
+        if (child.heap() != nullptr) pending.push_back(child.heap());
+      }
+    }
+    if (bytes > budget) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::optional<Result<exec::QueryResult*>> TryRunShortRead(
     Database& db, std::string_view query, const std::unordered_map<std::string, Value>& params,
     Session& session, std::optional<AccessMode> allowed) {
   if (session.transaction) return std::nullopt;
+  // A large statement is compiled on the worker, not here (kInlineMaxTextBytes).
+  if (query.size() > kInlineMaxTextBytes || !ParametersWithin(params, kInlineMaxParameterBytes)) {
+    return std::nullopt;
+  }
   std::shared_ptr<const ParsedStatements> parsed;
   try {
     parsed = ParseText(db, query, &session);
@@ -1016,6 +1068,8 @@ Result<std::unique_ptr<StatementCursor>> StatementCursor::Open(
                                                    how.snapshot, how.keep_versions);
     run.ctx.params = &run.params;
     run.ctx.graph = run.store.get();
+    run.ctx.tasks = &db.task_pool();
+    run.ctx.parallelism = db.task_pool().max_parallelism();
     if (session) {
       run.ctx.fn_ctx.random_state = session->random_state;
       run.ctx.fn_ctx.disable_map_key_check = session->disable_map_key_check;

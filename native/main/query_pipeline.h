@@ -213,8 +213,25 @@ class StatementCursor {
 // overrunning.
 inline constexpr uint64_t kInlineWorkBudget = 1024;
 
+// What an inline run takes on at most before it has even started: the statement's text and its
+// parameters (values counted as ApproxBytes counts them). Parsing, binding and planning take
+// time in proportion to the text (and, for the parameters, to the size of their types), and an
+// inline run does them on the caller's thread before the work budget applies: a statement
+// larger than this is compiled and run on the worker, under its time limit, so the event loop
+// never spends more than some tens of microseconds on one it would hand over anyway. Short reads
+// are far smaller (an LDBC-style read is 0.3-3 KB of text and a few scalar parameters). The
+// parameters' bound is looser: binding reads only their types, and a list of some 1,600 values
+// (`WHERE p.id IN $ids`) is more than the work budget lets a read use anyway.
+inline constexpr size_t kInlineMaxTextBytes = 8 * 1024;
+inline constexpr size_t kInlineMaxParameterBytes = 64 * 1024;
+// A JSON query request ({"query", "parameters", ...}) read for an inline run, at most: it is
+// parsed on the caller's thread before anything else (JSON takes fewer bytes per value than
+// memory does).
+inline constexpr size_t kInlineMaxRequestBytes = kInlineMaxTextBytes + kInlineMaxParameterBytes;
+
 // Runs `query` like RunQuery if it is one inline candidate (CompiledQuery::inline_candidate)
-// outside a transaction, the statement lock is free for reading right now, and it finishes
+// outside a transaction, no larger than kInlineMaxTextBytes with parameters of at most
+// kInlineMaxParameterBytes, the statement lock is free for reading right now, and it finishes
 // within kInlineWorkBudget; nullopt otherwise, and for any query that does not parse or bind:
 // the caller then runs it the usual way, which reports the error or produces the full result.
 // A run that overran leaves nothing behind (no registered snapshot, no change to the session)

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <string_view>
+#include <unordered_set>
 
 #include "common/assert.h"
 
@@ -43,6 +45,7 @@ constexpr ScalarName kScalarNames[] = {
     {"FLOAT8", LogicalTypeId::kDouble},
     {"STRING", LogicalTypeId::kString},
     {"VARCHAR", LogicalTypeId::kString},
+    {"JSON", LogicalTypeId::kJson},
     {"BLOB", LogicalTypeId::kBlob},
     {"BYTEA", LogicalTypeId::kBlob},
     {"UUID", LogicalTypeId::kUuid},
@@ -164,13 +167,12 @@ class TypeReader {
       int fields_depth = 0;
       auto fields = ReadFields(error, &fields_depth);
       if (!fields) return std::nullopt;
-      for (size_t i = 0; i < fields->size(); ++i) {
-        for (size_t j = 0; j < i; ++j) {
-          if ((*fields)[i].first == (*fields)[j].first) {
-            *error = "Duplicate field '" + (*fields)[i].first + "' in " +
-                     (EqualsIgnoreCase(word, "STRUCT") ? "STRUCT" : "UNION") + " definition";
-            return std::nullopt;
-          }
+      std::unordered_set<std::string_view> names;  // linear in the fields, however many
+      for (const auto& field : *fields) {
+        if (!names.insert(field.first).second) {
+          *error = "Duplicate field '" + field.first + "' in " +
+                   (EqualsIgnoreCase(word, "STRUCT") ? "STRUCT" : "UNION") + " definition";
+          return std::nullopt;
         }
       }
       *depth = fields_depth + 1;
@@ -451,6 +453,7 @@ const char* LogicalTypeIdName(LogicalTypeId id) {
     case LogicalTypeId::kDouble: return "DOUBLE";
     case LogicalTypeId::kString: return "STRING";
     case LogicalTypeId::kBlob: return "BLOB";
+    case LogicalTypeId::kJson: return "json";
     case LogicalTypeId::kUuid: return "UUID";
     case LogicalTypeId::kDate: return "DATE";
     case LogicalTypeId::kTimestamp: return "TIMESTAMP";

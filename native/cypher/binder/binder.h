@@ -63,6 +63,7 @@ class Binder {
   // binder_internal.h holds the scope and the helpers they share.
   struct VariableInfo;
   class Scope;
+  class ScopedVariables;
 
   // Queries and clauses (binder.cc).
   BoundQueryPart BindSingleQuery(const parser::ParsedSingleQuery& query,
@@ -223,6 +224,9 @@ class Binder {
   // The tables of a node or rel variable (or of a list of them, from collect()) when the
   // binder knows them, else empty. Only such variables may be re-used in patterns.
   std::vector<uint64_t> KnownTables(const BoundExpression& expr) const;
+  // A node or rel variable of a pattern (or one WITH passed on under any name), the only
+  // targets of SET and DELETE in Kùzu 0.11.3: one unwound from a list is refused.
+  bool IsPatternVariable(const BoundExpression& expr) const;
   // The candidate tables of a node or rel expression (or of the elements of a list of them).
   std::vector<uint64_t> TablesOf(const BoundExpression& expr) const;
   // Property names of node or rel tables, in table then column order, without repeats.
@@ -267,6 +271,12 @@ class Binder {
   bool read_only_ = true;
   bool creates_only_ = true;
   bool reads_files_ = false;
+  // Expressions bound so far (Bind calls): the statement's control is polled every
+  // kInterruptCheckExpressions of them, and past kMaxBoundExpressions (macros expanded into
+  // macros can multiply a small text) binding fails.
+  static constexpr uint64_t kInterruptCheckExpressions = 1024;
+  static constexpr uint64_t kMaxBoundExpressions = 1000000;
+  uint64_t bound_expressions_ = 0;
 };
 
 }  // namespace graphdb::binder

@@ -186,6 +186,7 @@ std::vector<std::unique_ptr<ParsedStatement>> Parser::ParseAll() {
 
 ParsedExpressionPtr Parser::ParseWholeExpression() {
   statement_begin_ = Current().begin;
+  expression_nodes_ = 0;
   auto expression = ParseExpression();
   if (!At(TokenKind::kEnd)) FailExpected("end of input after the expression");
   return expression;
@@ -201,6 +202,7 @@ std::unique_ptr<ParsedStatement> Parser::ParseStatement() {
   size_t start = pos_;
   function_names_.clear();
   names_server_files_ = false;
+  expression_nodes_ = 0;
   auto statement = ParseStatementBody();
   statement->function_names = std::move(function_names_);
   function_names_.clear();
@@ -238,6 +240,11 @@ std::unique_ptr<ParsedStatement> Parser::ParseStatementBody() {
     return ParseExtension();
   }
   if (AtKeyword("FORCE") && AtKeyword("INSTALL", 1)) return ParseExtension();
+  // LOAD [EXTENSION] name-or-path (LOAD FROM and LOAD WITH HEADERS read files).
+  if (AtKeyword("LOAD") && (AtKeyword("EXTENSION", 1) || At(TokenKind::kString, 1) ||
+                            (AtName(1) && !AtKeyword("FROM", 1) && !AtKeyword("WITH", 1)))) {
+    return ParseExtension();
+  }
   if (AtKeyword("CALL")) {
     if (auto call = ParseCall()) return call;
   }
@@ -271,9 +278,27 @@ std::unique_ptr<ParsedStatement> Parser::ParseCommentOn() {
   return comment;
 }
 
-// [FORCE] INSTALL name [FROM 'url'], UNINSTALL name, UPDATE name
+// [FORCE] INSTALL name [FROM 'url'], UNINSTALL name, UPDATE name, LOAD [EXTENSION] name or
+// 'path' (the extension's name from the file's: ".../libjson.kuzu_extension" is json).
 std::unique_ptr<ParsedStatement> Parser::ParseExtension() {
   auto extension = std::make_unique<ParsedExtension>();
+  if (AtKeyword("LOAD")) {
+    Advance();
+    AcceptKeyword("EXTENSION");
+    extension->action = "LOAD";
+    if (At(TokenKind::kString)) {
+      std::string path = Current().text;
+      Advance();
+      size_t slash = path.find_last_of("/\\");
+      std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+      name = name.substr(0, name.find('.'));
+      if (name.rfind("lib", 0) == 0) name = name.substr(3);
+      extension->name = name;
+    } else {
+      extension->name = ExpectName("an extension name or path");
+    }
+    return extension;
+  }
   if (AcceptKeyword("FORCE")) {
     Advance();  // INSTALL
     extension->action = "FORCE INSTALL";

@@ -83,13 +83,40 @@ LogicalOperatorPtr SemiJoinFor(const BoundExpression& predicate, const LogicalOp
   return op;
 }
 
+// A filter of conjuncts [c0 .. cn): the first that is a semi join splits it into the filter
+// of the conjuncts before it, the join above that, and a filter of the rest above the join (so
+// the conjuncts still run in their order), and the rest is looked at again.
+void SplitFilter(LogicalOperatorPtr& op) {
+  std::vector<const BoundExpression*>& predicates = op->predicates;
+  for (size_t i = 0; i < predicates.size(); ++i) {
+    LogicalOperatorPtr join = SemiJoinFor(*predicates[i], *op->children[0]);
+    if (!join) continue;
+    std::vector<const BoundExpression*> rest(
+        predicates.begin() + static_cast<std::ptrdiff_t>(i) + 1, predicates.end());
+    predicates.resize(i);
+    LogicalOperatorPtr below = std::move(op);
+    if (below->predicates.empty()) {
+      LogicalOperatorPtr input = std::move(below->children[0]);
+      below = std::move(input);
+    }
+    join->children.push_back(std::move(below));
+    if (rest.empty()) {
+      op = std::move(join);
+      return;
+    }
+    auto above = std::make_unique<LogicalOperator>();
+    above->kind = LogicalOpKind::kFilter;
+    above->predicates = std::move(rest);
+    above->children.push_back(std::move(join));
+    op = std::move(above);
+    SplitFilter(op);
+    return;
+  }
+}
+
 void Rewrite(LogicalOperatorPtr& op) {
   for (auto& child : op->children) Rewrite(child);
-  if (op->kind != LogicalOpKind::kFilter || !op->expr) return;
-  LogicalOperatorPtr join = SemiJoinFor(*op->expr, *op->children[0]);
-  if (!join) return;
-  join->children = std::move(op->children);
-  op = std::move(join);
+  if (op->kind == LogicalOpKind::kFilter) SplitFilter(op);
 }
 
 }  // namespace

@@ -46,11 +46,18 @@ void PushEndFilters(LogicalOperatorPtr& op) {
   if (expand.kind != LogicalOpKind::kExpand || !expand.variable_length || expand.to_bound) return;
   while (!chain.empty()) {
     LogicalOperatorPtr& filter = *chain.back();
-    std::set<SlotId> used;
-    CollectExpressionSlots(*filter->expr, used);
-    if (expand.has_rel_slot && used.count(expand.rel_slot)) return;
-    expand.end_filters.push_back(filter->expr);
-    filter = std::move(filter->children[0]);
+    std::vector<const BoundExpression*>& predicates = filter->predicates;
+    size_t moved = 0;
+    for (; moved < predicates.size(); ++moved) {
+      std::set<SlotId> used;
+      CollectExpressionSlots(*predicates[moved], used);
+      if (expand.has_rel_slot && used.count(expand.rel_slot)) break;
+      expand.end_filters.push_back(predicates[moved]);
+    }
+    predicates.erase(predicates.begin(), predicates.begin() + static_cast<std::ptrdiff_t>(moved));
+    if (!predicates.empty()) return;
+    LogicalOperatorPtr input = std::move(filter->children[0]);
+    filter = std::move(input);
     chain.pop_back();
   }
 }
@@ -68,23 +75,33 @@ void Rewrite(LogicalOperatorPtr& op, const catalog::Catalog& catalog) {
   const auto* schema = catalog.GetNodeTable(expand.table_ids[0]);
   if (!schema) return;
   for (LogicalOperatorPtr* f = &op; (*f)->kind == LogicalOpKind::kFilter; f = &(*f)->children[0]) {
-    const binder::BoundExpression* key = nullptr;
-    if (!IsPrimaryKeyEqualityFor(*(*f)->expr, expand.slot, *schema, &key)) continue;
-    std::set<SlotId> used;
-    CollectExpressionSlots(*key, used);
-    if (expand.has_rel_slot && used.count(expand.rel_slot)) continue;
-    // The filter moves below the expansion, over a scan of the target's table.
-    LogicalOperatorPtr filter = std::move(*f);
-    *f = std::move(filter->children[0]);
-    auto scan = std::make_unique<LogicalOperator>();
-    scan->kind = LogicalOpKind::kNodeScan;
-    scan->slot = expand.slot;
-    scan->table_ids = expand.table_ids;
-    scan->children.push_back(std::move(expand.children[0]));
-    filter->children[0] = std::move(scan);
-    expand.children[0] = std::move(filter);
-    expand.to_bound = true;
-    return;
+    std::vector<const BoundExpression*>& predicates = (*f)->predicates;
+    for (size_t i = 0; i < predicates.size(); ++i) {
+      const binder::BoundExpression* key = nullptr;
+      if (!IsPrimaryKeyEqualityFor(*predicates[i], expand.slot, *schema, &key)) continue;
+      std::set<SlotId> used;
+      CollectExpressionSlots(*key, used);
+      if (expand.has_rel_slot && used.count(expand.rel_slot)) continue;
+      // The conjunct moves below the expansion, a filter over a scan of the target's table.
+      auto filter = std::make_unique<LogicalOperator>();
+      filter->kind = LogicalOpKind::kFilter;
+      filter->predicates.push_back(predicates[i]);
+      predicates.erase(predicates.begin() + static_cast<std::ptrdiff_t>(i));
+      if (predicates.empty()) {
+        LogicalOperatorPtr input = std::move((*f)->children[0]);
+        *f = std::move(input);
+      }
+      auto scan = std::make_unique<LogicalOperator>();
+      scan->kind = LogicalOpKind::kNodeScan;
+      scan->slot = expand.slot;
+      scan->table_ids = expand.table_ids;
+      scan->children.push_back(std::move(expand.children[0]));
+      filter->children.push_back(std::move(scan));
+      expand.children[0] = std::move(filter);
+      expand.to_bound = true;
+      PushEndFilters(op);
+      return;
+    }
   }
   PushEndFilters(op);
 }

@@ -1,0 +1,148 @@
+#include "common/task_pool.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+
+#include "common/interrupt.h"
+
+namespace graphdb {
+
+namespace {
+// Set while this thread runs a ParallelFor's morsels: a nested ParallelFor runs inline.
+thread_local bool in_parallel_region = false;
+
+class ParallelRegion {
+ public:
+  ParallelRegion() : previous_(in_parallel_region) { in_parallel_region = true; }
+  ~ParallelRegion() { in_parallel_region = previous_; }
+  ParallelRegion(const ParallelRegion&) = delete;
+  ParallelRegion& operator=(const ParallelRegion&) = delete;
+
+ private:
+  bool previous_;
+};
+}  // namespace
+
+unsigned MachineCores() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+// One ParallelFor call. Lives on the caller's stack; pool threads touch it only between joining
+// it (under the pool's mutex, while it is in jobs_) and leaving it (active back to 0).
+struct TaskPool::Job {
+  uint64_t n = 0;
+  uint64_t morsel = 1;
+  unsigned max_workers = 1;
+  const Body* body = nullptr;
+  StatementControl* control = nullptr;
+  std::atomic<uint64_t> next{0};  // the first item not handed out yet
+  std::atomic<bool> failed{false};
+  std::mutex error_mu;
+  std::exception_ptr error;  // the first exception a body threw
+  // Guarded by the pool's mutex:
+  unsigned joined = 1;  // workers that joined, the caller included
+  unsigned active = 0;  // pool threads working on it now
+  std::condition_variable helpers_done;
+
+  bool exhausted() const {
+    return failed.load(std::memory_order_relaxed) || next.load(std::memory_order_relaxed) >= n;
+  }
+};
+
+TaskPool::TaskPool(unsigned threads)
+    : max_parallelism_(std::max(1u, threads == 0 ? MachineCores() : threads)) {}
+
+TaskPool::~TaskPool() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  work_ready_.notify_all();
+  for (std::thread& thread : threads_) thread.join();
+}
+
+unsigned TaskPool::WorkersFor(uint64_t n, uint64_t morsel, unsigned parallelism) const {
+  if (n == 0) return 1;
+  morsel = std::max<uint64_t>(morsel, 1);
+  const uint64_t morsels = (n - 1) / morsel + 1;
+  unsigned limit = parallelism == 0 ? max_parallelism_ : std::min(parallelism, max_parallelism_);
+  return static_cast<unsigned>(std::max<uint64_t>(1, std::min<uint64_t>(limit, morsels)));
+}
+
+void TaskPool::RunMorsels(Job& job, unsigned worker) {
+  ParallelRegion region;
+  while (!job.failed.load(std::memory_order_relaxed)) {
+    const uint64_t begin = job.next.fetch_add(job.morsel, std::memory_order_relaxed);
+    if (begin >= job.n) break;
+    const uint64_t end = std::min(job.n, begin + job.morsel);
+    try {
+      (*job.body)(worker, begin, end);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(job.error_mu);
+      if (!job.error) job.error = std::current_exception();
+      job.failed.store(true, std::memory_order_relaxed);
+    }
+  }
+}
+
+void TaskPool::StartThreadsLocked() {
+  if (!threads_.empty()) return;
+  threads_.reserve(max_parallelism_ - 1);
+  for (unsigned i = 1; i < max_parallelism_; ++i) threads_.emplace_back([this] { ThreadMain(); });
+}
+
+void TaskPool::ThreadMain() {
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    work_ready_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+    if (stopping_) return;
+    Job* job = jobs_.front();
+    if (job->exhausted()) {  // nothing left to hand out: its caller finishes it
+      jobs_.pop_front();
+      continue;
+    }
+    const unsigned worker = job->joined++;
+    ++job->active;
+    if (job->joined >= job->max_workers) jobs_.pop_front();
+    lock.unlock();
+    {
+      ScopedStatementControl control(job->control);
+      RunMorsels(*job, worker);
+    }
+    lock.lock();
+    if (--job->active == 0) job->helpers_done.notify_all();
+  }
+}
+
+void TaskPool::ParallelFor(uint64_t n, uint64_t morsel, unsigned parallelism, const Body& body) {
+  if (n == 0) return;
+  morsel = std::max<uint64_t>(morsel, 1);
+  const unsigned workers = WorkersFor(n, morsel, parallelism);
+  if (workers <= 1 || in_parallel_region) {
+    for (uint64_t begin = 0; begin < n; begin += morsel)
+      body(0, begin, std::min(n, begin + morsel));
+    return;
+  }
+  Job job;
+  job.n = n;
+  job.morsel = morsel;
+  job.max_workers = workers;
+  job.body = &body;
+  job.control = CurrentStatementControl();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    StartThreadsLocked();
+    jobs_.push_back(&job);
+  }
+  work_ready_.notify_all();
+  RunMorsels(job, 0);
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    // No pool thread may join it from now on; wait for those that did.
+    auto it = std::find(jobs_.begin(), jobs_.end(), &job);
+    if (it != jobs_.end()) jobs_.erase(it);
+    job.helpers_done.wait(lock, [&job] { return job.active == 0; });
+  }
+  if (job.error) std::rethrow_exception(job.error);
+}
+
+}  // namespace graphdb

@@ -1,0 +1,79 @@
+// TaskPool: the threads one statement borrows to split its work (intra-query parallelism).
+//
+// A database owns one pool (its thread budget, DatabaseConfig::query_threads, the machine's
+// cores by default). A statement that has much work of one kind (a scan of a table's rows, an
+// algorithm's pass over every node) cuts it into morsels, ranges of a few thousand items, and
+// calls ParallelFor: the calling thread takes morsels itself, and pool threads that are free
+// join it and take morsels too, until none is left. Nothing waits for a pool thread to be free:
+// with every pool thread busy (other statements are running in parallel), the caller does all
+// the work alone, so the pool never deadlocks and never makes a statement slower than running
+// it on one thread. Work smaller than one morsel runs inline and never touches the pool: a
+// short read pays one comparison for the machinery.
+//
+// Statements stay stoppable: the caller's StatementControl (common/interrupt.h: cancellation,
+// deadline, memory limit) is installed on every thread that works for it, so CheckInterrupt()
+// and ChargeMemory() work in a body as they do on the caller. When a body throws (a
+// GraphDBException such as QUERY_TIMEOUT, or anything else), no new morsel starts, the morsels
+// running finish, and the first exception is rethrown on the caller.
+//
+// A body gets the index of the worker running it, in [0, parallelism): the caller is worker 0.
+// Per-worker state (a partial aggregate, a heap, an output buffer) indexed by it needs no lock;
+// the caller merges them after ParallelFor returns.
+//
+// Thread-safety: ParallelFor may be called from any number of threads at once, and a body may
+// itself call ParallelFor (its nested work then runs inline on that thread).
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace graphdb {
+
+class TaskPool {
+ public:
+  // body(worker, begin, end): process items [begin, end) on worker `worker`.
+  using Body = std::function<void(unsigned worker, uint64_t begin, uint64_t end)>;
+
+  // A pool that lets a statement use up to `threads` threads (the caller included), so
+  // threads - 1 pool threads, started on first use. `threads` 0 means the machine's cores.
+  explicit TaskPool(unsigned threads);
+  ~TaskPool();
+  TaskPool(const TaskPool&) = delete;
+  TaskPool& operator=(const TaskPool&) = delete;
+
+  // The most threads one statement may use (the caller included): at least 1.
+  unsigned max_parallelism() const { return max_parallelism_; }
+
+  // Runs `body` over [0, n) in morsels of `morsel` items (the last may be shorter), on the
+  // calling thread and up to min(parallelism, max_parallelism()) - 1 free pool threads; returns
+  // when every morsel has run. `parallelism` 0 means max_parallelism(). Rethrows the first
+  // exception a body threw (see above).
+  void ParallelFor(uint64_t n, uint64_t morsel, unsigned parallelism, const Body& body);
+
+  // The number of workers ParallelFor(n, morsel, parallelism, ...) may use at most: what to
+  // size per-worker state by.
+  unsigned WorkersFor(uint64_t n, uint64_t morsel, unsigned parallelism) const;
+
+ private:
+  struct Job;
+  void StartThreadsLocked();
+  void ThreadMain();
+  static void RunMorsels(Job& job, unsigned worker);
+
+  const unsigned max_parallelism_;
+  std::mutex mu_;
+  std::condition_variable work_ready_;
+  std::deque<Job*> jobs_;  // jobs that still have morsels to hand out and room for workers
+  std::vector<std::thread> threads_;
+  bool stopping_ = false;
+};
+
+// The number of cores the machine reports (at least 1).
+unsigned MachineCores();
+
+}  // namespace graphdb

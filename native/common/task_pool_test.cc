@@ -1,0 +1,151 @@
+// TaskPool: every item runs exactly once, work is really shared, errors and the statement's
+// control reach every worker, nested and concurrent calls neither deadlock nor oversubscribe.
+#include "common/task_pool.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "common/interrupt.h"
+#include "common/status.h"
+
+namespace graphdb {
+namespace {
+
+TEST(TaskPoolTest, EveryItemRunsOnceInMorsels) {
+  TaskPool pool(4);
+  const uint64_t n = 100003;
+  std::vector<std::atomic<int>> seen(n);
+  std::atomic<uint64_t> longest{0};
+  pool.ParallelFor(n, 1000, 0, [&](unsigned worker, uint64_t begin, uint64_t end) {
+    EXPECT_LT(worker, 4u);
+    EXPECT_LE(end - begin, 1000u);
+    uint64_t len = end - begin, prev = longest.load();
+    while (len > prev && !longest.compare_exchange_weak(prev, len)) {
+    }
+    for (uint64_t i = begin; i < end; ++i) seen[i].fetch_add(1);
+  });
+  for (uint64_t i = 0; i < n; ++i) ASSERT_EQ(seen[i].load(), 1) << i;
+  EXPECT_EQ(longest.load(), 1000u);
+}
+
+TEST(TaskPoolTest, PoolThreadsJoinTheCaller) {
+  TaskPool pool(3);
+  // Every morsel waits until three distinct threads have started one, so the call can only
+  // finish when pool threads really take morsels beside the caller.
+  std::mutex mu;
+  std::set<std::thread::id> threads;
+  std::set<unsigned> workers;
+  std::atomic<int> arrived{0};
+  pool.ParallelFor(3, 1, 0, [&](unsigned worker, uint64_t, uint64_t) {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      threads.insert(std::this_thread::get_id());
+      workers.insert(worker);
+    }
+    arrived.fetch_add(1);
+    while (arrived.load() < 3) std::this_thread::yield();
+  });
+  EXPECT_EQ(threads.size(), 3u);
+  EXPECT_EQ(workers, (std::set<unsigned>{0, 1, 2}));
+}
+
+TEST(TaskPoolTest, SmallWorkAndParallelismOneRunInline) {
+  TaskPool pool(4);
+  const std::thread::id me = std::this_thread::get_id();
+  int calls = 0;
+  pool.ParallelFor(10, 100, 0, [&](unsigned worker, uint64_t begin, uint64_t end) {
+    EXPECT_EQ(std::this_thread::get_id(), me);
+    EXPECT_EQ(worker, 0u);
+    EXPECT_EQ(begin, 0u);
+    EXPECT_EQ(end, 10u);
+    ++calls;
+  });
+  pool.ParallelFor(1000, 10, 1, [&](unsigned, uint64_t, uint64_t) {
+    EXPECT_EQ(std::this_thread::get_id(), me);
+    ++calls;
+  });
+  EXPECT_EQ(calls, 101);
+  EXPECT_EQ(pool.WorkersFor(10, 100, 0), 1u);
+  EXPECT_EQ(pool.WorkersFor(1000, 10, 0), 4u);
+  EXPECT_EQ(pool.WorkersFor(1000, 10, 2), 2u);
+  EXPECT_EQ(pool.WorkersFor(1000, 10, 9), 4u);
+  EXPECT_EQ(TaskPool(0).max_parallelism(), MachineCores());
+}
+
+TEST(TaskPoolTest, FirstErrorStopsNewMorselsAndIsRethrown) {
+  TaskPool pool(2);
+  std::atomic<uint64_t> ran{0};
+  EXPECT_THROW(pool.ParallelFor(1000000, 1, 0,
+                                [&](unsigned, uint64_t begin, uint64_t) {
+                                  ran.fetch_add(1);
+                                  if (begin == 10) throw std::runtime_error("morsel 10 failed");
+                                }),
+               std::runtime_error);
+  EXPECT_LT(ran.load(), 1000000u);
+  // The pool is usable afterwards.
+  std::atomic<uint64_t> sum{0};
+  pool.ParallelFor(100, 7, 0, [&](unsigned, uint64_t b, uint64_t e) {
+    for (uint64_t i = b; i < e; ++i) sum.fetch_add(i);
+  });
+  EXPECT_EQ(sum.load(), 4950u);
+}
+
+TEST(TaskPoolTest, WorkersSeeTheCallersStatementControl) {
+  TaskPool pool(2);
+  StatementControl control;
+  control.SetLimits(0, 1000);
+  ScopedStatementControl scoped(&control);
+  std::atomic<int> with_control{0};
+  pool.ParallelFor(2, 1, 0, [&](unsigned, uint64_t, uint64_t) {
+    if (CurrentStatementControl() == &control) with_control.fetch_add(1);
+  });
+  EXPECT_EQ(with_control.load(), 2);
+  // A cancel from outside stops every worker's CheckInterrupt; the memory limit counts what
+  // all workers charge.
+  control.Cancel(StatementControl::Reason::kCancelled);
+  try {
+    pool.ParallelFor(100, 1, 0, [&](unsigned, uint64_t, uint64_t) { CheckInterrupt(); });
+    FAIL() << "expected QUERY_CANCELLED";
+  } catch (const GraphDBException& e) {
+    EXPECT_EQ(e.status().code(), ErrorCode::kQueryCancelled);
+  }
+  StatementControl limited;
+  limited.SetLimits(0, 1000);
+  ScopedStatementControl scoped_limited(&limited);
+  try {
+    pool.ParallelFor(200, 1, 0, [&](unsigned, uint64_t, uint64_t) { limited.ChargeMemory(10); });
+    FAIL() << "expected RESOURCE_LIMIT";
+  } catch (const GraphDBException& e) {
+    EXPECT_EQ(e.status().code(), ErrorCode::kResourceLimit);
+  }
+}
+
+TEST(TaskPoolTest, NestedAndConcurrentCallsFinish) {
+  TaskPool pool(2);
+  std::atomic<uint64_t> total{0};
+  std::vector<std::thread> callers;
+  for (int c = 0; c < 4; ++c) {
+    callers.emplace_back([&] {
+      for (int round = 0; round < 50; ++round) {
+        pool.ParallelFor(8, 1, 0, [&](unsigned, uint64_t, uint64_t) {
+          // Nested: runs inline on whichever thread runs the outer morsel.
+          pool.ParallelFor(10, 1, 0, [&](unsigned worker, uint64_t b, uint64_t e) {
+            EXPECT_EQ(worker, 0u);
+            total.fetch_add(e - b);
+          });
+        });
+      }
+    });
+  }
+  for (std::thread& t : callers) t.join();
+  EXPECT_EQ(total.load(), 4u * 50 * 8 * 10);
+}
+
+}  // namespace
+}  // namespace graphdb
