@@ -38,7 +38,8 @@ struct KeyEqual {
   }
 };
 
-// NULLs sort as the largest value: last when ascending, first when descending.
+}  // namespace
+
 int CompareForSort(const Value& a, const Value& b) {
   if (a.is_null() || b.is_null()) {
     if (a.is_null() && b.is_null()) return 0;
@@ -47,7 +48,6 @@ int CompareForSort(const Value& a, const Value& b) {
   return function::CompareValues(a, b);
 }
 
-// SKIP / LIMIT counts (Kùzu's message names both).
 uint64_t EvaluateCount(const BoundExpression* expr, ExecContext& ctx) {
   Value v = Evaluate(*expr, ctx);
   bool ok = !v.is_null() && v.type().IsInteger();

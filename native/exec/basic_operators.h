@@ -120,6 +120,13 @@ struct SortKey {
   bool descending;
 };
 
+// ORDER BY's comparison of two key values: NULLs sort as the largest value (last when
+// ascending, first when descending).
+int CompareForSort(const Value& a, const Value& b);
+
+// The value of a SKIP or LIMIT expression (Kùzu's error when it is not a non-negative integer).
+uint64_t EvaluateCount(const BoundExpression* expr, ExecContext& ctx);
+
 // Buffers all child rows (whole frames), sorts them and replays them. With a limit (top-k)
 // it keeps only the best `limit` rows.
 class SortOp final : public PhysicalOperator {

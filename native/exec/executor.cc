@@ -12,6 +12,7 @@
 #include "exec/graph_operators.h"
 #include "exec/graph_store.h"
 #include "exec/parallel_pipeline.h"
+#include "exec/top_k.h"
 
 namespace graphdb::exec {
 
@@ -187,7 +188,11 @@ OperatorPtr MapOperators(const LogicalOperator& op, const catalog::Catalog* cata
       case LogicalOpKind::kSort: {
         std::vector<SortKey> keys;
         for (const auto* o : op.order_by) keys.push_back({o->expr.get(), o->descending});
-        out = std::make_unique<SortOp>(std::move(keys), op.expr, op.expr2, parallel());
+        if (op.expr2) {  // ORDER BY ... LIMIT: a bounded heap (exec/top_k.h)
+          out = std::make_unique<TopKOp>(std::move(keys), op.expr, op.expr2);
+        } else {
+          out = std::make_unique<SortOp>(std::move(keys), op.expr, op.expr2, parallel());
+        }
         break;
       }
       case LogicalOpKind::kAggregate: {
@@ -210,6 +215,7 @@ OperatorPtr MapOperators(const LogicalOperator& op, const catalog::Catalog* cata
       case LogicalOpKind::kIndexSeek:
       case LogicalOpKind::kExpand:
       case LogicalOpKind::kCountExpand:
+      case LogicalOpKind::kSemiJoin:
       case LogicalOpKind::kOptional:
       case LogicalOpKind::kUpdate:
       case LogicalOpKind::kTableFunction:

@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <functional>
 #include <map>
-#include <set>
+#include <optional>
+#include <queue>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -177,19 +178,18 @@ class ExpandOp final : public GraphOperator {
   void Open(ExecContext& ctx) override {
     GraphOperator::Open(ctx);
     steps_.clear();
-    position_ = 0;
+    position_ = end_ = 0;
+    have_from_ = false;
+    memory_.Release(ctx);
+    charged_ = 0;
   }
 
   bool Next(ExecContext& ctx) override {
+    if (op_.to_bound) return NextClosing(ctx);
     while (true) {
       while (position_ < steps_.size()) {
         const EdgeStep& step = steps_[position_++];
-        if (op_.to_bound) {
-          const Value& target = ctx.frame[op_.slot];
-          if (target.is_null() || !(target.GetId() == step.neighbor)) continue;
-        } else {
-          ctx.frame[op_.slot] = Value::Id(step.neighbor);
-        }
+        ctx.frame[op_.slot] = Value::Id(step.neighbor);
         if (op_.has_rel_slot) ctx.frame[op_.rel_slot] = RelRefFor(from_, step);
         return true;
       }
@@ -199,16 +199,68 @@ class ExpandOp final : public GraphOperator {
       const Value& from = ctx.frame[op_.from_slot];
       if (from.is_null()) continue;
       from_ = from.GetId();
-      CollectEdges(*store_, from_, op_.rel_table_ids, op_.direction,
-                   op_.to_bound ? std::vector<TableId>{} : op_.table_ids, ctx, steps_);
+      CollectEdges(*store_, from_, op_.rel_table_ids, op_.direction, op_.table_ids, ctx, steps_);
     }
   }
 
  private:
+  static bool NeighborLess(const EdgeStep& a, const EdgeStep& b) {
+    return a.neighbor.table != b.neighbor.table ? a.neighbor.table < b.neighbor.table
+                                                : a.neighbor.offset < b.neighbor.offset;
+  }
+
+  // Both ends bound (closing a cycle): the edges of `from` are kept while rows keep coming
+  // with the same `from`. The first row scans them for its target; from the second on they are
+  // sorted by neighbour (once) and each row binary-searches its target.
+  bool NextClosing(ExecContext& ctx) {
+    while (true) {
+      while (position_ < end_) {
+        const EdgeStep& step = steps_[position_++];
+        if (!sorted_ && !(step.neighbor == target_)) continue;
+        if (op_.has_rel_slot) ctx.frame[op_.rel_slot] = RelRefFor(from_, step);
+        return true;
+      }
+      if (!child->Next(ctx)) return false;
+      position_ = end_ = 0;
+      const Value& from = ctx.frame[op_.from_slot];
+      const Value& target = ctx.frame[op_.slot];
+      if (from.is_null() || target.is_null()) continue;
+      ctx.ChargeWork();
+      target_ = target.GetId();
+      if (!have_from_ || !(from.GetId() == from_)) {
+        from_ = from.GetId();
+        have_from_ = true;
+        sorted_ = false;
+        steps_.clear();
+        CollectEdges(*store_, from_, op_.rel_table_ids, op_.direction, {}, ctx, steps_);
+        if (ctx.CountsMemory() && steps_.capacity() > charged_) {
+          memory_.Add(ctx, (steps_.capacity() - charged_) * sizeof(EdgeStep));
+          charged_ = steps_.capacity();
+        }
+        end_ = steps_.size();  // scanned
+        continue;
+      }
+      if (!sorted_) {
+        std::stable_sort(steps_.begin(), steps_.end(), NeighborLess);
+        sorted_ = true;
+      }
+      const EdgeStep probe{target_, {}, false};
+      auto [lo, hi] = std::equal_range(steps_.begin(), steps_.end(), probe, NeighborLess);
+      position_ = static_cast<size_t>(lo - steps_.begin());
+      end_ = static_cast<size_t>(hi - steps_.begin());
+    }
+  }
+
   const LogicalOperator& op_;
   std::vector<EdgeStep> steps_;
   size_t position_ = 0;
+  size_t end_ = 0;  // closing: the end of the target's run of steps_
   InternalId from_;
+  bool have_from_ = false;  // closing: steps_ holds from_'s edges
+  bool sorted_ = false;     // closing: sorted by neighbour (binary search), else scanned
+  InternalId target_;       // closing: the row's target
+  MemoryCharge memory_;     // closing: the kept edges
+  size_t charged_ = 0;      // the capacity of steps_ memory_ counts
 };
 
 // EXPAND_COUNT (planner/factorized_count.cc): for each input row, the number of rows the
@@ -354,6 +406,132 @@ class CountExpandOp final : public GraphOperator {
   MemoryCharge memory_;  // the kept counts
 };
 
+// SEMI_JOIN / ANTI_JOIN (planner/semi_join_rule.cc): the input rows where a relationship joins
+// the node in from_slot to the one in slot (ANTI_JOIN: where none does), as the correlated
+// expansion of `EXISTS { MATCH (from)-[:R]->(to) }` would find. The neighbours of the last
+// `from` node are kept, sorted, while rows keep coming with it, so each row costs a binary
+// search; a new `from` collects its edges again (a unit of work per edge, like ExpandOp).
+class SemiJoinOp final : public GraphOperator {
+ public:
+  explicit SemiJoinOp(const LogicalOperator& op) : op_(op) {}
+
+  void Open(ExecContext& ctx) override {
+    GraphOperator::Open(ctx);
+    have_from_ = false;
+    neighbors_.clear();
+    memory_.Release(ctx);
+    charged_ = 0;
+  }
+
+  bool Next(ExecContext& ctx) override {
+    while (child->Next(ctx)) {
+      if (Joined(ctx) != op_.anti) return true;
+    }
+    return false;
+  }
+
+ private:
+  static bool Less(const InternalId& a, const InternalId& b) {
+    return a.table != b.table ? a.table < b.table : a.offset < b.offset;
+  }
+
+  bool Joined(ExecContext& ctx) {
+    const Value& from = ctx.frame[op_.from_slot];
+    const Value& to = ctx.frame[op_.slot];
+    if (from.is_null() || to.is_null()) return false;
+    ctx.ChargeWork();
+    const InternalId id = from.GetId();
+    if (!have_from_ || !(id == from_)) Collect(id, ctx);
+    return std::binary_search(neighbors_.begin(), neighbors_.end(), to.GetId(), Less);
+  }
+
+  void Collect(InternalId from, ExecContext& ctx) {
+    steps_.clear();
+    CollectEdges(*store_, from, op_.rel_table_ids, op_.direction, {}, ctx, steps_);
+    neighbors_.clear();
+    for (const EdgeStep& step : steps_) neighbors_.push_back(step.neighbor);
+    std::sort(neighbors_.begin(), neighbors_.end(), Less);
+    neighbors_.erase(std::unique(neighbors_.begin(), neighbors_.end()), neighbors_.end());
+    from_ = from;
+    have_from_ = true;
+    if (ctx.CountsMemory()) {
+      const size_t bytes =
+          steps_.capacity() * sizeof(EdgeStep) + neighbors_.capacity() * sizeof(InternalId);
+      if (bytes > charged_) {
+        memory_.Add(ctx, bytes - charged_);
+        charged_ = bytes;
+      }
+    }
+  }
+
+  const LogicalOperator& op_;
+  std::vector<EdgeStep> steps_;
+  std::vector<InternalId> neighbors_;  // of from_, sorted, without repeats
+  InternalId from_;
+  bool have_from_ = false;
+  MemoryCharge memory_;
+  size_t charged_ = 0;  // the bytes memory_ holds for the two vectors
+};
+
+// Node -> index of its visit, for the searches of shortest paths: per node table a dense array
+// sized to the table, kept from one search to the next; Reset() empties it in O(1) (an entry
+// counts only under the current stamp).
+class NodeIndex {
+ public:
+  static constexpr uint32_t kAbsent = UINT32_MAX;
+
+  void Reset() {
+    if (++stamp_ == 0) {  // wrapped around: clear the stamps once
+      for (Table& t : tables_) std::fill(t.entries.begin(), t.entries.end(), Entry{0, 0});
+      stamp_ = 1;
+    }
+  }
+  uint32_t Get(InternalId id) const {
+    const Table* t = Find(id.table);
+    if (t == nullptr || id.offset >= t->entries.size()) return kAbsent;
+    const Entry& e = t->entries[id.offset];
+    return e.stamp == stamp_ ? e.value : kAbsent;
+  }
+  // Returns the bytes the arrays grew by (sized to the node table the first time).
+  size_t Set(InternalId id, uint32_t value, GraphStore& store) {
+    size_t grown = 0;
+    Table* t = Find(id.table);
+    if (t == nullptr) {
+      tables_.push_back({id.table, {}});
+      t = &tables_.back();
+    }
+    if (id.offset >= t->entries.size()) {
+      const size_t size = std::max<size_t>(id.offset + 1, store.node_table(id.table).NumRows());
+      grown = (size - t->entries.size()) * sizeof(Entry);
+      t->entries.resize(size, Entry{0, 0});
+    }
+    t->entries[id.offset] = {stamp_, value};
+    return grown;
+  }
+
+ private:
+  struct Entry {
+    uint32_t stamp;
+    uint32_t value;
+  };
+  struct Table {
+    uint64_t id;
+    std::vector<Entry> entries;
+  };
+  const Table* Find(uint64_t table) const {
+    for (const Table& t : tables_) {
+      if (t.id == table) return &t;
+    }
+    return nullptr;
+  }
+  Table* Find(uint64_t table) {
+    return const_cast<Table*>(static_cast<const NodeIndex*>(this)->Find(table));
+  }
+
+  std::vector<Table> tables_;
+  uint32_t stamp_ = 0;
+};
+
 // Variable-length expansion. Walk, trail (no relationship twice) and acyclic (no intermediate
 // node twice) semantics enumerate paths depth first; the shortest-path kinds search breadth first
 // (hops) or by Dijkstra (weights) and keep, per end node, one or all of the best paths.
@@ -366,27 +544,30 @@ class VarLengthExpandOp final : public GraphOperator {
   void Open(ExecContext& ctx) override {
     GraphOperator::Open(ctx);
     results_.clear();
+    walk_.clear();
+    walking_ = false;
+    walk_charged_ = 0;
     memory_.Release(ctx);
+    index_memory_.Release(ctx);
     position_ = 0;
   }
 
   bool Next(ExecContext& ctx) override {
     while (true) {
-      while (position_ < results_.size()) {
-        const Path& r = results_[position_++];
-        InternalId end = r.nodes.empty() ? source_ : r.nodes.back();
-        if (op_.to_bound) {
-          const Value& target = ctx.frame[op_.slot];
-          if (target.is_null() || !(target.GetId() == end)) continue;
-        } else {
-          ctx.frame[op_.slot] = Value::Id(end);
+      if (walking_) {
+        while (NextWalk(ctx)) {
+          if (Output(walk_path_, ctx)) return true;
         }
-        if (op_.has_rel_slot) ctx.frame[op_.rel_slot] = MakePath(r, ctx);
-        return true;
+        walking_ = false;
+      }
+      while (position_ < results_.size()) {
+        if (Output(results_[position_++], ctx)) return true;
       }
       if (!child->Next(ctx)) return false;
       results_.clear();
+      walk_.clear();
       memory_.Release(ctx);
+      walk_charged_ = 0;
       position_ = 0;
       const Value& from = ctx.frame[op_.from_slot];
       if (from.is_null()) continue;
@@ -396,11 +577,10 @@ class VarLengthExpandOp final : public GraphOperator {
         case binder::PathSemantic::kAllShortest:
         case binder::PathSemantic::kWeightedShortest:
         case binder::PathSemantic::kAllWeightedShortest: SearchShortest(ctx); break;
-        default: {
-          Path path;
-          Search(source_, path, 0, ctx);
+        default:
+          StartWalk();
+          walking_ = true;
           break;
-        }
       }
     }
   }
@@ -416,16 +596,33 @@ class VarLengthExpandOp final : public GraphOperator {
       return a.table != b.table ? a.table < b.table : a.offset < b.offset;
     }
   };
-  // A way into a node on a best path: the previous node and the relationship taken.
-  struct Predecessor {
-    InternalId node;
-    Value rel;
-    InternalId rel_id;
-  };
 
   bool EndAllowed(InternalId node) const {
     return op_.to_bound || op_.table_ids.empty() ||
            std::find(op_.table_ids.begin(), op_.table_ids.end(), node.table) != op_.table_ids.end();
+  }
+  // Writes path `r`'s end (or checks it against the bound target) and the path; false when
+  // the end is not the bound target.
+  bool Output(const Path& r, ExecContext& ctx) {
+    InternalId end = r.nodes.empty() ? source_ : r.nodes.back();
+    if (op_.to_bound) {
+      const Value& target = ctx.frame[op_.slot];
+      if (target.is_null() || !(target.GetId() == end)) return false;
+    } else {
+      ctx.frame[op_.slot] = Value::Id(end);
+    }
+    if (op_.has_rel_slot) ctx.frame[op_.rel_slot] = MakePath(r, ctx);
+    return true;
+  }
+
+  // Whether `node` as the end passes the WHERE conjuncts moved into the expansion.
+  bool EndMatches(InternalId node, ExecContext& ctx) const {
+    if (op_.end_filters.empty()) return true;
+    ctx.frame[op_.slot] = Value::Id(node);
+    for (const binder::BoundExpression* filter : op_.end_filters) {
+      if (!EvaluatePredicate(*filter, ctx)) return false;
+    }
+    return true;
   }
 
   // Whether a path may continue through `node` (an intermediate node).
@@ -451,32 +648,154 @@ class VarLengthExpandOp final : public GraphOperator {
     return out;
   }
 
-  void Search(InternalId at, Path& path, uint32_t depth, ExecContext& ctx) {
-    if (depth >= op_.min_hops && (depth > 0 || op_.min_hops == 0) && EndAllowed(at)) {
-      if (ctx.CountsMemory()) memory_.Add(ctx, PathBytes(path));
-      results_.push_back(path);
-    }
-    if (depth == op_.max_hops) return;
-    if (depth > 0 && !PassesThrough(at, ctx)) return;
-    // ACYCLIC, as Kùzu counts it: no node twice among the path's intermediate nodes (the two
-    // ends may be any nodes). Going on from `at` makes it intermediate.
-    if (rel_.semantic == binder::PathSemantic::kAcyclic && depth > 1 &&
-        std::find(path.nodes.begin(), path.nodes.end() - 1, at) != path.nodes.end() - 1) {
-      return;
-    }
-    for (auto& [step, rel] : Steps(at, ctx)) {
-      if (rel_.semantic == binder::PathSemantic::kTrail &&
-          std::find(path.rel_ids.begin(), path.rel_ids.end(), step.rel) != path.rel_ids.end()) {
+  // ---- Walks, trails, acyclic paths: a lazy depth-first search ----
+  // One path at a time: a stack of the nodes being expanded (each with its steps and the next
+  // one to take) and the path to the last node entered. NextWalk() makes the next path the
+  // recursive search would have emitted current in walk_path_, in the same order, holding only
+  // the stack (not every path of the source), so a LIMIT above stops the search early.
+  struct WalkFrame {
+    std::vector<std::pair<EdgeStep, Value>> steps;
+    size_t next = 0;
+  };
+
+  void StartWalk() {
+    walk_.clear();
+    walk_path_ = Path{};
+    walk_entering_ = true;
+    walk_pop_ = false;
+    walk_node_ = source_;
+    walk_bytes_ = 0;
+  }
+
+  void PopWalkStep() {
+    walk_path_.nodes.pop_back();
+    walk_path_.rels.pop_back();
+    walk_path_.rel_ids.pop_back();
+  }
+
+  static size_t FrameBytes(const WalkFrame& frame) {
+    return sizeof(WalkFrame) + frame.steps.size() * sizeof(std::pair<EdgeStep, Value>);
+  }
+
+  bool NextWalk(ExecContext& ctx) {
+    while (true) {
+      if (walk_pop_) {  // the last node entered was not expanded: its step leaves the path
+        PopWalkStep();
+        walk_pop_ = false;
+      }
+      if (walk_entering_) {
+        walk_entering_ = false;
+        const InternalId at = walk_node_;
+        const uint32_t depth = static_cast<uint32_t>(walk_path_.nodes.size());
+        const bool emit = depth >= op_.min_hops && (depth > 0 || op_.min_hops == 0) &&
+                          EndAllowed(at) && EndMatches(at, ctx);
+        // ACYCLIC, as Kùzu counts it: no node twice among the path's intermediate nodes (the
+        // two ends may be any nodes). Going on from `at` makes it intermediate.
+        const auto& nodes = walk_path_.nodes;
+        const bool expand = depth < op_.max_hops && (depth == 0 || PassesThrough(at, ctx)) &&
+                            !(rel_.semantic == binder::PathSemantic::kAcyclic && depth > 1 &&
+                              std::find(nodes.begin(), nodes.end() - 1, at) != nodes.end() - 1);
+        if (expand) {
+          walk_.push_back({Steps(at, ctx), 0});
+          walk_bytes_ += FrameBytes(walk_.back());
+          if (ctx.CountsMemory() && walk_bytes_ > walk_charged_) {
+            memory_.Add(ctx, walk_bytes_ - walk_charged_);
+            walk_charged_ = walk_bytes_;
+          }
+        } else if (depth > 0) {
+          walk_pop_ = true;
+        }
+        if (emit) return true;
         continue;
       }
-      path.nodes.push_back(step.neighbor);
-      path.rels.push_back(std::move(rel));
-      path.rel_ids.push_back(step.rel);
-      Search(step.neighbor, path, depth + 1, ctx);
-      path.nodes.pop_back();
-      path.rels.pop_back();
-      path.rel_ids.pop_back();
+      if (walk_.empty()) return false;
+      WalkFrame& frame = walk_.back();
+      while (frame.next < frame.steps.size()) {
+        auto& [step, rel] = frame.steps[frame.next++];
+        if (rel_.semantic == binder::PathSemantic::kTrail &&
+            std::find(walk_path_.rel_ids.begin(), walk_path_.rel_ids.end(), step.rel) !=
+                walk_path_.rel_ids.end()) {
+          continue;
+        }
+        walk_path_.nodes.push_back(step.neighbor);
+        walk_path_.rels.push_back(std::move(rel));
+        walk_path_.rel_ids.push_back(step.rel);
+        walk_node_ = step.neighbor;
+        walk_entering_ = true;
+        break;
+      }
+      if (walk_entering_) continue;
+      walk_bytes_ -= FrameBytes(frame);
+      walk_.pop_back();
+      if (!walk_.empty()) PopWalkStep();  // the frame's node was entered by a step
     }
+  }
+
+  // ---- Shortest paths ----
+  // A search's nodes: the visits (a node, its distance in hops or weight, its first way in)
+  // and the ways in (a predecessor visit and the step from it), linked per visit. A search
+  // from the target (bidirectional) has its own visits, whose ways lead towards the target.
+  static constexpr uint32_t kNone = UINT32_MAX;
+  struct Visit {
+    InternalId node;
+    uint32_t hops;
+    uint32_t way;  // first of its ways in preds, kNone for the search's origin
+    double dist;
+    bool settled;  // Dijkstra: its distance is final
+  };
+  struct Way {
+    uint32_t from;  // the visit the step starts at
+    uint32_t next;  // the visit's next way, kNone at the last
+    EdgeStep step;
+  };
+  struct PathSearch {
+    std::vector<Visit> visits;
+    std::vector<Way> ways;
+    NodeIndex index;  // node -> visit
+  };
+
+  // Starts `search` from `origin` (its visit 0).
+  void StartSearch(PathSearch& search, InternalId origin, ExecContext& ctx) {
+    search.visits.clear();
+    search.ways.clear();
+    search.index.Reset();
+    search.visits.push_back({origin, 0, kNone, 0, false});
+    size_t grown = search.index.Set(origin, 0, *store_);
+    if (grown != 0 && ctx.CountsMemory()) index_memory_.Add(ctx, grown);
+  }
+
+  // Adds a visit of `node` (not yet visited) in `search`; charges its memory.
+  uint32_t AddVisit(PathSearch& search, InternalId node, uint32_t hops, double dist,
+                    ExecContext& ctx) {
+    const uint32_t i = static_cast<uint32_t>(search.visits.size());
+    search.visits.push_back({node, hops, kNone, dist, false});
+    size_t grown = search.index.Set(node, i, *store_);
+    if (ctx.CountsMemory()) {
+      memory_.Add(ctx, sizeof(Visit));
+      if (grown != 0) index_memory_.Add(ctx, grown);
+    }
+    return i;
+  }
+  void AddWay(PathSearch& search, uint32_t to, uint32_t from, const EdgeStep& step, bool replace,
+              ExecContext& ctx) {
+    Visit& visit = search.visits[to];
+    if (replace) visit.way = kNone;
+    search.ways.push_back({from, visit.way, step});
+    visit.way = static_cast<uint32_t>(search.ways.size() - 1);
+    if (ctx.CountsMemory()) memory_.Add(ctx, sizeof(Way));
+  }
+
+  // The steps out of `at` in `dir` whose relationship passes the step predicate, into steps_.
+  void StepsFrom(InternalId at, Direction dir, ExecContext& ctx) {
+    steps_.clear();
+    CollectEdges(*store_, at, op_.rel_table_ids, dir, {}, ctx, steps_);
+    if (!rel_.step_predicate) return;
+    size_t kept = 0;
+    for (const EdgeStep& step : steps_) {
+      ctx.frame[rel_.step_slot] = RelRefFor(at, step);
+      if (EvaluatePredicate(*rel_.step_predicate, ctx)) steps_[kept++] = step;
+    }
+    steps_.resize(kept);
   }
 
   void SearchShortest(ExecContext& ctx) {
@@ -484,78 +803,247 @@ class VarLengthExpandOp final : public GraphOperator {
                           rel_.semantic == binder::PathSemantic::kAllWeightedShortest;
     const bool all = rel_.semantic == binder::PathSemantic::kAllShortest ||
                      rel_.semantic == binder::PathSemantic::kAllWeightedShortest;
-    // Best distance (hops or weight) and the predecessors on best paths, per node.
-    std::map<InternalId, double, IdLess> dist;
-    std::map<InternalId, uint32_t, IdLess> hops;
-    std::map<InternalId, std::vector<Predecessor>, IdLess> preds;
-    dist[source_] = 0;
-    hops[source_] = 0;
-    // Dijkstra; with unit weights it visits nodes in breadth-first order.
-    std::set<std::pair<double, InternalId>, PairLess> queue;
-    queue.insert({0, source_});
-    std::set<InternalId, IdLess> done;
-    while (!queue.empty()) {
-      auto [d, u] = *queue.begin();
-      queue.erase(queue.begin());
-      if (!done.insert(u).second) continue;
-      if (hops[u] >= op_.max_hops) continue;
-      if (!(u == source_) && !PassesThrough(u, ctx)) continue;
-      for (auto& [step, rel] : Steps(u, ctx)) {
-        InternalId v = step.neighbor;
-        if (v == source_) continue;
-        double w = 1;
-        if (weighted) {
-          ctx.frame[rel_.step_slot] = rel;
-          Value weight = Evaluate(*rel_.weight, ctx);
-          if (weight.is_null()) continue;
-          w = weight.GetDouble();
-          if (w < 0)
-            ThrowRuntime("Runtime exception: Found negative weight " + weight.ToString() + ".");
-        }
-        double nd = d + w;
-        auto it = dist.find(v);
-        if (it == dist.end() || nd < it->second) {
-          if (it != dist.end()) queue.erase({it->second, v});
-          dist[v] = nd;
-          hops[v] = hops[u] + 1;
-          preds[v] = {Predecessor{u, rel, step.rel}};
-          queue.insert({nd, v});
-        } else if (nd == it->second && all) {
-          preds[v].push_back(Predecessor{u, rel, step.rel});
-        }
-      }
+    std::optional<InternalId> target;
+    if (op_.to_bound) {
+      const Value& t = ctx.frame[op_.slot];
+      if (t.is_null()) return;
+      target = t.GetId();
+      // A path never comes back to its source (none ends there).
+      if (*target == source_) return;
     }
-    for (const auto& [node, d] : dist) {
-      if (node == source_ || !EndAllowed(node) || hops[node] < op_.min_hops) continue;
-      Path path;
-      Unwind(node, preds, all, path, ctx);
+    if (weighted) {
+      Dijkstra(target, all, ctx);
+    } else if (target) {
+      BidirectionalBfs(*target, all, ctx);
+    } else {
+      Bfs(all, ctx);
     }
   }
 
-  // Emits the best paths ending at `node` (walking predecessors back to the source). Charges a
-  // unit per step: all shortest paths may be far more than the edges the search followed.
-  void Unwind(InternalId node, const std::map<InternalId, std::vector<Predecessor>, IdLess>& preds,
-              bool all, Path& suffix, ExecContext& ctx) {
+  // Breadth first from the source, level by level, to every node within max_hops; with `all`,
+  // each node keeps every way in from the level before it.
+  void Bfs(bool all, ExecContext& ctx) {
+    PathSearch& s = forward_;
+    StartSearch(s, source_, ctx);
+    size_t begin = 0;
+    for (uint32_t depth = 0; depth < op_.max_hops && begin < s.visits.size(); ++depth) {
+      const size_t end = s.visits.size();
+      for (size_t i = begin; i < end; ++i) {
+        const InternalId u = s.visits[i].node;
+        if (i != 0 && !PassesThrough(u, ctx)) continue;
+        StepsFrom(u, op_.direction, ctx);
+        for (const EdgeStep& step : steps_) {
+          const InternalId v = step.neighbor;
+          if (v == source_) continue;
+          uint32_t j = s.index.Get(v);
+          if (j == kNone) {
+            j = AddVisit(s, v, depth + 1, depth + 1, ctx);
+          } else if (!all || s.visits[j].hops != depth + 1) {
+            continue;
+          }
+          AddWay(s, j, static_cast<uint32_t>(i), step, false, ctx);
+        }
+      }
+      begin = end;
+    }
+    EmitToEveryNode(s, all, ctx);
+  }
+
+  // Single pair, hops: breadth first from both ends, a level of the smaller frontier at a
+  // time, until the two searches meet (then every shortest path goes through a node of the
+  // level just expanded that the other search reached in its last level). Intermediate nodes
+  // must pass the node predicate to be visited at all.
+  void BidirectionalBfs(InternalId target, bool all, ExecContext& ctx) {
+    PathSearch& f = forward_;
+    PathSearch& b = backward_;
+    StartSearch(f, source_, ctx);
+    StartSearch(b, target, ctx);
+    const Direction back = op_.direction == Direction::kForward    ? Direction::kBackward
+                           : op_.direction == Direction::kBackward ? Direction::kForward
+                                                                   : Direction::kBoth;
+    size_t f_begin = 0, b_begin = 0;
+    uint32_t f_depth = 0, b_depth = 0;
+    std::vector<std::pair<uint32_t, uint32_t>> meetings;  // (forward visit, backward visit)
+    while (meetings.empty() && f_depth + b_depth < op_.max_hops) {
+      const size_t f_size = f.visits.size() - f_begin, b_size = b.visits.size() - b_begin;
+      if (f_size == 0 || b_size == 0) return;  // one side has nowhere left to go
+      const bool forward = f_size <= b_size;
+      PathSearch& s = forward ? f : b;
+      PathSearch& other = forward ? b : f;
+      const InternalId origin = forward ? source_ : target;
+      const InternalId far_end = forward ? target : source_;
+      size_t& begin = forward ? f_begin : b_begin;
+      uint32_t& depth = forward ? f_depth : b_depth;
+      const size_t end = s.visits.size();
+      for (size_t i = begin; i < end; ++i) {
+        StepsFrom(s.visits[i].node, forward ? op_.direction : back, ctx);
+        for (const EdgeStep& step : steps_) {
+          const InternalId v = step.neighbor;
+          if (v == origin) continue;
+          uint32_t j = s.index.Get(v);
+          if (j == kNone) {
+            if (!(v == far_end) && !PassesThrough(v, ctx)) continue;
+            j = AddVisit(s, v, depth + 1, depth + 1, ctx);
+            const uint32_t k = other.index.Get(v);
+            if (k != kNone) meetings.emplace_back(forward ? j : k, forward ? k : j);
+          } else if (!all || s.visits[j].hops != depth + 1) {
+            continue;
+          }
+          AddWay(s, j, static_cast<uint32_t>(i), step, false, ctx);
+        }
+      }
+      begin = end;
+      ++depth;
+    }
+    if (meetings.empty() || f_depth + b_depth < op_.min_hops) return;
+    std::vector<uint32_t> f_chain, b_chain;
+    for (const auto& [fj, bj] : meetings) {
+      ForEachChain(f, fj, all, f_chain, ctx, [&]() {
+        ForEachChain(b, bj, all, b_chain, ctx, [&]() { EmitPath(f_chain, &b_chain, ctx); });
+      });
+      if (!all) break;
+    }
+  }
+
+  // Least total weight (Dijkstra), the weight read from each relationship; with a target, it
+  // stops once the target's distance is final.
+  void Dijkstra(std::optional<InternalId> target, bool all, ExecContext& ctx) {
+    PathSearch& s = forward_;
+    StartSearch(s, source_, ctx);
+    using Entry = std::pair<double, uint32_t>;  // distance, visit
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
+    queue.push({0, 0});
+    uint32_t target_visit = kNone;
+    while (!queue.empty()) {
+      const auto [d, i] = queue.top();
+      queue.pop();
+      if (s.visits[i].settled || d != s.visits[i].dist) continue;  // a stale entry
+      // All shortest: nodes at the target's distance may still add ways into it (over
+      // relationships of weight 0).
+      if (target_visit != kNone && d > s.visits[target_visit].dist) break;
+      s.visits[i].settled = true;
+      const InternalId u = s.visits[i].node;
+      if (target && u == *target) {
+        target_visit = i;
+        if (!all) break;
+        continue;  // no shortest path to the target goes on from it
+      }
+      if (s.visits[i].hops >= op_.max_hops) continue;
+      if (i != 0 && !PassesThrough(u, ctx)) continue;
+      StepsFrom(u, op_.direction, ctx);
+      for (const EdgeStep& step : steps_) {
+        const InternalId v = step.neighbor;
+        if (v == source_) continue;
+        ctx.frame[rel_.step_slot] = RelRefFor(u, step);
+        Value weight = Evaluate(*rel_.weight, ctx);
+        // As in Kùzu, a relationship without a weight (NULL) weighs 0.
+        const double w = weight.is_null() ? 0 : weight.GetDouble();
+        if (w < 0) NegativeWeight(weight, all);
+        const double nd = d + w;
+        uint32_t j = s.index.Get(v);
+        const uint32_t hops = s.visits[i].hops + 1;
+        if (j == kNone) {
+          j = AddVisit(s, v, hops, nd, ctx);
+          AddWay(s, j, i, step, true, ctx);
+          queue.push({nd, j});
+        } else if (nd < s.visits[j].dist) {
+          s.visits[j].dist = nd;
+          s.visits[j].hops = hops;
+          AddWay(s, j, i, step, true, ctx);
+          queue.push({nd, j});
+        } else if (nd == s.visits[j].dist && all) {
+          AddWay(s, j, i, step, false, ctx);
+        }
+      }
+    }
+    if (!target) {
+      EmitToEveryNode(s, all, ctx);
+    } else if (target_visit != kNone && s.visits[target_visit].hops >= op_.min_hops) {
+      std::vector<uint32_t> chain;
+      ForEachChain(s, target_visit, all, chain, ctx, [&]() { EmitPath(chain, nullptr, ctx); });
+    }
+  }
+
+  // Kùzu's error for a negative weight, naming the search that met it: WEIGHTED_SP_PATHS when
+  // the paths are asked for (a named path), WEIGHTED_SP_DESTINATIONS otherwise, and
+  // ALL_WEIGHTED_SP_PATHS for ALL WSHORTEST. An integer weight is written as one.
+  [[noreturn]] void NegativeWeight(const Value& weight, bool all) const {
+    const std::string text = rel_.weight_is_integer
+                                 ? std::to_string(static_cast<int64_t>(weight.GetDouble()))
+                                 : weight.ToString();
+    const char* search = all              ? "ALL_WEIGHTED_SP_PATHS"
+                         : op_.named_path ? "WEIGHTED_SP_PATHS"
+                                          : "WEIGHTED_SP_DESTINATIONS";
+    ThrowRuntime("Runtime exception: Found negative weight " + text +
+                 ". This is not a supported weight for " + search);
+  }
+
+  // The best paths to every node the search reached (its origin excluded), by end node.
+  void EmitToEveryNode(const PathSearch& s, bool all, ExecContext& ctx) {
+    std::vector<uint32_t> ends;
+    for (uint32_t j = 1; j < s.visits.size(); ++j) {
+      if (EndAllowed(s.visits[j].node) && s.visits[j].hops >= op_.min_hops &&
+          EndMatches(s.visits[j].node, ctx)) {
+        ends.push_back(j);
+      }
+    }
+    std::sort(ends.begin(), ends.end(), [&s](uint32_t a, uint32_t b) {
+      return IdLess()(s.visits[a].node, s.visits[b].node);
+    });
+    std::vector<uint32_t> chain;
+    for (uint32_t j : ends) {
+      ForEachChain(s, j, all, chain, ctx, [&]() { EmitPath(chain, nullptr, ctx); });
+    }
+  }
+
+  // Calls `emit` for each way (each one's first way only, without `all`) from visit `j` back
+  // to the search's origin, with `chain` holding the ways taken, from `j` back.
+  template <typename Emit>
+  void ForEachChain(const PathSearch& s, uint32_t j, bool all, std::vector<uint32_t>& chain,
+                    ExecContext& ctx, const Emit& emit) {
     ctx.ChargeWork();
-    if (node == source_) {
-      Path path;
-      path.nodes.assign(suffix.nodes.rbegin(), suffix.nodes.rend());
-      path.rels.assign(suffix.rels.rbegin(), suffix.rels.rend());
-      path.rel_ids.assign(suffix.rel_ids.rbegin(), suffix.rel_ids.rend());
-      if (ctx.CountsMemory()) memory_.Add(ctx, PathBytes(path));
-      results_.push_back(std::move(path));
+    if (j == 0) {
+      emit();
       return;
     }
-    const auto& ways = preds.at(node);
-    for (size_t i = 0; i < (all ? ways.size() : 1); ++i) {
-      suffix.nodes.push_back(node);
-      suffix.rels.push_back(ways[i].rel);
-      suffix.rel_ids.push_back(ways[i].rel_id);
-      Unwind(ways[i].node, preds, all, suffix, ctx);
-      suffix.nodes.pop_back();
-      suffix.rels.pop_back();
-      suffix.rel_ids.pop_back();
+    for (uint32_t w = s.visits[j].way; w != kNone; w = s.ways[w].next) {
+      chain.push_back(w);
+      ForEachChain(s, s.ways[w].from, all, chain, ctx, emit);
+      chain.pop_back();
+      if (!all) break;
     }
+  }
+
+  // Adds to results_ the path of `f_chain` (ways of forward_, from its end back to the source)
+  // followed by that of `b_chain` (ways of backward_, from the meeting node to the target).
+  void EmitPath(const std::vector<uint32_t>& f_chain, const std::vector<uint32_t>* b_chain,
+                ExecContext& ctx) {
+    Path path;
+    const size_t length = f_chain.size() + (b_chain ? b_chain->size() : 0);
+    path.nodes.reserve(length);
+    path.rels.reserve(length);
+    path.rel_ids.reserve(length);
+    auto add = [&path](InternalId from, InternalId to, const EdgeStep& step) {
+      path.nodes.push_back(to);
+      path.rels.push_back(RelRefFor(from, step));
+      path.rel_ids.push_back(step.rel);
+    };
+    // The forward ways lead into the visits they belong to: the one the next way starts at.
+    for (size_t k = f_chain.size(); k-- > 0;) {
+      const Way& way = forward_.ways[f_chain[k]];
+      add(forward_.visits[way.from].node, way.step.neighbor, way.step);
+    }
+    // The backward ways were taken from the target's side: each step goes from way.from
+    // (nearer the target) to the node before it on the path.
+    if (b_chain) {
+      for (uint32_t w : *b_chain) {
+        const Way& way = backward_.ways[w];
+        add(backward_.visits[way.from].node, backward_.visits[way.from].node, way.step);
+      }
+    }
+    ctx.ChargeWork(length);
+    if (ctx.CountsMemory()) memory_.Add(ctx, PathBytes(path));
+    results_.push_back(std::move(path));
   }
 
   // A node or rel keeping only `names` of its properties (a recursive comprehension's
@@ -595,14 +1083,6 @@ class VarLengthExpandOp final : public GraphOperator {
         Value::Nested(LogicalType::List(LogicalType(LogicalTypeId::kRel)), std::move(rels)));
   }
 
-  struct PairLess {
-    bool operator()(const std::pair<double, InternalId>& a,
-                    const std::pair<double, InternalId>& b) const {
-      if (a.first != b.first) return a.first < b.first;
-      return IdLess()(a.second, b.second);
-    }
-  };
-
   const LogicalOperator& op_;
   const binder::BoundRelPattern& rel_;
   // What a path of results_ holds, for the memory limit.
@@ -612,9 +1092,21 @@ class VarLengthExpandOp final : public GraphOperator {
   }
 
   std::vector<Path> results_;
-  MemoryCharge memory_;
+  MemoryCharge memory_;        // results_ and the searches' visits and ways
+  MemoryCharge index_memory_;  // the searches' node indexes, kept from row to row
   size_t position_ = 0;
   InternalId source_;
+  // The lazy depth-first search (walks, trails, acyclic paths).
+  bool walking_ = false;
+  std::vector<WalkFrame> walk_;
+  Path walk_path_;
+  InternalId walk_node_;           // the node entered last
+  bool walk_entering_ = false;     // walk_node_ is to be checked and expanded
+  bool walk_pop_ = false;          // walk_node_ was not expanded: its step is to leave the path
+  size_t walk_bytes_ = 0;          // what the stack holds
+  size_t walk_charged_ = 0;        // the most it held (charged to memory_)
+  PathSearch forward_, backward_;  // shortest paths: from the source, and from the target
+  std::vector<EdgeStep> steps_;    // StepsFrom's
 };
 
 // OPTIONAL MATCH: for each input row, the rows of the correlated sub-plan, or one row with
@@ -1006,6 +1498,7 @@ OperatorPtr MapGraphOperator(const LogicalOperator& op, const catalog::Catalog* 
       if (op.variable_length) return std::make_unique<VarLengthExpandOp>(op);
       return std::make_unique<ExpandOp>(op);
     case planner::LogicalOpKind::kCountExpand: return std::make_unique<CountExpandOp>(op);
+    case planner::LogicalOpKind::kSemiJoin: return std::make_unique<SemiJoinOp>(op);
     case planner::LogicalOpKind::kOptional:
       return std::make_unique<OptionalOp>(MapPlan(*op.children[1], catalog, profile), op.slots);
     case planner::LogicalOpKind::kTableFunction:

@@ -170,6 +170,7 @@ bool InlineSafeOperator(const planner::LogicalOperator& op, const catalog::Catal
     case LogicalOpKind::kOptional:
     case LogicalOpKind::kMaterialize:
     case LogicalOpKind::kCountExpand:  // fixed-length expansions: no expressions
+    case LogicalOpKind::kSemiJoin:     // one relationship looked up: no expressions
       break;
     case LogicalOpKind::kIndexSeek:
       if (!safe(op.key_expr)) return false;
@@ -180,6 +181,9 @@ bool InlineSafeOperator(const planner::LogicalOperator& op, const catalog::Catal
             !safe(rel->weight.get())) {
           return false;
         }
+      }
+      for (const auto* filter : op.end_filters) {
+        if (!safe(filter)) return false;
       }
       break;
     case LogicalOpKind::kFilter:

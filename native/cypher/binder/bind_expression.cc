@@ -42,9 +42,8 @@ BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
     case ExpressionKind::kLambda:
       BindError("Lambda expressions are only allowed as arguments of list functions.");
     case ExpressionKind::kExistsSubquery:
-    case ExpressionKind::kCountSubquery: return BindSubquery(expr);
-    case ExpressionKind::kPatternPredicate:
-      ThrowNotSupported("pattern predicates are not supported yet");
+    case ExpressionKind::kCountSubquery:
+    case ExpressionKind::kPatternPredicate: return BindSubquery(expr);
     case ExpressionKind::kUnary: return BindUnary(expr);
     case ExpressionKind::kBinary: return BindBinary(expr);
     case ExpressionKind::kSubscript: return BindSubscript(expr);

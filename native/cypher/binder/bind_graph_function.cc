@@ -248,6 +248,10 @@ BoundExpressionPtr Binder::BindListProperties(BoundExpressionPtr list, const std
 
 BoundExpressionPtr Binder::BindPathCost(BoundExpressionPtr path, const ParsedExpression& expr) {
   const VariableInfo* v = path->kind == ExprKind::kVariable ? scope_->Find(path->text) : nullptr;
+  if (path->type.id() == LogicalTypeId::kRecursiveRel && v && v->weight_property.empty() &&
+      v->from_pattern) {  // a recursive rel of a pattern (not a named path)
+    BindError("Cost function is not defined for " + path->text);  // Kùzu's words
+  }
   if (path->type.id() != LogicalTypeId::kRecursiveRel || !v || v->weight_property.empty()) {
     BindError("Function COST expects a weighted shortest path variable.");
   }

@@ -21,7 +21,7 @@ void Binder::BindMatchClause(const parser::ParsedMatchClause& match, BoundClause
   if (match.hint) CheckJoinHint(*match.hint, out->patterns, correlated);
 }
 
-void Binder::BindMatch(const std::vector<parser::ParsedPatternElement>& patterns,
+void Binder::BindMatch(std::span<const parser::ParsedPatternElement> patterns,
                        const ParsedExpression* where_clause, BoundClause* out) {
   for (const auto& pattern : patterns) out->patterns.push_back(BindPattern(pattern, false));
   // Inline properties become predicates ANDed with WHERE.
@@ -63,8 +63,10 @@ void Binder::BindMatch(const std::vector<parser::ParsedPatternElement>& patterns
 
 BoundExpressionPtr Binder::BindSubquery(const ParsedExpression& expr) {
   // EXISTS { MATCH ... } / COUNT { MATCH ... }: a MATCH that sees the outer variables,
-  // evaluated for each outer row.
-  const bool exists = expr.kind == ExpressionKind::kExistsSubquery;
+  // evaluated for each outer row. A pattern predicate, WHERE (a)-[:R]->(b), is an EXISTS of
+  // its one pattern (as in Kùzu; its new variables stay inside it).
+  const bool pattern = expr.kind == ExpressionKind::kPatternPredicate;
+  const bool exists = pattern || expr.kind == ExpressionKind::kExistsSubquery;
   auto e =
       MakeExpr(ExprKind::kSubquery, exists ? LogicalType::Bool() : LogicalType::Int64(), expr.text);
   e->name = exists ? "exists" : "count";
@@ -76,7 +78,11 @@ BoundExpressionPtr Binder::BindSubquery(const ParsedExpression& expr) {
   aggregate_sink_ = nullptr;
   BoundClause match;
   match.kind = BoundClause::Kind::kMatch;
-  BindMatch(expr.subquery->patterns, expr.subquery->where.get(), &match);
+  if (pattern) {
+    BindMatch(std::span(expr.pattern.get(), 1), nullptr, &match);
+  } else {
+    BindMatch(expr.subquery->patterns, expr.subquery->where.get(), &match);
+  }
   part->clauses.push_back(std::move(match));
   scope_ = saved_scope;
   aggregate_sink_ = saved_sink;

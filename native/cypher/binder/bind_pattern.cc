@@ -239,14 +239,14 @@ void Binder::BindPathWeight(const parser::ParsedRelPattern& rel, BoundRelPattern
   step->slot = out->step_slot;
   auto weight = BindPropertyOnTables(std::move(step), out->table_ids, rel.weight_property,
                                      rel.variable + "." + rel.weight_property);
-  if (weight->type.id() == LogicalTypeId::kDecimal || weight->type.id() == LogicalTypeId::kInt128) {
+  // As Kùzu: integers and floating-point numbers only (DECIMAL, INT128, STRING, BOOL ... are
+  // refused with the same message).
+  if (weight->type.id() == LogicalTypeId::kDecimal || weight->type.id() == LogicalTypeId::kInt128 ||
+      !weight->type.IsNumeric()) {
     BindError(weight->type.ToString() +
               " weight type is not supported for weighted shortest path.");
   }
-  if (!weight->type.IsNumeric()) {
-    BindError(rel.weight_property + " has data type " + weight->type.ToString() +
-              " but a numeric type was expected as a weight.");
-  }
+  out->weight_is_integer = weight->type.IsInteger();
   out->weight = ImplicitCast(std::move(weight), LogicalType::Double());
 }
 

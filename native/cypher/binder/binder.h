@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <unordered_map>
 
@@ -80,7 +81,7 @@ class Binder {
 
   // MATCH (bind_match.cc).
   void BindMatchClause(const parser::ParsedMatchClause& match, BoundClause* out);
-  void BindMatch(const std::vector<parser::ParsedPatternElement>& patterns,
+  void BindMatch(std::span<const parser::ParsedPatternElement> patterns,
                  const parser::ParsedExpression* where, BoundClause* out);
   // Kùzu's refusals of a join hint that does not fit the MATCH's patterns.
   // `correlated`: the patterns reuse a node of an earlier clause.

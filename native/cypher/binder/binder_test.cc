@@ -391,6 +391,8 @@ TEST_F(BinderTest, GraphFunctionsCheckTheirArguments) {
             "Actual:   (INT64)\nExpected: (REL)");
   EXPECT_EQ(Error("MATCH p = (a:person)-[:knows]->(b) RETURN cost(p)"),
             "Binder exception: Function COST expects a weighted shortest path variable.");
+  EXPECT_EQ(Error("MATCH (a:person)-[e:knows* SHORTEST 1..2]->(b) RETURN cost(e)"),
+            "Binder exception: Cost function is not defined for e");
   EXPECT_EQ(Error("MATCH (a:person) RETURN min(a)"),
             "Binder exception: Function MIN did not receive correct arguments:\n"
             "Actual:   (NODE)\nExpected: a value of a comparable type");

@@ -61,7 +61,8 @@ struct BoundRelPattern {
   // node_step_slot and must satisfy node_step_predicate.
   SlotId step_slot = 0;
   BoundExpressionPtr step_predicate;
-  BoundExpressionPtr weight;  // DOUBLE
+  BoundExpressionPtr weight;       // DOUBLE
+  bool weight_is_integer = false;  // the weight property's own type (for messages)
   SlotId node_step_slot = 0;
   BoundExpressionPtr node_step_predicate;
   // The comprehension's projections ({r.p}, {n.q}): the properties the path's rels and nodes

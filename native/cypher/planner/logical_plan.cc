@@ -27,6 +27,7 @@ const char* KindName(LogicalOpKind kind) {
     case LogicalOpKind::kTableFunction: return "TABLE_FUNCTION";
     case LogicalOpKind::kFileScan: return "FILE_SCAN";
     case LogicalOpKind::kCountExpand: return "EXPAND_COUNT";
+    case LogicalOpKind::kSemiJoin: return "SEMI_JOIN";
   }
   return "?";
 }
@@ -68,7 +69,9 @@ void LogicalOperator::AppendTo(std::string& out, int indent,
     return list;
   };
   out.append(static_cast<size_t>(indent) * 2, ' ');
-  out += KindName(kind);
+  out += kind == LogicalOpKind::kSemiJoin && anti ? "ANTI_JOIN"
+         : kind == LogicalOpKind::kSort && expr2  ? "TOP_K"
+                                                  : KindName(kind);
   switch (kind) {
     case LogicalOpKind::kNodeScan:
     case LogicalOpKind::kIndexSeek: {
@@ -85,6 +88,21 @@ void LogicalOperator::AppendTo(std::string& out, int indent,
       if (catalog && !rel_table_ids.empty()) out += " rels=" + table_list(rel_table_ids, true);
       if (variable_length)
         out += " hops=" + std::to_string(min_hops) + ".." + std::to_string(max_hops);
+      for (const BoundExpression* filter : end_filters) out += " end_filter=" + filter->text;
+      if (variable_length && rel_pattern) {
+        // How the shortest-path kinds search (exec VarLengthExpandOp).
+        switch (rel_pattern->semantic) {
+          case binder::PathSemantic::kShortest:
+          case binder::PathSemantic::kAllShortest:
+            out += to_bound ? " search=bidirectional_bfs" : " search=bfs";
+            break;
+          case binder::PathSemantic::kWeightedShortest:
+          case binder::PathSemantic::kAllWeightedShortest:
+            out += to_bound ? " search=dijkstra_to_target" : " search=dijkstra";
+            break;
+          default: break;
+        }
+      }
       break;
     case LogicalOpKind::kFilter:
       for (size_t i = 0; i < predicates.size(); ++i) {
@@ -95,6 +113,11 @@ void LogicalOperator::AppendTo(std::string& out, int indent,
         out += i == 0 ? " " : " AND ";
         out += wrap ? "(" + p.text + ")" : p.text;
       }
+      break;
+    case LogicalOpKind::kSemiJoin:
+      out += " from=" + std::to_string(from_slot) + " to=" + std::to_string(slot);
+      if (catalog && !rel_table_ids.empty()) out += " rels=" + table_list(rel_table_ids, true);
+      if (expr) out += " " + expr->text;
       break;
     case LogicalOpKind::kCountExpand:
       out += " weight=" + std::to_string(slot);

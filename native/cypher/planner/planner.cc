@@ -272,6 +272,7 @@ class PartPlanner {
         op->min_hops = rel.min_hops;
         op->max_hops = rel.max_hops;
         op->reverse_path = !rightwards;
+        op->named_path = pattern.path_slot.has_value();
         op->rel_pattern = &rel;
         plan = std::move(op);
         available_.insert(to.slot);
@@ -385,7 +386,9 @@ LogicalOperatorPtr PlanSubquery(const binder::BoundQueryPart& part,
                                 const catalog::Catalog& catalog) {
   PartPlanner planner(catalog, part.correlated_slots);
   LogicalOperatorPtr root = planner.Plan(part);
+  ApplyShortestTargetRule(root, catalog);
   ApplyIndexSeekRule(root, catalog);
+  ApplySemiJoinRule(root);
   return root;
 }
 
@@ -423,7 +426,9 @@ LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& c
     plan.num_slots = next_slot;
   }
   if (plan.num_slots == 0) plan.num_slots = query.num_slots;
+  ApplyShortestTargetRule(plan.root, catalog);
   ApplyIndexSeekRule(plan.root, catalog);
+  ApplySemiJoinRule(plan.root);
   ApplyFactorizedCountRule(plan.root, &plan.num_slots);
   return plan;
 }

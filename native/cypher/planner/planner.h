@@ -3,7 +3,11 @@
 //     bound (planning places them there directly), in the order of ConjunctRank below;
 //   - index_seek: a filter `n.pk = <expr not using n>` over a single-table node scan becomes a
 //     primary-key index seek;
-//   - top_k: ORDER BY followed by LIMIT sorts with the limit (the Sort keeps only k rows).
+//   - top_k: ORDER BY followed by LIMIT sorts with the limit (the Sort keeps only k rows);
+//   - shortest_target: a shortest path's target picked by its primary key is bound first, so
+//     the search is for one pair (bidirectional breadth first);
+//   - semi_join: a pattern predicate or EXISTS of one relationship between bound nodes is a
+//     semi join (NOT of one an anti join) over the neighbours of one end.
 //
 // Updates and reads are separated by Materialize barriers: the updates of a query part see all
 // the rows its MATCH clauses found before any update applies, and a MATCH after updates (past a
@@ -50,7 +54,13 @@ int ConjunctRank(const binder::BoundExpression& conjunct);
 void CollectExpressionSlots(const binder::BoundExpression& e, std::set<SlotId>& out);
 
 // Optimizer rules (one file each).
+// shortest_target_rule.cc: a shortest path's target picked by primary key is bound before the
+// expansion (runs before the index-seek rule, which makes that a seek).
+void ApplyShortestTargetRule(LogicalOperatorPtr& root, const catalog::Catalog& catalog);
 void ApplyIndexSeekRule(LogicalOperatorPtr& root, const catalog::Catalog& catalog);
+// semi_join_rule.cc: EXISTS of one relationship between bound nodes (pattern predicates) as a
+// semi join, NOT of one as an anti join.
+void ApplySemiJoinRule(LogicalOperatorPtr& root);
 // factorized_count.cc: takes new frame slots from *num_slots.
 void ApplyFactorizedCountRule(LogicalOperatorPtr& root, uint32_t* num_slots);
 

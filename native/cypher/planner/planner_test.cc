@@ -231,7 +231,7 @@ TEST_F(PlannerTest, AConjunctThatMayFailWaitsForTheSafeOnes) {
 
 TEST_F(PlannerTest, OrderByWithLimitIsATopKSort) {
   const LogicalPlan& plan = Plan("MATCH (p:person) RETURN p.name ORDER BY p.age SKIP 1 LIMIT 2");
-  EXPECT_EQ(Shape(*plan.root), "SKIP_LIMIT(ORDER_BY(PROJECTION(SCAN_NODE(SINGLE_ROW))))");
+  EXPECT_EQ(Shape(*plan.root), "SKIP_LIMIT(TOP_K(PROJECTION(SCAN_NODE(SINGLE_ROW))))");
   const LogicalOperator* sort = Find(*plan.root, LogicalOpKind::kSort);
   ASSERT_NE(sort, nullptr);
   ASSERT_NE(sort->expr, nullptr);
@@ -341,6 +341,65 @@ TEST_F(PlannerTest, SubqueriesStartFromTheOuterRow) {
   LogicalOperatorPtr sub = PlanSubquery(*where.subquery, catalog_);
   // a is bound by the outer query: no scan, one expansion from the argument row.
   EXPECT_EQ(Shape(*sub), "EXPAND(SINGLE_ROW)");
+}
+
+TEST_F(PlannerTest, PatternPredicatesBetweenBoundNodesAreSemiJoins) {
+  // Friends of friends who are not friends: an anti join keeping a's neighbours (a is bound
+  // first, so rows come grouped by it).
+  const LogicalPlan& fof = Plan(
+      "MATCH (a:person)-[:knows]->(b:person)-[:knows]->(c:person) WHERE NOT (c)-[:knows]-(a) "
+      "RETURN c");
+  const LogicalOperator* anti = Find(*fof.root, LogicalOpKind::kSemiJoin);
+  ASSERT_NE(anti, nullptr);
+  EXPECT_TRUE(anti->anti);
+  const auto& pattern = bound_.back()->parts[0].clauses[0].patterns[0];
+  EXPECT_EQ(anti->from_slot, pattern.nodes[0].slot);
+  EXPECT_EQ(anti->slot, pattern.nodes[2].slot);
+  EXPECT_EQ(anti->direction, binder::Direction::kBoth);
+  EXPECT_EQ(anti->ToString().substr(0, 9), "ANTI_JOIN");
+  // Directed, from the end bound first: (b)-[:knows]->(a) seen from a is a backward step.
+  const LogicalPlan& back =
+      Plan("MATCH (a:person)-[:knows]->(b:person) WHERE (b)-[:knows]->(a) RETURN b");
+  const LogicalOperator* semi = Find(*back.root, LogicalOpKind::kSemiJoin);
+  ASSERT_NE(semi, nullptr);
+  EXPECT_FALSE(semi->anti);
+  EXPECT_EQ(semi->direction, binder::Direction::kBackward);
+  EXPECT_EQ(ShapeOf("MATCH (a:person)-[:knows]->(b:person) WHERE EXISTS { MATCH (a)<-[:knows]-(b) "
+                    "} RETURN b"),
+            "PROJECTION(SEMI_JOIN(EXPAND(SCAN_NODE(SINGLE_ROW))))");
+  // A new node, a WHERE or a variable-length relationship in the subquery: a filter running it.
+  EXPECT_EQ(ShapeOf("MATCH (a:person) WHERE (a)-[:knows]->(:person) RETURN a"),
+            "PROJECTION(FILTER(SCAN_NODE(SINGLE_ROW)))");
+  EXPECT_EQ(ShapeOf("MATCH (a:person)-[:knows]->(b:person) WHERE EXISTS { MATCH (a)<-[e:knows]-(b) "
+                    "WHERE e.since > 1 } RETURN b"),
+            "PROJECTION(FILTER(EXPAND(SCAN_NODE(SINGLE_ROW))))");
+  EXPECT_EQ(ShapeOf("MATCH (a:person)-[:knows]->(b:person) WHERE (a)-[:knows*2]->(b) RETURN b"),
+            "PROJECTION(FILTER(EXPAND(SCAN_NODE(SINGLE_ROW))))");
+}
+
+TEST_F(PlannerTest, AShortestPathsTargetPickedByKeyIsBoundFirst) {
+  // Both ends seeked, then one search for the pair.
+  const LogicalPlan& pair = Plan(
+      "MATCH p = (a:person)-[:knows* SHORTEST 1..9]->(b:person) WHERE a.id = 1 AND b.id = 2 "
+      "RETURN p");
+  const LogicalOperator* expand = Find(*pair.root, LogicalOpKind::kExpand);
+  ASSERT_NE(expand, nullptr);
+  EXPECT_TRUE(expand->to_bound);
+  EXPECT_EQ(Shape(*expand), "EXPAND(INDEX_SEEK(INDEX_SEEK(SINGLE_ROW)))");
+  EXPECT_NE(expand->ToString().find("search=bidirectional_bfs"), std::string::npos);
+  // Walks keep enumerating from the source; a target filtered otherwise stays a filter.
+  EXPECT_FALSE(Find(*Plan("MATCH p = (a:person)-[:knows*1..3]->(b:person) WHERE a.id = 1 AND "
+                          "b.id = 2 RETURN p")
+                         .root,
+                    LogicalOpKind::kExpand)
+                   ->to_bound);
+  const LogicalOperator* by_age =
+      Find(*Plan("MATCH p = (a:person)-[:knows* SHORTEST 1..9]->(b:person) WHERE a.id = 1 AND "
+                 "b.age = 2 RETURN p")
+                .root,
+           LogicalOpKind::kExpand);
+  EXPECT_FALSE(by_age->to_bound);
+  EXPECT_NE(by_age->ToString().find("search=bfs"), std::string::npos);
 }
 
 TEST_F(PlannerTest, CollectedSlotsSkipComprehensionVariables) {

@@ -1,0 +1,78 @@
+// ORDER BY ... LIMIT k: the best rows kept in a bounded heap instead of sorting every row.
+//
+// TopKHeap holds at most `capacity` rows (SKIP s LIMIT k keeps s + k; the SKIP_LIMIT operator
+// above drops the first s). A new row is compared with the worst row kept on its sort keys
+// alone, and its frame is copied only when it gets in, so most rows of a large input cost one
+// comparison. Ties go to the row that came first (its sequence number), which is the order a
+// stable sort gives. Heaps filled apart (say one per thread over parts of the input, with
+// sequence numbers that order the parts) can be merged before the rows are taken out sorted.
+//
+// Thread-safety: a heap is used by one thread at a time.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "exec/basic_operators.h"
+
+namespace graphdb::exec {
+
+class TopKHeap {
+ public:
+  struct Row {
+    std::vector<Value> keys;
+    uint64_t sequence = 0;
+    std::vector<Value> frame;
+  };
+
+  // `keys` must outlive the heap.
+  TopKHeap(const std::vector<SortKey>* keys, uint64_t capacity)
+      : keys_(keys), capacity_(capacity) {}
+
+  // Whether a row with these sort keys, coming at `sequence`, would be kept.
+  bool Admits(const std::vector<Value>& keys, uint64_t sequence) const;
+  // Keeps the row (Admits must have said so), dropping the worst row when full.
+  void Push(Row row);
+  // Takes in every row of `other` that ranks among the best `capacity`.
+  void Merge(TopKHeap&& other);
+  // The rows kept, best first; the heap is left empty.
+  std::vector<Row> TakeSorted();
+
+  size_t size() const { return rows_.size(); }
+  // The approximate bytes of the rows kept now.
+  size_t bytes() const { return bytes_; }
+
+ private:
+  // Whether `a` sorts before `b` (keys, then the earlier sequence).
+  bool Before(const std::vector<Value>& a_keys, uint64_t a_sequence, const Row& b) const;
+  bool Before(const Row& a, const Row& b) const { return Before(a.keys, a.sequence, b); }
+
+  const std::vector<SortKey>* keys_;
+  uint64_t capacity_;
+  std::vector<Row> rows_;  // a heap whose top (front) is the worst row kept
+  size_t bytes_ = 0;
+};
+
+// TOP_K: drains its child on the first Next() into a TopKHeap and replays the kept frames in
+// order. Charges the memory limit with the most the heap held; the child's rows were charged
+// as work as they came, and the control (cancel, deadline) is polled while the heap fills.
+class TopKOp final : public PhysicalOperator {
+ public:
+  TopKOp(std::vector<SortKey> keys, const BoundExpression* skip, const BoundExpression* limit)
+      : keys_(std::move(keys)), skip_(skip), limit_(limit) {}
+  void Open(ExecContext& ctx) override;
+  bool Next(ExecContext& ctx) override;
+
+ private:
+  void Fill(ExecContext& ctx);
+
+  std::vector<SortKey> keys_;
+  const BoundExpression* skip_;
+  const BoundExpression* limit_;
+  std::vector<TopKHeap::Row> rows_;
+  size_t position_ = 0;
+  bool filled_ = false;
+  MemoryCharge memory_;
+};
+
+}  // namespace graphdb::exec
