@@ -41,7 +41,9 @@ if (options.help) {
 
   npm run conformance -- [options]
 
-  --suite DIR           the suite's folder (default ../shared/conformance/kuzu)
+  --suite DIR           the suite's folder (default ../shared/conformance/kuzu); a folder
+                        of Kùzu's extension tests (extension/algo) is found under the default
+                        suite too, and reads its datasets from there
   --filter SUBSTR       only the files whose path holds SUBSTR (a folder name, say)
   --json FILE           also write the per-statement results as JSON
   --verbose             print every failing statement with its error
@@ -53,7 +55,22 @@ if (options.help) {
   process.exit(0);
 }
 
-const suiteDir = path.resolve(options.suite);
+const defaultSuiteDir = path.resolve(packageRoot, '..', 'shared', 'conformance', 'kuzu');
+/** `--suite extension/algo` names a folder of the default suite when no such path exists here. */
+function resolveSuite(given) {
+  const direct = path.resolve(given);
+  if (fs.existsSync(direct) || path.isAbsolute(given)) return direct;
+  const nested = path.resolve(defaultSuiteDir, given);
+  return fs.existsSync(nested) ? nested : direct;
+}
+const suiteDir = resolveSuite(options.suite);
+// Where the datasets and answer files are: the suite's own, or (an extension's test folder,
+// which has only .test files) those of the main suite it belongs to.
+const dataRoot = fs.existsSync(path.join(suiteDir, 'dataset')) ? suiteDir : defaultSuiteDir;
+// Kùzu's extensions that GraphDB has built in: `-LOAD_DYNAMIC_EXTENSION name` is a no-op for
+// them, and a case marked -SKIP_STATIC_LINK (Kùzu skips it when the extension is linked in)
+// is not run.
+const BUILT_IN_EXTENSIONS = new Set(['algo']);
 const statementTimeoutMs = Number(options.timeout) * 1000;
 const fileTimeoutMs = Number(options['file-timeout']) * 1000;
 
@@ -158,7 +175,7 @@ function parseTestFile(file) {
       return { type: 'rows', rows };
     }
     index++;
-    const answer = path.join(suiteDir, 'answers', first.slice('<FILE>:'.length).trim());
+    const answer = path.join(dataRoot, 'answers', first.slice('<FILE>:'.length).trim());
     if (!fs.existsSync(answer)) return { type: 'unsupported', header: `${count} (missing ${answer})` };
     return {
       type: 'rows',
@@ -253,6 +270,14 @@ function parseTestFile(file) {
       case 'SKIP':
         current.skip = true;
         break;
+      case 'LOAD_DYNAMIC_EXTENSION':
+        if (BUILT_IN_EXTENSIONS.has((params[0] ?? '').toLowerCase())) break;
+        pending = { query: text, line, unsupported: `directive -${directive}` };
+        finishStatement('ok');
+        break;
+      case 'SKIP_STATIC_LINK':
+        current.skip = true;
+        break;
       case 'SKIP_IN_MEM':
         current.onDisk = true;
         break;
@@ -323,7 +348,7 @@ function excludedUnits(cases) {
 
 /** Makes the suite-relative paths quoted in statements (`"dataset/..."`) absolute. */
 function absolutePaths(text) {
-  return text.replace(/(["'])dataset\//g, `$1${suiteDir}/dataset/`);
+  return text.replace(/(["'])dataset\//g, `$1${dataRoot}/dataset/`);
 }
 
 /**
@@ -351,7 +376,7 @@ function datasetStatements(dataset, files = ['schema.cypher', 'copy.cypher']) {
   if (!dataset) return [];
   const statements = [];
   for (const name of files) {
-    const file = path.join(suiteDir, 'dataset', dataset, name);
+    const file = path.join(dataRoot, 'dataset', dataset, name);
     if (!fs.existsSync(file)) continue;
     for (const line of fs.readFileSync(file, 'utf8').split(/\r?\n/)) {
       if (line.trim() !== '') statements.push(absolutePaths(line.trim()));
@@ -791,7 +816,7 @@ async function runWorker(file, outFile) {
   // file's own, so that files running side by side do not meet.
   const exportRoot = fs.mkdtempSync(path.join(scratch, 'export-'));
   const variables = new Map([
-    ['KUZU_ROOT_DIRECTORY', suiteDir],
+    ['KUZU_ROOT_DIRECTORY', dataRoot],
     ['KUZU_EXPORT_DB_DIRECTORY', path.join(exportRoot, 'db')],
   ]);
   /** The folders `-IMPORT_DATABASE` named in the running case: removed when it ends. */
@@ -1079,7 +1104,8 @@ async function runSuite() {
     process.exitCode = 1;
     return;
   }
-  const testDir = path.join(suiteDir, 'test_files');
+  const ownTests = path.join(suiteDir, 'test_files');
+  const testDir = fs.existsSync(ownTests) ? ownTests : suiteDir;
   const entries = listTestFiles(testDir)
     .map((file) => ({ file, relative: path.relative(testDir, file) }))
     .filter(({ relative }) => !options.filter || relative.includes(options.filter))

@@ -1,0 +1,308 @@
+// Graph, PageRank, connected components and k-core (graph.h).
+#include "algo/graph.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+
+#include "common/interrupt.h"
+
+namespace graphdb::algo {
+
+namespace {
+
+constexpr uint64_t kMorsel = 4096;
+
+}  // namespace
+
+void Graph::BuildTranspose() {
+  in_offsets.assign(static_cast<size_t>(n) + 1, 0);
+  for (VertexId t : out_targets) ++in_offsets[t + 1];
+  for (VertexId v = 0; v < n; ++v) in_offsets[v + 1] += in_offsets[v];
+  in_sources.resize(out_targets.size());
+  in_edges.resize(out_targets.size());
+  std::vector<uint64_t> cursor(in_offsets.begin(), in_offsets.end() - 1);
+  for (VertexId u = 0; u < n; ++u) {
+    for (uint64_t e = out_offsets[u]; e < out_offsets[u + 1]; ++e) {
+      const uint64_t at = cursor[out_targets[e]]++;
+      in_sources[at] = u;
+      in_edges[at] = e;
+    }
+    if ((u & 0xffff) == 0) CheckInterrupt();
+  }
+}
+
+uint64_t Graph::Bytes() const {
+  return active.size() + (out_offsets.size() + in_offsets.size() + in_edges.size()) * 8 +
+         (out_targets.size() + in_sources.size()) * sizeof(VertexId);
+}
+
+void Parallel::For(uint64_t n, uint64_t morsel, const TaskPool::Body& body) const {
+  if (pool == nullptr || parallelism <= 1) {
+    for (uint64_t begin = 0; begin < n; begin += morsel) {
+      CheckInterrupt();
+      body(0, begin, std::min(n, begin + morsel));
+    }
+    return;
+  }
+  pool->ParallelFor(n, morsel, parallelism, [&](unsigned worker, uint64_t begin, uint64_t end) {
+    CheckInterrupt();
+    body(worker, begin, end);
+  });
+}
+
+unsigned Parallel::Workers(uint64_t n, uint64_t morsel) const {
+  if (pool == nullptr || parallelism <= 1) return 1;
+  return pool->WorkersFor(n, morsel, parallelism);
+}
+
+std::vector<double> PageRank(const Graph& g, const PageRankOptions& o, const Parallel& par) {
+  std::vector<double> rank(g.n, 0.0), next(g.n, 0.0), share(g.n, 0.0);
+  if (g.num_active == 0) return rank;
+  const double count = static_cast<double>(g.num_active);
+  const double initial = o.normalize_initial ? 1.0 / count : 1.0;
+  const double base = o.normalize_initial ? (1.0 - o.damping) / count : 1.0 - o.damping;
+  for (VertexId v = 0; v < g.n; ++v) rank[v] = g.active[v] ? initial : 0.0;
+  const unsigned workers = par.Workers(g.n, kMorsel);
+  std::vector<double> change(workers);
+  for (int64_t iteration = 0; iteration < o.max_iterations; ++iteration) {
+    par.For(g.n, kMorsel, [&](unsigned, uint64_t begin, uint64_t end) {
+      for (uint64_t v = begin; v < end; ++v) {
+        const uint64_t degree = g.OutDegree(static_cast<VertexId>(v));
+        share[v] = degree == 0 ? 0.0 : rank[v] / static_cast<double>(degree);
+      }
+    });
+    std::fill(change.begin(), change.end(), 0.0);
+    par.For(g.n, kMorsel, [&](unsigned worker, uint64_t begin, uint64_t end) {
+      double delta = 0;
+      for (uint64_t v = begin; v < end; ++v) {
+        if (!g.active[v]) continue;
+        double sum = 0;
+        for (uint64_t i = g.in_offsets[v]; i < g.in_offsets[v + 1]; ++i)
+          sum += share[g.in_sources[i]];
+        next[v] = base + o.damping * sum;
+        delta += std::fabs(next[v] - rank[v]);
+      }
+      change[worker] += delta;
+    });
+    rank.swap(next);
+    double total = 0;
+    for (double c : change) total += c;
+    if (total < o.tolerance) break;
+  }
+  return rank;
+}
+
+namespace {
+
+// Concurrent union-find whose roots are always the smallest id of their set: a link only ever
+// points a root at a smaller root (with a compare-and-swap), finds halve paths.
+class MinUnionFind {
+ public:
+  explicit MinUnionFind(VertexId n) : parent_(n) {
+    for (VertexId v = 0; v < n; ++v) parent_[v].store(v, std::memory_order_relaxed);
+  }
+  VertexId Find(VertexId v) {
+    while (true) {
+      VertexId p = parent_[v].load(std::memory_order_relaxed);
+      if (p == v) return v;
+      VertexId gp = parent_[p].load(std::memory_order_relaxed);
+      if (gp != p) parent_[v].compare_exchange_weak(p, gp, std::memory_order_relaxed);
+      v = gp;
+    }
+  }
+  void Union(VertexId a, VertexId b) {
+    while (true) {
+      a = Find(a);
+      b = Find(b);
+      if (a == b) return;
+      if (a < b) std::swap(a, b);  // a: the larger root, linked under b
+      VertexId expected = a;
+      if (parent_[a].compare_exchange_strong(expected, b, std::memory_order_acq_rel)) return;
+    }
+  }
+
+ private:
+  std::vector<std::atomic<VertexId>> parent_;
+};
+
+}  // namespace
+
+std::vector<VertexId> WeaklyConnectedComponents(const Graph& g, int64_t max_iterations,
+                                                const Parallel& par) {
+  std::vector<VertexId> component(g.n);
+  for (VertexId v = 0; v < g.n; ++v) component[v] = v;
+  if (max_iterations <= 0) return component;
+  MinUnionFind sets(g.n);
+  par.For(g.n, kMorsel, [&](unsigned, uint64_t begin, uint64_t end) {
+    for (uint64_t u = begin; u < end; ++u) {
+      for (uint64_t e = g.out_offsets[u]; e < g.out_offsets[u + 1]; ++e) {
+        sets.Union(static_cast<VertexId>(u), g.out_targets[e]);
+      }
+    }
+  });
+  par.For(g.n, kMorsel, [&](unsigned, uint64_t begin, uint64_t end) {
+    for (uint64_t v = begin; v < end; ++v) component[v] = sets.Find(static_cast<VertexId>(v));
+  });
+  return component;
+}
+
+std::vector<VertexId> StronglyConnectedComponents(const Graph& g) {
+  // Iterative Tarjan: index/lowlink per vertex, an explicit call stack of (vertex, next edge).
+  const VertexId n = g.n;
+  std::vector<VertexId> index(n, kNoVertex), low(n, 0), component(n, kNoVertex);
+  std::vector<uint8_t> on_stack(n, 0);
+  std::vector<VertexId> stack;
+  std::vector<std::pair<VertexId, uint64_t>> calls;
+  VertexId next_index = 0;
+  for (VertexId root = 0; root < n; ++root) {
+    if (!g.active[root] || index[root] != kNoVertex) continue;
+    if ((root & 0xfff) == 0) CheckInterrupt();
+    calls.push_back({root, g.out_offsets[root]});
+    index[root] = low[root] = next_index++;
+    stack.push_back(root);
+    on_stack[root] = 1;
+    while (!calls.empty()) {
+      auto& [v, e] = calls.back();
+      if (e < g.out_offsets[v + 1]) {
+        const VertexId w = g.out_targets[e++];
+        if (index[w] == kNoVertex) {
+          index[w] = low[w] = next_index++;
+          stack.push_back(w);
+          on_stack[w] = 1;
+          calls.push_back({w, g.out_offsets[w]});
+        } else if (on_stack[w]) {
+          low[v] = std::min(low[v], index[w]);
+        }
+        continue;
+      }
+      const VertexId done = v;
+      calls.pop_back();
+      if (!calls.empty()) low[calls.back().first] = std::min(low[calls.back().first], low[done]);
+      if (low[done] != index[done]) continue;
+      // `done` roots a component: pop it, then name it by its smallest vertex.
+      const size_t from = stack.size() - 1 -
+                          static_cast<size_t>(std::distance(
+                              stack.rbegin(), std::find(stack.rbegin(), stack.rend(), done)));
+      VertexId smallest = kNoVertex;
+      for (size_t i = from; i < stack.size(); ++i) smallest = std::min(smallest, stack[i]);
+      for (size_t i = from; i < stack.size(); ++i) {
+        component[stack[i]] = smallest;
+        on_stack[stack[i]] = 0;
+      }
+      stack.resize(from);
+    }
+  }
+  for (VertexId v = 0; v < n; ++v) {
+    if (component[v] == kNoVertex) component[v] = v;
+  }
+  return component;
+}
+
+std::vector<VertexId> StronglyConnectedComponentsKosaraju(const Graph& g) {
+  const VertexId n = g.n;
+  // Pass 1: finishing order of a depth-first search over outgoing edges.
+  std::vector<uint8_t> seen(n, 0);
+  std::vector<VertexId> order;
+  order.reserve(g.num_active);
+  std::vector<std::pair<VertexId, uint64_t>> calls;
+  for (VertexId root = 0; root < n; ++root) {
+    if (!g.active[root] || seen[root]) continue;
+    if ((root & 0xfff) == 0) CheckInterrupt();
+    seen[root] = 1;
+    calls.push_back({root, g.out_offsets[root]});
+    while (!calls.empty()) {
+      auto& [v, e] = calls.back();
+      if (e < g.out_offsets[v + 1]) {
+        const VertexId w = g.out_targets[e++];
+        if (!seen[w]) {
+          seen[w] = 1;
+          calls.push_back({w, g.out_offsets[w]});
+        }
+        continue;
+      }
+      order.push_back(v);
+      calls.pop_back();
+    }
+  }
+  // Pass 2: in reverse finishing order, each search over incoming edges is one component.
+  std::vector<VertexId> component(n);
+  for (VertexId v = 0; v < n; ++v) component[v] = v;
+  std::vector<uint8_t> assigned(n, 0);
+  std::vector<VertexId> members, todo;
+  for (size_t i = order.size(); i-- > 0;) {
+    const VertexId root = order[i];
+    if (assigned[root]) continue;
+    if ((i & 0xfff) == 0) CheckInterrupt();
+    members.clear();
+    todo.assign(1, root);
+    assigned[root] = 1;
+    while (!todo.empty()) {
+      const VertexId v = todo.back();
+      todo.pop_back();
+      members.push_back(v);
+      for (uint64_t k = g.in_offsets[v]; k < g.in_offsets[v + 1]; ++k) {
+        const VertexId w = g.in_sources[k];
+        if (!assigned[w]) {
+          assigned[w] = 1;
+          todo.push_back(w);
+        }
+      }
+    }
+    const VertexId smallest = *std::min_element(members.begin(), members.end());
+    for (VertexId v : members) component[v] = smallest;
+  }
+  return component;
+}
+
+std::vector<uint64_t> KCoreDecomposition(const Graph& g) {
+  const VertexId n = g.n;
+  std::vector<uint64_t> degree(n, 0);
+  uint64_t max_degree = 0;
+  for (VertexId v = 0; v < n; ++v) {
+    if (!g.active[v]) continue;
+    uint64_t d = 0;
+    for (uint64_t e = g.out_offsets[v]; e < g.out_offsets[v + 1]; ++e) d += g.out_targets[e] != v;
+    for (uint64_t e = g.in_offsets[v]; e < g.in_offsets[v + 1]; ++e) d += g.in_sources[e] != v;
+    degree[v] = d;
+    max_degree = std::max(max_degree, d);
+  }
+  // Vertices sorted by degree (bin sort); peel the smallest, lowering its neighbours.
+  std::vector<uint64_t> bin(max_degree + 2, 0), position(n), sorted(n);
+  for (VertexId v = 0; v < n; ++v) ++bin[degree[v]];
+  uint64_t start = 0;
+  for (uint64_t d = 0; d <= max_degree; ++d) {
+    const uint64_t count = bin[d];
+    bin[d] = start;
+    start += count;
+  }
+  for (VertexId v = 0; v < n; ++v) {
+    position[v] = bin[degree[v]]++;
+    sorted[position[v]] = v;
+  }
+  for (uint64_t d = max_degree; d > 0; --d) bin[d] = bin[d - 1];
+  bin[0] = 0;
+  auto lower = [&](VertexId u, VertexId v) {
+    if (u == v || degree[u] <= degree[v]) return;
+    const uint64_t du = degree[u], pu = position[u], pw = bin[du];
+    const VertexId w = static_cast<VertexId>(sorted[pw]);
+    if (u != w) {
+      position[u] = pw;
+      sorted[pu] = w;
+      position[w] = pu;
+      sorted[pw] = u;
+    }
+    ++bin[du];
+    --degree[u];
+  };
+  for (uint64_t i = 0; i < n; ++i) {
+    if ((i & 0xffff) == 0) CheckInterrupt();
+    const VertexId v = static_cast<VertexId>(sorted[i]);
+    if (!g.active[v]) continue;
+    for (uint64_t e = g.out_offsets[v]; e < g.out_offsets[v + 1]; ++e) lower(g.out_targets[e], v);
+    for (uint64_t e = g.in_offsets[v]; e < g.in_offsets[v + 1]; ++e) lower(g.in_sources[e], v);
+  }
+  return degree;
+}
+
+}  // namespace graphdb::algo
