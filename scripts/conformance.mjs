@@ -66,7 +66,13 @@ function resolveSuite(given) {
 const suiteDir = resolveSuite(options.suite);
 // Where the datasets and answer files are: the suite's own, or (an extension's test folder,
 // which has only .test files) those of the main suite it belongs to.
-const dataRoot = fs.existsSync(path.join(suiteDir, 'dataset')) ? suiteDir : defaultSuiteDir;
+function findDataRoot(dir) {
+  for (let at = dir; ; at = path.dirname(at)) {
+    if (fs.existsSync(path.join(at, 'dataset'))) return at;
+    if (path.dirname(at) === at) return defaultSuiteDir;
+  }
+}
+const dataRoot = findDataRoot(suiteDir);
 // Kùzu's extensions that GraphDB has built in: `-LOAD_DYNAMIC_EXTENSION name` is a no-op for
 // them, and a case marked -SKIP_STATIC_LINK (Kùzu skips it when the extension is linked in)
 // is not run.

@@ -65,7 +65,8 @@ std::vector<double> PageRank(const Graph& g, const PageRankOptions& o, const Par
   for (VertexId v = 0; v < g.n; ++v) rank[v] = g.active[v] ? initial : 0.0;
   const unsigned workers = par.Workers(g.n, kMorsel);
   std::vector<double> change(workers);
-  for (int64_t iteration = 0; iteration < o.max_iterations; ++iteration) {
+  // As in Kùzu, the initial ranks count as the first iteration.
+  for (int64_t iteration = 1; iteration < o.max_iterations; ++iteration) {
     par.For(g.n, kMorsel, [&](unsigned, uint64_t begin, uint64_t end) {
       for (uint64_t v = begin; v < end; ++v) {
         const uint64_t degree = g.OutDegree(static_cast<VertexId>(v));
@@ -261,9 +262,7 @@ std::vector<uint64_t> KCoreDecomposition(const Graph& g) {
   uint64_t max_degree = 0;
   for (VertexId v = 0; v < n; ++v) {
     if (!g.active[v]) continue;
-    uint64_t d = 0;
-    for (uint64_t e = g.out_offsets[v]; e < g.out_offsets[v + 1]; ++e) d += g.out_targets[e] != v;
-    for (uint64_t e = g.in_offsets[v]; e < g.in_offsets[v + 1]; ++e) d += g.in_sources[e] != v;
+    const uint64_t d = g.OutDegree(v) + g.InDegree(v);
     degree[v] = d;
     max_degree = std::max(max_degree, d);
   }
