@@ -458,9 +458,12 @@ class AlgoExtension final : public exec::TableFunctionExtension {
       }
     }
     const bool keep_edges = spec.kind == Kind::kSpanningForest || spec.kind == Kind::kSssp;
+    // Union-find, Tarjan and the spanning forest read outgoing edges only.
+    const bool transpose =
+        spec.kind != Kind::kWcc && spec.kind != Kind::kScc && spec.kind != Kind::kSpanningForest;
     ChargeScope memory(ctx);
-    auto built =
-        std::make_shared<BuiltGraph>(BuildGraph(*def, store, ctx, keep_edges, &memory.charge));
+    auto built = std::make_shared<BuiltGraph>(
+        BuildGraph(*def, store, ctx, keep_edges, transpose, &memory.charge));
     const Graph& g = built->graph;
     const Parallel par{ctx.tasks, ctx.parallelism};
     auto ints = [&](auto values) {

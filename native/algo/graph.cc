@@ -15,21 +15,51 @@ constexpr uint64_t kMorsel = 4096;
 
 }  // namespace
 
-void Graph::BuildTranspose() {
+void Graph::BuildTranspose(bool edge_indices, const Parallel& par) {
   in_offsets.assign(static_cast<size_t>(n) + 1, 0);
-  for (VertexId t : out_targets) ++in_offsets[t + 1];
-  for (VertexId v = 0; v < n; ++v) in_offsets[v + 1] += in_offsets[v];
   in_sources.resize(out_targets.size());
-  in_edges.resize(out_targets.size());
-  std::vector<uint64_t> cursor(in_offsets.begin(), in_offsets.end() - 1);
-  for (VertexId u = 0; u < n; ++u) {
-    for (uint64_t e = out_offsets[u]; e < out_offsets[u + 1]; ++e) {
-      const uint64_t at = cursor[out_targets[e]]++;
-      in_sources[at] = u;
-      in_edges[at] = e;
+  if (edge_indices || par.Workers(n, 4096) <= 1) {
+    // Sequential counting sort: each in-list in source order, with the edge indices.
+    for (VertexId t : out_targets) ++in_offsets[t + 1];
+    for (VertexId v = 0; v < n; ++v) in_offsets[v + 1] += in_offsets[v];
+    if (edge_indices) in_edges.resize(out_targets.size());
+    std::vector<uint64_t> cursor(in_offsets.begin(), in_offsets.end() - 1);
+    for (VertexId u = 0; u < n; ++u) {
+      for (uint64_t e = out_offsets[u]; e < out_offsets[u + 1]; ++e) {
+        const uint64_t at = cursor[out_targets[e]]++;
+        in_sources[at] = u;
+        if (edge_indices) in_edges[at] = e;
+      }
+      if ((u & 0xffff) == 0) CheckInterrupt();
     }
-    if ((u & 0xffff) == 0) CheckInterrupt();
+    return;
   }
+  // Parallel: count and place with atomic cursors, then sort each in-list (source order, as
+  // the sequential sort gives: results do not depend on the threads).
+  std::vector<std::atomic<uint64_t>> count(static_cast<size_t>(n) + 1);
+  par.For(n, 4096, [&](unsigned, uint64_t begin, uint64_t end) {
+    for (uint64_t e = out_offsets[begin]; e < out_offsets[end]; ++e) {
+      count[out_targets[e] + 1].fetch_add(1, std::memory_order_relaxed);
+    }
+  });
+  for (VertexId v = 0; v < n; ++v) {
+    in_offsets[v + 1] = in_offsets[v] + count[v + 1].load(std::memory_order_relaxed);
+    count[v].store(in_offsets[v], std::memory_order_relaxed);
+  }
+  par.For(n, 4096, [&](unsigned, uint64_t begin, uint64_t end) {
+    for (uint64_t u = begin; u < end; ++u) {
+      for (uint64_t e = out_offsets[u]; e < out_offsets[u + 1]; ++e) {
+        in_sources[count[out_targets[e]].fetch_add(1, std::memory_order_relaxed)] =
+            static_cast<VertexId>(u);
+      }
+    }
+  });
+  par.For(n, 4096, [&](unsigned, uint64_t begin, uint64_t end) {
+    for (uint64_t v = begin; v < end; ++v) {
+      std::sort(in_sources.begin() + static_cast<int64_t>(in_offsets[v]),
+                in_sources.begin() + static_cast<int64_t>(in_offsets[v + 1]));
+    }
+  });
 }
 
 uint64_t Graph::Bytes() const {

@@ -23,6 +23,15 @@ namespace graphdb::algo {
 using VertexId = uint32_t;
 inline constexpr VertexId kNoVertex = UINT32_MAX;
 
+// Where the parallel passes run: the pool and how many threads (0 or null: inline).
+struct Parallel {
+  TaskPool* pool = nullptr;
+  unsigned parallelism = 1;
+  // body(worker, begin, end) over [0, n) in morsels; runs inline without a pool.
+  void For(uint64_t n, uint64_t morsel, const TaskPool::Body& body) const;
+  unsigned Workers(uint64_t n, uint64_t morsel) const;
+};
+
 struct Graph {
   VertexId n = 0;               // size of the id space (active or not)
   std::vector<uint8_t> active;  // 1: the vertex is in the projected graph
@@ -31,7 +40,8 @@ struct Graph {
   // position in out_targets.
   std::vector<uint64_t> out_offsets;
   std::vector<VertexId> out_targets;
-  // Incoming edges (the transpose): in_sources, and in_edges the index of each such edge.
+  // Incoming edges (the transpose, when built): in_sources, and (when asked for) in_edges the
+  // index of each such edge.
   std::vector<uint64_t> in_offsets;
   std::vector<VertexId> in_sources;
   std::vector<uint64_t> in_edges;
@@ -39,19 +49,11 @@ struct Graph {
   uint64_t num_edges() const { return out_targets.size(); }
   uint64_t OutDegree(VertexId v) const { return out_offsets[v + 1] - out_offsets[v]; }
   uint64_t InDegree(VertexId v) const { return in_offsets[v + 1] - in_offsets[v]; }
-  // Fills the in_* arrays from the out_* ones (a counting sort: stable in source order).
-  void BuildTranspose();
+  // Fills the in_* arrays from the out_* ones, each in-list in source order; in_edges too
+  // with `edge_indices` (then on one thread).
+  void BuildTranspose(bool edge_indices, const Parallel& par);
   // Bytes held (for the statement's memory limit).
   uint64_t Bytes() const;
-};
-
-// Where the parallel passes run: the pool and how many threads (0 or null: inline).
-struct Parallel {
-  TaskPool* pool = nullptr;
-  unsigned parallelism = 1;
-  // body(worker, begin, end) over [0, n) in morsels; runs inline without a pool.
-  void For(uint64_t n, uint64_t morsel, const TaskPool::Body& body) const;
-  unsigned Workers(uint64_t n, uint64_t morsel) const;
 };
 
 // ---- Kùzu's algorithms ----

@@ -18,8 +18,10 @@ void ForEachNeighbor(const Graph& g, VertexId v, Direction dir, F&& f) {
     for (uint64_t e = g.out_offsets[v]; e < g.out_offsets[v + 1]; ++e) f(g.out_targets[e], e);
   }
   if (dir != Direction::kOut) {
-    for (uint64_t i = g.in_offsets[v]; i < g.in_offsets[v + 1]; ++i)
-      f(g.in_sources[i], g.in_edges[i]);
+    // Without edge indices (in_edges not built) the callee does not use them.
+    for (uint64_t i = g.in_offsets[v]; i < g.in_offsets[v + 1]; ++i) {
+      f(g.in_sources[i], g.in_edges.empty() ? 0 : g.in_edges[i]);
+    }
   }
 }
 

@@ -201,7 +201,7 @@ std::optional<VertexId> BuiltGraph::Vertex(InternalId id) const {
 }
 
 BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exec::ExecContext& ctx,
-                      bool keep_edges, exec::MemoryCharge* charge) {
+                      bool keep_edges, bool transpose, exec::MemoryCharge* charge) {
   const catalog::Catalog& catalog = store.catalog();
   CheckProjection(def, catalog);
   const Parallel par{ctx.tasks, ctx.parallelism};
@@ -305,7 +305,8 @@ BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exe
   for (VertexId v = 0; v < g.n; ++v) g.out_offsets[v + 1] += g.out_offsets[v];
   const uint64_t num_edges = g.out_offsets[g.n];
   if (ctx.CountsMemory()) {
-    charge->Add(ctx, g.n * 21 + num_edges * (keep_edges ? 32 : 16));
+    charge->Add(ctx, g.n * (transpose ? 17 : 9) + num_edges * (transpose ? 8 : 4) +
+                         num_edges * (keep_edges ? 24 : 0));
   }
   g.out_targets.resize(num_edges);
   if (keep_edges) {
@@ -332,7 +333,7 @@ BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exe
   for (const PairSource& s : sources) {
     if (s.table->bad_entry()) throw GraphDBException(s.table->CorruptAdjacencyStatus());
   }
-  g.BuildTranspose();
+  if (transpose) g.BuildTranspose(keep_edges, par);
   return built;
 }
 

@@ -72,8 +72,9 @@ struct BuiltGraph {
 
 // Reads the projected graph over the statement's snapshot: the visible rows of its node tables
 // that pass their filters, and the visible edges between them that pass theirs. Charges the
-// graph's memory to the statement (released with `*charge`).
+// graph's memory to the statement (released with `*charge`). `keep_edges`: each edge's rel
+// (edge_pair, edge_rel, graph.in_edges); `transpose`: the incoming edges.
 BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exec::ExecContext& ctx,
-                      bool keep_edges, exec::MemoryCharge* charge);
+                      bool keep_edges, bool transpose, exec::MemoryCharge* charge);
 
 }  // namespace graphdb::algo
