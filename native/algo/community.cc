@@ -43,10 +43,12 @@ WeightedGraph FromUndirected(const UndirectedGraph& u) {
   return w;
 }
 
-// Renumbers `community` (values < n) densely in the order of each community's first vertex;
+// Renumbers `community` densely in the order of each community's first vertex;
 // returns the number of communities.
 VertexId Renumber(std::vector<VertexId>& community) {
-  std::vector<VertexId> id(community.size(), kNoVertex);
+  VertexId largest = 0;
+  for (VertexId c : community) largest = std::max(largest, c);
+  std::vector<VertexId> id(community.empty() ? 0 : static_cast<size_t>(largest) + 1, kNoVertex);
   VertexId next = 0;
   for (auto& c : community) {
     if (id[c] == kNoVertex) id[c] = next++;
