@@ -282,58 +282,96 @@ BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exe
       sources.push_back(std::move(source));
     }
   }
-  g.out_offsets.assign(static_cast<size_t>(g.n) + 1, 0);
-  auto for_each_edge = [&](const PairSource& s, uint64_t v, auto&& f) {
+  // One pass over every pair's adjacency in `dir` (kForward: by source, kBackward: by
+  // destination): f(vertex, neighbour, rel) for each visible edge between active vertices that
+  // passes its filter, per vertex in the adjacency's order. Parallel over vertices.
+  auto scan = [&](const PairSource& s, storage::Direction dir, uint64_t v, auto&& f) {
     const storage::RelTable& rels = *s.table;
-    rels.ForEachEdge(v, storage::Direction::kForward, [&](uint64_t nbr, uint64_t r) {
+    const bool forward = dir == storage::Direction::kForward;
+    const NodeRange& from = forward ? *s.src : *s.dst;
+    const NodeRange& to = forward ? *s.dst : *s.src;
+    rels.ForEachEdge(v, dir, [&](uint64_t nbr, uint64_t r) {
       if (!snapshot.RowVisible(rels.create_ts(r), rels.delete_ts(r))) return;
-      if (!g.active[s.dst->base + nbr]) return;
+      if (!g.active[to.base + nbr]) return;
       if (!s.passes.empty() && !s.passes[r]) return;
-      f(static_cast<VertexId>(s.dst->base + nbr), r);
+      f(static_cast<VertexId>(from.base + v), static_cast<VertexId>(to.base + nbr), r);
     });
   };
-  for (const PairSource& s : sources) {
-    par.For(s.src->count, kMorsel, [&](unsigned, uint64_t begin, uint64_t end) {
-      for (uint64_t v = begin; v < end; ++v) {
-        if (!g.active[s.src->base + v]) continue;
-        uint64_t count = 0;
-        for_each_edge(s, v, [&](VertexId, uint64_t) { ++count; });
-        g.out_offsets[s.src->base + v + 1] += count;
-      }
-    });
+  // A CSR of `dir` into offsets/targets; on_edge(position, pair, rel) for each entry written.
+  auto build_csr = [&](storage::Direction dir, std::vector<uint64_t>& offsets,
+                       std::vector<VertexId>& targets, auto&& on_edge) {
+    const bool forward = dir == storage::Direction::kForward;
+    offsets.assign(static_cast<size_t>(g.n) + 1, 0);
+    for (const PairSource& s : sources) {
+      const NodeRange& from = forward ? *s.src : *s.dst;
+      par.For(from.count, kMorsel, [&](unsigned, uint64_t begin, uint64_t end) {
+        for (uint64_t v = begin; v < end; ++v) {
+          if (!g.active[from.base + v]) continue;
+          uint64_t count = 0;
+          scan(s, dir, v, [&](VertexId, VertexId, uint64_t) { ++count; });
+          offsets[from.base + v + 1] += count;
+        }
+      });
+    }
+    for (VertexId v = 0; v < g.n; ++v) offsets[v + 1] += offsets[v];
+    targets.resize(offsets[g.n]);
+    std::vector<uint64_t> cursor(offsets.begin(), offsets.end() - 1);
+    for (const PairSource& s : sources) {
+      const NodeRange& from = forward ? *s.src : *s.dst;
+      par.For(from.count, kMorsel, [&](unsigned, uint64_t begin, uint64_t end) {
+        for (uint64_t v = begin; v < end; ++v) {
+          if (!g.active[from.base + v]) continue;
+          scan(s, dir, v, [&](VertexId u, VertexId target, uint64_t r) {
+            const uint64_t at = cursor[u]++;
+            targets[at] = target;
+            on_edge(at, s.pair, r);
+          });
+        }
+      });
+    }
+  };
+  if (keep_edges) {
+    // Sized before the pass writes them: the edge count is known after the first pass, so
+    // the out CSR is built with a counting pass of its own.
+    uint64_t edges = 0;
+    for (const PairSource& s : sources) edges += s.table->NumRels();
+    built.edge_pair.resize(edges);
+    built.edge_rel.resize(edges);
   }
-  for (VertexId v = 0; v < g.n; ++v) g.out_offsets[v + 1] += g.out_offsets[v];
-  const uint64_t num_edges = g.out_offsets[g.n];
+  build_csr(storage::Direction::kForward, g.out_offsets, g.out_targets,
+            [&](uint64_t at, catalog::TableId pair, uint64_t r) {
+              if (keep_edges) {
+                built.edge_pair[at] = pair;
+                built.edge_rel[at] = r;
+              }
+            });
+  if (keep_edges) {
+    built.edge_pair.resize(g.num_edges());
+    built.edge_rel.resize(g.num_edges());
+  }
+  const uint64_t num_edges = g.num_edges();
   if (ctx.CountsMemory()) {
     charge->Add(ctx, g.n * (transpose ? 17 : 9) + num_edges * (transpose ? 8 : 4) +
                          num_edges * (keep_edges ? 24 : 0));
   }
-  g.out_targets.resize(num_edges);
-  if (keep_edges) {
-    built.edge_pair.resize(num_edges);
-    built.edge_rel.resize(num_edges);
-  }
-  std::vector<uint64_t> cursor(g.out_offsets.begin(), g.out_offsets.end() - 1);
-  for (const PairSource& s : sources) {
-    par.For(s.src->count, kMorsel, [&](unsigned, uint64_t begin, uint64_t end) {
-      for (uint64_t v = begin; v < end; ++v) {
-        const uint64_t u = s.src->base + v;
-        if (!g.active[u]) continue;
-        for_each_edge(s, v, [&](VertexId target, uint64_t r) {
-          const uint64_t at = cursor[u]++;
-          g.out_targets[at] = target;
-          if (keep_edges) {
-            built.edge_pair[at] = s.pair;
-            built.edge_rel[at] = r;
-          }
-        });
-      }
-    });
-  }
   for (const PairSource& s : sources) {
     if (s.table->bad_entry()) throw GraphDBException(s.table->CorruptAdjacencyStatus());
   }
-  if (transpose) g.BuildTranspose(keep_edges, par);
+  if (transpose) {
+    // The incoming edges from the storage's backward adjacency when every rel table keeps one
+    // (a parallel pass like the forward one); else (and with edge indices) by transposing.
+    bool backward = !keep_edges;
+    for (catalog::TableId rel : built.rel_tables) {
+      backward = backward &&
+                 catalog.GetRelTable(rel)->storage_direction != catalog::RelStorageDirection::kFwd;
+    }
+    if (backward) {
+      build_csr(storage::Direction::kBackward, g.in_offsets, g.in_sources,
+                [](uint64_t, catalog::TableId, uint64_t) {});
+    } else {
+      g.BuildTranspose(keep_edges, par);
+    }
+  }
   return built;
 }
 

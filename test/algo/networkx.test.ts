@@ -45,7 +45,7 @@ function makeGraph(seed: number, n: number, m: number, skewed: boolean): Edge[] 
   return edges;
 }
 
-const PYTHON = String.raw`
+const PYTHON = `
 import json, sys
 import networkx as nx
 data = json.load(sys.stdin)
