@@ -416,10 +416,11 @@ class AlgoExtension final : public exec::TableFunctionExtension {
                                                      exec::GraphStore& store,
                                                      exec::ExecContext& ctx) const override {
     const Spec& spec = *FindSpec(fn.name);
+    // A statement without a session (an HTTP request outside a transaction) gets graphs of
+    // its own, gone when the call ends.
+    ProjectedGraphs alone;
     auto* graphs = dynamic_cast<ProjectedGraphs*>(ctx.extension_state);
-    if (!graphs) {
-      ThrowNotSupported("projected graphs need a connection (this statement runs without one)");
-    }
+    if (!graphs) graphs = &alone;
     const auto params = NamedArguments(spec, fn.named_args);
     switch (spec.kind) {
       case Kind::kProjectGraph: {
