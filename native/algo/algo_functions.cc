@@ -10,6 +10,7 @@
 #include "catalog/catalog.h"
 #include "common/status.h"
 #include "cypher/binder/table_functions.h"
+#include "cypher/parser/parser.h"
 #include "exec/table_functions.h"
 #include "function/cast.h"
 
@@ -19,6 +20,8 @@ namespace {
 
 enum class Kind {
   kProjectGraph,
+  kProjectGraphCypher,
+  kProjectedGraphInfo,
   kShowProjectedGraphs,
   kDropProjectedGraph,
   kPageRank,
@@ -52,6 +55,8 @@ const std::vector<Spec>& Specs() {
   using Id = LogicalTypeId;
   static const std::vector<Spec> specs = {
       {{"project_graph"}, Kind::kProjectGraph, 3, {}},
+      {{"project_graph_cypher"}, Kind::kProjectGraphCypher, 2, {}},
+      {{"projected_graph_info"}, Kind::kProjectedGraphInfo, 1, {}},
       {{"show_projected_graphs"}, Kind::kShowProjectedGraphs, 0, {}},
       {{"drop_projected_graph"}, Kind::kDropProjectedGraph, 1, {}},
       {{"page_rank", "pr"},
@@ -203,6 +208,12 @@ class AlgoBinding final : public binder::TableFunctionBinding {
         column("name", LogicalType::String());
         column("type", LogicalType::String());
         break;
+      case Kind::kProjectGraphCypher: break;
+      case Kind::kProjectedGraphInfo:
+        column("table type", LogicalType::String());
+        column("table name", LogicalType::String());
+        column("predicate", LogicalType::String());
+        break;
       case Kind::kDropProjectedGraph: break;
       case Kind::kPageRank: {
         const double damping = DoubleParam(params, "dampingFactor", 0.85);
@@ -288,14 +299,16 @@ class AlgoBinding final : public binder::TableFunctionBinding {
     } else if (ok) {
       for (size_t i = 0; i < fn.args.size() && ok; ++i) {
         // bfs / sssp: the source's primary key may be of any type.
-        ok = i > 0 || (!fn.args[i].is_null() && fn.args[i].type_id() == LogicalTypeId::kString);
+        const bool any = i > 0 && spec.kind != Kind::kProjectGraphCypher;
+        ok = any || (!fn.args[i].is_null() && fn.args[i].type_id() == LogicalTypeId::kString);
       }
     }
     if (ok) return;
-    std::string expected = spec.kind == Kind::kProjectGraph ? "(STRING,ANY,ANY)"
-                           : spec.positional == 0           ? "()"
-                           : spec.positional == 1           ? "(ANY)"
-                                                            : "(ANY,ANY)";
+    std::string expected = spec.kind == Kind::kProjectGraph         ? "(STRING,ANY,ANY)"
+                           : spec.kind == Kind::kProjectGraphCypher ? "(STRING,STRING)"
+                           : spec.positional == 0                   ? "()"
+                           : spec.positional == 1                   ? "(ANY)"
+                                                                    : "(ANY,ANY)";
     ThrowBinding("Binder exception: Function " + std::string(fn.name) +
                  " did not receive correct arguments:\nActual:   " + TypeList(fn.args) +
                  "\nExpected: " + expected);
@@ -430,16 +443,48 @@ class AlgoExtension final : public exec::TableFunctionExtension {
         graphs->Add(std::move(def));
         return Empty();
       }
+      case Kind::kProjectGraphCypher: {
+        ProjectedGraphDef def;
+        def.name = std::string(fn.args[0].GetString());
+        def.cypher = std::string(fn.args[1].GetString());
+        parser::ParseStatements(def.cypher);  // a syntax error fails the projection
+        graphs->Add(std::move(def));
+        return Empty();
+      }
+      case Kind::kProjectedGraphInfo: {
+        const std::string name(fn.args[0].GetString());
+        const ProjectedGraphDef* def = graphs->Find(name);
+        if (!def) ThrowBinding("Binder exception: Graph " + name + " does not exist.");
+        auto rows = std::make_shared<std::vector<std::vector<Value>>>();
+        if (!def->cypher.empty()) {
+          rows->push_back({Value::String("CYPHER"), Value::String(""), Value::String(def->cypher)});
+        }
+        for (const auto& t : def->nodes) {
+          rows->push_back(
+              {Value::String("NODE"), Value::String(t.name), Value::String(t.predicate)});
+        }
+        for (const auto& t : def->rels) {
+          rows->push_back(
+              {Value::String("REL"), Value::String(t.name), Value::String(t.predicate)});
+        }
+        return std::make_unique<GeneratedRows>([rows](uint64_t i, std::vector<Value>* row) {
+          if (i >= rows->size()) return false;
+          *row = (*rows)[i];
+          return true;
+        });
+      }
       case Kind::kDropProjectedGraph:
         graphs->Drop(std::string(fn.args[0].GetString()));
         return Empty();
       case Kind::kShowProjectedGraphs: {
         // Newest first, as Kùzu lists them.
-        std::vector<std::string> names;
-        for (const auto& g : graphs->graphs()) names.insert(names.begin(), g.name);
+        std::vector<std::pair<std::string, std::string>> names;
+        for (const auto& g : graphs->graphs()) {
+          names.insert(names.begin(), {g.name, g.cypher.empty() ? "NATIVE" : "CYPHER"});
+        }
         return std::make_unique<GeneratedRows>([names](uint64_t i, std::vector<Value>* row) {
           if (i >= names.size()) return false;
-          *row = {Value::String(names[i]), Value::String("NATIVE")};
+          *row = {Value::String(names[i].first), Value::String(names[i].second)};
           return true;
         });
       }
@@ -448,6 +493,10 @@ class AlgoExtension final : public exec::TableFunctionExtension {
     const std::string name(fn.args[0].GetString());
     const ProjectedGraphDef* def = graphs->Find(name);
     if (!def) ThrowRuntime("Runtime exception: Projected graph " + name + " does not exists.");
+    if (!def->cypher.empty()) {
+      ThrowNotSupported("the algorithms do not run on a graph of project_graph_cypher yet: " +
+                        name);
+    }
     if (spec.kind == Kind::kSpanningForest) {
       if (def->nodes.size() != 1) {
         ThrowBinding(

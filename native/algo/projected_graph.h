@@ -28,6 +28,9 @@ struct ProjectedGraphDef {
   std::string name;
   std::vector<ProjectedTable> nodes;
   std::vector<ProjectedTable> rels;
+  // project_graph_cypher's query (then nodes and rels are empty): listed and described, but
+  // the algorithms do not run on such a graph yet.
+  std::string cypher;
 };
 
 // A connection's projected graphs, in the order they were made.
