@@ -13,6 +13,8 @@ export default defineConfig({
       'test/timing/**',
       'test/browser/**',
       'test/package/**',
+      'test/kuzu/kuzu-api-suite.test.ts',
+      'test/kuzu/kuzu-export.test.ts',
       'node_modules/**',
     ],
     testTimeout: 30_000,

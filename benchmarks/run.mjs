@@ -13,7 +13,8 @@
 // --only      workloads (or metric names such as ldbc_is3), plus `engine_point_lookup`,
 //             `differential` (LDBC answers, and the social-graph answers of every peer),
 //             `social_differential` (those alone), `http` (the http_ceiling benchmark),
-//             `commit` (commit rate) and `stream` (streamed results: rows/s and peak RSS);
+//             `commit` (commit rate), `stream` (streamed results: rows/s and peak RSS) and
+//             `kuzu_api` (a point read through quiverdb/kuzu against GraphDB's own API);
 //             http_point_read, http_mixed, bolt_point_read and bolt_mixed are workloads
 // --trials N  trials per workload and system (default 5, 3 with --quick; at least 3)
 // --cache DIR where generated CSVs are kept between runs
@@ -62,6 +63,7 @@ const SERVER = path.join(here, 'server.mjs');
 const HTTP_BENCH = path.join(here, 'http', 'bench.mjs');
 const COMMIT_BENCH = path.join(here, 'commit', 'bench.mjs');
 const STREAM_BENCH = path.join(here, 'stream', 'bench.mjs');
+const KUZU_API_BENCH = path.join(here, 'kuzu-api', 'bench.mjs');
 const SCALE_BENCH = path.join(here, 'scale', 'bench.mjs');
 const ALGO_BENCH = path.join(here, 'algo', 'bench.mjs');
 const ENGINE_BENCH = 'engine_point_lookup';
@@ -129,6 +131,7 @@ function selection() {
     'http',
     'commit',
     'stream',
+    'kuzu_api',
     'scale',
     'algorithms',
   ];
@@ -296,6 +299,7 @@ async function main() {
       commit_rate: null,
       stream_results: null,
       algorithms: null,
+      kuzu_api: null,
       differential: null,
       socialDifferential: null,
       ...(Object.keys(skippedPeers).length > 0 ? { skipped: { ...skippedPeers } } : {}),
@@ -337,6 +341,7 @@ async function main() {
       );
       if (different.length > 0) failures.push(`algorithms: different answers: ${different.join(', ')}`);
     }
+    report.kuzu_api = chosen.has('kuzu_api') ? await kuzuApi(runDir) : { skipped: 'not selected' };
     if (chosen.has('scale')) {
       report.scale = await scaleSection(runDir);
       if (report.scale.error)
@@ -839,6 +844,18 @@ async function streamResults(runDir) {
 }
 
 /**
+ * Kùzu's API over GraphDB's (benchmarks/kuzu-api): µs per point read through quiverdb/kuzu and
+ * through GraphDB's own API, async and sync, and their ratios.
+ */
+async function kuzuApi(runDir) {
+  const out = path.join(runDir, 'kuzu-api.json');
+  const argv = ['--json', out, '--root', graphdbSnapshot.dir, '--trials', String(trials)];
+  argv.push('--persons', String(Math.round(100_000 * scale)), '--seconds', quick ? '0.5' : '1');
+  log('kuzu_api: running benchmarks/kuzu-api/bench.mjs');
+  return jsonReport(out, await runNode(KUZU_API_BENCH, argv), 'benchmarks/kuzu-api/bench.mjs');
+}
+
+/**
  * Storage at scale (benchmarks/scale): load, reopen, DDL, ALTER ADD and checkpoint costs of a
  * large generated graph, both systems. Opt-in (--scale-section), as it loads millions of edges.
  */
@@ -1060,6 +1077,18 @@ function printTable(report) {
     process.stdout.write(`\nalgorithms (${al.trials} trials each):\n\n${algorithmsTable(al)}\n`);
   } else if (al) {
     process.stdout.write(`algorithms: ${JSON.stringify(al).slice(0, 400)}\n`);
+  }
+  const ka = report.kuzu_api;
+  if (ka?.native_async) {
+    const m = (name) =>
+      `${ka[name].us_per_read.median} µs (${ka[name].us_per_read.min}–${ka[name].us_per_read.max})`;
+    process.stdout.write(
+      `kuzu_api (point read, µs per read, median (min–max)): GraphDB's API ${m('native_async')}, ` +
+        `quiverdb/kuzu ${m('kuzu_async')} = ${ka.ratio_async}x; sync ${m('native_sync')} vs ` +
+        `${m('kuzu_sync')} = ${ka.ratio_sync}x\n`,
+    );
+  } else if (ka) {
+    process.stdout.write(`kuzu_api: ${JSON.stringify(ka).slice(0, 400)}\n`);
   }
   const sc = report.scale;
   if (sc?.systems) {

@@ -24,6 +24,7 @@ const { values: options } = parseArgs({
     suite: { type: 'string', default: path.resolve(packageRoot, '..', 'shared', 'conformance', 'kuzu') },
     json: { type: 'string' },
     filter: { type: 'string' },
+    tests: { type: 'string', default: 'test_files' },
     verbose: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
     jobs: { type: 'string', default: String(Math.min(2, os.availableParallelism())) },
@@ -41,10 +42,11 @@ if (options.help) {
 
   npm run conformance -- [options]
 
-  --suite DIR           the suite's folder (default ../shared/conformance/kuzu); a folder
-                        of Kùzu's extension tests (extension/algo) is found under the default
-                        suite too, and reads its datasets from there
+  --suite DIR           the suite's folder (default ../shared/conformance/kuzu)
   --filter SUBSTR       only the files whose path holds SUBSTR (a folder name, say)
+  --tests DIR           the test files' folder in the suite (default test_files; Kùzu's
+                        extension suites: extension/algo, extension/fts, extension/json,
+                        extension/vector)
   --json FILE           also write the per-statement results as JSON
   --verbose             print every failing statement with its error
   --jobs N              files run at once (default min(2, cores))
@@ -55,28 +57,7 @@ if (options.help) {
   process.exit(0);
 }
 
-const defaultSuiteDir = path.resolve(packageRoot, '..', 'shared', 'conformance', 'kuzu');
-/** `--suite extension/algo` names a folder of the default suite when no such path exists here. */
-function resolveSuite(given) {
-  const direct = path.resolve(given);
-  if (fs.existsSync(direct) || path.isAbsolute(given)) return direct;
-  const nested = path.resolve(defaultSuiteDir, given);
-  return fs.existsSync(nested) ? nested : direct;
-}
-const suiteDir = resolveSuite(options.suite);
-// Where the datasets and answer files are: the suite's own, or (an extension's test folder,
-// which has only .test files) those of the main suite it belongs to.
-function findDataRoot(dir) {
-  for (let at = dir; ; at = path.dirname(at)) {
-    if (fs.existsSync(path.join(at, 'dataset'))) return at;
-    if (path.dirname(at) === at) return defaultSuiteDir;
-  }
-}
-const dataRoot = findDataRoot(suiteDir);
-// Kùzu's extensions that GraphDB has built in: `-LOAD_DYNAMIC_EXTENSION name` is a no-op for
-// them, and a case marked -SKIP_STATIC_LINK (Kùzu skips it when the extension is linked in)
-// is not run.
-const BUILT_IN_EXTENSIONS = new Set(['algo']);
+const suiteDir = path.resolve(options.suite);
 const statementTimeoutMs = Number(options.timeout) * 1000;
 const fileTimeoutMs = Number(options['file-timeout']) * 1000;
 
@@ -90,6 +71,8 @@ const IGNORED_DIRECTIVES = new Set([
   'CHECKPOINT_WAIT_TIMEOUT',
   'INSERT_DATASET_BY_ROW',
   'LOG',
+  // Kùzu 0.11.3 ships its extensions built in; so does this engine (for those it has).
+  'LOAD_DYNAMIC_EXTENSION',
   'PARALLELISM',
   'SKIP_FSM_LEAK_CHECK',
   'SKIP_NODE_GROUP_SIZE_TESTS',
@@ -181,7 +164,7 @@ function parseTestFile(file) {
       return { type: 'rows', rows };
     }
     index++;
-    const answer = path.join(dataRoot, 'answers', first.slice('<FILE>:'.length).trim());
+    const answer = path.join(suiteDir, 'answers', first.slice('<FILE>:'.length).trim());
     if (!fs.existsSync(answer)) return { type: 'unsupported', header: `${count} (missing ${answer})` };
     return {
       type: 'rows',
@@ -226,6 +209,7 @@ function parseTestFile(file) {
       checkColumnNames: Boolean(pending.checkColumnNames),
       checkPrecision: Boolean(pending.checkPrecision),
       unsupported: expect.type === 'unsupported' ? `result '---- ${header}'` : pending.unsupported,
+      multiCopy: pending.multiCopy,
       expect,
     });
     pending = {};
@@ -274,13 +258,9 @@ function parseTestFile(file) {
         pending.checkPrecision = true;
         break;
       case 'SKIP':
-        current.skip = true;
-        break;
-      case 'LOAD_DYNAMIC_EXTENSION':
-        if (BUILT_IN_EXTENSIONS.has((params[0] ?? '').toLowerCase())) break;
-        pending = { query: text, line, unsupported: `directive -${directive}` };
-        finishStatement('ok');
-        break;
+      // A case for builds that load extensions at run time (what happens before one is
+      // loaded): this engine has them built in, as Kùzu's statically linked build does, and
+      // Kùzu's runner skips these cases there too.
       case 'SKIP_STATIC_LINK':
         current.skip = true;
         break;
@@ -325,6 +305,23 @@ function parseTestFile(file) {
         }
         break;
       }
+      // `-MULTI_COPY_RANDOM n table [SEED a b] "file"`: the file's records in a random order,
+      // split into n files, each copied into the table; judged as a statement expecting `ok`.
+      case 'MULTI_COPY_RANDOM': {
+        const seeded = params[2] === 'SEED';
+        pending = {
+          query: text,
+          line,
+          multiCopy: {
+            parts: Number(params[0]),
+            table: params[1],
+            seed: seeded ? Number(params[3]) ^ Number(params[4]) : 1,
+            path: params.slice(seeded ? 5 : 2).join(' '),
+          },
+        };
+        finishStatement('ok');
+        break;
+      }
       default: {
         if (IGNORED_DIRECTIVES.has(directive)) break;
         // Counted as a skipped statement, with the result that follows it, if any.
@@ -354,7 +351,10 @@ function excludedUnits(cases) {
 
 /** Makes the suite-relative paths quoted in statements (`"dataset/..."`) absolute. */
 function absolutePaths(text) {
-  return text.replace(/(["'])dataset\//g, `$1${dataRoot}/dataset/`);
+  // Kùzu's repository keeps the answer files in `test/answers`; the suite keeps them in `answers`.
+  return text
+    .replace(/(["'])dataset\//g, `$1${suiteDir}/dataset/`)
+    .replaceAll(`${suiteDir}/test/answers/`, `${suiteDir}/answers/`);
 }
 
 /**
@@ -367,12 +367,13 @@ const GENERATED_DATABASES = new Map([['binary-demo', 'demo-db/csv']]);
 
 /**
  * The dataset a `-DATASET kind name` header line loads: a folder, or for Kùzu's
- * `-DATASET PARQUET CSV_TO_PARQUET(folder)` `{ csvToParquet: folder }` (parquetDatasetStatements).
+ * `-DATASET PARQUET CSV_TO_PARQUET(folder)` (and `-DATASET JSON CSV_TO_JSON(folder)`)
+ * `{ csvTo: 'parquet' | 'json', folder }` (convertedDatasetStatements).
  */
 function datasetFolder(kind, name) {
   if (name === undefined) return null;
-  const converted = /^CSV_TO_PARQUET\((.+)\)$/.exec(name);
-  if (converted) return { csvToParquet: converted[1] };
+  const converted = /^CSV_TO_(PARQUET|JSON)\((.+)\)$/.exec(name);
+  if (converted) return { csvTo: converted[1].toLowerCase(), folder: converted[2] };
   if (kind === 'KUZU' && GENERATED_DATABASES.has(name)) return GENERATED_DATABASES.get(name);
   return name;
 }
@@ -382,7 +383,7 @@ function datasetStatements(dataset, files = ['schema.cypher', 'copy.cypher']) {
   if (!dataset) return [];
   const statements = [];
   for (const name of files) {
-    const file = path.join(dataRoot, 'dataset', dataset, name);
+    const file = path.join(suiteDir, 'dataset', dataset, name);
     if (!fs.existsSync(file)) continue;
     for (const line of fs.readFileSync(file, 'utf8').split(/\r?\n/)) {
       if (line.trim() !== '') statements.push(absolutePaths(line.trim()));
@@ -402,13 +403,13 @@ function datasetStatements(dataset, files = ['schema.cypher', 'copy.cypher']) {
  * per run (`scratch`, shared by the workers; the first to finish renames its folder in place).
  * A conversion that fails returns statements whose `error` says why.
  */
-async function parquetDatasetStatements(addon, dataset, scratch) {
-  const dir = path.join(scratch, 'csv-to-parquet', dataset.replace(/[\\/]/g, '_'));
+async function convertedDatasetStatements(addon, dataset, format, scratch) {
+  const dir = path.join(scratch, `csv-to-${format}`, dataset.replace(/[\\/]/g, '_'));
   const copyFile = path.join(dir, 'copy.cypher');
   if (!fs.existsSync(copyFile)) {
-    const work = fs.mkdtempSync(path.join(scratch, 'csv-to-parquet-'));
+    const work = fs.mkdtempSync(path.join(scratch, `csv-to-${format}-`));
     try {
-      const lines = await convertCsvDataset(addon, dataset, work, dir);
+      const lines = await convertCsvDataset(addon, dataset, format, work, dir);
       fs.writeFileSync(path.join(work, 'copy.cypher'), `${lines.join('\n')}\n`);
       fs.mkdirSync(path.dirname(dir), { recursive: true });
       try {
@@ -418,7 +419,7 @@ async function parquetDatasetStatements(addon, dataset, scratch) {
       }
     } catch (error) {
       const statements = [];
-      statements.error = `CSV_TO_PARQUET(${dataset}): ${firstLine(messageOf(error))}`;
+      statements.error = `CSV_TO_${format.toUpperCase()}(${dataset}): ${firstLine(messageOf(error))}`;
       return statements;
     } finally {
       fs.rmSync(work, { recursive: true, force: true });
@@ -431,8 +432,12 @@ async function parquetDatasetStatements(addon, dataset, scratch) {
   return [...datasetStatements(dataset, ['schema.cypher']), ...copies];
 }
 
-/** Writes dataset's tables to Parquet files in `work`; returns the COPY FROM lines (`dir`'s). */
-async function convertCsvDataset(addon, dataset, work, dir) {
+/**
+ * Writes dataset's tables to Parquet or JSON files in `work`; returns the COPY FROM lines
+ * (`dir`'s). Columns are named as the table's properties (and `from`, `to` for a rel table's
+ * keys), which JSON records need.
+ */
+async function convertCsvDataset(addon, dataset, format, work, dir) {
   const db = new addon.NativeDatabase(':memory:', 2, true, 0);
   try {
     const connection = new addon.NativeConnection(db);
@@ -454,9 +459,11 @@ async function convertCsvDataset(addon, dataset, work, dir) {
     for (const { name, type } of order) {
       const properties = await run(`CALL table_info('${name}') RETURN name, type`);
       if (type === 'NODE') {
-        const columns = properties.filter(([, t]) => t !== 'SERIAL').map(([p]) => `n.${quote(p)}`);
+        const columns = properties
+          .filter(([, t]) => t !== 'SERIAL')
+          .map(([p]) => `n.${quote(p)} AS ${quote(p)}`);
         if (columns.length === 0) continue;
-        const file = `${name}.parquet`;
+        const file = `${name}.${format}`;
         await run(
           `COPY (MATCH (n:${quote(name)}) RETURN ${columns.join(', ')}) TO '${path.join(work, file)}'`,
         );
@@ -466,11 +473,11 @@ async function convertCsvDataset(addon, dataset, work, dir) {
       const pairs = await run(`CALL show_connection('${name}') RETURN *`);
       for (const [k, [from, to, fromKey, toKey]] of pairs.entries()) {
         const columns = [
-          `a.${quote(fromKey)}`,
-          `b.${quote(toKey)}`,
-          ...properties.map(([p]) => `r.${quote(p)}`),
+          `a.${quote(fromKey)} AS \`from\``,
+          `b.${quote(toKey)} AS \`to\``,
+          ...properties.map(([p]) => `r.${quote(p)} AS ${quote(p)}`),
         ];
-        const file = `${name}_${k}.parquet`;
+        const file = `${name}_${k}.${format}`;
         const pattern = `(a:${quote(from)})-[r:${quote(name)}]->(b:${quote(to)})`;
         await run(`COPY (MATCH ${pattern} RETURN ${columns.join(', ')}) TO '${path.join(work, file)}'`);
         const options = pairs.length > 1 ? ` (from='${from}', to='${to}')` : '';
@@ -813,8 +820,11 @@ async function runWorker(file, outFile) {
   const addon = await loadEngine();
   const parsed = parseTestFile(file);
   const scratch = path.dirname(outFile);
-  const dataset = parsed.dataset?.csvToParquet
-    ? await parquetDatasetStatements(addon, parsed.dataset.csvToParquet, scratch)
+  // `~` in a statement's paths is the home folder (Kùzu's CopyFilesWithHomeDir writes ~/id.csv):
+  // this worker's scratch folder, so that a run leaves nothing in the user's home.
+  process.env.HOME = scratch;
+  const dataset = parsed.dataset?.csvTo
+    ? await convertedDatasetStatements(addon, parsed.dataset.folder, parsed.dataset.csvTo, scratch)
     : datasetStatements(parsed.dataset);
   const out = fs.openSync(outFile, 'a');
   const report = (unit, record) => fs.writeSync(out, `${JSON.stringify({ unit, ...record })}\n`);
@@ -822,7 +832,7 @@ async function runWorker(file, outFile) {
   // file's own, so that files running side by side do not meet.
   const exportRoot = fs.mkdtempSync(path.join(scratch, 'export-'));
   const variables = new Map([
-    ['KUZU_ROOT_DIRECTORY', dataRoot],
+    ['KUZU_ROOT_DIRECTORY', suiteDir],
     ['KUZU_EXPORT_DB_DIRECTORY', path.join(exportRoot, 'db')],
   ]);
   /** The folders `-IMPORT_DATABASE` named in the running case: removed when it ends. */
@@ -836,9 +846,34 @@ async function runWorker(file, outFile) {
       report(step.unit, { status: 'skipped', reason: `unsupported: ${step.unsupported}` });
     } else if (session.broken) {
       report(step.unit, failed(session.broken));
+    } else if (step.multiCopy) {
+      report(step.unit, judge(step, await multiCopy(step.multiCopy, session), variables));
     } else {
       report(step.unit, judge(step, await session.run(step.connection, queryOf(step)), variables));
     }
+  };
+
+  /** `-MULTI_COPY_RANDOM`: the outcome of the first COPY that fails, else of the last. */
+  const multiCopy = async ({ parts, table, seed, path: file }, session) => {
+    const records = fs
+      .readFileSync(absolutePaths(substitute(file, variables)).replace(/["']/g, ''), 'utf8')
+      .split('\n')
+      .filter((record) => record !== '');
+    const shuffle = new RandomDraws();
+    shuffle.seed(seed);
+    for (let i = records.length - 1; i > 0; i--) {
+      const j = Math.floor((shuffle.next(2 ** 31) / 2 ** 31) * (i + 1));
+      [records[i], records[j]] = [records[j], records[i]];
+    }
+    let outcome = { error: 'no part to copy' };
+    const size = Math.ceil(records.length / parts);
+    for (let part = 0; part < parts; part++) {
+      const partFile = path.join(exportRoot, `multi-copy-${part}.csv`);
+      fs.writeFileSync(partFile, `${records.slice(part * size, (part + 1) * size).join('\n')}\n`);
+      outcome = await session.run(null, `COPY ${table} FROM '${partFile}'`);
+      if (outcome.error !== undefined || outcome.timedOut) break;
+    }
+    return outcome;
   };
 
   const runSteps = async (steps, session) => {
@@ -1110,8 +1145,7 @@ async function runSuite() {
     process.exitCode = 1;
     return;
   }
-  const ownTests = path.join(suiteDir, 'test_files');
-  const testDir = fs.existsSync(ownTests) ? ownTests : suiteDir;
+  const testDir = path.join(suiteDir, options.tests);
   const entries = listTestFiles(testDir)
     .map((file) => ({ file, relative: path.relative(testDir, file) }))
     .filter(({ relative }) => !options.filter || relative.includes(options.filter))

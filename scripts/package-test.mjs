@@ -7,6 +7,8 @@
 //  - `npm install` takes under 20 s and compiles nothing (the package's install script, allowed
 //    to run, picks the prebuilt binary);
 //  - `require('quiverdb')` and `import('quiverdb')` run queries, and give the very same classes;
+//  - `require('quiverdb/kuzu')` and `import('quiverdb/kuzu')` (Kùzu's API) run a query, with the
+//    same classes, and type-check;
 //  - 4 worker threads, each with its own in-memory database, run 1,000 queries each, three
 //    rounds over, and the process exits 0;
 //  - `graphdb --version` prints the package's version;
@@ -165,6 +167,10 @@ function checkTarball(tarball) {
     'package/dist/index.d.ts',
     'package/dist/index.mjs',
     'package/dist/index.d.mts',
+    'package/dist/kuzu/index.js',
+    'package/dist/kuzu/index.d.ts',
+    'package/dist/kuzu/index.mjs',
+    'package/dist/kuzu/index.d.mts',
     'package/dist/package.json',
     'package/dist/console/index.html', // the web console that `graphdb serve` serves
     'package/bin/quiverdb.js',
@@ -361,10 +367,44 @@ export async function check(): Promise<string[]> {
 }
 `;
 
+// quiverdb/kuzu, Kùzu's API: required and imported, the same classes, a query with Kùzu's values.
+const KUZU_CHECK = `
+import assert from 'node:assert';
+import { createRequire } from 'node:module';
+import kuzu, { Connection, Database } from 'quiverdb/kuzu';
+const required = createRequire(import.meta.url)('quiverdb/kuzu');
+assert.strictEqual(Database, required.Database, 'one Database class for import and require');
+assert.strictEqual(kuzu.Connection, Connection);
+const db = new Database(':memory:');
+const conn = new Connection(db);
+const result = await conn.query("RETURN date('2020-01-02') AS d, CAST(1 AS INT128) AS h, 2 + 3 AS n");
+const [row] = await result.getAll();
+assert.ok(row.d instanceof Date && row.d.getTime() === Date.UTC(2020, 0, 2), 'DATE as a Date');
+assert.strictEqual(row.h, 1n, 'INT128 as a BigInt');
+assert.strictEqual(row.n, 5);
+assert.deepStrictEqual(conn.querySync('RETURN 1 + 1').getAllSync(), [{ '+(1,1)': 2 }]);
+await db.close();
+console.log('kuzu ok');
+`;
+
+const KUZU_TYPES_CHECK = `
+import { Connection, Database, type KuzuRow, type QueryResult } from 'quiverdb/kuzu';
+
+export async function checkKuzu(): Promise<KuzuRow[]> {
+  const conn = new Connection(new Database());
+  const result = await conn.query('RETURN 1 AS x');
+  const one: QueryResult = Array.isArray(result) ? (result[0] as QueryResult) : result;
+  const names: string[] = one.getColumnNamesSync();
+  void names;
+  return one.getAll();
+}
+`;
+
 function writeChecks(app) {
   fs.writeFileSync(path.join(app, 'check-require.cjs'), CJS_CHECK);
   fs.writeFileSync(path.join(app, 'check-import.mjs'), ESM_CHECK);
   fs.writeFileSync(path.join(app, 'check-workers.mjs'), WORKERS_CHECK);
+  fs.writeFileSync(path.join(app, 'check-kuzu.mjs'), KUZU_CHECK);
 }
 
 function runChecks(app, env, version) {
@@ -373,6 +413,7 @@ function runChecks(app, env, version) {
     ["require('quiverdb') runs a query", 'check-require.cjs', 'require ok'],
     ["import('quiverdb') runs a query, with the same classes", 'check-import.mjs', 'import ok'],
     ['4 workers x 1,000 queries, three rounds, exit 0', 'check-workers.mjs', 'workers ok'],
+    ["quiverdb/kuzu (Kùzu's API) by require and import, the same classes", 'check-kuzu.mjs', 'kuzu ok'],
   ]) {
     const result = run(process.execPath, [file], { cwd: app, env, timeoutMs: 120_000 });
     check(name, result.ok && result.output.includes(expected), `${result.ms} ms`);
@@ -489,6 +530,8 @@ function checkTypes(app, env) {
   }
   fs.writeFileSync(path.join(app, 'types-require.cts'), TYPES_CHECK);
   fs.writeFileSync(path.join(app, 'types-import.mts'), TYPES_CHECK);
+  fs.writeFileSync(path.join(app, 'types-kuzu-require.cts'), KUZU_TYPES_CHECK);
+  fs.writeFileSync(path.join(app, 'types-kuzu-import.mts'), KUZU_TYPES_CHECK);
   const tsconfig = {
     compilerOptions: {
       module: 'nodenext',
@@ -504,7 +547,7 @@ function checkTypes(app, env) {
       types: ['node'],
       typeRoots: [typeRoots],
     },
-    files: ['types-require.cts', 'types-import.mts'],
+    files: ['types-require.cts', 'types-import.mts', 'types-kuzu-require.cts', 'types-kuzu-import.mts'],
   };
   fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
   const result = run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: app, env });

@@ -4,7 +4,7 @@
 // `npm run test:all` (this script with --all; CI runs it): the native GoogleTest suite (skipped
 // with a message when GoogleTest is absent), the same vitest suites, then the long ones of
 // vitest.long.config.ts one file at a time: the conformance floor, the timing tests, the web
-// console in a browser and the npm package test.
+// console in a browser, the npm package test and Kùzu's Node.js API suite (quiverdb/kuzu).
 //
 //   node scripts/test.mjs [--all] [vitest file filters...]
 //

@@ -8,6 +8,7 @@
 
 #include "common/status.h"
 #include "env/file_system.h"
+#include "exec/json_scan.h"
 #include "formats/csv_reader.h"
 #include "formats/csv_sniffer.h"
 #include "formats/npy_reader.h"
@@ -24,6 +25,21 @@ bool HasSuffix(const std::string& path, std::string_view suffix) {
   std::string lower = path;
   for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return lower.size() >= suffix.size() && lower.substr(lower.size() - suffix.size()) == suffix;
+}
+
+// Whether the scan reads JSON files: by their name, or the option file_format = 'json'.
+bool IsJsonScan(const binder::BoundFileScan& scan) {
+  if (!scan.paths.empty() && IsJsonPath(scan.paths[0])) return true;
+  for (const auto& [name, value] : scan.options) {
+    std::string key = name;
+    for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (key == "file_format" && value.type_id() == LogicalTypeId::kString) {
+      std::string format(value.GetString());
+      for (auto& c : format) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return format == "json";
+    }
+  }
+  return false;
 }
 
 // Whether the scan reads .npy files: by their name, or the option file_format = 'npy' (which
@@ -70,7 +86,7 @@ std::vector<std::string> CheckPaths(const std::vector<std::string>& paths, bool 
             "IO exception: Kuzu currently only supports reading from compressed csv files."));
       }
     } else if (!npy && !HasSuffix(path, ".csv") && !HasSuffix(path, ".tsv")) {
-      ThrowNotSupported("LOAD FROM supports CSV, Parquet and NPY files only: " + path);
+      ThrowNotSupported("LOAD FROM supports CSV, Parquet, NPY and JSON files only: " + path);
     }
   }
   return opened;
@@ -191,12 +207,6 @@ std::vector<std::string> FirstRecordFields(const std::string& path, formats::Csv
   return fields;
 }
 
-// Whether sniffing takes `text` for a plain string: not empty, and not a value of another
-// type (a number, a date, a list ...).
-bool PlainString(std::string_view text) {
-  return formats::InferCsvFieldType(text).id() == LogicalTypeId::kString;
-}
-
 // LOAD WITH HEADERS (columns) FROM a file, without a header option and with sniffing on: the
 // first record is a header when a column that is not a STRING holds a plain string in it that
 // does not convert to the column's type (a name, where a number, a date, a list ... belongs),
@@ -206,7 +216,7 @@ bool SniffHeader(const std::string& path, const formats::CsvOptions& csv,
   const std::vector<std::string> fields = FirstRecordFields(path, csv, given.size());
   for (size_t c = 0; c < fields.size() && c < given.size(); ++c) {
     const LogicalType& type = given[c].second;
-    if (type.id() != LogicalTypeId::kString && PlainString(fields[c]) &&
+    if (type.id() != LogicalTypeId::kString && formats::IsPlainCsvString(fields[c]) &&
         !Converts(Value::String(fields[c]), type)) {
       return true;
     }
@@ -221,6 +231,10 @@ void ResolveFileScan(binder::BoundFileScan* scan,
   auto expanded = formats::ExpandUserGlobs(env::FileSystem::Default(), scan->paths, "LOAD FROM");
   if (!expanded.ok()) throw GraphDBException(expanded.status());
   scan->paths = std::move(expanded).value();
+  if (IsJsonScan(*scan)) {
+    ResolveJsonScan(scan, given);
+    return;
+  }
   scan->npy = TakeNpyFormat(scan);
   const auto& paths = scan->paths;
   const std::vector<std::pair<std::string, Value>> options = scan->options;
@@ -326,7 +340,7 @@ void ResolveFileScan(binder::BoundFileScan* scan,
   if (!header && sniff && rows > 1) {
     for (size_t c = 0; c < width && !first_is_header; ++c) {
       const Value v = columns[c].Get(0);
-      first_is_header = !v.is_null() && PlainString(v.GetString()) &&
+      first_is_header = !v.is_null() && formats::IsPlainCsvString(v.GetString()) &&
                         SniffType(columns[c], 1, probe.sample_size).id() != LogicalTypeId::kString;
     }
   }
@@ -366,6 +380,7 @@ void ResolveFileScan(binder::BoundFileScan* scan,
 }
 
 std::vector<std::vector<Value>> ScanRows(const binder::BoundFileScan& scan, ExecContext& ctx) {
+  if (scan.json) return ScanJsonRows(scan);
   if (scan.npy) {
     const std::vector<std::string> opened = CheckPaths(scan.paths, true);
     auto column = formats::ReadNpyColumn(env::FileSystem::Default(), opened[0], scan.paths[0],

@@ -7,6 +7,7 @@
 #include "catalog/catalog.h"
 #include "common/interrupt.h"
 #include "common/utf8.h"
+#include "formats/csv_sniffer.h"
 #include "formats/gzip.h"
 #include "formats/parquet_reader.h"
 #include "formats/user_files.h"
@@ -538,20 +539,21 @@ CsvReader::RecordResult CsvReader::ParseRecord(const char* buf, size_t end, bool
 }
 
 bool CsvReader::LooksLikeHeader() {
-  // A header when every non-empty field of a non-string column fails to convert: one field
-  // that converts means the record is data (and a bad value in it is reported as an error).
+  // Kùzu's sniffer: a header when a column that is not a STRING holds a plain string (a name,
+  // where a number, a date, a list ... belongs) that does not convert to the column's type. A
+  // field that looks like a value of some type (a list, a number, a date) is data, and a bad
+  // value in it is reported as an error.
   if (fields_.size() != types_.size()) return false;
-  bool any_failed = false;
   for (size_t i = 0; i < types_.size(); ++i) {
     if (IsStringType(types_[i])) continue;
     const Field& f = fields_[i];
     std::string_view text = f.scratch >= 0 ? std::string_view(unescaped_[f.scratch]) : f.text;
     if (text.find_first_not_of(" \t") == std::string_view::npos) continue;
+    if (!IsPlainCsvString(text)) continue;
     std::string ignored;
-    if (ParseValueText(text, types_[i], &ignored, options_.list_unbraced)) return false;
-    any_failed = true;
+    if (!ParseValueText(text, types_[i], &ignored, options_.list_unbraced)) return true;
   }
-  return any_failed;
+  return false;
 }
 
 Status CsvReader::AppendRecord(std::vector<Column>& columns) {
@@ -650,7 +652,8 @@ Status CsvReader::ReadSource(Source& source, std::vector<Column>& columns) {
     if (first) {
       first = false;
       bool header = options_.header == CsvOptions::Header::kTrue ||
-                    (options_.header == CsvOptions::Header::kAuto && LooksLikeHeader());
+                    (options_.header == CsvOptions::Header::kAuto && options_.auto_detect &&
+                     LooksLikeHeader());
       if (header) {
         for (const Field& f : fields_) {
           header_.emplace_back(f.scratch >= 0 ? std::string_view(unescaped_[f.scratch]) : f.text);

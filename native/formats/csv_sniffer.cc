@@ -227,6 +227,10 @@ LogicalType InferCsvFieldType(std::string_view text) {
   return LogicalType::String();
 }
 
+bool IsPlainCsvString(std::string_view text) {
+  return InferCsvFieldType(text).id() == Id::kString && !LooksLikeDate(TrimAsciiSpace(text));
+}
+
 LogicalType CombineSniffedTypes(const LogicalType& a, const LogicalType& b) {
   if (a.id() == Id::kString || b.id() == Id::kString) return LogicalType::String();
   if (a.id() == Id::kAny) return b;

@@ -38,4 +38,8 @@ LogicalType InferCsvFieldType(std::string_view text);
 
 LogicalType CombineSniffedTypes(const LogicalType& a, const LogicalType& b);
 
+// A field the header sniff takes for a column name: one sniffed as a STRING that is not shaped
+// like a date either (Kùzu takes "2021-13-01" for a bad DATE, so a record holding it is data).
+bool IsPlainCsvString(std::string_view text);
+
 }  // namespace graphdb::formats

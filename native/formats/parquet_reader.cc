@@ -920,8 +920,58 @@ const char* EncodingName(int64_t e) {
   return e >= 0 && e < 10 ? kNames[e] : "unknown";
 }
 
+// `v` with each FLOAT or DOUBLE that `target` holds as an integer (also inside lists and
+// structs) rounded to the nearest integer, ties to even, as Kùzu's cast does: Kùzu's EXPORT
+// DATABASE writes INT128 values to Parquet as DOUBLE, and its IMPORT casts them back. Only
+// its text form is read (Sink): nested values keep their own type.
+Value RoundedForTarget(const Value& v, const LogicalType& target) {
+  if (v.is_null()) return v;
+  const LogicalTypeId id = v.type_id();
+  if ((id == LogicalTypeId::kFloat || id == LogicalTypeId::kDouble) && target.IsInteger()) {
+    const double rounded = std::nearbyint(v.GetDouble());
+    constexpr double kInt128Bound = 1.7014118346046923e38;               // 2^127
+    if (!(rounded > -kInt128Bound && rounded < kInt128Bound)) return v;  // NaN too
+    return Value::Int128(static_cast<int128_t>(rounded));
+  }
+  const bool list = id == LogicalTypeId::kList || id == LogicalTypeId::kArray;
+  const bool target_list =
+      target.id() == LogicalTypeId::kList || target.id() == LogicalTypeId::kArray;
+  const bool structs = id == LogicalTypeId::kStruct && target.id() == LogicalTypeId::kStruct &&
+                       target.fields().size() == v.children().size();
+  if (!(list && target_list) && !structs) return v;
+  std::vector<Value> children;
+  children.reserve(v.children().size());
+  for (size_t i = 0; i < v.children().size(); ++i) {
+    children.push_back(
+        RoundedForTarget(v.children()[i], structs ? *target.fields()[i].type : target.child()));
+  }
+  return Value::Nested(v.heap()->type, std::move(children));
+}
+
+// The UNION value of `target` that `v` stands for when it is a UNION as Kùzu writes one to
+// Parquet: a STRUCT of the tag, then each member (all NULL but the tag's). Nullopt when it is
+// not one, or its member does not convert (`error` says why).
+std::optional<Value> UnionFromTagged(const Value& v, const LogicalType& target,
+                                     std::string* error) {
+  if (v.is_null() || v.type_id() != LogicalTypeId::kStruct) return std::nullopt;
+  const auto& fields = v.heap()->type.fields();
+  const auto& members = target.fields();
+  if (fields.size() != members.size() + 1 || fields[0].name != "tag") return std::nullopt;
+  const Value& tag_value = v.children()[0];
+  if (tag_value.is_null() || !tag_value.type().IsInteger()) return std::nullopt;
+  const int64_t tag = tag_value.GetInt();
+  if (tag < 0 || static_cast<size_t>(tag) >= members.size()) return std::nullopt;
+  const Value& member = v.children()[static_cast<size_t>(tag) + 1];
+  std::optional<Value> converted =
+      member.is_null() ? Value::Null(*members[tag].type)
+                       : ParseValueText(member.ToString(), *members[tag].type, error);
+  if (!converted) return std::nullopt;
+  return Value::UnionValue(target, static_cast<uint32_t>(tag), std::move(*converted));
+}
+
 // Appends a decoded value to its target column: as is when the types agree, else through its
-// text, as the CSV reader converts.
+// text, as the CSV reader converts (floating-point values into integers rounded first:
+// RoundedForTarget; Kùzu's tagged structs into UNION columns by their tag: UnionFromTagged).
 class Sink {
  public:
   Sink(Column& column, const LogicalType& type) : column_(column), same_(column.type() == type) {}
@@ -932,7 +982,15 @@ class Sink {
       if (!s.ok()) Malformed(std::string(s.message()));
       return;
     }
-    if (!ParseIntoColumn(v.ToString(), column_, &error_)) Malformed(error_);
+    if (column_.type().id() == LogicalTypeId::kUnion) {
+      if (std::optional<Value> u = UnionFromTagged(v, column_.type(), &error_)) {
+        Status s = column_.Append(*u);
+        if (!s.ok()) Malformed(std::string(s.message()));
+        return;
+      }
+    }
+    const std::string text = RoundedForTarget(v, column_.type()).ToString();
+    if (!ParseIntoColumn(text, column_, &error_)) Malformed(error_);
   }
 
  private:

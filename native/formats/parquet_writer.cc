@@ -512,6 +512,7 @@ struct ParquetWriter::Impl {
       case LogicalTypeId::kDouble: set(kDoubleT, Encode::kDouble); break;
       case LogicalTypeId::kAny:  // only NULLs
       case LogicalTypeId::kString:
+      case LogicalTypeId::kJson:
         set(kByteArray, Encode::kBytes);
         element.converted = 0;
         element.logical = 1;

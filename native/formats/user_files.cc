@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <system_error>
 
@@ -49,7 +50,20 @@ Status CheckUserPath(std::string_view path, std::string_view statement) {
   return Status::OK();
 }
 
-Result<std::string> ConfineUserPath(const std::string& path, std::string_view statement) {
+namespace {
+
+// "~" and "~/..." name the user's home folder ($HOME), as in Kùzu; unchanged without HOME.
+std::string ExpandHome(const std::string& path) {
+  if (path.empty() || path[0] != '~' || (path.size() > 1 && path[1] != '/')) return path;
+  const char* home = std::getenv("HOME");
+  if (home == nullptr || *home == '\0') return path;
+  return std::string(home) + path.substr(1);
+}
+
+}  // namespace
+
+Result<std::string> ConfineUserPath(const std::string& given_path, std::string_view statement) {
+  const std::string path = ExpandHome(given_path);
   const FileAccess& access = CurrentFileAccess();
   switch (access.mode) {
     case FileAccess::Mode::kAny: return path;

@@ -23,9 +23,9 @@ namespace graphdb::formats {
 Status CheckUserPath(std::string_view path, std::string_view statement);
 
 // The path to open for the statement's `path` under the thread's FileAccess
-// (common/file_access.h): `path` itself when unconfined; FORBIDDEN when the statement may
-// touch no file, or when `path` resolves (relative to the import folder, symlinks followed)
-// outside the import folder; else the resolved path.
+// (common/file_access.h), after a leading "~" became $HOME (as in Kùzu): that path when unconfined;
+// FORBIDDEN when the statement may touch no file, or when `path` resolves (relative to the import
+// folder, symlinks followed) outside the import folder; else the resolved path.
 Result<std::string> ConfineUserPath(const std::string& path, std::string_view statement);
 
 // A path whose last component holds the wildcards '*' (any run of characters) or '?' (one

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -94,6 +95,27 @@ TEST_F(ConfineTest, LeavesEmbeddedPathsAsGiven) {
     EXPECT_FALSE(ConfineUserPath("../anything.csv", "LOAD FROM").ok());
   }
   EXPECT_EQ(ConfineUserPath("../anything.csv", "LOAD FROM").value(), "../anything.csv");
+}
+
+TEST_F(ConfineTest, ATildeIsTheHomeFolder) {
+  const char* old = std::getenv("HOME");
+  const std::string saved = old ? old : "";
+  ::setenv("HOME", (base_ / "outside").c_str(), 1);
+  // Embedded: ~ and ~/... become $HOME; ~name and a ~ further in stay as written.
+  EXPECT_EQ(ConfineUserPath("~/id.csv", "COPY TO").value(),
+            (base_ / "outside" / "id.csv").string());
+  EXPECT_EQ(ConfineUserPath("~", "LOAD FROM").value(), (base_ / "outside").string());
+  EXPECT_EQ(ConfineUserPath("~x/id.csv", "LOAD FROM").value(), "~x/id.csv");
+  EXPECT_EQ(ConfineUserPath("a/~/id.csv", "LOAD FROM").value(), "a/~/id.csv");
+  // Confined: the home folder is outside the import folder like any other.
+  Result<std::string> confined = Confine("~/secret.csv");
+  ASSERT_FALSE(confined.ok());
+  EXPECT_EQ(confined.status().code(), ErrorCode::kForbidden);
+  if (old) {
+    ::setenv("HOME", saved.c_str(), 1);
+  } else {
+    ::unsetenv("HOME");
+  }
 }
 
 TEST_F(ConfineTest, CheckedReadsAndWritesOpenTheConfinedPath) {

@@ -7,6 +7,7 @@
 #include "common/text.h"
 #include "storage/value_codec.h"
 #include "types/decimal.h"
+#include "types/json.h"
 #include "types/temporal.h"
 
 namespace graphdb::formats {
@@ -382,6 +383,11 @@ std::optional<Value> Parse(std::string_view text, const LogicalType& type, std::
                            int depth, bool list_unbraced) {
   LogicalTypeId id = type.id();
   if (id == LogicalTypeId::kString) return Value::String(text);
+  if (id == LogicalTypeId::kJson) {
+    if (IsValidJson(text)) return Value::Json(text);
+    *error = ConversionError(text, type);
+    return std::nullopt;
+  }
   if (id == LogicalTypeId::kBlob) {
     auto bytes = ParseBlobText(text);
     if (!bytes) {
@@ -501,6 +507,14 @@ bool ParseIntoColumn(std::string_view text, Column& column, std::string* error,
   switch (column.kind()) {
     case PhysicalKind::kString: {
       if (type.id() == LogicalTypeId::kString) {
+        column.AppendString(text);
+        return true;
+      }
+      if (type.id() == LogicalTypeId::kJson) {  // a JSON column takes JSON text only
+        if (!IsValidJson(text)) {
+          *error = ConversionError(text, type);
+          return false;
+        }
         column.AppendString(text);
         return true;
       }

@@ -88,6 +88,16 @@ bool NamesEqual(std::string_view a, std::string_view b) {
 std::optional<uint32_t> Cost(const LogicalType& from, const LogicalType& to) {
   Id f = from.id(), t = to.id();
   if (t == Id::kAny) return 0u;
+  // Any value converts to JSON implicitly (STRING text must be JSON, others as to_json), and
+  // JSON reads as its text where a STRING is wanted.
+  if (t == Id::kJson && f != Id::kAny) return f == Id::kJson ? 0u : f == Id::kString ? 110u : 160u;
+  if (f == Id::kJson && t == Id::kString) return TargetCost(t);
+  // A JSON value compares with a number or a date as the value it holds (json_extract(d, 'age')
+  // < 50), after every other match.
+  if (f == Id::kJson && !to.IsNested() && t != Id::kNode && t != Id::kRel &&
+      t != Id::kRecursiveRel && t != Id::kInternalId) {
+    return 170u;
+  }
   if (f == Id::kAny)
     return t == Id::kList || t == Id::kArray || t == Id::kStruct || t == Id::kMap || t == Id::kUnion
                ? 10u
@@ -707,6 +717,8 @@ Value CastValue(const Value& v, const LogicalType& target) {
   if (from == Id::kDecimal && (internal::IsNumericId(to) || to == Id::kSerial || to == Id::kBool)) {
     return internal::CastFromDecimal(v, target);
   }
+  if (to == Id::kJson) return internal::CastToJson(v);
+  if (from == Id::kJson) return internal::CastFromJson(v, target);
   if (to == Id::kString) return Value::String(v.ToString());
   if (from == Id::kString && to != Id::kString) return ParseText(v.GetString(), target);
   if (internal::IsNumericId(to) || to == Id::kSerial) return CastToNumeric(v, target);
@@ -753,7 +765,10 @@ bool StructCastNamesMatch(const LogicalType& from, const LogicalType& to) {
 bool CanCast(const LogicalType& from, const LogicalType& to) {
   Id f = from.id(), t = to.id();
   if (f == Id::kAny || t == Id::kAny || from == to) return true;
-  if (t == Id::kString) return true;
+  if (t == Id::kString || t == Id::kJson) return true;
+  if (f == Id::kJson) {
+    return t != Id::kNode && t != Id::kRel && t != Id::kRecursiveRel && t != Id::kInternalId;
+  }
   if (f == Id::kUnion) {
     for (const auto& field : from.fields()) {
       if (CanCast(*field.type, to)) return true;
@@ -834,6 +849,9 @@ std::optional<uint32_t> CostToParam(const LogicalType& from, Id param, bool any_
     bool nested = param == Id::kList || param == Id::kArray || param == Id::kStruct ||
                   param == Id::kMap || param == Id::kUnion;
     return nested ? 10u : TargetCost(param) - 100;
+  }
+  if (param == Id::kJson || (f == Id::kJson && param == Id::kString)) {
+    return Cost(from, LogicalType(param));
   }
   switch (param) {
     case Id::kList:

@@ -50,6 +50,28 @@ bool Comparable(const LogicalType& a, const LogicalType& b) {
 bool BindComparison(const ScalarBindInput& in, BoundScalarFunction* fn, std::string* error) {
   const LogicalType& a = in.arg_types[0];
   const LogicalType& b = in.arg_types[1];
+  // JSON beside a number, a date, a boolean ...: the document read as that type (Kùzu's
+  // json_extract(d, 'age') < 50); beside STRING or JSON: the texts.
+  const bool ja = a.id() == Id::kJson, jb = b.id() == Id::kJson;
+  if (ja != jb) {
+    const LogicalType& other = ja ? b : a;
+    if (other.id() == Id::kString || other.id() == Id::kAny) {
+      fn->arg_types = {LogicalType::String(), LogicalType::String()};
+    } else if (!other.IsNested() && IsScalarComparable(other.id())) {
+      fn->arg_types = {other, other};
+    } else {
+      *error = "Binder exception: Type Mismatch: Cannot compare types " + a.ToString() + " and " +
+               b.ToString();
+      return false;
+    }
+    fn->result_type = LogicalType::Bool();
+    return true;
+  }
+  if (ja && jb) {
+    fn->arg_types = {LogicalType::String(), LogicalType::String()};
+    fn->result_type = LogicalType::Bool();
+    return true;
+  }
   if (!Comparable(a, b)) {
     *error = "Binder exception: Type Mismatch: Cannot compare types " + a.ToString() + " and " +
              b.ToString();

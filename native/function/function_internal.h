@@ -16,6 +16,7 @@
 #include "common/status.h"
 #include "common/utf8.h"  // IsValidUtf8
 #include "function/scalar_function.h"
+#include "types/json.h"
 #include "types/logical_type.h"
 #include "types/value.h"
 
@@ -119,6 +120,18 @@ Value StringArrayExtractExec(const Value* args, size_t n, const LogicalType& res
                              FunctionContext& ctx);
 Value StringSliceExec(const Value* args, size_t n, const LogicalType& result, FunctionContext& ctx);
 
+// ---- JSON (json_functions.cc).
+// The document of a value: to_json's view of it (nodes as {"_ID", "_LABEL", ...}, maps and
+// structs as objects, temporal values and DECIMAL/INT128 as strings).
+JsonNode ValueToJsonNode(const Value& v);
+// A JSON or STRING argument parsed (a runtime error names what is wrong), any other value as
+// to_json sees it.
+JsonNode ParseJsonArgument(const Value& v);
+// CAST(v AS JSON): STRING text kept as written once it is valid JSON, other values to_json.
+Value CastToJson(const Value& v);
+// CAST(json AS target): STRING keeps the text; other types read the document.
+Value CastFromJson(const Value& v, const LogicalType& target);
+
 // ---- Registry.
 // A bind hook refines the matched overload: it may set arg_types and result_type from the
 // actual argument types, or fail with a full error message.
@@ -170,6 +183,7 @@ void RegisterListFunctions(RegistryBuilder& r);
 void RegisterNestedFunctions(RegistryBuilder& r);  // struct, map, union, array
 void RegisterTemporalFunctions(RegistryBuilder& r);
 void RegisterMiscFunctions(RegistryBuilder& r);
+void RegisterJsonFunctions(RegistryBuilder& r);     // json_functions.cc
 void RegisterDecimalFunctions(RegistryBuilder& r);  // DECIMAL's overloads of the operators  //
                                                     // casts, uuid, blob, null, hashing, random
 

@@ -63,6 +63,7 @@ class Registry {
     internal::RegisterTemporalFunctions(b);
     internal::RegisterMiscFunctions(b);
     internal::RegisterDecimalFunctions(b);
+    internal::RegisterJsonFunctions(b);
     for (auto& [name, set] : b.entries) {
       bool named = std::isalpha(static_cast<unsigned char>(set->name[0])) != 0;
       bool takes_lists = false;

@@ -233,6 +233,7 @@ uint64_t HashOf(const Value& v) {
       return MixHash(bits);
     }
     case Id::kString:
+    case Id::kJson:
     case Id::kBlob: return HashBytes(v.GetString());
     case Id::kInterval: {
       Interval i = v.GetInterval();

@@ -38,7 +38,8 @@ Family FamilyOf(Id id) {
   switch (id) {
     case Id::kBool: return kBoolFamily;
     case Id::kInterval: return kIntervalFamily;
-    case Id::kString: return kStringFamily;
+    case Id::kString:
+    case Id::kJson: return kStringFamily;
     case Id::kBlob: return kBlobFamily;
     case Id::kUuid: return kUuidFamily;
     case Id::kList:

@@ -54,9 +54,10 @@ struct StatementSpec {
   // the session holds settings of its own.
   enum class Delivery : uint8_t { kMaterialise, kCursor, kTryInline };
   // How the caller hands the result over (the N-API layer): values, values in typed form
-  // (FromValue's), Kùzu's text form, or the HTTP JSON body (JSON lines for a cursor). The slot
-  // makes an exec::QueryResult whatever it is.
-  enum class Output : uint8_t { kValues, kTypedValues, kText, kJson };
+  // (FromValue's), Kùzu's text form, the HTTP JSON body (JSON lines for a cursor), or values
+  // as Kùzu's Node.js package gives them (FromValueKuzu, for src/kuzu). The slot makes an
+  // exec::QueryResult whatever it is.
+  enum class Output : uint8_t { kValues, kTypedValues, kText, kJson, kKuzu };
 
   Source source = Source::kCypher;
   std::string_view text;

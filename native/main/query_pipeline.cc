@@ -542,8 +542,22 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       return RunStandaloneCall(db, statement.As<parser::ParsedStandaloneCall>(), params, session);
     case parser::StatementKind::kExtension: {
       const auto& extension = statement.As<parser::ParsedExtension>();
-      ThrowNotSupported("GraphDB has no extensions: " + extension.action + " " + extension.name +
-                        " cannot run (its features, where GraphDB has them, are built in)");
+      std::string name = extension.name;
+      for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      // Kùzu's extensions whose features are built in here: installing or loading one does
+      // nothing (as in Kùzu's statically linked build).
+      static const char* const kBuiltIn[] = {"json"};
+      for (const char* built_in : kBuiltIn) {
+        if (name != built_in) continue;
+        if (extension.action == "UNINSTALL") {
+          ThrowNotSupported("Extension " + name + " is built in and cannot be uninstalled");
+        }
+        return MessageResult("Extension " + name + " is built in: there is nothing to " +
+                             extension.action + ".");
+      }
+      ThrowNotSupported("QuiverDB has no extension " + extension.name + ": " + extension.action +
+                        " cannot run (the features of Kùzu's extensions that QuiverDB has are "
+                        "built in)");
     }
     default: {
       std::unique_lock<StatementLock> lock(db.statement_lock());

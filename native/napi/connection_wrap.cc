@@ -418,12 +418,23 @@ Napi::Value ConnectionWrap::CloseCursor(const Napi::CallbackInfo& info) {
   return Enqueue(job);
 }
 
-// prepare(text): resolves to the id of a prepared statement of this connection.
+// prepare(text, sync?): resolves to the id of a prepared statement of this connection. With
+// `sync` true it prepares it here, after the statements queued before it, and returns the id
+// (throws its error), as run's 'sync' delivery does.
 Napi::Value ConnectionWrap::Prepare(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   CheckOpen(env);
   if (info.Length() < 1 || !info[0].IsString())
-    throw Napi::TypeError::New(env, "prepare(text: string)");
+    throw Napi::TypeError::New(env, "prepare(text: string, sync?: boolean)");
+  if (info.Length() > 1 && info[1].ToBoolean().Value()) {
+    worker_->WaitIdle();
+    Result<std::shared_ptr<PreparedQuery>> made =
+        slot_->Prepare(info[0].As<Napi::String>().Utf8Value());
+    if (!made.ok()) ThrowStatus(env, made.status());
+    const double id = next_prepared_id_++;
+    prepared_.emplace(id, std::move(made.value()));
+    return Napi::Number::New(env, id);
+  }
   auto* job = NewJob(info, info[0].As<Napi::String>().Utf8Value(), {});
   job->prepare = true;
   return Enqueue(job);
@@ -562,7 +573,7 @@ ConnectionWrap::RunOptions ConnectionWrap::ReadRunOptions(Napi::Env env, Napi::V
   const double* field = static_cast<const double*>(data);
   options.source = ReadEnum<StatementSpec::Source>(env, field[kSourceField], 3, "source");
   options.delivery = ReadEnum<Delivery>(env, field[kDeliveryField], 5, "delivery");
-  options.output = ReadEnum<StatementSpec::Output>(env, field[kOutputField], 4, "output");
+  options.output = ReadEnum<StatementSpec::Output>(env, field[kOutputField], 5, "output");
   options.session = ReadEnum<StatementSpec::SessionUse>(env, field[kSessionField], 3, "session");
   if (field[kAccessField] != -1) {
     options.access = ReadEnum<AccessMode>(env, field[kAccessField], 4, "access mode");
@@ -579,6 +590,9 @@ ConnectionWrap::RunOptions ConnectionWrap::ReadRunOptions(Napi::Env env, Napi::V
   if (options.delivery == Delivery::kCursor && options.output == StatementSpec::Output::kText) {
     throw Napi::TypeError::New(env, "run: a result stream has no 'text' output");
   }
+  if (options.delivery == Delivery::kCursor && options.output == StatementSpec::Output::kKuzu) {
+    throw Napi::TypeError::New(env, "run: a result stream has no 'kuzu' output");
+  }
   return options;
 }
 
@@ -586,7 +600,8 @@ Napi::Value ConnectionWrap::Deliver(Napi::Env env, const exec::QueryResult& resu
                                     StatementSpec::Output output) {
   switch (output) {
     case StatementSpec::Output::kValues: return FromQueryResult(env, result);
-    case StatementSpec::Output::kTypedValues: return FromQueryResult(env, result, true);
+    case StatementSpec::Output::kTypedValues: return FromQueryResult(env, result, CellForm::kTyped);
+    case StatementSpec::Output::kKuzu: return FromQueryResult(env, result, CellForm::kKuzu);
     case StatementSpec::Output::kText: return FromQueryResultAsText(env, result);
     case StatementSpec::Output::kJson: {
       // The response's storage is kept from one statement to the next (up to kKeptBytes).

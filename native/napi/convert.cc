@@ -9,13 +9,30 @@
 #include <vector>
 
 #include "napi/addon_data.h"
+#include "napi/kuzu_values.h"
 #include "types/temporal.h"
 
 namespace graphdb::napi {
 
+Napi::BigInt BigIntFromInt128(Napi::Env env, int128_t v) {
+  bool negative = v < 0;
+  auto magnitude =
+      negative ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+  uint64_t words[2] = {static_cast<uint64_t>(magnitude), static_cast<uint64_t>(magnitude >> 64)};
+  return Napi::BigInt::New(env, negative ? 1 : 0, 2, words);
+}
+
 namespace {
 
+// Lists, maps and structs nest at most this many levels, a parameter's own value the first
+// (`depth` is 0 there): a value at depth kMaxDepth may be a scalar, not a container.
 constexpr int kMaxDepth = 64;
+
+void CheckNesting(Napi::Env env, int depth) {
+  if (depth >= kMaxDepth) {
+    throw Napi::TypeError::New(env, "parameter nesting is too deep (more than 64 levels)");
+  }
+}
 constexpr double kMaxSafeInteger = 9007199254740991.0;
 
 // The UTF-8 text of JS string `value` in buffer[0, length), and its length, when it fits in
@@ -81,11 +98,7 @@ Napi::Value FromInt128(Napi::Env env, int128_t v) {
   if (v >= -static_cast<int128_t>(kMaxSafeInteger) && v <= static_cast<int128_t>(kMaxSafeInteger)) {
     return Napi::Number::New(env, static_cast<double>(static_cast<int64_t>(v)));
   }
-  bool negative = v < 0;
-  auto magnitude =
-      negative ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
-  uint64_t words[2] = {static_cast<uint64_t>(magnitude), static_cast<uint64_t>(magnitude >> 64)};
-  return Napi::BigInt::New(env, negative ? 1 : 0, 2, words);
+  return BigIntFromInt128(env, v);
 }
 
 // A JS string of UTF-8 text. ASCII text (most stored strings) goes as Latin-1, which V8 copies
@@ -169,6 +182,7 @@ bool IsPlainObject(Napi::Env env, napi_value object) {
 
 // A JS Map as a MAP: keys of one type, values of one type (INT64 widened to DOUBLE as in lists).
 Value MapToValue(Napi::Env env, Napi::Object map, int depth) {
+  CheckNesting(env, depth);
   Napi::Object iterator = map.Get("entries").As<Napi::Function>().Call(map, {}).As<Napi::Object>();
   Napi::Function next = iterator.Get("next").As<Napi::Function>();
   std::vector<std::pair<Value, Value>> pairs;
@@ -276,7 +290,6 @@ Napi::Value TypedObject(Napi::Env env, const char* type, int64_t months, int64_t
 }  // namespace
 
 Value ToValue(Napi::Env env, Napi::Value value, int depth) {
-  if (depth > kMaxDepth) throw Napi::TypeError::New(env, "parameter nesting is too deep");
   switch (value.Type()) {
     case napi_undefined:
     case napi_null: return Value::Null();
@@ -309,6 +322,23 @@ Value ToValue(Napi::Env env, Napi::Value value, int depth) {
         return Value::String(text);
       });
     case napi_object: {
+      if (value.IsArray()) {
+        CheckNesting(env, depth);
+        auto array = value.As<Napi::Array>();
+        const uint32_t length = array.Length();
+        std::vector<Value> children;
+        children.reserve(length);
+        LogicalType element = LogicalType::Any();
+        for (uint32_t i = 0; i < length; ++i) {
+          children.push_back(ToValue(env, array.Get(i), depth + 1));
+          element = UnifyTypes(env, element, children.back().type());
+        }
+        // Only INT64 elements of a DOUBLE list change; the others stay as they are (no copy).
+        if (element.id() == LogicalTypeId::kDouble) {
+          for (auto& child : children) child = CastListElement(child, element);
+        }
+        return Value::Nested(LogicalType::List(element), std::move(children));
+      }
       // Buffers are Uint8Arrays. (Node's IsBuffer() holds for every typed array and DataView.)
       if (value.IsTypedArray()) {
         auto array = value.As<Napi::TypedArray>();
@@ -323,18 +353,6 @@ Value ToValue(Napi::Env env, Napi::Value value, int depth) {
         double ms = value.As<Napi::Date>().ValueOf();
         if (!std::isfinite(ms)) throw Napi::TypeError::New(env, "invalid Date parameter");
         return Value::Timestamp(LogicalTypeId::kTimestamp, static_cast<int64_t>(ms) * 1000);
-      }
-      if (value.IsArray()) {
-        auto array = value.As<Napi::Array>();
-        std::vector<Value> children;
-        children.reserve(array.Length());
-        LogicalType element = LogicalType::Any();
-        for (uint32_t i = 0; i < array.Length(); ++i) {
-          children.push_back(ToValue(env, array.Get(i), depth + 1));
-          element = UnifyTypes(env, element, children.back().type());
-        }
-        for (auto& child : children) child = CastListElement(child, element);
-        return Value::Nested(LogicalType::List(element), std::move(children));
       }
       Napi::Object object = value.As<Napi::Object>();
       if (!IsPlainObject(env, value)) {
@@ -357,6 +375,7 @@ Value ToValue(Napi::Env env, Napi::Value value, int depth) {
                      " cannot be a query parameter: give a plain object (STRUCT), a Map (MAP), an "
                      "array (LIST), a Date (TIMESTAMP) or a Buffer or Uint8Array (BLOB)");
       }
+      CheckNesting(env, depth);
       Napi::Array keys = object.GetPropertyNames();
       std::vector<std::pair<std::string, LogicalType>> fields;
       std::vector<Value> children;
@@ -556,7 +575,8 @@ Napi::Value FromValue(Napi::Env env, const Value& v, bool typed) {
       object.Set("_rels", FromValue(env, v.children()[1], typed));
       return object;
     }
-    case LogicalTypeId::kString: return StringFromUtf8(env, v.GetString());
+    case LogicalTypeId::kString:
+    case LogicalTypeId::kJson: return StringFromUtf8(env, v.GetString());
     default:  // UUID, INTERVAL
       return Napi::String::New(env, v.ToString());
   }
@@ -590,7 +610,7 @@ Napi::Array BuildRows(Napi::Env env, const exec::QueryResult& result, bool text)
 }
 
 // The packed result of `result` alone (FromQueryResult).
-Napi::Value PackQueryResult(Napi::Env env, const exec::QueryResult& result, bool typed) {
+Napi::Value PackQueryResult(Napi::Env env, const exec::QueryResult& result, CellForm form) {
   // Every part goes to JS as call arguments: a JS function gathers arguments into arrays with
   // JIT-compiled code, while each element or property stored from native code
   // (napi_set_element) goes through V8's generic lookup, several times slower (it was the
@@ -632,7 +652,9 @@ Napi::Value PackQueryResult(Napi::Env env, const exec::QueryResult& result, bool
   auto next = [&](size_t at) {
     size_t end = at;
     while (row < result.rows.size() && end - at < kCellsPerCall) {
-      args[end++] = FromValue(env, result.rows[row][column], typed);
+      const Value& cell = result.rows[row][column];
+      args[end++] = form == CellForm::kKuzu ? FromValueKuzu(env, cell)
+                                            : FromValue(env, cell, form == CellForm::kTyped);
       if (++column == width) {
         column = 0;
         ++row;
@@ -653,15 +675,15 @@ Napi::Value PackQueryResult(Napi::Env env, const exec::QueryResult& result, bool
 }
 }  // namespace
 
-Napi::Value FromQueryResult(Napi::Env env, const exec::QueryResult& result, bool typed) {
-  if (result.earlier.empty()) return PackQueryResult(env, result, typed);
+Napi::Value FromQueryResult(Napi::Env env, const exec::QueryResult& result, CellForm form) {
+  if (result.earlier.empty()) return PackQueryResult(env, result, form);
   // A query of several statements: {results: [packed, ...]}, one per statement, in order.
   Napi::Array all = Napi::Array::New(env, result.earlier.size() + 1);
   uint32_t i = 0;
   for (const exec::QueryResult& earlier : result.earlier) {
-    all.Set(i++, PackQueryResult(env, earlier, typed));
+    all.Set(i++, PackQueryResult(env, earlier, form));
   }
-  all.Set(i, PackQueryResult(env, result, typed));
+  all.Set(i, PackQueryResult(env, result, form));
   Napi::Object batch = Napi::Object::New(env);
   batch.Set("results", all);
   return batch;

@@ -26,11 +26,18 @@ ParameterMap ToParameterMap(Napi::Env env, Napi::Value params);
 // replaced, which allocates nothing.
 void ReadParameters(const Napi::CallbackInfo& info, size_t first, ParameterMap& out);
 Value ToValue(Napi::Env env, Napi::Value value, int depth = 0);
+// A BigInt of any INT128, small or large.
+Napi::BigInt BigIntFromInt128(Napi::Env env, int128_t v);
 
 // `typed`: the values a protocol needs to tell apart keep their types: a DOUBLE or FLOAT with
 // a whole value becomes a Number object (else it would read as an integer), DATE, TIMESTAMP*
 // and INTERVAL become TypedParameter objects (src/native/addon.ts) instead of their text.
 Napi::Value FromValue(Napi::Env env, const Value& value, bool typed = false);
+
+// The form of a packed result's cells: FromValue's plain or typed form, or Kùzu's
+// (FromValueKuzu, napi/kuzu_values.h).
+enum class CellForm : uint8_t { kPlain, kTyped, kKuzu };
+
 // The packed result (PackedResult in addon.ts): [columns, types, cells, elapsedMs,
 // nodesCreated, nodesDeleted, relationshipsCreated, relationshipsDeleted, propertiesSet], made
 // by the JS functions given to setResultBuilders. `cells` holds the cells of all rows, row
@@ -38,7 +45,8 @@ Napi::Value FromValue(Napi::Env env, const Value& value, bool typed = false);
 // the same ones as an earlier result's while they do not change (FrozenStringArrays). A
 // result with `earlier` results (a query of several statements) becomes {results: [packed of
 // each statement, in order]}.
-Napi::Value FromQueryResult(Napi::Env env, const exec::QueryResult& result, bool typed = false);
+Napi::Value FromQueryResult(Napi::Env env, const exec::QueryResult& result,
+                            CellForm form = CellForm::kPlain);
 // The result object {columns, types, rows, summary} with every cell as Kùzu's text form
 // (Value::ToString; NULL as ""): the conformance runner's and the CLI's form, not packed.
 Napi::Object FromQueryResultAsText(Napi::Env env, const exec::QueryResult& result);

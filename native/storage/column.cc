@@ -34,6 +34,7 @@ PhysicalKind PhysicalKindOf(LogicalTypeId id) {
     case LogicalTypeId::kInterval: return PhysicalKind::kInterval;
     case LogicalTypeId::kInternalId: return PhysicalKind::kInternalId;
     case LogicalTypeId::kString:
+    case LogicalTypeId::kJson:
     case LogicalTypeId::kBlob: return PhysicalKind::kString;
     default: return PhysicalKind::kNested;
   }
@@ -415,6 +416,7 @@ Value Column::Get(uint64_t row) const {
     case PhysicalKind::kString: {
       char buf[kInlineStringBytes];
       std::string_view bytes = ReadString(row, buf);
+      if (id == LogicalTypeId::kJson) return Value::Json(bytes);
       return id == LogicalTypeId::kBlob ? Value::Blob(bytes) : Value::String(bytes);
     }
     case PhysicalKind::kNested: {

@@ -892,6 +892,29 @@ Status StorageManager::CopyNodeTable(std::string_view table, CopySource& source,
   return target->BulkAppend(std::move(columns), ts);
 }
 
+Result<const catalog::RelTablePair*> SelectRelPair(const catalog::Catalog& catalog,
+                                                   const catalog::RelTableSchema& schema,
+                                                   std::string_view from, std::string_view to) {
+  if (from.empty() && to.empty()) {
+    if (schema.pairs.size() == 1) return &schema.pairs[0];
+    return Status(ErrorCode::kQueryBinding,
+                  "Binder exception: The table " + schema.name +
+                      " has multiple FROM and TO pairs defined in the schema. A specific pair of "
+                      "FROM and TO options is expected when copying data into the " +
+                      schema.name + " table.");
+  }
+  const auto* src = catalog.GetNodeTable(from);
+  const auto* dst = catalog.GetNodeTable(to);
+  if (src == nullptr) return NoSuchTable(from);
+  if (dst == nullptr) return NoSuchTable(to);
+  const catalog::RelTablePair* pair = schema.FindPair(src->id, dst->id);
+  if (pair == nullptr) {
+    return Status(ErrorCode::kQueryBinding, "Binder exception: " + src->name + "->" + dst->name +
+                                                " does not exist in " + schema.name + " table.");
+  }
+  return pair;
+}
+
 Status StorageManager::CopyRelTable(std::string_view table, CopySource& source,
                                     std::string_view from, std::string_view to, uint64_t ts) {
   const catalog::RelTableSchema* schema = catalog_.GetRelTable(table);
@@ -902,26 +925,9 @@ Status StorageManager::CopyRelTable(std::string_view table, CopySource& source,
     }
     return NoSuchTable(table);
   }
-  const catalog::RelTablePair* pair = nullptr;
-  if (!from.empty() || !to.empty()) {
-    const auto* src = catalog_.GetNodeTable(from);
-    const auto* dst = catalog_.GetNodeTable(to);
-    if (src == nullptr) return NoSuchTable(from);
-    if (dst == nullptr) return NoSuchTable(to);
-    pair = schema->FindPair(src->id, dst->id);
-    if (pair == nullptr) {
-      return Status(ErrorCode::kQueryBinding, "Binder exception: " + src->name + "->" + dst->name +
-                                                  " does not exist in " + schema->name + " table.");
-    }
-  } else if (schema->pairs.size() == 1) {
-    pair = &schema->pairs[0];
-  } else {
-    return Status(ErrorCode::kQueryBinding,
-                  "Binder exception: The table " + schema->name +
-                      " has multiple FROM and TO pairs defined in the schema. A specific pair of "
-                      "FROM and TO options is expected when copying data into the " +
-                      schema->name + " table.");
-  }
+  Result<const catalog::RelTablePair*> selected = SelectRelPair(catalog_, *schema, from, to);
+  if (!selected.ok()) return selected.status();
+  const catalog::RelTablePair* pair = selected.value();
   NodeTable* src = node_tables_.at(pair->src_table).get();
   NodeTable* dst = node_tables_.at(pair->dst_table).get();
   std::vector<LogicalType> types = {src->column(src->primary_key_column()).type(),

@@ -41,6 +41,13 @@
 
 namespace graphdb::storage {
 
+// The FROM/TO pair of rel table `schema` that a COPY's `from` and `to` options name (node table
+// names), or its only pair when both are empty; a binder error when they name no pair of it,
+// or are empty and it has several.
+Result<const catalog::RelTablePair*> SelectRelPair(const catalog::Catalog& catalog,
+                                                   const catalog::RelTableSchema& schema,
+                                                   std::string_view from, std::string_view to);
+
 class StorageManager {
  public:
   // A database without a directory; Checkpoint() fails with kInvalidRequest.

@@ -177,6 +177,7 @@ void EncodeScalarUnchecked(const Value& v, LogicalTypeId id, BinaryWriter& out) 
       break;
     }
     case LogicalTypeId::kString:
+    case LogicalTypeId::kJson:
     case LogicalTypeId::kBlob: out.PutString(v.GetString()); break;
     case LogicalTypeId::kInternalId:
       out.PutVarint(v.GetId().table);
@@ -332,9 +333,11 @@ Result<Value> Decode(BinaryReader& in, const LogicalType& type, int depth) {
           Interval{static_cast<int32_t>(months), static_cast<int32_t>(days), micros});
     }
     case LogicalTypeId::kString:
+    case LogicalTypeId::kJson:
     case LogicalTypeId::kBlob: {
       std::string_view s;
       if (!in.GetStringView(&s)) return Corrupt(type);
+      if (id == LogicalTypeId::kJson) return Value::Json(s);
       return id == LogicalTypeId::kBlob ? Value::Blob(s) : Value::String(s);
     }
     case LogicalTypeId::kInternalId: {

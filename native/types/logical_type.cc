@@ -43,6 +43,7 @@ constexpr ScalarName kScalarNames[] = {
     {"FLOAT8", LogicalTypeId::kDouble},
     {"STRING", LogicalTypeId::kString},
     {"VARCHAR", LogicalTypeId::kString},
+    {"JSON", LogicalTypeId::kJson},
     {"BLOB", LogicalTypeId::kBlob},
     {"BYTEA", LogicalTypeId::kBlob},
     {"UUID", LogicalTypeId::kUuid},
@@ -451,6 +452,7 @@ const char* LogicalTypeIdName(LogicalTypeId id) {
     case LogicalTypeId::kDouble: return "DOUBLE";
     case LogicalTypeId::kString: return "STRING";
     case LogicalTypeId::kBlob: return "BLOB";
+    case LogicalTypeId::kJson: return "json";
     case LogicalTypeId::kUuid: return "UUID";
     case LogicalTypeId::kDate: return "DATE";
     case LogicalTypeId::kTimestamp: return "TIMESTAMP";

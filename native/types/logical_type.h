@@ -54,6 +54,7 @@ enum class LogicalTypeId : uint8_t {
   kRel,
   kRecursiveRel,  // a path
   kDecimal,       // DECIMAL(precision, scale): a fixed-point number held as a scaled INT128
+  kJson,  // JSON text (types/json.h); stored and compared as a STRING, named "json" as in Kùzu
 };
 
 // DECIMAL's limits: 1 <= precision <= 38, 0 <= scale <= precision; plain DECIMAL is (18, 3).
@@ -78,6 +79,7 @@ class LogicalType {
   static LogicalType Int64() { return LogicalType(LogicalTypeId::kInt64); }
   static LogicalType Double() { return LogicalType(LogicalTypeId::kDouble); }
   static LogicalType String() { return LogicalType(LogicalTypeId::kString); }
+  static LogicalType Json() { return LogicalType(LogicalTypeId::kJson); }
   static LogicalType List(LogicalType child);
   static LogicalType Array(LogicalType child, uint32_t size);
   static LogicalType Struct(std::vector<std::pair<std::string, LogicalType>> fields);

@@ -167,6 +167,12 @@ Value Value::Blob(std::string_view bytes) {
   return v;
 }
 
+Value Value::Json(std::string_view text) {
+  Value v = String(text);
+  v.type_id_ = LogicalTypeId::kJson;
+  return v;
+}
+
 Value Value::Date(int32_t days) { return Int(LogicalTypeId::kDate, days); }
 
 Value Value::Timestamp(LogicalTypeId type, int64_t ticks) { return Int(type, ticks); }
@@ -294,7 +300,8 @@ std::string Value::ToString() const {
     case LogicalTypeId::kUuid: return UuidToString(GetInt128());
     case LogicalTypeId::kFloat:
     case LogicalTypeId::kDouble: return FormatDouble(payload_.d);
-    case LogicalTypeId::kString: return std::string(GetString());
+    case LogicalTypeId::kString:
+    case LogicalTypeId::kJson: return std::string(GetString());
     case LogicalTypeId::kBlob: return BlobToString(GetString());
     case LogicalTypeId::kDate: return temporal::FormatDate(static_cast<int32_t>(payload_.i));
     case LogicalTypeId::kTimestamp:

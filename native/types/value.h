@@ -65,6 +65,7 @@ class Value {
   static Value Double(double v);
   static Value String(std::string_view v);
   static Value Blob(std::string_view bytes);
+  static Value Json(std::string_view text);  // JSON text (not checked here: see types/json.h)
   static Value Date(int32_t days_since_epoch);
   static Value Timestamp(LogicalTypeId type, int64_t ticks);
   static Value IntervalValue(Interval v);

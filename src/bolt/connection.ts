@@ -13,6 +13,7 @@
 
 import type { Socket } from 'node:net';
 import { GraphDBError } from '../core/errors.js';
+import type { PackedResult } from '../native/addon.js';
 import { MOST_ACCESS, ROLE_MOST_ACCESS, type Role } from '../runtime/access.js';
 import type { ExecutionSlotLease, SessionStatementOptions } from '../runtime/pool.js';
 import type { TransactionRegistry, TransactionSession } from '../runtime/session.js';
@@ -20,7 +21,7 @@ import { failureOf } from './errors.js';
 import { ChunkReader } from './framing.js';
 import { authToken, BoltError, boltError, mapField, REQUEST, RESPONSE } from './messages.js';
 import { BoltOutput } from './output.js';
-import { decode, PackStreamError, Structure } from './packstream.js';
+import { type DecodeLimits, decode, PackStreamError, PackStreamLimitError, Structure } from './packstream.js';
 import {
   checkDatabase,
   DATABASE_NAME,
@@ -50,9 +51,22 @@ export interface BoltLogin {
 export interface ConnectionContext {
   /** Leases a slot (FIFO); rejects when the service is closed or `signal` aborts. */
   acquire(signal: AbortSignal): Promise<ExecutionSlotLease>;
+  /**
+   * Runs an auto-commit statement at once on a free slot when it is a short read (as HTTP's
+   * inline path): its packed result (typed), the GraphDBError it failed with, or undefined when
+   * it did not run (no free slot, others waiting, not a short read).
+   */
+  tryInline(
+    text: string,
+    params: Record<string, unknown>,
+    accessMode: AccessMode,
+    timeoutMs: number | undefined,
+  ): PackedResult | GraphDBError | undefined;
   readonly authenticate: BoltAuthenticate | null;
   readonly serverAgent: string;
   readonly maxMessageBytes: number;
+  /** Most PackStream values one message of a logged-in client may hold. */
+  readonly maxMessageValues: number;
   /** Longest an explicit transaction may stay idle (no request) before it is rolled back. */
   readonly idleTransactionTimeoutMs: number;
   /** Longest a request may wait for a free slot (undefined: no limit). */
@@ -88,6 +102,17 @@ type State =
   | 'FAILED'
   | 'DEFUNCT';
 
+/**
+ * What a message may be before the client logged in (HELLO, LOGON): a HELLO's extra map or a
+ * LOGON's auth map needs a few dozen values; anything over these limits closes the connection.
+ */
+export const PRE_LOGIN_LIMITS = { maxMessageBytes: 16 * 1024, maxValues: 256, maxDepth: 8 } as const;
+/**
+ * Nesting of a logged-in client's messages: the message's structure, a RUN's parameters map,
+ * then the 64 levels a parameter may have (native/napi/convert.cc).
+ */
+const MAX_DEPTH = 66;
+
 /** Requests queued beyond this pause reading from the socket until they are served. */
 const MAX_QUEUED = 256;
 /** Responses are written once this many bytes are ready (and when the queue runs dry). */
@@ -105,6 +130,32 @@ interface Transaction {
   nextQid: number;
 }
 
+/** Values a RUN's parameters may hold to be tried inline first (a second conversion is cheap). */
+const INLINE_PARAM_VALUES = 64;
+
+/**
+ * Whether a RUN's parameters are small enough to try the statement inline: one that does not
+ * run there (not a short read) converts them again on the slot.
+ */
+function fitsInline(params: Record<string, unknown>): boolean {
+  let budget = INLINE_PARAM_VALUES;
+  const fits = (value: unknown): boolean => {
+    if (--budget < 0) return false;
+    if (Array.isArray(value)) return value.every(fits);
+    if (value instanceof Structure) return value.fields.every(fits);
+    if (
+      value !== null &&
+      typeof value === 'object' &&
+      !(value instanceof Uint8Array) &&
+      !(value instanceof Number)
+    ) {
+      return Object.values(value).every(fits);
+    }
+    return true;
+  };
+  return Object.values(params).every(fits);
+}
+
 let nextConnectionId = 1;
 
 export class BoltConnection {
@@ -118,7 +169,8 @@ export class BoltConnection {
   #state: State = 'CONNECTED';
   #role: Role | null = null;
   #routingAddress: string | null = null;
-  readonly #queue: Structure[] = [];
+  /** Requests to serve in order; a PackStreamLimitError stands for one refused for its size. */
+  readonly #queue: (Structure | PackStreamLimitError)[] = [];
   #processing: Promise<void> | null = null;
   /** RESETs received and not yet served: requests before them are IGNORED. */
   #pendingResets = 0;
@@ -139,7 +191,7 @@ export class BoltConnection {
     this.#socket = socket;
     this.#context = context;
     this.#version = version;
-    this.#reader = new ChunkReader(context.maxMessageBytes);
+    this.#reader = new ChunkReader(Math.min(context.maxMessageBytes, PRE_LOGIN_LIMITS.maxMessageBytes));
     // Bolt 4.4 sends DateTime in UTC only when HELLO agrees on the `utc` patch.
     this.#dialect = { elementIds: version[0] >= 5, utcDateTime: version[0] >= 5 };
     const neo4jCode = version[0] > 5 || (version[0] === 5 && version[1] >= 7);
@@ -202,8 +254,13 @@ export class BoltConnection {
     for (const bytes of messages) {
       let message: unknown;
       try {
-        message = decode(bytes);
+        message = decode(bytes, this.#decodeLimits());
       } catch (error) {
+        if (error instanceof PackStreamLimitError && this.#role !== null) {
+          // Well-formed but too large: refused on its own turn, the connection stays usable.
+          this.#queue.push(error);
+          continue;
+        }
         this.#protocolError(error);
         return;
       }
@@ -225,6 +282,13 @@ export class BoltConnection {
     if (!this.#processing && this.#queue.length > 0) this.#processing = this.#serve();
   }
 
+  /** Limits of a message decoded now: much lower until the client has logged in. */
+  #decodeLimits(): DecodeLimits {
+    return this.#role === null
+      ? PRE_LOGIN_LIMITS
+      : { maxDepth: MAX_DEPTH, maxValues: this.#context.maxMessageValues };
+  }
+
   /** A request that cannot be read: FAILURE, then the connection closes. */
   #protocolError(error: unknown): void {
     const f = failureOf(error);
@@ -244,19 +308,21 @@ export class BoltConnection {
   async #serve(): Promise<void> {
     try {
       while (this.#queue.length > 0 && !this.#closing) {
-        const message = this.#queue.shift() as Structure;
+        const message = this.#queue.shift() as Structure | PackStreamLimitError;
         if (this.#paused && this.#queue.length < MAX_QUEUED / 2) {
           this.#paused = false;
           this.#socket.resume();
         }
         this.#stopTxTimer();
-        if (message.tag === REQUEST.reset) {
+        if (message instanceof Structure && message.tag === REQUEST.reset) {
           this.#pendingResets--;
           await this.#reset();
-        } else if (this.#pendingResets > 0) {
+        } else if (this.#pendingResets > 0 || (this.#state === 'FAILED' && !(message instanceof Structure))) {
           this.#out.message(RESPONSE.ignored, null);
-        } else {
+        } else if (message instanceof Structure) {
           await this.#dispatch(message);
+        } else {
+          this.#fail(message);
         }
         if (this.#out.length >= FLUSH_BYTES || this.#queue.length === 0) await this.#out.flushAndDrain();
       }
@@ -408,6 +474,7 @@ export class BoltConnection {
       throw boltError('Neo.ClientError.Request.Invalid', 'LOGOFF needs Bolt 5.1 or later');
     this.#expectState('LOGOFF', 'READY');
     this.#role = null;
+    this.#reader.maxMessageBytes = Math.min(this.#context.maxMessageBytes, PRE_LOGIN_LIMITS.maxMessageBytes);
     this.#state = 'AUTHENTICATION';
     this.#context.loggedOff(this);
     this.#out.message(RESPONSE.success, {});
@@ -430,6 +497,7 @@ export class BoltConnection {
     }
     this.#context.authenticated(this, verdict);
     this.#role = verdict.role;
+    this.#reader.maxMessageBytes = this.#context.maxMessageBytes;
   }
 
   // --- statements ---------------------------------------------------------------------------
@@ -472,6 +540,22 @@ export class BoltConnection {
     checkDatabase(extra);
     const { mode } = requestedAccess(extra, this.#role);
     const timeout = txTimeout(extra);
+    if (fitsInline(rawParams)) {
+      // A point read and its like: run here at once, no slot leased, no thread hop.
+      const started = performance.now();
+      const ran = this.#context.tryInline(query, params, mode, timeout);
+      if (ran instanceof Error) throw ran;
+      if (ran !== undefined) {
+        this.#autoResult = new MaterializedResult(ran, Math.round(performance.now() - started));
+        this.#autoExpired = null;
+        this.#state = 'STREAMING';
+        this.#out.message(RESPONSE.success, {
+          fields: this.#autoResult.fields,
+          t_first: this.#autoResult.firstMs,
+        });
+        return;
+      }
+    }
     const lease = await this.#lease();
     // The lease is held until the result is done, fails, or is discarded or closed.
     const result = await this.#open(lease, query, params, mode, false, timeout, () => lease.release());

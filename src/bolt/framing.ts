@@ -10,7 +10,8 @@ export const MAX_CHUNK_BYTES = 0xffff;
 
 /** Reassembles messages from chunks as bytes arrive. */
 export class ChunkReader {
-  readonly #maxMessageBytes: number;
+  /** The largest message accepted (lowered before login: see BoltConnection). */
+  maxMessageBytes: number;
   /** The chunks of the message being read. */
   #parts: Buffer[] = [];
   #messageBytes = 0;
@@ -20,7 +21,7 @@ export class ChunkReader {
   #chunkLeft = 0;
 
   constructor(maxMessageBytes: number) {
-    this.#maxMessageBytes = maxMessageBytes;
+    this.maxMessageBytes = maxMessageBytes;
   }
 
   /** Whether a message is partly read (a connection closing now cut it). */
@@ -61,9 +62,9 @@ export class ChunkReader {
         if (this.#messageBytes > 0) messages.push(this.#take());
         continue;
       }
-      if (this.#messageBytes + size > this.#maxMessageBytes) {
+      if (this.#messageBytes + size > this.maxMessageBytes) {
         throw new PackStreamError(
-          `a message is larger than the ${this.#maxMessageBytes} bytes the server accepts`,
+          `a message is larger than the ${this.maxMessageBytes} bytes the server accepts`,
         );
       }
       this.#messageBytes += size;

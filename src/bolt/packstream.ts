@@ -32,11 +32,22 @@ export class PackStreamError extends Error {
   }
 }
 
+/**
+ * A well-formed message over a limit of DecodeLimits (or of the framing's size): the message
+ * can be refused on its own, the stream is still in step.
+ */
+export class PackStreamLimitError extends PackStreamError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PackStreamLimitError';
+  }
+}
+
 /** What one decoded message may hold. */
 export interface DecodeLimits {
   /** Deepest nesting of lists, maps and structures. */
   maxDepth: number;
-  /** Most values (of any kind, nested ones included) in one message. */
+  /** Most values (of any kind, nested ones and map keys included) in one message. */
   maxValues: number;
 }
 
@@ -45,6 +56,8 @@ export const DEFAULT_DECODE_LIMITS: Readonly<DecodeLimits> = { maxDepth: 64, max
 const MIN_INT64 = -(2n ** 63n);
 const MAX_INT64 = 2n ** 63n - 1n;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** Strings up to this many bytes are read byte by byte when they are ASCII. */
+const SHORT_STRING_BYTES = 32;
 
 /** Decodes the single value `bytes` holds (a dechunked Bolt message). */
 export function decode(bytes: Uint8Array, limits: DecodeLimits = DEFAULT_DECODE_LIMITS): unknown {
@@ -103,7 +116,9 @@ class Decoder {
 
   value(depth: number): unknown {
     if (++this.#values > this.#limits.maxValues) {
-      throw new PackStreamError(`the message holds more than ${this.#limits.maxValues} values`);
+      throw new PackStreamLimitError(
+        `the message holds more than ${this.#limits.maxValues} values (the server's limit per message)`,
+      );
     }
     const at = this.#take(1, 'value');
     const marker = this.#bytes[at] as number;
@@ -165,6 +180,19 @@ class Decoder {
 
   #string(length: number): string {
     const start = this.#take(length, 'string');
+    if (length <= SHORT_STRING_BYTES) {
+      // Short ASCII (map keys, names): built here, without a TextDecoder call per string.
+      const bytes = this.#bytes;
+      let text = '';
+      let i = start;
+      const end = start + length;
+      for (; i < end; i++) {
+        const b = bytes[i] as number;
+        if (b >= 0x80) break;
+        text += String.fromCharCode(b);
+      }
+      if (i === end) return text;
+    }
     try {
       return utf8.decode(this.#bytes.subarray(start, start + length));
     } catch {
@@ -174,8 +202,8 @@ class Decoder {
 
   #nested(depth: number): number {
     if (depth + 1 > this.#limits.maxDepth) {
-      throw new PackStreamError(
-        `values nest deeper than ${this.#limits.maxDepth} levels at offset ${this.offset}`,
+      throw new PackStreamLimitError(
+        `values nest deeper than ${this.#limits.maxDepth} levels at offset ${this.offset} (the server's limit per message)`,
       );
     }
     return depth + 1;

@@ -68,6 +68,8 @@ export interface BoltServerOptions {
   handshakeTimeoutMs: number;
   /** Largest message accepted (bytes, after dechunking). */
   maxMessageBytes: number;
+  /** Most PackStream values one message of a logged-in client may hold. */
+  maxMessageValues: number;
   idleTransactionTimeoutMs: number;
   /** The service's explicit transactions (each holds an execution slot; their count is bounded). */
   transactions: TransactionRegistry;
@@ -80,6 +82,8 @@ export interface BoltServerOptions {
   authenticate: BoltAuthenticate | null;
   serverAgent: string;
   acquire(signal: AbortSignal): Promise<ExecutionSlotLease>;
+  /** Runs a short read at once on a free slot (ConnectionContext.tryInline). */
+  tryInline: ConnectionContext['tryInline'];
 }
 
 export class BoltServer {
@@ -261,9 +265,11 @@ export class BoltServer {
     const localAddress = `${host.includes(':') ? `[${host}]` : host}:${socket.localPort}`;
     return {
       acquire: options.acquire,
+      tryInline: options.tryInline,
       authenticate: options.authenticate,
       serverAgent: options.serverAgent,
       maxMessageBytes: options.maxMessageBytes,
+      maxMessageValues: options.maxMessageValues,
       idleTransactionTimeoutMs: options.idleTransactionTimeoutMs,
       slotWaitMs: options.slotWaitMs,
       queryTimeoutMs: options.queryTimeoutMs,

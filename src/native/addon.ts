@@ -106,7 +106,8 @@ export type CursorBatch<T> = [rows: T, done: boolean];
  * - `output`: `values` (default, a PackedResult), `typed` (the same with the values a protocol
  *   tells apart in typed form: a whole DOUBLE as a Number object, DATE, TIMESTAMP and INTERVAL
  *   as TypedParameter objects; a stream's batches too), `text` (RawTextResult) or `json` (the
- *   HTTP JSON body; a stream's header line).
+ *   HTTP JSON body; a stream's header line) or `kuzu` (a PackedResult whose values are those
+ *   Kùzu's Node.js package gives, native/napi/kuzu_values.h: for src/kuzu; no stream).
  * - `session`: `session` (default: the connection's own; its settings persist and it runs in
  *   its open transaction), `alone` (as a transactional request: its settings do not persist
  *   and it cannot open a transaction) or `transaction` (in the session's open explicit
@@ -120,7 +121,7 @@ export type CursorBatch<T> = [rows: T, done: boolean];
 export interface RunOptions {
   source?: 'cypher' | 'request' | 'prepared';
   delivery?: 'auto' | 'worker' | 'inline' | 'sync' | 'cursor';
-  output?: 'values' | 'typed' | 'text' | 'json';
+  output?: 'values' | 'typed' | 'text' | 'json' | 'kuzu';
   session?: 'session' | 'alone' | 'transaction';
   access?: AccessModeName;
   timeoutMs?: number;
@@ -188,6 +189,8 @@ export interface NativeConnection {
   closeCursor(): Promise<void>;
   /** Prepares one statement; resolves to its id on this connection. */
   prepare(text: string): Promise<number>;
+  /** The same on this thread, after the statements queued before it: the id (throws its error). */
+  prepare(text: string, sync: true): number;
   closePrepared(id: number): void;
   /** Rolls back the session's transaction, closes its stream, resets its settings. */
   resetSession(): Promise<void>;
@@ -422,8 +425,12 @@ export function run<const O extends RunOptions | undefined = undefined>(
  * (ReadRunOptions: ConnectionWrap's enums, and native AccessMode).
  */
 const packed = new Float64Array(9);
+/** The frozen options `packed` holds now, which a call with the same options reuses. */
+let packedFrozen: RunOptions | undefined;
 /** @internal Exported for tests that call NativeConnection.run itself. */
 export function packOptions(options: RunOptions): Float64Array {
+  if (options === packedFrozen) return packed;
+  packedFrozen = Object.isFrozen(options) ? options : undefined;
   packed[0] = sourceCode(options.source);
   packed[1] = deliveryCode(options.delivery);
   packed[2] = outputCode(options.output);
@@ -477,8 +484,10 @@ function outputCode(value: RunOptions['output']): number {
       return 2;
     case 'json':
       return 3;
+    case 'kuzu':
+      return 4;
   }
-  return unknownChoice('output', value, 'values, typed, text, json');
+  return unknownChoice('output', value, 'values, typed, text, json, kuzu');
 }
 
 function sessionCode(value: RunOptions['session']): number {

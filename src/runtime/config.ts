@@ -91,6 +91,12 @@ export interface ServiceConfig {
    */
   boltIdleTimeoutMs?: number;
   /**
+   * Most PackStream values (nested ones and map keys included) one Bolt message of a logged-in
+   * client may hold; a message over it is refused with a FAILURE before it is converted.
+   * Default 100000. Before login the limits are fixed and much lower (docs/bolt.md).
+   */
+  boltMaxMessageValues?: number;
+  /**
    * How long an explicit transaction (HTTP `POST /tx`, Bolt BEGIN) may stay idle (no request
    * running in it) before it is rolled back and forgotten. Default 30000 ms.
    */
@@ -417,6 +423,13 @@ export const CONFIG_FIELDS = {
     300_000,
     '`300000`',
     'how long a logged-in Bolt connection may stay idle (no request, transaction or result open) before it is closed (`0`: never)',
+  ),
+  boltMaxMessageValues: integer(
+    1,
+    MAX_INT32,
+    100_000,
+    '`100000`',
+    'most PackStream values (nested ones and map keys included) one Bolt message may hold once the client has logged in; a larger one is refused with a FAILURE (before login: 16 KiB, 256 values, 8 levels, and the connection closes)',
   ),
   auth: {
     shown: 'none',

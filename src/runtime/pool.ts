@@ -605,28 +605,76 @@ export class TpExecutionSlotPool {
    * not a short read): lease a slot and call requestAsJson then.
    */
   tryRequestInline(json: string, mostAccess: AccessModeName): string | GraphDBError | undefined {
+    return this.#tryInline((native, limits) =>
+      run(native, {
+        source: json,
+        options: {
+          source: 'request',
+          delivery: 'inline',
+          output: 'json',
+          session: 'alone',
+          access: mostAccess,
+          ...limits,
+        },
+      }),
+    ) as string | GraphDBError | undefined;
+  }
+
+  /**
+   * @internal The Bolt hot path's first try, as tryRequestInline: an auto-commit statement with
+   * typed parameters run at once on a free slot when it is a short read, in `accessMode`, under
+   * the pool's limits (and `timeoutMs` when lower). Returns its packed result in typed form (as
+   * ExecutionSlot.runStatement resolves to it), the GraphDBError it failed with, or undefined
+   * when it did not run: lease a slot then.
+   */
+  tryStatementInline(
+    text: string,
+    params: Record<string, unknown>,
+    accessMode: AccessModeName,
+    timeoutMs: number | undefined,
+  ): PackedResult | GraphDBError | undefined {
+    return this.#tryInline((native, limits) =>
+      run(native, {
+        source: text,
+        params,
+        options: {
+          source: 'cypher',
+          delivery: 'inline',
+          output: 'typed',
+          session: 'alone',
+          access: accessMode,
+          ...limits,
+          timeoutMs:
+            timeoutMs === undefined
+              ? limits.timeoutMs
+              : limits.timeoutMs > 0
+                ? Math.min(limits.timeoutMs, timeoutMs)
+                : timeoutMs,
+        },
+      }),
+    ) as PackedResult | GraphDBError | undefined;
+  }
+
+  /** Runs `attempt` on the free slot next in line, when one is free and no one waits for it. */
+  #tryInline(
+    attempt: (
+      native: NativeConnection,
+      limits: { timeoutMs: number; maxResultBytes: number; maxMemoryBytes: number },
+    ) => unknown,
+  ): unknown {
     const state = this.#state;
     if (state.closed || state.waiters.size > 0) return undefined;
     const entry = state.free[state.free.length - 1];
     if (entry === undefined) return undefined;
-    const limits = state.limits;
-    const out = run(entry.native, {
-      source: json,
-      options: {
-        source: 'request',
-        delivery: 'inline',
-        output: 'json',
-        session: 'alone',
-        access: mostAccess,
-        timeoutMs: state.queryTimeoutMs,
-        maxResultBytes: limits.maxResultBytes,
-        maxMemoryBytes: limits.maxMemoryBytes,
-      },
+    const out = attempt(entry.native, {
+      timeoutMs: state.queryTimeoutMs,
+      maxResultBytes: state.limits.maxResultBytes,
+      maxMemoryBytes: state.limits.maxMemoryBytes,
     });
     if (out === undefined) return undefined;
     entry.executed++;
     state.lastActivity = Date.now();
-    return out as string | GraphDBError;
+    return out;
   }
 
   /**

@@ -404,6 +404,7 @@ export class GraphDBService implements AsyncDisposable {
       idleTimeoutMs: settings.boltIdleTimeoutMs,
       handshakeTimeoutMs: settings.headersTimeoutMs,
       maxMessageBytes: settings.maxBodyBytes,
+      maxMessageValues: settings.boltMaxMessageValues,
       idleTransactionTimeoutMs: settings.txIdleTimeoutMs,
       transactions,
       slotWaitMs: settings.requestTimeoutMs,
@@ -412,6 +413,8 @@ export class GraphDBService implements AsyncDisposable {
       authenticate: settings.auth ? boltAuthenticate(settings.auth) : null,
       serverAgent: `QuiverDB/${VERSION}`,
       acquire: (signal) => this.acquireExecutionSlot({ signal }),
+      tryInline: (text, params, accessMode, timeoutMs) =>
+        this.#pool ? this.#pool.tryStatementInline(text, params, accessMode, timeoutMs) : undefined,
     });
     try {
       await bolt.listen();

@@ -61,6 +61,23 @@ describe('PackStream round trips', () => {
     expect([...encode(new Array(16).fill(1))].slice(0, 2)).toEqual([0xd4, 16]);
   });
 
+  it('reads short strings byte by byte only while they are ASCII', () => {
+    for (const text of [
+      '',
+      'a',
+      'a'.repeat(31),
+      'b'.repeat(32),
+      'c'.repeat(33),
+      'héllo',
+      'ab日本',
+      'x\u0000y',
+    ]) {
+      expect(decode(encode(text))).toBe(text);
+    }
+    // Invalid UTF-8 after an ASCII start is still refused.
+    expect(() => decode(Buffer.from([0x83, 0x61, 0x62, 0xff]))).toThrow(/not valid UTF-8/);
+  });
+
   it('writes a one-byte value at the moment the buffer grows (a lost byte once)', () => {
     for (let size = 1; size <= 12; size++) {
       const out = new Encoder(size);

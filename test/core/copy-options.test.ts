@@ -262,6 +262,21 @@ describe('COPY TO', () => {
     const bad = await rejection(conn.query(`COPY (RETURN 1) TO '${plain}' (quote = 'ab')`));
     expect(bad.message).toContain('must be a single character');
   });
+
+  it('writes nodes, rels and paths as Kùzu does: structs with every property', async () => {
+    using db = new Database(path.join(dir, 'db12'));
+    using conn = db.connect();
+    await conn.query('CREATE NODE TABLE N(id INT64 PRIMARY KEY, x DOUBLE)');
+    await conn.query('CREATE REL TABLE R(FROM N TO N, w INT64, note STRING)');
+    await conn.query('CREATE (:N {id: 1, x: 0.5})-[:R {w: 7}]->(:N {id: 2})');
+    const out = path.join(dir, 'graph.csv');
+    await conn.query(`COPY (MATCH p = (a:N)-[r:R]->(b) RETURN a, r, p) TO '${out}'`);
+    const node = '{_ID: 0:0, _LABEL: N, id: 1, x: 0.500000}';
+    const rel = '{_SRC: 0:0, _DST: 0:1, _LABEL: R, _ID: 1:0, w: 7, note: }';
+    const nodes = `[${node},{_ID: 0:1, _LABEL: N, id: 2, x: }]`;
+    const back = await conn.query(`LOAD WITH HEADERS (a STRING, r STRING, p STRING) FROM '${out}' RETURN *`);
+    expect(back.rows).toEqual([[node, rel, `{_NODES: ${nodes}, _RELS: [${rel}]}`]]);
+  });
 });
 
 describe('PARALLEL', () => {

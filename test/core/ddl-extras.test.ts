@@ -61,8 +61,27 @@ describe('extension statements', () => {
     ]) {
       const error = await rejection(conn.query(statement));
       expect(error.code, statement).toBe('NOT_SUPPORTED');
-      expect(error.message, statement).toContain('no extensions');
+      expect(error.message, statement).toContain('has no extension');
     }
     expect((await rejection(conn.query('INSTALL'))).code).toBe('QUERY_SYNTAX');
+  });
+
+  it('installing or loading a built-in one does nothing', async () => {
+    using db = new Database();
+    using conn = db.connect();
+    for (const statement of [
+      'INSTALL json',
+      'LOAD EXTENSION json',
+      'LOAD json',
+      'load extension "extension/json/build/libjson.kuzu_extension"',
+    ]) {
+      const r = await conn.query(statement);
+      expect(r.rows[0]?.[0], statement).toMatch(/^Extension json is built in/);
+    }
+    expect((await rejection(conn.query('UNINSTALL json'))).code).toBe('NOT_SUPPORTED');
+    // LOAD FROM still reads files.
+    expect((await rejection(conn.query("LOAD FROM 'missing.csv' RETURN *"))).message).toContain(
+      'missing.csv',
+    );
   });
 });

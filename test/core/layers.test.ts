@@ -2,6 +2,8 @@
 // embedded API (core/) knows no service, protocol or command line; the runtime (runtime/) knows
 // no protocol; HTTP (http/) and Bolt (bolt/) stand on the runtime beside each other; the service
 // (service/) composes them and is imported by nothing below it; the command (cli/) is on top.
+// Kùzu's API (kuzu/, the package's `quiverdb/kuzu` entry) stands on the embedded API and the
+// addon, and nothing imports it.
 // The browser console is built on its own and imports nothing from the Node side. No file of
 // src/ takes part in an import cycle.
 
@@ -20,6 +22,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   bolt: ['native', 'core', 'runtime', 'bolt', 'root'],
   service: ['native', 'core', 'runtime', 'http', 'bolt', 'service', 'root'],
   cli: ['native', 'core', 'runtime', 'service', 'cli', 'root'],
+  kuzu: ['native', 'core', 'kuzu', 'root'],
   console: ['console'],
   root: ['native', 'core', 'runtime', 'service', 'http', 'bolt', 'cli', 'root'],
 };
@@ -95,7 +98,7 @@ describe('source layering', () => {
 
   it('finds the floors it checks', () => {
     const floors = new Set(files.map(floorOf));
-    for (const floor of ['core', 'runtime', 'http', 'bolt', 'service', 'cli', 'console'])
+    for (const floor of ['core', 'runtime', 'http', 'bolt', 'service', 'cli', 'console', 'kuzu'])
       expect(floors).toContain(floor);
     for (const floor of floors) expect(Object.keys(ALLOWED)).toContain(floor);
   });

@@ -371,3 +371,45 @@ describe('variable-length patterns walk', () => {
     }
   });
 });
+
+describe('SET and DELETE of unwound nodes and rels', () => {
+  it('refuses them as Kùzu 0.11.3 does; a re-matched node takes the update', async () => {
+    const db2 = new Database(':memory:', { maxThreadNum: 1 });
+    const c = db2.connect();
+    try {
+      await c.query('CREATE NODE TABLE P(id INT64 PRIMARY KEY, version INT64)');
+      await c.query('CREATE REL TABLE K(FROM P TO P, w INT64)');
+      await c.query('UNWIND range(1, 4) AS i CREATE (:P {id: i, version: 0})');
+      await c.query('MATCH (a:P), (b:P) WHERE b.id = a.id + 1 CREATE (a)-[:K {w: 0}]->(b)');
+      const path = 'MATCH p = (a:P {id: 1})-[:K*1..2]->(b:P) ';
+      const setError = 'Cannot set expression x with type VARIABLE. Expect node or rel pattern.';
+      for (const query of [
+        `${path}UNWIND nodes(p) AS x SET x.version = x.version + 1`,
+        `${path}UNWIND rels(p) AS x SET x.w = 1`,
+        'MATCH (a:P) WITH collect(a) AS l UNWIND l AS x SET x.version = 1',
+      ]) {
+        await expect(c.query(query)).rejects.toThrow(setError);
+      }
+      await expect(c.query('MATCH (a:P) WITH collect(a) AS l UNWIND l AS x DELETE x')).rejects.toThrow(
+        'Cannot delete expression x with type VARIABLE',
+      );
+      // Nothing was written by the refused statements.
+      expect((await c.query('MATCH (a:P) RETURN sum(a.version)')).rows).toEqual([[0]]);
+      await c.query(
+        `${path}UNWIND nodes(p) AS x WITH DISTINCT x MATCH (n:P) WHERE id(n) = id(x) ` +
+          'SET n.version = n.version + 1',
+      );
+      await c.query('MATCH (a:P) WITH a AS x WHERE x.id = 4 SET x.version = 7');
+      const versions = await c.query('MATCH (a:P) RETURN a.id, a.version ORDER BY a.id');
+      expect(versions.rows).toEqual([
+        [1, 1],
+        [2, 1],
+        [3, 1],
+        [4, 7],
+      ]);
+    } finally {
+      c.close();
+      db2.close();
+    }
+  });
+});

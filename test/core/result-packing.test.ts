@@ -265,6 +265,22 @@ describe('result packing', () => {
         expect(() => conn.querySync('RETURN $v', params)).toThrow(message);
       }
     }
+    // 64 levels of lists, maps or structs, the parameter's own the first (docs/security.md).
+    const levels = (n: number, wrap: (v: unknown) => unknown): unknown => {
+      let v: unknown = 1;
+      for (let k = 0; k < n; k++) v = wrap(v);
+      return v;
+    };
+    for (const wrap of [
+      (v: unknown) => [v],
+      (v: unknown) => ({ a: v }),
+      (v: unknown) => new Map([['a', v]]),
+    ]) {
+      await expect(conn.query('RETURN 1', { v: levels(64, wrap) })).resolves.toBeDefined();
+      await expect(conn.query('RETURN 1', { v: levels(65, wrap) })).rejects.toThrow(
+        /parameter nesting is too deep \(more than 64 levels\)/,
+      );
+    }
     for (const params of [[], 5, null, 'x']) {
       await expect(conn.query('RETURN 1', params as never)).rejects.toThrow(
         'query parameters must be a plain object',

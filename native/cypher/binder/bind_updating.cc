@@ -62,8 +62,7 @@ void Binder::BindDelete(const parser::ParsedDeleteClause& del, BoundClause* out)
   out->detach = del.detach;
   for (const auto& e : del.expressions) {
     auto target = Bind(*e);
-    if (!IsNodeOrRel(target->type) || target->kind != ExprKind::kVariable ||
-        KnownTables(*target).empty()) {
+    if (!IsPatternVariable(*target)) {
       BindError("Cannot delete expression " + e->text + " with type " +
                 (target->kind == ExprKind::kVariable ? "VARIABLE" : "EXPRESSION") +
                 ". Expect node or rel pattern.");
@@ -77,14 +76,19 @@ void Binder::BindDelete(const parser::ParsedDeleteClause& del, BoundClause* out)
   }
 }
 
+bool Binder::IsPatternVariable(const BoundExpression& expr) const {
+  if (!IsNodeOrRel(expr.type) || expr.kind != ExprKind::kVariable) return false;
+  const VariableInfo* v = scope_->Find(expr.text);
+  return v && v->slot == expr.slot && v->from_pattern && !v->table_ids.empty();
+}
+
 BoundSetItem Binder::BindSetItem(const parser::ParsedSetItem& item) {
   if (item.target->kind != ExpressionKind::kProperty) {
     ThrowNotSupported("SET of labels is not supported");
   }
   BoundSetItem out;
   auto target = Bind(*item.target->children[0]);
-  if (!IsNodeOrRel(target->type) || target->kind != ExprKind::kVariable ||
-      KnownTables(*target).empty()) {
+  if (!IsPatternVariable(*target)) {
     BindError("Cannot set expression " + item.target->children[0]->text + " with type " +
               (target->kind == ExprKind::kVariable ? "VARIABLE" : "EXPRESSION") +
               ". Expect node or rel pattern.");

@@ -222,6 +222,9 @@ class Binder {
   // The tables of a node or rel variable (or of a list of them, from collect()) when the
   // binder knows them, else empty. Only such variables may be re-used in patterns.
   std::vector<uint64_t> KnownTables(const BoundExpression& expr) const;
+  // A node or rel variable of a pattern (or one WITH passed on under any name), the only
+  // targets of SET and DELETE in Kùzu 0.11.3: one unwound from a list is refused.
+  bool IsPatternVariable(const BoundExpression& expr) const;
   // The candidate tables of a node or rel expression (or of the elements of a list of them).
   std::vector<uint64_t> TablesOf(const BoundExpression& expr) const;
   // Property names of node or rel tables, in table then column order, without repeats.

@@ -255,6 +255,22 @@ TEST_F(BinderTest, SetCastsTheValueToThePropertysType) {
             "pattern.");
 }
 
+TEST_F(BinderTest, SetAndDeleteTakeOnlyPatternVariablesAsKuzuDoes) {
+  // Kùzu 0.11.3 refuses a node or rel unwound from a list (of nodes(p), rels(p) or collect(n))
+  // as the target of SET and DELETE; one WITH passes on under another name stays a target.
+  const std::string set_error =
+      "Binder exception: Cannot set expression x with type VARIABLE. Expect node or rel pattern.";
+  EXPECT_EQ(Error("MATCH p = (a:person)-[:knows*1..2]->(b:person) UNWIND nodes(p) AS x "
+                  "SET x.age = 1"),
+            set_error);
+  EXPECT_EQ(Error("MATCH (a:person) WITH collect(a) AS l UNWIND l AS x SET x.age = 1"), set_error);
+  EXPECT_EQ(Error("MATCH (a:person) WITH collect(a) AS l UNWIND l AS x DELETE x"),
+            "Binder exception: Cannot delete expression x with type VARIABLE. Expect node or rel "
+            "pattern.");
+  auto renamed = Bind("MATCH (a:person) WITH a AS x SET x.age = 1");
+  EXPECT_EQ(renamed->parts.back().clauses.back().kind, BoundClause::Kind::kSet);
+}
+
 TEST_F(BinderTest, CreateInfersTheOneTableAPatternAllows) {
   // lives_in goes from person to city only: the unlabelled end is a city.
   auto bound = Bind("MATCH (a:person) CREATE (a)-[:lives_in]->(c {name: 'x'})");

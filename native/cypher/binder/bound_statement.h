@@ -120,7 +120,8 @@ struct BoundFileScan {
   std::vector<std::string> column_names;
   std::vector<LogicalType> column_types;
   bool has_header = false;
-  bool npy = false;  // the files are NumPy arrays (.npy, or file_format = 'npy'), else CSV
+  bool npy = false;   // the files are NumPy arrays (.npy, or file_format = 'npy'), else CSV
+  bool json = false;  // JSON records (.json, .jsonl, .ndjson, or file_format = 'json')
   std::vector<SlotId> slots;
 };
 

@@ -617,11 +617,11 @@ struct ParsedCommentOn : ParsedStatement {
   std::string comment;
 };
 
-// Kùzu's extension statements. GraphDB has no extensions; they parse, and fail with
-// NOT_SUPPORTED when run.
+// Kùzu's extension statements. QuiverDB has the features of the extensions it has built in:
+// INSTALL / LOAD of one of those does nothing; the others fail with NOT_SUPPORTED when run.
 struct ParsedExtension : ParsedStatement {
   ParsedExtension() : ParsedStatement(StatementKind::kExtension) {}
-  std::string action;  // "INSTALL", "UNINSTALL", "UPDATE", "FORCE INSTALL"
+  std::string action;  // "INSTALL", "UNINSTALL", "UPDATE", "FORCE INSTALL", "LOAD"
   std::string name;
 };
 

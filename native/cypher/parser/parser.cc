@@ -238,6 +238,11 @@ std::unique_ptr<ParsedStatement> Parser::ParseStatementBody() {
     return ParseExtension();
   }
   if (AtKeyword("FORCE") && AtKeyword("INSTALL", 1)) return ParseExtension();
+  // LOAD [EXTENSION] name-or-path (LOAD FROM and LOAD WITH HEADERS read files).
+  if (AtKeyword("LOAD") && (AtKeyword("EXTENSION", 1) || At(TokenKind::kString, 1) ||
+                            (AtName(1) && !AtKeyword("FROM", 1) && !AtKeyword("WITH", 1)))) {
+    return ParseExtension();
+  }
   if (AtKeyword("CALL")) {
     if (auto call = ParseCall()) return call;
   }
@@ -271,9 +276,27 @@ std::unique_ptr<ParsedStatement> Parser::ParseCommentOn() {
   return comment;
 }
 
-// [FORCE] INSTALL name [FROM 'url'], UNINSTALL name, UPDATE name
+// [FORCE] INSTALL name [FROM 'url'], UNINSTALL name, UPDATE name, LOAD [EXTENSION] name or
+// 'path' (the extension's name from the file's: ".../libjson.kuzu_extension" is json).
 std::unique_ptr<ParsedStatement> Parser::ParseExtension() {
   auto extension = std::make_unique<ParsedExtension>();
+  if (AtKeyword("LOAD")) {
+    Advance();
+    AcceptKeyword("EXTENSION");
+    extension->action = "LOAD";
+    if (At(TokenKind::kString)) {
+      std::string path = Current().text;
+      Advance();
+      size_t slash = path.find_last_of("/\\");
+      std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+      name = name.substr(0, name.find('.'));
+      if (name.rfind("lib", 0) == 0) name = name.substr(3);
+      extension->name = name;
+    } else {
+      extension->name = ExpectName("an extension name or path");
+    }
+    return extension;
+  }
   if (AcceptKeyword("FORCE")) {
     Advance();  // INSTALL
     extension->action = "FORCE INSTALL";

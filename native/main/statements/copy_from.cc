@@ -14,6 +14,7 @@
 #include "env/file_system.h"
 #include "exec/expression_evaluator.h"
 #include "exec/graph_store.h"
+#include "exec/json_scan.h"
 #include "formats/csv_copy_source.h"
 #include "formats/csv_reader.h"
 #include "formats/npy_reader.h"
@@ -31,7 +32,8 @@ namespace {
 // value for nextval()). `rows` come from the files or the query.
 uint64_t CopyColumnList(Database& db, const parser::ParsedCopyFrom& s,
                         const std::unordered_map<std::string, Value>& params,
-                        const formats::CsvOptions& options) {
+                        const formats::CsvOptions& options, std::string_view from,
+                        std::string_view to) {
   const catalog::Catalog& cat = db.catalog();
   const auto* node_schema = cat.GetNodeTable(s.table_name);
   const auto* rel_schema = node_schema ? nullptr : cat.GetRelTable(s.table_name);
@@ -41,11 +43,12 @@ uint64_t CopyColumnList(Database& db, const parser::ParsedCopyFrom& s,
   const auto& properties = node_schema ? node_schema->properties : rel_schema->properties;
   std::vector<size_t> columns;
   std::vector<LogicalType> types;
+  // The FROM/TO pair the rows go to (a rel table's `from` and `to` options, as Kùzu's EXPORT
+  // DATABASE writes them for a table of several pairs).
+  const catalog::RelTablePair* pair = nullptr;
   if (rel_schema) {
-    if (rel_schema->pairs.size() != 1) {
-      ThrowNotSupported("COPY with a column list into a rel table with several FROM/TO pairs");
-    }
-    for (catalog::TableId end : {rel_schema->pairs[0].src_table, rel_schema->pairs[0].dst_table}) {
+    pair = Check(storage::SelectRelPair(cat, *rel_schema, from, to));
+    for (catalog::TableId end : {pair->src_table, pair->dst_table}) {
       LogicalType key = cat.GetNodeTable(end)->primary_key_property().type;
       types.push_back(key.id() == LogicalTypeId::kSerial ? LogicalType::Int64() : key);
     }
@@ -78,7 +81,7 @@ uint64_t CopyColumnList(Database& db, const parser::ParsedCopyFrom& s,
     }
   }
   if (rel_schema) {
-    AppendRelRows(db, *rel_schema, rows, &columns);
+    AppendRelRows(db, *rel_schema, rows, &columns, pair);
     return rows.size();
   }
   exec::GraphStore store(cat, db, /*write_ts=*/0);  // stamp 0: like COPY, seen by every snapshot
@@ -228,6 +231,12 @@ std::pair<uint64_t, std::string> CopyFromQuery(Database& db, const parser::Parse
   return {rows.rows.size(), node_schema ? node_schema->name : rel_schema->name};
 }
 
+// COPY t FROM JSON files (exec/json_scan.h): each record's members named as the table's
+// properties (a rel table's also "from" and "to", its ends' primary keys) fill them.
+exec::QueryResult CopyFromJson(Database& db, const parser::ParsedCopyFrom& s,
+                               const std::unordered_map<std::string, Value>& params,
+                               uint64_t warning_limit);
+
 // The result of a COPY FROM: the rows copied, and the records skipped (IGNORE_ERRORS=true),
 // which go to the connection's warnings.
 // COPY's result: Kùzu's message, and the rows copied as nodes or relationships created.
@@ -253,6 +262,51 @@ exec::QueryResult CopyResult(uint64_t rows, const std::string& table,
   return result;
 }
 
+exec::QueryResult CopyFromJson(Database& db, const parser::ParsedCopyFrom& s,
+                               const std::unordered_map<std::string, Value>& params,
+                               uint64_t warning_limit) {
+  const catalog::Catalog& cat = db.catalog();
+  const auto* node_schema = cat.GetNodeTable(s.table_name);
+  const auto* rel_schema = node_schema ? nullptr : cat.GetRelTable(s.table_name);
+  if (!node_schema && !rel_schema) {
+    ThrowBinding("Binder exception: Table " + s.table_name + " does not exist.");
+  }
+  std::vector<std::pair<std::string, Value>> options;
+  for (const auto& option : s.options) {
+    options.emplace_back(option.name, OptionValue(db, option, params));
+  }
+  std::vector<std::string> names;
+  std::vector<LogicalType> types;
+  auto key_type = [&](catalog::TableId table) {
+    LogicalType key = cat.GetNodeTable(table)->primary_key_property().type;
+    return key.id() == LogicalTypeId::kSerial ? LogicalType::Int64() : key;
+  };
+  if (rel_schema) {
+    if (rel_schema->pairs.size() != 1) {
+      ThrowNotSupported("COPY FROM a JSON file into a rel table with several FROM/TO pairs");
+    }
+    names = {"from", "to"};
+    types = {key_type(rel_schema->pairs[0].src_table), key_type(rel_schema->pairs[0].dst_table)};
+  }
+  for (const auto& prop : node_schema ? node_schema->properties : rel_schema->properties) {
+    if (prop.type.id() == LogicalTypeId::kSerial) continue;  // drawn from its sequence
+    names.push_back(prop.name);
+    types.push_back(prop.type);
+  }
+  const std::vector<std::string> files =
+      Check(formats::ExpandUserGlobs(env::FileSystem::Default(), s.source.file_paths, "COPY FROM"));
+  std::vector<std::vector<Value>> rows =
+      exec::ReadJsonRows(files, names, types, options, "COPY FROM");
+  if (node_schema) {
+    AppendNodeRows(db, node_schema->id, rows);
+  } else {
+    AppendRelRows(db, *rel_schema, rows);
+  }
+  (void)warning_limit;
+  return CopyResult(rows.size(), node_schema ? node_schema->name : rel_schema->name, {}, nullptr, 0,
+                    0, rel_schema != nullptr);
+}
+
 }  // namespace
 
 void CheckCopyFromFiles(const parser::ParsedCopyFrom& s) {
@@ -275,6 +329,10 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
   if (s.source.kind != parser::ScanSourceKind::kFiles &&
       s.source.kind != parser::ScanSourceKind::kQuery) {
     ThrowNotSupported("COPY FROM a variable is not supported yet");
+  }
+  if (s.source.kind == parser::ScanSourceKind::kFiles && !s.source.file_paths.empty() &&
+      exec::IsJsonPath(s.source.file_paths[0]) && !s.by_column) {
+    return CopyFromJson(db, s, params, warning_limit);
   }
   formats::CsvOptions options;
   std::string from, to;  // the FROM/TO pair of a rel table with several pairs
@@ -308,7 +366,7 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
                       warning_limit, false);
   }
   if (s.has_column_list) {
-    uint64_t rows = CopyColumnList(db, s, params, options);
+    uint64_t rows = CopyColumnList(db, s, params, options, from, to);
     const auto* node = cat.GetNodeTable(s.table_name);
     return CopyResult(rows, node ? node->name : cat.GetRelTable(s.table_name)->name,
                       std::move(skipped), warnings, query_id, warning_limit, node == nullptr);

@@ -1,4 +1,4 @@
-// COPY (<query>) TO and COPY <table> TO a CSV or Parquet file (RunCopyTo).
+// COPY (<query>) TO and COPY <table> TO a CSV, Parquet or JSON file (RunCopyTo).
 
 #include <charconv>
 #include <cstdint>
@@ -8,6 +8,7 @@
 #include "common/status.h"
 #include "cypher/parser/parser.h"
 #include "env/file_system.h"
+#include "exec/json_scan.h"
 #include "formats/csv_reader.h"
 #include "formats/parquet_writer.h"
 #include "formats/user_files.h"
@@ -70,6 +71,29 @@ std::string FileText(const Value& v) {
       return out + "}";
     }
     case LogicalTypeId::kUnion: return FileText(v.children()[0]);
+    case LogicalTypeId::kNode:
+    case LogicalTypeId::kRel: {
+      // As Kùzu's CSV writer: a struct of the internal fields, then every property (a NULL one
+      // empty): {_SRC: 0:0, _DST: 0:1, _LABEL: knows, _ID: 3:0, date: ...} for a rel.
+      const ValueHeap& heap = *v.heap();
+      const auto id_text = [](InternalId id) {
+        return std::to_string(id.table) + ":" + std::to_string(id.offset);
+      };
+      std::string out = "{";
+      if (v.type_id() == LogicalTypeId::kRel) {
+        out += "_SRC: " + id_text(heap.src) + ", _DST: " + id_text(heap.dst) +
+               ", _LABEL: " + heap.str + ", _ID: " + id_text(v.GetId());
+      } else {
+        out += "_ID: " + id_text(v.GetId()) + ", _LABEL: " + heap.str;
+      }
+      for (size_t i = 0; i < heap.children.size(); ++i) {
+        out += ", " + heap.names[i] + ": " + FileText(heap.children[i]);
+      }
+      return out + "}";
+    }
+    case LogicalTypeId::kRecursiveRel:
+      return "{_NODES: " + FileText(v.children()[0]) + ", _RELS: " + FileText(v.children()[1]) +
+             "}";
     default: return v.ToString();
   }
 }
@@ -175,8 +199,9 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
   env::FileSystem* fs = env::FileSystem::Default();
   Check(formats::CheckUserPath(s.file_path, "COPY TO"));
   const bool parquet = EndsWithFolded(s.file_path, ".parquet");
-  if (!parquet && !EndsWithFolded(s.file_path, ".csv")) {
-    ThrowNotSupported("COPY TO supports CSV and Parquet files only: " + s.file_path);
+  const bool json = EndsWithFolded(s.file_path, ".json");
+  if (!parquet && !json && !EndsWithFolded(s.file_path, ".csv")) {
+    ThrowNotSupported("COPY TO supports CSV, Parquet and JSON files only: " + s.file_path);
   }
   bool header = false;
   formats::CsvOptions csv;
@@ -184,6 +209,11 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
   formats::ParquetWriteOptions parquet_options;
   if (parquet) {
     parquet_options = ParquetOptions(db, s, params);
+  } else if (json) {
+    if (!s.options.empty()) {
+      ThrowBinding("Binder exception: COPY TO a JSON file takes no options, got " +
+                   s.options[0].name + ".");
+    }
   } else {
     for (const auto& option : s.options) {
       const Value v = OptionValue(db, option, params);
@@ -237,11 +267,16 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
     text += '\n';
   };
   bool first = true;
+  std::vector<std::string> json_names;
+  uint64_t json_rows = 0;
   StreamReadOnlyQuery(db, *query, params, session, kCopyToBatchRows,
                       [&](const exec::QueryResult& batch) {
                         if (first) {
                           first = false;
-                          if (parquet) {
+                          if (json) {
+                            json_names = batch.column_names;
+                            text += "[\n";
+                          } else if (parquet) {
                             writer = Check(formats::ParquetWriter::Create(
                                 batch.column_names, batch.column_types, parquet_options,
                                 [&](std::string_view bytes) { return (*file)->Append(bytes); }));
@@ -253,7 +288,10 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
                           }
                         }
                         for (const auto& row : batch.rows) {
-                          if (parquet) {
+                          if (json) {
+                            if (json_rows++ != 0) text += ",\n";
+                            exec::AppendJsonRecord(json_names, row, &text);
+                          } else if (parquet) {
                             Check(writer->AddRow(row));
                           } else {
                             line(row);
@@ -266,6 +304,7 @@ exec::QueryResult RunCopyTo(Database& db, const parser::ParsedCopyTo& s,
                         CheckInterrupt();
                       });
   if (writer) Check(writer->Finish());
+  if (json) Check((*file)->Append(first ? "[\n]\n" : json_rows == 0 ? "]\n" : "\n]\n"));
   Status written = (*file)->Sync();
   Status closed = (*file)->Close();
   Check(written.ok() ? closed : written);

@@ -345,5 +345,24 @@ TEST_F(PortDatabaseTest, LegacyPairNameCopiesIntoThatPairAndRollsBack) {
             "Binder exception: Table R_B_B does not exist.");
 }
 
+// Kùzu's EXPORT DATABASE copies each pair of a rel table of several FROM/TO pairs with a column
+// list and the pair's from/to options: the rows go to that pair.
+TEST_F(PortDatabaseTest, ColumnListCopyIntoANamedPair) {
+  Exec("CREATE NODE TABLE A(id INT64 PRIMARY KEY)");
+  Exec("CREATE NODE TABLE B(id INT64 PRIMARY KEY)");
+  Exec("CREATE (:A {id: 1}), (:B {id: 2})");
+  Exec("CREATE REL TABLE R(FROM A TO B, FROM B TO A, w INT64, note STRING)");
+  std::ofstream(Path("ab.csv")) << "1,2,7\n";
+  std::ofstream(Path("ba.csv")) << "2,1,8\n";
+  Exec("COPY R (w) FROM '" + Path("ab.csv") + "' (from='A', to='B')");
+  Exec("COPY R (w) FROM '" + Path("ba.csv") + "' (to='A', from='B')");
+  EXPECT_EQ(Rows("MATCH (a:A)-[r:R]->(b:B) RETURN a.id, b.id, r.w, r.note"), (Strings{"1|2|7|"}));
+  EXPECT_EQ(Rows("MATCH (b:B)-[r:R]->(a:A) RETURN b.id, a.id, r.w"), (Strings{"2|1|8"}));
+  EXPECT_NE(Error("COPY R (w) FROM '" + Path("ab.csv") + "'").find("multiple FROM and TO pairs"),
+            std::string::npos);
+  EXPECT_EQ(Error("COPY R (w) FROM '" + Path("ab.csv") + "' (from='A', to='A')"),
+            "Binder exception: A->A does not exist in R table.");
+}
+
 }  // namespace
 }  // namespace graphdb

@@ -46,13 +46,13 @@ void AppendNodeRows(Database& db, catalog::TableId table_id,
 }
 
 void AppendRelRows(Database& db, const catalog::RelTableSchema& schema,
-                   const std::vector<std::vector<Value>>& rows,
-                   const std::vector<size_t>* columns) {
-  if (schema.pairs.size() != 1) {
+                   const std::vector<std::vector<Value>>& rows, const std::vector<size_t>* columns,
+                   const catalog::RelTablePair* chosen) {
+  if (chosen == nullptr && schema.pairs.size() != 1) {
     ThrowNotSupported("copying a query into a rel table with several FROM/TO pairs");
   }
   const catalog::Catalog& cat = db.catalog();
-  const auto& pair = schema.pairs[0];
+  const auto& pair = chosen != nullptr ? *chosen : schema.pairs[0];
   auto lookup = [&](catalog::TableId node_table, const Value& key) {
     const auto* node = cat.GetNodeTable(node_table);
     LogicalType key_type = node->primary_key_property().type;

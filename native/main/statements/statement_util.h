@@ -35,12 +35,13 @@ Value CastForColumn(const Value& v, const LogicalType& type);
 void AppendNodeRows(Database& db, catalog::TableId table_id,
                     const std::vector<std::vector<Value>>& rows);
 
-// Appends rels given as (source key, destination key, properties...) rows to the single pair
-// of a rel table, atomically.
+// Appends rels given as (source key, destination key, properties...) rows to `pair` of a rel
+// table (null: its single pair), atomically.
 // `columns` (when given): the property index of each value after the two keys; properties
 // not listed take their DEFAULT.
 void AppendRelRows(Database& db, const catalog::RelTableSchema& schema,
                    const std::vector<std::vector<Value>>& rows,
-                   const std::vector<size_t>* columns = nullptr);
+                   const std::vector<size_t>* columns = nullptr,
+                   const catalog::RelTablePair* pair = nullptr);
 
 }  // namespace graphdb
