@@ -100,4 +100,41 @@ describe('graph algorithms', () => {
       [2, 1],
     ]);
   });
+
+  it('stops at the statement time limit and its memory limit', async () => {
+    const open = async (options: { maxStatementMemoryBytes?: number }) => {
+      const big = new Database(':memory:', options);
+      const c = big.connect();
+      await c.query('CREATE NODE TABLE V(id INT64 PRIMARY KEY)');
+      await c.query('CREATE REL TABLE W(FROM V TO V)');
+      await c.query('COPY V FROM (UNWIND range(0, 49999) AS i RETURN i)');
+      await c.query('COPY W FROM (UNWIND range(0, 49999) AS i RETURN i, (i * 7 + 1) % 50000)');
+      await c.query("CALL project_graph('G', ['V'], ['W'])");
+      return { big, c };
+    };
+    const timed = await open({});
+    try {
+      // A million PageRank iterations over 50,000 nodes cannot end within the limit.
+      await expect(
+        timed.c.query(
+          "CALL page_rank('G', maxIterations := 1000000, tolerance := 0.0) RETURN count(*)",
+          {},
+          {
+            timeoutMs: 200,
+          },
+        ),
+      ).rejects.toMatchObject({ code: 'QUERY_TIMEOUT' });
+    } finally {
+      timed.big.close();
+    }
+    const limited = await open({ maxStatementMemoryBytes: 1_000_000 });
+    try {
+      // The graph built for the call (50,000 nodes and edges) is more than a megabyte.
+      await expect(limited.c.query("CALL kcore('G') RETURN count(*)")).rejects.toMatchObject({
+        code: 'RESOURCE_LIMIT',
+      });
+    } finally {
+      limited.big.close();
+    }
+  });
 });
