@@ -539,7 +539,7 @@ class AlgoExtension final : public exec::TableFunctionExtension {
         return ints(WeaklyConnectedComponents(g, IntParam(params, "maxIterations", 100), par));
       case Kind::kScc: return ints(StronglyConnectedComponents(g));
       case Kind::kSccKosaraju: return ints(StronglyConnectedComponentsKosaraju(g));
-      case Kind::kKCore: return ints(KCoreDecomposition(g));
+      case Kind::kKCore: return ints(KCoreDecomposition(g, par));
       case Kind::kLouvain: {
         LouvainOptions o;
         o.max_phases = IntParam(params, "maxPhases", o.max_phases);

@@ -286,65 +286,66 @@ std::vector<VertexId> StronglyConnectedComponentsKosaraju(const Graph& g) {
   return component;
 }
 
-namespace {
-
-// Batagelj-Zaversnik with counters of type T (32 bits when every degree fits: half the
-// memory traffic of the peeling's random accesses).
-template <typename T>
-std::vector<uint64_t> PeelCores(const Graph& g) {
+std::vector<uint64_t> KCoreDecomposition(const Graph& g, const Parallel& par) {
+  // Level-synchronous peeling: at level k, every remaining vertex of degree <= k is removed
+  // with core number k, and its removal lowers its remaining neighbours' degrees; those that
+  // fall to k join the next round of the same level. Each decrement is atomic and a vertex
+  // joins a round exactly once (when its degree passes from k + 1 to k), so the result does
+  // not depend on the threads: it is Batagelj-Zaversnik's.
   const VertexId n = g.n;
-  std::vector<T> degree(n, 0);
-  T max_degree = 0;
+  std::vector<std::atomic<int64_t>> degree(n);
+  std::vector<std::atomic<uint8_t>> removed(n);
+  std::vector<uint64_t> core(n, 0);
+  std::vector<VertexId> remaining;
+  remaining.reserve(g.num_active);
   for (VertexId v = 0; v < n; ++v) {
-    if (!g.active[v]) continue;
-    degree[v] = static_cast<T>(g.OutDegree(v) + g.InDegree(v));
-    max_degree = std::max(max_degree, degree[v]);
+    degree[v].store(static_cast<int64_t>(g.OutDegree(v) + g.InDegree(v)),
+                    std::memory_order_relaxed);
+    removed[v].store(g.active[v] ? 0 : 1, std::memory_order_relaxed);
+    if (g.active[v]) remaining.push_back(v);
   }
-  // Vertices sorted by degree (bin sort); peel the smallest, lowering its neighbours.
-  std::vector<T> bin(static_cast<size_t>(max_degree) + 2, 0);
-  std::vector<T> position(n), sorted(n);
-  for (VertexId v = 0; v < n; ++v) ++bin[degree[v]];
-  T start = 0;
-  for (T d = 0; d <= max_degree; ++d) {
-    const T count = bin[d];
-    bin[d] = start;
-    start += count;
-  }
-  for (VertexId v = 0; v < n; ++v) {
-    position[v] = bin[degree[v]]++;
-    sorted[position[v]] = v;
-  }
-  for (T d = max_degree; d > 0; --d) bin[d] = bin[d - 1];
-  bin[0] = 0;
-  auto lower = [&](VertexId u, VertexId v) {
-    if (u == v || degree[u] <= degree[v]) return;
-    const T du = degree[u], pu = position[u], pw = bin[du];
-    const VertexId w = static_cast<VertexId>(sorted[pw]);
-    if (u != w) {
-      position[u] = pw;
-      sorted[pu] = w;
-      position[w] = pu;
-      sorted[pw] = u;
+  std::vector<VertexId> frontier;
+  int64_t k = 0;
+  while (!remaining.empty()) {
+    CheckInterrupt();
+    frontier.clear();
+    int64_t smallest = INT64_MAX;
+    for (VertexId v : remaining) {
+      const int64_t d = degree[v].load(std::memory_order_relaxed);
+      if (d <= k) frontier.push_back(v);
+      smallest = std::min(smallest, d);
     }
-    ++bin[du];
-    --degree[u];
-  };
-  for (uint64_t i = 0; i < n; ++i) {
-    if ((i & 0xffff) == 0) CheckInterrupt();
-    const VertexId v = static_cast<VertexId>(sorted[i]);
-    if (!g.active[v]) continue;
-    for (uint64_t e = g.out_offsets[v]; e < g.out_offsets[v + 1]; ++e) lower(g.out_targets[e], v);
-    for (uint64_t e = g.in_offsets[v]; e < g.in_offsets[v + 1]; ++e) lower(g.in_sources[e], v);
+    if (frontier.empty()) {
+      k = smallest;  // no vertex until that level
+      continue;
+    }
+    while (!frontier.empty()) {
+      for (VertexId v : frontier) {
+        removed[v].store(1, std::memory_order_relaxed);
+        core[v] = static_cast<uint64_t>(k);
+      }
+      const unsigned workers = par.Workers(frontier.size(), 1024);
+      std::vector<std::vector<VertexId>> next(workers);
+      par.For(frontier.size(), 1024, [&](unsigned worker, uint64_t begin, uint64_t end) {
+        auto lower = [&](VertexId u) {
+          if (removed[u].load(std::memory_order_relaxed)) return;
+          if (degree[u].fetch_sub(1, std::memory_order_relaxed) == k + 1) next[worker].push_back(u);
+        };
+        for (uint64_t i = begin; i < end; ++i) {
+          const VertexId v = frontier[i];
+          for (uint64_t e = g.out_offsets[v]; e < g.out_offsets[v + 1]; ++e)
+            lower(g.out_targets[e]);
+          for (uint64_t e = g.in_offsets[v]; e < g.in_offsets[v + 1]; ++e) lower(g.in_sources[e]);
+        }
+      });
+      frontier.clear();
+      for (const auto& list : next) frontier.insert(frontier.end(), list.begin(), list.end());
+    }
+    std::erase_if(remaining,
+                  [&](VertexId v) { return removed[v].load(std::memory_order_relaxed); });
+    ++k;
   }
-  return std::vector<uint64_t>(degree.begin(), degree.end());
-}
-
-}  // namespace
-
-std::vector<uint64_t> KCoreDecomposition(const Graph& g) {
-  // Degrees, bins and positions all fit 32 bits when twice the edges and the vertices do.
-  if (2 * g.num_edges() < UINT32_MAX && g.n < UINT32_MAX) return PeelCores<uint32_t>(g);
-  return PeelCores<uint64_t>(g);
+  return core;
 }
 
 }  // namespace graphdb::algo

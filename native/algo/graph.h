@@ -81,9 +81,9 @@ std::vector<VertexId> WeaklyConnectedComponents(const Graph& g, int64_t max_iter
 std::vector<VertexId> StronglyConnectedComponents(const Graph& g);
 std::vector<VertexId> StronglyConnectedComponentsKosaraju(const Graph& g);
 
-// Core number of each vertex, degree = in + out edges (parallel edges count, self-loops
-// do not): Batagelj-Zaversnik bucket peeling, O(V + E).
-std::vector<uint64_t> KCoreDecomposition(const Graph& g);
+// Core number of each vertex, degree = in + out edges (parallel edges and self-loops count):
+// level-synchronous peeling, O(V · levels + E), its rounds parallel.
+std::vector<uint64_t> KCoreDecomposition(const Graph& g, const Parallel& par);
 
 // ---- Undirected weighted view (community detection, triangles) ----
 

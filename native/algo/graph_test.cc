@@ -65,7 +65,7 @@ TEST(AlgoGraph, InactiveVerticesAreLeftOut) {
 TEST(AlgoGraph, KCoreOfCliqueAndTail) {
   // Kùzu's DemoKCore: a chain 0-1-2-3 and a 4-clique 3,4,5,6.
   Graph g = MakeGraph(7, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {3, 5}, {3, 6}, {4, 5}, {4, 6}, {5, 6}});
-  EXPECT_EQ(KCoreDecomposition(g), (std::vector<uint64_t>{1, 1, 1, 3, 3, 3, 3}));
+  EXPECT_EQ(KCoreDecomposition(g, Parallel{}), (std::vector<uint64_t>{1, 1, 1, 3, 3, 3, 3}));
 }
 
 TEST(AlgoGraph, LouvainAndLeidenFindTwoCliques) {
