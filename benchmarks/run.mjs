@@ -4,7 +4,8 @@
 // message; the SQL peers run the social-graph workloads (SQL over `person` and `knows`).
 //
 //   npm run bench -- [--scale F] [--quick] [--json FILE] [--only NAME[,NAME]] [--trials N]
-//                    [--cache DIR] [--scale-section] [--scale-persons N] [--help]
+//                    [--cache DIR] [--scale-section] [--scale-persons N]
+//                    [--analytics-large] [--help]
 //
 // --scale F   generated graph of F x 100k persons and 10 knows edges each (default 1; 0.05
 //             with --quick)
@@ -26,6 +27,11 @@
 // --only algorithms  the graph algorithms Kùzu also has (benchmarks/algo/bench.mjs), both
 //             systems on the 100k-person graph (20k with --quick), answers compared; with
 //             --algo-large also on 1M persons / 10M edges (a long load on a small machine)
+// --analytics-large  the `analytics` section also at 1,000,000 persons / 10M edges (opt-in:
+//             the load takes minutes); `analytics` alone runs at 100,000 persons / 1M edges
+//             (5,000 with --quick): whole-graph aggregations, filtered two-hop counts, sorts,
+//             DISTINCT and cycles, GraphDB at 1 thread and at every core, Kùzu and DuckDB
+//             (benchmarks/analytics/bench.mjs), answers checked equal
 //
 // engine_point_lookup (GraphDB only) times the cached point lookup inside the engine with the
 // native benchmark benchmarks/native/engine_point_lookup.cc, built here with cmake when it can
@@ -66,6 +72,7 @@ const STREAM_BENCH = path.join(here, 'stream', 'bench.mjs');
 const KUZU_API_BENCH = path.join(here, 'kuzu-api', 'bench.mjs');
 const SCALE_BENCH = path.join(here, 'scale', 'bench.mjs');
 const ALGO_BENCH = path.join(here, 'algo', 'bench.mjs');
+const ANALYTICS_BENCH = path.join(here, 'analytics', 'bench.mjs');
 const ENGINE_BENCH = 'engine_point_lookup';
 const ENGINE_BENCH_TARGET = 'graphdb_bench_engine';
 const WORKER_TIMEOUT_MS = 15 * 60 * 1000;
@@ -100,6 +107,7 @@ function parseOptions() {
         'scale-section': { type: 'boolean', default: false },
         'scale-persons': { type: 'string', default: '1000000' },
         'algo-large': { type: 'boolean', default: false },
+        'analytics-large': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }).values;
@@ -132,6 +140,7 @@ function selection() {
     'commit',
     'stream',
     'kuzu_api',
+    'analytics',
     'scale',
     'algorithms',
   ];
@@ -342,6 +351,15 @@ async function main() {
       if (different.length > 0) failures.push(`algorithms: different answers: ${different.join(', ')}`);
     }
     report.kuzu_api = chosen.has('kuzu_api') ? await kuzuApi(runDir) : { skipped: 'not selected' };
+    if (chosen.has('analytics')) {
+      report.analytics = await analyticsSection(runDir);
+      for (const run of report.analytics) {
+        if (run.error) failures.push(`analytics: ${run.error.message ?? run.error.code}`);
+        for (const [name, q] of Object.entries(run.queries ?? {})) {
+          if (q.mismatch) failures.push(`analytics ${name}: answers differ (${q.mismatch.join(', ')})`);
+        }
+      }
+    }
     if (chosen.has('scale')) {
       report.scale = await scaleSection(runDir);
       if (report.scale.error)
@@ -899,13 +917,56 @@ function algorithmsTable(algo) {
       rows.push([name, `${size.persons}/${size.knows}`, value(a.graphdb), value(a.kuzu), speedup, answers]);
     }
   }
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
-  const line = (r) => `| ${r.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`;
+  return markdownTable(rows.map((r) => r.map(String)));
+}
+
+/**
+ * Whole-graph queries (benchmarks/analytics): GraphDB at 1 thread and at every core, Kùzu and
+ * DuckDB, at 100,000 persons (5,000 with --quick) and, with --analytics-large, 1,000,000.
+ */
+async function analyticsSection(runDir) {
+  const runs = [];
+  const sizes = [quick ? 5000 : 100_000, ...(args['analytics-large'] ? [1_000_000] : [])];
+  for (const persons of sizes) {
+    const out = path.join(runDir, `analytics-${persons}.json`);
+    const argv = ['--json', out, '--dir', path.join(runDir, `analytics-${persons}`)];
+    argv.push('--root', graphdbSnapshot.dir, '--persons', String(persons), '--cache', args.cache);
+    argv.push('--trials', String(trials));
+    log(`analytics: running benchmarks/analytics/bench.mjs (${persons} persons)`);
+    runs.push(jsonReport(out, await runNode(ANALYTICS_BENCH, argv), 'benchmarks/analytics/bench.mjs'));
+  }
+  return runs;
+}
+
+/** `rows` (the first one the header) as a Markdown table with padded columns. */
+function markdownTable(rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   return [
     line(rows[0]),
     `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
     ...rows.slice(1).map(line),
   ].join('\n');
+}
+
+/** One analytics run as a Markdown table: a row per query, a column per system. */
+function analyticsTable(run) {
+  const par = `graphdb_${run.cores}`;
+  const rows = [
+    ['query (ms, median)', 'graphdb 1 thread', `graphdb ${run.cores} threads`, 'speedup', 'kuzu', 'duckdb'],
+  ];
+  for (const [name, q] of Object.entries(run.queries)) {
+    const cell = (v) => (v === undefined ? '-' : String(v));
+    rows.push([
+      q.mismatch ? `${name} (DIFFERS)` : name,
+      cell(q.graphdb_1),
+      cell(q[par]),
+      cell(q.speedup),
+      cell(q.kuzu),
+      cell(q.duckdb),
+    ]);
+  }
+  return markdownTable(rows);
 }
 
 const SCALE_METRICS = [
@@ -935,13 +996,7 @@ function scaleTable(scale) {
       note,
     ]);
   }
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-  return [
-    line(rows[0]),
-    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
-    ...rows.slice(1).map(line),
-  ].join('\n');
+  return markdownTable(rows);
 }
 
 function machineInfo() {
@@ -1089,6 +1144,16 @@ function printTable(report) {
     );
   } else if (ka) {
     process.stdout.write(`kuzu_api: ${JSON.stringify(ka).slice(0, 400)}\n`);
+  }
+  for (const run of report.analytics ?? []) {
+    if (run.queries) {
+      process.stdout.write(
+        `\nanalytics: ${run.persons} persons, ${run.knows} knows edges, ${run.trials} trials, ${run.cores} cores\n\n`,
+      );
+      process.stdout.write(`${analyticsTable(run)}\n`);
+    } else {
+      process.stdout.write(`analytics: ${JSON.stringify(run).slice(0, 400)}\n`);
+    }
   }
   const sc = report.scale;
   if (sc?.systems) {

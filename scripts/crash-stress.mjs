@@ -6,8 +6,11 @@
 //
 //   npm run stress:crash -- [--cycles 200] [--connections 4] [--min-ms 100] [--max-ms 600]
 //                           [--cycles-per-db 20] [--rollback-every K] [--checkpoint-each]
-//                           [--keep] [--verbose]
+//                           [--checkpoint-bytes B] [--keep] [--verbose]
 //
+// --checkpoint-bytes B sets the writer's checkpointThresholdBytes: with a small B (2048) the
+// database checkpoints by itself beside the writers all the time, so kills land inside those
+// checkpoints, at every step.
 // --checkpoint-each is the control variant: the writer runs CHECKPOINT after each commit before
 // acknowledging it, so acknowledged commits must survive even without a write-ahead log.
 // --keep keeps the folder of a database on which a cycle failed. Each database serves
@@ -28,6 +31,7 @@ const { values: options } = parseArgs({
     'cycles-per-db': { type: 'string', default: '20' },
     'rollback-every': { type: 'string', default: '0' },
     'checkpoint-each': { type: 'boolean', default: false },
+    'checkpoint-bytes': { type: 'string' },
     keep: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
   },
@@ -91,6 +95,8 @@ for (let cycle = 0; cycle < cycles; cycle++) {
     killAfterMs,
     checkpointEach: options['checkpoint-each'],
     rollbackEvery,
+    checkpointBytes:
+      options['checkpoint-bytes'] === undefined ? undefined : Number(options['checkpoint-bytes']),
   });
   totals.cycles++;
   totals.acked += result.acked.length;

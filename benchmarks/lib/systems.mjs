@@ -107,7 +107,7 @@ async function openGraphDB(dir, { threads, graphdbRoot, syncOnCommit }) {
       };
     },
     async checkpoint() {
-      db.checkpoint();
+      await db.checkpoint();
     },
     async close() {
       db.close();

@@ -29,7 +29,7 @@ void StatementControl::MemoryLimitReached() const {
       ErrorCode::kResourceLimit,
       "the query needs more than " + std::to_string(max_memory_bytes_) +
           " bytes of memory for its intermediate results (sorts, aggregations, DISTINCT, "
-          "collected lists); it was stopped");
+          "collected lists, lists and strings its expressions build); it was stopped");
 }
 
 void StatementControl::ResultLimitReached() const {

@@ -67,6 +67,10 @@ class StatementControl {
     max_result_bytes_ = max_result_bytes;
     max_memory_bytes_ = max_memory_bytes;
   }
+  // The most threads the statement may use (0: as many as its database and connection allow;
+  // common/task_pool.h).
+  void SetThreads(uint32_t threads) { threads_ = threads; }
+  uint32_t threads() const { return threads_; }
   uint64_t max_result_bytes() const { return max_result_bytes_; }
   uint64_t max_memory_bytes() const { return max_memory_bytes_; }
   // Memory the statement took (`bytes` > 0) or gave back; throws RESOURCE_LIMIT past the limit.
@@ -101,6 +105,7 @@ class StatementControl {
   uint32_t timeout_ms_ = 0;
   uint64_t max_result_bytes_ = 0;
   uint64_t max_memory_bytes_ = 0;
+  uint32_t threads_ = 0;
   std::atomic<int64_t> memory_used_{0};
   Clock::time_point deadline_ = Clock::time_point::max();
 };

@@ -10,6 +10,7 @@
 #include "cypher/binder/bound_expression.h"
 #include "cypher/planner/logical_plan.h"
 #include "exec/operator.h"
+#include "exec/parallel_pipeline.h"
 #include "function/aggregate_function.h"
 #include "function/integer_range.h"
 
@@ -35,11 +36,14 @@ class SingleRowOp final : public PhysicalOperator {
 
 class FilterOp final : public PhysicalOperator {
  public:
-  explicit FilterOp(const BoundExpression* predicate) : predicate_(predicate) {}
+  // `predicates` (the plan's) must outlive it: a row passes when each is TRUE, evaluated in
+  // order up to the first that is not.
+  explicit FilterOp(const std::vector<const BoundExpression*>& predicates)
+      : predicates_(predicates) {}
   bool Next(ExecContext& ctx) override;
 
  private:
-  const BoundExpression* predicate_;
+  const std::vector<const BoundExpression*>& predicates_;
 };
 
 // An expression evaluated into a slot.
@@ -94,14 +98,19 @@ class SkipLimitOp final : public PhysicalOperator {
 // Drops rows whose values in `slots` were seen before.
 class DistinctOp final : public PhysicalOperator {
  public:
-  explicit DistinctOp(std::vector<SlotId> slots);
+  // `parallel`: the runner of its input on several threads, or null.
+  explicit DistinctOp(std::vector<SlotId> slots,
+                      std::unique_ptr<ParallelPipeline> parallel = nullptr);
   ~DistinctOp() override;
   void Open(ExecContext& ctx) override;
   bool Next(ExecContext& ctx) override;
 
  private:
   struct State;
+  // Runs the input in parallel into state_->rows; false when it does not.
+  bool RunParallel(ExecContext& ctx);
   std::vector<SlotId> slots_;
+  std::unique_ptr<ParallelPipeline> parallel_;
   std::unique_ptr<State> state_;
   MemoryCharge memory_;
 };
@@ -115,8 +124,10 @@ struct SortKey {
 // it keeps only the best `limit` rows.
 class SortOp final : public PhysicalOperator {
  public:
-  SortOp(std::vector<SortKey> keys, const BoundExpression* skip, const BoundExpression* limit)
-      : keys_(std::move(keys)), skip_(skip), limit_(limit) {}
+  // `parallel`: the runner of its input on several threads, or null.
+  SortOp(std::vector<SortKey> keys, const BoundExpression* skip, const BoundExpression* limit,
+         std::unique_ptr<ParallelPipeline> parallel = nullptr)
+      : keys_(std::move(keys)), skip_(skip), limit_(limit), parallel_(std::move(parallel)) {}
   void Open(ExecContext& ctx) override;
   bool Next(ExecContext& ctx) override;
 
@@ -124,12 +135,22 @@ class SortOp final : public PhysicalOperator {
   struct Row {
     std::vector<Value> keys;
     std::vector<Value> frame;
+    uint64_t position = 0;  // in the input (parallel runs: ties keep the input order)
   };
+  // The rows sorted: by the keys, then (compare_positions) by position; polls `ctx`'s control
+  // every kInterruptCheckUnits comparisons.
+  void SortRows(std::vector<Row>& rows, bool compare_positions, const ExecContext& ctx) const;
+  // Adds the row in ctx.frame to `rows`, keeping at most `keep` of the best rows when given.
+  void AddRow(ExecContext& ctx, std::optional<uint64_t> keep, uint64_t position, bool by_position,
+              std::vector<Row>& rows, MemoryCharge& memory) const;
   void Fill(ExecContext& ctx);
+  // Fills rows_ running the input in parallel; false when it does not.
+  bool FillParallel(ExecContext& ctx, std::optional<uint64_t> keep);
 
   std::vector<SortKey> keys_;
   const BoundExpression* skip_;
   const BoundExpression* limit_;
+  std::unique_ptr<ParallelPipeline> parallel_;
   std::vector<Row> rows_;
   size_t position_ = 0;
   bool filled_ = false;
@@ -161,7 +182,9 @@ struct AggregateSpec {
 // ones, min, max) see the row once.
 class HashAggregateOp final : public PhysicalOperator {
  public:
-  HashAggregateOp(std::vector<SlotAssignment> keys, std::vector<AggregateSpec> aggregates);
+  // `parallel`: the runner of its input on several threads, or null.
+  HashAggregateOp(std::vector<SlotAssignment> keys, std::vector<AggregateSpec> aggregates,
+                  std::unique_ptr<ParallelPipeline> parallel = nullptr);
   ~HashAggregateOp() override;
   void SetWeightSlot(SlotId slot) {
     weighted_ = true;
@@ -173,9 +196,17 @@ class HashAggregateOp final : public PhysicalOperator {
  private:
   struct State;
   void Fill(ExecContext& ctx);
+  // Adds the row in ctx.frame to `s`; `position`: its place in the input (kept per group by
+  // parallel partials).
+  void Accumulate(State& s, ExecContext& ctx, MemoryCharge& memory, std::vector<Value>& key,
+                  uint64_t position) const;
+  size_t NewGroup(State& s) const;
+  // Fills state_ running the input in parallel; false when it does not.
+  bool FillParallel(ExecContext& ctx);
 
   std::vector<SlotAssignment> keys_;
   std::vector<AggregateSpec> aggregates_;
+  std::unique_ptr<ParallelPipeline> parallel_;
   bool weighted_ = false;
   SlotId weight_slot_ = 0;
   std::unique_ptr<State> state_;

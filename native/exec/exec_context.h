@@ -15,6 +15,9 @@
 // kInterruptCheckUnits units the charge goes out of line and checks it. So the charge stays one
 // increment and one compare that almost never fails.
 //
+// Memory. Operators that keep rows count them with a MemoryCharge (below); values built inside
+// expressions are counted by expr_memory while the evaluation holds them.
+//
 // Thread-safety: owned by one executing statement on one thread.
 #pragma once
 
@@ -25,6 +28,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/expression_memory.h"
 #include "common/interrupt.h"
 #include "common/task_pool.h"
 #include "cypher/binder/bound_expression.h"
@@ -78,7 +82,10 @@ inline uint64_t WarningLimit(const binder::SessionSettings* settings) {
 }
 
 struct ExecContext {
-  ExecContext() : control(CurrentStatementControl()) { SetWorkBudget(0); }
+  ExecContext() : control(CurrentStatementControl()), expr_memory(control) {
+    SetWorkBudget(0);
+    fn_ctx.memory = &expr_memory;
+  }
 
   std::vector<Value> frame;
   const std::unordered_map<std::string, Value>* params = nullptr;
@@ -127,6 +134,9 @@ struct ExecContext {
 
   // The statement's control (cancellation, deadline, limits), or null.
   StatementControl* control;
+  // The values expressions build, counted against the statement's memory limit while they are
+  // held (common/expression_memory.h); fn_ctx.memory points here.
+  ExpressionMemory expr_memory;
   uint64_t work_done = 0;
   uint64_t work_budget = std::numeric_limits<uint64_t>::max();
   // The next count at which ChargeWork goes out of line: the budget or the next poll.
@@ -150,6 +160,17 @@ class MemoryCharge {
     }
     bytes_ += static_cast<int64_t>(bytes);
     ctx.control->ChargeMemory(static_cast<int64_t>(bytes));
+  }
+  // Takes over what `other` holds (a worker's partial result merged into this operator's):
+  // released with this charge from now on.
+  void Absorb(MemoryCharge& other) {
+    if (other.owner_ == nullptr || other.bytes_ == 0) return;
+    if (owner_ != other.owner_) {
+      owner_ = other.owner_;
+      bytes_ = 0;
+    }
+    bytes_ += other.bytes_;
+    other.bytes_ = 0;
   }
   void Release(ExecContext& ctx) {
     if (owner_ != nullptr && owner_ == ctx.control && bytes_ != 0) owner_->ChargeMemory(-bytes_);

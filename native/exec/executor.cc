@@ -11,6 +11,7 @@
 #include "exec/expression_evaluator.h"
 #include "exec/graph_operators.h"
 #include "exec/graph_store.h"
+#include "exec/parallel_pipeline.h"
 
 namespace graphdb::exec {
 
@@ -159,55 +160,72 @@ std::string ProfileText(const LogicalOperator& root, const PlanProfile& profile,
       catalog);
 }
 
-OperatorPtr MapPlan(const LogicalOperator& op, const catalog::Catalog* catalog,
-                    PlanProfile* profile) {
-  OperatorPtr child;
-  if (!op.children.empty() && op.kind != LogicalOpKind::kUnion) {
-    child = MapPlan(*op.children[0], catalog, profile);
-  }
+namespace {
+
+OperatorPtr MapOperators(const LogicalOperator& op, const catalog::Catalog* catalog,
+                         PlanProfile* profile, const PlanOverride* leaf, bool under_limit) {
   OperatorPtr out;
-  switch (op.kind) {
-    case LogicalOpKind::kSingleRow: out = std::make_unique<SingleRowOp>(); break;
-    case LogicalOpKind::kMaterialize: out = std::make_unique<MaterializeOp>(); break;
-    case LogicalOpKind::kFilter: out = std::make_unique<FilterOp>(op.expr); break;
-    case LogicalOpKind::kProjection: out = std::make_unique<ProjectionOp>(op.items); break;
-    case LogicalOpKind::kUnwind: out = std::make_unique<UnwindOp>(op.expr, op.slot); break;
-    case LogicalOpKind::kSkipLimit: out = std::make_unique<SkipLimitOp>(op.expr, op.expr2); break;
-    case LogicalOpKind::kDistinct: out = std::make_unique<DistinctOp>(op.slots); break;
-    case LogicalOpKind::kSort: {
-      std::vector<SortKey> keys;
-      for (const auto* o : op.order_by) keys.push_back({o->expr.get(), o->descending});
-      out = std::make_unique<SortOp>(std::move(keys), op.expr, op.expr2);
-      break;
-    }
-    case LogicalOpKind::kAggregate: {
-      std::vector<AggregateSpec> aggs;
-      for (const auto* a : op.aggregates) aggs.push_back({a});
-      for (size_t i : op.every_row) aggs[i].every_row = true;
-      out = std::make_unique<HashAggregateOp>(op.items, std::move(aggs));
-      if (op.weighted) static_cast<HashAggregateOp&>(*out).SetWeightSlot(op.weight_slot);
-      break;
-    }
-    case LogicalOpKind::kUnion: {
-      std::vector<UnionOp::Branch> branches;
-      for (size_t i = 0; i < op.children.size(); ++i) {
-        branches.push_back({MapPlan(*op.children[i], catalog, profile), op.branch_slots[i]});
+  if (leaf) out = (*leaf)(op);
+  OperatorPtr child;
+  if (!out && !op.children.empty() && op.kind != LogicalOpKind::kUnion) {
+    child =
+        MapOperators(*op.children[0], catalog, profile, leaf, op.kind == LogicalOpKind::kSkipLimit);
+  }
+  // A pipeline breaker whose input may run on several threads.
+  auto parallel = [&]() { return ParallelPipeline::For(op, under_limit, catalog, profile); };
+  if (!out) {
+    switch (op.kind) {
+      case LogicalOpKind::kSingleRow: out = std::make_unique<SingleRowOp>(); break;
+      case LogicalOpKind::kMaterialize: out = std::make_unique<MaterializeOp>(); break;
+      case LogicalOpKind::kFilter: out = std::make_unique<FilterOp>(op.predicates); break;
+      case LogicalOpKind::kProjection: out = std::make_unique<ProjectionOp>(op.items); break;
+      case LogicalOpKind::kUnwind: out = std::make_unique<UnwindOp>(op.expr, op.slot); break;
+      case LogicalOpKind::kSkipLimit: out = std::make_unique<SkipLimitOp>(op.expr, op.expr2); break;
+      case LogicalOpKind::kDistinct:
+        out = std::make_unique<DistinctOp>(op.slots, parallel());
+        break;
+      case LogicalOpKind::kSort: {
+        std::vector<SortKey> keys;
+        for (const auto* o : op.order_by) keys.push_back({o->expr.get(), o->descending});
+        out = std::make_unique<SortOp>(std::move(keys), op.expr, op.expr2, parallel());
+        break;
       }
-      out = std::make_unique<UnionOp>(std::move(branches), op.slots);
-      break;
+      case LogicalOpKind::kAggregate: {
+        std::vector<AggregateSpec> aggs;
+        for (const auto* a : op.aggregates) aggs.push_back({a});
+        for (size_t i : op.every_row) aggs[i].every_row = true;
+        out = std::make_unique<HashAggregateOp>(op.items, std::move(aggs), parallel());
+        if (op.weighted) static_cast<HashAggregateOp&>(*out).SetWeightSlot(op.weight_slot);
+        break;
+      }
+      case LogicalOpKind::kUnion: {
+        std::vector<UnionOp::Branch> branches;
+        for (size_t i = 0; i < op.children.size(); ++i) {
+          branches.push_back({MapPlan(*op.children[i], catalog, profile), op.branch_slots[i]});
+        }
+        out = std::make_unique<UnionOp>(std::move(branches), op.slots);
+        break;
+      }
+      case LogicalOpKind::kNodeScan:
+      case LogicalOpKind::kIndexSeek:
+      case LogicalOpKind::kExpand:
+      case LogicalOpKind::kCountExpand:
+      case LogicalOpKind::kOptional:
+      case LogicalOpKind::kUpdate:
+      case LogicalOpKind::kTableFunction:
+      case LogicalOpKind::kFileScan: out = MapGraphOperator(op, catalog, profile); break;
     }
-    case LogicalOpKind::kNodeScan:
-    case LogicalOpKind::kIndexSeek:
-    case LogicalOpKind::kExpand:
-    case LogicalOpKind::kCountExpand:
-    case LogicalOpKind::kOptional:
-    case LogicalOpKind::kUpdate:
-    case LogicalOpKind::kTableFunction:
-    case LogicalOpKind::kFileScan: out = MapGraphOperator(op, catalog, profile); break;
   }
   if (child) out->child = std::move(child);
   if (profile) out = std::make_unique<ProfiledOp>(std::move(out), &(*profile)[&op]);
   return out;
+}
+
+}  // namespace
+
+OperatorPtr MapPlan(const LogicalOperator& op, const catalog::Catalog* catalog,
+                    PlanProfile* profile, const PlanOverride* leaf) {
+  return MapOperators(op, catalog, profile, leaf, false);
 }
 
 struct SubqueryRunner::Plan {

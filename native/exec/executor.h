@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -22,8 +23,11 @@ class GraphStore;  // exec/graph_store.h: the storage binding physical operators
 // against (null: no storage; graph operators then fail). The operators keep no storage of
 // their own: each run reads ExecContext::store. With `profile`, each operator counts its rows
 // and time there.
+// With `leaf`, an operator for which (*leaf)(op) returns an operator is mapped to that one,
+// without its input (exec/parallel_pipeline.h puts its part of a scan in place of the scan).
+using PlanOverride = std::function<OperatorPtr(const planner::LogicalOperator&)>;
 OperatorPtr MapPlan(const planner::LogicalOperator& op, const catalog::Catalog* catalog,
-                    PlanProfile* profile = nullptr);
+                    PlanProfile* profile = nullptr, const PlanOverride* leaf = nullptr);
 
 // EXPLAIN's tree of `root` with, on each operator's line, the rows it produced and the time
 // spent in it, its children's excluded: `rows=3 time=0.012ms`.

@@ -1,5 +1,7 @@
 #include "exec/expression_evaluator.h"
 
+#include <algorithm>
+
 #include "common/status.h"
 #include "exec/executor.h"
 #include "exec/graph_access.h"
@@ -23,8 +25,76 @@ Value FromTruth(std::optional<bool> t) {
   return t ? Value::Boolean(*t) : Value::Null(LogicalType::Bool());
 }
 
+// ---- Memory of built values (common/expression_memory.h describes the design).
+//
+// Each node that builds a value takes the account's mark before its children and, after it,
+// keeps what its result holds (KeepResult): nothing for a result without a heap (numbers,
+// booleans, short strings), the new string for a longer string (its arguments die with the
+// call), and everything for a list, map or struct (its arguments' values and its own: it may
+// share them). Loops give back what an element's evaluation built and did not keep. Only under
+// a memory limit (ExpressionMemory::counts()); otherwise what is charged only paces the polls.
+
+Value EvaluateNode(const BoundExpression& expr, ExecContext& ctx);
+bool NodePredicate(const BoundExpression& expr, ExecContext& ctx) {
+  Value v = EvaluateNode(expr, ctx);
+  return !v.is_null() && v.GetBool();
+}
+
+bool IsText(const Value& v) {
+  return v.type_id() == LogicalTypeId::kString || v.type_id() == LogicalTypeId::kBlob;
+}
+
+// After a function or operator made `result` from `args` (evaluated between the marks `mark`
+// and `args_end`): a string that it returns as new and did not charge is charged now (its
+// allocation was bounded by its arguments); then the account keeps what the result holds.
+[[gnu::noinline]] void KeepBuilt(ExpressionMemory& memory, int64_t mark, int64_t args_end,
+                                 const Value& result, const Value* args, size_t n,
+                                 bool argument_part) {
+  const ValueHeap* heap = result.heap();
+  const bool text = IsText(result);
+  if (text && !argument_part && memory.held() == args_end) {
+    bool shared = false;
+    for (size_t i = 0; i < n && !shared; ++i) shared = args[i].heap() == heap;
+    if (!shared) memory.Charge(sizeof(ValueHeap) + heap->str.size());
+  }
+  if (memory.counts() && text) memory.SetHeld(mark + (memory.held() - args_end));
+}
+// The common case inline: a result without a heap (nothing of it to keep).
+inline void KeepResult(ExpressionMemory& memory, int64_t mark, int64_t args_end,
+                       const Value& result, const Value* args, size_t n, bool argument_part) {
+  if (result.heap() != nullptr) {
+    KeepBuilt(memory, mark, args_end, result, args, n, argument_part);
+  } else if (memory.counts()) {
+    memory.SetHeld(mark);
+  }
+}
+
+// Calls `fn` on arguments evaluated since the account's `mark`; its result is returned from
+// one place (so it is built where the caller wants it, not moved there).
+Value Call(const function::BoundScalarFunction& fn, Value* argv, size_t n, const LogicalType& type,
+           ExecContext& ctx, int64_t mark) {
+  ExpressionMemory& memory = ctx.expr_memory;
+  const int64_t args_end = memory.held();
+  Value result = fn.exec(argv, n, type, ctx.fn_ctx);
+  KeepResult(memory, mark, args_end, result, argv, n, fn.returns_argument_part);
+  return result;
+}
+
+// The bytes of a list or struct's own slots (not what they point to).
+uint64_t SlotBytes(size_t n) { return sizeof(ValueHeap) + n * sizeof(Value); }
+
+// Grows `out` by one slot, charging its growth (doubling, as the vector does).
+void PushCharged(std::vector<Value>& out, Value v, ExpressionMemory& memory) {
+  if (out.size() == out.capacity()) {
+    const size_t grown = std::max<size_t>(8, out.capacity() * 2);
+    memory.Charge((grown - out.capacity()) * sizeof(Value));
+    out.reserve(grown);
+  }
+  out.push_back(std::move(v));
+}
+
 Value EvaluateProperty(const BoundExpression& expr, ExecContext& ctx) {
-  Value base = Evaluate(*expr.children[0], ctx);
+  Value base = EvaluateNode(*expr.children[0], ctx);
   if (base.is_null()) return Value::Null(expr.type);
   switch (base.type_id()) {
     case LogicalTypeId::kInternalId: {
@@ -65,10 +135,10 @@ Value EvaluateProperty(const BoundExpression& expr, ExecContext& ctx) {
 Value EvaluateCase(const BoundExpression& expr, ExecContext& ctx) {
   size_t i = 0;
   Value operand;
-  if (expr.case_has_operand) operand = Evaluate(*expr.children[i++], ctx);
+  if (expr.case_has_operand) operand = EvaluateNode(*expr.children[i++], ctx);
   size_t pairs_end = expr.children.size() - 1;  // last child: ELSE (NULL literal if absent)
   for (; i < pairs_end; i += 2) {
-    Value when = Evaluate(*expr.children[i], ctx);
+    Value when = EvaluateNode(*expr.children[i], ctx);
     bool hit;
     if (expr.case_has_operand) {
       // As in Kùzu, CASE NULL WHEN NULL matches.
@@ -77,36 +147,53 @@ Value EvaluateCase(const BoundExpression& expr, ExecContext& ctx) {
     } else {
       hit = !when.is_null() && when.GetBool();
     }
-    if (hit) return Evaluate(*expr.children[i + 1], ctx);
+    if (hit) return EvaluateNode(*expr.children[i + 1], ctx);
   }
-  return Evaluate(*expr.children.back(), ctx);
+  return EvaluateNode(*expr.children.back(), ctx);
 }
 
 Value EvaluateListComprehension(const BoundExpression& expr, ExecContext& ctx) {
-  Value list = Evaluate(*expr.children[0], ctx);
+  Value list = EvaluateNode(*expr.children[0], ctx);
   if (list.is_null()) return Value::Null(expr.type);
+  ExpressionMemory& memory = ctx.expr_memory;
+  const bool counts = memory.counts();
   std::vector<Value> out;
   Value saved = ctx.frame[expr.slot];
+  memory.Charge(sizeof(ValueHeap));
   for (const Value& element : list.children()) {
     ctx.ChargeWork();
     ctx.frame[expr.slot] = element;
-    if (expr.has_predicate && !EvaluatePredicate(*expr.children[1], ctx)) continue;
-    out.push_back(expr.has_projection ? Evaluate(*expr.children.back(), ctx) : element);
+    const int64_t mark = memory.held();
+    if (expr.has_predicate) {
+      const bool keep = NodePredicate(*expr.children[1], ctx);
+      if (counts) memory.SetHeld(mark);  // what the predicate built is gone
+      if (!keep) continue;
+    }
+    if (!expr.has_projection) {
+      PushCharged(out, element, memory);
+      continue;
+    }
+    // The projection's value is kept: so is what building it left held.
+    Value v = EvaluateNode(*expr.children.back(), ctx);
+    PushCharged(out, std::move(v), memory);
   }
   ctx.frame[expr.slot] = saved;
   return Value::Nested(expr.type, std::move(out));
 }
 
 Value EvaluateQuantifier(const BoundExpression& expr, ExecContext& ctx) {
-  Value list = Evaluate(*expr.children[0], ctx);
+  Value list = EvaluateNode(*expr.children[0], ctx);
   if (list.is_null()) return Value::Null(LogicalType::Bool());
+  ExpressionMemory& memory = ctx.expr_memory;
   size_t matches = 0;
   size_t total = list.children().size();
   Value saved = ctx.frame[expr.slot];
+  const int64_t mark = memory.held();
   for (const Value& element : list.children()) {
     ctx.ChargeWork();
     ctx.frame[expr.slot] = element;
-    if (EvaluatePredicate(*expr.children[1], ctx)) ++matches;
+    if (NodePredicate(*expr.children[1], ctx)) ++matches;
+    if (memory.counts()) memory.SetHeld(mark);
   }
   ctx.frame[expr.slot] = saved;
   if (expr.name == "all") return Value::Boolean(matches == total);
@@ -115,9 +202,22 @@ Value EvaluateQuantifier(const BoundExpression& expr, ExecContext& ctx) {
   return Value::Boolean(matches == 1);  // single
 }
 
+// The accumulator of list_reduce holds, after a step that built `built` bytes and made `acc`
+// from `old` (which held `old_held`): the step's values, and for a list or struct what the
+// old one's elements held (the new one usually keeps them; the old slots die).
+int64_t AccumulatorHeld(const Value& acc, const Value& old, int64_t old_held, int64_t built) {
+  if (acc.heap() == nullptr) return 0;
+  if (acc.heap() == old.heap()) return old_held;  // passed on unchanged
+  if (IsText(acc) || old.heap() == nullptr) return built;
+  const int64_t old_slots = static_cast<int64_t>(SlotBytes(old.heap()->children.size()));
+  return built + std::max<int64_t>(0, old_held - old_slots);
+}
+
 Value EvaluateLambda(const BoundExpression& expr, ExecContext& ctx) {
-  Value list = Evaluate(*expr.children[0], ctx);
+  Value list = EvaluateNode(*expr.children[0], ctx);
   if (list.is_null()) return Value::Null(expr.type);
+  ExpressionMemory& memory = ctx.expr_memory;
+  const bool counts = memory.counts();
   Value saved = ctx.frame[expr.slot];
   Value saved2 = ctx.frame[expr.slot2];
   Value out;
@@ -127,22 +227,38 @@ Value EvaluateLambda(const BoundExpression& expr, ExecContext& ctx) {
       ThrowRuntime("Runtime exception: Cannot execute list_reduce on an empty list.");
     }
     Value acc = elements[0];
+    const int64_t mark = memory.held();
+    int64_t acc_held = 0;  // what the accumulator holds of the account (above `mark`)
     for (size_t i = 1; i < elements.size(); ++i) {
       ctx.ChargeWork();
       ctx.frame[expr.slot] = acc;
       ctx.frame[expr.slot2] = elements[i];
-      acc = Evaluate(*expr.children[1], ctx);
+      Value next = EvaluateNode(*expr.children[1], ctx);
+      if (counts) {
+        acc_held = AccumulatorHeld(next, acc, acc_held, memory.held() - mark - acc_held);
+        ctx.frame[expr.slot] = Value();  // the old accumulator dies here
+        acc = std::move(next);
+        memory.SetHeld(mark + acc_held);
+      } else {
+        acc = std::move(next);
+      }
     }
     out = acc;
   } else {
     std::vector<Value> results;
+    const bool filter = expr.name == "list_filter";
+    memory.Charge(sizeof(ValueHeap));
     for (const Value& element : list.children()) {
       ctx.ChargeWork();
       ctx.frame[expr.slot] = element;
-      if (expr.name == "list_filter") {
-        if (EvaluatePredicate(*expr.children[1], ctx)) results.push_back(element);
+      if (filter) {
+        const int64_t mark = memory.held();
+        const bool keep = NodePredicate(*expr.children[1], ctx);
+        if (counts) memory.SetHeld(mark);
+        if (keep) PushCharged(results, element, memory);
       } else {
-        results.push_back(Evaluate(*expr.children[1], ctx));
+        Value v = EvaluateNode(*expr.children[1], ctx);
+        PushCharged(results, std::move(v), memory);
       }
     }
     out = Value::Nested(expr.type, std::move(results));
@@ -152,11 +268,36 @@ Value EvaluateLambda(const BoundExpression& expr, ExecContext& ctx) {
   return out;
 }
 
+Value EvaluateCast(const BoundExpression& expr, ExecContext& ctx) {
+  ExpressionMemory& memory = ctx.expr_memory;
+  const int64_t mark = memory.held();
+  Value v = EvaluateNode(*expr.children[0], ctx);
+  if (v.is_null()) return Value::Null(expr.type);
+  const int64_t args_end = memory.held();
+  Value result = function::CastValue(v, expr.type);
+  if (result.heap() != nullptr && !IsText(result) && result.heap() != v.heap()) {
+    memory.Charge(SlotBytes(result.heap()->children.size()));
+  }
+  KeepResult(memory, mark, args_end, result, &v, 1, false);
+  return result;
+}
+
+// A list or struct literal: its slots are new; its elements' values are kept as they were built.
+Value EvaluateNested(const BoundExpression& expr, ExecContext& ctx) {
+  ctx.expr_memory.Charge(SlotBytes(expr.children.size()));
+  std::vector<Value> elements;
+  elements.reserve(expr.children.size());
+  for (const auto& child : expr.children) elements.push_back(EvaluateNode(*child, ctx));
+  return Value::Nested(expr.type, std::move(elements));
+}
+
 // Left to right, each step as a binary kScalarFunction whose left operand is the result so
 // far: a NULL operand of a NULL-propagating operator gives NULL without evaluating the right
 // operand.
 Value EvaluateOperatorChain(const BoundExpression& expr, ExecContext& ctx) {
-  Value so_far = Evaluate(*expr.children[0], ctx);
+  ExpressionMemory& memory = ctx.expr_memory;
+  const int64_t mark = memory.held();
+  Value so_far = EvaluateNode(*expr.children[0], ctx);
   for (size_t i = 0; i < expr.chain.size(); ++i) {
     const binder::ChainStep& step = expr.chain[i];
     const LogicalType& result = i + 1 == expr.chain.size() ? expr.type : step.fn.result_type;
@@ -167,12 +308,14 @@ Value EvaluateOperatorChain(const BoundExpression& expr, ExecContext& ctx) {
       so_far = Value::Null(result);
       continue;
     }
-    Value args[2] = {std::move(so_far), Evaluate(*expr.children[i + 1], ctx)};
+    Value args[2] = {std::move(so_far), EvaluateNode(*expr.children[i + 1], ctx)};
     if (step.fn.propagates_nulls && args[1].is_null()) {
       so_far = Value::Null(result);
       continue;
     }
+    const int64_t args_end = memory.held();
     so_far = step.fn.exec(args, 2, result, ctx.fn_ctx);
+    KeepResult(memory, mark, args_end, so_far, args, 2, step.fn.returns_argument_part);
   }
   return so_far;
 }
@@ -184,7 +327,7 @@ Value BuildPath(const BoundExpression& expr, ExecContext& ctx) {
   // After a variable-length rel of zero hops, the next node is the one before it: once.
   bool same_node_next = false;
   for (const auto& child : expr.children) {
-    Value v = Evaluate(*child, ctx);
+    Value v = EvaluateNode(*child, ctx);
     if (child->type.id() == LogicalTypeId::kNode && same_node_next) {
       same_node_next = false;
       continue;
@@ -224,7 +367,7 @@ bool DistinctIds(const Value& list) {
 Value EvaluateGraphFunction(const BoundExpression& expr, ExecContext& ctx) {
   const std::string& name = expr.name;
   if (name == "path") return BuildPath(expr, ctx);
-  Value arg = Evaluate(*expr.children[0], ctx);
+  Value arg = EvaluateNode(*expr.children[0], ctx);
   if (arg.is_null()) return Value::Null(expr.type);
   if (name == "id") return Value::Id(arg.GetId());
   if (name == "label" || name == "labels") {
@@ -243,14 +386,7 @@ Value EvaluateGraphFunction(const BoundExpression& expr, ExecContext& ctx) {
   ThrowNotSupported("function " + name + " is not supported yet");
 }
 
-}  // namespace
-
-bool EvaluatePredicate(const BoundExpression& expr, ExecContext& ctx) {
-  Value v = Evaluate(expr, ctx);
-  return !v.is_null() && v.GetBool();
-}
-
-Value Evaluate(const BoundExpression& expr, ExecContext& ctx) {
+Value EvaluateNode(const BoundExpression& expr, ExecContext& ctx) {
   switch (expr.kind) {
     case ExprKind::kLiteral: return expr.literal;
     case ExprKind::kParameter: {
@@ -269,6 +405,8 @@ Value Evaluate(const BoundExpression& expr, ExecContext& ctx) {
     case ExprKind::kProperty: return EvaluateProperty(expr, ctx);
     case ExprKind::kScalarFunction: {
       const auto& fn = *expr.scalar;
+      ExpressionMemory& memory = ctx.expr_memory;
+      const int64_t mark = memory.held();
       Value args[8];
       std::vector<Value> many;
       Value* argv = args;
@@ -278,15 +416,15 @@ Value Evaluate(const BoundExpression& expr, ExecContext& ctx) {
         argv = many.data();
       }
       for (size_t i = 0; i < n; ++i) {
-        argv[i] = Evaluate(*expr.children[i], ctx);
+        argv[i] = EvaluateNode(*expr.children[i], ctx);
         if (fn.propagates_nulls && argv[i].is_null()) return Value::Null(expr.type);
       }
-      return fn.exec(argv, n, expr.type, ctx.fn_ctx);
+      return Call(fn, argv, n, expr.type, ctx, mark);
     }
     case ExprKind::kAnd: {
       std::optional<bool> result = true;
       for (const auto& child : expr.children) {
-        std::optional<bool> t = ToTruth(Evaluate(*child, ctx));
+        std::optional<bool> t = ToTruth(EvaluateNode(*child, ctx));
         if (t && !*t) return Value::Boolean(false);
         if (!t) result = std::nullopt;
       }
@@ -295,7 +433,7 @@ Value Evaluate(const BoundExpression& expr, ExecContext& ctx) {
     case ExprKind::kOr: {
       std::optional<bool> result = false;
       for (const auto& child : expr.children) {
-        std::optional<bool> t = ToTruth(Evaluate(*child, ctx));
+        std::optional<bool> t = ToTruth(EvaluateNode(*child, ctx));
         if (t && *t) return Value::Boolean(true);
         if (!t) result = std::nullopt;
       }
@@ -305,7 +443,7 @@ Value Evaluate(const BoundExpression& expr, ExecContext& ctx) {
       bool odd = false;
       bool null = false;
       for (const auto& child : expr.children) {
-        std::optional<bool> t = ToTruth(Evaluate(*child, ctx));
+        std::optional<bool> t = ToTruth(EvaluateNode(*child, ctx));
         if (!t)
           null = true;
         else
@@ -315,35 +453,22 @@ Value Evaluate(const BoundExpression& expr, ExecContext& ctx) {
     }
     case ExprKind::kOperatorChain: return EvaluateOperatorChain(expr, ctx);
     case ExprKind::kNot: {
-      auto a = ToTruth(Evaluate(*expr.children[0], ctx));
+      auto a = ToTruth(EvaluateNode(*expr.children[0], ctx));
       return a ? Value::Boolean(!*a) : FromTruth(std::nullopt);
     }
-    case ExprKind::kIsNull: return Value::Boolean(Evaluate(*expr.children[0], ctx).is_null());
-    case ExprKind::kIsNotNull: return Value::Boolean(!Evaluate(*expr.children[0], ctx).is_null());
+    case ExprKind::kIsNull: return Value::Boolean(EvaluateNode(*expr.children[0], ctx).is_null());
+    case ExprKind::kIsNotNull:
+      return Value::Boolean(!EvaluateNode(*expr.children[0], ctx).is_null());
     case ExprKind::kCase: return EvaluateCase(expr, ctx);
-    case ExprKind::kCast: {
-      Value v = Evaluate(*expr.children[0], ctx);
-      if (v.is_null()) return Value::Null(expr.type);
-      return function::CastValue(v, expr.type);
-    }
-    case ExprKind::kList: {
-      std::vector<Value> elements;
-      elements.reserve(expr.children.size());
-      for (const auto& child : expr.children) elements.push_back(Evaluate(*child, ctx));
-      return Value::Nested(expr.type, std::move(elements));
-    }
-    case ExprKind::kStruct: {
-      std::vector<Value> fields;
-      fields.reserve(expr.children.size());
-      for (const auto& child : expr.children) fields.push_back(Evaluate(*child, ctx));
-      return Value::Nested(expr.type, std::move(fields));
-    }
+    case ExprKind::kCast: return EvaluateCast(expr, ctx);
+    case ExprKind::kList:
+    case ExprKind::kStruct: return EvaluateNested(expr, ctx);
     case ExprKind::kGraphFunction: return EvaluateGraphFunction(expr, ctx);
     case ExprKind::kListComprehension: return EvaluateListComprehension(expr, ctx);
     case ExprKind::kQuantifier: return EvaluateQuantifier(expr, ctx);
     case ExprKind::kLambdaFunction: return EvaluateLambda(expr, ctx);
     case ExprKind::kLabelTest: {
-      Value node = Evaluate(*expr.children[0], ctx);
+      Value node = EvaluateNode(*expr.children[0], ctx);
       if (node.is_null()) return Value::Null(LogicalType::Bool());
       std::string label = ctx.graph->TableName(node.GetId().table);
       for (const auto& candidate : expr.field_names) {
@@ -360,6 +485,35 @@ Value Evaluate(const BoundExpression& expr, ExecContext& ctx) {
     }
   }
   Throw(ErrorCode::kInternal, "unknown expression kind");
+}
+
+// Gives back, when a top-level evaluation ends (or throws), what it charged: its value passes
+// to the row, which operators that keep rows count themselves.
+class TopLevelMark {
+ public:
+  explicit TopLevelMark(ExpressionMemory& memory)
+      : memory_(memory.counts() ? &memory : nullptr), mark_(memory.held()) {}
+  ~TopLevelMark() {
+    if (memory_ != nullptr) memory_->SetHeld(mark_);
+  }
+  TopLevelMark(const TopLevelMark&) = delete;
+  TopLevelMark& operator=(const TopLevelMark&) = delete;
+
+ private:
+  ExpressionMemory* memory_;
+  int64_t mark_;
+};
+
+}  // namespace
+
+Value Evaluate(const BoundExpression& expr, ExecContext& ctx) {
+  TopLevelMark mark(ctx.expr_memory);
+  return EvaluateNode(expr, ctx);
+}
+
+bool EvaluatePredicate(const BoundExpression& expr, ExecContext& ctx) {
+  TopLevelMark mark(ctx.expr_memory);
+  return NodePredicate(expr, ctx);
 }
 
 namespace {

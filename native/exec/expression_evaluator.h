@@ -2,6 +2,11 @@
 // three-valued logic. Failures throw GraphDBException (QUERY_RUNTIME for bad casts, overflow,
 // division by zero; INVALID_REQUEST for a missing parameter).
 //
+// Memory: the lists and strings an evaluation builds are counted against the statement's memory
+// limit while it holds them (ctx.expr_memory, common/expression_memory.h); Evaluate and
+// EvaluatePredicate give back what they counted when they return, as their value passes to the
+// caller.
+//
 // Thread-safety: stateless; the context is the caller's.
 #pragma once
 

@@ -118,23 +118,45 @@ GraphStore::GraphStore(const catalog::Catalog& catalog, TableProvider& tables, u
 
 GraphStore::~GraphStore() = default;
 
+template <typename Lookup>
+void* GraphStore::CachedTable(TableCache& cache, TableId id, Lookup&& lookup) {
+  const TableCache::Slot* last = cache.last.load(std::memory_order_acquire);
+  if (last != nullptr && last->id == id) return last->table;
+  const size_t count = cache.count.load(std::memory_order_acquire);
+  for (size_t i = 0; i < count; ++i) {
+    if (cache.slots[i].id == id) {
+      cache.last.store(&cache.slots[i], std::memory_order_release);
+      return cache.slots[i].table;
+    }
+  }
+  void* table = lookup(id);
+  if (table == nullptr) return nullptr;
+  std::lock_guard<std::mutex> lock(cache.mu);
+  const size_t now = cache.count.load(std::memory_order_relaxed);
+  for (size_t i = count; i < now; ++i) {
+    if (cache.slots[i].id == id) return table;  // another thread added it meanwhile
+  }
+  if (now < TableCache::kSlots) {
+    cache.slots[now] = {id, table};
+    cache.count.store(now + 1, std::memory_order_release);
+    cache.last.store(&cache.slots[now], std::memory_order_release);
+  }
+  return table;
+}
+
 storage::NodeTable& GraphStore::node_table(TableId id) {
-  if (last_node_ != nullptr && last_node_id_ == id) return *last_node_;
-  storage::NodeTable* table = tables_.GetNodeTable(id);
+  void* table =
+      CachedTable(node_cache_, id, [this](TableId t) -> void* { return tables_.GetNodeTable(t); });
   if (!table) Throw(ErrorCode::kInternal, "node table " + std::to_string(id) + " has no storage");
-  last_node_id_ = id;
-  last_node_ = table;
-  return *table;
+  return *static_cast<storage::NodeTable*>(table);
 }
 
 storage::RelTable& GraphStore::rel_table(TableId pair_id) {
-  if (last_rel_ != nullptr && last_rel_id_ == pair_id) return *last_rel_;
-  storage::RelTable* table = tables_.GetRelTable(pair_id);
+  void* table = CachedTable(rel_cache_, pair_id,
+                            [this](TableId t) -> void* { return tables_.GetRelTable(t); });
   if (!table)
     Throw(ErrorCode::kInternal, "rel table " + std::to_string(pair_id) + " has no storage");
-  last_rel_id_ = pair_id;
-  last_rel_ = table;
-  return *table;
+  return *static_cast<storage::RelTable*>(table);
 }
 
 const std::vector<catalog::RelTablePair>& GraphStore::pairs(TableId rel_table_id) const {

@@ -12,13 +12,18 @@
 // (storage/shared_array.h) and deciding by the stamps and versions what they see. Scans are bounded
 // by the row count at Open() so rows created by the same statement are not scanned again.
 //
-// Thread-safety: one statement on one thread; the caller holds the database locks that fit
+// Thread-safety: one statement on one thread, except that the worker threads of a parallel
+// pipeline read through it at once (node_table(), rel_table() and the reads are safe for
+// that; writes are not); the caller holds the database locks that fit
 // the statement (docs/concurrency.md).
 #pragma once
 
+#include <array>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -238,12 +243,26 @@ class GraphStore final : public GraphAccess {
   };
   std::unordered_map<catalog::TableId, std::vector<RowDefault>> row_defaults_;
   QueryCounters counters_;
-  // The tables node_table() and rel_table() found last: a statement mostly reads one or two
-  // tables many times, and no table is created or dropped while it runs.
-  catalog::TableId last_node_id_ = 0;
-  storage::NodeTable* last_node_ = nullptr;
-  catalog::TableId last_rel_id_ = 0;
-  storage::RelTable* last_rel_ = nullptr;
+  // The tables node_table() and rel_table() found: a statement mostly reads one or two tables
+  // many times, and no table is created or dropped while it runs. Worker threads of a parallel
+  // pipeline (exec/parallel_pipeline.h) look tables up at once: the slots are published once
+  // each (count, under mu to add) and never change; `last` points at the slot found last.
+  struct TableCache {
+    static constexpr size_t kSlots = 16;
+    struct Slot {
+      catalog::TableId id = 0;
+      void* table = nullptr;
+    };
+    std::array<Slot, kSlots> slots;
+    std::atomic<size_t> count{0};
+    std::atomic<const Slot*> last{nullptr};
+    std::mutex mu;
+  };
+  // The table `id` from `cache`, else from lookup(id) (null: none), cached.
+  template <typename Lookup>
+  static void* CachedTable(TableCache& cache, catalog::TableId id, Lookup&& lookup);
+  TableCache node_cache_;
+  TableCache rel_cache_;
 };
 
 }  // namespace graphdb::exec

@@ -186,15 +186,23 @@ Value ShiftRight(const Value* a, size_t, const LogicalType&, FunctionContext&) {
 
 // ---- String and list concatenation with "+".
 
-Value StringConcat(const Value* a, size_t, const LogicalType&, FunctionContext&) {
-  std::string s(a[0].GetString());
-  s.append(a[1].GetString());
+Value StringConcat(const Value* a, size_t, const LogicalType&, FunctionContext& ctx) {
+  const std::string_view x = a[0].GetString(), y = a[1].GetString();
+  ChargeBuilt(ctx, StringBytes(x.size() + y.size()));
+  std::string s;
+  s.reserve(x.size() + y.size());
+  s.append(x);
+  s.append(y);
   return Value::String(s);
 }
 
-Value ListConcatExec(const Value* a, size_t, const LogicalType& result, FunctionContext&) {
-  std::vector<Value> out = a[0].children();
+Value ListConcatExec(const Value* a, size_t, const LogicalType& result, FunctionContext& ctx) {
+  const auto& left = a[0].children();
   const auto& right = a[1].children();
+  ChargeBuilt(ctx, ListBytes(left.size() + right.size()));
+  std::vector<Value> out;
+  out.reserve(left.size() + right.size());
+  out.insert(out.end(), left.begin(), left.end());
   out.insert(out.end(), right.begin(), right.end());
   return Value::Nested(result, std::move(out));
 }

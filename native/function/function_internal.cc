@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "common/expression_memory.h"
 #include "common/unicode.h"
 #include "common/utf8.h"
 #include "types/temporal.h"
@@ -221,11 +222,49 @@ bool IsRegionalIndicator(uint32_t cp) { return cp >= 0x1F1E6 && cp <= 0x1F1FF; }
 
 }  // namespace
 
+namespace {
+
+// The end of the (non-ASCII) grapheme cluster that starts at byte `i` of `s`.
+size_t GraphemeEnd(std::string_view s, size_t i) {
+  uint32_t cp = DecodeUtf8(s, &i);
+  if (cp == '\r' && i < s.size() && s[i] == '\n') return i + 1;
+  bool joined = false;
+  int regional = IsRegionalIndicator(cp) ? 1 : 0;
+  while (i < s.size()) {
+    size_t next = i;
+    uint32_t n = DecodeUtf8(s, &next);
+    if (joined) {  // the code point after a ZWJ belongs to the cluster
+      i = next;
+      joined = false;
+      continue;
+    }
+    if (n == 0x200D) {
+      i = next;
+      joined = true;
+      continue;
+    }
+    if (IsExtend(n)) {
+      i = next;
+      continue;
+    }
+    if (regional == 1 && IsRegionalIndicator(n)) {
+      i = next;
+      regional = 2;
+      continue;
+    }
+    break;
+  }
+  return i;
+}
+
+}  // namespace
+
 std::vector<std::string_view> SplitGraphemes(std::string_view s) {
   std::vector<std::string_view> out;
   if (IsAscii(s)) {
     out.reserve(s.size());
     for (size_t i = 0; i < s.size(); ++i) {
+      if ((i & 0xFFFFF) == 0xFFFFF) CheckInterrupt();  // a long text: poll every MiB
       if (s[i] == '\r' && i + 1 < s.size() && s[i + 1] == '\n') {
         out.push_back(s.substr(i, 2));
         ++i;
@@ -235,43 +274,28 @@ std::vector<std::string_view> SplitGraphemes(std::string_view s) {
     }
     return out;
   }
-  size_t i = 0;
-  while (i < s.size()) {
-    size_t start = i;
-    uint32_t cp = DecodeUtf8(s, &i);
-    if (cp == '\r' && i < s.size() && s[i] == '\n') {
-      ++i;
-    } else {
-      bool joined = false;
-      int regional = IsRegionalIndicator(cp) ? 1 : 0;
-      while (i < s.size()) {
-        size_t next = i;
-        uint32_t n = DecodeUtf8(s, &next);
-        if (joined) {  // the code point after a ZWJ belongs to the cluster
-          i = next;
-          joined = false;
-          continue;
-        }
-        if (n == 0x200D) {
-          i = next;
-          joined = true;
-          continue;
-        }
-        if (IsExtend(n)) {
-          i = next;
-          continue;
-        }
-        if (regional == 1 && IsRegionalIndicator(n)) {
-          i = next;
-          regional = 2;
-          continue;
-        }
-        break;
-      }
-    }
-    out.push_back(s.substr(start, i - start));
+  for (size_t i = 0; i < s.size();) {
+    if ((out.size() & 0xFFFFF) == 0xFFFFF) CheckInterrupt();
+    const size_t end = GraphemeEnd(s, i);
+    out.push_back(s.substr(i, end - i));
+    i = end;
   }
   return out;
+}
+
+size_t CountGraphemes(std::string_view s) {
+  if (IsAscii(s)) {  // one a byte, but "\r\n" is one
+    size_t pairs = 0;
+    for (size_t i = s.find("\r\n"); i != std::string_view::npos; i = s.find("\r\n", i + 2)) {
+      ++pairs;
+    }
+    return s.size() - pairs;
+  }
+  size_t count = 0;
+  for (size_t i = 0; i < s.size(); i = GraphemeEnd(s, i)) {
+    if ((++count & 0xFFFFF) == 0) CheckInterrupt();
+  }
+  return count;
 }
 
 namespace {
@@ -325,6 +349,22 @@ bool IsListLike(Id id) { return id == Id::kList || id == Id::kArray; }
 LogicalType ElementType(const LogicalType& t) {
   if (IsListLike(t.id())) return t.child();
   return LogicalType::Any();
+}
+
+void ChargeBuilt(FunctionContext& ctx, uint64_t bytes) {
+  if (ctx.memory != nullptr) {
+    ctx.memory->Charge(bytes);
+    return;
+  }
+  CheckValueBytes(bytes);
+  if (bytes >= static_cast<uint64_t>(ExpressionMemory::kGranule)) CheckInterrupt();
+}
+
+void ChargeTransient(FunctionContext& ctx, uint64_t bytes) {
+  ChargeBuilt(ctx, bytes);
+  if (ctx.memory != nullptr && ctx.memory->counts()) {
+    ctx.memory->SetHeld(ctx.memory->held() - static_cast<int64_t>(bytes));
+  }
 }
 
 Value MakeList(const LogicalType& list_type, std::vector<Value> children) {

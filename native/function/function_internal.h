@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/interrupt.h"
 #include "common/status.h"
 #include "common/utf8.h"  // IsValidUtf8
 #include "function/scalar_function.h"
@@ -84,12 +85,39 @@ std::vector<std::string_view> SplitCodepoints(std::string_view s);
 // Splits into (approximate) extended grapheme clusters: a base code point with its combining
 // marks, variation selectors, emoji modifiers, ZWJ sequences and regional-indicator pairs.
 std::vector<std::string_view> SplitGraphemes(std::string_view s);
+// How many of them there are (without building the pieces).
+size_t CountGraphemes(std::string_view s);
 bool IsAscii(std::string_view s);
 // Simple (one-to-one) Unicode case mappings of every code point (common/unicode.h); invalid
 // bytes are kept as they are.
 std::string Utf8Lower(std::string_view s);
 std::string Utf8Upper(std::string_view s);
 std::string Utf8Title(std::string_view s);
+
+// ---- Values built (common/expression_memory.h).
+// Charges `bytes` that a function is about to allocate for its result to the statement (its
+// memory limit: RESOURCE_LIMIT before the allocation; every 64 KiB built, a poll of its cancel
+// and deadline). Without an account (constant folding), checks the bytes against the limit of
+// the thread's statement and polls it when they are many.
+void ChargeBuilt(FunctionContext& ctx, uint64_t bytes);
+// The same for `bytes` a function needs only while it runs (the code points of a long text):
+// checked against the limit and given back at once.
+void ChargeTransient(FunctionContext& ctx, uint64_t bytes);
+// What a list of `n` new slots, and a string of `n` bytes, take (as the evaluator counts them).
+inline uint64_t ListBytes(uint64_t n) {
+  return sizeof(ValueHeap) + (n > UINT64_MAX / 64 ? UINT64_MAX / 2 : n * sizeof(Value));
+}
+inline uint64_t StringBytes(uint64_t n) {
+  return n <= Value::kInlineStringBytes ? 0 : sizeof(ValueHeap) + n;
+}
+// For loops whose work is not in what they build (edit distances, searches, comparisons): call
+// with a running count of steps; polls the statement's control every 4,096 of them.
+inline void PollSteps(uint64_t& steps, uint64_t add = 1) {
+  const uint64_t before = steps;
+  steps += add;
+  if ((before >> 12) != (steps >> 12)) [[unlikely]]
+    CheckInterrupt();
+}
 
 // ---- Implicit-cast costs for overload resolution (cast.cc).
 // Cost of matching an argument of type `from` to a parameter declared as `param` (kAny
@@ -146,6 +174,7 @@ struct ScalarOverload {
   bool variadic = false;  // the last parameter repeats (zero or more times)
   bool propagates_nulls = true;
   bool deterministic = true;
+  bool returns_argument_part = false;  // BoundScalarFunction::returns_argument_part
 };
 
 // Custom error when no overload matches (nullptr: the generic "did not receive correct

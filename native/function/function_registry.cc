@@ -191,6 +191,7 @@ std::optional<BoundScalarFunction> BindScalarFunctionWithInput(std::string_view 
   fn.exec = best->exec;
   fn.propagates_nulls = best->propagates_nulls;
   fn.deterministic = best->deterministic;
+  fn.returns_argument_part = best->returns_argument_part;
   fn.result_type = IsNestedId(best->result) ? LogicalType::Any() : LogicalType(best->result);
   fn.arg_types.reserve(actual.size());
   for (size_t i = 0; i < actual.size(); ++i) {

@@ -38,7 +38,8 @@ bool BindListCreation(const ScalarBindInput& in, BoundScalarFunction* fn, std::s
   return true;
 }
 
-Value ListCreationExec(Args a, size_t n, const LogicalType& result, FunctionContext&) {
+Value ListCreationExec(Args a, size_t n, const LogicalType& result, FunctionContext& ctx) {
+  ChargeBuilt(ctx, ListBytes(n));
   // Elements are kept as given: [[], [NULL]] holds a list of one NULL, which Kùzu's text form
   // prints as [] (issue 34, item 13).
   return Value::Nested(result, std::vector<Value>(a, a + n));
@@ -97,10 +98,11 @@ bool BindListSlice(const ScalarBindInput& in, BoundScalarFunction* fn, std::stri
   return true;
 }
 
-Value ListSliceExec(Args a, size_t, const LogicalType& result, FunctionContext&) {
+Value ListSliceExec(Args a, size_t, const LogicalType& result, FunctionContext& ctx) {
   const auto& c = a[0].children();
   size_t from, to;
   SliceRange(static_cast<int64_t>(c.size()), a[1].GetInt(), a[2].GetInt(), &from, &to);
+  ChargeBuilt(ctx, ListBytes(to - from));
   return Value::Nested(result, std::vector<Value>(c.begin() + from, c.begin() + to));
 }
 
@@ -119,12 +121,15 @@ bool BindListConcat(const ScalarBindInput& in, BoundScalarFunction* fn, std::str
   return true;
 }
 
-Value ListConcatExec(Args a, size_t, const LogicalType& result, FunctionContext&) {
+Value ListConcatExec(Args a, size_t, const LogicalType& result, FunctionContext& ctx) {
   const auto& x = a[0].children();
   const auto& y = a[1].children();
+  ChargeBuilt(ctx, ListBytes(x.size() + y.size()));
   // Every element is kept, NULLs too: list_concat([], [NULL]) is [NULL], which Kùzu's text form
   // prints as [] (issue 34, item 13).
-  std::vector<Value> out = x;
+  std::vector<Value> out;
+  out.reserve(x.size() + y.size());
+  out.insert(out.end(), x.begin(), x.end());
   out.insert(out.end(), y.begin(), y.end());
   return Value::Nested(result, std::move(out));
 }
@@ -149,13 +154,18 @@ bool BindListAppend(const ScalarBindInput& in, BoundScalarFunction* fn, std::str
   return BindListElement(in, fn, error, 0);
 }
 
-Value ListAppendExec(Args a, size_t, const LogicalType& result, FunctionContext&) {
-  std::vector<Value> out = a[0].children();
+Value ListAppendExec(Args a, size_t, const LogicalType& result, FunctionContext& ctx) {
+  const auto& c = a[0].children();
+  ChargeBuilt(ctx, ListBytes(c.size() + 1));
+  std::vector<Value> out;
+  out.reserve(c.size() + 1);
+  out.insert(out.end(), c.begin(), c.end());
   out.push_back(a[1]);
   return Value::Nested(result, std::move(out));
 }
 
-Value ListPrependExec(Args a, size_t, const LogicalType& result, FunctionContext&) {
+Value ListPrependExec(Args a, size_t, const LogicalType& result, FunctionContext& ctx) {
+  ChargeBuilt(ctx, ListBytes(a[0].children().size() + 1));
   std::vector<Value> out;
   out.reserve(a[0].children().size() + 1);
   out.push_back(a[1]);
@@ -236,8 +246,11 @@ bool BindHasAll(const ScalarBindInput& in, BoundScalarFunction*, std::string* er
   return true;
 }
 
+// Time |a[0]| * |a[1]|: polls the statement as it goes.
 Value HasAllExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+  uint64_t steps = 0;
   for (const auto& e : a[1].children()) {
+    PollSteps(steps, a[0].children().size());
     if (e.is_null()) continue;
     if (FindPosition(a[0], e) == 0) return Value::Boolean(false);
   }
@@ -251,15 +264,22 @@ bool BindSameList(const ScalarBindInput& in, BoundScalarFunction* fn, std::strin
   return true;
 }
 
-Value ListReverseExec(Args a, size_t, const LogicalType& result, FunctionContext&) {
+Value ListReverseExec(Args a, size_t, const LogicalType& result, FunctionContext& ctx) {
+  ChargeBuilt(ctx, ListBytes(a[0].children().size()));
   std::vector<Value> out(a[0].children().rbegin(), a[0].children().rend());
   return Value::Nested(result, std::move(out));
 }
 
-Value SortList(const Value& list, const LogicalType& result, bool descending, bool nulls_first) {
+Value SortList(FunctionContext& ctx, const Value& list, const LogicalType& result, bool descending,
+               bool nulls_first) {
+  // The result, and the copy sorted before it is made.
+  ChargeBuilt(ctx, ListBytes(list.children().size()));
+  ChargeTransient(ctx, ListBytes(list.children().size()));
   std::vector<Value> values, nulls;
   for (const auto& v : list.children()) (v.is_null() ? nulls : values).push_back(v);
-  std::stable_sort(values.begin(), values.end(), [descending](const Value& x, const Value& y) {
+  uint64_t steps = 0;
+  std::stable_sort(values.begin(), values.end(), [&](const Value& x, const Value& y) {
+    PollSteps(steps);
     int c = CompareValues(x, y);
     return descending ? c > 0 : c < 0;
   });
@@ -285,15 +305,15 @@ bool ParseNulls(const Value& v) {
   ThrowRuntime("Invalid nullOrder: " + std::string(v.GetString()) + ".");
 }
 
-Value ListSortExec(Args a, size_t n, const LogicalType& result, FunctionContext&) {
+Value ListSortExec(Args a, size_t n, const LogicalType& result, FunctionContext& ctx) {
   bool descending = n > 1 && ParseOrder(a[1]);
   bool nulls_first = n > 2 ? ParseNulls(a[2]) : true;
-  return SortList(a[0], result, descending, nulls_first);
+  return SortList(ctx, a[0], result, descending, nulls_first);
 }
 
-Value ListReverseSortExec(Args a, size_t n, const LogicalType& result, FunctionContext&) {
+Value ListReverseSortExec(Args a, size_t n, const LogicalType& result, FunctionContext& ctx) {
   bool nulls_first = n > 1 ? ParseNulls(a[1]) : true;
-  return SortList(a[0], result, true, nulls_first);
+  return SortList(ctx, a[0], result, true, nulls_first);
 }
 
 // ---- sum / product
@@ -358,22 +378,30 @@ struct ValueEq {
   bool operator()(const Value& a, const Value& b) const { return ValuesEqual(a, b); }
 };
 
-std::vector<Value> DistinctValues(const Value& list) {
+// A hash set's entry (node, bucket) besides its value.
+constexpr uint64_t kSeenEntryBytes = sizeof(Value) + 3 * sizeof(void*);
+
+// The distinct values of `list`, each charged (its slot in the result, its set entry while the
+// function runs).
+std::vector<Value> DistinctValues(FunctionContext& ctx, const Value& list) {
   std::unordered_set<Value, ValueHash, ValueEq> seen;
   std::vector<Value> out;
   for (const auto& v : list.children()) {
     if (v.is_null()) continue;
-    if (seen.insert(v).second) out.push_back(v);
+    if (seen.insert(v).second) {
+      ChargeBuilt(ctx, sizeof(Value) + kSeenEntryBytes);
+      out.push_back(v);
+    }
   }
   return out;
 }
 
-Value ListDistinctExec(Args a, size_t, const LogicalType& result, FunctionContext&) {
-  return Value::Nested(result, DistinctValues(a[0]));
+Value ListDistinctExec(Args a, size_t, const LogicalType& result, FunctionContext& ctx) {
+  return Value::Nested(result, DistinctValues(ctx, a[0]));
 }
 
-Value ListUniqueExec(Args a, size_t, const LogicalType&, FunctionContext&) {
-  return Value::Int64(static_cast<int64_t>(DistinctValues(a[0]).size()));
+Value ListUniqueExec(Args a, size_t, const LogicalType&, FunctionContext& ctx) {
+  return Value::Int64(static_cast<int64_t>(DistinctValues(ctx, a[0]).size()));
 }
 
 bool BindElementResult(const ScalarBindInput& in, BoundScalarFunction* fn, std::string*) {
@@ -400,21 +428,28 @@ Value LastExec(Args a, size_t, const LogicalType& result, FunctionContext&) {
   return c.back();
 }
 
-Value TailExec(Args a, size_t, const LogicalType& result, FunctionContext&) {
+Value TailExec(Args a, size_t, const LogicalType& result, FunctionContext& ctx) {
   const auto& c = a[0].children();
+  ChargeBuilt(ctx, ListBytes(c.empty() ? 0 : c.size() - 1));
   if (c.empty()) return Value::Nested(result, {});
   return Value::Nested(result, std::vector<Value>(c.begin() + 1, c.end()));
 }
 
-Value ListToStringExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+Value ListToStringExec(Args a, size_t, const LogicalType&, FunctionContext& ctx) {
   std::string out;
   bool first = true;
+  size_t charged = 0;  // of out's size
   for (const auto& v : a[1].children()) {
     if (v.is_null()) continue;
     if (!first) out.append(a[0].GetString());
     out += v.ToString();
     first = false;
+    if (out.size() - charged >= 4096) {
+      ChargeBuilt(ctx, out.size() - charged);
+      charged = out.size();
+    }
   }
+  ChargeBuilt(ctx, StringBytes(out.size()) - std::min<uint64_t>(charged, StringBytes(out.size())));
   return Value::String(out);
 }
 
@@ -426,9 +461,9 @@ bool BindRange(const ScalarBindInput&, BoundScalarFunction* fn, std::string*) {
   return true;
 }
 
-Value RangeExec(Args a, size_t n, const LogicalType& result, FunctionContext&) {
+Value RangeExec(Args a, size_t n, const LogicalType& result, FunctionContext& ctx) {
   IntegerRange range(a, n, result.child().id());
-  CheckValueBytes(range.size() * sizeof(Value));
+  ChargeBuilt(ctx, ListBytes(range.size()));
   std::vector<Value> out;
   Value v;
   while (range.Next(&v)) {
@@ -485,17 +520,21 @@ void RegisterListFunctions(RegistryBuilder& r) {
   r.Add("size", {A}, I, ListSizeExec);
   r.Add("size", {Id::kMap}, I, ListSizeExec);
   r.Add("size", {S}, I, [](Args a, size_t, const LogicalType&, FunctionContext&) {
-    return Value::Int64(static_cast<int64_t>(SplitGraphemes(a[0].GetString()).size()));
+    return Value::Int64(static_cast<int64_t>(CountGraphemes(a[0].GetString())));
   });
 
   // On strings, list_extract (also s[i]) gives "" past the end, array_extract the last
   // character; both give the first character before the start (Kùzu's behaviour).
   for (const char* name : {"list_extract", "array_extract"}) {
     r.Set(name).no_match = ListExtractNoMatch;
-    r.Add(name, {L, I}, Id::kAny, ListExtractExec).bind = BindListExtract;
+    auto& of_list = r.Add(name, {L, I}, Id::kAny, ListExtractExec);
+    of_list.bind = BindListExtract;
+    of_list.returns_argument_part = true;
     r.Add(name, {S, I}, S,
           std::string_view(name) == "list_extract" ? StringExtractExec : StringArrayExtractExec);
-    r.Add(name, {A, I}, Id::kAny, ListExtractExec).bind = BindListExtract;
+    auto& of_array = r.Add(name, {A, I}, Id::kAny, ListExtractExec);
+    of_array.bind = BindListExtract;
+    of_array.returns_argument_part = true;
   }
   r.Alias("list_element", "list_extract");
 
@@ -543,9 +582,13 @@ void RegisterListFunctions(RegistryBuilder& r) {
   r.Alias("array_distinct", "list_distinct");
   r.Add("list_unique", {L}, I, ListUniqueExec);
   r.Alias("array_unique", "list_unique");
-  r.Add("list_any_value", {L}, Id::kAny, ListAnyValueExec).bind = BindElementResult;
-  r.Add("head", {L}, Id::kAny, HeadExec).bind = BindElementResult;
-  r.Add("last", {L}, Id::kAny, LastExec).bind = BindElementResult;
+  const std::pair<const char*, ScalarExec> kElementFunctions[] = {
+      {"list_any_value", ListAnyValueExec}, {"head", HeadExec}, {"last", LastExec}};
+  for (const auto& [name, exec] : kElementFunctions) {
+    auto& element = r.Add(name, {L}, Id::kAny, exec);
+    element.bind = BindElementResult;
+    element.returns_argument_part = true;
+  }
   r.Add("tail", {L}, L, TailExec).bind = BindSameList;
   r.Add("list_to_string", {S, L}, S, ListToStringExec);
   r.Alias("array_to_string", "list_to_string");

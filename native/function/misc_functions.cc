@@ -325,12 +325,15 @@ void RegisterMiscFunctions(RegistryBuilder& r) {
   coalesce.variadic = true;
   coalesce.propagates_nulls = false;
   coalesce.bind = BindCommonArgs;
+  coalesce.returns_argument_part = true;
   auto& ifnull = r.Add("ifnull", {Id::kAny, Id::kAny}, Id::kAny, CoalesceExec);
   ifnull.propagates_nulls = false;
   ifnull.bind = BindCommonArgs;
+  ifnull.returns_argument_part = true;
   auto& nullif = r.Add("nullif", {Id::kAny, Id::kAny}, Id::kAny, NullIfExec);
   nullif.propagates_nulls = false;
   nullif.bind = BindCommonArgs;
+  nullif.returns_argument_part = true;
 
   r.Add("encode", {Id::kString}, Id::kBlob, EncodeExec);
   r.Add("decode", {Id::kBlob}, Id::kString, DecodeExec);

@@ -41,7 +41,8 @@ bool BindStructPack(const ScalarBindInput& in, BoundScalarFunction* fn, std::str
   return true;
 }
 
-Value StructPackExec(Args a, size_t n, const LogicalType& result, FunctionContext&) {
+Value StructPackExec(Args a, size_t n, const LogicalType& result, FunctionContext& ctx) {
+  ChargeBuilt(ctx, ListBytes(n));
   return Value::Nested(result, std::vector<Value>(a, a + n));
 }
 
@@ -98,8 +99,12 @@ Value MapExec(Args a, size_t, const LogicalType& result, FunctionContext& ctx) {
   const auto& keys = a[0].children();
   const auto& values = a[1].children();
   if (keys.size() != values.size()) ThrowRuntime("Unaligned key list and value list.");
+  // The entries' list, and a struct of two for each entry.
+  ChargeBuilt(ctx, ListBytes(keys.size()) + keys.size() * ListBytes(2));
   if (!ctx.disable_map_key_check) {
+    uint64_t steps = 0;  // time |keys|^2: polled
     for (size_t i = 0; i < keys.size(); ++i) {
+      PollSteps(steps, i);
       if (keys[i].is_null()) ThrowRuntime("Null value key is not allowed in map.");
       for (size_t j = 0; j < i; ++j) {
         if (ValuesEqual(keys[i], keys[j])) {
@@ -134,13 +139,14 @@ bool BindMapExtract(const ScalarBindInput& in, BoundScalarFunction* fn, std::str
   return true;
 }
 
-Value MapExtractExec(Args a, size_t, const LogicalType& result, FunctionContext&) {
+Value MapExtractExec(Args a, size_t, const LogicalType& result, FunctionContext& ctx) {
   std::vector<Value> out;
   for (const auto& entry : a[0].children()) {
     const Value& k = entry.children()[0];
     if (k.is_null()) continue;
     if (CompareForOperator(k, a[1]).equal) out.push_back(entry.children()[1]);
   }
+  ChargeBuilt(ctx, ListBytes(out.size()));
   return Value::Nested(result, std::move(out));
 }
 
@@ -156,8 +162,10 @@ bool BindMapValues(const ScalarBindInput& in, BoundScalarFunction* fn, std::stri
 }
 
 template <size_t kPart>
-Value MapPartExec(Args a, size_t, const LogicalType& result, FunctionContext&) {
+Value MapPartExec(Args a, size_t, const LogicalType& result, FunctionContext& ctx) {
+  ChargeBuilt(ctx, ListBytes(a[0].children().size()));
   std::vector<Value> out;
+  out.reserve(a[0].children().size());
   for (const auto& entry : a[0].children()) out.push_back(entry.children()[kPart]);
   return Value::Nested(result, std::move(out));
 }
@@ -222,7 +230,8 @@ bool BindArrayValue(const ScalarBindInput& in, BoundScalarFunction* fn, std::str
   return true;
 }
 
-Value ArrayValueExec(Args a, size_t n, const LogicalType& result, FunctionContext&) {
+Value ArrayValueExec(Args a, size_t n, const LogicalType& result, FunctionContext& ctx) {
+  ChargeBuilt(ctx, ListBytes(n));
   return Value::Nested(result, std::vector<Value>(a, a + n));
 }
 
@@ -389,8 +398,10 @@ void RegisterNestedFunctions(RegistryBuilder& r) {
   pack.variadic = true;
   pack.propagates_nulls = false;
   pack.bind = BindStructPack;
-  r.Add("struct_extract", {Id::kStruct, Id::kString}, Id::kAny, StructExtractExec).bind =
-      BindStructExtract;
+  auto& struct_extract =
+      r.Add("struct_extract", {Id::kStruct, Id::kString}, Id::kAny, StructExtractExec);
+  struct_extract.bind = BindStructExtract;
+  struct_extract.returns_argument_part = true;
 
   r.Add("map", {Id::kList, Id::kList}, M, MapExec).bind = BindMap;
   r.Alias("map_creation", "map");
@@ -404,8 +415,10 @@ void RegisterNestedFunctions(RegistryBuilder& r) {
   uv.bind = BindUnionValue;
   uv.propagates_nulls = false;
   r.Add("union_tag", {Id::kUnion}, Id::kString, UnionTagExec);
-  r.Add("union_extract", {Id::kUnion, Id::kString}, Id::kAny, UnionExtractExec).bind =
-      BindUnionExtract;
+  auto& union_extract =
+      r.Add("union_extract", {Id::kUnion, Id::kString}, Id::kAny, UnionExtractExec);
+  union_extract.bind = BindUnionExtract;
+  union_extract.returns_argument_part = true;
 
   auto& av = r.Add("array_value", {Id::kAny}, A, ArrayValueExec);
   av.variadic = true;

@@ -53,6 +53,10 @@
 #include "types/logical_type.h"
 #include "types/value.h"
 
+namespace graphdb {
+class ExpressionMemory;  // common/expression_memory.h
+}  // namespace graphdb
+
 namespace graphdb::function {
 
 // Per-statement state handed to every call. The executor owns it.
@@ -74,6 +78,11 @@ struct FunctionContext {
   // GraphDBException for an unknown or exhausted sequence. Set by whoever runs the statement
   // against a catalog; when empty, the sequence functions fail.
   std::function<int64_t(std::string_view name, bool advance)> sequence_value;
+  // The statement's account of values built inside expressions (common/expression_memory.h):
+  // functions that build lists or long strings charge what they allocate to it before they
+  // allocate (function_internal.h: ChargeBuilt). Set by the ExecContext; null elsewhere
+  // (constant folding), where only the thread's statement control is consulted.
+  ExpressionMemory* memory = nullptr;
 };
 
 // The system clock in microseconds since the epoch (UTC).
@@ -96,6 +105,10 @@ struct BoundScalarFunction {
   // the comparisons), as opposed to a result the arguments choose ("+": INT64 + INT64 is INT64,
   // DATE + INT64 a DATE). A NULL argument of no type leaves only such a result type certain.
   bool result_type_fixed = false;
+  // The result is an argument or a part of one (list_extract, head, struct_extract, coalesce):
+  // the evaluator charges nothing for it to the statement's memory (it was counted, or is held
+  // elsewhere), where it charges a string another function returns as new.
+  bool returns_argument_part = false;
 };
 
 // Extra binding input for BindScalarFunctionWithInput. Only a few functions need it:

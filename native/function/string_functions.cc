@@ -7,8 +7,10 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include "common/interrupt.h"
 #include "common/recent_list.h"
@@ -30,19 +32,55 @@ std::string Joined(const std::vector<std::string_view>& parts, size_t from, size
 
 Value Str(std::string_view s) { return Value::String(s); }
 
+// The graphemes (code points) of `s`, for functions that count or cut by character: a vector
+// of 16 bytes a byte of text while the function runs, checked against the memory limit first.
+// Short texts skip the check.
+constexpr size_t kCheckedSplitBytes = 4096;
+std::vector<std::string_view> Graphemes(FunctionContext& ctx, std::string_view s) {
+  if (s.size() >= kCheckedSplitBytes) ChargeTransient(ctx, s.size() * sizeof(std::string_view));
+  return SplitGraphemes(s);
+}
+std::vector<std::string_view> Codepoints(FunctionContext& ctx, std::string_view s) {
+  if (s.size() >= kCheckedSplitBytes) ChargeTransient(ctx, s.size() * sizeof(std::string_view));
+  return SplitCodepoints(s);
+}
+
+// The first occurrence of `pattern` in `s` from `from` (npos: none), in time linear in both:
+// std::string_view::find may compare the whole pattern at every position, so a long pattern
+// takes Knuth-Morris-Pratt (portable, unlike memmem, which Windows lacks).
+size_t FindText(std::string_view s, std::string_view pattern, size_t from = 0) {
+  if (from > s.size()) return std::string_view::npos;
+  if (pattern.empty()) return from;
+  if (pattern.size() <= 16) return s.find(pattern, from);
+  // fail[i]: the length of the longest proper border of pattern[0..i].
+  std::vector<size_t> fail(pattern.size(), 0);
+  for (size_t i = 1, k = 0; i < pattern.size(); ++i) {
+    while (k > 0 && pattern[i] != pattern[k]) k = fail[k - 1];
+    if (pattern[i] == pattern[k]) ++k;
+    fail[i] = k;
+  }
+  for (size_t i = from, k = 0; i < s.size(); ++i) {
+    while (k > 0 && s[i] != pattern[k]) k = fail[k - 1];
+    if (s[i] == pattern[k]) ++k;
+    if (k == pattern.size()) return i + 1 - k;
+  }
+  return std::string_view::npos;
+}
+
 // The largest string repeat(), lpad() and rpad() build.
 constexpr uint64_t kMaxBuiltStringBytes = (uint64_t{1} << 31) - 1;
 
 // `count` copies of `unit` bytes: refused before anything is built, past the largest string
-// (QUERY_RUNTIME) or past the statement's memory limit (RESOURCE_LIMIT, common/interrupt.h).
-void CheckBuiltString(const char* function, uint64_t unit, uint64_t count, uint64_t extra = 0) {
+// (QUERY_RUNTIME) or past the statement's memory limit (RESOURCE_LIMIT: ChargeBuilt).
+void CheckBuiltString(FunctionContext& ctx, const char* function, uint64_t unit, uint64_t count,
+                      uint64_t extra = 0) {
   const bool too_long = unit != 0 && count > (kMaxBuiltStringBytes - extra) / unit;
   if (too_long) {
     ThrowRuntime(std::string("Runtime exception: ") + function +
                  "() would build a string of more than " + std::to_string(kMaxBuiltStringBytes) +
                  " bytes");
   }
-  CheckValueBytes(unit * count + extra);
+  ChargeBuilt(ctx, StringBytes(unit * count + extra));
 }
 
 // ---- Case, trim, pad.
@@ -53,10 +91,10 @@ Value LowerExec(Args a, size_t, const LogicalType&, FunctionContext&) {
 Value UpperExec(Args a, size_t, const LogicalType&, FunctionContext&) {
   return Str(Utf8Upper(a[0].GetString()));
 }
-Value InitcapExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+Value InitcapExec(Args a, size_t, const LogicalType&, FunctionContext& ctx) {
   std::string_view s = a[0].GetString();
   if (s.empty()) return Str("");
-  auto g = SplitGraphemes(s);
+  auto g = Graphemes(ctx, s);
   std::string out = Utf8Title(g[0]);
   out += Utf8Lower(s.substr(g[0].size()));
   return Str(out);
@@ -83,28 +121,32 @@ Value RtrimExec(Args a, size_t, const LogicalType&, FunctionContext&) {
 }
 
 template <bool kLeft>
-Value PadExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+Value PadExec(Args a, size_t, const LogicalType&, FunctionContext& ctx) {
   int64_t n = a[1].GetInt();
   if (n <= 0) return Str("");
-  auto chars = SplitCodepoints(a[0].GetString());
+  auto chars = Codepoints(ctx, a[0].GetString());
   auto size = static_cast<size_t>(n);
   if (chars.size() >= size) return Str(Joined(chars, 0, size));
-  auto pad = SplitCodepoints(a[2].GetString());
+  auto pad = Codepoints(ctx, a[2].GetString());
   if (pad.empty()) return a[0];
   // The fill is whole rounds of the pad plus a part of one: bounded by whole rounds.
   const uint64_t rounds = (size - chars.size()) / pad.size() + 1;
-  CheckBuiltString(kLeft ? "lpad" : "rpad", a[2].GetString().size(), rounds,
+  CheckBuiltString(ctx, kLeft ? "lpad" : "rpad", a[2].GetString().size(), rounds,
                    a[0].GetString().size());
   std::string fill;
-  for (size_t i = 0; i < size - chars.size(); ++i) fill.append(pad[i % pad.size()]);
+  uint64_t steps = 0;
+  for (size_t i = 0; i < size - chars.size(); ++i) {
+    fill.append(pad[i % pad.size()]);
+    PollSteps(steps);
+  }
   std::string s(a[0].GetString());
   return Str(kLeft ? fill + s : s + fill);
 }
 
 // ---- Substrings.
 
-Value SubstrExec(Args a, size_t n, const LogicalType&, FunctionContext&) {
-  auto g = SplitGraphemes(a[0].GetString());
+Value SubstrExec(Args a, size_t n, const LogicalType&, FunctionContext& ctx) {
+  auto g = Graphemes(ctx, a[0].GetString());
   int64_t start = a[1].GetInt();
   int64_t len = n > 2 ? a[2].GetInt() : static_cast<int64_t>(g.size()) + 1;
   if (len <= 0) return Str("");
@@ -115,43 +157,50 @@ Value SubstrExec(Args a, size_t n, const LogicalType&, FunctionContext&) {
   return Str(Joined(g, static_cast<size_t>(begin - 1), static_cast<size_t>(end)));
 }
 
-Value LeftExec(Args a, size_t, const LogicalType&, FunctionContext&) {
-  auto g = SplitGraphemes(a[0].GetString());
+Value LeftExec(Args a, size_t, const LogicalType&, FunctionContext& ctx) {
+  auto g = Graphemes(ctx, a[0].GetString());
   int64_t n = a[1].GetInt();
   auto len = static_cast<int64_t>(g.size());
   int64_t count = n >= 0 ? std::min(n, len) : std::max<int64_t>(len + n, 0);
   return Str(Joined(g, 0, static_cast<size_t>(count)));
 }
 
-Value RightExec(Args a, size_t, const LogicalType&, FunctionContext&) {
-  auto g = SplitGraphemes(a[0].GetString());
+Value RightExec(Args a, size_t, const LogicalType&, FunctionContext& ctx) {
+  auto g = Graphemes(ctx, a[0].GetString());
   int64_t n = a[1].GetInt();
   auto len = static_cast<int64_t>(g.size());
   int64_t count = n >= 0 ? std::min(n, len) : std::max<int64_t>(len + n, 0);
   return Str(Joined(g, static_cast<size_t>(len - count), g.size()));
 }
 
-Value RepeatExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+Value RepeatExec(Args a, size_t, const LogicalType&, FunctionContext& ctx) {
   int64_t n = a[1].GetInt();
   std::string out;
   std::string_view s = a[0].GetString();
   // Nothing to repeat: done at once, whatever the count (a loop of 2^63 empty appends is not).
   if (n <= 0 || s.empty()) return Str(out);
-  CheckBuiltString("repeat", s.size(), static_cast<uint64_t>(n));
-  out.reserve(s.size() * static_cast<uint64_t>(n));
-  for (int64_t i = 0; i < n; ++i) out.append(s);
+  CheckBuiltString(ctx, "repeat", s.size(), static_cast<uint64_t>(n));
+  const size_t total = s.size() * static_cast<uint64_t>(n);
+  out.reserve(total);
+  out.append(s);
+  // Doubling what is built so far, a chunk at a time, polling the statement between chunks.
+  constexpr size_t kChunk = size_t{16} << 20;
+  while (out.size() < total) {
+    out.append(out.data(), std::min({out.size(), total - out.size(), kChunk}));
+    if (total > kChunk) CheckInterrupt();
+  }
   return Str(out);
 }
 
-Value ReverseExec(Args a, size_t, const LogicalType&, FunctionContext&) {
-  auto g = SplitGraphemes(a[0].GetString());
+Value ReverseExec(Args a, size_t, const LogicalType&, FunctionContext& ctx) {
+  auto g = Graphemes(ctx, a[0].GetString());
   std::string out;
   for (auto it = g.rbegin(); it != g.rend(); ++it) out.append(*it);
   return Str(out);
 }
 
 Value SizeExec(Args a, size_t, const LogicalType&, FunctionContext&) {
-  return Value::Int64(static_cast<int64_t>(SplitGraphemes(a[0].GetString()).size()));
+  return Value::Int64(static_cast<int64_t>(CountGraphemes(a[0].GetString())));
 }
 
 Value ByteLengthExec(Args a, size_t, const LogicalType&, FunctionContext&) {
@@ -160,16 +209,25 @@ Value ByteLengthExec(Args a, size_t, const LogicalType&, FunctionContext&) {
 
 // ---- Concatenation.
 
-Value ConcatExec(Args a, size_t n, const LogicalType&, FunctionContext&) {
+Value ConcatExec(Args a, size_t n, const LogicalType&, FunctionContext& ctx) {
+  uint64_t total = 0;
+  for (size_t i = 0; i < n; ++i) total += a[i].is_null() ? 0 : a[i].GetString().size();
+  ChargeBuilt(ctx, StringBytes(total));
   std::string out;
+  out.reserve(total);
   for (size_t i = 0; i < n; ++i) {
     if (!a[i].is_null()) out.append(a[i].GetString());
   }
   return Str(out);
 }
 
-Value ConcatWsExec(Args a, size_t n, const LogicalType&, FunctionContext&) {
+Value ConcatWsExec(Args a, size_t n, const LogicalType&, FunctionContext& ctx) {
   if (a[0].is_null()) return Value::Null(LogicalType::String());
+  uint64_t total = 0;
+  for (size_t i = 1; i < n; ++i) {
+    if (!a[i].is_null()) total += a[0].GetString().size() + a[i].GetString().size();
+  }
+  ChargeBuilt(ctx, StringBytes(total));
   std::string out;
   bool first = true;
   for (size_t i = 1; i < n; ++i) {
@@ -184,7 +242,7 @@ Value ConcatWsExec(Args a, size_t n, const LogicalType&, FunctionContext&) {
 // ---- Search.
 
 Value ContainsExec(Args a, size_t, const LogicalType&, FunctionContext&) {
-  return Value::Boolean(a[0].GetString().find(a[1].GetString()) != std::string_view::npos);
+  return Value::Boolean(FindText(a[0].GetString(), a[1].GetString()) != std::string_view::npos);
 }
 Value StartsWithExec(Args a, size_t, const LogicalType&, FunctionContext&) {
   return Value::Boolean(a[0].GetString().starts_with(a[1].GetString()));
@@ -192,15 +250,19 @@ Value StartsWithExec(Args a, size_t, const LogicalType&, FunctionContext&) {
 Value EndsWithExec(Args a, size_t, const LogicalType&, FunctionContext&) {
   return Value::Boolean(a[0].GetString().ends_with(a[1].GetString()));
 }
-Value InstrExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+Value InstrExec(Args a, size_t, const LogicalType&, FunctionContext& ctx) {
   std::string_view s = a[0].GetString();
-  size_t pos = s.find(a[1].GetString());
+  size_t pos = FindText(s, a[1].GetString());
   if (pos == std::string_view::npos) return Value::Int64(0);
-  return Value::Int64(static_cast<int64_t>(SplitCodepoints(s.substr(0, pos)).size()) + 1);
+  return Value::Int64(static_cast<int64_t>(Codepoints(ctx, s.substr(0, pos)).size()) + 1);
 }
 
-Value LevenshteinExec(Args a, size_t, const LogicalType&, FunctionContext&) {
+// Kùzu's: bytes, every length (no cap), time |x| * |y|, polling the statement every few
+// thousand cells (two 300,000-byte texts take minutes: a time limit or a cancel ends them).
+Value LevenshteinExec(Args a, size_t, const LogicalType&, FunctionContext& ctx) {
   std::string_view x = a[0].GetString(), y = a[1].GetString();
+  ChargeTransient(ctx, 2 * (y.size() + 1) * sizeof(int64_t));
+  uint64_t steps = 0;
   std::vector<int64_t> prev(y.size() + 1), cur(y.size() + 1);
   for (size_t j = 0; j <= y.size(); ++j) prev[j] = static_cast<int64_t>(j);
   for (size_t i = 1; i <= x.size(); ++i) {
@@ -209,6 +271,7 @@ Value LevenshteinExec(Args a, size_t, const LogicalType&, FunctionContext&) {
       int64_t sub = prev[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1);
       cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
     }
+    PollSteps(steps, y.size());
     std::swap(prev, cur);
   }
   return Value::Int64(prev[y.size()]);
@@ -288,12 +351,15 @@ Rewrite ParseRewrite(std::string_view r, const regex::Regex& re) {
   return out;
 }
 
+// Functions that build as they go charge their output every so many bytes.
+constexpr size_t kChargeStep = 4096;
+
 constexpr const char* kReplaceOptionError =
     "Binder exception: regex_replace can only support global replace option: g.";
 
 // Replaces the first match, or with `global` every match, as RE2's Replace and GlobalReplace
 // do: after a match, an empty match where it ended is skipped.
-Value RegexReplaceExec(Args a, size_t n, const LogicalType&, FunctionContext&) {
+Value RegexReplaceExec(Args a, size_t n, const LogicalType&, FunctionContext& ctx) {
   bool global = false;
   if (n > 3) {
     if (a[3].is_null() || a[3].GetString() != "g") {
@@ -313,7 +379,14 @@ Value RegexReplaceExec(Args a, size_t n, const LogicalType&, FunctionContext&) {
   std::string out;
   size_t pos = 0;
   size_t last_end = regex::kNoPosition;
+  size_t charged = 0;  // of out's size
+  uint64_t steps = 0;
   while (pos <= s.size() && re.Match(s, pos, regex::Anchor::kUnanchored, groups, spans.data())) {
+    PollSteps(steps);
+    if (out.size() - charged >= kChargeStep) {
+      ChargeBuilt(ctx, out.size() - charged);
+      charged = out.size();
+    }
     regex::Span m = spans[0];
     out.append(s.substr(pos, m.begin - pos));
     if (m.begin == m.end && m.begin == last_end) {
@@ -333,6 +406,7 @@ Value RegexReplaceExec(Args a, size_t n, const LogicalType&, FunctionContext&) {
     if (!global) break;
   }
   if (pos < s.size()) out.append(s.substr(pos));
+  ChargeBuilt(ctx, StringBytes(out.size()) - std::min<uint64_t>(charged, StringBytes(out.size())));
   return Str(out);
 }
 
@@ -390,7 +464,9 @@ void ForEachMatch(std::string_view s, const regex::Regex& re, int group, Visit v
   regex::Span spans[2];
   std::span<const int> wanted(groups, group == 0 ? 1 : 2);
   size_t pos = 0;
+  uint64_t steps = 0;
   while (pos <= s.size() && re.Match(s, pos, regex::Anchor::kUnanchored, wanted, spans)) {
+    PollSteps(steps);
     visit(spans[0], group == 0 ? spans[0] : spans[1]);
     if (spans[0].end > spans[0].begin) {
       pos = spans[0].end;
@@ -402,60 +478,83 @@ void ForEachMatch(std::string_view s, const regex::Regex& re, int group, Visit v
   }
 }
 
-Value RegexExtractAllExec(Args a, size_t n, const LogicalType& result, FunctionContext&) {
+// Appends `piece` to a list being built, charging its slot and its text.
+void PushPiece(FunctionContext& ctx, std::vector<Value>& out, std::string_view piece) {
+  ChargeBuilt(ctx, sizeof(Value) + StringBytes(piece.size()));
+  out.push_back(Str(piece));
+}
+
+Value RegexExtractAllExec(Args a, size_t n, const LogicalType& result, FunctionContext& ctx) {
   const regex::Regex& re = CompiledRegex(a[1].GetString());
   int group = GroupArg(a, n, re, "regexp_extract_all");
   std::string_view s = a[0].GetString();
   std::vector<Value> out;
-  ForEachMatch(s, re, group,
-               [&](const regex::Span&, const regex::Span& g) { out.push_back(SpanText(s, g)); });
+  ChargeBuilt(ctx, sizeof(ValueHeap));
+  ForEachMatch(s, re, group, [&](const regex::Span&, const regex::Span& g) {
+    PushPiece(ctx, out, g.matched() ? s.substr(g.begin, g.end - g.begin) : std::string_view());
+  });
   return Value::Nested(result, std::move(out));
 }
 
 // The pieces of the text between matches. An empty match splits between two characters, but
 // not at the start of the text or where the previous match ended; an empty last piece is
 // dropped unless nothing matched (then the text is the one piece).
-Value RegexSplitExec(Args a, size_t, const LogicalType& result, FunctionContext&) {
+Value RegexSplitExec(Args a, size_t, const LogicalType& result, FunctionContext& ctx) {
   const regex::Regex& re = CompiledRegex(a[1].GetString());
   std::string_view s = a[0].GetString();
   std::vector<Value> out;
+  ChargeBuilt(ctx, sizeof(ValueHeap));
   size_t piece = 0;
   size_t last_end = regex::kNoPosition;
   bool split = false;
   ForEachMatch(s, re, 0, [&](const regex::Span& m, const regex::Span&) {
     if (m.begin == m.end && (m.begin == 0 || m.begin == last_end || m.begin == s.size())) return;
-    out.push_back(Str(s.substr(piece, m.begin - piece)));
+    PushPiece(ctx, out, s.substr(piece, m.begin - piece));
     piece = last_end = m.end;
     split = true;
   });
-  if (!split || piece < s.size()) out.push_back(Str(s.substr(piece)));
+  if (!split || piece < s.size()) PushPiece(ctx, out, s.substr(piece));
   return Value::Nested(result, std::move(out));
 }
 
 // ---- Splitting.
 
-std::vector<std::string_view> SplitBy(std::string_view s, std::string_view sep) {
-  if (sep.empty()) return SplitGraphemes(s);
+// The pieces of `s` between occurrences of `sep` (its characters when `sep` is empty), each
+// charged as the view it takes while the function runs (ChargeTransient's check) and polled.
+std::vector<std::string_view> SplitBy(FunctionContext& ctx, std::string_view s,
+                                      std::string_view sep) {
+  if (sep.empty()) return Graphemes(ctx, s);
   std::vector<std::string_view> parts;
   size_t start = 0;
+  uint64_t steps = 0;
   while (true) {
-    size_t pos = s.find(sep, start);
+    size_t pos = FindText(s, sep, start);
     if (pos == std::string_view::npos) break;
+    if (parts.size() == parts.capacity() && parts.capacity() * sizeof(parts[0]) >= kChargeStep) {
+      ChargeTransient(ctx, parts.capacity() * sizeof(parts[0]));
+    }
     parts.push_back(s.substr(start, pos - start));
+    PollSteps(steps);
     start = pos + sep.size();
   }
   parts.push_back(s.substr(start));
   return parts;
 }
 
-Value SplitExec(Args a, size_t, const LogicalType& result, FunctionContext&) {
+Value SplitExec(Args a, size_t, const LogicalType& result, FunctionContext& ctx) {
+  auto parts = SplitBy(ctx, a[0].GetString(), a[1].GetString());
+  ChargeBuilt(ctx, ListBytes(parts.size()));
   std::vector<Value> out;
-  for (auto part : SplitBy(a[0].GetString(), a[1].GetString())) out.push_back(Str(part));
+  out.reserve(parts.size());
+  for (auto part : parts) {
+    if (part.size() > Value::kInlineStringBytes) ChargeBuilt(ctx, StringBytes(part.size()));
+    out.push_back(Str(part));
+  }
   return Value::Nested(result, std::move(out));
 }
 
-Value SplitPartExec(Args a, size_t, const LogicalType&, FunctionContext&) {
-  auto parts = SplitBy(a[0].GetString(), a[1].GetString());
+Value SplitPartExec(Args a, size_t, const LogicalType&, FunctionContext& ctx) {
+  auto parts = SplitBy(ctx, a[0].GetString(), a[1].GetString());
   int64_t idx = a[2].GetInt();
   auto len = static_cast<int64_t>(parts.size());
   if (idx < 0) idx = len + idx + 1;
@@ -600,8 +699,8 @@ Value Sha256Exec(Args a, size_t, const LogicalType&, FunctionContext&) {
 
 // The character (grapheme) at 1-based `idx` of a[0] (negative: from the end), clamping an index
 // before the start to the first character; past the end: "" or, with `clamp_end`, the last.
-Value StringCharAt(const Value* a, bool clamp_end) {
-  auto g = SplitGraphemes(a[0].GetString());
+Value StringCharAt(const Value* a, bool clamp_end, FunctionContext& ctx) {
+  auto g = Graphemes(ctx, a[0].GetString());
   int64_t idx = a[1].GetInt();
   auto len = static_cast<int64_t>(g.size());
   if (idx == 0 || len == 0 || (idx > len && !clamp_end)) return Str("");
@@ -611,16 +710,16 @@ Value StringCharAt(const Value* a, bool clamp_end) {
 
 }  // namespace
 
-Value StringExtractExec(const Value* a, size_t, const LogicalType&, FunctionContext&) {
-  return StringCharAt(a, false);
+Value StringExtractExec(const Value* a, size_t, const LogicalType&, FunctionContext& ctx) {
+  return StringCharAt(a, false, ctx);
 }
 
-Value StringArrayExtractExec(const Value* a, size_t, const LogicalType&, FunctionContext&) {
-  return StringCharAt(a, true);
+Value StringArrayExtractExec(const Value* a, size_t, const LogicalType&, FunctionContext& ctx) {
+  return StringCharAt(a, true, ctx);
 }
 
-Value StringSliceExec(const Value* a, size_t, const LogicalType&, FunctionContext&) {
-  auto g = SplitGraphemes(a[0].GetString());
+Value StringSliceExec(const Value* a, size_t, const LogicalType&, FunctionContext& ctx) {
+  auto g = Graphemes(ctx, a[0].GetString());
   size_t from, to;
   SliceRange(static_cast<int64_t>(g.size()), a[1].GetInt(), a[2].GetInt(), &from, &to);
   return Str(Joined(g, from, to));

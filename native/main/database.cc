@@ -50,7 +50,10 @@ Status TransactionGate::Wait(std::unique_lock<std::mutex>& lock, Ready ready) {
 
 Status TransactionGate::EnterWrite(const void* owner) {
   std::unique_lock<std::mutex> lock(mu_);
-  Status waited = Wait(lock, [&] { return owner_ == nullptr || owner_ == owner; });
+  // The owner's own statements go on; others wait for it, and behind a waiting checkpoint.
+  Status waited = Wait(lock, [&] {
+    return (owner_ == nullptr && ahead_ == 0) || (owner_ != nullptr && owner_ == owner);
+  });
   if (!waited.ok()) return waited;
   ++running_;
   return Status::OK();
@@ -64,10 +67,20 @@ void TransactionGate::ExitWrite() {
 
 Status TransactionGate::Begin(const void* owner) {
   std::unique_lock<std::mutex> lock(mu_);
-  Status waited = Wait(lock, [&] { return owner_ == nullptr && running_ == 0; });
+  Status waited = Wait(lock, [&] { return owner_ == nullptr && running_ == 0 && ahead_ == 0; });
   if (!waited.ok()) return waited;
   owner_ = owner;
   return Status::OK();
+}
+
+Status TransactionGate::BeginAhead(const void* owner) {
+  std::unique_lock<std::mutex> lock(mu_);
+  ++ahead_;
+  Status waited = Wait(lock, [&] { return owner_ == nullptr && running_ == 0; });
+  --ahead_;
+  if (waited.ok()) owner_ = owner;
+  cv_.notify_all();  // writers held back by this wait look again
+  return waited;
 }
 
 bool TransactionGate::HasOpenTransaction() {
@@ -255,8 +268,12 @@ Status Database::Recover() {
   // Nothing is written before the records are replayed in memory: a torn tail is left in its
   // log (the checkpoint below makes the logs obsolete, and a later open cuts it again), so
   // that a database on a full disk can still be opened and read.
-  auto read = wal::ReadAllWals(fs_, dir, storage_->checkpoint_sequence(),
-                               /*cut_torn_tails=*/false);
+  const storage::Manifest& manifest = storage_->manifest();
+  auto read =
+      manifest.previous_logs_live
+          ? wal::ReadAllWalsWithPreviousLogs(fs_, dir, manifest.sequence, manifest.last_commit_ts,
+                                             /*cut_torn_tails=*/false)
+          : wal::ReadAllWals(fs_, dir, manifest.sequence, /*cut_torn_tails=*/false);
   if (!read.ok()) return read.status();
   recovery_warnings_ = read->warnings;
   commit_ts_.store(storage_->checkpoint_commit_ts());
@@ -307,6 +324,7 @@ Status Database::Recover() {
   for (const std::string& warning : recovery_warnings_) {
     std::fprintf(stderr, "graphdb: %s\n", warning.c_str());
   }
+  wal_seq_ = storage_->checkpoint_sequence();
   if (!CheckWritable().ok()) return Status::OK();
   // Every log is now stale, or holds only records that were dropped or torn; writers start
   // fresh ones when they first commit.
@@ -382,8 +400,7 @@ Status Database::AppendToLog(uint32_t wal_slot, uint64_t ts, std::string_view pa
       wal::WalWriterOptions options;
       options.sync_on_commit = config_.sync_on_commit;
       options.group_committer = &group_committer_;
-      auto opened = wal::WalWriter::Open(fs_, storage_->dir(), wal_slot,
-                                         storage_->checkpoint_sequence(), options);
+      auto opened = wal::WalWriter::Open(fs_, storage_->dir(), wal_slot, wal_seq_, options);
       if (!opened.ok()) {
         // Nothing of the commit was written (the caller undoes it), but a log that could not
         // be created, or whose creation was not made durable, takes no more records: refused
@@ -411,6 +428,7 @@ Status Database::AppendToLog(uint32_t wal_slot, uint64_t ts, std::string_view pa
                                            appended.status().message());
   }
   dirty_ = true;
+  wal_bytes_.fetch_add(wal::kRecordHeaderSize + payload.size(), std::memory_order_relaxed);
   ticket->wait_for_.clear();
   if (config_.sync_on_commit) NoteLogEnds(writer, ticket);
   return Status::OK();
@@ -450,7 +468,10 @@ Status Database::FinishCommit(CommitTicket* ticket) {
   // failed commit (published in memory) into the tables on disk.
   if (!result.ok()) SetWriteFailure(result);
   ticket->lock_.unlock();
-  if (result.ok()) return result;
+  if (result.ok()) {
+    MaybeCheckpointInBackground();
+    return result;
+  }
   // The writer's message says whether the record was taken back from the log.
   return Status(ErrorCode::kIoError, "the commit could not be made durable: " + result.message());
 }
@@ -473,6 +494,7 @@ Status Database::CheckpointLocked() {
     return s;
   }
   dirty_ = false;
+  wal_bytes_.store(0);
   std::lock_guard<std::mutex> lock(wal_mu_);
   for (const auto& writer : wal_writers_) {
     if (!writer) continue;
@@ -482,6 +504,7 @@ Status Database::CheckpointLocked() {
       return t;
     }
   }
+  wal_seq_ = storage_->checkpoint_sequence();
   return Status::OK();
 }
 
@@ -572,20 +595,157 @@ uint64_t Database::Compact() {
 }
 
 Status Database::Checkpoint() {
-  std::unique_lock<StatementLock> lock(lock_);
   if (in_memory_) return Status::OK();
-  if (gate_.HasOpenTransaction()) {
+  if (closed()) return Status(ErrorCode::kConnectionClosed, "the database is closed");
+  // Its turn among the writers: ahead of new ones, after those running and the open
+  // transaction that has written (its uncommitted writes are in the tables).
+  const void* const owner = &checkpoint_mu_;
+  Status turn = gate_.BeginAhead(owner);
+  if (!turn.ok()) {
+    if (turn.code() != ErrorCode::kTxConflict) return turn;
     return Status(ErrorCode::kTxConflict,
-                  "cannot checkpoint while a transaction is open; commit or roll it back first");
+                  "CHECKPOINT " + turn.message() +
+                      "; it checkpoints once that transaction commits or rolls back: retry then");
   }
-  if (open_cursors() > 0) {
-    return Status(ErrorCode::kTxConflict,
-                  "cannot checkpoint while a result stream is open; finish or close it first");
+  return CheckpointBesideWriters(owner);
+}
+
+Status Database::CheckpointBesideWriters(const void* gate_owner) {
+  struct GateHold {
+    TransactionGate& gate;
+    const void* owner;
+    bool held = true;
+    void Release() {
+      if (held) gate.End(owner);
+      held = false;
+    }
+    ~GateHold() { Release(); }
+  } gate{gate_, gate_owner};
+  // Shared throughout: readers run beside the whole checkpoint; DDL, COPY and compaction (which
+  // change what the steps below read or write) wait for it.
+  std::shared_lock<StatementLock> lock(lock_);
+  std::unique_lock<StatementLock> writer(writer_lock_);  // statements that commit outside the gate
+  std::lock_guard<std::mutex> one_at_a_time(checkpoint_mu_);
+  if (closed()) return Status(ErrorCode::kConnectionClosed, "the database is closed");
+  Status writable = CheckWritable();
+  if (!writable.ok()) return writable;
+  uint64_t snapshot_ts;
+  std::vector<std::pair<wal::WalWriter*, uint64_t>> log_ends;
+  {
+    // Every record appended so far is durable (or its commit failed, which CheckWritable then
+    // says): a commit whose sync fails must not reach the checkpoint.
+    std::unique_lock<std::shared_mutex> inflight(wal_inflight_);
+    writable = CheckWritable();
+    if (!writable.ok()) return writable;
+    std::lock_guard<std::mutex> committing(commit_mu_);
+    snapshot_ts = commit_ts_.load(std::memory_order_relaxed);
+    dirty_ = false;
+    wal_bytes_.store(0);
+    std::lock_guard<std::mutex> wal_lock(wal_mu_);
+    for (const auto& w : wal_writers_) {
+      if (w) log_ends.emplace_back(w.get(), w->file_size());
+    }
   }
-  return CheckpointLocked();
+  const uint64_t previous_seq = storage_->checkpoint_sequence();
+  storage::StorageManager::PendingCheckpoint pending;
+  Status s = storage_->StartCheckpoint(snapshot_ts, &pending);
+  auto undo_snapshot = [&] {
+    std::lock_guard<std::mutex> committing(commit_mu_);
+    dirty_ = true;
+  };
+  if (!s.ok()) {
+    undo_snapshot();
+    return s;
+  }
+  // The files hold the state at snapshot_ts: writers may go on.
+  writer.unlock();
+  gate.Release();
+  if (checkpoint_hook_) checkpoint_hook_(CheckpointPoint::kFilesWritten);
+  s = storage_->FinishCheckpoint(pending);
+  if (!s.ok()) {
+    undo_snapshot();
+    // Once MANIFEST may name the new checkpoint, the logs must keep what they hold; they do
+    // (it keeps the previous checkpoint's logs live), but refuse writes as after any failure
+    // to write the disk, until the database is reopened.
+    if (storage_->checkpoint_sequence() != previous_seq) SetWriteFailure(s);
+    return s;
+  }
+  if (checkpoint_hook_) checkpoint_hook_(CheckpointPoint::kPublished);
+  {
+    // The swap: no commit appends or syncs while the logs are rewritten to their records after
+    // snapshot_ts (those appended since step 2, usually few).
+    std::lock_guard<std::mutex> committing(commit_mu_);
+    std::unique_lock<std::shared_mutex> inflight(wal_inflight_);
+    // After a failed commit the logs stay as they are; MANIFEST keeps them live.
+    if (!CheckWritable().ok()) return Status::OK();
+    const uint64_t seq = storage_->checkpoint_sequence();
+    std::lock_guard<std::mutex> wal_lock(wal_mu_);
+    for (const auto& w : wal_writers_) {
+      if (!w) continue;
+      uint64_t keep_from = wal::kFileHeaderSize;  // a log opened since: all its records are new
+      for (const auto& [noted, end] : log_ends) {
+        if (noted == w.get()) keep_from = end;
+      }
+      Status t = w->DropRecordsBefore(seq, keep_from);
+      if (!t.ok()) {
+        SetWriteFailure(t);
+        return t;
+      }
+    }
+    wal_seq_ = seq;
+  }
+  if (checkpoint_hook_) checkpoint_hook_(CheckpointPoint::kLogsRewritten);
+  return Status::OK();
+}
+
+void Database::MaybeCheckpointInBackground() {
+  if (in_memory_ || config_.checkpoint_threshold_bytes == 0 ||
+      wal_bytes_.load(std::memory_order_relaxed) < config_.checkpoint_threshold_bytes) {
+    return;
+  }
+  std::lock_guard<std::mutex> lock(checkpointer_mu_);
+  if (checkpoint_wanted_ || checkpointer_stopping_) return;
+  checkpoint_wanted_ = true;
+  if (!checkpointer_.joinable()) checkpointer_ = std::thread([this] { CheckpointThreadLoop(); });
+  checkpointer_cv_.notify_all();
+}
+
+void Database::CheckpointThreadLoop() {
+  ScopedStatementControl controlled(&checkpointer_control_);
+  std::unique_lock<std::mutex> lock(checkpointer_mu_);
+  while (true) {
+    checkpointer_cv_.wait(lock, [this] { return checkpoint_wanted_ || checkpointer_stopping_; });
+    if (checkpointer_stopping_) return;
+    lock.unlock();
+    Status s = Checkpoint();
+    if (s.ok()) auto_checkpoints_.fetch_add(1);
+    lock.lock();
+    if (!s.ok() && !checkpointer_stopping_ && s.code() != ErrorCode::kConnectionClosed) {
+      std::fprintf(stderr, "graphdb: automatic checkpoint failed: %s\n", s.message().c_str());
+      // A database that refuses writes gets no more commits to checkpoint; otherwise (a long
+      // transaction held the gate) the next commit past the threshold tries again, after a pause.
+      checkpointer_cv_.wait_for(lock, std::chrono::seconds(1),
+                                [this] { return checkpointer_stopping_; });
+    }
+    checkpoint_wanted_ = false;
+  }
+}
+
+void Database::StopCheckpointThread() {
+  std::thread thread;
+  {
+    std::lock_guard<std::mutex> lock(checkpointer_mu_);
+    checkpointer_stopping_ = true;
+    checkpointer_control_.Cancel(StatementControl::Reason::kCancelled);
+    checkpointer_cv_.notify_all();
+    thread = std::move(checkpointer_);
+  }
+  if (thread.joinable()) thread.join();
 }
 
 Status Database::Close() {
+  // First the checkpoint thread (it takes the locks below).
+  StopCheckpointThread();
   std::unique_lock<StatementLock> lock(lock_);
   if (closed_.exchange(true, std::memory_order_acq_rel)) return Status::OK();
   if (in_memory_) return Status::OK();

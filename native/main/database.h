@@ -30,15 +30,18 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <shared_mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "common/interrupt.h"
 #include "common/result.h"
 #include "common/task_pool.h"
 #include "env/file_system.h"
@@ -65,12 +68,17 @@ struct DatabaseConfig {
   // The most threads one statement may use for its own work (common/task_pool.h): the caller
   // and query_threads - 1 pool threads. 0: the machine's cores.
   uint32_t query_threads = 0;
+  // An on-disk database checkpoints by itself, on a thread of its own, once its write-ahead
+  // logs have grown by this many bytes since the last checkpoint (0: never).
+  uint64_t checkpoint_threshold_bytes = 16ULL << 20;
 };
 
-// Serialises writers: while a session has a read-write transaction open (BEGIN ... COMMIT),
-// write statements of other sessions wait for it to end, and such a transaction begins only
-// when no other session's write statement is running. Reads never wait here: they read a
-// snapshot (see exec::Snapshot), which does not see the open transaction's writes.
+// Serialises writers: once a session's read-write transaction has written (it takes the gate
+// with Begin at its first write, BecomeTransactionWriter in query_pipeline.cc) until it ends,
+// write statements of other sessions wait for it, and a transaction takes the gate only when
+// no other session's write statement is running. A checkpoint takes it too (BeginAhead), ahead
+// of the writers that come after it. Reads never wait here: they read a snapshot (see
+// exec::Snapshot), which does not see the open transaction's writes.
 //
 // Thread-safety: thread-safe. `owner` identifies a session (nullptr: a session that cannot
 // open transactions).
@@ -86,8 +94,12 @@ class TransactionGate {
   // REQUIRES: not inside EnterWrite. Waits until no write statement runs and no read-write
   // transaction is open, then opens `owner`'s.
   Status Begin(const void* owner);
+  // Begin for a checkpoint: takes the gate ahead of every writer that is not in already (while
+  // it waits, new write statements and transactions' first writes wait behind it), so that a
+  // steady load cannot starve it. Released with End(owner).
+  Status BeginAhead(const void* owner);
   void End(const void* owner);
-  // Whether some session has a read-write transaction open.
+  // Whether some session has a read-write transaction open that has written.
   bool HasOpenTransaction();
   // A read-write transaction that ran DDL or COPY (a schema transaction, docs/concurrency.md)
   // changed the catalog and the tables in place, where no snapshot can hide it: until it ends
@@ -110,6 +122,7 @@ class TransactionGate {
   const void* owner_ = nullptr;  // the session with an open read-write transaction
   std::atomic<const void*> schema_owner_{nullptr};  // that session once it ran DDL or COPY
   uint32_t running_ = 0;  // write statements between EnterWrite and ExitWrite
+  uint32_t ahead_ = 0;    // BeginAhead callers waiting: other writers wait behind them
   std::chrono::milliseconds wait_limit_{10000};
 };
 
@@ -292,10 +305,36 @@ class Database final : public exec::TableProvider {
   uint64_t AbortedWriteStamp() override { return NextCommitTs(); }
   Result<std::vector<std::pair<std::string, uint64_t>>> VerifyStorage() override;
 
-  // Writes a checkpoint and truncates the logs (on-disk databases; a no-op in memory). Takes
-  // the lock exclusively, so it waits for running statements; fails with TX_CONFLICT while a
-  // transaction is open (its uncommitted writes must not reach the checkpoint).
+  // Writes a checkpoint of what is committed and drops it from the logs (on-disk databases;
+  // a no-op in memory), beside readers and writers (docs/storage-format.md, "Checkpoints
+  // beside writers"):
+  //   1. it takes the writer gate ahead of new writers (BeginAhead): it waits for the write
+  //      statements running and for a read-write transaction that has written to end (up to
+  //      write_wait_ms, then TX_CONFLICT; a cancel on this thread's control stops it too);
+  //   2. holding the gate and the writer lock (no writer runs; readers do), it notes the last
+  //      commit T and where each log ends, and writes the files of the tables that changed,
+  //      unsynced (StorageManager::StartCheckpoint); then lets the writers go;
+  //   3. beside writers it syncs the files and publishes MANIFEST, which keeps the logs live
+  //      past T (StorageManager::FinishCheckpoint);
+  //   4. briefly holding the commit mutex (no commit appends) it rewrites each log to the
+  //      records it got after T (WalWriter::DropRecordsBefore).
+  // Readers never wait for it (it holds the statement lock shared throughout, so schema
+  // changes, COPY and compaction wait for it). Checkpoints run one at a time.
   Status Checkpoint();
+  // Points a checkpoint passes (for tests: the hook may block to hold a checkpoint there, or
+  // copy the folder to simulate a crash at that point).
+  enum class CheckpointPoint : uint8_t {
+    kFilesWritten,   // step 2 done: the writers run again, nothing is published yet
+    kPublished,      // step 3 done: MANIFEST names the checkpoint, the logs are not rewritten
+    kLogsRewritten,  // step 4 done
+  };
+  void SetCheckpointHook(std::function<void(CheckpointPoint)> hook) {
+    checkpoint_hook_ = std::move(hook);
+  }
+  // Automatic checkpoints (checkpoint_threshold_bytes) that finished, and the bytes appended
+  // to the logs since the last checkpoint took its snapshot.
+  uint64_t auto_checkpoints() const { return auto_checkpoints_.load(); }
+  uint64_t wal_bytes_since_checkpoint() const { return wal_bytes_.load(); }
 
  private:
   Database(DatabaseConfig config, std::unique_ptr<storage::StorageManager> storage);
@@ -314,6 +353,14 @@ class Database final : public exec::TableProvider {
   uint64_t MaxCommittedStamp();
   // REQUIRES: the statement lock, exclusive; no open transaction with writes.
   Status CheckpointLocked();
+  // Steps 2-4 of Checkpoint. REQUIRES: the gate, held as `gate_owner` by the caller.
+  Status CheckpointBesideWriters(const void* gate_owner);
+  // Wakes the checkpoint thread once the logs grew past the threshold (starting it the first
+  // time). REQUIRES: no lock held.
+  void MaybeCheckpointInBackground();
+  void CheckpointThreadLoop();
+  // Stops the checkpoint thread (cancelling a checkpoint that waits) and joins it.
+  void StopCheckpointThread();
   // Records the first WAL failure; writes are refused from then on.
   void SetWriteFailure(const Status& cause);
   // Frees the table memory that growth retired. REQUIRES: the statement lock, exclusive.
@@ -367,6 +414,25 @@ class Database final : public exec::TableProvider {
   uint64_t recovered_commits_ = 0;
   PlanCache plan_cache_;
   TaskPool task_pool_;
+
+  // ---- Checkpoints ----
+  // The checkpoint sequence new logs name: that of the last checkpoint whose logs were
+  // rewritten (may lag storage_'s while a checkpoint publishes). GUARDED_BY(commit_mu_ or lock_
+  // exclusive).
+  uint64_t wal_seq_ = 0;
+  // Bytes appended to the logs since the last checkpoint took its snapshot.
+  std::atomic<uint64_t> wal_bytes_{0};
+  std::atomic<uint64_t> auto_checkpoints_{0};
+  std::mutex checkpoint_mu_;  // one checkpoint beside writers at a time; after lock_ (shared)
+  std::function<void(CheckpointPoint)> checkpoint_hook_;
+  // The checkpoint thread (started the first time the logs pass the threshold).
+  std::mutex checkpointer_mu_;
+  std::condition_variable checkpointer_cv_;
+  std::thread checkpointer_;            // GUARDED_BY(checkpointer_mu_)
+  bool checkpoint_wanted_ = false;      // GUARDED_BY(checkpointer_mu_)
+  bool checkpointer_stopping_ = false;  // GUARDED_BY(checkpointer_mu_)
+  // The checkpoint thread's statement control: cancelled to stop its wait at the gate.
+  StatementControl checkpointer_control_;
 };
 
 }  // namespace graphdb

@@ -11,8 +11,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/interrupt.h"
 #include "common/stack_guard.h"
+#include "cypher/binder/binder.h"
 #include "cypher/parser/parser.h"
+#include "cypher/planner/planner.h"
 #include "main/query_pipeline.h"
 
 namespace graphdb {
@@ -301,6 +304,147 @@ TEST_F(DeepQueryTest, RunsWithANullOperandFoldAsTheirNestedForms) {
     EXPECT_EQ(typed(flat).find("ERROR"), std::string::npos) << typed(flat);
   }
   EXPECT_EQ(typed("coalesce(NULL + 1 + 2, 7)"), "INT64 7");
+}
+
+// Issue 34, item 1: a WHERE of thousands of conjuncts (35,000 overflowed the stack in the
+// planner's recursion over a chain of one filter per conjunct) runs in a small stack, shown by
+// EXPLAIN as one filter; one conjunct more than a run may hold fails with QUERY_SYNTAX.
+TEST_F(DeepQueryTest, LongWheresAreOneFilter) {
+  const size_t n = parser::kMaxRunOperands;
+  auto conjuncts = [](size_t count, const std::string& conjunct) {
+    std::string out = conjunct;
+    for (size_t i = 1; i < count; ++i) out += " AND " + conjunct;
+    return out;
+  };
+  const std::vector<std::pair<std::string, std::string>> shapes = {
+      {"UNWIND [1, 2] AS x WITH x WHERE " + conjuncts(n, "x > 1") + " RETURN x", "2"},
+      {"MATCH (a:N) WHERE a.id < 502 AND " + conjuncts(n - 1, "a.id >= 500") + " RETURN count(*)",
+       "2"},
+      {"MATCH (a:N)-[:R]->(b:N) WHERE " + conjuncts(n / 2, "a.id < 3") + " AND " +
+           conjuncts(n / 2, "b.id > 1") + " RETURN count(*)",
+       "2"},
+      {"MATCH (a:N) WHERE " + conjuncts(n - 1, "a.id > 5") + " AND a.id = 7 RETURN a.id", "7"},
+      {"UNWIND [1] AS x WITH x WHERE " + conjuncts(n, "(x = 1 OR x = 2)") + " RETURN x", "1"},
+  };
+  for (const auto& [query, expected] : shapes) {
+    std::string got, plan;
+    size_t peak = PeakStack(1 << 20, [&] {
+      got = First(query);
+      plan = First("EXPLAIN " + query);
+    });
+    EXPECT_EQ(got, expected) << query.substr(0, 200);
+    EXPECT_LT(peak, 128u * 1024) << query.substr(0, 200);
+    EXPECT_LT(plan.size(), query.size() + 1000) << plan.substr(0, 400);
+  }
+  const std::string seek = First("EXPLAIN MATCH (a:N) WHERE a.id > 5 AND a.id = 7 RETURN a.id");
+  EXPECT_EQ(seek.find("PROJECTION\n  FILTER a.id > 5\n    INDEX_SEEK "), 0u) << seek;
+  std::string past =
+      First("UNWIND [1] AS x WITH x WHERE " + conjuncts(n + 1, "x > 0") + " RETURN x");
+  EXPECT_EQ(past.substr(0, 19), "ERROR QUERY_SYNTAX:") << past.substr(0, 300);
+  EXPECT_NE(past.find("the run of operators is too long"), std::string::npos);
+}
+
+// Issue 34, item 4: a map literal of many keys, a WITH of many items (and comprehensions over
+// them), a STRUCT type of many fields and a CREATE of many nodes bind in time linear in their
+// size (the duplicate checks were quadratic: 60,000 keys took 7.6 s; each comprehension copied
+// the scope); duplicates are still refused.
+TEST_F(DeepQueryTest, WideLiteralsAndProjectionsBind) {
+  const int n = 20000;
+  std::string map = "RETURN {k0: 0";
+  std::string with = "WITH 0 AS a0";
+  for (int i = 1; i < n; ++i) {
+    map += ", k" + std::to_string(i) + ": " + std::to_string(i);
+    with += ", " + std::to_string(i) + " AS a" + std::to_string(i);
+  }
+  const std::string last = "k" + std::to_string(n - 1);
+  EXPECT_EQ(First(map + "}." + last + " AS k"), std::to_string(n - 1));
+  EXPECT_EQ(First(with + " RETURN a" + std::to_string(n - 1)), std::to_string(n - 1));
+  EXPECT_NE(First(map + ", k7: 1}." + last + " AS k").find("Found duplicate field k7 in STRUCT"),
+            std::string::npos);
+  EXPECT_NE(
+      First(with + ", 1 AS a7 RETURN a7").find("Multiple result columns with the same name a7"),
+      std::string::npos);
+  // Comprehensions and lambdas over a wide scope: their variables shadow and then give way.
+  std::string many = "WITH 0 AS a0";
+  for (int i = 1; i < 5000; ++i) many += ", " + std::to_string(i) + " AS a" + std::to_string(i);
+  many += ", 7 AS x RETURN ";
+  for (int i = 0; i < 2000; ++i) {
+    many +=
+        "[x IN [a" + std::to_string(i) + "] | x + 1][1] + list_transform([x], x -> x * 2)[1] + ";
+  }
+  EXPECT_EQ(First(many + "x AS s"), std::to_string(2000 * 1999 / 2 + 2000 + 2000 * 14 + 7));
+  // A STRUCT type of many fields in a CAST: its duplicate check is linear too.
+  std::string type = "STRUCT(f0 INT64";
+  for (int i = 1; i < n; ++i) type += ", f" + std::to_string(i) + " INT64";
+  EXPECT_EQ(First("RETURN CAST(NULL AS " + type + ")) IS NULL"), "True");
+  EXPECT_NE(
+      First("RETURN CAST(NULL AS " + type + ", f9 INT64)) IS NULL").find("Duplicate field 'f9'"),
+      std::string::npos);
+  std::string create = "CREATE (:N {id: 100000})";
+  for (int i = 1; i < 5000; ++i) create += ", (:N {id: " + std::to_string(100000 + i) + "})";
+  Exec(create);
+  EXPECT_EQ(First("MATCH (a:N) WHERE a.id >= 100000 RETURN count(*)"), "5000");
+}
+
+// Parsing, binding and planning poll the statement's control: a statement cancelled (or past
+// its deadline) while it compiles stops there, rather than compiling to the end and running.
+TEST_F(DeepQueryTest, CompilingStopsWhenTheStatementIsCancelled) {
+  std::string where = "x > 0";
+  for (size_t i = 1; i < parser::kMaxRunOperands; ++i) where += " AND x > -" + std::to_string(i);
+  const std::string query = "UNWIND [1] AS x WITH x WHERE " + where + " RETURN x";
+  StatementControl cancelled;
+  cancelled.Cancel(StatementControl::Reason::kCancelled);
+  auto stops = [&](const std::function<void()>& stage) {
+    ScopedStatementControl controlled(&cancelled);
+    try {
+      stage();
+    } catch (const GraphDBException& e) {
+      return e.status().code() == ErrorCode::kQueryCancelled;
+    }
+    return false;
+  };
+  // Each stage on its own: the parser, the binder, the planner.
+  const std::unordered_map<std::string, Value> no_params;
+  EXPECT_TRUE(stops([&] { parser::ParseStatements(query); }));
+  auto parsed = parser::ParseStatements(query);
+  const auto& statement = parsed[0]->As<parser::ParsedQueryStatement>();
+  EXPECT_TRUE(stops([&] {
+    binder::Binder binder(db_->catalog(), no_params);
+    binder.BindQuery(statement.query);
+  }));
+  binder::Binder binder(db_->catalog(), no_params);
+  auto bound = binder.BindQuery(statement.query);
+  EXPECT_TRUE(stops([&] { planner::PlanQuery(*bound, db_->catalog()); }));
+  // The whole statement: cancelled, it does not run.
+  {
+    ScopedStatementControl controlled(&cancelled);
+    auto r = Run(query);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().code(), ErrorCode::kQueryCancelled);
+  }
+  EXPECT_EQ(First(query), "1");
+}
+
+// A statement or parameters larger than an inline run takes (kInlineMaxTextBytes,
+// kInlineMaxParameterBytes) are not compiled on the caller's thread (an event loop): the
+// short-read path declines them before parsing, and the worker runs them.
+TEST_F(DeepQueryTest, LargeStatementsAreNotCompiledInline) {
+  const std::string small = "MATCH (a:N) WHERE a.id = 3 RETURN a.id";
+  auto inline_run = TryRunShortRead(*db_, small, {}, session_);
+  ASSERT_TRUE(inline_run.has_value());
+  ASSERT_TRUE(inline_run->ok());
+  std::string large = "MATCH (a:N) WHERE a.id = 3";
+  while (large.size() <= kInlineMaxTextBytes) large += " AND a.id < 10";
+  EXPECT_FALSE(TryRunShortRead(*db_, large + " RETURN a.id", {}, session_).has_value());
+  EXPECT_EQ(First(large + " RETURN a.id"), "3");
+  std::vector<Value> values(kInlineMaxParameterBytes / sizeof(Value), Value::Int64(1));
+  const std::unordered_map<std::string, Value> big = {
+      {"l", Value::Nested(LogicalType::List(LogicalType::Int64()), values)}};
+  const std::string with_list = "MATCH (a:N) WHERE a.id = size($l) RETURN a.id";
+  EXPECT_FALSE(TryRunShortRead(*db_, with_list, big, session_).has_value());
+  const std::unordered_map<std::string, Value> few = {
+      {"l", Value::Nested(LogicalType::List(LogicalType::Int64()), {Value::Int64(1)})}};
+  EXPECT_TRUE(TryRunShortRead(*db_, with_list, few, session_).has_value());
 }
 
 TEST(StackGuardTest, ThrowsBeforeTheStackRunsOut) {

@@ -634,15 +634,14 @@ TEST_F(DurabilityTest, WithoutSyncOnCommitNothingIsSyncedButTheProcessCrashLoses
   EXPECT_EQ(Count(r, "MATCH (p:P) RETURN count(*)"), 20);
 }
 
-TEST_F(DurabilityTest, CheckpointIsRefusedWhileATransactionIsOpen) {
+TEST_F(DurabilityTest, CloseKeepsAnOpenTransactionsWritesOutOfTheFiles) {
   auto db = Open(dir_);
   ExecutionSlot a(db);
   CreateSchema(a);
   Exec(a, "BEGIN TRANSACTION");
   Exec(a, "CREATE (:P {id: 1})");
-  Status s = db->Checkpoint();
-  EXPECT_EQ(s.code(), ErrorCode::kTxConflict);
-  // Closing with the transaction open keeps its uncommitted write out of the files.
+  // A checkpoint would wait for the transaction (checkpoint_test.cc); closing with it open
+  // keeps its uncommitted write out of the files.
   ASSERT_TRUE(db->Close().ok());
   auto reopened = Open(dir_);
   ExecutionSlot r(reopened);

@@ -196,6 +196,8 @@ std::optional<Result<exec::QueryResult*>> ExecutionSlot::TryInline(const Stateme
     return std::nullopt;
   }
   if (spec.source == StatementSpec::Source::kRequest) {
+    // A large request is read, compiled and run on the worker (kInlineMaxRequestBytes).
+    if (spec.text.size() > kInlineMaxRequestBytes) return std::nullopt;
     StatementControl* control = spec.control.get();
     StatementControl own;
     const AccessMode most = spec.access.value_or(AccessMode::kSchema);

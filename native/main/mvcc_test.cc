@@ -193,13 +193,82 @@ TEST(MvccGateTest, AWriterBlockedByAnotherTransactionGivesUpWithTxConflict) {
   EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(150));
   ASSERT_FALSE(write.ok());
   EXPECT_EQ(write.status().code(), ErrorCode::kTxConflict) << write.status().ToString();
-  auto begin = RunCypher(b, "BEGIN TRANSACTION", {});
-  EXPECT_EQ(begin.status().code(), ErrorCode::kTxConflict);
+  // BEGIN takes nothing; the transaction's first write waits for the gate, then gives up
+  // (which rolls the transaction back).
+  ASSERT_TRUE(RunCypher(b, "BEGIN TRANSACTION", {}).ok());
+  auto first_write = RunCypher(b, "CREATE (:P {id: 3})", {});
+  EXPECT_EQ(first_write.status().code(), ErrorCode::kTxConflict);
+  EXPECT_FALSE(b.in_transaction());
   auto read = RunCypher(b, "MATCH (p:P) RETURN count(*)", {});  // reads do not wait
   ASSERT_TRUE(read.ok());
   EXPECT_EQ(read->rows[0][0].GetInt(), 0);
   ASSERT_TRUE(RunCypher(a, "COMMIT", {}).ok());
   EXPECT_TRUE(RunCypher(b, "CREATE (:P {id: 2})", {}).ok());
+}
+
+// Read-write transactions take the writer gate only at their first write: two that only read
+// run side by side (before, the second BEGIN waited for the first transaction to end), also
+// beside one that writes, and each reads the snapshot it began with until it writes.
+TEST(MvccGateTest, ReadWriteTransactionsThatOnlyReadRunSideBySide) {
+  auto db = OpenWithShortWait();
+  ASSERT_TRUE(db);
+  ExecutionSlot a(db), b(db), c(db);
+  ASSERT_TRUE(RunCypher(c, "CREATE (:P {id: 1})", {}).ok());
+  ASSERT_TRUE(RunCypher(a, "BEGIN TRANSACTION", {}).ok());
+  ASSERT_TRUE(RunCypher(b, "BEGIN TRANSACTION", {}).ok());
+  auto count = [](ExecutionSlot& slot) {
+    auto r = RunCypher(slot, "MATCH (p:P) RETURN count(*)", {});
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return r.ok() ? r->rows[0][0].GetInt() : -1;
+  };
+  EXPECT_EQ(count(a), 1);
+  EXPECT_EQ(count(b), 1);
+  // A third transaction writes (it read nothing first, so it reads the latest state from its
+  // write on) and commits while both are open.
+  ASSERT_TRUE(RunCypher(c, "BEGIN TRANSACTION", {}).ok());
+  ASSERT_TRUE(RunCypher(c, "CREATE (:P {id: 2})", {}).ok());
+  EXPECT_EQ(count(a), 1);
+  ASSERT_TRUE(RunCypher(c, "COMMIT", {}).ok());
+  EXPECT_EQ(count(a), 1);  // still its snapshot
+  EXPECT_EQ(count(b), 1);
+  EXPECT_TRUE(RunCypher(a, "COMMIT", {}).ok());
+  EXPECT_TRUE(RunCypher(b, "COMMIT", {}).ok());
+  EXPECT_EQ(count(a), 2);
+}
+
+// First committer wins: a transaction that read a value another transaction changed and
+// committed since its snapshot cannot write (its write would rest on a stale read, a lost
+// update): its first write fails with TX_CONFLICT and it is rolled back. One that wrote first
+// holds the gate and commits.
+TEST(MvccGateTest, AWriteAfterStaleReadsAbortsTheLaterTransaction) {
+  auto db = OpenWithShortWait();
+  ASSERT_TRUE(db);
+  ExecutionSlot a(db), b(db);
+  ASSERT_TRUE(RunCypher(a, "ALTER TABLE P ADD v INT64", {}).ok());
+  ASSERT_TRUE(RunCypher(a, "CREATE (:P {id: 1, v: 10})", {}).ok());
+  ASSERT_TRUE(RunCypher(a, "BEGIN TRANSACTION", {}).ok());
+  ASSERT_TRUE(RunCypher(b, "BEGIN TRANSACTION", {}).ok());
+  ASSERT_TRUE(RunCypher(a, "MATCH (p:P {id: 1}) RETURN p.v", {}).ok());
+  ASSERT_TRUE(RunCypher(b, "MATCH (p:P {id: 1}) RETURN p.v", {}).ok());
+  ASSERT_TRUE(RunCypher(b, "MATCH (p:P {id: 1}) SET p.v = 11", {}).ok());
+  ASSERT_TRUE(RunCypher(b, "COMMIT", {}).ok());
+  auto stale = RunCypher(a, "MATCH (p:P {id: 1}) SET p.v = 12", {});
+  ASSERT_FALSE(stale.ok());
+  EXPECT_EQ(stale.status().code(), ErrorCode::kTxConflict);
+  EXPECT_NE(stale.status().message().find("another transaction's commit"), std::string::npos)
+      << stale.status().message();
+  EXPECT_FALSE(a.in_transaction());
+  auto v = RunCypher(a, "MATCH (p:P {id: 1}) RETURN p.v", {});
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(v->rows[0][0].GetInt(), 11);
+  // A transaction whose first statement writes has read nothing stale: no conflict.
+  ASSERT_TRUE(RunCypher(a, "BEGIN TRANSACTION", {}).ok());
+  ASSERT_TRUE(RunCypher(b, "MATCH (p:P {id: 1}) SET p.v = 13", {}).ok());
+  ASSERT_TRUE(RunCypher(a, "MATCH (p:P {id: 1}) SET p.v = p.v + 1", {}).ok());
+  ASSERT_TRUE(RunCypher(a, "COMMIT", {}).ok());
+  v = RunCypher(b, "MATCH (p:P {id: 1}) RETURN p.v", {});
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(v->rows[0][0].GetInt(), 14);
 }
 
 // A schema change waits for open READ ONLY transactions (their snapshot must not see the new
@@ -260,6 +329,12 @@ TEST_F(MvccTest, TheSlotChoosesTheStrategyFromTheAccessModeAndTheTransaction) {
   EXPECT_EQ(r.snapshot.read_ts, db_->visible_ts());
   Transaction read_write;
   read_write.stamp = db_->NewTransactionStamp();
+  read_write.read_ts = db_->visible_ts();
+  // Before its first write it reads the snapshot it began with, plus nothing of its own.
+  auto before = ChooseStatementTransaction(*db_, &read_write, AccessMode::kRead, true);
+  EXPECT_EQ(before.strategy, TransactionStrategy::kSnapshotCowWrite);
+  EXPECT_EQ(before.snapshot.read_ts, read_write.read_ts);
+  read_write.writer = true;
   auto w = ChooseStatementTransaction(*db_, &read_write, AccessMode::kInsert, true);
   EXPECT_EQ(w.strategy, TransactionStrategy::kSnapshotCowWrite);
   EXPECT_EQ(w.stamp, read_write.stamp);

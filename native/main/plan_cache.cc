@@ -183,6 +183,10 @@ bool InlineSafeOperator(const planner::LogicalOperator& op, const catalog::Catal
       }
       break;
     case LogicalOpKind::kFilter:
+      for (const auto* predicate : op.predicates) {
+        if (!safe(predicate)) return false;
+      }
+      break;
     case LogicalOpKind::kUnwind:
     case LogicalOpKind::kSkipLimit:
       if (!safe(op.expr) || !safe(op.expr2)) return false;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <shared_mutex>
 
+#include "common/interrupt.h"
 #include "common/progress.h"
 #include "cypher/binder/binder.h"
 #include "cypher/parser/parser.h"
@@ -15,6 +16,7 @@
 #include "exec/expression_evaluator.h"
 #include "exec/file_scan.h"
 #include "exec/graph_store.h"
+#include "exec/parallel_pipeline.h"
 #include "exec/redo_log.h"
 #include "function/cast.h"
 #include "main/statements/port_database.h"
@@ -53,7 +55,8 @@ uint64_t InitialRandomState() {
   Throw(ErrorCode::kInvalidRequest, "Transaction exception: " + message);
 }
 
-// Ends a read-only transaction: unpins its snapshot and lets go of the versions only it kept.
+// Ends a read-only transaction, or a read-write one that wrote nothing: unpins its snapshot
+// and lets go of the versions only it kept.
 void EndReadOnlyTransaction(Database& db, Session& session) {
   db.UnpinSnapshot(session.transaction->read_ts);
   session.transaction.reset();
@@ -70,6 +73,30 @@ Status InternalError(const std::exception& e) {
 
 void ThrowIfError(const Status& status) {
   if (!status.ok()) throw GraphDBException(status);
+}
+
+// A read-write transaction's first write: takes the writer gate (docs/concurrency.md). No-op
+// for a transaction that holds it already. REQUIRES: no lock held, the gate not entered.
+void BecomeTransactionWriter(Database& db, Session& session) {
+  Transaction& transaction = *session.transaction;
+  if (transaction.read_only || transaction.writer) return;
+  TransactionGate& gate = db.transaction_gate();
+  ThrowIfError(gate.Begin(&session));
+  // Holding the gate, no other transaction or write statement commits rows until this one
+  // ends: every commit before now is published. One since the snapshot it read from may have
+  // changed what it read (first committer wins); one that read nothing reads the latest state
+  // from here on.
+  if (transaction.read && db.visible_ts() != transaction.read_ts) {
+    gate.End(&session);
+    Throw(ErrorCode::kTxConflict,
+          "the transaction read a snapshot that another transaction's commit has changed since "
+          "(snapshot " +
+              std::to_string(transaction.read_ts) + ", now " + std::to_string(db.visible_ts()) +
+              "), so its first write would be based on stale reads; it was rolled back with "
+              "nothing applied: retry it");
+  }
+  transaction.writer = true;
+  db.UnpinSnapshot(transaction.read_ts);
 }
 
 // The statement lock, shared, for a statement of `session`: after any other session's schema
@@ -106,8 +133,13 @@ std::shared_ptr<const CompiledQuery> CompileStatement(
     const std::unordered_map<std::string, Value>& params, Session* session,
     StatementMemo* memo = nullptr) {
   if (memo == nullptr && session != nullptr) memo = &session->statements;
-  return memo ? memo->Compile(db.plan_cache(), statement, params, db.catalog())
-              : db.plan_cache().Compile(statement, params, db.catalog());
+  std::shared_ptr<const CompiledQuery> compiled =
+      memo ? memo->Compile(db.plan_cache(), statement, params, db.catalog())
+           : db.plan_cache().Compile(statement, params, db.catalog());
+  // A statement whose compiling took it past its deadline (or was cancelled meanwhile) stops
+  // here, before it runs: the parser, binder and planner poll only every so often.
+  CheckInterrupt();
+  return compiled;
 }
 
 // How the statements of one RunQuery call commit: the WAL slot their records go to, and the
@@ -160,6 +192,22 @@ exec::QueryResult PlanTextResult(std::string text) {
   return result;
 }
 
+// The threads a statement of `session` may use, itself included: the database's budget
+// (DatabaseConfig::query_threads), lowered by the statement's own option (its control's
+// threads()) and by the connection's setting threads (CALL threads = N); 0 sets no bound.
+unsigned StatementParallelism(Database& db, const Session* session) {
+  unsigned threads = db.task_pool().max_parallelism();
+  // The statement's own option (a run() option, a service's ServiceConfig.queryThreads).
+  const StatementControl* control = CurrentStatementControl();
+  if (control != nullptr && control->threads() != 0)
+    threads = std::min(threads, control->threads());
+  if (!session) return threads;
+  auto it = session->settings.find("threads");
+  if (it == session->settings.end() || it->second.is_null()) return threads;
+  const uint64_t setting = it->second.GetUInt();
+  return setting == 0 ? threads : static_cast<unsigned>(std::min<uint64_t>(setting, threads));
+}
+
 // Runs `plan` for `statement`: under EXPLAIN, only returns the plan; under PROFILE, runs it (its
 // updates too) and returns the plan with what each operator did.
 // REQUIRES: the locks ExecuteBound needs.
@@ -167,7 +215,13 @@ exec::QueryResult RunPlanOf(Database& db, const parser::ParsedStatement& stateme
                             const planner::LogicalPlan& plan,
                             const std::unordered_map<std::string, Value>& params, AccessMode mode,
                             Session* session, CommitContext* commit) {
-  if (statement.explain) return PlanTextResult(plan.root->ToString(0, {}, &db.catalog()));
+  if (statement.explain) {
+    // Which operators' input runs on several threads, when the statement may use several.
+    std::function<std::string(const planner::LogicalOperator&)> notes;
+    if (StatementParallelism(db, session) > 1)
+      notes = exec::ParallelNotes(*plan.root, &db.catalog());
+    return PlanTextResult(plan.root->ToString(0, notes, &db.catalog()));
+  }
   if (!statement.profile) return ExecuteBound(db, plan, params, mode, session, commit);
   exec::PlanProfile profile;
   exec::QueryResult ran = ExecuteBound(db, plan, params, mode, session, commit, 0, &profile);
@@ -222,7 +276,7 @@ exec::QueryResult& RunPlanned(Database& db, const std::unordered_map<std::string
   ctx.params = &params;
   ctx.graph = &store;
   ctx.tasks = &db.task_pool();
-  ctx.parallelism = db.task_pool().max_parallelism();
+  ctx.parallelism = StatementParallelism(db, session);
   ctx.SetWorkBudget(work_budget);
   if (session) {
     ctx.fn_ctx.random_state = session->random_state;
@@ -317,16 +371,13 @@ exec::QueryResult RunTransactionStatement(Database& db, const parser::ParsedTran
           "other connections.");
     }
     auto transaction = std::make_unique<Transaction>();
-    if (statement.action == TransactionAction::kBeginReadOnly) {
-      transaction->read_only = true;
-      // Shared: a schema change (exclusive) cannot run between its wait for pinned snapshots
-      // and its change while this pins one.
-      std::shared_lock<StatementLock> lock = SharedStatementLock(db, session);
-      transaction->read_ts = db.PinLatestSnapshot();
-    } else {
-      ThrowIfError(db.transaction_gate().Begin(session));
-      transaction->stamp = db.NewTransactionStamp();
-    }
+    transaction->read_only = statement.action == TransactionAction::kBeginReadOnly;
+    // Both kinds read the snapshot they begin with; a read-write one takes the writer gate
+    // only at its first write (BecomeTransactionWriter). Shared: a schema change (exclusive)
+    // cannot run between its wait for pinned snapshots and its change while this pins one.
+    std::shared_lock<StatementLock> lock = SharedStatementLock(db, session);
+    transaction->read_ts = db.PinLatestSnapshot();
+    if (!transaction->read_only) transaction->stamp = db.NewTransactionStamp();
     session->transaction = std::move(transaction);
     return MessageResult("");
   }
@@ -338,7 +389,7 @@ exec::QueryResult RunTransactionStatement(Database& db, const parser::ParsedTran
     AbortTransaction(db, *session);
     return MessageResult("");
   }
-  if (session->transaction->read_only) {
+  if (session->transaction->read_only || !session->transaction->writer) {
     EndReadOnlyTransaction(db, *session);
     return MessageResult("");
   }
@@ -588,6 +639,7 @@ exec::QueryResult RunImportDatabase(Database& db, const parser::ParsedPortDataba
                           &own, commit);
   const std::string failed = "Runtime exception: Import database failed: ";
   try {
+    BecomeTransactionWriter(db, own);
     {
       // Other sessions' writes (DDL too) wait at the gate this transaction holds from here on.
       std::shared_lock<StatementLock> lock = SharedStatementLock(db, &own);
@@ -662,7 +714,7 @@ Session::Session() : random_state(InitialRandomState()) {}
 
 void AbortTransaction(Database& db, Session& session) {
   if (!session.transaction) return;
-  if (session.transaction->read_only) {
+  if (session.transaction->read_only || !session.transaction->writer) {
     EndReadOnlyTransaction(db, session);
     return;
   }
@@ -700,10 +752,40 @@ void AbortTransaction(Database& db, Session& session) {
   db.transaction_gate().End(&session);
 }
 
+namespace {
+
+// Whether `params` take at most `budget` bytes as ApproxBytes counts them, found without
+// walking much more of them than that.
+bool ParametersWithin(const std::unordered_map<std::string, Value>& params, size_t budget) {
+  size_t bytes = 0;
+  std::vector<const ValueHeap*> pending;
+  for (const auto& [name, value] : params) {
+    bytes += sizeof(Value) + name.size();
+    if (value.heap() != nullptr) pending.push_back(value.heap());
+    while (bytes <= budget && !pending.empty()) {
+      const ValueHeap* heap = pending.back();
+      pending.pop_back();
+      bytes += sizeof(ValueHeap) + heap->str.size() + heap->children.size() * sizeof(Value);
+      if (bytes > budget) break;
+      for (const Value& child : heap->children) {
+        if (child.heap() != nullptr) pending.push_back(child.heap());
+      }
+    }
+    if (bytes > budget) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::optional<Result<exec::QueryResult*>> TryRunShortRead(
     Database& db, std::string_view query, const std::unordered_map<std::string, Value>& params,
     Session& session, std::optional<AccessMode> allowed) {
   if (session.transaction) return std::nullopt;
+  // A large statement is compiled on the worker, not here (kInlineMaxTextBytes).
+  if (query.size() > kInlineMaxTextBytes || !ParametersWithin(params, kInlineMaxParameterBytes)) {
+    return std::nullopt;
+  }
   std::shared_ptr<const ParsedStatements> parsed;
   try {
     parsed = ParseText(db, query, &session);
@@ -819,11 +901,17 @@ exec::QueryResult RunOneStatement(Database& db, const parser::ParsedStatement& s
                                   Session* session, CommitContext& commit) {
   const uint64_t draws_before = catalog::SequenceDrawsOnThisThread();
   exec::QueryResult result;
-  if (!StatementWrites(statement) || statement.kind == parser::StatementKind::kImportDatabase) {
-    // Reads (and BEGIN/COMMIT and IMPORT DATABASE, which take the gate themselves) never
-    // wait for writers.
+  if (!StatementWrites(statement) || statement.kind == parser::StatementKind::kImportDatabase ||
+      statement.kind == parser::StatementKind::kCheckpoint) {
+    // Reads (and BEGIN/COMMIT, IMPORT DATABASE and CHECKPOINT, which take the gate
+    // themselves) never wait for writers.
+    if (session && session->transaction && statement.kind != parser::StatementKind::kTransaction) {
+      session->transaction->read = true;
+    }
     result = RunStatement(db, statement, params, session, &commit);
   } else {
+    // A read-write transaction takes the gate at its first write.
+    if (session && session->transaction) BecomeTransactionWriter(db, *session);
     TransactionGate& gate = db.transaction_gate();
     ThrowIfError(gate.EnterWrite(session));
     try {
@@ -1027,6 +1115,7 @@ Result<std::unique_ptr<StatementCursor>> StatementCursor::Open(
     lazy->parsed = parsed;
     lazy->params = params;
     Transaction* transaction = session ? session->transaction.get() : nullptr;
+    if (transaction) transaction->read = true;
     std::shared_lock<StatementLock> lock = SharedStatementLock(db, session);
     lazy->compiled = CompileStatement(db, statement, lazy->params, session, memo);
     StatementTransaction how = ChooseStatementTransaction(db, transaction, AccessMode::kRead,
@@ -1044,7 +1133,7 @@ Result<std::unique_ptr<StatementCursor>> StatementCursor::Open(
     run.ctx.params = &run.params;
     run.ctx.graph = run.store.get();
     run.ctx.tasks = &db.task_pool();
-    run.ctx.parallelism = db.task_pool().max_parallelism();
+    run.ctx.parallelism = StatementParallelism(db, session);
     if (session) {
       run.ctx.fn_ctx.random_state = session->random_state;
       run.ctx.fn_ctx.disable_map_key_check = session->disable_map_key_check;

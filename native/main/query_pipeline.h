@@ -33,9 +33,14 @@ namespace graphdb {
 //
 // A read-only transaction (SnapshotReadTransaction) pins the snapshot it began with and reads
 // it in every statement, never waiting for writers. A read-write transaction
-// (SnapshotCowWriteTransaction) holds the database's writer gate until it ends, stamps its
-// writes with its own uncommitted stamp (other sessions' snapshots do not see them; SET keeps
-// the old value as a version) and restamps them with its commit timestamp at COMMIT.
+// (SnapshotCowWriteTransaction) does the same until its first write, so read-write
+// transactions that only read run side by side; at its first write it takes the database's
+// writer gate (BecomeTransactionWriter in query_pipeline.cc) and holds it until it ends. If
+// it read before that and another transaction committed since its snapshot, it aborts with
+// TX_CONFLICT there (first committer wins); otherwise it reads the latest state from then on
+// (no other writer runs while it holds the gate). It stamps its writes with its own
+// uncommitted stamp (other sessions' snapshots do not see them; SET keeps the old value as a
+// version) and restamps them with its commit timestamp at COMMIT.
 //
 // A read-write transaction that runs DDL or COPY becomes a *schema transaction*
 // (docs/concurrency.md): at its first such statement it waits for pinned snapshots, keeps a
@@ -45,9 +50,12 @@ namespace graphdb {
 // not cover; COMMIT restamps and checkpoints (Database::CommitSchemaTransaction).
 struct Transaction {
   bool read_only = false;
-  bool failed = false;   // a statement failed while executing: the transaction is rolled back
-  uint64_t read_ts = 0;  // read-only: the pinned snapshot
-  uint64_t stamp = 0;    // read-write: the stamp of its uncommitted writes
+  bool failed = false;  // a statement failed while executing: the transaction is rolled back
+  // The pinned snapshot: a read-only transaction's; a read-write one's until its first write.
+  uint64_t read_ts = 0;
+  uint64_t stamp = 0;   // read-write: the stamp of its uncommitted writes
+  bool writer = false;  // read-write: holds the writer gate (since its first write)
+  bool read = false;    // read-write: ran a statement before its first write
   exec::UndoLog undo;
   std::unique_ptr<storage::StorageManager::SchemaSavepoint> schema;  // a schema transaction's
   // For each table copied into `schema`: the length of `undo` when it was copied (the writes
@@ -217,8 +225,25 @@ class StatementCursor {
 // overrunning.
 inline constexpr uint64_t kInlineWorkBudget = 1024;
 
+// What an inline run takes on at most before it has even started: the statement's text and its
+// parameters (values counted as ApproxBytes counts them). Parsing, binding and planning take
+// time in proportion to the text (and, for the parameters, to the size of their types), and an
+// inline run does them on the caller's thread before the work budget applies: a statement
+// larger than this is compiled and run on the worker, under its time limit, so the event loop
+// never spends more than some tens of microseconds on one it would hand over anyway. Short reads
+// are far smaller (an LDBC-style read is 0.3-3 KB of text and a few scalar parameters). The
+// parameters' bound is looser: binding reads only their types, and a list of some 1,600 values
+// (`WHERE p.id IN $ids`) is more than the work budget lets a read use anyway.
+inline constexpr size_t kInlineMaxTextBytes = 8 * 1024;
+inline constexpr size_t kInlineMaxParameterBytes = 64 * 1024;
+// A JSON query request ({"query", "parameters", ...}) read for an inline run, at most: it is
+// parsed on the caller's thread before anything else (JSON takes fewer bytes per value than
+// memory does).
+inline constexpr size_t kInlineMaxRequestBytes = kInlineMaxTextBytes + kInlineMaxParameterBytes;
+
 // Runs `query` like RunQuery if it is one inline candidate (CompiledQuery::inline_candidate)
-// outside a transaction, the statement lock is free for reading right now, and it finishes
+// outside a transaction, no larger than kInlineMaxTextBytes with parameters of at most
+// kInlineMaxParameterBytes, the statement lock is free for reading right now, and it finishes
 // within kInlineWorkBudget; nullopt otherwise, and for any query that does not parse or bind:
 // the caller then runs it the usual way, which reports the error or produces the full result.
 // A run that overran leaves nothing behind (no registered snapshot, no change to the session)

@@ -66,10 +66,10 @@ inline int64_t Count(ExecutionSlot& slot, const std::string& query) {
   return r->rows[0][0].GetInt();
 }
 
-// Runs `query` on `session` and returns its rows as `a|b` text, sorted; a failure fails the
-// test and gives no rows.
-inline std::vector<std::string> SortedRows(Database& db, Session& session,
-                                           const std::string& query) {
+// Runs `query` on `session` and returns its rows as `a|b` text, in the order it gives them; a
+// failure fails the test and gives no rows.
+inline std::vector<std::string> OrderedRows(Database& db, Session& session,
+                                            const std::string& query) {
   auto result = RunQuery(db, query, {}, std::nullopt, &session);
   EXPECT_TRUE(result.ok()) << query << ": " << result.status().ToString();
   std::vector<std::string> rows;
@@ -79,6 +79,13 @@ inline std::vector<std::string> SortedRows(Database& db, Session& session,
     for (size_t i = 0; i < row.size(); ++i) line += (i ? "|" : "") + row[i].ToString();
     rows.push_back(line);
   }
+  return rows;
+}
+
+// OrderedRows, sorted.
+inline std::vector<std::string> SortedRows(Database& db, Session& session,
+                                           const std::string& query) {
+  std::vector<std::string> rows = OrderedRows(db, session, query);
   std::sort(rows.begin(), rows.end());
   return rows;
 }

@@ -24,10 +24,13 @@ StatementTransaction ChooseStatementTransaction(Database& db, const Transaction*
     t.strategy = TransactionStrategy::kSnapshotRead;
     t.snapshot.read_ts = transaction->read_ts;
   } else if (transaction) {
-    // The latest state (no other writer runs while it is open) plus its own writes, which
-    // carry its uncommitted stamp until COMMIT; other sessions read the old values.
+    // Before its first write, the snapshot pinned at BEGIN; from then on the latest state (no
+    // other writer runs while it holds the gate) plus its own writes, which carry its
+    // uncommitted stamp until COMMIT; other sessions read the old values.
+    GRAPHDB_ASSERT(!writes || transaction->writer);
     t.strategy = TransactionStrategy::kSnapshotCowWrite;
     t.snapshot.own = transaction->stamp;
+    if (!transaction->writer) t.snapshot.read_ts = transaction->read_ts;
     if (writes) t.stamp = transaction->stamp;
     t.keep_versions = true;
   } else if (writes && mode == AccessMode::kInsert) {

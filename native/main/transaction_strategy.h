@@ -22,7 +22,7 @@ enum class TransactionStrategy : uint8_t {
   kMvccInsert,         // auto-commit statements that only add nodes and edges
   kSnapshotCowWrite,   // explicit read-write transactions, and the service's updates
   kCurrentCowWrite,    // updates of embedded connections, on the current graph
-  kInPlaceCompaction,  // checkpoint and compaction (Database::Compact), not statements
+  kInPlaceCompaction,  // compaction (Database::Compact), not statements
 };
 
 const char* TransactionStrategyName(TransactionStrategy strategy);

@@ -61,12 +61,14 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
     spec.output = options.output;
     if (options.timeout_ms != 0) control.SetTimeout(options.timeout_ms);
     control.SetLimits(options.max_result_bytes, options.max_memory_bytes);
+    control.SetThreads(options.threads);
     token = options.token;
     if (delivery == StatementSpec::Delivery::kCursor) {
       cursor = CursorStep::kOpen;
       cursor_control = std::make_shared<StatementControl>();
       if (options.timeout_ms != 0) cursor_control->SetTimeout(options.timeout_ms);
       cursor_control->SetLimits(options.max_result_bytes, options.max_memory_bytes);
+      cursor_control->SetThreads(options.threads);
       spec.control = cursor_control;
     } else {
       spec.control = StatementSpec::Borrow(&control);
@@ -537,6 +539,7 @@ enum RunOptionField : size_t {
   kMaxResultField,  // bytes, 0: none
   kMaxMemoryField,  // bytes, 0: none
   kTokenField,      // cancel()'s name for it, 0: none
+  kThreadsField,    // the most threads it may use, 0: the database's budget
   kRunOptionFields
 };
 
@@ -587,6 +590,11 @@ ConnectionWrap::RunOptions ConnectionWrap::ReadRunOptions(Napi::Env env, Napi::V
   options.max_result_bytes = ReadBytes(env, field[kMaxResultField]);
   options.max_memory_bytes = ReadBytes(env, field[kMaxMemoryField]);
   options.token = field[kTokenField];
+  const double threads = field[kThreadsField];
+  if (!(threads >= 0 && threads <= 256) || threads != static_cast<uint32_t>(threads)) {
+    throw Napi::RangeError::New(env, "queryThreads must be an integer from 0 to 256");
+  }
+  options.threads = static_cast<uint32_t>(threads);
   if (options.delivery == Delivery::kCursor && options.output == StatementSpec::Output::kText) {
     throw Napi::TypeError::New(env, "run: a result stream has no 'text' output");
   }
@@ -698,6 +706,7 @@ Napi::Value ConnectionWrap::Run(const Napi::CallbackInfo& info) {
       control.emplace();
       if (options.timeout_ms != 0) control->SetTimeout(options.timeout_ms);
       control->SetLimits(options.max_result_bytes, options.max_memory_bytes);
+      control->SetThreads(options.threads);
       spec.control = StatementSpec::Borrow(&*control);
     }
     std::optional<Result<exec::QueryResult*>> result = slot_->Run(spec);
@@ -727,6 +736,7 @@ Napi::Value ConnectionWrap::Run(const Napi::CallbackInfo& info) {
     StatementControl control;
     if (options.timeout_ms != 0) control.SetTimeout(options.timeout_ms);
     control.SetLimits(options.max_result_bytes, options.max_memory_bytes);
+    control.SetThreads(options.threads);
     spec.control = StatementSpec::Borrow(&control);
     spec.delivery = StatementSpec::Delivery::kMaterialise;
     worker_->WaitIdle();  // statements submitted earlier run first

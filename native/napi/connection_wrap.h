@@ -63,7 +63,8 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
     uint32_t timeout_ms = 0;  // 0: none
     uint64_t max_result_bytes = 0;
     uint64_t max_memory_bytes = 0;
-    double token = 0;  // names the statement to cancel(); 0: none
+    double token = 0;      // names the statement to cancel(); 0: none
+    uint32_t threads = 0;  // the most threads it may use; 0: the database's budget
   };
   // The options of a run() call (undefined: the defaults), packed by src/native/addon.ts into
   // a Float64Array, read in one call into Node.

@@ -24,6 +24,7 @@ class DatabaseWrap : public Napi::ObjectWrap<DatabaseWrap> {
   Napi::Value MaxThreadNum(const Napi::CallbackInfo& info);
   Napi::Value ActiveStatements(const Napi::CallbackInfo& info);
   Napi::Value PeakActiveStatements(const Napi::CallbackInfo& info);
+  // A promise: the checkpoint runs off the event loop (CheckpointWorker).
   Napi::Value Checkpoint(const Napi::CallbackInfo& info);
   Napi::Value ResetPeak(const Napi::CallbackInfo& info);
   Napi::Value WritesSinceCompaction(const Napi::CallbackInfo& info);

@@ -7,8 +7,10 @@
 // changed, a table read from a file starts unchanged.
 //
 // Thread-safety: Mark() may be called by concurrent writers (relaxed atomics: the flag is read
-// by the checkpoint, which runs with the statement lock held exclusively, so the lock orders it
-// after every writer). Clear() and changed() need that exclusive access.
+// by the checkpoint, which runs with the statement lock held exclusively or, beside readers,
+// with the writer gate and the writer lock, so the lock orders it after every writer). Clear()
+// and changed() need that access; a checkpoint beside writers may Mark() again after it let the
+// writers go (StorageManager::FinishCheckpoint).
 #pragma once
 
 #include <atomic>

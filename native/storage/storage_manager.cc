@@ -429,7 +429,7 @@ Status StorageManager::ApplySegments(const ManifestEntry& e, Table& table,
 // Checkpoint
 
 Status StorageManager::WriteCheckpointFiles(uint64_t seq, Manifest* manifest,
-                                            std::vector<std::string>* written) {
+                                            std::vector<std::string>* written, bool sync) {
   // The files of the current checkpoint, by kind and table id: an unchanged table keeps its.
   std::map<std::pair<FileKind, TableId>, const ManifestEntry*> previous;
   for (const auto& e : manifest_.files) previous[{e.kind, e.table_id}] = &e;
@@ -441,7 +441,7 @@ Status StorageManager::WriteCheckpointFiles(uint64_t seq, Manifest* manifest,
     if (!writer.ok()) return writer.status();
     written->push_back(path);
     serialize(**writer);
-    Status s = (*writer)->Finish();
+    Status s = (*writer)->Finish(sync);
     if (!s.ok()) return s;
     entry->name = name;
     entry->size = (*writer)->file_size();
@@ -521,6 +521,66 @@ Status StorageManager::WriteManifest(const Manifest& manifest) {
   return s;
 }
 
+Status StorageManager::AbandonCheckpoint(Status cause, const std::vector<std::string>& written) {
+  on_success_.clear();
+  for (const auto& path : written) (void)fs_->Remove(path);
+  std::string tmp = env::JoinPath(dir_, kManifestTmpName);
+  if (fs_->Exists(tmp)) (void)fs_->Remove(tmp);
+  return cause;
+}
+
+Status StorageManager::StartCheckpoint(uint64_t last_commit_ts, PendingCheckpoint* pending) {
+  if (in_memory()) {
+    return Status(ErrorCode::kInvalidRequest, "an in-memory database cannot be checkpointed");
+  }
+  Manifest& next = pending->next;
+  next = Manifest();
+  next.sequence = manifest_.sequence + 1;
+  next.last_commit_ts = last_commit_ts;
+  next.previous_logs_live = true;
+  pending->written.clear();
+  on_success_.clear();
+  Status s = WriteCheckpointFiles(next.sequence, &next, &pending->written, /*sync=*/false);
+  if (!s.ok()) return AbandonCheckpoint(s, pending->written);
+  // From here on the tables' changes are tracked against the new files (writers resume once
+  // this returns); FinishCheckpoint takes it back, coarsely, if the files do not become
+  // current.
+  ForEachTable([](auto& table) { table.change_flag().Clear(); });
+  for (const auto& done : on_success_) done();
+  on_success_.clear();
+  pending_constants_.clear();
+  return Status::OK();
+}
+
+Status StorageManager::FinishCheckpoint(PendingCheckpoint& pending) {
+  auto fail = [&](Status s) {
+    // Which tables changed since the files MANIFEST names is not known any more: the next
+    // checkpoint writes every table whole.
+    ForEachTable([](auto& table) {
+      table.change_flag().Mark();
+      table.file_changes().RequireRewrite();
+    });
+    return AbandonCheckpoint(std::move(s), pending.written);
+  };
+  for (const std::string& path : pending.written) {
+    auto file = fs_->OpenForAppend(path);
+    if (!file.ok()) return fail(file.status());
+    Status s = (*file)->Sync();
+    Status c = (*file)->Close();
+    if (!s.ok() || !c.ok()) return fail(s.ok() ? c : s);
+  }
+  std::string tmp = env::JoinPath(dir_, kManifestTmpName);
+  Status s = env::WriteStringToFile(fs_, tmp, EncodeManifest(pending.next), /*sync=*/true);
+  if (!s.ok()) return fail(s);
+  s = fs_->Rename(tmp, env::JoinPath(dir_, kManifestName));
+  if (!s.ok()) return fail(s);
+  manifest_ = std::move(pending.next);
+  s = fs_->SyncDir(dir_);
+  if (!s.ok()) return s;
+  RemoveStaleFiles();
+  return Status::OK();
+}
+
 Status StorageManager::Checkpoint(uint64_t last_commit_ts) {
   if (in_memory()) {
     return Status(ErrorCode::kInvalidRequest, "an in-memory database cannot be checkpointed");
@@ -531,12 +591,7 @@ Status StorageManager::Checkpoint(uint64_t last_commit_ts) {
   std::vector<std::string> written;
   std::string tmp = env::JoinPath(dir_, kManifestTmpName);
   on_success_.clear();
-  auto abandon = [&](Status s) {
-    on_success_.clear();
-    for (const auto& path : written) (void)fs_->Remove(path);
-    if (fs_->Exists(tmp)) (void)fs_->Remove(tmp);
-    return s;
-  };
+  auto abandon = [&](Status s) { return AbandonCheckpoint(std::move(s), written); };
   Status s = WriteCheckpointFiles(next.sequence, &next, &written);
   if (!s.ok()) return abandon(s);
   s = env::WriteStringToFile(fs_, tmp, EncodeManifest(next), /*sync=*/true);

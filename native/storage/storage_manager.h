@@ -178,6 +178,23 @@ class StorageManager {
   // `last_commit_ts` is recorded in MANIFEST: the commit timestamp of the last write-ahead-log
   // record whose effects the tables hold (recovery replays only later records).
   Status Checkpoint(uint64_t last_commit_ts = 0);
+
+  // A checkpoint in two steps, for one that runs beside writers (Database::Checkpoint,
+  // docs/storage-format.md "Checkpoints beside writers"). StartCheckpoint writes the files of
+  // the tables that changed (not yet synced) and moves the tables' change tracking to them at
+  // once, so that writes made after it are tracked against the new files; it needs the tables
+  // to hold still (no writer), readers may run. FinishCheckpoint then syncs the files, writes
+  // MANIFEST (whose wal_sequence keeps the logs of the previous checkpoint live: the records
+  // after `last_commit_ts` that they hold, or get meanwhile, are not in the checkpoint) and
+  // removes the files no longer named; it touches no table's contents, so writers may run.
+  // When either fails, every table is marked to be written whole by the next checkpoint.
+  // REQUIRES: no other checkpoint and no DDL runs between the two calls.
+  struct PendingCheckpoint {
+    Manifest next;
+    std::vector<std::string> written;  // paths of the files written
+  };
+  Status StartCheckpoint(uint64_t last_commit_ts, PendingCheckpoint* pending);
+  Status FinishCheckpoint(PendingCheckpoint& pending);
   // Sequence number of the last successful checkpoint (0: none yet).
   uint64_t checkpoint_sequence() const { return manifest_.sequence; }
   // The last_commit_ts of the last successful checkpoint.
@@ -207,7 +224,11 @@ class StorageManager {
   Status WriteManifest(const Manifest& manifest);
   // Removes files of this database that the current manifest does not name.
   void RemoveStaleFiles();
-  Status WriteCheckpointFiles(uint64_t seq, Manifest* manifest, std::vector<std::string>* written);
+  // `sync`: each file is synced as it is finished (else FinishCheckpoint syncs them).
+  Status WriteCheckpointFiles(uint64_t seq, Manifest* manifest, std::vector<std::string>* written,
+                              bool sync = true);
+  // Removes the files of a checkpoint that was not published (and MANIFEST.tmp).
+  Status AbandonCheckpoint(Status cause, const std::vector<std::string>& written);
   // Reads an entry's file, checking its size and checksum against the entry.
   Result<TableFileContents> ReadEntry(const ManifestEntry& e) const;
   // Reads segment `g` of entry `e` likewise.

@@ -364,17 +364,54 @@ TEST(StorageManagerTest, Version4PacksAdjacencyAndIndex) {
   EXPECT_EQ(person->index().slot_bytes(), 8u);
 }
 
-TEST(StorageManagerTest, ManifestsWithConstantColumnsAreVersion3AndChecked) {
-  auto version = [](const std::string& bytes) {
-    uint32_t v;
-    std::memcpy(&v, bytes.data() + 8, 4);
-    return v;
-  };
+// The version field of an encoded manifest.
+uint32_t ManifestVersion(const std::string& bytes) {
+  uint32_t v;
+  std::memcpy(&v, bytes.data() + 8, 4);
+  return v;
+}
+
+// A manifest of checkpoint 4 (last commit 9): the catalog and one node table.
+Manifest CatalogAndOneTable() {
   Manifest m;
   m.sequence = 4;
   m.last_commit_ts = 9;
   m.files.push_back(ManifestEntry{FileKind::kCatalog, 0, "catalog-000004.gdb", 100, 7, {}, {}});
   m.files.push_back(ManifestEntry{FileKind::kNodeTable, 0, "node-000002-0.gdb", 200, 8, {}, {}});
+  return m;
+}
+
+// A checkpoint written beside writers keeps the previous checkpoint's logs live: version 5,
+// written only then.
+TEST(StorageManagerTest, ManifestsThatKeepThePreviousLogsLiveAreVersion5AndChecked) {
+  const auto version = ManifestVersion;
+  Manifest m = CatalogAndOneTable();
+  m.files[1].constants.push_back(ConstantColumn{"INT64", "abc"});
+  EXPECT_EQ(version(EncodeManifest(m)), 3u);
+  m.previous_logs_live = true;
+  const std::string live = EncodeManifest(m);
+  EXPECT_EQ(version(live), 5u);
+  auto decoded = DecodeManifest(live, "M");
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_TRUE(decoded->previous_logs_live);
+  EXPECT_EQ(decoded->last_commit_ts, 9u);
+  EXPECT_EQ(decoded->files[1].constants, m.files[1].constants);
+  EXPECT_FALSE(DecodeManifest(EncodeManifest(Manifest{}), "M")->previous_logs_live);
+  // The flag byte must be 1, and a first checkpoint has no previous one.
+  for (const auto& [sequence, flag] : {std::pair<uint64_t, char>{4, 2}, {0, 1}}) {
+    m.sequence = sequence;
+    std::string bytes = EncodeManifest(m);
+    bytes[8 + 4 + 8 + 8] = flag;
+    bytes.resize(bytes.size() - 4);
+    uint32_t crc = env::crc32c::Value(bytes);
+    bytes.append(reinterpret_cast<const char*>(&crc), 4);
+    EXPECT_EQ(DecodeManifest(bytes, "M").status().code(), ErrorCode::kCorruption) << sequence;
+  }
+}
+
+TEST(StorageManagerTest, ManifestsWithConstantColumnsAreVersion3AndChecked) {
+  const auto version = ManifestVersion;
+  Manifest m = CatalogAndOneTable();
   std::string plain = EncodeManifest(m);
   EXPECT_EQ(version(plain), 2u);  // what older readers understand
   m.files[1].constants.push_back(ConstantColumn{"INT64", "abc"});

@@ -88,7 +88,7 @@ uint32_t TableFileWriter::EndSection() {
   return static_cast<uint32_t>(sections_.size() - 1);
 }
 
-Status TableFileWriter::Finish() {
+Status TableFileWriter::Finish(bool sync) {
   GRAPHDB_ASSERT(!in_section_);
   catalog::BinaryWriter meta;
   const uint64_t descriptor_offset = file_size_;
@@ -109,7 +109,7 @@ Status TableFileWriter::Finish() {
   std::memcpy(footer + 8, &crc_, 4);
   std::memcpy(footer + 12, kFooterMagic, 8);
   Write(std::string_view(footer, sizeof footer), /*checked=*/false);
-  if (status_.ok()) status_ = file_->Sync();
+  if (status_.ok() && sync) status_ = file_->Sync();
   Status close = file_->Close();
   if (status_.ok()) status_ = close;
   return status_;
@@ -248,17 +248,22 @@ Result<TableFileContents> ReadTableFile(env::FileSystem* fs, const std::string& 
 
 std::string EncodeManifest(const Manifest& manifest) {
   catalog::BinaryWriter w;
-  const bool segments = std::any_of(manifest.files.begin(), manifest.files.end(),
-                                    [](const ManifestEntry& e) { return !e.segments.empty(); });
+  // Each version holds the fields of the ones before it.
+  const bool live_logs = manifest.previous_logs_live;
+  const bool segments =
+      live_logs || std::any_of(manifest.files.begin(), manifest.files.end(),
+                               [](const ManifestEntry& e) { return !e.segments.empty(); });
   const bool constants =
       segments || std::any_of(manifest.files.begin(), manifest.files.end(),
                               [](const ManifestEntry& e) { return !e.constants.empty(); });
   w.PutRaw(kManifestMagic, 8);
-  w.PutU32(segments    ? kManifestVersion
+  w.PutU32(live_logs   ? kManifestVersionWithLiveLogs
+           : segments  ? kManifestVersion
            : constants ? kManifestVersionWithConstants
                        : kManifestVersionWithoutConstants);
   w.PutU64(manifest.sequence);
   w.PutU64(manifest.last_commit_ts);
+  if (live_logs) w.PutU8(1);
   w.PutVarint(manifest.files.size());
   for (const auto& f : manifest.files) {
     w.PutU8(static_cast<uint8_t>(f.kind));
@@ -301,10 +306,16 @@ Result<Manifest> DecodeManifest(std::string_view bytes, const std::string& path)
   Manifest m;
   uint64_t n;
   if (!r.GetU32(&version) || !r.GetU64(&m.sequence)) return Corrupt(path, "manifest is truncated");
-  if (version < 1 || version > kManifestVersion) {
+  if (version < 1 || version > kManifestVersionWithLiveLogs) {
     return Corrupt(path, "unsupported manifest version " + std::to_string(version));
   }
   if (version >= 2 && !r.GetU64(&m.last_commit_ts)) return Corrupt(path, "manifest is truncated");
+  if (version >= kManifestVersionWithLiveLogs) {
+    uint8_t live;
+    if (!r.GetU8(&live)) return Corrupt(path, "manifest is truncated");
+    if (live > 1 || m.sequence == 0) return Corrupt(path, "bad manifest: previous logs flag");
+    m.previous_logs_live = live == 1;
+  }
   if (!r.GetVarint(&n) || n > r.remaining()) return Corrupt(path, "manifest is truncated");
   for (uint64_t i = 0; i < n; ++i) {
     ManifestEntry e;

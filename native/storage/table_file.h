@@ -57,6 +57,8 @@ inline constexpr uint32_t kOldestFileFormatVersion = 1;
 // Version 3 added constant columns to table entries; it is written only when an entry has
 // some (otherwise version 2), and versions 1-3 are read.
 // Version 4 added append segments to table entries; it is written only when an entry has some.
+// Version 5 added previous_logs_live; it is written only when that is set.
+inline constexpr uint32_t kManifestVersionWithLiveLogs = 5;
 inline constexpr uint32_t kManifestVersion = 4;
 inline constexpr uint32_t kManifestVersionWithConstants = 3;
 inline constexpr uint32_t kManifestVersionWithoutConstants = 2;
@@ -132,7 +134,8 @@ class TableFileWriter final : public TableSink {
   uint32_t EndSection() override;
   // Writes descriptor, section table, trailer and footer, fsyncs and closes. The first IO
   // error seen is returned.
-  Status Finish();
+  // `sync` false leaves the sync to the caller (a checkpoint that syncs its files later).
+  Status Finish(bool sync = true);
   // Valid after Finish: total file size and the footer checksum.
   uint64_t file_size() const { return file_size_; }
   uint32_t crc() const { return crc_; }
@@ -248,6 +251,10 @@ struct Manifest {
   // The commit timestamp of the last write-ahead-log record folded into this checkpoint:
   // recovery replays the records after it.
   uint64_t last_commit_ts = 0;
+  // Whether recovery still reads the write-ahead logs of the previous checkpoint (sequence -
+  // 1; manifest version 5): set by a checkpoint written beside writers, whose logs may hold
+  // records after last_commit_ts (docs/wal-format.md, "Checkpoints beside writers").
+  bool previous_logs_live = false;
   std::vector<ManifestEntry> files;
 };
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <string_view>
+#include <unordered_set>
 
 #include "common/assert.h"
 
@@ -165,13 +167,12 @@ class TypeReader {
       int fields_depth = 0;
       auto fields = ReadFields(error, &fields_depth);
       if (!fields) return std::nullopt;
-      for (size_t i = 0; i < fields->size(); ++i) {
-        for (size_t j = 0; j < i; ++j) {
-          if ((*fields)[i].first == (*fields)[j].first) {
-            *error = "Duplicate field '" + (*fields)[i].first + "' in " +
-                     (EqualsIgnoreCase(word, "STRUCT") ? "STRUCT" : "UNION") + " definition";
-            return std::nullopt;
-          }
+      std::unordered_set<std::string_view> names;  // linear in the fields, however many
+      for (const auto& field : *fields) {
+        if (!names.insert(field.first).second) {
+          *error = "Duplicate field '" + field.first + "' in " +
+                   (EqualsIgnoreCase(word, "STRUCT") ? "STRUCT" : "UNION") + " definition";
+          return std::nullopt;
         }
       }
       *depth = fields_depth + 1;

@@ -49,8 +49,13 @@ Status TruncateWalFile(env::FileSystem* fs, const std::string& dir, const std::s
   return fs->SyncDir(dir);
 }
 
-Result<WalRecoveryResult> ReadAllWals(env::FileSystem* fs, const std::string& dir,
-                                      uint64_t checkpoint_seq, bool cut_torn_tails) {
+namespace {
+
+// ReadAllWals; `previous_live`: the logs of checkpoint_seq - 1 are read too, without their
+// records up to `folded_ts`.
+Result<WalRecoveryResult> ReadLogs(env::FileSystem* fs, const std::string& dir,
+                                   uint64_t checkpoint_seq, bool previous_live, uint64_t folded_ts,
+                                   bool cut_torn_tails) {
   auto names = fs->ListDir(dir);
   if (!names.ok()) return names.status();
   std::vector<std::pair<uint32_t, std::string>> logs;
@@ -73,14 +78,22 @@ Result<WalRecoveryResult> ReadAllWals(env::FileSystem* fs, const std::string& di
       return Status(ErrorCode::kCorruption, "WAL file " + path + " holds the log of slot " +
                                                 std::to_string((*reader)->header().slot_id));
     }
+    bool previous = false;
     if ((*reader)->stale()) {
-      result.stale_files.push_back(path);
-      continue;
+      if (!previous_live || (*reader)->header().checkpoint_seq + 1 != checkpoint_seq) {
+        result.stale_files.push_back(path);
+        continue;
+      }
+      // A log of the previous checkpoint, still live: read it as a current one.
+      reader = WalReader::Open(fs, path, checkpoint_seq - 1);
+      if (!reader.ok()) return reader.status();
+      previous = true;
     }
     while (true) {
       auto record = (*reader)->Next();
       if (!record.ok()) return record.status();
       if (!record->has_value()) break;
+      if (previous && (*record)->commit_ts <= folded_ts) continue;  // in the checkpoint
       result.records.push_back(std::move(**record));
     }
     if ((*reader)->torn_tail()) {
@@ -103,6 +116,20 @@ Result<WalRecoveryResult> ReadAllWals(env::FileSystem* fs, const std::string& di
                      std::tie(b.commit_ts, b.slot_id, b.offset);
             });
   return result;
+}
+
+}  // namespace
+
+Result<WalRecoveryResult> ReadAllWals(env::FileSystem* fs, const std::string& dir,
+                                      uint64_t checkpoint_seq, bool cut_torn_tails) {
+  return ReadLogs(fs, dir, checkpoint_seq, /*previous_live=*/false, 0, cut_torn_tails);
+}
+
+Result<WalRecoveryResult> ReadAllWalsWithPreviousLogs(env::FileSystem* fs, const std::string& dir,
+                                                      uint64_t checkpoint_seq, uint64_t folded_ts,
+                                                      bool cut_torn_tails) {
+  return ReadLogs(fs, dir, checkpoint_seq, /*previous_live=*/checkpoint_seq >= 1, folded_ts,
+                  cut_torn_tails);
 }
 
 }  // namespace graphdb::wal

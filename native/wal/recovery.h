@@ -4,8 +4,9 @@
 //
 // Rules (docs/wal-format.md, "Recovery"):
 //   - every file named wal-<slot>.log is read; its header must name the same slot.
-//   - a log whose header names an older checkpoint is ignored (already checkpointed); one
-//     naming a newer checkpoint is CORRUPTION.
+//   - a log whose header names an older checkpoint is ignored (already checkpointed), except
+//     the previous checkpoint's after a checkpoint written beside writers (its records after
+//     the checkpoint's last commit are read); one naming a newer checkpoint is CORRUPTION.
 //   - a torn tail is cut off, with a warning: the file is rewritten to its last intact record
 //     (copied to wal-<slot>.tmp, synced, renamed over the log, directory synced). Files are
 //     only changed once every log has been read without error, and not at all when the
@@ -47,6 +48,14 @@ struct WalRecoveryResult {
 // logs (WalWriter::Open refuses a torn tail) but replace or remove them.
 Result<WalRecoveryResult> ReadAllWals(env::FileSystem* fs, const std::string& dir,
                                       uint64_t checkpoint_seq, bool cut_torn_tails = true);
+
+// The same after a checkpoint written beside writers (MANIFEST's previous_logs_live,
+// docs/wal-format.md "Checkpoints beside writers"): logs naming the previous checkpoint
+// (checkpoint_seq - 1) are read too, and their records up to `folded_ts` (the checkpoint's
+// last_commit_ts, which holds them) are skipped. REQUIRES: checkpoint_seq >= 1.
+Result<WalRecoveryResult> ReadAllWalsWithPreviousLogs(env::FileSystem* fs, const std::string& dir,
+                                                      uint64_t checkpoint_seq, uint64_t folded_ts,
+                                                      bool cut_torn_tails = true);
 
 // Shortens the log of `slot_id` at `path` to its first `new_size` bytes, atomically (copy to
 // wal-<slot>.tmp, sync, rename, sync the directory): the FileSystem has no truncate call.

@@ -129,6 +129,24 @@ TEST(WalRecoveryTest, LogsOfOlderCheckpointsAreIgnored) {
   EXPECT_EQ(newer.status().code(), ErrorCode::kCorruption);
 }
 
+// After a checkpoint written beside writers (sequence 4, holding commits up to 3), the logs of
+// checkpoint 3 are still read, without the records the checkpoint holds; older ones are stale.
+TEST(WalRecoveryTest, ThePreviousCheckpointsLogsCanStayLive) {
+  TempDir dir;
+  WriteLog(dir, 0, {{1, "old"}}, 2);
+  WriteLog(dir, 1, {{2, "folded"}, {3, "folded"}, {4, "after"}, {6, "after"}}, 3);
+  WriteLog(dir, 2, {{5, "new"}}, 4);
+  auto result = ReadAllWalsWithPreviousLogs(env::FileSystem::Default(), dir.path(), 4, 3);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  std::vector<std::pair<uint64_t, uint32_t>> expected = {{4, 1}, {5, 2}, {6, 1}};
+  EXPECT_EQ(Order(*result), expected);
+  EXPECT_EQ(result->stale_files, std::vector<std::string>{dir.File("wal-0.log")});
+  // Without the manifest's flag, the log of checkpoint 3 is stale.
+  auto plain = ReadAllWals(env::FileSystem::Default(), dir.path(), 4);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(Order(*plain), (std::vector<std::pair<uint64_t, uint32_t>>{{5, 2}}));
+}
+
 TEST(WalRecoveryTest, OnlyWalLogsAreRead) {
   TempDir dir;
   WriteLog(dir, 2, {{1, "real"}});

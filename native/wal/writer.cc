@@ -240,6 +240,40 @@ Status WalWriter::Truncate(uint64_t new_checkpoint_seq) {
   return s;
 }
 
+Status WalWriter::DropRecordsBefore(uint64_t new_checkpoint_seq, uint64_t keep_from) {
+  if (!ReserveFiles()) return Status(ErrorCode::kInternal, "WAL " + path_ + " is closed");
+  std::lock_guard<std::mutex> lock(mu_);
+  Status s;
+  if (new_checkpoint_seq < checkpoint_seq_ || keep_from < kFileHeaderSize ||
+      keep_from > file_size_) {
+    s = Status(ErrorCode::kInternal, "WAL " + path_ + " cannot keep the records from offset " +
+                                         std::to_string(keep_from) + " for checkpoint " +
+                                         std::to_string(new_checkpoint_seq));
+  }
+  std::string kept(static_cast<size_t>(s.ok() ? file_size_ - keep_from : 0), '\0');
+  if (s.ok() && !kept.empty()) {
+    auto file = fs_->OpenForRead(path_);
+    if (!file.ok()) s = file.status();
+    if (s.ok()) {
+      auto n = (*file)->Read(keep_from, kept.size(), kept.data());
+      if (!n.ok()) {
+        s = n.status();
+      } else if (*n != kept.size()) {
+        s = Status(ErrorCode::kIoError, "read " + path_ + ": the log ended before its records");
+      }
+    }
+  }
+  if (s.ok()) s = ReplaceWithFreshFile(new_checkpoint_seq, kept);
+  if (s.ok()) {
+    checkpoint_seq_ = new_checkpoint_seq;
+    file_size_ = kFileHeaderSize + kept.size();
+    allocated_ = file_size_;
+  }
+  // The kept records are durable in the new file (ReplaceWithFreshFile synced it).
+  ReleaseFiles(s, /*clear_error=*/true);
+  return s;
+}
+
 Status WalWriter::Close() {
   // Waits for a sync in flight; the reservation is never released. A second Close finds the
   // writer closed and has nothing to do.
@@ -314,12 +348,14 @@ Status WalWriter::status() const {
   return sync_.error;
 }
 
-Status WalWriter::ReplaceWithFreshFile(uint64_t checkpoint_seq) {
+Status WalWriter::ReplaceWithFreshFile(uint64_t checkpoint_seq, std::string_view records) {
   WalFileHeader header;
   header.slot_id = slot_id_;
   header.checkpoint_seq = checkpoint_seq;
   const std::string tmp = env::JoinPath(dir_, WalTempFileName(slot_id_));
-  Status s = env::WriteStringToFile(fs_, tmp, EncodeFileHeader(header), /*sync=*/true);
+  std::string contents = EncodeFileHeader(header);
+  contents.append(records);
+  Status s = env::WriteStringToFile(fs_, tmp, contents, /*sync=*/true);
   if (s.ok()) s = fs_->Rename(tmp, path_);
   if (!s.ok()) {
     (void)fs_->Remove(tmp);

@@ -132,6 +132,12 @@ class WalWriter {
   // REQUIRES: no Append/Commit/Sync in progress on this writer; new_checkpoint_seq >=
   // checkpoint_seq().
   Status Truncate(uint64_t new_checkpoint_seq);
+  // After checkpoint `new_checkpoint_seq`, written beside writers, is durably published: the
+  // same, but the records from file offset `keep_from` (file_size() when the checkpoint took
+  // its snapshot) to the end are kept, after the new header: they came after the checkpoint's
+  // snapshot. Logical positions (appended_lsn) go on as before.
+  // REQUIRES: as Truncate; kFileHeaderSize <= keep_from <= file_size().
+  Status DropRecordsBefore(uint64_t new_checkpoint_seq, uint64_t keep_from);
 
   // Closes the files without syncing. Idempotent.
   // REQUIRES: no Append/Commit/Sync in progress on this writer.
@@ -175,9 +181,10 @@ class WalWriter {
   Result<Appended> AppendLocked(uint64_t commit_ts, std::string_view payload);
   // Writes zeros from `end` (past the last record) to a new allocation end. REQUIRES: mu_ held.
   Status Preallocate(uint64_t end);
-  // Replaces the log with a fresh header-only file naming `checkpoint_seq` and reopens the
+  // Replaces the log with a fresh file naming `checkpoint_seq` (header, then `records`, the
+  // bytes of whole records) and reopens the
   // handles on it. REQUIRES: mu_ held and files_busy reserved by the caller (or no handles).
-  Status ReplaceWithFreshFile(uint64_t checkpoint_seq);
+  Status ReplaceWithFreshFile(uint64_t checkpoint_seq, std::string_view records = {});
   // REQUIRES: mu_ held.
   Status OpenHandles();
   // Takes back the records in file bytes [from, to) after a failure: overwrites them with zeros

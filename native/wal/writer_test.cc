@@ -225,6 +225,32 @@ TEST(WalWriterTest, TruncateAfterCheckpoint) {
   ASSERT_TRUE(writer->Truncate(2).ok());                        // same sequence is fine
 }
 
+// A checkpoint beside writers keeps the records appended after its snapshot.
+TEST(WalWriterTest, DropRecordsBeforeKeepsTheLaterRecords) {
+  TempDir dir;
+  TestFileSystem fs;
+  auto writer = OpenWriter(&fs, dir, 4, 1);
+  for (int i = 1; i <= 5; ++i) ASSERT_TRUE(writer->Commit(i, Payload(i, 100)).ok());
+  const uint64_t snapshot_end = writer->file_size();
+  for (int i = 6; i <= 7; ++i) ASSERT_TRUE(writer->Commit(i, Payload(i, 50)).ok());
+  const uint64_t lsn = writer->appended_lsn();
+  ASSERT_TRUE(writer->DropRecordsBefore(2, snapshot_end).ok());
+  EXPECT_EQ(writer->checkpoint_seq(), 2u);
+  EXPECT_EQ(writer->appended_lsn(), lsn);  // logical positions go on
+  ASSERT_TRUE(writer->Commit(8, "after").ok());
+  auto log = ReadLog(writer->path(), 2);
+  ASSERT_TRUE(log.status.ok());
+  ASSERT_EQ(log.records.size(), 3u);
+  EXPECT_EQ(log.records[0].commit_ts, 6u);
+  EXPECT_EQ(log.records[0].offset, kFileHeaderSize);
+  EXPECT_EQ(log.records[1].payload, Payload(7, 50));
+  EXPECT_EQ(log.records[2].payload, "after");
+  EXPECT_FALSE(fs.Exists(dir.File("wal-4.tmp")));
+  // Out of range: refused, and the writer takes no more records.
+  EXPECT_EQ(writer->DropRecordsBefore(2, writer->file_size() + 1).code(), ErrorCode::kInternal);
+  EXPECT_FALSE(writer->Commit(9, "refused").ok());
+}
+
 TEST(WalWriterTest, CloseIsIdempotentAndFinal) {
   TempDir dir;
   auto writer = OpenWriter(env::FileSystem::Default(), dir, 0);

@@ -252,6 +252,18 @@ export class Connection implements Disposable {
   }
 
   /**
+   * The most threads this connection's statements may use from now on (Kùzu's
+   * `setMaxNumThreadForExec`): `CALL threads = n`. 0: the database's `queryThreads`; above it,
+   * the database's `queryThreads` holds. Runs after any statements already queued.
+   */
+  setMaxNumThreadForExec(threads: number): void {
+    if (typeof threads !== 'number' || !Number.isInteger(threads) || threads < 0 || threads > 256) {
+      throw new RangeError(`threads must be an integer between 0 and 256, got ${String(threads)}`);
+    }
+    this.querySync(`CALL threads=${threads}`);
+  }
+
+  /**
    * Closes the connection. Statements still queued are rejected with CONNECTION_CLOSED; the
    * running one completes. Idempotent.
    */

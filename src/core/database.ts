@@ -31,7 +31,8 @@ export interface DatabaseOptions {
   maxResultBytes?: number;
   /**
    * Most memory one statement's sorts, hash aggregations (with the values their min/max,
-   * collect and DISTINCT keep), DISTINCT, collected lists and path sets may hold at once, in
+   * collect and DISTINCT keep), DISTINCT, collected lists, path sets and the lists, strings
+   * and maps its expressions build may hold at once, in
    * bytes; past it: RESOURCE_LIMIT. 0 or omitted: no limit.
    */
   maxStatementMemoryBytes?: number;
@@ -41,7 +42,24 @@ export interface DatabaseOptions {
    * and applies nothing (docs/concurrency.md). Default 10,000; 0: it fails at once.
    */
   writeWaitMs?: number;
+  /**
+   * An on-disk database checkpoints by itself, off the event loop and beside running
+   * statements, once its write-ahead logs have grown by this many bytes since the last
+   * checkpoint (docs/storage-format.md, "Checkpoints beside writers"). Default 16 MiB
+   * (16,777,216); 0: never (only `checkpoint()`, `CHECKPOINT` and `close()` checkpoint).
+   */
+  checkpointThresholdBytes?: number;
+  /**
+   * The most threads one statement may use for its own work (docs/execution.md): scans,
+   * expansions, filters, hash aggregation, DISTINCT and sorts over large tables split across
+   * them. 0 or omitted: the machine's parallelism. A connection lowers it for its own
+   * statements with `CALL threads = N` (or `conn.setMaxNumThreadForExec(N)`).
+   */
+  queryThreads?: number;
 }
+
+/** The default of DatabaseOptions.checkpointThresholdBytes. */
+export const DEFAULT_CHECKPOINT_THRESHOLD_BYTES = 16 * 1024 * 1024;
 
 const DATABASE_OPTIONS = new Set([
   'maxThreadNum',
@@ -50,6 +68,8 @@ const DATABASE_OPTIONS = new Set([
   'maxResultBytes',
   'maxStatementMemoryBytes',
   'writeWaitMs',
+  'checkpointThresholdBytes',
+  'queryThreads',
 ]);
 
 /** The default of DatabaseOptions.writeWaitMs. */
@@ -72,8 +92,17 @@ function resolveWriteWait(value: unknown): number {
   return value;
 }
 
+/** Resolves DatabaseOptions.queryThreads like maxThreadNum (0 or omitted: the machine's). */
+export function resolveQueryThreads(value: unknown): number {
+  return resolveThreadCount(value, 'queryThreads');
+}
+
 /** Resolves maxThreadNum as the contract describes; throws on invalid values. */
 export function resolveMaxThreadNum(value: unknown): number {
+  return resolveThreadCount(value, 'maxThreadNum');
+}
+
+function resolveThreadCount(value: unknown, name: string): number {
   if (value === undefined || value === 0) {
     let parallelism = 0;
     try {
@@ -84,10 +113,10 @@ export function resolveMaxThreadNum(value: unknown): number {
     return Number.isInteger(parallelism) && parallelism > 0 ? parallelism : 1;
   }
   if (typeof value !== 'number' || !Number.isInteger(value)) {
-    throw new TypeError(`maxThreadNum must be an integer, got ${describe(value)}`);
+    throw new TypeError(`${name} must be an integer, got ${describe(value)}`);
   }
   if (value < 0 || value > MAX_THREAD_NUM) {
-    throw new RangeError(`maxThreadNum must be between 0 and ${MAX_THREAD_NUM}, got ${value}`);
+    throw new RangeError(`${name} must be between 0 and ${MAX_THREAD_NUM}, got ${value}`);
   }
   return value;
 }
@@ -125,6 +154,10 @@ export class Database implements Disposable {
   readonly queryTimeoutMs: number;
   /** How long a write waits for another connection's transaction (ms). */
   readonly writeWaitMs: number;
+  /** Log growth in bytes that makes the database checkpoint by itself (0: never). */
+  readonly checkpointThresholdBytes: number;
+  /** The most threads one statement may use (DatabaseOptions.queryThreads, resolved). */
+  readonly queryThreads: number;
   readonly #limits: StatementLimits;
   #closed = false;
 
@@ -163,7 +196,19 @@ export class Database implements Disposable {
           : checkByteLimit(options.maxStatementMemoryBytes, 'maxStatementMemoryBytes'),
     };
     this.writeWaitMs = resolveWriteWait(options.writeWaitMs);
-    const native = new addon.NativeDatabase(path, this.maxThreadNum, syncOnCommit, this.writeWaitMs);
+    this.checkpointThresholdBytes =
+      options.checkpointThresholdBytes === undefined
+        ? DEFAULT_CHECKPOINT_THRESHOLD_BYTES
+        : checkByteLimit(options.checkpointThresholdBytes, 'checkpointThresholdBytes');
+    this.queryThreads = resolveQueryThreads(options.queryThreads);
+    const native = new addon.NativeDatabase(
+      path,
+      this.maxThreadNum,
+      syncOnCommit,
+      this.writeWaitMs,
+      this.checkpointThresholdBytes,
+      this.queryThreads,
+    );
     internals.set(this, { native, connections: new Set(), owner: null });
   }
 
@@ -214,11 +259,16 @@ export class Database implements Disposable {
   /**
    * Writes a new checkpoint to the database's folder (atomically: a crash leaves the previous
    * checkpoint): the tables that changed since the last one, and a manifest that names the
-   * earlier files of the others. A no-op for in-memory databases.
+   * earlier files of the others; then drops what it holds from the write-ahead logs. Runs off
+   * the event loop, beside reads and writes: it waits its turn behind the write statements
+   * running and a read-write transaction that has written (writers that come later wait for
+   * it while it notes what is committed; docs/storage-format.md, "Checkpoints beside
+   * writers"). Rejects with TX_CONFLICT when such a transaction stays open longer than
+   * `writeWaitMs`. Resolves at once for in-memory databases.
    */
-  checkpoint(): void {
+  async checkpoint(): Promise<void> {
     this.#checkOpen();
-    databaseInternals(this).native.checkpoint();
+    await databaseInternals(this).native.checkpoint();
   }
 
   /** Closes every connection, checkpoints an on-disk database and closes it. Idempotent. */

@@ -32,6 +32,11 @@ export interface QueryOptions {
    * `conn.query` only (src/core/progress.ts).
    */
   onProgress?: (progress: QueryProgress) => void;
+  /**
+   * The most threads this statement may use (docs/execution.md): at most the database's
+   * `queryThreads` and the connection's `CALL threads` setting. 0 or omitted: no lower bound.
+   */
+  threads?: number;
 }
 
 /** The longest time limit: setTimeout's, about 24.8 days. */
@@ -60,6 +65,8 @@ export interface StatementControl {
   /** Result and memory limits in bytes (0 or undefined: none); RESOURCE_LIMIT past them. */
   maxResultBytes?: number;
   maxMemoryBytes?: number;
+  /** The most threads the statement may use (0 or undefined: the database's queryThreads). */
+  queryThreads?: number;
   /**
    * Whether the statement may wait in its connection's queue behind others: then a timer
    * enforces the time limit while it waits (once it runs, the engine does). False for the
@@ -92,9 +99,9 @@ export function resolveQueryOptions(
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError('query options must be an object');
   }
-  const { timeoutMs, signal, onProgress } = options as QueryOptions;
+  const { timeoutMs, signal, onProgress, threads } = options as QueryOptions;
   for (const key of Object.keys(options)) {
-    if (key !== 'timeoutMs' && key !== 'signal' && key !== 'onProgress') {
+    if (key !== 'timeoutMs' && key !== 'signal' && key !== 'onProgress' && key !== 'threads') {
       throw new TypeError(`unknown query option '${key}'`);
     }
   }
@@ -102,10 +109,14 @@ export function resolveQueryOptions(
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new TypeError('query option signal must be an AbortSignal');
   }
+  if (threads !== undefined && (!Number.isInteger(threads) || threads < 0 || threads > 256)) {
+    throw new RangeError(`query option threads must be an integer from 0 to 256, got ${String(threads)}`);
+  }
   return {
     timeoutMs: timeoutMs === undefined ? defaultTimeoutMs : checkTimeout(timeoutMs, 'query option timeoutMs'),
     signal,
     ...limits,
+    ...(threads ? { queryThreads: threads } : {}),
   };
 }
 
@@ -113,6 +124,8 @@ export function resolveQueryOptions(
 export interface StatementLimits {
   maxResultBytes: number;
   maxMemoryBytes: number;
+  /** The most threads one statement may use (0 or undefined: the database's queryThreads). */
+  queryThreads?: number;
 }
 
 /**
@@ -156,12 +169,14 @@ export function submitControlled<T>(
   const { timeoutMs, signal, onSubmitted, accessMode, inSession, typed } = control;
   const maxResultBytes = control.maxResultBytes ?? 0;
   const maxMemoryBytes = control.maxMemoryBytes ?? 0;
+  const queryThreads = control.queryThreads ?? 0;
   if (
     signal === undefined &&
     timeoutMs === 0 &&
     onSubmitted === undefined &&
     maxResultBytes === 0 &&
     maxMemoryBytes === 0 &&
+    queryThreads === 0 &&
     accessMode === undefined &&
     inSession === undefined &&
     typed === undefined
@@ -181,6 +196,7 @@ export function submitControlled<T>(
     timeoutMs,
     maxResultBytes,
     maxMemoryBytes,
+    queryThreads,
     token,
   };
   const submitted = submit(options);

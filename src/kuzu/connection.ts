@@ -91,8 +91,8 @@ export class Connection {
   };
 
   /**
-   * `numThreads`: Kùzu's threads for each statement; accepted (a GraphDB connection runs each
-   * statement on its one native thread; statements of several connections run in parallel).
+   * `numThreads`: the most threads each statement may use (as in Kùzu; the database's
+   * `queryThreads` bounds it).
    */
   constructor(database: Database, numThreads: number | null = null) {
     if (!(database instanceof Database)) throw usageError('database must be a valid Database object.');
@@ -231,6 +231,7 @@ export class Connection {
       throw usageError('numThreads must be a positive number.');
     }
     this.#numThreads = numThreads;
+    this.#updateOptions();
   }
 
   /** The time limit of each later statement, in ms: past it, it stops with "Interrupted.". */
@@ -269,9 +270,12 @@ export class Connection {
   #updateOptions(): void {
     const timeoutMs = this.#timeoutMs > 0 ? Math.max(1, Math.round(this.#timeoutMs)) : undefined;
     const access = this._database._readOnly ? ('read' as const) : undefined;
+    // Kùzu's threads per statement: the engine's per-statement thread budget (docs/execution.md),
+    // never above the database's.
+    const queryThreads = this.#numThreads > 0 ? Math.min(256, Math.floor(this.#numThreads)) : undefined;
     // Frozen: run() packs frozen options once (src/native/addon.ts, packOptions).
-    this.#async = Object.freeze({ output: 'kuzu', timeoutMs, access });
-    this.#sync = Object.freeze({ output: 'kuzu', delivery: 'sync', timeoutMs, access });
+    this.#async = Object.freeze({ output: 'kuzu', timeoutMs, access, queryThreads });
+    this.#sync = Object.freeze({ output: 'kuzu', delivery: 'sync', timeoutMs, access, queryThreads });
   }
 
   #checkExecute(preparedStatement: unknown, params: unknown): asserts preparedStatement is PreparedStatement {

@@ -75,8 +75,8 @@ export interface NativeDatabase {
   readonly recoveredCommits: number;
   /** What the last open's recovery warned of (also printed to stderr). */
   readonly recoveryWarnings: string[];
-  /** Writes a checkpoint (on-disk databases); waits for running statements. */
-  checkpoint(): void;
+  /** Writes a checkpoint (on-disk databases) off the event loop, beside running statements. */
+  checkpoint(): Promise<void>;
   /** Checkpoints an on-disk database and closes it. */
   close(): void;
 }
@@ -116,7 +116,8 @@ export type CursorBatch<T> = [rows: T, done: boolean];
  *   hold one statement); a request: the most its client's role allows (more is FORBIDDEN).
  *   Absent: anything.
  * - `timeoutMs` (0: none, counted from the call), `maxResultBytes`, `maxMemoryBytes` (0: none):
- *   its limits. `token`: names it to `cancel` (0: none).
+ *   its limits. `queryThreads`: the most threads it may use (0: the database's budget).
+ *   `token`: names it to `cancel` (0: none).
  */
 export interface RunOptions {
   source?: 'cypher' | 'request' | 'prepared';
@@ -127,6 +128,7 @@ export interface RunOptions {
   timeoutMs?: number;
   maxResultBytes?: number;
   maxMemoryBytes?: number;
+  queryThreads?: number;
   token?: number;
 }
 
@@ -220,6 +222,8 @@ interface Addon {
     maxThreadNum: number,
     syncOnCommit?: boolean,
     writeWaitMs?: number,
+    checkpointThresholdBytes?: number,
+    queryThreads?: number,
   ) => NativeDatabase;
   NativeConnection: new (db: NativeDatabase) => NativeConnection;
 }
@@ -424,7 +428,7 @@ export function run<const O extends RunOptions | undefined = undefined>(
  * reads it before `run` returns. The codes are those native/napi/connection_wrap.cc reads
  * (ReadRunOptions: ConnectionWrap's enums, and native AccessMode).
  */
-const packed = new Float64Array(9);
+const packed = new Float64Array(10);
 /** The frozen options `packed` holds now, which a call with the same options reuses. */
 let packedFrozen: RunOptions | undefined;
 /** @internal Exported for tests that call NativeConnection.run itself. */
@@ -440,6 +444,7 @@ export function packOptions(options: RunOptions): Float64Array {
   packed[6] = options.maxResultBytes ?? 0;
   packed[7] = options.maxMemoryBytes ?? 0;
   packed[8] = options.token ?? 0;
+  packed[9] = options.queryThreads ?? 0;
   return packed;
 }
 

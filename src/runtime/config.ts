@@ -38,10 +38,16 @@ export interface ServiceConfig {
   maxResultBytes?: number;
   /**
    * Most memory one statement's sorts, hash aggregations (with the values their min/max,
-   * collect and DISTINCT keep), DISTINCT, collected lists and path sets may hold at once, in
+   * collect and DISTINCT keep), DISTINCT, collected lists, path sets and the lists, strings
+   * and maps its expressions build may hold at once, in
    * bytes; past it: 400 RESOURCE_LIMIT. Default 1 GiB; 0: no limit.
    */
   maxStatementMemoryBytes?: number;
+  /**
+   * The most threads one statement may use for its own work (docs/execution.md): 0 (default)
+   * = the database's queryThreads, else at most that.
+   */
+  queryThreads?: number;
   /** Grace `stop()` gives requests in flight before it closes their connections. Default 10 s. */
   stopTimeoutMs?: number;
   /** Serve the web console at `/` (docs/console.md). Default true. */
@@ -338,7 +344,14 @@ export const CONFIG_FIELDS = {
     Number.MAX_SAFE_INTEGER,
     2 ** 30,
     '`1073741824`',
-    "most memory one statement's sorts, hash aggregations, DISTINCT, `collect()` lists, variable-length path sets and `range()` lists may hold at once (400 `RESOURCE_LIMIT`); `0`: none",
+    "most memory one statement's sorts, hash aggregations, DISTINCT, `collect()` lists, variable-length path sets and the lists, strings and maps its expressions build may hold at once (400 `RESOURCE_LIMIT`); `0`: none",
+  ),
+  queryThreads: integer(
+    0,
+    256,
+    0,
+    '`0`',
+    'most threads one statement may use (docs/execution.md); `0` = `db.queryThreads`, else at most that',
   ),
   stopTimeoutMs: integer(
     0,
@@ -517,6 +530,7 @@ export function resolveConfig(config: ServiceConfig, maxThreadNum: number): Reso
     statementLimits: {
       maxResultBytes: resolved.maxResultBytes,
       maxMemoryBytes: resolved.maxStatementMemoryBytes,
+      queryThreads: resolved.queryThreads,
     },
   };
 }

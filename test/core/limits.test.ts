@@ -1,10 +1,18 @@
 // Result and memory limits of statements (RESOURCE_LIMIT), embedded and over HTTP, and the
 // request's own `timeout_ms`.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Database, GraphDBService } from '../../src/index.js';
+import { type Connection, Database, GraphDBService } from '../../src/index.js';
 import { rejection, request } from '../runtime/helpers.js';
 
 const MiB = 2 ** 20;
+
+/** Runs each query on `conn`, expecting each to fail with RESOURCE_LIMIT. */
+async function expectResourceLimit(conn: Connection, queries: string[]): Promise<void> {
+  for (const query of queries) {
+    const error = await rejection(conn.query(query));
+    expect(error.code, query).toBe('RESOURCE_LIMIT');
+  }
+}
 
 describe('embedded limits', () => {
   it('refuses a result past maxResultBytes and keeps the connection usable', async () => {
@@ -21,16 +29,13 @@ describe('embedded limits', () => {
   it('stops sorts, aggregations, DISTINCT, collect and long range() lists past maxStatementMemoryBytes', async () => {
     using db = new Database(':memory:', { maxStatementMemoryBytes: 32 * MiB });
     using conn = db.connect();
-    for (const query of [
+    await expectResourceLimit(conn, [
       'UNWIND range(1, 10000000) AS x WITH x ORDER BY -x RETURN count(*)',
       'UNWIND range(1, 10000000) AS x RETURN x AS k, count(*)',
       'UNWIND range(1, 10000000) AS x WITH DISTINCT x RETURN count(*)',
       'UNWIND range(1, 10000000) AS x RETURN size(collect(x))',
       'RETURN size(range(1, 100000000))',
-    ]) {
-      const error = await rejection(conn.query(query));
-      expect(error.code, query).toBe('RESOURCE_LIMIT');
-    }
+    ]);
     // What stays small passes: top-k keeps only its k rows, few groups, duplicates of DISTINCT.
     expect((await conn.query('UNWIND range(1, 3000000) AS x RETURN x ORDER BY x DESC LIMIT 2')).rows).toEqual(
       [[3000000], [2999999]],
@@ -52,15 +57,12 @@ describe('embedded limits', () => {
     using conn = db.connect();
     // 100,000 groups each keeping a 1 KB string: ~100 MB in min/max states, few bytes of keys.
     const long = `'${'x'.repeat(1000)}' + toString(x)`;
-    for (const query of [
+    await expectResourceLimit(conn, [
       `UNWIND range(1, 100000) AS x RETURN x AS k, min(${long})`,
       `UNWIND range(1, 100000) AS x RETURN x AS k, max(${long})`,
       `UNWIND range(1, 100000) AS x RETURN count(DISTINCT ${long})`,
       `UNWIND range(1, 100000) AS x RETURN size(collect(DISTINCT ${long}))`,
-    ]) {
-      const error = await rejection(conn.query(query));
-      expect(error.code, query).toBe('RESOURCE_LIMIT');
-    }
+    ]);
     // The same states over few groups or few distinct values stay small.
     expect(
       (await conn.query(`UNWIND range(1, 100000) AS x RETURN x % 2 AS k, size(max(${long})) ORDER BY k`))
@@ -120,6 +122,28 @@ describe('embedded limits', () => {
     expect((await conn.query('MATCH (p:P) RETURN count(*)')).rows).toEqual([[0]]);
   });
 
+  it('counts what expressions build and stops functions that loop long inside one row', async () => {
+    using db = new Database(':memory:', { maxStatementMemoryBytes: 16 * MiB });
+    using conn = db.connect();
+    // Values built inside one expression: far more than 16 MiB in all, each less.
+    await expectResourceLimit(conn, [
+      'RETURN size([x IN range(1, 30000) | [y IN range(1, 30000) | y]])',
+      "RETURN size(string_split(repeat('a,', 5000000), ','))",
+      "RETURN size(list_reduce([x IN range(1, 200) | repeat('x', 100000)], (a, b) -> a + b))",
+    ]);
+    // What dies within its row or loop step is given back.
+    expect(
+      (await conn.query("UNWIND range(1, 100) AS i RETURN sum(size(repeat('x', 1000000)))")).rows,
+    ).toEqual([[100000000]]);
+    // Minutes of work inside one row end at the deadline, or when cancelled.
+    const edits = "RETURN levenshtein(repeat('a', 300000), repeat('b', 300000))";
+    expect((await rejection(conn.query(edits, {}, { timeoutMs: 100 }))).code).toBe('QUERY_TIMEOUT');
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 100);
+    expect((await rejection(conn.query(edits, {}, { signal: abort.signal }))).code).toBe('QUERY_CANCELLED');
+    expect((await conn.query('RETURN 1')).rows).toEqual([[1]]);
+  });
+
   it('checks the options', () => {
     expect(() => new Database(':memory:', { maxResultBytes: -1 })).toThrow(RangeError);
     expect(() => new Database(':memory:', { maxStatementMemoryBytes: 1.5 })).toThrow(TypeError);
@@ -174,6 +198,24 @@ describe('service limits', () => {
       expect(refused.status, String(bad)).toBe(400);
       expect(refused.body.error.message).toContain('timeout_ms');
     }
+  });
+
+  it('stops a statement that loops inside one row when the service stops', async () => {
+    db = new Database(':memory:', { maxThreadNum: 1 });
+    service = new GraphDBService(db, { queryPort: 0, autoCompaction: false, stopTimeoutMs: 100 });
+    const url = await service.start();
+    // Minutes of work in one function call, with no time limit of its own.
+    const answer = post(url, request("RETURN levenshtein(repeat('a', 300000), repeat('b', 300000))"));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = performance.now();
+    await service.stop();
+    // Generous: the statement runs for minutes unless the stop reaches it.
+    expect(performance.now() - started).toBeLessThan(30_000);
+    const settled = await answer.then(
+      (a) => a.status,
+      () => 'closed',
+    );
+    expect(settled).not.toBe(200);
   });
 
   it('never raises the service limit with timeout_ms', async () => {

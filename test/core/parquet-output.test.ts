@@ -143,8 +143,8 @@ describe('COPY TO Parquet', () => {
     await expect(conn.query(`COPY (RETURN 1) TO '${file}' (compression = true)`)).rejects.toThrow(
       'Runtime exception: Parquet compression option expects a string value, got: BOOL.',
     );
-    await expect(conn.query(`COPY (RETURN 1) TO '${dir}/x.json'`)).rejects.toThrow(
-      'COPY TO supports CSV and Parquet files only',
+    await expect(conn.query(`COPY (RETURN 1) TO '${dir}/x.xml'`)).rejects.toThrow(
+      'COPY TO supports CSV, Parquet and JSON files only',
     );
     expect(existsSync(file)).toBe(false);
   });

@@ -279,19 +279,25 @@ describe('explicit HTTP transactions', () => {
     const waited = await cypher('CREATE (:P {id: 2})', { timeout_ms: 100 });
     expect(waited.status).toBe(408);
     expect(waited.body.error.code).toBe('QUERY_TIMEOUT');
-    // A second write transaction begins once the first commits.
-    let secondStatus = 0;
-    const second = begin().then((r) => {
-      secondStatus = r.status;
+    // A second read-write transaction begins at once and reads beside it (docs/concurrency.md);
+    // its first write waits until the first commits.
+    const opened = await begin();
+    expect(opened.status).toBe(201);
+    expect((await inTx(opened.body.id, 'MATCH (p:P) RETURN count(*)')).status).toBe(200);
+    let writeStatus = 0;
+    const write = inTx(opened.body.id, 'CREATE (:P {id: 2})').then((r) => {
+      writeStatus = r.status;
       return r;
     });
     await sleep(100);
-    expect(secondStatus).toBe(0);
+    expect(writeStatus).toBe(0);
     expect((await commit(body.id)).status).toBe(200);
-    const opened = await second;
-    expect(opened.status).toBe(201);
-    await inTx(opened.body.id, 'CREATE (:P {id: 2})');
-    await commit(opened.body.id);
+    // It read before the first transaction's commit: first committer wins, it is rolled back.
+    const written = await write;
+    expect(written.body.error.code).toBe('TX_CONFLICT');
+    const third = await begin();
+    expect((await inTx(third.body.id, 'CREATE (:P {id: 2})')).status).toBe(200);
+    expect((await commit(third.body.id)).status).toBe(200);
     expect(await count()).toBe(2);
   });
 

@@ -38,6 +38,16 @@ afterAll(() => {
   rmSync(mountPoint, { recursive: true, force: true });
 });
 
+async function ioErrorOf(promise: Promise<unknown>): Promise<GraphDBError> {
+  const caught = await promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  expect(caught).toBeInstanceOf(GraphDBError);
+  expect((caught as GraphDBError).code).toBe('IO_ERROR');
+  return caught as GraphDBError;
+}
+
 function ioError(run: () => unknown): GraphDBError {
   let caught: unknown;
   try {
@@ -52,7 +62,7 @@ function ioError(run: () => unknown): GraphDBError {
 
 it.skipIf(mountRefused !== undefined)(
   'fills a small file system, fails one commit, opens while full, grows and keeps exactly the acknowledged rows',
-  () => {
+  async () => {
     const dir = path.join(mountPoint, 'db');
     const filler = 'x'.repeat(2000);
     let acknowledged = 0;
@@ -79,7 +89,7 @@ it.skipIf(mountRefused !== undefined)(
       expect(ioError(() => conn.querySync('CREATE (:T {id: -1, s: "later"})')).message).toMatch(
         /until it is reopened/,
       );
-      ioError(() => db.checkpoint());
+      await ioErrorOf(db.checkpoint());
       expect(conn.querySync('MATCH (t:T) RETURN count(*) AS n').rows).toEqual([[acknowledged]]);
       db.close();
     }
@@ -93,7 +103,7 @@ it.skipIf(mountRefused !== undefined)(
         [acknowledged, acknowledged - 1],
       ]);
       expect(ioError(() => conn.querySync('CREATE (:T {id: -1, s: "later"})')).message).toMatch(/read-only/);
-      ioError(() => db.checkpoint());
+      await ioErrorOf(db.checkpoint());
       db.close();
     }
     execFileSync('mount', ['-o', 'remount,size=64m', mountPoint]);
@@ -107,7 +117,7 @@ it.skipIf(mountRefused !== undefined)(
       ]);
       expect(conn.querySync(`MATCH (t:T {id: ${failed}}) RETURN count(*)`).rows).toEqual([[0]]);
       conn.querySync('CREATE (:T {id: $id, s: $s})', { id: failed, s: filler });
-      db.checkpoint();
+      await db.checkpoint();
       db.close();
     }
     const db = new Database(dir, { maxThreadNum: 1 });

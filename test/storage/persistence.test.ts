@@ -168,13 +168,13 @@ describe('persistence', () => {
     expect(conn.querySync('MATCH (p:P {id: 150}) RETURN p.name').rows).toEqual([['p150']]);
   });
 
-  it('checkpoint() writes without closing', () => {
+  it('checkpoint() writes without closing', async () => {
     const dir = tempDir();
     const db = new Database(dir);
     const conn = db.connect();
     conn.querySync('CREATE NODE TABLE T(id INT64, PRIMARY KEY(id))');
     conn.querySync('CREATE (:T {id: 7})');
-    db.checkpoint();
+    await db.checkpoint();
     expect(readdirSync(dir)).toContain('MANIFEST');
     db.close();
     using again = new Database(dir);

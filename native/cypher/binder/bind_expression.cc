@@ -4,7 +4,10 @@
 // literals, list comprehensions and quantifiers, subscripts and slices are bound here.
 #include <algorithm>
 #include <charconv>
+#include <string_view>
+#include <unordered_set>
 
+#include "common/interrupt.h"
 #include "common/stack_guard.h"
 #include "cypher/binder/binder_internal.h"
 #include "function/cast.h"
@@ -13,6 +16,15 @@ namespace graphdb::binder {
 
 BoundExpressionPtr Binder::Bind(const ParsedExpression& expr) {
   CheckStackDepth();
+  // Binding a statement of many expressions takes some milliseconds: its deadline and
+  // cancellation are checked on the way.
+  if (++bound_expressions_ % kInterruptCheckExpressions == 0) {
+    CheckInterrupt();
+    if (bound_expressions_ > kMaxBoundExpressions) {
+      BindError("the statement is too large: binding it, its macros expanded, takes more than " +
+                std::to_string(kMaxBoundExpressions) + " expressions");
+    }
+  }
   switch (expr.kind) {
     case ExpressionKind::kLiteral: return BindLiteral(expr);
     case ExpressionKind::kParameter: return BindParameter(expr);
@@ -180,12 +192,13 @@ BoundExpressionPtr Binder::BindListLiteral(const ParsedExpression& expr) {
 BoundExpressionPtr Binder::BindMapLiteral(const ParsedExpression& expr) {
   auto e = MakeExpr(ExprKind::kStruct, LogicalType::Any(), expr.text);
   std::vector<std::pair<std::string, LogicalType>> fields;
+  fields.reserve(expr.children.size());
+  // Field names of one spelling only: {name: 1, Name: 2} has two fields.
+  std::unordered_set<std::string_view> keys;
+  keys.reserve(expr.children.size());
   for (size_t i = 0; i < expr.children.size(); ++i) {
-    for (size_t j = 0; j < i; ++j) {
-      // Field names of one spelling only: {name: 1, Name: 2} has two fields.
-      if (expr.keys[i] == expr.keys[j]) {
-        BindError("Found duplicate field " + expr.keys[i] + " in STRUCT.");
-      }
+    if (!keys.insert(expr.keys[i]).second) {
+      BindError("Found duplicate field " + expr.keys[i] + " in STRUCT.");
     }
     auto child = Bind(*expr.children[i]);
     // As in Kùzu, a field holding only NULL is a STRING.
@@ -212,21 +225,21 @@ BoundExpressionPtr Binder::BindListComprehension(const ParsedExpression& expr) {
   auto e = MakeExpr(quantifier ? ExprKind::kQuantifier : ExprKind::kListComprehension,
                     quantifier ? LogicalType::Bool() : LogicalType::Any(), expr.text);
   e->slot = NewSlot();
-  auto saved = scope_;
-  scope_ = std::make_shared<Scope>(*saved);
-  scope_->Add({expr.name, e->slot, element, {}});
-  e->children.push_back(std::move(list));
-  if (expr.where_expression) {
-    e->children.push_back(ImplicitCast(Bind(*expr.where_expression), LogicalType::Bool()));
-    e->has_predicate = true;
-  }
   LogicalType result_element = element;
-  if (!quantifier && expr.projection) {
-    e->children.push_back(Bind(*expr.projection));
-    e->has_projection = true;
-    result_element = e->children.back()->type;
+  {
+    ScopedVariables variable(*scope_);
+    variable.Add({expr.name, e->slot, element, {}});
+    e->children.push_back(std::move(list));
+    if (expr.where_expression) {
+      e->children.push_back(ImplicitCast(Bind(*expr.where_expression), LogicalType::Bool()));
+      e->has_predicate = true;
+    }
+    if (!quantifier && expr.projection) {
+      e->children.push_back(Bind(*expr.projection));
+      e->has_projection = true;
+      result_element = e->children.back()->type;
+    }
   }
-  scope_ = saved;
   if (quantifier) {
     static const char* kNames[] = {"all", "any", "none", "single"};
     e->name = kNames[static_cast<int>(expr.quantifier)];

@@ -110,8 +110,6 @@ BoundExpressionPtr Binder::BindLambdaCall(const std::string& name, const ParsedE
   }
   LogicalType element = list->type.child();
   const ParsedExpression& lambda = *expr.children[1];
-  auto saved = scope_;
-  scope_ = std::make_shared<Scope>(*saved);
   auto e = MakeExpr(ExprKind::kLambdaFunction, LogicalType::Any(), expr.text);
   e->name = name;
   e->slot = NewSlot();
@@ -120,10 +118,13 @@ BoundExpressionPtr Binder::BindLambdaCall(const std::string& name, const ParsedE
   if (lambda.lambda_parameters.size() != expected) {
     BindError("Function " + name + " did not receive correct arguments.");
   }
-  scope_->Add({lambda.lambda_parameters[0], e->slot, element, {}});
-  if (expected == 2) scope_->Add({lambda.lambda_parameters[1], e->slot2, element, {}});
-  auto body = Bind(*lambda.children[0]);
-  scope_ = saved;
+  BoundExpressionPtr body;
+  {
+    ScopedVariables parameters(*scope_);
+    parameters.Add({lambda.lambda_parameters[0], e->slot, element, {}});
+    if (expected == 2) parameters.Add({lambda.lambda_parameters[1], e->slot2, element, {}});
+    body = Bind(*lambda.children[0]);
+  }
   if (name == "list_transform") {
     e->type = LogicalType::List(body->type);
   } else if (name == "list_filter") {

@@ -1,5 +1,8 @@
 // WITH and RETURN: their items (*, n.*, aliases), aggregates, DISTINCT, ORDER BY, SKIP, LIMIT
 // and WITH's WHERE. The variables after a projection are its items only.
+#include <string>
+#include <unordered_set>
+
 #include "cypher/binder/binder_internal.h"
 #include "function/cast.h"
 
@@ -51,6 +54,7 @@ std::unique_ptr<BoundProjection> Binder::BindProjection(const parser::ParsedProj
       AddProjectionItem(std::move(e), var.name, is_return, out.get(), new_scope.get());
     }
   }
+  std::unordered_set<std::string> with_names;  // WITH's item names so far
   for (const auto& item : projection.items) {
     const ParsedExpression& parsed = *item.expression;
     if (parsed.kind == ExpressionKind::kProperty && parsed.is_star) {
@@ -63,12 +67,9 @@ std::unique_ptr<BoundProjection> Binder::BindProjection(const parser::ParsedProj
       BindError("Expression in WITH must be aliased (use AS).");
     }
     std::string name = item.has_alias ? item.alias : parsed.text;
-    if (is_with) {  // RETURN may repeat a column name; WITH names variables
-      for (const auto& existing : out->items) {
-        if (existing.name == name) {
-          BindError("Multiple result columns with the same name " + name + " are not supported.");
-        }
-      }
+    // RETURN may repeat a column name; WITH names variables.
+    if (is_with && !with_names.insert(name).second) {
+      BindError("Multiple result columns with the same name " + name + " are not supported.");
     }
     AddProjectionItem(std::move(expr), name, is_return, out.get(), new_scope.get());
   }

@@ -62,6 +62,7 @@ class Binder {
   // binder_internal.h holds the scope and the helpers they share.
   struct VariableInfo;
   class Scope;
+  class ScopedVariables;
 
   // Queries and clauses (binder.cc).
   BoundQueryPart BindSingleQuery(const parser::ParsedSingleQuery& query,
@@ -269,6 +270,12 @@ class Binder {
   bool read_only_ = true;
   bool creates_only_ = true;
   bool reads_files_ = false;
+  // Expressions bound so far (Bind calls): the statement's control is polled every
+  // kInterruptCheckExpressions of them, and past kMaxBoundExpressions (macros expanded into
+  // macros can multiply a small text) binding fails.
+  static constexpr uint64_t kInterruptCheckExpressions = 1024;
+  static constexpr uint64_t kMaxBoundExpressions = 1000000;
+  uint64_t bound_expressions_ = 0;
 };
 
 }  // namespace graphdb::binder

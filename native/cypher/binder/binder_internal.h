@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -43,27 +44,72 @@ struct Binder::VariableInfo {
   bool from_pattern = false;
 };
 
+// The variables a clause sees, in the order they were added; a name added again replaces the
+// variable of that name in place. Lookups go through an index, so that a projection of many
+// items (WITH 1 AS a0, 2 AS a1, ...) binds in linear time.
 class Binder::Scope {
  public:
   const VariableInfo* Find(const std::string& name) const {
-    for (const auto& v : vars_) {
-      if (v.name == name) return &v;
-    }
-    return nullptr;
+    auto it = index_.find(name);
+    return it == index_.end() ? nullptr : &vars_[it->second];
   }
   void Add(VariableInfo info) {
-    for (auto& v : vars_) {
-      if (v.name == info.name) {
-        v = std::move(info);
-        return;
-      }
+    auto [it, added] = index_.try_emplace(info.name, vars_.size());
+    if (!added) {
+      vars_[it->second] = std::move(info);
+      return;
     }
     vars_.push_back(std::move(info));
   }
   const std::vector<VariableInfo>& vars() const { return vars_; }
 
+  // Add's form for a variable taken out again (ScopedVariables): the variable it replaced, if
+  // any; Restore(name, that) undoes it, the last added first.
+  std::optional<VariableInfo> Put(VariableInfo info) {
+    auto [it, added] = index_.try_emplace(info.name, vars_.size());
+    if (added) {
+      vars_.push_back(std::move(info));
+      return std::nullopt;
+    }
+    return std::exchange(vars_[it->second], std::move(info));
+  }
+  void Restore(const std::string& name, std::optional<VariableInfo> previous) {
+    auto it = index_.find(name);
+    if (previous) {
+      vars_[it->second] = std::move(*previous);
+      return;
+    }
+    vars_.pop_back();  // it was added last (ScopedVariables nest)
+    index_.erase(it);
+  }
+
  private:
   std::vector<VariableInfo> vars_;
+  std::unordered_map<std::string, size_t> index_;  // name -> its position in vars_
+};
+
+// The variables of a list comprehension, quantifier or lambda (x in [x IN l | f(x)]), put in
+// the binder's scope while their expressions bind and taken out again when it goes (also when
+// binding fails). Binding them in a copy of the scope instead would cost the scope's size for
+// each comprehension: a WITH of 50,000 items followed by 50,000 comprehensions.
+class Binder::ScopedVariables {
+ public:
+  explicit ScopedVariables(Scope& scope) : scope_(scope) {}
+  ~ScopedVariables() {
+    for (size_t i = names_.size(); i-- > 0;) scope_.Restore(names_[i], std::move(replaced_[i]));
+  }
+  ScopedVariables(const ScopedVariables&) = delete;
+  ScopedVariables& operator=(const ScopedVariables&) = delete;
+
+  void Add(VariableInfo info) {
+    names_.push_back(info.name);
+    replaced_.push_back(scope_.Put(std::move(info)));
+  }
+
+ private:
+  Scope& scope_;
+  std::vector<std::string> names_;
+  std::vector<std::optional<VariableInfo>> replaced_;
 };
 
 [[noreturn]] inline void BindError(const std::string& message) {

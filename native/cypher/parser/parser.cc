@@ -186,6 +186,7 @@ std::vector<std::unique_ptr<ParsedStatement>> Parser::ParseAll() {
 
 ParsedExpressionPtr Parser::ParseWholeExpression() {
   statement_begin_ = Current().begin;
+  expression_nodes_ = 0;
   auto expression = ParseExpression();
   if (!At(TokenKind::kEnd)) FailExpected("end of input after the expression");
   return expression;
@@ -201,6 +202,7 @@ std::unique_ptr<ParsedStatement> Parser::ParseStatement() {
   size_t start = pos_;
   function_names_.clear();
   names_server_files_ = false;
+  expression_nodes_ = 0;
   auto statement = ParseStatementBody();
   statement->function_names = std::move(function_names_);
   function_names_.clear();

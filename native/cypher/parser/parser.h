@@ -37,6 +37,17 @@ inline constexpr int kMaxNestingDepth = 200;
 // recursively, so this bounds the stack a plan needs. Longer queries fail with QUERY_SYNTAX.
 inline constexpr size_t kMaxQuerySteps = 1000;
 
+// The most expression nodes one statement may hold: literals, variables, parameters, operators,
+// function calls, list elements, map entries, the values of inline properties ... (a run such as
+// `a AND b AND c` is one node with its operands). Every later stage takes time and memory in
+// proportion to it (about 1 KiB a node); larger statements fail with QUERY_SYNTAX naming the
+// limit. Large values belong in parameters.
+inline constexpr size_t kMaxExpressionNodes = 100000;
+
+// The most operands of one run of binary operators of one precedence level (`a AND b AND c`,
+// `1 + 2 - 3`, `s + 'x' + t`). Longer runs fail with QUERY_SYNTAX naming the limit.
+inline constexpr size_t kMaxRunOperands = 10000;
+
 // Parses `text`, which holds zero or more statements separated by ';' (a trailing ';' is
 // allowed). Returns the statements in order; empty input (or only ';' and comments) gives an
 // empty vector.

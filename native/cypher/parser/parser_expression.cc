@@ -19,6 +19,7 @@
 #include <string_view>
 #include <utility>
 
+#include "common/interrupt.h"
 #include "common/status.h"
 #include "cypher/parser/parser.h"
 #include "cypher/parser/parser_impl.h"
@@ -73,6 +74,15 @@ bool IsNumberLiteral(const ParsedExpression& e) {
 }  // namespace
 
 ParsedExpressionPtr Parser::NewExpression(ExpressionKind kind, size_t start_index) {
+  if (++expression_nodes_ > kMaxExpressionNodes) {
+    FailAt(tokens_[start_index],
+           "the statement is too large (more than " + std::to_string(kMaxExpressionNodes) +
+               " expression nodes: literals, variables, operators, list elements, map entries); "
+               "pass large values as parameters");
+  }
+  // Parsing a statement near that size takes some milliseconds: its deadline and
+  // cancellation are checked on the way.
+  if (expression_nodes_ % kInterruptCheckNodes == 0) CheckInterrupt();
   auto expression = std::make_unique<ParsedExpression>();
   expression->kind = kind;
   expression->line = tokens_[start_index].line;
@@ -203,9 +213,17 @@ ParsedExpressionPtr Parser::ParseBinary(int min_level) {
       FailAt(Current(),
              "chained comparisons such as 'a < b < c' are not supported; combine them with AND");
     }
+    const int level = op->level;
+    // The run `left` ends here, before this operator: its text stops at its last operand.
+    if (run_level >= 0 && run_level != level) Finish(left.get(), start);
+    if (run_level == level && left->children.size() >= kMaxRunOperands) {
+      FailAt(Current(), "the run of operators is too long (more than " +
+                            std::to_string(kMaxRunOperands) +
+                            " operands joined by operators of one precedence, such as AND, OR or "
+                            "+); use IN with a list, or pass the values as a parameter");
+    }
     const Token& token = Current();
     Advance();
-    const int level = op->level;
     auto right = ParseOperand(token, [this, level] { return ParseBinary(level + 1); });
     if (run_level == level) {
       // One node for the whole run: a sum of ten thousand terms is one level deep, and its
@@ -214,7 +232,6 @@ ParsedExpressionPtr Parser::ParseBinary(int min_level) {
       left->children.push_back(std::move(right));
       continue;
     }
-    if (run_level >= 0) Finish(left.get(), start);
     auto run = NewExpression(ExpressionKind::kBinary, start);
     run->binary_ops.push_back(op->op);
     run->children.push_back(std::move(left));

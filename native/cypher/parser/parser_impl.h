@@ -205,6 +205,10 @@ class Parser {
   size_t pos_ = 0;
   uint32_t statement_begin_ = 0;
   int depth_ = 0;
+  // The expression nodes of the statement being parsed (see kMaxExpressionNodes).
+  size_t expression_nodes_ = 0;
+  // Every this many expression nodes, the statement's control is polled (CheckInterrupt).
+  static constexpr size_t kInterruptCheckNodes = 4096;
   // The names of the functions called in the statement being parsed (ParsedStatement's
   // function_names), each once.
   std::vector<std::string> function_names_;

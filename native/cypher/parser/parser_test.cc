@@ -154,9 +154,9 @@ TEST(ParserExpressionTest, RunsOfOperatorsAreOneNode) {
 
   // The depth of a long run does not grow with its length, nor does its text repeat.
   std::string text = "1";
-  for (int i = 0; i < 20000; ++i) text += " + 1";
+  for (size_t i = 1; i < kMaxRunOperands; ++i) text += " + 1";
   auto run = ParseExpression(text);
-  EXPECT_EQ(run->children.size(), 20001u);
+  EXPECT_EQ(run->children.size(), kMaxRunOperands);
   EXPECT_EQ(run->depth, 2);
   EXPECT_EQ(run->text.size(), text.size());
   for (const char* op : {" AND ", " OR ", " XOR ", " * ", " - ", " | ", " & ", " ^ "}) {
@@ -166,6 +166,56 @@ TEST(ParserExpressionTest, RunsOfOperatorsAreOneNode) {
     EXPECT_EQ(parsed->children.size(), 5001u) << op;
     EXPECT_EQ(parsed->depth, 2) << op;
   }
+}
+
+// Each operand of a run keeps its own text, the first one too (it once took the text up to
+// the second operand, copied again for every run).
+TEST(ParserExpressionTest, TheOperandsOfARunKeepTheirOwnText) {
+  auto run = ParseExpression("x > 0 AND y < 1 AND z = 2");
+  ASSERT_EQ(run->children.size(), 3u);
+  EXPECT_EQ(run->children[0]->text, "x > 0");
+  EXPECT_EQ(run->children[1]->text, "y < 1");
+  EXPECT_EQ(run->children[2]->text, "z = 2");
+  auto mixed = ParseExpression("a * b + c * d OR e");
+  ASSERT_EQ(mixed->children.size(), 2u);
+  EXPECT_EQ(mixed->children[0]->text, "a * b + c * d");
+  EXPECT_EQ(mixed->children[0]->children[0]->text, "a * b");
+  EXPECT_EQ(mixed->children[0]->children[1]->text, "c * d");
+}
+
+// A run longer than kMaxRunOperands, and a statement of more than kMaxExpressionNodes, fail
+// with QUERY_SYNTAX naming the limit; the quoted line of the message stays short.
+TEST(ParserErrorTest, RunsAndStatementsAreBounded) {
+  // Whether `text` parses; else that it fails with QUERY_SYNTAX, its message naming `limit`
+  // and quoting only a short part of the text.
+  auto fails_naming = [](const std::string& text, const std::string& limit) {
+    try {
+      ParseStatements(text);
+    } catch (const GraphDBException& e) {
+      const std::string& message = e.status().message();
+      EXPECT_EQ(e.status().code(), ErrorCode::kQuerySyntax);
+      EXPECT_NE(message.find(limit), std::string::npos) << message.substr(0, 400);
+      EXPECT_LT(message.size(), 2000u);
+      return true;
+    }
+    return false;
+  };
+  const std::string run_limit = "the run of operators is too long (more than " +
+                                std::to_string(kMaxRunOperands) + " operands";
+  std::string chain = "RETURN x";
+  for (size_t i = 1; i < kMaxRunOperands; ++i) chain += " AND x";
+  EXPECT_FALSE(fails_naming(chain, run_limit));
+  EXPECT_TRUE(fails_naming(chain + " AND x", run_limit));
+
+  // A list of as many elements as the limit allows (the list itself is a node).
+  const std::string size_limit = "the statement is too large (more than " +
+                                 std::to_string(kMaxExpressionNodes) + " expression nodes";
+  std::string list = "RETURN [0";
+  for (size_t i = 1; i + 1 < kMaxExpressionNodes; ++i) list += ",0";
+  EXPECT_FALSE(fails_naming(list + "]", size_limit));
+  EXPECT_TRUE(fails_naming(list + ",0]", size_limit));
+  // The limit is per statement: each of several may be as large.
+  EXPECT_FALSE(fails_naming(list + "]; " + list + "]", size_limit));
 }
 
 TEST(ParserExpressionTest, Literals) {

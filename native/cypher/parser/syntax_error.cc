@@ -55,11 +55,29 @@ std::string FormatSyntaxError(std::string_view source, const SyntaxErrorLocation
   }
   size_t line_end = begin;
   while (line_end < size && source[line_end] != '\n' && source[line_end] != '\r') ++line_end;
+  // A long line (a generated statement of some hundred KB) is quoted around the token only.
+  size_t shown_begin = line_begin;
+  if (begin - line_begin > kMaxSnippetBytes) {
+    shown_begin = begin - kMaxSnippetBytes;
+    while (shown_begin < begin && IsContinuationByte(source[shown_begin])) ++shown_begin;
+  }
+  size_t shown_end = line_end;
+  if (line_end - std::min(end, line_end) > kMaxSnippetBytes) {
+    shown_end = std::min(end, line_end) + kMaxSnippetBytes;
+    while (shown_end > begin && IsContinuationByte(source[shown_end])) --shown_end;
+  }
+  const std::string_view cut_mark = "...";
   message += "\n\"";
-  message += source.substr(line_begin, line_end - line_begin);
+  if (shown_begin > line_begin) message += cut_mark;
+  message += source.substr(shown_begin, shown_end - shown_begin);
+  if (shown_end < line_end) message += cut_mark;
   message += "\"\n ";
-  message.append(static_cast<size_t>(std::max(location.column - 1, 0)), ' ');
-  size_t carets = CountCodePoints(source.substr(begin, std::min(end, line_end) - begin));
+  size_t indent =
+      shown_begin > line_begin
+          ? cut_mark.size() + CountCodePoints(source.substr(shown_begin, begin - shown_begin))
+          : static_cast<size_t>(std::max(location.column - 1, 0));
+  message.append(indent, ' ');
+  size_t carets = CountCodePoints(source.substr(begin, std::min(end, shown_end) - begin));
   message.append(std::max<size_t>(carets, 1), '^');
   return message;
 }

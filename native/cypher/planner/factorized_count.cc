@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <set>
 
+#include "common/stack_guard.h"
 #include "cypher/planner/planner.h"
 #include "function/aggregate_function.h"
 
@@ -48,6 +49,7 @@ std::optional<SlotId> CountedVariable(const binder::BoundExpression& aggregate) 
 }
 
 void Rewrite(LogicalOperatorPtr& op, uint32_t* num_slots) {
+  CheckStackDepth();  // the plan's depth is bounded by the query's steps (parser.h)
   for (auto& child : op->children) Rewrite(child, num_slots);
   if (op->kind != LogicalOpKind::kAggregate || op->weighted || op->children.empty()) return;
   std::set<SlotId> used;

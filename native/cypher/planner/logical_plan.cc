@@ -1,6 +1,7 @@
 #include "cypher/planner/logical_plan.h"
 
 #include "catalog/catalog.h"
+#include "common/stack_guard.h"
 
 namespace graphdb::planner {
 
@@ -35,6 +36,15 @@ const char* KindName(LogicalOpKind kind) {
 std::string LogicalOperator::ToString(
     int indent, const std::function<std::string(const LogicalOperator&)>& note,
     const catalog::Catalog* catalog) const {
+  std::string out;
+  AppendTo(out, indent, note, catalog);
+  return out;
+}
+
+void LogicalOperator::AppendTo(std::string& out, int indent,
+                               const std::function<std::string(const LogicalOperator&)>& note,
+                               const catalog::Catalog* catalog) const {
+  CheckStackDepth();
   // A table's name, or its id without a catalog (or when the catalog no longer has it).
   auto table_name = [catalog](uint64_t id, bool rel) {
     std::string name;
@@ -57,7 +67,7 @@ std::string LogicalOperator::ToString(
     }
     return list;
   };
-  std::string out(static_cast<size_t>(indent) * 2, ' ');
+  out.append(static_cast<size_t>(indent) * 2, ' ');
   out += KindName(kind);
   switch (kind) {
     case LogicalOpKind::kNodeScan:
@@ -77,7 +87,14 @@ std::string LogicalOperator::ToString(
         out += " hops=" + std::to_string(min_hops) + ".." + std::to_string(max_hops);
       break;
     case LogicalOpKind::kFilter:
-      if (expr) out += " " + expr->text;
+      for (size_t i = 0; i < predicates.size(); ++i) {
+        const BoundExpression& p = *predicates[i];
+        // An OR or XOR among several conjuncts in parentheses: a OR b AND c would misread.
+        const bool wrap = predicates.size() > 1 &&
+                          (p.kind == binder::ExprKind::kOr || p.kind == binder::ExprKind::kXor);
+        out += i == 0 ? " " : " AND ";
+        out += wrap ? "(" + p.text + ")" : p.text;
+      }
       break;
     case LogicalOpKind::kCountExpand:
       out += " weight=" + std::to_string(slot);
@@ -92,8 +109,7 @@ std::string LogicalOperator::ToString(
   }
   if (note) out += note(*this);
   out += "\n";
-  for (const auto& child : children) out += child->ToString(indent + 1, note, catalog);
-  return out;
+  for (const auto& child : children) child->AppendTo(out, indent + 1, note, catalog);
 }
 
 }  // namespace graphdb::planner

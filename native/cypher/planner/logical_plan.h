@@ -74,9 +74,12 @@ struct LogicalOperator {
   const binder::BoundRelPattern* rel_pattern = nullptr;
   std::vector<SlotId> rel_slots_in_pattern;  // relationship uniqueness within a MATCH
 
-  // kFilter / kUnwind: predicate or list. kSkipLimit: skip in expr, limit in expr2.
+  // kUnwind: the list. kSkipLimit: skip in expr, limit in expr2.
   const BoundExpression* expr = nullptr;
   const BoundExpression* expr2 = nullptr;
+  // kFilter: the conjuncts a row must satisfy, evaluated in this order up to the first that is
+  // not TRUE (the planner places every conjunct ready at one point in one filter).
+  std::vector<const BoundExpression*> predicates;
 
   // kProjection items; kAggregate: keys in items, aggregates in aggregates.
   std::vector<LogicalSlotExpr> items;
@@ -103,10 +106,16 @@ struct LogicalOperator {
   // EXPLAIN output: one line per operator, children indented below it; `note` adds text to
   // the end of each operator's line (PROFILE's counts). With `catalog`, tables are named
   // (tables=Person, rels=Knows, the primary key an INDEX_SEEK matches: id=$id), else given by
-  // their internal ids.
+  // their internal ids. A FILTER shows its conjuncts joined by AND.
   std::string ToString(int indent = 0,
                        const std::function<std::string(const LogicalOperator&)>& note = {},
                        const catalog::Catalog* catalog = nullptr) const;
+
+ private:
+  // ToString's work: appends this operator's line and its children's to `out`.
+  void AppendTo(std::string& out, int indent,
+                const std::function<std::string(const LogicalOperator&)>& note,
+                const catalog::Catalog* catalog) const;
 };
 
 using LogicalOperatorPtr = std::unique_ptr<LogicalOperator>;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "common/interrupt.h"
+#include "common/stack_guard.h"
 #include "common/status.h"
 #include "function/value_ops.h"
 
@@ -38,12 +40,16 @@ void CollectSlots(const BoundExpression& e, std::set<SlotId>& out) {
 }
 
 void SplitConjuncts(const BoundExpression* e, std::vector<const BoundExpression*>& out) {
+  CheckStackDepth();
   if (e->kind == ExprKind::kAnd) {
     for (const auto& child : e->children) SplitConjuncts(child.get(), out);
   } else {
     out.push_back(e);
   }
 }
+
+// How many conjuncts the planner handles between two polls of the statement's control.
+constexpr size_t kInterruptCheckConjuncts = 256;
 
 Direction Reverse(Direction d) {
   return d == Direction::kForward    ? Direction::kBackward
@@ -161,40 +167,56 @@ class PartPlanner {
     bool placed = false;
   };
 
-  // Filters for the conjuncts not placed yet whose variables are bound (`all`: every one left),
-  // in rank order; one that may fail waits while a conjunct that cannot is still unplaced.
-  LogicalOperatorPtr PlaceFilters(LogicalOperatorPtr plan, std::vector<Conjunct>& conjuncts,
-                                  bool all = false) {
-    std::vector<Conjunct*> order;
-    for (auto& c : conjuncts) {
-      if (!c.placed) order.push_back(&c);
-    }
-    std::stable_sort(order.begin(), order.end(),
-                     [](const Conjunct* a, const Conjunct* b) { return a->rank < b->rank; });
-    bool safe_waiting = false;
-    for (Conjunct* c : order) {
-      if (c->rank >= kMayFailRank && safe_waiting && !all) break;
-      bool ready = all || std::all_of(c->slots.begin(), c->slots.end(),
-                                      [this](SlotId s) { return available_.count(s) > 0; });
-      if (!ready) {
-        safe_waiting = safe_waiting || c->rank < kMayFailRank;
-        continue;
-      }
-      auto op = MakeOp(LogicalOpKind::kFilter, std::move(plan));
-      op->expr = c->expr;
-      plan = std::move(op);
-      c->placed = true;
-    }
-    return plan;
-  }
-
-  // A WHERE applied at one point (WITH ... WHERE, CALL ... WHERE): a filter per conjunct, in
-  // rank order.
-  LogicalOperatorPtr FilterChain(LogicalOperatorPtr plan, const BoundExpression& where) {
+  // The conjuncts of `where` in rank order (stable: as written within a rank), with the
+  // variables each reads when `with_slots`.
+  static std::vector<Conjunct> Conjuncts(const BoundExpression& where, bool with_slots) {
     std::vector<const BoundExpression*> parts;
     SplitConjuncts(&where, parts);
     std::vector<Conjunct> conjuncts;
-    for (const auto* p : parts) conjuncts.push_back({p, {}, ConjunctRank(*p)});
+    conjuncts.reserve(parts.size());
+    for (size_t i = 0; i < parts.size(); ++i) {
+      if (i % kInterruptCheckConjuncts == 0) CheckInterrupt();
+      Conjunct c{parts[i], {}, ConjunctRank(*parts[i])};
+      if (with_slots) CollectSlots(*parts[i], c.slots);
+      conjuncts.push_back(std::move(c));
+    }
+    std::stable_sort(conjuncts.begin(), conjuncts.end(),
+                     [](const Conjunct& a, const Conjunct& b) { return a.rank < b.rank; });
+    return conjuncts;
+  }
+
+  // One filter of the conjuncts (in rank order, Conjuncts) not placed yet whose variables are
+  // bound (`all`: every one left), evaluated in that order; one that may fail waits while a
+  // conjunct that cannot is still unplaced. A WHERE of thousands of conjuncts is one operator,
+  // not a chain of thousands that every walk over the plan would recurse through.
+  LogicalOperatorPtr PlaceFilters(LogicalOperatorPtr plan, std::vector<Conjunct>& conjuncts,
+                                  bool all = false) {
+    std::vector<const BoundExpression*> predicates;
+    bool safe_waiting = false;
+    for (size_t i = 0; i < conjuncts.size(); ++i) {
+      if (i % kInterruptCheckConjuncts == 0) CheckInterrupt();
+      Conjunct& c = conjuncts[i];
+      if (c.placed) continue;
+      if (c.rank >= kMayFailRank && safe_waiting && !all) break;
+      bool ready = all || std::all_of(c.slots.begin(), c.slots.end(),
+                                      [this](SlotId s) { return available_.count(s) > 0; });
+      if (!ready) {
+        safe_waiting = safe_waiting || c.rank < kMayFailRank;
+        continue;
+      }
+      predicates.push_back(c.expr);
+      c.placed = true;
+    }
+    if (predicates.empty()) return plan;
+    auto op = MakeOp(LogicalOpKind::kFilter, std::move(plan));
+    op->predicates = std::move(predicates);
+    return op;
+  }
+
+  // A WHERE applied at one point (WITH ... WHERE, CALL ... WHERE): one filter of its conjuncts,
+  // in rank order.
+  LogicalOperatorPtr FilterChain(LogicalOperatorPtr plan, const BoundExpression& where) {
+    std::vector<Conjunct> conjuncts = Conjuncts(where, /*with_slots=*/false);
     return PlaceFilters(std::move(plan), conjuncts, /*all=*/true);
   }
 
@@ -218,15 +240,7 @@ class PartPlanner {
 
   LogicalOperatorPtr PlanMatch(LogicalOperatorPtr plan, const BoundClause& clause) {
     std::vector<Conjunct> conjuncts;
-    if (clause.where) {
-      std::vector<const BoundExpression*> parts;
-      SplitConjuncts(clause.where.get(), parts);
-      for (const auto* p : parts) {
-        Conjunct c{p, {}, ConjunctRank(*p)};
-        CollectSlots(*p, c.slots);
-        conjuncts.push_back(std::move(c));
-      }
-    }
+    if (clause.where) conjuncts = Conjuncts(*clause.where, /*with_slots=*/true);
     plan = PlaceFilters(std::move(plan), conjuncts);
     for (const auto& pattern : clause.patterns) {
       size_t start = ChooseStart(pattern, conjuncts);

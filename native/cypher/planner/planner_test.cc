@@ -146,10 +146,29 @@ TEST_F(PlannerTest, FiltersRunWhereTheirVariablesAreBound) {
   // On the end node: above it.
   EXPECT_EQ(ShapeOf("MATCH (a:person)-[:knows]->(b:person) WHERE b.age > 1 RETURN b.name"),
             "PROJECTION(FILTER(EXPAND(SCAN_NODE(SINGLE_ROW))))");
-  // On both: above it as well; a WHERE on the rel likewise.
-  EXPECT_EQ(ShapeOf("MATCH (a:person)-[e:knows]->(b:person) WHERE a.age < b.age AND e.since > 1 "
-                    "RETURN b.name"),
-            "PROJECTION(FILTER(FILTER(EXPAND(SCAN_NODE(SINGLE_ROW)))))");
+  // On both: above it as well; a WHERE on the rel likewise, in the same filter.
+  const LogicalPlan& plan = Plan(
+      "MATCH (a:person)-[e:knows]->(b:person) WHERE a.age < b.age AND e.since > 1 RETURN b.name");
+  EXPECT_EQ(Shape(*plan.root), "PROJECTION(FILTER(EXPAND(SCAN_NODE(SINGLE_ROW))))");
+  const LogicalOperator* filter = Find(*plan.root, LogicalOpKind::kFilter);
+  ASSERT_NE(filter, nullptr);
+  ASSERT_EQ(filter->predicates.size(), 2u);
+  EXPECT_EQ(filter->predicates[0]->text, "a.age < b.age");
+  EXPECT_EQ(filter->predicates[1]->text, "e.since > 1");
+}
+
+// The conjuncts placed at one point are one filter, however many: no walk over the plan
+// recurses once per conjunct, and the index seek rule finds its key among them.
+TEST_F(PlannerTest, ManyConjunctsAreOneFilter) {
+  std::string where = "p.age > 0";
+  for (int i = 1; i < 5000; ++i) where += " AND p.age > " + std::to_string(i % 7);
+  EXPECT_EQ(ShapeOf("MATCH (p:person) WHERE " + where + " RETURN p.name"),
+            "PROJECTION(FILTER(SCAN_NODE(SINGLE_ROW)))");
+  EXPECT_EQ(ShapeOf("UNWIND [1] AS x WITH x WHERE x > 0 AND x < 2 AND x <> 3 RETURN x"),
+            "PROJECTION(FILTER(PROJECTION(UNWIND(SINGLE_ROW))))");
+  const LogicalPlan& plan = Plan("MATCH (p:person) WHERE " + where + " AND p.id = 3 RETURN p.name");
+  EXPECT_EQ(Shape(*plan.root), "PROJECTION(FILTER(INDEX_SEEK(SINGLE_ROW)))");
+  EXPECT_EQ(Find(*plan.root, LogicalOpKind::kFilter)->predicates.size(), 5000u);
 }
 
 TEST_F(PlannerTest, TheStartNodeIsOneWithAKeyEquality) {
@@ -190,11 +209,11 @@ TEST_F(PlannerTest, ConjunctsThatCannotFailRunFirst) {
   // Filters at one point run in rank order: the one that may fail last (top of the chain).
   const LogicalPlan& plan =
       Plan("MATCH (a:person) WHERE to_double(a.name) = 1.0 AND a.age = 3 RETURN a.id");
-  const LogicalOperator* top = Find(*plan.root, LogicalOpKind::kFilter);
-  ASSERT_NE(top, nullptr);
-  EXPECT_TRUE(IsCastComparison(*top->expr)) << top->expr->text;
-  ASSERT_EQ(top->children[0]->kind, LogicalOpKind::kFilter);
-  EXPECT_EQ(top->children[0]->expr->text, "a.age = 3");
+  const LogicalOperator* filter = Find(*plan.root, LogicalOpKind::kFilter);
+  ASSERT_NE(filter, nullptr);
+  ASSERT_EQ(filter->predicates.size(), 2u);
+  EXPECT_EQ(filter->predicates[0]->text, "a.age = 3");
+  EXPECT_TRUE(IsCastComparison(*filter->predicates[1])) << filter->predicates[1]->text;
 }
 
 TEST_F(PlannerTest, AConjunctThatMayFailWaitsForTheSafeOnes) {
@@ -203,10 +222,11 @@ TEST_F(PlannerTest, AConjunctThatMayFailWaitsForTheSafeOnes) {
   const LogicalPlan& plan = Plan(
       "MATCH (a:person)-[:knows]->(b:person) WHERE to_double(a.name) = 1.0 AND b.age = 3 "
       "RETURN a.id");
-  EXPECT_EQ(Shape(*plan.root), "PROJECTION(FILTER(FILTER(EXPAND(SCAN_NODE(SINGLE_ROW)))))");
-  const LogicalOperator* top = Find(*plan.root, LogicalOpKind::kFilter);
-  EXPECT_TRUE(IsCastComparison(*top->expr)) << top->expr->text;
-  EXPECT_EQ(top->children[0]->expr->text, "b.age = 3");
+  EXPECT_EQ(Shape(*plan.root), "PROJECTION(FILTER(EXPAND(SCAN_NODE(SINGLE_ROW))))");
+  const LogicalOperator* filter = Find(*plan.root, LogicalOpKind::kFilter);
+  ASSERT_EQ(filter->predicates.size(), 2u);
+  EXPECT_EQ(filter->predicates[0]->text, "b.age = 3");
+  EXPECT_TRUE(IsCastComparison(*filter->predicates[1])) << filter->predicates[1]->text;
 }
 
 TEST_F(PlannerTest, OrderByWithLimitIsATopKSort) {
@@ -338,6 +358,13 @@ TEST_F(PlannerTest, ExplainTextNamesEachOperator) {
   std::string text = plan.root->ToString();
   EXPECT_EQ(text.substr(0, text.find('\n')), "PROJECTION");
   EXPECT_NE(text.find("\n  FILTER p.age > 1\n"), std::string::npos) << text;
+  // One filter of several conjuncts shows them joined by AND, a disjunction in parentheses.
+  std::string several =
+      Plan("MATCH (p:person) WHERE p.age > 1 AND (p.age < 5 OR p.name = 'x') RETURN p.name")
+          .root->ToString();
+  EXPECT_NE(several.find("\n  FILTER p.age > 1 AND (p.age < 5 OR p.name = 'x')\n"),
+            std::string::npos)
+      << several;
   EXPECT_NE(text.find("\n    SCAN_NODE slot="), std::string::npos) << text;
   std::string noted =
       plan.root->ToString(0, [](const LogicalOperator&) { return std::string(" [n]"); });

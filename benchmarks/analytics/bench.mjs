@@ -1,0 +1,285 @@
+#!/usr/bin/env node
+// The `analytics` section of `npm run bench`: whole-graph queries (aggregations over every
+// edge, filtered two-hop counts, sorts and DISTINCT over every person, cycles) on the generated
+// social graph, GraphDB at 1 thread and at all cores, Kùzu and DuckDB (SQL over the same
+// tables) in one run; every system's answer is checked equal to GraphDB's serial one.
+//
+// node benchmarks/analytics/bench.mjs [--persons N] [--trials N] [--cache DIR] [--dir DIR]
+//                                     [--root DIR] [--json FILE] [--only a,b]
+//
+// --persons  persons of the graph, 10 `knows` edges each (default 100,000: 1M edges)
+// --trials   timed runs per query and system, after one warm-up run; the median is reported
+// --cache    where the generated CSVs are kept (benchmarks/lib/social.mjs)
+// --dir      scratch folder for Kùzu's database (removed at the end)
+// --root     the GraphDB package whose dist/ is measured (default: this checkout)
+// --only     query names
+// --peers    the peers to run (default kuzu,duckdb; '' for GraphDB alone)
+
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { normalizeResult, sameResult } from '../lib/normalize.mjs';
+import { ensureSocialCsv } from '../lib/social.mjs';
+import { median, round } from '../lib/timing.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+
+const { values: args } = parseArgs({
+  options: {
+    persons: { type: 'string', default: '100000' },
+    trials: { type: 'string', default: '3' },
+    cache: { type: 'string', default: path.join(os.tmpdir(), 'graphdb-bench-cache') },
+    dir: { type: 'string', default: path.join(os.tmpdir(), `graphdb-analytics-${process.pid}`) },
+    root: { type: 'string', default: path.resolve(here, '..', '..') },
+    json: { type: 'string' },
+    only: { type: 'string' },
+    peers: { type: 'string', default: 'kuzu,duckdb' },
+  },
+});
+
+/**
+ * The queries: name, what it does, the Cypher text (GraphDB and Kùzu) and the SQL text
+ * (DuckDB; tables person(id, name, age, city) and knows(src, dst, since)).
+ */
+export const ANALYTICS_QUERIES = [
+  {
+    name: 'edges_by_city',
+    shape: 'every edge grouped by the source city: count, avg target age',
+    cypher: 'MATCH (a:Person)-[:knows]->(b:Person) RETURN a.city AS city, count(*) AS n, avg(b.age) AS age',
+    sql: 'SELECT a.city, count(*), avg(b.age) FROM knows k JOIN person a ON a.id = k.src JOIN person b ON b.id = k.dst GROUP BY a.city',
+  },
+  {
+    name: 'two_hop_filtered',
+    shape: 'two hops, property filters on both ends, counted',
+    cypher:
+      "MATCH (a:Person)-[:knows]->(:Person)-[:knows]->(c:Person) WHERE a.age < 30 AND c.city = 'Paris' RETURN count(*) AS n",
+    sql: "SELECT count(*) FROM person a JOIN knows k1 ON k1.src = a.id JOIN knows k2 ON k2.src = k1.dst JOIN person c ON c.id = k2.dst WHERE a.age < 30 AND c.city = 'Paris'",
+  },
+  {
+    name: 'prefix_filter',
+    shape: 'string prefix plus equality over every person',
+    cypher:
+      "MATCH (p:Person) WHERE p.name STARTS WITH 'Grace' AND p.city = 'Rome' RETURN count(*) AS n, sum(p.age) AS ages",
+    sql: "SELECT count(*), sum(age) FROM person WHERE starts_with(name, 'Grace') AND city = 'Rome'",
+  },
+  {
+    name: 'in_degree_histogram',
+    shape: 'in-degree distribution (group by a count)',
+    cypher: 'MATCH (a:Person)<-[:knows]-(:Person) WITH a, count(*) AS d RETURN d, count(*) AS n',
+    sql: 'SELECT d, count(*) FROM (SELECT dst, count(*) AS d FROM knows GROUP BY dst) GROUP BY d',
+  },
+  {
+    name: 'top_by_age',
+    shape: 'ORDER BY age DESC, id LIMIT 10 over every person',
+    cypher: 'MATCH (p:Person) RETURN p.id AS id, p.age AS age ORDER BY p.age DESC, p.id LIMIT 10',
+    sql: 'SELECT id, age FROM person ORDER BY age DESC, id LIMIT 10',
+  },
+  {
+    name: 'most_followed',
+    shape: 'top 10 in-degrees (group, then top-k)',
+    cypher:
+      'MATCH (a:Person)<-[:knows]-(:Person) RETURN a.id AS id, count(*) AS c ORDER BY c DESC, id LIMIT 10',
+    sql: 'SELECT dst, count(*) AS c FROM knows GROUP BY dst ORDER BY c DESC, dst LIMIT 10',
+  },
+  {
+    name: 'age_histogram',
+    shape: 'persons per age',
+    cypher: 'MATCH (p:Person) RETURN p.age AS age, count(*) AS n',
+    sql: 'SELECT age, count(*) FROM person GROUP BY age',
+  },
+  {
+    name: 'city_pairs',
+    shape: 'edges per (source city, target city), top 10',
+    cypher:
+      'MATCH (a:Person)-[:knows]->(b:Person) RETURN a.city AS ca, b.city AS cb, count(*) AS n ORDER BY n DESC, ca, cb LIMIT 10',
+    sql: 'SELECT a.city AS ca, b.city AS cb, count(*) AS n FROM knows k JOIN person a ON a.id = k.src JOIN person b ON b.id = k.dst GROUP BY ca, cb ORDER BY n DESC, ca, cb LIMIT 10',
+  },
+  {
+    name: 'recent_edges',
+    shape: 'edges filtered on a DATE property, counted per target age band',
+    cypher:
+      "MATCH (:Person)-[k:knows]->(b:Person) WHERE k.since >= date('2020-01-01') RETURN b.age / 10 AS band, count(*) AS n",
+    sql: "SELECT b.age // 10, count(*) FROM knows k JOIN person b ON b.id = k.dst WHERE k.since >= DATE '2020-01-01' GROUP BY b.age // 10",
+  },
+  {
+    name: 'distinct_reached_cities',
+    shape: 'DISTINCT over the targets of young persons',
+    cypher:
+      'MATCH (a:Person)-[:knows]->(b:Person) WHERE a.age < 25 RETURN DISTINCT b.city AS city, b.age AS age',
+    sql: 'SELECT DISTINCT b.city, b.age FROM knows k JOIN person a ON a.id = k.src JOIN person b ON b.id = k.dst WHERE a.age < 25',
+  },
+  {
+    name: 'sorted_names',
+    shape: 'ORDER BY a string over every person, a page deep in',
+    cypher: 'MATCH (p:Person) RETURN p.id AS id ORDER BY p.name, p.id SKIP 1000 LIMIT 5',
+    sql: 'SELECT id FROM person ORDER BY name, id LIMIT 5 OFFSET 1000',
+  },
+  {
+    name: 'mutual_pairs',
+    shape: 'pairs that know each other',
+    cypher: 'MATCH (a:Person)-[:knows]->(b:Person)-[:knows]->(a) WHERE a.id < b.id RETURN count(*) AS n',
+    sql: 'SELECT count(*) FROM knows k1 JOIN knows k2 ON k1.dst = k2.src AND k2.dst = k1.src WHERE k1.src < k1.dst',
+  },
+  {
+    name: 'triangles',
+    shape: 'directed triangles a->b->c->a',
+    cypher: 'MATCH (a:Person)-[:knows]->(b:Person)-[:knows]->(c:Person)-[:knows]->(a) RETURN count(*) AS n',
+    sql: 'SELECT count(*) FROM knows k1 JOIN knows k2 ON k2.src = k1.dst JOIN knows k3 ON k3.src = k2.dst AND k3.dst = k1.src',
+  },
+];
+
+function log(message) {
+  process.stderr.write(`analytics: ${message}\n`);
+}
+
+async function timed(run, trials) {
+  await run(); // warm-up
+  const times = [];
+  let answer;
+  for (let i = 0; i < trials; i++) {
+    const start = performance.now();
+    answer = await run();
+    times.push(performance.now() - start);
+  }
+  return { ms: round(median(times), 2), answer };
+}
+
+async function main() {
+  const persons = Number(args.persons);
+  const trials = Math.max(1, Number(args.trials));
+  const only = args.only ? new Set(args.only.split(',')) : null;
+  const queries = ANALYTICS_QUERIES.filter((q) => !only || only.has(q.name));
+  const data = ensureSocialCsv(args.cache, persons / 100_000);
+  const cores = os.availableParallelism();
+  fs.mkdirSync(args.dir, { recursive: true });
+  const report = { persons: data.persons, knows: data.knows, cores, trials, queries: {}, skipped: {} };
+
+  // GraphDB: one database whose statements may use every core; a connection at 1 thread.
+  const { Database } = await import(pathToFileURL(path.join(args.root, 'dist', 'index.js')).href);
+  const db = new Database(':memory:', { queryThreads: cores });
+  const conn = db.connect();
+  let start = performance.now();
+  conn.querySync('CREATE NODE TABLE Person(id INT64, name STRING, age INT64, city STRING, PRIMARY KEY(id))');
+  conn.querySync('CREATE REL TABLE knows(FROM Person TO Person, since DATE)');
+  conn.querySync(`COPY Person FROM '${data.personFile}' (header=true, delim='|')`);
+  conn.querySync(`COPY knows FROM '${data.knowsFile}' (header=true, delim='|')`);
+  log(
+    `graphdb loaded ${data.persons} persons, ${data.knows} edges in ${round(performance.now() - start)} ms`,
+  );
+  const graphdbRun = (threads, text) => async () => {
+    conn.setMaxNumThreadForExec(threads);
+    const result = await conn.query(text);
+    return { columns: result.columns, types: result.types, rows: result.rows };
+  };
+
+  // Kùzu: its default thread count (every core).
+  const peers = new Set(args.peers.split(',').filter(Boolean));
+  let kuzu = null;
+  if (peers.has('kuzu'))
+    try {
+      const k = require('kuzu');
+      const kdb = new k.Database(path.join(args.dir, 'kuzu'));
+      await kdb.init();
+      const kconn = new k.Connection(kdb);
+      start = performance.now();
+      for (const text of [
+        'CREATE NODE TABLE Person(id INT64, name STRING, age INT64, city STRING, PRIMARY KEY(id))',
+        'CREATE REL TABLE knows(FROM Person TO Person, since DATE)',
+        `COPY Person FROM '${data.personFile}' (header=true, delim='|')`,
+        `COPY knows FROM '${data.knowsFile}' (header=true, delim='|')`,
+      ]) {
+        (await kconn.query(text)).close();
+      }
+      log(`kuzu loaded in ${round(performance.now() - start)} ms`);
+      kuzu = {
+        run: (text) => async () => {
+          const result = await kconn.query(text);
+          const columns = result.getColumnNamesSync();
+          const types = result.getColumnDataTypesSync();
+          const objects = await result.getAll();
+          result.close();
+          return { columns, types, rows: objects.map((o) => columns.map((c) => o[c])) };
+        },
+        close: async () => {
+          await kconn.close();
+          await kdb.close();
+        },
+      };
+    } catch (error) {
+      report.skipped.kuzu = String(error.message ?? error);
+      log(`kuzu skipped: ${report.skipped.kuzu}`);
+    }
+
+  // DuckDB: in memory, its default threads (every core).
+  let duck = null;
+  if (peers.has('duckdb'))
+    try {
+      const { DuckDBInstance } = await import('@duckdb/node-api');
+      const instance = await DuckDBInstance.create(':memory:');
+      const dconn = await instance.connect();
+      start = performance.now();
+      await dconn.run('CREATE TABLE person(id BIGINT PRIMARY KEY, name VARCHAR, age BIGINT, city VARCHAR)');
+      await dconn.run('CREATE TABLE knows(src BIGINT NOT NULL, dst BIGINT NOT NULL, since DATE)');
+      await dconn.run(`COPY person FROM '${data.personFile}' (HEADER true, DELIMITER '|')`);
+      await dconn.run(`COPY knows FROM '${data.knowsFile}' (HEADER true, DELIMITER '|')`);
+      log(`duckdb loaded in ${round(performance.now() - start)} ms`);
+      duck = {
+        run: (text) => async () => {
+          const reader = await dconn.runAndReadAll(text);
+          return { columns: reader.columnNames(), rows: reader.getRows() };
+        },
+        close: async () => {
+          dconn.closeSync();
+          instance.closeSync();
+        },
+      };
+    } catch (error) {
+      report.skipped.duckdb = String(error.message ?? error);
+      log(`duckdb skipped: ${report.skipped.duckdb}`);
+    }
+
+  // Answers compared as sorted rows of normalised values (doubles to 12 digits).
+  const rowsOf = (r) => normalizeResult({ columns: [], types: r.types, rows: r.rows }).rows;
+  for (const q of queries) {
+    const entry = { shape: q.shape };
+    const serial = await timed(graphdbRun(1, q.cypher), trials);
+    entry.graphdb_1 = serial.ms;
+    const parallel = await timed(graphdbRun(cores, q.cypher), trials);
+    entry[`graphdb_${cores}`] = parallel.ms;
+    const expected = rowsOf(serial.answer);
+    const mismatches = [];
+    if (!sameResult(rowsOf(parallel.answer), expected)) mismatches.push(`graphdb_${cores}`);
+    for (const [name, peer, text] of [
+      ['kuzu', kuzu, q.cypher],
+      ['duckdb', duck, q.sql],
+    ]) {
+      if (!peer) continue;
+      const measured = await timed(peer.run(text), trials);
+      entry[name] = measured.ms;
+      if (!sameResult(rowsOf(measured.answer), expected)) mismatches.push(name);
+    }
+    entry.speedup = round(entry.graphdb_1 / entry[`graphdb_${cores}`], 2);
+    if (mismatches.length > 0) entry.mismatch = mismatches;
+    report.queries[q.name] = entry;
+    log(
+      `${q.name}: graphdb 1 thread ${entry.graphdb_1} ms, ${cores} threads ${entry[`graphdb_${cores}`]} ms` +
+        (kuzu ? `, kuzu ${entry.kuzu} ms` : '') +
+        (duck ? `, duckdb ${entry.duckdb} ms` : '') +
+        (mismatches.length ? ` ANSWERS DIFFER: ${mismatches.join(', ')}` : ''),
+    );
+  }
+  conn.close();
+  db.close();
+  if (kuzu) await kuzu.close();
+  if (duck) await duck.close();
+  fs.rmSync(args.dir, { recursive: true, force: true });
+  if (args.json) fs.writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
+  else process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  if (Object.values(report.queries).some((e) => e.mismatch)) process.exitCode = 1;
+}
+
+await main();

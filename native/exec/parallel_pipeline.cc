@@ -1,0 +1,282 @@
+#include "exec/parallel_pipeline.h"
+
+#include <limits>
+#include <unordered_set>
+
+#include "exec/executor.h"
+#include "exec/graph_store.h"
+
+namespace graphdb::exec {
+
+using binder::BoundExpression;
+using binder::ExprKind;
+using binder::SlotId;
+using planner::LogicalOperator;
+using planner::LogicalOpKind;
+
+namespace {
+
+// Whether threads may evaluate `expr` at once: it calls no non-deterministic function (random(),
+// nextval(): shared state, and an answer that would depend on the thread) and runs no subquery
+// (a SubqueryRunner serves one thread).
+bool Shareable(const BoundExpression* expr) {
+  if (expr == nullptr) return true;
+  if (!expr->IsDeterministic()) return false;
+  std::vector<const BoundExpression*> stack{expr};
+  while (!stack.empty()) {
+    const BoundExpression* e = stack.back();
+    stack.pop_back();
+    if (e->kind == ExprKind::kSubquery) return false;
+    for (const auto& child : e->children) stack.push_back(child.get());
+  }
+  return true;
+}
+
+// The bottom scan of the pipeline whose top is `op`, or null when `op` is no pipeline whose
+// operators may run on several threads.
+const LogicalOperator* PipelineScan(const LogicalOperator& op) {
+  const LogicalOperator* cur = &op;
+  while (true) {
+    switch (cur->kind) {
+      case LogicalOpKind::kFilter:
+        for (const BoundExpression* predicate : cur->predicates) {
+          if (!Shareable(predicate)) return nullptr;
+        }
+        break;
+      case LogicalOpKind::kUnwind:
+        if (!Shareable(cur->expr)) return nullptr;
+        break;
+      case LogicalOpKind::kProjection:
+        for (const auto& item : cur->items) {
+          if (!Shareable(item.expr)) return nullptr;
+        }
+        break;
+      case LogicalOpKind::kExpand:
+        if (cur->variable_length) return nullptr;
+        break;
+      case LogicalOpKind::kCountExpand: break;
+      case LogicalOpKind::kIndexSeek:
+        if (!Shareable(cur->key_expr)) return nullptr;
+        break;
+      case LogicalOpKind::kNodeScan:
+        if (cur->children.size() == 1 && cur->children[0]->kind == LogicalOpKind::kSingleRow) {
+          return cur;
+        }
+        break;
+      default: return nullptr;
+    }
+    if (cur->children.empty()) return nullptr;
+    cur = cur->children[0].get();
+  }
+}
+
+// Whether partial aggregates of `op` (a kAggregate) merge into what one pass would give.
+bool AggregatesMerge(const LogicalOperator& op) {
+  for (const BoundExpression* a : op.aggregates) {
+    // collect()'s list keeps the input order, which partial lists would lose.
+    if (!a->aggregate || a->aggregate->name == "collect") return false;
+  }
+  return true;
+}
+
+// Whether `op`, a pipeline breaker, has an input that may run in parallel.
+bool BreakerRunsParallel(const LogicalOperator& op, bool under_limit) {
+  if (op.children.empty()) return false;
+  std::vector<const BoundExpression*> exprs;
+  switch (op.kind) {
+    case LogicalOpKind::kAggregate:
+      if (!AggregatesMerge(op)) return false;
+      for (const auto& item : op.items) exprs.push_back(item.expr);
+      for (const BoundExpression* a : op.aggregates) exprs.push_back(a);
+      break;
+    case LogicalOpKind::kSort:
+      for (const auto* o : op.order_by) exprs.push_back(o->expr.get());
+      break;
+    case LogicalOpKind::kDistinct:
+      if (under_limit) return false;
+      break;
+    default: return false;
+  }
+  for (const BoundExpression* e : exprs) {
+    if (!Shareable(e)) return false;
+  }
+  return PipelineScan(*op.children[0]) != nullptr;
+}
+
+// The bottom scan's part of a parallel run: the items [begin, end) of the rows of its tables
+// laid end to end (limits: each table's row count when the run started), the visible ones.
+class RangeScanOp final : public PhysicalOperator {
+ public:
+  RangeScanOp(SlotId slot, const std::vector<uint64_t>& tables) : slot_(slot), tables_(tables) {}
+
+  void SetRange(const std::vector<uint64_t>* limits, uint64_t begin, uint64_t end) {
+    limits_ = limits;
+    begin_ = begin;
+    end_ = end;
+  }
+
+  void Open(ExecContext& ctx) override {
+    store_ = ctx.store;
+    position_ = begin_;
+    table_index_ = 0;
+    table_start_ = 0;
+    table_ = nullptr;
+  }
+
+  bool Next(ExecContext& ctx) override {
+    while (position_ < end_) {
+      // The table position_ falls in.
+      while (position_ >= table_start_ + (*limits_)[table_index_]) {
+        table_start_ += (*limits_)[table_index_++];
+        table_ = nullptr;
+      }
+      if (table_ == nullptr) table_ = &store_->node_table(tables_[table_index_]);
+      const uint64_t table_end = std::min(end_, table_start_ + (*limits_)[table_index_]);
+      while (position_ < table_end) {
+        ctx.ChargeWork();
+        const uint64_t offset = position_++ - table_start_;
+        if (!store_->NodeRowVisible(*table_, offset)) continue;
+        ctx.frame[slot_] = Value::Id({tables_[table_index_], offset});
+        return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  SlotId slot_;
+  const std::vector<uint64_t>& tables_;
+  const std::vector<uint64_t>* limits_ = nullptr;
+  uint64_t begin_ = 0, end_ = 0;
+  GraphStore* store_ = nullptr;
+  uint64_t position_ = 0;
+  size_t table_index_ = 0;
+  uint64_t table_start_ = 0;
+  storage::NodeTable* table_ = nullptr;
+};
+
+}  // namespace
+
+struct ParallelPipeline::Worker {
+  ExecContext ctx;
+  PlanProfile profile;
+  OperatorPtr root;
+  RangeScanOp* scan = nullptr;
+};
+
+ParallelPipeline::ParallelPipeline(const LogicalOperator& input, const LogicalOperator& scan,
+                                   const catalog::Catalog* catalog, PlanProfile* profile)
+    : input_(input), scan_(scan), catalog_(catalog), profile_(profile) {}
+
+ParallelPipeline::~ParallelPipeline() = default;
+
+std::unique_ptr<ParallelPipeline> ParallelPipeline::For(const LogicalOperator& breaker,
+                                                        bool under_limit,
+                                                        const catalog::Catalog* catalog,
+                                                        PlanProfile* profile) {
+  if (catalog == nullptr || !BreakerRunsParallel(breaker, under_limit)) return nullptr;
+  const LogicalOperator& input = *breaker.children[0];
+  return std::unique_ptr<ParallelPipeline>(
+      new ParallelPipeline(input, *PipelineScan(input), catalog, profile));
+}
+
+void ParallelPipeline::ForEach(ExecContext& ctx, uint64_t n, const TaskPool::Body& body) {
+  if (ctx.tasks == nullptr || ctx.parallelism <= 1) {
+    if (n > 0) body(0, 0, n);
+    return;
+  }
+  ctx.tasks->ParallelFor(n, 1, ctx.parallelism, body);
+}
+
+bool ParallelPipeline::Run(ExecContext& ctx, const std::function<void(unsigned)>& prepare,
+                           const Consume& consume) {
+  if (ctx.tasks == nullptr || ctx.parallelism <= 1 || ctx.store == nullptr ||
+      ctx.work_budget != std::numeric_limits<uint64_t>::max()) {
+    return false;
+  }
+  std::vector<uint64_t> limits;
+  uint64_t total = 0;
+  for (uint64_t t : scan_.table_ids) {
+    limits.push_back(ctx.store->node_table(t).NumRows());
+    total += limits.back();
+  }
+  if (total < kMinParallelRows) return false;
+  const unsigned workers = ctx.tasks->WorkersFor(total, kMorselRows, ctx.parallelism);
+  if (workers <= 1) return false;
+
+  while (workers_.size() < workers) {
+    auto worker = std::make_unique<Worker>();
+    RangeScanOp* scan = nullptr;
+    const LogicalOperator* scan_op = &scan_;
+    PlanOverride leaf = [&scan, scan_op](const LogicalOperator& op) -> OperatorPtr {
+      if (&op != scan_op) return nullptr;
+      auto out = std::make_unique<RangeScanOp>(op.slot, op.table_ids);
+      scan = out.get();
+      return out;
+    };
+    worker->root = MapPlan(input_, catalog_, profile_ ? &worker->profile : nullptr, &leaf);
+    worker->scan = scan;
+    workers_.push_back(std::move(worker));
+  }
+  for (unsigned w = 0; w < workers; ++w) {
+    ExecContext& wctx = workers_[w]->ctx;
+    wctx.frame = ctx.frame;  // the outer row of a correlated input
+    wctx.params = ctx.params;
+    wctx.fn_ctx = ctx.fn_ctx;
+    wctx.graph = ctx.graph;
+    wctx.store = ctx.store;
+    wctx.settings = ctx.settings;
+    wctx.query_id = ctx.query_id;
+    wctx.control = ctx.control;
+    wctx.SetWorkBudget(0);
+  }
+  prepare(workers);
+  ctx.tasks->ParallelFor(total, kMorselRows, ctx.parallelism,
+                         [&](unsigned w, uint64_t begin, uint64_t end) {
+                           Worker& worker = *workers_[w];
+                           worker.scan->SetRange(&limits, begin, end);
+                           worker.root->Open(worker.ctx);
+                           uint64_t position = (begin / kMorselRows) << kRankBits;
+                           while (worker.root->Next(worker.ctx)) {
+                             consume(w, worker.ctx, position++);
+                           }
+                         });
+  if (profile_) {
+    for (unsigned w = 0; w < workers; ++w) {
+      for (auto& [op, stats] : workers_[w]->profile) {
+        OperatorStats& total_stats = (*profile_)[op];
+        total_stats.rows += stats.rows;
+        total_stats.nanos += stats.nanos;
+        stats = {};
+      }
+    }
+  }
+  return true;
+}
+
+std::function<std::string(const LogicalOperator&)> ParallelNotes(const LogicalOperator& root,
+                                                                 const catalog::Catalog* catalog) {
+  auto parallel = std::make_shared<std::unordered_set<const LogicalOperator*>>();
+  std::vector<std::pair<const LogicalOperator*, bool>> stack{{&root, false}};
+  while (!stack.empty()) {
+    auto [op, under_limit] = stack.back();
+    stack.pop_back();
+    if (BreakerRunsParallel(*op, under_limit)) parallel->insert(op);
+    for (const auto& child : op->children) {
+      stack.push_back({child.get(), op->kind == LogicalOpKind::kSkipLimit});
+    }
+  }
+  return [parallel, catalog](const LogicalOperator& op) -> std::string {
+    if (!parallel->count(&op)) return "";
+    const LogicalOperator* scan = PipelineScan(*op.children[0]);
+    std::string tables;
+    for (uint64_t id : scan->table_ids) {
+      if (!tables.empty()) tables += ',';
+      std::string name = catalog ? catalog->TableName(id) : "";
+      tables += name.empty() ? std::to_string(id) : name;
+    }
+    return " parallel=" + tables;
+  };
+}
+
+}  // namespace graphdb::exec

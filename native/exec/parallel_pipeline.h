@@ -1,0 +1,91 @@
+// ParallelPipeline: runs the input of a pipeline breaker (a hash aggregation, a sort, a
+// DISTINCT) on several threads at once, morsel by morsel (docs/execution.md).
+//
+// A pipeline is a chain of operators that pass rows on one by one: a node scan at the bottom
+// (a leaf: its input is the single empty row), then any of filters, projections, UNWIND,
+// fixed-length expansions, factorized counts, index seeks and further node scans. When the
+// input of a breaker is such a chain (For() decides, when the plan is mapped), the breaker
+// may run it in parallel: the rows of the bottom scan's tables, laid end to end, are cut into
+// morsels; every worker thread (common/task_pool.h) runs its own copy of the chain over the
+// morsels it takes, with its own ExecContext (a copy of the caller's frame, so a correlated
+// input sees the outer row), and hands each row to the breaker's consume callback, which
+// keeps per-worker partial state (a partial aggregate, a run of rows to sort, a set of seen
+// keys). The breaker merges the partials after Run() returns.
+//
+// Order. Each row comes with its position in the serial order: the index of its morsel in the
+// high bits, its rank within the morsel (a morsel is run by one worker, in order) in the low
+// bits. A breaker that keeps, per group or row, the smallest position it saw can emit exactly
+// what the serial run would, in the same order (groups in first-seen order, sort ties in
+// input order).
+//
+// When it runs in parallel (Run() returns false otherwise, and the breaker runs its child as
+// usual): the statement may use more than one thread (ExecContext::parallelism), has no work
+// budget (the inline path for short reads sets one, so a point read never gets here), and the
+// bottom scan has at least kMinParallelRows rows. Interrupts, deadlines and the memory limit
+// hold on every worker: the statement's control is shared, each worker charges its own work.
+//
+// Thread-safety: one Run() at a time (the breaker's plan instance is used by one thread).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cypher/planner/logical_plan.h"
+#include "exec/exec_context.h"
+#include "exec/operator.h"
+
+namespace graphdb::exec {
+
+class ParallelPipeline {
+ public:
+  // Items (rows of the bottom scan) per morsel.
+  static constexpr uint64_t kMorselRows = 2048;
+  // Scans of fewer rows run serially.
+  static constexpr uint64_t kMinParallelRows = 4 * kMorselRows;
+  // A row's position: morsel index << kRankBits | rank within the morsel.
+  static constexpr unsigned kRankBits = 40;
+
+  // A runner for the input of `breaker` (a kAggregate, kSort or kDistinct), or null when that
+  // input is no such pipeline, or reads something workers may not share (a non-deterministic
+  // function, a subquery), or the breaker cannot merge partial results (collect(), whose list
+  // keeps the input order; a DISTINCT under a LIMIT, which stops reading early).
+  // `under_limit`: the breaker is the input of a SKIP / LIMIT. `catalog` and `profile`: as
+  // MapPlan's; with a profile, each worker's operators count into it after the run.
+  static std::unique_ptr<ParallelPipeline> For(const planner::LogicalOperator& breaker,
+                                               bool under_limit, const catalog::Catalog* catalog,
+                                               PlanProfile* profile);
+  ~ParallelPipeline();
+
+  // Runs the pipeline on up to ctx.parallelism threads, if that is worth it (see above); else
+  // returns false at once. prepare(workers) is called first, on the caller, with the number of
+  // workers (what to size per-worker state by); then consume(worker, worker_ctx, position) for
+  // every row, with the row in worker_ctx.frame. Rethrows the first error a worker threw.
+  using Consume = std::function<void(unsigned worker, ExecContext& wctx, uint64_t position)>;
+  bool Run(ExecContext& ctx, const std::function<void(unsigned workers)>& prepare,
+           const Consume& consume);
+
+  // Runs body(worker, begin, end) over [0, n) on the statement's threads (ParallelFor; inline
+  // without a pool): for the breaker's own parallel steps, such as sorting each worker's run.
+  static void ForEach(ExecContext& ctx, uint64_t n, const TaskPool::Body& body);
+
+ private:
+  struct Worker;
+  ParallelPipeline(const planner::LogicalOperator& input, const planner::LogicalOperator& scan,
+                   const catalog::Catalog* catalog, PlanProfile* profile);
+
+  const planner::LogicalOperator& input_;
+  const planner::LogicalOperator& scan_;
+  const catalog::Catalog* catalog_;
+  PlanProfile* profile_;
+  std::vector<std::unique_ptr<Worker>> workers_;  // kept from run to run
+};
+
+// EXPLAIN's notes for the plan under `root`: for each pipeline breaker whose input may run
+// in parallel, " parallel=<the bottom scan's tables>"; empty for every other operator.
+std::function<std::string(const planner::LogicalOperator&)> ParallelNotes(
+    const planner::LogicalOperator& root, const catalog::Catalog* catalog);
+
+}  // namespace graphdb::exec
