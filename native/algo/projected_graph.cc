@@ -290,8 +290,16 @@ BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exe
     const bool forward = dir == storage::Direction::kForward;
     const NodeRange& from = forward ? *s.src : *s.dst;
     const NodeRange& to = forward ? *s.dst : *s.src;
+    // ForEachEdge gives the CSR's entries first: when the snapshot sees all of them, their
+    // stamps (random reads for the backward direction) need no look.
+    uint64_t unchecked =
+        rels.CsrVisibleTo(dir, snapshot.read_ts) ? rels.CsrEdges(v, dir).size() : 0;
     rels.ForEachEdge(v, dir, [&](uint64_t nbr, uint64_t r) {
-      if (!snapshot.RowVisible(rels.create_ts(r), rels.delete_ts(r))) return;
+      if (unchecked > 0) {
+        --unchecked;
+      } else if (!snapshot.RowVisible(rels.create_ts(r), rels.delete_ts(r))) {
+        return;
+      }
       if (!g.active[to.base + nbr]) return;
       if (!s.passes.empty() && !s.passes[r]) return;
       f(static_cast<VertexId>(from.base + v), static_cast<VertexId>(to.base + nbr), r);
