@@ -24,6 +24,9 @@
 //             loaded, reopened, changed and checkpointed by both systems
 //             (benchmarks/scale/bench.mjs): COPY, reopen, RSS after reopen, DDL, ALTER ADD,
 //             CHECKPOINT after 1,000 inserts, folder size, point read and two-hop rates
+// --only algorithms  the graph algorithms Kùzu also has (benchmarks/algo/bench.mjs), both
+//             systems on the 100k-person graph (20k with --quick), answers compared; with
+//             --algo-large also on 1M persons / 10M edges (a long load on a small machine)
 // --analytics-large  the `analytics` section also at 1,000,000 persons / 10M edges (opt-in:
 //             the load takes minutes); `analytics` alone runs at 100,000 persons / 1M edges
 //             (5,000 with --quick): whole-graph aggregations, filtered two-hop counts, sorts,
@@ -68,6 +71,7 @@ const COMMIT_BENCH = path.join(here, 'commit', 'bench.mjs');
 const STREAM_BENCH = path.join(here, 'stream', 'bench.mjs');
 const KUZU_API_BENCH = path.join(here, 'kuzu-api', 'bench.mjs');
 const SCALE_BENCH = path.join(here, 'scale', 'bench.mjs');
+const ALGO_BENCH = path.join(here, 'algo', 'bench.mjs');
 const ANALYTICS_BENCH = path.join(here, 'analytics', 'bench.mjs');
 const ENGINE_BENCH = 'engine_point_lookup';
 const ENGINE_BENCH_TARGET = 'graphdb_bench_engine';
@@ -102,6 +106,7 @@ function parseOptions() {
         cache: { type: 'string', default: path.join(os.tmpdir(), 'graphdb-bench-cache') },
         'scale-section': { type: 'boolean', default: false },
         'scale-persons': { type: 'string', default: '1000000' },
+        'algo-large': { type: 'boolean', default: false },
         'analytics-large': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -137,6 +142,7 @@ function selection() {
     'kuzu_api',
     'analytics',
     'scale',
+    'algorithms',
   ];
   // The scale section is opt-in: --scale-section, or named in --only.
   if (!args.only) return new Set(all.filter((name) => name !== 'scale' || args['scale-section']));
@@ -301,6 +307,7 @@ async function main() {
       http_ceiling: null,
       commit_rate: null,
       stream_results: null,
+      algorithms: null,
       kuzu_api: null,
       differential: null,
       socialDifferential: null,
@@ -332,6 +339,17 @@ async function main() {
     report.http_ceiling = chosen.has('http') ? await httpCeiling(runDir) : { skipped: 'not selected' };
     report.commit_rate = chosen.has('commit') ? await commitRate(runDir) : { skipped: 'not selected' };
     report.stream_results = chosen.has('stream') ? await streamResults(runDir) : { skipped: 'not selected' };
+    if (chosen.has('algorithms')) {
+      report.algorithms = await algorithmsSection(runDir);
+      if (report.algorithms.error)
+        failures.push(`algorithms: ${report.algorithms.error.message ?? report.algorithms.error.code}`);
+      const different = (report.algorithms.sizes ?? []).flatMap((size) =>
+        Object.entries(size.algorithms)
+          .filter(([, a]) => a.same === false)
+          .map(([name]) => `${name} at ${size.persons} persons`),
+      );
+      if (different.length > 0) failures.push(`algorithms: different answers: ${different.join(', ')}`);
+    }
     report.kuzu_api = chosen.has('kuzu_api') ? await kuzuApi(runDir) : { skipped: 'not selected' };
     if (chosen.has('analytics')) {
       report.analytics = await analyticsSection(runDir);
@@ -869,6 +887,40 @@ async function scaleSection(runDir) {
 }
 
 /**
+ * Graph algorithms (benchmarks/algo): every algorithm Kùzu also has, both systems, answers
+ * compared. 100k persons (20k with --quick), and 1M with --algo-large.
+ */
+async function algorithmsSection(runDir) {
+  const out = path.join(runDir, 'algorithms.json');
+  const persons = quick ? ['20000'] : ['100000'];
+  if (args['algo-large']) persons.push('1000000');
+  const argv = ['--json', out, '--root', graphdbSnapshot.dir, '--cache', args.cache];
+  argv.push('--persons', persons.join(','), '--trials', String(trials));
+  log(`algorithms: running benchmarks/algo/bench.mjs (${persons.join(', ')} persons)`);
+  return jsonReport(out, await runNode(ALGO_BENCH, argv), 'benchmarks/algo/bench.mjs');
+}
+
+/** The algorithms section as a Markdown table (one row per algorithm and size). */
+function algorithmsTable(algo) {
+  const rows = [
+    ['algorithm', 'graph', 'graphdb ms median (min–max)', 'kuzu ms median (min–max)', 'speed-up', 'answers'],
+  ];
+  const value = (e) => (e ? `${e.median} (${e.min}–${e.max})` : '-');
+  for (const size of algo.sizes) {
+    for (const [name, a] of Object.entries(size.algorithms)) {
+      let answers = a.same === undefined ? '-' : a.same ? 'same' : 'DIFFERENT';
+      if (a.modularity) {
+        const q = (x) => (typeof x === 'number' ? x.toFixed(4) : '-');
+        answers = `${answers}: modularity ${q(a.modularity.graphdb)} vs ${q(a.modularity.kuzu)}, communities ${a.communities.graphdb} vs ${a.communities.kuzu}`;
+      }
+      const speedup = a.speedup === undefined ? '-' : `${a.speedup}x`;
+      rows.push([name, `${size.persons}/${size.knows}`, value(a.graphdb), value(a.kuzu), speedup, answers]);
+    }
+  }
+  return markdownTable(rows.map((r) => r.map(String)));
+}
+
+/**
  * Whole-graph queries (benchmarks/analytics): GraphDB at 1 thread and at every core, Kùzu and
  * DuckDB, at 100,000 persons (5,000 with --quick) and, with --analytics-large, 1,000,000.
  */
@@ -1074,6 +1126,12 @@ function printTable(report) {
     );
   } else if (st) {
     process.stdout.write(`stream_results: ${JSON.stringify(st).slice(0, 400)}\n`);
+  }
+  const al = report.algorithms;
+  if (al?.sizes) {
+    process.stdout.write(`\nalgorithms (${al.trials} trials each):\n\n${algorithmsTable(al)}\n`);
+  } else if (al) {
+    process.stdout.write(`algorithms: ${JSON.stringify(al).slice(0, 400)}\n`);
   }
   const ka = report.kuzu_api;
   if (ka?.native_async) {

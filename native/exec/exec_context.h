@@ -43,9 +43,10 @@ class Catalog;
 
 namespace graphdb::exec {
 
-class GraphAccess;     // exec/graph_access.h
-class GraphStore;      // exec/graph_store.h
-class SubqueryRunner;  // exec/executor.h
+class GraphAccess;         // exec/graph_access.h
+class GraphStore;          // exec/graph_store.h
+class SubqueryRunner;      // exec/executor.h
+class TableFunctionState;  // exec/table_functions.h
 
 // Thrown by ExecContext::ChargeWork when the work budget is spent. Deliberately neither a
 // GraphDBException nor a std::exception: it is no error of the statement and must never reach
@@ -100,6 +101,8 @@ struct ExecContext {
   // The connection's warnings (show_warnings(), clear_warnings(), LOAD FROM with
   // IGNORE_ERRORS) and the id of the running statement; null: none are kept.
   WarningLog* warnings = nullptr;
+  // The connection's state for extension table functions (its projected graphs); null: none.
+  TableFunctionState* extension_state = nullptr;
   uint64_t query_id = 0;
   QueryCounters counters;
   // The threads this statement may borrow to split its work (common/task_pool.h), and how many

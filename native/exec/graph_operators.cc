@@ -1430,26 +1430,46 @@ class TableFunctionOp final : public GraphOperator {
     GraphOperator::Open(ctx);
     rows_.clear();
     position_ = 0;
+    source_.reset();
   }
 
   bool Next(ExecContext& ctx) override {
+    if (fn_.extension) return NextFromExtension(ctx);
     while (position_ >= rows_.size()) {
       if (!child->Next(ctx)) return false;
       rows_ = TableFunctionRows(fn_, *store_, ctx.settings, ctx.warnings);
       position_ = 0;
     }
     ctx.ChargeWork();
-    const auto& row = rows_[position_++];
-    for (size_t i = 0; i < fn_.slots.size(); ++i) {
-      if (fn_.slots[i]) ctx.frame[*fn_.slots[i]] = row[i];
-    }
+    Emit(rows_[position_++], ctx);
     return true;
   }
 
  private:
+  // An extension's call (native/algo) streams its rows from a source opened per input row.
+  bool NextFromExtension(ExecContext& ctx) {
+    while (!source_ || !source_->Next(&row_)) {
+      source_.reset();
+      if (!child->Next(ctx)) return false;
+      const TableFunctionExtension* extension = GetTableFunctionExtension();
+      if (!extension) ThrowNotSupported("table function " + fn_.name + " is not available");
+      source_ = extension->Open(fn_, *store_, ctx);
+    }
+    ctx.ChargeWork();
+    Emit(row_, ctx);
+    return true;
+  }
+  void Emit(const std::vector<Value>& row, ExecContext& ctx) const {
+    for (size_t i = 0; i < fn_.slots.size(); ++i) {
+      if (fn_.slots[i]) ctx.frame[*fn_.slots[i]] = row[i];
+    }
+  }
+
   const binder::BoundTableFunction& fn_;
   std::vector<std::vector<Value>> rows_;
   size_t position_ = 0;
+  std::unique_ptr<TableFunctionRowSource> source_;
+  std::vector<Value> row_;
 };
 
 // LOAD FROM: the files' rows (read once, on the first input row) into the scan's slots.

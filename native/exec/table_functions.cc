@@ -1,6 +1,7 @@
 #include "exec/table_functions.h"
 
 #include <algorithm>
+#include <atomic>
 #include <optional>
 
 #include "common/status.h"
@@ -179,7 +180,16 @@ std::vector<std::vector<Value>> StorageInfo(GraphStore& store, catalog::TableId 
   return rows;
 }
 
+std::atomic<const TableFunctionExtension*> registered_extension{nullptr};
+
 }  // namespace
+
+void RegisterTableFunctionExtension(const TableFunctionExtension* extension) {
+  const TableFunctionExtension* none = nullptr;
+  registered_extension.compare_exchange_strong(none, extension);
+}
+
+const TableFunctionExtension* GetTableFunctionExtension() { return registered_extension.load(); }
 
 std::vector<std::vector<Value>> TableFunctionRows(const binder::BoundTableFunction& fn,
                                                   GraphStore& store,

@@ -4,6 +4,7 @@
 // Thread-safety: runs inside one statement, under its database lock.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "cypher/binder/table_functions.h"
@@ -18,5 +19,40 @@ std::vector<std::vector<Value>> TableFunctionRows(const binder::BoundTableFuncti
                                                   GraphStore& store,
                                                   const binder::SessionSettings* settings,
                                                   WarningLog* warnings);
+
+// ---- Table functions of a module above exec (native/algo) ----
+
+// What a connection keeps for an extension's functions between statements (projected graphs):
+// created by the extension (NewState), owned by the session, reached through
+// ExecContext::extension_state.
+class TableFunctionState {
+ public:
+  virtual ~TableFunctionState() = default;
+};
+
+// The rows of one call, produced as they are asked for.
+class TableFunctionRowSource {
+ public:
+  virtual ~TableFunctionRowSource() = default;
+  // The next row (one value per column of the function) into *row; false when there is none.
+  virtual bool Next(std::vector<Value>* row) = 0;
+};
+
+class TableFunctionExtension {
+ public:
+  virtual ~TableFunctionExtension() = default;
+  // Runs a call its binding bound (fn.extension) over the statement's snapshot.
+  virtual std::unique_ptr<TableFunctionRowSource> Open(const binder::BoundTableFunction& fn,
+                                                       GraphStore& store,
+                                                       ExecContext& ctx) const = 0;
+  // A new connection's state.
+  virtual std::unique_ptr<TableFunctionState> NewState() const = 0;
+};
+
+// Makes `extension` (which must live as long as the process) the one that runs bound
+// extension calls; the first registration wins.
+void RegisterTableFunctionExtension(const TableFunctionExtension* extension);
+// The registered extension, or null.
+const TableFunctionExtension* GetTableFunctionExtension();
 
 }  // namespace graphdb::exec

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "algo/algo_functions.h"
 #include "common/interrupt.h"
 #include "exec/redo_log.h"
 #include "wal/format.h"
@@ -106,6 +107,7 @@ Database::Database(DatabaseConfig config, std::unique_ptr<storage::StorageManage
     : config_(std::move(config)), in_memory_(IsInMemoryPath(config_.path)),
       storage_(std::move(storage)), task_pool_(config_.query_threads) {
   gate_.set_wait_limit(std::chrono::milliseconds(config_.write_wait_ms));
+  algo::RegisterAlgorithms();  // CALL page_rank(...) and the rest of native/algo
 }
 
 Database::~Database() { (void)Close(); }

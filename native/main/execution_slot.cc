@@ -20,6 +20,7 @@ void ExecutionSlot::ResetSession() {
   EndSession();
   session_.settings.clear();
   session_.disable_map_key_check = true;
+  session_.extension_state.reset();  // its projected graphs (native/algo)
 }
 
 Status ExecutionSlot::CheckNoCursor() const {

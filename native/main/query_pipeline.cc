@@ -27,6 +27,16 @@ namespace graphdb {
 
 namespace {
 
+// The session's state for extension table functions (projected graphs), made on first use.
+exec::TableFunctionState* SessionExtensionState(Session& session) {
+  if (!session.extension_state) {
+    if (const exec::TableFunctionExtension* extension = exec::GetTableFunctionExtension()) {
+      session.extension_state = extension->NewState();
+    }
+  }
+  return session.extension_state.get();
+}
+
 // Whether a statement writes, so waits for a read-write transaction of another session.
 bool StatementWrites(const parser::ParsedStatement& statement) {
   return StatementAccessMode(statement) != AccessMode::kRead;
@@ -273,6 +283,7 @@ exec::QueryResult& RunPlanned(Database& db, const std::unordered_map<std::string
     ctx.fn_ctx.disable_map_key_check = session->disable_map_key_check;
     ctx.settings = &session->settings;
     ctx.warnings = &session->warnings;
+    ctx.extension_state = SessionExtensionState(*session);
     ctx.query_id = session->query_id;
   } else {
     ctx.fn_ctx.random_state = InitialRandomState();
@@ -1128,6 +1139,7 @@ Result<std::unique_ptr<StatementCursor>> StatementCursor::Open(
       run.ctx.fn_ctx.disable_map_key_check = session->disable_map_key_check;
       run.ctx.settings = &session->settings;
       run.ctx.warnings = &session->warnings;
+      run.ctx.extension_state = SessionExtensionState(*session);
       run.ctx.query_id = session->query_id = db.NextQueryId();
     } else {
       run.ctx.fn_ctx.random_state = InitialRandomState();

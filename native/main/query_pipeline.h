@@ -20,6 +20,7 @@
 #include "cypher/parser/ast.h"
 #include "exec/graph_store.h"
 #include "exec/query_result.h"
+#include "exec/table_functions.h"
 #include "main/database.h"
 #include "main/plan_cache.h"
 #include "main/request.h"
@@ -78,6 +79,9 @@ struct Session {
   StatementMemo statements;
   PreparedPlans prepared_plans;  // the operators of its latest short reads (TryRunShortRead)
   StatementProgress progress;    // of its COPY FROM, EXPORT or IMPORT DATABASE running now
+  // Its projected graphs (CALL project_graph, native/algo), made on first use; they end with
+  // the session.
+  std::unique_ptr<exec::TableFunctionState> extension_state;
 };
 
 // Rolls back the session's open transaction, if any (a connection closing mid-transaction).

@@ -21,27 +21,64 @@ void Binder::BindUnwind(const parser::ParsedUnwindClause& unwind, BoundClause* o
   scope_->Add({unwind.alias, out->unwind_slot, element, KnownTables(*out->unwind_expr)});
 }
 
+namespace {
+
+// The value of a constant argument: a literal, or a list or map literal of constants
+// (project_graph's label lists and filter maps).
+std::optional<Value> ConstantArgument(const BoundExpression& expr) {
+  if (expr.kind == ExprKind::kLiteral) return expr.literal;
+  if (expr.kind != ExprKind::kList && expr.kind != ExprKind::kStruct) return std::nullopt;
+  std::vector<Value> children;
+  for (const auto& child : expr.children) {
+    auto value = ConstantArgument(*child);
+    if (!value) return std::nullopt;
+    children.push_back(std::move(*value));
+  }
+  LogicalType type = expr.type;
+  if (expr.kind == ExprKind::kStruct && type.id() != LogicalTypeId::kStruct) {
+    std::vector<std::pair<std::string, LogicalType>> fields;
+    for (size_t i = 0; i < children.size(); ++i) {
+      fields.emplace_back(expr.field_names[i], children[i].type());
+    }
+    type = LogicalType::Struct(std::move(fields));
+  }
+  return Value::Nested(std::move(type), std::move(children));
+}
+
+}  // namespace
+
 void Binder::BindCall(const ParsedExpression& fn,
                       const std::vector<parser::ParsedYieldItem>& yields,
                       const ParsedExpression* where, BoundClause* out) {
   std::vector<Value> args;
-  for (const auto& child : fn.children) {
+  std::vector<std::pair<std::string, Value>> named;
+  for (size_t i = 0; i < fn.children.size(); ++i) {
+    const auto& child = fn.children[i];
     auto arg = Bind(*child);
-    if (arg->kind != ExprKind::kLiteral) {
+    auto value = ConstantArgument(*arg);
+    if (!value) {
       BindError(child->text + " has type " +
                 (arg->kind == ExprKind::kProperty ? "PROPERTY" : "EXPRESSION") +
                 " but LITERAL was expected.");
     }
-    args.push_back(arg->literal);
+    if (i < fn.argument_names.size() && !fn.argument_names[i].empty()) {
+      named.emplace_back(fn.argument_names[i], std::move(*value));
+    } else {
+      args.push_back(std::move(*value));
+    }
   }
   auto table_function = std::make_unique<BoundTableFunction>(
-      BindTableFunction(Lower(fn.name), std::move(args), catalog_));
+      BindTableFunction(Lower(fn.name), std::move(args), catalog_, std::move(named)));
   auto& names = table_function->column_names;
   auto declare = [&](size_t column, const std::string& alias) {
     if (scope_->Find(alias)) BindError("Variable " + alias + " already exists.");
     SlotId slot = NewSlot();
     table_function->slots[column] = slot;
-    scope_->Add({alias, slot, table_function->column_types[column]});
+    std::vector<uint64_t> tables;
+    if (column < table_function->column_tables.size()) {
+      tables = table_function->column_tables[column];
+    }
+    scope_->Add({alias, slot, table_function->column_types[column], std::move(tables)});
   };
   if (yields.empty()) {
     for (size_t i = 0; i < names.size(); ++i) declare(i, names[i]);

@@ -1,5 +1,7 @@
 #include "cypher/binder/table_functions.h"
 
+#include <atomic>
+
 #include "common/status.h"
 
 namespace graphdb::binder {
@@ -64,7 +66,14 @@ std::vector<Setting> MakeSettings() {
   };
 }
 
+std::atomic<const TableFunctionBinding*> extension_binding{nullptr};
+
 }  // namespace
+
+void RegisterTableFunctionBinding(const TableFunctionBinding* binding) {
+  const TableFunctionBinding* none = nullptr;
+  extension_binding.compare_exchange_strong(none, binding);
+}
 
 const Setting* FindSetting(std::string_view name) {
   static const std::vector<Setting> settings = MakeSettings();
@@ -84,9 +93,25 @@ const Value& SettingValue(const Setting& setting, const SessionSettings* setting
 }
 
 BoundTableFunction BindTableFunction(const std::string& name, std::vector<Value> args,
-                                     const catalog::Catalog& catalog) {
+                                     const catalog::Catalog& catalog,
+                                     std::vector<std::pair<std::string, Value>> named) {
   BoundTableFunction fn;
   fn.name = name;
+  if (const TableFunctionBinding* binding = extension_binding.load()) {
+    fn.args = args;
+    fn.named_args = std::move(named);
+    if (binding->Bind(&fn, catalog)) {
+      fn.extension = true;
+      fn.slots.resize(fn.column_names.size());
+      return fn;
+    }
+    fn.args.clear();
+    named = std::move(fn.named_args);
+    fn.named_args.clear();
+  }
+  if (!named.empty()) {
+    ThrowBinding("Binder exception: Unknown optional parameter: " + named.front().first);
+  }
   const LogicalType kString = LogicalType::String();
   const LogicalType kInt64 = LogicalType::Int64();
   const LogicalType kBool = LogicalType::Bool();

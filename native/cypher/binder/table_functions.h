@@ -38,14 +38,34 @@
 namespace graphdb::binder {
 
 struct BoundTableFunction {
-  std::string name;                                      // lower case: "table_info"
-  std::vector<Value> args;                               // constant arguments
+  std::string name;         // lower case: "table_info"
+  std::vector<Value> args;  // constant arguments
+  // Named arguments (`dampingFactor := 0.5`), as written, in order.
+  std::vector<std::pair<std::string, Value>> named_args;
   catalog::TableId table_id = catalog::kInvalidTableId;  // table_info / storage_info
   std::vector<std::string> column_names;
   std::vector<LogicalType> column_types;
   // Per output column, the frame slot it is written to (nullopt: not yielded).
   std::vector<std::optional<SlotId>> slots;
+  // NODE and REL output columns: the tables their values may come from (empty: any table of
+  // the kind). Sized like column_names, or empty.
+  std::vector<std::vector<uint64_t>> column_tables;
+  // Bound by an extension (TableFunctionBinding): the executor's extension runs it.
+  bool extension = false;
 };
+
+// Table functions of a module above the binder (native/algo's graph algorithms): binds the
+// calls it knows. Registered once, at start-up (RegisterTableFunctionBinding).
+class TableFunctionBinding {
+ public:
+  virtual ~TableFunctionBinding() = default;
+  // Fills fn's columns (fn.name, args and named_args are set) and returns true for a function
+  // it provides; false for a name it does not know. Throws Kùzu's binder errors.
+  virtual bool Bind(BoundTableFunction* fn, const catalog::Catalog& catalog) const = 0;
+};
+// Makes `binding` (which must live as long as the process) known to BindTableFunction; the
+// first registration wins, later ones are ignored.
+void RegisterTableFunctionBinding(const TableFunctionBinding* binding);
 
 // The connection settings of `CALL name = value`, with Kùzu's names, value types and defaults.
 // A connection keeps the values it set (by lower-case name); current_setting(name) reports
@@ -65,7 +85,9 @@ const Value& SettingValue(const Setting& setting, const SessionSettings* setting
 
 // Checks the call and fills name, args, table_id and the output columns. Throws Kùzu's
 // binder / catalog errors.
+// `named`: the `name := value` arguments (only an extension's functions take them).
 BoundTableFunction BindTableFunction(const std::string& name, std::vector<Value> args,
-                                     const catalog::Catalog& catalog);
+                                     const catalog::Catalog& catalog,
+                                     std::vector<std::pair<std::string, Value>> named = {});
 
 }  // namespace graphdb::binder

@@ -1,0 +1,132 @@
+#include "algo/graph.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace graphdb::algo {
+namespace {
+
+// A graph of `n` active vertices and the given directed edges.
+Graph MakeGraph(VertexId n, std::vector<std::pair<VertexId, VertexId>> edges) {
+  Graph g;
+  g.n = n;
+  g.active.assign(n, 1);
+  g.num_active = n;
+  std::stable_sort(edges.begin(), edges.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  g.out_offsets.assign(n + 1, 0);
+  for (const auto& [a, b] : edges) {
+    ++g.out_offsets[a + 1];
+    g.out_targets.push_back(b);
+  }
+  for (VertexId v = 0; v < n; ++v) g.out_offsets[v + 1] += g.out_offsets[v];
+  g.BuildTranspose(true, Parallel{});
+  return g;
+}
+
+TEST(AlgoGraph, PageRankMatchesKuzuDemo) {
+  // Kùzu's DemoPageRank: A->B, A->E, B->E, C->E, D->E.
+  Graph g = MakeGraph(5, {{0, 1}, {0, 4}, {1, 4}, {2, 4}, {3, 4}});
+  std::vector<double> rank = PageRank(g, PageRankOptions{}, Parallel{});
+  EXPECT_NEAR(rank[4], 0.130088, 1e-6);
+  EXPECT_NEAR(rank[1], 0.042750, 1e-6);
+  EXPECT_NEAR(rank[0], 0.03, 1e-9);
+}
+
+TEST(AlgoGraph, PageRankCountsInitialRanksAsFirstIteration) {
+  Graph g = MakeGraph(2, {{0, 1}});
+  PageRankOptions one;
+  one.max_iterations = 1;
+  EXPECT_EQ(PageRank(g, one, Parallel{}), (std::vector<double>{0.5, 0.5}));
+}
+
+TEST(AlgoGraph, ComponentsAreNamedBySmallestVertex) {
+  // 0 -> 1 -> 2 -> 0 (a cycle), 3 -> 2, 4 alone, 5 <-> 6.
+  Graph g = MakeGraph(7, {{0, 1}, {1, 2}, {2, 0}, {3, 2}, {5, 6}, {6, 5}});
+  EXPECT_EQ(WeaklyConnectedComponents(g, 100, Parallel{}),
+            (std::vector<VertexId>{0, 0, 0, 0, 4, 5, 5}));
+  const std::vector<VertexId> scc{0, 0, 0, 3, 4, 5, 5};
+  EXPECT_EQ(StronglyConnectedComponents(g), scc);
+  EXPECT_EQ(StronglyConnectedComponentsKosaraju(g), scc);
+  EXPECT_EQ(WeaklyConnectedComponents(g, 0, Parallel{}),
+            (std::vector<VertexId>{0, 1, 2, 3, 4, 5, 6}));
+}
+
+TEST(AlgoGraph, InactiveVerticesAreLeftOut) {
+  Graph g = MakeGraph(3, {{0, 1}});
+  g.active[2] = 0;
+  g.num_active = 2;
+  std::vector<double> rank = PageRank(g, PageRankOptions{}, Parallel{});
+  EXPECT_EQ(rank[2], 0.0);
+  EXPECT_NEAR(rank[0], 0.15 / 2, 1e-12);
+}
+
+TEST(AlgoGraph, KCoreOfCliqueAndTail) {
+  // Kùzu's DemoKCore: a chain 0-1-2-3 and a 4-clique 3,4,5,6.
+  Graph g = MakeGraph(7, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {3, 5}, {3, 6}, {4, 5}, {4, 6}, {5, 6}});
+  EXPECT_EQ(KCoreDecomposition(g, Parallel{}), (std::vector<uint64_t>{1, 1, 1, 3, 3, 3, 3}));
+}
+
+TEST(AlgoGraph, LouvainAndLeidenFindTwoCliques) {
+  // Two 4-cliques joined by one edge.
+  Graph g = MakeGraph(8, {{0, 1},
+                          {0, 2},
+                          {1, 2},
+                          {0, 3},
+                          {1, 3},
+                          {2, 3},
+                          {4, 5},
+                          {4, 6},
+                          {5, 6},
+                          {4, 7},
+                          {5, 7},
+                          {6, 7},
+                          {3, 4}});
+  const std::vector<VertexId> expected{0, 0, 0, 0, 1, 1, 1, 1};
+  EXPECT_EQ(Louvain(g, LouvainOptions{}, Parallel{}), expected);
+  EXPECT_EQ(Leiden(g, LeidenOptions{}, Parallel{}).back(), expected);
+  const UndirectedGraph u = MakeUndirected(g, Parallel{});
+  EXPECT_NEAR(Modularity(u, g, expected), 12.0 / 13 - 0.5, 1e-12);
+}
+
+TEST(AlgoGraph, LeidenIsReproducibleForASeed) {
+  std::vector<std::pair<VertexId, VertexId>> edges;
+  for (VertexId v = 0; v < 60; ++v) {
+    edges.push_back({v, (v * 7 + 3) % 60});
+    edges.push_back({v, (v * 13 + 5) % 60});
+  }
+  Graph g = MakeGraph(60, edges);
+  LeidenOptions o;
+  o.seed = 9;
+  EXPECT_EQ(Leiden(g, o, Parallel{}), Leiden(g, o, Parallel{}));
+}
+
+TEST(AlgoGraph, TrianglesAndClustering) {
+  // A triangle 0,1,2 (with a parallel edge) and a pendant 3 on 2.
+  Graph g = MakeGraph(4, {{0, 1}, {1, 0}, {1, 2}, {2, 0}, {2, 3}});
+  const UndirectedGraph u = MakeUndirected(g, Parallel{});
+  const std::vector<uint64_t> t = Triangles(u, Parallel{});
+  EXPECT_EQ(t, (std::vector<uint64_t>{1, 1, 1, 0}));
+  const std::vector<double> c = ClusteringCoefficients(u, t);
+  EXPECT_DOUBLE_EQ(c[0], 1.0);
+  EXPECT_DOUBLE_EQ(c[2], 1.0 / 3);
+  EXPECT_DOUBLE_EQ(c[3], 0.0);
+}
+
+TEST(AlgoGraph, DistancesAndSpanningForest) {
+  Graph g = MakeGraph(4, {{0, 1}, {1, 2}, {0, 2}, {2, 3}});
+  EXPECT_EQ(BreadthFirstDistances(g, 0, Direction::kOut), (std::vector<uint64_t>{0, 1, 1, 2}));
+  const std::vector<double> weights{1, 1, 5, 1};  // by edge index: 0->1, 0->2, 1->2, 2->3
+  const std::vector<double> d = ShortestDistances(g, 0, Direction::kOut, weights);
+  EXPECT_EQ(d, (std::vector<double>{0, 1, 1, 2}));
+  SpanningForestResult min = SpanningForest(g, &weights, false);
+  EXPECT_EQ(min.edges.size(), 3u);
+  EXPECT_EQ(std::count(min.edges.begin(), min.edges.end(), 2u), 0);  // the heaviest edge
+  SpanningForestResult max = SpanningForest(g, &weights, true);
+  EXPECT_EQ(std::count(max.edges.begin(), max.edges.end(), 2u), 1);
+  EXPECT_EQ(max.tree, (std::vector<VertexId>{0, 0, 0, 0}));
+}
+
+}  // namespace
+}  // namespace graphdb::algo
