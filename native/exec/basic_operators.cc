@@ -64,6 +64,8 @@ uint64_t EvaluateCount(const BoundExpression* expr, ExecContext& ctx) {
   return static_cast<uint64_t>(n);
 }
 
+namespace {
+
 // Per-worker partial results of a parallel run, each with the memory it charged, handed over to
 // the operator's charge (`owner`) however the run ends.
 template <typename T>
