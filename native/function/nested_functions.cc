@@ -1,6 +1,7 @@
 // STRUCT, MAP, UNION and ARRAY functions: struct_pack/struct_extract, map/map_extract/
 // map_keys/map_values/cardinality, union_value/union_tag/union_extract, array_value and the
 // vector functions (cross product, cosine similarity, distances, inner/dot product).
+#include <algorithm>
 #include <cmath>
 
 #include "function/cast.h"
@@ -102,16 +103,38 @@ Value MapExec(Args a, size_t, const LogicalType& result, FunctionContext& ctx) {
   // The entries' list, and a struct of two for each entry.
   ChargeBuilt(ctx, ListBytes(keys.size()) + keys.size() * ListBytes(2));
   if (!ctx.disable_map_key_check) {
-    uint64_t steps = 0;  // time |keys|^2: polled
-    for (size_t i = 0; i < keys.size(); ++i) {
-      PollSteps(steps, i);
-      if (keys[i].is_null()) ThrowRuntime("Null value key is not allowed in map.");
-      for (size_t j = 0; j < i; ++j) {
-        if (ValuesEqual(keys[i], keys[j])) {
-          ThrowRuntime("Found duplicate key: " + keys[i].ToString() + " in map.");
+    // The first key (in order) that is NULL or equals an earlier one, found through the keys'
+    // hashes (ValuesEqual's equal values hash alike): linear in the keys, not quadratic.
+    size_t first_null = keys.size();
+    for (size_t i = 0; i < keys.size() && first_null == keys.size(); ++i) {
+      if (keys[i].is_null()) first_null = i;
+    }
+    std::vector<std::pair<size_t, size_t>> hashed;  // (hash, index), non-NULL keys
+    hashed.reserve(keys.size());
+    uint64_t steps = 0;
+    for (size_t i = 0; i < first_null; ++i) {
+      PollSteps(steps);
+      hashed.emplace_back(HashValue(keys[i]), i);
+    }
+    std::sort(hashed.begin(), hashed.end());
+    size_t first_duplicate = keys.size();
+    for (size_t a = 0; a < hashed.size();) {
+      size_t b = a + 1;
+      while (b < hashed.size() && hashed[b].first == hashed[a].first) ++b;
+      for (size_t x = a; x < b; ++x) {  // keys of one hash, in index order
+        for (size_t y = x + 1; y < b; ++y) {
+          if (hashed[y].second < first_duplicate &&
+              ValuesEqual(keys[hashed[x].second], keys[hashed[y].second])) {
+            first_duplicate = hashed[y].second;
+          }
         }
       }
+      a = b;
     }
+    if (first_duplicate < first_null) {
+      ThrowRuntime("Found duplicate key: " + keys[first_duplicate].ToString() + " in map.");
+    }
+    if (first_null < keys.size()) ThrowRuntime("Null value key is not allowed in map.");
   }
   std::vector<Value> entries;
   entries.reserve(keys.size());

@@ -56,6 +56,25 @@ TEST(NestedFunctionsTest, Maps) {
       "ERROR: Runtime exception: Found duplicate key: 32 in map.");
   EXPECT_EQ(Eval("map", {Ints({I64(5), Null()}), Ints({I64(20), I64(34)})}, &checked),
             "ERROR: Runtime exception: Null value key is not allowed in map.");
+  // The first offending key in order: a duplicate before a NULL, a NULL before a duplicate.
+  EXPECT_EQ(
+      Eval("map", {Ints({I64(7), I64(9), I64(9), Null()}), Ints({I64(1), I64(2), I64(3), I64(4)})},
+           &checked),
+      "ERROR: Runtime exception: Found duplicate key: 9 in map.");
+  EXPECT_EQ(Eval("map", {Ints({I64(7), Null(), I64(7)}), Ints({I64(1), I64(2), I64(3)})}, &checked),
+            "ERROR: Runtime exception: Null value key is not allowed in map.");
+  {
+    // 60,000 keys (linear: the check used to compare every pair), the duplicate last.
+    std::vector<Value> many, values;
+    for (int64_t i = 0; i < 60000; ++i) {
+      many.push_back(I64(i));
+      values.push_back(I64(i));
+    }
+    EXPECT_EQ(Call("map", {Ints(many), Ints(values)}, &checked).children().size(), 60000u);
+    many.back() = I64(17);
+    EXPECT_EQ(Eval("map", {Ints(many), Ints(values)}, &checked),
+              "ERROR: Runtime exception: Found duplicate key: 17 in map.");
+  }
   EXPECT_EQ(Eval("map", {Ints({I64(5)}), Ints({})}),
             "ERROR: Runtime exception: Unaligned key list and value list.");
   Value struct_keys = Call(
