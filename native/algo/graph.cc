@@ -17,22 +17,28 @@ constexpr uint64_t kMorsel = 4096;
 
 void TransposeOutgoing(const Graph& g, std::vector<uint64_t>& offsets,
                        std::vector<VertexId>& sources, std::vector<uint64_t>* edges) {
-  // Counting sort: each in-list in source order, with the edge indices when asked.
+  // Counting sort: each in-list in source order, with the edge indices when asked. The edges
+  // are placed from the last one down, each list filled from its end, so offsets[t + 1] (the
+  // end of t's list) serves as its cursor and ends at its start: one shift finishes the
+  // offsets, without a cursor array.
   const VertexId n = g.n;
+  const uint64_t m = g.out_targets.size();
   offsets.assign(static_cast<size_t>(n) + 1, 0);
-  sources.resize(g.out_targets.size());
+  sources.resize(m);
   for (VertexId t : g.out_targets) ++offsets[t + 1];
   for (VertexId v = 0; v < n; ++v) offsets[v + 1] += offsets[v];
-  if (edges != nullptr) edges->resize(g.out_targets.size());
-  std::vector<uint64_t> cursor(offsets.begin(), offsets.end() - 1);
-  for (VertexId u = 0; u < n; ++u) {
-    for (uint64_t e = g.out_offsets[u]; e < g.out_offsets[u + 1]; ++e) {
-      const uint64_t at = cursor[g.out_targets[e]]++;
+  if (edges != nullptr) edges->resize(m);
+  for (VertexId u = n; u-- > 0;) {
+    for (uint64_t e = g.out_offsets[u + 1]; e-- > g.out_offsets[u];) {
+      const uint64_t at = --offsets[g.out_targets[e] + 1];
       sources[at] = u;
       if (edges != nullptr) (*edges)[at] = e;
     }
     if ((u & 0xffff) == 0) CheckInterrupt();
   }
+  // offsets[t + 1] is now t's start, offsets[0] still 0: shift down, the end is m.
+  std::copy(offsets.begin() + 1, offsets.end(), offsets.begin());
+  offsets[n] = m;
 }
 
 void Graph::BuildTranspose(bool edge_indices, const Parallel& par) {
