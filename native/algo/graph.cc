@@ -15,23 +15,37 @@ constexpr uint64_t kMorsel = 4096;
 
 }  // namespace
 
+void TransposeOutgoing(const Graph& g, std::vector<uint64_t>& offsets,
+                       std::vector<VertexId>& sources, std::vector<uint64_t>* edges) {
+  // Counting sort: each in-list in source order, with the edge indices when asked. The edges
+  // are placed from the last one down, each list filled from its end, so offsets[t + 1] (the
+  // end of t's list) serves as its cursor and ends at its start: one shift finishes the
+  // offsets, without a cursor array.
+  const VertexId n = g.n;
+  const uint64_t m = g.out_targets.size();
+  offsets.assign(static_cast<size_t>(n) + 1, 0);
+  sources.resize(m);
+  for (VertexId t : g.out_targets) ++offsets[t + 1];
+  for (VertexId v = 0; v < n; ++v) offsets[v + 1] += offsets[v];
+  if (edges != nullptr) edges->resize(m);
+  for (VertexId u = n; u-- > 0;) {
+    for (uint64_t e = g.out_offsets[u + 1]; e-- > g.out_offsets[u];) {
+      const uint64_t at = --offsets[g.out_targets[e] + 1];
+      sources[at] = u;
+      if (edges != nullptr) (*edges)[at] = e;
+    }
+    if ((u & 0xffff) == 0) CheckInterrupt();
+  }
+  // offsets[t + 1] is now t's start, offsets[0] still 0: shift down, the end is m.
+  std::copy(offsets.begin() + 1, offsets.end(), offsets.begin());
+  offsets[n] = m;
+}
+
 void Graph::BuildTranspose(bool edge_indices, const Parallel& par) {
   in_offsets.assign(static_cast<size_t>(n) + 1, 0);
   in_sources.resize(out_targets.size());
   if (edge_indices || par.Workers(n, 4096) <= 1) {
-    // Sequential counting sort: each in-list in source order, with the edge indices.
-    for (VertexId t : out_targets) ++in_offsets[t + 1];
-    for (VertexId v = 0; v < n; ++v) in_offsets[v + 1] += in_offsets[v];
-    if (edge_indices) in_edges.resize(out_targets.size());
-    std::vector<uint64_t> cursor(in_offsets.begin(), in_offsets.end() - 1);
-    for (VertexId u = 0; u < n; ++u) {
-      for (uint64_t e = out_offsets[u]; e < out_offsets[u + 1]; ++e) {
-        const uint64_t at = cursor[out_targets[e]]++;
-        in_sources[at] = u;
-        if (edge_indices) in_edges[at] = e;
-      }
-      if ((u & 0xffff) == 0) CheckInterrupt();
-    }
+    TransposeOutgoing(*this, in_offsets, in_sources, edge_indices ? &in_edges : nullptr);
     return;
   }
   // Parallel: count and place with atomic cursors, then sort each in-list (source order, as
@@ -230,55 +244,108 @@ std::vector<VertexId> StronglyConnectedComponents(const Graph& g) {
   return component;
 }
 
-std::vector<VertexId> StronglyConnectedComponentsKosaraju(const Graph& g) {
+std::vector<VertexId> StronglyConnectedComponentsKosaraju(const Graph& g, const Parallel& par) {
   const VertexId n = g.n;
-  // Pass 1: finishing order of a depth-first search over outgoing edges.
+  // Pass 1: finishing order of a depth-first search over outgoing edges. A vertex's first
+  // visit prefetches its neighbours' offsets, which the descent into them reads next.
   std::vector<uint8_t> seen(n, 0);
   std::vector<VertexId> order;
-  order.reserve(g.num_active);
   std::vector<std::pair<VertexId, uint64_t>> calls;
-  for (VertexId root = 0; root < n; ++root) {
-    if (!g.active[root] || seen[root]) continue;
-    if ((root & 0xfff) == 0) CheckInterrupt();
-    seen[root] = 1;
-    calls.push_back({root, g.out_offsets[root]});
-    while (!calls.empty()) {
-      auto& [v, e] = calls.back();
-      if (e < g.out_offsets[v + 1]) {
-        const VertexId w = g.out_targets[e++];
-        if (!seen[w]) {
-          seen[w] = 1;
-          calls.push_back({w, g.out_offsets[w]});
+  auto visit = [&](VertexId v) {
+    seen[v] = 1;
+    const uint64_t begin = g.out_offsets[v], end = g.out_offsets[v + 1];
+    for (uint64_t e = begin; e < end; ++e) __builtin_prefetch(&g.out_offsets[g.out_targets[e]]);
+    calls.push_back({v, begin});
+  };
+  auto first_pass = [&] {
+    order.reserve(g.num_active);
+    for (VertexId root = 0; root < n; ++root) {
+      if (!g.active[root] || seen[root]) continue;
+      if ((root & 0xfff) == 0) CheckInterrupt();
+      visit(root);
+      while (!calls.empty()) {
+        auto& [v, e] = calls.back();
+        const uint64_t end = g.out_offsets[v + 1];
+        while (e < end && seen[g.out_targets[e]]) ++e;
+        if (e < end) {
+          visit(g.out_targets[e++]);
+          continue;
         }
-        continue;
+        order.push_back(v);
+        calls.pop_back();
       }
-      order.push_back(v);
-      calls.pop_back();
     }
+  };
+  // Without the graph's transpose, the outgoing edges are transposed on another thread while
+  // this one runs the first pass (or one after the other when no thread is free).
+  std::vector<uint64_t> own_offsets;
+  std::vector<VertexId> own_sources;
+  const bool transposed = !g.in_offsets.empty();
+  if (transposed) {
+    first_pass();
+  } else {
+    par.For(2, 1, [&](unsigned, uint64_t begin, uint64_t) {
+      if (begin == 0) {
+        first_pass();
+      } else {
+        TransposeOutgoing(g, own_offsets, own_sources, nullptr);
+      }
+    });
   }
-  // Pass 2: in reverse finishing order, each search over incoming edges is one component.
+  const std::vector<uint64_t>& in_offsets = transposed ? g.in_offsets : own_offsets;
+  const std::vector<VertexId>& in_sources = transposed ? g.in_sources : own_sources;
+  // Pass 2: in reverse finishing order, each search over incoming edges (breadth-first, level
+  // by level) is one component. Its members are the search's queue, one buffer for all; a
+  // level of many vertices is split among the threads, which claim vertices atomically: the
+  // set reached, hence the result, does not depend on them.
+  constexpr size_t kParallelLevel = 8192;
   std::vector<VertexId> component(n);
   for (VertexId v = 0; v < n; ++v) component[v] = v;
-  std::vector<uint8_t> assigned(n, 0);
-  std::vector<VertexId> members, todo;
+  std::vector<uint8_t>& assigned = seen;
+  std::fill(assigned.begin(), assigned.end(), 0);
+  std::vector<VertexId> members;
+  members.reserve(g.num_active);
+  const unsigned workers = par.Workers(g.num_active, kParallelLevel);
+  std::vector<std::vector<VertexId>> next(workers);
   for (size_t i = order.size(); i-- > 0;) {
     const VertexId root = order[i];
     if (assigned[root]) continue;
     if ((i & 0xfff) == 0) CheckInterrupt();
-    members.clear();
-    todo.assign(1, root);
+    members.assign(1, root);
     assigned[root] = 1;
-    while (!todo.empty()) {
-      const VertexId v = todo.back();
-      todo.pop_back();
-      members.push_back(v);
-      for (uint64_t k = g.in_offsets[v]; k < g.in_offsets[v + 1]; ++k) {
-        const VertexId w = g.in_sources[k];
-        if (!assigned[w]) {
-          assigned[w] = 1;
-          todo.push_back(w);
+    for (size_t level = 0; level < members.size();) {
+      const size_t level_end = members.size();
+      if (workers > 1 && level_end - level >= kParallelLevel) {
+        par.For(level_end - level, 1024, [&](unsigned worker, uint64_t begin, uint64_t end) {
+          for (uint64_t j = level + begin; j < level + end; ++j) {
+            const VertexId v = members[j];
+            for (uint64_t k = in_offsets[v]; k < in_offsets[v + 1]; ++k) {
+              const VertexId w = in_sources[k];
+              std::atomic_ref<uint8_t> flag(assigned[w]);
+              if (flag.load(std::memory_order_relaxed) == 0 &&
+                  flag.exchange(1, std::memory_order_relaxed) == 0) {
+                next[worker].push_back(w);
+              }
+            }
+          }
+        });
+        for (auto& list : next) {
+          members.insert(members.end(), list.begin(), list.end());
+          list.clear();
+        }
+      } else {
+        for (size_t j = level; j < level_end; ++j) {
+          const VertexId v = members[j];
+          for (uint64_t k = in_offsets[v]; k < in_offsets[v + 1]; ++k) {
+            const VertexId w = in_sources[k];
+            if (!assigned[w]) {
+              assigned[w] = 1;
+              members.push_back(w);
+            }
+          }
         }
       }
+      level = level_end;
     }
     const VertexId smallest = *std::min_element(members.begin(), members.end());
     for (VertexId v : members) component[v] = smallest;

@@ -56,6 +56,11 @@ struct Graph {
   uint64_t Bytes() const;
 };
 
+// The transpose of g's outgoing edges, on this thread (a counting sort): offsets/sources as
+// in_offsets/in_sources, and with `edges` the index of each edge.
+void TransposeOutgoing(const Graph& g, std::vector<uint64_t>& offsets,
+                       std::vector<VertexId>& sources, std::vector<uint64_t>* edges);
+
 // ---- Kùzu's algorithms ----
 
 struct PageRankOptions {
@@ -77,9 +82,12 @@ std::vector<VertexId> WeaklyConnectedComponents(const Graph& g, int64_t max_iter
                                                 const Parallel& par);
 
 // Strongly connected components, named by their smallest vertex id: Tarjan's algorithm
-// (iterative) or Kosaraju's (two depth-first passes), O(V + E) each, same result.
+// (iterative) or Kosaraju's (a depth-first pass for the finishing order, then a search over
+// incoming edges per component, its large levels parallel), O(V + E) each, same result.
+// Kosaraju's reads g's transpose when built, else transposes the outgoing edges on another
+// thread during its first pass.
 std::vector<VertexId> StronglyConnectedComponents(const Graph& g);
-std::vector<VertexId> StronglyConnectedComponentsKosaraju(const Graph& g);
+std::vector<VertexId> StronglyConnectedComponentsKosaraju(const Graph& g, const Parallel& par);
 
 // Core number of each vertex, degree = in + out edges (parallel edges and self-loops count):
 // level-synchronous peeling, O(V · levels + E), its rounds parallel.

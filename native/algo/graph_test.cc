@@ -48,9 +48,34 @@ TEST(AlgoGraph, ComponentsAreNamedBySmallestVertex) {
             (std::vector<VertexId>{0, 0, 0, 0, 4, 5, 5}));
   const std::vector<VertexId> scc{0, 0, 0, 3, 4, 5, 5};
   EXPECT_EQ(StronglyConnectedComponents(g), scc);
-  EXPECT_EQ(StronglyConnectedComponentsKosaraju(g), scc);
+  EXPECT_EQ(StronglyConnectedComponentsKosaraju(g, Parallel{}), scc);
   EXPECT_EQ(WeaklyConnectedComponents(g, 0, Parallel{}),
             (std::vector<VertexId>{0, 1, 2, 3, 4, 5, 6}));
+}
+
+TEST(AlgoGraph, KosarajuOnThreadsMatchesTarjan) {
+  // Large enough for Kosaraju's parallel search levels: a big cycle with chords (one large
+  // component), a chain leading into it and a few small cycles, some vertices inactive.
+  constexpr VertexId kN = 60000;
+  std::vector<std::pair<VertexId, VertexId>> edges;
+  for (VertexId v = 0; v < 40000; ++v) {
+    edges.push_back({v, (v + 1) % 40000});
+    edges.push_back({v, (v * 7919 + 13) % 40000});
+  }
+  for (VertexId v = 40000; v < 50000; ++v) edges.push_back({v, v + 1 < 50000 ? v + 1 : 0});
+  for (VertexId v = 50000; v < kN; v += 2) {
+    edges.push_back({v, v + 1});
+    edges.push_back({v + 1, v});
+  }
+  Graph g = MakeGraph(kN, edges);
+  for (VertexId v = 50000; v < kN; v += 10) g.active[v] = 0;
+  g.num_active = static_cast<uint64_t>(std::count(g.active.begin(), g.active.end(), 1));
+  TaskPool pool(2);
+  const std::vector<VertexId> tarjan = StronglyConnectedComponents(g);
+  EXPECT_EQ(StronglyConnectedComponentsKosaraju(g, Parallel{&pool, 2}), tarjan);
+  EXPECT_EQ(StronglyConnectedComponentsKosaraju(g, Parallel{}), tarjan);
+  EXPECT_EQ(tarjan[39999], 0u);
+  EXPECT_EQ(tarjan[45000], 45000u);
 }
 
 TEST(AlgoGraph, InactiveVerticesAreLeftOut) {
