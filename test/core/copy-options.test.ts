@@ -350,3 +350,23 @@ describe('COPY counters', () => {
     expect(fromQuery.summary.counters.nodesCreated).toBe(2);
   });
 });
+
+describe('COPY FROM a table function', () => {
+  it('copies the rows of the call, and takes no options', async () => {
+    using db = new Database(path.join(dir, 'db-table-function'));
+    using conn = db.connect();
+    await conn.query('CREATE NODE TABLE P(id INT64, name STRING, PRIMARY KEY(id))');
+    await conn.query(
+      'CREATE NODE TABLE Info(rowid SERIAL, id INT64, name STRING, type STRING, dflt STRING, pk BOOL, PRIMARY KEY(rowid))',
+    );
+    await conn.query("COPY Info FROM table_info('P')");
+    expect(
+      (await conn.query('MATCH (i:Info) RETURN i.rowid, i.id, i.name, i.type, i.pk ORDER BY i.rowid')).rows,
+    ).toEqual([
+      [0, 0, 'id', 'INT64', true],
+      [1, 1, 'name', 'STRING', false],
+    ]);
+    const failed = await rejection(conn.query("COPY Info FROM table_info('P') (header=true)"));
+    expect(failed.message).toContain('No option is supported when copying from table functions.');
+  });
+});

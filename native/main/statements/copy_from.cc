@@ -334,6 +334,9 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
       exec::IsJsonPath(s.source.file_paths[0]) && !s.by_column) {
     return CopyFromJson(db, s, params, warning_limit);
   }
+  if (s.source.table_function && !s.options.empty()) {
+    ThrowBinding("Binder exception: No option is supported when copying from table functions.");
+  }
   formats::CsvOptions options;
   std::string from, to;  // the FROM/TO pair of a rel table with several pairs
   for (const auto& option : s.options) {
