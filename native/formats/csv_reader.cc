@@ -562,7 +562,9 @@ Status CsvReader::AppendRecord(std::vector<Column>& columns) {
       fields_.back().scratch < 0 && fields_.back().text.empty()) {
     fields_.pop_back();
   }
-  if (fields_.size() != columns.size()) {
+  // A table whose only column is SERIAL reads no field: a record of any width adds a row, as in
+  // Kùzu.
+  if (fields_.size() != columns.size() && !columns.empty()) {
     return Error("expected " + std::to_string(columns.size()) + " values per row, but got " +
                      std::to_string(fields_.size()) + ".",
                  0, record_end_, false);

@@ -370,3 +370,15 @@ describe('COPY FROM a table function', () => {
     expect(failed.message).toContain('No option is supported when copying from table functions.');
   });
 });
+
+describe('COPY into a table whose only column is SERIAL', () => {
+  it('adds a row per record and reads none of its fields', async () => {
+    const csv = file('serial-only.csv', '7,a\n8,b\n9,c\n');
+    using db = new Database(path.join(dir, 'db-serial-only'));
+    using conn = db.connect();
+    await conn.query('CREATE NODE TABLE S(id SERIAL, PRIMARY KEY(id))');
+    const copied = await conn.query(`COPY S FROM '${csv}'`);
+    expect(copied.rows[0]).toEqual(['3 tuples have been copied to the S table.']);
+    expect((await conn.query('MATCH (s:S) RETURN s.id ORDER BY s.id')).rows).toEqual([[0], [1], [2]]);
+  });
+});
