@@ -194,6 +194,23 @@ describe('NPY files', () => {
     const options = await rejection(conn.query(`COPY V FROM ("${ids}", "${vecs}") BY COLUMN (header=true)`));
     expect(options.message).toContain('cannot have options other than IGNORE_ERRORS');
   });
+
+  it('IGNORE_ERRORS skips the rows whose key is taken, each with a warning', async () => {
+    const ids = npy('dup-ids.npy', '<i8', [3], [1, 2, 1]);
+    using db = new Database(path.join(dir, 'db-npy-ignore'));
+    using conn = db.connect();
+    await conn.query('CREATE NODE TABLE N(id INT64, PRIMARY KEY(id))');
+    const failed = await rejection(conn.query(`COPY N FROM ["${ids}"]`));
+    expect(failed.message).toContain('Found duplicated primary key value 1');
+    const copied = await conn.query(`COPY N FROM ["${ids}"] (IGNORE_ERRORS=true)`);
+    expect(copied.rows[0]).toEqual(['2 tuples have been copied to the N table.']);
+    expect((await conn.query('MATCH (n:N) RETURN n.id ORDER BY n.id')).rows).toEqual([[1], [2]]);
+    expect((await conn.query('CALL show_warnings() RETURN message')).rows).toEqual([
+      [
+        'Found duplicated primary key value 1, which violates the uniqueness constraint of the primary key column.',
+      ],
+    ]);
+  });
 });
 
 describe('gzip-compressed CSV', () => {

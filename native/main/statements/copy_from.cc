@@ -106,7 +106,34 @@ uint64_t CopyColumnList(Database& db, const parser::ParsedCopyFrom& s,
 
 // COPY t FROM ("a.npy", "b.npy", ...) BY COLUMN: file i holds the rows of property i (SERIAL
 // ones excepted) of node table t (formats/npy_reader.h).
-uint64_t CopyByColumn(Database& db, const parser::ParsedCopyFrom& s) {
+// The columns of COPY ... BY COLUMN (or from .npy files), read before the copy: with
+// IGNORE_ERRORS=true, a row whose key is NULL or taken becomes a warning in `skipped`.
+class NpyCopySource final : public storage::StorageManager::CopySource {
+ public:
+  NpyCopySource(std::vector<storage::Column> columns, uint64_t rows, bool ignore_errors,
+                std::vector<formats::CsvWarning>* skipped)
+      : columns_(std::move(columns)), rows_(rows), ignore_errors_(ignore_errors),
+        skipped_(skipped) {}
+  Result<std::vector<storage::Column>> Read(const std::vector<LogicalType>&) override {
+    return std::move(columns_);
+  }
+  bool ignore_errors() const override { return ignore_errors_; }
+  uint64_t rows_read() const override { return rows_; }
+  void Skip(uint64_t, std::string message) override {
+    formats::CsvWarning warning;
+    warning.message = std::move(message);
+    skipped_->push_back(std::move(warning));
+  }
+
+ private:
+  std::vector<storage::Column> columns_;
+  uint64_t rows_;
+  bool ignore_errors_;
+  std::vector<formats::CsvWarning>* skipped_;
+};
+
+uint64_t CopyByColumn(Database& db, const parser::ParsedCopyFrom& s, bool ignore_errors,
+                      std::vector<formats::CsvWarning>* skipped) {
   const catalog::Catalog& cat = db.catalog();
   const auto* schema = cat.GetNodeTable(s.table_name);
   if (!schema) {
@@ -137,8 +164,7 @@ uint64_t CopyByColumn(Database& db, const parser::ParsedCopyFrom& s) {
                  std::to_string(s.source.file_paths.size()) + ".");
   }
   env::FileSystem* fs = env::FileSystem::Default();
-  std::vector<storage::Column> columns;
-  for (const auto& prop : schema->properties) columns.emplace_back(prop.type);
+  std::vector<storage::Column> columns;  // the properties but SERIAL ones, in order
   std::optional<uint64_t> rows;
   for (size_t f = 0; f < targets.size(); ++f) {
     const std::string& path = s.source.file_paths[f];
@@ -153,10 +179,12 @@ uint64_t CopyByColumn(Database& db, const parser::ParsedCopyFrom& s) {
                    std::to_string(*rows) + ".");
     }
     rows = column->size();
-    columns[targets[f]] = std::move(column).value();
+    columns.push_back(std::move(column).value());
   }
-  Check(db.GetNodeTable(schema->id)->BulkAppend(std::move(columns), 0));
-  return rows.value_or(0);
+  const uint64_t before = db.GetNodeTable(schema->id)->NumRows();
+  NpyCopySource source(std::move(columns), rows.value_or(0), ignore_errors, skipped);
+  Check(db.storage().CopyNodeTable(schema->name, source, 0));
+  return db.GetNodeTable(schema->id)->NumRows() - before;
 }
 
 // The key `key` (a query's value) of node table `table_id`, cast to its key type.
@@ -364,9 +392,9 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
             "Binder exception: Copy from numpy cannot have options other than IGNORE_ERRORS.");
       }
     }
-    uint64_t rows = CopyByColumn(db, s);
-    return CopyResult(rows, cat.GetNodeTable(s.table_name)->name, {}, warnings, query_id,
-                      warning_limit, false);
+    uint64_t rows = CopyByColumn(db, s, options.ignore_errors, &skipped);
+    return CopyResult(rows, cat.GetNodeTable(s.table_name)->name, std::move(skipped), warnings,
+                      query_id, warning_limit, false);
   }
   if (s.has_column_list) {
     uint64_t rows = CopyColumnList(db, s, params, options, from, to);
