@@ -399,3 +399,22 @@ describe('COPY into a table whose only column is SERIAL', () => {
     expect((await conn.query('MATCH (s:S) RETURN s.id ORDER BY s.id')).rows).toEqual([[0], [1], [2]]);
   });
 });
+
+describe('MAP keys read from a file', () => {
+  it('refuse a key twice or a NULL key, as Kùzu does', async () => {
+    const dup = file('dup-map.csv', '1,"{a=1,b=2}"\n2,"{a=1,a=2}"\n');
+    const nul = file('null-map.csv', '1,"{=1,b=2}"\n');
+    using db = new Database(path.join(dir, 'db-map-keys'));
+    using conn = db.connect();
+    await conn.query('CREATE NODE TABLE M(id INT64, m MAP(STRING, INT64), PRIMARY KEY(id))');
+    const twice = await rejection(conn.query(`COPY M FROM '${dup}'`));
+    expect(twice.message).toBe(
+      `Copy exception: Error in file ${dup} on line 2: Conversion exception: Map does not allow duplicate keys. Line/record containing the error: '2,"{a=1,a=2}"'`,
+    );
+    const none = await rejection(
+      conn.query(`LOAD WITH HEADERS (id INT64, m MAP(STRING, INT64)) FROM '${nul}' RETURN *`),
+    );
+    expect(none.message).toContain('Conversion exception: Map does not allow null as key.');
+    expect((await conn.query('MATCH (m:M) RETURN count(*)')).rows).toEqual([[0]]);
+  });
+});
