@@ -418,3 +418,20 @@ describe('MAP keys read from a file', () => {
     expect((await conn.query('MATCH (m:M) RETURN count(*)')).rows).toEqual([[0]]);
   });
 });
+
+describe('file_search_path', () => {
+  it('resolves a relative COPY FROM path in each of its folders', async () => {
+    fs.mkdirSync(path.join(dir, 'search-a'));
+    fs.mkdirSync(path.join(dir, 'search-b'));
+    fs.writeFileSync(path.join(dir, 'search-a', 'part1.csv'), '1\n2\n');
+    fs.writeFileSync(path.join(dir, 'search-b', 'part2.csv'), '3\n');
+    using db = new Database(path.join(dir, 'db-search-path'));
+    using conn = db.connect();
+    await conn.query('CREATE NODE TABLE F(id INT64, PRIMARY KEY(id))');
+    const missing = await rejection(conn.query(`COPY F FROM 'part*.csv'`));
+    expect(missing.message).toContain('No file found that matches the pattern: part*.csv.');
+    await conn.query(`CALL file_search_path='${path.join(dir, 'search-a')},${path.join(dir, 'search-b')}'`);
+    await conn.query(`COPY F FROM 'part*.csv'`);
+    expect((await conn.query('MATCH (f:F) RETURN f.id ORDER BY f.id')).rows).toEqual([[1], [2], [3]]);
+  });
+});

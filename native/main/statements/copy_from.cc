@@ -106,6 +106,33 @@ uint64_t CopyColumnList(Database& db, const parser::ParsedCopyFrom& s,
 
 // COPY t FROM ("a.npy", "b.npy", ...) BY COLUMN: file i holds the rows of property i (SERIAL
 // ones excepted) of node table t (formats/npy_reader.h).
+// The paths `paths` with each relative one replaced by the files it matches in the folders of
+// `search_path` (',' between them), when it matches any there.
+std::vector<std::string> SearchFilePath(const std::vector<std::string>& paths,
+                                        std::string_view search_path) {
+  if (search_path.empty()) return paths;
+  std::vector<std::string> resolved;
+  for (const std::string& path : paths) {
+    bool found = false;
+    if (!path.empty() && path[0] != '/' && path[0] != '~') {
+      size_t start = 0;
+      while (start <= search_path.size()) {
+        size_t end = std::min(search_path.find(',', start), search_path.size());
+        std::string folder(search_path.substr(start, end - start));
+        start = end + 1;
+        if (folder.empty()) continue;
+        auto matches = formats::ExpandUserGlobs(env::FileSystem::Default(), {folder + "/" + path},
+                                                "COPY FROM");
+        if (!matches.ok()) continue;
+        resolved.insert(resolved.end(), matches->begin(), matches->end());
+        found = true;
+      }
+    }
+    if (!found) resolved.push_back(path);
+  }
+  return resolved;
+}
+
 // The columns of COPY ... BY COLUMN (or from .npy files), read before the copy: with
 // IGNORE_ERRORS=true, a row whose key is NULL or taken becomes a warning in `skipped`.
 class NpyCopySource final : public storage::StorageManager::CopySource {
@@ -351,8 +378,8 @@ void CheckCopyFromFiles(const parser::ParsedCopyFrom& s) {
 
 exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
                               const std::unordered_map<std::string, Value>& params,
-                              exec::WarningLog* warnings, uint64_t query_id,
-                              uint64_t warning_limit) {
+                              exec::WarningLog* warnings, uint64_t query_id, uint64_t warning_limit,
+                              std::string_view file_search_path) {
   const catalog::Catalog& cat = db.catalog();
   if (s.source.kind != parser::ScanSourceKind::kFiles &&
       s.source.kind != parser::ScanSourceKind::kQuery) {
@@ -407,8 +434,9 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
     return CopyResult(rows, table, std::move(skipped), warnings, query_id, warning_limit,
                       cat.GetRelTable(table) != nullptr);
   }
-  const std::vector<std::string> files =
-      Check(formats::ExpandUserGlobs(env::FileSystem::Default(), s.source.file_paths, "COPY FROM"));
+  const std::vector<std::string> files = Check(
+      formats::ExpandUserGlobs(env::FileSystem::Default(),
+                               SearchFilePath(s.source.file_paths, file_search_path), "COPY FROM"));
   if (StatementProgress* progress = CurrentProgress()) {
     // The bytes to read, which reads of the files count up to (common/progress.h).
     uint64_t total = 0;
