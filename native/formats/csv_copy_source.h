@@ -26,6 +26,7 @@ class CsvCopySource final : public storage::StorageManager::CopySource {
 
   Result<std::vector<storage::Column>> Read(const std::vector<LogicalType>& types) override;
   bool ignore_errors() const override { return options_.ignore_errors; }
+  uint64_t rows_read() const override { return reader_ ? reader_->rows_read() : 0; }
   void Skip(uint64_t row, std::string message) override;
 
  private:

@@ -136,6 +136,8 @@ class CsvReader {
   Result<std::vector<storage::Column>> ReadString(std::string_view text,
                                                   std::string_view source_name = "<string>");
 
+  // Data rows read by the last ReadFiles, all files (also when it reads no column).
+  uint64_t rows_read() const { return progress_state_.rows; }
   // Records skipped for errors (IGNORE_ERRORS=true), all files.
   uint64_t skipped_records() const { return skipped_records_; }
   // With IGNORE_ERRORS=true, where each row read came from (its message empty), so that a

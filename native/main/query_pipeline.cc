@@ -27,6 +27,13 @@ namespace graphdb {
 
 namespace {
 
+// The setting file_search_path of a connection ("" when unset).
+std::string FileSearchPath(const binder::SessionSettings& settings) {
+  auto it = settings.find("file_search_path");
+  if (it == settings.end() || it->second.is_null()) return "";
+  return std::string(it->second.GetString());
+}
+
 // The session's state for extension table functions (projected graphs), made on first use.
 exec::TableFunctionState* SessionExtensionState(Session& session) {
   if (!session.extension_state) {
@@ -575,7 +582,8 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       exec::QueryResult result =
           session
               ? RunCopyFrom(db, statement.As<parser::ParsedCopyFrom>(), params, &session->warnings,
-                            query_id, exec::WarningLimit(&session->settings))
+                            query_id, exec::WarningLimit(&session->settings),
+                            FileSearchPath(session->settings))
               : RunCopyFrom(db, statement.As<parser::ParsedCopyFrom>(), params);
       ThrowIfError(db.MakeSchemaChangeDurable());
       return result;

@@ -914,6 +914,10 @@ Status StorageManager::CopyNodeTable(std::string_view table, CopySource& source,
       columns.push_back(std::move((*parsed)[next++]));
     }
   }
+  if (types.empty()) {
+    // Only SERIAL columns: each row read draws the next values (NULLs that BulkAppend fills).
+    for (uint64_t r = 0; r < source.rows_read(); ++r) columns[0].AppendNull();
+  }
   NodeTable* target = node_tables_.at(schema->id).get();
   const Column& keys = columns[schema->primary_key];
   if (source.ignore_errors() && keys.size() > 0) {

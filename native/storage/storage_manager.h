@@ -163,6 +163,9 @@ class StorageManager {
     // IGNORE_ERRORS: a row whose key is NULL or taken, or names no node, is skipped (and passed
     // to Skip) rather than failing the COPY.
     virtual bool ignore_errors() const = 0;
+    // The rows the last Read returned, also when it read no column (a table whose only column
+    // is SERIAL gets that many rows).
+    virtual uint64_t rows_read() const = 0;
     // Row `row` of what Read returned is skipped for `message`.
     virtual void Skip(uint64_t row, std::string message) = 0;
   };

@@ -106,6 +106,7 @@ TEST(StorageManagerTest, DdlKeepsCatalogAndTablesInStep) {
       return std::vector<Column>{};
     }
     bool ignore_errors() const override { return false; }
+    uint64_t rows_read() const override { return 0; }
     void Skip(uint64_t, std::string) override {}
   } source;
   EXPECT_EQ(db->CopyNodeTable("Nope", source).message(),

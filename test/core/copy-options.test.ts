@@ -194,6 +194,23 @@ describe('NPY files', () => {
     const options = await rejection(conn.query(`COPY V FROM ("${ids}", "${vecs}") BY COLUMN (header=true)`));
     expect(options.message).toContain('cannot have options other than IGNORE_ERRORS');
   });
+
+  it('IGNORE_ERRORS skips the rows whose key is taken, each with a warning', async () => {
+    const ids = npy('dup-ids.npy', '<i8', [3], [1, 2, 1]);
+    using db = new Database(path.join(dir, 'db-npy-ignore'));
+    using conn = db.connect();
+    await conn.query('CREATE NODE TABLE N(id INT64, PRIMARY KEY(id))');
+    const failed = await rejection(conn.query(`COPY N FROM ["${ids}"]`));
+    expect(failed.message).toContain('Found duplicated primary key value 1');
+    const copied = await conn.query(`COPY N FROM ["${ids}"] (IGNORE_ERRORS=true)`);
+    expect(copied.rows[0]).toEqual(['2 tuples have been copied to the N table.']);
+    expect((await conn.query('MATCH (n:N) RETURN n.id ORDER BY n.id')).rows).toEqual([[1], [2]]);
+    expect((await conn.query('CALL show_warnings() RETURN message')).rows).toEqual([
+      [
+        'Found duplicated primary key value 1, which violates the uniqueness constraint of the primary key column.',
+      ],
+    ]);
+  });
 });
 
 describe('gzip-compressed CSV', () => {
@@ -348,5 +365,73 @@ describe('COPY counters', () => {
     await conn.query('CREATE NODE TABLE Q(id INT64, PRIMARY KEY(id))');
     const fromQuery = await conn.query('COPY Q FROM (MATCH (p:P) WHERE p.id > 1 RETURN p.id)');
     expect(fromQuery.summary.counters.nodesCreated).toBe(2);
+  });
+});
+
+describe('COPY FROM a table function', () => {
+  it('copies the rows of the call, and takes no options', async () => {
+    using db = new Database(path.join(dir, 'db-table-function'));
+    using conn = db.connect();
+    await conn.query('CREATE NODE TABLE P(id INT64, name STRING, PRIMARY KEY(id))');
+    await conn.query(
+      'CREATE NODE TABLE Info(rowid SERIAL, id INT64, name STRING, type STRING, dflt STRING, pk BOOL, PRIMARY KEY(rowid))',
+    );
+    await conn.query("COPY Info FROM table_info('P')");
+    expect(
+      (await conn.query('MATCH (i:Info) RETURN i.rowid, i.id, i.name, i.type, i.pk ORDER BY i.rowid')).rows,
+    ).toEqual([
+      [0, 0, 'id', 'INT64', true],
+      [1, 1, 'name', 'STRING', false],
+    ]);
+    const failed = await rejection(conn.query("COPY Info FROM table_info('P') (header=true)"));
+    expect(failed.message).toContain('No option is supported when copying from table functions.');
+  });
+});
+
+describe('COPY into a table whose only column is SERIAL', () => {
+  it('adds a row per record and reads none of its fields', async () => {
+    const csv = file('serial-only.csv', '7,a\n8,b\n9,c\n');
+    using db = new Database(path.join(dir, 'db-serial-only'));
+    using conn = db.connect();
+    await conn.query('CREATE NODE TABLE S(id SERIAL, PRIMARY KEY(id))');
+    const copied = await conn.query(`COPY S FROM '${csv}'`);
+    expect(copied.rows[0]).toEqual(['3 tuples have been copied to the S table.']);
+    expect((await conn.query('MATCH (s:S) RETURN s.id ORDER BY s.id')).rows).toEqual([[0], [1], [2]]);
+  });
+});
+
+describe('MAP keys read from a file', () => {
+  it('refuse a key twice or a NULL key, as Kùzu does', async () => {
+    const dup = file('dup-map.csv', '1,"{a=1,b=2}"\n2,"{a=1,a=2}"\n');
+    const nul = file('null-map.csv', '1,"{=1,b=2}"\n');
+    using db = new Database(path.join(dir, 'db-map-keys'));
+    using conn = db.connect();
+    await conn.query('CREATE NODE TABLE M(id INT64, m MAP(STRING, INT64), PRIMARY KEY(id))');
+    const twice = await rejection(conn.query(`COPY M FROM '${dup}'`));
+    expect(twice.message).toBe(
+      `Copy exception: Error in file ${dup} on line 2: Conversion exception: Map does not allow duplicate keys. Line/record containing the error: '2,"{a=1,a=2}"'`,
+    );
+    const none = await rejection(
+      conn.query(`LOAD WITH HEADERS (id INT64, m MAP(STRING, INT64)) FROM '${nul}' RETURN *`),
+    );
+    expect(none.message).toContain('Conversion exception: Map does not allow null as key.');
+    expect((await conn.query('MATCH (m:M) RETURN count(*)')).rows).toEqual([[0]]);
+  });
+});
+
+describe('file_search_path', () => {
+  it('resolves a relative COPY FROM path in each of its folders', async () => {
+    fs.mkdirSync(path.join(dir, 'search-a'));
+    fs.mkdirSync(path.join(dir, 'search-b'));
+    fs.writeFileSync(path.join(dir, 'search-a', 'part1.csv'), '1\n2\n');
+    fs.writeFileSync(path.join(dir, 'search-b', 'part2.csv'), '3\n');
+    using db = new Database(path.join(dir, 'db-search-path'));
+    using conn = db.connect();
+    await conn.query('CREATE NODE TABLE F(id INT64, PRIMARY KEY(id))');
+    const missing = await rejection(conn.query(`COPY F FROM 'part*.csv'`));
+    expect(missing.message).toContain('No file found that matches the pattern: part*.csv.');
+    await conn.query(`CALL file_search_path='${path.join(dir, 'search-a')},${path.join(dir, 'search-b')}'`);
+    await conn.query(`COPY F FROM 'part*.csv'`);
+    expect((await conn.query('MATCH (f:F) RETURN f.id ORDER BY f.id')).rows).toEqual([[1], [2], [3]]);
   });
 });

@@ -344,6 +344,7 @@ struct ParsedScanSource {
   std::vector<std::string> file_paths;        // kFiles
   bool file_list = false;                     // kFiles written as a [list]
   std::unique_ptr<ParsedRegularQuery> query;  // kQuery
+  bool table_function = false;                // kQuery made of `FROM fn(...)` (COPY)
   std::string name;                           // kParameter, kVariable
 };
 

@@ -731,7 +731,29 @@ std::unique_ptr<ParsedStatement> Parser::ParseCopy() {
     Expect(TokenKind::kRightParen, "',' or ')' after the column name");
   }
   ExpectKeyword("FROM", "FROM after COPY " + copy->table_name);
-  copy->source = ParseScanSource();
+  if (AtName() && At(TokenKind::kLeftParen, 1)) {
+    // `COPY t FROM table_info('person')`: the rows of a table function, read as the query
+    // `CALL table_info('person') RETURN *`.
+    copy->source.kind = ScanSourceKind::kQuery;
+    copy->source.table_function = true;
+    SetPosition(copy->source, Current());
+    auto query = std::make_unique<ParsedRegularQuery>();
+    SetPosition(*query, Current());
+    ParsedSingleQuery single;
+    SetPosition(single, Current());
+    auto call = std::make_unique<ParsedCallClause>();
+    SetPosition(*call, Current());
+    call->function = ParseFunctionCall();
+    auto ret = std::make_unique<ParsedReturnClause>();
+    SetPosition(*ret, Current());
+    ret->projection.star = true;
+    single.clauses.push_back(std::move(call));
+    single.clauses.push_back(std::move(ret));
+    query->queries.push_back(std::move(single));
+    copy->source.query = std::move(query);
+  } else {
+    copy->source = ParseScanSource();
+  }
   if (AtKeyword("BY") && AtKeyword("COLUMN", 1)) {
     Advance();
     Advance();

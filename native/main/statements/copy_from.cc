@@ -106,7 +106,61 @@ uint64_t CopyColumnList(Database& db, const parser::ParsedCopyFrom& s,
 
 // COPY t FROM ("a.npy", "b.npy", ...) BY COLUMN: file i holds the rows of property i (SERIAL
 // ones excepted) of node table t (formats/npy_reader.h).
-uint64_t CopyByColumn(Database& db, const parser::ParsedCopyFrom& s) {
+// The paths `paths` with each relative one replaced by the files it matches in the folders of
+// `search_path` (',' between them), when it matches any there.
+std::vector<std::string> SearchFilePath(const std::vector<std::string>& paths,
+                                        std::string_view search_path) {
+  if (search_path.empty()) return paths;
+  std::vector<std::string> resolved;
+  for (const std::string& path : paths) {
+    bool found = false;
+    if (!path.empty() && path[0] != '/' && path[0] != '~') {
+      size_t start = 0;
+      while (start <= search_path.size()) {
+        size_t end = std::min(search_path.find(',', start), search_path.size());
+        std::string folder(search_path.substr(start, end - start));
+        start = end + 1;
+        if (folder.empty()) continue;
+        auto matches = formats::ExpandUserGlobs(env::FileSystem::Default(), {folder + "/" + path},
+                                                "COPY FROM");
+        if (!matches.ok()) continue;
+        resolved.insert(resolved.end(), matches->begin(), matches->end());
+        found = true;
+      }
+    }
+    if (!found) resolved.push_back(path);
+  }
+  return resolved;
+}
+
+// The columns of COPY ... BY COLUMN (or from .npy files), read before the copy: with
+// IGNORE_ERRORS=true, a row whose key is NULL or taken becomes a warning in `skipped`.
+class NpyCopySource final : public storage::StorageManager::CopySource {
+ public:
+  NpyCopySource(std::vector<storage::Column> columns, uint64_t rows, bool ignore_errors,
+                std::vector<formats::CsvWarning>* skipped)
+      : columns_(std::move(columns)), rows_(rows), ignore_errors_(ignore_errors),
+        skipped_(skipped) {}
+  Result<std::vector<storage::Column>> Read(const std::vector<LogicalType>&) override {
+    return std::move(columns_);
+  }
+  bool ignore_errors() const override { return ignore_errors_; }
+  uint64_t rows_read() const override { return rows_; }
+  void Skip(uint64_t, std::string message) override {
+    formats::CsvWarning warning;
+    warning.message = std::move(message);
+    skipped_->push_back(std::move(warning));
+  }
+
+ private:
+  std::vector<storage::Column> columns_;
+  uint64_t rows_;
+  bool ignore_errors_;
+  std::vector<formats::CsvWarning>* skipped_;
+};
+
+uint64_t CopyByColumn(Database& db, const parser::ParsedCopyFrom& s, bool ignore_errors,
+                      std::vector<formats::CsvWarning>* skipped) {
   const catalog::Catalog& cat = db.catalog();
   const auto* schema = cat.GetNodeTable(s.table_name);
   if (!schema) {
@@ -137,8 +191,7 @@ uint64_t CopyByColumn(Database& db, const parser::ParsedCopyFrom& s) {
                  std::to_string(s.source.file_paths.size()) + ".");
   }
   env::FileSystem* fs = env::FileSystem::Default();
-  std::vector<storage::Column> columns;
-  for (const auto& prop : schema->properties) columns.emplace_back(prop.type);
+  std::vector<storage::Column> columns;  // the properties but SERIAL ones, in order
   std::optional<uint64_t> rows;
   for (size_t f = 0; f < targets.size(); ++f) {
     const std::string& path = s.source.file_paths[f];
@@ -153,10 +206,12 @@ uint64_t CopyByColumn(Database& db, const parser::ParsedCopyFrom& s) {
                    std::to_string(*rows) + ".");
     }
     rows = column->size();
-    columns[targets[f]] = std::move(column).value();
+    columns.push_back(std::move(column).value());
   }
-  Check(db.GetNodeTable(schema->id)->BulkAppend(std::move(columns), 0));
-  return rows.value_or(0);
+  const uint64_t before = db.GetNodeTable(schema->id)->NumRows();
+  NpyCopySource source(std::move(columns), rows.value_or(0), ignore_errors, skipped);
+  Check(db.storage().CopyNodeTable(schema->name, source, 0));
+  return db.GetNodeTable(schema->id)->NumRows() - before;
 }
 
 // The key `key` (a query's value) of node table `table_id`, cast to its key type.
@@ -323,8 +378,8 @@ void CheckCopyFromFiles(const parser::ParsedCopyFrom& s) {
 
 exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
                               const std::unordered_map<std::string, Value>& params,
-                              exec::WarningLog* warnings, uint64_t query_id,
-                              uint64_t warning_limit) {
+                              exec::WarningLog* warnings, uint64_t query_id, uint64_t warning_limit,
+                              std::string_view file_search_path) {
   const catalog::Catalog& cat = db.catalog();
   if (s.source.kind != parser::ScanSourceKind::kFiles &&
       s.source.kind != parser::ScanSourceKind::kQuery) {
@@ -333,6 +388,9 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
   if (s.source.kind == parser::ScanSourceKind::kFiles && !s.source.file_paths.empty() &&
       exec::IsJsonPath(s.source.file_paths[0]) && !s.by_column) {
     return CopyFromJson(db, s, params, warning_limit);
+  }
+  if (s.source.table_function && !s.options.empty()) {
+    ThrowBinding("Binder exception: No option is supported when copying from table functions.");
   }
   formats::CsvOptions options;
   std::string from, to;  // the FROM/TO pair of a rel table with several pairs
@@ -361,9 +419,9 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
             "Binder exception: Copy from numpy cannot have options other than IGNORE_ERRORS.");
       }
     }
-    uint64_t rows = CopyByColumn(db, s);
-    return CopyResult(rows, cat.GetNodeTable(s.table_name)->name, {}, warnings, query_id,
-                      warning_limit, false);
+    uint64_t rows = CopyByColumn(db, s, options.ignore_errors, &skipped);
+    return CopyResult(rows, cat.GetNodeTable(s.table_name)->name, std::move(skipped), warnings,
+                      query_id, warning_limit, false);
   }
   if (s.has_column_list) {
     uint64_t rows = CopyColumnList(db, s, params, options, from, to);
@@ -376,8 +434,9 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
     return CopyResult(rows, table, std::move(skipped), warnings, query_id, warning_limit,
                       cat.GetRelTable(table) != nullptr);
   }
-  const std::vector<std::string> files =
-      Check(formats::ExpandUserGlobs(env::FileSystem::Default(), s.source.file_paths, "COPY FROM"));
+  const std::vector<std::string> files = Check(
+      formats::ExpandUserGlobs(env::FileSystem::Default(),
+                               SearchFilePath(s.source.file_paths, file_search_path), "COPY FROM"));
   if (StatementProgress* progress = CurrentProgress()) {
     // The bytes to read, which reads of the files count up to (common/progress.h).
     uint64_t total = 0;

@@ -25,10 +25,12 @@ exec::QueryResult RunDdl(Database& db, const parser::ParsedStatement& statement,
                          const std::unordered_map<std::string, Value>& params);
 // COPY table FROM files or a query. With IGNORE_ERRORS=true the skipped records go to
 // `warnings` (null: dropped) under `query_id`, and the result says how many there were.
+// `file_search_path` (Kùzu's setting, folders separated by ','): a relative path names the
+// files it matches in each of them, else itself.
 exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& statement,
                               const std::unordered_map<std::string, Value>& params,
                               exec::WarningLog* warnings = nullptr, uint64_t query_id = 0,
-                              uint64_t warning_limit = 0);
+                              uint64_t warning_limit = 0, std::string_view file_search_path = "");
 // Throws FORBIDDEN when the thread's FileAccess (common/file_access.h) does not allow the files
 // COPY FROM names (or, for a subquery with LOAD FROM, any file at all), so that it is refused
 // before it waits for anything (they are checked again as they are opened).
