@@ -7,30 +7,19 @@ namespace graphdb::binder {
 
 namespace {
 
+// The scalar function an operator binds to: its symbol (parser::BinaryOpName) for comparisons,
+// arithmetic, bitwise operators and =~; a lower-case name for the word operators; none ("") for
+// AND, OR and XOR, which bind as boolean connectives.
 const char* BinaryFunctionName(BinaryOp op) {
   switch (op) {
-    case BinaryOp::kEqual: return "=";
-    case BinaryOp::kNotEqual: return "<>";
-    case BinaryOp::kLessThan: return "<";
-    case BinaryOp::kLessEqual: return "<=";
-    case BinaryOp::kGreaterThan: return ">";
-    case BinaryOp::kGreaterEqual: return ">=";
-    case BinaryOp::kBitwiseOr: return "|";
-    case BinaryOp::kBitwiseAnd: return "&";
-    case BinaryOp::kShiftLeft: return "<<";
-    case BinaryOp::kShiftRight: return ">>";
-    case BinaryOp::kAdd: return "+";
-    case BinaryOp::kSubtract: return "-";
-    case BinaryOp::kMultiply: return "*";
-    case BinaryOp::kDivide: return "/";
-    case BinaryOp::kModulo: return "%";
-    case BinaryOp::kPower: return "^";
+    case BinaryOp::kAnd:
+    case BinaryOp::kOr:
+    case BinaryOp::kXor: return "";
     case BinaryOp::kIn: return "in";
     case BinaryOp::kStartsWith: return "starts_with";
     case BinaryOp::kEndsWith: return "ends_with";
     case BinaryOp::kContains: return "contains";
-    case BinaryOp::kRegexMatch: return "=~";
-    default: return "";
+    default: return parser::BinaryOpName(op);
   }
 }
 
