@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "catalog/binary_codec.h"
+#include "common/text.h"
 #include "env/crc32c.h"
 
 namespace graphdb::catalog {
@@ -139,17 +140,7 @@ std::string FoldName(std::string_view name) {
   return out;
 }
 
-bool NamesEqual(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i];
-    char y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
+bool NamesEqual(std::string_view a, std::string_view b) { return EqualsIgnoreAsciiCase(a, b); }
 
 bool IsValidPrimaryKeyType(const LogicalType& type) {
   switch (type.id()) {

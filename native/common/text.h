@@ -19,6 +19,19 @@ constexpr int HexDigitValue(char c) {
   return -1;
 }
 
+// Whether `a` and `b` are equal but for the case of ASCII letters.
+constexpr bool EqualsIgnoreAsciiCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    char x = a[i];
+    char y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
+}
+
 // `s` without leading and trailing ASCII spaces.
 constexpr std::string_view TrimAsciiSpace(std::string_view s) {
   size_t begin = 0;

@@ -19,25 +19,6 @@ using storage::UnsignedRange;
 
 namespace {
 
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i];
-    char y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
-
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 bool ParseInt64(std::string_view t, int64_t* out) {
   if (!t.empty() && t[0] == '+') t.remove_prefix(1);
   if (t.empty()) return false;
@@ -62,11 +43,11 @@ bool ParseFloating(std::string_view t, T* out) {
 
 // "true"/"false", or "t"/"f" (which CSV sniffing takes for booleans), any case.
 bool ParseBool(std::string_view t, bool* out) {
-  if (EqualsIgnoreCase(t, "true") || EqualsIgnoreCase(t, "t")) {
+  if (EqualsIgnoreAsciiCase(t, "true") || EqualsIgnoreAsciiCase(t, "t")) {
     *out = true;
     return true;
   }
-  if (EqualsIgnoreCase(t, "false") || EqualsIgnoreCase(t, "f")) {
+  if (EqualsIgnoreAsciiCase(t, "false") || EqualsIgnoreAsciiCase(t, "f")) {
     *out = false;
     return true;
   }
@@ -247,7 +228,7 @@ std::optional<Value> Parse(std::string_view text, const LogicalType& type, std::
 std::optional<Value> ParseElement(std::string_view text, const LogicalType& type,
                                   std::string* error, int depth, bool list_unbraced = false) {
   std::string_view t = TrimAsciiSpace(text);
-  if (t.empty() || EqualsIgnoreCase(t, "null")) return Value::Null(type);
+  if (t.empty() || EqualsIgnoreAsciiCase(t, "null")) return Value::Null(type);
   return Parse(t, type, error, depth, list_unbraced);
 }
 
@@ -470,7 +451,7 @@ std::optional<int128_t> ParseUuidText(std::string_view text) {
   int digits = 0;
   for (char c : t) {
     if (c == '-') continue;
-    int h = HexDigit(c);
+    int h = HexDigitValue(c);
     if (h < 0 || digits == 32) return std::nullopt;
     v = (v << 4) | static_cast<unsigned>(h);
     ++digits;
@@ -484,8 +465,8 @@ std::optional<std::string> ParseBlobText(std::string_view text) {
   out.reserve(text.size());
   for (size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '\\' && i + 1 < text.size() && (text[i + 1] == 'x' || text[i + 1] == 'X')) {
-      int hi = i + 2 < text.size() ? HexDigit(text[i + 2]) : -1;
-      int lo = i + 3 < text.size() ? HexDigit(text[i + 3]) : -1;
+      int hi = i + 2 < text.size() ? HexDigitValue(text[i + 2]) : -1;
+      int lo = i + 3 < text.size() ? HexDigitValue(text[i + 3]) : -1;
       if (hi < 0 || lo < 0) return std::nullopt;
       out.push_back(static_cast<char>(hi * 16 + lo));
       i += 3;
