@@ -24,6 +24,14 @@ bool BitSet(const std::vector<uint64_t>& bits, uint64_t offset) {
   return word < bits.size() && ((bits[word] >> (offset & 63)) & 1) != 0;
 }
 
+inline void Prefetch(const void* p) {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p);
+#else
+  (void)p;
+#endif
+}
+
 constexpr unsigned kPollEvery = 64;  // node expansions between polls of the control
 
 }  // namespace
@@ -211,6 +219,7 @@ void Hnsw<T>::SearchLayer(Metric metric, const T* q, T q_inv, std::vector<Cand>&
     }
     for (uint32_t i = 0; i < count; ++i) {
       uint32_t n = list[i];
+      if (i + 1 < count) Prefetch(Vec(list[i + 1]));
       if (visited.TestAndSet(n)) continue;
       T d = Distance(metric, q, q_inv, n);
       if (results.size() < ef || d < results.top().first) {
@@ -523,11 +532,14 @@ std::vector<Hit> Hnsw<T>::Search(const T* query, const SearchOptions& options) c
       auto accept = [this, &options](uint32_t e) { return Visible(e, options); };
       SearchLayer<false>(m, query, q_inv, found, std::max(options.efs, options.k), 0, accept,
                          visited, options.control);
+      // Exact distances for the nearest few: enough beyond k to settle the order of entries
+      // whose approximate distances tie.
+      const size_t keep = std::min<size_t>(found.size(), size_t{options.k} + 4);
       std::vector<Hit> hits;
-      hits.reserve(found.size());
-      for (const Cand& c : found) {
-        hits.push_back(
-            {offset_[c.second], ExactDistance(params_.metric, query, Vec(c.second), dim_)});
+      hits.reserve(keep);
+      for (size_t i = 0; i < keep; ++i) {
+        const uint32_t e = found[i].second;
+        hits.push_back({offset_[e], ExactDistance(params_.metric, query, Vec(e), dim_)});
       }
       std::sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) {
         return a.distance < b.distance || (a.distance == b.distance && a.offset < b.offset);

@@ -83,6 +83,7 @@ struct HnswStats {
 template <typename T>
 class Hnsw {
  public:
+  using Element = T;
   Hnsw(uint32_t dim, HnswParams params);
   Hnsw(const Hnsw&) = delete;
   Hnsw& operator=(const Hnsw&) = delete;

@@ -6,9 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "common/status.h"
@@ -265,6 +269,54 @@ TEST(HnswTest, EmptyAndTinyIndexes) {
   index.Put(4, q, 6);
   options.snapshot = 6;
   ASSERT_EQ(index.Search(q, options).size(), 1u);
+}
+
+// Not a test: figures for docs/vector.md (run with --gtest_also_run_disabled_tests). Builds a
+// clustered set and prints build time, recall@10 and single-thread queries per second for a
+// few efs values. With GRAPHDB_VECTOR_BENCH_DUMP=dir set, writes the data and queries there
+// (raw little-endian float32) so other libraries can be measured on the same points.
+TEST(HnswBench, DISABLED_Throughput) {
+  const size_t n = std::getenv("GRAPHDB_VECTOR_BENCH_N")
+                       ? std::stoul(std::getenv("GRAPHDB_VECTOR_BENCH_N"))
+                       : 20000;
+  const size_t dim = 128, nq = 1000;
+  auto data = Clustered<float>(21, n, dim, 100);
+  auto queries = Clustered<float>(22, nq, dim, 100);
+  if (const char* dir = std::getenv("GRAPHDB_VECTOR_BENCH_DUMP")) {
+    auto dump = [&](const std::string& name, const std::vector<float>& v) {
+      FILE* f = std::fopen((std::string(dir) + "/" + name).c_str(), "wb");
+      ASSERT_NE(f, nullptr);
+      std::fwrite(v.data(), sizeof(float), v.size(), f);
+      std::fclose(f);
+    };
+    dump("data.f32", data);
+    dump("queries.f32", queries);
+  }
+  TaskPool pool(0);
+  HnswParams params;
+  params.metric = Metric::kL2;
+  auto start = std::chrono::steady_clock::now();
+  auto index = BuildIndex(data, dim, params, &pool);
+  double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("n=%zu dim=%zu build %.2fs on %u threads, %.1f MiB\n", n, dim, build_s,
+              pool.max_parallelism(), index->MemoryBytes() / 1048576.0);
+  std::vector<std::set<uint64_t>> truth(nq);
+  SearchOptions options;
+  for (size_t i = 0; i < nq; ++i) {
+    for (const Hit& h : index->BruteForce(queries.data() + i * dim, options))
+      truth[i].insert(h.offset);
+  }
+  for (uint32_t efs : {10, 20, 40, 80, 200}) {
+    options.efs = efs;
+    double found = 0;
+    start = std::chrono::steady_clock::now();
+    for (size_t i = 0; i < nq; ++i) {
+      for (const Hit& h : index->Search(queries.data() + i * dim, options))
+        found += truth[i].count(h.offset);
+    }
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("efs=%u recall@10=%.4f qps=%.0f\n", efs, found / (10.0 * nq), nq / s);
+  }
 }
 
 }  // namespace
