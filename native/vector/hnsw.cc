@@ -111,7 +111,10 @@ int Hnsw<T>::DrawLevel(uint32_t e) const {
 
 template <typename T>
 bool Hnsw<T>::Visible(uint32_t e, const SearchOptions& options) const {
-  if (free_slot_[e] || begin_[e] > options.snapshot || end_[e] <= options.snapshot) return false;
+  // A freed slot has the empty span [kForever, 0).
+  const Span& span = span_[e];
+  if (span.begin > options.snapshot || span.end <= options.snapshot) return false;
+  if (options.allowed == nullptr && options.skip == nullptr) return true;
   if (options.allowed != nullptr && !BitSet(*options.allowed, offset_[e])) return false;
   return !Contains(options.skip, offset_[e]);
 }
@@ -133,8 +136,7 @@ void Hnsw<T>::Grow(size_t n) {
   vecs_.resize(n * dim_);
   if (cosine_) inv_norm_.resize(n);
   offset_.resize(n);
-  begin_.resize(n);
-  end_.resize(n);
+  span_.resize(n);
   level_.resize(n);
   free_slot_.resize(n);
   links0_.resize(n * (params_.ml + 1));
@@ -146,8 +148,7 @@ void Hnsw<T>::InitEntry(uint32_t e, uint64_t offset, const T* vec, uint64_t begi
   std::copy(vec, vec + dim_, MutableVec(e));
   if (cosine_) inv_norm_[e] = InvNorm(vec);
   offset_[e] = offset;
-  begin_[e] = begin_ts;
-  end_[e] = kForever;
+  span_[e] = {begin_ts, kForever};
   free_slot_[e] = 0;
   level_[e] = static_cast<uint8_t>(level);
   Links(e, 0)[0] = 0;
@@ -191,20 +192,31 @@ template <bool kLocked, typename Accept>
 void Hnsw<T>::SearchLayer(Metric metric, const T* q, T q_inv, std::vector<Cand>& entry_points,
                           uint32_t ef, int level, Accept accept, Visited& visited,
                           const StatementControl* control) const {
-  std::priority_queue<Cand, std::vector<Cand>, std::greater<Cand>> candidates;
-  std::priority_queue<Cand> results;
+  // Heaps on buffers kept per thread: candidates nearest on top, results farthest on top.
+  thread_local std::vector<Cand> candidates, results;
+  thread_local std::vector<uint32_t> links;
+  candidates.clear();
+  results.clear();
+  const auto nearer = std::greater<Cand>();
   for (const Cand& c : entry_points) {
     if (visited.TestAndSet(c.second)) continue;
-    candidates.push(c);
-    if (accept(c.second)) results.push(c);
+    candidates.push_back(c);
+    std::push_heap(candidates.begin(), candidates.end(), nearer);
+    if (accept(c.second)) {
+      results.push_back(c);
+      std::push_heap(results.begin(), results.end());
+    }
   }
-  while (results.size() > ef) results.pop();
-  std::vector<uint32_t> links;
+  while (results.size() > ef) {
+    std::pop_heap(results.begin(), results.end());
+    results.pop_back();
+  }
   unsigned expanded = 0;
   while (!candidates.empty()) {
-    Cand c = candidates.top();
-    if (results.size() >= ef && c.first > results.top().first) break;
-    candidates.pop();
+    const Cand c = candidates.front();
+    if (results.size() >= ef && c.first > results.front().first) break;
+    std::pop_heap(candidates.begin(), candidates.end(), nearer);
+    candidates.pop_back();
     if (control != nullptr && ++expanded % kPollEvery == 0) control->Check();
     const uint32_t* list;
     uint32_t count;
@@ -222,22 +234,22 @@ void Hnsw<T>::SearchLayer(Metric metric, const T* q, T q_inv, std::vector<Cand>&
       if (i + 1 < count) Prefetch(Vec(list[i + 1]));
       if (visited.TestAndSet(n)) continue;
       T d = Distance(metric, q, q_inv, n);
-      if (results.size() < ef || d < results.top().first) {
-        candidates.emplace(d, n);
+      if (results.size() < ef || d < results.front().first) {
+        candidates.emplace_back(d, n);
+        std::push_heap(candidates.begin(), candidates.end(), nearer);
         if (accept(n)) {
-          results.emplace(d, n);
-          if (results.size() > ef) results.pop();
+          results.emplace_back(d, n);
+          std::push_heap(results.begin(), results.end());
+          if (results.size() > ef) {
+            std::pop_heap(results.begin(), results.end());
+            results.pop_back();
+          }
         }
       }
     }
   }
-  entry_points.clear();
-  entry_points.reserve(results.size());
-  while (!results.empty()) {
-    entry_points.push_back(results.top());
-    results.pop();
-  }
-  std::reverse(entry_points.begin(), entry_points.end());
+  std::sort_heap(results.begin(), results.end());  // nearest first
+  entry_points.assign(results.begin(), results.end());
 }
 
 template <typename T>
@@ -308,7 +320,7 @@ void Hnsw<T>::Insert(uint32_t e) {
   thread_local Visited visited;
   std::vector<Cand> eps{{Distance(m, q, q_inv, ep), ep}};
   // Links go to current versions only; ended ones are still walked through.
-  auto live = [this, e](uint32_t n) { return n != e && end_[n] == kForever && !free_slot_[n]; };
+  auto live = [this, e](uint32_t n) { return n != e && span_[n].end == kForever; };
   for (int l = std::min(level, top); l >= 0; --l) {
     visited.Reset(offset_.size());
     SearchLayer<kLocked>(m, q, q_inv, eps, params_.efc, l, live, visited, nullptr);
@@ -357,7 +369,7 @@ void Hnsw<T>::Build(const std::vector<uint64_t>& rows, const std::vector<T>& vec
     upper_[e].assign(static_cast<size_t>(level_[e]) * (params_.mu + 1), 0);
     uint32_t& cur = current_[rows[i]];
     if (cur != kNone) {
-      end_[cur] = begin_ts[i];
+      span_[cur].end = begin_ts[i];
       ++ended_count_;
     } else {
       ++current_count_;
@@ -390,7 +402,7 @@ void Hnsw<T>::Put(uint64_t offset, const T* vec, uint64_t ts) {
   if (current_.size() <= offset) current_.resize(offset + 1, kNone);
   uint32_t& cur = current_[offset];
   if (cur != kNone) {
-    end_[cur] = ts;
+    span_[cur].end = ts;
     ++ended_count_;
   } else {
     ++current_count_;
@@ -407,7 +419,7 @@ template <typename T>
 void Hnsw<T>::Remove(uint64_t offset, uint64_t ts) {
   std::unique_lock<std::shared_mutex> lock(mu_);
   if (offset >= current_.size() || current_[offset] == kNone) return;
-  end_[current_[offset]] = ts;
+  span_[current_[offset]].end = ts;
   current_[offset] = kNone;
   --current_count_;
   ++ended_count_;
@@ -420,7 +432,7 @@ uint64_t Hnsw<T>::Prune(uint64_t oldest, bool force) {
   std::vector<uint8_t> dead(n, 0);
   uint64_t dead_count = 0;
   for (uint32_t e = 0; e < n; ++e) {
-    if (!free_slot_[e] && end_[e] <= oldest) {
+    if (!free_slot_[e] && span_[e].end <= oldest) {
       dead[e] = 1;
       ++dead_count;
     }
@@ -467,8 +479,7 @@ uint64_t Hnsw<T>::Prune(uint64_t oldest, bool force) {
     Links(e, 0)[0] = 0;
     level_[e] = 0;
     std::vector<uint32_t>().swap(upper_[e]);
-    end_[e] = 0;
-    begin_[e] = kForever;
+    span_[e] = {kForever, 0};
     free_.push_back(e);
   }
   ended_count_ -= std::min(ended_count_, dead_count);
@@ -566,8 +577,8 @@ template <typename T>
 uint64_t Hnsw<T>::MemoryBytes() const {
   std::shared_lock<std::shared_mutex> lock(mu_);
   uint64_t bytes = vecs_.capacity() * sizeof(T) + inv_norm_.capacity() * sizeof(T) +
-                   (offset_.capacity() + begin_.capacity() + end_.capacity()) * 8 +
-                   level_.capacity() + free_slot_.capacity() + links0_.capacity() * 4 +
+                   offset_.capacity() * 8 + span_.capacity() * sizeof(Span) + level_.capacity() +
+                   free_slot_.capacity() + links0_.capacity() * 4 +
                    upper_.capacity() * sizeof(std::vector<uint32_t>) + free_.capacity() * 4 +
                    current_.capacity() * 4;
   for (const auto& u : upper_) bytes += u.capacity() * 4;

@@ -167,8 +167,10 @@ class Hnsw {
   std::vector<T> vecs_;
   std::vector<T> inv_norm_;  // cosine only: 1 / |v| (0 for a zero vector)
   std::vector<uint64_t> offset_;
-  std::vector<uint64_t> begin_;
-  std::vector<uint64_t> end_;
+  struct Span {
+    uint64_t begin, end;  // [begin_ts, end_ts)
+  };
+  std::vector<Span> span_;
   std::vector<uint8_t> level_;
   std::vector<uint8_t> free_slot_;
   std::vector<uint32_t> links0_;              // (ml + 1) per entry: count, neighbours

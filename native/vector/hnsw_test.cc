@@ -306,7 +306,7 @@ TEST(HnswBench, DISABLED_Throughput) {
     for (const Hit& h : index->BruteForce(queries.data() + i * dim, options))
       truth[i].insert(h.offset);
   }
-  for (uint32_t efs : {10, 20, 40, 80, 200}) {
+  for (uint32_t efs : {10, 20, 40, 80, 120, 160, 200}) {
     options.efs = efs;
     double found = 0;
     start = std::chrono::steady_clock::now();
