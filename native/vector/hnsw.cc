@@ -352,7 +352,7 @@ void Hnsw<T>::Insert(uint32_t e) {
 template <typename T>
 void Hnsw<T>::Build(const std::vector<uint64_t>& rows, const std::vector<T>& vectors,
                     const std::vector<uint64_t>& begin_ts, TaskPool* pool, unsigned parallelism) {
-  std::unique_lock<std::shared_mutex> lock(mu_);
+  auto lock = WriteLock();
   const size_t n = rows.size();
   if (n == 0) return;
   const uint32_t first = static_cast<uint32_t>(offset_.size());
@@ -398,7 +398,7 @@ void Hnsw<T>::Build(const std::vector<uint64_t>& rows, const std::vector<T>& vec
 
 template <typename T>
 void Hnsw<T>::Put(uint64_t offset, const T* vec, uint64_t ts) {
-  std::unique_lock<std::shared_mutex> lock(mu_);
+  auto lock = WriteLock();
   if (current_.size() <= offset) current_.resize(offset + 1, kNone);
   uint32_t& cur = current_[offset];
   if (cur != kNone) {
@@ -417,7 +417,7 @@ void Hnsw<T>::Put(uint64_t offset, const T* vec, uint64_t ts) {
 
 template <typename T>
 void Hnsw<T>::Remove(uint64_t offset, uint64_t ts) {
-  std::unique_lock<std::shared_mutex> lock(mu_);
+  auto lock = WriteLock();
   if (offset >= current_.size() || current_[offset] == kNone) return;
   span_[current_[offset]].end = ts;
   current_[offset] = kNone;
@@ -427,7 +427,7 @@ void Hnsw<T>::Remove(uint64_t offset, uint64_t ts) {
 
 template <typename T>
 uint64_t Hnsw<T>::Prune(uint64_t oldest, bool force) {
-  std::unique_lock<std::shared_mutex> lock(mu_);
+  auto lock = WriteLock();
   const uint32_t n = static_cast<uint32_t>(offset_.size());
   std::vector<uint8_t> dead(n, 0);
   uint64_t dead_count = 0;
@@ -498,7 +498,7 @@ uint64_t Hnsw<T>::Prune(uint64_t oldest, bool force) {
 
 template <typename T>
 std::vector<Hit> Hnsw<T>::BruteForce(const T* query, const SearchOptions& options) const {
-  std::shared_lock<std::shared_mutex> lock(mu_);
+  auto lock = ReadLock();
   const T q_inv = cosine_ ? InvNorm(query) : T(0);
   std::priority_queue<Cand> best;
   const uint32_t k = std::max<uint32_t>(options.k, 1);
@@ -528,7 +528,7 @@ template <typename T>
 std::vector<Hit> Hnsw<T>::Search(const T* query, const SearchOptions& options) const {
   if (options.k == 0) return {};
   {
-    std::shared_lock<std::shared_mutex> lock(mu_);
+    auto lock = ReadLock();
     if (entry_ == kNone) return {};
     // Filtered to few rows: computing each allowed row's distance is cheaper (and exact).
     const bool few = options.allowed != nullptr &&
@@ -564,7 +564,7 @@ std::vector<Hit> Hnsw<T>::Search(const T* query, const SearchOptions& options) c
 
 template <typename T>
 HnswStats Hnsw<T>::Stats() const {
-  std::shared_lock<std::shared_mutex> lock(mu_);
+  auto lock = ReadLock();
   HnswStats stats;
   stats.entries = offset_.size() - free_.size();
   stats.current = current_count_;
@@ -575,7 +575,7 @@ HnswStats Hnsw<T>::Stats() const {
 
 template <typename T>
 uint64_t Hnsw<T>::MemoryBytes() const {
-  std::shared_lock<std::shared_mutex> lock(mu_);
+  auto lock = ReadLock();
   uint64_t bytes = vecs_.capacity() * sizeof(T) + inv_norm_.capacity() * sizeof(T) +
                    offset_.capacity() * 8 + span_.capacity() * sizeof(Span) + level_.capacity() +
                    free_slot_.capacity() + links0_.capacity() * 4 +

@@ -162,7 +162,21 @@ class Hnsw {
   const bool cosine_;  // inv_norm_ is kept
   const double level_mult_;
 
-  mutable std::shared_mutex mu_;  // writers unique, searches shared
+  // Writers take mu_ unique, searches shared. A writer first takes turnstile_, which every
+  // search passes through before taking mu_, so that a stream of searches cannot starve a
+  // commit (the shared mutex itself may prefer readers).
+  std::shared_lock<std::shared_mutex> ReadLock() const {
+    {
+      std::lock_guard<std::mutex> pass(turnstile_);
+    }
+    return std::shared_lock<std::shared_mutex>(mu_);
+  }
+  std::unique_lock<std::shared_mutex> WriteLock() {
+    std::lock_guard<std::mutex> hold(turnstile_);
+    return std::unique_lock<std::shared_mutex>(mu_);
+  }
+  mutable std::shared_mutex mu_;
+  mutable std::mutex turnstile_;
   // Per entry:
   std::vector<T> vecs_;
   std::vector<T> inv_norm_;  // cosine only: 1 / |v| (0 for a zero vector)

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/status.h"
@@ -269,6 +271,42 @@ TEST(HnswTest, EmptyAndTinyIndexes) {
   index.Put(4, q, 6);
   options.snapshot = 6;
   ASSERT_EQ(index.Search(q, options).size(), 1u);
+}
+
+TEST(HnswTest, SearchesRunBesideWrites) {
+  const size_t n = 3000, dim = 16;
+  auto data = Clustered<float>(12, n, dim, 10);
+  HnswParams params;
+  params.metric = Metric::kL2;
+  auto index = BuildIndex(data, dim, params, nullptr);
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> searches{0};
+  std::vector<std::thread> readers;
+  for (int r = 0; r < 3; ++r) {
+    readers.emplace_back([&, r] {
+      SearchOptions options;
+      options.snapshot = 0;  // the built state: never changes under the writer below
+      size_t i = static_cast<size_t>(r);
+      while (!stop.load()) {
+        auto hits = index->Search(data.data() + (i % n) * dim, options);
+        ASSERT_FALSE(hits.empty());
+        EXPECT_EQ(hits[0].offset, i % n);
+        i += 7;
+        searches.fetch_add(1);
+      }
+    });
+  }
+  // Move every other row, delete some, prune: the readers' snapshot still sees the old state.
+  auto moved = Clustered<float>(13, n, dim, 10);
+  for (uint64_t r = 0; r < n; r += 2) index->Put(r, moved.data() + r * dim, 10 + r);
+  for (uint64_t r = 1; r < n; r += 10) index->Remove(r, 20000);
+  EXPECT_EQ(index->Prune(0, true), 0u);  // snapshot 0 still needs every version
+  while (searches.load() < 200) std::this_thread::yield();
+  stop.store(true);
+  for (auto& t : readers) t.join();
+  SearchOptions latest;
+  latest.k = 1;
+  EXPECT_EQ(index->Search(moved.data() + 4 * dim, latest)[0].offset, 4u);
 }
 
 // Not a test: figures for docs/vector.md (run with --gtest_also_run_disabled_tests). Builds a
