@@ -7,6 +7,7 @@
 #include "algo/algo_functions.h"
 #include "common/interrupt.h"
 #include "exec/redo_log.h"
+#include "vector/vector_functions.h"
 #include "wal/format.h"
 #include "wal/recovery.h"
 
@@ -110,7 +111,8 @@ Database::Database(DatabaseConfig config, std::unique_ptr<storage::StorageManage
         return visible_ts_.load(std::memory_order_seq_cst);
       }) {
   gate_.set_wait_limit(std::chrono::milliseconds(config_.write_wait_ms));
-  algo::RegisterAlgorithms();  // CALL page_rank(...) and the rest of native/algo
+  algo::RegisterAlgorithms();     // CALL page_rank(...) and the rest of native/algo
+  vector::RegisterVectorIndex();  // CALL QUERY_VECTOR_INDEX(...): native/vector
 }
 
 Database::~Database() { (void)Close(); }
