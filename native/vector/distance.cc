@@ -107,7 +107,8 @@ bool ParseMetric(std::string_view name, Metric* metric) {
       {"cosine", Metric::kCosine},
       {"l2", Metric::kL2},
       {"l2sq", Metric::kL2Sq},
-      {"dotproduct", Metric::kDotProduct}};
+      {"dotproduct", Metric::kDotProduct},
+      {"dot_product", Metric::kDotProduct}};
   for (const auto& [n, m] : kNames) {
     if (EqualsIgnoreAsciiCase(name, n)) {
       *metric = m;

@@ -23,7 +23,8 @@ namespace graphdb::vector {
 //   kDotProduct  a.b (as Kùzu ranks it: ascending)
 enum class Metric : uint8_t { kCosine, kL2, kL2Sq, kDotProduct };
 
-// The metric named `name` (cosine, l2, l2sq, dotproduct; any case); false when unknown.
+// The metric named `name` (cosine, l2, l2sq, dotproduct or dot_product; any case); false when
+// unknown.
 bool ParseMetric(std::string_view name, Metric* metric);
 // The lower-case name of `metric`, as SHOW_INDEXES prints it.
 std::string_view MetricName(Metric metric);

@@ -255,19 +255,25 @@ void Hnsw<T>::SearchLayer(Metric metric, const T* q, T q_inv, std::vector<Cand>&
 template <typename T>
 void Hnsw<T>::SelectNeighbours(std::vector<Cand>& cands, uint32_t m) const {
   if (cands.size() <= m) return;
+  // Current entries first: an ended version (kept for older snapshots) must not crowd a
+  // current one out of a full list, else current entries can become unreachable (a run of
+  // rows deleted and inserted again). Ended ones fill what room is left.
   std::vector<Cand> chosen;
   chosen.reserve(m);
   const T alpha = static_cast<T>(params_.alpha);
-  for (const Cand& c : cands) {
-    if (chosen.size() >= m) break;
-    bool keep = true;
-    for (const Cand& s : chosen) {
-      if (alpha * EntryDistance(s.second, c.second) <= c.first) {
-        keep = false;
-        break;
+  for (const bool current : {true, false}) {
+    for (const Cand& c : cands) {
+      if (chosen.size() >= m) break;
+      if ((span_[c.second].end == kForever) != current) continue;
+      bool keep = true;
+      for (const Cand& s : chosen) {
+        if (alpha * EntryDistance(s.second, c.second) <= c.first) {
+          keep = false;
+          break;
+        }
       }
+      if (keep) chosen.push_back(c);
     }
-    if (keep) chosen.push_back(c);
   }
   cands.swap(chosen);
 }

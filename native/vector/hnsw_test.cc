@@ -309,6 +309,47 @@ TEST(HnswTest, SearchesRunBesideWrites) {
   EXPECT_EQ(index->Search(moved.data() + 4 * dim, latest)[0].offset, 4u);
 }
 
+// Points on a line (a chain graph): delete a run, reinsert it, twice, pruning between; the
+// reinserted points must be found (Kùzu's DeleteThenReinsert).
+TEST(HnswTest, DeleteThenReinsertOnALine) {
+  for (bool prune_between : {false, true}) {
+    HnswParams params;
+    params.metric = Metric::kL2;
+    Hnsw<float> index(2, params);
+    std::vector<uint64_t> rows;
+    std::vector<float> flat;
+    for (uint64_t i = 1; i <= 2000; ++i) {
+      rows.push_back(i - 1);
+      flat.push_back(1.0f);
+      flat.push_back(static_cast<float>(i));
+    }
+    index.Build(rows, flat, std::vector<uint64_t>(rows.size(), 0), nullptr, 1);
+    const float q[2] = {0.0f, 1.0f};
+    SearchOptions options;
+    options.k = 3;
+    uint64_t ts = 1, next_offset = 2000;
+    std::vector<uint64_t> live(50);
+    for (uint64_t i = 0; i < 50; ++i) live[i] = i;
+    for (int round = 0; round < 3; ++round) {
+      for (uint64_t offset : live) index.Remove(offset, ts);
+      if (prune_between) index.Prune(ts);
+      ++ts;
+      for (uint64_t i = 1; i <= 50; ++i) {
+        const float v[2] = {1.0f, static_cast<float>(i)};
+        live[i - 1] = next_offset;
+        index.Put(next_offset++, v, ts);
+      }
+      index.Prune(ts);
+      ++ts;
+      auto hits = index.Search(q, options);
+      ASSERT_EQ(hits.size(), 3u);
+      EXPECT_EQ(hits[0].offset, live[0]) << round;
+      EXPECT_EQ(hits[1].offset, live[1]) << round;
+      EXPECT_EQ(hits[2].offset, live[2]) << round;
+    }
+  }
+}
+
 // Not a test: figures for docs/vector.md (run with --gtest_also_run_disabled_tests). Builds a
 // clustered set and prints build time, recall@10 and single-thread queries per second for a
 // few efs values. With GRAPHDB_VECTOR_BENCH_DUMP=dir set, writes the data and queries there
