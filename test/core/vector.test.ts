@@ -61,6 +61,18 @@ describe('vector index', () => {
     ]);
   });
 
+  it('takes the query vector and k as parameters, each run its own values', async () => {
+    const text = "CALL QUERY_VECTOR_INDEX('Doc', 'emb_idx', $q, $k) RETURN node.id ORDER BY distance";
+    const ids = async (q: number[], k: number) =>
+      ((await conn.query(text, { q, k })).rows as unknown[][]).map((r) => r[0]);
+    expect(await ids([Math.cos(5), Math.sin(5), 5 / 200, 1], 1)).toEqual([5]);
+    expect(await ids([Math.cos(9), Math.sin(9), 9 / 200, 1], 1)).toEqual([9]);
+    expect((await ids([0, 0, 0, 0], 4)).length).toBe(4);
+    await expect(conn.query(text, { q: [1, 2], k: 1 })).rejects.toThrow(
+      'Binder exception: Cannot change literal expression data type from FLOAT[2] to FLOAT[4].',
+    );
+  });
+
   it('follows SET of an indexed embedding, and ROLLBACK undoes it', async () => {
     expect(await nearest(conn, top(1))).not.toEqual([7]);
     await conn.query(`MATCH (d:Doc {id: 7}) SET d.emb = ${FAR}`);
