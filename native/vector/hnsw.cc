@@ -389,8 +389,8 @@ void Hnsw<T>::Build(const std::vector<uint64_t>& rows, const std::vector<T>& vec
   }
   Insert<false>(top);
   auto body = [&](unsigned, uint64_t begin, uint64_t end) {
-    CheckInterrupt();
     for (uint64_t i = begin; i < end; ++i) {
+      if ((i & 31) == 0) CheckInterrupt();  // a build of many rows stays stoppable
       uint32_t e = first + static_cast<uint32_t>(i);
       if (e != top) Insert<true>(e);
     }

@@ -251,6 +251,21 @@ TEST(HnswTest, SearchStopsWhenTheStatementIsCancelled) {
   EXPECT_THROW(index->Search(data.data(), options), GraphDBException);
 }
 
+TEST(HnswTest, BuildStopsWhenTheStatementIsCancelled) {
+  const size_t n = 2000, dim = 8;
+  auto data = Clustered<float>(14, n, dim, 10);
+  std::vector<uint64_t> rows(n), ts(n, 0);
+  for (size_t i = 0; i < n; ++i) rows[i] = i;
+  StatementControl control;
+  control.Cancel(StatementControl::Reason::kCancelled);
+  ScopedStatementControl scope(&control);
+  for (TaskPool* pool : {static_cast<TaskPool*>(nullptr), new TaskPool(2)}) {
+    Hnsw<float> index(dim, HnswParams{});
+    EXPECT_THROW(index.Build(rows, data, ts, pool, 2), GraphDBException);
+    delete pool;
+  }
+}
+
 TEST(HnswTest, EmptyAndTinyIndexes) {
   HnswParams params;
   Hnsw<float> index(2, params);
