@@ -14,7 +14,8 @@
 // layers above (Kùzu's parameter names). Neighbours are chosen with the pruning rule of
 // Vamana / HNSW's heuristic relaxed by alpha: a candidate c is left out when an already chosen
 // neighbour s is nearer to it by the factor alpha (alpha * d(s, c) <= d(base, c)); alpha 1 is
-// HNSW's rule, larger keeps more long links.
+// HNSW's rule, larger keeps more long links. Current entries are chosen before ended ones, so
+// versions kept for older snapshots never crowd a current entry out of a full list.
 //
 // Build (the first fill of an empty index) inserts in parallel on a TaskPool: each entry's
 // neighbour lists are guarded by one of a fixed set of striped locks while being read or
