@@ -170,6 +170,18 @@ describe('vector index', () => {
   }, 30_000);
 });
 
+describe('the vector extension', () => {
+  it('is built in: INSTALL and LOAD do nothing, UNINSTALL is refused', async () => {
+    const db = new Database(':memory:');
+    const conn = db.connect();
+    for (const statement of ['INSTALL vector', 'LOAD EXTENSION vector', 'LOAD vector']) {
+      expect((await rows(conn, statement))[0]?.[0], statement).toMatch(/^Extension vector is built in/);
+    }
+    await expect(conn.query('UNINSTALL vector')).rejects.toThrow('built in');
+    db.close();
+  });
+});
+
 describe('vector index over DOUBLE arrays', () => {
   it('indexes DOUBLE[n] and reports distances in double', async () => {
     const db = new Database(':memory:');
