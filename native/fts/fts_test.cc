@@ -1,0 +1,336 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "fts/analyzer.h"
+#include "fts/inverted_index.h"
+#include "fts/stemmer.h"
+
+namespace graphdb::fts {
+namespace {
+
+struct StemCase {
+  const char* word;
+  const char* english;
+  const char* porter;
+};
+
+// Words of Kùzu's test data and classic cases, with the stems Kùzu 0.11.3's STEM(word,
+// 'english') and STEM(word, 'porter') give (the Snowball reference outputs).
+const StemCase kStemCases[] = {
+    {"agreement", "agreement", "agreement"},
+    {"applicant", "applic", "applic"},
+    {"approaches", "approach", "approach"},
+    {"as", "as", "a"},
+    {"assigned", "assign", "assign"},
+    {"assumed", "assum", "assum"},
+    {"atomic", "atom", "atom"},
+    {"based", "base", "base"},
+    {"battle", "battl", "battl"},
+    {"bay", "bay", "bai"},
+    {"became", "becam", "becam"},
+    {"bedrooms", "bedroom", "bedroom"},
+    {"beijing", "beij", "beij"},
+    {"besides", "besid", "besid"},
+    {"blooms", "bloom", "bloom"},
+    {"boiling", "boil", "boil"},
+    {"boohooing", "boohoo", "boohoo"},
+    {"boots", "boot", "boot"},
+    {"broadcasted", "broadcast", "broadcast"},
+    {"business", "busi", "busi"},
+    {"camus", "camus", "camu"},
+    {"cavazos", "cavazo", "cavazo"},
+    {"centuries", "centuri", "centuri"},
+    {"cereale", "cereal", "cereal"},
+    {"characteristics", "characterist", "characterist"},
+    {"cholestasis", "cholestasi", "cholestasi"},
+    {"commission", "commiss", "commiss"},
+    {"commitment", "commit", "commit"},
+    {"communism", "communism", "commun"},
+    {"completely", "complet", "complet"},
+    {"conditional", "condit", "condit"},
+    {"confusion", "confus", "confus"},
+    {"contractual", "contractu", "contractu"},
+    {"cottage", "cottag", "cottag"},
+    {"couple", "coupl", "coupl"},
+    {"decided", "decid", "decid"},
+    {"determine", "determin", "determin"},
+    {"detonated", "deton", "deton"},
+    {"digitizer", "digit", "digit"},
+    {"during", "dure", "dure"},
+    {"dying", "die", "dy"},
+    {"electrical", "electr", "electr"},
+    {"elementary", "elementari", "elementari"},
+    {"encode", "encod", "encod"},
+    {"engagement", "engag", "engag"},
+    {"exciting", "excit", "excit"},
+    {"expenditures", "expenditur", "expenditur"},
+    {"extremes", "extrem", "extrem"},
+    {"foods", "food", "food"},
+    {"generally", "general", "gener"},
+    {"generous", "generous", "gener"},
+    {"getting", "get", "get"},
+    {"glucose", "glucos", "glucos"},
+    {"handled", "handl", "handl"},
+    {"hands", "hand", "hand"},
+    {"hemorrhage", "hemorrhag", "hemorrhag"},
+    {"herbicides", "herbicid", "herbicid"},
+    {"hissing", "hiss", "hiss"},
+    {"historic", "histor", "histor"},
+    {"hopping", "hop", "hop"},
+    {"identified", "identifi", "identifi"},
+    {"industry", "industri", "industri"},
+    {"influencing", "influenc", "influenc"},
+    {"inherent", "inher", "inher"},
+    {"inning", "inning", "in"},
+    {"insurance", "insur", "insur"},
+    {"is", "is", "i"},
+    {"islands", "island", "island"},
+    {"johannes", "johann", "johann"},
+    {"kings", "king", "king"},
+    {"lies", "lie", "li"},
+    {"loses", "lose", "lose"},
+    {"mainly", "main", "mainli"},
+    {"minutes", "minut", "minut"},
+    {"moderately", "moder", "moder"},
+    {"monotherapy", "monotherapi", "monotherapi"},
+    {"moves", "move", "move"},
+    {"musicality", "music", "music"},
+    {"netherlands", "netherland", "netherland"},
+    {"news", "news", "new"},
+    {"offense", "offens", "offens"},
+    {"omission", "omiss", "omiss"},
+    {"opportunities", "opportun", "opportun"},
+    {"organize", "organ", "organ"},
+    {"orgs", "org", "org"},
+    {"panels", "panel", "panel"},
+    {"percentage", "percentag", "percentag"},
+    {"policies", "polici", "polici"},
+    {"possibly", "possibl", "possibli"},
+    {"postponed", "postpon", "postpon"},
+    {"powerful", "power", "power"},
+    {"powers", "power", "power"},
+    {"principal", "princip", "princip"},
+    {"products", "product", "product"},
+    {"qualified", "qualifi", "qualifi"},
+    {"rankings", "rank", "rank"},
+    {"reception", "recept", "recept"},
+    {"reflexes", "reflex", "reflex"},
+    {"renowned", "renown", "renown"},
+    {"representatives", "repres", "repres"},
+    {"resorts", "resort", "resort"},
+    {"respectively", "respect", "respect"},
+    {"resulting", "result", "result"},
+    {"rewarding", "reward", "reward"},
+    {"rimary", "rimari", "rimari"},
+    {"s", "s", ""},
+    {"safely", "safe", "safe"},
+    {"satisfaction", "satisfact", "satisfact"},
+    {"say", "say", "sai"},
+    {"scots", "scot", "scot"},
+    {"searching", "search", "search"},
+    {"sectors", "sector", "sector"},
+    {"seems", "seem", "seem"},
+    {"selling", "sell", "sell"},
+    {"sensational", "sensat", "sensat"},
+    {"september", "septemb", "septemb"},
+    {"silhouette", "silhouett", "silhouett"},
+    {"skies", "sky", "ski"},
+    {"spending", "spend", "spend"},
+    {"steps", "step", "step"},
+    {"succeeded", "succeed", "succeed"},
+    {"successful", "success", "success"},
+    {"supplies", "suppli", "suppli"},
+    {"synthesis", "synthesi", "synthesi"},
+    {"technology", "technolog", "technologi"},
+    {"territory", "territori", "territori"},
+    {"things", "thing", "thing"},
+    {"tranylcypromine", "tranylcypromin", "tranylcypromin"},
+    {"triticosecale", "triticosecal", "triticosecal"},
+    {"troubled", "troubl", "troubl"},
+    {"universal", "univers", "univers"},
+    {"us", "us", "u"},
+    {"useful", "use", "us"},
+    {"uses", "use", "us"},
+    {"wanting", "want", "want"},
+    {"wealthy", "wealthi", "wealthi"},
+    {"welcomed", "welcom", "welcom"},
+    {"windows", "window", "window"},
+};
+
+TEST(FtsStemmer, EnglishAndPorterMatchSnowball) {
+  for (const StemCase& c : kStemCases) {
+    std::string e = c.word;
+    StemEnglish(&e);
+    EXPECT_EQ(e, c.english) << c.word;
+    std::string p = c.word;
+    StemPorter(&p);
+    EXPECT_EQ(p, c.porter) << c.word;
+  }
+}
+
+TEST(FtsStemmer, Names) {
+  StemmerKind k;
+  EXPECT_TRUE(ParseStemmer("english", &k));
+  EXPECT_EQ(k, StemmerKind::kEnglish);
+  EXPECT_TRUE(ParseStemmer("none", &k));
+  EXPECT_FALSE(ParseStemmer("german1", &k));
+}
+
+std::shared_ptr<const Analyzer> MakeAnalyzer(AnalyzerOptions o = {}) {
+  auto a = Analyzer::Make(std::move(o));
+  EXPECT_TRUE(a.ok());
+  return a.value();
+}
+
+std::vector<std::string> Terms(const Analyzer& a, std::string_view text) {
+  std::vector<std::string> out;
+  std::string scratch;
+  a.DocumentTerms(text, &out, &scratch);
+  return out;
+}
+
+TEST(FtsAnalyzer, NormalisesStopsAndStems) {
+  auto a = MakeAnalyzer();
+  EXPECT_EQ(Terms(*a, "Alice studys in Waterloo, and TORONTO!"),
+            (std::vector<std::string>{"alic", "studi", "waterloo", "toronto"}));
+  // Digits and punctuation split words; Unicode letters are lower-cased.
+  EXPECT_EQ(Terms(*a, "x-ray abc123def ÉCOLE"),
+            (std::vector<std::string>{"ray", "abc", "def", "école"}));
+  // Only U+0020 separates words.
+  EXPECT_EQ(Terms(*a, "tab\there").size(), 1u);
+}
+
+TEST(FtsAnalyzer, CustomIgnorePatternAndErrors) {
+  AnalyzerOptions o;
+  o.ignore_pattern = "q";
+  auto a = MakeAnalyzer(o);
+  EXPECT_EQ(Terms(*a, "zzqzz"), (std::vector<std::string>{"zz", "zz"}));
+  AnalyzerOptions bad;
+  bad.ignore_pattern = "[a-z";
+  auto r = Analyzer::Make(bad);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("An error occurred while compiling the regex: \"[a-z\""),
+            std::string::npos);
+}
+
+TEST(FtsAnalyzer, QueryTermsWildcardsAndConjunctiveStopwords) {
+  auto a = MakeAnalyzer();
+  QueryTerms q = a->Query("alice and studying alice", /*conjunctive=*/true);
+  EXPECT_EQ(q.exact, (std::vector<std::string>{"alic", "studi"}));
+  EXPECT_EQ(q.unique_count, 2u);
+  q = a->Query("alice and", /*conjunctive=*/false);
+  EXPECT_EQ(q.unique_count, 2u);  // a disjunctive query keeps its stop words (they match nothing)
+  q = a->Query("wor* w?rld", false);
+  EXPECT_TRUE(q.exact.empty());
+  ASSERT_EQ(q.patterns.size(), 2u);
+  EXPECT_TRUE(q.patterns[0]->FullMatch("world"));
+  EXPECT_TRUE(q.patterns[1]->FullMatch("world"));
+  EXPECT_FALSE(q.patterns[1]->FullMatch("worlds"));
+}
+
+TEST(FtsAnalyzer, JiebaCutsHanIntoBigrams) {
+  AnalyzerOptions o;
+  o.stemmer = StemmerKind::kNone;
+  o.tokenizer = TokenizerKind::kJieba;
+  auto a = MakeAnalyzer(o);
+  EXPECT_EQ(Terms(*a, "清华大学 AI的"),
+            (std::vector<std::string>{"清华", "华大", "大学", "ai", "的"}));
+}
+
+// Docs: 1 "alice running" (alice, run), 2 "bob", 3 "the" (no terms).
+InvertedIndex* SmallIndex(InvertedIndex* index, const Analyzer& a) {
+  std::vector<DocTerms> docs;
+  const char* texts[] = {"alice running", "bob", "the"};
+  for (uint64_t i = 0; i < 3; ++i) docs.push_back({i, 0, Terms(a, texts[i])});
+  index->Build(std::move(docs));
+  return index;
+}
+
+TEST(FtsIndex, Bm25MatchesHandComputedScores) {
+  auto a = MakeAnalyzer();
+  InvertedIndex index;
+  SmallIndex(&index, *a);
+  // N = 2 (a document without terms does not count at build), avgdl = 1.5; for "alice" in row
+  // 0: idf = log10((2 - 1 + 0.5) / 1.5 + 1) = log10(2), tf part = 2.2 / (1 + 1.2 * 1.25).
+  auto r = index.Search(a->Query("alice", false), 10, {}, {});
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].offset, 0u);
+  EXPECT_NEAR(r[0].score, std::log10(2.0) * 2.2 / 2.5, 1e-12);
+  EXPECT_NEAR(r[0].score, 0.2649063961843035, 1e-12);  // Kùzu 0.11.3
+  // k and b change the weight: b = 0 ignores the length.
+  SearchOptions o;
+  o.b = 0;
+  r = index.Search(a->Query("alice", false), 10, {}, o);
+  EXPECT_NEAR(r[0].score, std::log10(2.0), 1e-12);
+}
+
+TEST(FtsIndex, VersionsAreReadAtTheirSnapshot) {
+  auto a = MakeAnalyzer();
+  InvertedIndex index;
+  SmallIndex(&index, *a);
+  index.Put(3, Terms(*a, "the"), 5);  // an inserted row counts even without terms
+  auto at = [&](uint64_t ts) { return index.Search(a->Query("alice", false), ts, {}, {}); };
+  EXPECT_NEAR(at(4)[0].score, 0.2649063961843035, 1e-12);
+  EXPECT_NEAR(at(5)[0].score, 0.3023003906448447, 1e-12);  // Kùzu: N = 3, avgdl = 1
+  index.Put(1, Terms(*a, "alice"), 7);
+  EXPECT_EQ(at(6).size(), 1u);
+  ASSERT_EQ(at(7).size(), 2u);
+  index.Remove(0, 9);
+  ASSERT_EQ(at(9).size(), 1u);
+  EXPECT_EQ(at(9)[0].offset, 1u);
+  EXPECT_EQ(at(8).size(), 2u);
+  // Pruning drops only what no snapshot at or after `oldest` reads.
+  index.Prune(8);
+  EXPECT_EQ(at(8).size(), 2u);
+  EXPECT_EQ(at(9).size(), 1u);
+  auto before = index.MemoryBytes();
+  index.Prune(100);
+  EXPECT_EQ(at(100).size(), 1u);
+  EXPECT_LE(index.MemoryBytes(), before);
+  EXPECT_EQ(index.Stats(100), (std::pair<uint64_t, uint64_t>{2, 1}));
+}
+
+TEST(FtsIndex, OwnChangesReplaceCommittedVersions) {
+  auto a = MakeAnalyzer();
+  InvertedIndex index;
+  SmallIndex(&index, *a);
+  OwnDocs own;
+  own.changed = {0, 5};
+  own.docs.push_back({5, Terms(*a, "alice alice")});  // row 0 deleted, row 5 inserted
+  auto r = index.Search(a->Query("alice", false), 10, own, {});
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].offset, 5u);
+  // N = 2 (rows 1 and 5), avgdl = 1.5, df = 1, tf = 2, len = 2.
+  EXPECT_NEAR(r[0].score, std::log10(2.0) * 2 * 2.2 / (2 + 1.2 * (0.25 + 0.75 * 2 / 1.5)), 1e-12);
+  // A term only the own documents hold is found too.
+  own.docs[0].terms = Terms(*a, "zebra");
+  EXPECT_EQ(index.Search(a->Query("zebra", false), 10, own, {}).size(), 1u);
+}
+
+TEST(FtsIndex, ConjunctiveAndTop) {
+  auto a = MakeAnalyzer();
+  InvertedIndex index;
+  std::vector<DocTerms> docs;
+  const char* texts[] = {"alice studys in waterloo and toronto", "bob is studying in vancouver",
+                         "dan has not study at any places"};
+  for (uint64_t i = 0; i < 3; ++i) docs.push_back({i, 0, Terms(*a, texts[i])});
+  index.Build(std::move(docs));
+  SearchOptions conj;
+  conj.conjunctive = true;
+  auto r = index.Search(a->Query("alice studying", true), 1, {}, conj);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].offset, 0u);
+  EXPECT_TRUE(index.Search(a->Query("alice carol", true), 1, {}, conj).empty());
+  SearchOptions top;
+  top.top = 2;
+  r = index.Search(a->Query("study waterloo", false), 1, {}, top);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_GE(r[0].score, r[1].score);
+  EXPECT_EQ(r[0].offset, 0u);
+}
+
+}  // namespace
+}  // namespace graphdb::fts

@@ -1,0 +1,342 @@
+#include "fts/inverted_index.h"
+
+#include <algorithm>
+#include <cmath>
+#include <mutex>
+
+namespace graphdb::fts {
+namespace {
+
+// Per-thread scratch of Search: a dense score accumulator by row offset, reset after use
+// through the list of rows it touched, so a query allocates nothing once warm.
+struct Scratch {
+  std::vector<double> score;
+  std::vector<uint32_t> hits;  // matched distinct terms, for conjunctive queries
+  std::vector<uint64_t> touched;
+  void Ensure(size_t n) {
+    if (score.size() < n) {
+      score.resize(n, 0.0);
+      hits.resize(n, 0);
+    }
+  }
+};
+
+// Counts each term id's occurrences: (id, tf) pairs, ids ascending.
+void CountTerms(std::vector<uint32_t>* ids, std::vector<std::pair<uint32_t, uint32_t>>* out) {
+  std::sort(ids->begin(), ids->end());
+  out->clear();
+  for (size_t i = 0; i < ids->size();) {
+    size_t j = i;
+    while (j < ids->size() && (*ids)[j] == (*ids)[i]) ++j;
+    out->emplace_back((*ids)[i], static_cast<uint32_t>(j - i));
+    i = j;
+  }
+}
+
+}  // namespace
+
+uint32_t InvertedIndex::TermId(std::string_view term) {
+  auto it = ids_.find(term);
+  if (it != ids_.end()) return it->second;
+  auto id = static_cast<uint32_t>(terms_.size());
+  terms_.emplace_back(term);
+  postings_.emplace_back();
+  ids_.emplace(std::string(term), id);
+  return id;
+}
+
+void InvertedIndex::PushStats(uint64_t ts, int64_t docs_delta, int64_t len_delta) {
+  StatPoint p = stats_.back();
+  p.docs = static_cast<uint64_t>(static_cast<int64_t>(p.docs) + docs_delta);
+  p.total_len = static_cast<uint64_t>(static_cast<int64_t>(p.total_len) + len_delta);
+  if (stats_.back().ts == ts) {
+    stats_.back() = p;
+  } else {
+    p.ts = ts;
+    stats_.push_back(p);
+  }
+}
+
+void InvertedIndex::EndLive(uint64_t offset, uint64_t ts) {
+  if (offset >= docs_.size()) return;
+  DocState& d = docs_[offset];
+  if (d.versions.empty() || d.versions.back().end != kForever) return;
+  for (auto [term, index] : d.live) postings_[term][index].end = ts;
+  d.live.clear();
+  d.versions.back().end = ts;
+  PushStats(ts, -1, -static_cast<int64_t>(d.versions.back().len));
+}
+
+void InvertedIndex::AddVersion(uint64_t offset, const std::vector<std::string>& terms,
+                               uint64_t ts) {
+  if (offset >= docs_.size()) docs_.resize(offset + 1);
+  std::vector<uint32_t> ids;
+  ids.reserve(terms.size());
+  for (const std::string& t : terms) ids.push_back(TermId(t));
+  std::vector<std::pair<uint32_t, uint32_t>> counted;
+  CountTerms(&ids, &counted);
+  auto len = static_cast<uint32_t>(terms.size());
+  DocState& d = docs_[offset];
+  d.versions.push_back({ts, kForever, len});
+  d.live.reserve(counted.size());
+  for (auto [term, tf] : counted) {
+    auto& list = postings_[term];
+    d.live.emplace_back(term, static_cast<uint32_t>(list.size()));
+    list.push_back({offset, ts, kForever, tf, len});
+  }
+  PushStats(ts, 1, len);
+}
+
+void InvertedIndex::Put(uint64_t offset, const std::vector<std::string>& terms, uint64_t ts) {
+  std::unique_lock lock(mu_);
+  EndLive(offset, ts);
+  AddVersion(offset, terms, ts);
+}
+
+void InvertedIndex::Remove(uint64_t offset, uint64_t ts) {
+  std::unique_lock lock(mu_);
+  EndLive(offset, ts);
+}
+
+void InvertedIndex::Build(std::vector<DocTerms> docs) {
+  std::unique_lock lock(mu_);
+  // Stats points in commit order; postings appended in the given order stay sorted by row
+  // when the rows come in order.
+  std::stable_sort(docs.begin(), docs.end(),
+                   [](const DocTerms& a, const DocTerms& b) { return a.begin_ts < b.begin_ts; });
+  for (DocTerms& doc : docs) {
+    if (doc.terms.empty()) continue;
+    EndLive(doc.offset, doc.begin_ts);
+    AddVersion(doc.offset, doc.terms, doc.begin_ts);
+  }
+}
+
+void InvertedIndex::Prune(uint64_t oldest) {
+  std::unique_lock lock(mu_);
+  bool any = false;
+  for (auto& list : postings_) {
+    for (const Posting& p : list) {
+      if (p.end <= oldest) {
+        any = true;
+        break;
+      }
+    }
+    if (any) break;
+  }
+  if (!any) return;
+  // Drop ended postings and versions; renumber the live postings' indexes.
+  for (auto& list : postings_) {
+    size_t out = 0;
+    for (size_t i = 0; i < list.size(); ++i) {
+      if (list[i].end <= oldest) continue;
+      list[out++] = list[i];
+    }
+    list.resize(out);
+  }
+  for (uint32_t term = 0; term < postings_.size(); ++term) {
+    const auto& list = postings_[term];
+    for (uint32_t i = 0; i < list.size(); ++i) {
+      if (list[i].end != kForever) continue;
+      for (auto& [t, index] : docs_[list[i].doc].live) {
+        if (t == term) index = i;
+      }
+    }
+  }
+  for (DocState& d : docs_) {
+    auto& v = d.versions;
+    v.erase(std::remove_if(v.begin(), v.end(), [&](const Version& x) { return x.end <= oldest; }),
+            v.end());
+  }
+  // Keep the last stats point at or before `oldest` and every later one.
+  size_t first = 0;
+  while (first + 1 < stats_.size() && stats_[first + 1].ts <= oldest) ++first;
+  stats_.erase(stats_.begin(), stats_.begin() + static_cast<ptrdiff_t>(first));
+}
+
+const InvertedIndex::Version* InvertedIndex::VisibleVersion(uint64_t offset, uint64_t ts) const {
+  if (offset >= docs_.size()) return nullptr;
+  for (const Version& v : docs_[offset].versions) {
+    if (v.begin <= ts && ts < v.end) return &v;
+  }
+  return nullptr;
+}
+
+std::pair<uint64_t, uint64_t> InvertedIndex::Stats(uint64_t read_ts) const {
+  std::shared_lock lock(mu_);
+  return StatsLocked(read_ts);
+}
+
+std::pair<uint64_t, uint64_t> InvertedIndex::StatsLocked(uint64_t read_ts) const {
+  auto it = std::upper_bound(stats_.begin(), stats_.end(), read_ts,
+                             [](uint64_t ts, const StatPoint& p) { return ts < p.ts; });
+  if (it == stats_.begin()) return {0, 0};
+  --it;
+  return {it->docs, it->total_len};
+}
+
+std::vector<ScoredDoc> InvertedIndex::Search(const QueryTerms& query, uint64_t read_ts,
+                                             const OwnDocs& own,
+                                             const SearchOptions& options) const {
+  std::vector<ScoredDoc> result;
+  if (query.unique_count == 0) return result;
+  std::shared_lock lock(mu_);
+  auto [n, total] = StatsLocked(read_ts);
+  const auto& changed = own.changed;
+  auto is_changed = [&](uint64_t offset) {
+    return !changed.empty() && std::binary_search(changed.begin(), changed.end(), offset);
+  };
+  // The collection as this statement sees it.
+  for (uint64_t offset : changed) {
+    if (const Version* v = VisibleVersion(offset, read_ts)) {
+      --n;
+      total -= v->len;
+    }
+  }
+  for (const auto& doc : own.docs) {
+    ++n;
+    total += doc.terms.size();
+  }
+  if (n == 0) return result;
+  // The matched terms: exact terms, and the index's terms a pattern matches (distinct).
+  std::vector<uint32_t> matched;
+  for (const std::string& t : query.exact) {
+    auto it = ids_.find(std::string_view(t));
+    if (it != ids_.end()) matched.push_back(it->second);
+  }
+  if (!query.patterns.empty()) {
+    for (uint32_t id = 0; id < terms_.size(); ++id) {
+      for (const auto& re : query.patterns) {
+        if (re->FullMatch(terms_[id])) {
+          matched.push_back(id);
+          break;
+        }
+      }
+    }
+  }
+  std::sort(matched.begin(), matched.end());
+  matched.erase(std::unique(matched.begin(), matched.end()), matched.end());
+  // The own documents' matched terms, by text: (doc index, term text, tf).
+  struct OwnHit {
+    size_t doc;
+    std::string_view term;
+    uint32_t tf;
+  };
+  std::vector<OwnHit> own_hits;
+  for (size_t i = 0; i < own.docs.size(); ++i) {
+    std::vector<std::string_view> terms(own.docs[i].terms.begin(), own.docs[i].terms.end());
+    std::sort(terms.begin(), terms.end());
+    for (size_t a = 0; a < terms.size();) {
+      size_t b = a;
+      while (b < terms.size() && terms[b] == terms[a]) ++b;
+      bool hit = std::find(query.exact.begin(), query.exact.end(), terms[a]) != query.exact.end();
+      for (size_t p = 0; !hit && p < query.patterns.size(); ++p) {
+        hit = query.patterns[p]->FullMatch(terms[a]);
+      }
+      if (hit) own_hits.push_back({i, terms[a], static_cast<uint32_t>(b - a)});
+      a = b;
+    }
+  }
+  const double k = options.k;
+  const double b = options.b;
+  const double avgdl = static_cast<double>(total) / static_cast<double>(n);
+  auto weight = [&](double idf, uint32_t tf, uint32_t len) {
+    double tfd = tf;
+    return idf * (tfd * (k + 1) / (tfd + k * (1 - b + b * (static_cast<double>(len) / avgdl))));
+  };
+  auto idf_of = [&](uint64_t df) {
+    double dfd = static_cast<double>(df);
+    return std::log10((static_cast<double>(n) - dfd + 0.5) / (dfd + 0.5) + 1);
+  };
+
+  thread_local Scratch scratch;
+  scratch.touched.clear();
+  uint64_t max_doc = docs_.size();
+  for (const auto& doc : own.docs) max_doc = std::max(max_doc, doc.offset + 1);
+  scratch.Ensure(max_doc);
+  // Terms only the own documents hold (not in the dictionary) also count as matched terms.
+  std::vector<std::string_view> own_only;
+  for (const OwnHit& h : own_hits) {
+    if (ids_.find(h.term) == ids_.end()) own_only.push_back(h.term);
+  }
+  std::sort(own_only.begin(), own_only.end());
+  own_only.erase(std::unique(own_only.begin(), own_only.end()), own_only.end());
+
+  auto score_own = [&](std::string_view term, uint64_t committed_df) {
+    uint64_t df = committed_df;
+    for (const OwnHit& h : own_hits) df += h.term == term;
+    return df;
+  };
+  auto add = [&](uint64_t doc, double s) {
+    if (scratch.hits[doc] == 0) scratch.touched.push_back(doc);
+    scratch.score[doc] += s;
+    ++scratch.hits[doc];
+  };
+  for (uint32_t term : matched) {
+    const auto& list = postings_[term];
+    uint64_t df = 0;
+    for (const Posting& p : list) {
+      if (p.VisibleAt(read_ts) && !is_changed(p.doc)) ++df;
+    }
+    df = score_own(terms_[term], df);
+    if (df == 0) continue;
+    double idf = idf_of(df);
+    for (const Posting& p : list) {
+      if (p.VisibleAt(read_ts) && !is_changed(p.doc)) add(p.doc, weight(idf, p.tf, p.len));
+    }
+    for (const OwnHit& h : own_hits) {
+      if (h.term == terms_[term]) {
+        add(own.docs[h.doc].offset,
+            weight(idf, h.tf, static_cast<uint32_t>(own.docs[h.doc].terms.size())));
+      }
+    }
+  }
+  for (std::string_view term : own_only) {
+    double idf = idf_of(score_own(term, 0));
+    for (const OwnHit& h : own_hits) {
+      if (h.term == term) {
+        add(own.docs[h.doc].offset,
+            weight(idf, h.tf, static_cast<uint32_t>(own.docs[h.doc].terms.size())));
+      }
+    }
+  }
+  result.reserve(scratch.touched.size());
+  for (uint64_t doc : scratch.touched) {
+    if (!options.conjunctive || scratch.hits[doc] == query.unique_count) {
+      result.push_back({doc, scratch.score[doc]});
+    }
+    scratch.score[doc] = 0;
+    scratch.hits[doc] = 0;
+  }
+  if (options.top != 0 && result.size() > options.top) {
+    auto better = [](const ScoredDoc& a, const ScoredDoc& b) {
+      return a.score > b.score || (a.score == b.score && a.offset < b.offset);
+    };
+    std::nth_element(result.begin(), result.begin() + static_cast<ptrdiff_t>(options.top),
+                     result.end(), better);
+    result.resize(options.top);
+    std::sort(result.begin(), result.end(), better);
+  } else if (options.top != 0) {
+    std::sort(result.begin(), result.end(), [](const ScoredDoc& a, const ScoredDoc& b) {
+      return a.score > b.score || (a.score == b.score && a.offset < b.offset);
+    });
+  } else {
+    std::sort(result.begin(), result.end(),
+              [](const ScoredDoc& a, const ScoredDoc& b) { return a.offset < b.offset; });
+  }
+  return result;
+}
+
+uint64_t InvertedIndex::MemoryBytes() const {
+  std::shared_lock lock(mu_);
+  uint64_t bytes = sizeof(*this);
+  for (const auto& t : terms_) bytes += t.capacity() + sizeof(std::string) * 2 + 16;
+  for (const auto& list : postings_) bytes += list.capacity() * sizeof(Posting) + sizeof(list);
+  for (const auto& d : docs_) {
+    bytes += sizeof(DocState) + d.versions.capacity() * sizeof(Version) +
+             d.live.capacity() * sizeof(std::pair<uint32_t, uint32_t>);
+  }
+  bytes += stats_.capacity() * sizeof(StatPoint);
+  return bytes;
+}
+
+}  // namespace graphdb::fts
