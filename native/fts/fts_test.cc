@@ -171,6 +171,80 @@ TEST(FtsStemmer, EnglishAndPorterMatchSnowball) {
   }
 }
 
+// Kùzu 0.11.3's STEM(word, 'french') and STEM(word, 'russian').
+const std::pair<const char*, const char*> kFrenchCases[] = {
+    {"biologie", "biolog"},
+    {"eûtes", "eût"},
+    {"réussir", "réuss"},
+    {"aimées", "aim"},
+    {"bonnes", "bon"},
+    {"allasse", "allass"},
+    {"naturellement", "naturel"},
+    {"raisonnablement", "raison"},
+    {"vendît", "vend"},
+    {"constamment", "const"},
+    {"allassiez", "allass"},
+    {"continuellement", "continuel"},
+    {"sportivement", "sportiv"},
+    {"différences", "différent"},
+    {"réussite", "réussit"},
+    {"logique", "logiqu"},
+    {"possibilité", "possibil"},
+    {"économiquement", "économ"},
+    {"réussissions", "réuss"},
+    {"réussit", "réuss"},
+    {"cuisinière", "cuisini"},
+    {"parler", "parl"},
+    {"communauté", "communaut"},
+    {"chantions", "chantion"},
+    {"politiquement", "polit"},
+    {"ancienneté", "anciennet"},
+    {"qualités", "qualit"},
+    {"noblement", "nobl"},
+    {"pays", "pay"},
+    {"photographie", "photograph"},
+    {"aiguë", "aigu"},
+    {"jouer", "jou"},
+    {"employée", "emploi"},
+    {"châteaux", "château"},
+    {"quelque", "quelqu"},
+    {"nationaux", "national"},
+    {"agréables", "agréabl"},
+    {"électricité", "électr"},
+    {"allâmes", "allâm"},
+    {"quantité", "quantit"},
+};
+const std::pair<const char*, const char*> kRussianCases[] = {
+    {"мнение", "мнен"},      {"ночь", "ноч"},
+    {"история", "истор"},    {"длинный", "длин"},
+    {"читающая", "чита"},    {"станциях", "станц"},
+    {"прочитав", "прочита"}, {"колониальным", "колониальн"},
+    {"истина", "истин"},     {"радость", "радост"},
+    {"говорить", "говор"},   {"читал", "чита"},
+    {"мнения", "мнен"},      {"зданием", "здан"},
+    {"книгах", "книг"},      {"университета", "университет"},
+    {"вязанный", "вяза"},    {"говорили", "говор"},
+    {"читала", "чита"},      {"матерью", "матер"},
+    {"учились", "уч"},       {"поёт", "поет"},
+    {"смеётся", "смеет"},    {"бежит", "беж"},
+    {"книга", "книг"},       {"длиннейший", "длин"},
+    {"ночью", "ноч"},        {"улыбнувшись", "улыбнувш"},
+    {"смеяться", "смея"},    {"столов", "стол"},
+};
+
+TEST(FtsStemmer, FrenchAndRussianMatchSnowball) {
+  for (const auto& [word, stem] : kFrenchCases) {
+    std::string w = word;
+    StemFrench(&w);
+    EXPECT_EQ(w, stem) << word;
+  }
+  for (const auto& [word, stem] : kRussianCases) {
+    std::string w = word;
+    StemRussian(&w);
+    EXPECT_EQ(w, stem) << word;
+  }
+}
+
 TEST(FtsStemmer, Names) {
   StemmerKind k;
   EXPECT_TRUE(ParseStemmer("english", &k));

@@ -167,6 +167,7 @@ std::pair<uint64_t, uint64_t> InvertedIndex::Stats(uint64_t read_ts) const {
 }
 
 std::pair<uint64_t, uint64_t> InvertedIndex::StatsLocked(uint64_t read_ts) const {
+  read_ts = std::min(read_ts, kForever - 1);
   auto it = std::upper_bound(stats_.begin(), stats_.end(), read_ts,
                              [](uint64_t ts, const StatPoint& p) { return ts < p.ts; });
   if (it == stats_.begin()) return {0, 0};
@@ -179,6 +180,7 @@ std::vector<ScoredDoc> InvertedIndex::Search(const QueryTerms& query, uint64_t r
                                              const SearchOptions& options) const {
   std::vector<ScoredDoc> result;
   if (query.unique_count == 0) return result;
+  read_ts = std::min(read_ts, kForever - 1);  // live postings end at kForever
   std::shared_lock lock(mu_);
   auto [n, total] = StatsLocked(read_ts);
   const auto& changed = own.changed;

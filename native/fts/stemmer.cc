@@ -4,6 +4,9 @@
 
 #include <array>
 #include <cstring>
+#include <initializer_list>
+
+#include "common/utf8.h"
 
 namespace graphdb::fts {
 namespace {
@@ -369,7 +372,345 @@ void PorterStep5(PorterWord& p) {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Code-point words for the French and Russian stemmers.
+
+using U32 = std::u32string;
+
+U32 Decode(const std::string& s) {
+  U32 out;
+  size_t i = 0;
+  while (i < s.size()) out.push_back(DecodeUtf8(s, &i));
+  return out;
+}
+
+std::string Encode(const U32& w) {
+  std::string out;
+  for (char32_t c : w) AppendUtf8(out, c);
+  return out;
+}
+
+bool EndsWithU(const U32& w, std::u32string_view s) {
+  return w.size() >= s.size() && std::u32string_view(w).substr(w.size() - s.size()) == s;
+}
+
+// The longest of `suffixes` that w ends with, or empty.
+std::u32string_view LongestSuffix(const U32& w, std::initializer_list<std::u32string_view> suffixes,
+                                  size_t limit = 0) {
+  std::u32string_view best;
+  for (std::u32string_view s : suffixes) {
+    if (s.size() > best.size() && EndsWithU(w, s) && w.size() - s.size() >= limit) best = s;
+  }
+  return best;
+}
+
+// ---------------------------------------------------------------------------------------------
+// French (Snowball).
+
+bool IsVowelFr(char32_t c) {
+  switch (c) {
+    case U'a':
+    case U'e':
+    case U'i':
+    case U'o':
+    case U'u':
+    case U'y':
+    case U'â':
+    case U'à':
+    case U'ë':
+    case U'é':
+    case U'ê':
+    case U'è':
+    case U'ï':
+    case U'î':
+    case U'ô':
+    case U'û':
+    case U'ù': return true;
+    default: return false;
+  }
+}
+
+struct FrenchWord {
+  U32 w;
+  size_t rv = 0, r1 = 0, r2 = 0;
+
+  bool In(size_t region, size_t len) const { return w.size() >= len && w.size() - len >= region; }
+  void Cut(size_t len) { w.resize(w.size() - len); }
+  void Replace(size_t len, std::u32string_view by) {
+    Cut(len);
+    w.append(by);
+  }
+  // The word with `len` characters cut would end with `s`.
+  bool Before(size_t len, std::u32string_view s) const {
+    if (w.size() < len + s.size()) return false;
+    return std::u32string_view(w).substr(w.size() - len - s.size(), s.size()) == s;
+  }
+};
+
+size_t RegionAfterFr(const U32& w, size_t from) {
+  for (size_t i = from + 1; i < w.size(); ++i) {
+    if (!IsVowelFr(w[i]) && IsVowelFr(w[i - 1])) return i + 1;
+  }
+  return w.size();
+}
+
+void FrenchPrelude(U32& w) {
+  for (size_t i = 0; i < w.size(); ++i) {
+    char32_t c = w[i];
+    bool prev_v = i > 0 && IsVowelFr(w[i - 1]);
+    bool next_v = i + 1 < w.size() && IsVowelFr(w[i + 1]);
+    if (prev_v && next_v && c == U'u') {
+      w[i] = U'U';
+    } else if (prev_v && next_v && c == U'i') {
+      w[i] = U'I';
+    } else if (c == U'y' && (prev_v || next_v)) {
+      w[i] = U'Y';
+    } else if (c == U'u' && i > 0 && w[i - 1] == U'q') {
+      w[i] = U'U';
+    }
+  }
+}
+
+void FrenchRegions(FrenchWord& f) {
+  const U32& w = f.w;
+  size_t n = w.size();
+  f.rv = n;
+  if (n >= 2 && IsVowelFr(w[0]) && IsVowelFr(w[1])) {
+    f.rv = std::min<size_t>(3, n);
+  } else if (w.starts_with(U"par") || w.starts_with(U"col") || w.starts_with(U"tap")) {
+    f.rv = 3;
+  } else {
+    for (size_t i = 1; i < n; ++i) {
+      if (IsVowelFr(w[i])) {
+        f.rv = i + 1;
+        break;
+      }
+    }
+  }
+  f.r1 = RegionAfterFr(w, 0);
+  f.r2 = f.r1 >= n ? n : RegionAfterFr(w, f.r1);
+}
+
+enum class FrenchStep1 { kNone, kDone, kContinue };  // kContinue: changed, then try step 2
+
+FrenchStep1 FrenchStandardSuffix(FrenchWord& f) {
+  U32& w = f.w;
+  std::u32string_view s = LongestSuffix(
+      w, {U"ance",   U"iqUe",  U"isme",   U"able",   U"iste",  U"eux",      U"ances",     U"iqUes",
+          U"ismes",  U"ables", U"istes",  U"atrice", U"ateur", U"ation",    U"atrices",   U"ateurs",
+          U"ations", U"logie", U"logies", U"usion",  U"ution", U"usions",   U"utions",    U"ence",
+          U"ences",  U"ement", U"ements", U"ité",    U"ités",  U"if",       U"ive",       U"ifs",
+          U"ives",   U"eaux",  U"aux",    U"euse",   U"euses", U"issement", U"issements", U"amment",
+          U"emment", U"ment",  U"ments"});
+  if (s.empty()) return FrenchStep1::kNone;
+  size_t len = s.size();
+  auto is = [&](std::initializer_list<std::u32string_view> set) {
+    for (auto x : set) {
+      if (s == x) return true;
+    }
+    return false;
+  };
+  if (is({U"ance", U"iqUe", U"isme", U"able", U"iste", U"eux", U"ances", U"iqUes", U"ismes",
+          U"ables", U"istes"})) {
+    if (!f.In(f.r2, len)) return FrenchStep1::kNone;
+    f.Cut(len);
+  } else if (is({U"atrice", U"ateur", U"ation", U"atrices", U"ateurs", U"ations"})) {
+    if (!f.In(f.r2, len)) return FrenchStep1::kNone;
+    f.Cut(len);
+    if (EndsWithU(w, U"ic")) {
+      if (f.In(f.r2, 2)) {
+        f.Cut(2);
+      } else {
+        f.Replace(2, U"iqU");
+      }
+    }
+  } else if (is({U"logie", U"logies"})) {
+    if (!f.In(f.r2, len)) return FrenchStep1::kNone;
+    f.Replace(len, U"log");
+  } else if (is({U"usion", U"ution", U"usions", U"utions"})) {
+    if (!f.In(f.r2, len)) return FrenchStep1::kNone;
+    f.Replace(len, U"u");
+  } else if (is({U"ence", U"ences"})) {
+    if (!f.In(f.r2, len)) return FrenchStep1::kNone;
+    f.Replace(len, U"ent");
+  } else if (is({U"ement", U"ements"})) {
+    if (!f.In(f.rv, len)) return FrenchStep1::kNone;
+    f.Cut(len);
+    if (EndsWithU(w, U"iv")) {
+      if (f.In(f.r2, 2)) {
+        f.Cut(2);
+        if (EndsWithU(w, U"at") && f.In(f.r2, 2)) f.Cut(2);
+      }
+    } else if (EndsWithU(w, U"eus")) {
+      if (f.In(f.r2, 3)) {
+        f.Cut(3);
+      } else if (f.In(f.r1, 3)) {
+        f.Replace(3, U"eux");
+      }
+    } else if (EndsWithU(w, U"abl") || EndsWithU(w, U"iqU")) {
+      if (f.In(f.r2, 3)) f.Cut(3);
+    } else if (EndsWithU(w, U"ièr") || EndsWithU(w, U"Ièr")) {
+      if (f.In(f.rv, 3)) f.Replace(3, U"i");
+    }
+  } else if (is({U"ité", U"ités"})) {
+    if (!f.In(f.r2, len)) return FrenchStep1::kNone;
+    f.Cut(len);
+    if (EndsWithU(w, U"abil")) {
+      if (f.In(f.r2, 4)) {
+        f.Cut(4);
+      } else {
+        f.Replace(4, U"abl");
+      }
+    } else if (EndsWithU(w, U"ic")) {
+      if (f.In(f.r2, 2)) {
+        f.Cut(2);
+      } else {
+        f.Replace(2, U"iqU");
+      }
+    } else if (EndsWithU(w, U"iv")) {
+      if (f.In(f.r2, 2)) f.Cut(2);
+    }
+  } else if (is({U"if", U"ive", U"ifs", U"ives"})) {
+    if (!f.In(f.r2, len)) return FrenchStep1::kNone;
+    f.Cut(len);
+    if (EndsWithU(w, U"at") && f.In(f.r2, 2)) {
+      f.Cut(2);
+      if (EndsWithU(w, U"ic")) {
+        if (f.In(f.r2, 2)) {
+          f.Cut(2);
+        } else {
+          f.Replace(2, U"iqU");
+        }
+      }
+    }
+  } else if (s == U"eaux") {
+    f.Replace(len, U"eau");
+  } else if (s == U"aux") {
+    if (!f.In(f.r1, len)) return FrenchStep1::kNone;
+    f.Replace(len, U"al");
+  } else if (is({U"euse", U"euses"})) {
+    if (f.In(f.r2, len)) {
+      f.Cut(len);
+    } else if (f.In(f.r1, len)) {
+      f.Replace(len, U"eux");
+    } else {
+      return FrenchStep1::kNone;
+    }
+  } else if (is({U"issement", U"issements"})) {
+    if (!f.In(f.r1, len) || w.size() <= len || IsVowelFr(w[w.size() - len - 1])) {
+      return FrenchStep1::kNone;
+    }
+    f.Cut(len);
+  } else if (s == U"amment" || s == U"emment") {
+    if (f.In(f.rv, len)) f.Replace(len, s == U"amment" ? U"ant" : U"ent");
+    return FrenchStep1::kContinue;
+  } else {  // ment, ments
+    if (w.size() > len && IsVowelFr(w[w.size() - len - 1]) && f.In(f.rv, len + 1)) f.Cut(len);
+    return FrenchStep1::kContinue;
+  }
+  return FrenchStep1::kDone;
+}
+
+bool FrenchIVerbSuffix(FrenchWord& f) {
+  U32& w = f.w;
+  std::u32string_view s = LongestSuffix(
+      w, {U"îmes",   U"ît",     U"îtes",    U"i",       U"ie",       U"ies",     U"ir",
+          U"ira",    U"irai",   U"iraIent", U"irais",   U"irait",    U"iras",    U"irent",
+          U"irez",   U"iriez",  U"irions",  U"irons",   U"iront",    U"is",      U"issaIent",
+          U"issais", U"issait", U"issant",  U"issante", U"issantes", U"issants", U"isse",
+          U"issent", U"isses",  U"issez",   U"issiez",  U"issions",  U"issons",  U"it"},
+      f.rv);
+  if (s.empty()) return false;
+  size_t len = s.size();
+  // Preceded by a non-vowel inside RV.
+  if (w.size() - len <= f.rv || IsVowelFr(w[w.size() - len - 1])) return false;
+  f.Cut(len);
+  return true;
+}
+
+bool FrenchVerbSuffix(FrenchWord& f) {
+  U32& w = f.w;
+  std::u32string_view s = LongestSuffix(
+      w, {U"ions",  U"é",       U"ée",     U"ées",   U"és",     U"èrent",  U"er",    U"era",
+          U"erai",  U"eraIent", U"erais",  U"erait", U"eras",   U"erez",   U"eriez", U"erions",
+          U"erons", U"eront",   U"ez",     U"iez",   U"âmes",   U"ât",     U"âtes",  U"a",
+          U"ai",    U"aIent",   U"ais",    U"ait",   U"ant",    U"ante",   U"antes", U"ants",
+          U"as",    U"asse",    U"assent", U"asses", U"assiez", U"assions"},
+      f.rv);
+  if (s.empty()) return false;
+  size_t len = s.size();
+  if (s == U"ions") {
+    if (!f.In(f.r2, len)) return false;
+    f.Cut(len);
+    return true;
+  }
+  bool a_group = s[0] == U'a' || s[0] == U'â';
+  f.Cut(len);
+  if (a_group && EndsWithU(w, U"e") && f.In(f.rv, 1)) f.Cut(1);
+  return true;
+}
+
+void FrenchResidualSuffix(FrenchWord& f) {
+  U32& w = f.w;
+  if (w.size() >= 2 && w.back() == U's') {
+    char32_t p = w[w.size() - 2];
+    if (p != U'a' && p != U'i' && p != U'o' && p != U'u' && p != U'è' && p != U's') f.Cut(1);
+  }
+  std::u32string_view s =
+      LongestSuffix(w, {U"ion", U"ier", U"ière", U"Ier", U"Ière", U"e", U"ë"}, f.rv);
+  if (s.empty()) return;
+  size_t len = s.size();
+  if (s == U"ion") {
+    if (f.In(f.r2, len) && w.size() - len > f.rv &&
+        (w[w.size() - len - 1] == U's' || w[w.size() - len - 1] == U't')) {
+      f.Cut(len);
+    }
+  } else if (s == U"e") {
+    f.Cut(1);
+  } else if (s == U"ë") {
+    if (w.size() >= 3 && w[w.size() - 3] == U'g' && w[w.size() - 2] == U'u') {
+      f.Cut(1);
+    }
+  } else {
+    f.Replace(len, U"i");
+  }
+}
+
 }  // namespace
+
+void StemFrench(std::string* word) {
+  FrenchWord f{Decode(*word)};
+  FrenchPrelude(f.w);
+  FrenchRegions(f);
+  U32& w = f.w;
+  FrenchStep1 step1 = FrenchStandardSuffix(f);
+  bool changed = step1 == FrenchStep1::kDone;
+  if (!changed) changed = FrenchIVerbSuffix(f) || FrenchVerbSuffix(f);
+  if (changed) {
+    if (!w.empty() && w.back() == U'Y') {
+      w.back() = U'i';
+    } else if (!w.empty() && w.back() == U'ç') {
+      w.back() = U'c';
+    }
+  } else {
+    FrenchResidualSuffix(f);
+  }
+  // Undouble.
+  if (EndsWithU(w, U"enn") || EndsWithU(w, U"onn") || EndsWithU(w, U"ett") ||
+      EndsWithU(w, U"ell") || EndsWithU(w, U"eill")) {
+    w.pop_back();
+  }
+  // Un-accent: é or è followed by at least one non-vowel at the end.
+  size_t i = w.size();
+  while (i > 0 && !IsVowelFr(w[i - 1])) --i;
+  if (i < w.size() && i > 0 && (w[i - 1] == U'é' || w[i - 1] == U'è')) w[i - 1] = U'e';
+  for (char32_t& c : w) {
+    if (c == U'I') c = U'i';
+    if (c == U'U') c = U'u';
+    if (c == U'Y') c = U'y';
+  }
+  *word = Encode(w);
+}
 
 void StemEnglish(std::string* word) {
   std::string& w = *word;
@@ -435,6 +776,10 @@ bool ParseStemmer(std::string_view name, StemmerKind* kind) {
     *kind = StemmerKind::kEnglish;
   } else if (name == "porter") {
     *kind = StemmerKind::kPorter;
+  } else if (name == "french") {
+    *kind = StemmerKind::kFrench;
+  } else if (name == "russian") {
+    *kind = StemmerKind::kRussian;
   } else {
     return false;
   }
@@ -446,6 +791,7 @@ const char* StemmerName(StemmerKind kind) {
     case StemmerKind::kNone: return "none";
     case StemmerKind::kEnglish: return "english";
     case StemmerKind::kPorter: return "porter";
+    case StemmerKind::kFrench: return "french";
     case StemmerKind::kRussian: return "russian";
   }
   return "none";
@@ -453,7 +799,8 @@ const char* StemmerName(StemmerKind kind) {
 
 std::string UnknownStemmerMessage(std::string_view name) {
   return "Unrecognized stemmer '" + std::string(name) +
-         "'. Supported stemmers are: ['english, porter'], or use 'none' for no stemming.";
+         "'. Supported stemmers are: ['english, french, porter, russian'], or use 'none' for no "
+         "stemming.";
 }
 
 void Stem(StemmerKind kind, std::string* word) {
@@ -461,8 +808,159 @@ void Stem(StemmerKind kind, std::string* word) {
     case StemmerKind::kNone: return;
     case StemmerKind::kEnglish: StemEnglish(word); return;
     case StemmerKind::kPorter: StemPorter(word); return;
-    case StemmerKind::kRussian: return;
+    case StemmerKind::kFrench: StemFrench(word); return;
+    case StemmerKind::kRussian: StemRussian(word); return;
   }
+}
+
+}  // namespace graphdb::fts
+
+namespace graphdb::fts {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Russian (Snowball). Suffixes are removed inside RV (after the first vowel).
+
+bool IsVowelRu(char32_t c) {
+  switch (c) {
+    case U'а':
+    case U'е':
+    case U'и':
+    case U'о':
+    case U'у':
+    case U'ы':
+    case U'э':
+    case U'ю':
+    case U'я': return true;
+    default: return false;
+  }
+}
+
+struct RussianWord {
+  U32 w;
+  size_t rv = 0, r2 = 0;
+
+  std::u32string_view Longest(std::initializer_list<std::u32string_view> suffixes) const {
+    return LongestSuffix(w, suffixes, rv);
+  }
+  // Removes `s` (w ends with it) when the letter before it, inside RV, is а or я.
+  bool CutAfterAYa(std::u32string_view s) {
+    size_t at = w.size() - s.size();
+    if (at == 0 || at - 1 < rv || (w[at - 1] != U'а' && w[at - 1] != U'я')) return false;
+    w.resize(at);
+    return true;
+  }
+  void Cut(std::u32string_view s) { w.resize(w.size() - s.size()); }
+};
+
+bool InSet(std::u32string_view s, std::initializer_list<std::u32string_view> set) {
+  for (auto x : set) {
+    if (s == x) return true;
+  }
+  return false;
+}
+
+bool RussianPerfectiveGerund(RussianWord& r) {
+  auto s =
+      r.Longest({U"в", U"вши", U"вшись", U"ив", U"ивши", U"ившись", U"ыв", U"ывши", U"ывшись"});
+  if (s.empty()) return false;
+  if (InSet(s, {U"в", U"вши", U"вшись"})) return r.CutAfterAYa(s);
+  r.Cut(s);
+  return true;
+}
+
+bool RussianAdjectival(RussianWord& r) {
+  auto s = r.Longest({U"ее", U"ие", U"ые", U"ое", U"ими", U"ыми", U"ей",  U"ий",  U"ый",
+                      U"ой", U"ем", U"им", U"ым", U"ом",  U"его", U"ого", U"ему", U"ому",
+                      U"их", U"ых", U"ую", U"юю", U"ая",  U"яя",  U"ою",  U"ею"});
+  if (s.empty()) return false;
+  r.Cut(s);
+  auto p = r.Longest({U"ем", U"нн", U"вш", U"ющ", U"щ", U"ивш", U"ывш", U"ующ"});
+  if (!p.empty()) {
+    if (InSet(p, {U"ивш", U"ывш", U"ующ"})) {
+      r.Cut(p);
+    } else {
+      r.CutAfterAYa(p);
+    }
+  }
+  return true;
+}
+
+bool RussianVerb(RussianWord& r) {
+  auto s =
+      r.Longest({U"ла",   U"на",   U"ете", U"йте", U"ли",  U"й",   U"л",   U"ем",  U"н",   U"ло",
+                 U"но",   U"ет",   U"ют",  U"ны",  U"ть",  U"ешь", U"нно", U"ила", U"ыла", U"ена",
+                 U"ейте", U"уйте", U"ите", U"или", U"ыли", U"ей",  U"уй",  U"ил",  U"ыл",  U"им",
+                 U"ым",   U"ен",   U"ило", U"ыло", U"ено", U"ят",  U"ует", U"уют", U"ит",  U"ыт",
+                 U"ены",  U"ить",  U"ыть", U"ишь", U"ую",  U"ю"});
+  if (s.empty()) return false;
+  if (InSet(s, {U"ла", U"на", U"ете", U"йте", U"ли", U"й", U"л", U"ем", U"н", U"ло", U"но", U"ет",
+                U"ют", U"ны", U"ть", U"ешь", U"нно"})) {
+    return r.CutAfterAYa(s);
+  }
+  r.Cut(s);
+  return true;
+}
+
+bool RussianNoun(RussianWord& r) {
+  auto s = r.Longest({U"а",  U"ев",  U"ов", U"ие",  U"ье", U"е",  U"иями", U"ями", U"ами",
+                      U"еи", U"ии",  U"и",  U"ией", U"ей", U"ой", U"ий",   U"й",   U"иям",
+                      U"ям", U"ием", U"ем", U"ам",  U"ом", U"о",  U"у",    U"ах",  U"иях",
+                      U"ях", U"ы",   U"ь",  U"ию",  U"ью", U"ю",  U"ия",   U"ья",  U"я"});
+  if (s.empty()) return false;
+  r.Cut(s);
+  return true;
+}
+
+}  // namespace
+
+void StemRussian(std::string* word) {
+  RussianWord r{Decode(*word)};
+  U32& w = r.w;
+  for (char32_t& c : w) {
+    if (c == U'ё') c = U'е';
+  }
+  size_t n = w.size();
+  r.rv = n;
+  for (size_t i = 0; i < n; ++i) {
+    if (IsVowelRu(w[i])) {
+      r.rv = i + 1;
+      break;
+    }
+  }
+  // R2: after the second vowel / non-vowel pair from the start.
+  size_t r1 = n;
+  for (size_t i = 1; i < n; ++i) {
+    if (!IsVowelRu(w[i]) && IsVowelRu(w[i - 1])) {
+      r1 = i + 1;
+      break;
+    }
+  }
+  r.r2 = n;
+  for (size_t i = r1 + 1; i < n; ++i) {
+    if (!IsVowelRu(w[i]) && IsVowelRu(w[i - 1])) {
+      r.r2 = i + 1;
+      break;
+    }
+  }
+  if (!RussianPerfectiveGerund(r)) {
+    auto refl = r.Longest({U"ся", U"сь"});
+    if (!refl.empty()) r.Cut(refl);
+    if (!RussianAdjectival(r) && !RussianVerb(r)) RussianNoun(r);
+  }
+  if (!w.empty() && w.back() == U'и' && w.size() - 1 >= r.rv) w.pop_back();
+  auto d = r.Longest({U"ост", U"ость"});
+  if (!d.empty() && w.size() - d.size() >= r.r2) r.Cut(d);
+  auto t = r.Longest({U"ейше", U"ейш", U"н", U"ь"});
+  if (t == U"ь") {
+    w.pop_back();
+  } else if (t == U"н") {
+    if (w.size() >= 2 && w[w.size() - 2] == U'н' && w.size() - 2 >= r.rv) w.pop_back();
+  } else if (!t.empty()) {
+    r.Cut(t);
+    if (EndsWithU(w, U"нн") && w.size() - 2 >= r.rv) w.pop_back();
+  }
+  *word = Encode(w);
 }
 
 }  // namespace graphdb::fts

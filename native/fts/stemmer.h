@@ -3,12 +3,13 @@
 //
 //   english  the Snowball English stemmer ("Porter2"), the default
 //   porter   M. F. Porter's original 1980 algorithm
+//   french   the Snowball French stemmer
 //   russian  the Snowball Russian stemmer
 //   none     no stemming
 //
 // Words are UTF-8. The English and Porter stemmers treat any byte outside a-z as a consonant
-// (so "früh" and "x-ray" pass through unchanged, as in Snowball); the Russian stemmer works on
-// Cyrillic letters and leaves other characters alone.
+// (so "früh" and "x-ray" pass through unchanged, as in Snowball); the French and Russian stemmers
+// work on Unicode letters and leaves other characters alone.
 //
 // Thread-safety: stateless functions.
 #pragma once
@@ -18,7 +19,7 @@
 
 namespace graphdb::fts {
 
-enum class StemmerKind : uint8_t { kNone, kEnglish, kPorter, kRussian };
+enum class StemmerKind : uint8_t { kNone, kEnglish, kPorter, kFrench, kRussian };
 
 // The kind a (lower-case) name stands for; false for an unknown name.
 bool ParseStemmer(std::string_view name, StemmerKind* kind);
@@ -32,6 +33,7 @@ void Stem(StemmerKind kind, std::string* word);
 
 void StemEnglish(std::string* word);
 void StemPorter(std::string* word);
+void StemFrench(std::string* word);
 void StemRussian(std::string* word);
 
 }  // namespace graphdb::fts
