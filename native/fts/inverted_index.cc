@@ -33,15 +33,59 @@ void CountTerms(std::vector<uint32_t>* ids, std::vector<std::pair<uint32_t, uint
   }
 }
 
+uint32_t HashTerm(std::string_view term) {
+  // FNV-1a, folded: terms are short.
+  uint64_t h = 1469598103934665603ull;
+  for (char c : term) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  return static_cast<uint32_t>(h ^ (h >> 32));
+}
+
 }  // namespace
 
+uint32_t InvertedIndex::FindTerm(std::string_view term) const {
+  if (slots_.empty()) return kNoTerm;
+  const uint32_t h = HashTerm(term);
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = h & mask;; i = (i + 1) & mask) {
+    uint64_t slot = slots_[i];
+    if (slot == 0) return kNoTerm;
+    if (static_cast<uint32_t>(slot >> 32) == h) {
+      auto id = static_cast<uint32_t>(slot) - 1;
+      if (terms_[id] == term) return id;
+    }
+  }
+}
+
+void InvertedIndex::GrowTable() {
+  std::vector<uint64_t> old = std::move(slots_);
+  slots_.assign(std::max<size_t>(1024, old.size() * 2), 0);
+  const size_t mask = slots_.size() - 1;
+  for (uint64_t slot : old) {
+    if (slot == 0) continue;
+    size_t i = (slot >> 32) & mask;
+    while (slots_[i] != 0) i = (i + 1) & mask;
+    slots_[i] = slot;
+  }
+}
+
 uint32_t InvertedIndex::TermId(std::string_view term) {
-  auto it = ids_.find(term);
-  if (it != ids_.end()) return it->second;
+  if ((terms_.size() + 1) * 2 > slots_.size()) GrowTable();
+  const uint32_t h = HashTerm(term);
+  const size_t mask = slots_.size() - 1;
+  size_t i = h & mask;
+  for (;; i = (i + 1) & mask) {
+    uint64_t slot = slots_[i];
+    if (slot == 0) break;
+    if (static_cast<uint32_t>(slot >> 32) == h) {
+      auto id = static_cast<uint32_t>(slot) - 1;
+      if (terms_[id] == term) return id;
+    }
+  }
   auto id = static_cast<uint32_t>(terms_.size());
   terms_.emplace_back(term);
+  term_info_.emplace_back();
   postings_.emplace_back();
-  ids_.emplace(std::string(term), id);
+  slots_[i] = (static_cast<uint64_t>(h) << 32) | (id + 1);
   return id;
 }
 
@@ -61,7 +105,10 @@ void InvertedIndex::EndLive(uint64_t offset, uint64_t ts) {
   if (offset >= docs_.size()) return;
   DocState& d = docs_[offset];
   if (d.versions.empty() || d.versions.back().end != kForever) return;
-  for (auto [term, index] : d.live) postings_[term][index].end = ts;
+  for (auto [term, index] : d.live) {
+    postings_[term][index].end = ts;
+    ++term_info_[term].ended;
+  }
   d.live.clear();
   d.versions.back().end = ts;
   PushStats(ts, -1, -static_cast<int64_t>(d.versions.back().len));
@@ -83,6 +130,7 @@ void InvertedIndex::AddVersion(uint64_t offset, const std::vector<std::string>& 
     auto& list = postings_[term];
     d.live.emplace_back(term, static_cast<uint32_t>(list.size()));
     list.push_back({offset, ts, kForever, tf, len});
+    term_info_[term].max_begin = std::max(term_info_[term].max_begin, ts);
   }
   PushStats(ts, 1, len);
 }
@@ -125,13 +173,17 @@ void InvertedIndex::Prune(uint64_t oldest) {
   }
   if (!any) return;
   // Drop ended postings and versions; renumber the live postings' indexes.
-  for (auto& list : postings_) {
+  for (uint32_t term = 0; term < postings_.size(); ++term) {
+    auto& list = postings_[term];
     size_t out = 0;
+    uint32_t ended = 0;
     for (size_t i = 0; i < list.size(); ++i) {
       if (list[i].end <= oldest) continue;
+      ended += list[i].end != kForever;
       list[out++] = list[i];
     }
     list.resize(out);
+    term_info_[term].ended = ended;
   }
   for (uint32_t term = 0; term < postings_.size(); ++term) {
     const auto& list = postings_[term];
@@ -202,8 +254,8 @@ std::vector<ScoredDoc> InvertedIndex::Search(const QueryTerms& query, uint64_t r
   // The matched terms: exact terms, and the index's terms a pattern matches (distinct).
   std::vector<uint32_t> matched;
   for (const std::string& t : query.exact) {
-    auto it = ids_.find(std::string_view(t));
-    if (it != ids_.end()) matched.push_back(it->second);
+    uint32_t id = FindTerm(t);
+    if (id != kNoTerm) matched.push_back(id);
   }
   if (!query.patterns.empty()) {
     for (uint32_t id = 0; id < terms_.size(); ++id) {
@@ -258,7 +310,7 @@ std::vector<ScoredDoc> InvertedIndex::Search(const QueryTerms& query, uint64_t r
   // Terms only the own documents hold (not in the dictionary) also count as matched terms.
   std::vector<std::string_view> own_only;
   for (const OwnHit& h : own_hits) {
-    if (ids_.find(h.term) == ids_.end()) own_only.push_back(h.term);
+    if (FindTerm(h.term) == kNoTerm) own_only.push_back(h.term);
   }
   std::sort(own_only.begin(), own_only.end());
   own_only.erase(std::unique(own_only.begin(), own_only.end()), own_only.end());
@@ -275,15 +327,34 @@ std::vector<ScoredDoc> InvertedIndex::Search(const QueryTerms& query, uint64_t r
   };
   for (uint32_t term : matched) {
     const auto& list = postings_[term];
+    const TermInfo& info = term_info_[term];
+    // Every posting live, begun by the reader's time, none replaced by the statement's own
+    // rows: no check per posting.
+    const bool all = info.ended == 0 && info.max_begin <= read_ts && changed.empty();
     uint64_t df = 0;
-    for (const Posting& p : list) {
-      if (p.VisibleAt(read_ts) && !is_changed(p.doc)) ++df;
+    if (all) {
+      df = list.size();
+    } else {
+      for (const Posting& p : list) {
+        if (p.VisibleAt(read_ts) && !is_changed(p.doc)) ++df;
+      }
     }
     df = score_own(terms_[term], df);
     if (df == 0) continue;
-    double idf = idf_of(df);
-    for (const Posting& p : list) {
-      if (p.VisibleAt(read_ts) && !is_changed(p.doc)) add(p.doc, weight(idf, p.tf, p.len));
+    const double idf = idf_of(df);
+    const double k1 = idf * (k + 1);
+    const double norm0 = k * (1 - b);
+    const double norm1 = k * b / avgdl;
+    auto w = [&](const Posting& p) {
+      double tf = p.tf;
+      return k1 * tf / (tf + norm0 + norm1 * static_cast<double>(p.len));
+    };
+    if (all) {
+      for (const Posting& p : list) add(p.doc, w(p));
+    } else {
+      for (const Posting& p : list) {
+        if (p.VisibleAt(read_ts) && !is_changed(p.doc)) add(p.doc, w(p));
+      }
     }
     for (const OwnHit& h : own_hits) {
       if (h.term == terms_[term]) {
@@ -301,37 +372,48 @@ std::vector<ScoredDoc> InvertedIndex::Search(const QueryTerms& query, uint64_t r
       }
     }
   }
-  result.reserve(scratch.touched.size());
+  auto better = [](const ScoredDoc& a, const ScoredDoc& b) {
+    return a.score > b.score || (a.score == b.score && a.offset < b.offset);
+  };
+  const auto wanted = [&](uint64_t doc) {
+    return !options.conjunctive || scratch.hits[doc] == query.unique_count;
+  };
+  if (options.top == 0) {
+    result.reserve(scratch.touched.size());
+    for (uint64_t doc : scratch.touched) {
+      if (wanted(doc)) result.push_back({doc, scratch.score[doc]});
+      scratch.score[doc] = 0;
+      scratch.hits[doc] = 0;
+    }
+    return result;
+  }
+  // Top k: a heap of the best k so far, its worst on top.
+  const size_t k_top = std::min<uint64_t>(options.top, scratch.touched.size());
+  result.reserve(k_top);
   for (uint64_t doc : scratch.touched) {
-    if (!options.conjunctive || scratch.hits[doc] == query.unique_count) {
-      result.push_back({doc, scratch.score[doc]});
+    if (wanted(doc)) {
+      ScoredDoc d{doc, scratch.score[doc]};
+      if (result.size() < k_top) {
+        result.push_back(d);
+        std::push_heap(result.begin(), result.end(), better);
+      } else if (better(d, result.front())) {
+        std::pop_heap(result.begin(), result.end(), better);
+        result.back() = d;
+        std::push_heap(result.begin(), result.end(), better);
+      }
     }
     scratch.score[doc] = 0;
     scratch.hits[doc] = 0;
   }
-  if (options.top != 0 && result.size() > options.top) {
-    auto better = [](const ScoredDoc& a, const ScoredDoc& b) {
-      return a.score > b.score || (a.score == b.score && a.offset < b.offset);
-    };
-    std::nth_element(result.begin(), result.begin() + static_cast<ptrdiff_t>(options.top),
-                     result.end(), better);
-    result.resize(options.top);
-    std::sort(result.begin(), result.end(), better);
-  } else if (options.top != 0) {
-    std::sort(result.begin(), result.end(), [](const ScoredDoc& a, const ScoredDoc& b) {
-      return a.score > b.score || (a.score == b.score && a.offset < b.offset);
-    });
-  } else {
-    std::sort(result.begin(), result.end(),
-              [](const ScoredDoc& a, const ScoredDoc& b) { return a.offset < b.offset; });
-  }
+  std::sort_heap(result.begin(), result.end(), better);
   return result;
 }
 
 uint64_t InvertedIndex::MemoryBytes() const {
   std::shared_lock lock(mu_);
   uint64_t bytes = sizeof(*this);
-  for (const auto& t : terms_) bytes += t.capacity() + sizeof(std::string) * 2 + 16;
+  for (const auto& t : terms_) bytes += t.capacity() + sizeof(std::string);
+  bytes += slots_.capacity() * sizeof(uint64_t) + term_info_.capacity() * sizeof(TermInfo);
   for (const auto& list : postings_) bytes += list.capacity() * sizeof(Posting) + sizeof(list);
   for (const auto& d : docs_) {
     bytes += sizeof(DocState) + d.versions.capacity() * sizeof(Version) +

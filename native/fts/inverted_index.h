@@ -25,7 +25,6 @@
 #include <shared_mutex>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "fts/analyzer.h"
@@ -110,12 +109,18 @@ class InvertedIndex {
     uint64_t docs;
     uint64_t total_len;
   };
-  struct StringHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  // Per term: what lets a search skip the visibility checks (every posting live and begun at
+  // or before the reader's time) and count df without a pass.
+  struct TermInfo {
+    uint64_t max_begin = 0;  // the latest posting's begin
+    uint32_t ended = 0;      // postings with an end
   };
 
-  uint32_t TermId(std::string_view term);
+  static constexpr uint32_t kNoTerm = std::numeric_limits<uint32_t>::max();
+  // The id of `term`, or kNoTerm. An open-addressing table of (hash tag, id) slots.
+  uint32_t FindTerm(std::string_view term) const;
+  uint32_t TermId(std::string_view term);  // adds it when new
+  void GrowTable();
   void EndLive(uint64_t offset, uint64_t ts);
   void AddVersion(uint64_t offset, const std::vector<std::string>& terms, uint64_t ts);
   void PushStats(uint64_t ts, int64_t docs_delta, int64_t len_delta);
@@ -123,8 +128,9 @@ class InvertedIndex {
   const Version* VisibleVersion(uint64_t offset, uint64_t ts) const;
 
   mutable std::shared_mutex mu_;
-  std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> ids_;
+  std::vector<uint64_t> slots_;  // (hash << 32) | (id + 1); 0: empty
   std::vector<std::string> terms_;
+  std::vector<TermInfo> term_info_;
   std::vector<std::vector<Posting>> postings_;
   std::vector<DocState> docs_;  // by row offset
   std::vector<StatPoint> stats_{{0, 0, 0}};
