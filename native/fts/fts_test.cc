@@ -367,6 +367,21 @@ TEST(FtsIndex, VersionsAreReadAtTheirSnapshot) {
   EXPECT_EQ(index.Stats(100), (std::pair<uint64_t, uint64_t>{2, 1}));
 }
 
+TEST(FtsIndex, RowsAddedForEverySnapshotAfterLaterCommits) {
+  auto a = MakeAnalyzer();
+  InvertedIndex index;
+  SmallIndex(&index, *a);
+  index.Put(3, Terms(*a, "alice"), 10);
+  // A COPY's rows are seen by every snapshot, also those before the commit at 10.
+  std::vector<DocTerms> copied;
+  copied.push_back({7, 0, Terms(*a, "alice bob")});
+  index.Build(std::move(copied));
+  EXPECT_EQ(index.Stats(5), (std::pair<uint64_t, uint64_t>{3, 5}));
+  EXPECT_EQ(index.Stats(10), (std::pair<uint64_t, uint64_t>{4, 6}));
+  EXPECT_EQ(index.Search(a->Query("alice", false), 5, {}, {}).size(), 2u);
+  EXPECT_EQ(index.Search(a->Query("alice", false), 10, {}, {}).size(), 3u);
+}
+
 TEST(FtsIndex, OwnChangesReplaceCommittedVersions) {
   auto a = MakeAnalyzer();
   InvertedIndex index;

@@ -90,14 +90,17 @@ uint32_t InvertedIndex::TermId(std::string_view term) {
 }
 
 void InvertedIndex::PushStats(uint64_t ts, int64_t docs_delta, int64_t len_delta) {
-  StatPoint p = stats_.back();
-  p.docs = static_cast<uint64_t>(static_cast<int64_t>(p.docs) + docs_delta);
-  p.total_len = static_cast<uint64_t>(static_cast<int64_t>(p.total_len) + len_delta);
-  if (stats_.back().ts == ts) {
-    stats_.back() = p;
-  } else {
+  // The point for `ts` (a copy of the one before when new); it and every later point change.
+  auto it = std::lower_bound(stats_.begin(), stats_.end(), ts,
+                             [](const StatPoint& p, uint64_t t) { return p.ts < t; });
+  if (it == stats_.end() || it->ts != ts) {
+    StatPoint p = it == stats_.begin() ? StatPoint{ts, 0, 0} : *(it - 1);
     p.ts = ts;
-    stats_.push_back(p);
+    it = stats_.insert(it, p);
+  }
+  for (; it != stats_.end(); ++it) {
+    it->docs = static_cast<uint64_t>(static_cast<int64_t>(it->docs) + docs_delta);
+    it->total_len = static_cast<uint64_t>(static_cast<int64_t>(it->total_len) + len_delta);
   }
 }
 
