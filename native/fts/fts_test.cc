@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -380,6 +383,69 @@ TEST(FtsIndex, RowsAddedForEverySnapshotAfterLaterCommits) {
   EXPECT_EQ(index.Stats(10), (std::pair<uint64_t, uint64_t>{4, 6}));
   EXPECT_EQ(index.Search(a->Query("alice", false), 5, {}, {}).size(), 2u);
   EXPECT_EQ(index.Search(a->Query("alice", false), 10, {}, {}).size(), 3u);
+}
+
+// Random puts, removes and prunes against a model that keeps every version: the index must
+// score every snapshot at or after the last prune as BM25 over the model's visible versions.
+TEST(FtsIndex, RandomHistoryMatchesModel) {
+  const char* words[] = {"alpha", "beta", "gamma", "delta", "omega"};
+  std::mt19937 rng(42);
+  InvertedIndex index;
+  struct V {
+    uint64_t doc, begin, end;
+    std::vector<std::string> terms;
+  };
+  std::vector<V> model;
+  auto live = [&](uint64_t doc) -> V* {
+    for (V& v : model) {
+      if (v.doc == doc && v.end == kForever) return &v;
+    }
+    return nullptr;
+  };
+  uint64_t oldest = 0;
+  for (uint64_t ts = 1; ts < 400; ++ts) {
+    uint64_t doc = rng() % 12;
+    if (rng() % 4 == 0) {
+      index.Remove(doc, ts);
+      if (V* v = live(doc)) v->end = ts;
+    } else {
+      std::vector<std::string> terms;
+      for (int n = rng() % 4; n > 0; --n) terms.push_back(words[rng() % 5]);
+      index.Put(doc, terms, ts);
+      if (V* v = live(doc)) v->end = ts;
+      model.push_back({doc, ts, kForever, terms});
+    }
+    if (ts % 37 == 0) {
+      oldest = ts - rng() % 20;
+      index.Prune(oldest);
+    }
+    for (uint64_t r : {oldest, (oldest + ts) / 2, ts}) {
+      // The model's BM25 for "alpha" at snapshot r.
+      double n = 0, total = 0, df = 0;
+      for (const V& v : model) {
+        if (v.begin <= r && r < v.end) {
+          ++n;
+          total += static_cast<double>(v.terms.size());
+          df += std::count(v.terms.begin(), v.terms.end(), "alpha") > 0;
+        }
+      }
+      std::map<uint64_t, double> expected;
+      for (const V& v : model) {
+        auto tf = static_cast<double>(std::count(v.terms.begin(), v.terms.end(), "alpha"));
+        if (v.begin <= r && r < v.end && tf > 0) {
+          double idf = std::log10((n - df + 0.5) / (df + 0.5) + 1);
+          double len = static_cast<double>(v.terms.size());
+          expected[v.doc] = idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * len / (total / n)));
+        }
+      }
+      QueryTerms q;
+      q.exact = {"alpha"};
+      q.unique_count = 1;
+      auto got = index.Search(q, r, {}, {});
+      ASSERT_EQ(got.size(), expected.size()) << "ts " << ts << " read " << r;
+      for (const ScoredDoc& d : got) EXPECT_NEAR(d.score, expected[d.offset], 1e-9);
+    }
+  }
 }
 
 TEST(FtsIndex, OwnChangesReplaceCommittedVersions) {

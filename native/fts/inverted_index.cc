@@ -112,8 +112,11 @@ void InvertedIndex::EndLive(uint64_t offset, uint64_t ts) {
     postings_[term][index].end = ts;
     ++term_info_[term].ended;
   }
+  ended_postings_ += d.live.size();
   d.live.clear();
   d.versions.back().end = ts;
+  min_end_ = std::min(min_end_, ts);
+  if (d.versions.size() == 1) ended_docs_.push_back(offset);  // else listed already
   PushStats(ts, -1, -static_cast<int64_t>(d.versions.back().len));
 }
 
@@ -164,48 +167,53 @@ void InvertedIndex::Build(std::vector<DocTerms> docs) {
 
 void InvertedIndex::Prune(uint64_t oldest) {
   std::unique_lock lock(mu_);
-  bool any = false;
-  for (auto& list : postings_) {
-    for (const Posting& p : list) {
-      if (p.end <= oldest) {
-        any = true;
-        break;
-      }
-    }
-    if (any) break;
-  }
-  if (!any) return;
-  // Drop ended postings and versions; renumber the live postings' indexes.
-  for (uint32_t term = 0; term < postings_.size(); ++term) {
-    auto& list = postings_[term];
-    size_t out = 0;
-    uint32_t ended = 0;
-    for (size_t i = 0; i < list.size(); ++i) {
-      if (list[i].end <= oldest) continue;
-      ended += list[i].end != kForever;
-      list[out++] = list[i];
-    }
-    list.resize(out);
-    term_info_[term].ended = ended;
-  }
-  for (uint32_t term = 0; term < postings_.size(); ++term) {
-    const auto& list = postings_[term];
-    for (uint32_t i = 0; i < list.size(); ++i) {
-      if (list[i].end != kForever) continue;
-      for (auto& [t, index] : docs_[list[i].doc].live) {
-        if (t == term) index = i;
-      }
-    }
-  }
-  for (DocState& d : docs_) {
-    auto& v = d.versions;
-    v.erase(std::remove_if(v.begin(), v.end(), [&](const Version& x) { return x.end <= oldest; }),
-            v.end());
-  }
   // Keep the last stats point at or before `oldest` and every later one.
   size_t first = 0;
   while (first + 1 < stats_.size() && stats_[first + 1].ts <= oldest) ++first;
   stats_.erase(stats_.begin(), stats_.begin() + static_cast<ptrdiff_t>(first));
+  if (min_end_ > oldest) return;  // nothing ended early enough (the common case: O(1))
+  // Drop the ended postings of the terms that have some, renumbering the live postings that
+  // move (their documents point at them).
+  uint64_t min_end = kForever;
+  for (uint32_t term = 0; term < postings_.size(); ++term) {
+    if (term_info_[term].ended == 0) continue;
+    auto& list = postings_[term];
+    size_t out = 0;
+    uint32_t ended = 0;
+    for (size_t i = 0; i < list.size(); ++i) {
+      const Posting p = list[i];
+      if (p.end <= oldest) continue;
+      if (p.end != kForever) {
+        ++ended;
+        min_end = std::min(min_end, p.end);
+      } else if (out != i) {
+        for (auto& [t, index] : docs_[p.doc].live) {
+          if (t == term) index = static_cast<uint32_t>(out);
+        }
+      }
+      list[out++] = p;
+    }
+    ended_postings_ -= list.size() - out;
+    list.resize(out);
+    term_info_[term].ended = ended;
+  }
+  // Drop the ended versions of the documents that have some.
+  size_t keep = 0;
+  for (uint64_t offset : ended_docs_) {
+    auto& v = docs_[offset].versions;
+    v.erase(std::remove_if(v.begin(), v.end(), [&](const Version& x) { return x.end <= oldest; }),
+            v.end());
+    bool still = false;
+    for (const Version& x : v) {
+      if (x.end != kForever) {
+        still = true;
+        min_end = std::min(min_end, x.end);
+      }
+    }
+    if (still) ended_docs_[keep++] = offset;
+  }
+  ended_docs_.resize(keep);
+  min_end_ = min_end;
 }
 
 const InvertedIndex::Version* InvertedIndex::VisibleVersion(uint64_t offset, uint64_t ts) const {

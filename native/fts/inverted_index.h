@@ -134,6 +134,11 @@ class InvertedIndex {
   std::vector<std::vector<Posting>> postings_;
   std::vector<DocState> docs_;  // by row offset
   std::vector<StatPoint> stats_{{0, 0, 0}};
+  // What Prune has to look at: the earliest end of a posting or version still kept, the
+  // number of ended postings, the rows with an ended version.
+  uint64_t min_end_ = kForever;
+  uint64_t ended_postings_ = 0;
+  std::vector<uint64_t> ended_docs_;
 };
 
 }  // namespace graphdb::fts
