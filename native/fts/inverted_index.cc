@@ -4,6 +4,8 @@
 #include <cmath>
 #include <mutex>
 
+#include "common/interrupt.h"
+
 namespace graphdb::fts {
 namespace {
 
@@ -315,6 +317,17 @@ std::vector<ScoredDoc> InvertedIndex::Search(const QueryTerms& query, uint64_t r
 
   thread_local Scratch scratch;
   scratch.touched.clear();
+  // Leaves the accumulator zeroed however the search ends (an interrupt throws).
+  struct Reset {
+    Scratch& s;
+    ~Reset() {
+      for (uint64_t doc : s.touched) {
+        s.score[doc] = 0;
+        s.hits[doc] = 0;
+      }
+      s.touched.clear();
+    }
+  } reset{scratch};
   uint64_t max_doc = docs_.size();
   for (const auto& doc : own.docs) max_doc = std::max(max_doc, doc.offset + 1);
   scratch.Ensure(max_doc);
@@ -352,6 +365,7 @@ std::vector<ScoredDoc> InvertedIndex::Search(const QueryTerms& query, uint64_t r
     }
     df = score_own(terms_[term], df);
     if (df == 0) continue;
+    CheckInterrupt();
     const double idf = idf_of(df);
     const double k1 = idf * (k + 1);
     const double norm0 = k * (1 - b);
@@ -393,8 +407,6 @@ std::vector<ScoredDoc> InvertedIndex::Search(const QueryTerms& query, uint64_t r
     result.reserve(scratch.touched.size());
     for (uint64_t doc : scratch.touched) {
       if (wanted(doc)) result.push_back({doc, scratch.score[doc]});
-      scratch.score[doc] = 0;
-      scratch.hits[doc] = 0;
     }
     return result;
   }
@@ -413,8 +425,6 @@ std::vector<ScoredDoc> InvertedIndex::Search(const QueryTerms& query, uint64_t r
         std::push_heap(result.begin(), result.end(), better);
       }
     }
-    scratch.score[doc] = 0;
-    scratch.hits[doc] = 0;
   }
   std::sort_heap(result.begin(), result.end(), better);
   return result;

@@ -3,7 +3,6 @@
 #include "fts/stemmer.h"
 
 #include <array>
-#include <cstring>
 #include <initializer_list>
 
 #include "common/utf8.h"
@@ -12,8 +11,16 @@ namespace graphdb::fts {
 namespace {
 
 bool EndsWith(const std::string& w, std::string_view s) {
-  return w.size() >= s.size() &&
-         std::memcmp(w.data() + w.size() - s.size(), s.data(), s.size()) == 0;
+  if (w.size() < s.size()) return false;
+  const char* tail = w.data() + w.size() - s.size();
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (tail[i] != s[i]) return false;
+  }
+  return true;
+}
+
+bool Equals(const std::string& w, std::string_view s) {
+  return w.size() == s.size() && EndsWith(w, s);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -79,7 +86,7 @@ bool EnglishException1(std::string* word) {
       {"andes", "andes"},
   }};
   for (const auto& [from, to] : kForms) {
-    if (*word == from) {
+    if (Equals(*word, from)) {
       *word = to;
       return true;
     }
@@ -744,7 +751,7 @@ void StemEnglish(std::string* word) {
   static constexpr std::string_view kException2[] = {"inning",  "outing",  "canning", "herring",
                                                      "earring", "proceed", "exceed",  "succeed"};
   bool invariant = false;
-  for (std::string_view x : kException2) invariant = invariant || w == x;
+  for (std::string_view x : kException2) invariant = invariant || Equals(w, x);
   if (!invariant) {
     EnglishStep1b(e);
     EnglishStep1c(e);
