@@ -428,7 +428,9 @@ class AlgoExtension final : public exec::TableFunctionExtension {
   std::unique_ptr<exec::TableFunctionRowSource> Open(const binder::BoundTableFunction& fn,
                                                      exec::GraphStore& store,
                                                      exec::ExecContext& ctx) const override {
-    const Spec& spec = *FindSpec(fn.name);
+    const Spec* found = FindSpec(fn.name);
+    if (!found) return nullptr;  // another module's function
+    const Spec& spec = *found;
     // A statement without a session (an HTTP request outside a transaction) gets graphs of
     // its own, gone when the call ends.
     ProjectedGraphs alone;

@@ -1451,9 +1451,7 @@ class TableFunctionOp final : public GraphOperator {
     while (!source_ || !source_->Next(&row_)) {
       source_.reset();
       if (!child->Next(ctx)) return false;
-      const TableFunctionExtension* extension = GetTableFunctionExtension();
-      if (!extension) ThrowNotSupported("table function " + fn_.name + " is not available");
-      source_ = extension->Open(fn_, *store_, ctx);
+      source_ = OpenExtensionCall(fn_, *store_, ctx);
     }
     ctx.ChargeWork();
     Emit(row_, ctx);
