@@ -53,6 +53,54 @@ describe('full-text search', () => {
     db.close();
   });
 
+  it("takes Kùzu's parameters: stemmers, stop words, wildcards, conjunctive, top", async () => {
+    const db = new Database(':memory:');
+    const conn = db.connect();
+    await conn.query('CREATE NODE TABLE Doc(id INT64 PRIMARY KEY, body STRING)');
+    await conn.query('CREATE NODE TABLE Stop(w STRING PRIMARY KEY)');
+    await conn.query("CREATE (:Stop {w: 'waterloo'})");
+    for (const [id, body] of [
+      [0, 'alice studys in waterloo and toronto'],
+      [3, 'bob is studying in vancouver'],
+      [20, 'dan has not study at any places'],
+    ] as const) {
+      await conn.query('CREATE (:Doc {id: $id, body: $body})', { id, body });
+    }
+    await conn.query(
+      "CALL CREATE_FTS_INDEX('Doc', 'idx', ['body'], stemmer := 'porter', stopWords := 'Stop')",
+    );
+    expect(await ids(conn, 'waterloo')).toEqual([]);
+    expect(await ids(conn, 'studies')).toEqual([0, 3, 20]);
+    expect(await ids(conn, 'tor* v?ncouv*')).toEqual([0, 3]);
+    expect(
+      await rows(
+        conn,
+        "CALL QUERY_FTS_INDEX('Doc', 'idx', 'alice study', conjunctive := true) RETURN node.id",
+      ),
+    ).toEqual([[0]]);
+    expect(
+      await rows(conn, "CALL QUERY_FTS_INDEX('Doc', 'idx', 'study alice', top := 1) RETURN node.id"),
+    ).toEqual([[0]]);
+    expect(await rows(conn, 'CALL SHOW_INDEXES() RETURN index_type, index_definition')).toEqual([
+      ['FTS', "CALL CREATE_FTS_INDEX('Doc', 'idx', ['body'], stemmer := 'porter', stopWords := 'Stop');"],
+    ]);
+    // The stop words were copied: the table may go.
+    await conn.query('DROP TABLE Stop');
+    expect(await ids(conn, 'waterloo')).toEqual([]);
+    await expect(
+      conn.query("CALL CREATE_FTS_INDEX('Doc', 'x', ['body'], stemmer := 'german1')"),
+    ).rejects.toThrow("Binder exception: Unrecognized stemmer 'german1'.");
+    await expect(conn.query("CALL QUERY_FTS_INDEX('Doc', 'idx', 'a', B := 2) RETURN node")).rejects.toThrow(
+      'Binder exception: BM25 model requires the Document Length Normalization(b) value to be in the range [0,1].',
+    );
+    await expect(conn.query('ALTER TABLE Doc DROP body')).rejects.toThrow(
+      'Binder exception: Cannot drop property body in table Doc because it is used in one or more indexes.',
+    );
+    await conn.query('INSTALL fts');
+    await conn.query('LOAD EXTENSION fts');
+    db.close();
+  });
+
   it('shows a transaction its own changes and forgets them on rollback', async () => {
     const db = new Database(':memory:');
     const conn = db.connect();
