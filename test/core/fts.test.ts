@@ -96,6 +96,12 @@ describe('full-text search', () => {
     await expect(conn.query('ALTER TABLE Doc DROP body')).rejects.toThrow(
       'Binder exception: Cannot drop property body in table Doc because it is used in one or more indexes.',
     );
+    // The query may be a parameter; each value gets its own answer (no plan reuse across them).
+    const byParam = async (q: string) =>
+      (await conn.query("CALL QUERY_FTS_INDEX('Doc', 'idx', $q, top := $k) RETURN node.id", { q, k: 5 }))
+        .rows;
+    expect(await byParam('alice')).toEqual([[0]]);
+    expect(await byParam('vancouver')).toEqual([[3]]);
     await conn.query('INSTALL fts');
     await conn.query('LOAD EXTENSION fts');
     db.close();
