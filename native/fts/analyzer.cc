@@ -803,6 +803,8 @@ QueryTerms Analyzer::Query(std::string_view query, bool conjunctive) const {
         if (re.ok()) {
           pattern_texts.push_back(p);
           q.patterns.push_back(std::make_shared<regex::Regex>(std::move(re.value())));
+          q.pattern_prefixes.push_back(token.substr(0, token.find_first_of("*?")));
+          q.pattern_suffixes.push_back(token.substr(token.find_last_of("*?") + 1));
         }
       }
       if (std::find(distinct.begin(), distinct.end(), token) == distinct.end()) {

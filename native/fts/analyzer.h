@@ -56,6 +56,8 @@ struct AnalyzerOptions {
 struct QueryTerms {
   std::vector<std::string> exact;                       // distinct
   std::vector<std::shared_ptr<regex::Regex>> patterns;  // distinct by text
+  std::vector<std::string> pattern_prefixes;  // each pattern's text before its first wildcard
+  std::vector<std::string> pattern_suffixes;  // and after its last
   size_t unique_count = 0;
 };
 

@@ -448,6 +448,24 @@ TEST(FtsIndex, RandomHistoryMatchesModel) {
   }
 }
 
+TEST(FtsIndex, WildcardsFindTermsAddedByBuildAndPut) {
+  auto a = MakeAnalyzer();
+  InvertedIndex index;
+  SmallIndex(&index, *a);  // terms: alic, run, bob
+  index.Put(5, Terms(*a, "zebra alpaca"), 3);
+  index.Put(6, Terms(*a, "alpine"), 4);
+  auto found = [&](std::string_view q) {
+    std::vector<uint64_t> out;
+    for (const ScoredDoc& d : index.Search(a->Query(q, false), 10, {}, {})) out.push_back(d.offset);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  EXPECT_EQ(found("al*"), (std::vector<uint64_t>{0, 5, 6}));
+  EXPECT_EQ(found("alp?n*"), (std::vector<uint64_t>{6}));
+  EXPECT_EQ(found("*b*"), (std::vector<uint64_t>{1, 5}));
+  EXPECT_EQ(found("zz*"), (std::vector<uint64_t>{}));
+}
+
 TEST(FtsIndex, OwnChangesReplaceCommittedVersions) {
   auto a = MakeAnalyzer();
   InvertedIndex index;

@@ -146,7 +146,13 @@ void InvertedIndex::AddVersion(uint64_t offset, const std::vector<std::string>& 
 void InvertedIndex::Put(uint64_t offset, const std::vector<std::string>& terms, uint64_t ts) {
   std::unique_lock lock(mu_);
   EndLive(offset, ts);
+  size_t known = terms_.size();
   AddVersion(offset, terms, ts);
+  for (auto id = static_cast<uint32_t>(known); id < terms_.size(); ++id) {
+    auto at = std::lower_bound(sorted_.begin(), sorted_.end(), terms_[id],
+                               [&](uint32_t x, const std::string& t) { return terms_[x] < t; });
+    sorted_.insert(at, id);
+  }
 }
 
 void InvertedIndex::Remove(uint64_t offset, uint64_t ts) {
@@ -165,6 +171,9 @@ void InvertedIndex::Build(std::vector<DocTerms> docs) {
     EndLive(doc.offset, doc.begin_ts);
     AddVersion(doc.offset, doc.terms, doc.begin_ts);
   }
+  while (sorted_.size() < terms_.size()) sorted_.push_back(static_cast<uint32_t>(sorted_.size()));
+  std::sort(sorted_.begin(), sorted_.end(),
+            [&](uint32_t a, uint32_t b) { return terms_[a] < terms_[b]; });
 }
 
 void InvertedIndex::Prune(uint64_t oldest) {
@@ -270,14 +279,17 @@ std::vector<ScoredDoc> InvertedIndex::Search(const QueryTerms& query, uint64_t r
     uint32_t id = FindTerm(t);
     if (id != kNoTerm) matched.push_back(id);
   }
-  if (!query.patterns.empty()) {
-    for (uint32_t id = 0; id < terms_.size(); ++id) {
-      for (const auto& re : query.patterns) {
-        if (re->FullMatch(terms_[id])) {
-          matched.push_back(id);
-          break;
-        }
-      }
+  for (size_t p = 0; p < query.patterns.size(); ++p) {
+    // The terms that start with the pattern's literal prefix (all of them for none): a range
+    // of the sorted terms.
+    const std::string& prefix = query.pattern_prefixes[p];
+    auto first =
+        std::lower_bound(sorted_.begin(), sorted_.end(), prefix,
+                         [&](uint32_t id, const std::string& x) { return terms_[id] < x; });
+    const std::string& suffix = query.pattern_suffixes[p];
+    for (auto it = first; it != sorted_.end() && terms_[*it].starts_with(prefix); ++it) {
+      const std::string& term = terms_[*it];
+      if (term.ends_with(suffix) && query.patterns[p]->FullMatch(term)) matched.push_back(*it);
     }
   }
   std::sort(matched.begin(), matched.end());
@@ -434,7 +446,8 @@ uint64_t InvertedIndex::MemoryBytes() const {
   std::shared_lock lock(mu_);
   uint64_t bytes = sizeof(*this);
   for (const auto& t : terms_) bytes += t.capacity() + sizeof(std::string);
-  bytes += slots_.capacity() * sizeof(uint64_t) + term_info_.capacity() * sizeof(TermInfo);
+  bytes += slots_.capacity() * sizeof(uint64_t) + term_info_.capacity() * sizeof(TermInfo) +
+           sorted_.capacity() * sizeof(uint32_t);
   for (const auto& list : postings_) bytes += list.capacity() * sizeof(Posting) + sizeof(list);
   for (const auto& d : docs_) {
     bytes += sizeof(DocState) + d.versions.capacity() * sizeof(Version) +

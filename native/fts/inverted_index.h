@@ -130,6 +130,7 @@ class InvertedIndex {
   mutable std::shared_mutex mu_;
   std::vector<uint64_t> slots_;  // (hash << 32) | (id + 1); 0: empty
   std::vector<std::string> terms_;
+  std::vector<uint32_t> sorted_;  // term ids in text order (wildcard prefixes are ranges)
   std::vector<TermInfo> term_info_;
   std::vector<std::vector<Posting>> postings_;
   std::vector<DocState> docs_;  // by row offset
