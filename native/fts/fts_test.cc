@@ -466,6 +466,48 @@ TEST(FtsIndex, WildcardsFindTermsAddedByBuildAndPut) {
   EXPECT_EQ(found("zz*"), (std::vector<uint64_t>{}));
 }
 
+// A selective query (few postings for the table's size) takes the sparse path; a broad one the
+// dense accumulator: both give BM25.
+TEST(FtsIndex, SelectiveAndBroadQueriesScoreAlike) {
+  InvertedIndex index;
+  std::vector<DocTerms> docs;
+  for (uint64_t i = 0; i < 400; ++i) {
+    DocTerms d{i, 0, {"common"}};
+    if (i % 50 == 0) d.terms.push_back("rare");
+    docs.push_back(std::move(d));
+  }
+  index.Build(std::move(docs));
+  const double avgdl = (8 * 2 + 392) / 400.0;
+  const double idf = std::log10((400 - 8 + 0.5) / (8 + 0.5) + 1);
+  const double rare = idf * 2.2 / (1 + 1.2 * (0.25 + 0.75 * 2 / avgdl));
+  QueryTerms q;
+  q.exact = {"rare"};
+  q.unique_count = 1;
+  auto r = index.Search(q, 1, {}, {});  // sparse: 8 postings for 400 rows
+  ASSERT_EQ(r.size(), 8u);
+  for (const ScoredDoc& d : r) EXPECT_NEAR(d.score, rare, 1e-12);
+  q.exact = {"rare", "common"};
+  q.unique_count = 2;
+  SearchOptions conj;
+  conj.conjunctive = true;
+  conj.top = 3;
+  r = index.Search(q, 1, {}, conj);  // dense: 408 postings
+  ASSERT_EQ(r.size(), 3u);
+  const double common_idf = std::log10((400 - 400 + 0.5) / (400 + 0.5) + 1);
+  const double common = common_idf * 2.2 / (1 + 1.2 * (0.25 + 0.75 * 2 / avgdl));
+  EXPECT_NEAR(r[0].score, rare + common, 1e-12);
+  EXPECT_EQ(r[0].offset, 0u);
+  EXPECT_EQ(r[2].offset, 100u);
+  // Sparse and conjunctive: the rows that hold both of two rare terms.
+  std::vector<DocTerms> more;
+  more.push_back({400, 2, {"rare", "unique"}});
+  index.Build(std::move(more));
+  q.exact = {"rare", "unique"};
+  r = index.Search(q, 2, {}, conj);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].offset, 400u);
+}
+
 TEST(FtsIndex, OwnChangesReplaceCommittedVersions) {
   auto a = MakeAnalyzer();
   InvertedIndex index;

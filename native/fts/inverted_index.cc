@@ -15,6 +15,7 @@ struct Scratch {
   std::vector<double> score;
   std::vector<uint32_t> hits;  // matched distinct terms, for conjunctive queries
   std::vector<uint64_t> touched;
+  std::vector<ScoredDoc> entries;  // the sparse mode's contributions, doc by doc once sorted
   void Ensure(size_t n) {
     if (score.size() < n) {
       score.resize(n, 0.0);
@@ -338,11 +339,17 @@ std::vector<ScoredDoc> InvertedIndex::Search(const QueryTerms& query, uint64_t r
         s.hits[doc] = 0;
       }
       s.touched.clear();
+      s.entries.clear();
     }
   } reset{scratch};
   uint64_t max_doc = docs_.size();
   for (const auto& doc : own.docs) max_doc = std::max(max_doc, doc.offset + 1);
-  scratch.Ensure(max_doc);
+  // A selective query (few postings for the table's size) collects its contributions and sorts
+  // them; a broad one adds them up in a dense per-row accumulator.
+  uint64_t volume = own_hits.size();
+  for (uint32_t term : matched) volume += postings_[term].size();
+  const bool sparse = volume * 8 < max_doc;
+  if (!sparse) scratch.Ensure(max_doc);
   // Terms only the own documents hold (not in the dictionary) also count as matched terms.
   std::vector<std::string_view> own_only;
   for (const OwnHit& h : own_hits) {
@@ -357,6 +364,10 @@ std::vector<ScoredDoc> InvertedIndex::Search(const QueryTerms& query, uint64_t r
     return df;
   };
   auto add = [&](uint64_t doc, double s) {
+    if (sparse) {
+      scratch.entries.push_back({doc, s});
+      return;
+    }
     if (scratch.hits[doc] == 0) scratch.touched.push_back(doc);
     scratch.score[doc] += s;
     ++scratch.hits[doc];
@@ -412,33 +423,42 @@ std::vector<ScoredDoc> InvertedIndex::Search(const QueryTerms& query, uint64_t r
   auto better = [](const ScoredDoc& a, const ScoredDoc& b) {
     return a.score > b.score || (a.score == b.score && a.offset < b.offset);
   };
-  const auto wanted = [&](uint64_t doc) {
-    return !options.conjunctive || scratch.hits[doc] == query.unique_count;
-  };
-  if (options.top == 0) {
-    result.reserve(scratch.touched.size());
-    for (uint64_t doc : scratch.touched) {
-      if (wanted(doc)) result.push_back({doc, scratch.score[doc]});
-    }
-    return result;
-  }
   // Top k: a heap of the best k so far, its worst on top.
-  const size_t k_top = std::min<uint64_t>(options.top, scratch.touched.size());
-  result.reserve(k_top);
-  for (uint64_t doc : scratch.touched) {
-    if (wanted(doc)) {
-      ScoredDoc d{doc, scratch.score[doc]};
-      if (result.size() < k_top) {
-        result.push_back(d);
-        std::push_heap(result.begin(), result.end(), better);
-      } else if (better(d, result.front())) {
-        std::pop_heap(result.begin(), result.end(), better);
-        result.back() = d;
-        std::push_heap(result.begin(), result.end(), better);
-      }
+  auto offer = [&](uint64_t doc, double score, uint32_t hits) {
+    if (options.conjunctive && hits != query.unique_count) return;
+    ScoredDoc d{doc, score};
+    if (options.top == 0) {
+      result.push_back(d);
+    } else if (result.size() < options.top) {
+      result.push_back(d);
+      std::push_heap(result.begin(), result.end(), better);
+    } else if (better(d, result.front())) {
+      std::pop_heap(result.begin(), result.end(), better);
+      result.back() = d;
+      std::push_heap(result.begin(), result.end(), better);
     }
+  };
+  if (sparse) {
+    // Stable: a row's contributions are summed in term order, as the dense mode sums them.
+    auto& e = scratch.entries;
+    std::stable_sort(e.begin(), e.end(),
+                     [](const ScoredDoc& a, const ScoredDoc& b) { return a.offset < b.offset; });
+    for (size_t i = 0; i < e.size();) {
+      double score = 0;
+      uint32_t hits = 0;
+      size_t j = i;
+      for (; j < e.size() && e[j].offset == e[i].offset; ++j) {
+        score += e[j].score;
+        ++hits;
+      }
+      offer(e[i].offset, score, hits);
+      i = j;
+    }
+  } else {
+    if (options.top == 0) result.reserve(scratch.touched.size());
+    for (uint64_t doc : scratch.touched) offer(doc, scratch.score[doc], scratch.hits[doc]);
   }
-  std::sort_heap(result.begin(), result.end(), better);
+  if (options.top != 0) std::sort_heap(result.begin(), result.end(), better);
   return result;
 }
 
