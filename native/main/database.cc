@@ -7,6 +7,7 @@
 #include "algo/algo_functions.h"
 #include "common/interrupt.h"
 #include "exec/redo_log.h"
+#include "fts/fts_functions.h"
 #include "wal/format.h"
 #include "wal/recovery.h"
 
@@ -111,6 +112,7 @@ Database::Database(DatabaseConfig config, std::unique_ptr<storage::StorageManage
       }) {
   gate_.set_wait_limit(std::chrono::milliseconds(config_.write_wait_ms));
   algo::RegisterAlgorithms();  // CALL page_rank(...) and the rest of native/algo
+  fts::RegisterFullText();     // CALL CREATE_FTS_INDEX(...) and the rest of native/fts
 }
 
 Database::~Database() { (void)Close(); }
