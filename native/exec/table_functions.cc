@@ -226,21 +226,8 @@ std::vector<const TableFunctionExtension*> TableFunctionExtensions() {
 
 std::unique_ptr<TableFunctionRowSource> OpenExtensionCall(const binder::BoundTableFunction& fn,
                                                           GraphStore& store, ExecContext& ctx) {
-  // Arguments given as $parameters: this run's values (the plan may be a cached one).
-  std::optional<binder::BoundTableFunction> with_params;
-  if (!fn.parameter_args.empty() && ctx.params != nullptr) {
-    with_params = fn;
-    for (const auto& [index, name] : fn.parameter_args) {
-      auto it = ctx.params->find(name);
-      if (it == ctx.params->end()) {
-        Throw(ErrorCode::kInvalidRequest, "Parameter " + name + " not found.");
-      }
-      with_params->args[index] = it->second;
-    }
-  }
-  const binder::BoundTableFunction& call = with_params ? *with_params : fn;
   for (const TableFunctionExtension* extension : TableFunctionExtensions()) {
-    if (auto source = extension->Open(call, store, ctx)) return source;
+    if (auto source = extension->Open(fn, store, ctx)) return source;
   }
   ThrowNotSupported("table function " + fn.name + " is not available");
 }

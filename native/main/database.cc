@@ -7,6 +7,7 @@
 #include "algo/algo_functions.h"
 #include "common/interrupt.h"
 #include "exec/redo_log.h"
+#include "fts/fts_functions.h"
 #include "vector/vector_functions.h"
 #include "wal/format.h"
 #include "wal/recovery.h"
@@ -112,6 +113,7 @@ Database::Database(DatabaseConfig config, std::unique_ptr<storage::StorageManage
       }) {
   gate_.set_wait_limit(std::chrono::milliseconds(config_.write_wait_ms));
   algo::RegisterAlgorithms();     // CALL page_rank(...) and the rest of native/algo
+  fts::RegisterFullText();        // CALL CREATE_FTS_INDEX(...) and the rest of native/fts
   vector::RegisterVectorIndex();  // CALL QUERY_VECTOR_INDEX(...): native/vector
 }
 

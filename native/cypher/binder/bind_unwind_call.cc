@@ -52,18 +52,14 @@ void Binder::BindCall(const ParsedExpression& fn,
                       const ParsedExpression* where, BoundClause* out) {
   std::vector<Value> args;
   std::vector<std::pair<std::string, Value>> named;
-  std::vector<std::pair<size_t, std::string>> parameter_args;
-  std::string first_parameter;  // its text, for the error when the function takes none
   for (size_t i = 0; i < fn.children.size(); ++i) {
     const auto& child = fn.children[i];
     auto arg = Bind(*child);
-    const bool is_named = i < fn.argument_names.size() && !fn.argument_names[i].empty();
     std::optional<Value> value;
-    if (arg->kind == ExprKind::kParameter && !is_named) {
-      // Bound with this run's value; an extension call reads each run's (parameter_args).
+    if (arg->kind == ExprKind::kParameter) {
+      // A parameter's value ($q): known now, so the plan is not cached for other values.
       value = params_.at(arg->name);
-      parameter_args.emplace_back(args.size(), arg->name);
-      if (first_parameter.empty()) first_parameter = child->text;
+      binds_parameter_values_ = true;
     } else {
       value = ConstantArgument(*arg);
     }
@@ -72,7 +68,7 @@ void Binder::BindCall(const ParsedExpression& fn,
                 (arg->kind == ExprKind::kProperty ? "PROPERTY" : "EXPRESSION") +
                 " but LITERAL was expected.");
     }
-    if (is_named) {
+    if (i < fn.argument_names.size() && !fn.argument_names[i].empty()) {
       named.emplace_back(fn.argument_names[i], std::move(*value));
     } else {
       args.push_back(std::move(*value));
@@ -80,10 +76,6 @@ void Binder::BindCall(const ParsedExpression& fn,
   }
   auto table_function = std::make_unique<BoundTableFunction>(
       BindTableFunction(Lower(fn.name), std::move(args), catalog_, std::move(named)));
-  if (!parameter_args.empty() && !table_function->extension) {
-    BindError(first_parameter + " has type EXPRESSION but LITERAL was expected.");
-  }
-  table_function->parameter_args = std::move(parameter_args);
   auto& names = table_function->column_names;
   auto declare = [&](size_t column, const std::string& alias) {
     if (scope_->Find(alias)) BindError("Variable " + alias + " already exists.");

@@ -52,10 +52,6 @@ struct BoundTableFunction {
   std::vector<std::vector<uint64_t>> column_tables;
   // Bound by an extension (TableFunctionBinding): the executor's extension runs it.
   bool extension = false;
-  // An extension call's positional arguments given as $parameters: (index into args, name).
-  // args holds the values the call was bound with; each run reads the run's values instead
-  // (exec's OpenExtensionCall), so a cached plan serves other values of the same type.
-  std::vector<std::pair<size_t, std::string>> parameter_args;
 };
 
 // Table functions of a module above the binder (native/algo's graph algorithms): binds the
