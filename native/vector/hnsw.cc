@@ -537,8 +537,12 @@ std::vector<Hit> Hnsw<T>::Search(const T* query, const SearchOptions& options) c
     auto lock = ReadLock();
     if (entry_ == kNone) return {};
     // Filtered to few rows: computing each allowed row's distance is cheaper (and exact).
-    const bool few = options.allowed != nullptr &&
-                     (options.allowed_count <= 4096 || options.allowed_count * 50 < current_count_);
+    // Computing every distance is cheaper (and exact) when the search would reach about as
+    // many entries anyway: a filter that keeps few rows, or an index not much larger than efs.
+    const uint64_t ef = std::max(options.efs, options.k);
+    const bool few = current_count_ <= ef ||
+                     (options.allowed != nullptr && (options.allowed_count <= 4096 ||
+                                                     options.allowed_count * 50 < current_count_));
     if (!few) {
       const T q_inv = cosine_ ? InvNorm(query) : T(0);
       const Metric m = params_.metric;
@@ -547,8 +551,8 @@ std::vector<Hit> Hnsw<T>::Search(const T* query, const SearchOptions& options) c
       visited.Reset(offset_.size());
       std::vector<Cand> found{{Distance(m, query, q_inv, ep), ep}};
       auto accept = [this, &options](uint32_t e) { return Visible(e, options); };
-      SearchLayer<false>(m, query, q_inv, found, std::max(options.efs, options.k), 0, accept,
-                         visited, options.control);
+      SearchLayer<false>(m, query, q_inv, found, static_cast<uint32_t>(ef), 0, accept, visited,
+                         options.control);
       // Exact distances for the nearest few: enough beyond k to settle the order of entries
       // whose approximate distances tie.
       const size_t keep = std::min<size_t>(found.size(), size_t{options.k} + 4);
@@ -561,8 +565,13 @@ std::vector<Hit> Hnsw<T>::Search(const T* query, const SearchOptions& options) c
       std::sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) {
         return a.distance < b.distance || (a.distance == b.distance && a.offset < b.offset);
       });
-      if (hits.size() > options.k) hits.resize(options.k);
-      return hits;
+      // Fewer than k found while more rows may be visible: the walk missed some (an entry
+      // whose every incoming link was pruned away is reachable by no search), so count them
+      // all rather than return short.
+      if (hits.size() >= options.k || found.size() >= current_count_) {
+        if (hits.size() > options.k) hits.resize(options.k);
+        return hits;
+      }
     }
   }
   return BruteForce(query, options);

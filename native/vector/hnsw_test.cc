@@ -266,6 +266,22 @@ TEST(HnswTest, BuildStopsWhenTheStatementIsCancelled) {
   }
 }
 
+TEST(HnswTest, AskingForAllRowsReturnsEveryVisibleRow) {
+  const size_t n = 3000, dim = 4;
+  auto data = Clustered<float>(15, n, dim, 3);
+  HnswParams params;
+  params.metric = Metric::kL2;
+  TaskPool pool(2);
+  auto index = BuildIndex(data, dim, params, &pool);
+  for (uint64_t r = 0; r < n; r += 3) index->Remove(r, 1);
+  SearchOptions options;
+  options.k = 5000;
+  options.efs = 10;
+  EXPECT_EQ(index->Search(data.data(), options).size(), n - n / 3);
+  options.snapshot = 0;  // before the deletes
+  EXPECT_EQ(index->Search(data.data(), options).size(), n);
+}
+
 TEST(HnswTest, EmptyAndTinyIndexes) {
   HnswParams params;
   Hnsw<float> index(2, params);
