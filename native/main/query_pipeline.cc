@@ -512,6 +512,7 @@ exec::QueryResult RunIndexDdl(Database& db, const parser::ParsedCallFunction& ca
   if (session && session->transaction) {
     std::string name = call.function->name;
     for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    session->transaction->failed = true;  // Kùzu ends the transaction over it
     ThrowBinding("Binder exception: " + name + " is only supported in auto transaction mode.");
   }
   std::unique_lock<StatementLock> lock(db.statement_lock());
