@@ -185,7 +185,8 @@ class RelTable {
 
   // ---- Edge operations ----
   // Adds an edge src -> dst with one value per property column; returns its rel offset.
-  // Checks multiplicity against live edges. On error nothing changes.
+  // A NULL for a SERIAL column stores the rel offset (a rel table's SERIAL numbers its rels;
+  // a value given is kept). Checks multiplicity against live edges. On error nothing changes.
   Result<uint64_t> InsertEdge(uint64_t src, uint64_t dst, const std::vector<Value>& props,
                               uint64_t ts);
   // Stamps delete_ts (the adjacency entries stay until Compact).
@@ -349,7 +350,8 @@ class RelTable {
   // an unknown key, a multiplicity violation or a type mismatch leaves the table unchanged.
   Status BulkLoad(const Column& src_keys, const Column& dst_keys, std::vector<Column> props,
                   const NodeTable& src, const NodeTable& dst, uint64_t ts = 0);
-  // The same with endpoints already resolved to node offsets.
+  // The same with endpoints already resolved to node offsets. A SERIAL column given empty (or
+  // its NULLs) takes the new rels' offsets, as InsertEdge.
   Status BulkLoadOffsets(std::span<const uint64_t> src, std::span<const uint64_t> dst,
                          std::vector<Column> props, uint64_t ts = 0);
   Status BulkLoadOffsets(const std::vector<uint64_t>& src, const std::vector<uint64_t>& dst,

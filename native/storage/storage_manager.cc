@@ -991,7 +991,10 @@ Status StorageManager::CopyRelTable(std::string_view table, CopySource& source,
   NodeTable* dst = node_tables_.at(pair->dst_table).get();
   std::vector<LogicalType> types = {src->column(src->primary_key_column()).type(),
                                     dst->column(dst->primary_key_column()).type()};
-  for (const auto& p : schema->properties) types.push_back(p.type);
+  // The source holds the properties but the SERIAL ones, which number the rels.
+  for (const auto& p : schema->properties) {
+    if (p.type.id() != LogicalTypeId::kSerial) types.push_back(p.type);
+  }
   auto parsed = source.Read(types);
   if (!parsed.ok()) return parsed.status();
   if (source.ignore_errors()) {
@@ -1018,7 +1021,14 @@ Status StorageManager::CopyRelTable(std::string_view table, CopySource& source,
     }
   }
   std::vector<Column> props;
-  for (size_t i = 2; i < parsed->size(); ++i) props.push_back(std::move((*parsed)[i]));
+  size_t next = 2;
+  for (const auto& p : schema->properties) {
+    if (p.type.id() == LogicalTypeId::kSerial) {
+      props.emplace_back(p.type);  // empty: BulkLoadOffsets numbers the rels
+    } else {
+      props.push_back(std::move((*parsed)[next++]));
+    }
+  }
   return rel_tables_.at(pair->id)->BulkLoad((*parsed)[0], (*parsed)[1], std::move(props), *src,
                                             *dst, ts);
 }
