@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <filesystem>
 #include <future>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -68,6 +69,10 @@ class Hold {
     reached_ = true;
     cv_.notify_all();
     cv_.wait(lock, [this] { return released_; });
+  }
+  bool reached() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return reached_;
   }
   void WaitReached() {
     std::unique_lock<std::mutex> lock(mu_);
@@ -144,7 +149,9 @@ TEST_F(CheckpointTest, ACrashAtEveryPointOfACheckpointRecoversEveryCommit) {
   };
   for (int i = 0; i < 10; ++i) insert(a);
   std::vector<std::pair<std::string, int>> copies;  // crash copy, nodes committed before it
-  db->SetCheckpointHook([&](Point) {
+  std::map<Point, int> seen;
+  db->SetCheckpointHook([&](Point point) {
+    ++seen[point];
     // Commits from another thread (the hook runs on the checkpoint's, which holds the
     // statement lock shared), then a crash copy.
     std::thread writer([&] {
@@ -159,7 +166,13 @@ TEST_F(CheckpointTest, ACrashAtEveryPointOfACheckpointRecoversEveryCommit) {
     insert(a);
   }
   db->SetCheckpointHook(nullptr);
-  ASSERT_EQ(copies.size(), 9u);  // three points, three checkpoints
+  // Three points each of three checkpoints, and a fold of each table that grew past a
+  // quarter of its base file (here all of them: the first base is empty).
+  EXPECT_EQ(seen[Point::kFilesWritten], 3);
+  EXPECT_EQ(seen[Point::kPublished], 3);
+  EXPECT_EQ(seen[Point::kLogsRewritten], 3);
+  EXPECT_GT(seen[Point::kFolding], 0);
+  ASSERT_EQ(copies.size(), static_cast<size_t>(9 + seen[Point::kFolding]));
   for (size_t i = 0; i < copies.size(); ++i) {
     SCOPED_TRACE("copy " + std::to_string(i));
     auto recovered = Open(copies[i].first);
@@ -179,6 +192,85 @@ TEST_F(CheckpointTest, ACrashAtEveryPointOfACheckpointRecoversEveryCommit) {
   auto reopened = Open(dir_);
   ExecutionSlot r(reopened);
   EXPECT_EQ(Count(r, "MATCH (p:P) RETURN count(*)"), next);
+}
+
+// Issue 34: the part of a checkpoint that grows with the table (writing its files whole) runs
+// beside writers. Past the fold threshold it writes only what changed while writers wait, then
+// folds the table's files (base, segments, the new segment) into a new base, reading the files,
+// while writers commit; the new base holds every row as of the checkpoint.
+TEST_F(CheckpointTest, WritersCommitWhileACheckpointFoldsATableIntoANewBase) {
+  auto db = Open(dir_, /*threshold=*/0, /*write_wait_ms=*/2000);
+  ExecutionSlot a(db), b(db);
+  Exec(a, "CREATE NODE TABLE P(id INT64, v STRING, PRIMARY KEY(id))");
+  Exec(a, "CREATE REL TABLE K(FROM P TO P, w INT64)");
+  Exec(a, "UNWIND range(0, 19999) AS i CREATE (:P {id: i, v: 'row ' + CAST(i AS STRING)})");
+  Exec(a,
+       "MATCH (x:P), (y:P) WHERE x.id < 4000 AND y.id = x.id + 1 "
+       "CREATE (x)-[:K {w: x.id}]->(y)");
+  ASSERT_TRUE(db->Checkpoint().ok());
+  // More new rows than a quarter of the base: the next checkpoint folds both tables.
+  Exec(a, "UNWIND range(20000, 26999) AS i CREATE (:P {id: i, v: 'new ' + CAST(i AS STRING)})");
+  Exec(a,
+       "MATCH (x:P), (y:P) WHERE x.id >= 20000 AND x.id < 22000 AND y.id = x.id - 20000 "
+       "CREATE (x)-[:K {w: x.id}]->(y)");
+  Exec(a, "MATCH (p:P {id: 3}) SET p.v = 'updated'");
+  Hold hold(Point::kFolding);
+  db->SetCheckpointHook([&](Point point) { hold(point); });
+  std::future<Status> checkpoint = std::async(std::launch::async, [&] { return db->Checkpoint(); });
+  // Held inside the fold (a checkpoint that rewrites the tables while writers wait never gets
+  // there: it ends first).
+  while (!hold.reached() &&
+         checkpoint.wait_for(std::chrono::milliseconds(5)) == std::future_status::timeout) {
+  }
+  ASSERT_TRUE(hold.reached()) << "the checkpoint did not fold the tables beside writers";
+  // Writers commit meanwhile, in a transaction and alone, new rows and changed ones.
+  Exec(b, "CREATE (:P {id: 100000, v: 'during'})");
+  Exec(b, "MATCH (p:P {id: 5}) SET p.v = 'during'");
+  Exec(b, "BEGIN TRANSACTION");
+  Exec(b, "MATCH (x:P {id: 100000}), (y:P {id: 6}) CREATE (x)-[:K {w: -1}]->(y)");
+  Exec(b, "MATCH (p:P {id: 15000}) DELETE p");
+  Exec(b, "COMMIT");
+  EXPECT_EQ(checkpoint.wait_for(std::chrono::seconds(0)), std::future_status::timeout);
+  hold.Release();
+  ASSERT_TRUE(checkpoint.get().ok());
+  db->SetCheckpointHook(nullptr);
+  // Both tables' files are one new base each.
+  for (const auto& entry : db->storage().manifest().files) {
+    EXPECT_TRUE(entry.segments.empty()) << entry.name;
+  }
+  const std::string nodes = "MATCH (p:P) RETURN p.id, p.v ORDER BY p.id";
+  const std::string rels = "MATCH (x:P)-[k:K]->(y:P) RETURN x.id, y.id, k.w ORDER BY k.w, x.id";
+  auto rows = [&](ExecutionSlot& slot, const std::string& query) {
+    auto result = RunCypher(slot, query, {});
+    EXPECT_TRUE(result.ok()) << result.status().message();
+    std::vector<std::string> out;
+    if (!result.ok()) return out;
+    for (const auto& row : result->rows) {
+      std::string line;
+      for (const auto& v : row) line += v.ToString() + "|";
+      out.push_back(std::move(line));
+    }
+    return out;
+  };
+  // A crash copy now: the new files plus the logs hold every commit, every row as it is.
+  {
+    auto recovered = Open(CrashCopy());
+    ASSERT_NE(recovered, nullptr);
+    ExecutionSlot r(recovered);
+    EXPECT_EQ(rows(r, nodes), rows(a, nodes));
+    EXPECT_EQ(rows(r, rels), rows(a, rels));
+    EXPECT_EQ(Count(r, "MATCH (p:P) RETURN count(*)"), 27000);
+  }
+  // Closed and reopened: every row as it was.
+  const std::vector<std::string> live_nodes = rows(a, nodes);
+  const std::vector<std::string> live_rels = rows(a, rels);
+  EXPECT_EQ(live_rels.size(), 6001u);  // 4000 + 2000 + 1
+  ASSERT_TRUE(db->Close().ok());
+  auto reopened = Open(dir_);
+  ExecutionSlot r(reopened);
+  EXPECT_EQ(rows(r, nodes), live_nodes);
+  EXPECT_EQ(rows(r, rels), live_rels);
+  EXPECT_EQ(rows(r, "CALL verify_storage() RETURN count(*)").size(), 1u);
 }
 
 // After a checkpoint beside writers each log holds only the records after its snapshot, under

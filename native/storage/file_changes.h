@@ -77,6 +77,17 @@ class FileChanges {
     segment_rows_ = 0;
     segments_ = 0;
   }
+  // Whether the files can take a segment at all (SegmentFits aside from the fold threshold):
+  // a checkpoint beside writers then writes one and folds the files into a base afterwards.
+  bool CanAppendSegment(uint64_t rows) const { return !rewrite_ && rows >= persisted_rows_; }
+  // The files (base and segments) were folded into one base of `rows` rows, the rows they hold
+  // (persisted_rows()): beside writers, so the rows changed since stay noted.
+  void FoldedIntoBase(uint64_t rows) {
+    std::lock_guard<std::mutex> lock(mu_);
+    base_rows_ = rows;
+    segment_rows_ = 0;
+    segments_ = 0;
+  }
   // A segment of `segment_rows` rows (new and rewritten) now brings the files to `rows` rows.
   void AddSegment(uint64_t rows, uint64_t segment_rows) {
     rows_.clear();
