@@ -92,6 +92,19 @@ class Hold {
   bool released_ = false;
 };
 
+// Starts a checkpoint of `db` whose hook holds it at `hold`'s point; returns once it is held
+// there or has ended without getting there (a checkpoint that rewrites the tables while
+// writers wait never folds beside them: hold.reached() then says so).
+std::future<Status> CheckpointHeld(Database& db, Hold& hold) {
+  db.SetCheckpointHook([&hold](Point point) { hold(point); });
+  std::future<Status> checkpoint =
+      std::async(std::launch::async, [&db] { return db.Checkpoint(); });
+  while (!hold.reached() &&
+         checkpoint.wait_for(std::chrono::milliseconds(5)) == std::future_status::timeout) {
+  }
+  return checkpoint;
+}
+
 // The regression of issue 34, item 11: a checkpoint held after it wrote its files (before,
 // it held the statement lock exclusively for its whole length) does not keep reads, inserts,
 // updates or a transaction from running and committing; they all survive a crash and a
@@ -215,13 +228,7 @@ TEST_F(CheckpointTest, WritersCommitWhileACheckpointFoldsATableIntoANewBase) {
        "CREATE (x)-[:K {w: x.id}]->(y)");
   Exec(a, "MATCH (p:P {id: 3}) SET p.v = 'updated'");
   Hold hold(Point::kFolding);
-  db->SetCheckpointHook([&](Point point) { hold(point); });
-  std::future<Status> checkpoint = std::async(std::launch::async, [&] { return db->Checkpoint(); });
-  // Held inside the fold (a checkpoint that rewrites the tables while writers wait never gets
-  // there: it ends first).
-  while (!hold.reached() &&
-         checkpoint.wait_for(std::chrono::milliseconds(5)) == std::future_status::timeout) {
-  }
+  std::future<Status> checkpoint = CheckpointHeld(*db, hold);
   ASSERT_TRUE(hold.reached()) << "the checkpoint did not fold the tables beside writers";
   // Writers commit meanwhile, in a transaction and alone, new rows and changed ones.
   Exec(b, "CREATE (:P {id: 100000, v: 'during'})");
@@ -240,37 +247,64 @@ TEST_F(CheckpointTest, WritersCommitWhileACheckpointFoldsATableIntoANewBase) {
   }
   const std::string nodes = "MATCH (p:P) RETURN p.id, p.v ORDER BY p.id";
   const std::string rels = "MATCH (x:P)-[k:K]->(y:P) RETURN x.id, y.id, k.w ORDER BY k.w, x.id";
-  auto rows = [&](ExecutionSlot& slot, const std::string& query) {
-    auto result = RunCypher(slot, query, {});
-    EXPECT_TRUE(result.ok()) << result.status().message();
-    std::vector<std::string> out;
-    if (!result.ok()) return out;
-    for (const auto& row : result->rows) {
-      std::string line;
-      for (const auto& v : row) line += v.ToString() + "|";
-      out.push_back(std::move(line));
-    }
-    return out;
+  Session session;
+  auto rows = [&](Database& database, const std::string& query) {
+    return testing_util::OrderedRows(database, session, query);
   };
   // A crash copy now: the new files plus the logs hold every commit, every row as it is.
   {
     auto recovered = Open(CrashCopy());
     ASSERT_NE(recovered, nullptr);
     ExecutionSlot r(recovered);
-    EXPECT_EQ(rows(r, nodes), rows(a, nodes));
-    EXPECT_EQ(rows(r, rels), rows(a, rels));
+    EXPECT_EQ(rows(*recovered, nodes), rows(*db, nodes));
+    EXPECT_EQ(rows(*recovered, rels), rows(*db, rels));
     EXPECT_EQ(Count(r, "MATCH (p:P) RETURN count(*)"), 27000);
   }
   // Closed and reopened: every row as it was.
-  const std::vector<std::string> live_nodes = rows(a, nodes);
-  const std::vector<std::string> live_rels = rows(a, rels);
+  const std::vector<std::string> live_nodes = rows(*db, nodes);
+  const std::vector<std::string> live_rels = rows(*db, rels);
   EXPECT_EQ(live_rels.size(), 6001u);  // 4000 + 2000 + 1
   ASSERT_TRUE(db->Close().ok());
   auto reopened = Open(dir_);
+  EXPECT_EQ(rows(*reopened, nodes), live_nodes);
+  EXPECT_EQ(rows(*reopened, rels), live_rels);
+  EXPECT_EQ(rows(*reopened, "CALL verify_storage() RETURN count(*)").size(), 1u);
+}
+
+// The same for a table most of whose rows changed: the changed rows (kept as a bitmap past a
+// few thousand) go to a segment while writers wait, the fold writes the base beside them.
+TEST_F(CheckpointTest, ATableWithMostRowsChangedIsAlsoFoldedBesideWriters) {
+  auto db = Open(dir_, /*threshold=*/0, /*write_wait_ms=*/2000);
+  ExecutionSlot a(db), b(db);
+  Exec(a, "CREATE NODE TABLE P(id INT64, v INT64, PRIMARY KEY(id))");
+  Exec(a, "UNWIND range(0, 19999) AS i CREATE (:P {id: i, v: i})");
+  ASSERT_TRUE(db->Checkpoint().ok());
+  Exec(a, "MATCH (p:P) WHERE p.id % 4 <> 0 SET p.v = -p.v");  // 15,000 of 20,000 rows
+  Exec(a, "MATCH (p:P) WHERE p.id % 10 = 5 DELETE p");
+  Hold hold(Point::kFolding);
+  std::future<Status> checkpoint = CheckpointHeld(*db, hold);
+  ASSERT_TRUE(hold.reached()) << "the checkpoint did not fold the table beside writers";
+  Exec(b, "MATCH (p:P {id: 8}) SET p.v = 1000");
+  Exec(b, "CREATE (:P {id: 50000, v: 1})");
+  hold.Release();
+  ASSERT_TRUE(checkpoint.get().ok());
+  db->SetCheckpointHook(nullptr);
+  const std::string query = "MATCH (p:P) RETURN p.id, p.v ORDER BY p.id";
+  Session session;
+  const std::vector<std::string> live = testing_util::OrderedRows(*db, session, query);
+  EXPECT_EQ(live.size(), 18001u);
+  {
+    auto recovered = Open(CrashCopy());
+    ASSERT_NE(recovered, nullptr);
+    ExecutionSlot r(recovered);
+    EXPECT_EQ(testing_util::OrderedRows(*recovered, session, query), live);
+  }
+  ASSERT_TRUE(db->Close().ok());
+  auto reopened = Open(dir_);
   ExecutionSlot r(reopened);
-  EXPECT_EQ(rows(r, nodes), live_nodes);
-  EXPECT_EQ(rows(r, rels), live_rels);
-  EXPECT_EQ(rows(r, "CALL verify_storage() RETURN count(*)").size(), 1u);
+  EXPECT_EQ(testing_util::OrderedRows(*reopened, session, query), live);
+  EXPECT_EQ(Count(r, "MATCH (p:P {id: 8}) RETURN p.v"), 1000);
+  EXPECT_EQ(Count(r, "MATCH (p:P {id: 7}) RETURN p.v"), -7);
 }
 
 // After a checkpoint beside writers each log holds only the records after its snapshot, under

@@ -401,7 +401,7 @@ class RelTable {
   const FileChanges& file_changes() const { return file_changes_; }
   // The rels a segment written now holds: the new ones and the changed ones below them.
   uint64_t SegmentRows() const {
-    return NumRels() - file_changes_.persisted_rows() + file_changes_.rows().size();
+    return NumRels() - file_changes_.persisted_rows() + file_changes_.changed_count();
   }
   // Writes the segment that brings the table's files to its current contents: changed and new
   // rels, and the new rels' adjacency entries (from the delta lists). REQUIRES:
