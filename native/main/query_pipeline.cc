@@ -7,6 +7,7 @@
 #include <optional>
 #include <shared_mutex>
 
+#include "common/file_access.h"
 #include "common/interrupt.h"
 #include "common/progress.h"
 #include "cypher/binder/binder.h"
@@ -137,6 +138,9 @@ std::shared_ptr<const CompiledQuery> CompileStatement(
     const std::unordered_map<std::string, Value>& params, Session* session,
     StatementMemo* memo = nullptr) {
   if (memo == nullptr && session != nullptr) memo = &session->statements;
+  // LOAD FROM finds its files as it binds, through the session's file_search_path.
+  const std::string search_path = session ? FileSearchPath(session->settings) : std::string();
+  ScopedFileSearchPath searched(session ? std::string_view(search_path) : CurrentFileSearchPath());
   std::shared_ptr<const CompiledQuery> compiled =
       memo ? memo->Compile(db.plan_cache(), statement, params, db.catalog())
            : db.plan_cache().Compile(statement, params, db.catalog());
@@ -561,6 +565,9 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
   const bool reports = long_running && session && CurrentProgress() == nullptr;
   if (reports) session->progress.Reset();
   ScopedProgress progress_scope(reports ? &session->progress : nullptr);
+  // For the files of LOAD FROM in the queries a statement runs (COPY FROM a query, say).
+  const std::string search_path = session ? FileSearchPath(session->settings) : std::string();
+  ScopedFileSearchPath searched(session ? std::string_view(search_path) : CurrentFileSearchPath());
   const uint64_t query_id = db.NextQueryId();
   if (session) session->query_id = query_id;
   if (statement.explain && statement.kind != parser::StatementKind::kQuery &&
