@@ -674,7 +674,9 @@ Status Database::CheckpointBesideWriters(const void* gate_owner) {
   writer.unlock();
   gate.Release();
   if (checkpoint_hook_) checkpoint_hook_(CheckpointPoint::kFilesWritten);
-  s = storage_->FinishCheckpoint(pending);
+  s = storage_->FinishCheckpoint(pending, [this] {
+    if (checkpoint_hook_) checkpoint_hook_(CheckpointPoint::kFolding);
+  });
   if (!s.ok()) {
     undo_snapshot();
     // Once MANIFEST may name the new checkpoint, the logs must keep what they hold; they do
