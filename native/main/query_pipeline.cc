@@ -682,7 +682,7 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       // Kùzu's extensions whose features are built in here: installing or loading one does
       // nothing (as in Kùzu's statically linked build).
-      static const char* const kBuiltIn[] = {"algo", "fts", "json"};
+      static const char* const kBuiltIn[] = {"algo", "fts", "json", "vector"};
       for (const char* built_in : kBuiltIn) {
         if (name != built_in) continue;
         if (extension.action == "UNINSTALL") {
