@@ -216,6 +216,7 @@ OperatorPtr MapOperators(const LogicalOperator& op, const catalog::Catalog* cata
       case LogicalOpKind::kExpand:
       case LogicalOpKind::kCountExpand:
       case LogicalOpKind::kSemiJoin:
+      case LogicalOpKind::kIntersect:
       case LogicalOpKind::kOptional:
       case LogicalOpKind::kUpdate:
       case LogicalOpKind::kTableFunction:

@@ -263,6 +263,198 @@ class ExpandOp final : public GraphOperator {
   size_t charged_ = 0;      // the capacity of steps_ memory_ counts
 };
 
+// INTERSECT (planner/intersect_rule.cc): for each input row, the neighbours y of from_slot
+// (as ExpandOp lists them, in that order) that every closing expansion also reaches from its
+// bound end, with every combination of the edges that join them. Each closing end's edges are
+// collected once while rows keep coming with the same end node and sorted by neighbour (edges
+// to one neighbour in the order the checking expansion would meet them), and each candidate y
+// is looked up by binary search. The rows are the ones the expansion followed by the checking
+// kExpand operators gives, in the same order: candidates in adjacency order, and for each the edges
+// of the first closing expansion outermost.
+class IntersectOp final : public GraphOperator {
+ public:
+  explicit IntersectOp(const LogicalOperator& op) : op_(op), ends_(op.closing.size()) {}
+
+  void Open(ExecContext& ctx) override {
+    GraphOperator::Open(ctx);
+    candidates_.clear();
+    position_ = 0;
+    in_candidate_ = false;
+    for (End& end : ends_) {
+      end.have = false;
+      end.steps.clear();
+    }
+    memory_.Release(ctx);
+    charged_ = 0;
+  }
+
+  bool Next(ExecContext& ctx) override {
+    while (true) {
+      if (NextCombination(ctx)) return true;
+      if (!child->Next(ctx)) return false;
+      candidates_.clear();
+      position_ = 0;
+      if (!StartRow(ctx)) continue;
+      CollectEdges(*store_, from_, op_.rel_table_ids, op_.direction, op_.table_ids, ctx,
+                   candidates_);
+      Charge(ctx);
+    }
+  }
+
+ private:
+  // An edge of a closing end, with the place the checking expansion would have met it at:
+  // that expansion lists the edges of the other node (the candidate) pair by pair, forward
+  // before backward, so the direction ranks the other way round from this end.
+  struct RankedStep {
+    EdgeStep step;
+    uint32_t rank;  // 2 * pair index + (1 when forward from this end)
+  };
+  struct End {
+    InternalId node;
+    bool have = false;
+    std::vector<RankedStep> steps;   // the node's edges, sorted by neighbour, rank, rel
+    size_t lo = 0, hi = 0, cur = 0;  // the current candidate's run of steps, and the one used
+  };
+
+  static bool NeighborLess(const InternalId& a, const InternalId& b) {
+    return a.table != b.table ? a.table < b.table : a.offset < b.offset;
+  }
+  static bool RankedLess(const RankedStep& a, const RankedStep& b) {
+    if (!(a.step.neighbor == b.step.neighbor))
+      return NeighborLess(a.step.neighbor, b.step.neighbor);
+    if (a.rank != b.rank) return a.rank < b.rank;
+    return a.step.rel.offset < b.step.rel.offset;
+  }
+
+  // The visible edges of `end.node` along closing expansion `e`, ranked (as CollectEdges,
+  // restricted to the candidates' tables).
+  void CollectRanked(const LogicalOperator& e, End& end, ExecContext& ctx) {
+    auto allowed = [this](TableId t) {
+      return op_.table_ids.empty() ||
+             std::find(op_.table_ids.begin(), op_.table_ids.end(), t) != op_.table_ids.end();
+    };
+    const InternalId from = end.node;
+    uint32_t pair_index = 0;
+    for (TableId rel_table_id : e.rel_table_ids) {
+      for (const auto& pair : store_->pairs(rel_table_id)) {
+        storage::RelTable& rels = store_->rel_table(pair.id);
+        const uint32_t rank = 2 * pair_index++;
+        if ((e.direction == Direction::kForward || e.direction == Direction::kBoth) &&
+            pair.src_table == from.table && allowed(pair.dst_table)) {
+          store_->ForEachVisibleEdge(
+              rels, from.offset, storage::Direction::kForward, [&](uint64_t nbr, uint64_t rel) {
+                ctx.ChargeWork();
+                end.steps.push_back({{{pair.dst_table, nbr}, {pair.id, rel}, true}, rank + 1});
+              });
+        }
+        if ((e.direction == Direction::kBackward || e.direction == Direction::kBoth) &&
+            pair.dst_table == from.table && allowed(pair.src_table)) {
+          store_->ForEachVisibleEdge(
+              rels, from.offset, storage::Direction::kBackward, [&](uint64_t nbr, uint64_t rel) {
+                ctx.ChargeWork();
+                end.steps.push_back({{{pair.src_table, nbr}, {pair.id, rel}, false}, rank});
+              });
+        }
+      }
+    }
+    std::sort(end.steps.begin(), end.steps.end(), RankedLess);
+  }
+
+  // Reads the row's bound ends (false when one is NULL: no rows, as the expansion and checks
+  // would give none) and collects the edges of the closing ends that changed.
+  bool StartRow(ExecContext& ctx) {
+    const Value& from = ctx.frame[op_.from_slot];
+    if (from.is_null()) return false;
+    for (size_t i = 0; i < ends_.size(); ++i) {
+      if (ctx.frame[op_.closing[i]->from_slot].is_null()) return false;
+    }
+    from_ = from.GetId();
+    for (size_t i = 0; i < ends_.size(); ++i) {
+      const LogicalOperator& e = *op_.closing[i];
+      const InternalId node = ctx.frame[e.from_slot].GetId();
+      End& end = ends_[i];
+      if (end.have && end.node == node) continue;
+      end.node = node;
+      end.have = true;
+      end.steps.clear();
+      CollectRanked(e, end, ctx);
+    }
+    return true;
+  }
+
+  // The next row of the current input row: the next edge combination of the current
+  // candidate, else the next candidate every closing end reaches.
+  bool NextCombination(ExecContext& ctx) {
+    if (in_candidate_) {
+      for (size_t i = ends_.size(); i-- > 0;) {
+        End& end = ends_[i];
+        if (++end.cur < end.hi) {
+          Emit(ctx);
+          return true;
+        }
+        end.cur = end.lo;
+      }
+      in_candidate_ = false;
+    }
+    while (position_ < candidates_.size()) {
+      const EdgeStep& candidate = candidates_[position_++];
+      bool reached = true;
+      for (End& end : ends_) {
+        const InternalId target = candidate.neighbor;
+        auto lo = std::lower_bound(end.steps.begin(), end.steps.end(), target,
+                                   [](const RankedStep& s, const InternalId& t) {
+                                     return NeighborLess(s.step.neighbor, t);
+                                   });
+        auto hi = std::upper_bound(lo, end.steps.end(), target,
+                                   [](const InternalId& t, const RankedStep& s) {
+                                     return NeighborLess(t, s.step.neighbor);
+                                   });
+        if (lo == hi) {
+          reached = false;
+          break;
+        }
+        end.lo = end.cur = static_cast<size_t>(lo - end.steps.begin());
+        end.hi = static_cast<size_t>(hi - end.steps.begin());
+      }
+      if (!reached) continue;
+      in_candidate_ = true;
+      Emit(ctx);
+      return true;
+    }
+    return false;
+  }
+
+  void Emit(ExecContext& ctx) {
+    const EdgeStep& candidate = candidates_[position_ - 1];
+    ctx.frame[op_.slot] = Value::Id(candidate.neighbor);
+    ctx.frame[op_.rel_slot] = RelRefFor(from_, candidate);
+    for (size_t i = 0; i < ends_.size(); ++i) {
+      const End& end = ends_[i];
+      ctx.frame[op_.closing[i]->rel_slot] = RelRefFor(end.node, end.steps[end.cur].step);
+    }
+  }
+
+  // Charges the memory limit with the capacity the kept edges reached.
+  void Charge(ExecContext& ctx) {
+    if (!ctx.CountsMemory()) return;
+    size_t bytes = candidates_.capacity() * sizeof(EdgeStep);
+    for (const End& end : ends_) bytes += end.steps.capacity() * sizeof(RankedStep);
+    if (bytes > charged_) {
+      memory_.Add(ctx, bytes - charged_);
+      charged_ = bytes;
+    }
+  }
+
+  const LogicalOperator& op_;
+  std::vector<End> ends_;
+  std::vector<EdgeStep> candidates_;  // the edges of from_: the targets to check
+  size_t position_ = 0;               // the next candidate
+  bool in_candidate_ = false;         // candidates_[position_ - 1] has combinations left
+  InternalId from_;
+  MemoryCharge memory_;
+  size_t charged_ = 0;  // the bytes memory_ counts
+};
+
 // EXPAND_COUNT (planner/factorized_count.cc): for each input row, the number of rows the
 // counted fixed-length expansions would have produced from it, without producing them. The
 // expansions form a forest: a root expands from a node of the input row, any other from the
@@ -1519,6 +1711,7 @@ OperatorPtr MapGraphOperator(const LogicalOperator& op, const catalog::Catalog* 
       return std::make_unique<ExpandOp>(op);
     case planner::LogicalOpKind::kCountExpand: return std::make_unique<CountExpandOp>(op);
     case planner::LogicalOpKind::kSemiJoin: return std::make_unique<SemiJoinOp>(op);
+    case planner::LogicalOpKind::kIntersect: return std::make_unique<IntersectOp>(op);
     case planner::LogicalOpKind::kOptional:
       return std::make_unique<OptionalOp>(MapPlan(*op.children[1], catalog, profile), op.slots);
     case planner::LogicalOpKind::kTableFunction:

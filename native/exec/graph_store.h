@@ -154,12 +154,21 @@ class GraphStore final : public GraphAccess {
     return snapshot_.RowVisible(table.create_ts(rel), table.delete_ts(rel));
   }
   // Calls f(neighbor offset, rel offset) for the edges of `vertex` in `dir` this statement
-  // sees.
+  // sees. While the CSR is clean for the snapshot (storage::RelTable::CsrVisibleTo, as
+  // CountVisibleEdges counts), its entries (the first ones ForEachEdge gives) are all visible
+  // and their stamps, scattered over the rel table, are not read.
   template <typename F>
   void ForEachVisibleEdge(const storage::RelTable& rels, uint64_t vertex, storage::Direction dir,
                           F&& f) const {
+    uint64_t visible_csr =
+        rels.CsrVisibleTo(dir, snapshot_.read_ts) ? rels.CsrEdges(vertex, dir).size() : 0;
     rels.ForEachEdge(vertex, dir, [&](uint64_t nbr, uint64_t rel) {
-      if (snapshot_.RowVisible(rels.create_ts(rel), rels.delete_ts(rel))) f(nbr, rel);
+      if (visible_csr > 0) {
+        --visible_csr;
+        f(nbr, rel);
+      } else if (snapshot_.RowVisible(rels.create_ts(rel), rels.delete_ts(rel))) {
+        f(nbr, rel);
+      }
     });
     // A damaged mapped adjacency entry was skipped: CORRUPTION, not a partial answer.
     if (rels.bad_entry()) [[unlikely]]

@@ -389,10 +389,12 @@ LogicalOperatorPtr PlanSubquery(const binder::BoundQueryPart& part,
   ApplyShortestTargetRule(root, catalog);
   ApplyIndexSeekRule(root, catalog);
   ApplySemiJoinRule(root);
+  ApplyIntersectRule(root, catalog, nullptr);
   return root;
 }
 
-LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& catalog) {
+LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& catalog,
+                      const CardinalityEstimates* estimates) {
   LogicalPlan plan;
   std::vector<LogicalOperatorPtr> branches;
   for (const auto& part : query.parts) {
@@ -429,6 +431,7 @@ LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& c
   ApplyShortestTargetRule(plan.root, catalog);
   ApplyIndexSeekRule(plan.root, catalog);
   ApplySemiJoinRule(plan.root);
+  ApplyIntersectRule(plan.root, catalog, estimates);
   ApplyFactorizedCountRule(plan.root, &plan.num_slots);
   return plan;
 }
