@@ -464,13 +464,14 @@ class IntersectOp final : public GraphOperator {
 // the CSR offsets where storage allows (GraphStore::CountVisibleEdges). The row's weight is the
 // product over the roots; rows of weight 0 are dropped, as the expansions would produce
 // nothing for them. Counts of inner expansions below a root are kept per node while the
-// operator is open (paths often meet again at the same node).
+// operator is open (paths often meet again at the same node). An expansion with a filter on its
+// target counts only the neighbours that pass, each node tested once while the operator is open.
 class CountExpandOp final : public GraphOperator {
  public:
   explicit CountExpandOp(const LogicalOperator& op) : op_(op) {
     for (size_t i = 0; i < op.counted.size(); ++i) {
       const LogicalOperator& e = *op.counted[i];
-      Level level{&e, {}, false, {}};
+      Level level{&e, {}, false, {}, {}};
       levels_.push_back(std::move(level));
       for (size_t j = 0; j < i; ++j) {
         if (op.counted[j]->slot == e.from_slot) {
@@ -485,7 +486,10 @@ class CountExpandOp final : public GraphOperator {
 
   void Open(ExecContext& ctx) override {
     GraphOperator::Open(ctx);
-    for (Level& level : levels_) level.memo.clear();
+    for (Level& level : levels_) {
+      level.memo.clear();
+      level.passes.clear();
+    }
     memory_.Release(ctx);
   }
 
@@ -515,6 +519,8 @@ class CountExpandOp final : public GraphOperator {
     std::vector<size_t> children;  // levels expanding from this one's target
     bool memoized;                 // not a root: its counts are kept per node, if inner
     std::unordered_map<InternalId, uint64_t, IdHash> memo;  // inner levels: count per node
+    // Filtered levels: per node table, by offset, 0 untested, 1 passes, 2 fails.
+    std::unordered_map<TableId, std::vector<uint8_t>> passes;
   };
 
   static uint64_t Multiply(uint64_t a, uint64_t b) {
@@ -529,6 +535,34 @@ class CountExpandOp final : public GraphOperator {
   }
   [[noreturn]] static void Overflow() {
     ThrowRuntime("Runtime exception: the number of matched paths does not fit in INT64.");
+  }
+
+  // Whether `node` satisfies the filter of `level`'s expansion, tested once per node while the
+  // operator is open (the answer kept per node offset).
+  bool Passes(Level& level, InternalId node, ExecContext& ctx) {
+    std::vector<uint8_t>& known = level.passes[node.table];
+    if (node.offset >= known.size()) {
+      const size_t before = known.capacity();
+      known.resize(std::max<uint64_t>(node.offset + 1, store_->node_table(node.table).NumRows()));
+      if (ctx.CountsMemory() && known.capacity() > before) {
+        memory_.Add(ctx, known.capacity() - before);
+      }
+    }
+    uint8_t& state = known[node.offset];
+    if (state == 0) {
+      const LogicalOperator& e = *level.expand;
+      // The slot is the counted expansion's own target, which nothing else reads.
+      ctx.frame[e.slot] = Value::Id(node);
+      bool pass = true;
+      for (const binder::BoundExpression* p : e.predicates) {
+        if (!EvaluatePredicate(*p, ctx)) {
+          pass = false;
+          break;
+        }
+      }
+      state = pass ? 1 : 2;
+    }
+    return state == 1;
   }
 
   // The product of the counts of `level`'s children at `node`.
@@ -559,7 +593,8 @@ class CountExpandOp final : public GraphOperator {
       storage::RelTable& rels = store_->rel_table(pair.id);
       const TableId neighbor_table =
           dir == storage::Direction::kForward ? pair.dst_table : pair.src_table;
-      if (!inner) {
+      const bool filtered = !e.predicates.empty();
+      if (!inner && !filtered) {
         // A unit for the degree, and one per edge whose stamps had to be read.
         uint64_t examined = 0;
         total = Add(total, store_->CountVisibleEdges(rels, from.offset, dir, &examined));
@@ -568,7 +603,9 @@ class CountExpandOp final : public GraphOperator {
       }
       store_->ForEachVisibleEdge(rels, from.offset, dir, [&](uint64_t nbr, uint64_t) {
         ctx.ChargeWork();
-        total = Add(total, ChildrenCount(level, {neighbor_table, nbr}, ctx));
+        const InternalId target{neighbor_table, nbr};
+        if (filtered && !Passes(level, target, ctx)) return;
+        total = Add(total, inner ? ChildrenCount(level, target, ctx) : 1);
       });
     };
     for (TableId rel_table_id : e.rel_table_ids) {

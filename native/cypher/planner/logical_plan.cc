@@ -137,7 +137,11 @@ void LogicalOperator::AppendTo(std::string& out, int indent,
     case LogicalOpKind::kCountExpand:
       out += " weight=" + std::to_string(slot);
       for (const auto& e : counted) {
-        out += " (from=" + std::to_string(e->from_slot) + " to=" + std::to_string(e->slot) + ")";
+        out += " (from=" + std::to_string(e->from_slot) + " to=" + std::to_string(e->slot);
+        for (size_t i = 0; i < e->predicates.size(); ++i) {
+          out += (i == 0 ? " where " : " AND ") + e->predicates[i]->text;
+        }
+        out += ")";
       }
       break;
     case LogicalOpKind::kAggregate:

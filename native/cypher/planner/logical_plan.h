@@ -102,7 +102,8 @@ struct LogicalOperator {
   SlotId weight_slot = 0;
   std::vector<size_t> every_row;
   // kCountExpand: the fixed-length kExpand operators it counts (without children), each one's
-  // from_slot bound by the input or by one before it in this list.
+  // from_slot bound by the input or by one before it in this list; one with `predicates`
+  // counts only the targets that satisfy them (conjuncts on the target alone).
   std::vector<std::unique_ptr<LogicalOperator>> counted;
   // kIntersect: the expansions that close cycles on the new node, each from an already bound
   // node (from_slot) along its rel tables in `direction` onto `slot` (the kIntersect's), with

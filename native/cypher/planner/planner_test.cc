@@ -277,6 +277,25 @@ TEST_F(PlannerTest, CountsOverExpansionsAreFactorized) {
   // Nor are variable-length expansions counted.
   EXPECT_EQ(ShapeOf("MATCH (a:person)-[:knows*1..2]->(b:person) RETURN count(*)"),
             "PROJECTION(AGGREGATE(EXPAND(SCAN_NODE(SINGLE_ROW))))");
+  // A filter comparing the end node's properties with constants joins its expansion; one that
+  // reads another variable, or calls a function, ends the run.
+  params_["n"] = Value::String("x");
+  const LogicalPlan& filtered = Plan(
+      "MATCH (a:person)-[:knows]->(b:person)-[:knows]->(c:person) WHERE c.age > 3 AND "
+      "c.name = $n RETURN count(*)");
+  EXPECT_EQ(Shape(*filtered.root), "PROJECTION(AGGREGATE(EXPAND_COUNT(SCAN_NODE(SINGLE_ROW))))");
+  const LogicalOperator* counted = Find(*filtered.root, LogicalOpKind::kCountExpand);
+  ASSERT_NE(counted, nullptr);
+  ASSERT_EQ(counted->counted.size(), 2u);
+  EXPECT_TRUE(counted->counted[0]->predicates.empty());
+  EXPECT_EQ(counted->counted[1]->predicates.size(), 2u);
+  EXPECT_NE(counted->ToString().find(" where c.name = $n AND c.age > 3)"), std::string::npos)
+      << counted->ToString();
+  EXPECT_EQ(ShapeOf("MATCH (a:person)-[:knows]->(b:person)-[:knows]->(c:person) WHERE c.age > "
+                    "a.age RETURN count(*)"),
+            "PROJECTION(AGGREGATE(FILTER(EXPAND(EXPAND(SCAN_NODE(SINGLE_ROW))))))");
+  EXPECT_EQ(ShapeOf("MATCH (a:person)-[:knows]->(b:person) WHERE abs(b.age) = 3 RETURN count(*)"),
+            "PROJECTION(AGGREGATE(FILTER(EXPAND(SCAN_NODE(SINGLE_ROW)))))");
 }
 
 TEST_F(PlannerTest, VariableLengthExpansionsCarryTheirHops) {
