@@ -427,10 +427,11 @@ class IntersectOp final : public GraphOperator {
   void Emit(ExecContext& ctx) {
     const EdgeStep& candidate = candidates_[position_ - 1];
     ctx.frame[op_.slot] = Value::Id(candidate.neighbor);
-    ctx.frame[op_.rel_slot] = RelRefFor(from_, candidate);
+    if (op_.has_rel_slot) ctx.frame[op_.rel_slot] = RelRefFor(from_, candidate);
     for (size_t i = 0; i < ends_.size(); ++i) {
       const End& end = ends_[i];
-      ctx.frame[op_.closing[i]->rel_slot] = RelRefFor(end.node, end.steps[end.cur].step);
+      const LogicalOperator& e = *op_.closing[i];
+      if (e.has_rel_slot) ctx.frame[e.rel_slot] = RelRefFor(end.node, end.steps[end.cur].step);
     }
   }
 
@@ -471,7 +472,7 @@ class CountExpandOp final : public GraphOperator {
   explicit CountExpandOp(const LogicalOperator& op) : op_(op) {
     for (size_t i = 0; i < op.counted.size(); ++i) {
       const LogicalOperator& e = *op.counted[i];
-      Level level{&e, {}, false, {}, {}};
+      Level level{&e, {}, false, {}, {}, {}};
       levels_.push_back(std::move(level));
       for (size_t j = 0; j < i; ++j) {
         if (op.counted[j]->slot == e.from_slot) {
@@ -521,6 +522,7 @@ class CountExpandOp final : public GraphOperator {
     std::unordered_map<InternalId, uint64_t, IdHash> memo;  // inner levels: count per node
     // Filtered levels: per node table, by offset, 0 untested, 1 passes, 2 fails.
     std::unordered_map<TableId, std::vector<uint8_t>> passes;
+    std::vector<uint64_t> neighbors;  // Count's buffer
   };
 
   static uint64_t Multiply(uint64_t a, uint64_t b) {
@@ -539,7 +541,7 @@ class CountExpandOp final : public GraphOperator {
 
   // Whether `node` satisfies the filter of `level`'s expansion, tested once per node while the
   // operator is open (the answer kept per node offset).
-  bool Passes(Level& level, InternalId node, ExecContext& ctx) {
+  [[gnu::noinline]] bool Passes(Level& level, InternalId node, ExecContext& ctx) {
     std::vector<uint8_t>& known = level.passes[node.table];
     if (node.offset >= known.size()) {
       const size_t before = known.capacity();
@@ -601,12 +603,20 @@ class CountExpandOp final : public GraphOperator {
         ctx.ChargeWork(1 + examined);
         return;
       }
+      // The neighbours first, then the counts below them: the recursion into the levels
+      // below (deep for long patterns) does not run inside the adjacency walk's frames. A
+      // level never re-enters itself, so its buffer is free here.
+      std::vector<uint64_t>& neighbors = level.neighbors;
+      neighbors.clear();
       store_->ForEachVisibleEdge(rels, from.offset, dir, [&](uint64_t nbr, uint64_t) {
         ctx.ChargeWork();
-        const InternalId target{neighbor_table, nbr};
-        if (filtered && !Passes(level, target, ctx)) return;
-        total = Add(total, inner ? ChildrenCount(level, target, ctx) : 1);
+        neighbors.push_back(nbr);
       });
+      for (size_t i = 0; i < neighbors.size(); ++i) {
+        const InternalId target{neighbor_table, neighbors[i]};
+        if (filtered && !Passes(level, target, ctx)) continue;
+        total = Add(total, inner ? ChildrenCount(level, target, ctx) : 1);
+      }
     };
     for (TableId rel_table_id : e.rel_table_ids) {
       for (const auto& pair : store_->pairs(rel_table_id)) {

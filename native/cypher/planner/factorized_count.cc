@@ -77,9 +77,9 @@ bool NodeFilter(const LogicalOperator& filter, SlotId slot) {
   return !filter.predicates.empty();
 }
 
-void Rewrite(LogicalOperatorPtr& op, uint32_t* num_slots) {
-  CheckStackDepth();  // the plan's depth is bounded by the query's steps (parser.h)
-  for (auto& child : op->children) Rewrite(child, num_slots);
+// The rewrite of `op` alone (its children done): kept out of Rewrite's recursion, whose frames
+// stay small for deep plans.
+[[gnu::noinline]] void RewriteOne(LogicalOperatorPtr& op, uint32_t* num_slots) {
   if (op->kind != LogicalOpKind::kAggregate || op->weighted || op->children.empty()) return;
   std::set<SlotId> used;
   for (const auto& item : op->items) CollectExpressionSlots(*item.expr, used);
@@ -132,6 +132,12 @@ void Rewrite(LogicalOperatorPtr& op, uint32_t* num_slots) {
     if (variable && counted_slots.count(*variable)) op->every_row.push_back(i);
   }
   op->children[0] = std::move(count);
+}
+
+void Rewrite(LogicalOperatorPtr& op, uint32_t* num_slots) {
+  CheckStackDepth();  // the plan's depth is bounded by the query's steps (parser.h)
+  for (auto& child : op->children) Rewrite(child, num_slots);
+  RewriteOne(op, num_slots);
 }
 
 }  // namespace

@@ -38,7 +38,7 @@ Direction Reverse(Direction d) {
 }
 
 bool FixedExpand(const LogicalOperator& op) {
-  return op.kind == LogicalOpKind::kExpand && !op.variable_length && op.has_rel_slot;
+  return op.kind == LogicalOpKind::kExpand && !op.variable_length;
 }
 
 // The closing expansion `check` (both ends bound) restated from its end other than `target`,
@@ -60,7 +60,7 @@ LogicalOperatorPtr ClosingFrom(const LogicalOperator& check, SlotId target) {
   out->slot = target;
   out->to_bound = true;
   out->rel_slot = check.rel_slot;
-  out->has_rel_slot = true;
+  out->has_rel_slot = check.has_rel_slot;
   out->rel_table_ids = check.rel_table_ids;
   return out;
 }
@@ -73,6 +73,13 @@ class IntersectRewriter {
   void Rewrite(LogicalOperatorPtr& op) {
     CheckStackDepth();  // the plan's depth is bounded by the query's steps (parser.h)
     for (auto& child : op->children) Rewrite(child);
+    RewriteOne(op);
+  }
+
+ private:
+  // The rewrite of `op` alone (its children done): kept out of Rewrite's recursion, whose
+  // frames stay small for deep plans.
+  [[gnu::noinline]] void RewriteOne(LogicalOperatorPtr& op) {
     if (!FixedExpand(*op) || !op->to_bound || op->children.size() != 1) return;
     // Below the check: filters, then the expansion (or intersection) that bound its new end.
     LogicalOperator* below = op->children[0].get();
@@ -98,7 +105,7 @@ class IntersectRewriter {
       intersect->slot = node->slot;
       intersect->table_ids = node->table_ids;
       intersect->rel_slot = node->rel_slot;
-      intersect->has_rel_slot = true;
+      intersect->has_rel_slot = node->has_rel_slot;
       intersect->rel_table_ids = node->rel_table_ids;
       intersect->direction = node->direction;
       intersect->children.push_back(std::move(input));
@@ -113,7 +120,6 @@ class IntersectRewriter {
     }
   }
 
- private:
   // Whether intersecting `closing` (restated from its bound end) costs less than expanding
   // with `open` and then checking with `check`.
   bool Cheaper(const LogicalOperator& open, const LogicalOperator& check,
