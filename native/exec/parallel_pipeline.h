@@ -49,11 +49,11 @@ class ParallelPipeline {
   // A row's position: morsel index << kRankBits | rank within the morsel.
   static constexpr unsigned kRankBits = 40;
 
-  // A runner for the input of `breaker` (a kAggregate, kSort (also a top-k) or kDistinct), or null when that
-  // input is no such pipeline, or reads something workers may not share (a non-deterministic
-  // function, a subquery), or the breaker cannot merge partial results (collect(), whose list
-  // keeps the input order; a DISTINCT under a LIMIT, which stops reading early).
-  // `under_limit`: the breaker is the input of a SKIP / LIMIT. `catalog` and `profile`: as
+  // A runner for the input of `breaker` (a kAggregate, kSort (also a top-k) or kDistinct), or null
+  // when that input is no such pipeline, or reads something workers may not share (a
+  // non-deterministic function, a subquery), or the breaker cannot merge partial results
+  // (collect(), whose list keeps the input order; a DISTINCT under a LIMIT, which stops reading
+  // early). `under_limit`: the breaker is the input of a SKIP / LIMIT. `catalog` and `profile`: as
   // MapPlan's; with a profile, each worker's operators count into it after the run.
   static std::unique_ptr<ParallelPipeline> For(const planner::LogicalOperator& breaker,
                                                bool under_limit, const catalog::Catalog* catalog,
