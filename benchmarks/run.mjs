@@ -1008,7 +1008,7 @@ function retrievalTables(run) {
     for (const [name, reason] of Object.entries(v.skipped)) parts.push(`vectors: ${name} SKIPPED: ${reason}`);
   }
   for (const [corpus, f] of Object.entries(run.fts ?? {})) {
-    if (f.skipped) {
+    if (typeof f.skipped === 'string') {
       parts.push(`fts ${corpus}: SKIPPED: ${f.skipped}`);
       continue;
     }
