@@ -126,11 +126,12 @@ export class QuiverVectorStore extends VectorStore {
       };
     });
     const table = identifier(this.table, 'table');
-    // An indexed embedding is not updated in place: a replaced document is deleted first.
-    await this.#db.rows(`MATCH (c:${table}) WHERE c.id IN $ids DELETE c`, { ids });
+    // A replaced document is deleted, then created again, in one transaction (the two
+    // statements of one text): the same on Kùzu, which refuses SET of an indexed embedding.
     await this.#db.rows(
-      `UNWIND $rows AS r CREATE (:${table} {id: r.id, text: r.text, metadata: r.metadata, embedding: CAST(r.embedding AS FLOAT[${dimension}])})`,
-      { rows },
+      `MATCH (c:${table}) WHERE c.id IN $ids DELETE c; ` +
+        `UNWIND $rows AS r CREATE (:${table} {id: r.id, text: r.text, metadata: r.metadata, embedding: CAST(r.embedding AS FLOAT[${dimension}])})`,
+      { ids, rows },
     );
     return ids;
   }
