@@ -1012,7 +1012,9 @@ function retrievalTables(run) {
       parts.push(`fts ${corpus}: SKIPPED: ${f.skipped}`);
       continue;
     }
-    const rows = [['full text', 'system', 'load ms', 'index build ms', 'queries/s', 'answers']];
+    const rows = [
+      ['full text', 'system', 'load ms', 'index build ms', 'queries/s', 'graphdb ratio', 'answers'],
+    ];
     for (const [name, s] of Object.entries(f.systems)) {
       let answers = '-';
       if (name === 'graphdb' && f.same_as_kuzu !== undefined)
@@ -1025,6 +1027,9 @@ function retrievalTables(run) {
         String(s.load_ms),
         String(s.build_ms),
         String(s.qps),
+        name === 'graphdb' || f.ratios?.[`graphdb_to_${name}`] == null
+          ? '-'
+          : `${f.ratios[`graphdb_to_${name}`]}x`,
         answers,
       ]);
     }
