@@ -156,9 +156,10 @@ export class QuiverVectorStore extends VectorStore {
     }
     if (!Number.isInteger(k) || k < 1)
       throw new GraphDBError('QuiverVectorStore: k must be a positive integer', 'INVALID_REQUEST');
-    const dimension = await this.#ensure(query.length);
+    // Checks the dimension (and reads it from an existing table).
+    await this.#ensure(query.length);
     const rows = await this.#db.rows(
-      `CALL QUERY_VECTOR_INDEX(${literal(this.table)}, ${literal(this.indexName)}, CAST($q AS FLOAT[${dimension}]), $k, efs := $efs) ` +
+      `CALL QUERY_VECTOR_INDEX(${literal(this.table)}, ${literal(this.indexName)}, $q, $k, efs := $efs) ` +
         'RETURN node.id AS id, node.text AS text, node.metadata AS metadata, distance ORDER BY distance, id',
       { q: query, k, efs: Math.max(this.efs, k) },
     );
