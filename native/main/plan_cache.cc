@@ -66,12 +66,10 @@ std::string CompiledKey(std::string_view text,
 }
 
 // Whether the compiled level keeps `compiled` (of `statement`): not LOAD FROM (its binding
-// depends on the files), not a CALL bound with a parameter's value, not texts over the size
-// limit.
+// depends on the files), not texts over the size limit.
 bool CacheableCompiled(const parser::ParsedQueryStatement& statement,
                        const CompiledQuery& compiled) {
-  return !compiled.bound->reads_files && !compiled.bound->binds_parameter_values &&
-         statement.text.size() <= PlanCache::kMaxCachedTextBytes;
+  return !compiled.bound->reads_files && statement.text.size() <= PlanCache::kMaxCachedTextBytes;
 }
 
 bool CacheableParse(std::string_view text, const ParsedStatements& statements) {

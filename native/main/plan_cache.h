@@ -22,8 +22,8 @@
 // exactly the error an uncached run gives. Errors are never cached.
 //
 // Not cached: queries with LOAD FROM (the binder learns their columns from the files, which
-// may change), queries whose CALL takes a parameter (bound as its value, as Kùzu does), and
-// plans built outside Compile (CREATE TABLE ... AS, COPY ... FROM (query), standalone CALL).
+// may change), and plans built outside Compile (CREATE TABLE ... AS, COPY ... FROM (query),
+// standalone CALL).
 //
 // Thread-safety: thread-safe. One mutex per level guards the maps and the counters; parsing
 // and compiling run outside it. Entries are immutable once built (but for one atomic hint,

@@ -138,18 +138,3 @@ describe('temporal results', () => {
     expect((await conn.queryText('RETURN date("-0100-03-01") AS b')).rows).toEqual([['-0100-03-01']]);
   });
 });
-
-describe('table function arguments', () => {
-  it('take parameters, each run with its own values (the plan is not reused)', async () => {
-    await conn.query('CREATE NODE TABLE PA(id INT64, a STRING, PRIMARY KEY(id))');
-    await conn.query('CREATE NODE TABLE PB(id INT64, b DOUBLE, c BOOL, PRIMARY KEY(id))');
-    const names = 'CALL table_info($t) WITH * WHERE name <> $skip RETURN name';
-    expect((await conn.query(names, { t: 'PA', skip: 'id' })).rows).toEqual([['a']]);
-    expect((await conn.query(names, { t: 'PB', skip: 'id' })).rows).toEqual([['b'], ['c']]);
-    const prepared = await conn.prepare(names);
-    expect((await prepared.run({ t: 'PB', skip: 'b' })).rows).toEqual([['id'], ['c']]);
-    expect((await prepared.run({ t: 'PA', skip: 'a' })).rows).toEqual([['id']]);
-    prepared.close();
-    await expect(conn.query('CALL table_info($t) RETURN *', {})).rejects.toThrow(/Parameter t not found/);
-  });
-});

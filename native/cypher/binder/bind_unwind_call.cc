@@ -56,12 +56,6 @@ void Binder::BindCall(const ParsedExpression& fn,
     const auto& child = fn.children[i];
     auto arg = Bind(*child);
     auto value = ConstantArgument(*arg);
-    if (!value && arg->kind == ExprKind::kParameter) {
-      // As in Kùzu, a parameter argument (QUERY_VECTOR_INDEX's vector, QUERY_FTS_INDEX's text)
-      // is bound as its value; a plan holding it is therefore not cached.
-      value = params_.at(arg->name);
-      binds_parameter_values_ = true;
-    }
     if (!value) {
       BindError(child->text + " has type " +
                 (arg->kind == ExprKind::kProperty ? "PROPERTY" : "EXPRESSION") +

@@ -178,9 +178,6 @@ struct BoundQuery {
   // LOAD FROM: the binder learnt columns from the files, so the binding holds only as long as
   // the files do (plans of such queries are not cached).
   bool reads_files = false;
-  // A table function's argument was a parameter, bound as the value it had (plans of such
-  // queries are not cached: another run may give another value).
-  bool binds_parameter_values = false;
 };
 
 }  // namespace graphdb::binder
