@@ -50,9 +50,15 @@ describe.skipIf(!hasVectorIndex || !hasFtsIndex)(
       await conn.query('CREATE NODE TABLE Entity(name STRING, PRIMARY KEY(name))');
       await conn.query('CREATE REL TABLE MENTIONS(FROM Chunk TO Entity)');
       await conn.query('CREATE REL TABLE RELATED(FROM Entity TO Entity)');
-      await conn.query('UNWIND $rows AS r CREATE (:Chunk {id: r.id, text: r.text, embedding: r.embedding})', {
-        rows: CHUNKS.map(([id, text, embedding]) => ({ id, text, embedding })),
-      });
+      // One statement per chunk: a list parameter cannot mix [1, 0, 0, 0] (INT64[]) with
+      // [0.9, 0.2, 0, 0] (DOUBLE[]).
+      for (const [id, text, embedding] of CHUNKS) {
+        await conn.query('CREATE (:Chunk {id: $id, text: $text, embedding: $embedding})', {
+          id,
+          text,
+          embedding,
+        });
+      }
       const names = [...new Set([...MENTIONS.map(([, e]) => e), ...RELATED.flat()])];
       await conn.query('UNWIND $names AS n CREATE (:Entity {name: n})', { names });
       await conn.query(

@@ -64,6 +64,19 @@ describe.skipIf(!hasVectorIndex)('QuiverVectorStore (needs CALL QUERY_VECTOR_IND
     expect(left.map((d) => d.id)).toEqual(['b']);
   });
 
+  it('stores vectors of whole numbers and of fractions in one call', async () => {
+    const store = new QuiverVectorStore(embeddings, { connection: conn });
+    const unit = (axis: number, scale = 1) => Array.from({ length: 7 }, (_, i) => (i === axis ? scale : 0));
+    await store.addVectors(
+      [unit(0), unit(1, 0.5), unit(2, 3)],
+      ['x', 'y', 'z'].map((pageContent) => new Document({ pageContent })),
+      { ids: ['x', 'y', 'z'] },
+    );
+    const hits = await store.similaritySearchVectorWithScore(unit(1, 0.25), 3);
+    expect(hits.map(([d]) => d.id)).toEqual(['y', 'x', 'z']);
+    expect(hits[0][1]).toBeCloseTo(0, 6);
+  });
+
   it('a second store on the same table reads its dimension; another dimension is refused', async () => {
     await QuiverVectorStore.fromDocuments([new Document({ pageContent: 'boat' })], embeddings, {
       connection: conn,
