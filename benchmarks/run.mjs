@@ -971,7 +971,7 @@ async function retrievalSection(runDir) {
     const out = path.join(runDir, `retrieval-${size.vectors}.json`);
     const argv = ['--json', out, '--dir', path.join(runDir, `retrieval-${size.vectors}`)];
     argv.push('--root', graphdbSnapshot.dir, '--vectors', String(size.vectors), '--dim', String(size.dim));
-    argv.push('--shared', path.resolve(root, '..', 'shared'));
+    argv.push('--shared', process.env.GRAPHDB_SHARED ?? path.resolve(root, '..', 'shared'));
     if (size.docs) argv.push('--docs', String(size.docs));
     if (size.only) argv.push('--only', size.only);
     log(`retrieval: running benchmarks/retrieval/bench.mjs (${size.vectors} x ${size.dim} vectors)`);
