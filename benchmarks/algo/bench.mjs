@@ -3,12 +3,13 @@
 // Kùzu on the benchmark's social graph (benchmarks/lib/social.mjs), with their answers compared.
 //
 //   node benchmarks/algo/bench.mjs [--persons N[,N]] [--trials N] [--cache DIR] [--json FILE]
-//                                  [--root DIR] [--systems graphdb,kuzu]
+//                                  [--root DIR] [--systems graphdb,kuzu] [--only A,B]
 //
 // For each size (default 100,000 persons with 10 knows edges each; 1,000,000 is the large
 // scale) and system, one child process loads the graph into a new database, projects it
 // (CALL project_graph('G', ['Person'], ['knows'])) and runs each algorithm --trials times
-// (default 3), the query and the reading of every row it returns timed together:
+// (default 3; --only: those algorithms alone), the query and the reading of every row it
+// returns timed together:
 //   project_graph   project_graph + drop_projected_graph
 //   page_rank       the top 10 ids by rank
 //   wcc, scc, scc_ko  the component size distribution (size -> number of components)
@@ -39,6 +40,7 @@ const { values: args } = parseArgs({
     trials: { type: 'string', default: '3' },
     json: { type: 'string' },
     root: { type: 'string' },
+    only: { type: 'string' },
     // Internal: one system and size in a child process.
     system: { type: 'string' },
     out: { type: 'string' },
@@ -48,6 +50,11 @@ const packageRoot = path.resolve(args.root ?? path.join(here, '..', '..'));
 const trials = Math.max(1, Number(args.trials));
 
 export const ALGORITHMS = ['project_graph', 'page_rank', 'wcc', 'scc', 'scc_ko', 'kcore', 'louvain'];
+const chosen = args.only ? args.only.split(',').map((name) => name.trim()) : ALGORITHMS;
+for (const name of chosen) {
+  if (!ALGORITHMS.includes(name))
+    throw new Error(`--only: unknown algorithm ${name} (${ALGORITHMS.join(', ')})`);
+}
 
 const SCHEMA = [
   'CREATE NODE TABLE Person(id INT64, name STRING, age INT64, city STRING, PRIMARY KEY(id))',
@@ -154,7 +161,7 @@ async function child() {
       out.times[name].push(Math.round((performance.now() - t0) * 10) / 10);
       return result;
     };
-    for (let trial = 0; trial < trials; trial++) {
+    for (let trial = 0; trial < (chosen.includes('project_graph') ? trials : 0); trial++) {
       await time('project_graph', async () => {
         await db.run("CALL project_graph('P', ['Person'], ['knows'])");
         await db.run("CALL drop_projected_graph('P')");
@@ -162,6 +169,7 @@ async function child() {
     }
     await db.run("CALL project_graph('G', ['Person'], ['knows'])");
     for (const [name, query] of Object.entries(QUERIES)) {
+      if (!chosen.includes(name)) continue;
       let rows;
       for (let trial = 0; trial < trials; trial++) rows = await time(name, () => db.run(query.text));
       if (query.answer) {
@@ -197,6 +205,7 @@ async function parent() {
       process.stderr.write(`algorithms: ${system}, ${persons} persons\n`);
       const argv = [fileURLToPath(import.meta.url), '--system', system, '--persons', String(persons)];
       argv.push('--out', out, '--cache', args.cache, '--trials', String(trials), '--root', packageRoot);
+      if (args.only) argv.push('--only', args.only);
       const result = spawnSync(process.execPath, argv, {
         encoding: 'utf8',
         stdio: ['ignore', 'inherit', 'inherit'],
@@ -209,7 +218,7 @@ async function parent() {
     const g = size.systems.graphdb;
     const k = size.systems.kuzu;
     size.knows = g?.knows ?? k?.knows;
-    for (const name of ALGORITHMS) {
+    for (const name of chosen) {
       const entry = { graphdb: stats(g?.times?.[name]), kuzu: stats(k?.times?.[name]) };
       if (entry.graphdb && entry.kuzu) {
         entry.speedup = Math.round((entry.kuzu.median / Math.max(entry.graphdb.median, 0.1)) * 10) / 10;

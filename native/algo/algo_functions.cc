@@ -428,7 +428,9 @@ class AlgoExtension final : public exec::TableFunctionExtension {
   std::unique_ptr<exec::TableFunctionRowSource> Open(const binder::BoundTableFunction& fn,
                                                      exec::GraphStore& store,
                                                      exec::ExecContext& ctx) const override {
-    const Spec& spec = *FindSpec(fn.name);
+    const Spec* found = FindSpec(fn.name);
+    if (!found) return nullptr;  // another module's function
+    const Spec& spec = *found;
     // A statement without a session (an HTTP request outside a transaction) gets graphs of
     // its own, gone when the call ends.
     ProjectedGraphs alone;
@@ -614,7 +616,7 @@ class AlgoExtension final : public exec::TableFunctionExtension {
         if (!property.empty()) weights = EdgeWeights(*built, store, property);
         auto forest = std::make_shared<SpanningForestResult>(
             SpanningForest(g, property.empty() ? nullptr : &weights,
-                           StringParam(params, "variant", "min") == "max"));
+                           StringParam(params, "variant", "min") == "max", &built->edge_rel));
         auto sources = std::make_shared<std::vector<VertexId>>(g.num_edges());
         for (VertexId u = 0; u < g.n; ++u) {
           for (uint64_t e = g.out_offsets[u]; e < g.out_offsets[u + 1]; ++e) (*sources)[e] = u;

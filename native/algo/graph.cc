@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 
 #include "common/interrupt.h"
 
@@ -353,32 +354,30 @@ std::vector<VertexId> StronglyConnectedComponentsKosaraju(const Graph& g, const 
   return component;
 }
 
-std::vector<uint64_t> KCoreDecomposition(const Graph& g, const Parallel& par) {
-  // Level-synchronous peeling: at level k, every remaining vertex of degree <= k is removed
-  // with core number k, and its removal lowers its remaining neighbours' degrees; those that
-  // fall to k join the next round of the same level. Each decrement is atomic and a vertex
-  // joins a round exactly once (when its degree passes from k + 1 to k), so the result does
-  // not depend on the threads: it is Batagelj-Zaversnik's.
+namespace {
+
+// KCoreDecomposition over degrees of type D (int32_t when they fit, else int64_t).
+template <typename D>
+std::vector<uint64_t> KCorePeel(const Graph& g, const Parallel& par) {
   const VertexId n = g.n;
-  std::vector<std::atomic<int64_t>> degree(n);
-  std::vector<std::atomic<uint8_t>> removed(n);
+  std::vector<D> degree(n, 0);
   std::vector<uint64_t> core(n, 0);
   std::vector<VertexId> remaining;
   remaining.reserve(g.num_active);
   for (VertexId v = 0; v < n; ++v) {
-    degree[v].store(static_cast<int64_t>(g.OutDegree(v) + g.InDegree(v)),
-                    std::memory_order_relaxed);
-    removed[v].store(g.active[v] ? 0 : 1, std::memory_order_relaxed);
-    if (g.active[v]) remaining.push_back(v);
+    if (!g.active[v]) continue;
+    degree[v] = static_cast<D>(g.OutDegree(v) + g.InDegree(v));
+    remaining.push_back(v);
   }
   std::vector<VertexId> frontier;
-  int64_t k = 0;
+  std::vector<std::vector<VertexId>> next;
+  D k = 0;
   while (!remaining.empty()) {
     CheckInterrupt();
     frontier.clear();
-    int64_t smallest = INT64_MAX;
+    D smallest = std::numeric_limits<D>::max();
     for (VertexId v : remaining) {
-      const int64_t d = degree[v].load(std::memory_order_relaxed);
+      const D d = degree[v];
       if (d <= k) frontier.push_back(v);
       smallest = std::min(smallest, d);
     }
@@ -387,32 +386,72 @@ std::vector<uint64_t> KCoreDecomposition(const Graph& g, const Parallel& par) {
       continue;
     }
     while (!frontier.empty()) {
-      for (VertexId v : frontier) {
-        removed[v].store(1, std::memory_order_relaxed);
-        core[v] = static_cast<uint64_t>(k);
-      }
+      for (VertexId v : frontier) core[v] = static_cast<uint64_t>(k);
       const unsigned workers = par.Workers(frontier.size(), 1024);
-      std::vector<std::vector<VertexId>> next(workers);
-      par.For(frontier.size(), 1024, [&](unsigned worker, uint64_t begin, uint64_t end) {
-        auto lower = [&](VertexId u) {
-          if (removed[u].load(std::memory_order_relaxed)) return;
-          if (degree[u].fetch_sub(1, std::memory_order_relaxed) == k + 1) next[worker].push_back(u);
-        };
+      next.resize(workers);
+      for (auto& list : next) list.clear();
+      // A neighbour at degree <= k is removed already or due at this level, where more
+      // decrements change nothing: only those above k are lowered, and the one that brings a
+      // vertex to k adds it to the next round. Atomic with several workers.
+      auto lower_all = [&](auto&& lower, uint64_t begin, uint64_t end) {
         for (uint64_t i = begin; i < end; ++i) {
           const VertexId v = frontier[i];
-          for (uint64_t e = g.out_offsets[v]; e < g.out_offsets[v + 1]; ++e)
+          for (uint64_t e = g.out_offsets[v]; e < g.out_offsets[v + 1]; ++e) {
             lower(g.out_targets[e]);
+          }
           for (uint64_t e = g.in_offsets[v]; e < g.in_offsets[v + 1]; ++e) lower(g.in_sources[e]);
         }
-      });
+      };
+      if (workers <= 1) {
+        for (uint64_t begin = 0; begin < frontier.size(); begin += 65536) {
+          CheckInterrupt();
+          lower_all(
+              [&](VertexId u) {
+                if (degree[u] > k && --degree[u] == k) next[0].push_back(u);
+              },
+              begin, std::min<uint64_t>(frontier.size(), begin + 65536));
+        }
+      } else {
+        par.For(frontier.size(), 1024, [&](unsigned worker, uint64_t begin, uint64_t end) {
+          lower_all(
+              [&](VertexId u) {
+                std::atomic_ref<D> d(degree[u]);
+                if (d.load(std::memory_order_relaxed) <= k) return;
+                if (d.fetch_sub(1, std::memory_order_relaxed) == k + 1) {
+                  next[worker].push_back(u);
+                }
+              },
+              begin, end);
+        });
+      }
       frontier.clear();
       for (const auto& list : next) frontier.insert(frontier.end(), list.begin(), list.end());
+      // In vertex order, the next round reads the adjacency arrays front to back rather than
+      // at random (about 1.5x faster on 100k and 1M vertices than in discovery order).
+      std::sort(frontier.begin(), frontier.end());
     }
-    std::erase_if(remaining,
-                  [&](VertexId v) { return removed[v].load(std::memory_order_relaxed); });
+    // Every vertex left at degree <= k was removed at this level.
+    std::erase_if(remaining, [&](VertexId v) { return degree[v] <= k; });
     ++k;
   }
   return core;
+}
+
+}  // namespace
+
+std::vector<uint64_t> KCoreDecomposition(const Graph& g, const Parallel& par) {
+  // Level-synchronous peeling: at level k, every remaining vertex of degree <= k is removed
+  // with core number k, and its removal lowers its remaining neighbours' degrees; those that
+  // fall to k join the next round of the same level. A vertex joins a round exactly once
+  // (when its degree passes from k + 1 to k), so the result does not depend on the threads:
+  // it is Batagelj-Zaversnik's.
+  uint64_t max_degree = 0;
+  for (VertexId v = 0; v < g.n; ++v)
+    max_degree = std::max(max_degree, g.OutDegree(v) + g.InDegree(v));
+  if (max_degree < static_cast<uint64_t>(std::numeric_limits<int32_t>::max())) {
+    return KCorePeel<int32_t>(g, par);
+  }
+  return KCorePeel<int64_t>(g, par);
 }
 
 }  // namespace graphdb::algo

@@ -157,14 +157,16 @@ std::vector<uint64_t> BreadthFirstDistances(const Graph& g, VertexId source, Dir
 std::vector<double> ShortestDistances(const Graph& g, VertexId source, Direction dir,
                                       const std::vector<double>& weights);
 
-// A spanning forest of the undirected view (Kruskal): edges taken by weight (smallest first;
-// `maximum`: largest first; no weights: all equal), ties by edge index. The chosen edge
-// indices, and for each vertex the smallest vertex id of its tree.
+// A spanning forest of the undirected view, as Kùzu's SPANNING_FOREST: Kruskal over the edges
+// but self-loops, taken in the order of (weight, source, target, rel id) ascending (`maximum`:
+// descending; no weights: all 1; no rel ids: the edge index), trees joined by rank (equal
+// ranks under the smaller root). The chosen edge indices in that order, and for each vertex
+// the root of its tree. O(E log E).
 struct SpanningForestResult {
   std::vector<uint64_t> edges;
   std::vector<VertexId> tree;
 };
 SpanningForestResult SpanningForest(const Graph& g, const std::vector<double>* weights,
-                                    bool maximum);
+                                    bool maximum, const std::vector<uint64_t>* rel_ids = nullptr);
 
 }  // namespace graphdb::algo

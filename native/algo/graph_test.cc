@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
+#include <queue>
 
 namespace graphdb::algo {
 namespace {
@@ -93,6 +95,57 @@ TEST(AlgoGraph, KCoreOfCliqueAndTail) {
   EXPECT_EQ(KCoreDecomposition(g, Parallel{}), (std::vector<uint64_t>{1, 1, 1, 3, 3, 3, 3}));
 }
 
+TEST(AlgoGraph, KCoreInParallelIsTheSequentialPeeling) {
+  // Skewed degrees, parallel edges, self-loops and inactive vertices, peeled on two threads
+  // and on one, against a reference: repeatedly remove a vertex of smallest degree.
+  constexpr VertexId kN = 30000;
+  std::vector<std::pair<VertexId, VertexId>> edges;
+  uint64_t x = 12345;
+  for (VertexId v = 0; v < kN; ++v) {
+    for (VertexId i = 0; i < 1 + v % 13; ++i) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      edges.push_back({v, static_cast<VertexId>((x >> 33) % (v % 7 == 0 ? 500 : kN))});
+    }
+  }
+  Graph g = MakeGraph(kN, edges);
+  for (VertexId v = 0; v < kN; v += 17) g.active[v] = 0;
+  std::erase_if(edges, [&](auto e) { return !g.active[e.first] || !g.active[e.second]; });
+  g = MakeGraph(kN, edges);
+  for (VertexId v = 0; v < kN; v += 17) g.active[v] = 0;
+  g.num_active = static_cast<uint64_t>(std::count(g.active.begin(), g.active.end(), 1));
+  g.BuildTranspose(false, Parallel{});
+  std::vector<uint64_t> expected(kN, 0), degree(kN, 0);
+  std::vector<std::vector<VertexId>> adjacency(kN);
+  for (auto [a, b] : edges) {
+    ++degree[a];
+    ++degree[b];
+    adjacency[a].push_back(b);
+    adjacency[b].push_back(a);
+  }
+  std::priority_queue<std::pair<uint64_t, VertexId>, std::vector<std::pair<uint64_t, VertexId>>,
+                      std::greater<>>
+      heap;
+  std::vector<uint8_t> done(kN, 0);
+  for (VertexId v = 0; v < kN; ++v) {
+    if (g.active[v]) heap.push({degree[v], v});
+  }
+  uint64_t k = 0;
+  while (!heap.empty()) {
+    auto [d, v] = heap.top();
+    heap.pop();
+    if (done[v] || d != degree[v]) continue;
+    done[v] = 1;
+    k = std::max(k, d);
+    expected[v] = k;
+    for (VertexId u : adjacency[v]) {
+      if (!done[u]) heap.push({--degree[u], u});
+    }
+  }
+  TaskPool pool(2);
+  EXPECT_EQ(KCoreDecomposition(g, Parallel{&pool, 2}), expected);
+  EXPECT_EQ(KCoreDecomposition(g, Parallel{}), expected);
+}
+
 TEST(AlgoGraph, LouvainAndLeidenFindTwoCliques) {
   // Two 4-cliques joined by one edge.
   Graph g = MakeGraph(8, {{0, 1},
@@ -150,7 +203,8 @@ TEST(AlgoGraph, DistancesAndSpanningForest) {
   EXPECT_EQ(std::count(min.edges.begin(), min.edges.end(), 2u), 0);  // the heaviest edge
   SpanningForestResult max = SpanningForest(g, &weights, true);
   EXPECT_EQ(std::count(max.edges.begin(), max.edges.end(), 2u), 1);
-  EXPECT_EQ(max.tree, (std::vector<VertexId>{0, 0, 0, 0}));
+  // Kùzu's union by rank: 1-2 (the heaviest) joins first under 1, which stays the root.
+  EXPECT_EQ(max.tree, (std::vector<VertexId>{1, 1, 1, 1}));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <limits>
 #include <numeric>
 #include <queue>
+#include <tuple>
 
 #include "algo/graph.h"
 #include "common/interrupt.h"
@@ -76,34 +77,47 @@ std::vector<double> ShortestDistances(const Graph& g, VertexId source, Direction
 }
 
 SpanningForestResult SpanningForest(const Graph& g, const std::vector<double>* weights,
-                                    bool maximum) {
-  // The edges by weight, heaviest first, ties in index order; the minimum forest takes them
-  // in the reverse of that order.
-  std::vector<uint64_t> order(g.num_edges());
-  std::iota(order.begin(), order.end(), 0);
-  if (weights) {
-    std::stable_sort(order.begin(), order.end(),
-                     [&](uint64_t a, uint64_t b) { return (*weights)[a] > (*weights)[b]; });
+                                    bool maximum, const std::vector<uint64_t>* rel_ids) {
+  // Kruskal over the edges but self-loops, in the order of (weight, source, target, rel),
+  // ascending or (`maximum`) descending.
+  std::vector<VertexId> source(g.num_edges());
+  std::vector<uint64_t> order;
+  order.reserve(g.num_edges());
+  for (VertexId u = 0; u < g.n; ++u) {
+    for (uint64_t e = g.out_offsets[u]; e < g.out_offsets[u + 1]; ++e) {
+      source[e] = u;
+      if (g.out_targets[e] != u) order.push_back(e);
+    }
   }
-  if (!maximum) std::reverse(order.begin(), order.end());
+  auto key = [&](uint64_t e) {
+    return std::make_tuple(weights ? (*weights)[e] : 1.0, source[e], g.out_targets[e],
+                           rel_ids ? (*rel_ids)[e] : e);
+  };
+  std::sort(order.begin(), order.end(),
+            [&](uint64_t a, uint64_t b) { return maximum ? key(b) < key(a) : key(a) < key(b); });
+  // Union by rank, equal ranks joined under the smaller root.
   std::vector<VertexId> parent(g.n);
   std::iota(parent.begin(), parent.end(), 0);
+  std::vector<uint32_t> rank(g.n, 0);
   auto find = [&](VertexId v) {
     while (parent[v] != v) v = parent[v] = parent[parent[v]];
     return v;
   };
-  std::vector<VertexId> source(g.num_edges());
-  for (VertexId u = 0; u < g.n; ++u) {
-    for (uint64_t e = g.out_offsets[u]; e < g.out_offsets[u + 1]; ++e) source[e] = u;
-  }
   SpanningForestResult result;
   for (size_t i = 0; i < order.size(); ++i) {
     if ((i & 0xffff) == 0) CheckInterrupt();
     const uint64_t e = order[i];
     VertexId a = find(source[e]), b = find(g.out_targets[e]);
     if (a == b) continue;
-    if (a > b) std::swap(a, b);
-    parent[b] = a;
+    if (rank[a] == rank[b]) {
+      if (a > b) std::swap(a, b);
+      parent[b] = a;
+      ++rank[a];
+    } else if (rank[a] < rank[b]) {
+      parent[a] = b;
+    } else {
+      parent[b] = a;
+    }
     result.edges.push_back(e);
   }
   result.tree.resize(g.n);

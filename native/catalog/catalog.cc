@@ -12,8 +12,9 @@ namespace graphdb::catalog {
 namespace {
 
 constexpr char kMagic[8] = {'G', 'D', 'B', 'C', 'A', 'T', 'L', 'G'};
-// Version 2 appends the sequences; version 1 files (no sequences) still load.
-constexpr uint32_t kFormatVersion = 3;
+// Version 2 appends the sequences, 3 the types and macros, 4 the indexes; older files still
+// load.
+constexpr uint32_t kFormatVersion = 4;
 
 Status BindError(std::string message) {
   return Status(ErrorCode::kQueryBinding, "Binder exception: " + std::move(message));
@@ -322,6 +323,10 @@ Result<DdlOutcome> Catalog::DropTable(std::string_view name, bool if_exists) {
       return BindError("Cannot delete node table " + it->second.name +
                        " because it is referenced by relationship table " + refs[0]->name + ".");
     }
+    if (auto indexes = IndexesOn(*id); !indexes.empty()) {
+      return BindError("Cannot delete node table " + it->second.name +
+                       " because it is referenced by index " + indexes[0]->name + ".");
+    }
     std::string message = "Table " + it->second.name + " has been dropped.";
     Unindex(it->second.name);
     node_tables_.erase(it);
@@ -412,6 +417,16 @@ Result<DdlOutcome> Catalog::DropProperty(std::string_view table, std::string_vie
     if (*index == schema.primary_key) {
       return BindError("Cannot drop property " + schema.properties[*index].name + " in table " +
                        schema.name + " because it is used as primary key.");
+    }
+    const PropertyId dropped = schema.properties[*index].id;
+    for (const IndexDefinition* def : IndexesOn(*id)) {
+      if (std::find(def->properties.begin(), def->properties.end(), dropped) !=
+          def->properties.end()) {
+        return BindError("Cannot drop property " + std::string(property) + " in table " +
+                         schema.name +
+                         " because it is used in one or more indexes. Please remove the "
+                         "associated indexes before attempting to drop this property.");
+      }
     }
     if (*index < schema.primary_key) --schema.primary_key;
   }
@@ -665,6 +680,62 @@ std::vector<const MacroDefinition*> Catalog::Macros() const {
   return out;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Indexes
+
+Result<DdlOutcome> Catalog::CreateIndex(IndexDefinition def) {
+  auto table = node_tables_.find(def.table);
+  if (table == node_tables_.end()) {
+    return BindError("Table " + std::to_string(def.table) + " is not a node table.");
+  }
+  if (def.name.empty()) return BindError("Index name cannot be empty.");
+  if (GetIndex(def.table, def.name)) {
+    return BindError("Index " + def.name + " already exists in table " + table->second.name + ".");
+  }
+  for (PropertyId p : def.properties) {
+    bool found = false;
+    for (const auto& prop : table->second.properties) found = found || prop.id == p;
+    if (!found) return BindError("Index " + def.name + " names an unknown property.");
+  }
+  std::string message = "Index " + def.name + " has been created.";
+  indexes_.push_back(std::move(def));
+  version_ = NewVersion();
+  return DdlOutcome{indexes_.back().table, true, std::move(message)};
+}
+
+Result<DdlOutcome> Catalog::DropIndex(TableId table, std::string_view name) {
+  for (auto it = indexes_.begin(); it != indexes_.end(); ++it) {
+    if (it->table != table || !NamesEqual(it->name, name)) continue;
+    std::string message = "Index " + it->name + " has been dropped.";
+    indexes_.erase(it);
+    version_ = NewVersion();
+    return DdlOutcome{table, true, std::move(message)};
+  }
+  return BindError("Table " + TableName(table) + " doesn't have an index with name " +
+                   std::string(name) + ".");
+}
+
+const IndexDefinition* Catalog::GetIndex(TableId table, std::string_view name) const {
+  for (const IndexDefinition& def : indexes_) {
+    if (def.table == table && NamesEqual(def.name, name)) return &def;
+  }
+  return nullptr;
+}
+
+std::vector<const IndexDefinition*> Catalog::Indexes() const {
+  std::vector<const IndexDefinition*> out;
+  for (const IndexDefinition& def : indexes_) out.push_back(&def);
+  return out;
+}
+
+std::vector<const IndexDefinition*> Catalog::IndexesOn(TableId table) const {
+  std::vector<const IndexDefinition*> out;
+  for (const IndexDefinition& def : indexes_) {
+    if (def.table == table) out.push_back(&def);
+  }
+  return out;
+}
+
 const SequenceSchema* Catalog::GetSequence(std::string_view name) const {
   auto it = sequences_.find(FoldName(name));
   return it == sequences_.end() ? nullptr : &it->second;
@@ -835,6 +906,19 @@ std::string Catalog::Serialize() const {
     }
     w.PutString(def.body);
   }
+  w.PutVarint(indexes_.size());
+  for (const IndexDefinition& def : indexes_) {
+    w.PutString(def.name);
+    w.PutString(def.kind);
+    w.PutVarint(def.table);
+    w.PutVarint(def.properties.size());
+    for (PropertyId p : def.properties) w.PutVarint(p);
+    w.PutVarint(def.options.size());
+    for (const auto& [key, value] : def.options) {
+      w.PutString(key);
+      w.PutString(value);
+    }
+  }
   std::string bytes = w.Release();
   uint32_t crc = env::crc32c::Value(bytes);
   bytes.append(reinterpret_cast<const char*>(&crc), sizeof crc);
@@ -981,6 +1065,31 @@ Result<Catalog> Catalog::Deserialize(std::string_view bytes) {
         return corrupt("invalid macro " + def.name);
       }
       c.macros_.emplace(std::move(key), std::move(def));
+    }
+  }
+  if (version >= 4) {
+    if (!r.GetVarint(&n) || n > r.remaining()) return corrupt("truncated index list");
+    for (uint64_t i = 0; i < n; ++i) {
+      IndexDefinition def;
+      uint64_t count;
+      if (!r.GetString(&def.name) || !r.GetString(&def.kind) || !r.GetVarint(&def.table) ||
+          !r.GetVarint(&count) || count > r.remaining()) {
+        return corrupt("truncated index");
+      }
+      for (uint64_t k = 0; k < count; ++k) {
+        uint64_t p;
+        if (!r.GetVarint(&p) || p > UINT32_MAX) return corrupt("truncated index " + def.name);
+        def.properties.push_back(static_cast<PropertyId>(p));
+      }
+      if (!r.GetVarint(&count) || count > r.remaining()) return corrupt("truncated index");
+      def.options.resize(count);
+      for (auto& [key, value] : def.options) {
+        if (!r.GetString(&key) || !r.GetString(&value)) {
+          return corrupt("truncated index " + def.name);
+        }
+      }
+      const std::string name = def.name;
+      if (!c.CreateIndex(std::move(def)).ok()) return corrupt("invalid index " + name);
     }
   }
   if (!r.done()) return corrupt("trailing bytes");

@@ -207,6 +207,18 @@ struct MacroDefinition {
   std::string body;                                           // expression text
 };
 
+// A secondary index (CALL CREATE_FTS_INDEX / CREATE_VECTOR_INDEX) of a node table: its
+// definition. Its contents are derived from the table's rows (exec/secondary_index.h).
+struct IndexDefinition {
+  std::string name;                    // as written; unique per table, case-insensitively
+  std::string kind;                    // "FTS", "HNSW": SHOW_INDEXES's index_type
+  TableId table = kInvalidTableId;     // a node table
+  std::vector<PropertyId> properties;  // the indexed properties, in the order given
+  // The kind's parameters, resolved (defaults filled in), as text: {"stemmer", "porter"},
+  // {"metric", "l2"} ... The kind parses them.
+  std::vector<std::pair<std::string, std::string>> options;
+};
+
 // What a DDL call did: the table it concerns, whether anything changed (false for IF [NOT]
 // EXISTS no-ops), and Kùzu's one-line result message ("Table person has been created.").
 struct DdlOutcome {
@@ -251,6 +263,11 @@ class Catalog {
   // DROP MACRO: Kùzu's "Macro x does not exist." (the name as written) when there is none.
   // Macros that call it stay, and fail to bind until one of that name exists again.
   Result<DdlOutcome> DropMacro(std::string_view name, bool if_exists = false);
+  // Index names are per table (case-insensitively): Kùzu's "Index X already exists in table
+  // T." when taken. The table must be a node table; the properties must be its own. A table
+  // with indexes cannot be dropped, nor can an indexed property (Kùzu's errors).
+  Result<DdlOutcome> CreateIndex(IndexDefinition def);
+  Result<DdlOutcome> DropIndex(TableId table, std::string_view name);
 
   // ---- Lookup ----
   bool Contains(std::string_view name) const { return FindId(name).has_value(); }
@@ -289,6 +306,11 @@ class Catalog {
   // A macro by case-insensitive name, or nullptr; all of them in name order.
   const MacroDefinition* GetMacro(std::string_view name) const;
   std::vector<const MacroDefinition*> Macros() const;
+  // An index of `table` by case-insensitive name, or nullptr; all indexes in creation order;
+  // the indexes of one table, in creation order.
+  const IndexDefinition* GetIndex(TableId table, std::string_view name) const;
+  std::vector<const IndexDefinition*> Indexes() const;
+  std::vector<const IndexDefinition*> IndexesOn(TableId table) const;
 
   TableId next_table_id() const { return next_table_id_; }
   // Identifies the schema's state, so callers can cache derived data (query plans): every
@@ -323,6 +345,7 @@ class Catalog {
   // lower-cased name -> (name as written, the type it stands for)
   std::map<std::string, std::pair<std::string, LogicalType>> user_types_;
   std::map<std::string, MacroDefinition> macros_;  // lower-cased name -> macro
+  std::vector<IndexDefinition> indexes_;           // in creation order
   TableId next_table_id_ = 0;
   uint64_t version_ = NewVersion();
 

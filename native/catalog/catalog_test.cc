@@ -398,12 +398,13 @@ TEST(CatalogTest, Sequences) {
   EXPECT_TRUE(c.GetNodeTable("person"));  // the table of the same name is untouched
 }
 
-// The bytes of `c` (with no sequences, types or macros) as format `version` wrote them.
+// The bytes of `c` (with no sequences, types, macros or indexes) as format `version` wrote
+// them.
 std::string SerializeAsVersion(const Catalog& c, uint32_t version) {
   std::string bytes = c.Serialize();
   std::string body = bytes.substr(0, bytes.size() - 4);
-  // Version 3 added the type and macro counts, version 2 the sequence count.
-  for (uint32_t v = 3; v > version; --v) {
+  // Version 4 added the index count, 3 the type and macro counts, 2 the sequence count.
+  for (uint32_t v = 4; v > version; --v) {
     EXPECT_EQ(body.back(), '\0');
     body.pop_back();
     if (v == 3) {
@@ -446,6 +447,41 @@ TEST(CatalogTest, TypesAndMacrosRoundTrip) {
   auto parsed = back->ParseType("height[]", &error);
   ASSERT_TRUE(parsed) << error;
   EXPECT_EQ(parsed->ToString(), "STRUCT(m DOUBLE)[]");
+}
+
+TEST(CatalogTest, ReadsVersionThreeWithoutIndexes) {
+  Catalog c = TinySnb();
+  auto back = Catalog::Deserialize(SerializeAsVersion(c, 3));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_TRUE(*back == c);
+}
+
+TEST(CatalogTest, IndexesRoundTripAndGuardTheirTableAndProperties) {
+  Catalog c = TinySnb();
+  const NodeTableSchema* person = c.GetNodeTable("person");
+  ASSERT_TRUE(person);
+  IndexDefinition def;
+  def.name = "names";
+  def.kind = "FTS";
+  def.table = person->id;
+  def.properties = {person->properties[1].id};
+  def.options = {{"stemmer", "porter"}};
+  ASSERT_TRUE(c.CreateIndex(def).ok());
+  EXPECT_EQ(c.CreateIndex(def).status().message(),
+            "Binder exception: Index names already exists in table person.");
+  auto back = Catalog::Deserialize(c.Serialize());
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_TRUE(*back == c);
+  const IndexDefinition* read = back->GetIndex(person->id, "NAMES");
+  ASSERT_TRUE(read);
+  EXPECT_EQ(read->kind, "FTS");
+  EXPECT_EQ(read->options, def.options);
+  EXPECT_EQ(back->IndexesOn(person->id).size(), 1u);
+  EXPECT_FALSE(back->DropTable("person").ok());
+  EXPECT_FALSE(back->DropProperty("person", person->properties[1].name).ok());
+  ASSERT_TRUE(back->DropIndex(person->id, "names").ok());
+  EXPECT_TRUE(back->Indexes().empty());
+  EXPECT_FALSE(back->DropIndex(person->id, "names").ok());
 }
 
 TEST(CatalogTest, ReadsVersionOneWithoutSequences) {

@@ -47,6 +47,8 @@ class GraphAccess;         // exec/graph_access.h
 class GraphStore;          // exec/graph_store.h
 class SubqueryRunner;      // exec/executor.h
 class TableFunctionState;  // exec/table_functions.h
+class IndexSet;            // exec/secondary_index.h
+struct IndexDdl;           // exec/secondary_index.h
 
 // Thrown by ExecContext::ChargeWork when the work budget is spent. Deliberately neither a
 // GraphDBException nor a std::exception: it is no error of the statement and must never reach
@@ -103,6 +105,10 @@ struct ExecContext {
   WarningLog* warnings = nullptr;
   // The connection's state for extension table functions (its projected graphs); null: none.
   TableFunctionState* extension_state = nullptr;
+  // The database's secondary-index contents (exec/secondary_index.h); null without a database.
+  IndexSet* indexes = nullptr;
+  // Set only while the pipeline runs an index DDL call (CALL CREATE_FTS_INDEX ...).
+  const IndexDdl* index_ddl = nullptr;
   uint64_t query_id = 0;
   QueryCounters counters;
   // The threads this statement may borrow to split its work (common/task_pool.h), and how many

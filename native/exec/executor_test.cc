@@ -364,6 +364,24 @@ TEST_F(GraphExecTest, UpdatesSeeTheRowsMatchedBeforeThem) {
   EXPECT_EQ(Rows("MATCH (p:person) RETURN count(*)"), (Strings{"8"}));
 }
 
+TEST_F(GraphExecTest, OneCreateOfSeveralPatternsCreatesInKuzusOrder) {
+  // Kùzu's order, checked against Kùzu 0.11.3: the patterns gather into connected graphs (a
+  // pattern takes in every earlier graph it shares a node with, and moves to the end); nodes
+  // are created graph by graph, then rels. Here: {d}, {i}, {b, c, a}, {g, f, h, e}.
+  Exec("CREATE NODE TABLE n(id STRING, PRIMARY KEY(id))");
+  Exec("CREATE REL TABLE r(FROM n TO n, id INT64)");
+  Exec(
+      "CREATE (a:n {id: 'a'}), (b:n {id: 'b'}), (c:n {id: 'c'}), (d:n {id: 'd'}), "
+      "(e:n {id: 'e'}), (f:n {id: 'f'}), (g:n {id: 'g'}), (h:n {id: 'h'}), (i:n {id: 'i'}), "
+      "(a)-[:r {id: 0}]->(b), (b)-[:r {id: 1}]->(c), (f)-[:r {id: 2}]->(e), "
+      "(g)-[:r {id: 3}]->(e), (g)-[:r {id: 4}]->(f), (g)-[:r {id: 5}]->(h), "
+      "(h)-[:r {id: 6}]->(e), (g)-[:r {id: 7}]->(f)");
+  EXPECT_EQ(Ordered("MATCH (x:n) RETURN x.id ORDER BY offset(id(x))"),
+            (Strings{"d", "i", "b", "c", "a", "g", "f", "h", "e"}));
+  EXPECT_EQ(Ordered("MATCH ()-[x:r]->() RETURN x.id ORDER BY offset(id(x))"),
+            (Strings{"1", "0", "7", "6", "5", "4", "3", "2"}));
+}
+
 TEST_F(GraphExecTest, MergeCreatesOnlyWhatIsMissing) {
   EXPECT_EQ(Counters("MERGE (p:person {id: 1})").nodes_created, 0u);
   EXPECT_EQ(Counters("MERGE (p:person {id: 6}) ON CREATE SET p.name = 'fay'").nodes_created, 1u);

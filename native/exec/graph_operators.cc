@@ -1189,25 +1189,91 @@ void ApplySetItems(GraphStore& store, const std::vector<binder::BoundSetItem>& i
   }
 }
 
+// The order in which one CREATE (or MERGE) clause creates its nodes, then its rels: Kùzu's, so
+// the offsets (and what scans and algorithms see first) are the same. Kùzu gathers the patterns
+// into connected graphs: each pattern in turn is a graph of its nodes (by variable, left to
+// right) and rels; it absorbs, in order, every graph so far that shares a node with it, taking
+// their nodes and rels after its own, and goes to the end of the list. Every node of the
+// graphs, in that order, is created first, then every rel. A node is created by the first
+// pattern that names it (bound_before is false there).
+struct CreateStep {
+  size_t pattern = 0;
+  size_t index = 0;
+};
+
+struct CreateOrder {
+  std::vector<CreateStep> nodes;
+  std::vector<CreateStep> rels;
+};
+
+CreateOrder KuzuCreateOrder(const std::vector<BoundPattern>& patterns) {
+  struct Graph {
+    std::vector<SlotId> slots;
+    std::vector<CreateStep> rels;
+    bool Has(SlotId slot) const {
+      return std::find(slots.begin(), slots.end(), slot) != slots.end();
+    }
+    void Add(SlotId slot) {
+      if (!Has(slot)) slots.push_back(slot);
+    }
+  };
+  std::unordered_map<SlotId, CreateStep> defined;  // slot -> the node pattern that creates it
+  std::vector<Graph> graphs;
+  for (size_t p = 0; p < patterns.size(); ++p) {
+    Graph graph;
+    for (size_t i = 0; i < patterns[p].nodes.size(); ++i) {
+      const auto& node = patterns[p].nodes[i];
+      if (!node.bound_before) defined.emplace(node.slot, CreateStep{p, i});
+      graph.Add(node.slot);
+    }
+    for (size_t i = 0; i < patterns[p].rels.size(); ++i) graph.rels.push_back({p, i});
+    std::vector<Graph> kept;
+    for (auto& other : graphs) {
+      bool connected = std::any_of(other.slots.begin(), other.slots.end(),
+                                   [&](SlotId slot) { return graph.Has(slot); });
+      if (!connected) {
+        kept.push_back(std::move(other));
+        continue;
+      }
+      for (SlotId slot : other.slots) graph.Add(slot);
+      graph.rels.insert(graph.rels.end(), other.rels.begin(), other.rels.end());
+    }
+    kept.push_back(std::move(graph));
+    graphs = std::move(kept);
+  }
+  CreateOrder order;
+  for (const auto& graph : graphs) {
+    for (SlotId slot : graph.slots) {
+      if (auto it = defined.find(slot); it != defined.end()) order.nodes.push_back(it->second);
+    }
+    order.rels.insert(order.rels.end(), graph.rels.begin(), graph.rels.end());
+  }
+  return order;
+}
+
 class CreateOp final : public GraphOperator {
  public:
-  explicit CreateOp(const BoundClause& clause) : clause_(clause) {}
+  explicit CreateOp(const BoundClause& clause)
+      : clause_(clause), order_(KuzuCreateOrder(clause.patterns)) {}
 
   bool Next(ExecContext& ctx) override {
     if (!child->Next(ctx)) return false;
-    for (const auto& pattern : clause_.patterns) CreatePattern(*store_, pattern, ctx);
+    CreatePatterns(*store_, clause_.patterns, order_, ctx);
     return true;
   }
 
-  static void CreatePattern(GraphStore& store, const BoundPattern& pattern, ExecContext& ctx) {
-    for (const auto& node : pattern.nodes) {
-      if (node.bound_before) continue;
+  static void CreatePatterns(GraphStore& store, const std::vector<BoundPattern>& patterns,
+                             const CreateOrder& order, ExecContext& ctx) {
+    for (const auto& [p, i] : order.nodes) {
+      const auto& node = patterns[p].nodes[i];
       TableId table = node.table_ids[0];
       const auto* schema = store.catalog().GetNodeTable(table);
       auto props = EvaluateProperties(node.properties, schema->properties, schema->name, ctx);
       ctx.frame[node.slot] = Value::Id(store.CreateNode(table, props));
     }
-    for (const auto& rel : pattern.rels) {
+    for (const auto& [p, i] : order.rels) {
+      const auto& pattern = patterns[p];
+      const auto& rel = pattern.rels[i];
       const Value& left = ctx.frame[pattern.nodes[rel.left].slot];
       const Value& right = ctx.frame[pattern.nodes[rel.right].slot];
       if (left.is_null() || right.is_null()) {
@@ -1227,6 +1293,7 @@ class CreateOp final : public GraphOperator {
 
  private:
   const BoundClause& clause_;
+  CreateOrder order_;
 };
 
 // MERGE of a node pattern, or of a pattern whose nodes are all bound already.
@@ -1234,7 +1301,7 @@ class MergeOp final : public GraphOperator {
  public:
   // `match`: the sub-plan matching a MERGE of paths with new nodes (null for simple ones).
   MergeOp(const BoundClause& clause, OperatorPtr match)
-      : clause_(clause), match_(std::move(match)) {}
+      : clause_(clause), order_(KuzuCreateOrder(clause.patterns)), match_(std::move(match)) {}
 
   void Open(ExecContext& ctx) override {
     GraphOperator::Open(ctx);
@@ -1275,9 +1342,9 @@ class MergeOp final : public GraphOperator {
       ApplySetItems(*store_, clause_.set_items, ctx);
       return true;
     }
+    CreateOp::CreatePatterns(*store_, clause_.patterns, order_, ctx);
     std::vector<std::pair<SlotId, Value>> slots;
     for (const auto& pattern : clause_.patterns) {
-      CreateOp::CreatePattern(*store_, pattern, ctx);
       for (const auto& node : pattern.nodes) slots.emplace_back(node.slot, ctx.frame[node.slot]);
       for (const auto& rel : pattern.rels) slots.emplace_back(rel.slot, ctx.frame[rel.slot]);
     }
@@ -1382,6 +1449,7 @@ class MergeOp final : public GraphOperator {
   }
 
   const BoundClause& clause_;
+  CreateOrder order_;
   OperatorPtr match_;
   bool in_match_ = false;
   std::map<std::vector<Value>, std::vector<std::pair<SlotId, Value>>, KeyLess> created_;
@@ -1451,9 +1519,7 @@ class TableFunctionOp final : public GraphOperator {
     while (!source_ || !source_->Next(&row_)) {
       source_.reset();
       if (!child->Next(ctx)) return false;
-      const TableFunctionExtension* extension = GetTableFunctionExtension();
-      if (!extension) ThrowNotSupported("table function " + fn_.name + " is not available");
-      source_ = extension->Open(fn_, *store_, ctx);
+      source_ = OpenExtensionCall(fn_, *store_, ctx);
     }
     ctx.ChargeWork();
     Emit(row_, ctx);

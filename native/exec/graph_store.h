@@ -201,6 +201,8 @@ class GraphStore final : public GraphAccess {
   // Undoes every write in the undo log (the whole transaction's when the log is shared).
   void Rollback();
   QueryCounters& counters() { return counters_; }
+  // The writes recorded so far: the transaction's when the store shares its log.
+  const UndoLog& undo_log() const { return undo_; }
   // The rels created by the open transaction (this statement's writes and, inside an explicit
   // transaction, the earlier statements'), per rel-table pair, in creation order.
   std::unordered_map<catalog::TableId, std::vector<uint64_t>> UncommittedRels() const;

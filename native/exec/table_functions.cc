@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <optional>
 
 #include "common/status.h"
+#include "exec/secondary_index.h"
 #include "function/value_ops.h"
 
 namespace graphdb::exec {
@@ -82,6 +84,27 @@ std::vector<std::vector<Value>> ShowConnection(const catalog::Catalog& catalog,
     rows.push_back({Value::String(src->name), Value::String(dst->name),
                     Value::String(src->primary_key_property().name),
                     Value::String(dst->primary_key_property().name)});
+  }
+  return rows;
+}
+
+// One row per secondary index, in creation order; the definition is the CALL that creates it,
+// from the index's kind (exec/secondary_index.h).
+std::vector<std::vector<Value>> ShowIndexes(const catalog::Catalog& catalog) {
+  std::vector<std::vector<Value>> rows;
+  for (const catalog::IndexDefinition* def : catalog.Indexes()) {
+    const catalog::NodeTableSchema* schema = catalog.GetNodeTable(def->table);
+    std::vector<Value> names;
+    for (catalog::PropertyId id : def->properties) {
+      for (const auto& prop : schema->properties) {
+        if (prop.id == id) names.push_back(Value::String(prop.name));
+      }
+    }
+    const IndexKind* kind = FindIndexKind(def->kind);
+    rows.push_back({Value::String(schema->name), Value::String(def->name), Value::String(def->kind),
+                    Value::Nested(LogicalType::List(LogicalType::String()), std::move(names)),
+                    Value::Boolean(kind != nullptr),
+                    Value::String(kind ? kind->DefinitionText(*def, catalog) : "")});
   }
   return rows;
 }
@@ -180,16 +203,41 @@ std::vector<std::vector<Value>> StorageInfo(GraphStore& store, catalog::TableId 
   return rows;
 }
 
-std::atomic<const TableFunctionExtension*> registered_extension{nullptr};
+std::mutex extensions_mu;
+std::vector<const TableFunctionExtension*>& Extensions() {
+  static std::vector<const TableFunctionExtension*> extensions;
+  return extensions;
+}
 
 }  // namespace
 
 void RegisterTableFunctionExtension(const TableFunctionExtension* extension) {
-  const TableFunctionExtension* none = nullptr;
-  registered_extension.compare_exchange_strong(none, extension);
+  std::lock_guard<std::mutex> lock(extensions_mu);
+  auto& extensions = Extensions();
+  if (std::find(extensions.begin(), extensions.end(), extension) == extensions.end()) {
+    extensions.push_back(extension);
+  }
 }
 
-const TableFunctionExtension* GetTableFunctionExtension() { return registered_extension.load(); }
+std::vector<const TableFunctionExtension*> TableFunctionExtensions() {
+  std::lock_guard<std::mutex> lock(extensions_mu);
+  return Extensions();
+}
+
+std::unique_ptr<TableFunctionRowSource> OpenExtensionCall(const binder::BoundTableFunction& fn,
+                                                          GraphStore& store, ExecContext& ctx) {
+  for (const TableFunctionExtension* extension : TableFunctionExtensions()) {
+    if (auto source = extension->Open(fn, store, ctx)) return source;
+  }
+  ThrowNotSupported("table function " + fn.name + " is not available");
+}
+
+std::unique_ptr<TableFunctionState> NewConnectionState() {
+  for (const TableFunctionExtension* extension : TableFunctionExtensions()) {
+    if (auto state = extension->NewState()) return state;
+  }
+  return nullptr;
+}
 
 std::vector<std::vector<Value>> TableFunctionRows(const binder::BoundTableFunction& fn,
                                                   GraphStore& store,
@@ -200,6 +248,7 @@ std::vector<std::vector<Value>> TableFunctionRows(const binder::BoundTableFuncti
   if (fn.name == "show_sequences") return ShowSequences(store.catalog());
   if (fn.name == "show_connection") return ShowConnection(store.catalog(), fn.table_id);
   if (fn.name == "show_macros") return ShowMacros(store.catalog());
+  if (fn.name == "show_indexes") return ShowIndexes(store.catalog());
   if (fn.name == "storage_info") return StorageInfo(store, fn.table_id);
   // The free-space map: page ranges of the data file that are free for reuse. A checkpoint
   // writes every table file anew (storage/table_file.h), so no file has free pages: no rows.

@@ -41,18 +41,26 @@ class TableFunctionRowSource {
 class TableFunctionExtension {
  public:
   virtual ~TableFunctionExtension() = default;
-  // Runs a call its binding bound (fn.extension) over the statement's snapshot.
+  // Runs a call its binding bound (fn.extension) over the statement's snapshot; nullptr for a
+  // call of another module's function.
   virtual std::unique_ptr<TableFunctionRowSource> Open(const binder::BoundTableFunction& fn,
                                                        GraphStore& store,
                                                        ExecContext& ctx) const = 0;
-  // A new connection's state.
-  virtual std::unique_ptr<TableFunctionState> NewState() const = 0;
+  // A new connection's state, or nullptr when the module keeps none. One module keeps
+  // connection state (native/algo's projected graphs, ExecContext::extension_state); others
+  // that read it depend on that module.
+  virtual std::unique_ptr<TableFunctionState> NewState() const { return nullptr; }
 };
 
-// Makes `extension` (which must live as long as the process) the one that runs bound
-// extension calls; the first registration wins.
+// Makes `extension` (which must live as long as the process) one of those that run bound
+// extension calls. Several modules register theirs; registering one again does nothing.
 void RegisterTableFunctionExtension(const TableFunctionExtension* extension);
-// The registered extension, or null.
-const TableFunctionExtension* GetTableFunctionExtension();
+// Opens a bound extension call with the first registered extension that runs it; throws
+// NOT_SUPPORTED when none does.
+std::unique_ptr<TableFunctionRowSource> OpenExtensionCall(const binder::BoundTableFunction& fn,
+                                                          GraphStore& store, ExecContext& ctx);
+// A new connection's extension state (the first registered extension's that keeps one), or
+// nullptr.
+std::unique_ptr<TableFunctionState> NewConnectionState();
 
 }  // namespace graphdb::exec

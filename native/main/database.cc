@@ -7,6 +7,7 @@
 #include "algo/algo_functions.h"
 #include "common/interrupt.h"
 #include "exec/redo_log.h"
+#include "fts/fts_functions.h"
 #include "wal/format.h"
 #include "wal/recovery.h"
 
@@ -105,9 +106,13 @@ Status TransactionGate::WaitForSchemaTransaction(const void* owner) {
 
 Database::Database(DatabaseConfig config, std::unique_ptr<storage::StorageManager> storage)
     : config_(std::move(config)), in_memory_(IsInMemoryPath(config_.path)),
-      storage_(std::move(storage)), task_pool_(config_.query_threads) {
+      storage_(std::move(storage)), task_pool_(config_.query_threads), indexes_([this] {
+        std::lock_guard<std::mutex> committing(commit_mu_);
+        return visible_ts_.load(std::memory_order_seq_cst);
+      }) {
   gate_.set_wait_limit(std::chrono::milliseconds(config_.write_wait_ms));
   algo::RegisterAlgorithms();  // CALL page_rank(...) and the rest of native/algo
+  fts::RegisterFullText();     // CALL CREATE_FTS_INDEX(...) and the rest of native/fts
 }
 
 Database::~Database() { (void)Close(); }
@@ -261,6 +266,7 @@ void Database::FreeRetiredLocked() {
 
 void Database::PruneVersionsLocked(uint64_t oldest) {
   storage_->ForEachTable([oldest](auto& table) { table.versions().PruneAll(oldest); });
+  indexes_.Prune(oldest);
 }
 
 Status Database::Recover() {
@@ -381,6 +387,8 @@ Status Database::CommitWrites(uint32_t wal_slot, exec::UndoLog& log, uint64_t st
     if (!s.ok()) return s;
   }
   commit_ts_.store(ts, std::memory_order_relaxed);
+  // The indexes of the tables written take the commit's rows before it is visible.
+  indexes_.ApplyCommit(log, *this, storage_->catalog(), ts);
   // Publish (see ReadSnapshot), then drop the versions of the written cells that no running
   // reader needs: readers that start from now on read at `ts` or later.
   visible_ts_.store(ts, std::memory_order_seq_cst);
@@ -562,6 +570,9 @@ Status Database::CommitSchemaTransaction(uint64_t stamp) {
     }
     commit_ts_.store(ts, std::memory_order_relaxed);
     visible_ts_.store(ts, std::memory_order_seq_cst);
+    // The transaction's writes reached no index (they may have replaced whole tables): the
+    // contents are built again when next asked for.
+    indexes_.Clear();
   }
   return MakeSchemaChangeDurable();
 }

@@ -46,6 +46,7 @@
 #include "common/task_pool.h"
 #include "env/file_system.h"
 #include "exec/graph_store.h"
+#include "exec/secondary_index.h"
 #include "main/plan_cache.h"
 #include "main/statement_lock.h"
 #include "storage/storage_manager.h"
@@ -298,6 +299,8 @@ class Database final : public exec::TableProvider {
   PlanCache& plan_cache() { return plan_cache_; }
   // The threads statements borrow to split their work (intra-query parallelism).
   TaskPool& task_pool() { return task_pool_; }
+  // The contents of the secondary indexes (full-text, vector): exec/secondary_index.h.
+  exec::IndexSet& indexes() { return indexes_; }
 
   // TableProvider (REQUIRES: lock held).
   storage::NodeTable* GetNodeTable(catalog::TableId id) override;
@@ -414,6 +417,7 @@ class Database final : public exec::TableProvider {
   uint64_t recovered_commits_ = 0;
   PlanCache plan_cache_;
   TaskPool task_pool_;
+  exec::IndexSet indexes_;
 
   // ---- Checkpoints ----
   // The checkpoint sequence new logs name: that of the last checkpoint whose logs were

@@ -66,10 +66,11 @@ std::string CompiledKey(std::string_view text,
 }
 
 // Whether the compiled level keeps `compiled` (of `statement`): not LOAD FROM (its binding
-// depends on the files), not texts over the size limit.
+// depends on the files), not a CALL given a parameter's value, not texts over the size limit.
 bool CacheableCompiled(const parser::ParsedQueryStatement& statement,
                        const CompiledQuery& compiled) {
-  return !compiled.bound->reads_files && statement.text.size() <= PlanCache::kMaxCachedTextBytes;
+  return !compiled.bound->reads_files && !compiled.bound->binds_parameter_values &&
+         statement.text.size() <= PlanCache::kMaxCachedTextBytes;
 }
 
 bool CacheableParse(std::string_view text, const ParsedStatements& statements) {

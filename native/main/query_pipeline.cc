@@ -18,6 +18,7 @@
 #include "exec/graph_store.h"
 #include "exec/parallel_pipeline.h"
 #include "exec/redo_log.h"
+#include "exec/secondary_index.h"
 #include "function/cast.h"
 #include "main/statements/port_database.h"
 #include "main/statements/statements.h"
@@ -36,11 +37,7 @@ std::string FileSearchPath(const binder::SessionSettings& settings) {
 
 // The session's state for extension table functions (projected graphs), made on first use.
 exec::TableFunctionState* SessionExtensionState(Session& session) {
-  if (!session.extension_state) {
-    if (const exec::TableFunctionExtension* extension = exec::GetTableFunctionExtension()) {
-      session.extension_state = extension->NewState();
-    }
-  }
+  if (!session.extension_state) session.extension_state = exec::NewConnectionState();
   return session.extension_state.get();
 }
 
@@ -215,6 +212,21 @@ unsigned StatementParallelism(Database& db, const Session* session) {
   return setting == 0 ? threads : static_cast<unsigned>(std::min<uint64_t>(setting, threads));
 }
 
+// Points `ctx` at what every statement of `session` (null: none) uses: its parameters, the
+// database's threads and indexes, the session's settings, warnings and extension state.
+void PrepareContext(exec::ExecContext& ctx, Database& db, Session* session,
+                    const std::unordered_map<std::string, Value>& params) {
+  ctx.params = &params;
+  ctx.tasks = &db.task_pool();
+  ctx.parallelism = StatementParallelism(db, session);
+  ctx.indexes = &db.indexes();
+  if (session) {
+    ctx.settings = &session->settings;
+    ctx.warnings = &session->warnings;
+    ctx.extension_state = SessionExtensionState(*session);
+  }
+}
+
 // Runs `plan` for `statement`: under EXPLAIN, only returns the plan; under PROFILE, runs it (its
 // updates too) and returns the plan with what each operator did.
 // REQUIRES: the locks ExecuteBound needs.
@@ -280,17 +292,12 @@ exec::QueryResult& RunPlanned(Database& db, const std::unordered_map<std::string
   exec::GraphStore store(catalog, db, how.stamp, transaction ? &transaction->undo : &statement_undo,
                          how.snapshot, how.keep_versions);
   exec::ExecContext ctx;
-  ctx.params = &params;
+  PrepareContext(ctx, db, session, params);
   ctx.graph = &store;
-  ctx.tasks = &db.task_pool();
-  ctx.parallelism = StatementParallelism(db, session);
   ctx.SetWorkBudget(work_budget);
   if (session) {
     ctx.fn_ctx.random_state = session->random_state;
     ctx.fn_ctx.disable_map_key_check = session->disable_map_key_check;
-    ctx.settings = &session->settings;
-    ctx.warnings = &session->warnings;
-    ctx.extension_state = SessionExtensionState(*session);
     ctx.query_id = session->query_id;
   } else {
     ctx.fn_ctx.random_state = InitialRandomState();
@@ -496,6 +503,51 @@ exec::QueryResult RunSchemaChangeInTransaction(Database& db,
 exec::QueryResult RunImportDatabase(Database& db, const parser::ParsedPortDatabase& statement,
                                     Session* session, CommitContext* commit);
 
+// CALL CREATE_FTS_INDEX(...) and the other index DDL calls (exec::RegisterIndexDdlFunction):
+// outside explicit transactions, with the database to itself (the index is built from every
+// committed row), then made durable like other schema changes.
+exec::QueryResult RunIndexDdl(Database& db, const parser::ParsedCallFunction& call,
+                              const std::unordered_map<std::string, Value>& params,
+                              Session* session) {
+  if (session && session->transaction) {
+    std::string name = call.function->name;
+    for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    ThrowBinding("Binder exception: " + name + " is only supported in auto transaction mode.");
+  }
+  std::unique_lock<StatementLock> lock(db.statement_lock());
+  ThrowIfError(db.CheckWritable());
+  ThrowIfError(db.WaitForPinnedSnapshots(lock, "an index change"));
+  binder::Binder binder(db.catalog(), params);
+  auto bound = binder.BindStandaloneCall(*call.function);
+  const planner::LogicalPlan plan = planner::PlanQuery(*bound, db.catalog());
+  exec::GraphStore store(db.catalog(), db, exec::GraphStore::kReadOnly);
+  exec::ExecContext ctx;
+  PrepareContext(ctx, db, session, params);
+  ctx.graph = &store;
+  if (session) ctx.query_id = session->query_id;
+  exec::IndexDdl ddl;
+  ddl.create = [&](catalog::IndexDefinition def) {
+    const catalog::TableId table = def.table;
+    const std::string name = def.name;
+    ThrowIfError(db.storage().CreateIndex(std::move(def)).status());
+    try {
+      db.indexes().Get(*db.catalog().GetIndex(table, name), store, ctx);
+    } catch (...) {
+      (void)db.storage().DropIndex(table, name);
+      throw;
+    }
+  };
+  ddl.drop = [&](catalog::TableId table, const std::string& name) -> Status {
+    Status dropped = db.storage().DropIndex(table, name).status();
+    if (dropped.ok()) db.indexes().Drop(table, name);
+    return dropped;
+  };
+  ctx.index_ddl = &ddl;
+  exec::QueryResult result = exec::ExecutePlan(plan, &store, ctx, nullptr);
+  ThrowIfError(db.MakeSchemaChangeDurable());
+  return result;
+}
+
 exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& statement,
                                const std::unordered_map<std::string, Value>& params,
                                Session* session, CommitContext* commit) {
@@ -543,6 +595,10 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       return RunTransactionStatement(db, statement.As<parser::ParsedTransaction>(), session,
                                      commit);
     case parser::StatementKind::kCallFunction: {
+      const auto& call = statement.As<parser::ParsedCallFunction>();
+      if (!statement.explain && exec::IsIndexDdlFunction(call.function->name)) {
+        return RunIndexDdl(db, call, params, session);
+      }
       std::shared_lock<StatementLock> lock = SharedStatementLock(db, session);
       binder::Binder binder(db.catalog(), params);
       auto bound = binder.BindStandaloneCall(*statement.As<parser::ParsedCallFunction>().function);
@@ -579,12 +635,25 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       std::unique_lock<StatementLock> lock(db.statement_lock());
       ThrowIfError(db.CheckWritable());
       ThrowIfError(db.WaitForPinnedSnapshots(lock, "COPY"));
-      exec::QueryResult result =
-          session
-              ? RunCopyFrom(db, statement.As<parser::ParsedCopyFrom>(), params, &session->warnings,
-                            query_id, exec::WarningLimit(&session->settings),
-                            FileSearchPath(session->settings))
-              : RunCopyFrom(db, statement.As<parser::ParsedCopyFrom>(), params);
+      const auto& copy = statement.As<parser::ParsedCopyFrom>();
+      // The indexes of the node table filled take the rows the COPY appends.
+      const catalog::NodeTableSchema* target = db.catalog().GetNodeTable(copy.table_name);
+      const bool indexed = target != nullptr && !db.catalog().IndexesOn(target->id).empty();
+      const uint64_t rows_before = indexed ? db.GetNodeTable(target->id)->NumRows() : 0;
+      exec::QueryResult result = session
+                                     ? RunCopyFrom(db, copy, params, &session->warnings, query_id,
+                                                   exec::WarningLimit(&session->settings),
+                                                   FileSearchPath(session->settings))
+                                     : RunCopyFrom(db, copy, params);
+      if (indexed) {
+        exec::GraphStore store(db.catalog(), db, exec::GraphStore::kReadOnly);
+        exec::ExecContext ctx;
+        ctx.graph = &store;
+        ctx.tasks = &db.task_pool();
+        ctx.parallelism = StatementParallelism(db, session);
+        db.indexes().RowsAppended(target->id, rows_before, db.GetNodeTable(target->id)->NumRows(),
+                                  store, ctx);
+      }
       ThrowIfError(db.MakeSchemaChangeDurable());
       return result;
     }
@@ -605,7 +674,7 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       // Kùzu's extensions whose features are built in here: installing or loading one does
       // nothing (as in Kùzu's statically linked build).
-      static const char* const kBuiltIn[] = {"algo", "json"};
+      static const char* const kBuiltIn[] = {"algo", "fts", "json"};
       for (const char* built_in : kBuiltIn) {
         if (name != built_in) continue;
         if (extension.action == "UNINSTALL") {
@@ -660,12 +729,23 @@ exec::QueryResult RunImportDatabase(Database& db, const parser::ParsedPortDataba
     }
     StatementProgress* progress = CurrentProgress();  // one step per statement of the scripts
     if (progress) progress->steps_total.store(script.size(), std::memory_order_relaxed);
+    // Indexes are built once the rows are committed (an index DDL call runs on its own).
+    std::vector<const parser::ParsedStatement*> index_calls;
     for (const auto& step : script) {
+      if (step->kind == parser::StatementKind::kCallFunction &&
+          exec::IsIndexDdlFunction(step->As<parser::ParsedCallFunction>().function->name)) {
+        index_calls.push_back(step.get());
+        continue;
+      }
       RunStatement(db, *step, no_params, &own, commit);
       if (progress) progress->steps_done.fetch_add(1, std::memory_order_relaxed);
     }
     RunTransactionStatement(db, parser::ParsedTransaction(parser::TransactionAction::kCommit), &own,
                             commit);
+    for (const parser::ParsedStatement* step : index_calls) {
+      RunStatement(db, *step, no_params, &own, commit);
+      if (progress) progress->steps_done.fetch_add(1, std::memory_order_relaxed);
+    }
   } catch (const GraphDBException& e) {
     AbortTransaction(db, own);
     const Status& status = e.status();
@@ -741,6 +821,7 @@ void AbortTransaction(Database& db, Session& session) {
     existed.node_ids = savepoint->node_ids;
     existed.rel_ids = savepoint->rel_ids;
     db.storage().RestoreSchemaSavepoint(std::move(*savepoint));
+    db.indexes().Clear();  // built again from the restored tables when next asked for
     using Kind = exec::UndoLog::Entry::Kind;
     transaction.undo.Undo(db, [&](const exec::UndoLog::Entry& e, size_t index) {
       const bool node =
@@ -1138,16 +1219,11 @@ Result<std::unique_ptr<StatementCursor>> StatementCursor::Open(
     run.store = std::make_unique<exec::GraphStore>(db.catalog(), db, how.stamp,
                                                    transaction ? &transaction->undo : &run.undo,
                                                    how.snapshot, how.keep_versions);
-    run.ctx.params = &run.params;
+    PrepareContext(run.ctx, db, session, run.params);
     run.ctx.graph = run.store.get();
-    run.ctx.tasks = &db.task_pool();
-    run.ctx.parallelism = StatementParallelism(db, session);
     if (session) {
       run.ctx.fn_ctx.random_state = session->random_state;
       run.ctx.fn_ctx.disable_map_key_check = session->disable_map_key_check;
-      run.ctx.settings = &session->settings;
-      run.ctx.warnings = &session->warnings;
-      run.ctx.extension_state = SessionExtensionState(*session);
       run.ctx.query_id = session->query_id = db.NextQueryId();
     } else {
       run.ctx.fn_ctx.random_state = InitialRandomState();

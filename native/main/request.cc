@@ -7,6 +7,7 @@
 
 #include "common/utf8.h"
 #include "cypher/parser/parser.h"
+#include "exec/secondary_index.h"
 #include "function/aggregate_function.h"
 #include "function/scalar_function.h"
 
@@ -349,8 +350,13 @@ AccessMode StatementAccessMode(const parser::ParsedStatement& statement) {
     case parser::StatementKind::kCopyFrom: return AccessMode::kInsert;
     case parser::StatementKind::kCopyTo:
     case parser::StatementKind::kExportDatabase:  // reads the tables; writes files only
-    case parser::StatementKind::kStandaloneCall:
+      return AccessMode::kRead;
     case parser::StatementKind::kCallFunction:
+      // CALL CREATE_FTS_INDEX(...) and the other index DDL calls change the schema.
+      return exec::IsIndexDdlFunction(statement.As<parser::ParsedCallFunction>().function->name)
+                 ? AccessMode::kSchema
+                 : AccessMode::kRead;
+    case parser::StatementKind::kStandaloneCall:
     case parser::StatementKind::kTransaction: return AccessMode::kRead;
     case parser::StatementKind::kCheckpoint: return AccessMode::kUpdate;
     default:  // DDL

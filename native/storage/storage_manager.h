@@ -99,6 +99,12 @@ class StorageManager {
   Result<catalog::DdlOutcome> DropMacro(std::string_view name, bool if_exists = false) {
     return catalog_.DropMacro(name, if_exists);
   }
+  Result<catalog::DdlOutcome> CreateIndex(catalog::IndexDefinition def) {
+    return catalog_.CreateIndex(std::move(def));
+  }
+  Result<catalog::DdlOutcome> DropIndex(catalog::TableId table, std::string_view name) {
+    return catalog_.DropIndex(table, name);
+  }
   // COMMENT ON TABLE: the table's comment (table_info and show_tables show it).
   Status SetTableComment(std::string_view table, std::string comment) {
     return catalog_.SetComment(table, std::move(comment));

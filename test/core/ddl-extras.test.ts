@@ -54,7 +54,7 @@ describe('extension statements', () => {
     using db = new Database();
     using conn = db.connect();
     for (const statement of [
-      'INSTALL fts',
+      'INSTALL duckdb',
       'UNINSTALL vector',
       'UPDATE neo4j',
       "FORCE INSTALL httpfs FROM 'http://x'",
@@ -77,6 +77,10 @@ describe('extension statements', () => {
     ]) {
       const r = await conn.query(statement);
       expect(r.rows[0]?.[0], statement).toMatch(/^Extension json is built in/);
+    }
+    for (const statement of ['INSTALL fts', 'LOAD EXTENSION fts', 'LOAD algo']) {
+      const r = await conn.query(statement);
+      expect(r.rows[0]?.[0], statement).toMatch(/^Extension (fts|algo) is built in/);
     }
     expect((await rejection(conn.query('UNINSTALL json'))).code).toBe('NOT_SUPPORTED');
     // LOAD FROM still reads files.

@@ -55,7 +55,14 @@ void Binder::BindCall(const ParsedExpression& fn,
   for (size_t i = 0; i < fn.children.size(); ++i) {
     const auto& child = fn.children[i];
     auto arg = Bind(*child);
-    auto value = ConstantArgument(*arg);
+    std::optional<Value> value;
+    if (arg->kind == ExprKind::kParameter) {
+      // A parameter's value ($q): known now, so the plan is not cached for other values.
+      value = params_.at(arg->name);
+      binds_parameter_values_ = true;
+    } else {
+      value = ConstantArgument(*arg);
+    }
     if (!value) {
       BindError(child->text + " has type " +
                 (arg->kind == ExprKind::kProperty ? "PROPERTY" : "EXPRESSION") +

@@ -89,6 +89,7 @@ std::unique_ptr<BoundQuery> Binder::BindQuery(const parser::ParsedRegularQuery& 
   bound->read_only = read_only_;
   bound->creates_only = creates_only_;
   bound->reads_files = reads_files_;
+  bound->binds_parameter_values = binds_parameter_values_;
   return bound;
 }
 

@@ -271,6 +271,7 @@ class Binder {
   bool read_only_ = true;
   bool creates_only_ = true;
   bool reads_files_ = false;
+  bool binds_parameter_values_ = false;
   // Expressions bound so far (Bind calls): the statement's control is polled every
   // kInterruptCheckExpressions of them, and past kMaxBoundExpressions (macros expanded into
   // macros can multiply a small text) binding fails.

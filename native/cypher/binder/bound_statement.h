@@ -178,6 +178,9 @@ struct BoundQuery {
   // LOAD FROM: the binder learnt columns from the files, so the binding holds only as long as
   // the files do (plans of such queries are not cached).
   bool reads_files = false;
+  // A CALL took a parameter's value as an argument ($q): the binding holds that value (plans of
+  // such queries are not cached).
+  bool binds_parameter_values = false;
 };
 
 }  // namespace graphdb::binder

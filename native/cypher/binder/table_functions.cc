@@ -1,6 +1,8 @@
 #include "cypher/binder/table_functions.h"
 
+#include <algorithm>
 #include <atomic>
+#include <mutex>
 
 #include "common/status.h"
 
@@ -66,13 +68,25 @@ std::vector<Setting> MakeSettings() {
   };
 }
 
-std::atomic<const TableFunctionBinding*> extension_binding{nullptr};
+// The registered bindings, in registration order (a short list, registered at start-up).
+std::mutex bindings_mu;
+std::vector<const TableFunctionBinding*>& Bindings() {
+  static std::vector<const TableFunctionBinding*> bindings;
+  return bindings;
+}
+std::vector<const TableFunctionBinding*> RegisteredBindings() {
+  std::lock_guard<std::mutex> lock(bindings_mu);
+  return Bindings();
+}
 
 }  // namespace
 
 void RegisterTableFunctionBinding(const TableFunctionBinding* binding) {
-  const TableFunctionBinding* none = nullptr;
-  extension_binding.compare_exchange_strong(none, binding);
+  std::lock_guard<std::mutex> lock(bindings_mu);
+  auto& bindings = Bindings();
+  if (std::find(bindings.begin(), bindings.end(), binding) == bindings.end()) {
+    bindings.push_back(binding);
+  }
 }
 
 const Setting* FindSetting(std::string_view name) {
@@ -97,7 +111,7 @@ BoundTableFunction BindTableFunction(const std::string& name, std::vector<Value>
                                      std::vector<std::pair<std::string, Value>> named) {
   BoundTableFunction fn;
   fn.name = name;
-  if (const TableFunctionBinding* binding = extension_binding.load()) {
+  for (const TableFunctionBinding* binding : RegisteredBindings()) {
     fn.args = args;
     fn.named_args = std::move(named);
     if (binding->Bind(&fn, catalog)) {
@@ -182,6 +196,14 @@ BoundTableFunction BindTableFunction(const std::string& name, std::vector<Value>
   } else if (name == "show_macros") {
     ExpectArgs(name, args, 0);
     columns({{"name", kString}, {"definition", kString}});
+  } else if (name == "show_indexes") {
+    ExpectArgs(name, args, 0);
+    columns({{"table_name", kString},
+             {"index_name", kString},
+             {"index_type", kString},
+             {"property_names", LogicalType::List(kString)},
+             {"extension_loaded", kBool},
+             {"index_definition", kString}});
   } else if (name == "fsm_info") {
     ExpectArgs(name, args, 0);
     columns({{"start_page_idx", kInt64}, {"num_pages", kInt64}});

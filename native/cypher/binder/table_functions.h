@@ -63,8 +63,9 @@ class TableFunctionBinding {
   // it provides; false for a name it does not know. Throws Kùzu's binder errors.
   virtual bool Bind(BoundTableFunction* fn, const catalog::Catalog& catalog) const = 0;
 };
-// Makes `binding` (which must live as long as the process) known to BindTableFunction; the
-// first registration wins, later ones are ignored.
+// Makes `binding` (which must live as long as the process) known to BindTableFunction. Several
+// modules register theirs; a call is bound by the first, in registration order, that knows its
+// name. Registering the same binding again does nothing.
 void RegisterTableFunctionBinding(const TableFunctionBinding* binding);
 
 // The connection settings of `CALL name = value`, with Kùzu's names, value types and defaults.

@@ -9,6 +9,7 @@
 #include "common/progress.h"
 #include "cypher/parser/parser.h"
 #include "env/file_system.h"
+#include "exec/secondary_index.h"
 #include "formats/user_files.h"
 #include "main/statements/statement_util.h"
 #include "main/statements/statements.h"
@@ -406,7 +407,14 @@ exec::QueryResult RunExportDatabase(Database& db, const parser::ParsedPortDataba
       }
     }
     WriteTextFile(dir + "/" + kCopyFile, copies);
-    WriteTextFile(dir + "/" + kIndexFile, "");
+    // The indexes, as the CALLs that create them (built after the import's rows are in).
+    std::string indexes;
+    for (const catalog::IndexDefinition* def : cat.Indexes()) {
+      if (const exec::IndexKind* kind = exec::FindIndexKind(def->kind)) {
+        indexes += kind->DefinitionText(*def, cat) + "\n";
+      }
+    }
+    WriteTextFile(dir + "/" + kIndexFile, indexes);
   } catch (...) {
     fs::remove_all(created, error);
     throw;

@@ -1,0 +1,39 @@
+// Stemmers of the full-text index (docs/fts.md): each reduces a lower-case word to its stem, so
+// that "studies", "studying" and "study" meet in one index term.
+//
+//   english  the Snowball English stemmer ("Porter2"), the default
+//   porter   M. F. Porter's original 1980 algorithm
+//   french   the Snowball French stemmer
+//   russian  the Snowball Russian stemmer
+//   none     no stemming
+//
+// Words are UTF-8. The English and Porter stemmers treat any byte outside a-z as a consonant
+// (so "früh" and "x-ray" pass through unchanged, as in Snowball); the French and Russian stemmers
+// work on Unicode letters and leaves other characters alone.
+//
+// Thread-safety: stateless functions.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace graphdb::fts {
+
+enum class StemmerKind : uint8_t { kNone, kEnglish, kPorter, kFrench, kRussian };
+
+// The kind a (lower-case) name stands for; false for an unknown name.
+bool ParseStemmer(std::string_view name, StemmerKind* kind);
+const char* StemmerName(StemmerKind kind);
+// Kùzu's error for an unknown stemmer name (the names Kùzu accepts, with the ones this build
+// implements; see docs/fts.md).
+std::string UnknownStemmerMessage(std::string_view name);
+
+// Replaces `word` by its stem.
+void Stem(StemmerKind kind, std::string* word);
+
+void StemEnglish(std::string* word);
+void StemPorter(std::string* word);
+void StemFrench(std::string* word);
+void StemRussian(std::string* word);
+
+}  // namespace graphdb::fts
