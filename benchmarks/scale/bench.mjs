@@ -19,7 +19,9 @@
 //            `two_hop` (queries per second, one connection, --seconds each, random persons);
 //   change   `ddl` (CREATE NODE TABLE), `alter_add` (ALTER TABLE Person ADD score INT64
 //            DEFAULT 0), then 1,000 single-row CREATEs of persons and `checkpoint` (the
-//            CHECKPOINT statement after them); `folder_mb_end` the size after the close.
+//            CHECKPOINT statement after them); then `fold_checkpoint`, a checkpoint that folds
+//            Person's files into a new base, and `commit_stall`, the longest commit of another
+//            connection meanwhile; `folder_mb_end` the size after the close.
 // The CSVs are the benchmark's social graph (benchmarks/lib/social.mjs), cached in --cache
 // (default $TMPDIR/graphdb-bench-cache) like the rest of `npm run bench`; the databases live in
 // --dir (default a fresh temporary folder, removed at the end). Prints one JSON line (the
@@ -77,8 +79,11 @@ async function open(system, dir) {
     const { Database } = await import(pathToFileURL(path.join(packageRoot, 'dist', 'index.js')).href);
     const db = new Database(dir);
     const conn = db.connect();
+    const other = db.connect();
     return {
       run: async (text, params) => (await conn.query(text, params)).rows,
+      // A second connection, for statements beside the first one's.
+      runOther: async (text, params) => (await other.query(text, params)).rows,
       close: async () => db.close(),
     };
   }
@@ -87,8 +92,15 @@ async function open(system, dir) {
     const db = new kuzu.Database(dir);
     await db.init();
     const conn = new kuzu.Connection(db);
+    const other = new kuzu.Connection(db);
     const prepared = new Map();
     return {
+      async runOther(text, params) {
+        const result = await other.execute(await other.prepare(text), params);
+        const rows = await result.getAll();
+        result.close();
+        return rows;
+      },
       async run(text, params) {
         let result;
         if (params) {
@@ -220,6 +232,35 @@ async function step(name, system, dir, data) {
       });
     }
     out.checkpoint = await timed(() => db.run('CHECKPOINT'));
+    // Commits beside a checkpoint that folds Person's files into a new base: 15 more small
+    // checkpoints (a row each) bring Person to 16 segments, so the next one folds the files
+    // (FileChanges::kMaxSegments). While it runs another connection commits single-row CREATEs:
+    // `fold_checkpoint` is its time, `commit_stall` the longest of those commits (the wait a
+    // checkpoint imposes on writers), `commits_during_fold` how many there were.
+    let next = data.persons + INSERTS;
+    const person = { name: 'fold', age: 30, city: 'Oslo' };
+    const create = 'CREATE (:Person {id: $id, name: $name, age: $age, city: $city})';
+    for (let i = 0; i < 15; i++) {
+      await db.run(create, { id: next++, ...person });
+      await db.run('CHECKPOINT');
+    }
+    await db.run(create, { id: next++, ...person });
+    let folding = true;
+    let longest = 0;
+    let commits = 0;
+    const writer = (async () => {
+      while (folding) {
+        const started = performance.now();
+        await db.runOther(create, { id: next++, ...person });
+        longest = Math.max(longest, performance.now() - started);
+        commits++;
+      }
+    })();
+    out.fold_checkpoint = await timed(() => db.run('CHECKPOINT'));
+    folding = false;
+    await writer;
+    out.commit_stall = Math.round(longest * 10) / 10;
+    out.commits_during_fold = commits;
     await db.close();
   } else {
     throw new Error(`unknown step '${name}'`);

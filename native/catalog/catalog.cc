@@ -280,7 +280,11 @@ Result<DdlOutcome> Catalog::CreateRelTable(RelTableDefinition def) {
   s = CheckDuplicateProperties(def.properties);
   if (!s.ok()) return s;
   for (const auto& p : def.properties) {
-    if (HasSerial(p.type)) return BindError("Serial property in rel table is not supported.");
+    // A SERIAL property numbers its rels (storage/rel_table.h); one inside another type does
+    // not.
+    if (p.type.id() != LogicalTypeId::kSerial && HasSerial(p.type)) {
+      return BindError("Serial property in rel table is not supported.");
+    }
   }
   RelTableSchema schema;
   // A single pair stores under the table's own id; k > 1 pairs take the next k ids and the
@@ -389,7 +393,8 @@ Result<DdlOutcome> Catalog::AddProperty(std::string_view table, PropertyDefiniti
     if (if_not_exists) return DdlOutcome{*id, false, std::move(text)};
     return Status(ErrorCode::kQueryRuntime, "Runtime exception: " + text);
   }
-  if (rel_tables_.count(*id) && HasSerial(property.type)) {
+  if (rel_tables_.count(*id) && property.type.id() != LogicalTypeId::kSerial &&
+      HasSerial(property.type)) {
     return BindError("Serial property in rel table is not supported.");
   }
   property.id = (*MutableNextPropertyId(*id))++;

@@ -6,6 +6,7 @@ namespace {
 
 const FileAccess kUnconfined;
 thread_local const FileAccess* current_access = nullptr;
+thread_local std::string_view current_search_path;
 
 }  // namespace
 
@@ -21,5 +22,14 @@ ScopedFileAccess::ScopedFileAccess(const FileAccess* access)
 ScopedFileAccess::~ScopedFileAccess() {
   if (set_) current_access = previous_;
 }
+
+std::string_view CurrentFileSearchPath() { return current_search_path; }
+
+ScopedFileSearchPath::ScopedFileSearchPath(std::string_view search_path)
+    : previous_(current_search_path) {
+  current_search_path = search_path;
+}
+
+ScopedFileSearchPath::~ScopedFileSearchPath() { current_search_path = previous_; }
 
 }  // namespace graphdb

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace graphdb {
 
@@ -40,6 +41,24 @@ class ScopedFileAccess {
  private:
   const FileAccess* previous_;
   bool set_;
+};
+
+// The setting file_search_path of the statement running on this thread (Kùzu's: folders
+// separated by ','; "" when unset), where a relative path of COPY FROM and LOAD FROM is looked
+// for (formats::SearchFilePath). Set per statement by the query pipeline from its session.
+std::string_view CurrentFileSearchPath();
+
+// Makes `search_path` the thread's file_search_path for the scope's lifetime. REQUIRES:
+// `search_path` outlives the scope.
+class ScopedFileSearchPath {
+ public:
+  explicit ScopedFileSearchPath(std::string_view search_path);
+  ~ScopedFileSearchPath();
+  ScopedFileSearchPath(const ScopedFileSearchPath&) = delete;
+  ScopedFileSearchPath& operator=(const ScopedFileSearchPath&) = delete;
+
+ private:
+  std::string_view previous_;
 };
 
 }  // namespace graphdb

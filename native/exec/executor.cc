@@ -189,7 +189,7 @@ OperatorPtr MapOperators(const LogicalOperator& op, const catalog::Catalog* cata
         std::vector<SortKey> keys;
         for (const auto* o : op.order_by) keys.push_back({o->expr.get(), o->descending});
         if (op.expr2) {  // ORDER BY ... LIMIT: a bounded heap (exec/top_k.h)
-          out = std::make_unique<TopKOp>(std::move(keys), op.expr, op.expr2);
+          out = std::make_unique<TopKOp>(std::move(keys), op.expr, op.expr2, parallel());
         } else {
           out = std::make_unique<SortOp>(std::move(keys), op.expr, op.expr2, parallel());
         }
@@ -216,6 +216,7 @@ OperatorPtr MapOperators(const LogicalOperator& op, const catalog::Catalog* cata
       case LogicalOpKind::kExpand:
       case LogicalOpKind::kCountExpand:
       case LogicalOpKind::kSemiJoin:
+      case LogicalOpKind::kIntersect:
       case LogicalOpKind::kOptional:
       case LogicalOpKind::kUpdate:
       case LogicalOpKind::kTableFunction:

@@ -304,6 +304,19 @@ TEST_F(GraphExecTest, FactorizedCountsEqualEnumeratedOnes) {
             (Strings{"1|2", "2|1"}));
   EXPECT_EQ(Rows("MATCH (a:person)-[:knows]->(b) RETURN count(*), count(DISTINCT a)"),
             (Strings{"4|3"}));
+  // A filter on a counted target counts the targets that pass (4's NULL age never does);
+  // sum() enumerates, as before.
+  for (const char* where : {"c.age > 30", "c.age <> 40", "c.name = 'di'", "c.age < 0"}) {
+    SCOPED_TRACE(where);
+    const std::string match =
+        std::string("MATCH (a:person)-[:knows]->(b)-[:knows]->(c) WHERE ") + where;
+    EXPECT_EQ(Rows(match + " RETURN a.id, count(*)"), Rows(match + " RETURN a.id, sum(1)"));
+  }
+  EXPECT_EQ(Rows("MATCH (a:person)-[:knows]->(b)-[:knows]->(c) WHERE c.age > 30 "
+                 "RETURN a.id, count(*)"),
+            (Strings{"1|1"}));
+  EXPECT_EQ(Rows("MATCH (a:person)-[:knows]->(b:person) WHERE b.age >= 30 RETURN count(*)"),
+            (Strings{"2"}));
 }
 
 TEST_F(GraphExecTest, OptionalMatchGivesNullsWhereNothingMatches) {

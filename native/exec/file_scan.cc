@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/file_access.h"
 #include "common/status.h"
 #include "env/file_system.h"
 #include "exec/json_scan.h"
@@ -228,7 +229,12 @@ bool SniffHeader(const std::string& path, const formats::CsvOptions& csv,
 
 void ResolveFileScan(binder::BoundFileScan* scan,
                      const std::vector<std::pair<std::string, LogicalType>>& given) {
-  auto expanded = formats::ExpandUserGlobs(env::FileSystem::Default(), scan->paths, "LOAD FROM");
+  // A relative path is looked for in the folders of file_search_path first, as COPY FROM's.
+  auto expanded =
+      formats::ExpandUserGlobs(env::FileSystem::Default(),
+                               formats::SearchFilePath(env::FileSystem::Default(), scan->paths,
+                                                       CurrentFileSearchPath(), "LOAD FROM"),
+                               "LOAD FROM");
   if (!expanded.ok()) throw GraphDBException(expanded.status());
   scan->paths = std::move(expanded).value();
   if (IsJsonScan(*scan)) {

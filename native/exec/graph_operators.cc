@@ -263,6 +263,199 @@ class ExpandOp final : public GraphOperator {
   size_t charged_ = 0;      // the capacity of steps_ memory_ counts
 };
 
+// INTERSECT (planner/intersect_rule.cc): for each input row, the neighbours y of from_slot
+// (as ExpandOp lists them, in that order) that every closing expansion also reaches from its
+// bound end, with every combination of the edges that join them. Each closing end's edges are
+// collected once while rows keep coming with the same end node and sorted by neighbour (edges
+// to one neighbour in the order the checking expansion would meet them), and each candidate y
+// is looked up by binary search. The rows are the ones the expansion followed by the checking
+// kExpand operators gives, in the same order: candidates in adjacency order, and for each the edges
+// of the first closing expansion outermost.
+class IntersectOp final : public GraphOperator {
+ public:
+  explicit IntersectOp(const LogicalOperator& op) : op_(op), ends_(op.closing.size()) {}
+
+  void Open(ExecContext& ctx) override {
+    GraphOperator::Open(ctx);
+    candidates_.clear();
+    position_ = 0;
+    in_candidate_ = false;
+    for (End& end : ends_) {
+      end.have = false;
+      end.steps.clear();
+    }
+    memory_.Release(ctx);
+    charged_ = 0;
+  }
+
+  bool Next(ExecContext& ctx) override {
+    while (true) {
+      if (NextCombination(ctx)) return true;
+      if (!child->Next(ctx)) return false;
+      candidates_.clear();
+      position_ = 0;
+      if (!StartRow(ctx)) continue;
+      CollectEdges(*store_, from_, op_.rel_table_ids, op_.direction, op_.table_ids, ctx,
+                   candidates_);
+      Charge(ctx);
+    }
+  }
+
+ private:
+  // An edge of a closing end, with the place the checking expansion would have met it at:
+  // that expansion lists the edges of the other node (the candidate) pair by pair, forward
+  // before backward, so the direction ranks the other way round from this end.
+  struct RankedStep {
+    EdgeStep step;
+    uint32_t rank;  // 2 * pair index + (1 when forward from this end)
+  };
+  struct End {
+    InternalId node;
+    bool have = false;
+    std::vector<RankedStep> steps;   // the node's edges, sorted by neighbour, rank, rel
+    size_t lo = 0, hi = 0, cur = 0;  // the current candidate's run of steps, and the one used
+  };
+
+  static bool NeighborLess(const InternalId& a, const InternalId& b) {
+    return a.table != b.table ? a.table < b.table : a.offset < b.offset;
+  }
+  static bool RankedLess(const RankedStep& a, const RankedStep& b) {
+    if (!(a.step.neighbor == b.step.neighbor))
+      return NeighborLess(a.step.neighbor, b.step.neighbor);
+    if (a.rank != b.rank) return a.rank < b.rank;
+    return a.step.rel.offset < b.step.rel.offset;
+  }
+
+  // The visible edges of `end.node` along closing expansion `e`, ranked (as CollectEdges,
+  // restricted to the candidates' tables).
+  void CollectRanked(const LogicalOperator& e, End& end, ExecContext& ctx) {
+    auto allowed = [this](TableId t) {
+      return op_.table_ids.empty() ||
+             std::find(op_.table_ids.begin(), op_.table_ids.end(), t) != op_.table_ids.end();
+    };
+    const InternalId from = end.node;
+    uint32_t pair_index = 0;
+    for (TableId rel_table_id : e.rel_table_ids) {
+      for (const auto& pair : store_->pairs(rel_table_id)) {
+        storage::RelTable& rels = store_->rel_table(pair.id);
+        const uint32_t rank = 2 * pair_index++;
+        if ((e.direction == Direction::kForward || e.direction == Direction::kBoth) &&
+            pair.src_table == from.table && allowed(pair.dst_table)) {
+          store_->ForEachVisibleEdge(
+              rels, from.offset, storage::Direction::kForward, [&](uint64_t nbr, uint64_t rel) {
+                ctx.ChargeWork();
+                end.steps.push_back({{{pair.dst_table, nbr}, {pair.id, rel}, true}, rank + 1});
+              });
+        }
+        if ((e.direction == Direction::kBackward || e.direction == Direction::kBoth) &&
+            pair.dst_table == from.table && allowed(pair.src_table)) {
+          store_->ForEachVisibleEdge(
+              rels, from.offset, storage::Direction::kBackward, [&](uint64_t nbr, uint64_t rel) {
+                ctx.ChargeWork();
+                end.steps.push_back({{{pair.src_table, nbr}, {pair.id, rel}, false}, rank});
+              });
+        }
+      }
+    }
+    std::sort(end.steps.begin(), end.steps.end(), RankedLess);
+  }
+
+  // Reads the row's bound ends (false when one is NULL: no rows, as the expansion and checks
+  // would give none) and collects the edges of the closing ends that changed.
+  bool StartRow(ExecContext& ctx) {
+    const Value& from = ctx.frame[op_.from_slot];
+    if (from.is_null()) return false;
+    for (size_t i = 0; i < ends_.size(); ++i) {
+      if (ctx.frame[op_.closing[i]->from_slot].is_null()) return false;
+    }
+    from_ = from.GetId();
+    for (size_t i = 0; i < ends_.size(); ++i) {
+      const LogicalOperator& e = *op_.closing[i];
+      const InternalId node = ctx.frame[e.from_slot].GetId();
+      End& end = ends_[i];
+      if (end.have && end.node == node) continue;
+      end.node = node;
+      end.have = true;
+      end.steps.clear();
+      CollectRanked(e, end, ctx);
+    }
+    return true;
+  }
+
+  // The next row of the current input row: the next edge combination of the current
+  // candidate, else the next candidate every closing end reaches.
+  bool NextCombination(ExecContext& ctx) {
+    if (in_candidate_) {
+      for (size_t i = ends_.size(); i-- > 0;) {
+        End& end = ends_[i];
+        if (++end.cur < end.hi) {
+          Emit(ctx);
+          return true;
+        }
+        end.cur = end.lo;
+      }
+      in_candidate_ = false;
+    }
+    while (position_ < candidates_.size()) {
+      const EdgeStep& candidate = candidates_[position_++];
+      bool reached = true;
+      for (End& end : ends_) {
+        const InternalId target = candidate.neighbor;
+        auto lo = std::lower_bound(end.steps.begin(), end.steps.end(), target,
+                                   [](const RankedStep& s, const InternalId& t) {
+                                     return NeighborLess(s.step.neighbor, t);
+                                   });
+        auto hi = std::upper_bound(lo, end.steps.end(), target,
+                                   [](const InternalId& t, const RankedStep& s) {
+                                     return NeighborLess(t, s.step.neighbor);
+                                   });
+        if (lo == hi) {
+          reached = false;
+          break;
+        }
+        end.lo = end.cur = static_cast<size_t>(lo - end.steps.begin());
+        end.hi = static_cast<size_t>(hi - end.steps.begin());
+      }
+      if (!reached) continue;
+      in_candidate_ = true;
+      Emit(ctx);
+      return true;
+    }
+    return false;
+  }
+
+  void Emit(ExecContext& ctx) {
+    const EdgeStep& candidate = candidates_[position_ - 1];
+    ctx.frame[op_.slot] = Value::Id(candidate.neighbor);
+    if (op_.has_rel_slot) ctx.frame[op_.rel_slot] = RelRefFor(from_, candidate);
+    for (size_t i = 0; i < ends_.size(); ++i) {
+      const End& end = ends_[i];
+      const LogicalOperator& e = *op_.closing[i];
+      if (e.has_rel_slot) ctx.frame[e.rel_slot] = RelRefFor(end.node, end.steps[end.cur].step);
+    }
+  }
+
+  // Charges the memory limit with the capacity the kept edges reached.
+  void Charge(ExecContext& ctx) {
+    if (!ctx.CountsMemory()) return;
+    size_t bytes = candidates_.capacity() * sizeof(EdgeStep);
+    for (const End& end : ends_) bytes += end.steps.capacity() * sizeof(RankedStep);
+    if (bytes > charged_) {
+      memory_.Add(ctx, bytes - charged_);
+      charged_ = bytes;
+    }
+  }
+
+  const LogicalOperator& op_;
+  std::vector<End> ends_;
+  std::vector<EdgeStep> candidates_;  // the edges of from_: the targets to check
+  size_t position_ = 0;               // the next candidate
+  bool in_candidate_ = false;         // candidates_[position_ - 1] has combinations left
+  InternalId from_;
+  MemoryCharge memory_;
+  size_t charged_ = 0;  // the bytes memory_ counts
+};
+
 // EXPAND_COUNT (planner/factorized_count.cc): for each input row, the number of rows the
 // counted fixed-length expansions would have produced from it, without producing them. The
 // expansions form a forest: a root expands from a node of the input row, any other from the
@@ -272,13 +465,14 @@ class ExpandOp final : public GraphOperator {
 // the CSR offsets where storage allows (GraphStore::CountVisibleEdges). The row's weight is the
 // product over the roots; rows of weight 0 are dropped, as the expansions would produce
 // nothing for them. Counts of inner expansions below a root are kept per node while the
-// operator is open (paths often meet again at the same node).
+// operator is open (paths often meet again at the same node). An expansion with a filter on its
+// target counts only the neighbours that pass, each node tested once while the operator is open.
 class CountExpandOp final : public GraphOperator {
  public:
   explicit CountExpandOp(const LogicalOperator& op) : op_(op) {
     for (size_t i = 0; i < op.counted.size(); ++i) {
       const LogicalOperator& e = *op.counted[i];
-      Level level{&e, {}, false, {}};
+      Level level{&e, {}, false, {}, {}, {}};
       levels_.push_back(std::move(level));
       for (size_t j = 0; j < i; ++j) {
         if (op.counted[j]->slot == e.from_slot) {
@@ -293,7 +487,10 @@ class CountExpandOp final : public GraphOperator {
 
   void Open(ExecContext& ctx) override {
     GraphOperator::Open(ctx);
-    for (Level& level : levels_) level.memo.clear();
+    for (Level& level : levels_) {
+      level.memo.clear();
+      level.passes.clear();
+    }
     memory_.Release(ctx);
   }
 
@@ -323,6 +520,9 @@ class CountExpandOp final : public GraphOperator {
     std::vector<size_t> children;  // levels expanding from this one's target
     bool memoized;                 // not a root: its counts are kept per node, if inner
     std::unordered_map<InternalId, uint64_t, IdHash> memo;  // inner levels: count per node
+    // Filtered levels: per node table, by offset, 0 untested, 1 passes, 2 fails.
+    std::unordered_map<TableId, std::vector<uint8_t>> passes;
+    std::vector<uint64_t> neighbors;  // Count's buffer
   };
 
   static uint64_t Multiply(uint64_t a, uint64_t b) {
@@ -337,6 +537,34 @@ class CountExpandOp final : public GraphOperator {
   }
   [[noreturn]] static void Overflow() {
     ThrowRuntime("Runtime exception: the number of matched paths does not fit in INT64.");
+  }
+
+  // Whether `node` satisfies the filter of `level`'s expansion, tested once per node while the
+  // operator is open (the answer kept per node offset).
+  [[gnu::noinline]] bool Passes(Level& level, InternalId node, ExecContext& ctx) {
+    std::vector<uint8_t>& known = level.passes[node.table];
+    if (node.offset >= known.size()) {
+      const size_t before = known.capacity();
+      known.resize(std::max<uint64_t>(node.offset + 1, store_->node_table(node.table).NumRows()));
+      if (ctx.CountsMemory() && known.capacity() > before) {
+        memory_.Add(ctx, known.capacity() - before);
+      }
+    }
+    uint8_t& state = known[node.offset];
+    if (state == 0) {
+      const LogicalOperator& e = *level.expand;
+      // The slot is the counted expansion's own target, which nothing else reads.
+      ctx.frame[e.slot] = Value::Id(node);
+      bool pass = true;
+      for (const binder::BoundExpression* p : e.predicates) {
+        if (!EvaluatePredicate(*p, ctx)) {
+          pass = false;
+          break;
+        }
+      }
+      state = pass ? 1 : 2;
+    }
+    return state == 1;
   }
 
   // The product of the counts of `level`'s children at `node`.
@@ -367,17 +595,28 @@ class CountExpandOp final : public GraphOperator {
       storage::RelTable& rels = store_->rel_table(pair.id);
       const TableId neighbor_table =
           dir == storage::Direction::kForward ? pair.dst_table : pair.src_table;
-      if (!inner) {
+      const bool filtered = !e.predicates.empty();
+      if (!inner && !filtered) {
         // A unit for the degree, and one per edge whose stamps had to be read.
         uint64_t examined = 0;
         total = Add(total, store_->CountVisibleEdges(rels, from.offset, dir, &examined));
         ctx.ChargeWork(1 + examined);
         return;
       }
+      // The neighbours first, then the counts below them: the recursion into the levels
+      // below (deep for long patterns) does not run inside the adjacency walk's frames. A
+      // level never re-enters itself, so its buffer is free here.
+      std::vector<uint64_t>& neighbors = level.neighbors;
+      neighbors.clear();
       store_->ForEachVisibleEdge(rels, from.offset, dir, [&](uint64_t nbr, uint64_t) {
         ctx.ChargeWork();
-        total = Add(total, ChildrenCount(level, {neighbor_table, nbr}, ctx));
+        neighbors.push_back(nbr);
       });
+      for (size_t i = 0; i < neighbors.size(); ++i) {
+        const InternalId target{neighbor_table, neighbors[i]};
+        if (filtered && !Passes(level, target, ctx)) continue;
+        total = Add(total, inner ? ChildrenCount(level, target, ctx) : 1);
+      }
     };
     for (TableId rel_table_id : e.rel_table_ids) {
       for (const auto& pair : store_->pairs(rel_table_id)) {
@@ -1585,6 +1824,7 @@ OperatorPtr MapGraphOperator(const LogicalOperator& op, const catalog::Catalog* 
       return std::make_unique<ExpandOp>(op);
     case planner::LogicalOpKind::kCountExpand: return std::make_unique<CountExpandOp>(op);
     case planner::LogicalOpKind::kSemiJoin: return std::make_unique<SemiJoinOp>(op);
+    case planner::LogicalOpKind::kIntersect: return std::make_unique<IntersectOp>(op);
     case planner::LogicalOpKind::kOptional:
       return std::make_unique<OptionalOp>(MapPlan(*op.children[1], catalog, profile), op.slots);
     case planner::LogicalOpKind::kTableFunction:

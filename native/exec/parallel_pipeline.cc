@@ -54,7 +54,8 @@ const LogicalOperator* PipelineScan(const LogicalOperator& op) {
       case LogicalOpKind::kExpand:
         if (cur->variable_length) return nullptr;
         break;
-      case LogicalOpKind::kCountExpand: break;
+      case LogicalOpKind::kCountExpand:
+      case LogicalOpKind::kIntersect: break;
       case LogicalOpKind::kIndexSeek:
         if (!Shareable(cur->key_expr)) return nullptr;
         break;

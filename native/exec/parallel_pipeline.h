@@ -3,14 +3,15 @@
 //
 // A pipeline is a chain of operators that pass rows on one by one: a node scan at the bottom
 // (a leaf: its input is the single empty row), then any of filters, projections, UNWIND,
-// fixed-length expansions, factorized counts, index seeks and further node scans. When the
-// input of a breaker is such a chain (For() decides, when the plan is mapped), the breaker
-// may run it in parallel: the rows of the bottom scan's tables, laid end to end, are cut into
-// morsels; every worker thread (common/task_pool.h) runs its own copy of the chain over the
-// morsels it takes, with its own ExecContext (a copy of the caller's frame, so a correlated
-// input sees the outer row), and hands each row to the breaker's consume callback, which
-// keeps per-worker partial state (a partial aggregate, a run of rows to sort, a set of seen
-// keys). The breaker merges the partials after Run() returns.
+// fixed-length expansions, cycle intersections, factorized counts, index seeks and further
+// node scans. When the input of a breaker is such a chain (For() decides, when the plan is
+// mapped), the breaker may run it in parallel: the rows of the bottom scan's tables, laid end
+// to end, are cut into morsels; every worker thread (common/task_pool.h) runs its own copy
+// of the chain over the morsels it takes, with its own ExecContext (a copy of the caller's
+// frame, so a correlated input sees the outer row), and hands each row to the breaker's
+// consume callback, which keeps per-worker partial state (a partial aggregate, a run of rows
+// to sort, a top-k heap, a set of seen keys). The breaker merges the partials after Run()
+// returns.
 //
 // Order. Each row comes with its position in the serial order: the index of its morsel in the
 // high bits, its rank within the morsel (a morsel is run by one worker, in order) in the low
@@ -48,11 +49,11 @@ class ParallelPipeline {
   // A row's position: morsel index << kRankBits | rank within the morsel.
   static constexpr unsigned kRankBits = 40;
 
-  // A runner for the input of `breaker` (a kAggregate, kSort or kDistinct), or null when that
-  // input is no such pipeline, or reads something workers may not share (a non-deterministic
-  // function, a subquery), or the breaker cannot merge partial results (collect(), whose list
-  // keeps the input order; a DISTINCT under a LIMIT, which stops reading early).
-  // `under_limit`: the breaker is the input of a SKIP / LIMIT. `catalog` and `profile`: as
+  // A runner for the input of `breaker` (a kAggregate, kSort (also a top-k) or kDistinct), or null
+  // when that input is no such pipeline, or reads something workers may not share (a
+  // non-deterministic function, a subquery), or the breaker cannot merge partial results
+  // (collect(), whose list keeps the input order; a DISTINCT under a LIMIT, which stops reading
+  // early). `under_limit`: the breaker is the input of a SKIP / LIMIT. `catalog` and `profile`: as
   // MapPlan's; with a profile, each worker's operators count into it after the run.
   static std::unique_ptr<ParallelPipeline> For(const planner::LogicalOperator& breaker,
                                                bool under_limit, const catalog::Catalog* catalog,

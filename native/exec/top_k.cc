@@ -62,26 +62,67 @@ void TopKOp::Open(ExecContext& ctx) {
   filled_ = false;
 }
 
+void TopKOp::Offer(ExecContext& ctx, uint64_t sequence, TopKHeap& heap, std::vector<Value>& keys,
+                   MemoryCharge& memory, size_t* charged) const {
+  for (size_t i = 0; i < keys_.size(); ++i) keys[i] = Evaluate(*keys_[i].expr, ctx);
+  if (!heap.Admits(keys, sequence)) return;
+  heap.Push({std::move(keys), sequence, ctx.frame});
+  keys.assign(keys_.size(), Value());
+  if (ctx.CountsMemory() && heap.bytes() > *charged) {
+    memory.Add(ctx, heap.bytes() - *charged);
+    *charged = heap.bytes();
+  }
+}
+
 void TopKOp::Fill(ExecContext& ctx) {
   const uint64_t limit = EvaluateCount(limit_, ctx);
   const uint64_t skip = skip_ ? EvaluateCount(skip_, ctx) : 0;
-  TopKHeap heap(&keys_, skip > UINT64_MAX - limit ? UINT64_MAX : limit + skip);
+  const uint64_t capacity = skip > UINT64_MAX - limit ? UINT64_MAX : limit + skip;
+  filled_ = true;
+  if (parallel_ && capacity > 0 && FillParallel(ctx, capacity)) return;
+  TopKHeap heap(&keys_, capacity);
   std::vector<Value> keys(keys_.size());
   size_t charged = 0;  // the most bytes the heap held so far
   uint64_t sequence = 0;
   while (child->Next(ctx)) {
     if ((++sequence & (kInterruptCheckUnits - 1)) == 0) ctx.CheckInterrupt();
-    for (size_t i = 0; i < keys_.size(); ++i) keys[i] = Evaluate(*keys_[i].expr, ctx);
-    if (!heap.Admits(keys, sequence)) continue;
-    heap.Push({std::move(keys), sequence, ctx.frame});
-    keys.assign(keys_.size(), Value());
-    if (ctx.CountsMemory() && heap.bytes() > charged) {
-      memory_.Add(ctx, heap.bytes() - charged);
-      charged = heap.bytes();
-    }
+    Offer(ctx, sequence, heap, keys, memory_, &charged);
   }
   rows_ = heap.TakeSorted();
-  filled_ = true;
+}
+
+bool TopKOp::FillParallel(ExecContext& ctx, uint64_t capacity) {
+  struct Part {
+    explicit Part(const std::vector<SortKey>* keys, uint64_t capacity)
+        : heap(keys, capacity), keys(keys->size()) {}
+    TopKHeap heap;
+    std::vector<Value> keys;
+    MemoryCharge memory;
+    size_t charged = 0;
+  };
+  std::vector<std::unique_ptr<Part>> parts;
+  // Whatever happens, the workers' charges end up with this operator's (released at Open).
+  struct Absorb {
+    std::vector<std::unique_ptr<Part>>& parts;
+    MemoryCharge& owner;
+    ~Absorb() {
+      for (auto& part : parts) owner.Absorb(part->memory);
+    }
+  } absorb{parts, memory_};
+  const bool ran = parallel_->Run(
+      ctx,
+      [&](unsigned workers) {
+        while (parts.size() < workers) parts.push_back(std::make_unique<Part>(&keys_, capacity));
+      },
+      [&](unsigned w, ExecContext& wctx, uint64_t position) {
+        Part& part = *parts[w];
+        Offer(wctx, position, part.heap, part.keys, part.memory, &part.charged);
+      });
+  if (!ran) return false;
+  TopKHeap& heap = parts[0]->heap;
+  for (size_t w = 1; w < parts.size(); ++w) heap.Merge(std::move(parts[w]->heap));
+  rows_ = heap.TakeSorted();
+  return true;
 }
 
 bool TopKOp::Next(ExecContext& ctx) {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "exec/basic_operators.h"
@@ -56,19 +57,31 @@ class TopKHeap {
 // TOP_K: drains its child on the first Next() into a TopKHeap and replays the kept frames in
 // order. Charges the memory limit with the most the heap held; the child's rows were charged
 // as work as they came, and the control (cancel, deadline) is polled while the heap fills.
+// With `parallel` (exec/parallel_pipeline.h), the input runs on several threads, each worker
+// filling its own bounded heap (a row's sequence is its position in the serial order, so ties
+// still go to the row the serial run meets first); the heaps are merged at the end. Only the
+// rows that enter a heap are copied: the rest of the input is never kept.
 class TopKOp final : public PhysicalOperator {
  public:
-  TopKOp(std::vector<SortKey> keys, const BoundExpression* skip, const BoundExpression* limit)
-      : keys_(std::move(keys)), skip_(skip), limit_(limit) {}
+  TopKOp(std::vector<SortKey> keys, const BoundExpression* skip, const BoundExpression* limit,
+         std::unique_ptr<ParallelPipeline> parallel = nullptr)
+      : keys_(std::move(keys)), skip_(skip), limit_(limit), parallel_(std::move(parallel)) {}
   void Open(ExecContext& ctx) override;
   bool Next(ExecContext& ctx) override;
 
  private:
   void Fill(ExecContext& ctx);
+  // Fills the heap running the input in parallel; false when it does not.
+  bool FillParallel(ExecContext& ctx, uint64_t capacity);
+  // Offers the row in ctx.frame at `sequence` to `heap`; charges `memory` with its growth
+  // past `*charged` bytes. `keys`: a scratch vector of keys_.size() values.
+  void Offer(ExecContext& ctx, uint64_t sequence, TopKHeap& heap, std::vector<Value>& keys,
+             MemoryCharge& memory, size_t* charged) const;
 
   std::vector<SortKey> keys_;
   const BoundExpression* skip_;
   const BoundExpression* limit_;
+  std::unique_ptr<ParallelPipeline> parallel_;
   std::vector<TopKHeap::Row> rows_;
   size_t position_ = 0;
   bool filled_ = false;

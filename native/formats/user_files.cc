@@ -199,6 +199,40 @@ Result<std::vector<std::string>> ExpandUserGlobs(env::FileSystem* fs,
   return out;
 }
 
+std::vector<std::string> SearchFilePath(env::FileSystem* fs, const std::vector<std::string>& paths,
+                                        std::string_view search_path, std::string_view statement) {
+  if (search_path.empty()) return paths;
+  std::vector<std::string> resolved;
+  for (const std::string& path : paths) {
+    bool found = false;
+    if (!path.empty() && path[0] != '/' && path[0] != '~') {
+      const bool glob = path.find_first_of("*?") != std::string::npos;
+      size_t start = 0;
+      while (start <= search_path.size()) {
+        size_t end = std::min(search_path.find(',', start), search_path.size());
+        std::string folder(search_path.substr(start, end - start));
+        start = end + 1;
+        if (folder.empty()) continue;
+        std::string candidate = folder + "/" + path;
+        if (!glob) {
+          // Only a file there: a folder that lacks it is passed over.
+          Result<std::string> confined = ConfineUserPath(candidate, statement);
+          if (!confined.ok() || !fs->Exists(*confined)) continue;
+          resolved.push_back(std::move(candidate));
+          found = true;
+          continue;
+        }
+        auto matches = ExpandUserGlobs(fs, {candidate}, statement);
+        if (!matches.ok()) continue;
+        resolved.insert(resolved.end(), matches->begin(), matches->end());
+        found = true;
+      }
+    }
+    if (!found) resolved.push_back(path);
+  }
+  return resolved;
+}
+
 Result<std::string> CheckUserFileToRead(env::FileSystem* fs, const std::string& path,
                                         std::string_view statement) {
   Result<CheckedPath> checked = CheckPath(fs, path, "read", statement);

@@ -11,6 +11,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/result.h"
 #include "common/status.h"
@@ -35,6 +36,13 @@ Result<std::string> ConfineUserPath(const std::string& path, std::string_view st
 Result<std::vector<std::string>> ExpandUserGlobs(env::FileSystem* fs,
                                                  const std::vector<std::string>& paths,
                                                  std::string_view statement);
+
+// Kùzu's setting file_search_path (folders separated by ','): `paths` with each relative one
+// replaced by what it names in each folder of `search_path` (the files a glob matches there, or
+// the file when it exists there), when it names anything there; else the path stays as it is.
+// An empty `search_path` changes nothing.
+std::vector<std::string> SearchFilePath(env::FileSystem* fs, const std::vector<std::string>& paths,
+                                        std::string_view search_path, std::string_view statement);
 
 // CheckUserPath and ConfineUserPath, then that the path names an existing file: Kùzu's "No file
 // found that matches the pattern" when nothing is there, INVALID_REQUEST for a folder or a

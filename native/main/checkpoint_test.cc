@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <filesystem>
 #include <future>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -69,6 +70,10 @@ class Hold {
     cv_.notify_all();
     cv_.wait(lock, [this] { return released_; });
   }
+  bool reached() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return reached_;
+  }
   void WaitReached() {
     std::unique_lock<std::mutex> lock(mu_);
     cv_.wait(lock, [this] { return reached_; });
@@ -86,6 +91,19 @@ class Hold {
   bool reached_ = false;
   bool released_ = false;
 };
+
+// Starts a checkpoint of `db` whose hook holds it at `hold`'s point; returns once it is held
+// there or has ended without getting there (a checkpoint that rewrites the tables while
+// writers wait never folds beside them: hold.reached() then says so).
+std::future<Status> CheckpointHeld(Database& db, Hold& hold) {
+  db.SetCheckpointHook([&hold](Point point) { hold(point); });
+  std::future<Status> checkpoint =
+      std::async(std::launch::async, [&db] { return db.Checkpoint(); });
+  while (!hold.reached() &&
+         checkpoint.wait_for(std::chrono::milliseconds(5)) == std::future_status::timeout) {
+  }
+  return checkpoint;
+}
 
 // The regression of issue 34, item 11: a checkpoint held after it wrote its files (before,
 // it held the statement lock exclusively for its whole length) does not keep reads, inserts,
@@ -144,7 +162,9 @@ TEST_F(CheckpointTest, ACrashAtEveryPointOfACheckpointRecoversEveryCommit) {
   };
   for (int i = 0; i < 10; ++i) insert(a);
   std::vector<std::pair<std::string, int>> copies;  // crash copy, nodes committed before it
-  db->SetCheckpointHook([&](Point) {
+  std::map<Point, int> seen;
+  db->SetCheckpointHook([&](Point point) {
+    ++seen[point];
     // Commits from another thread (the hook runs on the checkpoint's, which holds the
     // statement lock shared), then a crash copy.
     std::thread writer([&] {
@@ -159,7 +179,13 @@ TEST_F(CheckpointTest, ACrashAtEveryPointOfACheckpointRecoversEveryCommit) {
     insert(a);
   }
   db->SetCheckpointHook(nullptr);
-  ASSERT_EQ(copies.size(), 9u);  // three points, three checkpoints
+  // Three points each of three checkpoints, and a fold of each table that grew past a
+  // quarter of its base file (here all of them: the first base is empty).
+  EXPECT_EQ(seen[Point::kFilesWritten], 3);
+  EXPECT_EQ(seen[Point::kPublished], 3);
+  EXPECT_EQ(seen[Point::kLogsRewritten], 3);
+  EXPECT_GT(seen[Point::kFolding], 0);
+  ASSERT_EQ(copies.size(), static_cast<size_t>(9 + seen[Point::kFolding]));
   for (size_t i = 0; i < copies.size(); ++i) {
     SCOPED_TRACE("copy " + std::to_string(i));
     auto recovered = Open(copies[i].first);
@@ -179,6 +205,106 @@ TEST_F(CheckpointTest, ACrashAtEveryPointOfACheckpointRecoversEveryCommit) {
   auto reopened = Open(dir_);
   ExecutionSlot r(reopened);
   EXPECT_EQ(Count(r, "MATCH (p:P) RETURN count(*)"), next);
+}
+
+// Issue 34: the part of a checkpoint that grows with the table (writing its files whole) runs
+// beside writers. Past the fold threshold it writes only what changed while writers wait, then
+// folds the table's files (base, segments, the new segment) into a new base, reading the files,
+// while writers commit; the new base holds every row as of the checkpoint.
+TEST_F(CheckpointTest, WritersCommitWhileACheckpointFoldsATableIntoANewBase) {
+  auto db = Open(dir_, /*threshold=*/0, /*write_wait_ms=*/2000);
+  ExecutionSlot a(db), b(db);
+  Exec(a, "CREATE NODE TABLE P(id INT64, v STRING, PRIMARY KEY(id))");
+  Exec(a, "CREATE REL TABLE K(FROM P TO P, w INT64)");
+  Exec(a, "UNWIND range(0, 19999) AS i CREATE (:P {id: i, v: 'row ' + CAST(i AS STRING)})");
+  Exec(a,
+       "MATCH (x:P), (y:P) WHERE x.id < 4000 AND y.id = x.id + 1 "
+       "CREATE (x)-[:K {w: x.id}]->(y)");
+  ASSERT_TRUE(db->Checkpoint().ok());
+  // More new rows than a quarter of the base: the next checkpoint folds both tables.
+  Exec(a, "UNWIND range(20000, 26999) AS i CREATE (:P {id: i, v: 'new ' + CAST(i AS STRING)})");
+  Exec(a,
+       "MATCH (x:P), (y:P) WHERE x.id >= 20000 AND x.id < 22000 AND y.id = x.id - 20000 "
+       "CREATE (x)-[:K {w: x.id}]->(y)");
+  Exec(a, "MATCH (p:P {id: 3}) SET p.v = 'updated'");
+  Hold hold(Point::kFolding);
+  std::future<Status> checkpoint = CheckpointHeld(*db, hold);
+  ASSERT_TRUE(hold.reached()) << "the checkpoint did not fold the tables beside writers";
+  // Writers commit meanwhile, in a transaction and alone, new rows and changed ones.
+  Exec(b, "CREATE (:P {id: 100000, v: 'during'})");
+  Exec(b, "MATCH (p:P {id: 5}) SET p.v = 'during'");
+  Exec(b, "BEGIN TRANSACTION");
+  Exec(b, "MATCH (x:P {id: 100000}), (y:P {id: 6}) CREATE (x)-[:K {w: -1}]->(y)");
+  Exec(b, "MATCH (p:P {id: 15000}) DELETE p");
+  Exec(b, "COMMIT");
+  EXPECT_EQ(checkpoint.wait_for(std::chrono::seconds(0)), std::future_status::timeout);
+  hold.Release();
+  ASSERT_TRUE(checkpoint.get().ok());
+  db->SetCheckpointHook(nullptr);
+  // Both tables' files are one new base each.
+  for (const auto& entry : db->storage().manifest().files) {
+    EXPECT_TRUE(entry.segments.empty()) << entry.name;
+  }
+  const std::string nodes = "MATCH (p:P) RETURN p.id, p.v ORDER BY p.id";
+  const std::string rels = "MATCH (x:P)-[k:K]->(y:P) RETURN x.id, y.id, k.w ORDER BY k.w, x.id";
+  Session session;
+  auto rows = [&](Database& database, const std::string& query) {
+    return testing_util::OrderedRows(database, session, query);
+  };
+  // A crash copy now: the new files plus the logs hold every commit, every row as it is.
+  {
+    auto recovered = Open(CrashCopy());
+    ASSERT_NE(recovered, nullptr);
+    ExecutionSlot r(recovered);
+    EXPECT_EQ(rows(*recovered, nodes), rows(*db, nodes));
+    EXPECT_EQ(rows(*recovered, rels), rows(*db, rels));
+    EXPECT_EQ(Count(r, "MATCH (p:P) RETURN count(*)"), 27000);
+  }
+  // Closed and reopened: every row as it was.
+  const std::vector<std::string> live_nodes = rows(*db, nodes);
+  const std::vector<std::string> live_rels = rows(*db, rels);
+  EXPECT_EQ(live_rels.size(), 6001u);  // 4000 + 2000 + 1
+  ASSERT_TRUE(db->Close().ok());
+  auto reopened = Open(dir_);
+  EXPECT_EQ(rows(*reopened, nodes), live_nodes);
+  EXPECT_EQ(rows(*reopened, rels), live_rels);
+  EXPECT_EQ(rows(*reopened, "CALL verify_storage() RETURN count(*)").size(), 1u);
+}
+
+// The same for a table most of whose rows changed: the changed rows (kept as a bitmap past a
+// few thousand) go to a segment while writers wait, the fold writes the base beside them.
+TEST_F(CheckpointTest, ATableWithMostRowsChangedIsAlsoFoldedBesideWriters) {
+  auto db = Open(dir_, /*threshold=*/0, /*write_wait_ms=*/2000);
+  ExecutionSlot a(db), b(db);
+  Exec(a, "CREATE NODE TABLE P(id INT64, v INT64, PRIMARY KEY(id))");
+  Exec(a, "UNWIND range(0, 19999) AS i CREATE (:P {id: i, v: i})");
+  ASSERT_TRUE(db->Checkpoint().ok());
+  Exec(a, "MATCH (p:P) WHERE p.id % 4 <> 0 SET p.v = -p.v");  // 15,000 of 20,000 rows
+  Exec(a, "MATCH (p:P) WHERE p.id % 10 = 5 DELETE p");
+  Hold hold(Point::kFolding);
+  std::future<Status> checkpoint = CheckpointHeld(*db, hold);
+  ASSERT_TRUE(hold.reached()) << "the checkpoint did not fold the table beside writers";
+  Exec(b, "MATCH (p:P {id: 8}) SET p.v = 1000");
+  Exec(b, "CREATE (:P {id: 50000, v: 1})");
+  hold.Release();
+  ASSERT_TRUE(checkpoint.get().ok());
+  db->SetCheckpointHook(nullptr);
+  const std::string query = "MATCH (p:P) RETURN p.id, p.v ORDER BY p.id";
+  Session session;
+  const std::vector<std::string> live = testing_util::OrderedRows(*db, session, query);
+  EXPECT_EQ(live.size(), 18001u);
+  {
+    auto recovered = Open(CrashCopy());
+    ASSERT_NE(recovered, nullptr);
+    ExecutionSlot r(recovered);
+    EXPECT_EQ(testing_util::OrderedRows(*recovered, session, query), live);
+  }
+  ASSERT_TRUE(db->Close().ok());
+  auto reopened = Open(dir_);
+  ExecutionSlot r(reopened);
+  EXPECT_EQ(testing_util::OrderedRows(*reopened, session, query), live);
+  EXPECT_EQ(Count(r, "MATCH (p:P {id: 8}) RETURN p.v"), 1000);
+  EXPECT_EQ(Count(r, "MATCH (p:P {id: 7}) RETURN p.v"), -7);
 }
 
 // After a checkpoint beside writers each log holds only the records after its snapshot, under

@@ -8,6 +8,7 @@
 #include "common/interrupt.h"
 #include "exec/redo_log.h"
 #include "fts/fts_functions.h"
+#include "vector/vector_functions.h"
 #include "wal/format.h"
 #include "wal/recovery.h"
 
@@ -111,8 +112,9 @@ Database::Database(DatabaseConfig config, std::unique_ptr<storage::StorageManage
         return visible_ts_.load(std::memory_order_seq_cst);
       }) {
   gate_.set_wait_limit(std::chrono::milliseconds(config_.write_wait_ms));
-  algo::RegisterAlgorithms();  // CALL page_rank(...) and the rest of native/algo
-  fts::RegisterFullText();     // CALL CREATE_FTS_INDEX(...) and the rest of native/fts
+  algo::RegisterAlgorithms();     // CALL page_rank(...) and the rest of native/algo
+  fts::RegisterFullText();        // CALL CREATE_FTS_INDEX(...) and the rest of native/fts
+  vector::RegisterVectorIndex();  // CALL QUERY_VECTOR_INDEX(...): native/vector
 }
 
 Database::~Database() { (void)Close(); }
@@ -672,7 +674,9 @@ Status Database::CheckpointBesideWriters(const void* gate_owner) {
   writer.unlock();
   gate.Release();
   if (checkpoint_hook_) checkpoint_hook_(CheckpointPoint::kFilesWritten);
-  s = storage_->FinishCheckpoint(pending);
+  s = storage_->FinishCheckpoint(pending, [this] {
+    if (checkpoint_hook_) checkpoint_hook_(CheckpointPoint::kFolding);
+  });
   if (!s.ok()) {
     undo_snapshot();
     // Once MANIFEST may name the new checkpoint, the logs must keep what they hold; they do

@@ -328,6 +328,7 @@ class Database final : public exec::TableProvider {
   // copy the folder to simulate a crash at that point).
   enum class CheckpointPoint : uint8_t {
     kFilesWritten,   // step 2 done: the writers run again, nothing is published yet
+    kFolding,        // step 3, before each table whose files it folds into a new base
     kPublished,      // step 3 done: MANIFEST names the checkpoint, the logs are not rewritten
     kLogsRewritten,  // step 4 done
   };

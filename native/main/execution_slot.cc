@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "common/interrupt.h"
+#include "main/bolt_parameters.h"
 #include "main/query_pipeline.h"
 
 namespace graphdb {
@@ -81,6 +82,7 @@ struct ExecutionSlot::Resolved {
   Session* session = nullptr;
   StatementControl* control = nullptr;
   StatementControl own;  // the time limit of a request that has one, run without a control
+  ParameterMap decoded;  // the spec's bolt_params, decoded
 };
 
 Status ExecutionSlot::Resolve(const StatementSpec& spec, StatementControl* control, Resolved& out) {
@@ -106,6 +108,12 @@ Status ExecutionSlot::Resolve(const StatementSpec& spec, StatementControl* contr
     case StatementSpec::Source::kCypher:
       if (spec.source == StatementSpec::Source::kCypher) out.query = spec.text;
       if (spec.params != nullptr) out.params = spec.params;
+      if (!spec.bolt_params.empty()) {
+        Status decoded =
+            DecodeBoltParameters(spec.bolt_params, spec.bolt_utc_date_time, &out.decoded);
+        if (!decoded.ok()) return decoded;
+        out.params = &out.decoded;
+      }
       out.allowed = spec.access;
       break;
   }
@@ -186,7 +194,7 @@ Status ExecutionSlot::OpenCursor(const Resolved& statement,
 std::optional<Result<exec::QueryResult*>> ExecutionSlot::TryInline(const StatementSpec& spec) {
   using SessionUse = StatementSpec::SessionUse;
   if (db_->closed() || cursor_ || spec.source == StatementSpec::Source::kPrepared ||
-      spec.session == SessionUse::kTransaction) {
+      spec.session == SessionUse::kTransaction || !spec.bolt_params.empty()) {
     return std::nullopt;
   }
   // A statement alone runs without the session; its short read borrows the session's memo

@@ -63,6 +63,13 @@ struct StatementSpec {
   std::string_view text;
   PreparedQuery* prepared = nullptr;
   const ParameterMap* params = nullptr;  // null: none (a request carries its own)
+  // kCypher and kPrepared: the parameters as a Bolt RUN's PackStream map, decoded where the
+  // statement runs (main/bolt_parameters.h) in place of `params` when not empty; the service's
+  // Bolt server hands a large map over this way, so that its conversion does not hold the event
+  // loop. kTryInline declines such a statement. `bolt_utc_date_time`: the connection's DateTime
+  // form (false: Bolt 4's legacy one).
+  std::string_view bolt_params;
+  bool bolt_utc_date_time = true;
   // Its limits (time, result and memory bytes) and cancellation (common/interrupt.h), checked
   // before it starts and while it runs; may be null. A cursor keeps it for its whole life (its
   // deadline covers every fetch); a request's own timeout_ms lowers its deadline.

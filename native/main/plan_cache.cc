@@ -172,6 +172,7 @@ bool InlineSafeOperator(const planner::LogicalOperator& op, const catalog::Catal
     case LogicalOpKind::kMaterialize:
     case LogicalOpKind::kCountExpand:  // fixed-length expansions: no expressions
     case LogicalOpKind::kSemiJoin:     // one relationship looked up: no expressions
+    case LogicalOpKind::kIntersect:    // fixed-length expansions: no expressions
       break;
     case LogicalOpKind::kIndexSeek:
       if (!safe(op.key_expr)) return false;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <shared_mutex>
 
+#include "common/file_access.h"
 #include "common/interrupt.h"
 #include "common/progress.h"
 #include "cypher/binder/binder.h"
@@ -137,6 +138,9 @@ std::shared_ptr<const CompiledQuery> CompileStatement(
     const std::unordered_map<std::string, Value>& params, Session* session,
     StatementMemo* memo = nullptr) {
   if (memo == nullptr && session != nullptr) memo = &session->statements;
+  // LOAD FROM finds its files as it binds, through the session's file_search_path.
+  const std::string search_path = session ? FileSearchPath(session->settings) : std::string();
+  ScopedFileSearchPath searched(session ? std::string_view(search_path) : CurrentFileSearchPath());
   std::shared_ptr<const CompiledQuery> compiled =
       memo ? memo->Compile(db.plan_cache(), statement, params, db.catalog())
            : db.plan_cache().Compile(statement, params, db.catalog());
@@ -512,6 +516,7 @@ exec::QueryResult RunIndexDdl(Database& db, const parser::ParsedCallFunction& ca
   if (session && session->transaction) {
     std::string name = call.function->name;
     for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    session->transaction->failed = true;  // Kùzu ends the transaction over it
     ThrowBinding("Binder exception: " + name + " is only supported in auto transaction mode.");
   }
   std::unique_lock<StatementLock> lock(db.statement_lock());
@@ -560,6 +565,9 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
   const bool reports = long_running && session && CurrentProgress() == nullptr;
   if (reports) session->progress.Reset();
   ScopedProgress progress_scope(reports ? &session->progress : nullptr);
+  // For the files of LOAD FROM in the queries a statement runs (COPY FROM a query, say).
+  const std::string search_path = session ? FileSearchPath(session->settings) : std::string();
+  ScopedFileSearchPath searched(session ? std::string_view(search_path) : CurrentFileSearchPath());
   const uint64_t query_id = db.NextQueryId();
   if (session) session->query_id = query_id;
   if (statement.explain && statement.kind != parser::StatementKind::kQuery &&
@@ -674,7 +682,7 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
       for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       // Kùzu's extensions whose features are built in here: installing or loading one does
       // nothing (as in Kùzu's statically linked build).
-      static const char* const kBuiltIn[] = {"algo", "fts", "json"};
+      static const char* const kBuiltIn[] = {"algo", "fts", "json", "vector"};
       for (const char* built_in : kBuiltIn) {
         if (name != built_in) continue;
         if (extension.action == "UNINSTALL") {

@@ -19,6 +19,7 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
   Napi::Promise::Deferred deferred;
   std::string query;
   ParameterMap params;
+  std::string bolt_params;  // packed parameters (RunOptions::bolt_params), when given so
   // The statement (ExecutionSlot::Run), whose text, parameters, prepared statement and control
   // are the job's own; `statement` false for the other jobs below.
   StatementSpec spec;
@@ -54,6 +55,8 @@ struct ConnectionWrap::QueryJob final : WorkerThread::Job {
     spec.source = options.source;
     spec.text = query;
     spec.params = &params;
+    spec.bolt_params = bolt_params;
+    spec.bolt_utc_date_time = options.bolt_params != 2;
     spec.prepared = prepared.get();
     spec.access = options.access;
     spec.session = options.session;
@@ -540,6 +543,7 @@ enum RunOptionField : size_t {
   kMaxMemoryField,  // bytes, 0: none
   kTokenField,      // cancel()'s name for it, 0: none
   kThreadsField,    // the most threads it may use, 0: the database's budget
+  kParamsField,     // RunOptions::bolt_params: 0, 1 or 2
   kRunOptionFields
 };
 
@@ -595,6 +599,7 @@ ConnectionWrap::RunOptions ConnectionWrap::ReadRunOptions(Napi::Env env, Napi::V
     throw Napi::RangeError::New(env, "queryThreads must be an integer from 0 to 256");
   }
   options.threads = static_cast<uint32_t>(threads);
+  options.bolt_params = ReadEnum<uint8_t>(env, field[kParamsField], 3, "parameters form");
   if (options.delivery == Delivery::kCursor && options.output == StatementSpec::Output::kText) {
     throw Napi::TypeError::New(env, "run: a result stream has no 'text' output");
   }
@@ -691,7 +696,18 @@ Napi::Value ConnectionWrap::Run(const Napi::CallbackInfo& info) {
       break;
     }
   }
-  if (options.source != StatementSpec::Source::kRequest) {
+  if (options.source != StatementSpec::Source::kRequest && options.bolt_params != 0) {
+    if (info.Length() != 3 || !info[2].IsTypedArray() ||
+        info[2].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
+      throw Napi::TypeError::New(env, "run: packed parameters must be one Uint8Array");
+    }
+    auto bytes = info[2].As<Napi::Uint8Array>();
+    bolt_params_.assign(reinterpret_cast<const char*>(bytes.Data()), bytes.ElementLength());
+    params_.clear();
+    spec.params = &params_;
+    spec.bolt_params = bolt_params_;
+    spec.bolt_utc_date_time = options.bolt_params == 1;
+  } else if (options.source != StatementSpec::Source::kRequest) {
     ReadParameters(info, 2, params_);
     spec.params = &params_;
   }
@@ -747,6 +763,8 @@ Napi::Value ConnectionWrap::Run(const Napi::CallbackInfo& info) {
   // The job takes the parameters (the next statement reads its own into an empty map).
   auto* job = new QueryJob(this, env, std::string(spec.text), std::move(params_));
   params_.clear();
+  if (!spec.bolt_params.empty()) job->bolt_params = std::move(bolt_params_);
+  bolt_params_.clear();
   job->keep_alive = Napi::Persistent(Value());
   job->prepared = std::move(prepared);
   const bool cursor = options.delivery == Delivery::kCursor;

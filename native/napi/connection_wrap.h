@@ -65,6 +65,10 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
     uint64_t max_memory_bytes = 0;
     double token = 0;      // names the statement to cancel(); 0: none
     uint32_t threads = 0;  // the most threads it may use; 0: the database's budget
+    // How the parameters come: 0 as ReadParameters reads them; 1 (2) as one Uint8Array holding
+    // a Bolt RUN's PackStream map, with DateTime in UTC (in Bolt 4's legacy form), decoded
+    // where the statement runs (StatementSpec::bolt_params).
+    uint8_t bolt_params = 0;
   };
   // The options of a run() call (undefined: the defaults), packed by src/native/addon.ts into
   // a Float64Array, read in one call into Node.
@@ -132,6 +136,9 @@ class ConnectionWrap : public Napi::ObjectWrap<ConnectionWrap> {
   // Its parameters (JS thread only): kept, so that the next statement with the same names
   // replaces the values only.
   ParameterMap params_;
+  // The packed parameters of the statement being read (options.bolt_params), which its job
+  // takes.
+  std::string bolt_params_;
   // The statements in flight (queued or running), for cancel() and interrupt(); JS thread only.
   std::vector<QueryJob*> jobs_;
   // The longest time limit accepted: about 24.8 days, setTimeout's limit too.

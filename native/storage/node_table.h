@@ -194,7 +194,7 @@ class NodeTable {
   const FileChanges& file_changes() const { return file_changes_; }
   // The rows a segment written now holds: the new ones and the changed ones below them.
   uint64_t SegmentRows() const {
-    return NumRows() - file_changes_.persisted_rows() + file_changes_.rows().size();
+    return NumRows() - file_changes_.persisted_rows() + file_changes_.changed_count();
   }
   // Writes the segment that brings the table's files to its current contents. REQUIRES:
   // !file_changes().rewrite(), NumRows() >= file_changes().persisted_rows().

@@ -13,6 +13,8 @@ namespace {
 
 const char* DirectionName(Direction dir) { return dir == Direction::kForward ? "fwd" : "bwd"; }
 
+bool IsSerial(const Column& c) { return c.type().id() == LogicalTypeId::kSerial; }
+
 // Bytes of an adjacency entry stored as {u32 neighbour, u32 rel} (format version 2).
 constexpr uint8_t kNarrowEntryBytes = 8;
 
@@ -169,7 +171,12 @@ Result<uint64_t> RelTable::InsertEdge(uint64_t src, uint64_t dst, const std::vec
   if (Status s = CheckMultiplicity(src, dst); !s.ok()) return s;
   uint64_t rel = NumRels();
   for (size_t i = 0; i < columns_.size(); ++i) {
-    Status s = columns_[i]->Append(props[i]);
+    Status s;
+    if (IsSerial(*columns_[i]) && props[i].is_null()) {
+      columns_[i]->AppendFixed<int64_t>(static_cast<int64_t>(rel));  // the rel's own number
+    } else {
+      s = columns_[i]->Append(props[i]);
+    }
     if (!s.ok()) {
       for (size_t k = 0; k < i; ++k) columns_[k]->Truncate(rel);
       return s;
@@ -396,7 +403,8 @@ Status RelTable::BulkLoadOffsets(std::span<const uint64_t> src, std::span<const 
                       " property columns, got " + std::to_string(props.size()));
   }
   for (size_t i = 0; i < props.size(); ++i) {
-    if (props[i].type() != columns_[i]->type() || props[i].size() != n) {
+    const bool serial_fill = IsSerial(props[i]) && props[i].size() == 0;
+    if (props[i].type() != columns_[i]->type() || (props[i].size() != n && !serial_fill)) {
       return Status(ErrorCode::kInvalidRequest, "bulk load into " + name_ + ": property column " +
                                                     std::to_string(i) +
                                                     " has the wrong type or length");
@@ -421,6 +429,18 @@ Status RelTable::BulkLoadOffsets(std::span<const uint64_t> src, std::span<const 
     if (!s.ok()) return s;
   }
   const uint64_t base = NumRels();
+  // A SERIAL column left empty, or its NULLs, take the rels' offsets.
+  for (Column& c : props) {
+    if (!IsSerial(c)) continue;
+    if (c.size() == 0) {
+      c.Reserve(n);
+      for (uint64_t r = 0; r < n; ++r) c.AppendFixed<int64_t>(static_cast<int64_t>(base + r));
+      continue;
+    }
+    for (uint64_t r = 0; r < n; ++r) {
+      if (c.IsNull(r)) c.SetFixed<int64_t>(r, static_cast<int64_t>(base + r));
+    }
+  }
   if (base == 0) {
     for (size_t i = 0; i < props.size(); ++i) *columns_[i] = std::move(props[i]);
   } else {
@@ -485,7 +505,17 @@ Status RelTable::BulkLoad(const Column& src_keys, const Column& dst_keys, std::v
 Status RelTable::AddColumn(const LogicalType& type, const Value& fill) {
   changed_.Mark();
   file_changes_.RequireRewrite();
-  auto column = MakeFilledColumn(type, fill, NumRels());
+  const uint64_t n = NumRels();
+  if (type.id() == LogicalTypeId::kSerial && fill.is_null()) {
+    // A SERIAL column numbers the rels there are.
+    auto serial = std::make_unique<Column>(type);
+    serial->Reserve(n);
+    for (uint64_t r = 0; r < n; ++r) serial->AppendFixed<int64_t>(static_cast<int64_t>(r));
+    columns_.push_back(std::move(serial));
+    columns_.back()->MarkShared();
+    return Status::OK();
+  }
+  auto column = MakeFilledColumn(type, fill, n);
   if (!column.ok()) return column.status();
   columns_.push_back(std::make_unique<Column>(std::move(*column)));
   columns_.back()->MarkShared();

@@ -185,7 +185,8 @@ class RelTable {
 
   // ---- Edge operations ----
   // Adds an edge src -> dst with one value per property column; returns its rel offset.
-  // Checks multiplicity against live edges. On error nothing changes.
+  // A NULL for a SERIAL column stores the rel offset (a rel table's SERIAL numbers its rels;
+  // a value given is kept). Checks multiplicity against live edges. On error nothing changes.
   Result<uint64_t> InsertEdge(uint64_t src, uint64_t dst, const std::vector<Value>& props,
                               uint64_t ts);
   // Stamps delete_ts (the adjacency entries stay until Compact).
@@ -349,7 +350,8 @@ class RelTable {
   // an unknown key, a multiplicity violation or a type mismatch leaves the table unchanged.
   Status BulkLoad(const Column& src_keys, const Column& dst_keys, std::vector<Column> props,
                   const NodeTable& src, const NodeTable& dst, uint64_t ts = 0);
-  // The same with endpoints already resolved to node offsets.
+  // The same with endpoints already resolved to node offsets. A SERIAL column given empty (or
+  // its NULLs) takes the new rels' offsets, as InsertEdge.
   Status BulkLoadOffsets(std::span<const uint64_t> src, std::span<const uint64_t> dst,
                          std::vector<Column> props, uint64_t ts = 0);
   Status BulkLoadOffsets(const std::vector<uint64_t>& src, const std::vector<uint64_t>& dst,
@@ -399,7 +401,7 @@ class RelTable {
   const FileChanges& file_changes() const { return file_changes_; }
   // The rels a segment written now holds: the new ones and the changed ones below them.
   uint64_t SegmentRows() const {
-    return NumRels() - file_changes_.persisted_rows() + file_changes_.rows().size();
+    return NumRels() - file_changes_.persisted_rows() + file_changes_.changed_count();
   }
   // Writes the segment that brings the table's files to its current contents: changed and new
   // rels, and the new rels' adjacency entries (from the delta lists). REQUIRES:

@@ -382,8 +382,13 @@ Result<std::unique_ptr<NodeTable>> StorageManager::ReadNodeTable(
 Result<std::unique_ptr<RelTable>> StorageManager::ReadRelTable(
     const ManifestEntry& e, const catalog::RelTableSchema& schema,
     const catalog::RelTablePair& pair) const {
-  const uint64_t src_rows = node_tables_.at(pair.src_table)->NumRows();
-  const uint64_t dst_rows = node_tables_.at(pair.dst_table)->NumRows();
+  return ReadRelTable(e, schema, pair, node_tables_.at(pair.src_table)->NumRows(),
+                      node_tables_.at(pair.dst_table)->NumRows());
+}
+
+Result<std::unique_ptr<RelTable>> StorageManager::ReadRelTable(
+    const ManifestEntry& e, const catalog::RelTableSchema& schema,
+    const catalog::RelTablePair& pair, uint64_t src_rows, uint64_t dst_rows) const {
   return DecodeTable(
       ReadEntry(e), schema, e, env::JoinPath(dir_, e.name),
       [&](catalog::BinaryReader& reader, const catalog::RelTableSchema& in_file,
@@ -428,25 +433,32 @@ Status StorageManager::ApplySegments(const ManifestEntry& e, Table& table,
 // ---------------------------------------------------------------------------------------------
 // Checkpoint
 
+Status StorageManager::WriteFile(FileKind kind, const std::string& name,
+                                 const std::function<void(TableFileWriter&)>& serialize,
+                                 ManifestEntry* entry, std::vector<std::string>* written,
+                                 bool sync) {
+  std::string path = env::JoinPath(dir_, name);
+  auto writer = TableFileWriter::Create(fs_, path, kind);
+  if (!writer.ok()) return writer.status();
+  written->push_back(path);
+  serialize(**writer);
+  Status s = (*writer)->Finish(sync);
+  if (!s.ok()) return s;
+  entry->name = name;
+  entry->size = (*writer)->file_size();
+  entry->crc = (*writer)->crc();
+  return Status::OK();
+}
+
 Status StorageManager::WriteCheckpointFiles(uint64_t seq, Manifest* manifest,
-                                            std::vector<std::string>* written, bool sync) {
+                                            std::vector<std::string>* written, bool sync,
+                                            std::vector<PendingCheckpoint::Fold>* folds) {
   // The files of the current checkpoint, by kind and table id: an unchanged table keeps its.
   std::map<std::pair<FileKind, TableId>, const ManifestEntry*> previous;
   for (const auto& e : manifest_.files) previous[{e.kind, e.table_id}] = &e;
-  // Writes file `name` of `kind`; `entry` gets its name, size and checksum.
   auto write_file = [&](FileKind kind, const std::string& name, const auto& serialize,
                         ManifestEntry* entry) -> Status {
-    std::string path = env::JoinPath(dir_, name);
-    auto writer = TableFileWriter::Create(fs_, path, kind);
-    if (!writer.ok()) return writer.status();
-    written->push_back(path);
-    serialize(**writer);
-    Status s = (*writer)->Finish(sync);
-    if (!s.ok()) return s;
-    entry->name = name;
-    entry->size = (*writer)->file_size();
-    entry->crc = (*writer)->crc();
-    return Status::OK();
+    return WriteFile(kind, name, serialize, entry, written, sync);
   };
   auto write = [&](FileKind kind, TableId id, const std::string& name,
                    const auto& serialize) -> Status {
@@ -469,8 +481,13 @@ Status StorageManager::WriteCheckpointFiles(uint64_t seq, Manifest* manifest,
     // stay small beside the base; else (and for a change a segment cannot hold) a new base.
     FileChanges& changes = table.file_changes();
     const uint64_t rows = RowsOf(table);
+    // Past the fold threshold, a checkpoint beside writers still writes a segment now and folds
+    // the files into a base once the writers run again (FoldSegments).
+    const bool fold_later = folds != nullptr && it != previous.end() &&
+                            changes.CanAppendSegment(rows) &&
+                            !changes.SegmentFits(rows - changes.persisted_rows());
     if (it != previous.end() && rows >= changes.persisted_rows() &&
-        changes.SegmentFits(rows - changes.persisted_rows())) {
+        (fold_later || changes.SegmentFits(rows - changes.persisted_rows()))) {
       ManifestEntry segment_file{SegmentKind(kind), id, "", 0, 0, {}, {}};
       Status s = write_file(
           SegmentKind(kind), SegmentFileName(kind, seq, id),
@@ -488,6 +505,14 @@ Status StorageManager::WriteCheckpointFiles(uint64_t seq, Manifest* manifest,
           SegmentRef{segment_file.name, segment_file.size, segment_file.crc, segment_rows});
       on_success_.push_back(
           [&changes, rows, segment_rows] { changes.AddSegment(rows, segment_rows); });
+      if (fold_later) {
+        PendingCheckpoint::Fold fold{kind, id, manifest->files.size() - 1, rows};
+        if constexpr (std::is_same_v<std::decay_t<decltype(table)>, RelTable>) {
+          fold.src_rows = node_tables_.at(table.src_table())->NumRows();
+          fold.dst_rows = node_tables_.at(table.dst_table())->NumRows();
+        }
+        folds->push_back(fold);
+      }
       return Status::OK();
     }
     Status s = write(kind, id, TableFileName(kind, seq, id),
@@ -539,8 +564,10 @@ Status StorageManager::StartCheckpoint(uint64_t last_commit_ts, PendingCheckpoin
   next.last_commit_ts = last_commit_ts;
   next.previous_logs_live = true;
   pending->written.clear();
+  pending->folds.clear();
   on_success_.clear();
-  Status s = WriteCheckpointFiles(next.sequence, &next, &pending->written, /*sync=*/false);
+  Status s = WriteCheckpointFiles(next.sequence, &next, &pending->written, /*sync=*/false,
+                                  &pending->folds);
   if (!s.ok()) return AbandonCheckpoint(s, pending->written);
   // From here on the tables' changes are tracked against the new files (writers resume once
   // this returns); FinishCheckpoint takes it back, coarsely, if the files do not become
@@ -552,7 +579,39 @@ Status StorageManager::StartCheckpoint(uint64_t last_commit_ts, PendingCheckpoin
   return Status::OK();
 }
 
-Status StorageManager::FinishCheckpoint(PendingCheckpoint& pending) {
+Status StorageManager::FoldSegments(PendingCheckpoint& pending,
+                                    const std::function<void()>& before_fold) {
+  for (const PendingCheckpoint::Fold& fold : pending.folds) {
+    if (before_fold) before_fold();
+    ManifestEntry& entry = pending.next.files[fold.entry];
+    ManifestEntry base{fold.kind, fold.id, "", 0, 0, {}, {}};
+    const std::string name = TableFileName(fold.kind, pending.next.sequence, fold.id);
+    Status s;
+    // The table as its files hold it, read into a table of its own (the live one keeps
+    // changing), then written whole: every column, no constants, no segments.
+    if (fold.kind == FileKind::kNodeTable) {
+      auto read = ReadNodeTable(entry, *catalog_.GetNodeTable(fold.id));
+      if (!read.ok()) return read.status();
+      s = WriteFile(
+          fold.kind, name, [&](TableFileWriter& w) { (*read)->SerializeMapped(w); }, &base,
+          &pending.written, /*sync=*/false);
+    } else {
+      const auto* schema = catalog_.GetRelTableByPairId(fold.id);
+      auto read = ReadRelTable(entry, *schema, *schema->FindPairById(fold.id), fold.src_rows,
+                               fold.dst_rows);
+      if (!read.ok()) return read.status();
+      s = WriteFile(
+          fold.kind, name, [&](TableFileWriter& w) { (*read)->SerializeMapped(w); }, &base,
+          &pending.written, /*sync=*/false);
+    }
+    if (!s.ok()) return s;
+    entry = std::move(base);
+  }
+  return Status::OK();
+}
+
+Status StorageManager::FinishCheckpoint(PendingCheckpoint& pending,
+                                        const std::function<void()>& before_fold) {
   auto fail = [&](Status s) {
     // Which tables changed since the files MANIFEST names is not known any more: the next
     // checkpoint writes every table whole.
@@ -562,6 +621,7 @@ Status StorageManager::FinishCheckpoint(PendingCheckpoint& pending) {
     });
     return AbandonCheckpoint(std::move(s), pending.written);
   };
+  if (Status folded = FoldSegments(pending, before_fold); !folded.ok()) return fail(folded);
   for (const std::string& path : pending.written) {
     auto file = fs_->OpenForAppend(path);
     if (!file.ok()) return fail(file.status());
@@ -575,6 +635,14 @@ Status StorageManager::FinishCheckpoint(PendingCheckpoint& pending) {
   s = fs_->Rename(tmp, env::JoinPath(dir_, kManifestName));
   if (!s.ok()) return fail(s);
   manifest_ = std::move(pending.next);
+  // The folded tables' files are one base now (the rows changed since stay noted).
+  for (const PendingCheckpoint::Fold& fold : pending.folds) {
+    if (fold.kind == FileKind::kNodeTable) {
+      if (NodeTable* t = GetNodeTable(fold.id)) t->file_changes().FoldedIntoBase(fold.rows);
+    } else if (RelTable* t = GetRelTable(fold.id)) {
+      t->file_changes().FoldedIntoBase(fold.rows);
+    }
+  }
   s = fs_->SyncDir(dir_);
   if (!s.ok()) return s;
   RemoveStaleFiles();
@@ -991,7 +1059,10 @@ Status StorageManager::CopyRelTable(std::string_view table, CopySource& source,
   NodeTable* dst = node_tables_.at(pair->dst_table).get();
   std::vector<LogicalType> types = {src->column(src->primary_key_column()).type(),
                                     dst->column(dst->primary_key_column()).type()};
-  for (const auto& p : schema->properties) types.push_back(p.type);
+  // The source holds the properties but the SERIAL ones, which number the rels.
+  for (const auto& p : schema->properties) {
+    if (p.type.id() != LogicalTypeId::kSerial) types.push_back(p.type);
+  }
   auto parsed = source.Read(types);
   if (!parsed.ok()) return parsed.status();
   if (source.ignore_errors()) {
@@ -1018,7 +1089,14 @@ Status StorageManager::CopyRelTable(std::string_view table, CopySource& source,
     }
   }
   std::vector<Column> props;
-  for (size_t i = 2; i < parsed->size(); ++i) props.push_back(std::move((*parsed)[i]));
+  size_t next = 2;
+  for (const auto& p : schema->properties) {
+    if (p.type.id() == LogicalTypeId::kSerial) {
+      props.emplace_back(p.type);  // empty: BulkLoadOffsets numbers the rels
+    } else {
+      props.push_back(std::move((*parsed)[next++]));
+    }
+  }
   return rel_tables_.at(pair->id)->BulkLoad((*parsed)[0], (*parsed)[1], std::move(props), *src,
                                             *dst, ts);
 }

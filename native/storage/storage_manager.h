@@ -198,12 +198,30 @@ class StorageManager {
   // removes the files no longer named; it touches no table's contents, so writers may run.
   // When either fails, every table is marked to be written whole by the next checkpoint.
   // REQUIRES: no other checkpoint and no DDL runs between the two calls.
+  //
+  // StartCheckpoint writes only what changed: a table whose files can take a segment gets one
+  // even past the fold threshold, and FinishCheckpoint first folds those tables' files (base,
+  // segments and the new segment) into a new base, reading the files, which no writer changes,
+  // not the tables: the part of a checkpoint that grows with the database runs beside writers
+  // (`before_fold` is called before each table: a test hook).
   struct PendingCheckpoint {
     Manifest next;
     std::vector<std::string> written;  // paths of the files written
+    // A table whose files FinishCheckpoint folds: its entry in `next`, its rows (and for a rel
+    // table its end tables' rows) at the checkpoint.
+    struct Fold {
+      FileKind kind;
+      catalog::TableId id;
+      size_t entry;
+      uint64_t rows;
+      uint64_t src_rows = 0;
+      uint64_t dst_rows = 0;
+    };
+    std::vector<Fold> folds;
   };
   Status StartCheckpoint(uint64_t last_commit_ts, PendingCheckpoint* pending);
-  Status FinishCheckpoint(PendingCheckpoint& pending);
+  Status FinishCheckpoint(PendingCheckpoint& pending,
+                          const std::function<void()>& before_fold = nullptr);
   // Sequence number of the last successful checkpoint (0: none yet).
   uint64_t checkpoint_sequence() const { return manifest_.sequence; }
   // The last_commit_ts of the last successful checkpoint.
@@ -234,8 +252,19 @@ class StorageManager {
   // Removes files of this database that the current manifest does not name.
   void RemoveStaleFiles();
   // `sync`: each file is synced as it is finished (else FinishCheckpoint syncs them).
+  // `folds`: a table past the fold threshold whose files can take a segment gets one, noted
+  // there for FoldSegments (null: it gets a new base now).
   Status WriteCheckpointFiles(uint64_t seq, Manifest* manifest, std::vector<std::string>* written,
-                              bool sync = true);
+                              bool sync = true,
+                              std::vector<PendingCheckpoint::Fold>* folds = nullptr);
+  // Writes file `name` of `kind` (path noted in `written`); `entry` gets its name, size and
+  // checksum.
+  Status WriteFile(FileKind kind, const std::string& name,
+                   const std::function<void(TableFileWriter&)>& serialize, ManifestEntry* entry,
+                   std::vector<std::string>* written, bool sync);
+  // Replaces each table's entry of pending.folds in pending.next by a new base file made from
+  // the files the entry names (FinishCheckpoint's first step).
+  Status FoldSegments(PendingCheckpoint& pending, const std::function<void()>& before_fold);
   // Removes the files of a checkpoint that was not published (and MANIFEST.tmp).
   Status AbandonCheckpoint(Status cause, const std::vector<std::string>& written);
   // Reads an entry's file, checking its size and checksum against the entry.
@@ -256,6 +285,11 @@ class StorageManager {
   Result<std::unique_ptr<RelTable>> ReadRelTable(const ManifestEntry& e,
                                                  const catalog::RelTableSchema& schema,
                                                  const catalog::RelTablePair& pair) const;
+  // The same against end tables of `src_rows` and `dst_rows` rows.
+  Result<std::unique_ptr<RelTable>> ReadRelTable(const ManifestEntry& e,
+                                                 const catalog::RelTableSchema& schema,
+                                                 const catalog::RelTablePair& pair,
+                                                 uint64_t src_rows, uint64_t dst_rows) const;
 
   env::FileSystem* fs_;
   std::string dir_;

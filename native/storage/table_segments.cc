@@ -26,15 +26,16 @@ namespace {
 
 // The rows a segment holds: the changed ones below `first`, then first .. rows - 1.
 std::vector<uint64_t> SegmentRowList(const FileChanges& changes, uint64_t rows) {
-  std::vector<uint64_t> at(changes.rows().begin(), changes.rows().end());
+  std::vector<uint64_t> at = changes.rows();
   for (uint64_t r = changes.persisted_rows(); r < rows; ++r) at.push_back(r);
   return at;
 }
 
 void WriteRowList(catalog::BinaryWriter& out, const FileChanges& changes) {
-  out.PutVarint(changes.rows().size());
+  const std::vector<uint64_t> rows = changes.rows();
+  out.PutVarint(rows.size());
   uint64_t previous = 0;
-  for (uint64_t r : changes.rows()) {
+  for (uint64_t r : rows) {
     out.PutVarint(r - previous);
     previous = r;
   }
@@ -149,7 +150,7 @@ void NodeTable::SerializeSegment(catalog::BinaryWriter& d) const {
   const uint64_t rows = NumRows();
   GRAPHDB_ASSERT(rows >= first && !file_changes_.rewrite());
   const std::vector<uint64_t> at = SegmentRowList(file_changes_, rows);
-  const size_t changed = file_changes_.rows().size();
+  const size_t changed = file_changes_.changed_count();
   d.PutVarint(table_id_);
   d.PutVarint(first);
   d.PutVarint(rows - first);
@@ -252,7 +253,7 @@ void RelTable::SerializeSegment(catalog::BinaryWriter& d) const {
   const uint64_t rels = NumRels();
   GRAPHDB_ASSERT(rels >= first && !file_changes_.rewrite());
   const std::vector<uint64_t> at = SegmentRowList(file_changes_, rels);
-  const size_t changed = file_changes_.rows().size();
+  const size_t changed = file_changes_.changed_count();
   d.PutVarint(table_id_);
   d.PutVarint(first);
   d.PutVarint(rels - first);

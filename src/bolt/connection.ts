@@ -13,7 +13,7 @@
 
 import type { Socket } from 'node:net';
 import { GraphDBError } from '../core/errors.js';
-import type { PackedResult } from '../native/addon.js';
+import { type PackedResult, PackStreamParameters } from '../native/addon.js';
 import { MOST_ACCESS, ROLE_MOST_ACCESS, type Role } from '../runtime/access.js';
 import type { ExecutionSlotLease, SessionStatementOptions } from '../runtime/pool.js';
 import type { TransactionRegistry, TransactionSession } from '../runtime/session.js';
@@ -21,7 +21,14 @@ import { failureOf } from './errors.js';
 import { ChunkReader } from './framing.js';
 import { authToken, BoltError, boltError, mapField, REQUEST, RESPONSE } from './messages.js';
 import { BoltOutput } from './output.js';
-import { type DecodeLimits, decode, PackStreamError, PackStreamLimitError, Structure } from './packstream.js';
+import {
+  type DecodeLimits,
+  decode,
+  EncodedMap,
+  PackStreamError,
+  PackStreamLimitError,
+  Structure,
+} from './packstream.js';
 import {
   checkDatabase,
   DATABASE_NAME,
@@ -130,6 +137,12 @@ interface Transaction {
   nextQid: number;
 }
 
+/**
+ * A RUN message of at least this many bytes keeps its parameter map encoded: the slot's native
+ * thread converts it (native/main/bolt_parameters.h), not the event loop (docs/bolt.md).
+ */
+const ENCODED_PARAMETERS_FROM = 16 * 1024;
+
 /** Values a RUN's parameters may hold to be tried inline first (a second conversion is cheap). */
 const INLINE_PARAM_VALUES = 64;
 
@@ -155,6 +168,9 @@ function fitsInline(params: Record<string, unknown>): boolean {
   };
   return Object.values(params).every(fits);
 }
+
+/** A statement's parameters: converted, or a RUN's map left encoded. */
+type StatementParameters = Record<string, unknown> | PackStreamParameters;
 
 let nextConnectionId = 1;
 
@@ -286,7 +302,11 @@ export class BoltConnection {
   #decodeLimits(): DecodeLimits {
     return this.#role === null
       ? PRE_LOGIN_LIMITS
-      : { maxDepth: MAX_DEPTH, maxValues: this.#context.maxMessageValues };
+      : {
+          maxDepth: MAX_DEPTH,
+          maxValues: this.#context.maxMessageValues,
+          encodedParametersFrom: ENCODED_PARAMETERS_FROM,
+        };
   }
 
   /** A request that cannot be read: FAILURE, then the connection closes. */
@@ -506,10 +526,19 @@ export class BoltConnection {
     const query = fields[0];
     if (typeof query !== 'string')
       throw boltError('Neo.ClientError.Request.Invalid', 'RUN needs a query string');
-    const rawParams = mapField(fields[1] ?? {}, 'RUN parameters');
+    // A large parameter map comes encoded: the slot converts it where the statement runs.
+    const encoded = fields[1] instanceof EncodedMap ? fields[1] : null;
+    const rawParams = encoded ? {} : mapField(fields[1] ?? {}, 'RUN parameters');
     const extra = mapField(fields[2] ?? {}, 'RUN extra');
-    const params: Record<string, unknown> = {};
-    for (const name of Object.keys(rawParams)) params[name] = toParameter(rawParams[name], this.#dialect);
+    let params: StatementParameters;
+    if (encoded) {
+      params = new PackStreamParameters(encoded.bytes, this.#dialect.utcDateTime);
+    } else {
+      const converted: Record<string, unknown> = {};
+      for (const name of Object.keys(rawParams))
+        converted[name] = toParameter(rawParams[name], this.#dialect);
+      params = converted;
+    }
     const tx = this.#tx;
     if (tx) {
       this.#expectState('RUN', 'TX_READY', 'TX_STREAMING');
@@ -540,7 +569,7 @@ export class BoltConnection {
     checkDatabase(extra);
     const { mode } = requestedAccess(extra, this.#role);
     const timeout = txTimeout(extra);
-    if (fitsInline(rawParams)) {
+    if (!(params instanceof PackStreamParameters) && fitsInline(rawParams)) {
       // A point read and its like: run here at once, no slot leased, no thread hop.
       const started = performance.now();
       const ran = this.#context.tryInline(query, params, mode, timeout);
@@ -609,7 +638,7 @@ export class BoltConnection {
   async #execute(
     lease: ExecutionSlotLease,
     query: string,
-    params: Record<string, unknown>,
+    params: StatementParameters,
     accessMode: AccessMode | undefined,
     inSession: boolean,
     timeoutMs: number | undefined,
@@ -629,7 +658,7 @@ export class BoltConnection {
   async #open(
     lease: ExecutionSlotLease,
     query: string,
-    params: Record<string, unknown>,
+    params: StatementParameters,
     accessMode: AccessMode,
     inSession: boolean,
     timeoutMs: number | undefined,

@@ -44,6 +44,8 @@ const TYPE_PROBLEM =
   /data type|implicit cast|cannot (be )?cast|type mismatch|expected type|conversion exception|could not convert/i;
 const ARITHMETIC_PROBLEM = /overflow|division by zero|divide by zero|out of range/i;
 const MISSING_PARAMETER = /parameter .*(missing|not found|not given)|missing parameter/i;
+/** A RUN parameter the engine cannot take, found where the slot converts it (bolt_parameters.h). */
+const PARAMETER_VALUE = /^parameter \$[^:]*: /;
 
 /** The Neo4j code of a GraphDBError: by its code, refined by what its message names. */
 export function neo4jCode(error: GraphDBError): string {
@@ -58,6 +60,7 @@ export function neo4jCode(error: GraphDBError): string {
         ? 'Neo.ClientError.Statement.TypeError'
         : NEO4J_CODE.QUERY_RUNTIME;
     case 'INVALID_REQUEST':
+      if (PARAMETER_VALUE.test(error.message)) return 'Neo.ClientError.Statement.TypeError';
       return MISSING_PARAMETER.test(error.message)
         ? 'Neo.ClientError.Statement.ParameterMissing'
         : NEO4J_CODE.INVALID_REQUEST;

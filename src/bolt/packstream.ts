@@ -13,6 +13,8 @@
 // whole, so that 1.0 stays a Float), Bytes as a Buffer, Map as an object without prototype,
 // Structure as a Structure.
 
+import { isUtf8 } from 'node:buffer';
+
 /** A PackStream structure: a tag byte and its fields. */
 export class Structure {
   readonly tag: number;
@@ -49,7 +51,25 @@ export interface DecodeLimits {
   maxDepth: number;
   /** Most values (of any kind, nested ones and map keys included) in one message. */
   maxValues: number;
+  /**
+   * A message of at least this many bytes that is a RUN (structure 0x10) keeps its parameter
+   * map (field 1) as EncodedMap: checked as decoding would check it (its form, UTF-8, the
+   * limits) but not built, so that it can be converted elsewhere. Absent: never.
+   */
+  encodedParametersFrom?: number;
 }
+
+/** A map left in its PackStream bytes (DecodeLimits.encodedParametersFrom). */
+export class EncodedMap {
+  readonly bytes: Buffer;
+
+  constructor(bytes: Buffer) {
+    this.bytes = bytes;
+  }
+}
+
+/** The tag of a RUN message, whose parameter map may stay encoded. */
+const RUN_TAG = 0x10;
 
 export const DEFAULT_DECODE_LIMITS: Readonly<DecodeLimits> = { maxDepth: 64, maxValues: 1_000_000 };
 
@@ -62,6 +82,8 @@ const SHORT_STRING_BYTES = 32;
 /** Decodes the single value `bytes` holds (a dechunked Bolt message). */
 export function decode(bytes: Uint8Array, limits: DecodeLimits = DEFAULT_DECODE_LIMITS): unknown {
   const decoder = new Decoder(bytes, limits);
+  decoder.encodeParameters =
+    limits.encodedParametersFrom !== undefined && bytes.length >= limits.encodedParametersFrom;
   const value = decoder.value(0);
   if (decoder.offset !== bytes.length) {
     throw new PackStreamError(
@@ -77,6 +99,8 @@ class Decoder {
   readonly #limits: DecodeLimits;
   offset = 0;
   #values = 0;
+  /** Whether a RUN's parameter map stays encoded (see DecodeLimits.encodedParametersFrom). */
+  encodeParameters = false;
 
   constructor(bytes: Uint8Array, limits: DecodeLimits) {
     this.#bytes = bytes;
@@ -114,12 +138,16 @@ class Decoder {
     return count;
   }
 
-  value(depth: number): unknown {
+  #countValue(): void {
     if (++this.#values > this.#limits.maxValues) {
       throw new PackStreamLimitError(
         `the message holds more than ${this.#limits.maxValues} values (the server's limit per message)`,
       );
     }
+  }
+
+  value(depth: number): unknown {
+    this.#countValue();
     const at = this.#take(1, 'value');
     const marker = this.#bytes[at] as number;
     if (marker < 0x80) return marker;
@@ -176,6 +204,135 @@ class Decoder {
           `unknown PackStream marker 0x${marker.toString(16).padStart(2, '0')} at offset ${at}`,
         );
     }
+  }
+
+  /**
+   * Passes over one value as `value` would read it (the same checks, limits and errors), without
+   * building it.
+   */
+  #skip(depth: number): void {
+    this.#countValue();
+    const at = this.#take(1, 'value');
+    const marker = this.#bytes[at] as number;
+    if (marker < 0x80 || marker >= 0xf0) return;
+    const high = marker & 0xf0;
+    const low = marker & 0x0f;
+    if (high === 0x80) {
+      this.#skipString(low);
+      return;
+    }
+    if (high === 0x90) {
+      this.#skipItems(low, 1, depth, 'a list');
+      return;
+    }
+    if (high === 0xa0) {
+      this.#skipMap(low, depth);
+      return;
+    }
+    if (high === 0xb0) {
+      this.#take(1, 'structure tag');
+      this.#skipItems(low, 1, depth, 'a structure');
+      return;
+    }
+    switch (marker) {
+      case 0xc0:
+      case 0xc2:
+      case 0xc3:
+        return;
+      case 0xc1:
+        this.#take(8, 'float');
+        return;
+      case 0xc8:
+        this.#take(1, 'int8');
+        return;
+      case 0xc9:
+        this.#take(2, 'int16');
+        return;
+      case 0xca:
+        this.#take(4, 'int32');
+        return;
+      case 0xcb:
+        this.#take(8, 'int64');
+        return;
+      case 0xcc:
+      case 0xcd:
+      case 0xce:
+        this.#take(this.#size(marker === 0xcc ? 1 : marker === 0xcd ? 2 : 4, 'bytes'), 'bytes');
+        return;
+      case 0xd0:
+      case 0xd1:
+      case 0xd2:
+        this.#skipString(this.#size(marker === 0xd0 ? 1 : marker === 0xd1 ? 2 : 4, 'string'));
+        return;
+      case 0xd4:
+      case 0xd5:
+      case 0xd6:
+        this.#skipItems(
+          this.#size(marker === 0xd4 ? 1 : marker === 0xd5 ? 2 : 4, 'list'),
+          1,
+          depth,
+          'a list',
+        );
+        return;
+      case 0xd8:
+      case 0xd9:
+      case 0xda:
+        this.#skipMap(this.#size(marker === 0xd8 ? 1 : marker === 0xd9 ? 2 : 4, 'map'), depth);
+        return;
+      default:
+        throw new PackStreamError(
+          `unknown PackStream marker 0x${marker.toString(16).padStart(2, '0')} at offset ${at}`,
+        );
+    }
+  }
+
+  #skipString(length: number): void {
+    const start = this.#take(length, 'string');
+    if (length <= SHORT_STRING_BYTES) {
+      // Short ASCII (map keys, names) needs no view and no call.
+      const bytes = this.#bytes;
+      let i = start;
+      while (i < start + length && (bytes[i] as number) < 0x80) i++;
+      if (i === start + length) return;
+    }
+    if (!isUtf8(this.#bytes.subarray(start, start + length))) {
+      throw new PackStreamError(`the string at offset ${start} is not valid UTF-8`);
+    }
+  }
+
+  #skipItems(length: number, perItem: number, depth: number, what: string): void {
+    const inner = this.#nested(depth);
+    this.#count(length, perItem, what);
+    for (let i = 0; i < length; i++) this.#skip(inner);
+  }
+
+  #skipMap(size: number, depth: number): void {
+    const inner = this.#nested(depth);
+    this.#count(size, 2, 'a map');
+    for (let i = 0; i < size; i++) {
+      const keyAt = this.offset;
+      const marker = this.#bytes[keyAt];
+      if (marker === undefined || !((marker & 0xf0) === 0x80 || (marker >= 0xd0 && marker <= 0xd2))) {
+        // Not a string: value() names what is wrong (a truncation, or a key of another kind).
+        const key = this.value(inner);
+        if (typeof key !== 'string')
+          throw new PackStreamError(`a map key at offset ${keyAt} is not a string`);
+      } else {
+        this.#skip(inner);
+      }
+      this.#skip(inner);
+    }
+  }
+
+  /** A RUN's parameter map (field 1), left encoded; any other value as `value` reads it. */
+  #parameters(depth: number): unknown {
+    const start = this.offset;
+    const marker = this.#bytes[start];
+    if (marker === undefined || !((marker & 0xf0) === 0xa0 || (marker >= 0xd8 && marker <= 0xda))) {
+      return this.value(depth);
+    }
+    this.#skip(depth);
+    return new EncodedMap(Buffer.from(this.#bytes.subarray(start, this.offset)));
   }
 
   #string(length: number): string {
@@ -238,7 +395,9 @@ class Decoder {
     const tag = this.#bytes[this.#take(1, 'structure tag')] as number;
     this.#count(size, 1, 'a structure');
     const fields = new Array<unknown>(size);
-    for (let i = 0; i < size; i++) fields[i] = this.value(inner);
+    const encoded = this.encodeParameters && depth === 0 && tag === RUN_TAG;
+    for (let i = 0; i < size; i++)
+      fields[i] = encoded && i === 1 ? this.#parameters(inner) : this.value(inner);
     return new Structure(tag, fields);
   }
 }

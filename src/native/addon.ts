@@ -132,12 +132,28 @@ export interface RunOptions {
   token?: number;
 }
 
+/**
+ * Parameters as the bytes of one PackStream map (a Bolt RUN's), which the native side decodes
+ * where the statement runs (native/main/bolt_parameters.h), not on this thread: the Bolt server
+ * hands a large parameter map over this way. `utcDateTime`: the connection's DateTime form
+ * (false: Bolt 4's legacy one).
+ */
+export class PackStreamParameters {
+  readonly bytes: Uint8Array;
+  readonly utcDateTime: boolean;
+
+  constructor(bytes: Uint8Array, utcDateTime: boolean) {
+    this.bytes = bytes;
+    this.utcDateTime = utcDateTime;
+  }
+}
+
 /** One statement for `run`: its source and parameters, and how it runs (RunOptions). */
 export interface StatementSpec<O extends RunOptions | undefined = RunOptions | undefined> {
   /** The Cypher text (null: the one read last), the JSON request or the prepared statement's id. */
   source: string | number | null;
   /** Its parameters (Cypher and prepared statements). */
-  params?: Record<string, unknown>;
+  params?: Record<string, unknown> | PackStreamParameters;
   options?: O;
 }
 
@@ -397,6 +413,15 @@ export function run<const O extends RunOptions | undefined = undefined>(
   spec: StatementSpec<O>,
 ): RunResult<O> {
   const { source, params } = spec;
+  if (params instanceof PackStreamParameters) {
+    const options = packOptions(spec.options ?? {});
+    options[10] = params.utcDateTime ? 1 : 2;
+    try {
+      return native.run(options, source, params.bytes) as RunResult<O>;
+    } finally {
+      options[10] = 0; // read by the call: the next one's options have their own parameters
+    }
+  }
   const options = spec.options === undefined ? undefined : packOptions(spec.options);
   if (params === undefined) return native.run(options, source) as RunResult<O>;
   let count = 0;
@@ -428,7 +453,7 @@ export function run<const O extends RunOptions | undefined = undefined>(
  * reads it before `run` returns. The codes are those native/napi/connection_wrap.cc reads
  * (ReadRunOptions: ConnectionWrap's enums, and native AccessMode).
  */
-const packed = new Float64Array(10);
+const packed = new Float64Array(11); // [10]: the parameters' form, set by run itself
 /** The frozen options `packed` holds now, which a call with the same options reuses. */
 let packedFrozen: RunOptions | undefined;
 /** @internal Exported for tests that call NativeConnection.run itself. */

@@ -21,6 +21,7 @@ import {
   type NativeConnection,
   type NativeDatabase,
   type PackedResult,
+  type PackStreamParameters,
   type RunOptions,
   run,
 } from '../native/addon.js';
@@ -344,7 +345,7 @@ export class ExecutionSlot {
    */
   runStatement(
     text: string,
-    params: Record<string, unknown>,
+    params: Record<string, unknown> | PackStreamParameters,
     options: SessionStatementOptions,
   ): Promise<PackedResult> {
     return this.#runStatement(text, params, options, undefined);
@@ -359,7 +360,7 @@ export class ExecutionSlot {
    */
   openCursor(
     text: string,
-    params: Record<string, unknown>,
+    params: Record<string, unknown> | PackStreamParameters,
     options: SessionStatementOptions,
   ): Promise<PackedResult> {
     return this.#runStatement(text, params, options, CURSOR);
@@ -371,7 +372,7 @@ export class ExecutionSlot {
    */
   #runStatement(
     text: string,
-    params: Record<string, unknown>,
+    params: Record<string, unknown> | PackStreamParameters,
     options: SessionStatementOptions,
     base: RunOptions | undefined,
   ): Promise<PackedResult> {

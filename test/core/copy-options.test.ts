@@ -434,4 +434,76 @@ describe('file_search_path', () => {
     await conn.query(`COPY F FROM 'part*.csv'`);
     expect((await conn.query('MATCH (f:F) RETURN f.id ORDER BY f.id')).rows).toEqual([[1], [2], [3]]);
   });
+
+  it('resolves a relative LOAD FROM path too, and a plain name only in a folder that has it', async () => {
+    fs.mkdirSync(path.join(dir, 'load-a'));
+    fs.mkdirSync(path.join(dir, 'load-b'));
+    fs.writeFileSync(path.join(dir, 'load-a', 'one.csv'), '1,ann\n');
+    fs.writeFileSync(path.join(dir, 'load-b', 'two.csv'), '2,bob\n3,cy\n');
+    using db = new Database(path.join(dir, 'db-load-search-path'));
+    using conn = db.connect();
+    const missing = await rejection(conn.query(`LOAD FROM 'two.csv' RETURN *`));
+    expect(missing.message).toContain('two.csv');
+    await conn.query(`CALL file_search_path='${path.join(dir, 'load-a')},${path.join(dir, 'load-b')}'`);
+    expect((await conn.query(`LOAD FROM 'two.csv' RETURN column0, column1`)).rows).toEqual([
+      [2, 'bob'],
+      [3, 'cy'],
+    ]);
+    expect((await conn.query(`LOAD FROM '*.csv' RETURN column0 ORDER BY column0`)).rows).toEqual([
+      [1],
+      [2],
+      [3],
+    ]);
+    // COPY FROM a query that loads, and a COPY with a column list, search the same folders.
+    await conn.query('CREATE NODE TABLE P(id INT64, name STRING, PRIMARY KEY(id))');
+    await conn.query(`COPY P FROM (LOAD FROM 'one.csv' RETURN column0, column1)`);
+    await conn.query(`COPY P (id, name) FROM 'two.csv'`);
+    expect((await conn.query('MATCH (p:P) RETURN p.id, p.name ORDER BY p.id')).rows).toEqual([
+      [1, 'ann'],
+      [2, 'bob'],
+      [3, 'cy'],
+    ]);
+  });
+});
+
+describe('SERIAL properties of rel tables', () => {
+  it('number the rels by their offsets, through CREATE, COPY FROM files and queries, and a reopen', async () => {
+    const nodes = file('serial-rel-nodes.csv', '1\n2\n3\n');
+    const rels = file('serial-rel-rels.csv', '1,2,a\n2,3,b\n3,1,c\n');
+    const where = path.join(dir, 'db-serial-rel');
+    {
+      using db = new Database(where);
+      using conn = db.connect();
+      await conn.query('CREATE NODE TABLE N(id INT64, PRIMARY KEY(id))');
+      await conn.query(`COPY N FROM '${nodes}'`);
+      await conn.query('CREATE REL TABLE R(FROM N TO N, n SERIAL, tag STRING)');
+      await conn.query(`COPY R FROM '${rels}'`);
+      await conn.query('MATCH (a:N {id: 1}), (b:N {id: 3}) CREATE (a)-[:R {tag: "d"}]->(b)');
+      await conn.query(`COPY R FROM (RETURN 2, 1, 'e')`);
+      await conn.query('COPY R (tag) FROM (RETURN 3, 2, "f")');
+      expect((await conn.query('MATCH ()-[r:R]->() RETURN r.tag, r.n ORDER BY r.n')).rows).toEqual([
+        ['a', 0],
+        ['b', 1],
+        ['c', 2],
+        ['d', 3],
+        ['e', 4],
+        ['f', 5],
+      ]);
+      const nested = await rejection(conn.query('CREATE REL TABLE Q(FROM N TO N, s SERIAL[])'));
+      expect(nested.message).toBe('Binder exception: Serial property in rel table is not supported.');
+      await conn.query('ALTER TABLE R ADD m SERIAL');
+    }
+    using db = new Database(where);
+    using conn = db.connect();
+    await conn.query('MATCH (a:N {id: 2}), (b:N {id: 2}) CREATE (a)-[:R {tag: "g"}]->(b)');
+    expect((await conn.query('MATCH ()-[r:R]->() RETURN r.tag, r.n, r.m ORDER BY r.n')).rows).toEqual([
+      ['a', 0, 0],
+      ['b', 1, 1],
+      ['c', 2, 2],
+      ['d', 3, 3],
+      ['e', 4, 4],
+      ['f', 5, 5],
+      ['g', 6, 6],
+    ]);
+  });
 });

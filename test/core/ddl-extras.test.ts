@@ -55,7 +55,7 @@ describe('extension statements', () => {
     using conn = db.connect();
     for (const statement of [
       'INSTALL duckdb',
-      'UNINSTALL vector',
+      'UNINSTALL spatial',
       'UPDATE neo4j',
       "FORCE INSTALL httpfs FROM 'http://x'",
     ]) {

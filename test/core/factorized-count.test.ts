@@ -82,9 +82,16 @@ const SHAPES: Shape[] = [
     factorized: true,
   },
   { match: 'MATCH (a:A)-[:R]->(b:B)', ret: 'RETURN count(*)', vars: 'a, b', factorized: true },
-  // Not factorized: each keeps its enumerating plan and must still agree.
+  // A filter comparing the end node's properties with a constant joins the count.
   {
     match: 'MATCH (a:A)-[:R]->(b:A)-[:R]->(c:A) WHERE c.id > 3',
+    ret: 'RETURN count(*)',
+    vars: 'a, b, c',
+    factorized: true,
+  },
+  // Not factorized: each keeps its enumerating plan and must still agree.
+  {
+    match: 'MATCH (a:A)-[:R]->(b:A)-[:R]->(c:A) WHERE c.id > a.id',
     ret: 'RETURN count(*)',
     vars: 'a, b, c',
     factorized: false,

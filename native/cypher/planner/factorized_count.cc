@@ -11,13 +11,16 @@
 // value once however often it repeats. sum, avg and collect keep the enumerating plan. An
 // expansion is counted only when nothing above it reads its target or relationship (grouping
 // keys and aggregate arguments), it is not variable-length (those have path semantics and
-// predicates), and its target is not already bound (a cycle check). Anything else between the
-// expansions and the aggregate (a filter on an intermediate or end node, a projection such as a
-// WITH or a named path, OPTIONAL MATCH, DISTINCT) ends the run, so such queries enumerate as
-// before. Fixed-length patterns match walks (relationships may repeat, as in Kùzu), so the
-// counts are products and sums of degrees.
+// predicates), and its target is not already bound (a cycle check). A filter that compares
+// properties of an expansion's target with constants (`c.city = 'Paris'`) joins that expansion:
+// it counts only the targets that pass, each node tested once. Anything else between the
+// expansions and the aggregate (another filter on an intermediate or end node, a projection
+// such as a WITH or a named path, OPTIONAL MATCH, DISTINCT) ends the run, so such queries
+// enumerate as before. Fixed-length patterns match walks (relationships may repeat, as in Kùzu), so
+// the counts are products and sums of degrees.
 #include <algorithm>
 #include <set>
+#include <string>
 
 #include "common/stack_guard.h"
 #include "cypher/planner/planner.h"
@@ -48,9 +51,35 @@ std::optional<SlotId> CountedVariable(const binder::BoundExpression& aggregate) 
   return arg->slot;
 }
 
-void Rewrite(LogicalOperatorPtr& op, uint32_t* num_slots) {
-  CheckStackDepth();  // the plan's depth is bounded by the query's steps (parser.h)
-  for (auto& child : op->children) Rewrite(child, num_slots);
+// Whether `filter` is one the count can apply once per node reached in `slot`: every conjunct
+// compares a property of that node with a literal or a parameter (deterministic, cheap, and
+// reading nothing else), so it holds or not for the node whatever row reached it.
+bool NodeFilter(const LogicalOperator& filter, SlotId slot) {
+  static const std::set<std::string> kComparisons = {"=", "<>", "<", "<=", ">", ">="};
+  for (const binder::BoundExpression* p : filter.predicates) {
+    if (p->kind != binder::ExprKind::kScalarFunction || p->children.size() != 2 ||
+        !kComparisons.count(p->name)) {
+      return false;
+    }
+    int properties = 0, constants = 0;
+    for (const auto& side : p->children) {
+      if (side->kind == binder::ExprKind::kProperty && side->children.size() == 1 &&
+          side->children[0]->kind == binder::ExprKind::kVariable &&
+          side->children[0]->slot == slot) {
+        ++properties;
+      } else if (side->kind == binder::ExprKind::kLiteral ||
+                 side->kind == binder::ExprKind::kParameter) {
+        ++constants;
+      }
+    }
+    if (properties != 1 || constants != 1) return false;
+  }
+  return !filter.predicates.empty();
+}
+
+// The rewrite of `op` alone (its children done): kept out of Rewrite's recursion, whose frames
+// stay small for deep plans.
+[[gnu::noinline]] void RewriteOne(LogicalOperatorPtr& op, uint32_t* num_slots) {
   if (op->kind != LogicalOpKind::kAggregate || op->weighted || op->children.empty()) return;
   std::set<SlotId> used;
   for (const auto& item : op->items) CollectExpressionSlots(*item.expr, used);
@@ -58,14 +87,29 @@ void Rewrite(LogicalOperatorPtr& op, uint32_t* num_slots) {
     if (!WeightAware(*aggregate)) return;
     if (!CountedVariable(*aggregate)) CollectExpressionSlots(*aggregate, used);
   }
-  // The run of countable expansions, top down.
+  // The run of countable expansions, top down; a filter on the target of the expansion just
+  // below it (NodeFilter) goes into that expansion, which counts only the targets it passes.
   std::vector<LogicalOperatorPtr> counted;
   std::set<SlotId> counted_slots;
   LogicalOperatorPtr rest = std::move(op->children[0]);
-  while (rest->kind == LogicalOpKind::kExpand && !rest->variable_length && !rest->to_bound &&
-         !used.count(rest->slot) && !(rest->has_rel_slot && used.count(rest->rel_slot))) {
+  auto countable = [&used](const LogicalOperator& e) {
+    return e.kind == LogicalOpKind::kExpand && !e.variable_length && !e.to_bound &&
+           !used.count(e.slot) && !(e.has_rel_slot && used.count(e.rel_slot));
+  };
+  std::vector<const binder::BoundExpression*> pending;  // the filter on the next one's target
+  while (true) {
+    if (rest->kind == LogicalOpKind::kFilter && rest->children.size() == 1 && pending.empty() &&
+        countable(*rest->children[0]) && NodeFilter(*rest, rest->children[0]->slot)) {
+      pending = rest->predicates;
+      LogicalOperatorPtr below = std::move(rest->children[0]);
+      rest = std::move(below);
+      continue;
+    }
+    if (!countable(*rest)) break;
     LogicalOperatorPtr below = std::move(rest->children[0]);
     rest->children.clear();
+    rest->predicates = std::move(pending);
+    pending.clear();
     counted_slots.insert(rest->slot);
     if (rest->has_rel_slot) counted_slots.insert(rest->rel_slot);
     counted.push_back(std::move(rest));
@@ -88,6 +132,12 @@ void Rewrite(LogicalOperatorPtr& op, uint32_t* num_slots) {
     if (variable && counted_slots.count(*variable)) op->every_row.push_back(i);
   }
   op->children[0] = std::move(count);
+}
+
+void Rewrite(LogicalOperatorPtr& op, uint32_t* num_slots) {
+  CheckStackDepth();  // the plan's depth is bounded by the query's steps (parser.h)
+  for (auto& child : op->children) Rewrite(child, num_slots);
+  RewriteOne(op, num_slots);
 }
 
 }  // namespace

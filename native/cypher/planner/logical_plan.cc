@@ -28,6 +28,7 @@ const char* KindName(LogicalOpKind kind) {
     case LogicalOpKind::kFileScan: return "FILE_SCAN";
     case LogicalOpKind::kCountExpand: return "EXPAND_COUNT";
     case LogicalOpKind::kSemiJoin: return "SEMI_JOIN";
+    case LogicalOpKind::kIntersect: return "INTERSECT";
   }
   return "?";
 }
@@ -119,10 +120,28 @@ void LogicalOperator::AppendTo(std::string& out, int indent,
       if (catalog && !rel_table_ids.empty()) out += " rels=" + table_list(rel_table_ids, true);
       if (expr) out += " " + expr->text;
       break;
+    case LogicalOpKind::kIntersect:
+      // INTERSECT to=2 from=0 rels=knows (from=4 rels=knows dir=backward): the target's
+      // candidates come from the first end, each kept when every other end reaches it too.
+      out += " to=" + std::to_string(slot) + " from=" + std::to_string(from_slot);
+      if (catalog && !rel_table_ids.empty()) out += " rels=" + table_list(rel_table_ids, true);
+      for (const auto& e : closing) {
+        out += " (from=" + std::to_string(e->from_slot);
+        if (catalog && !e->rel_table_ids.empty())
+          out += " rels=" + table_list(e->rel_table_ids, true);
+        out += e->direction == binder::Direction::kForward    ? " dir=forward)"
+               : e->direction == binder::Direction::kBackward ? " dir=backward)"
+                                                              : " dir=both)";
+      }
+      break;
     case LogicalOpKind::kCountExpand:
       out += " weight=" + std::to_string(slot);
       for (const auto& e : counted) {
-        out += " (from=" + std::to_string(e->from_slot) + " to=" + std::to_string(e->slot) + ")";
+        out += " (from=" + std::to_string(e->from_slot) + " to=" + std::to_string(e->slot);
+        for (size_t i = 0; i < e->predicates.size(); ++i) {
+          out += (i == 0 ? " where " : " AND ") + e->predicates[i]->text;
+        }
+        out += ")";
       }
       break;
     case LogicalOpKind::kAggregate:

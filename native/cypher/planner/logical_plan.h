@@ -46,6 +46,9 @@ enum class LogicalOpKind : uint8_t {
                    // extend it, into slot (rows with none are dropped): factorized_count.cc
   kSemiJoin,       // the input rows where a relationship of rel_table_ids joins from_slot to
                    // slot in `direction` (`anti`: where none does): semi_join_rule.cc
+  kIntersect,      // a fixed-length expansion from from_slot into slot (as kExpand) whose
+                   // target must also be a neighbour of every node the `closing` expansions
+                   // start from: the adjacency lists intersected (intersect_rule.cc)
 };
 
 struct LogicalSlotExpr {
@@ -99,8 +102,13 @@ struct LogicalOperator {
   SlotId weight_slot = 0;
   std::vector<size_t> every_row;
   // kCountExpand: the fixed-length kExpand operators it counts (without children), each one's
-  // from_slot bound by the input or by one before it in this list.
+  // from_slot bound by the input or by one before it in this list; one with `predicates`
+  // counts only the targets that satisfy them (conjuncts on the target alone).
   std::vector<std::unique_ptr<LogicalOperator>> counted;
+  // kIntersect: the expansions that close cycles on the new node, each from an already bound
+  // node (from_slot) along its rel tables in `direction` onto `slot` (the kIntersect's), with
+  // its rel_slot (without children).
+  std::vector<std::unique_ptr<LogicalOperator>> closing;
   // kDistinct: slots; kOptional: slots set to NULL when the sub-plan is empty.
   std::vector<SlotId> slots;
   // kSort

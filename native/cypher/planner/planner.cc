@@ -239,6 +239,9 @@ class PartPlanner {
   }
 
   LogicalOperatorPtr PlanMatch(LogicalOperatorPtr plan, const BoundClause& clause) {
+    // MATCH and OPTIONAL MATCH only read what they bind (MERGE's pattern is written later).
+    const bool reads_only = clause.kind == BoundClause::Kind::kMatch ||
+                            clause.kind == BoundClause::Kind::kOptionalMatch;
     std::vector<Conjunct> conjuncts;
     if (clause.where) conjuncts = Conjuncts(*clause.where, /*with_slots=*/true);
     plan = PlaceFilters(std::move(plan), conjuncts);
@@ -264,7 +267,10 @@ class PartPlanner {
         op->slot = to.slot;
         op->table_ids = to.table_ids;
         op->rel_slot = rel.slot;
-        op->has_rel_slot = true;
+        // An anonymous fixed-length relationship of a MATCH without inline properties or a
+        // named path is read by nothing: its value is not made for every row.
+        op->has_rel_slot = rel.variable_length || !rel.name.empty() || !rel.properties.empty() ||
+                           pattern.path_slot.has_value() || !reads_only;
         op->rel_table_ids = rel.table_ids;
         op->direction = rightwards ? rel.direction : Reverse(rel.direction);
         op->to_bound = available_.count(to.slot) > 0;
@@ -389,10 +395,12 @@ LogicalOperatorPtr PlanSubquery(const binder::BoundQueryPart& part,
   ApplyShortestTargetRule(root, catalog);
   ApplyIndexSeekRule(root, catalog);
   ApplySemiJoinRule(root);
+  ApplyIntersectRule(root, catalog, nullptr);
   return root;
 }
 
-LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& catalog) {
+LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& catalog,
+                      const CardinalityEstimates* estimates) {
   LogicalPlan plan;
   std::vector<LogicalOperatorPtr> branches;
   for (const auto& part : query.parts) {
@@ -429,6 +437,7 @@ LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& c
   ApplyShortestTargetRule(plan.root, catalog);
   ApplyIndexSeekRule(plan.root, catalog);
   ApplySemiJoinRule(plan.root);
+  ApplyIntersectRule(plan.root, catalog, estimates);
   ApplyFactorizedCountRule(plan.root, &plan.num_slots);
   return plan;
 }

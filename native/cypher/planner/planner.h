@@ -7,7 +7,10 @@
 //   - shortest_target: a shortest path's target picked by its primary key is bound first, so
 //     the search is for one pair (bidirectional breadth first);
 //   - semi_join: a pattern predicate or EXISTS of one relationship between bound nodes is a
-//     semi join (NOT of one an anti join) over the neighbours of one end.
+//     semi join (NOT of one an anti join) over the neighbours of one end;
+//   - intersect: an expansion whose target then closes a cycle onto bound nodes (triangles,
+//     diamonds, cliques) intersects the adjacency lists of the bound ends instead, when the
+//     cardinality estimates say it reads fewer edges.
 //
 // Updates and reads are separated by Materialize barriers: the updates of a query part see all
 // the rows its MATCH clauses found before any update applies, and a MATCH after updates (past a
@@ -25,7 +28,21 @@
 
 namespace graphdb::planner {
 
-LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& catalog);
+// What storage can tell the planner about the size of tables: estimates (they may be stale by
+// the time a cached plan runs, so they choose between plans that give the same rows).
+class CardinalityEstimates {
+ public:
+  virtual ~CardinalityEstimates() = default;
+  // The rows of node table `table`.
+  virtual double NodeCount(catalog::TableId table) const = 0;
+  // The edges of rel-table pair `pair_id` (catalog::RelTablePair::id).
+  virtual double EdgeCount(catalog::TableId pair_id) const = 0;
+};
+
+// `estimates`: null plans as if every rel table had kDefaultAverageDegree edges per node.
+LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& catalog,
+                      const CardinalityEstimates* estimates = nullptr);
+inline constexpr double kDefaultAverageDegree = 8;
 
 // The plan of a correlated subquery (EXISTS / COUNT): it starts from one row holding the outer
 // variables (a SingleRow leaf over the shared frame).
@@ -61,6 +78,16 @@ void ApplyIndexSeekRule(LogicalOperatorPtr& root, const catalog::Catalog& catalo
 // semi_join_rule.cc: EXISTS of one relationship between bound nodes (pattern predicates) as a
 // semi join, NOT of one as an anti join.
 void ApplySemiJoinRule(LogicalOperatorPtr& root);
+// intersect_rule.cc: a fixed-length kExpand followed (past filters) by kExpand operators that
+// close cycles from its target onto bound nodes becomes one kIntersect, when the estimates
+// (the average degrees of the rel tables) make it cheaper.
+void ApplyIntersectRule(LogicalOperatorPtr& root, const catalog::Catalog& catalog,
+                        const CardinalityEstimates* estimates);
+// The average number of edges a node has along `rel_table_ids` in `direction` (the edges of
+// their pairs over the rows of the node tables they leave from), from `estimates`, or
+// kDefaultAverageDegree without them (or without nodes).
+double AverageDegree(const std::vector<uint64_t>& rel_table_ids, binder::Direction direction,
+                     const catalog::Catalog& catalog, const CardinalityEstimates* estimates);
 // factorized_count.cc: takes new frame slots from *num_slots.
 void ApplyFactorizedCountRule(LogicalOperatorPtr& root, uint32_t* num_slots);
 

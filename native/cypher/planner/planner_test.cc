@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -188,13 +189,15 @@ TEST_F(PlannerTest, ABoundNodeIsExpandedFromWithoutAScan) {
   const LogicalPlan& plan =
       Plan("MATCH (a:person) WITH a MATCH (a)-[:knows]->(b:person) RETURN b.name");
   EXPECT_EQ(Shape(*plan.root), "PROJECTION(EXPAND(PROJECTION(SCAN_NODE(SINGLE_ROW))))");
-  // A closing pattern checks the bound end instead of assigning it.
+  // A closing pattern checks the bound end instead of assigning it (here by intersecting: b
+  // must be among a's incoming neighbours too).
   const LogicalPlan& cycle =
       Plan("MATCH (a:person)-[:knows]->(b:person)-[:knows]->(a) RETURN b.id");
-  const LogicalOperator* last = Find(*cycle.root, LogicalOpKind::kExpand);
+  const LogicalOperator* last = Find(*cycle.root, LogicalOpKind::kIntersect);
   ASSERT_NE(last, nullptr);
-  EXPECT_TRUE(last->to_bound);
-  EXPECT_FALSE(last->children[0]->to_bound);
+  ASSERT_EQ(last->closing.size(), 1u);
+  EXPECT_TRUE(last->closing[0]->to_bound);
+  EXPECT_EQ(last->closing[0]->from_slot, last->from_slot);
 }
 
 TEST_F(PlannerTest, ConjunctsThatCannotFailRunFirst) {
@@ -274,6 +277,25 @@ TEST_F(PlannerTest, CountsOverExpansionsAreFactorized) {
   // Nor are variable-length expansions counted.
   EXPECT_EQ(ShapeOf("MATCH (a:person)-[:knows*1..2]->(b:person) RETURN count(*)"),
             "PROJECTION(AGGREGATE(EXPAND(SCAN_NODE(SINGLE_ROW))))");
+  // A filter comparing the end node's properties with constants joins its expansion; one that
+  // reads another variable, or calls a function, ends the run.
+  params_["n"] = Value::String("x");
+  const LogicalPlan& filtered = Plan(
+      "MATCH (a:person)-[:knows]->(b:person)-[:knows]->(c:person) WHERE c.age > 3 AND "
+      "c.name = $n RETURN count(*)");
+  EXPECT_EQ(Shape(*filtered.root), "PROJECTION(AGGREGATE(EXPAND_COUNT(SCAN_NODE(SINGLE_ROW))))");
+  const LogicalOperator* counted = Find(*filtered.root, LogicalOpKind::kCountExpand);
+  ASSERT_NE(counted, nullptr);
+  ASSERT_EQ(counted->counted.size(), 2u);
+  EXPECT_TRUE(counted->counted[0]->predicates.empty());
+  EXPECT_EQ(counted->counted[1]->predicates.size(), 2u);
+  EXPECT_NE(counted->ToString().find(" where c.name = $n AND c.age > 3)"), std::string::npos)
+      << counted->ToString();
+  EXPECT_EQ(ShapeOf("MATCH (a:person)-[:knows]->(b:person)-[:knows]->(c:person) WHERE c.age > "
+                    "a.age RETURN count(*)"),
+            "PROJECTION(AGGREGATE(FILTER(EXPAND(EXPAND(SCAN_NODE(SINGLE_ROW))))))");
+  EXPECT_EQ(ShapeOf("MATCH (a:person)-[:knows]->(b:person) WHERE abs(b.age) = 3 RETURN count(*)"),
+            "PROJECTION(AGGREGATE(FILTER(EXPAND(SCAN_NODE(SINGLE_ROW)))))");
 }
 
 TEST_F(PlannerTest, VariableLengthExpansionsCarryTheirHops) {
@@ -410,6 +432,86 @@ TEST_F(PlannerTest, CollectedSlotsSkipComprehensionVariables) {
   std::set<SlotId> slots;
   CollectExpressionSlots(list, slots);
   EXPECT_EQ(slots, (std::set<SlotId>{pattern.nodes[0].slot}));
+}
+
+// Table sizes given by the test.
+class FixedEstimates final : public CardinalityEstimates {
+ public:
+  std::map<catalog::TableId, double> nodes, edges;  // edges by pair id
+  double NodeCount(catalog::TableId table) const override {
+    auto it = nodes.find(table);
+    return it == nodes.end() ? 0 : it->second;
+  }
+  double EdgeCount(catalog::TableId pair_id) const override {
+    auto it = edges.find(pair_id);
+    return it == edges.end() ? 0 : it->second;
+  }
+};
+
+TEST_F(PlannerTest, CyclesIntersectTheBoundEndsAdjacency) {
+  // A triangle: c is the neighbour of b that a's incoming edges also reach; the filter on c
+  // planned between the expansions moves above.
+  const LogicalPlan& plan = Plan(
+      "MATCH (a:person)-[:knows]->(b:person)-[:knows]->(c:person)-[:knows]->(a) "
+      "WHERE c.age > 3 RETURN a.name");
+  EXPECT_EQ(ShapeOf("MATCH (a:person)-[:knows]->(b:person)-[:knows]->(c:person)-[:knows]->(a) "
+                    "WHERE c.age > 3 RETURN a.name"),
+            "PROJECTION(FILTER(INTERSECT(EXPAND(SCAN_NODE(SINGLE_ROW)))))");
+  const LogicalOperator* intersect = Find(*plan.root, LogicalOpKind::kIntersect);
+  ASSERT_NE(intersect, nullptr);
+  const LogicalOperator* expand = Find(*plan.root, LogicalOpKind::kExpand);
+  EXPECT_EQ(intersect->from_slot, expand->slot);  // b
+  ASSERT_EQ(intersect->closing.size(), 1u);
+  EXPECT_EQ(intersect->closing[0]->from_slot, expand->from_slot);  // a
+  EXPECT_EQ(intersect->closing[0]->direction, binder::Direction::kBackward);
+  EXPECT_NE(intersect->ToString(0, {}, &catalog_).find("(from=0 rels=knows dir=backward)"),
+            std::string::npos)
+      << intersect->ToString(0, {}, &catalog_);
+  // A 4-clique's last node closes onto three bound ones: one intersection of three ends.
+  const LogicalPlan& clique = Plan(
+      "MATCH (a:person)-[:knows]->(b:person)-[:knows]->(c:person), (a)-[:knows]->(c), "
+      "(c)-[:knows]->(d:person), (a)-[:knows]->(d), (b)-[:knows]->(d) RETURN count(*)");
+  const LogicalOperator* last = Find(*clique.root, LogicalOpKind::kIntersect);
+  ASSERT_NE(last, nullptr);
+  EXPECT_EQ(last->closing.size(), 2u) << clique.root->ToString();
+  // Without a cycle, nothing to intersect.
+  EXPECT_EQ(
+      Find(*Plan("MATCH (a:person)-[:knows]->(b:person)-[:knows]->(c:person) RETURN c.age").root,
+           LogicalOpKind::kIntersect),
+      nullptr);
+}
+
+TEST_F(PlannerTest, TheIntersectionIsChosenFromTheEstimates) {
+  const std::string query =
+      "MATCH (p:person)-[:lives_in]->(c:city)<-[:lives_in]-(p) RETURN count(*)";
+  const catalog::RelTableSchema* lives_in = catalog_.GetRelTable("lives_in");
+  ASSERT_NE(lives_in, nullptr);
+  auto plan_with = [&](double persons, double cities, double edges) {
+    FixedEstimates estimates;
+    estimates.nodes = {{person_, persons}, {city_, cities}};
+    estimates.edges = {{lives_in->pairs[0].id, edges}};
+    bound_.push_back(Bind(query));
+    plans_.push_back(
+        std::make_unique<LogicalPlan>(PlanQuery(*bound_.back(), catalog_, &estimates)));
+    return plans_.back()->root->ToString();
+  };
+  // Persons with many cities each and cities with few persons: checking each city's few
+  // persons costs less than sorting and searching p's many cities for every p.
+  EXPECT_EQ(plan_with(10, 100000, 10000).find("INTERSECT"), std::string::npos);
+  // One city per person: intersecting costs less.
+  EXPECT_NE(plan_with(1000, 10, 1000).find("INTERSECT"), std::string::npos);
+  // The average degree the estimates give, both ways for an undirected expansion.
+  FixedEstimates estimates;
+  estimates.nodes = {{person_, 100}, {city_, 4}};
+  estimates.edges = {{lives_in->pairs[0].id, 200}};
+  EXPECT_DOUBLE_EQ(AverageDegree({lives_in->id}, binder::Direction::kForward, catalog_, &estimates),
+                   2);
+  EXPECT_DOUBLE_EQ(
+      AverageDegree({lives_in->id}, binder::Direction::kBackward, catalog_, &estimates), 50);
+  EXPECT_DOUBLE_EQ(AverageDegree({lives_in->id}, binder::Direction::kBoth, catalog_, &estimates),
+                   400.0 / 104);
+  EXPECT_DOUBLE_EQ(AverageDegree({lives_in->id}, binder::Direction::kForward, catalog_, nullptr),
+                   kDefaultAverageDegree);
 }
 
 TEST_F(PlannerTest, ExplainTextNamesEachOperator) {

@@ -27,13 +27,20 @@ namespace graphdb {
 
 namespace {
 
+// The files COPY FROM names, each relative one looked for in the folders of file_search_path.
+std::vector<std::string> SearchPaths(const parser::ParsedCopyFrom& s,
+                                     std::string_view file_search_path) {
+  return formats::SearchFilePath(env::FileSystem::Default(), s.source.file_paths, file_search_path,
+                                 "COPY FROM");
+}
+
 // COPY t (p1, p2, ...) FROM ...: the source's columns (after the two keys, for a rel table) fill
 // the listed properties; the others take their DEFAULT (NULL without one; a sequence's next
 // value for nextval()). `rows` come from the files or the query.
 uint64_t CopyColumnList(Database& db, const parser::ParsedCopyFrom& s,
                         const std::unordered_map<std::string, Value>& params,
                         const formats::CsvOptions& options, std::string_view from,
-                        std::string_view to) {
+                        std::string_view to, std::string_view file_search_path) {
   const catalog::Catalog& cat = db.catalog();
   const auto* node_schema = cat.GetNodeTable(s.table_name);
   const auto* rel_schema = node_schema ? nullptr : cat.GetRelTable(s.table_name);
@@ -69,8 +76,8 @@ uint64_t CopyColumnList(Database& db, const parser::ParsedCopyFrom& s,
     rows = RunReadOnlyQuery(db, *s.source.query, params).rows;
   } else {
     formats::CsvReader reader(env::FileSystem::Default(), types, options);
-    auto files =
-        formats::ExpandUserGlobs(env::FileSystem::Default(), s.source.file_paths, "COPY FROM");
+    auto files = formats::ExpandUserGlobs(env::FileSystem::Default(),
+                                          SearchPaths(s, file_search_path), "COPY FROM");
     Check(files.status());
     auto read = reader.ReadFiles(*files);
     Check(read.status());
@@ -104,35 +111,6 @@ uint64_t CopyColumnList(Database& db, const parser::ParsedCopyFrom& s,
   return rows.size();
 }
 
-// COPY t FROM ("a.npy", "b.npy", ...) BY COLUMN: file i holds the rows of property i (SERIAL
-// ones excepted) of node table t (formats/npy_reader.h).
-// The paths `paths` with each relative one replaced by the files it matches in the folders of
-// `search_path` (',' between them), when it matches any there.
-std::vector<std::string> SearchFilePath(const std::vector<std::string>& paths,
-                                        std::string_view search_path) {
-  if (search_path.empty()) return paths;
-  std::vector<std::string> resolved;
-  for (const std::string& path : paths) {
-    bool found = false;
-    if (!path.empty() && path[0] != '/' && path[0] != '~') {
-      size_t start = 0;
-      while (start <= search_path.size()) {
-        size_t end = std::min(search_path.find(',', start), search_path.size());
-        std::string folder(search_path.substr(start, end - start));
-        start = end + 1;
-        if (folder.empty()) continue;
-        auto matches = formats::ExpandUserGlobs(env::FileSystem::Default(), {folder + "/" + path},
-                                                "COPY FROM");
-        if (!matches.ok()) continue;
-        resolved.insert(resolved.end(), matches->begin(), matches->end());
-        found = true;
-      }
-    }
-    if (!found) resolved.push_back(path);
-  }
-  return resolved;
-}
-
 // The columns of COPY ... BY COLUMN (or from .npy files), read before the copy: with
 // IGNORE_ERRORS=true, a row whose key is NULL or taken becomes a warning in `skipped`.
 class NpyCopySource final : public storage::StorageManager::CopySource {
@@ -159,6 +137,8 @@ class NpyCopySource final : public storage::StorageManager::CopySource {
   std::vector<formats::CsvWarning>* skipped_;
 };
 
+// COPY t FROM ("a.npy", "b.npy", ...) BY COLUMN: file i holds the rows of property i (SERIAL
+// ones excepted) of node table t (formats/npy_reader.h).
 uint64_t CopyByColumn(Database& db, const parser::ParsedCopyFrom& s, bool ignore_errors,
                       std::vector<formats::CsvWarning>* skipped) {
   const catalog::Catalog& cat = db.catalog();
@@ -290,7 +270,7 @@ std::pair<uint64_t, std::string> CopyFromQuery(Database& db, const parser::Parse
 // properties (a rel table's also "from" and "to", its ends' primary keys) fill them.
 exec::QueryResult CopyFromJson(Database& db, const parser::ParsedCopyFrom& s,
                                const std::unordered_map<std::string, Value>& params,
-                               uint64_t warning_limit);
+                               uint64_t warning_limit, std::string_view file_search_path);
 
 // The result of a COPY FROM: the rows copied, and the records skipped (IGNORE_ERRORS=true),
 // which go to the connection's warnings.
@@ -319,7 +299,7 @@ exec::QueryResult CopyResult(uint64_t rows, const std::string& table,
 
 exec::QueryResult CopyFromJson(Database& db, const parser::ParsedCopyFrom& s,
                                const std::unordered_map<std::string, Value>& params,
-                               uint64_t warning_limit) {
+                               uint64_t warning_limit, std::string_view file_search_path) {
   const catalog::Catalog& cat = db.catalog();
   const auto* node_schema = cat.GetNodeTable(s.table_name);
   const auto* rel_schema = node_schema ? nullptr : cat.GetRelTable(s.table_name);
@@ -348,8 +328,8 @@ exec::QueryResult CopyFromJson(Database& db, const parser::ParsedCopyFrom& s,
     names.push_back(prop.name);
     types.push_back(prop.type);
   }
-  const std::vector<std::string> files =
-      Check(formats::ExpandUserGlobs(env::FileSystem::Default(), s.source.file_paths, "COPY FROM"));
+  const std::vector<std::string> files = Check(formats::ExpandUserGlobs(
+      env::FileSystem::Default(), SearchPaths(s, file_search_path), "COPY FROM"));
   std::vector<std::vector<Value>> rows =
       exec::ReadJsonRows(files, names, types, options, "COPY FROM");
   if (node_schema) {
@@ -387,7 +367,7 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
   }
   if (s.source.kind == parser::ScanSourceKind::kFiles && !s.source.file_paths.empty() &&
       exec::IsJsonPath(s.source.file_paths[0]) && !s.by_column) {
-    return CopyFromJson(db, s, params, warning_limit);
+    return CopyFromJson(db, s, params, warning_limit, file_search_path);
   }
   if (s.source.table_function && !s.options.empty()) {
     ThrowBinding("Binder exception: No option is supported when copying from table functions.");
@@ -424,7 +404,7 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
                       query_id, warning_limit, false);
   }
   if (s.has_column_list) {
-    uint64_t rows = CopyColumnList(db, s, params, options, from, to);
+    uint64_t rows = CopyColumnList(db, s, params, options, from, to, file_search_path);
     const auto* node = cat.GetNodeTable(s.table_name);
     return CopyResult(rows, node ? node->name : cat.GetRelTable(s.table_name)->name,
                       std::move(skipped), warnings, query_id, warning_limit, node == nullptr);
@@ -434,9 +414,8 @@ exec::QueryResult RunCopyFrom(Database& db, const parser::ParsedCopyFrom& s,
     return CopyResult(rows, table, std::move(skipped), warnings, query_id, warning_limit,
                       cat.GetRelTable(table) != nullptr);
   }
-  const std::vector<std::string> files = Check(
-      formats::ExpandUserGlobs(env::FileSystem::Default(),
-                               SearchFilePath(s.source.file_paths, file_search_path), "COPY FROM"));
+  const std::vector<std::string> files = Check(formats::ExpandUserGlobs(
+      env::FileSystem::Default(), SearchPaths(s, file_search_path), "COPY FROM"));
   if (StatementProgress* progress = CurrentProgress()) {
     // The bytes to read, which reads of the files count up to (common/progress.h).
     uint64_t total = 0;

@@ -64,10 +64,24 @@ void AppendRelRows(Database& db, const catalog::RelTableSchema& schema,
     }
     return InternalId{node_table, *offset};
   };
+  // Without a column list, the rows give every property, or (as a CSV file does) every one but
+  // the SERIAL ones, which then number the rels.
+  std::vector<size_t> given;
+  if (columns != nullptr) {
+    given = *columns;
+  } else {
+    for (size_t c = 0; c < schema.properties.size(); ++c) {
+      if (schema.properties[c].type.id() != LogicalTypeId::kSerial) given.push_back(c);
+    }
+    if (!rows.empty() && rows[0].size() == schema.properties.size() + 2) {
+      given.clear();
+      for (size_t c = 0; c < schema.properties.size(); ++c) given.push_back(c);
+    }
+  }
   exec::GraphStore store(cat, db, /*write_ts=*/0);  // stamp 0: like COPY, seen by every snapshot
   try {
     for (const auto& row : rows) {
-      const size_t width = (columns ? columns->size() : schema.properties.size()) + 2;
+      const size_t width = given.size() + 2;
       if (row.size() != width) {
         ThrowBinding("Binder exception: Table " + schema.name + " needs " + std::to_string(width) +
                      " columns (source key, destination key, properties) but the query returns " +
@@ -75,7 +89,7 @@ void AppendRelRows(Database& db, const catalog::RelTableSchema& schema,
       }
       std::vector<std::pair<size_t, Value>> props;
       for (size_t c = 2; c < row.size(); ++c) {
-        size_t index = columns ? (*columns)[c - 2] : c - 2;
+        size_t index = given[c - 2];
         props.emplace_back(index, CastForColumn(row[c], schema.properties[index].type));
       }
       store.CreateRel(schema.id, lookup(pair.src_table, row[0]), lookup(pair.dst_table, row[1]),
