@@ -128,7 +128,3 @@ describe.skipIf(!hasVectorIndex || !hasFtsIndex)(
     });
   },
 );
-
-describe.runIf(!hasVectorIndex || !hasFtsIndex)('GraphRAG', () => {
-  it.skip('skipped: this build lacks the vector or full-text index (CALL QUERY_VECTOR_INDEX / QUERY_FTS_INDEX)', () => {});
-});

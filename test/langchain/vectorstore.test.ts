@@ -100,7 +100,3 @@ describe.skipIf(!hasVectorIndex)('QuiverVectorStore (needs CALL QUERY_VECTOR_IND
     store.close();
   });
 });
-
-describe.runIf(!hasVectorIndex)('QuiverVectorStore', () => {
-  it.skip('skipped: this build has no vector index (CALL QUERY_VECTOR_INDEX)', () => {});
-});
