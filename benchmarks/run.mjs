@@ -5,7 +5,7 @@
 //
 //   npm run bench -- [--scale F] [--quick] [--json FILE] [--only NAME[,NAME]] [--trials N]
 //                    [--cache DIR] [--scale-section] [--scale-persons N]
-//                    [--analytics-large] [--help]
+//                    [--analytics-large] [--retrieval-large] [--help]
 //
 // --scale F   generated graph of F x 100k persons and 10 knows edges each (default 1; 0.05
 //             with --quick)
@@ -32,6 +32,12 @@
 //             (5,000 with --quick): whole-graph aggregations, filtered two-hop counts, sorts,
 //             DISTINCT and cycles, GraphDB at 1 thread and at every core, Kùzu and DuckDB
 //             (benchmarks/analytics/bench.mjs), answers checked equal
+// --only retrieval  the vector and full-text indexes (benchmarks/retrieval/bench.mjs): HNSW
+//             build time, recall@10 against brute force and queries/s at equal recall on
+//             100,000 x 128-d clustered vectors (20,000 x 64-d with --quick; also 1,000,000 x
+//             64-d with --retrieval-large), GraphDB, Kùzu and hnswlib-node; full-text index build
+//             and query rate on a generated corpus and the ms-passage sample, GraphDB, Kùzu and
+//             SQLite FTS5, GraphDB's full-text answers checked equal to Kùzu's
 //
 // engine_point_lookup (GraphDB only) times the cached point lookup inside the engine with the
 // native benchmark benchmarks/native/engine_point_lookup.cc, built here with cmake when it can
@@ -73,6 +79,7 @@ const KUZU_API_BENCH = path.join(here, 'kuzu-api', 'bench.mjs');
 const SCALE_BENCH = path.join(here, 'scale', 'bench.mjs');
 const ALGO_BENCH = path.join(here, 'algo', 'bench.mjs');
 const ANALYTICS_BENCH = path.join(here, 'analytics', 'bench.mjs');
+const RETRIEVAL_BENCH = path.join(here, 'retrieval', 'bench.mjs');
 const ENGINE_BENCH = 'engine_point_lookup';
 const ENGINE_BENCH_TARGET = 'graphdb_bench_engine';
 const WORKER_TIMEOUT_MS = 15 * 60 * 1000;
@@ -108,6 +115,7 @@ function parseOptions() {
         'scale-persons': { type: 'string', default: '1000000' },
         'algo-large': { type: 'boolean', default: false },
         'analytics-large': { type: 'boolean', default: false },
+        'retrieval-large': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }).values;
@@ -141,6 +149,7 @@ function selection() {
     'stream',
     'kuzu_api',
     'analytics',
+    'retrieval',
     'scale',
     'algorithms',
   ];
@@ -357,6 +366,15 @@ async function main() {
         if (run.error) failures.push(`analytics: ${run.error.message ?? run.error.code}`);
         for (const [name, q] of Object.entries(run.queries ?? {})) {
           if (q.mismatch) failures.push(`analytics ${name}: answers differ (${q.mismatch.join(', ')})`);
+        }
+      }
+    }
+    if (chosen.has('retrieval')) {
+      report.retrieval = await retrievalSection(runDir);
+      for (const run of report.retrieval) {
+        if (run.error) failures.push(`retrieval: ${run.error.message ?? run.error.code}`);
+        for (const [name, corpus] of Object.entries(run.fts ?? {})) {
+          if (corpus.same_as_kuzu === false) failures.push(`retrieval fts ${name}: answers differ from Kùzu`);
         }
       }
     }
@@ -938,6 +956,90 @@ async function analyticsSection(runDir) {
   return runs;
 }
 
+/**
+ * The vector and full-text indexes (benchmarks/retrieval): 100,000 x 128-d vectors and 100,000
+ * documents (20,000 x 64-d and 20,000 with --quick); with --retrieval-large also 1,000,000 x
+ * 64-d vectors (the vector part alone).
+ */
+async function retrievalSection(runDir) {
+  const runs = [];
+  const sizes = [
+    quick ? { vectors: 20_000, dim: 64, docs: 20_000 } : { vectors: 100_000, dim: 128, docs: 100_000 },
+    ...(args['retrieval-large'] ? [{ vectors: 1_000_000, dim: 64, only: 'vector' }] : []),
+  ];
+  for (const size of sizes) {
+    const out = path.join(runDir, `retrieval-${size.vectors}.json`);
+    const argv = ['--json', out, '--dir', path.join(runDir, `retrieval-${size.vectors}`)];
+    argv.push('--root', graphdbSnapshot.dir, '--vectors', String(size.vectors), '--dim', String(size.dim));
+    argv.push('--shared', process.env.GRAPHDB_SHARED ?? path.resolve(root, '..', 'shared'));
+    if (size.docs) argv.push('--docs', String(size.docs));
+    if (size.only) argv.push('--only', size.only);
+    log(`retrieval: running benchmarks/retrieval/bench.mjs (${size.vectors} x ${size.dim} vectors)`);
+    runs.push(jsonReport(out, await runNode(RETRIEVAL_BENCH, argv), 'benchmarks/retrieval/bench.mjs'));
+  }
+  return runs;
+}
+
+/** The vector part of a retrieval run as Markdown: one row per system and target recall. */
+function retrievalTables(run) {
+  const parts = [];
+  const v = run.vector;
+  if (v) {
+    const rows = [
+      ['vectors', 'system', 'build ms', 'target recall@10', 'efs', 'recall', 'queries/s', 'graphdb ratio'],
+    ];
+    for (const [name, s] of Object.entries(v.systems)) {
+      for (const target of v.targets) {
+        const at = s.atTarget[target];
+        const ratio = name === 'graphdb' ? '-' : String(v.ratios[target]?.[`graphdb_to_${name}`] ?? '-');
+        rows.push([
+          `${v.vectors} x ${v.dim}`,
+          name,
+          String(s.build_ms),
+          String(target),
+          at ? String(at.efs) : 'not reached',
+          at ? String(at.recall) : '-',
+          at ? String(at.qps) : '-',
+          ratio === '-' ? '-' : `${ratio}x`,
+        ]);
+      }
+    }
+    parts.push(markdownTable(rows));
+    for (const [name, reason] of Object.entries(v.skipped)) parts.push(`vectors: ${name} SKIPPED: ${reason}`);
+  }
+  for (const [corpus, f] of Object.entries(run.fts ?? {})) {
+    if (typeof f.skipped === 'string') {
+      parts.push(`fts ${corpus}: SKIPPED: ${f.skipped}`);
+      continue;
+    }
+    const rows = [
+      ['full text', 'system', 'load ms', 'index build ms', 'queries/s', 'graphdb ratio', 'answers'],
+    ];
+    for (const [name, s] of Object.entries(f.systems)) {
+      let answers = '-';
+      if (name === 'graphdb' && f.same_as_kuzu !== undefined)
+        answers = f.same_as_kuzu ? 'same as kuzu' : 'DIFFER';
+      if (name === 'sqlite' && f.sqlite_overlap_with_kuzu != null)
+        answers = `top-10 overlap with kuzu ${f.sqlite_overlap_with_kuzu}`;
+      rows.push([
+        `${corpus} (${f.documents} docs)`,
+        name,
+        String(s.load_ms),
+        String(s.build_ms),
+        String(s.qps),
+        name === 'graphdb' || f.ratios?.[`graphdb_to_${name}`] == null
+          ? '-'
+          : `${f.ratios[`graphdb_to_${name}`]}x`,
+        answers,
+      ]);
+    }
+    parts.push(markdownTable(rows));
+    for (const [name, reason] of Object.entries(f.skipped))
+      parts.push(`fts ${corpus}: ${name} SKIPPED: ${reason}`);
+  }
+  return parts.join('\n\n');
+}
+
 /** `rows` (the first one the header) as a Markdown table with padded columns. */
 function markdownTable(rows) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -1154,6 +1256,10 @@ function printTable(report) {
     } else {
       process.stdout.write(`analytics: ${JSON.stringify(run).slice(0, 400)}\n`);
     }
+  }
+  for (const run of report.retrieval ?? []) {
+    if (run.error) process.stdout.write(`retrieval: ${JSON.stringify(run).slice(0, 400)}\n`);
+    else process.stdout.write(`\nretrieval (${run.cores} cores):\n\n${retrievalTables(run)}\n`);
   }
   const sc = report.scale;
   if (sc?.systems) {

@@ -3,7 +3,8 @@
 // no protocol; HTTP (http/) and Bolt (bolt/) stand on the runtime beside each other; the service
 // (service/) composes them and is imported by nothing below it; the command (cli/) is on top.
 // Kùzu's API (kuzu/, the package's `quiverdb/kuzu` entry) stands on the embedded API and the
-// addon, and nothing imports it.
+// addon, and nothing imports it; so do the LangChain integrations (langchain/, the
+// `quiverdb/langchain` entry).
 // The browser console is built on its own and imports nothing from the Node side. No file of
 // src/ takes part in an import cycle.
 
@@ -23,6 +24,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   service: ['native', 'core', 'runtime', 'http', 'bolt', 'service', 'root'],
   cli: ['native', 'core', 'runtime', 'service', 'cli', 'root'],
   kuzu: ['native', 'core', 'kuzu', 'root'],
+  langchain: ['core', 'langchain', 'root'],
   console: ['console'],
   root: ['native', 'core', 'runtime', 'service', 'http', 'bolt', 'cli', 'root'],
 };
