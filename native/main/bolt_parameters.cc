@@ -58,14 +58,9 @@ struct Field {
   std::string text;
 };
 
-// The common type of list elements: equal types, or INT64 widened to DOUBLE.
+// The common type of list elements (UnifyParameterTypes), or Refused.
 LogicalType UnifyTypes(const LogicalType& a, const LogicalType& b) {
-  if (a.id() == LogicalTypeId::kAny) return b;
-  if (b.id() == LogicalTypeId::kAny || a == b) return a;
-  if ((a.id() == LogicalTypeId::kInt64 && b.id() == LogicalTypeId::kDouble) ||
-      (a.id() == LogicalTypeId::kDouble && b.id() == LogicalTypeId::kInt64)) {
-    return LogicalType::Double();
-  }
+  if (auto unified = UnifyParameterTypes(a, b)) return *unified;
   throw Refused{"list parameter mixes element types " + a.ToString() + " and " + b.ToString()};
 }
 
@@ -229,13 +224,7 @@ class Decoder {
       children.push_back(Decode(depth + 1));
       element = UnifyTypes(element, children.back().type());
     }
-    if (element.id() == LogicalTypeId::kDouble) {
-      for (Value& child : children) {
-        if (!child.is_null() && child.type_id() == LogicalTypeId::kInt64) {
-          child = Value::Double(static_cast<double>(child.GetInt()));
-        }
-      }
-    }
+    for (Value& child : children) child = WidenParameterValue(std::move(child), element);
     return Value::Nested(LogicalType::List(element), std::move(children));
   }
 

@@ -24,15 +24,6 @@ Status JsonError(std::string what, size_t offset) {
 
 // The element type of a list built from JSON values: equal types, INT64 widened to DOUBLE,
 // NULL fitting anything; otherwise the values do not form a list.
-std::optional<LogicalType> Unify(const LogicalType& a, const LogicalType& b) {
-  if (a.id() == LogicalTypeId::kAny) return b;
-  if (b.id() == LogicalTypeId::kAny || a == b) return a;
-  bool numeric = (a.id() == LogicalTypeId::kInt64 || a.id() == LogicalTypeId::kDouble) &&
-                 (b.id() == LogicalTypeId::kInt64 || b.id() == LogicalTypeId::kDouble);
-  if (numeric) return LogicalType::Double();
-  return std::nullopt;
-}
-
 class JsonReader {
  public:
   explicit JsonReader(std::string_view text) : s_(text) {}
@@ -258,7 +249,7 @@ class JsonReader {
           Value item;
           Status status = ReadValue(&item, depth + 1);
           if (!status.ok()) return status;
-          auto unified = Unify(element, item.type());
+          auto unified = UnifyParameterTypes(element, item.type());
           if (!unified) {
             return Status(ErrorCode::kInvalidRequest,
                           "list parameter mixes element types " + element.ToString() + " and " +
@@ -278,12 +269,7 @@ class JsonReader {
           return JsonError("expected ',' or ']'", pos_);
         }
       }
-      for (auto& item : items) {
-        if (element.id() == LogicalTypeId::kDouble && !item.is_null() &&
-            item.type_id() == LogicalTypeId::kInt64) {
-          item = Value::Double(static_cast<double>(item.GetInt()));
-        }
-      }
+      for (auto& item : items) item = WidenParameterValue(std::move(item), element);
       *out = Value::Nested(LogicalType::List(element), std::move(items));
       return Status::OK();
     }

@@ -169,5 +169,26 @@ TEST(AccessModeTest, DrawingFromASequenceWritesAndSettingsNeedSchema) {
             AccessMode::kRead);
 }
 
+TEST(RequestTest, NestedNumberListsWidenElementWise) {
+  // Embeddings as JSON writes them: whole numbers beside fractions, lists beside empty ones.
+  auto r =
+      ParseQueryRequest(R"({"query": "RETURN $e", "parameters": {"e": [[1, 0], [0.5, 0], []]}})");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const Value& e = r->parameters.at("e");
+  EXPECT_EQ(e.type().ToString(), "DOUBLE[][]");
+  EXPECT_EQ(e.children()[0].children()[0].type_id(), LogicalTypeId::kDouble);
+  EXPECT_EQ(e.children()[2].type().ToString(), "DOUBLE[]");
+  // Rows of a batch: maps with the same keys unify field by field.
+  auto rows = ParseQueryRequest(
+      R"({"query": "RETURN $r", "parameters": {"r": [{"id": 1, "v": [1, 2]}, {"id": 2, "v": [0.5, 1]}]}})");
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(rows->parameters.at("r").type().ToString(), "STRUCT(id INT64, v DOUBLE[])[]");
+  auto mixed = ParseQueryRequest(R"({"query": "RETURN $e", "parameters": {"e": [[1], ["a"]]}})");
+  ASSERT_FALSE(mixed.ok());
+  EXPECT_NE(mixed.status().message().find("mixes element types INT64[] and STRING[]"),
+            std::string::npos)
+      << mixed.status().message();
+}
+
 }  // namespace
 }  // namespace graphdb

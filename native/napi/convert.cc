@@ -56,24 +56,12 @@ auto WithUtf8(Napi::Env env, napi_value value, const F& f) {
   return f(std::string_view(Napi::String(env, value).Utf8Value()));
 }
 
-// The common type of list elements (and of map keys, of map values): equal types, or INT64
-// widened to DOUBLE. `what` names them in the error: "list parameter mixes element types".
+// The common type of list elements (and of map keys, of map values): UnifyParameterTypes.
+// `what` names them in the error: "list parameter mixes element types".
 LogicalType UnifyTypes(Napi::Env env, const LogicalType& a, const LogicalType& b,
                        const char* what = "list parameter mixes element types") {
-  if (a.id() == LogicalTypeId::kAny) return b;
-  if (b.id() == LogicalTypeId::kAny || a == b) return a;
-  if ((a.id() == LogicalTypeId::kInt64 && b.id() == LogicalTypeId::kDouble) ||
-      (a.id() == LogicalTypeId::kDouble && b.id() == LogicalTypeId::kInt64)) {
-    return LogicalType::Double();
-  }
+  if (auto unified = UnifyParameterTypes(a, b)) return *unified;
   throw Napi::TypeError::New(env, std::string(what) + " " + a.ToString() + " and " + b.ToString());
-}
-
-Value CastListElement(const Value& v, const LogicalType& type) {
-  if (!v.is_null() && type.id() == LogicalTypeId::kDouble && v.type_id() == LogicalTypeId::kInt64) {
-    return Value::Double(static_cast<double>(v.GetInt()));
-  }
-  return v;
 }
 
 std::string IdString(InternalId id) {
@@ -202,8 +190,8 @@ Value MapToValue(Napi::Env env, Napi::Object map, int depth) {
   std::vector<Value> entries;
   entries.reserve(pairs.size());
   for (auto& [key, value] : pairs) {
-    entries.push_back(Value::Nested(
-        type.child(), {CastListElement(key, key_type), CastListElement(value, value_type)}));
+    entries.push_back(Value::Nested(type.child(), {WidenParameterValue(key, key_type),
+                                                   WidenParameterValue(value, value_type)}));
   }
   return Value::Nested(type, std::move(entries));
 }
@@ -333,10 +321,8 @@ Value ToValue(Napi::Env env, Napi::Value value, int depth) {
           children.push_back(ToValue(env, array.Get(i), depth + 1));
           element = UnifyTypes(env, element, children.back().type());
         }
-        // Only INT64 elements of a DOUBLE list change; the others stay as they are (no copy).
-        if (element.id() == LogicalTypeId::kDouble) {
-          for (auto& child : children) child = CastListElement(child, element);
-        }
+        // Only elements UnifyParameterTypes widened change; the others stay as they are.
+        for (auto& child : children) child = WidenParameterValue(std::move(child), element);
         return Value::Nested(LogicalType::List(element), std::move(children));
       }
       // Buffers are Uint8Arrays. (Node's IsBuffer() holds for every typed array and DataView.)

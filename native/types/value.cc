@@ -387,4 +387,56 @@ size_t ApproxBytes(const std::vector<Value>& values) {
   return bytes;
 }
 
+std::optional<LogicalType> UnifyParameterTypes(const LogicalType& a, const LogicalType& b) {
+  if (a.id() == LogicalTypeId::kAny) return b;
+  if (b.id() == LogicalTypeId::kAny || a == b) return a;
+  auto numeric = [](LogicalTypeId id) {
+    return id == LogicalTypeId::kInt64 || id == LogicalTypeId::kDouble;
+  };
+  if (numeric(a.id()) && numeric(b.id())) return LogicalType::Double();
+  if (a.id() == LogicalTypeId::kList && b.id() == LogicalTypeId::kList) {
+    auto child = UnifyParameterTypes(a.child(), b.child());
+    if (!child) return std::nullopt;
+    return LogicalType::List(std::move(*child));
+  }
+  // Maps with the same keys in the same order (rows of a batch): field by field.
+  if (a.id() == LogicalTypeId::kStruct && b.id() == LogicalTypeId::kStruct &&
+      a.fields().size() == b.fields().size()) {
+    std::vector<std::pair<std::string, LogicalType>> fields;
+    for (size_t i = 0; i < a.fields().size(); ++i) {
+      if (a.fields()[i].name != b.fields()[i].name) return std::nullopt;
+      auto field = UnifyParameterTypes(*a.fields()[i].type, *b.fields()[i].type);
+      if (!field) return std::nullopt;
+      fields.emplace_back(a.fields()[i].name, std::move(*field));
+    }
+    return LogicalType::Struct(std::move(fields));
+  }
+  return std::nullopt;
+}
+
+Value WidenParameterValue(Value value, const LogicalType& type) {
+  if (value.is_null() || value.type() == type) return value;
+  if (type.id() == LogicalTypeId::kDouble && value.type_id() == LogicalTypeId::kInt64) {
+    return Value::Double(static_cast<double>(value.GetInt()));
+  }
+  if (type.id() == LogicalTypeId::kList && value.type_id() == LogicalTypeId::kList) {
+    std::vector<Value> children;
+    children.reserve(value.children().size());
+    for (const Value& child : value.children()) {
+      children.push_back(WidenParameterValue(child, type.child()));
+    }
+    return Value::Nested(type, std::move(children));
+  }
+  if (type.id() == LogicalTypeId::kStruct && value.type_id() == LogicalTypeId::kStruct &&
+      type.fields().size() == value.children().size()) {
+    std::vector<Value> children;
+    children.reserve(value.children().size());
+    for (size_t i = 0; i < value.children().size(); ++i) {
+      children.push_back(WidenParameterValue(value.children()[i], *type.fields()[i].type));
+    }
+    return Value::Nested(type, std::move(children));
+  }
+  return value;
+}
+
 }  // namespace graphdb

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -144,5 +145,16 @@ std::string DecimalToString(int128_t unscaled, uint32_t scale);
 // payload counts for each value that holds it): what the memory and result limits count.
 size_t ApproxBytes(const Value& value);
 size_t ApproxBytes(const std::vector<Value>& values);
+
+// ---- Parameters from clients (JavaScript values, HTTP JSON, Bolt) ----
+// The common type of a list parameter's elements (and of a map's keys, of its values): equal
+// types; INT64 and DOUBLE widen to DOUBLE; lists unify element-wise at any depth, so
+// [[1, 0], [0.5, 0]] (embeddings written by JavaScript) is DOUBLE[][]; maps with the same keys
+// in the same order (the rows of a batch) unify field by field. nullopt when the types have
+// none (INT64 and STRING).
+std::optional<LogicalType> UnifyParameterTypes(const LogicalType& a, const LogicalType& b);
+// `value` as `type` where UnifyParameterTypes widened it (INT64 to DOUBLE, also inside lists
+// and maps, and their types); any other value as it is.
+Value WidenParameterValue(Value value, const LogicalType& type);
 
 }  // namespace graphdb

@@ -126,23 +126,13 @@ export class QuiverVectorStore extends VectorStore {
       };
     });
     const table = identifier(this.table, 'table');
-    // A list parameter types a vector of whole numbers as INT64[] and any other as DOUBLE[],
-    // and one list cannot hold both: the two kinds of rows go in two lists.
-    const whole = rows.filter((r) => r.embedding.every(Number.isInteger));
-    const fractional = rows.filter((r) => !r.embedding.every(Number.isInteger));
-    const create = (param: string) =>
-      `UNWIND $${param} AS r CREATE (:${table} {id: r.id, text: r.text, metadata: r.metadata, ` +
+    // One list: a batch whose vectors mix whole numbers and fractions widens to DOUBLE.
+    const create =
+      `UNWIND $rows AS r CREATE (:${table} {id: r.id, text: r.text, metadata: r.metadata, ` +
       `embedding: CAST(r.embedding AS FLOAT[${dimension}])})`;
     // A replaced document is deleted, then created again, in one transaction (the statements
     // of one text).
-    const statements = [`MATCH (c:${table}) WHERE c.id IN $ids DELETE c`];
-    if (whole.length > 0) statements.push(create('whole'));
-    if (fractional.length > 0) statements.push(create('fractional'));
-    await this.#db.rows(statements.join('; '), {
-      ids,
-      ...(whole.length > 0 ? { whole } : {}),
-      ...(fractional.length > 0 ? { fractional } : {}),
-    });
+    await this.#db.rows(`MATCH (c:${table}) WHERE c.id IN $ids DELETE c; ${create}`, { ids, rows });
     return ids;
   }
 

@@ -246,6 +246,14 @@ describe('result packing', () => {
     expect((await conn.query('RETURN $v AS v', { v: 'a\uFFFDb' })).rows).toEqual([['a\uFFFDb']]);
   });
 
+  it('widens whole numbers in nested lists beside fractions (embeddings from JavaScript)', async () => {
+    const rows = (await conn.query('RETURN $e AS e, typeof($e) AS t', { e: [[1, 0], [0.5, 0], []] })).rows;
+    expect(rows).toEqual([[[[1, 0], [0.5, 0], []], 'DOUBLE[][]']]);
+    await expect(conn.query('RETURN $e', { e: [[1], ['a']] })).rejects.toThrow(
+      /list parameter mixes element types INT64\[\] and STRING\[\]/,
+    );
+  });
+
   it('rejects wrong input with the same errors as before', async () => {
     const cases: [unknown, RegExp, new (...args: never[]) => Error][] = [
       [() => 1, /functions and symbols cannot be query parameters/, TypeError],
