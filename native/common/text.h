@@ -2,6 +2,7 @@
 // parser, CAST) and of regular expressions.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace graphdb {
@@ -30,6 +31,15 @@ constexpr bool EqualsIgnoreAsciiCase(std::string_view a, std::string_view b) {
     if (x != y) return false;
   }
   return true;
+}
+
+// `s` with its ASCII letters upper-cased (function names in Kùzu's messages).
+inline std::string ToUpperAscii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  }
+  return out;
 }
 
 // `s` without leading and trailing ASCII spaces.

@@ -109,6 +109,10 @@ IndexSet::IndexSet(std::function<uint64_t()> latest_visible)
 
 IndexSet::~IndexSet() = default;
 
+void IndexSet::Erase(const Entry* entry) {
+  std::erase_if(entries_, [&](const auto& e) { return e.get() == entry; });
+}
+
 IndexSet::Entry* IndexSet::Find(const catalog::IndexDefinition& def) {
   for (auto& entry : entries_) {
     if (entry->def.table == def.table && catalog::NamesEqual(entry->def.name, def.name)) {
@@ -137,8 +141,7 @@ std::shared_ptr<IndexContents> IndexSet::Get(const catalog::IndexDefinition& def
     entry = Find(def);
     if (entry && !entry->building && SameDefinition(entry->def, def)) return entry->contents;
     if (entry && !SameDefinition(entry->def, def)) {
-      entries_.erase(std::find_if(entries_.begin(), entries_.end(),
-                                  [&](const auto& e) { return e.get() == entry; }));
+      Erase(entry);
       entry = nullptr;
     }
     if (!entry) {
@@ -164,8 +167,7 @@ std::shared_ptr<IndexContents> IndexSet::Get(const catalog::IndexDefinition& def
     Fill(*entry, def, store, ctx, 0, table.NumRows(), read_ts, /*all_visible=*/false);
   } catch (...) {
     std::lock_guard<std::mutex> lock(mu_);
-    entries_.erase(std::find_if(entries_.begin(), entries_.end(),
-                                [&](const auto& e) { return e.get() == entry; }));
+    Erase(entry);
     throw;
   }
   std::lock_guard<std::mutex> lock(mu_);
@@ -269,8 +271,7 @@ void IndexSet::RowsAppended(catalog::TableId table, uint64_t from, uint64_t to, 
       // Cancelled half-way: the COPY's rows stay; the contents are dropped, to be built again
       // (from every row) when next asked for.
       std::lock_guard<std::mutex> lock(mu_);
-      entries_.erase(std::find_if(entries_.begin(), entries_.end(),
-                                  [&](const auto& e) { return e.get() == entry; }));
+      Erase(entry);
     }
   }
 }

@@ -113,6 +113,7 @@ class IndexSet {
  private:
   struct Entry;
   Entry* Find(const catalog::IndexDefinition& def);  // REQUIRES: mu_
+  void Erase(const Entry* entry);                    // REQUIRES: mu_
   void Fill(Entry& entry, const catalog::IndexDefinition& def, GraphStore& store, ExecContext& ctx,
             uint64_t from, uint64_t to, uint64_t read_ts, bool all_visible);
 

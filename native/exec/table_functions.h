@@ -38,6 +38,21 @@ class TableFunctionRowSource {
   virtual bool Next(std::vector<Value>* row) = 0;
 };
 
+// Rows computed up front, handed out in order.
+class MaterializedRows final : public TableFunctionRowSource {
+ public:
+  explicit MaterializedRows(std::vector<std::vector<Value>> rows) : rows_(std::move(rows)) {}
+  bool Next(std::vector<Value>* row) override {
+    if (next_ >= rows_.size()) return false;
+    *row = std::move(rows_[next_++]);
+    return true;
+  }
+
+ private:
+  std::vector<std::vector<Value>> rows_;
+  size_t next_ = 0;
+};
+
 class TableFunctionExtension {
  public:
   virtual ~TableFunctionExtension() = default;

@@ -9,6 +9,7 @@
 #include "catalog/catalog.h"
 #include "common/status.h"
 #include "common/task_pool.h"
+#include "common/text.h"
 #include "cypher/binder/table_functions.h"
 #include "exec/secondary_index.h"
 #include "exec/table_functions.h"
@@ -170,12 +171,6 @@ std::string TypeList(const std::vector<Value>& args) {
   return text + ")";
 }
 
-std::string Upper(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-
 void CheckArguments(const binder::BoundTableFunction& fn,
                     const std::vector<LogicalTypeId>& expected) {
   bool ok = fn.args.size() == expected.size();
@@ -190,7 +185,7 @@ void CheckArguments(const binder::BoundTableFunction& fn,
   for (size_t i = 0; i < expected.size(); ++i) {
     text += (i ? "," : "") + std::string(expected[i] == LogicalTypeId::kList ? "LIST" : "STRING");
   }
-  ThrowBinding("Binder exception: Function " + Upper(fn.name) +
+  ThrowBinding("Binder exception: Function " + ToUpperAscii(fn.name) +
                " did not receive correct arguments:\nActual:   " + TypeList(fn.args) +
                "\nExpected: " + text + ")\n");
 }
@@ -406,20 +401,6 @@ class FtsBinding final : public binder::TableFunctionBinding {
 
 // ---- Running ----
 
-class Rows final : public exec::TableFunctionRowSource {
- public:
-  explicit Rows(std::vector<std::vector<Value>> rows) : rows_(std::move(rows)) {}
-  bool Next(std::vector<Value>* row) override {
-    if (next_ >= rows_.size()) return false;
-    *row = std::move(rows_[next_++]);
-    return true;
-  }
-
- private:
-  std::vector<std::vector<Value>> rows_;
-  size_t next_ = 0;
-};
-
 class ScoreRows final : public exec::TableFunctionRowSource {
  public:
   ScoreRows(catalog::TableId table, std::vector<ScoredDoc> docs)
@@ -521,7 +502,7 @@ std::unique_ptr<exec::TableFunctionRowSource> CreateIndex(const binder::BoundTab
   ctx.index_ddl->create(std::move(def));  // adds it and builds its contents; throws on failure
   std::vector<std::vector<Value>> rows;
   rows.push_back({Value::String("Index " + name + " has been created.")});
-  return std::make_unique<Rows>(std::move(rows));
+  return std::make_unique<exec::MaterializedRows>(std::move(rows));
 }
 
 std::unique_ptr<exec::TableFunctionRowSource> DropIndex(const binder::BoundTableFunction& fn,
@@ -534,7 +515,7 @@ std::unique_ptr<exec::TableFunctionRowSource> DropIndex(const binder::BoundTable
   if (!st.ok()) throw GraphDBException(st);
   std::vector<std::vector<Value>> rows;
   rows.push_back({Value::String("Index " + name + " has been dropped.")});
-  return std::make_unique<Rows>(std::move(rows));
+  return std::make_unique<exec::MaterializedRows>(std::move(rows));
 }
 
 std::unique_ptr<exec::TableFunctionRowSource> QueryIndex(const binder::BoundTableFunction& fn,

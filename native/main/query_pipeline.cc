@@ -10,6 +10,7 @@
 #include "common/file_access.h"
 #include "common/interrupt.h"
 #include "common/progress.h"
+#include "common/text.h"
 #include "cypher/binder/binder.h"
 #include "cypher/parser/parser.h"
 #include "cypher/planner/planner.h"
@@ -360,8 +361,7 @@ exec::QueryResult RunStandaloneCall(Database& db, const parser::ParsedStandalone
   Value v = function::CastValue(exec::Evaluate(*bound, ctx), type);
   if (v.is_null()) ThrowBinding("Binder exception: " + call.option_name + " cannot be NULL.");
   if (setting->name == "recursive_pattern_semantic") {
-    std::string semantic(v.GetString());
-    for (char& c : semantic) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    const std::string semantic = ToUpperAscii(v.GetString());
     if (semantic != "WALK" && semantic != "TRAIL" && semantic != "ACYCLIC") {
       ThrowBinding("Binder exception: Cannot parse " + std::string(v.GetString()) +
                    " as a path semantic. Supported inputs are [WALK, TRAIL, ACYCLIC]");
@@ -514,10 +514,9 @@ exec::QueryResult RunIndexDdl(Database& db, const parser::ParsedCallFunction& ca
                               const std::unordered_map<std::string, Value>& params,
                               Session* session) {
   if (session && session->transaction) {
-    std::string name = call.function->name;
-    for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     session->transaction->failed = true;  // Kùzu ends the transaction over it
-    ThrowBinding("Binder exception: " + name + " is only supported in auto transaction mode.");
+    ThrowBinding("Binder exception: " + ToUpperAscii(call.function->name) +
+                 " is only supported in auto transaction mode.");
   }
   std::unique_lock<StatementLock> lock(db.statement_lock());
   ThrowIfError(db.CheckWritable());

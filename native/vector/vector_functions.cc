@@ -8,6 +8,7 @@
 #include "algo/projected_graph.h"
 #include "catalog/catalog.h"
 #include "common/status.h"
+#include "common/text.h"
 #include "cypher/binder/binder.h"
 #include "cypher/binder/table_functions.h"
 #include "cypher/parser/parser.h"
@@ -30,11 +31,6 @@ constexpr int64_t kMaxDegree = 26213;
 // Kùzu's bound.
 constexpr int64_t kMaxMl = 1638;
 
-std::string Upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
 std::string TypeList(const std::vector<Value>& args) {
   std::string text = "(";
   for (size_t i = 0; i < args.size(); ++i) text += (i ? "," : "") + args[i].type().ToString();
@@ -51,7 +47,7 @@ std::unordered_map<std::string, Value> Named(const binder::BoundTableFunction& f
     if (std::find_if(allowed.begin(), allowed.end(), [&](const char* a) { return lower == a; }) ==
         allowed.end()) {
       ThrowBinding("Binder exception: Unrecognized optional parameter " + name + " in " +
-                   Upper(fn.name) + ".");
+                   ToUpperAscii(fn.name) + ".");
     }
     out[lower] = value;
   }
@@ -104,7 +100,7 @@ void CheckStrings(const binder::BoundTableFunction& fn, size_t count, const char
     ok = !fn.args[i].is_null() && fn.args[i].type_id() == LogicalTypeId::kString;
   }
   if (!ok) {
-    ThrowBinding("Binder exception: Function " + Upper(fn.name) +
+    ThrowBinding("Binder exception: Function " + ToUpperAscii(fn.name) +
                  " did not receive correct arguments:\nActual:   " + TypeList(fn.args) +
                  "\nExpected: " + expected);
   }
@@ -215,7 +211,7 @@ QueryArgs CheckQuery(const binder::BoundTableFunction& fn) {
         fn.args[2].type_id() == LogicalTypeId::kList) &&
        fn.args[3].type().IsInteger();
   if (!ok) {
-    ThrowBinding("Binder exception: Function " + Upper(fn.name) +
+    ThrowBinding("Binder exception: Function " + ToUpperAscii(fn.name) +
                  " did not receive correct arguments:\nActual:   " + TypeList(fn.args) +
                  "\nExpected: (STRING,STRING,ARRAY,INT64)");
   }
@@ -360,20 +356,6 @@ std::vector<uint64_t> CypherGraphRows(const std::string& cypher, catalog::TableI
   return offsets;
 }
 
-class Rows final : public exec::TableFunctionRowSource {
- public:
-  explicit Rows(std::vector<std::vector<Value>> rows) : rows_(std::move(rows)) {}
-  bool Next(std::vector<Value>* row) override {
-    if (next_ >= rows_.size()) return false;
-    *row = std::move(rows_[next_++]);
-    return true;
-  }
-
- private:
-  std::vector<std::vector<Value>> rows_;
-  size_t next_ = 0;
-};
-
 class VectorExtension final : public exec::TableFunctionExtension {
  public:
   std::unique_ptr<exec::TableFunctionRowSource> Open(const binder::BoundTableFunction& fn,
@@ -382,7 +364,7 @@ class VectorExtension final : public exec::TableFunctionExtension {
     const catalog::Catalog& catalog = store.catalog();
     if (fn.name == kCreate || fn.name == kDrop) {
       if (ctx.index_ddl == nullptr) {
-        ThrowBinding("Binder exception: " + Upper(fn.name) +
+        ThrowBinding("Binder exception: " + ToUpperAscii(fn.name) +
                      " is only supported in auto transaction mode.");
       }
       if (fn.name == kCreate) {
@@ -391,7 +373,7 @@ class VectorExtension final : public exec::TableFunctionExtension {
             fn, {"mu", "ml", "pu", "metric", "alpha", "efc", "cache_embeddings", "skip_if_exists"});
         if (BoolArg(named, "skip_if_exists").value_or(false) &&
             catalog.GetIndex(def.table, def.name) != nullptr) {
-          return std::make_unique<Rows>(std::vector<std::vector<Value>>{});
+          return std::make_unique<exec::MaterializedRows>(std::vector<std::vector<Value>>{});
         }
         ctx.index_ddl->create(std::move(def));
       } else {
@@ -406,7 +388,7 @@ class VectorExtension final : public exec::TableFunctionExtension {
           if (!dropped.ok()) throw GraphDBException(std::move(dropped));
         }
       }
-      return std::make_unique<Rows>(std::vector<std::vector<Value>>{});
+      return std::make_unique<exec::MaterializedRows>(std::vector<std::vector<Value>>{});
     }
     if (fn.name != kQuery) return nullptr;
     return Query(fn, store, ctx);
@@ -513,7 +495,7 @@ class VectorExtension final : public exec::TableFunctionExtension {
     for (const Hit& h : hits) {
       rows.push_back({Value::Id({table->id, h.offset}), Value::Double(h.distance)});
     }
-    return std::make_unique<Rows>(std::move(rows));
+    return std::make_unique<exec::MaterializedRows>(std::move(rows));
   }
 };
 
