@@ -331,8 +331,12 @@ QueryParameters BindQueryParameters(const binder::BoundTableFunction& fn) {
       if (value.is_null() || value.type_id() != LogicalTypeId::kBool) type_error(value, "BOOL");
       q.options.conjunctive = value.GetBool();
     } else {
-      if (!numeric) type_error(value, "UINT64");
-      uint64_t top = function::CastValue(value, LogicalType(LogicalTypeId::kUInt64)).GetUInt();
+      // A NULL (`top := NULL`, `top := NULL + 1`) is no count: Kùzu's error for 0.
+      if (!numeric && !value.is_null()) type_error(value, "UINT64");
+      uint64_t top =
+          value.is_null()
+              ? 0
+              : function::CastValue(value, LogicalType(LogicalTypeId::kUInt64)).GetUInt();
       if (top == 0) {
         ThrowBinding(
             "Binder exception: QUERY_FTS_INDEX requires a positive non-zero value for the 'top' "

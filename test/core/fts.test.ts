@@ -107,6 +107,25 @@ describe('full-text search', () => {
     db.close();
   });
 
+  it('folds constant expressions in arguments, as Kùzu does', async () => {
+    const db = new Database(':memory:');
+    const conn = db.connect();
+    await setup(conn);
+    await conn.query("CREATE (:Doc {id: 5, body: 'alice alice'})");
+    const top = (arg: string) =>
+      rows(conn, `CALL QUERY_FTS_INDEX('Doc', 'idx', 'ali' + 'ce', top := ${arg}) RETURN node.id`);
+    expect(await top('1 + 2 * 3 - 6')).toEqual([[5]]);
+    expect(await top('CAST(2 AS INT32)')).toHaveLength(2);
+    await expect(top('-1 - 3')).rejects.toThrow('Overflow exception: Value -4 is not within UINT64 range');
+    await expect(top('NULL + 1')).rejects.toThrow("requires a positive non-zero value for the 'top'");
+    await expect(top("upper('a')")).rejects.toThrow(
+      'Expression A has data type STRING but expected UINT64. Implicit cast is not supported.',
+    );
+    // Not constants: a value that may differ each time, a variable.
+    await expect(top('CAST(random() * 3 AS INT64) + 1')).rejects.toThrow('but LITERAL was expected');
+    db.close();
+  });
+
   it('shows a transaction its own changes and forgets them on rollback', async () => {
     const db = new Database(':memory:');
     const conn = db.connect();

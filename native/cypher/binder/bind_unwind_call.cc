@@ -2,6 +2,8 @@
 // constants, its columns new variables, YIELD renaming them), standalone or in a query.
 #include "cypher/binder/binder_internal.h"
 #include "cypher/binder/table_functions.h"
+#include "function/cast.h"
+#include "function/scalar_function.h"
 
 namespace graphdb::binder {
 
@@ -23,11 +25,60 @@ void Binder::BindUnwind(const parser::ParsedUnwindClause& unwind, BoundClause* o
 
 namespace {
 
-// The value of a constant argument: a literal, or a list or map literal of constants
-// (project_graph's label lists and filter maps).
+// The value of a constant argument, as Kùzu folds one: a literal, a list or map literal of
+// constants (project_graph's label lists and filter maps), or an expression over constants
+// that gives the same value every time (`top := 1 + 3`, `'mean' + 'ing'`, a cast). Anything
+// else (a property, a variable, nextval(), random()) is not a constant: nullopt.
 std::optional<Value> ConstantArgument(const BoundExpression& expr) {
-  if (expr.kind == ExprKind::kLiteral) return expr.literal;
-  if (expr.kind != ExprKind::kList && expr.kind != ExprKind::kStruct) return std::nullopt;
+  switch (expr.kind) {
+    case ExprKind::kLiteral: return expr.literal;
+    case ExprKind::kList:
+    case ExprKind::kStruct: break;
+    case ExprKind::kCast: {
+      auto v = ConstantArgument(*expr.children[0]);
+      if (!v) return std::nullopt;
+      return v->is_null() ? Value::Null(expr.type) : function::CastValue(*v, expr.type);
+    }
+    case ExprKind::kScalarFunction: {
+      const auto& fn = *expr.scalar;
+      if (!fn.deterministic) return std::nullopt;
+      std::vector<Value> args;
+      for (const auto& child : expr.children) {
+        auto v = ConstantArgument(*child);
+        if (!v) return std::nullopt;
+        args.push_back(std::move(*v));
+      }
+      for (const auto& a : args) {
+        if (fn.propagates_nulls && a.is_null()) return Value::Null(expr.type);
+      }
+      function::FunctionContext ctx;
+      return fn.exec(args.data(), args.size(), expr.type, ctx);
+    }
+    case ExprKind::kOperatorChain: {
+      auto so_far = ConstantArgument(*expr.children[0]);
+      if (!so_far) return std::nullopt;
+      for (size_t i = 0; i < expr.chain.size(); ++i) {
+        const ChainStep& step = expr.chain[i];
+        if (!step.fn.deterministic) return std::nullopt;
+        auto right = ConstantArgument(*expr.children[i + 1]);
+        if (!right) return std::nullopt;
+        const LogicalType& result = i + 1 == expr.chain.size() ? expr.type : step.fn.result_type;
+        if (step.cast) {
+          *so_far = so_far->is_null() ? Value::Null(*step.cast)
+                                      : function::CastValue(*so_far, *step.cast);
+        }
+        if (step.fn.propagates_nulls && (so_far->is_null() || right->is_null())) {
+          *so_far = Value::Null(result);
+          continue;
+        }
+        Value args[2] = {std::move(*so_far), std::move(*right)};
+        function::FunctionContext ctx;
+        *so_far = step.fn.exec(args, 2, result, ctx);
+      }
+      return so_far;
+    }
+    default: return std::nullopt;
+  }
   std::vector<Value> children;
   for (const auto& child : expr.children) {
     auto value = ConstantArgument(*child);
