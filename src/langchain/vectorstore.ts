@@ -11,6 +11,46 @@ import { ConnectionHolder, identifier, literal, type QuiverConnectionOptions } f
 
 export type VectorMetric = 'cosine' | 'l2' | 'l2sq' | 'dotproduct';
 
+/**
+ * A metadata filter: each key names a top-level metadata field (letters, digits and `_`), and a
+ * document matches when every named field holds that value (a string, a finite number or a
+ * boolean, compared as JSON). `{}` matches every document.
+ */
+export type QuiverMetadataFilter = Record<string, string | number | boolean>;
+
+/** The filter as a node predicate over the table's `metadata` JSON text (project_graph's form). */
+function filterPredicate(filter: QuiverMetadataFilter): string | null {
+  if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) {
+    throw new GraphDBError(
+      'QuiverVectorStore: a filter must be an object of metadata values',
+      'INVALID_REQUEST',
+    );
+  }
+  const terms: string[] = [];
+  for (const [key, value] of Object.entries(filter)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) {
+      throw new GraphDBError(
+        `QuiverVectorStore: filter key ${JSON.stringify(key)} is not a plain name (letters, digits, _)`,
+        'INVALID_REQUEST',
+      );
+    }
+    const ok =
+      typeof value === 'string' ||
+      typeof value === 'boolean' ||
+      (typeof value === 'number' && Number.isFinite(value));
+    if (!ok) {
+      throw new GraphDBError(
+        `QuiverVectorStore: filter value of ${key} must be a string, a finite number or a boolean`,
+        'INVALID_REQUEST',
+      );
+    }
+    terms.push(
+      `CAST(json_extract(n.metadata, ${literal(`$.${key}`)}) AS STRING) = ${literal(JSON.stringify(value))}`,
+    );
+  }
+  return terms.length === 0 ? null : terms.join(' AND ');
+}
+
 export interface QuiverVectorStoreArgs extends QuiverConnectionOptions {
   /** The node table holding the documents (default `Chunk`); created on the first add. */
   table?: string;
@@ -26,7 +66,7 @@ export interface QuiverVectorStoreArgs extends QuiverConnectionOptions {
 
 /** The score similaritySearchVectorWithScore gives: the index's distance (lower is closer). */
 export class QuiverVectorStore extends VectorStore {
-  declare FilterType: never;
+  declare FilterType: QuiverMetadataFilter;
   readonly table: string;
   readonly indexName: string;
   readonly metric: VectorMetric;
@@ -148,21 +188,29 @@ export class QuiverVectorStore extends VectorStore {
     k: number,
     filter?: this['FilterType'],
   ): Promise<[Document, number][]> {
-    if (filter !== undefined) {
-      throw new GraphDBError(
-        'QuiverVectorStore: filters are not supported; query the index with Cypher (docs/retrieval.md) to filter',
-        'NOT_SUPPORTED',
-      );
-    }
     if (!Number.isInteger(k) || k < 1)
       throw new GraphDBError('QuiverVectorStore: k must be a positive integer', 'INVALID_REQUEST');
+    const predicate = filter === undefined ? null : filterPredicate(filter);
     // Checks the dimension (and reads it from an existing table).
     await this.#ensure(query.length);
-    const rows = await this.#db.rows(
-      `CALL QUERY_VECTOR_INDEX(${literal(this.table)}, ${literal(this.indexName)}, $q, $k, efs := $efs) ` +
-        'RETURN node.id AS id, node.text AS text, node.metadata AS metadata, distance ORDER BY distance, id',
-      { q: query, k, efs: Math.max(this.efs, k) },
-    );
+    // A filter becomes a projected graph of the matching rows, which the index searches alone
+    // (docs/vector.md, filtered search); the graph is dropped after the search.
+    const graph = predicate === null ? null : `_quiver_filter_${randomUUID().replaceAll('-', '')}`;
+    if (graph !== null) {
+      await this.#db.rows(
+        `CALL PROJECT_GRAPH(${literal(graph)}, {${literal(this.table)}: ${literal(predicate as string)}}, [])`,
+      );
+    }
+    let rows: Record<string, unknown>[];
+    try {
+      rows = await this.#db.rows(
+        `CALL QUERY_VECTOR_INDEX(${literal(graph ?? this.table)}, ${literal(this.indexName)}, $q, $k, efs := $efs) ` +
+          'RETURN node.id AS id, node.text AS text, node.metadata AS metadata, distance ORDER BY distance, id',
+        { q: query, k, efs: Math.max(this.efs, k) },
+      );
+    } finally {
+      if (graph !== null) await this.#db.rows(`CALL DROP_PROJECTED_GRAPH(${literal(graph)})`);
+    }
     return rows.map((row) => [
       new Document({
         id: String(row.id),

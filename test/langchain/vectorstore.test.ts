@@ -88,15 +88,45 @@ describe.skipIf(!hasVectorIndex)('QuiverVectorStore (needs CALL QUERY_VECTOR_IND
     );
   });
 
-  it('refuses filters and bad arguments with clear errors', async () => {
+  it('refuses bad filters and bad arguments with clear errors', async () => {
     const store = await QuiverVectorStore.fromTexts(texts, {}, embeddings, { database: db });
     await expect(store.similaritySearchVectorWithScore(await embeddings.embedQuery('x'), 0)).rejects.toThrow(
       /k must be a positive integer/,
     );
     await expect(store.addVectors([[1]], [])).rejects.toThrow(/as many vectors as documents/);
-    await expect(
-      store.similaritySearchVectorWithScore(await embeddings.embedQuery('x'), 1, {} as never),
-    ).rejects.toThrow(/filters are not supported/);
+    const q = await embeddings.embedQuery('x');
+    await expect(store.similaritySearchVectorWithScore(q, 1, { 'a.b': 1 })).rejects.toThrow(
+      /not a plain name/,
+    );
+    await expect(store.similaritySearchVectorWithScore(q, 1, { a: [1] as never })).rejects.toThrow(
+      /must be a string, a finite number or a boolean/,
+    );
+    await expect(store.similaritySearchVectorWithScore(q, 1, { a: Number.NaN })).rejects.toThrow(
+      /finite number/,
+    );
     store.close();
+  });
+
+  it('filters by metadata values, searching only the matching documents', async () => {
+    const metadatas = [
+      { kind: 'tech', n: 0, draft: false },
+      { kind: 'food', n: 1 },
+      { kind: 'travel', n: 2 },
+      { kind: "tech'quoted", n: 3 },
+      { kind: 'food', n: 4, draft: true },
+    ];
+    const store = await QuiverVectorStore.fromTexts(texts, metadatas, embeddings, { connection: conn });
+    // The nearest to 'graph' among food documents, then among documents of n 3 and kind tech'quoted.
+    const food = await store.similaritySearch('graph', 5, { kind: 'food' });
+    expect(food.map((d) => d.metadata.n).sort()).toEqual([1, 4]);
+    const quoted = await store.similaritySearch('graph', 5, { kind: "tech'quoted", n: 3 });
+    expect(quoted.map((d) => d.metadata.n)).toEqual([3]);
+    expect((await store.similaritySearch('cheese', 5, { draft: true })).map((d) => d.metadata.n)).toEqual([
+      4,
+    ]);
+    expect(await store.similaritySearch('cheese', 5, { kind: 'none' })).toEqual([]);
+    // An empty filter matches everything; the filter's projected graph is gone afterwards.
+    expect(await store.similaritySearch('graph', 5, {})).toHaveLength(5);
+    expect((await conn.query('CALL SHOW_PROJECTED_GRAPHS() RETURN *')).rows).toEqual([]);
   });
 });
