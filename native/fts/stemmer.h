@@ -19,7 +19,14 @@
 
 namespace graphdb::fts {
 
-enum class StemmerKind : uint8_t { kNone, kEnglish, kPorter, kFrench, kRussian };
+enum class StemmerKind : uint8_t {
+  kNone,
+  kEnglish,
+  kPorter,
+  kFrench,
+  kRussian,
+  kArabic,
+};
 
 // The kind a (lower-case) name stands for; false for an unknown name.
 bool ParseStemmer(std::string_view name, StemmerKind* kind);
@@ -35,5 +42,6 @@ void StemEnglish(std::string* word);
 void StemPorter(std::string* word);
 void StemFrench(std::string* word);
 void StemRussian(std::string* word);
+void StemArabic(std::string* word);
 
 }  // namespace graphdb::fts

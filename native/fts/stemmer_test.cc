@@ -1,0 +1,65 @@
+// The Snowball stemmers of stemmer.h against Kùzu 0.11.3's STEM(word, language): the (word, stem)
+// pairs of testdata/stems_<language>.inc were produced by test/fts/stemmer-reference.mjs (real
+// inflected words plus every stem of a list joined with every suffix the language's rules name).
+#include "fts/stemmer.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+
+namespace graphdb::fts {
+namespace {
+
+struct Reference {
+  const char* language;
+  std::string_view pairs;  // "word\tstem" lines
+};
+
+const Reference kReferences[] = {
+    {
+        "arabic",
+#include "fts/testdata/stems_arabic.inc"
+    },
+};
+
+TEST(FtsStemmer, SnowballLanguagesMatchKuzu) {
+  for (const Reference& ref : kReferences) {
+    StemmerKind kind;
+    ASSERT_TRUE(ParseStemmer(ref.language, &kind)) << ref.language;
+    size_t checked = 0, wrong = 0;
+    std::string_view rest = ref.pairs;
+    while (!rest.empty()) {
+      size_t eol = rest.find('\n');
+      std::string_view line = rest.substr(0, eol);
+      rest = eol == std::string_view::npos ? std::string_view() : rest.substr(eol + 1);
+      if (line.empty()) continue;
+      size_t tab = line.find('\t');
+      ASSERT_NE(tab, std::string_view::npos) << ref.language << ": " << line;
+      std::string word(line.substr(0, tab));
+      Stem(kind, &word);
+      ++checked;
+      if (word != line.substr(tab + 1)) {
+        ++wrong;
+        ADD_FAILURE() << ref.language << ": " << line.substr(0, tab) << " -> " << word
+                      << ", expected " << line.substr(tab + 1);
+      }
+      if (wrong > 20) break;
+    }
+    EXPECT_GT(checked, 200u) << ref.language;
+  }
+}
+
+TEST(FtsStemmer, UnknownNameListsTheSupportedOnes) {
+  StemmerKind kind;
+  EXPECT_TRUE(ParseStemmer("arabic", &kind));
+  EXPECT_EQ(kind, StemmerKind::kArabic);
+  EXPECT_STREQ(StemmerName(kind), "arabic");
+  EXPECT_FALSE(ParseStemmer("german1", &kind));
+  EXPECT_EQ(UnknownStemmerMessage("german1"),
+            "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, english, french, "
+            "porter, russian'], or use 'none' for no stemming.");
+}
+
+}  // namespace
+}  // namespace graphdb::fts

@@ -1,0 +1,63 @@
+// Helpers shared by the stemmers of stemmer.h that work on Unicode code points (every language
+// but English and Porter): a word is decoded to UTF-32, its suffixes are compared and cut, and
+// it is encoded back.
+//
+// Thread-safety: stateless functions.
+#pragma once
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+#include "common/utf8.h"
+
+namespace graphdb::fts {
+
+using U32 = std::u32string;
+
+inline U32 Decode(const std::string& s) {
+  U32 out;
+  size_t i = 0;
+  while (i < s.size()) out.push_back(DecodeUtf8(s, &i));
+  return out;
+}
+
+inline std::string Encode(const U32& w) {
+  std::string out;
+  for (char32_t c : w) AppendUtf8(out, c);
+  return out;
+}
+
+inline bool EndsWithU(std::u32string_view w, std::u32string_view s) {
+  return w.size() >= s.size() && w.substr(w.size() - s.size()) == s;
+}
+
+// The longest of `suffixes` that w ends with and that starts at or after `limit`, or empty.
+inline std::u32string_view LongestSuffix(std::u32string_view w,
+                                         std::initializer_list<std::u32string_view> suffixes,
+                                         size_t limit = 0) {
+  std::u32string_view best;
+  for (std::u32string_view s : suffixes) {
+    if (s.size() > best.size() && EndsWithU(w, s) && w.size() - s.size() >= limit) best = s;
+  }
+  return best;
+}
+
+// The longest of `prefixes` that w starts with, or empty.
+inline std::u32string_view LongestPrefix(std::u32string_view w,
+                                         std::initializer_list<std::u32string_view> prefixes) {
+  std::u32string_view best;
+  for (std::u32string_view s : prefixes) {
+    if (s.size() > best.size() && w.starts_with(s)) best = s;
+  }
+  return best;
+}
+
+inline bool InSet(std::u32string_view s, std::initializer_list<std::u32string_view> set) {
+  for (auto x : set) {
+    if (s == x) return true;
+  }
+  return false;
+}
+
+}  // namespace graphdb::fts
