@@ -26,6 +26,7 @@ enum class StemmerKind : uint8_t {
   kFrench,
   kRussian,
   kArabic,
+  kGerman,
 };
 
 // The kind a (lower-case) name stands for; false for an unknown name.
@@ -43,5 +44,6 @@ void StemPorter(std::string* word);
 void StemFrench(std::string* word);
 void StemRussian(std::string* word);
 void StemArabic(std::string* word);
+void StemGerman(std::string* word);
 
 }  // namespace graphdb::fts

@@ -21,6 +21,10 @@ const Reference kReferences[] = {
         "arabic",
 #include "fts/testdata/stems_arabic.inc"
     },
+    {
+        "german",
+#include "fts/testdata/stems_german.inc"
+    },
 };
 
 TEST(FtsStemmer, SnowballLanguagesMatchKuzu) {
@@ -58,7 +62,7 @@ TEST(FtsStemmer, UnknownNameListsTheSupportedOnes) {
   EXPECT_FALSE(ParseStemmer("german1", &kind));
   EXPECT_EQ(UnknownStemmerMessage("german1"),
             "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, english, french, "
-            "porter, russian'], or use 'none' for no stemming.");
+            "german, porter, russian'], or use 'none' for no stemming.");
 }
 
 }  // namespace

@@ -60,4 +60,30 @@ inline bool InSet(std::u32string_view s, std::initializer_list<std::u32string_vi
   return false;
 }
 
+// Snowball's region after a position: the start of the text after the first non-vowel that
+// follows the first vowel at or after `from` (w.size() when there is none).
+template <typename IsVowel>
+size_t RegionAfter(std::u32string_view w, size_t from, IsVowel is_vowel) {
+  size_t i = from;
+  while (i < w.size() && !is_vowel(w[i])) ++i;
+  if (i >= w.size()) return w.size();
+  ++i;
+  while (i < w.size() && is_vowel(w[i])) ++i;
+  return i >= w.size() ? w.size() : i + 1;
+}
+
+// Whether w ends with `s` that starts at or after `region`.
+inline bool EndsIn(std::u32string_view w, std::u32string_view s, size_t region) {
+  return EndsWithU(w, s) && w.size() - s.size() >= region;
+}
+
+inline void Cut(U32& w, size_t n) { w.resize(w.size() - n); }
+
+inline void Replace(U32& w, size_t n, std::u32string_view by) {
+  w.resize(w.size() - n);
+  w.append(by);
+}
+
+inline bool IsIn(char32_t c, std::u32string_view set) { return set.find(c) != set.npos; }
+
 }  // namespace graphdb::fts

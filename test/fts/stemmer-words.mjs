@@ -36,4 +36,41 @@ export const LANGUAGES = {
       ],
     ],
   },
+  german: {
+    real: `häuser haus hauses häusern kinder kindern kindes straße strassen straßen fließen
+      aufeinanderfolgenden aufeinanderfolgender abenteuerlich abenteuerlichen abgeschlossenheit
+      kenntnisse kenntnissen erkenntnis ergebnisse ergebnissen zeugnisse bedürfnisse system
+      systemen systeme lehrerin lehrerinnen lehrer lehrern schön schöner schönste schönsten
+      schönheit freundlich freundlichkeit freundlichen möglichkeit möglichkeiten wichtigkeit
+      ewigkeit heiligkeit bearbeitung bearbeitungen zeitung zeitungen hoffnung hoffnungen
+      lesend lesende spielend entscheidung erledigung beleidigung beleidigend ausländisch
+      ausländische politisch politik physik mathematik technik technisch laufen läuft lief
+      gelaufen gehst gehest bist hast liest fährst kommst sagst machst lebst bleibst liebst
+      bauen bayern kaufen frauen feuer steuer treue neue abenteuer mauer bauer auen aue
+      quelle qualität äußerst äußerlich größe größer größten fuß füße fußball weiß weißen
+      bärenstark überall übergeben übersetzungen ältesten erstens letztens frühstück
+      ärzte bäume bücher büchern männer männern wälder wäldern ehrlichkeit dankbarkeit
+      aufnahme aufgaben arbeitest arbeitet arbeiten arbeiter arbeitern arbeitens gearbeitet
+      kleinste kleinsten kleinstes billigste herrlich herrlichkeit ordentlich wirklich
+      kirchliche kirchlichen wissenschaftlich wissenschaftlichen gesellschaftlicher
+      gesundheit krankheit krankheiten einheit einheitlich sicherheit sicherheiten
+      lehrerlich geistlich männlichkeit menschlich menschlichkeit eigentum eigenständig
+      mündig mündigen zwanzigste richtig richtiger richtigkeit einig einigung einigungen
+      ledig ledigkeit tätig tätigkeit tätigkeiten gierig gieriger königreich königlich
+      fröhlich fröhlichkeit ärgerlich ärgerlichkeit lächerlichkeit wissend wissender
+      aa ab abc hoch höchst auf aus er es ist sie wir ihr ein eine einem einen einer eines
+      gibst gibt gabst gehst steht stehst erst ernst kunst kunststoff dienst dienste`,
+    generated: [
+      [
+        `haus kind lehr spiel arbeit mensch wort frau tag lieb klein schnell freund gross
+         schön wichtig möglich heilig ewig zeit bau kauf zeug fang wunsch buch läuf
+         kenntnis ergebnis wiss arb arbeitsam bedeut entscheid les spielend`,
+        `- e em en er ern es s est st end ung ig ik isch lich heit keit igkeit lichkeit
+         erlich enlich erheit enheit endig ungig eig ungen ende endem enden ender endes
+         ischen ische ischer lichen licher liches lichem heiten keiten igen iger iges igem
+         ungs isse issen nisse nissen ens erst erns elt elst eln ets`,
+      ],
+      [`ab abt kabel arb gut hund bild held lamm sohn brot korb`, `s st est es`],
+    ],
+  },
 };
