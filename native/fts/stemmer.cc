@@ -754,9 +754,13 @@ struct StemmerEntry {
 
 // The stemmers by name, in alphabetical order (the order of the unknown-stemmer error).
 constexpr StemmerEntry kStemmers[] = {
-    {"arabic", StemmerKind::kArabic, StemArabic}, {"english", StemmerKind::kEnglish, StemEnglish},
-    {"french", StemmerKind::kFrench, StemFrench}, {"german", StemmerKind::kGerman, StemGerman},
-    {"porter", StemmerKind::kPorter, StemPorter}, {"russian", StemmerKind::kRussian, StemRussian},
+    {"arabic", StemmerKind::kArabic, StemArabic},
+    {"english", StemmerKind::kEnglish, StemEnglish},
+    {"french", StemmerKind::kFrench, StemFrench},
+    {"german", StemmerKind::kGerman, StemGerman},
+    {"porter", StemmerKind::kPorter, StemPorter},
+    {"russian", StemmerKind::kRussian, StemRussian},
+    {"spanish", StemmerKind::kSpanish, StemSpanish},
 };
 
 }  // namespace

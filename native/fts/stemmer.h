@@ -27,6 +27,7 @@ enum class StemmerKind : uint8_t {
   kRussian,
   kArabic,
   kGerman,
+  kSpanish,
 };
 
 // The kind a (lower-case) name stands for; false for an unknown name.
@@ -44,6 +45,7 @@ void StemPorter(std::string* word);
 void StemFrench(std::string* word);
 void StemRussian(std::string* word);
 void StemArabic(std::string* word);
+void StemSpanish(std::string* word);
 void StemGerman(std::string* word);
 
 }  // namespace graphdb::fts

@@ -25,6 +25,10 @@ const Reference kReferences[] = {
         "german",
 #include "fts/testdata/stems_german.inc"
     },
+    {
+        "spanish",
+#include "fts/testdata/stems_spanish.inc"
+    },
 };
 
 TEST(FtsStemmer, SnowballLanguagesMatchKuzu) {
@@ -62,7 +66,7 @@ TEST(FtsStemmer, UnknownNameListsTheSupportedOnes) {
   EXPECT_FALSE(ParseStemmer("german1", &kind));
   EXPECT_EQ(UnknownStemmerMessage("german1"),
             "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, english, french, "
-            "german, porter, russian'], or use 'none' for no stemming.");
+            "german, porter, russian, spanish'], or use 'none' for no stemming.");
 }
 
 }  // namespace

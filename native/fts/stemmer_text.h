@@ -72,6 +72,23 @@ size_t RegionAfter(std::u32string_view w, size_t from, IsVowel is_vowel) {
   return i >= w.size() ? w.size() : i + 1;
 }
 
+// The RV region of the Spanish, Portuguese and Italian (Romance) descriptions: after the next
+// vowel when the second letter is a consonant, after the next consonant when the first two
+// letters are vowels, otherwise (consonant, vowel) after the third letter.
+template <typename IsVowel>
+size_t RomanceRV(std::u32string_view w, IsVowel is_vowel) {
+  size_t n = w.size();
+  if (n < 2) return n;
+  size_t i = 2;
+  if (is_vowel(w[1]) && !is_vowel(w[0])) return n >= 3 ? 3 : n;
+  if (!is_vowel(w[1])) {
+    while (i < n && !is_vowel(w[i])) ++i;
+  } else {
+    while (i < n && is_vowel(w[i])) ++i;
+  }
+  return i < n ? i + 1 : n;
+}
+
 // Whether w ends with `s` that starts at or after `region`.
 inline bool EndsIn(std::u32string_view w, std::u32string_view s, size_t region) {
   return EndsWithU(w, s) && w.size() - s.size() >= region;

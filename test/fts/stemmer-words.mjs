@@ -73,4 +73,50 @@ export const LANGUAGES = {
       [`ab abt kabel arb gut hund bild held lamm sohn brot korb`, `s st est es`],
     ],
   },
+  spanish: {
+    real: `casa casas perro perros niña niños hablar hablando hablaba hablábamos hablaremos
+      hablaría hablaron hablado habladas comer comiendo comía comeríamos comido comieron vivir
+      viviendo vivía viviríamos vivido vivieron dámelo dígamelo diciéndole haciéndolo
+      comiéndoselo levantarse levantándose sentarnos bañarse vámonos dándoles poniéndola
+      cayendo oyendo leyendo huyendo construyendo huyó huyeron construya construyan construyo
+      argumento argumentos nacionalidad nacionalidades posibilidad posibilidades actividad
+      actividades rápidamente felizmente lentamente claramente notablemente activamente
+      creativamente curiosamente lógicamente lógica lógicas biología biologías solución
+      soluciones revolución revoluciones presencia presencias ciencia ciencias paciencia
+      bailarina bailarinas organización organizaciones organizador organizadora habilidad
+      habilidades abundancia abundancias comunismo comunista comunistas peligroso peligrosa
+      peligrosos peligrosas movimiento movimientos crecimiento crecimientos interesante
+      interesantes importante importancia creativo creativa creativos creativas
+      alimentación alimentaciones aplicaciones aplicación responsabilidad responsable
+      responsables posible posibles comestible comestibles tristeza amistad ciudad ciudades
+      averigüe averigüé averiguar averiguó sigue siguen sigues persiguen distinguen llegué
+      llegue pagué pague tengo tienes tiene tenemos tenéis tienen estoy estás está estamos
+      están siendo sido fue fueron era éramos árbol árboles lápiz lápices camión camiones
+      corazón corazones canción canciones acción acciones razón razones nación naciones
+      andaluz andaluces ácido único única últimos éxito así aquí allí también después
+      yo ya ye más mamá papá sofá menú bambú`,
+    generated: [
+      [
+        `habl com viv tom beb escrib trabaj estudi cant corr abr compr vend part gan cre lleg
+         pag segu constru hu o le argu averigu distingu`,
+        `- o a os as e es en emos éis a an ar er ir ando iendo yendo ado ido ada ida ados idos
+         adas idas aba abas ábamos abais aban ía ías íamos íais ían ara aras áramos arais aran
+         iera ieras iéramos ierais ieran ase ases ásemos aseis asen iese ieses iésemos ieseis
+         iesen aste iste asteis isteis aron ieron ió é í ó ará arás aremos aréis arán ería
+         erías eríamos eríais erían iré irá iremos iréis irán aría arías aríamos aríais arían
+         ad ed id amos imos ís áis ya ye yan yen yeron yendo yo yó yas yes yais yamos
+         arme arte arse arlo arla arlos arlas arle arles arnos árselo ándome ándose ándola
+         iéndolo iéndoselo ándoselas érmelo írselo ándonos iéndoles yéndose yendola`,
+      ],
+      [
+        `nacion real posib activ creat curi lóg natur form inform organ import dec constr
+         abund comun pelig mov crec interes`,
+        `- anza anzas ico ica icos icas ismo ismos able ables ible ibles ista istas oso osa osos
+         osas amiento amientos imiento imientos adora ador ación adoras adores aciones ante
+         antes ancia ancias icador icación icante icancia logía logías ución uciones encia
+         encias amente ivamente ativamente osamente icamente adamente mente antemente
+         ablemente iblemente idad idades abilidad icidad ividad iva ivo ivas ivos ativa ativo`,
+      ],
+    ],
+  },
 };
