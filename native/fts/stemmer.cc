@@ -758,6 +758,7 @@ constexpr StemmerEntry kStemmers[] = {
     {"english", StemmerKind::kEnglish, StemEnglish},
     {"french", StemmerKind::kFrench, StemFrench},
     {"german", StemmerKind::kGerman, StemGerman},
+    {"italian", StemmerKind::kItalian, StemItalian},
     {"porter", StemmerKind::kPorter, StemPorter},
     {"russian", StemmerKind::kRussian, StemRussian},
     {"spanish", StemmerKind::kSpanish, StemSpanish},

@@ -28,6 +28,7 @@ enum class StemmerKind : uint8_t {
   kArabic,
   kGerman,
   kSpanish,
+  kItalian,
 };
 
 // The kind a (lower-case) name stands for; false for an unknown name.
@@ -45,6 +46,7 @@ void StemPorter(std::string* word);
 void StemFrench(std::string* word);
 void StemRussian(std::string* word);
 void StemArabic(std::string* word);
+void StemItalian(std::string* word);
 void StemSpanish(std::string* word);
 void StemGerman(std::string* word);
 

@@ -29,6 +29,10 @@ const Reference kReferences[] = {
         "spanish",
 #include "fts/testdata/stems_spanish.inc"
     },
+    {
+        "italian",
+#include "fts/testdata/stems_italian.inc"
+    },
 };
 
 TEST(FtsStemmer, SnowballLanguagesMatchKuzu) {
@@ -66,7 +70,7 @@ TEST(FtsStemmer, UnknownNameListsTheSupportedOnes) {
   EXPECT_FALSE(ParseStemmer("german1", &kind));
   EXPECT_EQ(UnknownStemmerMessage("german1"),
             "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, english, french, "
-            "german, porter, russian, spanish'], or use 'none' for no stemming.");
+            "german, italian, porter, russian, spanish'], or use 'none' for no stemming.");
 }
 
 }  // namespace

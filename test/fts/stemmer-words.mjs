@@ -119,4 +119,45 @@ export const LANGUAGES = {
       ],
     ],
   },
+  italian: {
+    real: `casa case cane cani libro libri parlare parlando parlava parlavamo parleremo
+      parlerebbe parlarono parlato parlata mangiare mangiando mangiava mangeremo mangiato
+      dormire dormendo dormiva dormiremo dormito finisco finisci finisce finiscono finisca
+      dammelo dicendogli facendolo mangiandola portarlo vederla sentirsi alzarsi alzandosi
+      parlargli prenderne mettervi andarsene dandogliela cercandoli trovarci
+      nazionalità nazionalità possibilità attività velocità felicità rapidamente lentamente
+      chiaramente probabilmente attivamente creativamente curiosamente logicamente
+      biologia biologie soluzione soluzioni rivoluzione rivoluzioni conclusione conclusioni
+      presenza presenze scienza scienze pazienza organizzazione organizzazioni organizzatore
+      organizzatrice abilità abbondanza comunismo comunista comunisti pericoloso pericolosa
+      pericolosi pericolose movimento movimenti cambiamento cambiamenti interessante
+      interessanti importante importanza creativo creativa creativi creative applicazione
+      applicazioni responsabile responsabili possibile possibili tristezza amicizia città
+      amiche amici banche banca luoghi luogo lunghi lungo buio gioia aiuola quando quindi
+      questo questi qualità acqua aquile tuoi suoi miei noia guaio maiale ghiaccio chiesa
+      perché però così già più può università caffè tè sì è è à ò ù é ó`,
+    generated: [
+      [
+        `parl mangi dorm fin cred vend prend sent cant torn lav cerc pag port guard vol cap
+         fugg ved dic`,
+        `- o i a e iamo ate ano ono are ere ire ando endo ato ata ati ate ito ita iti ite uto uta uti ute
+         ava avi avamo avate avano eva evi evamo evate evano iva ivi ivamo ivate ivano ai ammo
+         aste arono emmo este erono immo iste irono erò erai erà eremo erete eranno irò irai irà
+         iremo irete iranno erei eresti erebbe eremmo ereste erebbero irei iresti irebbe
+         iremmo ireste irebbero assi asse assimo assero essi esse essimo essero issi isse
+         issimo issero isco isci isce iscono isca iscano ar ir enda ende endi
+         arlo arla arli arle argli arne arsi arti armi arci arvi arsene argliela armelo
+         andolo andola andogli endoci endosene erlo erla irlo irsi`,
+      ],
+      [
+        `nazion real possib attiv creat curi log natur form inform organ import dec costr
+         abbond comun pericol mov cresc interess`,
+        `- anza anze ico ici ica ice iche ichi ismo ismi abile abili ibile ibili ista iste isti
+         istà istè istì oso osi osa ose mente atrice atrici ante anti azione azioni atore atori
+         icazione icatore logia logie uzione uzioni usione usioni enza enze amento amenti
+         imento imenti amente ivamente ativamente osamente icamente abilmente ità abilità icità
+         ività ivo ivi iva ive ativo ativa icativo icativi`,
+      ],
+    ],
+  },
 };
