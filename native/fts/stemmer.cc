@@ -760,6 +760,7 @@ constexpr StemmerEntry kStemmers[] = {
     {"german", StemmerKind::kGerman, StemGerman},
     {"italian", StemmerKind::kItalian, StemItalian},
     {"porter", StemmerKind::kPorter, StemPorter},
+    {"portuguese", StemmerKind::kPortuguese, StemPortuguese},
     {"russian", StemmerKind::kRussian, StemRussian},
     {"spanish", StemmerKind::kSpanish, StemSpanish},
 };

@@ -29,6 +29,7 @@ enum class StemmerKind : uint8_t {
   kGerman,
   kSpanish,
   kItalian,
+  kPortuguese,
 };
 
 // The kind a (lower-case) name stands for; false for an unknown name.
@@ -46,6 +47,7 @@ void StemPorter(std::string* word);
 void StemFrench(std::string* word);
 void StemRussian(std::string* word);
 void StemArabic(std::string* word);
+void StemPortuguese(std::string* word);
 void StemItalian(std::string* word);
 void StemSpanish(std::string* word);
 void StemGerman(std::string* word);

@@ -33,6 +33,10 @@ const Reference kReferences[] = {
         "italian",
 #include "fts/testdata/stems_italian.inc"
     },
+    {
+        "portuguese",
+#include "fts/testdata/stems_portuguese.inc"
+    },
 };
 
 TEST(FtsStemmer, SnowballLanguagesMatchKuzu) {
@@ -68,9 +72,10 @@ TEST(FtsStemmer, UnknownNameListsTheSupportedOnes) {
   EXPECT_EQ(kind, StemmerKind::kArabic);
   EXPECT_STREQ(StemmerName(kind), "arabic");
   EXPECT_FALSE(ParseStemmer("german1", &kind));
-  EXPECT_EQ(UnknownStemmerMessage("german1"),
-            "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, english, french, "
-            "german, italian, porter, russian, spanish'], or use 'none' for no stemming.");
+  EXPECT_EQ(
+      UnknownStemmerMessage("german1"),
+      "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, english, french, german, "
+      "italian, porter, portuguese, russian, spanish'], or use 'none' for no stemming.");
 }
 
 }  // namespace

@@ -160,4 +160,44 @@ export const LANGUAGES = {
       ],
     ],
   },
+  portuguese: {
+    real: `casa casas cão cães pão pães mão mãos coração corações nação nações
+      informação informações organização organizações revolução revoluções solução soluções
+      falar falando falava falávamos falaremos falaria falaram falado faladas comer comendo
+      comia comeríamos comido comeram viver vivendo vivia viveríamos vivido viveram
+      nacionalidade nacionalidades possibilidade possibilidades atividade atividades
+      rapidamente felizmente lentamente claramente notavelmente ativamente criativamente
+      curiosamente logicamente biologia biologias presença ciência ciências paciência
+      abundância comunismo comunista comunistas perigoso perigosa perigosos perigosas movimento
+      movimentos crescimento crescimentos interessante interessantes importante importância
+      criativo criativa criativos criativas responsável possível impossível amável beleza
+      belezas tristeza amizade cidade cidades brasileira brasileiras cadeira cadeiras
+      carpinteira lavadeira estrangeira ensinaria ensinariam conheceram averigúe seguem
+      persegue distingue consegue alegue aquele aqueles ficção ação ações bênção órgão
+      órfã irmã irmãs maçã avó avô você vocês também português portugueses inglês inglesa
+      francês francesa atrás café pé fé lá cá só já até então não são estão`,
+    generated: [
+      [
+        `fal com viv tom beb escrev trabalh estud cant corr abr compr vend part ganh
+         cheg pag segu ensin aprend conhec`,
+        `- o a os as e es em emos eis ais am ar er ir ando endo indo ado ido ada ida ados idos
+         adas idas ava avas ávamos áveis avam ia ias íamos íeis iam ara aras áramos áreis aram
+         era eras éramos éreis eram ira iras íramos íreis iram asse asses ássemos ásseis assem
+         esse esses êssemos ésseis essem isse isses íssemos ísseis issem aste este iste astes
+         estes istes ei eu iu ou arei arás ará aremos areis arão erei erás erá eremos ereis
+         erão irei irás irá iremos ireis irão aria arias aríamos aríeis ariam eria erias
+         eríamos eríeis eriam iria irias iríamos iríeis iriam armos ermos irmos ardes erdes
+         irdes ares eres ires amos imos ámos is ci cie ciei ce gue gues ç`,
+      ],
+      [
+        `nacion real possib ativ criat curi lóg natur form inform organ import dec constr
+         abund comun perig mov cresc interess belez brasil`,
+        `- eza ezas ico ica icos icas ismo ismos ável ível ista istas oso osa osos osas amento
+         amentos imento imentos adora ador ação adoras adores ações ante antes ância icação
+         icante logia logias ução uções ência ências amente ivamente ativamente osamente
+         icamente adamente mente antemente avelmente ivelmente idade idades abilidade icidade
+         ividade iva ivo ivas ivos ativa ativo eira eiras ira iras`,
+      ],
+    ],
+  },
 };
