@@ -30,6 +30,7 @@ enum class StemmerKind : uint8_t {
   kSpanish,
   kItalian,
   kPortuguese,
+  kDutch,
 };
 
 // The kind a (lower-case) name stands for; false for an unknown name.
@@ -47,6 +48,7 @@ void StemPorter(std::string* word);
 void StemFrench(std::string* word);
 void StemRussian(std::string* word);
 void StemArabic(std::string* word);
+void StemDutch(std::string* word);
 void StemPortuguese(std::string* word);
 void StemItalian(std::string* word);
 void StemSpanish(std::string* word);

@@ -37,6 +37,10 @@ const Reference kReferences[] = {
         "portuguese",
 #include "fts/testdata/stems_portuguese.inc"
     },
+    {
+        "dutch",
+#include "fts/testdata/stems_dutch.inc"
+    },
 };
 
 TEST(FtsStemmer, SnowballLanguagesMatchKuzu) {

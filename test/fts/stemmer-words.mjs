@@ -200,4 +200,34 @@ export const LANGUAGES = {
       ],
     ],
   },
+  dutch: {
+    real: `huis huizen huisje kinderen kind boeken boek mogelijkheden mogelijkheid
+      gelukkig gelukkige gelukkiger vrijheid vrijheden waarheid waarheden lopen loopt liep
+      gelopen lopend lopende werken werkt werkte werkten gewerkt werkend werkende werking
+      werkingen maan manen brood broden boom bomen straat straten groot grote groter grootste
+      vrienden vriendelijk vriendelijke vriendelijkheid mogelijk mogelijke eerlijk eerlijke
+      heerlijk heerlijke duidelijk duidelijke eetbaar eetbare draagbaar draagbare houdbaar
+      zichtbaar zichtbare lesbare koningin koninginnen koning koningen lezing lezingen
+      vergadering vergaderingen regering regeringen opleiding opleidingen ontwikkeling
+      heidens heiden heidenen zijden bijen rijen gemeente gemeenten lichamen geheimen
+      ademen nemen komen genomen gekomen bakken bakker bakkers zakken katten kat
+      bedden bed fietsen fiets auto autos auto's radio's meisje meisjes vaders moeders
+      ideeën ideeen geëist geëindigd café cafés paraplu's zeeën knieën koeien haaien
+      mooie mooi nieuw nieuwe blauw blauwe yoghurt yacht jaar jaren huurder huurders
+      baby baby's coyote royaal loyaal kooien plooien tuinieren duidelijkheid zachtheid
+      achtbaar achtbaarheid lijden lijdend vliegen vliegend vliegende eindigen eindigend
+      lichtheid kinderlijk kinderlijke beslissing beslissingen betekenis betekenissen
+      aa ab abc en een ene de het is zijn was waren ja nee`,
+    generated: [
+      [
+        `werk loop lop maak bak leer speel speL kook koop denk hou zeg wacht vraag huis
+         boek kind vriend mens land groot klein mogelijk vrij waar licht eer zicht draag
+         lees eet vergader regeer geheim`,
+        `- en ene s se e heden heid heidje end ing ig lijk baar bar ende ingen igen ige
+         lijke lijker baarheid bare barheid heidens igheid ingheid endheid lijkheid enheid
+         ers ster sters je jes tje tjes ten tend ten dde dden kken tten`,
+      ],
+      [`gem ge b br st str`, `en een ene ende ing igen`],
+    ],
+  },
 };
