@@ -78,8 +78,8 @@ TEST(FtsStemmer, UnknownNameListsTheSupportedOnes) {
   EXPECT_FALSE(ParseStemmer("german1", &kind));
   EXPECT_EQ(
       UnknownStemmerMessage("german1"),
-      "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, english, french, german, "
-      "italian, porter, portuguese, russian, spanish'], or use 'none' for no stemming.");
+      "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, dutch, english, french, "
+      "german, italian, porter, portuguese, russian, spanish'], or use 'none' for no stemming.");
 }
 
 }  // namespace
