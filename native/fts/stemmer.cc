@@ -755,15 +755,18 @@ struct StemmerEntry {
 // The stemmers by name, in alphabetical order (the order of the unknown-stemmer error).
 constexpr StemmerEntry kStemmers[] = {
     {"arabic", StemmerKind::kArabic, StemArabic},
+    {"danish", StemmerKind::kDanish, StemDanish},
     {"dutch", StemmerKind::kDutch, StemDutch},
     {"english", StemmerKind::kEnglish, StemEnglish},
     {"french", StemmerKind::kFrench, StemFrench},
     {"german", StemmerKind::kGerman, StemGerman},
     {"italian", StemmerKind::kItalian, StemItalian},
+    {"norwegian", StemmerKind::kNorwegian, StemNorwegian},
     {"porter", StemmerKind::kPorter, StemPorter},
     {"portuguese", StemmerKind::kPortuguese, StemPortuguese},
     {"russian", StemmerKind::kRussian, StemRussian},
     {"spanish", StemmerKind::kSpanish, StemSpanish},
+    {"swedish", StemmerKind::kSwedish, StemSwedish},
 };
 
 }  // namespace

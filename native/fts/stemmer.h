@@ -31,6 +31,9 @@ enum class StemmerKind : uint8_t {
   kItalian,
   kPortuguese,
   kDutch,
+  kSwedish,
+  kNorwegian,
+  kDanish,
 };
 
 // The kind a (lower-case) name stands for; false for an unknown name.
@@ -48,6 +51,9 @@ void StemPorter(std::string* word);
 void StemFrench(std::string* word);
 void StemRussian(std::string* word);
 void StemArabic(std::string* word);
+void StemDanish(std::string* word);
+void StemNorwegian(std::string* word);
+void StemSwedish(std::string* word);
 void StemDutch(std::string* word);
 void StemPortuguese(std::string* word);
 void StemItalian(std::string* word);

@@ -41,6 +41,18 @@ const Reference kReferences[] = {
         "dutch",
 #include "fts/testdata/stems_dutch.inc"
     },
+    {
+        "swedish",
+#include "fts/testdata/stems_swedish.inc"
+    },
+    {
+        "norwegian",
+#include "fts/testdata/stems_norwegian.inc"
+    },
+    {
+        "danish",
+#include "fts/testdata/stems_danish.inc"
+    },
 };
 
 TEST(FtsStemmer, SnowballLanguagesMatchKuzu) {
@@ -76,10 +88,10 @@ TEST(FtsStemmer, UnknownNameListsTheSupportedOnes) {
   EXPECT_EQ(kind, StemmerKind::kArabic);
   EXPECT_STREQ(StemmerName(kind), "arabic");
   EXPECT_FALSE(ParseStemmer("german1", &kind));
-  EXPECT_EQ(
-      UnknownStemmerMessage("german1"),
-      "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, dutch, english, french, "
-      "german, italian, porter, portuguese, russian, spanish'], or use 'none' for no stemming.");
+  EXPECT_EQ(UnknownStemmerMessage("german1"),
+            "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, danish, dutch, "
+            "english, french, german, italian, norwegian, porter, portuguese, russian, spanish, "
+            "swedish'], or use 'none' for no stemming.");
 }
 
 }  // namespace

@@ -230,4 +230,68 @@ export const LANGUAGES = {
       [`gem ge b br st str`, `en een ene ende ing igen`],
     ],
   },
+  swedish: {
+    real: `huset husen huset hus husets flickan flickor flickorna pojkar pojkarna pojkarnas
+      bilen bilar bilarna bilens bilarnas staden städer städerna kvinnan kvinnor kvinnorna
+      kvinnornas katten katter katterna hunden hundar hundarna hundens barnen barnens
+      boken böcker böckerna springa springer sprang sprungit springande springandet
+      arbeta arbetar arbetade arbetat arbetande arbetet arbetena friheten friheter
+      frihetens lycklig lyckliga lyckligt lycklighet vänlig vänliga vänligen möjlig möjliga
+      möjligheten möjligheter skriva skriver skrev skrivit skrivande fullt fullständigt
+      löst lösa löser upplöst kommit kommer komma gått gick gamla gammal gammalt
+      stora större störst största vackert vackraste snabbt glädje glädjen mänskliga
+      kärleken kärlek himlen himmel klokast klokaste snällast rätt rätta stadd ledd
+      bredd hågad hängd tänkt spänd känd tvätt hatt mätt sett gått skänkt ängslig
+      ängslighet enighet enhet enheter ensam ensamhet ö å ja nej och att det en ett`,
+    generated: [
+      [
+        `hus bil flick pojk kvinn katt hund bok stad arbet spring skriv lyck vän möj fri
+         kärlek händ tänk spel läs sjung`,
+        `- a arna erna heterna orna ad e ade ande arne are aste en anden aren heten ern ar er
+         heter or as arnas ernas ornas es ades andes ens arens hetens erns at andet het ast s
+         lig ig els löst fullt ligt iga igt ligare ligast ligen ligheten dd gd nn dt gt kt tt
+         dde nne tte ddes`,
+      ],
+    ],
+  },
+  norwegian: {
+    real: `huset husene hus husets jenta jenter jentene gutter guttene guttenes bilen biler
+      bilene bilens byen byer byene kvinnen kvinner kvinnene katten katter kattene hunden
+      hunder hundene boken bøker bøkene løpe løper løp løpt løpende arbeide arbeider
+      arbeidet arbeidende friheten friheter frihetens lykkelig lykkelige lykkelighet
+      vennlig vennlige vennligst mulig mulige muligheten muligheter skrive skriver skrev
+      skrevet skrivende kjærlighet kjærligheten himmelen himler klokest klokeste rett rette
+      kjørte kjørt hørte hørt lærte lært rekke rekkes sekk sekks ekte bilers kakes
+      lovlig lovlige beslutning fjell fjellet stort store større størst bakst heks
+      ja nei og at det en et å ø æ`,
+    generated: [
+      [
+        `hus bil jent gutt kvinn katt hund bok by arbeid løp skriv lykk venn mul fri
+         kjærlig hend tenk spill les syng`,
+        `- a e ede ande ende ane ene hetene en heten ar er heter as es edes endes enes
+         hetenes ens hetens ers ets et het ast s erte ert leg eleg ig eig lig elig els lov
+         elov slov hetslov dt vt ks kes lige ligst`,
+      ],
+    ],
+  },
+  danish: {
+    real: `huset husene hus husets pigen piger pigerne drengene drenge drengenes bilen
+      biler bilerne bilens byen byer byerne kvinden kvinder kvinderne katten katte kattene
+      hunden hunde hundene bogen bøger bøgerne løbe løber løb løbet løbende arbejde
+      arbejder arbejdet arbejdede arbejdende friheden friheder frihedens lykkelig lykkelige
+      lykkelighed venlig venlige venligst mulig mulige muligheden muligheder skrive skriver
+      skrev skrevet skrivende kærlighed kærligheden himlen himmel klogest klogeste ret rette
+      bestemmelse bestemmelser bestemmelserne indtil underlig underligste højest hurtigst
+      vigtigst vigtigste løst løse opløst fuldt fuld spændt kendt lagt bygd lykkedes
+      ja nej og at det en et å ø æ`,
+    generated: [
+      [
+        `hus bil pig dreng kvind kat hund bog by arbejd løb skriv lykk venn mul fri kær
+         hend tænk spil læs syng bestemm`,
+        `- hed ethed ered e erede ende erende ene erne ere en heden eren er heder erer heds
+         es endes erendes enes ernes eres ens hedens erens ers ets erets et eret s ig lig
+         elig els løst igst ligst eligst gd dt gt kt ligt elsen else elser`,
+      ],
+    ],
+  },
 };
