@@ -758,6 +758,7 @@ constexpr StemmerEntry kStemmers[] = {
     {"danish", StemmerKind::kDanish, StemDanish},
     {"dutch", StemmerKind::kDutch, StemDutch},
     {"english", StemmerKind::kEnglish, StemEnglish},
+    {"finnish", StemmerKind::kFinnish, StemFinnish},
     {"french", StemmerKind::kFrench, StemFrench},
     {"german", StemmerKind::kGerman, StemGerman},
     {"italian", StemmerKind::kItalian, StemItalian},

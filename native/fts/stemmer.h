@@ -34,6 +34,7 @@ enum class StemmerKind : uint8_t {
   kSwedish,
   kNorwegian,
   kDanish,
+  kFinnish,
 };
 
 // The kind a (lower-case) name stands for; false for an unknown name.
@@ -51,6 +52,7 @@ void StemPorter(std::string* word);
 void StemFrench(std::string* word);
 void StemRussian(std::string* word);
 void StemArabic(std::string* word);
+void StemFinnish(std::string* word);
 void StemDanish(std::string* word);
 void StemNorwegian(std::string* word);
 void StemSwedish(std::string* word);

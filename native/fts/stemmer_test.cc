@@ -53,6 +53,10 @@ const Reference kReferences[] = {
         "danish",
 #include "fts/testdata/stems_danish.inc"
     },
+    {
+        "finnish",
+#include "fts/testdata/stems_finnish.inc"
+    },
 };
 
 TEST(FtsStemmer, SnowballLanguagesMatchKuzu) {
@@ -90,8 +94,8 @@ TEST(FtsStemmer, UnknownNameListsTheSupportedOnes) {
   EXPECT_FALSE(ParseStemmer("german1", &kind));
   EXPECT_EQ(UnknownStemmerMessage("german1"),
             "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, danish, dutch, "
-            "english, french, german, italian, norwegian, porter, portuguese, russian, spanish, "
-            "swedish'], or use 'none' for no stemming.");
+            "english, finnish, french, german, italian, norwegian, porter, portuguese, russian, "
+            "spanish, swedish'], or use 'none' for no stemming.");
 }
 
 }  // namespace

@@ -294,4 +294,37 @@ export const LANGUAGES = {
       ],
     ],
   },
+  finnish: {
+    real: `talo talon taloa talossa talosta taloon talolla talolta talolle talona taloksi
+      talot talojen taloja taloissa taloista taloihin taloilla taloilta taloille taloina
+      taloiksi taloineen talossani talossasi talossamme talossanne talossansa taloansa
+      kaupunki kaupungin kaupunkia kaupungissa kaupungeissa kaupunkien kaupunkeja kaupunkiin
+      kaupunkeihin maa maan maata maassa maahan maiden maita maihin maissa tie tien tietä
+      teiden teitä teihin huone huoneen huonetta huoneessa huoneeseen huoneet huoneita
+      huoneiden kirja kirjan kirjaa kirjassa kirjaan kirjat kirjoja kirjoissa kirjojen
+      kirjoihin kirjakin kirjakaan kirjako kirjahan kirjapa kissa kissan kissaa kissoja
+      kissojen kissoissa nopeasti hitaasti kauniisti iloisesti parempi parempaa paremmat
+      paremman pienempi pienimmät pienimpiä suurin suurimmat suurimman lumpi lumpeen
+      kauneimmat kauniimmat kauneimpien syömme syötte syövät syön syöt syö mennään menen
+      menet menee menemme menette menevät tulimme tulitte tulivat tulin tulit tuli tullut
+      kirjoittaa kirjoittaja kirjoittajat kirjoittajien kirjoitus kirjoitukset eläke eläkkeen
+      eläkkeellä aatonaatto aatonaaton matto maton mattoa tyttö tytön tyttöä tyttöjä
+      poika pojan poikaa poikia poikien pojat ystävä ystävän ystävää ystävät ystäviä
+      ystävieni ystävilleni kädessäni kädessäsi kädessään käteni kätesi kätensä
+      kesä kesän kesää kesällä kesäksi kesät kesiä yö yön yötä öisin öinen
+      juosta juoksen juoksi juossut juokseminen ja ei on oli olla ole o ä`,
+    generated: [
+      [
+        `talo kirja kissa maa tie pöytä kylä auto katu koulu ystävä lintu metsä järvi
+         kaupunki huone tyttö poika`,
+        `- n a ä ta tä tta ttä ssa ssä sta stä lla llä lta ltä lle ksi ine na nä han hen hin
+         hon hän hön siin seen den tten t t ja jä ja i in jen iden ien ihin issa issä ista
+         illa ille ilta iksi ina ineen ni si nsa nsä mme nne an än en kin kaan kään ko kö pa
+         pä sti mpi mpa mpä mmi mma mmä impi impa impä immi imma immä eja ejä immat mmat
+         ssani ssasi ssamme ssanne nsakin llekin stakaan kseni kseen ani asi
+         ohon ahan ehen ihin ähän öhön uhun isiin iseen eseen aseen oseen iden itten oiden
+         ehan ohen ahin ihon öhän ähön`,
+      ],
+    ],
+  },
 };
