@@ -765,6 +765,7 @@ constexpr StemmerEntry kStemmers[] = {
     {"norwegian", StemmerKind::kNorwegian, StemNorwegian},
     {"porter", StemmerKind::kPorter, StemPorter},
     {"portuguese", StemmerKind::kPortuguese, StemPortuguese},
+    {"romanian", StemmerKind::kRomanian, StemRomanian},
     {"russian", StemmerKind::kRussian, StemRussian},
     {"spanish", StemmerKind::kSpanish, StemSpanish},
     {"swedish", StemmerKind::kSwedish, StemSwedish},

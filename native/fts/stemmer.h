@@ -35,6 +35,7 @@ enum class StemmerKind : uint8_t {
   kNorwegian,
   kDanish,
   kFinnish,
+  kRomanian,
 };
 
 // The kind a (lower-case) name stands for; false for an unknown name.
@@ -52,6 +53,7 @@ void StemPorter(std::string* word);
 void StemFrench(std::string* word);
 void StemRussian(std::string* word);
 void StemArabic(std::string* word);
+void StemRomanian(std::string* word);
 void StemFinnish(std::string* word);
 void StemDanish(std::string* word);
 void StemNorwegian(std::string* word);

@@ -57,6 +57,10 @@ const Reference kReferences[] = {
         "finnish",
 #include "fts/testdata/stems_finnish.inc"
     },
+    {
+        "romanian",
+#include "fts/testdata/stems_romanian.inc"
+    },
 };
 
 TEST(FtsStemmer, SnowballLanguagesMatchKuzu) {
@@ -94,8 +98,8 @@ TEST(FtsStemmer, UnknownNameListsTheSupportedOnes) {
   EXPECT_FALSE(ParseStemmer("german1", &kind));
   EXPECT_EQ(UnknownStemmerMessage("german1"),
             "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, danish, dutch, "
-            "english, finnish, french, german, italian, norwegian, porter, portuguese, russian, "
-            "spanish, swedish'], or use 'none' for no stemming.");
+            "english, finnish, french, german, italian, norwegian, porter, portuguese, romanian, "
+            "russian, spanish, swedish'], or use 'none' for no stemming.");
 }
 
 }  // namespace

@@ -327,4 +327,41 @@ export const LANGUAGES = {
       ],
     ],
   },
+  romanian: {
+    real: `casa casă case casele caselor casei omul omului oameni oamenilor copil copilul
+      copii copiii copiilor frumos frumoasă frumoase frumoşi frumuseţe frumuseţea
+      naţiune naţiunea naţiuni naţional naţionale naţionalitate naţionalităţi lucrare
+      lucrarea lucrări lucrările lucra lucrez lucrezi lucrează lucrăm lucraţi lucrează
+      lucram lucrai lucrase lucraserăm lucrând lucrat lucrată lucraţi lucratori lucrător
+      lucrătoare posibil posibilă posibile posibilitate posibilităţi activitate activităţi
+      activ activă active activi relativ relativă creativitate creativităţi logic logică
+      logice logici socialism socialist socialista socialiştii turist turişti turista
+      informaţie informaţia informaţii organizaţie organizaţia organizaţii citesc citeşti
+      citeşte citim citiţi citeau citind citit citită citire vorbesc vorbeşti vorbeşte
+      vorbim vorbiţi vorbeau vorbind vorbit vorbire vorbitor vorbitoare ţară ţări ţara
+      ţărilor şcoală şcoli şcoala şcolile şcolilor românesc românească româneşti România
+      românii românilor ideea ideile ideilor abilitate abilităţi capabil capabilă
+      instituţie instituţii constituţional agenţie agenţii stea stele stelelor
+      a e i o u ă î â şi şa ţi ţie instituții națiune țară școală românești`,
+    generated: [
+      [
+        `lucr vorb cit scri mânc cânt învăţ pleac ajung frumos naţion posib activ
+         relat creat organiz inform institu`,
+        `- ul ului aua ea ele elor ii iua iei iile iilor ilor ile atei aţie aţia abilitate
+         abilitati abilităi abilităţi ibilitate ivitate ivitati ivităi ivităţi icitate
+         icitati icităi icităţi icator icatori iciv iciva icive icivi icivă ical icala icale
+         icali icală ativ ativa ative ativi ativă aţiune atoare ator atori ătoare ător ători
+         itiv itiva itive itivi itivă iţiune itoare itor itori at ata ată ati ate ut uta ută
+         uti ute it ita ită iti ite ic ica ice ici ică abil abila abile abili abilă ibil ibila
+         ibile ibili ibilă oasa oasă oase os osi oşi ant anta ante anti antă itate itati ităi
+         ităţi iv iva ive ivi ivă ţiune ţiuni iune iuni ism isme ist ista iste isti istă işti
+         are ere ire âre ind ând indu ându eze ească ez ezi ează esc eşti eşte ăsc ăşti ăşte
+         am ai au eam eai ea eaţi eau iam iai ia iaţi iau ui aşi arăm arăţi ară uşi urăm
+         urăţi ură işi irăm irăţi iră âi âşi ârăm ârăţi âră asem aseşi ase aserăm aserăţi
+         aseră isem iseşi ise iserăm iserăţi iseră âsem âseşi âse âserăm âserăţi âseră usem
+         useşi use userăm userăţi useră ăm aţi em eţi im iţi âm âţi seşi serăm serăţi seră sei
+         se sesem seseşi sese seserăm seserăţi seseră a e i ie ă`,
+      ],
+    ],
+  },
 };
