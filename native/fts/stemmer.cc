@@ -761,6 +761,7 @@ constexpr StemmerEntry kStemmers[] = {
     {"finnish", StemmerKind::kFinnish, StemFinnish},
     {"french", StemmerKind::kFrench, StemFrench},
     {"german", StemmerKind::kGerman, StemGerman},
+    {"hungarian", StemmerKind::kHungarian, StemHungarian},
     {"italian", StemmerKind::kItalian, StemItalian},
     {"norwegian", StemmerKind::kNorwegian, StemNorwegian},
     {"porter", StemmerKind::kPorter, StemPorter},

@@ -36,6 +36,7 @@ enum class StemmerKind : uint8_t {
   kDanish,
   kFinnish,
   kRomanian,
+  kHungarian,
 };
 
 // The kind a (lower-case) name stands for; false for an unknown name.
@@ -53,6 +54,7 @@ void StemPorter(std::string* word);
 void StemFrench(std::string* word);
 void StemRussian(std::string* word);
 void StemArabic(std::string* word);
+void StemHungarian(std::string* word);
 void StemRomanian(std::string* word);
 void StemFinnish(std::string* word);
 void StemDanish(std::string* word);

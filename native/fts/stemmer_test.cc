@@ -61,6 +61,10 @@ const Reference kReferences[] = {
         "romanian",
 #include "fts/testdata/stems_romanian.inc"
     },
+    {
+        "hungarian",
+#include "fts/testdata/stems_hungarian.inc"
+    },
 };
 
 TEST(FtsStemmer, SnowballLanguagesMatchKuzu) {
@@ -98,8 +102,8 @@ TEST(FtsStemmer, UnknownNameListsTheSupportedOnes) {
   EXPECT_FALSE(ParseStemmer("german1", &kind));
   EXPECT_EQ(UnknownStemmerMessage("german1"),
             "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, danish, dutch, "
-            "english, finnish, french, german, italian, norwegian, porter, portuguese, romanian, "
-            "russian, spanish, swedish'], or use 'none' for no stemming.");
+            "english, finnish, french, german, hungarian, italian, norwegian, porter, portuguese, "
+            "romanian, russian, spanish, swedish'], or use 'none' for no stemming.");
 }
 
 }  // namespace

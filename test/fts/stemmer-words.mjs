@@ -364,4 +364,36 @@ export const LANGUAGES = {
       ],
     ],
   },
+  hungarian: {
+    real: `ház házak házban házból házba házhoz háznál háztól házon házra házról házzal
+      házért házként házig házul házam házad háza házunk házatok házuk házaim házaid házai
+      házaink házaitok házaik házé házaké kert kertek kertben kertből kertbe kerthez
+      kertnél kerttől kerten kertre kertről kerttel kertért kertem kerted kertje kertünk
+      kertetek kertjük kertjeim kertjei kerteké kertjéé asztal asztalok asztalon asztalra
+      asztallal asztalhoz könyv könyvek könyvben könyvvel könyvről könyveim könyvei
+      város városok városban városba városból várossal városért városként emberek ember
+      emberrel emberhez embernek emberé emberek emberekkel kézzel kéz kezek kezem lánnyal
+      lány lányok lánya anyja anyával apja apjával almát almák almával almája almái
+      fiú fiúk fiúval fiúnak kutya kutyák kutyával kutyája kutyáink kutyáitok kutyáik
+      víz vízzel vizet vizek szoba szobában szobák szobája szobáé egy kettő három
+      magyarul angolul németül gyorsan szépen jól rosszul naponként hetenként egyenként
+      ostul családostul feleségestül gyerekestül tárgyastul mindenkor éjfélkor
+      asszonnyá asszony hosszú hosszabb legszebb szebb nagyobb
+      a e i o u á é ö ő ü ű ó ú aa ee ai öö eu acstul ecstül aszstul osztul ecsset`,
+    generated: [
+      [
+        `ház kert asztal könyv város ember lány alma kutya szoba ablak kenyér tanár
+         barát gyerek levél család kocsi madár ajtó`,
+        `- ban ben ba be ra re nak nek val vel tól től ról ről ból ből hoz hez höz nál nél ig
+         at et ot öt ért képp képpen kor ul ül vá vé onként enként anként ként en on an ön n
+         t án én ánként astul estül stul stül ástul éstül ák ék ök ak ok ek k oké öké aké eké
+         éké áké ké éei ééi áéi éi éé é ünk unk ánk énk nk ájuk éjük juk jük uk ük em om am ám ém
+         m od ed ad öd ád éd d ja je a e o á jaim jeim áim éim aim eim im jaid jeid áid éid
+         aid eid id jai jei ái ai ei i jaink jeink eink aink áink éink ink jaitok jeitek aitok
+         eitek áitok éitek itek jeik jaik aik eik áik éik ik`,
+      ],
+      [`kézz ott hall ottt app tett hegy essz hoss higgy meny ggy ccs`, `al el á é`],
+      [`ács ecset uszoda edzés ing ügy anya ígéret ősz ólom`, `- ban ról nak al unk ként`],
+    ],
+  },
 };
