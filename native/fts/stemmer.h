@@ -37,6 +37,7 @@ enum class StemmerKind : uint8_t {
   kFinnish,
   kRomanian,
   kHungarian,
+  kCatalan,
 };
 
 // The kind a (lower-case) name stands for; false for an unknown name.
@@ -54,6 +55,7 @@ void StemPorter(std::string* word);
 void StemFrench(std::string* word);
 void StemRussian(std::string* word);
 void StemArabic(std::string* word);
+void StemCatalan(std::string* word);
 void StemHungarian(std::string* word);
 void StemRomanian(std::string* word);
 void StemFinnish(std::string* word);

@@ -65,6 +65,10 @@ const Reference kReferences[] = {
         "hungarian",
 #include "fts/testdata/stems_hungarian.inc"
     },
+    {
+        "catalan",
+#include "fts/testdata/stems_catalan.inc"
+    },
 };
 
 TEST(FtsStemmer, SnowballLanguagesMatchKuzu) {
@@ -101,9 +105,9 @@ TEST(FtsStemmer, UnknownNameListsTheSupportedOnes) {
   EXPECT_STREQ(StemmerName(kind), "arabic");
   EXPECT_FALSE(ParseStemmer("german1", &kind));
   EXPECT_EQ(UnknownStemmerMessage("german1"),
-            "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, danish, dutch, "
-            "english, finnish, french, german, hungarian, italian, norwegian, porter, portuguese, "
-            "romanian, russian, spanish, swedish'], or use 'none' for no stemming.");
+            "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, catalan, danish, "
+            "dutch, english, finnish, french, german, hungarian, italian, norwegian, porter, "
+            "portuguese, romanian, russian, spanish, swedish'], or use 'none' for no stemming.");
 }
 
 }  // namespace

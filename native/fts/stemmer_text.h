@@ -8,6 +8,8 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "common/utf8.h"
 
@@ -102,5 +104,40 @@ inline void Replace(U32& w, size_t n, std::u32string_view by) {
 }
 
 inline bool IsIn(char32_t c, std::u32string_view set) { return set.find(c) != set.npos; }
+
+// Suffix lists in groups (each group one space-separated list), for stemmers whose steps pick
+// the longest of many suffixes and act by the group it belongs to. Build once (a function-local
+// static) and share: lookups are const.
+class SuffixTable {
+ public:
+  SuffixTable(std::initializer_list<std::u32string_view> groups) {
+    int group = 0;
+    for (std::u32string_view list : groups) {
+      size_t i = 0;
+      while (i < list.size()) {
+        size_t j = list.find(U' ', i);
+        if (j == list.npos) j = list.size();
+        if (j > i) entries_.emplace_back(list.substr(i, j - i), group);
+        i = j + 1;
+      }
+      ++group;
+    }
+  }
+  // The length and group of the longest suffix that w ends with; group -1 when none.
+  std::pair<size_t, int> Longest(std::u32string_view w) const {
+    size_t len = 0;
+    int group = -1;
+    for (const auto& [suffix, g] : entries_) {
+      if (suffix.size() > len && EndsWithU(w, suffix)) {
+        len = suffix.size();
+        group = g;
+      }
+    }
+    return {len, group};
+  }
+
+ private:
+  std::vector<std::pair<std::u32string_view, int>> entries_;
+};
 
 }  // namespace graphdb::fts

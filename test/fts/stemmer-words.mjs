@@ -396,4 +396,41 @@ export const LANGUAGES = {
       [`ács ecset uszoda edzés ing ügy anya ígéret ősz ólom`, `- ban ról nak al unk ként`],
     ],
   },
+  catalan: {
+    real: `casa cases gos gossos nen nena nens nenes parlar parlant parlava parlàvem
+      parlarem parlaria parlaren parlat parlada parlades menjar menjant menjava menjarem
+      menjat dormir dormint dormia dormirem dormit dorm dormo dorms dormen nacionalitat
+      nacionalitats possibilitat possibilitats activitat activitats ràpidament feliçment
+      lentament clarament biologia biologies lògica lògics lògiques solució solucions
+      revolució revolucions presència presències ciència ciències organització
+      organitzacions organitzador organitzadora comunisme comunista comunistes perillós
+      perillosa perillosos perilloses moviment moviments interessant interessants
+      important importància creatiu creativa creatius creatives aplicació aplicacions
+      responsable responsables possible possibles tristesa amistat ciutat ciutats
+      col·lecció col·legi paral·lel dóna-li dona'm porta'ls fes-ho digues-me l'home
+      aquesta aquests altres també després així més però català catalana catalanes
+      riquíssim riquíssima poquíssims històric històrica històriques músic música
+      fill filla fills filles llibre llibres escriure escrivint escrit escrita`,
+    generated: [
+      [
+        `parl menj dorm cant beb escriv treball estudi compr vend part guany arrib pag
+         segu constru llegi`,
+        `- o es a em eu en ar er ir re ant ent int at ada ats ades ut uda uts udes it ida its
+         ides ava aves àvem àveu aven ia ies íem íeu ien aré aràs arà arem areu aran aria
+         aries aríem aríeu arien és ès essis essin éssim ésseu àssem àsseu assin issin
+         eixo eixes eix eixen isc isca isques esca esquen eixi isquen iguem igueu ando
+         ador adora adors adores ària àries atge ència ències itzar itza itzo
+         ho hi li lo los la les ens -ho -li -la -les -los -me -te -nos -us 'l 'ls 'n 'm 't 's`,
+      ],
+      [
+        `nacion real possib activ creat curi lòg natur form inform organ import dec constr
+         abund comun perill mov interess histor`,
+        `- al als ari aris atge able ables ible ibles itat itats ivitat ivitats bilitat
+         ment ament aments ments ista istes isme ismes ós osa osos oses ic ica ics iques ió
+         ions ció cions acions ada ades ia ies logia logies lógica lògica quíssim quíssima
+         iu ius iva ives atiu atius ativa atives ència encia ències ancia ancies ant ants
+         ent ents ador adora dors dores or ors ora ores ívol ívola ístic istic`,
+      ],
+    ],
+  },
 };
