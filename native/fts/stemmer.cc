@@ -755,6 +755,7 @@ struct StemmerEntry {
 // The stemmers by name, in alphabetical order (the order of the unknown-stemmer error).
 constexpr StemmerEntry kStemmers[] = {
     {"arabic", StemmerKind::kArabic, StemArabic},
+    {"basque", StemmerKind::kBasque, StemBasque},
     {"catalan", StemmerKind::kCatalan, StemCatalan},
     {"danish", StemmerKind::kDanish, StemDanish},
     {"dutch", StemmerKind::kDutch, StemDutch},

@@ -38,6 +38,7 @@ enum class StemmerKind : uint8_t {
   kRomanian,
   kHungarian,
   kCatalan,
+  kBasque,
 };
 
 // The kind a (lower-case) name stands for; false for an unknown name.
@@ -55,6 +56,7 @@ void StemPorter(std::string* word);
 void StemFrench(std::string* word);
 void StemRussian(std::string* word);
 void StemArabic(std::string* word);
+void StemBasque(std::string* word);
 void StemCatalan(std::string* word);
 void StemHungarian(std::string* word);
 void StemRomanian(std::string* word);

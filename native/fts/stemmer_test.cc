@@ -69,6 +69,10 @@ const Reference kReferences[] = {
         "catalan",
 #include "fts/testdata/stems_catalan.inc"
     },
+    {
+        "basque",
+#include "fts/testdata/stems_basque.inc"
+    },
 };
 
 TEST(FtsStemmer, SnowballLanguagesMatchKuzu) {
@@ -104,10 +108,11 @@ TEST(FtsStemmer, UnknownNameListsTheSupportedOnes) {
   EXPECT_EQ(kind, StemmerKind::kArabic);
   EXPECT_STREQ(StemmerName(kind), "arabic");
   EXPECT_FALSE(ParseStemmer("german1", &kind));
-  EXPECT_EQ(UnknownStemmerMessage("german1"),
-            "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, catalan, danish, "
-            "dutch, english, finnish, french, german, hungarian, italian, norwegian, porter, "
-            "portuguese, romanian, russian, spanish, swedish'], or use 'none' for no stemming.");
+  EXPECT_EQ(
+      UnknownStemmerMessage("german1"),
+      "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, basque, catalan, danish, "
+      "dutch, english, finnish, french, german, hungarian, italian, norwegian, porter, portuguese, "
+      "romanian, russian, spanish, swedish'], or use 'none' for no stemming.");
 }
 
 }  // namespace

@@ -433,4 +433,38 @@ export const LANGUAGES = {
       ],
     ],
   },
+  basque: {
+    real: `etxe etxea etxeak etxean etxetik etxera etxeko etxekoa etxeetan gizon gizona
+      gizonak gizonari gizonarekin gizonaren emakume emakumea emakumeak emakumeari haur
+      haurra haurrak haurrentzat liburu liburua liburuak liburuan liburutik liburuaren
+      mendi mendia mendiak mendian mendira mendiko herri herria herriak herrian herritik
+      herriko euskara euskaraz euskaldun euskaldunak euskaltzain euskaltzaina ikasle
+      ikaslea ikasleak irakasle irakaslea irakasleak idazle idazlea jokalari jokalaria
+      jokatu jokatzen jokatuko joka jokoa ikasi ikasten ikasiko ikasketa ikasketak
+      idatzi idazten idatziko idazkera edertasun edertasuna osasun osasuna osasuntsu
+      garrantzitsu garrantzitsua zoriontsu zoriontasuna ezinezko ezinezkoa beharrezko
+      atseden arabera baditu zehar geldi igaro aurka minutuko trako telebista telebistan
+      zlea ederra handia txikia txikitxo etxetxo mutiko mutikoa neska neskatila neskatxa
+      a e i o u ab ba`,
+    generated: [
+      [
+        `etxe gizon liburu mendi herri ikas idaz jok lan egin etorr ibil jan edan`,
+        `- le la tzaile aldatu atu tzailea taile pera gale gura kura kor korra or orra tun
+         gaitz kaitz ezin tezin errez karri tzaga tzaka tzake ez eza tzez keta eta etan pen
+         pena tze atze kuntza kunde kune kuna kera era kizun dura tura men mena go ago tio
+         taldi aldi gune bide pide gai ki kin rekin kari ari tari etari gailu kide ide du ka
+         kan an ean tu lari tatu rean tarazi arazi tzat bera dako garri garria tza atseden
+         aria bizia zain tzain zale tzale aizun orde burua ohi kintza gintzo tzu tzo talde
+         eria keria teria di za ada tara etara tra ta tegi z zko ti tsu zu zto asi gile estu
+         larri nahi koi oi goi min dun duru duri os osa oso ar ara tar dar tiar liar gabe kabe
+         ga ge kada tasun asun mendu mentu zio zino zione ezia degi egi toki leku gintza alde
+         kalde une una pe gibel ondo arte aurre ola ontzi gela denda te zaro taro oro aro ero
+         eroz kana tako etako kote tzar handi kondo skila no ño ska xka zka tila to tto txo txu
+         anda anga urren gei eme kume sa ko eko ena ne tarik tan ordu oste tzara ra antza behar
+         ro giro ak zp ket kail ail kirri ngo ñi sko sta koitz na garren gerren garna tz tuko
+         ora buru ren joka tzen ten en trako minutuko zehar tate tade date dade larik lanik
+         ik ztik rik zlea etxea etakoa tasuna gabea`,
+      ],
+    ],
+  },
 };
