@@ -764,6 +764,7 @@ constexpr StemmerEntry kStemmers[] = {
     {"french", StemmerKind::kFrench, StemFrench},
     {"german", StemmerKind::kGerman, StemGerman},
     {"hungarian", StemmerKind::kHungarian, StemHungarian},
+    {"indonesian", StemmerKind::kIndonesian, StemIndonesian},
     {"italian", StemmerKind::kItalian, StemItalian},
     {"norwegian", StemmerKind::kNorwegian, StemNorwegian},
     {"porter", StemmerKind::kPorter, StemPorter},

@@ -39,6 +39,7 @@ enum class StemmerKind : uint8_t {
   kHungarian,
   kCatalan,
   kBasque,
+  kIndonesian,
 };
 
 // The kind a (lower-case) name stands for; false for an unknown name.
@@ -56,6 +57,7 @@ void StemPorter(std::string* word);
 void StemFrench(std::string* word);
 void StemRussian(std::string* word);
 void StemArabic(std::string* word);
+void StemIndonesian(std::string* word);
 void StemBasque(std::string* word);
 void StemCatalan(std::string* word);
 void StemHungarian(std::string* word);

@@ -73,6 +73,10 @@ const Reference kReferences[] = {
         "basque",
 #include "fts/testdata/stems_basque.inc"
     },
+    {
+        "indonesian",
+#include "fts/testdata/stems_indonesian.inc"
+    },
 };
 
 TEST(FtsStemmer, SnowballLanguagesMatchKuzu) {
@@ -111,8 +115,8 @@ TEST(FtsStemmer, UnknownNameListsTheSupportedOnes) {
   EXPECT_EQ(
       UnknownStemmerMessage("german1"),
       "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, basque, catalan, danish, "
-      "dutch, english, finnish, french, german, hungarian, italian, norwegian, porter, portuguese, "
-      "romanian, russian, spanish, swedish'], or use 'none' for no stemming.");
+      "dutch, english, finnish, french, german, hungarian, indonesian, italian, norwegian, porter, "
+      "portuguese, romanian, russian, spanish, swedish'], or use 'none' for no stemming.");
 }
 
 }  // namespace

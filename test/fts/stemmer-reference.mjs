@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Regenerates the stemmer reference data of native/fts/testdata/ (docs/fts.md, "Stemmers"): for
-// each language, real inflected words plus generated ones (stems joined with the suffixes the
-// Snowball description of that language names, so that every rule fires), stemmed by Kùzu
+// each language, real inflected words plus generated ones (stems joined with the prefixes and
+// suffixes the Snowball description of that language names, so that every rule fires), stemmed by Kùzu
 // 0.11.3's STEM(word, language) (the Snowball stemmers). The GoogleTest FtsStemmer.* compares our
 // stemmers with these pairs without needing Kùzu.
 //
@@ -24,12 +24,16 @@ function wordsOf(lang) {
   const spec = LANGUAGES[lang];
   if (!spec) throw new Error(`no word list for '${lang}'`);
   const words = new Set(spec.real.split(/\s+/).filter(Boolean));
-  for (const [stems, suffixes] of spec.generated ?? []) {
-    for (const stem of stems.split(/\s+/).filter(Boolean)) {
-      for (const suffix of suffixes.split(/\s+/).filter(Boolean)) {
-        words.add(stem + (suffix === '-' ? '' : suffix));
-      }
-    }
+  const parts = (list) =>
+    list
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((p) => (p === '-' ? '' : p));
+  for (const lists of spec.generated ?? []) {
+    // [stems, suffixes] or [prefixes, stems, suffixes]: every combination.
+    let combined = [''];
+    for (const list of lists) combined = combined.flatMap((head) => parts(list).map((p) => head + p));
+    for (const w of combined) if (w) words.add(w);
   }
   return [...words].map((w) => w.toLowerCase()).filter((w, i, a) => a.indexOf(w) === i);
 }

@@ -1,6 +1,6 @@
 // Word lists of test/fts/stemmer-reference.mjs, per language: `real` holds inflected words (one
 // string, white-space separated); `generated` holds [stems, suffixes] pairs whose every
-// combination is added ("-" is the empty suffix), built from the suffix lists of the Snowball
+// combination is added ("-" is the empty affix; a triple adds prefixes), built from the suffix lists of the Snowball
 // description of the language so that each rule fires.
 export const LANGUAGES = {
   arabic: {
@@ -464,6 +464,32 @@ export const LANGUAGES = {
          ro giro ak zp ket kail ail kirri ngo ñi sko sta koitz na garren gerren garna tz tuko
          ora buru ren joka tzen ten en trako minutuko zehar tate tade date dade larik lanik
          ik ztik rik zlea etxea etakoa tasuna gabea`,
+      ],
+    ],
+  },
+  indonesian: {
+    real: `makan makanan dimakan memakan termakan pemakan makanannya makanlah bukunya
+      bukuku bukumu membaca dibaca pembaca bacaan membacakan dibacakan menulis ditulis
+      penulis tulisan menuliskan menyapu penyapu disapu memukul dipukul pemukul menyanyi
+      penyanyi nyanyian bernyanyi bermain permainan mainan pemain dimainkan memainkan
+      belajar pelajar pelajaran mempelajari dipelajari bekerja pekerja pekerjaan dikerjakan
+      mengerjakan berjalan perjalanan menjalankan dijalankan pengajar mengajar ajaran
+      kebersihan kesehatan keadilan kebudayaan ketidakadilan pertanian petani bertani
+      menggunakan digunakan penggunaan pengguna terbesar terbaik terlalu tersebut
+      apakah siapakah bukankah adalah itulah inilah bagaimanapun apapun siapapun
+      membesarkan mendengarkan mendengar pendengar mengambil diambil pengambilan
+      menyelesaikan diselesaikan penyelesaian memberikan diberikan pemberian bersepeda
+      mobil mobilnya rumah rumahnya rumahku kotanya negara negaranya berbicara pembicaraan
+      dibicarakan mencintai dicintai kekasih mengasihi dikasihi rasanya perasaan merasakan
+      pelajari pelajarkan belajarlah membelikan dibelikan berserta beserta bekerjalah
+      memperbesar diperbesar memperkenalkan diperkenalkan menyanyikan tetapi manusia
+      a i u ia aku kamu dia kami kita mereka`,
+    generated: [
+      [
+        `di me meng men mem meny pe peng pen pem peny ter ke ber be per pel bel -`,
+        `baca tulis pukul sapu ajar ambil asih ukur kerja jalan besar dengar rasa beli
+         pakai pilih isi gambar lihat cari lerja`,
+        `- kan an i kah pun mu nya kannya ilah`,
       ],
     ],
   },
