@@ -765,6 +765,7 @@ constexpr StemmerEntry kStemmers[] = {
     {"german", StemmerKind::kGerman, StemGerman},
     {"hungarian", StemmerKind::kHungarian, StemHungarian},
     {"indonesian", StemmerKind::kIndonesian, StemIndonesian},
+    {"irish", StemmerKind::kIrish, StemIrish},
     {"italian", StemmerKind::kItalian, StemItalian},
     {"norwegian", StemmerKind::kNorwegian, StemNorwegian},
     {"porter", StemmerKind::kPorter, StemPorter},

@@ -40,6 +40,7 @@ enum class StemmerKind : uint8_t {
   kCatalan,
   kBasque,
   kIndonesian,
+  kIrish,
 };
 
 // The kind a (lower-case) name stands for; false for an unknown name.
@@ -57,6 +58,7 @@ void StemPorter(std::string* word);
 void StemFrench(std::string* word);
 void StemRussian(std::string* word);
 void StemArabic(std::string* word);
+void StemIrish(std::string* word);
 void StemIndonesian(std::string* word);
 void StemBasque(std::string* word);
 void StemCatalan(std::string* word);

@@ -77,6 +77,10 @@ const Reference kReferences[] = {
         "indonesian",
 #include "fts/testdata/stems_indonesian.inc"
     },
+    {
+        "irish",
+#include "fts/testdata/stems_irish.inc"
+    },
 };
 
 TEST(FtsStemmer, SnowballLanguagesMatchKuzu) {
@@ -115,8 +119,8 @@ TEST(FtsStemmer, UnknownNameListsTheSupportedOnes) {
   EXPECT_EQ(
       UnknownStemmerMessage("german1"),
       "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, basque, catalan, danish, "
-      "dutch, english, finnish, french, german, hungarian, indonesian, italian, norwegian, porter, "
-      "portuguese, romanian, russian, spanish, swedish'], or use 'none' for no stemming.");
+      "dutch, english, finnish, french, german, hungarian, indonesian, irish, italian, norwegian, "
+      "porter, portuguese, romanian, russian, spanish, swedish'], or use 'none' for no stemming.");
 }
 
 }  // namespace

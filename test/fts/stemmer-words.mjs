@@ -493,4 +493,31 @@ export const LANGUAGES = {
       ],
     ],
   },
+  irish: {
+    real: `athair n-athair h-athair t-athair mháthair máthair bhean bean mbean gcat cat
+      ndoras doras bhfear fear ngeata geata bpáiste páiste tsráid sráid dtír tír
+      d'ól d'fhág m'athair b'fhéidir shiúil siúil chuaigh dhún fhéach ghlac mhol phós
+      thóg siopadóireacht siopadóir poblacht monarcacht monarcachta eolaíocht eolaíochta
+      geolaíocht fealsúnacht ceolchoirm bunaíocht oibrigh oibrímid oibreoidh ólaimid
+      rithfidh glanfaidh scríobhfaidh déanann déanaimid déanadh briseadh cuireadh
+      múinteoir múinteoirí feirmeoir feirmeoirí iascaire iascairí siopadóirí cainteoir
+      grafaíocht geografaíocht bitheolaíocht antraipeolaíocht síceapatach síceapaite
+      gineas gineach genitive ginis ceimiceach meitéareolaíocht aistritheoir aistritheoirí
+      tuairimí tuairim fhoirm foirmeacha foirmiúil acadúil náisiúnta idirnáisiúnta
+      a é í á ó ú an na ag ar le do`,
+    generated: [
+      [
+        `h- n- t- d' d'fh m' b' sh mb gc nd bhf ng bp ts dt bh ch dh fh gh mh ph th -`,
+        `ól ár éan obair uisce athair bád cáis`,
+      ],
+      [
+        `cláir obair saothar múin foghlaim ceannaigh sábhál oibr scríobh`,
+        `- amh eamh abh eabh aibh ibh aimh imh aíocht íocht aíochta íochta ire irí aire airí
+         acht eacht ach each eachtúil eachta achtúil achta arcacht arcachtaí arcachta gineach
+         gineas ginis grafaíoch grafaíocht grafaíochta grafaíochtaí paite patach pataigh
+         patacha óideach óideacha óidigh imid aimid ímid aímid faidh fidh ain eadh adh áil
+         tear tar`,
+      ],
+    ],
+  },
 };
