@@ -41,6 +41,8 @@ enum class StemmerKind : uint8_t {
   kBasque,
   kIndonesian,
   kIrish,
+  kHindi,
+  kNepali,
 };
 
 // The kind a (lower-case) name stands for; false for an unknown name.
@@ -58,6 +60,8 @@ void StemPorter(std::string* word);
 void StemFrench(std::string* word);
 void StemRussian(std::string* word);
 void StemArabic(std::string* word);
+void StemNepali(std::string* word);
+void StemHindi(std::string* word);
 void StemIrish(std::string* word);
 void StemIndonesian(std::string* word);
 void StemBasque(std::string* word);

@@ -81,6 +81,14 @@ const Reference kReferences[] = {
         "irish",
 #include "fts/testdata/stems_irish.inc"
     },
+    {
+        "hindi",
+#include "fts/testdata/stems_hindi.inc"
+    },
+    {
+        "nepali",
+#include "fts/testdata/stems_nepali.inc"
+    },
 };
 
 TEST(FtsStemmer, SnowballLanguagesMatchKuzu) {
@@ -116,11 +124,11 @@ TEST(FtsStemmer, UnknownNameListsTheSupportedOnes) {
   EXPECT_EQ(kind, StemmerKind::kArabic);
   EXPECT_STREQ(StemmerName(kind), "arabic");
   EXPECT_FALSE(ParseStemmer("german1", &kind));
-  EXPECT_EQ(
-      UnknownStemmerMessage("german1"),
-      "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, basque, catalan, danish, "
-      "dutch, english, finnish, french, german, hungarian, indonesian, irish, italian, norwegian, "
-      "porter, portuguese, romanian, russian, spanish, swedish'], or use 'none' for no stemming.");
+  EXPECT_EQ(UnknownStemmerMessage("german1"),
+            "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, basque, catalan, "
+            "danish, dutch, english, finnish, french, german, hindi, hungarian, indonesian, irish, "
+            "italian, nepali, norwegian, porter, portuguese, romanian, russian, spanish, "
+            "swedish'], or use 'none' for no stemming.");
 }
 
 }  // namespace

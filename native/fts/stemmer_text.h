@@ -125,10 +125,16 @@ class SuffixTable {
   }
   // The length and group of the longest suffix that w ends with; group -1 when none.
   std::pair<size_t, int> Longest(std::u32string_view w) const {
+    return Longest(w, [](int, size_t) { return true; });
+  }
+  // The same among the suffixes for which accept(group, length) holds (Snowball's among with
+  // condition routines: a suffix whose condition fails gives way to a shorter one).
+  template <typename Accept>
+  std::pair<size_t, int> Longest(std::u32string_view w, Accept accept) const {
     size_t len = 0;
     int group = -1;
     for (const auto& [suffix, g] : entries_) {
-      if (suffix.size() > len && EndsWithU(w, suffix)) {
+      if (suffix.size() > len && EndsWithU(w, suffix) && accept(g, suffix.size())) {
         len = suffix.size();
         group = g;
       }
