@@ -776,6 +776,7 @@ constexpr StemmerEntry kStemmers[] = {
     {"russian", StemmerKind::kRussian, StemRussian},
     {"spanish", StemmerKind::kSpanish, StemSpanish},
     {"swedish", StemmerKind::kSwedish, StemSwedish},
+    {"turkish", StemmerKind::kTurkish, StemTurkish},
 };
 
 }  // namespace

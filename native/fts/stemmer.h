@@ -43,6 +43,7 @@ enum class StemmerKind : uint8_t {
   kIrish,
   kHindi,
   kNepali,
+  kTurkish,
 };
 
 // The kind a (lower-case) name stands for; false for an unknown name.
@@ -60,6 +61,7 @@ void StemPorter(std::string* word);
 void StemFrench(std::string* word);
 void StemRussian(std::string* word);
 void StemArabic(std::string* word);
+void StemTurkish(std::string* word);
 void StemNepali(std::string* word);
 void StemHindi(std::string* word);
 void StemIrish(std::string* word);

@@ -89,6 +89,10 @@ const Reference kReferences[] = {
         "nepali",
 #include "fts/testdata/stems_nepali.inc"
     },
+    {
+        "turkish",
+#include "fts/testdata/stems_turkish.inc"
+    },
 };
 
 TEST(FtsStemmer, SnowballLanguagesMatchKuzu) {
@@ -127,8 +131,8 @@ TEST(FtsStemmer, UnknownNameListsTheSupportedOnes) {
   EXPECT_EQ(UnknownStemmerMessage("german1"),
             "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, basque, catalan, "
             "danish, dutch, english, finnish, french, german, hindi, hungarian, indonesian, irish, "
-            "italian, nepali, norwegian, porter, portuguese, romanian, russian, spanish, "
-            "swedish'], or use 'none' for no stemming.");
+            "italian, nepali, norwegian, porter, portuguese, romanian, russian, spanish, swedish, "
+            "turkish'], or use 'none' for no stemming.");
 }
 
 }  // namespace

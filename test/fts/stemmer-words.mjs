@@ -556,4 +556,35 @@ export const LANGUAGES = {
       ],
     ],
   },
+  turkish: {
+    real: `kitap kitaplar kitabı kitapları kitabım kitabın kitabımız kitaplarımız kitapta
+      kitaptan kitaba kitapla kitapçı kitaplık ev evler evde evden eve evi evim evimiz
+      evlerimiz evlerimizde evlerimizdeki evdeki evdekiler ağaç ağacı ağaçlar kalem
+      kalemler kalemi kalemim kalemle kalemlerle okul okullar okulda okuldan okula okulu
+      okulumuz okuldaki çocuk çocuklar çocuğu çocuğun çocuklara çocuklarımız kedi kediler
+      kedim kedimiz kedisi kedileri kediye kediyle kedinin gelmek geliyorum geliyorsun
+      geliyor geliyoruz geliyorsunuz geliyorlar geldim geldin geldi geldik geldiniz geldiler
+      gelmişim gelmişsin gelmiş gelmişiz gelmişsiniz gelmişler gelecek geleceğim gelirim
+      gelirsen gelse gelsem gelseydi gelmeli doktor doktorum doktorsun doktordur
+      doktoruymuşsunuz doktorlar doktorlardır doktorken öğretmen öğretmenler öğretmendir
+      öğretmenim öğretmensin öğretmeniz güzel güzeldir güzelce güzelleştirmek yapmak
+      yapıyorum yaptım yapmış yapacak yapılır yapıldı yapılmış kedicasına aslancasına
+      ad soyad adı adım kedim kitabımdaki arkadaşımınki bizimki sizinki evdekini
+      anne annem annesi babam babası kardeşim kardeşler kardeşlerimiz şehir şehirler
+      şehirde şehre şehrin köy köyler köyde köyden ülke ülkeler ülkede ülkeden ülkemiz
+      a e ı i o ö u ü ab ev ad`,
+    generated: [
+      [
+        `ev kitap kalem okul çocuk kedi arkadaş öğretmen göz gül kız baba ağaç`,
+        `- ler lar leri ları i ı u ü si sı su sü yi yı yu yü e a ye ya de da te ta den dan ten
+         tan nde nda nden ndan le la yle yla ce ca nce nca in ın un ün nin nın nun nün ni nı nu
+         nü ki deki daki lerdeki imiz ımız im ım in ın iniz ınız m n miz mız niz nız dir dır
+         dur dür tir tır tur tür dim dım dik dık din dın di dı du dü ydi ydı sem sam sen san se
+         sa ysa yse miş mış muş müş ymiş ymış ken yken cesine casına sınız siniz sunuz sünüz
+         sin sın sun sün yim yım yiz yız iz ız lerimiz larımız lerde larda lerden lardan
+         lerimizde larımızda indeki ındaki dekiler dakiler dekini dakini lerinin larının
+         imizin ımızın lerle larla ydiler ydılar mişler mışlar dirler dırlar`,
+      ],
+    ],
+  },
 };
