@@ -768,6 +768,7 @@ constexpr StemmerEntry kStemmers[] = {
     {"indonesian", StemmerKind::kIndonesian, StemIndonesian},
     {"irish", StemmerKind::kIrish, StemIrish},
     {"italian", StemmerKind::kItalian, StemItalian},
+    {"lithuanian", StemmerKind::kLithuanian, StemLithuanian},
     {"nepali", StemmerKind::kNepali, StemNepali},
     {"norwegian", StemmerKind::kNorwegian, StemNorwegian},
     {"porter", StemmerKind::kPorter, StemPorter},

@@ -44,6 +44,7 @@ enum class StemmerKind : uint8_t {
   kHindi,
   kNepali,
   kTurkish,
+  kLithuanian,
 };
 
 // The kind a (lower-case) name stands for; false for an unknown name.
@@ -61,6 +62,7 @@ void StemPorter(std::string* word);
 void StemFrench(std::string* word);
 void StemRussian(std::string* word);
 void StemArabic(std::string* word);
+void StemLithuanian(std::string* word);
 void StemTurkish(std::string* word);
 void StemNepali(std::string* word);
 void StemHindi(std::string* word);

@@ -93,6 +93,10 @@ const Reference kReferences[] = {
         "turkish",
 #include "fts/testdata/stems_turkish.inc"
     },
+    {
+        "lithuanian",
+#include "fts/testdata/stems_lithuanian.inc"
+    },
 };
 
 TEST(FtsStemmer, SnowballLanguagesMatchKuzu) {
@@ -131,8 +135,8 @@ TEST(FtsStemmer, UnknownNameListsTheSupportedOnes) {
   EXPECT_EQ(UnknownStemmerMessage("german1"),
             "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, basque, catalan, "
             "danish, dutch, english, finnish, french, german, hindi, hungarian, indonesian, irish, "
-            "italian, nepali, norwegian, porter, portuguese, romanian, russian, spanish, swedish, "
-            "turkish'], or use 'none' for no stemming.");
+            "italian, lithuanian, nepali, norwegian, porter, portuguese, romanian, russian, "
+            "spanish, swedish, turkish'], or use 'none' for no stemming.");
 }
 
 }  // namespace

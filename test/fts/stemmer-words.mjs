@@ -587,4 +587,38 @@ export const LANGUAGES = {
       ],
     ],
   },
+  lithuanian: {
+    real: `vyras vyro vyrui vyrą vyru vyre vyrai vyrų vyrams vyrus vyrais vyruose kelias
+      kelio keliui kelią keliu kelyje keliai kelių keliams kelius keliais keliuose brolis
+      brolio broliui brolį broliu brolyje broliai brolių broliams brolius broliais galva
+      galvos galvai galvą galva galvoje galvų galvoms galvomis galvose gervė gervės gervei
+      gervę gervėje gervių gervėms gervėmis gervėse sūnus sūnaus sūnui sūnų sūnumi sūnuje
+      sūnūs sūnums sūnumis akmuo akmens akmeniui akmenį akmeniu akmenyje vanduo vandens
+      dirbti dirbu dirbi dirba dirbame dirbate dirbo dirbome dirbsiu dirbsi dirbs dirbsime
+      dirbčiau dirbtum dirbk dirbkime dirbąs dirbdamas mokytis mokausi mokaisi mokosi
+      mokėjosi lietuvaitė lietuvaite lietuvaitės advokatė advokate advokatės žvilgesiu
+      žėrėjime žioravime gražus gražiausias geresnis gerasis geroji gerojo žaliasis
+      tvarkingas lenkiškas mažytis mažiukas baltutėlaitis didokas salsvas apvalainas
+      tenykštis didesnis naujausias eidavo turintis turėjo bėgdamas ūkininkauja
+      aliejus alyvuogė ateitis medžiai medžių žodžiai žodžių vokietis vokiečiai vokiečių
+      lietuvių lietuviai kalba kalbos kalbą kalbėti kalbėjo kalbėsiu vyras' a e i o u`,
+    generated: [
+      [
+        `vyr kel brol galv gerv sūn akmen dirb mok kalb tvark maž gr did nauj`,
+        `- as ias is ys o io ui iui ą ią į u iu e yje y au i an ai iai ų ių ams am iams iam us
+         ius ais iais uose iuose uos uosna ysna asis aisi osi ųsi uisi ąsi usi esi uo a ia os
+         ios oj oje ioje osna om oms ioms omis iomis ose iose on ion ė ės ei ę ėj ėje ėms es ėmis
+         ėse ėsna ėn aus iaus umi iumi uje iuje iau ūs ums umis un iun ies ens enio eniui enį imi
+         eniu enyje ie enie enys ims enims enis imis enimis yse enyse iem iems ame iame uosi
+         iuosi iesi asi iasi amės iamės at ate iat iate atės iatės isi im imės it ite ome ot ote
+         ėjo ėjosi otės eisi ėsi ėm ėme ėmės ėt ėte ėtės ausi omės siu siuosi si siesi s ysis sim
+         sime sit site čiau čiausi tum tumei tumeis tumeisi tųsi tumėm tumėme tumėmės tute tumėt
+         tumėte tumėtės k ki kimės uoti iuoti auti iauti oti ioti ėti yti inti inėti enti
+         telėti terėti ti ąs iąs įs tųs simės sitės kite ingas iškas ėtas otas uotas yt iukas
+         iulis ėlis ylis učiukas uliukas okas iokas svas švas zganas opas ainas ykštis ykščias
+         esnis iausias ojo iajam ąjį uoju ieji ųjų iesiems uosius aisiais osios ąsias davo
+         antis iantis intis ėjo ęs ėjęs siantis damas auja jamas dž č gd`,
+      ],
+    ],
+  },
 };
