@@ -3,15 +3,18 @@
 //
 //   english  the Snowball English stemmer ("Porter2"), the default
 //   porter   M. F. Porter's original 1980 algorithm
-//   french   the Snowball French stemmer
-//   russian  the Snowball Russian stemmer
+//   arabic, basque, catalan, danish, dutch, finnish, french, german, hindi, hungarian,
+//   indonesian, irish, italian, lithuanian, nepali, norwegian, portuguese, romanian, russian,
+//   spanish, swedish, turkish
+//            the Snowball stemmer of that language, as Kùzu 0.11.3 ships it (stemmer_<lang>.cc;
+//            the Scandinavian ones in stemmer_nordic.cc, Hindi and Nepali in stemmer_indic.cc)
 //   none     no stemming
 //
 // Words are UTF-8. The English and Porter stemmers treat any byte outside a-z as a consonant
-// (so "früh" and "x-ray" pass through unchanged, as in Snowball); the French and Russian stemmers
-// work on Unicode letters and leaves other characters alone.
+// (so "früh" and "x-ray" pass through unchanged, as in Snowball); the other stemmers work on
+// Unicode code points (stemmer_text.h) and leave characters outside their alphabet alone.
 //
-// Thread-safety: stateless functions.
+// Thread-safety: stateless functions (the suffix tables are built once, thread-safely).
 #pragma once
 
 #include <string>
