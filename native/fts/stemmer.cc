@@ -777,6 +777,7 @@ constexpr StemmerEntry kStemmers[] = {
     {"russian", StemmerKind::kRussian, StemRussian},
     {"spanish", StemmerKind::kSpanish, StemSpanish},
     {"swedish", StemmerKind::kSwedish, StemSwedish},
+    {"tamil", StemmerKind::kTamil, StemTamil},
     {"turkish", StemmerKind::kTurkish, StemTurkish},
 };
 

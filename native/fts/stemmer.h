@@ -5,7 +5,7 @@
 //   porter   M. F. Porter's original 1980 algorithm
 //   arabic, basque, catalan, danish, dutch, finnish, french, german, hindi, hungarian,
 //   indonesian, irish, italian, lithuanian, nepali, norwegian, portuguese, romanian, russian,
-//   spanish, swedish, turkish
+//   spanish, swedish, tamil, turkish
 //            the Snowball stemmer of that language, as Kùzu 0.11.3 ships it (stemmer_<lang>.cc;
 //            the Scandinavian ones in stemmer_nordic.cc, Hindi and Nepali in stemmer_indic.cc)
 //   none     no stemming
@@ -48,6 +48,7 @@ enum class StemmerKind : uint8_t {
   kNepali,
   kTurkish,
   kLithuanian,
+  kTamil,
 };
 
 // The kind a (lower-case) name stands for; false for an unknown name.
@@ -65,6 +66,7 @@ void StemPorter(std::string* word);
 void StemFrench(std::string* word);
 void StemRussian(std::string* word);
 void StemArabic(std::string* word);
+void StemTamil(std::string* word);
 void StemLithuanian(std::string* word);
 void StemTurkish(std::string* word);
 void StemNepali(std::string* word);

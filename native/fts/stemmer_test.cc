@@ -97,6 +97,10 @@ const Reference kReferences[] = {
         "lithuanian",
 #include "fts/testdata/stems_lithuanian.inc"
     },
+    {
+        "tamil",
+#include "fts/testdata/stems_tamil.inc"
+    },
 };
 
 TEST(FtsStemmer, SnowballLanguagesMatchKuzu) {
@@ -136,7 +140,7 @@ TEST(FtsStemmer, UnknownNameListsTheSupportedOnes) {
             "Unrecognized stemmer 'german1'. Supported stemmers are: ['arabic, basque, catalan, "
             "danish, dutch, english, finnish, french, german, hindi, hungarian, indonesian, irish, "
             "italian, lithuanian, nepali, norwegian, porter, portuguese, romanian, russian, "
-            "spanish, swedish, turkish'], or use 'none' for no stemming.");
+            "spanish, swedish, tamil, turkish'], or use 'none' for no stemming.");
 }
 
 }  // namespace
