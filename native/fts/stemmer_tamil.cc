@@ -3,12 +3,10 @@
 // prefixes, question, "um", common-word, case (vetrumai urupu), plural, command and tense
 // suffixes, each followed by fixes of the word's new ending.
 //
-// As in the Turkish stemmer, the backward steps work with a cursor moving left and a slice
-// [bra, ket) that a replacement changes; alternatives listed with "or" are tried in order.
-#include <functional>
-
+// The backward steps are worked as the algorithm is written (stemmer_cursor.h); alternatives
+// listed with "or" are tried in order, lists of suffixes ("among") by length.
 #include "fts/stemmer.h"
-#include "fts/stemmer_text.h"
+#include "fts/stemmer_cursor.h"
 
 namespace graphdb::fts {
 namespace {
@@ -18,10 +16,9 @@ constexpr std::u32string_view kVowelSigns = U"\u0BBE\u0BBF\u0BC0\u0BC6\u0BC7\u0B
 constexpr std::u32string_view kVowels = U"அஆஇஈஉஊஎஏஐஒஓஔ";
 constexpr char32_t kPulli = 0x0BCD;
 
-class TamilWord {
+class TamilWord : public BackwardCursor {
  public:
-  explicit TamilWord(U32 w) : s_(std::move(w)) {}
-  U32& Text() { return s_; }
+  using BackwardCursor::BackwardCursor;
 
   void Stem() {
     found_case_ = false;
@@ -32,7 +29,7 @@ class TamilWord {
     if (LongEnough()) {
       Back([&] {
         ket_ = c_;
-        if (!AmongAny({U"ோ", U"ே", U"ா"})) return false;
+        if (!Among({U"ோ", U"ே", U"ா"})) return false;
         return Set(U"்");
       });
       FixEndings();
@@ -50,7 +47,7 @@ class TamilWord {
     if (LongEnough()) {
       Back([&] {
         ket_ = c_;
-        return AmongAny({U"பி", U"வி"}) && Set(U"");
+        return Among({U"பி", U"வி"}) && Set(U"");
       });
     }
     bool found = true;
@@ -66,62 +63,18 @@ class TamilWord {
   }
 
  private:
-  using Step = std::function<bool()>;
-
   bool LongEnough() const { return s_.size() > 4; }
 
   // Runs `step` backwards from the end of the word.
   bool Back(const Step& step) {
-    c_ = s_.size();
+    ToEnd();
     return step();
-  }
-  bool Any(std::initializer_list<Step> steps) {
-    size_t mark = s_.size() - c_;
-    for (const Step& step : steps) {
-      c_ = s_.size() - mark;
-      if (step()) return true;
-    }
-    c_ = s_.size() - mark;
-    return false;
-  }
-  bool Test(const Step& step) {
-    size_t mark = s_.size() - c_;
-    bool ok = step();
-    c_ = s_.size() - mark;
-    return ok;
-  }
-  bool Lit(std::u32string_view t) {
-    if (c_ < t.size() || std::u32string_view(s_).substr(c_ - t.size(), t.size()) != t) {
-      return false;
-    }
-    c_ -= t.size();
-    return true;
   }
   // `[ 'text'`: the slice starts at the cursor and the literal is consumed.
   bool Mark(std::u32string_view t) {
-    ket_ = c_;
+    OpenSlice();
     return Lit(t);
   }
-  // Longest of `list` ending at the cursor.
-  bool AmongAny(std::initializer_list<std::u32string_view> list) {
-    std::u32string_view best = LongestSuffix(std::u32string_view(s_).substr(0, c_), list);
-    if (best.empty()) return false;
-    c_ -= best.size();
-    return true;
-  }
-  // One letter of `set` before the cursor (consumed).
-  bool In(std::u32string_view set) {
-    if (c_ == 0 || !IsIn(s_[c_ - 1], set)) return false;
-    --c_;
-    return true;
-  }
-  bool AtAny(std::u32string_view set) const { return c_ > 0 && IsIn(s_[c_ - 1], set); }
-  // `] <- by`: replaces [cursor, ket).
-  bool Set(std::u32string_view by) {
-    s_.replace(c_, ket_ - c_, by);
-    return true;
-  }
-
   // Forward: a question (எ) or pronoun (அ இ உ) prefix before a consonant and pulli.
   void RemovePrefix(std::u32string_view first) {
     if (s_.size() < 3 || !IsIn(s_[0], first) || !IsIn(s_[1], U"கசதவநபமயஙஞ") || s_[2] != kPulli) {
@@ -149,11 +102,9 @@ class TamilWord {
       return Any({
           [&] {
             ket_ = c_;
-            return AmongAny({U"ந்", U"ந்த", U"ந்த்"}) && Set(U"");
+            return Among({U"ந்", U"ந்த", U"ந்த்"}) && Set(U"");
           },
-          [&] {
-            return Mark(U"ய்") && Test([&] { return AmongAny({U"ை", U"ி", U"ீ"}); }) && Set(U"");
-          },
+          [&] { return Mark(U"ய்") && Test([&] { return Among({U"ை", U"ி", U"ீ"}); }) && Set(U""); },
           [&] {
             ket_ = c_;
             return Any({[&] { return Lit(U"ட்ப்"); }, [&] { return Lit(U"ட்க்"); }}) && Set(U"ள்");
@@ -171,7 +122,7 @@ class TamilWord {
           [&] { return Mark(U"்") && In(U"யரலவழளஙஞணநமன") && Lit(U"்") && Set(U"்"); },
           [&] {
             ket_ = c_;
-            return AmongAny({U"வ", U"ய", U"வ்"}) && Set(U"");
+            return Among({U"வ", U"ய", U"வ்"}) && Set(U"");
           },
           [&] { return Mark(U"னு") && !AtAny(kVowelSigns) && Set(U""); },
           [&] { return Mark(U"ங்") && !AtAny(U"ை") && Set(U"ம்"); },
@@ -212,8 +163,8 @@ class TamilWord {
         [&] {
           return Test([&] {
             ket_ = c_;
-            return AmongAny({U"படு", U"பட்ட", U"பட்டு", U"பட்டது", U"பட்டண", U"குரிய", U"பற்றி", U"விடு",
-                             U"விட்டு", U"படிதான", U"படி", U"தான", U"ெல்லாம்"}) &&
+            return Among({U"படு", U"பட்ட", U"பட்டு", U"பட்டது", U"பட்டண", U"குரிய", U"பற்றி", U"விடு",
+                          U"விட்டு", U"படிதான", U"படி", U"தான", U"ெல்லாம்"}) &&
                    Set(U"");
           });
         },
@@ -283,7 +234,7 @@ class TamilWord {
         [&] {
           return Test([&] {
             ket_ = c_;
-            return AmongAny({U"கொண்டிர்", U"படு"}) && Set(U"");
+            return Among({U"கொண்டிர்", U"படு"}) && Set(U"");
           });
         },
         [&] {
@@ -361,15 +312,12 @@ class TamilWord {
     if (hit) *found = true;
     c_ = s_.size();
     ket_ = c_;
-    if (AmongAny({U"ாநின்ற", U"ாநின்ற்", U"கின்ற", U"கின்ற்", U"கிற", U"கிற்"})) {
+    if (Among({U"ாநின்ற", U"ாநின்ற்", U"கின்ற", U"கின்ற்", U"கிற", U"கிற்"})) {
       Set(U"");
       *found = true;
     }
   }
 
-  U32 s_;
-  size_t c_ = 0;
-  size_t ket_ = 0;
   bool found_case_ = false;
 };
 

@@ -3,12 +3,9 @@
 // and then noun suffix chains are removed from the end, each suffix checked for vowel harmony
 // and its buffer letter (y, n, s or a U vowel).
 //
-// The word is worked on as Snowball does it backwards: a cursor moving left over suffixes, and a
-// slice [bra, ket) that a deletion removes.
-#include <functional>
-
+// The word is worked on as the algorithm is written (stemmer_cursor.h).
 #include "fts/stemmer.h"
-#include "fts/stemmer_text.h"
+#include "fts/stemmer_cursor.h"
 
 namespace graphdb::fts {
 namespace {
@@ -16,11 +13,9 @@ namespace {
 constexpr std::u32string_view kVowel = U"aeıioöuü";
 constexpr std::u32string_view kU = U"ıiuü";
 
-class TurkishWord {
+class TurkishWord : public BackwardCursor {
  public:
-  explicit TurkishWord(U32 w) : s_(std::move(w)), c_(s_.size()) {}
-
-  U32& Text() { return s_; }
+  using BackwardCursor::BackwardCursor;
 
   bool NominalVerbSuffixes() {
     ket_ = c_;
@@ -74,7 +69,7 @@ class TurkishWord {
   }
 
   bool ContinueNouns() const { return continue_nouns_; }
-  void CursorToEnd() { c_ = s_.size(); }
+  void CursorToEnd() { ToEnd(); }
 
   bool NounSuffixes() {
     // [X] delete: marks the slice of X and deletes it.
@@ -180,7 +175,6 @@ class TurkishWord {
 
  private:
   using T = TurkishWord;
-  using Step = std::function<bool()>;
 
   Step MarkFn(bool (T::*f)()) {
     return [this, f] { return (this->*f)(); };
@@ -188,28 +182,8 @@ class TurkishWord {
   static Step True() {
     return [] { return true; };
   }
-  // Snowball's `A or B or ...`: the first that succeeds, the cursor restored before each.
-  bool Any(std::initializer_list<Step> steps) {
-    size_t mark = s_.size() - c_;
-    for (const Step& step : steps) {
-      c_ = s_.size() - mark;
-      if (step()) return true;
-    }
-    c_ = s_.size() - mark;
-    return false;
-  }
-  bool Try(const Step& step) {
-    size_t mark = s_.size() - c_;
-    if (!step()) c_ = s_.size() - mark;
-    return true;
-  }
   // `] delete`: removes [cursor, ket).
-  bool Close() {
-    size_t bra = c_;
-    if (ket_ > bra) s_.erase(bra, ket_ - bra);
-    ket_ = bra;
-    return true;
-  }
+  bool Close() { return Set(U""); }
 
   // Chains ending in -ki.
   bool Chain() {
@@ -250,39 +224,6 @@ class TurkishWord {
                       [&] { return Chain(); }});
         },
     });
-  }
-
-  // Primitive tests, moving the cursor left on success.
-  bool Lit(std::u32string_view t) {
-    if (c_ < t.size() || std::u32string_view(s_).substr(c_ - t.size(), t.size()) != t) {
-      return false;
-    }
-    c_ -= t.size();
-    return true;
-  }
-  bool Among(std::initializer_list<std::u32string_view> list) {
-    std::u32string_view best = LongestSuffix(std::u32string_view(s_).substr(0, c_), list);
-    if (best.empty()) return false;
-    c_ -= best.size();
-    return true;
-  }
-  bool In(std::u32string_view group) {
-    if (c_ == 0 || !IsIn(s_[c_ - 1], group)) return false;
-    --c_;
-    return true;
-  }
-  bool NotIn(std::u32string_view group) {
-    if (c_ == 0 || IsIn(s_[c_ - 1], group)) return false;
-    --c_;
-    return true;
-  }
-  // Whether a letter of `group` stands somewhere before the cursor; the cursor moves after it.
-  bool GoTo(std::u32string_view group) {
-    size_t i = c_;
-    while (i > 0 && !IsIn(s_[i - 1], group)) --i;
-    if (i == 0) return false;
-    c_ = i;
-    return true;
   }
 
   bool VowelHarmony() {
@@ -370,9 +311,6 @@ class TurkishWord {
   bool YmUs() { return VowelHarmony() && Among({U"mış", U"miş", U"muş", U"müş"}) && Buffer(U'y'); }
   bool Yken() { return Lit(U"ken") && Buffer(U'y'); }
 
-  U32 s_;
-  size_t c_;
-  size_t ket_ = 0;
   bool continue_nouns_ = false;
 };
 
