@@ -5,7 +5,7 @@
 #include <array>
 #include <initializer_list>
 
-#include "common/utf8.h"
+#include "fts/stemmer_text.h"
 
 namespace graphdb::fts {
 namespace {
@@ -380,38 +380,6 @@ void PorterStep5(PorterWord& p) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Code-point words for the French and Russian stemmers.
-
-using U32 = std::u32string;
-
-U32 Decode(const std::string& s) {
-  U32 out;
-  size_t i = 0;
-  while (i < s.size()) out.push_back(DecodeUtf8(s, &i));
-  return out;
-}
-
-std::string Encode(const U32& w) {
-  std::string out;
-  for (char32_t c : w) AppendUtf8(out, c);
-  return out;
-}
-
-bool EndsWithU(const U32& w, std::u32string_view s) {
-  return w.size() >= s.size() && std::u32string_view(w).substr(w.size() - s.size()) == s;
-}
-
-// The longest of `suffixes` that w ends with, or empty.
-std::u32string_view LongestSuffix(const U32& w, std::initializer_list<std::u32string_view> suffixes,
-                                  size_t limit = 0) {
-  std::u32string_view best;
-  for (std::u32string_view s : suffixes) {
-    if (s.size() > best.size() && EndsWithU(w, s) && w.size() - s.size() >= limit) best = s;
-  }
-  return best;
-}
-
-// ---------------------------------------------------------------------------------------------
 // French (Snowball).
 
 bool IsVowelFr(char32_t c) {
@@ -776,47 +744,82 @@ void StemPorter(std::string* word) {
   PorterStep5(p);
 }
 
+namespace {
+
+struct StemmerEntry {
+  const char* name;
+  StemmerKind kind;
+  void (*stem)(std::string*);
+};
+
+// The stemmers by name, in alphabetical order (the order of the unknown-stemmer error).
+constexpr StemmerEntry kStemmers[] = {
+    {"arabic", StemmerKind::kArabic, StemArabic},
+    {"basque", StemmerKind::kBasque, StemBasque},
+    {"catalan", StemmerKind::kCatalan, StemCatalan},
+    {"danish", StemmerKind::kDanish, StemDanish},
+    {"dutch", StemmerKind::kDutch, StemDutch},
+    {"english", StemmerKind::kEnglish, StemEnglish},
+    {"finnish", StemmerKind::kFinnish, StemFinnish},
+    {"french", StemmerKind::kFrench, StemFrench},
+    {"german", StemmerKind::kGerman, StemGerman},
+    {"hindi", StemmerKind::kHindi, StemHindi},
+    {"hungarian", StemmerKind::kHungarian, StemHungarian},
+    {"indonesian", StemmerKind::kIndonesian, StemIndonesian},
+    {"irish", StemmerKind::kIrish, StemIrish},
+    {"italian", StemmerKind::kItalian, StemItalian},
+    {"lithuanian", StemmerKind::kLithuanian, StemLithuanian},
+    {"nepali", StemmerKind::kNepali, StemNepali},
+    {"norwegian", StemmerKind::kNorwegian, StemNorwegian},
+    {"porter", StemmerKind::kPorter, StemPorter},
+    {"portuguese", StemmerKind::kPortuguese, StemPortuguese},
+    {"romanian", StemmerKind::kRomanian, StemRomanian},
+    {"russian", StemmerKind::kRussian, StemRussian},
+    {"spanish", StemmerKind::kSpanish, StemSpanish},
+    {"swedish", StemmerKind::kSwedish, StemSwedish},
+    {"tamil", StemmerKind::kTamil, StemTamil},
+    {"turkish", StemmerKind::kTurkish, StemTurkish},
+};
+
+}  // namespace
+
 bool ParseStemmer(std::string_view name, StemmerKind* kind) {
   if (name == "none") {
     *kind = StemmerKind::kNone;
-  } else if (name == "english") {
-    *kind = StemmerKind::kEnglish;
-  } else if (name == "porter") {
-    *kind = StemmerKind::kPorter;
-  } else if (name == "french") {
-    *kind = StemmerKind::kFrench;
-  } else if (name == "russian") {
-    *kind = StemmerKind::kRussian;
-  } else {
-    return false;
+    return true;
   }
-  return true;
+  for (const StemmerEntry& e : kStemmers) {
+    if (name == e.name) {
+      *kind = e.kind;
+      return true;
+    }
+  }
+  return false;
 }
 
 const char* StemmerName(StemmerKind kind) {
-  switch (kind) {
-    case StemmerKind::kNone: return "none";
-    case StemmerKind::kEnglish: return "english";
-    case StemmerKind::kPorter: return "porter";
-    case StemmerKind::kFrench: return "french";
-    case StemmerKind::kRussian: return "russian";
+  for (const StemmerEntry& e : kStemmers) {
+    if (e.kind == kind) return e.name;
   }
   return "none";
 }
 
 std::string UnknownStemmerMessage(std::string_view name) {
-  return "Unrecognized stemmer '" + std::string(name) +
-         "'. Supported stemmers are: ['english, french, porter, russian'], or use 'none' for no "
-         "stemming.";
+  std::string list;
+  for (const StemmerEntry& e : kStemmers) {
+    if (!list.empty()) list += ", ";
+    list += e.name;
+  }
+  return "Unrecognized stemmer '" + std::string(name) + "'. Supported stemmers are: ['" + list +
+         "'], or use 'none' for no stemming.";
 }
 
 void Stem(StemmerKind kind, std::string* word) {
-  switch (kind) {
-    case StemmerKind::kNone: return;
-    case StemmerKind::kEnglish: StemEnglish(word); return;
-    case StemmerKind::kPorter: StemPorter(word); return;
-    case StemmerKind::kFrench: StemFrench(word); return;
-    case StemmerKind::kRussian: StemRussian(word); return;
+  for (const StemmerEntry& e : kStemmers) {
+    if (e.kind == kind) {
+      e.stem(word);
+      return;
+    }
   }
 }
 
@@ -859,13 +862,6 @@ struct RussianWord {
   }
   void Cut(std::u32string_view s) { w.resize(w.size() - s.size()); }
 };
-
-bool InSet(std::u32string_view s, std::initializer_list<std::u32string_view> set) {
-  for (auto x : set) {
-    if (s == x) return true;
-  }
-  return false;
-}
 
 bool RussianPerfectiveGerund(RussianWord& r) {
   auto s =
