@@ -30,6 +30,9 @@ struct Parallel {
   // body(worker, begin, end) over [0, n) in morsels; runs inline without a pool.
   void For(uint64_t n, uint64_t morsel, const TaskPool::Body& body) const;
   unsigned Workers(uint64_t n, uint64_t morsel) const;
+  // The most workers any For may use: what per-worker state is sized by when one array serves
+  // passes of several sizes.
+  unsigned MaxWorkers() const { return Workers(~uint64_t{0}, 1); }
 };
 
 struct Graph {

@@ -239,6 +239,13 @@ BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exe
     }
   }
   for (uint8_t a : g.active) g.num_active += a;
+  // Per range: every row active, so an edge's neighbour needs no look.
+  std::vector<uint8_t> all_active;
+  for (const NodeRange& r : built.ranges) {
+    all_active.push_back(std::count(g.active.begin() + static_cast<int64_t>(r.base),
+                                    g.active.begin() + static_cast<int64_t>(r.base + r.count),
+                                    1) == static_cast<int64_t>(r.count));
+  }
   // Edges: every pair of every projected rel table, counted per source, then written.
   struct PairSource {
     catalog::TableId pair;
@@ -246,6 +253,8 @@ BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exe
     const NodeRange* src;
     const NodeRange* dst;
     std::vector<uint8_t> passes;  // with a filter: per rel offset
+    // Per direction (storage::Direction): the rows reached are all active.
+    bool reached_active[2] = {false, false};
   };
   std::vector<PairSource> sources;
   auto range_of = [&](catalog::TableId table) -> const NodeRange* {
@@ -279,6 +288,8 @@ BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exe
           });
         }
       }
+      source.reached_active[0] = all_active[static_cast<size_t>(source.dst - built.ranges.data())];
+      source.reached_active[1] = all_active[static_cast<size_t>(source.src - built.ranges.data())];
       sources.push_back(std::move(source));
     }
   }
@@ -300,7 +311,7 @@ BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exe
       } else if (!snapshot.RowVisible(rels.create_ts(r), rels.delete_ts(r))) {
         return;
       }
-      if (!g.active[to.base + nbr]) return;
+      if (!s.reached_active[static_cast<int>(dir)] && !g.active[to.base + nbr]) return;
       if (!s.passes.empty() && !s.passes[r]) return;
       f(static_cast<VertexId>(from.base + v), static_cast<VertexId>(to.base + nbr), r);
     });
@@ -313,10 +324,22 @@ BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exe
     for (const PairSource& s : sources) {
       const NodeRange& from = forward ? *s.src : *s.dst;
       par.For(from.count, kMorsel, [&](unsigned, uint64_t begin, uint64_t end) {
+        // Without a filter and with every neighbour row active, an edge counts when visible:
+        // the storage counts a CSR range its snapshot sees whole without reading it.
+        const bool plain = s.passes.empty() && s.reached_active[static_cast<int>(dir)];
+        const storage::RelTable& rels = *s.table;
+        auto visible = [&](uint64_t r) {
+          return snapshot.RowVisible(rels.create_ts(r), rels.delete_ts(r));
+        };
+        uint64_t examined = 0;
         for (uint64_t v = begin; v < end; ++v) {
           if (!g.active[from.base + v]) continue;
           uint64_t count = 0;
-          scan(s, dir, v, [&](VertexId, VertexId, uint64_t) { ++count; });
+          if (plain) {
+            count = rels.CountEdges(v, dir, snapshot.read_ts, visible, &examined);
+          } else {
+            scan(s, dir, v, [&](VertexId, VertexId, uint64_t) { ++count; });
+          }
           offsets[from.base + v + 1] += count;
         }
       });
@@ -362,9 +385,13 @@ BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exe
     charge->Add(ctx, g.n * (transpose ? 17 : 9) + num_edges * (transpose ? 8 : 4) +
                          num_edges * (keep_edges ? 24 : 0));
   }
-  for (const PairSource& s : sources) {
-    if (s.table->bad_entry()) throw GraphDBException(s.table->CorruptAdjacencyStatus());
-  }
+  // A damaged entry the passes skipped (a count may include it): no partial answer.
+  auto check_entries = [&] {
+    for (const PairSource& s : sources) {
+      if (s.table->bad_entry()) throw GraphDBException(s.table->CorruptAdjacencyStatus());
+    }
+  };
+  check_entries();
   if (transpose) {
     // The incoming edges from the storage's backward adjacency when every rel table keeps one
     // (a parallel pass like the forward one); else (and with edge indices) by transposing.
@@ -376,6 +403,7 @@ BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exe
     if (backward) {
       build_csr(storage::Direction::kBackward, g.in_offsets, g.in_sources,
                 [](uint64_t, catalog::TableId, uint64_t) {});
+      check_entries();
     } else {
       g.BuildTranspose(keep_edges, par);
     }

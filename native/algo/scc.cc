@@ -40,7 +40,7 @@ struct Lists {
 void Reach(const Lists& down, const Lists& up, std::vector<uint8_t>& state, uint8_t mask,
            uint8_t value, uint8_t bit, VertexId source, const Parallel& par) {
   const VertexId n = static_cast<VertexId>(state.size());
-  const unsigned workers = par.Workers(n, kMorsel);
+  const unsigned workers = par.MaxWorkers();
   std::vector<std::vector<VertexId>> next(workers);
   std::vector<uint64_t> next_edges(workers), next_down(workers);
   std::vector<VertexId> frontier{source};
@@ -271,7 +271,7 @@ std::vector<VertexId> StronglyConnectedComponentsKosaraju(const Graph& g, const 
         // depend on them.
         constexpr size_t kParallelLevel = 8192;
         std::vector<VertexId> members;
-        const unsigned workers = par.Workers(order.size(), kParallelLevel);
+        const unsigned workers = par.MaxWorkers();
         std::vector<std::vector<VertexId>> next(workers);
         for (size_t i = order.size(); i-- > 0;) {
           const VertexId root = order[i];
