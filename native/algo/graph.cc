@@ -245,7 +245,9 @@ std::vector<uint64_t> KCorePeel(const Graph& g, const Parallel& par) {
   // them after. A small round runs on this thread.
   const unsigned parts = par.MaxWorkers();
   next.resize(parts);
-  const uint64_t part_size = (static_cast<uint64_t>(n) + parts - 1) / parts;
+  // Parts of 2^shift vertices (the last may be shorter), so a vertex's part is a shift.
+  unsigned shift = 0;
+  while (((static_cast<uint64_t>(n) + (uint64_t{1} << shift) - 1) >> shift) > parts) ++shift;
   std::vector<std::vector<std::vector<VertexId>>> posted(parts, next);
   D k = 0;
   while (!remaining.empty()) {
@@ -262,13 +264,13 @@ std::vector<uint64_t> KCorePeel(const Graph& g, const Parallel& par) {
       continue;
     }
     while (!frontier.empty()) {
-      for (VertexId v : frontier) core[v] = static_cast<uint64_t>(k);
-      // A neighbour at degree <= k is removed already or due at this level, where more
-      // decrements change nothing: only those above k are lowered, and the one that brings a
-      // vertex to k adds it to the next round.
+      // Each of the round's vertices gets core number k. A neighbour at degree <= k is
+      // removed already or due at this level, where more decrements change nothing: only those
+      // above k are lowered, and the one that brings a vertex to k adds it to the next round.
       auto for_neighbours = [&](uint64_t begin, uint64_t end, auto&& f) {
         for (uint64_t i = begin; i < end; ++i) {
           const VertexId v = frontier[i];
+          core[v] = static_cast<uint64_t>(k);
           for (uint64_t e = g.out_offsets[v]; e < g.out_offsets[v + 1]; ++e) f(g.out_targets[e]);
           for (uint64_t e = g.in_offsets[v]; e < g.in_offsets[v + 1]; ++e) f(g.in_sources[e]);
         }
@@ -283,19 +285,17 @@ std::vector<uint64_t> KCorePeel(const Graph& g, const Parallel& par) {
         }
       } else {
         par.For(frontier.size(), 1024, [&](unsigned worker, uint64_t begin, uint64_t end) {
-          const VertexId lo = static_cast<VertexId>(worker * part_size);
-          const VertexId size = static_cast<VertexId>(part_size);
           std::vector<VertexId>& out = next[worker];
           auto& post = posted[worker];
           for_neighbours(begin, end, [&](VertexId u) {
             std::atomic_ref<D> d(degree[u]);
             const D now = d.load(std::memory_order_relaxed);
             if (now <= k) return;
-            if (u - lo < size) {
+            if ((u >> shift) == worker) {
               d.store(static_cast<D>(now - 1), std::memory_order_relaxed);
               if (now - 1 == k) out.push_back(u);
             } else {
-              post[u / part_size].push_back(u);
+              post[u >> shift].push_back(u);
             }
           });
         });
