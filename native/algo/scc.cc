@@ -201,6 +201,7 @@ std::vector<VertexId> StronglyConnectedComponents(const Graph& g, const Parallel
               const VertexId w = out.targets[e++];
               if (state[w] & kDone) continue;
               if (index[w] == kNoVertex) {
+                if ((next_index & 0xffff) == 0) CheckInterrupt();  // in a long search too
                 index[w] = low[w] = next_index++;
                 stack.push_back(w);
                 on_stack[w] = kForward;
@@ -242,7 +243,9 @@ std::vector<VertexId> StronglyConnectedComponentsKosaraju(const Graph& g, const 
         // offsets, which the descent into them reads next.
         std::vector<VertexId> order;
         std::vector<std::pair<VertexId, uint64_t>> calls;
+        uint64_t visits = 0;
         auto visit = [&](VertexId v) {
+          if ((++visits & 0xffff) == 0) CheckInterrupt();  // in a long search too
           state[v] = kForward;
           const uint64_t begin = out.offsets[v], end = out.offsets[v + 1];
           for (uint64_t e = begin; e < end; ++e) __builtin_prefetch(&out.offsets[out.targets[e]]);
@@ -273,6 +276,7 @@ std::vector<VertexId> StronglyConnectedComponentsKosaraju(const Graph& g, const 
         std::vector<VertexId> members;
         const unsigned workers = par.MaxWorkers();
         std::vector<std::vector<VertexId>> next(workers);
+        uint64_t since_check = 0;
         for (size_t i = order.size(); i-- > 0;) {
           const VertexId root = order[i];
           if (state[root] != kForward) continue;
@@ -281,6 +285,11 @@ std::vector<VertexId> StronglyConnectedComponentsKosaraju(const Graph& g, const 
           state[root] = kBackward;
           for (size_t level = 0; level < members.size();) {
             const size_t level_end = members.size();
+            since_check += level_end - level;
+            if (since_check >= 65536) {  // in a long search too
+              CheckInterrupt();
+              since_check = 0;
+            }
             if (workers > 1 && level_end - level >= kParallelLevel) {
               par.For(level_end - level, 1024, [&](unsigned worker, uint64_t begin, uint64_t end) {
                 for (uint64_t j = level + begin; j < level + end; ++j) {
