@@ -316,9 +316,10 @@ BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exe
       f(static_cast<VertexId>(from.base + v), static_cast<VertexId>(to.base + nbr), r);
     });
   };
-  // A CSR of `dir` into offsets/targets; on_edge(position, pair, rel) for each entry written.
+  // A CSR of `dir` into offsets/targets; on_edge(position, pair, rel) for each entry written
+  // when `rels_needed`.
   auto build_csr = [&](storage::Direction dir, std::vector<uint64_t>& offsets,
-                       std::vector<VertexId>& targets, auto&& on_edge) {
+                       std::vector<VertexId>& targets, bool rels_needed, auto&& on_edge) {
     const bool forward = dir == storage::Direction::kForward;
     offsets.assign(static_cast<size_t>(g.n) + 1, 0);
     for (const PairSource& s : sources) {
@@ -349,9 +350,33 @@ BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exe
     std::vector<uint64_t> cursor(offsets.begin(), offsets.end() - 1);
     for (const PairSource& s : sources) {
       const NodeRange& from = forward ? *s.src : *s.dst;
+      const NodeRange& to = forward ? *s.dst : *s.src;
+      const storage::RelTable& rels = *s.table;
+      // Every entry of a CSR range the snapshot sees whole goes in (without a filter, every
+      // neighbour row active, no rel wanted): its neighbours are copied, range-checked.
+      const bool copy = !rels_needed && s.passes.empty() &&
+                        s.reached_active[static_cast<int>(dir)] &&
+                        rels.CsrVisibleTo(dir, snapshot.read_ts);
       par.For(from.count, kMorsel, [&](unsigned, uint64_t begin, uint64_t end) {
         for (uint64_t v = begin; v < end; ++v) {
           if (!g.active[from.base + v]) continue;
+          if (copy) {
+            uint64_t at = cursor[from.base + v];
+            const storage::AdjRange csr = rels.CsrEdges(v, dir);
+            for (uint64_t i = 0; i < csr.size(); ++i) {
+              const uint64_t nbr = csr[i].neighbor;
+              if (nbr >= to.count) [[unlikely]] {
+                throw GraphDBException(rels.CorruptAdjacencyStatus());
+              }
+              targets[at++] = static_cast<VertexId>(to.base + nbr);
+            }
+            for (const storage::AdjEntry& e : rels.DeltaEdges(v, dir)) {
+              if (!snapshot.RowVisible(rels.create_ts(e.rel), rels.delete_ts(e.rel))) continue;
+              targets[at++] = static_cast<VertexId>(to.base + e.neighbor);
+            }
+            cursor[from.base + v] = at;
+            continue;
+          }
           scan(s, dir, v, [&](VertexId u, VertexId target, uint64_t r) {
             const uint64_t at = cursor[u]++;
             targets[at] = target;
@@ -369,7 +394,7 @@ BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exe
     built.edge_pair.resize(edges);
     built.edge_rel.resize(edges);
   }
-  build_csr(storage::Direction::kForward, g.out_offsets, g.out_targets,
+  build_csr(storage::Direction::kForward, g.out_offsets, g.out_targets, keep_edges,
             [&](uint64_t at, catalog::TableId pair, uint64_t r) {
               if (keep_edges) {
                 built.edge_pair[at] = pair;
@@ -401,7 +426,7 @@ BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exe
                  catalog.GetRelTable(rel)->storage_direction != catalog::RelStorageDirection::kFwd;
     }
     if (backward) {
-      build_csr(storage::Direction::kBackward, g.in_offsets, g.in_sources,
+      build_csr(storage::Direction::kBackward, g.in_offsets, g.in_sources, false,
                 [](uint64_t, catalog::TableId, uint64_t) {});
       check_entries();
     } else {

@@ -56,6 +56,41 @@ describe('graph algorithms', () => {
     ]);
   });
 
+  it('reads bulk-loaded, new and deleted edges in both directions', async () => {
+    // COPY fills the storage's CSR (read whole while no edge of it is deleted); CREATE adds
+    // delta entries; a DELETE makes every CSR entry's stamps count.
+    const c = db.connect();
+    await c.query('CREATE NODE TABLE V(id INT64 PRIMARY KEY)');
+    await c.query('CREATE REL TABLE E(FROM V TO V)');
+    await c.query('COPY V FROM (UNWIND range(0, 5) AS i RETURN i)');
+    await c.query(
+      'COPY E FROM (UNWIND range(0, 3) AS i RETURN i, CASE WHEN i = 2 THEN 0 WHEN i = 3 THEN 4 ELSE i + 1 END)',
+    );
+    await c.query("CALL project_graph('H', ['V'], ['E'])");
+    const answers = async () => [
+      (await rows(c, "CALL scc('H') RETURN node.id, group_id ORDER BY node.id")).map((r) => r[1]),
+      (await rows(c, "CALL scc_ko('H') RETURN node.id, group_id ORDER BY node.id")).map((r) => r[1]),
+      (await rows(c, "CALL kcore('H') RETURN node.id, k_degree ORDER BY node.id")).map((r) => r[1]),
+    ];
+    expect(await answers()).toEqual([
+      [0, 0, 0, 3, 4, 5],
+      [0, 0, 0, 3, 4, 5],
+      [2, 2, 2, 1, 1, 0],
+    ]);
+    await c.query('MATCH (a:V {id: 4}), (b:V {id: 3}) CREATE (a)-[:E]->(b)');
+    expect(await answers()).toEqual([
+      [0, 0, 0, 3, 3, 5],
+      [0, 0, 0, 3, 3, 5],
+      [2, 2, 2, 2, 2, 0],
+    ]);
+    await c.query('MATCH (:V {id: 2})-[r:E]->(:V {id: 0}) DELETE r');
+    expect(await answers()).toEqual([
+      [0, 1, 2, 3, 3, 5],
+      [0, 1, 2, 3, 3, 5],
+      [1, 1, 1, 2, 2, 0],
+    ]);
+  });
+
   it('checks parameters and arguments as Kùzu does', async () => {
     await conn.query("CALL project_graph('G', ['P'], ['K'])");
     await expect(conn.query("CALL page_rank('G', dampingFactor := 1.5) RETURN *")).rejects.toThrow(
