@@ -510,17 +510,12 @@ class AlgoExtension final : public exec::TableFunctionExtension {
       }
     }
     const bool keep_edges = spec.kind == Kind::kSpanningForest || spec.kind == Kind::kSssp;
-    // Union-find, Tarjan and the spanning forest read outgoing edges only; Kosaraju transposes
-    // them itself during its first pass (sooner than reading the storage's backward lists).
-    const bool transpose = spec.kind != Kind::kWcc && spec.kind != Kind::kScc &&
-                           spec.kind != Kind::kSccKosaraju && spec.kind != Kind::kSpanningForest;
+    // Union-find and the spanning forest read outgoing edges only.
+    const bool transpose = spec.kind != Kind::kWcc && spec.kind != Kind::kSpanningForest;
     ChargeScope memory(ctx);
     auto built = std::make_shared<BuiltGraph>(
         BuildGraph(*def, store, ctx, keep_edges, transpose, &memory.charge));
     const Graph& g = built->graph;
-    if (spec.kind == Kind::kSccKosaraju && ctx.CountsMemory()) {
-      memory.charge.Add(ctx, g.n * 8 + g.num_edges() * 4);  // the transpose it builds
-    }
     const Parallel par{ctx.tasks, ctx.parallelism};
     auto ints = [&](auto values) {
       auto shared = std::make_shared<decltype(values)>(std::move(values));
@@ -543,7 +538,7 @@ class AlgoExtension final : public exec::TableFunctionExtension {
       }
       case Kind::kWcc:
         return ints(WeaklyConnectedComponents(g, IntParam(params, "maxIterations", 100), par));
-      case Kind::kScc: return ints(StronglyConnectedComponents(g));
+      case Kind::kScc: return ints(StronglyConnectedComponents(g, par));
       case Kind::kSccKosaraju: return ints(StronglyConnectedComponentsKosaraju(g, par));
       case Kind::kKCore: return ints(KCoreDecomposition(g, par));
       case Kind::kLouvain: {

@@ -30,6 +30,9 @@ struct Parallel {
   // body(worker, begin, end) over [0, n) in morsels; runs inline without a pool.
   void For(uint64_t n, uint64_t morsel, const TaskPool::Body& body) const;
   unsigned Workers(uint64_t n, uint64_t morsel) const;
+  // The most workers any For may use: what per-worker state is sized by when one array serves
+  // passes of several sizes.
+  unsigned MaxWorkers() const { return Workers(~uint64_t{0}, 1); }
 };
 
 struct Graph {
@@ -81,12 +84,15 @@ std::vector<double> PageRank(const Graph& g, const PageRankOptions& options, con
 std::vector<VertexId> WeaklyConnectedComponents(const Graph& g, int64_t max_iterations,
                                                 const Parallel& par);
 
-// Strongly connected components, named by their smallest vertex id: Tarjan's algorithm
-// (iterative) or Kosaraju's (a depth-first pass for the finishing order, then a search over
-// incoming edges per component, its large levels parallel), O(V + E) each, same result.
-// Kosaraju's reads g's transpose when built, else transposes the outgoing edges on another
-// thread during its first pass.
-std::vector<VertexId> StronglyConnectedComponents(const Graph& g);
+// Strongly connected components, named by their smallest vertex id, O(V + E) and the same
+// partition either way. First, on the threads: every vertex without an incoming or an outgoing
+// edge is a component of its own (trimming), and the component of a pivot (the vertex of most
+// in- times out-edges) is the set that it reaches and that reaches it, two direction-optimizing
+// breadth-first searches. Then the vertices left go to Tarjan's algorithm (iterative) or to
+// Kosaraju's (a depth-first pass for the finishing order, then a search over incoming edges
+// per component, its large levels parallel). Both read g's transpose when built, else build
+// one (on this thread).
+std::vector<VertexId> StronglyConnectedComponents(const Graph& g, const Parallel& par);
 std::vector<VertexId> StronglyConnectedComponentsKosaraju(const Graph& g, const Parallel& par);
 
 // Core number of each vertex, degree = in + out edges (parallel edges and self-loops count):

@@ -27,6 +27,18 @@ Graph MakeGraph(VertexId n, std::vector<std::pair<VertexId, VertexId>> edges) {
   return g;
 }
 
+// MakeGraph with every `step`-th vertex from `first` inactive, the edges at them dropped (from
+// `edges` too).
+Graph MakeGraphWithInactive(VertexId n, std::vector<std::pair<VertexId, VertexId>>& edges,
+                            VertexId first, VertexId step) {
+  auto inactive = [&](VertexId v) { return v >= first && (v - first) % step == 0; };
+  std::erase_if(edges, [&](auto e) { return inactive(e.first) || inactive(e.second); });
+  Graph g = MakeGraph(n, edges);
+  for (VertexId v = first; v < n; v += step) g.active[v] = 0;
+  g.num_active = static_cast<uint64_t>(std::count(g.active.begin(), g.active.end(), 1));
+  return g;
+}
+
 TEST(AlgoGraph, PageRankMatchesKuzuDemo) {
   // Kùzu's DemoPageRank: A->B, A->E, B->E, C->E, D->E.
   Graph g = MakeGraph(5, {{0, 1}, {0, 4}, {1, 4}, {2, 4}, {3, 4}});
@@ -49,7 +61,7 @@ TEST(AlgoGraph, ComponentsAreNamedBySmallestVertex) {
   EXPECT_EQ(WeaklyConnectedComponents(g, 100, Parallel{}),
             (std::vector<VertexId>{0, 0, 0, 0, 4, 5, 5}));
   const std::vector<VertexId> scc{0, 0, 0, 3, 4, 5, 5};
-  EXPECT_EQ(StronglyConnectedComponents(g), scc);
+  EXPECT_EQ(StronglyConnectedComponents(g, Parallel{}), scc);
   EXPECT_EQ(StronglyConnectedComponentsKosaraju(g, Parallel{}), scc);
   EXPECT_EQ(WeaklyConnectedComponents(g, 0, Parallel{}),
             (std::vector<VertexId>{0, 1, 2, 3, 4, 5, 6}));
@@ -73,11 +85,114 @@ TEST(AlgoGraph, KosarajuOnThreadsMatchesTarjan) {
   for (VertexId v = 50000; v < kN; v += 10) g.active[v] = 0;
   g.num_active = static_cast<uint64_t>(std::count(g.active.begin(), g.active.end(), 1));
   TaskPool pool(2);
-  const std::vector<VertexId> tarjan = StronglyConnectedComponents(g);
+  const std::vector<VertexId> tarjan = StronglyConnectedComponents(g, Parallel{});
   EXPECT_EQ(StronglyConnectedComponentsKosaraju(g, Parallel{&pool, 2}), tarjan);
   EXPECT_EQ(StronglyConnectedComponentsKosaraju(g, Parallel{}), tarjan);
   EXPECT_EQ(tarjan[39999], 0u);
   EXPECT_EQ(tarjan[45000], 45000u);
+}
+
+// Strongly connected components by a plain Kosaraju over adjacency lists, named by their
+// smallest vertex (inactive vertices alone): the reference for the tests below.
+std::vector<VertexId> ReferenceScc(const Graph& g) {
+  std::vector<std::vector<VertexId>> out(g.n), in(g.n);
+  for (VertexId u = 0; u < g.n; ++u) {
+    for (uint64_t e = g.out_offsets[u]; e < g.out_offsets[u + 1]; ++e) {
+      out[u].push_back(g.out_targets[e]);
+      in[g.out_targets[e]].push_back(u);
+    }
+  }
+  std::vector<uint8_t> seen(g.n, 0);
+  std::vector<VertexId> order;
+  for (VertexId root = 0; root < g.n; ++root) {
+    if (!g.active[root] || seen[root]) continue;
+    std::vector<std::pair<VertexId, size_t>> stack{{root, 0}};
+    seen[root] = 1;
+    while (!stack.empty()) {
+      auto [v, i] = stack.back();
+      if (i < out[v].size()) {
+        ++stack.back().second;
+        if (!seen[out[v][i]]) {
+          seen[out[v][i]] = 1;
+          stack.push_back({out[v][i], 0});
+        }
+      } else {
+        order.push_back(v);
+        stack.pop_back();
+      }
+    }
+  }
+  std::vector<VertexId> component(g.n);
+  for (VertexId v = 0; v < g.n; ++v) component[v] = v;
+  std::vector<uint8_t> done(g.n, 0);
+  for (size_t i = order.size(); i-- > 0;) {
+    if (done[order[i]]) continue;
+    std::vector<VertexId> members{order[i]};
+    done[order[i]] = 1;
+    for (size_t j = 0; j < members.size(); ++j) {
+      for (VertexId w : in[members[j]]) {
+        if (!done[w]) {
+          done[w] = 1;
+          members.push_back(w);
+        }
+      }
+    }
+    const VertexId smallest = *std::min_element(members.begin(), members.end());
+    for (VertexId v : members) component[v] = smallest;
+  }
+  return component;
+}
+
+TEST(AlgoGraph, SccMatchesTheReferenceOnMixedGraphs) {
+  // Random graphs of several shapes: a large component with sources, sinks and chains hanging
+  // off it; many small cycles and no large component; a pivot whose component is a small
+  // one next to larger ones; self-loops and parallel edges; inactive vertices. Tarjan's and
+  // Kosaraju's, on two threads and on one, with and without the graph's transpose.
+  uint64_t x = 99;
+  auto random = [&](uint64_t bound) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<VertexId>((x >> 33) % bound);
+  };
+  TaskPool pool(2);
+  for (int shape = 0; shape < 4; ++shape) {
+    constexpr VertexId kN = 40000;
+    std::vector<std::pair<VertexId, VertexId>> edges;
+    for (VertexId v = 0; v < kN; ++v) {
+      switch (shape) {
+        case 0:  // a random graph of 3 out-edges per vertex: one large component and trims
+          for (int i = 0; i < 3; ++i) edges.push_back({v, random(kN)});
+          break;
+        case 1:  // cycles of 5, each pointing to a later one: a DAG of small components
+          edges.push_back({v, v % 5 == 4 ? v - 4 : v + 1});
+          if (v + 5 < kN) edges.push_back({v, v + 5 + random(kN - v - 5)});
+          break;
+        case 2:  // a hub (vertex 7) in a small cycle, beside two large random halves
+          if (v < 8) {
+            edges.push_back({v, v == 7 ? 0 : v + 1});
+            for (int i = 0; i < 50; ++i) edges.push_back({7, 8 + random(kN - 8)});
+          } else {
+            const VertexId half = v < kN / 2 ? 8 : kN / 2;
+            const VertexId size = v < kN / 2 ? kN / 2 - 8 : kN / 2;
+            for (int i = 0; i < 2; ++i) edges.push_back({v, half + random(size)});
+          }
+          break;
+        default:  // sparse: chains, self-loops, parallel edges
+          if (random(3) == 0) edges.push_back({v, v});
+          if (random(2) == 0) edges.push_back({v, random(kN)});
+          if (random(4) == 0) edges.push_back({random(kN), v});
+          if (random(4) == 0) edges.push_back(edges.back());
+          break;
+      }
+    }
+    Graph g = MakeGraphWithInactive(kN, edges, 3, 97);
+    const std::vector<VertexId> expected = ReferenceScc(g);
+    EXPECT_EQ(StronglyConnectedComponents(g, Parallel{&pool, 2}), expected) << shape;
+    EXPECT_EQ(StronglyConnectedComponentsKosaraju(g, Parallel{&pool, 2}), expected) << shape;
+    EXPECT_EQ(StronglyConnectedComponentsKosaraju(g, Parallel{}), expected) << shape;
+    g.in_offsets.clear();
+    g.in_sources.clear();
+    EXPECT_EQ(StronglyConnectedComponents(g, Parallel{}), expected) << shape;
+  }
 }
 
 TEST(AlgoGraph, InactiveVerticesAreLeftOut) {
@@ -95,27 +210,12 @@ TEST(AlgoGraph, KCoreOfCliqueAndTail) {
   EXPECT_EQ(KCoreDecomposition(g, Parallel{}), (std::vector<uint64_t>{1, 1, 1, 3, 3, 3, 3}));
 }
 
-TEST(AlgoGraph, KCoreInParallelIsTheSequentialPeeling) {
-  // Skewed degrees, parallel edges, self-loops and inactive vertices, peeled on two threads
-  // and on one, against a reference: repeatedly remove a vertex of smallest degree.
-  constexpr VertexId kN = 30000;
-  std::vector<std::pair<VertexId, VertexId>> edges;
-  uint64_t x = 12345;
-  for (VertexId v = 0; v < kN; ++v) {
-    for (VertexId i = 0; i < 1 + v % 13; ++i) {
-      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-      edges.push_back({v, static_cast<VertexId>((x >> 33) % (v % 7 == 0 ? 500 : kN))});
-    }
-  }
-  Graph g = MakeGraph(kN, edges);
-  for (VertexId v = 0; v < kN; v += 17) g.active[v] = 0;
-  std::erase_if(edges, [&](auto e) { return !g.active[e.first] || !g.active[e.second]; });
-  g = MakeGraph(kN, edges);
-  for (VertexId v = 0; v < kN; v += 17) g.active[v] = 0;
-  g.num_active = static_cast<uint64_t>(std::count(g.active.begin(), g.active.end(), 1));
-  g.BuildTranspose(false, Parallel{});
-  std::vector<uint64_t> expected(kN, 0), degree(kN, 0);
-  std::vector<std::vector<VertexId>> adjacency(kN);
+// Core numbers by repeatedly removing a vertex of smallest degree (edges taken both ways,
+// inactive vertices at 0): the reference for the test below.
+std::vector<uint64_t> ReferenceCores(const Graph& g,
+                                     const std::vector<std::pair<VertexId, VertexId>>& edges) {
+  std::vector<uint64_t> cores(g.n, 0), degree(g.n, 0);
+  std::vector<std::vector<VertexId>> adjacency(g.n);
   for (auto [a, b] : edges) {
     ++degree[a];
     ++degree[b];
@@ -125,8 +225,8 @@ TEST(AlgoGraph, KCoreInParallelIsTheSequentialPeeling) {
   std::priority_queue<std::pair<uint64_t, VertexId>, std::vector<std::pair<uint64_t, VertexId>>,
                       std::greater<>>
       heap;
-  std::vector<uint8_t> done(kN, 0);
-  for (VertexId v = 0; v < kN; ++v) {
+  std::vector<uint8_t> done(g.n, 0);
+  for (VertexId v = 0; v < g.n; ++v) {
     if (g.active[v]) heap.push({degree[v], v});
   }
   uint64_t k = 0;
@@ -136,14 +236,39 @@ TEST(AlgoGraph, KCoreInParallelIsTheSequentialPeeling) {
     if (done[v] || d != degree[v]) continue;
     done[v] = 1;
     k = std::max(k, d);
-    expected[v] = k;
+    cores[v] = k;
     for (VertexId u : adjacency[v]) {
       if (!done[u]) heap.push({--degree[u], u});
     }
   }
+  return cores;
+}
+
+TEST(AlgoGraph, KCoreInParallelIsTheSequentialPeeling) {
+  // Peeled on two threads and on one, against the reference: skewed degrees (two-byte
+  // degrees), parallel edges, self-loops and inactive vertices; then a uniform random graph
+  // whose rounds are large enough to be split among the threads (one-byte degrees).
+  constexpr VertexId kN = 30000;
+  std::vector<std::pair<VertexId, VertexId>> edges;
+  uint64_t x = 12345;
+  auto random = [&](uint64_t bound) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<VertexId>((x >> 33) % bound);
+  };
+  for (VertexId v = 0; v < kN; ++v) {
+    for (VertexId i = 0; i < 1 + v % 13; ++i) edges.push_back({v, random(v % 7 == 0 ? 500 : kN)});
+  }
   TaskPool pool(2);
-  EXPECT_EQ(KCoreDecomposition(g, Parallel{&pool, 2}), expected);
-  EXPECT_EQ(KCoreDecomposition(g, Parallel{}), expected);
+  for (int shape = 0; shape < 2; ++shape) {
+    Graph g = MakeGraphWithInactive(static_cast<VertexId>(shape == 0 ? kN : 5 * kN), edges, 0, 17);
+    const std::vector<uint64_t> expected = ReferenceCores(g, edges);
+    EXPECT_EQ(KCoreDecomposition(g, Parallel{&pool, 2}), expected) << shape;
+    EXPECT_EQ(KCoreDecomposition(g, Parallel{}), expected) << shape;
+    edges.clear();
+    for (VertexId v = 0; v < 5 * kN; ++v) {
+      for (int i = 0; i < 4; ++i) edges.push_back({v, random(5 * kN)});
+    }
+  }
 }
 
 TEST(AlgoGraph, LouvainAndLeidenFindTwoCliques) {

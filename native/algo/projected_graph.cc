@@ -239,6 +239,13 @@ BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exe
     }
   }
   for (uint8_t a : g.active) g.num_active += a;
+  // Per range: every row active, so an edge's neighbour needs no look.
+  std::vector<uint8_t> all_active;
+  for (const NodeRange& r : built.ranges) {
+    all_active.push_back(std::count(g.active.begin() + static_cast<int64_t>(r.base),
+                                    g.active.begin() + static_cast<int64_t>(r.base + r.count),
+                                    1) == static_cast<int64_t>(r.count));
+  }
   // Edges: every pair of every projected rel table, counted per source, then written.
   struct PairSource {
     catalog::TableId pair;
@@ -246,6 +253,8 @@ BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exe
     const NodeRange* src;
     const NodeRange* dst;
     std::vector<uint8_t> passes;  // with a filter: per rel offset
+    // Per direction (storage::Direction): the rows reached are all active.
+    bool reached_active[2] = {false, false};
   };
   std::vector<PairSource> sources;
   auto range_of = [&](catalog::TableId table) -> const NodeRange* {
@@ -279,6 +288,8 @@ BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exe
           });
         }
       }
+      source.reached_active[0] = all_active[static_cast<size_t>(source.dst - built.ranges.data())];
+      source.reached_active[1] = all_active[static_cast<size_t>(source.src - built.ranges.data())];
       sources.push_back(std::move(source));
     }
   }
@@ -300,23 +311,36 @@ BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exe
       } else if (!snapshot.RowVisible(rels.create_ts(r), rels.delete_ts(r))) {
         return;
       }
-      if (!g.active[to.base + nbr]) return;
+      if (!s.reached_active[static_cast<int>(dir)] && !g.active[to.base + nbr]) return;
       if (!s.passes.empty() && !s.passes[r]) return;
       f(static_cast<VertexId>(from.base + v), static_cast<VertexId>(to.base + nbr), r);
     });
   };
-  // A CSR of `dir` into offsets/targets; on_edge(position, pair, rel) for each entry written.
+  // A CSR of `dir` into offsets/targets; on_edge(position, pair, rel) for each entry written
+  // when `rels_needed`.
   auto build_csr = [&](storage::Direction dir, std::vector<uint64_t>& offsets,
-                       std::vector<VertexId>& targets, auto&& on_edge) {
+                       std::vector<VertexId>& targets, bool rels_needed, auto&& on_edge) {
     const bool forward = dir == storage::Direction::kForward;
     offsets.assign(static_cast<size_t>(g.n) + 1, 0);
     for (const PairSource& s : sources) {
       const NodeRange& from = forward ? *s.src : *s.dst;
       par.For(from.count, kMorsel, [&](unsigned, uint64_t begin, uint64_t end) {
+        // Without a filter and with every neighbour row active, an edge counts when visible:
+        // the storage counts a CSR range its snapshot sees whole without reading it.
+        const bool plain = s.passes.empty() && s.reached_active[static_cast<int>(dir)];
+        const storage::RelTable& rels = *s.table;
+        auto visible = [&](uint64_t r) {
+          return snapshot.RowVisible(rels.create_ts(r), rels.delete_ts(r));
+        };
+        uint64_t examined = 0;
         for (uint64_t v = begin; v < end; ++v) {
           if (!g.active[from.base + v]) continue;
           uint64_t count = 0;
-          scan(s, dir, v, [&](VertexId, VertexId, uint64_t) { ++count; });
+          if (plain) {
+            count = rels.CountEdges(v, dir, snapshot.read_ts, visible, &examined);
+          } else {
+            scan(s, dir, v, [&](VertexId, VertexId, uint64_t) { ++count; });
+          }
           offsets[from.base + v + 1] += count;
         }
       });
@@ -326,9 +350,33 @@ BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exe
     std::vector<uint64_t> cursor(offsets.begin(), offsets.end() - 1);
     for (const PairSource& s : sources) {
       const NodeRange& from = forward ? *s.src : *s.dst;
+      const NodeRange& to = forward ? *s.dst : *s.src;
+      const storage::RelTable& rels = *s.table;
+      // Every entry of a CSR range the snapshot sees whole goes in (without a filter, every
+      // neighbour row active, no rel wanted): its neighbours are copied, range-checked.
+      const bool copy = !rels_needed && s.passes.empty() &&
+                        s.reached_active[static_cast<int>(dir)] &&
+                        rels.CsrVisibleTo(dir, snapshot.read_ts);
       par.For(from.count, kMorsel, [&](unsigned, uint64_t begin, uint64_t end) {
         for (uint64_t v = begin; v < end; ++v) {
           if (!g.active[from.base + v]) continue;
+          if (copy) {
+            uint64_t at = cursor[from.base + v];
+            const storage::AdjRange csr = rels.CsrEdges(v, dir);
+            for (uint64_t i = 0; i < csr.size(); ++i) {
+              const uint64_t nbr = csr[i].neighbor;
+              if (nbr >= to.count) [[unlikely]] {
+                throw GraphDBException(rels.CorruptAdjacencyStatus());
+              }
+              targets[at++] = static_cast<VertexId>(to.base + nbr);
+            }
+            for (const storage::AdjEntry& e : rels.DeltaEdges(v, dir)) {
+              if (!snapshot.RowVisible(rels.create_ts(e.rel), rels.delete_ts(e.rel))) continue;
+              targets[at++] = static_cast<VertexId>(to.base + e.neighbor);
+            }
+            cursor[from.base + v] = at;
+            continue;
+          }
           scan(s, dir, v, [&](VertexId u, VertexId target, uint64_t r) {
             const uint64_t at = cursor[u]++;
             targets[at] = target;
@@ -346,7 +394,7 @@ BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exe
     built.edge_pair.resize(edges);
     built.edge_rel.resize(edges);
   }
-  build_csr(storage::Direction::kForward, g.out_offsets, g.out_targets,
+  build_csr(storage::Direction::kForward, g.out_offsets, g.out_targets, keep_edges,
             [&](uint64_t at, catalog::TableId pair, uint64_t r) {
               if (keep_edges) {
                 built.edge_pair[at] = pair;
@@ -362,9 +410,13 @@ BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exe
     charge->Add(ctx, g.n * (transpose ? 17 : 9) + num_edges * (transpose ? 8 : 4) +
                          num_edges * (keep_edges ? 24 : 0));
   }
-  for (const PairSource& s : sources) {
-    if (s.table->bad_entry()) throw GraphDBException(s.table->CorruptAdjacencyStatus());
-  }
+  // A damaged entry the passes skipped (a count may include it): no partial answer.
+  auto check_entries = [&] {
+    for (const PairSource& s : sources) {
+      if (s.table->bad_entry()) throw GraphDBException(s.table->CorruptAdjacencyStatus());
+    }
+  };
+  check_entries();
   if (transpose) {
     // The incoming edges from the storage's backward adjacency when every rel table keeps one
     // (a parallel pass like the forward one); else (and with edge indices) by transposing.
@@ -374,8 +426,9 @@ BuiltGraph BuildGraph(const ProjectedGraphDef& def, exec::GraphStore& store, exe
                  catalog.GetRelTable(rel)->storage_direction != catalog::RelStorageDirection::kFwd;
     }
     if (backward) {
-      build_csr(storage::Direction::kBackward, g.in_offsets, g.in_sources,
+      build_csr(storage::Direction::kBackward, g.in_offsets, g.in_sources, false,
                 [](uint64_t, catalog::TableId, uint64_t) {});
+      check_entries();
     } else {
       g.BuildTranspose(keep_edges, par);
     }
