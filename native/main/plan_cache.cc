@@ -1,6 +1,8 @@
 #include "main/plan_cache.h"
 
 #include <algorithm>
+#include <cmath>
+#include <unordered_map>
 
 #include "common/recent_list.h"
 #include "cypher/binder/binder.h"
@@ -8,6 +10,7 @@
 #include "cypher/planner/planner.h"
 #include "exec/file_scan.h"
 #include "exec/graph_store.h"
+#include "function/value_ops.h"
 #include "storage/node_table.h"
 #include "storage/rel_table.h"
 
@@ -88,6 +91,9 @@ class RecordingEstimates final : public planner::CardinalityEstimates {
       : live_(live), read_(*read) {}
   double NodeCount(catalog::TableId table) const override { return Read(false, table); }
   double EdgeCount(catalog::TableId pair_id) const override { return Read(true, pair_id); }
+  double DistinctValues(catalog::TableId table, size_t property) const override {
+    return live_.DistinctValues(table, property);
+  }
 
  private:
   double Read(bool edges, catalog::TableId id) const {
@@ -112,6 +118,31 @@ double StorageEstimates::NodeCount(catalog::TableId table) const {
 double StorageEstimates::EdgeCount(catalog::TableId pair_id) const {
   const storage::RelTable* t = tables_.GetRelTable(pair_id);
   return t ? static_cast<double>(t->NumLiveRels()) : 0;
+}
+
+double StorageEstimates::DistinctValues(catalog::TableId table, size_t property) const {
+  const storage::NodeTable* t = tables_.GetNodeTable(table);
+  if (t == nullptr || property >= t->NumColumns()) return 0;
+  const uint64_t rows = t->NumRows();
+  const uint64_t step = std::max<uint64_t>(1, rows / kDistinctSample);
+  struct Hash {
+    size_t operator()(const Value& v) const { return function::HashValue(v); }
+  };
+  struct Equal {
+    bool operator()(const Value& a, const Value& b) const { return function::ValuesEqual(a, b); }
+  };
+  std::unordered_map<Value, uint32_t, Hash, Equal> seen;
+  double sampled = 0;
+  for (uint64_t row = 0; row < rows; row += step) {
+    ++sampled;
+    Value v = t->Get(property, row);
+    if (!v.is_null()) ++seen[std::move(v)];
+  }
+  double once = 0;
+  for (const auto& entry : seen) once += entry.second == 1 ? 1 : 0;
+  const double distinct = static_cast<double>(seen.size());
+  if (step == 1) return distinct;
+  return std::sqrt(static_cast<double>(rows) / sampled) * once + (distinct - once);
 }
 
 bool CompiledQuery::CountsChanged(const planner::CardinalityEstimates* estimates) const {

@@ -68,14 +68,21 @@ class TableProvider;  // exec/graph_store.h
 }  // namespace exec
 
 // The planner's cardinality estimates read from storage now: the live rows of each node table
-// and the live edges of each rel-table pair. Cheap (a few loads per table), exact at the time
-// of the call; plans keep what they read (CompiledQuery::planned_counts).
+// and the live edges of each rel-table pair (a few loads per table, exact at the time of the
+// call; plans keep what they read, CompiledQuery::planned_counts), and the distinct values of
+// a property estimated from a sample of kDistinctSample rows spread over the table.
 // REQUIRES: the caller holds the database's statement lock while it is used.
 class StorageEstimates final : public planner::CardinalityEstimates {
  public:
+  static constexpr uint64_t kDistinctSample = 512;
+
   explicit StorageEstimates(exec::TableProvider& tables) : tables_(tables) {}
   double NodeCount(catalog::TableId table) const override;
   double EdgeCount(catalog::TableId pair_id) const override;
+  // From the sample: d distinct values, f1 of them seen once, among n non-NULL cells of the
+  // table's N rows; sqrt(N / n) * f1 + (d - f1) (values seen once stand for many unseen ones,
+  // repeated ones are all there), which is d when the sample is the whole table.
+  double DistinctValues(catalog::TableId table, size_t property) const override;
 
  private:
   exec::TableProvider& tables_;

@@ -236,6 +236,22 @@ TEST_F(PlanCacheTest, AJoinPlannedOnAnEmptyTableIsPlannedAgainAfterABulkLoad) {
             (Rows{"83334"}));  // 167^2 + 167^2 + 166^2
 }
 
+TEST_F(PlanCacheTest, StorageEstimatesReadTheTables) {
+  Exec("CREATE NODE TABLE guest(id INT64, name STRING, note STRING, PRIMARY KEY(id))");
+  Exec("UNWIND range(1, 2000) AS i CREATE (:guest {id: i, name: 'g' + cast(i % 7, 'STRING')})");
+  const StorageEstimates estimates(*db_);
+  const catalog::TableId guest = db_->catalog().GetNodeTable("guest")->id;
+  EXPECT_EQ(estimates.NodeCount(guest), 2000);
+  EXPECT_EQ(estimates.NodeCount(db_->catalog().GetNodeTable("person")->id), 3);
+  // A sample of 667 rows sees the 7 names many times: all of them.
+  EXPECT_EQ(estimates.DistinctValues(guest, 1), 7);
+  // Each sampled id once: far more than the sample, at most the table.
+  const double ids = estimates.DistinctValues(guest, 0);
+  EXPECT_GT(ids, 1000);
+  EXPECT_LE(ids, 2000);
+  EXPECT_EQ(estimates.DistinctValues(guest, 2), 0);  // only NULLs
+}
+
 TEST(PlannedCountTest, ChangedMeansAFactorOfTwoBeyondTheSlack) {
   PlannedCount empty{false, 1, 0};
   EXPECT_FALSE(empty.Changed(10));

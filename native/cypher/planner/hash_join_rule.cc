@@ -7,8 +7,10 @@
 // cheaper than the nested loop (ChooseHashJoin), from the row estimates below.
 //
 // Estimates. Rows per operator, from the storage's counts (CardinalityEstimates: rows of each
-// node table, edges of each rel table), kDefaultNodeCount rows per table without them, and
-// fixed selectivities for filters (an equality keeps 1/10 of the rows, anything else half).
+// node table, edges of each rel table), kDefaultNodeCount rows per table without them. An
+// equality on a property keeps one in DistinctValues of the rows (a hash join's output: the
+// product of its sides over the distinct values of its keys), else a tenth; any other filter
+// keeps half.
 // Costs are the rows the operators of a plan produce, summed. The nested loop re-runs the
 // pattern's plan for each row of the input: rows(input) x cost(pattern). The hash join runs it
 // once and touches each row of both sides once more (build and probe): cost(pattern) +
@@ -18,6 +20,7 @@
 // the nested loop gives (each input row followed by its matches in scan order).
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "cypher/planner/planner.h"
 
@@ -62,6 +65,35 @@ bool HashableKeyTypes(const LogicalType& a, const LogicalType& b) {
   }
 }
 
+// The node table `slot` is bound to in the plan under `op` (a scan, seek or expansion of one
+// table), or null.
+const catalog::NodeTableSchema* TableOf(SlotId slot, const LogicalOperator& op,
+                                        const catalog::Catalog& catalog) {
+  const bool binds = op.kind == LogicalOpKind::kNodeScan || op.kind == LogicalOpKind::kIndexSeek ||
+                     (op.kind == LogicalOpKind::kExpand && !op.to_bound);
+  if (binds && op.slot == slot) {
+    return op.table_ids.size() == 1 ? catalog.GetNodeTable(op.table_ids[0]) : nullptr;
+  }
+  for (const auto& child : op.children) {
+    if (const auto* table = TableOf(slot, *child, catalog)) return table;
+  }
+  return nullptr;
+}
+
+// The distinct values of `e` when it is a property of a node bound under `op` and the
+// estimates know them, else 0.
+double DistinctOf(const BoundExpression& e, const LogicalOperator& op,
+                  const catalog::Catalog& catalog, const CardinalityEstimates* estimates) {
+  if (estimates == nullptr || e.kind != ExprKind::kProperty ||
+      e.children[0]->kind != ExprKind::kVariable) {
+    return 0;
+  }
+  const catalog::NodeTableSchema* table = TableOf(e.children[0]->slot, op, catalog);
+  if (table == nullptr) return 0;
+  std::optional<size_t> property = table->PropertyIndex(e.name);
+  return property ? estimates->DistinctValues(table->id, *property) : 0;
+}
+
 bool Within(const std::set<SlotId>& slots, const std::set<SlotId>& of) {
   return std::all_of(slots.begin(), slots.end(), [&of](SlotId s) { return of.count(s) > 0; });
 }
@@ -88,7 +120,15 @@ double EstimateRows(const LogicalOperator& op, const catalog::Catalog& catalog,
     case LogicalOpKind::kFilter: {
       double rows = input();
       for (const BoundExpression* p : op.predicates) {
-        rows *= IsEquality(*p) ? kEqualitySelectivity : kOtherSelectivity;
+        // `x.prop = ...` keeps one value of the property's when the estimates know them.
+        double distinct = 0;
+        if (IsEquality(*p)) {
+          distinct = std::max(DistinctOf(*p->children[0], op, catalog, estimates),
+                              DistinctOf(*p->children[1], op, catalog, estimates));
+        }
+        rows *= distinct >= 1    ? 1 / distinct
+                : IsEquality(*p) ? kEqualitySelectivity
+                                 : kOtherSelectivity;
       }
       return rows;
     }
@@ -107,9 +147,16 @@ double EstimateRows(const LogicalOperator& op, const catalog::Catalog& catalog,
       return rows;
     }
     case LogicalOpKind::kHashJoin: {
+      // Each key keeps the pairs with one of its values (the more distinct side's); without
+      // distinct counts, as if one side's rows were unique.
       const double probe = input();
       const double build = EstimateRows(*op.children[1], catalog, estimates);
-      return probe * build / std::max({1.0, probe, build});
+      double keep = 1;
+      for (size_t i = 0; i < op.probe_keys.size(); ++i) {
+        keep *= std::max({1.0, DistinctOf(*op.probe_keys[i], *op.children[0], catalog, estimates),
+                          DistinctOf(*op.build_keys[i], *op.children[1], catalog, estimates)});
+      }
+      return probe * build / (keep > 1 ? keep : std::max({1.0, probe, build}));
     }
     default: return input();  // projections, sorts, limits, updates, OPTIONAL ...
   }

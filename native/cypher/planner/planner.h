@@ -40,6 +40,9 @@ class CardinalityEstimates {
   virtual double NodeCount(catalog::TableId table) const = 0;
   // The edges of rel-table pair `pair_id` (catalog::RelTablePair::id).
   virtual double EdgeCount(catalog::TableId pair_id) const = 0;
+  // About how many distinct non-NULL values property `property` (its index in the table's
+  // properties) of node table `table` holds; 0 when unknown (the default).
+  virtual double DistinctValues(catalog::TableId /*table*/, size_t /*property*/) const { return 0; }
 };
 
 // `estimates`: null plans as if every rel table had kDefaultAverageDegree edges per node and

@@ -446,6 +446,11 @@ class FixedEstimates final : public CardinalityEstimates {
     auto it = edges.find(pair_id);
     return it == edges.end() ? 0 : it->second;
   }
+  std::map<std::pair<catalog::TableId, size_t>, double> distinct;  // by (table, property)
+  double DistinctValues(catalog::TableId table, size_t property) const override {
+    auto it = distinct.find({table, property});
+    return it == distinct.end() ? 0 : it->second;
+  }
 };
 
 TEST_F(PlannerTest, CyclesIntersectTheBoundEndsAdjacency) {
@@ -609,6 +614,19 @@ TEST_F(HashJoinPlannerTest, RowEstimatesFollowTheTables) {
   EXPECT_DOUBLE_EQ(EstimateRows(*plan.root, catalog_, &estimates), 500.0 * 20);
   // The cost adds every operator's rows: 1 + 500 + 10000 (scans) + 10000 (projection).
   EXPECT_DOUBLE_EQ(EstimateCost(*plan.root, catalog_, &estimates), 1 + 500 + 2 * 10000.0);
+  // A join's rows: both sides over the distinct values of its keys (name: property 1, age:
+  // property 2), or as if one side were unique without them; an equality filter keeps one
+  // distinct value's rows.
+  bound_.push_back(
+      Bind("MATCH (a:person), (b:person) WHERE a.name = b.name AND a.age = b.age RETURN a.id"));
+  LogicalPlan join = PlanQuery(*bound_.back(), catalog_, &estimates);
+  ASSERT_EQ(join.root->children[0]->kind, LogicalOpKind::kHashJoin) << join.root->ToString();
+  EXPECT_DOUBLE_EQ(EstimateRows(*join.root, catalog_, &estimates), 500.0);
+  estimates.distinct = {{{person_, 1}, 50}, {{person_, 2}, 5}};
+  EXPECT_DOUBLE_EQ(EstimateRows(*join.root, catalog_, &estimates), 500.0 * 500 / 250);
+  bound_.push_back(Bind("MATCH (a:person) WHERE a.name = 'Ann' RETURN a.id"));
+  LogicalPlan filtered = PlanQuery(*bound_.back(), catalog_, &estimates);
+  EXPECT_DOUBLE_EQ(EstimateRows(*filtered.root, catalog_, &estimates), 10.0);
 }
 
 TEST_F(PlannerTest, ExplainTextNamesEachOperator) {
