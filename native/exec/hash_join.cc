@@ -58,77 +58,81 @@ struct HashJoinOp::Table {
   // Each key's build rows (indexes into `rows`), in the order the build side produced them.
   std::unordered_map<std::vector<Value>, std::vector<uint32_t>, JoinKeyHash, JoinKeyEqual> index;
   std::vector<std::vector<Value>> rows;  // the build slots' values
-  bool built = false;
-  const std::vector<uint32_t>* matches = nullptr;  // the current probe row's
-  size_t next_match = 0;
-  std::vector<Value> key;  // scratch
 };
 
-HashJoinOp::HashJoinOp(std::vector<const binder::BoundExpression*> probe_keys,
-                       std::vector<const binder::BoundExpression*> build_keys,
-                       std::vector<binder::SlotId> build_slots, OperatorPtr build)
-    : probe_keys_(std::move(probe_keys)), build_keys_(std::move(build_keys)),
-      build_slots_(std::move(build_slots)), build_(std::move(build)),
-      table_(std::make_unique<Table>()) {}
-
-HashJoinOp::~HashJoinOp() = default;
-
-size_t HashJoinOp::build_rows() const { return table_->rows.size(); }
-
-void HashJoinOp::Open(ExecContext& ctx) {
-  PhysicalOperator::Open(ctx);
-  table_ = std::make_unique<Table>();
-  memory_.Release(ctx);
-}
-
-void HashJoinOp::Build(ExecContext& ctx) {
-  Table& t = *table_;
-  // The build side writes its slots into the shared frame: the probe side has not produced a
-  // row yet, and its slots are distinct.
-  build_->Open(ctx);
+std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(
+    const std::vector<const binder::BoundExpression*>& build_keys,
+    const std::vector<binder::SlotId>& build_slots, PhysicalOperator& build, ExecContext& ctx,
+    MemoryCharge& memory) {
+  auto t = std::make_shared<Table>();
+  // The build side writes its slots into the frame: the probe side has not produced a row
+  // yet, and its slots are distinct.
+  build.Open(ctx);
   const bool counts = ctx.CountsMemory();
+  std::vector<Value> key;
   try {
-    while (build_->Next(ctx)) {
+    while (build.Next(ctx)) {
       ctx.ChargeWork();
-      if (!EvaluateKey(build_keys_, ctx, t.key)) continue;
+      if (!EvaluateKey(build_keys, ctx, key)) continue;
       std::vector<Value> row;
-      row.reserve(build_slots_.size());
-      for (binder::SlotId s : build_slots_) row.push_back(ctx.frame[s]);
-      if (counts) memory_.Add(ctx, ApproxBytes(row) + ApproxBytes(t.key) + kJoinEntryBytes);
-      if (t.rows.size() >= UINT32_MAX) {
+      row.reserve(build_slots.size());
+      for (binder::SlotId s : build_slots) row.push_back(ctx.frame[s]);
+      if (counts) memory.Add(ctx, ApproxBytes(row) + ApproxBytes(key) + kJoinEntryBytes);
+      if (t->rows.size() >= UINT32_MAX) {
         Throw(ErrorCode::kResourceLimit, "a hash join's build side has more than 2^32 rows");
       }
-      t.index[t.key].push_back(static_cast<uint32_t>(t.rows.size()));
-      t.rows.push_back(std::move(row));
+      t->index[key].push_back(static_cast<uint32_t>(t->rows.size()));
+      t->rows.push_back(std::move(row));
     }
   } catch (const GraphDBException& e) {
     if (e.status().code() != ErrorCode::kResourceLimit) throw;
     throw GraphDBException(ErrorCode::kResourceLimit,
                            e.status().message() + " (the hash table of a join held " +
-                               std::to_string(t.rows.size()) + " rows of its build side)");
+                               std::to_string(t->rows.size()) + " rows of its build side)");
   }
-  t.built = true;
+  return t;
+}
+
+HashJoinOp::HashJoinOp(std::vector<const binder::BoundExpression*> probe_keys,
+                       std::vector<const binder::BoundExpression*> build_keys,
+                       std::vector<binder::SlotId> build_slots, OperatorPtr build)
+    : probe_keys_(std::move(probe_keys)), build_keys_(std::move(build_keys)),
+      build_slots_(std::move(build_slots)), build_(std::move(build)) {}
+
+HashJoinOp::~HashJoinOp() = default;
+
+void HashJoinOp::SetTable(std::shared_ptr<const Table> table) { table_ = std::move(table); }
+
+size_t HashJoinOp::build_rows() const { return table_ ? table_->rows.size() : 0; }
+
+void HashJoinOp::Open(ExecContext& ctx) {
+  PhysicalOperator::Open(ctx);
+  matches_ = nullptr;
+  if (build_) {  // builds anew on the first Next
+    table_.reset();
+    memory_.Release(ctx);
+  }
 }
 
 bool HashJoinOp::Next(ExecContext& ctx) {
-  Table& t = *table_;
-  if (!t.built) Build(ctx);
+  if (!table_) table_ = BuildTable(build_keys_, build_slots_, *build_, ctx, memory_);
+  const Table& t = *table_;
   if (t.index.empty()) return false;  // nothing to match: the probe side is not read
   while (true) {
-    if (t.matches != nullptr && t.next_match < t.matches->size()) {
+    if (matches_ != nullptr && next_match_ < matches_->size()) {
       ctx.ChargeWork();
-      const std::vector<Value>& row = t.rows[(*t.matches)[t.next_match++]];
+      const std::vector<Value>& row = t.rows[(*matches_)[next_match_++]];
       for (size_t i = 0; i < build_slots_.size(); ++i) ctx.frame[build_slots_[i]] = row[i];
       return true;
     }
-    t.matches = nullptr;
+    matches_ = nullptr;
     if (!child->Next(ctx)) return false;
     ctx.ChargeWork();
-    if (!EvaluateKey(probe_keys_, ctx, t.key)) continue;
-    auto it = t.index.find(t.key);
+    if (!EvaluateKey(probe_keys_, ctx, key_)) continue;
+    auto it = t.index.find(key_);
     if (it == t.index.end()) continue;
-    t.matches = &it->second;
-    t.next_match = 0;
+    matches_ = &it->second;
+    next_match_ = 0;
   }
 }
 

@@ -26,8 +26,20 @@ namespace graphdb::exec {
 
 class HashJoinOp final : public PhysicalOperator {
  public:
+  // The build side's rows under their keys: built once, then only read (several probing
+  // operators may share one: ParallelPipeline builds it on the statement's thread and each
+  // worker's copy of the probe chain reads it).
+  struct Table;
+  // Runs `build` (opened here) to its end into a new table of the rows with matchable keys,
+  // charging them to `memory` when the statement counts memory.
+  static std::shared_ptr<const Table> BuildTable(
+      const std::vector<const binder::BoundExpression*>& build_keys,
+      const std::vector<binder::SlotId>& build_slots, PhysicalOperator& build, ExecContext& ctx,
+      MemoryCharge& memory);
+
   // `probe_keys[i]` (over the probe input's slots) must equal `build_keys[i]` (over the build
-  // side's); `build_slots`: what the build side binds.
+  // side's); `build_slots`: what the build side binds. `build`: the build side's operators, or
+  // null when a built table is given with SetTable before each run.
   HashJoinOp(std::vector<const binder::BoundExpression*> probe_keys,
              std::vector<const binder::BoundExpression*> build_keys,
              std::vector<binder::SlotId> build_slots, OperatorPtr build);
@@ -35,17 +47,19 @@ class HashJoinOp final : public PhysicalOperator {
   void Open(ExecContext& ctx) override;
   bool Next(ExecContext& ctx) override;
 
+  // Probes `table` (built by BuildTable for this join's keys and slots) from now on.
+  void SetTable(std::shared_ptr<const Table> table);
   // Rows the build side kept in its hash table (those with non-NULL keys), after the build.
   size_t build_rows() const;
 
  private:
-  struct Table;
-  void Build(ExecContext& ctx);
-
   std::vector<const binder::BoundExpression*> probe_keys_, build_keys_;
   std::vector<binder::SlotId> build_slots_;
   OperatorPtr build_;
-  std::unique_ptr<Table> table_;
+  std::shared_ptr<const Table> table_;              // null until built (or given)
+  const std::vector<uint32_t>* matches_ = nullptr;  // the current probe row's build rows
+  size_t next_match_ = 0;
+  std::vector<Value> key_;  // scratch
   MemoryCharge memory_;
 };
 

@@ -328,6 +328,14 @@ class PartPlanner {
     }
     for (const auto& r : pattern.rels) {
       if (available_.count(r.slot)) return nullptr;
+      // A variable-length rel's per-step predicates may read what is bound before it.
+      std::set<SlotId> reads;
+      for (const auto* e : {r.step_predicate.get(), r.weight.get(), r.node_step_predicate.get()}) {
+        if (e) CollectSlots(*e, reads);
+      }
+      for (SlotId s : reads) {
+        if (available_.count(s)) return nullptr;
+      }
     }
     // A node picked by its primary key is an index seek per row: cheaper than any join.
     for (const auto& n : pattern.nodes) {
