@@ -130,6 +130,13 @@ export const ANALYTICS_QUERIES = [
     cypher: 'MATCH (a:Person)-[:knows]->(b:Person)-[:knows]->(c:Person)-[:knows]->(a) RETURN count(*) AS n',
     sql: 'SELECT count(*) FROM knows k1 JOIN knows k2 ON k2.src = k1.dst JOIN knows k3 ON k3.src = k2.dst AND k3.dst = k1.src',
   },
+  {
+    name: 'namesakes_elsewhere',
+    shape: 'pairs of persons of one name and age in different cities (a hash join on two keys)',
+    cypher:
+      'MATCH (a:Person), (b:Person) WHERE a.name = b.name AND a.age = b.age AND a.city <> b.city RETURN count(*) AS n',
+    sql: 'SELECT count(*) FROM person a JOIN person b ON a.name = b.name AND a.age = b.age WHERE a.city <> b.city',
+  },
 ];
 
 function log(message) {

@@ -11,6 +11,7 @@
 #include "exec/expression_evaluator.h"
 #include "exec/graph_operators.h"
 #include "exec/graph_store.h"
+#include "exec/hash_join.h"
 #include "exec/parallel_pipeline.h"
 #include "exec/top_k.h"
 
@@ -203,6 +204,10 @@ OperatorPtr MapOperators(const LogicalOperator& op, const catalog::Catalog* cata
         if (op.weighted) static_cast<HashAggregateOp&>(*out).SetWeightSlot(op.weight_slot);
         break;
       }
+      case LogicalOpKind::kHashJoin:
+        out = std::make_unique<HashJoinOp>(op.probe_keys, op.build_keys, op.slots,
+                                           MapPlan(*op.children[1], catalog, profile));
+        break;
       case LogicalOpKind::kUnion: {
         std::vector<UnionOp::Branch> branches;
         for (size_t i = 0; i < op.children.size(); ++i) {

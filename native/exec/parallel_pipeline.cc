@@ -1,10 +1,12 @@
 #include "exec/parallel_pipeline.h"
 
+#include <algorithm>
 #include <limits>
 #include <unordered_set>
 
 #include "exec/executor.h"
 #include "exec/graph_store.h"
+#include "exec/hash_join.h"
 
 namespace graphdb::exec {
 
@@ -58,6 +60,11 @@ const LogicalOperator* PipelineScan(const LogicalOperator& op) {
       case LogicalOpKind::kIntersect: break;
       case LogicalOpKind::kIndexSeek:
         if (!Shareable(cur->key_expr)) return nullptr;
+        break;
+      case LogicalOpKind::kHashJoin:  // the probe side is the pipeline
+        for (const BoundExpression* key : cur->probe_keys) {
+          if (!Shareable(key)) return nullptr;
+        }
         break;
       case LogicalOpKind::kNodeScan:
         if (cur->children.size() == 1 && cur->children[0]->kind == LogicalOpKind::kSingleRow) {
@@ -163,6 +170,14 @@ struct ParallelPipeline::Worker {
   PlanProfile profile;
   OperatorPtr root;
   RangeScanOp* scan = nullptr;
+  std::vector<std::pair<const LogicalOperator*, HashJoinOp*>> joins;  // probing a Join's table
+};
+
+struct ParallelPipeline::Join {
+  const LogicalOperator* op = nullptr;
+  OperatorPtr build;  // the build side's operators, run on the caller
+  std::shared_ptr<const HashJoinOp::Table> table;
+  MemoryCharge memory;
 };
 
 ParallelPipeline::ParallelPipeline(const LogicalOperator& input, const LogicalOperator& scan,
@@ -209,15 +224,46 @@ bool ParallelPipeline::Run(ExecContext& ctx, const std::function<void(unsigned)>
     auto worker = std::make_unique<Worker>();
     RangeScanOp* scan = nullptr;
     const LogicalOperator* scan_op = &scan_;
-    PlanOverride leaf = [&scan, scan_op](const LogicalOperator& op) -> OperatorPtr {
+    PlanProfile* profile = profile_ ? &worker->profile : nullptr;
+    PlanOverride leaf;
+    leaf = [&](const LogicalOperator& op) -> OperatorPtr {
+      if (op.kind == LogicalOpKind::kHashJoin) {  // probes the table the caller builds
+        auto join = std::make_unique<HashJoinOp>(op.probe_keys, op.build_keys, op.slots, nullptr);
+        join->child = MapPlan(*op.children[0], catalog_, profile, &leaf);
+        worker->joins.emplace_back(&op, join.get());
+        return join;
+      }
       if (&op != scan_op) return nullptr;
       auto out = std::make_unique<RangeScanOp>(op.slot, op.table_ids);
       scan = out.get();
       return out;
     };
-    worker->root = MapPlan(input_, catalog_, profile_ ? &worker->profile : nullptr, &leaf);
+    worker->root = MapPlan(input_, catalog_, profile, &leaf);
     worker->scan = scan;
     workers_.push_back(std::move(worker));
+  }
+  // The hash joins' tables, each built once on this thread for every worker to probe.
+  for (const LogicalOperator* op = &input_; op != &scan_; op = op->children[0].get()) {
+    if (op->kind != LogicalOpKind::kHashJoin) continue;
+    auto it = std::find_if(joins_.begin(), joins_.end(),
+                           [op](const std::unique_ptr<Join>& j) { return j->op == op; });
+    if (it == joins_.end()) {
+      joins_.push_back(std::make_unique<Join>());
+      joins_.back()->op = op;
+      joins_.back()->build = MapPlan(*op->children[1], catalog_, profile_);
+      it = joins_.end() - 1;
+    }
+    Join& join = **it;
+    join.table.reset();
+    join.memory.Release(ctx);
+    join.table = HashJoinOp::BuildTable(op->build_keys, op->slots, *join.build, ctx, join.memory);
+  }
+  for (const auto& worker : workers_) {
+    for (auto& [op, probe] : worker->joins) {
+      for (const auto& join : joins_) {
+        if (join->op == op) probe->SetTable(join->table);
+      }
+    }
   }
   for (unsigned w = 0; w < workers; ++w) {
     ExecContext& wctx = workers_[w]->ctx;

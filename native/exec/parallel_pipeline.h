@@ -3,15 +3,16 @@
 //
 // A pipeline is a chain of operators that pass rows on one by one: a node scan at the bottom
 // (a leaf: its input is the single empty row), then any of filters, projections, UNWIND,
-// fixed-length expansions, cycle intersections, factorized counts, index seeks and further
-// node scans. When the input of a breaker is such a chain (For() decides, when the plan is
-// mapped), the breaker may run it in parallel: the rows of the bottom scan's tables, laid end
-// to end, are cut into morsels; every worker thread (common/task_pool.h) runs its own copy
-// of the chain over the morsels it takes, with its own ExecContext (a copy of the caller's
-// frame, so a correlated input sees the outer row), and hands each row to the breaker's
-// consume callback, which keeps per-worker partial state (a partial aggregate, a run of rows
-// to sort, a top-k heap, a set of seen keys). The breaker merges the partials after Run()
-// returns.
+// fixed-length expansions, cycle intersections, factorized counts, index seeks, further
+// node scans and hash joins (probed by every worker; the build side runs once, on the caller,
+// before the workers start, into one table they all read). When the input of a breaker is such a
+// chain (For() decides, when the plan is mapped), the breaker may run it in parallel: the rows of
+// the bottom scan's tables, laid end to end, are cut into morsels; every worker thread
+// (common/task_pool.h) runs its own copy of the chain over the morsels it takes, with its own
+// ExecContext (a copy of the caller's frame, so a correlated input sees the outer row), and hands
+// each row to the breaker's consume callback, which keeps per-worker partial state (a partial
+// aggregate, a run of rows to sort, a top-k heap, a set of seen keys). The breaker merges the
+// partials after Run() returns.
 //
 // Order. Each row comes with its position in the serial order: the index of its morsel in the
 // high bits, its rank within the morsel (a morsel is run by one worker, in order) in the low
@@ -74,6 +75,7 @@ class ParallelPipeline {
 
  private:
   struct Worker;
+  struct Join;  // a HASH_JOIN of the pipeline: its table, built once per run for all workers
   ParallelPipeline(const planner::LogicalOperator& input, const planner::LogicalOperator& scan,
                    const catalog::Catalog* catalog, PlanProfile* profile);
 
@@ -82,6 +84,7 @@ class ParallelPipeline {
   const catalog::Catalog* catalog_;
   PlanProfile* profile_;
   std::vector<std::unique_ptr<Worker>> workers_;  // kept from run to run
+  std::vector<std::unique_ptr<Join>> joins_;      // kept from run to run
 };
 
 // EXPLAIN's notes for the plan under `root`: for each pipeline breaker whose input may run

@@ -84,6 +84,9 @@ TEST_F(ParallelQueryTest, ResultsAndTheirOrderEqualTheSerialRun) {
       "MATCH (a:P) WHERE a.k STARTS WITH 'k1' AND a.v = 7 RETURN count(*), sum(a.id)",
       "MATCH (a:P) WHERE a.v > 5000 RETURN a.k, count(*)",
       "MATCH (a:P) WHERE a.v > 5000 RETURN count(*), sum(a.v)",
+      // hash joins: the workers probe one table built before they start
+      "MATCH (a:P), (b:P) WHERE a.k = b.k AND a.v = b.v RETURN count(*), sum(a.id), min(b.id)",
+      "MATCH (a:P), (b:P) WHERE a.w = b.v RETURN a.id, b.id ORDER BY b.id, a.id LIMIT 40",
   };
   Session session;
   for (const std::string& query : queries) {
@@ -103,6 +106,12 @@ TEST_F(ParallelQueryTest, ExplainNamesTheOperatorsWhoseInputRunsInParallel) {
   ASSERT_TRUE(plan.ok()) << plan.status().ToString();
   const std::string text(plan->rows[0][0].GetString());
   EXPECT_NE(text.find("parallel=P"), std::string::npos) << text;
+  auto join = RunQuery(*db_, "EXPLAIN MATCH (a:P), (b:P) WHERE a.k = b.k RETURN count(*)", {},
+                       std::nullopt, &session);
+  ASSERT_TRUE(join.ok()) << join.status().ToString();
+  const std::string joined(join->rows[0][0].GetString());
+  EXPECT_NE(joined.find("AGGREGATE parallel=P"), std::string::npos) << joined;
+  EXPECT_NE(joined.find("HASH_JOIN a.k = b.k"), std::string::npos) << joined;
   // collect() keeps the input order: not merged from partial lists.
   auto serial =
       RunQuery(*db_, "EXPLAIN MATCH (a:P) RETURN a.k, collect(a.id)", {}, std::nullopt, &session);

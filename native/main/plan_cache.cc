@@ -1,12 +1,18 @@
 #include "main/plan_cache.h"
 
 #include <algorithm>
+#include <cmath>
+#include <unordered_map>
 
 #include "common/recent_list.h"
 #include "cypher/binder/binder.h"
 #include "cypher/parser/parser.h"
 #include "cypher/planner/planner.h"
 #include "exec/file_scan.h"
+#include "exec/graph_store.h"
+#include "function/value_ops.h"
+#include "storage/node_table.h"
+#include "storage/rel_table.h"
 
 namespace graphdb {
 
@@ -78,17 +84,89 @@ bool CacheableParse(std::string_view text, const ParsedStatements& statements) {
          statements[0]->kind == parser::StatementKind::kQuery;
 }
 
+// The estimates the planner is given: `live`'s counts, each one read noted in `*read` once.
+class RecordingEstimates final : public planner::CardinalityEstimates {
+ public:
+  RecordingEstimates(const planner::CardinalityEstimates& live, std::vector<PlannedCount>* read)
+      : live_(live), read_(*read) {}
+  double NodeCount(catalog::TableId table) const override { return Read(false, table); }
+  double EdgeCount(catalog::TableId pair_id) const override { return Read(true, pair_id); }
+  double DistinctValues(catalog::TableId table, size_t property) const override {
+    return live_.DistinctValues(table, property);
+  }
+
+ private:
+  double Read(bool edges, catalog::TableId id) const {
+    for (const PlannedCount& c : read_) {
+      if (c.edges == edges && c.id == id) return c.count;
+    }
+    const double count = edges ? live_.EdgeCount(id) : live_.NodeCount(id);
+    read_.push_back({edges, id, count});
+    return count;
+  }
+  const planner::CardinalityEstimates& live_;
+  std::vector<PlannedCount>& read_;
+};
+
 }  // namespace
+
+double StorageEstimates::NodeCount(catalog::TableId table) const {
+  const storage::NodeTable* t = tables_.GetNodeTable(table);
+  return t ? static_cast<double>(t->NumLiveRows()) : 0;
+}
+
+double StorageEstimates::EdgeCount(catalog::TableId pair_id) const {
+  const storage::RelTable* t = tables_.GetRelTable(pair_id);
+  return t ? static_cast<double>(t->NumLiveRels()) : 0;
+}
+
+double StorageEstimates::DistinctValues(catalog::TableId table, size_t property) const {
+  const storage::NodeTable* t = tables_.GetNodeTable(table);
+  if (t == nullptr || property >= t->NumColumns()) return 0;
+  const uint64_t rows = t->NumRows();
+  const uint64_t step = std::max<uint64_t>(1, rows / kDistinctSample);
+  struct Hash {
+    size_t operator()(const Value& v) const { return function::HashValue(v); }
+  };
+  struct Equal {
+    bool operator()(const Value& a, const Value& b) const { return function::ValuesEqual(a, b); }
+  };
+  std::unordered_map<Value, uint32_t, Hash, Equal> seen;
+  double sampled = 0;
+  for (uint64_t row = 0; row < rows; row += step) {
+    ++sampled;
+    Value v = t->Get(property, row);
+    if (!v.is_null()) ++seen[std::move(v)];
+  }
+  double once = 0;
+  for (const auto& entry : seen) once += entry.second == 1 ? 1 : 0;
+  const double distinct = static_cast<double>(seen.size());
+  if (step == 1) return distinct;
+  return std::sqrt(static_cast<double>(rows) / sampled) * once + (distinct - once);
+}
+
+bool CompiledQuery::CountsChanged(const planner::CardinalityEstimates* estimates) const {
+  if (estimates == nullptr) return false;
+  for (const PlannedCount& c : planned_counts) {
+    if (c.Changed(c.edges ? estimates->EdgeCount(c.id) : estimates->NodeCount(c.id))) return true;
+  }
+  return false;
+}
 
 std::shared_ptr<const CompiledQuery> CompileQuery(
     const parser::ParsedRegularQuery& query, const std::unordered_map<std::string, Value>& params,
-    const catalog::Catalog& catalog) {
+    const catalog::Catalog& catalog, const planner::CardinalityEstimates* estimates) {
   auto compiled = std::make_shared<CompiledQuery>();
   compiled->catalog_version = catalog.version();
   binder::Binder binder(catalog, params);
   binder.set_file_scan_resolver(exec::ResolveFileScan);
   compiled->bound = binder.BindQuery(query);
-  compiled->plan = planner::PlanQuery(*compiled->bound, catalog);
+  if (estimates != nullptr) {
+    RecordingEstimates recording(*estimates, &compiled->planned_counts);
+    compiled->plan = planner::PlanQuery(*compiled->bound, catalog, &recording);
+  } else {
+    compiled->plan = planner::PlanQuery(*compiled->bound, catalog);
+  }
   compiled->inline_candidate =
       compiled->bound->read_only && IsInlineCandidate(compiled->plan, catalog);
   return compiled;
@@ -176,6 +254,14 @@ bool InlineSafeOperator(const planner::LogicalOperator& op, const catalog::Catal
       break;
     case LogicalOpKind::kIndexSeek:
       if (!safe(op.key_expr)) return false;
+      break;
+    case LogicalOpKind::kHashJoin:
+      for (const auto* key : op.probe_keys) {
+        if (!safe(key)) return false;
+      }
+      for (const auto* key : op.build_keys) {
+        if (!safe(key)) return false;
+      }
       break;
     case LogicalOpKind::kExpand:
       if (const binder::BoundRelPattern* rel = op.rel_pattern) {
@@ -295,14 +381,15 @@ std::shared_ptr<const ParsedStatements> PlanCache::Parse(std::string_view text) 
 
 std::shared_ptr<const CompiledQuery> PlanCache::Compile(
     const parser::ParsedQueryStatement& statement,
-    const std::unordered_map<std::string, Value>& params, const catalog::Catalog& catalog) {
-  if (capacity_ == 0) return CompileQuery(statement.query, params, catalog);
+    const std::unordered_map<std::string, Value>& params, const catalog::Catalog& catalog,
+    const planner::CardinalityEstimates* estimates) {
+  if (capacity_ == 0) return CompileQuery(statement.query, params, catalog, estimates);
   std::string key = CompiledKey(statement.text, params);
   const uint64_t version = catalog.version();
   {
     std::lock_guard<std::mutex> lock(compiled_mu_);
     if (const auto* entry = compiled_.Find(key)) {
-      if ((*entry)->catalog_version == version) {
+      if ((*entry)->catalog_version == version && !(*entry)->CountsChanged(estimates)) {
         ++hits_;
         return *entry;
       }
@@ -310,7 +397,8 @@ std::shared_ptr<const CompiledQuery> PlanCache::Compile(
     }
     ++misses_;
   }
-  std::shared_ptr<const CompiledQuery> compiled = CompileQuery(statement.query, params, catalog);
+  std::shared_ptr<const CompiledQuery> compiled =
+      CompileQuery(statement.query, params, catalog, estimates);
   if (!CacheableCompiled(statement, *compiled)) return compiled;
   std::vector<std::shared_ptr<const CompiledQuery>> dropped;
   {
@@ -402,7 +490,8 @@ std::shared_ptr<const ParsedStatements> StatementMemo::Parse(PlanCache& cache,
 
 std::shared_ptr<const CompiledQuery> StatementMemo::Compile(
     PlanCache& cache, const parser::ParsedQueryStatement& statement,
-    const std::unordered_map<std::string, Value>& params, const catalog::Catalog& catalog) {
+    const std::unordered_map<std::string, Value>& params, const catalog::Catalog& catalog,
+    const planner::CardinalityEstimates* estimates) {
   Entry* entry = nullptr;
   for (Entry& e : entries_) {
     if (static_cast<const parser::ParsedStatement*>(&statement) == (*e.parsed)[0].get()) {
@@ -410,13 +499,14 @@ std::shared_ptr<const CompiledQuery> StatementMemo::Compile(
       break;
     }
   }
-  if (entry == nullptr) return cache.Compile(statement, params, catalog);
+  if (entry == nullptr) return cache.Compile(statement, params, catalog, estimates);
   if (entry->compiled && entry->compiled->catalog_version == catalog.version() &&
-      SameParameters(entry->params, params)) {
+      SameParameters(entry->params, params) && !entry->compiled->CountsChanged(estimates)) {
     cache.memo_hits_.fetch_add(1, std::memory_order_relaxed);
     return entry->compiled;
   }
-  std::shared_ptr<const CompiledQuery> compiled = cache.Compile(statement, params, catalog);
+  std::shared_ptr<const CompiledQuery> compiled =
+      cache.Compile(statement, params, catalog, estimates);
   // What the cache does not keep (LOAD FROM, long texts) is not kept here either.
   if (!CacheableCompiled(statement, *compiled)) {
     entry->compiled.reset();

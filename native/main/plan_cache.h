@@ -13,6 +13,11 @@
 //               else that changes the catalog) makes older entries misses, which are
 //               re-compiled and replace them. The statements of multi-statement texts are
 //               compiled through this level too, each under its own text.
+//               Plans are chosen by cost from the sizes of the tables (StorageEstimates):
+//               an entry records every count its planning read, and a lookup finds it stale
+//               (and re-plans) once one of them has grown or shrunk by a factor of two
+//               (PlannedCount::Changed), so a plan made over an empty table is not kept
+//               after a bulk load.
 //
 // Why the parameter types are part of the key: the binder types `$x` from the value it is
 // given (INT64, STRING, LIST(...)...) and picks overloads and casts from that type, but never
@@ -34,6 +39,7 @@
 // of its own short reads: PreparedPlans below).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -49,12 +55,55 @@
 #include "cypher/binder/bound_statement.h"
 #include "cypher/parser/ast.h"
 #include "cypher/planner/logical_plan.h"
+#include "cypher/planner/planner.h"
 #include "exec/executor.h"
 #include "types/value.h"
 
 namespace graphdb {
 
 using ParsedStatements = std::vector<std::unique_ptr<parser::ParsedStatement>>;
+
+namespace exec {
+class TableProvider;  // exec/graph_store.h
+}  // namespace exec
+
+// The planner's cardinality estimates read from storage now: the live rows of each node table
+// and the live edges of each rel-table pair (a few loads per table, exact at the time of the
+// call; plans keep what they read, CompiledQuery::planned_counts), and the distinct values of
+// a property estimated from a sample of kDistinctSample rows spread over the table.
+// REQUIRES: the caller holds the database's statement lock while it is used.
+class StorageEstimates final : public planner::CardinalityEstimates {
+ public:
+  static constexpr uint64_t kDistinctSample = 512;
+
+  explicit StorageEstimates(exec::TableProvider& tables) : tables_(tables) {}
+  double NodeCount(catalog::TableId table) const override;
+  double EdgeCount(catalog::TableId pair_id) const override;
+  // From the sample: d distinct values, f1 of them seen once, among n non-NULL cells of the
+  // table's N rows; sqrt(N / n) * f1 + (d - f1) (values seen once stand for many unseen ones,
+  // repeated ones are all there), which is d when the sample is the whole table.
+  double DistinctValues(catalog::TableId table, size_t property) const override;
+
+ private:
+  exec::TableProvider& tables_;
+};
+
+// One count the planner read while planning a query, and its value then.
+struct PlannedCount {
+  // Counts are this far apart before they are "a factor of two" apart: small tables
+  // growing by a few rows re-plan nothing.
+  static constexpr double kSlack = 64;
+
+  bool edges = false;  // EdgeCount of a pair, else NodeCount of a node table
+  catalog::TableId id = 0;
+  double count = 0;
+
+  // Whether `now` is at least twice the planned count, or at most half of it (with kSlack).
+  bool Changed(double now) const {
+    const double lo = std::min(now, count) + kSlack, hi = std::max(now, count) + kSlack;
+    return hi >= 2 * lo;
+  }
+};
 
 // A query statement bound and planned against one catalog version and one set of parameter
 // types. Immutable but for `inline_backoff`; `plan` points into `*bound`.
@@ -65,6 +114,8 @@ struct CompiledQuery {
   static constexpr uint32_t kInlineRetryInterval = 64;
 
   uint64_t catalog_version = 0;
+  // The table sizes the plan was chosen with (each once); see PlanCache.
+  std::vector<PlannedCount> planned_counts;
   std::unique_ptr<binder::BoundQuery> bound;
   planner::LogicalPlan plan;
   // A read that may run on the caller's thread under a work budget (IsInlineCandidate,
@@ -75,6 +126,9 @@ struct CompiledQuery {
   // retry by a run or two.
   mutable std::atomic<uint32_t> inline_backoff{0};
 
+  // Whether a table the plan was chosen by has changed size enough to plan again
+  // (PlannedCount::Changed); never without `estimates`.
+  bool CountsChanged(const planner::CardinalityEstimates* estimates) const;
   // Whether to skip this inline attempt (counting it towards the next retry).
   bool SkipInlineAttempt() const;
   // An inline run overran the budget: skip the next kInlineRetryInterval - 1 attempts.
@@ -93,15 +147,18 @@ struct CompiledQuery {
 bool IsInlineCandidate(const planner::LogicalPlan& plan, const catalog::Catalog& catalog);
 
 // Binds and plans `query` now, without the cache. Throws the binder's and planner's errors.
+// `estimates`: the table sizes to plan by (null: the planner's defaults); what it reads is
+// kept in planned_counts.
 // REQUIRES: the catalog does not change during the call.
 std::shared_ptr<const CompiledQuery> CompileQuery(
     const parser::ParsedRegularQuery& query, const std::unordered_map<std::string, Value>& params,
-    const catalog::Catalog& catalog);
+    const catalog::Catalog& catalog, const planner::CardinalityEstimates* estimates = nullptr);
 
 struct PlanCacheStats {
   uint64_t hits = 0;       // compiled level: plans reused
   uint64_t misses = 0;     // compiled level: plans built (includes `stale`)
-  uint64_t stale = 0;      // misses that found an entry of an older catalog version
+  uint64_t stale = 0;      // misses that found an entry of an older catalog version, or one
+                           // whose table sizes changed (CompiledQuery::CountsChanged)
   uint64_t evictions = 0;  // compiled entries dropped for room
   uint64_t parse_hits = 0;
   uint64_t parse_misses = 0;  // texts parsed (cacheable or not)
@@ -129,12 +186,14 @@ class PlanCache {
 
   // The compiled form of `statement` for parameters of these types against `catalog`: from
   // the cache, or compiled now (and kept unless it is not cacheable). Throws the binder's
-  // and planner's errors, which are not kept.
+  // and planner's errors, which are not kept. `estimates`: the table sizes now (null: plan by
+  // the planner's defaults, and never find an entry stale for its counts).
   // REQUIRES: the catalog does not change during the call (the caller holds the database's
   // statement lock).
-  std::shared_ptr<const CompiledQuery> Compile(const parser::ParsedQueryStatement& statement,
-                                               const std::unordered_map<std::string, Value>& params,
-                                               const catalog::Catalog& catalog);
+  std::shared_ptr<const CompiledQuery> Compile(
+      const parser::ParsedQueryStatement& statement,
+      const std::unordered_map<std::string, Value>& params, const catalog::Catalog& catalog,
+      const planner::CardinalityEstimates* estimates = nullptr);
 
   size_t capacity() const { return capacity_; }
   PlanCacheStats stats() const;
@@ -192,7 +251,8 @@ class PlanCache {
 //
 // It keeps only what the PlanCache itself would keep, and hands out exactly what a PlanCache
 // lookup would at that moment: a compiled entry is reused only for the catalog version it was
-// built against and for parameters of exactly the same names and types (PlanCache's key);
+// built against, while its table sizes hold (CountsChanged), and for parameters of exactly the
+// same names and types (PlanCache's key);
 // anything else goes to the PlanCache, whose answer replaces the memo's. A hit counts as a
 // compiled-level hit in the PlanCache's stats.
 //
@@ -207,10 +267,10 @@ class StatementMemo {
   // As PlanCache::Compile. `statement` must be the statement of a text this memo returned
   // from Parse (its entry is found by the statement's address); others go to the cache.
   // REQUIRES: as PlanCache::Compile (the catalog does not change during the call).
-  std::shared_ptr<const CompiledQuery> Compile(PlanCache& cache,
-                                               const parser::ParsedQueryStatement& statement,
-                                               const std::unordered_map<std::string, Value>& params,
-                                               const catalog::Catalog& catalog);
+  std::shared_ptr<const CompiledQuery> Compile(
+      PlanCache& cache, const parser::ParsedQueryStatement& statement,
+      const std::unordered_map<std::string, Value>& params, const catalog::Catalog& catalog,
+      const planner::CardinalityEstimates* estimates = nullptr);
 
  private:
   struct Entry {

@@ -209,6 +209,59 @@ TEST_F(PlanCacheTest, DdlInvalidatesAndTheNewPlanSeesTheNewSchema) {
   EXPECT_EQ(Run(towns)[0].find("error: "), 0u);
 }
 
+TEST_F(PlanCacheTest, AJoinPlannedOnAnEmptyTableIsPlannedAgainAfterABulkLoad) {
+  Exec("CREATE NODE TABLE guest(id INT64, name STRING, PRIMARY KEY(id))");
+  const std::string join =
+      "EXPLAIN MATCH (a:guest), (b:guest) WHERE a.name = b.name RETURN count(*)";
+  auto hash_joined = [&]() {
+    Rows plan = Run(join);
+    return plan.size() == 1 && plan[0].find("HASH_JOIN") != std::string::npos;
+  };
+  EXPECT_FALSE(hash_joined());  // no guests: the nested loop costs nothing
+  // A few rows change no estimate enough to plan again: the cached plan is reused.
+  Exec("UNWIND range(1, 10) AS i CREATE (:guest {id: i, name: 'g' + cast(i % 3, 'STRING')})");
+  PlanCacheStats before = Stats();
+  EXPECT_FALSE(hash_joined());
+  EXPECT_EQ(Stats().hits - before.hits, 1u);
+  EXPECT_EQ(Stats().stale - before.stale, 0u);
+  // Many more: the entry is stale, and the new plan joins by hash.
+  Exec("UNWIND range(11, 500) AS i CREATE (:guest {id: i, name: 'g' + cast(i % 3, 'STRING')})");
+  before = Stats();
+  EXPECT_TRUE(hash_joined());
+  EXPECT_EQ(Stats().stale - before.stale, 1u);
+  before = Stats();
+  EXPECT_TRUE(hash_joined());  // and is kept
+  EXPECT_EQ(Stats().hits - before.hits, 1u);
+  EXPECT_EQ(Run("MATCH (a:guest), (b:guest) WHERE a.name = b.name RETURN count(*)"),
+            (Rows{"83334"}));  // 167^2 + 167^2 + 166^2
+}
+
+TEST_F(PlanCacheTest, StorageEstimatesReadTheTables) {
+  Exec("CREATE NODE TABLE guest(id INT64, name STRING, note STRING, PRIMARY KEY(id))");
+  Exec("UNWIND range(1, 2000) AS i CREATE (:guest {id: i, name: 'g' + cast(i % 7, 'STRING')})");
+  const StorageEstimates estimates(*db_);
+  const catalog::TableId guest = db_->catalog().GetNodeTable("guest")->id;
+  EXPECT_EQ(estimates.NodeCount(guest), 2000);
+  EXPECT_EQ(estimates.NodeCount(db_->catalog().GetNodeTable("person")->id), 3);
+  // A sample of 667 rows sees the 7 names many times: all of them.
+  EXPECT_EQ(estimates.DistinctValues(guest, 1), 7);
+  // Each sampled id once: far more than the sample, at most the table.
+  const double ids = estimates.DistinctValues(guest, 0);
+  EXPECT_GT(ids, 1000);
+  EXPECT_LE(ids, 2000);
+  EXPECT_EQ(estimates.DistinctValues(guest, 2), 0);  // only NULLs
+}
+
+TEST(PlannedCountTest, ChangedMeansAFactorOfTwoBeyondTheSlack) {
+  PlannedCount empty{false, 1, 0};
+  EXPECT_FALSE(empty.Changed(10));
+  EXPECT_TRUE(empty.Changed(PlannedCount::kSlack));
+  PlannedCount large{true, 1, 1000};
+  EXPECT_FALSE(large.Changed(1500));
+  EXPECT_TRUE(large.Changed(2100));
+  EXPECT_TRUE(large.Changed(400));
+}
+
 TEST_F(PlanCacheTest, EveryDdlMovesTheCatalogVersion) {
   uint64_t before = db_->catalog().version();
   Exec("CREATE NODE TABLE extra(id INT64, PRIMARY KEY(id))");

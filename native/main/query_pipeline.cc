@@ -142,9 +142,10 @@ std::shared_ptr<const CompiledQuery> CompileStatement(
   // LOAD FROM finds its files as it binds, through the session's file_search_path.
   const std::string search_path = session ? FileSearchPath(session->settings) : std::string();
   ScopedFileSearchPath searched(session ? std::string_view(search_path) : CurrentFileSearchPath());
+  const StorageEstimates estimates(db);
   std::shared_ptr<const CompiledQuery> compiled =
-      memo ? memo->Compile(db.plan_cache(), statement, params, db.catalog())
-           : db.plan_cache().Compile(statement, params, db.catalog());
+      memo ? memo->Compile(db.plan_cache(), statement, params, db.catalog(), &estimates)
+           : db.plan_cache().Compile(statement, params, db.catalog(), &estimates);
   // A statement whose compiling took it past its deadline (or was cancelled meanwhile) stops
   // here, before it runs: the parser, binder and planner poll only every so often.
   CheckInterrupt();
@@ -776,8 +777,9 @@ exec::QueryResult RunReadOnlyQuery(Database& db, const parser::ParsedRegularQuer
     ThrowBinding(
         "Binder exception: The query of CREATE TABLE ... AS must not update the database.");
   }
-  return ExecuteBound(db, planner::PlanQuery(*bound, db.catalog()), params, AccessMode::kRead,
-                      nullptr);
+  const StorageEstimates estimates(db);
+  return ExecuteBound(db, planner::PlanQuery(*bound, db.catalog(), &estimates), params,
+                      AccessMode::kRead, nullptr);
 }
 
 void StreamReadOnlyQuery(Database& db, const parser::ParsedRegularQuery& query,
@@ -790,7 +792,8 @@ void StreamReadOnlyQuery(Database& db, const parser::ParsedRegularQuery& query,
   if (!bound->read_only) {
     ThrowBinding("Binder exception: The query of COPY ... TO must not update the database.");
   }
-  const planner::LogicalPlan plan = planner::PlanQuery(*bound, db.catalog());
+  const StorageEstimates estimates(db);
+  const planner::LogicalPlan plan = planner::PlanQuery(*bound, db.catalog(), &estimates);
   exec::PreparedPlan prepared(plan, &db.catalog());
   RunPlanned(db, params, AccessMode::kRead, session, nullptr, 0,
              [&](exec::GraphStore& store, exec::ExecContext& ctx) -> exec::QueryResult& {

@@ -29,6 +29,7 @@ const char* KindName(LogicalOpKind kind) {
     case LogicalOpKind::kCountExpand: return "EXPAND_COUNT";
     case LogicalOpKind::kSemiJoin: return "SEMI_JOIN";
     case LogicalOpKind::kIntersect: return "INTERSECT";
+    case LogicalOpKind::kHashJoin: return "HASH_JOIN";
   }
   return "?";
 }
@@ -143,6 +144,14 @@ void LogicalOperator::AppendTo(std::string& out, int indent,
         }
         out += ")";
       }
+      break;
+    case LogicalOpKind::kHashJoin:
+      // HASH_JOIN a.name = b.name build=right: the keys, and which part of the query the
+      // hash table holds (the second child below).
+      for (size_t i = 0; i < predicates.size(); ++i) {
+        out += (i == 0 ? " " : " AND ") + predicates[i]->text;
+      }
+      out += build_left ? " build=left" : " build=right";
       break;
     case LogicalOpKind::kAggregate:
       if (weighted) out += " weight=" + std::to_string(weight_slot);

@@ -49,6 +49,8 @@ enum class LogicalOpKind : uint8_t {
   kIntersect,      // a fixed-length expansion from from_slot into slot (as kExpand) whose
                    // target must also be a neighbour of every node the `closing` expansions
                    // start from: the adjacency lists intersected (intersect_rule.cc)
+  kHashJoin,       // children[0] (the probe input) joined with children[1] (the build side, a
+                   // plan independent of it) on probe_keys[i] = build_keys[i]: hash_join_rule.cc
 };
 
 struct LogicalSlotExpr {
@@ -109,6 +111,12 @@ struct LogicalOperator {
   // node (from_slot) along its rel tables in `direction` onto `slot` (the kIntersect's), with
   // its rel_slot (without children).
   std::vector<std::unique_ptr<LogicalOperator>> closing;
+  // kHashJoin: the keys each side's rows are matched on (each evaluated over its own side's
+  // slots), the equality conjuncts they come from (predicates, for EXPLAIN), the slots the
+  // build side binds (in `slots`, restored from its rows for each match), and whether the
+  // build side is the part of the query written first (build_left) or the one after it.
+  std::vector<const BoundExpression*> probe_keys, build_keys;
+  bool build_left = false;
   // kDistinct: slots; kOptional: slots set to NULL when the sub-plan is empty.
   std::vector<SlotId> slots;
   // kSort

@@ -62,6 +62,11 @@ class PartPlanner {
   // `bound`: slots the plan's input already holds (a correlated subquery's outer variables).
   explicit PartPlanner(const catalog::Catalog& catalog, const std::vector<SlotId>& bound = {})
       : catalog_(catalog), available_(bound.begin(), bound.end()) {}
+  // Hash joins (hash_join_rule.cc) chosen from `estimates` (null: the defaults).
+  void EnableHashJoins(const CardinalityEstimates* estimates) {
+    hash_joins_ = true;
+    estimates_ = estimates;
+  }
 
   LogicalOperatorPtr Plan(const binder::BoundQueryPart& part) {
     LogicalOperatorPtr plan = MakeOp(LogicalOpKind::kSingleRow, nullptr);
@@ -246,59 +251,142 @@ class PartPlanner {
     if (clause.where) conjuncts = Conjuncts(*clause.where, /*with_slots=*/true);
     plan = PlaceFilters(std::move(plan), conjuncts);
     for (const auto& pattern : clause.patterns) {
-      size_t start = ChooseStart(pattern, conjuncts);
-      const auto& start_node = pattern.nodes[start];
-      if (!available_.count(start_node.slot)) {
-        auto scan = MakeOp(LogicalOpKind::kNodeScan, std::move(plan));
-        scan->slot = start_node.slot;
-        scan->table_ids = start_node.table_ids;
-        plan = std::move(scan);
-        available_.insert(start_node.slot);
-        plan = PlaceFilters(std::move(plan), conjuncts);
-      } else if (start_node.bound_before && !start_node.table_ids.empty()) {
-        // A re-used variable with a label narrows the tables it may be in.
+      if (auto joined = PlanHashJoin(plan, pattern, conjuncts, reads_only)) {
+        plan = std::move(joined);
+        continue;
       }
-      std::vector<SlotId> rel_slots;
-      auto expand = [&](const binder::BoundRelPattern& rel, bool rightwards) {
-        const auto& from = pattern.nodes[rightwards ? rel.left : rel.right];
-        const auto& to = pattern.nodes[rightwards ? rel.right : rel.left];
-        auto op = MakeOp(LogicalOpKind::kExpand, std::move(plan));
-        op->from_slot = from.slot;
-        op->slot = to.slot;
-        op->table_ids = to.table_ids;
-        op->rel_slot = rel.slot;
-        // An anonymous fixed-length relationship of a MATCH without inline properties or a
-        // named path is read by nothing: its value is not made for every row.
-        op->has_rel_slot = rel.variable_length || !rel.name.empty() || !rel.properties.empty() ||
-                           pattern.path_slot.has_value() || !reads_only;
-        op->rel_table_ids = rel.table_ids;
-        op->direction = rightwards ? rel.direction : Reverse(rel.direction);
-        op->to_bound = available_.count(to.slot) > 0;
-        op->variable_length = rel.variable_length;
-        op->min_hops = rel.min_hops;
-        op->max_hops = rel.max_hops;
-        op->reverse_path = !rightwards;
-        op->named_path = pattern.path_slot.has_value();
-        op->rel_pattern = &rel;
-        plan = std::move(op);
-        available_.insert(to.slot);
-        available_.insert(rel.slot);
-        rel_slots.push_back(rel.slot);
-        plan = PlaceFilters(std::move(plan), conjuncts);
-      };
-      for (size_t i = start; i < pattern.rels.size(); ++i) expand(pattern.rels[i], true);
-      for (size_t i = start; i-- > 0;) expand(pattern.rels[i], false);
-      if (pattern.path_slot) {  // p = (...): built once the whole pattern is bound
-        auto op = MakeOp(LogicalOpKind::kProjection, std::move(plan));
-        op->items.push_back({pattern.path_expr.get(), *pattern.path_slot});
-        plan = std::move(op);
-        available_.insert(*pattern.path_slot);
-        plan = PlaceFilters(std::move(plan), conjuncts);
-      }
+      plan = PlanPattern(std::move(plan), pattern, conjuncts, reads_only);
     }
     // What is left refers to something bound later or nowhere, or waited for a safer
     // conjunct: applied at the end.
     return PlaceFilters(std::move(plan), conjuncts, /*all=*/true);
+  }
+
+  // The operators that bind `pattern` over `plan`, with the conjuncts that become ready.
+  LogicalOperatorPtr PlanPattern(LogicalOperatorPtr plan, const BoundPattern& pattern,
+                                 std::vector<Conjunct>& conjuncts, bool reads_only) {
+    size_t start = ChooseStart(pattern, conjuncts);
+    const auto& start_node = pattern.nodes[start];
+    if (!available_.count(start_node.slot)) {
+      auto scan = MakeOp(LogicalOpKind::kNodeScan, std::move(plan));
+      scan->slot = start_node.slot;
+      scan->table_ids = start_node.table_ids;
+      plan = std::move(scan);
+      available_.insert(start_node.slot);
+      plan = PlaceFilters(std::move(plan), conjuncts);
+    } else if (start_node.bound_before && !start_node.table_ids.empty()) {
+      // A re-used variable with a label narrows the tables it may be in.
+    }
+    std::vector<SlotId> rel_slots;
+    auto expand = [&](const binder::BoundRelPattern& rel, bool rightwards) {
+      const auto& from = pattern.nodes[rightwards ? rel.left : rel.right];
+      const auto& to = pattern.nodes[rightwards ? rel.right : rel.left];
+      auto op = MakeOp(LogicalOpKind::kExpand, std::move(plan));
+      op->from_slot = from.slot;
+      op->slot = to.slot;
+      op->table_ids = to.table_ids;
+      op->rel_slot = rel.slot;
+      // An anonymous fixed-length relationship of a MATCH without inline properties or a
+      // named path is read by nothing: its value is not made for every row.
+      op->has_rel_slot = rel.variable_length || !rel.name.empty() || !rel.properties.empty() ||
+                         pattern.path_slot.has_value() || !reads_only;
+      op->rel_table_ids = rel.table_ids;
+      op->direction = rightwards ? rel.direction : Reverse(rel.direction);
+      op->to_bound = available_.count(to.slot) > 0;
+      op->variable_length = rel.variable_length;
+      op->min_hops = rel.min_hops;
+      op->max_hops = rel.max_hops;
+      op->reverse_path = !rightwards;
+      op->named_path = pattern.path_slot.has_value();
+      op->rel_pattern = &rel;
+      plan = std::move(op);
+      available_.insert(to.slot);
+      available_.insert(rel.slot);
+      rel_slots.push_back(rel.slot);
+      plan = PlaceFilters(std::move(plan), conjuncts);
+    };
+    for (size_t i = start; i < pattern.rels.size(); ++i) expand(pattern.rels[i], true);
+    for (size_t i = start; i-- > 0;) expand(pattern.rels[i], false);
+    if (pattern.path_slot) {  // p = (...): built once the whole pattern is bound
+      auto op = MakeOp(LogicalOpKind::kProjection, std::move(plan));
+      op->items.push_back({pattern.path_expr.get(), *pattern.path_slot});
+      plan = std::move(op);
+      available_.insert(*pattern.path_slot);
+      plan = PlaceFilters(std::move(plan), conjuncts);
+    }
+    return plan;
+  }
+
+  // `pattern` planned on its own and hash-joined to `plan` (hash_join_rule.cc), or null (then
+  // nothing changed) when it shares a variable with `plan`, no equality conjunct ties the two,
+  // or the estimates favour running it for every row of `plan`.
+  LogicalOperatorPtr PlanHashJoin(LogicalOperatorPtr& plan, const BoundPattern& pattern,
+                                  std::vector<Conjunct>& conjuncts, bool reads_only) {
+    if (!hash_joins_ || HasUpdate(*plan)) return nullptr;
+    for (const auto& n : pattern.nodes) {
+      if (available_.count(n.slot)) return nullptr;
+    }
+    for (const auto& r : pattern.rels) {
+      if (available_.count(r.slot)) return nullptr;
+      // A variable-length rel's per-step predicates may read what is bound before it.
+      std::set<SlotId> reads;
+      for (const auto* e : {r.step_predicate.get(), r.weight.get(), r.node_step_predicate.get()}) {
+        if (e) CollectSlots(*e, reads);
+      }
+      for (SlotId s : reads) {
+        if (available_.count(s)) return nullptr;
+      }
+    }
+    // A node picked by its primary key is an index seek per row: cheaper than any join.
+    for (const auto& n : pattern.nodes) {
+      const auto* schema =
+          n.table_ids.size() == 1 ? catalog_.GetNodeTable(n.table_ids[0]) : nullptr;
+      for (const Conjunct& c : conjuncts) {
+        if (schema && !c.placed && IsPrimaryKeyEquality(*c.expr, n.slot, *schema)) return nullptr;
+      }
+    }
+    const std::set<SlotId> left = available_;
+    const std::vector<Conjunct> saved = conjuncts;
+    available_.clear();
+    LogicalOperatorPtr right =
+        PlanPattern(MakeOp(LogicalOpKind::kSingleRow, nullptr), pattern, conjuncts, reads_only);
+    const std::set<SlotId> right_slots = available_;
+    auto join = MakeOp(LogicalOpKind::kHashJoin, nullptr);
+    std::vector<Conjunct*> keys;
+    for (Conjunct& c : conjuncts) {
+      const BoundExpression *l = nullptr, *r = nullptr;
+      if (c.placed || !HashJoinKeyOf(*c.expr, left, right_slots, &l, &r)) continue;
+      join->probe_keys.push_back(l);
+      join->build_keys.push_back(r);
+      join->predicates.push_back(c.expr);
+      keys.push_back(&c);
+    }
+    bool build_left = false;
+    if (keys.empty() || !ChooseHashJoin(*plan, *right, catalog_, estimates_, &build_left)) {
+      conjuncts = saved;
+      available_ = left;
+      return nullptr;
+    }
+    for (Conjunct* c : keys) c->placed = true;
+    join->build_left = build_left;
+    if (build_left) {
+      std::swap(join->probe_keys, join->build_keys);
+      join->slots.assign(left.begin(), left.end());
+      join->children.push_back(std::move(right));
+      join->children.push_back(std::move(plan));
+    } else {
+      join->slots.assign(right_slots.begin(), right_slots.end());
+      join->children.push_back(std::move(plan));
+      join->children.push_back(std::move(right));
+    }
+    available_.insert(left.begin(), left.end());
+    return PlaceFilters(std::move(join), conjuncts);
+  }
+
+  static bool HasUpdate(const LogicalOperator& op) {
+    if (op.kind == LogicalOpKind::kUpdate) return true;
+    return std::any_of(op.children.begin(), op.children.end(),
+                       [](const LogicalOperatorPtr& c) { return HasUpdate(*c); });
   }
 
   LogicalOperatorPtr PlanProjection(LogicalOperatorPtr plan, const binder::BoundProjection& p) {
@@ -369,6 +457,8 @@ class PartPlanner {
  private:
   const catalog::Catalog& catalog_;
   std::set<SlotId> available_;
+  bool hash_joins_ = false;
+  const CardinalityEstimates* estimates_ = nullptr;
 };
 
 }  // namespace
@@ -405,6 +495,7 @@ LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& c
   std::vector<LogicalOperatorPtr> branches;
   for (const auto& part : query.parts) {
     PartPlanner planner(catalog);
+    planner.EnableHashJoins(estimates);
     branches.push_back(planner.Plan(part));
   }
   if (branches.size() == 1) {

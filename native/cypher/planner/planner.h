@@ -10,7 +10,10 @@
 //     semi join (NOT of one an anti join) over the neighbours of one end;
 //   - intersect: an expansion whose target then closes a cycle onto bound nodes (triangles,
 //     diamonds, cliques) intersects the adjacency lists of the bound ends instead, when the
-//     cardinality estimates say it reads fewer edges.
+//     cardinality estimates say it reads fewer edges;
+//   - hash join: a pattern tied to what is bound before it only by equality conjuncts is
+//     planned on its own and hash-joined on them, when the estimates make that cheaper than
+//     re-running it for every row (hash_join_rule.cc).
 //
 // Updates and reads are separated by Materialize barriers: the updates of a query part see all
 // the rows its MATCH clauses found before any update applies, and a MATCH after updates (past a
@@ -37,12 +40,17 @@ class CardinalityEstimates {
   virtual double NodeCount(catalog::TableId table) const = 0;
   // The edges of rel-table pair `pair_id` (catalog::RelTablePair::id).
   virtual double EdgeCount(catalog::TableId pair_id) const = 0;
+  // About how many distinct non-NULL values property `property` (its index in the table's
+  // properties) of node table `table` holds; 0 when unknown (the default).
+  virtual double DistinctValues(catalog::TableId /*table*/, size_t /*property*/) const { return 0; }
 };
 
-// `estimates`: null plans as if every rel table had kDefaultAverageDegree edges per node.
+// `estimates`: null plans as if every rel table had kDefaultAverageDegree edges per node and
+// every node table kDefaultNodeCount rows.
 LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& catalog,
                       const CardinalityEstimates* estimates = nullptr);
 inline constexpr double kDefaultAverageDegree = 8;
+inline constexpr double kDefaultNodeCount = 1000;
 
 // The plan of a correlated subquery (EXISTS / COUNT): it starts from one row holding the outer
 // variables (a SingleRow leaf over the shared frame).
@@ -88,6 +96,23 @@ void ApplyIntersectRule(LogicalOperatorPtr& root, const catalog::Catalog& catalo
 // kDefaultAverageDegree without them (or without nodes).
 double AverageDegree(const std::vector<uint64_t>& rel_table_ids, binder::Direction direction,
                      const catalog::Catalog& catalog, const CardinalityEstimates* estimates);
+// hash_join_rule.cc: the rows `op` is estimated to produce, and the cost of its whole plan
+// (the rows of every operator in it, summed).
+double EstimateRows(const LogicalOperator& op, const catalog::Catalog& catalog,
+                    const CardinalityEstimates* estimates);
+double EstimateCost(const LogicalOperator& op, const catalog::Catalog& catalog,
+                    const CardinalityEstimates* estimates);
+// Whether `conjunct` is `x = y` with x over `left` slots only and y over `right` slots only (or
+// the reverse; both sides reading some slot), which cannot fail, of types whose equality a hash
+// table gives exactly: then *left_key = x and *right_key = y.
+bool HashJoinKeyOf(const binder::BoundExpression& conjunct, const std::set<SlotId>& left,
+                   const std::set<SlotId>& right, const binder::BoundExpression** left_key,
+                   const binder::BoundExpression** right_key);
+// Whether hash-joining `right` (a plan from a single row) to `left` costs less than running
+// `right` for every row of `left`; *build_left: the hash table should hold `left`'s rows.
+bool ChooseHashJoin(const LogicalOperator& left, const LogicalOperator& right,
+                    const catalog::Catalog& catalog, const CardinalityEstimates* estimates,
+                    bool* build_left);
 // factorized_count.cc: takes new frame slots from *num_slots.
 void ApplyFactorizedCountRule(LogicalOperatorPtr& root, uint32_t* num_slots);
 

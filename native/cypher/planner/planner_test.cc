@@ -446,6 +446,11 @@ class FixedEstimates final : public CardinalityEstimates {
     auto it = edges.find(pair_id);
     return it == edges.end() ? 0 : it->second;
   }
+  std::map<std::pair<catalog::TableId, size_t>, double> distinct;  // by (table, property)
+  double DistinctValues(catalog::TableId table, size_t property) const override {
+    auto it = distinct.find({table, property});
+    return it == distinct.end() ? 0 : it->second;
+  }
 };
 
 TEST_F(PlannerTest, CyclesIntersectTheBoundEndsAdjacency) {
@@ -512,6 +517,116 @@ TEST_F(PlannerTest, TheIntersectionIsChosenFromTheEstimates) {
                    400.0 / 104);
   EXPECT_DOUBLE_EQ(AverageDegree({lives_in->id}, binder::Direction::kForward, catalog_, nullptr),
                    kDefaultAverageDegree);
+}
+
+// A plan of `query` with person and city tables of these sizes (no edges).
+class HashJoinPlannerTest : public PlannerTest {
+ protected:
+  std::string PlanText(const std::string& query, double persons, double cities) {
+    FixedEstimates estimates;
+    estimates.nodes = {{person_, persons}, {city_, cities}};
+    bound_.push_back(Bind(query));
+    plans_.push_back(
+        std::make_unique<LogicalPlan>(PlanQuery(*bound_.back(), catalog_, &estimates)));
+    return plans_.back()->root->ToString(0, {}, &catalog_);
+  }
+};
+
+TEST_F(HashJoinPlannerTest, EqualityBetweenIndependentPatternsIsAHashJoin) {
+  const std::string query =
+      "MATCH (a:person), (b:person) WHERE a.name = b.name AND a.age < b.age RETURN count(*)";
+  // The other conjunct stays a filter above the join; the second pattern is the build side
+  // (the second child), planned from a row of its own.
+  EXPECT_EQ(PlanText(query, 100000, 0),
+            "PROJECTION\n"
+            "  AGGREGATE\n"
+            "    FILTER a.age < b.age\n"
+            "      HASH_JOIN a.name = b.name build=right\n"
+            "        SCAN_NODE slot=0 tables=person\n"
+            "          SINGLE_ROW\n"
+            "        SCAN_NODE slot=1 tables=person\n"
+            "          SINGLE_ROW\n");
+  // Without estimates the planner's defaults (kDefaultNodeCount rows a table) choose it too.
+  EXPECT_EQ(
+      ShapeOf(query),
+      "PROJECTION(AGGREGATE(FILTER(HASH_JOIN(SCAN_NODE(SINGLE_ROW),SCAN_NODE(SINGLE_ROW)))))");
+  // Several keys in one join.
+  const std::string two = PlanText(
+      "MATCH (a:person), (b:person) WHERE a.age = b.age AND b.name = a.name RETURN a.id", 1000, 0);
+  EXPECT_NE(two.find("HASH_JOIN a.age = b.age AND b.name = a.name build=right"), std::string::npos)
+      << two;
+}
+
+TEST_F(HashJoinPlannerTest, TheSmallerSideIsBuiltAndWithBoundariesJoinToo) {
+  // A few cities against many persons: the cities (written first) are the build side.
+  const std::string text =
+      PlanText("MATCH (c:city), (p:person) WHERE p.name = c.name RETURN p.id", 100000, 10);
+  EXPECT_NE(text.find("HASH_JOIN p.name = c.name build=left\n"
+                      "    SCAN_NODE slot=1 tables=person\n"
+                      "      SINGLE_ROW\n"
+                      "    SCAN_NODE slot=0 tables=city\n"),
+            std::string::npos)
+      << text;
+  // Parts joined over WITH: the second MATCH is planned apart and joined on its key.
+  const std::string with = PlanText(
+      "MATCH (c:city) WITH c.name AS n MATCH (p:person) WHERE p.name = n RETURN p.id", 10000, 5000);
+  EXPECT_NE(with.find("HASH_JOIN p.name = n build=right"), std::string::npos) << with;
+}
+
+TEST_F(HashJoinPlannerTest, NestedLoopsStayWhereTheyCostLess) {
+  const std::string query = "MATCH (a:person), (b:person) WHERE a.name = b.name RETURN a.id";
+  // Empty and one-row tables: the cross product is tiny.
+  EXPECT_EQ(PlanText(query, 0, 0).find("HASH_JOIN"), std::string::npos);
+  EXPECT_EQ(PlanText(query, 1, 0).find("HASH_JOIN"), std::string::npos);
+  // A primary key picked by the other side's value is an index seek per row.
+  EXPECT_EQ(PlanText("MATCH (a:person), (b:person) WHERE b.id = a.age RETURN a.id", 100000, 0)
+                .find("HASH_JOIN"),
+            std::string::npos);
+  // A conjunct that may fail (a cast), or not an equality, or comparing types the hash table
+  // does not equate as `=` does (a STRING with a number), or over both sides at once.
+  for (const char* where :
+       {"to_double(a.name) = b.age", "a.age < b.age", "a.name = b.age", "a.age + b.age = 3"}) {
+    EXPECT_EQ(PlanText(std::string("MATCH (a:person), (b:person) WHERE ") + where + " RETURN a.id",
+                       100000, 0)
+                  .find("HASH_JOIN"),
+              std::string::npos)
+        << where;
+  }
+  // A pattern sharing a variable with the first is an expansion, not a join.
+  EXPECT_EQ(PlanText("MATCH (a:person), (a)-[:knows]->(b:person) WHERE a.name = b.name "
+                     "RETURN a.id",
+                     100000, 0)
+                .find("HASH_JOIN"),
+            std::string::npos);
+  // Reads after an update are not joined (the join would read before the update ran).
+  EXPECT_EQ(PlanText("MATCH (a:person) SET a.age = 1 WITH a MATCH (b:person) "
+                     "WHERE b.name = a.name RETURN b.id",
+                     100000, 0)
+                .find("HASH_JOIN"),
+            std::string::npos);
+}
+
+TEST_F(HashJoinPlannerTest, RowEstimatesFollowTheTables) {
+  FixedEstimates estimates;
+  estimates.nodes = {{person_, 500}, {city_, 20}};
+  bound_.push_back(Bind("MATCH (a:person), (c:city) RETURN a.id"));
+  LogicalPlan plan = PlanQuery(*bound_.back(), catalog_, &estimates);
+  EXPECT_DOUBLE_EQ(EstimateRows(*plan.root, catalog_, &estimates), 500.0 * 20);
+  // The cost adds every operator's rows: 1 + 500 + 10000 (scans) + 10000 (projection).
+  EXPECT_DOUBLE_EQ(EstimateCost(*plan.root, catalog_, &estimates), 1 + 500 + 2 * 10000.0);
+  // A join's rows: both sides over the distinct values of its keys (name: property 1, age:
+  // property 2), or as if one side were unique without them; an equality filter keeps one
+  // distinct value's rows.
+  bound_.push_back(
+      Bind("MATCH (a:person), (b:person) WHERE a.name = b.name AND a.age = b.age RETURN a.id"));
+  LogicalPlan join = PlanQuery(*bound_.back(), catalog_, &estimates);
+  ASSERT_EQ(join.root->children[0]->kind, LogicalOpKind::kHashJoin) << join.root->ToString();
+  EXPECT_DOUBLE_EQ(EstimateRows(*join.root, catalog_, &estimates), 500.0);
+  estimates.distinct = {{{person_, 1}, 50}, {{person_, 2}, 5}};
+  EXPECT_DOUBLE_EQ(EstimateRows(*join.root, catalog_, &estimates), 500.0 * 500 / 250);
+  bound_.push_back(Bind("MATCH (a:person) WHERE a.name = 'Ann' RETURN a.id"));
+  LogicalPlan filtered = PlanQuery(*bound_.back(), catalog_, &estimates);
+  EXPECT_DOUBLE_EQ(EstimateRows(*filtered.root, catalog_, &estimates), 10.0);
 }
 
 TEST_F(PlannerTest, ExplainTextNamesEachOperator) {
