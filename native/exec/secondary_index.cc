@@ -1,8 +1,13 @@
 #include "exec/secondary_index.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
 #include <map>
+#include <set>
 
+#include "catalog/binary_codec.h"
+#include "env/crc32c.h"
 #include "exec/exec_context.h"
 
 namespace graphdb::exec {
@@ -171,6 +176,7 @@ std::shared_ptr<IndexContents> IndexSet::Get(const catalog::IndexDefinition& def
     throw;
   }
   std::lock_guard<std::mutex> lock(mu_);
+  ++counters_.builds;
   for (const Entry::Pending& change : entry->pending) {
     if (change.ts <= entry->build_ts) continue;  // the build read it already
     if (change.values) {
@@ -307,6 +313,225 @@ uint64_t IndexSet::MemoryBytes() const {
     if (!entry->building) bytes += entry->contents->MemoryBytes();
   }
   return bytes;
+}
+
+// ---- Persistence ----
+
+namespace {
+
+// Index file layout (docs/storage-format.md "Index files"): the magic, u32 format version,
+// u64 checkpoint sequence, u64 snapshot (the checkpoint's last commit), the definition (kind,
+// table id, properties, options), u64 payload size, the payload (IndexContents::Save), then
+// u32 CRC-32C of every byte before it.
+constexpr std::string_view kIndexMagic = "GDBINDEX";
+constexpr uint32_t kIndexFileVersion = 1;
+constexpr std::string_view kIndexPrefix = "index-";
+constexpr std::string_view kIndexSuffix = ".gdbi";
+constexpr std::string_view kTmpSuffix = ".tmp";
+
+void PutDefinition(catalog::BinaryWriter& w, const catalog::IndexDefinition& def) {
+  w.PutString(def.kind);
+  w.PutU64(def.table);
+  w.PutVarint(def.properties.size());
+  for (catalog::PropertyId p : def.properties) w.PutU64(p);
+  w.PutVarint(def.options.size());
+  for (const auto& [name, value] : def.options) {
+    w.PutString(name);
+    w.PutString(value);
+  }
+}
+
+bool GetDefinition(catalog::BinaryReader& r, catalog::IndexDefinition* def) {
+  uint64_t table, count;
+  if (!r.GetString(&def->kind) || !r.GetU64(&table) || !r.GetVarint(&count) ||
+      count > r.remaining() / 8) {
+    return false;
+  }
+  def->table = static_cast<catalog::TableId>(table);
+  for (uint64_t i = 0; i < count; ++i) {
+    uint64_t p;
+    if (!r.GetU64(&p)) return false;
+    def->properties.push_back(static_cast<catalog::PropertyId>(p));
+  }
+  if (!r.GetVarint(&count) || count > r.remaining() / 2) return false;
+  for (uint64_t i = 0; i < count; ++i) {
+    std::string name, value;
+    if (!r.GetString(&name) || !r.GetString(&value)) return false;
+    def->options.emplace_back(std::move(name), std::move(value));
+  }
+  return true;
+}
+
+bool IsIndexFile(std::string_view name) {
+  return name.starts_with(kIndexPrefix) &&
+         (name.ends_with(kIndexSuffix) ||
+          (name.ends_with(kTmpSuffix) &&
+           name.substr(0, name.size() - kTmpSuffix.size()).ends_with(kIndexSuffix)));
+}
+
+Status WriteWhole(env::FileSystem* fs, const std::string& path, std::string_view bytes) {
+  auto file = fs->OpenForWrite(path);
+  if (!file.ok()) return file.status();
+  Status s = (*file)->Append(bytes);
+  if (s.ok()) s = (*file)->Sync();
+  Status closed = (*file)->Close();
+  return s.ok() ? closed : s;
+}
+
+}  // namespace
+
+std::string IndexSet::FileName(const catalog::IndexDefinition& def) {
+  // Names are per table and case-insensitive: the lower-cased name, in hex (any character).
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string name = std::string(kIndexPrefix) + std::to_string(def.table) + "-";
+  for (char c : def.name) {
+    auto u = static_cast<unsigned char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    name += kHex[u >> 4];
+    name += kHex[u & 15];
+  }
+  return name + std::string(kIndexSuffix);
+}
+
+Status IndexSet::SaveFiles(env::FileSystem* fs, const std::string& dir,
+                           const catalog::Catalog& catalog, uint64_t sequence, uint64_t snapshot) {
+  std::vector<std::pair<catalog::IndexDefinition, std::shared_ptr<IndexContents>>> built;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& entry : entries_) {
+      const catalog::IndexDefinition* def = catalog.GetIndex(entry->def.table, entry->def.name);
+      if (!entry->building && def != nullptr && SameDefinition(*def, entry->def)) {
+        built.emplace_back(entry->def, entry->contents);
+      }
+    }
+  }
+  Status first;
+  std::set<std::string> keep;
+  for (const auto& [def, contents] : built) {
+    catalog::BinaryWriter header;
+    header.PutRaw(kIndexMagic.data(), kIndexMagic.size());
+    header.PutU32(kIndexFileVersion);
+    header.PutU64(sequence);
+    header.PutU64(snapshot);
+    PutDefinition(header, def);
+    std::string bytes = header.Release();
+    const size_t size_at = bytes.size();
+    bytes.append(sizeof(uint64_t), '\0');
+    if (!contents->Save(snapshot, &bytes)) continue;  // a kind that does not persist
+    const uint64_t payload = bytes.size() - size_at - sizeof(uint64_t);
+    std::memcpy(bytes.data() + size_at, &payload, sizeof(payload));
+    const uint32_t crc = env::crc32c::Value(bytes);
+    bytes.append(reinterpret_cast<const char*>(&crc), sizeof(crc));
+    const std::string name = FileName(def);
+    const std::string path = env::JoinPath(dir, name);
+    const std::string tmp = path + std::string(kTmpSuffix);
+    Status s = WriteWhole(fs, tmp, bytes);
+    std::string().swap(bytes);
+    if (s.ok()) s = fs->Rename(tmp, path);
+    if (!s.ok()) {
+      (void)fs->Remove(tmp);
+      if (first.ok()) first = s;
+      continue;
+    }
+    keep.insert(name);
+    std::lock_guard<std::mutex> lock(mu_);
+    ++counters_.files_written;
+  }
+  if (!keep.empty()) {
+    Status synced = fs->SyncDir(dir);
+    if (first.ok() && !synced.ok()) first = synced;
+  }
+  auto names = fs->ListDir(dir);
+  if (!names.ok()) return first.ok() ? names.status() : first;
+  for (const std::string& name : *names) {
+    if (IsIndexFile(name) && !keep.count(name)) (void)fs->Remove(env::JoinPath(dir, name));
+  }
+  return first;
+}
+
+void IndexSet::LoadFiles(env::FileSystem* fs, const std::string& dir,
+                         const catalog::Catalog& catalog, uint64_t sequence, uint64_t snapshot) {
+  for (const catalog::IndexDefinition* def : catalog.Indexes()) {
+    const std::string path = env::JoinPath(dir, FileName(*def));
+    if (!fs->Exists(path)) continue;
+    const IndexKind* kind = FindIndexKind(def->kind);
+    bool loaded = false;
+    try {
+      auto bytes = env::ReadFileToString(fs, path);
+      if (bytes.ok() && bytes->size() >= kIndexMagic.size() + sizeof(uint32_t) && kind) {
+        std::string_view body(*bytes);
+        body.remove_suffix(sizeof(uint32_t));
+        uint32_t crc;
+        std::memcpy(&crc, bytes->data() + body.size(), sizeof(crc));
+        catalog::BinaryReader r(body);
+        std::string_view magic;
+        uint32_t version;
+        uint64_t seq, snap, payload;
+        catalog::IndexDefinition saved;
+        std::string_view contents_bytes;
+        if (crc == env::crc32c::Value(body) && r.GetView(kIndexMagic.size(), &magic) &&
+            magic == kIndexMagic && r.GetU32(&version) && version == kIndexFileVersion &&
+            r.GetU64(&seq) && r.GetU64(&snap) && seq == sequence && snap == snapshot &&
+            GetDefinition(r, &saved) && r.GetU64(&payload) && payload == r.remaining() &&
+            r.GetView(payload, &contents_bytes)) {
+          saved.name = def->name;
+          if (SameDefinition(saved, *def)) {
+            auto contents = kind->NewContents(*def, catalog);
+            if (contents->Load(contents_bytes)) {
+              std::lock_guard<std::mutex> lock(mu_);
+              auto entry = std::make_unique<Entry>();
+              entry->def = *def;
+              entry->contents = std::move(contents);
+              entries_.push_back(std::move(entry));
+              ++counters_.loads;
+              loaded = true;
+            }
+          }
+        }
+      }
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "graphdb: index %s: its file %s could not be loaded (%s)\n",
+                   def->name.c_str(), path.c_str(), e.what());
+    }
+    if (!loaded) {
+      std::lock_guard<std::mutex> lock(mu_);
+      ++counters_.load_failures;
+    }
+  }
+}
+
+void IndexSet::CatchUp(const std::vector<ChangedRow>& rows, TableProvider& tables,
+                       const catalog::Catalog& catalog) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (rows.empty() || entries_.empty()) return;
+  GraphStore reader(catalog, tables, GraphStore::kReadOnly, nullptr, Snapshot{});
+  for (auto& entry : entries_) {
+    const catalog::IndexDefinition& def = entry->def;
+    const std::vector<int32_t> columns = IndexedColumns(def, catalog);
+    std::map<uint64_t, uint64_t> latest;  // row -> the last commit that changed it
+    for (const ChangedRow& row : rows) {
+      if (row.table != def.table) continue;
+      if (row.column >= 0 && std::find(columns.begin(), columns.end(),
+                                       static_cast<int32_t>(row.column)) == columns.end()) {
+        continue;
+      }
+      uint64_t& ts = latest[row.offset];
+      ts = std::max(ts, row.ts);
+    }
+    if (latest.empty()) continue;
+    const storage::NodeTable& table = reader.node_table(def.table);
+    for (const auto& [offset, ts] : latest) {
+      if (offset < table.NumRows() && reader.NodeRowVisible(table, offset)) {
+        entry->contents->Put(offset, ReadValues(columns, def.table, reader, offset), ts);
+      } else {
+        entry->contents->Remove(offset, ts);
+      }
+    }
+  }
+}
+
+IndexSet::Counters IndexSet::counters() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return counters_;
 }
 
 // ---- Helpers for index queries ----
