@@ -107,6 +107,10 @@ struct IndexSet::Entry {
   };
   std::vector<Pending> pending;
   uint64_t build_ts = 0;  // the build's snapshot: commits at or before it are in the build
+  // Persistence: the checkpoint whose index file holds these contents (0: none), and whether
+  // a commit, COPY or recovery changed them since that file's snapshot.
+  uint64_t saved_sequence = 0;
+  bool changed = true;
 };
 
 IndexSet::IndexSet(std::function<uint64_t()> latest_visible)
@@ -248,6 +252,7 @@ void IndexSet::ApplyCommit(const UndoLog& log, TableProvider& tables,
           values->push_back(c < 0 ? Value::Null() : table->Get(static_cast<size_t>(c), offset));
         }
       }
+      entry->changed = true;
       if (entry->building) {
         entry->pending.push_back(Entry::Pending{offset, std::move(values), ts});
       } else if (values) {
@@ -271,6 +276,10 @@ void IndexSet::RowsAppended(catalog::TableId table, uint64_t from, uint64_t to, 
     }
   }
   for (Entry* entry : targets) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      entry->changed = true;
+    }
     try {
       Fill(*entry, entry->def, store, ctx, from, to, Snapshot::kLatest, /*all_visible=*/true);
     } catch (...) {
@@ -319,15 +328,38 @@ uint64_t IndexSet::MemoryBytes() const {
 
 namespace {
 
-// Index file layout (docs/storage-format.md "Index files"): the magic, u32 format version,
-// u64 checkpoint sequence, u64 snapshot (the checkpoint's last commit), the definition (kind,
-// table id, properties, options), u64 payload size, the payload (IndexContents::Save), then
-// u32 CRC-32C of every byte before it.
+// Index file layout (docs/storage-format.md "Index files"): the header, 32 bytes: the magic,
+// u32 format version, u64 checkpoint sequence, u64 snapshot (the checkpoint's last commit),
+// u32 CRC-32C of those 28 bytes; then the body: the definition (kind, table id, properties,
+// options), u64 payload size, the payload (IndexContents::Save), u32 CRC-32C of the body. A
+// checkpoint that finds an index unchanged since its file was written rewrites the header
+// only (sequence, snapshot, CRC) in place.
 constexpr std::string_view kIndexMagic = "GDBINDEX";
 constexpr uint32_t kIndexFileVersion = 1;
 constexpr std::string_view kIndexPrefix = "index-";
 constexpr std::string_view kIndexSuffix = ".gdbi";
 constexpr std::string_view kTmpSuffix = ".tmp";
+constexpr size_t kStampAt = 12;     // the sequence's offset in the header
+constexpr size_t kHeaderSize = 32;  // the body's offset
+
+// The 20 header bytes from kStampAt: sequence, snapshot, and the header's CRC.
+std::string HeaderStamp(uint64_t sequence, uint64_t snapshot) {
+  std::string header(kIndexMagic);
+  AppendFixed(&header, kIndexFileVersion);
+  AppendFixed(&header, sequence);
+  AppendFixed(&header, snapshot);
+  AppendFixed(&header, env::crc32c::Value(header));
+  return header.substr(kStampAt);
+}
+
+Status Restamp(env::FileSystem* fs, const std::string& path, uint64_t sequence, uint64_t snapshot) {
+  auto file = fs->OpenForUpdate(path);
+  if (!file.ok()) return file.status();
+  Status s = (*file)->WriteAt(kStampAt, HeaderStamp(sequence, snapshot));
+  if (s.ok()) s = (*file)->Sync();
+  Status closed = (*file)->Close();
+  return s.ok() ? closed : s;
+}
 
 void PutDefinition(catalog::BinaryWriter& w, const catalog::IndexDefinition& def) {
   w.PutString(def.kind);
@@ -394,51 +426,77 @@ std::string IndexSet::FileName(const catalog::IndexDefinition& def) {
 
 Status IndexSet::SaveFiles(env::FileSystem* fs, const std::string& dir,
                            const catalog::Catalog& catalog, uint64_t sequence, uint64_t snapshot) {
-  std::vector<std::pair<catalog::IndexDefinition, std::shared_ptr<IndexContents>>> built;
+  struct Job {
+    catalog::IndexDefinition def;
+    std::shared_ptr<IndexContents> contents;
+    uint64_t saved_sequence;  // of the file to restamp (unchanged contents); 0: write it
+  };
+  std::vector<Job> jobs;
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (const auto& entry : entries_) {
       const catalog::IndexDefinition* def = catalog.GetIndex(entry->def.table, entry->def.name);
-      if (!entry->building && def != nullptr && SameDefinition(*def, entry->def)) {
-        built.emplace_back(entry->def, entry->contents);
-      }
+      if (entry->building || def == nullptr || !SameDefinition(*def, entry->def)) continue;
+      jobs.push_back({entry->def, entry->contents, entry->changed ? 0 : entry->saved_sequence});
+      // Commits from now on have later timestamps than `snapshot`: they mark it again.
+      entry->changed = false;
     }
   }
   Status first;
+  std::vector<std::pair<const Job*, bool>> done;  // the job, and whether its file is current
   std::set<std::string> keep;
-  for (const auto& [def, contents] : built) {
-    catalog::BinaryWriter header;
-    header.PutRaw(kIndexMagic.data(), kIndexMagic.size());
-    header.PutU32(kIndexFileVersion);
-    header.PutU64(sequence);
-    header.PutU64(snapshot);
-    PutDefinition(header, def);
-    std::string bytes = header.Release();
-    const size_t size_at = bytes.size();
-    bytes.append(sizeof(uint64_t), '\0');
-    if (!contents->Save(snapshot, &bytes)) continue;  // a kind that does not persist
-    const uint64_t payload = bytes.size() - size_at - sizeof(uint64_t);
-    std::memcpy(bytes.data() + size_at, &payload, sizeof(payload));
-    const uint32_t crc = env::crc32c::Value(bytes);
-    bytes.append(reinterpret_cast<const char*>(&crc), sizeof(crc));
-    const std::string name = FileName(def);
+  for (const Job& job : jobs) {
+    const std::string name = FileName(job.def);
     const std::string path = env::JoinPath(dir, name);
-    const std::string tmp = path + std::string(kTmpSuffix);
-    Status s = WriteWhole(fs, tmp, bytes);
-    std::string().swap(bytes);
-    if (s.ok()) s = fs->Rename(tmp, path);
+    Status s;
+    if (job.saved_sequence != 0) {
+      s = Restamp(fs, path, sequence, snapshot);
+    } else {
+      std::string bytes(kIndexMagic);
+      AppendFixed(&bytes, kIndexFileVersion);
+      bytes += HeaderStamp(sequence, snapshot);
+      catalog::BinaryWriter definition;
+      PutDefinition(definition, job.def);
+      bytes += definition.Release();
+      const size_t size_at = bytes.size();
+      bytes.append(sizeof(uint64_t), '\0');
+      if (!job.contents->Save(snapshot, &bytes)) continue;  // a kind that does not persist
+      const uint64_t payload = bytes.size() - size_at - sizeof(uint64_t);
+      std::memcpy(bytes.data() + size_at, &payload, sizeof(payload));
+      AppendFixed(&bytes, env::crc32c::Value(std::string_view(bytes).substr(kHeaderSize)));
+      const std::string tmp = path + std::string(kTmpSuffix);
+      s = WriteWhole(fs, tmp, bytes);
+      std::string().swap(bytes);
+      if (s.ok()) s = fs->Rename(tmp, path);
+      if (!s.ok()) (void)fs->Remove(tmp);
+    }
+    done.emplace_back(&job, s.ok());
     if (!s.ok()) {
-      (void)fs->Remove(tmp);
       if (first.ok()) first = s;
       continue;
     }
     keep.insert(name);
-    std::lock_guard<std::mutex> lock(mu_);
-    ++counters_.files_written;
   }
   if (!keep.empty()) {
     Status synced = fs->SyncDir(dir);
     if (first.ok() && !synced.ok()) first = synced;
+  }
+  {
+    // What the next checkpoint may restamp: the files written or restamped now (when the
+    // directory is durable), for the contents they were written from.
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [job, current] : done) {
+      for (auto& entry : entries_) {
+        if (entry->contents != job->contents) continue;
+        if (current && first.ok()) {
+          ++(job->saved_sequence == 0 ? counters_.files_written : counters_.files_restamped);
+          entry->saved_sequence = sequence;
+        } else {
+          entry->saved_sequence = 0;
+          entry->changed = true;
+        }
+      }
+    }
   }
   auto names = fs->ListDir(dir);
   if (!names.ok()) return first.ok() ? names.status() : first;
@@ -457,20 +515,19 @@ void IndexSet::LoadFiles(env::FileSystem* fs, const std::string& dir,
     bool loaded = false;
     try {
       auto bytes = env::ReadFileToString(fs, path);
-      if (bytes.ok() && bytes->size() >= kIndexMagic.size() + sizeof(uint32_t) && kind) {
-        std::string_view body(*bytes);
-        body.remove_suffix(sizeof(uint32_t));
+      if (bytes.ok() && bytes->size() >= kHeaderSize + sizeof(uint32_t) && kind) {
+        std::string_view all(*bytes);
+        std::string_view body = all.substr(kHeaderSize, all.size() - kHeaderSize - 4);
         uint32_t crc;
-        std::memcpy(&crc, bytes->data() + body.size(), sizeof(crc));
+        std::memcpy(&crc, all.data() + all.size() - 4, sizeof(crc));
+        std::string expected(kIndexMagic);
+        AppendFixed(&expected, kIndexFileVersion);
+        expected += HeaderStamp(sequence, snapshot);
         catalog::BinaryReader r(body);
-        std::string_view magic;
-        uint32_t version;
-        uint64_t seq, snap, payload;
+        uint64_t payload;
         catalog::IndexDefinition saved;
         std::string_view contents_bytes;
-        if (crc == env::crc32c::Value(body) && r.GetView(kIndexMagic.size(), &magic) &&
-            magic == kIndexMagic && r.GetU32(&version) && version == kIndexFileVersion &&
-            r.GetU64(&seq) && r.GetU64(&snap) && seq == sequence && snap == snapshot &&
+        if (all.substr(0, kHeaderSize) == expected && crc == env::crc32c::Value(body) &&
             GetDefinition(r, &saved) && r.GetU64(&payload) && payload == r.remaining() &&
             r.GetView(payload, &contents_bytes)) {
           saved.name = def->name;
@@ -481,6 +538,8 @@ void IndexSet::LoadFiles(env::FileSystem* fs, const std::string& dir,
               auto entry = std::make_unique<Entry>();
               entry->def = *def;
               entry->contents = std::move(contents);
+              entry->saved_sequence = sequence;
+              entry->changed = false;
               entries_.push_back(std::move(entry));
               ++counters_.loads;
               loaded = true;
@@ -518,6 +577,7 @@ void IndexSet::CatchUp(const std::vector<ChangedRow>& rows, TableProvider& table
       ts = std::max(ts, row.ts);
     }
     if (latest.empty()) continue;
+    entry->changed = true;
     const storage::NodeTable& table = reader.node_table(def.table);
     for (const auto& [offset, ts] : latest) {
       if (offset < table.NumRows() && reader.NodeRowVisible(table, offset)) {

@@ -144,9 +144,11 @@ class IndexSet {
   // `snapshot`: writes one file per built index of `catalog` (its contents as a reader at
   // `snapshot` sees them, IndexContents::Save), each to a temporary file renamed over the
   // index's file, then removes the other index files of `dir` (dropped indexes, indexes not
-  // built). Commits may run beside it: each index is copied to memory under its own read lock,
-  // then written. The first IO error is returned; the index files it left are then removed
-  // or stale (their sequence is not the checkpoint's), so they are never loaded.
+  // built). An index that no commit, COPY or recovery changed since its file was written gets
+  // only that file's header rewritten (its sequence and snapshot). Commits may run beside it:
+  // each index is copied to memory under its own read lock, then written. The first IO error is
+  // returned; the index files it left are then removed or stale (their sequence is not the
+  // checkpoint's), so they are never loaded.
   Status SaveFiles(env::FileSystem* fs, const std::string& dir, const catalog::Catalog& catalog,
                    uint64_t sequence, uint64_t snapshot);
   // At open, before the write-ahead log is replayed: loads the file of each index of `catalog`
@@ -164,6 +166,9 @@ class IndexSet {
     uint64_t loads = 0;          // contents loaded from an index file
     uint64_t load_failures = 0;  // index files present but not loadable (stale, damaged)
     uint64_t files_written = 0;  // index files written by checkpoints
+    // Index files of contents unchanged since their last checkpoint: only their header
+    // (checkpoint sequence, snapshot) was rewritten.
+    uint64_t files_restamped = 0;
   };
   Counters counters() const;
   // The name of `def`'s index file in the database folder.

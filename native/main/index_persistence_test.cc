@@ -108,11 +108,26 @@ TEST_F(IndexPersistenceTest, ReopenLoadsTheFilesInsteadOfBuilding) {
           Rows("CALL QUERY_FTS_INDEX('Doc', 'fidx', 'search score edge') RETURN node.id").size());
   Exec("CHECKPOINT");
   EXPECT_EQ(IndexFiles(dir_).size(), 2u);
+  EXPECT_EQ(Counters().files_written, 2u);
   Open(dir_);
   EXPECT_EQ(Counters().loads, 2u);
   EXPECT_EQ(Answers(), before);
   EXPECT_EQ(Counters().builds, 0u);
   EXPECT_EQ(Counters().load_failures, 0u);
+  // A checkpoint after commits that changed no indexed row rewrites the files' headers only;
+  // one after a commit that changed the full-text index writes that file.
+  Exec("CREATE NODE TABLE Other(id INT64, PRIMARY KEY(id))");
+  Exec("CREATE (:Other {id: 1})");
+  Exec("CHECKPOINT");
+  EXPECT_EQ(Counters().files_written, 0u);
+  EXPECT_GE(Counters().files_restamped, 2u);
+  Exec("MATCH (d:Doc {id: 1}) SET d.t = 'graph'");
+  Exec("CHECKPOINT");
+  EXPECT_EQ(Counters().files_written, 1u);  // the vector index's file is restamped
+  Exec("CREATE (:Other {id: 2})");
+  Open(dir_);  // closing checkpoints
+  EXPECT_EQ(Counters().loads, 2u);
+  EXPECT_EQ(Counters().builds, 0u);
 }
 
 TEST_F(IndexPersistenceTest, CommitsAfterTheCheckpointAreReplayedIntoTheLoadedIndexes) {
