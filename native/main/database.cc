@@ -788,7 +788,14 @@ Status Database::Close() {
   Status s;
   // An open transaction's writes are not committed: they must not reach a checkpoint. The
   // logs hold every commit, so skipping the checkpoint loses nothing.
-  if (dirty_ && !gate_.HasOpenTransaction() && CheckWritable().ok()) s = CheckpointLocked();
+  if (dirty_ && !gate_.HasOpenTransaction() && CheckWritable().ok()) {
+    s = CheckpointLocked();
+  } else if (!dirty_ && CheckWritable().ok() &&
+             commit_ts_.load() == storage_->checkpoint_commit_ts()) {
+    // Nothing to checkpoint, but indexes built since the open (no file matched) are saved for
+    // the checkpoint the folder holds, so that the next open loads them.
+    SaveIndexFiles(commit_ts_.load());
+  }
   std::unique_lock<std::shared_mutex> inflight(wal_inflight_);
   std::lock_guard<std::mutex> wal_lock(wal_mu_);
   for (auto& writer : wal_writers_) {
