@@ -790,7 +790,7 @@ Status Database::Close() {
   // logs hold every commit, so skipping the checkpoint loses nothing.
   if (dirty_ && !gate_.HasOpenTransaction() && CheckWritable().ok()) {
     s = CheckpointLocked();
-  } else if (!dirty_ && CheckWritable().ok() &&
+  } else if (!dirty_ && !indexes_.empty() && CheckWritable().ok() &&
              commit_ts_.load() == storage_->checkpoint_commit_ts()) {
     // Nothing to checkpoint, but indexes built since the open (no file matched) are saved for
     // the checkpoint the folder holds, so that the next open loads them.
