@@ -4,8 +4,11 @@
 // build when a file is missing, stale or damaged.
 #include <gtest/gtest.h>
 
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <mutex>
 
 #include "exec/secondary_index.h"
 #include "main/slot_test_util.h"
@@ -150,6 +153,44 @@ TEST_F(IndexPersistenceTest, CommitsAfterTheCheckpointAreReplayedIntoTheLoadedIn
   EXPECT_EQ(Counters().loads, 0u);
   EXPECT_EQ(Answers(), before);
   EXPECT_EQ(Counters().builds, 2u);
+}
+
+// A checkpoint beside writers saves the indexes after its MANIFEST, while commits go on: the
+// files hold the state of its snapshot, and the commits made meanwhile come back from the log.
+TEST_F(IndexPersistenceTest, ACheckpointBesideWritersSavesItsSnapshot) {
+  (void)Answers();
+  const uint64_t written = Counters().files_written;
+  std::mutex mu;
+  std::condition_variable cv;
+  bool reached = false, released = false;
+  db_->SetCheckpointHook([&](Database::CheckpointPoint point) {
+    if (point != Database::CheckpointPoint::kPublished) return;
+    std::unique_lock<std::mutex> lock(mu);
+    reached = true;
+    cv.notify_all();
+    cv.wait(lock, [&] { return released; });
+  });
+  std::future<Status> checkpoint =
+      std::async(std::launch::async, [&] { return db_->Checkpoint(); });
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return reached; });
+  }
+  Modify();  // commits while the checkpoint is held before it saves the indexes
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    released = true;
+  }
+  cv.notify_all();
+  ASSERT_TRUE(checkpoint.get().ok());
+  db_->SetCheckpointHook(nullptr);
+  EXPECT_EQ(Counters().files_written, written + 2);  // both changed
+  const Rows_ before = Answers();
+  Open(testing_util::CrashCopy(root_, dir_, &copies_));
+  EXPECT_EQ(db_->recovered_commits(), 5u);
+  EXPECT_EQ(Counters().loads, 2u);
+  EXPECT_EQ(Answers(), before);
+  EXPECT_EQ(Counters().builds, 0u);
 }
 
 TEST_F(IndexPersistenceTest, ADamagedOrTruncatedFileIsRebuiltFromTheRows) {
