@@ -1,6 +1,7 @@
 #include "exec/redo_log.h"
 
 #include "catalog/binary_codec.h"
+#include "exec/secondary_index.h"
 #include "storage/value_codec.h"
 
 namespace graphdb::exec {
@@ -135,7 +136,7 @@ std::string EncodeRedo(const UndoLog& log, TableProvider& tables, const catalog:
 }
 
 Status ApplyRedo(std::string_view payload, TableProvider& tables, const catalog::Catalog& catalog,
-                 uint64_t ts) {
+                 uint64_t ts, std::vector<ChangedRow>* changed) {
   catalog::BinaryReader in(payload);
   uint8_t version;
   uint64_t count;
@@ -173,6 +174,8 @@ Status ApplyRedo(std::string_view payload, TableProvider& tables, const catalog:
                              " does not exist");
     }
     const uint64_t rows = node ? node_table->NumRows() : rel_table->NumRels();
+    if (node && changed && kind != RedoOp::kSetNode)
+      changed->push_back({static_cast<catalog::TableId>(table_id), offset, -1, ts});
     switch (kind) {
       case RedoOp::kInsertNode: {
         // Concurrent inserts commit in another order than they took offsets: an offset below
@@ -240,6 +243,9 @@ Status ApplyRedo(std::string_view payload, TableProvider& tables, const catalog:
         if (offset >= rows || column >= columns) {
           return Corrupt(op, "update of a value that does not exist");
         }
+        if (node && changed)
+          changed->push_back(
+              {static_cast<catalog::TableId>(table_id), offset, static_cast<int64_t>(column), ts});
         const LogicalType& type =
             node ? node_table->column(column).type() : rel_table->column(column).type();
         auto v = storage::DecodeValue(in, type);

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "catalog/catalog.h"
 #include "common/status.h"
@@ -31,8 +32,10 @@ std::string EncodeRedo(const UndoLog& log, TableProvider& tables, const catalog:
 
 // Applies a payload, stamping writes with `ts`. Stops at the first problem and returns it as
 // CORRUPTION naming the operation; the writes applied before it stay (recovery then fails the
-// whole open, so a half-applied record is never served).
+// whole open, so a half-applied record is never served). `changed` (when given) gets the node
+// rows the payload inserted, deleted or set (for the secondary indexes to catch up).
+struct ChangedRow;  // exec/secondary_index.h
 Status ApplyRedo(std::string_view payload, TableProvider& tables, const catalog::Catalog& catalog,
-                 uint64_t ts);
+                 uint64_t ts, std::vector<ChangedRow>* changed = nullptr);
 
 }  // namespace graphdb::exec

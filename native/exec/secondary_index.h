@@ -27,8 +27,10 @@
 #include <string_view>
 #include <vector>
 
+#include "catalog/binary_codec.h"
 #include "catalog/catalog.h"
 #include "common/status.h"
+#include "env/file_system.h"
 #include "exec/graph_store.h"
 #include "types/value.h"
 
@@ -56,7 +58,25 @@ class IndexContents {
   // Forgets the versions that ended at or before `oldest` (no snapshot reads them any more).
   virtual void Prune(uint64_t /*oldest*/) {}
   virtual uint64_t MemoryBytes() const = 0;
+  // Persistence with checkpoints (IndexSet::Save): appends to `out` the contents as a reader
+  // at `snapshot` (or later, once the commits after it are applied again) needs them; false
+  // when the kind does not persist its contents (they are then built from the rows after an
+  // open). Load reads what Save wrote into new, empty contents; false when the bytes are not
+  // such contents (the caller then drops them and builds from the rows).
+  virtual bool Save(uint64_t /*snapshot*/, std::string* /*out*/) const { return false; }
+  virtual bool Load(std::string_view /*in*/) { return false; }
 };
+
+// Fixed-width little-endian values, for IndexContents::Save / Load (ReadFixed keeps within
+// the input: false past its end).
+template <typename V>
+void AppendFixed(std::string* out, V v) {
+  out->append(reinterpret_cast<const char*>(&v), sizeof(V));
+}
+template <typename V>
+bool ReadFixed(catalog::BinaryReader& r, V* v) {
+  return r.GetRaw(v, sizeof(V));
+}
 
 // A kind of index ("FTS", "HNSW"), registered once by its module.
 class IndexKind {
@@ -75,6 +95,15 @@ class IndexKind {
 void RegisterIndexKind(const std::string& kind, const IndexKind* index_kind);
 // The kind registered as `kind`, or nullptr.
 const IndexKind* FindIndexKind(std::string_view kind);
+
+// A node row that a replayed commit (recovery) inserted, deleted (column -1) or set column
+// `column` of, at commit `ts`.
+struct ChangedRow {
+  catalog::TableId table;
+  uint64_t offset;
+  int64_t column;
+  uint64_t ts;
+};
 
 // The database's index contents.
 class IndexSet {
@@ -110,6 +139,41 @@ class IndexSet {
   // Bytes held by the contents built so far.
   uint64_t MemoryBytes() const;
 
+  // ---- Persistence with checkpoints (docs/indexes.md "Persistence") ----
+  // After checkpoint `sequence` (its MANIFEST published) whose tables hold the commits up to
+  // `snapshot`: writes one file per built index of `catalog` (its contents as a reader at
+  // `snapshot` sees them, IndexContents::Save), each to a temporary file renamed over the
+  // index's file, then removes the other index files of `dir` (dropped indexes, indexes not
+  // built). An index that no commit, COPY or recovery changed since its file was written gets
+  // only that file's header rewritten (its sequence and snapshot). Commits may run beside it:
+  // each index is copied to memory under its own read lock, then written. The first IO error is
+  // returned; the index files it left are then removed or stale (their sequence is not the
+  // checkpoint's), so they are never loaded.
+  Status SaveFiles(env::FileSystem* fs, const std::string& dir, const catalog::Catalog& catalog,
+                   uint64_t sequence, uint64_t snapshot);
+  // At open, before the write-ahead log is replayed: loads the file of each index of `catalog`
+  // written for checkpoint `sequence` (the one the tables were loaded from, holding the
+  // commits up to `snapshot`). A missing, stale, damaged or unreadable file is skipped (the
+  // index is built from the rows when first used) and counted in load_failures when present.
+  void LoadFiles(env::FileSystem* fs, const std::string& dir, const catalog::Catalog& catalog,
+                 uint64_t sequence, uint64_t snapshot);
+  // After recovery replayed commits: brings the loaded indexes up to date with the rows those
+  // commits changed (each row's current state, at the last commit that changed it).
+  void CatchUp(const std::vector<ChangedRow>& rows, TableProvider& tables,
+               const catalog::Catalog& catalog);
+  struct Counters {
+    uint64_t builds = 0;         // contents built from the rows (IndexContents::Build)
+    uint64_t loads = 0;          // contents loaded from an index file
+    uint64_t load_failures = 0;  // index files present but not loadable (stale, damaged)
+    uint64_t files_written = 0;  // index files written by checkpoints
+    // Index files of contents unchanged since their last checkpoint: only their header
+    // (checkpoint sequence, snapshot) was rewritten.
+    uint64_t files_restamped = 0;
+  };
+  Counters counters() const;
+  // The name of `def`'s index file in the database folder.
+  static std::string FileName(const catalog::IndexDefinition& def);
+
  private:
   struct Entry;
   Entry* Find(const catalog::IndexDefinition& def);  // REQUIRES: mu_
@@ -121,6 +185,7 @@ class IndexSet {
   mutable std::mutex mu_;
   std::vector<std::unique_ptr<Entry>> entries_;
   std::mutex build_mu_;  // one build at a time
+  Counters counters_;    // guarded by mu_
 };
 
 // The rows of `table` that the statement's own transaction inserted, deleted or set a property

@@ -122,6 +122,11 @@ class FtsContents final : public exec::IndexContents {
 
   void Prune(uint64_t oldest) override { index_.Prune(oldest); }
   uint64_t MemoryBytes() const override { return index_.MemoryBytes(); }
+  bool Save(uint64_t snapshot, std::string* out) const override {
+    index_.Save(snapshot, out);
+    return true;
+  }
+  bool Load(std::string_view in) override { return index_.Load(in); }
 
  private:
   std::shared_ptr<const Analyzer> analyzer_;

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <mutex>
 
 #include "common/interrupt.h"
+#include "exec/secondary_index.h"
 
 namespace graphdb::fts {
 namespace {
@@ -460,6 +462,118 @@ std::vector<ScoredDoc> InvertedIndex::Search(const QueryTerms& query, uint64_t r
   }
   if (options.top != 0) std::sort_heap(result.begin(), result.end(), better);
   return result;
+}
+
+using exec::AppendFixed;
+using exec::ReadFixed;
+
+// Layout (little-endian): u64 documents, then per document u64 row offset, u64 begin_ts, u32
+// length; u32 terms, then per term u32 size, its bytes, u32 postings, then per posting u64 row
+// offset, u32 tf. A posting's begin and length are its document's.
+void InvertedIndex::Save(uint64_t snapshot, std::string* out) const {
+  std::shared_lock lock(mu_);
+  snapshot = std::min(snapshot, kForever - 1);
+  uint64_t docs = 0;
+  for (uint64_t offset = 0; offset < docs_.size(); ++offset)
+    docs += VisibleVersion(offset, snapshot) != nullptr;
+  AppendFixed<uint64_t>(out, docs);
+  for (uint64_t offset = 0; offset < docs_.size(); ++offset) {
+    const Version* v = VisibleVersion(offset, snapshot);
+    if (v == nullptr) continue;
+    AppendFixed<uint64_t>(out, offset);
+    AppendFixed<uint64_t>(out, v->begin);
+    AppendFixed<uint32_t>(out, v->len);
+  }
+  const size_t count_at = out->size();
+  AppendFixed<uint32_t>(out, 0);
+  uint32_t terms = 0;
+  for (uint32_t term = 0; term < terms_.size(); ++term) {
+    uint32_t visible = 0;
+    for (const Posting& p : postings_[term]) visible += p.VisibleAt(snapshot);
+    if (visible == 0) continue;
+    ++terms;
+    AppendFixed<uint32_t>(out, static_cast<uint32_t>(terms_[term].size()));
+    out->append(terms_[term]);
+    AppendFixed<uint32_t>(out, visible);
+    for (const Posting& p : postings_[term]) {
+      if (!p.VisibleAt(snapshot)) continue;
+      AppendFixed<uint64_t>(out, p.doc);
+      AppendFixed<uint32_t>(out, p.tf);
+    }
+  }
+  std::memcpy(out->data() + count_at, &terms, sizeof(terms));
+}
+
+bool InvertedIndex::Load(std::string_view in) {
+  std::unique_lock lock(mu_);
+  if (!terms_.empty() || !docs_.empty()) return false;
+  auto fail = [&] {
+    slots_.clear();
+    terms_.clear();
+    sorted_.clear();
+    term_info_.clear();
+    postings_.clear();
+    docs_.clear();
+    stats_ = {{0, 0, 0}};
+    return false;
+  };
+  catalog::BinaryReader r(in);
+  uint64_t docs;
+  // 20 bytes a document: a count beyond the bytes is damage, not a size to allocate.
+  if (!ReadFixed(r, &docs) || docs > r.remaining() / 20) return false;
+  uint64_t total = 0;
+  uint64_t last = 0;
+  for (uint64_t i = 0; i < docs; ++i) {
+    uint64_t offset, begin;
+    uint32_t len;
+    if (!ReadFixed(r, &offset) || !ReadFixed(r, &begin) || !ReadFixed(r, &len)) return fail();
+    if ((i > 0 && offset <= last) || offset >= (uint64_t{1} << 40) || begin == kForever)
+      return fail();
+    last = offset;
+    if (offset >= docs_.size()) docs_.resize(offset + 1);
+    docs_[offset].versions.push_back({begin, kForever, len});
+    total += len;
+  }
+  uint32_t terms;
+  if (!ReadFixed(r, &terms)) return fail();
+  std::vector<uint64_t> counted(docs_.size(), 0);  // each document's term occurrences
+  for (uint32_t t = 0; t < terms; ++t) {
+    uint32_t size, postings;
+    std::string_view text;
+    if (!ReadFixed(r, &size) || !r.GetView(size, &text)) return fail();
+    if (FindTerm(text) != kNoTerm) return fail();
+    const uint32_t id = TermId(text);
+    if (!ReadFixed(r, &postings) || postings > r.remaining() / 12) return fail();
+    auto& list = postings_[id];
+    list.reserve(postings);
+    for (uint32_t i = 0; i < postings; ++i) {
+      uint64_t doc;
+      uint32_t tf;
+      if (!ReadFixed(r, &doc) || !ReadFixed(r, &tf) || tf == 0 || doc >= docs_.size() ||
+          docs_[doc].versions.empty()) {
+        return fail();
+      }
+      DocState& d = docs_[doc];
+      if (!d.live.empty() && d.live.back().first == id) return fail();  // twice in one term
+      const Version& v = d.versions.back();
+      d.live.emplace_back(id, static_cast<uint32_t>(list.size()));
+      list.push_back({doc, v.begin, kForever, tf, v.len});
+      term_info_[id].max_begin = std::max(term_info_[id].max_begin, v.begin);
+      counted[doc] += tf;
+    }
+  }
+  if (!r.done()) return fail();
+  for (uint64_t offset = 0; offset < docs_.size(); ++offset) {
+    if (!docs_[offset].versions.empty() && counted[offset] != docs_[offset].versions.back().len) {
+      return fail();
+    }
+  }
+  sorted_.resize(terms_.size());
+  for (uint32_t id = 0; id < sorted_.size(); ++id) sorted_[id] = id;
+  std::sort(sorted_.begin(), sorted_.end(),
+            [&](uint32_t a, uint32_t b) { return terms_[a] < terms_[b]; });
+  stats_ = {{0, docs, total}};
+  return true;
 }
 
 uint64_t InvertedIndex::MemoryBytes() const {

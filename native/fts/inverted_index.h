@@ -83,6 +83,12 @@ class InvertedIndex {
                                 const SearchOptions& options) const;
 
   uint64_t MemoryBytes() const;
+  // Persistence (docs/storage-format.md "Index files"). Save appends the documents and
+  // postings visible at `snapshot`, each as current (a reader at the snapshot or later needs
+  // no other version), with the document count and total length they make. Load reads that
+  // into an empty index; false (the index left empty) when the bytes are not such an index.
+  void Save(uint64_t snapshot, std::string* out) const;
+  bool Load(std::string_view in);
   // The number of documents and their total length visible at `read_ts`.
   std::pair<uint64_t, uint64_t> Stats(uint64_t read_ts) const;
 

@@ -285,6 +285,10 @@ Status Database::Recover() {
   if (!read.ok()) return read.status();
   recovery_warnings_ = read->warnings;
   commit_ts_.store(storage_->checkpoint_commit_ts());
+  // The index files of the checkpoint the tables came from, brought up to date below with the
+  // rows the replayed commits changed (docs/indexes.md "Persistence").
+  indexes_.LoadFiles(fs_, dir, storage_->catalog(), manifest.sequence, manifest.last_commit_ts);
+  std::vector<exec::ChangedRow> changed;
   for (const wal::WalRecord& record : read->records) {
     const std::string where = dir + "/" + wal::WalFileName(record.slot_id) + " at offset " +
                               std::to_string(record.offset);
@@ -304,16 +308,19 @@ Status Database::Recover() {
                                    where);
       break;
     }
-    Status s = exec::ApplyRedo(record.payload, *this, storage_->catalog(), record.commit_ts);
+    Status s =
+        exec::ApplyRedo(record.payload, *this, storage_->catalog(), record.commit_ts, &changed);
     if (!s.ok()) return Status(ErrorCode::kCorruption, s.message() + " (in " + where + ")");
     commit_ts_.store(record.commit_ts);
     ++recovered_commits_;
   }
+  indexes_.CatchUp(changed, *this, storage_->catalog());
   if (recovered_commits_ > 0) {
     // Fold the replayed commits into a checkpoint: the logs then hold nothing new. Where it
     // cannot be written (a full disk, a read-only file system), the database opens for reads
     // only, from the replayed state, and the logs stay until a later open can checkpoint.
     Status s = storage_->Checkpoint(commit_ts_.load());
+    if (s.ok()) SaveIndexFiles(commit_ts_.load());
     if (!s.ok() && s.code() != ErrorCode::kIoError) return s;
     if (!s.ok()) {
       SetWriteFailure(
@@ -503,6 +510,7 @@ Status Database::CheckpointLocked() {
     if (storage_->checkpoint_sequence() != before) SetWriteFailure(s);
     return s;
   }
+  SaveIndexFiles(commit_ts_.load());
   dirty_ = false;
   wal_bytes_.store(0);
   std::lock_guard<std::mutex> lock(wal_mu_);
@@ -516,6 +524,17 @@ Status Database::CheckpointLocked() {
   }
   wal_seq_ = storage_->checkpoint_sequence();
   return Status::OK();
+}
+
+void Database::SaveIndexFiles(uint64_t snapshot_ts) {
+  // A failure costs a rebuild from the rows after the next open, never a wrong answer: the
+  // files left are removed or name an older checkpoint.
+  Status s = indexes_.SaveFiles(fs_, storage_->dir(), storage_->catalog(),
+                                storage_->checkpoint_sequence(), snapshot_ts);
+  if (!s.ok()) {
+    std::fprintf(stderr, "graphdb: index files not written (%s); indexes are rebuilt on open\n",
+                 s.message().c_str());
+  }
 }
 
 Status Database::MakeSchemaChangeDurable() {
@@ -709,6 +728,8 @@ Status Database::CheckpointBesideWriters(const void* gate_owner) {
     }
     wal_seq_ = seq;
   }
+  // Beside writers too: each index is copied under its own read lock, then written.
+  SaveIndexFiles(snapshot_ts);
   if (checkpoint_hook_) checkpoint_hook_(CheckpointPoint::kLogsRewritten);
   return Status::OK();
 }
@@ -767,7 +788,14 @@ Status Database::Close() {
   Status s;
   // An open transaction's writes are not committed: they must not reach a checkpoint. The
   // logs hold every commit, so skipping the checkpoint loses nothing.
-  if (dirty_ && !gate_.HasOpenTransaction() && CheckWritable().ok()) s = CheckpointLocked();
+  if (dirty_ && !gate_.HasOpenTransaction() && CheckWritable().ok()) {
+    s = CheckpointLocked();
+  } else if (!dirty_ && !indexes_.empty() && CheckWritable().ok() &&
+             commit_ts_.load() == storage_->checkpoint_commit_ts()) {
+    // Nothing to checkpoint, but indexes built since the open (no file matched) are saved for
+    // the checkpoint the folder holds, so that the next open loads them.
+    SaveIndexFiles(commit_ts_.load());
+  }
   std::unique_lock<std::shared_mutex> inflight(wal_inflight_);
   std::lock_guard<std::mutex> wal_lock(wal_mu_);
   for (auto& writer : wal_writers_) {

@@ -357,6 +357,8 @@ class Database final : public exec::TableProvider {
   uint64_t MaxCommittedStamp();
   // REQUIRES: the statement lock, exclusive; no open transaction with writes.
   Status CheckpointLocked();
+  // After a checkpoint: the secondary indexes' files, as of `snapshot_ts` (its last commit).
+  void SaveIndexFiles(uint64_t snapshot_ts);
   // Steps 2-4 of Checkpoint. REQUIRES: the gate, held as `gate_owner` by the caller.
   Status CheckpointBesideWriters(const void* gate_owner);
   // Wakes the checkpoint thread once the logs grew past the threshold (starting it the first

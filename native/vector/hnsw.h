@@ -35,6 +35,8 @@
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/interrupt.h"
@@ -114,6 +116,14 @@ class Hnsw {
 
   HnswStats Stats() const;
   uint64_t MemoryBytes() const;
+
+  // Persistence (vector/hnsw_io.cc, docs/storage-format.md "Index files"). Save appends the
+  // graph's logical content as a snapshot at `snapshot` sees the rows: every entry (links
+  // included), those visible at `snapshot` as current, every other one as ended (it still
+  // links the graph; the first Prune takes it out). Load reads that into an empty index;
+  // false (the index left empty) when the bytes are not such a graph of this dim and params.
+  void Save(uint64_t snapshot, std::string* out) const;
+  bool Load(std::string_view in);
 
  private:
   using Cand = std::pair<T, uint32_t>;  // (distance, entry)

@@ -128,6 +128,15 @@ uint64_t VectorContents::MemoryBytes() const {
   return std::visit([](const auto& index) { return index->MemoryBytes(); }, index_);
 }
 
+bool VectorContents::Save(uint64_t snapshot, std::string* out) const {
+  std::visit([&](const auto& index) { index->Save(snapshot, out); }, index_);
+  return true;
+}
+
+bool VectorContents::Load(std::string_view in) {
+  return std::visit([&](auto& index) { return index->Load(in); }, index_);
+}
+
 std::vector<Hit> VectorContents::Search(const std::vector<double>& query,
                                         const SearchOptions& options) const {
   return std::visit(

@@ -32,6 +32,8 @@ class VectorContents final : public exec::IndexContents {
              const std::vector<uint64_t>& begin_ts, exec::ExecContext& ctx) override;
   void Prune(uint64_t oldest) override;
   uint64_t MemoryBytes() const override;
+  bool Save(uint64_t snapshot, std::string* out) const override;
+  bool Load(std::string_view in) override;
 
   uint32_t dim() const { return dim_; }
   const HnswParams& params() const { return params_; }
