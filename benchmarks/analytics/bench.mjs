@@ -14,6 +14,7 @@
 // --root     the GraphDB package whose dist/ is measured (default: this checkout)
 // --only     query names
 // --peers    the peers to run (default kuzu,duckdb; '' for GraphDB alone)
+// Each figure is a median wall time in ms; `cpu` holds the median CPU time of the process.
 // --timeout  seconds a peer's query may run before it is stopped and reported as `timeout`
 //            (default 300; GraphDB has no such limit)
 
@@ -212,16 +213,22 @@ function log(message) {
   process.stderr.write(`analytics: ${message}\n`);
 }
 
+// The median wall time and the median CPU time of the process (every thread: GraphDB's, Kùzu's
+// and DuckDB's pools run in it), less sensitive to other load on the machine than wall time.
 async function timed(run, trials) {
   await run(); // warm-up
   const times = [];
+  const cpus = [];
   let answer;
   for (let i = 0; i < trials; i++) {
     const start = performance.now();
+    const cpuStart = process.cpuUsage();
     answer = await run();
+    const cpu = process.cpuUsage(cpuStart);
     times.push(performance.now() - start);
+    cpus.push((cpu.user + cpu.system) / 1000);
   }
-  return { ms: round(median(times), 2), answer };
+  return { ms: round(median(times), 2), cpu: round(median(cpus), 2), answer };
 }
 
 async function main() {
@@ -333,6 +340,7 @@ async function main() {
     entry.graphdb_1 = serial.ms;
     const parallel = await timed(graphdbRun(cores, q.cypher), trials);
     entry[`graphdb_${cores}`] = parallel.ms;
+    entry.cpu = { graphdb_1: serial.cpu, [`graphdb_${cores}`]: parallel.cpu };
     const expected = rowsOf(serial.answer);
     const mismatches = [];
     if (!sameResult(rowsOf(parallel.answer), expected)) mismatches.push(`graphdb_${cores}`);
@@ -351,6 +359,7 @@ async function main() {
         continue;
       }
       entry[name] = measured.ms;
+      entry.cpu[name] = measured.cpu;
       if (sameResult(rowsOf(measured.answer), expected)) continue;
       const got = JSON.stringify(rowsOf(measured.answer).slice(0, 5));
       log(`${q.name}: ${name} answered ${got}, graphdb ${JSON.stringify(expected.slice(0, 5))}`);
@@ -365,7 +374,8 @@ async function main() {
         (kuzu ? `, kuzu ${entry.kuzu} ms` : '') +
         (entry.known ? ` (known difference: ${Object.keys(entry.known).join(', ')})` : '') +
         (duck ? `, duckdb ${entry.duckdb} ms` : '') +
-        (mismatches.length ? ` ANSWERS DIFFER: ${mismatches.join(', ')}` : ''),
+        (mismatches.length ? ` ANSWERS DIFFER: ${mismatches.join(', ')}` : '') +
+        `; CPU ms ${JSON.stringify(entry.cpu)}`,
     );
   }
   conn.close();
