@@ -239,6 +239,12 @@ describe.skipIf(!kuzu)('analytical queries agree with Kùzu', () => {
     expect(await explain(SHAPES[10])).toContain('SEMI_JOIN');
     // A subquery with a WHERE of its own stays a subquery.
     expect(await explain(SHAPES[11])).not.toContain('ANTI_JOIN');
+    // One counted from a bound node (a filter on its new node only): EXPAND_COUNT in the
+    // pipeline; the distinct ends of anonymous walks, level by level.
+    const counted = SHAPES.find((q) => q.includes('NOT EXISTS { MATCH (a)-[:R]-(b:P)'));
+    expect(await explain(counted ?? '')).toMatch(/EXPAND_COUNT .*NOT EXISTS/);
+    const ends = SHAPES.find((q) => q.includes('count(DISTINCT b)'));
+    expect(await explain(ends ?? '')).toContain('distinct_ends');
   });
 
   it('checks weights as Kùzu does', async () => {
