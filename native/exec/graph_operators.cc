@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <queue>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -505,7 +506,8 @@ class CountExpandOp final : public GraphOperator {
   explicit CountExpandOp(const LogicalOperator& op) : op_(op) {
     for (size_t i = 0; i < op.counted.size(); ++i) {
       const LogicalOperator& e = *op.counted[i];
-      Level level{&e, {}, false, {}, {}, {}, {}};
+      Level level{};
+      level.expand = &e;
       levels_.push_back(std::move(level));
       for (size_t j = 0; j < i; ++j) {
         if (op.counted[j]->slot == e.from_slot) {
@@ -524,6 +526,8 @@ class CountExpandOp final : public GraphOperator {
       level.memo.clear();
       level.passes.clear();
       level.last = {};
+      level.tested = 0;
+      level.swept.clear();
     }
     memory_.Release(ctx);
   }
@@ -553,6 +557,8 @@ class CountExpandOp final : public GraphOperator {
     // Filtered levels: per node table, by offset, 0 untested, 1 passes, 2 fails.
     std::unordered_map<TableId, std::vector<uint8_t>> passes;
     std::vector<uint64_t> neighbors;  // Count's buffer
+    uint64_t tested = 0;              // nodes Passes tested one at a time
+    std::set<TableId> swept;          // node tables whose every node was tested
     // The vectors of the table looked up last (most patterns reach one node table).
     struct {
       TableId memo_table = std::numeric_limits<TableId>::max();
@@ -601,19 +607,43 @@ class CountExpandOp final : public GraphOperator {
   bool Passes(Level& level, InternalId node, ExecContext& ctx) {
     uint8_t& state = PerNode(level.passes, level.last.passes_table, level.last.passes, node, ctx);
     if (state == 0) [[unlikely]] {
-      const LogicalOperator& e = *level.expand;
-      // The slot is the counted expansion's own target, which nothing else reads.
-      ctx.frame[e.slot] = Value::Id(node);
-      bool pass = true;
-      for (const binder::BoundExpression* p : e.predicates) {
-        if (!EvaluatePredicate(*p, ctx)) {
-          pass = false;
-          break;
+      state = Test(level, node, ctx) ? 1 : 2;
+      // Once an eighth of the table was tested one node at a time (reads all over the
+      // table's columns), the rest is tested in the order of the rows, reading the columns
+      // in sequence (a filter on the nodes of a large part of the graph, as EXISTS from
+      // many rows).
+      if (++level.tested * 8 > level.last.passes->size() && !level.swept.count(node.table)) {
+        level.swept.insert(node.table);
+        std::vector<uint8_t>& known = *level.last.passes;
+        for (uint64_t offset = 0; offset < known.size(); ++offset) {
+          if (known[offset] != 0) continue;
+          ctx.ChargeWork();
+          // A node that no row reaches must not fail the statement: left untested, it
+          // fails it only when reached.
+          try {
+            known[offset] = Test(level, {node.table, offset}, ctx) ? 1 : 2;
+          } catch (const GraphDBException& error) {
+            const ErrorCode code = error.status().code();
+            if (code == ErrorCode::kQueryTimeout || code == ErrorCode::kQueryCancelled ||
+                code == ErrorCode::kResourceLimit) {
+              throw;
+            }
+          }
         }
       }
-      state = pass ? 1 : 2;
     }
     return state == 1;
+  }
+
+  // Whether `node` passes the filter of `level`'s expansion.
+  bool Test(const Level& level, InternalId node, ExecContext& ctx) const {
+    const LogicalOperator& e = *level.expand;
+    // The slot is the counted expansion's own target, which nothing else reads.
+    ctx.frame[e.slot] = Value::Id(node);
+    for (const binder::BoundExpression* p : e.predicates) {
+      if (!EvaluatePredicate(*p, ctx)) return false;
+    }
+    return true;
   }
 
   // The product of the counts of `level`'s children at `node`.
