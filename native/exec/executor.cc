@@ -243,6 +243,13 @@ OperatorPtr MapPlan(const LogicalOperator& op, const catalog::Catalog* catalog,
 struct SubqueryRunner::Plan {
   planner::LogicalOperatorPtr logical;
   OperatorPtr physical;
+  // A counted plan (planner::ApplySubqueryCountRule): one row, the count in logical->slot. Its
+  // counts per node (and filter results) stay valid between rows of one statement as long as
+  // it writes nothing: the statement, the store and the write counters they were made under.
+  bool counted = false;
+  uint64_t statement = 0;
+  const GraphStore* store = nullptr;
+  QueryCounters counters;
 };
 
 SubqueryRunner::SubqueryRunner(const catalog::Catalog* catalog) : catalog_(catalog) {}
@@ -255,7 +262,24 @@ uint64_t SubqueryRunner::CountRows(const binder::BoundQueryPart& part, ExecConte
     if (!catalog_) ThrowNotSupported("subqueries need a database with storage");
     plan = std::make_unique<Plan>();
     plan->logical = planner::PlanSubquery(part, *catalog_);
+    plan->counted = plan->logical->kind == planner::LogicalOpKind::kCountExpand;
     plan->physical = MapPlan(*plan->logical, catalog_);
+  }
+  if (plan->counted) {
+    // The store counts the statement's writes as they happen (ctx.counters only at its end).
+    const QueryCounters writes = ctx.store ? ctx.store->counters() : QueryCounters{};
+    if (ctx.store && plan->statement == statement_ && plan->store == ctx.store &&
+        plan->counters == writes) {
+      plan->physical->child->Open(ctx);  // the count keeps what it memoized for earlier rows
+    } else {
+      plan->physical->Open(ctx);
+      plan->statement = statement_;
+      plan->store = ctx.store;
+      plan->counters = writes;
+    }
+    if (!plan->physical->Next(ctx)) return 0;  // no row: the count is 0
+    const Value& count = ctx.frame[plan->logical->slot];
+    return std::min(static_cast<uint64_t>(count.GetInt()), limit);
   }
   plan->physical->Open(ctx);
   uint64_t rows = 0;
@@ -284,6 +308,7 @@ void PreparedPlan::Open(GraphStore* store, ExecContext& ctx) {
   ctx.frame.assign(plan_.num_slots, Value());
   ctx.store = store;
   ctx.subqueries = &subqueries_;
+  subqueries_.NewStatement();
   if (store && !ctx.fn_ctx.sequence_value) {
     ctx.fn_ctx.sequence_value = CatalogSequenceValues(store->catalog());
   }

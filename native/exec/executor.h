@@ -43,10 +43,13 @@ class SubqueryRunner {
   ~SubqueryRunner();
   // The rows `part` produces for the current frame, counting at most `limit`.
   uint64_t CountRows(const binder::BoundQueryPart& part, ExecContext& ctx, uint64_t limit);
+  // A new run of the statement: what the plans learnt of the graph in the last one is stale.
+  void NewStatement() { ++statement_; }
 
  private:
   struct Plan;
   const catalog::Catalog* catalog_;
+  uint64_t statement_ = 0;
   std::unordered_map<const binder::BoundQueryPart*, std::unique_ptr<Plan>> plans_;
 };
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <queue>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -268,9 +269,13 @@ class ExpandOp final : public GraphOperator {
 // bound end, with every combination of the edges that join them. Each closing end's edges are
 // collected once while rows keep coming with the same end node and sorted by neighbour (edges
 // to one neighbour in the order the checking expansion would meet them), and each candidate y
-// is looked up by binary search. The rows are the ones the expansion followed by the checking
-// kExpand operators gives, in the same order: candidates in adjacency order, and for each the edges
-// of the first closing expansion outermost.
+// is looked up by binary search. When a closing end changes from row to row while the node the
+// candidates come from stays (diamonds: rows of one `a` reach a new `c` each), sorting each
+// end's edges would be paid per row: its edges are then kept only when they lead to one of the
+// candidates (a binary search among them, sorted once per node), and only those are sorted. The
+// rows are the ones the expansion followed by the checking kExpand operators gives, in the
+// same order: candidates in adjacency order, and for each the edges of the first closing
+// expansion outermost.
 class IntersectOp final : public GraphOperator {
  public:
   explicit IntersectOp(const LogicalOperator& op) : op_(op), ends_(op.closing.size()) {}
@@ -284,6 +289,8 @@ class IntersectOp final : public GraphOperator {
       end.have = false;
       end.steps.clear();
     }
+    have_from_ = false;
+    candidate_ids_.clear();
     memory_.Release(ctx);
     charged_ = 0;
   }
@@ -295,8 +302,6 @@ class IntersectOp final : public GraphOperator {
       candidates_.clear();
       position_ = 0;
       if (!StartRow(ctx)) continue;
-      CollectEdges(*store_, from_, op_.rel_table_ids, op_.direction, op_.table_ids, ctx,
-                   candidates_);
       Charge(ctx);
     }
   }
@@ -312,6 +317,8 @@ class IntersectOp final : public GraphOperator {
   struct End {
     InternalId node;
     bool have = false;
+    bool filtered = false;  // only the edges to the candidates of filtered_for are kept
+    InternalId filtered_for;
     std::vector<RankedStep> steps;   // the node's edges, sorted by neighbour, rank, rel
     size_t lo = 0, hi = 0, cur = 0;  // the current candidate's run of steps, and the one used
   };
@@ -327,7 +334,7 @@ class IntersectOp final : public GraphOperator {
   }
 
   // The visible edges of `end.node` along closing expansion `e`, ranked (as CollectEdges,
-  // restricted to the candidates' tables).
+  // restricted to the candidates' tables; with end.filtered, to the candidates).
   void CollectRanked(const LogicalOperator& e, End& end, ExecContext& ctx) {
     auto allowed = [this](TableId t) {
       return op_.table_ids.empty() ||
@@ -357,6 +364,12 @@ class IntersectOp final : public GraphOperator {
         }
       }
     }
+    if (end.filtered) {
+      std::erase_if(end.steps, [this](const RankedStep& s) {
+        return !std::binary_search(candidate_ids_.begin(), candidate_ids_.end(), s.step.neighbor,
+                                   NeighborLess);
+      });
+    }
     std::sort(end.steps.begin(), end.steps.end(), RankedLess);
   }
 
@@ -368,18 +381,35 @@ class IntersectOp final : public GraphOperator {
     for (size_t i = 0; i < ends_.size(); ++i) {
       if (ctx.frame[op_.closing[i]->from_slot].is_null()) return false;
     }
+    const bool same_from = have_from_ && from_ == from.GetId();
     from_ = from.GetId();
+    have_from_ = true;
+    CollectEdges(*store_, from_, op_.rel_table_ids, op_.direction, op_.table_ids, ctx, candidates_);
     for (size_t i = 0; i < ends_.size(); ++i) {
       const LogicalOperator& e = *op_.closing[i];
       const InternalId node = ctx.frame[e.from_slot].GetId();
       End& end = ends_[i];
-      if (end.have && end.node == node) continue;
+      if (end.have && end.node == node && (!end.filtered || end.filtered_for == from_)) continue;
       end.node = node;
       end.have = true;
       end.steps.clear();
+      // The end changed under the same candidates' node: keep its edges to the candidates.
+      end.filtered = same_from;
+      if (same_from) {
+        if (!(candidate_ids_from_ == from_) || candidate_ids_.empty()) SortCandidateIds();
+        end.filtered_for = from_;
+      }
       CollectRanked(e, end, ctx);
     }
     return true;
+  }
+
+  // candidate_ids_: the candidates' nodes of from_, sorted.
+  void SortCandidateIds() {
+    candidate_ids_.clear();
+    for (const EdgeStep& c : candidates_) candidate_ids_.push_back(c.neighbor);
+    std::sort(candidate_ids_.begin(), candidate_ids_.end(), NeighborLess);
+    candidate_ids_from_ = from_;
   }
 
   // The next row of the current input row: the next edge combination of the current
@@ -438,7 +468,8 @@ class IntersectOp final : public GraphOperator {
   // Charges the memory limit with the capacity the kept edges reached.
   void Charge(ExecContext& ctx) {
     if (!ctx.CountsMemory()) return;
-    size_t bytes = candidates_.capacity() * sizeof(EdgeStep);
+    size_t bytes =
+        candidates_.capacity() * sizeof(EdgeStep) + candidate_ids_.capacity() * sizeof(InternalId);
     for (const End& end : ends_) bytes += end.steps.capacity() * sizeof(RankedStep);
     if (bytes > charged_) {
       memory_.Add(ctx, bytes - charged_);
@@ -452,6 +483,9 @@ class IntersectOp final : public GraphOperator {
   size_t position_ = 0;               // the next candidate
   bool in_candidate_ = false;         // candidates_[position_ - 1] has combinations left
   InternalId from_;
+  bool have_from_ = false;                 // from_ holds the last row's node
+  std::vector<InternalId> candidate_ids_;  // SortCandidateIds
+  InternalId candidate_ids_from_;
   MemoryCharge memory_;
   size_t charged_ = 0;  // the bytes memory_ counts
 };
@@ -472,7 +506,8 @@ class CountExpandOp final : public GraphOperator {
   explicit CountExpandOp(const LogicalOperator& op) : op_(op) {
     for (size_t i = 0; i < op.counted.size(); ++i) {
       const LogicalOperator& e = *op.counted[i];
-      Level level{&e, {}, false, {}, {}, {}};
+      Level level{};
+      level.expand = &e;
       levels_.push_back(std::move(level));
       for (size_t j = 0; j < i; ++j) {
         if (op.counted[j]->slot == e.from_slot) {
@@ -490,6 +525,9 @@ class CountExpandOp final : public GraphOperator {
     for (Level& level : levels_) {
       level.memo.clear();
       level.passes.clear();
+      level.last = {};
+      level.tested = 0;
+      level.swept.clear();
     }
     memory_.Release(ctx);
   }
@@ -502,7 +540,7 @@ class CountExpandOp final : public GraphOperator {
         weight = from.is_null() ? 0 : Multiply(weight, Count(root, from.GetId(), ctx));
         if (weight == 0) break;
       }
-      if (weight == 0) continue;
+      if ((weight == 0) != op_.anti) continue;  // EXISTS (NOT EXISTS) keeps the rows with (none)
       ctx.frame[op_.slot] = Value::Int64(static_cast<int64_t>(weight));
       return true;
     }
@@ -510,20 +548,45 @@ class CountExpandOp final : public GraphOperator {
   }
 
  private:
-  struct IdHash {
-    size_t operator()(const InternalId& id) const {
-      return std::hash<uint64_t>()(id.offset * 0x9E3779B97F4A7C15ULL ^ id.table);
-    }
-  };
   struct Level {
     const LogicalOperator* expand;
     std::vector<size_t> children;  // levels expanding from this one's target
     bool memoized;                 // not a root: its counts are kept per node, if inner
-    std::unordered_map<InternalId, uint64_t, IdHash> memo;  // inner levels: count per node
+    // Inner levels: per node table, by offset, the count plus 1 (0: not counted yet).
+    std::unordered_map<TableId, std::vector<uint64_t>> memo;
     // Filtered levels: per node table, by offset, 0 untested, 1 passes, 2 fails.
     std::unordered_map<TableId, std::vector<uint8_t>> passes;
     std::vector<uint64_t> neighbors;  // Count's buffer
+    uint64_t tested = 0;              // nodes Passes tested one at a time
+    std::set<TableId> swept;          // node tables whose every node was tested
+    // The vectors of the table looked up last (most patterns reach one node table).
+    struct {
+      TableId memo_table = std::numeric_limits<TableId>::max();
+      std::vector<uint64_t>* memo = nullptr;
+      TableId passes_table = std::numeric_limits<TableId>::max();
+      std::vector<uint8_t>* passes = nullptr;
+    } last;
   };
+
+  // The entry of `node` in a per-node vector of `by_table` (sized to the node's table, the
+  // growth charged to the statement's memory), through the `table` / `cached` pair.
+  template <typename T>
+  T& PerNode(std::unordered_map<TableId, std::vector<T>>& by_table, TableId& table,
+             std::vector<T>*& cached, InternalId node, ExecContext& ctx) {
+    if (cached == nullptr || table != node.table) {
+      cached = &by_table[node.table];
+      table = node.table;
+    }
+    std::vector<T>& known = *cached;
+    if (node.offset >= known.size()) [[unlikely]] {
+      const size_t before = known.capacity();
+      known.resize(std::max<uint64_t>(node.offset + 1, store_->node_table(node.table).NumRows()));
+      if (ctx.CountsMemory() && known.capacity() > before) {
+        memory_.Add(ctx, (known.capacity() - before) * sizeof(T));
+      }
+    }
+    return known[node.offset];
+  }
 
   static uint64_t Multiply(uint64_t a, uint64_t b) {
     uint64_t r;
@@ -541,30 +604,46 @@ class CountExpandOp final : public GraphOperator {
 
   // Whether `node` satisfies the filter of `level`'s expansion, tested once per node while the
   // operator is open (the answer kept per node offset).
-  [[gnu::noinline]] bool Passes(Level& level, InternalId node, ExecContext& ctx) {
-    std::vector<uint8_t>& known = level.passes[node.table];
-    if (node.offset >= known.size()) {
-      const size_t before = known.capacity();
-      known.resize(std::max<uint64_t>(node.offset + 1, store_->node_table(node.table).NumRows()));
-      if (ctx.CountsMemory() && known.capacity() > before) {
-        memory_.Add(ctx, known.capacity() - before);
-      }
-    }
-    uint8_t& state = known[node.offset];
-    if (state == 0) {
-      const LogicalOperator& e = *level.expand;
-      // The slot is the counted expansion's own target, which nothing else reads.
-      ctx.frame[e.slot] = Value::Id(node);
-      bool pass = true;
-      for (const binder::BoundExpression* p : e.predicates) {
-        if (!EvaluatePredicate(*p, ctx)) {
-          pass = false;
-          break;
+  bool Passes(Level& level, InternalId node, ExecContext& ctx) {
+    uint8_t& state = PerNode(level.passes, level.last.passes_table, level.last.passes, node, ctx);
+    if (state == 0) [[unlikely]] {
+      state = Test(level, node, ctx) ? 1 : 2;
+      // Once an eighth of the table was tested one node at a time (reads all over the
+      // table's columns), the rest is tested in the order of the rows, reading the columns
+      // in sequence (a filter on the nodes of a large part of the graph, as EXISTS from
+      // many rows).
+      if (++level.tested * 8 > level.last.passes->size() && !level.swept.count(node.table)) {
+        level.swept.insert(node.table);
+        std::vector<uint8_t>& known = *level.last.passes;
+        for (uint64_t offset = 0; offset < known.size(); ++offset) {
+          if (known[offset] != 0) continue;
+          ctx.ChargeWork();
+          // A node that no row reaches must not fail the statement: left untested, it
+          // fails it only when reached.
+          try {
+            known[offset] = Test(level, {node.table, offset}, ctx) ? 1 : 2;
+          } catch (const GraphDBException& error) {
+            const ErrorCode code = error.status().code();
+            if (code == ErrorCode::kQueryTimeout || code == ErrorCode::kQueryCancelled ||
+                code == ErrorCode::kResourceLimit) {
+              throw;
+            }
+          }
         }
       }
-      state = pass ? 1 : 2;
     }
     return state == 1;
+  }
+
+  // Whether `node` passes the filter of `level`'s expansion.
+  bool Test(const Level& level, InternalId node, ExecContext& ctx) const {
+    const LogicalOperator& e = *level.expand;
+    // The slot is the counted expansion's own target, which nothing else reads.
+    ctx.frame[e.slot] = Value::Id(node);
+    for (const binder::BoundExpression* p : e.predicates) {
+      if (!EvaluatePredicate(*p, ctx)) return false;
+    }
+    return true;
   }
 
   // The product of the counts of `level`'s children at `node`.
@@ -581,9 +660,10 @@ class CountExpandOp final : public GraphOperator {
     Level& level = levels_[index];
     const bool inner = !level.children.empty();
     const bool memo = inner && level.memoized;
+    uint64_t* memo_entry = nullptr;
     if (memo) {
-      auto it = level.memo.find(from);
-      if (it != level.memo.end()) return it->second;
+      memo_entry = &PerNode(level.memo, level.last.memo_table, level.last.memo, from, ctx);
+      if (*memo_entry != 0) return *memo_entry - 1;
     }
     const LogicalOperator& e = *level.expand;
     auto allowed = [&e](TableId t) {
@@ -631,11 +711,9 @@ class CountExpandOp final : public GraphOperator {
         }
       }
     }
-    if (memo) {
-      level.memo.emplace(from, total);
-      // About a hash-map node: the id, the count, the link and the bucket.
-      if (ctx.CountsMemory()) memory_.Add(ctx, 48);
-    }
+    // The entry is still where it was: the levels below keep their own vectors, and a level
+    // never re-enters itself.
+    if (memo) *memo_entry = total + 1;
     return total;
   }
 
@@ -783,6 +861,8 @@ class VarLengthExpandOp final : public GraphOperator {
   void Open(ExecContext& ctx) override {
     GraphOperator::Open(ctx);
     results_.clear();
+    ends_.clear();
+    end_position_ = 0;
     walk_.clear();
     walking_ = false;
     walk_charged_ = 0;
@@ -802,6 +882,10 @@ class VarLengthExpandOp final : public GraphOperator {
       while (position_ < results_.size()) {
         if (Output(results_[position_++], ctx)) return true;
       }
+      if (end_position_ < ends_.size()) {
+        ctx.frame[op_.slot] = Value::Id(ends_[end_position_++]);
+        return true;
+      }
       if (!child->Next(ctx)) return false;
       results_.clear();
       walk_.clear();
@@ -817,6 +901,10 @@ class VarLengthExpandOp final : public GraphOperator {
         case binder::PathSemantic::kWeightedShortest:
         case binder::PathSemantic::kAllWeightedShortest: SearchShortest(ctx); break;
         default:
+          if (op_.distinct_ends) {
+            SearchDistinctEnds(ctx);
+            break;
+          }
           StartWalk();
           walking_ = true;
           break;
@@ -967,6 +1055,46 @@ class VarLengthExpandOp final : public GraphOperator {
       walk_bytes_ -= FrameBytes(frame);
       walk_.pop_back();
       if (!walk_.empty()) PopWalkStep();  // the frame's node was entered by a step
+    }
+  }
+
+  // ---- Distinct ends of walks (planner: distinct_ends) ----
+  // Only the set of end nodes is asked for (no path is read, no step predicate, a consumer that
+  // sees each row once however often it repeats): the rel slot is left as it is. The nodes walks of
+  // k hops reach are the neighbours of those of k - 1 hops: each level is that set, each node once,
+  // and each end is output once, at the first level from min_hops that reaches it. A level costs
+  // the edges of its nodes, not one step per walk.
+  void SearchDistinctEnds(ExecContext& ctx) {
+    ends_.clear();
+    end_position_ = 0;
+    level_.assign(1, source_);
+    ends_index_.Reset();
+    auto grown = [&](size_t bytes) {
+      if (bytes != 0 && ctx.CountsMemory()) index_memory_.Add(ctx, bytes);
+    };
+    auto add_end = [&](InternalId node) {
+      if (ends_index_.Get(node) != NodeIndex::kAbsent) return;
+      grown(ends_index_.Set(node, 0, *store_));
+      if (EndAllowed(node) && EndMatches(node, ctx)) ends_.push_back(node);
+    };
+    if (op_.min_hops == 0) add_end(source_);
+    for (uint32_t depth = 1; depth <= op_.max_hops && !level_.empty(); ++depth) {
+      next_level_.clear();
+      level_index_.Reset();
+      for (InternalId at : level_) {
+        steps_.clear();
+        CollectEdges(*store_, at, op_.rel_table_ids, op_.direction, {}, ctx, steps_);
+        for (const EdgeStep& step : steps_) {
+          if (level_index_.Get(step.neighbor) != NodeIndex::kAbsent) continue;
+          grown(level_index_.Set(step.neighbor, 0, *store_));
+          next_level_.push_back(step.neighbor);
+        }
+      }
+      if (ctx.CountsMemory()) memory_.Add(ctx, next_level_.size() * sizeof(InternalId));
+      if (depth >= op_.min_hops) {
+        for (InternalId node : next_level_) add_end(node);
+      }
+      level_.swap(next_level_);
     }
   }
 
@@ -1331,6 +1459,12 @@ class VarLengthExpandOp final : public GraphOperator {
   }
 
   std::vector<Path> results_;
+  // Distinct ends: the ends of the current row, the next to output, the levels of the search,
+  // the nodes seen at the current level and as ends (the edges of one node go in steps_).
+  std::vector<InternalId> ends_;
+  size_t end_position_ = 0;
+  std::vector<InternalId> level_, next_level_;
+  NodeIndex level_index_, ends_index_;
   MemoryCharge memory_;        // results_ and the searches' visits and ways
   MemoryCharge index_memory_;  // the searches' node indexes, kept from row to row
   size_t position_ = 0;
@@ -1345,7 +1479,7 @@ class VarLengthExpandOp final : public GraphOperator {
   size_t walk_bytes_ = 0;          // what the stack holds
   size_t walk_charged_ = 0;        // the most it held (charged to memory_)
   PathSearch forward_, backward_;  // shortest paths: from the source, and from the target
-  std::vector<EdgeStep> steps_;    // StepsFrom's
+  std::vector<EdgeStep> steps_;    // StepsFrom's, SearchDistinctEnds'
 };
 
 // OPTIONAL MATCH: for each input row, the rows of the correlated sub-plan, or one row with

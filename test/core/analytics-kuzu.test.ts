@@ -136,6 +136,15 @@ const SHAPES: string[] = [
   'MATCH p = (a:P)-[:R* ALL SHORTEST 1..6]-(b:P) WHERE b.age < 2 AND a.age > 10 RETURN a.id, b.id, properties(nodes(p), "id")',
   'MATCH (a:P)-[:R*1..3]->(b:P) WHERE b.age = 3 AND a.id < 10 RETURN a.id, b.id, count(*)',
   'MATCH (a:P)-[r:R*1..3]->(b:P) WHERE b.id < a.id AND size(rels(r)) = 2 RETURN a.id, b.id',
+  // Subqueries counted by EXPAND_COUNT: EXISTS and NOT EXISTS in the pipeline, COUNT per row
+  // with its counts kept between rows; distinct ends of a variable-length walk.
+  'MATCH (a:P) WHERE EXISTS { MATCH (a)-[:R]->(b:P) WHERE b.age > 8 } RETURN a.id',
+  'MATCH (a:P) WHERE a.age < 9 AND NOT EXISTS { MATCH (a)-[:R]-(b:P) WHERE b.age = 3 } RETURN a.id',
+  'MATCH (a:P) WHERE EXISTS { MATCH (a)-[:R]->(:P)-[:R]->(c:P) WHERE c.age < 4 } RETURN count(*)',
+  'MATCH (a:P) RETURN a.id, COUNT { MATCH (a)-[:R]->(:P)-[:R]->(c:P) WHERE c.age < 5 }',
+  'MATCH (a:P) RETURN a.id, COUNT { MATCH (a)<-[:R]-(b:P) WHERE b.age >= 6 }',
+  'MATCH (a:P)-[:R]->(b:P) RETURN a.id, b.id, COUNT { MATCH (b)-[:R]->(:P)-[:R]->(d:P) }',
+  'MATCH (a:P)-[:R*1..3]-(b:P) WHERE a.id < 5 RETURN a.id, count(DISTINCT b)',
 ];
 // Single pairs (both ends picked by key: bidirectional search), ends equal and unreachable
 // pairs included.
@@ -230,6 +239,12 @@ describe.skipIf(!kuzu)('analytical queries agree with Kùzu', () => {
     expect(await explain(SHAPES[10])).toContain('SEMI_JOIN');
     // A subquery with a WHERE of its own stays a subquery.
     expect(await explain(SHAPES[11])).not.toContain('ANTI_JOIN');
+    // One counted from a bound node (a filter on its new node only): EXPAND_COUNT in the
+    // pipeline; the distinct ends of anonymous walks, level by level.
+    const counted = SHAPES.find((q) => q.includes('NOT EXISTS { MATCH (a)-[:R]-(b:P)'));
+    expect(await explain(counted ?? '')).toMatch(/EXPAND_COUNT .*NOT EXISTS/);
+    const ends = SHAPES.find((q) => q.includes('count(DISTINCT b)'));
+    expect(await explain(ends ?? '')).toContain('distinct_ends');
   });
 
   it('checks weights as Kùzu does', async () => {

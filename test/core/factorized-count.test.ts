@@ -254,4 +254,30 @@ describe('factorized counts', () => {
     expect(conn.querySync(slow).rows[0][0]).toEqual(inside);
     db.close();
   });
+
+  it('counts COUNT { } subqueries, keeping counts between rows only while nothing changes', () => {
+    const db = new Database(':memory:');
+    const conn = db.connect();
+    createGraph(conn, createRng(11), 25);
+    // The same counts as the enumerating subquery (a WHERE on the outer row keeps that plan).
+    const counted =
+      'MATCH (a:A)-[:R]->(b:A) RETURN a.id, b.id, COUNT { MATCH (b)-[:R]->(:A)-[:R]->(c:A) WHERE c.id > 3 } AS n';
+    const enumerated =
+      'MATCH (a:A)-[:R]->(b:A) RETURN a.id, b.id, COUNT { MATCH (b)-[:R]->(:A)-[:R]->(c:A) WHERE c.id > 3 AND a.id > -1 } AS n';
+    const sorted = (rows: unknown[][]) => rows.map((r) => JSON.stringify(r)).sort();
+    expect(sorted(conn.querySync(counted).rows)).toEqual(sorted(conn.querySync(enumerated).rows));
+    // Each row marks one more neighbour of x: every count sees the marks of the rows before
+    // it (the filter's answers kept for the earlier rows are dropped), as the enumerating
+    // subquery does.
+    conn.querySync(
+      'CREATE (x:A {id: 1000}), (x)-[:R]->(:A {id: 1001}), (x)-[:R]->(:A {id: 1002}), (x)-[:R]->(:A {id: 1003})',
+    );
+    const marking = (extra: string) =>
+      `UNWIND [1, 2, 3] AS i MATCH (x:A {id: 1000}), (t:A {id: 1000 + i}) SET t.name = 'hit' RETURN i, COUNT { MATCH (x)-[:R]->(y:A) WHERE y.name = 'hit'${extra} } AS n`;
+    const rows = conn.querySync(marking('')).rows;
+    expect(rows.map((r) => Number(r[1]))).toEqual([1, 2, 3]);
+    conn.querySync("MATCH (t:A) WHERE t.id > 1000 SET t.name = 'miss'");
+    expect(conn.querySync(marking(' AND x.id > -1')).rows).toEqual(rows);
+    db.close();
+  });
 });

@@ -134,16 +134,89 @@ bool NodeFilter(const LogicalOperator& filter, SlotId slot) {
   op->children[0] = std::move(count);
 }
 
+// DISTINCT, or an aggregation whose aggregates are all DISTINCT, min or max: a row repeated
+// changes nothing. Below it, through filters and fixed-length expansions (which repeat a
+// repeated row's rows), a variable-length walk whose path nothing reads may give each end
+// once per input row (exec: VarLengthExpandOp, level by level instead of walk by walk).
+[[gnu::noinline]] void MarkDistinctEnds(LogicalOperator& op) {
+  if (op.kind == LogicalOpKind::kAggregate) {
+    for (const auto* aggregate : op.aggregates) {
+      if (!aggregate->aggregate) return;
+      const auto& fn = *aggregate->aggregate;
+      if (!fn.distinct && fn.name != "min" && fn.name != "max") return;
+    }
+  } else if (op.kind != LogicalOpKind::kDistinct) {
+    return;
+  }
+  if (op.children.empty()) return;
+  LogicalOperator* cur = op.children[0].get();
+  while ((cur->kind == LogicalOpKind::kFilter ||
+          (cur->kind == LogicalOpKind::kExpand && !cur->variable_length)) &&
+         !cur->children.empty()) {
+    cur = cur->children[0].get();
+  }
+  if (cur->kind != LogicalOpKind::kExpand || !cur->variable_length || !cur->rel_pattern) return;
+  const binder::BoundRelPattern& rel = *cur->rel_pattern;
+  // The path goes to the rel slot of every variable-length expansion: only an anonymous one
+  // outside a named path is read by nothing.
+  if (rel.semantic != binder::PathSemantic::kWalk || rel.step_predicate ||
+      rel.node_step_predicate || !rel.name.empty() || cur->named_path || cur->to_bound) {
+    return;
+  }
+  cur->distinct_ends = true;
+}
+
 void Rewrite(LogicalOperatorPtr& op, uint32_t* num_slots) {
   CheckStackDepth();  // the plan's depth is bounded by the query's steps (parser.h)
   for (auto& child : op->children) Rewrite(child, num_slots);
   RewriteOne(op, num_slots);
+  MarkDistinctEnds(*op);
 }
 
 }  // namespace
 
 void ApplyFactorizedCountRule(LogicalOperatorPtr& root, uint32_t* num_slots) {
   Rewrite(root, num_slots);
+}
+
+// The subquery's rows are counted as a count(*) above its plan would count them. The count's
+// slot is the topmost counted expansion's target: a variable of the subquery alone, which
+// nothing reads once the expansion is counted (its filter writes it before the count is set).
+bool ApplySubqueryCountRule(LogicalOperatorPtr& root) {
+  if (root->kind != LogicalOpKind::kExpand && root->kind != LogicalOpKind::kFilter) return false;
+  auto count_all = std::make_unique<LogicalOperator>();
+  count_all->kind = LogicalOpKind::kAggregate;
+  count_all->children.push_back(std::move(root));
+  uint32_t unused_slot = 0;
+  RewriteOne(count_all, &unused_slot);
+  LogicalOperatorPtr plan = std::move(count_all->children[0]);
+  // Only a plan that is the counted run over its argument row qualifies: a filter or an
+  // expansion left above it would see the count's slot as a row.
+  if (plan->kind != LogicalOpKind::kCountExpand ||
+      plan->children[0]->kind != LogicalOpKind::kSingleRow) {
+    if (plan->kind == LogicalOpKind::kCountExpand) {  // undo: the expansions as they were
+      LogicalOperatorPtr below = std::move(plan->children[0]);
+      for (auto& e : plan->counted) {
+        if (!e->predicates.empty()) {
+          auto filter = std::make_unique<LogicalOperator>();
+          filter->kind = LogicalOpKind::kFilter;
+          filter->predicates = std::move(e->predicates);
+          e->children.push_back(std::move(below));
+          filter->children.push_back(std::move(e));
+          below = std::move(filter);
+        } else {
+          e->children.push_back(std::move(below));
+          below = std::move(e);
+        }
+      }
+      plan = std::move(below);
+    }
+    root = std::move(plan);
+    return false;
+  }
+  plan->slot = plan->counted.back()->slot;
+  root = std::move(plan);
+  return true;
 }
 
 }  // namespace graphdb::planner

@@ -91,6 +91,7 @@ void LogicalOperator::AppendTo(std::string& out, int indent,
       if (variable_length)
         out += " hops=" + std::to_string(min_hops) + ".." + std::to_string(max_hops);
       for (const BoundExpression* filter : end_filters) out += " end_filter=" + filter->text;
+      if (distinct_ends) out += " distinct_ends";
       if (variable_length && rel_pattern) {
         // How the shortest-path kinds search (exec VarLengthExpandOp).
         switch (rel_pattern->semantic) {
@@ -144,6 +145,7 @@ void LogicalOperator::AppendTo(std::string& out, int indent,
         }
         out += ")";
       }
+      if (expr) out += " " + expr->text;
       break;
     case LogicalOpKind::kHashJoin:
       // HASH_JOIN a.name = b.name build=right: the keys, and which part of the query the

@@ -43,7 +43,8 @@ enum class LogicalOpKind : uint8_t {
   kMaterialize,    // buffers every input row before producing any: a barrier between the
                    // reads and the updates of a query part, and after updates read later
   kCountExpand,    // for each input row, the number of ways the expansions in `counted`
-                   // extend it, into slot (rows with none are dropped): factorized_count.cc
+                   // extend it, into slot (rows with none are dropped; `anti`: only those are
+                   // kept, an EXISTS subquery's `expr` negated): factorized_count.cc
   kSemiJoin,       // the input rows where a relationship of rel_table_ids joins from_slot to
                    // slot in `direction` (`anti`: where none does): semi_join_rule.cc
   kIntersect,      // a fixed-length expansion from from_slot into slot (as kExpand) whose
@@ -72,13 +73,16 @@ struct LogicalOperator {
   std::vector<uint64_t> rel_table_ids;
   binder::Direction direction = binder::Direction::kForward;
   bool to_bound = false;  // kExpand: the target is already bound; check instead of assign
-  bool anti = false;      // kSemiJoin: keep the rows without such a relationship
+  bool anti = false;      // kSemiJoin, kCountExpand: keep the rows without such a relationship
   uint32_t min_hops = 1, max_hops = 1;
   bool variable_length = false;
   // kExpand of a variable-length rel planned right to left: the rel's path is reversed so it
   // reads in pattern order.
   bool reverse_path = false;
   bool named_path = false;  // kExpand: the rel is part of a named path (p = ...)
+  // Variable-length kExpand of walks whose consumer needs each end once per input row (only
+  // the ends are read, and duplicates do not change the answer): factorized_count.cc.
+  bool distinct_ends = false;
   // Variable-length kExpand: the rel pattern (path semantics, per-step predicates, weight).
   const binder::BoundRelPattern* rel_pattern = nullptr;
   // Variable-length kExpand: WHERE conjuncts on the end node (with what is bound below), checked
@@ -86,8 +90,8 @@ struct LogicalOperator {
   std::vector<const BoundExpression*> end_filters;
   std::vector<SlotId> rel_slots_in_pattern;  // relationship uniqueness within a MATCH
 
-  // kUnwind: the list. kSkipLimit: skip in expr, limit in expr2. kSemiJoin: the predicate it
-  // stands for (EXPLAIN).
+  // kUnwind: the list. kSkipLimit: skip in expr, limit in expr2. kSemiJoin, kCountExpand: the
+  // predicate it stands for (EXPLAIN).
   const BoundExpression* expr = nullptr;
   const BoundExpression* expr2 = nullptr;
   // kFilter: the conjuncts a row must satisfy, evaluated in this order up to the first that is

@@ -484,8 +484,9 @@ LogicalOperatorPtr PlanSubquery(const binder::BoundQueryPart& part,
   LogicalOperatorPtr root = planner.Plan(part);
   ApplyShortestTargetRule(root, catalog);
   ApplyIndexSeekRule(root, catalog);
-  ApplySemiJoinRule(root);
+  ApplySemiJoinRule(root, catalog);
   ApplyIntersectRule(root, catalog, nullptr);
+  ApplySubqueryCountRule(root);
   return root;
 }
 
@@ -527,7 +528,7 @@ LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& c
   if (plan.num_slots == 0) plan.num_slots = query.num_slots;
   ApplyShortestTargetRule(plan.root, catalog);
   ApplyIndexSeekRule(plan.root, catalog);
-  ApplySemiJoinRule(plan.root);
+  ApplySemiJoinRule(plan.root, catalog);
   ApplyIntersectRule(plan.root, catalog, estimates);
   ApplyFactorizedCountRule(plan.root, &plan.num_slots);
   return plan;

@@ -85,7 +85,9 @@ void ApplyShortestTargetRule(LogicalOperatorPtr& root, const catalog::Catalog& c
 void ApplyIndexSeekRule(LogicalOperatorPtr& root, const catalog::Catalog& catalog);
 // semi_join_rule.cc: EXISTS of one relationship between bound nodes (pattern predicates) as a
 // semi join, NOT of one as an anti join.
-void ApplySemiJoinRule(LogicalOperatorPtr& root);
+// An EXISTS (or NOT EXISTS) whose subquery ApplySubqueryCountRule counts runs as that count in
+// the pipeline (kCountExpand, `anti` for NOT).
+void ApplySemiJoinRule(LogicalOperatorPtr& root, const catalog::Catalog& catalog);
 // intersect_rule.cc: a fixed-length kExpand followed (past filters) by kExpand operators that
 // close cycles from its target onto bound nodes becomes one kIntersect, when the estimates
 // (the average degrees of the rel tables) make it cheaper.
@@ -115,5 +117,9 @@ bool ChooseHashJoin(const LogicalOperator& left, const LogicalOperator& right,
                     bool* build_left);
 // factorized_count.cc: takes new frame slots from *num_slots.
 void ApplyFactorizedCountRule(LogicalOperatorPtr& root, uint32_t* num_slots);
+// factorized_count.cc: a subquery plan whose rows are only counted (EXISTS / COUNT), when it
+// is a run of countable expansions over its argument row, becomes one kCountExpand whose slot
+// (the last counted target's, which nothing else reads) holds the number of rows; true then.
+bool ApplySubqueryCountRule(LogicalOperatorPtr& root);
 
 }  // namespace graphdb::planner

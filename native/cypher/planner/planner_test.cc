@@ -361,8 +361,17 @@ TEST_F(PlannerTest, SubqueriesStartFromTheOuterRow) {
   const binder::BoundExpression& where = *bound_.back()->parts[0].clauses[0].where;
   ASSERT_NE(where.subquery, nullptr);
   LogicalOperatorPtr sub = PlanSubquery(*where.subquery, catalog_);
-  // a is bound by the outer query: no scan, one expansion from the argument row.
-  EXPECT_EQ(Shape(*sub), "EXPAND(SINGLE_ROW)");
+  // a is bound by the outer query: no scan, one expansion from the argument row, counted (the
+  // rows of EXISTS and COUNT subqueries are only counted).
+  EXPECT_EQ(Shape(*sub), "EXPAND_COUNT(SINGLE_ROW)");
+  // A filter on an outer variable below the expansions: the rows are made and counted.
+  bound_.push_back(Bind(
+      "MATCH (a:person) RETURN COUNT { MATCH (a)-[:knows]->(b:person) WHERE b.age > 1 AND a.age "
+      "> 2 }"));
+  const binder::BoundExpression& item =
+      *bound_.back()->parts[0].clauses[1].projection->items[0].expr;
+  ASSERT_NE(item.subquery, nullptr);
+  EXPECT_EQ(Shape(*PlanSubquery(*item.subquery, catalog_)), "FILTER(EXPAND(FILTER(SINGLE_ROW)))");
 }
 
 TEST_F(PlannerTest, PatternPredicatesBetweenBoundNodesAreSemiJoins) {
@@ -389,8 +398,23 @@ TEST_F(PlannerTest, PatternPredicatesBetweenBoundNodesAreSemiJoins) {
   EXPECT_EQ(ShapeOf("MATCH (a:person)-[:knows]->(b:person) WHERE EXISTS { MATCH (a)<-[:knows]-(b) "
                     "} RETURN b"),
             "PROJECTION(SEMI_JOIN(EXPAND(SCAN_NODE(SINGLE_ROW))))");
-  // A new node, a WHERE or a variable-length relationship in the subquery: a filter running it.
+  // A new node (with a filter on its properties, or none): the subquery's count in the
+  // pipeline, keeping the rows it does not find 0 (NOT: finds 0).
   EXPECT_EQ(ShapeOf("MATCH (a:person) WHERE (a)-[:knows]->(:person) RETURN a"),
+            "PROJECTION(EXPAND_COUNT(SCAN_NODE(SINGLE_ROW)))");
+  const LogicalPlan& counted = Plan(
+      "MATCH (a:person) WHERE a.age > 1 AND NOT EXISTS { MATCH (a)-[:knows]->(:person)-[:knows]->"
+      "(c:person) WHERE c.age < 30 } RETURN a");
+  EXPECT_EQ(Shape(*counted.root), "PROJECTION(EXPAND_COUNT(FILTER(SCAN_NODE(SINGLE_ROW))))");
+  const LogicalOperator* count = Find(*counted.root, LogicalOpKind::kCountExpand);
+  ASSERT_NE(count, nullptr);
+  EXPECT_TRUE(count->anti);
+  EXPECT_EQ(count->counted.size(), 2u);
+  EXPECT_EQ(count->counted[1]->predicates.size(), 1u);
+  // A filter reading an outer variable, a WHERE on a relationship or a variable-length
+  // relationship in the subquery: a filter running it.
+  EXPECT_EQ(ShapeOf("MATCH (a:person) WHERE EXISTS { MATCH (a)-[:knows]->(b:person) WHERE b.age "
+                    "> a.age } RETURN a"),
             "PROJECTION(FILTER(SCAN_NODE(SINGLE_ROW)))");
   EXPECT_EQ(ShapeOf("MATCH (a:person)-[:knows]->(b:person) WHERE EXISTS { MATCH (a)<-[e:knows]-(b) "
                     "WHERE e.since > 1 } RETURN b"),

@@ -8,7 +8,12 @@
 //
 // The subquery qualifies when it is one MATCH, without WHERE or inline properties, of one
 // fixed-length relationship between two outer variables (exactly the rows a correlated
-// kExpand with a bound target would check). Anything else keeps running as a subquery.
+// kExpand with a bound target would check). An EXISTS whose subquery is counted by its plan
+// (fixed-length expansions from one outer node, with filters comparing the new nodes'
+// properties with constants: planner::ApplySubqueryCountRule) runs as that count in the
+// pipeline: a kCountExpand keeping the rows whose count is not 0 (NOT: is 0), which tests each
+// node it reaches once and may run on several threads. Anything else keeps running as a
+// subquery.
 #include "cypher/planner/planner.h"
 
 namespace graphdb::planner {
@@ -83,13 +88,29 @@ LogicalOperatorPtr SemiJoinFor(const BoundExpression& predicate, const LogicalOp
   return op;
 }
 
+// The counted EXISTS that `predicate` amounts to, or null.
+LogicalOperatorPtr CountedExistsFor(const BoundExpression& predicate,
+                                    const catalog::Catalog& catalog) {
+  const BoundExpression* e = &predicate;
+  const bool anti = e->kind == ExprKind::kNot && e->children.size() == 1;
+  if (anti) e = e->children[0].get();
+  if (e->kind != ExprKind::kSubquery || e->name != "exists" || !e->subquery) return nullptr;
+  LogicalOperatorPtr count = PlanSubquery(*e->subquery, catalog);
+  if (count->kind != LogicalOpKind::kCountExpand) return nullptr;
+  count->children.clear();  // its argument row: the filter's input takes its place
+  count->anti = anti;
+  count->expr = &predicate;
+  return count;
+}
+
 // A filter of conjuncts [c0 .. cn): the first that is a semi join splits it into the filter
 // of the conjuncts before it, the join above that, and a filter of the rest above the join (so
 // the conjuncts still run in their order), and the rest is looked at again.
-void SplitFilter(LogicalOperatorPtr& op) {
+void SplitFilter(LogicalOperatorPtr& op, const catalog::Catalog& catalog) {
   std::vector<const BoundExpression*>& predicates = op->predicates;
   for (size_t i = 0; i < predicates.size(); ++i) {
     LogicalOperatorPtr join = SemiJoinFor(*predicates[i], *op->children[0]);
+    if (!join) join = CountedExistsFor(*predicates[i], catalog);
     if (!join) continue;
     std::vector<const BoundExpression*> rest(
         predicates.begin() + static_cast<std::ptrdiff_t>(i) + 1, predicates.end());
@@ -109,18 +130,20 @@ void SplitFilter(LogicalOperatorPtr& op) {
     above->predicates = std::move(rest);
     above->children.push_back(std::move(join));
     op = std::move(above);
-    SplitFilter(op);
+    SplitFilter(op, catalog);
     return;
   }
 }
 
-void Rewrite(LogicalOperatorPtr& op) {
-  for (auto& child : op->children) Rewrite(child);
-  if (op->kind == LogicalOpKind::kFilter) SplitFilter(op);
+void Rewrite(LogicalOperatorPtr& op, const catalog::Catalog& catalog) {
+  for (auto& child : op->children) Rewrite(child, catalog);
+  if (op->kind == LogicalOpKind::kFilter) SplitFilter(op, catalog);
 }
 
 }  // namespace
 
-void ApplySemiJoinRule(LogicalOperatorPtr& root) { Rewrite(root); }
+void ApplySemiJoinRule(LogicalOperatorPtr& root, const catalog::Catalog& catalog) {
+  Rewrite(root, catalog);
+}
 
 }  // namespace graphdb::planner
