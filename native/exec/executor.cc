@@ -12,6 +12,7 @@
 #include "exec/graph_operators.h"
 #include "exec/graph_store.h"
 #include "exec/parallel_pipeline.h"
+#include "exec/scan_aggregate.h"
 #include "exec/top_k.h"
 
 namespace graphdb::exec {
@@ -167,6 +168,8 @@ OperatorPtr MapOperators(const LogicalOperator& op, const catalog::Catalog* cata
                          PlanProfile* profile, const PlanOverride* leaf, bool under_limit) {
   OperatorPtr out;
   if (leaf) out = (*leaf)(op);
+  // A fused aggregation runs its input itself (exec/scan_aggregate.h).
+  if (!out && op.fused) out = MakeScanAggregate(op, under_limit);
   OperatorPtr child;
   if (!out && !op.children.empty() && op.kind != LogicalOpKind::kUnion) {
     child =
