@@ -385,6 +385,7 @@ class ScanAggregateOp final : public PhysicalOperator {
     for (const Aggregate& a : aggs_) frame_ = frame_ || generic(a.arg);
     for (const Filter& f : node_filters_) frame_ = frame_ || !f.typed;
     for (const Filter& f : edge_filters_) frame_ = frame_ || !f.typed;
+    for (const Term& t : keys_) edge_keys_ = edge_keys_ || t.per_edge;
   }
 
   // Gives a column-reading term its cursor index.
@@ -599,6 +600,11 @@ class ScanAggregateOp final : public PhysicalOperator {
 
   // Adds the row in w (keys and arguments read) standing for `weight` rows.
   void Accumulate(Worker& w, uint64_t weight, uint64_t item, uint64_t edge) const {
+    Update(w, GroupOf(w, item, edge), weight);
+  }
+
+  // The group of the keys in w, made (first seen at item, edge) when new.
+  size_t GroupOf(Worker& w, uint64_t item, uint64_t edge) const {
     Groups& groups = w.groups;
     const uint64_t hash = HashKey(w.key.data(), keys_.size(), w.key_nulls);
     size_t g = groups.Find(w.key.data(), w.key_nulls, hash);
@@ -615,6 +621,12 @@ class ScanAggregateOp final : public PhysicalOperator {
         w.memory.Add(*w.ctx, kGroupBytes + keys_.size() * 9 + aggs_.size() * kStateBytes);
       }
     }
+    return g;
+  }
+
+  // Adds the arguments in w to group g, for `weight` rows.
+  void Update(Worker& w, size_t g, uint64_t weight) const {
+    Groups& groups = w.groups;
     uint64_t* counts = groups.counts.data() + g * aggs_.size();
     for (size_t i = 0; i < aggs_.size(); ++i) {
       const Aggregate& a = aggs_[i];
@@ -683,6 +695,8 @@ class ScanAggregateOp final : public PhysicalOperator {
         }
         uint64_t edge = 0;
         uint64_t degree = 0;
+        // Keys all of the scanned node: its group, once it has a row.
+        size_t node_group = SIZE_MAX;
         auto allowed = [e](TableId t) {
           return e->table_ids.empty() ||
                  std::find(e->table_ids.begin(), e->table_ids.end(), t) != e->table_ids.end();
@@ -715,11 +729,16 @@ class ScanAggregateOp final : public PhysicalOperator {
             for (const Filter& f : edge_filters_) {
               if (!Passes(w, f)) return;
             }
-            for (size_t k = 0; k < keys_.size(); ++k) {
-              if (keys_[k].per_edge) ReadKey(w, k);
-            }
             ReadArgs(w, true);
-            Accumulate(w, 1, item, rank);
+            if (edge_keys_) {
+              for (size_t k = 0; k < keys_.size(); ++k) {
+                if (keys_[k].per_edge) ReadKey(w, k);
+              }
+              Accumulate(w, 1, item, rank);
+              return;
+            }
+            if (node_group == SIZE_MAX) node_group = GroupOf(w, item, rank);
+            Update(w, node_group, 1);
           });
         };
         for (TableId rel_table_id : e->rel_table_ids) {
@@ -917,7 +936,8 @@ class ScanAggregateOp final : public PhysicalOperator {
   std::vector<Aggregate> aggs_;
   std::vector<Filter> node_filters_, edge_filters_;
   std::vector<const Term*> column_terms_;
-  bool frame_ = false;  // some term is evaluated over the frame: keep the ids there
+  bool frame_ = false;      // some term is evaluated over the frame: keep the ids there
+  bool edge_keys_ = false;  // some key reads the reached node or the rel
 
   GraphStore* store_ = nullptr;
   std::vector<uint64_t> limits_;
