@@ -14,6 +14,7 @@
 #include "exec/expression_evaluator.h"
 #include "exec/graph_store.h"
 #include "exec/parallel_pipeline.h"
+#include "function/average.h"
 
 namespace graphdb::exec {
 
@@ -89,7 +90,8 @@ struct Filter {
 
 struct Aggregate {
   const BoundExpression* expr = nullptr;
-  enum class Kind : uint8_t { kCountStar, kCount, kState } kind = Kind::kState;
+  // kAvgInt: avg() of a kInt term of integers, summed here (int128) and counted.
+  enum class Kind : uint8_t { kCountStar, kCount, kAvgInt, kState } kind = Kind::kState;
   bool every_row = false;  // count of a variable every row binds: counts the weight
   Term arg;
 };
@@ -106,6 +108,7 @@ struct Groups {
   std::vector<uint64_t> hashes;
   std::vector<uint64_t> first_item, first_edge;  // the position of the group's first row
   std::vector<uint64_t> counts;                  // num_aggs per group (the counts' slots)
+  std::vector<int128_t> sums;                    // num_aggs per group (kAvgInt's slots)
   std::vector<std::unique_ptr<function::AggregateState>> states;  // num_aggs per group
   std::vector<uint32_t> index;                                    // group + 1; 0: empty
   size_t mask = 0;
@@ -141,6 +144,7 @@ struct Groups {
     first_item.push_back(0);
     first_edge.push_back(0);
     counts.resize(counts.size() + num_aggs, 0);
+    sums.resize(sums.size() + num_aggs, 0);
     states.resize(states.size() + num_aggs);
     if ((g + 1) * 2 > index.size()) Grow();
     size_t i = hash & mask;
@@ -202,6 +206,7 @@ struct Worker {
     const storage::VersionStore* versions = nullptr;
     int32_t column_index = -1;
     bool generic = false;  // the table's column has another type: read as a value
+    storage::PhysicalKind kind = storage::PhysicalKind::kInt64;
     std::vector<uint32_t>* codes = nullptr;
   };
   std::vector<Cursor> cursors;
@@ -211,7 +216,8 @@ struct Worker {
   std::vector<uint8_t> key_types;
   uint32_t key_nulls = 0;
   std::vector<Value> args;       // per aggregate: its argument's value (kState)
-  std::vector<uint8_t> present;  // per aggregate: the argument is not NULL (kCount)
+  std::vector<uint8_t> present;  // per aggregate: the argument is not NULL (kCount, kAvgInt)
+  std::vector<int64_t> ints;     // per aggregate: its argument (kAvgInt)
   char inline_bytes[storage::Column::kInlineStringBytes];
 };
 
@@ -370,6 +376,11 @@ class ScanAggregateOp final : public PhysicalOperator {
       } else {
         agg.kind = name == "count" ? Aggregate::Kind::kCount : Aggregate::Kind::kState;
         if (!a->children.empty()) agg.arg = CompileTerm(a->children[0].get());
+        const Id arg = agg.arg.op == Term::Op::kNone ? agg.arg.type : Id::kInt64;
+        if (name == "avg" && agg.arg.access == Access::kInt &&
+            (arg == Id::kInt8 || arg == Id::kInt16 || arg == Id::kInt32 || arg == Id::kInt64)) {
+          agg.kind = Aggregate::Kind::kAvgInt;
+        }
       }
       aggs_.push_back(std::move(agg));
     }
@@ -421,6 +432,7 @@ class ScanAggregateOp final : public PhysicalOperator {
       c.column = rel ? &rels->column(index) : &node->column(index);
       c.versions = rel ? &rels->versions() : &node->versions();
       c.generic = c.column->type().id() != t.type;
+      c.kind = c.column->kind();
       if (t.access == Access::kString && role == Role::kNeighbor && !c.generic) {
         std::vector<uint32_t>& codes = w.row_codes[i][id];
         if (codes.empty()) {
@@ -455,8 +467,13 @@ class ScanAggregateOp final : public PhysicalOperator {
     if (c.column == nullptr) return false;
     if (!c.generic) {
       const bool null = c.column->IsNull(id.offset);
-      const int64_t v = t.type == Id::kBool ? (c.column->GetBool(id.offset) ? 1 : 0)
-                                            : c.column->GetInt64(id.offset);
+      int64_t v;
+      switch (c.kind) {  // the common widths inline
+        case storage::PhysicalKind::kInt64: v = c.column->GetFixed<int64_t>(id.offset); break;
+        case storage::PhysicalKind::kInt32: v = c.column->GetFixed<int32_t>(id.offset); break;
+        case storage::PhysicalKind::kBool: v = c.column->GetBool(id.offset) ? 1 : 0; break;
+        default: v = c.column->GetInt64(id.offset); break;
+      }
       if (c.versions->empty()) {
         if (null) return false;
         *out = ApplyOp(t, v);
@@ -588,9 +605,11 @@ class ScanAggregateOp final : public PhysicalOperator {
           a.arg.per_edge != per_edge) {
         continue;
       }
-      if (a.kind == Aggregate::Kind::kCount && a.arg.access == Access::kInt) {
-        int64_t v;
+      if ((a.kind == Aggregate::Kind::kCount || a.kind == Aggregate::Kind::kAvgInt) &&
+          a.arg.access == Access::kInt) {
+        int64_t v = 0;
         w.present[i] = ReadInt(w, a.arg, &v) ? 1 : 0;
+        w.ints[i] = v;
         continue;
       }
       w.args[i] = ReadTerm(w, a.arg);
@@ -638,6 +657,10 @@ class ScanAggregateOp final : public PhysicalOperator {
           } else {
             counts[i] += w.present[i];
           }
+          break;
+        case Aggregate::Kind::kAvgInt:
+          counts[i] += w.present[i];
+          groups.sums[g * aggs_.size() + i] += w.present[i] ? w.ints[i] : 0;
           break;
         case Aggregate::Kind::kState: {
           function::AggregateState& state = *groups.states[g * aggs_.size() + i];
@@ -773,6 +796,7 @@ class ScanAggregateOp final : public PhysicalOperator {
     w.key_types.assign(keys_.size(), 0);
     w.args.assign(aggs_.size(), Value());
     w.present.assign(aggs_.size(), 0);
+    w.ints.assign(aggs_.size(), 0);
   }
 
   void Fill(ExecContext& ctx) {
@@ -873,12 +897,14 @@ class ScanAggregateOp final : public PhysicalOperator {
           m.first_edge[t] = p.first_edge[g];
           for (size_t i = 0; i < aggs_.size(); ++i) {
             m.counts[t * aggs_.size() + i] = p.counts[g * aggs_.size() + i];
+            m.sums[t * aggs_.size() + i] = p.sums[g * aggs_.size() + i];
             m.states[t * aggs_.size() + i] = std::move(w.groups.states[g * aggs_.size() + i]);
           }
           continue;
         }
         for (size_t i = 0; i < aggs_.size(); ++i) {
           m.counts[t * aggs_.size() + i] += p.counts[g * aggs_.size() + i];
+          m.sums[t * aggs_.size() + i] += p.sums[g * aggs_.size() + i];
           if (m.states[t * aggs_.size() + i]) {
             m.states[t * aggs_.size() + i]->Combine(*p.states[g * aggs_.size() + i]);
           }
@@ -923,7 +949,17 @@ class ScanAggregateOp final : public PhysicalOperator {
         out = m.states[g * aggs_.size() + i]->Finalize();
         continue;
       }
+      const uint64_t n = m.counts[g * aggs_.size() + i];
+      if (a.kind == Aggregate::Kind::kAvgInt) {
+        out = n == 0 ? Value::Null(LogicalType::Double())
+                     : Value::Double(function::IntegerAverage(m.sums[g * aggs_.size() + i], n));
+        continue;
+      }
       const auto& fn = *a.expr->aggregate;
+      if (fn.result_type.id() == Id::kInt64) {  // count and count(*)
+        out = Value::Int64(static_cast<int64_t>(n));
+        continue;
+      }
       std::unique_ptr<function::AggregateState> state = fn.make_state(fn);
       state->UpdateRepeated(Value::Boolean(true), m.counts[g * aggs_.size() + i]);
       out = state->Finalize();
