@@ -112,6 +112,7 @@ struct Groups {
   std::vector<std::unique_ptr<function::AggregateState>> states;  // num_aggs per group
   std::vector<uint32_t> index;                                    // group + 1; 0: empty
   size_t mask = 0;
+  bool indexed = true;  // false: every key is new (Add does not index, Find finds nothing)
 
   size_t size() const { return hashes.size(); }
 
@@ -124,6 +125,7 @@ struct Groups {
 
   // The group of (codes, null_bits), or SIZE_MAX when there is none.
   size_t Find(const uint64_t* key, uint32_t null_bits, uint64_t hash) const {
+    if (!indexed) return SIZE_MAX;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
       const uint32_t g = index[i];
       if (g == 0) return SIZE_MAX;
@@ -146,6 +148,7 @@ struct Groups {
     counts.resize(counts.size() + num_aggs, 0);
     sums.resize(sums.size() + num_aggs, 0);
     states.resize(states.size() + num_aggs);
+    if (!indexed) return g;
     if ((g + 1) * 2 > index.size()) Grow();
     size_t i = hash & mask;
     while (index[i] != 0) i = (i + 1) & mask;
@@ -397,6 +400,11 @@ class ScanAggregateOp final : public PhysicalOperator {
     for (const Filter& f : node_filters_) frame_ = frame_ || !f.typed;
     for (const Filter& f : edge_filters_) frame_ = frame_ || !f.typed;
     for (const Term& t : keys_) edge_keys_ = edge_keys_ || t.per_edge;
+    // Grouped by the scanned node with at most one row per node: every group is new.
+    for (const Term& t : keys_) {
+      unique_rows_ = unique_rows_ || (t.access == Access::kNode && t.role == Role::kScan &&
+                                      (shape_.expand == nullptr || shape_.counted));
+    }
   }
 
   // Gives a column-reading term its cursor index.
@@ -790,6 +798,7 @@ class ScanAggregateOp final : public PhysicalOperator {
   void InitWorker(Worker& w, ExecContext* ctx) const {
     w.ctx = ctx;
     w.groups.Init(keys_.size(), aggs_.size());
+    w.groups.indexed = !unique_rows_;
     w.row_codes.assign(column_terms_.size(), {});
     w.cursors.assign(column_terms_.size(), {});
     w.key.assign(keys_.size(), 0);
@@ -972,8 +981,9 @@ class ScanAggregateOp final : public PhysicalOperator {
   std::vector<Aggregate> aggs_;
   std::vector<Filter> node_filters_, edge_filters_;
   std::vector<const Term*> column_terms_;
-  bool frame_ = false;      // some term is evaluated over the frame: keep the ids there
-  bool edge_keys_ = false;  // some key reads the reached node or the rel
+  bool frame_ = false;        // some term is evaluated over the frame: keep the ids there
+  bool edge_keys_ = false;    // some key reads the reached node or the rel
+  bool unique_rows_ = false;  // one row per group (groups are not indexed)
 
   GraphStore* store_ = nullptr;
   std::vector<uint64_t> limits_;

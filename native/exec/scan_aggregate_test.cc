@@ -127,6 +127,7 @@ class ScanAggregateTest : public ::testing::Test {
         // No expansion.
         {"MATCH (p:P)", "", "RETURN p.age AS age, count(*) AS n, avg(p.score) AS s"},
         {"MATCH (p)", "p.age > 30", "RETURN p.city AS c, count(*) AS n, sum(p.age) AS s"},
+        {"MATCH (p)", "p.age < 9", "RETURN p AS p, p.city AS c, count(*) AS n, max(p.age) AS m"},
         // No keys.
         {"MATCH (a:P)-[:R]->(b:P)", "", "RETURN count(*) AS n, sum(b.age) AS s, avg(b.small) AS m"},
         // DISTINCT.
