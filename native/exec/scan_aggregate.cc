@@ -176,6 +176,10 @@ uint64_t HashKey(const uint64_t* key, size_t n, uint32_t null_bits) {
   return h;
 }
 
+// PROFILE's row counts (Worker::rows): visible scanned nodes, those past the node filters,
+// edges followed (counted: nodes with any), those past the edge filters.
+enum RowCount : size_t { kScanned, kNodePassed, kEdges, kEdgePassed };
+
 // About what a group holds besides its states' values.
 constexpr size_t kGroupBytes = 64;
 constexpr size_t kStateBytes = 48;
@@ -221,12 +225,30 @@ struct Worker {
   std::vector<Value> args;       // per aggregate: its argument's value (kState)
   std::vector<uint8_t> present;  // per aggregate: the argument is not NULL (kCount, kAvgInt)
   std::vector<int64_t> ints;     // per aggregate: its argument (kAvgInt)
+  // PROFILE: the rows each fused input operator would have produced.
+  std::array<uint64_t, 4> rows{};
   char inline_bytes[storage::Column::kInlineStringBytes];
 };
 
 class ScanAggregateOp final : public PhysicalOperator {
  public:
-  explicit ScanAggregateOp(ScanAggregateShape shape) : shape_(std::move(shape)) { Compile(); }
+  ScanAggregateOp(const LogicalOperator& breaker, ScanAggregateShape shape, PlanProfile* profile)
+      : shape_(std::move(shape)), profile_(profile) {
+    Compile();
+    // The input operators PROFILE counts rows for, by what they count.
+    bool below = false;
+    for (const LogicalOperator* op = breaker.children[0].get(); op != shape_.scan;
+         op = op->children[0].get()) {
+      if (op->kind == planner::LogicalOpKind::kExpand ||
+          op->kind == planner::LogicalOpKind::kCountExpand) {
+        counted_ops_.push_back({op, kEdges});
+        below = true;
+      } else {
+        counted_ops_.push_back({op, below || !shape_.expand ? kNodePassed : kEdgePassed});
+      }
+    }
+    counted_ops_.push_back({shape_.scan, kScanned});
+  }
 
   void Open(ExecContext& ctx) override {
     store_ = ctx.store;
@@ -705,6 +727,7 @@ class ScanAggregateOp final : public PhysicalOperator {
         ctx.ChargeWork();
         const uint64_t offset = item - table_start;
         if (!store_->NodeRowVisible(table, offset)) continue;
+        ++w.rows[kScanned];
         const InternalId a{table_id, offset};
         w.ids[0] = a;
         if (frame_) frame[shape_.scan->slot] = Value::Id(a);
@@ -716,6 +739,7 @@ class ScanAggregateOp final : public PhysicalOperator {
           }
         }
         if (!pass) continue;
+        ++w.rows[kNodePassed];
         for (size_t k = 0; k < keys_.size(); ++k) {
           if (!keys_[k].per_edge) ReadKey(w, k);
         }
@@ -747,6 +771,7 @@ class ScanAggregateOp final : public PhysicalOperator {
           store_->ForEachVisibleEdge(rels, offset, dir, [&](uint64_t nbr, uint64_t rel) {
             ctx.ChargeWork();
             const uint64_t rank = edge++;
+            ++w.rows[kEdges];
             w.ids[1] = {neighbor_table, nbr};
             w.ids[2] = {pair.id, rel};
             if (frame_) {
@@ -760,6 +785,7 @@ class ScanAggregateOp final : public PhysicalOperator {
             for (const Filter& f : edge_filters_) {
               if (!Passes(w, f)) return;
             }
+            ++w.rows[kEdgePassed];
             ReadArgs(w, true);
             if (edge_keys_) {
               for (size_t k = 0; k < keys_.size(); ++k) {
@@ -786,6 +812,7 @@ class ScanAggregateOp final : public PhysicalOperator {
           }
         }
         if (shape_.counted && degree > 0) {
+          ++w.rows[kEdges];
           if (degree > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
             ThrowRuntime("Runtime exception: the number of matched paths does not fit in INT64.");
           }
@@ -853,6 +880,12 @@ class ScanAggregateOp final : public PhysicalOperator {
       }
       for (auto& w : workers_) memory_.Absorb(w->memory);
       Merge(ctx);
+    }
+    if (profile_ != nullptr) {
+      for (const auto& [op, count] : counted_ops_) {
+        for (const auto& w : workers_) (*profile_)[op].rows += w->rows[count];
+      }
+      (*profile_)[shape_.scan->children[0].get()].rows += 1;  // the scan's one input row
     }
     // Aggregation without keys yields one row even for empty input (count = 0).
     if (keys_.empty() && merged_->size() == 0) {
@@ -985,6 +1018,9 @@ class ScanAggregateOp final : public PhysicalOperator {
   bool edge_keys_ = false;    // some key reads the reached node or the rel
   bool unique_rows_ = false;  // one row per group (groups are not indexed)
 
+  PlanProfile* profile_;
+  std::vector<std::pair<const LogicalOperator*, RowCount>> counted_ops_;
+
   GraphStore* store_ = nullptr;
   std::vector<uint64_t> limits_;
   std::vector<std::unique_ptr<Worker>> workers_;
@@ -998,10 +1034,11 @@ class ScanAggregateOp final : public PhysicalOperator {
 
 }  // namespace
 
-OperatorPtr MakeScanAggregate(const LogicalOperator& breaker, bool under_limit) {
+OperatorPtr MakeScanAggregate(const LogicalOperator& breaker, bool under_limit,
+                              PlanProfile* profile) {
   std::optional<ScanAggregateShape> shape = planner::MatchScanAggregate(breaker, under_limit);
   if (!shape) return nullptr;
-  return std::make_unique<ScanAggregateOp>(std::move(*shape));
+  return std::make_unique<ScanAggregateOp>(breaker, std::move(*shape), profile);
 }
 
 }  // namespace graphdb::exec

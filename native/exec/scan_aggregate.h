@@ -30,7 +30,9 @@
 namespace graphdb::exec {
 
 // The operator for `breaker`, a kAggregate or kDistinct the rule marked fused (its input is
-// not mapped: the operator runs it itself).
-OperatorPtr MakeScanAggregate(const planner::LogicalOperator& breaker, bool under_limit);
+// not mapped: the operator runs it itself). With `profile` (PROFILE), it adds to the entries of
+// the input's operators the rows each would have produced (their time is the breaker's).
+OperatorPtr MakeScanAggregate(const planner::LogicalOperator& breaker, bool under_limit,
+                              PlanProfile* profile);
 
 }  // namespace graphdb::exec
