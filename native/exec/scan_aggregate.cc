@@ -225,6 +225,8 @@ struct Worker {
   std::vector<Value> args;       // per aggregate: its argument's value (kState)
   std::vector<uint8_t> present;  // per aggregate: the argument is not NULL (kCount, kAvgInt)
   std::vector<int64_t> ints;     // per aggregate: its argument (kAvgInt)
+  std::vector<std::pair<uint64_t, uint64_t>> edges;  // one node's edges: neighbour, rel
+  size_t edges_charged = 0;                          // the capacity of `edges` memory counts
   // PROFILE: the rows each fused input operator would have produced.
   std::array<uint64_t, 4> rows{};
   char inline_bytes[storage::Column::kInlineStringBytes];
@@ -768,8 +770,32 @@ class ScanAggregateOp final : public PhysicalOperator {
               dir == storage::Direction::kForward ? pair.dst_table : pair.src_table;
           SetTable(w, Role::kNeighbor, neighbor_table, ctx);
           SetTable(w, Role::kRel, pair.id, ctx);
+          // The edges first, then the cells they read are prefetched (the reached nodes are
+          // scattered over their table: their misses overlap instead of coming one by one).
+          std::vector<std::pair<uint64_t, uint64_t>>& buffer = w.edges;
+          buffer.clear();
           store_->ForEachVisibleEdge(rels, offset, dir, [&](uint64_t nbr, uint64_t rel) {
             ctx.ChargeWork();
+            buffer.emplace_back(nbr, rel);
+          });
+          if (ctx.CountsMemory() && buffer.capacity() > w.edges_charged) {
+            w.memory.Add(ctx, (buffer.capacity() - w.edges_charged) * sizeof(buffer[0]));
+            w.edges_charged = buffer.capacity();
+          }
+          for (size_t i = 0; i < column_terms_.size(); ++i) {
+            const Term& t = *column_terms_[i];
+            const Worker::Cursor& c = w.cursors[i];
+            if (!t.per_edge || c.column == nullptr) continue;
+            for (const auto& [nbr, rel] : buffer) {
+              const uint64_t row = t.role == Role::kNeighbor ? nbr : rel;
+              if (c.codes != nullptr) {
+                __builtin_prefetch(c.codes->data() + row);
+              } else {
+                c.column->Prefetch(row);
+              }
+            }
+          }
+          for (const auto& [nbr, rel] : buffer) {
             const uint64_t rank = edge++;
             ++w.rows[kEdges];
             w.ids[1] = {neighbor_table, nbr};
@@ -782,9 +808,14 @@ class ScanAggregateOp final : public PhysicalOperator {
                                          : GraphStore::RelRef(w.ids[2], w.ids[1], a);
               }
             }
+            bool passes = true;
             for (const Filter& f : edge_filters_) {
-              if (!Passes(w, f)) return;
+              if (!Passes(w, f)) {
+                passes = false;
+                break;
+              }
             }
+            if (!passes) continue;
             ++w.rows[kEdgePassed];
             ReadArgs(w, true);
             if (edge_keys_) {
@@ -792,11 +823,11 @@ class ScanAggregateOp final : public PhysicalOperator {
                 if (keys_[k].per_edge) ReadKey(w, k);
               }
               Accumulate(w, 1, item, rank);
-              return;
+              continue;
             }
             if (node_group == SIZE_MAX) node_group = GroupOf(w, item, rank);
             Update(w, node_group, 1);
-          });
+          }
         };
         for (TableId rel_table_id : e->rel_table_ids) {
           for (const auto& pair : store_->pairs(rel_table_id)) {
