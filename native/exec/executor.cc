@@ -13,6 +13,7 @@
 #include "exec/graph_store.h"
 #include "exec/hash_join.h"
 #include "exec/parallel_pipeline.h"
+#include "exec/scan_aggregate.h"
 #include "exec/top_k.h"
 
 namespace graphdb::exec {
@@ -168,6 +169,8 @@ OperatorPtr MapOperators(const LogicalOperator& op, const catalog::Catalog* cata
                          PlanProfile* profile, const PlanOverride* leaf, bool under_limit) {
   OperatorPtr out;
   if (leaf) out = (*leaf)(op);
+  // A fused aggregation runs its input itself (exec/scan_aggregate.h).
+  if (!out && op.fused) out = MakeScanAggregate(op, under_limit, profile);
   OperatorPtr child;
   if (!out && !op.children.empty() && op.kind != LogicalOpKind::kUnion) {
     child =

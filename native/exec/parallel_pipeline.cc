@@ -204,6 +204,18 @@ void ParallelPipeline::ForEach(ExecContext& ctx, uint64_t n, const TaskPool::Bod
   ctx.tasks->ParallelFor(n, 1, ctx.parallelism, body);
 }
 
+void ParallelPipeline::ShareStatement(const ExecContext& ctx, ExecContext& wctx) {
+  wctx.frame = ctx.frame;
+  wctx.params = ctx.params;
+  wctx.fn_ctx = ctx.fn_ctx;
+  wctx.graph = ctx.graph;
+  wctx.store = ctx.store;
+  wctx.settings = ctx.settings;
+  wctx.query_id = ctx.query_id;
+  wctx.control = ctx.control;
+  wctx.SetWorkBudget(0);
+}
+
 bool ParallelPipeline::Run(ExecContext& ctx, const std::function<void(unsigned)>& prepare,
                            const Consume& consume) {
   if (ctx.tasks == nullptr || ctx.parallelism <= 1 || ctx.store == nullptr ||
@@ -266,16 +278,7 @@ bool ParallelPipeline::Run(ExecContext& ctx, const std::function<void(unsigned)>
     }
   }
   for (unsigned w = 0; w < workers; ++w) {
-    ExecContext& wctx = workers_[w]->ctx;
-    wctx.frame = ctx.frame;  // the outer row of a correlated input
-    wctx.params = ctx.params;
-    wctx.fn_ctx = ctx.fn_ctx;
-    wctx.graph = ctx.graph;
-    wctx.store = ctx.store;
-    wctx.settings = ctx.settings;
-    wctx.query_id = ctx.query_id;
-    wctx.control = ctx.control;
-    wctx.SetWorkBudget(0);
+    ShareStatement(ctx, workers_[w]->ctx);
   }
   prepare(workers);
   ctx.tasks->ParallelFor(total, kMorselRows, ctx.parallelism,

@@ -73,6 +73,11 @@ class ParallelPipeline {
   // without a pool): for the breaker's own parallel steps, such as sorting each worker's run.
   static void ForEach(ExecContext& ctx, uint64_t n, const TaskPool::Body& body);
 
+  // Gives a worker's context what it shares with the statement's `ctx`: the frame (the outer
+  // row of a correlated input), parameters, function context, graph, store, settings, query id
+  // and control; no work budget.
+  static void ShareStatement(const ExecContext& ctx, ExecContext& worker);
+
  private:
   struct Worker;
   struct Join;  // a HASH_JOIN of the pipeline: its table, built once per run for all workers

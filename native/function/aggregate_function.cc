@@ -3,6 +3,7 @@
 #include <cmath>
 #include <unordered_set>
 
+#include "function/average.h"
 #include "function/cast.h"
 #include "function/function_internal.h"
 #include "function/value_ops.h"
@@ -306,6 +307,10 @@ std::string NumericSignatures(const char* name, const std::vector<LogicalType>& 
 }
 
 }  // namespace
+
+double IntegerAverage(int128_t sum, uint64_t count) {
+  return AvgState::CorrectlyRoundedQuotient(sum, count);
+}
 
 std::optional<BoundAggregateFunction> BindAggregateFunction(
     std::string_view name, const std::vector<LogicalType>& arg_types, bool distinct,

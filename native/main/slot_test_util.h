@@ -41,6 +41,17 @@ inline std::optional<Result<exec::QueryResult*>> TryInline(ExecutionSlot& slot,
   return slot.Run(spec);
 }
 
+// An in-memory database whose statements may use `query_threads` threads (null on failure,
+// which fails the test).
+inline std::shared_ptr<Database> OpenInMemory(unsigned query_threads) {
+  DatabaseConfig config;
+  config.path = ":memory:";
+  config.query_threads = query_threads;
+  auto opened = Database::Open(config);
+  EXPECT_TRUE(opened.ok()) << opened.status().ToString();
+  return opened.ok() ? std::move(opened).value() : nullptr;
+}
+
 // Runs the Cypher `query` with `params` on `slot` to its end, under `control` (may be null).
 inline Result<exec::QueryResult> RunCypher(ExecutionSlot& slot, std::string_view query,
                                            const ParameterMap& params = {},

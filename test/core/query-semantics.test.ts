@@ -315,7 +315,7 @@ describe('hash(), current_setting(), db_version() and PROFILE', () => {
     const r = await conn.query('PROFILE MATCH (a:Person)-[:Knows]->(b:Person) RETURN COUNT(b.id)');
     expect(r.columns).toEqual(['explain']);
     const text = String(r.rows[0][0]);
-    expect(text).toMatch(/AGGREGATE rows=1 time=\d+\.\d{3}ms/);
+    expect(text).toMatch(/AGGREGATE fused rows=1 time=\d+\.\d{3}ms/);
     expect(text).toMatch(/EXPAND from=\d+ to=\d+ rels=Knows rows=2 time=/);
     expect(text).toMatch(/SCAN_NODE slot=\d+ tables=Person rows=12 time=/);
     // Tables and the seek's key by name, not by internal id (the console shows this text).

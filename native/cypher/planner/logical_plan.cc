@@ -157,6 +157,10 @@ void LogicalOperator::AppendTo(std::string& out, int indent,
       break;
     case LogicalOpKind::kAggregate:
       if (weighted) out += " weight=" + std::to_string(weight_slot);
+      if (fused) out += " fused";
+      break;
+    case LogicalOpKind::kDistinct:
+      if (fused) out += " fused";
       break;
     default: break;
   }

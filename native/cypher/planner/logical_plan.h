@@ -107,6 +107,8 @@ struct LogicalOperator {
   bool weighted = false;
   SlotId weight_slot = 0;
   std::vector<size_t> every_row;
+  // kAggregate / kDistinct: runs fused with its scan input (scan_aggregate_rule.h).
+  bool fused = false;
   // kCountExpand: the fixed-length kExpand operators it counts (without children), each one's
   // from_slot bound by the input or by one before it in this list; one with `predicates`
   // counts only the targets that satisfy them (conjuncts on the target alone).

@@ -6,6 +6,7 @@
 #include "common/interrupt.h"
 #include "common/stack_guard.h"
 #include "common/status.h"
+#include "cypher/planner/scan_aggregate_rule.h"
 #include "function/value_ops.h"
 
 namespace graphdb::planner {
@@ -531,6 +532,7 @@ LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& c
   ApplySemiJoinRule(plan.root, catalog);
   ApplyIntersectRule(plan.root, catalog, estimates);
   ApplyFactorizedCountRule(plan.root, &plan.num_slots);
+  ApplyScanAggregateRule(plan.root);
   return plan;
 }
 

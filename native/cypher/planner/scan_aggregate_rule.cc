@@ -1,0 +1,152 @@
+// Optimizer rule: aggregations and DISTINCT over a scan and one expansion run fused
+// (scan_aggregate_rule.h says which; exec/scan_aggregate.h how).
+#include "cypher/planner/scan_aggregate_rule.h"
+
+#include "cypher/planner/planner.h"
+
+namespace graphdb::planner {
+
+using binder::BoundExpression;
+using binder::ExprKind;
+
+namespace {
+
+// No non-deterministic function and no subquery below `e`: workers may evaluate it at once.
+bool Plain(const BoundExpression* e) {
+  if (e == nullptr) return true;
+  if (!e->IsDeterministic() || e->kind == ExprKind::kSubquery) return false;
+  for (const auto& child : e->children) {
+    if (!Plain(child.get())) return false;
+  }
+  return true;
+}
+
+bool KeyTypeFits(const BoundExpression& e, const ScanAggregateShape& shape) {
+  using Id = LogicalTypeId;
+  switch (e.type.id()) {
+    case Id::kBool:
+    case Id::kInt8:
+    case Id::kInt16:
+    case Id::kInt32:
+    case Id::kInt64:
+    case Id::kUInt8:
+    case Id::kUInt16:
+    case Id::kUInt32:
+    case Id::kUInt64:
+    case Id::kDate:
+    case Id::kTimestamp:
+    case Id::kTimestampTz:
+    case Id::kTimestampNs:
+    case Id::kTimestampMs:
+    case Id::kTimestampSec:
+    case Id::kString: return true;
+    case Id::kNode:
+      // The scanned or the reached node itself (grouped by its id).
+      return e.kind == ExprKind::kVariable &&
+             (e.slot == shape.scan->slot ||
+              (shape.expand != nullptr && !shape.counted && e.slot == shape.expand->slot));
+    default: return false;
+  }
+}
+
+bool AggregateFits(const BoundExpression& a, bool weighted, bool every_row) {
+  if (!a.aggregate || a.aggregate->distinct) return false;
+  const std::string& name = a.aggregate->name;
+  const bool count = name == "count_star" || name == "count";
+  if (weighted) return name == "count_star" || (name == "count" && every_row);
+  return count || name == "sum" || name == "avg" || name == "min" || name == "max";
+}
+
+void Mark(LogicalOperator& op, bool under_limit) {
+  if ((op.kind == LogicalOpKind::kAggregate || op.kind == LogicalOpKind::kDistinct) &&
+      MatchScanAggregate(op, under_limit)) {
+    op.fused = true;
+  }
+  for (auto& child : op.children) Mark(*child, op.kind == LogicalOpKind::kSkipLimit);
+}
+
+}  // namespace
+
+std::optional<ScanAggregateShape> MatchScanAggregate(const LogicalOperator& breaker,
+                                                     bool under_limit) {
+  if (breaker.children.size() != 1) return std::nullopt;
+  ScanAggregateShape shape;
+  const LogicalOperator* cur = breaker.children[0].get();
+  if (breaker.kind == LogicalOpKind::kDistinct) {
+    if (under_limit || cur->kind != LogicalOpKind::kProjection ||
+        cur->items.size() != breaker.slots.size()) {
+      return std::nullopt;
+    }
+    for (size_t i = 0; i < cur->items.size(); ++i) {
+      if (cur->items[i].slot != breaker.slots[i]) return std::nullopt;
+    }
+    shape.keys = cur->items;
+    cur = cur->children.empty() ? nullptr : cur->children[0].get();
+  } else if (breaker.kind == LogicalOpKind::kAggregate) {
+    shape.keys = breaker.items;
+    shape.aggregates = breaker.aggregates;
+    shape.every_row = breaker.every_row;
+  } else {
+    return std::nullopt;
+  }
+  // Down the input chain: filters, at most one expansion, the scan.
+  for (; cur != nullptr; cur = cur->children.empty() ? nullptr : cur->children[0].get()) {
+    if (cur->kind == LogicalOpKind::kFilter) {
+      auto& into = shape.expand ? shape.node_filters : shape.edge_filters;
+      into.insert(into.end(), cur->predicates.begin(), cur->predicates.end());
+      continue;
+    }
+    if (cur->kind == LogicalOpKind::kExpand || cur->kind == LogicalOpKind::kCountExpand) {
+      if (shape.expand) return std::nullopt;
+      const LogicalOperator* e = cur;
+      if (cur->kind == LogicalOpKind::kCountExpand) {
+        if (cur->counted.size() != 1 || !breaker.weighted || breaker.weight_slot != cur->slot) {
+          return std::nullopt;
+        }
+        e = cur->counted[0].get();
+        if (!e->predicates.empty()) return std::nullopt;
+        shape.counted = true;
+        shape.weight_slot = cur->slot;
+      }
+      if (e->variable_length || e->to_bound || e->named_path || e->min_hops != 1 ||
+          e->max_hops != 1) {
+        return std::nullopt;
+      }
+      shape.expand = e;
+      continue;
+    }
+    if (cur->kind == LogicalOpKind::kNodeScan && cur->children.size() == 1 &&
+        cur->children[0]->kind == LogicalOpKind::kSingleRow) {
+      shape.scan = cur;
+    }
+    break;
+  }
+  if (shape.scan == nullptr || breaker.weighted != shape.counted) return std::nullopt;
+  if (shape.expand && shape.expand->from_slot != shape.scan->slot) return std::nullopt;
+  // Filters found above the expansion were put in edge_filters before it was seen: those below
+  // went to node_filters. Without an expansion every filter is on the scanned node.
+  if (!shape.expand) std::swap(shape.node_filters, shape.edge_filters);
+  if (shape.counted && !shape.edge_filters.empty()) return std::nullopt;
+  if (shape.keys.size() > ScanAggregateShape::kMaxKeys) return std::nullopt;
+  for (const auto& key : shape.keys) {
+    if (!Plain(key.expr) || !KeyTypeFits(*key.expr, shape)) return std::nullopt;
+  }
+  for (size_t i = 0; i < shape.aggregates.size(); ++i) {
+    const BoundExpression* a = shape.aggregates[i];
+    bool every_row = false;
+    for (size_t j : shape.every_row) every_row = every_row || j == i;
+    if (!Plain(a) || !AggregateFits(*a, shape.counted, every_row)) return std::nullopt;
+  }
+  for (const auto* filters : {&shape.node_filters, &shape.edge_filters}) {
+    for (const BoundExpression* p : *filters) {
+      if (!Plain(p)) return std::nullopt;
+    }
+  }
+  return shape;
+}
+
+void ApplyScanAggregateRule(LogicalOperatorPtr& root) {
+  if (root) Mark(*root, false);
+}
+
+}  // namespace graphdb::planner

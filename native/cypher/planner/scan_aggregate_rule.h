@@ -1,0 +1,48 @@
+// Optimizer rule (scan_aggregate_rule.cc): a hash aggregation or a DISTINCT over a node scan,
+// optionally filtered and followed by one fixed-length expansion (or by the factorized count of
+// one), runs as one fused operator (exec/scan_aggregate.h) that reads the property columns
+// directly, keys its groups by fixed-width codes and never builds a row: EXPLAIN marks the
+// breaker `fused`. The operator evaluates anything it has no typed path for the usual way, so
+// what the rule looks at is the shape and the kinds of keys and aggregates:
+//   - the input is [FILTER] EXPAND [FILTER] SCAN_NODE SINGLE_ROW, EXPAND_COUNT instead of the
+//     expansion (a weighted aggregate), or no expansion; the expansion is a plain one (fixed
+//     length, its target not bound yet, from the scanned node, not part of a named path);
+//   - every key is a BOOL, a signed or unsigned integer, a DATE, a TIMESTAMP, a STRING or the
+//     scanned or reached node, and there are at most ScanAggregateShape::kMaxKeys of them;
+//   - the aggregates are count(*), count, sum, avg, min and max without DISTINCT (only the
+//     counts over a weighted input);
+//   - every expression is deterministic and runs no subquery;
+//   - a DISTINCT is over a projection of exactly its slots, and not under a LIMIT (which stops
+//     reading early).
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "cypher/planner/logical_plan.h"
+
+namespace graphdb::planner {
+
+struct ScanAggregateShape {
+  static constexpr size_t kMaxKeys = 8;
+  const LogicalOperator* scan = nullptr;    // the kNodeScan
+  const LogicalOperator* expand = nullptr;  // the kExpand, or the one a kCountExpand counts
+  bool counted = false;                     // `expand` is counted, not followed
+  SlotId weight_slot = 0;                   // counted: the kCountExpand's slot
+  // Conjuncts on the scanned node (below the expansion) and on the whole row (above it).
+  std::vector<const BoundExpression*> node_filters;
+  std::vector<const BoundExpression*> edge_filters;
+  std::vector<LogicalSlotExpr> keys;  // aggregation keys or the DISTINCT's projection
+  std::vector<const BoundExpression*> aggregates;
+  std::vector<size_t> every_row;  // as LogicalOperator::every_row
+};
+
+// The shape of the input of `breaker` (a kAggregate or kDistinct) when the fused operator can
+// run it, else nullopt. `under_limit`: the breaker is the input of a SKIP / LIMIT.
+std::optional<ScanAggregateShape> MatchScanAggregate(const LogicalOperator& breaker,
+                                                     bool under_limit);
+
+// Marks every breaker MatchScanAggregate accepts `fused`.
+void ApplyScanAggregateRule(LogicalOperatorPtr& root);
+
+}  // namespace graphdb::planner

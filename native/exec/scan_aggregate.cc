@@ -1,0 +1,1075 @@
+#include "exec/scan_aggregate.h"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "common/status.h"
+#include "cypher/planner/planner.h"
+#include "cypher/planner/scan_aggregate_rule.h"
+#include "exec/expression_evaluator.h"
+#include "exec/graph_store.h"
+#include "exec/parallel_pipeline.h"
+#include "function/average.h"
+
+namespace graphdb::exec {
+
+namespace {
+
+using binder::BoundExpression;
+using binder::Direction;
+using binder::ExprKind;
+using binder::SlotId;
+using catalog::TableId;
+using planner::LogicalOperator;
+using planner::ScanAggregateShape;
+using Id = LogicalTypeId;
+
+// Whose property a term reads.
+enum class Role : uint8_t { kScan, kNeighbor, kRel };
+constexpr size_t kRoles = 3;
+
+// How a term's value is read.
+enum class Access : uint8_t {
+  kGeneric,  // Evaluate() over the frame
+  kInt,      // a signed integer, DATE, TIMESTAMP or BOOL column, as int64
+  kDouble,   // a FLOAT or DOUBLE column
+  kString,   // a STRING column
+  kNode,     // the node variable itself
+};
+
+bool IntColumnType(Id id) {
+  switch (id) {
+    case Id::kBool:
+    case Id::kInt8:
+    case Id::kInt16:
+    case Id::kInt32:
+    case Id::kInt64:
+    case Id::kDate:
+    case Id::kTimestamp:
+    case Id::kTimestampTz:
+    case Id::kTimestampNs:
+    case Id::kTimestampMs:
+    case Id::kTimestampSec: return true;
+    default: return false;
+  }
+}
+
+bool UnsignedType(Id id) {
+  return id == Id::kUInt8 || id == Id::kUInt16 || id == Id::kUInt32 || id == Id::kUInt64;
+}
+
+// A key, filter operand or aggregate argument, compiled.
+struct Term {
+  const BoundExpression* expr = nullptr;
+  Access access = Access::kGeneric;
+  Role role = Role::kScan;
+  const BoundExpression* property = nullptr;  // the kProperty a column access reads
+  Id type = Id::kAny;                         // the column's (and the property's) type
+  // kInt: the property divided (kDiv) or taken modulo (kMod) by a positive INT64 constant.
+  enum class Op : uint8_t { kNone, kDiv, kMod } op = Op::kNone;
+  int64_t operand = 0;
+  bool per_edge = false;  // reads the reached node or the rel (else once per scanned node)
+  size_t cursor = 0;      // column terms: the index of its cursor in Worker::cursors
+};
+
+// A conjunct: `property <cmp> constant` over integers compared typed, else evaluated.
+struct Filter {
+  const BoundExpression* expr = nullptr;
+  Term term;  // typed: the property
+  const BoundExpression* constant = nullptr;
+  Value value;  // the constant's value, evaluated when the run starts
+  enum class Cmp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe } cmp = Cmp::kEq;
+  bool typed = false;
+  bool per_edge = false;
+};
+
+struct Aggregate {
+  const BoundExpression* expr = nullptr;
+  // kAvgInt: avg() of a kInt term of integers, summed here (int128) and counted.
+  enum class Kind : uint8_t { kCountStar, kCount, kAvgInt, kState } kind = Kind::kState;
+  bool every_row = false;  // count of a variable every row binds: counts the weight
+  Term arg;
+};
+
+class ScanAggregateOp;
+
+// One thread's groups: keys as codes, an open-addressing index, counters and states.
+struct Groups {
+  size_t num_keys = 0;
+  size_t num_aggs = 0;
+  std::vector<uint64_t> codes;  // num_keys per group
+  std::vector<uint8_t> types;   // num_keys per group: the key value's type id
+  std::vector<uint32_t> nulls;  // per group: bit i set when key i is NULL
+  std::vector<uint64_t> hashes;
+  std::vector<uint64_t> first_item, first_edge;  // the position of the group's first row
+  std::vector<uint64_t> counts;                  // num_aggs per group (the counts' slots)
+  std::vector<int128_t> sums;                    // num_aggs per group (kAvgInt's slots)
+  std::vector<std::unique_ptr<function::AggregateState>> states;  // num_aggs per group
+  std::vector<uint32_t> index;                                    // group + 1; 0: empty
+  size_t mask = 0;
+  bool indexed = true;  // false: every key is new (Add does not index, Find finds nothing)
+
+  size_t size() const { return hashes.size(); }
+
+  void Init(size_t keys, size_t aggs) {
+    num_keys = keys;
+    num_aggs = aggs;
+    index.assign(16, 0);
+    mask = 15;
+  }
+
+  // The group of (codes, null_bits), or SIZE_MAX when there is none.
+  size_t Find(const uint64_t* key, uint32_t null_bits, uint64_t hash) const {
+    if (!indexed) return SIZE_MAX;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+      const uint32_t g = index[i];
+      if (g == 0) return SIZE_MAX;
+      if (hashes[g - 1] == hash && nulls[g - 1] == null_bits &&
+          std::equal(key, key + num_keys, codes.data() + (g - 1) * num_keys)) {
+        return g - 1;
+      }
+    }
+  }
+
+  // Appends a group (its counters zero, its states unset) and indexes it.
+  size_t Add(const uint64_t* key, const uint8_t* key_types, uint32_t null_bits, uint64_t hash) {
+    const size_t g = size();
+    codes.insert(codes.end(), key, key + num_keys);
+    types.insert(types.end(), key_types, key_types + num_keys);
+    nulls.push_back(null_bits);
+    hashes.push_back(hash);
+    first_item.push_back(0);
+    first_edge.push_back(0);
+    counts.resize(counts.size() + num_aggs, 0);
+    sums.resize(sums.size() + num_aggs, 0);
+    states.resize(states.size() + num_aggs);
+    if (!indexed) return g;
+    if ((g + 1) * 2 > index.size()) Grow();
+    size_t i = hash & mask;
+    while (index[i] != 0) i = (i + 1) & mask;
+    index[i] = static_cast<uint32_t>(g + 1);
+    return g;
+  }
+
+  void Grow() {
+    index.assign(index.size() * 2, 0);
+    mask = index.size() - 1;
+    for (size_t g = 0; g < size(); ++g) {
+      size_t i = hashes[g] & mask;
+      while (index[i] != 0) i = (i + 1) & mask;
+      index[i] = static_cast<uint32_t>(g + 1);
+    }
+  }
+};
+
+uint64_t HashKey(const uint64_t* key, size_t n, uint32_t null_bits) {
+  uint64_t h = 0x9E3779B97F4A7C15ULL ^ null_bits;
+  for (size_t i = 0; i < n; ++i) {
+    h = (h ^ key[i]) * 0xFF51AFD7ED558CCDULL;
+    h ^= h >> 32;
+  }
+  return h;
+}
+
+// PROFILE's row counts (Worker::rows): visible scanned nodes, those past the node filters,
+// edges followed (counted: nodes with any), those past the edge filters.
+enum RowCount : size_t { kScanned, kNodePassed, kEdges, kEdgePassed };
+
+// About what a group holds besides its states' values.
+constexpr size_t kGroupBytes = 64;
+constexpr size_t kStateBytes = 48;
+
+// One thread's part of a run.
+struct Worker {
+  ExecContext* ctx = nullptr;
+  std::unique_ptr<ExecContext> own_ctx;  // parallel runs: the worker's context
+  Groups groups;
+  MemoryCharge memory;
+  // Strings of string keys: code -> bytes, and the reverse.
+  std::vector<std::string> strings;
+  struct StringHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> dictionary;
+  // Per string key term read from the reached node, per node table: each row's code + 2 (0:
+  // not read yet, 1: NULL).
+  std::vector<std::unordered_map<TableId, std::vector<uint32_t>>> row_codes;
+  // The tables each role reads now.
+  struct Current {
+    TableId id = catalog::kInvalidTableId;
+    const void* table = nullptr;  // storage::NodeTable or storage::RelTable
+    bool rel = false;
+  };
+  std::array<Current, kRoles> current;
+  // Per term (keys, then aggregate arguments, then filters): its column in the current table.
+  struct Cursor {
+    const storage::Column* column = nullptr;
+    const storage::VersionStore* versions = nullptr;
+    int32_t column_index = -1;
+    bool generic = false;  // the table's column has another type: read as a value
+    storage::PhysicalKind kind = storage::PhysicalKind::kInt64;
+    std::vector<uint32_t>* codes = nullptr;
+  };
+  std::vector<Cursor> cursors;
+  // The row being aggregated.
+  std::array<InternalId, kRoles> ids;
+  std::vector<uint64_t> key;
+  std::vector<uint8_t> key_types;
+  uint32_t key_nulls = 0;
+  std::vector<Value> args;       // per aggregate: its argument's value (kState)
+  std::vector<uint8_t> present;  // per aggregate: the argument is not NULL (kCount, kAvgInt)
+  std::vector<int64_t> ints;     // per aggregate: its argument (kAvgInt)
+  std::vector<std::pair<uint64_t, uint64_t>> edges;  // one node's edges: neighbour, rel
+  size_t edges_charged = 0;                          // the capacity of `edges` memory counts
+  // PROFILE: the rows each fused input operator would have produced.
+  std::array<uint64_t, 4> rows{};
+  char inline_bytes[storage::Column::kInlineStringBytes];
+};
+
+class ScanAggregateOp final : public PhysicalOperator {
+ public:
+  ScanAggregateOp(const LogicalOperator& breaker, ScanAggregateShape shape, PlanProfile* profile)
+      : shape_(std::move(shape)), profile_(profile) {
+    Compile();
+    // The input operators PROFILE counts rows for, by what they count.
+    bool below = false;
+    for (const LogicalOperator* op = breaker.children[0].get(); op != shape_.scan;
+         op = op->children[0].get()) {
+      if (op->kind == planner::LogicalOpKind::kExpand ||
+          op->kind == planner::LogicalOpKind::kCountExpand) {
+        counted_ops_.push_back({op, kEdges});
+        below = true;
+      } else {
+        counted_ops_.push_back({op, below || !shape_.expand ? kNodePassed : kEdgePassed});
+      }
+    }
+    counted_ops_.push_back({shape_.scan, kScanned});
+  }
+
+  void Open(ExecContext& ctx) override {
+    store_ = ctx.store;
+    workers_.clear();
+    order_.clear();
+    merged_ = nullptr;
+    position_ = 0;
+    filled_ = false;
+    memory_.Release(ctx);
+  }
+
+  bool Next(ExecContext& ctx) override {
+    if (!filled_) Fill(ctx);
+    if (position_ >= order_.size()) return false;
+    const size_t g = order_[position_++];
+    Emit(*merged_, g, ctx);
+    return true;
+  }
+
+ private:
+  // ---- Compiling the shape ----
+
+  bool Binds(SlotId slot, Role* role) const {
+    if (slot == shape_.scan->slot) {
+      *role = Role::kScan;
+      return true;
+    }
+    if (shape_.expand && !shape_.counted) {
+      if (slot == shape_.expand->slot) {
+        *role = Role::kNeighbor;
+        return true;
+      }
+      if (shape_.expand->has_rel_slot && slot == shape_.expand->rel_slot) {
+        *role = Role::kRel;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Whether evaluating `e` reads the reached node or the relationship.
+  bool PerEdge(const BoundExpression& e) const {
+    if (!shape_.expand || shape_.counted) return false;
+    std::set<SlotId> slots;
+    planner::CollectExpressionSlots(e, slots);
+    return slots.count(shape_.expand->slot) ||
+           (shape_.expand->has_rel_slot && slots.count(shape_.expand->rel_slot));
+  }
+
+  Term CompileTerm(const BoundExpression* e) const {
+    Term t;
+    t.expr = e;
+    t.per_edge = PerEdge(*e);
+    Role role;
+    if (e->kind == ExprKind::kVariable && e->type.id() == Id::kNode && Binds(e->slot, &role) &&
+        role != Role::kRel) {
+      t.access = Access::kNode;
+      t.role = role;
+      return t;
+    }
+    if (e->kind == ExprKind::kProperty && e->children[0]->kind == ExprKind::kVariable &&
+        Binds(e->children[0]->slot, &role)) {
+      const Id id = e->type.id();
+      Access access = Access::kGeneric;
+      if (IntColumnType(id)) access = Access::kInt;
+      if (id == Id::kDouble || id == Id::kFloat) access = Access::kDouble;
+      if (id == Id::kString) access = Access::kString;
+      if (access != Access::kGeneric) {
+        t.access = access;
+        t.role = role;
+        t.property = e;
+        t.type = id;
+      }
+      return t;
+    }
+    if (e->kind == ExprKind::kScalarFunction && e->scalar && e->children.size() == 2 &&
+        (e->scalar->name == "/" || e->scalar->name == "%") && e->type.id() == Id::kInt64) {
+      const BoundExpression& rhs = *e->children[1];
+      Term inner = CompileTerm(e->children[0].get());
+      if (inner.access == Access::kInt && inner.type == Id::kInt64 && inner.op == Term::Op::kNone &&
+          rhs.kind == ExprKind::kLiteral && rhs.literal.type_id() == Id::kInt64 &&
+          !rhs.literal.is_null() && rhs.literal.GetInt() > 0) {
+        inner.expr = e;
+        inner.op = e->scalar->name == "/" ? Term::Op::kDiv : Term::Op::kMod;
+        inner.operand = rhs.literal.GetInt();
+        return inner;
+      }
+    }
+    return t;
+  }
+
+  Filter CompileFilter(const BoundExpression* e) const {
+    Filter f;
+    f.expr = e;
+    f.per_edge = PerEdge(*e);
+    if (e->kind != ExprKind::kScalarFunction || !e->scalar || e->children.size() != 2) return f;
+    static const std::unordered_map<std::string, Filter::Cmp> kCmps = {
+        {"=", Filter::Cmp::kEq},
+        {"equals", Filter::Cmp::kEq},
+        {"<>", Filter::Cmp::kNe},
+        {"<", Filter::Cmp::kLt},
+        {"<=", Filter::Cmp::kLe},
+        {">", Filter::Cmp::kGt},
+        {">=", Filter::Cmp::kGe},
+        {"not_equals", Filter::Cmp::kNe},
+        {"less_than", Filter::Cmp::kLt},
+        {"less_than_equals", Filter::Cmp::kLe},
+        {"greater_than", Filter::Cmp::kGt},
+        {"greater_than_equals", Filter::Cmp::kGe}};
+    auto it = kCmps.find(e->scalar->name);
+    if (it == kCmps.end()) return f;
+    const BoundExpression* left = e->children[0].get();
+    const BoundExpression* right = e->children[1].get();
+    if (left->type.id() != right->type.id()) return f;
+    Filter::Cmp cmp = it->second;
+    if (left->IsConstant() && !right->IsConstant()) {
+      std::swap(left, right);
+      switch (cmp) {
+        case Filter::Cmp::kLt: cmp = Filter::Cmp::kGt; break;
+        case Filter::Cmp::kLe: cmp = Filter::Cmp::kGe; break;
+        case Filter::Cmp::kGt: cmp = Filter::Cmp::kLt; break;
+        case Filter::Cmp::kGe: cmp = Filter::Cmp::kLe; break;
+        default: break;
+      }
+    }
+    if (!right->IsConstant()) return f;
+    Term term = CompileTerm(left);
+    if (term.access != Access::kInt || term.type == Id::kBool) return f;
+    f.term = term;
+    f.constant = right;
+    f.cmp = cmp;
+    f.typed = true;
+    return f;
+  }
+
+  void Compile() {
+    for (const auto& key : shape_.keys) {
+      Term t = CompileTerm(key.expr);
+      keys_.push_back(t);
+      string_key_.push_back(key.expr->type.id() == Id::kString);
+    }
+    for (size_t i = 0; i < shape_.aggregates.size(); ++i) {
+      const BoundExpression* a = shape_.aggregates[i];
+      Aggregate agg;
+      agg.expr = a;
+      for (size_t j : shape_.every_row) agg.every_row = agg.every_row || j == i;
+      const std::string& name = a->aggregate->name;
+      if (name == "count_star") {
+        agg.kind = Aggregate::Kind::kCountStar;
+      } else {
+        agg.kind = name == "count" ? Aggregate::Kind::kCount : Aggregate::Kind::kState;
+        if (!a->children.empty()) agg.arg = CompileTerm(a->children[0].get());
+        const Id arg = agg.arg.op == Term::Op::kNone ? agg.arg.type : Id::kInt64;
+        if (name == "avg" && agg.arg.access == Access::kInt &&
+            (arg == Id::kInt8 || arg == Id::kInt16 || arg == Id::kInt32 || arg == Id::kInt64)) {
+          agg.kind = Aggregate::Kind::kAvgInt;
+        }
+      }
+      aggs_.push_back(std::move(agg));
+    }
+    for (const BoundExpression* p : shape_.node_filters) node_filters_.push_back(CompileFilter(p));
+    for (const BoundExpression* p : shape_.edge_filters) edge_filters_.push_back(CompileFilter(p));
+    // The terms that read columns, for the cursors: keys, aggregate arguments, filters.
+    for (Term& t : keys_) AddColumnTerm(t);
+    for (Aggregate& a : aggs_) AddColumnTerm(a.arg);
+    for (Filter& f : node_filters_) AddColumnTerm(f.term);
+    for (Filter& f : edge_filters_) AddColumnTerm(f.term);
+    auto generic = [](const Term& t) { return t.expr != nullptr && t.access == Access::kGeneric; };
+    for (const Term& t : keys_) frame_ = frame_ || generic(t);
+    for (const Aggregate& a : aggs_) frame_ = frame_ || generic(a.arg);
+    for (const Filter& f : node_filters_) frame_ = frame_ || !f.typed;
+    for (const Filter& f : edge_filters_) frame_ = frame_ || !f.typed;
+    for (const Term& t : keys_) edge_keys_ = edge_keys_ || t.per_edge;
+    // Grouped by the scanned node with at most one row per node: every group is new.
+    for (const Term& t : keys_) {
+      unique_rows_ = unique_rows_ || (t.access == Access::kNode && t.role == Role::kScan &&
+                                      (shape_.expand == nullptr || shape_.counted));
+    }
+  }
+
+  // Gives a column-reading term its cursor index.
+  void AddColumnTerm(Term& t) {
+    if (t.property == nullptr) return;
+    t.cursor = column_terms_.size();
+    column_terms_.push_back(&t);
+  }
+
+  // ---- Reading ----
+
+  // Points the cursors of `role`'s terms at `table` (a node table, or a rel-table pair).
+  void SetTable(Worker& w, Role role, TableId id, ExecContext& ctx) const {
+    Worker::Current& cur = w.current[static_cast<size_t>(role)];
+    if (cur.id == id && cur.table != nullptr) return;
+    cur.id = id;
+    const bool rel = role == Role::kRel;
+    cur.rel = rel;
+    const storage::NodeTable* node = rel ? nullptr : &store_->node_table(id);
+    const storage::RelTable* rels = rel ? &store_->rel_table(id) : nullptr;
+    cur.table = rel ? static_cast<const void*>(rels) : static_cast<const void*>(node);
+    for (size_t i = 0; i < column_terms_.size(); ++i) {
+      const Term& t = *column_terms_[i];
+      if (t.role != role) continue;
+      Worker::Cursor& c = w.cursors[i];
+      const auto& columns = t.property->property_columns;
+      c.column_index = id < columns.size() ? columns[id] : -1;
+      c.column = nullptr;
+      c.codes = nullptr;
+      c.generic = false;
+      if (c.column_index < 0) continue;
+      const auto index = static_cast<size_t>(c.column_index);
+      c.column = rel ? &rels->column(index) : &node->column(index);
+      c.versions = rel ? &rels->versions() : &node->versions();
+      c.generic = c.column->type().id() != t.type;
+      c.kind = c.column->kind();
+      if (t.access == Access::kString && role == Role::kNeighbor && !c.generic) {
+        std::vector<uint32_t>& codes = w.row_codes[i][id];
+        if (codes.empty()) {
+          codes.assign(node->NumRows(), 0);
+          if (ctx.CountsMemory()) w.memory.Add(ctx, codes.size() * sizeof(uint32_t));
+        }
+        c.codes = &codes;
+      }
+    }
+  }
+
+  // The property value of a column term the slow way (a cell being updated, another type).
+  Value ReadValue(const Term& t, const Worker::Cursor& c, InternalId id) const {
+    if (c.column_index < 0) return Value::Null(t.property->type);
+    return t.role == Role::kRel ? store_->RelProperty(id, c.column_index)
+                                : store_->NodeProperty(id, c.column_index);
+  }
+
+  static int64_t ApplyOp(const Term& t, int64_t v) {
+    switch (t.op) {
+      case Term::Op::kDiv: return v / t.operand;
+      case Term::Op::kMod: return v % t.operand;
+      case Term::Op::kNone: break;
+    }
+    return v;
+  }
+
+  // A kInt term's value; false for NULL.
+  bool ReadInt(Worker& w, const Term& t, int64_t* out) const {
+    const Worker::Cursor& c = w.cursors[t.cursor];
+    const InternalId id = w.ids[static_cast<size_t>(t.role)];
+    if (c.column == nullptr) return false;
+    if (!c.generic) {
+      const bool null = c.column->IsNull(id.offset);
+      int64_t v;
+      switch (c.kind) {  // the common widths inline
+        case storage::PhysicalKind::kInt64: v = c.column->GetFixed<int64_t>(id.offset); break;
+        case storage::PhysicalKind::kInt32: v = c.column->GetFixed<int32_t>(id.offset); break;
+        case storage::PhysicalKind::kBool: v = c.column->GetBool(id.offset) ? 1 : 0; break;
+        default: v = c.column->GetInt64(id.offset); break;
+      }
+      if (c.versions->empty()) {
+        if (null) return false;
+        *out = ApplyOp(t, v);
+        return true;
+      }
+    }
+    const Value v = ReadValue(t, c, id);
+    if (v.is_null()) return false;
+    *out = ApplyOp(t, v.type_id() == Id::kBool ? (v.GetBool() ? 1 : 0) : v.GetInt());
+    return true;
+  }
+
+  // The value of term `t` for the row in w (the frame set for generic terms).
+  Value ReadTerm(Worker& w, const Term& t) const {
+    switch (t.access) {
+      case Access::kGeneric: return Evaluate(*t.expr, *w.ctx);
+      case Access::kNode: return Value::Id(w.ids[static_cast<size_t>(t.role)]);
+      case Access::kInt: {
+        int64_t v;
+        if (!ReadInt(w, t, &v)) return Value::Null(t.expr->type);
+        if (t.type == Id::kBool && t.op == Term::Op::kNone) return Value::Boolean(v != 0);
+        return Value::Int(t.op == Term::Op::kNone ? t.type : Id::kInt64, v);
+      }
+      case Access::kDouble:
+      case Access::kString: {
+        const Worker::Cursor& c = w.cursors[t.cursor];
+        const InternalId id = w.ids[static_cast<size_t>(t.role)];
+        if (c.column == nullptr) return Value::Null(t.expr->type);
+        if (c.generic || !c.versions->empty()) return ReadValue(t, c, id);
+        if (c.column->IsNull(id.offset)) return Value::Null(t.expr->type);
+        if (t.access == Access::kString) {
+          return Value::String(c.column->ReadString(id.offset, w.inline_bytes));
+        }
+        const double d = c.column->GetDouble(id.offset);
+        return t.type == Id::kFloat ? Value::Float(static_cast<float>(d)) : Value::Double(d);
+      }
+    }
+    return Value::Null();
+  }
+
+  uint32_t StringCode(Worker& w, std::string_view s) const {
+    auto it = w.dictionary.find(s);
+    if (it != w.dictionary.end()) return it->second;
+    const auto code = static_cast<uint32_t>(w.strings.size());
+    w.strings.emplace_back(s);
+    w.dictionary.emplace(std::string(s), code);
+    if (w.ctx->CountsMemory()) w.memory.Add(*w.ctx, 2 * s.size() + 64);
+    return code;
+  }
+
+  // Key `k`'s code into w.key (its type and NULL bit too).
+  void ReadKey(Worker& w, size_t k) const {
+    const Term& t = keys_[k];
+    const uint32_t bit = 1u << k;
+    w.key_nulls &= ~bit;
+    if (t.access == Access::kNode) {
+      const InternalId id = w.ids[static_cast<size_t>(t.role)];
+      w.key[k] = id.table << 48 | id.offset;
+      w.key_types[k] = static_cast<uint8_t>(Id::kInternalId);
+      return;
+    }
+    if (t.access == Access::kInt) {
+      int64_t v;
+      if (!ReadInt(w, t, &v)) {
+        w.key_nulls |= bit;
+        w.key[k] = 0;
+      } else {
+        w.key[k] = static_cast<uint64_t>(v);
+      }
+      w.key_types[k] = static_cast<uint8_t>(t.op == Term::Op::kNone ? t.type : Id::kInt64);
+      return;
+    }
+    if (t.access == Access::kString) {
+      const Worker::Cursor& c = w.cursors[t.cursor];
+      if (c.codes != nullptr) {
+        const uint64_t row = w.ids[static_cast<size_t>(t.role)].offset;
+        uint32_t& known = (*c.codes)[row];
+        if (known == 0) {
+          const Value v = ReadTerm(w, t);
+          known = v.is_null() ? 1 : StringCode(w, v.GetString()) + 2;
+        }
+        w.key_types[k] = static_cast<uint8_t>(Id::kString);
+        if (known == 1) {
+          w.key_nulls |= bit;
+          w.key[k] = 0;
+        } else {
+          w.key[k] = known - 2;
+        }
+        return;
+      }
+    }
+    const Value v = ReadTerm(w, t);
+    w.key_types[k] = static_cast<uint8_t>(v.type_id());
+    if (v.is_null()) {
+      w.key_nulls |= bit;
+      w.key[k] = 0;
+    } else if (string_key_[k]) {
+      w.key[k] = StringCode(w, v.GetString());
+    } else if (v.type_id() == Id::kBool) {
+      w.key[k] = v.GetBool() ? 1 : 0;
+    } else {
+      w.key[k] = v.GetUInt();
+    }
+  }
+
+  bool Passes(Worker& w, const Filter& f) const {
+    if (!f.typed) return EvaluatePredicate(*f.expr, *w.ctx);
+    int64_t v;
+    if (!ReadInt(w, f.term, &v)) return false;
+    const Value& c = f.value;
+    if (c.is_null()) return false;
+    const int64_t k = c.GetInt();
+    switch (f.cmp) {
+      case Filter::Cmp::kEq: return v == k;
+      case Filter::Cmp::kNe: return v != k;
+      case Filter::Cmp::kLt: return v < k;
+      case Filter::Cmp::kLe: return v <= k;
+      case Filter::Cmp::kGt: return v > k;
+      case Filter::Cmp::kGe: return v >= k;
+    }
+    return false;
+  }
+
+  // Reads the aggregate arguments of one level (per node or per edge) into w.
+  void ReadArgs(Worker& w, bool per_edge) const {
+    for (size_t i = 0; i < aggs_.size(); ++i) {
+      const Aggregate& a = aggs_[i];
+      if (a.kind == Aggregate::Kind::kCountStar || a.every_row || a.arg.expr == nullptr ||
+          a.arg.per_edge != per_edge) {
+        continue;
+      }
+      if ((a.kind == Aggregate::Kind::kCount || a.kind == Aggregate::Kind::kAvgInt) &&
+          a.arg.access == Access::kInt) {
+        int64_t v = 0;
+        w.present[i] = ReadInt(w, a.arg, &v) ? 1 : 0;
+        w.ints[i] = v;
+        continue;
+      }
+      w.args[i] = ReadTerm(w, a.arg);
+      w.present[i] = w.args[i].is_null() ? 0 : 1;
+    }
+  }
+
+  // Adds the row in w (keys and arguments read) standing for `weight` rows.
+  void Accumulate(Worker& w, uint64_t weight, uint64_t item, uint64_t edge) const {
+    Update(w, GroupOf(w, item, edge), weight);
+  }
+
+  // The group of the keys in w, made (first seen at item, edge) when new.
+  size_t GroupOf(Worker& w, uint64_t item, uint64_t edge) const {
+    Groups& groups = w.groups;
+    const uint64_t hash = HashKey(w.key.data(), keys_.size(), w.key_nulls);
+    size_t g = groups.Find(w.key.data(), w.key_nulls, hash);
+    if (g == SIZE_MAX) {
+      g = groups.Add(w.key.data(), w.key_types.data(), w.key_nulls, hash);
+      groups.first_item[g] = item;
+      groups.first_edge[g] = edge;
+      for (size_t i = 0; i < aggs_.size(); ++i) {
+        if (aggs_[i].kind != Aggregate::Kind::kState) continue;
+        const auto& fn = *aggs_[i].expr->aggregate;
+        groups.states[g * aggs_.size() + i] = fn.make_state(fn);
+      }
+      if (w.ctx->CountsMemory()) {
+        w.memory.Add(*w.ctx, kGroupBytes + keys_.size() * 9 + aggs_.size() * kStateBytes);
+      }
+    }
+    return g;
+  }
+
+  // Adds the arguments in w to group g, for `weight` rows.
+  void Update(Worker& w, size_t g, uint64_t weight) const {
+    Groups& groups = w.groups;
+    uint64_t* counts = groups.counts.data() + g * aggs_.size();
+    for (size_t i = 0; i < aggs_.size(); ++i) {
+      const Aggregate& a = aggs_[i];
+      switch (a.kind) {
+        case Aggregate::Kind::kCountStar: counts[i] += weight; break;
+        case Aggregate::Kind::kCount:
+          if (a.every_row) {
+            counts[i] += weight;
+          } else {
+            counts[i] += w.present[i];
+          }
+          break;
+        case Aggregate::Kind::kAvgInt:
+          counts[i] += w.present[i];
+          groups.sums[g * aggs_.size() + i] += w.present[i] ? w.ints[i] : 0;
+          break;
+        case Aggregate::Kind::kState: {
+          function::AggregateState& state = *groups.states[g * aggs_.size() + i];
+          const bool counts_memory = w.ctx->CountsMemory();
+          const size_t held = counts_memory ? state.HeldBytes() : 0;
+          if (a.arg.expr == nullptr) {
+            state.Update(Value::Boolean(true));
+          } else {
+            state.Update(w.args[i]);
+          }
+          if (counts_memory && state.HeldBytes() > held) {
+            w.memory.Add(*w.ctx, state.HeldBytes() - held);
+          }
+          break;
+        }
+      }
+    }
+  }
+
+  // The items [begin, end) of the scanned tables laid end to end.
+  void Run(Worker& w, uint64_t begin, uint64_t end) const {
+    ExecContext& ctx = *w.ctx;
+    size_t table_index = 0;
+    uint64_t table_start = 0;
+    std::vector<Value>& frame = ctx.frame;
+    const LogicalOperator* e = shape_.expand;
+    for (uint64_t item = begin; item < end;) {
+      while (item >= table_start + limits_[table_index]) table_start += limits_[table_index++];
+      const TableId table_id = shape_.scan->table_ids[table_index];
+      const storage::NodeTable& table = store_->node_table(table_id);
+      SetTable(w, Role::kScan, table_id, ctx);
+      const uint64_t table_end = std::min(end, table_start + limits_[table_index]);
+      for (; item < table_end; ++item) {
+        ctx.ChargeWork();
+        const uint64_t offset = item - table_start;
+        if (!store_->NodeRowVisible(table, offset)) continue;
+        ++w.rows[kScanned];
+        const InternalId a{table_id, offset};
+        w.ids[0] = a;
+        if (frame_) frame[shape_.scan->slot] = Value::Id(a);
+        bool pass = true;
+        for (const Filter& f : node_filters_) {
+          if (!Passes(w, f)) {
+            pass = false;
+            break;
+          }
+        }
+        if (!pass) continue;
+        ++w.rows[kNodePassed];
+        for (size_t k = 0; k < keys_.size(); ++k) {
+          if (!keys_[k].per_edge) ReadKey(w, k);
+        }
+        ReadArgs(w, false);
+        if (e == nullptr) {
+          Accumulate(w, 1, item, 0);
+          continue;
+        }
+        uint64_t edge = 0;
+        uint64_t degree = 0;
+        // Keys all of the scanned node: its group, once it has a row.
+        size_t node_group = SIZE_MAX;
+        auto allowed = [e](TableId t) {
+          return e->table_ids.empty() ||
+                 std::find(e->table_ids.begin(), e->table_ids.end(), t) != e->table_ids.end();
+        };
+        auto side = [&](const catalog::RelTablePair& pair, storage::Direction dir) {
+          const storage::RelTable& rels = store_->rel_table(pair.id);
+          if (shape_.counted) {
+            uint64_t examined = 0;
+            degree += store_->CountVisibleEdges(rels, offset, dir, &examined);
+            ctx.ChargeWork(1 + examined);
+            return;
+          }
+          const TableId neighbor_table =
+              dir == storage::Direction::kForward ? pair.dst_table : pair.src_table;
+          SetTable(w, Role::kNeighbor, neighbor_table, ctx);
+          SetTable(w, Role::kRel, pair.id, ctx);
+          // The edges first, then the cells they read are prefetched (the reached nodes are
+          // scattered over their table: their misses overlap instead of coming one by one).
+          std::vector<std::pair<uint64_t, uint64_t>>& buffer = w.edges;
+          buffer.clear();
+          store_->ForEachVisibleEdge(rels, offset, dir, [&](uint64_t nbr, uint64_t rel) {
+            ctx.ChargeWork();
+            buffer.emplace_back(nbr, rel);
+          });
+          if (ctx.CountsMemory() && buffer.capacity() > w.edges_charged) {
+            w.memory.Add(ctx, (buffer.capacity() - w.edges_charged) * sizeof(buffer[0]));
+            w.edges_charged = buffer.capacity();
+          }
+          for (size_t i = 0; i < column_terms_.size(); ++i) {
+            const Term& t = *column_terms_[i];
+            const Worker::Cursor& c = w.cursors[i];
+            if (!t.per_edge || c.column == nullptr) continue;
+            for (const auto& [nbr, rel] : buffer) {
+              const uint64_t row = t.role == Role::kNeighbor ? nbr : rel;
+              if (c.codes != nullptr) {
+                __builtin_prefetch(c.codes->data() + row);
+              } else {
+                c.column->Prefetch(row);
+              }
+            }
+          }
+          for (const auto& [nbr, rel] : buffer) {
+            const uint64_t rank = edge++;
+            ++w.rows[kEdges];
+            w.ids[1] = {neighbor_table, nbr};
+            w.ids[2] = {pair.id, rel};
+            if (frame_) {
+              frame[e->slot] = Value::Id(w.ids[1]);
+              if (e->has_rel_slot) {
+                frame[e->rel_slot] = dir == storage::Direction::kForward
+                                         ? GraphStore::RelRef(w.ids[2], a, w.ids[1])
+                                         : GraphStore::RelRef(w.ids[2], w.ids[1], a);
+              }
+            }
+            bool passes = true;
+            for (const Filter& f : edge_filters_) {
+              if (!Passes(w, f)) {
+                passes = false;
+                break;
+              }
+            }
+            if (!passes) continue;
+            ++w.rows[kEdgePassed];
+            ReadArgs(w, true);
+            if (edge_keys_) {
+              for (size_t k = 0; k < keys_.size(); ++k) {
+                if (keys_[k].per_edge) ReadKey(w, k);
+              }
+              Accumulate(w, 1, item, rank);
+              continue;
+            }
+            if (node_group == SIZE_MAX) node_group = GroupOf(w, item, rank);
+            Update(w, node_group, 1);
+          }
+        };
+        for (TableId rel_table_id : e->rel_table_ids) {
+          for (const auto& pair : store_->pairs(rel_table_id)) {
+            // As CollectEdges: an undirected self-loop is met once per direction.
+            if ((e->direction == Direction::kForward || e->direction == Direction::kBoth) &&
+                pair.src_table == table_id && allowed(pair.dst_table)) {
+              side(pair, storage::Direction::kForward);
+            }
+            if ((e->direction == Direction::kBackward || e->direction == Direction::kBoth) &&
+                pair.dst_table == table_id && allowed(pair.src_table)) {
+              side(pair, storage::Direction::kBackward);
+            }
+          }
+        }
+        if (shape_.counted && degree > 0) {
+          ++w.rows[kEdges];
+          if (degree > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+            ThrowRuntime("Runtime exception: the number of matched paths does not fit in INT64.");
+          }
+          Accumulate(w, degree, item, 0);
+        }
+      }
+    }
+  }
+
+  void InitWorker(Worker& w, ExecContext* ctx) const {
+    w.ctx = ctx;
+    w.groups.Init(keys_.size(), aggs_.size());
+    w.groups.indexed = !unique_rows_;
+    w.row_codes.assign(column_terms_.size(), {});
+    w.cursors.assign(column_terms_.size(), {});
+    w.key.assign(keys_.size(), 0);
+    w.key_types.assign(keys_.size(), 0);
+    w.args.assign(aggs_.size(), Value());
+    w.present.assign(aggs_.size(), 0);
+    w.ints.assign(aggs_.size(), 0);
+  }
+
+  void Fill(ExecContext& ctx) {
+    filled_ = true;
+    for (auto* filters : {&node_filters_, &edge_filters_}) {
+      for (Filter& f : *filters) {
+        if (f.typed) f.value = Evaluate(*f.constant, ctx);
+      }
+    }
+    limits_.clear();
+    uint64_t total = 0;
+    for (uint64_t t : shape_.scan->table_ids) {
+      limits_.push_back(store_->node_table(t).NumRows());
+      total += limits_.back();
+    }
+    unsigned workers = 1;
+    if (ctx.tasks != nullptr && ctx.parallelism > 1 &&
+        ctx.work_budget == std::numeric_limits<uint64_t>::max() &&
+        total >= ParallelPipeline::kMinParallelRows) {
+      workers = ctx.tasks->WorkersFor(total, ParallelPipeline::kMorselRows, ctx.parallelism);
+    }
+    if (workers <= 1) {
+      workers_.push_back(std::make_unique<Worker>());
+      InitWorker(*workers_[0], &ctx);
+      Run(*workers_[0], 0, total);
+      memory_.Absorb(workers_[0]->memory);
+      merged_ = &workers_[0]->groups;
+      strings_ = &workers_[0]->strings;
+    } else {
+      for (unsigned i = 0; i < workers; ++i) {
+        auto w = std::make_unique<Worker>();
+        w->own_ctx = std::make_unique<ExecContext>();
+        ParallelPipeline::ShareStatement(ctx, *w->own_ctx);
+        w->own_ctx->fn_ctx.memory = &w->own_ctx->expr_memory;  // its own account
+        InitWorker(*w, w->own_ctx.get());
+        workers_.push_back(std::move(w));
+      }
+      try {
+        ctx.tasks->ParallelFor(
+            total, ParallelPipeline::kMorselRows, ctx.parallelism,
+            [&](unsigned w, uint64_t begin, uint64_t end) { Run(*workers_[w], begin, end); });
+      } catch (...) {
+        for (auto& w : workers_) memory_.Absorb(w->memory);
+        throw;
+      }
+      for (auto& w : workers_) memory_.Absorb(w->memory);
+      Merge(ctx);
+    }
+    if (profile_ != nullptr) {
+      for (const auto& [op, count] : counted_ops_) {
+        for (const auto& w : workers_) (*profile_)[op].rows += w->rows[count];
+      }
+      (*profile_)[shape_.scan->children[0].get()].rows += 1;  // the scan's one input row
+    }
+    // Aggregation without keys yields one row even for empty input (count = 0).
+    if (keys_.empty() && merged_->size() == 0) {
+      merged_->Add(nullptr, nullptr, 0, HashKey(nullptr, 0, 0));
+      for (size_t i = 0; i < aggs_.size(); ++i) {
+        if (aggs_[i].kind != Aggregate::Kind::kState) continue;
+        const auto& fn = *aggs_[i].expr->aggregate;
+        merged_->states[i] = fn.make_state(fn);
+      }
+    }
+    order_.resize(merged_->size());
+    for (size_t g = 0; g < order_.size(); ++g) order_[g] = g;
+    if (workers_.size() > 1) {
+      const Groups& m = *merged_;
+      std::sort(order_.begin(), order_.end(), [&m](size_t x, size_t y) {
+        return m.first_item[x] != m.first_item[y] ? m.first_item[x] < m.first_item[y]
+                                                  : m.first_edge[x] < m.first_edge[y];
+      });
+    }
+  }
+
+  // The workers' groups into the first worker's, string codes into its dictionary.
+  void Merge(ExecContext& ctx) {
+    Worker& into = *workers_[0];
+    Groups& m = into.groups;
+    std::vector<uint64_t> key(keys_.size());
+    for (size_t wi = 1; wi < workers_.size(); ++wi) {
+      Worker& w = *workers_[wi];
+      std::vector<uint32_t> remap(w.strings.size());
+      for (size_t s = 0; s < w.strings.size(); ++s) {
+        auto it = into.dictionary.find(w.strings[s]);
+        if (it != into.dictionary.end()) {
+          remap[s] = it->second;
+        } else {
+          remap[s] = static_cast<uint32_t>(into.strings.size());
+          into.dictionary.emplace(w.strings[s], remap[s]);
+          into.strings.push_back(w.strings[s]);
+        }
+      }
+      const Groups& p = w.groups;
+      for (size_t g = 0; g < p.size(); ++g) {
+        for (size_t k = 0; k < keys_.size(); ++k) {
+          key[k] = p.codes[g * keys_.size() + k];
+          if (string_key_[k] && !(p.nulls[g] >> k & 1)) key[k] = remap[key[k]];
+        }
+        const uint64_t hash = HashKey(key.data(), keys_.size(), p.nulls[g]);
+        size_t t = m.Find(key.data(), p.nulls[g], hash);
+        if (t == SIZE_MAX) {
+          t = m.Add(key.data(), p.types.data() + g * keys_.size(), p.nulls[g], hash);
+          m.first_item[t] = p.first_item[g];
+          m.first_edge[t] = p.first_edge[g];
+          for (size_t i = 0; i < aggs_.size(); ++i) {
+            m.counts[t * aggs_.size() + i] = p.counts[g * aggs_.size() + i];
+            m.sums[t * aggs_.size() + i] = p.sums[g * aggs_.size() + i];
+            m.states[t * aggs_.size() + i] = std::move(w.groups.states[g * aggs_.size() + i]);
+          }
+          continue;
+        }
+        for (size_t i = 0; i < aggs_.size(); ++i) {
+          m.counts[t * aggs_.size() + i] += p.counts[g * aggs_.size() + i];
+          m.sums[t * aggs_.size() + i] += p.sums[g * aggs_.size() + i];
+          if (m.states[t * aggs_.size() + i]) {
+            m.states[t * aggs_.size() + i]->Combine(*p.states[g * aggs_.size() + i]);
+          }
+        }
+        if (std::make_pair(p.first_item[g], p.first_edge[g]) <
+            std::make_pair(m.first_item[t], m.first_edge[t])) {
+          m.first_item[t] = p.first_item[g];
+          m.first_edge[t] = p.first_edge[g];
+        }
+      }
+      ctx.CheckInterrupt();
+    }
+    merged_ = &m;
+    strings_ = &into.strings;
+  }
+
+  void Emit(const Groups& m, size_t g, ExecContext& ctx) const {
+    for (size_t k = 0; k < keys_.size(); ++k) {
+      Value& out = ctx.frame[shape_.keys[k].slot];
+      if (m.nulls[g] >> k & 1) {
+        out = Value::Null(shape_.keys[k].expr->type);
+        continue;
+      }
+      const uint64_t code = m.codes[g * keys_.size() + k];
+      const auto type = static_cast<Id>(m.types[g * keys_.size() + k]);
+      if (string_key_[k]) {
+        out = Value::String((*strings_)[code]);
+      } else if (type == Id::kInternalId) {
+        out = Value::Id({code >> 48, code & ((uint64_t{1} << 48) - 1)});
+      } else if (type == Id::kBool) {
+        out = Value::Boolean(code != 0);
+      } else if (UnsignedType(type)) {
+        out = Value::UInt(type, code);
+      } else {
+        out = Value::Int(type, static_cast<int64_t>(code));
+      }
+    }
+    for (size_t i = 0; i < aggs_.size(); ++i) {
+      const Aggregate& a = aggs_[i];
+      Value& out = ctx.frame[a.expr->slot];
+      if (a.kind == Aggregate::Kind::kState) {
+        out = m.states[g * aggs_.size() + i]->Finalize();
+        continue;
+      }
+      const uint64_t n = m.counts[g * aggs_.size() + i];
+      if (a.kind == Aggregate::Kind::kAvgInt) {
+        out = n == 0 ? Value::Null(LogicalType::Double())
+                     : Value::Double(function::IntegerAverage(m.sums[g * aggs_.size() + i], n));
+        continue;
+      }
+      const auto& fn = *a.expr->aggregate;
+      if (fn.result_type.id() == Id::kInt64) {  // count and count(*)
+        out = Value::Int64(static_cast<int64_t>(n));
+        continue;
+      }
+      std::unique_ptr<function::AggregateState> state = fn.make_state(fn);
+      state->UpdateRepeated(Value::Boolean(true), m.counts[g * aggs_.size() + i]);
+      out = state->Finalize();
+    }
+  }
+
+  ScanAggregateShape shape_;
+  std::vector<Term> keys_;
+  std::vector<bool> string_key_;
+  std::vector<Aggregate> aggs_;
+  std::vector<Filter> node_filters_, edge_filters_;
+  std::vector<const Term*> column_terms_;
+  bool frame_ = false;        // some term is evaluated over the frame: keep the ids there
+  bool edge_keys_ = false;    // some key reads the reached node or the rel
+  bool unique_rows_ = false;  // one row per group (groups are not indexed)
+
+  PlanProfile* profile_;
+  std::vector<std::pair<const LogicalOperator*, RowCount>> counted_ops_;
+
+  GraphStore* store_ = nullptr;
+  std::vector<uint64_t> limits_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  Groups* merged_ = nullptr;
+  const std::vector<std::string>* strings_ = nullptr;
+  std::vector<size_t> order_;
+  size_t position_ = 0;
+  bool filled_ = false;
+  MemoryCharge memory_;
+};
+
+}  // namespace
+
+OperatorPtr MakeScanAggregate(const LogicalOperator& breaker, bool under_limit,
+                              PlanProfile* profile) {
+  std::optional<ScanAggregateShape> shape = planner::MatchScanAggregate(breaker, under_limit);
+  if (!shape) return nullptr;
+  return std::make_unique<ScanAggregateOp>(breaker, std::move(*shape), profile);
+}
+
+}  // namespace graphdb::exec
