@@ -37,11 +37,13 @@ constexpr unsigned kPollEvery = 64;  // node expansions between polls of the con
 }  // namespace
 
 // Marks of the entries a search has reached: a stamp per entry, so that clearing is a new
-// stamp. One per thread, grown to the largest graph it has searched.
+// stamp (and a full clear every 65,535 searches). Two bytes an entry keep the marks of a
+// million-entry graph in 2 MB of cache. One per thread, grown to the largest graph it has
+// searched.
 template <typename T>
 struct Hnsw<T>::Visited {
-  std::vector<uint32_t> marks;
-  uint32_t stamp = 0;
+  std::vector<uint16_t> marks;
+  uint16_t stamp = 0;
   void Reset(size_t n) {
     if (marks.size() < n) marks.resize(n + n / 4 + 16, 0);
     if (++stamp == 0) {
@@ -62,17 +64,19 @@ Hnsw<T>::Hnsw(uint32_t dim, HnswParams params)
       build_metric_(params.metric == Metric::kDotProduct ? Metric::kL2Sq : params.metric),
       cosine_(params.metric == Metric::kCosine),
       level_mult_(params.pu > 0 && params.pu < 1 ? 1.0 / std::log(1.0 / params.pu) : 0.0),
+      links_at_((static_cast<size_t>(dim) + 1) * sizeof(T)),
+      lines_((links_at_ + (static_cast<size_t>(params.ml) + 1) * sizeof(uint32_t) + 63) / 64),
       stripes_(std::make_unique<std::array<std::mutex, kStripes>>()) {}
 
 template <typename T>
 uint32_t* Hnsw<T>::Links(uint32_t e, int level) {
-  if (level == 0) return links0_.data() + static_cast<size_t>(e) * (params_.ml + 1);
+  if (level == 0) return reinterpret_cast<uint32_t*>(Block(e) + links_at_);
   return upper_[e].data() + static_cast<size_t>(level - 1) * (params_.mu + 1);
 }
 
 template <typename T>
 const uint32_t* Hnsw<T>::Links(uint32_t e, int level) const {
-  if (level == 0) return links0_.data() + static_cast<size_t>(e) * (params_.ml + 1);
+  if (level == 0) return reinterpret_cast<const uint32_t*>(Block(e) + links_at_);
   return upper_[e].data() + static_cast<size_t>(level - 1) * (params_.mu + 1);
 }
 
@@ -86,7 +90,7 @@ template <typename T>
 T Hnsw<T>::Distance(Metric metric, const T* q, T q_inv_norm, uint32_t e) const {
   const T* v = Vec(e);
   switch (metric) {
-    case Metric::kCosine: return static_cast<T>(1) - Dot(q, v, dim_) * q_inv_norm * inv_norm_[e];
+    case Metric::kCosine: return static_cast<T>(1) - Dot(q, v, dim_) * q_inv_norm * v[dim_];
     case Metric::kL2:
     case Metric::kL2Sq: return L2Sq(q, v, dim_);
     case Metric::kDotProduct: return Dot(q, v, dim_);
@@ -96,7 +100,7 @@ T Hnsw<T>::Distance(Metric metric, const T* q, T q_inv_norm, uint32_t e) const {
 
 template <typename T>
 T Hnsw<T>::EntryDistance(uint32_t a, uint32_t b) const {
-  return Distance(build_metric_, Vec(a), cosine_ ? inv_norm_[a] : T(0), b);
+  return Distance(build_metric_, Vec(a), cosine_ ? InvNormOf(a) : T(0), b);
 }
 
 template <typename T>
@@ -133,20 +137,18 @@ uint32_t Hnsw<T>::NewSlot() {
 
 template <typename T>
 void Hnsw<T>::Grow(size_t n) {
-  vecs_.resize(n * dim_);
-  if (cosine_) inv_norm_.resize(n);
+  blocks_.resize(n * lines_);
   offset_.resize(n);
   span_.resize(n);
   level_.resize(n);
   free_slot_.resize(n);
-  links0_.resize(n * (params_.ml + 1));
   upper_.resize(n);
 }
 
 template <typename T>
 void Hnsw<T>::InitEntry(uint32_t e, uint64_t offset, const T* vec, uint64_t begin_ts, int level) {
   std::copy(vec, vec + dim_, MutableVec(e));
-  if (cosine_) inv_norm_[e] = InvNorm(vec);
+  if (cosine_) InvNormOf(e) = InvNorm(vec);
   offset_[e] = offset;
   span_[e] = {begin_ts, kForever};
   free_slot_[e] = 0;
@@ -194,7 +196,12 @@ void Hnsw<T>::SearchLayer(Metric metric, const T* q, T q_inv, std::vector<Cand>&
                           const StatementControl* control) const {
   // Heaps on buffers kept per thread: candidates nearest on top, results farthest on top.
   thread_local std::vector<Cand> candidates, results;
-  thread_local std::vector<uint32_t> links;
+  thread_local std::vector<uint32_t> links, fresh;
+  const size_t vec_lines = (links_at_ + 63) / 64;
+  auto fetch = [&](uint32_t e) {
+    const std::byte* b = Block(e);
+    for (size_t i = 0; i < vec_lines; ++i) Prefetch(b + i * 64);
+  };
   candidates.clear();
   results.clear();
   const auto nearer = std::greater<Cand>();
@@ -217,6 +224,10 @@ void Hnsw<T>::SearchLayer(Metric metric, const T* q, T q_inv, std::vector<Cand>&
     if (results.size() >= ef && c.first > results.front().first) break;
     std::pop_heap(candidates.begin(), candidates.end(), nearer);
     candidates.pop_back();
+    // The next to expand is most likely the new top: its list is fetched meanwhile.
+    if (!kLocked && level == 0 && !candidates.empty()) {
+      Prefetch(Links(candidates.front().second, 0));
+    }
     if (control != nullptr && ++expanded % kPollEvery == 0) control->Check();
     const uint32_t* list;
     uint32_t count;
@@ -229,10 +240,16 @@ void Hnsw<T>::SearchLayer(Metric metric, const T* q, T q_inv, std::vector<Cand>&
       list = l + 1;
       count = l[0];
     }
+    // First the neighbours not reached before, their vectors all requested at once (the
+    // fetches from memory overlap), then their distances.
+    fresh.clear();
     for (uint32_t i = 0; i < count; ++i) {
-      uint32_t n = list[i];
-      if (i + 1 < count) Prefetch(Vec(list[i + 1]));
+      const uint32_t n = list[i];
       if (visited.TestAndSet(n)) continue;
+      fetch(n);
+      fresh.push_back(n);
+    }
+    for (const uint32_t n : fresh) {
       T d = Distance(metric, q, q_inv, n);
       if (results.size() < ef || d < results.front().first) {
         candidates.emplace_back(d, n);
@@ -320,7 +337,7 @@ void Hnsw<T>::Insert(uint32_t e) {
   }
   const int level = level_[e];
   const T* q = Vec(e);
-  const T q_inv = cosine_ ? inv_norm_[e] : T(0);
+  const T q_inv = cosine_ ? InvNormOf(e) : T(0);
   const Metric m = build_metric_;
   ep = GreedyDescend<kLocked>(m, q, q_inv, ep, top, level);
   thread_local Visited visited;
@@ -591,9 +608,8 @@ HnswStats Hnsw<T>::Stats() const {
 template <typename T>
 uint64_t Hnsw<T>::MemoryBytes() const {
   auto lock = ReadLock();
-  uint64_t bytes = vecs_.capacity() * sizeof(T) + inv_norm_.capacity() * sizeof(T) +
-                   offset_.capacity() * 8 + span_.capacity() * sizeof(Span) + level_.capacity() +
-                   free_slot_.capacity() + links0_.capacity() * 4 +
+  uint64_t bytes = blocks_.capacity() * sizeof(Line) + offset_.capacity() * 8 +
+                   span_.capacity() * sizeof(Span) + level_.capacity() + free_slot_.capacity() +
                    upper_.capacity() * sizeof(std::vector<uint32_t>) + free_.capacity() * 4 +
                    current_.capacity() * 4;
   for (const auto& u : upper_) bytes += u.capacity() * 4;
