@@ -32,6 +32,12 @@ inline void Prefetch(const void* p) {
 #endif
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define GRAPHDB_HNSW_INLINE inline __attribute__((always_inline))
+#else
+#define GRAPHDB_HNSW_INLINE inline
+#endif
+
 constexpr unsigned kPollEvery = 64;  // node expansions between polls of the control
 
 }  // namespace
@@ -87,7 +93,7 @@ T Hnsw<T>::InvNorm(const T* v) const {
 }
 
 template <typename T>
-T Hnsw<T>::Distance(Metric metric, const T* q, T q_inv_norm, uint32_t e) const {
+GRAPHDB_HNSW_INLINE T Hnsw<T>::Distance(Metric metric, const T* q, T q_inv_norm, uint32_t e) const {
   const T* v = Vec(e);
   switch (metric) {
     case Metric::kCosine: return static_cast<T>(1) - Dot(q, v, dim_) * q_inv_norm * v[dim_];
@@ -114,13 +120,22 @@ int Hnsw<T>::DrawLevel(uint32_t e) const {
 }
 
 template <typename T>
-bool Hnsw<T>::Visible(uint32_t e, const SearchOptions& options) const {
+GRAPHDB_HNSW_INLINE bool Hnsw<T>::Visible(uint32_t e, const SearchOptions& options) const {
   // A freed slot has the empty span [kForever, 0).
   const Span& span = span_[e];
   if (span.begin > options.snapshot || span.end <= options.snapshot) return false;
   if (options.allowed == nullptr && options.skip == nullptr) return true;
   if (options.allowed != nullptr && !BitSet(*options.allowed, offset_[e])) return false;
   return !Contains(options.skip, offset_[e]);
+}
+
+template <typename T>
+void Hnsw<T>::NoteBegin(bool empty, uint64_t ts) {
+  if (empty) {
+    visible_from_ = ts;
+  } else if (visible_from_ != kForever) {
+    visible_from_ = std::max(visible_from_, ts);
+  }
 }
 
 template <typename T>
@@ -192,7 +207,7 @@ uint32_t Hnsw<T>::GreedyDescend(Metric metric, const T* q, T q_inv, uint32_t ep,
 template <typename T>
 template <bool kLocked, typename Accept>
 void Hnsw<T>::SearchLayer(Metric metric, const T* q, T q_inv, std::vector<Cand>& entry_points,
-                          uint32_t ef, int level, Accept accept, Visited& visited,
+                          uint32_t ef, int level, Accept accept, bool fetch_spans, Visited& visited,
                           const StatementControl* control) const {
   // Heaps on buffers kept per thread: candidates nearest on top, results farthest on top.
   thread_local std::vector<Cand> candidates, results;
@@ -247,6 +262,7 @@ void Hnsw<T>::SearchLayer(Metric metric, const T* q, T q_inv, std::vector<Cand>&
       const uint32_t n = list[i];
       if (visited.TestAndSet(n)) continue;
       fetch(n);
+      if (fetch_spans) Prefetch(&span_[n]);
       fresh.push_back(n);
     }
     for (const uint32_t n : fresh) {
@@ -343,10 +359,13 @@ void Hnsw<T>::Insert(uint32_t e) {
   thread_local Visited visited;
   std::vector<Cand> eps{{Distance(m, q, q_inv, ep), ep}};
   // Links go to current versions only; ended ones are still walked through.
-  auto live = [this, e](uint32_t n) { return n != e && span_[n].end == kForever; };
+  const bool all_current = AllCurrent();
+  auto live = [this, e, all_current](uint32_t n) {
+    return n != e && (all_current || span_[n].end == kForever);
+  };
   for (int l = std::min(level, top); l >= 0; --l) {
     visited.Reset(offset_.size());
-    SearchLayer<kLocked>(m, q, q_inv, eps, params_.efc, l, live, visited, nullptr);
+    SearchLayer<kLocked>(m, q, q_inv, eps, params_.efc, l, live, !all_current, visited, nullptr);
     if (eps.empty()) {  // nothing current reached on this layer: keep descending from ep
       eps.emplace_back(Distance(m, q, q_inv, ep), ep);
       continue;
@@ -383,6 +402,8 @@ void Hnsw<T>::Build(const std::vector<uint64_t>& rows, const std::vector<T>& vec
   Grow(total);
   uint64_t max_offset = 0;
   for (uint64_t r : rows) max_offset = std::max(max_offset, r);
+  const uint64_t latest = *std::max_element(begin_ts.begin(), begin_ts.end());
+  NoteBegin(first == 0 && free_.empty(), latest);
   if (current_.size() <= max_offset) current_.resize(max_offset + 1, kNone);
   for (size_t i = 0; i < n; ++i) {
     uint32_t e = first + static_cast<uint32_t>(i);
@@ -430,6 +451,7 @@ void Hnsw<T>::Put(uint64_t offset, const T* vec, uint64_t ts) {
   } else {
     ++current_count_;
   }
+  NoteBegin(offset_.size() == free_.size(), ts);
   uint32_t e = NewSlot();
   InitEntry(e, offset, vec, ts, 0);
   level_[e] = static_cast<uint8_t>(DrawLevel(e));
@@ -567,9 +589,11 @@ std::vector<Hit> Hnsw<T>::Search(const T* query, const SearchOptions& options) c
       thread_local Visited visited;
       visited.Reset(offset_.size());
       std::vector<Cand> found{{Distance(m, query, q_inv, ep), ep}};
-      auto accept = [this, &options](uint32_t e) { return Visible(e, options); };
-      SearchLayer<false>(m, query, q_inv, found, static_cast<uint32_t>(ef), 0, accept, visited,
-                         options.control);
+      const bool all = AllCurrent() && options.allowed == nullptr && options.skip == nullptr &&
+                       visible_from_ != kForever && options.snapshot >= visible_from_;
+      auto accept = [this, &options, all](uint32_t e) { return all || Visible(e, options); };
+      SearchLayer<false>(m, query, q_inv, found, static_cast<uint32_t>(ef), 0, accept, !all,
+                         visited, options.control);
       // Exact distances for the nearest few: enough beyond k to settle the order of entries
       // whose approximate distances tie.
       const size_t keep = std::min<size_t>(found.size(), size_t{options.k} + 4);

@@ -145,7 +145,12 @@ class Hnsw {
   T InvNorm(const T* v) const;
   int DrawLevel(uint32_t e) const;
   bool Visible(uint32_t e, const SearchOptions& options) const;
+  // Every entry is current (none ended, no slot free): then each one is visible at any
+  // snapshot from visible_from_ on, and a search need not read spans.
+  bool AllCurrent() const { return ended_count_ == 0 && free_.empty(); }
 
+  // Records an entry begun at ts (`empty`: the graph had no entries before).
+  void NoteBegin(bool empty, uint64_t ts);
   // Allocates slot for a new entry (a freed one or a new one at the end).
   uint32_t NewSlot();
   void Grow(size_t entries);  // makes room for `entries` entries
@@ -156,7 +161,7 @@ class Hnsw {
   void Insert(uint32_t e);
   template <bool kLocked, typename Accept>
   void SearchLayer(Metric metric, const T* q, T q_inv, std::vector<Cand>& entry_points, uint32_t ef,
-                   int level, Accept accept, Visited& visited,
+                   int level, Accept accept, bool fetch_spans, Visited& visited,
                    const StatementControl* control) const;
   template <bool kLocked>
   uint32_t GreedyDescend(Metric metric, const T* q, T q_inv, uint32_t ep, int from_level,
@@ -212,6 +217,9 @@ class Hnsw {
   std::vector<uint32_t> current_;
   uint64_t current_count_ = 0;
   uint64_t ended_count_ = 0;  // ended, not yet pruned
+  // The latest begin_ts of any entry (kForever: not known, as after a Load that does not
+  // set it): with AllCurrent(), a search at a snapshot from here on accepts every entry.
+  uint64_t visible_from_ = kForever;
 
   std::mutex entry_mu_;  // guards entry_ / max_level_ during Build
   uint32_t entry_ = kNone;
