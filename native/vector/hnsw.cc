@@ -87,6 +87,12 @@ const uint32_t* Hnsw<T>::Links(uint32_t e, int level) const {
 }
 
 template <typename T>
+GRAPHDB_HNSW_INLINE void Hnsw<T>::FetchVec(uint32_t e) const {
+  const std::byte* b = Block(e);
+  for (size_t at = 0; at < links_at_; at += 64) Prefetch(b + at);
+}
+
+template <typename T>
 T Hnsw<T>::InvNorm(const T* v) const {
   T sq = Dot(v, v, dim_);
   return sq > 0 ? static_cast<T>(1) / std::sqrt(sq) : static_cast<T>(0);
@@ -212,11 +218,6 @@ void Hnsw<T>::SearchLayer(Metric metric, const T* q, T q_inv, std::vector<Cand>&
   // Heaps on buffers kept per thread: candidates nearest on top, results farthest on top.
   thread_local std::vector<Cand> candidates, results;
   thread_local std::vector<uint32_t> links, fresh;
-  const size_t vec_lines = (links_at_ + 63) / 64;
-  auto fetch = [&](uint32_t e) {
-    const std::byte* b = Block(e);
-    for (size_t i = 0; i < vec_lines; ++i) Prefetch(b + i * 64);
-  };
   candidates.clear();
   results.clear();
   const auto nearer = std::greater<Cand>();
@@ -261,7 +262,7 @@ void Hnsw<T>::SearchLayer(Metric metric, const T* q, T q_inv, std::vector<Cand>&
     for (uint32_t i = 0; i < count; ++i) {
       const uint32_t n = list[i];
       if (visited.TestAndSet(n)) continue;
-      fetch(n);
+      FetchVec(n);
       if (fetch_spans) Prefetch(&span_[n]);
       fresh.push_back(n);
     }

@@ -143,6 +143,8 @@ class Hnsw {
   T Distance(Metric metric, const T* q, T q_inv_norm, uint32_t e) const;
   T EntryDistance(uint32_t a, uint32_t b) const;
   T InvNorm(const T* v) const;
+  // Asks the memory for entry e's vector and inverse norm ahead of their use.
+  void FetchVec(uint32_t e) const;
   int DrawLevel(uint32_t e) const;
   bool Visible(uint32_t e, const SearchOptions& options) const;
   // Every entry is current (none ended, no slot free): then each one is visible at any

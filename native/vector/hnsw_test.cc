@@ -184,12 +184,10 @@ TEST(HnswTest, VersionsAtSnapshots) {
 
 // Only inserts (no version ended): a search still leaves out rows begun after its snapshot.
 TEST(HnswTest, InsertsOnlyAtSnapshots) {
-  const size_t n = 500, dim = 8;
-  auto data = Clustered<float>(6, n, dim, 5);
-  HnswParams params;
-  params.metric = Metric::kCosine;
-  auto index = BuildIndex(data, dim, params, nullptr);
-  std::vector<float> q(data.begin(), data.begin() + dim);
+  const size_t dim = 8;
+  const auto data = Clustered<float>(6, 500, dim, 5);
+  auto index = BuildIndex(data, dim, HnswParams{}, nullptr);  // cosine
+  const std::vector<float> q(data.begin(), data.begin() + dim);
   index->Put(600, q.data(), 30);  // row 0's vector again, as row 600
   index->Put(601, q.data(), 40);
   SearchOptions options;
