@@ -32,16 +32,24 @@ inline void Prefetch(const void* p) {
 #endif
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define GRAPHDB_HNSW_INLINE inline __attribute__((always_inline))
+#else
+#define GRAPHDB_HNSW_INLINE inline
+#endif
+
 constexpr unsigned kPollEvery = 64;  // node expansions between polls of the control
 
 }  // namespace
 
 // Marks of the entries a search has reached: a stamp per entry, so that clearing is a new
-// stamp. One per thread, grown to the largest graph it has searched.
+// stamp (and a full clear every 65,535 searches). Two bytes an entry keep the marks of a
+// million-entry graph in 2 MB of cache. One per thread, grown to the largest graph it has
+// searched.
 template <typename T>
 struct Hnsw<T>::Visited {
-  std::vector<uint32_t> marks;
-  uint32_t stamp = 0;
+  std::vector<uint16_t> marks;
+  uint16_t stamp = 0;
   void Reset(size_t n) {
     if (marks.size() < n) marks.resize(n + n / 4 + 16, 0);
     if (++stamp == 0) {
@@ -62,18 +70,26 @@ Hnsw<T>::Hnsw(uint32_t dim, HnswParams params)
       build_metric_(params.metric == Metric::kDotProduct ? Metric::kL2Sq : params.metric),
       cosine_(params.metric == Metric::kCosine),
       level_mult_(params.pu > 0 && params.pu < 1 ? 1.0 / std::log(1.0 / params.pu) : 0.0),
+      links_at_((static_cast<size_t>(dim) + 1) * sizeof(T)),
+      lines_((links_at_ + (static_cast<size_t>(params.ml) + 1) * sizeof(uint32_t) + 63) / 64),
       stripes_(std::make_unique<std::array<std::mutex, kStripes>>()) {}
 
 template <typename T>
 uint32_t* Hnsw<T>::Links(uint32_t e, int level) {
-  if (level == 0) return links0_.data() + static_cast<size_t>(e) * (params_.ml + 1);
+  if (level == 0) return reinterpret_cast<uint32_t*>(Block(e) + links_at_);
   return upper_[e].data() + static_cast<size_t>(level - 1) * (params_.mu + 1);
 }
 
 template <typename T>
 const uint32_t* Hnsw<T>::Links(uint32_t e, int level) const {
-  if (level == 0) return links0_.data() + static_cast<size_t>(e) * (params_.ml + 1);
+  if (level == 0) return reinterpret_cast<const uint32_t*>(Block(e) + links_at_);
   return upper_[e].data() + static_cast<size_t>(level - 1) * (params_.mu + 1);
+}
+
+template <typename T>
+GRAPHDB_HNSW_INLINE void Hnsw<T>::FetchVec(uint32_t e) const {
+  const std::byte* b = Block(e);
+  for (size_t at = 0; at < links_at_; at += 64) Prefetch(b + at);
 }
 
 template <typename T>
@@ -83,10 +99,10 @@ T Hnsw<T>::InvNorm(const T* v) const {
 }
 
 template <typename T>
-T Hnsw<T>::Distance(Metric metric, const T* q, T q_inv_norm, uint32_t e) const {
+GRAPHDB_HNSW_INLINE T Hnsw<T>::Distance(Metric metric, const T* q, T q_inv_norm, uint32_t e) const {
   const T* v = Vec(e);
   switch (metric) {
-    case Metric::kCosine: return static_cast<T>(1) - Dot(q, v, dim_) * q_inv_norm * inv_norm_[e];
+    case Metric::kCosine: return static_cast<T>(1) - Dot(q, v, dim_) * q_inv_norm * v[dim_];
     case Metric::kL2:
     case Metric::kL2Sq: return L2Sq(q, v, dim_);
     case Metric::kDotProduct: return Dot(q, v, dim_);
@@ -96,7 +112,7 @@ T Hnsw<T>::Distance(Metric metric, const T* q, T q_inv_norm, uint32_t e) const {
 
 template <typename T>
 T Hnsw<T>::EntryDistance(uint32_t a, uint32_t b) const {
-  return Distance(build_metric_, Vec(a), cosine_ ? inv_norm_[a] : T(0), b);
+  return Distance(build_metric_, Vec(a), cosine_ ? InvNormOf(a) : T(0), b);
 }
 
 template <typename T>
@@ -110,13 +126,22 @@ int Hnsw<T>::DrawLevel(uint32_t e) const {
 }
 
 template <typename T>
-bool Hnsw<T>::Visible(uint32_t e, const SearchOptions& options) const {
+GRAPHDB_HNSW_INLINE bool Hnsw<T>::Visible(uint32_t e, const SearchOptions& options) const {
   // A freed slot has the empty span [kForever, 0).
   const Span& span = span_[e];
   if (span.begin > options.snapshot || span.end <= options.snapshot) return false;
   if (options.allowed == nullptr && options.skip == nullptr) return true;
   if (options.allowed != nullptr && !BitSet(*options.allowed, offset_[e])) return false;
   return !Contains(options.skip, offset_[e]);
+}
+
+template <typename T>
+void Hnsw<T>::NoteBegin(bool empty, uint64_t ts) {
+  if (empty) {
+    visible_from_ = ts;
+  } else if (visible_from_ != kForever) {
+    visible_from_ = std::max(visible_from_, ts);
+  }
 }
 
 template <typename T>
@@ -133,20 +158,18 @@ uint32_t Hnsw<T>::NewSlot() {
 
 template <typename T>
 void Hnsw<T>::Grow(size_t n) {
-  vecs_.resize(n * dim_);
-  if (cosine_) inv_norm_.resize(n);
+  blocks_.resize(n * lines_);
   offset_.resize(n);
   span_.resize(n);
   level_.resize(n);
   free_slot_.resize(n);
-  links0_.resize(n * (params_.ml + 1));
   upper_.resize(n);
 }
 
 template <typename T>
 void Hnsw<T>::InitEntry(uint32_t e, uint64_t offset, const T* vec, uint64_t begin_ts, int level) {
   std::copy(vec, vec + dim_, MutableVec(e));
-  if (cosine_) inv_norm_[e] = InvNorm(vec);
+  if (cosine_) InvNormOf(e) = InvNorm(vec);
   offset_[e] = offset;
   span_[e] = {begin_ts, kForever};
   free_slot_[e] = 0;
@@ -190,11 +213,11 @@ uint32_t Hnsw<T>::GreedyDescend(Metric metric, const T* q, T q_inv, uint32_t ep,
 template <typename T>
 template <bool kLocked, typename Accept>
 void Hnsw<T>::SearchLayer(Metric metric, const T* q, T q_inv, std::vector<Cand>& entry_points,
-                          uint32_t ef, int level, Accept accept, Visited& visited,
+                          uint32_t ef, int level, Accept accept, bool fetch_spans, Visited& visited,
                           const StatementControl* control) const {
   // Heaps on buffers kept per thread: candidates nearest on top, results farthest on top.
   thread_local std::vector<Cand> candidates, results;
-  thread_local std::vector<uint32_t> links;
+  thread_local std::vector<uint32_t> links, fresh;
   candidates.clear();
   results.clear();
   const auto nearer = std::greater<Cand>();
@@ -217,6 +240,10 @@ void Hnsw<T>::SearchLayer(Metric metric, const T* q, T q_inv, std::vector<Cand>&
     if (results.size() >= ef && c.first > results.front().first) break;
     std::pop_heap(candidates.begin(), candidates.end(), nearer);
     candidates.pop_back();
+    // The next to expand is most likely the new top: its list is fetched meanwhile.
+    if (!kLocked && level == 0 && !candidates.empty()) {
+      Prefetch(Links(candidates.front().second, 0));
+    }
     if (control != nullptr && ++expanded % kPollEvery == 0) control->Check();
     const uint32_t* list;
     uint32_t count;
@@ -229,10 +256,17 @@ void Hnsw<T>::SearchLayer(Metric metric, const T* q, T q_inv, std::vector<Cand>&
       list = l + 1;
       count = l[0];
     }
+    // First the neighbours not reached before, their vectors all requested at once (the
+    // fetches from memory overlap), then their distances.
+    fresh.clear();
     for (uint32_t i = 0; i < count; ++i) {
-      uint32_t n = list[i];
-      if (i + 1 < count) Prefetch(Vec(list[i + 1]));
+      const uint32_t n = list[i];
       if (visited.TestAndSet(n)) continue;
+      FetchVec(n);
+      if (fetch_spans) Prefetch(&span_[n]);
+      fresh.push_back(n);
+    }
+    for (const uint32_t n : fresh) {
       T d = Distance(metric, q, q_inv, n);
       if (results.size() < ef || d < results.front().first) {
         candidates.emplace_back(d, n);
@@ -320,16 +354,19 @@ void Hnsw<T>::Insert(uint32_t e) {
   }
   const int level = level_[e];
   const T* q = Vec(e);
-  const T q_inv = cosine_ ? inv_norm_[e] : T(0);
+  const T q_inv = cosine_ ? InvNormOf(e) : T(0);
   const Metric m = build_metric_;
   ep = GreedyDescend<kLocked>(m, q, q_inv, ep, top, level);
   thread_local Visited visited;
   std::vector<Cand> eps{{Distance(m, q, q_inv, ep), ep}};
   // Links go to current versions only; ended ones are still walked through.
-  auto live = [this, e](uint32_t n) { return n != e && span_[n].end == kForever; };
+  const bool all_current = AllCurrent();
+  auto live = [this, e, all_current](uint32_t n) {
+    return n != e && (all_current || span_[n].end == kForever);
+  };
   for (int l = std::min(level, top); l >= 0; --l) {
     visited.Reset(offset_.size());
-    SearchLayer<kLocked>(m, q, q_inv, eps, params_.efc, l, live, visited, nullptr);
+    SearchLayer<kLocked>(m, q, q_inv, eps, params_.efc, l, live, !all_current, visited, nullptr);
     if (eps.empty()) {  // nothing current reached on this layer: keep descending from ep
       eps.emplace_back(Distance(m, q, q_inv, ep), ep);
       continue;
@@ -366,6 +403,8 @@ void Hnsw<T>::Build(const std::vector<uint64_t>& rows, const std::vector<T>& vec
   Grow(total);
   uint64_t max_offset = 0;
   for (uint64_t r : rows) max_offset = std::max(max_offset, r);
+  const uint64_t latest = *std::max_element(begin_ts.begin(), begin_ts.end());
+  NoteBegin(first == 0 && free_.empty(), latest);
   if (current_.size() <= max_offset) current_.resize(max_offset + 1, kNone);
   for (size_t i = 0; i < n; ++i) {
     uint32_t e = first + static_cast<uint32_t>(i);
@@ -413,6 +452,7 @@ void Hnsw<T>::Put(uint64_t offset, const T* vec, uint64_t ts) {
   } else {
     ++current_count_;
   }
+  NoteBegin(offset_.size() == free_.size(), ts);
   uint32_t e = NewSlot();
   InitEntry(e, offset, vec, ts, 0);
   level_[e] = static_cast<uint8_t>(DrawLevel(e));
@@ -550,9 +590,11 @@ std::vector<Hit> Hnsw<T>::Search(const T* query, const SearchOptions& options) c
       thread_local Visited visited;
       visited.Reset(offset_.size());
       std::vector<Cand> found{{Distance(m, query, q_inv, ep), ep}};
-      auto accept = [this, &options](uint32_t e) { return Visible(e, options); };
-      SearchLayer<false>(m, query, q_inv, found, static_cast<uint32_t>(ef), 0, accept, visited,
-                         options.control);
+      const bool all = AllCurrent() && options.allowed == nullptr && options.skip == nullptr &&
+                       visible_from_ != kForever && options.snapshot >= visible_from_;
+      auto accept = [this, &options, all](uint32_t e) { return all || Visible(e, options); };
+      SearchLayer<false>(m, query, q_inv, found, static_cast<uint32_t>(ef), 0, accept, !all,
+                         visited, options.control);
       // Exact distances for the nearest few: enough beyond k to settle the order of entries
       // whose approximate distances tie.
       const size_t keep = std::min<size_t>(found.size(), size_t{options.k} + 4);
@@ -591,9 +633,8 @@ HnswStats Hnsw<T>::Stats() const {
 template <typename T>
 uint64_t Hnsw<T>::MemoryBytes() const {
   auto lock = ReadLock();
-  uint64_t bytes = vecs_.capacity() * sizeof(T) + inv_norm_.capacity() * sizeof(T) +
-                   offset_.capacity() * 8 + span_.capacity() * sizeof(Span) + level_.capacity() +
-                   free_slot_.capacity() + links0_.capacity() * 4 +
+  uint64_t bytes = blocks_.capacity() * sizeof(Line) + offset_.capacity() * 8 +
+                   span_.capacity() * sizeof(Span) + level_.capacity() + free_slot_.capacity() +
                    upper_.capacity() * sizeof(std::vector<uint32_t>) + free_.capacity() * 4 +
                    current_.capacity() * 4;
   for (const auto& u : upper_) bytes += u.capacity() * 4;

@@ -30,6 +30,7 @@
 
 #include <array>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -132,8 +133,18 @@ class Hnsw {
   struct Visited;
 
   uint32_t MaxDegree(int level) const { return level == 0 ? params_.ml : params_.mu; }
-  const T* Vec(uint32_t e) const { return vecs_.data() + static_cast<size_t>(e) * dim_; }
-  T* MutableVec(uint32_t e) { return vecs_.data() + static_cast<size_t>(e) * dim_; }
+  // Entry e's block (see blocks_ below) and the parts of it.
+  const std::byte* Block(uint32_t e) const {
+    return reinterpret_cast<const std::byte*>(blocks_.data() + static_cast<size_t>(e) * lines_);
+  }
+  std::byte* Block(uint32_t e) {
+    return reinterpret_cast<std::byte*>(blocks_.data() + static_cast<size_t>(e) * lines_);
+  }
+  const T* Vec(uint32_t e) const { return reinterpret_cast<const T*>(Block(e)); }
+  T* MutableVec(uint32_t e) { return reinterpret_cast<T*>(Block(e)); }
+  // Cosine only: 1 / |v| (0 for a zero vector); the element after the vector.
+  T InvNormOf(uint32_t e) const { return Vec(e)[dim_]; }
+  T& InvNormOf(uint32_t e) { return MutableVec(e)[dim_]; }
   uint32_t* Links(uint32_t e, int level);
   const uint32_t* Links(uint32_t e, int level) const;
   // The distance of `metric` from q (with 1/|q|, for cosine) to entry e. The graph is built with
@@ -142,9 +153,16 @@ class Hnsw {
   T Distance(Metric metric, const T* q, T q_inv_norm, uint32_t e) const;
   T EntryDistance(uint32_t a, uint32_t b) const;
   T InvNorm(const T* v) const;
+  // Asks the memory for entry e's vector and inverse norm ahead of their use.
+  void FetchVec(uint32_t e) const;
   int DrawLevel(uint32_t e) const;
   bool Visible(uint32_t e, const SearchOptions& options) const;
+  // Every entry is current (none ended, no slot free): then each one is visible at any
+  // snapshot from visible_from_ on, and a search need not read spans.
+  bool AllCurrent() const { return ended_count_ == 0 && free_.empty(); }
 
+  // Records an entry begun at ts (`empty`: the graph had no entries before).
+  void NoteBegin(bool empty, uint64_t ts);
   // Allocates slot for a new entry (a freed one or a new one at the end).
   uint32_t NewSlot();
   void Grow(size_t entries);  // makes room for `entries` entries
@@ -155,7 +173,7 @@ class Hnsw {
   void Insert(uint32_t e);
   template <bool kLocked, typename Accept>
   void SearchLayer(Metric metric, const T* q, T q_inv, std::vector<Cand>& entry_points, uint32_t ef,
-                   int level, Accept accept, Visited& visited,
+                   int level, Accept accept, bool fetch_spans, Visited& visited,
                    const StatementControl* control) const;
   template <bool kLocked>
   uint32_t GreedyDescend(Metric metric, const T* q, T q_inv, uint32_t ep, int from_level,
@@ -170,8 +188,10 @@ class Hnsw {
   const uint32_t dim_;
   const HnswParams params_;
   const Metric build_metric_;
-  const bool cosine_;  // inv_norm_ is kept
+  const bool cosine_;  // InvNormOf is kept
   const double level_mult_;
+  const size_t links_at_;  // bytes from the start of a block to its layer-0 list
+  const size_t lines_;     // cache lines per block
 
   // Writers take mu_ unique, searches shared. A writer first takes turnstile_, which every
   // search passes through before taking mu_, so that a stream of searches cannot starve a
@@ -188,9 +208,14 @@ class Hnsw {
   }
   mutable std::shared_mutex mu_;
   mutable std::mutex turnstile_;
-  // Per entry:
-  std::vector<T> vecs_;
-  std::vector<T> inv_norm_;  // cosine only: 1 / |v| (0 for a zero vector)
+  // Per entry, one block of whole cache lines holding what a search reads of it: the vector
+  // (dim values), 1 / |v| (one more value), and the layer-0 neighbour list ((ml + 1) uint32:
+  // count, neighbours). A visited neighbour costs one run of adjacent lines, prefetched
+  // while the distances of the neighbours before it are computed.
+  struct alignas(64) Line {
+    std::byte bytes[64];
+  };
+  std::vector<Line> blocks_;
   std::vector<uint64_t> offset_;
   struct Span {
     uint64_t begin, end;  // [begin_ts, end_ts)
@@ -198,13 +223,15 @@ class Hnsw {
   std::vector<Span> span_;
   std::vector<uint8_t> level_;
   std::vector<uint8_t> free_slot_;
-  std::vector<uint32_t> links0_;              // (ml + 1) per entry: count, neighbours
   std::vector<std::vector<uint32_t>> upper_;  // (mu + 1) per layer above 0
   std::vector<uint32_t> free_;                // reusable slots
   // Per row offset: its current entry (kNone: none).
   std::vector<uint32_t> current_;
   uint64_t current_count_ = 0;
   uint64_t ended_count_ = 0;  // ended, not yet pruned
+  // The latest begin_ts of any entry (kForever: not known, as after a Load that does not
+  // set it): with AllCurrent(), a search at a snapshot from here on accepts every entry.
+  uint64_t visible_from_ = kForever;
 
   std::mutex entry_mu_;  // guards entry_ / max_level_ during Build
   uint32_t entry_ = kNone;

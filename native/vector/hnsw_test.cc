@@ -182,6 +182,28 @@ TEST(HnswTest, VersionsAtSnapshots) {
   EXPECT_EQ(index->Stats().ended, 2u);  // row 7's first version and row 9
 }
 
+// Only inserts (no version ended): a search still leaves out rows begun after its snapshot.
+TEST(HnswTest, InsertsOnlyAtSnapshots) {
+  const size_t dim = 8;
+  const auto data = Clustered<float>(6, 500, dim, 5);
+  auto index = BuildIndex(data, dim, HnswParams{}, nullptr);  // cosine
+  const std::vector<float> q(data.begin(), data.begin() + dim);
+  index->Put(600, q.data(), 30);  // row 0's vector again, as row 600
+  index->Put(601, q.data(), 40);
+  SearchOptions options;
+  options.k = 3;
+  options.efs = 16;
+  for (const auto& [snapshot, want] : std::vector<std::pair<uint64_t, std::set<uint64_t>>>{
+           {29, {0}}, {30, {0, 600}}, {39, {0, 600}}, {40, {0, 600, 601}}}) {
+    options.snapshot = snapshot;
+    std::set<uint64_t> exact;
+    for (const Hit& h : index->Search(q.data(), options)) {
+      if (h.distance < 1e-6) exact.insert(h.offset);
+    }
+    EXPECT_EQ(exact, want) << "snapshot " << snapshot;
+  }
+}
+
 TEST(HnswTest, DeleteAndPruneKeepRecall) {
   const size_t n = 6000, dim = 32;
   auto data = Clustered<float>(6, n, dim, 30);
