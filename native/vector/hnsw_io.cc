@@ -11,6 +11,8 @@
 // Only current versions matter to a reader at the snapshot or later: an entry visible at the
 // snapshot is saved as current (end kForever), any other as ended at 0, still linking the
 // graph until the first Prune takes it out.
+#include <algorithm>
+
 #include "exec/secondary_index.h"
 #include "vector/hnsw.h"
 
@@ -42,7 +44,7 @@ void Hnsw<T>::Save(uint64_t snapshot, std::string* out) const {
     AppendFixed<uint64_t>(out, visible ? span.begin : kForever);  // kForever: ended (see above)
     AppendFixed<uint8_t>(out, level_[e]);
     out->append(reinterpret_cast<const char*>(Vec(e)), dim_ * sizeof(T));
-    if (cosine_) AppendFixed<T>(out, inv_norm_[e]);
+    if (cosine_) AppendFixed<T>(out, InvNormOf(e));
     for (int level = 0; level <= static_cast<int>(level_[e]); ++level) {
       const uint32_t* links = Links(e, level);
       out->append(reinterpret_cast<const char*>(links), (links[0] + 1) * sizeof(uint32_t));
@@ -76,6 +78,7 @@ bool Hnsw<T>::Load(std::string_view in) {
     free_.clear();
     current_.clear();
     current_count_ = ended_count_ = 0;
+    visible_from_ = kForever;
     return false;
   };
   Grow(slots);
@@ -101,7 +104,7 @@ bool Hnsw<T>::Load(std::string_view in) {
     level_[e] = level;
     upper_[e].assign(static_cast<size_t>(level) * (params_.mu + 1), 0);
     if (!r.GetRaw(MutableVec(e), dim_ * sizeof(T))) return fail();
-    if (cosine_ && !ReadFixed(r, &inv_norm_[e])) return fail();
+    if (cosine_ && !ReadFixed(r, &InvNormOf(e))) return fail();
     for (int l = 0; l <= static_cast<int>(level); ++l) {
       uint32_t* links = Links(e, l);
       if (!ReadFixed(r, &links[0]) || links[0] > MaxDegree(l)) return fail();
@@ -133,6 +136,16 @@ bool Hnsw<T>::Load(std::string_view in) {
   }
   entry_ = entry;
   max_level_ = max_level;
+  // Searches skip span reads at snapshots from the newest entry's begin on, while every entry
+  // is current (AllCurrent); an empty graph leaves it to the first insert (NoteBegin).
+  visible_from_ = kForever;
+  if (current_count_ > 0) {
+    uint64_t newest = 0;
+    for (uint32_t e = 0; e < slots; ++e) {
+      if (!free_slot_[e] && span_[e].end == kForever) newest = std::max(newest, span_[e].begin);
+    }
+    visible_from_ = newest;
+  }
   return true;
 }
 
