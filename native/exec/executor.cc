@@ -189,7 +189,9 @@ OperatorPtr MapOperators(const LogicalOperator& op, const catalog::Catalog* cata
         std::vector<SortKey> keys;
         for (const auto* o : op.order_by) keys.push_back({o->expr.get(), o->descending});
         if (op.expr2) {  // ORDER BY ... LIMIT: a bounded heap (exec/top_k.h)
-          out = std::make_unique<TopKOp>(std::move(keys), op.expr, op.expr2, parallel());
+          auto top = std::make_unique<TopKOp>(std::move(keys), op.expr, op.expr2, parallel());
+          top->SetScanSource(ScanTopK::For(op, catalog));
+          out = std::move(top);
         } else {
           out = std::make_unique<SortOp>(std::move(keys), op.expr, op.expr2, parallel());
         }
