@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "exec/column_filter.h"
 #include "exec/expression_evaluator.h"
 #include "exec/graph_store.h"
 
@@ -83,21 +84,13 @@ using planner::LogicalOpKind;
 enum class KeyClass : uint8_t { kInteger, kString };
 
 bool KeyClassOf(LogicalTypeId id, KeyClass* out) {
-  switch (id) {
-    case LogicalTypeId::kInt8:
-    case LogicalTypeId::kInt16:
-    case LogicalTypeId::kInt32:
-    case LogicalTypeId::kInt64:
-    case LogicalTypeId::kSerial:
-    case LogicalTypeId::kDate:
-    case LogicalTypeId::kTimestamp:
-    case LogicalTypeId::kTimestampTz:
-    case LogicalTypeId::kTimestampNs:
-    case LogicalTypeId::kTimestampMs:
-    case LogicalTypeId::kTimestampSec: *out = KeyClass::kInteger; return true;
-    case LogicalTypeId::kString: *out = KeyClass::kString; return true;
-    default: return false;
+  if (IsSignedInteger(id) || IsTemporal(id)) {
+    *out = KeyClass::kInteger;
+    return true;
   }
+  if (id != LogicalTypeId::kString) return false;
+  *out = KeyClass::kString;
+  return true;
 }
 
 // The first 8 bytes of `s` as a big-endian number (zeros past its end): strings whose prefixes

@@ -396,6 +396,7 @@ LogicalOperatorPtr PlanSubquery(const binder::BoundQueryPart& part,
   ApplyIndexSeekRule(root, catalog);
   ApplySemiJoinRule(root);
   ApplyIntersectRule(root, catalog, nullptr);
+  ApplyScanFilterRule(root);
   return root;
 }
 
@@ -439,6 +440,7 @@ LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& c
   ApplySemiJoinRule(plan.root);
   ApplyIntersectRule(plan.root, catalog, estimates);
   ApplyFactorizedCountRule(plan.root, &plan.num_slots);
+  ApplyScanFilterRule(plan.root);
   return plan;
 }
 
