@@ -1,7 +1,9 @@
-// ORDER BY ... LIMIT straight over a node scan (ScanTopK, exec/top_k.h): the rows, and their
-// order, equal those of the generic TOP_K (forced here by a projected item the fused path does
-// not take: `p.id + 0`), at one thread and at several, with NULL keys, ties, long and short
-// strings, several tables, parameters, and the statement's own uncommitted writes.
+// Node scans that read typed columns: ORDER BY ... LIMIT straight over a scan (ScanTopK,
+// exec/top_k.h) and filters run by the scan (ColumnFilter, exec/column_filter.h). The rows, and
+// their order, equal those of the generic operators (forced by an expression the typed paths do
+// not take: `p.id + 0` projected, `p.v + 0 < 30` tested), at one thread and at several, with
+// NULLs, ties, long and short strings, several tables, parameters, and the statement's own
+// uncommitted writes.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -17,7 +19,7 @@ namespace {
 
 constexpr int kNodes = 20000;  // several morsels (ParallelPipeline::kMorselRows)
 
-class ScanTopKTest : public ::testing::Test {
+class TypedScanTest : public ::testing::Test {
  protected:
   void SetUp() override {
     DatabaseConfig config;
@@ -77,7 +79,7 @@ class ScanTopKTest : public ::testing::Test {
   Session session_;
 };
 
-TEST_F(ScanTopKTest, GivesTheGenericRowsInOrder) {
+TEST_F(TypedScanTest, GivesTheGenericRowsInOrder) {
   const std::string p = "MATCH (p:P)";
   ExpectSameAsGeneric(p, "p.id AS id, p.v AS v", "p.v DESC, p.id LIMIT 30");
   // Ties on v keep the scan order; NULLs sort last ascending, first descending.
@@ -99,7 +101,7 @@ TEST_F(ScanTopKTest, GivesTheGenericRowsInOrder) {
   EXPECT_TRUE(RowsWith("MATCH (p:Empty) RETURN p.id ORDER BY p.v LIMIT 5", 3).empty());
 }
 
-TEST_F(ScanTopKTest, TakesSkipAndLimitFromParameters) {
+TEST_F(TypedScanTest, TakesSkipAndLimitFromParameters) {
   const std::string query = "MATCH (p:P) RETURN p.id ORDER BY p.k, p.id SKIP $s LIMIT $l";
   auto run = [&](const std::string& text) {
     ParameterMap params{{"s", Value::Int64(1000)}, {"l", Value::Int64(7)}};
@@ -116,7 +118,7 @@ TEST_F(ScanTopKTest, TakesSkipAndLimitFromParameters) {
   EXPECT_EQ(fused, run("MATCH (p:P) RETURN p.id + 0 ORDER BY p.k, p.id SKIP $s LIMIT $l"));
 }
 
-TEST_F(ScanTopKTest, SeesTheTransactionsOwnWrites) {
+TEST_F(TypedScanTest, SeesTheTransactionsOwnWrites) {
   Run("BEGIN TRANSACTION");
   Run("MATCH (p:P) WHERE p.id % 101 = 0 SET p.v = 1000 + p.id % 7, p.k = 'aaa-updated'");
   Run("MATCH (p:P) WHERE p.id % 103 = 1 DELETE p");
@@ -134,6 +136,85 @@ TEST_F(ScanTopKTest, SeesTheTransactionsOwnWrites) {
   // After the rollback the writes are gone.
   EXPECT_EQ(Count("MATCH (p:P) WHERE p.v >= 1000 RETURN count(*)"), 0);
   ExpectSameAsGeneric("MATCH (p:P)", "p.id AS id, p.v AS v", "p.v, p.id LIMIT 20");
+}
+
+// Filters: each typed test against the same test the scan cannot take (`generic`).
+TEST_F(TypedScanTest, FiltersInTheScanKeepTheGenericRows) {
+  const std::vector<std::pair<std::string, std::string>> filters = {
+      {"p.v < 30", "p.v + 0 < 30"},
+      {"30 > p.v", "30 > p.v + 0"},
+      {"p.v = 7", "p.v + 0 = 7"},
+      {"p.v <> 7", "p.v + 0 <> 7"},
+      {"p.v >= 45 OR p.v <= 2", "p.v + 0 >= 45 OR p.v + 0 <= 2"},
+      {"p.s >= -2 AND p.s < 3", "p.s + 0 >= -2 AND p.s + 0 < 3"},
+      {"p.v IS NULL", "(p.v + 0) IS NULL"},
+      {"p.k IS NOT NULL AND p.v > 10", "lower(p.k) IS NOT NULL AND p.v + 0 > 10"},
+      {"p.k = 'k3'", "lower(p.k) = 'k3'"},
+      {"p.k < 'k2'", "lower(p.k) < 'k2'"},
+      {"p.k STARTS WITH 'prefix-long-1'", "lower(p.k) STARTS WITH 'prefix-long-1'"},
+      {"p.k ENDS WITH '1'", "lower(p.k) ENDS WITH '1'"},
+      {"p.k CONTAINS 'long-2'", "lower(p.k) CONTAINS 'long-2'"},
+      {"p.k STARTS WITH ''", "lower(p.k) STARTS WITH ''"},
+      {"p.k STARTS WITH 'é'", "lower(p.k) STARTS WITH 'é'"},
+      {"p.d >= date('2020-01-20')", "p.d + INTERVAL('0 days') >= date('2020-01-20')"},
+      {"p.v = NULL", "p.v + 0 = NULL"},
+      {"p.k STARTS WITH 'k' AND p.v < 20 AND p.id % 2 = 0",
+       "lower(p.k) STARTS WITH 'k' AND p.v + 0 < 20 AND p.id % 2 = 0"},
+  };
+  for (const auto& [typed, generic] : filters) {
+    const std::string ret = " RETURN count(*), sum(p.v), min(p.id), max(p.k)";
+    const std::vector<std::string> expected = RowsWith("MATCH (p:P) WHERE " + generic + ret, 1);
+    for (int threads : {1, 3}) {
+      EXPECT_EQ(RowsWith("MATCH (p:P) WHERE " + typed + ret, threads), expected)
+          << typed << " threads=" << threads;
+    }
+    EXPECT_EQ(RowsWith("MATCH (p:P:Q) WHERE " + typed + " RETURN p.id", 1),
+              RowsWith("MATCH (p:P:Q) WHERE " + generic + " RETURN p.id", 1))
+        << typed;
+  }
+  // Parameters, and a value of another type than the column's (evaluated generically).
+  ParameterMap params{{"k", Value::String("k1")}, {"v", Value::Int64(12)}};
+  auto count = [&](const std::string& query) {
+    auto r = RunQuery(*db_, query, params, std::nullopt, &session_);
+    EXPECT_TRUE(r.ok()) << query << ": " << r.status().ToString();
+    return r.ok() ? r->rows[0][0].GetInt() : -1;
+  };
+  EXPECT_EQ(count("MATCH (p:P) WHERE p.k STARTS WITH $k AND p.v > $v RETURN count(*)"),
+            count("MATCH (p:P) WHERE lower(p.k) STARTS WITH $k AND p.v + 0 > $v RETURN count(*)"));
+  EXPECT_EQ(count("MATCH (p:P) WHERE p.v < 20.5 RETURN count(*)"),
+            count("MATCH (p:P) WHERE p.v + 0 < 20.5 RETURN count(*)"));
+  // An empty table.
+  EXPECT_EQ(Count("MATCH (p:Empty) WHERE p.v > 1 RETURN count(*)"), 0);
+}
+
+TEST_F(TypedScanTest, ExplainMarksTheScanThatFilters) {
+  const std::vector<std::string> plan =
+      RowsWith("EXPLAIN MATCH (p:P) WHERE p.k STARTS WITH 'k' RETURN count(*)", 3);
+  ASSERT_EQ(plan.size(), 1u);
+  EXPECT_NE(plan[0].find("SCAN_NODE slot=0 tables=P filter=columns"), std::string::npos) << plan[0];
+  const std::vector<std::string> none =
+      RowsWith("EXPLAIN MATCH (p:P) WHERE p.v + 1 > 3 RETURN count(*)", 3);
+  ASSERT_EQ(none.size(), 1u);
+  EXPECT_EQ(none[0].find("filter=columns"), std::string::npos) << none[0];
+}
+
+TEST_F(TypedScanTest, FiltersSeeTheTransactionsOwnWrites) {
+  Run("BEGIN TRANSACTION");
+  Run("MATCH (p:P) WHERE p.id % 101 = 0 SET p.v = 1000 + p.id % 7, p.k = 'zz-updated'");
+  Run("MATCH (p:P) WHERE p.id % 103 = 1 DELETE p");
+  Run("UNWIND range(0, 99) AS i CREATE (:P {id: 100000 + i, v: 2000 - i % 3, k: 'zz-new'})");
+  for (int threads : {1, 3}) {
+    EXPECT_EQ(RowsWith("MATCH (p:P) WHERE p.k STARTS WITH 'zz' AND p.v >= 1000 RETURN count(*), "
+                       "sum(p.v)",
+                       threads),
+              RowsWith("MATCH (p:P) WHERE lower(p.k) STARTS WITH 'zz' AND p.v + 0 >= 1000 "
+                       "RETURN count(*), sum(p.v)",
+                       1));
+  }
+  EXPECT_EQ(Count("MATCH (p:P) WHERE p.k = 'zz-new' RETURN count(*)"), 100);
+  EXPECT_EQ(Count("MATCH (p:P) WHERE p.id = 104 OR p.id = 207 RETURN count(*)"), 0);  // deleted
+  Run("ROLLBACK");
+  EXPECT_EQ(Count("MATCH (p:P) WHERE p.k STARTS WITH 'zz' RETURN count(*)"), 0);
 }
 
 }  // namespace
