@@ -171,9 +171,20 @@ bool ColumnFilter::Passes(ExecContext& ctx, size_t table, uint64_t offset) {
           pass = false;
           break;
         }
+        // The length alone decides most equalities and prefix tests.
+        const uint32_t length = column->StringLength(offset);
+        const size_t wanted = test.value.GetString().size();
+        const ColumnTestOp op = test.test.op;
+        if ((op == ColumnTestOp::kEq || op == ColumnTestOp::kNe) && length != wanted) {
+          pass = op == ColumnTestOp::kNe;
+          break;
+        }
+        if ((op == ColumnTestOp::kStartsWith || op == ColumnTestOp::kEndsWith) && length < wanted) {
+          pass = false;
+          break;
+        }
         char inline_bytes[storage::Column::kInlineStringBytes];
-        pass = HoldsForString(test.test.op, column->ReadString(offset, inline_bytes),
-                              test.value.GetString());
+        pass = HoldsForString(op, column->ReadString(offset, inline_bytes), test.value.GetString());
         break;
       }
     }
