@@ -8,6 +8,7 @@
 #include "common/status.h"
 #include "cypher/planner/planner.h"
 #include "exec/basic_operators.h"
+#include "exec/column_filter.h"
 #include "exec/expression_evaluator.h"
 #include "exec/graph_operators.h"
 #include "exec/graph_store.h"
@@ -182,7 +183,17 @@ OperatorPtr MapOperators(const LogicalOperator& op, const catalog::Catalog* cata
     switch (op.kind) {
       case LogicalOpKind::kSingleRow: out = std::make_unique<SingleRowOp>(); break;
       case LogicalOpKind::kMaterialize: out = std::make_unique<MaterializeOp>(); break;
-      case LogicalOpKind::kFilter: out = std::make_unique<FilterOp>(op.predicates); break;
+      case LogicalOpKind::kFilter:
+        // Run by the node scan below (planner scan_filter_rule.cc) when it can take it.
+        if (auto* scan = op.children[0]->column_filter ? dynamic_cast<FilterableScan*>(child.get())
+                                                       : nullptr) {
+          scan->SetFilter(std::make_unique<ColumnFilter>(op.predicates, op.children[0]->slot,
+                                                         op.children[0]->table_ids));
+          out = std::move(child);
+          break;
+        }
+        out = std::make_unique<FilterOp>(op.predicates);
+        break;
       case LogicalOpKind::kProjection: out = std::make_unique<ProjectionOp>(op.items); break;
       case LogicalOpKind::kUnwind: out = std::make_unique<UnwindOp>(op.expr, op.slot); break;
       case LogicalOpKind::kSkipLimit: out = std::make_unique<SkipLimitOp>(op.expr, op.expr2); break;
@@ -193,7 +204,9 @@ OperatorPtr MapOperators(const LogicalOperator& op, const catalog::Catalog* cata
         std::vector<SortKey> keys;
         for (const auto* o : op.order_by) keys.push_back({o->expr.get(), o->descending});
         if (op.expr2) {  // ORDER BY ... LIMIT: a bounded heap (exec/top_k.h)
-          out = std::make_unique<TopKOp>(std::move(keys), op.expr, op.expr2, parallel());
+          auto top = std::make_unique<TopKOp>(std::move(keys), op.expr, op.expr2, parallel());
+          top->SetScanSource(ScanTopK::For(op, catalog));
+          out = std::move(top);
         } else {
           out = std::make_unique<SortOp>(std::move(keys), op.expr, op.expr2, parallel());
         }

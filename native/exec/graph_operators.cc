@@ -11,6 +11,7 @@
 
 #include "common/status.h"
 #include "exec/basic_operators.h"
+#include "exec/column_filter.h"
 #include "exec/executor.h"
 #include "exec/expression_evaluator.h"
 #include "exec/file_scan.h"
@@ -43,14 +44,18 @@ class GraphOperator : public PhysicalOperator {
 };
 
 // For each input row, every visible node of the given tables (rows that exist at Open()).
-class NodeScanOp final : public GraphOperator {
+// With a ColumnFilter (the FILTER above it), only the rows that pass it.
+class NodeScanOp final : public GraphOperator, public FilterableScan {
  public:
   NodeScanOp(SlotId slot, std::vector<TableId> tables) : slot_(slot), tables_(std::move(tables)) {}
+
+  void SetFilter(std::unique_ptr<ColumnFilter> filter) override { filter_ = std::move(filter); }
 
   void Open(ExecContext& ctx) override {
     GraphOperator::Open(ctx);
     limits_.clear();
     have_row_ = false;
+    if (filter_) filter_->Open(ctx, *store_);
   }
 
   bool Next(ExecContext& ctx) override {
@@ -73,6 +78,7 @@ class NodeScanOp final : public GraphOperator {
           ctx.ChargeWork();
           uint64_t offset = offset_++;
           if (!store_->NodeRowVisible(table, offset)) continue;
+          if (filter_ && !filter_->Passes(ctx, table_index_, offset)) continue;
           ctx.frame[slot_] = Value::Id({tables_[table_index_], offset});
           return true;
         }
@@ -86,6 +92,7 @@ class NodeScanOp final : public GraphOperator {
  private:
   SlotId slot_;
   std::vector<TableId> tables_;
+  std::unique_ptr<ColumnFilter> filter_;
   std::vector<uint64_t> limits_;
   bool have_row_ = false;
   size_t table_index_ = 0;

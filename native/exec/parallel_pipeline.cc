@@ -4,6 +4,7 @@
 #include <limits>
 #include <unordered_set>
 
+#include "exec/column_filter.h"
 #include "exec/executor.h"
 #include "exec/graph_store.h"
 #include "exec/hash_join.h"
@@ -113,9 +114,11 @@ bool BreakerRunsParallel(const LogicalOperator& op, bool under_limit) {
 
 // The bottom scan's part of a parallel run: the items [begin, end) of the rows of its tables
 // laid end to end (limits: each table's row count when the run started), the visible ones.
-class RangeScanOp final : public PhysicalOperator {
+class RangeScanOp final : public PhysicalOperator, public FilterableScan {
  public:
   RangeScanOp(SlotId slot, const std::vector<uint64_t>& tables) : slot_(slot), tables_(tables) {}
+
+  void SetFilter(std::unique_ptr<ColumnFilter> filter) override { filter_ = std::move(filter); }
 
   void SetRange(const std::vector<uint64_t>* limits, uint64_t begin, uint64_t end) {
     limits_ = limits;
@@ -129,6 +132,7 @@ class RangeScanOp final : public PhysicalOperator {
     table_index_ = 0;
     table_start_ = 0;
     table_ = nullptr;
+    if (filter_) filter_->Open(ctx, *store_);
   }
 
   bool Next(ExecContext& ctx) override {
@@ -144,6 +148,7 @@ class RangeScanOp final : public PhysicalOperator {
         ctx.ChargeWork();
         const uint64_t offset = position_++ - table_start_;
         if (!store_->NodeRowVisible(*table_, offset)) continue;
+        if (filter_ && !filter_->Passes(ctx, table_index_, offset)) continue;
         ctx.frame[slot_] = Value::Id({tables_[table_index_], offset});
         return true;
       }
@@ -161,6 +166,7 @@ class RangeScanOp final : public PhysicalOperator {
   size_t table_index_ = 0;
   uint64_t table_start_ = 0;
   storage::NodeTable* table_ = nullptr;
+  std::unique_ptr<ColumnFilter> filter_;
 };
 
 }  // namespace

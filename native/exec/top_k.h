@@ -54,6 +54,45 @@ class TopKHeap {
   size_t bytes_ = 0;
 };
 
+// ORDER BY ... LIMIT straight over a node scan: the input of the TOP_K is a node scan of
+// its own (of a single-row leaf) under projections only, every sort key is a property of the
+// scanned node held in an integer, DATE, TIMESTAMP or STRING column, and every projected item
+// is a variable, a literal, a parameter or such a property (nothing that can fail or depends
+// on anything but the row). Then the rows are never made: the keys are read from the columns
+// by offset, compared with the worst row kept (the first key alone decides for most rows), and
+// only the rows that enter the heap are copied, as a few typed keys and their offset; the
+// projections run for the winners at the end. Ties go to the row the scan meets first, NULLs
+// sort as CompareForSort has them and strings compare bytewise, as the generic path does.
+//
+// Fill declines (false, having read nothing it keeps and holding no memory) when a table has
+// property versions (an update another snapshot may still need: the cells are then read
+// through GraphStore, which picks the version this statement sees), also when a version
+// appears while it scans (a writer that started meanwhile); the TOP_K then runs its child.
+class ScanTopK {
+ public:
+  // The fused plan for `sort` (a kSort with a limit), or null when its input has no such shape.
+  static std::unique_ptr<ScanTopK> For(const planner::LogicalOperator& sort,
+                                       const catalog::Catalog* catalog);
+  ~ScanTopK();
+
+  // The best `capacity` rows, sorted, each as its frame, into `rows`; the memory the candidates
+  // held charged to `memory`. Runs on ctx.parallelism threads (per-worker heaps, merged) when
+  // the statement may and the tables are big enough.
+  bool Fill(ExecContext& ctx, uint64_t capacity, std::vector<TopKHeap::Row>* rows,
+            MemoryCharge& memory) const;
+
+ private:
+  struct Key;
+  struct Candidate;
+  class Heap;
+  ScanTopK() = default;
+
+  SlotId scan_slot_ = 0;
+  std::vector<uint64_t> tables_;
+  std::vector<Key> keys_;
+  std::vector<const planner::LogicalOperator*> projections_;  // bottom-up
+};
+
 // TOP_K: drains its child on the first Next() into a TopKHeap and replays the kept frames in
 // order. Charges the memory limit with the most the heap held; the child's rows were charged
 // as work as they came, and the control (cancel, deadline) is polled while the heap fills.
@@ -66,6 +105,9 @@ class TopKOp final : public PhysicalOperator {
   TopKOp(std::vector<SortKey> keys, const BoundExpression* skip, const BoundExpression* limit,
          std::unique_ptr<ParallelPipeline> parallel = nullptr)
       : keys_(std::move(keys)), skip_(skip), limit_(limit), parallel_(std::move(parallel)) {}
+  ~TopKOp() override;
+  // The keys read straight from the scanned columns (ScanTopK) where it can.
+  void SetScanSource(std::unique_ptr<ScanTopK> scan) { scan_ = std::move(scan); }
   void Open(ExecContext& ctx) override;
   bool Next(ExecContext& ctx) override;
 
@@ -82,6 +124,7 @@ class TopKOp final : public PhysicalOperator {
   const BoundExpression* skip_;
   const BoundExpression* limit_;
   std::unique_ptr<ParallelPipeline> parallel_;
+  std::unique_ptr<ScanTopK> scan_;
   std::vector<TopKHeap::Row> rows_;
   size_t position_ = 0;
   bool filled_ = false;

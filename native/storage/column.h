@@ -207,6 +207,12 @@ class Column {
   // the heap (whose bytes never change). A reader racing with an overwrite may get a mix of
   // two values' bytes, never memory outside the column.
   std::string_view ReadString(uint64_t row, char (&inline_bytes)[kInlineStringBytes]) const;
+  // The byte length of a STRING/BLOB cell (0 for NULL), without its bytes; a reader racing with
+  // an overwrite may get either value's, as ReadString.
+  uint32_t StringLength(uint64_t row) const {
+    return static_cast<uint32_t>(
+        AtomicLoad(reinterpret_cast<const uint64_t*>(data_.data() + row * 16)));
+  }
   bool StringEquals(uint64_t row, std::string_view s) const {
     char buf[kInlineStringBytes];
     return ReadString(row, buf) == s;

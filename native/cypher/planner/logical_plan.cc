@@ -78,6 +78,7 @@ void LogicalOperator::AppendTo(std::string& out, int indent,
     case LogicalOpKind::kNodeScan:
     case LogicalOpKind::kIndexSeek: {
       out += " slot=" + std::to_string(slot) + " tables=" + table_list(table_ids, false);
+      if (column_filter) out += " filter=columns";
       if (!key_expr) break;
       const catalog::NodeTableSchema* table =
           catalog && table_ids.size() == 1 ? catalog->GetNodeTable(table_ids[0]) : nullptr;

@@ -73,7 +73,10 @@ struct LogicalOperator {
   std::vector<uint64_t> rel_table_ids;
   binder::Direction direction = binder::Direction::kForward;
   bool to_bound = false;  // kExpand: the target is already bound; check instead of assign
-  bool anti = false;      // kSemiJoin, kCountExpand: keep the rows without such a relationship
+  // kNodeScan: the filter directly above it tests property columns the scan reads itself
+  // (scan_filter_rule.cc); EXPLAIN adds " filter=columns".
+  bool column_filter = false;
+  bool anti = false;  // kSemiJoin, kCountExpand: keep the rows without such a relationship
   uint32_t min_hops = 1, max_hops = 1;
   bool variable_length = false;
   // kExpand of a variable-length rel planned right to left: the rel's path is reversed so it

@@ -488,6 +488,7 @@ LogicalOperatorPtr PlanSubquery(const binder::BoundQueryPart& part,
   ApplySemiJoinRule(root, catalog);
   ApplyIntersectRule(root, catalog, nullptr);
   ApplySubqueryCountRule(root);
+  ApplyScanFilterRule(root);  // last: it only marks scans under the filters left
   return root;
 }
 
@@ -533,6 +534,7 @@ LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& c
   ApplyIntersectRule(plan.root, catalog, estimates);
   ApplyFactorizedCountRule(plan.root, &plan.num_slots);
   ApplyScanAggregateRule(plan.root);
+  ApplyScanFilterRule(plan.root);  // last: it only marks scans under the filters left
   return plan;
 }
 

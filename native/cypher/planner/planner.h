@@ -122,4 +122,30 @@ void ApplyFactorizedCountRule(LogicalOperatorPtr& root, uint32_t* num_slots);
 // (the last counted target's, which nothing else reads) holds the number of rows; true then.
 bool ApplySubqueryCountRule(LogicalOperatorPtr& root);
 
+// scan_filter_rule.cc: a filter directly above a node scan, one of whose conjuncts tests a
+// property of the scanned node against a value fixed for the statement (ColumnTest), is run by
+// the scan on the property columns (the scan's `column_filter`; exec/column_filter.h).
+enum class ColumnTestOp : uint8_t {
+  kEq,
+  kNe,
+  kLt,
+  kLe,
+  kGt,
+  kGe,  // property <op> value
+  kStartsWith,
+  kEndsWith,
+  kContains,  // property <op> value (strings)
+  kIsNull,
+  kIsNotNull,  // property IS [NOT] NULL
+};
+struct ColumnTest {
+  ColumnTestOp op;
+  const binder::BoundExpression* property;  // slot.property of the scanned node
+  const binder::BoundExpression* value;     // a literal, a parameter or a constant expression
+                                            // (null for IS [NOT] NULL)
+};
+// `e` as such a test of the node in `slot`, or false.
+bool AsColumnTest(const binder::BoundExpression& e, SlotId slot, ColumnTest* out);
+void ApplyScanFilterRule(LogicalOperatorPtr& root);
+
 }  // namespace graphdb::planner
