@@ -115,6 +115,11 @@ struct ExecContext {
   // it may use at once, itself included; null / 1: it runs on its own thread only.
   TaskPool* tasks = nullptr;
   unsigned parallelism = 1;
+  // Set by a parallel pipeline while it re-opens a worker's operators for its next morsel of
+  // the same run (exec/parallel_pipeline.cc): nothing was written since the last Open, so what
+  // an operator learnt of the graph at this snapshot (CountExpandOp's per-node counts and
+  // filter results) still holds and is kept.
+  bool next_morsel = false;
 
   // At most `units` of work (0: unlimited, the default) from now on.
   void SetWorkBudget(uint64_t units) {

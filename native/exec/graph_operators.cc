@@ -529,6 +529,9 @@ class CountExpandOp final : public GraphOperator {
 
   void Open(ExecContext& ctx) override {
     GraphOperator::Open(ctx);
+    // A parallel worker's next morsel keeps the counts and filter results of its last ones
+    // (the same snapshot, nothing written since); any other Open starts afresh.
+    if (ctx.next_morsel) return;
     for (Level& level : levels_) {
       level.memo.clear();
       level.passes.clear();

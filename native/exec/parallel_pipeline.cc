@@ -285,6 +285,7 @@ bool ParallelPipeline::Run(ExecContext& ctx, const std::function<void(unsigned)>
   }
   for (unsigned w = 0; w < workers; ++w) {
     ShareStatement(ctx, workers_[w]->ctx);
+    workers_[w]->ctx.next_morsel = false;
   }
   prepare(workers);
   ctx.tasks->ParallelFor(total, kMorselRows, ctx.parallelism,
@@ -292,6 +293,7 @@ bool ParallelPipeline::Run(ExecContext& ctx, const std::function<void(unsigned)>
                            Worker& worker = *workers_[w];
                            worker.scan->SetRange(&limits, begin, end);
                            worker.root->Open(worker.ctx);
+                           worker.ctx.next_morsel = true;
                            uint64_t position = (begin / kMorselRows) << kRankBits;
                            while (worker.root->Next(worker.ctx)) {
                              consume(w, worker.ctx, position++);
