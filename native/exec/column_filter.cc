@@ -50,17 +50,6 @@ bool HoldsForString(ColumnTestOp op, std::string_view s, std::string_view v) {
 
 }  // namespace
 
-bool IsSignedInteger(LogicalTypeId id) {
-  switch (id) {
-    case LogicalTypeId::kInt8:
-    case LogicalTypeId::kInt16:
-    case LogicalTypeId::kInt32:
-    case LogicalTypeId::kInt64:
-    case LogicalTypeId::kSerial: return true;
-    default: return false;
-  }
-}
-
 bool IsTemporal(LogicalTypeId id) {
   return id == LogicalTypeId::kDate || LogicalType(id).IsTimestamp();
 }

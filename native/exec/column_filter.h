@@ -28,6 +28,7 @@
 #include "cypher/planner/planner.h"
 #include "exec/exec_context.h"
 #include "storage/node_table.h"
+#include "storage/value_codec.h"
 
 namespace graphdb::exec {
 
@@ -55,9 +56,10 @@ class ColumnFilter {
   std::vector<const storage::NodeTable*> table_ptrs_;
 };
 
-// Column types whose cells Column::GetInt64 reads in their order: the signed integers (and
-// SERIAL), comparable with each other; DATE and the TIMESTAMP kinds, each with itself.
-bool IsSignedInteger(LogicalTypeId id);
+// Column types whose cells Column::GetInt64 reads in their order: the signed integers
+// (storage::IsSignedInteger), comparable with each other; DATE and the TIMESTAMP kinds, each
+// with itself.
+using storage::IsSignedInteger;
 bool IsTemporal(LogicalTypeId id);
 
 // A node scan that can run the filter above it (NodeScanOp, the parallel pipeline's range

@@ -14,17 +14,6 @@ namespace {
 using catalog::BinaryReader;
 using catalog::BinaryWriter;
 
-bool IsSignedId(LogicalTypeId id) {
-  switch (id) {
-    case LogicalTypeId::kInt8:
-    case LogicalTypeId::kInt16:
-    case LogicalTypeId::kInt32:
-    case LogicalTypeId::kInt64:
-    case LogicalTypeId::kSerial: return true;
-    default: return false;
-  }
-}
-
 bool IsUnsignedId(LogicalTypeId id) {
   switch (id) {
     case LogicalTypeId::kUInt8:
@@ -49,7 +38,7 @@ bool IsTimestampId(LogicalTypeId id) {
 // The integer value of any integer-typed Value as INT128.
 bool IntegerOf(const Value& v, int128_t* out) {
   LogicalTypeId id = v.type_id();
-  if (IsSignedId(id)) {
+  if (IsSignedInteger(id)) {
     *out = v.GetInt();
   } else if (IsUnsignedId(id)) {
     *out = static_cast<int128_t>(v.GetUInt());
@@ -89,7 +78,7 @@ Result<Value> CoerceScalar(const Value& v, const LogicalType& type) {
   }
   if (source == target) return v;
   int128_t integer;
-  if (IsSignedId(target) && IntegerOf(v, &integer)) {
+  if (IsSignedInteger(target) && IntegerOf(v, &integer)) {
     if (!SignedRange(target, integer)) {
       return Status(ErrorCode::kQueryRuntime, "Runtime exception: Value " + v.ToString() +
                                                   " is out of range for " + type.ToString() + ".");
@@ -410,6 +399,17 @@ Result<Value> CoerceNested(const Value& v, const LogicalType& type, int depth) {
 }
 
 }  // namespace
+
+bool IsSignedInteger(LogicalTypeId id) {
+  switch (id) {
+    case LogicalTypeId::kInt8:
+    case LogicalTypeId::kInt16:
+    case LogicalTypeId::kInt32:
+    case LogicalTypeId::kInt64:
+    case LogicalTypeId::kSerial: return true;
+    default: return false;
+  }
+}
 
 bool SignedRange(LogicalTypeId id, int128_t v) {
   switch (id) {

@@ -22,6 +22,9 @@
 
 namespace graphdb::storage {
 
+// The signed integer types (INT8..INT64 and SERIAL), which a column stores and encodes as int64.
+bool IsSignedInteger(LogicalTypeId id);
+
 // Whether integer `v` fits the signed (INT8..INT64, SERIAL) or unsigned (UINT8..UINT64)
 // integer type `id`; shared by the codec and the CSV value parser.
 bool SignedRange(LogicalTypeId id, int128_t v);
