@@ -1,8 +1,10 @@
 #include "exec/graph_operators.h"
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <queue>
 #include <set>
@@ -75,6 +77,10 @@ class NodeScanOp final : public GraphOperator, public FilterableScan {
         storage::NodeTable& table = store_->node_table(tables_[table_index_]);
         uint64_t limit = limits_[table_index_];
         while (offset_ < limit) {
+          if (filter_) {  // past the rows its column tests reject
+            offset_ = filter_->Skip(ctx, table_index_, offset_, limit);
+            if (offset_ >= limit) break;
+          }
           ctx.ChargeWork();
           uint64_t offset = offset_++;
           if (!store_->NodeRowVisible(table, offset)) continue;
@@ -507,7 +513,14 @@ class IntersectOp final : public GraphOperator {
 // product over the roots; rows of weight 0 are dropped, as the expansions would produce
 // nothing for them. Counts of inner expansions below a root are kept per node while the
 // operator is open (paths often meet again at the same node). An expansion with a filter on its
-// target counts only the neighbours that pass, each node tested once while the operator is open.
+// target counts only the neighbours that pass, each node tested once while the operator is open
+// (the conjuncts read from the columns: exec/column_filter.h). A filter whose conjuncts read
+// only the target and constants, none of which may fail, has one result per node for the whole
+// statement: once an operator has tested a sixteenth of a table's nodes one at a time, the
+// statement's threads mark the whole table together (NodeBits, kept by the store until the
+// statement writes) and every test becomes a bit; such a filtered expansion that is not a root
+// keeps its count per node in the statement too, shared by the threads. A counted EXISTS stops
+// at the first path it finds (its count is only compared with 0).
 class CountExpandOp final : public GraphOperator {
  public:
   explicit CountExpandOp(const LogicalOperator& op) : op_(op) {
@@ -515,6 +528,14 @@ class CountExpandOp final : public GraphOperator {
       const LogicalOperator& e = *op.counted[i];
       Level level{};
       level.expand = &e;
+      level.constant = !e.predicates.empty();
+      for (const binder::BoundExpression* p : e.predicates) {
+        std::set<SlotId> slots;
+        planner::CollectExpressionSlots(*p, slots);
+        level.constant = level.constant && p->IsDeterministic() &&
+                         planner::ConjunctRank(*p) < planner::kMayFailRank &&
+                         (slots.empty() || (slots.size() == 1 && *slots.begin() == e.slot));
+      }
       levels_.push_back(std::move(level));
       for (size_t j = 0; j < i; ++j) {
         if (op.counted[j]->slot == e.from_slot) {
@@ -538,6 +559,10 @@ class CountExpandOp final : public GraphOperator {
       level.last = {};
       level.tested = 0;
       level.swept.clear();
+      level.filters.clear();
+      level.shared = nullptr;
+      level.counted = 0;
+      level.counts_swept = false;
     }
     memory_.Release(ctx);
   }
@@ -547,7 +572,9 @@ class CountExpandOp final : public GraphOperator {
       uint64_t weight = 1;
       for (size_t root : roots_) {
         const Value& from = ctx.frame[levels_[root].expand->from_slot];
-        weight = from.is_null() ? 0 : Multiply(weight, Count(root, from.GetId(), ctx));
+        weight = from.is_null()
+                     ? 0
+                     : Multiply(weight, Count(root, from.GetId(), ctx, op_.expr != nullptr));
         if (weight == 0) break;
       }
       if ((weight == 0) != op_.anti) continue;  // EXISTS (NOT EXISTS) keeps the rows with (none)
@@ -558,6 +585,22 @@ class CountExpandOp final : public GraphOperator {
   }
 
  private:
+  // A constant filter's results and a leaf's counts, per node table, for every thread of the
+  // statement (GraphStore::Derived).
+  struct SharedLevel {
+    std::mutex mu;
+    std::unordered_map<TableId, std::shared_ptr<NodeBits>> bits;  // by target table
+    // By source table: per node, its count + 1 (0: not counted yet), and the sweep that
+    // counts every node of the table.
+    struct Counts {
+      uint64_t rows = 0;
+      std::unique_ptr<std::atomic<uint32_t>[]> counts;
+      std::shared_ptr<SharedChunks> sweep;
+    };
+    std::unordered_map<TableId, Counts> counts;
+  };
+  static constexpr uint64_t kSweepChunkRows = 4096;
+
   struct Level {
     const LogicalOperator* expand;
     std::vector<size_t> children;  // levels expanding from this one's target
@@ -569,14 +612,109 @@ class CountExpandOp final : public GraphOperator {
     std::vector<uint64_t> neighbors;  // Count's buffer
     uint64_t tested = 0;              // nodes Passes tested one at a time
     std::set<TableId> swept;          // node tables whose every node was tested
+    // The filter read from each target table's columns (this run's).
+    std::unordered_map<TableId, std::unique_ptr<ColumnFilter>> filters;
+    // The filter's conjuncts read only the target and constants, and none may fail.
+    bool constant = false;
+    uint64_t counted = 0;       // shared counts this run made one node at a time
+    bool counts_swept = false;  // this run swept the shared counts
+    // Constant filters: what the statement's threads share for this expansion (looked up once
+    // per run).
+    std::shared_ptr<SharedLevel> shared;
     // The vectors of the table looked up last (most patterns reach one node table).
     struct {
       TableId memo_table = std::numeric_limits<TableId>::max();
       std::vector<uint64_t>* memo = nullptr;
       TableId passes_table = std::numeric_limits<TableId>::max();
       std::vector<uint8_t>* passes = nullptr;
+      TableId bits_table = std::numeric_limits<TableId>::max();
+      NodeBits* bits = nullptr;  // complete
+      TableId counts_table = std::numeric_limits<TableId>::max();
+      std::atomic<uint32_t>* counts = nullptr;
+      uint64_t counts_rows = 0;
     } last;
   };
+
+  SharedLevel& Shared(Level& level) {
+    if (level.shared == nullptr) {
+      level.shared = std::static_pointer_cast<SharedLevel>(store_->Derived(level.expand, [] {
+        return std::static_pointer_cast<void>(std::make_shared<SharedLevel>());
+      }));
+    }
+    return *level.shared;
+  }
+
+  ColumnFilter& FilterFor(Level& level, TableId table, ExecContext& ctx) {
+    std::unique_ptr<ColumnFilter>& filter = level.filters[table];
+    if (filter == nullptr) {
+      filter = std::make_unique<ColumnFilter>(level.expand->predicates, level.expand->slot,
+                                              std::vector<uint64_t>{table});
+      filter->Open(ctx, *store_);
+    }
+    return *filter;
+  }
+
+  // The statement's bits of `level`'s filter over `table`, marked (with the other threads) now.
+  NodeBits& BuildBits(Level& level, TableId table, ExecContext& ctx) {
+    SharedLevel& shared = Shared(level);
+    std::shared_ptr<NodeBits> bits;
+    {
+      std::lock_guard<std::mutex> lock(shared.mu);
+      std::shared_ptr<NodeBits>& entry = shared.bits[table];
+      if (entry == nullptr || entry->failed()) {
+        entry = std::make_shared<NodeBits>(store_->node_table(table).NumRows());
+        if (ctx.CountsMemory()) memory_.Add(ctx, entry->bytes());
+      }
+      bits = entry;
+    }
+    bits->Build(ctx, FilterFor(level, table, ctx));
+    return *bits;  // the shared level keeps it
+  }
+
+  // The statement's counts of the leaf `level` from the nodes of `table` (once its bits are
+  // complete), or null.
+  std::atomic<uint32_t>* SharedCounts(Level& level, TableId table, ExecContext& ctx) {
+    if (level.last.counts_table == table) return level.last.counts;
+    SharedLevel& shared = Shared(level);
+    std::lock_guard<std::mutex> lock(shared.mu);
+    SharedLevel::Counts& entry = shared.counts[table];
+    if (entry.counts == nullptr) {
+      entry.rows = store_->node_table(table).NumRows();
+      entry.counts.reset(new std::atomic<uint32_t>[entry.rows]());
+      if (ctx.CountsMemory()) memory_.Add(ctx, entry.rows * sizeof(uint32_t));
+    }
+    level.last.counts_table = table;
+    level.last.counts = entry.counts.get();
+    level.last.counts_rows = entry.rows;
+    return entry.counts.get();
+  }
+
+  // Counts the leaf `index` from every node of `table` not counted yet, in the order of the
+  // rows (its adjacency read in sequence), with the statement's other threads.
+  void SweepCounts(size_t index, TableId table, ExecContext& ctx) {
+    Level& level = levels_[index];
+    SharedLevel& shared = Shared(level);
+    std::shared_ptr<SharedChunks> sweep;
+    uint64_t rows = 0;
+    std::atomic<uint32_t>* counts = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(shared.mu);
+      SharedLevel::Counts& entry = shared.counts[table];
+      if (entry.sweep == nullptr || entry.sweep->failed()) {
+        entry.sweep =
+            std::make_shared<SharedChunks>((entry.rows + kSweepChunkRows - 1) / kSweepChunkRows);
+      }
+      sweep = entry.sweep;
+      rows = entry.rows;
+      counts = entry.counts.get();
+    }
+    sweep->Run(ctx, [&](uint64_t chunk) {
+      const uint64_t end = std::min(rows, (chunk + 1) * kSweepChunkRows);
+      for (uint64_t row = chunk * kSweepChunkRows; row < end; ++row) {
+        if (counts[row].load(std::memory_order_relaxed) == 0) Count(index, {table, row}, ctx);
+      }
+    });
+  }
 
   // The entry of `node` in a per-node vector of `by_table` (sized to the node's table, the
   // growth charged to the statement's memory), through the `table` / `cached` pair.
@@ -615,9 +753,19 @@ class CountExpandOp final : public GraphOperator {
   // Whether `node` satisfies the filter of `level`'s expansion, tested once per node while the
   // operator is open (the answer kept per node offset).
   bool Passes(Level& level, InternalId node, ExecContext& ctx) {
+    if (level.last.bits_table == node.table && node.offset < level.last.bits->rows()) {
+      return level.last.bits->Get(node.offset);
+    }
     uint8_t& state = PerNode(level.passes, level.last.passes_table, level.last.passes, node, ctx);
+    if (level.constant && ++level.tested * 16 > level.last.passes->size()) [[unlikely]] {
+      NodeBits& bits = BuildBits(level, node.table, ctx);
+      level.last.bits_table = node.table;
+      level.last.bits = &bits;
+      if (node.offset < bits.rows()) return bits.Get(node.offset);
+    }
     if (state == 0) [[unlikely]] {
       state = Test(level, node, ctx) ? 1 : 2;
+      if (level.constant) return state == 1;
       // Once an eighth of the table was tested one node at a time (reads all over the
       // table's columns), the rest is tested in the order of the rows, reading the columns
       // in sequence (a filter on the nodes of a large part of the graph, as EXISTS from
@@ -645,15 +793,10 @@ class CountExpandOp final : public GraphOperator {
     return state == 1;
   }
 
-  // Whether `node` passes the filter of `level`'s expansion.
-  bool Test(const Level& level, InternalId node, ExecContext& ctx) const {
-    const LogicalOperator& e = *level.expand;
-    // The slot is the counted expansion's own target, which nothing else reads.
-    ctx.frame[e.slot] = Value::Id(node);
-    for (const binder::BoundExpression* p : e.predicates) {
-      if (!EvaluatePredicate(*p, ctx)) return false;
-    }
-    return true;
+  // Whether `node` passes the filter of `level`'s expansion (the conjuncts evaluated on the
+  // row write the counted expansion's own target slot, which nothing else reads).
+  bool Test(Level& level, InternalId node, ExecContext& ctx) {
+    return FilterFor(level, node.table, ctx).Passes(ctx, 0, node.offset);
   }
 
   // The product of the counts of `level`'s children at `node`.
@@ -666,7 +809,8 @@ class CountExpandOp final : public GraphOperator {
     return product;
   }
 
-  uint64_t Count(size_t index, InternalId from, ExecContext& ctx) {
+  // `any`: only whether the count is 0 matters (a counted EXISTS), so it may stop at 1.
+  uint64_t Count(size_t index, InternalId from, ExecContext& ctx, bool any = false) {
     Level& level = levels_[index];
     const bool inner = !level.children.empty();
     const bool memo = inner && level.memoized;
@@ -674,6 +818,24 @@ class CountExpandOp final : public GraphOperator {
     if (memo) {
       memo_entry = &PerNode(level.memo, level.last.memo_table, level.last.memo, from, ctx);
       if (*memo_entry != 0) return *memo_entry - 1;
+    }
+    // A constant filtered leaf reached from other nodes, once its bits are marked: the
+    // statement's count per node.
+    std::atomic<uint32_t>* shared_entry = nullptr;
+    if (!inner && level.memoized && level.last.bits != nullptr) {
+      std::atomic<uint32_t>* counts = SharedCounts(level, from.table, ctx);
+      if (from.offset < level.last.counts_rows) {
+        shared_entry = counts + from.offset;
+        uint32_t known = shared_entry->load(std::memory_order_relaxed);
+        if (known != 0) return known - 1;
+        // Once a sixteenth of the nodes was counted one at a time, every node is.
+        if (!level.counts_swept && ++level.counted * 16 > level.last.counts_rows) {
+          level.counts_swept = true;
+          SweepCounts(index, from.table, ctx);
+          known = shared_entry->load(std::memory_order_relaxed);
+          if (known != 0) return known - 1;
+        }
+      }
     }
     const LogicalOperator& e = *level.expand;
     auto allowed = [&e](TableId t) {
@@ -693,6 +855,19 @@ class CountExpandOp final : public GraphOperator {
         ctx.ChargeWork(1 + examined);
         return;
       }
+      // A leaf whose filter is marked for the neighbours' table: a bit per edge.
+      if (!inner && filtered && level.last.bits_table == neighbor_table) {
+        const NodeBits& bits = *level.last.bits;
+        uint64_t passing = 0;
+        store_->ForEachVisibleEdge(rels, from.offset, dir, [&](uint64_t nbr, uint64_t) {
+          ctx.ChargeWork();
+          passing += nbr < bits.rows()                           ? bits.Get(nbr)
+                     : Passes(level, {neighbor_table, nbr}, ctx) ? 1
+                                                                 : 0;
+        });
+        total = Add(total, passing);
+        return;
+      }
       // The neighbours first, then the counts below them: the recursion into the levels
       // below (deep for long patterns) does not run inside the adjacency walk's frames. A
       // level never re-enters itself, so its buffer is free here.
@@ -702,7 +877,7 @@ class CountExpandOp final : public GraphOperator {
         ctx.ChargeWork();
         neighbors.push_back(nbr);
       });
-      for (size_t i = 0; i < neighbors.size(); ++i) {
+      for (size_t i = 0; i < neighbors.size() && !(any && total > 0); ++i) {
         const InternalId target{neighbor_table, neighbors[i]};
         if (filtered && !Passes(level, target, ctx)) continue;
         total = Add(total, inner ? ChildrenCount(level, target, ctx) : 1);
@@ -724,6 +899,9 @@ class CountExpandOp final : public GraphOperator {
     // The entry is still where it was: the levels below keep their own vectors, and a level
     // never re-enters itself.
     if (memo) *memo_entry = total + 1;
+    if (shared_entry != nullptr && total < std::numeric_limits<uint32_t>::max()) {
+      shared_entry->store(static_cast<uint32_t>(total + 1), std::memory_order_relaxed);
+    }
     return total;
   }
 

@@ -11,6 +11,7 @@
 #include "common/status.h"
 #include "cypher/planner/planner.h"
 #include "cypher/planner/scan_aggregate_rule.h"
+#include "exec/column_filter.h"
 #include "exec/expression_evaluator.h"
 #include "exec/graph_store.h"
 #include "exec/parallel_pipeline.h"
@@ -230,6 +231,8 @@ struct Worker {
   // PROFILE: the rows each fused input operator would have produced.
   std::array<uint64_t, 4> rows{};
   char inline_bytes[storage::Column::kInlineStringBytes];
+  // The node filters read from their columns (exec/column_filter.h), when one is a column test.
+  std::unique_ptr<ColumnFilter> filter;
 };
 
 class ScanAggregateOp final : public PhysicalOperator {
@@ -421,7 +424,12 @@ class ScanAggregateOp final : public PhysicalOperator {
     auto generic = [](const Term& t) { return t.expr != nullptr && t.access == Access::kGeneric; };
     for (const Term& t : keys_) frame_ = frame_ || generic(t);
     for (const Aggregate& a : aggs_) frame_ = frame_ || generic(a.arg);
-    for (const Filter& f : node_filters_) frame_ = frame_ || !f.typed;
+    for (const BoundExpression* p : shape_.node_filters) {
+      planner::ColumnTest test;
+      column_filter_ = column_filter_ || planner::AsColumnTest(*p, shape_.scan->slot, &test);
+    }
+    // A ColumnFilter frames the scanned node itself for the conjuncts it evaluates.
+    for (const Filter& f : node_filters_) frame_ = frame_ || (!f.typed && !column_filter_);
     for (const Filter& f : edge_filters_) frame_ = frame_ || !f.typed;
     for (const Term& t : keys_) edge_keys_ = edge_keys_ || t.per_edge;
     // Grouped by the scanned node with at most one row per node: every group is new.
@@ -726,6 +734,13 @@ class ScanAggregateOp final : public PhysicalOperator {
       SetTable(w, Role::kScan, table_id, ctx);
       const uint64_t table_end = std::min(end, table_start + limits_[table_index]);
       for (; item < table_end; ++item) {
+        // The rows the filter's column tests reject are passed over a block at a time (not
+        // under PROFILE, which counts the scanned rows).
+        if (w.filter && profile_ == nullptr) {
+          item = table_start +
+                 w.filter->Skip(ctx, table_index, item - table_start, table_end - table_start);
+          if (item >= table_end) break;
+        }
         ctx.ChargeWork();
         const uint64_t offset = item - table_start;
         if (!store_->NodeRowVisible(table, offset)) continue;
@@ -734,10 +749,14 @@ class ScanAggregateOp final : public PhysicalOperator {
         w.ids[0] = a;
         if (frame_) frame[shape_.scan->slot] = Value::Id(a);
         bool pass = true;
-        for (const Filter& f : node_filters_) {
-          if (!Passes(w, f)) {
-            pass = false;
-            break;
+        if (w.filter) {
+          pass = w.filter->Passes(ctx, table_index, offset);
+        } else {
+          for (const Filter& f : node_filters_) {
+            if (!Passes(w, f)) {
+              pass = false;
+              break;
+            }
           }
         }
         if (!pass) continue;
@@ -864,6 +883,11 @@ class ScanAggregateOp final : public PhysicalOperator {
     w.args.assign(aggs_.size(), Value());
     w.present.assign(aggs_.size(), 0);
     w.ints.assign(aggs_.size(), 0);
+    if (column_filter_) {
+      w.filter = std::make_unique<ColumnFilter>(shape_.node_filters, shape_.scan->slot,
+                                                shape_.scan->table_ids);
+      w.filter->Open(*ctx, *store_);
+    }
   }
 
   void Fill(ExecContext& ctx) {
@@ -1045,9 +1069,10 @@ class ScanAggregateOp final : public PhysicalOperator {
   std::vector<Aggregate> aggs_;
   std::vector<Filter> node_filters_, edge_filters_;
   std::vector<const Term*> column_terms_;
-  bool frame_ = false;        // some term is evaluated over the frame: keep the ids there
-  bool edge_keys_ = false;    // some key reads the reached node or the rel
-  bool unique_rows_ = false;  // one row per group (groups are not indexed)
+  bool frame_ = false;          // some term is evaluated over the frame: keep the ids there
+  bool edge_keys_ = false;      // some key reads the reached node or the rel
+  bool unique_rows_ = false;    // one row per group (groups are not indexed)
+  bool column_filter_ = false;  // a node filter is a column test: a ColumnFilter runs them
 
   PlanProfile* profile_;
   std::vector<std::pair<const LogicalOperator*, RowCount>> counted_ops_;
