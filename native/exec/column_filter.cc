@@ -367,6 +367,8 @@ uint64_t ColumnFilter::Skip(ExecContext& ctx, size_t table, uint64_t offset, uin
     }
     // Cells read while a writer kept old values: nothing is skipped (Passes decides).
     if (!t.versions().empty()) break;
+    // A scan that starts over (for its next input row) goes back in the block.
+    if (cursor_ > 0 && block_begin_ + sel_[cursor_ - 1] >= offset) cursor_ = 0;
     while (cursor_ < kept_ && block_begin_ + sel_[cursor_] < offset) ++cursor_;
     if (cursor_ < kept_) {
       offset = std::min(end, block_begin_ + sel_[cursor_]);

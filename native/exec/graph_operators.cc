@@ -655,7 +655,9 @@ class CountExpandOp final : public GraphOperator {
   }
 
   // The statement's bits of `level`'s filter over `table`, marked (with the other threads) now.
-  NodeBits& BuildBits(Level& level, TableId table, ExecContext& ctx) {
+  // (Out of line, as the other helpers below: Count recurses once per level of long patterns,
+  // and its frames stay small.)
+  [[gnu::noinline]] NodeBits& BuildBits(Level& level, TableId table, ExecContext& ctx) {
     SharedLevel& shared = Shared(level);
     std::shared_ptr<NodeBits> bits;
     {
@@ -673,7 +675,8 @@ class CountExpandOp final : public GraphOperator {
 
   // The statement's counts of the leaf `level` from the nodes of `table` (once its bits are
   // complete), or null.
-  std::atomic<uint32_t>* SharedCounts(Level& level, TableId table, ExecContext& ctx) {
+  [[gnu::noinline]] std::atomic<uint32_t>* SharedCounts(Level& level, TableId table,
+                                                        ExecContext& ctx) {
     if (level.last.counts_table == table) return level.last.counts;
     SharedLevel& shared = Shared(level);
     std::lock_guard<std::mutex> lock(shared.mu);
@@ -691,7 +694,7 @@ class CountExpandOp final : public GraphOperator {
 
   // Counts the leaf `index` from every node of `table` not counted yet, in the order of the
   // rows (its adjacency read in sequence), with the statement's other threads.
-  void SweepCounts(size_t index, TableId table, ExecContext& ctx) {
+  [[gnu::noinline]] void SweepCounts(size_t index, TableId table, ExecContext& ctx) {
     Level& level = levels_[index];
     SharedLevel& shared = Shared(level);
     std::shared_ptr<SharedChunks> sweep;
@@ -809,6 +812,20 @@ class CountExpandOp final : public GraphOperator {
     return product;
   }
 
+  // The neighbours of `vertex` in `dir` that pass `level`'s filter, whose bits are marked for
+  // their table.
+  [[gnu::noinline]] uint64_t CountMarked(Level& level, const storage::RelTable& rels,
+                                         uint64_t vertex, storage::Direction dir,
+                                         TableId neighbor_table, ExecContext& ctx) {
+    const NodeBits& bits = *level.last.bits;
+    uint64_t passing = 0;
+    store_->ForEachVisibleEdge(rels, vertex, dir, [&](uint64_t nbr, uint64_t) {
+      ctx.ChargeWork();
+      passing += nbr < bits.rows() ? bits.Get(nbr) : Passes(level, {neighbor_table, nbr}, ctx);
+    });
+    return passing;
+  }
+
   // `any`: only whether the count is 0 matters (a counted EXISTS), so it may stop at 1.
   uint64_t Count(size_t index, InternalId from, ExecContext& ctx, bool any = false) {
     Level& level = levels_[index];
@@ -857,15 +874,7 @@ class CountExpandOp final : public GraphOperator {
       }
       // A leaf whose filter is marked for the neighbours' table: a bit per edge.
       if (!inner && filtered && level.last.bits_table == neighbor_table) {
-        const NodeBits& bits = *level.last.bits;
-        uint64_t passing = 0;
-        store_->ForEachVisibleEdge(rels, from.offset, dir, [&](uint64_t nbr, uint64_t) {
-          ctx.ChargeWork();
-          passing += nbr < bits.rows()                           ? bits.Get(nbr)
-                     : Passes(level, {neighbor_table, nbr}, ctx) ? 1
-                                                                 : 0;
-        });
-        total = Add(total, passing);
+        total = Add(total, CountMarked(level, rels, from.offset, dir, neighbor_table, ctx));
         return;
       }
       // The neighbours first, then the counts below them: the recursion into the levels
@@ -877,10 +886,28 @@ class CountExpandOp final : public GraphOperator {
         ctx.ChargeWork();
         neighbors.push_back(nbr);
       });
+      // The statement's counts of a single child level, for nodes scattered over their table:
+      // their misses overlap instead of coming one by one.
+      const std::atomic<uint32_t>* child_counts = nullptr;
+      uint64_t child_rows = 0;
+      if (inner && level.children.size() == 1) {
+        const Level& child = levels_[level.children[0]];
+        if (child.last.counts_table == neighbor_table) {
+          child_counts = child.last.counts;
+          child_rows = child.last.counts_rows;
+          for (uint64_t nbr : neighbors) {
+            if (nbr < child_rows) __builtin_prefetch(child_counts + nbr);
+          }
+        }
+      }
       for (size_t i = 0; i < neighbors.size() && !(any && total > 0); ++i) {
         const InternalId target{neighbor_table, neighbors[i]};
         if (filtered && !Passes(level, target, ctx)) continue;
-        total = Add(total, inner ? ChildrenCount(level, target, ctx) : 1);
+        // A child's count the statement already has, read here (ChildrenCount would too).
+        const uint32_t known = child_counts != nullptr && target.offset < child_rows
+                                   ? child_counts[target.offset].load(std::memory_order_relaxed)
+                                   : 0;
+        total = Add(total, known != 0 ? known - 1 : inner ? ChildrenCount(level, target, ctx) : 1);
       }
     };
     for (TableId rel_table_id : e.rel_table_ids) {

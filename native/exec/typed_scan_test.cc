@@ -185,6 +185,16 @@ TEST_F(TypedScanTest, FiltersInTheScanKeepTheGenericRows) {
             count("MATCH (p:P) WHERE p.v + 0 < 20.5 RETURN count(*)"));
   // An empty table.
   EXPECT_EQ(Count("MATCH (p:Empty) WHERE p.v > 1 RETURN count(*)"), 0);
+  // A filtered scan that starts over for each input row (its blocks read ahead are reused).
+  const std::vector<std::pair<std::string, std::string>> rescans = {
+      {"q.k = '3'", "lower(q.k) = '3'"},
+      {"q.v < 7 AND q.k STARTS WITH '1'", "q.v + 0 < 7 AND lower(q.k) STARTS WITH '1'"}};
+  for (const auto& [typed, generic] : rescans) {
+    const std::string match = "MATCH (p:P), (q:Q) WHERE p.id < 5 AND ";
+    EXPECT_EQ(RowsWith(match + typed + " RETURN p.id, q.id", 1),
+              RowsWith(match + generic + " RETURN p.id, q.id", 1))
+        << typed;
+  }
 }
 
 TEST_F(TypedScanTest, ExplainMarksTheScanThatFilters) {
