@@ -596,6 +596,9 @@ class CountExpandOp final : public GraphOperator {
       uint64_t rows = 0;
       std::unique_ptr<std::atomic<uint32_t>[]> counts;
       std::shared_ptr<SharedChunks> sweep;
+      // Counted from the passing nodes' side: per node, its count (complete once `push` ran).
+      std::unique_ptr<std::atomic<uint32_t>[]> pushed;
+      std::shared_ptr<SharedChunks> push;
     };
     std::unordered_map<TableId, Counts> counts;
   };
@@ -696,10 +699,35 @@ class CountExpandOp final : public GraphOperator {
   // rows (its adjacency read in sequence), with the statement's other threads.
   [[gnu::noinline]] void SweepCounts(size_t index, TableId table, ExecContext& ctx) {
     Level& level = levels_[index];
+    const LogicalOperator& e = *level.expand;
+    // The sides of the expansion from `table` (as Count walks them): when every one reaches
+    // the table whose bits are marked, the counts are made from the passing nodes, each
+    // following its edges back (few edges when few nodes pass), instead of from every node.
+    std::vector<std::pair<const catalog::RelTablePair*, storage::Direction>> sides;
+    bool push = level.last.bits != nullptr;
+    auto allowed = [&e](TableId t) {
+      return e.table_ids.empty() ||
+             std::find(e.table_ids.begin(), e.table_ids.end(), t) != e.table_ids.end();
+    };
+    for (TableId rel_table_id : e.rel_table_ids) {
+      for (const auto& pair : store_->pairs(rel_table_id)) {
+        if ((e.direction == Direction::kForward || e.direction == Direction::kBoth) &&
+            pair.src_table == table && allowed(pair.dst_table)) {
+          sides.emplace_back(&pair, storage::Direction::kForward);
+          push = push && pair.dst_table == level.last.bits_table;
+        }
+        if ((e.direction == Direction::kBackward || e.direction == Direction::kBoth) &&
+            pair.dst_table == table && allowed(pair.src_table)) {
+          sides.emplace_back(&pair, storage::Direction::kBackward);
+          push = push && pair.src_table == level.last.bits_table;
+        }
+      }
+    }
     SharedLevel& shared = Shared(level);
-    std::shared_ptr<SharedChunks> sweep;
+    std::shared_ptr<SharedChunks> sweep, pushing;
     uint64_t rows = 0;
     std::atomic<uint32_t>* counts = nullptr;
+    std::atomic<uint32_t>* pushed = nullptr;
     {
       std::lock_guard<std::mutex> lock(shared.mu);
       SharedLevel::Counts& entry = shared.counts[table];
@@ -707,14 +735,52 @@ class CountExpandOp final : public GraphOperator {
         entry.sweep =
             std::make_shared<SharedChunks>((entry.rows + kSweepChunkRows - 1) / kSweepChunkRows);
       }
+      if (push && (entry.push == nullptr || entry.push->failed())) {
+        entry.pushed.reset(new std::atomic<uint32_t>[entry.rows]());
+        if (ctx.CountsMemory()) memory_.Add(ctx, entry.rows * sizeof(uint32_t));
+        entry.push = std::make_shared<SharedChunks>(
+            (level.last.bits->rows() + NodeBits::kChunkRows - 1) / NodeBits::kChunkRows);
+      }
       sweep = entry.sweep;
+      pushing = push ? entry.push : nullptr;
       rows = entry.rows;
       counts = entry.counts.get();
+      pushed = entry.pushed.get();
+    }
+    if (pushing != nullptr) {
+      const NodeBits& bits = *level.last.bits;
+      pushing->Run(ctx, [&](uint64_t chunk) {
+        const uint64_t end = std::min(bits.rows(), (chunk + 1) * NodeBits::kChunkRows);
+        for (uint64_t node = chunk * NodeBits::kChunkRows; node < end; ++node) {
+          ctx.ChargeWork();
+          if (!bits.Get(node)) continue;
+          for (const auto& [pair, dir] : sides) {
+            const storage::Direction back = dir == storage::Direction::kForward
+                                                ? storage::Direction::kBackward
+                                                : storage::Direction::kForward;
+            store_->ForEachVisibleEdge(store_->rel_table(pair->id), node, back,
+                                       [&](uint64_t from, uint64_t) {
+                                         ctx.ChargeWork();
+                                         if (from < rows) {
+                                           pushed[from].fetch_add(1, std::memory_order_relaxed);
+                                         }
+                                       });
+          }
+        }
+      });
     }
     sweep->Run(ctx, [&](uint64_t chunk) {
       const uint64_t end = std::min(rows, (chunk + 1) * kSweepChunkRows);
       for (uint64_t row = chunk * kSweepChunkRows; row < end; ++row) {
-        if (counts[row].load(std::memory_order_relaxed) == 0) Count(index, {table, row}, ctx);
+        if (counts[row].load(std::memory_order_relaxed) != 0) continue;
+        if (pushing == nullptr) {
+          Count(index, {table, row}, ctx);
+          continue;
+        }
+        const uint32_t n = pushed[row].load(std::memory_order_relaxed);
+        if (n < std::numeric_limits<uint32_t>::max() - 1) {
+          counts[row].store(n + 1, std::memory_order_relaxed);
+        }
       }
     });
   }
