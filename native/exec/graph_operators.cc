@@ -563,6 +563,7 @@ class CountExpandOp final : public GraphOperator {
       level.shared = nullptr;
       level.counted = 0;
       level.counts_swept = false;
+      level.try_push = true;
     }
     memory_.Release(ctx);
   }
@@ -621,6 +622,7 @@ class CountExpandOp final : public GraphOperator {
     bool constant = false;
     uint64_t counted = 0;       // shared counts this run made one node at a time
     bool counts_swept = false;  // this run swept the shared counts
+    bool try_push = true;       // this run may still push the shared counts
     // Constant filters: what the statement's threads share for this expansion (looked up once
     // per run).
     std::shared_ptr<SharedLevel> shared;
@@ -697,7 +699,9 @@ class CountExpandOp final : public GraphOperator {
 
   // Counts the leaf `index` from every node of `table` not counted yet, in the order of the
   // rows (its adjacency read in sequence), with the statement's other threads.
-  [[gnu::noinline]] void SweepCounts(size_t index, TableId table, ExecContext& ctx) {
+  // Returns false (and counts nothing) when `push_only` and the counts cannot be pushed.
+  [[gnu::noinline]] bool SweepCounts(size_t index, TableId table, ExecContext& ctx,
+                                     bool push_only) {
     Level& level = levels_[index];
     const LogicalOperator& e = *level.expand;
     // The sides of the expansion from `table` (as Count walks them): when every one reaches
@@ -723,6 +727,7 @@ class CountExpandOp final : public GraphOperator {
         }
       }
     }
+    if (push_only && !push) return false;
     SharedLevel& shared = Shared(level);
     std::shared_ptr<SharedChunks> sweep, pushing;
     uint64_t rows = 0;
@@ -783,6 +788,7 @@ class CountExpandOp final : public GraphOperator {
         }
       }
     });
+    return true;
   }
 
   // The entry of `node` in a per-node vector of `by_table` (sized to the node's table, the
@@ -911,11 +917,17 @@ class CountExpandOp final : public GraphOperator {
         shared_entry = counts + from.offset;
         uint32_t known = shared_entry->load(std::memory_order_relaxed);
         if (known != 0) return known - 1;
-        // Once a sixteenth of the nodes was counted one at a time, every node is.
-        if (!level.counts_swept && ++level.counted * 16 > level.last.counts_rows) {
-          level.counts_swept = true;
-          SweepCounts(index, from.table, ctx);
-          known = shared_entry->load(std::memory_order_relaxed);
+        // Every node is counted at once: from the passing nodes' side when that works (few
+        // edges), else once a sixteenth of the nodes was counted one at a time.
+        if (!level.counts_swept) {
+          if (level.try_push) {
+            level.try_push = false;
+            level.counts_swept = SweepCounts(index, from.table, ctx, /*push_only=*/true);
+          } else if (++level.counted * 16 > level.last.counts_rows) {
+            level.counts_swept = true;  // first: the sweep counts through here
+            SweepCounts(index, from.table, ctx, /*push_only=*/false);
+          }
+          known = level.counts_swept ? shared_entry->load(std::memory_order_relaxed) : 0;
           if (known != 0) return known - 1;
         }
       }
