@@ -516,11 +516,12 @@ class IntersectOp final : public GraphOperator {
 // target counts only the neighbours that pass, each node tested once while the operator is open
 // (the conjuncts read from the columns: exec/column_filter.h). A filter whose conjuncts read
 // only the target and constants, none of which may fail, has one result per node for the whole
-// statement: once an operator has tested a sixteenth of a table's nodes one at a time, the
+// statement: once an operator has tested a 64th of a table's nodes one at a time, the
 // statement's threads mark the whole table together (NodeBits, kept by the store until the
 // statement writes) and every test becomes a bit; such a filtered expansion that is not a root
-// keeps its count per node in the statement too, shared by the threads. A counted EXISTS stops
-// at the first path it finds (its count is only compared with 0).
+// keeps its count per node in the statement too, shared by the threads, made from the passing
+// nodes' edges followed backwards (SweepCounts). A counted EXISTS stops at the first path it
+// finds (its count is only compared with 0).
 class CountExpandOp final : public GraphOperator {
  public:
   explicit CountExpandOp(const LogicalOperator& op) : op_(op) {
@@ -832,7 +833,7 @@ class CountExpandOp final : public GraphOperator {
       return level.last.bits->Get(node.offset);
     }
     uint8_t& state = PerNode(level.passes, level.last.passes_table, level.last.passes, node, ctx);
-    if (level.constant && ++level.tested * 16 > level.last.passes->size()) [[unlikely]] {
+    if (level.constant && ++level.tested * 64 > level.last.passes->size()) [[unlikely]] {
       NodeBits& bits = BuildBits(level, node.table, ctx);
       level.last.bits_table = node.table;
       level.last.bits = &bits;
