@@ -246,7 +246,7 @@ bool ParallelPipeline::Run(ExecContext& ctx, const std::function<void(unsigned)>
     PlanOverride leaf;
     leaf = [&](const LogicalOperator& op) -> OperatorPtr {
       if (op.kind == LogicalOpKind::kHashJoin) {  // probes the table the caller builds
-        auto join = std::make_unique<HashJoinOp>(op.probe_keys, op.build_keys, op.slots, nullptr);
+        auto join = std::make_unique<HashJoinOp>(HashJoinSpec::Of(op), nullptr);
         join->child = MapPlan(*op.children[0], catalog_, profile, &leaf);
         worker->joins.emplace_back(&op, join.get());
         return join;
@@ -274,7 +274,7 @@ bool ParallelPipeline::Run(ExecContext& ctx, const std::function<void(unsigned)>
     Join& join = **it;
     join.table.reset();
     join.memory.Release(ctx);
-    join.table = HashJoinOp::BuildTable(op->build_keys, op->slots, *join.build, ctx, join.memory);
+    join.table = HashJoinOp::BuildTable(HashJoinSpec::Of(*op), *join.build, ctx, join.memory);
   }
   for (const auto& worker : workers_) {
     for (auto& [op, probe] : worker->joins) {
