@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <set>
 #include <string>
 #include <string_view>
@@ -72,6 +73,9 @@ struct Datum {
   int64_t i = 0;
   std::string_view s;
   const Value* v = nullptr;
+  // Read from row `offset` of this column of a table of `rows` rows (no versions owed).
+  const storage::Column* column = nullptr;
+  uint64_t offset = 0, rows = 0;
 };
 
 // One thread's reading of one operand: the column of the node table read last.
@@ -81,45 +85,60 @@ struct Cursor {
   const storage::VersionStore* versions = nullptr;
   bool typed = false;
   bool wide = false;  // an INT64-wide column
+  uint64_t rows = 0;  // the table's rows
   char inline_bytes[storage::Column::kInlineStringBytes];
   Value held;  // a value evaluated (the string of `Datum::s` lives here)
 };
 
+// Points `c` at the column `o` reads in node table `table_id`.
+void Resolve(const Operand& o, Cursor& c, ExecContext& ctx, uint64_t table_id) {
+  c.table = table_id;
+  const std::vector<int32_t>& columns = o.property->property_columns;
+  const int32_t index = table_id < columns.size() ? columns[table_id] : -1;
+  const storage::NodeTable& table = ctx.store->node_table(table_id);
+  c.column = index >= 0 && static_cast<size_t>(index) < table.NumColumns()
+                 ? &table.column(static_cast<size_t>(index))
+                 : nullptr;
+  c.versions = &table.versions();
+  c.rows = table.NumRows();
+  const Id have = c.column ? c.column->type().id() : Id::kAny;
+  c.typed = c.column != nullptr &&
+            (o.kind == Kind::kString
+                 ? have == Id::kString
+                 : have == o.property->type.id() && (IsSignedInteger(have) || IsTemporal(have)));
+  c.wide = c.typed && c.column->kind() == storage::PhysicalKind::kInt64;
+}
+
+// The node whose property `o` reads, when the frame holds its id (else the generic read).
+bool NodeOf(const Operand& o, ExecContext& ctx, InternalId* id) {
+  if (o.property == nullptr || ctx.store == nullptr) return false;
+  const Value& node = ctx.frame[o.node_slot];
+  if (node.is_null() || node.type_id() != Id::kInternalId) return false;
+  *id = node.GetId();
+  return true;
+}
+
 // Reads `o` over ctx.frame into `d`; false for NULL.
 bool Read(const Operand& o, Cursor& c, ExecContext& ctx, Datum& d) {
-  if (o.property != nullptr && ctx.store != nullptr) {
-    const Value& node = ctx.frame[o.node_slot];
-    if (node.is_null()) return false;
-    if (node.type_id() == Id::kInternalId) {
-      const InternalId id = node.GetId();
-      if (id.table != c.table) {
-        c.table = id.table;
-        const std::vector<int32_t>& columns = o.property->property_columns;
-        const int32_t index = id.table < columns.size() ? columns[id.table] : -1;
-        const storage::NodeTable& table = ctx.store->node_table(id.table);
-        c.column = index >= 0 && static_cast<size_t>(index) < table.NumColumns()
-                       ? &table.column(static_cast<size_t>(index))
-                       : nullptr;
-        c.versions = &table.versions();
-        const Id have = c.column ? c.column->type().id() : Id::kAny;
-        c.typed = c.column != nullptr &&
-                  (o.kind == Kind::kString ? have == Id::kString
-                                           : have == o.property->type.id() &&
-                                                 (IsSignedInteger(have) || IsTemporal(have)));
-        c.wide = c.typed && c.column->kind() == storage::PhysicalKind::kInt64;
-      }
-      if (c.typed) {
-        // The cell first, then the versions: when they may owe this statement an older
-        // value, the generic read below decides.
-        const bool null = c.column->IsNull(id.offset);
-        if (!null) {
-          if (o.kind == Kind::kString) {
-            d.s = c.column->ReadString(id.offset, c.inline_bytes);
-          } else {
-            d.i = c.wide ? c.column->GetFixed<int64_t>(id.offset) : c.column->GetInt64(id.offset);
-          }
+  InternalId id;
+  if (NodeOf(o, ctx, &id)) {
+    if (id.table != c.table) Resolve(o, c, ctx, id.table);
+    if (c.typed) {
+      // The cell first, then the versions: when they may owe this statement an older value,
+      // the generic read below decides.
+      const bool null = c.column->IsNull(id.offset);
+      if (!null) {
+        if (o.kind == Kind::kString) {
+          d.s = c.column->ReadString(id.offset, c.inline_bytes);
+        } else {
+          d.i = c.wide ? c.column->GetFixed<int64_t>(id.offset) : c.column->GetInt64(id.offset);
         }
-        if (c.versions->empty()) return !null;
+      }
+      if (c.versions->empty()) {
+        d.column = c.column;
+        d.offset = id.offset;
+        d.rows = c.rows;
+        return !null;
       }
     }
   }
@@ -138,12 +157,26 @@ uint64_t Mix(uint64_t h, uint64_t x) {
   return h ^ (h >> 32);
 }
 
+// A string's hash, 8 bytes at a time (short strings, as most keys, in one or two steps).
+uint64_t HashBytes(std::string_view s) {
+  uint64_t h = 0x9E3779B97F4A7C15ULL ^ s.size();
+  size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    h = Mix(h, w);
+  }
+  uint64_t w = 0;
+  std::memcpy(&w, s.data() + i, s.size() - i);
+  return Mix(h, w);
+}
+
 // The build side's strings of one key or residual: string -> code (its order of arrival).
 class StringDictionary {
  public:
   // The code of `s`, added when new (`added` then holds the bytes it took).
   uint64_t Intern(std::string_view s, size_t* added) {
-    const uint64_t h = std::hash<std::string_view>()(s);
+    const uint64_t h = HashBytes(s);
     size_t i = Find(s, h);
     if (index_[i] != 0) return index_[i] - 1;
     const auto code = static_cast<uint32_t>(hashes_.size());
@@ -157,7 +190,7 @@ class StringDictionary {
   }
   uint64_t Lookup(std::string_view s) const {
     if (hashes_.empty()) return kAbsent;
-    const uint32_t at = index_[Find(s, std::hash<std::string_view>()(s))];
+    const uint32_t at = index_[Find(s, HashBytes(s))];
     return at == 0 ? kAbsent : at - 1;
   }
 
@@ -187,6 +220,40 @@ class StringDictionary {
   std::vector<uint64_t> hashes_;
   std::vector<size_t> starts_;
   std::string bytes_;
+};
+
+// Per string operand of the build side: the code of each row it read from its column (code
+// + 2; 1: NULL; 0: not read), so that a probe reading the same column (a self-join) takes a
+// row's code without reading or looking up its string.
+struct RowCodes {
+  const storage::Column* column = nullptr;
+  std::vector<uint32_t> codes;
+
+  // Notes the code of the row `d` was read from (kAbsent: NULL); the bytes that took.
+  size_t Note(const Datum& d, uint64_t code) {
+    if (d.column == nullptr || (code != kAbsent && code >= UINT32_MAX - 2)) return 0;
+    size_t bytes = 0;
+    if (column == nullptr) {
+      column = d.column;
+      codes.assign(d.rows, 0);
+      bytes = d.rows * sizeof(uint32_t);
+    }
+    if (column == d.column && d.offset < codes.size()) {
+      codes[d.offset] = code == kAbsent ? 1 : static_cast<uint32_t>(code) + 2;
+    }
+    return bytes;
+  }
+  // The code of the row `o` reads noted by the build (kAbsent: NULL); false when not known.
+  bool Known(const Operand& o, Cursor& c, ExecContext& ctx, uint64_t* code) const {
+    InternalId id;
+    if (column == nullptr || !NodeOf(o, ctx, &id)) return false;
+    if (id.table != c.table) Resolve(o, c, ctx, id.table);
+    if (c.column != column || id.offset >= codes.size() || !c.versions->empty()) return false;
+    const uint32_t known = codes[id.offset];
+    if (known == 0) return false;
+    *code = known == 1 ? kAbsent : known - 2;
+    return true;
+  }
 };
 
 // The build side's values of one key: value -> code, under `=`.
@@ -319,11 +386,57 @@ struct HashJoinOp::Compiled {
   }
 };
 
+namespace {
+
+// Counts per (group, value code), in an open-addressing table.
+class PairCounts {
+ public:
+  // One more row of group g with value `code`; the bytes a new pair took.
+  size_t Add(uint32_t g, int64_t code) {
+    const size_t i = Slot(g, code);
+    if (index_[i] != 0) {
+      ++counts_[index_[i] - 1];
+      return 0;
+    }
+    groups_.push_back(g);
+    codes_.push_back(code);
+    counts_.push_back(1);
+    index_[i] = static_cast<uint32_t>(counts_.size());
+    if (counts_.size() * 2 > index_.size()) {
+      index_.assign(index_.size() * 2, 0);
+      for (uint32_t k = 0; k < counts_.size(); ++k) index_[Slot(groups_[k], codes_[k])] = k + 1;
+    }
+    return 24;
+  }
+  uint32_t Count(uint32_t g, int64_t code) const {
+    const uint32_t at = index_[Slot(g, code)];
+    return at == 0 ? 0 : counts_[at - 1];
+  }
+
+ private:
+  size_t Slot(uint32_t g, int64_t code) const {
+    const size_t mask = index_.size() - 1;
+    for (size_t i = Mix(Mix(0x9E3779B97F4A7C15ULL, g), static_cast<uint64_t>(code)) & mask;;
+         i = (i + 1) & mask) {
+      const uint32_t at = index_[i];
+      if (at == 0 || (groups_[at - 1] == g && codes_[at - 1] == code)) return i;
+    }
+  }
+
+  std::vector<uint32_t> groups_;
+  std::vector<int64_t> codes_;
+  std::vector<uint32_t> counts_;
+  std::vector<uint32_t> index_ = std::vector<uint32_t>(16, 0);  // pair + 1; 0: empty
+};
+
+}  // namespace
+
 struct HashJoinOp::Table {
   size_t num_keys = 0;
   std::vector<StringDictionary> key_strings;       // per key (kString keys)
   std::vector<ValueDictionary> key_values;         // per key (kGeneric keys)
   std::vector<StringDictionary> residual_strings;  // per residual (typed string ones)
+  std::vector<RowCodes> key_rows, residual_rows;   // per key, per residual (string ones)
   // Groups: the distinct keys, found by an open-addressing index (group + 1; 0: empty).
   std::vector<uint64_t> codes;   // num_keys per group
   std::vector<uint64_t> hashes;  // per group
@@ -336,12 +449,10 @@ struct HashJoinOp::Table {
   size_t num_typed = 0;           // typed residuals
   std::vector<int64_t> residual;  // num_typed per row: the build operand's code
   std::vector<uint8_t> residual_null;
-  // Histogram mode: per group, the non-NULL residual values' distinct codes (ascending) and
-  // how many rows have each, in runs [run_begin[g], run_begin[g + 1]).
-  std::vector<uint32_t> run_begin;
-  std::vector<int64_t> run_codes;
-  std::vector<uint32_t> run_counts;
-  std::vector<uint32_t> non_null;  // per group
+  // Histogram mode: per group, its rows with a non-NULL residual value, and per (group,
+  // value) the rows with that value.
+  std::vector<uint32_t> non_null;
+  PairCounts histogram;
 
   size_t groups() const { return hashes.size(); }
 
@@ -416,6 +527,8 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSp
   t->key_strings.resize(nk);
   t->key_values.resize(nk);
   t->residual_strings.resize(c.residuals.size());
+  t->key_rows.resize(nk);
+  t->residual_rows.resize(c.residuals.size());
   t->num_slots = c.keeps_rows ? spec.build_slots.size() : 0;
   t->num_typed = c.typed.size();
   std::vector<Cursor> key_cursors(nk), residual_cursors(c.residuals.size());
@@ -438,13 +551,17 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSp
         Datum d;
         const Operand& o = c.build_keys[k];
         if (!Read(o, key_cursors[k], ctx, d)) {
+          if (o.kind == Kind::kString) bytes += t->key_rows[k].Note(d, kAbsent);
           matchable = false;
           break;
         }
         size_t added = 0;
         switch (o.kind) {
           case Kind::kInt: key[k] = static_cast<uint64_t>(d.i); break;
-          case Kind::kString: key[k] = t->key_strings[k].Intern(d.s, &added); break;
+          case Kind::kString:
+            key[k] = t->key_strings[k].Intern(d.s, &added);
+            added += t->key_rows[k].Note(d, key[k]);
+            break;
           case Kind::kGeneric:
             if (!Matchable(*d.v)) {
               matchable = false;
@@ -456,7 +573,7 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSp
         bytes += added;
       }
       if (!matchable) continue;
-      if (group_of.size() >= UINT32_MAX - 1) {
+      if (t->rows >= UINT32_MAX - 1) {
         Throw(ErrorCode::kResourceLimit, "a hash join's build side has more than 2^32 rows");
       }
       bool added_group = false;
@@ -464,9 +581,11 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSp
       if (added_group) {
         sizes.push_back(0);
         bytes += kGroupBytes + nk * sizeof(uint64_t);
+        if (c.histogram) t->non_null.push_back(0);
       }
       ++sizes[g];
-      group_of.push_back(g);
+      ++t->rows;
+      if (!c.histogram) group_of.push_back(g);
       for (size_t i : c.typed) {
         const JoinResidual& r = c.residuals[i];
         Datum d;
@@ -478,6 +597,16 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSp
                      ? d.i
                      : static_cast<int64_t>(t->residual_strings[i].Intern(d.s, &added));
           bytes += added;
+        }
+        if (r.build.kind == Kind::kString) {
+          bytes += t->residual_rows[i].Note(d, present ? static_cast<uint64_t>(code) : kAbsent);
+        }
+        if (c.histogram) {
+          if (present) {
+            ++t->non_null[g];
+            bytes += t->histogram.Add(g, code);
+          }
+          continue;
         }
         residual.push_back(code);
         residual_null.push_back(present ? 0 : 1);
@@ -493,41 +622,17 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSp
     if (e.status().code() != ErrorCode::kResourceLimit) throw;
     throw GraphDBException(ErrorCode::kResourceLimit,
                            e.status().message() + " (the hash table of a join held " +
-                               std::to_string(group_of.size()) + " rows of its build side)");
+                               std::to_string(t->rows) + " rows of its build side)");
   }
+  if (c.histogram) return t;
   // The rows grouped by key (a counting sort: each group's rows keep their build order).
   const size_t n = group_of.size();
   const size_t ng = t->groups();
-  t->rows = n;
   t->begin.assign(ng + 1, 0);
   for (size_t g = 0; g < ng; ++g) t->begin[g + 1] = t->begin[g] + sizes[g];
   std::vector<uint32_t> at(t->begin.begin(), t->begin.end() - 1);
   std::vector<uint32_t> order(n);
   for (size_t r = 0; r < n; ++r) order[at[group_of[r]]++] = static_cast<uint32_t>(r);
-  if (c.histogram) {
-    t->run_begin.assign(ng + 1, 0);
-    t->non_null.assign(ng, 0);
-    std::vector<int64_t> group_codes;
-    for (size_t g = 0; g < ng; ++g) {
-      ctx.ChargeWork(t->begin[g + 1] - t->begin[g]);
-      group_codes.clear();
-      for (uint32_t i = t->begin[g]; i < t->begin[g + 1]; ++i) {
-        if (!residual_null[order[i]]) group_codes.push_back(residual[order[i]]);
-      }
-      std::sort(group_codes.begin(), group_codes.end());
-      t->non_null[g] = static_cast<uint32_t>(group_codes.size());
-      for (size_t i = 0; i < group_codes.size(); ++i) {
-        if (i == 0 || group_codes[i] != group_codes[i - 1]) {
-          t->run_codes.push_back(group_codes[i]);
-          t->run_counts.push_back(0);
-        }
-        ++t->run_counts.back();
-      }
-      t->run_begin[g + 1] = static_cast<uint32_t>(t->run_codes.size());
-    }
-    if (counts) memory.Add(ctx, t->run_codes.size() * 12 + ng * 8);
-    return t;
-  }
   t->residual.resize(residual.size());
   t->residual_null.resize(residual_null.size());
   t->values.resize(values.size());
@@ -577,6 +682,9 @@ size_t HashJoinOp::build_rows() const { return table_ ? table_->rows : 0; }
 void HashJoinOp::Open(ExecContext& ctx) {
   PhysicalOperator::Open(ctx);
   probe_->next = probe_->end = 0;
+  // Columns are resolved anew in each run (another snapshot, another store).
+  for (Cursor& c : probe_->key_cursors) c.table = UINT64_MAX;
+  for (Cursor& c : probe_->residual_cursors) c.table = UINT64_MAX;
   if (build_) {  // builds anew on the first Next
     table_.reset();
     memory_.Release(ctx);
@@ -627,6 +735,10 @@ bool HashJoinOp::Next(ExecContext& ctx) {
     bool found = true;
     for (size_t k = 0; k < c.probe_keys.size() && found; ++k) {
       const Operand& o = c.probe_keys[k];
+      if (o.kind == Kind::kString && t.key_rows[k].Known(o, p.key_cursors[k], ctx, &p.key[k])) {
+        found = p.key[k] != kAbsent;  // NULL
+        continue;
+      }
       Datum d;
       if (!Read(o, p.key_cursors[k], ctx, d)) {
         found = false;
@@ -646,6 +758,16 @@ bool HashJoinOp::Next(ExecContext& ctx) {
     bool null = false;
     for (size_t j : c.typed) {
       const JoinResidual& r = c.residuals[j];
+      uint64_t known;
+      if (r.probe.kind == Kind::kString &&
+          t.residual_rows[j].Known(r.probe, p.residual_cursors[j], ctx, &known)) {
+        if (known == kAbsent) {  // NULL
+          null = true;
+          break;
+        }
+        p.residual[j] = static_cast<int64_t>(known);
+        continue;
+      }
       Datum d;
       if (!Read(r.probe, p.residual_cursors[j], ctx, d)) {
         null = true;
@@ -663,12 +785,7 @@ bool HashJoinOp::Next(ExecContext& ctx) {
     }
     uint64_t weight = 0;
     if (c.histogram) {
-      weight = t.non_null[g];
-      const int64_t code = p.residual[c.typed[0]];
-      const auto first = t.run_codes.begin() + t.run_begin[g];
-      const auto last = t.run_codes.begin() + t.run_begin[g + 1];
-      const auto it = std::lower_bound(first, last, code);
-      if (it != last && *it == code) weight -= t.run_counts[it - t.run_codes.begin()];
+      weight = t.non_null[g] - t.histogram.Count(g, p.residual[c.typed[0]]);
     } else if (c.residuals.empty()) {
       weight = t.begin[g + 1] - t.begin[g];
     } else {
