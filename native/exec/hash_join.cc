@@ -171,6 +171,16 @@ uint64_t HashBytes(std::string_view s) {
   return Mix(h, w);
 }
 
+// Whether a and b hold the same bytes (short ones compared as words).
+bool SameBytes(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  if (a.size() > 16) return std::memcmp(a.data(), b.data(), a.size()) == 0;
+  uint64_t x[2] = {0, 0}, y[2] = {0, 0};
+  std::memcpy(x, a.data(), a.size());
+  std::memcpy(y, b.data(), b.size());
+  return x[0] == y[0] && x[1] == y[1];
+}
+
 // The build side's strings of one key or residual: string -> code (its order of arrival).
 class StringDictionary {
  public:
@@ -188,6 +198,7 @@ class StringDictionary {
     if (hashes_.size() * 2 > index_.size()) Grow();
     return code;
   }
+  size_t size() const { return hashes_.size(); }
   uint64_t Lookup(std::string_view s) const {
     if (hashes_.empty()) return kAbsent;
     const uint32_t at = index_[Find(s, HashBytes(s))];
@@ -203,7 +214,7 @@ class StringDictionary {
     const size_t mask = index_.size() - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
       const uint32_t at = index_[i];
-      if (at == 0 || (hashes_[at - 1] == h && At(at - 1) == s)) return i;
+      if (at == 0 || (hashes_[at - 1] == h && SameBytes(At(at - 1), s))) return i;
     }
   }
   void Grow() {
@@ -453,6 +464,10 @@ struct HashJoinOp::Table {
   // value) the rows with that value.
   std::vector<uint32_t> non_null;
   PairCounts histogram;
+  // Or, for a string residual of few values: per group, the count of each code and (last)
+  // the non-NULL count.
+  size_t dense_stride = 0;
+  std::vector<uint32_t> dense;
 
   size_t groups() const { return hashes.size(); }
 
@@ -581,11 +596,10 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSp
       if (added_group) {
         sizes.push_back(0);
         bytes += kGroupBytes + nk * sizeof(uint64_t);
-        if (c.histogram) t->non_null.push_back(0);
       }
       ++sizes[g];
       ++t->rows;
-      if (!c.histogram) group_of.push_back(g);
+      group_of.push_back(g);
       for (size_t i : c.typed) {
         const JoinResidual& r = c.residuals[i];
         Datum d;
@@ -600,13 +614,6 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSp
         }
         if (r.build.kind == Kind::kString) {
           bytes += t->residual_rows[i].Note(d, present ? static_cast<uint64_t>(code) : kAbsent);
-        }
-        if (c.histogram) {
-          if (present) {
-            ++t->non_null[g];
-            bytes += t->histogram.Add(g, code);
-          }
-          continue;
         }
         residual.push_back(code);
         residual_null.push_back(present ? 0 : 1);
@@ -624,10 +631,37 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSp
                            e.status().message() + " (the hash table of a join held " +
                                std::to_string(t->rows) + " rows of its build side)");
   }
-  if (c.histogram) return t;
+  const size_t ng = t->groups();
+  if (c.histogram) {
+    // Dense when the residual's values are few string codes: a count per (key, code) and
+    // the key's non-NULL count in one row of `dense`; else a table of the pairs present.
+    const size_t codes =
+        c.residuals[0].build.kind == Kind::kString ? t->residual_strings[0].size() : SIZE_MAX;
+    const size_t n = group_of.size();
+    if (codes != SIZE_MAX && ng * (codes + 1) <= 16 * n + (1 << 20)) {
+      t->dense_stride = codes + 1;
+      t->dense.assign(ng * t->dense_stride, 0);
+      if (counts) memory.Add(ctx, t->dense.size() * sizeof(uint32_t));
+      for (size_t r = 0; r < n; ++r) {
+        if (residual_null[r]) continue;
+        uint32_t* row = t->dense.data() + group_of[r] * t->dense_stride;
+        ++row[residual[r]];
+        ++row[codes];
+      }
+      return t;
+    }
+    t->non_null.assign(ng, 0);
+    for (size_t r = 0; r < n; ++r) {
+      ctx.ChargeWork();
+      if (residual_null[r]) continue;
+      ++t->non_null[group_of[r]];
+      const size_t added = t->histogram.Add(group_of[r], residual[r]);
+      if (counts && added) memory.Add(ctx, added);
+    }
+    return t;
+  }
   // The rows grouped by key (a counting sort: each group's rows keep their build order).
   const size_t n = group_of.size();
-  const size_t ng = t->groups();
   t->begin.assign(ng + 1, 0);
   for (size_t g = 0; g < ng; ++g) t->begin[g + 1] = t->begin[g] + sizes[g];
   std::vector<uint32_t> at(t->begin.begin(), t->begin.end() - 1);
@@ -785,7 +819,14 @@ bool HashJoinOp::Next(ExecContext& ctx) {
     }
     uint64_t weight = 0;
     if (c.histogram) {
-      weight = t.non_null[g] - t.histogram.Count(g, p.residual[c.typed[0]]);
+      const int64_t code = p.residual[c.typed[0]];
+      if (t.dense_stride != 0) {
+        const uint32_t* row = t.dense.data() + g * t.dense_stride;
+        weight = row[t.dense_stride - 1];
+        if (code >= 0 && static_cast<size_t>(code) + 1 < t.dense_stride) weight -= row[code];
+      } else {
+        weight = t.non_null[g] - t.histogram.Count(g, code);
+      }
     } else if (c.residuals.empty()) {
       weight = t.begin[g + 1] - t.begin[g];
     } else {
