@@ -279,6 +279,7 @@ std::vector<JoinCase> JoinCases() {
       both("", "count(*), count(b), count(a.city)"),  // the keys' row counts
       both(" AND b.city <> a.city", "a.city, count(*), min(a.id), count(DISTINCT a.age)"),
       both(" AND a.city = b.city AND a.id < b.id", "count(*)"),  // typed, enumerated
+      both(" AND a.id <> b.id", "count(*), count(b)"),           // an integer <> (pairs)
       both(" AND a.id + b.id > 700", "count(*)"),                // evaluated per match
       both(" AND a.city <> b.city", "a.id, b.id"),               // rows
       both(" AND a.city <> b.city", "sum(1), min(b.id)"),        // rows under an aggregate
