@@ -14,6 +14,7 @@
 #include "exec/column_filter.h"
 #include "exec/expression_evaluator.h"
 #include "exec/graph_store.h"
+#include "exec/parallel_pipeline.h"
 #include "function/value_ops.h"
 
 namespace graphdb::exec {
@@ -199,6 +200,10 @@ class StringDictionary {
     return code;
   }
   size_t size() const { return hashes_.size(); }
+  std::string_view At(uint32_t code) const {
+    const size_t end = code + 1 < starts_.size() ? starts_[code + 1] : bytes_.size();
+    return std::string_view(bytes_).substr(starts_[code], end - starts_[code]);
+  }
   uint64_t Lookup(std::string_view s) const {
     if (hashes_.empty()) return kAbsent;
     const uint32_t at = index_[Find(s, HashBytes(s))];
@@ -206,10 +211,6 @@ class StringDictionary {
   }
 
  private:
-  std::string_view At(uint32_t code) const {
-    const size_t end = code + 1 < starts_.size() ? starts_[code + 1] : bytes_.size();
-    return std::string_view(bytes_).substr(starts_[code], end - starts_[code]);
-  }
   size_t Find(std::string_view s, uint64_t h) const {
     const size_t mask = index_.size() - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
@@ -240,18 +241,17 @@ struct RowCodes {
   const storage::Column* column = nullptr;
   std::vector<uint32_t> codes;
 
-  // Notes the code of the row `d` was read from (kAbsent: NULL); the bytes that took.
-  size_t Note(const Datum& d, uint64_t code) {
-    if (d.column == nullptr || (code != kAbsent && code >= UINT32_MAX - 2)) return 0;
+  // Notes the code of row `offset` of `of` (a column of a table of `rows` rows); the bytes
+  // that took.
+  size_t Note(const storage::Column* of, uint64_t rows, uint64_t offset, uint64_t code) {
+    if (code >= UINT32_MAX - 2) return 0;
     size_t bytes = 0;
     if (column == nullptr) {
-      column = d.column;
-      codes.assign(d.rows, 0);
-      bytes = d.rows * sizeof(uint32_t);
+      column = of;
+      codes.assign(rows, 0);
+      bytes = rows * sizeof(uint32_t);
     }
-    if (column == d.column && d.offset < codes.size()) {
-      codes[d.offset] = code == kAbsent ? 1 : static_cast<uint32_t>(code) + 2;
-    }
+    if (column == of && offset < codes.size()) codes[offset] = static_cast<uint32_t>(code) + 2;
     return bytes;
   }
   // The code of the row `o` reads noted by the build (kAbsent: NULL); false when not known.
@@ -272,9 +272,14 @@ class ValueDictionary {
  public:
   uint64_t Intern(const Value& v, size_t* added) {
     auto [it, fresh] = codes_.emplace(v, codes_.size());
-    if (fresh) *added = ApproxBytes(v) + kDictionaryEntryBytes;
+    if (fresh) {
+      *added = ApproxBytes(v) + kDictionaryEntryBytes;
+      values_.push_back(v);
+    }
     return it->second;
   }
+  // The values by code.
+  const std::vector<Value>& values() const { return values_; }
   uint64_t Lookup(const Value& v) const {
     auto it = codes_.find(v);
     return it == codes_.end() ? kAbsent : it->second;
@@ -288,6 +293,7 @@ class ValueDictionary {
     bool operator()(const Value& a, const Value& b) const { return function::ValuesEqual(a, b); }
   };
   std::unordered_map<Value, uint64_t, Hash, Equal> codes_;
+  std::vector<Value> values_;
 };
 
 // Whether `v` can equal anything under `=`: not NaN (NULL is never read as a value).
@@ -531,13 +537,147 @@ HashJoinSpec HashJoinSpec::Of(const planner::LogicalOperator& op) {
   return spec;
 }
 
-std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSpec& spec,
-                                                                PhysicalOperator& build,
-                                                                ExecContext& ctx,
-                                                                MemoryCharge& memory) {
-  const Compiled c(spec);
+namespace {
+
+// The build side's rows as one thread read them, coded by its own dictionaries (merged into
+// the table's afterwards).
+struct BuildPart {
+  std::vector<StringDictionary> key_strings, residual_strings;
+  std::vector<ValueDictionary> key_values;
+  std::vector<Cursor> key_cursors, residual_cursors;
+  std::vector<uint64_t> key;           // scratch
+  std::vector<uint64_t> keys;          // per row: its key codes
+  std::vector<int64_t> residual;       // per row: its typed residuals' codes
+  std::vector<uint8_t> residual_null;  // per row and typed residual: NULL
+  std::vector<Value> values;           // per row: the build slots' values (kept rows)
+  // Per string operand (string keys, then typed string residuals): the column its rows were
+  // read from, with the table's row count; per row, the offset read (UINT64_MAX: none).
+  std::vector<const storage::Column*> columns;
+  std::vector<uint64_t> column_rows;
+  std::vector<uint64_t> offsets;
+  size_t rows = 0;
+  // Parallel builds: the runs of rows of one morsel (the position of its first row, the
+  // index of its first row here), in the order this thread read them.
+  std::vector<std::pair<uint64_t, size_t>> morsels;
+  MemoryCharge memory;
+};
+
+// Which operands are string ones (their index among them, or -1): keys, then residuals.
+struct StringOperands {
+  std::vector<int> keys, residuals;
+  size_t count = 0;
+};
+
+}  // namespace
+
+namespace {
+
+void InitPart(const HashJoinOp::Compiled& c, BuildPart& part, size_t string_operands);
+// Reads the build row in ctx.frame into `part`; false (nothing kept) when a key is NULL or NaN.
+// *bytes: what it took.
+bool ReadBuildRow(const HashJoinOp::Compiled& c, const HashJoinSpec& spec,
+                  const StringOperands& strings, bool keeps_values, bool counts, BuildPart& part,
+                  ExecContext& ctx, size_t* bytes);
+
+}  // namespace
+
+struct HashJoinOp::Builder {
+  static std::shared_ptr<const Table> Merge(const Compiled& c, const HashJoinSpec& spec,
+                                            const StringOperands& strings,
+                                            std::vector<BuildPart>& parts, ExecContext& ctx,
+                                            MemoryCharge& memory);
+};
+
+namespace {
+
+void InitPart(const HashJoinOp::Compiled& c, BuildPart& part, size_t string_operands) {
+  const size_t nk = c.build_keys.size();
+  part.key_strings.resize(nk);
+  part.key_values.resize(nk);
+  part.key_cursors.resize(nk);
+  part.key.resize(nk);
+  part.residual_strings.resize(c.residuals.size());
+  part.residual_cursors.resize(c.residuals.size());
+  part.columns.assign(string_operands, nullptr);
+  part.column_rows.assign(string_operands, 0);
+}
+
+bool ReadBuildRow(const HashJoinOp::Compiled& c, const HashJoinSpec& spec,
+                  const StringOperands& strings, bool keeps_values, bool counts, BuildPart& part,
+                  ExecContext& ctx, size_t* bytes) {
+  const size_t nk = c.build_keys.size();
+  const size_t first_offset = part.offsets.size();
+  part.offsets.resize(first_offset + strings.count, UINT64_MAX);
+  auto note = [&](int operand, const Datum& d) {
+    if (operand < 0 || d.column == nullptr) return;
+    const auto i = static_cast<size_t>(operand);
+    if (part.columns[i] == nullptr) {
+      part.columns[i] = d.column;
+      part.column_rows[i] = d.rows;
+    }
+    if (part.columns[i] == d.column) part.offsets[first_offset + i] = d.offset;
+  };
+  for (size_t k = 0; k < nk; ++k) {
+    Datum d;
+    const Operand& o = c.build_keys[k];
+    size_t added = 0;
+    if (!Read(o, part.key_cursors[k], ctx, d)) {
+      part.offsets.resize(first_offset);
+      return false;
+    }
+    switch (o.kind) {
+      case Kind::kInt: part.key[k] = static_cast<uint64_t>(d.i); break;
+      case Kind::kString:
+        part.key[k] = part.key_strings[k].Intern(d.s, &added);
+        note(strings.keys[k], d);
+        break;
+      case Kind::kGeneric:
+        if (!Matchable(*d.v)) {
+          part.offsets.resize(first_offset);
+          return false;
+        }
+        part.key[k] = part.key_values[k].Intern(*d.v, &added);
+        break;
+    }
+    *bytes += added;
+  }
+  part.keys.insert(part.keys.end(), part.key.begin(), part.key.end());
+  for (size_t i : c.typed) {
+    const JoinResidual& r = c.residuals[i];
+    Datum d;
+    int64_t code = 0;
+    const bool present = Read(r.build, part.residual_cursors[i], ctx, d);
+    if (present) {
+      size_t added = 0;
+      code = r.build.kind == Kind::kInt
+                 ? d.i
+                 : static_cast<int64_t>(part.residual_strings[i].Intern(d.s, &added));
+      *bytes += added;
+    }
+    if (present) note(strings.residuals[i], d);
+    part.residual.push_back(code);
+    part.residual_null.push_back(present ? 0 : 1);
+  }
+  if (keeps_values) {
+    for (SlotId s : spec.build_slots) {
+      part.values.push_back(ctx.frame[s]);
+      if (counts) *bytes += ApproxBytes(part.values.back());
+    }
+  }
+  *bytes += kJoinEntryBytes + nk * sizeof(uint64_t) + c.typed.size() * 9 +
+            strings.count * sizeof(uint64_t);
+  ++part.rows;
+  return true;
+}
+
+}  // namespace
+
+std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
+    const Compiled& c, const HashJoinSpec& spec, const StringOperands& strings,
+    std::vector<BuildPart>& parts, ExecContext& ctx, MemoryCharge& memory) {
   auto t = std::make_shared<Table>();
   const size_t nk = c.build_keys.size();
+  const size_t nt = c.typed.size();
   t->num_keys = nk;
   t->key_strings.resize(nk);
   t->key_values.resize(nk);
@@ -545,23 +685,70 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSp
   t->key_rows.resize(nk);
   t->residual_rows.resize(c.residuals.size());
   t->num_slots = c.keeps_rows ? spec.build_slots.size() : 0;
-  t->num_typed = c.typed.size();
-  std::vector<Cursor> key_cursors(nk), residual_cursors(c.residuals.size());
-  std::vector<uint64_t> key(nk);
+  t->num_typed = nt;
+  const bool counts = ctx.CountsMemory();
+  size_t bytes = 0;
+  // Each part's codes in the table's dictionaries.
+  std::vector<std::vector<std::vector<uint64_t>>> key_codes(parts.size()),
+      residual_codes(parts.size());
+  for (size_t p = 0; p < parts.size(); ++p) {
+    BuildPart& part = parts[p];
+    key_codes[p].resize(nk);
+    residual_codes[p].resize(c.residuals.size());
+    for (size_t k = 0; k < nk; ++k) {
+      size_t added = 0;
+      if (c.build_keys[k].kind == Kind::kString) {
+        for (size_t code = 0; code < part.key_strings[k].size(); ++code) {
+          key_codes[p][k].push_back(t->key_strings[k].Intern(part.key_strings[k].At(code), &added));
+        }
+      } else if (c.build_keys[k].kind == Kind::kGeneric) {
+        for (const Value& v : part.key_values[k].values()) {
+          key_codes[p][k].push_back(t->key_values[k].Intern(v, &added));
+        }
+      }
+      bytes += added;
+    }
+    for (size_t i : c.typed) {
+      size_t added = 0;
+      for (size_t code = 0; code < part.residual_strings[i].size(); ++code) {
+        residual_codes[p][i].push_back(
+            t->residual_strings[i].Intern(part.residual_strings[i].At(code), &added));
+      }
+      bytes += added;
+    }
+    if (counts) memory.Absorb(part.memory);
+  }
+  // The runs of rows in the serial order: by morsel (a serial build is one run).
+  struct Run {
+    uint64_t position;
+    size_t part, begin, end;
+  };
+  std::vector<Run> runs;
+  for (size_t p = 0; p < parts.size(); ++p) {
+    const auto& morsels = parts[p].morsels;
+    if (morsels.empty()) {
+      if (parts[p].rows > 0) runs.push_back({0, p, 0, parts[p].rows});
+      continue;
+    }
+    for (size_t m = 0; m < morsels.size(); ++m) {
+      const size_t end = m + 1 < morsels.size() ? morsels[m + 1].second : parts[p].rows;
+      if (end > morsels[m].second) runs.push_back({morsels[m].first, p, morsels[m].second, end});
+    }
+  }
+  std::sort(runs.begin(), runs.end(),
+            [](const Run& a, const Run& b) { return a.position < b.position; });
   std::vector<uint32_t> group_of;  // per row
   std::vector<uint32_t> sizes;     // per group
   std::vector<int64_t> residual;
   std::vector<uint8_t> residual_null;
   std::vector<Value> values;
   // The keys of up to kBatchRows rows, whose groups are found together: their hashes first,
-  // and the table's slots and groups fetched ahead of the comparisons. Returns the bytes
-  // new groups took.
+  // and the table's slots and groups fetched ahead of the comparisons.
   constexpr size_t kBatchRows = 64;
   std::vector<uint64_t> batch, batch_hashes(kBatchRows);
-  batch.reserve(kBatchRows * std::max<size_t>(nk, 1));
-  auto group_batch = [&]() -> size_t {
-    const size_t rows = nk == 0 ? 0 : batch.size() / nk;
-    size_t bytes = 0;
+  batch.reserve(kBatchRows * nk);
+  auto group_batch = [&]() {
+    const size_t rows = batch.size() / nk;
     for (size_t i = 0; i < rows; ++i) {
       batch_hashes[i] = HashCodes(batch.data() + i * nk, nk);
       __builtin_prefetch(t->index.data() + (batch_hashes[i] & (t->index.size() - 1)));
@@ -584,90 +771,72 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSp
       group_of.push_back(g);
     }
     batch.clear();
-    return bytes;
   };
-  // The build side writes its slots into the frame: the probe side has not produced a row
-  // yet, and its slots are distinct.
-  build.Open(ctx);
-  const bool counts = ctx.CountsMemory();
-  try {
-    while (build.Next(ctx)) {
+  const size_t ns = t->num_slots;
+  size_t total = 0;
+  for (const BuildPart& part : parts) total += part.rows;
+  group_of.reserve(total);
+  residual.reserve(total * nt);
+  residual_null.reserve(total * nt);
+  values.reserve(total * ns);
+  for (const Run& run : runs) {
+    BuildPart& part = parts[run.part];
+    for (size_t r = run.begin; r < run.end; ++r) {
       ctx.ChargeWork();
-      size_t bytes = kJoinEntryBytes;
-      bool matchable = true;
-      for (size_t k = 0; k < nk && matchable; ++k) {
-        Datum d;
-        const Operand& o = c.build_keys[k];
-        if (!Read(o, key_cursors[k], ctx, d)) {
-          if (o.kind == Kind::kString) bytes += t->key_rows[k].Note(d, kAbsent);
-          matchable = false;
-          break;
-        }
-        size_t added = 0;
-        switch (o.kind) {
-          case Kind::kInt: key[k] = static_cast<uint64_t>(d.i); break;
-          case Kind::kString:
-            key[k] = t->key_strings[k].Intern(d.s, &added);
-            added += t->key_rows[k].Note(d, key[k]);
-            break;
-          case Kind::kGeneric:
-            if (!Matchable(*d.v)) {
-              matchable = false;
-              break;
-            }
-            key[k] = t->key_values[k].Intern(*d.v, &added);
-            break;
-        }
-        bytes += added;
-      }
-      if (!matchable) continue;
       if (t->rows >= UINT32_MAX - 1) {
         Throw(ErrorCode::kResourceLimit, "a hash join's build side has more than 2^32 rows");
       }
-      // Grouped in batches (below), the table's cache misses overlapping.
-      batch.insert(batch.end(), key.begin(), key.end());
-      ++t->rows;
-      if (batch.size() == kBatchRows * nk) bytes += group_batch();
-      for (size_t i : c.typed) {
-        const JoinResidual& r = c.residuals[i];
-        Datum d;
-        int64_t code = 0;
-        const bool present = Read(r.build, residual_cursors[i], ctx, d);
-        if (present) {
-          size_t added = 0;
-          code = r.build.kind == Kind::kInt
-                     ? d.i
-                     : static_cast<int64_t>(t->residual_strings[i].Intern(d.s, &added));
-          bytes += added;
+      for (size_t k = 0; k < nk; ++k) {
+        const uint64_t raw = part.keys[r * nk + k];
+        const uint64_t code =
+            c.build_keys[k].kind == Kind::kInt ? raw : key_codes[run.part][k][raw];
+        batch.push_back(code);
+        const int operand = strings.keys[k];
+        if (operand >= 0) {
+          const uint64_t offset = part.offsets[r * strings.count + static_cast<size_t>(operand)];
+          if (offset != UINT64_MAX) {
+            bytes +=
+                t->key_rows[k].Note(part.columns[static_cast<size_t>(operand)],
+                                    part.column_rows[static_cast<size_t>(operand)], offset, code);
+          }
         }
-        if (r.build.kind == Kind::kString) {
-          bytes += t->residual_rows[i].Note(d, present ? static_cast<uint64_t>(code) : kAbsent);
+      }
+      ++t->rows;
+      if (batch.size() == kBatchRows * nk) group_batch();
+      for (size_t j = 0; j < nt; ++j) {
+        const size_t i = c.typed[j];
+        int64_t code = part.residual[r * nt + j];
+        const bool null = part.residual_null[r * nt + j] != 0;
+        if (!null && c.residuals[i].build.kind == Kind::kString) {
+          code = static_cast<int64_t>(residual_codes[run.part][i][static_cast<size_t>(code)]);
+          const int operand = strings.residuals[i];
+          const uint64_t offset = part.offsets[r * strings.count + static_cast<size_t>(operand)];
+          if (offset != UINT64_MAX) {
+            bytes += t->residual_rows[i].Note(part.columns[static_cast<size_t>(operand)],
+                                              part.column_rows[static_cast<size_t>(operand)],
+                                              offset, static_cast<uint64_t>(code));
+          }
         }
         residual.push_back(code);
-        residual_null.push_back(present ? 0 : 1);
-        bytes += sizeof(int64_t) + 1;
+        residual_null.push_back(null ? 1 : 0);
       }
-      for (size_t s = 0; s < t->num_slots; ++s) {
-        values.push_back(ctx.frame[spec.build_slots[s]]);
-        if (counts) bytes += ApproxBytes(values.back());
-      }
-      if (counts) memory.Add(ctx, bytes);
+      for (size_t s = 0; s < ns; ++s) values.push_back(std::move(part.values[r * ns + s]));
     }
-    const size_t bytes = group_batch();
-    if (counts) memory.Add(ctx, bytes);
-  } catch (const GraphDBException& e) {
-    if (e.status().code() != ErrorCode::kResourceLimit) throw;
-    throw GraphDBException(ErrorCode::kResourceLimit,
-                           e.status().message() + " (the hash table of a join held " +
-                               std::to_string(t->rows) + " rows of its build side)");
+    if (counts) {
+      memory.Add(ctx, bytes);
+      bytes = 0;
+    }
   }
+  group_batch();
+  if (counts) memory.Add(ctx, bytes);
+  parts.clear();
   const size_t ng = t->groups();
+  const size_t n = group_of.size();
   if (c.histogram) {
     // Dense when the residual's values are few string codes: a count per (key, code) and
     // the key's non-NULL count in one row of `dense`; else a table of the pairs present.
     const size_t codes =
         c.residuals[0].build.kind == Kind::kString ? t->residual_strings[0].size() : SIZE_MAX;
-    const size_t n = group_of.size();
     if (codes != SIZE_MAX && ng * (codes + 1) <= 16 * n + (1 << 20)) {
       t->dense_stride = codes + 1;
       t->dense.assign(ng * t->dense_stride, 0);
@@ -691,7 +860,6 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSp
     return t;
   }
   // The rows grouped by key (a counting sort: each group's rows keep their build order).
-  const size_t n = group_of.size();
   t->begin.assign(ng + 1, 0);
   for (size_t g = 0; g < ng; ++g) t->begin[g + 1] = t->begin[g] + sizes[g];
   std::vector<uint32_t> at(t->begin.begin(), t->begin.end() - 1);
@@ -700,7 +868,6 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSp
   t->residual.resize(residual.size());
   t->residual_null.resize(residual_null.size());
   t->values.resize(values.size());
-  const size_t nt = t->num_typed, ns = t->num_slots;
   for (size_t i = 0; i < n; ++i) {
     const size_t r = order[i];
     for (size_t j = 0; j < nt; ++j) {
@@ -710,6 +877,73 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSp
     for (size_t j = 0; j < ns; ++j) t->values[i * ns + j] = std::move(values[r * ns + j]);
   }
   return t;
+}
+
+std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSpec& spec,
+                                                                PhysicalOperator& build,
+                                                                ExecContext& ctx,
+                                                                MemoryCharge& memory,
+                                                                ParallelPipeline* parallel) {
+  const Compiled c(spec);
+  StringOperands strings;
+  for (const Operand& o : c.build_keys) {
+    strings.keys.push_back(o.kind == Kind::kString ? static_cast<int>(strings.count++) : -1);
+  }
+  for (const JoinResidual& r : c.residuals) {
+    strings.residuals.push_back(
+        r.typed && r.build.kind == Kind::kString ? static_cast<int>(strings.count++) : -1);
+  }
+  const bool counts = ctx.CountsMemory();
+  std::vector<BuildPart> parts;
+  size_t kept = 0;
+  try {
+    // On the statement's threads, each into its own part, when the build side is a pipeline
+    // of enough rows.
+    const bool ran =
+        parallel != nullptr &&
+        parallel->Run(
+            ctx,
+            [&](unsigned workers) {
+              parts.resize(workers);
+              for (BuildPart& part : parts) InitPart(c, part, strings.count);
+            },
+            [&](unsigned w, ExecContext& wctx, uint64_t position) {
+              BuildPart& part = parts[w];
+              if (part.morsels.empty() ||
+                  (part.morsels.back().first >> ParallelPipeline::kRankBits) !=
+                      (position >> ParallelPipeline::kRankBits)) {
+                part.morsels.emplace_back(position, part.rows);
+              }
+              size_t bytes = 0;
+              if (ReadBuildRow(c, spec, strings, c.keeps_rows, counts, part, wctx, &bytes) &&
+                  counts) {
+                part.memory.Add(wctx, bytes);
+              }
+            });
+    if (!ran) {
+      parts.clear();
+      parts.resize(1);
+      InitPart(c, parts[0], strings.count);
+      // The build side writes its slots into the frame: the probe side has not produced a
+      // row yet, and its slots are distinct.
+      build.Open(ctx);
+      while (build.Next(ctx)) {
+        ctx.ChargeWork();
+        size_t bytes = 0;
+        if (ReadBuildRow(c, spec, strings, c.keeps_rows, counts, parts[0], ctx, &bytes) && counts) {
+          memory.Add(ctx, bytes);
+        }
+      }
+    }
+    for (const BuildPart& part : parts) kept += part.rows;
+    return Builder::Merge(c, spec, strings, parts, ctx, memory);
+  } catch (const GraphDBException& e) {
+    if (e.status().code() != ErrorCode::kResourceLimit) throw;
+    for (const BuildPart& part : parts) kept = std::max(kept, part.rows);
+    throw GraphDBException(ErrorCode::kResourceLimit,
+                           e.status().message() + " (the hash table of a join held " +
+                               std::to_string(kept) + " rows of its build side)");
+  }
 }
 
 // The probe's state: its operands' cursors, the current probe row's codes and matches.

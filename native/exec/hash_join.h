@@ -48,6 +48,8 @@ struct LogicalOperator;
 
 namespace graphdb::exec {
 
+class ParallelPipeline;
+
 // What a hash join matches and produces (planner::LogicalOperator's kHashJoin fields).
 struct HashJoinSpec {
   // `probe_keys[i]` (over the probe input's slots) must equal `build_keys[i]` (over the build
@@ -71,10 +73,15 @@ class HashJoinOp final : public PhysicalOperator {
   struct Table;
   // How the spec's keys and residuals are read and compared.
   struct Compiled;
+  struct Builder;
   // Runs `build` (opened here) to its end into a new table of the rows with matchable keys,
-  // charging them to `memory` when the statement counts memory.
+  // charging them to `memory` when the statement counts memory. With `parallel` (the build
+  // side as a pipeline), its morsels are read on the statement's threads, each into its own
+  // part (its own dictionaries), and the parts merged in the serial order; `build` runs
+  // instead when the pipeline does not run in parallel.
   static std::shared_ptr<const Table> BuildTable(const HashJoinSpec& spec, PhysicalOperator& build,
-                                                 ExecContext& ctx, MemoryCharge& memory);
+                                                 ExecContext& ctx, MemoryCharge& memory,
+                                                 ParallelPipeline* parallel = nullptr);
 
   // `build`: the build side's operators, or null when a built table is given with SetTable
   // before each run.
