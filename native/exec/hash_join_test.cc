@@ -14,6 +14,7 @@
 
 #include "common/interrupt.h"
 #include "common/status.h"
+#include "main/execution_slot.h"
 #include "main/slot_test_util.h"
 
 namespace graphdb::exec {
@@ -328,6 +329,29 @@ TEST_F(HashJoinCountTest, ParallelCountsGiveTheSerialRowsAnswers) {
   EXPECT_EQ(Rows(counted, 1), rows);
   EXPECT_EQ(Rows(counted, 3), rows);
   EXPECT_EQ(Rows(enumerated, 3), rows);
+}
+
+TEST_F(HashJoinCountTest, TheMemoryLimitHoldsOverAParallelBuild) {
+  Open(12000);  // the build side runs on the workers
+  ExecutionSlot slot(db_);
+  testing_util::Exec(slot, "CALL threads=3");
+  const std::vector<std::string> queries = {
+      "MATCH (a:P), (b:P) WHERE " + kKeys + " AND a.city <> b.city RETURN count(*)",
+      "MATCH (a:P), (b:P) WHERE " + kKeys + " AND a.city <> b.city RETURN sum(1)",
+  };
+  for (const std::string& query : queries) {
+    StatementControl control;
+    control.SetLimits(0, 64 * 1024);
+    auto result = testing_util::RunCypher(slot, query, {}, &control);
+    ASSERT_FALSE(result.ok()) << query;
+    EXPECT_EQ(result.status().code(), ErrorCode::kResourceLimit) << query;
+    EXPECT_NE(result.status().message().find("the hash table of a join held"), std::string::npos)
+        << result.status().message();
+    StatementControl roomy;
+    roomy.SetLimits(0, uint64_t{1} << 32);
+    auto ok = testing_util::RunCypher(slot, query, {}, &roomy);
+    EXPECT_TRUE(ok.ok()) << query << ": " << ok.status().ToString();
+  }
 }
 
 }  // namespace
