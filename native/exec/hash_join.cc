@@ -235,26 +235,13 @@ class StringDictionary {
 };
 
 // Per string operand of the build side: the code of each row it read from its column (code
-// + 2; 1: NULL; 0: not read), so that a probe reading the same column (a self-join) takes a
+// + 2; 0: not read), so that a probe reading the same column (a self-join) takes a
 // row's code without reading or looking up its string.
 struct RowCodes {
   const storage::Column* column = nullptr;
   std::vector<uint32_t> codes;
 
-  // Notes the code of row `offset` of `of` (a column of a table of `rows` rows); the bytes
-  // that took.
-  size_t Note(const storage::Column* of, uint64_t rows, uint64_t offset, uint64_t code) {
-    if (code >= UINT32_MAX - 2) return 0;
-    size_t bytes = 0;
-    if (column == nullptr) {
-      column = of;
-      codes.assign(rows, 0);
-      bytes = rows * sizeof(uint32_t);
-    }
-    if (column == of && offset < codes.size()) codes[offset] = static_cast<uint32_t>(code) + 2;
-    return bytes;
-  }
-  // The code of the row `o` reads noted by the build (kAbsent: NULL); false when not known.
+  // The code of the row `o` reads noted by the build; false when not known.
   bool Known(const Operand& o, Cursor& c, ExecContext& ctx, uint64_t* code) const {
     InternalId id;
     if (column == nullptr || !NodeOf(o, ctx, &id)) return false;
@@ -262,7 +249,7 @@ struct RowCodes {
     if (c.column != column || id.offset >= codes.size() || !c.versions->empty()) return false;
     const uint32_t known = codes[id.offset];
     if (known == 0) return false;
-    *code = known == 1 ? kAbsent : known - 2;
+    *code = known - 2;
     return true;
   }
 };
@@ -779,43 +766,74 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
   residual.reserve(total * nt);
   residual_null.reserve(total * nt);
   values.reserve(total * ns);
+  // Per string operand, the table's row codes of its column (noted directly when a part read
+  // the same column).
+  auto row_codes = [&](size_t operand) -> RowCodes& {
+    for (size_t k = 0; k < nk; ++k) {
+      if (strings.keys[k] == static_cast<int>(operand)) return t->key_rows[k];
+    }
+    for (size_t i = 0; i < c.residuals.size(); ++i) {
+      if (strings.residuals[i] == static_cast<int>(operand)) return t->residual_rows[i];
+    }
+    return t->key_rows[0];  // not reached: every operand is a key's or a residual's
+  };
+  std::vector<const uint64_t*> key_remap(nk), residual_remap(nt);
+  std::vector<uint32_t*> notes(strings.count);
+  std::vector<size_t> note_sizes(strings.count);
+  std::vector<int> key_operand(nk), residual_operand(nt);
+  for (size_t k = 0; k < nk; ++k) key_operand[k] = strings.keys[k];
+  for (size_t j = 0; j < nt; ++j) residual_operand[j] = strings.residuals[c.typed[j]];
   for (const Run& run : runs) {
     BuildPart& part = parts[run.part];
-    for (size_t r = run.begin; r < run.end; ++r) {
-      ctx.ChargeWork();
-      if (t->rows >= UINT32_MAX - 1) {
-        Throw(ErrorCode::kResourceLimit, "a hash join's build side has more than 2^32 rows");
+    for (size_t k = 0; k < nk; ++k) {
+      key_remap[k] = c.build_keys[k].kind == Kind::kInt ? nullptr : key_codes[run.part][k].data();
+    }
+    for (size_t j = 0; j < nt; ++j) {
+      const size_t i = c.typed[j];
+      residual_remap[j] =
+          c.residuals[i].build.kind == Kind::kString ? residual_codes[run.part][i].data() : nullptr;
+    }
+    for (size_t o = 0; o < strings.count; ++o) {
+      notes[o] = nullptr;
+      if (part.columns[o] == nullptr) continue;
+      RowCodes& codes = row_codes(o);
+      if (codes.column == nullptr) {
+        codes.column = part.columns[o];
+        codes.codes.assign(part.column_rows[o], 0);
+        bytes += codes.codes.size() * sizeof(uint32_t);
       }
+      if (codes.column == part.columns[o]) {
+        notes[o] = codes.codes.data();
+        note_sizes[o] = codes.codes.size();
+      }
+    }
+    auto note = [&](int operand, size_t r, uint64_t code) {
+      if (operand < 0) return;
+      const auto o = static_cast<size_t>(operand);
+      const uint64_t offset = part.offsets[r * strings.count + o];
+      if (notes[o] != nullptr && offset < note_sizes[o] && code < UINT32_MAX - 2) {
+        notes[o][offset] = static_cast<uint32_t>(code) + 2;
+      }
+    };
+    ctx.ChargeWork(run.end - run.begin);
+    if (t->rows + (run.end - run.begin) >= UINT32_MAX - 1) {
+      Throw(ErrorCode::kResourceLimit, "a hash join's build side has more than 2^32 rows");
+    }
+    for (size_t r = run.begin; r < run.end; ++r) {
+      const uint64_t* keys = part.keys.data() + r * nk;
       for (size_t k = 0; k < nk; ++k) {
-        const uint64_t raw = part.keys[r * nk + k];
-        const uint64_t code =
-            c.build_keys[k].kind == Kind::kInt ? raw : key_codes[run.part][k][raw];
+        const uint64_t code = key_remap[k] == nullptr ? keys[k] : key_remap[k][keys[k]];
         batch.push_back(code);
-        const int operand = strings.keys[k];
-        if (operand >= 0) {
-          const uint64_t offset = part.offsets[r * strings.count + static_cast<size_t>(operand)];
-          if (offset != UINT64_MAX) {
-            bytes +=
-                t->key_rows[k].Note(part.columns[static_cast<size_t>(operand)],
-                                    part.column_rows[static_cast<size_t>(operand)], offset, code);
-          }
-        }
+        note(key_operand[k], r, code);
       }
       ++t->rows;
       if (batch.size() == kBatchRows * nk) group_batch();
       for (size_t j = 0; j < nt; ++j) {
-        const size_t i = c.typed[j];
         int64_t code = part.residual[r * nt + j];
         const bool null = part.residual_null[r * nt + j] != 0;
-        if (!null && c.residuals[i].build.kind == Kind::kString) {
-          code = static_cast<int64_t>(residual_codes[run.part][i][static_cast<size_t>(code)]);
-          const int operand = strings.residuals[i];
-          const uint64_t offset = part.offsets[r * strings.count + static_cast<size_t>(operand)];
-          if (offset != UINT64_MAX) {
-            bytes += t->residual_rows[i].Note(part.columns[static_cast<size_t>(operand)],
-                                              part.column_rows[static_cast<size_t>(operand)],
-                                              offset, static_cast<uint64_t>(code));
-          }
+        if (!null && residual_remap[j] != nullptr) {
+          code = static_cast<int64_t>(residual_remap[j][static_cast<size_t>(code)]);
+          note(residual_operand[j], r, static_cast<uint64_t>(code));
         }
         residual.push_back(code);
         residual_null.push_back(null ? 1 : 0);
@@ -1034,7 +1052,6 @@ bool HashJoinOp::Next(ExecContext& ctx) {
     for (size_t k = 0; k < c.probe_keys.size() && found; ++k) {
       const Operand& o = c.probe_keys[k];
       if (o.kind == Kind::kString && t.key_rows[k].Known(o, p.key_cursors[k], ctx, &p.key[k])) {
-        found = p.key[k] != kAbsent;  // NULL
         continue;
       }
       Datum d;
@@ -1059,10 +1076,6 @@ bool HashJoinOp::Next(ExecContext& ctx) {
       uint64_t known;
       if (r.probe.kind == Kind::kString &&
           t.residual_rows[j].Known(r.probe, p.residual_cursors[j], ctx, &known)) {
-        if (known == kAbsent) {  // NULL
-          null = true;
-          break;
-        }
         p.residual[j] = static_cast<int64_t>(known);
         continue;
       }
