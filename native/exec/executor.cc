@@ -221,7 +221,7 @@ OperatorPtr MapOperators(const LogicalOperator& op, const catalog::Catalog* cata
         break;
       }
       case LogicalOpKind::kHashJoin:
-        out = std::make_unique<HashJoinOp>(op.probe_keys, op.build_keys, op.slots,
+        out = std::make_unique<HashJoinOp>(HashJoinSpec::Of(op),
                                            MapPlan(*op.children[1], catalog, profile));
         break;
       case LogicalOpKind::kUnion: {

@@ -182,6 +182,7 @@ struct ParallelPipeline::Worker {
 struct ParallelPipeline::Join {
   const LogicalOperator* op = nullptr;
   OperatorPtr build;  // the build side's operators, run on the caller
+  std::unique_ptr<ParallelPipeline> parallel_build;  // or on the workers, when it runs there
   std::shared_ptr<const HashJoinOp::Table> table;
   MemoryCharge memory;
 };
@@ -191,6 +192,19 @@ ParallelPipeline::ParallelPipeline(const LogicalOperator& input, const LogicalOp
     : input_(input), scan_(scan), catalog_(catalog), profile_(profile) {}
 
 ParallelPipeline::~ParallelPipeline() = default;
+
+std::unique_ptr<ParallelPipeline> ParallelPipeline::ForJoinBuild(const LogicalOperator& join,
+                                                                 const catalog::Catalog* catalog,
+                                                                 PlanProfile* profile) {
+  if (catalog == nullptr || join.children.size() != 2) return nullptr;
+  for (const BoundExpression* key : join.build_keys) {
+    if (!Shareable(key)) return nullptr;
+  }
+  const LogicalOperator* scan = PipelineScan(*join.children[1]);
+  if (scan == nullptr) return nullptr;
+  return std::unique_ptr<ParallelPipeline>(
+      new ParallelPipeline(*join.children[1], *scan, catalog, profile));
+}
 
 std::unique_ptr<ParallelPipeline> ParallelPipeline::For(const LogicalOperator& breaker,
                                                         bool under_limit,
@@ -246,7 +260,7 @@ bool ParallelPipeline::Run(ExecContext& ctx, const std::function<void(unsigned)>
     PlanOverride leaf;
     leaf = [&](const LogicalOperator& op) -> OperatorPtr {
       if (op.kind == LogicalOpKind::kHashJoin) {  // probes the table the caller builds
-        auto join = std::make_unique<HashJoinOp>(op.probe_keys, op.build_keys, op.slots, nullptr);
+        auto join = std::make_unique<HashJoinOp>(HashJoinSpec::Of(op), nullptr);
         join->child = MapPlan(*op.children[0], catalog_, profile, &leaf);
         worker->joins.emplace_back(&op, join.get());
         return join;
@@ -269,12 +283,14 @@ bool ParallelPipeline::Run(ExecContext& ctx, const std::function<void(unsigned)>
       joins_.push_back(std::make_unique<Join>());
       joins_.back()->op = op;
       joins_.back()->build = MapPlan(*op->children[1], catalog_, profile_);
+      joins_.back()->parallel_build = ForJoinBuild(*op, catalog_, profile_);
       it = joins_.end() - 1;
     }
     Join& join = **it;
     join.table.reset();
     join.memory.Release(ctx);
-    join.table = HashJoinOp::BuildTable(op->build_keys, op->slots, *join.build, ctx, join.memory);
+    join.table = HashJoinOp::BuildTable(HashJoinSpec::Of(*op), *join.build, ctx, join.memory,
+                                        join.parallel_build.get());
   }
   for (const auto& worker : workers_) {
     for (auto& [op, probe] : worker->joins) {

@@ -59,6 +59,11 @@ class ParallelPipeline {
   static std::unique_ptr<ParallelPipeline> For(const planner::LogicalOperator& breaker,
                                                bool under_limit, const catalog::Catalog* catalog,
                                                PlanProfile* profile);
+  // A runner for the build side of `join` (a kHashJoin) when it is such a pipeline and its
+  // keys may be evaluated by workers, else null (exec/hash_join.h builds its table with it).
+  static std::unique_ptr<ParallelPipeline> ForJoinBuild(const planner::LogicalOperator& join,
+                                                        const catalog::Catalog* catalog,
+                                                        PlanProfile* profile);
   ~ParallelPipeline();
 
   // Runs the pipeline on up to ctx.parallelism threads, if that is worth it (see above); else
