@@ -124,6 +124,17 @@ class ScanAggregateTest : public ::testing::Test {
         // Grouped by the node itself; counted expansions (degrees).
         {"MATCH (a:P)<-[:R]-(:P)", "", "WITH a, count(*) AS d RETURN d, count(*) AS n"},
         {"MATCH (a:P)-[:R|S]-(x)", "", "RETURN a.id AS id, count(*) AS c"},
+        // One group per node (the node or its table's primary key), streamed: on its own, and
+        // as the bottom of the parallel histogram, top-k, sort or aggregate above it.
+        {"MATCH (a)<-[:R|S]-()", "", "RETURN a AS a, a.city AS c, count(*) AS d"},
+        {"MATCH (a:P)<-[:R]-(:P)", "",
+         "RETURN a.id AS id, count(*) AS c ORDER BY c DESC, id LIMIT 10"},
+        {"MATCH (a)-[:R|S]-()", "", "WITH a, count(*) AS d RETURN d, a.age ORDER BY d, a.age"},
+        {"MATCH (a:P)<-[:R]-(:P)", "",
+         "WITH a.city AS c, a, count(*) AS d RETURN c, sum(d) AS s, count(*) AS n, max(d) AS m"},
+        {"MATCH (p:P)", "p.age > 3",
+         "WITH p.id AS id, p.age / 10 AS g, count(*) AS n, max(p.city) AS m RETURN g, sum(n), "
+         "min(m)"},
         // No expansion.
         {"MATCH (p:P)", "", "RETURN p.age AS age, count(*) AS n, avg(p.score) AS s"},
         {"MATCH (p)", "p.age > 30", "RETURN p.city AS c, count(*) AS n, sum(p.age) AS s"},
