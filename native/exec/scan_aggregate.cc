@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <limits>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -228,6 +230,9 @@ struct Worker {
     bool generic = false;  // the table's column has another type: read as a value
     storage::PhysicalKind kind = storage::PhysicalKind::kInt64;
     std::vector<uint32_t>* codes = nullptr;
+    // A string key's codes shared by every worker (ScanAggregateOp::BuildSharedCodes), if any.
+    const uint32_t* shared = nullptr;
+    uint64_t shared_rows = 0;
   };
   std::vector<Cursor> cursors;
   // The row being aggregated.
@@ -321,6 +326,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     position_ = 0;
     filled_ = false;
     streaming_ = false;
+    shared_codes_.clear();
+    shared_strings_.clear();
+    shared_dictionary_.clear();
     memory_.Release(ctx);
   }
 
@@ -540,6 +548,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       c.column_index = id < columns.size() ? columns[id] : -1;
       c.column = nullptr;
       c.codes = nullptr;
+      c.shared = nullptr;
+      c.shared_rows = 0;
       c.generic = false;
       if (c.column_index < 0) continue;
       const auto index = static_cast<size_t>(c.column_index);
@@ -547,6 +557,13 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       c.versions = rel ? &rels->versions() : &node->versions();
       c.generic = c.column->type().id() != t.type;
       c.kind = c.column->kind();
+      if (t.access == Access::kString && !c.generic) {
+        auto shared = shared_codes_.find({id, index});
+        if (shared != shared_codes_.end()) {
+          c.shared = shared->second.data();
+          c.shared_rows = shared->second.size();
+        }
+      }
       if (t.access == Access::kString && role == Role::kNeighbor && !c.generic) {
         std::vector<uint32_t>& codes = w.row_codes[i][id];
         if (codes.empty()) {
@@ -668,8 +685,15 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     }
     if (t.access == Access::kString) {
       const Worker::Cursor& c = w.cursors[t.cursor];
+      const uint64_t row = w.ids[static_cast<size_t>(t.role)].offset;
+      if (c.shared != nullptr && row < c.shared_rows && c.versions->empty()) {
+        const uint32_t known = c.shared[row];
+        w.key_types[k] = static_cast<uint8_t>(Id::kString);
+        w.key[k] = known == 1 ? 0 : known - 2;
+        if (known == 1) w.key_nulls |= bit;
+        return;
+      }
       if (c.codes != nullptr) {
-        const uint64_t row = w.ids[static_cast<size_t>(t.role)].offset;
         uint32_t& known = (*c.codes)[row];
         if (known == 0) {
           const Value v = ReadTerm(w, t);
@@ -911,10 +935,14 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     }
   }
 
+  using Sides = std::vector<std::pair<const catalog::RelTablePair*, storage::Direction>>;
+
   // The rel-table pairs and directions the expansion follows from nodes of `table_id`.
-  void FindSides(Worker& w, TableId table_id) const {
+  void FindSides(Worker& w, TableId table_id) const { FindSides(table_id, &w.sides); }
+  void FindSides(TableId table_id, Sides* out) const {
     const LogicalOperator* e = shape_.expand;
-    w.sides.clear();
+    Sides& sides = *out;
+    sides.clear();
     auto allowed = [e](TableId t) {
       return e->table_ids.empty() ||
              std::find(e->table_ids.begin(), e->table_ids.end(), t) != e->table_ids.end();
@@ -924,11 +952,11 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         // As CollectEdges: an undirected self-loop is met once per direction.
         if ((e->direction == Direction::kForward || e->direction == Direction::kBoth) &&
             pair.src_table == table_id && allowed(pair.dst_table)) {
-          w.sides.emplace_back(&pair, storage::Direction::kForward);
+          sides.emplace_back(&pair, storage::Direction::kForward);
         }
         if ((e->direction == Direction::kBackward || e->direction == Direction::kBoth) &&
             pair.dst_table == table_id && allowed(pair.src_table)) {
-          w.sides.emplace_back(&pair, storage::Direction::kBackward);
+          sides.emplace_back(&pair, storage::Direction::kBackward);
         }
       }
     }
@@ -990,7 +1018,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       if (!t.per_edge || c.column == nullptr) continue;
       for (const auto& [nbr, rel] : w.edges) {
         const uint64_t row = t.role == Role::kNeighbor ? nbr : rel;
-        if (c.codes != nullptr) {
+        if (c.shared != nullptr) {
+          __builtin_prefetch(c.shared + row);
+        } else if (c.codes != nullptr) {
           __builtin_prefetch(c.codes->data() + row);
         } else {
           c.column->Prefetch(row);
@@ -1055,6 +1085,112 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     w.args.assign(aggs_.size(), Value());
     w.present.assign(aggs_.size(), 0);
     w.ints.assign(aggs_.size(), 0);
+    // The shared codes' strings first, so that the shared codes are the worker's too.
+    w.strings = shared_strings_;
+    for (uint32_t i = 0; i < shared_strings_.size(); ++i)
+      w.dictionary.emplace(shared_strings_[i], i);
+  }
+
+  // String keys of the scanned or the reached node, over a big table whose column has few
+  // distinct strings: each row's code (+ 2; 1: NULL) in one dictionary, computed up front for
+  // every worker, chunk by chunk on the statement's threads, instead of by each worker as it
+  // meets the rows (a reached node's row at random, once per worker).
+  void BuildSharedCodes(ExecContext& ctx) {
+    shared_codes_.clear();
+    shared_strings_.clear();
+    shared_dictionary_.clear();
+    std::set<std::pair<TableId, size_t>> wanted;
+    Sides sides;
+    for (const Term& t : keys_) {
+      if (t.access != Access::kString || t.property == nullptr || t.role == Role::kRel) continue;
+      std::vector<TableId> tables;
+      for (TableId scanned : shape_.scan->table_ids) {
+        if (t.role == Role::kScan) {
+          tables.push_back(scanned);
+          continue;
+        }
+        FindSides(scanned, &sides);
+        for (const auto& [pair, dir] : sides) {
+          const TableId reached =
+              dir == storage::Direction::kForward ? pair->dst_table : pair->src_table;
+          // Worth it when the edges may reach most of the table's rows.
+          if (2 * store_->rel_table(pair->id).NumRels() >= store_->node_table(reached).NumRows()) {
+            tables.push_back(reached);
+          }
+        }
+      }
+      for (TableId id : tables) {
+        const auto& columns = t.property->property_columns;
+        if (id >= columns.size() || columns[id] < 0) continue;
+        const storage::NodeTable& table = store_->node_table(id);
+        const auto index = static_cast<size_t>(columns[id]);
+        if (table.NumRows() >= kMinSharedRows && table.column(index).type().id() == Id::kString &&
+            table.versions().empty()) {
+          wanted.insert({id, index});
+        }
+      }
+    }
+    for (const auto& [id, index] : wanted) BuildCodes(ctx, id, index);
+  }
+
+  void BuildCodes(ExecContext& ctx, TableId id, size_t index) {
+    const storage::NodeTable& table = store_->node_table(id);
+    const storage::Column& column = table.column(index);
+    const uint64_t n = std::min<uint64_t>(table.NumRows(), column.size());
+    constexpr uint64_t kChunk = uint64_t{1} << 16;
+    const uint64_t chunks = (n + kChunk - 1) / kChunk;
+    std::vector<uint32_t> codes(n);
+    struct Local {
+      std::vector<std::string> strings;
+      std::unordered_map<std::string, uint32_t, Worker::StringHash, std::equal_to<>> index;
+    };
+    std::vector<Local> locals(chunks);
+    std::atomic<bool> too_many{false};
+    ParallelPipeline::ForEach(ctx, chunks, [&](unsigned, uint64_t begin, uint64_t end) {
+      char inline_bytes[storage::Column::kInlineStringBytes];
+      for (uint64_t chunk = begin; chunk < end && !too_many.load(std::memory_order_relaxed);
+           ++chunk) {
+        Local& local = locals[chunk];
+        const uint64_t last = std::min(n, (chunk + 1) * kChunk);
+        for (uint64_t row = chunk * kChunk; row < last; ++row) {
+          if (column.IsNull(row)) {
+            codes[row] = 1;
+            continue;
+          }
+          const std::string_view bytes = column.ReadString(row, inline_bytes);
+          auto it = local.index.find(bytes);
+          if (it == local.index.end()) {
+            if (local.strings.size() >= kMaxSharedStrings) {
+              too_many = true;
+              break;
+            }
+            it = local.index.emplace(std::string(bytes), local.strings.size()).first;
+            local.strings.emplace_back(bytes);
+          }
+          codes[row] = it->second + 2;
+        }
+        ctx.CheckInterrupt();
+      }
+    });
+    if (too_many) return;
+    std::vector<std::vector<uint32_t>> remap(chunks);
+    for (uint64_t chunk = 0; chunk < chunks; ++chunk) {
+      for (const std::string& bytes : locals[chunk].strings) {
+        auto [it, added] = shared_dictionary_.try_emplace(bytes, shared_strings_.size());
+        if (added) shared_strings_.push_back(bytes);
+        remap[chunk].push_back(it->second);
+      }
+    }
+    ParallelPipeline::ForEach(ctx, chunks, [&](unsigned, uint64_t begin, uint64_t end) {
+      for (uint64_t chunk = begin; chunk < end; ++chunk) {
+        const uint64_t last = std::min(n, (chunk + 1) * kChunk);
+        for (uint64_t row = chunk * kChunk; row < last; ++row) {
+          if (codes[row] >= 2) codes[row] = remap[chunk][codes[row] - 2] + 2;
+        }
+      }
+    });
+    if (ctx.CountsMemory()) memory_.Add(ctx, n * sizeof(uint32_t));
+    shared_codes_[{id, index}] = std::move(codes);
   }
 
   void Fill(ExecContext& ctx) {
@@ -1088,6 +1224,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       StartStream(ctx, 0, total);
       return;
     }
+    BuildSharedCodes(ctx);
     if (workers <= 1) {
       workers_.push_back(std::make_unique<Worker>());
       InitWorker(*workers_[0], &ctx);
@@ -1317,6 +1454,12 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // RunBlocks: scanned nodes and edges per block (at most: a node's edges are never split).
   static constexpr size_t kBlockNodes = 64;
   static constexpr size_t kBlockEdges = 1024;
+  // BuildSharedCodes: tables of at least so many rows, columns of at most so many strings.
+  static constexpr uint64_t kMinSharedRows = ParallelPipeline::kMinParallelRows;
+  static constexpr size_t kMaxSharedStrings = 4096;
+  std::map<std::pair<TableId, size_t>, std::vector<uint32_t>> shared_codes_;
+  std::vector<std::string> shared_strings_;
+  std::unordered_map<std::string, uint32_t, Worker::StringHash, std::equal_to<>> shared_dictionary_;
 
   PlanProfile* profile_;
   std::vector<std::pair<const LogicalOperator*, RowCount>> counted_ops_;
