@@ -582,7 +582,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
                                 : store_->NodeProperty(id, c.column_index);
   }
 
-  static int64_t ApplyOp(const Term& t, int64_t v) {
+  [[gnu::always_inline]] static int64_t ApplyOp(const Term& t, int64_t v) {
     if (t.op != Term::Op::kNone && v == static_cast<int32_t>(v) &&
         t.operand <= std::numeric_limits<int32_t>::max()) {  // 32-bit division, much cheaper
       const auto x = static_cast<int32_t>(v);
@@ -598,7 +598,20 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   }
 
   // A kInt term's value; false for NULL.
-  bool ReadInt(Worker& w, const Term& t, int64_t* out) const {
+  [[gnu::always_inline]] bool ReadInt(Worker& w, const Term& t, int64_t* out) const {
+    const Worker::Cursor& c = w.cursors[t.cursor];
+    if ((c.kind == storage::PhysicalKind::kInt64 || c.kind == storage::PhysicalKind::kInt32) &&
+        c.column != nullptr && !c.generic && c.versions->empty()) [[likely]] {
+      const uint64_t row = w.ids[static_cast<size_t>(t.role)].offset;
+      if (c.column->IsNull(row)) return false;
+      *out = ApplyOp(t, c.kind == storage::PhysicalKind::kInt64 ? c.column->GetFixed<int64_t>(row)
+                                                                : c.column->GetFixed<int32_t>(row));
+      return true;
+    }
+    return ReadIntSlow(w, t, out);
+  }
+
+  [[gnu::noinline]] bool ReadIntSlow(Worker& w, const Term& t, int64_t* out) const {
     const Worker::Cursor& c = w.cursors[t.cursor];
     const InternalId id = w.ids[static_cast<size_t>(t.role)];
     if (c.column == nullptr) return false;
@@ -662,7 +675,22 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   }
 
   // Key `k`'s code into w.key (its type and NULL bit too).
-  void ReadKey(Worker& w, size_t k) const {
+  [[gnu::always_inline]] void ReadKey(Worker& w, size_t k) const {
+    const Term& t = keys_[k];
+    if (t.access != Access::kInt) return ReadKeySlow(w, k);
+    const uint32_t bit = 1u << k;
+    int64_t v;
+    if (!ReadInt(w, t, &v)) {
+      w.key_nulls |= bit;
+      w.key[k] = 0;
+    } else {
+      w.key_nulls &= ~bit;
+      w.key[k] = static_cast<uint64_t>(v);
+    }
+    w.key_types[k] = static_cast<uint8_t>(t.op == Term::Op::kNone ? t.type : Id::kInt64);
+  }
+
+  [[gnu::noinline]] void ReadKeySlow(Worker& w, size_t k) const {
     const Term& t = keys_[k];
     const uint32_t bit = 1u << k;
     w.key_nulls &= ~bit;
@@ -767,10 +795,19 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   }
 
   // The group of the keys in w, made (first seen at item, edge) when new.
-  size_t GroupOf(Worker& w, uint64_t item, uint64_t edge) const {
+  // Keys that are all small (an age, a band, a string's code): their group from a direct
+  // array, the hash table only for a slot's first row (so merging finds every group there).
+  [[gnu::always_inline]] size_t GroupOf(Worker& w, uint64_t item, uint64_t edge) const {
+    if (keys_.size() == 1 && direct_bits_ != 0 && w.key_nulls == 0 && w.key[0] < w.direct.size())
+        [[likely]] {
+      const uint32_t d = w.direct[w.key[0]];
+      if (d != 0) return d - 1;
+    }
+    return FindGroup(w, item, edge);
+  }
+
+  [[gnu::noinline]] size_t FindGroup(Worker& w, uint64_t item, uint64_t edge) const {
     Groups& groups = w.groups;
-    // Keys that are all small (an age, a band, a string's code): their group from a direct
-    // array, the hash table only for a slot's first row (so merging finds every group there).
     size_t slot = SIZE_MAX;
     if (direct_bits_ != 0 && w.key_nulls == 0 && ++w.lookups > kDirectAfter) {
       slot = 0;
@@ -811,7 +848,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   }
 
   // Adds the arguments in w to group g, for `weight` rows.
-  void Update(Worker& w, size_t g, uint64_t weight) const {
+  [[gnu::always_inline]] void Update(Worker& w, size_t g, uint64_t weight) const {
     Groups& groups = w.groups;
     uint64_t* counts = groups.counts.data() + g * aggs_.size();
     for (size_t i = 0; i < aggs_.size(); ++i) {
@@ -829,21 +866,23 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
           counts[i] += w.present[i];
           groups.sums[g * aggs_.size() + i] += w.present[i] ? w.ints[i] : 0;
           break;
-        case Aggregate::Kind::kState: {
-          function::AggregateState& state = *groups.states[g * aggs_.size() + i];
-          const bool counts_memory = w.ctx->CountsMemory();
-          const size_t held = counts_memory ? state.HeldBytes() : 0;
-          if (a.arg.expr == nullptr) {
-            state.Update(Value::Boolean(true));
-          } else {
-            state.Update(w.args[i]);
-          }
-          if (counts_memory && state.HeldBytes() > held) {
-            w.memory.Add(*w.ctx, state.HeldBytes() - held);
-          }
-          break;
-        }
+        case Aggregate::Kind::kState: UpdateState(w, g, i); break;
       }
+    }
+  }
+
+  [[gnu::noinline]] void UpdateState(Worker& w, size_t g, size_t i) const {
+    const Aggregate& a = aggs_[i];
+    function::AggregateState& state = *w.groups.states[g * aggs_.size() + i];
+    const bool counts_memory = w.ctx->CountsMemory();
+    const size_t held = counts_memory ? state.HeldBytes() : 0;
+    if (a.arg.expr == nullptr) {
+      state.Update(Value::Boolean(true));
+    } else {
+      state.Update(w.args[i]);
+    }
+    if (counts_memory && state.HeldBytes() > held) {
+      w.memory.Add(*w.ctx, state.HeldBytes() - held);
     }
   }
 
