@@ -259,6 +259,7 @@ struct Worker {
   // kDirectAfter rows have looked for their group.
   std::vector<uint32_t> direct;
   uint64_t lookups = 0;
+  std::vector<uint64_t> local_counts;  // RunCountSmall: rows per direct slot
   char inline_bytes[storage::Column::kInlineStringBytes];
 };
 
@@ -294,6 +295,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     Compile();
     unique_rows_ = unique_rows_ || per_node;
     if (unique_rows_) direct_bits_ = 0;  // every group is new
+    if (unique_rows_) count_small_ = false;
     // The input operators PROFILE counts rows for, by what they count.
     bool below = false;
     for (const LogicalOperator* op = breaker.children[0].get(); op != shape_.scan;
@@ -514,6 +516,12 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       small = small && (keys_[k].access == Access::kInt || string_key_[k]);
     }
     if (small) direct_bits_ = keys_.size() == 1 ? 12 : 7;
+    count_small_ = shape_.expand == nullptr && node_filters_.empty() && keys_.size() == 1 &&
+                   keys_[0].access == Access::kInt && direct_bits_ != 0;
+    for (const Aggregate& a : aggs_) {
+      count_small_ = count_small_ && (a.kind == Aggregate::Kind::kCountStar ||
+                                      (a.kind == Aggregate::Kind::kCount && a.every_row));
+    }
     // Grouped by the scanned node with at most one row per node: every group is new.
     for (const Term& t : keys_) {
       unique_rows_ = unique_rows_ || (t.access == Access::kNode && t.role == Role::kScan &&
@@ -905,6 +913,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         item = table_end;
         continue;
       }
+      if (count_small_ && RunCountSmall(w, table, table_id, table_start, item, table_end)) {
+        item = table_end;
+        continue;
+      }
       for (; item < table_end; ++item) {
         const uint64_t offset = item - table_start;
         if (!NodePasses(w, table, {table_id, offset})) continue;
@@ -940,6 +952,62 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         }
       }
     }
+  }
+
+  // No expansion, no filter, one small integer key of the scanned node, only counts of rows
+  // (count_small_): the rows counted per key value in a local array, in one tight loop over
+  // the column, and added to their groups at the end. A value's group is made at its first
+  // row (groups keep the order of their first rows); NULLs and values past the array go the
+  // usual way. False (nothing done) when the column is not a plain INT64 or INT32 one.
+  bool RunCountSmall(Worker& w, const storage::NodeTable& table, TableId table_id,
+                     uint64_t table_start, uint64_t item, uint64_t table_end) const {
+    const Term& t = keys_[0];
+    const Worker::Cursor& c = w.cursors[t.cursor];
+    if (table_end - item < kDirectAfter || c.column == nullptr || c.generic ||
+        !c.versions->empty() ||
+        (c.kind != storage::PhysicalKind::kInt64 && c.kind != storage::PhysicalKind::kInt32)) {
+      return false;
+    }
+    ExecContext& ctx = *w.ctx;
+    const size_t slots = size_t{1} << direct_bits_;
+    if (w.direct.empty()) {
+      w.direct.assign(slots, 0);
+      if (ctx.CountsMemory()) w.memory.Add(ctx, slots * sizeof(uint32_t));
+    }
+    w.local_counts.assign(slots, 0);
+    const bool wide = c.kind == storage::PhysicalKind::kInt64;
+    const storage::Column& column = *c.column;
+    uint64_t visible = 0;
+    for (; item < table_end; ++item) {
+      const uint64_t offset = item - table_start;
+      if (!store_->NodeRowVisible(table, offset)) continue;
+      ++visible;
+      if (!column.IsNull(offset)) {
+        const int64_t v =
+            ApplyOp(t, wide ? column.GetFixed<int64_t>(offset) : column.GetFixed<int32_t>(offset));
+        const auto slot = static_cast<uint64_t>(v);
+        if (slot < slots) {
+          if (w.direct[slot] == 0) {
+            w.key[0] = slot;
+            w.key_nulls = 0;
+            w.key_types[0] = static_cast<uint8_t>(t.op == Term::Op::kNone ? t.type : Id::kInt64);
+            w.direct[slot] = static_cast<uint32_t>(FindGroup(w, item, 0) + 1);
+          }
+          ++w.local_counts[slot];
+          continue;
+        }
+      }
+      SetNode(w, {table_id, offset});
+      ReadNode(w);
+      Accumulate(w, 1, item, 0);
+    }
+    ctx.ChargeWork(table_end - table_start);
+    w.rows[kScanned] += visible;
+    w.rows[kNodePassed] += visible;
+    for (size_t slot = 0; slot < slots; ++slot) {
+      if (w.local_counts[slot] != 0) Update(w, w.direct[slot] - 1, w.local_counts[slot]);
+    }
+    return true;
   }
 
   // One expansion side (rel-table pair and direction) at a time: the edges of a block of
@@ -1489,6 +1557,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   bool unique_rows_ = false;  // one row per group (groups are not indexed)
   // Keys looked up in Worker::direct: the bits of each key's slot index (0: never).
   size_t direct_bits_ = 0;
+  bool count_small_ = false;                      // RunCountSmall applies
   static constexpr uint64_t kDirectAfter = 1024;  // rows first (a small input keeps to hashing)
   // RunBlocks: scanned nodes and edges per block (at most: a node's edges are never split).
   static constexpr size_t kBlockNodes = 64;

@@ -140,6 +140,12 @@ class ScanAggregateTest : public ::testing::Test {
          "min(m)"},
         // No expansion.
         {"MATCH (p:P)", "", "RETURN p.age AS age, count(*) AS n, avg(p.score) AS s"},
+        // Rows counted per small integer key in a local array (NULLs and values past it
+        // the usual way).
+        {"MATCH (p:P)", "", "RETURN p.age AS age, count(*) AS n"},
+        {"MATCH (p:P)", "", "RETURN p.small AS s, count(*) AS n"},
+        {"MATCH (p:P)", "", "RETURN p.id % 5000 AS m, count(*) AS n"},
+        {"MATCH (p)", "", "RETURN p.age / 10 AS band, count(*) AS n"},
         {"MATCH (p)", "p.age > 30", "RETURN p.city AS c, count(*) AS n, sum(p.age) AS s"},
         {"MATCH (p)", "p.age < 9", "RETURN p AS p, p.city AS c, count(*) AS n, max(p.age) AS m"},
         // No keys.
