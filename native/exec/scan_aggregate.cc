@@ -516,6 +516,11 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       small = small && (keys_[k].access == Access::kInt || string_key_[k]);
     }
     if (small) direct_bits_ = keys_.size() == 1 ? 12 : 7;
+    for (const Aggregate& a : aggs_) {
+      if (a.kind != Aggregate::Kind::kCountStar && !a.every_row && a.arg.expr != nullptr) {
+        reads_args_[a.arg.per_edge ? 1 : 0] = true;
+      }
+    }
     count_small_ = shape_.expand == nullptr && node_filters_.empty() && keys_.size() == 1 &&
                    keys_[0].access == Access::kInt && direct_bits_ != 0;
     for (const Aggregate& a : aggs_) {
@@ -778,7 +783,11 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   }
 
   // Reads the aggregate arguments of one level (per node or per edge) into w.
-  void ReadArgs(Worker& w, bool per_edge) const {
+  [[gnu::always_inline]] void ReadArgs(Worker& w, bool per_edge) const {
+    if (reads_args_[per_edge ? 1 : 0]) ReadArgsOf(w, per_edge);
+  }
+
+  [[gnu::noinline]] void ReadArgsOf(Worker& w, bool per_edge) const {
     for (size_t i = 0; i < aggs_.size(); ++i) {
       const Aggregate& a = aggs_[i];
       if (a.kind == Aggregate::Kind::kCountStar || a.every_row || a.arg.expr == nullptr ||
@@ -798,7 +807,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   }
 
   // Adds the row in w (keys and arguments read) standing for `weight` rows.
-  void Accumulate(Worker& w, uint64_t weight, uint64_t item, uint64_t edge) const {
+  [[gnu::always_inline]] void Accumulate(Worker& w, uint64_t weight, uint64_t item,
+                                         uint64_t edge) const {
     Update(w, GroupOf(w, item, edge), weight);
   }
 
@@ -806,10 +816,15 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // Keys that are all small (an age, a band, a string's code): their group from a direct
   // array, the hash table only for a slot's first row (so merging finds every group there).
   [[gnu::always_inline]] size_t GroupOf(Worker& w, uint64_t item, uint64_t edge) const {
-    if (keys_.size() == 1 && direct_bits_ != 0 && w.key_nulls == 0 && w.key[0] < w.direct.size())
-        [[likely]] {
-      const uint32_t d = w.direct[w.key[0]];
-      if (d != 0) return d - 1;
+    if (direct_bits_ != 0 && w.key_nulls == 0 && !w.direct.empty()) [[likely]] {
+      const uint64_t limit = uint64_t{1} << direct_bits_;
+      if (keys_.size() == 1 && w.key[0] < limit) {
+        const uint32_t d = w.direct[w.key[0]];
+        if (d != 0) return d - 1;
+      } else if (keys_.size() == 2 && w.key[0] < limit && w.key[1] < limit) {
+        const uint32_t d = w.direct[w.key[0] << direct_bits_ | w.key[1]];
+        if (d != 0) return d - 1;
+      }
     }
     return FindGroup(w, item, edge);
   }
@@ -1557,7 +1572,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   bool unique_rows_ = false;  // one row per group (groups are not indexed)
   // Keys looked up in Worker::direct: the bits of each key's slot index (0: never).
   size_t direct_bits_ = 0;
-  bool count_small_ = false;                      // RunCountSmall applies
+  bool count_small_ = false;          // RunCountSmall applies
+  std::array<bool, 2> reads_args_{};  // some aggregate reads an argument per node, per edge
   static constexpr uint64_t kDirectAfter = 1024;  // rows first (a small input keeps to hashing)
   // RunBlocks: scanned nodes and edges per block (at most: a node's edges are never split).
   static constexpr size_t kBlockNodes = 64;
