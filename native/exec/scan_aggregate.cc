@@ -259,7 +259,8 @@ struct Worker {
   // kDirectAfter rows have looked for their group.
   std::vector<uint32_t> direct;
   uint64_t lookups = 0;
-  std::vector<uint64_t> local_counts;  // RunCountSmall: rows per direct slot
+  std::vector<uint64_t> local_counts;  // RunCountSmall: rows per direct slot (else 0)
+  std::vector<uint32_t> touched;       // RunCountSmall: the slots counted in this run
   char inline_bytes[storage::Column::kInlineStringBytes];
 };
 
@@ -989,7 +990,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       w.direct.assign(slots, 0);
       if (ctx.CountsMemory()) w.memory.Add(ctx, slots * sizeof(uint32_t));
     }
-    w.local_counts.assign(slots, 0);
+    if (w.local_counts.size() != slots) w.local_counts.assign(slots, 0);  // zero between runs
+    w.touched.clear();
     const bool wide = c.kind == storage::PhysicalKind::kInt64;
     const storage::Column& column = *c.column;
     uint64_t visible = 0;
@@ -1008,7 +1010,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
             w.key_types[0] = static_cast<uint8_t>(t.op == Term::Op::kNone ? t.type : Id::kInt64);
             w.direct[slot] = static_cast<uint32_t>(FindGroup(w, item, 0) + 1);
           }
-          ++w.local_counts[slot];
+          if (w.local_counts[slot]++ == 0) w.touched.push_back(static_cast<uint32_t>(slot));
           continue;
         }
       }
@@ -1019,8 +1021,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     ctx.ChargeWork(table_end - table_start);
     w.rows[kScanned] += visible;
     w.rows[kNodePassed] += visible;
-    for (size_t slot = 0; slot < slots; ++slot) {
-      if (w.local_counts[slot] != 0) Update(w, w.direct[slot] - 1, w.local_counts[slot]);
+    for (uint32_t slot : w.touched) {
+      Update(w, w.direct[slot] - 1, w.local_counts[slot]);
+      w.local_counts[slot] = 0;
     }
     return true;
   }
