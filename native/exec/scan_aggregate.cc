@@ -322,6 +322,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
 
   void Open(ExecContext& ctx) override {
     store_ = ctx.store;
+    for (auto& w : workers_) memory_.Absorb(w->memory);  // released below (a stream cut short)
     workers_.clear();
     order_.clear();
     segments_.clear();
