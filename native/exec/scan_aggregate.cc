@@ -1227,12 +1227,14 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     shared_dictionary_.clear();
     std::set<std::pair<TableId, size_t>> wanted;
     Sides sides;
+    double rate = -1;  // the share of scanned rows past the node filters, once sampled
     for (const Term& t : keys_) {
       if (t.access != Access::kString || t.property == nullptr || t.role == Role::kRel) continue;
+      if (rate < 0) rate = NodePassRate(ctx);
       std::vector<TableId> tables;
       for (TableId scanned : shape_.scan->table_ids) {
         if (t.role == Role::kScan) {
-          tables.push_back(scanned);
+          if (4 * rate >= 1) tables.push_back(scanned);
           continue;
         }
         FindSides(scanned, &sides);
@@ -1240,7 +1242,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
           const TableId reached =
               dir == storage::Direction::kForward ? pair->dst_table : pair->src_table;
           // Worth it when the edges may reach most of the table's rows.
-          if (2 * store_->rel_table(pair->id).NumRels() >= store_->node_table(reached).NumRows()) {
+          if (2 * rate * static_cast<double>(store_->rel_table(pair->id).NumRels()) >=
+              static_cast<double>(store_->node_table(reached).NumRows())) {
             tables.push_back(reached);
           }
         }
@@ -1257,6 +1260,34 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       }
     }
     for (const auto& [id, index] : wanted) BuildCodes(ctx, id, index);
+  }
+
+  // The share of the scanned rows that pass the node filters, from up to 256 rows of each
+  // table spread over it: 1 without filters, 0 (not worth sharing codes) when a filter is not
+  // a typed one (evaluating it here could fail where the run fails first elsewhere).
+  double NodePassRate(ExecContext& ctx) const {
+    if (node_filters_.empty()) return 1;
+    for (const Filter& f : node_filters_) {
+      if (!f.typed) return 0;
+    }
+    Worker w;
+    InitWorker(w, &ctx);
+    uint64_t seen = 0, passed = 0;
+    for (size_t ti = 0; ti < limits_.size(); ++ti) {
+      const TableId id = shape_.scan->table_ids[ti];
+      const storage::NodeTable& table = store_->node_table(id);
+      SetTable(w, Role::kScan, id, ctx);
+      const uint64_t step = std::max<uint64_t>(1, limits_[ti] / 256);
+      for (uint64_t row = 0; row < limits_[ti]; row += step) {
+        if (!store_->NodeRowVisible(table, row)) continue;
+        ++seen;
+        w.ids[0] = {id, row};
+        bool pass = true;
+        for (const Filter& f : node_filters_) pass = pass && Passes(w, f);
+        passed += pass ? 1 : 0;
+      }
+    }
+    return seen == 0 ? 0 : static_cast<double>(passed) / static_cast<double>(seen);
   }
 
   void BuildCodes(ExecContext& ctx, TableId id, size_t index) {
