@@ -171,7 +171,7 @@ OperatorPtr MapOperators(const LogicalOperator& op, const catalog::Catalog* cata
   OperatorPtr out;
   if (leaf) out = (*leaf)(op);
   // A fused aggregation runs its input itself (exec/scan_aggregate.h).
-  if (!out && op.fused) out = MakeScanAggregate(op, under_limit, profile);
+  if (!out && op.fused) out = MakeScanAggregate(op, under_limit, catalog, profile);
   OperatorPtr child;
   if (!out && !op.children.empty() && op.kind != LogicalOpKind::kUnion) {
     child =
