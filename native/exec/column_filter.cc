@@ -1,13 +1,18 @@
 #include "exec/column_filter.h"
 
+#include <algorithm>
+#include <cstring>
 #include <string_view>
+#include <thread>
 
+#include "common/status.h"
 #include "exec/expression_evaluator.h"
 #include "exec/graph_store.h"
 
 namespace graphdb::exec {
 
 using planner::ColumnTestOp;
+using storage::AtomicLoad;
 
 namespace {
 
@@ -48,6 +53,17 @@ bool HoldsForString(ColumnTestOp op, std::string_view s, std::string_view v) {
   }
 }
 
+// The mask of bytes [from, to) of a 16-byte string slot, as its two words.
+void SlotMask(size_t from, size_t to, uint64_t mask[2]) {
+  auto* bytes = reinterpret_cast<uint8_t*>(mask);
+  std::memset(mask, 0, 16);
+  for (size_t i = from; i < to && i < 16; ++i) bytes[i] = 0xFF;
+}
+
+bool IsValid(const uint64_t* validity, uint64_t row) {
+  return (AtomicLoad(validity + (row >> 6)) >> (row & 63)) & 1;
+}
+
 }  // namespace
 
 bool IsTemporal(LogicalTypeId id) {
@@ -60,6 +76,64 @@ struct ColumnFilter::Test {
   Value value;                                  // per run
   std::vector<Read> reads;                      // per table
   std::vector<const storage::Column*> columns;  // per table
+  // kString: the value as a string slot (storage::Column) would hold it, the bytes `=`
+  // compares there (the length and up to 12 bytes) and those a prefix test compares (the
+  // value's first bytes only).
+  uint64_t image[2] = {0, 0};
+  uint64_t equal_mask[2] = {0, 0};
+  uint64_t prefix_mask[2] = {0, 0};
+  int64_t integer = 0;
+  // Skip's statistics over this run: rows tested, rows kept.
+  uint64_t seen = 0, kept = 0;
+
+  // Whether the non-NULL string cell at `slot` holds against the value.
+  bool StringHolds(const storage::Column& column, uint64_t row) const {
+    const auto* slot = reinterpret_cast<const uint64_t*>(column.raw_data() + row * 16);
+    const uint64_t head = AtomicLoad(slot);
+    const auto length = static_cast<uint32_t>(head);
+    const std::string_view v = value.GetString();
+    const ColumnTestOp op = test.op;
+    if (op == ColumnTestOp::kEq || op == ColumnTestOp::kNe) {
+      bool equal;
+      if ((head ^ image[0]) & equal_mask[0]) {
+        equal = false;  // another length, or other first bytes
+      } else if (v.size() <= storage::Column::kInlineStringBytes) {
+        equal = ((AtomicLoad(slot + 1) ^ image[1]) & equal_mask[1]) == 0;
+      } else {
+        char inline_bytes[storage::Column::kInlineStringBytes];
+        equal = column.ReadString(row, inline_bytes) == v;
+      }
+      return equal == (op == ColumnTestOp::kEq);
+    }
+    if (op == ColumnTestOp::kStartsWith) {
+      if (length < v.size() || ((head ^ image[0]) & prefix_mask[0]) != 0) return false;
+      if (v.size() <= 4) return true;
+      if (length <= storage::Column::kInlineStringBytes) {
+        return ((AtomicLoad(slot + 1) ^ image[1]) & prefix_mask[1]) == 0;
+      }
+    } else if (op == ColumnTestOp::kEndsWith && length < v.size()) {
+      return false;
+    }
+    char inline_bytes[storage::Column::kInlineStringBytes];
+    return HoldsForString(op, column.ReadString(row, inline_bytes), v);
+  }
+
+  // Whether row `row` of table `t` passes this test; reads[t] is neither kGeneric nor kNever.
+  bool Typed(size_t t, uint64_t row) const {
+    const storage::Column* column = columns[t];
+    switch (reads[t]) {
+      case Read::kNullTest: {
+        const bool null = column == nullptr || column->IsNull(row);
+        return test.op == ColumnTestOp::kIsNull ? null : !null;
+      }
+      case Read::kInteger:
+        return !column->IsNull(row) && Holds(test.op, column->GetInt64(row), integer);
+      case Read::kInt64:
+        return !column->IsNull(row) && Holds(test.op, column->GetFixed<int64_t>(row), integer);
+      case Read::kString: return !column->IsNull(row) && StringHolds(*column, row);
+      default: return false;
+    }
+  }
 };
 
 ColumnFilter::ColumnFilter(const std::vector<const binder::BoundExpression*>& predicates,
@@ -73,15 +147,31 @@ ColumnFilter::ColumnFilter(const std::vector<const binder::BoundExpression*>& pr
 ColumnFilter::~ColumnFilter() = default;
 
 void ColumnFilter::Open(ExecContext& ctx, GraphStore& store) {
+  store_ = &store;
+  block_table_ = SIZE_MAX;
+  blocks_ = 0;
   table_ptrs_.clear();
   for (uint64_t t : tables_) table_ptrs_.push_back(&store.node_table(t));
   for (Test& test : tests_) {
     test.reads.assign(tables_.size(), Read::kGeneric);
     test.columns.assign(tables_.size(), nullptr);
+    test.seen = test.kept = 0;
     if (!test.is_test) continue;
     const ColumnTestOp op = test.test.op;
     const bool null_test = op == ColumnTestOp::kIsNull || op == ColumnTestOp::kIsNotNull;
     test.value = null_test ? Value() : Evaluate(*test.test.value, ctx);
+    if (test.value.type_id() == LogicalTypeId::kString && !test.value.is_null()) {
+      const std::string_view v = test.value.GetString();
+      const auto length = static_cast<uint32_t>(v.size());
+      auto* bytes = reinterpret_cast<char*>(test.image);
+      std::memset(bytes, 0, 16);
+      std::memcpy(bytes, &length, 4);
+      std::memcpy(bytes + 4, v.data(), std::min<size_t>(v.size(), 12));
+      SlotMask(0, 4 + std::min<size_t>(v.size(), 4), test.equal_mask);
+      if (v.size() <= storage::Column::kInlineStringBytes)
+        SlotMask(0, 4 + v.size(), test.equal_mask);
+      SlotMask(4, 4 + std::min<size_t>(v.size(), 12), test.prefix_mask);
+    }
     const std::vector<int32_t>& columns = test.test.property->property_columns;
     for (size_t t = 0; t < tables_.size(); ++t) {
       const int32_t c = tables_[t] < columns.size() ? columns[tables_[t]] : -1;
@@ -109,7 +199,16 @@ void ColumnFilter::Open(ExecContext& ctx, GraphStore& store) {
                  (IsTemporal(have) && have == want)) {
         test.reads[t] =
             column->kind() == storage::PhysicalKind::kInt64 ? Read::kInt64 : Read::kInteger;
+        test.integer = test.value.GetInt();
       }
+    }
+  }
+  // The typed prefix of each table: up to its first conjunct evaluated on the row. A test
+  // that never holds stays in it (Skip keeps no row).
+  prefix_.assign(tables_.size(), {});
+  for (size_t t = 0; t < tables_.size(); ++t) {
+    for (size_t i = 0; i < tests_.size() && tests_[i].reads[t] != Read::kGeneric; ++i) {
+      prefix_[t].push_back(i);
     }
   }
 }
@@ -128,7 +227,6 @@ bool ColumnFilter::Passes(ExecContext& ctx, size_t table, uint64_t offset) {
   bool pass = true;
   for (size_t i = 0; i < tests_.size() && pass; ++i) {
     const Test& test = tests_[i];
-    const storage::Column* column = test.columns[table];
     switch (test.reads[table]) {
       case Read::kGeneric:
         if (!framed) {
@@ -138,50 +236,193 @@ bool ColumnFilter::Passes(ExecContext& ctx, size_t table, uint64_t offset) {
         pass = EvaluatePredicate(*predicates_[i], ctx);
         break;
       case Read::kNever: pass = false; break;
-      case Read::kNullTest: {
+      default:
         read_cells = true;
-        const bool null = column == nullptr || column->IsNull(offset);
-        pass = test.test.op == ColumnTestOp::kIsNull ? null : !null;
+        pass = test.Typed(table, offset);
         break;
-      }
-      case Read::kInteger:
-        read_cells = true;
-        pass = !column->IsNull(offset) &&
-               Holds(test.test.op, column->GetInt64(offset), test.value.GetInt());
-        break;
-      case Read::kInt64:
-        read_cells = true;
-        pass = !column->IsNull(offset) &&
-               Holds(test.test.op, column->GetFixed<int64_t>(offset), test.value.GetInt());
-        break;
-      case Read::kString: {
-        read_cells = true;
-        if (column->IsNull(offset)) {
-          pass = false;
-          break;
-        }
-        // The length alone decides most equalities and prefix tests.
-        const uint32_t length = column->StringLength(offset);
-        const size_t wanted = test.value.GetString().size();
-        const ColumnTestOp op = test.test.op;
-        if ((op == ColumnTestOp::kEq || op == ColumnTestOp::kNe) && length != wanted) {
-          pass = op == ColumnTestOp::kNe;
-          break;
-        }
-        if ((op == ColumnTestOp::kStartsWith || op == ColumnTestOp::kEndsWith) && length < wanted) {
-          pass = false;
-          break;
-        }
-        char inline_bytes[storage::Column::kInlineStringBytes];
-        pass = HoldsForString(op, column->ReadString(offset, inline_bytes), test.value.GetString());
-        break;
-      }
     }
   }
   // Cells read before a writer's old value entered the versions: decide the row as the
   // generic path would, through the store.
   if (read_cells && !table_ptrs_[table]->versions().empty()) return Generic(ctx, table, offset);
   return pass;
+}
+
+uint64_t ColumnFilter::Writes() const { return store_->undo_log().entries().size(); }
+
+void ColumnFilter::ReadBlock(size_t table) {
+  const auto rows = static_cast<uint32_t>(block_end_ - block_begin_);
+  sel_.resize(kBlockRows);
+  uint32_t* sel = sel_.data();
+  size_t n = rows;
+  bool dense = true;
+  // Keeps the rows of the selection (all of the block while dense) for which pass(row) holds.
+  auto keep = [&](auto&& pass) {
+    size_t k = 0;
+    if (dense) {
+      for (uint32_t i = 0; i < rows; ++i) {
+        sel[k] = i;
+        k += pass(block_begin_ + i) ? 1 : 0;
+      }
+    } else {
+      for (size_t j = 0; j < n; ++j) {
+        const uint32_t i = sel[j];
+        sel[k] = i;
+        k += pass(block_begin_ + i) ? 1 : 0;
+      }
+    }
+    dense = false;
+    n = k;
+  };
+  for (size_t index : prefix_[table]) {
+    if (n == 0) break;
+    Test& test = tests_[index];
+    const size_t before = n;
+    const storage::Column* column = test.columns[table];
+    const Read read = test.reads[table];
+    if (read == Read::kNever) {
+      n = 0;
+    } else if (read == Read::kNullTest && column == nullptr) {
+      if (test.test.op == ColumnTestOp::kIsNotNull) n = 0;
+    } else if (read == Read::kNullTest) {
+      const uint64_t* validity = column->validity();
+      const bool want = test.test.op == ColumnTestOp::kIsNotNull;
+      keep([&](uint64_t row) { return IsValid(validity, row) == want; });
+    } else if (read == Read::kInt64) {
+      const uint64_t* validity = column->validity();
+      const auto* data = reinterpret_cast<const int64_t*>(column->raw_data());
+      const int64_t k = test.integer;
+      switch (test.test.op) {
+        case ColumnTestOp::kEq:
+          keep([&](uint64_t r) { return IsValid(validity, r) && AtomicLoad(data + r) == k; });
+          break;
+        case ColumnTestOp::kNe:
+          keep([&](uint64_t r) { return IsValid(validity, r) && AtomicLoad(data + r) != k; });
+          break;
+        case ColumnTestOp::kLt:
+          keep([&](uint64_t r) { return IsValid(validity, r) && AtomicLoad(data + r) < k; });
+          break;
+        case ColumnTestOp::kLe:
+          keep([&](uint64_t r) { return IsValid(validity, r) && AtomicLoad(data + r) <= k; });
+          break;
+        case ColumnTestOp::kGt:
+          keep([&](uint64_t r) { return IsValid(validity, r) && AtomicLoad(data + r) > k; });
+          break;
+        default:
+          keep([&](uint64_t r) { return IsValid(validity, r) && AtomicLoad(data + r) >= k; });
+          break;
+      }
+    } else if (read == Read::kString &&
+               (test.test.op == ColumnTestOp::kEq || test.test.op == ColumnTestOp::kStartsWith)) {
+      // The slot's first word alone rejects most rows: tested inline.
+      const uint64_t* validity = column->validity();
+      const auto* slots = reinterpret_cast<const uint64_t*>(column->raw_data());
+      const uint64_t image = test.image[0];
+      const uint64_t mask =
+          test.test.op == ColumnTestOp::kEq ? test.equal_mask[0] : test.prefix_mask[0];
+      const uint32_t length = static_cast<uint32_t>(test.value.GetString().size());
+      const bool eq = test.test.op == ColumnTestOp::kEq;
+      keep([&](uint64_t r) {
+        const uint64_t head = AtomicLoad(slots + 2 * r);
+        if (((head ^ image) & mask) != 0 || (!eq && static_cast<uint32_t>(head) < length)) {
+          return false;
+        }
+        return IsValid(validity, r) && test.StringHolds(*column, r);
+      });
+    } else {
+      keep([&](uint64_t row) { return test.Typed(table, row); });
+    }
+    test.seen += before;
+    test.kept += n;
+  }
+  if (dense) {  // no test ran: every row
+    for (uint32_t i = 0; i < rows; ++i) sel[i] = i;
+  }
+  kept_ = n;
+  cursor_ = 0;
+  // Every few blocks, the tests that kept the smallest share of their rows go first.
+  if (++blocks_ % 8 == 0 && prefix_[table].size() > 1) {
+    std::stable_sort(prefix_[table].begin(), prefix_[table].end(), [this](size_t a, size_t b) {
+      const Test& x = tests_[a];
+      const Test& y = tests_[b];
+      // x.kept / x.seen < y.kept / y.seen, without dividing (an untested test counts as 1).
+      const unsigned __int128 lx = x.seen ? x.kept : 1, ly = y.seen ? y.kept : 1;
+      return lx * (y.seen ? y.seen : 1) < ly * (x.seen ? x.seen : 1);
+    });
+  }
+}
+
+uint64_t ColumnFilter::Skip(ExecContext& ctx, size_t table, uint64_t offset, uint64_t end) {
+  if (prefix_[table].empty()) return offset;
+  const storage::NodeTable& t = *table_ptrs_[table];
+  const uint64_t start = offset;
+  while (offset < end) {
+    if (table != block_table_ || offset < block_begin_ || offset >= block_end_ ||
+        Writes() != block_writes_) {
+      block_table_ = table;
+      block_begin_ = offset;
+      block_end_ = std::min<uint64_t>(end, offset + kBlockRows);
+      block_writes_ = Writes();
+      ReadBlock(table);
+    }
+    // Cells read while a writer kept old values: nothing is skipped (Passes decides).
+    if (!t.versions().empty()) break;
+    // A scan that starts over (for its next input row) goes back in the block.
+    if (cursor_ > 0 && block_begin_ + sel_[cursor_ - 1] >= offset) cursor_ = 0;
+    while (cursor_ < kept_ && block_begin_ + sel_[cursor_] < offset) ++cursor_;
+    if (cursor_ < kept_) {
+      offset = std::min(end, block_begin_ + sel_[cursor_]);
+      break;
+    }
+    offset = std::min(end, block_end_);
+  }
+  if (offset > start) ctx.ChargeWork(offset - start);
+  return offset;
+}
+
+void ColumnFilter::Mark(ExecContext& ctx, size_t table, uint64_t begin, uint64_t end,
+                        uint64_t* words) {
+  std::fill(words + begin / 64, words + (end + 63) / 64, 0);
+  const storage::NodeTable& t = *table_ptrs_[table];
+  for (uint64_t row = begin; row < end; ++row) {
+    row = Skip(ctx, table, row, end);
+    if (row >= end) break;
+    ctx.ChargeWork();
+    if (store_->NodeRowVisible(t, row) && Passes(ctx, table, row)) {
+      words[row / 64] |= uint64_t{1} << (row % 64);
+    }
+  }
+}
+
+void SharedChunks::Run(ExecContext& ctx, const std::function<void(uint64_t)>& body) {
+  for (uint64_t chunk; !done() && (chunk = next_.fetch_add(1)) < chunks_;) {
+    try {
+      body(chunk);
+    } catch (...) {
+      failed_.store(true, std::memory_order_release);
+      done_.fetch_add(1, std::memory_order_acq_rel);
+      throw;
+    }
+    done_.fetch_add(1, std::memory_order_acq_rel);
+  }
+  while (!done() && !failed()) {
+    ctx.CheckInterrupt();
+    std::this_thread::yield();
+  }
+  if (failed()) {
+    ctx.CheckInterrupt();
+    ThrowRuntime("Runtime exception: the statement stopped while another thread failed.");
+  }
+}
+
+NodeBits::NodeBits(uint64_t rows)
+    : rows_(rows), words_((rows + 63) / 64, 0), chunks_((rows + kChunkRows - 1) / kChunkRows) {}
+
+void NodeBits::Build(ExecContext& ctx, ColumnFilter& filter) {
+  chunks_.Run(ctx, [&](uint64_t chunk) {
+    const uint64_t begin = chunk * kChunkRows;
+    filter.Mark(ctx, 0, begin, std::min(rows_, begin + kChunkRows), words_.data());
+  });
 }
 
 }  // namespace graphdb::exec

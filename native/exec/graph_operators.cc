@@ -1,8 +1,10 @@
 #include "exec/graph_operators.h"
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <queue>
 #include <set>
@@ -75,6 +77,10 @@ class NodeScanOp final : public GraphOperator, public FilterableScan {
         storage::NodeTable& table = store_->node_table(tables_[table_index_]);
         uint64_t limit = limits_[table_index_];
         while (offset_ < limit) {
+          if (filter_) {  // past the rows its column tests reject
+            offset_ = filter_->Skip(ctx, table_index_, offset_, limit);
+            if (offset_ >= limit) break;
+          }
           ctx.ChargeWork();
           uint64_t offset = offset_++;
           if (!store_->NodeRowVisible(table, offset)) continue;
@@ -507,7 +513,15 @@ class IntersectOp final : public GraphOperator {
 // product over the roots; rows of weight 0 are dropped, as the expansions would produce
 // nothing for them. Counts of inner expansions below a root are kept per node while the
 // operator is open (paths often meet again at the same node). An expansion with a filter on its
-// target counts only the neighbours that pass, each node tested once while the operator is open.
+// target counts only the neighbours that pass, each node tested once while the operator is open
+// (the conjuncts read from the columns: exec/column_filter.h). A filter whose conjuncts read
+// only the target and constants, none of which may fail, has one result per node for the whole
+// statement: once an operator has tested a 64th of a table's nodes one at a time, the
+// statement's threads mark the whole table together (NodeBits, kept by the store until the
+// statement writes) and every test becomes a bit; such a filtered expansion that is not a root
+// keeps its count per node in the statement too, shared by the threads, made from the passing
+// nodes' edges followed backwards (SweepCounts). A counted EXISTS stops at the first path it
+// finds (its count is only compared with 0).
 class CountExpandOp final : public GraphOperator {
  public:
   explicit CountExpandOp(const LogicalOperator& op) : op_(op) {
@@ -515,6 +529,14 @@ class CountExpandOp final : public GraphOperator {
       const LogicalOperator& e = *op.counted[i];
       Level level{};
       level.expand = &e;
+      level.constant = !e.predicates.empty();
+      for (const binder::BoundExpression* p : e.predicates) {
+        std::set<SlotId> slots;
+        planner::CollectExpressionSlots(*p, slots);
+        level.constant = level.constant && p->IsDeterministic() &&
+                         planner::ConjunctRank(*p) < planner::kMayFailRank &&
+                         (slots.empty() || (slots.size() == 1 && *slots.begin() == e.slot));
+      }
       levels_.push_back(std::move(level));
       for (size_t j = 0; j < i; ++j) {
         if (op.counted[j]->slot == e.from_slot) {
@@ -538,6 +560,11 @@ class CountExpandOp final : public GraphOperator {
       level.last = {};
       level.tested = 0;
       level.swept.clear();
+      level.filters.clear();
+      level.shared = nullptr;
+      level.counted = 0;
+      level.counts_swept = false;
+      level.try_push = true;
     }
     memory_.Release(ctx);
   }
@@ -547,7 +574,9 @@ class CountExpandOp final : public GraphOperator {
       uint64_t weight = 1;
       for (size_t root : roots_) {
         const Value& from = ctx.frame[levels_[root].expand->from_slot];
-        weight = from.is_null() ? 0 : Multiply(weight, Count(root, from.GetId(), ctx));
+        weight = from.is_null()
+                     ? 0
+                     : Multiply(weight, Count(root, from.GetId(), ctx, op_.expr != nullptr));
         if (weight == 0) break;
       }
       if ((weight == 0) != op_.anti) continue;  // EXISTS (NOT EXISTS) keeps the rows with (none)
@@ -558,6 +587,25 @@ class CountExpandOp final : public GraphOperator {
   }
 
  private:
+  // A constant filter's results and a leaf's counts, per node table, for every thread of the
+  // statement (GraphStore::Derived).
+  struct SharedLevel {
+    std::mutex mu;
+    std::unordered_map<TableId, std::shared_ptr<NodeBits>> bits;  // by target table
+    // By source table: per node, its count + 1 (0: not counted yet), and the sweep that
+    // counts every node of the table.
+    struct Counts {
+      uint64_t rows = 0;
+      std::unique_ptr<std::atomic<uint32_t>[]> counts;
+      std::shared_ptr<SharedChunks> sweep;
+      // Counted from the passing nodes' side: per node, its count (complete once `push` ran).
+      std::unique_ptr<std::atomic<uint32_t>[]> pushed;
+      std::shared_ptr<SharedChunks> push;
+    };
+    std::unordered_map<TableId, Counts> counts;
+  };
+  static constexpr uint64_t kSweepChunkRows = 4096;
+
   struct Level {
     const LogicalOperator* expand;
     std::vector<size_t> children;  // levels expanding from this one's target
@@ -569,14 +617,180 @@ class CountExpandOp final : public GraphOperator {
     std::vector<uint64_t> neighbors;  // Count's buffer
     uint64_t tested = 0;              // nodes Passes tested one at a time
     std::set<TableId> swept;          // node tables whose every node was tested
+    // The filter read from each target table's columns (this run's).
+    std::unordered_map<TableId, std::unique_ptr<ColumnFilter>> filters;
+    // The filter's conjuncts read only the target and constants, and none may fail.
+    bool constant = false;
+    uint64_t counted = 0;       // shared counts this run made one node at a time
+    bool counts_swept = false;  // this run swept the shared counts
+    bool try_push = true;       // this run may still push the shared counts
+    // Constant filters: what the statement's threads share for this expansion (looked up once
+    // per run).
+    std::shared_ptr<SharedLevel> shared;
     // The vectors of the table looked up last (most patterns reach one node table).
     struct {
       TableId memo_table = std::numeric_limits<TableId>::max();
       std::vector<uint64_t>* memo = nullptr;
       TableId passes_table = std::numeric_limits<TableId>::max();
       std::vector<uint8_t>* passes = nullptr;
+      TableId bits_table = std::numeric_limits<TableId>::max();
+      NodeBits* bits = nullptr;  // complete
+      TableId counts_table = std::numeric_limits<TableId>::max();
+      std::atomic<uint32_t>* counts = nullptr;
+      uint64_t counts_rows = 0;
     } last;
   };
+
+  SharedLevel& Shared(Level& level) {
+    if (level.shared == nullptr) {
+      level.shared = std::static_pointer_cast<SharedLevel>(store_->Derived(level.expand, [] {
+        return std::static_pointer_cast<void>(std::make_shared<SharedLevel>());
+      }));
+    }
+    return *level.shared;
+  }
+
+  ColumnFilter& FilterFor(Level& level, TableId table, ExecContext& ctx) {
+    std::unique_ptr<ColumnFilter>& filter = level.filters[table];
+    if (filter == nullptr) {
+      filter = std::make_unique<ColumnFilter>(level.expand->predicates, level.expand->slot,
+                                              std::vector<uint64_t>{table});
+      filter->Open(ctx, *store_);
+    }
+    return *filter;
+  }
+
+  // The statement's bits of `level`'s filter over `table`, marked (with the other threads) now.
+  // (Out of line, as the other helpers below: Count recurses once per level of long patterns,
+  // and its frames stay small.)
+  [[gnu::noinline]] NodeBits& BuildBits(Level& level, TableId table, ExecContext& ctx) {
+    SharedLevel& shared = Shared(level);
+    std::shared_ptr<NodeBits> bits;
+    {
+      std::lock_guard<std::mutex> lock(shared.mu);
+      std::shared_ptr<NodeBits>& entry = shared.bits[table];
+      if (entry == nullptr || entry->failed()) {
+        entry = std::make_shared<NodeBits>(store_->node_table(table).NumRows());
+        if (ctx.CountsMemory()) memory_.Add(ctx, entry->bytes());
+      }
+      bits = entry;
+    }
+    bits->Build(ctx, FilterFor(level, table, ctx));
+    return *bits;  // the shared level keeps it
+  }
+
+  // The statement's counts of the leaf `level` from the nodes of `table` (once its bits are
+  // complete), or null.
+  [[gnu::noinline]] std::atomic<uint32_t>* SharedCounts(Level& level, TableId table,
+                                                        ExecContext& ctx) {
+    if (level.last.counts_table == table) return level.last.counts;
+    SharedLevel& shared = Shared(level);
+    std::lock_guard<std::mutex> lock(shared.mu);
+    SharedLevel::Counts& entry = shared.counts[table];
+    if (entry.counts == nullptr) {
+      entry.rows = store_->node_table(table).NumRows();
+      entry.counts.reset(new std::atomic<uint32_t>[entry.rows]());
+      if (ctx.CountsMemory()) memory_.Add(ctx, entry.rows * sizeof(uint32_t));
+    }
+    level.last.counts_table = table;
+    level.last.counts = entry.counts.get();
+    level.last.counts_rows = entry.rows;
+    return entry.counts.get();
+  }
+
+  // Counts the leaf `index` from every node of `table` not counted yet, in the order of the
+  // rows (its adjacency read in sequence), with the statement's other threads.
+  // Returns false (and counts nothing) when `push_only` and the counts cannot be pushed.
+  [[gnu::noinline]] bool SweepCounts(size_t index, TableId table, ExecContext& ctx,
+                                     bool push_only) {
+    Level& level = levels_[index];
+    const LogicalOperator& e = *level.expand;
+    // The sides of the expansion from `table` (as Count walks them): when every one reaches
+    // the table whose bits are marked, the counts are made from the passing nodes, each
+    // following its edges back (few edges when few nodes pass), instead of from every node.
+    std::vector<std::pair<const catalog::RelTablePair*, storage::Direction>> sides;
+    bool push = level.last.bits != nullptr;
+    auto allowed = [&e](TableId t) {
+      return e.table_ids.empty() ||
+             std::find(e.table_ids.begin(), e.table_ids.end(), t) != e.table_ids.end();
+    };
+    for (TableId rel_table_id : e.rel_table_ids) {
+      for (const auto& pair : store_->pairs(rel_table_id)) {
+        if ((e.direction == Direction::kForward || e.direction == Direction::kBoth) &&
+            pair.src_table == table && allowed(pair.dst_table)) {
+          sides.emplace_back(&pair, storage::Direction::kForward);
+          push = push && pair.dst_table == level.last.bits_table;
+        }
+        if ((e.direction == Direction::kBackward || e.direction == Direction::kBoth) &&
+            pair.dst_table == table && allowed(pair.src_table)) {
+          sides.emplace_back(&pair, storage::Direction::kBackward);
+          push = push && pair.src_table == level.last.bits_table;
+        }
+      }
+    }
+    if (push_only && !push) return false;
+    SharedLevel& shared = Shared(level);
+    std::shared_ptr<SharedChunks> sweep, pushing;
+    uint64_t rows = 0;
+    std::atomic<uint32_t>* counts = nullptr;
+    std::atomic<uint32_t>* pushed = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(shared.mu);
+      SharedLevel::Counts& entry = shared.counts[table];
+      if (entry.sweep == nullptr || entry.sweep->failed()) {
+        entry.sweep =
+            std::make_shared<SharedChunks>((entry.rows + kSweepChunkRows - 1) / kSweepChunkRows);
+      }
+      if (push && (entry.push == nullptr || entry.push->failed())) {
+        entry.pushed.reset(new std::atomic<uint32_t>[entry.rows]());
+        if (ctx.CountsMemory()) memory_.Add(ctx, entry.rows * sizeof(uint32_t));
+        entry.push = std::make_shared<SharedChunks>(
+            (level.last.bits->rows() + NodeBits::kChunkRows - 1) / NodeBits::kChunkRows);
+      }
+      sweep = entry.sweep;
+      pushing = push ? entry.push : nullptr;
+      rows = entry.rows;
+      counts = entry.counts.get();
+      pushed = entry.pushed.get();
+    }
+    if (pushing != nullptr) {
+      const NodeBits& bits = *level.last.bits;
+      pushing->Run(ctx, [&](uint64_t chunk) {
+        const uint64_t end = std::min(bits.rows(), (chunk + 1) * NodeBits::kChunkRows);
+        for (uint64_t node = chunk * NodeBits::kChunkRows; node < end; ++node) {
+          ctx.ChargeWork();
+          if (!bits.Get(node)) continue;
+          for (const auto& [pair, dir] : sides) {
+            const storage::Direction back = dir == storage::Direction::kForward
+                                                ? storage::Direction::kBackward
+                                                : storage::Direction::kForward;
+            store_->ForEachVisibleEdge(store_->rel_table(pair->id), node, back,
+                                       [&](uint64_t from, uint64_t) {
+                                         ctx.ChargeWork();
+                                         if (from < rows) {
+                                           pushed[from].fetch_add(1, std::memory_order_relaxed);
+                                         }
+                                       });
+          }
+        }
+      });
+    }
+    sweep->Run(ctx, [&](uint64_t chunk) {
+      const uint64_t end = std::min(rows, (chunk + 1) * kSweepChunkRows);
+      for (uint64_t row = chunk * kSweepChunkRows; row < end; ++row) {
+        if (counts[row].load(std::memory_order_relaxed) != 0) continue;
+        if (pushing == nullptr) {
+          Count(index, {table, row}, ctx);
+          continue;
+        }
+        const uint32_t n = pushed[row].load(std::memory_order_relaxed);
+        if (n < std::numeric_limits<uint32_t>::max() - 1) {
+          counts[row].store(n + 1, std::memory_order_relaxed);
+        }
+      }
+    });
+    return true;
+  }
 
   // The entry of `node` in a per-node vector of `by_table` (sized to the node's table, the
   // growth charged to the statement's memory), through the `table` / `cached` pair.
@@ -615,9 +829,19 @@ class CountExpandOp final : public GraphOperator {
   // Whether `node` satisfies the filter of `level`'s expansion, tested once per node while the
   // operator is open (the answer kept per node offset).
   bool Passes(Level& level, InternalId node, ExecContext& ctx) {
+    if (level.last.bits_table == node.table && node.offset < level.last.bits->rows()) {
+      return level.last.bits->Get(node.offset);
+    }
     uint8_t& state = PerNode(level.passes, level.last.passes_table, level.last.passes, node, ctx);
+    if (level.constant && ++level.tested * 64 > level.last.passes->size()) [[unlikely]] {
+      NodeBits& bits = BuildBits(level, node.table, ctx);
+      level.last.bits_table = node.table;
+      level.last.bits = &bits;
+      if (node.offset < bits.rows()) return bits.Get(node.offset);
+    }
     if (state == 0) [[unlikely]] {
       state = Test(level, node, ctx) ? 1 : 2;
+      if (level.constant) return state == 1;
       // Once an eighth of the table was tested one node at a time (reads all over the
       // table's columns), the rest is tested in the order of the rows, reading the columns
       // in sequence (a filter on the nodes of a large part of the graph, as EXISTS from
@@ -645,15 +869,10 @@ class CountExpandOp final : public GraphOperator {
     return state == 1;
   }
 
-  // Whether `node` passes the filter of `level`'s expansion.
-  bool Test(const Level& level, InternalId node, ExecContext& ctx) const {
-    const LogicalOperator& e = *level.expand;
-    // The slot is the counted expansion's own target, which nothing else reads.
-    ctx.frame[e.slot] = Value::Id(node);
-    for (const binder::BoundExpression* p : e.predicates) {
-      if (!EvaluatePredicate(*p, ctx)) return false;
-    }
-    return true;
+  // Whether `node` passes the filter of `level`'s expansion (the conjuncts evaluated on the
+  // row write the counted expansion's own target slot, which nothing else reads).
+  bool Test(Level& level, InternalId node, ExecContext& ctx) {
+    return FilterFor(level, node.table, ctx).Passes(ctx, 0, node.offset);
   }
 
   // The product of the counts of `level`'s children at `node`.
@@ -666,7 +885,22 @@ class CountExpandOp final : public GraphOperator {
     return product;
   }
 
-  uint64_t Count(size_t index, InternalId from, ExecContext& ctx) {
+  // The neighbours of `vertex` in `dir` that pass `level`'s filter, whose bits are marked for
+  // their table.
+  [[gnu::noinline]] uint64_t CountMarked(Level& level, const storage::RelTable& rels,
+                                         uint64_t vertex, storage::Direction dir,
+                                         TableId neighbor_table, ExecContext& ctx) {
+    const NodeBits& bits = *level.last.bits;
+    uint64_t passing = 0;
+    store_->ForEachVisibleEdge(rels, vertex, dir, [&](uint64_t nbr, uint64_t) {
+      ctx.ChargeWork();
+      passing += nbr < bits.rows() ? bits.Get(nbr) : Passes(level, {neighbor_table, nbr}, ctx);
+    });
+    return passing;
+  }
+
+  // `any`: only whether the count is 0 matters (a counted EXISTS), so it may stop at 1.
+  uint64_t Count(size_t index, InternalId from, ExecContext& ctx, bool any = false) {
     Level& level = levels_[index];
     const bool inner = !level.children.empty();
     const bool memo = inner && level.memoized;
@@ -674,6 +908,30 @@ class CountExpandOp final : public GraphOperator {
     if (memo) {
       memo_entry = &PerNode(level.memo, level.last.memo_table, level.last.memo, from, ctx);
       if (*memo_entry != 0) return *memo_entry - 1;
+    }
+    // A constant filtered leaf reached from other nodes, once its bits are marked: the
+    // statement's count per node.
+    std::atomic<uint32_t>* shared_entry = nullptr;
+    if (!inner && level.memoized && level.last.bits != nullptr) {
+      std::atomic<uint32_t>* counts = SharedCounts(level, from.table, ctx);
+      if (from.offset < level.last.counts_rows) {
+        shared_entry = counts + from.offset;
+        uint32_t known = shared_entry->load(std::memory_order_relaxed);
+        if (known != 0) return known - 1;
+        // Every node is counted at once: from the passing nodes' side when that works (few
+        // edges), else once a sixteenth of the nodes was counted one at a time.
+        if (!level.counts_swept) {
+          if (level.try_push) {
+            level.try_push = false;
+            level.counts_swept = SweepCounts(index, from.table, ctx, /*push_only=*/true);
+          } else if (++level.counted * 16 > level.last.counts_rows) {
+            level.counts_swept = true;  // first: the sweep counts through here
+            SweepCounts(index, from.table, ctx, /*push_only=*/false);
+          }
+          known = level.counts_swept ? shared_entry->load(std::memory_order_relaxed) : 0;
+          if (known != 0) return known - 1;
+        }
+      }
     }
     const LogicalOperator& e = *level.expand;
     auto allowed = [&e](TableId t) {
@@ -693,6 +951,11 @@ class CountExpandOp final : public GraphOperator {
         ctx.ChargeWork(1 + examined);
         return;
       }
+      // A leaf whose filter is marked for the neighbours' table: a bit per edge.
+      if (!inner && filtered && level.last.bits_table == neighbor_table) {
+        total = Add(total, CountMarked(level, rels, from.offset, dir, neighbor_table, ctx));
+        return;
+      }
       // The neighbours first, then the counts below them: the recursion into the levels
       // below (deep for long patterns) does not run inside the adjacency walk's frames. A
       // level never re-enters itself, so its buffer is free here.
@@ -702,10 +965,28 @@ class CountExpandOp final : public GraphOperator {
         ctx.ChargeWork();
         neighbors.push_back(nbr);
       });
-      for (size_t i = 0; i < neighbors.size(); ++i) {
+      // The statement's counts of a single child level, for nodes scattered over their table:
+      // their misses overlap instead of coming one by one.
+      const std::atomic<uint32_t>* child_counts = nullptr;
+      uint64_t child_rows = 0;
+      if (inner && level.children.size() == 1) {
+        const Level& child = levels_[level.children[0]];
+        if (child.last.counts_table == neighbor_table) {
+          child_counts = child.last.counts;
+          child_rows = child.last.counts_rows;
+          for (uint64_t nbr : neighbors) {
+            if (nbr < child_rows) __builtin_prefetch(child_counts + nbr);
+          }
+        }
+      }
+      for (size_t i = 0; i < neighbors.size() && !(any && total > 0); ++i) {
         const InternalId target{neighbor_table, neighbors[i]};
         if (filtered && !Passes(level, target, ctx)) continue;
-        total = Add(total, inner ? ChildrenCount(level, target, ctx) : 1);
+        // A child's count the statement already has, read here (ChildrenCount would too).
+        const uint32_t known = child_counts != nullptr && target.offset < child_rows
+                                   ? child_counts[target.offset].load(std::memory_order_relaxed)
+                                   : 0;
+        total = Add(total, known != 0 ? known - 1 : inner ? ChildrenCount(level, target, ctx) : 1);
       }
     };
     for (TableId rel_table_id : e.rel_table_ids) {
@@ -724,6 +1005,9 @@ class CountExpandOp final : public GraphOperator {
     // The entry is still where it was: the levels below keep their own vectors, and a level
     // never re-enters itself.
     if (memo) *memo_entry = total + 1;
+    if (shared_entry != nullptr && total < std::numeric_limits<uint32_t>::max()) {
+      shared_entry->store(static_cast<uint32_t>(total + 1), std::memory_order_relaxed);
+    }
     return total;
   }
 

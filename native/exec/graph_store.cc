@@ -118,6 +118,17 @@ GraphStore::GraphStore(const catalog::Catalog& catalog, TableProvider& tables, u
 
 GraphStore::~GraphStore() = default;
 
+std::shared_ptr<void> GraphStore::Derived(const void* key,
+                                          const std::function<std::shared_ptr<void>()>& make) {
+  std::lock_guard<std::mutex> lock(derived_mu_);
+  auto& [writes, object] = derived_[key];
+  if (object == nullptr || writes != undo_.entries().size()) {
+    object = make();
+    writes = undo_.entries().size();
+  }
+  return object;
+}
+
 template <typename Lookup>
 void* GraphStore::CachedTable(TableCache& cache, TableId id, Lookup&& lookup) {
   const uint64_t key = static_cast<uint64_t>(id) + 1;

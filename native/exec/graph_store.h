@@ -222,6 +222,14 @@ class GraphStore final : public GraphAccess {
   // transaction, the earlier statements'), per rel-table pair, in creation order.
   std::unordered_map<catalog::TableId, std::vector<uint64_t>> UncommittedRels() const;
 
+  // ---- What operators derive from the graph for this statement ----
+  // The object make() built for `key` (an operator of the plan: a filter's result per node,
+  // counts per node), shared by the statement's threads and by every run of that operator
+  // until the statement writes (its undo log grows): then make() builds it again, so it holds
+  // for the statement's snapshot and own writes. Safe to call from parallel workers.
+  std::shared_ptr<void> Derived(const void* key,
+                                const std::function<std::shared_ptr<void>()>& make);
+
   // ---- GraphAccess ----
   Value NodeProperty(InternalId id, int32_t column) override;
   Value RelProperty(InternalId id, int32_t column) override;
@@ -282,6 +290,9 @@ class GraphStore final : public GraphAccess {
   static void* CachedTable(TableCache& cache, catalog::TableId id, Lookup&& lookup);
   TableCache node_cache_;
   TableCache rel_cache_;
+  std::mutex derived_mu_;
+  // Per key: the undo log's size when it was made, and the object.
+  std::unordered_map<const void*, std::pair<size_t, std::shared_ptr<void>>> derived_;
 };
 
 }  // namespace graphdb::exec

@@ -155,6 +155,11 @@ class RangeScanOp final : public PhysicalOperator, public FilterableScan, public
       if (table_ == nullptr) table_ = &store_->node_table(tables_[table_index_]);
       const uint64_t table_end = std::min(end_, table_start_ + (*limits_)[table_index_]);
       while (position_ < table_end) {
+        if (filter_) {  // past the rows its column tests reject
+          position_ = table_start_ + filter_->Skip(ctx, table_index_, position_ - table_start_,
+                                                   table_end - table_start_);
+          if (position_ >= table_end) break;
+        }
         ctx.ChargeWork();
         const uint64_t offset = position_++ - table_start_;
         if (!store_->NodeRowVisible(*table_, offset)) continue;

@@ -13,6 +13,7 @@
 #include "common/status.h"
 #include "cypher/planner/planner.h"
 #include "cypher/planner/scan_aggregate_rule.h"
+#include "exec/column_filter.h"
 #include "exec/expression_evaluator.h"
 #include "exec/graph_store.h"
 #include "exec/parallel_pipeline.h"
@@ -262,6 +263,10 @@ struct Worker {
   std::vector<uint64_t> local_counts;  // RunCountSmall: rows per direct slot (else 0)
   std::vector<uint32_t> touched;       // RunCountSmall: the slots counted in this run
   char inline_bytes[storage::Column::kInlineStringBytes];
+  // The node filters read from their columns (exec/column_filter.h), when one is a column test,
+  // and the index of the scanned table among the scan's.
+  std::unique_ptr<ColumnFilter> filter;
+  size_t scan_table = 0;
 };
 
 // Whether the aggregation `breaker` of `shape` makes at most one group per scanned node: a key
@@ -508,7 +513,12 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     auto generic = [](const Term& t) { return t.expr != nullptr && t.access == Access::kGeneric; };
     for (const Term& t : keys_) frame_ = frame_ || generic(t);
     for (const Aggregate& a : aggs_) frame_ = frame_ || generic(a.arg);
-    for (const Filter& f : node_filters_) frame_ = frame_ || !f.typed;
+    for (const BoundExpression* p : shape_.node_filters) {
+      planner::ColumnTest test;
+      column_filter_ = column_filter_ || planner::AsColumnTest(*p, shape_.scan->slot, &test);
+    }
+    // A ColumnFilter frames the scanned node itself for the conjuncts it evaluates.
+    for (const Filter& f : node_filters_) frame_ = frame_ || (!f.typed && !column_filter_);
     for (const Filter& f : edge_filters_) frame_ = frame_ || !f.typed;
     for (const Term& t : keys_) edge_keys_ = edge_keys_ || t.per_edge;
     // Keys whose codes are small integers of one type: typed integer columns and strings (their
@@ -923,6 +933,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       const TableId table_id = shape_.scan->table_ids[table_index];
       const storage::NodeTable& table = store_->node_table(table_id);
       SetTable(w, Role::kScan, table_id, ctx);
+      w.scan_table = table_index;
       const uint64_t table_end = std::min(end, table_start + limits_[table_index]);
       if (e != nullptr) FindSides(w, table_id);
       if (e != nullptr && !shape_.counted && w.sides.size() == 1) {
@@ -935,6 +946,13 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         continue;
       }
       for (; item < table_end; ++item) {
+        // The rows the filter's column tests reject are passed over a block at a time (not
+        // under PROFILE, which counts the scanned rows).
+        if (w.filter && profile_ == nullptr) {
+          item = table_start +
+                 w.filter->Skip(ctx, table_index, item - table_start, table_end - table_start);
+          if (item >= table_end) break;
+        }
         const uint64_t offset = item - table_start;
         if (!NodePasses(w, table, {table_id, offset})) continue;
         ReadNode(w);
@@ -1043,6 +1061,11 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       w.edges.clear();
       for (; item < table_end && w.block.size() < kBlockNodes && w.edges.size() < kBlockEdges;
            ++item) {
+        if (w.filter && profile_ == nullptr) {  // past the rows the column tests reject
+          item = table_start +
+                 w.filter->Skip(*w.ctx, w.scan_table, item - table_start, table_end - table_start);
+          if (item >= table_end) break;
+        }
         const uint64_t offset = item - table_start;
         if (!NodePasses(w, table, {table_id, offset})) continue;
         w.block.emplace_back(item, w.edges.size());
@@ -1100,8 +1123,12 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     if (!store_->NodeRowVisible(table, a.offset)) return false;
     ++w.rows[kScanned];
     SetNode(w, a);
-    for (const Filter& f : node_filters_) {
-      if (!Passes(w, f)) return false;
+    if (w.filter) {
+      if (!w.filter->Passes(*w.ctx, w.scan_table, a.offset)) return false;
+    } else {
+      for (const Filter& f : node_filters_) {
+        if (!Passes(w, f)) return false;
+      }
     }
     ++w.rows[kNodePassed];
     return true;
@@ -1215,6 +1242,11 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     w.strings = shared_strings_;
     for (uint32_t i = 0; i < shared_strings_.size(); ++i)
       w.dictionary.emplace(shared_strings_[i], i);
+    if (column_filter_) {
+      w.filter = std::make_unique<ColumnFilter>(shape_.node_filters, shape_.scan->slot,
+                                                shape_.scan->table_ids);
+      w.filter->Open(*ctx, *store_);
+    }
   }
 
   // String keys of the scanned or the reached node, over a big table whose column has few
@@ -1602,9 +1634,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   std::vector<Aggregate> aggs_;
   std::vector<Filter> node_filters_, edge_filters_;
   std::vector<const Term*> column_terms_;
-  bool frame_ = false;        // some term is evaluated over the frame: keep the ids there
-  bool edge_keys_ = false;    // some key reads the reached node or the rel
-  bool unique_rows_ = false;  // one row per group (groups are not indexed)
+  bool frame_ = false;          // some term is evaluated over the frame: keep the ids there
+  bool edge_keys_ = false;      // some key reads the reached node or the rel
+  bool unique_rows_ = false;    // one row per group (groups are not indexed)
+  bool column_filter_ = false;  // a node filter is a column test: a ColumnFilter runs them
   // Keys looked up in Worker::direct: the bits of each key's slot index (0: never).
   size_t direct_bits_ = 0;
   bool count_small_ = false;          // RunCountSmall applies
