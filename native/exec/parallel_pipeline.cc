@@ -210,10 +210,16 @@ void ParallelPipeline::ForEach(ExecContext& ctx, uint64_t n, const TaskPool::Bod
   ctx.tasks->ParallelFor(n, 1, ctx.parallelism, body);
 }
 
-void ParallelPipeline::ShareStatement(const ExecContext& ctx, ExecContext& wctx) {
+void ParallelPipeline::ShareStatement(ExecContext& ctx, ExecContext& wctx) {
   wctx.frame = ctx.frame;
   wctx.params = ctx.params;
+  // The statement's instant, fixed before the workers copy it (else each would read the clock).
+  ctx.fn_ctx.Now();
   wctx.fn_ctx = ctx.fn_ctx;
+  // The worker's own account of built values (the statement's is not thread-safe), charging the
+  // statement's control (shared, atomic: its limit holds for all threads together).
+  wctx.fn_ctx.memory = &wctx.expr_memory;
+  wctx.expr_memory.Rebind(ctx.control);
   wctx.graph = ctx.graph;
   wctx.store = ctx.store;
   wctx.settings = ctx.settings;

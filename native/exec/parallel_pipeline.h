@@ -74,9 +74,11 @@ class ParallelPipeline {
   static void ForEach(ExecContext& ctx, uint64_t n, const TaskPool::Body& body);
 
   // Gives a worker's context what it shares with the statement's `ctx`: the frame (the outer
-  // row of a correlated input), parameters, function context, graph, store, settings, query id
-  // and control; no work budget.
-  static void ShareStatement(const ExecContext& ctx, ExecContext& worker);
+  // row of a correlated input), parameters, function context (its instant fixed first, in
+  // `ctx` too), graph, store, settings, query id and control; no work budget. The worker's
+  // expr_memory is re-pointed at the statement's control and its fn_ctx.memory at it, so
+  // functions on the worker charge the worker's own account.
+  static void ShareStatement(ExecContext& ctx, ExecContext& worker);
 
  private:
   struct Worker;
