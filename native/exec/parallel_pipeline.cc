@@ -19,9 +19,11 @@ using planner::LogicalOpKind;
 
 namespace {
 
+bool SubqueryShareable(const binder::BoundQueryPart& part);
+
 // Whether threads may evaluate `expr` at once: it calls no non-deterministic function (random(),
-// nextval(): shared state, and an answer that would depend on the thread) and runs no subquery
-// (a SubqueryRunner serves one thread).
+// nextval(): shared state, and an answer that would depend on the thread) and its subqueries
+// (EXISTS, COUNT; each worker runs them with its own SubqueryRunner) only read the graph.
 bool Shareable(const BoundExpression* expr) {
   if (expr == nullptr) return true;
   if (!expr->IsDeterministic()) return false;
@@ -29,8 +31,38 @@ bool Shareable(const BoundExpression* expr) {
   while (!stack.empty()) {
     const BoundExpression* e = stack.back();
     stack.pop_back();
-    if (e->kind == ExprKind::kSubquery) return false;
+    if (e->kind == ExprKind::kSubquery && (!e->subquery || !SubqueryShareable(*e->subquery))) {
+      return false;
+    }
     for (const auto& child : e->children) stack.push_back(child.get());
+  }
+  return true;
+}
+
+// Whether workers may run the subquery `part` at once, each with its own operators: MATCH
+// clauses alone (they only read), whose expressions are Shareable.
+bool SubqueryShareable(const binder::BoundQueryPart& part) {
+  for (const binder::BoundClause& clause : part.clauses) {
+    if (clause.kind != binder::BoundClause::Kind::kMatch || !Shareable(clause.where.get())) {
+      return false;
+    }
+    for (const binder::BoundPattern& pattern : clause.patterns) {
+      if (!Shareable(pattern.path_expr.get())) return false;
+      for (const binder::BoundNodePattern& node : pattern.nodes) {
+        for (const auto& p : node.properties) {
+          if (!Shareable(p.value.get())) return false;
+        }
+      }
+      for (const binder::BoundRelPattern& rel : pattern.rels) {
+        for (const auto& p : rel.properties) {
+          if (!Shareable(p.value.get())) return false;
+        }
+        if (!Shareable(rel.step_predicate.get()) || !Shareable(rel.weight.get()) ||
+            !Shareable(rel.node_step_predicate.get())) {
+          return false;
+        }
+      }
+    }
   }
   return true;
 }
@@ -58,6 +90,7 @@ const LogicalOperator* PipelineScan(const LogicalOperator& op) {
         if (cur->variable_length) return nullptr;
         break;
       case LogicalOpKind::kCountExpand:
+      case LogicalOpKind::kSemiJoin:  // keeps the neighbours of its last node: one per worker
       case LogicalOpKind::kIntersect: break;
       case LogicalOpKind::kIndexSeek:
         if (!Shareable(cur->key_expr)) return nullptr;
@@ -172,7 +205,9 @@ class RangeScanOp final : public PhysicalOperator, public FilterableScan {
 }  // namespace
 
 struct ParallelPipeline::Worker {
+  explicit Worker(const catalog::Catalog* catalog) : subqueries(catalog) {}
   ExecContext ctx;
+  SubqueryRunner subqueries;  // the worker's own plans of the pipeline's subqueries
   PlanProfile profile;
   OperatorPtr root;
   RangeScanOp* scan = nullptr;
@@ -245,7 +280,7 @@ bool ParallelPipeline::Run(ExecContext& ctx, const std::function<void(unsigned)>
   if (workers <= 1) return false;
 
   while (workers_.size() < workers) {
-    auto worker = std::make_unique<Worker>();
+    auto worker = std::make_unique<Worker>(catalog_);
     RangeScanOp* scan = nullptr;
     const LogicalOperator* scan_op = &scan_;
     PlanProfile* profile = profile_ ? &worker->profile : nullptr;
@@ -292,6 +327,8 @@ bool ParallelPipeline::Run(ExecContext& ctx, const std::function<void(unsigned)>
   for (unsigned w = 0; w < workers; ++w) {
     ShareStatement(ctx, workers_[w]->ctx);
     workers_[w]->ctx.next_morsel = false;
+    workers_[w]->ctx.subqueries = &workers_[w]->subqueries;
+    workers_[w]->subqueries.NewStatement();  // what its plans learnt of the graph is stale
   }
   prepare(workers);
   ctx.tasks->ParallelFor(total, kMorselRows, ctx.parallelism,

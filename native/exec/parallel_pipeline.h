@@ -4,13 +4,15 @@
 // A pipeline is a chain of operators that pass rows on one by one: a node scan at the bottom
 // (a leaf: its input is the single empty row), then any of filters, projections, UNWIND,
 // fixed-length expansions, cycle intersections, factorized counts, index seeks, further
-// node scans and hash joins (probed by every worker; the build side runs once, on the caller,
-// before the workers start, into one table they all read). When the input of a breaker is such a
-// chain (For() decides, when the plan is mapped), the breaker may run it in parallel: the rows of
-// the bottom scan's tables, laid end to end, are cut into morsels; every worker thread
-// (common/task_pool.h) runs its own copy of the chain over the morsels it takes, with its own
-// ExecContext (a copy of the caller's frame, so a correlated input sees the outer row), and hands
-// each row to the breaker's consume callback, which keeps per-worker partial state (a partial
+// node scans, semi and anti joins, and hash joins (probed by every worker; the build side runs
+// once, on the caller, before the workers start, into one table they all read). Filters and
+// projections may run EXISTS and COUNT subqueries that only read: each worker runs them with
+// its own SubqueryRunner (its own operators, and what their counts memoise). When the input of a
+// breaker is such a chain (For() decides, when the plan is mapped), the breaker may run it in
+// parallel: the rows of the bottom scan's tables, laid end to end, are cut into morsels; every
+// worker thread (common/task_pool.h) runs its own copy of the chain over the morsels it takes, with
+// its own ExecContext (a copy of the caller's frame, so a correlated input sees the outer row), and
+// hands each row to the breaker's consume callback, which keeps per-worker partial state (a partial
 // aggregate, a run of rows to sort, a top-k heap, a set of seen keys). The breaker merges the
 // partials after Run() returns.
 //
@@ -52,10 +54,10 @@ class ParallelPipeline {
 
   // A runner for the input of `breaker` (a kAggregate, kSort (also a top-k) or kDistinct), or null
   // when that input is no such pipeline, or reads something workers may not share (a
-  // non-deterministic function, a subquery), or the breaker cannot merge partial results
-  // (collect(), whose list keeps the input order; a DISTINCT under a LIMIT, which stops reading
-  // early). `under_limit`: the breaker is the input of a SKIP / LIMIT. `catalog` and `profile`: as
-  // MapPlan's; with a profile, each worker's operators count into it after the run.
+  // non-deterministic function, a subquery that writes or calls one), or the breaker cannot merge
+  // partial results (collect(), whose list keeps the input order; a DISTINCT under a LIMIT, which
+  // stops reading early). `under_limit`: the breaker is the input of a SKIP / LIMIT. `catalog` and
+  // `profile`: as MapPlan's; with a profile, each worker's operators count into it after the run.
   static std::unique_ptr<ParallelPipeline> For(const planner::LogicalOperator& breaker,
                                                bool under_limit, const catalog::Catalog* catalog,
                                                PlanProfile* profile);

@@ -31,9 +31,38 @@ class ParallelPipelineTest : public ::testing::Test {
     db_ = testing_util::OpenInMemory(3);
     ASSERT_NE(db_, nullptr);
     ExecutionSlot slot(db_);
+    const std::string n = std::to_string(kNodes);
     Exec(slot, "CREATE NODE TABLE P(id INT64 PRIMARY KEY, v INT64)");
+    Exec(slot, "CREATE REL TABLE E(FROM P TO P)");
     Exec(slot, "UNWIND range(0, " + std::to_string(kNodes - 1) +
                    ") AS i CREATE (:P {id: i, v: CASE WHEN i % 13 = 0 THEN NULL ELSE i % 50 END})");
+    // Four edges a node, some to a few hubs, some both ways; then some deleted.
+    Exec(slot, "UNWIND range(0, " + std::to_string(4 * kNodes - 1) + ") AS i MATCH (a:P {id: i % " +
+                   n + "}), (b:P {id: CASE WHEN i % 5 = 0 THEN i % 40 ELSE (i * 7919) % " + n +
+                   " END}) CREATE (a)-[:E]->(b)");
+    Exec(slot, "MATCH (a:P)-[r:E]->(b:P) WHERE (a.id + b.id) % 17 = 0 DELETE r");
+    Exec(slot, "MATCH (a:P) WHERE a.id % 101 = 9 DETACH DELETE a");
+  }
+
+  std::vector<std::string> RowsWith(Session& session, const std::string& query, int threads) {
+    auto set =
+        RunQuery(*db_, "CALL threads=" + std::to_string(threads), {}, std::nullopt, &session);
+    EXPECT_TRUE(set.ok()) << set.status().ToString();
+    return testing_util::OrderedRows(*db_, session, query);
+  }
+
+  // Each query runs in parallel (EXPLAIN) and gives the serial rows, in their order.
+  void ExpectSerialRows(Session& session, const std::vector<std::string>& queries) {
+    for (const std::string& query : queries) {
+      SCOPED_TRACE(query);
+      const std::vector<std::string> plan = RowsWith(session, "EXPLAIN " + query, 3);
+      ASSERT_FALSE(plan.empty());
+      EXPECT_NE(plan[0].find("parallel=P"), std::string::npos) << plan[0];
+      const std::vector<std::string> serial = RowsWith(session, query, 1);
+      EXPECT_FALSE(serial.empty());
+      EXPECT_EQ(RowsWith(session, query, 3), serial);
+      EXPECT_EQ(RowsWith(session, query, 2), serial);
+    }
   }
   static void TearDownTestSuite() { db_.reset(); }
 
@@ -92,6 +121,78 @@ TEST_F(ParallelPipelineTest, TheLimitHoldsForValuesBuiltOnWorkers) {
   for (int threads : {1, 3}) {
     EXPECT_EQ(RunLimited(query, threads, 16 * kMiB, nullptr), "RESOURCE_LIMIT") << threads;
   }
+}
+
+const std::vector<std::string> kSubqueryQueries = {
+    // A counted COUNT subquery in a projection (EXPAND_COUNT memoising per middle node).
+    "MATCH (a:P) WHERE a.v < 30 WITH COUNT { MATCH (a)-[:E]->(:P)-[:E]->(c:P) WHERE c.v < 20 } "
+    "AS k RETURN k, count(*) AS n",
+    // One that is not counted (it compares with the outer row), beside other items.
+    "MATCH (a:P) WITH a.v AS v, COUNT { MATCH (a)-[:E]->(b:P) WHERE b.v > a.v } AS k RETURN v, "
+    "k, count(*) AS n",
+    // EXISTS in a filter, with NULLs; NOT EXISTS; a COUNT in a predicate.
+    "MATCH (a:P) WHERE EXISTS { MATCH (a)-[:E]->(b:P) WHERE b.v IS NULL } RETURN count(*), "
+    "sum(a.v)",
+    "MATCH (a:P) WHERE NOT EXISTS { MATCH (a)<-[:E]-(b:P) WHERE b.v < a.v } RETURN a.v % 7 AS "
+    "g, count(*) AS n",
+    "MATCH (a:P) WHERE COUNT { MATCH (a)-[:E]-(b:P) } > 8 RETURN a.id ORDER BY a.id DESC LIMIT 20",
+    // Anti and semi joins below the aggregation.
+    "MATCH (a:P)-[:E]-(:P)-[:E]-(c:P) WHERE a.v = 3 AND a <> c AND NOT (a)-[:E]-(c) RETURN "
+    "count(*) AS n",
+    "MATCH (a:P)-[:E]->(b:P)-[:E]->(c:P) WHERE a.v < 10 AND (a)-[:E]->(c) RETURN count(*), "
+    "sum(c.v)",
+    "MATCH (a:P)-[:E]->(:P)-[:E]->(c:P) WHERE a.v IS NULL AND NOT (c)-[:E]->(a) RETURN c.v AS "
+    "v, count(*) AS n ORDER BY n DESC, v LIMIT 10",
+};
+
+TEST_F(ParallelPipelineTest, SubqueriesAndAntiJoinsGiveTheSerialRows) {
+  Session session;
+  ExpectSerialRows(session, kSubqueryQueries);
+  // A subquery that draws random numbers stays on one thread.
+  const std::vector<std::string> plan = RowsWith(
+      session,
+      "EXPLAIN MATCH (a:P) WHERE EXISTS { MATCH (a)-[:E]->(b:P) WHERE b.v > random() * 50 } "
+      "RETURN count(*)",
+      3);
+  ASSERT_FALSE(plan.empty());
+  EXPECT_EQ(plan[0].find("parallel="), std::string::npos) << plan[0];
+}
+
+TEST_F(ParallelPipelineTest, SubqueriesOnWorkersSeeTheTransactionsOwnWrites) {
+  Session session;
+  auto run = [&](const std::string& query) {
+    auto r = RunQuery(*db_, query, {}, std::nullopt, &session);
+    ASSERT_TRUE(r.ok()) << query << ": " << r.status().ToString();
+  };
+  run("BEGIN TRANSACTION");
+  run("MATCH (a:P) WHERE a.id % 7 = 1 SET a.v = CASE WHEN a.v IS NULL THEN 5 ELSE NULL END");
+  run("MATCH (a:P)-[r:E]->(b:P) WHERE a.id % 11 = 2 DELETE r");
+  run("MATCH (a:P) WHERE a.id % 97 = 5 DETACH DELETE a");
+  run("UNWIND range(0, 299) AS i MATCH (a:P {id: i * 3 + 1}), (b:P {id: i}) CREATE (a)-[:E]->(b)");
+  ExpectSerialRows(session, kSubqueryQueries);
+  run("ROLLBACK");
+}
+
+TEST_F(ParallelPipelineTest, ADeadlineAndTheMemoryLimitStopSubqueriesOnWorkers) {
+  ExecutionSlot slot(db_);
+  Exec(slot, "CALL threads=3");
+  // Every row walks the whole graph in its subquery: far longer than the deadline.
+  StatementControl control;
+  control.SetTimeout(100);
+  auto slow = RunCypher(
+      slot, "MATCH (a:P) WITH COUNT { MATCH (a)-[:E*1..12]->(c:P) } AS k RETURN k, count(*)", {},
+      &control);
+  ASSERT_FALSE(slow.ok());
+  EXPECT_EQ(slow.status().code(), ErrorCode::kQueryTimeout);
+  // Each row builds a large list inside its subquery's filter.
+  StatementControl limited;
+  limited.SetLimits(0, 16 * kMiB);
+  auto big = RunCypher(slot,
+                       "MATCH (a:P) WITH COUNT { MATCH (a)-[:E]->(b:P) WHERE size(range(1, "
+                       "3000000 + b.id)) > 0 } AS k RETURN k, count(*)",
+                       {}, &limited);
+  ASSERT_FALSE(big.ok());
+  EXPECT_EQ(big.status().code(), ErrorCode::kResourceLimit);
 }
 
 TEST(ExpressionMemoryWorkersTest, AccountsOfOneStatementShareItsLimit) {
