@@ -205,7 +205,8 @@ class RangeScanOp final : public PhysicalOperator, public FilterableScan {
 }  // namespace
 
 struct ParallelPipeline::Worker {
-  explicit Worker(const catalog::Catalog* catalog) : subqueries(catalog) {}
+  explicit Worker(const catalog::Catalog* catalog, std::shared_ptr<SubqueryPlans> plans)
+      : subqueries(catalog, std::move(plans)) {}
   ExecContext ctx;
   SubqueryRunner subqueries;  // the worker's own plans of the pipeline's subqueries
   PlanProfile profile;
@@ -280,7 +281,8 @@ bool ParallelPipeline::Run(ExecContext& ctx, const std::function<void(unsigned)>
   if (workers <= 1) return false;
 
   while (workers_.size() < workers) {
-    auto worker = std::make_unique<Worker>(catalog_);
+    if (!subquery_plans_) subquery_plans_ = std::make_shared<SubqueryPlans>(catalog_);
+    auto worker = std::make_unique<Worker>(catalog_, subquery_plans_);
     RangeScanOp* scan = nullptr;
     const LogicalOperator* scan_op = &scan_;
     PlanProfile* profile = profile_ ? &worker->profile : nullptr;

@@ -43,6 +43,8 @@
 
 namespace graphdb::exec {
 
+class SubqueryPlans;  // exec/executor.h
+
 class ParallelPipeline {
  public:
   // Items (rows of the bottom scan) per morsel.
@@ -94,6 +96,8 @@ class ParallelPipeline {
   PlanProfile* profile_;
   std::vector<std::unique_ptr<Worker>> workers_;  // kept from run to run
   std::vector<std::unique_ptr<Join>> joins_;      // kept from run to run
+  // The subqueries' logical plans, one for all workers (each worker's runner holds it too).
+  std::shared_ptr<SubqueryPlans> subquery_plans_;
 };
 
 // EXPLAIN's notes for the plan under `root`: for each pipeline breaker whose input may run
