@@ -57,6 +57,15 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ensureLdbc } from './lib/ldbc.mjs';
 import { sameResult } from './lib/normalize.mjs';
+import {
+  builtAddon,
+  collect,
+  lastJsonLine,
+  outcome,
+  snapshotPackage,
+  syncTree,
+  workerArgv,
+} from './lib/processes.mjs';
 import { ensureSocialCsv } from './lib/social.mjs';
 import { PEER_PACKAGES, PEERS, peerUnavailable, SYSTEMS } from './lib/systems.mjs';
 import { median, round } from './lib/timing.mjs';
@@ -195,97 +204,31 @@ function runProcess(command, argv, { timeoutMs = WORKER_TIMEOUT_MS } = {}) {
   return collect(child, { timeoutMs });
 }
 
-/**
- * Resolves, once `child` has exited, to { code, signal, stdout, stderr }; a child that cannot
- * start resolves with code null and the reason in stderr. It is killed after `timeoutMs`.
- */
-function collect(child, { timeoutMs }) {
-  return new Promise((resolve) => {
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      resolve({ code: null, signal: null, stdout, stderr: error.message });
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
-}
-
-/** The last line of `stdout` parsed as JSON, or null. */
-function lastJsonLine(stdout) {
-  try {
-    return JSON.parse(stdout.trim().split('\n').pop() ?? '');
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Resolves, once `child` has exited, to its last stdout line parsed as JSON (when it exited
- * with 0 or that line is an { error }), else to { error } with the tail of its stderr.
- */
-async function outcome(child, { timeoutMs }) {
-  const { code, signal, stdout, stderr } = await collect(child, { timeoutMs });
-  const parsed = lastJsonLine(stdout);
-  if (parsed && (code === 0 || parsed.error)) return parsed;
-  const tail = stderr.trim().split('\n').slice(-5).join(' | ');
-  const why = signal ? `killed by ${signal}` : `exit code ${code}`;
-  return { error: { code: 'WORKER_FAILED', message: `${why}${tail ? `: ${tail}` : ''}` } };
-}
-
-/**
- * Copies dist/ and the addon into the run folder, so every trial measures the same build even
- * while the working tree is rebuilt; node_modules is linked for dist's own imports.
- */
+/** Copies this checkout's build into the run folder (see snapshotPackage). */
 function snapshotGraphDB(runDir, addon) {
-  const snapshot = path.join(runDir, 'graphdb');
-  fs.cpSync(path.join(root, 'dist'), path.join(snapshot, 'dist'), { recursive: true });
-  const kind = path.basename(path.dirname(addon));
-  fs.mkdirSync(path.join(snapshot, 'build', kind), { recursive: true });
-  fs.copyFileSync(addon, path.join(snapshot, 'build', kind, 'graphdb.node'));
-  fs.copyFileSync(path.join(root, 'package.json'), path.join(snapshot, 'package.json'));
-  fs.symlinkSync(path.join(root, 'node_modules'), path.join(snapshot, 'node_modules'));
-  return { dir: snapshot, build: kind };
+  return snapshotPackage(root, addon, path.join(runDir, 'graphdb'));
 }
 
 let graphdbSnapshot = null;
 
 function workerArgs(system, workload, db, extra = []) {
-  return [
-    '--system',
+  return workerArgv({
     system,
-    '--workload',
     workload,
-    '--db',
     db,
-    '--cache',
-    args.cache,
-    '--scale',
-    String(scale),
-    '--parallelism',
-    String(parallelism),
-    ...(quick ? ['--quick'] : []),
-    ...(graphdbSnapshot ? ['--graphdb', graphdbSnapshot.dir] : []),
-    ...extra,
-  ];
+    cache: args.cache,
+    scale,
+    parallelism,
+    quick,
+    graphdb: graphdbSnapshot?.dir,
+    extra,
+  });
 }
 
 async function main() {
   const started = performance.now();
   const chosen = selection();
-  const addon = ['Release', 'Debug']
-    .map((kind) => path.join(root, 'build', kind, 'graphdb.node'))
-    .find((file) => fs.existsSync(file));
+  const addon = builtAddon(root);
   if (!fs.existsSync(path.join(root, 'dist', 'index.js')) || !addon) {
     fail('the GraphDB build is missing (dist/ or build/*/graphdb.node): run `npm run build` first');
   }
@@ -433,34 +376,6 @@ async function prepareTemplates(runDir, chosen) {
     }
   }
   return templates;
-}
-
-/**
- * fsyncs every file and folder under `dir`. A trial starts on a copy of its template (100 MB
- * and more at scale 1); left in the page cache, that copy would be written back while the
- * trial runs and slow every fdatasync it makes (by 3x on the development VM), which measures
- * the harness, not the system.
- */
-function syncTree(dir) {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const entryPath = path.join(dir, entry.name);
-    if (entry.isDirectory()) {
-      syncTree(entryPath);
-    } else if (entry.isFile()) {
-      const fd = fs.openSync(entryPath, 'r');
-      try {
-        fs.fsyncSync(fd);
-      } finally {
-        fs.closeSync(fd);
-      }
-    }
-  }
-  const fd = fs.openSync(dir, 'r');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 /** A fresh copy of the template (or an empty folder) for one trial; returns the db path. */

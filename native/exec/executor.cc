@@ -171,7 +171,7 @@ OperatorPtr MapOperators(const LogicalOperator& op, const catalog::Catalog* cata
   OperatorPtr out;
   if (leaf) out = (*leaf)(op);
   // A fused aggregation runs its input itself (exec/scan_aggregate.h).
-  if (!out && op.fused) out = MakeScanAggregate(op, under_limit, profile);
+  if (!out && op.fused) out = MakeScanAggregate(op, under_limit, catalog, profile);
   OperatorPtr child;
   if (!out && !op.children.empty() && op.kind != LogicalOpKind::kUnion) {
     child =
@@ -221,7 +221,7 @@ OperatorPtr MapOperators(const LogicalOperator& op, const catalog::Catalog* cata
         break;
       }
       case LogicalOpKind::kHashJoin:
-        out = std::make_unique<HashJoinOp>(op.probe_keys, op.build_keys, op.slots,
+        out = std::make_unique<HashJoinOp>(HashJoinSpec::Of(op),
                                            MapPlan(*op.children[1], catalog, profile));
         break;
       case LogicalOpKind::kUnion: {

@@ -120,26 +120,25 @@ GraphStore::~GraphStore() = default;
 
 template <typename Lookup>
 void* GraphStore::CachedTable(TableCache& cache, TableId id, Lookup&& lookup) {
+  const uint64_t key = static_cast<uint64_t>(id) + 1;
   const TableCache::Slot* last = cache.last.load(std::memory_order_acquire);
-  if (last != nullptr && last->id == id) return last->table;
-  const size_t count = cache.count.load(std::memory_order_acquire);
-  for (size_t i = 0; i < count; ++i) {
-    if (cache.slots[i].id == id) {
+  if (last != nullptr && last->key.load(std::memory_order_acquire) == key) return last->table;
+  const size_t claimed =
+      std::min(cache.claimed.load(std::memory_order_acquire), TableCache::kSlots);
+  for (size_t i = 0; i < claimed; ++i) {
+    if (cache.slots[i].key.load(std::memory_order_acquire) == key) {
       cache.last.store(&cache.slots[i], std::memory_order_release);
       return cache.slots[i].table;
     }
   }
   void* table = lookup(id);
   if (table == nullptr) return nullptr;
-  std::lock_guard<std::mutex> lock(cache.mu);
-  const size_t now = cache.count.load(std::memory_order_relaxed);
-  for (size_t i = count; i < now; ++i) {
-    if (cache.slots[i].id == id) return table;  // another thread added it meanwhile
-  }
-  if (now < TableCache::kSlots) {
-    cache.slots[now] = {id, table};
-    cache.count.store(now + 1, std::memory_order_release);
-    cache.last.store(&cache.slots[now], std::memory_order_release);
+  const size_t slot = cache.claimed.fetch_add(1, std::memory_order_acq_rel);
+  if (slot < TableCache::kSlots) {
+    TableCache::Slot& s = cache.slots[slot];
+    s.table = table;
+    s.key.store(key, std::memory_order_release);
+    cache.last.store(&s, std::memory_order_release);
   }
   return table;
 }

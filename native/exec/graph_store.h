@@ -262,18 +262,20 @@ class GraphStore final : public GraphAccess {
   QueryCounters counters_;
   // The tables node_table() and rel_table() found: a statement mostly reads one or two tables
   // many times, and no table is created or dropped while it runs. Worker threads of a parallel
-  // pipeline (exec/parallel_pipeline.h) look tables up at once: the slots are published once
-  // each (count, under mu to add) and never change; `last` points at the slot found last.
+  // pipeline (exec/parallel_pipeline.h) look tables up at once, without a lock: an adder claims
+  // a slot (claimed), writes its table, then publishes it by its key (id + 1; 0: not yet
+  // written), which readers load before the table. Two threads may cache one table twice,
+  // harmlessly. Only the keys start zeroed (a GraphStore is made per statement): a slot's table
+  // is read only after its key. `last` is the slot found last.
   struct TableCache {
     static constexpr size_t kSlots = 16;
     struct Slot {
-      catalog::TableId id = 0;
-      void* table = nullptr;
+      std::atomic<uint64_t> key{0};  // id + 1 once `table` is written
+      void* table;
     };
-    std::array<Slot, kSlots> slots;
-    std::atomic<size_t> count{0};
+    Slot slots[kSlots];
+    std::atomic<size_t> claimed{0};
     std::atomic<const Slot*> last{nullptr};
-    std::mutex mu;
   };
   // The table `id` from `cache`, else from lookup(id) (null: none), cached.
   template <typename Lookup>

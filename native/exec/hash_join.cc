@@ -1,113 +1,1006 @@
 #include "exec/hash_join.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <set>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "common/status.h"
+#include "cypher/planner/logical_plan.h"
+#include "cypher/planner/planner.h"
+#include "exec/column_filter.h"
 #include "exec/expression_evaluator.h"
+#include "exec/graph_store.h"
+#include "exec/parallel_pipeline.h"
 #include "function/value_ops.h"
 
 namespace graphdb::exec {
 
 namespace {
 
-// What the memory limit counts per build row beyond its values: the hash node, the bucket and
-// the row's place in its key's list.
-constexpr size_t kJoinEntryBytes = 64;
+using binder::BoundExpression;
+using binder::ExprKind;
+using binder::SlotId;
+using Id = LogicalTypeId;
 
-struct JoinKeyHash {
-  size_t operator()(const std::vector<Value>& key) const {
-    size_t h = key.size();
-    for (const Value& v : key) h = h * 0x100000001b3ULL ^ function::HashValue(v);
-    return h;
-  }
+// What the memory limit counts per build row beyond its values: its codes, group and order.
+constexpr size_t kJoinEntryBytes = 32;
+// What it counts per distinct key and per dictionary entry beyond the bytes they hold.
+constexpr size_t kGroupBytes = 24;
+constexpr size_t kDictionaryEntryBytes = 32;
+// The code of a probe string or value the build side's dictionary lacks: equal to none.
+constexpr uint64_t kAbsent = UINT64_MAX;
+
+// How the values of a key or a typed residual are coded.
+enum class Kind : uint8_t {
+  kInt,      // signed integers (any width), or one temporal type: the value
+  kString,   // a code of the build side's strings
+  kGeneric,  // a code of the build side's values (function::ValuesEqual)
 };
 
-struct JoinKeyEqual {
-  bool operator()(const std::vector<Value>& a, const std::vector<Value>& b) const {
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (!function::ValuesEqual(a[i], b[i])) return false;
+Kind KindOf(const LogicalType& a, const LogicalType& b) {
+  if (IsSignedInteger(a.id()) && IsSignedInteger(b.id())) return Kind::kInt;
+  if (IsTemporal(a.id()) && a.id() == b.id()) return Kind::kInt;
+  if (a.id() == Id::kString && b.id() == Id::kString) return Kind::kString;
+  return Kind::kGeneric;
+}
+
+// One side of a key or residual.
+struct Operand {
+  const BoundExpression* expr = nullptr;
+  // A node variable's property of a typed kind: read from its column.
+  const BoundExpression* property = nullptr;
+  SlotId node_slot = 0;
+  Kind kind = Kind::kGeneric;
+};
+
+Operand MakeOperand(const BoundExpression* e, Kind kind) {
+  Operand o;
+  o.expr = e;
+  o.kind = kind;
+  if (kind != Kind::kGeneric && e->kind == ExprKind::kProperty && e->children.size() == 1 &&
+      e->children[0]->kind == ExprKind::kVariable && e->children[0]->type.id() == Id::kNode) {
+    o.property = e;
+    o.node_slot = e->children[0]->slot;
+  }
+  return o;
+}
+
+// A value read: an integer, a string, or (kGeneric) a value.
+struct Datum {
+  int64_t i = 0;
+  std::string_view s;
+  const Value* v = nullptr;
+  // Read from row `offset` of this column of a table of `rows` rows (no versions owed).
+  const storage::Column* column = nullptr;
+  uint64_t offset = 0, rows = 0;
+};
+
+// One thread's reading of one operand: the column of the node table read last.
+struct Cursor {
+  uint64_t table = UINT64_MAX;
+  const storage::Column* column = nullptr;
+  const storage::VersionStore* versions = nullptr;
+  bool typed = false;
+  bool wide = false;  // an INT64-wide column
+  uint64_t rows = 0;  // the table's rows
+  char inline_bytes[storage::Column::kInlineStringBytes];
+  Value held;  // a value evaluated (the string of `Datum::s` lives here)
+};
+
+// Points `c` at the column `o` reads in node table `table_id`.
+void Resolve(const Operand& o, Cursor& c, ExecContext& ctx, uint64_t table_id) {
+  c.table = table_id;
+  const std::vector<int32_t>& columns = o.property->property_columns;
+  const int32_t index = table_id < columns.size() ? columns[table_id] : -1;
+  const storage::NodeTable& table = ctx.store->node_table(table_id);
+  c.column = index >= 0 && static_cast<size_t>(index) < table.NumColumns()
+                 ? &table.column(static_cast<size_t>(index))
+                 : nullptr;
+  c.versions = &table.versions();
+  c.rows = table.NumRows();
+  const Id have = c.column ? c.column->type().id() : Id::kAny;
+  c.typed = c.column != nullptr &&
+            (o.kind == Kind::kString
+                 ? have == Id::kString
+                 : have == o.property->type.id() && (IsSignedInteger(have) || IsTemporal(have)));
+  c.wide = c.typed && c.column->kind() == storage::PhysicalKind::kInt64;
+}
+
+// The node whose property `o` reads, when the frame holds its id (else the generic read).
+bool NodeOf(const Operand& o, ExecContext& ctx, InternalId* id) {
+  if (o.property == nullptr || ctx.store == nullptr) return false;
+  const Value& node = ctx.frame[o.node_slot];
+  if (node.is_null() || node.type_id() != Id::kInternalId) return false;
+  *id = node.GetId();
+  return true;
+}
+
+// Reads `o` over ctx.frame into `d`; false for NULL.
+bool Read(const Operand& o, Cursor& c, ExecContext& ctx, Datum& d) {
+  InternalId id;
+  if (NodeOf(o, ctx, &id)) {
+    if (id.table != c.table) Resolve(o, c, ctx, id.table);
+    if (c.typed) {
+      // The cell first, then the versions: when they may owe this statement an older value,
+      // the generic read below decides.
+      const bool null = c.column->IsNull(id.offset);
+      if (!null) {
+        if (o.kind == Kind::kString) {
+          d.s = c.column->ReadString(id.offset, c.inline_bytes);
+        } else {
+          d.i = c.wide ? c.column->GetFixed<int64_t>(id.offset) : c.column->GetInt64(id.offset);
+        }
+      }
+      if (c.versions->empty()) {
+        d.column = c.column;
+        d.offset = id.offset;
+        d.rows = c.rows;
+        return !null;
+      }
     }
-    return true;
   }
-};
-
-// Whether `v` can equal anything under `=`: not NULL, not NaN.
-bool Matchable(const Value& v) {
-  if (v.is_null()) return false;
-  if (v.type_id() == LogicalTypeId::kDouble || v.type_id() == LogicalTypeId::kFloat) {
-    return !std::isnan(v.GetDouble());
+  c.held = Evaluate(*o.expr, ctx);
+  if (c.held.is_null()) return false;
+  switch (o.kind) {
+    case Kind::kInt: d.i = c.held.GetInt(); break;
+    case Kind::kString: d.s = c.held.GetString(); break;
+    case Kind::kGeneric: d.v = &c.held; break;
   }
   return true;
 }
 
-// The values of `exprs` over the frame into `key`; false when one cannot match.
-bool EvaluateKey(const std::vector<const binder::BoundExpression*>& exprs, ExecContext& ctx,
-                 std::vector<Value>& key) {
-  key.clear();
-  for (const binder::BoundExpression* e : exprs) {
-    key.push_back(Evaluate(*e, ctx));
-    if (!Matchable(key.back())) return false;
+uint64_t Mix(uint64_t h, uint64_t x) {
+  h = (h ^ x) * 0xFF51AFD7ED558CCDULL;
+  return h ^ (h >> 32);
+}
+
+// A string's hash, 8 bytes at a time (short strings, as most keys, in one or two steps).
+uint64_t HashBytes(std::string_view s) {
+  uint64_t h = 0x9E3779B97F4A7C15ULL ^ s.size();
+  size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    h = Mix(h, w);
   }
+  uint64_t w = 0;
+  std::memcpy(&w, s.data() + i, s.size() - i);
+  return Mix(h, w);
+}
+
+// Whether a and b hold the same bytes (short ones compared as words).
+bool SameBytes(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  if (a.size() > 16) return std::memcmp(a.data(), b.data(), a.size()) == 0;
+  uint64_t x[2] = {0, 0}, y[2] = {0, 0};
+  std::memcpy(x, a.data(), a.size());
+  std::memcpy(y, b.data(), b.size());
+  return x[0] == y[0] && x[1] == y[1];
+}
+
+// The build side's strings of one key or residual: string -> code (its order of arrival).
+class StringDictionary {
+ public:
+  // The code of `s`, added when new (`added` then holds the bytes it took).
+  uint64_t Intern(std::string_view s, size_t* added) {
+    const uint64_t h = HashBytes(s);
+    size_t i = Find(s, h);
+    if (index_[i] != 0) return index_[i] - 1;
+    const auto code = static_cast<uint32_t>(hashes_.size());
+    hashes_.push_back(h);
+    starts_.push_back(bytes_.size());
+    bytes_.append(s);
+    index_[i] = code + 1;
+    *added = s.size() + kDictionaryEntryBytes;
+    if (hashes_.size() * 2 > index_.size()) Grow();
+    return code;
+  }
+  size_t size() const { return hashes_.size(); }
+  std::string_view At(uint32_t code) const {
+    const size_t end = code + 1 < starts_.size() ? starts_[code + 1] : bytes_.size();
+    return std::string_view(bytes_).substr(starts_[code], end - starts_[code]);
+  }
+  uint64_t Lookup(std::string_view s) const {
+    if (hashes_.empty()) return kAbsent;
+    const uint32_t at = index_[Find(s, HashBytes(s))];
+    return at == 0 ? kAbsent : at - 1;
+  }
+
+ private:
+  size_t Find(std::string_view s, uint64_t h) const {
+    const size_t mask = index_.size() - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+      const uint32_t at = index_[i];
+      if (at == 0 || (hashes_[at - 1] == h && SameBytes(At(at - 1), s))) return i;
+    }
+  }
+  void Grow() {
+    index_.assign(index_.size() * 2, 0);
+    const size_t mask = index_.size() - 1;
+    for (uint32_t code = 0; code < hashes_.size(); ++code) {
+      size_t i = hashes_[code] & mask;
+      while (index_[i] != 0) i = (i + 1) & mask;
+      index_[i] = code + 1;
+    }
+  }
+
+  std::vector<uint32_t> index_ = std::vector<uint32_t>(16, 0);  // code + 1; 0: empty
+  std::vector<uint64_t> hashes_;
+  std::vector<size_t> starts_;
+  std::string bytes_;
+};
+
+// Per string operand of the build side: the code of each row it read from its column (code
+// + 2; 0: not read), so that a probe reading the same column (a self-join) takes a
+// row's code without reading or looking up its string.
+struct RowCodes {
+  const storage::Column* column = nullptr;
+  std::vector<uint32_t> codes;
+
+  // The code of the row `o` reads noted by the build; false when not known.
+  bool Known(const Operand& o, Cursor& c, ExecContext& ctx, uint64_t* code) const {
+    InternalId id;
+    if (column == nullptr || !NodeOf(o, ctx, &id)) return false;
+    if (id.table != c.table) Resolve(o, c, ctx, id.table);
+    if (c.column != column || id.offset >= codes.size() || !c.versions->empty()) return false;
+    const uint32_t known = codes[id.offset];
+    if (known == 0) return false;
+    *code = known - 2;
+    return true;
+  }
+};
+
+// The build side's values of one key: value -> code, under `=`.
+class ValueDictionary {
+ public:
+  uint64_t Intern(const Value& v, size_t* added) {
+    auto [it, fresh] = codes_.emplace(v, codes_.size());
+    if (fresh) {
+      *added = ApproxBytes(v) + kDictionaryEntryBytes;
+      values_.push_back(v);
+    }
+    return it->second;
+  }
+  // The values by code.
+  const std::vector<Value>& values() const { return values_; }
+  uint64_t Lookup(const Value& v) const {
+    auto it = codes_.find(v);
+    return it == codes_.end() ? kAbsent : it->second;
+  }
+
+ private:
+  struct Hash {
+    size_t operator()(const Value& v) const { return function::HashValue(v); }
+  };
+  struct Equal {
+    bool operator()(const Value& a, const Value& b) const { return function::ValuesEqual(a, b); }
+  };
+  std::unordered_map<Value, uint64_t, Hash, Equal> codes_;
+  std::vector<Value> values_;
+};
+
+// Whether `v` can equal anything under `=`: not NaN (NULL is never read as a value).
+bool Matchable(const Value& v) {
+  if (v.type_id() == Id::kDouble || v.type_id() == Id::kFloat) return !std::isnan(v.GetDouble());
+  return true;
+}
+
+enum class Cmp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
+
+bool Holds(Cmp cmp, int64_t a, int64_t b) {
+  switch (cmp) {
+    case Cmp::kEq: return a == b;
+    case Cmp::kNe: return a != b;
+    case Cmp::kLt: return a < b;
+    case Cmp::kLe: return a <= b;
+    case Cmp::kGt: return a > b;
+    case Cmp::kGe: return a >= b;
+  }
+  return false;
+}
+
+// `a cmp b` as `b cmp' a`.
+Cmp Flip(Cmp cmp) {
+  switch (cmp) {
+    case Cmp::kLt: return Cmp::kGt;
+    case Cmp::kLe: return Cmp::kGe;
+    case Cmp::kGt: return Cmp::kLt;
+    case Cmp::kGe: return Cmp::kLe;
+    default: return cmp;
+  }
+}
+
+}  // namespace
+
+// A residual conjunct: typed (the build operand's value kept per row, compared with the
+// probe operand's as `build cmp probe`) or evaluated with the build row in the frame.
+struct JoinResidual {
+  const BoundExpression* expr = nullptr;
+  bool typed = false;
+  Cmp cmp = Cmp::kEq;
+  Operand probe, build;
+};
+
+struct HashJoinOp::Compiled {
+  std::vector<Operand> probe_keys, build_keys;
+  std::vector<JoinResidual> residuals;
+  std::vector<size_t> typed;  // the typed residuals' indexes
+  bool generic_residuals = false;
+  // Whether matched build rows write their slots (row mode, or residuals evaluated on them).
+  bool keeps_rows = false;
+  // Count mode with one typed `<>`: counted from per-key histograms.
+  bool histogram = false;
+
+  explicit Compiled(const HashJoinSpec& spec) {
+    for (size_t i = 0; i < spec.probe_keys.size(); ++i) {
+      const Kind kind = KindOf(spec.probe_keys[i]->type, spec.build_keys[i]->type);
+      probe_keys.push_back(MakeOperand(spec.probe_keys[i], kind));
+      build_keys.push_back(MakeOperand(spec.build_keys[i], kind));
+    }
+    const std::set<SlotId> build_slots(spec.build_slots.begin(), spec.build_slots.end());
+    for (const BoundExpression* e : spec.residuals) {
+      JoinResidual r = Compile(*e, build_slots);
+      r.expr = e;
+      generic_residuals = generic_residuals || !r.typed;
+      if (r.typed) typed.push_back(residuals.size());
+      residuals.push_back(r);
+    }
+    keeps_rows = !spec.counts || generic_residuals;
+    histogram =
+        spec.counts && residuals.size() == 1 && residuals[0].typed && residuals[0].cmp == Cmp::kNe;
+  }
+
+  static JoinResidual Compile(const BoundExpression& e, const std::set<SlotId>& build_slots) {
+    static const std::unordered_map<std::string, Cmp> kCmps = {
+        {"=", Cmp::kEq},  {"equals", Cmp::kEq},
+        {"<>", Cmp::kNe}, {"not_equals", Cmp::kNe},
+        {"<", Cmp::kLt},  {"less_than", Cmp::kLt},
+        {"<=", Cmp::kLe}, {"less_than_equals", Cmp::kLe},
+        {">", Cmp::kGt},  {"greater_than", Cmp::kGt},
+        {">=", Cmp::kGe}, {"greater_than_equals", Cmp::kGe}};
+    JoinResidual r;
+    if (e.kind != ExprKind::kScalarFunction || e.children.size() != 2) return r;
+    auto it = kCmps.find(e.name);
+    if (it == kCmps.end()) return r;
+    // Which child reads the build side alone, and which the probe side alone.
+    auto side = [&build_slots](const BoundExpression& x) {
+      std::set<SlotId> slots;
+      planner::CollectExpressionSlots(x, slots);
+      if (slots.empty()) return 0;
+      const size_t built = static_cast<size_t>(std::count_if(
+          slots.begin(), slots.end(), [&](SlotId s) { return build_slots.count(s) > 0; }));
+      return built == slots.size() ? 1 : built == 0 ? 2 : 0;  // 1: build, 2: probe
+    };
+    const BoundExpression& left = *e.children[0];
+    const BoundExpression& right = *e.children[1];
+    const int l = side(left), rs = side(right);
+    if (l == 0 || rs == 0 || l == rs) return r;
+    const Kind kind = KindOf(left.type, right.type);
+    if (kind == Kind::kGeneric) return r;
+    r.cmp = l == 1 ? it->second : Flip(it->second);
+    if (kind == Kind::kString && r.cmp != Cmp::kEq && r.cmp != Cmp::kNe) return r;
+    r.build = MakeOperand(l == 1 ? &left : &right, kind);
+    r.probe = MakeOperand(l == 1 ? &right : &left, kind);
+    r.typed = true;
+    return r;
+  }
+};
+
+namespace {
+
+// Counts per (group, value code), in an open-addressing table.
+class PairCounts {
+ public:
+  // One more row of group g with value `code`; the bytes a new pair took.
+  size_t Add(uint32_t g, int64_t code) {
+    const size_t i = Slot(g, code);
+    if (index_[i] != 0) {
+      ++counts_[index_[i] - 1];
+      return 0;
+    }
+    groups_.push_back(g);
+    codes_.push_back(code);
+    counts_.push_back(1);
+    index_[i] = static_cast<uint32_t>(counts_.size());
+    if (counts_.size() * 2 > index_.size()) {
+      index_.assign(index_.size() * 2, 0);
+      for (uint32_t k = 0; k < counts_.size(); ++k) index_[Slot(groups_[k], codes_[k])] = k + 1;
+    }
+    return 24;
+  }
+  uint32_t Count(uint32_t g, int64_t code) const {
+    const uint32_t at = index_[Slot(g, code)];
+    return at == 0 ? 0 : counts_[at - 1];
+  }
+
+ private:
+  size_t Slot(uint32_t g, int64_t code) const {
+    const size_t mask = index_.size() - 1;
+    for (size_t i = Mix(Mix(0x9E3779B97F4A7C15ULL, g), static_cast<uint64_t>(code)) & mask;;
+         i = (i + 1) & mask) {
+      const uint32_t at = index_[i];
+      if (at == 0 || (groups_[at - 1] == g && codes_[at - 1] == code)) return i;
+    }
+  }
+
+  std::vector<uint32_t> groups_;
+  std::vector<int64_t> codes_;
+  std::vector<uint32_t> counts_;
+  std::vector<uint32_t> index_ = std::vector<uint32_t>(16, 0);  // pair + 1; 0: empty
+};
+
+}  // namespace
+
+struct HashJoinOp::Table {
+  size_t num_keys = 0;
+  std::vector<StringDictionary> key_strings;       // per key (kString keys)
+  std::vector<ValueDictionary> key_values;         // per key (kGeneric keys)
+  std::vector<StringDictionary> residual_strings;  // per residual (typed string ones)
+  std::vector<RowCodes> key_rows, residual_rows;   // per key, per residual (string ones)
+  // Groups: the distinct keys, found by an open-addressing index (group + 1; 0: empty).
+  std::vector<uint64_t> codes;   // num_keys per group
+  std::vector<uint64_t> hashes;  // per group
+  std::vector<uint32_t> index = std::vector<uint32_t>(16, 0);
+  // The rows of group g are [begin[g], begin[g + 1]), in build order.
+  std::vector<uint32_t> begin;
+  size_t rows = 0;
+  size_t num_slots = 0;
+  std::vector<Value> values;      // num_slots per row (when the rows are kept)
+  size_t num_typed = 0;           // typed residuals
+  std::vector<int64_t> residual;  // num_typed per row: the build operand's code
+  std::vector<uint8_t> residual_null;
+  // Histogram mode: per group, its rows with a non-NULL residual value, and per (group,
+  // value) the rows with that value.
+  std::vector<uint32_t> non_null;
+  PairCounts histogram;
+  // Or, for a string residual of few values: per group, the count of each code and (last)
+  // the non-NULL count.
+  size_t dense_stride = 0;
+  std::vector<uint32_t> dense;
+
+  size_t groups() const { return hashes.size(); }
+
+  size_t FindSlot(const uint64_t* key, uint64_t h) const {
+    const size_t mask = index.size() - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+      const uint32_t g = index[i];
+      if (g == 0 || (hashes[g - 1] == h &&
+                     std::equal(key, key + num_keys, codes.data() + (g - 1) * num_keys))) {
+        return i;
+      }
+    }
+  }
+  // The group of `key`, or UINT32_MAX.
+  uint32_t Find(const uint64_t* key, uint64_t h) const {
+    const uint32_t g = index[FindSlot(key, h)];
+    return g == 0 ? UINT32_MAX : g - 1;
+  }
+  uint32_t FindOrAdd(const uint64_t* key, uint64_t h, bool* added) {
+    const size_t i = FindSlot(key, h);
+    if (index[i] != 0) return index[i] - 1;
+    const auto g = static_cast<uint32_t>(hashes.size());
+    codes.insert(codes.end(), key, key + num_keys);
+    hashes.push_back(h);
+    index[i] = g + 1;
+    *added = true;
+    if (hashes.size() * 2 > index.size()) {
+      index.assign(index.size() * 2, 0);
+      const size_t mask = index.size() - 1;
+      for (uint32_t k = 0; k < hashes.size(); ++k) {
+        size_t j = hashes[k] & mask;
+        while (index[j] != 0) j = (j + 1) & mask;
+        index[j] = k + 1;
+      }
+    }
+    return g;
+  }
+};
+
+namespace {
+
+uint64_t HashCodes(const uint64_t* key, size_t n) {
+  uint64_t h = 0x9E3779B97F4A7C15ULL;
+  for (size_t i = 0; i < n; ++i) h = Mix(h, key[i]);
+  return h;
+}
+
+}  // namespace
+
+HashJoinSpec HashJoinSpec::Of(const planner::LogicalOperator& op) {
+  HashJoinSpec spec;
+  spec.probe_keys = op.probe_keys;
+  spec.build_keys = op.build_keys;
+  spec.build_slots = op.slots;
+  // The predicates hold the key conjuncts, then the residuals.
+  for (size_t i = op.probe_keys.size(); i < op.predicates.size(); ++i) {
+    spec.residuals.push_back(op.predicates[i]);
+  }
+  spec.counts = op.weighted;
+  spec.weight_slot = op.weight_slot;
+  return spec;
+}
+
+namespace {
+
+// The build side's rows as one thread read them, coded by its own dictionaries (merged into
+// the table's afterwards).
+struct BuildPart {
+  std::vector<StringDictionary> key_strings, residual_strings;
+  std::vector<ValueDictionary> key_values;
+  std::vector<Cursor> key_cursors, residual_cursors;
+  std::vector<uint64_t> key;           // scratch
+  std::vector<uint64_t> keys;          // per row: its key codes
+  std::vector<int64_t> residual;       // per row: its typed residuals' codes
+  std::vector<uint8_t> residual_null;  // per row and typed residual: NULL
+  std::vector<Value> values;           // per row: the build slots' values (kept rows)
+  // Per string operand (string keys, then typed string residuals): the column its rows were
+  // read from, with the table's row count; per row, the offset read (UINT64_MAX: none).
+  std::vector<const storage::Column*> columns;
+  std::vector<uint64_t> column_rows;
+  std::vector<uint64_t> offsets;
+  size_t rows = 0;
+  // Parallel builds: the runs of rows of one morsel (the position of its first row, the
+  // index of its first row here), in the order this thread read them.
+  std::vector<std::pair<uint64_t, size_t>> morsels;
+  MemoryCharge memory;
+};
+
+// Which operands are string ones (their index among them, or -1): keys, then residuals.
+struct StringOperands {
+  std::vector<int> keys, residuals;
+  size_t count = 0;
+};
+
+}  // namespace
+
+namespace {
+
+void InitPart(const HashJoinOp::Compiled& c, BuildPart& part, size_t string_operands);
+// Reads the build row in ctx.frame into `part`; false (nothing kept) when a key is NULL or NaN.
+// *bytes: what it took.
+bool ReadBuildRow(const HashJoinOp::Compiled& c, const HashJoinSpec& spec,
+                  const StringOperands& strings, bool keeps_values, bool counts, BuildPart& part,
+                  ExecContext& ctx, size_t* bytes);
+
+}  // namespace
+
+struct HashJoinOp::Builder {
+  static std::shared_ptr<const Table> Merge(const Compiled& c, const HashJoinSpec& spec,
+                                            const StringOperands& strings,
+                                            std::vector<BuildPart>& parts, ExecContext& ctx,
+                                            MemoryCharge& memory);
+};
+
+namespace {
+
+void InitPart(const HashJoinOp::Compiled& c, BuildPart& part, size_t string_operands) {
+  const size_t nk = c.build_keys.size();
+  part.key_strings.resize(nk);
+  part.key_values.resize(nk);
+  part.key_cursors.resize(nk);
+  part.key.resize(nk);
+  part.residual_strings.resize(c.residuals.size());
+  part.residual_cursors.resize(c.residuals.size());
+  part.columns.assign(string_operands, nullptr);
+  part.column_rows.assign(string_operands, 0);
+}
+
+bool ReadBuildRow(const HashJoinOp::Compiled& c, const HashJoinSpec& spec,
+                  const StringOperands& strings, bool keeps_values, bool counts, BuildPart& part,
+                  ExecContext& ctx, size_t* bytes) {
+  const size_t nk = c.build_keys.size();
+  const size_t first_offset = part.offsets.size();
+  part.offsets.resize(first_offset + strings.count, UINT64_MAX);
+  auto note = [&](int operand, const Datum& d) {
+    if (operand < 0 || d.column == nullptr) return;
+    const auto i = static_cast<size_t>(operand);
+    if (part.columns[i] == nullptr) {
+      part.columns[i] = d.column;
+      part.column_rows[i] = d.rows;
+    }
+    if (part.columns[i] == d.column) part.offsets[first_offset + i] = d.offset;
+  };
+  for (size_t k = 0; k < nk; ++k) {
+    Datum d;
+    const Operand& o = c.build_keys[k];
+    size_t added = 0;
+    if (!Read(o, part.key_cursors[k], ctx, d)) {
+      part.offsets.resize(first_offset);
+      return false;
+    }
+    switch (o.kind) {
+      case Kind::kInt: part.key[k] = static_cast<uint64_t>(d.i); break;
+      case Kind::kString:
+        part.key[k] = part.key_strings[k].Intern(d.s, &added);
+        note(strings.keys[k], d);
+        break;
+      case Kind::kGeneric:
+        if (!Matchable(*d.v)) {
+          part.offsets.resize(first_offset);
+          return false;
+        }
+        part.key[k] = part.key_values[k].Intern(*d.v, &added);
+        break;
+    }
+    *bytes += added;
+  }
+  part.keys.insert(part.keys.end(), part.key.begin(), part.key.end());
+  for (size_t i : c.typed) {
+    const JoinResidual& r = c.residuals[i];
+    Datum d;
+    int64_t code = 0;
+    const bool present = Read(r.build, part.residual_cursors[i], ctx, d);
+    if (present) {
+      size_t added = 0;
+      code = r.build.kind == Kind::kInt
+                 ? d.i
+                 : static_cast<int64_t>(part.residual_strings[i].Intern(d.s, &added));
+      *bytes += added;
+    }
+    if (present) note(strings.residuals[i], d);
+    part.residual.push_back(code);
+    part.residual_null.push_back(present ? 0 : 1);
+  }
+  if (keeps_values) {
+    for (SlotId s : spec.build_slots) {
+      part.values.push_back(ctx.frame[s]);
+      if (counts) *bytes += ApproxBytes(part.values.back());
+    }
+  }
+  *bytes += kJoinEntryBytes + nk * sizeof(uint64_t) + c.typed.size() * 9 +
+            strings.count * sizeof(uint64_t);
+  ++part.rows;
   return true;
 }
 
 }  // namespace
 
-struct HashJoinOp::Table {
-  // Each key's build rows (indexes into `rows`), in the order the build side produced them.
-  std::unordered_map<std::vector<Value>, std::vector<uint32_t>, JoinKeyHash, JoinKeyEqual> index;
-  std::vector<std::vector<Value>> rows;  // the build slots' values
-};
-
-std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(
-    const std::vector<const binder::BoundExpression*>& build_keys,
-    const std::vector<binder::SlotId>& build_slots, PhysicalOperator& build, ExecContext& ctx,
-    MemoryCharge& memory) {
+std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
+    const Compiled& c, const HashJoinSpec& spec, const StringOperands& strings,
+    std::vector<BuildPart>& parts, ExecContext& ctx, MemoryCharge& memory) {
   auto t = std::make_shared<Table>();
-  // The build side writes its slots into the frame: the probe side has not produced a row
-  // yet, and its slots are distinct.
-  build.Open(ctx);
+  const size_t nk = c.build_keys.size();
+  const size_t nt = c.typed.size();
+  t->num_keys = nk;
+  t->key_strings.resize(nk);
+  t->key_values.resize(nk);
+  t->residual_strings.resize(c.residuals.size());
+  t->key_rows.resize(nk);
+  t->residual_rows.resize(c.residuals.size());
+  t->num_slots = c.keeps_rows ? spec.build_slots.size() : 0;
+  t->num_typed = nt;
   const bool counts = ctx.CountsMemory();
-  std::vector<Value> key;
-  try {
-    while (build.Next(ctx)) {
-      ctx.ChargeWork();
-      if (!EvaluateKey(build_keys, ctx, key)) continue;
-      std::vector<Value> row;
-      row.reserve(build_slots.size());
-      for (binder::SlotId s : build_slots) row.push_back(ctx.frame[s]);
-      if (counts) memory.Add(ctx, ApproxBytes(row) + ApproxBytes(key) + kJoinEntryBytes);
-      if (t->rows.size() >= UINT32_MAX) {
-        Throw(ErrorCode::kResourceLimit, "a hash join's build side has more than 2^32 rows");
+  size_t bytes = 0;
+  // Each part's codes in the table's dictionaries.
+  std::vector<std::vector<std::vector<uint64_t>>> key_codes(parts.size()),
+      residual_codes(parts.size());
+  for (size_t p = 0; p < parts.size(); ++p) {
+    BuildPart& part = parts[p];
+    key_codes[p].resize(nk);
+    residual_codes[p].resize(c.residuals.size());
+    for (size_t k = 0; k < nk; ++k) {
+      size_t added = 0;
+      if (c.build_keys[k].kind == Kind::kString) {
+        for (size_t code = 0; code < part.key_strings[k].size(); ++code) {
+          key_codes[p][k].push_back(t->key_strings[k].Intern(part.key_strings[k].At(code), &added));
+        }
+      } else if (c.build_keys[k].kind == Kind::kGeneric) {
+        for (const Value& v : part.key_values[k].values()) {
+          key_codes[p][k].push_back(t->key_values[k].Intern(v, &added));
+        }
       }
-      t->index[key].push_back(static_cast<uint32_t>(t->rows.size()));
-      t->rows.push_back(std::move(row));
+      bytes += added;
     }
-  } catch (const GraphDBException& e) {
-    if (e.status().code() != ErrorCode::kResourceLimit) throw;
-    throw GraphDBException(ErrorCode::kResourceLimit,
-                           e.status().message() + " (the hash table of a join held " +
-                               std::to_string(t->rows.size()) + " rows of its build side)");
+    for (size_t i : c.typed) {
+      size_t added = 0;
+      for (size_t code = 0; code < part.residual_strings[i].size(); ++code) {
+        residual_codes[p][i].push_back(
+            t->residual_strings[i].Intern(part.residual_strings[i].At(code), &added));
+      }
+      bytes += added;
+    }
+    if (counts) memory.Absorb(part.memory);
+  }
+  // The runs of rows in the serial order: by morsel (a serial build is one run).
+  struct Run {
+    uint64_t position;
+    size_t part, begin, end;
+  };
+  std::vector<Run> runs;
+  for (size_t p = 0; p < parts.size(); ++p) {
+    const auto& morsels = parts[p].morsels;
+    if (morsels.empty()) {
+      if (parts[p].rows > 0) runs.push_back({0, p, 0, parts[p].rows});
+      continue;
+    }
+    for (size_t m = 0; m < morsels.size(); ++m) {
+      const size_t end = m + 1 < morsels.size() ? morsels[m + 1].second : parts[p].rows;
+      if (end > morsels[m].second) runs.push_back({morsels[m].first, p, morsels[m].second, end});
+    }
+  }
+  std::sort(runs.begin(), runs.end(),
+            [](const Run& a, const Run& b) { return a.position < b.position; });
+  std::vector<uint32_t> group_of;  // per row
+  std::vector<uint32_t> sizes;     // per group
+  std::vector<int64_t> residual;
+  std::vector<uint8_t> residual_null;
+  std::vector<Value> values;
+  // The keys of up to kBatchRows rows, whose groups are found together: their hashes first,
+  // and the table's slots and groups fetched ahead of the comparisons.
+  constexpr size_t kBatchRows = 64;
+  std::vector<uint64_t> batch, batch_hashes(kBatchRows);
+  batch.reserve(kBatchRows * nk);
+  auto group_batch = [&]() {
+    const size_t rows = batch.size() / nk;
+    for (size_t i = 0; i < rows; ++i) {
+      batch_hashes[i] = HashCodes(batch.data() + i * nk, nk);
+      __builtin_prefetch(t->index.data() + (batch_hashes[i] & (t->index.size() - 1)));
+    }
+    for (size_t i = 0; i < rows; ++i) {
+      const uint32_t at = t->index[batch_hashes[i] & (t->index.size() - 1)];
+      if (at != 0) {
+        __builtin_prefetch(t->hashes.data() + at - 1);
+        __builtin_prefetch(t->codes.data() + (at - 1) * nk);
+      }
+    }
+    for (size_t i = 0; i < rows; ++i) {
+      bool added_group = false;
+      const uint32_t g = t->FindOrAdd(batch.data() + i * nk, batch_hashes[i], &added_group);
+      if (added_group) {
+        sizes.push_back(0);
+        bytes += kGroupBytes + nk * sizeof(uint64_t);
+      }
+      ++sizes[g];
+      group_of.push_back(g);
+    }
+    batch.clear();
+  };
+  const size_t ns = t->num_slots;
+  size_t total = 0;
+  for (const BuildPart& part : parts) total += part.rows;
+  group_of.reserve(total);
+  residual.reserve(total * nt);
+  residual_null.reserve(total * nt);
+  values.reserve(total * ns);
+  // Per string operand, the table's row codes of its column (noted directly when a part read
+  // the same column).
+  auto row_codes = [&](size_t operand) -> RowCodes& {
+    for (size_t k = 0; k < nk; ++k) {
+      if (strings.keys[k] == static_cast<int>(operand)) return t->key_rows[k];
+    }
+    for (size_t i = 0; i < c.residuals.size(); ++i) {
+      if (strings.residuals[i] == static_cast<int>(operand)) return t->residual_rows[i];
+    }
+    return t->key_rows[0];  // not reached: every operand is a key's or a residual's
+  };
+  std::vector<const uint64_t*> key_remap(nk), residual_remap(nt);
+  std::vector<uint32_t*> notes(strings.count);
+  std::vector<size_t> note_sizes(strings.count);
+  std::vector<int> key_operand(nk), residual_operand(nt);
+  for (size_t k = 0; k < nk; ++k) key_operand[k] = strings.keys[k];
+  for (size_t j = 0; j < nt; ++j) residual_operand[j] = strings.residuals[c.typed[j]];
+  for (const Run& run : runs) {
+    BuildPart& part = parts[run.part];
+    for (size_t k = 0; k < nk; ++k) {
+      key_remap[k] = c.build_keys[k].kind == Kind::kInt ? nullptr : key_codes[run.part][k].data();
+    }
+    for (size_t j = 0; j < nt; ++j) {
+      const size_t i = c.typed[j];
+      residual_remap[j] =
+          c.residuals[i].build.kind == Kind::kString ? residual_codes[run.part][i].data() : nullptr;
+    }
+    for (size_t o = 0; o < strings.count; ++o) {
+      notes[o] = nullptr;
+      if (part.columns[o] == nullptr) continue;
+      RowCodes& codes = row_codes(o);
+      if (codes.column == nullptr) {
+        codes.column = part.columns[o];
+        codes.codes.assign(part.column_rows[o], 0);
+        bytes += codes.codes.size() * sizeof(uint32_t);
+      }
+      if (codes.column == part.columns[o]) {
+        notes[o] = codes.codes.data();
+        note_sizes[o] = codes.codes.size();
+      }
+    }
+    auto note = [&](int operand, size_t r, uint64_t code) {
+      if (operand < 0) return;
+      const auto o = static_cast<size_t>(operand);
+      const uint64_t offset = part.offsets[r * strings.count + o];
+      if (notes[o] != nullptr && offset < note_sizes[o] && code < UINT32_MAX - 2) {
+        notes[o][offset] = static_cast<uint32_t>(code) + 2;
+      }
+    };
+    ctx.ChargeWork(run.end - run.begin);
+    if (t->rows + (run.end - run.begin) >= UINT32_MAX - 1) {
+      Throw(ErrorCode::kResourceLimit, "a hash join's build side has more than 2^32 rows");
+    }
+    for (size_t r = run.begin; r < run.end; ++r) {
+      const uint64_t* keys = part.keys.data() + r * nk;
+      for (size_t k = 0; k < nk; ++k) {
+        const uint64_t code = key_remap[k] == nullptr ? keys[k] : key_remap[k][keys[k]];
+        batch.push_back(code);
+        note(key_operand[k], r, code);
+      }
+      ++t->rows;
+      if (batch.size() == kBatchRows * nk) group_batch();
+      for (size_t j = 0; j < nt; ++j) {
+        int64_t code = part.residual[r * nt + j];
+        const bool null = part.residual_null[r * nt + j] != 0;
+        if (!null && residual_remap[j] != nullptr) {
+          code = static_cast<int64_t>(residual_remap[j][static_cast<size_t>(code)]);
+          note(residual_operand[j], r, static_cast<uint64_t>(code));
+        }
+        residual.push_back(code);
+        residual_null.push_back(null ? 1 : 0);
+      }
+      for (size_t s = 0; s < ns; ++s) values.push_back(std::move(part.values[r * ns + s]));
+    }
+    if (counts) {
+      memory.Add(ctx, bytes);
+      bytes = 0;
+    }
+  }
+  group_batch();
+  if (counts) memory.Add(ctx, bytes);
+  parts.clear();
+  const size_t ng = t->groups();
+  const size_t n = group_of.size();
+  if (c.histogram) {
+    // Dense when the residual's values are few string codes: a count per (key, code) and
+    // the key's non-NULL count in one row of `dense`; else a table of the pairs present.
+    const size_t codes =
+        c.residuals[0].build.kind == Kind::kString ? t->residual_strings[0].size() : SIZE_MAX;
+    if (codes != SIZE_MAX && ng * (codes + 1) <= 16 * n + (1 << 20)) {
+      t->dense_stride = codes + 1;
+      t->dense.assign(ng * t->dense_stride, 0);
+      if (counts) memory.Add(ctx, t->dense.size() * sizeof(uint32_t));
+      for (size_t r = 0; r < n; ++r) {
+        if (residual_null[r]) continue;
+        uint32_t* row = t->dense.data() + group_of[r] * t->dense_stride;
+        ++row[residual[r]];
+        ++row[codes];
+      }
+      return t;
+    }
+    t->non_null.assign(ng, 0);
+    for (size_t r = 0; r < n; ++r) {
+      ctx.ChargeWork();
+      if (residual_null[r]) continue;
+      ++t->non_null[group_of[r]];
+      const size_t added = t->histogram.Add(group_of[r], residual[r]);
+      if (counts && added) memory.Add(ctx, added);
+    }
+    return t;
+  }
+  // The rows grouped by key (a counting sort: each group's rows keep their build order).
+  t->begin.assign(ng + 1, 0);
+  for (size_t g = 0; g < ng; ++g) t->begin[g + 1] = t->begin[g] + sizes[g];
+  std::vector<uint32_t> at(t->begin.begin(), t->begin.end() - 1);
+  std::vector<uint32_t> order(n);
+  for (size_t r = 0; r < n; ++r) order[at[group_of[r]]++] = static_cast<uint32_t>(r);
+  t->residual.resize(residual.size());
+  t->residual_null.resize(residual_null.size());
+  t->values.resize(values.size());
+  for (size_t i = 0; i < n; ++i) {
+    const size_t r = order[i];
+    for (size_t j = 0; j < nt; ++j) {
+      t->residual[i * nt + j] = residual[r * nt + j];
+      t->residual_null[i * nt + j] = residual_null[r * nt + j];
+    }
+    for (size_t j = 0; j < ns; ++j) t->values[i * ns + j] = std::move(values[r * ns + j]);
   }
   return t;
+}
+
+std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSpec& spec,
+                                                                PhysicalOperator& build,
+                                                                ExecContext& ctx,
+                                                                MemoryCharge& memory,
+                                                                ParallelPipeline* parallel) {
+  const Compiled c(spec);
+  StringOperands strings;
+  for (const Operand& o : c.build_keys) {
+    strings.keys.push_back(o.kind == Kind::kString ? static_cast<int>(strings.count++) : -1);
+  }
+  for (const JoinResidual& r : c.residuals) {
+    strings.residuals.push_back(
+        r.typed && r.build.kind == Kind::kString ? static_cast<int>(strings.count++) : -1);
+  }
+  const bool counts = ctx.CountsMemory();
+  std::vector<BuildPart> parts;
+  size_t kept = 0;
+  try {
+    // On the statement's threads, each into its own part, when the build side is a pipeline
+    // of enough rows.
+    const bool ran =
+        parallel != nullptr &&
+        parallel->Run(
+            ctx,
+            [&](unsigned workers) {
+              parts.resize(workers);
+              for (BuildPart& part : parts) InitPart(c, part, strings.count);
+            },
+            [&](unsigned w, ExecContext& wctx, uint64_t position) {
+              BuildPart& part = parts[w];
+              if (part.morsels.empty() ||
+                  (part.morsels.back().first >> ParallelPipeline::kRankBits) !=
+                      (position >> ParallelPipeline::kRankBits)) {
+                part.morsels.emplace_back(position, part.rows);
+              }
+              size_t bytes = 0;
+              if (ReadBuildRow(c, spec, strings, c.keeps_rows, counts, part, wctx, &bytes) &&
+                  counts) {
+                part.memory.Add(wctx, bytes);
+              }
+            });
+    if (!ran) {
+      parts.clear();
+      parts.resize(1);
+      InitPart(c, parts[0], strings.count);
+      // The build side writes its slots into the frame: the probe side has not produced a
+      // row yet, and its slots are distinct.
+      build.Open(ctx);
+      while (build.Next(ctx)) {
+        ctx.ChargeWork();
+        size_t bytes = 0;
+        if (ReadBuildRow(c, spec, strings, c.keeps_rows, counts, parts[0], ctx, &bytes) && counts) {
+          memory.Add(ctx, bytes);
+        }
+      }
+    }
+    for (const BuildPart& part : parts) kept += part.rows;
+    return Builder::Merge(c, spec, strings, parts, ctx, memory);
+  } catch (const GraphDBException& e) {
+    if (e.status().code() != ErrorCode::kResourceLimit) throw;
+    for (const BuildPart& part : parts) kept = std::max(kept, part.rows);
+    throw GraphDBException(ErrorCode::kResourceLimit,
+                           e.status().message() + " (the hash table of a join held " +
+                               std::to_string(kept) + " rows of its build side)");
+  }
+}
+
+// The probe's state: its operands' cursors, the current probe row's codes and matches.
+struct HashJoinOp::Probe {
+  std::vector<Cursor> key_cursors, residual_cursors;
+  std::vector<uint64_t> key;
+  std::vector<int64_t> residual;  // per residual: the probe operand's code (typed ones)
+  uint32_t next = 0, end = 0;     // the current probe row's candidate rows
+};
+
+HashJoinOp::HashJoinOp(HashJoinSpec spec, OperatorPtr build)
+    : spec_(std::move(spec)), compiled_(std::make_shared<const Compiled>(spec_)),
+      build_(std::move(build)), probe_(std::make_unique<Probe>()) {
+  probe_->key_cursors.resize(compiled_->probe_keys.size());
+  probe_->key.resize(compiled_->probe_keys.size());
+  probe_->residual_cursors.resize(compiled_->residuals.size());
+  probe_->residual.resize(compiled_->residuals.size());
 }
 
 HashJoinOp::HashJoinOp(std::vector<const binder::BoundExpression*> probe_keys,
                        std::vector<const binder::BoundExpression*> build_keys,
                        std::vector<binder::SlotId> build_slots, OperatorPtr build)
-    : probe_keys_(std::move(probe_keys)), build_keys_(std::move(build_keys)),
-      build_slots_(std::move(build_slots)), build_(std::move(build)) {}
+    : HashJoinOp(
+          HashJoinSpec{
+              std::move(probe_keys), std::move(build_keys), std::move(build_slots), {}, false, 0},
+          std::move(build)) {}
 
 HashJoinOp::~HashJoinOp() = default;
 
 void HashJoinOp::SetTable(std::shared_ptr<const Table> table) { table_ = std::move(table); }
 
-size_t HashJoinOp::build_rows() const { return table_ ? table_->rows.size() : 0; }
+size_t HashJoinOp::build_rows() const { return table_ ? table_->rows : 0; }
 
 void HashJoinOp::Open(ExecContext& ctx) {
   PhysicalOperator::Open(ctx);
-  matches_ = nullptr;
+  probe_->next = probe_->end = 0;
+  // Columns are resolved anew in each run (another snapshot, another store).
+  for (Cursor& c : probe_->key_cursors) c.table = UINT64_MAX;
+  for (Cursor& c : probe_->residual_cursors) c.table = UINT64_MAX;
   if (build_) {  // builds anew on the first Next
     table_.reset();
     memory_.Release(ctx);
@@ -115,24 +1008,113 @@ void HashJoinOp::Open(ExecContext& ctx) {
 }
 
 bool HashJoinOp::Next(ExecContext& ctx) {
-  if (!table_) table_ = BuildTable(build_keys_, build_slots_, *build_, ctx, memory_);
+  if (!table_) table_ = BuildTable(spec_, *build_, ctx, memory_);
   const Table& t = *table_;
-  if (t.index.empty()) return false;  // nothing to match: the probe side is not read
-  while (true) {
-    if (matches_ != nullptr && next_match_ < matches_->size()) {
-      ctx.ChargeWork();
-      const std::vector<Value>& row = t.rows[(*matches_)[next_match_++]];
-      for (size_t i = 0; i < build_slots_.size(); ++i) ctx.frame[build_slots_[i]] = row[i];
-      return true;
+  const Compiled& c = *compiled_;
+  Probe& p = *probe_;
+  if (t.rows == 0) return false;  // nothing to match: the probe side is not read
+  const size_t nt = t.num_typed, ns = t.num_slots;
+  // Whether build row i (in grouped order) passes the residuals, written into the frame when
+  // one is evaluated (or `write`).
+  auto passes = [&](uint32_t i, bool write) {
+    bool written = false;
+    size_t typed = 0;
+    for (size_t j = 0; j < c.residuals.size(); ++j) {
+      const JoinResidual& r = c.residuals[j];
+      if (r.typed) {
+        if (t.residual_null[i * nt + typed] ||
+            !Holds(r.cmp, t.residual[i * nt + typed], p.residual[j])) {
+          return false;
+        }
+        ++typed;
+        continue;
+      }
+      if (!written) {
+        for (size_t s = 0; s < ns; ++s) ctx.frame[spec_.build_slots[s]] = t.values[i * ns + s];
+        written = true;
+      }
+      if (!EvaluatePredicate(*r.expr, ctx)) return false;
     }
-    matches_ = nullptr;
+    if (write && !written) {
+      for (size_t s = 0; s < ns; ++s) ctx.frame[spec_.build_slots[s]] = t.values[i * ns + s];
+    }
+    return true;
+  };
+  while (true) {
+    while (p.next < p.end) {
+      ctx.ChargeWork();
+      if (passes(p.next++, true)) return true;
+    }
     if (!child->Next(ctx)) return false;
     ctx.ChargeWork();
-    if (!EvaluateKey(probe_keys_, ctx, key_)) continue;
-    auto it = t.index.find(key_);
-    if (it == t.index.end()) continue;
-    matches_ = &it->second;
-    next_match_ = 0;
+    // The probe row's key codes.
+    bool found = true;
+    for (size_t k = 0; k < c.probe_keys.size() && found; ++k) {
+      const Operand& o = c.probe_keys[k];
+      if (o.kind == Kind::kString && t.key_rows[k].Known(o, p.key_cursors[k], ctx, &p.key[k])) {
+        continue;
+      }
+      Datum d;
+      if (!Read(o, p.key_cursors[k], ctx, d)) {
+        found = false;
+        break;
+      }
+      switch (o.kind) {
+        case Kind::kInt: p.key[k] = static_cast<uint64_t>(d.i); break;
+        case Kind::kString: p.key[k] = t.key_strings[k].Lookup(d.s); break;
+        case Kind::kGeneric: p.key[k] = Matchable(*d.v) ? t.key_values[k].Lookup(*d.v) : kAbsent;
+      }
+      found = o.kind == Kind::kInt || p.key[k] != kAbsent;
+    }
+    if (!found) continue;
+    const uint32_t g = t.Find(p.key.data(), HashCodes(p.key.data(), p.key.size()));
+    if (g == UINT32_MAX) continue;
+    // The probe sides of the typed residuals: NULL passes none.
+    bool null = false;
+    for (size_t j : c.typed) {
+      const JoinResidual& r = c.residuals[j];
+      uint64_t known;
+      if (r.probe.kind == Kind::kString &&
+          t.residual_rows[j].Known(r.probe, p.residual_cursors[j], ctx, &known)) {
+        p.residual[j] = static_cast<int64_t>(known);
+        continue;
+      }
+      Datum d;
+      if (!Read(r.probe, p.residual_cursors[j], ctx, d)) {
+        null = true;
+        break;
+      }
+      p.residual[j] = r.probe.kind == Kind::kInt
+                          ? d.i
+                          : static_cast<int64_t>(t.residual_strings[j].Lookup(d.s));
+    }
+    if (null) continue;
+    if (!spec_.counts) {
+      p.next = t.begin[g];
+      p.end = t.begin[g + 1];
+      continue;
+    }
+    uint64_t weight = 0;
+    if (c.histogram) {
+      const int64_t code = p.residual[c.typed[0]];
+      if (t.dense_stride != 0) {
+        const uint32_t* row = t.dense.data() + g * t.dense_stride;
+        weight = row[t.dense_stride - 1];
+        if (code >= 0 && static_cast<size_t>(code) + 1 < t.dense_stride) weight -= row[code];
+      } else {
+        weight = t.non_null[g] - t.histogram.Count(g, code);
+      }
+    } else if (c.residuals.empty()) {
+      weight = t.begin[g + 1] - t.begin[g];
+    } else {
+      for (uint32_t i = t.begin[g]; i < t.begin[g + 1]; ++i) {
+        ctx.ChargeWork();
+        if (passes(i, false)) ++weight;
+      }
+    }
+    if (weight == 0) continue;
+    ctx.frame[spec_.weight_slot] = Value::Int64(static_cast<int64_t>(weight));
+    return true;
   }
 }
 

@@ -14,6 +14,7 @@
 
 #include "common/interrupt.h"
 #include "common/status.h"
+#include "main/execution_slot.h"
 #include "main/slot_test_util.h"
 
 namespace graphdb::exec {
@@ -156,6 +157,39 @@ TEST_F(HashJoinOpTest, CancellationStopsTheBuild) {
   EXPECT_LT(build_rows_->calls, keys.size());  // stopped part way
 }
 
+TEST_F(HashJoinOpTest, CountsMatchesPerProbeRowAndCancellationStopsTheProbe) {
+  auto counting = [this](std::vector<Value> probe, std::vector<Value> build) {
+    HashJoinSpec spec{{&probe_key_}, {&build_key_}, {2, 3}, {}, true, 4};
+    auto join =
+        std::make_unique<HashJoinOp>(std::move(spec), std::make_unique<RowsOp>(2, 3, build));
+    auto probe_op = std::make_unique<RowsOp>(0, 1, std::move(probe));
+    probe_rows_ = probe_op.get();
+    join->child = std::move(probe_op);
+    return join;
+  };
+  ExecContext ctx;
+  auto join = counting({Value::String("x"), Value::String("y"), Value::Null(), Value::String("z")},
+                       {Value::String("x"), Value::String("z"), Value::String("x")});
+  ctx.frame.assign(5, Value::Null());
+  join->Open(ctx);
+  std::vector<std::string> out;
+  while (join->Next(ctx)) {
+    out.push_back(std::to_string(ctx.frame[1].GetInt()) + "x" +
+                  std::to_string(ctx.frame[4].GetInt()));
+  }
+  EXPECT_EQ(out, (Rows{"0x2", "3x1"}));  // no row for probe rows without matches
+  // A long probe (one build row per key, many probe rows) stops when cancelled.
+  StatementControl control;
+  ScopedStatementControl scoped(&control);
+  ExecContext cancelled;
+  cancelled.frame.assign(5, Value::Null());
+  auto long_probe = counting(std::vector<Value>(200000, Value::Int64(7)), {Value::Int64(7)});
+  control.Cancel(StatementControl::Reason::kCancelled);
+  long_probe->Open(cancelled);
+  EXPECT_THROW(while (long_probe->Next(cancelled)){}, GraphDBException);
+  EXPECT_LT(probe_rows_->calls, 200000u);  // stopped part way through the probe
+}
+
 // HASH_JOIN in queries: the rows of the nested loop (a key the planner cannot join on,
 // `b.k + 0`, keeps the cross product and filter) for keys of every kind, NULLs included.
 class HashJoinQueryTest : public testing_util::QueryFixture {};
@@ -169,7 +203,7 @@ TEST_F(HashJoinQueryTest, GivesTheRowsOfTheNestedLoop) {
       "d: CASE WHEN n % 11 = 0 THEN NULL WHEN n % 13 = 0 THEN 0.0 / 0.0 "
       "ELSE (n % 30) * 1.0 END})");
   const std::string explain = Rows("EXPLAIN MATCH (a:P), (b:P) WHERE a.d = b.i RETURN count(*)")[0];
-  EXPECT_NE(explain.find("HASH_JOIN a.d = b.i build=right"), std::string::npos) << explain;
+  EXPECT_NE(explain.find("HASH_JOIN a.d = b.i count weight="), std::string::npos) << explain;
   struct Case {
     std::string joined, nested;
   };
@@ -187,6 +221,148 @@ TEST_F(HashJoinQueryTest, GivesTheRowsOfTheNestedLoop) {
     const std::vector<std::string> joined = Rows(c.joined);
     EXPECT_FALSE(joined.empty()) << c.joined;
     EXPECT_EQ(joined, Rows(c.nested)) << c.joined;
+  }
+}
+
+// Residuals and counting on random people (NULL names, ages and cities, duplicates, deletes,
+// own uncommitted writes): the joined plan gives the nested loop's answer (small tables, keys
+// written `+ 0` so that no hash join is planned), and on a table large enough for parallel
+// probes, the counting join at 3 threads gives what its rows give at 1 (sum(1) is no count:
+// the join then produces its matches).
+class HashJoinCountTest : public ::testing::Test {
+ protected:
+  void Open(int people) {
+    db_ = testing_util::OpenInMemory(3);
+    ASSERT_NE(db_, nullptr);
+    Run("CREATE NODE TABLE P(id INT64, name STRING, age INT64, city STRING, d DOUBLE, "
+        "PRIMARY KEY(id))");
+    // Few names, ages and cities: many matches per key; every kind of NULL.
+    Run("UNWIND range(1, " + std::to_string(people) +
+        ") AS n WITH n, (n * 2654435761) % 1000003 AS h CREATE (:P {id: n, "
+        "name: CASE WHEN h % 23 = 0 THEN NULL ELSE 'name ' + cast(h % 7, 'STRING') END, "
+        "age: CASE WHEN h % 29 = 0 THEN NULL ELSE (h / 7) % 5 END, "
+        "city: CASE WHEN h % 31 = 0 THEN NULL ELSE 'city ' + cast((h / 35) % 6, 'STRING') END, "
+        "d: CASE WHEN h % 37 = 0 THEN NULL WHEN h % 41 = 0 THEN 0.0 / 0.0 "
+        "ELSE ((h / 210) % 4) * 1.0 END})");
+    Run("MATCH (p:P) WHERE p.id % 43 = 0 DELETE p");
+  }
+  std::vector<std::string> Rows(const std::string& query, int threads = 1) {
+    Run("CALL threads=" + std::to_string(threads));
+    return testing_util::SortedRows(*db_, session_, query);
+  }
+  void Run(const std::string& query) {
+    auto r = RunQuery(*db_, query, {}, std::nullopt, &session_);
+    ASSERT_TRUE(r.ok()) << query << ": " << r.status().ToString();
+  }
+  std::string Explain(const std::string& query) {
+    return testing_util::OrderedRows(*db_, session_, "EXPLAIN " + query)[0];
+  }
+
+  std::shared_ptr<Database> db_;
+  Session session_;
+};
+
+struct JoinCase {
+  std::string joined, nested;
+};
+
+// `a.name = b.name AND a.age = b.age`, and the same keys no hash join can use.
+const std::string kKeys = "a.name = b.name AND a.age = b.age";
+const std::string kNestedKeys = "a.name = b.name + '' AND a.age = b.age + 0";
+
+std::vector<JoinCase> JoinCases() {
+  auto both = [](const std::string& where, const std::string& tail) {
+    return JoinCase{"MATCH (a:P), (b:P) WHERE " + kKeys + where + " RETURN " + tail,
+                    "MATCH (a:P), (b:P) WHERE " + kNestedKeys + where + " RETURN " + tail};
+  };
+  return {
+      both(" AND a.city <> b.city", "count(*)"),      // the per-key histogram
+      both("", "count(*), count(b), count(a.city)"),  // the keys' row counts
+      both(" AND b.city <> a.city", "a.city, count(*), min(a.id), count(DISTINCT a.age)"),
+      both(" AND a.city = b.city AND a.id < b.id", "count(*)"),  // typed, enumerated
+      both(" AND a.id <> b.id", "count(*), count(b)"),           // an integer <> (pairs)
+      both(" AND a.id + b.id > 700", "count(*)"),                // evaluated per match
+      both(" AND a.city <> b.city", "a.id, b.id"),               // rows
+      both(" AND a.city <> b.city", "sum(1), min(b.id)"),        // rows under an aggregate
+      {"MATCH (a:P), (b:P) WHERE a.d = b.age RETURN count(*), count(a.d)",  // generic keys
+       "MATCH (a:P), (b:P) WHERE a.d = b.age + 0 RETURN count(*), count(a.d)"},
+  };
+}
+
+TEST_F(HashJoinCountTest, GivesTheNestedLoopsAnswers) {
+  Open(600);
+  const std::string explain = Explain(JoinCases()[0].joined);
+  EXPECT_NE(explain.find("HASH_JOIN a.name = b.name AND a.age = b.age where a.city <> b.city "
+                         "count weight="),
+            std::string::npos)
+      << explain;
+  EXPECT_EQ(Explain(JoinCases()[6].joined).find("count weight"), std::string::npos);
+  auto check = [this](const std::string& when) {
+    for (const JoinCase& c : JoinCases()) {
+      const std::vector<std::string> nested = Rows(c.nested);
+      EXPECT_FALSE(nested.empty()) << c.nested;
+      EXPECT_EQ(Rows(c.joined), nested) << when << ": " << c.joined;
+      EXPECT_EQ(Rows(c.joined, 3), nested) << when << ": " << c.joined;
+    }
+  };
+  check("committed");
+  // Own uncommitted writes: the columns hold them, the versions the values they replaced.
+  Run("BEGIN TRANSACTION");
+  Run("MATCH (p:P) WHERE p.id % 5 = 0 SET p.city = CASE WHEN p.id % 10 = 0 THEN NULL "
+      "ELSE 'city 9' END, p.name = 'name 1'");
+  Run("MATCH (p:P) WHERE p.id % 47 = 0 DELETE p");
+  Run("UNWIND range(1000, 1040) AS n CREATE (:P {id: n, name: 'name 2', age: n % 3, "
+      "city: 'city ' + cast(n % 4, 'STRING')})");
+  check("in a transaction");
+  Run("ROLLBACK");
+}
+
+TEST_F(HashJoinCountTest, ParallelCountsGiveTheSerialRowsAnswers) {
+  Open(12000);  // several morsels
+  const std::string counted =
+      "MATCH (a:P), (b:P) WHERE " + kKeys + " AND a.city <> b.city RETURN count(*)";
+  const std::string enumerated =
+      "MATCH (a:P), (b:P) WHERE " + kKeys + " AND a.city <> b.city RETURN sum(1)";
+  const std::vector<std::string> rows = Rows(enumerated);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_GT(std::stoll(rows[0]), 0);
+  EXPECT_EQ(Rows(counted, 1), rows);
+  EXPECT_EQ(Rows(counted, 3), rows);
+  EXPECT_EQ(Rows(enumerated, 3), rows);
+  // Generic keys (a DOUBLE with NaNs against integers), integer residuals, rows: the parts'
+  // dictionaries merged give the serial answers.
+  for (const std::string& query : std::vector<std::string>{
+           "MATCH (a:P), (b:P) WHERE a.d = b.age RETURN count(*), min(a.id)",
+           "MATCH (a:P), (b:P) WHERE a.id < 1200 AND a.d = b.age AND a.id <> b.id "
+           "RETURN sum(1), count(*)",
+           "MATCH (a:P) WHERE a.id < 300 MATCH (b:P) WHERE " + kKeys +
+               " AND a.city <> b.city AND a.id < b.id RETURN a.id, b.id"}) {
+    const std::vector<std::string> serial = Rows(query, 1);
+    EXPECT_FALSE(serial.empty()) << query;
+    EXPECT_EQ(Rows(query, 3), serial) << query;
+  }
+}
+
+TEST_F(HashJoinCountTest, TheMemoryLimitHoldsOverAParallelBuild) {
+  Open(12000);  // the build side runs on the workers
+  ExecutionSlot slot(db_);
+  testing_util::Exec(slot, "CALL threads=3");
+  const std::vector<std::string> queries = {
+      "MATCH (a:P), (b:P) WHERE " + kKeys + " AND a.city <> b.city RETURN count(*)",
+      "MATCH (a:P), (b:P) WHERE " + kKeys + " AND a.city <> b.city RETURN sum(1)",
+  };
+  for (const std::string& query : queries) {
+    StatementControl control;
+    control.SetLimits(0, 64 * 1024);
+    auto result = testing_util::RunCypher(slot, query, {}, &control);
+    ASSERT_FALSE(result.ok()) << query;
+    EXPECT_EQ(result.status().code(), ErrorCode::kResourceLimit) << query;
+    EXPECT_NE(result.status().message().find("the hash table of a join held"), std::string::npos)
+        << result.status().message();
+    StatementControl roomy;
+    roomy.SetLimits(0, uint64_t{1} << 32);
+    auto ok = testing_util::RunCypher(slot, query, {}, &roomy);
+    EXPECT_TRUE(ok.ok()) << query << ": " << ok.status().ToString();
   }
 }
 

@@ -8,6 +8,7 @@
 #include "exec/executor.h"
 #include "exec/graph_store.h"
 #include "exec/hash_join.h"
+#include "exec/scan_aggregate.h"
 
 namespace graphdb::exec {
 
@@ -68,8 +69,10 @@ bool SubqueryShareable(const binder::BoundQueryPart& part) {
 }
 
 // The bottom scan of the pipeline whose top is `op`, or null when `op` is no pipeline whose
-// operators may run on several threads.
-const LogicalOperator* PipelineScan(const LogicalOperator& op) {
+// operators may run on several threads. `source`: set to the per-node fused aggregation the
+// chain ends in, if it does.
+const LogicalOperator* PipelineScan(const LogicalOperator& op, const catalog::Catalog* catalog,
+                                    const LogicalOperator** source = nullptr) {
   const LogicalOperator* cur = &op;
   while (true) {
     switch (cur->kind) {
@@ -105,6 +108,12 @@ const LogicalOperator* PipelineScan(const LogicalOperator& op) {
           return cur;
         }
         break;
+      case LogicalOpKind::kAggregate:
+        if (const LogicalOperator* scan = PerNodeScanAggregate(*cur, catalog)) {
+          if (source != nullptr) *source = cur;
+          return scan;
+        }
+        return nullptr;
       default: return nullptr;
     }
     if (cur->children.empty()) return nullptr;
@@ -122,7 +131,8 @@ bool AggregatesMerge(const LogicalOperator& op) {
 }
 
 // Whether `op`, a pipeline breaker, has an input that may run in parallel.
-bool BreakerRunsParallel(const LogicalOperator& op, bool under_limit) {
+bool BreakerRunsParallel(const LogicalOperator& op, bool under_limit,
+                         const catalog::Catalog* catalog) {
   if (op.children.empty()) return false;
   std::vector<const BoundExpression*> exprs;
   switch (op.kind) {
@@ -142,18 +152,18 @@ bool BreakerRunsParallel(const LogicalOperator& op, bool under_limit) {
   for (const BoundExpression* e : exprs) {
     if (!Shareable(e)) return false;
   }
-  return PipelineScan(*op.children[0]) != nullptr;
+  return PipelineScan(*op.children[0], catalog) != nullptr;
 }
 
 // The bottom scan's part of a parallel run: the items [begin, end) of the rows of its tables
 // laid end to end (limits: each table's row count when the run started), the visible ones.
-class RangeScanOp final : public PhysicalOperator, public FilterableScan {
+class RangeScanOp final : public PhysicalOperator, public FilterableScan, public MorselSource {
  public:
   RangeScanOp(SlotId slot, const std::vector<uint64_t>& tables) : slot_(slot), tables_(tables) {}
 
   void SetFilter(std::unique_ptr<ColumnFilter> filter) override { filter_ = std::move(filter); }
 
-  void SetRange(const std::vector<uint64_t>* limits, uint64_t begin, uint64_t end) {
+  void SetRange(const std::vector<uint64_t>* limits, uint64_t begin, uint64_t end) override {
     limits_ = limits;
     begin_ = begin;
     end_ = end;
@@ -211,31 +221,49 @@ struct ParallelPipeline::Worker {
   SubqueryRunner subqueries;  // the worker's own plans of the pipeline's subqueries
   PlanProfile profile;
   OperatorPtr root;
-  RangeScanOp* scan = nullptr;
+  MorselSource* scan = nullptr;
   std::vector<std::pair<const LogicalOperator*, HashJoinOp*>> joins;  // probing a Join's table
 };
 
 struct ParallelPipeline::Join {
   const LogicalOperator* op = nullptr;
   OperatorPtr build;  // the build side's operators, run on the caller
+  std::unique_ptr<ParallelPipeline> parallel_build;  // or on the workers, when it runs there
   std::shared_ptr<const HashJoinOp::Table> table;
   MemoryCharge memory;
 };
 
 ParallelPipeline::ParallelPipeline(const LogicalOperator& input, const LogicalOperator& scan,
-                                   const catalog::Catalog* catalog, PlanProfile* profile)
-    : input_(input), scan_(scan), catalog_(catalog), profile_(profile) {}
+                                   const LogicalOperator* source, const catalog::Catalog* catalog,
+                                   PlanProfile* profile)
+    : input_(input), scan_(scan), source_(source), catalog_(catalog), profile_(profile) {}
 
 ParallelPipeline::~ParallelPipeline() = default;
+
+std::unique_ptr<ParallelPipeline> ParallelPipeline::ForJoinBuild(const LogicalOperator& join,
+                                                                 const catalog::Catalog* catalog,
+                                                                 PlanProfile* profile) {
+  if (catalog == nullptr || join.children.size() != 2) return nullptr;
+  for (const BoundExpression* key : join.build_keys) {
+    if (!Shareable(key)) return nullptr;
+  }
+  const LogicalOperator* source = nullptr;
+  const LogicalOperator* scan = PipelineScan(*join.children[1], catalog, &source);
+  if (scan == nullptr) return nullptr;
+  return std::unique_ptr<ParallelPipeline>(
+      new ParallelPipeline(*join.children[1], *scan, source, catalog, profile));
+}
 
 std::unique_ptr<ParallelPipeline> ParallelPipeline::For(const LogicalOperator& breaker,
                                                         bool under_limit,
                                                         const catalog::Catalog* catalog,
                                                         PlanProfile* profile) {
-  if (catalog == nullptr || !BreakerRunsParallel(breaker, under_limit)) return nullptr;
+  if (catalog == nullptr || !BreakerRunsParallel(breaker, under_limit, catalog)) return nullptr;
   const LogicalOperator& input = *breaker.children[0];
+  const LogicalOperator* source = nullptr;
+  const LogicalOperator* scan = PipelineScan(input, catalog, &source);
   return std::unique_ptr<ParallelPipeline>(
-      new ParallelPipeline(input, *PipelineScan(input), catalog, profile));
+      new ParallelPipeline(input, *scan, source, catalog, profile));
 }
 
 void ParallelPipeline::ForEach(ExecContext& ctx, uint64_t n, const TaskPool::Body& body) {
@@ -283,17 +311,18 @@ bool ParallelPipeline::Run(ExecContext& ctx, const std::function<void(unsigned)>
   while (workers_.size() < workers) {
     if (!subquery_plans_) subquery_plans_ = std::make_shared<SubqueryPlans>(catalog_);
     auto worker = std::make_unique<Worker>(catalog_, subquery_plans_);
-    RangeScanOp* scan = nullptr;
+    MorselSource* scan = nullptr;
     const LogicalOperator* scan_op = &scan_;
     PlanProfile* profile = profile_ ? &worker->profile : nullptr;
     PlanOverride leaf;
     leaf = [&](const LogicalOperator& op) -> OperatorPtr {
       if (op.kind == LogicalOpKind::kHashJoin) {  // probes the table the caller builds
-        auto join = std::make_unique<HashJoinOp>(op.probe_keys, op.build_keys, op.slots, nullptr);
+        auto join = std::make_unique<HashJoinOp>(HashJoinSpec::Of(op), nullptr);
         join->child = MapPlan(*op.children[0], catalog_, profile, &leaf);
         worker->joins.emplace_back(&op, join.get());
         return join;
       }
+      if (&op == source_) return MakeScanAggregateSource(op, catalog_, profile, &scan);
       if (&op != scan_op) return nullptr;
       auto out = std::make_unique<RangeScanOp>(op.slot, op.table_ids);
       scan = out.get();
@@ -304,7 +333,8 @@ bool ParallelPipeline::Run(ExecContext& ctx, const std::function<void(unsigned)>
     workers_.push_back(std::move(worker));
   }
   // The hash joins' tables, each built once on this thread for every worker to probe.
-  for (const LogicalOperator* op = &input_; op != &scan_; op = op->children[0].get()) {
+  for (const LogicalOperator* op = &input_; op != &scan_ && op != source_;
+       op = op->children[0].get()) {
     if (op->kind != LogicalOpKind::kHashJoin) continue;
     auto it = std::find_if(joins_.begin(), joins_.end(),
                            [op](const std::unique_ptr<Join>& j) { return j->op == op; });
@@ -312,12 +342,14 @@ bool ParallelPipeline::Run(ExecContext& ctx, const std::function<void(unsigned)>
       joins_.push_back(std::make_unique<Join>());
       joins_.back()->op = op;
       joins_.back()->build = MapPlan(*op->children[1], catalog_, profile_);
+      joins_.back()->parallel_build = ForJoinBuild(*op, catalog_, profile_);
       it = joins_.end() - 1;
     }
     Join& join = **it;
     join.table.reset();
     join.memory.Release(ctx);
-    join.table = HashJoinOp::BuildTable(op->build_keys, op->slots, *join.build, ctx, join.memory);
+    join.table = HashJoinOp::BuildTable(HashJoinSpec::Of(*op), *join.build, ctx, join.memory,
+                                        join.parallel_build.get());
   }
   for (const auto& worker : workers_) {
     for (auto& [op, probe] : worker->joins) {
@@ -364,14 +396,14 @@ std::function<std::string(const LogicalOperator&)> ParallelNotes(const LogicalOp
   while (!stack.empty()) {
     auto [op, under_limit] = stack.back();
     stack.pop_back();
-    if (BreakerRunsParallel(*op, under_limit)) parallel->insert(op);
+    if (BreakerRunsParallel(*op, under_limit, catalog)) parallel->insert(op);
     for (const auto& child : op->children) {
       stack.push_back({child.get(), op->kind == LogicalOpKind::kSkipLimit});
     }
   }
   return [parallel, catalog](const LogicalOperator& op) -> std::string {
     if (!parallel->count(&op)) return "";
-    const LogicalOperator* scan = PipelineScan(*op.children[0]);
+    const LogicalOperator* scan = PipelineScan(*op.children[0], catalog);
     std::string tables;
     for (uint64_t id : scan->table_ids) {
       if (!tables.empty()) tables += ',';

@@ -2,7 +2,8 @@
 // DISTINCT) on several threads at once, morsel by morsel (docs/execution.md).
 //
 // A pipeline is a chain of operators that pass rows on one by one: a node scan at the bottom
-// (a leaf: its input is the single empty row), then any of filters, projections, UNWIND,
+// (a leaf: its input is the single empty row; or a fused aggregation over one that makes one
+// row per node, exec/scan_aggregate.h), then any of filters, projections, UNWIND,
 // fixed-length expansions, cycle intersections, factorized counts, index seeks, further
 // node scans, semi and anti joins, and hash joins (probed by every worker; the build side runs
 // once, on the caller, before the workers start, into one table they all read). Filters and
@@ -45,6 +46,15 @@ namespace graphdb::exec {
 
 class SubqueryPlans;  // exec/executor.h
 
+// The bottom of a worker's copy of a pipeline: reads the items [begin, end) of the rows of the
+// bottom scan's tables laid end to end (`limits`: each table's row count when the run started).
+// A node scan, or a per-node fused aggregation over one (exec/scan_aggregate.h).
+class MorselSource {
+ public:
+  virtual ~MorselSource() = default;
+  virtual void SetRange(const std::vector<uint64_t>* limits, uint64_t begin, uint64_t end) = 0;
+};
+
 class ParallelPipeline {
  public:
   // Items (rows of the bottom scan) per morsel.
@@ -63,6 +73,11 @@ class ParallelPipeline {
   static std::unique_ptr<ParallelPipeline> For(const planner::LogicalOperator& breaker,
                                                bool under_limit, const catalog::Catalog* catalog,
                                                PlanProfile* profile);
+  // A runner for the build side of `join` (a kHashJoin) when it is such a pipeline and its
+  // keys may be evaluated by workers, else null (exec/hash_join.h builds its table with it).
+  static std::unique_ptr<ParallelPipeline> ForJoinBuild(const planner::LogicalOperator& join,
+                                                        const catalog::Catalog* catalog,
+                                                        PlanProfile* profile);
   ~ParallelPipeline();
 
   // Runs the pipeline on up to ctx.parallelism threads, if that is worth it (see above); else
@@ -88,10 +103,12 @@ class ParallelPipeline {
   struct Worker;
   struct Join;  // a HASH_JOIN of the pipeline: its table, built once per run for all workers
   ParallelPipeline(const planner::LogicalOperator& input, const planner::LogicalOperator& scan,
-                   const catalog::Catalog* catalog, PlanProfile* profile);
+                   const planner::LogicalOperator* source, const catalog::Catalog* catalog,
+                   PlanProfile* profile);
 
   const planner::LogicalOperator& input_;
   const planner::LogicalOperator& scan_;
+  const planner::LogicalOperator* source_;  // a per-node fused aggregation over scan_, or null
   const catalog::Catalog* catalog_;
   PlanProfile* profile_;
   std::vector<std::unique_ptr<Worker>> workers_;  // kept from run to run

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <limits>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -116,6 +118,19 @@ struct Groups {
 
   size_t size() const { return hashes.size(); }
 
+  // No group (for the next batch of a per-node stream, which indexes nothing).
+  void Clear() {
+    codes.clear();
+    types.clear();
+    nulls.clear();
+    hashes.clear();
+    first_item.clear();
+    first_edge.clear();
+    counts.clear();
+    sums.clear();
+    states.clear();
+  }
+
   void Init(size_t keys, size_t aggs) {
     num_keys = keys;
     num_aggs = aggs;
@@ -215,6 +230,9 @@ struct Worker {
     bool generic = false;  // the table's column has another type: read as a value
     storage::PhysicalKind kind = storage::PhysicalKind::kInt64;
     std::vector<uint32_t>* codes = nullptr;
+    // A string key's codes shared by every worker (ScanAggregateOp::BuildSharedCodes), if any.
+    const uint32_t* shared = nullptr;
+    uint64_t shared_rows = 0;
   };
   std::vector<Cursor> cursors;
   // The row being aggregated.
@@ -225,18 +243,60 @@ struct Worker {
   std::vector<Value> args;       // per aggregate: its argument's value (kState)
   std::vector<uint8_t> present;  // per aggregate: the argument is not NULL (kCount, kAvgInt)
   std::vector<int64_t> ints;     // per aggregate: its argument (kAvgInt)
-  std::vector<std::pair<uint64_t, uint64_t>> edges;  // one node's edges: neighbour, rel
-  size_t edges_charged = 0;                          // the capacity of `edges` memory counts
+  std::vector<std::pair<uint64_t, uint64_t>> edges;  // the edges met: neighbour, rel
+  // RunBlocks: the block's scanned nodes (item, their first edge in `edges`).
+  std::vector<std::pair<uint64_t, size_t>> block;
+  // The expansion's sides from the current scanned table; the current side's reached table.
+  std::vector<std::pair<const catalog::RelTablePair*, storage::Direction>> sides;
+  TableId neighbor_table = catalog::kInvalidTableId;
+  size_t edges_charged = 0;  // the capacity of `edges` memory counts
   // PROFILE: the rows each fused input operator would have produced.
   std::array<uint64_t, 4> rows{};
+  // Per node, run standalone on several threads: per morsel run, its first item and first group.
+  std::vector<std::pair<uint64_t, size_t>> segments;
+  bool charge_groups = true;  // false when streaming: the groups of one batch at a time
+  // Small keys (ScanAggregateOp::direct_bits_): group + 1 per slot (0: none yet), made once
+  // kDirectAfter rows have looked for their group.
+  std::vector<uint32_t> direct;
+  uint64_t lookups = 0;
+  std::vector<uint64_t> local_counts;  // RunCountSmall: rows per direct slot (else 0)
+  std::vector<uint32_t> touched;       // RunCountSmall: the slots counted in this run
   char inline_bytes[storage::Column::kInlineStringBytes];
 };
 
-class ScanAggregateOp final : public PhysicalOperator {
+// Whether the aggregation `breaker` of `shape` makes at most one group per scanned node: a key
+// is the scanned node, or the primary key of its one table, and no edge makes a row of its own.
+bool PerNodeShape(const LogicalOperator& breaker, const ScanAggregateShape& shape,
+                  const catalog::Catalog* catalog) {
+  if (breaker.kind != planner::LogicalOpKind::kAggregate) return false;
+  if (shape.expand != nullptr && !shape.counted) return false;
+  const std::vector<uint64_t>& tables = shape.scan->table_ids;
+  const catalog::NodeTableSchema* schema =
+      catalog != nullptr && tables.size() == 1 ? catalog->GetNodeTable(tables[0]) : nullptr;
+  for (const auto& key : shape.keys) {
+    const BoundExpression& e = *key.expr;
+    if (e.kind == ExprKind::kVariable && e.type.id() == Id::kNode && e.slot == shape.scan->slot) {
+      return true;
+    }
+    if (schema != nullptr && e.kind == ExprKind::kProperty &&
+        e.children[0]->kind == ExprKind::kVariable && e.children[0]->slot == shape.scan->slot &&
+        tables[0] < e.property_columns.size() && e.property_columns[tables[0]] >= 0 &&
+        static_cast<size_t>(e.property_columns[tables[0]]) == schema->primary_key) {
+      return true;
+    }
+  }
+  return false;
+}
+
+class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
  public:
-  ScanAggregateOp(const LogicalOperator& breaker, ScanAggregateShape shape, PlanProfile* profile)
+  ScanAggregateOp(const LogicalOperator& breaker, ScanAggregateShape shape, bool per_node,
+                  PlanProfile* profile)
       : shape_(std::move(shape)), profile_(profile) {
     Compile();
+    unique_rows_ = unique_rows_ || per_node;
+    if (unique_rows_) direct_bits_ = 0;  // every group is new
+    if (unique_rows_) count_small_ = false;
     // The input operators PROFILE counts rows for, by what they count.
     bool below = false;
     for (const LogicalOperator* op = breaker.children[0].get(); op != shape_.scan;
@@ -252,21 +312,48 @@ class ScanAggregateOp final : public PhysicalOperator {
     counted_ops_.push_back({shape_.scan, kScanned});
   }
 
+  // Makes the operator the bottom of a ParallelPipeline worker's chain: each Open() then
+  // streams the rows of the items [begin, end).
+  void SetRange(const std::vector<uint64_t>* limits, uint64_t begin, uint64_t end) override {
+    range_limits_ = limits;
+    range_begin_ = begin;
+    range_end_ = end;
+  }
+
   void Open(ExecContext& ctx) override {
     store_ = ctx.store;
+    for (auto& w : workers_) memory_.Absorb(w->memory);  // released below (a stream cut short)
     workers_.clear();
     order_.clear();
+    segments_.clear();
     merged_ = nullptr;
     position_ = 0;
     filled_ = false;
+    streaming_ = false;
+    shared_codes_.clear();
+    shared_strings_.clear();
+    shared_dictionary_.clear();
     memory_.Release(ctx);
   }
 
   bool Next(ExecContext& ctx) override {
     if (!filled_) Fill(ctx);
+    if (streaming_) return NextStreamed(ctx);
+    if (!segments_.empty()) {  // per node, run in parallel: morsel by morsel
+      while (position_ < segments_.size()) {
+        Segment& s = segments_[position_];
+        if (s.group < s.end) {
+          const Worker& w = *workers_[s.worker];
+          Emit(w.groups, s.group++, ctx, w.strings);
+          return true;
+        }
+        ++position_;
+      }
+      return false;
+    }
     if (position_ >= order_.size()) return false;
     const size_t g = order_[position_++];
-    Emit(*merged_, g, ctx);
+    Emit(*merged_, g, ctx, *strings_);
     return true;
   }
 
@@ -424,6 +511,24 @@ class ScanAggregateOp final : public PhysicalOperator {
     for (const Filter& f : node_filters_) frame_ = frame_ || !f.typed;
     for (const Filter& f : edge_filters_) frame_ = frame_ || !f.typed;
     for (const Term& t : keys_) edge_keys_ = edge_keys_ || t.per_edge;
+    // Keys whose codes are small integers of one type: typed integer columns and strings (their
+    // dictionary codes); one or two of them.
+    bool small = keys_.size() == 1 || keys_.size() == 2;
+    for (size_t k = 0; k < keys_.size(); ++k) {
+      small = small && (keys_[k].access == Access::kInt || string_key_[k]);
+    }
+    if (small) direct_bits_ = keys_.size() == 1 ? 12 : 7;
+    for (const Aggregate& a : aggs_) {
+      if (a.kind != Aggregate::Kind::kCountStar && !a.every_row && a.arg.expr != nullptr) {
+        reads_args_[a.arg.per_edge ? 1 : 0] = true;
+      }
+    }
+    count_small_ = shape_.expand == nullptr && node_filters_.empty() && keys_.size() == 1 &&
+                   keys_[0].access == Access::kInt && direct_bits_ != 0;
+    for (const Aggregate& a : aggs_) {
+      count_small_ = count_small_ && (a.kind == Aggregate::Kind::kCountStar ||
+                                      (a.kind == Aggregate::Kind::kCount && a.every_row));
+    }
     // Grouped by the scanned node with at most one row per node: every group is new.
     for (const Term& t : keys_) {
       unique_rows_ = unique_rows_ || (t.access == Access::kNode && t.role == Role::kScan &&
@@ -458,6 +563,8 @@ class ScanAggregateOp final : public PhysicalOperator {
       c.column_index = id < columns.size() ? columns[id] : -1;
       c.column = nullptr;
       c.codes = nullptr;
+      c.shared = nullptr;
+      c.shared_rows = 0;
       c.generic = false;
       if (c.column_index < 0) continue;
       const auto index = static_cast<size_t>(c.column_index);
@@ -465,6 +572,13 @@ class ScanAggregateOp final : public PhysicalOperator {
       c.versions = rel ? &rels->versions() : &node->versions();
       c.generic = c.column->type().id() != t.type;
       c.kind = c.column->kind();
+      if (t.access == Access::kString && !c.generic) {
+        auto shared = shared_codes_.find({id, index});
+        if (shared != shared_codes_.end()) {
+          c.shared = shared->second.data();
+          c.shared_rows = shared->second.size();
+        }
+      }
       if (t.access == Access::kString && role == Role::kNeighbor && !c.generic) {
         std::vector<uint32_t>& codes = w.row_codes[i][id];
         if (codes.empty()) {
@@ -483,7 +597,13 @@ class ScanAggregateOp final : public PhysicalOperator {
                                 : store_->NodeProperty(id, c.column_index);
   }
 
-  static int64_t ApplyOp(const Term& t, int64_t v) {
+  [[gnu::always_inline]] static int64_t ApplyOp(const Term& t, int64_t v) {
+    if (t.op != Term::Op::kNone && v == static_cast<int32_t>(v) &&
+        t.operand <= std::numeric_limits<int32_t>::max()) {  // 32-bit division, much cheaper
+      const auto x = static_cast<int32_t>(v);
+      const auto y = static_cast<int32_t>(t.operand);
+      return t.op == Term::Op::kDiv ? x / y : x % y;
+    }
     switch (t.op) {
       case Term::Op::kDiv: return v / t.operand;
       case Term::Op::kMod: return v % t.operand;
@@ -493,7 +613,20 @@ class ScanAggregateOp final : public PhysicalOperator {
   }
 
   // A kInt term's value; false for NULL.
-  bool ReadInt(Worker& w, const Term& t, int64_t* out) const {
+  [[gnu::always_inline]] bool ReadInt(Worker& w, const Term& t, int64_t* out) const {
+    const Worker::Cursor& c = w.cursors[t.cursor];
+    if ((c.kind == storage::PhysicalKind::kInt64 || c.kind == storage::PhysicalKind::kInt32) &&
+        c.column != nullptr && !c.generic && c.versions->empty()) [[likely]] {
+      const uint64_t row = w.ids[static_cast<size_t>(t.role)].offset;
+      if (c.column->IsNull(row)) return false;
+      *out = ApplyOp(t, c.kind == storage::PhysicalKind::kInt64 ? c.column->GetFixed<int64_t>(row)
+                                                                : c.column->GetFixed<int32_t>(row));
+      return true;
+    }
+    return ReadIntSlow(w, t, out);
+  }
+
+  [[gnu::noinline]] bool ReadIntSlow(Worker& w, const Term& t, int64_t* out) const {
     const Worker::Cursor& c = w.cursors[t.cursor];
     const InternalId id = w.ids[static_cast<size_t>(t.role)];
     if (c.column == nullptr) return false;
@@ -557,7 +690,22 @@ class ScanAggregateOp final : public PhysicalOperator {
   }
 
   // Key `k`'s code into w.key (its type and NULL bit too).
-  void ReadKey(Worker& w, size_t k) const {
+  [[gnu::always_inline]] void ReadKey(Worker& w, size_t k) const {
+    const Term& t = keys_[k];
+    if (t.access != Access::kInt) return ReadKeySlow(w, k);
+    const uint32_t bit = 1u << k;
+    int64_t v;
+    if (!ReadInt(w, t, &v)) {
+      w.key_nulls |= bit;
+      w.key[k] = 0;
+    } else {
+      w.key_nulls &= ~bit;
+      w.key[k] = static_cast<uint64_t>(v);
+    }
+    w.key_types[k] = static_cast<uint8_t>(t.op == Term::Op::kNone ? t.type : Id::kInt64);
+  }
+
+  [[gnu::noinline]] void ReadKeySlow(Worker& w, size_t k) const {
     const Term& t = keys_[k];
     const uint32_t bit = 1u << k;
     w.key_nulls &= ~bit;
@@ -580,8 +728,15 @@ class ScanAggregateOp final : public PhysicalOperator {
     }
     if (t.access == Access::kString) {
       const Worker::Cursor& c = w.cursors[t.cursor];
+      const uint64_t row = w.ids[static_cast<size_t>(t.role)].offset;
+      if (c.shared != nullptr && row < c.shared_rows && c.versions->empty()) {
+        const uint32_t known = c.shared[row];
+        w.key_types[k] = static_cast<uint8_t>(Id::kString);
+        w.key[k] = known == 1 ? 0 : known - 2;
+        if (known == 1) w.key_nulls |= bit;
+        return;
+      }
       if (c.codes != nullptr) {
-        const uint64_t row = w.ids[static_cast<size_t>(t.role)].offset;
         uint32_t& known = (*c.codes)[row];
         if (known == 0) {
           const Value v = ReadTerm(w, t);
@@ -630,7 +785,11 @@ class ScanAggregateOp final : public PhysicalOperator {
   }
 
   // Reads the aggregate arguments of one level (per node or per edge) into w.
-  void ReadArgs(Worker& w, bool per_edge) const {
+  [[gnu::always_inline]] void ReadArgs(Worker& w, bool per_edge) const {
+    if (reads_args_[per_edge ? 1 : 0]) ReadArgsOf(w, per_edge);
+  }
+
+  [[gnu::noinline]] void ReadArgsOf(Worker& w, bool per_edge) const {
     for (size_t i = 0; i < aggs_.size(); ++i) {
       const Aggregate& a = aggs_[i];
       if (a.kind == Aggregate::Kind::kCountStar || a.every_row || a.arg.expr == nullptr ||
@@ -650,15 +809,52 @@ class ScanAggregateOp final : public PhysicalOperator {
   }
 
   // Adds the row in w (keys and arguments read) standing for `weight` rows.
-  void Accumulate(Worker& w, uint64_t weight, uint64_t item, uint64_t edge) const {
+  [[gnu::always_inline]] void Accumulate(Worker& w, uint64_t weight, uint64_t item,
+                                         uint64_t edge) const {
     Update(w, GroupOf(w, item, edge), weight);
   }
 
   // The group of the keys in w, made (first seen at item, edge) when new.
-  size_t GroupOf(Worker& w, uint64_t item, uint64_t edge) const {
+  // Keys that are all small (an age, a band, a string's code): their group from a direct
+  // array, the hash table only for a slot's first row (so merging finds every group there).
+  [[gnu::always_inline]] size_t GroupOf(Worker& w, uint64_t item, uint64_t edge) const {
+    if (direct_bits_ != 0 && w.key_nulls == 0 && !w.direct.empty()) [[likely]] {
+      const uint64_t limit = uint64_t{1} << direct_bits_;
+      if (keys_.size() == 1 && w.key[0] < limit) {
+        const uint32_t d = w.direct[w.key[0]];
+        if (d != 0) return d - 1;
+      } else if (keys_.size() == 2 && w.key[0] < limit && w.key[1] < limit) {
+        const uint32_t d = w.direct[w.key[0] << direct_bits_ | w.key[1]];
+        if (d != 0) return d - 1;
+      }
+    }
+    return FindGroup(w, item, edge);
+  }
+
+  [[gnu::noinline]] size_t FindGroup(Worker& w, uint64_t item, uint64_t edge) const {
     Groups& groups = w.groups;
+    size_t slot = SIZE_MAX;
+    if (direct_bits_ != 0 && w.key_nulls == 0 && ++w.lookups > kDirectAfter) {
+      slot = 0;
+      for (size_t k = 0; k < keys_.size(); ++k) {
+        const uint64_t v = w.key[k];
+        if (v >> direct_bits_ != 0) {
+          slot = SIZE_MAX;
+          break;
+        }
+        slot = slot << direct_bits_ | v;
+      }
+      if (slot != SIZE_MAX) {
+        if (w.direct.empty()) {
+          w.direct.assign(size_t{1} << (direct_bits_ * keys_.size()), 0);
+          if (w.ctx->CountsMemory()) w.memory.Add(*w.ctx, w.direct.size() * sizeof(uint32_t));
+        }
+        if (w.direct[slot] != 0) return w.direct[slot] - 1;
+      }
+    }
     const uint64_t hash = HashKey(w.key.data(), keys_.size(), w.key_nulls);
     size_t g = groups.Find(w.key.data(), w.key_nulls, hash);
+    if (slot != SIZE_MAX && g != SIZE_MAX) w.direct[slot] = static_cast<uint32_t>(g + 1);
     if (g == SIZE_MAX) {
       g = groups.Add(w.key.data(), w.key_types.data(), w.key_nulls, hash);
       groups.first_item[g] = item;
@@ -668,15 +864,16 @@ class ScanAggregateOp final : public PhysicalOperator {
         const auto& fn = *aggs_[i].expr->aggregate;
         groups.states[g * aggs_.size() + i] = fn.make_state(fn);
       }
-      if (w.ctx->CountsMemory()) {
+      if (w.charge_groups && w.ctx->CountsMemory()) {
         w.memory.Add(*w.ctx, kGroupBytes + keys_.size() * 9 + aggs_.size() * kStateBytes);
       }
+      if (slot != SIZE_MAX) w.direct[slot] = static_cast<uint32_t>(g + 1);
     }
     return g;
   }
 
   // Adds the arguments in w to group g, for `weight` rows.
-  void Update(Worker& w, size_t g, uint64_t weight) const {
+  [[gnu::always_inline]] void Update(Worker& w, size_t g, uint64_t weight) const {
     Groups& groups = w.groups;
     uint64_t* counts = groups.counts.data() + g * aggs_.size();
     for (size_t i = 0; i < aggs_.size(); ++i) {
@@ -694,30 +891,32 @@ class ScanAggregateOp final : public PhysicalOperator {
           counts[i] += w.present[i];
           groups.sums[g * aggs_.size() + i] += w.present[i] ? w.ints[i] : 0;
           break;
-        case Aggregate::Kind::kState: {
-          function::AggregateState& state = *groups.states[g * aggs_.size() + i];
-          const bool counts_memory = w.ctx->CountsMemory();
-          const size_t held = counts_memory ? state.HeldBytes() : 0;
-          if (a.arg.expr == nullptr) {
-            state.Update(Value::Boolean(true));
-          } else {
-            state.Update(w.args[i]);
-          }
-          if (counts_memory && state.HeldBytes() > held) {
-            w.memory.Add(*w.ctx, state.HeldBytes() - held);
-          }
-          break;
-        }
+        case Aggregate::Kind::kState: UpdateState(w, g, i); break;
       }
+    }
+  }
+
+  [[gnu::noinline]] void UpdateState(Worker& w, size_t g, size_t i) const {
+    const Aggregate& a = aggs_[i];
+    function::AggregateState& state = *w.groups.states[g * aggs_.size() + i];
+    const bool counts_memory = w.ctx->CountsMemory();
+    const size_t held = counts_memory ? state.HeldBytes() : 0;
+    if (a.arg.expr == nullptr) {
+      state.Update(Value::Boolean(true));
+    } else {
+      state.Update(w.args[i]);
+    }
+    if (counts_memory && state.HeldBytes() > held) {
+      w.memory.Add(*w.ctx, state.HeldBytes() - held);
     }
   }
 
   // The items [begin, end) of the scanned tables laid end to end.
   void Run(Worker& w, uint64_t begin, uint64_t end) const {
     ExecContext& ctx = *w.ctx;
+    if (unique_rows_) w.segments.emplace_back(begin, w.groups.size());
     size_t table_index = 0;
     uint64_t table_start = 0;
-    std::vector<Value>& frame = ctx.frame;
     const LogicalOperator* e = shape_.expand;
     for (uint64_t item = begin; item < end;) {
       while (item >= table_start + limits_[table_index]) table_start += limits_[table_index++];
@@ -725,27 +924,20 @@ class ScanAggregateOp final : public PhysicalOperator {
       const storage::NodeTable& table = store_->node_table(table_id);
       SetTable(w, Role::kScan, table_id, ctx);
       const uint64_t table_end = std::min(end, table_start + limits_[table_index]);
+      if (e != nullptr) FindSides(w, table_id);
+      if (e != nullptr && !shape_.counted && w.sides.size() == 1) {
+        RunBlocks(w, table, table_id, table_start, item, table_end);
+        item = table_end;
+        continue;
+      }
+      if (count_small_ && RunCountSmall(w, table, table_id, table_start, item, table_end)) {
+        item = table_end;
+        continue;
+      }
       for (; item < table_end; ++item) {
-        ctx.ChargeWork();
         const uint64_t offset = item - table_start;
-        if (!store_->NodeRowVisible(table, offset)) continue;
-        ++w.rows[kScanned];
-        const InternalId a{table_id, offset};
-        w.ids[0] = a;
-        if (frame_) frame[shape_.scan->slot] = Value::Id(a);
-        bool pass = true;
-        for (const Filter& f : node_filters_) {
-          if (!Passes(w, f)) {
-            pass = false;
-            break;
-          }
-        }
-        if (!pass) continue;
-        ++w.rows[kNodePassed];
-        for (size_t k = 0; k < keys_.size(); ++k) {
-          if (!keys_[k].per_edge) ReadKey(w, k);
-        }
-        ReadArgs(w, false);
+        if (!NodePasses(w, table, {table_id, offset})) continue;
+        ReadNode(w);
         if (e == nullptr) {
           Accumulate(w, 1, item, 0);
           continue;
@@ -754,93 +946,19 @@ class ScanAggregateOp final : public PhysicalOperator {
         uint64_t degree = 0;
         // Keys all of the scanned node: its group, once it has a row.
         size_t node_group = SIZE_MAX;
-        auto allowed = [e](TableId t) {
-          return e->table_ids.empty() ||
-                 std::find(e->table_ids.begin(), e->table_ids.end(), t) != e->table_ids.end();
-        };
-        auto side = [&](const catalog::RelTablePair& pair, storage::Direction dir) {
-          const storage::RelTable& rels = store_->rel_table(pair.id);
+        for (const auto& [pair, dir] : w.sides) {
+          const storage::RelTable& rels = store_->rel_table(pair->id);
           if (shape_.counted) {
             uint64_t examined = 0;
             degree += store_->CountVisibleEdges(rels, offset, dir, &examined);
             ctx.ChargeWork(1 + examined);
-            return;
+            continue;
           }
-          const TableId neighbor_table =
-              dir == storage::Direction::kForward ? pair.dst_table : pair.src_table;
-          SetTable(w, Role::kNeighbor, neighbor_table, ctx);
-          SetTable(w, Role::kRel, pair.id, ctx);
-          // The edges first, then the cells they read are prefetched (the reached nodes are
-          // scattered over their table: their misses overlap instead of coming one by one).
-          std::vector<std::pair<uint64_t, uint64_t>>& buffer = w.edges;
-          buffer.clear();
-          store_->ForEachVisibleEdge(rels, offset, dir, [&](uint64_t nbr, uint64_t rel) {
-            ctx.ChargeWork();
-            buffer.emplace_back(nbr, rel);
-          });
-          if (ctx.CountsMemory() && buffer.capacity() > w.edges_charged) {
-            w.memory.Add(ctx, (buffer.capacity() - w.edges_charged) * sizeof(buffer[0]));
-            w.edges_charged = buffer.capacity();
-          }
-          for (size_t i = 0; i < column_terms_.size(); ++i) {
-            const Term& t = *column_terms_[i];
-            const Worker::Cursor& c = w.cursors[i];
-            if (!t.per_edge || c.column == nullptr) continue;
-            for (const auto& [nbr, rel] : buffer) {
-              const uint64_t row = t.role == Role::kNeighbor ? nbr : rel;
-              if (c.codes != nullptr) {
-                __builtin_prefetch(c.codes->data() + row);
-              } else {
-                c.column->Prefetch(row);
-              }
-            }
-          }
-          for (const auto& [nbr, rel] : buffer) {
-            const uint64_t rank = edge++;
-            ++w.rows[kEdges];
-            w.ids[1] = {neighbor_table, nbr};
-            w.ids[2] = {pair.id, rel};
-            if (frame_) {
-              frame[e->slot] = Value::Id(w.ids[1]);
-              if (e->has_rel_slot) {
-                frame[e->rel_slot] = dir == storage::Direction::kForward
-                                         ? GraphStore::RelRef(w.ids[2], a, w.ids[1])
-                                         : GraphStore::RelRef(w.ids[2], w.ids[1], a);
-              }
-            }
-            bool passes = true;
-            for (const Filter& f : edge_filters_) {
-              if (!Passes(w, f)) {
-                passes = false;
-                break;
-              }
-            }
-            if (!passes) continue;
-            ++w.rows[kEdgePassed];
-            ReadArgs(w, true);
-            if (edge_keys_) {
-              for (size_t k = 0; k < keys_.size(); ++k) {
-                if (keys_[k].per_edge) ReadKey(w, k);
-              }
-              Accumulate(w, 1, item, rank);
-              continue;
-            }
-            if (node_group == SIZE_MAX) node_group = GroupOf(w, item, rank);
-            Update(w, node_group, 1);
-          }
-        };
-        for (TableId rel_table_id : e->rel_table_ids) {
-          for (const auto& pair : store_->pairs(rel_table_id)) {
-            // As CollectEdges: an undirected self-loop is met once per direction.
-            if ((e->direction == Direction::kForward || e->direction == Direction::kBoth) &&
-                pair.src_table == table_id && allowed(pair.dst_table)) {
-              side(pair, storage::Direction::kForward);
-            }
-            if ((e->direction == Direction::kBackward || e->direction == Direction::kBoth) &&
-                pair.dst_table == table_id && allowed(pair.src_table)) {
-              side(pair, storage::Direction::kBackward);
-            }
-          }
+          SetSide(w, *pair, dir);
+          w.edges.clear();
+          CollectEdges(w, rels, offset, dir);
+          PrefetchEdges(w);
+          ProcessEdges(w, item, *pair, dir, 0, w.edges.size(), &edge, &node_group);
         }
         if (shape_.counted && degree > 0) {
           ++w.rows[kEdges];
@@ -850,6 +968,235 @@ class ScanAggregateOp final : public PhysicalOperator {
           Accumulate(w, degree, item, 0);
         }
       }
+    }
+  }
+
+  // No expansion, no filter, one small integer key of the scanned node, only counts of rows
+  // (count_small_): the rows counted per key value in a local array, in one tight loop over
+  // the column, and added to their groups at the end. A value's group is made at its first
+  // row (groups keep the order of their first rows); NULLs and values past the array go the
+  // usual way. False (nothing done) when the column is not a plain INT64 or INT32 one.
+  bool RunCountSmall(Worker& w, const storage::NodeTable& table, TableId table_id,
+                     uint64_t table_start, uint64_t item, uint64_t table_end) const {
+    const Term& t = keys_[0];
+    const Worker::Cursor& c = w.cursors[t.cursor];
+    if (table_end - item < kDirectAfter || c.column == nullptr || c.generic ||
+        !c.versions->empty() ||
+        (c.kind != storage::PhysicalKind::kInt64 && c.kind != storage::PhysicalKind::kInt32)) {
+      return false;
+    }
+    ExecContext& ctx = *w.ctx;
+    const size_t slots = size_t{1} << direct_bits_;
+    if (w.direct.empty()) {
+      w.direct.assign(slots, 0);
+      if (ctx.CountsMemory()) w.memory.Add(ctx, slots * sizeof(uint32_t));
+    }
+    if (w.local_counts.size() != slots) w.local_counts.assign(slots, 0);  // zero between runs
+    w.touched.clear();
+    const bool wide = c.kind == storage::PhysicalKind::kInt64;
+    const storage::Column& column = *c.column;
+    uint64_t visible = 0;
+    for (; item < table_end; ++item) {
+      const uint64_t offset = item - table_start;
+      if (!store_->NodeRowVisible(table, offset)) continue;
+      ++visible;
+      if (!column.IsNull(offset)) {
+        const int64_t v =
+            ApplyOp(t, wide ? column.GetFixed<int64_t>(offset) : column.GetFixed<int32_t>(offset));
+        const auto slot = static_cast<uint64_t>(v);
+        if (slot < slots) {
+          if (w.direct[slot] == 0) {
+            w.key[0] = slot;
+            w.key_nulls = 0;
+            w.key_types[0] = static_cast<uint8_t>(t.op == Term::Op::kNone ? t.type : Id::kInt64);
+            w.direct[slot] = static_cast<uint32_t>(FindGroup(w, item, 0) + 1);
+          }
+          if (w.local_counts[slot]++ == 0) w.touched.push_back(static_cast<uint32_t>(slot));
+          continue;
+        }
+      }
+      SetNode(w, {table_id, offset});
+      ReadNode(w);
+      Accumulate(w, 1, item, 0);
+    }
+    ctx.ChargeWork(table_end - table_start);
+    w.rows[kScanned] += visible;
+    w.rows[kNodePassed] += visible;
+    for (uint32_t slot : w.touched) {
+      Update(w, w.direct[slot] - 1, w.local_counts[slot]);
+      w.local_counts[slot] = 0;
+    }
+    return true;
+  }
+
+  // One expansion side (rel-table pair and direction) at a time: the edges of a block of
+  // scanned nodes are collected first, the cells they read prefetched, then each node's keys
+  // and arguments read and its edges aggregated (the reached nodes are scattered over their
+  // table: their misses overlap, many at a time, instead of coming one by one).
+  void RunBlocks(Worker& w, const storage::NodeTable& table, TableId table_id, uint64_t table_start,
+                 uint64_t item, uint64_t table_end) const {
+    const auto [pair, dir] = w.sides[0];
+    const storage::RelTable& rels = store_->rel_table(pair->id);
+    SetSide(w, *pair, dir);
+    while (item < table_end) {
+      w.block.clear();
+      w.edges.clear();
+      for (; item < table_end && w.block.size() < kBlockNodes && w.edges.size() < kBlockEdges;
+           ++item) {
+        const uint64_t offset = item - table_start;
+        if (!NodePasses(w, table, {table_id, offset})) continue;
+        w.block.emplace_back(item, w.edges.size());
+        CollectEdges(w, rels, offset, dir);
+      }
+      PrefetchEdges(w);
+      for (size_t j = 0; j < w.block.size(); ++j) {
+        const uint64_t node = w.block[j].first;
+        SetNode(w, {table_id, node - table_start});
+        ReadNode(w);
+        uint64_t edge = 0;
+        size_t node_group = SIZE_MAX;
+        const size_t to = j + 1 < w.block.size() ? w.block[j + 1].second : w.edges.size();
+        ProcessEdges(w, node, *pair, dir, w.block[j].second, to, &edge, &node_group);
+      }
+    }
+  }
+
+  using Sides = std::vector<std::pair<const catalog::RelTablePair*, storage::Direction>>;
+
+  // The rel-table pairs and directions the expansion follows from nodes of `table_id`.
+  void FindSides(Worker& w, TableId table_id) const { FindSides(table_id, &w.sides); }
+  void FindSides(TableId table_id, Sides* out) const {
+    const LogicalOperator* e = shape_.expand;
+    Sides& sides = *out;
+    sides.clear();
+    auto allowed = [e](TableId t) {
+      return e->table_ids.empty() ||
+             std::find(e->table_ids.begin(), e->table_ids.end(), t) != e->table_ids.end();
+    };
+    for (TableId rel_table_id : e->rel_table_ids) {
+      for (const auto& pair : store_->pairs(rel_table_id)) {
+        // As CollectEdges: an undirected self-loop is met once per direction.
+        if ((e->direction == Direction::kForward || e->direction == Direction::kBoth) &&
+            pair.src_table == table_id && allowed(pair.dst_table)) {
+          sides.emplace_back(&pair, storage::Direction::kForward);
+        }
+        if ((e->direction == Direction::kBackward || e->direction == Direction::kBoth) &&
+            pair.dst_table == table_id && allowed(pair.src_table)) {
+          sides.emplace_back(&pair, storage::Direction::kBackward);
+        }
+      }
+    }
+  }
+
+  // The scanned node of the row (w.ids, the frame).
+  void SetNode(Worker& w, InternalId a) const {
+    w.ids[0] = a;
+    if (frame_) w.ctx->frame[shape_.scan->slot] = Value::Id(a);
+  }
+
+  // Whether scanned node `a` is visible and passes the node filters (it is then the row's).
+  bool NodePasses(Worker& w, const storage::NodeTable& table, InternalId a) const {
+    w.ctx->ChargeWork();
+    if (!store_->NodeRowVisible(table, a.offset)) return false;
+    ++w.rows[kScanned];
+    SetNode(w, a);
+    for (const Filter& f : node_filters_) {
+      if (!Passes(w, f)) return false;
+    }
+    ++w.rows[kNodePassed];
+    return true;
+  }
+
+  // The scanned node's keys and aggregate arguments.
+  void ReadNode(Worker& w) const {
+    for (size_t k = 0; k < keys_.size(); ++k) {
+      if (!keys_[k].per_edge) ReadKey(w, k);
+    }
+    ReadArgs(w, false);
+  }
+
+  void SetSide(Worker& w, const catalog::RelTablePair& pair, storage::Direction dir) const {
+    w.neighbor_table = dir == storage::Direction::kForward ? pair.dst_table : pair.src_table;
+    SetTable(w, Role::kNeighbor, w.neighbor_table, *w.ctx);
+    SetTable(w, Role::kRel, pair.id, *w.ctx);
+  }
+
+  // Appends the visible edges of `offset` in `dir` to w.edges.
+  void CollectEdges(Worker& w, const storage::RelTable& rels, uint64_t offset,
+                    storage::Direction dir) const {
+    ExecContext& ctx = *w.ctx;
+    std::vector<std::pair<uint64_t, uint64_t>>& buffer = w.edges;
+    store_->ForEachVisibleEdge(rels, offset, dir, [&](uint64_t nbr, uint64_t rel) {
+      ctx.ChargeWork();
+      buffer.emplace_back(nbr, rel);
+    });
+    if (ctx.CountsMemory() && buffer.capacity() > w.edges_charged) {
+      w.memory.Add(ctx, (buffer.capacity() - w.edges_charged) * sizeof(buffer[0]));
+      w.edges_charged = buffer.capacity();
+    }
+  }
+
+  // Prefetches the cells the per-edge column terms read for the edges in w.edges.
+  void PrefetchEdges(Worker& w) const {
+    for (size_t i = 0; i < column_terms_.size(); ++i) {
+      const Term& t = *column_terms_[i];
+      const Worker::Cursor& c = w.cursors[i];
+      if (!t.per_edge || c.column == nullptr) continue;
+      for (const auto& [nbr, rel] : w.edges) {
+        const uint64_t row = t.role == Role::kNeighbor ? nbr : rel;
+        if (c.shared != nullptr) {
+          __builtin_prefetch(c.shared + row);
+        } else if (c.codes != nullptr) {
+          __builtin_prefetch(c.codes->data() + row);
+        } else {
+          c.column->Prefetch(row);
+        }
+      }
+    }
+  }
+
+  // Aggregates the edges w.edges[from, to) of the row's scanned node (item), met over `pair`
+  // in `dir`; `edge`: the node's edges ranked so far; `node_group`: its group when the keys
+  // are all its own.
+  void ProcessEdges(Worker& w, uint64_t item, const catalog::RelTablePair& pair,
+                    storage::Direction dir, size_t from, size_t to, uint64_t* edge,
+                    size_t* node_group) const {
+    const LogicalOperator* e = shape_.expand;
+    std::vector<Value>& frame = w.ctx->frame;
+    const InternalId a = w.ids[0];
+    for (size_t i = from; i < to; ++i) {
+      const auto [nbr, rel] = w.edges[i];
+      const uint64_t rank = (*edge)++;
+      ++w.rows[kEdges];
+      w.ids[1] = {w.neighbor_table, nbr};
+      w.ids[2] = {pair.id, rel};
+      if (frame_) {
+        frame[e->slot] = Value::Id(w.ids[1]);
+        if (e->has_rel_slot) {
+          frame[e->rel_slot] = dir == storage::Direction::kForward
+                                   ? GraphStore::RelRef(w.ids[2], a, w.ids[1])
+                                   : GraphStore::RelRef(w.ids[2], w.ids[1], a);
+        }
+      }
+      bool passes = true;
+      for (const Filter& f : edge_filters_) {
+        if (!Passes(w, f)) {
+          passes = false;
+          break;
+        }
+      }
+      if (!passes) continue;
+      ++w.rows[kEdgePassed];
+      ReadArgs(w, true);
+      if (edge_keys_) {
+        for (size_t k = 0; k < keys_.size(); ++k) {
+          if (keys_[k].per_edge) ReadKey(w, k);
+        }
+        Accumulate(w, 1, item, rank);
+        continue;
+      }
+      if (*node_group == SIZE_MAX) *node_group = GroupOf(w, item, rank);
+      Update(w, *node_group, 1);
     }
   }
 
@@ -864,6 +1211,143 @@ class ScanAggregateOp final : public PhysicalOperator {
     w.args.assign(aggs_.size(), Value());
     w.present.assign(aggs_.size(), 0);
     w.ints.assign(aggs_.size(), 0);
+    // The shared codes' strings first, so that the shared codes are the worker's too.
+    w.strings = shared_strings_;
+    for (uint32_t i = 0; i < shared_strings_.size(); ++i)
+      w.dictionary.emplace(shared_strings_[i], i);
+  }
+
+  // String keys of the scanned or the reached node, over a big table whose column has few
+  // distinct strings: each row's code (+ 2; 1: NULL) in one dictionary, computed up front for
+  // every worker, chunk by chunk on the statement's threads, instead of by each worker as it
+  // meets the rows (a reached node's row at random, once per worker).
+  void BuildSharedCodes(ExecContext& ctx) {
+    shared_codes_.clear();
+    shared_strings_.clear();
+    shared_dictionary_.clear();
+    std::set<std::pair<TableId, size_t>> wanted;
+    Sides sides;
+    double rate = -1;  // the share of scanned rows past the node filters, once sampled
+    for (const Term& t : keys_) {
+      if (t.access != Access::kString || t.property == nullptr || t.role == Role::kRel) continue;
+      if (rate < 0) rate = NodePassRate(ctx);
+      std::vector<TableId> tables;
+      for (TableId scanned : shape_.scan->table_ids) {
+        if (t.role == Role::kScan) {
+          if (4 * rate >= 1) tables.push_back(scanned);
+          continue;
+        }
+        FindSides(scanned, &sides);
+        for (const auto& [pair, dir] : sides) {
+          const TableId reached =
+              dir == storage::Direction::kForward ? pair->dst_table : pair->src_table;
+          // Worth it when the edges may reach most of the table's rows.
+          if (2 * rate * static_cast<double>(store_->rel_table(pair->id).NumRels()) >=
+              static_cast<double>(store_->node_table(reached).NumRows())) {
+            tables.push_back(reached);
+          }
+        }
+      }
+      for (TableId id : tables) {
+        const auto& columns = t.property->property_columns;
+        if (id >= columns.size() || columns[id] < 0) continue;
+        const storage::NodeTable& table = store_->node_table(id);
+        const auto index = static_cast<size_t>(columns[id]);
+        if (table.NumRows() >= kMinSharedRows && table.column(index).type().id() == Id::kString &&
+            table.versions().empty()) {
+          wanted.insert({id, index});
+        }
+      }
+    }
+    for (const auto& [id, index] : wanted) BuildCodes(ctx, id, index);
+  }
+
+  // The share of the scanned rows that pass the node filters, from up to 256 rows of each
+  // table spread over it: 1 without filters, 0 (not worth sharing codes) when a filter is not
+  // a typed one (evaluating it here could fail where the run fails first elsewhere).
+  double NodePassRate(ExecContext& ctx) const {
+    if (node_filters_.empty()) return 1;
+    for (const Filter& f : node_filters_) {
+      if (!f.typed) return 0;
+    }
+    Worker w;
+    InitWorker(w, &ctx);
+    uint64_t seen = 0, passed = 0;
+    for (size_t ti = 0; ti < limits_.size(); ++ti) {
+      const TableId id = shape_.scan->table_ids[ti];
+      const storage::NodeTable& table = store_->node_table(id);
+      SetTable(w, Role::kScan, id, ctx);
+      const uint64_t step = std::max<uint64_t>(1, limits_[ti] / 256);
+      for (uint64_t row = 0; row < limits_[ti]; row += step) {
+        if (!store_->NodeRowVisible(table, row)) continue;
+        ++seen;
+        w.ids[0] = {id, row};
+        bool pass = true;
+        for (const Filter& f : node_filters_) pass = pass && Passes(w, f);
+        passed += pass ? 1 : 0;
+      }
+    }
+    return seen == 0 ? 0 : static_cast<double>(passed) / static_cast<double>(seen);
+  }
+
+  void BuildCodes(ExecContext& ctx, TableId id, size_t index) {
+    const storage::NodeTable& table = store_->node_table(id);
+    const storage::Column& column = table.column(index);
+    const uint64_t n = std::min<uint64_t>(table.NumRows(), column.size());
+    constexpr uint64_t kChunk = uint64_t{1} << 16;
+    const uint64_t chunks = (n + kChunk - 1) / kChunk;
+    std::vector<uint32_t> codes(n);
+    struct Local {
+      std::vector<std::string> strings;
+      std::unordered_map<std::string, uint32_t, Worker::StringHash, std::equal_to<>> index;
+    };
+    std::vector<Local> locals(chunks);
+    std::atomic<bool> too_many{false};
+    ParallelPipeline::ForEach(ctx, chunks, [&](unsigned, uint64_t begin, uint64_t end) {
+      char inline_bytes[storage::Column::kInlineStringBytes];
+      for (uint64_t chunk = begin; chunk < end && !too_many.load(std::memory_order_relaxed);
+           ++chunk) {
+        Local& local = locals[chunk];
+        const uint64_t last = std::min(n, (chunk + 1) * kChunk);
+        for (uint64_t row = chunk * kChunk; row < last; ++row) {
+          if (column.IsNull(row)) {
+            codes[row] = 1;
+            continue;
+          }
+          const std::string_view bytes = column.ReadString(row, inline_bytes);
+          auto it = local.index.find(bytes);
+          if (it == local.index.end()) {
+            if (local.strings.size() >= kMaxSharedStrings) {
+              too_many = true;
+              break;
+            }
+            it = local.index.emplace(std::string(bytes), local.strings.size()).first;
+            local.strings.emplace_back(bytes);
+          }
+          codes[row] = it->second + 2;
+        }
+        ctx.CheckInterrupt();
+      }
+    });
+    if (too_many) return;
+    std::vector<std::vector<uint32_t>> remap(chunks);
+    for (uint64_t chunk = 0; chunk < chunks; ++chunk) {
+      for (const std::string& bytes : locals[chunk].strings) {
+        auto [it, added] = shared_dictionary_.try_emplace(bytes, shared_strings_.size());
+        if (added) shared_strings_.push_back(bytes);
+        remap[chunk].push_back(it->second);
+      }
+    }
+    ParallelPipeline::ForEach(ctx, chunks, [&](unsigned, uint64_t begin, uint64_t end) {
+      for (uint64_t chunk = begin; chunk < end; ++chunk) {
+        const uint64_t last = std::min(n, (chunk + 1) * kChunk);
+        for (uint64_t row = chunk * kChunk; row < last; ++row) {
+          if (codes[row] >= 2) codes[row] = remap[chunk][codes[row] - 2] + 2;
+        }
+      }
+    });
+    if (ctx.CountsMemory()) memory_.Add(ctx, n * sizeof(uint32_t));
+    shared_codes_[{id, index}] = std::move(codes);
   }
 
   void Fill(ExecContext& ctx) {
@@ -875,16 +1359,29 @@ class ScanAggregateOp final : public PhysicalOperator {
     }
     limits_.clear();
     uint64_t total = 0;
-    for (uint64_t t : shape_.scan->table_ids) {
-      limits_.push_back(store_->node_table(t).NumRows());
-      total += limits_.back();
+    if (range_limits_ != nullptr) {
+      limits_ = *range_limits_;
+    } else {
+      for (uint64_t t : shape_.scan->table_ids) {
+        limits_.push_back(store_->node_table(t).NumRows());
+        total += limits_.back();
+      }
     }
     unsigned workers = 1;
+    if (unique_rows_ && range_limits_ != nullptr) {
+      StartStream(ctx, range_begin_, range_end_);
+      return;
+    }
     if (ctx.tasks != nullptr && ctx.parallelism > 1 &&
         ctx.work_budget == std::numeric_limits<uint64_t>::max() &&
         total >= ParallelPipeline::kMinParallelRows) {
       workers = ctx.tasks->WorkersFor(total, ParallelPipeline::kMorselRows, ctx.parallelism);
     }
+    if (workers <= 1 && unique_rows_) {
+      StartStream(ctx, 0, total);
+      return;
+    }
+    BuildSharedCodes(ctx);
     if (workers <= 1) {
       workers_.push_back(std::make_unique<Worker>());
       InitWorker(*workers_[0], &ctx);
@@ -910,14 +1407,25 @@ class ScanAggregateOp final : public PhysicalOperator {
         throw;
       }
       for (auto& w : workers_) memory_.Absorb(w->memory);
+      if (unique_rows_) {
+        // One group per node: each morsel's groups, in its worker, are final.
+        for (size_t wi = 0; wi < workers_.size(); ++wi) {
+          const Worker& w = *workers_[wi];
+          for (size_t i = 0; i < w.segments.size(); ++i) {
+            const size_t end =
+                i + 1 < w.segments.size() ? w.segments[i + 1].second : w.groups.size();
+            segments_.push_back(
+                {w.segments[i].first, static_cast<uint32_t>(wi), w.segments[i].second, end});
+          }
+        }
+        std::sort(segments_.begin(), segments_.end(),
+                  [](const Segment& x, const Segment& y) { return x.item < y.item; });
+        AddProfile();
+        return;
+      }
       Merge(ctx);
     }
-    if (profile_ != nullptr) {
-      for (const auto& [op, count] : counted_ops_) {
-        for (const auto& w : workers_) (*profile_)[op].rows += w->rows[count];
-      }
-      (*profile_)[shape_.scan->children[0].get()].rows += 1;  // the scan's one input row
-    }
+    AddProfile();
     // Aggregation without keys yields one row even for empty input (count = 0).
     if (keys_.empty() && merged_->size() == 0) {
       merged_->Add(nullptr, nullptr, 0, HashKey(nullptr, 0, 0));
@@ -936,6 +1444,54 @@ class ScanAggregateOp final : public PhysicalOperator {
                                                   : m.first_edge[x] < m.first_edge[y];
       });
     }
+  }
+
+  // PROFILE: the rows the fused input operators would have produced (the workers' counts then
+  // start over).
+  void AddProfile() {
+    if (profile_ == nullptr) return;
+    for (const auto& [op, count] : counted_ops_) {
+      for (const auto& w : workers_) (*profile_)[op].rows += w->rows[count];
+    }
+    for (const auto& w : workers_) w->rows = {};
+    // The scan's one input row (a pipeline worker's morsels have none).
+    if (range_limits_ == nullptr) (*profile_)[shape_.scan->children[0].get()].rows += 1;
+  }
+
+  // Per node, streamed: the items [begin, end) run a batch at a time as Next() asks for rows.
+  void StartStream(ExecContext& ctx, uint64_t begin, uint64_t end) {
+    streaming_ = true;
+    if (workers_.empty()) {
+      workers_.push_back(std::make_unique<Worker>());
+      InitWorker(*workers_[0], &ctx);
+      workers_[0]->charge_groups = false;
+    }
+    Worker& w = *workers_[0];
+    w.ctx = &ctx;
+    w.groups.Clear();
+    w.segments.clear();
+    for (auto& c : w.current) c = {};
+    next_item_ = begin;
+    stream_end_ = end;
+    position_ = 0;
+  }
+
+  bool NextStreamed(ExecContext& ctx) {
+    Worker& w = *workers_[0];
+    while (position_ >= w.groups.size()) {
+      if (next_item_ >= stream_end_) {
+        memory_.Absorb(w.memory);
+        AddProfile();
+        return false;
+      }
+      w.groups.Clear();
+      position_ = 0;
+      const uint64_t end = std::min(stream_end_, next_item_ + kStreamBatch);
+      Run(w, next_item_, end);
+      next_item_ = end;
+    }
+    Emit(w.groups, position_++, ctx, w.strings);
+    return true;
   }
 
   // The workers' groups into the first worker's, string codes into its dictionary.
@@ -994,7 +1550,8 @@ class ScanAggregateOp final : public PhysicalOperator {
     strings_ = &into.strings;
   }
 
-  void Emit(const Groups& m, size_t g, ExecContext& ctx) const {
+  void Emit(const Groups& m, size_t g, ExecContext& ctx,
+            const std::vector<std::string>& strings) const {
     for (size_t k = 0; k < keys_.size(); ++k) {
       Value& out = ctx.frame[shape_.keys[k].slot];
       if (m.nulls[g] >> k & 1) {
@@ -1004,7 +1561,7 @@ class ScanAggregateOp final : public PhysicalOperator {
       const uint64_t code = m.codes[g * keys_.size() + k];
       const auto type = static_cast<Id>(m.types[g * keys_.size() + k]);
       if (string_key_[k]) {
-        out = Value::String((*strings_)[code]);
+        out = Value::String(strings[code]);
       } else if (type == Id::kInternalId) {
         out = Value::Id({code >> 48, code & ((uint64_t{1} << 48) - 1)});
       } else if (type == Id::kBool) {
@@ -1048,6 +1605,20 @@ class ScanAggregateOp final : public PhysicalOperator {
   bool frame_ = false;        // some term is evaluated over the frame: keep the ids there
   bool edge_keys_ = false;    // some key reads the reached node or the rel
   bool unique_rows_ = false;  // one row per group (groups are not indexed)
+  // Keys looked up in Worker::direct: the bits of each key's slot index (0: never).
+  size_t direct_bits_ = 0;
+  bool count_small_ = false;          // RunCountSmall applies
+  std::array<bool, 2> reads_args_{};  // some aggregate reads an argument per node, per edge
+  static constexpr uint64_t kDirectAfter = 1024;  // rows first (a small input keeps to hashing)
+  // RunBlocks: scanned nodes and edges per block (at most: a node's edges are never split).
+  static constexpr size_t kBlockNodes = 64;
+  static constexpr size_t kBlockEdges = 1024;
+  // BuildSharedCodes: tables of at least so many rows, columns of at most so many strings.
+  static constexpr uint64_t kMinSharedRows = ParallelPipeline::kMinParallelRows;
+  static constexpr size_t kMaxSharedStrings = 4096;
+  std::map<std::pair<TableId, size_t>, std::vector<uint32_t>> shared_codes_;
+  std::vector<std::string> shared_strings_;
+  std::unordered_map<std::string, uint32_t, Worker::StringHash, std::equal_to<>> shared_dictionary_;
 
   PlanProfile* profile_;
   std::vector<std::pair<const LogicalOperator*, RowCount>> counted_ops_;
@@ -1058,18 +1629,48 @@ class ScanAggregateOp final : public PhysicalOperator {
   Groups* merged_ = nullptr;
   const std::vector<std::string>* strings_ = nullptr;
   std::vector<size_t> order_;
+  // Per node, run standalone on several threads: one worker's groups of one morsel run.
+  struct Segment {
+    uint64_t item;  // the run's first item
+    uint32_t worker;
+    size_t group, end;
+  };
+  std::vector<Segment> segments_;
   size_t position_ = 0;
   bool filled_ = false;
+  // Per node, streamed (serially, or as a pipeline's bottom over the range it is given).
+  static constexpr uint64_t kStreamBatch = 256;
+  bool streaming_ = false;
+  uint64_t next_item_ = 0, stream_end_ = 0;
+  const std::vector<uint64_t>* range_limits_ = nullptr;
+  uint64_t range_begin_ = 0, range_end_ = 0;
   MemoryCharge memory_;
 };
 
 }  // namespace
 
 OperatorPtr MakeScanAggregate(const LogicalOperator& breaker, bool under_limit,
-                              PlanProfile* profile) {
+                              const catalog::Catalog* catalog, PlanProfile* profile) {
   std::optional<ScanAggregateShape> shape = planner::MatchScanAggregate(breaker, under_limit);
   if (!shape) return nullptr;
-  return std::make_unique<ScanAggregateOp>(breaker, std::move(*shape), profile);
+  const bool per_node = PerNodeShape(breaker, *shape, catalog);
+  return std::make_unique<ScanAggregateOp>(breaker, std::move(*shape), per_node, profile);
+}
+
+const LogicalOperator* PerNodeScanAggregate(const LogicalOperator& op,
+                                            const catalog::Catalog* catalog) {
+  if (!op.fused || op.kind != planner::LogicalOpKind::kAggregate) return nullptr;
+  std::optional<ScanAggregateShape> shape = planner::MatchScanAggregate(op, false);
+  if (!shape || !PerNodeShape(op, *shape, catalog)) return nullptr;
+  return shape->scan;
+}
+
+OperatorPtr MakeScanAggregateSource(const LogicalOperator& op, const catalog::Catalog* /*catalog*/,
+                                    PlanProfile* profile, MorselSource** source) {
+  std::optional<ScanAggregateShape> shape = planner::MatchScanAggregate(op, false);
+  auto out = std::make_unique<ScanAggregateOp>(op, std::move(*shape), true, profile);
+  *source = out.get();
+  return out;
 }
 
 }  // namespace graphdb::exec

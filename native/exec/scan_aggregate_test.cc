@@ -29,7 +29,7 @@ class ScanAggregateTest : public ::testing::Test {
     const std::string n = std::to_string(kNodes);
     Exec(slot,
          "CREATE NODE TABLE P(id INT64 PRIMARY KEY, age INT64, city STRING, score DOUBLE, ok "
-         "BOOL, small INT32)");
+         "BOOL, small INT32, name STRING)");
     Exec(slot, "CREATE NODE TABLE Q(id INT64 PRIMARY KEY, city STRING, age INT64)");
     Exec(slot, "CREATE NODE TABLE Empty(id INT64 PRIMARY KEY, name STRING)");
     Exec(slot, "CREATE REL TABLE R(FROM P TO P, FROM P TO Q, since DATE, w INT64)");
@@ -42,7 +42,7 @@ class ScanAggregateTest : public ::testing::Test {
                    "= 0 THEN concat('a rather long city name ', CAST(i % 5 AS STRING)) ELSE "
                    "concat('c', CAST(i % 7 AS STRING)) END, score: CAST(i % 11 AS DOUBLE) / 4, ok: "
                    "i % 4 = "
-                   "0, small: CAST(i % 9 AS INT32)})");
+                   "0, small: CAST(i % 9 AS INT32), name: concat('n', CAST(i % 9000 AS STRING))})");
     Exec(slot,
          "UNWIND range(0, 99) AS i CREATE (:Q {id: i, city: concat('q', CAST(i % 3 AS "
          "STRING)), age: CASE WHEN i % 5 = 0 THEN NULL ELSE i END})");
@@ -124,8 +124,28 @@ class ScanAggregateTest : public ::testing::Test {
         // Grouped by the node itself; counted expansions (degrees).
         {"MATCH (a:P)<-[:R]-(:P)", "", "WITH a, count(*) AS d RETURN d, count(*) AS n"},
         {"MATCH (a:P)-[:R|S]-(x)", "", "RETURN a.id AS id, count(*) AS c"},
+        // String keys of many distinct values (more than the shared codes take).
+        {"MATCH (a:P)-[:R]->(b:P)", "", "RETURN b.name AS n, a.city AS c, count(*) AS k"},
+        {"MATCH (a:P)-[:R]->(b:P)", "b.age < 30", "RETURN DISTINCT a.name AS n, b.city AS c"},
+        // One group per node (the node or its table's primary key), streamed: on its own, and
+        // as the bottom of the parallel histogram, top-k, sort or aggregate above it.
+        {"MATCH (a)<-[:R|S]-()", "", "RETURN a AS a, a.city AS c, count(*) AS d"},
+        {"MATCH (a:P)<-[:R]-(:P)", "",
+         "RETURN a.id AS id, count(*) AS c ORDER BY c DESC, id LIMIT 10"},
+        {"MATCH (a)-[:R|S]-()", "", "WITH a, count(*) AS d RETURN d, a.age ORDER BY d, a.age"},
+        {"MATCH (a:P)<-[:R]-(:P)", "",
+         "WITH a.city AS c, a, count(*) AS d RETURN c, sum(d) AS s, count(*) AS n, max(d) AS m"},
+        {"MATCH (p:P)", "p.age > 3",
+         "WITH p.id AS id, p.age / 10 AS g, count(*) AS n, max(p.city) AS m RETURN g, sum(n), "
+         "min(m)"},
         // No expansion.
         {"MATCH (p:P)", "", "RETURN p.age AS age, count(*) AS n, avg(p.score) AS s"},
+        // Rows counted per small integer key in a local array (NULLs and values past it
+        // the usual way).
+        {"MATCH (p:P)", "", "RETURN p.age AS age, count(*) AS n"},
+        {"MATCH (p:P)", "", "RETURN p.small AS s, count(*) AS n"},
+        {"MATCH (p:P)", "", "RETURN p.id % 5000 AS m, count(*) AS n"},
+        {"MATCH (p)", "", "RETURN p.age / 10 AS band, count(*) AS n"},
         {"MATCH (p)", "p.age > 30", "RETURN p.city AS c, count(*) AS n, sum(p.age) AS s"},
         {"MATCH (p)", "p.age < 9", "RETURN p AS p, p.city AS c, count(*) AS n, max(p.age) AS m"},
         // No keys.

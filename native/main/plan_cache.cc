@@ -262,6 +262,9 @@ bool InlineSafeOperator(const planner::LogicalOperator& op, const catalog::Catal
       for (const auto* key : op.build_keys) {
         if (!safe(key)) return false;
       }
+      for (const auto* predicate : op.predicates) {
+        if (!safe(predicate)) return false;
+      }
       break;
     case LogicalOpKind::kExpand:
       if (const binder::BoundRelPattern* rel = op.rel_pattern) {

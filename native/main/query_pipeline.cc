@@ -30,11 +30,20 @@ namespace graphdb {
 
 namespace {
 
-// The setting file_search_path of a connection ("" when unset).
-std::string FileSearchPath(const binder::SessionSettings& settings) {
-  auto it = settings.find("file_search_path");
-  if (it == settings.end() || it->second.is_null()) return "";
-  return std::string(it->second.GetString());
+// The connection's setting `name`, or null when it is unset or NULL. Most connections set
+// nothing: that case costs no hashing (every statement asks).
+const Value* SessionSetting(const binder::SessionSettings& settings, const std::string& name) {
+  if (settings.empty()) return nullptr;
+  auto it = settings.find(name);
+  return it == settings.end() || it->second.is_null() ? nullptr : &it->second;
+}
+
+// The setting file_search_path of a connection ("" when unset); valid while the settings are
+// not changed.
+std::string_view FileSearchPath(const binder::SessionSettings& settings) {
+  static const std::string kName = "file_search_path";
+  const Value* v = SessionSetting(settings, kName);
+  return v ? v->GetString() : std::string_view();
 }
 
 // The session's state for extension table functions (projected graphs), made on first use.
@@ -140,8 +149,8 @@ std::shared_ptr<const CompiledQuery> CompileStatement(
     StatementMemo* memo = nullptr) {
   if (memo == nullptr && session != nullptr) memo = &session->statements;
   // LOAD FROM finds its files as it binds, through the session's file_search_path.
-  const std::string search_path = session ? FileSearchPath(session->settings) : std::string();
-  ScopedFileSearchPath searched(session ? std::string_view(search_path) : CurrentFileSearchPath());
+  ScopedFileSearchPath searched(session ? FileSearchPath(session->settings)
+                                        : CurrentFileSearchPath());
   const StorageEstimates estimates(db);
   std::shared_ptr<const CompiledQuery> compiled =
       memo ? memo->Compile(db.plan_cache(), statement, params, db.catalog(), &estimates)
@@ -212,9 +221,10 @@ unsigned StatementParallelism(Database& db, const Session* session) {
   if (control != nullptr && control->threads() != 0)
     threads = std::min(threads, control->threads());
   if (!session) return threads;
-  auto it = session->settings.find("threads");
-  if (it == session->settings.end() || it->second.is_null()) return threads;
-  const uint64_t setting = it->second.GetUInt();
+  static const std::string kName = "threads";
+  const Value* v = SessionSetting(session->settings, kName);
+  if (v == nullptr) return threads;
+  const uint64_t setting = v->GetUInt();
   return setting == 0 ? threads : static_cast<unsigned>(std::min<uint64_t>(setting, threads));
 }
 
@@ -566,8 +576,8 @@ exec::QueryResult RunStatement(Database& db, const parser::ParsedStatement& stat
   if (reports) session->progress.Reset();
   ScopedProgress progress_scope(reports ? &session->progress : nullptr);
   // For the files of LOAD FROM in the queries a statement runs (COPY FROM a query, say).
-  const std::string search_path = session ? FileSearchPath(session->settings) : std::string();
-  ScopedFileSearchPath searched(session ? std::string_view(search_path) : CurrentFileSearchPath());
+  ScopedFileSearchPath searched(session ? FileSearchPath(session->settings)
+                                        : CurrentFileSearchPath());
   const uint64_t query_id = db.NextQueryId();
   if (session) session->query_id = query_id;
   if (statement.explain && statement.kind != parser::StatementKind::kQuery &&

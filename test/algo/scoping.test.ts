@@ -23,7 +23,9 @@ beforeAll(async () => {
     autoCompaction: false,
     console: false,
     maxOpenTransactions: 3,
-    txIdleTimeoutMs: 300,
+    // Long enough that the transactions the tests hold open between requests do not expire on a
+    // loaded machine (300 ms once did); the expiry case waits for it.
+    txIdleTimeoutMs: 2000,
   });
   url = await service.start();
   driver = neo4j.driver(`bolt://127.0.0.1:${service.boltPort}`, neo4j.auth.basic('neo4j', 'x'));
@@ -101,7 +103,7 @@ describe('projected graphs over HTTP', () => {
       expect((await inTx(id, PROJECT)).status).toBe(200);
       if (end === 'commit') expect((await call('POST', `/tx/${id}/commit`)).status).toBe(200);
       if (end === 'rollback') expect((await call('DELETE', `/tx/${id}`)).status).toBe(200);
-      if (end === 'expiry') await waitFor(() => service.pool?.inUse === 0, 5000, 'the idle rollback');
+      if (end === 'expiry') await waitFor(() => service.pool?.inUse === 0, 15000, 'the idle rollback');
       // The next transaction may get the same slot back: no graph is left on it.
       await expectMissingInNewTx();
       expectMissing(await cypher(USE));

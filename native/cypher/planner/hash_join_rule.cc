@@ -22,7 +22,9 @@
 #include <cmath>
 #include <optional>
 
+#include "common/stack_guard.h"
 #include "cypher/planner/planner.h"
+#include "function/aggregate_function.h"
 
 namespace graphdb::planner {
 
@@ -198,6 +200,94 @@ bool ChooseHashJoin(const LogicalOperator& left, const LogicalOperator& right,
   const double hashed = right_cost + left_rows + right_rows;
   *build_left = left_rows * 2 < right_rows;
   return hashed < nested;
+}
+
+namespace {
+
+bool RunsAnywhere(const BoundExpression& e) {
+  if (!e.IsDeterministic()) return false;
+  if (e.kind == ExprKind::kSubquery) return false;
+  return std::all_of(e.children.begin(), e.children.end(),
+                     [](const auto& child) { return RunsAnywhere(*child); });
+}
+
+bool ReadsAny(const BoundExpression& e, const std::set<SlotId>& slots) {
+  std::set<SlotId> read;
+  CollectExpressionSlots(e, read);
+  return std::any_of(read.begin(), read.end(), [&slots](SlotId s) { return slots.count(s) > 0; });
+}
+
+// count(x) of a variable (or its id): the variable's slot.
+std::optional<SlotId> CountedSlot(const BoundExpression& aggregate) {
+  if (aggregate.aggregate->name != "count" || aggregate.aggregate->distinct ||
+      aggregate.children.size() != 1) {
+    return std::nullopt;
+  }
+  const BoundExpression* arg = aggregate.children[0].get();
+  if (arg->kind == ExprKind::kGraphFunction && arg->name == "id" && arg->children.size() == 1) {
+    arg = arg->children[0].get();
+  }
+  if (arg->kind != ExprKind::kVariable) return std::nullopt;
+  return arg->slot;
+}
+
+[[gnu::noinline]] void RewriteJoin(LogicalOperatorPtr& op, uint32_t* num_slots) {
+  // FILTER over HASH_JOIN: its conjuncts (ready at the join, in their order) are checked per
+  // match inside the join, the typed ones on values kept with the build rows. Conjuncts that
+  // must run on the statement's thread (subqueries, random()) stay a filter.
+  while (op->kind == LogicalOpKind::kFilter && op->children.size() == 1 &&
+         op->children[0]->kind == LogicalOpKind::kHashJoin && !op->children[0]->weighted &&
+         std::all_of(op->predicates.begin(), op->predicates.end(),
+                     [](const BoundExpression* p) { return RunsAnywhere(*p); })) {
+    LogicalOperatorPtr join = std::move(op->children[0]);
+    join->predicates.insert(join->predicates.end(), op->predicates.begin(), op->predicates.end());
+    op = std::move(join);
+  }
+  // An aggregation of counts over the join, reading nothing the build side binds: the join
+  // counts each probe row's matches (count(*) and count(x) add the weight, min, max and
+  // DISTINCT see the row once).
+  if (op->kind != LogicalOpKind::kAggregate || op->weighted || op->fused ||
+      op->children.size() != 1 || op->children[0]->kind != LogicalOpKind::kHashJoin ||
+      op->children[0]->weighted) {
+    return;
+  }
+  LogicalOperator& join = *op->children[0];
+  const std::set<SlotId> built(join.slots.begin(), join.slots.end());
+  for (const auto& item : op->items) {
+    if (ReadsAny(*item.expr, built)) return;
+  }
+  std::vector<size_t> every_row;
+  for (size_t i = 0; i < op->aggregates.size(); ++i) {
+    const BoundExpression& a = *op->aggregates[i];
+    if (!a.aggregate) return;
+    const auto& fn = *a.aggregate;
+    if (fn.name != "count_star" && fn.name != "count" && !fn.distinct && fn.name != "min" &&
+        fn.name != "max") {
+      return;
+    }
+    if (std::optional<SlotId> counted = CountedSlot(a); counted && built.count(*counted)) {
+      every_row.push_back(i);  // a build variable: bound on every match
+      continue;
+    }
+    if (ReadsAny(a, built)) return;
+  }
+  join.weighted = true;
+  join.weight_slot = (*num_slots)++;
+  op->weighted = true;
+  op->weight_slot = join.weight_slot;
+  op->every_row = std::move(every_row);
+}
+
+void RewriteJoins(LogicalOperatorPtr& op, uint32_t* num_slots) {
+  CheckStackDepth();  // the plan's depth is bounded by the query's steps (parser.h)
+  for (auto& child : op->children) RewriteJoins(child, num_slots);
+  RewriteJoin(op, num_slots);
+}
+
+}  // namespace
+
+void ApplyHashJoinRule(LogicalOperatorPtr& root, uint32_t* num_slots) {
+  RewriteJoins(root, num_slots);
 }
 
 }  // namespace graphdb::planner

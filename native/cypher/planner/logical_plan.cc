@@ -149,11 +149,13 @@ void LogicalOperator::AppendTo(std::string& out, int indent,
       if (expr) out += " " + expr->text;
       break;
     case LogicalOpKind::kHashJoin:
-      // HASH_JOIN a.name = b.name build=right: the keys, and which part of the query the
-      // hash table holds (the second child below).
+      // HASH_JOIN a.name = b.name where a.city <> b.city count weight=5 build=right: the
+      // keys, the residual conjuncts, the count mode, and which part of the query the hash
+      // table holds (the second child below).
       for (size_t i = 0; i < predicates.size(); ++i) {
-        out += (i == 0 ? " " : " AND ") + predicates[i]->text;
+        out += (i == 0 ? " " : i == probe_keys.size() ? " where " : " AND ") + predicates[i]->text;
       }
+      if (weighted) out += " count weight=" + std::to_string(weight_slot);
       out += build_left ? " build=left" : " build=right";
       break;
     case LogicalOpKind::kAggregate:

@@ -104,9 +104,10 @@ struct LogicalOperator {
   // kProjection items; kAggregate: keys in items, aggregates in aggregates.
   std::vector<LogicalSlotExpr> items;
   std::vector<const BoundExpression*> aggregates;
-  // kAggregate over a kCountExpand: each input row stands for `weight_slot` rows, and the
-  // aggregates at the indexes in every_row (count(x) of a variable the kCountExpand binds)
-  // count every row.
+  // kAggregate over a kCountExpand (or a counting kHashJoin): each input row stands for
+  // `weight_slot` rows, and the aggregates at the indexes in every_row (count(x) of a variable
+  // the kCountExpand or the join's build side binds) count every row. kHashJoin: `weighted`
+  // when it counts its matches into `weight_slot` (hash_join_rule.cc).
   bool weighted = false;
   SlotId weight_slot = 0;
   std::vector<size_t> every_row;
@@ -121,7 +122,8 @@ struct LogicalOperator {
   // its rel_slot (without children).
   std::vector<std::unique_ptr<LogicalOperator>> closing;
   // kHashJoin: the keys each side's rows are matched on (each evaluated over its own side's
-  // slots), the equality conjuncts they come from (predicates, for EXPLAIN), the slots the
+  // slots), the equality conjuncts they come from (the first predicates, for EXPLAIN; the
+  // predicates after them are residual conjuncts each match must satisfy), the slots the
   // build side binds (in `slots`, restored from its rows for each match), and whether the
   // build side is the part of the query written first (build_left) or the one after it.
   std::vector<const BoundExpression*> probe_keys, build_keys;

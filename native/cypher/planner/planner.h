@@ -117,6 +117,11 @@ bool ChooseHashJoin(const LogicalOperator& left, const LogicalOperator& right,
                     bool* build_left);
 // factorized_count.cc: takes new frame slots from *num_slots.
 void ApplyFactorizedCountRule(LogicalOperatorPtr& root, uint32_t* num_slots);
+// hash_join_rule.cc: a FILTER right above a HASH_JOIN becomes the join's residual conjuncts,
+// and a join below an aggregation of counts (count, count(*); min, max and DISTINCT of the
+// probe side) that reads nothing of its build side counts its matches into a new weight slot
+// instead of producing them.
+void ApplyHashJoinRule(LogicalOperatorPtr& root, uint32_t* num_slots);
 // factorized_count.cc: a subquery plan whose rows are only counted (EXISTS / COUNT), when it
 // is a run of countable expansions over its argument row, becomes one kCountExpand whose slot
 // (the last counted target's, which nothing else reads) holds the number of rows; true then.
