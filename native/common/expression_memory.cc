@@ -11,6 +11,15 @@ int64_t RoundUp(int64_t bytes) {
 
 }  // namespace
 
+void ExpressionMemory::Rebind(StatementControl* control) {
+  if (control == control_ && counts_ && charged_ != 0) control_->ChargeMemory(-charged_);
+  control_ = control;
+  counts_ = control != nullptr && control->max_memory_bytes() != 0;
+  held_ = 0;
+  charged_ = 0;
+  next_ = kGranule;
+}
+
 void ExpressionMemory::Grow() {
   if (control_ == nullptr) {
     next_ = held_ + kGranule;

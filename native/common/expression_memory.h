@@ -29,6 +29,11 @@
 // builds much notices a cancel within 64 KiB of building. Without a memory limit `held` is
 // never given back (the evaluator skips its bookkeeping) and only paces these polls.
 //
+// Workers. A parallel pipeline's worker contexts (exec/parallel_pipeline.h) are kept from run to
+// run of a plan, so from statement to statement: each run re-points its workers' accounts at the
+// running statement's control (Rebind). All of them then charge that one control, whose counter
+// is atomic, so the statement's limit holds for the sum over its threads, not per thread.
+//
 // Thread-safety: owned by one ExecContext, used on the thread running it.
 #pragma once
 
@@ -47,6 +52,12 @@ class ExpressionMemory {
       : control_(control), counts_(control != nullptr && control->max_memory_bytes() != 0) {}
   ExpressionMemory(const ExpressionMemory&) = delete;
   ExpressionMemory& operator=(const ExpressionMemory&) = delete;
+
+  // Counts for `control` from now on (a worker's account, kept from statement to statement,
+  // before it works for another): a fresh count; what the account still held for its control
+  // was given back when its last evaluation ended (the rest, if any, is given back now when the
+  // control stays the same, and dropped with a control whose statement ended).
+  void Rebind(StatementControl* control);
 
   // Whether held values are counted (the statement has a memory limit): the evaluator's
   // bookkeeping runs only then.

@@ -256,8 +256,16 @@ OperatorPtr MapPlan(const LogicalOperator& op, const catalog::Catalog* catalog,
   return MapOperators(op, catalog, profile, leaf, false);
 }
 
+const LogicalOperator& SubqueryPlans::For(const binder::BoundQueryPart& part) {
+  std::lock_guard<std::mutex> lock(mu_);
+  planner::LogicalOperatorPtr& plan = plans_[&part];
+  if (!plan) plan = planner::PlanSubquery(part, *catalog_);
+  return *plan;
+}
+
 struct SubqueryRunner::Plan {
-  planner::LogicalOperatorPtr logical;
+  planner::LogicalOperatorPtr owned;  // the logical plan, unless a SubqueryPlans holds it
+  const LogicalOperator* logical = nullptr;
   OperatorPtr physical;
   // A counted plan (planner::ApplySubqueryCountRule): one row, the count in logical->slot. Its
   // counts per node (and filter results) stay valid between rows of one statement as long as
@@ -268,7 +276,9 @@ struct SubqueryRunner::Plan {
   QueryCounters counters;
 };
 
-SubqueryRunner::SubqueryRunner(const catalog::Catalog* catalog) : catalog_(catalog) {}
+SubqueryRunner::SubqueryRunner(const catalog::Catalog* catalog,
+                               std::shared_ptr<SubqueryPlans> shared)
+    : catalog_(catalog), shared_(std::move(shared)) {}
 SubqueryRunner::~SubqueryRunner() = default;
 
 uint64_t SubqueryRunner::CountRows(const binder::BoundQueryPart& part, ExecContext& ctx,
@@ -277,7 +287,12 @@ uint64_t SubqueryRunner::CountRows(const binder::BoundQueryPart& part, ExecConte
   if (!plan) {
     if (!catalog_) ThrowNotSupported("subqueries need a database with storage");
     plan = std::make_unique<Plan>();
-    plan->logical = planner::PlanSubquery(part, *catalog_);
+    if (shared_) {
+      plan->logical = &shared_->For(part);
+    } else {
+      plan->owned = planner::PlanSubquery(part, *catalog_);
+      plan->logical = plan->owned.get();
+    }
     plan->counted = plan->logical->kind == planner::LogicalOpKind::kCountExpand;
     plan->physical = MapPlan(*plan->logical, catalog_);
   }

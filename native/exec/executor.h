@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 
@@ -34,12 +35,30 @@ OperatorPtr MapPlan(const planner::LogicalOperator& op, const catalog::Catalog* 
 std::string ProfileText(const planner::LogicalOperator& root, const PlanProfile& profile,
                         const catalog::Catalog* catalog = nullptr);
 
+// The logical plans of subqueries, each planned once for several SubqueryRunners: the workers
+// of a parallel pipeline (exec/parallel_pipeline.h), so that what their operators share with
+// the statement's other threads, keyed by logical operator, is shared.
+//
+// Thread-safety: For may be called from several threads at once.
+class SubqueryPlans {
+ public:
+  explicit SubqueryPlans(const catalog::Catalog* catalog) : catalog_(catalog) {}
+  // The plan of `part` (planned on the first call); lives as long as this.
+  const planner::LogicalOperator& For(const binder::BoundQueryPart& part);
+
+ private:
+  const catalog::Catalog* catalog_;
+  std::mutex mu_;
+  std::unordered_map<const binder::BoundQueryPart*, planner::LogicalOperatorPtr> plans_;
+};
+
 // Runs correlated subqueries (EXISTS / COUNT) for the expression evaluator: each is planned
 // once and re-opened for every outer row over the shared frame.
 class SubqueryRunner {
  public:
-  // `catalog`: as MapPlan's.
-  explicit SubqueryRunner(const catalog::Catalog* catalog);
+  // `catalog`: as MapPlan's. `shared`: where the logical plans come from (null: planned here).
+  explicit SubqueryRunner(const catalog::Catalog* catalog,
+                          std::shared_ptr<SubqueryPlans> shared = nullptr);
   ~SubqueryRunner();
   // The rows `part` produces for the current frame, counting at most `limit`.
   uint64_t CountRows(const binder::BoundQueryPart& part, ExecContext& ctx, uint64_t limit);
@@ -49,6 +68,7 @@ class SubqueryRunner {
  private:
   struct Plan;
   const catalog::Catalog* catalog_;
+  std::shared_ptr<SubqueryPlans> shared_;
   uint64_t statement_ = 0;
   std::unordered_map<const binder::BoundQueryPart*, std::unique_ptr<Plan>> plans_;
 };

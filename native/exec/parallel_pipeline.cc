@@ -20,9 +20,11 @@ using planner::LogicalOpKind;
 
 namespace {
 
+bool SubqueryShareable(const binder::BoundQueryPart& part);
+
 // Whether threads may evaluate `expr` at once: it calls no non-deterministic function (random(),
-// nextval(): shared state, and an answer that would depend on the thread) and runs no subquery
-// (a SubqueryRunner serves one thread).
+// nextval(): shared state, and an answer that would depend on the thread) and its subqueries
+// (EXISTS, COUNT; each worker runs them with its own SubqueryRunner) only read the graph.
 bool Shareable(const BoundExpression* expr) {
   if (expr == nullptr) return true;
   if (!expr->IsDeterministic()) return false;
@@ -30,8 +32,38 @@ bool Shareable(const BoundExpression* expr) {
   while (!stack.empty()) {
     const BoundExpression* e = stack.back();
     stack.pop_back();
-    if (e->kind == ExprKind::kSubquery) return false;
+    if (e->kind == ExprKind::kSubquery && (!e->subquery || !SubqueryShareable(*e->subquery))) {
+      return false;
+    }
     for (const auto& child : e->children) stack.push_back(child.get());
+  }
+  return true;
+}
+
+// Whether workers may run the subquery `part` at once, each with its own operators: MATCH
+// clauses alone (they only read), whose expressions are Shareable.
+bool SubqueryShareable(const binder::BoundQueryPart& part) {
+  for (const binder::BoundClause& clause : part.clauses) {
+    if (clause.kind != binder::BoundClause::Kind::kMatch || !Shareable(clause.where.get())) {
+      return false;
+    }
+    for (const binder::BoundPattern& pattern : clause.patterns) {
+      if (!Shareable(pattern.path_expr.get())) return false;
+      for (const binder::BoundNodePattern& node : pattern.nodes) {
+        for (const auto& p : node.properties) {
+          if (!Shareable(p.value.get())) return false;
+        }
+      }
+      for (const binder::BoundRelPattern& rel : pattern.rels) {
+        for (const auto& p : rel.properties) {
+          if (!Shareable(p.value.get())) return false;
+        }
+        if (!Shareable(rel.step_predicate.get()) || !Shareable(rel.weight.get()) ||
+            !Shareable(rel.node_step_predicate.get())) {
+          return false;
+        }
+      }
+    }
   }
   return true;
 }
@@ -61,6 +93,7 @@ const LogicalOperator* PipelineScan(const LogicalOperator& op, const catalog::Ca
         if (cur->variable_length) return nullptr;
         break;
       case LogicalOpKind::kCountExpand:
+      case LogicalOpKind::kSemiJoin:  // keeps the neighbours of its last node: one per worker
       case LogicalOpKind::kIntersect: break;
       case LogicalOpKind::kIndexSeek:
         if (!Shareable(cur->key_expr)) return nullptr;
@@ -187,7 +220,10 @@ class RangeScanOp final : public PhysicalOperator, public FilterableScan, public
 }  // namespace
 
 struct ParallelPipeline::Worker {
+  explicit Worker(const catalog::Catalog* catalog, std::shared_ptr<SubqueryPlans> plans)
+      : subqueries(catalog, std::move(plans)) {}
   ExecContext ctx;
+  SubqueryRunner subqueries;  // the worker's own plans of the pipeline's subqueries
   PlanProfile profile;
   OperatorPtr root;
   MorselSource* scan = nullptr;
@@ -243,10 +279,16 @@ void ParallelPipeline::ForEach(ExecContext& ctx, uint64_t n, const TaskPool::Bod
   ctx.tasks->ParallelFor(n, 1, ctx.parallelism, body);
 }
 
-void ParallelPipeline::ShareStatement(const ExecContext& ctx, ExecContext& wctx) {
+void ParallelPipeline::ShareStatement(ExecContext& ctx, ExecContext& wctx) {
   wctx.frame = ctx.frame;
   wctx.params = ctx.params;
+  // The statement's instant, fixed before the workers copy it (else each would read the clock).
+  ctx.fn_ctx.Now();
   wctx.fn_ctx = ctx.fn_ctx;
+  // The worker's own account of built values (the statement's is not thread-safe), charging the
+  // statement's control (shared, atomic: its limit holds for all threads together).
+  wctx.fn_ctx.memory = &wctx.expr_memory;
+  wctx.expr_memory.Rebind(ctx.control);
   wctx.graph = ctx.graph;
   wctx.store = ctx.store;
   wctx.settings = ctx.settings;
@@ -272,7 +314,8 @@ bool ParallelPipeline::Run(ExecContext& ctx, const std::function<void(unsigned)>
   if (workers <= 1) return false;
 
   while (workers_.size() < workers) {
-    auto worker = std::make_unique<Worker>();
+    if (!subquery_plans_) subquery_plans_ = std::make_shared<SubqueryPlans>(catalog_);
+    auto worker = std::make_unique<Worker>(catalog_, subquery_plans_);
     MorselSource* scan = nullptr;
     const LogicalOperator* scan_op = &scan_;
     PlanProfile* profile = profile_ ? &worker->profile : nullptr;
@@ -323,6 +366,8 @@ bool ParallelPipeline::Run(ExecContext& ctx, const std::function<void(unsigned)>
   for (unsigned w = 0; w < workers; ++w) {
     ShareStatement(ctx, workers_[w]->ctx);
     workers_[w]->ctx.next_morsel = false;
+    workers_[w]->ctx.subqueries = &workers_[w]->subqueries;
+    workers_[w]->subqueries.NewStatement();  // what its plans learnt of the graph is stale
   }
   prepare(workers);
   ctx.tasks->ParallelFor(total, kMorselRows, ctx.parallelism,

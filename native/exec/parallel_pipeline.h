@@ -5,13 +5,15 @@
 // (a leaf: its input is the single empty row; or a fused aggregation over one that makes one
 // row per node, exec/scan_aggregate.h), then any of filters, projections, UNWIND,
 // fixed-length expansions, cycle intersections, factorized counts, index seeks, further
-// node scans and hash joins (probed by every worker; the build side runs once, on the caller,
-// before the workers start, into one table they all read). When the input of a breaker is such a
-// chain (For() decides, when the plan is mapped), the breaker may run it in parallel: the rows of
-// the bottom scan's tables, laid end to end, are cut into morsels; every worker thread
-// (common/task_pool.h) runs its own copy of the chain over the morsels it takes, with its own
-// ExecContext (a copy of the caller's frame, so a correlated input sees the outer row), and hands
-// each row to the breaker's consume callback, which keeps per-worker partial state (a partial
+// node scans, semi and anti joins, and hash joins (probed by every worker; the build side runs
+// once, on the caller, before the workers start, into one table they all read). Filters and
+// projections may run EXISTS and COUNT subqueries that only read: each worker runs them with
+// its own SubqueryRunner (its own operators, and what their counts memoise). When the input of a
+// breaker is such a chain (For() decides, when the plan is mapped), the breaker may run it in
+// parallel: the rows of the bottom scan's tables, laid end to end, are cut into morsels; every
+// worker thread (common/task_pool.h) runs its own copy of the chain over the morsels it takes, with
+// its own ExecContext (a copy of the caller's frame, so a correlated input sees the outer row), and
+// hands each row to the breaker's consume callback, which keeps per-worker partial state (a partial
 // aggregate, a run of rows to sort, a top-k heap, a set of seen keys). The breaker merges the
 // partials after Run() returns.
 //
@@ -42,6 +44,8 @@
 
 namespace graphdb::exec {
 
+class SubqueryPlans;  // exec/executor.h
+
 // The bottom of a worker's copy of a pipeline: reads the items [begin, end) of the rows of the
 // bottom scan's tables laid end to end (`limits`: each table's row count when the run started).
 // A node scan, or a per-node fused aggregation over one (exec/scan_aggregate.h).
@@ -62,10 +66,10 @@ class ParallelPipeline {
 
   // A runner for the input of `breaker` (a kAggregate, kSort (also a top-k) or kDistinct), or null
   // when that input is no such pipeline, or reads something workers may not share (a
-  // non-deterministic function, a subquery), or the breaker cannot merge partial results
-  // (collect(), whose list keeps the input order; a DISTINCT under a LIMIT, which stops reading
-  // early). `under_limit`: the breaker is the input of a SKIP / LIMIT. `catalog` and `profile`: as
-  // MapPlan's; with a profile, each worker's operators count into it after the run.
+  // non-deterministic function, a subquery that writes or calls one), or the breaker cannot merge
+  // partial results (collect(), whose list keeps the input order; a DISTINCT under a LIMIT, which
+  // stops reading early). `under_limit`: the breaker is the input of a SKIP / LIMIT. `catalog` and
+  // `profile`: as MapPlan's; with a profile, each worker's operators count into it after the run.
   static std::unique_ptr<ParallelPipeline> For(const planner::LogicalOperator& breaker,
                                                bool under_limit, const catalog::Catalog* catalog,
                                                PlanProfile* profile);
@@ -89,9 +93,11 @@ class ParallelPipeline {
   static void ForEach(ExecContext& ctx, uint64_t n, const TaskPool::Body& body);
 
   // Gives a worker's context what it shares with the statement's `ctx`: the frame (the outer
-  // row of a correlated input), parameters, function context, graph, store, settings, query id
-  // and control; no work budget.
-  static void ShareStatement(const ExecContext& ctx, ExecContext& worker);
+  // row of a correlated input), parameters, function context (its instant fixed first, in
+  // `ctx` too), graph, store, settings, query id and control; no work budget. The worker's
+  // expr_memory is re-pointed at the statement's control and its fn_ctx.memory at it, so
+  // functions on the worker charge the worker's own account.
+  static void ShareStatement(ExecContext& ctx, ExecContext& worker);
 
  private:
   struct Worker;
@@ -107,6 +113,8 @@ class ParallelPipeline {
   PlanProfile* profile_;
   std::vector<std::unique_ptr<Worker>> workers_;  // kept from run to run
   std::vector<std::unique_ptr<Join>> joins_;      // kept from run to run
+  // The subqueries' logical plans, one for all workers (each worker's runner holds it too).
+  std::shared_ptr<SubqueryPlans> subquery_plans_;
 };
 
 // EXPLAIN's notes for the plan under `root`: for each pipeline breaker whose input may run
