@@ -138,16 +138,16 @@ class IntersectHubTest : public ::testing::Test {
     Run(session_, "CREATE REL TABLE R(FROM P TO P)");
     const std::string n = std::to_string(kNodes);
     Run(session_, "UNWIND range(0, " + std::to_string(kNodes - 1) + ") AS i CREATE (:P {id: i})");
-    // Six edges per node: two to hubs (ids below 8), two near it, one back from a hub, and a
-    // self-loop or a repeat now and then.
+    // Six edges per node: two to hubs (ids below 8), two near it, a self-loop or a repeat now
+    // and then; a few from the hubs.
     Run(session_, "UNWIND range(0, " + std::to_string(kNodes - 1) +
                       ") AS i UNWIND [i % 8, (i * 7) % 5, (i + 1) % " + n + ", (i + 2) % " + n +
                       ", CASE WHEN i % 9 = 0 THEN i ELSE (i + 3) % " + n +
                       " END, CASE WHEN i % 4 = 0 THEN (i + 1) % " + n + " ELSE (i * 13) % " + n +
                       " END] AS j MATCH (a:P {id: i}), (b:P {id: j}) CREATE (a)-[:R]->(b)");
-    Run(session_, "UNWIND range(0, " + std::to_string(kNodes - 1) +
-                      ") AS i MATCH (a:P {id: i % 8}), (b:P {id: i}) WHERE i % 3 = 0 CREATE "
-                      "(a)-[:R]->(b)");
+    Run(session_,
+        "UNWIND range(0, 59) AS k MATCH (a:P {id: k % 8}), (b:P {id: k * 50}) CREATE "
+        "(a)-[:R]->(b)");
     Run(session_, "MATCH (a:P)-[r:R]->(b:P) WHERE (a.id + b.id) % 17 = 5 DELETE r");
   }
   void TearDown() override {
@@ -181,22 +181,26 @@ class IntersectHubTest : public ::testing::Test {
          "id(r2)",
          "MATCH (a:P)-[r1:R]->(b:P)-[r2:R]->(x:P) WHERE x = a AND a.id < b.id RETURN a.id, b.id, "
          "id(r1), id(r2)"},
-        {"MATCH (a:P)-[r1:R]->(b1:P)-[r2:R]->(c:P), (a)-[r3:R]->(b2:P)-[r4:R]->(c) WHERE a.id % "
-         "7 = 2 AND b1 <> b2 RETURN a.id, b1.id, c.id, b2.id, id(r1), id(r2), id(r3), id(r4)",
-         "MATCH (a:P)-[r1:R]->(b1:P)-[r2:R]->(c:P), (a)-[r3:R]->(b2:P)-[r4:R]->(x:P) WHERE a.id % "
-         "7 = 2 AND b1 <> b2 AND x = c RETURN a.id, b1.id, c.id, b2.id, id(r1), id(r2), id(r3), "
+        {"MATCH (a:P)-[r1:R]->(b1:P)-[r2:R]->(c:P), (a)-[r3:R]->(b2:P)-[r4:R]->(c) WHERE a.id < "
+         "400 AND b1 <> b2 RETURN a.id, b1.id, c.id, b2.id, id(r1), id(r2), id(r3), id(r4)",
+         "MATCH (a:P)-[r1:R]->(b1:P)-[r2:R]->(c:P), (a)-[r3:R]->(b2:P)-[r4:R]->(x:P) WHERE a.id < "
+         "400 AND b1 <> b2 AND x = c RETURN a.id, b1.id, c.id, b2.id, id(r1), id(r2), id(r3), "
          "id(r4)"},
         // Hubs as the diamond's start: ends that change under one from node, read from memos.
         {"MATCH (a:P)-[:R]->(b1:P)-[:R]->(c:P), (a)-[:R]->(b2:P)-[:R]->(c) WHERE a.id < 8 AND "
          "b1 <> b2 RETURN a.id, count(*)",
          "MATCH (a:P)-[:R]->(b1:P)-[:R]->(c:P), (a)-[:R]->(b2:P)-[:R]->(x:P) WHERE a.id < 8 AND "
          "b1 <> b2 AND x = c RETURN a.id, count(*)"},
-        {"MATCH (a:P)<-[:R]-(b1:P)<-[:R]-(c:P), (a)<-[:R]-(b2:P)<-[:R]-(c) WHERE a.id % 5 = 1 "
+        {"MATCH (a:P)<-[:R]-(b1:P)<-[:R]-(c:P), (a)<-[:R]-(b2:P)<-[:R]-(c) WHERE a.id >= 8 AND "
+         "a.id < 300 "
          "AND b1 <> b2 RETURN count(*)",
-         "MATCH (a:P)<-[:R]-(b1:P)<-[:R]-(c:P), (a)<-[:R]-(b2:P)<-[:R]-(x:P) WHERE a.id % 5 = 1 "
+         "MATCH (a:P)<-[:R]-(b1:P)<-[:R]-(c:P), (a)<-[:R]-(b2:P)<-[:R]-(x:P) WHERE a.id >= 8 AND "
+         "a.id < 300 "
          "AND b1 <> b2 AND x = c RETURN count(*)"},
-        {"MATCH (a:P)-[:R]-(b:P)-[:R]-(c:P)-[:R]-(a) WHERE a.id % 50 = 9 RETURN count(*)",
-         "MATCH (a:P)-[:R]-(b:P)-[:R]-(c:P)-[:R]-(x:P) WHERE a.id % 50 = 9 AND x = a RETURN "
+        {"MATCH (a:P)-[:R]-(b:P)-[:R]-(c:P)-[:R]-(a) WHERE a.id >= 8 AND a.id < 200 RETURN "
+         "count(*)",
+         "MATCH (a:P)-[:R]-(b:P)-[:R]-(c:P)-[:R]-(x:P) WHERE a.id >= 8 AND a.id < 200 AND x = a "
+         "RETURN "
          "count(*)"},
         // A NULL end (no rows) and a NULL excluded node (`c <> b` is NULL: no rows).
         {"MATCH (a:P) WHERE a.id < 40 OPTIONAL MATCH (a)-[:R]->(b:P {id: 3}) WITH a, b MATCH "
@@ -232,7 +236,7 @@ TEST_F(IntersectHubTest, CyclesGiveThePlainExpansionsRows) { CheckAll(); }
 
 TEST_F(IntersectHubTest, OwnUncommittedWritesAreSeen) {
   Run(session_, "BEGIN TRANSACTION");
-  Run(session_, "UNWIND range(0, 599) AS i MATCH (a:P {id: (i * 11) % " + std::to_string(kNodes) +
+  Run(session_, "UNWIND range(0, 199) AS i MATCH (a:P {id: (i * 11) % " + std::to_string(kNodes) +
                     "}), (b:P {id: i % 8}) CREATE (a)-[:R]->(b), (b)-[:R]->(a)");
   Run(session_, "MATCH (a:P)-[r:R]->(b:P) WHERE (a.id * 3 + b.id) % 23 = 4 DELETE r");
   Run(session_, "MATCH (a:P) WHERE a.id % 97 = 13 DETACH DELETE a");
