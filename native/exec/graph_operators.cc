@@ -277,30 +277,88 @@ class ExpandOp final : public GraphOperator {
   size_t charged_ = 0;      // the capacity of steps_ memory_ counts
 };
 
+// Membership of nodes, one bit per row offset of each node table met (the bits of a table grow
+// to its highest offset set). Cleared bit by bit by whoever set them, so a statement pays for
+// the nodes it marks, not for the tables' sizes, past the first allocation.
+class NodeBits {
+ public:
+  void Set(InternalId id) {
+    std::vector<uint64_t>& words = Words(id.table);
+    const uint64_t word = id.offset >> 6;
+    if (word >= words.size()) words.resize(std::max<uint64_t>(word + 1, words.size() * 2), 0);
+    words[word] |= uint64_t{1} << (id.offset & 63);
+  }
+  void Reset(InternalId id) {
+    std::vector<uint64_t>& words = Words(id.table);
+    const uint64_t word = id.offset >> 6;
+    if (word < words.size()) words[word] &= ~(uint64_t{1} << (id.offset & 63));
+  }
+  bool Test(InternalId id) const {
+    for (const auto& [table, words] : tables_) {
+      if (table != id.table) continue;
+      const uint64_t word = id.offset >> 6;
+      return word < words.size() && ((words[word] >> (id.offset & 63)) & 1) != 0;
+    }
+    return false;
+  }
+  size_t bytes() const {
+    size_t n = 0;
+    for (const auto& t : tables_) n += t.second.capacity() * sizeof(uint64_t);
+    return n;
+  }
+
+ private:
+  std::vector<uint64_t>& Words(uint64_t table) {
+    for (auto& [t, words] : tables_) {
+      if (t == table) return words;
+    }
+    return tables_.emplace_back(table, std::vector<uint64_t>()).second;
+  }
+  std::vector<std::pair<uint64_t, std::vector<uint64_t>>> tables_;
+};
+
 // INTERSECT (planner/intersect_rule.cc): for each input row, the neighbours y of from_slot
 // (as ExpandOp lists them, in that order) that every closing expansion also reaches from its
-// bound end, with every combination of the edges that join them. Each closing end's edges are
-// collected once while rows keep coming with the same end node and sorted by neighbour (edges
-// to one neighbour in the order the checking expansion would meet them), and each candidate y
-// is looked up by binary search. When a closing end changes from row to row while the node the
-// candidates come from stays (diamonds: rows of one `a` reach a new `c` each), sorting each
-// end's edges would be paid per row: its edges are then kept only when they lead to one of the
-// candidates (a binary search among them, sorted once per node), and only those are sorted. The
-// rows are the ones the expansion followed by the checking kExpand operators gives, in the
-// same order: candidates in adjacency order, and for each the edges of the first closing
-// expansion outermost.
+// bound end and that differ from the nodes in `slots` (conjuncts `x <> y` moved into it), with
+// every combination of the edges that join them. The rows are the ones the expansion followed
+// by the checking kExpand operators (and the filter) gives, in the same order: candidates in
+// adjacency order, and for each the edges of the first closing expansion outermost. The
+// candidates are read once while rows keep coming with the same from node. A closing end's
+// edges are kept, sorted by neighbour (edges to one neighbour in the order the checking
+// expansion would meet them), in one of two ways:
+//  - whole, while rows keep coming with the same end node (triangles: rows of one `a` with a
+//    new `b` each): its neighbours are marked in a bitmap, so a candidate the end does not
+//    reach costs one bit test, and the edges are sorted only when a candidate hits;
+//  - only those to the candidates, when the end is the from node itself (mutual pairs) or
+//    changes from row to row under the same from node (diamonds: rows of one `a` reach a new
+//    `c` each). Its edges are then streamed past the marked candidates; and once reading the
+//    ends' edges has cost more, under one from node, than the candidates' own edges back
+//    along the closing expansion would, those are read instead, once (the memo: the edges
+//    from each end node reached to the candidates), and each later row looks its end up there
+//    (a hub end with a million edges costs a lookup).
 class IntersectOp final : public GraphOperator {
  public:
-  explicit IntersectOp(const LogicalOperator& op) : op_(op), ends_(op.closing.size()) {}
+  explicit IntersectOp(const LogicalOperator& op) : op_(op), ends_(op.closing.size()) {
+    for (size_t i = 0; i < ends_.size(); ++i) {
+      ends_[i].with_from = op.closing[i]->from_slot == op.from_slot;
+    }
+  }
 
   void Open(ExecContext& ctx) override {
     GraphOperator::Open(ctx);
+    // The bitmaps are cleared bit by bit: a plan opened per input row keeps their memory.
+    UnmarkCandidates();
     candidates_.clear();
     position_ = 0;
     in_candidate_ = false;
     for (End& end : ends_) {
+      UnmarkEnd(end);
       end.have = false;
+      end.changed_under_from = end.kept_across_froms = 0;
       end.steps.clear();
+      end.memo.clear();
+      end.memo_for_valid = false;
+      end.memo_cost_known = false;
     }
     have_from_ = false;
     candidate_ids_.clear();
@@ -312,9 +370,12 @@ class IntersectOp final : public GraphOperator {
     while (true) {
       if (NextCombination(ctx)) return true;
       if (!child->Next(ctx)) return false;
-      candidates_.clear();
       position_ = 0;
-      if (!StartRow(ctx)) continue;
+      in_candidate_ = false;
+      if (!StartRow(ctx)) {
+        position_ = candidates_.size();
+        continue;
+      }
       Charge(ctx);
     }
   }
@@ -327,13 +388,32 @@ class IntersectOp final : public GraphOperator {
     EdgeStep step;
     uint32_t rank;  // 2 * pair index + (1 when forward from this end)
   };
+  struct MemoEntry {
+    InternalId end;  // the end node the edge leads back to
+    RankedStep step;
+  };
   struct End {
     InternalId node;
     bool have = false;
-    bool filtered = false;  // only the edges to the candidates of filtered_for are kept
+    bool with_from = false;  // the end is the from node: always kept filtered
+    // Rows whose end changed while the from node stayed, and rows whose end stayed while the
+    // from node changed: with more of the first, the end is kept filtered.
+    uint64_t changed_under_from = 0, kept_across_froms = 0;
+    bool filtered = false;      // only the edges to the candidates of filtered_for are kept
+    bool whole_sorted = false;  // (not filtered) steps are sorted; else only marked in bits
     InternalId filtered_for;
     std::vector<RankedStep> steps;   // the node's edges, sorted by neighbour, rank, rel
     size_t lo = 0, hi = 0, cur = 0;  // the current candidate's run of steps, and the one used
+    NodeBits bits;                   // (not filtered) the neighbours in steps
+    // Per from node (memo_for): the edges from every end node to the candidates, sorted by
+    // end node then as steps; the cost of reading them (edges), and what reading the ends'
+    // edges directly has cost so far.
+    std::vector<MemoEntry> memo;
+    bool memo_for_valid = false;
+    bool memo_cost_known = false;
+    InternalId memo_for;
+    uint64_t memo_cost = 0;
+    uint64_t direct_cost = 0;
   };
 
   static bool NeighborLess(const InternalId& a, const InternalId& b) {
@@ -345,84 +425,218 @@ class IntersectOp final : public GraphOperator {
     if (a.rank != b.rank) return a.rank < b.rank;
     return a.step.rel.offset < b.step.rel.offset;
   }
+  static bool MemoLess(const MemoEntry& a, const MemoEntry& b) {
+    if (!(a.end == b.end)) return NeighborLess(a.end, b.end);
+    return RankedLess(a.step, b.step);
+  }
 
-  // The visible edges of `end.node` along closing expansion `e`, ranked (as CollectEdges,
-  // restricted to the candidates' tables; with end.filtered, to the candidates).
-  void CollectRanked(const LogicalOperator& e, End& end, ExecContext& ctx) {
-    auto allowed = [this](TableId t) {
-      return op_.table_ids.empty() ||
-             std::find(op_.table_ids.begin(), op_.table_ids.end(), t) != op_.table_ids.end();
-    };
-    const InternalId from = end.node;
+  bool Allowed(TableId t) const {
+    return op_.table_ids.empty() ||
+           std::find(op_.table_ids.begin(), op_.table_ids.end(), t) != op_.table_ids.end();
+  }
+
+  // Calls f(pair, direction read from `node`, rank) for the rel-table pairs closing expansion
+  // `e` follows from its end `node` (reverse = false: as CollectEdges would, restricted to
+  // the candidates' tables) or back from the candidate `node` (reverse = true).
+  template <typename F>
+  void ForEachPair(const LogicalOperator& e, InternalId node, bool reverse, F&& f) {
     uint32_t pair_index = 0;
     for (TableId rel_table_id : e.rel_table_ids) {
       for (const auto& pair : store_->pairs(rel_table_id)) {
-        storage::RelTable& rels = store_->rel_table(pair.id);
         const uint32_t rank = 2 * pair_index++;
-        if ((e.direction == Direction::kForward || e.direction == Direction::kBoth) &&
-            pair.src_table == from.table && allowed(pair.dst_table)) {
-          store_->ForEachVisibleEdge(
-              rels, from.offset, storage::Direction::kForward, [&](uint64_t nbr, uint64_t rel) {
-                ctx.ChargeWork();
-                end.steps.push_back({{{pair.dst_table, nbr}, {pair.id, rel}, true}, rank + 1});
-              });
-        }
-        if ((e.direction == Direction::kBackward || e.direction == Direction::kBoth) &&
-            pair.dst_table == from.table && allowed(pair.src_table)) {
-          store_->ForEachVisibleEdge(
-              rels, from.offset, storage::Direction::kBackward, [&](uint64_t nbr, uint64_t rel) {
-                ctx.ChargeWork();
-                end.steps.push_back({{{pair.src_table, nbr}, {pair.id, rel}, false}, rank});
-              });
+        const bool fwd = e.direction == Direction::kForward || e.direction == Direction::kBoth;
+        const bool bwd = e.direction == Direction::kBackward || e.direction == Direction::kBoth;
+        if (!reverse) {
+          if (fwd && pair.src_table == node.table && Allowed(pair.dst_table))
+            f(pair, storage::Direction::kForward, rank + 1);
+          if (bwd && pair.dst_table == node.table && Allowed(pair.src_table))
+            f(pair, storage::Direction::kBackward, rank);
+        } else {
+          // From the candidate: an edge the end follows forward arrives backward here.
+          if (fwd && pair.dst_table == node.table) f(pair, storage::Direction::kBackward, rank + 1);
+          if (bwd && pair.src_table == node.table) f(pair, storage::Direction::kForward, rank);
         }
       }
     }
-    if (end.filtered) {
-      std::erase_if(end.steps, [this](const RankedStep& s) {
-        return !std::binary_search(candidate_ids_.begin(), candidate_ids_.end(), s.step.neighbor,
-                                   NeighborLess);
-      });
-    }
-    std::sort(end.steps.begin(), end.steps.end(), RankedLess);
+  }
+
+  // The number of edges ForEachPair's pairs give `node` (from the CSR offsets where storage
+  // allows).
+  uint64_t Degree(const LogicalOperator& e, InternalId node, bool reverse, ExecContext& ctx) {
+    uint64_t n = 0, examined = 0;
+    ForEachPair(
+        e, node, reverse, [&](const catalog::RelTablePair& pair, storage::Direction dir, uint32_t) {
+          n += store_->CountVisibleEdges(store_->rel_table(pair.id), node.offset, dir, &examined);
+        });
+    ctx.ChargeWork(examined);
+    return n;
+  }
+
+  // The visible edges of `end.node` along closing expansion `e`, ranked; with `keep`, only
+  // those to the neighbours it accepts. Unsorted.
+  template <typename Keep>
+  void CollectRanked(const LogicalOperator& e, End& end, ExecContext& ctx, Keep&& keep) {
+    const InternalId from = end.node;
+    ForEachPair(e, from, false,
+                [&](const catalog::RelTablePair& pair, storage::Direction dir, uint32_t rank) {
+                  const bool forward = dir == storage::Direction::kForward;
+                  const TableId other = forward ? pair.dst_table : pair.src_table;
+                  store_->ForEachVisibleEdge(
+                      store_->rel_table(pair.id), from.offset, dir,
+                      [&](uint64_t nbr, uint64_t rel) {
+                        ctx.ChargeWork();
+                        const InternalId neighbor{other, nbr};
+                        if (!keep(neighbor)) return;
+                        end.steps.push_back({{neighbor, {pair.id, rel}, forward}, rank});
+                      });
+                });
   }
 
   // Reads the row's bound ends (false when one is NULL: no rows, as the expansion and checks
-  // would give none) and collects the edges of the closing ends that changed.
+  // would give none) and collects what changed: the candidates, the closing ends' edges.
   bool StartRow(ExecContext& ctx) {
     const Value& from = ctx.frame[op_.from_slot];
     if (from.is_null()) return false;
     for (size_t i = 0; i < ends_.size(); ++i) {
       if (ctx.frame[op_.closing[i]->from_slot].is_null()) return false;
     }
+    excluded_.clear();
+    for (SlotId s : op_.slots) {
+      const Value& v = ctx.frame[s];
+      if (v.is_null()) return false;  // `x <> y` is NULL: the filter keeps no row
+      excluded_.push_back(v.GetId());
+    }
     const bool same_from = have_from_ && from_ == from.GetId();
-    from_ = from.GetId();
-    have_from_ = true;
-    CollectEdges(*store_, from_, op_.rel_table_ids, op_.direction, op_.table_ids, ctx, candidates_);
+    if (!same_from) {
+      UnmarkCandidates();
+      for (End& end : ends_) end.memo_for_valid = end.memo_cost_known = false;
+      candidate_ids_.clear();
+      candidates_.clear();
+      from_ = from.GetId();
+      have_from_ = true;
+      CollectEdges(*store_, from_, op_.rel_table_ids, op_.direction, op_.table_ids, ctx,
+                   candidates_);
+    }
     for (size_t i = 0; i < ends_.size(); ++i) {
       const LogicalOperator& e = *op_.closing[i];
       const InternalId node = ctx.frame[e.from_slot].GetId();
       End& end = ends_[i];
+      if (end.have) {
+        if (same_from && !(end.node == node)) ++end.changed_under_from;
+        if (!same_from && end.node == node) ++end.kept_across_froms;
+      }
       if (end.have && end.node == node && (!end.filtered || end.filtered_for == from_)) continue;
+      UnmarkEnd(end);
       end.node = node;
       end.have = true;
       end.steps.clear();
-      // The end changed under the same candidates' node: keep its edges to the candidates.
-      end.filtered = same_from;
-      if (same_from) {
-        if (!(candidate_ids_from_ == from_) || candidate_ids_.empty()) SortCandidateIds();
-        end.filtered_for = from_;
+      const bool varies = end.changed_under_from > end.kept_across_froms;
+      end.filtered = end.with_from || varies;
+      if (!end.filtered) {
+        // Kept whole for the rows that follow with this end.
+        CollectRanked(e, end, ctx, [](InternalId) { return true; });
+        for (const RankedStep& s : end.steps) end.bits.Set(s.step.neighbor);
+        end.whole_sorted = false;
+        continue;
       }
-      CollectRanked(e, end, ctx);
+      end.filtered_for = from_;
+      if (candidates_.empty()) continue;
+      if (varies && UseMemo(e, end, ctx)) {
+        const MemoEntry probe{node, {}};
+        auto [lo, hi] = std::equal_range(
+            end.memo.begin(), end.memo.end(), probe,
+            [](const MemoEntry& a, const MemoEntry& b) { return NeighborLess(a.end, b.end); });
+        for (auto it = lo; it != hi; ++it) end.steps.push_back(it->step);
+        continue;
+      }
+      MarkCandidates();
+      CollectRanked(e, end, ctx, [this](InternalId n) { return candidate_bits_.Test(n); });
+      std::sort(end.steps.begin(), end.steps.end(), RankedLess);
     }
     return true;
   }
 
-  // candidate_ids_: the candidates' nodes of from_, sorted.
+  void MarkCandidates() {
+    if (candidates_marked_) return;
+    for (const EdgeStep& c : candidates_) candidate_bits_.Set(c.neighbor);
+    candidates_marked_ = true;
+  }
+  void UnmarkCandidates() {
+    if (!candidates_marked_) return;
+    for (const EdgeStep& c : candidates_) candidate_bits_.Reset(c.neighbor);
+    candidates_marked_ = false;
+  }
+  static void UnmarkEnd(End& end) {
+    if (!end.have || end.filtered) return;
+    for (const RankedStep& s : end.steps) end.bits.Reset(s.step.neighbor);
+  }
+
+  // Whether end `end` (changing under from_) is to be looked up in the memo of from_ (built
+  // here if need be): when its edges cost more to read, added to what the ends read directly
+  // under from_ have cost, than the candidates' edges back along `e`.
+  bool UseMemo(const LogicalOperator& e, End& end, ExecContext& ctx) {
+    if (end.memo_for_valid && end.memo_for == from_) return true;
+    if (!end.memo_cost_known || !(end.memo_for == from_)) {
+      end.memo_for = from_;
+      end.memo_for_valid = false;
+      end.memo_cost_known = true;
+      end.direct_cost = 0;
+      end.memo_cost = 0;
+      SortCandidateIds();
+      for (const InternalId& y : candidate_ids_) end.memo_cost += Degree(e, y, true, ctx);
+    }
+    const uint64_t degree = Degree(e, end.node, false, ctx);
+    if (end.direct_cost + degree < end.memo_cost) {
+      end.direct_cost += degree;
+      return false;
+    }
+    end.memo.clear();
+    for (const InternalId& y : candidate_ids_) {
+      ForEachPair(
+          e, y, true,
+          [&](const catalog::RelTablePair& pair, storage::Direction dir, uint32_t rank) {
+            // Seen from the end: forward when it arrives backward at the candidate.
+            const bool end_forward = dir == storage::Direction::kBackward;
+            const TableId other = end_forward ? pair.src_table : pair.dst_table;
+            store_->ForEachVisibleEdge(
+                store_->rel_table(pair.id), y.offset, dir, [&](uint64_t nbr, uint64_t rel) {
+                  ctx.ChargeWork();
+                  end.memo.push_back({{other, nbr}, {{y, {pair.id, rel}, end_forward}, rank}});
+                });
+          });
+    }
+    std::sort(end.memo.begin(), end.memo.end(), MemoLess);
+    end.memo_for_valid = true;
+    return true;
+  }
+
+  // candidate_ids_: the candidates' nodes of from_, sorted, each once.
   void SortCandidateIds() {
     candidate_ids_.clear();
     for (const EdgeStep& c : candidates_) candidate_ids_.push_back(c.neighbor);
     std::sort(candidate_ids_.begin(), candidate_ids_.end(), NeighborLess);
-    candidate_ids_from_ = from_;
+    candidate_ids_.erase(std::unique(candidate_ids_.begin(), candidate_ids_.end()),
+                         candidate_ids_.end());
+  }
+
+  // Finds the run of end's steps that reach `target` (false when none).
+  static bool FindRun(End& end, const InternalId& target) {
+    if (!end.filtered) {
+      if (!end.bits.Test(target)) return false;
+      if (!end.whole_sorted) {
+        std::sort(end.steps.begin(), end.steps.end(), RankedLess);
+        end.whole_sorted = true;
+      }
+    }
+    auto lo = std::lower_bound(
+        end.steps.begin(), end.steps.end(), target,
+        [](const RankedStep& s, const InternalId& t) { return NeighborLess(s.step.neighbor, t); });
+    auto hi = lo;
+    while (hi != end.steps.end() && hi->step.neighbor == target) ++hi;
+    if (lo == hi) return false;
+    end.lo = end.cur = static_cast<size_t>(lo - end.steps.begin());
+    end.hi = static_cast<size_t>(hi - end.steps.begin());
+    return true;
   }
 
   // The next row of the current input row: the next edge combination of the current
@@ -440,24 +654,14 @@ class IntersectOp final : public GraphOperator {
       in_candidate_ = false;
     }
     while (position_ < candidates_.size()) {
-      const EdgeStep& candidate = candidates_[position_++];
+      const InternalId target = candidates_[position_++].neighbor;
+      if (std::find(excluded_.begin(), excluded_.end(), target) != excluded_.end()) continue;
       bool reached = true;
       for (End& end : ends_) {
-        const InternalId target = candidate.neighbor;
-        auto lo = std::lower_bound(end.steps.begin(), end.steps.end(), target,
-                                   [](const RankedStep& s, const InternalId& t) {
-                                     return NeighborLess(s.step.neighbor, t);
-                                   });
-        auto hi = std::upper_bound(lo, end.steps.end(), target,
-                                   [](const InternalId& t, const RankedStep& s) {
-                                     return NeighborLess(t, s.step.neighbor);
-                                   });
-        if (lo == hi) {
+        if (!FindRun(end, target)) {
           reached = false;
           break;
         }
-        end.lo = end.cur = static_cast<size_t>(lo - end.steps.begin());
-        end.hi = static_cast<size_t>(hi - end.steps.begin());
       }
       if (!reached) continue;
       in_candidate_ = true;
@@ -478,12 +682,15 @@ class IntersectOp final : public GraphOperator {
     }
   }
 
-  // Charges the memory limit with the capacity the kept edges reached.
+  // Charges the memory limit with the capacity the kept edges and bitmaps reached.
   void Charge(ExecContext& ctx) {
     if (!ctx.CountsMemory()) return;
-    size_t bytes =
-        candidates_.capacity() * sizeof(EdgeStep) + candidate_ids_.capacity() * sizeof(InternalId);
-    for (const End& end : ends_) bytes += end.steps.capacity() * sizeof(RankedStep);
+    size_t bytes = candidates_.capacity() * sizeof(EdgeStep) +
+                   candidate_ids_.capacity() * sizeof(InternalId) + candidate_bits_.bytes();
+    for (const End& end : ends_) {
+      bytes += end.steps.capacity() * sizeof(RankedStep) + end.memo.capacity() * sizeof(MemoEntry) +
+               end.bits.bytes();
+    }
     if (bytes > charged_) {
       memory_.Add(ctx, bytes - charged_);
       charged_ = bytes;
@@ -498,7 +705,9 @@ class IntersectOp final : public GraphOperator {
   InternalId from_;
   bool have_from_ = false;                 // from_ holds the last row's node
   std::vector<InternalId> candidate_ids_;  // SortCandidateIds
-  InternalId candidate_ids_from_;
+  NodeBits candidate_bits_;                // the candidates' nodes, while candidates_marked_
+  bool candidates_marked_ = false;
+  std::vector<InternalId> excluded_;  // the row's nodes of op_.slots
   MemoryCharge memory_;
   size_t charged_ = 0;  // the bytes memory_ counts
 };

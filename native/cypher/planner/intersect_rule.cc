@@ -16,6 +16,12 @@
 // intersection reads the d_open edges and binary-searches each in the bound end's d_bound
 // edges (log2(1 + d_bound) steps), plus sorting those, amortised over the rows that share the
 // bound end (d_open of them when it is bound below the open end, else one).
+//
+// A conjunct `x <> y` between the kIntersect's new node y and another node x, in the filters
+// right above it, moves into the kIntersect (its `slots`), which then skips the candidate x
+// instead of producing rows for the filter to drop (diamonds: `b1 <> b2`, where b2 = b1 is
+// nearly every row). Such a conjunct cannot fail (conjunct_order.cc: it ranks before any that
+// may), so rows it drops earlier reach no conjunct that would have raised an error on them.
 #include <algorithm>
 #include <cmath>
 
@@ -24,7 +30,9 @@
 
 namespace graphdb::planner {
 
+using binder::BoundExpression;
 using binder::Direction;
+using binder::ExprKind;
 
 namespace {
 
@@ -80,6 +88,10 @@ class IntersectRewriter {
   // The rewrite of `op` alone (its children done): kept out of Rewrite's recursion, whose
   // frames stay small for deep plans.
   [[gnu::noinline]] void RewriteOne(LogicalOperatorPtr& op) {
+    if (op->kind == LogicalOpKind::kFilter) {
+      AbsorbExclusions(op);
+      return;
+    }
     if (!FixedExpand(*op) || !op->to_bound || op->children.size() != 1) return;
     // Below the check: filters, then the expansion (or intersection) that bound its new end.
     LogicalOperator* below = op->children[0].get();
@@ -115,8 +127,58 @@ class IntersectRewriter {
     if (filters) {
       *slot = std::move(node);
       op = std::move(filters);
+      AbsorbExclusions(op);
     } else {
       op = std::move(node);
+    }
+  }
+
+  // The node variable `e` stands for: `n`, or `id(n)` (the binder compares nodes by id).
+  static const BoundExpression* NodeVariable(const BoundExpression& e) {
+    const BoundExpression* v = &e;
+    if (v->kind == ExprKind::kGraphFunction && v->name == "id" && v->children.size() == 1) {
+      v = v->children[0].get();
+    }
+    if (v->kind != ExprKind::kVariable || v->type.id() != LogicalTypeId::kNode) return nullptr;
+    return v;
+  }
+
+  // The other node's slot when `e` is `x <> y` or `y <> x` of two node variables, y being
+  // `target`; -1 otherwise.
+  static int64_t ExcludedSlot(const BoundExpression& e, SlotId target) {
+    if (e.kind != ExprKind::kScalarFunction || e.name != "<>" || e.children.size() != 2) return -1;
+    const BoundExpression* l = NodeVariable(*e.children[0]);
+    const BoundExpression* r = NodeVariable(*e.children[1]);
+    if (l == nullptr || r == nullptr) return -1;
+    if (l->slot == target && r->slot != target) return r->slot;
+    if (r->slot == target && l->slot != target) return l->slot;
+    return -1;
+  }
+
+  // `top` a filter over (a chain of filters over) a kIntersect: moves the conjuncts
+  // `x <> target` into it, and drops the filters left empty.
+  static void AbsorbExclusions(LogicalOperatorPtr& top) {
+    LogicalOperator* below = top.get();
+    while (below->kind == LogicalOpKind::kFilter && below->children.size() == 1) {
+      below = below->children[0].get();
+    }
+    if (below->kind != LogicalOpKind::kIntersect) return;
+    LogicalOperator& intersect = *below;
+    LogicalOperatorPtr* at = &top;
+    while ((*at)->kind == LogicalOpKind::kFilter) {
+      std::vector<const BoundExpression*>& conjuncts = (*at)->predicates;
+      std::erase_if(conjuncts, [&intersect](const BoundExpression* e) {
+        const int64_t other = ExcludedSlot(*e, intersect.slot);
+        if (other < 0) return false;
+        intersect.slots.push_back(static_cast<SlotId>(other));
+        intersect.predicates.push_back(e);
+        return true;
+      });
+      if (conjuncts.empty()) {
+        *at = std::move((*at)->children[0]);
+      } else {
+        at = &(*at)->children[0];
+      }
     }
   }
 

@@ -136,6 +136,9 @@ void LogicalOperator::AppendTo(std::string& out, int indent,
                : e->direction == binder::Direction::kBackward ? " dir=backward)"
                                                               : " dir=both)";
       }
+      for (size_t i = 0; i < predicates.size(); ++i) {
+        out += (i == 0 ? " where " : " AND ") + predicates[i]->text;
+      }
       break;
     case LogicalOpKind::kCountExpand:
       out += " weight=" + std::to_string(slot);

@@ -128,7 +128,8 @@ struct LogicalOperator {
   // build side is the part of the query written first (build_left) or the one after it.
   std::vector<const BoundExpression*> probe_keys, build_keys;
   bool build_left = false;
-  // kDistinct: slots; kOptional: slots set to NULL when the sub-plan is empty.
+  // kDistinct: slots; kOptional: slots set to NULL when the sub-plan is empty; kIntersect: the
+  // nodes its target must differ from (conjuncts `x <> target`, kept in predicates for EXPLAIN).
   std::vector<SlotId> slots;
   // kSort
   std::vector<const binder::BoundOrderItem*> order_by;
