@@ -90,5 +90,61 @@ TEST_F(ParallelTopKTest, ExplainMarksTheTopKAndTheIntersection) {
   EXPECT_NE(plan[0].find("INTERSECT to="), std::string::npos) << plan[0];
 }
 
+// ORDER BY a STRING property straight over the scan (ScanTopK) drops most rows on the head of
+// the string its column slot holds (8 bytes of a short string, 4 of a long one) before reading
+// the row's stamps: strings that share those heads and differ past them, lengths around the
+// inline limit, bytes past ASCII, NULLs both ways, deleted rows and the statement's own
+// uncommitted writes give the rows of the generic sort (forced by projecting `p.id + 0`).
+TEST(ScanTopKStringTest, HeadsOfTheSlotsKeepTheGenericRows) {
+  DatabaseConfig config;
+  config.path = ":memory:";
+  config.query_threads = 3;
+  auto opened = Database::Open(config);
+  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+  std::shared_ptr<Database> db = std::move(opened).value();
+  Session session;
+  auto run = [&](const std::string& query) {
+    auto r = RunQuery(*db, query, {}, std::nullopt, &session);
+    ASSERT_TRUE(r.ok()) << query << ": " << r.status().ToString();
+  };
+  run("CREATE NODE TABLE S(id INT64 PRIMARY KEY, k STRING)");
+  // Heads 'abcd' and 'abcdefgh' shared by strings of 4 to 20 bytes; a few NULLs and others.
+  run("UNWIND range(0, 19999) AS i CREATE (:S {id: i, k: CASE WHEN i % 29 = 0 THEN NULL "
+      "WHEN i % 31 = 0 THEN concat('zz', CAST(i % 5 AS STRING)) WHEN i % 37 = 0 THEN "
+      "concat('abcé', CAST(i % 4 AS STRING)) ELSE substring(concat('abcdefgh', "
+      "CAST((i * 7919) % 997 AS STRING), 'xyzxyzxyzxyz'), 1, 4 + (i * 13) % 17) END})");
+  run("MATCH (s:S) WHERE s.id % 41 = 3 DELETE s");
+  auto rows = [&](const std::string& order, int threads) {
+    run("CALL threads=" + std::to_string(threads));
+    const std::string fused = "MATCH (p:S) RETURN p.id AS x ORDER BY " + order;
+    return testing_util::OrderedRows(*db, session, fused);
+  };
+  auto generic = [&](const std::string& order) {
+    run("CALL threads=1");
+    return testing_util::OrderedRows(*db, session,
+                                     "MATCH (p:S) RETURN p.id + 0 AS x ORDER BY " + order);
+  };
+  auto check = [&](const std::string& phase) {
+    for (const std::string order :
+         {"p.k, p.id SKIP 1000 LIMIT 5", "p.k SKIP 300 LIMIT 200", "p.k DESC, p.id LIMIT 700",
+          "p.k DESC SKIP 650 LIMIT 40", "p.k DESC SKIP 3000 LIMIT 40", "p.k DESC, p.id LIMIT 9000",
+          "p.k, p.id DESC SKIP 6000 LIMIT 50"}) {
+      const std::vector<std::string> expected = generic(order);
+      EXPECT_FALSE(expected.empty()) << order;
+      for (int threads : {1, 3}) {
+        EXPECT_EQ(rows(order, threads), expected) << phase << ": " << order << " " << threads;
+      }
+    }
+  };
+  check("committed");
+  run("BEGIN TRANSACTION");
+  run("MATCH (s:S) WHERE s.id % 43 = 5 DELETE s");
+  run("UNWIND range(0, 299) AS i CREATE (:S {id: 100000 + i, k: substring('abcdefgh0000', 1, "
+      "4 + i % 9)})");
+  check("own writes");
+  run("ROLLBACK");
+  check("rolled back");
+}
+
 }  // namespace
 }  // namespace graphdb::exec

@@ -158,23 +158,32 @@ class ScanTopK::Heap {
       : keys_(keys), classes_(classes), columns_(columns), capacity_(capacity) {}
 
   // Offers the rows [begin, end) of table `table` (index into the scanned tables), the first at
-  // scan position `position`, that `snapshot` sees.
+  // scan position `position`, that `snapshot` sees. Once the heap is full, most rows lose to the
+  // worst kept on the first key alone, told from the column's cell (an INT64, or the head of a
+  // string its slot holds) before the row's stamps or the rest of its keys are read: a row that
+  // loses is dropped whether or not this snapshot sees it.
   void OfferRange(uint32_t table, const storage::NodeTable& rows, const Snapshot& snapshot,
                   uint64_t begin, uint64_t end, uint64_t position) {
     const storage::Column* first = (*columns_)[table][0];
-    // The common first key, an INT64 column: most rows lose to the worst kept on it alone.
     const bool int64_first = first != nullptr && (*classes_)[0] == KeyClass::kInteger &&
                              first->kind() == storage::PhysicalKind::kInt64;
+    const bool string_first = first != nullptr && (*classes_)[0] == KeyClass::kString;
     const bool descending = (*keys_)[0].descending;
     for (uint64_t offset = begin; offset < end; ++offset, ++position) {
-      if (!snapshot.RowVisible(rows.create_ts(offset), rows.delete_ts(offset))) continue;
-      if (int64_first && rows_.size() >= capacity_) {
-        const Candidate::KeyValue& worst = rows_.front().keys[0];
-        if (!worst.null && !first->IsNull(offset)) {
+      // NULL sorts last, so first when descending: a NULL row loses to a worst kept that is
+      // not NULL only ascending (and is checked for when descending).
+      if (full_ && !worst_null_) {
+        if (string_first) {
+          uint64_t known;
+          const uint64_t head = first->StringHead(offset, &known) & known;
+          const uint64_t worst = worst_prefix_ & known;
+          if (descending ? head < worst && !first->IsNull(offset) : head > worst) continue;
+        } else if (int64_first && !first->IsNull(offset)) {
           const int64_t v = first->GetFixed<int64_t>(offset);
-          if (descending ? v < worst.integer : v > worst.integer) continue;
+          if (descending ? v < worst_integer_ : v > worst_integer_) continue;
         }
       }
+      if (!snapshot.RowVisible(rows.create_ts(offset), rows.delete_ts(offset))) continue;
       Offer(table, offset, position);
     }
   }
@@ -212,6 +221,7 @@ class ScanTopK::Heap {
     row.offset = offset;
     bytes_ += Bytes(row);
     std::push_heap(rows_.begin(), rows_.end(), worse_last);
+    NoteWorst();
   }
 
   // Takes in every candidate of `other` that ranks among the best.
@@ -237,6 +247,15 @@ class ScanTopK::Heap {
     size_t n = sizeof(Candidate) + row.keys.size() * sizeof(Candidate::KeyValue);
     for (const auto& k : row.keys) n += k.string.capacity();
     return n;
+  }
+
+  // Copies the worst candidate's first key into the members OfferRange tests rows against.
+  void NoteWorst() {
+    full_ = rows_.size() >= capacity_;
+    const Candidate::KeyValue& worst = rows_.front().keys[0];
+    worst_null_ = worst.null;
+    worst_integer_ = worst.integer;
+    worst_prefix_ = worst.prefix;
   }
 
   void Push(Candidate row) {
@@ -299,6 +318,11 @@ class ScanTopK::Heap {
   uint64_t capacity_;
   std::vector<Candidate> rows_;
   size_t bytes_ = 0;
+  // The heap is full, and its worst candidate's first key (NoteWorst).
+  bool full_ = false;
+  bool worst_null_ = true;
+  int64_t worst_integer_ = 0;
+  uint64_t worst_prefix_ = 0;
 };
 
 ScanTopK::~ScanTopK() = default;

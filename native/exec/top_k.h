@@ -59,10 +59,12 @@ class TopKHeap {
 // scanned node held in an integer, DATE, TIMESTAMP or STRING column, and every projected item
 // is a variable, a literal, a parameter or such a property (nothing that can fail or depends
 // on anything but the row). Then the rows are never made: the keys are read from the columns
-// by offset, compared with the worst row kept (the first key alone decides for most rows), and
-// only the rows that enter the heap are copied, as a few typed keys and their offset; the
-// projections run for the winners at the end. Ties go to the row the scan meets first, NULLs
-// sort as CompareForSort has them and strings compare bytewise, as the generic path does.
+// by offset, compared with the worst row kept (the first key alone decides for most rows: an
+// INT64 cell, or a string's head as its column slot holds it, Column::StringHead, tested before
+// the row's stamps are read), and only the rows that enter the heap are copied, as a few typed
+// keys and their offset; the projections run for the winners at the end. Ties go to the row the
+// scan meets first, NULLs sort as CompareForSort has them and strings compare bytewise, as the
+// generic path does.
 //
 // Fill declines (false, having read nothing it keeps and holding no memory) when a table has
 // property versions (an update another snapshot may still need: the cells are then read

@@ -213,6 +213,23 @@ class Column {
     return static_cast<uint32_t>(
         AtomicLoad(reinterpret_cast<const uint64_t*>(data_.data() + row * 16)));
   }
+  // The first 8 bytes of a STRING/BLOB cell as a big-endian number (zeros past its end) as far
+  // as its slot holds them, without the string heap: all 8 of a string of at most
+  // kInlineStringBytes, the first 4 of a longer one (the low 32 bits 0). `*known` gets the mask
+  // of the bits read. Meaningless for NULL. Any reader, as ReadString.
+  uint64_t StringHead(uint64_t row, uint64_t* known) const {
+    const auto* slot = reinterpret_cast<const uint64_t*>(data_.data() + row * 16);
+    const uint64_t w0 = AtomicLoad(slot);
+    const auto len = static_cast<uint32_t>(w0);
+    const uint64_t high = __builtin_bswap64(w0) << 32;  // the slot's bytes 4..7, the first 4
+    if (len > kInlineStringBytes) {
+      *known = ~0ULL << 32;
+      return high;
+    }
+    *known = ~0ULL;
+    const uint64_t head = high | (__builtin_bswap64(AtomicLoad(slot + 1)) >> 32);
+    return len >= 8 ? head : head & ~(~0ULL >> (8 * len));
+  }
   bool StringEquals(uint64_t row, std::string_view s) const {
     char buf[kInlineStringBytes];
     return ReadString(row, buf) == s;
