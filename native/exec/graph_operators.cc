@@ -279,8 +279,9 @@ class ExpandOp final : public GraphOperator {
 
 // Membership of nodes, one bit per row offset of each node table met (the bits of a table grow
 // to its highest offset set). Cleared bit by bit by whoever set them, so a statement pays for
-// the nodes it marks, not for the tables' sizes, past the first allocation.
-class NodeBits {
+// the nodes it marks, not for the tables' sizes, past the first allocation. (NodeBits, in
+// exec/column_filter.h, is the other bitmap: one table's filter results, made once.)
+class NodeMarks {
  public:
   void Set(InternalId id) {
     std::vector<uint64_t>& words = Words(id.table);
@@ -404,7 +405,7 @@ class IntersectOp final : public GraphOperator {
     InternalId filtered_for;
     std::vector<RankedStep> steps;   // the node's edges, sorted by neighbour, rank, rel
     size_t lo = 0, hi = 0, cur = 0;  // the current candidate's run of steps, and the one used
-    NodeBits bits;                   // (not filtered) the neighbours in steps
+    NodeMarks bits;                  // (not filtered) the neighbours in steps
     // Per from node (memo_for): the edges from every end node to the candidates, sorted by
     // end node then as steps; the cost of reading them (edges), and what reading the ends'
     // edges directly has cost so far.
@@ -705,7 +706,7 @@ class IntersectOp final : public GraphOperator {
   InternalId from_;
   bool have_from_ = false;                 // from_ holds the last row's node
   std::vector<InternalId> candidate_ids_;  // SortCandidateIds
-  NodeBits candidate_bits_;                // the candidates' nodes, while candidates_marked_
+  NodeMarks candidate_bits_;               // the candidates' nodes, while candidates_marked_
   bool candidates_marked_ = false;
   std::vector<InternalId> excluded_;  // the row's nodes of op_.slots
   MemoryCharge memory_;
