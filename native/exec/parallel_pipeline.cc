@@ -211,10 +211,11 @@ std::unique_ptr<ParallelPipeline> ParallelPipeline::ForJoinBuild(const LogicalOp
   for (const BoundExpression* key : join.build_keys) {
     if (!Shareable(key)) return nullptr;
   }
-  const LogicalOperator* scan = PipelineScan(*join.children[1]);
+  const LogicalOperator* source = nullptr;
+  const LogicalOperator* scan = PipelineScan(*join.children[1], catalog, &source);
   if (scan == nullptr) return nullptr;
   return std::unique_ptr<ParallelPipeline>(
-      new ParallelPipeline(*join.children[1], *scan, catalog, profile));
+      new ParallelPipeline(*join.children[1], *scan, source, catalog, profile));
 }
 
 std::unique_ptr<ParallelPipeline> ParallelPipeline::For(const LogicalOperator& breaker,
