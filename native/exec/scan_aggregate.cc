@@ -246,6 +246,14 @@ struct Worker {
   std::vector<std::pair<uint64_t, uint64_t>> edges;  // the edges met: neighbour, rel
   // RunBlocks: the block's scanned nodes (item, their first edge in `edges`).
   std::vector<std::pair<uint64_t, size_t>> block;
+  // RunBlocks: the leading rel filters as plain integer comparisons (ScanAggregateOp::RelChecks).
+  struct RelCheck {
+    const storage::Column* column = nullptr;
+    bool wide = false;  // INT64 cells, else INT32 (DATE)
+    bool ne = false;    // v != lo, else lo <= v <= hi
+    int64_t lo = 0, hi = 0;
+  };
+  std::vector<RelCheck> rel_checks;
   // The expansion's sides from the current scanned table; the current side's reached table.
   std::vector<std::pair<const catalog::RelTablePair*, storage::Direction>> sides;
   TableId neighbor_table = catalog::kInvalidTableId;
@@ -511,6 +519,11 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     for (const Filter& f : node_filters_) frame_ = frame_ || !f.typed;
     for (const Filter& f : edge_filters_) frame_ = frame_ || !f.typed;
     for (const Term& t : keys_) edge_keys_ = edge_keys_ || t.per_edge;
+    while (rel_filters_ < edge_filters_.size()) {
+      const Filter& f = edge_filters_[rel_filters_];
+      if (!f.typed || f.term.role != Role::kRel || f.term.op != Term::Op::kNone) break;
+      ++rel_filters_;
+    }
     // Keys whose codes are small integers of one type: typed integer columns and strings (their
     // dictionary codes); one or two of them.
     bool small = keys_.size() == 1 || keys_.size() == 2;
@@ -1038,6 +1051,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     const auto [pair, dir] = w.sides[0];
     const storage::RelTable& rels = store_->rel_table(pair->id);
     SetSide(w, *pair, dir);
+    const bool checks = RelChecks(w, dir);
+    const size_t first_filter = checks ? rel_filters_ : 0;
     while (item < table_end) {
       w.block.clear();
       w.edges.clear();
@@ -1046,9 +1061,21 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         const uint64_t offset = item - table_start;
         if (!NodePasses(w, table, {table_id, offset})) continue;
         w.block.emplace_back(item, w.edges.size());
-        CollectEdges(w, rels, offset, dir);
+        if (checks) {
+          w.rows[kEdges] += CollectEdges(w, rels, offset, dir, [&w](uint64_t rel) {
+            for (const Worker::RelCheck& c : w.rel_checks) {
+              if (c.column->IsNull(rel)) return false;
+              const int64_t v =
+                  c.wide ? c.column->GetFixed<int64_t>(rel) : c.column->GetFixed<int32_t>(rel);
+              if (c.ne ? v == c.lo : v < c.lo || v > c.hi) return false;
+            }
+            return true;
+          });
+        } else {
+          CollectEdges(w, rels, offset, dir);
+        }
       }
-      PrefetchEdges(w);
+      PrefetchEdges(w, first_filter);
       for (size_t j = 0; j < w.block.size(); ++j) {
         const uint64_t node = w.block[j].first;
         SetNode(w, {table_id, node - table_start});
@@ -1056,9 +1083,57 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         uint64_t edge = 0;
         size_t node_group = SIZE_MAX;
         const size_t to = j + 1 < w.block.size() ? w.block[j + 1].second : w.edges.size();
-        ProcessEdges(w, node, *pair, dir, w.block[j].second, to, &edge, &node_group);
+        ProcessEdges(w, node, *pair, dir, w.block[j].second, to, &edge, &node_group, first_filter);
       }
     }
+  }
+
+  // Whether the leading rel filters (rel_filters_) can be checked as the edges of the current
+  // side are collected, as integer comparisons on their columns (then in w.rel_checks): they
+  // are, over the forward CSR, whose rels are laid out in the order of their sources (their
+  // cells are read in order); not while a cell may have versions (the statement's own writes,
+  // or writes after its snapshot: Passes reads those), nor for another column type, a missing
+  // column or a NULL constant. A dropped edge keeps its place in the order of the rows: only
+  // the rank of the passing edges among a node's edges is compared (groups' first rows).
+  bool RelChecks(Worker& w, storage::Direction dir) const {
+    w.rel_checks.clear();
+    if (rel_filters_ == 0 || dir != storage::Direction::kForward) return false;
+    for (size_t i = 0; i < rel_filters_; ++i) {
+      const Filter& f = edge_filters_[i];
+      const Worker::Cursor& c = w.cursors[f.term.cursor];
+      if (c.column == nullptr || c.generic || !c.versions->empty() || f.value.is_null() ||
+          (c.kind != storage::PhysicalKind::kInt64 && c.kind != storage::PhysicalKind::kInt32)) {
+        w.rel_checks.clear();
+        return false;
+      }
+      Worker::RelCheck check;
+      check.column = c.column;
+      check.wide = c.kind == storage::PhysicalKind::kInt64;
+      const int64_t k = f.value.GetInt();
+      constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+      constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+      check.lo = kMin;
+      check.hi = kMax;
+      switch (f.cmp) {
+        case Filter::Cmp::kEq: check.lo = check.hi = k; break;
+        case Filter::Cmp::kNe:
+          check.ne = true;
+          check.lo = k;
+          break;
+        case Filter::Cmp::kLt:
+          if (k == kMin) return w.rel_checks.clear(), false;
+          check.hi = k - 1;
+          break;
+        case Filter::Cmp::kLe: check.hi = k; break;
+        case Filter::Cmp::kGt:
+          if (k == kMax) return w.rel_checks.clear(), false;
+          check.lo = k + 1;
+          break;
+        case Filter::Cmp::kGe: check.lo = k; break;
+      }
+      w.rel_checks.push_back(check);
+    }
+    return true;
   }
 
   using Sides = std::vector<std::pair<const catalog::RelTablePair*, storage::Direction>>;
@@ -1121,27 +1196,45 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     SetTable(w, Role::kRel, pair.id, *w.ctx);
   }
 
-  // Appends the visible edges of `offset` in `dir` to w.edges.
-  void CollectEdges(Worker& w, const storage::RelTable& rels, uint64_t offset,
-                    storage::Direction dir) const {
+  // Appends the visible edges of `offset` in `dir` whose rel passes `keep` to w.edges; the
+  // number of edges dropped.
+  template <typename Keep>
+  uint64_t CollectEdges(Worker& w, const storage::RelTable& rels, uint64_t offset,
+                        storage::Direction dir, Keep&& keep) const {
     ExecContext& ctx = *w.ctx;
     std::vector<std::pair<uint64_t, uint64_t>>& buffer = w.edges;
+    uint64_t dropped = 0;
     store_->ForEachVisibleEdge(rels, offset, dir, [&](uint64_t nbr, uint64_t rel) {
       ctx.ChargeWork();
-      buffer.emplace_back(nbr, rel);
+      if (keep(rel)) {
+        buffer.emplace_back(nbr, rel);
+      } else {
+        ++dropped;
+      }
     });
     if (ctx.CountsMemory() && buffer.capacity() > w.edges_charged) {
       w.memory.Add(ctx, (buffer.capacity() - w.edges_charged) * sizeof(buffer[0]));
       w.edges_charged = buffer.capacity();
     }
+    return dropped;
+  }
+  void CollectEdges(Worker& w, const storage::RelTable& rels, uint64_t offset,
+                    storage::Direction dir) const {
+    CollectEdges(w, rels, offset, dir, [](uint64_t) { return true; });
   }
 
-  // Prefetches the cells the per-edge column terms read for the edges in w.edges.
-  void PrefetchEdges(Worker& w) const {
+  // Prefetches the cells the per-edge column terms read for the edges in w.edges (but those of
+  // the edge filters before `first_filter`, already checked).
+  void PrefetchEdges(Worker& w, size_t first_filter = 0) const {
     for (size_t i = 0; i < column_terms_.size(); ++i) {
       const Term& t = *column_terms_[i];
       const Worker::Cursor& c = w.cursors[i];
       if (!t.per_edge || c.column == nullptr) continue;
+      if (first_filter > 0 &&
+          std::any_of(edge_filters_.begin(), edge_filters_.begin() + first_filter,
+                      [&t](const Filter& f) { return &f.term == &t; })) {
+        continue;
+      }
       for (const auto& [nbr, rel] : w.edges) {
         const uint64_t row = t.role == Role::kNeighbor ? nbr : rel;
         if (c.shared != nullptr) {
@@ -1157,10 +1250,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
 
   // Aggregates the edges w.edges[from, to) of the row's scanned node (item), met over `pair`
   // in `dir`; `edge`: the node's edges ranked so far; `node_group`: its group when the keys
-  // are all its own.
+  // are all its own; the edge filters before `first_filter` are known to pass.
   void ProcessEdges(Worker& w, uint64_t item, const catalog::RelTablePair& pair,
                     storage::Direction dir, size_t from, size_t to, uint64_t* edge,
-                    size_t* node_group) const {
+                    size_t* node_group, size_t first_filter = 0) const {
     const LogicalOperator* e = shape_.expand;
     std::vector<Value>& frame = w.ctx->frame;
     const InternalId a = w.ids[0];
@@ -1179,8 +1272,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         }
       }
       bool passes = true;
-      for (const Filter& f : edge_filters_) {
-        if (!Passes(w, f)) {
+      for (size_t fi = first_filter; fi < edge_filters_.size(); ++fi) {
+        if (!Passes(w, edge_filters_[fi])) {
           passes = false;
           break;
         }
@@ -1601,6 +1694,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   std::vector<bool> string_key_;
   std::vector<Aggregate> aggs_;
   std::vector<Filter> node_filters_, edge_filters_;
+  // The leading edge filters that compare a column of the rel itself with a constant: RunBlocks
+  // checks them as it collects the edges (RelChecks), when it can.
+  size_t rel_filters_ = 0;
   std::vector<const Term*> column_terms_;
   bool frame_ = false;        // some term is evaluated over the frame: keep the ids there
   bool edge_keys_ = false;    // some key reads the reached node or the rel
