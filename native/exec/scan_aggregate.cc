@@ -508,6 +508,15 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     }
     for (const BoundExpression* p : shape_.node_filters) node_filters_.push_back(CompileFilter(p));
     for (const BoundExpression* p : shape_.edge_filters) edge_filters_.push_back(CompileFilter(p));
+    // The typed comparisons of the rel's own columns first among the leading typed filters
+    // (which neither fail nor read the frame: their order does not show), for RelChecks.
+    auto own = [](const Filter& f) {
+      return f.typed && f.term.role == Role::kRel && f.term.op == Term::Op::kNone;
+    };
+    const auto typed_end = std::find_if(edge_filters_.begin(), edge_filters_.end(),
+                                        [](const Filter& f) { return !f.typed; });
+    std::stable_partition(edge_filters_.begin(), typed_end, own);
+    while (rel_filters_ < edge_filters_.size() && own(edge_filters_[rel_filters_])) ++rel_filters_;
     // The terms that read columns, for the cursors: keys, aggregate arguments, filters.
     for (Term& t : keys_) AddColumnTerm(t);
     for (Aggregate& a : aggs_) AddColumnTerm(a.arg);
@@ -519,11 +528,6 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     for (const Filter& f : node_filters_) frame_ = frame_ || !f.typed;
     for (const Filter& f : edge_filters_) frame_ = frame_ || !f.typed;
     for (const Term& t : keys_) edge_keys_ = edge_keys_ || t.per_edge;
-    while (rel_filters_ < edge_filters_.size()) {
-      const Filter& f = edge_filters_[rel_filters_];
-      if (!f.typed || f.term.role != Role::kRel || f.term.op != Term::Op::kNone) break;
-      ++rel_filters_;
-    }
     // Keys whose codes are small integers of one type: typed integer columns and strings (their
     // dictionary codes); one or two of them.
     bool small = keys_.size() == 1 || keys_.size() == 2;
