@@ -1055,7 +1055,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     const auto [pair, dir] = w.sides[0];
     const storage::RelTable& rels = store_->rel_table(pair->id);
     SetSide(w, *pair, dir);
-    const bool checks = RelChecks(w, dir);
+    const bool checks = RelChecks(w);
     const size_t first_filter = checks ? rel_filters_ : 0;
     while (item < table_end) {
       w.block.clear();
@@ -1065,20 +1065,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         const uint64_t offset = item - table_start;
         if (!NodePasses(w, table, {table_id, offset})) continue;
         w.block.emplace_back(item, w.edges.size());
-        if (checks) {
-          w.rows[kEdges] += CollectEdges(w, rels, offset, dir, [&w](uint64_t rel) {
-            for (const Worker::RelCheck& c : w.rel_checks) {
-              if (c.column->IsNull(rel)) return false;
-              const int64_t v =
-                  c.wide ? c.column->GetFixed<int64_t>(rel) : c.column->GetFixed<int32_t>(rel);
-              if (c.ne ? v == c.lo : v < c.lo || v > c.hi) return false;
-            }
-            return true;
-          });
-        } else {
-          CollectEdges(w, rels, offset, dir);
-        }
+        CollectEdges(w, rels, offset, dir);
       }
+      if (checks) KeepCheckedEdges(w);
       PrefetchEdges(w, first_filter);
       for (size_t j = 0; j < w.block.size(); ++j) {
         const uint64_t node = w.block[j].first;
@@ -1092,16 +1081,15 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     }
   }
 
-  // Whether the leading rel filters (rel_filters_) can be checked as the edges of the current
-  // side are collected, as integer comparisons on their columns (then in w.rel_checks): they
-  // are, over the forward CSR, whose rels are laid out in the order of their sources (their
-  // cells are read in order); not while a cell may have versions (the statement's own writes,
-  // or writes after its snapshot: Passes reads those), nor for another column type, a missing
-  // column or a NULL constant. A dropped edge keeps its place in the order of the rows: only
-  // the rank of the passing edges among a node's edges is compared (groups' first rows).
-  bool RelChecks(Worker& w, storage::Direction dir) const {
+  // Whether the leading rel filters (rel_filters_) can be checked on a block's edges before
+  // anything else is read (KeepCheckedEdges), as integer comparisons on their columns (then in
+  // w.rel_checks): not while a cell may have versions (the statement's own writes, or writes
+  // after its snapshot: Passes reads those), nor for another column type, a missing column or
+  // a NULL constant. A dropped edge changes no row's order: only the ranks of the passing
+  // edges among a node's edges are compared (the groups' first rows).
+  bool RelChecks(Worker& w) const {
     w.rel_checks.clear();
-    if (rel_filters_ == 0 || dir != storage::Direction::kForward) return false;
+    if (rel_filters_ == 0) return false;
     for (size_t i = 0; i < rel_filters_; ++i) {
       const Filter& f = edge_filters_[i];
       const Worker::Cursor& c = w.cursors[f.term.cursor];
@@ -1200,31 +1188,57 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     SetTable(w, Role::kRel, pair.id, *w.ctx);
   }
 
-  // Appends the visible edges of `offset` in `dir` whose rel passes `keep` to w.edges; the
-  // number of edges dropped.
-  template <typename Keep>
-  uint64_t CollectEdges(Worker& w, const storage::RelTable& rels, uint64_t offset,
-                        storage::Direction dir, Keep&& keep) const {
+  // Appends the visible edges of `offset` in `dir` to w.edges.
+  void CollectEdges(Worker& w, const storage::RelTable& rels, uint64_t offset,
+                    storage::Direction dir) const {
     ExecContext& ctx = *w.ctx;
     std::vector<std::pair<uint64_t, uint64_t>>& buffer = w.edges;
-    uint64_t dropped = 0;
     store_->ForEachVisibleEdge(rels, offset, dir, [&](uint64_t nbr, uint64_t rel) {
       ctx.ChargeWork();
-      if (keep(rel)) {
-        buffer.emplace_back(nbr, rel);
-      } else {
-        ++dropped;
-      }
+      buffer.emplace_back(nbr, rel);
     });
     if (ctx.CountsMemory() && buffer.capacity() > w.edges_charged) {
       w.memory.Add(ctx, (buffer.capacity() - w.edges_charged) * sizeof(buffer[0]));
       w.edges_charged = buffer.capacity();
     }
-    return dropped;
   }
-  void CollectEdges(Worker& w, const storage::RelTable& rels, uint64_t offset,
-                    storage::Direction dir) const {
-    CollectEdges(w, rels, offset, dir, [](uint64_t) { return true; });
+
+  // Keeps the block's edges whose rels pass w.rel_checks, the block's nodes' first edges moved
+  // with them. The rels' cells are prefetched first unless the block's first and last rels are
+  // close (the forward side of edges inserted in the order of their sources, as COPY does: the
+  // cells are read in order); else (the backward side, edges inserted in another order) they
+  // are scattered.
+  void KeepCheckedEdges(Worker& w) const {
+    if (w.edges.empty()) return;
+    const uint64_t first = w.edges.front().second;
+    const uint64_t last = w.edges.back().second;
+    if (last < first || last - first > 2 * w.edges.size()) {
+      for (const Worker::RelCheck& c : w.rel_checks) {
+        for (const auto& edge : w.edges) c.column->Prefetch(edge.second);
+      }
+    }
+    size_t out = 0;
+    for (size_t j = 0; j < w.block.size(); ++j) {
+      const size_t from = w.block[j].second;
+      const size_t to = j + 1 < w.block.size() ? w.block[j + 1].second : w.edges.size();
+      w.block[j].second = out;
+      for (size_t i = from; i < to; ++i) {
+        const uint64_t rel = w.edges[i].second;
+        bool keep = true;
+        for (const Worker::RelCheck& c : w.rel_checks) {
+          const int64_t v =
+              c.wide ? c.column->GetFixed<int64_t>(rel) : c.column->GetFixed<int32_t>(rel);
+          if (c.column->IsNull(rel) || (c.ne ? v == c.lo : v < c.lo || v > c.hi)) {
+            keep = false;
+            break;
+          }
+        }
+        w.edges[out] = w.edges[i];
+        out += keep ? 1 : 0;
+      }
+    }
+    w.rows[kEdges] += w.edges.size() - out;
+    w.edges.resize(out);
   }
 
   // Prefetches the cells the per-edge column terms read for the edges in w.edges (but those of
