@@ -1217,24 +1217,46 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         for (const auto& edge : w.edges) c.column->Prefetch(edge.second);
       }
     }
+    if (w.rel_checks.size() == 1 && !w.rel_checks[0].ne) {  // one range, the common case
+      const Worker::RelCheck c = w.rel_checks[0];
+      const storage::Column& column = *c.column;
+      const auto lo = static_cast<uint64_t>(c.lo);
+      const uint64_t width = static_cast<uint64_t>(c.hi) - lo;  // lo <= v <= hi, unsigned
+      if (c.wide) {
+        return KeepEdges(w, [&](uint64_t rel) {
+          return !column.IsNull(rel) &&
+                 static_cast<uint64_t>(column.GetFixed<int64_t>(rel)) - lo <= width;
+        });
+      }
+      return KeepEdges(w, [&](uint64_t rel) {
+        return !column.IsNull(rel) &&
+               static_cast<uint64_t>(int64_t{column.GetFixed<int32_t>(rel)}) - lo <= width;
+      });
+    }
+    KeepEdges(w, [&w](uint64_t rel) {
+      for (const Worker::RelCheck& c : w.rel_checks) {
+        if (c.column->IsNull(rel)) return false;
+        const int64_t v =
+            c.wide ? c.column->GetFixed<int64_t>(rel) : c.column->GetFixed<int32_t>(rel);
+        if (c.ne ? v == c.lo : v < c.lo || v > c.hi) return false;
+      }
+      return true;
+    });
+  }
+
+  // Keeps the block's edges whose rels pass `keep`, the block's nodes' first edges moved too.
+  template <typename Keep>
+  void KeepEdges(Worker& w, Keep&& keep) const {
     size_t out = 0;
+    auto* edges = w.edges.data();
     for (size_t j = 0; j < w.block.size(); ++j) {
       const size_t from = w.block[j].second;
       const size_t to = j + 1 < w.block.size() ? w.block[j + 1].second : w.edges.size();
       w.block[j].second = out;
       for (size_t i = from; i < to; ++i) {
-        const uint64_t rel = w.edges[i].second;
-        bool keep = true;
-        for (const Worker::RelCheck& c : w.rel_checks) {
-          const int64_t v =
-              c.wide ? c.column->GetFixed<int64_t>(rel) : c.column->GetFixed<int32_t>(rel);
-          if (c.column->IsNull(rel) || (c.ne ? v == c.lo : v < c.lo || v > c.hi)) {
-            keep = false;
-            break;
-          }
-        }
-        w.edges[out] = w.edges[i];
-        out += keep ? 1 : 0;
+        const auto edge = edges[i];
+        edges[out] = edge;
+        out += keep(edge.second) ? 1 : 0;
       }
     }
     w.rows[kEdges] += w.edges.size() - out;

@@ -121,6 +121,7 @@ class ScanAggregateTest : public ::testing::Test {
         {"MATCH (a:P)-[r:R]->(b:P)", "r.since = date('2016-03-03') OR r.since > date('2022-01-01')",
          "RETURN a.age % 5 AS m, count(*) AS n"},
         {"MATCH (a:P)-[r:R]->(b:P)", "r.since <= date('2019-01-01')", "RETURN count(*) AS n"},
+        {"MATCH (a:P)-[r:R]->(b)", "r.w >= 9", "RETURN b.city AS c, count(*) AS n"},
         {"MATCH (a:P)-[r:R]->(b:P)", "r.w = 7 AND b.age > 20 AND r.since <= date('2019-01-01')",
          "RETURN b.age / 10 AS band, a.ok AS o, count(*) AS n"},
         {"MATCH (a:P)<-[r:R]-(b:P)", "r.since >= date('2020-01-01')",
