@@ -247,6 +247,14 @@ struct Worker {
   std::vector<std::pair<uint64_t, uint64_t>> edges;  // the edges met: neighbour, rel
   // RunBlocks: the block's scanned nodes (item, their first edge in `edges`).
   std::vector<std::pair<uint64_t, size_t>> block;
+  // RunBlocks: the leading rel filters as plain integer comparisons (ScanAggregateOp::RelChecks).
+  struct RelCheck {
+    const storage::Column* column = nullptr;
+    bool wide = false;  // INT64 cells, else INT32 (DATE)
+    bool ne = false;    // v != lo, else lo <= v <= hi
+    int64_t lo = 0, hi = 0;
+  };
+  std::vector<RelCheck> rel_checks;
   // The expansion's sides from the current scanned table; the current side's reached table.
   std::vector<std::pair<const catalog::RelTablePair*, storage::Direction>> sides;
   TableId neighbor_table = catalog::kInvalidTableId;
@@ -505,6 +513,15 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     }
     for (const BoundExpression* p : shape_.node_filters) node_filters_.push_back(CompileFilter(p));
     for (const BoundExpression* p : shape_.edge_filters) edge_filters_.push_back(CompileFilter(p));
+    // The typed comparisons of the rel's own columns first among the leading typed filters
+    // (which neither fail nor read the frame: their order does not show), for RelChecks.
+    auto own = [](const Filter& f) {
+      return f.typed && f.term.role == Role::kRel && f.term.op == Term::Op::kNone;
+    };
+    const auto typed_end = std::find_if(edge_filters_.begin(), edge_filters_.end(),
+                                        [](const Filter& f) { return !f.typed; });
+    std::stable_partition(edge_filters_.begin(), typed_end, own);
+    while (rel_filters_ < edge_filters_.size() && own(edge_filters_[rel_filters_])) ++rel_filters_;
     // The terms that read columns, for the cursors: keys, aggregate arguments, filters.
     for (Term& t : keys_) AddColumnTerm(t);
     for (Aggregate& a : aggs_) AddColumnTerm(a.arg);
@@ -1056,6 +1073,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     const auto [pair, dir] = w.sides[0];
     const storage::RelTable& rels = store_->rel_table(pair->id);
     SetSide(w, *pair, dir);
+    const bool checks = RelChecks(w);
+    const size_t first_filter = checks ? rel_filters_ : 0;
     while (item < table_end) {
       w.block.clear();
       w.edges.clear();
@@ -1071,7 +1090,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         w.block.emplace_back(item, w.edges.size());
         CollectEdges(w, rels, offset, dir);
       }
-      PrefetchEdges(w);
+      if (checks) KeepCheckedEdges(w);
+      PrefetchEdges(w, first_filter);
       for (size_t j = 0; j < w.block.size(); ++j) {
         const uint64_t node = w.block[j].first;
         SetNode(w, {table_id, node - table_start});
@@ -1079,9 +1099,56 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         uint64_t edge = 0;
         size_t node_group = SIZE_MAX;
         const size_t to = j + 1 < w.block.size() ? w.block[j + 1].second : w.edges.size();
-        ProcessEdges(w, node, *pair, dir, w.block[j].second, to, &edge, &node_group);
+        ProcessEdges(w, node, *pair, dir, w.block[j].second, to, &edge, &node_group, first_filter);
       }
     }
+  }
+
+  // Whether the leading rel filters (rel_filters_) can be checked on a block's edges before
+  // anything else is read (KeepCheckedEdges), as integer comparisons on their columns (then in
+  // w.rel_checks): not while a cell may have versions (the statement's own writes, or writes
+  // after its snapshot: Passes reads those), nor for another column type, a missing column or
+  // a NULL constant. A dropped edge changes no row's order: only the ranks of the passing
+  // edges among a node's edges are compared (the groups' first rows).
+  bool RelChecks(Worker& w) const {
+    w.rel_checks.clear();
+    if (rel_filters_ == 0) return false;
+    for (size_t i = 0; i < rel_filters_; ++i) {
+      const Filter& f = edge_filters_[i];
+      const Worker::Cursor& c = w.cursors[f.term.cursor];
+      if (c.column == nullptr || c.generic || !c.versions->empty() || f.value.is_null() ||
+          (c.kind != storage::PhysicalKind::kInt64 && c.kind != storage::PhysicalKind::kInt32)) {
+        w.rel_checks.clear();
+        return false;
+      }
+      Worker::RelCheck check;
+      check.column = c.column;
+      check.wide = c.kind == storage::PhysicalKind::kInt64;
+      const int64_t k = f.value.GetInt();
+      constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+      constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+      check.lo = kMin;
+      check.hi = kMax;
+      switch (f.cmp) {
+        case Filter::Cmp::kEq: check.lo = check.hi = k; break;
+        case Filter::Cmp::kNe:
+          check.ne = true;
+          check.lo = k;
+          break;
+        case Filter::Cmp::kLt:
+          if (k == kMin) return w.rel_checks.clear(), false;
+          check.hi = k - 1;
+          break;
+        case Filter::Cmp::kLe: check.hi = k; break;
+        case Filter::Cmp::kGt:
+          if (k == kMax) return w.rel_checks.clear(), false;
+          check.lo = k + 1;
+          break;
+        case Filter::Cmp::kGe: check.lo = k; break;
+      }
+      w.rel_checks.push_back(check);
+    }
+    return true;
   }
 
   using Sides = std::vector<std::pair<const catalog::RelTablePair*, storage::Direction>>;
@@ -1163,12 +1230,78 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     }
   }
 
-  // Prefetches the cells the per-edge column terms read for the edges in w.edges.
-  void PrefetchEdges(Worker& w) const {
+  // Keeps the block's edges whose rels pass w.rel_checks, the block's nodes' first edges moved
+  // with them. The rels' cells are prefetched first unless the block's first and last rels are
+  // close (the forward side of edges inserted in the order of their sources, as COPY does: the
+  // cells are read in order); else (the backward side, edges inserted in another order) they
+  // are scattered.
+  void KeepCheckedEdges(Worker& w) const {
+    if (w.edges.empty()) return;
+    const uint64_t first = w.edges.front().second;
+    const uint64_t last = w.edges.back().second;
+    if (last < first || last - first > 2 * w.edges.size()) {
+      for (const Worker::RelCheck& c : w.rel_checks) {
+        for (const auto& edge : w.edges) c.column->Prefetch(edge.second);
+      }
+    }
+    if (w.rel_checks.size() == 1 && !w.rel_checks[0].ne) {  // one range, the common case
+      const Worker::RelCheck c = w.rel_checks[0];
+      const storage::Column& column = *c.column;
+      const auto lo = static_cast<uint64_t>(c.lo);
+      const uint64_t width = static_cast<uint64_t>(c.hi) - lo;  // lo <= v <= hi, unsigned
+      if (c.wide) {
+        return KeepEdges(w, [&](uint64_t rel) {
+          return !column.IsNull(rel) &&
+                 static_cast<uint64_t>(column.GetFixed<int64_t>(rel)) - lo <= width;
+        });
+      }
+      return KeepEdges(w, [&](uint64_t rel) {
+        return !column.IsNull(rel) &&
+               static_cast<uint64_t>(int64_t{column.GetFixed<int32_t>(rel)}) - lo <= width;
+      });
+    }
+    KeepEdges(w, [&w](uint64_t rel) {
+      for (const Worker::RelCheck& c : w.rel_checks) {
+        if (c.column->IsNull(rel)) return false;
+        const int64_t v =
+            c.wide ? c.column->GetFixed<int64_t>(rel) : c.column->GetFixed<int32_t>(rel);
+        if (c.ne ? v == c.lo : v < c.lo || v > c.hi) return false;
+      }
+      return true;
+    });
+  }
+
+  // Keeps the block's edges whose rels pass `keep`, the block's nodes' first edges moved too.
+  template <typename Keep>
+  void KeepEdges(Worker& w, Keep&& keep) const {
+    size_t out = 0;
+    auto* edges = w.edges.data();
+    for (size_t j = 0; j < w.block.size(); ++j) {
+      const size_t from = w.block[j].second;
+      const size_t to = j + 1 < w.block.size() ? w.block[j + 1].second : w.edges.size();
+      w.block[j].second = out;
+      for (size_t i = from; i < to; ++i) {
+        const auto edge = edges[i];
+        edges[out] = edge;
+        out += keep(edge.second) ? 1 : 0;
+      }
+    }
+    w.rows[kEdges] += w.edges.size() - out;
+    w.edges.resize(out);
+  }
+
+  // Prefetches the cells the per-edge column terms read for the edges in w.edges (but those of
+  // the edge filters before `first_filter`, already checked).
+  void PrefetchEdges(Worker& w, size_t first_filter = 0) const {
     for (size_t i = 0; i < column_terms_.size(); ++i) {
       const Term& t = *column_terms_[i];
       const Worker::Cursor& c = w.cursors[i];
       if (!t.per_edge || c.column == nullptr) continue;
+      if (first_filter > 0 &&
+          std::any_of(edge_filters_.begin(), edge_filters_.begin() + first_filter,
+                      [&t](const Filter& f) { return &f.term == &t; })) {
+        continue;
+      }
       for (const auto& [nbr, rel] : w.edges) {
         const uint64_t row = t.role == Role::kNeighbor ? nbr : rel;
         if (c.shared != nullptr) {
@@ -1184,10 +1317,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
 
   // Aggregates the edges w.edges[from, to) of the row's scanned node (item), met over `pair`
   // in `dir`; `edge`: the node's edges ranked so far; `node_group`: its group when the keys
-  // are all its own.
+  // are all its own; the edge filters before `first_filter` are known to pass.
   void ProcessEdges(Worker& w, uint64_t item, const catalog::RelTablePair& pair,
                     storage::Direction dir, size_t from, size_t to, uint64_t* edge,
-                    size_t* node_group) const {
+                    size_t* node_group, size_t first_filter = 0) const {
     const LogicalOperator* e = shape_.expand;
     std::vector<Value>& frame = w.ctx->frame;
     const InternalId a = w.ids[0];
@@ -1206,8 +1339,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         }
       }
       bool passes = true;
-      for (const Filter& f : edge_filters_) {
-        if (!Passes(w, f)) {
+      for (size_t fi = first_filter; fi < edge_filters_.size(); ++fi) {
+        if (!Passes(w, edge_filters_[fi])) {
           passes = false;
           break;
         }
@@ -1633,6 +1766,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   std::vector<bool> string_key_;
   std::vector<Aggregate> aggs_;
   std::vector<Filter> node_filters_, edge_filters_;
+  // The leading edge filters that compare a column of the rel itself with a constant: RunBlocks
+  // checks them as it collects the edges (RelChecks), when it can.
+  size_t rel_filters_ = 0;
   std::vector<const Term*> column_terms_;
   bool frame_ = false;          // some term is evaluated over the frame: keep the ids there
   bool edge_keys_ = false;      // some key reads the reached node or the rel

@@ -114,6 +114,18 @@ class ScanAggregateTest : public ::testing::Test {
         // A typed filter on a DATE of the rel and one on the scanned node.
         {"MATCH (:P)-[r:R]->(b:P)", "r.since >= date('2020-01-01')",
          "RETURN b.age / 10 AS band, count(*) AS n"},
+        // Rel filters checked as the edges are collected: NULL dates (the rels to Q), two of
+        // them, with keys of the scanned node; and the backward direction, checked later.
+        {"MATCH (a:P)-[r:R]->(b)", "r.since < date('2019-06-01') AND r.w <> 4",
+         "RETURN a.city AS c, b.city AS d, count(*) AS n, sum(r.w) AS w"},
+        {"MATCH (a:P)-[r:R]->(b:P)", "r.since = date('2016-03-03') OR r.since > date('2022-01-01')",
+         "RETURN a.age % 5 AS m, count(*) AS n"},
+        {"MATCH (a:P)-[r:R]->(b:P)", "r.since <= date('2019-01-01')", "RETURN count(*) AS n"},
+        {"MATCH (a:P)-[r:R]->(b)", "r.w >= 9", "RETURN b.city AS c, count(*) AS n"},
+        {"MATCH (a:P)-[r:R]->(b:P)", "r.w = 7 AND b.age > 20 AND r.since <= date('2019-01-01')",
+         "RETURN b.age / 10 AS band, a.ok AS o, count(*) AS n"},
+        {"MATCH (a:P)<-[r:R]-(b:P)", "r.since >= date('2020-01-01')",
+         "RETURN a.age / 10 AS band, count(*) AS n"},
         {"MATCH (a:P)-[:R]->(b:P)", "a.age < 25 AND b.age <> 3",
          "RETURN b.small AS s, count(*) AS n, min(a.age) AS lo"},
         // A filter evaluated the usual way (two ends compared).
@@ -178,6 +190,7 @@ TEST_F(ScanAggregateTest, TransactionsSeeTheirOwnWritesOthersTheCommittedRows) {
       "UNWIND range(0, 2999) AS i MATCH (a:P {id: i * 3}), (b:P {id: i + 1}) "
       "CREATE (a)-[:R {since: date('2021-06-01'), w: 1}]->(b)");
   run(other_, "UNWIND range(0, 99) AS i CREATE (:P {id: 100000 + i, age: i, city: 'new'})");
+  run(other_, "MATCH (a:P)-[r:R]->(b:P) WHERE a.id % 13 = 3 SET r.since = NULL, r.w = 4");
   // The writer sees its own changes; a reader beside it the committed state (the updated cells'
   // older values from the versions).
   CheckAll(other_);
