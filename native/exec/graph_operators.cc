@@ -764,17 +764,11 @@ class CountExpandOp final : public GraphOperator {
     // A parallel worker's next morsel keeps the counts and filter results of its last ones
     // (the same snapshot, nothing written since); any other Open starts afresh.
     if (ctx.next_morsel) return;
-    for (Level& level : levels_) {
-      level.memo.clear();
-      level.passes.clear();
-      level.last = {};
-      level.tested = 0;
-      level.swept.clear();
-      level.filters.clear();
-      level.shared = nullptr;
-      level.counted = 0;
-      level.counts_swept = false;
-      level.try_push = true;
+    // Most runs (an unfiltered count from a few nodes, as a short read's) keep nothing: their
+    // levels are left as the last clearing left them.
+    if (touched_) {
+      touched_ = false;
+      ClearLevels();
     }
     memory_.Release(ctx);
   }
@@ -797,6 +791,22 @@ class CountExpandOp final : public GraphOperator {
   }
 
  private:
+  // Forgets what the last run learnt of the graph (counts, filter results, shared state).
+  void ClearLevels() {
+    for (Level& level : levels_) {
+      level.memo.clear();
+      level.passes.clear();
+      level.last = {};
+      level.tested = 0;
+      level.swept.clear();
+      level.filters.clear();
+      level.shared = nullptr;
+      level.counted = 0;
+      level.counts_swept = false;
+      level.try_push = true;
+    }
+  }
+
   // A constant filter's results and a leaf's counts, per node table, for every thread of the
   // statement (GraphStore::Derived).
   struct SharedLevel {
@@ -853,6 +863,7 @@ class CountExpandOp final : public GraphOperator {
 
   SharedLevel& Shared(Level& level) {
     if (level.shared == nullptr) {
+      touched_ = true;
       level.shared = std::static_pointer_cast<SharedLevel>(store_->Derived(level.expand, [] {
         return std::static_pointer_cast<void>(std::make_shared<SharedLevel>());
       }));
@@ -861,6 +872,7 @@ class CountExpandOp final : public GraphOperator {
   }
 
   ColumnFilter& FilterFor(Level& level, TableId table, ExecContext& ctx) {
+    touched_ = true;
     std::unique_ptr<ColumnFilter>& filter = level.filters[table];
     if (filter == nullptr) {
       filter = std::make_unique<ColumnFilter>(level.expand->predicates, level.expand->slot,
@@ -1007,6 +1019,7 @@ class CountExpandOp final : public GraphOperator {
   template <typename T>
   T& PerNode(std::unordered_map<TableId, std::vector<T>>& by_table, TableId& table,
              std::vector<T>*& cached, InternalId node, ExecContext& ctx) {
+    touched_ = true;
     if (cached == nullptr || table != node.table) {
       cached = &by_table[node.table];
       table = node.table;
@@ -1225,6 +1238,8 @@ class CountExpandOp final : public GraphOperator {
   std::vector<Level> levels_;
   std::vector<size_t> roots_;
   MemoryCharge memory_;  // the kept counts
+  // Whether a level kept anything since the last clearing (PerNode, FilterFor, Shared).
+  bool touched_ = true;
 };
 
 // SEMI_JOIN / ANTI_JOIN (planner/semi_join_rule.cc): the input rows where a relationship joins
