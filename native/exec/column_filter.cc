@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "common/status.h"
+#include "exec/comparison.h"
 #include "exec/expression_evaluator.h"
 #include "exec/graph_store.h"
 
@@ -31,17 +32,17 @@ bool IsStringTest(ColumnTestOp op) {
          op == ColumnTestOp::kContains;
 }
 
+// The six comparisons come first in ColumnTestOp, in Comparison's order.
+static_assert(static_cast<int>(ColumnTestOp::kEq) == static_cast<int>(Comparison::kEq) &&
+              static_cast<int>(ColumnTestOp::kNe) == static_cast<int>(Comparison::kNe) &&
+              static_cast<int>(ColumnTestOp::kLt) == static_cast<int>(Comparison::kLt) &&
+              static_cast<int>(ColumnTestOp::kLe) == static_cast<int>(Comparison::kLe) &&
+              static_cast<int>(ColumnTestOp::kGt) == static_cast<int>(Comparison::kGt) &&
+              static_cast<int>(ColumnTestOp::kGe) == static_cast<int>(Comparison::kGe));
+
 template <typename T>
 bool Holds(ColumnTestOp op, const T& a, const T& b) {
-  switch (op) {
-    case ColumnTestOp::kEq: return a == b;
-    case ColumnTestOp::kNe: return a != b;
-    case ColumnTestOp::kLt: return a < b;
-    case ColumnTestOp::kLe: return a <= b;
-    case ColumnTestOp::kGt: return a > b;
-    case ColumnTestOp::kGe: return a >= b;
-    default: return false;
-  }
+  return op <= ColumnTestOp::kGe && exec::Holds(static_cast<Comparison>(op), a, b);
 }
 
 bool HoldsForString(ColumnTestOp op, std::string_view s, std::string_view v) {

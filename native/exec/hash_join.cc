@@ -12,6 +12,7 @@
 #include "cypher/planner/logical_plan.h"
 #include "cypher/planner/planner.h"
 #include "exec/column_filter.h"
+#include "exec/comparison.h"
 #include "exec/expression_evaluator.h"
 #include "exec/graph_store.h"
 #include "exec/parallel_pipeline.h"
@@ -289,31 +290,6 @@ bool Matchable(const Value& v) {
   return true;
 }
 
-enum class Cmp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
-
-bool Holds(Cmp cmp, int64_t a, int64_t b) {
-  switch (cmp) {
-    case Cmp::kEq: return a == b;
-    case Cmp::kNe: return a != b;
-    case Cmp::kLt: return a < b;
-    case Cmp::kLe: return a <= b;
-    case Cmp::kGt: return a > b;
-    case Cmp::kGe: return a >= b;
-  }
-  return false;
-}
-
-// `a cmp b` as `b cmp' a`.
-Cmp Flip(Cmp cmp) {
-  switch (cmp) {
-    case Cmp::kLt: return Cmp::kGt;
-    case Cmp::kLe: return Cmp::kGe;
-    case Cmp::kGt: return Cmp::kLt;
-    case Cmp::kGe: return Cmp::kLe;
-    default: return cmp;
-  }
-}
-
 }  // namespace
 
 // A residual conjunct: typed (the build operand's value kept per row, compared with the
@@ -321,7 +297,7 @@ Cmp Flip(Cmp cmp) {
 struct JoinResidual {
   const BoundExpression* expr = nullptr;
   bool typed = false;
-  Cmp cmp = Cmp::kEq;
+  Comparison cmp = Comparison::kEq;
   Operand probe, build;
 };
 
@@ -350,22 +326,15 @@ struct HashJoinOp::Compiled {
       residuals.push_back(r);
     }
     keeps_rows = !spec.counts || generic_residuals;
-    histogram =
-        spec.counts && residuals.size() == 1 && residuals[0].typed && residuals[0].cmp == Cmp::kNe;
+    histogram = spec.counts && residuals.size() == 1 && residuals[0].typed &&
+                residuals[0].cmp == Comparison::kNe;
   }
 
   static JoinResidual Compile(const BoundExpression& e, const std::set<SlotId>& build_slots) {
-    static const std::unordered_map<std::string, Cmp> kCmps = {
-        {"=", Cmp::kEq},  {"equals", Cmp::kEq},
-        {"<>", Cmp::kNe}, {"not_equals", Cmp::kNe},
-        {"<", Cmp::kLt},  {"less_than", Cmp::kLt},
-        {"<=", Cmp::kLe}, {"less_than_equals", Cmp::kLe},
-        {">", Cmp::kGt},  {"greater_than", Cmp::kGt},
-        {">=", Cmp::kGe}, {"greater_than_equals", Cmp::kGe}};
     JoinResidual r;
     if (e.kind != ExprKind::kScalarFunction || e.children.size() != 2) return r;
-    auto it = kCmps.find(e.name);
-    if (it == kCmps.end()) return r;
+    Comparison named;
+    if (!ComparisonNamed(e.name, &named)) return r;
     // Which child reads the build side alone, and which the probe side alone.
     auto side = [&build_slots](const BoundExpression& x) {
       std::set<SlotId> slots;
@@ -381,8 +350,8 @@ struct HashJoinOp::Compiled {
     if (l == 0 || rs == 0 || l == rs) return r;
     const Kind kind = KindOf(left.type, right.type);
     if (kind == Kind::kGeneric) return r;
-    r.cmp = l == 1 ? it->second : Flip(it->second);
-    if (kind == Kind::kString && r.cmp != Cmp::kEq && r.cmp != Cmp::kNe) return r;
+    r.cmp = l == 1 ? named : Mirrored(named);
+    if (kind == Kind::kString && r.cmp != Comparison::kEq && r.cmp != Comparison::kNe) return r;
     r.build = MakeOperand(l == 1 ? &left : &right, kind);
     r.probe = MakeOperand(l == 1 ? &right : &left, kind);
     r.typed = true;

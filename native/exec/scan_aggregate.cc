@@ -14,6 +14,7 @@
 #include "cypher/planner/planner.h"
 #include "cypher/planner/scan_aggregate_rule.h"
 #include "exec/column_filter.h"
+#include "exec/comparison.h"
 #include "exec/expression_evaluator.h"
 #include "exec/graph_store.h"
 #include "exec/parallel_pipeline.h"
@@ -86,7 +87,7 @@ struct Filter {
   Term term;  // typed: the property
   const BoundExpression* constant = nullptr;
   Value value;  // the constant's value, evaluated when the run starts
-  enum class Cmp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe } cmp = Cmp::kEq;
+  Comparison cmp = Comparison::kEq;
   bool typed = false;
   bool per_edge = false;
 };
@@ -447,34 +448,14 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     f.expr = e;
     f.per_edge = PerEdge(*e);
     if (e->kind != ExprKind::kScalarFunction || !e->scalar || e->children.size() != 2) return f;
-    static const std::unordered_map<std::string, Filter::Cmp> kCmps = {
-        {"=", Filter::Cmp::kEq},
-        {"equals", Filter::Cmp::kEq},
-        {"<>", Filter::Cmp::kNe},
-        {"<", Filter::Cmp::kLt},
-        {"<=", Filter::Cmp::kLe},
-        {">", Filter::Cmp::kGt},
-        {">=", Filter::Cmp::kGe},
-        {"not_equals", Filter::Cmp::kNe},
-        {"less_than", Filter::Cmp::kLt},
-        {"less_than_equals", Filter::Cmp::kLe},
-        {"greater_than", Filter::Cmp::kGt},
-        {"greater_than_equals", Filter::Cmp::kGe}};
-    auto it = kCmps.find(e->scalar->name);
-    if (it == kCmps.end()) return f;
+    Comparison cmp;
+    if (!ComparisonNamed(e->scalar->name, &cmp)) return f;
     const BoundExpression* left = e->children[0].get();
     const BoundExpression* right = e->children[1].get();
     if (left->type.id() != right->type.id()) return f;
-    Filter::Cmp cmp = it->second;
     if (left->IsConstant() && !right->IsConstant()) {
       std::swap(left, right);
-      switch (cmp) {
-        case Filter::Cmp::kLt: cmp = Filter::Cmp::kGt; break;
-        case Filter::Cmp::kLe: cmp = Filter::Cmp::kGe; break;
-        case Filter::Cmp::kGt: cmp = Filter::Cmp::kLt; break;
-        case Filter::Cmp::kGe: cmp = Filter::Cmp::kLe; break;
-        default: break;
-      }
+      cmp = Mirrored(cmp);
     }
     if (!right->IsConstant()) return f;
     Term term = CompileTerm(left);
@@ -800,15 +781,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     const Value& c = f.value;
     if (c.is_null()) return false;
     const int64_t k = c.GetInt();
-    switch (f.cmp) {
-      case Filter::Cmp::kEq: return v == k;
-      case Filter::Cmp::kNe: return v != k;
-      case Filter::Cmp::kLt: return v < k;
-      case Filter::Cmp::kLe: return v <= k;
-      case Filter::Cmp::kGt: return v > k;
-      case Filter::Cmp::kGe: return v >= k;
-    }
-    return false;
+    return Holds(f.cmp, v, k);
   }
 
   // Reads the aggregate arguments of one level (per node or per edge) into w.
@@ -1130,21 +1103,21 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       check.lo = kMin;
       check.hi = kMax;
       switch (f.cmp) {
-        case Filter::Cmp::kEq: check.lo = check.hi = k; break;
-        case Filter::Cmp::kNe:
+        case Comparison::kEq: check.lo = check.hi = k; break;
+        case Comparison::kNe:
           check.ne = true;
           check.lo = k;
           break;
-        case Filter::Cmp::kLt:
+        case Comparison::kLt:
           if (k == kMin) return w.rel_checks.clear(), false;
           check.hi = k - 1;
           break;
-        case Filter::Cmp::kLe: check.hi = k; break;
-        case Filter::Cmp::kGt:
+        case Comparison::kLe: check.hi = k; break;
+        case Comparison::kGt:
           if (k == kMax) return w.rel_checks.clear(), false;
           check.lo = k + 1;
           break;
-        case Filter::Cmp::kGe: check.lo = k; break;
+        case Comparison::kGe: check.lo = k; break;
       }
       w.rel_checks.push_back(check);
     }
