@@ -1532,7 +1532,6 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         auto w = std::make_unique<Worker>();
         w->own_ctx = std::make_unique<ExecContext>();
         ParallelPipeline::ShareStatement(ctx, *w->own_ctx);
-        w->own_ctx->fn_ctx.memory = &w->own_ctx->expr_memory;  // its own account
         InitWorker(*w, w->own_ctx.get());
         workers_.push_back(std::move(w));
       }
