@@ -15,6 +15,7 @@
 #include "exec/comparison.h"
 #include "exec/expression_evaluator.h"
 #include "exec/graph_store.h"
+#include "exec/open_index.h"
 #include "exec/parallel_pipeline.h"
 #include "function/value_ops.h"
 
@@ -219,15 +220,7 @@ class StringDictionary {
       if (at == 0 || (hashes_[at - 1] == h && SameBytes(At(at - 1), s))) return i;
     }
   }
-  void Grow() {
-    index_.assign(index_.size() * 2, 0);
-    const size_t mask = index_.size() - 1;
-    for (uint32_t code = 0; code < hashes_.size(); ++code) {
-      size_t i = hashes_[code] & mask;
-      while (index_[i] != 0) i = (i + 1) & mask;
-      index_[i] = code + 1;
-    }
-  }
+  void Grow() { RegrowIndex(index_, hashes_); }
 
   std::vector<uint32_t> index_ = std::vector<uint32_t>(16, 0);  // code + 1; 0: empty
   std::vector<uint64_t> hashes_;
@@ -456,15 +449,7 @@ struct HashJoinOp::Table {
     hashes.push_back(h);
     index[i] = g + 1;
     *added = true;
-    if (hashes.size() * 2 > index.size()) {
-      index.assign(index.size() * 2, 0);
-      const size_t mask = index.size() - 1;
-      for (uint32_t k = 0; k < hashes.size(); ++k) {
-        size_t j = hashes[k] & mask;
-        while (index[j] != 0) j = (j + 1) & mask;
-        index[j] = k + 1;
-      }
-    }
+    if (hashes.size() * 2 > index.size()) RegrowIndex(index, hashes);
     return g;
   }
 };

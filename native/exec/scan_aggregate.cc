@@ -17,6 +17,7 @@
 #include "exec/comparison.h"
 #include "exec/expression_evaluator.h"
 #include "exec/graph_store.h"
+#include "exec/open_index.h"
 #include "exec/parallel_pipeline.h"
 #include "function/average.h"
 
@@ -166,21 +167,13 @@ struct Groups {
     sums.resize(sums.size() + num_aggs, 0);
     states.resize(states.size() + num_aggs);
     if (!indexed) return g;
-    if ((g + 1) * 2 > index.size()) Grow();
-    size_t i = hash & mask;
-    while (index[i] != 0) i = (i + 1) & mask;
-    index[i] = static_cast<uint32_t>(g + 1);
-    return g;
-  }
-
-  void Grow() {
-    index.assign(index.size() * 2, 0);
-    mask = index.size() - 1;
-    for (size_t g = 0; g < size(); ++g) {
-      size_t i = hashes[g] & mask;
-      while (index[i] != 0) i = (i + 1) & mask;
-      index[i] = static_cast<uint32_t>(g + 1);
+    if ((g + 1) * 2 > index.size()) {
+      RegrowIndex(index, hashes);  // the new group's hash is in `hashes` already
+      mask = index.size() - 1;
+      return g;
     }
+    IndexEntry(index, hash, static_cast<uint32_t>(g));
+    return g;
   }
 };
 

@@ -1,0 +1,27 @@
+// The open-addressing index the typed operators keep over entries stored in vectors (the hash
+// join's key codes and groups, exec/hash_join.cc; the fused aggregation's groups,
+// exec/scan_aggregate.cc): a power-of-two table of entry + 1 (0: empty), probed linearly from
+// the entry's hash. The entries' hashes are kept beside them, so the table regrows without
+// rehashing.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace graphdb::exec {
+
+// Puts `entry` in the first empty slot from `hash` on (the table has one).
+inline void IndexEntry(std::vector<uint32_t>& index, uint64_t hash, uint32_t entry) {
+  const size_t mask = index.size() - 1;
+  size_t i = hash & mask;
+  while (index[i] != 0) i = (i + 1) & mask;
+  index[i] = entry + 1;
+}
+
+// Doubles the table and indexes every entry again, by `hashes` (one per entry, in order).
+inline void RegrowIndex(std::vector<uint32_t>& index, const std::vector<uint64_t>& hashes) {
+  index.assign(index.size() * 2, 0);
+  for (size_t e = 0; e < hashes.size(); ++e) IndexEntry(index, hashes[e], static_cast<uint32_t>(e));
+}
+
+}  // namespace graphdb::exec
