@@ -488,6 +488,14 @@ uint64_t HashCodes(const uint64_t* codes, size_t n, uint32_t nulls) {
   return h;
 }
 
+// Whether two keys' codes are the same (a loop: most keys have one or two codes).
+inline bool SameCodes(const uint64_t* a, const uint64_t* b, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
 // What the memory limit counts for a typed group beyond its codes and states.
 constexpr size_t kTypedGroupBytes = 40;
 
@@ -636,8 +644,7 @@ size_t HashAggregateOp::TypedGroup(State& s, ExecContext& ctx, MemoryCharge& mem
     const uint32_t entry = s.table[i];
     if (entry == 0) break;
     const size_t g = entry - 1;
-    if (s.hashes[g] == hash && s.nulls[g] == nulls &&
-        std::equal(row, row + n, s.codes.data() + g * n)) {
+    if (s.hashes[g] == hash && s.nulls[g] == nulls && SameCodes(row, s.codes.data() + g * n, n)) {
       return g;
     }
   }
@@ -884,7 +891,7 @@ void HashAggregateOp::MergeTyped(ExecContext& ctx, std::vector<State*>& parts) {
             const Ref r = m.refs[table[i] - 1];
             const State& q = *parts[r.worker];
             if (q.hashes[r.group] == hash && q.nulls[r.group] == p.nulls[g] &&
-                std::equal(key, key + n, q.codes.data() + r.group * n)) {
+                SameCodes(key, q.codes.data() + r.group * n, n)) {
               found = table[i] - 1;
               break;
             }
