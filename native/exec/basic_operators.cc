@@ -437,6 +437,12 @@ struct HashAggregateOp::State {
   std::vector<uint64_t> hashes;
   std::vector<uint64_t> counts;
   std::vector<uint32_t> table;
+  // One key of small codes (a histogram's): group + 1 per code below kDirectCodes (0: not
+  // seen yet), made once kDirectAfter rows have looked for their group in the table.
+  static constexpr uint64_t kDirectCodes = 4096;
+  static constexpr uint64_t kDirectAfter = 1024;
+  std::vector<uint32_t> direct;
+  uint64_t lookups = 0;
   std::vector<uint64_t> row;  // the row's codes
   size_t position = 0;
   bool filled = false;
@@ -538,6 +544,8 @@ void HashAggregateOp::Open(ExecContext& ctx) {
   s.hashes.clear();
   s.counts.clear();
   s.table.assign(typed_ ? 16 : 0, 0);
+  s.direct.clear();
+  s.lookups = 0;
   s.position = 0;
   s.filled = false;
   memory_.Release(ctx);
@@ -599,6 +607,7 @@ void HashAggregateOp::Degrade(State& s) const {
   s.hashes.clear();
   s.counts.clear();
   s.table.clear();
+  s.direct.clear();
 }
 
 size_t HashAggregateOp::TypedGroup(State& s, ExecContext& ctx, MemoryCharge& memory,
@@ -638,6 +647,15 @@ size_t HashAggregateOp::TypedGroup(State& s, ExecContext& ctx, MemoryCharge& mem
     }
   }
   const uint64_t* row = s.row.data();
+  const bool small = n == 1 && nulls == 0 && row[0] < State::kDirectCodes;
+  if (small && !s.direct.empty()) {
+    const uint32_t d = s.direct[row[0]];
+    if (d != 0) return d - 1;
+  }
+  if (small && s.direct.empty() && ++s.lookups > State::kDirectAfter) {
+    s.direct.assign(State::kDirectCodes, 0);
+    if (ctx.CountsMemory()) memory.Add(ctx, State::kDirectCodes * sizeof(uint32_t));
+  }
   const uint64_t hash = HashCodes(row, n, nulls);
   const size_t mask = s.table.size() - 1;
   for (size_t i = hash & mask;; i = (i + 1) & mask) {
@@ -645,6 +663,7 @@ size_t HashAggregateOp::TypedGroup(State& s, ExecContext& ctx, MemoryCharge& mem
     if (entry == 0) break;
     const size_t g = entry - 1;
     if (s.hashes[g] == hash && s.nulls[g] == nulls && SameCodes(row, s.codes.data() + g * n, n)) {
+      if (small && !s.direct.empty()) s.direct[row[0]] = entry;
       return g;
     }
   }
@@ -653,6 +672,7 @@ size_t HashAggregateOp::TypedGroup(State& s, ExecContext& ctx, MemoryCharge& mem
   s.nulls.push_back(nulls);
   s.hashes.push_back(hash);
   s.first.push_back(position);
+  if (small && !s.direct.empty()) s.direct[row[0]] = static_cast<uint32_t>(g + 1);
   if ((g + 1) * 2 > s.table.size()) {
     RegrowIndex(s.table, s.hashes);
   } else {
@@ -962,17 +982,17 @@ bool HashAggregateOp::Next(ExecContext& ctx) {
       } else if (type == LogicalTypeId::kBool) {
         out = Value::Boolean(code != 0);
       } else if (type == LogicalTypeId::kInternalId) {
-        out = Value::Id({code >> kIdOffsetBits, code & ((uint64_t{1} << kIdOffsetBits) - 1)});
+        out.SetId({code >> kIdOffsetBits, code & ((uint64_t{1} << kIdOffsetBits) - 1)});
       } else if (UnsignedKey(type)) {
         out = Value::UInt(type, code);
       } else {
-        out = Value::Int(type, static_cast<int64_t>(code));
+        out.SetInt(type, static_cast<int64_t>(code));
       }
     }
     for (size_t i = 0; i < aggs; ++i) {
       Value& out = ctx.frame[aggregates_[i].expr->slot];
       if (counters_[i] != Counter::kNone) {
-        out = Value::Int64(static_cast<int64_t>(s.counts[g * aggs + i]));
+        out.SetInt(LogicalTypeId::kInt64, static_cast<int64_t>(s.counts[g * aggs + i]));
       } else {
         out = s.groups[g].states[i]->Finalize();
       }

@@ -1718,13 +1718,13 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       if (string_key_[k]) {
         out = Value::String(strings[code]);
       } else if (type == Id::kInternalId) {
-        out = Value::Id({code >> 48, code & ((uint64_t{1} << 48) - 1)});
+        out.SetId({code >> 48, code & ((uint64_t{1} << 48) - 1)});
       } else if (type == Id::kBool) {
         out = Value::Boolean(code != 0);
       } else if (UnsignedType(type)) {
         out = Value::UInt(type, code);
       } else {
-        out = Value::Int(type, static_cast<int64_t>(code));
+        out.SetInt(type, static_cast<int64_t>(code));
       }
     }
     for (size_t i = 0; i < aggs_.size(); ++i) {
@@ -1742,7 +1742,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       }
       const auto& fn = *a.expr->aggregate;
       if (fn.result_type.id() == Id::kInt64) {  // count and count(*)
-        out = Value::Int64(static_cast<int64_t>(n));
+        out.SetInt(Id::kInt64, static_cast<int64_t>(n));
         continue;
       }
       std::unique_ptr<function::AggregateState> state = fn.make_state(fn);

@@ -107,6 +107,17 @@ class Value {
                    std::vector<std::string> names, std::vector<Value> properties);
   static Value Path(Value nodes, Value rels);
 
+  // In place, what `*this = Int(type, v)` and `*this = Id(id)` do, without a temporary (for
+  // operators that write a slot per row).
+  void SetInt(LogicalTypeId type, int64_t v) {
+    SetScalar(type);
+    payload_ = Payload{.words = {static_cast<uint64_t>(v), 0}};
+  }
+  void SetId(InternalId id) {
+    SetScalar(LogicalTypeId::kInternalId);
+    payload_ = Payload{.id = id};
+  }
+
   LogicalTypeId type_id() const { return type_id_; }
   // The full type: nested values carry it on the heap, scalars derive it from the id.
   LogicalType type() const;
@@ -152,6 +163,15 @@ class Value {
     InternalId id;
     uint64_t words[2];
   };
+
+  void SetScalar(LogicalTypeId type) {
+    if (heap_) heap_.reset();
+    type_id_ = type;
+    null_ = false;
+    inline_size_ = 0;
+    precision_ = 0;
+    scale_ = 0;
+  }
 
   LogicalTypeId type_id_ = LogicalTypeId::kAny;
   bool null_ = true;
