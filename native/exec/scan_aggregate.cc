@@ -166,7 +166,9 @@ struct Groups {
     codes.insert(codes.end(), key, key + num_keys);
     types.insert(types.end(), key_types, key_types + num_keys);
     nulls.push_back(null_bits);
-    counts.resize(counts.size() + num_aggs, 0);
+    // Element by element: a bulk zeroing (memset) would make the first `+=` on the new
+    // group's counters wait for store forwarding (a per-node stream adds a group a row).
+    for (size_t i = 0; i < num_aggs; ++i) counts.push_back(0);
     if (keep_sums) sums.resize(sums.size() + num_aggs, 0);
     if (keep_states) states.resize(states.size() + num_aggs);
     if (!indexed) return g;
