@@ -557,7 +557,7 @@ size_t HashAggregateOp::NewGroup(State& s) const {
     for (size_t i = 0; i < aggregates_.size(); ++i) {
       const auto& fn = *aggregates_[i].expr->aggregate;
       group.states.push_back(s.typed && counters_[i] != Counter::kNone ? nullptr
-                                                                         : fn.make_state(fn));
+                                                                       : fn.make_state(fn));
     }
   }
   s.groups.push_back(std::move(group));
@@ -575,7 +575,8 @@ void HashAggregateOp::TypedKey(const State& s, size_t g, std::vector<Value>& out
     } else if (type == LogicalTypeId::kBool) {
       out.push_back(Value::Boolean(code != 0));
     } else if (type == LogicalTypeId::kInternalId) {
-      out.push_back(Value::Id({code >> kIdOffsetBits, code & ((uint64_t{1} << kIdOffsetBits) - 1)}));
+      out.push_back(
+          Value::Id({code >> kIdOffsetBits, code & ((uint64_t{1} << kIdOffsetBits) - 1)}));
     } else if (UnsignedKey(type)) {
       out.push_back(Value::UInt(type, code));
     } else {
@@ -679,8 +680,9 @@ size_t HashAggregateOp::TypedGroup(State& s, ExecContext& ctx, MemoryCharge& mem
     IndexEntry(s.table, hash, static_cast<uint32_t>(g));
   }
   if (ctx.CountsMemory()) {
-    memory.Add(ctx, kTypedGroupBytes + n * sizeof(uint64_t) +
-                        aggregates_.size() * (any_state_ ? kAggregateStateBytes : sizeof(uint64_t)));
+    memory.Add(ctx,
+               kTypedGroupBytes + n * sizeof(uint64_t) +
+                   aggregates_.size() * (any_state_ ? kAggregateStateBytes : sizeof(uint64_t)));
   }
   return g;
 }
@@ -716,9 +718,8 @@ void HashAggregateOp::Accumulate(State& s, ExecContext& ctx, MemoryCharge& memor
         continue;
       }
       const BoundExpression& e = *agg->children[0];
-      const bool present = e.kind == binder::ExprKind::kVariable
-                               ? !ctx.frame[e.slot].is_null()
-                               : !Evaluate(e, ctx).is_null();
+      const bool present = e.kind == binder::ExprKind::kVariable ? !ctx.frame[e.slot].is_null()
+                                                                 : !Evaluate(e, ctx).is_null();
       count += present ? weight : 0;
       continue;
     }

@@ -123,7 +123,7 @@ class Aggregation {
 };
 
 const std::vector<std::pair<std::string, bool>> kAggregates = {
-    {"count_star", false}, {"count", false}, {"sum", false}, {"min", false},
+    {"count_star", false}, {"count", false}, {"sum", false},  {"min", false},
     {"max", false},        {"avg", false},   {"count", true}, {"sum", true}};
 
 // Random rows: key 1 an INT64 of few or many values, negative and extreme ones, NULL; key 2 a
@@ -141,7 +141,8 @@ std::vector<std::vector<Value>> RandomRows(size_t n, uint64_t distinct, bool boo
       case 3: k1 = Value::Int64(-int64_t(rng() % distinct) - 1); break;
       default: k1 = Value::Int64(static_cast<int64_t>(rng() % distinct));
     }
-    Value k2 = rng() % 7 == 0 ? Value::Null(bool_key2 ? LogicalType::Bool() : LogicalType(LogicalTypeId::kDate))
+    Value k2 = rng() % 7 == 0 ? Value::Null(bool_key2 ? LogicalType::Bool()
+                                                      : LogicalType(LogicalTypeId::kDate))
                : bool_key2    ? Value::Boolean(rng() % 2 == 0)
                               : Value::Date(static_cast<int32_t>(rng() % 3) - 1);
     Value arg = rng() % 5 == 0 ? Value::Null(LogicalType::Int64())
@@ -158,8 +159,8 @@ TEST(HashAggregateTypedTest, GivesTheGenericRowsInOrder) {
     bool two_keys, bool_key2, weighted;
   };
   const std::vector<Case> cases = {
-      {5000, 40, false, false, false},    // few groups: the direct array after 1024 rows
-      {5000, 40, true, true, false},      // two keys, one a BOOL
+      {5000, 40, false, false, false},       // few groups: the direct array after 1024 rows
+      {5000, 40, true, true, false},         // two keys, one a BOOL
       {30000, 100000, false, false, false},  // many groups: the table regrows
       {30000, 3000, true, false, false},     // many groups of two keys
       {8000, 60, true, false, true},         // weighted rows
@@ -170,13 +171,15 @@ TEST(HashAggregateTypedTest, GivesTheGenericRowsInOrder) {
     SCOPED_TRACE(std::to_string(c.rows) + " rows, " + std::to_string(c.distinct) + " values");
     const auto rows = RandomRows(c.rows, c.distinct, c.bool_key2, seed++);
     std::vector<LogicalType> typed = {LogicalType::Int64()};
-    if (c.two_keys) typed.push_back(c.bool_key2 ? LogicalType::Bool() : LogicalType(LogicalTypeId::kDate));
+    if (c.two_keys)
+      typed.push_back(c.bool_key2 ? LogicalType::Bool() : LogicalType(LogicalTypeId::kDate));
     const std::vector<LogicalType> generic(typed.size(), LogicalType::Any());
     // Weighted rows: the aggregates the planner allows there (sum would count a row once per
     // weight in both paths alike, but it does not come with weights).
     std::vector<std::pair<std::string, bool>> aggs = kAggregates;
-    if (c.weighted) aggs = {{"count_star", false}, {"count", false}, {"min", false},
-                            {"max", false},        {"count", true}};
+    if (c.weighted)
+      aggs = {
+          {"count_star", false}, {"count", false}, {"min", false}, {"max", false}, {"count", true}};
     Aggregation fast(typed, aggs, c.weighted);
     Aggregation slow(generic, aggs, c.weighted);
     const std::vector<std::string> expected = slow.Run(rows);
@@ -203,10 +206,10 @@ TEST(HashAggregateTypedTest, AKeyOfAnotherTypeTurnsTheTableGeneric) {
   // path has it) and DOUBLE ones, past the direct array's start.
   auto rows = RandomRows(3000, 30, false, 11);
   for (int i = 0; i < 200; ++i) {
-    rows.push_back({Value::Int(LogicalTypeId::kInt32, i % 40), Value::Date(0),
-                    Value::Int64(i), Value::Int64(1)});
-    rows.push_back({Value::Double(i % 3 + 0.5), Value::Null(LogicalType(LogicalTypeId::kDate)), Value::Int64(i),
+    rows.push_back({Value::Int(LogicalTypeId::kInt32, i % 40), Value::Date(0), Value::Int64(i),
                     Value::Int64(1)});
+    rows.push_back({Value::Double(i % 3 + 0.5), Value::Null(LogicalType(LogicalTypeId::kDate)),
+                    Value::Int64(i), Value::Int64(1)});
   }
   Aggregation fast({LogicalType::Int64(), LogicalType(LogicalTypeId::kDate)}, kAggregates, false);
   Aggregation slow({LogicalType::Any(), LogicalType::Any()}, kAggregates, false);
@@ -219,7 +222,8 @@ TEST(HashAggregateTypedTest, AKeyOfAnotherTypeTurnsTheTableGeneric) {
   Aggregation nodes({LogicalType(LogicalTypeId::kNode)}, kAggregates, false);
   Aggregation generic_nodes({LogicalType::Any()}, kAggregates, false);
   EXPECT_EQ(nodes.Run(ids), generic_nodes.Run(ids));
-  ids.push_back({Value::Id({1, uint64_t{1} << 50}), Value::Null(), Value::Int64(1), Value::Int64(1)});
+  ids.push_back(
+      {Value::Id({1, uint64_t{1} << 50}), Value::Null(), Value::Int64(1), Value::Int64(1)});
   ids.push_back({Value::Id({1, 5}), Value::Null(), Value::Int64(1), Value::Int64(1)});
   EXPECT_EQ(nodes.Run(ids), generic_nodes.Run(ids));
 }
@@ -227,8 +231,8 @@ TEST(HashAggregateTypedTest, AKeyOfAnotherTypeTurnsTheTableGeneric) {
 TEST(HashAggregateTypedTest, SumOverflowIsTheUsualError) {
   std::vector<std::vector<Value>> rows;
   for (int i = 0; i < 3; ++i) {
-    rows.push_back({Value::Int64(1), Value::Null(), Value::Int64(std::numeric_limits<int64_t>::max()),
-                    Value::Int64(1)});
+    rows.push_back({Value::Int64(1), Value::Null(),
+                    Value::Int64(std::numeric_limits<int64_t>::max()), Value::Int64(1)});
   }
   auto message = [&rows](LogicalType type) {
     Aggregation a({std::move(type)}, {{"sum", false}}, false);
@@ -281,8 +285,9 @@ class HashAggregateQueryTest : public ::testing::Test {
                    "i % 11 = 0 THEN NULL ELSE date('2020-01-01') + i % 30 END, ok: CASE WHEN i % 5 "
                    "= 0 THEN NULL ELSE i % 3 = 0 END})");
     Exec(slot, "UNWIND range(0, " + std::to_string(4 * kNodes - 1) + ") AS i MATCH (a:P {id: i % " +
-                   n + "}), (b:P {id: CASE WHEN i % 5 = 0 THEN i % 40 WHEN i % 3 = 0 THEN (i * i) % " + n +
-                   " ELSE (i * 7919) % " + n + " END}) CREATE (a)-[:E]->(b)");
+                   n +
+                   "}), (b:P {id: CASE WHEN i % 5 = 0 THEN i % 40 WHEN i % 3 = 0 THEN (i * i) % " +
+                   n + " ELSE (i * 7919) % " + n + " END}) CREATE (a)-[:E]->(b)");
     Exec(slot, "MATCH (a:P)-[r:E]->(b:P) WHERE (a.id + b.id) % 17 = 0 DELETE r");
     Exec(slot, "MATCH (a:P) WHERE a.id % 101 = 9 DETACH DELETE a");
   }
