@@ -163,8 +163,10 @@ struct Groups {
   // Appends a group (its counters zero, its states unset) and indexes it.
   size_t Add(const uint64_t* key, const uint8_t* key_types, uint32_t null_bits, uint64_t hash) {
     const size_t g = size();
-    codes.insert(codes.end(), key, key + num_keys);
-    types.insert(types.end(), key_types, key_types + num_keys);
+    for (size_t k = 0; k < num_keys; ++k) {  // one or two keys: no range insert
+      codes.push_back(key[k]);
+      types.push_back(key_types[k]);
+    }
     nulls.push_back(null_bits);
     // Element by element: a bulk zeroing (memset) would make the first `+=` on the new
     // group's counters wait for store forwarding (a per-node stream adds a group a row).
