@@ -550,6 +550,13 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
                     shape_.scan->table_ids.size() == 1 && !keys_.empty() &&
                     rel_filters_ == edge_filters_.size() &&
                     std::all_of(keys_.begin(), keys_.end(), of_neighbor);
+    sum_shape_ = shape_.expand != nullptr && !shape_.counted && !edge_keys_ && !unique_rows_;
+    for (const Aggregate& a : aggs_) {
+      sum_shape_ = sum_shape_ &&
+                   (a.kind == Aggregate::Kind::kCountStar || a.every_row ||
+                    ((a.kind == Aggregate::Kind::kCount || a.kind == Aggregate::Kind::kAvgInt) &&
+                     a.arg.per_edge && a.arg.access == Access::kInt && a.arg.property != nullptr));
+    }
     for (const Aggregate& a : aggs_) {
       target_shape_ = target_shape_ &&
                       (a.kind == Aggregate::Kind::kCountStar || a.every_row ||
@@ -1076,6 +1083,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         CountTargetBlocks(w, table, table_id, table_start, item, table_end, rels, dir, keep);
       });
     }
+    const bool summed = SumsEdges(w, first_filter);
     while (item < table_end) {
       w.block.clear();
       w.edges.clear();
@@ -1099,8 +1107,64 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         uint64_t edge = 0;
         size_t node_group = SIZE_MAX;
         const size_t to = j + 1 < w.block.size() ? w.block[j + 1].second : w.edges.size();
+        if (summed) {
+          SumEdges(w, node, w.block[j].second, to);
+          continue;
+        }
         ProcessEdges(w, node, *pair, dir, w.block[j].second, to, &edge, &node_group, first_filter);
       }
+    }
+  }
+
+  // Whether SumEdges may aggregate a node's edges: the keys are all the scanned node's, the
+  // edge filters all checked (those before `first_filter` are), and the aggregates count rows
+  // or count and average plain integer columns of the reached node or the rel (sum_shape_).
+  bool SumsEdges(const Worker& w, size_t first_filter) const {
+    if (!sum_shape_ || first_filter != edge_filters_.size()) return false;
+    for (const Aggregate& a : aggs_) {
+      if (a.kind == Aggregate::Kind::kCountStar || a.every_row) continue;
+      const Worker::Cursor& c = w.cursors[a.arg.cursor];
+      if (c.column == nullptr || c.generic || !c.versions->empty() ||
+          (c.kind != storage::PhysicalKind::kInt64 && c.kind != storage::PhysicalKind::kInt32)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Aggregates the edges w.edges[from, to) of the row's scanned node (item), all passing, into
+  // the node's group: each aggregate over the node's edges in one tight loop, its group
+  // updated once.
+  void SumEdges(Worker& w, uint64_t item, size_t from, size_t to) const {
+    if (from == to) return;
+    const uint64_t n = to - from;
+    w.rows[kEdges] += n;
+    w.rows[kEdgePassed] += n;
+    const size_t g = GroupOf(w, item, 0);
+    uint64_t* counts = w.groups.counts.data() + g * aggs_.size();
+    const auto* edges = w.edges.data();
+    for (size_t i = 0; i < aggs_.size(); ++i) {
+      const Aggregate& a = aggs_[i];
+      if (a.kind == Aggregate::Kind::kCountStar || a.every_row) {
+        counts[i] += n;
+        continue;
+      }
+      const Term& t = a.arg;
+      const storage::Column& column = *w.cursors[t.cursor].column;
+      const bool wide = w.cursors[t.cursor].kind == storage::PhysicalKind::kInt64;
+      const bool rel = t.role == Role::kRel;
+      uint64_t present = 0;
+      int128_t sum = 0;
+      for (size_t e = from; e < to; ++e) {
+        const uint64_t row = rel ? edges[e].second : edges[e].first;
+        const bool valid = !column.IsNull(row);
+        const int64_t v = ApplyOp(
+            t, wide ? column.GetFixed<int64_t>(row) : int64_t{column.GetFixed<int32_t>(row)});
+        present += valid ? 1 : 0;
+        sum += valid ? v : 0;
+      }
+      counts[i] += present;
+      if (a.kind == Aggregate::Kind::kAvgInt) w.groups.sums[g * aggs_.size() + i] += sum;
     }
   }
 
@@ -1720,13 +1784,35 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       rows = w->target_counts.size();
     }
     if (counts.empty()) return;
+    // Only counts, one key of a plain integer column: the key's group straight from the direct
+    // array once it has one.
+    bool counts_only = keys_.size() == 1 && keys_[0].access == Access::kInt && direct_bits_ != 0;
+    for (const Aggregate& a : aggs_) {
+      counts_only = counts_only && (a.kind == Aggregate::Kind::kCountStar || a.every_row);
+    }
     auto run = [&](unsigned wi, uint64_t begin, uint64_t end) {
       Worker& w = *workers_[wi];
       SetTable(w, Role::kNeighbor, targets_table_, *w.ctx);
+      const Term& key = keys_[0];
+      const Worker::Cursor& c = w.cursors[key.cursor];
+      const bool direct =
+          counts_only && c.column != nullptr && !c.generic && c.versions->empty() &&
+          (c.kind == storage::PhysicalKind::kInt64 || c.kind == storage::PhysicalKind::kInt32);
+      const bool wide = c.kind == storage::PhysicalKind::kInt64;
+      const uint64_t slots = uint64_t{1} << direct_bits_;
       for (uint64_t row = begin; row < end; ++row) {
         uint64_t weight = 0;
-        for (const uint32_t* c : counts) weight += c[row];
+        for (const uint32_t* n : counts) weight += n[row];
         if (weight == 0) continue;
+        if (direct && !w.direct.empty() && !c.column->IsNull(row)) {
+          const auto slot = static_cast<uint64_t>(ApplyOp(
+              key, wide ? c.column->GetFixed<int64_t>(row) : c.column->GetFixed<int32_t>(row)));
+          if (slot < slots && w.direct[slot] != 0) {
+            uint64_t* group = w.groups.counts.data() + (w.direct[slot] - 1) * aggs_.size();
+            for (size_t i = 0; i < aggs_.size(); ++i) group[i] += weight;
+            continue;
+          }
+        }
         w.ids[1] = {targets_table_, row};
         for (size_t k = 0; k < keys_.size(); ++k) ReadKey(w, k);
         ReadArgs(w, true);
@@ -1966,6 +2052,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // (Fill, CountsTargets): when the edges are at least kTargetsRatio times the reached nodes
   // per worker (each worker's count array is read once per reached node).
   bool target_shape_ = false;
+  // Keys all of the scanned node; aggregates count(*), or count or integer avg of a column of
+  // the reached node or the rel (RunBlocks may use SumEdges).
+  bool sum_shape_ = false;
   bool targets_ = false;
   TableId targets_table_ = catalog::kInvalidTableId;  // the reached nodes' table
   static constexpr uint64_t kTargetsRatio = 2;

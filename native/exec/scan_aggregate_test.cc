@@ -173,6 +173,14 @@ class ScanAggregateTest : public ::testing::Test {
         {"MATCH (a:P)<-[t:T]-(b:P)", "t.w > 6", "RETURN b.age AS g, avg(b.small) AS s"},
         {"MATCH (a:P)-[:T]->(b:P)", "a.age < 40", "RETURN b AS b, count(*) AS n"},
         {"MATCH (a:P)-[:T]->(b:P)", "", "RETURN b.name AS n, count(*) AS k"},
+        // Keys of the scanned node, counts and integer averages of the reached node and the
+        // rel: each node's edges summed at once (NULL ages and dates among them).
+        {"MATCH (a:P)-[r:R]->(b:P)", "",
+         "RETURN a.city AS c, count(*) AS n, avg(b.age) AS m, count(b.age) AS k, avg(r.w) AS w"},
+        {"MATCH (a:P)-[t:T]->(b:P)", "t.since >= date('2019-01-01')",
+         "RETURN a.age % 5 AS m, count(*) AS n, avg(b.small) AS s, count(b.age) AS k, "
+         "avg(t.w / 2) AS w, count(t.since) AS d"},
+        {"MATCH (a:P)<-[t:T]-(b:P)", "", "RETURN a AS a, avg(b.age) AS g, count(b) AS n"},
         // No expansion.
         {"MATCH (p:P)", "", "RETURN p.age AS age, count(*) AS n, avg(p.score) AS s"},
         // Rows counted per small integer key in a local array (NULLs and values past it
