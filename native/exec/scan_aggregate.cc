@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <set>
@@ -721,8 +722,20 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // Key `k`'s code into w.key (its type and NULL bit too).
   [[gnu::always_inline]] void ReadKey(Worker& w, size_t k) const {
     const Term& t = keys_[k];
-    if (t.access != Access::kInt) return ReadKeySlow(w, k);
     const uint32_t bit = 1u << k;
+    if (t.access == Access::kString) {  // a shared code (BuildSharedCodes), else the slow way
+      const Worker::Cursor& c = w.cursors[t.cursor];
+      const uint64_t row = w.ids[static_cast<size_t>(t.role)].offset;
+      if (c.shared == nullptr || row >= c.shared_rows || !c.versions->empty()) {
+        return ReadKeySlow(w, k);
+      }
+      const uint32_t known = c.shared[row];
+      w.key_types[k] = static_cast<uint8_t>(Id::kString);
+      w.key[k] = known == 1 ? 0 : known - 2;
+      w.key_nulls = known == 1 ? w.key_nulls | bit : w.key_nulls & ~bit;
+      return;
+    }
+    if (t.access != Access::kInt) return ReadKeySlow(w, k);
     int64_t v;
     if (!ReadInt(w, t, &v)) {
       w.key_nulls |= bit;
@@ -758,14 +771,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     if (t.access == Access::kString) {
       const Worker::Cursor& c = w.cursors[t.cursor];
       const uint64_t row = w.ids[static_cast<size_t>(t.role)].offset;
-      if (c.shared != nullptr && row < c.shared_rows && c.versions->empty()) {
-        const uint32_t known = c.shared[row];
-        w.key_types[k] = static_cast<uint8_t>(Id::kString);
-        w.key[k] = known == 1 ? 0 : known - 2;
-        if (known == 1) w.key_nulls |= bit;
-        return;
-      }
-      if (c.codes != nullptr) {
+      if (c.codes != nullptr) {  // (shared codes: ReadKey)
         uint32_t& known = (*c.codes)[row];
         if (known == 0) {
           const Value v = ReadTerm(w, t);
@@ -1604,9 +1610,40 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     constexpr uint64_t kChunk = uint64_t{1} << 16;
     const uint64_t chunks = (n + kChunk - 1) / kChunk;
     std::vector<uint32_t> codes(n);
+    // One chunk's distinct strings (at most kMaxSharedStrings): the code of a string found in
+    // a fixed table of twice as many slots (code + 1), by a hash of its length and its first
+    // and last 8 bytes (other bytes are compared, not hashed).
     struct Local {
       std::vector<std::string> strings;
-      std::unordered_map<std::string, uint32_t, Worker::StringHash, std::equal_to<>> index;
+      std::vector<uint64_t> hashes;  // per code
+      std::vector<uint32_t> slots;
+      // The code of `s`, added when new; false when it is new and the chunk full.
+      bool Code(std::string_view s, uint32_t* code) {
+        if (slots.empty()) slots.assign(2 * kMaxSharedStrings, 0);
+        uint64_t head = 0, tail = 0;
+        const size_t n = s.size();
+        if (n != 0) std::memcpy(&head, s.data(), std::min<size_t>(n, 8));
+        if (n > 8) std::memcpy(&tail, s.data() + n - 8, 8);
+        uint64_t h = (head ^ n) * 0x9E3779B97F4A7C15ULL;
+        h = (h ^ (h >> 29) ^ tail) * 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 32;
+        const size_t mask = slots.size() - 1;
+        for (size_t i = h & mask;; i = (i + 1) & mask) {
+          const uint32_t at = slots[i];
+          if (at == 0) {
+            if (strings.size() >= kMaxSharedStrings) return false;
+            *code = static_cast<uint32_t>(strings.size());
+            strings.emplace_back(s);
+            hashes.push_back(h);
+            slots[i] = *code + 1;
+            return true;
+          }
+          if (hashes[at - 1] == h && strings[at - 1] == s) {
+            *code = at - 1;
+            return true;
+          }
+        }
+      }
     };
     std::vector<Local> locals(chunks);
     std::atomic<bool> too_many{false};
@@ -1621,17 +1658,12 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
             codes[row] = 1;
             continue;
           }
-          const std::string_view bytes = column.ReadString(row, inline_bytes);
-          auto it = local.index.find(bytes);
-          if (it == local.index.end()) {
-            if (local.strings.size() >= kMaxSharedStrings) {
-              too_many = true;
-              break;
-            }
-            it = local.index.emplace(std::string(bytes), local.strings.size()).first;
-            local.strings.emplace_back(bytes);
+          uint32_t code;
+          if (!local.Code(column.ReadString(row, inline_bytes), &code)) {
+            too_many = true;
+            break;
           }
-          codes[row] = it->second + 2;
+          codes[row] = code + 2;
         }
         ctx.CheckInterrupt();
       }
