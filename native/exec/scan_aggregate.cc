@@ -1081,7 +1081,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     // cells prefetched).
     const bool count_targets = targets_ && w.count_targets && (checks || edge_filters_.empty());
     if (count_targets && w.target_counts.empty()) {
-      w.target_counts.assign(store_->node_table(w.neighbor_table).NumRows(), 0);
+      w.target_counts.assign(targets_rows_, 0);
       if (w.ctx->CountsMemory()) w.memory.Add(*w.ctx, w.target_counts.size() * sizeof(uint32_t));
     }
     if (count_targets && (dir == storage::Direction::kForward || !checks)) {
@@ -1801,6 +1801,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     const uint64_t edges = store_->rel_table(pair->id).NumRels();
     const uint64_t nodes = store_->node_table(reached).NumRows();
     targets_table_ = reached;
+    targets_rows_ = nodes;  // past every node an edge this statement sees may reach
     return edges < std::numeric_limits<uint32_t>::max() && edges >= kTargetsRatio * nodes * workers;
   }
 
@@ -1809,13 +1810,11 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   void CountTargets(ExecContext& ctx) {
     if (!targets_) return;
     std::vector<const uint32_t*> counts;
-    uint64_t rows = 0;
     for (const auto& w : workers_) {
-      if (w->target_counts.empty()) continue;
-      counts.push_back(w->target_counts.data());
-      rows = w->target_counts.size();
+      if (!w->target_counts.empty()) counts.push_back(w->target_counts.data());
     }
     if (counts.empty()) return;
+    const uint64_t rows = targets_rows_;
     // Only counts, one key of a plain integer column: the key's group straight from the direct
     // array once it has one.
     bool counts_only = keys_.size() == 1 && keys_[0].access == Access::kInt && direct_bits_ != 0;
@@ -1891,7 +1890,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       Run(probe, item, end);
       item = end;
     }
-    memory_.Absorb(probe.memory);
+    probe.memory.Release(ctx);
     std::vector<uint64_t> key(keys_.size());
     const Groups& p = probe.groups;
     for (size_t g = 0; g < p.size(); ++g) {
@@ -2089,6 +2088,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   bool sum_shape_ = false;
   bool targets_ = false;
   TableId targets_table_ = catalog::kInvalidTableId;  // the reached nodes' table
+  uint64_t targets_rows_ = 0;                         // its rows when the run started
   static constexpr uint64_t kTargetsRatio = 2;
   static constexpr uint64_t kDirectAfter = 1024;  // rows first (a small input keeps to hashing)
   // RunBlocks: scanned nodes and edges per block (at most: a node's edges are never split).
