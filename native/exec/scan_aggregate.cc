@@ -1825,9 +1825,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       Worker& w = *workers_[wi];
       SetTable(w, Role::kNeighbor, targets_table_, *w.ctx);
       const Term& key = keys_[0];
-      const Worker::Cursor& c = w.cursors[key.cursor];
+      static const Worker::Cursor kNone;  // (a key without a cursor, as a node)
+      const Worker::Cursor& c = counts_only ? w.cursors[key.cursor] : kNone;
       const bool direct =
-          counts_only && c.column != nullptr && !c.generic && c.versions->empty() &&
+          c.column != nullptr && !c.generic && c.versions->empty() &&
           (c.kind == storage::PhysicalKind::kInt64 || c.kind == storage::PhysicalKind::kInt32);
       const bool wide = c.kind == storage::PhysicalKind::kInt64;
       const uint64_t slots = uint64_t{1} << direct_bits_;

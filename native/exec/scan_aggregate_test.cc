@@ -172,6 +172,7 @@ class ScanAggregateTest : public ::testing::Test {
          "RETURN b.small AS s, count(*) AS n"},
         {"MATCH (a:P)<-[t:T]-(b:P)", "t.w > 6", "RETURN b.age AS g, avg(b.small) AS s"},
         {"MATCH (a:P)-[:T]->(b:P)", "a.age < 40", "RETURN b AS b, count(*) AS n"},
+        {"MATCH (:P)-[:T]->(b:P)", "", "RETURN DISTINCT b AS b"},
         {"MATCH (a:P)-[:T]->(b:P)", "", "RETURN b.name AS n, count(*) AS k"},
         // Keys of the scanned node, counts and integer averages of the reached node and the
         // rel: each node's edges summed at once (NULL ages and dates among them).
