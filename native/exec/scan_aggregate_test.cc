@@ -235,6 +235,9 @@ TEST_F(ScanAggregateTest, TransactionsSeeTheirOwnWritesOthersTheCommittedRows) {
   // older values from the versions).
   CheckAll(other_);
   CheckAll(session_);
+  // Rolled back: both see the committed state again.
+  run(other_, "ROLLBACK");
+  CheckAll(other_);
 }
 
 TEST_F(ScanAggregateTest, EmptyInputs) {
