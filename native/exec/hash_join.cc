@@ -1,6 +1,7 @@
 #include "exec/hash_join.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <set>
@@ -160,28 +161,44 @@ uint64_t Mix(uint64_t h, uint64_t x) {
   return h ^ (h >> 32);
 }
 
+// The bytes [p, p + n) of a string, n < 8, as a word: overlapping loads, no call to memcpy
+// of a variable size (a string's length is hashed beside them, so the packing need only be a
+// function of the bytes).
+inline uint64_t LoadTail(const char* p, size_t n) {
+  if (n >= 4) {
+    uint32_t lo, hi;
+    std::memcpy(&lo, p, 4);
+    std::memcpy(&hi, p + n - 4, 4);
+    return lo | (static_cast<uint64_t>(hi) << 32);
+  }
+  if (n == 0) return 0;
+  const auto* b = reinterpret_cast<const unsigned char*>(p);
+  return b[0] | (static_cast<uint64_t>(b[n >> 1]) << 8) | (static_cast<uint64_t>(b[n - 1]) << 16);
+}
+
+inline uint64_t LoadWord(const char* p) {
+  uint64_t w;
+  std::memcpy(&w, p, 8);
+  return w;
+}
+
 // A string's hash, 8 bytes at a time (short strings, as most keys, in one or two steps).
 uint64_t HashBytes(std::string_view s) {
   uint64_t h = 0x9E3779B97F4A7C15ULL ^ s.size();
   size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    uint64_t w;
-    std::memcpy(&w, s.data() + i, 8);
-    h = Mix(h, w);
-  }
-  uint64_t w = 0;
-  std::memcpy(&w, s.data() + i, s.size() - i);
-  return Mix(h, w);
+  for (; i + 8 <= s.size(); i += 8) h = Mix(h, LoadWord(s.data() + i));
+  return Mix(h, LoadTail(s.data() + i, s.size() - i));
 }
 
-// Whether a and b hold the same bytes (short ones compared as words).
+// Whether a and b hold the same bytes (compared as words, the last one overlapping).
 bool SameBytes(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  if (a.size() > 16) return std::memcmp(a.data(), b.data(), a.size()) == 0;
-  uint64_t x[2] = {0, 0}, y[2] = {0, 0};
-  std::memcpy(x, a.data(), a.size());
-  std::memcpy(y, b.data(), b.size());
-  return x[0] == y[0] && x[1] == y[1];
+  const size_t n = a.size();
+  if (n != b.size()) return false;
+  if (n < 8) return LoadTail(a.data(), n) == LoadTail(b.data(), n);
+  for (size_t i = 0; i + 8 < n; i += 8) {
+    if (LoadWord(a.data() + i) != LoadWord(b.data() + i)) return false;
+  }
+  return LoadWord(a.data() + n - 8) == LoadWord(b.data() + n - 8);
 }
 
 // The build side's strings of one key or residual: string -> code (its order of arrival).
@@ -397,22 +414,18 @@ class PairCounts {
 
 }  // namespace
 
-struct HashJoinOp::Table {
+namespace {
+
+// One partition of a built table: the groups (distinct keys) whose hash selects it, found by
+// an open-addressing index (group + 1; 0: empty), and their rows.
+struct JoinPartition {
   size_t num_keys = 0;
-  std::vector<StringDictionary> key_strings;       // per key (kString keys)
-  std::vector<ValueDictionary> key_values;         // per key (kGeneric keys)
-  std::vector<StringDictionary> residual_strings;  // per residual (typed string ones)
-  std::vector<RowCodes> key_rows, residual_rows;   // per key, per residual (string ones)
-  // Groups: the distinct keys, found by an open-addressing index (group + 1; 0: empty).
   std::vector<uint64_t> codes;   // num_keys per group
   std::vector<uint64_t> hashes;  // per group
   std::vector<uint32_t> index = std::vector<uint32_t>(16, 0);
   // The rows of group g are [begin[g], begin[g + 1]), in build order.
   std::vector<uint32_t> begin;
-  size_t rows = 0;
-  size_t num_slots = 0;
   std::vector<Value> values;      // num_slots per row (when the rows are kept)
-  size_t num_typed = 0;           // typed residuals
   std::vector<int64_t> residual;  // num_typed per row: the build operand's code
   std::vector<uint8_t> residual_null;
   // Histogram mode: per group, its rows with a non-NULL residual value, and per (group,
@@ -451,6 +464,26 @@ struct HashJoinOp::Table {
     *added = true;
     if (hashes.size() * 2 > index.size()) RegrowIndex(index, hashes);
     return g;
+  }
+};
+
+}  // namespace
+
+struct HashJoinOp::Table {
+  size_t num_keys = 0;
+  std::vector<StringDictionary> key_strings;       // per key (kString keys)
+  std::vector<ValueDictionary> key_values;         // per key (kGeneric keys)
+  std::vector<StringDictionary> residual_strings;  // per residual (typed string ones)
+  std::vector<RowCodes> key_rows, residual_rows;   // per key, per residual (string ones)
+  size_t rows = 0;
+  size_t num_slots = 0;
+  size_t num_typed = 0;  // typed residuals
+  // The groups by the top `partition_bits` bits of their keys' hash (0: one partition).
+  unsigned partition_bits = 0;
+  std::vector<JoinPartition> partitions;
+
+  const JoinPartition& PartitionOf(uint64_t h) const {
+    return partitions[partition_bits == 0 ? 0 : h >> (64 - partition_bits)];
   }
 };
 
@@ -501,6 +534,10 @@ struct BuildPart {
   // index of its first row here), in the order this thread read them.
   std::vector<std::pair<uint64_t, size_t>> morsels;
   MemoryCharge memory;
+  // Merging: per row, the hash of its key codes (the table's); in a partitioned table, the
+  // rows of each partition, ascending.
+  std::vector<uint64_t> hashes;
+  std::vector<std::vector<uint32_t>> by_partition;
 };
 
 // Which operands are string ones (their index among them, or -1): keys, then residuals.
@@ -629,7 +666,7 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
   t->num_typed = nt;
   const bool counts = ctx.CountsMemory();
   size_t bytes = 0;
-  // Each part's codes in the table's dictionaries.
+  // Each part's codes in the table's dictionaries (only the distinct values: serial).
   std::vector<std::vector<std::vector<uint64_t>>> key_codes(parts.size()),
       residual_codes(parts.size());
   for (size_t p = 0; p < parts.size(); ++p) {
@@ -665,7 +702,9 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     size_t part, begin, end;
   };
   std::vector<Run> runs;
+  size_t total = 0;
   for (size_t p = 0; p < parts.size(); ++p) {
+    total += parts[p].rows;
     const auto& morsels = parts[p].morsels;
     if (morsels.empty()) {
       if (parts[p].rows > 0) runs.push_back({0, p, 0, parts[p].rows});
@@ -678,50 +717,12 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
   }
   std::sort(runs.begin(), runs.end(),
             [](const Run& a, const Run& b) { return a.position < b.position; });
-  std::vector<uint32_t> group_of;  // per row
-  std::vector<uint32_t> sizes;     // per group
-  std::vector<int64_t> residual;
-  std::vector<uint8_t> residual_null;
-  std::vector<Value> values;
-  // The keys of up to kBatchRows rows, whose groups are found together: their hashes first,
-  // and the table's slots and groups fetched ahead of the comparisons.
-  constexpr size_t kBatchRows = 64;
-  std::vector<uint64_t> batch, batch_hashes(kBatchRows);
-  batch.reserve(kBatchRows * nk);
-  auto group_batch = [&]() {
-    const size_t rows = batch.size() / nk;
-    for (size_t i = 0; i < rows; ++i) {
-      batch_hashes[i] = HashCodes(batch.data() + i * nk, nk);
-      __builtin_prefetch(t->index.data() + (batch_hashes[i] & (t->index.size() - 1)));
-    }
-    for (size_t i = 0; i < rows; ++i) {
-      const uint32_t at = t->index[batch_hashes[i] & (t->index.size() - 1)];
-      if (at != 0) {
-        __builtin_prefetch(t->hashes.data() + at - 1);
-        __builtin_prefetch(t->codes.data() + (at - 1) * nk);
-      }
-    }
-    for (size_t i = 0; i < rows; ++i) {
-      bool added_group = false;
-      const uint32_t g = t->FindOrAdd(batch.data() + i * nk, batch_hashes[i], &added_group);
-      if (added_group) {
-        sizes.push_back(0);
-        bytes += kGroupBytes + nk * sizeof(uint64_t);
-      }
-      ++sizes[g];
-      group_of.push_back(g);
-    }
-    batch.clear();
-  };
-  const size_t ns = t->num_slots;
-  size_t total = 0;
-  for (const BuildPart& part : parts) total += part.rows;
-  group_of.reserve(total);
-  residual.reserve(total * nt);
-  residual_null.reserve(total * nt);
-  values.reserve(total * ns);
-  // Per string operand, the table's row codes of its column (noted directly when a part read
-  // the same column).
+  if (total >= UINT32_MAX - 1) {
+    Throw(ErrorCode::kResourceLimit, "a hash join's build side has more than 2^32 rows");
+  }
+  t->rows = total;
+  // Per string operand, the table's row codes of its column, and per part where it notes
+  // them (null: the part read another column).
   auto row_codes = [&](size_t operand) -> RowCodes& {
     for (size_t k = 0; k < nk; ++k) {
       if (strings.keys[k] == static_cast<int>(operand)) return t->key_rows[k];
@@ -731,123 +732,239 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     }
     return t->key_rows[0];  // not reached: every operand is a key's or a residual's
   };
-  std::vector<const uint64_t*> key_remap(nk), residual_remap(nt);
-  std::vector<uint32_t*> notes(strings.count);
-  std::vector<size_t> note_sizes(strings.count);
+  std::vector<std::vector<uint32_t*>> notes(parts.size(),
+                                            std::vector<uint32_t*>(strings.count, nullptr));
+  std::vector<std::vector<size_t>> note_sizes(parts.size(), std::vector<size_t>(strings.count));
+  for (size_t p = 0; p < parts.size(); ++p) {
+    for (size_t o = 0; o < strings.count; ++o) {
+      if (parts[p].columns[o] == nullptr) continue;
+      RowCodes& codes = row_codes(o);
+      if (codes.column == nullptr) {
+        codes.column = parts[p].columns[o];
+        codes.codes.assign(parts[p].column_rows[o], 0);
+        bytes += codes.codes.size() * sizeof(uint32_t);
+      }
+      if (codes.column == parts[p].columns[o]) {
+        notes[p][o] = codes.codes.data();
+        note_sizes[p][o] = codes.codes.size();
+      }
+    }
+  }
+  if (counts) memory.Add(ctx, bytes);
+  // Parts read on several threads are merged on them too: first each part's rows recoded in
+  // the table's codes and hashed (each thread its parts), then the table's partitions built
+  // (each thread its partitions, by the runs in the serial order: rows of one key keep their
+  // build order). A serial build is one part and one partition.
+  const bool parallel = parts.size() > 1;
+  t->partition_bits = parallel ? 4 : 0;
+  const size_t np = size_t{1} << t->partition_bits;
+  t->partitions.resize(np);
+  std::vector<MemoryCharge> charges(np);
+  // Work charged on the statement's thread alone (a serial build); on several threads the
+  // statement's interrupts are polled (no work budget runs in parallel).
+  auto charge = [&](size_t units) {
+    if (parallel) {
+      ctx.CheckInterrupt();
+    } else {
+      ctx.ChargeWork(units);
+    }
+  };
   std::vector<int> key_operand(nk), residual_operand(nt);
   for (size_t k = 0; k < nk; ++k) key_operand[k] = strings.keys[k];
   for (size_t j = 0; j < nt; ++j) residual_operand[j] = strings.residuals[c.typed[j]];
-  for (const Run& run : runs) {
-    BuildPart& part = parts[run.part];
+  auto recode = [&](size_t p) {
+    BuildPart& part = parts[p];
+    std::vector<const uint64_t*> key_remap(nk), residual_remap(nt);
     for (size_t k = 0; k < nk; ++k) {
-      key_remap[k] = c.build_keys[k].kind == Kind::kInt ? nullptr : key_codes[run.part][k].data();
+      key_remap[k] = c.build_keys[k].kind == Kind::kInt ? nullptr : key_codes[p][k].data();
     }
     for (size_t j = 0; j < nt; ++j) {
       const size_t i = c.typed[j];
       residual_remap[j] =
-          c.residuals[i].build.kind == Kind::kString ? residual_codes[run.part][i].data() : nullptr;
+          c.residuals[i].build.kind == Kind::kString ? residual_codes[p][i].data() : nullptr;
     }
-    for (size_t o = 0; o < strings.count; ++o) {
-      notes[o] = nullptr;
-      if (part.columns[o] == nullptr) continue;
-      RowCodes& codes = row_codes(o);
-      if (codes.column == nullptr) {
-        codes.column = part.columns[o];
-        codes.codes.assign(part.column_rows[o], 0);
-        bytes += codes.codes.size() * sizeof(uint32_t);
-      }
-      if (codes.column == part.columns[o]) {
-        notes[o] = codes.codes.data();
-        note_sizes[o] = codes.codes.size();
-      }
-    }
+    // Two parts may note one row (a build side producing a node twice): the same code, stored
+    // atomically.
     auto note = [&](int operand, size_t r, uint64_t code) {
       if (operand < 0) return;
       const auto o = static_cast<size_t>(operand);
       const uint64_t offset = part.offsets[r * strings.count + o];
-      if (notes[o] != nullptr && offset < note_sizes[o] && code < UINT32_MAX - 2) {
-        notes[o][offset] = static_cast<uint32_t>(code) + 2;
+      if (notes[p][o] != nullptr && offset < note_sizes[p][o] && code < UINT32_MAX - 2) {
+        std::atomic_ref<uint32_t>(notes[p][o][offset])
+            .store(static_cast<uint32_t>(code) + 2, std::memory_order_relaxed);
       }
     };
-    ctx.ChargeWork(run.end - run.begin);
-    if (t->rows + (run.end - run.begin) >= UINT32_MAX - 1) {
-      Throw(ErrorCode::kResourceLimit, "a hash join's build side has more than 2^32 rows");
+    part.hashes.resize(part.rows);
+    if (parallel) {
+      part.by_partition.assign(np, {});
+      for (auto& rows : part.by_partition) rows.reserve(part.rows / np + part.rows / (4 * np) + 16);
     }
-    for (size_t r = run.begin; r < run.end; ++r) {
-      const uint64_t* keys = part.keys.data() + r * nk;
-      for (size_t k = 0; k < nk; ++k) {
-        const uint64_t code = key_remap[k] == nullptr ? keys[k] : key_remap[k][keys[k]];
-        batch.push_back(code);
-        note(key_operand[k], r, code);
-      }
-      ++t->rows;
-      if (batch.size() == kBatchRows * nk) group_batch();
-      for (size_t j = 0; j < nt; ++j) {
-        int64_t code = part.residual[r * nt + j];
-        const bool null = part.residual_null[r * nt + j] != 0;
-        if (!null && residual_remap[j] != nullptr) {
+    constexpr size_t kStep = 4096;
+    for (size_t from = 0; from < part.rows; from += kStep) {
+      const size_t to = std::min(part.rows, from + kStep);
+      if (parallel) ctx.CheckInterrupt();  // serial: charged as the partition is built
+      for (size_t r = from; r < to; ++r) {
+        uint64_t* keys = part.keys.data() + r * nk;
+        for (size_t k = 0; k < nk; ++k) {
+          if (key_remap[k] != nullptr) keys[k] = key_remap[k][keys[k]];
+          note(key_operand[k], r, keys[k]);
+        }
+        const uint64_t h = HashCodes(keys, nk);
+        part.hashes[r] = h;
+        if (parallel) {
+          part.by_partition[h >> (64 - t->partition_bits)].push_back(static_cast<uint32_t>(r));
+        }
+        for (size_t j = 0; j < nt; ++j) {
+          int64_t& code = part.residual[r * nt + j];
+          if (part.residual_null[r * nt + j] != 0 || residual_remap[j] == nullptr) continue;
           code = static_cast<int64_t>(residual_remap[j][static_cast<size_t>(code)]);
           note(residual_operand[j], r, static_cast<uint64_t>(code));
         }
-        residual.push_back(code);
-        residual_null.push_back(null ? 1 : 0);
+      }
+    }
+  };
+  const size_t ns = t->num_slots;
+  auto build_partition = [&](size_t q) {
+    JoinPartition& to = t->partitions[q];
+    MemoryCharge& charge_q = charges[q];
+    to.num_keys = nk;
+    std::vector<uint32_t> group_of;  // per row
+    std::vector<uint32_t> sizes;     // per group
+    std::vector<int64_t> residual;
+    std::vector<uint8_t> residual_null;
+    std::vector<Value> values;
+    size_t expected = 0;
+    for (const BuildPart& part : parts) {
+      expected += parallel ? part.by_partition[q].size() : part.rows;
+    }
+    group_of.reserve(expected);
+    residual.reserve(expected * nt);
+    residual_null.reserve(expected * nt);
+    values.reserve(expected * ns);
+    size_t held = 0;  // bytes not charged yet
+    // The keys of up to kBatchRows rows, whose groups are found together: the table's slots
+    // and groups fetched ahead of the comparisons.
+    constexpr size_t kBatchRows = 64;
+    const uint64_t* batch_keys[kBatchRows];
+    uint64_t batch_hashes[kBatchRows];
+    size_t batched = 0;
+    auto group_batch = [&]() {
+      for (size_t i = 0; i < batched; ++i) {
+        __builtin_prefetch(to.index.data() + (batch_hashes[i] & (to.index.size() - 1)));
+      }
+      for (size_t i = 0; i < batched; ++i) {
+        const uint32_t at = to.index[batch_hashes[i] & (to.index.size() - 1)];
+        if (at != 0) {
+          __builtin_prefetch(to.hashes.data() + at - 1);
+          __builtin_prefetch(to.codes.data() + (at - 1) * nk);
+        }
+      }
+      for (size_t i = 0; i < batched; ++i) {
+        bool added_group = false;
+        const uint32_t g = to.FindOrAdd(batch_keys[i], batch_hashes[i], &added_group);
+        if (added_group) {
+          sizes.push_back(0);
+          held += kGroupBytes + nk * sizeof(uint64_t);
+        }
+        ++sizes[g];
+        group_of.push_back(g);
+      }
+      batched = 0;
+    };
+    auto add_row = [&](BuildPart& part, size_t r) {
+      batch_keys[batched] = part.keys.data() + r * nk;
+      batch_hashes[batched] = part.hashes[r];
+      if (++batched == kBatchRows) group_batch();
+      for (size_t j = 0; j < nt; ++j) {
+        residual.push_back(part.residual[r * nt + j]);
+        residual_null.push_back(part.residual_null[r * nt + j]);
       }
       for (size_t s = 0; s < ns; ++s) values.push_back(std::move(part.values[r * ns + s]));
+    };
+    for (const Run& run : runs) {
+      BuildPart& part = parts[run.part];
+      if (parallel) {
+        const std::vector<uint32_t>& rows = part.by_partition[q];
+        auto at = std::lower_bound(rows.begin(), rows.end(), run.begin);
+        const auto end = std::lower_bound(at, rows.end(), run.end);
+        charge(static_cast<size_t>(end - at));
+        for (; at != end; ++at) add_row(part, *at);
+      } else {
+        charge(run.end - run.begin);
+        for (size_t r = run.begin; r < run.end; ++r) add_row(part, r);
+      }
+      if (counts && held > 0) {
+        charge_q.Add(ctx, held);
+        held = 0;
+      }
     }
-    if (counts) {
-      memory.Add(ctx, bytes);
-      bytes = 0;
-    }
-  }
-  group_batch();
-  if (counts) memory.Add(ctx, bytes);
-  parts.clear();
-  const size_t ng = t->groups();
-  const size_t n = group_of.size();
-  if (c.histogram) {
-    // Dense when the residual's values are few string codes: a count per (key, code) and
-    // the key's non-NULL count in one row of `dense`; else a table of the pairs present.
-    const size_t codes =
-        c.residuals[0].build.kind == Kind::kString ? t->residual_strings[0].size() : SIZE_MAX;
-    if (codes != SIZE_MAX && ng * (codes + 1) <= 16 * n + (1 << 20)) {
-      t->dense_stride = codes + 1;
-      t->dense.assign(ng * t->dense_stride, 0);
-      if (counts) memory.Add(ctx, t->dense.size() * sizeof(uint32_t));
+    group_batch();
+    if (counts && held > 0) charge_q.Add(ctx, held);
+    const size_t ng = to.groups();
+    const size_t n = group_of.size();
+    if (c.histogram) {
+      // Dense when the residual's values are few string codes: a count per (key, code) and
+      // the key's non-NULL count in one row of `dense`; else a table of the pairs present.
+      const size_t codes =
+          c.residuals[0].build.kind == Kind::kString ? t->residual_strings[0].size() : SIZE_MAX;
+      if (codes != SIZE_MAX && ng * (codes + 1) <= 16 * n + (size_t{1} << 20) / np) {
+        to.dense_stride = codes + 1;
+        to.dense.assign(ng * to.dense_stride, 0);
+        if (counts) charge_q.Add(ctx, to.dense.size() * sizeof(uint32_t));
+        for (size_t r = 0; r < n; ++r) {
+          if (residual_null[r]) continue;
+          uint32_t* row = to.dense.data() + group_of[r] * to.dense_stride;
+          ++row[residual[r]];
+          ++row[codes];
+        }
+        return;
+      }
+      to.non_null.assign(ng, 0);
+      charge(n);
       for (size_t r = 0; r < n; ++r) {
         if (residual_null[r]) continue;
-        uint32_t* row = t->dense.data() + group_of[r] * t->dense_stride;
-        ++row[residual[r]];
-        ++row[codes];
+        ++to.non_null[group_of[r]];
+        const size_t added = to.histogram.Add(group_of[r], residual[r]);
+        if (counts && added) charge_q.Add(ctx, added);
       }
-      return t;
+      return;
     }
-    t->non_null.assign(ng, 0);
-    for (size_t r = 0; r < n; ++r) {
-      ctx.ChargeWork();
-      if (residual_null[r]) continue;
-      ++t->non_null[group_of[r]];
-      const size_t added = t->histogram.Add(group_of[r], residual[r]);
-      if (counts && added) memory.Add(ctx, added);
+    // The rows grouped by key (a counting sort: each group's rows keep their build order).
+    to.begin.assign(ng + 1, 0);
+    for (size_t g = 0; g < ng; ++g) to.begin[g + 1] = to.begin[g] + sizes[g];
+    std::vector<uint32_t> at(to.begin.begin(), to.begin.end() - 1);
+    std::vector<uint32_t> order(n);
+    for (size_t r = 0; r < n; ++r) order[at[group_of[r]]++] = static_cast<uint32_t>(r);
+    to.residual.resize(residual.size());
+    to.residual_null.resize(residual_null.size());
+    to.values.resize(values.size());
+    for (size_t i = 0; i < n; ++i) {
+      const size_t r = order[i];
+      for (size_t j = 0; j < nt; ++j) {
+        to.residual[i * nt + j] = residual[r * nt + j];
+        to.residual_null[i * nt + j] = residual_null[r * nt + j];
+      }
+      for (size_t j = 0; j < ns; ++j) to.values[i * ns + j] = std::move(values[r * ns + j]);
     }
-    return t;
+  };
+  try {
+    if (parallel) {
+      ParallelPipeline::ForEach(ctx, parts.size(), [&](unsigned, uint64_t begin, uint64_t end) {
+        for (uint64_t p = begin; p < end; ++p) recode(p);
+      });
+      ParallelPipeline::ForEach(ctx, np, [&](unsigned, uint64_t begin, uint64_t end) {
+        for (uint64_t q = begin; q < end; ++q) build_partition(q);
+      });
+    } else {
+      recode(0);
+      build_partition(0);
+    }
+  } catch (...) {
+    for (MemoryCharge& charge_q : charges) memory.Absorb(charge_q);
+    throw;
   }
-  // The rows grouped by key (a counting sort: each group's rows keep their build order).
-  t->begin.assign(ng + 1, 0);
-  for (size_t g = 0; g < ng; ++g) t->begin[g + 1] = t->begin[g] + sizes[g];
-  std::vector<uint32_t> at(t->begin.begin(), t->begin.end() - 1);
-  std::vector<uint32_t> order(n);
-  for (size_t r = 0; r < n; ++r) order[at[group_of[r]]++] = static_cast<uint32_t>(r);
-  t->residual.resize(residual.size());
-  t->residual_null.resize(residual_null.size());
-  t->values.resize(values.size());
-  for (size_t i = 0; i < n; ++i) {
-    const size_t r = order[i];
-    for (size_t j = 0; j < nt; ++j) {
-      t->residual[i * nt + j] = residual[r * nt + j];
-      t->residual_null[i * nt + j] = residual_null[r * nt + j];
-    }
-    for (size_t j = 0; j < ns; ++j) t->values[i * ns + j] = std::move(values[r * ns + j]);
-  }
+  for (MemoryCharge& charge_q : charges) memory.Absorb(charge_q);
+  parts.clear();
   return t;
 }
 
@@ -922,8 +1039,9 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSp
 struct HashJoinOp::Probe {
   std::vector<Cursor> key_cursors, residual_cursors;
   std::vector<uint64_t> key;
-  std::vector<int64_t> residual;  // per residual: the probe operand's code (typed ones)
-  uint32_t next = 0, end = 0;     // the current probe row's candidate rows
+  std::vector<int64_t> residual;             // per residual: the probe operand's code (typed ones)
+  const JoinPartition* partition = nullptr;  // the current probe row's candidates' partition
+  uint32_t next = 0, end = 0;                // and their rows in it
 };
 
 HashJoinOp::HashJoinOp(HashJoinSpec spec, OperatorPtr build)
@@ -973,24 +1091,25 @@ bool HashJoinOp::Next(ExecContext& ctx) {
   auto passes = [&](uint32_t i, bool write) {
     bool written = false;
     size_t typed = 0;
+    const JoinPartition& part = *p.partition;
     for (size_t j = 0; j < c.residuals.size(); ++j) {
       const JoinResidual& r = c.residuals[j];
       if (r.typed) {
-        if (t.residual_null[i * nt + typed] ||
-            !Holds(r.cmp, t.residual[i * nt + typed], p.residual[j])) {
+        if (part.residual_null[i * nt + typed] ||
+            !Holds(r.cmp, part.residual[i * nt + typed], p.residual[j])) {
           return false;
         }
         ++typed;
         continue;
       }
       if (!written) {
-        for (size_t s = 0; s < ns; ++s) ctx.frame[spec_.build_slots[s]] = t.values[i * ns + s];
+        for (size_t s = 0; s < ns; ++s) ctx.frame[spec_.build_slots[s]] = part.values[i * ns + s];
         written = true;
       }
       if (!EvaluatePredicate(*r.expr, ctx)) return false;
     }
     if (write && !written) {
-      for (size_t s = 0; s < ns; ++s) ctx.frame[spec_.build_slots[s]] = t.values[i * ns + s];
+      for (size_t s = 0; s < ns; ++s) ctx.frame[spec_.build_slots[s]] = part.values[i * ns + s];
     }
     return true;
   };
@@ -1021,8 +1140,11 @@ bool HashJoinOp::Next(ExecContext& ctx) {
       found = o.kind == Kind::kInt || p.key[k] != kAbsent;
     }
     if (!found) continue;
-    const uint32_t g = t.Find(p.key.data(), HashCodes(p.key.data(), p.key.size()));
+    const uint64_t h = HashCodes(p.key.data(), p.key.size());
+    const JoinPartition& part = t.PartitionOf(h);
+    const uint32_t g = part.Find(p.key.data(), h);
     if (g == UINT32_MAX) continue;
+    p.partition = &part;
     // The probe sides of the typed residuals: NULL passes none.
     bool null = false;
     for (size_t j : c.typed) {
@@ -1044,24 +1166,24 @@ bool HashJoinOp::Next(ExecContext& ctx) {
     }
     if (null) continue;
     if (!spec_.counts) {
-      p.next = t.begin[g];
-      p.end = t.begin[g + 1];
+      p.next = part.begin[g];
+      p.end = part.begin[g + 1];
       continue;
     }
     uint64_t weight = 0;
     if (c.histogram) {
       const int64_t code = p.residual[c.typed[0]];
-      if (t.dense_stride != 0) {
-        const uint32_t* row = t.dense.data() + g * t.dense_stride;
-        weight = row[t.dense_stride - 1];
-        if (code >= 0 && static_cast<size_t>(code) + 1 < t.dense_stride) weight -= row[code];
+      if (part.dense_stride != 0) {
+        const uint32_t* row = part.dense.data() + g * part.dense_stride;
+        weight = row[part.dense_stride - 1];
+        if (code >= 0 && static_cast<size_t>(code) + 1 < part.dense_stride) weight -= row[code];
       } else {
-        weight = t.non_null[g] - t.histogram.Count(g, code);
+        weight = part.non_null[g] - part.histogram.Count(g, code);
       }
     } else if (c.residuals.empty()) {
-      weight = t.begin[g + 1] - t.begin[g];
+      weight = part.begin[g + 1] - part.begin[g];
     } else {
-      for (uint32_t i = t.begin[g]; i < t.begin[g + 1]; ++i) {
+      for (uint32_t i = part.begin[g]; i < part.begin[g + 1]; ++i) {
         ctx.ChargeWork();
         if (passes(i, false)) ++weight;
       }
