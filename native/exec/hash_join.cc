@@ -417,9 +417,11 @@ class PairCounts {
 namespace {
 
 // One partition of a built table: the groups (distinct keys) whose hash selects it, found by
-// an open-addressing index (group + 1; 0: empty), and their rows.
+// an open-addressing index (group + 1; 0: empty), and their rows. In a direct table the
+// groups are a range of key slots instead (no index; a group may be empty).
 struct JoinPartition {
   size_t num_keys = 0;
+  size_t num_groups = 0;
   std::vector<uint64_t> codes;   // num_keys per group
   std::vector<uint64_t> hashes;  // per group
   std::vector<uint32_t> index = std::vector<uint32_t>(16, 0);
@@ -432,21 +434,34 @@ struct JoinPartition {
   // value) the rows with that value.
   std::vector<uint32_t> non_null;
   PairCounts histogram;
-  // Or, for a string residual of few values: per group, the count of each code and (last)
-  // the non-NULL count.
+  // Or, for a string residual of few values: per group, the non-NULL count, then the count
+  // of each code; 16-bit counts when no group has 2^16 rows.
   size_t dense_stride = 0;
-  std::vector<uint32_t> dense;
+  std::vector<uint16_t> dense16;
+  std::vector<uint32_t> dense32;
 
-  size_t groups() const { return hashes.size(); }
+  // The rows of group g with a non-NULL residual value other than `code`.
+  uint64_t Others(uint32_t g, int64_t code) const {
+    const size_t at = g * dense_stride;
+    const bool valid = code >= 0 && static_cast<size_t>(code) + 1 < dense_stride;
+    if (!dense16.empty()) {
+      const uint16_t* row = dense16.data() + at;
+      return row[0] - (valid ? row[code + 1] : 0u);
+    }
+    const uint32_t* row = dense32.data() + at;
+    return row[0] - (valid ? row[code + 1] : 0u);
+  }
 
   size_t FindSlot(const uint64_t* key, uint64_t h) const {
     const size_t mask = index.size() - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
       const uint32_t g = index[i];
-      if (g == 0 || (hashes[g - 1] == h &&
-                     std::equal(key, key + num_keys, codes.data() + (g - 1) * num_keys))) {
-        return i;
-      }
+      if (g == 0) return i;
+      if (hashes[g - 1] != h) continue;
+      const uint64_t* have = codes.data() + (g - 1) * num_keys;
+      size_t k = 0;
+      while (k < num_keys && have[k] == key[k]) ++k;
+      if (k == num_keys) return i;
     }
   }
   // The group of `key`, or UINT32_MAX.
@@ -458,7 +473,7 @@ struct JoinPartition {
     const size_t i = FindSlot(key, h);
     if (index[i] != 0) return index[i] - 1;
     const auto g = static_cast<uint32_t>(hashes.size());
-    codes.insert(codes.end(), key, key + num_keys);
+    for (size_t k = 0; k < num_keys; ++k) codes.push_back(key[k]);
     hashes.push_back(h);
     index[i] = g + 1;
     *added = true;
@@ -481,9 +496,27 @@ struct HashJoinOp::Table {
   // The groups by the top `partition_bits` bits of their keys' hash (0: one partition).
   unsigned partition_bits = 0;
   std::vector<JoinPartition> partitions;
+  // Direct: the keys' codes span few values (few distinct strings, a narrow integer range),
+  // so a key's slot, sum((code - low) * stride), is its group: partition slot >> slot_bits,
+  // group slot & (2^slot_bits - 1). No hashing, no index.
+  bool direct = false;
+  std::vector<int64_t> low, high;  // per key: its codes' range
+  std::vector<uint64_t> stride;    // per key
+  unsigned slot_bits = 0;
 
   const JoinPartition& PartitionOf(uint64_t h) const {
     return partitions[partition_bits == 0 ? 0 : h >> (64 - partition_bits)];
+  }
+  // The slot of `key` in a direct table; false when a code lies outside its key's range.
+  bool SlotOf(const uint64_t* key, uint64_t* slot) const {
+    uint64_t at = 0;
+    for (size_t k = 0; k < num_keys; ++k) {
+      const auto v = static_cast<int64_t>(key[k]);
+      if (v < low[k] || v > high[k]) return false;
+      at += static_cast<uint64_t>(v - low[k]) * stride[k];
+    }
+    *slot = at;
+    return true;
   }
 };
 
@@ -520,6 +553,7 @@ struct BuildPart {
   std::vector<ValueDictionary> key_values;
   std::vector<Cursor> key_cursors, residual_cursors;
   std::vector<uint64_t> key;           // scratch
+  std::vector<int64_t> low, high;      // per integer key: the least and greatest value read
   std::vector<uint64_t> keys;          // per row: its key codes
   std::vector<int64_t> residual;       // per row: its typed residuals' codes
   std::vector<uint8_t> residual_null;  // per row and typed residual: NULL
@@ -573,6 +607,8 @@ void InitPart(const HashJoinOp::Compiled& c, BuildPart& part, size_t string_oper
   part.key_strings.resize(nk);
   part.key_values.resize(nk);
   part.key_cursors.resize(nk);
+  part.low.assign(nk, INT64_MAX);
+  part.high.assign(nk, INT64_MIN);
   part.key.resize(nk);
   part.residual_strings.resize(c.residuals.size());
   part.residual_cursors.resize(c.residuals.size());
@@ -604,7 +640,11 @@ bool ReadBuildRow(const HashJoinOp::Compiled& c, const HashJoinSpec& spec,
       return false;
     }
     switch (o.kind) {
-      case Kind::kInt: part.key[k] = static_cast<uint64_t>(d.i); break;
+      case Kind::kInt:
+        part.key[k] = static_cast<uint64_t>(d.i);
+        part.low[k] = std::min(part.low[k], d.i);
+        part.high[k] = std::max(part.high[k], d.i);
+        break;
       case Kind::kString:
         part.key[k] = part.key_strings[k].Intern(d.s, &added);
         note(strings.keys[k], d);
@@ -619,7 +659,7 @@ bool ReadBuildRow(const HashJoinOp::Compiled& c, const HashJoinSpec& spec,
     }
     *bytes += added;
   }
-  part.keys.insert(part.keys.end(), part.key.begin(), part.key.end());
+  for (size_t k = 0; k < nk; ++k) part.keys.push_back(part.key[k]);
   for (size_t i : c.typed) {
     const JoinResidual& r = c.residuals[i];
     Datum d;
@@ -759,6 +799,46 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
   t->partition_bits = parallel ? 4 : 0;
   const size_t np = size_t{1} << t->partition_bits;
   t->partitions.resize(np);
+  // Direct when the keys' codes span at most about twice as many slots as there are rows.
+  const uint64_t max_slots = 2 * static_cast<uint64_t>(total) + 1024;
+  uint64_t slots = 1;
+  t->direct = total > 0;
+  t->low.assign(nk, 0);
+  t->high.assign(nk, -1);
+  t->stride.assign(nk, 0);
+  for (size_t k = 0; k < nk && t->direct; ++k) {
+    int64_t low = 0, high = -1;
+    switch (c.build_keys[k].kind) {
+      case Kind::kInt:
+        low = INT64_MAX;
+        high = INT64_MIN;
+        for (const BuildPart& part : parts) {
+          low = std::min(low, part.low[k]);
+          high = std::max(high, part.high[k]);
+        }
+        break;
+      case Kind::kString: high = static_cast<int64_t>(t->key_strings[k].size()) - 1; break;
+      case Kind::kGeneric: high = static_cast<int64_t>(t->key_values[k].values().size()) - 1;
+    }
+    const uint64_t span = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
+    if (high < low || span >= max_slots || slots * (span + 1) > max_slots) {
+      t->direct = false;
+      break;
+    }
+    t->low[k] = low;
+    t->high[k] = high;
+    t->stride[k] = slots;
+    slots *= span + 1;
+  }
+  if (t->direct) {
+    while ((uint64_t{1} << t->slot_bits) * np < slots) ++t->slot_bits;
+    for (size_t q = 0; q < np; ++q) {
+      const uint64_t first = static_cast<uint64_t>(q) << t->slot_bits;
+      t->partitions[q].num_groups =
+          first >= slots ? 0 : std::min(uint64_t{1} << t->slot_bits, slots - first);
+    }
+    if (counts) memory.Add(ctx, slots * 2 * sizeof(uint32_t));
+  }
   std::vector<MemoryCharge> charges(np);
   // Work charged on the statement's thread alone (a serial build); on several threads the
   // statement's interrupts are polled (no work budget runs in parallel).
@@ -809,11 +889,18 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
           if (key_remap[k] != nullptr) keys[k] = key_remap[k][keys[k]];
           note(key_operand[k], r, keys[k]);
         }
-        const uint64_t h = HashCodes(keys, nk);
-        part.hashes[r] = h;
-        if (parallel) {
-          part.by_partition[h >> (64 - t->partition_bits)].push_back(static_cast<uint32_t>(r));
+        // The key's hash, or in a direct table its slot.
+        uint64_t h = 0;
+        size_t q = 0;
+        if (t->direct) {
+          t->SlotOf(keys, &h);
+          q = h >> t->slot_bits;
+        } else {
+          h = HashCodes(keys, nk);
+          q = parallel ? h >> (64 - t->partition_bits) : 0;
         }
+        part.hashes[r] = h;
+        if (parallel) part.by_partition[q].push_back(static_cast<uint32_t>(r));
         for (size_t j = 0; j < nt; ++j) {
           int64_t& code = part.residual[r * nt + j];
           if (part.residual_null[r * nt + j] != 0 || residual_remap[j] == nullptr) continue;
@@ -871,10 +958,18 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
       }
       batched = 0;
     };
+    const uint64_t first_slot = static_cast<uint64_t>(q) << t->slot_bits;
+    if (t->direct) sizes.assign(to.num_groups, 0);
     auto add_row = [&](BuildPart& part, size_t r) {
-      batch_keys[batched] = part.keys.data() + r * nk;
-      batch_hashes[batched] = part.hashes[r];
-      if (++batched == kBatchRows) group_batch();
+      if (t->direct) {
+        const auto g = static_cast<uint32_t>(part.hashes[r] - first_slot);
+        ++sizes[g];
+        group_of.push_back(g);
+      } else {
+        batch_keys[batched] = part.keys.data() + r * nk;
+        batch_hashes[batched] = part.hashes[r];
+        if (++batched == kBatchRows) group_batch();
+      }
       for (size_t j = 0; j < nt; ++j) {
         residual.push_back(part.residual[r * nt + j]);
         residual_null.push_back(part.residual_null[r * nt + j]);
@@ -900,22 +995,32 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     }
     group_batch();
     if (counts && held > 0) charge_q.Add(ctx, held);
-    const size_t ng = to.groups();
+    if (!t->direct) to.num_groups = to.hashes.size();
+    const size_t ng = to.num_groups;
     const size_t n = group_of.size();
     if (c.histogram) {
       // Dense when the residual's values are few string codes: a count per (key, code) and
-      // the key's non-NULL count in one row of `dense`; else a table of the pairs present.
+      // the key's non-NULL count in one row of a dense table; else a table of the pairs present.
       const size_t codes =
           c.residuals[0].build.kind == Kind::kString ? t->residual_strings[0].size() : SIZE_MAX;
       if (codes != SIZE_MAX && ng * (codes + 1) <= 16 * n + (size_t{1} << 20) / np) {
         to.dense_stride = codes + 1;
-        to.dense.assign(ng * to.dense_stride, 0);
-        if (counts) charge_q.Add(ctx, to.dense.size() * sizeof(uint32_t));
-        for (size_t r = 0; r < n; ++r) {
-          if (residual_null[r]) continue;
-          uint32_t* row = to.dense.data() + group_of[r] * to.dense_stride;
-          ++row[residual[r]];
-          ++row[codes];
+        const bool narrow = std::all_of(sizes.begin(), sizes.end(),
+                                        [](uint32_t size) { return size <= UINT16_MAX; });
+        auto fill = [&](auto& dense) {
+          dense.assign(ng * to.dense_stride, 0);
+          if (counts) charge_q.Add(ctx, dense.size() * sizeof(dense[0]));
+          for (size_t r = 0; r < n; ++r) {
+            if (residual_null[r]) continue;
+            auto* row = dense.data() + group_of[r] * to.dense_stride;
+            ++row[0];
+            ++row[residual[r] + 1];
+          }
+        };
+        if (narrow) {
+          fill(to.dense16);
+        } else {
+          fill(to.dense32);
         }
         return;
       }
@@ -1140,10 +1245,20 @@ bool HashJoinOp::Next(ExecContext& ctx) {
       found = o.kind == Kind::kInt || p.key[k] != kAbsent;
     }
     if (!found) continue;
-    const uint64_t h = HashCodes(p.key.data(), p.key.size());
-    const JoinPartition& part = t.PartitionOf(h);
-    const uint32_t g = part.Find(p.key.data(), h);
-    if (g == UINT32_MAX) continue;
+    const JoinPartition* found_in;
+    uint32_t g;
+    if (t.direct) {
+      uint64_t slot;
+      if (!t.SlotOf(p.key.data(), &slot)) continue;
+      found_in = &t.partitions[slot >> t.slot_bits];
+      g = static_cast<uint32_t>(slot & ((uint64_t{1} << t.slot_bits) - 1));
+    } else {
+      const uint64_t h = HashCodes(p.key.data(), p.key.size());
+      found_in = &t.PartitionOf(h);
+      g = found_in->Find(p.key.data(), h);
+      if (g == UINT32_MAX) continue;
+    }
+    const JoinPartition& part = *found_in;
     p.partition = &part;
     // The probe sides of the typed residuals: NULL passes none.
     bool null = false;
@@ -1174,9 +1289,7 @@ bool HashJoinOp::Next(ExecContext& ctx) {
     if (c.histogram) {
       const int64_t code = p.residual[c.typed[0]];
       if (part.dense_stride != 0) {
-        const uint32_t* row = part.dense.data() + g * part.dense_stride;
-        weight = row[part.dense_stride - 1];
-        if (code >= 0 && static_cast<size_t>(code) + 1 < part.dense_stride) weight -= row[code];
+        weight = part.Others(g, code);
       } else {
         weight = part.non_null[g] - part.histogram.Count(g, code);
       }
