@@ -435,8 +435,10 @@ struct JoinPartition {
   std::vector<uint32_t> non_null;
   PairCounts histogram;
   // Or, for a string residual of few values: per group, the non-NULL count, then the count
-  // of each code; 16-bit counts when no group has 2^16 rows.
+  // of each code; 8- or 16-bit counts when no group has more rows than they hold (the probe's
+  // one random read then misses the cache less).
   size_t dense_stride = 0;
+  std::vector<uint8_t> dense8;
   std::vector<uint16_t> dense16;
   std::vector<uint32_t> dense32;
 
@@ -444,6 +446,10 @@ struct JoinPartition {
   uint64_t Others(uint32_t g, int64_t code) const {
     const size_t at = g * dense_stride;
     const bool valid = code >= 0 && static_cast<size_t>(code) + 1 < dense_stride;
+    if (!dense8.empty()) {
+      const uint8_t* row = dense8.data() + at;
+      return row[0] - (valid ? row[code + 1] : 0u);
+    }
     if (!dense16.empty()) {
       const uint16_t* row = dense16.data() + at;
       return row[0] - (valid ? row[code + 1] : 0u);
@@ -1005,8 +1011,7 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
           c.residuals[0].build.kind == Kind::kString ? t->residual_strings[0].size() : SIZE_MAX;
       if (codes != SIZE_MAX && ng * (codes + 1) <= 16 * n + (size_t{1} << 20) / np) {
         to.dense_stride = codes + 1;
-        const bool narrow = std::all_of(sizes.begin(), sizes.end(),
-                                        [](uint32_t size) { return size <= UINT16_MAX; });
+        const uint32_t largest = sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
         auto fill = [&](auto& dense) {
           dense.assign(ng * to.dense_stride, 0);
           if (counts) charge_q.Add(ctx, dense.size() * sizeof(dense[0]));
@@ -1017,7 +1022,9 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
             ++row[residual[r] + 1];
           }
         };
-        if (narrow) {
+        if (largest <= UINT8_MAX) {
+          fill(to.dense8);
+        } else if (largest <= UINT16_MAX) {
           fill(to.dense16);
         } else {
           fill(to.dense32);
