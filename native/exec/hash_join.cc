@@ -457,6 +457,16 @@ struct JoinPartition {
     const uint32_t* row = dense32.data() + at;
     return row[0] - (valid ? row[code + 1] : 0u);
   }
+  void PrefetchDense(uint32_t g) const {
+    const size_t at = g * dense_stride;
+    if (!dense8.empty()) {
+      __builtin_prefetch(dense8.data() + at);
+    } else if (!dense16.empty()) {
+      __builtin_prefetch(dense16.data() + at);
+    } else {
+      __builtin_prefetch(dense32.data() + at);
+    }
+  }
 
   size_t FindSlot(const uint64_t* key, uint64_t h) const {
     const size_t mask = index.size() - 1;
@@ -1225,6 +1235,41 @@ bool HashJoinOp::Next(ExecContext& ctx) {
     }
     return true;
   };
+  // A direct table's per-key histograms: probe rows come from a scan, node after node, so
+  // the histogram of the node kAhead rows on (its key codes read from the columns and the
+  // build's row codes, as the probe would) is fetched into the cache while this row is probed.
+  constexpr uint64_t kAhead = 12;
+  constexpr size_t kAheadKeys = 4;
+  const bool ahead = t.direct && c.histogram && c.probe_keys.size() <= kAheadKeys;
+  auto fetch_ahead = [&]() {
+    uint64_t key[kAheadKeys];
+    for (size_t k = 0; k < c.probe_keys.size(); ++k) {
+      const Operand& o = c.probe_keys[k];
+      const Cursor& cur = p.key_cursors[k];
+      InternalId id;
+      if (!NodeOf(o, ctx, &id) || id.table != cur.table || !cur.versions->empty()) return;
+      const uint64_t row = id.offset + kAhead;
+      if (o.kind == Kind::kString) {
+        const RowCodes& known = t.key_rows[k];
+        if (known.column != cur.column || row >= known.codes.size()) return;
+        const uint32_t code = known.codes[row];
+        if (code == 0) return;
+        key[k] = code - 2;
+      } else if (o.kind == Kind::kInt && cur.typed && row < cur.rows) {
+        if (cur.column->IsNull(row)) return;
+        key[k] = static_cast<uint64_t>(cur.wide ? cur.column->GetFixed<int64_t>(row)
+                                                : cur.column->GetInt64(row));
+      } else {
+        return;
+      }
+    }
+    uint64_t slot;
+    if (!t.SlotOf(key, &slot)) return;
+    const JoinPartition& part = t.partitions[slot >> t.slot_bits];
+    if (part.dense_stride != 0) {
+      part.PrefetchDense(static_cast<uint32_t>(slot & ((uint64_t{1} << t.slot_bits) - 1)));
+    }
+  };
   while (true) {
     while (p.next < p.end) {
       ctx.ChargeWork();
@@ -1232,6 +1277,7 @@ bool HashJoinOp::Next(ExecContext& ctx) {
     }
     if (!child->Next(ctx)) return false;
     ctx.ChargeWork();
+    if (ahead) fetch_ahead();
     // The probe row's key codes.
     bool found = true;
     for (size_t k = 0; k < c.probe_keys.size() && found; ++k) {
