@@ -182,10 +182,41 @@ inline uint64_t LoadWord(const char* p) {
   return w;
 }
 
-// A string's hash, 8 bytes at a time (short strings, as most keys, in one or two steps).
-uint64_t HashBytes(std::string_view s) {
-  uint64_t h = 0x9E3779B97F4A7C15ULL ^ s.size();
-  size_t i = 0;
+// A string as its length and first 16 bytes packed in two words (LoadTail past the end): for
+// strings of at most 16 bytes, equal heads mean equal strings.
+struct StringHead {
+  uint64_t w0 = 0, w1 = 0;
+  size_t size = 0;
+
+  explicit StringHead(std::string_view s) : size(s.size()) {
+    const char* p = s.data();
+    const size_t n = s.size();
+    if (n >= 16) {
+      w0 = LoadWord(p);
+      w1 = LoadWord(p + 8);
+    } else if (n >= 8) {
+      w0 = LoadWord(p);
+      w1 = LoadTail(p + 8, n - 8);
+    } else {
+      w0 = LoadTail(p, n);
+    }
+  }
+  bool operator==(const StringHead& o) const = default;
+};
+
+// The two halves of a * b folded: every bit of each operand reaches the low bits.
+inline uint64_t Fold(uint64_t a, uint64_t b) {
+  const unsigned __int128 p = static_cast<unsigned __int128>(a) * b;
+  return static_cast<uint64_t>(p) ^ static_cast<uint64_t>(p >> 64);
+}
+
+// A string's hash from its head (one multiplication: the short strings of most keys are
+// interned per build row), then the rest 8 bytes at a time.
+uint64_t HashBytes(std::string_view s, const StringHead& head) {
+  uint64_t h = Fold(head.w0 ^ 0x9E3779B97F4A7C15ULL,
+                    head.w1 ^ 0xC2B2AE3D27D4EB4FULL ^ (static_cast<uint64_t>(s.size()) << 56));
+  if (s.size() <= 16) return h;
+  size_t i = 16;
   for (; i + 8 <= s.size(); i += 8) h = Mix(h, LoadWord(s.data() + i));
   return Mix(h, LoadTail(s.data() + i, s.size() - i));
 }
@@ -202,15 +233,19 @@ bool SameBytes(std::string_view a, std::string_view b) {
 }
 
 // The build side's strings of one key or residual: string -> code (its order of arrival).
+// Each code keeps its string's head beside its hash, so that most comparisons (strings of at
+// most 16 bytes: all of them) read no string bytes.
 class StringDictionary {
  public:
   // The code of `s`, added when new (`added` then holds the bytes it took).
   uint64_t Intern(std::string_view s, size_t* added) {
-    const uint64_t h = HashBytes(s);
-    size_t i = Find(s, h);
+    const StringHead head(s);
+    const uint64_t h = HashBytes(s, head);
+    size_t i = Find(s, head, h);
     if (index_[i] != 0) return index_[i] - 1;
     const auto code = static_cast<uint32_t>(hashes_.size());
     hashes_.push_back(h);
+    heads_.push_back(head);
     starts_.push_back(bytes_.size());
     bytes_.append(s);
     index_[i] = code + 1;
@@ -225,22 +260,28 @@ class StringDictionary {
   }
   uint64_t Lookup(std::string_view s) const {
     if (hashes_.empty()) return kAbsent;
-    const uint32_t at = index_[Find(s, HashBytes(s))];
+    const StringHead head(s);
+    const uint32_t at = index_[Find(s, head, HashBytes(s, head))];
     return at == 0 ? kAbsent : at - 1;
   }
 
  private:
-  size_t Find(std::string_view s, uint64_t h) const {
+  size_t Find(std::string_view s, const StringHead& head, uint64_t h) const {
     const size_t mask = index_.size() - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
       const uint32_t at = index_[i];
-      if (at == 0 || (hashes_[at - 1] == h && SameBytes(At(at - 1), s))) return i;
+      if (at == 0) return i;
+      if (hashes_[at - 1] == h && heads_[at - 1] == head &&
+          (s.size() <= 16 || SameBytes(At(at - 1), s))) {
+        return i;
+      }
     }
   }
   void Grow() { RegrowIndex(index_, hashes_); }
 
   std::vector<uint32_t> index_ = std::vector<uint32_t>(16, 0);  // code + 1; 0: empty
   std::vector<uint64_t> hashes_;
+  std::vector<StringHead> heads_;
   std::vector<size_t> starts_;
   std::string bytes_;
 };
