@@ -625,10 +625,19 @@ struct BuildPart {
   // index of its first row here), in the order this thread read them.
   std::vector<std::pair<uint64_t, size_t>> morsels;
   MemoryCharge memory;
-  // Merging: per row, the hash of its key codes (the table's); in a partitioned table, the
-  // rows of each partition, ascending.
+  // Merging: per row, the hash of its key codes (the table's) or its direct slot; in a
+  // partitioned table, the rows of each partition instead, ascending, their data copied
+  // together so that each partition's build reads them in sequence.
   std::vector<uint64_t> hashes;
-  std::vector<std::vector<uint32_t>> by_partition;
+  struct Bucket {
+    std::vector<uint32_t> rows;
+    std::vector<uint64_t> hashes;
+    std::vector<uint64_t> keys;  // hashed tables only
+    std::vector<int64_t> residual;
+    std::vector<uint8_t> residual_null;
+  };
+  std::vector<Bucket> buckets;
+  MemoryCharge bucket_memory;
 };
 
 // Which operands are string ones (their index among them, or -1): keys, then residuals.
@@ -931,10 +940,22 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
             .store(static_cast<uint32_t>(code) + 2, std::memory_order_relaxed);
       }
     };
-    part.hashes.resize(part.rows);
     if (parallel) {
-      part.by_partition.assign(np, {});
-      for (auto& rows : part.by_partition) rows.reserve(part.rows / np + part.rows / (4 * np) + 16);
+      part.buckets.assign(np, {});
+      const size_t expected = part.rows / np + part.rows / (4 * np) + 16;
+      for (BuildPart::Bucket& bucket : part.buckets) {
+        bucket.rows.reserve(expected);
+        bucket.hashes.reserve(expected);
+        if (!t->direct) bucket.keys.reserve(expected * nk);
+        bucket.residual.reserve(expected * nt);
+        bucket.residual_null.reserve(expected * nt);
+      }
+      if (counts) {
+        const size_t row_bytes = 12 + (t->direct ? 0 : nk * 8) + nt * 9;
+        part.bucket_memory.Add(ctx, part.rows * row_bytes);
+      }
+    } else {
+      part.hashes.resize(part.rows);
     }
     constexpr size_t kStep = 4096;
     for (size_t from = 0; from < part.rows; from += kStep) {
@@ -956,13 +977,25 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
           h = HashCodes(keys, nk);
           q = parallel ? h >> (64 - t->partition_bits) : 0;
         }
-        part.hashes[r] = h;
-        if (parallel) part.by_partition[q].push_back(static_cast<uint32_t>(r));
         for (size_t j = 0; j < nt; ++j) {
           int64_t& code = part.residual[r * nt + j];
           if (part.residual_null[r * nt + j] != 0 || residual_remap[j] == nullptr) continue;
           code = static_cast<int64_t>(residual_remap[j][static_cast<size_t>(code)]);
           note(residual_operand[j], r, static_cast<uint64_t>(code));
+        }
+        if (!parallel) {
+          part.hashes[r] = h;
+          continue;
+        }
+        BuildPart::Bucket& bucket = part.buckets[q];
+        bucket.rows.push_back(static_cast<uint32_t>(r));
+        bucket.hashes.push_back(h);
+        if (!t->direct) {
+          for (size_t k = 0; k < nk; ++k) bucket.keys.push_back(keys[k]);
+        }
+        for (size_t j = 0; j < nt; ++j) {
+          bucket.residual.push_back(part.residual[r * nt + j]);
+          bucket.residual_null.push_back(part.residual_null[r * nt + j]);
         }
       }
     }
@@ -979,7 +1012,7 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     std::vector<Value> values;
     size_t expected = 0;
     for (const BuildPart& part : parts) {
-      expected += parallel ? part.by_partition[q].size() : part.rows;
+      expected += parallel ? part.buckets[q].rows.size() : part.rows;
     }
     group_of.reserve(expected);
     residual.reserve(expected * nt);
@@ -1017,33 +1050,46 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     };
     const uint64_t first_slot = static_cast<uint64_t>(q) << t->slot_bits;
     if (t->direct) sizes.assign(to.num_groups, 0);
-    auto add_row = [&](BuildPart& part, size_t r) {
+    // One row: its key codes, hash or slot, typed residuals' codes and NULLs, kept values.
+    auto add_row = [&](const uint64_t* keys, uint64_t h, const int64_t* codes, const uint8_t* nulls,
+                       Value* kept) {
       if (t->direct) {
-        const auto g = static_cast<uint32_t>(part.hashes[r] - first_slot);
+        const auto g = static_cast<uint32_t>(h - first_slot);
         ++sizes[g];
         group_of.push_back(g);
       } else {
-        batch_keys[batched] = part.keys.data() + r * nk;
-        batch_hashes[batched] = part.hashes[r];
+        batch_keys[batched] = keys;
+        batch_hashes[batched] = h;
         if (++batched == kBatchRows) group_batch();
       }
       for (size_t j = 0; j < nt; ++j) {
-        residual.push_back(part.residual[r * nt + j]);
-        residual_null.push_back(part.residual_null[r * nt + j]);
+        residual.push_back(codes[j]);
+        residual_null.push_back(nulls[j]);
       }
-      for (size_t s = 0; s < ns; ++s) values.push_back(std::move(part.values[r * ns + s]));
+      for (size_t s = 0; s < ns; ++s) values.push_back(std::move(kept[s]));
     };
     for (const Run& run : runs) {
       BuildPart& part = parts[run.part];
       if (parallel) {
-        const std::vector<uint32_t>& rows = part.by_partition[q];
-        auto at = std::lower_bound(rows.begin(), rows.end(), run.begin);
-        const auto end = std::lower_bound(at, rows.end(), run.end);
-        charge(static_cast<size_t>(end - at));
-        for (; at != end; ++at) add_row(part, *at);
+        BuildPart::Bucket& bucket = part.buckets[q];
+        const auto begin = static_cast<size_t>(
+            std::lower_bound(bucket.rows.begin(), bucket.rows.end(), run.begin) -
+            bucket.rows.begin());
+        const auto end = static_cast<size_t>(
+            std::lower_bound(bucket.rows.begin() + begin, bucket.rows.end(), run.end) -
+            bucket.rows.begin());
+        charge(end - begin);
+        for (size_t i = begin; i < end; ++i) {
+          add_row(t->direct ? nullptr : bucket.keys.data() + i * nk, bucket.hashes[i],
+                  bucket.residual.data() + i * nt, bucket.residual_null.data() + i * nt,
+                  part.values.data() + size_t{bucket.rows[i]} * ns);
+        }
       } else {
         charge(run.end - run.begin);
-        for (size_t r = run.begin; r < run.end; ++r) add_row(part, r);
+        for (size_t r = run.begin; r < run.end; ++r) {
+          add_row(part.keys.data() + r * nk, part.hashes[r], part.residual.data() + r * nt,
+                  part.residual_null.data() + r * nt, part.values.data() + r * ns);
+        }
       }
       if (counts && held > 0) {
         charge_q.Add(ctx, held);
@@ -1124,9 +1170,11 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     }
   } catch (...) {
     for (MemoryCharge& charge_q : charges) memory.Absorb(charge_q);
+    for (BuildPart& part : parts) part.bucket_memory.Release(ctx);
     throw;
   }
   for (MemoryCharge& charge_q : charges) memory.Absorb(charge_q);
+  for (BuildPart& part : parts) part.bucket_memory.Release(ctx);  // freed just below
   parts.clear();
   return t;
 }
