@@ -616,10 +616,10 @@ struct BuildPart {
   std::vector<uint8_t> residual_null;  // per row and typed residual: NULL
   std::vector<Value> values;           // per row: the build slots' values (kept rows)
   // Per string operand (string keys, then typed string residuals): the column its rows were
-  // read from, with the table's row count; per row, the offset read (UINT64_MAX: none).
+  // read from, with the table's row count; per row, the offset read (UINT32_MAX: none).
   std::vector<const storage::Column*> columns;
   std::vector<uint64_t> column_rows;
-  std::vector<uint64_t> offsets;
+  std::vector<uint32_t> offsets;
   size_t rows = 0;
   // Parallel builds: the runs of rows of one morsel (the position of its first row, the
   // index of its first row here), in the order this thread read them.
@@ -687,7 +687,7 @@ bool ReadBuildRow(const HashJoinOp::Compiled& c, const HashJoinSpec& spec,
                   ExecContext& ctx, size_t* bytes) {
   const size_t nk = c.build_keys.size();
   const size_t first_offset = part.offsets.size();
-  part.offsets.resize(first_offset + strings.count, UINT64_MAX);
+  part.offsets.resize(first_offset + strings.count, UINT32_MAX);
   auto note = [&](int operand, const Datum& d) {
     if (operand < 0 || d.column == nullptr) return;
     const auto i = static_cast<size_t>(operand);
@@ -695,7 +695,10 @@ bool ReadBuildRow(const HashJoinOp::Compiled& c, const HashJoinSpec& spec,
       part.columns[i] = d.column;
       part.column_rows[i] = d.rows;
     }
-    if (part.columns[i] == d.column) part.offsets[first_offset + i] = d.offset;
+    // Rows past 2^32 - 1 are not noted (row codes are an aid, not needed).
+    if (part.columns[i] == d.column && d.offset < UINT32_MAX) {
+      part.offsets[first_offset + i] = static_cast<uint32_t>(d.offset);
+    }
   };
   for (size_t k = 0; k < nk; ++k) {
     Datum d;
@@ -749,7 +752,7 @@ bool ReadBuildRow(const HashJoinOp::Compiled& c, const HashJoinSpec& spec,
     }
   }
   *bytes += kJoinEntryBytes + nk * sizeof(uint64_t) + c.typed.size() * 9 +
-            strings.count * sizeof(uint64_t);
+            strings.count * sizeof(uint32_t);
   ++part.rows;
   return true;
 }
@@ -934,8 +937,9 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     auto note = [&](int operand, size_t r, uint64_t code) {
       if (operand < 0) return;
       const auto o = static_cast<size_t>(operand);
-      const uint64_t offset = part.offsets[r * strings.count + o];
-      if (notes[p][o] != nullptr && offset < note_sizes[p][o] && code < UINT32_MAX - 2) {
+      const uint32_t offset = part.offsets[r * strings.count + o];
+      if (notes[p][o] != nullptr && offset != UINT32_MAX && offset < note_sizes[p][o] &&
+          code < UINT32_MAX - 2) {
         std::atomic_ref<uint32_t>(notes[p][o][offset])
             .store(static_cast<uint32_t>(code) + 2, std::memory_order_relaxed);
       }
