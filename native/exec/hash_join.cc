@@ -233,24 +233,23 @@ bool SameBytes(std::string_view a, std::string_view b) {
 }
 
 // The build side's strings of one key or residual: string -> code (its order of arrival).
-// Each code keeps its string's head beside its hash, so that most comparisons (strings of at
-// most 16 bytes: all of them) read no string bytes.
+// The open-addressing index holds each string's head (length and first 16 bytes) beside its
+// code, so that finding a string of at most 16 bytes (most keys) is one load and a compare.
 class StringDictionary {
  public:
   // The code of `s`, added when new (`added` then holds the bytes it took).
   uint64_t Intern(std::string_view s, size_t* added) {
     const StringHead head(s);
     const uint64_t h = HashBytes(s, head);
-    size_t i = Find(s, head, h);
-    if (index_[i] != 0) return index_[i] - 1;
+    Slot& slot = slots_[Find(s, head, h)];
+    if (slot.code != 0) return slot.code - 1;
     const auto code = static_cast<uint32_t>(hashes_.size());
     hashes_.push_back(h);
-    heads_.push_back(head);
     starts_.push_back(bytes_.size());
     bytes_.append(s);
-    index_[i] = code + 1;
+    slot = Slot{head.w0, head.w1, static_cast<uint32_t>(head.size), code + 1};
     *added = s.size() + kDictionaryEntryBytes;
-    if (hashes_.size() * 2 > index_.size()) Grow();
+    if (hashes_.size() * 2 > slots_.size()) Grow();
     return code;
   }
   size_t size() const { return hashes_.size(); }
@@ -261,27 +260,42 @@ class StringDictionary {
   uint64_t Lookup(std::string_view s) const {
     if (hashes_.empty()) return kAbsent;
     const StringHead head(s);
-    const uint32_t at = index_[Find(s, head, HashBytes(s, head))];
+    const uint32_t at = slots_[Find(s, head, HashBytes(s, head))].code;
     return at == 0 ? kAbsent : at - 1;
   }
 
  private:
+  struct Slot {
+    uint64_t w0 = 0, w1 = 0;
+    uint32_t size = 0;  // (truncated past 2^32: longer strings are compared in full anyway)
+    uint32_t code = 0;  // code + 1; 0: empty
+  };
   size_t Find(std::string_view s, const StringHead& head, uint64_t h) const {
-    const size_t mask = index_.size() - 1;
+    const size_t mask = slots_.size() - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
-      const uint32_t at = index_[i];
-      if (at == 0) return i;
-      if (hashes_[at - 1] == h && heads_[at - 1] == head &&
-          (s.size() <= 16 || SameBytes(At(at - 1), s))) {
+      const Slot& slot = slots_[i];
+      if (slot.code == 0) return i;
+      if (slot.w0 == head.w0 && slot.w1 == head.w1 &&
+          slot.size == static_cast<uint32_t>(head.size) &&
+          (s.size() <= 16 || SameBytes(At(slot.code - 1), s))) {
         return i;
       }
     }
   }
-  void Grow() { RegrowIndex(index_, hashes_); }
+  void Grow() {
+    std::vector<Slot> previous = std::move(slots_);
+    slots_.assign(previous.size() * 2, Slot{});
+    const size_t mask = slots_.size() - 1;
+    for (const Slot& slot : previous) {
+      if (slot.code == 0) continue;
+      size_t i = hashes_[slot.code - 1] & mask;
+      while (slots_[i].code != 0) i = (i + 1) & mask;
+      slots_[i] = slot;
+    }
+  }
 
-  std::vector<uint32_t> index_ = std::vector<uint32_t>(16, 0);  // code + 1; 0: empty
-  std::vector<uint64_t> hashes_;
-  std::vector<StringHead> heads_;
+  std::vector<Slot> slots_ = std::vector<Slot>(16);
+  std::vector<uint64_t> hashes_;  // per code
   std::vector<size_t> starts_;
   std::string bytes_;
 };
