@@ -1271,6 +1271,10 @@ struct HashJoinOp::Probe {
   std::vector<int64_t> residual;             // per residual: the probe operand's code (typed ones)
   const JoinPartition* partition = nullptr;  // the current probe row's candidates' partition
   uint32_t next = 0, end = 0;                // and their rows in it
+  // Count mode: the weights below kCachedWeights as values, copied into the frame (a value
+  // built per row is stored narrowly and read back wide: a stall on every probe row).
+  static constexpr uint64_t kCachedWeights = 256;
+  std::vector<Value> weights;
 };
 
 HashJoinOp::HashJoinOp(HashJoinSpec spec, OperatorPtr build)
@@ -1462,7 +1466,16 @@ bool HashJoinOp::Next(ExecContext& ctx) {
       }
     }
     if (weight == 0) continue;
-    ctx.frame[spec_.weight_slot] = Value::Int64(static_cast<int64_t>(weight));
+    if (weight < Probe::kCachedWeights) {
+      if (p.weights.empty()) {
+        for (uint64_t w = 0; w < Probe::kCachedWeights; ++w) {
+          p.weights.push_back(Value::Int64(static_cast<int64_t>(w)));
+        }
+      }
+      ctx.frame[spec_.weight_slot] = p.weights[weight];
+    } else {
+      ctx.frame[spec_.weight_slot] = Value::Int64(static_cast<int64_t>(weight));
+    }
     return true;
   }
 }
