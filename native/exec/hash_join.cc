@@ -1032,6 +1032,61 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     for (const BuildPart& part : parts) {
       expected += parallel ? part.buckets[q].rows.size() : part.rows;
     }
+    // Count mode with one typed <> over few string codes: dense histograms, one row per key
+    // (its non-NULL count, then a count per code), when they are not too large.
+    const size_t residual_codes = c.histogram && c.residuals[0].build.kind == Kind::kString
+                                      ? t->residual_strings[0].size()
+                                      : SIZE_MAX;
+    auto dense_fits = [&](size_t groups, size_t rows) {
+      return residual_codes != SIZE_MAX &&
+             groups * (residual_codes + 1) <= 16 * rows + (size_t{1} << 20) / np;
+    };
+    // Filled with counts of the width the largest key needs, by `each_row`.
+    auto fill_dense = [&](const std::vector<uint32_t>& sizes, auto&& each_row) {
+      const size_t ng = sizes.size();
+      to.dense_stride = residual_codes + 1;
+      const uint32_t largest = sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
+      auto fill = [&](auto& dense) {
+        dense.assign(ng * to.dense_stride, 0);
+        if (counts) charge_q.Add(ctx, dense.size() * sizeof(dense[0]));
+        each_row([&](size_t g, int64_t code, uint8_t null) {
+          if (null) return;
+          auto* row = dense.data() + g * to.dense_stride;
+          ++row[0];
+          ++row[code + 1];
+        });
+      };
+      if (largest <= UINT8_MAX) {
+        fill(to.dense8);
+      } else if (largest <= UINT16_MAX) {
+        fill(to.dense16);
+      } else {
+        fill(to.dense32);
+      }
+    };
+    if (t->direct && dense_fits(to.num_groups, expected)) {
+      // The groups are slots: counted straight from the rows, in any order (counts only).
+      const uint64_t first = static_cast<uint64_t>(q) << t->slot_bits;
+      auto each_row = [&](auto&& fn) {
+        for (BuildPart& part : parts) {
+          if (parallel) {
+            const BuildPart::Bucket& bucket = part.buckets[q];
+            for (size_t i = 0; i < bucket.rows.size(); ++i) {
+              fn(bucket.hashes[i] - first, bucket.residual[i], bucket.residual_null[i]);
+            }
+          } else {
+            for (size_t r = 0; r < part.rows; ++r) {
+              fn(part.hashes[r] - first, part.residual[r], part.residual_null[r]);
+            }
+          }
+        }
+      };
+      charge(expected);
+      std::vector<uint32_t> sizes(to.num_groups, 0);
+      each_row([&](size_t g, int64_t, uint8_t) { ++sizes[g]; });
+      fill_dense(sizes, each_row);
+      return;
+    }
     group_of.reserve(expected);
     residual.reserve(expected * nt);
     residual_null.reserve(expected * nt);
@@ -1122,28 +1177,10 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     if (c.histogram) {
       // Dense when the residual's values are few string codes: a count per (key, code) and
       // the key's non-NULL count in one row of a dense table; else a table of the pairs present.
-      const size_t codes =
-          c.residuals[0].build.kind == Kind::kString ? t->residual_strings[0].size() : SIZE_MAX;
-      if (codes != SIZE_MAX && ng * (codes + 1) <= 16 * n + (size_t{1} << 20) / np) {
-        to.dense_stride = codes + 1;
-        const uint32_t largest = sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
-        auto fill = [&](auto& dense) {
-          dense.assign(ng * to.dense_stride, 0);
-          if (counts) charge_q.Add(ctx, dense.size() * sizeof(dense[0]));
-          for (size_t r = 0; r < n; ++r) {
-            if (residual_null[r]) continue;
-            auto* row = dense.data() + group_of[r] * to.dense_stride;
-            ++row[0];
-            ++row[residual[r] + 1];
-          }
-        };
-        if (largest <= UINT8_MAX) {
-          fill(to.dense8);
-        } else if (largest <= UINT16_MAX) {
-          fill(to.dense16);
-        } else {
-          fill(to.dense32);
-        }
+      if (dense_fits(ng, n)) {
+        fill_dense(sizes, [&](auto&& fn) {
+          for (size_t r = 0; r < n; ++r) fn(group_of[r], residual[r], residual_null[r]);
+        });
         return;
       }
       to.non_null.assign(ng, 0);
