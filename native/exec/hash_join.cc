@@ -1,6 +1,7 @@
 #include "exec/hash_join.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <set>
@@ -160,45 +161,95 @@ uint64_t Mix(uint64_t h, uint64_t x) {
   return h ^ (h >> 32);
 }
 
-// A string's hash, 8 bytes at a time (short strings, as most keys, in one or two steps).
-uint64_t HashBytes(std::string_view s) {
-  uint64_t h = 0x9E3779B97F4A7C15ULL ^ s.size();
-  size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    uint64_t w;
-    std::memcpy(&w, s.data() + i, 8);
-    h = Mix(h, w);
+// The bytes [p, p + n) of a string, n < 8, as a word: overlapping loads, no call to memcpy
+// of a variable size (a string's length is hashed beside them, so the packing need only be a
+// function of the bytes).
+inline uint64_t LoadTail(const char* p, size_t n) {
+  if (n >= 4) {
+    uint32_t lo, hi;
+    std::memcpy(&lo, p, 4);
+    std::memcpy(&hi, p + n - 4, 4);
+    return lo | (static_cast<uint64_t>(hi) << 32);
   }
-  uint64_t w = 0;
-  std::memcpy(&w, s.data() + i, s.size() - i);
-  return Mix(h, w);
+  if (n == 0) return 0;
+  const auto* b = reinterpret_cast<const unsigned char*>(p);
+  return b[0] | (static_cast<uint64_t>(b[n >> 1]) << 8) | (static_cast<uint64_t>(b[n - 1]) << 16);
 }
 
-// Whether a and b hold the same bytes (short ones compared as words).
+inline uint64_t LoadWord(const char* p) {
+  uint64_t w;
+  std::memcpy(&w, p, 8);
+  return w;
+}
+
+// A string as its length and first 16 bytes packed in two words (LoadTail past the end): for
+// strings of at most 16 bytes, equal heads mean equal strings.
+struct StringHead {
+  uint64_t w0 = 0, w1 = 0;
+  size_t size = 0;
+
+  explicit StringHead(std::string_view s) : size(s.size()) {
+    const char* p = s.data();
+    const size_t n = s.size();
+    if (n >= 16) {
+      w0 = LoadWord(p);
+      w1 = LoadWord(p + 8);
+    } else if (n >= 8) {
+      w0 = LoadWord(p);
+      w1 = LoadTail(p + 8, n - 8);
+    } else {
+      w0 = LoadTail(p, n);
+    }
+  }
+  bool operator==(const StringHead& o) const = default;
+};
+
+// The two halves of a * b folded: every bit of each operand reaches the low bits.
+inline uint64_t Fold(uint64_t a, uint64_t b) {
+  const unsigned __int128 p = static_cast<unsigned __int128>(a) * b;
+  return static_cast<uint64_t>(p) ^ static_cast<uint64_t>(p >> 64);
+}
+
+// A string's hash from its head (one multiplication: the short strings of most keys are
+// interned per build row), then the rest 8 bytes at a time.
+uint64_t HashBytes(std::string_view s, const StringHead& head) {
+  uint64_t h = Fold(head.w0 ^ 0x9E3779B97F4A7C15ULL,
+                    head.w1 ^ 0xC2B2AE3D27D4EB4FULL ^ (static_cast<uint64_t>(s.size()) << 56));
+  if (s.size() <= 16) return h;
+  size_t i = 16;
+  for (; i + 8 <= s.size(); i += 8) h = Mix(h, LoadWord(s.data() + i));
+  return Mix(h, LoadTail(s.data() + i, s.size() - i));
+}
+
+// Whether a and b hold the same bytes (compared as words, the last one overlapping).
 bool SameBytes(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  if (a.size() > 16) return std::memcmp(a.data(), b.data(), a.size()) == 0;
-  uint64_t x[2] = {0, 0}, y[2] = {0, 0};
-  std::memcpy(x, a.data(), a.size());
-  std::memcpy(y, b.data(), b.size());
-  return x[0] == y[0] && x[1] == y[1];
+  const size_t n = a.size();
+  if (n != b.size()) return false;
+  if (n < 8) return LoadTail(a.data(), n) == LoadTail(b.data(), n);
+  for (size_t i = 0; i + 8 < n; i += 8) {
+    if (LoadWord(a.data() + i) != LoadWord(b.data() + i)) return false;
+  }
+  return LoadWord(a.data() + n - 8) == LoadWord(b.data() + n - 8);
 }
 
 // The build side's strings of one key or residual: string -> code (its order of arrival).
+// The open-addressing index holds each string's head (length and first 16 bytes) beside its
+// code, so that finding a string of at most 16 bytes (most keys) is one load and a compare.
 class StringDictionary {
  public:
   // The code of `s`, added when new (`added` then holds the bytes it took).
   uint64_t Intern(std::string_view s, size_t* added) {
-    const uint64_t h = HashBytes(s);
-    size_t i = Find(s, h);
-    if (index_[i] != 0) return index_[i] - 1;
+    const StringHead head(s);
+    const uint64_t h = HashBytes(s, head);
+    Slot& slot = slots_[Find(s, head, h)];
+    if (slot.code != 0) return slot.code - 1;
     const auto code = static_cast<uint32_t>(hashes_.size());
     hashes_.push_back(h);
     starts_.push_back(bytes_.size());
     bytes_.append(s);
-    index_[i] = code + 1;
+    slot = Slot{head.w0, head.w1, static_cast<uint32_t>(head.size), code + 1};
     *added = s.size() + kDictionaryEntryBytes;
-    if (hashes_.size() * 2 > index_.size()) Grow();
+    if (hashes_.size() * 2 > slots_.size()) Grow();
     return code;
   }
   size_t size() const { return hashes_.size(); }
@@ -208,22 +259,43 @@ class StringDictionary {
   }
   uint64_t Lookup(std::string_view s) const {
     if (hashes_.empty()) return kAbsent;
-    const uint32_t at = index_[Find(s, HashBytes(s))];
+    const StringHead head(s);
+    const uint32_t at = slots_[Find(s, head, HashBytes(s, head))].code;
     return at == 0 ? kAbsent : at - 1;
   }
 
  private:
-  size_t Find(std::string_view s, uint64_t h) const {
-    const size_t mask = index_.size() - 1;
+  struct Slot {
+    uint64_t w0 = 0, w1 = 0;
+    uint32_t size = 0;  // (truncated past 2^32: longer strings are compared in full anyway)
+    uint32_t code = 0;  // code + 1; 0: empty
+  };
+  size_t Find(std::string_view s, const StringHead& head, uint64_t h) const {
+    const size_t mask = slots_.size() - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
-      const uint32_t at = index_[i];
-      if (at == 0 || (hashes_[at - 1] == h && SameBytes(At(at - 1), s))) return i;
+      const Slot& slot = slots_[i];
+      if (slot.code == 0) return i;
+      if (slot.w0 == head.w0 && slot.w1 == head.w1 &&
+          slot.size == static_cast<uint32_t>(head.size) &&
+          (s.size() <= 16 || SameBytes(At(slot.code - 1), s))) {
+        return i;
+      }
     }
   }
-  void Grow() { RegrowIndex(index_, hashes_); }
+  void Grow() {
+    std::vector<Slot> previous = std::move(slots_);
+    slots_.assign(previous.size() * 2, Slot{});
+    const size_t mask = slots_.size() - 1;
+    for (const Slot& slot : previous) {
+      if (slot.code == 0) continue;
+      size_t i = hashes_[slot.code - 1] & mask;
+      while (slots_[i].code != 0) i = (i + 1) & mask;
+      slots_[i] = slot;
+    }
+  }
 
-  std::vector<uint32_t> index_ = std::vector<uint32_t>(16, 0);  // code + 1; 0: empty
-  std::vector<uint64_t> hashes_;
+  std::vector<Slot> slots_ = std::vector<Slot>(16);
+  std::vector<uint64_t> hashes_;  // per code
   std::vector<size_t> starts_;
   std::string bytes_;
 };
@@ -397,43 +469,70 @@ class PairCounts {
 
 }  // namespace
 
-struct HashJoinOp::Table {
+namespace {
+
+// One partition of a built table: the groups (distinct keys) whose hash selects it, found by
+// an open-addressing index (group + 1; 0: empty), and their rows. In a direct table the
+// groups are a range of key slots instead (no index; a group may be empty).
+struct JoinPartition {
   size_t num_keys = 0;
-  std::vector<StringDictionary> key_strings;       // per key (kString keys)
-  std::vector<ValueDictionary> key_values;         // per key (kGeneric keys)
-  std::vector<StringDictionary> residual_strings;  // per residual (typed string ones)
-  std::vector<RowCodes> key_rows, residual_rows;   // per key, per residual (string ones)
-  // Groups: the distinct keys, found by an open-addressing index (group + 1; 0: empty).
+  size_t num_groups = 0;
   std::vector<uint64_t> codes;   // num_keys per group
   std::vector<uint64_t> hashes;  // per group
   std::vector<uint32_t> index = std::vector<uint32_t>(16, 0);
   // The rows of group g are [begin[g], begin[g + 1]), in build order.
   std::vector<uint32_t> begin;
-  size_t rows = 0;
-  size_t num_slots = 0;
   std::vector<Value> values;      // num_slots per row (when the rows are kept)
-  size_t num_typed = 0;           // typed residuals
   std::vector<int64_t> residual;  // num_typed per row: the build operand's code
   std::vector<uint8_t> residual_null;
   // Histogram mode: per group, its rows with a non-NULL residual value, and per (group,
   // value) the rows with that value.
   std::vector<uint32_t> non_null;
   PairCounts histogram;
-  // Or, for a string residual of few values: per group, the count of each code and (last)
-  // the non-NULL count.
+  // Or, for a string residual of few values: per group, the non-NULL count, then the count
+  // of each code; 8- or 16-bit counts when no group has more rows than they hold (the probe's
+  // one random read then misses the cache less).
   size_t dense_stride = 0;
-  std::vector<uint32_t> dense;
+  std::vector<uint8_t> dense8;
+  std::vector<uint16_t> dense16;
+  std::vector<uint32_t> dense32;
 
-  size_t groups() const { return hashes.size(); }
+  // The rows of group g with a non-NULL residual value other than `code`.
+  uint64_t Others(uint32_t g, int64_t code) const {
+    const size_t at = g * dense_stride;
+    const bool valid = code >= 0 && static_cast<size_t>(code) + 1 < dense_stride;
+    if (!dense8.empty()) {
+      const uint8_t* row = dense8.data() + at;
+      return row[0] - (valid ? row[code + 1] : 0u);
+    }
+    if (!dense16.empty()) {
+      const uint16_t* row = dense16.data() + at;
+      return row[0] - (valid ? row[code + 1] : 0u);
+    }
+    const uint32_t* row = dense32.data() + at;
+    return row[0] - (valid ? row[code + 1] : 0u);
+  }
+  void PrefetchDense(uint32_t g) const {
+    const size_t at = g * dense_stride;
+    if (!dense8.empty()) {
+      __builtin_prefetch(dense8.data() + at);
+    } else if (!dense16.empty()) {
+      __builtin_prefetch(dense16.data() + at);
+    } else {
+      __builtin_prefetch(dense32.data() + at);
+    }
+  }
 
   size_t FindSlot(const uint64_t* key, uint64_t h) const {
     const size_t mask = index.size() - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
       const uint32_t g = index[i];
-      if (g == 0 || (hashes[g - 1] == h &&
-                     std::equal(key, key + num_keys, codes.data() + (g - 1) * num_keys))) {
-        return i;
-      }
+      if (g == 0) return i;
+      if (hashes[g - 1] != h) continue;
+      const uint64_t* have = codes.data() + (g - 1) * num_keys;
+      size_t k = 0;
+      while (k < num_keys && have[k] == key[k]) ++k;
+      if (k == num_keys) return i;
     }
   }
   // The group of `key`, or UINT32_MAX.
@@ -445,12 +544,50 @@ struct HashJoinOp::Table {
     const size_t i = FindSlot(key, h);
     if (index[i] != 0) return index[i] - 1;
     const auto g = static_cast<uint32_t>(hashes.size());
-    codes.insert(codes.end(), key, key + num_keys);
+    for (size_t k = 0; k < num_keys; ++k) codes.push_back(key[k]);
     hashes.push_back(h);
     index[i] = g + 1;
     *added = true;
     if (hashes.size() * 2 > index.size()) RegrowIndex(index, hashes);
     return g;
+  }
+};
+
+}  // namespace
+
+struct HashJoinOp::Table {
+  size_t num_keys = 0;
+  std::vector<StringDictionary> key_strings;       // per key (kString keys)
+  std::vector<ValueDictionary> key_values;         // per key (kGeneric keys)
+  std::vector<StringDictionary> residual_strings;  // per residual (typed string ones)
+  std::vector<RowCodes> key_rows, residual_rows;   // per key, per residual (string ones)
+  size_t rows = 0;
+  size_t num_slots = 0;
+  size_t num_typed = 0;  // typed residuals
+  // The groups by the top `partition_bits` bits of their keys' hash (0: one partition).
+  unsigned partition_bits = 0;
+  std::vector<JoinPartition> partitions;
+  // Direct: the keys' codes span few values (few distinct strings, a narrow integer range),
+  // so a key's slot, sum((code - low) * stride), is its group: partition slot >> slot_bits,
+  // group slot & (2^slot_bits - 1). No hashing, no index.
+  bool direct = false;
+  std::vector<int64_t> low, high;  // per key: its codes' range
+  std::vector<uint64_t> stride;    // per key
+  unsigned slot_bits = 0;
+
+  const JoinPartition& PartitionOf(uint64_t h) const {
+    return partitions[partition_bits == 0 ? 0 : h >> (64 - partition_bits)];
+  }
+  // The slot of `key` in a direct table; false when a code lies outside its key's range.
+  bool SlotOf(const uint64_t* key, uint64_t* slot) const {
+    uint64_t at = 0;
+    for (size_t k = 0; k < num_keys; ++k) {
+      const auto v = static_cast<int64_t>(key[k]);
+      if (v < low[k] || v > high[k]) return false;
+      at += static_cast<uint64_t>(v - low[k]) * stride[k];
+    }
+    *slot = at;
+    return true;
   }
 };
 
@@ -487,20 +624,34 @@ struct BuildPart {
   std::vector<ValueDictionary> key_values;
   std::vector<Cursor> key_cursors, residual_cursors;
   std::vector<uint64_t> key;           // scratch
+  std::vector<int64_t> low, high;      // per integer key: the least and greatest value read
   std::vector<uint64_t> keys;          // per row: its key codes
   std::vector<int64_t> residual;       // per row: its typed residuals' codes
   std::vector<uint8_t> residual_null;  // per row and typed residual: NULL
   std::vector<Value> values;           // per row: the build slots' values (kept rows)
   // Per string operand (string keys, then typed string residuals): the column its rows were
-  // read from, with the table's row count; per row, the offset read (UINT64_MAX: none).
+  // read from, with the table's row count; per row, the offset read (UINT32_MAX: none).
   std::vector<const storage::Column*> columns;
   std::vector<uint64_t> column_rows;
-  std::vector<uint64_t> offsets;
+  std::vector<uint32_t> offsets;
   size_t rows = 0;
   // Parallel builds: the runs of rows of one morsel (the position of its first row, the
   // index of its first row here), in the order this thread read them.
   std::vector<std::pair<uint64_t, size_t>> morsels;
   MemoryCharge memory;
+  // Merging: per row, the hash of its key codes (the table's) or its direct slot; in a
+  // partitioned table, the rows of each partition instead, ascending, their data copied
+  // together so that each partition's build reads them in sequence.
+  std::vector<uint64_t> hashes;
+  struct Bucket {
+    std::vector<uint32_t> rows;
+    std::vector<uint64_t> hashes;
+    std::vector<uint64_t> keys;  // hashed tables only
+    std::vector<int64_t> residual;
+    std::vector<uint8_t> residual_null;
+  };
+  std::vector<Bucket> buckets;
+  MemoryCharge bucket_memory;
 };
 
 // Which operands are string ones (their index among them, or -1): keys, then residuals.
@@ -536,6 +687,8 @@ void InitPart(const HashJoinOp::Compiled& c, BuildPart& part, size_t string_oper
   part.key_strings.resize(nk);
   part.key_values.resize(nk);
   part.key_cursors.resize(nk);
+  part.low.assign(nk, INT64_MAX);
+  part.high.assign(nk, INT64_MIN);
   part.key.resize(nk);
   part.residual_strings.resize(c.residuals.size());
   part.residual_cursors.resize(c.residuals.size());
@@ -548,7 +701,7 @@ bool ReadBuildRow(const HashJoinOp::Compiled& c, const HashJoinSpec& spec,
                   ExecContext& ctx, size_t* bytes) {
   const size_t nk = c.build_keys.size();
   const size_t first_offset = part.offsets.size();
-  part.offsets.resize(first_offset + strings.count, UINT64_MAX);
+  part.offsets.resize(first_offset + strings.count, UINT32_MAX);
   auto note = [&](int operand, const Datum& d) {
     if (operand < 0 || d.column == nullptr) return;
     const auto i = static_cast<size_t>(operand);
@@ -556,7 +709,10 @@ bool ReadBuildRow(const HashJoinOp::Compiled& c, const HashJoinSpec& spec,
       part.columns[i] = d.column;
       part.column_rows[i] = d.rows;
     }
-    if (part.columns[i] == d.column) part.offsets[first_offset + i] = d.offset;
+    // Rows past 2^32 - 1 are not noted (row codes are an aid, not needed).
+    if (part.columns[i] == d.column && d.offset < UINT32_MAX) {
+      part.offsets[first_offset + i] = static_cast<uint32_t>(d.offset);
+    }
   };
   for (size_t k = 0; k < nk; ++k) {
     Datum d;
@@ -567,7 +723,11 @@ bool ReadBuildRow(const HashJoinOp::Compiled& c, const HashJoinSpec& spec,
       return false;
     }
     switch (o.kind) {
-      case Kind::kInt: part.key[k] = static_cast<uint64_t>(d.i); break;
+      case Kind::kInt:
+        part.key[k] = static_cast<uint64_t>(d.i);
+        part.low[k] = std::min(part.low[k], d.i);
+        part.high[k] = std::max(part.high[k], d.i);
+        break;
       case Kind::kString:
         part.key[k] = part.key_strings[k].Intern(d.s, &added);
         note(strings.keys[k], d);
@@ -582,7 +742,7 @@ bool ReadBuildRow(const HashJoinOp::Compiled& c, const HashJoinSpec& spec,
     }
     *bytes += added;
   }
-  part.keys.insert(part.keys.end(), part.key.begin(), part.key.end());
+  for (size_t k = 0; k < nk; ++k) part.keys.push_back(part.key[k]);
   for (size_t i : c.typed) {
     const JoinResidual& r = c.residuals[i];
     Datum d;
@@ -606,7 +766,7 @@ bool ReadBuildRow(const HashJoinOp::Compiled& c, const HashJoinSpec& spec,
     }
   }
   *bytes += kJoinEntryBytes + nk * sizeof(uint64_t) + c.typed.size() * 9 +
-            strings.count * sizeof(uint64_t);
+            strings.count * sizeof(uint32_t);
   ++part.rows;
   return true;
 }
@@ -629,7 +789,7 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
   t->num_typed = nt;
   const bool counts = ctx.CountsMemory();
   size_t bytes = 0;
-  // Each part's codes in the table's dictionaries.
+  // Each part's codes in the table's dictionaries (only the distinct values: serial).
   std::vector<std::vector<std::vector<uint64_t>>> key_codes(parts.size()),
       residual_codes(parts.size());
   for (size_t p = 0; p < parts.size(); ++p) {
@@ -665,7 +825,9 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     size_t part, begin, end;
   };
   std::vector<Run> runs;
+  size_t total = 0;
   for (size_t p = 0; p < parts.size(); ++p) {
+    total += parts[p].rows;
     const auto& morsels = parts[p].morsels;
     if (morsels.empty()) {
       if (parts[p].rows > 0) runs.push_back({0, p, 0, parts[p].rows});
@@ -678,50 +840,12 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
   }
   std::sort(runs.begin(), runs.end(),
             [](const Run& a, const Run& b) { return a.position < b.position; });
-  std::vector<uint32_t> group_of;  // per row
-  std::vector<uint32_t> sizes;     // per group
-  std::vector<int64_t> residual;
-  std::vector<uint8_t> residual_null;
-  std::vector<Value> values;
-  // The keys of up to kBatchRows rows, whose groups are found together: their hashes first,
-  // and the table's slots and groups fetched ahead of the comparisons.
-  constexpr size_t kBatchRows = 64;
-  std::vector<uint64_t> batch, batch_hashes(kBatchRows);
-  batch.reserve(kBatchRows * nk);
-  auto group_batch = [&]() {
-    const size_t rows = batch.size() / nk;
-    for (size_t i = 0; i < rows; ++i) {
-      batch_hashes[i] = HashCodes(batch.data() + i * nk, nk);
-      __builtin_prefetch(t->index.data() + (batch_hashes[i] & (t->index.size() - 1)));
-    }
-    for (size_t i = 0; i < rows; ++i) {
-      const uint32_t at = t->index[batch_hashes[i] & (t->index.size() - 1)];
-      if (at != 0) {
-        __builtin_prefetch(t->hashes.data() + at - 1);
-        __builtin_prefetch(t->codes.data() + (at - 1) * nk);
-      }
-    }
-    for (size_t i = 0; i < rows; ++i) {
-      bool added_group = false;
-      const uint32_t g = t->FindOrAdd(batch.data() + i * nk, batch_hashes[i], &added_group);
-      if (added_group) {
-        sizes.push_back(0);
-        bytes += kGroupBytes + nk * sizeof(uint64_t);
-      }
-      ++sizes[g];
-      group_of.push_back(g);
-    }
-    batch.clear();
-  };
-  const size_t ns = t->num_slots;
-  size_t total = 0;
-  for (const BuildPart& part : parts) total += part.rows;
-  group_of.reserve(total);
-  residual.reserve(total * nt);
-  residual_null.reserve(total * nt);
-  values.reserve(total * ns);
-  // Per string operand, the table's row codes of its column (noted directly when a part read
-  // the same column).
+  if (total >= UINT32_MAX - 1) {
+    Throw(ErrorCode::kResourceLimit, "a hash join's build side has more than 2^32 rows");
+  }
+  t->rows = total;
+  // Per string operand, the table's row codes of its column, and per part where it notes
+  // them (null: the part read another column).
   auto row_codes = [&](size_t operand) -> RowCodes& {
     for (size_t k = 0; k < nk; ++k) {
       if (strings.keys[k] == static_cast<int>(operand)) return t->key_rows[k];
@@ -731,123 +855,382 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     }
     return t->key_rows[0];  // not reached: every operand is a key's or a residual's
   };
-  std::vector<const uint64_t*> key_remap(nk), residual_remap(nt);
-  std::vector<uint32_t*> notes(strings.count);
-  std::vector<size_t> note_sizes(strings.count);
+  std::vector<std::vector<uint32_t*>> notes(parts.size(),
+                                            std::vector<uint32_t*>(strings.count, nullptr));
+  std::vector<std::vector<size_t>> note_sizes(parts.size(), std::vector<size_t>(strings.count));
+  for (size_t p = 0; p < parts.size(); ++p) {
+    for (size_t o = 0; o < strings.count; ++o) {
+      if (parts[p].columns[o] == nullptr) continue;
+      RowCodes& codes = row_codes(o);
+      if (codes.column == nullptr) {
+        codes.column = parts[p].columns[o];
+        codes.codes.assign(parts[p].column_rows[o], 0);
+        bytes += codes.codes.size() * sizeof(uint32_t);
+      }
+      if (codes.column == parts[p].columns[o]) {
+        notes[p][o] = codes.codes.data();
+        note_sizes[p][o] = codes.codes.size();
+      }
+    }
+  }
+  if (counts) memory.Add(ctx, bytes);
+  // Parts read on several threads are merged on them too: first each part's rows recoded in
+  // the table's codes and hashed (each thread its parts), then the table's partitions built
+  // (each thread its partitions, by the runs in the serial order: rows of one key keep their
+  // build order). A serial build is one part and one partition.
+  const bool parallel = parts.size() > 1;
+  t->partition_bits = parallel ? 4 : 0;
+  const size_t np = size_t{1} << t->partition_bits;
+  t->partitions.resize(np);
+  // Direct when the keys' codes span at most about twice as many slots as there are rows.
+  const uint64_t max_slots = 2 * static_cast<uint64_t>(total) + 1024;
+  uint64_t slots = 1;
+  t->direct = total > 0;
+  t->low.assign(nk, 0);
+  t->high.assign(nk, -1);
+  t->stride.assign(nk, 0);
+  for (size_t k = 0; k < nk && t->direct; ++k) {
+    int64_t low = 0, high = -1;
+    switch (c.build_keys[k].kind) {
+      case Kind::kInt:
+        low = INT64_MAX;
+        high = INT64_MIN;
+        for (const BuildPart& part : parts) {
+          low = std::min(low, part.low[k]);
+          high = std::max(high, part.high[k]);
+        }
+        break;
+      case Kind::kString: high = static_cast<int64_t>(t->key_strings[k].size()) - 1; break;
+      case Kind::kGeneric: high = static_cast<int64_t>(t->key_values[k].values().size()) - 1;
+    }
+    const uint64_t span = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
+    if (high < low || span >= max_slots || slots * (span + 1) > max_slots) {
+      t->direct = false;
+      break;
+    }
+    t->low[k] = low;
+    t->high[k] = high;
+    t->stride[k] = slots;
+    slots *= span + 1;
+  }
+  if (t->direct) {
+    while ((uint64_t{1} << t->slot_bits) * np < slots) ++t->slot_bits;
+    for (size_t q = 0; q < np; ++q) {
+      const uint64_t first = static_cast<uint64_t>(q) << t->slot_bits;
+      t->partitions[q].num_groups =
+          first >= slots ? 0 : std::min(uint64_t{1} << t->slot_bits, slots - first);
+    }
+    if (counts) memory.Add(ctx, slots * 2 * sizeof(uint32_t));
+  }
+  std::vector<MemoryCharge> charges(np);
+  // Work charged on the statement's thread alone (a serial build); on several threads the
+  // statement's interrupts are polled (no work budget runs in parallel).
+  auto charge = [&](size_t units) {
+    if (parallel) {
+      ctx.CheckInterrupt();
+    } else {
+      ctx.ChargeWork(units);
+    }
+  };
   std::vector<int> key_operand(nk), residual_operand(nt);
   for (size_t k = 0; k < nk; ++k) key_operand[k] = strings.keys[k];
   for (size_t j = 0; j < nt; ++j) residual_operand[j] = strings.residuals[c.typed[j]];
-  for (const Run& run : runs) {
-    BuildPart& part = parts[run.part];
+  auto recode = [&](size_t p) {
+    BuildPart& part = parts[p];
+    std::vector<const uint64_t*> key_remap(nk), residual_remap(nt);
     for (size_t k = 0; k < nk; ++k) {
-      key_remap[k] = c.build_keys[k].kind == Kind::kInt ? nullptr : key_codes[run.part][k].data();
+      key_remap[k] = c.build_keys[k].kind == Kind::kInt ? nullptr : key_codes[p][k].data();
     }
     for (size_t j = 0; j < nt; ++j) {
       const size_t i = c.typed[j];
       residual_remap[j] =
-          c.residuals[i].build.kind == Kind::kString ? residual_codes[run.part][i].data() : nullptr;
+          c.residuals[i].build.kind == Kind::kString ? residual_codes[p][i].data() : nullptr;
     }
-    for (size_t o = 0; o < strings.count; ++o) {
-      notes[o] = nullptr;
-      if (part.columns[o] == nullptr) continue;
-      RowCodes& codes = row_codes(o);
-      if (codes.column == nullptr) {
-        codes.column = part.columns[o];
-        codes.codes.assign(part.column_rows[o], 0);
-        bytes += codes.codes.size() * sizeof(uint32_t);
-      }
-      if (codes.column == part.columns[o]) {
-        notes[o] = codes.codes.data();
-        note_sizes[o] = codes.codes.size();
-      }
-    }
+    // Two parts may note one row (a build side producing a node twice): the same code, stored
+    // atomically.
     auto note = [&](int operand, size_t r, uint64_t code) {
       if (operand < 0) return;
       const auto o = static_cast<size_t>(operand);
-      const uint64_t offset = part.offsets[r * strings.count + o];
-      if (notes[o] != nullptr && offset < note_sizes[o] && code < UINT32_MAX - 2) {
-        notes[o][offset] = static_cast<uint32_t>(code) + 2;
+      const uint32_t offset = part.offsets[r * strings.count + o];
+      if (notes[p][o] != nullptr && offset != UINT32_MAX && offset < note_sizes[p][o] &&
+          code < UINT32_MAX - 2) {
+        std::atomic_ref<uint32_t>(notes[p][o][offset])
+            .store(static_cast<uint32_t>(code) + 2, std::memory_order_relaxed);
       }
     };
-    ctx.ChargeWork(run.end - run.begin);
-    if (t->rows + (run.end - run.begin) >= UINT32_MAX - 1) {
-      Throw(ErrorCode::kResourceLimit, "a hash join's build side has more than 2^32 rows");
-    }
-    for (size_t r = run.begin; r < run.end; ++r) {
-      const uint64_t* keys = part.keys.data() + r * nk;
-      for (size_t k = 0; k < nk; ++k) {
-        const uint64_t code = key_remap[k] == nullptr ? keys[k] : key_remap[k][keys[k]];
-        batch.push_back(code);
-        note(key_operand[k], r, code);
+    if (parallel) {
+      part.buckets.assign(np, {});
+      const size_t expected = part.rows / np + part.rows / (4 * np) + 16;
+      for (BuildPart::Bucket& bucket : part.buckets) {
+        bucket.rows.reserve(expected);
+        bucket.hashes.reserve(expected);
+        if (!t->direct) bucket.keys.reserve(expected * nk);
+        bucket.residual.reserve(expected * nt);
+        bucket.residual_null.reserve(expected * nt);
       }
-      ++t->rows;
-      if (batch.size() == kBatchRows * nk) group_batch();
-      for (size_t j = 0; j < nt; ++j) {
-        int64_t code = part.residual[r * nt + j];
-        const bool null = part.residual_null[r * nt + j] != 0;
-        if (!null && residual_remap[j] != nullptr) {
+      if (counts) {
+        const size_t row_bytes = 12 + (t->direct ? 0 : nk * 8) + nt * 9;
+        part.bucket_memory.Add(ctx, part.rows * row_bytes);
+      }
+    } else {
+      part.hashes.resize(part.rows);
+    }
+    constexpr size_t kStep = 4096;
+    for (size_t from = 0; from < part.rows; from += kStep) {
+      const size_t to = std::min(part.rows, from + kStep);
+      if (parallel) ctx.CheckInterrupt();  // serial: charged as the partition is built
+      for (size_t r = from; r < to; ++r) {
+        uint64_t* keys = part.keys.data() + r * nk;
+        for (size_t k = 0; k < nk; ++k) {
+          if (key_remap[k] != nullptr) keys[k] = key_remap[k][keys[k]];
+          note(key_operand[k], r, keys[k]);
+        }
+        // The key's hash, or in a direct table its slot.
+        uint64_t h = 0;
+        size_t q = 0;
+        if (t->direct) {
+          t->SlotOf(keys, &h);
+          q = h >> t->slot_bits;
+        } else {
+          h = HashCodes(keys, nk);
+          q = parallel ? h >> (64 - t->partition_bits) : 0;
+        }
+        for (size_t j = 0; j < nt; ++j) {
+          int64_t& code = part.residual[r * nt + j];
+          if (part.residual_null[r * nt + j] != 0 || residual_remap[j] == nullptr) continue;
           code = static_cast<int64_t>(residual_remap[j][static_cast<size_t>(code)]);
           note(residual_operand[j], r, static_cast<uint64_t>(code));
         }
-        residual.push_back(code);
-        residual_null.push_back(null ? 1 : 0);
+        if (!parallel) {
+          part.hashes[r] = h;
+          continue;
+        }
+        BuildPart::Bucket& bucket = part.buckets[q];
+        bucket.rows.push_back(static_cast<uint32_t>(r));
+        bucket.hashes.push_back(h);
+        if (!t->direct) {
+          for (size_t k = 0; k < nk; ++k) bucket.keys.push_back(keys[k]);
+        }
+        for (size_t j = 0; j < nt; ++j) {
+          bucket.residual.push_back(part.residual[r * nt + j]);
+          bucket.residual_null.push_back(part.residual_null[r * nt + j]);
+        }
       }
-      for (size_t s = 0; s < ns; ++s) values.push_back(std::move(part.values[r * ns + s]));
     }
-    if (counts) {
-      memory.Add(ctx, bytes);
-      bytes = 0;
+  };
+  const size_t ns = t->num_slots;
+  auto build_partition = [&](size_t q) {
+    JoinPartition& to = t->partitions[q];
+    MemoryCharge& charge_q = charges[q];
+    to.num_keys = nk;
+    std::vector<uint32_t> group_of;  // per row
+    std::vector<uint32_t> sizes;     // per group
+    std::vector<int64_t> residual;
+    std::vector<uint8_t> residual_null;
+    std::vector<Value> values;
+    size_t expected = 0;
+    for (const BuildPart& part : parts) {
+      expected += parallel ? part.buckets[q].rows.size() : part.rows;
     }
-  }
-  group_batch();
-  if (counts) memory.Add(ctx, bytes);
-  parts.clear();
-  const size_t ng = t->groups();
-  const size_t n = group_of.size();
-  if (c.histogram) {
-    // Dense when the residual's values are few string codes: a count per (key, code) and
-    // the key's non-NULL count in one row of `dense`; else a table of the pairs present.
-    const size_t codes =
-        c.residuals[0].build.kind == Kind::kString ? t->residual_strings[0].size() : SIZE_MAX;
-    if (codes != SIZE_MAX && ng * (codes + 1) <= 16 * n + (1 << 20)) {
-      t->dense_stride = codes + 1;
-      t->dense.assign(ng * t->dense_stride, 0);
-      if (counts) memory.Add(ctx, t->dense.size() * sizeof(uint32_t));
+    // Count mode with one typed <> over few string codes: dense histograms, one row per key
+    // (its non-NULL count, then a count per code), when they are not too large.
+    const size_t residual_codes = c.histogram && c.residuals[0].build.kind == Kind::kString
+                                      ? t->residual_strings[0].size()
+                                      : SIZE_MAX;
+    auto dense_fits = [&](size_t groups, size_t rows) {
+      return residual_codes != SIZE_MAX &&
+             groups * (residual_codes + 1) <= 16 * rows + (size_t{1} << 20) / np;
+    };
+    // Filled with counts of the width the largest key needs, by `each_row`.
+    auto fill_dense = [&](const std::vector<uint32_t>& sizes, auto&& each_row) {
+      const size_t ng = sizes.size();
+      to.dense_stride = residual_codes + 1;
+      const uint32_t largest = sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
+      auto fill = [&](auto& dense) {
+        dense.assign(ng * to.dense_stride, 0);
+        if (counts) charge_q.Add(ctx, dense.size() * sizeof(dense[0]));
+        each_row([&](size_t g, int64_t code, uint8_t null) {
+          if (null) return;
+          auto* row = dense.data() + g * to.dense_stride;
+          ++row[0];
+          ++row[code + 1];
+        });
+      };
+      if (largest <= UINT8_MAX) {
+        fill(to.dense8);
+      } else if (largest <= UINT16_MAX) {
+        fill(to.dense16);
+      } else {
+        fill(to.dense32);
+      }
+    };
+    if (t->direct && dense_fits(to.num_groups, expected)) {
+      // The groups are slots: counted straight from the rows, in any order (counts only).
+      const uint64_t first = static_cast<uint64_t>(q) << t->slot_bits;
+      auto each_row = [&](auto&& fn) {
+        for (BuildPart& part : parts) {
+          if (parallel) {
+            const BuildPart::Bucket& bucket = part.buckets[q];
+            for (size_t i = 0; i < bucket.rows.size(); ++i) {
+              fn(bucket.hashes[i] - first, bucket.residual[i], bucket.residual_null[i]);
+            }
+          } else {
+            for (size_t r = 0; r < part.rows; ++r) {
+              fn(part.hashes[r] - first, part.residual[r], part.residual_null[r]);
+            }
+          }
+        }
+      };
+      charge(expected);
+      std::vector<uint32_t> sizes(to.num_groups, 0);
+      each_row([&](size_t g, int64_t, uint8_t) { ++sizes[g]; });
+      fill_dense(sizes, each_row);
+      return;
+    }
+    group_of.reserve(expected);
+    residual.reserve(expected * nt);
+    residual_null.reserve(expected * nt);
+    values.reserve(expected * ns);
+    size_t held = 0;  // bytes not charged yet
+    // The keys of up to kBatchRows rows, whose groups are found together: the table's slots
+    // and groups fetched ahead of the comparisons.
+    constexpr size_t kBatchRows = 64;
+    const uint64_t* batch_keys[kBatchRows];
+    uint64_t batch_hashes[kBatchRows];
+    size_t batched = 0;
+    auto group_batch = [&]() {
+      for (size_t i = 0; i < batched; ++i) {
+        __builtin_prefetch(to.index.data() + (batch_hashes[i] & (to.index.size() - 1)));
+      }
+      for (size_t i = 0; i < batched; ++i) {
+        const uint32_t at = to.index[batch_hashes[i] & (to.index.size() - 1)];
+        if (at != 0) {
+          __builtin_prefetch(to.hashes.data() + at - 1);
+          __builtin_prefetch(to.codes.data() + (at - 1) * nk);
+        }
+      }
+      for (size_t i = 0; i < batched; ++i) {
+        bool added_group = false;
+        const uint32_t g = to.FindOrAdd(batch_keys[i], batch_hashes[i], &added_group);
+        if (added_group) {
+          sizes.push_back(0);
+          held += kGroupBytes + nk * sizeof(uint64_t);
+        }
+        ++sizes[g];
+        group_of.push_back(g);
+      }
+      batched = 0;
+    };
+    const uint64_t first_slot = static_cast<uint64_t>(q) << t->slot_bits;
+    if (t->direct) sizes.assign(to.num_groups, 0);
+    // One row: its key codes, hash or slot, typed residuals' codes and NULLs, kept values.
+    auto add_row = [&](const uint64_t* keys, uint64_t h, const int64_t* codes, const uint8_t* nulls,
+                       Value* kept) {
+      if (t->direct) {
+        const auto g = static_cast<uint32_t>(h - first_slot);
+        ++sizes[g];
+        group_of.push_back(g);
+      } else {
+        batch_keys[batched] = keys;
+        batch_hashes[batched] = h;
+        if (++batched == kBatchRows) group_batch();
+      }
+      for (size_t j = 0; j < nt; ++j) {
+        residual.push_back(codes[j]);
+        residual_null.push_back(nulls[j]);
+      }
+      for (size_t s = 0; s < ns; ++s) values.push_back(std::move(kept[s]));
+    };
+    for (const Run& run : runs) {
+      BuildPart& part = parts[run.part];
+      if (parallel) {
+        BuildPart::Bucket& bucket = part.buckets[q];
+        const auto begin = static_cast<size_t>(
+            std::lower_bound(bucket.rows.begin(), bucket.rows.end(), run.begin) -
+            bucket.rows.begin());
+        const auto end = static_cast<size_t>(
+            std::lower_bound(bucket.rows.begin() + begin, bucket.rows.end(), run.end) -
+            bucket.rows.begin());
+        charge(end - begin);
+        for (size_t i = begin; i < end; ++i) {
+          add_row(t->direct ? nullptr : bucket.keys.data() + i * nk, bucket.hashes[i],
+                  bucket.residual.data() + i * nt, bucket.residual_null.data() + i * nt,
+                  part.values.data() + size_t{bucket.rows[i]} * ns);
+        }
+      } else {
+        charge(run.end - run.begin);
+        for (size_t r = run.begin; r < run.end; ++r) {
+          add_row(part.keys.data() + r * nk, part.hashes[r], part.residual.data() + r * nt,
+                  part.residual_null.data() + r * nt, part.values.data() + r * ns);
+        }
+      }
+      if (counts && held > 0) {
+        charge_q.Add(ctx, held);
+        held = 0;
+      }
+    }
+    group_batch();
+    if (counts && held > 0) charge_q.Add(ctx, held);
+    if (!t->direct) to.num_groups = to.hashes.size();
+    const size_t ng = to.num_groups;
+    const size_t n = group_of.size();
+    if (c.histogram) {
+      // Dense when the residual's values are few string codes: a count per (key, code) and
+      // the key's non-NULL count in one row of a dense table; else a table of the pairs present.
+      if (dense_fits(ng, n)) {
+        fill_dense(sizes, [&](auto&& fn) {
+          for (size_t r = 0; r < n; ++r) fn(group_of[r], residual[r], residual_null[r]);
+        });
+        return;
+      }
+      to.non_null.assign(ng, 0);
+      charge(n);
       for (size_t r = 0; r < n; ++r) {
         if (residual_null[r]) continue;
-        uint32_t* row = t->dense.data() + group_of[r] * t->dense_stride;
-        ++row[residual[r]];
-        ++row[codes];
+        ++to.non_null[group_of[r]];
+        const size_t added = to.histogram.Add(group_of[r], residual[r]);
+        if (counts && added) charge_q.Add(ctx, added);
       }
-      return t;
+      return;
     }
-    t->non_null.assign(ng, 0);
-    for (size_t r = 0; r < n; ++r) {
-      ctx.ChargeWork();
-      if (residual_null[r]) continue;
-      ++t->non_null[group_of[r]];
-      const size_t added = t->histogram.Add(group_of[r], residual[r]);
-      if (counts && added) memory.Add(ctx, added);
+    // The rows grouped by key (a counting sort: each group's rows keep their build order).
+    to.begin.assign(ng + 1, 0);
+    for (size_t g = 0; g < ng; ++g) to.begin[g + 1] = to.begin[g] + sizes[g];
+    std::vector<uint32_t> at(to.begin.begin(), to.begin.end() - 1);
+    std::vector<uint32_t> order(n);
+    for (size_t r = 0; r < n; ++r) order[at[group_of[r]]++] = static_cast<uint32_t>(r);
+    to.residual.resize(residual.size());
+    to.residual_null.resize(residual_null.size());
+    to.values.resize(values.size());
+    for (size_t i = 0; i < n; ++i) {
+      const size_t r = order[i];
+      for (size_t j = 0; j < nt; ++j) {
+        to.residual[i * nt + j] = residual[r * nt + j];
+        to.residual_null[i * nt + j] = residual_null[r * nt + j];
+      }
+      for (size_t j = 0; j < ns; ++j) to.values[i * ns + j] = std::move(values[r * ns + j]);
     }
-    return t;
+  };
+  try {
+    if (parallel) {
+      ParallelPipeline::ForEach(ctx, parts.size(), [&](unsigned, uint64_t begin, uint64_t end) {
+        for (uint64_t p = begin; p < end; ++p) recode(p);
+      });
+      ParallelPipeline::ForEach(ctx, np, [&](unsigned, uint64_t begin, uint64_t end) {
+        for (uint64_t q = begin; q < end; ++q) build_partition(q);
+      });
+    } else {
+      recode(0);
+      build_partition(0);
+    }
+  } catch (...) {
+    for (MemoryCharge& charge_q : charges) memory.Absorb(charge_q);
+    for (BuildPart& part : parts) part.bucket_memory.Release(ctx);
+    throw;
   }
-  // The rows grouped by key (a counting sort: each group's rows keep their build order).
-  t->begin.assign(ng + 1, 0);
-  for (size_t g = 0; g < ng; ++g) t->begin[g + 1] = t->begin[g] + sizes[g];
-  std::vector<uint32_t> at(t->begin.begin(), t->begin.end() - 1);
-  std::vector<uint32_t> order(n);
-  for (size_t r = 0; r < n; ++r) order[at[group_of[r]]++] = static_cast<uint32_t>(r);
-  t->residual.resize(residual.size());
-  t->residual_null.resize(residual_null.size());
-  t->values.resize(values.size());
-  for (size_t i = 0; i < n; ++i) {
-    const size_t r = order[i];
-    for (size_t j = 0; j < nt; ++j) {
-      t->residual[i * nt + j] = residual[r * nt + j];
-      t->residual_null[i * nt + j] = residual_null[r * nt + j];
-    }
-    for (size_t j = 0; j < ns; ++j) t->values[i * ns + j] = std::move(values[r * ns + j]);
-  }
+  for (MemoryCharge& charge_q : charges) memory.Absorb(charge_q);
+  for (BuildPart& part : parts) part.bucket_memory.Release(ctx);  // freed just below
+  parts.clear();
   return t;
 }
 
@@ -922,8 +1305,13 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSp
 struct HashJoinOp::Probe {
   std::vector<Cursor> key_cursors, residual_cursors;
   std::vector<uint64_t> key;
-  std::vector<int64_t> residual;  // per residual: the probe operand's code (typed ones)
-  uint32_t next = 0, end = 0;     // the current probe row's candidate rows
+  std::vector<int64_t> residual;             // per residual: the probe operand's code (typed ones)
+  const JoinPartition* partition = nullptr;  // the current probe row's candidates' partition
+  uint32_t next = 0, end = 0;                // and their rows in it
+  // Count mode: the weights below kCachedWeights as values, copied into the frame (a value
+  // built per row is stored narrowly and read back wide: a stall on every probe row).
+  static constexpr uint64_t kCachedWeights = 256;
+  std::vector<Value> weights;
 };
 
 HashJoinOp::HashJoinOp(HashJoinSpec spec, OperatorPtr build)
@@ -973,26 +1361,62 @@ bool HashJoinOp::Next(ExecContext& ctx) {
   auto passes = [&](uint32_t i, bool write) {
     bool written = false;
     size_t typed = 0;
+    const JoinPartition& part = *p.partition;
     for (size_t j = 0; j < c.residuals.size(); ++j) {
       const JoinResidual& r = c.residuals[j];
       if (r.typed) {
-        if (t.residual_null[i * nt + typed] ||
-            !Holds(r.cmp, t.residual[i * nt + typed], p.residual[j])) {
+        if (part.residual_null[i * nt + typed] ||
+            !Holds(r.cmp, part.residual[i * nt + typed], p.residual[j])) {
           return false;
         }
         ++typed;
         continue;
       }
       if (!written) {
-        for (size_t s = 0; s < ns; ++s) ctx.frame[spec_.build_slots[s]] = t.values[i * ns + s];
+        for (size_t s = 0; s < ns; ++s) ctx.frame[spec_.build_slots[s]] = part.values[i * ns + s];
         written = true;
       }
       if (!EvaluatePredicate(*r.expr, ctx)) return false;
     }
     if (write && !written) {
-      for (size_t s = 0; s < ns; ++s) ctx.frame[spec_.build_slots[s]] = t.values[i * ns + s];
+      for (size_t s = 0; s < ns; ++s) ctx.frame[spec_.build_slots[s]] = part.values[i * ns + s];
     }
     return true;
+  };
+  // A direct table's per-key histograms: probe rows come from a scan, node after node, so
+  // the histogram of the node kAhead rows on (its key codes read from the columns and the
+  // build's row codes, as the probe would) is fetched into the cache while this row is probed.
+  constexpr uint64_t kAhead = 12;
+  constexpr size_t kAheadKeys = 4;
+  const bool ahead = t.direct && c.histogram && c.probe_keys.size() <= kAheadKeys;
+  auto fetch_ahead = [&]() {
+    uint64_t key[kAheadKeys];
+    for (size_t k = 0; k < c.probe_keys.size(); ++k) {
+      const Operand& o = c.probe_keys[k];
+      const Cursor& cur = p.key_cursors[k];
+      InternalId id;
+      if (!NodeOf(o, ctx, &id) || id.table != cur.table || !cur.versions->empty()) return;
+      const uint64_t row = id.offset + kAhead;
+      if (o.kind == Kind::kString) {
+        const RowCodes& known = t.key_rows[k];
+        if (known.column != cur.column || row >= known.codes.size()) return;
+        const uint32_t code = known.codes[row];
+        if (code == 0) return;
+        key[k] = code - 2;
+      } else if (o.kind == Kind::kInt && cur.typed && row < cur.rows) {
+        if (cur.column->IsNull(row)) return;
+        key[k] = static_cast<uint64_t>(cur.wide ? cur.column->GetFixed<int64_t>(row)
+                                                : cur.column->GetInt64(row));
+      } else {
+        return;
+      }
+    }
+    uint64_t slot;
+    if (!t.SlotOf(key, &slot)) return;
+    const JoinPartition& part = t.partitions[slot >> t.slot_bits];
+    if (part.dense_stride != 0) {
+      part.PrefetchDense(static_cast<uint32_t>(slot & ((uint64_t{1} << t.slot_bits) - 1)));
+    }
   };
   while (true) {
     while (p.next < p.end) {
@@ -1001,6 +1425,7 @@ bool HashJoinOp::Next(ExecContext& ctx) {
     }
     if (!child->Next(ctx)) return false;
     ctx.ChargeWork();
+    if (ahead) fetch_ahead();
     // The probe row's key codes.
     bool found = true;
     for (size_t k = 0; k < c.probe_keys.size() && found; ++k) {
@@ -1021,8 +1446,21 @@ bool HashJoinOp::Next(ExecContext& ctx) {
       found = o.kind == Kind::kInt || p.key[k] != kAbsent;
     }
     if (!found) continue;
-    const uint32_t g = t.Find(p.key.data(), HashCodes(p.key.data(), p.key.size()));
-    if (g == UINT32_MAX) continue;
+    const JoinPartition* found_in;
+    uint32_t g;
+    if (t.direct) {
+      uint64_t slot;
+      if (!t.SlotOf(p.key.data(), &slot)) continue;
+      found_in = &t.partitions[slot >> t.slot_bits];
+      g = static_cast<uint32_t>(slot & ((uint64_t{1} << t.slot_bits) - 1));
+    } else {
+      const uint64_t h = HashCodes(p.key.data(), p.key.size());
+      found_in = &t.PartitionOf(h);
+      g = found_in->Find(p.key.data(), h);
+      if (g == UINT32_MAX) continue;
+    }
+    const JoinPartition& part = *found_in;
+    p.partition = &part;
     // The probe sides of the typed residuals: NULL passes none.
     bool null = false;
     for (size_t j : c.typed) {
@@ -1044,30 +1482,37 @@ bool HashJoinOp::Next(ExecContext& ctx) {
     }
     if (null) continue;
     if (!spec_.counts) {
-      p.next = t.begin[g];
-      p.end = t.begin[g + 1];
+      p.next = part.begin[g];
+      p.end = part.begin[g + 1];
       continue;
     }
     uint64_t weight = 0;
     if (c.histogram) {
       const int64_t code = p.residual[c.typed[0]];
-      if (t.dense_stride != 0) {
-        const uint32_t* row = t.dense.data() + g * t.dense_stride;
-        weight = row[t.dense_stride - 1];
-        if (code >= 0 && static_cast<size_t>(code) + 1 < t.dense_stride) weight -= row[code];
+      if (part.dense_stride != 0) {
+        weight = part.Others(g, code);
       } else {
-        weight = t.non_null[g] - t.histogram.Count(g, code);
+        weight = part.non_null[g] - part.histogram.Count(g, code);
       }
     } else if (c.residuals.empty()) {
-      weight = t.begin[g + 1] - t.begin[g];
+      weight = part.begin[g + 1] - part.begin[g];
     } else {
-      for (uint32_t i = t.begin[g]; i < t.begin[g + 1]; ++i) {
+      for (uint32_t i = part.begin[g]; i < part.begin[g + 1]; ++i) {
         ctx.ChargeWork();
         if (passes(i, false)) ++weight;
       }
     }
     if (weight == 0) continue;
-    ctx.frame[spec_.weight_slot] = Value::Int64(static_cast<int64_t>(weight));
+    if (weight < Probe::kCachedWeights) {
+      if (p.weights.empty()) {
+        for (uint64_t w = 0; w < Probe::kCachedWeights; ++w) {
+          p.weights.push_back(Value::Int64(static_cast<int64_t>(w)));
+        }
+      }
+      ctx.frame[spec_.weight_slot] = p.weights[weight];
+    } else {
+      ctx.frame[spec_.weight_slot] = Value::Int64(static_cast<int64_t>(weight));
+    }
     return true;
   }
 }

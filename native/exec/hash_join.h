@@ -13,7 +13,9 @@
 // read straight from its column (the generic evaluation when the table's versions owe the
 // statement an older value, as ColumnFilter does); other keys are evaluated. A row with a NULL
 // (or NaN) key matches nothing, on either side, as `=` is never TRUE for it. The build rows
-// are grouped by key (rows of one key contiguous, in build order).
+// are grouped by key (rows of one key contiguous, in build order): through an open-addressing
+// table of the key codes, or, when the codes span few values (at most about twice the build
+// rows), directly by the key's slot (sum of (code - least code) * stride).
 //
 // Residuals: the conjuncts of the WHERE that read both sides (`a.city <> b.city`), checked per
 // match before the build row is written. A comparison between an integer or string property
@@ -77,7 +79,9 @@ class HashJoinOp final : public PhysicalOperator {
   // Runs `build` (opened here) to its end into a new table of the rows with matchable keys,
   // charging them to `memory` when the statement counts memory. With `parallel` (the build
   // side as a pipeline), its morsels are read on the statement's threads, each into its own
-  // part (its own dictionaries), and the parts merged in the serial order; `build` runs
+  // part (its own dictionaries); the dictionaries merge on this thread, then the parts' rows
+  // are recoded and the table's partitions (by key hash or slot range) built on the
+  // statement's threads, each partition reading the parts in the serial order; `build` runs
   // instead when the pipeline does not run in parallel.
   static std::shared_ptr<const Table> BuildTable(const HashJoinSpec& spec, PhysicalOperator& build,
                                                  ExecContext& ctx, MemoryCharge& memory,

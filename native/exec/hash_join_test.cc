@@ -232,9 +232,10 @@ TEST_F(HashJoinQueryTest, GivesTheRowsOfTheNestedLoop) {
 class HashJoinCountTest : public ::testing::Test {
  protected:
   void Open(int people) {
-    db_ = testing_util::OpenInMemory(3);
+    db_ = testing_util::OpenInMemory(4);
     ASSERT_NE(db_, nullptr);
-    Run("CREATE NODE TABLE P(id INT64, name STRING, age INT64, city STRING, d DOUBLE, "
+    // w: few values spread far apart (keys too wide for direct slots: hashed groups).
+    Run("CREATE NODE TABLE P(id INT64, name STRING, age INT64, city STRING, d DOUBLE, w INT64, "
         "PRIMARY KEY(id))");
     // Few names, ages and cities: many matches per key; every kind of NULL.
     Run("UNWIND range(1, " + std::to_string(people) +
@@ -243,7 +244,8 @@ class HashJoinCountTest : public ::testing::Test {
         "age: CASE WHEN h % 29 = 0 THEN NULL ELSE (h / 7) % 5 END, "
         "city: CASE WHEN h % 31 = 0 THEN NULL ELSE 'city ' + cast((h / 35) % 6, 'STRING') END, "
         "d: CASE WHEN h % 37 = 0 THEN NULL WHEN h % 41 = 0 THEN 0.0 / 0.0 "
-        "ELSE ((h / 210) % 4) * 1.0 END})");
+        "ELSE ((h / 210) % 4) * 1.0 END, "
+        "w: CASE WHEN h % 19 = 0 THEN NULL ELSE ((h / 11) % 9) * 1000003 - 4000000 END})");
     Run("MATCH (p:P) WHERE p.id % 43 = 0 DELETE p");
   }
   std::vector<std::string> Rows(const std::string& query, int threads = 1) {
@@ -286,6 +288,11 @@ std::vector<JoinCase> JoinCases() {
       both(" AND a.city <> b.city", "sum(1), min(b.id)"),        // rows under an aggregate
       {"MATCH (a:P), (b:P) WHERE a.d = b.age RETURN count(*), count(a.d)",  // generic keys
        "MATCH (a:P), (b:P) WHERE a.d = b.age + 0 RETURN count(*), count(a.d)"},
+      // Wide integer keys (hashed groups), alone and beside a string key.
+      {"MATCH (a:P), (b:P) WHERE a.w = b.w AND a.city <> b.city RETURN count(*)",
+       "MATCH (a:P), (b:P) WHERE a.w = b.w + 0 AND a.city <> b.city RETURN count(*)"},
+      {"MATCH (a:P), (b:P) WHERE a.name = b.name AND a.w = b.w RETURN a.id, b.id",
+       "MATCH (a:P), (b:P) WHERE a.name = b.name + '' AND a.w = b.w + 0 RETURN a.id, b.id"},
   };
 }
 
@@ -341,6 +348,55 @@ TEST_F(HashJoinCountTest, ParallelCountsGiveTheSerialRowsAnswers) {
     EXPECT_FALSE(serial.empty()) << query;
     EXPECT_EQ(Rows(query, 3), serial) << query;
   }
+}
+
+// The answer of namesakes_elsewhere's shape computed without a join: per (name, age), the
+// ordered pairs of non-NULL cities minus those of equal cities.
+std::string PairsByAggregates(const std::string& key2) {
+  return "MATCH (p:P) WHERE p.name IS NOT NULL AND p." + key2 +
+         " IS NOT NULL AND p.city IS NOT NULL WITH p.name AS k1, p." + key2 +
+         " AS k2, p.city AS city, count(*) AS c WITH k1, k2, sum(c) AS total, sum(c * c) AS same "
+         "RETURN sum(total * total - same)";
+}
+
+TEST_F(HashJoinCountTest, ParallelBuildsGiveTheAnswerOfAggregatesAtAnyThreads) {
+  Open(12000);  // the build side runs on the workers (parts merged by partition)
+  auto check = [this](const std::string& when) {
+    for (const std::string& key2 : {std::string("age"), std::string("w")}) {
+      const std::string counted = "MATCH (a:P), (b:P) WHERE a.name = b.name AND a." + key2 +
+                                  " = b." + key2 + " AND a.city <> b.city RETURN count(*)";
+      const std::vector<std::string> expected = Rows(PairsByAggregates(key2));
+      ASSERT_EQ(expected.size(), 1u);
+      EXPECT_GT(std::stoll(expected[0]), 0) << when;
+      for (int threads : {1, 2, 4}) {
+        EXPECT_EQ(Rows(counted, threads), expected) << when << " " << threads << ": " << counted;
+      }
+    }
+    // Rows, residuals evaluated per match, wide keys: every thread count gives the serial rows.
+    for (const std::string& query : std::vector<std::string>{
+             "MATCH (a:P), (b:P) WHERE a.w = b.w AND a.age = b.age AND a.city <> b.city "
+             "RETURN count(*), sum(1)",
+             "MATCH (a:P) WHERE a.id < 400 MATCH (b:P) WHERE a.name = b.name AND a.w = b.w "
+             "AND a.id < b.id RETURN a.id, b.id",
+             "MATCH (a:P) WHERE a.id < 400 MATCH (b:P) WHERE " + kKeys +
+                 " AND a.city <> b.city RETURN a.id, b.id, b.city"}) {
+      const std::vector<std::string> serial = Rows(query, 1);
+      EXPECT_FALSE(serial.empty()) << when << ": " << query;
+      EXPECT_EQ(Rows(query, 2), serial) << when << ": " << query;
+      EXPECT_EQ(Rows(query, 4), serial) << when << ": " << query;
+    }
+  };
+  check("committed");
+  // Own uncommitted writes (the columns hold them, the versions what they replaced), deletes.
+  Run("BEGIN TRANSACTION");
+  Run("MATCH (p:P) WHERE p.id % 5 = 0 SET p.city = CASE WHEN p.id % 10 = 0 THEN NULL "
+      "ELSE 'city 9' END, p.name = 'name 1', p.w = 77");
+  Run("MATCH (p:P) WHERE p.id % 47 = 0 DELETE p");
+  Run("UNWIND range(20000, 20400) AS n CREATE (:P {id: n, name: 'name 2', age: n % 3, "
+      "w: n % 2, city: 'city ' + cast(n % 4, 'STRING')})");
+  check("in a transaction");
+  Run("ROLLBACK");
+  check("rolled back");
 }
 
 TEST_F(HashJoinCountTest, TheMemoryLimitHoldsOverAParallelBuild) {

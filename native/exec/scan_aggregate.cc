@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <set>
@@ -279,6 +280,12 @@ struct Worker {
   // and the index of the scanned table among the scan's.
   std::unique_ptr<ColumnFilter> filter;
   size_t scan_table = 0;
+  // Counting the passing edges per reached node (ScanAggregateOp::targets_): per row of the
+  // reached table, its passing edges met by this worker; off for FindFirstRows' worker.
+  std::vector<uint32_t> target_counts;
+  bool count_targets = true;
+  std::vector<uint64_t> reached;  // a block's reached nodes (ScanAggregateOp::CountTargetBlocks)
+  size_t reached_charged = 0;     // the capacity of `reached` memory counts
 };
 
 // Whether the aggregation `breaker` of `shape` makes at most one group per scanned node: a key
@@ -549,6 +556,28 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       unique_rows_ = unique_rows_ || (t.access == Access::kNode && t.role == Role::kScan &&
                                       (shape_.expand == nullptr || shape_.counted));
     }
+    // Keys and aggregate arguments all of the reached node, edge filters all of the rel's own
+    // columns: the passing edges may be counted per reached node (RunBlocks, CountTargets).
+    auto of_neighbor = [](const Term& t) {
+      return t.per_edge && t.role == Role::kNeighbor && t.access != Access::kGeneric;
+    };
+    target_shape_ = shape_.expand != nullptr && !shape_.counted && !unique_rows_ &&
+                    shape_.scan->table_ids.size() == 1 && !keys_.empty() &&
+                    rel_filters_ == edge_filters_.size() &&
+                    std::all_of(keys_.begin(), keys_.end(), of_neighbor);
+    sum_shape_ = shape_.expand != nullptr && !shape_.counted && !edge_keys_ && !unique_rows_;
+    for (const Aggregate& a : aggs_) {
+      sum_shape_ = sum_shape_ &&
+                   (a.kind == Aggregate::Kind::kCountStar || a.every_row ||
+                    ((a.kind == Aggregate::Kind::kCount || a.kind == Aggregate::Kind::kAvgInt) &&
+                     a.arg.per_edge && a.arg.access == Access::kInt && a.arg.property != nullptr));
+    }
+    for (const Aggregate& a : aggs_) {
+      target_shape_ = target_shape_ &&
+                      (a.kind == Aggregate::Kind::kCountStar || a.every_row ||
+                       ((a.kind == Aggregate::Kind::kCount || a.kind == Aggregate::Kind::kAvgInt) &&
+                        of_neighbor(a.arg)));
+    }
   }
 
   // Gives a column-reading term its cursor index.
@@ -714,8 +743,20 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       w.key_types[k] = static_cast<uint8_t>(Id::kInternalId);
       return;
     }
-    if (t.access != Access::kInt) return ReadKeySlow(w, k);
     const uint32_t bit = 1u << k;
+    if (t.access == Access::kString) {  // a shared code (BuildSharedCodes), else the slow way
+      const Worker::Cursor& c = w.cursors[t.cursor];
+      const uint64_t row = w.ids[static_cast<size_t>(t.role)].offset;
+      if (c.shared == nullptr || row >= c.shared_rows || !c.versions->empty()) {
+        return ReadKeySlow(w, k);
+      }
+      const uint32_t known = c.shared[row];
+      w.key_types[k] = static_cast<uint8_t>(Id::kString);
+      w.key[k] = known == 1 ? 0 : known - 2;
+      w.key_nulls = known == 1 ? w.key_nulls | bit : w.key_nulls & ~bit;
+      return;
+    }
+    if (t.access != Access::kInt) return ReadKeySlow(w, k);
     int64_t v;
     if (!ReadInt(w, t, &v)) {
       w.key_nulls |= bit;
@@ -745,14 +786,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     if (t.access == Access::kString) {
       const Worker::Cursor& c = w.cursors[t.cursor];
       const uint64_t row = w.ids[static_cast<size_t>(t.role)].offset;
-      if (c.shared != nullptr && row < c.shared_rows && c.versions->empty()) {
-        const uint32_t known = c.shared[row];
-        w.key_types[k] = static_cast<uint8_t>(Id::kString);
-        w.key[k] = known == 1 ? 0 : known - 2;
-        if (known == 1) w.key_nulls |= bit;
-        return;
-      }
-      if (c.codes != nullptr) {
+      if (c.codes != nullptr) {  // (shared codes: ReadKey)
         uint32_t& known = (*c.codes)[row];
         if (known == 0) {
           const Value v = ReadTerm(w, t);
@@ -1068,22 +1102,36 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     SetSide(w, *pair, dir);
     const bool checks = RelChecks(w);
     const size_t first_filter = checks ? rel_filters_ : 0;
+    // Every edge filter checked as the edges are collected: count the edges per reached node,
+    // in one pass over the edges of the forward side (whose rels, inserted in the order of
+    // their sources as COPY does, are read in order), else once they are collected (their rels'
+    // cells prefetched).
+    const bool count_targets = targets_ && w.count_targets && (checks || edge_filters_.empty());
+    if (count_targets && w.target_counts.empty()) {
+      w.target_counts.assign(targets_rows_, 0);
+      if (w.ctx->CountsMemory()) w.memory.Add(*w.ctx, w.target_counts.size() * sizeof(uint32_t));
+    }
+    if (count_targets && (dir == storage::Direction::kForward || !checks)) {
+      return WithRelChecks(w, [&](auto&& keep) {
+        CountTargetBlocks(w, table, table_id, table_start, item, table_end, rels, dir, keep);
+      });
+    }
+    const bool summed = SumsEdges(w, first_filter);
     while (item < table_end) {
       w.block.clear();
       w.edges.clear();
       for (; item < table_end && w.block.size() < kBlockNodes && w.edges.size() < kBlockEdges;
            ++item) {
-        if (w.filter && profile_ == nullptr) {  // past the rows the column tests reject
-          item = table_start +
-                 w.filter->Skip(*w.ctx, w.scan_table, item - table_start, table_end - table_start);
-          if (item >= table_end) break;
-        }
-        const uint64_t offset = item - table_start;
-        if (!NodePasses(w, table, {table_id, offset})) continue;
+        if (!NextNode(w, table_start, table_end, &item)) break;
+        if (!NodePasses(w, table, {table_id, item - table_start})) continue;
         w.block.emplace_back(item, w.edges.size());
-        CollectEdges(w, rels, offset, dir);
+        CollectEdges(w, rels, item - table_start, dir);
       }
       if (checks) KeepCheckedEdges(w);
+      if (count_targets) {
+        CountEdgeTargets(w);
+        continue;
+      }
       PrefetchEdges(w, first_filter);
       for (size_t j = 0; j < w.block.size(); ++j) {
         const uint64_t node = w.block[j].first;
@@ -1092,9 +1140,167 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         uint64_t edge = 0;
         size_t node_group = SIZE_MAX;
         const size_t to = j + 1 < w.block.size() ? w.block[j + 1].second : w.edges.size();
+        if (summed) {
+          SumEdges(w, node, w.block[j].second, to);
+          continue;
+        }
         ProcessEdges(w, node, *pair, dir, w.block[j].second, to, &edge, &node_group, first_filter);
       }
     }
+  }
+
+  // Whether SumEdges may aggregate a node's edges: the keys are all the scanned node's, the
+  // edge filters all checked (those before `first_filter` are), and the aggregates count rows
+  // or count and average plain integer columns of the reached node or the rel (sum_shape_).
+  bool SumsEdges(const Worker& w, size_t first_filter) const {
+    if (!sum_shape_ || first_filter != edge_filters_.size()) return false;
+    for (const Aggregate& a : aggs_) {
+      if (a.kind == Aggregate::Kind::kCountStar || a.every_row) continue;
+      const Worker::Cursor& c = w.cursors[a.arg.cursor];
+      if (c.column == nullptr || c.generic || !c.versions->empty() ||
+          (c.kind != storage::PhysicalKind::kInt64 && c.kind != storage::PhysicalKind::kInt32)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Aggregates the edges w.edges[from, to) of the row's scanned node (item), all passing, into
+  // the node's group: each aggregate over the node's edges in one tight loop, its group
+  // updated once.
+  void SumEdges(Worker& w, uint64_t item, size_t from, size_t to) const {
+    if (from == to) return;
+    const uint64_t n = to - from;
+    w.rows[kEdges] += n;
+    w.rows[kEdgePassed] += n;
+    const size_t g = GroupOf(w, item, 0);
+    uint64_t* counts = w.groups.counts.data() + g * aggs_.size();
+    const auto* edges = w.edges.data();
+    for (size_t i = 0; i < aggs_.size(); ++i) {
+      const Aggregate& a = aggs_[i];
+      if (a.kind == Aggregate::Kind::kCountStar || a.every_row) {
+        counts[i] += n;
+        continue;
+      }
+      const Term& t = a.arg;
+      const storage::Column& column = *w.cursors[t.cursor].column;
+      const bool wide = w.cursors[t.cursor].kind == storage::PhysicalKind::kInt64;
+      const bool rel = t.role == Role::kRel;
+      uint64_t present = 0;
+      int128_t sum = 0;
+      for (size_t e = from; e < to; ++e) {
+        const uint64_t row = rel ? edges[e].second : edges[e].first;
+        const bool valid = !column.IsNull(row);
+        const int64_t v = ApplyOp(
+            t, wide ? column.GetFixed<int64_t>(row) : int64_t{column.GetFixed<int32_t>(row)});
+        present += valid ? 1 : 0;
+        sum += valid ? v : 0;
+      }
+      counts[i] += present;
+      if (a.kind == Aggregate::Kind::kAvgInt) w.groups.sums[g * aggs_.size() + i] += sum;
+    }
+  }
+
+  // Moves *item past the rows the node filter's column tests reject (a block at a time; not
+  // under PROFILE, which counts the scanned rows); false when none is left before table_end.
+  bool NextNode(Worker& w, uint64_t table_start, uint64_t table_end, uint64_t* item) const {
+    if (!w.filter || profile_ != nullptr) return true;
+    *item = table_start +
+            w.filter->Skip(*w.ctx, w.scan_table, *item - table_start, table_end - table_start);
+    return *item < table_end;
+  }
+
+  // RunBlocks when the passing edges are counted per reached node (targets_; every edge filter
+  // is in w.rel_checks, tested by `keep`): one pass over each node's edges keeps the reached
+  // nodes of those that pass (without a branch on the test), then the block's counts are
+  // bumped, their cells prefetched first. The reached nodes' keys and arguments are read once
+  // per node after the scan (CountTargets).
+  template <typename Keep>
+  void CountTargetBlocks(Worker& w, const storage::NodeTable& table, TableId table_id,
+                         uint64_t table_start, uint64_t item, uint64_t table_end,
+                         const storage::RelTable& rels, storage::Direction dir,
+                         const Keep& keep) const {
+    ExecContext& ctx = *w.ctx;
+    uint32_t* counts = w.target_counts.data();
+    std::vector<uint64_t>& reached = w.reached;
+    if (reached.size() < kBlockEdges) reached.resize(kBlockEdges);
+    while (item < table_end) {
+      size_t passed = 0;
+      uint64_t met = 0;
+      for (size_t nodes = 0; item < table_end && nodes < kBlockNodes && met < kBlockEdges; ++item) {
+        if (!NextNode(w, table_start, table_end, &item)) break;
+        if (!NodePasses(w, table, {table_id, item - table_start})) continue;
+        ++nodes;
+        const uint64_t before = met;
+        uint64_t* out = reached.data();
+        size_t room = reached.size();
+        store_->ForEachVisibleEdge(rels, item - table_start, dir, [&](uint64_t nbr, uint64_t rel) {
+          if (passed == room) [[unlikely]] {  // a node of many edges
+            reached.resize(2 * room);
+            out = reached.data();
+            room = reached.size();
+          }
+          out[passed] = nbr;
+          passed += keep(rel) ? 1 : 0;
+          ++met;
+        });
+        ctx.ChargeWork(met - before);
+      }
+      CountReached(counts, reached.data(), passed);
+      w.rows[kEdges] += met;
+      w.rows[kEdgePassed] += passed;
+    }
+    if (ctx.CountsMemory() && reached.capacity() > w.reached_charged) {
+      w.memory.Add(ctx, (reached.capacity() - w.reached_charged) * sizeof(uint64_t));
+      w.reached_charged = reached.capacity();
+    }
+  }
+
+  // Counts the block's collected edges (all passing) per reached node.
+  void CountEdgeTargets(Worker& w) const {
+    const size_t n = w.edges.size();
+    std::vector<uint64_t>& reached = w.reached;
+    if (reached.size() < n) reached.resize(n);
+    for (size_t i = 0; i < n; ++i) reached[i] = w.edges[i].first;
+    CountReached(w.target_counts.data(), reached.data(), n);
+    w.rows[kEdges] += n;
+    w.rows[kEdgePassed] += n;
+  }
+
+  static void CountReached(uint32_t* counts, const uint64_t* nbrs, size_t n) {
+    for (size_t i = 0; i < n; ++i) __builtin_prefetch(counts + nbrs[i], 1);
+    for (size_t i = 0; i < n; ++i) ++counts[nbrs[i]];
+  }
+
+  // Calls f(keep), keep(rel) = whether rel passes w.rel_checks (every rel without checks).
+  template <typename F>
+  void WithRelChecks(const Worker& w, F&& f) const {
+    if (w.rel_checks.empty()) return f([](uint64_t) { return true; });
+    if (w.rel_checks.size() == 1 && !w.rel_checks[0].ne) {  // one range, the common case
+      const Worker::RelCheck c = w.rel_checks[0];
+      const storage::Column& column = *c.column;
+      const auto lo = static_cast<uint64_t>(c.lo);
+      const uint64_t width = static_cast<uint64_t>(c.hi) - lo;  // lo <= v <= hi, unsigned
+      if (c.wide) {
+        return f([&column, lo, width](uint64_t rel) {
+          return !column.IsNull(rel) &&
+                 static_cast<uint64_t>(column.GetFixed<int64_t>(rel)) - lo <= width;
+        });
+      }
+      return f([&column, lo, width](uint64_t rel) {
+        return !column.IsNull(rel) &&
+               static_cast<uint64_t>(int64_t{column.GetFixed<int32_t>(rel)}) - lo <= width;
+      });
+    }
+    f([&w](uint64_t rel) {
+      for (const Worker::RelCheck& c : w.rel_checks) {
+        if (c.column->IsNull(rel)) return false;
+        const int64_t v =
+            c.wide ? c.column->GetFixed<int64_t>(rel) : c.column->GetFixed<int32_t>(rel);
+        if (c.ne ? v == c.lo : v < c.lo || v > c.hi) return false;
+      }
+      return true;
+    });
   }
 
   // Whether the leading rel filters (rel_filters_) can be checked on a block's edges before
@@ -1237,31 +1443,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         for (const auto& edge : w.edges) c.column->Prefetch(edge.second);
       }
     }
-    if (w.rel_checks.size() == 1 && !w.rel_checks[0].ne) {  // one range, the common case
-      const Worker::RelCheck c = w.rel_checks[0];
-      const storage::Column& column = *c.column;
-      const auto lo = static_cast<uint64_t>(c.lo);
-      const uint64_t width = static_cast<uint64_t>(c.hi) - lo;  // lo <= v <= hi, unsigned
-      if (c.wide) {
-        return KeepEdges(w, [&](uint64_t rel) {
-          return !column.IsNull(rel) &&
-                 static_cast<uint64_t>(column.GetFixed<int64_t>(rel)) - lo <= width;
-        });
-      }
-      return KeepEdges(w, [&](uint64_t rel) {
-        return !column.IsNull(rel) &&
-               static_cast<uint64_t>(int64_t{column.GetFixed<int32_t>(rel)}) - lo <= width;
-      });
-    }
-    KeepEdges(w, [&w](uint64_t rel) {
-      for (const Worker::RelCheck& c : w.rel_checks) {
-        if (c.column->IsNull(rel)) return false;
-        const int64_t v =
-            c.wide ? c.column->GetFixed<int64_t>(rel) : c.column->GetFixed<int32_t>(rel);
-        if (c.ne ? v == c.lo : v < c.lo || v > c.hi) return false;
-      }
-      return true;
-    });
+    WithRelChecks(w, [&w, this](auto&& keep) { KeepEdges(w, keep); });
   }
 
   // Keeps the block's edges whose rels pass `keep`, the block's nodes' first edges moved too.
@@ -1455,9 +1637,40 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     constexpr uint64_t kChunk = uint64_t{1} << 16;
     const uint64_t chunks = (n + kChunk - 1) / kChunk;
     std::vector<uint32_t> codes(n);
+    // One chunk's distinct strings (at most kMaxSharedStrings): the code of a string found in
+    // a fixed table of twice as many slots (code + 1), by a hash of its length and its first
+    // and last 8 bytes (other bytes are compared, not hashed).
     struct Local {
       std::vector<std::string> strings;
-      std::unordered_map<std::string, uint32_t, Worker::StringHash, std::equal_to<>> index;
+      std::vector<uint64_t> hashes;  // per code
+      std::vector<uint32_t> slots;
+      // The code of `s`, added when new; false when it is new and the chunk full.
+      bool Code(std::string_view s, uint32_t* code) {
+        if (slots.empty()) slots.assign(2 * kMaxSharedStrings, 0);
+        uint64_t head = 0, tail = 0;
+        const size_t n = s.size();
+        if (n != 0) std::memcpy(&head, s.data(), std::min<size_t>(n, 8));
+        if (n > 8) std::memcpy(&tail, s.data() + n - 8, 8);
+        uint64_t h = (head ^ n) * 0x9E3779B97F4A7C15ULL;
+        h = (h ^ (h >> 29) ^ tail) * 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 32;
+        const size_t mask = slots.size() - 1;
+        for (size_t i = h & mask;; i = (i + 1) & mask) {
+          const uint32_t at = slots[i];
+          if (at == 0) {
+            if (strings.size() >= kMaxSharedStrings) return false;
+            *code = static_cast<uint32_t>(strings.size());
+            strings.emplace_back(s);
+            hashes.push_back(h);
+            slots[i] = *code + 1;
+            return true;
+          }
+          if (hashes[at - 1] == h && strings[at - 1] == s) {
+            *code = at - 1;
+            return true;
+          }
+        }
+      }
     };
     std::vector<Local> locals(chunks);
     std::atomic<bool> too_many{false};
@@ -1472,17 +1685,12 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
             codes[row] = 1;
             continue;
           }
-          const std::string_view bytes = column.ReadString(row, inline_bytes);
-          auto it = local.index.find(bytes);
-          if (it == local.index.end()) {
-            if (local.strings.size() >= kMaxSharedStrings) {
-              too_many = true;
-              break;
-            }
-            it = local.index.emplace(std::string(bytes), local.strings.size()).first;
-            local.strings.emplace_back(bytes);
+          uint32_t code;
+          if (!local.Code(column.ReadString(row, inline_bytes), &code)) {
+            too_many = true;
+            break;
           }
-          codes[row] = it->second + 2;
+          codes[row] = code + 2;
         }
         ctx.CheckInterrupt();
       }
@@ -1540,10 +1748,12 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       return;
     }
     BuildSharedCodes(ctx);
+    targets_ = CountsTargets(workers);
     if (workers <= 1) {
       workers_.push_back(std::make_unique<Worker>());
       InitWorker(*workers_[0], &ctx);
       Run(*workers_[0], 0, total);
+      CountTargets(ctx);
       memory_.Absorb(workers_[0]->memory);
       merged_ = &workers_[0]->groups;
       strings_ = &workers_[0]->strings;
@@ -1559,6 +1769,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         ctx.tasks->ParallelFor(
             total, ParallelPipeline::kMorselRows, ctx.parallelism,
             [&](unsigned w, uint64_t begin, uint64_t end) { Run(*workers_[w], begin, end); });
+        CountTargets(ctx);
       } catch (...) {
         for (auto& w : workers_) memory_.Absorb(w->memory);
         throw;
@@ -1582,6 +1793,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       }
       Merge(ctx);
     }
+    const bool counted_targets = targets_ && FindFirstRows(ctx, total);
     AddProfile();
     // Aggregation without keys yields one row even for empty input (count = 0).
     if (keys_.empty() && merged_->size() == 0) {
@@ -1594,13 +1806,138 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     }
     order_.resize(merged_->size());
     for (size_t g = 0; g < order_.size(); ++g) order_[g] = g;
-    if (workers_.size() > 1) {
+    if (workers_.size() > 1 || counted_targets) {
       const Groups& m = *merged_;
       std::sort(order_.begin(), order_.end(), [&m](size_t x, size_t y) {
         return m.first_item[x] != m.first_item[y] ? m.first_item[x] < m.first_item[y]
                                                   : m.first_edge[x] < m.first_edge[y];
       });
     }
+  }
+
+  // Whether the passing edges are counted per reached node (target_shape_): when the scan
+  // follows one rel-table pair and its edges are many more than the reached nodes each of
+  // `workers` counts them for.
+  bool CountsTargets(unsigned workers) {
+    if (!target_shape_) return false;
+    Sides sides;
+    FindSides(shape_.scan->table_ids[0], &sides);
+    if (sides.size() != 1) return false;
+    const auto [pair, dir] = sides[0];
+    const TableId reached = dir == storage::Direction::kForward ? pair->dst_table : pair->src_table;
+    const uint64_t edges = store_->rel_table(pair->id).NumRels();
+    const uint64_t nodes = store_->node_table(reached).NumRows();
+    targets_table_ = reached;
+    targets_rows_ = nodes;  // past every node an edge this statement sees may reach
+    return edges < std::numeric_limits<uint32_t>::max() && edges >= kTargetsRatio * nodes * workers;
+  }
+
+  // The reached nodes' keys and arguments, once per node, added to the groups as many times as
+  // the workers counted passing edges to the node; nodes split among the workers.
+  void CountTargets(ExecContext& ctx) {
+    if (!targets_) return;
+    std::vector<const uint32_t*> counts;
+    for (const auto& w : workers_) {
+      if (!w->target_counts.empty()) counts.push_back(w->target_counts.data());
+    }
+    if (counts.empty()) return;
+    const uint64_t rows = targets_rows_;
+    // Only counts, one key of a plain integer column: the key's group straight from the direct
+    // array once it has one.
+    bool counts_only = keys_.size() == 1 && keys_[0].access == Access::kInt && direct_bits_ != 0;
+    for (const Aggregate& a : aggs_) {
+      counts_only = counts_only && (a.kind == Aggregate::Kind::kCountStar || a.every_row);
+    }
+    auto run = [&](unsigned wi, uint64_t begin, uint64_t end) {
+      Worker& w = *workers_[wi];
+      SetTable(w, Role::kNeighbor, targets_table_, *w.ctx);
+      const Term& key = keys_[0];
+      static const Worker::Cursor kNone;  // (a key without a cursor, as a node)
+      const Worker::Cursor& c = counts_only ? w.cursors[key.cursor] : kNone;
+      const bool direct =
+          c.column != nullptr && !c.generic && c.versions->empty() &&
+          (c.kind == storage::PhysicalKind::kInt64 || c.kind == storage::PhysicalKind::kInt32);
+      const bool wide = c.kind == storage::PhysicalKind::kInt64;
+      const uint64_t slots = uint64_t{1} << direct_bits_;
+      for (uint64_t row = begin; row < end; ++row) {
+        uint64_t weight = 0;
+        for (const uint32_t* n : counts) weight += n[row];
+        if (weight == 0) continue;
+        if (direct && !w.direct.empty() && !c.column->IsNull(row)) {
+          const auto slot = static_cast<uint64_t>(ApplyOp(
+              key, wide ? c.column->GetFixed<int64_t>(row) : c.column->GetFixed<int32_t>(row)));
+          if (slot < slots && w.direct[slot] != 0) {
+            uint64_t* group = w.groups.counts.data() + (w.direct[slot] - 1) * aggs_.size();
+            for (size_t i = 0; i < aggs_.size(); ++i) group[i] += weight;
+            continue;
+          }
+        }
+        w.ids[1] = {targets_table_, row};
+        for (size_t k = 0; k < keys_.size(); ++k) ReadKey(w, k);
+        ReadArgs(w, true);
+        UpdateWeighted(w, GroupOf(w, 0, 0), weight);
+      }
+      w.ctx->ChargeWork(end - begin);
+    };
+    if (workers_.size() == 1) {
+      run(0, 0, rows);
+      return;
+    }
+    ctx.tasks->ParallelFor(rows, ParallelPipeline::kMorselRows,
+                           static_cast<unsigned>(workers_.size()), run);
+  }
+
+  // Adds the arguments in w to group g as `weight` rows.
+  void UpdateWeighted(Worker& w, size_t g, uint64_t weight) const {
+    Groups& groups = w.groups;
+    uint64_t* counts = groups.counts.data() + g * aggs_.size();
+    for (size_t i = 0; i < aggs_.size(); ++i) {
+      const Aggregate& a = aggs_[i];
+      const bool all = a.kind == Aggregate::Kind::kCountStar || a.every_row;
+      counts[i] += all || w.present[i] ? weight : 0;
+      if (a.kind == Aggregate::Kind::kAvgInt && !a.every_row && w.present[i]) {
+        groups.sums[g * aggs_.size() + i] += int128_t{w.ints[i]} * weight;
+      }
+    }
+  }
+
+  // The groups made by CountTargets know no first row: each one's is found by running the
+  // items in order, edge by edge, until every group has met its first row (the first few
+  // nodes' edges reach them all, commonly). True when it ran (the groups need ordering).
+  bool FindFirstRows(ExecContext& ctx, uint64_t total) {
+    bool counted = false;
+    for (const auto& w : workers_) counted = counted || !w->target_counts.empty();
+    if (!counted) return false;
+    Groups& m = *merged_;
+    Worker& into = *workers_[0];
+    Worker probe;
+    InitWorker(probe, &ctx);
+    probe.count_targets = false;
+    for (uint64_t item = 0; item < total && probe.groups.size() < m.size();) {
+      const uint64_t end = std::min(total, item + kBlockNodes);
+      Run(probe, item, end);
+      item = end;
+    }
+    probe.memory.Release(ctx);
+    std::vector<uint64_t> key(keys_.size());
+    const Groups& p = probe.groups;
+    for (size_t g = 0; g < p.size(); ++g) {
+      bool known = true;
+      for (size_t k = 0; k < keys_.size(); ++k) {
+        key[k] = p.codes[g * keys_.size() + k];
+        if (!string_key_[k] || (p.nulls[g] >> k & 1)) continue;
+        auto it = into.dictionary.find(probe.strings[key[k]]);
+        known = known && it != into.dictionary.end();
+        if (known) key[k] = it->second;
+      }
+      const size_t t =
+          known ? m.Find(key.data(), p.nulls[g], HashKey(key.data(), keys_.size(), p.nulls[g]))
+                : SIZE_MAX;
+      if (t == SIZE_MAX) continue;  // not met by the count (cannot happen)
+      m.first_item[t] = p.first_item[g];
+      m.first_edge[t] = p.first_edge[g];
+    }
+    return true;
   }
 
   // PROFILE: the rows the fused input operators would have produced (the workers' counts then
@@ -1774,6 +2111,17 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   std::array<bool, 2> reads_args_{};  // some aggregate reads an argument per node, per edge
   bool uses_sums_ = false;            // some aggregate is a kAvgInt
   bool uses_states_ = false;          // some aggregate is a kState
+  // The shape allows counting the passing edges per reached node (Compile), and this run does
+  // (Fill, CountsTargets): when the edges are at least kTargetsRatio times the reached nodes
+  // per worker (each worker's count array is read once per reached node).
+  bool target_shape_ = false;
+  // Keys all of the scanned node; aggregates count(*), or count or integer avg of a column of
+  // the reached node or the rel (RunBlocks may use SumEdges).
+  bool sum_shape_ = false;
+  bool targets_ = false;
+  TableId targets_table_ = catalog::kInvalidTableId;  // the reached nodes' table
+  uint64_t targets_rows_ = 0;                         // its rows when the run started
+  static constexpr uint64_t kTargetsRatio = 2;
   static constexpr uint64_t kDirectAfter = 1024;  // rows first (a small input keeps to hashing)
   // RunBlocks: scanned nodes and edges per block (at most: a node's edges are never split).
   static constexpr size_t kBlockNodes = 64;

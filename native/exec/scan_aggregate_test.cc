@@ -18,6 +18,8 @@ namespace graphdb::exec {
 namespace {
 
 constexpr int kNodes = 12000;  // several morsels (ParallelPipeline::kMorselRows)
+// Edges of T: past ScanAggregateOp::kTargetsRatio times kNodes per worker at 3 threads.
+constexpr int kTargetEdges = 8 * kNodes;
 
 class ScanAggregateTest : public ::testing::Test {
  protected:
@@ -57,7 +59,15 @@ class ScanAggregateTest : public ::testing::Test {
                    "{id: (i + 1) % " +
                    n + "}) CREATE (a)-[:S]->(b)");
     Exec(slot, "UNWIND range(0, 99) AS i MATCH (q:Q {id: i}), (b:P {id: i}) CREATE (q)-[:S]->(b)");
+    // Many more edges than nodes, even per worker: their counts per reached node.
+    Exec(slot, "CREATE REL TABLE T(FROM P TO P, since DATE, w INT64)");
+    Exec(slot,
+         "UNWIND range(0, " + std::to_string(kTargetEdges - 1) + ") AS i MATCH (a:P {id: i % " + n +
+             "}), (b:P {id: (i * 104729 + i / " + n + ") % " + n +
+             "}) CREATE (a)-[:T {since: CASE WHEN i % 29 = 0 THEN NULL ELSE date('2015-01-01') "
+             "+ CAST((i * 53) % 3000 AS INT64) END, w: i % 11}]->(b)");
     // Deleted edges and nodes.
+    Exec(slot, "MATCH (a:P)-[t:T]->(b:P) WHERE (a.id + b.id) % 23 = 0 DELETE t");
     Exec(slot, "MATCH (a:P)-[r:R]->(b:P) WHERE (a.id + b.id) % 19 = 0 DELETE r");
     Exec(slot, "MATCH (a:P) WHERE a.id % 101 = 7 DETACH DELETE a");
   }
@@ -150,6 +160,28 @@ class ScanAggregateTest : public ::testing::Test {
         {"MATCH (p:P)", "p.age > 3",
          "WITH p.id AS id, p.age / 10 AS g, count(*) AS n, max(p.city) AS m RETURN g, sum(n), "
          "min(m)"},
+        // Keys and arguments of the reached node only, rel filters of the rel's own columns
+        // (NULL dates among them): the passing edges counted per reached node; forward, in
+        // one pass, and backward, once collected.
+        {"MATCH (:P)-[t:T]->(b:P)", "t.since >= date('2020-01-01')",
+         "RETURN b.age / 10 AS band, count(*) AS n"},
+        {"MATCH (a:P)-[t:T]->(b:P)", "t.since < date('2018-01-01') AND t.w <> 3",
+         "RETURN b.city AS c, b.age % 3 AS m, count(*) AS n, avg(b.age) AS g, count(b.age) AS k, "
+         "count(b) AS nb"},
+        {"MATCH (a:P)<-[t:T]-(b:P)", "t.since <= date('2019-01-01') OR t.w = 5",
+         "RETURN b.small AS s, count(*) AS n"},
+        {"MATCH (a:P)<-[t:T]-(b:P)", "t.w > 6", "RETURN b.age AS g, avg(b.small) AS s"},
+        {"MATCH (a:P)-[:T]->(b:P)", "a.age < 40", "RETURN b AS b, count(*) AS n"},
+        {"MATCH (:P)-[:T]->(b:P)", "", "RETURN DISTINCT b AS b"},
+        {"MATCH (a:P)-[:T]->(b:P)", "", "RETURN b.name AS n, count(*) AS k"},
+        // Keys of the scanned node, counts and integer averages of the reached node and the
+        // rel: each node's edges summed at once (NULL ages and dates among them).
+        {"MATCH (a:P)-[r:R]->(b:P)", "",
+         "RETURN a.city AS c, count(*) AS n, avg(b.age) AS m, count(b.age) AS k, avg(r.w) AS w"},
+        {"MATCH (a:P)-[t:T]->(b:P)", "t.since >= date('2019-01-01')",
+         "RETURN a.age % 5 AS m, count(*) AS n, avg(b.small) AS s, count(b.age) AS k, "
+         "avg(t.w / 2) AS w, count(t.since) AS d"},
+        {"MATCH (a:P)<-[t:T]-(b:P)", "", "RETURN a AS a, avg(b.age) AS g, count(b) AS n"},
         // No expansion.
         {"MATCH (p:P)", "", "RETURN p.age AS age, count(*) AS n, avg(p.score) AS s"},
         // Rows counted per small integer key in a local array (NULLs and values past it
@@ -191,10 +223,21 @@ TEST_F(ScanAggregateTest, TransactionsSeeTheirOwnWritesOthersTheCommittedRows) {
       "CREATE (a)-[:R {since: date('2021-06-01'), w: 1}]->(b)");
   run(other_, "UNWIND range(0, 99) AS i CREATE (:P {id: 100000 + i, age: i, city: 'new'})");
   run(other_, "MATCH (a:P)-[r:R]->(b:P) WHERE a.id % 13 = 3 SET r.since = NULL, r.w = 4");
+  run(other_, "MATCH (a:P)-[t:T]->(b:P) WHERE a.id % 31 = 4 DELETE t");
+  run(other_,
+      "UNWIND range(0, 999) AS i MATCH (a:P {id: i * 5}), (b:P {id: i + 7}) "
+      "CREATE (a)-[:T {since: date('2021-06-01'), w: 2}]->(b)");
+  CheckAll(other_);
+  CheckAll(session_);
+  // Updated rel cells (the rel checks then read their versions).
+  run(other_, "MATCH (a:P)-[t:T]->(b:P) WHERE a.id % 37 = 3 SET t.since = NULL, t.w = 5");
   // The writer sees its own changes; a reader beside it the committed state (the updated cells'
   // older values from the versions).
   CheckAll(other_);
   CheckAll(session_);
+  // Rolled back: both see the committed state again.
+  run(other_, "ROLLBACK");
+  CheckAll(other_);
 }
 
 TEST_F(ScanAggregateTest, EmptyInputs) {
