@@ -6,6 +6,7 @@
 
 #include "common/status.h"
 #include "exec/expression_evaluator.h"
+#include "exec/open_index.h"
 #include "function/value_ops.h"
 
 namespace graphdb::exec {
@@ -102,7 +103,15 @@ bool FilterOp::Next(ExecContext& ctx) {
 
 bool ProjectionOp::Next(ExecContext& ctx) {
   if (!child->Next(ctx)) return false;
-  for (const auto& item : items_) ctx.frame[item.slot] = Evaluate(*item.expr, ctx);
+  for (const auto& item : items_) {
+    const BoundExpression& e = *item.expr;
+    if (e.kind == binder::ExprKind::kVariable || e.kind == binder::ExprKind::kAggregate) {
+      // A slot's value as it is: what Evaluate() gives, without the temporary.
+      if (e.slot != item.slot) ctx.frame[item.slot] = ctx.frame[e.slot];
+      continue;
+    }
+    ctx.frame[item.slot] = Evaluate(e, ctx);
+  }
   return true;
 }
 
@@ -413,21 +422,113 @@ bool MaterializeOp::Next(ExecContext& ctx) {
 
 struct HashAggregateOp::State {
   struct Group {
+    // Per aggregate (typed: empty when no aggregate keeps a state, null for the counters).
     std::vector<std::unique_ptr<function::AggregateState>> states;
   };
   std::unordered_map<std::vector<Value>, size_t, KeyHash, KeyEqual> index;
-  std::vector<std::vector<Value>> keys;
+  std::vector<std::vector<Value>> keys;  // generic
   std::vector<Group> groups;
   std::vector<uint64_t> first;  // a parallel partial's: each group's first row's position
+  // Typed keys: per group its keys' codes (one per key), NULL bits and hash; its counters (one
+  // per aggregate); the open-addressing index of the groups (open_index.h).
+  bool typed = false;
+  std::vector<uint64_t> codes;
+  std::vector<uint32_t> nulls;
+  std::vector<uint64_t> hashes;
+  std::vector<uint64_t> counts;
+  std::vector<uint32_t> table;
+  // One key of small codes (a histogram's): group + 1 per code below kDirectCodes (0: not
+  // seen yet), made once kDirectAfter rows have looked for their group in the table.
+  static constexpr uint64_t kDirectCodes = 4096;
+  static constexpr uint64_t kDirectAfter = 1024;
+  std::vector<uint32_t> direct;
+  uint64_t lookups = 0;
+  std::vector<uint64_t> row;  // the row's codes
   size_t position = 0;
   bool filled = false;
+
+  size_t size() const { return groups.size(); }
 };
+
+namespace {
+
+// Which type of value each key code stands for: the key expression's type when it is an
+// integer, date, timestamp, boolean or node (an INTERNAL_ID value), else kAny (not typed).
+LogicalTypeId TypedKeyType(LogicalTypeId id) {
+  switch (id) {
+    case LogicalTypeId::kBool:
+    case LogicalTypeId::kInt8:
+    case LogicalTypeId::kInt16:
+    case LogicalTypeId::kInt32:
+    case LogicalTypeId::kInt64:
+    case LogicalTypeId::kUInt8:
+    case LogicalTypeId::kUInt16:
+    case LogicalTypeId::kUInt32:
+    case LogicalTypeId::kUInt64:
+    case LogicalTypeId::kSerial:
+    case LogicalTypeId::kDate:
+    case LogicalTypeId::kTimestamp:
+    case LogicalTypeId::kTimestampTz:
+    case LogicalTypeId::kTimestampNs:
+    case LogicalTypeId::kTimestampMs:
+    case LogicalTypeId::kTimestampSec:
+    case LogicalTypeId::kInternalId: return id;
+    case LogicalTypeId::kNode: return LogicalTypeId::kInternalId;
+    default: return LogicalTypeId::kAny;
+  }
+}
+
+bool UnsignedKey(LogicalTypeId id) {
+  return id >= LogicalTypeId::kUInt8 && id <= LogicalTypeId::kUInt64;
+}
+
+// Node ids as one code: the table in the top 16 bits, the offset below.
+constexpr unsigned kIdOffsetBits = 48;
+
+uint64_t HashCodes(const uint64_t* codes, size_t n, uint32_t nulls) {
+  uint64_t h = 0x9E3779B97F4A7C15ULL ^ nulls;
+  for (size_t i = 0; i < n; ++i) {
+    h = (h ^ codes[i]) * 0xFF51AFD7ED558CCDULL;
+    h ^= h >> 32;
+  }
+  return h;
+}
+
+// Whether two keys' codes are the same (a loop: most keys have one or two codes).
+inline bool SameCodes(const uint64_t* a, const uint64_t* b, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
+// What the memory limit counts for a typed group beyond its codes and states.
+constexpr size_t kTypedGroupBytes = 40;
+
+}  // namespace
 
 HashAggregateOp::HashAggregateOp(std::vector<SlotAssignment> keys,
                                  std::vector<AggregateSpec> aggregates,
                                  std::unique_ptr<ParallelPipeline> parallel)
     : keys_(std::move(keys)), aggregates_(std::move(aggregates)), parallel_(std::move(parallel)),
-      state_(std::make_unique<State>()) {}
+      state_(std::make_unique<State>()) {
+  typed_ = keys_.size() <= 32;
+  for (const auto& k : keys_) {
+    const LogicalTypeId type = TypedKeyType(k.expr->type.id());
+    typed_ = typed_ && type != LogicalTypeId::kAny;
+    key_types_.push_back(type);
+  }
+  for (const auto& agg : aggregates_) {
+    const auto& fn = *agg.expr->aggregate;
+    Counter c = Counter::kNone;
+    if (!fn.distinct && fn.name == "count_star") c = Counter::kCountStar;
+    if (!fn.distinct && fn.name == "count") {
+      c = agg.every_row || agg.expr->children.empty() ? Counter::kCountStar : Counter::kCountArg;
+    }
+    counters_.push_back(c);
+    any_state_ = any_state_ || c == Counter::kNone;
+  }
+}
 HashAggregateOp::~HashAggregateOp() = default;
 
 void HashAggregateOp::Open(ExecContext& ctx) {
@@ -437,6 +538,14 @@ void HashAggregateOp::Open(ExecContext& ctx) {
   s.keys.clear();
   s.groups.clear();
   s.first.clear();
+  s.typed = typed_;
+  s.codes.clear();
+  s.nulls.clear();
+  s.hashes.clear();
+  s.counts.clear();
+  s.table.assign(typed_ ? 16 : 0, 0);
+  s.direct.clear();
+  s.lookups = 0;
   s.position = 0;
   s.filled = false;
   memory_.Release(ctx);
@@ -444,36 +553,176 @@ void HashAggregateOp::Open(ExecContext& ctx) {
 
 size_t HashAggregateOp::NewGroup(State& s) const {
   State::Group group;
-  for (const auto& agg : aggregates_) {
-    const auto& fn = *agg.expr->aggregate;
-    group.states.push_back(fn.make_state(fn));
+  if (!s.typed || any_state_) {
+    for (size_t i = 0; i < aggregates_.size(); ++i) {
+      const auto& fn = *aggregates_[i].expr->aggregate;
+      group.states.push_back(s.typed && counters_[i] != Counter::kNone ? nullptr
+                                                                       : fn.make_state(fn));
+    }
   }
   s.groups.push_back(std::move(group));
+  if (s.typed) s.counts.resize(s.counts.size() + aggregates_.size(), 0);
   return s.groups.size() - 1;
+}
+
+void HashAggregateOp::TypedKey(const State& s, size_t g, std::vector<Value>& out) const {
+  out.clear();
+  for (size_t k = 0; k < keys_.size(); ++k) {
+    const uint64_t code = s.codes[g * keys_.size() + k];
+    const LogicalTypeId type = key_types_[k];
+    if (s.nulls[g] >> k & 1) {
+      out.push_back(Value::Null(keys_[k].expr->type));
+    } else if (type == LogicalTypeId::kBool) {
+      out.push_back(Value::Boolean(code != 0));
+    } else if (type == LogicalTypeId::kInternalId) {
+      out.push_back(
+          Value::Id({code >> kIdOffsetBits, code & ((uint64_t{1} << kIdOffsetBits) - 1)}));
+    } else if (UnsignedKey(type)) {
+      out.push_back(Value::UInt(type, code));
+    } else {
+      out.push_back(Value::Int(type, static_cast<int64_t>(code)));
+    }
+  }
+}
+
+void HashAggregateOp::Degrade(State& s) const {
+  if (!s.typed) return;
+  s.keys.reserve(s.size());
+  for (size_t g = 0; g < s.size(); ++g) {
+    std::vector<Value> key;
+    TypedKey(s, g, key);
+    s.index.emplace(key, g);
+    s.keys.push_back(std::move(key));
+    State::Group& group = s.groups[g];
+    group.states.resize(aggregates_.size());
+    for (size_t i = 0; i < aggregates_.size(); ++i) {
+      if (counters_[i] == Counter::kNone) continue;
+      const auto& fn = *aggregates_[i].expr->aggregate;
+      group.states[i] = fn.make_state(fn);
+      group.states[i]->UpdateRepeated(Value::Boolean(true), s.counts[g * aggregates_.size() + i]);
+    }
+  }
+  s.typed = false;
+  s.codes.clear();
+  s.nulls.clear();
+  s.hashes.clear();
+  s.counts.clear();
+  s.table.clear();
+  s.direct.clear();
+}
+
+size_t HashAggregateOp::TypedGroup(State& s, ExecContext& ctx, MemoryCharge& memory,
+                                   uint64_t position) const {
+  const size_t n = keys_.size();
+  s.row.resize(n);
+  uint32_t nulls = 0;
+  Value computed;
+  for (size_t k = 0; k < n; ++k) {
+    const BoundExpression& e = *keys_[k].expr;
+    const Value* v;
+    if (e.kind == binder::ExprKind::kVariable || e.kind == binder::ExprKind::kAggregate) {
+      v = &ctx.frame[e.slot];  // what Evaluate() would copy
+    } else {
+      computed = Evaluate(e, ctx);
+      v = &computed;
+    }
+    if (v->is_null()) {
+      nulls |= 1u << k;
+      s.row[k] = 0;
+      continue;
+    }
+    const LogicalTypeId type = key_types_[k];
+    if (v->type_id() != type) {
+      Degrade(s);
+      return SIZE_MAX;
+    }
+    if (type == LogicalTypeId::kInternalId) {
+      const InternalId id = v->GetId();
+      if (id.table >> (64 - kIdOffsetBits) != 0 || id.offset >> kIdOffsetBits != 0) {
+        Degrade(s);
+        return SIZE_MAX;
+      }
+      s.row[k] = id.table << kIdOffsetBits | id.offset;
+    } else {
+      s.row[k] = type == LogicalTypeId::kBool ? (v->GetBool() ? 1 : 0) : v->GetUInt();
+    }
+  }
+  const uint64_t* row = s.row.data();
+  const bool small = n == 1 && nulls == 0 && row[0] < State::kDirectCodes;
+  if (small && !s.direct.empty()) {
+    const uint32_t d = s.direct[row[0]];
+    if (d != 0) return d - 1;
+  }
+  if (small && s.direct.empty() && ++s.lookups > State::kDirectAfter) {
+    s.direct.assign(State::kDirectCodes, 0);
+    if (ctx.CountsMemory()) memory.Add(ctx, State::kDirectCodes * sizeof(uint32_t));
+  }
+  const uint64_t hash = HashCodes(row, n, nulls);
+  const size_t mask = s.table.size() - 1;
+  for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    const uint32_t entry = s.table[i];
+    if (entry == 0) break;
+    const size_t g = entry - 1;
+    if (s.hashes[g] == hash && s.nulls[g] == nulls && SameCodes(row, s.codes.data() + g * n, n)) {
+      if (small && !s.direct.empty()) s.direct[row[0]] = entry;
+      return g;
+    }
+  }
+  const size_t g = NewGroup(s);
+  s.codes.insert(s.codes.end(), row, row + n);
+  s.nulls.push_back(nulls);
+  s.hashes.push_back(hash);
+  s.first.push_back(position);
+  if (small && !s.direct.empty()) s.direct[row[0]] = static_cast<uint32_t>(g + 1);
+  if ((g + 1) * 2 > s.table.size()) {
+    RegrowIndex(s.table, s.hashes);
+  } else {
+    IndexEntry(s.table, hash, static_cast<uint32_t>(g));
+  }
+  if (ctx.CountsMemory()) {
+    memory.Add(ctx,
+               kTypedGroupBytes + n * sizeof(uint64_t) +
+                   aggregates_.size() * (any_state_ ? kAggregateStateBytes : sizeof(uint64_t)));
+  }
+  return g;
 }
 
 void HashAggregateOp::Accumulate(State& s, ExecContext& ctx, MemoryCharge& memory,
                                  std::vector<Value>& key, uint64_t position) const {
   const uint64_t weight = weighted_ ? static_cast<uint64_t>(ctx.frame[weight_slot_].GetInt()) : 1;
-  key.clear();
-  for (const auto& k : keys_) key.push_back(Evaluate(*k.expr, ctx));
-  size_t group;
-  auto it = s.index.find(key);
-  if (it == s.index.end()) {
-    group = NewGroup(s);
-    s.keys.push_back(key);
-    s.first.push_back(position);
-    s.index.emplace(key, group);
-    if (ctx.CountsMemory()) {
-      // The key twice (index and list) and the group's states.
-      memory.Add(
-          ctx, 2 * ApproxBytes(key) + kHashEntryBytes + aggregates_.size() * kAggregateStateBytes);
+  size_t group = s.typed ? TypedGroup(s, ctx, memory, position) : SIZE_MAX;
+  if (!s.typed) {
+    key.clear();
+    for (const auto& k : keys_) key.push_back(Evaluate(*k.expr, ctx));
+    auto it = s.index.find(key);
+    if (it == s.index.end()) {
+      group = NewGroup(s);
+      s.keys.push_back(key);
+      s.first.push_back(position);
+      s.index.emplace(key, group);
+      if (ctx.CountsMemory()) {
+        // The key twice (index and list) and the group's states.
+        memory.Add(ctx, 2 * ApproxBytes(key) + kHashEntryBytes +
+                            aggregates_.size() * kAggregateStateBytes);
+      }
+    } else {
+      group = it->second;
     }
-  } else {
-    group = it->second;
   }
   for (size_t i = 0; i < aggregates_.size(); ++i) {
     const BoundExpression* agg = aggregates_[i].expr;
+    if (s.typed && counters_[i] != Counter::kNone) {
+      uint64_t& count = s.counts[group * aggregates_.size() + i];
+      if (counters_[i] == Counter::kCountStar) {
+        count += weight;
+        continue;
+      }
+      const BoundExpression& e = *agg->children[0];
+      const bool present = e.kind == binder::ExprKind::kVariable ? !ctx.frame[e.slot].is_null()
+                                                                 : !Evaluate(e, ctx).is_null();
+      count += present ? weight : 0;
+      continue;
+    }
     Value arg = agg->children.empty() || aggregates_[i].every_row
                     ? Value::Boolean(true)
                     : Evaluate(*agg->children[0], ctx);
@@ -497,7 +746,13 @@ void HashAggregateOp::Fill(ExecContext& ctx) {
   // Aggregation without keys yields one row even for empty input (count = 0).
   if (keys_.empty() && s.groups.empty()) {
     NewGroup(s);
-    s.keys.emplace_back();
+    if (s.typed) {
+      s.nulls.push_back(0);
+      s.hashes.push_back(HashCodes(nullptr, 0, 0));
+      s.first.push_back(0);
+    } else {
+      s.keys.emplace_back();
+    }
   }
   s.filled = true;
 }
@@ -511,12 +766,28 @@ bool HashAggregateOp::FillParallel(ExecContext& ctx) {
       [&](unsigned workers) {
         partials.parts.resize(workers);
         key_buffers.resize(workers);
+        for (auto& part : partials.parts) {
+          part.value.typed = typed_;
+          if (typed_) part.value.table.assign(16, 0);
+        }
       },
       [&](unsigned w, ExecContext& wctx, uint64_t position) {
         auto& part = partials.parts[w];
         Accumulate(part.value, wctx, part.memory, key_buffers[w], position);
       });
   if (!ran) return false;
+  std::vector<State*> parts;
+  bool typed = true;
+  for (auto& part : partials.parts) {
+    parts.push_back(&part.value);
+    typed = typed && part.value.typed;
+  }
+  if (typed) {
+    MergeTyped(ctx, parts);
+    return true;
+  }
+  for (State* p : parts) Degrade(*p);
+  s.typed = false;
   // The partial groups merged, partition by partition on the statement's threads (a partition:
   // the groups whose key hash falls in it, so no two partitions share a group). Each merged
   // group lives on in the first partial that has it, the others' states combined into it, and
@@ -592,11 +863,143 @@ bool HashAggregateOp::FillParallel(ExecContext& ctx) {
   return true;
 }
 
+void HashAggregateOp::MergeTyped(ExecContext& ctx, std::vector<State*>& parts) {
+  // As the generic merge: partition by partition (the groups whose hash falls in it) on the
+  // statement's threads, each merged group kept in the first partial that has it.
+  const size_t n = keys_.size();
+  const size_t aggs = aggregates_.size();
+  size_t total = 0;
+  for (const State* p : parts) total += p->size();
+  const size_t partitions = total < 4096 ? 1 : 64;
+  struct Ref {
+    uint32_t worker;
+    uint32_t group;
+  };
+  std::vector<std::vector<std::vector<uint32_t>>> buckets(parts.size());
+  if (partitions > 1) {
+    ParallelPipeline::ForEach(ctx, parts.size(), [&](unsigned, uint64_t begin, uint64_t end) {
+      for (uint64_t w = begin; w < end; ++w) {
+        const State& p = *parts[w];
+        buckets[w].assign(partitions, {});
+        for (size_t g = 0; g < p.size(); ++g) {
+          buckets[w][(p.hashes[g] >> 40) % partitions].push_back(static_cast<uint32_t>(g));
+        }
+      }
+    });
+  }
+  struct Merged {
+    std::vector<Ref> refs;
+    std::vector<uint64_t> first;
+  };
+  std::vector<Merged> merged(partitions);
+  ParallelPipeline::ForEach(ctx, partitions, [&](unsigned, uint64_t begin, uint64_t end) {
+    std::vector<uint32_t> table;
+    std::vector<uint64_t> hashes;
+    for (uint64_t part = begin; part < end; ++part) {
+      Merged& m = merged[part];
+      table.assign(16, 0);
+      hashes.clear();
+      for (uint32_t w = 0; w < parts.size(); ++w) {
+        State& p = *parts[w];
+        const size_t count = partitions > 1 ? buckets[w][part].size() : p.size();
+        for (size_t j = 0; j < count; ++j) {
+          const uint32_t g = partitions > 1 ? buckets[w][part][j] : static_cast<uint32_t>(j);
+          const uint64_t hash = p.hashes[g];
+          const uint64_t* key = p.codes.data() + g * n;
+          size_t found = SIZE_MAX;
+          const size_t mask = table.size() - 1;
+          for (size_t i = hash & mask; table[i] != 0; i = (i + 1) & mask) {
+            const Ref r = m.refs[table[i] - 1];
+            const State& q = *parts[r.worker];
+            if (q.hashes[r.group] == hash && q.nulls[r.group] == p.nulls[g] &&
+                SameCodes(key, q.codes.data() + r.group * n, n)) {
+              found = table[i] - 1;
+              break;
+            }
+          }
+          if (found == SIZE_MAX) {
+            m.refs.push_back({w, g});
+            m.first.push_back(p.first[g]);
+            hashes.push_back(hash);
+            if (hashes.size() * 2 > table.size()) {
+              RegrowIndex(table, hashes);
+            } else {
+              IndexEntry(table, hash, static_cast<uint32_t>(hashes.size() - 1));
+            }
+            continue;
+          }
+          const Ref into = m.refs[found];
+          State& target = *parts[into.worker];
+          for (size_t i = 0; i < aggs; ++i) {
+            if (counters_[i] != Counter::kNone) {
+              target.counts[into.group * aggs + i] += p.counts[g * aggs + i];
+            } else {
+              target.groups[into.group].states[i]->Combine(*p.groups[g].states[i]);
+            }
+          }
+          m.first[found] = std::min(m.first[found], p.first[g]);
+        }
+      }
+      ctx.CheckInterrupt();
+    }
+  });
+  // Groups in the order of their first rows: the order one pass over the input gives.
+  std::vector<std::pair<uint64_t, Ref>> order;
+  order.reserve(total);
+  for (const Merged& m : merged) {
+    for (size_t i = 0; i < m.refs.size(); ++i) order.push_back({m.first[i], m.refs[i]});
+  }
+  std::sort(order.begin(), order.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  State& s = *state_;
+  s.typed = true;
+  s.groups.reserve(order.size());
+  s.codes.reserve(order.size() * n);
+  s.counts.reserve(order.size() * aggs);
+  for (const auto& [first, ref] : order) {
+    State& p = *parts[ref.worker];
+    s.codes.insert(s.codes.end(), p.codes.begin() + ref.group * n,
+                   p.codes.begin() + (ref.group + 1) * n);
+    s.nulls.push_back(p.nulls[ref.group]);
+    s.counts.insert(s.counts.end(), p.counts.begin() + ref.group * aggs,
+                    p.counts.begin() + (ref.group + 1) * aggs);
+    s.groups.push_back(std::move(p.groups[ref.group]));
+  }
+}
+
 bool HashAggregateOp::Next(ExecContext& ctx) {
   State& s = *state_;
   if (!s.filled) Fill(ctx);
   if (s.position >= s.groups.size()) return false;
   size_t g = s.position++;
+  if (s.typed) {
+    const size_t aggs = aggregates_.size();
+    for (size_t k = 0; k < keys_.size(); ++k) {
+      const uint64_t code = s.codes[g * keys_.size() + k];
+      const LogicalTypeId type = key_types_[k];
+      Value& out = ctx.frame[keys_[k].slot];
+      if (s.nulls[g] >> k & 1) {
+        out = Value::Null(keys_[k].expr->type);
+      } else if (type == LogicalTypeId::kBool) {
+        out = Value::Boolean(code != 0);
+      } else if (type == LogicalTypeId::kInternalId) {
+        out.SetId({code >> kIdOffsetBits, code & ((uint64_t{1} << kIdOffsetBits) - 1)});
+      } else if (UnsignedKey(type)) {
+        out = Value::UInt(type, code);
+      } else {
+        out.SetInt(type, static_cast<int64_t>(code));
+      }
+    }
+    for (size_t i = 0; i < aggs; ++i) {
+      Value& out = ctx.frame[aggregates_[i].expr->slot];
+      if (counters_[i] != Counter::kNone) {
+        out.SetInt(LogicalTypeId::kInt64, static_cast<int64_t>(s.counts[g * aggs + i]));
+      } else {
+        out = s.groups[g].states[i]->Finalize();
+      }
+    }
+    return true;
+  }
   for (size_t i = 0; i < keys_.size(); ++i) ctx.frame[keys_[i].slot] = s.keys[g][i];
   for (size_t i = 0; i < aggregates_.size(); ++i) {
     ctx.frame[aggregates_[i].expr->slot] = s.groups[g].states[i]->Finalize();

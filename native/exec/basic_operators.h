@@ -187,6 +187,13 @@ struct AggregateSpec {
 // planner's EXPAND_COUNT) each input row stands for that many identical rows: count and
 // count(*) add the weight, and the aggregates the planner allows there besides (DISTINCT
 // ones, min, max) see the row once.
+//
+// Typed keys: when every key expression is an integer, date, timestamp, boolean or node, the
+// groups are found by the keys' 64-bit codes (and a NULL bit per key) in an open-addressing
+// table, and count(*) and count(x) are plain counters; the other aggregates keep their
+// states. A row whose key value has another type than its expression's (which the binder
+// does not promise against) turns the table into the generic one, keyed by value vectors,
+// and the run goes on there: groups, their order and answers are the same either way.
 class HashAggregateOp final : public PhysicalOperator {
  public:
   // `parallel`: the runner of its input on several threads, or null.
@@ -208,11 +215,28 @@ class HashAggregateOp final : public PhysicalOperator {
   void Accumulate(State& s, ExecContext& ctx, MemoryCharge& memory, std::vector<Value>& key,
                   uint64_t position) const;
   size_t NewGroup(State& s) const;
+  // Typed keys (see above): the group of the row in ctx.frame, made when new; SIZE_MAX when
+  // a key has another type (`s` is then generic: Degrade()).
+  size_t TypedGroup(State& s, ExecContext& ctx, MemoryCharge& memory, uint64_t position) const;
+  // Makes `s`'s typed groups generic ones (value keys, states for the counters).
+  void Degrade(State& s) const;
+  // Group g's key values, of a typed `s`.
+  void TypedKey(const State& s, size_t g, std::vector<Value>& out) const;
   // Fills state_ running the input in parallel; false when it does not.
   bool FillParallel(ExecContext& ctx);
+  // FillParallel's merge of typed partials into state_.
+  void MergeTyped(ExecContext& ctx, std::vector<State*>& parts);
 
   std::vector<SlotAssignment> keys_;
   std::vector<AggregateSpec> aggregates_;
+  // Typed keys: each key value's type (a node's: INTERNAL_ID); empty when the keys are not.
+  std::vector<LogicalTypeId> key_types_;
+  // Per aggregate, in the typed table: a counter (kCountStar: every row; kCountArg: rows whose
+  // argument is not NULL) or a state.
+  enum class Counter : uint8_t { kNone, kCountStar, kCountArg };
+  std::vector<Counter> counters_;
+  bool typed_ = false;
+  bool any_state_ = false;  // some aggregate keeps a state
   std::unique_ptr<ParallelPipeline> parallel_;
   bool weighted_ = false;
   SlotId weight_slot_ = 0;

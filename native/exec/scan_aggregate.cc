@@ -111,16 +111,20 @@ struct Groups {
   std::vector<uint64_t> codes;  // num_keys per group
   std::vector<uint8_t> types;   // num_keys per group: the key value's type id
   std::vector<uint32_t> nulls;  // per group: bit i set when key i is NULL
+  // Indexed groups only (a per-node stream's groups are neither found nor merged): each
+  // group's hash and the position of its first row.
   std::vector<uint64_t> hashes;
-  std::vector<uint64_t> first_item, first_edge;  // the position of the group's first row
-  std::vector<uint64_t> counts;                  // num_aggs per group (the counts' slots)
-  std::vector<int128_t> sums;                    // num_aggs per group (kAvgInt's slots)
-  std::vector<std::unique_ptr<function::AggregateState>> states;  // num_aggs per group
-  std::vector<uint32_t> index;                                    // group + 1; 0: empty
+  std::vector<uint64_t> first_item, first_edge;
+  std::vector<uint64_t> counts;  // num_aggs per group (the counts' slots)
+  // When some aggregate uses them (kAvgInt, kState): num_aggs per group, else empty.
+  std::vector<int128_t> sums;
+  std::vector<std::unique_ptr<function::AggregateState>> states;
+  std::vector<uint32_t> index;  // group + 1; 0: empty
   size_t mask = 0;
   bool indexed = true;  // false: every key is new (Add does not index, Find finds nothing)
+  bool keep_sums = true, keep_states = true;
 
-  size_t size() const { return hashes.size(); }
+  size_t size() const { return nulls.size(); }
 
   // No group (for the next batch of a per-node stream, which indexes nothing).
   void Clear() {
@@ -135,9 +139,11 @@ struct Groups {
     states.clear();
   }
 
-  void Init(size_t keys, size_t aggs) {
+  void Init(size_t keys, size_t aggs, bool with_sums, bool with_states) {
     num_keys = keys;
     num_aggs = aggs;
+    keep_sums = with_sums;
+    keep_states = with_states;
     index.assign(16, 0);
     mask = 15;
   }
@@ -158,16 +164,20 @@ struct Groups {
   // Appends a group (its counters zero, its states unset) and indexes it.
   size_t Add(const uint64_t* key, const uint8_t* key_types, uint32_t null_bits, uint64_t hash) {
     const size_t g = size();
-    codes.insert(codes.end(), key, key + num_keys);
-    types.insert(types.end(), key_types, key_types + num_keys);
+    for (size_t k = 0; k < num_keys; ++k) {  // one or two keys: no range insert
+      codes.push_back(key[k]);
+      types.push_back(key_types[k]);
+    }
     nulls.push_back(null_bits);
+    // Element by element: a bulk zeroing (memset) would make the first `+=` on the new
+    // group's counters wait for store forwarding (a per-node stream adds a group a row).
+    for (size_t i = 0; i < num_aggs; ++i) counts.push_back(0);
+    if (keep_sums) sums.resize(sums.size() + num_aggs, 0);
+    if (keep_states) states.resize(states.size() + num_aggs);
+    if (!indexed) return g;
     hashes.push_back(hash);
     first_item.push_back(0);
     first_edge.push_back(0);
-    counts.resize(counts.size() + num_aggs, 0);
-    sums.resize(sums.size() + num_aggs, 0);
-    states.resize(states.size() + num_aggs);
-    if (!indexed) return g;
     if ((g + 1) * 2 > index.size()) {
       RegrowIndex(index, hashes);  // the new group's hash is in `hashes` already
       mask = index.size() - 1;
@@ -492,6 +502,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       }
       aggs_.push_back(std::move(agg));
     }
+    for (const Aggregate& a : aggs_) {
+      uses_sums_ = uses_sums_ || a.kind == Aggregate::Kind::kAvgInt;
+      uses_states_ = uses_states_ || a.kind == Aggregate::Kind::kState;
+    }
     for (const BoundExpression* p : shape_.node_filters) node_filters_.push_back(CompileFilter(p));
     for (const BoundExpression* p : shape_.edge_filters) edge_filters_.push_back(CompileFilter(p));
     // The typed comparisons of the rel's own columns first among the leading typed filters
@@ -722,6 +736,13 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // Key `k`'s code into w.key (its type and NULL bit too).
   [[gnu::always_inline]] void ReadKey(Worker& w, size_t k) const {
     const Term& t = keys_[k];
+    if (t.access == Access::kNode) {  // the node itself: never NULL
+      const InternalId id = w.ids[static_cast<size_t>(t.role)];
+      w.key_nulls &= ~(1u << k);
+      w.key[k] = id.table << 48 | id.offset;
+      w.key_types[k] = static_cast<uint8_t>(Id::kInternalId);
+      return;
+    }
     const uint32_t bit = 1u << k;
     if (t.access == Access::kString) {  // a shared code (BuildSharedCodes), else the slow way
       const Worker::Cursor& c = w.cursors[t.cursor];
@@ -751,12 +772,6 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     const Term& t = keys_[k];
     const uint32_t bit = 1u << k;
     w.key_nulls &= ~bit;
-    if (t.access == Access::kNode) {
-      const InternalId id = w.ids[static_cast<size_t>(t.role)];
-      w.key[k] = id.table << 48 | id.offset;
-      w.key_types[k] = static_cast<uint8_t>(Id::kInternalId);
-      return;
-    }
     if (t.access == Access::kInt) {
       int64_t v;
       if (!ReadInt(w, t, &v)) {
@@ -879,6 +894,11 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         if (w.direct[slot] != 0) return w.direct[slot] - 1;
       }
     }
+    if (!groups.indexed) {  // every key is new (a per-node stream)
+      const size_t g = groups.Add(w.key.data(), w.key_types.data(), w.key_nulls, 0);
+      NewStates(w, g);
+      return g;
+    }
     const uint64_t hash = HashKey(w.key.data(), keys_.size(), w.key_nulls);
     size_t g = groups.Find(w.key.data(), w.key_nulls, hash);
     if (slot != SIZE_MAX && g != SIZE_MAX) w.direct[slot] = static_cast<uint32_t>(g + 1);
@@ -886,17 +906,24 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       g = groups.Add(w.key.data(), w.key_types.data(), w.key_nulls, hash);
       groups.first_item[g] = item;
       groups.first_edge[g] = edge;
-      for (size_t i = 0; i < aggs_.size(); ++i) {
-        if (aggs_[i].kind != Aggregate::Kind::kState) continue;
-        const auto& fn = *aggs_[i].expr->aggregate;
-        groups.states[g * aggs_.size() + i] = fn.make_state(fn);
-      }
-      if (w.charge_groups && w.ctx->CountsMemory()) {
-        w.memory.Add(*w.ctx, kGroupBytes + keys_.size() * 9 + aggs_.size() * kStateBytes);
-      }
+      NewStates(w, g);
       if (slot != SIZE_MAX) w.direct[slot] = static_cast<uint32_t>(g + 1);
     }
     return g;
+  }
+
+  // A new group g's states, and what it holds charged.
+  void NewStates(Worker& w, size_t g) const {
+    if (w.groups.keep_states) {
+      for (size_t i = 0; i < aggs_.size(); ++i) {
+        if (aggs_[i].kind != Aggregate::Kind::kState) continue;
+        const auto& fn = *aggs_[i].expr->aggregate;
+        w.groups.states[g * aggs_.size() + i] = fn.make_state(fn);
+      }
+    }
+    if (w.charge_groups && w.ctx->CountsMemory()) {
+      w.memory.Add(*w.ctx, kGroupBytes + keys_.size() * 9 + aggs_.size() * kStateBytes);
+    }
   }
 
   // Adds the arguments in w to group g, for `weight` rows.
@@ -1510,7 +1537,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
 
   void InitWorker(Worker& w, ExecContext* ctx) const {
     w.ctx = ctx;
-    w.groups.Init(keys_.size(), aggs_.size());
+    w.groups.Init(keys_.size(), aggs_.size(), uses_sums_, uses_states_);
     w.groups.indexed = !unique_rows_;
     w.row_codes.assign(column_terms_.size(), {});
     w.cursors.assign(column_terms_.size(), {});
@@ -1993,15 +2020,17 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
           m.first_edge[t] = p.first_edge[g];
           for (size_t i = 0; i < aggs_.size(); ++i) {
             m.counts[t * aggs_.size() + i] = p.counts[g * aggs_.size() + i];
-            m.sums[t * aggs_.size() + i] = p.sums[g * aggs_.size() + i];
-            m.states[t * aggs_.size() + i] = std::move(w.groups.states[g * aggs_.size() + i]);
+            if (uses_sums_) m.sums[t * aggs_.size() + i] = p.sums[g * aggs_.size() + i];
+            if (uses_states_) {
+              m.states[t * aggs_.size() + i] = std::move(w.groups.states[g * aggs_.size() + i]);
+            }
           }
           continue;
         }
         for (size_t i = 0; i < aggs_.size(); ++i) {
           m.counts[t * aggs_.size() + i] += p.counts[g * aggs_.size() + i];
-          m.sums[t * aggs_.size() + i] += p.sums[g * aggs_.size() + i];
-          if (m.states[t * aggs_.size() + i]) {
+          if (uses_sums_) m.sums[t * aggs_.size() + i] += p.sums[g * aggs_.size() + i];
+          if (uses_states_ && m.states[t * aggs_.size() + i]) {
             m.states[t * aggs_.size() + i]->Combine(*p.states[g * aggs_.size() + i]);
           }
         }
@@ -2030,13 +2059,13 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       if (string_key_[k]) {
         out = Value::String(strings[code]);
       } else if (type == Id::kInternalId) {
-        out = Value::Id({code >> 48, code & ((uint64_t{1} << 48) - 1)});
+        out.SetId({code >> 48, code & ((uint64_t{1} << 48) - 1)});
       } else if (type == Id::kBool) {
         out = Value::Boolean(code != 0);
       } else if (UnsignedType(type)) {
         out = Value::UInt(type, code);
       } else {
-        out = Value::Int(type, static_cast<int64_t>(code));
+        out.SetInt(type, static_cast<int64_t>(code));
       }
     }
     for (size_t i = 0; i < aggs_.size(); ++i) {
@@ -2054,7 +2083,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       }
       const auto& fn = *a.expr->aggregate;
       if (fn.result_type.id() == Id::kInt64) {  // count and count(*)
-        out = Value::Int64(static_cast<int64_t>(n));
+        out.SetInt(Id::kInt64, static_cast<int64_t>(n));
         continue;
       }
       std::unique_ptr<function::AggregateState> state = fn.make_state(fn);
@@ -2080,6 +2109,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   size_t direct_bits_ = 0;
   bool count_small_ = false;          // RunCountSmall applies
   std::array<bool, 2> reads_args_{};  // some aggregate reads an argument per node, per edge
+  bool uses_sums_ = false;            // some aggregate is a kAvgInt
+  bool uses_states_ = false;          // some aggregate is a kState
   // The shape allows counting the passing edges per reached node (Compile), and this run does
   // (Fill, CountsTargets): when the edges are at least kTargetsRatio times the reached nodes
   // per worker (each worker's count array is read once per reached node).

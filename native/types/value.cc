@@ -81,30 +81,6 @@ Value Value::Null(LogicalType type) {
   return v;
 }
 
-Value Value::Boolean(bool b) {
-  Value v;
-  v.type_id_ = LogicalTypeId::kBool;
-  v.null_ = false;
-  v.payload_.b = b;
-  return v;
-}
-
-Value Value::Int(LogicalTypeId type, int64_t i) {
-  Value v;
-  v.type_id_ = type;
-  v.null_ = false;
-  v.payload_.i = i;
-  return v;
-}
-
-Value Value::UInt(LogicalTypeId type, uint64_t u) {
-  Value v;
-  v.type_id_ = type;
-  v.null_ = false;
-  v.payload_.u = u;
-  return v;
-}
-
 Value Value::Int128(int128_t i) {
   Value v;
   v.type_id_ = LogicalTypeId::kInt128;
@@ -182,14 +158,6 @@ Value Value::IntervalValue(Interval iv) {
   v.type_id_ = LogicalTypeId::kInterval;
   v.null_ = false;
   v.payload_.interval = iv;
-  return v;
-}
-
-Value Value::Id(InternalId id) {
-  Value v;
-  v.type_id_ = LogicalTypeId::kInternalId;
-  v.null_ = false;
-  v.payload_.id = id;
   return v;
 }
 

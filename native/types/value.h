@@ -54,10 +54,30 @@ class Value {
 
   Value() = default;  // NULL of type ANY
   static Value Null(LogicalType type = LogicalType::Any());
-  static Value Boolean(bool v);
-  static Value Int(LogicalTypeId type, int64_t v);  // INT8..INT64, SERIAL, DATE, TIMESTAMP*
+  // The scalar factories used per row are inline: a value built in place, not copied through
+  // a temporary of another translation unit.
+  static Value Boolean(bool v) {
+    Value out;
+    out.type_id_ = LogicalTypeId::kBool;
+    out.null_ = false;
+    out.payload_.b = v;
+    return out;
+  }
+  static Value Int(LogicalTypeId type, int64_t v) {  // INT8..INT64, SERIAL, DATE, TIMESTAMP*
+    Value out;
+    out.type_id_ = type;
+    out.null_ = false;
+    out.payload_.i = v;
+    return out;
+  }
   static Value Int64(int64_t v) { return Int(LogicalTypeId::kInt64, v); }
-  static Value UInt(LogicalTypeId type, uint64_t v);  // UINT8..UINT64
+  static Value UInt(LogicalTypeId type, uint64_t v) {  // UINT8..UINT64
+    Value out;
+    out.type_id_ = type;
+    out.null_ = false;
+    out.payload_.u = v;
+    return out;
+  }
   static Value Int128(int128_t v);
   // DECIMAL(precision, scale) holding `unscaled` / 10^scale (the caller checks the range).
   static Value Decimal(int128_t unscaled, uint32_t precision, uint32_t scale);
@@ -70,7 +90,13 @@ class Value {
   static Value Date(int32_t days_since_epoch);
   static Value Timestamp(LogicalTypeId type, int64_t ticks);
   static Value IntervalValue(Interval v);
-  static Value Id(InternalId id);
+  static Value Id(InternalId id) {
+    Value out;
+    out.type_id_ = LogicalTypeId::kInternalId;
+    out.null_ = false;
+    out.payload_.id = id;
+    return out;
+  }
   // LIST/ARRAY/MAP/STRUCT: children in order; `type` is the full nested type.
   static Value Nested(LogicalType type, std::vector<Value> children);
   // UNION: the chosen member's tag and its value.
@@ -80,6 +106,17 @@ class Value {
   static Value Rel(InternalId id, std::string label, InternalId src, InternalId dst,
                    std::vector<std::string> names, std::vector<Value> properties);
   static Value Path(Value nodes, Value rels);
+
+  // In place, what `*this = Int(type, v)` and `*this = Id(id)` do, without a temporary (for
+  // operators that write a slot per row).
+  void SetInt(LogicalTypeId type, int64_t v) {
+    SetScalar(type);
+    payload_ = Payload{.words = {static_cast<uint64_t>(v), 0}};
+  }
+  void SetId(InternalId id) {
+    SetScalar(LogicalTypeId::kInternalId);
+    payload_ = Payload{.id = id};
+  }
 
   LogicalTypeId type_id() const { return type_id_; }
   // The full type: nested values carry it on the heap, scalars derive it from the id.
@@ -126,6 +163,15 @@ class Value {
     InternalId id;
     uint64_t words[2];
   };
+
+  void SetScalar(LogicalTypeId type) {
+    if (heap_) heap_.reset();
+    type_id_ = type;
+    null_ = false;
+    inline_size_ = 0;
+    precision_ = 0;
+    scale_ = 0;
+  }
 
   LogicalTypeId type_id_ = LogicalTypeId::kAny;
   bool null_ = true;
