@@ -86,7 +86,7 @@ class ScanTopK {
  private:
   struct Key;
   struct Candidate;
-  class Heap;
+  class Collector;
   ScanTopK() = default;
 
   SlotId scan_slot_ = 0;
