@@ -102,11 +102,31 @@ uint64_t StringPrefix(std::string_view s) {
   return __builtin_bswap64(word);
 }
 
-// Bytewise comparison of two strings with their prefixes: -1, 0 or 1.
-int CompareStrings(uint64_t a_prefix, std::string_view a, uint64_t b_prefix, std::string_view b) {
+// The bytes a collector's arena holds after each string.
+constexpr size_t kArenaPad = 8;
+
+// Bytewise comparison of two strings with their prefixes (StringPrefix): -1, 0 or 1. Both are
+// followed by kArenaPad readable bytes: past equal prefixes (the first 8 bytes, or all of
+// shorter strings) they are compared 8 bytes at a time.
+int ArenaStringsCompare(uint64_t a_prefix, std::string_view a, uint64_t b_prefix,
+                        std::string_view b) {
   if (a_prefix != b_prefix) return a_prefix < b_prefix ? -1 : 1;
-  const int c = a.compare(b);
-  return c < 0 ? -1 : (c > 0 ? 1 : 0);
+  const size_t n = std::min(a.size(), b.size());
+  for (size_t i = 8; i < n; i += 8) {
+    uint64_t x;
+    uint64_t y;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    x = __builtin_bswap64(x);
+    y = __builtin_bswap64(y);
+    if (n - i < 8) {  // the bytes past the shorter string's end do not count
+      const uint64_t mask = ~(~0ULL >> (8 * (n - i)));
+      x &= mask;
+      y &= mask;
+    }
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
 }
 
 // `e` is `slot.property` for a node variable bound in `slot`.
@@ -213,6 +233,7 @@ class ScanTopK::Collector {
         const storage::Column* col = (*columns_)[table][k];
         if (col == nullptr) continue;
         for (size_t i = 0; i < n; ++i) {
+          if (col->StringLength(pending[i]) <= storage::Column::kInlineStringBytes) continue;
           char inline_bytes[storage::Column::kInlineStringBytes];
           __builtin_prefetch(col->ReadString(pending[i], inline_bytes).data());
         }
@@ -272,14 +293,20 @@ class ScanTopK::Collector {
     other.entries_.clear();
   }
 
-  // The best `capacity` candidates, best first; the collector is left empty.
-  std::vector<Candidate> TakeSorted() {
+  // The best `capacity` candidates, best first, but for the first `skip`, which are only
+  // counted (`*count`: all of them), and not sorted; the collector is left empty.
+  std::vector<Candidate> TakeSorted(uint64_t skip, uint64_t* count) {
     if (entries_.size() > capacity_) Trim();
-    std::sort(entries_.begin(), entries_.end(),
-              [this](const Entry& a, const Entry& b) { return Less(a, b); });
+    auto less = [this](const Entry& a, const Entry& b) { return Less(a, b); };
+    *count = entries_.size();
+    auto from = entries_.begin() + static_cast<ptrdiff_t>(std::min<uint64_t>(skip, *count));
+    if (from != entries_.begin() && from != entries_.end()) {
+      std::nth_element(entries_.begin(), from, entries_.end(), less);
+    }
+    std::sort(from, entries_.end(), less);
     std::vector<Candidate> out;
-    out.reserve(entries_.size());
-    for (const Entry& e : entries_) out.push_back(meta_[e.slot]);
+    out.reserve(static_cast<size_t>(entries_.end() - from));
+    for (auto it = from; it != entries_.end(); ++it) out.push_back(meta_[it->slot]);
     entries_.clear();
     return out;
   }
@@ -313,12 +340,15 @@ class ScanTopK::Collector {
     return static_cast<uint32_t>(meta_.size() - 1);
   }
 
-  // Copies `s` to the end of the arena; returns where.
-  size_t Store(std::string_view s) {
-    const size_t at = arena_.size();
-    arena_.insert(arena_.end(), s.begin(), s.end());
+  // Copies `s` to the end of `arena`, then kArenaPad bytes (ArenaStringsCompare reads words
+  // past a string's end); returns where it starts.
+  static size_t Store(std::vector<char>& arena, std::string_view s) {
+    const size_t at = arena.size();
+    arena.insert(arena.end(), s.begin(), s.end());
+    arena.resize(arena.size() + kArenaPad);
     return at;
   }
+  size_t Store(std::string_view s) { return Store(arena_, s); }
 
   // Reads key `k` of the row at `offset` into `v`; returns its order code. A string is copied
   // to the arena only when the code is at most `bound`.
@@ -394,10 +424,7 @@ class ScanTopK::Collector {
         for (size_t k = 0; k < width_; ++k) {
           KeyValue& v = value(e.slot, k);
           if (v.null || (*classes_)[k] != KeyClass::kString) continue;
-          const size_t at = spare_.size();
-          spare_.insert(spare_.end(), arena_.begin() + static_cast<ptrdiff_t>(v.at),
-                        arena_.begin() + static_cast<ptrdiff_t>(v.at + v.size));
-          v.at = at;
+          v.at = Store(spare_, view(v));
         }
       }
       arena_.swap(spare_);
@@ -425,7 +452,7 @@ class ScanTopK::Collector {
       int c = x.null || y.null ? Order(x.null, y.null)
               : (*ca.classes_)[k] == KeyClass::kInteger
                   ? Order(x.integer, y.integer)
-                  : CompareStrings(x.prefix, ca.view(x), y.prefix, cb.view(y));
+                  : ArenaStringsCompare(x.prefix, ca.view(x), y.prefix, cb.view(y));
       if (c != 0) return (*ca.keys_)[k].descending ? c > 0 : c < 0;
     }
     return ca.meta_[a].position < cb.meta_[b].position;
@@ -501,8 +528,8 @@ std::unique_ptr<ScanTopK> ScanTopK::For(const LogicalOperator& sort,
   return out;
 }
 
-bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, std::vector<TopKHeap::Row>* rows,
-                    MemoryCharge& memory) const {
+bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
+                    std::vector<TopKHeap::Row>* rows, uint64_t* count, MemoryCharge& memory) const {
   GraphStore* store = ctx.store;
   if (store == nullptr) return false;
   // The tables, their rows when the scan starts, each key's column in each.
@@ -535,6 +562,7 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, std::vector<TopKHeap::R
     }
   }
   rows->clear();
+  *count = 0;
   if (capacity == 0) return true;
   const Snapshot& snapshot = store->snapshot();
 
@@ -600,7 +628,7 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, std::vector<TopKHeap::R
   }
   Collector& heap = parts[0]->heap;
   for (size_t w = 1; w < parts.size(); ++w) heap.Merge(parts[w]->heap);
-  std::vector<Candidate> best = heap.TakeSorted();
+  std::vector<Candidate> best = heap.TakeSorted(skip, count);
   // The winners' rows: the scanned node, then the projections, as the child would make them.
   rows->reserve(best.size());
   for (const Candidate& c : best) {
@@ -617,6 +645,8 @@ void TopKOp::Open(ExecContext& ctx) {
   PhysicalOperator::Open(ctx);
   rows_.clear();
   memory_.Release(ctx);
+  first_ = 0;
+  count_ = 0;
   position_ = 0;
   filled_ = false;
 }
@@ -633,22 +663,27 @@ void TopKOp::Offer(ExecContext& ctx, uint64_t sequence, TopKHeap& heap, std::vec
   }
 }
 
-void TopKOp::Fill(ExecContext& ctx) {
+void TopKOp::Fill(ExecContext& ctx, uint64_t skipped) {
   const uint64_t limit = EvaluateCount(limit_, ctx);
   const uint64_t skip = skip_ ? EvaluateCount(skip_, ctx) : 0;
   const uint64_t capacity = skip > UINT64_MAX - limit ? UINT64_MAX : limit + skip;
   filled_ = true;
-  if (scan_ && scan_->Fill(ctx, capacity, &rows_, memory_)) return;
-  if (parallel_ && capacity > 0 && FillParallel(ctx, capacity)) return;
-  TopKHeap heap(&keys_, capacity);
-  std::vector<Value> keys(keys_.size());
-  size_t charged = 0;  // the most bytes the heap held so far
-  uint64_t sequence = 0;
-  while (child->Next(ctx)) {
-    if ((++sequence & (kInterruptCheckUnits - 1)) == 0) ctx.CheckInterrupt();
-    Offer(ctx, sequence, heap, keys, memory_, &charged);
+  if (scan_ && scan_->Fill(ctx, capacity, skipped, &rows_, &count_, memory_)) {
+    first_ = std::min(skipped, count_);
+    return;
   }
-  rows_ = heap.TakeSorted();
+  if (!parallel_ || capacity == 0 || !FillParallel(ctx, capacity)) {
+    TopKHeap heap(&keys_, capacity);
+    std::vector<Value> keys(keys_.size());
+    size_t charged = 0;  // the most bytes the heap held so far
+    uint64_t sequence = 0;
+    while (child->Next(ctx)) {
+      if ((++sequence & (kInterruptCheckUnits - 1)) == 0) ctx.CheckInterrupt();
+      Offer(ctx, sequence, heap, keys, memory_, &charged);
+    }
+    rows_ = heap.TakeSorted();
+  }
+  count_ = rows_.size();
 }
 
 bool TopKOp::FillParallel(ExecContext& ctx, uint64_t capacity) {
@@ -681,10 +716,17 @@ bool TopKOp::FillParallel(ExecContext& ctx, uint64_t capacity) {
 TopKOp::~TopKOp() = default;
 
 bool TopKOp::Next(ExecContext& ctx) {
-  if (!filled_) Fill(ctx);
-  if (position_ >= rows_.size()) return false;
-  ctx.frame = std::move(rows_[position_++].frame);
+  if (!filled_) Fill(ctx, 0);
+  if (position_ >= count_) return false;
+  ctx.frame = std::move(rows_[position_++ - first_].frame);
   return true;
+}
+
+uint64_t TopKOp::Skip(ExecContext& ctx, uint64_t n) {
+  if (!filled_) Fill(ctx, n);
+  const uint64_t skipped = std::min(n, count_ - position_);
+  position_ += skipped;
+  return skipped;
 }
 
 }  // namespace graphdb::exec
