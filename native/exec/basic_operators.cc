@@ -182,9 +182,10 @@ void SkipLimitOp::Open(ExecContext& ctx) {
 
 bool SkipLimitOp::Next(ExecContext& ctx) {
   if (limit_ && produced_ >= *limit_) return false;
-  while (skip_ > 0) {
-    if (!child->Next(ctx)) return false;
-    --skip_;
+  if (skip_ > 0) {
+    const uint64_t skip = skip_;
+    skip_ = 0;
+    if (child->Skip(ctx, skip) < skip) return false;
   }
   if (!child->Next(ctx)) return false;
   ++produced_;

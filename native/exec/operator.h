@@ -29,6 +29,14 @@ class PhysicalOperator {
     if (child) child->Open(ctx);
   }
   virtual bool Next(ExecContext& ctx) = 0;
+  // Drops the next `n` rows, as `n` calls of Next() whose frames nobody reads would; returns
+  // how many there were. Operators that can pass over rows without making them override it
+  // (TOP_K under SKIP: the rows skipped are neither projected nor sorted among themselves).
+  virtual uint64_t Skip(ExecContext& ctx, uint64_t n) {
+    uint64_t skipped = 0;
+    while (skipped < n && Next(ctx)) ++skipped;
+    return skipped;
+  }
 
   std::unique_ptr<PhysicalOperator> child;
 };

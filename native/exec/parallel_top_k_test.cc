@@ -90,60 +90,107 @@ TEST_F(ParallelTopKTest, ExplainMarksTheTopKAndTheIntersection) {
   EXPECT_NE(plan[0].find("INTERSECT to="), std::string::npos) << plan[0];
 }
 
-// ORDER BY a STRING property straight over the scan (ScanTopK) drops most rows on the head of
-// the string its column slot holds (8 bytes of a short string, 4 of a long one) before reading
-// the row's stamps: strings that share those heads and differ past them, lengths around the
-// inline limit, bytes past ASCII, NULLs both ways, deleted rows and the statement's own
-// uncommitted writes give the rows of the generic sort (forced by projecting `p.id + 0`).
-TEST(ScanTopKStringTest, HeadsOfTheSlotsKeepTheGenericRows) {
-  DatabaseConfig config;
-  config.path = ":memory:";
-  config.query_threads = 3;
-  auto opened = Database::Open(config);
-  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
-  std::shared_ptr<Database> db = std::move(opened).value();
-  Session session;
-  auto run = [&](const std::string& query) {
-    auto r = RunQuery(*db, query, {}, std::nullopt, &session);
+// ORDER BY ... LIMIT straight over the scan (ScanTopK) against the generic sort (forced by
+// projecting `p.id + 0`), at 1 and 3 threads: committed rows, with the statement's own
+// uncommitted writes, and after they are rolled back.
+class ScanTopKTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    db_ = testing_util::OpenInMemory(3);
+    ASSERT_NE(db_, nullptr);
+  }
+  void TearDown() override { db_.reset(); }
+
+  void Run(const std::string& query) {
+    auto r = RunQuery(*db_, query, {}, std::nullopt, &session_);
     ASSERT_TRUE(r.ok()) << query << ": " << r.status().ToString();
-  };
-  run("CREATE NODE TABLE S(id INT64 PRIMARY KEY, k STRING)");
+  }
+
+  // `MATCH (p:<table>) RETURN p.id ORDER BY <order>` for each order, each phase; `own_writes`
+  // run in the transaction before the second phase.
+  void ExpectGenericRows(const std::string& table, const std::vector<std::string>& orders,
+                         const std::vector<std::string>& own_writes) {
+    auto rows = [&](const std::string& order, int threads, bool generic) {
+      Run("CALL threads=" + std::to_string(threads));
+      return testing_util::OrderedRows(*db_, session_,
+                                       "MATCH (p:" + table + ") RETURN " +
+                                           (generic ? "p.id + 0" : "p.id") + " AS x ORDER BY " +
+                                           order);
+    };
+    auto check = [&](const std::string& phase) {
+      for (const std::string& order : orders) {
+        const std::vector<std::string> expected = rows(order, 1, true);
+        EXPECT_FALSE(expected.empty()) << order;
+        for (int threads : {1, 3}) {
+          EXPECT_EQ(rows(order, threads, false), expected)
+              << phase << ": " << order << " " << threads;
+        }
+      }
+    };
+    check("committed");
+    Run("BEGIN TRANSACTION");
+    for (const std::string& write : own_writes) Run(write);
+    check("own writes");
+    Run("ROLLBACK");
+    check("rolled back");
+  }
+
+  std::shared_ptr<Database> db_;
+  Session session_;
+};
+
+// A STRING key drops most rows on the head of the string its column slot holds (8 bytes of a
+// short string, 4 of a long one) before reading the row's stamps: strings that share those
+// heads and differ past them, lengths around the inline limit, bytes past ASCII, NULLs both
+// ways and deleted rows.
+TEST_F(ScanTopKTest, HeadsOfTheSlotsKeepTheGenericRows) {
+  Run("CREATE NODE TABLE S(id INT64 PRIMARY KEY, k STRING)");
   // Heads 'abcd' and 'abcdefgh' shared by strings of 4 to 20 bytes; a few NULLs and others.
-  run("UNWIND range(0, 19999) AS i CREATE (:S {id: i, k: CASE WHEN i % 29 = 0 THEN NULL "
+  Run("UNWIND range(0, 19999) AS i CREATE (:S {id: i, k: CASE WHEN i % 29 = 0 THEN NULL "
       "WHEN i % 31 = 0 THEN concat('zz', CAST(i % 5 AS STRING)) WHEN i % 37 = 0 THEN "
       "concat('abcé', CAST(i % 4 AS STRING)) ELSE substring(concat('abcdefgh', "
       "CAST((i * 7919) % 997 AS STRING), 'xyzxyzxyzxyz'), 1, 4 + (i * 13) % 17) END})");
-  run("MATCH (s:S) WHERE s.id % 41 = 3 DELETE s");
-  auto rows = [&](const std::string& order, int threads) {
-    run("CALL threads=" + std::to_string(threads));
-    const std::string fused = "MATCH (p:S) RETURN p.id AS x ORDER BY " + order;
-    return testing_util::OrderedRows(*db, session, fused);
-  };
-  auto generic = [&](const std::string& order) {
-    run("CALL threads=1");
-    return testing_util::OrderedRows(*db, session,
-                                     "MATCH (p:S) RETURN p.id + 0 AS x ORDER BY " + order);
-  };
-  auto check = [&](const std::string& phase) {
-    for (const std::string order :
-         {"p.k, p.id SKIP 1000 LIMIT 5", "p.k SKIP 300 LIMIT 200", "p.k DESC, p.id LIMIT 700",
-          "p.k DESC SKIP 650 LIMIT 40", "p.k DESC SKIP 3000 LIMIT 40", "p.k DESC, p.id LIMIT 9000",
-          "p.k, p.id DESC SKIP 6000 LIMIT 50"}) {
-      const std::vector<std::string> expected = generic(order);
-      EXPECT_FALSE(expected.empty()) << order;
-      for (int threads : {1, 3}) {
-        EXPECT_EQ(rows(order, threads), expected) << phase << ": " << order << " " << threads;
-      }
-    }
-  };
-  check("committed");
-  run("BEGIN TRANSACTION");
-  run("MATCH (s:S) WHERE s.id % 43 = 5 DELETE s");
-  run("UNWIND range(0, 299) AS i CREATE (:S {id: 100000 + i, k: substring('abcdefgh0000', 1, "
-      "4 + i % 9)})");
-  check("own writes");
-  run("ROLLBACK");
-  check("rolled back");
+  Run("MATCH (s:S) WHERE s.id % 41 = 3 DELETE s");
+  ExpectGenericRows(
+      "S",
+      {"p.k, p.id SKIP 1000 LIMIT 5", "p.k SKIP 300 LIMIT 200", "p.k DESC, p.id LIMIT 700",
+       "p.k DESC SKIP 650 LIMIT 40", "p.k DESC SKIP 3000 LIMIT 40", "p.k DESC, p.id LIMIT 9000",
+       "p.k, p.id DESC SKIP 6000 LIMIT 50"},
+      {"MATCH (s:S) WHERE s.id % 43 = 5 DELETE s",
+       "UNWIND range(0, 299) AS i CREATE (:S {id: 100000 + i, k: substring('abcdefgh0000', 1, "
+       "4 + i % 9)})"});
+}
+
+// The candidates are gathered unsorted and trimmed to the best `capacity` (nth_element) each
+// time they reach about twice as many; the workers share the worst code kept. Many rows per key
+// (a few names repeated, as generated names are), INT64's extremes next to NULL (whose order
+// codes are equal and need the values compared), long strings sharing their first 4 and 8
+// bytes, DESC, ties broken either way, capacities from 1 to past the row count (many trims,
+// one, none).
+TEST_F(ScanTopKTest, TrimmedCandidatesKeepTheGenericRows) {
+  Run("CREATE NODE TABLE N(id INT64 PRIMARY KEY, name STRING, v INT64, d DATE)");
+  // 12 names, each on ~2,400 rows in a scattered order; v from a few values, INT64's extremes
+  // and NULL.
+  Run("WITH ['Ada Allen', 'Ada Lovelace', 'Ada Lovelace-King', 'Ada Lovelacf', 'Ada Zuse', "
+      "'Ada Backus-Naur', 'Bob', 'Grace Hopper', 'Grace Hopperman', 'Ada Love', '', 'Adam'] AS "
+      "names UNWIND range(0, 29999) AS i CREATE (:N {id: i, name: CASE WHEN i % 23 = 0 THEN "
+      "NULL ELSE names[(i * 7919) % 12 + 1] END, v: CASE (i * 31) % 17 WHEN 0 THEN NULL WHEN 1 "
+      "THEN 9223372036854775807 WHEN 2 THEN -9223372036854775807 - 1 ELSE (i * 2654435761) % 7 "
+      "END, d: CASE WHEN i % 29 = 0 THEN NULL ELSE date('2021-03-01') + CAST(i % 5 AS INT64) "
+      "END})");
+  Run("MATCH (n:N) WHERE n.id % 37 = 4 DELETE n");
+  ExpectGenericRows(
+      "N",
+      {"p.name, p.id SKIP 1000 LIMIT 5", "p.name, p.id DESC SKIP 1000 LIMIT 5",
+       "p.name SKIP 9500 LIMIT 100", "p.name SKIP 2400 LIMIT 30", "p.name DESC, p.id LIMIT 1",
+       "p.name DESC, p.v SKIP 5000 LIMIT 7", "p.name, p.v DESC SKIP 28000 LIMIT 2000",
+       "p.name LIMIT 40000", "p.v, p.name SKIP 300 LIMIT 300",
+       "p.v DESC, p.id SKIP 27000 LIMIT 100", "p.v DESC LIMIT 5",
+       "p.v, p.id DESC SKIP 28900 LIMIT 10", "p.d DESC, p.name, p.id SKIP 1000 LIMIT 5",
+       "p.d, p.v LIMIT 3000"},
+      {"MATCH (n:N) WHERE n.id % 41 = 7 DELETE n",
+       "UNWIND range(0, 499) AS i CREATE (:N {id: 100000 + i, name: CASE WHEN i % 3 = 0 THEN "
+       "'Ada Allen' WHEN i % 3 = 1 THEN 'Ada Lovelace-Byron' ELSE NULL END, v: i % 4})"});
 }
 
 }  // namespace

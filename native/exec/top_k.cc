@@ -1,6 +1,7 @@
 #include "exec/top_k.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -101,11 +102,31 @@ uint64_t StringPrefix(std::string_view s) {
   return __builtin_bswap64(word);
 }
 
-// Bytewise comparison of two strings with their prefixes: -1, 0 or 1.
-int CompareStrings(uint64_t a_prefix, std::string_view a, uint64_t b_prefix, std::string_view b) {
+// The bytes a collector's arena holds after each string.
+constexpr size_t kArenaPad = 8;
+
+// Bytewise comparison of two strings with their prefixes (StringPrefix): -1, 0 or 1. Both are
+// followed by kArenaPad readable bytes: past equal prefixes (the first 8 bytes, or all of
+// shorter strings) they are compared 8 bytes at a time.
+int ArenaStringsCompare(uint64_t a_prefix, std::string_view a, uint64_t b_prefix,
+                        std::string_view b) {
   if (a_prefix != b_prefix) return a_prefix < b_prefix ? -1 : 1;
-  const int c = a.compare(b);
-  return c < 0 ? -1 : (c > 0 ? 1 : 0);
+  const size_t n = std::min(a.size(), b.size());
+  for (size_t i = 8; i < n; i += 8) {
+    uint64_t x;
+    uint64_t y;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    x = __builtin_bswap64(x);
+    y = __builtin_bswap64(y);
+    if (n - i < 8) {  // the bytes past the shorter string's end do not count
+      const uint64_t mask = ~(~0ULL >> (8 * (n - i)));
+      x &= mask;
+      y &= mask;
+    }
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
 }
 
 // `e` is `slot.property` for a node variable bound in `slot`.
@@ -134,140 +155,285 @@ struct ScanTopK::Key {
   bool descending;
 };
 
-// A row kept: its keys (the class of each key's column decides which member holds it), its
-// position in the scan (ties) and where it is.
+// A row kept: its position in the scan (ties) and where it is.
 struct ScanTopK::Candidate {
-  struct KeyValue {
-    bool null = true;
-    int64_t integer = 0;
-    std::string string;
-    uint64_t prefix = 0;  // the string's first 8 bytes, big-endian, zero-padded (StringPrefix)
-  };
-  std::vector<KeyValue> keys;
   uint64_t position = 0;
   uint32_t table = 0;  // index into tables_
   uint64_t offset = 0;
 };
 
-// The bounded heap of one worker: the worst candidate kept at the front.
-class ScanTopK::Heap {
+namespace {
+
+// A sort key's value as a candidate holds it (the class of the key's column decides which
+// member): a string's bytes lie in the collector's arena.
+struct KeyValue {
+  bool null = true;
+  int64_t integer = 0;
+  uint64_t prefix = 0;  // the string's first 8 bytes, big-endian, zero-padded (StringPrefix)
+  size_t at = 0;        // the string's bytes in the arena
+  uint32_t size = 0;
+};
+
+// The order code of a sort key's value: an unsigned number that orders as the value does (NULL
+// the largest, flipped for DESC), as far as it goes. code(a) < code(b) means a sorts before b;
+// equal codes need the values compared (strings sharing their first 8 bytes, NULL and the
+// largest value, equal values).
+constexpr uint64_t kNullCode = ~0ULL;
+uint64_t IntegerCode(int64_t v) { return static_cast<uint64_t>(v) ^ (1ULL << 63); }
+
+}  // namespace
+
+// The candidates of one worker. A row's first key is turned into its order code and tested
+// against the bound (the worst kept candidate's code, or a smaller one another worker
+// published): from the column's cell alone (an INT64, or the head of a string its slot holds)
+// for most rows, before the row's stamps or its other keys are read. The rows that pass are
+// gathered with their stamps and cells prefetched, then read in full and appended unsorted (a
+// 16-byte entry: the code and the slot of the candidate's keys, strings in an arena); when the
+// entries reach about twice the capacity, nth_element keeps the best `capacity` and the worst
+// of those sets the bound. Candidates whose codes tie (rows sharing a name) compare their keys.
+class ScanTopK::Collector {
  public:
   // `columns[table][key]`: the column of the key in each scanned table (null: none, NULL).
-  Heap(const std::vector<Key>* keys, const std::vector<KeyClass>* classes,
-       const std::vector<std::vector<const storage::Column*>>* columns, uint64_t capacity)
-      : keys_(keys), classes_(classes), columns_(columns), capacity_(capacity) {}
-
-  // Offers the rows [begin, end) of table `table` (index into the scanned tables), the first at
-  // scan position `position`, that `snapshot` sees. Once the heap is full, most rows lose to the
-  // worst kept on the first key alone, told from the column's cell (an INT64, or the head of a
-  // string its slot holds) before the row's stamps or the rest of its keys are read: a row that
-  // loses is dropped whether or not this snapshot sees it.
-  void OfferRange(uint32_t table, const storage::NodeTable& rows, const Snapshot& snapshot,
-                  uint64_t begin, uint64_t end, uint64_t position) {
-    const storage::Column* first = (*columns_)[table][0];
-    const bool int64_first = first != nullptr && (*classes_)[0] == KeyClass::kInteger &&
-                             first->kind() == storage::PhysicalKind::kInt64;
-    const bool string_first = first != nullptr && (*classes_)[0] == KeyClass::kString;
-    const bool descending = (*keys_)[0].descending;
-    for (uint64_t offset = begin; offset < end; ++offset, ++position) {
-      // NULL sorts last, so first when descending: a NULL row loses to a worst kept that is
-      // not NULL only ascending (and is checked for when descending).
-      if (full_ && !worst_null_) {
-        if (string_first) {
-          uint64_t known;
-          const uint64_t head = first->StringHead(offset, &known) & known;
-          const uint64_t worst = worst_prefix_ & known;
-          if (descending ? head < worst && !first->IsNull(offset) : head > worst) continue;
-        } else if (int64_first && !first->IsNull(offset)) {
-          const int64_t v = first->GetFixed<int64_t>(offset);
-          if (descending ? v < worst_integer_ : v > worst_integer_) continue;
-        }
-      }
-      if (!snapshot.RowVisible(rows.create_ts(offset), rows.delete_ts(offset))) continue;
-      Offer(table, offset, position);
+  // `shared`: the bound the workers share (the smallest any published), or null.
+  Collector(const std::vector<Key>* keys, const std::vector<KeyClass>* classes,
+            const std::vector<std::vector<const storage::Column*>>* columns, uint64_t capacity,
+            std::atomic<uint64_t>* shared)
+      : keys_(keys), classes_(classes), columns_(columns), width_(keys->size()),
+        capacity_(capacity), flip_((*keys)[0].descending ? ~0ULL : 0), shared_(shared) {
+    // Room for as many again (at least 256 and at most 64Ki more) before a trim.
+    const uint64_t slack = std::clamp<uint64_t>(capacity, 256, 65536);
+    for (size_t k = 0; k < width_; ++k) {
+      if ((*classes)[k] == KeyClass::kString) string_keys_.push_back(k);
     }
+    buffer_limit_ = capacity > std::numeric_limits<size_t>::max() - slack
+                        ? std::numeric_limits<size_t>::max()
+                        : static_cast<size_t>(capacity + slack);
   }
 
-  // Offers the row at `offset` of table `table` (scan position `position`).
-  void Offer(uint32_t table, uint64_t offset, uint64_t position) {
-    auto worse_last = [this](const Candidate& a, const Candidate& b) { return Before(a, b); };
+  // Offers the rows [begin, end) of table `table` (index into the scanned tables), the first at
+  // scan position `position`, that `snapshot` sees. A row whose first key's code is past the
+  // bound loses whether or not this snapshot sees it.
+  void OfferRange(uint32_t table, const storage::NodeTable& rows, const Snapshot& snapshot,
+                  uint64_t begin, uint64_t end, uint64_t position) {
     if (capacity_ == 0) return;
-    if (rows_.size() >= capacity_) {
-      if (!RowBefore(table, offset, position, rows_.front())) return;
-      // The worst row's storage takes the new one (no allocation once the heap is full).
-      std::pop_heap(rows_.begin(), rows_.end(), worse_last);
-      bytes_ -= Bytes(rows_.back());
-    } else {
-      rows_.emplace_back();
-      rows_.back().keys.resize(keys_->size());
-    }
-    Candidate& row = rows_.back();
-    const std::vector<const storage::Column*>& cols = (*columns_)[table];
-    for (size_t k = 0; k < keys_->size(); ++k) {
-      const storage::Column* col = cols[k];
-      Candidate::KeyValue& v = row.keys[k];
-      v.null = col == nullptr || col->IsNull(offset);
-      if (v.null) continue;
-      if ((*classes_)[k] == KeyClass::kInteger) {
-        v.integer = col->GetInt64(offset);
-      } else {
-        char inline_bytes[storage::Column::kInlineStringBytes];
-        v.string.assign(col->ReadString(offset, inline_bytes));
-        v.prefix = StringPrefix(v.string);
+    if (shared_ != nullptr) bound_ = std::min(bound_, shared_->load(std::memory_order_relaxed));
+    const storage::Column* first = (*columns_)[table][0];
+    const bool string_first = first != nullptr && (*classes_)[0] == KeyClass::kString;
+    const bool integer_first = first != nullptr && (*classes_)[0] == KeyClass::kInteger;
+    const bool int64_cells = integer_first && first->kind() == storage::PhysicalKind::kInt64;
+    const bool descending = (*keys_)[0].descending;
+    const uint64_t flip = flip_;
+    constexpr size_t kBatch = 64;
+    uint64_t pending[kBatch];
+    size_t n = 0;
+    auto flush = [&] {
+      // The bytes of long strings are out of the slots: start loading those of every row
+      // gathered before reading the first.
+      for (size_t k : string_keys_) {
+        const storage::Column* col = (*columns_)[table][k];
+        if (col == nullptr) continue;
+        for (size_t i = 0; i < n; ++i) {
+          if (col->StringLength(pending[i]) <= storage::Column::kInlineStringBytes) continue;
+          char inline_bytes[storage::Column::kInlineStringBytes];
+          __builtin_prefetch(col->ReadString(pending[i], inline_bytes).data());
+        }
       }
+      for (size_t i = 0; i < n; ++i) {
+        Consider(table, rows, snapshot, pending[i], position + (pending[i] - begin));
+      }
+      n = 0;
+    };
+    uint64_t offset = begin;
+    while (offset < end) {
+      // The cells alone, up to the next row that may get in (bound_ only changes in flush).
+      const uint64_t bound = bound_;
+      if (string_first) {
+        for (; offset < end; ++offset) {
+          uint64_t known;
+          const uint64_t head = (first->StringHead(offset, &known) ^ flip) & known;
+          // A NULL cell holds no value: NULL sorts last, so it loses to a bound that is not
+          // NULL's ascending (whose code is the largest) but wins descending: checked for.
+          if (head <= (bound & known) || (descending && first->IsNull(offset))) break;
+        }
+      } else if (int64_cells) {
+        for (; offset < end; ++offset) {
+          const uint64_t code = IntegerCode(first->GetFixed<int64_t>(offset)) ^ flip;
+          if (code <= bound || (descending && first->IsNull(offset))) break;
+        }
+      } else if (integer_first) {
+        for (; offset < end; ++offset) {
+          const uint64_t code = IntegerCode(first->GetInt64(offset)) ^ flip;
+          if (code <= bound || (descending && first->IsNull(offset))) break;
+        }
+      }
+      if (offset == end) break;
+      rows.PrefetchRow(offset);
+      pending[n++] = offset++;
+      if (n == kBatch) flush();
     }
-    row.position = position;
-    row.table = table;
-    row.offset = offset;
-    bytes_ += Bytes(row);
-    std::push_heap(rows_.begin(), rows_.end(), worse_last);
-    NoteWorst();
+    flush();
   }
 
   // Takes in every candidate of `other` that ranks among the best.
-  void Merge(Heap& other) {
-    for (Candidate& row : other.rows_) {
-      if (rows_.size() < capacity_ || Before(row, rows_.front())) Push(std::move(row));
+  void Merge(Collector& other) {
+    for (const Entry& e : other.entries_) {
+      if (e.code > bound_ ||
+          (full_ && e.code == worst_code_ && !Before(other, e.slot, *this, worst_slot_))) {
+        continue;
+      }
+      const uint32_t slot = Acquire();
+      meta_[slot] = other.meta_[e.slot];
+      for (size_t k = 0; k < width_; ++k) {
+        KeyValue& v = value(slot, k);
+        v = other.value(e.slot, k);
+        if (!v.null && (*classes_)[k] == KeyClass::kString) v.at = Store(other.view(v));
+      }
+      Append({e.code, slot});
     }
-    other.rows_.clear();
-    other.bytes_ = 0;
+    other.entries_.clear();
   }
 
-  std::vector<Candidate> TakeSorted() {
-    std::sort(rows_.begin(), rows_.end(),
-              [this](const Candidate& a, const Candidate& b) { return Before(a, b); });
-    bytes_ = 0;
-    return std::move(rows_);
+  // The best `capacity` candidates, best first, but for the first `skip`, which are only
+  // counted (`*count`: all of them), and not sorted; the collector is left empty.
+  std::vector<Candidate> TakeSorted(uint64_t skip, uint64_t* count) {
+    if (entries_.size() > capacity_) Trim();
+    auto less = [this](const Entry& a, const Entry& b) { return Less(a, b); };
+    *count = entries_.size();
+    auto from = entries_.begin() + static_cast<ptrdiff_t>(std::min<uint64_t>(skip, *count));
+    if (from != entries_.begin() && from != entries_.end()) {
+      std::nth_element(entries_.begin(), from, entries_.end(), less);
+    }
+    std::sort(from, entries_.end(), less);
+    std::vector<Candidate> out;
+    out.reserve(static_cast<size_t>(entries_.end() - from));
+    for (auto it = from; it != entries_.end(); ++it) out.push_back(meta_[it->slot]);
+    entries_.clear();
+    return out;
   }
 
-  size_t bytes() const { return bytes_; }
+  size_t bytes() const {
+    return entries_.capacity() * sizeof(Entry) + free_.capacity() * sizeof(uint32_t) +
+           meta_.capacity() * sizeof(Candidate) + values_.capacity() * sizeof(KeyValue) +
+           arena_.capacity();
+  }
 
  private:
-  static size_t Bytes(const Candidate& row) {
-    size_t n = sizeof(Candidate) + row.keys.size() * sizeof(Candidate::KeyValue);
-    for (const auto& k : row.keys) n += k.string.capacity();
-    return n;
+  struct Entry {
+    uint64_t code;  // the first key's order code
+    uint32_t slot;  // its candidate: meta_[slot], values_[slot * width_ ...]
+  };
+
+  KeyValue& value(uint32_t slot, size_t k) { return values_[slot * width_ + k]; }
+  const KeyValue& value(uint32_t slot, size_t k) const { return values_[slot * width_ + k]; }
+  std::string_view view(const KeyValue& v) const {
+    return std::string_view(arena_.data() + v.at, v.size);
   }
 
-  // Copies the worst candidate's first key into the members OfferRange tests rows against.
-  void NoteWorst() {
-    full_ = rows_.size() >= capacity_;
-    const Candidate::KeyValue& worst = rows_.front().keys[0];
-    worst_null_ = worst.null;
-    worst_integer_ = worst.integer;
-    worst_prefix_ = worst.prefix;
-  }
-
-  void Push(Candidate row) {
-    auto worse_last = [this](const Candidate& a, const Candidate& b) { return Before(a, b); };
-    bytes_ += Bytes(row);
-    if (rows_.size() >= capacity_) {
-      std::pop_heap(rows_.begin(), rows_.end(), worse_last);
-      bytes_ -= Bytes(rows_.back());
-      rows_.pop_back();
+  uint32_t Acquire() {
+    if (!free_.empty()) {
+      const uint32_t slot = free_.back();
+      free_.pop_back();
+      return slot;
     }
-    rows_.push_back(std::move(row));
-    std::push_heap(rows_.begin(), rows_.end(), worse_last);
+    meta_.emplace_back();
+    values_.resize(values_.size() + width_);
+    return static_cast<uint32_t>(meta_.size() - 1);
+  }
+
+  // Copies `s` to the end of `arena`, then kArenaPad bytes (ArenaStringsCompare reads words
+  // past a string's end); returns where it starts.
+  static size_t Store(std::vector<char>& arena, std::string_view s) {
+    const size_t at = arena.size();
+    arena.insert(arena.end(), s.begin(), s.end());
+    arena.resize(arena.size() + kArenaPad);
+    return at;
+  }
+  size_t Store(std::string_view s) { return Store(arena_, s); }
+
+  // Reads key `k` of the row at `offset` into `v`; returns its order code. A string is copied
+  // to the arena only when the code is at most `bound`.
+  uint64_t ReadKey(size_t k, const storage::Column* col, uint64_t offset, KeyValue& v,
+                   uint64_t bound = kNullCode) {
+    const uint64_t flip = (*keys_)[k].descending ? ~0ULL : 0;
+    v.null = col == nullptr || col->IsNull(offset);
+    if (v.null) return kNullCode ^ flip;
+    if ((*classes_)[k] == KeyClass::kInteger) {
+      v.integer = col->GetInt64(offset);
+      return IntegerCode(v.integer) ^ flip;
+    }
+    char inline_bytes[storage::Column::kInlineStringBytes];
+    const std::string_view s = col->ReadString(offset, inline_bytes);
+    v.prefix = StringPrefix(s);
+    const uint64_t code = v.prefix ^ flip;
+    if (code <= bound) {
+      v.at = Store(s);
+      v.size = static_cast<uint32_t>(s.size());
+    }
+    return code;
+  }
+
+  // The row at `offset` (scan position `position`), whose first key passed the bound on its
+  // cell: kept when its keys rank it among the best and the snapshot sees it.
+  void Consider(uint32_t table, const storage::NodeTable& rows, const Snapshot& snapshot,
+                uint64_t offset, uint64_t position) {
+    const std::vector<const storage::Column*>& cols = (*columns_)[table];
+    const uint32_t slot = Acquire();
+    const size_t arena_mark = arena_.size();
+    const uint64_t code = ReadKey(0, cols[0], offset, value(slot, 0), bound_);
+    bool keep = code <= bound_;
+    if (keep) {
+      for (size_t k = 1; k < width_; ++k) ReadKey(k, cols[k], offset, value(slot, k));
+      meta_[slot] = {position, table, offset};
+      keep = !(full_ && code == worst_code_ && !Before(*this, slot, *this, worst_slot_)) &&
+             snapshot.RowVisible(rows.create_ts(offset), rows.delete_ts(offset));
+    }
+    if (!keep) {
+      arena_.resize(arena_mark);
+      free_.push_back(slot);
+      return;
+    }
+    Append({code, slot});
+  }
+
+  void Append(Entry e) {
+    entries_.push_back(e);
+    if (entries_.size() >= buffer_limit_) Trim();
+  }
+
+  // Keeps the best `capacity` entries; the worst of them becomes the bound. The arena keeps
+  // the strings of the candidates kept only.
+  void Trim() {
+    const auto kth = entries_.begin() + static_cast<ptrdiff_t>(capacity_ - 1);
+    std::nth_element(entries_.begin(), kth, entries_.end(),
+                     [this](const Entry& a, const Entry& b) { return Less(a, b); });
+    for (auto it = kth + 1; it != entries_.end(); ++it) free_.push_back(it->slot);
+    entries_.resize(static_cast<size_t>(capacity_));
+    full_ = true;
+    worst_code_ = entries_.back().code;
+    worst_slot_ = entries_.back().slot;
+    bound_ = std::min(bound_, worst_code_);
+    if (shared_ != nullptr) {
+      uint64_t seen = shared_->load(std::memory_order_relaxed);
+      while (worst_code_ < seen &&
+             !shared_->compare_exchange_weak(seen, worst_code_, std::memory_order_relaxed)) {
+      }
+    }
+    if (!arena_.empty()) {
+      spare_.clear();
+      for (const Entry& e : entries_) {
+        for (size_t k = 0; k < width_; ++k) {
+          KeyValue& v = value(e.slot, k);
+          if (v.null || (*classes_)[k] != KeyClass::kString) continue;
+          v.at = Store(spare_, view(v));
+        }
+      }
+      arena_.swap(spare_);
+    }
+  }
+
+  bool Less(const Entry& a, const Entry& b) const {
+    if (a.code != b.code) return a.code < b.code;
+    return Before(*this, a.slot, *this, b.slot);
   }
 
   // -1, 0, 1 as a NULL-aware comparison of two key values (NULL the largest).
@@ -277,52 +443,42 @@ class ScanTopK::Heap {
     return a < b ? -1 : (b < a ? 1 : 0);
   }
 
-  bool Before(const Candidate& a, const Candidate& b) const {
-    for (size_t k = 0; k < keys_->size(); ++k) {
-      const Candidate::KeyValue& x = a.keys[k];
-      const Candidate::KeyValue& y = b.keys[k];
+  // Whether candidate `a` of `ca` sorts before candidate `b` of `cb` (keys, then the earlier
+  // position).
+  static bool Before(const Collector& ca, uint32_t a, const Collector& cb, uint32_t b) {
+    for (size_t k = 0; k < ca.width_; ++k) {
+      const KeyValue& x = ca.value(a, k);
+      const KeyValue& y = cb.value(b, k);
       int c = x.null || y.null ? Order(x.null, y.null)
-              : (*classes_)[k] == KeyClass::kInteger
+              : (*ca.classes_)[k] == KeyClass::kInteger
                   ? Order(x.integer, y.integer)
-                  : CompareStrings(x.prefix, x.string, y.prefix, y.string);
-      if (c != 0) return (*keys_)[k].descending ? c > 0 : c < 0;
+                  : ArenaStringsCompare(x.prefix, ca.view(x), y.prefix, cb.view(y));
+      if (c != 0) return (*ca.keys_)[k].descending ? c > 0 : c < 0;
     }
-    return a.position < b.position;
-  }
-
-  // Whether the row sorts before candidate `b`, reading its keys only as far as needed.
-  bool RowBefore(uint32_t table, uint64_t offset, uint64_t position, const Candidate& b) const {
-    const std::vector<const storage::Column*>& cols = (*columns_)[table];
-    for (size_t k = 0; k < keys_->size(); ++k) {
-      const storage::Column* col = cols[k];
-      const Candidate::KeyValue& y = b.keys[k];
-      const bool null = col == nullptr || col->IsNull(offset);
-      int c;
-      if (null || y.null) {
-        c = Order(null, y.null);
-      } else if ((*classes_)[k] == KeyClass::kInteger) {
-        c = Order(col->GetInt64(offset), y.integer);
-      } else {
-        char inline_bytes[storage::Column::kInlineStringBytes];
-        const std::string_view x = col->ReadString(offset, inline_bytes);
-        c = CompareStrings(StringPrefix(x), x, y.prefix, y.string);
-      }
-      if (c != 0) return (*keys_)[k].descending ? c > 0 : c < 0;
-    }
-    return position < b.position;
+    return ca.meta_[a].position < cb.meta_[b].position;
   }
 
   const std::vector<Key>* keys_;
   const std::vector<KeyClass>* classes_;
   const std::vector<std::vector<const storage::Column*>>* columns_;
+  size_t width_;                     // keys per candidate
+  std::vector<size_t> string_keys_;  // the keys of class kString
   uint64_t capacity_;
-  std::vector<Candidate> rows_;
-  size_t bytes_ = 0;
-  // The heap is full, and its worst candidate's first key (NoteWorst).
+  size_t buffer_limit_;
+  uint64_t flip_;  // all ones when the first key is DESC
+  std::atomic<uint64_t>* shared_;
+  std::vector<Entry> entries_;  // unsorted; at most capacity_ after each trim
+  std::vector<Candidate> meta_;
+  std::vector<KeyValue> values_;  // width_ per candidate
+  std::vector<uint32_t> free_;    // candidate slots no entry holds
+  std::vector<char> arena_;       // the candidates' strings (and garbage till the next trim)
+  std::vector<char> spare_;
+  // Rows whose first key's code is above the bound lose; once a trim kept `capacity`
+  // candidates (full_), those whose code equals the worst's are compared with it.
+  uint64_t bound_ = kNullCode;
   bool full_ = false;
-  bool worst_null_ = true;
-  int64_t worst_integer_ = 0;
-  uint64_t worst_prefix_ = 0;
+  uint64_t worst_code_ = 0;
+  uint32_t worst_slot_ = 0;
 };
 
 ScanTopK::~ScanTopK() = default;
@@ -372,8 +528,8 @@ std::unique_ptr<ScanTopK> ScanTopK::For(const LogicalOperator& sort,
   return out;
 }
 
-bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, std::vector<TopKHeap::Row>* rows,
-                    MemoryCharge& memory) const {
+bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
+                    std::vector<TopKHeap::Row>* rows, uint64_t* count, MemoryCharge& memory) const {
   GraphStore* store = ctx.store;
   if (store == nullptr) return false;
   // The tables, their rows when the scan starts, each key's column in each.
@@ -406,12 +562,13 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, std::vector<TopKHeap::R
     }
   }
   rows->clear();
+  *count = 0;
   if (capacity == 0) return true;
   const Snapshot& snapshot = store->snapshot();
 
   struct Part {
-    explicit Part(Heap h) : heap(std::move(h)) {}
-    Heap heap;
+    explicit Part(Collector c) : heap(std::move(c)) {}
+    Collector heap;
     MemoryCharge memory;
     size_t charged = 0;
   };
@@ -441,8 +598,10 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, std::vector<TopKHeap::R
       total >= ParallelPipeline::kMinParallelRows) {
     workers = std::max(1u, ctx.tasks->WorkersFor(total, kMorsel, ctx.parallelism));
   }
+  std::atomic<uint64_t> shared_bound{kNullCode};
   for (unsigned w = 0; w < workers; ++w) {
-    parts.push_back(std::make_unique<Part>(Heap(&keys_, &classes, &columns, capacity)));
+    parts.push_back(std::make_unique<Part>(
+        Collector(&keys_, &classes, &columns, capacity, workers > 1 ? &shared_bound : nullptr)));
   }
   if (workers > 1) {
     StatementControl* control = ctx.control;
@@ -467,9 +626,9 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, std::vector<TopKHeap::R
       return false;
     }
   }
-  Heap& heap = parts[0]->heap;
+  Collector& heap = parts[0]->heap;
   for (size_t w = 1; w < parts.size(); ++w) heap.Merge(parts[w]->heap);
-  std::vector<Candidate> best = heap.TakeSorted();
+  std::vector<Candidate> best = heap.TakeSorted(skip, count);
   // The winners' rows: the scanned node, then the projections, as the child would make them.
   rows->reserve(best.size());
   for (const Candidate& c : best) {
@@ -486,6 +645,8 @@ void TopKOp::Open(ExecContext& ctx) {
   PhysicalOperator::Open(ctx);
   rows_.clear();
   memory_.Release(ctx);
+  first_ = 0;
+  count_ = 0;
   position_ = 0;
   filled_ = false;
 }
@@ -502,22 +663,27 @@ void TopKOp::Offer(ExecContext& ctx, uint64_t sequence, TopKHeap& heap, std::vec
   }
 }
 
-void TopKOp::Fill(ExecContext& ctx) {
+void TopKOp::Fill(ExecContext& ctx, uint64_t skipped) {
   const uint64_t limit = EvaluateCount(limit_, ctx);
   const uint64_t skip = skip_ ? EvaluateCount(skip_, ctx) : 0;
   const uint64_t capacity = skip > UINT64_MAX - limit ? UINT64_MAX : limit + skip;
   filled_ = true;
-  if (scan_ && scan_->Fill(ctx, capacity, &rows_, memory_)) return;
-  if (parallel_ && capacity > 0 && FillParallel(ctx, capacity)) return;
-  TopKHeap heap(&keys_, capacity);
-  std::vector<Value> keys(keys_.size());
-  size_t charged = 0;  // the most bytes the heap held so far
-  uint64_t sequence = 0;
-  while (child->Next(ctx)) {
-    if ((++sequence & (kInterruptCheckUnits - 1)) == 0) ctx.CheckInterrupt();
-    Offer(ctx, sequence, heap, keys, memory_, &charged);
+  if (scan_ && scan_->Fill(ctx, capacity, skipped, &rows_, &count_, memory_)) {
+    first_ = std::min(skipped, count_);
+    return;
   }
-  rows_ = heap.TakeSorted();
+  if (!parallel_ || capacity == 0 || !FillParallel(ctx, capacity)) {
+    TopKHeap heap(&keys_, capacity);
+    std::vector<Value> keys(keys_.size());
+    size_t charged = 0;  // the most bytes the heap held so far
+    uint64_t sequence = 0;
+    while (child->Next(ctx)) {
+      if ((++sequence & (kInterruptCheckUnits - 1)) == 0) ctx.CheckInterrupt();
+      Offer(ctx, sequence, heap, keys, memory_, &charged);
+    }
+    rows_ = heap.TakeSorted();
+  }
+  count_ = rows_.size();
 }
 
 bool TopKOp::FillParallel(ExecContext& ctx, uint64_t capacity) {
@@ -550,10 +716,17 @@ bool TopKOp::FillParallel(ExecContext& ctx, uint64_t capacity) {
 TopKOp::~TopKOp() = default;
 
 bool TopKOp::Next(ExecContext& ctx) {
-  if (!filled_) Fill(ctx);
-  if (position_ >= rows_.size()) return false;
-  ctx.frame = std::move(rows_[position_++].frame);
+  if (!filled_) Fill(ctx, 0);
+  if (position_ >= count_) return false;
+  ctx.frame = std::move(rows_[position_++ - first_].frame);
   return true;
+}
+
+uint64_t TopKOp::Skip(ExecContext& ctx, uint64_t n) {
+  if (!filled_) Fill(ctx, n);
+  const uint64_t skipped = std::min(n, count_ - position_);
+  position_ += skipped;
+  return skipped;
 }
 
 }  // namespace graphdb::exec

@@ -77,16 +77,17 @@ class ScanTopK {
                                        const catalog::Catalog* catalog);
   ~ScanTopK();
 
-  // The best `capacity` rows, sorted, each as its frame, into `rows`; the memory the candidates
-  // held charged to `memory`. Runs on ctx.parallelism threads (per-worker heaps, merged) when
+  // The best `capacity` rows, sorted, each as its frame, into `rows`, but for the first `skip`
+  // of them, which are only counted (`*count`: all of them); the memory the candidates held
+  // charged to `memory`. Runs on ctx.parallelism threads (per-worker candidates, merged) when
   // the statement may and the tables are big enough.
-  bool Fill(ExecContext& ctx, uint64_t capacity, std::vector<TopKHeap::Row>* rows,
-            MemoryCharge& memory) const;
+  bool Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip, std::vector<TopKHeap::Row>* rows,
+            uint64_t* count, MemoryCharge& memory) const;
 
  private:
   struct Key;
   struct Candidate;
-  class Heap;
+  class Collector;
   ScanTopK() = default;
 
   SlotId scan_slot_ = 0;
@@ -112,9 +113,12 @@ class TopKOp final : public PhysicalOperator {
   void SetScanSource(std::unique_ptr<ScanTopK> scan) { scan_ = std::move(scan); }
   void Open(ExecContext& ctx) override;
   bool Next(ExecContext& ctx) override;
+  // Before the first Next(): the rows skipped are not made (ScanTopK).
+  uint64_t Skip(ExecContext& ctx, uint64_t n) override;
 
  private:
-  void Fill(ExecContext& ctx);
+  // `skip`: the rows the caller drops first (Skip), which need not be made.
+  void Fill(ExecContext& ctx, uint64_t skip);
   // Fills the heap running the input in parallel; false when it does not.
   bool FillParallel(ExecContext& ctx, uint64_t capacity);
   // Offers the row in ctx.frame at `sequence` to `heap`; charges `memory` with its growth
@@ -127,8 +131,10 @@ class TopKOp final : public PhysicalOperator {
   const BoundExpression* limit_;
   std::unique_ptr<ParallelPipeline> parallel_;
   std::unique_ptr<ScanTopK> scan_;
-  std::vector<TopKHeap::Row> rows_;
-  size_t position_ = 0;
+  std::vector<TopKHeap::Row> rows_;  // the rows from first_ on, in order
+  uint64_t first_ = 0;               // the rows before it were only counted
+  uint64_t count_ = 0;               // rows in all
+  uint64_t position_ = 0;            // the next row's rank
   bool filled_ = false;
   MemoryCharge memory_;
 };

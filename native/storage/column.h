@@ -218,17 +218,20 @@ class Column {
   // kInlineStringBytes, the first 4 of a longer one (the low 32 bits 0). `*known` gets the mask
   // of the bits read. Meaningless for NULL. Any reader, as ReadString.
   uint64_t StringHead(uint64_t row, uint64_t* known) const {
+    // Without branches: columns mix lengths on both sides of the inline limit, and a scan
+    // calling this for every row would mispredict on them.
     const auto* slot = reinterpret_cast<const uint64_t*>(data_.data() + row * 16);
     const uint64_t w0 = AtomicLoad(slot);
+    const uint64_t w1 = AtomicLoad(slot + 1);
     const auto len = static_cast<uint32_t>(w0);
-    const uint64_t high = __builtin_bswap64(w0) << 32;  // the slot's bytes 4..7, the first 4
-    if (len > kInlineStringBytes) {
-      *known = ~0ULL << 32;
-      return high;
-    }
-    *known = ~0ULL;
-    const uint64_t head = high | (__builtin_bswap64(AtomicLoad(slot + 1)) >> 32);
-    return len >= 8 ? head : head & ~(~0ULL >> (8 * len));
+    // The slot's bytes 4..11: the first 8 of an inline string, the first 4 of a longer one.
+    const uint64_t head = (__builtin_bswap64(w0) << 32) | (__builtin_bswap64(w1) >> 32);
+    // Masks from comparisons (all ones or zero), which compilers keep free of branches.
+    const uint64_t long_string = 0 - static_cast<uint64_t>(len > kInlineStringBytes);
+    const uint64_t at_least_8 = 0 - static_cast<uint64_t>(len >= 8);
+    *known = ~(long_string & 0xFFFFFFFFULL);
+    const uint64_t short_mask = ~(~0ULL >> (8 * (len & 7)));  // the first len bytes, len < 8
+    return head & *known & (at_least_8 | short_mask);
   }
   bool StringEquals(uint64_t row, std::string_view s) const {
     char buf[kInlineStringBytes];
