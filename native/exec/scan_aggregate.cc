@@ -263,8 +263,10 @@ struct Worker {
   // kDirectAfter rows have looked for their group.
   std::vector<uint32_t> direct;
   uint64_t lookups = 0;
-  std::vector<uint64_t> local_counts;  // RunCountSmall: rows per direct slot (else 0)
-  std::vector<uint32_t> touched;       // RunCountSmall: the slots counted in this run
+  // RunCountSmall: rows per direct slot (else 0), and the slots counted, since the last
+  // FlushCountSmall (the worker's runs, all its morsels, add up here).
+  std::vector<uint64_t> local_counts;
+  std::vector<uint32_t> touched;
   char inline_bytes[storage::Column::kInlineStringBytes];
   // The node filters read from their columns (exec/column_filter.h), when one is a column test,
   // and the index of the scanned table among the scan's.
@@ -996,8 +998,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       w.direct.assign(slots, 0);
       if (ctx.CountsMemory()) w.memory.Add(ctx, slots * sizeof(uint32_t));
     }
-    if (w.local_counts.size() != slots) w.local_counts.assign(slots, 0);  // zero between runs
-    w.touched.clear();
+    if (w.local_counts.size() != slots) w.local_counts.assign(slots, 0);  // zero between flushes
     const bool wide = c.kind == storage::PhysicalKind::kInt64;
     const bool plain = t.op == Term::Op::kNone;
     const uint64_t visible =
@@ -1012,15 +1013,21 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
                                                     table_end));
     w.rows[kScanned] += visible;
     w.rows[kNodePassed] += visible;
+    return true;
+  }
+
+  // Adds the rows RunCountSmall counted per slot, over all of the worker's runs (its morsels),
+  // to their groups. Called once the worker has run, before its groups are read.
+  void FlushCountSmall(Worker& w) const {
     for (uint32_t slot : w.touched) {
       Update(w, w.direct[slot] - 1, w.local_counts[slot]);
       w.local_counts[slot] = 0;
     }
-    return true;
+    w.touched.clear();
   }
 
-  // RunCountSmall: the first row of this run with key `slot` (at `item`): the slot is noted for
-  // the end of the run, and its group is made if no run made it yet.
+  // RunCountSmall: the first row with key `slot` (at `item`) since the worker's counts were
+  // last flushed: the slot is noted for FlushCountSmall, and its group is made if none was.
   [[gnu::noinline]] void FirstInSlot(Worker& w, uint64_t slot, uint64_t item) const {
     w.touched.push_back(static_cast<uint32_t>(slot));
     if (w.direct[slot] != 0) return;
@@ -1583,6 +1590,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       workers_.push_back(std::make_unique<Worker>());
       InitWorker(*workers_[0], &ctx);
       Run(*workers_[0], 0, total);
+      FlushCountSmall(*workers_[0]);
       memory_.Absorb(workers_[0]->memory);
       merged_ = &workers_[0]->groups;
       strings_ = &workers_[0]->strings;
@@ -1598,6 +1606,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         ctx.tasks->ParallelFor(
             total, ParallelPipeline::kMorselRows, ctx.parallelism,
             [&](unsigned w, uint64_t begin, uint64_t end) { Run(*workers_[w], begin, end); });
+        for (auto& w : workers_) FlushCountSmall(*w);
       } catch (...) {
         for (auto& w : workers_) memory_.Absorb(w->memory);
         throw;
