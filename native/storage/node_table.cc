@@ -394,6 +394,7 @@ Status NodeTable::DropColumn(size_t column) {
 
 void NodeTable::WithdrawBlocks(uint64_t first, uint64_t end) {
   if (first >= end) return;
+  high_water_rows_ = std::max(high_water_rows_, end);
   const uint64_t last = (end - 1) >> kVisibleBlockShift;
   while (block_visible_from_.size() <= last) {
     block_visible_from_.push_back(kBlockNotClean);
@@ -416,10 +417,14 @@ void NodeTable::TallyRow(uint64_t offset, int sign) {
 
 void NodeTable::PublishBlocks(uint64_t first, uint64_t end) {
   if (first >= end) return;
+  const uint64_t rows = NumRows();
   for (uint64_t b = first >> kVisibleBlockShift, last = (end - 1) >> kVisibleBlockShift; b <= last;
        ++b) {
     const BlockTally& t = block_tally_[b];
-    block_visible_from_.Set(b, t.unclean == 0 ? t.newest : kBlockNotClean);
+    // Dropped rows in [rows, high_water_rows_) that fall in this block.
+    const bool dropped = rows < high_water_rows_ && rows < ((b + 1) << kVisibleBlockShift) &&
+                         high_water_rows_ > (b << kVisibleBlockShift);
+    block_visible_from_.Set(b, t.unclean == 0 && !dropped ? t.newest : kBlockNotClean);
   }
 }
 
@@ -443,6 +448,7 @@ void NodeTable::RecountBlocks() {
   const uint64_t rows = NumRows();
   block_visible_from_.clear();
   block_tally_.clear();
+  high_water_rows_ = 0;
   WithdrawBlocks(0, rows);
   // The stored words: a clean row's delete word is 0 (kNotDeleted XOR its bias), and its
   // create stamp is its create word.

@@ -249,11 +249,13 @@ class NodeTable {
   static bool Unclean(uint64_t created, uint64_t deleted) {
     return created >= kUncommittedBase || deleted != kNotDeleted;
   }
-  // Makes the blocks of rows [first, end) exist and read as unclean.
+  // Makes the blocks of rows [first, end) exist and read as unclean (`end` may be past
+  // NumRows(): rows about to be appended).
   void WithdrawBlocks(uint64_t first, uint64_t end);
   // Adds (sign 1) or takes away (-1) row `offset` in its block's tally, by its stamps now.
   void TallyRow(uint64_t offset, int sign);
-  // Publishes the blocks of rows [first, end) from their tallies.
+  // Publishes the blocks of rows [first, end) from their tallies (unclean while they hold
+  // offsets at or past NumRows() that rows once had: see high_water_rows_).
   void PublishBlocks(uint64_t first, uint64_t end);
   // Tallies the rows [first, end), just appended, all stamped `created` / `deleted`, and
   // publishes their blocks. REQUIRES: WithdrawBlocks(first, end) before the append.
@@ -290,6 +292,11 @@ class NodeTable {
     uint64_t newest = 0;
   };
   std::vector<BlockTally> block_tally_;
+  // The most rows the stamps ever held (writer side). A reader that loaded NumRows() before
+  // an undone insert dropped the newest rows (UndoInsert, a failed Insert) may still read them,
+  // as rows that its snapshot must not see: a block holding such offsets stays unclean until
+  // appends fill them again.
+  uint64_t high_water_rows_ = 0;
   uint64_t loaded_max_stamp_ = 0;
   std::atomic<uint64_t> key_erase_stamp_{0};
   uint64_t key_erase_committed_ = 0;  // writer side: the newest committed delete's stamp
