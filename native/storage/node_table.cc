@@ -109,7 +109,7 @@ Result<uint64_t> NodeTable::Insert(const std::vector<Value>& values, uint64_t ts
     next_serial_ = serial_before;
     return dup;
   }
-  TallyRow(row, 1);
+  TallyStamps(row, ts, kNotDeleted, 1);
   PublishBlocks(row, row + 1);
   return row;
 }
@@ -396,19 +396,28 @@ void NodeTable::WithdrawBlocks(uint64_t first, uint64_t end) {
   if (first >= end) return;
   high_water_rows_ = std::max(high_water_rows_, end);
   const uint64_t last = (end - 1) >> kVisibleBlockShift;
-  while (block_visible_from_.size() <= last) {
-    block_visible_from_.push_back(kBlockNotClean);
-    block_tally_.emplace_back();
+  if (last >= block_tally_.size()) [[unlikely]] {
+    while (block_tally_.size() <= last) {
+      block_visible_from_.push_back(kBlockNotClean);
+      block_tally_.emplace_back();
+    }
   }
   for (uint64_t b = first >> kVisibleBlockShift; b <= last; ++b) {
-    block_visible_from_.Set(b, kBlockNotClean);
+    BlockTally& t = block_tally_[b];
+    if (t.published != kBlockNotClean) {
+      block_visible_from_.Set(b, kBlockNotClean);
+      t.published = kBlockNotClean;
+    }
   }
 }
 
 void NodeTable::TallyRow(uint64_t offset, int sign) {
+  TallyStamps(offset, create_ts_[offset], delete_ts_[offset], sign);
+}
+
+void NodeTable::TallyStamps(uint64_t offset, uint64_t created, uint64_t deleted, int sign) {
   BlockTally& t = block_tally_[offset >> kVisibleBlockShift];
-  const uint64_t created = create_ts_[offset];
-  if (Unclean(created, delete_ts_[offset])) {
+  if (Unclean(created, deleted)) {
     t.unclean = sign > 0 ? t.unclean + 1 : t.unclean - 1;
   } else if (sign > 0) {
     t.newest = std::max(t.newest, created);
@@ -420,11 +429,15 @@ void NodeTable::PublishBlocks(uint64_t first, uint64_t end) {
   const uint64_t rows = NumRows();
   for (uint64_t b = first >> kVisibleBlockShift, last = (end - 1) >> kVisibleBlockShift; b <= last;
        ++b) {
-    const BlockTally& t = block_tally_[b];
+    BlockTally& t = block_tally_[b];
     // Dropped rows in [rows, high_water_rows_) that fall in this block.
     const bool dropped = rows < high_water_rows_ && rows < ((b + 1) << kVisibleBlockShift) &&
                          high_water_rows_ > (b << kVisibleBlockShift);
-    block_visible_from_.Set(b, t.unclean == 0 && !dropped ? t.newest : kBlockNotClean);
+    const uint64_t value = t.unclean == 0 && !dropped ? t.newest : kBlockNotClean;
+    if (value != t.published) {
+      block_visible_from_.Set(b, value);
+      t.published = value;
+    }
   }
 }
 

@@ -254,6 +254,8 @@ class NodeTable {
   void WithdrawBlocks(uint64_t first, uint64_t end);
   // Adds (sign 1) or takes away (-1) row `offset` in its block's tally, by its stamps now.
   void TallyRow(uint64_t offset, int sign);
+  // The same for a row stamped `created` / `deleted`.
+  void TallyStamps(uint64_t offset, uint64_t created, uint64_t deleted, int sign);
   // Publishes the blocks of rows [first, end) from their tallies (unclean while they hold
   // offsets at or past NumRows() that rows once had: see high_water_rows_).
   void PublishBlocks(uint64_t first, uint64_t end);
@@ -290,6 +292,7 @@ class NodeTable {
   struct BlockTally {
     uint64_t unclean = 0;
     uint64_t newest = 0;
+    uint64_t published = kBlockNotClean;  // what block_visible_from_ holds
   };
   std::vector<BlockTally> block_tally_;
   // The most rows the stamps ever held (writer side). A reader that loaded NumRows() before
