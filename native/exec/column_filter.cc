@@ -384,12 +384,12 @@ uint64_t ColumnFilter::Skip(ExecContext& ctx, size_t table, uint64_t offset, uin
 void ColumnFilter::Mark(ExecContext& ctx, size_t table, uint64_t begin, uint64_t end,
                         uint64_t* words) {
   std::fill(words + begin / 64, words + (end + 63) / 64, 0);
-  const storage::NodeTable& t = *table_ptrs_[table];
+  NodeRowVisibility visible(*store_, *table_ptrs_[table], end);
   for (uint64_t row = begin; row < end; ++row) {
     row = Skip(ctx, table, row, end);
     if (row >= end) break;
     ctx.ChargeWork();
-    if (store_->NodeRowVisible(t, row) && Passes(ctx, table, row)) {
+    if (visible(row) && Passes(ctx, table, row)) {
       words[row / 64] |= uint64_t{1} << (row % 64);
     }
   }

@@ -57,6 +57,7 @@ class NodeScanOp final : public GraphOperator, public FilterableScan {
     GraphOperator::Open(ctx);
     limits_.clear();
     have_row_ = false;
+    visible_.reset();
     if (filter_) filter_->Open(ctx, *store_);
   }
 
@@ -76,6 +77,10 @@ class NodeScanOp final : public GraphOperator, public FilterableScan {
       while (table_index_ < tables_.size()) {
         storage::NodeTable& table = store_->node_table(tables_[table_index_]);
         uint64_t limit = limits_[table_index_];
+        if (!visible_ || visible_table_ != table_index_) {
+          visible_.emplace(*store_, table, limit);
+          visible_table_ = table_index_;
+        }
         while (offset_ < limit) {
           if (filter_) {  // past the rows its column tests reject
             offset_ = filter_->Skip(ctx, table_index_, offset_, limit);
@@ -83,7 +88,7 @@ class NodeScanOp final : public GraphOperator, public FilterableScan {
           }
           ctx.ChargeWork();
           uint64_t offset = offset_++;
-          if (!store_->NodeRowVisible(table, offset)) continue;
+          if (!(*visible_)(offset)) continue;
           if (filter_ && !filter_->Passes(ctx, table_index_, offset)) continue;
           ctx.frame[slot_] = Value::Id({tables_[table_index_], offset});
           return true;
@@ -103,6 +108,9 @@ class NodeScanOp final : public GraphOperator, public FilterableScan {
   bool have_row_ = false;
   size_t table_index_ = 0;
   uint64_t offset_ = 0;
+  // The rows' visibility in table tables_[visible_table_], a block at a time.
+  std::optional<NodeRowVisibility> visible_;
+  size_t visible_table_ = 0;
 };
 
 // For each input row, the node whose primary key equals the key expression (the planner seeks

@@ -18,6 +18,7 @@
 // the statement (docs/concurrency.md).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -148,6 +149,14 @@ class GraphStore final : public GraphAccess {
   bool NodeVisible(InternalId id);
   bool NodeRowVisible(const storage::NodeTable& table, uint64_t offset) const {
     return snapshot_.RowVisible(table.create_ts(offset), table.delete_ts(offset));
+  }
+  // Whether every row of [begin, end) is visible to this statement without reading the rows'
+  // stamps (storage::NodeTable::RowsVisibleTo: the visibility blocks covering the range are
+  // clean for the snapshot). False says nothing: check the rows with NodeRowVisible. The
+  // statement's own uncommitted rows keep their blocks unclean. REQUIRES: end <= a NumRows()
+  // the caller loaded.
+  bool NodeRowsVisible(const storage::NodeTable& table, uint64_t begin, uint64_t end) const {
+    return table.RowsVisibleTo(begin, end, snapshot_.read_ts);
   }
   bool RelVisible(catalog::TableId pair_id, uint64_t rel) {
     const storage::RelTable& table = rel_table(pair_id);
@@ -293,6 +302,42 @@ class GraphStore final : public GraphAccess {
   std::mutex derived_mu_;
   // Per key: the undo log's size when it was made, and the object.
   std::unordered_map<const void*, std::pair<size_t, std::shared_ptr<void>>> derived_;
+};
+
+// NodeRowVisible for the rows of one table that a scan meets in increasing order (any order
+// is correct, only slower): a visibility block at a time, whose rows cost no stamp read while
+// the block is clean for the statement's snapshot (GraphStore::NodeRowsVisible).
+class NodeRowVisibility {
+ public:
+  // `limit`: a NumRows() of `table` the scan loaded (it reads no row at or past it).
+  NodeRowVisibility(const GraphStore& store, const storage::NodeTable& table, uint64_t limit)
+      : store_(&store), table_(&table), limit_(limit) {}
+  bool operator()(uint64_t offset) {
+    if (offset - begin_ >= size_) [[unlikely]]
+      Enter(offset);
+    return clean_ || store_->NodeRowVisible(*table_, offset);
+  }
+  // Whether every row of the block of `offset` (up to the limit) is visible; the block's end.
+  bool Clean(uint64_t offset, uint64_t* block_end) {
+    if (offset - begin_ >= size_) Enter(offset);
+    *block_end = begin_ + size_;
+    return clean_;
+  }
+
+ private:
+  void Enter(uint64_t offset) {
+    begin_ = offset & ~(storage::NodeTable::kVisibleBlockRows - 1);
+    const uint64_t end = std::min(limit_, begin_ + storage::NodeTable::kVisibleBlockRows);
+    size_ = end > begin_ ? end - begin_ : 0;
+    clean_ = size_ > 0 && store_->NodeRowsVisible(*table_, begin_, end);
+  }
+
+  const GraphStore* store_;
+  const storage::NodeTable* table_;
+  uint64_t limit_;
+  uint64_t begin_ = 0;
+  uint64_t size_ = 0;  // the current block's rows below the limit (0: none yet)
+  bool clean_ = false;
 };
 
 }  // namespace graphdb::exec

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <unordered_set>
 
 #include "exec/column_filter.h"
@@ -185,7 +186,10 @@ class RangeScanOp final : public PhysicalOperator, public FilterableScan, public
         table_start_ += (*limits_)[table_index_++];
         table_ = nullptr;
       }
-      if (table_ == nullptr) table_ = &store_->node_table(tables_[table_index_]);
+      if (table_ == nullptr) {
+        table_ = &store_->node_table(tables_[table_index_]);
+        visible_.emplace(*store_, *table_, (*limits_)[table_index_]);
+      }
       const uint64_t table_end = std::min(end_, table_start_ + (*limits_)[table_index_]);
       while (position_ < table_end) {
         if (filter_) {  // past the rows its column tests reject
@@ -195,7 +199,7 @@ class RangeScanOp final : public PhysicalOperator, public FilterableScan, public
         }
         ctx.ChargeWork();
         const uint64_t offset = position_++ - table_start_;
-        if (!store_->NodeRowVisible(*table_, offset)) continue;
+        if (!(*visible_)(offset)) continue;
         if (filter_ && !filter_->Passes(ctx, table_index_, offset)) continue;
         ctx.frame[slot_] = Value::Id({tables_[table_index_], offset});
         return true;
@@ -214,6 +218,7 @@ class RangeScanOp final : public PhysicalOperator, public FilterableScan, public
   size_t table_index_ = 0;
   uint64_t table_start_ = 0;
   storage::NodeTable* table_ = nullptr;
+  std::optional<NodeRowVisibility> visible_;  // table_'s rows, a block at a time
   std::unique_ptr<ColumnFilter> filter_;
 };
 

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -273,8 +274,10 @@ struct Worker {
   // kDirectAfter rows have looked for their group.
   std::vector<uint32_t> direct;
   uint64_t lookups = 0;
-  std::vector<uint64_t> local_counts;  // RunCountSmall: rows per direct slot (else 0)
-  std::vector<uint32_t> touched;       // RunCountSmall: the slots counted in this run
+  // RunCountSmall: rows per direct slot (else 0), and the slots counted, since the last
+  // FlushCountSmall (the worker's runs, all its morsels, add up here).
+  std::vector<uint64_t> local_counts;
+  std::vector<uint32_t> touched;
   char inline_bytes[storage::Column::kInlineStringBytes];
   // The node filters read from their columns (exec/column_filter.h), when one is a column test,
   // and the index of the scanned table among the scan's.
@@ -286,6 +289,8 @@ struct Worker {
   bool count_targets = true;
   std::vector<uint64_t> reached;  // a block's reached nodes (ScanAggregateOp::CountTargetBlocks)
   size_t reached_charged = 0;     // the capacity of `reached` memory counts
+  // The scanned table's rows' visibility, a block at a time (set by Run per table).
+  std::optional<NodeRowVisibility> visible;
 };
 
 // Whether the aggregation `breaker` of `shape` makes at most one group per scanned node: a key
@@ -978,6 +983,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       const storage::NodeTable& table = store_->node_table(table_id);
       SetTable(w, Role::kScan, table_id, ctx);
       w.scan_table = table_index;
+      w.visible.emplace(*store_, table, limits_[table_index]);
       const uint64_t table_end = std::min(end, table_start + limits_[table_index]);
       if (e != nullptr) FindSides(w, table_id);
       if (e != nullptr && !shape_.counted && w.sides.size() == 1) {
@@ -1053,42 +1059,109 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       w.direct.assign(slots, 0);
       if (ctx.CountsMemory()) w.memory.Add(ctx, slots * sizeof(uint32_t));
     }
-    if (w.local_counts.size() != slots) w.local_counts.assign(slots, 0);  // zero between runs
-    w.touched.clear();
+    if (w.local_counts.size() != slots) w.local_counts.assign(slots, 0);  // zero between flushes
     const bool wide = c.kind == storage::PhysicalKind::kInt64;
-    const storage::Column& column = *c.column;
-    uint64_t visible = 0;
-    for (; item < table_end; ++item) {
-      const uint64_t offset = item - table_start;
-      if (!store_->NodeRowVisible(table, offset)) continue;
-      ++visible;
-      if (!column.IsNull(offset)) {
-        const int64_t v =
-            ApplyOp(t, wide ? column.GetFixed<int64_t>(offset) : column.GetFixed<int32_t>(offset));
-        const auto slot = static_cast<uint64_t>(v);
-        if (slot < slots) {
-          if (w.direct[slot] == 0) {
-            w.key[0] = slot;
-            w.key_nulls = 0;
-            w.key_types[0] = static_cast<uint8_t>(t.op == Term::Op::kNone ? t.type : Id::kInt64);
-            w.direct[slot] = static_cast<uint32_t>(FindGroup(w, item, 0) + 1);
-          }
-          if (w.local_counts[slot]++ == 0) w.touched.push_back(static_cast<uint32_t>(slot));
-          continue;
-        }
-      }
-      SetNode(w, {table_id, offset});
-      ReadNode(w);
-      Accumulate(w, 1, item, 0);
-    }
-    ctx.ChargeWork(table_end - table_start);
+    const bool plain = t.op == Term::Op::kNone;
+    const uint64_t visible =
+        wide
+            ? (plain
+                   ? CountSmallRows<int64_t, true>(w, table, table_id, table_start, item, table_end)
+                   : CountSmallRows<int64_t, false>(w, table, table_id, table_start, item,
+                                                    table_end))
+            : (plain
+                   ? CountSmallRows<int32_t, true>(w, table, table_id, table_start, item, table_end)
+                   : CountSmallRows<int32_t, false>(w, table, table_id, table_start, item,
+                                                    table_end));
     w.rows[kScanned] += visible;
     w.rows[kNodePassed] += visible;
+    return true;
+  }
+
+  // Adds the rows RunCountSmall counted per slot, over all of the worker's runs (its morsels),
+  // to their groups. Called once the worker has run, before its groups are read.
+  void FlushCountSmall(Worker& w) const {
     for (uint32_t slot : w.touched) {
       Update(w, w.direct[slot] - 1, w.local_counts[slot]);
       w.local_counts[slot] = 0;
     }
-    return true;
+    w.touched.clear();
+  }
+
+  // RunCountSmall: the first row with key `slot` (at `item`) since the worker's counts were
+  // last flushed: the slot is noted for FlushCountSmall, and its group is made if none was.
+  [[gnu::noinline]] void FirstInSlot(Worker& w, uint64_t slot, uint64_t item) const {
+    w.touched.push_back(static_cast<uint32_t>(slot));
+    if (w.direct[slot] != 0) return;
+    const Term& t = keys_[0];
+    w.key[0] = slot;
+    w.key_nulls = 0;
+    w.key_types[0] = static_cast<uint8_t>(t.op == Term::Op::kNone ? t.type : Id::kInt64);
+    w.direct[slot] = static_cast<uint32_t>(FindGroup(w, item, 0) + 1);
+  }
+
+  // RunCountSmall's loop over items [item, table_end), typed by the column's cells (T) and by
+  // whether the key is the cell itself (kPlain) or the cell divided (modulo) by a constant. A
+  // visibility block clean for the snapshot is counted without its rows' stamps; the null
+  // bitmap is read a word (64 rows) at a time and the cells from the column's array, loaded
+  // once per run (a row appended or a cell set after that is one this scan does not see: the
+  // caller checked that no overwritten cell keeps an old value). Returns the visible rows.
+  template <typename T, bool kPlain>
+  uint64_t CountSmallRows(Worker& w, const storage::NodeTable& table, TableId table_id,
+                          uint64_t table_start, uint64_t item, uint64_t table_end) const {
+    const Term& t = keys_[0];
+    const storage::Column& column = *w.cursors[t.cursor].column;
+    const uint64_t* validity = column.validity();
+    const T* cells = column.Data<T>();
+    const uint64_t slots = uint64_t{1} << direct_bits_;
+    uint64_t* counts = w.local_counts.data();
+    uint64_t visible = 0;
+    uint64_t offset = item - table_start;
+    const uint64_t end = table_end - table_start;
+    // Counts row `row` (valid, visible) in its slot; false for a value past the slots.
+    auto count = [&](uint64_t row) __attribute__((always_inline)) {
+      const T cell = __atomic_load_n(cells + row, __ATOMIC_RELAXED);
+      const auto slot = static_cast<uint64_t>(kPlain ? int64_t{cell} : ApplyOp(t, cell));
+      if (slot >= slots) [[unlikely]]
+        return false;
+      if (counts[slot]++ == 0) [[unlikely]]
+        FirstInSlot(w, slot, table_start + row);
+      return true;
+    };
+    // A row whose key is NULL or past the slots: grouped the usual way.
+    auto other = [&](uint64_t row) {
+      SetNode(w, {table_id, row});
+      ReadNode(w);
+      Accumulate(w, 1, table_start + row, 0);
+    };
+    while (offset < end) {
+      uint64_t block_end;
+      const bool clean = w.visible->Clean(offset, &block_end);
+      block_end = std::min(block_end, end);
+      w.ctx->ChargeWork(block_end - offset);
+      if (clean) {
+        visible += block_end - offset;
+        while (offset < block_end) {
+          const uint64_t word_end = std::min(block_end, (offset | 63) + 1);
+          const uint64_t bits = __atomic_load_n(validity + (offset >> 6), __ATOMIC_RELAXED);
+          if (bits == ~0ULL) {
+            for (; offset < word_end; ++offset) {
+              if (!count(offset)) other(offset);
+            }
+          } else {
+            for (; offset < word_end; ++offset) {
+              if (!((bits >> (offset & 63)) & 1) || !count(offset)) other(offset);
+            }
+          }
+        }
+      } else {
+        for (; offset < block_end; ++offset) {
+          if (!store_->NodeRowVisible(table, offset)) continue;
+          ++visible;
+          if (column.IsNull(offset) || !count(offset)) other(offset);
+        }
+      }
+    }
+    return visible;
   }
 
   // One expansion side (rel-table pair and direction) at a time: the edges of a block of
@@ -1386,7 +1459,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // Whether scanned node `a` is visible and passes the node filters (it is then the row's).
   bool NodePasses(Worker& w, const storage::NodeTable& table, InternalId a) const {
     w.ctx->ChargeWork();
-    if (!store_->NodeRowVisible(table, a.offset)) return false;
+    if (!(*w.visible)(a.offset)) return false;
     ++w.rows[kScanned];
     SetNode(w, a);
     if (w.filter) {
@@ -1753,6 +1826,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       workers_.push_back(std::make_unique<Worker>());
       InitWorker(*workers_[0], &ctx);
       Run(*workers_[0], 0, total);
+      FlushCountSmall(*workers_[0]);
       CountTargets(ctx);
       memory_.Absorb(workers_[0]->memory);
       merged_ = &workers_[0]->groups;
@@ -1769,6 +1843,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         ctx.tasks->ParallelFor(
             total, ParallelPipeline::kMorselRows, ctx.parallelism,
             [&](unsigned w, uint64_t begin, uint64_t end) { Run(*workers_[w], begin, end); });
+        for (auto& w : workers_) FlushCountSmall(*w);
         CountTargets(ctx);
       } catch (...) {
         for (auto& w : workers_) memory_.Absorb(w->memory);

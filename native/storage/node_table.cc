@@ -97,16 +97,20 @@ Result<uint64_t> NodeTable::Insert(const std::vector<Value>& values, uint64_t ts
   }
   // The stamps publish the row to scans (NumRows); readers see the writer's stamp and skip
   // it. Only then the key goes into the index, so an index hit is always below NumRows().
+  WithdrawBlocks(row, row + 1);
   delete_ts_.push_back(kNotDeleted);
   create_ts_.push_back(ts);
   if (!index_.Insert(row)) {
     Status dup = KeyTaken(row, ts, "Runtime exception: ");
     create_ts_.pop_back();
     delete_ts_.pop_back();
+    PublishBlocks(row, row + 1);
     TruncateColumns(row);
     next_serial_ = serial_before;
     return dup;
   }
+  TallyStamps(row, ts, kNotDeleted, 1);
+  PublishBlocks(row, row + 1);
   return row;
 }
 
@@ -130,7 +134,7 @@ Status NodeTable::Delete(uint64_t offset, uint64_t ts) {
                   "row " + std::to_string(offset) + " of table " + name_ + " is already deleted");
   }
   file_changes_.Touch(offset);
-  delete_ts_.Set(offset, ts);
+  Restamp(offset, [&] { delete_ts_.Set(offset, ts); });
   num_deleted_.fetch_add(1, std::memory_order_relaxed);
   // Before the key leaves the index: a reader that misses the key then knows to look at the
   // rows if it does not see this delete.
@@ -148,7 +152,7 @@ Status NodeTable::UndoDelete(uint64_t offset) {
   }
   if (!index_.Insert(offset)) return DuplicateKey(offset, "Runtime exception: ");
   file_changes_.Touch(offset);
-  delete_ts_.Set(offset, kNotDeleted);
+  Restamp(offset, [&] { delete_ts_.Set(offset, kNotDeleted); });
   num_deleted_.fetch_sub(1, std::memory_order_relaxed);
   return Status::OK();
 }
@@ -168,7 +172,7 @@ void NodeTable::SetDeleteTs(uint64_t offset, uint64_t ts) {
   changed_.Mark();
   file_changes_.Touch(offset);
   bool was = IsDeleted(offset);
-  delete_ts_.Set(offset, ts);
+  Restamp(offset, [&] { delete_ts_.Set(offset, ts); });
   bool is = IsDeleted(offset);
   if (was && !is) num_deleted_.fetch_sub(1, std::memory_order_relaxed);
   if (!was && is) num_deleted_.fetch_add(1, std::memory_order_relaxed);
@@ -189,15 +193,20 @@ void NodeTable::UndoInsert(uint64_t offset) {
   if (offset + 1 == NumRows()) {
     // Readers that loaded the larger NumRows() may still look at this row: the memory stays,
     // and the stamps they read are this writer's, which they do not see.
+    WithdrawBlocks(offset, offset + 1);
+    TallyRow(offset, -1);
     create_ts_.pop_back();
     delete_ts_.pop_back();
+    PublishBlocks(offset, offset + 1);
     TruncateColumns(offset);
     return;
   }
   // Another writer appended after it: the row keeps its offset as a placeholder. Its stamps
   // change from this writer's (invisible) to a create stamp no snapshot sees.
-  create_ts_.Set(offset, kNotDeleted);
-  delete_ts_.Set(offset, 0);
+  Restamp(offset, [&] {
+    create_ts_.Set(offset, kNotDeleted);
+    delete_ts_.Set(offset, 0);
+  });
   num_deleted_.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -205,8 +214,11 @@ void NodeTable::AppendPlaceholders(uint64_t count) {
   changed_.Mark();
   std::lock_guard<std::mutex> lock(write_mu_);
   for (auto& column : columns_) column->AppendNulls(count);
+  const uint64_t first = NumRows();
+  WithdrawBlocks(first, first + count);
   delete_ts_.resize(delete_ts_.size() + count, 0);
   create_ts_.resize(create_ts_.size() + count, kNotDeleted);
+  TallyAppended(first, first + count, kNotDeleted, 0);
   num_deleted_.fetch_add(count, std::memory_order_relaxed);
 }
 
@@ -237,8 +249,10 @@ Status NodeTable::FillPlaceholder(uint64_t offset, const std::vector<Value>& val
       next_serial_[i] = std::max(next_serial_[i], columns_[i]->GetInt64(offset) + 1);
     }
   }
-  create_ts_.Set(offset, ts);
-  delete_ts_.Set(offset, kNotDeleted);
+  Restamp(offset, [&] {
+    create_ts_.Set(offset, ts);
+    delete_ts_.Set(offset, kNotDeleted);
+  });
   num_deleted_.fetch_sub(1, std::memory_order_relaxed);
   return Status::OK();
 }
@@ -332,8 +346,10 @@ Status NodeTable::BulkAppend(std::vector<Column> columns, uint64_t ts) {
       return dup;
     }
   }
+  WithdrawBlocks(base, base + n);
   create_ts_.resize(base + n, ts);
   delete_ts_.resize(base + n, kNotDeleted);
+  TallyAppended(base, base + n, ts, kNotDeleted);
   return Status::OK();
 }
 
@@ -376,8 +392,96 @@ Status NodeTable::DropColumn(size_t column) {
   return Status::OK();
 }
 
+void NodeTable::WithdrawBlocks(uint64_t first, uint64_t end) {
+  if (first >= end) return;
+  high_water_rows_ = std::max(high_water_rows_, end);
+  const uint64_t last = (end - 1) >> kVisibleBlockShift;
+  if (last >= block_tally_.size()) [[unlikely]] {
+    while (block_tally_.size() <= last) {
+      block_visible_from_.push_back(kBlockNotClean);
+      block_tally_.emplace_back();
+    }
+  }
+  for (uint64_t b = first >> kVisibleBlockShift; b <= last; ++b) {
+    BlockTally& t = block_tally_[b];
+    if (t.published != kBlockNotClean) {
+      block_visible_from_.Set(b, kBlockNotClean);
+      t.published = kBlockNotClean;
+    }
+  }
+}
+
+void NodeTable::TallyRow(uint64_t offset, int sign) {
+  TallyStamps(offset, create_ts_[offset], delete_ts_[offset], sign);
+}
+
+void NodeTable::TallyStamps(uint64_t offset, uint64_t created, uint64_t deleted, int sign) {
+  BlockTally& t = block_tally_[offset >> kVisibleBlockShift];
+  if (Unclean(created, deleted)) {
+    t.unclean = sign > 0 ? t.unclean + 1 : t.unclean - 1;
+  } else if (sign > 0) {
+    t.newest = std::max(t.newest, created);
+  }
+}
+
+void NodeTable::PublishBlocks(uint64_t first, uint64_t end) {
+  if (first >= end) return;
+  const uint64_t rows = NumRows();
+  for (uint64_t b = first >> kVisibleBlockShift, last = (end - 1) >> kVisibleBlockShift; b <= last;
+       ++b) {
+    BlockTally& t = block_tally_[b];
+    // Dropped rows in [rows, high_water_rows_) that fall in this block.
+    const bool dropped = rows < high_water_rows_ && rows < ((b + 1) << kVisibleBlockShift) &&
+                         high_water_rows_ > (b << kVisibleBlockShift);
+    const uint64_t value = t.unclean == 0 && !dropped ? t.newest : kBlockNotClean;
+    if (value != t.published) {
+      block_visible_from_.Set(b, value);
+      t.published = value;
+    }
+  }
+}
+
+void NodeTable::TallyAppended(uint64_t first, uint64_t end, uint64_t created, uint64_t deleted) {
+  const bool unclean = Unclean(created, deleted);
+  for (uint64_t row = first; row < end;) {
+    const uint64_t b = row >> kVisibleBlockShift;
+    const uint64_t stop = std::min(end, (b + 1) << kVisibleBlockShift);
+    BlockTally& t = block_tally_[b];
+    if (unclean) {
+      t.unclean += stop - row;
+    } else {
+      t.newest = std::max(t.newest, created);
+    }
+    row = stop;
+  }
+  PublishBlocks(first, end);
+}
+
+void NodeTable::RecountBlocks() {
+  const uint64_t rows = NumRows();
+  block_visible_from_.clear();
+  block_tally_.clear();
+  high_water_rows_ = 0;
+  WithdrawBlocks(0, rows);
+  // The stored words: a clean row's delete word is 0 (kNotDeleted XOR its bias), and its
+  // create stamp is its create word.
+  const uint64_t* created = create_ts_.words();
+  const uint64_t* deleted = delete_ts_.words();
+  for (uint64_t row = 0; row < rows; ++row) {
+    BlockTally& t = block_tally_[row >> kVisibleBlockShift];
+    const uint64_t c = created[row] ^ create_ts_.bias();
+    if (Unclean(c, deleted[row] ^ delete_ts_.bias())) {
+      ++t.unclean;
+    } else {
+      t.newest = std::max(t.newest, c);
+    }
+  }
+  PublishBlocks(0, rows);
+}
+
 size_t NodeTable::MemoryUsage() const {
-  size_t total = index_.MemoryUsage() + create_ts_.MemoryUsage() + delete_ts_.MemoryUsage();
+  size_t total = index_.MemoryUsage() + create_ts_.MemoryUsage() + delete_ts_.MemoryUsage() +
+                 block_visible_from_.MemoryUsage() + block_tally_.capacity() * sizeof(BlockTally);
   for (const auto& c : columns_) total += c->MemoryUsage();
   return total;
 }
@@ -386,6 +490,7 @@ void NodeTable::FreeRetired() {
   for (auto& c : columns_) c->FreeRetired();
   create_ts_.FreeRetired();
   delete_ts_.FreeRetired();
+  block_visible_from_.FreeRetired();
   index_.FreeRetired();
 }
 
@@ -465,6 +570,7 @@ Result<std::unique_ptr<NodeTable>> NodeTable::Deserialize(catalog::BinaryReader&
   }
   table->loaded_max_stamp_ = NewestCommittedStamp(table->create_ts_, table->delete_ts_);
   if (!table->index_.Rebuild(rows, live)) return corrupt("duplicate primary key");
+  table->RecountBlocks();
   return table;
 }
 
@@ -501,9 +607,18 @@ Result<std::unique_ptr<NodeTable>> NodeTable::DeserializeMapped(
   if (!read.ok()) return read.status();
   auto [table, rows] = std::move(*read);
   const uint64_t capacity = MappedCapacity(rows);
+  std::optional<uint64_t> uniform[2];
+  int k = 0;
   for (StampVector* stamps : {&table->create_ts_, &table->delete_ts_}) {
-    Status s = ReadMappedStamps(in, sections, rows, capacity, stamps);
+    Status s = ReadMappedStamps(in, sections, rows, capacity, stamps, &uniform[k++]);
     if (!s.ok()) return corrupt(s.message());
+  }
+  // Uniform stamps (a bulk load's) give the blocks without reading the rows' stamps.
+  if (uniform[0] && uniform[1]) {
+    table->WithdrawBlocks(0, rows);
+    table->TallyAppended(0, rows, *uniform[0], *uniform[1]);
+  } else {
+    table->RecountBlocks();
   }
   Status s = table->index_.LoadMapped(in, sections);
   if (!s.ok()) return corrupt(s.message());

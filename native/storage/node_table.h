@@ -144,10 +144,40 @@ class NodeTable {
     changed_.Mark();
     file_changes_.Touch(offset);
     std::lock_guard<std::mutex> lock(write_mu_);
-    create_ts_.Set(offset, ts);
+    Restamp(offset, [&] { create_ts_.Set(offset, ts); });
   }
   // Sets delete_ts without touching the index (for a transaction layer that manages keys).
   void SetDeleteTs(uint64_t offset, uint64_t ts);
+
+  // ---- Visibility blocks ----
+  // Rows come in blocks of kVisibleBlockRows. Each block publishes the smallest read timestamp
+  // from which every row it holds is visible: the newest create stamp among them while none is
+  // deleted (or a placeholder) and none carries an uncommitted stamp, else kBlockNotClean. A
+  // scan whose snapshot reads at or after that timestamp takes the block's rows without
+  // reading their stamps (GraphStore::NodeRowsVisible). Writers withdraw a block (publish
+  // kBlockNotClean) before they change a stamp in it or append to it, and publish it again
+  // after: a reader that loaded a clean value reads rows that were all visible then, and a
+  // change after that is a write its snapshot does not see (a commit's timestamp is above
+  // every read timestamp in use). A deleted row keeps its block unclean for good.
+  static constexpr unsigned kVisibleBlockShift = 11;
+  static constexpr uint64_t kVisibleBlockRows = uint64_t{1} << kVisibleBlockShift;
+  static constexpr uint64_t kBlockNotClean = ~0ULL;
+  // Whether every row of [begin, end) is visible to a snapshot reading at `read_ts` (its own
+  // uncommitted rows aside: they keep their block unclean). REQUIRES: end <= a NumRows() the
+  // caller loaded.
+  bool RowsVisibleTo(uint64_t begin, uint64_t end, uint64_t read_ts) const {
+    if (begin >= end) return true;
+    const uint64_t last = (end - 1) >> kVisibleBlockShift;
+    if (last >= block_visible_from_.size()) return false;
+    for (uint64_t b = begin >> kVisibleBlockShift; b <= last; ++b) {
+      if (block_visible_from_[b] > read_ts) return false;
+    }
+    return true;
+  }
+  // The published value of block `block` (kBlockNotClean past the last block).
+  uint64_t BlockVisibleFrom(uint64_t block) const {
+    return block < block_visible_from_.size() ? block_visible_from_[block] : kBlockNotClean;
+  }
   // The newest committed stamp (create or delete) of the rows a load read from a file; 0 for a
   // table that was not loaded. Opening takes the commit clock past it.
   uint64_t loaded_max_stamp() const { return loaded_max_stamp_; }
@@ -215,6 +245,34 @@ class NodeTable {
   // inserted and has not committed yet (stamped `kUncommittedBase + n`, not `ts`).
   Status KeyTaken(uint64_t offset, uint64_t ts, const char* prefix) const;
   void TruncateColumns(uint64_t rows);
+  // ---- Visibility blocks (writer side) ----
+  static bool Unclean(uint64_t created, uint64_t deleted) {
+    return created >= kUncommittedBase || deleted != kNotDeleted;
+  }
+  // Makes the blocks of rows [first, end) exist and read as unclean (`end` may be past
+  // NumRows(): rows about to be appended).
+  void WithdrawBlocks(uint64_t first, uint64_t end);
+  // Adds (sign 1) or takes away (-1) row `offset` in its block's tally, by its stamps now.
+  void TallyRow(uint64_t offset, int sign);
+  // The same for a row stamped `created` / `deleted`.
+  void TallyStamps(uint64_t offset, uint64_t created, uint64_t deleted, int sign);
+  // Publishes the blocks of rows [first, end) from their tallies (unclean while they hold
+  // offsets at or past NumRows() that rows once had: see high_water_rows_).
+  void PublishBlocks(uint64_t first, uint64_t end);
+  // Tallies the rows [first, end), just appended, all stamped `created` / `deleted`, and
+  // publishes their blocks. REQUIRES: WithdrawBlocks(first, end) before the append.
+  void TallyAppended(uint64_t first, uint64_t end, uint64_t created, uint64_t deleted);
+  // Recounts every block from the stamps (a table just loaded).
+  void RecountBlocks();
+  // Changes the stamps of row `offset` by change(), keeping its block's tally and value.
+  template <typename Change>
+  void Restamp(uint64_t offset, Change&& change) {
+    WithdrawBlocks(offset, offset + 1);
+    TallyRow(offset, -1);
+    change();
+    TallyRow(offset, 1);
+    PublishBlocks(offset, offset + 1);
+  }
 
   catalog::TableId table_id_;
   std::string name_;
@@ -227,6 +285,21 @@ class NodeTable {
   StampVector create_ts_{0};
   StampVector delete_ts_{kNotDeleted};
   std::atomic<uint64_t> num_deleted_{0};
+  // Per visibility block: what readers load (see RowsVisibleTo), and the writer's tally (rows
+  // that are deleted, placeholders or uncommitted; the newest create stamp of the others,
+  // never lowered, which only makes the block clean later than it could be).
+  SharedVector<uint64_t> block_visible_from_;
+  struct BlockTally {
+    uint64_t unclean = 0;
+    uint64_t newest = 0;
+    uint64_t published = kBlockNotClean;  // what block_visible_from_ holds
+  };
+  std::vector<BlockTally> block_tally_;
+  // The most rows the stamps ever held (writer side). A reader that loaded NumRows() before
+  // an undone insert dropped the newest rows (UndoInsert, a failed Insert) may still read them,
+  // as rows that its snapshot must not see: a block holding such offsets stays unclean until
+  // appends fill them again.
+  uint64_t high_water_rows_ = 0;
   uint64_t loaded_max_stamp_ = 0;
   std::atomic<uint64_t> key_erase_stamp_{0};
   uint64_t key_erase_committed_ = 0;  // writer side: the newest committed delete's stamp

@@ -228,5 +228,230 @@ TEST(NodeTableTest, SerializeRoundTrip) {
   EXPECT_EQ(bad.status().code(), ErrorCode::kCorruption);
 }
 
+// ---- Visibility blocks (NodeTable::RowsVisibleTo) ----
+
+constexpr uint64_t kBlock = NodeTable::kVisibleBlockRows;
+
+// What each block's published value should be, from the rows' stamps: the newest create stamp
+// when every row is committed and not deleted, else kBlockNotClean; kBlockNotClean too for a
+// block with offsets below `high_water` (the most rows the table had) that undone inserts
+// dropped.
+std::vector<uint64_t> ExpectedBlocks(const NodeTable& table, uint64_t high_water = 0) {
+  std::vector<uint64_t> blocks((table.NumRows() + kBlock - 1) / kBlock, 0);
+  for (uint64_t r = 0; r < table.NumRows(); ++r) {
+    uint64_t& b = blocks[r / kBlock];
+    const uint64_t created = table.create_ts(r);
+    if (created >= kUncommittedBase || table.delete_ts(r) != kNotDeleted) {
+      b = NodeTable::kBlockNotClean;
+    } else if (b != NodeTable::kBlockNotClean) {
+      b = std::max(b, created);
+    }
+  }
+  for (uint64_t r = table.NumRows(); r < high_water; ++r) {
+    if (r / kBlock < blocks.size()) blocks[r / kBlock] = NodeTable::kBlockNotClean;
+  }
+  return blocks;
+}
+
+std::vector<uint64_t> PublishedBlocks(const NodeTable& table) {
+  std::vector<uint64_t> blocks((table.NumRows() + kBlock - 1) / kBlock);
+  for (uint64_t b = 0; b < blocks.size(); ++b) blocks[b] = table.BlockVisibleFrom(b);
+  return blocks;
+}
+
+// `n` rows with keys from `first`, a NULL in every 5th value.
+std::vector<Column> Rows(int64_t first, uint64_t n) {
+  std::vector<Column> columns;
+  columns.emplace_back(LogicalType::Int64());
+  columns.emplace_back(LogicalType::Int64());
+  for (uint64_t i = 0; i < n; ++i) {
+    columns[0].AppendFixed<int64_t>(first + static_cast<int64_t>(i));
+    if (i % 5 == 0) {
+      columns[1].AppendNull();
+    } else {
+      columns[1].AppendFixed<int64_t>(static_cast<int64_t>(i % 70));
+    }
+  }
+  return columns;
+}
+
+std::vector<Value> Row(int64_t id) { return {Value::Int64(id), Value::Int64(id % 70)}; }
+
+TEST(NodeTableVisibilityTest, BulkLoadedRowsAreVisibleToEverySnapshot) {
+  NodeTable table(Schema({{"ID", "INT64"}, {"age", "INT64"}}, 0));
+  EXPECT_TRUE(table.RowsVisibleTo(0, 0, 0));
+  ASSERT_TRUE(table.BulkAppend(Rows(0, 3 * kBlock + 7)).ok());  // COPY: create_ts 0
+  EXPECT_EQ(PublishedBlocks(table), ExpectedBlocks(table));
+  EXPECT_TRUE(table.RowsVisibleTo(0, table.NumRows(), 0));
+  EXPECT_TRUE(table.RowsVisibleTo(5, kBlock + 9, 0));
+  EXPECT_FALSE(table.RowsVisibleTo(0, table.NumRows() + kBlock, 0));  // past the blocks
+  // A COPY appended at timestamp 9: the new rows' blocks only from 9 on.
+  ASSERT_TRUE(table.BulkAppend(Rows(1'000'000, 2 * kBlock), 9).ok());
+  EXPECT_EQ(PublishedBlocks(table), ExpectedBlocks(table));
+  EXPECT_TRUE(table.RowsVisibleTo(0, 3 * kBlock, 8));
+  EXPECT_FALSE(table.RowsVisibleTo(0, 3 * kBlock + 8, 8));  // the shared block has a new row
+  EXPECT_TRUE(table.RowsVisibleTo(0, table.NumRows(), 9));
+}
+
+TEST(NodeTableVisibilityTest, DeletesWithdrawTheirBlockUntilUndone) {
+  NodeTable table(Schema({{"ID", "INT64"}, {"age", "INT64"}}, 0));
+  ASSERT_TRUE(table.BulkAppend(Rows(0, 3 * kBlock)).ok());
+  const uint64_t row = kBlock + 17;
+  ASSERT_TRUE(table.Delete(row, kUncommittedBase + 1).ok());
+  EXPECT_EQ(PublishedBlocks(table), ExpectedBlocks(table));
+  EXPECT_TRUE(table.RowsVisibleTo(0, kBlock, kUncommittedBase - 1));
+  EXPECT_FALSE(table.RowsVisibleTo(kBlock, kBlock + 1, 5));  // whole block, not only the row
+  EXPECT_TRUE(table.RowsVisibleTo(2 * kBlock, 3 * kBlock, 0));
+  ASSERT_TRUE(table.UndoDelete(row).ok());  // rollback
+  EXPECT_EQ(PublishedBlocks(table), ExpectedBlocks(table));
+  EXPECT_TRUE(table.RowsVisibleTo(0, table.NumRows(), 0));
+  // A committed delete keeps the block unclean for every snapshot.
+  ASSERT_TRUE(table.Delete(row, kUncommittedBase + 2).ok());
+  table.SetDeleteTs(row, 4);
+  EXPECT_EQ(PublishedBlocks(table), ExpectedBlocks(table));
+  EXPECT_FALSE(table.RowsVisibleTo(kBlock, 2 * kBlock, 3));
+  EXPECT_FALSE(table.RowsVisibleTo(kBlock, 2 * kBlock, 100));
+  EXPECT_TRUE(table.RowsVisibleTo(2 * kBlock, 3 * kBlock, 100));
+}
+
+TEST(NodeTableVisibilityTest, UncommittedRowsKeepTheirBlockUncleanUntilCommitted) {
+  NodeTable table(Schema({{"ID", "INT64"}, {"age", "INT64"}}, 0));
+  ASSERT_TRUE(table.BulkAppend(Rows(0, kBlock + 10)).ok());
+  const uint64_t own = kUncommittedBase + 3;
+  auto row = table.Insert(Row(-1), own);
+  ASSERT_TRUE(row.ok());
+  EXPECT_EQ(PublishedBlocks(table), ExpectedBlocks(table));
+  EXPECT_TRUE(table.RowsVisibleTo(0, kBlock, 0));
+  // Not for any snapshot: its own writer reads it through the stamps, others skip it.
+  EXPECT_FALSE(table.RowsVisibleTo(kBlock, table.NumRows(), own));
+  EXPECT_FALSE(table.RowsVisibleTo(kBlock, table.NumRows(), kUncommittedBase - 1));
+  // Commit: the create stamp is raised to the commit timestamp.
+  table.SetCreateTs(*row, 12);
+  EXPECT_EQ(PublishedBlocks(table), ExpectedBlocks(table));
+  EXPECT_FALSE(table.RowsVisibleTo(kBlock, table.NumRows(), 11));
+  EXPECT_TRUE(table.RowsVisibleTo(kBlock, table.NumRows(), 12));
+  // A failed insert (duplicate key) drops its row: the block stays unclean for a reader that
+  // loaded the larger row count, until the offset is filled again.
+  EXPECT_FALSE(table.Insert(Row(5), own).ok());
+  EXPECT_EQ(PublishedBlocks(table), ExpectedBlocks(table, table.NumRows() + 1));
+  EXPECT_FALSE(table.RowsVisibleTo(kBlock, table.NumRows(), 12));
+  // A row stamped with its commit timestamp directly (an auto-committed insert) fills it.
+  ASSERT_TRUE(table.Insert(Row(-2), 20).ok());
+  EXPECT_EQ(PublishedBlocks(table), ExpectedBlocks(table));
+  EXPECT_FALSE(table.RowsVisibleTo(kBlock, table.NumRows(), 19));
+  EXPECT_TRUE(table.RowsVisibleTo(0, table.NumRows(), 20));
+}
+
+TEST(NodeTableVisibilityTest, UndoneInsertsAndPlaceholders) {
+  NodeTable table(Schema({{"ID", "INT64"}, {"age", "INT64"}}, 0));
+  ASSERT_TRUE(table.BulkAppend(Rows(0, kBlock - 2)).ok());
+  auto a = table.Insert(Row(-1), kUncommittedBase + 1);
+  auto b = table.Insert(Row(-2), kUncommittedBase + 2);
+  auto c = table.Insert(Row(-3), kUncommittedBase + 3);  // the next block's first row
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  EXPECT_FALSE(table.RowsVisibleTo(0, kBlock, kUncommittedBase - 1));
+  // Writer 1 aborts under later rows: its row stays as a placeholder, seen by nobody.
+  table.UndoInsert(*a);
+  EXPECT_TRUE(table.IsPlaceholder(*a));
+  EXPECT_EQ(PublishedBlocks(table), ExpectedBlocks(table));
+  // Writer 3 aborts its last row: dropped. A reader that loaded the larger row count may still
+  // read it: its block stays unclean until an append fills the offset again.
+  table.UndoInsert(*c);
+  EXPECT_EQ(table.NumRows(), kBlock);
+  EXPECT_EQ(PublishedBlocks(table), ExpectedBlocks(table));
+  EXPECT_FALSE(table.RowsVisibleTo(kBlock, kBlock + 1, kUncommittedBase - 1));
+  table.SetCreateTs(*b, 30);
+  EXPECT_FALSE(table.RowsVisibleTo(0, kBlock, 40));  // the placeholder
+  // Write-ahead-log replay fills the placeholder: clean again.
+  ASSERT_TRUE(table.FillPlaceholder(*a, Row(-1), 25).ok());
+  EXPECT_EQ(PublishedBlocks(table), ExpectedBlocks(table));
+  EXPECT_TRUE(table.RowsVisibleTo(0, kBlock, 30));
+  EXPECT_FALSE(table.RowsVisibleTo(0, kBlock, 29));
+  // Replay's placeholders for offsets a later record fills (delete_ts 0).
+  table.AppendPlaceholders(kBlock + 3);
+  EXPECT_EQ(PublishedBlocks(table), ExpectedBlocks(table));
+  EXPECT_FALSE(table.RowsVisibleTo(kBlock, kBlock + 1, 40));
+  for (uint64_t r = kBlock; r < table.NumRows(); ++r) {
+    ASSERT_TRUE(table.FillPlaceholder(r, Row(static_cast<int64_t>(r) + 10'000'000), 35).ok());
+  }
+  EXPECT_EQ(PublishedBlocks(table), ExpectedBlocks(table));
+  EXPECT_TRUE(table.RowsVisibleTo(0, table.NumRows(), 35));
+}
+
+TEST(NodeTableVisibilityTest, LoadingRecountsTheBlocks) {
+  auto schema = Schema({{"ID", "INT64"}, {"age", "INT64"}}, 0);
+  NodeTable table(schema);
+  ASSERT_TRUE(table.BulkAppend(Rows(0, 2 * kBlock)).ok());
+  ASSERT_TRUE(table.Insert(Row(-1), 7).ok());
+  ASSERT_TRUE(table.Delete(3, 8).ok());
+  catalog::BinaryWriter w;
+  table.Serialize(w);
+  catalog::BinaryReader r(w.buffer());
+  auto back = NodeTable::Deserialize(r, schema);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(PublishedBlocks(**back), ExpectedBlocks(table));
+  EXPECT_FALSE((*back)->RowsVisibleTo(0, kBlock, 100));
+  EXPECT_TRUE((*back)->RowsVisibleTo(kBlock, 2 * kBlock + 1, 7));
+  EXPECT_FALSE((*back)->RowsVisibleTo(kBlock, 2 * kBlock + 1, 6));
+}
+
+// Random writes and aborts: a block published clean is clean by the stamps, and every block
+// is published as its stamps say.
+TEST(NodeTableVisibilityTest, RandomWritesKeepTheBlocksExact) {
+  NodeTable table(Schema({{"ID", "INT64"}, {"age", "INT64"}}, 0));
+  ASSERT_TRUE(table.BulkAppend(Rows(0, 2 * kBlock)).ok());
+  uint64_t seed = 42, ts = 1;
+  auto next = [&seed] {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return seed >> 33;
+  };
+  int64_t key = 1'000'000;
+  uint64_t high_water = table.NumRows();
+  for (int step = 0; step < 3000; ++step) {
+    const uint64_t rows = table.NumRows();
+    switch (next() % 6) {
+      case 0:
+      case 1: {  // insert, committed at once or later, or undone
+        const uint64_t own = kUncommittedBase + 100 + (next() % 5);
+        auto r = table.Insert(Row(key++), own);
+        ASSERT_TRUE(r.ok());
+        high_water = std::max(high_water, table.NumRows());
+        if (next() % 3 == 0) {
+          table.UndoInsert(*r);
+        } else {
+          table.SetCreateTs(*r, ++ts);
+        }
+        break;
+      }
+      case 2: {  // delete, then commit or undo
+        const uint64_t row = next() % rows;
+        if (table.IsDeleted(row)) break;
+        ASSERT_TRUE(table.Delete(row, kUncommittedBase + 7).ok());
+        if (next() % 2 == 0) {
+          ASSERT_TRUE(table.UndoDelete(row).ok());
+        } else {
+          table.SetDeleteTs(row, ++ts);
+        }
+        break;
+      }
+      case 3:
+        table.AppendPlaceholders(1 + next() % 3);
+        high_water = std::max(high_water, table.NumRows());
+        break;
+      default: {  // fill a placeholder
+        const uint64_t row = next() % rows;
+        if (table.IsPlaceholder(row)) {
+          ASSERT_TRUE(table.FillPlaceholder(row, Row(key++), ++ts).ok());
+        }
+        break;
+      }
+    }
+    if (step % 100 == 0) {
+      ASSERT_EQ(PublishedBlocks(table), ExpectedBlocks(table, high_water)) << step;
+    }
+  }
+  ASSERT_EQ(PublishedBlocks(table), ExpectedBlocks(table, high_water));
+}
+
 }  // namespace
 }  // namespace graphdb::storage

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -139,9 +140,11 @@ inline void WriteMappedStamps(TableSink& out, const StampVector& stamps, bool fo
   out.descriptor().PutVarint(out.Section(stamps.words(), n * sizeof(uint64_t)));
 }
 
-// An error naming what is wrong, or OK. `capacity` >= rows.
+// An error naming what is wrong, or OK. `capacity` >= rows. `*uniform` (when given) gets the
+// stamp every row has when the file says they are all equal.
 inline Status ReadMappedStamps(catalog::BinaryReader& in, const SectionSource& sections,
-                               uint64_t rows, uint64_t capacity, StampVector* stamps) {
+                               uint64_t rows, uint64_t capacity, StampVector* stamps,
+                               std::optional<uint64_t>* uniform = nullptr) {
   auto bad = [](const char* why) { return Status(ErrorCode::kCorruption, why); };
   uint8_t mode;
   if (!in.GetU8(&mode)) return bad("truncated stamps");
@@ -155,6 +158,7 @@ inline Status ReadMappedStamps(catalog::BinaryReader& in, const SectionSource& s
     const bool zero = (v ^ stamps->bias()) == 0;
     stamps->Adopt(std::move(*region), capacity, zero ? rows : 0, 0);
     if (!zero) stamps->resize(rows, v);
+    if (uniform != nullptr) *uniform = v;
     return Status::OK();
   }
   uint64_t section;

@@ -221,8 +221,10 @@ Status NodeTable::ApplySegment(catalog::BinaryReader& in) {
       Status s = columns_[c]->Set(row, old_part[c].Get(i));
       if (!s.ok()) return Bad(s.message());
     }
-    create_ts_.Set(row, old_stamps[0][i]);
-    delete_ts_.Set(row, old_stamps[1][i]);
+    Restamp(row, [&] {
+      create_ts_.Set(row, old_stamps[0][i]);
+      delete_ts_.Set(row, old_stamps[1][i]);
+    });
     if (live && !was_live && !index_.Insert(row)) return Bad("duplicate primary key");
   }
   // The new rows.
@@ -230,10 +232,13 @@ Status NodeTable::ApplySegment(catalog::BinaryReader& in) {
     Status s = columns_[c]->AppendColumn(new_part[c]);
     if (!s.ok()) return Bad(s.message());
   }
+  WithdrawBlocks(first, first + added);
   for (uint64_t i = 0; i < added; ++i) {
     delete_ts_.push_back(new_stamps[1][i]);
     create_ts_.push_back(new_stamps[0][i]);
+    TallyRow(first + i, 1);
   }
+  PublishBlocks(first, first + added);
   index_.Reserve(index_.size() + added);
   index_.PrepareInserts(first, added);
   for (uint64_t r = first; r < first + added; ++r) {
