@@ -223,6 +223,9 @@ class ScanTopK::Collector {
     const bool int64_cells = integer_first && first->kind() == storage::PhysicalKind::kInt64;
     const bool descending = (*keys_)[0].descending;
     const uint64_t flip = flip_;
+    // Every row of the range visible to the snapshot (storage::NodeTable::RowsVisibleTo): no
+    // candidate's stamps are read.
+    const bool clean = rows.RowsVisibleTo(begin, end, snapshot.read_ts);
     constexpr size_t kBatch = 64;
     uint64_t pending[kBatch];
     size_t n = 0;
@@ -239,7 +242,8 @@ class ScanTopK::Collector {
         }
       }
       for (size_t i = 0; i < n; ++i) {
-        Consider(table, rows, snapshot, pending[i], position + (pending[i] - begin));
+        Consider(table, rows, clean ? nullptr : &snapshot, pending[i],
+                 position + (pending[i] - begin));
       }
       n = 0;
     };
@@ -373,8 +377,9 @@ class ScanTopK::Collector {
   }
 
   // The row at `offset` (scan position `position`), whose first key passed the bound on its
-  // cell: kept when its keys rank it among the best and the snapshot sees it.
-  void Consider(uint32_t table, const storage::NodeTable& rows, const Snapshot& snapshot,
+  // cell: kept when its keys rank it among the best and the snapshot sees it (null `snapshot`:
+  // the row is known visible).
+  void Consider(uint32_t table, const storage::NodeTable& rows, const Snapshot* snapshot,
                 uint64_t offset, uint64_t position) {
     const std::vector<const storage::Column*>& cols = (*columns_)[table];
     const uint32_t slot = Acquire();
@@ -385,7 +390,8 @@ class ScanTopK::Collector {
       for (size_t k = 1; k < width_; ++k) ReadKey(k, cols[k], offset, value(slot, k));
       meta_[slot] = {position, table, offset};
       keep = !(full_ && code == worst_code_ && !Before(*this, slot, *this, worst_slot_)) &&
-             snapshot.RowVisible(rows.create_ts(offset), rows.delete_ts(offset));
+             (snapshot == nullptr ||
+              snapshot->RowVisible(rows.create_ts(offset), rows.delete_ts(offset)));
     }
     if (!keep) {
       arena_.resize(arena_mark);
