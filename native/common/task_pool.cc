@@ -29,11 +29,12 @@ unsigned MachineCores() { return std::max(1u, std::thread::hardware_concurrency(
 
 namespace {
 // Waits, without sleeping, until done() or `budget` has passed; returns done()'s last answer.
-// A few µs of polling a cache line is far cheaper than a futex sleep and wake-up (tens of µs
-// on a virtual machine's idle core), and bounded, so an idle pool uses no CPU.
+// Polling a cache line is far cheaper than a futex sleep and wake-up (tens of µs on a virtual
+// machine's idle core), and bounded, so an idle pool uses no CPU. It never yields the core:
+// on a busy machine a thread that yields loses it for a whole time slice (milliseconds).
 template <typename Done>
 bool SpinUntil(std::chrono::nanoseconds budget, Done done) {
-  const auto deadline = std::chrono::steady_clock::now() + budget;
+  const auto start = std::chrono::steady_clock::now();
   for (;;) {
     for (int i = 0; i < 32; ++i) {
       if (done()) return true;
@@ -43,7 +44,7 @@ bool SpinUntil(std::chrono::nanoseconds budget, Done done) {
       asm volatile("yield");
 #endif
     }
-    if (std::chrono::steady_clock::now() >= deadline) return done();
+    if (std::chrono::steady_clock::now() - start >= budget) return done();
   }
 }
 }  // namespace
@@ -117,16 +118,22 @@ void TaskPool::StartThreadsLocked() {
 void TaskPool::ThreadMain() {
   std::unique_lock<std::mutex> lock(mu_);
   bool worked = false;
+  // How long this thread spins after its next job: kIdleSpin after a spin that found work, half
+  // as long after each that did not (down to kMinIdleSpin), so that isolated statements, and a
+  // machine too busy for the next one to come soon, cost it little.
+  std::chrono::nanoseconds spin = kIdleSpin;
   for (;;) {
     if (worked && idle_spin_ && jobs_.empty() && !stopping_) {
       // Statements often come in runs (a loop of short queries, the steps of one algorithm):
       // the next job may be a few µs away, and a pool thread that is still awake joins it at
       // once, where one that sleeps joins it only when the caller is halfway through.
       lock.unlock();
-      SpinUntil(kIdleSpin, [this] {
+      const bool found = SpinUntil(spin, [this] {
         return queued_.load(std::memory_order_relaxed) != 0 ||
                stopping_.load(std::memory_order_relaxed);
       });
+      spin = found ? std::chrono::nanoseconds(kIdleSpin)
+                   : std::max<std::chrono::nanoseconds>(spin / 2, kMinIdleSpin);
       lock.lock();
     }
     worked = false;
