@@ -118,27 +118,34 @@ void TaskPool::StartThreadsLocked() {
 void TaskPool::ThreadMain() {
   std::unique_lock<std::mutex> lock(mu_);
   bool worked = false;
-  // How long this thread spins after its next job: kIdleSpin after a spin that found work, half
-  // as long after each that did not (down to kMinIdleSpin), so that isolated statements, and a
-  // machine too busy for the next one to come soon, cost it little.
+  // How long this thread spins after its next job: kIdleSpin while jobs come within kIdleSpin of
+  // the previous one's end (a full spin would catch them), half as long after each that came
+  // later (down to kMinIdleSpin), so that isolated statements, and a machine too busy for the
+  // next one to come soon, cost it little.
   std::chrono::nanoseconds spin = kIdleSpin;
+  std::chrono::steady_clock::time_point idle_since{};  // when its last job ended, if it spun
   for (;;) {
     if (worked && idle_spin_ && jobs_.empty() && !stopping_) {
       // Statements often come in runs (a loop of short queries, the steps of one algorithm):
       // the next job may be a few µs away, and a pool thread that is still awake joins it at
       // once, where one that sleeps joins it only when the caller is halfway through.
+      idle_since = std::chrono::steady_clock::now();
       lock.unlock();
-      const bool found = SpinUntil(spin, [this] {
+      SpinUntil(spin, [this] {
         return queued_.load(std::memory_order_relaxed) != 0 ||
                stopping_.load(std::memory_order_relaxed);
       });
-      spin = found ? std::chrono::nanoseconds(kIdleSpin)
-                   : std::max<std::chrono::nanoseconds>(spin / 2, kMinIdleSpin);
       lock.lock();
     }
     worked = false;
     work_ready_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
     if (stopping_) return;
+    if (idle_since != std::chrono::steady_clock::time_point{}) {
+      const bool soon = std::chrono::steady_clock::now() - idle_since <= kIdleSpin;
+      spin = soon ? std::chrono::nanoseconds(kIdleSpin)
+                  : std::max<std::chrono::nanoseconds>(spin / 2, kMinIdleSpin);
+      idle_since = {};
+    }
     Job* job = jobs_.front();
     if (job->exhausted()) {  // nothing left to hand out: its caller finishes it
       PopFrontLocked();

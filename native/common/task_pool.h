@@ -26,12 +26,13 @@
 // start, and the pool thread joins when it is up. To spare the next statement that latency, a
 // pool thread that finished a job polls for the next one for kIdleSpin (50 µs) before it
 // sleeps: statements in a run (a loop of short analytics queries, the passes of an algorithm)
-// find it awake. Each spin that finds no job halves the next one (down to kMinIdleSpin, 4 µs),
-// and one that finds a job restores it. It spins only after work and for a bounded time, so an
-// idle database uses no CPU, and only when the pool has no more threads than the machine has
-// cores. It never yields the core while it spins (on a busy machine a thread that yields loses
-// it for a whole time slice). The caller, its morsels done, likewise waits awake up to
-// kFinishSpin (20 µs) for the pool threads' last morsels before it sleeps.
+// find it awake. Each job that comes later than kIdleSpin after the previous one ended halves
+// the next spin (down to kMinIdleSpin, 4 µs), and one that comes sooner restores it. It spins only
+// after work and for a bounded time, so an idle database uses no CPU, and only when the pool has no
+// more threads than the machine has cores. It never yields the core while it spins (on a busy
+// machine a thread that yields loses it for a whole time slice). The caller, its morsels done,
+// likewise waits awake up to kFinishSpin (20 µs) for the pool threads' last morsels before it
+// sleeps.
 //
 // Thread-safety: ParallelFor may be called from any number of threads at once, and a body may
 // itself call ParallelFor (its nested work then runs inline on that thread).
