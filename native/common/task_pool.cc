@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <exception>
 
 #include "common/interrupt.h"
@@ -26,6 +27,28 @@ class ParallelRegion {
 
 unsigned MachineCores() { return std::max(1u, std::thread::hardware_concurrency()); }
 
+namespace {
+// Waits, without sleeping, until done() or `budget` has passed; returns done()'s last answer.
+// Polling a cache line is far cheaper than a futex sleep and wake-up (tens of µs on a virtual
+// machine's idle core), and bounded, so an idle pool uses no CPU. It never yields the core:
+// on a busy machine a thread that yields loses it for a whole time slice (milliseconds).
+template <typename Done>
+bool SpinUntil(std::chrono::nanoseconds budget, Done done) {
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    for (int i = 0; i < 32; ++i) {
+      if (done()) return true;
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#elif defined(__aarch64__)
+      asm volatile("yield");
+#endif
+    }
+    if (std::chrono::steady_clock::now() - start >= budget) return done();
+  }
+}
+}  // namespace
+
 // One ParallelFor call. Lives on the caller's stack; pool threads touch it only between joining
 // it (under the pool's mutex, while it is in jobs_) and leaving it (active back to 0).
 struct TaskPool::Job {
@@ -38,9 +61,10 @@ struct TaskPool::Job {
   std::atomic<bool> failed{false};
   std::mutex error_mu;
   std::exception_ptr error;  // the first exception a body threw
-  // Guarded by the pool's mutex:
-  unsigned joined = 1;  // workers that joined, the caller included
-  unsigned active = 0;  // pool threads working on it now
+  // Guarded by the pool's mutex (`active` written under it, read without it by the caller's
+  // spin):
+  unsigned joined = 1;              // workers that joined, the caller included
+  std::atomic<unsigned> active{0};  // pool threads working on it now
   std::condition_variable helpers_done;
 
   bool exhausted() const {
@@ -49,7 +73,8 @@ struct TaskPool::Job {
 };
 
 TaskPool::TaskPool(unsigned threads)
-    : max_parallelism_(std::max(1u, threads == 0 ? MachineCores() : threads)) {}
+    : max_parallelism_(std::max(1u, threads == 0 ? MachineCores() : threads)),
+      idle_spin_(max_parallelism_ <= MachineCores()) {}
 
 TaskPool::~TaskPool() {
   {
@@ -92,25 +117,57 @@ void TaskPool::StartThreadsLocked() {
 
 void TaskPool::ThreadMain() {
   std::unique_lock<std::mutex> lock(mu_);
+  bool worked = false;
+  // How long this thread spins after its next job: kIdleSpin while jobs come within kIdleSpin of
+  // the previous one's end (a full spin would catch them), half as long after each that came
+  // later (down to kMinIdleSpin), so that isolated statements, and a machine too busy for the
+  // next one to come soon, cost it little.
+  std::chrono::nanoseconds spin = kIdleSpin;
+  std::chrono::steady_clock::time_point idle_since{};  // when its last job ended, if it spun
   for (;;) {
+    if (worked && idle_spin_ && jobs_.empty() && !stopping_) {
+      // Statements often come in runs (a loop of short queries, the steps of one algorithm):
+      // the next job may be a few µs away, and a pool thread that is still awake joins it at
+      // once, where one that sleeps joins it only when the caller is halfway through.
+      idle_since = std::chrono::steady_clock::now();
+      lock.unlock();
+      SpinUntil(spin, [this] {
+        return queued_.load(std::memory_order_relaxed) != 0 ||
+               stopping_.load(std::memory_order_relaxed);
+      });
+      lock.lock();
+    }
+    worked = false;
     work_ready_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
     if (stopping_) return;
+    if (idle_since != std::chrono::steady_clock::time_point{}) {
+      const bool soon = std::chrono::steady_clock::now() - idle_since <= kIdleSpin;
+      spin = soon ? std::chrono::nanoseconds(kIdleSpin)
+                  : std::max<std::chrono::nanoseconds>(spin / 2, kMinIdleSpin);
+      idle_since = {};
+    }
     Job* job = jobs_.front();
     if (job->exhausted()) {  // nothing left to hand out: its caller finishes it
-      jobs_.pop_front();
+      PopFrontLocked();
       continue;
     }
     const unsigned worker = job->joined++;
-    ++job->active;
-    if (job->joined >= job->max_workers) jobs_.pop_front();
+    job->active.fetch_add(1, std::memory_order_relaxed);
+    if (job->joined >= job->max_workers) PopFrontLocked();
     lock.unlock();
     {
       ScopedStatementControl control(job->control);
       RunMorsels(*job, worker);
     }
     lock.lock();
-    if (--job->active == 0) job->helpers_done.notify_all();
+    worked = true;
+    if (job->active.fetch_sub(1, std::memory_order_release) == 1) job->helpers_done.notify_all();
   }
+}
+
+void TaskPool::PopFrontLocked() {
+  jobs_.pop_front();
+  queued_.store(jobs_.size(), std::memory_order_relaxed);
 }
 
 void TaskPool::ParallelFor(uint64_t n, uint64_t morsel, unsigned parallelism, const Body& body) {
@@ -132,15 +189,26 @@ void TaskPool::ParallelFor(uint64_t n, uint64_t morsel, unsigned parallelism, co
     std::lock_guard<std::mutex> lock(mu_);
     StartThreadsLocked();
     jobs_.push_back(&job);
+    queued_.store(jobs_.size(), std::memory_order_relaxed);
   }
-  work_ready_.notify_all();
+  work_ready_.notify_all();  // no system call when every pool thread is awake (SpinUntil)
   RunMorsels(job, 0);
   {
-    std::unique_lock<std::mutex> lock(mu_);
-    // No pool thread may join it from now on; wait for those that did.
+    std::lock_guard<std::mutex> lock(mu_);
+    // No pool thread may join it from now on.
     auto it = std::find(jobs_.begin(), jobs_.end(), &job);
-    if (it != jobs_.end()) jobs_.erase(it);
-    job.helpers_done.wait(lock, [&job] { return job.active == 0; });
+    if (it != jobs_.end()) {
+      jobs_.erase(it);
+      queued_.store(jobs_.size(), std::memory_order_relaxed);
+    }
+  }
+  // Those that did are on their last morsel, which ends soon: wait for them awake first, as a
+  // sleep would add a wake-up to the statement's time.
+  SpinUntil(kFinishSpin, [&job] { return job.active.load(std::memory_order_acquire) == 0; });
+  {
+    // Even when the spin saw them leave, the mutex orders this after their last touch of `job`.
+    std::unique_lock<std::mutex> lock(mu_);
+    job.helpers_done.wait(lock, [&job] { return job.active.load() == 0; });
   }
   if (job.error) std::rethrow_exception(job.error);
 }

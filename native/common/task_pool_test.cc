@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -145,6 +147,87 @@ TEST(TaskPoolTest, NestedAndConcurrentCallsFinish) {
   }
   for (std::thread& t : callers) t.join();
   EXPECT_EQ(total.load(), 4u * 50 * 8 * 10);
+}
+
+// Short calls in a row: a pool thread that just finished a job stays awake a moment for the
+// next one, then sleeps; either way it must see every new job. Each call only returns once
+// both threads ran a morsel of it, so a missed job would hang the test. Pauses longer than
+// the pool threads' spin make them sleep in between, and shorter ones keep them awake.
+TEST(TaskPoolTest, RepeatedShortCallsWakeThePoolThreadEveryTime) {
+  TaskPool pool(2);
+  const std::thread::id me = std::this_thread::get_id();
+  for (int round = 0; round < 600; ++round) {
+    if (round % 3 == 1) std::this_thread::sleep_for(std::chrono::microseconds(300));
+    std::atomic<int> arrived{0};
+    std::atomic<int> on_pool_thread{0};
+    pool.ParallelFor(2, 1, 0, [&](unsigned worker, uint64_t, uint64_t) {
+      if (worker != 0) {
+        EXPECT_NE(std::this_thread::get_id(), me);
+        on_pool_thread.fetch_add(1);
+      }
+      arrived.fetch_add(1);
+      while (arrived.load() < 2) std::this_thread::yield();
+    });
+    ASSERT_EQ(on_pool_thread.load(), 1) << round;
+  }
+}
+
+// With the only pool thread busy in another call, a caller runs all its morsels itself and
+// returns without waiting for it.
+TEST(TaskPoolTest, TheCallerWorksAloneWhileThePoolThreadIsBusy) {
+  TaskPool pool(2);
+  std::atomic<int> arrived{0};
+  std::atomic<bool> release{false};
+  std::thread other([&] {
+    pool.ParallelFor(2, 1, 0, [&](unsigned worker, uint64_t, uint64_t) {
+      arrived.fetch_add(1);
+      while (arrived.load() < 2) std::this_thread::yield();
+      while (worker != 0 && !release.load()) std::this_thread::yield();
+    });
+  });
+  while (arrived.load() < 2) std::this_thread::yield();  // the pool thread is held now
+  const std::thread::id me = std::this_thread::get_id();
+  std::vector<int> seen(1000, 0);
+  pool.ParallelFor(1000, 10, 0, [&](unsigned worker, uint64_t begin, uint64_t end) {
+    EXPECT_EQ(worker, 0u);
+    EXPECT_EQ(std::this_thread::get_id(), me);
+    for (uint64_t i = begin; i < end; ++i) ++seen[i];
+  });
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 1000);
+  release.store(true);
+  other.join();
+}
+
+// A pool thread's last morsel outlasts the caller's wait awake: the caller sleeps until it
+// ends, and returns only after it (its writes are seen).
+TEST(TaskPoolTest, TheCallerWaitsForALongLastMorsel) {
+  TaskPool pool(2);
+  for (int round = 0; round < 20; ++round) {
+    std::atomic<int> arrived{0};
+    bool slow_done = false;  // written by the pool thread, read after ParallelFor returns
+    pool.ParallelFor(2, 1, 0, [&](unsigned worker, uint64_t, uint64_t) {
+      arrived.fetch_add(1);
+      while (arrived.load() < 2) std::this_thread::yield();
+      if (worker != 0) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        slow_done = true;
+      }
+    });
+    ASSERT_TRUE(slow_done) << round;
+  }
+}
+
+// Destroying a pool right after a call, while its threads are still awake waiting for more,
+// and destroying one whose threads sleep or never started, all finish at once.
+TEST(TaskPoolTest, ThePoolStopsWhileItsThreadsAreAwake) {
+  for (int round = 0; round < 100; ++round) {
+    TaskPool pool(3);
+    std::atomic<uint64_t> sum{0};
+    pool.ParallelFor(300, 1, 0, [&](unsigned, uint64_t b, uint64_t) { sum.fetch_add(b); });
+    EXPECT_EQ(sum.load(), 299u * 300 / 2);
+    if (round % 2 == 1) std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  TaskPool unused(4);
 }
 
 }  // namespace
