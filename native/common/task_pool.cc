@@ -7,6 +7,11 @@
 
 #include "common/interrupt.h"
 
+#if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
+#endif
+
 namespace graphdb {
 
 namespace {
@@ -113,6 +118,41 @@ void TaskPool::StartThreadsLocked() {
   if (!threads_.empty()) return;
   threads_.reserve(max_parallelism_ - 1);
   for (unsigned i = 1; i < max_parallelism_; ++i) threads_.emplace_back([this] { ThreadMain(); });
+#if defined(__linux__)
+  // Steering needs a core for the caller besides one for each pool thread.
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  if (idle_spin_ && sched_getaffinity(0, sizeof(mask), &mask) == 0) {
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+      if (CPU_ISSET(cpu, &mask)) allowed_cpus_.push_back(cpu);
+    }
+    if (allowed_cpus_.size() < max_parallelism_) allowed_cpus_.clear();
+  }
+#endif
+}
+
+void TaskPool::SteerOffCallerLocked() {
+#if defined(__linux__)
+  if (allowed_cpus_.empty()) return;
+  const int cpu = sched_getcpu();
+  if (cpu < 0 || cpu == steered_off_) return;
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  bool caller_allowed = false;
+  for (int c : allowed_cpus_) {
+    if (c == cpu) {
+      caller_allowed = true;
+    } else {
+      CPU_SET(c, &mask);
+    }
+  }
+  if (!caller_allowed) return;  // the caller runs outside the pool's cores: nothing to avoid
+  for (std::thread& thread : threads_) {
+    // On failure the thread keeps its placement: only slower, never wrong.
+    (void)pthread_setaffinity_np(thread.native_handle(), sizeof(mask), &mask);
+  }
+  steered_off_ = cpu;
+#endif
 }
 
 void TaskPool::ThreadMain() {
@@ -188,6 +228,7 @@ void TaskPool::ParallelFor(uint64_t n, uint64_t morsel, unsigned parallelism, co
   {
     std::lock_guard<std::mutex> lock(mu_);
     StartThreadsLocked();
+    SteerOffCallerLocked();
     jobs_.push_back(&job);
     queued_.store(jobs_.size(), std::memory_order_relaxed);
   }

@@ -34,6 +34,16 @@
 // likewise waits awake up to kFinishSpin (20 µs) for the pool threads' last morsels before it
 // sleeps.
 //
+// Placement. The caller wakes the pool threads and at once starts on morsels itself. Linux often
+// queues a woken thread on the waker's core, behind the caller, and may leave it there for tens
+// of milliseconds while the other core idles: the statement then runs on one core, its two
+// threads taking turns (seen with `perf sched` on a 2-core VM, for the first few dozen
+// statements after a pause). So on Linux, when the pool may have a core per thread, a
+// ParallelFor called from a core other than the last one's restricts the pool threads to the
+// process's other cores (pthread_setaffinity_np; two system calls a thread, only when the
+// caller's core changed). A pool thread that is kept off a core never makes a statement slower
+// than running alone: the caller takes every morsel nobody else does.
+//
 // Thread-safety: ParallelFor may be called from any number of threads at once, and a body may
 // itself call ParallelFor (its nested work then runs inline on that thread).
 #pragma once
@@ -81,6 +91,8 @@ class TaskPool {
   void ThreadMain();
   static void RunMorsels(Job& job, unsigned worker);
   void PopFrontLocked();
+  // Keeps the pool threads off the caller's core (see "Placement" above); REQUIRES: mu_ held.
+  void SteerOffCallerLocked();
 
   // How long a pool thread that finished a job stays awake for the next one before it sleeps,
   // and how long a caller waits awake for the pool threads' last morsels (then it sleeps).
@@ -98,6 +110,10 @@ class TaskPool {
   std::atomic<size_t> queued_{0};  // jobs_.size(), for the pool threads' spin (no mutex)
   std::vector<std::thread> threads_;
   std::atomic<bool> stopping_{false};  // written under mu_; read without it by the spin
+  // Placement (guarded by mu_): the cores the process may use when the threads started, and the
+  // core the pool threads are kept off (-1: none, or steering is off).
+  std::vector<int> allowed_cpus_;
+  int steered_off_ = -1;
 };
 
 // The number of cores the machine reports (at least 1).
