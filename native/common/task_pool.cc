@@ -10,6 +10,7 @@
 #if defined(__linux__)
 #include <pthread.h>
 #include <sched.h>
+#include <unistd.h>
 #endif
 
 namespace graphdb {
@@ -119,10 +120,11 @@ void TaskPool::StartThreadsLocked() {
   threads_.reserve(max_parallelism_ - 1);
   for (unsigned i = 1; i < max_parallelism_; ++i) threads_.emplace_back([this] { ThreadMain(); });
 #if defined(__linux__)
-  // Steering needs a core for the caller besides one for each pool thread.
+  // Steering needs a core for the caller besides one for each pool thread. The process's cores
+  // are its main thread's (the calling thread may have been held to fewer).
   cpu_set_t mask;
   CPU_ZERO(&mask);
-  if (idle_spin_ && sched_getaffinity(0, sizeof(mask), &mask) == 0) {
+  if (idle_spin_ && sched_getaffinity(getpid(), sizeof(mask), &mask) == 0) {
     for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
       if (CPU_ISSET(cpu, &mask)) allowed_cpus_.push_back(cpu);
     }

@@ -16,6 +16,11 @@
 #include "common/interrupt.h"
 #include "common/status.h"
 
+#if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
+#endif
+
 namespace graphdb {
 namespace {
 
@@ -229,6 +234,53 @@ TEST(TaskPoolTest, ThePoolStopsWhileItsThreadsAreAwake) {
   }
   TaskPool unused(4);
 }
+
+#if defined(__linux__)
+// The pool threads keep off the caller's core (task_pool.h, "Placement"): with the caller held
+// on one core, no morsel of a pool thread runs there; moved to another core, the pool threads
+// follow the move. Every item still runs once.
+TEST(TaskPoolTest, PoolThreadsKeepOffTheCallersCore) {
+  cpu_set_t process;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(process), &process), 0);
+  std::vector<int> cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &process)) cpus.push_back(cpu);
+  }
+  if (cpus.size() < 2) GTEST_SKIP() << "needs two cores the process may use";
+  // Runs on a thread of its own, whose affinity the test may change.
+  std::thread caller([&] {
+    TaskPool pool(2);
+    for (int round = 0; round < 4; ++round) {
+      const int home = cpus[round % 2];
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      CPU_SET(home, &one);
+      ASSERT_EQ(pthread_setaffinity_np(pthread_self(), sizeof(one), &one), 0);
+      ASSERT_EQ(sched_getcpu(), home);
+      constexpr uint64_t kItems = 400;
+      std::vector<std::atomic<int>> runs(kItems);
+      std::atomic<int> pool_morsels{0};
+      std::atomic<int> on_home{0};
+      for (int call = 0; call < 20; ++call) {
+        pool.ParallelFor(kItems, 1, 2, [&](unsigned worker, uint64_t begin, uint64_t end) {
+          for (uint64_t i = begin; i < end; ++i) runs[i].fetch_add(1);
+          if (worker != 0) {
+            pool_morsels.fetch_add(1);
+            if (sched_getcpu() == home) on_home.fetch_add(1);
+          }
+          // Both sleep, so that a pool thread sharing the caller's core gets to run.
+          std::this_thread::sleep_for(std::chrono::microseconds(20));
+        });
+      }
+      for (const std::atomic<int>& r : runs) EXPECT_EQ(r.load(), 20);
+      EXPECT_GT(pool_morsels.load(), 0) << "round " << round;
+      EXPECT_EQ(on_home.load(), 0) << "round " << round << ": " << pool_morsels.load()
+                                   << " pool morsels, on the caller's core " << home;
+    }
+  });
+  caller.join();
+}
+#endif
 
 }  // namespace
 }  // namespace graphdb
