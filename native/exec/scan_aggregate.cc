@@ -1707,7 +1707,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     const storage::NodeTable& table = store_->node_table(id);
     const storage::Column& column = table.column(index);
     const uint64_t n = std::min<uint64_t>(table.NumRows(), column.size());
-    constexpr uint64_t kChunk = uint64_t{1} << 16;
+    // Up to 2^16 rows a chunk, and about 16 chunks for smaller tables, so that the workers
+    // share the rows evenly (two chunks of 100k rows left one worker a third of the work).
+    const uint64_t kChunk = std::clamp<uint64_t>(n / 16, uint64_t{1} << 12, uint64_t{1} << 16);
     const uint64_t chunks = (n + kChunk - 1) / kChunk;
     std::vector<uint32_t> codes(n);
     // One chunk's distinct strings (at most kMaxSharedStrings): the code of a string found in
