@@ -230,7 +230,9 @@ void TaskPool::ParallelFor(uint64_t n, uint64_t morsel, unsigned parallelism, co
   {
     std::lock_guard<std::mutex> lock(mu_);
     StartThreadsLocked();
-    SteerOffCallerLocked();
+    // Alone: with another statement's job running, its caller's core matters as much.
+    if (running_ == 0) SteerOffCallerLocked();
+    ++running_;
     jobs_.push_back(&job);
     queued_.store(jobs_.size(), std::memory_order_relaxed);
   }
@@ -252,6 +254,7 @@ void TaskPool::ParallelFor(uint64_t n, uint64_t morsel, unsigned parallelism, co
     // Even when the spin saw them leave, the mutex orders this after their last touch of `job`.
     std::unique_lock<std::mutex> lock(mu_);
     job.helpers_done.wait(lock, [&job] { return job.active.load() == 0; });
+    --running_;
   }
   if (job.error) std::rethrow_exception(job.error);
 }

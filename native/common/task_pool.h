@@ -41,8 +41,10 @@
 // statements after a pause). So on Linux, when the pool may have a core per thread, a
 // ParallelFor called from a core other than the last one's restricts the pool threads to the
 // process's other cores (pthread_setaffinity_np; two system calls a thread, only when the
-// caller's core changed). A pool thread that is kept off a core never makes a statement slower
-// than running alone: the caller takes every morsel nobody else does.
+// caller's core changed, and only when no other statement's ParallelFor is running, so that
+// concurrent statements on different cores do not move the pool threads back and forth). A pool
+// thread that is kept off a core never makes a statement slower than running alone: the caller
+// takes every morsel nobody else does.
 //
 // Thread-safety: ParallelFor may be called from any number of threads at once, and a body may
 // itself call ParallelFor (its nested work then runs inline on that thread).
@@ -114,6 +116,7 @@ class TaskPool {
   // core the pool threads are kept off (-1: none, or steering is off).
   std::vector<int> allowed_cpus_;
   int steered_off_ = -1;
+  unsigned running_ = 0;  // ParallelFor calls past their set-up and not yet returned
 };
 
 // The number of cores the machine reports (at least 1).
