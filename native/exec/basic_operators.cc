@@ -486,15 +486,6 @@ bool UnsignedKey(LogicalTypeId id) {
 // Node ids as one code: the table in the top 16 bits, the offset below.
 constexpr unsigned kIdOffsetBits = 48;
 
-uint64_t HashCodes(const uint64_t* codes, size_t n, uint32_t nulls) {
-  uint64_t h = 0x9E3779B97F4A7C15ULL ^ nulls;
-  for (size_t i = 0; i < n; ++i) {
-    h = (h ^ codes[i]) * 0xFF51AFD7ED558CCDULL;
-    h ^= h >> 32;
-  }
-  return h;
-}
-
 // Whether two keys' codes are the same (a loop: most keys have one or two codes).
 inline bool SameCodes(const uint64_t* a, const uint64_t* b, size_t n) {
   for (size_t i = 0; i < n; ++i) {

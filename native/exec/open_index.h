@@ -1,14 +1,26 @@
 // The open-addressing index the typed operators keep over entries stored in vectors (the hash
 // join's key codes and groups, exec/hash_join.cc; the fused aggregation's groups,
-// exec/scan_aggregate.cc): a power-of-two table of entry + 1 (0: empty), probed linearly from
-// the entry's hash. The entries' hashes are kept beside them, so the table regrows without
-// rehashing.
+// exec/scan_aggregate.cc; the typed groups of HashAggregateOp, exec/basic_operators.cc): a
+// power-of-two table of entry + 1 (0: empty), probed linearly from the entry's hash. The
+// entries' hashes are kept beside them, so the table regrows without rehashing. The two
+// aggregations hash their keys' codes alike (HashCodes).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace graphdb::exec {
+
+// The hash of a key of `n` 64-bit codes whose NULL parts are the bits of `nulls`.
+inline uint64_t HashCodes(const uint64_t* codes, size_t n, uint32_t nulls) {
+  uint64_t h = 0x9E3779B97F4A7C15ULL ^ nulls;
+  for (size_t i = 0; i < n; ++i) {
+    h = (h ^ codes[i]) * 0xFF51AFD7ED558CCDULL;
+    h ^= h >> 32;
+  }
+  return h;
+}
 
 // Puts `entry` in the first empty slot from `hash` on (the table has one).
 inline void IndexEntry(std::vector<uint32_t>& index, uint64_t hash, uint32_t entry) {

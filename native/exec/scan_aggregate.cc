@@ -189,15 +189,6 @@ struct Groups {
   }
 };
 
-uint64_t HashKey(const uint64_t* key, size_t n, uint32_t null_bits) {
-  uint64_t h = 0x9E3779B97F4A7C15ULL ^ null_bits;
-  for (size_t i = 0; i < n; ++i) {
-    h = (h ^ key[i]) * 0xFF51AFD7ED558CCDULL;
-    h ^= h >> 32;
-  }
-  return h;
-}
-
 // PROFILE's row counts (Worker::rows): visible scanned nodes, those past the node filters,
 // edges followed (counted: nodes with any), those past the edge filters.
 enum RowCount : size_t { kScanned, kNodePassed, kEdges, kEdgePassed };
@@ -904,7 +895,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       NewStates(w, g);
       return g;
     }
-    const uint64_t hash = HashKey(w.key.data(), keys_.size(), w.key_nulls);
+    const uint64_t hash = HashCodes(w.key.data(), keys_.size(), w.key_nulls);
     size_t g = groups.Find(w.key.data(), w.key_nulls, hash);
     if (slot != SIZE_MAX && g != SIZE_MAX) w.direct[slot] = static_cast<uint32_t>(g + 1);
     if (g == SIZE_MAX) {
@@ -1874,7 +1865,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     AddProfile();
     // Aggregation without keys yields one row even for empty input (count = 0).
     if (keys_.empty() && merged_->size() == 0) {
-      merged_->Add(nullptr, nullptr, 0, HashKey(nullptr, 0, 0));
+      merged_->Add(nullptr, nullptr, 0, HashCodes(nullptr, 0, 0));
       for (size_t i = 0; i < aggs_.size(); ++i) {
         if (aggs_[i].kind != Aggregate::Kind::kState) continue;
         const auto& fn = *aggs_[i].expr->aggregate;
@@ -2008,7 +1999,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         if (known) key[k] = it->second;
       }
       const size_t t =
-          known ? m.Find(key.data(), p.nulls[g], HashKey(key.data(), keys_.size(), p.nulls[g]))
+          known ? m.Find(key.data(), p.nulls[g], HashCodes(key.data(), keys_.size(), p.nulls[g]))
                 : SIZE_MAX;
       if (t == SIZE_MAX) continue;  // not met by the count (cannot happen)
       m.first_item[t] = p.first_item[g];
@@ -2089,7 +2080,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
           key[k] = p.codes[g * keys_.size() + k];
           if (string_key_[k] && !(p.nulls[g] >> k & 1)) key[k] = remap[key[k]];
         }
-        const uint64_t hash = HashKey(key.data(), keys_.size(), p.nulls[g]);
+        const uint64_t hash = HashCodes(key.data(), keys_.size(), p.nulls[g]);
         size_t t = m.Find(key.data(), p.nulls[g], hash);
         if (t == SIZE_MAX) {
           t = m.Add(key.data(), p.types.data() + g * keys_.size(), p.nulls[g], hash);
