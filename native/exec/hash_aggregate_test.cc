@@ -347,10 +347,7 @@ TEST_F(HashAggregateQueryTest, TypedKeysGiveTheGenericRowsAtEveryThreadCount) {
 
 TEST_F(HashAggregateQueryTest, ATransactionSeesItsOwnWrites) {
   Session session;
-  auto run = [&](const std::string& query) {
-    auto r = RunQuery(*db_, query, {}, std::nullopt, &session);
-    ASSERT_TRUE(r.ok()) << query << ": " << r.status().ToString();
-  };
+  auto run = [&](const std::string& query) { testing_util::Exec(*db_, session, query); };
   run("BEGIN TRANSACTION");
   run("MATCH (a:P) WHERE a.id % 7 = 1 SET a.v = CASE WHEN a.v IS NULL THEN 5 ELSE NULL END");
   run("MATCH (a:P)-[r:E]->(b:P) WHERE a.id % 11 = 2 DELETE r");

@@ -252,10 +252,7 @@ class HashJoinCountTest : public ::testing::Test {
     Run("CALL threads=" + std::to_string(threads));
     return testing_util::SortedRows(*db_, session_, query);
   }
-  void Run(const std::string& query) {
-    auto r = RunQuery(*db_, query, {}, std::nullopt, &session_);
-    ASSERT_TRUE(r.ok()) << query << ": " << r.status().ToString();
-  }
+  void Run(const std::string& query) { testing_util::Exec(*db_, session_, query); }
   std::string Explain(const std::string& query) {
     return testing_util::OrderedRows(*db_, session_, "EXPLAIN " + query)[0];
   }

@@ -155,10 +155,7 @@ class IntersectHubTest : public ::testing::Test {
     db_.reset();
   }
 
-  void Run(Session& session, const std::string& query) {
-    auto r = RunQuery(*db_, query, {}, std::nullopt, &session);
-    ASSERT_TRUE(r.ok()) << query << ": " << r.status().ToString();
-  }
+  void Run(Session& session, const std::string& query) { testing_util::Exec(*db_, session, query); }
   std::vector<std::string> RowsWith(const std::string& query, int threads) {
     Run(session_, "CALL threads=" + std::to_string(threads));
     return testing_util::OrderedRows(*db_, session_, query);

@@ -101,10 +101,7 @@ class ScanTopKTest : public ::testing::Test {
   }
   void TearDown() override { db_.reset(); }
 
-  void Run(const std::string& query) {
-    auto r = RunQuery(*db_, query, {}, std::nullopt, &session_);
-    ASSERT_TRUE(r.ok()) << query << ": " << r.status().ToString();
-  }
+  void Run(const std::string& query) { testing_util::Exec(*db_, session_, query); }
 
   // `MATCH (p:<table>) RETURN p.id ORDER BY <order>` for each order, each phase; `own_writes`
   // run in the transaction before the second phase.

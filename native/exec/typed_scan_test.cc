@@ -47,10 +47,7 @@ class TypedScanTest : public ::testing::Test {
     db_.reset();
   }
 
-  void Run(const std::string& query) {
-    auto r = RunQuery(*db_, query, {}, std::nullopt, &session_);
-    ASSERT_TRUE(r.ok()) << query << ": " << r.status().ToString();
-  }
+  void Run(const std::string& query) { testing_util::Exec(*db_, session_, query); }
 
   int64_t Count(const std::string& query) {
     auto r = RunQuery(*db_, query, {}, std::nullopt, &session_);

@@ -77,6 +77,12 @@ inline int64_t Count(ExecutionSlot& slot, const std::string& query) {
   return r->rows[0][0].GetInt();
 }
 
+// Runs `query` on `session`, failing the test (fatally for the calling function) when it fails.
+inline void Exec(Database& db, Session& session, const std::string& query) {
+  auto r = RunQuery(db, query, {}, std::nullopt, &session);
+  ASSERT_TRUE(r.ok()) << query << ": " << r.status().ToString();
+}
+
 // Runs `query` on `session` and returns its rows as `a|b` text, in the order it gives them; a
 // failure fails the test and gives no rows.
 inline std::vector<std::string> OrderedRows(Database& db, Session& session,

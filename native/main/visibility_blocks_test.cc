@@ -104,10 +104,7 @@ class VisibilityBlocksTest : public ::testing::Test {
     AbortTransaction(*db_, b_);
     db_.reset();
   }
-  void Run(Session& session, const std::string& query) {
-    auto r = RunQuery(*db_, query, {}, std::nullopt, &session);
-    ASSERT_TRUE(r.ok()) << query << ": " << r.status().ToString();
-  }
+  void Run(Session& session, const std::string& query) { testing_util::Exec(*db_, session, query); }
   // Writes rows [first, last] to a CSV file and copies it into P.
   void Copy(int64_t first, int64_t last) {
     const std::string csv = (root_ / ("p" + std::to_string(first) + ".csv")).string();
