@@ -5,6 +5,7 @@
 #include <chrono>
 #include <exception>
 
+#include "common/cpu_relax.h"
 #include "common/interrupt.h"
 
 #if defined(__linux__)
@@ -44,11 +45,7 @@ bool SpinUntil(std::chrono::nanoseconds budget, Done done) {
   for (;;) {
     for (int i = 0; i < 32; ++i) {
       if (done()) return true;
-#if defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause();
-#elif defined(__aarch64__)
-      asm volatile("yield");
-#endif
+      CpuRelax();
     }
     if (std::chrono::steady_clock::now() - start >= budget) return done();
   }

@@ -9,9 +9,7 @@
 #include <string>
 #include <vector>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
+#include "common/cpu_relax.h"
 
 namespace graphdb {
 
@@ -20,14 +18,6 @@ namespace {
 // Workers of the whole process currently polling for work, and currently running a job.
 std::atomic<uint32_t> g_spinning{0};
 std::atomic<uint32_t> g_running{0};
-
-inline void CpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  _mm_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield");
-#endif
-}
 
 }  // namespace
 
