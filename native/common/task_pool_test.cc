@@ -236,27 +236,52 @@ TEST(TaskPoolTest, ThePoolStopsWhileItsThreadsAreAwake) {
 }
 
 #if defined(__linux__)
+// The cores in `mask`, in increasing order.
+std::vector<int> CoresIn(const cpu_set_t& mask) {
+  std::vector<int> cores;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &mask)) cores.push_back(cpu);
+  }
+  return cores;
+}
+
+// The cores the process may use.
+std::vector<int> ProcessCores() {
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  EXPECT_EQ(sched_getaffinity(0, sizeof(mask), &mask), 0);
+  return CoresIn(mask);
+}
+
+// The cores the calling thread may use.
+std::vector<int> ThreadCores() {
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  EXPECT_EQ(pthread_getaffinity_np(pthread_self(), sizeof(mask), &mask), 0);
+  return CoresIn(mask);
+}
+
+// Holds the calling thread to core `cpu` (it runs there on return).
+void PinThisThread(int cpu) {
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  ASSERT_EQ(pthread_setaffinity_np(pthread_self(), sizeof(one), &one), 0);
+  ASSERT_EQ(sched_getcpu(), cpu);
+}
+
 // The pool threads keep off the caller's core (task_pool.h, "Placement"): with the caller held
 // on one core, no morsel of a pool thread runs there; moved to another core, the pool threads
 // follow the move. Every item still runs once.
 TEST(TaskPoolTest, PoolThreadsKeepOffTheCallersCore) {
-  cpu_set_t process;
-  ASSERT_EQ(sched_getaffinity(0, sizeof(process), &process), 0);
-  std::vector<int> cpus;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (CPU_ISSET(cpu, &process)) cpus.push_back(cpu);
-  }
+  const std::vector<int> cpus = ProcessCores();
   if (cpus.size() < 2) GTEST_SKIP() << "needs two cores the process may use";
   // Runs on a thread of its own, whose affinity the test may change.
   std::thread caller([&] {
     TaskPool pool(2);
     for (int round = 0; round < 4; ++round) {
       const int home = cpus[round % 2];
-      cpu_set_t one;
-      CPU_ZERO(&one);
-      CPU_SET(home, &one);
-      ASSERT_EQ(pthread_setaffinity_np(pthread_self(), sizeof(one), &one), 0);
-      ASSERT_EQ(sched_getcpu(), home);
+      ASSERT_NO_FATAL_FAILURE(PinThisThread(home));
       constexpr uint64_t kItems = 400;
       std::vector<std::atomic<int>> runs(kItems);
       std::atomic<int> pool_morsels{0};
@@ -279,6 +304,75 @@ TEST(TaskPoolTest, PoolThreadsKeepOffTheCallersCore) {
     }
   });
   caller.join();
+}
+
+// Placement is left alone while another statement's ParallelFor runs (task_pool.h,
+// "Placement"): a call from another core, made while a pool thread is held in the first call's
+// morsel, does not move the pool threads; once both returned, a call from that core steers them
+// off it again.
+TEST(TaskPoolTest, ConcurrentCallsDoNotSteerThePoolThreads) {
+  const std::vector<int> cpus = ProcessCores();
+  if (cpus.size() < 2) GTEST_SKIP() << "needs two cores the process may use";
+  // The process's cores but `off`: where a pool thread steered off `off` may run.
+  const auto all_but = [&cpus](int off) {
+    std::vector<int> rest;
+    for (int cpu : cpus) {
+      if (cpu != off) rest.push_back(cpu);
+    }
+    return rest;
+  };
+  TaskPool pool(2);  // one pool thread
+  // The cores the pool thread may use: when its morsel of the first call starts, and when it
+  // is released (after the second call returned).
+  std::vector<int> held_at_start, held_at_release;
+  std::atomic<bool> held{false};
+  std::atomic<bool> release{false};
+  std::thread first([&] {
+    PinThisThread(cpus[0]);
+    if (::testing::Test::HasFatalFailure()) {
+      held.store(true);  // nothing to wait for
+      return;
+    }
+    std::atomic<int> arrived{0};
+    pool.ParallelFor(2, 1, 2, [&](unsigned worker, uint64_t, uint64_t) {
+      arrived.fetch_add(1);
+      while (arrived.load() < 2) std::this_thread::yield();  // both workers have a morsel
+      if (worker == 0) return;
+      held_at_start = ThreadCores();
+      held.store(true);
+      while (!release.load()) std::this_thread::yield();
+      held_at_release = ThreadCores();
+    });
+  });
+  while (!held.load()) std::this_thread::yield();
+  std::thread second([&] {
+    ASSERT_NO_FATAL_FAILURE(PinThisThread(cpus[1]));
+    std::atomic<int> ran{0};
+    pool.ParallelFor(100, 1, 2, [&](unsigned worker, uint64_t begin, uint64_t end) {
+      EXPECT_EQ(worker, 0u);  // the pool thread is held by the first call
+      ran.fetch_add(static_cast<int>(end - begin));
+    });
+    EXPECT_EQ(ran.load(), 100);
+  });
+  second.join();
+  release.store(true);
+  first.join();
+  EXPECT_EQ(held_at_start, all_but(cpus[0])) << "the first call steers the pool thread";
+  EXPECT_EQ(held_at_release, all_but(cpus[0]))
+      << "a call made while another runs moved the pool thread";
+  // Alone again: a call from the second core steers the pool thread off it.
+  std::vector<int> alone;
+  std::thread third([&] {
+    ASSERT_NO_FATAL_FAILURE(PinThisThread(cpus[1]));
+    std::atomic<int> arrived{0};
+    pool.ParallelFor(2, 1, 2, [&](unsigned worker, uint64_t, uint64_t) {
+      arrived.fetch_add(1);
+      while (arrived.load() < 2) std::this_thread::yield();
+      if (worker != 0) alone = ThreadCores();
+    });
+  });
+  third.join();
+  EXPECT_EQ(alone, all_but(cpus[1]));
 }
 #endif
 
