@@ -316,7 +316,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     Compile();
     unique_rows_ = unique_rows_ || per_node;
     if (unique_rows_) direct_bits_ = 0;  // every group is new
-    if (unique_rows_) count_small_ = false;
+    if (unique_rows_) count_small_ = count_rows_ = false;
     // The input operators PROFILE counts rows for, by what they count.
     bool below = false;
     for (const LogicalOperator* op = breaker.children[0].get(); op != shape_.scan;
@@ -543,9 +543,12 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     }
     count_small_ = shape_.expand == nullptr && node_filters_.empty() && keys_.size() == 1 &&
                    keys_[0].access == Access::kInt && direct_bits_ != 0;
+    count_rows_ = shape_.expand == nullptr && node_filters_.empty() && keys_.empty();
     for (const Aggregate& a : aggs_) {
-      count_small_ = count_small_ && (a.kind == Aggregate::Kind::kCountStar ||
-                                      (a.kind == Aggregate::Kind::kCount && a.every_row));
+      const bool counts_rows = a.kind == Aggregate::Kind::kCountStar ||
+                               (a.kind == Aggregate::Kind::kCount && a.every_row);
+      count_small_ = count_small_ && counts_rows;
+      count_rows_ = count_rows_ && counts_rows;
     }
     // Grouped by the scanned node with at most one row per node: every group is new.
     for (const Term& t : keys_) {
@@ -986,6 +989,11 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         item = table_end;
         continue;
       }
+      if (count_rows_) {
+        RunCountRows(w, table_start, item, table_end);
+        item = table_end;
+        continue;
+      }
       for (; item < table_end; ++item) {
         // The rows the filter's column tests reject are passed over a block at a time (not
         // under PROFILE, which counts the scanned rows).
@@ -1028,6 +1036,33 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         }
       }
     }
+  }
+
+  // No expansion, no filter, no key, only counts of rows (count_rows_): the visible rows of
+  // items [item, table_end), a visibility block at a time (one clean for the snapshot by its
+  // size, without its rows' stamps), added to the one group at once.
+  void RunCountRows(Worker& w, uint64_t table_start, uint64_t item, uint64_t table_end) const {
+    const uint64_t end = table_end - table_start;
+    uint64_t visible = 0;
+    uint64_t first = end;  // the first visible row
+    for (uint64_t row = item - table_start, block_end; row < end; row = block_end) {
+      const bool clean = w.visible->Clean(row, &block_end);
+      block_end = std::min(block_end, end);
+      w.ctx->ChargeWork(block_end - row);
+      if (clean) {
+        first = std::min(first, row);
+        visible += block_end - row;
+        continue;
+      }
+      for (uint64_t r = row; r < block_end; ++r) {
+        if (!(*w.visible)(r)) continue;
+        first = std::min(first, r);
+        ++visible;
+      }
+    }
+    w.rows[kScanned] += visible;
+    w.rows[kNodePassed] += visible;
+    if (visible > 0) Accumulate(w, visible, table_start + first, 0);
   }
 
   // No expansion, no filter, one small integer key of the scanned node, only counts of rows
@@ -2176,6 +2211,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // Keys looked up in Worker::direct: the bits of each key's slot index (0: never).
   size_t direct_bits_ = 0;
   bool count_small_ = false;          // RunCountSmall applies
+  bool count_rows_ = false;           // RunCountRows applies
   std::array<bool, 2> reads_args_{};  // some aggregate reads an argument per node, per edge
   bool uses_sums_ = false;            // some aggregate is a kAvgInt
   bool uses_states_ = false;          // some aggregate is a kState

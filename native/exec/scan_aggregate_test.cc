@@ -194,6 +194,11 @@ class ScanAggregateTest : public ::testing::Test {
         {"MATCH (p)", "p.age < 9", "RETURN p AS p, p.city AS c, count(*) AS n, max(p.age) AS m"},
         // No keys.
         {"MATCH (a:P)-[:R]->(b:P)", "", "RETURN count(*) AS n, sum(b.age) AS s, avg(b.small) AS m"},
+        // Only rows counted: a visibility block at a time (deleted and uncommitted rows among
+        // them), over one table, every table, an empty one.
+        {"MATCH (p:P)", "", "RETURN count(*) AS n"},
+        {"MATCH (p)", "", "RETURN count(*) AS n, count(p) AS m"},
+        {"MATCH (e:Empty)", "", "RETURN count(*) AS n"},
         // DISTINCT.
         {"MATCH (a:P)-[:R]->(b:P)", "a.age < 25", "RETURN DISTINCT b.city AS c, b.age AS g"},
         {"MATCH (a:P)-[r:R]->(b)", "", "RETURN DISTINCT b.city AS c, r.w % 3 AS w"},
