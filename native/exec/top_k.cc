@@ -181,6 +181,12 @@ struct KeyValue {
 constexpr uint64_t kNullCode = ~0ULL;
 uint64_t IntegerCode(int64_t v) { return static_cast<uint64_t>(v) ^ (1ULL << 63); }
 
+// The rows a collector gathers by code alone that may share the bound (16 bytes each) before
+// it reads their keys: past it, many rows tie on the first key (one name everywhere).
+constexpr size_t kMaxTiedRows = size_t{1} << 16;
+// The longest string key Collector::Rank compares in words.
+constexpr size_t kRankStringBytes = 24;
+
 }  // namespace
 
 // The candidates of one worker. A row's first key is turned into its order code and tested
@@ -195,11 +201,14 @@ class ScanTopK::Collector {
  public:
   // `columns[table][key]`: the column of the key in each scanned table (null: none, NULL).
   // `shared`: the bound the workers share (the smallest any published), or null.
+  // `tables` and `starts`: the scanned tables and the scan position of each one's first row.
   Collector(const std::vector<Key>* keys, const std::vector<KeyClass>* classes,
-            const std::vector<std::vector<const storage::Column*>>* columns, uint64_t capacity,
-            std::atomic<uint64_t>* shared)
-      : keys_(keys), classes_(classes), columns_(columns), width_(keys->size()),
-        capacity_(capacity), flip_((*keys)[0].descending ? ~0ULL : 0), shared_(shared) {
+            const std::vector<std::vector<const storage::Column*>>* columns,
+            const std::vector<const storage::NodeTable*>* tables,
+            const std::vector<uint64_t>* starts, uint64_t capacity, std::atomic<uint64_t>* shared)
+      : keys_(keys), classes_(classes), columns_(columns), tables_(tables), starts_(starts),
+        width_(keys->size()), capacity_(capacity), flip_((*keys)[0].descending ? ~0ULL : 0),
+        shared_(shared) {
     // Room for as many again (at least 256 and at most 64Ki more) before a trim.
     const uint64_t slack = std::clamp<uint64_t>(capacity, 256, 65536);
     for (size_t k = 0; k < width_; ++k) {
@@ -208,6 +217,7 @@ class ScanTopK::Collector {
     buffer_limit_ = capacity > std::numeric_limits<size_t>::max() - slack
                         ? std::numeric_limits<size_t>::max()
                         : static_cast<size_t>(capacity + slack);
+    tie_limit_ = std::max<size_t>(buffer_limit_, kMaxTiedRows);
   }
 
   // Offers the rows [begin, end) of table `table` (index into the scanned tables), the first at
@@ -216,7 +226,7 @@ class ScanTopK::Collector {
   void OfferRange(uint32_t table, const storage::NodeTable& rows, const Snapshot& snapshot,
                   uint64_t begin, uint64_t end, uint64_t position) {
     if (capacity_ == 0) return;
-    if (shared_ != nullptr) bound_ = std::min(bound_, shared_->load(std::memory_order_relaxed));
+    if (shared_ != nullptr) Tighten(shared_->load(std::memory_order_relaxed));
     const storage::Column* first = (*columns_)[table][0];
     const bool string_first = first != nullptr && (*classes_)[0] == KeyClass::kString;
     const bool integer_first = first != nullptr && (*classes_)[0] == KeyClass::kInteger;
@@ -230,6 +240,12 @@ class ScanTopK::Collector {
     uint64_t pending[kBatch];
     size_t n = 0;
     auto flush = [&] {
+      if (coded_) {
+        OfferCoded(table, rows, clean ? nullptr : &snapshot, pending, n, begin, position);
+        n = 0;
+        if (tied_.size() > tie_limit_) Decode();
+        return;
+      }
       // The bytes of long strings are out of the slots: start loading those of every row
       // gathered before reading the first.
       for (size_t k : string_keys_) {
@@ -271,11 +287,144 @@ class ScanTopK::Collector {
         }
       }
       if (offset == end) break;
-      rows.PrefetchRow(offset);
+      if (!coded_ || !clean) rows.PrefetchRow(offset);
       pending[n++] = offset++;
       if (n == kBatch) flush();
     }
     flush();
+  }
+
+  // A row gathered by its first key's code alone, found by its scan position.
+  struct Coded {
+    uint64_t code;
+    uint64_t position;
+  };
+
+  // Lowers the bound to `bound` (a code at least `capacity` rows this snapshot sees reach) if
+  // it is lower.
+  void Tighten(uint64_t bound) {
+    if (bound >= bound_) return;
+    bound_ = bound;
+    tied_.clear();  // their code was the old bound
+  }
+
+  bool coded() const { return coded_; }
+
+  // Moves the rows gathered by code alone (none once decoded) whose code is within the bound
+  // to the end of `rows`.
+  void TakeCoded(std::vector<Coded>* rows) {
+    for (const Coded& e : below_) {
+      if (e.code <= bound_) rows->push_back(e);
+    }
+    rows->insert(rows->end(), tied_.begin(), tied_.end());
+    below_ = {};
+    tied_ = {};
+  }
+
+  // Ends the gathering by code: the rows gathered so, and `rows` (gathered by code by any
+  // collector), become candidates with their keys; later rows are offered as such.
+  void Decode(const std::vector<Coded>& rows = {}) {
+    std::vector<Coded> own;
+    TakeCoded(&own);
+    coded_ = false;
+    for (const Coded& e : own) Feed(e);
+    for (const Coded& e : rows) Feed(e);
+  }
+
+  // The best `capacity` of `rows` (gathered by code by any collector of this scan, within
+  // their bounds), ordered on every key from their cells, as TakeSorted gives them; false
+  // (having changed nothing) when their keys do not fit the words it compares: a string key
+  // longer than kRankStringBytes, or an integer key holding INT64's largest value (whose code
+  // is NULL's).
+  bool Rank(const std::vector<Coded>& rows, uint64_t skip, uint64_t* count,
+            std::vector<Candidate>* out) const {
+    // Each row as words compared in turn: per key, an integer's code, or a string's bytes in
+    // kRankStringBytes / 8 words and its length (NULL: all ones), flipped for DESC; then the
+    // scan position.
+    constexpr size_t kStringWords = kRankStringBytes / 8;
+    size_t stride = 1;
+    for (size_t k = 0; k < width_; ++k) {
+      stride += (*classes_)[k] == KeyClass::kString ? kStringWords + 1 : 1;
+    }
+    const size_t n = rows.size();
+    std::vector<uint64_t> words(n * stride);
+    // The cells of a row a few ahead start loading while this one is read.
+    constexpr size_t kAhead = 8;
+    for (size_t i = 0; i < n; ++i) {
+      if (i + kAhead < n) {
+        uint64_t ahead;
+        const uint32_t at = Locate(rows[i + kAhead].position, &ahead);
+        for (const storage::Column* col : (*columns_)[at]) {
+          if (col != nullptr) col->Prefetch(ahead);
+        }
+      }
+      uint64_t offset;
+      const uint32_t t = Locate(rows[i].position, &offset);
+      uint64_t* w = &words[i * stride];
+      for (size_t k = 0; k < width_; ++k) {
+        const storage::Column* col = (*columns_)[t][k];
+        const uint64_t flip = (*keys_)[k].descending ? ~0ULL : 0;
+        const bool null = col == nullptr || col->IsNull(offset);
+        if ((*classes_)[k] == KeyClass::kInteger) {
+          if (null) {
+            *w++ = kNullCode ^ flip;
+            continue;
+          }
+          const int64_t v = col->GetInt64(offset);
+          if (v == std::numeric_limits<int64_t>::max()) return false;
+          *w++ = IntegerCode(v) ^ flip;
+          continue;
+        }
+        if (null) {
+          for (size_t j = 0; j <= kStringWords; ++j) *w++ = kNullCode ^ flip;
+          continue;
+        }
+        char inline_bytes[storage::Column::kInlineStringBytes];
+        const std::string_view s = col->ReadString(offset, inline_bytes);
+        if (s.size() > kRankStringBytes) return false;
+        char bytes[kRankStringBytes] = {};
+        std::memcpy(bytes, s.data(), s.size());
+        for (size_t j = 0; j < kStringWords; ++j) {
+          uint64_t word;
+          std::memcpy(&word, bytes + 8 * j, 8);
+          *w++ = __builtin_bswap64(word) ^ flip;
+        }
+        *w++ = s.size() ^ flip;
+      }
+      *w = rows[i].position;
+    }
+    std::vector<uint32_t> order(n);
+    for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint32_t>(i);
+    auto less = [&words, stride](uint32_t a, uint32_t b) {
+      const uint64_t* x = &words[a * stride];
+      const uint64_t* y = &words[b * stride];
+      for (size_t j = 0; j < stride; ++j) {
+        if (x[j] != y[j]) return x[j] < y[j];
+      }
+      return false;
+    };
+    // The rows from rank `skip` on, then the first `capacity - skip` of them in order.
+    *count = std::min<uint64_t>(n, capacity_);
+    const auto from = order.begin() + static_cast<ptrdiff_t>(std::min<uint64_t>(skip, *count));
+    const auto to = order.begin() + static_cast<ptrdiff_t>(*count);
+    if (from != order.begin() && from != order.end()) {
+      std::nth_element(order.begin(), from, order.end(), less);
+    }
+    if (to - from < (order.end() - from) / 8) {
+      std::partial_sort(from, to, order.end(), less);
+    } else {
+      if (to != order.end()) std::nth_element(from, to, order.end(), less);
+      std::sort(from, to, less);
+    }
+    out->clear();
+    out->reserve(static_cast<size_t>(to - from));
+    for (auto it = from; it != to; ++it) {
+      Candidate c;
+      c.position = rows[*it].position;
+      c.table = Locate(c.position, &c.offset);
+      out->push_back(c);
+    }
+    return true;
   }
 
   // Takes in every candidate of `other` that ranks among the best.
@@ -316,7 +465,8 @@ class ScanTopK::Collector {
   }
 
   size_t bytes() const {
-    return entries_.capacity() * sizeof(Entry) + free_.capacity() * sizeof(uint32_t) +
+    return (below_.capacity() + tied_.capacity()) * sizeof(Coded) +
+           entries_.capacity() * sizeof(Entry) + free_.capacity() * sizeof(uint32_t) +
            meta_.capacity() * sizeof(Candidate) + values_.capacity() * sizeof(KeyValue) +
            arena_.capacity();
   }
@@ -326,6 +476,93 @@ class ScanTopK::Collector {
     uint64_t code;  // the first key's order code
     uint32_t slot;  // its candidate: meta_[slot], values_[slot * width_ ...]
   };
+
+  // The order code of the first key of the row at `offset` of `col` (null: no such column).
+  uint64_t FirstCode(const storage::Column* col, uint64_t offset) const {
+    if (col == nullptr || col->IsNull(offset)) return kNullCode ^ flip_;
+    if ((*classes_)[0] == KeyClass::kInteger) return IntegerCode(col->GetInt64(offset)) ^ flip_;
+    uint64_t known;
+    const uint64_t head = col->StringHead(offset, &known);
+    if (known == ~0ULL) return head ^ flip_;  // all 8 bytes in the slot
+    char inline_bytes[storage::Column::kInlineStringBytes];
+    return StringPrefix(col->ReadString(offset, inline_bytes)) ^ flip_;
+  }
+
+  // The rows at `pending[0, n)` of table `table` (the range from `begin` starts at scan
+  // position `position`), whose cells passed the bound: each whose first key's code is within
+  // the bound and that the snapshot sees (null: every row is known visible) is gathered.
+  void OfferCoded(uint32_t table, const storage::NodeTable& rows, const Snapshot* snapshot,
+                  const uint64_t* pending, size_t n, uint64_t begin, uint64_t position) {
+    const storage::Column* col = (*columns_)[table][0];
+    if (col != nullptr && (*classes_)[0] == KeyClass::kString) {
+      // Start loading the heap bytes of every long string before reading the first.
+      for (size_t i = 0; i < n; ++i) {
+        if (col->StringLength(pending[i]) <= storage::Column::kInlineStringBytes) continue;
+        char inline_bytes[storage::Column::kInlineStringBytes];
+        __builtin_prefetch(col->ReadString(pending[i], inline_bytes).data());
+      }
+    }
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t offset = pending[i];
+      const uint64_t code = FirstCode(col, offset);
+      if (code > bound_ || (snapshot != nullptr && !snapshot->RowVisible(rows.create_ts(offset),
+                                                                         rows.delete_ts(offset)))) {
+        continue;
+      }
+      const Coded e{code, position + (offset - begin)};
+      if (code == bound_) {
+        tied_.push_back(e);
+        continue;
+      }
+      below_.push_back(e);
+      if (below_.size() >= buffer_limit_) TrimCoded();
+    }
+  }
+
+  // The code of the `capacity`-th best gathered row becomes the bound: the rows below it stay,
+  // those at it join the tied ones.
+  void TrimCoded() {
+    const auto kth = below_.begin() + static_cast<ptrdiff_t>(capacity_ - 1);
+    std::nth_element(below_.begin(), kth, below_.end(),
+                     [](const Coded& a, const Coded& b) { return a.code < b.code; });
+    const uint64_t code = kth->code;
+    if (code < bound_) {
+      Tighten(code);
+      Publish(code);
+    }
+    size_t kept = 0;
+    for (const Coded& e : below_) {
+      if (e.code < bound_) {
+        below_[kept++] = e;
+      } else if (e.code == bound_) {
+        tied_.push_back(e);
+      }
+    }
+    below_.resize(kept);
+  }
+
+  // Lowers the bound the workers share to `code` if it is lower.
+  void Publish(uint64_t code) {
+    if (shared_ == nullptr) return;
+    uint64_t seen = shared_->load(std::memory_order_relaxed);
+    while (code < seen && !shared_->compare_exchange_weak(seen, code, std::memory_order_relaxed)) {
+    }
+  }
+
+  // Offers the gathered row `e` (known visible) with its keys.
+  void Feed(const Coded& e) {
+    uint64_t offset;
+    const uint32_t t = Locate(e.position, &offset);
+    Consider(t, *(*tables_)[t], nullptr, offset, e.position);
+  }
+
+  // The table (index into the scanned ones) and the offset of scan position `position`.
+  uint32_t Locate(uint64_t position, uint64_t* offset) const {
+    const auto next = std::upper_bound(starts_->begin(), starts_->end(), position);
+    const auto t = static_cast<uint32_t>(next - starts_->begin() - 1);
+    *offset = position - (*starts_)[t];
+    return t;
+  }
 
   KeyValue& value(uint32_t slot, size_t k) { return values_[slot * width_ + k]; }
   const KeyValue& value(uint32_t slot, size_t k) const { return values_[slot * width_ + k]; }
@@ -418,12 +655,7 @@ class ScanTopK::Collector {
     worst_code_ = entries_.back().code;
     worst_slot_ = entries_.back().slot;
     bound_ = std::min(bound_, worst_code_);
-    if (shared_ != nullptr) {
-      uint64_t seen = shared_->load(std::memory_order_relaxed);
-      while (worst_code_ < seen &&
-             !shared_->compare_exchange_weak(seen, worst_code_, std::memory_order_relaxed)) {
-      }
-    }
+    Publish(worst_code_);
     if (!arena_.empty()) {
       spare_.clear();
       for (const Entry& e : entries_) {
@@ -467,12 +699,22 @@ class ScanTopK::Collector {
   const std::vector<Key>* keys_;
   const std::vector<KeyClass>* classes_;
   const std::vector<std::vector<const storage::Column*>>* columns_;
+  const std::vector<const storage::NodeTable*>* tables_;
+  const std::vector<uint64_t>* starts_;
   size_t width_;                     // keys per candidate
   std::vector<size_t> string_keys_;  // the keys of class kString
   uint64_t capacity_;
   size_t buffer_limit_;
   uint64_t flip_;  // all ones when the first key is DESC
   std::atomic<uint64_t>* shared_;
+  // First the rows are gathered by their first key's code alone (coded_): those below the
+  // bound unsorted (trimmed to fewer than `capacity` at buffer_limit_), those at it apart. At
+  // the end, or once more than tie_limit_ rows share the bound, they are decoded: read with
+  // their keys as candidates (entries_), as the rows after them then are.
+  bool coded_ = true;
+  std::vector<Coded> below_;
+  std::vector<Coded> tied_;
+  size_t tie_limit_;
   std::vector<Entry> entries_;  // unsorted; at most capacity_ after each trim
   std::vector<Candidate> meta_;
   std::vector<KeyValue> values_;  // width_ per candidate
@@ -541,6 +783,7 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
   // The tables, their rows when the scan starts, each key's column in each.
   std::vector<const storage::NodeTable*> tables;
   std::vector<uint64_t> limits;
+  std::vector<uint64_t> starts;  // each table's first scan position
   std::vector<std::vector<const storage::Column*>> columns(tables_.size());
   std::vector<KeyClass> classes(keys_.size());
   uint64_t total = 0;
@@ -548,6 +791,7 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
     const storage::NodeTable& table = store->node_table(tables_[t]);
     if (!table.versions().empty()) return false;
     tables.push_back(&table);
+    starts.push_back(total);
     limits.push_back(table.NumRows());
     total += limits.back();
     for (size_t k = 0; k < keys_.size(); ++k) {
@@ -606,8 +850,9 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
   }
   std::atomic<uint64_t> shared_bound{kNullCode};
   for (unsigned w = 0; w < workers; ++w) {
-    parts.push_back(std::make_unique<Part>(
-        Collector(&keys_, &classes, &columns, capacity, workers > 1 ? &shared_bound : nullptr)));
+    parts.push_back(
+        std::make_unique<Part>(Collector(&keys_, &classes, &columns, &tables, &starts, capacity,
+                                         workers > 1 ? &shared_bound : nullptr)));
   }
   if (workers > 1) {
     StatementControl* control = ctx.control;
@@ -632,9 +877,31 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
       return false;
     }
   }
+  // The rows the workers gathered by code, within the code of the `capacity`-th best of them,
+  // are ranked on their keys (Rank, or as candidates where it declines); a worker that had
+  // decoded its rows merges its candidates.
   Collector& heap = parts[0]->heap;
-  for (size_t w = 1; w < parts.size(); ++w) heap.Merge(parts[w]->heap);
-  std::vector<Candidate> best = heap.TakeSorted(skip, count);
+  std::vector<Candidate> best;
+  std::vector<Collector::Coded> gathered;
+  for (auto& part : parts) part->heap.TakeCoded(&gathered);
+  if (gathered.size() > capacity) {
+    const auto kth = gathered.begin() + static_cast<ptrdiff_t>(capacity - 1);
+    auto by_code = [](const Collector::Coded& a, const Collector::Coded& b) {
+      return a.code < b.code;
+    };
+    std::nth_element(gathered.begin(), kth, gathered.end(), by_code);
+    const uint64_t bound = kth->code;
+    gathered.erase(std::remove_if(gathered.begin(), gathered.end(),
+                                  [bound](const Collector::Coded& e) { return e.code > bound; }),
+                   gathered.end());
+  }
+  bool decoded = false;
+  for (auto& part : parts) decoded = decoded || !part->heap.coded();
+  if (decoded || !heap.Rank(gathered, skip, count, &best)) {
+    heap.Decode(gathered);
+    for (size_t w = 1; w < parts.size(); ++w) heap.Merge(parts[w]->heap);
+    best = heap.TakeSorted(skip, count);
+  }
   // The winners' rows: the scanned node, then the projections, as the child would make them.
   rows->reserve(best.size());
   for (const Candidate& c : best) {
