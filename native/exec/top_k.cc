@@ -336,18 +336,42 @@ class ScanTopK::Collector {
   // (having changed nothing) when their keys do not fit the words it compares: a string key
   // longer than kRankStringBytes, or an integer key holding INT64's largest value (whose code
   // is NULL's).
+  //
+  // Each row becomes a record of words compared in turn: per key, an integer's order code, or
+  // a string's bytes (zero-padded, big-endian) in kRankStringBytes / 8 words and its length
+  // (NULL: all ones), each flipped for DESC; then the scan position. A record is kept only when
+  // it beats the worst kept at the last trim, which keeps the best `capacity` once there are
+  // as many again, so that rows tied on the first key mostly cost one comparison.
   bool Rank(const std::vector<Coded>& rows, uint64_t skip, uint64_t* count,
             std::vector<Candidate>* out) const {
-    // Each row as words compared in turn: per key, an integer's code, or a string's bytes in
-    // kRankStringBytes / 8 words and its length (NULL: all ones), flipped for DESC; then the
-    // scan position.
     constexpr size_t kStringWords = kRankStringBytes / 8;
     size_t stride = 1;
     for (size_t k = 0; k < width_; ++k) {
       stride += (*classes_)[k] == KeyClass::kString ? kStringWords + 1 : 1;
     }
     const size_t n = rows.size();
-    std::vector<uint64_t> words(n * stride);
+    const size_t limit = std::min(n, buffer_limit_);
+    std::vector<uint64_t> words;  // the records kept
+    words.reserve(limit * stride);
+    std::vector<uint64_t> record(stride);
+    std::vector<uint64_t> worst;  // empty till the first trim
+    std::vector<uint32_t> order;
+    auto less = [stride](const uint64_t* x, const uint64_t* y) {
+      for (size_t j = 0; j < stride; ++j) {
+        if (x[j] != y[j]) return x[j] < y[j];
+      }
+      return false;
+    };
+    // Orders the records kept, best first, from `order`'s start to `mid` (the rest after).
+    auto select = [&](size_t mid) {
+      order.resize(words.size() / stride);
+      for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
+      const uint64_t* base = words.data();
+      std::nth_element(order.begin(), order.begin() + static_cast<ptrdiff_t>(mid), order.end(),
+                       [base, stride, &less](uint32_t a, uint32_t b) {
+                         return less(base + a * stride, base + b * stride);
+                       });
+    };
     // The cells of a row a few ahead start loading while this one is read.
     constexpr size_t kAhead = 8;
     for (size_t i = 0; i < n; ++i) {
@@ -358,72 +382,88 @@ class ScanTopK::Collector {
           if (col != nullptr) col->Prefetch(ahead);
         }
       }
-      uint64_t offset;
-      const uint32_t t = Locate(rows[i].position, &offset);
-      uint64_t* w = &words[i * stride];
-      for (size_t k = 0; k < width_; ++k) {
-        const storage::Column* col = (*columns_)[t][k];
-        const uint64_t flip = (*keys_)[k].descending ? ~0ULL : 0;
-        const bool null = col == nullptr || col->IsNull(offset);
-        if ((*classes_)[k] == KeyClass::kInteger) {
-          if (null) {
-            *w++ = kNullCode ^ flip;
-            continue;
-          }
-          const int64_t v = col->GetInt64(offset);
-          if (v == std::numeric_limits<int64_t>::max()) return false;
-          *w++ = IntegerCode(v) ^ flip;
-          continue;
-        }
-        if (null) {
-          for (size_t j = 0; j <= kStringWords; ++j) *w++ = kNullCode ^ flip;
-          continue;
-        }
-        char inline_bytes[storage::Column::kInlineStringBytes];
-        const std::string_view s = col->ReadString(offset, inline_bytes);
-        if (s.size() > kRankStringBytes) return false;
-        char bytes[kRankStringBytes] = {};
-        std::memcpy(bytes, s.data(), s.size());
-        for (size_t j = 0; j < kStringWords; ++j) {
-          uint64_t word;
-          std::memcpy(&word, bytes + 8 * j, 8);
-          *w++ = __builtin_bswap64(word) ^ flip;
-        }
-        *w++ = s.size() ^ flip;
+      if (!Record(rows[i], record.data())) return false;
+      if (!worst.empty() && !less(record.data(), worst.data())) continue;
+      words.insert(words.end(), record.begin(), record.end());
+      if (words.size() < limit * stride || limit <= capacity_) continue;
+      // Keep the best `capacity`; the worst of them bounds the rows after.
+      select(static_cast<size_t>(capacity_ - 1));
+      std::vector<uint64_t> kept(static_cast<size_t>(capacity_) * stride);
+      for (size_t j = 0; j < capacity_; ++j) {
+        std::memcpy(&kept[j * stride], &words[order[j] * stride], stride * sizeof(uint64_t));
       }
-      *w = rows[i].position;
+      words.swap(kept);
+      worst.assign(words.end() - static_cast<ptrdiff_t>(stride), words.end());
     }
-    std::vector<uint32_t> order(n);
-    for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint32_t>(i);
-    auto less = [&words, stride](uint32_t a, uint32_t b) {
-      const uint64_t* x = &words[a * stride];
-      const uint64_t* y = &words[b * stride];
-      for (size_t j = 0; j < stride; ++j) {
-        if (x[j] != y[j]) return x[j] < y[j];
-      }
-      return false;
+    // The records from rank `skip` on, then the first `capacity - skip` of them in order.
+    const size_t kept = words.size() / stride;
+    *count = std::min<uint64_t>(kept, capacity_);
+    const size_t from = static_cast<size_t>(std::min<uint64_t>(skip, *count));
+    const size_t to = static_cast<size_t>(*count);
+    select(from < kept ? from : 0);
+    const uint64_t* base = words.data();
+    auto by_words = [base, stride, &less](uint32_t a, uint32_t b) {
+      return less(base + a * stride, base + b * stride);
     };
-    // The rows from rank `skip` on, then the first `capacity - skip` of them in order.
-    *count = std::min<uint64_t>(n, capacity_);
-    const auto from = order.begin() + static_cast<ptrdiff_t>(std::min<uint64_t>(skip, *count));
-    const auto to = order.begin() + static_cast<ptrdiff_t>(*count);
-    if (from != order.begin() && from != order.end()) {
-      std::nth_element(order.begin(), from, order.end(), less);
-    }
-    if (to - from < (order.end() - from) / 8) {
-      std::partial_sort(from, to, order.end(), less);
+    const auto first = order.begin() + static_cast<ptrdiff_t>(from);
+    const auto last = order.begin() + static_cast<ptrdiff_t>(to);
+    if (to - from < (kept - from) / 8) {
+      std::partial_sort(first, last, order.end(), by_words);
     } else {
-      if (to != order.end()) std::nth_element(from, to, order.end(), less);
-      std::sort(from, to, less);
+      if (last != order.end()) std::nth_element(first, last, order.end(), by_words);
+      std::sort(first, last, by_words);
     }
     out->clear();
-    out->reserve(static_cast<size_t>(to - from));
-    for (auto it = from; it != to; ++it) {
+    out->reserve(to - from);
+    for (auto it = first; it != last; ++it) {
       Candidate c;
-      c.position = rows[*it].position;
+      c.position = words[*it * stride + stride - 1];
       c.table = Locate(c.position, &c.offset);
       out->push_back(c);
     }
+    return true;
+  }
+
+  // Writes the words of row `e` (Rank) to `w`; false when they cannot order it.
+  bool Record(const Coded& e, uint64_t* w) const {
+    constexpr size_t kStringWords = kRankStringBytes / 8;
+    uint64_t offset;
+    const uint32_t t = Locate(e.position, &offset);
+    for (size_t k = 0; k < width_; ++k) {
+      const storage::Column* col = (*columns_)[t][k];
+      const uint64_t flip = (*keys_)[k].descending ? ~0ULL : 0;
+      if (k == 0 && (*classes_)[0] == KeyClass::kInteger && e.code != (kNullCode ^ flip)) {
+        *w++ = e.code;  // a value's order code, which the code is
+        continue;
+      }
+      const bool null = col == nullptr || col->IsNull(offset);
+      if ((*classes_)[k] == KeyClass::kInteger) {
+        if (null) {
+          *w++ = kNullCode ^ flip;
+          continue;
+        }
+        const int64_t v = col->GetInt64(offset);
+        if (v == std::numeric_limits<int64_t>::max()) return false;
+        *w++ = IntegerCode(v) ^ flip;
+        continue;
+      }
+      if (null) {
+        for (size_t j = 0; j <= kStringWords; ++j) *w++ = kNullCode ^ flip;
+        continue;
+      }
+      char inline_bytes[storage::Column::kInlineStringBytes];
+      const std::string_view s = col->ReadString(offset, inline_bytes);
+      if (s.size() > kRankStringBytes) return false;
+      char bytes[kRankStringBytes] = {};
+      std::memcpy(bytes, s.data(), s.size());
+      for (size_t j = 0; j < kStringWords; ++j) {
+        uint64_t word;
+        std::memcpy(&word, bytes + 8 * j, 8);
+        *w++ = __builtin_bswap64(word) ^ flip;
+      }
+      *w++ = s.size() ^ flip;
+    }
+    *w = e.position;
     return true;
   }
 
