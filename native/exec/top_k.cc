@@ -184,7 +184,7 @@ uint64_t IntegerCode(int64_t v) { return static_cast<uint64_t>(v) ^ (1ULL << 63)
 // The rows a collector gathers by code alone that may share the bound (16 bytes each) before
 // it reads their keys: past it, many rows tie on the first key (one name everywhere).
 constexpr size_t kMaxTiedRows = size_t{1} << 16;
-// The longest string key Collector::Rank compares in words.
+// The longest string key a record (Collector::Records) holds.
 constexpr size_t kRankStringBytes = 24;
 
 }  // namespace
@@ -331,23 +331,37 @@ class ScanTopK::Collector {
     for (const Coded& e : rows) Feed(e);
   }
 
-  // The best `capacity` of `rows` (gathered by code by any collector of this scan, within
-  // their bounds), ordered on every key from their cells, as TakeSorted gives them; false
-  // (having changed nothing) when their keys do not fit the words it compares: a string key
-  // longer than kRankStringBytes, or an integer key holding INT64's largest value (whose code
-  // is NULL's).
-  //
-  // Each row becomes a record of words compared in turn: per key, an integer's order code, or
-  // a string's bytes (zero-padded, big-endian) in kRankStringBytes / 8 words and its length
-  // (NULL: all ones), each flipped for DESC; then the scan position. A record is kept only when
-  // it beats the worst kept at the last trim, which keeps the best `capacity` once there are
-  // as many again, so that rows tied on the first key mostly cost one comparison.
-  bool Rank(const std::vector<Coded>& rows, uint64_t skip, uint64_t* count,
-            std::vector<Candidate>* out) const {
-    constexpr size_t kStringWords = kRankStringBytes / 8;
+  uint64_t bound() const { return bound_; }
+
+  // The words of a record (Records).
+  size_t Stride() const {
     size_t stride = 1;
     for (size_t k = 0; k < width_; ++k) {
-      stride += (*classes_)[k] == KeyClass::kString ? kStringWords + 1 : 1;
+      stride += (*classes_)[k] == KeyClass::kString ? kRankStringBytes / 8 + 1 : 1;
+    }
+    return stride;
+  }
+
+  // Appends to `words` the records (below) of the best rows this collector gathered by code
+  // alone whose code is at most `bound`: the best `capacity` of them with `trim`, else at most
+  // as many again. False (having appended nothing) when their keys do not fit the words: a
+  // string key longer than kRankStringBytes, or an integer key holding INT64's largest value
+  // (whose code is NULL's). Any thread may call it once the scan is over.
+  //
+  // A record holds words compared in turn: per key, an integer's order code, or a string's
+  // bytes (zero-padded, big-endian) in kRankStringBytes / 8 words and its length (NULL: all
+  // ones), each flipped for DESC; then the scan position. A row's record is kept only when it
+  // beats the worst kept at the last trim (which keeps the best `capacity` once there are as
+  // many again), so that rows tied on the first key mostly cost one comparison.
+  bool Records(uint64_t bound, bool trim, std::vector<uint64_t>* out) const {
+    const size_t stride = Stride();
+    std::vector<const Coded*> rows;
+    rows.reserve(below_.size() + tied_.size());
+    for (const Coded& e : below_) {
+      if (e.code <= bound) rows.push_back(&e);
+    }
+    for (const Coded& e : tied_) {
+      if (e.code <= bound) rows.push_back(&e);
     }
     const size_t n = rows.size();
     const size_t limit = std::min(n, buffer_limit_);
@@ -356,62 +370,59 @@ class ScanTopK::Collector {
     std::vector<uint64_t> record(stride);
     std::vector<uint64_t> worst;  // empty till the first trim
     std::vector<uint32_t> order;
-    auto less = [stride](const uint64_t* x, const uint64_t* y) {
-      for (size_t j = 0; j < stride; ++j) {
-        if (x[j] != y[j]) return x[j] < y[j];
-      }
-      return false;
-    };
-    // Orders the records kept, best first, from `order`'s start to `mid` (the rest after).
-    auto select = [&](size_t mid) {
-      order.resize(words.size() / stride);
-      for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
-      const uint64_t* base = words.data();
-      std::nth_element(order.begin(), order.begin() + static_cast<ptrdiff_t>(mid), order.end(),
-                       [base, stride, &less](uint32_t a, uint32_t b) {
-                         return less(base + a * stride, base + b * stride);
-                       });
-    };
-    // The cells of a row a few ahead start loading while this one is read.
-    constexpr size_t kAhead = 8;
-    for (size_t i = 0; i < n; ++i) {
-      if (i + kAhead < n) {
-        uint64_t ahead;
-        const uint32_t at = Locate(rows[i + kAhead].position, &ahead);
-        for (const storage::Column* col : (*columns_)[at]) {
-          if (col != nullptr) col->Prefetch(ahead);
-        }
-      }
-      if (!Record(rows[i], record.data())) return false;
-      if (!worst.empty() && !less(record.data(), worst.data())) continue;
-      words.insert(words.end(), record.begin(), record.end());
-      if (words.size() < limit * stride || limit <= capacity_) continue;
-      // Keep the best `capacity`; the worst of them bounds the rows after.
-      select(static_cast<size_t>(capacity_ - 1));
+    // Keeps the best `capacity` records; the worst of them bounds the rows after.
+    auto keep_best = [&] {
+      SelectRecords(words, stride, static_cast<size_t>(capacity_ - 1), &order);
       std::vector<uint64_t> kept(static_cast<size_t>(capacity_) * stride);
       for (size_t j = 0; j < capacity_; ++j) {
         std::memcpy(&kept[j * stride], &words[order[j] * stride], stride * sizeof(uint64_t));
       }
       words.swap(kept);
       worst.assign(words.end() - static_cast<ptrdiff_t>(stride), words.end());
+    };
+    // The cells of a row a few ahead start loading while this one is read.
+    constexpr size_t kAhead = 8;
+    for (size_t i = 0; i < n; ++i) {
+      if (i + kAhead < n) {
+        uint64_t ahead;
+        const uint32_t at = Locate(rows[i + kAhead]->position, &ahead);
+        for (const storage::Column* col : (*columns_)[at]) {
+          if (col != nullptr) col->Prefetch(ahead);
+        }
+      }
+      if (!Record(*rows[i], record.data())) return false;
+      if (!worst.empty() && !RecordLess(record.data(), worst.data(), 0, stride)) continue;
+      words.insert(words.end(), record.begin(), record.end());
+      if (words.size() >= limit * stride && limit > capacity_) keep_best();
     }
-    // The records from rank `skip` on, then the first `capacity - skip` of them in order.
+    if (trim && words.size() > capacity_ * stride) keep_best();
+    out->insert(out->end(), words.begin(), words.end());
+    return true;
+  }
+
+  // The best `capacity` of the records in `words` (Records, of any collectors of this scan)
+  // in order, as TakeSorted gives them.
+  void Order(const std::vector<uint64_t>& words, uint64_t skip, uint64_t* count,
+             std::vector<Candidate>* out) const {
+    const size_t stride = Stride();
     const size_t kept = words.size() / stride;
     *count = std::min<uint64_t>(kept, capacity_);
     const size_t from = static_cast<size_t>(std::min<uint64_t>(skip, *count));
     const size_t to = static_cast<size_t>(*count);
-    select(from < kept ? from : 0);
+    // The records from rank `skip` on, then the first `capacity - skip` of them in order.
+    std::vector<uint32_t> order;
+    const size_t common = SelectRecords(words, stride, from < kept ? from : 0, &order);
     const uint64_t* base = words.data();
-    auto by_words = [base, stride, &less](uint32_t a, uint32_t b) {
-      return less(base + a * stride, base + b * stride);
+    auto less = [base, stride, common](uint32_t a, uint32_t b) {
+      return RecordLess(base + a * stride, base + b * stride, common, stride);
     };
     const auto first = order.begin() + static_cast<ptrdiff_t>(from);
     const auto last = order.begin() + static_cast<ptrdiff_t>(to);
     if (to - from < (kept - from) / 8) {
-      std::partial_sort(first, last, order.end(), by_words);
+      std::partial_sort(first, last, order.end(), less);
     } else {
-      if (last != order.end()) std::nth_element(first, last, order.end(), by_words);
-      std::sort(first, last, by_words);
+      if (last != order.end()) std::nth_element(first, last, order.end(), less);
+      std::sort(first, last, less);
     }
     out->clear();
     out->reserve(to - from);
@@ -421,10 +432,44 @@ class ScanTopK::Collector {
       c.table = Locate(c.position, &c.offset);
       out->push_back(c);
     }
-    return true;
   }
 
-  // Writes the words of row `e` (Rank) to `w`; false when they cannot order it.
+  // Whether record `x` sorts before `y`, both of `stride` words, equal in their first `from`.
+  static bool RecordLess(const uint64_t* x, const uint64_t* y, size_t from, size_t stride) {
+    for (size_t j = from; j < stride; ++j) {
+      if (x[j] != y[j]) return x[j] < y[j];
+    }
+    return false;
+  }
+
+  // Fills `order` with the indexes of the records in `words`, the one of rank `mid` (if any)
+  // in its place, the better ones before it. Returns how many leading words all the records
+  // share (the comparisons skip them: rows tied on a long first key).
+  static size_t SelectRecords(const std::vector<uint64_t>& words, size_t stride, size_t mid,
+                              std::vector<uint32_t>* order) {
+    const size_t n = words.size() / stride;
+    order->resize(n);
+    for (size_t i = 0; i < n; ++i) (*order)[i] = static_cast<uint32_t>(i);
+    size_t common = stride - 1;  // the positions differ
+    for (size_t i = 1; i < n && common > 0; ++i) {
+      for (size_t j = 0; j < common; ++j) {
+        if (words[i * stride + j] != words[j]) {
+          common = j;
+          break;
+        }
+      }
+    }
+    if (mid < n) {
+      const uint64_t* base = words.data();
+      std::nth_element(order->begin(), order->begin() + static_cast<ptrdiff_t>(mid), order->end(),
+                       [base, stride, common](uint32_t a, uint32_t b) {
+                         return RecordLess(base + a * stride, base + b * stride, common, stride);
+                       });
+    }
+    return common;
+  }
+
+  // Writes the words of row `e` (Records) to `w`; false when they cannot order it.
   bool Record(const Coded& e, uint64_t* w) const {
     constexpr size_t kStringWords = kRankStringBytes / 8;
     uint64_t offset;
@@ -861,6 +906,9 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
     Collector heap;
     MemoryCharge memory;
     size_t charged = 0;
+    std::vector<uint64_t> words;  // Collector::Records
+    bool rank_tried = false;
+    bool ranked = false;
   };
   std::vector<std::unique_ptr<Part>> parts;
   AbsorbCharges<Part> absorb{parts, memory};
@@ -894,13 +942,26 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
         std::make_unique<Part>(Collector(&keys_, &classes, &columns, &tables, &starts, capacity,
                                          workers > 1 ? &shared_bound : nullptr)));
   }
+  // Ranks part `w`'s rows gathered by code (Collector::Records) within `bound`, once.
+  auto rank = [&](unsigned w, uint64_t bound) {
+    Part& part = *parts[w];
+    if (part.rank_tried || !part.heap.coded()) return;
+    part.rank_tried = true;
+    part.ranked = part.heap.Records(bound, workers > 1, &part.words);
+    if (counts_memory) part.memory.Add(ctx, part.words.capacity() * sizeof(uint64_t));
+  };
   if (workers > 1) {
     StatementControl* control = ctx.control;
-    ctx.tasks->ParallelFor(total, kMorsel, ctx.parallelism,
-                           [&](unsigned w, uint64_t begin, uint64_t end) {
-                             if (control) control->Check();
-                             scan(w, begin, end);
-                           });
+    // Past the scan's morsels, one more per worker: a worker that takes one has scanned its
+    // last rows, and ranks its part there and then.
+    ctx.tasks->ParallelFor(
+        total + workers * kMorsel, kMorsel, workers, [&](unsigned w, uint64_t begin, uint64_t end) {
+          if (control) control->Check();
+          if (begin < total) scan(w, begin, std::min(end, total));
+          if (end > total) {
+            rank(w, std::min(parts[w]->heap.bound(), shared_bound.load(std::memory_order_relaxed)));
+          }
+        });
   } else {
     for (uint64_t begin = 0; begin < total; begin += kMorsel) {
       const uint64_t end = std::min(total, begin + kMorsel);
@@ -917,27 +978,33 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
       return false;
     }
   }
-  // The rows the workers gathered by code, within the code of the `capacity`-th best of them,
-  // are ranked on their keys (Rank, or as candidates where it declines); a worker that had
-  // decoded its rows merges its candidates.
+  // The rows the workers gathered by code are ranked on their keys (Records: each worker's
+  // as it ends, those of workers that did not here, within the lowest bound any had), then
+  // in all (Order); else (a worker read its rows' keys already, or Records declined) they are
+  // read as candidates.
   Collector& heap = parts[0]->heap;
   std::vector<Candidate> best;
-  std::vector<Collector::Coded> gathered;
-  for (auto& part : parts) part->heap.TakeCoded(&gathered);
-  if (gathered.size() > capacity) {
-    const auto kth = gathered.begin() + static_cast<ptrdiff_t>(capacity - 1);
-    auto by_code = [](const Collector::Coded& a, const Collector::Coded& b) {
-      return a.code < b.code;
-    };
-    std::nth_element(gathered.begin(), kth, gathered.end(), by_code);
-    const uint64_t bound = kth->code;
-    gathered.erase(std::remove_if(gathered.begin(), gathered.end(),
-                                  [bound](const Collector::Coded& e) { return e.code > bound; }),
-                   gathered.end());
+  uint64_t bound = kNullCode;
+  for (auto& part : parts) bound = std::min(bound, part->heap.bound());
+  bool ranked = true;
+  for (unsigned w = 0; w < parts.size(); ++w) {
+    rank(w, bound);
+    ranked = ranked && parts[w]->ranked;
   }
-  bool decoded = false;
-  for (auto& part : parts) decoded = decoded || !part->heap.coded();
-  if (decoded || !heap.Rank(gathered, skip, count, &best)) {
+  if (ranked) {
+    std::vector<uint64_t> words;
+    for (auto& part : parts) {
+      if (words.empty()) {
+        words.swap(part->words);
+      } else {
+        words.insert(words.end(), part->words.begin(), part->words.end());
+      }
+      part->words = {};
+    }
+    heap.Order(words, skip, count, &best);
+  } else {
+    std::vector<Collector::Coded> gathered;
+    for (auto& part : parts) part->heap.TakeCoded(&gathered);
     heap.Decode(gathered);
     for (size_t w = 1; w < parts.size(); ++w) heap.Merge(parts[w]->heap);
     best = heap.TakeSorted(skip, count);
