@@ -189,6 +189,29 @@ constexpr size_t kRankStringBytes = 24;
 
 }  // namespace
 
+// What the workers of one scan publish of their bounds. A worker's rows are its own (morsels
+// split the scan), so besides the lowest code any worker's `capacity` rows reach, the highest of
+// the codes that each worker's best ceil(capacity / workers) reach bounds them all.
+struct ScanTopK::SharedBound {
+  explicit SharedBound(unsigned workers) : shares(workers) {
+    for (auto& share : shares) share.store(kNullCode, std::memory_order_relaxed);
+  }
+  uint64_t Load() const {
+    uint64_t highest = 0;
+    for (const auto& share : shares)
+      highest = std::max(highest, share.load(std::memory_order_relaxed));
+    return std::min(highest, lowest.load(std::memory_order_relaxed));
+  }
+  // Lowers `to` to `code` if it is lower.
+  static void Lower(std::atomic<uint64_t>& to, uint64_t code) {
+    uint64_t seen = to.load(std::memory_order_relaxed);
+    while (code < seen && !to.compare_exchange_weak(seen, code, std::memory_order_relaxed)) {
+    }
+  }
+  std::atomic<uint64_t> lowest{kNullCode};
+  std::vector<std::atomic<uint64_t>> shares;  // per worker
+};
+
 // The candidates of one worker. A row's first key is turned into its order code and tested
 // against the bound (the worst kept candidate's code, or a smaller one another worker
 // published): from the column's cell alone (an INT64, or the head of a string its slot holds)
@@ -205,10 +228,11 @@ class ScanTopK::Collector {
   Collector(const std::vector<Key>* keys, const std::vector<KeyClass>* classes,
             const std::vector<std::vector<const storage::Column*>>* columns,
             const std::vector<const storage::NodeTable*>* tables,
-            const std::vector<uint64_t>* starts, uint64_t capacity, std::atomic<uint64_t>* shared)
+            const std::vector<uint64_t>* starts, uint64_t capacity, SharedBound* shared,
+            unsigned worker)
       : keys_(keys), classes_(classes), columns_(columns), tables_(tables), starts_(starts),
         width_(keys->size()), capacity_(capacity), flip_((*keys)[0].descending ? ~0ULL : 0),
-        shared_(shared) {
+        shared_(shared), worker_(worker) {
     // Room for as many again (at least 256 and at most 64Ki more) before a trim.
     const uint64_t slack = std::clamp<uint64_t>(capacity, 256, 65536);
     for (size_t k = 0; k < width_; ++k) {
@@ -226,7 +250,7 @@ class ScanTopK::Collector {
   void OfferRange(uint32_t table, const storage::NodeTable& rows, const Snapshot& snapshot,
                   uint64_t begin, uint64_t end, uint64_t position) {
     if (capacity_ == 0) return;
-    if (shared_ != nullptr) Tighten(shared_->load(std::memory_order_relaxed));
+    if (shared_ != nullptr) Tighten(shared_->Load());
     const storage::Column* first = (*columns_)[table][0];
     const bool string_first = first != nullptr && (*classes_)[0] == KeyClass::kString;
     const bool integer_first = first != nullptr && (*classes_)[0] == KeyClass::kInteger;
@@ -594,12 +618,11 @@ class ScanTopK::Collector {
                                                                          rows.delete_ts(offset)))) {
         continue;
       }
-      const Coded e{code, position + (offset - begin)};
-      if (code == bound_) {
-        tied_.push_back(e);
-        continue;
-      }
-      below_.push_back(e);
+      // The fields stored one by one: a copy of a whole entry built just before would wait for
+      // the two stores to reach the cache (no store forwarding into a 16-byte load).
+      Coded& e = code == bound_ ? tied_.emplace_back() : below_.emplace_back();
+      e.code = code;
+      e.position = position + (offset - begin);
       if (below_.size() >= buffer_limit_) TrimCoded();
     }
   }
@@ -611,6 +634,15 @@ class ScanTopK::Collector {
     std::nth_element(below_.begin(), kth, below_.end(),
                      [](const Coded& a, const Coded& b) { return a.code < b.code; });
     const uint64_t code = kth->code;
+    // This worker's share (SharedBound): the code its best ceil(capacity / workers) reach.
+    const size_t workers = shared_ == nullptr ? 1 : shared_->shares.size();
+    const uint64_t share = (capacity_ + workers - 1) / workers;
+    if (workers > 1 && share < capacity_) {
+      const auto at = below_.begin() + static_cast<ptrdiff_t>(share - 1);
+      std::nth_element(below_.begin(), at, kth,
+                       [](const Coded& a, const Coded& b) { return a.code < b.code; });
+      SharedBound::Lower(shared_->shares[worker_], at->code);
+    }
     if (code < bound_) {
       Tighten(code);
       Publish(code);
@@ -628,10 +660,7 @@ class ScanTopK::Collector {
 
   // Lowers the bound the workers share to `code` if it is lower.
   void Publish(uint64_t code) {
-    if (shared_ == nullptr) return;
-    uint64_t seen = shared_->load(std::memory_order_relaxed);
-    while (code < seen && !shared_->compare_exchange_weak(seen, code, std::memory_order_relaxed)) {
-    }
+    if (shared_ != nullptr) SharedBound::Lower(shared_->lowest, code);
   }
 
   // Offers the gathered row `e` (known visible) with its keys.
@@ -791,7 +820,8 @@ class ScanTopK::Collector {
   uint64_t capacity_;
   size_t buffer_limit_;
   uint64_t flip_;  // all ones when the first key is DESC
-  std::atomic<uint64_t>* shared_;
+  SharedBound* shared_;
+  unsigned worker_;
   // First the rows are gathered by their first key's code alone (coded_): those below the
   // bound unsorted (trimmed to fewer than `capacity` at buffer_limit_), those at it apart. At
   // the end, or once more than tie_limit_ rows share the bound, they are decoded: read with
@@ -936,11 +966,11 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
       total >= ParallelPipeline::kMinParallelRows) {
     workers = std::max(1u, ctx.tasks->WorkersFor(total, kMorsel, ctx.parallelism));
   }
-  std::atomic<uint64_t> shared_bound{kNullCode};
+  SharedBound shared_bound(workers);
   for (unsigned w = 0; w < workers; ++w) {
     parts.push_back(
         std::make_unique<Part>(Collector(&keys_, &classes, &columns, &tables, &starts, capacity,
-                                         workers > 1 ? &shared_bound : nullptr)));
+                                         workers > 1 ? &shared_bound : nullptr, w)));
   }
   // Ranks part `w`'s rows gathered by code (Collector::Records) within `bound`, once.
   auto rank = [&](unsigned w, uint64_t bound) {
@@ -954,14 +984,14 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
     StatementControl* control = ctx.control;
     // Past the scan's morsels, one more per worker: a worker that takes one has scanned its
     // last rows, and ranks its part there and then.
-    ctx.tasks->ParallelFor(
-        total + workers * kMorsel, kMorsel, workers, [&](unsigned w, uint64_t begin, uint64_t end) {
-          if (control) control->Check();
-          if (begin < total) scan(w, begin, std::min(end, total));
-          if (end > total) {
-            rank(w, std::min(parts[w]->heap.bound(), shared_bound.load(std::memory_order_relaxed)));
-          }
-        });
+    ctx.tasks->ParallelFor(total + workers * kMorsel, kMorsel, workers,
+                           [&](unsigned w, uint64_t begin, uint64_t end) {
+                             if (control) control->Check();
+                             if (begin < total) scan(w, begin, std::min(end, total));
+                             if (end > total) {
+                               rank(w, std::min(parts[w]->heap.bound(), shared_bound.Load()));
+                             }
+                           });
   } else {
     for (uint64_t begin = 0; begin < total; begin += kMorsel) {
       const uint64_t end = std::min(total, begin + kMorsel);

@@ -86,6 +86,7 @@ class ScanTopK {
 
  private:
   struct Key;
+  struct SharedBound;
   struct Candidate;
   class Collector;
   ScanTopK() = default;
