@@ -212,14 +212,15 @@ struct ScanTopK::SharedBound {
   std::vector<std::atomic<uint64_t>> shares;  // per worker
 };
 
-// The candidates of one worker. A row's first key is turned into its order code and tested
-// against the bound (the worst kept candidate's code, or a smaller one another worker
-// published): from the column's cell alone (an INT64, or the head of a string its slot holds)
-// for most rows, before the row's stamps or its other keys are read. The rows that pass are
-// gathered with their stamps and cells prefetched, then read in full and appended unsorted (a
-// 16-byte entry: the code and the slot of the candidate's keys, strings in an arena); when the
-// entries reach about twice the capacity, nth_element keeps the best `capacity` and the worst
-// of those sets the bound. Candidates whose codes tie (rows sharing a name) compare their keys.
+// The rows one worker gathers. A row's first key is turned into its order code and tested
+// against the bound (the capacity-th best code gathered, or a lower one the workers share,
+// SharedBound): from the column's cell alone (an INT64, or the head of a string its slot holds)
+// for most rows, before the row's stamps or its other keys are read. At first the rows that
+// pass are kept by that code alone (OfferCoded: a 16-byte entry, the exact code and the scan
+// position; trimmed with nth_element on the codes); when the scan ends their keys are read into
+// word records (Records) and the best are ordered (Order). Where records cannot order them, or
+// too many rows tie on the bound, they are decoded instead: read as candidates with their keys
+// (Consider: strings in an arena, compared key by key), as the rows after them then are.
 class ScanTopK::Collector {
  public:
   // `columns[table][key]`: the column of the key in each scanned table (null: none, NULL).
