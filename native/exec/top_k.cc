@@ -502,11 +502,13 @@ class ScanTopK::Collector {
     for (size_t k = 0; k < width_; ++k) {
       const storage::Column* col = (*columns_)[t][k];
       const uint64_t flip = (*keys_)[k].descending ? ~0ULL : 0;
-      if (k == 0 && (*classes_)[0] == KeyClass::kInteger && e.code != (kNullCode ^ flip)) {
+      // A first key whose code is not NULL's holds a value: its validity bit need not be read.
+      const bool value = k == 0 && e.code != (kNullCode ^ flip);
+      if (value && (*classes_)[0] == KeyClass::kInteger) {
         *w++ = e.code;  // a value's order code, which the code is
         continue;
       }
-      const bool null = col == nullptr || col->IsNull(offset);
+      const bool null = !value && (col == nullptr || col->IsNull(offset));
       if ((*classes_)[k] == KeyClass::kInteger) {
         if (null) {
           *w++ = kNullCode ^ flip;
