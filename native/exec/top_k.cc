@@ -605,6 +605,7 @@ class ScanTopK::Collector {
   // the bound and that the snapshot sees (null: every row is known visible) is gathered.
   void OfferCoded(uint32_t table, const storage::NodeTable& rows, const Snapshot* snapshot,
                   const uint64_t* pending, size_t n, uint64_t begin, uint64_t position) {
+    if (below_.capacity() == 0) below_.reserve(std::min<size_t>(buffer_limit_, kMaxTiedRows));
     const storage::Column* col = (*columns_)[table][0];
     if (col != nullptr && (*classes_)[0] == KeyClass::kString) {
       // Start loading the heap bytes of every long string before reading the first.
