@@ -263,6 +263,24 @@ TEST_F(ScanTopKTest, RandomTablesKeepTheGenericRows) {
   }
 }
 
+// Two tables scanned as one (`p:A:B`): scan positions run on from the first table into the
+// second, ties go to the row of the first; short names in one table, long ones in the other.
+TEST_F(ScanTopKTest, TwoTablesKeepTheGenericRows) {
+  Run("CREATE NODE TABLE A(id INT64 PRIMARY KEY, name STRING, v INT64)");
+  Run("CREATE NODE TABLE B(id INT64 PRIMARY KEY, name STRING, v INT64)");
+  Run("UNWIND range(0, 9999) AS i CREATE (:A {id: i, name: CASE WHEN i % 7 = 0 THEN NULL ELSE "
+      "concat('n', CAST((i * 7919) % 97 AS STRING)) END, v: (i * 31) % 11})");
+  Run("UNWIND range(0, 8999) AS i CREATE (:B {id: i, name: concat('n', CAST((i * 104729) % 89 "
+      "AS STRING), 'xxxxxxxxxxxx'), v: i % 5})");
+  Run("MATCH (a:A) WHERE a.id % 13 = 1 DELETE a");
+  ExpectGenericRows("A:B",
+                    {"p.name, p.id SKIP 1000 LIMIT 5", "p.name DESC, p.v, p.id SKIP 15000 LIMIT 40",
+                     "p.v, p.name LIMIT 300", "p.name SKIP 100 LIMIT 30000",
+                     "p.v DESC, p.id DESC SKIP 5 LIMIT 9"},
+                    {"MATCH (b:B) WHERE b.id % 11 = 2 DELETE b",
+                     "UNWIND range(0, 99) AS i CREATE (:A {id: 50000 + i, name: 'n1', v: 0})"});
+}
+
 // More rows tied on the first key than a collector gathers by code alone (64Ki): it then reads
 // their keys as it goes. And a key of many values (w), where each worker trims many times and
 // the bound the workers share (from each one's share of the best rows) decides what is kept.
