@@ -1049,15 +1049,40 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
     ranked = ranked && parts[w]->ranked;
   }
   if (ranked) {
+    // A record's first word is its row's code: past the code of the `capacity`-th best record
+    // of all workers, records are dropped before they are ordered (each worker ranked its rows
+    // within the bound it had then).
     std::vector<uint64_t> words;
-    for (auto& part : parts) {
-      if (words.empty()) {
-        words.swap(part->words);
-      } else {
-        words.insert(words.end(), part->words.begin(), part->words.end());
+    const size_t stride = heap.Stride();
+    if (parts.size() == 1) {
+      words.swap(parts[0]->words);
+    } else {
+      std::vector<uint64_t> codes;
+      size_t records = 0;
+      for (auto& part : parts) records += part->words.size() / stride;
+      codes.reserve(records);
+      for (auto& part : parts) {
+        for (size_t at = 0; at < part->words.size(); at += stride) {
+          codes.push_back(part->words[at]);
+        }
       }
-      part->words = {};
+      if (codes.size() > capacity) {
+        const auto kth = codes.begin() + static_cast<ptrdiff_t>(capacity - 1);
+        std::nth_element(codes.begin(), kth, codes.end());
+        bound = std::min(bound, *kth);
+      }
+      words.resize(codes.size() * stride);
+      size_t kept = 0;
+      for (auto& part : parts) {
+        for (size_t at = 0; at < part->words.size(); at += stride) {
+          if (part->words[at] > bound) continue;
+          std::memcpy(&words[kept * stride], &part->words[at], stride * sizeof(uint64_t));
+          ++kept;
+        }
+      }
+      words.resize(kept * stride);
     }
+    for (auto& part : parts) part->words = {};
     heap.Order(words, skip, count, &best);
   } else {
     std::vector<Collector::Coded> gathered;
