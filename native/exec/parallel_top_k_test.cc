@@ -255,7 +255,8 @@ TEST_F(ScanTopKTest, RandomTablesKeepTheGenericRows) {
         {"p.name, p.id SKIP 1000 LIMIT 5", "p.name SKIP 40 LIMIT 300", "p.name DESC, p.id LIMIT 9",
          "p.name DESC SKIP 2000 LIMIT 1000", "p.name, p.v DESC, p.id SKIP 3000 LIMIT 2000",
          "p.name SKIP 20000 LIMIT 10", "p.name DESC LIMIT 20000", "p.v, p.name SKIP 500 LIMIT 50",
-         "p.v DESC, p.id DESC LIMIT 1000", "p.v DESC, p.name SKIP 11000 LIMIT 500", "p.v LIMIT 1"},
+         "p.v DESC, p.id DESC LIMIT 1000", "p.v DESC, p.name SKIP 11000 LIMIT 500", "p.v LIMIT 1",
+         "p.name DESC, p.id SKIP 3 LIMIT 9000000000000000000"},
         {"MATCH (r:" + table + ") WHERE r.id % 19 = 4 DELETE r",
          "UNWIND range(0, 399) AS i CREATE (:" + table + " {id: 100000 + i, name: " + pool +
              "[i % " + std::to_string(kNames) + " + 1], v: i % 3})"},

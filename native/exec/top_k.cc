@@ -224,8 +224,9 @@ struct ScanTopK::SharedBound {
 class ScanTopK::Collector {
  public:
   // `columns[table][key]`: the column of the key in each scanned table (null: none, NULL).
-  // `shared`: the bound the workers share (the smallest any published), or null.
   // `tables` and `starts`: the scanned tables and the scan position of each one's first row.
+  // `shared`: what the workers publish of their bounds (null: one worker); `worker`: this
+  // collector's index among them.
   Collector(const std::vector<Key>* keys, const std::vector<KeyClass>* classes,
             const std::vector<std::vector<const storage::Column*>>* columns,
             const std::vector<const storage::NodeTable*>* tables,
@@ -420,7 +421,7 @@ class ScanTopK::Collector {
       words.insert(words.end(), record.begin(), record.end());
       if (words.size() >= limit * stride && limit > capacity_) keep_best();
     }
-    if (trim && words.size() > capacity_ * stride) keep_best();
+    if (trim && words.size() / stride > capacity_) keep_best();
     out->insert(out->end(), words.begin(), words.end());
     return true;
   }
