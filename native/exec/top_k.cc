@@ -181,25 +181,60 @@ struct KeyValue {
 constexpr uint64_t kNullCode = ~0ULL;
 uint64_t IntegerCode(int64_t v) { return static_cast<uint64_t>(v) ^ (1ULL << 63); }
 
+// The rows a collector gathers by code alone that may share the bound (16 bytes each) before
+// it reads their keys: past it, many rows tie on the first key (one name everywhere).
+constexpr size_t kMaxTiedRows = size_t{1} << 16;
+// The longest string key a record (Collector::Records) holds.
+constexpr size_t kRankStringBytes = 24;
+
 }  // namespace
 
-// The candidates of one worker. A row's first key is turned into its order code and tested
-// against the bound (the worst kept candidate's code, or a smaller one another worker
-// published): from the column's cell alone (an INT64, or the head of a string its slot holds)
-// for most rows, before the row's stamps or its other keys are read. The rows that pass are
-// gathered with their stamps and cells prefetched, then read in full and appended unsorted (a
-// 16-byte entry: the code and the slot of the candidate's keys, strings in an arena); when the
-// entries reach about twice the capacity, nth_element keeps the best `capacity` and the worst
-// of those sets the bound. Candidates whose codes tie (rows sharing a name) compare their keys.
+// What the workers of one scan publish of their bounds. A worker's rows are its own (morsels
+// split the scan), so besides the lowest code any worker's `capacity` rows reach, the highest of
+// the codes that each worker's best ceil(capacity / workers) reach bounds them all.
+struct ScanTopK::SharedBound {
+  explicit SharedBound(unsigned workers) : shares(workers) {
+    for (auto& share : shares) share.store(kNullCode, std::memory_order_relaxed);
+  }
+  uint64_t Load() const {
+    uint64_t highest = 0;
+    for (const auto& share : shares)
+      highest = std::max(highest, share.load(std::memory_order_relaxed));
+    return std::min(highest, lowest.load(std::memory_order_relaxed));
+  }
+  // Lowers `to` to `code` if it is lower.
+  static void Lower(std::atomic<uint64_t>& to, uint64_t code) {
+    uint64_t seen = to.load(std::memory_order_relaxed);
+    while (code < seen && !to.compare_exchange_weak(seen, code, std::memory_order_relaxed)) {
+    }
+  }
+  std::atomic<uint64_t> lowest{kNullCode};
+  std::vector<std::atomic<uint64_t>> shares;  // per worker
+};
+
+// The rows one worker gathers. A row's first key is turned into its order code and tested
+// against the bound (the capacity-th best code gathered, or a lower one the workers share,
+// SharedBound): from the column's cell alone (an INT64, or the head of a string its slot holds)
+// for most rows, before the row's stamps or its other keys are read. At first the rows that
+// pass are kept by that code alone (OfferCoded: a 16-byte entry, the exact code and the scan
+// position; trimmed with nth_element on the codes); when the scan ends their keys are read into
+// word records (Records) and the best are ordered (Order). Where records cannot order them, or
+// too many rows tie on the bound, they are decoded instead: read as candidates with their keys
+// (Consider: strings in an arena, compared key by key), as the rows after them then are.
 class ScanTopK::Collector {
  public:
   // `columns[table][key]`: the column of the key in each scanned table (null: none, NULL).
-  // `shared`: the bound the workers share (the smallest any published), or null.
+  // `tables` and `starts`: the scanned tables and the scan position of each one's first row.
+  // `shared`: what the workers publish of their bounds (null: one worker); `worker`: this
+  // collector's index among them.
   Collector(const std::vector<Key>* keys, const std::vector<KeyClass>* classes,
-            const std::vector<std::vector<const storage::Column*>>* columns, uint64_t capacity,
-            std::atomic<uint64_t>* shared)
-      : keys_(keys), classes_(classes), columns_(columns), width_(keys->size()),
-        capacity_(capacity), flip_((*keys)[0].descending ? ~0ULL : 0), shared_(shared) {
+            const std::vector<std::vector<const storage::Column*>>* columns,
+            const std::vector<const storage::NodeTable*>* tables,
+            const std::vector<uint64_t>* starts, uint64_t capacity, SharedBound* shared,
+            unsigned worker)
+      : keys_(keys), classes_(classes), columns_(columns), tables_(tables), starts_(starts),
+        width_(keys->size()), capacity_(capacity), flip_((*keys)[0].descending ? ~0ULL : 0),
+        shared_(shared), worker_(worker) {
     // Room for as many again (at least 256 and at most 64Ki more) before a trim.
     const uint64_t slack = std::clamp<uint64_t>(capacity, 256, 65536);
     for (size_t k = 0; k < width_; ++k) {
@@ -208,6 +243,7 @@ class ScanTopK::Collector {
     buffer_limit_ = capacity > std::numeric_limits<size_t>::max() - slack
                         ? std::numeric_limits<size_t>::max()
                         : static_cast<size_t>(capacity + slack);
+    tie_limit_ = std::max<size_t>(buffer_limit_, kMaxTiedRows);
   }
 
   // Offers the rows [begin, end) of table `table` (index into the scanned tables), the first at
@@ -216,7 +252,7 @@ class ScanTopK::Collector {
   void OfferRange(uint32_t table, const storage::NodeTable& rows, const Snapshot& snapshot,
                   uint64_t begin, uint64_t end, uint64_t position) {
     if (capacity_ == 0) return;
-    if (shared_ != nullptr) bound_ = std::min(bound_, shared_->load(std::memory_order_relaxed));
+    if (shared_ != nullptr) Tighten(shared_->Load());
     const storage::Column* first = (*columns_)[table][0];
     const bool string_first = first != nullptr && (*classes_)[0] == KeyClass::kString;
     const bool integer_first = first != nullptr && (*classes_)[0] == KeyClass::kInteger;
@@ -230,6 +266,12 @@ class ScanTopK::Collector {
     uint64_t pending[kBatch];
     size_t n = 0;
     auto flush = [&] {
+      if (coded_) {
+        OfferCoded(table, rows, clean ? nullptr : &snapshot, pending, n, begin, position);
+        n = 0;
+        if (tied_.size() > tie_limit_) Decode();
+        return;
+      }
       // The bytes of long strings are out of the slots: start loading those of every row
       // gathered before reading the first.
       for (size_t k : string_keys_) {
@@ -271,11 +313,231 @@ class ScanTopK::Collector {
         }
       }
       if (offset == end) break;
-      rows.PrefetchRow(offset);
+      if (!coded_ || !clean) rows.PrefetchRow(offset);
       pending[n++] = offset++;
       if (n == kBatch) flush();
     }
     flush();
+  }
+
+  // A row gathered by its first key's code alone, found by its scan position.
+  struct Coded {
+    uint64_t code;
+    uint64_t position;
+  };
+
+  // Lowers the bound to `bound` (a code at least `capacity` rows this snapshot sees reach) if
+  // it is lower.
+  void Tighten(uint64_t bound) {
+    if (bound >= bound_) return;
+    bound_ = bound;
+    tied_.clear();  // their code was the old bound
+  }
+
+  bool coded() const { return coded_; }
+
+  // Moves the rows gathered by code alone (none once decoded) whose code is within the bound
+  // to the end of `rows`.
+  void TakeCoded(std::vector<Coded>* rows) {
+    for (const Coded& e : below_) {
+      if (e.code <= bound_) rows->push_back(e);
+    }
+    rows->insert(rows->end(), tied_.begin(), tied_.end());
+    below_ = {};
+    tied_ = {};
+  }
+
+  // Ends the gathering by code: the rows gathered so, and `rows` (gathered by code by any
+  // collector), become candidates with their keys; later rows are offered as such.
+  void Decode(const std::vector<Coded>& rows = {}) {
+    std::vector<Coded> own;
+    TakeCoded(&own);
+    coded_ = false;
+    for (const Coded& e : own) Feed(e);
+    for (const Coded& e : rows) Feed(e);
+  }
+
+  uint64_t bound() const { return bound_; }
+
+  // The words of a record (Records).
+  size_t Stride() const {
+    size_t stride = 1;
+    for (size_t k = 0; k < width_; ++k) {
+      stride += (*classes_)[k] == KeyClass::kString ? kRankStringBytes / 8 + 1 : 1;
+    }
+    return stride;
+  }
+
+  // Appends to `words` the records (below) of the best rows this collector gathered by code
+  // alone whose code is at most `bound`: the best `capacity` of them with `trim`, else at most
+  // as many again. False (having appended nothing) when their keys do not fit the words: a
+  // string key longer than kRankStringBytes, or an integer key holding INT64's largest value
+  // (whose code is NULL's). Any thread may call it once the scan is over.
+  //
+  // A record holds words compared in turn: per key, an integer's order code, or a string's
+  // bytes (zero-padded, big-endian) in kRankStringBytes / 8 words and its length (NULL: all
+  // ones), each flipped for DESC; then the scan position. A row's record is kept only when it
+  // beats the worst kept at the last trim (which keeps the best `capacity` once there are as
+  // many again), so that rows tied on the first key mostly cost one comparison.
+  bool Records(uint64_t bound, bool trim, std::vector<uint64_t>* out) const {
+    const size_t stride = Stride();
+    std::vector<const Coded*> rows;
+    rows.reserve(below_.size() + tied_.size());
+    for (const Coded& e : below_) {
+      if (e.code <= bound) rows.push_back(&e);
+    }
+    for (const Coded& e : tied_) {
+      if (e.code <= bound) rows.push_back(&e);
+    }
+    const size_t n = rows.size();
+    const size_t limit = std::min(n, buffer_limit_);
+    std::vector<uint64_t> words;  // the records kept
+    words.reserve(limit * stride);
+    std::vector<uint64_t> record(stride);
+    std::vector<uint64_t> worst;  // empty till the first trim
+    std::vector<uint32_t> order;
+    // Keeps the best `capacity` records; the worst of them bounds the rows after.
+    auto keep_best = [&] {
+      SelectRecords(words, stride, static_cast<size_t>(capacity_ - 1), &order);
+      std::vector<uint64_t> kept(static_cast<size_t>(capacity_) * stride);
+      for (size_t j = 0; j < capacity_; ++j) {
+        std::memcpy(&kept[j * stride], &words[order[j] * stride], stride * sizeof(uint64_t));
+      }
+      words.swap(kept);
+      worst.assign(words.end() - static_cast<ptrdiff_t>(stride), words.end());
+    };
+    // The cells of a row a few ahead start loading while this one is read.
+    constexpr size_t kAhead = 8;
+    for (size_t i = 0; i < n; ++i) {
+      if (i + kAhead < n) {
+        uint64_t ahead;
+        const uint32_t at = Locate(rows[i + kAhead]->position, &ahead);
+        for (const storage::Column* col : (*columns_)[at]) {
+          if (col != nullptr) col->Prefetch(ahead);
+        }
+      }
+      if (!Record(*rows[i], record.data())) return false;
+      if (!worst.empty() && !RecordLess(record.data(), worst.data(), 0, stride)) continue;
+      words.insert(words.end(), record.begin(), record.end());
+      if (words.size() >= limit * stride && limit > capacity_) keep_best();
+    }
+    if (trim && words.size() / stride > capacity_) keep_best();
+    out->insert(out->end(), words.begin(), words.end());
+    return true;
+  }
+
+  // The best `capacity` of the records in `words` (Records, of any collectors of this scan)
+  // in order, as TakeSorted gives them.
+  void Order(const std::vector<uint64_t>& words, uint64_t skip, uint64_t* count,
+             std::vector<Candidate>* out) const {
+    const size_t stride = Stride();
+    const size_t kept = words.size() / stride;
+    *count = std::min<uint64_t>(kept, capacity_);
+    const size_t from = static_cast<size_t>(std::min<uint64_t>(skip, *count));
+    const size_t to = static_cast<size_t>(*count);
+    // The records from rank `skip` on, then the first `capacity - skip` of them in order.
+    std::vector<uint32_t> order;
+    const size_t common = SelectRecords(words, stride, from < kept ? from : 0, &order);
+    const uint64_t* base = words.data();
+    auto less = [base, stride, common](uint32_t a, uint32_t b) {
+      return RecordLess(base + a * stride, base + b * stride, common, stride);
+    };
+    const auto first = order.begin() + static_cast<ptrdiff_t>(from);
+    const auto last = order.begin() + static_cast<ptrdiff_t>(to);
+    if (to - from < (kept - from) / 8) {
+      std::partial_sort(first, last, order.end(), less);
+    } else {
+      if (last != order.end()) std::nth_element(first, last, order.end(), less);
+      std::sort(first, last, less);
+    }
+    out->clear();
+    out->reserve(to - from);
+    for (auto it = first; it != last; ++it) {
+      Candidate c;
+      c.position = words[*it * stride + stride - 1];
+      c.table = Locate(c.position, &c.offset);
+      out->push_back(c);
+    }
+  }
+
+  // Whether record `x` sorts before `y`, both of `stride` words, equal in their first `from`.
+  static bool RecordLess(const uint64_t* x, const uint64_t* y, size_t from, size_t stride) {
+    for (size_t j = from; j < stride; ++j) {
+      if (x[j] != y[j]) return x[j] < y[j];
+    }
+    return false;
+  }
+
+  // Fills `order` with the indexes of the records in `words`, the one of rank `mid` (if any)
+  // in its place, the better ones before it. Returns how many leading words all the records
+  // share (the comparisons skip them: rows tied on a long first key).
+  static size_t SelectRecords(const std::vector<uint64_t>& words, size_t stride, size_t mid,
+                              std::vector<uint32_t>* order) {
+    const size_t n = words.size() / stride;
+    order->resize(n);
+    for (size_t i = 0; i < n; ++i) (*order)[i] = static_cast<uint32_t>(i);
+    size_t common = stride - 1;  // the positions differ
+    for (size_t i = 1; i < n && common > 0; ++i) {
+      for (size_t j = 0; j < common; ++j) {
+        if (words[i * stride + j] != words[j]) {
+          common = j;
+          break;
+        }
+      }
+    }
+    if (mid < n) {
+      const uint64_t* base = words.data();
+      std::nth_element(order->begin(), order->begin() + static_cast<ptrdiff_t>(mid), order->end(),
+                       [base, stride, common](uint32_t a, uint32_t b) {
+                         return RecordLess(base + a * stride, base + b * stride, common, stride);
+                       });
+    }
+    return common;
+  }
+
+  // Writes the words of row `e` (Records) to `w`; false when they cannot order it.
+  bool Record(const Coded& e, uint64_t* w) const {
+    constexpr size_t kStringWords = kRankStringBytes / 8;
+    uint64_t offset;
+    const uint32_t t = Locate(e.position, &offset);
+    for (size_t k = 0; k < width_; ++k) {
+      const storage::Column* col = (*columns_)[t][k];
+      const uint64_t flip = (*keys_)[k].descending ? ~0ULL : 0;
+      // A first key whose code is not NULL's holds a value: its validity bit need not be read.
+      const bool value = k == 0 && e.code != (kNullCode ^ flip);
+      if (value && (*classes_)[0] == KeyClass::kInteger) {
+        *w++ = e.code;  // a value's order code, which the code is
+        continue;
+      }
+      const bool null = !value && (col == nullptr || col->IsNull(offset));
+      if ((*classes_)[k] == KeyClass::kInteger) {
+        if (null) {
+          *w++ = kNullCode ^ flip;
+          continue;
+        }
+        const int64_t v = col->GetInt64(offset);
+        if (v == std::numeric_limits<int64_t>::max()) return false;
+        *w++ = IntegerCode(v) ^ flip;
+        continue;
+      }
+      if (null) {
+        for (size_t j = 0; j <= kStringWords; ++j) *w++ = kNullCode ^ flip;
+        continue;
+      }
+      char inline_bytes[storage::Column::kInlineStringBytes];
+      const std::string_view s = col->ReadString(offset, inline_bytes);
+      if (s.size() > kRankStringBytes) return false;
+      char bytes[kRankStringBytes] = {};
+      std::memcpy(bytes, s.data(), s.size());
+      for (size_t j = 0; j < kStringWords; ++j) {
+        uint64_t word;
+        std::memcpy(&word, bytes + 8 * j, 8);
+        *w++ = __builtin_bswap64(word) ^ flip;
+      }
+      *w++ = s.size() ^ flip;
+    }
+    *w = e.position;
+    return true;
   }
 
   // Takes in every candidate of `other` that ranks among the best.
@@ -316,7 +578,8 @@ class ScanTopK::Collector {
   }
 
   size_t bytes() const {
-    return entries_.capacity() * sizeof(Entry) + free_.capacity() * sizeof(uint32_t) +
+    return (below_.capacity() + tied_.capacity()) * sizeof(Coded) +
+           entries_.capacity() * sizeof(Entry) + free_.capacity() * sizeof(uint32_t) +
            meta_.capacity() * sizeof(Candidate) + values_.capacity() * sizeof(KeyValue) +
            arena_.capacity();
   }
@@ -326,6 +589,99 @@ class ScanTopK::Collector {
     uint64_t code;  // the first key's order code
     uint32_t slot;  // its candidate: meta_[slot], values_[slot * width_ ...]
   };
+
+  // The order code of the first key of the row at `offset` of `col` (null: no such column).
+  uint64_t FirstCode(const storage::Column* col, uint64_t offset) const {
+    if (col == nullptr || col->IsNull(offset)) return kNullCode ^ flip_;
+    if ((*classes_)[0] == KeyClass::kInteger) return IntegerCode(col->GetInt64(offset)) ^ flip_;
+    uint64_t known;
+    const uint64_t head = col->StringHead(offset, &known);
+    if (known == ~0ULL) return head ^ flip_;  // all 8 bytes in the slot
+    char inline_bytes[storage::Column::kInlineStringBytes];
+    return StringPrefix(col->ReadString(offset, inline_bytes)) ^ flip_;
+  }
+
+  // The rows at `pending[0, n)` of table `table` (the range from `begin` starts at scan
+  // position `position`), whose cells passed the bound: each whose first key's code is within
+  // the bound and that the snapshot sees (null: every row is known visible) is gathered.
+  void OfferCoded(uint32_t table, const storage::NodeTable& rows, const Snapshot* snapshot,
+                  const uint64_t* pending, size_t n, uint64_t begin, uint64_t position) {
+    if (below_.capacity() == 0) below_.reserve(std::min<size_t>(buffer_limit_, kMaxTiedRows));
+    const storage::Column* col = (*columns_)[table][0];
+    if (col != nullptr && (*classes_)[0] == KeyClass::kString) {
+      // Start loading the heap bytes of every long string before reading the first.
+      for (size_t i = 0; i < n; ++i) {
+        if (col->StringLength(pending[i]) <= storage::Column::kInlineStringBytes) continue;
+        char inline_bytes[storage::Column::kInlineStringBytes];
+        __builtin_prefetch(col->ReadString(pending[i], inline_bytes).data());
+      }
+    }
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t offset = pending[i];
+      const uint64_t code = FirstCode(col, offset);
+      if (code > bound_ || (snapshot != nullptr && !snapshot->RowVisible(rows.create_ts(offset),
+                                                                         rows.delete_ts(offset)))) {
+        continue;
+      }
+      // The fields stored one by one: a copy of a whole entry built just before would wait for
+      // the two stores to reach the cache (no store forwarding into a 16-byte load).
+      Coded& e = code == bound_ ? tied_.emplace_back() : below_.emplace_back();
+      e.code = code;
+      e.position = position + (offset - begin);
+      if (below_.size() >= buffer_limit_) TrimCoded();
+    }
+  }
+
+  // The code of the `capacity`-th best gathered row becomes the bound: the rows below it stay,
+  // those at it join the tied ones.
+  void TrimCoded() {
+    const auto kth = below_.begin() + static_cast<ptrdiff_t>(capacity_ - 1);
+    std::nth_element(below_.begin(), kth, below_.end(),
+                     [](const Coded& a, const Coded& b) { return a.code < b.code; });
+    const uint64_t code = kth->code;
+    // This worker's share (SharedBound): the code its best ceil(capacity / workers) reach.
+    const size_t workers = shared_ == nullptr ? 1 : shared_->shares.size();
+    const uint64_t share = (capacity_ + workers - 1) / workers;
+    if (workers > 1 && share < capacity_) {
+      const auto at = below_.begin() + static_cast<ptrdiff_t>(share - 1);
+      std::nth_element(below_.begin(), at, kth,
+                       [](const Coded& a, const Coded& b) { return a.code < b.code; });
+      SharedBound::Lower(shared_->shares[worker_], at->code);
+    }
+    if (code < bound_) {
+      Tighten(code);
+      Publish(code);
+    }
+    size_t kept = 0;
+    for (const Coded& e : below_) {
+      if (e.code < bound_) {
+        below_[kept++] = e;
+      } else if (e.code == bound_) {
+        tied_.push_back(e);
+      }
+    }
+    below_.resize(kept);
+  }
+
+  // Lowers the bound the workers share to `code` if it is lower.
+  void Publish(uint64_t code) {
+    if (shared_ != nullptr) SharedBound::Lower(shared_->lowest, code);
+  }
+
+  // Offers the gathered row `e` (known visible) with its keys.
+  void Feed(const Coded& e) {
+    uint64_t offset;
+    const uint32_t t = Locate(e.position, &offset);
+    Consider(t, *(*tables_)[t], nullptr, offset, e.position);
+  }
+
+  // The table (index into the scanned ones) and the offset of scan position `position`.
+  uint32_t Locate(uint64_t position, uint64_t* offset) const {
+    const auto next = std::upper_bound(starts_->begin(), starts_->end(), position);
+    const auto t = static_cast<uint32_t>(next - starts_->begin() - 1);
+    *offset = position - (*starts_)[t];
+    return t;
+  }
 
   KeyValue& value(uint32_t slot, size_t k) { return values_[slot * width_ + k]; }
   const KeyValue& value(uint32_t slot, size_t k) const { return values_[slot * width_ + k]; }
@@ -418,12 +774,7 @@ class ScanTopK::Collector {
     worst_code_ = entries_.back().code;
     worst_slot_ = entries_.back().slot;
     bound_ = std::min(bound_, worst_code_);
-    if (shared_ != nullptr) {
-      uint64_t seen = shared_->load(std::memory_order_relaxed);
-      while (worst_code_ < seen &&
-             !shared_->compare_exchange_weak(seen, worst_code_, std::memory_order_relaxed)) {
-      }
-    }
+    Publish(worst_code_);
     if (!arena_.empty()) {
       spare_.clear();
       for (const Entry& e : entries_) {
@@ -467,12 +818,23 @@ class ScanTopK::Collector {
   const std::vector<Key>* keys_;
   const std::vector<KeyClass>* classes_;
   const std::vector<std::vector<const storage::Column*>>* columns_;
+  const std::vector<const storage::NodeTable*>* tables_;
+  const std::vector<uint64_t>* starts_;
   size_t width_;                     // keys per candidate
   std::vector<size_t> string_keys_;  // the keys of class kString
   uint64_t capacity_;
   size_t buffer_limit_;
   uint64_t flip_;  // all ones when the first key is DESC
-  std::atomic<uint64_t>* shared_;
+  SharedBound* shared_;
+  unsigned worker_;
+  // First the rows are gathered by their first key's code alone (coded_): those below the
+  // bound unsorted (trimmed to fewer than `capacity` at buffer_limit_), those at it apart. At
+  // the end, or once more than tie_limit_ rows share the bound, they are decoded: read with
+  // their keys as candidates (entries_), as the rows after them then are.
+  bool coded_ = true;
+  std::vector<Coded> below_;
+  std::vector<Coded> tied_;
+  size_t tie_limit_;
   std::vector<Entry> entries_;  // unsorted; at most capacity_ after each trim
   std::vector<Candidate> meta_;
   std::vector<KeyValue> values_;  // width_ per candidate
@@ -541,6 +903,7 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
   // The tables, their rows when the scan starts, each key's column in each.
   std::vector<const storage::NodeTable*> tables;
   std::vector<uint64_t> limits;
+  std::vector<uint64_t> starts;  // each table's first scan position
   std::vector<std::vector<const storage::Column*>> columns(tables_.size());
   std::vector<KeyClass> classes(keys_.size());
   uint64_t total = 0;
@@ -548,6 +911,7 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
     const storage::NodeTable& table = store->node_table(tables_[t]);
     if (!table.versions().empty()) return false;
     tables.push_back(&table);
+    starts.push_back(total);
     limits.push_back(table.NumRows());
     total += limits.back();
     for (size_t k = 0; k < keys_.size(); ++k) {
@@ -572,11 +936,15 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
   if (capacity == 0) return true;
   const Snapshot& snapshot = store->snapshot();
 
-  struct Part {
+  // A cache line of its own: each worker writes its part as it goes.
+  struct alignas(64) Part {
     explicit Part(Collector c) : heap(std::move(c)) {}
     Collector heap;
     MemoryCharge memory;
     size_t charged = 0;
+    std::vector<uint64_t> words;  // Collector::Records
+    bool rank_tried = false;
+    bool ranked = false;
   };
   std::vector<std::unique_ptr<Part>> parts;
   AbsorbCharges<Part> absorb{parts, memory};
@@ -604,17 +972,53 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
       total >= ParallelPipeline::kMinParallelRows) {
     workers = std::max(1u, ctx.tasks->WorkersFor(total, kMorsel, ctx.parallelism));
   }
-  std::atomic<uint64_t> shared_bound{kNullCode};
+  SharedBound shared_bound(workers);
   for (unsigned w = 0; w < workers; ++w) {
-    parts.push_back(std::make_unique<Part>(
-        Collector(&keys_, &classes, &columns, capacity, workers > 1 ? &shared_bound : nullptr)));
+    parts.push_back(
+        std::make_unique<Part>(Collector(&keys_, &classes, &columns, &tables, &starts, capacity,
+                                         workers > 1 ? &shared_bound : nullptr, w)));
   }
+  // Ranks part `w`'s rows gathered by code (Collector::Records) within `bound`, once.
+  auto rank = [&](unsigned w, uint64_t bound) {
+    Part& part = *parts[w];
+    if (part.rank_tried || !part.heap.coded()) return;
+    part.rank_tried = true;
+    part.ranked = part.heap.Records(bound, workers > 1, &part.words);
+    if (counts_memory) part.memory.Add(ctx, part.words.capacity() * sizeof(uint64_t));
+  };
   if (workers > 1) {
     StatementControl* control = ctx.control;
-    ctx.tasks->ParallelFor(total, kMorsel, ctx.parallelism,
+    // Which morsel a call scans is this scan's choice (the pool only counts them): the first
+    // worker takes them from the front, the others from the back, so that from one statement
+    // to the next a worker scans about the same rows, still in its core's cache (a table of
+    // 100k rows fits in one core's).
+    const uint64_t morsels = (total + kMorsel - 1) / kMorsel;
+    std::atomic<uint64_t> unclaimed{morsels};  // [front, back): back << 32 | front
+    auto claim = [&](bool front) {
+      uint64_t seen = unclaimed.load(std::memory_order_relaxed);
+      while (true) {
+        const uint64_t first = seen & 0xFFFFFFFFULL;
+        const uint64_t last = seen >> 32;
+        GRAPHDB_ASSERT(first < last);
+        const uint64_t next = front ? seen + 1 : seen - (uint64_t{1} << 32);
+        if (unclaimed.compare_exchange_weak(seen, next, std::memory_order_relaxed)) {
+          return front ? first : last - 1;
+        }
+      }
+    };
+    unclaimed.store(morsels << 32, std::memory_order_relaxed);
+    // Past the scan's morsels, one more call per worker: a worker that gets one has scanned
+    // its last rows, and ranks its part there and then.
+    ctx.tasks->ParallelFor(total + workers * kMorsel, kMorsel, workers,
                            [&](unsigned w, uint64_t begin, uint64_t end) {
                              if (control) control->Check();
-                             scan(w, begin, end);
+                             if (begin < total) {
+                               const uint64_t from = claim(w == 0) * kMorsel;
+                               scan(w, from, std::min(from + kMorsel, total));
+                             }
+                             if (end > total) {
+                               rank(w, std::min(parts[w]->heap.bound(), shared_bound.Load()));
+                             }
                            });
   } else {
     for (uint64_t begin = 0; begin < total; begin += kMorsel) {
@@ -632,9 +1036,62 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
       return false;
     }
   }
+  // The rows the workers gathered by code are ranked on their keys (Records: each worker's
+  // as it ends, those of workers that did not here, within the lowest bound any had), then
+  // in all (Order); else (a worker read its rows' keys already, or Records declined) they are
+  // read as candidates.
   Collector& heap = parts[0]->heap;
-  for (size_t w = 1; w < parts.size(); ++w) heap.Merge(parts[w]->heap);
-  std::vector<Candidate> best = heap.TakeSorted(skip, count);
+  std::vector<Candidate> best;
+  uint64_t bound = kNullCode;
+  for (auto& part : parts) bound = std::min(bound, part->heap.bound());
+  bool ranked = true;
+  for (unsigned w = 0; w < parts.size(); ++w) {
+    rank(w, bound);
+    ranked = ranked && parts[w]->ranked;
+  }
+  if (ranked) {
+    // A record's first word is its row's code: past the code of the `capacity`-th best record
+    // of all workers, records are dropped before they are ordered (each worker ranked its rows
+    // within the bound it had then).
+    std::vector<uint64_t> words;
+    const size_t stride = heap.Stride();
+    if (parts.size() == 1) {
+      words.swap(parts[0]->words);
+    } else {
+      std::vector<uint64_t> codes;
+      size_t records = 0;
+      for (auto& part : parts) records += part->words.size() / stride;
+      codes.reserve(records);
+      for (auto& part : parts) {
+        for (size_t at = 0; at < part->words.size(); at += stride) {
+          codes.push_back(part->words[at]);
+        }
+      }
+      if (codes.size() > capacity) {
+        const auto kth = codes.begin() + static_cast<ptrdiff_t>(capacity - 1);
+        std::nth_element(codes.begin(), kth, codes.end());
+        bound = std::min(bound, *kth);
+      }
+      words.resize(codes.size() * stride);
+      size_t kept = 0;
+      for (auto& part : parts) {
+        for (size_t at = 0; at < part->words.size(); at += stride) {
+          if (part->words[at] > bound) continue;
+          std::memcpy(&words[kept * stride], &part->words[at], stride * sizeof(uint64_t));
+          ++kept;
+        }
+      }
+      words.resize(kept * stride);
+    }
+    for (auto& part : parts) part->words = {};
+    heap.Order(words, skip, count, &best);
+  } else {
+    std::vector<Collector::Coded> gathered;
+    for (auto& part : parts) part->heap.TakeCoded(&gathered);
+    heap.Decode(gathered);
+    for (size_t w = 1; w < parts.size(); ++w) heap.Merge(parts[w]->heap);
+    best = heap.TakeSorted(skip, count);
+  }
   // The winners' rows: the scanned node, then the projections, as the child would make them.
   rows->reserve(best.size());
   for (const Candidate& c : best) {

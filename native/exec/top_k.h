@@ -58,11 +58,12 @@ class TopKHeap {
 // its own (of a single-row leaf) under projections only, every sort key is a property of the
 // scanned node held in an integer, DATE, TIMESTAMP or STRING column, and every projected item
 // is a variable, a literal, a parameter or such a property (nothing that can fail or depends
-// on anything but the row). Then the rows are never made: the keys are read from the columns
-// by offset, compared with the worst row kept (the first key alone decides for most rows: an
-// INT64 cell, or a string's head as its column slot holds it, Column::StringHead, tested before
-// the row's stamps are read), and only the rows that enter the heap are copied, as a few typed
-// keys and their offset; the projections run for the winners at the end. Ties go to the row the
+// on anything but the row). Then the rows are never made: the first key is read from its
+// column by offset and compared with a bound (for most rows that decides: an INT64 cell, or a
+// string's head as its column slot holds it, Column::StringHead, tested before the row's stamps
+// are read); the rows that pass are kept as their first key's code and position, and the other
+// keys are read only for those still in the running when the scan ends; the projections run
+// for the winners at the end (docs/execution.md, "Top-k candidates"). Ties go to the row the
 // scan meets first, NULLs sort as CompareForSort has them and strings compare bytewise, as the
 // generic path does.
 //
@@ -86,6 +87,7 @@ class ScanTopK {
 
  private:
   struct Key;
+  struct SharedBound;
   struct Candidate;
   class Collector;
   ScanTopK() = default;
