@@ -1,7 +1,6 @@
 #include "exec/distinct_ends.h"
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <limits>
 
@@ -121,6 +120,10 @@ void DistinctEndsSearch::Clear() {
       std::fill(b.next.begin(), b.next.end(), 0);
       std::fill(b.ends.begin(), b.ends.end(), 0);
     }
+    for (Worker& worker : workers_) {
+      for (auto& own : worker.own) std::fill(own.begin(), own.end(), 0);
+      worker.overflow.clear();
+    }
   } else if (!marked_whole_) {
     for (Bits& b : bits_) std::fill(b.ends.begin(), b.ends.end(), 0);
   } else {
@@ -134,11 +137,10 @@ void DistinctEndsSearch::Clear() {
   touched_whole_ = true;
 }
 
-template <bool kShared>
-uint64_t DistinctEndsSearch::ExpandRange(const GraphStore& store, ExecContext* ctx, size_t begin,
-                                         size_t end, std::vector<InternalId>* overflow) {
+template <bool kSerial>
+void DistinctEndsSearch::ExpandRange(const GraphStore& store, ExecContext* ctx, size_t begin,
+                                     size_t end, Worker& worker) {
   const size_t touched_cap = total_words_ / 16 + 16;
-  uint64_t edges = 0;
   TableId table = catalog::kInvalidTableId;
   uint32_t first = 0, last = 0;
   for (size_t i = begin; i < end; ++i) {
@@ -157,38 +159,62 @@ uint64_t DistinctEndsSearch::ExpandRange(const GraphStore& store, ExecContext* c
     uint64_t followed = 0;
     for (uint32_t s = first; s < last; ++s) {
       const Side& side = sides_[s];
-      Bits& bits = bits_[side.bits];
-      uint64_t* words = bits.next.data();
+      const Bits& bits = bits_[side.bits];
+      uint64_t* words = worker.next[side.bits];
       const uint64_t limit = uint64_t{bits.words} * 64;
       store.ForEachVisibleEdge(*side.rels, node.offset, side.dir, [&](uint64_t nbr, uint64_t) {
         ++followed;
         if (nbr >= limit) [[unlikely]] {
-          overflow->push_back({bits.table, nbr});
+          worker.overflow.push_back({bits.table, nbr});
           return;
         }
         const uint64_t bit = uint64_t{1} << (nbr & 63);
-        if constexpr (kShared) {
-          std::atomic_ref<uint64_t> word(words[nbr >> 6]);
-          if ((word.load(std::memory_order_relaxed) & bit) == 0) {
-            word.fetch_or(bit, std::memory_order_relaxed);
-          }
-        } else {
-          uint64_t& word = words[nbr >> 6];
-          if ((word & bit) == 0) {
-            word |= bit;
-            if (touched_.size() < touched_cap) {
-              touched_.push_back({bits.table, nbr});
-            } else {
-              touched_whole_ = false;
-            }
+        uint64_t& word = words[nbr >> 6];
+        if (word & bit) return;
+        word |= bit;
+        if constexpr (kSerial) {
+          if (touched_.size() < touched_cap) {
+            touched_.push_back({bits.table, nbr});
+          } else {
+            touched_whole_ = false;
           }
         }
       });
     }
-    if constexpr (!kShared) ctx->ChargeWork(followed);
-    edges += followed;
+    if constexpr (kSerial) ctx->ChargeWork(followed);
+    worker.edges += followed;
   }
-  return edges;
+}
+
+void DistinctEndsSearch::PrepareWorkers(unsigned n) {
+  if (workers_.size() < n) workers_.resize(n);
+  for (unsigned w = 0; w < n; ++w) {
+    Worker& worker = workers_[w];
+    worker.edges = 0;
+    worker.next.resize(bits_.size());
+    if (w > 0) worker.own.resize(bits_.size());
+    for (size_t i = 0; i < bits_.size(); ++i) {
+      if (w == 0) {
+        worker.next[i] = bits_[i].next.data();
+      } else {
+        if (worker.own[i].size() < bits_[i].words) worker.own[i].resize(bits_[i].words, 0);
+        worker.next[i] = worker.own[i].data();
+      }
+    }
+  }
+}
+
+void DistinctEndsSearch::MergeWorkers(unsigned n) {
+  for (unsigned w = 1; w < n; ++w) {
+    for (size_t i = 0; i < bits_.size(); ++i) {
+      uint64_t* own = workers_[w].own[i].data();
+      uint64_t* next = bits_[i].next.data();
+      for (size_t word = 0; word < bits_[i].words; ++word) {
+        next[word] |= own[word];
+        own[word] = 0;
+      }
+    }
+  }
 }
 
 void DistinctEndsSearch::SetOverflow(std::vector<InternalId>& overflow, ExecContext& ctx) {
@@ -284,7 +310,10 @@ void DistinctEndsSearch::Charge(ExecContext& ctx, const std::vector<InternalId>*
       (level_.capacity() + touched_.capacity() + marked_.capacity()) * sizeof(InternalId);
   if (ends != nullptr) bytes += ends->capacity() * sizeof(InternalId);
   for (const Bits& b : bits_) bytes += (b.next.capacity() + b.ends.capacity()) * sizeof(uint64_t);
-  for (const auto& o : overflow_) bytes += o.capacity() * sizeof(InternalId);
+  for (const Worker& worker : workers_) {
+    bytes += worker.overflow.capacity() * sizeof(InternalId);
+    for (const auto& own : worker.own) bytes += own.capacity() * sizeof(uint64_t);
+  }
   if (bytes > charged_) {
     memory_.Add(ctx, bytes - charged_);
     charged_ = bytes;
@@ -299,7 +328,6 @@ void DistinctEndsSearch::Run(GraphStore& store, ExecContext& ctx, InternalId sou
   dirty_ = true;  // until the search ends normally
   for (Bits& b : bits_) Grow(b, (store.node_table(b.table).NumRows() + 63) / 64);
   SidesOf(source.table, store);
-  if (overflow_.empty()) overflow_.resize(1);
   Charge(ctx, ends);
 
   const uint32_t source_bits = BitsOf(source.table);
@@ -321,26 +349,24 @@ void DistinctEndsSearch::Run(GraphStore& store, ExecContext& ctx, InternalId sou
     if (may_share && level_.size() >= kParallelNodes) {
       workers = ctx.tasks->WorkersFor(level_.size(), kMorselNodes, ctx.parallelism);
     }
+    PrepareWorkers(workers);
     if (workers > 1) {
-      if (overflow_.size() < workers) overflow_.resize(workers);
-      std::vector<uint64_t> edges(workers, 0);
       StatementControl* control = ctx.control;
       const GraphStore& shared = store;
       ctx.tasks->ParallelFor(level_.size(), kMorselNodes, ctx.parallelism,
                              [&](unsigned w, uint64_t begin, uint64_t end) {
                                if (control) control->Check();
-                               edges[w] +=
-                                   ExpandRange<true>(shared, nullptr, begin, end, &overflow_[w]);
+                               ExpandRange<false>(shared, nullptr, begin, end, workers_[w]);
                              });
-      uint64_t total = 0;
-      for (uint64_t e : edges) total += e;
-      ctx.ChargeWork(total);
+      MergeWorkers(workers);
+      uint64_t edges = 0;
+      for (unsigned w = 0; w < workers; ++w) edges += workers_[w].edges;
+      ctx.ChargeWork(edges);
       touched_whole_ = false;  // read back by a sweep
-      for (auto& o : overflow_) SetOverflow(o, ctx);
     } else {
-      ExpandRange<false>(store, &ctx, 0, level_.size(), &overflow_[0]);
-      SetOverflow(overflow_[0], ctx);
+      ExpandRange<true>(store, &ctx, 0, level_.size(), workers_[0]);
     }
+    for (unsigned w = 0; w < workers; ++w) SetOverflow(workers_[w].overflow, ctx);
     const size_t size = TakeLevel(depth == walk.max_hops, depth >= walk.min_hops, filter, ends);
     Charge(ctx, ends);
     if (walk.direction == binder::Direction::kBoth && depth >= 3 && size == before_last &&

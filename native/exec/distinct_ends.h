@@ -15,10 +15,12 @@
 // table do not pay for the whole table each.
 //
 // A level of many nodes is split across the task pool (ctx.tasks, ctx.parallelism) in morsels of
-// its nodes: each worker sets the neighbours' bits with an atomic OR, the level's set is then
-// the same as the serial one's. Each morsel polls the statement's control (cancellation, the
-// deadline); the caller charges the level's edges to the work budget afterwards (a level goes
-// parallel only without a budget). Memory: the bitmaps and lists, charged while held.
+// its nodes: each worker sets the neighbours' bits in bitmaps of its own (the caller in the
+// search's), OR-ed into the search's afterwards, so no cache line goes back and forth between
+// cores while they work; the level's set is the serial one's. Each morsel polls the statement's
+// control (cancellation, the deadline); the caller charges the level's edges to the work budget
+// afterwards (a level goes parallel only without a budget). Memory: the bitmaps and lists,
+// charged while held.
 //
 // Undirected walks (Direction::kBoth) stop early once the levels repeat: there every node of
 // level k is a neighbour of a node of level k + 1 (the edge that reached it), so level k + 2
@@ -95,13 +97,25 @@ class DistinctEndsSearch {
   void WithBits(const std::vector<InternalId>& nodes, F&& f) const;
   // Empties the bitmaps (through the lists where they are whole).
   void Clear();
-  // Sets the bits of the neighbours of level_[begin, end); returns the edges it followed.
-  // Neighbours past a bitmap's end go to *overflow. kShared: other threads set bits too (and
-  // `ctx` is null: the caller charges the work); else each node's edges are charged to `ctx`.
-  template <bool kShared>
-  uint64_t ExpandRange(const GraphStore& store, ExecContext* ctx, size_t begin, size_t end,
-                       std::vector<InternalId>* overflow);
-  // Sets the bits of nodes ExpandRange could not (growing the bitmaps).
+  // What one thread of a level sets: per bits_, the words (worker 0's are the search's own,
+  // the others' in `own`), the neighbours past a bitmap's end, the edges followed.
+  struct Worker {
+    std::vector<uint64_t*> next;
+    std::vector<std::vector<uint64_t>> own;
+    std::vector<InternalId> overflow;
+    uint64_t edges = 0;
+  };
+  // Sets `worker`'s bits of the neighbours of level_[begin, end) and counts the edges. kSerial:
+  // the one thread of the level (worker 0), which lists the nodes it sets in touched_ and
+  // charges each node's edges to `ctx` (else null: the caller charges them).
+  template <bool kSerial>
+  void ExpandRange(const GraphStore& store, ExecContext* ctx, size_t begin, size_t end,
+                   Worker& worker);
+  // Points the workers [0, n) at their bitmaps, sized to bits_.
+  void PrepareWorkers(unsigned n);
+  // ORs the bits of workers [1, n) into the search's bitmaps, leaving theirs clear.
+  void MergeWorkers(unsigned n);
+  // Sets the bits of the nodes a worker could not (growing the bitmaps).
   void SetOverflow(std::vector<InternalId>& overflow, ExecContext& ctx);
   void Grow(Bits& bits, size_t words);
   // Reads back the level just built (clearing its bits): into level_ unless `last`, and its
@@ -126,7 +140,7 @@ class DistinctEndsSearch {
   std::vector<InternalId> marked_;
   bool marked_whole_ = true;
   bool dirty_ = false;  // a search stopped half way (an exception): clear everything
-  std::vector<std::vector<InternalId>> overflow_;  // per worker
+  std::vector<Worker> workers_;
   MemoryCharge memory_;
   size_t charged_ = 0;
 };
