@@ -18,6 +18,14 @@ bool NodeLess(const InternalId& a, const InternalId& b) {
   return a.table != b.table ? a.table < b.table : a.offset < b.offset;
 }
 
+// The set bits of `x` (SWAR: the build targets no instruction set with a popcount).
+uint64_t Bits64(uint64_t x) {
+  x = x - ((x >> 1) & 0x5555555555555555ULL);
+  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+  return (x * 0x0101010101010101ULL) >> 56;
+}
+
 }  // namespace
 
 void DistinctEndsSearch::Open(ExecContext& ctx) {
@@ -304,6 +312,75 @@ size_t DistinctEndsSearch::TakeLevel(bool last, bool ends_too, const Filter* fil
   return count;
 }
 
+template <typename F>
+void DistinctEndsSearch::ForWords(uint64_t begin, uint64_t end, F&& f) {
+  uint64_t table_start = 0;
+  for (uint32_t at = 0; at < bits_.size() && begin < end; ++at) {
+    const uint64_t table_end = table_start + bits_[at].words;
+    for (; begin < end && begin < table_end; ++begin) f(at, begin - table_start);
+    table_start = table_end;
+  }
+}
+
+size_t DistinctEndsSearch::TakeLevelShared(ExecContext& ctx, bool last, bool ends_too,
+                                           std::vector<InternalId>* ends) {
+  const uint64_t morsels = (total_words_ + kMorselWords - 1) / kMorselWords;
+  morsel_counts_.assign(morsels, {0, 0});
+  StatementControl* control = ctx.control;
+  auto fresh_of = [&](uint32_t at, uint64_t w, uint64_t x) {
+    return ends_too && bits_[at].end_table ? x & ~bits_[at].ends[w] : 0;
+  };
+  ctx.tasks->ParallelFor(total_words_, kMorselWords, ctx.parallelism,
+                         [&](unsigned, uint64_t begin, uint64_t end) {
+                           if (control) control->Check();
+                           uint64_t nodes = 0, fresh = 0;
+                           ForWords(begin, end, [&](uint32_t at, uint64_t w) {
+                             const uint64_t x = bits_[at].next[w];
+                             if (x == 0) return;
+                             nodes += Bits64(x);
+                             fresh += Bits64(fresh_of(at, w, x));
+                           });
+                           morsel_counts_[begin / kMorselWords] = {nodes, fresh};
+                         });
+  // Each morsel's first place in level_ and in *ends.
+  uint64_t nodes = 0, fresh = ends->size();
+  for (auto& [n, f] : morsel_counts_) {
+    const uint64_t morsel_nodes = n, morsel_fresh = f;
+    n = nodes;
+    f = fresh;
+    nodes += morsel_nodes;
+    fresh += morsel_fresh;
+  }
+  level_.resize(last ? 0 : nodes);
+  if (fresh > ends->size()) marked_whole_ = false;  // not listed: cleared whole next time
+  ends->resize(fresh);
+  InternalId* level = level_.data();
+  InternalId* out = ends->data();
+  ctx.tasks->ParallelFor(total_words_, kMorselWords, ctx.parallelism,
+                         [&](unsigned, uint64_t begin, uint64_t end) {
+                           if (control) control->Check();
+                           auto [at_level, at_end] = morsel_counts_[begin / kMorselWords];
+                           ForWords(begin, end, [&](uint32_t at, uint64_t w) {
+                             Bits& bits = bits_[at];
+                             const uint64_t x = bits.next[w];
+                             if (x == 0) return;
+                             bits.next[w] = 0;
+                             const uint64_t base = w * 64;
+                             if (!last) {
+                               for (uint64_t rest = x; rest != 0; rest &= rest - 1) {
+                                 level[at_level++] = {bits.table, base + std::countr_zero(rest)};
+                               }
+                             }
+                             const uint64_t new_ends = fresh_of(at, w, x);
+                             bits.ends[w] |= new_ends;
+                             for (uint64_t rest = new_ends; rest != 0; rest &= rest - 1) {
+                               out[at_end++] = {bits.table, base + std::countr_zero(rest)};
+                             }
+                           });
+                         });
+  return nodes;
+}
+
 void DistinctEndsSearch::Charge(ExecContext& ctx, const std::vector<InternalId>* ends) {
   if (!ctx.CountsMemory()) return;
   size_t bytes =
@@ -367,7 +444,12 @@ void DistinctEndsSearch::Run(GraphStore& store, ExecContext& ctx, InternalId sou
       ExpandRange<true>(store, &ctx, 0, level_.size(), workers_[0]);
     }
     for (unsigned w = 0; w < workers; ++w) SetOverflow(workers_[w].overflow, ctx);
-    const size_t size = TakeLevel(depth == walk.max_hops, depth >= walk.min_hops, filter, ends);
+    const bool last = depth == walk.max_hops, ends_too = depth >= walk.min_hops;
+    const size_t size =
+        !touched_whole_ && filter == nullptr && may_share && total_words_ >= kParallelWords &&
+                ctx.tasks->WorkersFor(total_words_, kMorselWords, ctx.parallelism) > 1
+            ? TakeLevelShared(ctx, last, ends_too, ends)
+            : TakeLevel(last, ends_too, filter, ends);
     Charge(ctx, ends);
     if (walk.direction == binder::Direction::kBoth && depth >= 3 && size == before_last &&
         depth - 1 >= walk.min_hops) {

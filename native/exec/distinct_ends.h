@@ -68,6 +68,10 @@ class DistinctEndsSearch {
   // A level goes to the task pool from this many nodes, in morsels of kMorselNodes.
   static constexpr size_t kParallelNodes = 1024;
   static constexpr size_t kMorselNodes = 128;
+  // A level read back on several threads: from this many words of bitmaps, in morsels of
+  // kMorselWords.
+  static constexpr size_t kParallelWords = 1024;
+  static constexpr size_t kMorselWords = 256;
 
  private:
   // The bits of one node table: the level being built and the ends seen, `words` each.
@@ -121,6 +125,13 @@ class DistinctEndsSearch {
   // Reads back the level just built (clearing its bits): into level_ unless `last`, and its
   // new ends to `ends` when `ends_too`. Returns the level's size.
   size_t TakeLevel(bool last, bool ends_too, const Filter* filter, std::vector<InternalId>* ends);
+  // TakeLevel by a sweep split across the task pool in ranges of kMorselWords words (the
+  // tables' words laid end to end): the nodes and new ends of each range counted, then written
+  // at their place in the lists. Without a filter (which runs on this thread) only.
+  size_t TakeLevelShared(ExecContext& ctx, bool last, bool ends_too, std::vector<InternalId>* ends);
+  // Calls f(bits index, word) for the words [begin, end) of the tables laid end to end.
+  template <typename F>
+  void ForWords(uint64_t begin, uint64_t end, F&& f);
   void MarkEnd(uint32_t bits, uint64_t offset, const Filter* filter, std::vector<InternalId>* ends);
   bool EndTable(catalog::TableId table) const;
   // Charges what the search holds (and `ends`, when given) past what it charged.
@@ -141,6 +152,8 @@ class DistinctEndsSearch {
   bool marked_whole_ = true;
   bool dirty_ = false;  // a search stopped half way (an exception): clear everything
   std::vector<Worker> workers_;
+  // TakeLevelShared's per morsel: its level nodes and new ends, then where they go.
+  std::vector<std::pair<uint64_t, uint64_t>> morsel_counts_;
   MemoryCharge memory_;
   size_t charged_ = 0;
 };

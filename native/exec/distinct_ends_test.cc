@@ -140,26 +140,46 @@ TEST_F(DistinctEndsTest, EndsAreThoseOfTheWalks) {
   ExpectSame(kShapes, WalkForm, "rolled back");
 }
 
-// The walks' ends computed here from the edges the session sees, level by level with sets: per
-// source (of `sources`, in order), "id|count|[ids]" as DistinctForm gives them. `rels`: the rel
-// tables stepped over, `dir` 1 forward, -1 backward, 0 both; ends must pass `end`.
-std::vector<std::string> ReferenceEnds(DistinctEndsTest& t, const std::vector<std::string>& rels,
+// The graph as the session sees it: every node's v by id (ids are unique across tables), and
+// the edges of each rel table as (from id, to id).
+struct Graph {
+  std::map<int64_t, std::string> value;
+  std::map<std::string, std::vector<std::pair<int64_t, int64_t>>> edges;
+};
+Graph ReadGraph(DistinctEndsTest& t, const std::vector<std::string>& rels) {
+  auto split = [](const std::string& row) {
+    return std::make_pair(row.substr(0, row.find('|')), row.substr(row.find('|') + 1));
+  };
+  Graph g;
+  for (const std::string& row : t.Rows("MATCH (n) RETURN n.id, n.v", 1)) {
+    auto [id, v] = split(row);
+    g.value[std::stoll(id)] = v;
+  }
+  for (const std::string& rel : rels) {
+    for (const std::string& row : t.Rows("MATCH (x)-[:" + rel + "]->(y) RETURN x.id, y.id", 1)) {
+      auto [x, y] = split(row);
+      g.edges[rel].emplace_back(std::stoll(x), std::stoll(y));
+    }
+  }
+  return g;
+}
+
+// The walks' ends computed here from graph `g`, level by level with sets: per source (of
+// `sources`, in order), "id|count|[ids]" as DistinctForm gives them. `rels`: the rel tables
+// stepped over, `dir` 1 forward, -1 backward, 0 both; ends must pass `end`.
+std::vector<std::string> ReferenceEnds(const Graph& g, const std::vector<std::string>& rels,
                                        int dir, int min_hops, int max_hops,
                                        const std::vector<int64_t>& sources,
                                        const std::function<bool(const std::string& v)>& end) {
-  std::map<int64_t, std::string> value;  // every node's v, by id (ids are unique across tables)
-  for (const std::string& row : t.Rows("MATCH (n) RETURN n.id, n.v", 1)) {
-    value[std::stoll(row.substr(0, row.find('|')))] = row.substr(row.find('|') + 1);
-  }
   std::map<int64_t, std::vector<int64_t>> out;
   for (const std::string& rel : rels) {
-    for (const std::string& row : t.Rows("MATCH (x)-[:" + rel + "]->(y) RETURN x.id, y.id", 1)) {
-      const int64_t x = std::stoll(row.substr(0, row.find('|')));
-      const int64_t y = std::stoll(row.substr(row.find('|') + 1));
+    if (!g.edges.count(rel)) continue;
+    for (const auto& [x, y] : g.edges.at(rel)) {
       if (dir >= 0) out[x].push_back(y);
       if (dir <= 0) out[y].push_back(x);
     }
   }
+  const std::map<int64_t, std::string>& value = g.value;
   std::vector<std::string> rows;
   for (int64_t source : sources) {
     if (!value.count(source)) continue;
@@ -176,7 +196,7 @@ std::vector<std::string> ReferenceEnds(DistinctEndsTest& t, const std::vector<st
     std::string list;
     int64_t count = 0;
     for (int64_t e : ends) {
-      if (!end(value[e])) continue;
+      if (!end(value.at(e))) continue;
       list += (count++ ? "," : "") + std::to_string(e);
     }
     if (count > 0)
@@ -214,13 +234,14 @@ TEST_F(DistinctEndsTest, LongWalksEndAsTheLevelsDo) {
   const std::vector<std::pair<std::string, std::vector<int64_t>>> sources = {
       {"a.id IN [0, 5, 9]", {0, 5, 9}}, {"a.id = 7", {7}}, {"a.id = 102", {102}}};
   auto check = [&](const std::string& phase) {
+    const Graph g = ReadGraph(*this, {"E", "R"});
     for (const Case& c : cases) {
       for (const auto& [where, ids] : sources) {
         SCOPED_TRACE(phase + ": " + c.pattern + " " + where + " AND " + c.end_where);
         const std::string query = DistinctForm({c.pattern, where + " AND " + c.end_where});
         EXPECT_NE(Plan(query).find("distinct_ends"), std::string::npos);
         const std::vector<std::string> expected =
-            ReferenceEnds(*this, c.rels, c.dir, c.min_hops, c.max_hops, ids, c.end);
+            ReferenceEnds(g, c.rels, c.dir, c.min_hops, c.max_hops, ids, c.end);
         for (int threads : {1, 3}) EXPECT_EQ(Rows(query, threads), expected) << threads;
       }
     }
@@ -230,6 +251,60 @@ TEST_F(DistinctEndsTest, LongWalksEndAsTheLevelsDo) {
   Run("MATCH (a:P)-[r:E]->(b:P) WHERE (a.id + 2 * b.id) % 5 = 0 DELETE r");
   Run("UNWIND range(0, 99) AS i MATCH (a:P {id: i * 7}), (b:Q {id: 100000 + i}) CREATE "
       "(b)-[:R]->(a)");
+  check("own writes");
+  Run("ROLLBACK");
+  check("rolled back");
+}
+
+// A node table of 70,000 rows: levels of tens of thousands of nodes, read back from the bitmaps on
+// several threads (DistinctEndsSearch::kParallelWords).
+TEST_F(DistinctEndsTest, LevelsOfBigTablesReadBackOnSeveralThreads) {
+  constexpr int kB = 70000;
+  const std::string n = std::to_string(kB);
+  Run("CREATE NODE TABLE B(id INT64 PRIMARY KEY, v INT64)");
+  Run("CREATE REL TABLE BE(FROM B TO B, FROM P TO B)");
+  Run("UNWIND range(0, " + std::to_string(kB - 1) +
+      ") AS i CREATE (:B {id: 1000000 + i, v: i % 5})");
+  Run("UNWIND range(0, " + std::to_string(2 * kB - 1) + ") AS i MATCH (a:B {id: 1000000 + i % " +
+      n + "}), (b:B {id: 1000000 + CASE WHEN i % 9 = 0 THEN i % 3 ELSE (i * 7919 + (i / " + n +
+      ") * 31) % " + n + " END}) CREATE (a)-[:BE]->(b)");
+  Run("UNWIND range(0, 99) AS i MATCH (a:P {id: i}), (b:B {id: 1000000 + i * 11}) CREATE "
+      "(a)-[:BE]->(b)");
+  Run("MATCH (a:B)-[r:BE]->(b:B) WHERE (a.id + b.id) % 13 = 0 DELETE r");
+  struct Case {
+    std::string pattern;
+    int dir, min_hops, max_hops;
+    std::string end_where;
+  };
+  const std::vector<Case> cases = {
+      {"(a)-[:BE*1..4]-(b)", 0, 1, 4, "true"},
+      {"(a)-[:BE*0..6]->(b)", 1, 0, 6, "true"},
+      {"(a)<-[:BE*2..5]-(b)", -1, 2, 5, "true"},
+      {"(a)-[:BE*1..4]-(b)", 0, 1, 4, "b.v = 3"},
+  };
+  auto check = [&](const std::string& phase) {
+    const Graph g = ReadGraph(*this, {"BE"});
+    for (const Case& c : cases) {
+      for (const auto& [where, ids] : std::vector<std::pair<std::string, std::vector<int64_t>>>{
+               {"a.id = 1000000", {1000000}}, {"a.id IN [3, 1000500]", {3, 1000500}}}) {
+        SCOPED_TRACE(phase + ": " + c.pattern + " " + where + " AND " + c.end_where);
+        const std::string query = DistinctForm({c.pattern, where + " AND " + c.end_where});
+        EXPECT_NE(Plan(query).find("distinct_ends"), std::string::npos);
+        const std::vector<std::string> expected =
+            ReferenceEnds(g, {"BE"}, c.dir, c.min_hops, c.max_hops, ids,
+                          [&](const std::string& v) { return c.end_where == "true" || v == "3"; });
+        for (int threads : {1, 3}) EXPECT_EQ(Rows(query, threads), expected) << threads;
+        const std::string ordered = "MATCH " + c.pattern + " WHERE " + where + " AND " +
+                                    c.end_where + " RETURN a.id, collect(DISTINCT b.id)";
+        EXPECT_EQ(Rows(ordered, 3), Rows(ordered, 1));
+      }
+    }
+  };
+  check("committed");
+  Run("BEGIN TRANSACTION");
+  Run("MATCH (a:B)-[r:BE]->(b:B) WHERE (a.id * 3 + b.id) % 7 = 0 DELETE r");
+  Run("UNWIND range(0, 999) AS i MATCH (a:B {id: 1000000 + i}), (b:B {id: 1000000 + (i * 61) % " +
+      n + "}) CREATE (a)-[:BE]->(b)");
   check("own writes");
   Run("ROLLBACK");
   check("rolled back");
