@@ -446,7 +446,7 @@ void DistinctEndsSearch::Run(GraphStore& store, ExecContext& ctx, InternalId sou
     for (unsigned w = 0; w < workers; ++w) SetOverflow(workers_[w].overflow, ctx);
     const bool last = depth == walk.max_hops, ends_too = depth >= walk.min_hops;
     const size_t size =
-        !touched_whole_ && filter == nullptr && may_share && total_words_ >= kParallelWords &&
+        workers > 1 && filter == nullptr && total_words_ >= kParallelWords &&
                 ctx.tasks->WorkersFor(total_words_, kMorselWords, ctx.parallelism) > 1
             ? TakeLevelShared(ctx, last, ends_too, ends)
             : TakeLevel(last, ends_too, filter, ends);

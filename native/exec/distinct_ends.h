@@ -19,8 +19,9 @@
 // search's), OR-ed into the search's afterwards, so no cache line goes back and forth between
 // cores while they work; the level's set is the serial one's. Each morsel polls the statement's
 // control (cancellation, the deadline); the caller charges the level's edges to the work budget
-// afterwards (a level goes parallel only without a budget). Memory: the bitmaps and lists,
-// charged while held.
+// afterwards (a level goes parallel only without a budget). Such a level of big tables is also
+// read back on the pool, each range of words counted and then written at its place, so the
+// order stays the serial one. Memory: the bitmaps and lists, charged while held.
 //
 // Undirected walks (Direction::kBoth) stop early once the levels repeat: there every node of
 // level k is a neighbour of a node of level k + 1 (the edge that reached it), so level k + 2
@@ -127,7 +128,8 @@ class DistinctEndsSearch {
   size_t TakeLevel(bool last, bool ends_too, const Filter* filter, std::vector<InternalId>* ends);
   // TakeLevel by a sweep split across the task pool in ranges of kMorselWords words (the
   // tables' words laid end to end): the nodes and new ends of each range counted, then written
-  // at their place in the lists. Without a filter (which runs on this thread) only.
+  // at their place in the lists. For a level built on several threads (whose pool threads are
+  // still awake) and without a filter (which runs on this thread) only.
   size_t TakeLevelShared(ExecContext& ctx, bool last, bool ends_too, std::vector<InternalId>* ends);
   // Calls f(bits index, word) for the words [begin, end) of the tables laid end to end.
   template <typename F>

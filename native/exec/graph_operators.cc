@@ -1412,7 +1412,7 @@ class VarLengthExpandOp final : public GraphOperator {
         if (Output(results_[position_++], ctx)) return true;
       }
       if (end_position_ < ends_.size()) {
-        ctx.frame[op_.slot] = Value::Id(ends_[end_position_++]);
+        ctx.frame[op_.slot].SetId(ends_[end_position_++]);
         return true;
       }
       if (!child->Next(ctx)) return false;
