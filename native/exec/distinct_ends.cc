@@ -287,9 +287,11 @@ size_t DistinctEndsSearch::TakeLevel(bool last, bool ends_too, const Filter* fil
         if (x == 0) continue;
         bits.next[w] = 0;
         const uint64_t base = uint64_t{w} * 64;
-        for (uint64_t rest = x; rest != 0; rest &= rest - 1) {
-          ++count;
-          if (!last) level_.push_back({bits.table, base + std::countr_zero(rest)});
+        count += Bits64(x);
+        if (!last) {
+          for (uint64_t rest = x; rest != 0; rest &= rest - 1) {
+            level_.push_back({bits.table, base + std::countr_zero(rest)});
+          }
         }
         if (!take_ends) continue;
         const uint64_t fresh = x & ~bits.ends[w];
