@@ -14,6 +14,7 @@
 #include "common/status.h"
 #include "exec/basic_operators.h"
 #include "exec/column_filter.h"
+#include "exec/distinct_ends.h"
 #include "exec/executor.h"
 #include "exec/expression_evaluator.h"
 #include "exec/file_scan.h"
@@ -1395,6 +1396,7 @@ class VarLengthExpandOp final : public GraphOperator {
     walk_charged_ = 0;
     memory_.Release(ctx);
     index_memory_.Release(ctx);
+    distinct_ends_.Open(ctx);
     position_ = 0;
   }
 
@@ -1410,7 +1412,7 @@ class VarLengthExpandOp final : public GraphOperator {
         if (Output(results_[position_++], ctx)) return true;
       }
       if (end_position_ < ends_.size()) {
-        ctx.frame[op_.slot] = Value::Id(ends_[end_position_++]);
+        ctx.frame[op_.slot].SetId(ends_[end_position_++]);
         return true;
       }
       if (!child->Next(ctx)) return false;
@@ -1587,42 +1589,22 @@ class VarLengthExpandOp final : public GraphOperator {
 
   // ---- Distinct ends of walks (planner: distinct_ends) ----
   // Only the set of end nodes is asked for (no path is read, no step predicate, a consumer that
-  // sees each row once however often it repeats): the rel slot is left as it is. The nodes walks of
-  // k hops reach are the neighbours of those of k - 1 hops: each level is that set, each node once,
-  // and each end is output once, at the first level from min_hops that reaches it. A level costs
-  // the edges of its nodes, not one step per walk.
+  // sees each row once however often it repeats): the rel slot is left as it is. Level by level
+  // (exec/distinct_ends.h): each end once, at the first level from min_hops that reaches it.
   void SearchDistinctEnds(ExecContext& ctx) {
     ends_.clear();
     end_position_ = 0;
-    level_.assign(1, source_);
-    ends_index_.Reset();
-    auto grown = [&](size_t bytes) {
-      if (bytes != 0 && ctx.CountsMemory()) index_memory_.Add(ctx, bytes);
+    DistinctEndsSearch::Walk walk;
+    walk.rel_table_ids = &op_.rel_table_ids;
+    walk.direction = op_.direction;
+    walk.min_hops = op_.min_hops;
+    walk.max_hops = op_.max_hops;
+    if (!op_.to_bound) walk.end_tables = &op_.table_ids;  // as EndAllowed
+    const DistinctEndsSearch::Filter filter = [&](InternalId node) {
+      return EndMatches(node, ctx);
     };
-    auto add_end = [&](InternalId node) {
-      if (ends_index_.Get(node) != NodeIndex::kAbsent) return;
-      grown(ends_index_.Set(node, 0, *store_));
-      if (EndAllowed(node) && EndMatches(node, ctx)) ends_.push_back(node);
-    };
-    if (op_.min_hops == 0) add_end(source_);
-    for (uint32_t depth = 1; depth <= op_.max_hops && !level_.empty(); ++depth) {
-      next_level_.clear();
-      level_index_.Reset();
-      for (InternalId at : level_) {
-        steps_.clear();
-        CollectEdges(*store_, at, op_.rel_table_ids, op_.direction, {}, ctx, steps_);
-        for (const EdgeStep& step : steps_) {
-          if (level_index_.Get(step.neighbor) != NodeIndex::kAbsent) continue;
-          grown(level_index_.Set(step.neighbor, 0, *store_));
-          next_level_.push_back(step.neighbor);
-        }
-      }
-      if (ctx.CountsMemory()) memory_.Add(ctx, next_level_.size() * sizeof(InternalId));
-      if (depth >= op_.min_hops) {
-        for (InternalId node : next_level_) add_end(node);
-      }
-      level_.swap(next_level_);
-    }
+    distinct_ends_.Run(*store_, ctx, source_, walk, op_.end_filters.empty() ? nullptr : &filter,
+                       &ends_);
   }
 
   // ---- Shortest paths ----
@@ -1986,12 +1968,10 @@ class VarLengthExpandOp final : public GraphOperator {
   }
 
   std::vector<Path> results_;
-  // Distinct ends: the ends of the current row, the next to output, the levels of the search,
-  // the nodes seen at the current level and as ends (the edges of one node go in steps_).
+  // Distinct ends: the ends of the current row, the next to output, and the search.
   std::vector<InternalId> ends_;
   size_t end_position_ = 0;
-  std::vector<InternalId> level_, next_level_;
-  NodeIndex level_index_, ends_index_;
+  DistinctEndsSearch distinct_ends_;
   MemoryCharge memory_;        // results_ and the searches' visits and ways
   MemoryCharge index_memory_;  // the searches' node indexes, kept from row to row
   size_t position_ = 0;
@@ -2006,7 +1986,7 @@ class VarLengthExpandOp final : public GraphOperator {
   size_t walk_bytes_ = 0;          // what the stack holds
   size_t walk_charged_ = 0;        // the most it held (charged to memory_)
   PathSearch forward_, backward_;  // shortest paths: from the source, and from the target
-  std::vector<EdgeStep> steps_;    // StepsFrom's, SearchDistinctEnds'
+  std::vector<EdgeStep> steps_;    // StepsFrom's
 };
 
 // OPTIONAL MATCH: for each input row, the rows of the correlated sub-plan, or one row with
