@@ -359,7 +359,8 @@ class DistinctState final : public AggregateState {
   size_t HeldBytes() const override {
     size_t own = own_bytes_;
     if (mode_ == Mode::kTyped) {
-      own += (table_.capacity() + codes_.capacity() + hashes_.capacity()) * sizeof(uint64_t) +
+      own += (table_.capacity() + bits_.capacity() + codes_.capacity() + hashes_.capacity()) *
+                 sizeof(uint64_t) +
              index_.capacity() * sizeof(uint32_t) + values_.capacity() * sizeof(Value);
     }
     return own + inner_->HeldBytes();
@@ -369,39 +370,104 @@ class DistinctState final : public AggregateState {
   enum class Mode : uint8_t { kEmpty, kTyped, kGeneric };
   static constexpr size_t kSeenEntryBytes = 32;
   static constexpr uint64_t kEmptyCode = 0x7FF4'0000'0000'0001ULL;  // a NaN's bits: rare
+  static constexpr uint64_t kBitsPerCode = 128;      // a bitmap's bytes <= 16 a code, as a table's
+  static constexpr uint64_t kMinBitmapCodes = 1024;  // fewer: a small table is as good
 
-  // Adds `code` unless present; true when added. The table holds the codes themselves (one
-  // memory access a probe), kEmptyCode marking a free slot (that code itself is a flag).
+  // Adds `code` unless present; true when added. The codes are kept in a bitmap while they are
+  // dense (bits_ not empty: code - base_ is a bit), else in a hash table of the codes
+  // themselves (one memory access a probe, kEmptyCode marking a free slot; that code itself is
+  // a flag). A bitmap spans at most kBitsPerCode bits a code: it never takes more memory than
+  // the table would.
   bool AddCode(uint64_t code) {
+    if (!bits_.empty()) {
+      const uint64_t d = code - base_;
+      if (d < bits_.size() * 64) {
+        uint64_t& word = bits_[d >> 6];
+        const uint64_t bit = uint64_t{1} << (d & 63);
+        if ((word & bit) != 0) return false;
+        word |= bit;
+        Append(code);
+        return true;
+      }
+      // Outside the bitmap, so new: widen the bitmap if the codes stay dense.
+      const uint64_t lo = std::min(min_, code), hi = std::max(max_, code);
+      const uint64_t n = codes_.size() + 1;
+      if ((hi - lo) / kBitsPerCode < n) {
+        const uint64_t slack = (hi - lo) / 2;  // widening again costs a rebuild: leave room
+        const uint64_t from = code < min_ ? lo - std::min(lo, slack) : lo;
+        const uint64_t to = code > max_ ? hi + std::min(~hi, slack) : hi;
+        Append(code);
+        FillBits(from, to);
+        return true;
+      }
+      std::vector<uint64_t>().swap(bits_);
+      FillTable(0);
+    }
     if (code == kEmptyCode) {
       if (has_empty_code_) return false;
       has_empty_code_ = true;
-    } else {
-      if ((codes_.size() + 1) * 2 > table_.size()) GrowTable();
-      const size_t mask = table_.size() - 1;
-      for (size_t i = HashCodes(&code, 1, 0) & mask;; i = (i + 1) & mask) {
-        const uint64_t c = table_[i];
-        if (c == code) return false;
-        if (c == kEmptyCode) {
-          table_[i] = code;
-          break;
-        }
-      }
+      Append(code);
+      return true;
     }
-    codes_.push_back(code);
+    if ((codes_.size() + 1) * 2 > table_.size()) {
+      // At each doubling the codes may have become dense enough for a bitmap.
+      const uint64_t n = codes_.size();
+      if (n >= kMinBitmapCodes && (max_ - min_) / kBitsPerCode < n) {
+        FillBits(min_, max_);
+        return AddCode(code);
+      }
+      FillTable(table_.size() * 2);
+    }
+    if (!Probe(code)) return false;
+    Append(code);
     return true;
   }
 
-  void GrowTable() {
-    std::vector<uint64_t> old(std::max<size_t>(16, table_.size() * 2), kEmptyCode);
-    old.swap(table_);
+  // Puts `code` in the table unless there; true when put. The table has a free slot.
+  bool Probe(uint64_t code) {
     const size_t mask = table_.size() - 1;
-    for (uint64_t code : old) {
-      if (code == kEmptyCode) continue;
-      size_t i = HashCodes(&code, 1, 0) & mask;
-      while (table_[i] != kEmptyCode) i = (i + 1) & mask;
-      table_[i] = code;
+    for (size_t i = HashCodes(&code, 1, 0) & mask;; i = (i + 1) & mask) {
+      const uint64_t c = table_[i];
+      if (c == code) return false;
+      if (c == kEmptyCode) {
+        table_[i] = code;
+        return true;
+      }
     }
+  }
+
+  void Append(uint64_t code) {
+    if (codes_.empty()) min_ = max_ = code;
+    min_ = std::min(min_, code);
+    max_ = std::max(max_, code);
+    codes_.push_back(code);
+  }
+
+  // The table (of `size` slots, at least 16 and twice the codes) filled with codes_.
+  void FillTable(size_t size) {
+    size = std::max<size_t>(16, size);
+    while (size < 2 * (codes_.size() + 1)) size *= 2;
+    table_.assign(size, kEmptyCode);
+    has_empty_code_ = false;
+    for (uint64_t code : codes_) {
+      if (code == kEmptyCode) {
+        has_empty_code_ = true;
+      } else {
+        Probe(code);
+      }
+    }
+  }
+
+  // The bitmap over [from, to] filled with codes_, in place of the table.
+  void FillBits(uint64_t from, uint64_t to) {
+    base_ = from & ~uint64_t{63};
+    bits_.assign((to - base_) / 64 + 1, 0);
+    for (uint64_t code : codes_) {
+      const uint64_t d = code - base_;
+      bits_[d >> 6] |= uint64_t{1} << (d & 63);
+    }
+    std::vector<uint64_t>().swap(table_);
+    has_empty_code_ = false;
   }
 
   // The typed insert of a value of type_; false when it has no code (the caller goes generic).
@@ -474,6 +540,7 @@ class DistinctState final : public AggregateState {
     }
     mode_ = Mode::kGeneric;
     std::vector<uint64_t>().swap(table_);
+    std::vector<uint64_t>().swap(bits_);
     std::vector<uint64_t>().swap(codes_);
     std::vector<uint64_t>().swap(hashes_);
     std::vector<uint32_t>().swap(index_);
@@ -486,12 +553,15 @@ class DistinctState final : public AggregateState {
   Id type_ = Id::kAny;   // kTyped: every value's type
   bool string_ = false;  // kTyped: type_ is a string type (values_ and hashes_, no codes_)
   // kTyped, entry e = the e-th distinct value: its code (coded types), the value (strings, and
-  // for Needs::kValue). Coded types: a table of the codes; strings: their hashes and an index of
-  // entry + 1.
+  // for Needs::kValue). Coded types: a table or a bitmap of the codes (AddCode); strings: their
+  // hashes and an index of entry + 1.
   std::vector<uint64_t> codes_;
   std::vector<Value> values_;
   std::vector<uint64_t> table_;
   bool has_empty_code_ = false;
+  std::vector<uint64_t> bits_;  // when not empty, in place of table_: code - base_ is a bit
+  uint64_t base_ = 0;
+  uint64_t min_ = 0, max_ = 0;  // of codes_
   std::vector<uint64_t> hashes_;
   std::vector<uint32_t> index_;
   // kGeneric: the set, and the values in arrival order (for Combine).
