@@ -371,7 +371,8 @@ class DistinctState final : public AggregateState {
   static constexpr size_t kSeenEntryBytes = 32;
   static constexpr uint64_t kEmptyCode = 0x7FF4'0000'0000'0001ULL;  // a NaN's bits: rare
   static constexpr uint64_t kBitsPerCode = 128;      // a bitmap's bytes <= 16 a code, as a table's
-  static constexpr uint64_t kMinBitmapCodes = 1024;  // fewer: a small table is as good
+  static constexpr uint64_t kMinBitmapCodes = 1024;  // fewer: a small table is as good,
+  static constexpr uint64_t kSmallSpan = 4096;       // unless the bitmap is this small
 
   // Adds `code` unless present; true when added. The codes are kept in a bitmap while they are
   // dense (bits_ not empty: code - base_ is a bit), else in a hash table of the codes
@@ -411,8 +412,8 @@ class DistinctState final : public AggregateState {
     }
     if ((codes_.size() + 1) * 2 > table_.size()) {
       // At each doubling the codes may have become dense enough for a bitmap.
-      const uint64_t n = codes_.size();
-      if (n >= kMinBitmapCodes && (max_ - min_) / kBitsPerCode < n) {
+      const uint64_t n = codes_.size(), span = max_ - min_;
+      if (n != 0 && span / kBitsPerCode < n && (n >= kMinBitmapCodes || span < kSmallSpan)) {
         FillBits(min_, max_);
         return AddCode(code);
       }
