@@ -294,14 +294,14 @@ uint64_t StringHash(std::string_view s) { return std::hash<std::string_view>()(s
 
 // The distinct non-NULL values seen, each passed once to the inner state, in arrival order.
 //
-// While every value has one coded type (IsCodedType) the set is typed: the values' codes (or,
-// for strings, the values) in arrival order, their hashes, and an open-addressing index of
-// them (common/open_index.h): a few flat arrays, no allocation per value. The first value of
-// another type (1.0 after INT64s: equal to 1), or one without a code (NaN), turns the state
-// into the generic set of Values (ValuesEqual, HashValue), fed the typed values in their
-// arrival order first, so the state then is what the generic set would have been from the
-// start. Combine replays the other state's values in its arrival order, as a serial run
-// would meet them after this state's.
+// While every value has one coded type (IsCodedType) or one string type, the set is typed: the
+// values' codes in arrival order with a bitmap or an open-addressing table of them (AddCode),
+// or for strings the values, their hashes and an index of them (common/open_index.h); a few
+// flat arrays, no allocation per value. The first value of another type (1.0 after INT64s:
+// equal to 1), or one without a code (NaN), turns the state into the generic set of Values
+// (ValuesEqual, HashValue), fed the typed values in their arrival order first, so the state
+// then is what the generic set would have been from the start. Combine replays the other
+// state's values in its arrival order, as a serial run would meet them after this state's.
 class DistinctState final : public AggregateState {
  public:
   DistinctState(std::unique_ptr<AggregateState> inner, Needs needs)
