@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Connection, Database } from '../../src/index.js';
+import { rejection } from '../runtime/helpers.js';
 
 // DISTINCT aggregates (typed states keyed by 64-bit codes or strings, docs/execution.md) on a
 // random graph: answers equal a JavaScript oracle and are the same on 1 and 2 threads, with
@@ -134,6 +135,25 @@ describe('DISTINCT aggregates', () => {
       'MATCH (a:P)-[:E]->(b:P) RETURN a.id % 7 AS k, count(DISTINCT b) AS n, ' +
       'sum(DISTINCT b.g) AS s ORDER BY k';
     expect(onThreads(2, grouped)).toEqual(onThreads(1, grouped));
+  });
+
+  it('charges the typed sets to the memory limit, on 1 and 2 threads', async () => {
+    using bounded = new Database(':memory:', { maxStatementMemoryBytes: 32 * 2 ** 20 });
+    using c = bounded.connect();
+    for (const threads of [1, 2]) {
+      c.setMaxNumThreadForExec(threads);
+      // Ten million distinct integers: 80 MB of codes in arrival order alone.
+      for (const query of [
+        'UNWIND range(1, 10000000) AS x RETURN count(DISTINCT x)',
+        'UNWIND range(1, 10000000) AS x RETURN count(DISTINCT x * 1000003)',
+        'UNWIND range(1, 10000000) AS x RETURN sum(DISTINCT x * 1.5)',
+      ]) {
+        expect((await rejection(c.query(query))).code, query).toBe('RESOURCE_LIMIT');
+      }
+      expect((await c.query('UNWIND range(1, 3000000) AS x RETURN count(DISTINCT x % 1000)')).rows).toEqual([
+        [1000],
+      ]);
+    }
   });
 
   it('follows deletes, own uncommitted writes and rollbacks', () => {
