@@ -4,9 +4,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/open_index.h"
 #include "common/status.h"
 #include "exec/expression_evaluator.h"
-#include "exec/open_index.h"
 #include "function/value_ops.h"
 
 namespace graphdb::exec {

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "common/open_index.h"
 #include "common/status.h"
 #include "cypher/planner/logical_plan.h"
 #include "cypher/planner/planner.h"
@@ -16,7 +17,6 @@
 #include "exec/comparison.h"
 #include "exec/expression_evaluator.h"
 #include "exec/graph_store.h"
-#include "exec/open_index.h"
 #include "exec/parallel_pipeline.h"
 #include "function/value_ops.h"
 

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "common/open_index.h"
 #include "common/status.h"
 #include "cypher/planner/planner.h"
 #include "cypher/planner/scan_aggregate_rule.h"
@@ -19,7 +20,6 @@
 #include "exec/comparison.h"
 #include "exec/expression_evaluator.h"
 #include "exec/graph_store.h"
-#include "exec/open_index.h"
 #include "exec/parallel_pipeline.h"
 #include "function/average.h"
 

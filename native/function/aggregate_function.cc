@@ -1,8 +1,11 @@
 #include "function/aggregate_function.h"
 
 #include <cmath>
+#include <cstring>
+#include <functional>
 #include <unordered_set>
 
+#include "common/open_index.h"
 #include "function/average.h"
 #include "function/cast.h"
 #include "function/function_internal.h"
@@ -229,63 +232,375 @@ struct ValueEq {
   bool operator()(const Value& a, const Value& b) const { return ValuesEqual(a, b); }
 };
 
+// What a DISTINCT state's inner state needs of a value seen first in another partial state
+// (Combine) or kept across a switch to the generic set: nothing but its presence (count), its
+// number (sum, avg: rebuilt from the key code) or the value itself (collect: kept).
+enum class Needs : uint8_t { kNothing, kNumber, kValue };
+
+constexpr unsigned kIdOffsetBits = 48;
+
+// The types whose values a DISTINCT state keys by a 64-bit code, and strings (keyed by their
+// hash and compared byte for byte). Within one of these types, equal codes mean equal values
+// under ValuesEqual and the reverse.
+bool IsCodedType(Id id) {
+  return id == Id::kBool || internal::IsSignedIntId(id) || internal::IsUnsignedIntId(id) ||
+         internal::IsFloatingId(id) || id == Id::kDate || internal::IsTimestampId(id) ||
+         id == Id::kInternalId || id == Id::kNode || id == Id::kRel;
+}
+bool IsStringType(Id id) { return id == Id::kString || id == Id::kJson || id == Id::kBlob; }
+
+// The code of `v` (of a coded type), or false when it has none: NaN (its bits vary, all NaNs
+// are one value), an internal id past 16 table bits or 48 offset bits. -0.0 codes as 0.0 (they
+// are equal).
+bool KeyCode(const Value& v, uint64_t* code) {
+  const Id id = v.type_id();
+  if (id == Id::kBool) {
+    *code = v.GetBool() ? 1 : 0;
+  } else if (internal::IsFloatingId(id)) {
+    double d = v.GetDouble();
+    if (std::isnan(d)) return false;
+    if (d == 0) d = 0;
+    std::memcpy(code, &d, sizeof d);
+  } else if (id == Id::kInternalId || id == Id::kNode || id == Id::kRel) {
+    const InternalId i = v.GetId();
+    if (i.table >> (64 - kIdOffsetBits) != 0 || i.offset >> kIdOffsetBits != 0) return false;
+    *code = i.table << kIdOffsetBits | i.offset;
+  } else {
+    *code = v.GetUInt();  // integers, DATE and TIMESTAMP*: the 64-bit payload
+  }
+  return true;
+}
+
+// A value of type `id` equal to the one `code` was taken from (a node or rel without label or
+// properties: they compare by id).
+Value FromCode(Id id, uint64_t code) {
+  if (id == Id::kBool) return Value::Boolean(code != 0);
+  if (internal::IsFloatingId(id)) {
+    double d;
+    std::memcpy(&d, &code, sizeof d);
+    return id == Id::kFloat ? Value::Float(static_cast<float>(d)) : Value::Double(d);
+  }
+  if (id == Id::kInternalId || id == Id::kNode || id == Id::kRel) {
+    const InternalId i{code >> kIdOffsetBits, code & ((uint64_t{1} << kIdOffsetBits) - 1)};
+    if (id == Id::kInternalId) return Value::Id(i);
+    if (id == Id::kNode) return Value::Node(i, "", {}, {});
+    return Value::Rel(i, "", {}, {}, {}, {});
+  }
+  if (internal::IsUnsignedIntId(id)) return Value::UInt(id, code);
+  return Value::Int(id, static_cast<int64_t>(code));
+}
+
+uint64_t StringHash(std::string_view s) { return std::hash<std::string_view>()(s); }
+
+// The distinct non-NULL values seen, each passed once to the inner state, in arrival order.
+//
+// While every value has one coded type (IsCodedType) or one string type, the set is typed: the
+// values' codes in arrival order with a bitmap or an open-addressing table of them (AddCode),
+// or for strings the values, their hashes and an index of them (common/open_index.h); a few
+// flat arrays, no allocation per value. The first value of another type (1.0 after INT64s:
+// equal to 1), or one without a code (NaN), turns the state into the generic set of Values
+// (ValuesEqual, HashValue), fed the typed values in their arrival order first, so the state
+// then is what the generic set would have been from the start. Combine replays the other
+// state's values in its arrival order, as a serial run would meet them after this state's.
 class DistinctState final : public AggregateState {
  public:
-  explicit DistinctState(std::unique_ptr<AggregateState> inner) : inner_(std::move(inner)) {}
+  DistinctState(std::unique_ptr<AggregateState> inner, Needs needs)
+      : inner_(std::move(inner)), needs_(needs) {}
+
   void Update(const Value& v) override {
     if (v.is_null()) return;
-    if (!seen_.insert(v).second) return;
-    order_.push_back(v);
-    // Held twice (the set and the arrival order), plus a hash node.
-    own_bytes_ += 2 * ApproxBytes(v) + kSeenEntryBytes;
-    inner_->Update(v);
+    if (mode_ == Mode::kTyped && v.type_id() == type_) {
+      if (string_ ? InsertString(v) : InsertCoded(v)) return;
+    } else if (mode_ == Mode::kEmpty) {
+      const Id id = v.type_id();
+      if (IsCodedType(id) || IsStringType(id)) {
+        mode_ = Mode::kTyped;
+        type_ = id;
+        string_ = IsStringType(id);
+        if (string_ ? InsertString(v) : InsertCoded(v)) return;
+      }
+    }
+    if (mode_ != Mode::kGeneric) ToGeneric();
+    InsertGeneric(v);
   }
-  size_t HeldBytes() const override { return own_bytes_ + inner_->HeldBytes(); }
-  void Combine(const AggregateState& other) override {
-    const auto& o = static_cast<const DistinctState&>(other);
-    for (const auto& v : o.order_) Update(v);
-  }
-  Value Finalize() const override { return inner_->Finalize(); }
   void UpdateRepeated(const Value& v, uint64_t n) override {
     if (n > 0) Update(v);
   }
 
+  void Combine(const AggregateState& other) override {
+    const auto& o = static_cast<const DistinctState&>(other);
+    if (o.mode_ == Mode::kEmpty) return;
+    if (mode_ == Mode::kEmpty && o.mode_ == Mode::kTyped) {
+      mode_ = Mode::kTyped;
+      type_ = o.type_;
+      string_ = o.string_;
+    }
+    if (mode_ == Mode::kTyped && o.mode_ == Mode::kTyped && type_ == o.type_ && !string_) {
+      uint64_t added = 0;
+      for (size_t e = 0; e < o.codes_.size(); ++e) {
+        const uint64_t code = o.codes_[e];
+        if (!AddCode(code)) continue;
+        if (needs_ == Needs::kNothing) {
+          ++added;
+        } else {
+          Added(needs_ == Needs::kValue ? o.values_[e] : FromCode(type_, code));
+        }
+      }
+      if (added != 0) inner_->UpdateRepeated(Value::Boolean(true), added);
+      return;
+    }
+    for (size_t e = 0, n = o.size(); e < n; ++e) Update(o.ValueAt(e));
+  }
+
+  Value Finalize() const override { return inner_->Finalize(); }
+
+  // What the arrays' capacities take (their growth is what the memory limit sees), the kept
+  // values' payloads, or for the generic set each value twice (set and order) and a hash node.
+  size_t HeldBytes() const override {
+    size_t own = own_bytes_;
+    if (mode_ == Mode::kTyped) {
+      own += (table_.capacity() + bits_.capacity() + codes_.capacity() + hashes_.capacity()) *
+                 sizeof(uint64_t) +
+             index_.capacity() * sizeof(uint32_t) + values_.capacity() * sizeof(Value);
+    }
+    return own + inner_->HeldBytes();
+  }
+
  private:
-  std::unique_ptr<AggregateState> inner_;
+  enum class Mode : uint8_t { kEmpty, kTyped, kGeneric };
   static constexpr size_t kSeenEntryBytes = 32;
+  static constexpr uint64_t kEmptyCode = 0x7FF4'0000'0000'0001ULL;  // a NaN's bits: rare
+  static constexpr uint64_t kBitsPerCode = 128;      // a bitmap's bytes <= 16 a code, as a table's
+  static constexpr uint64_t kMinBitmapCodes = 1024;  // fewer: a small table is as good,
+  static constexpr uint64_t kSmallSpan = 4096;       // unless the bitmap is this small
+
+  // Adds `code` unless present; true when added. The codes are kept in a bitmap while they are
+  // dense (bits_ not empty: code - base_ is a bit), else in a hash table of the codes
+  // themselves (one memory access a probe, kEmptyCode marking a free slot; that code itself is
+  // a flag). A bitmap spans at most kBitsPerCode bits a code: it never takes more memory than
+  // the table would.
+  bool AddCode(uint64_t code) {
+    if (!bits_.empty()) {
+      const uint64_t d = code - base_;
+      if (d < bits_.size() * 64) {
+        uint64_t& word = bits_[d >> 6];
+        const uint64_t bit = uint64_t{1} << (d & 63);
+        if ((word & bit) != 0) return false;
+        word |= bit;
+        Append(code);
+        return true;
+      }
+      // Outside the bitmap, so new: widen the bitmap if the codes stay dense.
+      const uint64_t lo = std::min(min_, code), hi = std::max(max_, code);
+      const uint64_t n = codes_.size() + 1;
+      if ((hi - lo) / kBitsPerCode < n) {
+        const uint64_t slack = (hi - lo) / 2;  // widening again costs a rebuild: leave room
+        const uint64_t from = code < min_ ? lo - std::min(lo, slack) : lo;
+        const uint64_t to = code > max_ ? hi + std::min(~hi, slack) : hi;
+        Append(code);
+        FillBits(from, to);
+        return true;
+      }
+      std::vector<uint64_t>().swap(bits_);
+      FillTable(0);
+    }
+    if (code == kEmptyCode) {
+      if (has_empty_code_) return false;
+      has_empty_code_ = true;
+      Append(code);
+      return true;
+    }
+    if ((codes_.size() + 1) * 2 > table_.size()) {
+      // At each doubling the codes may have become dense enough for a bitmap.
+      const uint64_t n = codes_.size(), span = max_ - min_;
+      if (n != 0 && span / kBitsPerCode < n && (n >= kMinBitmapCodes || span < kSmallSpan)) {
+        FillBits(min_, max_);
+        return AddCode(code);
+      }
+      FillTable(table_.size() * 2);
+    }
+    if (!Probe(code)) return false;
+    Append(code);
+    return true;
+  }
+
+  // Puts `code` in the table unless there; true when put. The table has a free slot.
+  bool Probe(uint64_t code) {
+    const size_t mask = table_.size() - 1;
+    for (size_t i = HashCodes(&code, 1, 0) & mask;; i = (i + 1) & mask) {
+      const uint64_t c = table_[i];
+      if (c == code) return false;
+      if (c == kEmptyCode) {
+        table_[i] = code;
+        return true;
+      }
+    }
+  }
+
+  void Append(uint64_t code) {
+    if (codes_.empty()) min_ = max_ = code;
+    min_ = std::min(min_, code);
+    max_ = std::max(max_, code);
+    codes_.push_back(code);
+  }
+
+  // The table (of `size` slots, at least 16 and twice the codes) filled with codes_.
+  void FillTable(size_t size) {
+    size = std::max<size_t>(16, size);
+    while (size < 2 * (codes_.size() + 1)) size *= 2;
+    table_.assign(size, kEmptyCode);
+    has_empty_code_ = false;
+    for (uint64_t code : codes_) {
+      if (code == kEmptyCode) {
+        has_empty_code_ = true;
+      } else {
+        Probe(code);
+      }
+    }
+  }
+
+  // The bitmap over [from, to] filled with codes_, in place of the table.
+  void FillBits(uint64_t from, uint64_t to) {
+    base_ = from & ~uint64_t{63};
+    bits_.assign((to - base_) / 64 + 1, 0);
+    for (uint64_t code : codes_) {
+      const uint64_t d = code - base_;
+      bits_[d >> 6] |= uint64_t{1} << (d & 63);
+    }
+    std::vector<uint64_t>().swap(table_);
+    has_empty_code_ = false;
+  }
+
+  // The typed insert of a value of type_; false when it has no code (the caller goes generic).
+  bool InsertCoded(const Value& v) {
+    uint64_t code;
+    if (!KeyCode(v, &code)) return false;
+    if (AddCode(code)) Added(v);
+    return true;
+  }
+
+  bool InsertString(const Value& v) {
+    const std::string_view s = v.GetString();
+    const uint64_t h = StringHash(s);
+    if (index_.empty()) index_.assign(16, 0);
+    const size_t mask = index_.size() - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+      const uint32_t slot = index_[i];
+      if (slot == 0) break;
+      if (hashes_[slot - 1] == h && values_[slot - 1].GetString() == s) return true;
+    }
+    hashes_.push_back(h);
+    if (hashes_.size() * 2 > index_.size()) {
+      RegrowIndex(index_, hashes_);
+    } else {
+      IndexEntry(index_, h, static_cast<uint32_t>(hashes_.size() - 1));
+    }
+    Added(v);
+    return true;
+  }
+
+  // Passes the newly added entry's value on, keeping it where the entry needs it.
+  void Added(const Value& v) {
+    if (string_ || needs_ == Needs::kValue) {
+      values_.push_back(v);
+      own_bytes_ += ApproxBytes(v) - sizeof(Value);  // the payload; the slot is in capacity()
+    }
+    inner_->Update(v);
+  }
+
+  // How many distinct values the state holds.
+  size_t size() const {
+    if (mode_ == Mode::kGeneric) return order_.size();
+    return string_ ? values_.size() : codes_.size();
+  }
+
+  // The e-th distinct value in arrival order.
+  Value ValueAt(size_t e) const {
+    if (mode_ == Mode::kGeneric) return order_[e];
+    if (string_ || needs_ == Needs::kValue) return values_[e];
+    return FromCode(type_, codes_[e]);
+  }
+
+  void InsertGeneric(const Value& v) {
+    if (!seen_.insert(v).second) return;
+    order_.push_back(v);
+    own_bytes_ += 2 * ApproxBytes(v) + kSeenEntryBytes;
+    inner_->Update(v);
+  }
+
+  // Moves the typed values to the generic set (the inner state has seen them already).
+  void ToGeneric() {
+    const size_t n = size();
+    own_bytes_ = 0;
+    order_.reserve(n);
+    for (size_t e = 0; e < n; ++e) {
+      Value v = ValueAt(e);
+      own_bytes_ += 2 * ApproxBytes(v) + kSeenEntryBytes;
+      seen_.insert(v);
+      order_.push_back(std::move(v));
+    }
+    mode_ = Mode::kGeneric;
+    std::vector<uint64_t>().swap(table_);
+    std::vector<uint64_t>().swap(bits_);
+    std::vector<uint64_t>().swap(codes_);
+    std::vector<uint64_t>().swap(hashes_);
+    std::vector<uint32_t>().swap(index_);
+    std::vector<Value>().swap(values_);
+  }
+
+  std::unique_ptr<AggregateState> inner_;
+  const Needs needs_;
+  Mode mode_ = Mode::kEmpty;
+  Id type_ = Id::kAny;   // kTyped: every value's type
+  bool string_ = false;  // kTyped: type_ is a string type (values_ and hashes_, no codes_)
+  // kTyped, entry e = the e-th distinct value: its code (coded types), the value (strings, and
+  // for Needs::kValue). Coded types: a table or a bitmap of the codes (AddCode); strings: their
+  // hashes and an index of entry + 1.
+  std::vector<uint64_t> codes_;
+  std::vector<Value> values_;
+  std::vector<uint64_t> table_;
+  bool has_empty_code_ = false;
+  std::vector<uint64_t> bits_;  // when not empty, in place of table_: code - base_ is a bit
+  uint64_t base_ = 0;
+  uint64_t min_ = 0, max_ = 0;  // of codes_
+  std::vector<uint64_t> hashes_;
+  std::vector<uint32_t> index_;
+  // kGeneric: the set, and the values in arrival order (for Combine).
   std::unordered_set<Value, ValueHash, ValueEq> seen_;
-  std::vector<Value> order_;  // the distinct values in arrival order, for Combine
-  size_t own_bytes_ = 0;      // what seen_ and order_ hold
+  std::vector<Value> order_;
+  size_t own_bytes_ = 0;  // kTyped: the kept values' payloads; kGeneric: what seen_ and order_ hold
 };
 
 // ---- Factories
 
 std::unique_ptr<AggregateState> Wrap(const BoundAggregateFunction& fn,
-                                     std::unique_ptr<AggregateState> inner) {
+                                     std::unique_ptr<AggregateState> inner, Needs needs) {
   if (!fn.distinct) return inner;
-  return std::make_unique<DistinctState>(std::move(inner));
+  return std::make_unique<DistinctState>(std::move(inner), needs);
 }
 
 std::unique_ptr<AggregateState> MakeCountStar(const BoundAggregateFunction&) {
   return std::make_unique<CountStarState>();
 }
 std::unique_ptr<AggregateState> MakeCount(const BoundAggregateFunction& fn) {
-  return Wrap(fn, std::make_unique<CountState>());
+  return Wrap(fn, std::make_unique<CountState>(), Needs::kNothing);
 }
 std::unique_ptr<AggregateState> MakeSum(const BoundAggregateFunction& fn) {
-  return Wrap(fn, std::make_unique<SumState>(fn.result_type));
+  return Wrap(fn, std::make_unique<SumState>(fn.result_type), Needs::kNumber);
 }
 std::unique_ptr<AggregateState> MakeAvg(const BoundAggregateFunction& fn) {
-  return Wrap(fn, std::make_unique<AvgState>(fn.arg_types[0].id()));
+  return Wrap(fn, std::make_unique<AvgState>(fn.arg_types[0].id()), Needs::kNumber);
 }
+// min and max need no DISTINCT set: a value equal to one seen before cannot change the best
+// value (the first of equal values stays), serially or across Combine.
 std::unique_ptr<AggregateState> MakeMin(const BoundAggregateFunction& fn) {
-  return Wrap(fn, std::make_unique<MinMaxState<false>>(fn.result_type));
+  return std::make_unique<MinMaxState<false>>(fn.result_type);
 }
 std::unique_ptr<AggregateState> MakeMax(const BoundAggregateFunction& fn) {
-  return Wrap(fn, std::make_unique<MinMaxState<true>>(fn.result_type));
+  return std::make_unique<MinMaxState<true>>(fn.result_type);
 }
 std::unique_ptr<AggregateState> MakeCollect(const BoundAggregateFunction& fn) {
-  return Wrap(fn, std::make_unique<CollectState>(fn.result_type));
+  return Wrap(fn, std::make_unique<CollectState>(fn.result_type), Needs::kValue);
 }
 
 constexpr Id kNumericIds[] = {Id::kInt64,  Id::kInt32,  Id::kInt16,  Id::kInt8,

@@ -11,7 +11,9 @@
 // DOUBLE; min/max work on any comparable type (function/value_ops.h order); collect gathers
 // non-NULL values into a LIST. Empty input (or only NULLs) gives NULL for all but the counts,
 // collect included. DISTINCT variants see each distinct non-NULL value once
-// (function/value_ops.h equality: 1 and 1.0 are the same value).
+// (function/value_ops.h equality: 1 and 1.0 are the same value), collect in arrival order; the
+// set is kept as flat arrays of 64-bit codes or strings while all values share one such type
+// (aggregate_function.cc). min and max give the same with or without DISTINCT.
 //
 // Usage: make_state(fn) per group; Update(v) for each input row (v may be NULL); to merge
 // partial aggregates from parallel workers call Combine(other) with a state from the same

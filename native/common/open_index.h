@@ -1,6 +1,7 @@
 // The open-addressing index the typed operators keep over entries stored in vectors (the hash
 // join's key codes and groups, exec/hash_join.cc; the fused aggregation's groups,
-// exec/scan_aggregate.cc; the typed groups of HashAggregateOp, exec/basic_operators.cc): a
+// exec/scan_aggregate.cc; the typed groups of HashAggregateOp, exec/basic_operators.cc; the
+// typed DISTINCT aggregate states, function/aggregate_function.cc): a
 // power-of-two table of entry + 1 (0: empty), probed linearly from the entry's hash. The
 // entries' hashes are kept beside them, so the table regrows without rehashing. The two
 // aggregations hash their keys' codes alike (HashCodes).
@@ -10,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace graphdb::exec {
+namespace graphdb {
 
 // The hash of a key of `n` 64-bit codes whose NULL parts are the bits of `nulls`.
 inline uint64_t HashCodes(const uint64_t* codes, size_t n, uint32_t nulls) {
@@ -36,4 +37,4 @@ inline void RegrowIndex(std::vector<uint32_t>& index, const std::vector<uint64_t
   for (size_t e = 0; e < hashes.size(); ++e) IndexEntry(index, hashes[e], static_cast<uint32_t>(e));
 }
 
-}  // namespace graphdb::exec
+}  // namespace graphdb
