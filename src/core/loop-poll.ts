@@ -8,9 +8,14 @@
  * default 200 µs, at most 100000; 0 turns it off) the loop is kept polling without sleeping,
  * by a chain of `setImmediate` callbacks, and a result that arrives in that window is picked
  * up at once. Past the window, when nothing or more than one statement is in flight, or when
- * recent statements took longer than the window, the loop sleeps as usual. Other I/O and
- * timers run normally in between: every turn of the loop still polls for them.
+ * recent statements took longer than the window, the loop sleeps as usual. It also stops
+ * while statements occupy every core (`addon.busyThreads()`: a statement's parallel work takes
+ * a pool thread besides its worker): a polling loop would then take a core from them. Other
+ * I/O and timers run normally in between: every turn of the loop still polls for them.
  */
+
+import os from 'node:os';
+import { addon } from '../native/addon.js';
 
 export const DEFAULT_LOOP_SPIN_US = 200;
 const MAX_LOOP_SPIN_US = 100_000;
@@ -38,6 +43,8 @@ export function parseLoopSpinMicros(text: string | undefined, warn: Warn = emitW
 }
 
 const windowMs = parseLoopSpinMicros(process.env.GRAPHDB_LOOP_SPIN_US) / 1000;
+/** The cores the process may use: with statements busy on all of them, the loop sleeps. */
+const cores = os.availableParallelism();
 /**
  * Round trips (ms) of lone statements that were polled for: a moving average. Only polled
  * statements count, since a statement the loop slept through also pays the wake-up, and
@@ -54,7 +61,9 @@ let polling = false;
 function poll(): void {
   // Only while a single statement is in flight: with several, results arrive often enough to
   // keep the loop busy, and the CPU polling would take belongs to the threads running them.
-  if (inFlight === 1 && performance.now() - windowStart < windowMs) {
+  // Likewise while statements occupy every core (a parallel scan on all of them): polling
+  // would halve one of its threads, and the wake-up at its end costs less than that.
+  if (inFlight === 1 && performance.now() - windowStart < windowMs && addon.busyThreads() < cores) {
     setImmediate(poll);
   } else {
     polling = false;
