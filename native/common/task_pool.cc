@@ -35,12 +35,21 @@ class ParallelRegion {
 unsigned MachineCores() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 namespace {
+// TaskPool::HelpersWanted(): the sum, over the ParallelFor calls in progress, of their workers
+// but the caller.
+std::atomic<unsigned> g_helpers_wanted{0};
+}  // namespace
+
+unsigned TaskPool::HelpersWanted() { return g_helpers_wanted.load(std::memory_order_relaxed); }
+
+namespace {
 // Waits, without sleeping, until done() or `budget` has passed; returns done()'s last answer.
 // Polling a cache line is far cheaper than a futex sleep and wake-up (tens of µs on a virtual
-// machine's idle core), and bounded, so an idle pool uses no CPU. It never yields the core:
-// on a busy machine a thread that yields loses it for a whole time slice (milliseconds).
+// machine's idle core), and bounded, so an idle pool uses no CPU. With `yield_core` it offers
+// the core to any other runnable thread on it (sched_yield) every few µs, which returns at once
+// when there is none.
 template <typename Done>
-bool SpinUntil(std::chrono::nanoseconds budget, Done done) {
+bool SpinUntil(std::chrono::nanoseconds budget, bool yield_core, Done done) {
   const auto start = std::chrono::steady_clock::now();
   for (;;) {
     for (int i = 0; i < 32; ++i) {
@@ -48,6 +57,11 @@ bool SpinUntil(std::chrono::nanoseconds budget, Done done) {
       CpuRelax();
     }
     if (std::chrono::steady_clock::now() - start >= budget) return done();
+#if defined(__linux__)
+    if (yield_core) sched_yield();
+#else
+    (void)yield_core;
+#endif
   }
 }
 }  // namespace
@@ -170,7 +184,7 @@ void TaskPool::ThreadMain() {
       // once, where one that sleeps joins it only when the caller is halfway through.
       idle_since = std::chrono::steady_clock::now();
       lock.unlock();
-      SpinUntil(spin, [this] {
+      SpinUntil(spin, /*yield_core=*/true, [this] {
         return queued_.load(std::memory_order_relaxed) != 0 ||
                stopping_.load(std::memory_order_relaxed);
       });
@@ -230,6 +244,7 @@ void TaskPool::ParallelFor(uint64_t n, uint64_t morsel, unsigned parallelism, co
     // Alone: with another statement's job running, its caller's core matters as much.
     if (running_ == 0) SteerOffCallerLocked();
     ++running_;
+    g_helpers_wanted.fetch_add(workers - 1, std::memory_order_relaxed);
     jobs_.push_back(&job);
     queued_.store(jobs_.size(), std::memory_order_relaxed);
   }
@@ -246,13 +261,15 @@ void TaskPool::ParallelFor(uint64_t n, uint64_t morsel, unsigned parallelism, co
   }
   // Those that did are on their last morsel, which ends soon: wait for them awake first, as a
   // sleep would add a wake-up to the statement's time.
-  SpinUntil(kFinishSpin, [&job] { return job.active.load(std::memory_order_acquire) == 0; });
+  SpinUntil(kFinishSpin, /*yield_core=*/false,
+            [&job] { return job.active.load(std::memory_order_acquire) == 0; });
   {
     // Even when the spin saw them leave, the mutex orders this after their last touch of `job`.
     std::unique_lock<std::mutex> lock(mu_);
     job.helpers_done.wait(lock, [&job] { return job.active.load() == 0; });
     --running_;
   }
+  g_helpers_wanted.fetch_sub(workers - 1, std::memory_order_relaxed);
   if (job.error) std::rethrow_exception(job.error);
 }
 

@@ -29,10 +29,13 @@
 // find it awake. Each job that comes later than kIdleSpin after the previous one ended halves
 // the next spin (down to kMinIdleSpin, 4 µs), and one that comes sooner restores it. It spins only
 // after work and for a bounded time, so an idle database uses no CPU, and only when the pool has no
-// more threads than the machine has cores. It never yields the core while it spins (on a busy
-// machine a thread that yields loses it for a whole time slice). The caller, its morsels done,
-// likewise waits awake up to kFinishSpin (20 µs) for the pool threads' last morsels before it
-// sleeps.
+// more threads than the machine has cores. Every few µs of it, it offers the core to any other
+// thread waiting for it (sched_yield, which returns at once when none is): most often that is the
+// JS thread woken by an awaited statement's result, which would otherwise wait behind the spin
+// until the scheduler preempts it (~10 µs a statement in `perf sched` on the 2-core VM); a pool
+// thread that loses its core to another process's thread only leaves the next statement's
+// morsels to its caller. The caller, its morsels done, waits awake up to kFinishSpin (20 µs) for
+// the pool threads' last morsels before it sleeps, without yielding (its statement waits on it).
 //
 // Placement. The caller wakes the pool threads and at once starts on morsels itself. Linux often
 // queues a woken thread on the waker's core, behind the caller, and may leave it there for tens
@@ -86,6 +89,12 @@ class TaskPool {
   // The number of workers ParallelFor(n, morsel, parallelism, ...) may use at most: what to
   // size per-worker state by.
   unsigned WorkersFor(uint64_t n, uint64_t morsel, unsigned parallelism) const;
+
+  // The pool threads that the ParallelFor calls in progress in the whole process (every pool)
+  // may use, each call counting its workers but the caller: the cores its statements need
+  // besides their own threads'. The event loop reads it (src/core/loop-poll.ts) so that it does
+  // not poll on a core a statement's parallel work needs.
+  static unsigned HelpersWanted();
 
  private:
   struct Job;

@@ -53,6 +53,8 @@ uint32_t WorkerThread::SpinningWorkersLimit() {
   return limit;
 }
 
+uint32_t WorkerThread::RunningJobs() { return g_running.load(std::memory_order_relaxed); }
+
 WorkerThread::WorkerThread() : thread_([this] { Loop(); }) {}
 
 WorkerThread::~WorkerThread() { Stop(); }
