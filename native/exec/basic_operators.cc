@@ -517,6 +517,8 @@ HashAggregateOp::HashAggregateOp(std::vector<SlotAssignment> keys,
     if (!fn.distinct && fn.name == "count") {
       c = agg.every_row || agg.expr->children.empty() ? Counter::kCountStar : Counter::kCountArg;
     }
+    // count(DISTINCT x) over rows that each stand for `weight` values no other row has.
+    if (fn.distinct && fn.name == "count" && agg.every_row) c = Counter::kCountStar;
     counters_.push_back(c);
     any_state_ = any_state_ || c == Counter::kNone;
   }

@@ -179,7 +179,9 @@ class MaterializeOp final : public PhysicalOperator {
 
 struct AggregateSpec {
   const BoundExpression* expr;  // the kAggregate node: argument in children, result slot
-  bool every_row = false;       // count(x) where x is bound on every row (not evaluated)
+  // count(x) where x is bound on every row (not evaluated); count(DISTINCT x): each row's
+  // `weight` values of x are new (no keys: planner factorized_count.cc, CountDistinctEnds).
+  bool every_row = false;
 };
 
 // Hash aggregation: groups by the key expressions (written to their slots when a group is

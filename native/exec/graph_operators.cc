@@ -1432,6 +1432,13 @@ class VarLengthExpandOp final : public GraphOperator {
         default:
           if (op_.distinct_ends) {
             SearchDistinctEnds(ctx);
+            if (op_.weighted) {  // counted: one row holding the number of ends, if any
+              const size_t n = ends_.size();
+              ends_.clear();
+              if (n == 0) break;
+              ctx.frame[op_.weight_slot] = Value::Int64(static_cast<int64_t>(n));
+              return true;
+            }
             break;
           }
           StartWalk();

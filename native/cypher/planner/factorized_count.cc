@@ -166,11 +166,56 @@ bool NodeFilter(const LogicalOperator& filter, SlotId slot) {
   cur->distinct_ends = true;
 }
 
+// Whether `op` gives at most one row: the argument row, or a primary-key seek (a filter) over
+// at most one input row.
+bool AtMostOneRow(const LogicalOperator& op) {
+  switch (op.kind) {
+    case LogicalOpKind::kSingleRow: return true;
+    case LogicalOpKind::kIndexSeek:
+      return op.key_expr != nullptr && (op.children.empty() || AtMostOneRow(*op.children[0]));
+    case LogicalOpKind::kFilter: return op.children.size() == 1 && AtMostOneRow(*op.children[0]);
+    default: return false;
+  }
+}
+
+// count(DISTINCT b) of a distinct-ends expansion's end b, directly over it, without keys, and
+// the expansion's input at most one row: the ends come once each, so the count is their number.
+// The expansion then gives one row holding that number as its weight (none without ends), and
+// the aggregate counts the weight (every_row), the ends never made rows.
+[[gnu::noinline]] void CountDistinctEnds(LogicalOperatorPtr& op, uint32_t* num_slots) {
+  if (op->kind != LogicalOpKind::kAggregate || op->weighted || !op->items.empty() ||
+      op->aggregates.empty() || op->children.size() != 1) {
+    return;
+  }
+  LogicalOperator& expand = *op->children[0];
+  if (expand.kind != LogicalOpKind::kExpand || !expand.distinct_ends || expand.weighted ||
+      expand.children.size() != 1 || !AtMostOneRow(*expand.children[0])) {
+    return;
+  }
+  for (const auto* aggregate : op->aggregates) {
+    const auto& fn = *aggregate->aggregate;
+    if (fn.name != "count" || !fn.distinct || aggregate->children.size() != 1) return;
+    const binder::BoundExpression* arg = aggregate->children[0].get();
+    if (arg->kind == binder::ExprKind::kGraphFunction && arg->name == "id" &&
+        arg->children.size() == 1) {
+      arg = arg->children[0].get();
+    }
+    if (arg->kind != binder::ExprKind::kVariable || arg->slot != expand.slot) return;
+  }
+  expand.weighted = true;
+  expand.weight_slot = (*num_slots)++;
+  op->weighted = true;
+  op->weight_slot = expand.weight_slot;
+  op->every_row.clear();
+  for (size_t i = 0; i < op->aggregates.size(); ++i) op->every_row.push_back(i);
+}
+
 void Rewrite(LogicalOperatorPtr& op, uint32_t* num_slots) {
   CheckStackDepth();  // the plan's depth is bounded by the query's steps (parser.h)
   for (auto& child : op->children) Rewrite(child, num_slots);
   RewriteOne(op, num_slots);
   MarkDistinctEnds(*op);
+  CountDistinctEnds(op, num_slots);
 }
 
 }  // namespace

@@ -93,6 +93,7 @@ void LogicalOperator::AppendTo(std::string& out, int indent,
         out += " hops=" + std::to_string(min_hops) + ".." + std::to_string(max_hops);
       for (const BoundExpression* filter : end_filters) out += " end_filter=" + filter->text;
       if (distinct_ends) out += " distinct_ends";
+      if (weighted) out += " count weight=" + std::to_string(weight_slot);
       if (variable_length && rel_pattern) {
         // How the shortest-path kinds search (exec VarLengthExpandOp).
         switch (rel_pattern->semantic) {

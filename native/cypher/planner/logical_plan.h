@@ -107,7 +107,9 @@ struct LogicalOperator {
   // kAggregate over a kCountExpand (or a counting kHashJoin): each input row stands for
   // `weight_slot` rows, and the aggregates at the indexes in every_row (count(x) of a variable
   // the kCountExpand or the join's build side binds) count every row. kHashJoin: `weighted`
-  // when it counts its matches into `weight_slot` (hash_join_rule.cc).
+  // when it counts its matches into `weight_slot` (hash_join_rule.cc). A distinct_ends kExpand:
+  // `weighted` when it gives one row per input row, its number of ends in `weight_slot`, under
+  // an aggregate whose aggregates are all count(DISTINCT end) (factorized_count.cc).
   bool weighted = false;
   SlotId weight_slot = 0;
   std::vector<size_t> every_row;
