@@ -263,7 +263,7 @@ void DistinctEndsSearch::MarkEnd(uint32_t at, uint64_t offset, const Filter* fil
   } else {
     marked_whole_ = false;
   }
-  if (filter == nullptr || (*filter)(node)) ends->push_back(node);
+  if (filter == nullptr || (*filter)(node)) Emit(node, ends);
 }
 
 size_t DistinctEndsSearch::TakeLevel(bool last, bool ends_too, const Filter* filter,
@@ -297,6 +297,10 @@ size_t DistinctEndsSearch::TakeLevel(bool last, bool ends_too, const Filter* fil
         const uint64_t fresh = x & ~bits.ends[w];
         if (fresh == 0) continue;
         bits.ends[w] |= fresh;
+        if (ends == nullptr && filter == nullptr && !marked_whole_) {  // counted, not listed
+          counted_ += Bits64(fresh);
+          continue;
+        }
         for (uint64_t rest = fresh; rest != 0; rest &= rest - 1) {
           const InternalId node{bits.table, base + std::countr_zero(rest)};
           if (marked_whole_ && marked_.size() < marked_cap) {
@@ -304,7 +308,7 @@ size_t DistinctEndsSearch::TakeLevel(bool last, bool ends_too, const Filter* fil
           } else {
             marked_whole_ = false;
           }
-          if (filter == nullptr || (*filter)(node)) ends->push_back(node);
+          if (filter == nullptr || (*filter)(node)) Emit(node, ends);
         }
       }
     }
@@ -345,7 +349,8 @@ size_t DistinctEndsSearch::TakeLevelShared(ExecContext& ctx, bool last, bool end
                            morsel_counts_[begin / kMorselWords] = {nodes, fresh};
                          });
   // Each morsel's first place in level_ and in *ends.
-  uint64_t nodes = 0, fresh = ends->size();
+  const uint64_t listed = ends != nullptr ? ends->size() : 0;
+  uint64_t nodes = 0, fresh = listed;
   for (auto& [n, f] : morsel_counts_) {
     const uint64_t morsel_nodes = n, morsel_fresh = f;
     n = nodes;
@@ -354,10 +359,15 @@ size_t DistinctEndsSearch::TakeLevelShared(ExecContext& ctx, bool last, bool end
     fresh += morsel_fresh;
   }
   level_.resize(last ? 0 : nodes);
-  if (fresh > ends->size()) marked_whole_ = false;  // not listed: cleared whole next time
-  ends->resize(fresh);
+  if (fresh > listed) marked_whole_ = false;  // not listed: cleared whole next time
+  InternalId* out = nullptr;
+  if (ends != nullptr) {
+    ends->resize(fresh);
+    out = ends->data();
+  } else {
+    counted_ += fresh;
+  }
   InternalId* level = level_.data();
-  InternalId* out = ends->data();
   ctx.tasks->ParallelFor(total_words_, kMorselWords, ctx.parallelism,
                          [&](unsigned, uint64_t begin, uint64_t end) {
                            if (control) control->Check();
@@ -375,6 +385,7 @@ size_t DistinctEndsSearch::TakeLevelShared(ExecContext& ctx, bool last, bool end
                              }
                              const uint64_t new_ends = fresh_of(at, w, x);
                              bits.ends[w] |= new_ends;
+                             if (out == nullptr) return;
                              for (uint64_t rest = new_ends; rest != 0; rest &= rest - 1) {
                                out[at_end++] = {bits.table, base + std::countr_zero(rest)};
                              }
@@ -399,9 +410,11 @@ void DistinctEndsSearch::Charge(ExecContext& ctx, const std::vector<InternalId>*
   }
 }
 
-void DistinctEndsSearch::Run(GraphStore& store, ExecContext& ctx, InternalId source,
-                             const Walk& walk, const Filter* filter,
-                             std::vector<InternalId>* ends) {
+uint64_t DistinctEndsSearch::Run(GraphStore& store, ExecContext& ctx, InternalId source,
+                                 const Walk& walk, const Filter* filter,
+                                 std::vector<InternalId>* ends) {
+  counted_ = 0;
+  const size_t listed = ends != nullptr ? ends->size() : 0;
   if (prepared_for_ != &store) Prepare(store, walk);
   Clear();
   dirty_ = true;  // until the search ends normally
@@ -415,7 +428,7 @@ void DistinctEndsSearch::Run(GraphStore& store, ExecContext& ctx, InternalId sou
       MarkEnd(source_bits, source.offset, filter, ends);
     } else if (EndTable(source.table) && (filter == nullptr || (*filter)(source))) {
       // No walk comes back to it.
-      ends->push_back(source);
+      Emit(source, ends);
     }
   }
   level_.assign(1, source);
@@ -461,6 +474,7 @@ void DistinctEndsSearch::Run(GraphStore& store, ExecContext& ctx, InternalId sou
     last_size = size;
   }
   dirty_ = false;
+  return ends != nullptr ? ends->size() - listed : counted_;
 }
 
 }  // namespace graphdb::exec

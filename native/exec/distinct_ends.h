@@ -62,9 +62,10 @@ class DistinctEndsSearch {
   void Open(ExecContext& ctx);
 
   // Appends to `ends` each end of the walks `walk` from `source` that `filter` takes (called
-  // at most once per node, on this thread, in output order).
-  void Run(GraphStore& store, ExecContext& ctx, InternalId source, const Walk& walk,
-           const Filter* filter, std::vector<InternalId>* ends);
+  // at most once per node, on this thread, in output order), and returns their number; with
+  // `ends` null, only counts them (the last levels' ends by popcount where nothing lists them).
+  uint64_t Run(GraphStore& store, ExecContext& ctx, InternalId source, const Walk& walk,
+               const Filter* filter, std::vector<InternalId>* ends);
 
   // A level goes to the task pool from this many nodes, in morsels of kMorselNodes.
   static constexpr size_t kParallelNodes = 1024;
@@ -135,6 +136,14 @@ class DistinctEndsSearch {
   template <typename F>
   void ForWords(uint64_t begin, uint64_t end, F&& f);
   void MarkEnd(uint32_t bits, uint64_t offset, const Filter* filter, std::vector<InternalId>* ends);
+  // An end taken: listed in `ends`, or counted when that is null.
+  void Emit(InternalId node, std::vector<InternalId>* ends) {
+    if (ends != nullptr) {
+      ends->push_back(node);
+    } else {
+      ++counted_;
+    }
+  }
   bool EndTable(catalog::TableId table) const;
   // Charges what the search holds (and `ends`, when given) past what it charged.
   void Charge(ExecContext& ctx, const std::vector<InternalId>* ends);
@@ -158,6 +167,7 @@ class DistinctEndsSearch {
   std::vector<std::pair<uint64_t, uint64_t>> morsel_counts_;
   MemoryCharge memory_;
   size_t charged_ = 0;
+  uint64_t counted_ = 0;  // the ends Run found without a list
 };
 
 }  // namespace graphdb::exec

@@ -1431,10 +1431,8 @@ class VarLengthExpandOp final : public GraphOperator {
         case binder::PathSemantic::kAllWeightedShortest: SearchShortest(ctx); break;
         default:
           if (op_.distinct_ends) {
-            SearchDistinctEnds(ctx);
+            const uint64_t n = SearchDistinctEnds(ctx);
             if (op_.weighted) {  // counted: one row holding the number of ends, if any
-              const size_t n = ends_.size();
-              ends_.clear();
               if (n == 0) break;
               ctx.frame[op_.weight_slot] = Value::Int64(static_cast<int64_t>(n));
               return true;
@@ -1598,7 +1596,8 @@ class VarLengthExpandOp final : public GraphOperator {
   // Only the set of end nodes is asked for (no path is read, no step predicate, a consumer that
   // sees each row once however often it repeats): the rel slot is left as it is. Level by level
   // (exec/distinct_ends.h): each end once, at the first level from min_hops that reaches it.
-  void SearchDistinctEnds(ExecContext& ctx) {
+  // Weighted (the planner's count of the ends): counted, not listed. Returns their number.
+  uint64_t SearchDistinctEnds(ExecContext& ctx) {
     ends_.clear();
     end_position_ = 0;
     DistinctEndsSearch::Walk walk;
@@ -1610,8 +1609,9 @@ class VarLengthExpandOp final : public GraphOperator {
     const DistinctEndsSearch::Filter filter = [&](InternalId node) {
       return EndMatches(node, ctx);
     };
-    distinct_ends_.Run(*store_, ctx, source_, walk, op_.end_filters.empty() ? nullptr : &filter,
-                       &ends_);
+    return distinct_ends_.Run(*store_, ctx, source_, walk,
+                              op_.end_filters.empty() ? nullptr : &filter,
+                              op_.weighted ? nullptr : &ends_);
   }
 
   // ---- Shortest paths ----
