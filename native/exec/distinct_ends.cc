@@ -296,6 +296,10 @@ size_t DistinctEndsSearch::TakeLevel(bool last, bool ends_too, const Filter* fil
         if (!take_ends) continue;
         const uint64_t fresh = x & ~bits.ends[w];
         if (fresh == 0) continue;
+        if (ends == nullptr && filter == nullptr && last) {  // counted: no later level asks
+          counted_ += Bits64(fresh);
+          continue;
+        }
         bits.ends[w] |= fresh;
         if (ends == nullptr && filter == nullptr && !marked_whole_) {  // counted, not listed
           counted_ += Bits64(fresh);
@@ -394,6 +398,31 @@ size_t DistinctEndsSearch::TakeLevelShared(ExecContext& ctx, bool last, bool end
   return nodes;
 }
 
+void DistinctEndsSearch::CountLastShared(ExecContext& ctx, unsigned workers) {
+  const uint64_t morsels = (total_words_ + kMorselWords - 1) / kMorselWords;
+  morsel_counts_.assign(morsels, {0, 0});
+  StatementControl* control = ctx.control;
+  ctx.tasks->ParallelFor(total_words_, kMorselWords, ctx.parallelism,
+                         [&](unsigned, uint64_t begin, uint64_t end) {
+                           if (control) control->Check();
+                           uint64_t fresh = 0;
+                           ForWords(begin, end, [&](uint32_t at, uint64_t w) {
+                             Bits& bits = bits_[at];
+                             uint64_t x = bits.next[w];
+                             bits.next[w] = 0;
+                             for (unsigned k = 1; k < workers; ++k) {
+                               std::vector<uint64_t>& own = workers_[k].own[at];
+                               if (w >= own.size()) continue;  // grown by an overflow
+                               x |= own[w];
+                               own[w] = 0;
+                             }
+                             if (bits.end_table) fresh += Bits64(x & ~bits.ends[w]);
+                           });
+                           morsel_counts_[begin / kMorselWords].second = fresh;
+                         });
+  for (const auto& morsel : morsel_counts_) counted_ += morsel.second;
+}
+
 void DistinctEndsSearch::Charge(ExecContext& ctx, const std::vector<InternalId>* ends) {
   if (!ctx.CountsMemory()) return;
   size_t bytes =
@@ -437,10 +466,16 @@ uint64_t DistinctEndsSearch::Run(GraphStore& store, ExecContext& ctx, InternalId
   // The sizes of the last two levels (undirected walks stop once a level repeats).
   size_t before_last = 0, last_size = 1;
   for (uint32_t depth = 1; depth <= walk.max_hops && !level_.empty(); ++depth) {
+    const bool last = depth == walk.max_hops, ends_too = depth >= walk.min_hops;
     unsigned workers = 1;
     if (may_share && level_.size() >= kParallelNodes) {
       workers = ctx.tasks->WorkersFor(level_.size(), kMorselNodes, ctx.parallelism);
     }
+    // The last level of a count over big tables: its workers' bits are read in place.
+    const bool count_shared =
+        last && ends == nullptr && filter == nullptr && workers > 1 &&
+        total_words_ >= kParallelWords &&
+        ctx.tasks->WorkersFor(total_words_, kMorselWords, ctx.parallelism) > 1;
     PrepareWorkers(workers);
     if (workers > 1) {
       StatementControl* control = ctx.control;
@@ -450,7 +485,7 @@ uint64_t DistinctEndsSearch::Run(GraphStore& store, ExecContext& ctx, InternalId
                                if (control) control->Check();
                                ExpandRange<false>(shared, nullptr, begin, end, workers_[w]);
                              });
-      MergeWorkers(workers);
+      if (!count_shared) MergeWorkers(workers);
       uint64_t edges = 0;
       for (unsigned w = 0; w < workers; ++w) edges += workers_[w].edges;
       ctx.ChargeWork(edges);
@@ -459,7 +494,10 @@ uint64_t DistinctEndsSearch::Run(GraphStore& store, ExecContext& ctx, InternalId
       ExpandRange<true>(store, &ctx, 0, level_.size(), workers_[0]);
     }
     for (unsigned w = 0; w < workers; ++w) SetOverflow(workers_[w].overflow, ctx);
-    const bool last = depth == walk.max_hops, ends_too = depth >= walk.min_hops;
+    if (count_shared) {
+      CountLastShared(ctx, workers);
+      break;
+    }
     const size_t size =
         workers > 1 && filter == nullptr && total_words_ >= kParallelWords &&
                 ctx.tasks->WorkersFor(total_words_, kMorselWords, ctx.parallelism) > 1

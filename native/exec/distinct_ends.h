@@ -132,6 +132,11 @@ class DistinctEndsSearch {
   // at their place in the lists. For a level built on several threads (whose pool threads are
   // still awake) and without a filter (which runs on this thread) only.
   size_t TakeLevelShared(ExecContext& ctx, bool last, bool ends_too, std::vector<InternalId>* ends);
+  // The last level of a count without a filter, built by `workers` threads: its new ends
+  // counted on the task pool in ranges of kMorselWords words, each range ORing the workers'
+  // bits in place (no merge first) and clearing them. The ends seen are left as they are (no
+  // level comes after), so the next search clears no more than before.
+  void CountLastShared(ExecContext& ctx, unsigned workers);
   // Calls f(bits index, word) for the words [begin, end) of the tables laid end to end.
   template <typename F>
   void ForWords(uint64_t begin, uint64_t end, F&& f);

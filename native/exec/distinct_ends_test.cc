@@ -302,6 +302,15 @@ TEST_F(DistinctEndsTest, LevelsOfBigTablesReadBackOnSeveralThreads) {
             ReferenceEnds(g, {"BE"}, c.dir, c.min_hops, c.max_hops, ids,
                           [&](const std::string& v) { return c.end_where == "true" || v == "3"; });
         for (int threads : {1, 3}) EXPECT_EQ(Rows(query, threads), expected) << threads;
+        if (ids.size() == 1) {  // the counted form (one source row): as the listed ends
+          std::string from_b = c.pattern;
+          from_b.replace(0, 3, "(a:B)");
+          const std::string head = "MATCH " + from_b + " WHERE " + where + " AND " + c.end_where;
+          const std::string counted = head + " RETURN count(DISTINCT b)";
+          EXPECT_NE(Plan(counted).find("distinct_ends count"), std::string::npos);
+          const std::vector<std::string> listed = Rows(head + " RETURN count(DISTINCT b.id)", 1);
+          for (int threads : {1, 2, 3}) EXPECT_EQ(Rows(counted, threads), listed) << threads;
+        }
         if (!full) break;
         const std::string ordered = "MATCH " + c.pattern + " WHERE " + where + " AND " +
                                     c.end_where + " RETURN a.id, collect(DISTINCT b.id)";
