@@ -177,22 +177,31 @@ void TaskPool::ThreadMain() {
   // next one to come soon, cost it little.
   std::chrono::nanoseconds spin = kIdleSpin;
   std::chrono::steady_clock::time_point idle_since{};  // when its last job ended, if it spun
+  uint64_t wakes_seen = wakes_;
+  bool woken = false;  // by Wake(): it polls for a whole kIdleSpin
   for (;;) {
-    if (worked && idle_spin_ && jobs_.empty() && !stopping_) {
+    if ((worked || woken) && idle_spin_ && jobs_.empty() && !stopping_) {
       // Statements often come in runs (a loop of short queries, the steps of one algorithm):
       // the next job may be a few µs away, and a pool thread that is still awake joins it at
       // once, where one that sleeps joins it only when the caller is halfway through.
       idle_since = std::chrono::steady_clock::now();
       lock.unlock();
-      SpinUntil(spin, /*yield_core=*/true, [this] {
+      SpinUntil(woken ? std::chrono::nanoseconds(kIdleSpin) : spin, /*yield_core=*/true, [this] {
         return queued_.load(std::memory_order_relaxed) != 0 ||
                stopping_.load(std::memory_order_relaxed);
       });
       lock.lock();
     }
     worked = false;
-    work_ready_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+    woken = false;
+    work_ready_.wait(lock, [&] { return stopping_ || !jobs_.empty() || wakes_ != wakes_seen; });
     if (stopping_) return;
+    if (wakes_ != wakes_seen && jobs_.empty()) {  // a job is on its way: poll for it
+      wakes_seen = wakes_;
+      woken = true;
+      continue;
+    }
+    wakes_seen = wakes_;
     if (idle_since != std::chrono::steady_clock::time_point{}) {
       const bool soon = std::chrono::steady_clock::now() - idle_since <= kIdleSpin;
       spin = soon ? std::chrono::nanoseconds(kIdleSpin)
@@ -221,6 +230,17 @@ void TaskPool::ThreadMain() {
 void TaskPool::PopFrontLocked() {
   jobs_.pop_front();
   queued_.store(jobs_.size(), std::memory_order_relaxed);
+}
+
+void TaskPool::Wake() {
+  if (!idle_spin_ || in_parallel_region) return;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    StartThreadsLocked();
+    if (running_ == 0) SteerOffCallerLocked();
+    ++wakes_;
+  }
+  work_ready_.notify_all();
 }
 
 void TaskPool::ParallelFor(uint64_t n, uint64_t morsel, unsigned parallelism, const Body& body) {

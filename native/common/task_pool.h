@@ -86,6 +86,11 @@ class TaskPool {
   // exception a body threw (see above).
   void ParallelFor(uint64_t n, uint64_t morsel, unsigned parallelism, const Body& body);
 
+  // Wakes the sleeping pool threads ahead of a ParallelFor the caller expects shortly (within
+  // kIdleSpin): each then polls for a job as after one of its own, and sleeps again if none
+  // comes. Only where pool threads poll at all (see "Wake-ups"); one system call at most.
+  void Wake();
+
   // The number of workers ParallelFor(n, morsel, parallelism, ...) may use at most: what to
   // size per-worker state by.
   unsigned WorkersFor(uint64_t n, uint64_t morsel, unsigned parallelism) const;
@@ -126,6 +131,7 @@ class TaskPool {
   std::vector<int> allowed_cpus_;
   int steered_off_ = -1;
   unsigned running_ = 0;  // ParallelFor calls past their set-up and not yet returned
+  uint64_t wakes_ = 0;    // Wake() calls (guarded by mu_): each pool thread polls once per new one
 };
 
 // The number of cores the machine reports (at least 1).

@@ -235,6 +235,36 @@ TEST(TaskPoolTest, ThePoolStopsWhileItsThreadsAreAwake) {
   TaskPool unused(4);
 }
 
+// Wake() ahead of a job, with or without the job coming, before the threads started, in a
+// body, and on a pool without threads: the jobs after it run every morsel, the pool threads
+// join them, and the pool stops.
+TEST(TaskPoolTest, WakeAheadOfAJobOrOfNone) {
+  TaskPool single(1);
+  single.Wake();  // no pool thread: nothing to wake
+  std::atomic<uint64_t> sum{0};
+  single.ParallelFor(100, 1, 0, [&](unsigned, uint64_t b, uint64_t) { sum.fetch_add(b); });
+  EXPECT_EQ(sum.load(), 99u * 100 / 2);
+  for (int round = 0; round < 50; ++round) {
+    TaskPool pool(2);
+    pool.Wake();  // starts the threads
+    if (round % 3 == 0) std::this_thread::sleep_for(std::chrono::microseconds(300));  // none came
+    std::set<unsigned> workers;
+    std::mutex mu;
+    std::atomic<int> arrived{0};
+    pool.ParallelFor(2, 1, 0, [&](unsigned worker, uint64_t, uint64_t) {
+      pool.Wake();  // in a body: nothing happens
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        workers.insert(worker);
+      }
+      arrived.fetch_add(1);
+      while (arrived.load() < 2) std::this_thread::yield();
+    });
+    EXPECT_EQ(workers, (std::set<unsigned>{0, 1}));
+    if (round % 2 == 0) pool.Wake();  // stopped while polling after a wake
+  }
+}
+
 #if defined(__linux__)
 // The cores in `mask`, in increasing order.
 std::vector<int> CoresIn(const cpu_set_t& mask) {

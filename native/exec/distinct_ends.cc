@@ -465,6 +465,7 @@ uint64_t DistinctEndsSearch::Run(GraphStore& store, ExecContext& ctx, InternalId
                          ctx.work_budget == std::numeric_limits<uint64_t>::max();
   // The sizes of the last two levels (undirected walks stop once a level repeats).
   size_t before_last = 0, last_size = 1;
+  bool woke = false;  // the pool, for a level expected to be split
   for (uint32_t depth = 1; depth <= walk.max_hops && !level_.empty(); ++depth) {
     const bool last = depth == walk.max_hops, ends_too = depth >= walk.min_hops;
     unsigned workers = 1;
@@ -492,6 +493,13 @@ uint64_t DistinctEndsSearch::Run(GraphStore& store, ExecContext& ctx, InternalId
       touched_whole_ = false;  // read back by a sweep
     } else {
       ExpandRange<true>(store, &ctx, 0, level_.size(), workers_[0]);
+      // The next level's nodes are at most this one's edges: when that many will be split, the
+      // pool is woken now, so its threads are up when the level comes (reading this one back
+      // gives them the time) rather than halfway through it.
+      if (may_share && !woke && depth < walk.max_hops && workers_[0].edges >= kParallelNodes) {
+        ctx.tasks->Wake();
+        woke = true;
+      }
     }
     for (unsigned w = 0; w < workers; ++w) SetOverflow(workers_[w].overflow, ctx);
     if (count_shared) {
