@@ -1,6 +1,7 @@
 #include "exec/expression_evaluator.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include "common/status.h"
 #include "exec/executor.h"
@@ -364,26 +365,77 @@ bool DistinctIds(const Value& list) {
   return true;
 }
 
+// The graph functions by name, told apart by length and then bytes: the name is compared on
+// every row (id(x) is how the binder hands a node to an aggregate), so without a call to
+// memcmp or a string built.
+enum class GraphFn : uint8_t {
+  kPath,
+  kId,
+  kLabel,
+  kOffset,
+  kSrc,
+  kDst,
+  kKeys,
+  kNodes,
+  kRels,
+  kLength,
+  kIsTrail,
+  kIsAcyclic,
+  kUnknown
+};
+
+GraphFn GraphFnOf(const std::string& name) {
+  const std::string_view n(name);
+  switch (n.size()) {
+    case 2: return n == "id" ? GraphFn::kId : GraphFn::kUnknown;
+    case 3: return n == "src" ? GraphFn::kSrc : n == "dst" ? GraphFn::kDst : GraphFn::kUnknown;
+    case 4:
+      return n == "path"   ? GraphFn::kPath
+             : n == "keys" ? GraphFn::kKeys
+             : n == "rels" ? GraphFn::kRels
+                           : GraphFn::kUnknown;
+    case 5:
+      return n == "label" ? GraphFn::kLabel : n == "nodes" ? GraphFn::kNodes : GraphFn::kUnknown;
+    case 6:
+      return n == "labels"   ? GraphFn::kLabel
+             : n == "offset" ? GraphFn::kOffset
+             : n == "length" ? GraphFn::kLength
+                             : GraphFn::kUnknown;
+    case 8:
+      return n == "end_node"   ? GraphFn::kDst
+             : n == "is_trail" ? GraphFn::kIsTrail
+                               : GraphFn::kUnknown;
+    case 10:
+      return n == "start_node"   ? GraphFn::kSrc
+             : n == "is_acyclic" ? GraphFn::kIsAcyclic
+                                 : GraphFn::kUnknown;
+    default: return GraphFn::kUnknown;
+  }
+}
+
 Value EvaluateGraphFunction(const BoundExpression& expr, ExecContext& ctx) {
-  const std::string& name = expr.name;
-  if (name == "path") return BuildPath(expr, ctx);
+  const GraphFn fn = GraphFnOf(expr.name);
+  if (fn == GraphFn::kPath) return BuildPath(expr, ctx);
   Value arg = EvaluateNode(*expr.children[0], ctx);
   if (arg.is_null()) return Value::Null(expr.type);
-  if (name == "id") return Value::Id(arg.GetId());
-  if (name == "label" || name == "labels") {
-    return Value::String(ctx.graph->TableName(arg.GetId().table));
+  if (fn == GraphFn::kUnknown) ThrowNotSupported("function " + expr.name + " is not supported yet");
+  switch (fn) {
+    case GraphFn::kId: return Value::Id(arg.GetId());
+    case GraphFn::kLabel: return Value::String(ctx.graph->TableName(arg.GetId().table));
+    case GraphFn::kOffset: return Value::Int64(static_cast<int64_t>(arg.GetId().offset));
+    case GraphFn::kSrc: return Value::Id(arg.heap()->src);
+    case GraphFn::kDst: return Value::Id(arg.heap()->dst);
+    case GraphFn::kKeys: return expr.literal;
+    default: break;
   }
-  if (name == "offset") return Value::Int64(static_cast<int64_t>(arg.GetId().offset));
-  if (name == "src" || name == "start_node") return Value::Id(arg.heap()->src);
-  if (name == "dst" || name == "end_node") return Value::Id(arg.heap()->dst);
-  if (name == "keys") return expr.literal;
   const auto& parts = arg.children();  // a path: [nodes, rels]
-  if (name == "nodes") return parts[0];
-  if (name == "rels") return parts[1];
-  if (name == "length") return Value::Int64(static_cast<int64_t>(parts[1].children().size()));
-  if (name == "is_trail") return Value::Boolean(DistinctIds(parts[1]));
-  if (name == "is_acyclic") return Value::Boolean(DistinctIds(parts[0]));
-  ThrowNotSupported("function " + name + " is not supported yet");
+  switch (fn) {
+    case GraphFn::kNodes: return parts[0];
+    case GraphFn::kRels: return parts[1];
+    case GraphFn::kLength: return Value::Int64(static_cast<int64_t>(parts[1].children().size()));
+    case GraphFn::kIsTrail: return Value::Boolean(DistinctIds(parts[1]));
+    default: return Value::Boolean(DistinctIds(parts[0]));  // kIsAcyclic
+  }
 }
 
 Value EvaluateNode(const BoundExpression& expr, ExecContext& ctx) {
