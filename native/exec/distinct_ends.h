@@ -21,7 +21,9 @@
 // control (cancellation, the deadline); the caller charges the level's edges to the work budget
 // afterwards (a level goes parallel only without a budget). Such a level of big tables is also
 // read back on the pool, each range of words counted and then written at its place, so the
-// order stays the serial one. Memory: the bitmaps and lists, charged while held.
+// order stays the serial one. A serial level that followed kParallelNodes edges or more wakes
+// the pool (TaskPool::Wake), so that its threads are up when the next level is split. Memory:
+// the bitmaps and lists, charged while held.
 //
 // Undirected walks (Direction::kBoth) stop early once the levels repeat: there every node of
 // level k is a neighbour of a node of level k + 1 (the edge that reached it), so level k + 2
