@@ -121,6 +121,7 @@ describe('counted distinct ends of walks', () => {
       'MATCH (a:P)-[:E*1..3]-(b:P) WHERE a.id = 7 RETURN count(DISTINCT b) AS n, min(b.age) AS m',
       'MATCH (a:P)-[r:E*1..3]-(b:P) WHERE a.id = 7 RETURN count(DISTINCT b) AS n',
       'MATCH (a:P)-[:E*1..3]-(b:P) WHERE a.id = 7 RETURN count(DISTINCT a) AS n',
+      'UNWIND [3, 4] AS x MATCH (a:P)-[:E*1..2]-(b:P) WHERE a.id = x RETURN count(DISTINCT b) AS n',
     ]) {
       expect(explain(other), other).not.toMatch(/distinct_ends count/);
     }
@@ -143,6 +144,10 @@ describe('counted distinct ends of walks', () => {
       for (const id of (onThreads(1, one, { s })[0][0] as number[] | null) ?? []) union.add(id);
     }
     for (const threads of [1, 2]) expect(onThreads(threads, several)).toEqual([[union.size]]);
+    // A seek per input row: one source a row, the ends counted once across them.
+    const unwound =
+      'UNWIND [3, 4, 5, 4] AS x MATCH (a:P)-[:E*1..2]->(b:P) WHERE a.id = x RETURN count(DISTINCT b) AS n';
+    for (const threads of [1, 2]) expect(onThreads(threads, unwound)).toEqual([[union.size]]);
   });
 
   it('follows deletes, own uncommitted writes and rollbacks', () => {
