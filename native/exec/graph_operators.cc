@@ -827,13 +827,27 @@ class CountExpandOp final : public GraphOperator {
       uint64_t rows = 0;
       std::unique_ptr<std::atomic<uint32_t>[]> counts;
       std::shared_ptr<SharedChunks> sweep;
-      // Counted from the passing nodes' side: per node, its count (complete once `push` ran).
-      std::unique_ptr<std::atomic<uint32_t>[]> pushed;
-      std::shared_ptr<SharedChunks> push;
+      // Counted from the passing nodes' side, in two steps without a read-modify-write on
+      // shared memory: `push` collects, per chunk of the passing nodes' table, the nodes their
+      // edges lead back to, grouped by range of kPushRangeRows rows (`targets`, range r from
+      // `bounds[r]`); `apply` then counts each range's nodes in a private array, range by
+      // range, and stores every count of the range.
+      struct Pushed {
+        std::vector<uint32_t> targets;
+        std::vector<uint64_t> bounds;
+      };
+      struct Push {
+        Push(uint64_t chunks, uint64_t ranges) : push(chunks), apply(ranges), pushed(chunks) {}
+        SharedChunks push, apply;
+        std::vector<Pushed> pushed;  // by chunk of `push`
+      };
+      std::shared_ptr<Push> push;
     };
     std::unordered_map<TableId, Counts> counts;
   };
   static constexpr uint64_t kSweepChunkRows = 4096;
+  static constexpr unsigned kPushRangeShift = 14;  // 16384 rows: a range's counts stay cached
+  static constexpr uint64_t kPushRangeRows = uint64_t{1} << kPushRangeShift;
 
   struct Level {
     const LogicalOperator* expand;
@@ -844,6 +858,8 @@ class CountExpandOp final : public GraphOperator {
     // Filtered levels: per node table, by offset, 0 untested, 1 passes, 2 fails.
     std::unordered_map<TableId, std::vector<uint8_t>> passes;
     std::vector<uint64_t> neighbors;  // Count's buffer
+    std::vector<uint32_t> pushing;    // SweepCounts' buffers: a chunk's targets,
+    std::vector<uint64_t> tally;      // a range's counts
     uint64_t tested = 0;              // nodes Passes tested one at a time
     std::set<TableId> swept;          // node tables whose every node was tested
     // The filter read from each target table's columns (this run's).
@@ -961,62 +977,90 @@ class CountExpandOp final : public GraphOperator {
     }
     if (push_only && !push) return false;
     SharedLevel& shared = Shared(level);
-    std::shared_ptr<SharedChunks> sweep, pushing;
+    std::shared_ptr<SharedChunks> sweep;
+    std::shared_ptr<SharedLevel::Counts::Push> pushing;
     uint64_t rows = 0;
     std::atomic<uint32_t>* counts = nullptr;
-    std::atomic<uint32_t>* pushed = nullptr;
     {
       std::lock_guard<std::mutex> lock(shared.mu);
       SharedLevel::Counts& entry = shared.counts[table];
-      if (entry.sweep == nullptr || entry.sweep->failed()) {
+      // The nodes a chunk's edges lead back to are kept as 32-bit offsets.
+      push = push && entry.rows <= std::numeric_limits<uint32_t>::max();
+      if (push &&
+          (entry.push == nullptr || entry.push->push.failed() || entry.push->apply.failed())) {
+        entry.push = std::make_shared<SharedLevel::Counts::Push>(
+            (level.last.bits->rows() + NodeBits::kChunkRows - 1) / NodeBits::kChunkRows,
+            (entry.rows + kPushRangeRows - 1) >> kPushRangeShift);
+      }
+      if (!push && (entry.sweep == nullptr || entry.sweep->failed())) {
         entry.sweep =
             std::make_shared<SharedChunks>((entry.rows + kSweepChunkRows - 1) / kSweepChunkRows);
-      }
-      if (push && (entry.push == nullptr || entry.push->failed())) {
-        entry.pushed.reset(new std::atomic<uint32_t>[entry.rows]());
-        if (ctx.CountsMemory()) memory_.Add(ctx, entry.rows * sizeof(uint32_t));
-        entry.push = std::make_shared<SharedChunks>(
-            (level.last.bits->rows() + NodeBits::kChunkRows - 1) / NodeBits::kChunkRows);
       }
       sweep = entry.sweep;
       pushing = push ? entry.push : nullptr;
       rows = entry.rows;
       counts = entry.counts.get();
-      pushed = entry.pushed.get();
     }
-    if (pushing != nullptr) {
-      const NodeBits& bits = *level.last.bits;
-      pushing->Run(ctx, [&](uint64_t chunk) {
-        const uint64_t end = std::min(bits.rows(), (chunk + 1) * NodeBits::kChunkRows);
-        for (uint64_t node = chunk * NodeBits::kChunkRows; node < end; ++node) {
-          ctx.ChargeWork();
-          if (!bits.Get(node)) continue;
-          for (const auto& [pair, dir] : sides) {
-            const storage::Direction back = dir == storage::Direction::kForward
-                                                ? storage::Direction::kBackward
-                                                : storage::Direction::kForward;
-            store_->ForEachVisibleEdge(store_->rel_table(pair->id), node, back,
-                                       [&](uint64_t from, uint64_t) {
-                                         ctx.ChargeWork();
-                                         if (from < rows) {
-                                           pushed[from].fetch_add(1, std::memory_order_relaxed);
-                                         }
-                                       });
-          }
+    if (pushing == nullptr) {
+      sweep->Run(ctx, [&](uint64_t chunk) {
+        const uint64_t end = std::min(rows, (chunk + 1) * kSweepChunkRows);
+        for (uint64_t row = chunk * kSweepChunkRows; row < end; ++row) {
+          if (counts[row].load(std::memory_order_relaxed) == 0) Count(index, {table, row}, ctx);
         }
       });
+      return true;
     }
-    sweep->Run(ctx, [&](uint64_t chunk) {
-      const uint64_t end = std::min(rows, (chunk + 1) * kSweepChunkRows);
-      for (uint64_t row = chunk * kSweepChunkRows; row < end; ++row) {
-        if (counts[row].load(std::memory_order_relaxed) != 0) continue;
-        if (pushing == nullptr) {
-          Count(index, {table, row}, ctx);
-          continue;
+    // Each chunk's lists and each range's counts are written by the one thread that runs it.
+    std::vector<SharedLevel::Counts::Pushed>& pushed = pushing->pushed;
+    const uint64_t ranges = (rows + kPushRangeRows - 1) >> kPushRangeShift;
+    pushing->push.Run(ctx, [&](uint64_t chunk) {
+      const NodeBits& bits = *level.last.bits;
+      std::vector<uint32_t>& found = level.pushing;
+      found.clear();
+      const uint64_t end = std::min(bits.rows(), (chunk + 1) * NodeBits::kChunkRows);
+      for (uint64_t node = chunk * NodeBits::kChunkRows; node < end; ++node) {
+        ctx.ChargeWork();
+        if (!bits.Get(node)) continue;
+        for (const auto& [pair, dir] : sides) {
+          const storage::Direction back = dir == storage::Direction::kForward
+                                              ? storage::Direction::kBackward
+                                              : storage::Direction::kForward;
+          store_->ForEachVisibleEdge(store_->rel_table(pair->id), node, back,
+                                     [&](uint64_t from, uint64_t) {
+                                       ctx.ChargeWork();
+                                       if (from < rows)
+                                         found.push_back(static_cast<uint32_t>(from));
+                                     });
         }
-        const uint32_t n = pushed[row].load(std::memory_order_relaxed);
+      }
+      // Grouped by range (a counting sort), in a vector of the chunk's exact size.
+      SharedLevel::Counts::Pushed& out = pushed[chunk];
+      out.bounds.assign(ranges + 1, 0);
+      for (uint32_t from : found) ++out.bounds[(from >> kPushRangeShift) + 1];
+      for (uint64_t r = 0; r < ranges; ++r) out.bounds[r + 1] += out.bounds[r];
+      out.targets.resize(found.size());
+      std::vector<uint64_t>& next = level.tally;
+      next.assign(out.bounds.begin(), out.bounds.end() - 1);
+      for (uint32_t from : found) out.targets[next[from >> kPushRangeShift]++] = from;
+      if (ctx.CountsMemory()) {
+        memory_.Add(ctx, out.targets.capacity() * sizeof(uint32_t) +
+                             out.bounds.capacity() * sizeof(uint64_t));
+      }
+    });
+    pushing->apply.Run(ctx, [&](uint64_t range) {
+      const uint64_t begin = range << kPushRangeShift;
+      const uint64_t end = std::min(rows, begin + kPushRangeRows);
+      std::vector<uint64_t>& tally = level.tally;
+      tally.assign(end - begin, 0);
+      for (const SharedLevel::Counts::Pushed& chunk : pushed) {
+        const uint64_t from = chunk.bounds[range], to = chunk.bounds[range + 1];
+        ctx.ChargeWork(to - from);
+        for (uint64_t i = from; i < to; ++i) ++tally[chunk.targets[i] - begin];
+      }
+      for (uint64_t row = begin; row < end; ++row) {
+        const uint64_t n = tally[row - begin];
         if (n < std::numeric_limits<uint32_t>::max() - 1) {
-          counts[row].store(n + 1, std::memory_order_relaxed);
+          counts[row].store(static_cast<uint32_t>(n + 1), std::memory_order_relaxed);
         }
       }
     });
