@@ -807,6 +807,7 @@ class CountExpandOp final : public GraphOperator {
       level.passes.clear();
       level.last = {};
       level.tested = 0;
+      level.tested_by_all = 0;
       level.swept.clear();
       level.filters.clear();
       level.shared = nullptr;
@@ -821,6 +822,9 @@ class CountExpandOp final : public GraphOperator {
   struct SharedLevel {
     std::mutex mu;
     std::unordered_map<TableId, std::shared_ptr<NodeBits>> bits;  // by target table
+    // The nodes the statement's runs tested one at a time, added kTestBatch at a time: the
+    // threads reach the bits together, instead of each testing a 64th of the table first.
+    std::atomic<uint64_t> tested{0};
     // By source table: per node, its count + 1 (0: not counted yet), and the sweep that
     // counts every node of the table.
     struct Counts {
@@ -846,7 +850,10 @@ class CountExpandOp final : public GraphOperator {
     std::unordered_map<TableId, Counts> counts;
   };
   static constexpr uint64_t kSweepChunkRows = 4096;
-  static constexpr unsigned kPushRangeShift = 14;  // 16384 rows: a range's counts stay cached
+  static constexpr uint64_t kTestBatch = 64;
+  // The rows of a chunk of `push` (passing nodes) and of a range of `apply` (their counts,
+  // kept in cache while a range is counted).
+  static constexpr unsigned kPushRangeShift = 13;
   static constexpr uint64_t kPushRangeRows = uint64_t{1} << kPushRangeShift;
 
   struct Level {
@@ -861,6 +868,7 @@ class CountExpandOp final : public GraphOperator {
     std::vector<uint32_t> pushing;    // SweepCounts' buffers: a chunk's targets,
     std::vector<uint64_t> tally;      // a range's counts
     uint64_t tested = 0;              // nodes Passes tested one at a time
+    uint64_t tested_by_all = 0;       // constant filters: the statement's (SharedLevel::tested)
     std::set<TableId> swept;          // node tables whose every node was tested
     // The filter read from each target table's columns (this run's).
     std::unordered_map<TableId, std::unique_ptr<ColumnFilter>> filters;
@@ -989,7 +997,7 @@ class CountExpandOp final : public GraphOperator {
       if (push &&
           (entry.push == nullptr || entry.push->push.failed() || entry.push->apply.failed())) {
         entry.push = std::make_shared<SharedLevel::Counts::Push>(
-            (level.last.bits->rows() + NodeBits::kChunkRows - 1) / NodeBits::kChunkRows,
+            (level.last.bits->rows() + kPushRangeRows - 1) >> kPushRangeShift,
             (entry.rows + kPushRangeRows - 1) >> kPushRangeShift);
       }
       if (!push && (entry.sweep == nullptr || entry.sweep->failed())) {
@@ -1017,20 +1025,23 @@ class CountExpandOp final : public GraphOperator {
       const NodeBits& bits = *level.last.bits;
       std::vector<uint32_t>& found = level.pushing;
       found.clear();
-      const uint64_t end = std::min(bits.rows(), (chunk + 1) * NodeBits::kChunkRows);
-      for (uint64_t node = chunk * NodeBits::kChunkRows; node < end; ++node) {
-        ctx.ChargeWork();
-        if (!bits.Get(node)) continue;
-        for (const auto& [pair, dir] : sides) {
-          const storage::Direction back = dir == storage::Direction::kForward
-                                              ? storage::Direction::kBackward
-                                              : storage::Direction::kForward;
-          store_->ForEachVisibleEdge(store_->rel_table(pair->id), node, back,
-                                     [&](uint64_t from, uint64_t) {
-                                       ctx.ChargeWork();
-                                       if (from < rows)
-                                         found.push_back(static_cast<uint32_t>(from));
-                                     });
+      // A word of bits at a time (a unit of work per row), then its passing rows.
+      const uint64_t end = std::min(bits.rows(), (chunk + 1) * kPushRangeRows);
+      for (uint64_t begin = chunk * kPushRangeRows; begin < end; begin += 64) {
+        ctx.ChargeWork(std::min<uint64_t>(64, end - begin));
+        for (uint64_t word = bits.Word(begin / 64); word != 0; word &= word - 1) {
+          const uint64_t node = begin + static_cast<uint64_t>(__builtin_ctzll(word));
+          for (const auto& [pair, dir] : sides) {
+            const storage::Direction back = dir == storage::Direction::kForward
+                                                ? storage::Direction::kBackward
+                                                : storage::Direction::kForward;
+            store_->ForEachVisibleEdge(store_->rel_table(pair->id), node, back,
+                                       [&](uint64_t from, uint64_t) {
+                                         ctx.ChargeWork();
+                                         if (from < rows)
+                                           found.push_back(static_cast<uint32_t>(from));
+                                       });
+          }
         }
       }
       // Grouped by range (a counting sort), in a vector of the chunk's exact size.
@@ -1109,7 +1120,12 @@ class CountExpandOp final : public GraphOperator {
       return level.last.bits->Get(node.offset);
     }
     uint8_t& state = PerNode(level.passes, level.last.passes_table, level.last.passes, node, ctx);
-    if (level.constant && ++level.tested * 64 > level.last.passes->size()) [[unlikely]] {
+    if (level.constant && ++level.tested % kTestBatch == 0) [[unlikely]] {
+      level.tested_by_all =
+          Shared(level).tested.fetch_add(kTestBatch, std::memory_order_relaxed) + kTestBatch;
+    }
+    if (level.constant &&
+        std::max(level.tested, level.tested_by_all) * 64 > level.last.passes->size()) [[unlikely]] {
       NodeBits& bits = BuildBits(level, node.table, ctx);
       level.last.bits_table = node.table;
       level.last.bits = &bits;
