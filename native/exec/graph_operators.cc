@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -819,6 +820,34 @@ class CountExpandOp final : public GraphOperator {
 
   // A constant filter's results and a leaf's counts, per node table, for every thread of the
   // statement (GraphStore::Derived).
+  // A node's count in the shared counts: a byte (the count + 1; 0 not counted yet), so that
+  // the counts of a large table stay in each core's cache, or kWide: the count is in the
+  // 32-bit array beside (allocated untouched: only its nodes' pages are ever written).
+  using Tally = uint8_t;
+  static constexpr Tally kWide = std::numeric_limits<Tally>::max();
+  struct FreeDelete {
+    void operator()(uint32_t* p) const { std::free(p); }
+  };
+  // The count + 1 of node `row` (0: not counted yet).
+  static uint64_t Known(const std::atomic<Tally>* tallies, uint32_t* wide, uint64_t row) {
+    const Tally tally = tallies[row].load(std::memory_order_relaxed);
+    if (tally != kWide) [[likely]]
+      return tally;
+    std::atomic_thread_fence(std::memory_order_acquire);  // the wide count stored before
+    return uint64_t{std::atomic_ref<uint32_t>(wide[row]).load(std::memory_order_relaxed)} + 1;
+  }
+  // Keeps `count` as node `row`'s (not when it does not fit 32 bits: then it is counted again
+  // when reached).
+  static void Keep(std::atomic<Tally>* tallies, uint32_t* wide, uint64_t row, uint64_t count) {
+    if (count + 1 < kWide) {
+      tallies[row].store(static_cast<Tally>(count + 1), std::memory_order_relaxed);
+    } else if (count < std::numeric_limits<uint32_t>::max()) {
+      std::atomic_ref<uint32_t>(wide[row]).store(static_cast<uint32_t>(count),
+                                                 std::memory_order_relaxed);
+      tallies[row].store(kWide, std::memory_order_release);
+    }
+  }
+
   struct SharedLevel {
     std::mutex mu;
     std::unordered_map<TableId, std::shared_ptr<NodeBits>> bits;  // by target table
@@ -829,7 +858,8 @@ class CountExpandOp final : public GraphOperator {
     // counts every node of the table.
     struct Counts {
       uint64_t rows = 0;
-      std::unique_ptr<std::atomic<uint32_t>[]> counts;
+      std::unique_ptr<std::atomic<Tally>[]> counts;
+      std::unique_ptr<uint32_t[], FreeDelete> wide;  // the counts past a Tally
       std::shared_ptr<SharedChunks> sweep;
       // Counted from the passing nodes' side, in two steps without a read-modify-write on
       // shared memory: `push` collects, per chunk of the passing nodes' table, the nodes their
@@ -889,7 +919,8 @@ class CountExpandOp final : public GraphOperator {
       TableId bits_table = std::numeric_limits<TableId>::max();
       NodeBits* bits = nullptr;  // complete
       TableId counts_table = std::numeric_limits<TableId>::max();
-      std::atomic<uint32_t>* counts = nullptr;
+      std::atomic<Tally>* counts = nullptr;
+      uint32_t* wide = nullptr;
       uint64_t counts_rows = 0;
     } last;
   };
@@ -936,19 +967,22 @@ class CountExpandOp final : public GraphOperator {
 
   // The statement's counts of the leaf `level` from the nodes of `table` (once its bits are
   // complete), or null.
-  [[gnu::noinline]] std::atomic<uint32_t>* SharedCounts(Level& level, TableId table,
-                                                        ExecContext& ctx) {
+  [[gnu::noinline]] std::atomic<Tally>* SharedCounts(Level& level, TableId table,
+                                                     ExecContext& ctx) {
     if (level.last.counts_table == table) return level.last.counts;
     SharedLevel& shared = Shared(level);
     std::lock_guard<std::mutex> lock(shared.mu);
     SharedLevel::Counts& entry = shared.counts[table];
     if (entry.counts == nullptr) {
       entry.rows = store_->node_table(table).NumRows();
-      entry.counts.reset(new std::atomic<uint32_t>[entry.rows]());
-      if (ctx.CountsMemory()) memory_.Add(ctx, entry.rows * sizeof(uint32_t));
+      entry.counts.reset(new std::atomic<Tally>[entry.rows]());
+      entry.wide.reset(static_cast<uint32_t*>(std::calloc(entry.rows, sizeof(uint32_t))));
+      if (entry.wide == nullptr && entry.rows != 0) throw std::bad_alloc();
+      if (ctx.CountsMemory()) memory_.Add(ctx, entry.rows * (sizeof(Tally) + sizeof(uint32_t)));
     }
     level.last.counts_table = table;
     level.last.counts = entry.counts.get();
+    level.last.wide = entry.wide.get();
     level.last.counts_rows = entry.rows;
     return entry.counts.get();
   }
@@ -988,7 +1022,8 @@ class CountExpandOp final : public GraphOperator {
     std::shared_ptr<SharedChunks> sweep;
     std::shared_ptr<SharedLevel::Counts::Push> pushing;
     uint64_t rows = 0;
-    std::atomic<uint32_t>* counts = nullptr;
+    std::atomic<Tally>* counts = nullptr;
+    uint32_t* wide = nullptr;
     {
       std::lock_guard<std::mutex> lock(shared.mu);
       SharedLevel::Counts& entry = shared.counts[table];
@@ -1008,6 +1043,7 @@ class CountExpandOp final : public GraphOperator {
       pushing = push ? entry.push : nullptr;
       rows = entry.rows;
       counts = entry.counts.get();
+      wide = entry.wide.get();
     }
     if (pushing == nullptr) {
       sweep->Run(ctx, [&](uint64_t chunk) {
@@ -1069,10 +1105,7 @@ class CountExpandOp final : public GraphOperator {
         for (uint64_t i = from; i < to; ++i) ++tally[chunk.targets[i] - begin];
       }
       for (uint64_t row = begin; row < end; ++row) {
-        const uint64_t n = tally[row - begin];
-        if (n < std::numeric_limits<uint32_t>::max() - 1) {
-          counts[row].store(static_cast<uint32_t>(n + 1), std::memory_order_relaxed);
-        }
+        Keep(counts, wide, row, tally[row - begin]);
       }
     });
     return true;
@@ -1203,12 +1236,14 @@ class CountExpandOp final : public GraphOperator {
     }
     // A constant filtered leaf reached from other nodes, once its bits are marked: the
     // statement's count per node.
-    std::atomic<uint32_t>* shared_entry = nullptr;
+    std::atomic<Tally>* shared_counts = nullptr;
+    uint32_t* shared_wide = nullptr;
     if (!inner && level.memoized && level.last.bits != nullptr) {
-      std::atomic<uint32_t>* counts = SharedCounts(level, from.table, ctx);
+      std::atomic<Tally>* counts = SharedCounts(level, from.table, ctx);
       if (from.offset < level.last.counts_rows) {
-        shared_entry = counts + from.offset;
-        uint32_t known = shared_entry->load(std::memory_order_relaxed);
+        shared_counts = counts;
+        shared_wide = level.last.wide;
+        uint64_t known = Known(counts, shared_wide, from.offset);
         if (known != 0) return known - 1;
         // Every node is counted at once: from the passing nodes' side when that works (few
         // edges), else once a sixteenth of the nodes was counted one at a time.
@@ -1220,7 +1255,7 @@ class CountExpandOp final : public GraphOperator {
             level.counts_swept = true;  // first: the sweep counts through here
             SweepCounts(index, from.table, ctx, /*push_only=*/false);
           }
-          known = level.counts_swept ? shared_entry->load(std::memory_order_relaxed) : 0;
+          known = level.counts_swept ? Known(counts, shared_wide, from.offset) : 0;
           if (known != 0) return known - 1;
         }
       }
@@ -1259,12 +1294,14 @@ class CountExpandOp final : public GraphOperator {
       });
       // The statement's counts of a single child level, for nodes scattered over their table:
       // their misses overlap instead of coming one by one.
-      const std::atomic<uint32_t>* child_counts = nullptr;
+      const std::atomic<Tally>* child_counts = nullptr;
+      uint32_t* child_wide = nullptr;
       uint64_t child_rows = 0;
       if (inner && level.children.size() == 1) {
         const Level& child = levels_[level.children[0]];
         if (child.last.counts_table == neighbor_table) {
           child_counts = child.last.counts;
+          child_wide = child.last.wide;
           child_rows = child.last.counts_rows;
           for (uint64_t nbr : neighbors) {
             if (nbr < child_rows) __builtin_prefetch(child_counts + nbr);
@@ -1275,8 +1312,8 @@ class CountExpandOp final : public GraphOperator {
         const InternalId target{neighbor_table, neighbors[i]};
         if (filtered && !Passes(level, target, ctx)) continue;
         // A child's count the statement already has, read here (ChildrenCount would too).
-        const uint32_t known = child_counts != nullptr && target.offset < child_rows
-                                   ? child_counts[target.offset].load(std::memory_order_relaxed)
+        const uint64_t known = child_counts != nullptr && target.offset < child_rows
+                                   ? Known(child_counts, child_wide, target.offset)
                                    : 0;
         total = Add(total, known != 0 ? known - 1 : inner ? ChildrenCount(level, target, ctx) : 1);
       }
@@ -1297,9 +1334,7 @@ class CountExpandOp final : public GraphOperator {
     // The entry is still where it was: the levels below keep their own vectors, and a level
     // never re-enters itself.
     if (memo) *memo_entry = total + 1;
-    if (shared_entry != nullptr && total < std::numeric_limits<uint32_t>::max()) {
-      shared_entry->store(static_cast<uint32_t>(total + 1), std::memory_order_relaxed);
-    }
+    if (shared_counts != nullptr) Keep(shared_counts, shared_wide, from.offset, total);
     return total;
   }
 

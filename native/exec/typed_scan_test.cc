@@ -475,10 +475,10 @@ TEST_F(MarksAfterWritesTest, TheNextStatementSeesTheWrite) {
 // leaf's counts per node are shared by the statement's threads and made from the passing
 // nodes' side (SweepCounts: their edges followed back, listed by range of rows, each range
 // counted by one thread). 20,000 more persons, linked to the first ones here and there, spread
-// the counted nodes over several ranges. Each query gives the counts of its plain form (the
-// end node read by the aggregate, so nothing is counted), forwards, backwards and both ways,
-// at 1, 2 and 3 threads, after deletes, with the transaction's own writes and after a
-// rollback.
+// the counted nodes over several ranges; a hub's count does not fit the counts' byte. Each
+// query gives the counts of its plain form (the end node read by the aggregate, so nothing is
+// counted), forwards, backwards and both ways, at 1, 2 and 3 threads, after deletes, with the
+// transaction's own writes and after a rollback.
 class CountSubqueryTest : public FilteredCountTest {
  protected:
   void SetUp() override {
@@ -487,6 +487,12 @@ class CountSubqueryTest : public FilteredCountTest {
         "city: CASE WHEN i % 3 = 0 THEN 'Rome' ELSE 'Paris' END})");
     Run("UNWIND range(0, 2999) AS i MATCH (a:Person {id: 12000 + (i * 6007) % 20000}), (b:Person "
         "{id: (i * 7919) % 12000}) CREATE (a)-[:Knows]->(b), (b)-[:Knows]->(a)");
+    // A hub linked both ways to 500 late persons (some 330 in Paris: a count past a byte) and
+    // to 50 persons in Rome, so that the Rome persons reach it.
+    Run("UNWIND range(0, 499) AS i MATCH (h:Person {id: 12001}), (b:Person {id: 12000 + i * 2}) "
+        "CREATE (h)-[:Knows]->(b), (b)-[:Knows]->(h)");
+    Run("UNWIND range(0, 49) AS i MATCH (h:Person {id: 12001}), (a:Person {id: 12000 + i * 3}) "
+        "CREATE (h)-[:Knows]->(a), (a)-[:Knows]->(h)");
   }
 
   void ExpectSubqueriesEqual() {
