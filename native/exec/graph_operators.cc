@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -822,30 +821,47 @@ class CountExpandOp final : public GraphOperator {
   // statement (GraphStore::Derived).
   // A node's count in the shared counts: a byte (the count + 1; 0 not counted yet), so that
   // the counts of a large table stay in each core's cache, or kWide: the count is in the
-  // 32-bit array beside (allocated untouched: only its nodes' pages are ever written).
+  // 32-bit array beside, made when the first such count is kept (uninitialised: only its
+  // nodes' entries are written and read).
   using Tally = uint8_t;
   static constexpr Tally kWide = std::numeric_limits<Tally>::max();
-  struct FreeDelete {
-    void operator()(uint32_t* p) const { std::free(p); }
+  struct Wide {
+    std::mutex mu;
+    std::atomic<uint32_t*> counts{nullptr};
+    std::unique_ptr<uint32_t[]> owned;
+    uint64_t rows = 0;
   };
   // The count + 1 of node `row` (0: not counted yet).
-  static uint64_t Known(const std::atomic<Tally>* tallies, uint32_t* wide, uint64_t row) {
+  static uint64_t Known(const std::atomic<Tally>* tallies, const Wide* wide, uint64_t row) {
     const Tally tally = tallies[row].load(std::memory_order_relaxed);
     if (tally != kWide) [[likely]]
       return tally;
-    std::atomic_thread_fence(std::memory_order_acquire);  // the wide count stored before
-    return uint64_t{std::atomic_ref<uint32_t>(wide[row]).load(std::memory_order_relaxed)} + 1;
+    std::atomic_thread_fence(std::memory_order_acquire);  // the array and count stored before
+    uint32_t* counts = wide->counts.load(std::memory_order_relaxed);
+    return uint64_t{std::atomic_ref<uint32_t>(counts[row]).load(std::memory_order_relaxed)} + 1;
   }
   // Keeps `count` as node `row`'s (not when it does not fit 32 bits: then it is counted again
   // when reached).
-  static void Keep(std::atomic<Tally>* tallies, uint32_t* wide, uint64_t row, uint64_t count) {
+  void Keep(ExecContext& ctx, std::atomic<Tally>* tallies, Wide* wide, uint64_t row,
+            uint64_t count) {
     if (count + 1 < kWide) {
       tallies[row].store(static_cast<Tally>(count + 1), std::memory_order_relaxed);
-    } else if (count < std::numeric_limits<uint32_t>::max()) {
-      std::atomic_ref<uint32_t>(wide[row]).store(static_cast<uint32_t>(count),
-                                                 std::memory_order_relaxed);
-      tallies[row].store(kWide, std::memory_order_release);
+      return;
     }
+    if (count >= std::numeric_limits<uint32_t>::max()) return;
+    uint32_t* counts = wide->counts.load(std::memory_order_acquire);
+    if (counts == nullptr) {
+      std::lock_guard<std::mutex> lock(wide->mu);
+      if (wide->owned == nullptr) {
+        wide->owned.reset(new uint32_t[wide->rows]);
+        if (ctx.CountsMemory()) memory_.Add(ctx, wide->rows * sizeof(uint32_t));
+        wide->counts.store(wide->owned.get(), std::memory_order_release);
+      }
+      counts = wide->owned.get();
+    }
+    std::atomic_ref<uint32_t>(counts[row])
+        .store(static_cast<uint32_t>(count), std::memory_order_relaxed);
+    tallies[row].store(kWide, std::memory_order_release);
   }
 
   struct SharedLevel {
@@ -859,7 +875,7 @@ class CountExpandOp final : public GraphOperator {
     struct Counts {
       uint64_t rows = 0;
       std::unique_ptr<std::atomic<Tally>[]> counts;
-      std::unique_ptr<uint32_t[], FreeDelete> wide;  // the counts past a Tally
+      Wide wide;  // the counts past a Tally
       std::shared_ptr<SharedChunks> sweep;
       // Counted from the passing nodes' side, in two steps without a read-modify-write on
       // shared memory: `push` collects, per chunk of the passing nodes' table, the nodes their
@@ -920,7 +936,7 @@ class CountExpandOp final : public GraphOperator {
       NodeBits* bits = nullptr;  // complete
       TableId counts_table = std::numeric_limits<TableId>::max();
       std::atomic<Tally>* counts = nullptr;
-      uint32_t* wide = nullptr;
+      Wide* wide = nullptr;
       uint64_t counts_rows = 0;
     } last;
   };
@@ -976,13 +992,12 @@ class CountExpandOp final : public GraphOperator {
     if (entry.counts == nullptr) {
       entry.rows = store_->node_table(table).NumRows();
       entry.counts.reset(new std::atomic<Tally>[entry.rows]());
-      entry.wide.reset(static_cast<uint32_t*>(std::calloc(entry.rows, sizeof(uint32_t))));
-      if (entry.wide == nullptr && entry.rows != 0) throw std::bad_alloc();
-      if (ctx.CountsMemory()) memory_.Add(ctx, entry.rows * (sizeof(Tally) + sizeof(uint32_t)));
+      entry.wide.rows = entry.rows;
+      if (ctx.CountsMemory()) memory_.Add(ctx, entry.rows * sizeof(Tally));
     }
     level.last.counts_table = table;
     level.last.counts = entry.counts.get();
-    level.last.wide = entry.wide.get();
+    level.last.wide = &entry.wide;
     level.last.counts_rows = entry.rows;
     return entry.counts.get();
   }
@@ -1023,7 +1038,7 @@ class CountExpandOp final : public GraphOperator {
     std::shared_ptr<SharedLevel::Counts::Push> pushing;
     uint64_t rows = 0;
     std::atomic<Tally>* counts = nullptr;
-    uint32_t* wide = nullptr;
+    Wide* wide = nullptr;
     {
       std::lock_guard<std::mutex> lock(shared.mu);
       SharedLevel::Counts& entry = shared.counts[table];
@@ -1043,7 +1058,7 @@ class CountExpandOp final : public GraphOperator {
       pushing = push ? entry.push : nullptr;
       rows = entry.rows;
       counts = entry.counts.get();
-      wide = entry.wide.get();
+      wide = &entry.wide;
     }
     if (pushing == nullptr) {
       sweep->Run(ctx, [&](uint64_t chunk) {
@@ -1105,7 +1120,7 @@ class CountExpandOp final : public GraphOperator {
         for (uint64_t i = from; i < to; ++i) ++tally[chunk.targets[i] - begin];
       }
       for (uint64_t row = begin; row < end; ++row) {
-        Keep(counts, wide, row, tally[row - begin]);
+        Keep(ctx, counts, wide, row, tally[row - begin]);
       }
     });
     return true;
@@ -1237,7 +1252,7 @@ class CountExpandOp final : public GraphOperator {
     // A constant filtered leaf reached from other nodes, once its bits are marked: the
     // statement's count per node.
     std::atomic<Tally>* shared_counts = nullptr;
-    uint32_t* shared_wide = nullptr;
+    Wide* shared_wide = nullptr;
     if (!inner && level.memoized && level.last.bits != nullptr) {
       std::atomic<Tally>* counts = SharedCounts(level, from.table, ctx);
       if (from.offset < level.last.counts_rows) {
@@ -1295,7 +1310,7 @@ class CountExpandOp final : public GraphOperator {
       // The statement's counts of a single child level, for nodes scattered over their table:
       // their misses overlap instead of coming one by one.
       const std::atomic<Tally>* child_counts = nullptr;
-      uint32_t* child_wide = nullptr;
+      const Wide* child_wide = nullptr;
       uint64_t child_rows = 0;
       if (inner && level.children.size() == 1) {
         const Level& child = levels_[level.children[0]];
@@ -1334,7 +1349,7 @@ class CountExpandOp final : public GraphOperator {
     // The entry is still where it was: the levels below keep their own vectors, and a level
     // never re-enters itself.
     if (memo) *memo_entry = total + 1;
-    if (shared_counts != nullptr) Keep(shared_counts, shared_wide, from.offset, total);
+    if (shared_counts != nullptr) Keep(ctx, shared_counts, shared_wide, from.offset, total);
     return total;
   }
 
