@@ -911,7 +911,8 @@ class CountExpandOp final : public GraphOperator {
     // Filtered levels: per node table, by offset, 0 untested, 1 passes, 2 fails.
     std::unordered_map<TableId, std::vector<uint8_t>> passes;
     std::vector<uint64_t> neighbors;  // Count's buffer
-    std::vector<uint32_t> pushing;    // SweepCounts' buffers: a chunk's targets,
+    std::vector<uint32_t> passing;    // SweepCounts' buffers: a chunk's passing rows,
+    std::vector<uint32_t> pushing;    // their edges' other ends,
     std::vector<uint64_t> tally;      // a range's counts
     uint64_t tested = 0;              // nodes Passes tested one at a time
     uint64_t tested_by_all = 0;       // constant filters: the statement's (SharedLevel::tested)
@@ -1076,23 +1077,33 @@ class CountExpandOp final : public GraphOperator {
       const NodeBits& bits = *level.last.bits;
       std::vector<uint32_t>& found = level.pushing;
       found.clear();
-      // A word of bits at a time (a unit of work per row), then its passing rows.
+      // The chunk's passing rows, a word of marks at a time (a unit of work per row).
+      std::vector<uint32_t>& passing = level.passing;
+      passing.clear();
       const uint64_t end = std::min(bits.rows(), (chunk + 1) * kPushRangeRows);
       for (uint64_t begin = chunk * kPushRangeRows; begin < end; begin += 64) {
         ctx.ChargeWork(std::min<uint64_t>(64, end - begin));
         for (uint64_t word = bits.Word(begin / 64); word != 0; word &= word - 1) {
-          const uint64_t node = begin + static_cast<uint64_t>(__builtin_ctzll(word));
-          for (const auto& [pair, dir] : sides) {
-            const storage::Direction back = dir == storage::Direction::kForward
-                                                ? storage::Direction::kBackward
-                                                : storage::Direction::kForward;
-            store_->ForEachVisibleEdge(store_->rel_table(pair->id), node, back,
-                                       [&](uint64_t from, uint64_t) {
-                                         ctx.ChargeWork();
-                                         if (from < rows)
-                                           found.push_back(static_cast<uint32_t>(from));
-                                       });
+          passing.push_back(static_cast<uint32_t>(begin + __builtin_ctzll(word)));
+        }
+      }
+      // Their edges, the adjacency of the rows a few ahead loading meanwhile (scattered rows:
+      // one miss after another otherwise).
+      constexpr size_t kOffsetsAhead = 16, kEdgesAhead = 8;
+      for (size_t i = 0; i < passing.size(); ++i) {
+        for (const auto& [pair, dir] : sides) {
+          const storage::Direction back = dir == storage::Direction::kForward
+                                              ? storage::Direction::kBackward
+                                              : storage::Direction::kForward;
+          const storage::RelTable& rels = store_->rel_table(pair->id);
+          if (i + kOffsetsAhead < passing.size()) {
+            rels.PrefetchOffset(passing[i + kOffsetsAhead], back);
           }
+          if (i + kEdgesAhead < passing.size()) rels.PrefetchEdges(passing[i + kEdgesAhead], back);
+          store_->ForEachVisibleEdge(rels, passing[i], back, [&](uint64_t from, uint64_t) {
+            ctx.ChargeWork();
+            if (from < rows) found.push_back(static_cast<uint32_t>(from));
+          });
         }
       }
       // Grouped by range (a counting sort), in a vector of the chunk's exact size.
