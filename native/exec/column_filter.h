@@ -133,6 +133,9 @@ class NodeBits {
   bool failed() const { return chunks_.failed(); }
   // REQUIRES: ready(), row < rows().
   bool Get(uint64_t row) const { return words_[row / 64] >> (row % 64) & 1; }
+  // REQUIRES: ready(), index < (rows() + 63) / 64. The bits of rows 64 * index on (those past
+  // rows() are 0).
+  uint64_t Word(uint64_t index) const { return words_[index]; }
   // Marks the rows with `filter` (opened for this statement over this one table) together with
   // the other threads that call it; returns once every row is marked (SharedChunks::Run).
   void Build(ExecContext& ctx, ColumnFilter& filter);

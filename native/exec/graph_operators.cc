@@ -807,6 +807,7 @@ class CountExpandOp final : public GraphOperator {
       level.passes.clear();
       level.last = {};
       level.tested = 0;
+      level.tested_by_all = 0;
       level.swept.clear();
       level.filters.clear();
       level.shared = nullptr;
@@ -818,22 +819,88 @@ class CountExpandOp final : public GraphOperator {
 
   // A constant filter's results and a leaf's counts, per node table, for every thread of the
   // statement (GraphStore::Derived).
+  // A node's count in the shared counts: a byte (the count + 1; 0 not counted yet), so that
+  // the counts of a large table stay in each core's cache, or kWide: the count is in the
+  // 32-bit array beside, made when the first such count is kept (uninitialised: only its
+  // nodes' entries are written and read).
+  using Tally = uint8_t;
+  static constexpr Tally kWide = std::numeric_limits<Tally>::max();
+  struct Wide {
+    std::mutex mu;
+    std::atomic<uint32_t*> counts{nullptr};
+    std::unique_ptr<uint32_t[]> owned;
+    uint64_t rows = 0;
+  };
+  // The count + 1 of node `row` (0: not counted yet).
+  static uint64_t Known(const std::atomic<Tally>* tallies, const Wide* wide, uint64_t row) {
+    const Tally tally = tallies[row].load(std::memory_order_relaxed);
+    if (tally != kWide) [[likely]]
+      return tally;
+    std::atomic_thread_fence(std::memory_order_acquire);  // the array and count stored before
+    uint32_t* counts = wide->counts.load(std::memory_order_relaxed);
+    return uint64_t{std::atomic_ref<uint32_t>(counts[row]).load(std::memory_order_relaxed)} + 1;
+  }
+  // Keeps `count` as node `row`'s (not when it does not fit 32 bits: then it is counted again
+  // when reached).
+  void Keep(ExecContext& ctx, std::atomic<Tally>* tallies, Wide* wide, uint64_t row,
+            uint64_t count) {
+    if (count + 1 < kWide) {
+      tallies[row].store(static_cast<Tally>(count + 1), std::memory_order_relaxed);
+      return;
+    }
+    if (count >= std::numeric_limits<uint32_t>::max()) return;
+    uint32_t* counts = wide->counts.load(std::memory_order_acquire);
+    if (counts == nullptr) {
+      std::lock_guard<std::mutex> lock(wide->mu);
+      if (wide->owned == nullptr) {
+        wide->owned.reset(new uint32_t[wide->rows]);
+        if (ctx.CountsMemory()) memory_.Add(ctx, wide->rows * sizeof(uint32_t));
+        wide->counts.store(wide->owned.get(), std::memory_order_release);
+      }
+      counts = wide->owned.get();
+    }
+    std::atomic_ref<uint32_t>(counts[row])
+        .store(static_cast<uint32_t>(count), std::memory_order_relaxed);
+    tallies[row].store(kWide, std::memory_order_release);
+  }
+
   struct SharedLevel {
     std::mutex mu;
     std::unordered_map<TableId, std::shared_ptr<NodeBits>> bits;  // by target table
+    // The nodes the statement's runs tested one at a time, added kTestBatch at a time: the
+    // threads reach the bits together, instead of each testing a 64th of the table first.
+    std::atomic<uint64_t> tested{0};
     // By source table: per node, its count + 1 (0: not counted yet), and the sweep that
     // counts every node of the table.
     struct Counts {
       uint64_t rows = 0;
-      std::unique_ptr<std::atomic<uint32_t>[]> counts;
+      std::unique_ptr<std::atomic<Tally>[]> counts;
+      Wide wide;  // the counts past a Tally
       std::shared_ptr<SharedChunks> sweep;
-      // Counted from the passing nodes' side: per node, its count (complete once `push` ran).
-      std::unique_ptr<std::atomic<uint32_t>[]> pushed;
-      std::shared_ptr<SharedChunks> push;
+      // Counted from the passing nodes' side, in two steps without a read-modify-write on
+      // shared memory: `push` collects, per chunk of the passing nodes' table, the nodes their
+      // edges lead back to, grouped by range of kPushRangeRows rows (`targets`, range r from
+      // `bounds[r]`); `apply` then counts each range's nodes in a private array, range by
+      // range, and stores every count of the range.
+      struct Pushed {
+        std::vector<uint32_t> targets;
+        std::vector<uint64_t> bounds;
+      };
+      struct Push {
+        Push(uint64_t chunks, uint64_t ranges) : push(chunks), apply(ranges), pushed(chunks) {}
+        SharedChunks push, apply;
+        std::vector<Pushed> pushed;  // by chunk of `push`
+      };
+      std::shared_ptr<Push> push;
     };
     std::unordered_map<TableId, Counts> counts;
   };
   static constexpr uint64_t kSweepChunkRows = 4096;
+  static constexpr uint64_t kTestBatch = 64;
+  // The rows of a chunk of `push` (passing nodes) and of a range of `apply` (their counts,
+  // kept in cache while a range is counted).
+  static constexpr unsigned kPushRangeShift = 13;
+  static constexpr uint64_t kPushRangeRows = uint64_t{1} << kPushRangeShift;
 
   struct Level {
     const LogicalOperator* expand;
@@ -844,7 +911,11 @@ class CountExpandOp final : public GraphOperator {
     // Filtered levels: per node table, by offset, 0 untested, 1 passes, 2 fails.
     std::unordered_map<TableId, std::vector<uint8_t>> passes;
     std::vector<uint64_t> neighbors;  // Count's buffer
+    std::vector<uint32_t> passing;    // SweepCounts' buffers: a chunk's passing rows,
+    std::vector<uint32_t> pushing;    // their edges' other ends,
+    std::vector<uint64_t> tally;      // a range's counts
     uint64_t tested = 0;              // nodes Passes tested one at a time
+    uint64_t tested_by_all = 0;       // constant filters: the statement's (SharedLevel::tested)
     std::set<TableId> swept;          // node tables whose every node was tested
     // The filter read from each target table's columns (this run's).
     std::unordered_map<TableId, std::unique_ptr<ColumnFilter>> filters;
@@ -865,7 +936,8 @@ class CountExpandOp final : public GraphOperator {
       TableId bits_table = std::numeric_limits<TableId>::max();
       NodeBits* bits = nullptr;  // complete
       TableId counts_table = std::numeric_limits<TableId>::max();
-      std::atomic<uint32_t>* counts = nullptr;
+      std::atomic<Tally>* counts = nullptr;
+      Wide* wide = nullptr;
       uint64_t counts_rows = 0;
     } last;
   };
@@ -912,19 +984,21 @@ class CountExpandOp final : public GraphOperator {
 
   // The statement's counts of the leaf `level` from the nodes of `table` (once its bits are
   // complete), or null.
-  [[gnu::noinline]] std::atomic<uint32_t>* SharedCounts(Level& level, TableId table,
-                                                        ExecContext& ctx) {
+  [[gnu::noinline]] std::atomic<Tally>* SharedCounts(Level& level, TableId table,
+                                                     ExecContext& ctx) {
     if (level.last.counts_table == table) return level.last.counts;
     SharedLevel& shared = Shared(level);
     std::lock_guard<std::mutex> lock(shared.mu);
     SharedLevel::Counts& entry = shared.counts[table];
     if (entry.counts == nullptr) {
       entry.rows = store_->node_table(table).NumRows();
-      entry.counts.reset(new std::atomic<uint32_t>[entry.rows]());
-      if (ctx.CountsMemory()) memory_.Add(ctx, entry.rows * sizeof(uint32_t));
+      entry.counts.reset(new std::atomic<Tally>[entry.rows]());
+      entry.wide.rows = entry.rows;
+      if (ctx.CountsMemory()) memory_.Add(ctx, entry.rows * sizeof(Tally));
     }
     level.last.counts_table = table;
     level.last.counts = entry.counts.get();
+    level.last.wide = &entry.wide;
     level.last.counts_rows = entry.rows;
     return entry.counts.get();
   }
@@ -961,63 +1035,103 @@ class CountExpandOp final : public GraphOperator {
     }
     if (push_only && !push) return false;
     SharedLevel& shared = Shared(level);
-    std::shared_ptr<SharedChunks> sweep, pushing;
+    std::shared_ptr<SharedChunks> sweep;
+    std::shared_ptr<SharedLevel::Counts::Push> pushing;
     uint64_t rows = 0;
-    std::atomic<uint32_t>* counts = nullptr;
-    std::atomic<uint32_t>* pushed = nullptr;
+    std::atomic<Tally>* counts = nullptr;
+    Wide* wide = nullptr;
     {
       std::lock_guard<std::mutex> lock(shared.mu);
       SharedLevel::Counts& entry = shared.counts[table];
-      if (entry.sweep == nullptr || entry.sweep->failed()) {
+      // The nodes a chunk's edges lead back to are kept as 32-bit offsets.
+      push = push && entry.rows <= std::numeric_limits<uint32_t>::max();
+      if (push &&
+          (entry.push == nullptr || entry.push->push.failed() || entry.push->apply.failed())) {
+        entry.push = std::make_shared<SharedLevel::Counts::Push>(
+            (level.last.bits->rows() + kPushRangeRows - 1) >> kPushRangeShift,
+            (entry.rows + kPushRangeRows - 1) >> kPushRangeShift);
+      }
+      if (!push && (entry.sweep == nullptr || entry.sweep->failed())) {
         entry.sweep =
             std::make_shared<SharedChunks>((entry.rows + kSweepChunkRows - 1) / kSweepChunkRows);
-      }
-      if (push && (entry.push == nullptr || entry.push->failed())) {
-        entry.pushed.reset(new std::atomic<uint32_t>[entry.rows]());
-        if (ctx.CountsMemory()) memory_.Add(ctx, entry.rows * sizeof(uint32_t));
-        entry.push = std::make_shared<SharedChunks>(
-            (level.last.bits->rows() + NodeBits::kChunkRows - 1) / NodeBits::kChunkRows);
       }
       sweep = entry.sweep;
       pushing = push ? entry.push : nullptr;
       rows = entry.rows;
       counts = entry.counts.get();
-      pushed = entry.pushed.get();
+      wide = &entry.wide;
     }
-    if (pushing != nullptr) {
-      const NodeBits& bits = *level.last.bits;
-      pushing->Run(ctx, [&](uint64_t chunk) {
-        const uint64_t end = std::min(bits.rows(), (chunk + 1) * NodeBits::kChunkRows);
-        for (uint64_t node = chunk * NodeBits::kChunkRows; node < end; ++node) {
-          ctx.ChargeWork();
-          if (!bits.Get(node)) continue;
-          for (const auto& [pair, dir] : sides) {
-            const storage::Direction back = dir == storage::Direction::kForward
-                                                ? storage::Direction::kBackward
-                                                : storage::Direction::kForward;
-            store_->ForEachVisibleEdge(store_->rel_table(pair->id), node, back,
-                                       [&](uint64_t from, uint64_t) {
-                                         ctx.ChargeWork();
-                                         if (from < rows) {
-                                           pushed[from].fetch_add(1, std::memory_order_relaxed);
-                                         }
-                                       });
-          }
+    if (pushing == nullptr) {
+      sweep->Run(ctx, [&](uint64_t chunk) {
+        const uint64_t end = std::min(rows, (chunk + 1) * kSweepChunkRows);
+        for (uint64_t row = chunk * kSweepChunkRows; row < end; ++row) {
+          if (counts[row].load(std::memory_order_relaxed) == 0) Count(index, {table, row}, ctx);
         }
       });
+      return true;
     }
-    sweep->Run(ctx, [&](uint64_t chunk) {
-      const uint64_t end = std::min(rows, (chunk + 1) * kSweepChunkRows);
-      for (uint64_t row = chunk * kSweepChunkRows; row < end; ++row) {
-        if (counts[row].load(std::memory_order_relaxed) != 0) continue;
-        if (pushing == nullptr) {
-          Count(index, {table, row}, ctx);
-          continue;
+    // Each chunk's lists and each range's counts are written by the one thread that runs it.
+    std::vector<SharedLevel::Counts::Pushed>& pushed = pushing->pushed;
+    const uint64_t ranges = (rows + kPushRangeRows - 1) >> kPushRangeShift;
+    pushing->push.Run(ctx, [&](uint64_t chunk) {
+      const NodeBits& bits = *level.last.bits;
+      std::vector<uint32_t>& found = level.pushing;
+      found.clear();
+      // The chunk's passing rows, a word of marks at a time (a unit of work per row).
+      std::vector<uint32_t>& passing = level.passing;
+      passing.clear();
+      const uint64_t end = std::min(bits.rows(), (chunk + 1) * kPushRangeRows);
+      for (uint64_t begin = chunk * kPushRangeRows; begin < end; begin += 64) {
+        ctx.ChargeWork(std::min<uint64_t>(64, end - begin));
+        for (uint64_t word = bits.Word(begin / 64); word != 0; word &= word - 1) {
+          passing.push_back(static_cast<uint32_t>(begin + __builtin_ctzll(word)));
         }
-        const uint32_t n = pushed[row].load(std::memory_order_relaxed);
-        if (n < std::numeric_limits<uint32_t>::max() - 1) {
-          counts[row].store(n + 1, std::memory_order_relaxed);
+      }
+      // Their edges, the adjacency of the rows a few ahead loading meanwhile (scattered rows:
+      // one miss after another otherwise).
+      constexpr size_t kOffsetsAhead = 16, kEdgesAhead = 8;
+      for (size_t i = 0; i < passing.size(); ++i) {
+        for (const auto& [pair, dir] : sides) {
+          const storage::Direction back = dir == storage::Direction::kForward
+                                              ? storage::Direction::kBackward
+                                              : storage::Direction::kForward;
+          const storage::RelTable& rels = store_->rel_table(pair->id);
+          if (i + kOffsetsAhead < passing.size()) {
+            rels.PrefetchOffset(passing[i + kOffsetsAhead], back);
+          }
+          if (i + kEdgesAhead < passing.size()) rels.PrefetchEdges(passing[i + kEdgesAhead], back);
+          store_->ForEachVisibleEdge(rels, passing[i], back, [&](uint64_t from, uint64_t) {
+            ctx.ChargeWork();
+            if (from < rows) found.push_back(static_cast<uint32_t>(from));
+          });
         }
+      }
+      // Grouped by range (a counting sort), in a vector of the chunk's exact size.
+      SharedLevel::Counts::Pushed& out = pushed[chunk];
+      out.bounds.assign(ranges + 1, 0);
+      for (uint32_t from : found) ++out.bounds[(from >> kPushRangeShift) + 1];
+      for (uint64_t r = 0; r < ranges; ++r) out.bounds[r + 1] += out.bounds[r];
+      out.targets.resize(found.size());
+      std::vector<uint64_t>& next = level.tally;
+      next.assign(out.bounds.begin(), out.bounds.end() - 1);
+      for (uint32_t from : found) out.targets[next[from >> kPushRangeShift]++] = from;
+      if (ctx.CountsMemory()) {
+        memory_.Add(ctx, out.targets.capacity() * sizeof(uint32_t) +
+                             out.bounds.capacity() * sizeof(uint64_t));
+      }
+    });
+    pushing->apply.Run(ctx, [&](uint64_t range) {
+      const uint64_t begin = range << kPushRangeShift;
+      const uint64_t end = std::min(rows, begin + kPushRangeRows);
+      std::vector<uint64_t>& tally = level.tally;
+      tally.assign(end - begin, 0);
+      for (const SharedLevel::Counts::Pushed& chunk : pushed) {
+        const uint64_t from = chunk.bounds[range], to = chunk.bounds[range + 1];
+        ctx.ChargeWork(to - from);
+        for (uint64_t i = from; i < to; ++i) ++tally[chunk.targets[i] - begin];
+      }
+      for (uint64_t row = begin; row < end; ++row) {
+        Keep(ctx, counts, wide, row, tally[row - begin]);
       }
     });
     return true;
@@ -1065,7 +1179,12 @@ class CountExpandOp final : public GraphOperator {
       return level.last.bits->Get(node.offset);
     }
     uint8_t& state = PerNode(level.passes, level.last.passes_table, level.last.passes, node, ctx);
-    if (level.constant && ++level.tested * 64 > level.last.passes->size()) [[unlikely]] {
+    if (level.constant && ++level.tested % kTestBatch == 0) [[unlikely]] {
+      level.tested_by_all =
+          Shared(level).tested.fetch_add(kTestBatch, std::memory_order_relaxed) + kTestBatch;
+    }
+    if (level.constant &&
+        std::max(level.tested, level.tested_by_all) * 64 > level.last.passes->size()) [[unlikely]] {
       NodeBits& bits = BuildBits(level, node.table, ctx);
       level.last.bits_table = node.table;
       level.last.bits = &bits;
@@ -1143,12 +1262,14 @@ class CountExpandOp final : public GraphOperator {
     }
     // A constant filtered leaf reached from other nodes, once its bits are marked: the
     // statement's count per node.
-    std::atomic<uint32_t>* shared_entry = nullptr;
+    std::atomic<Tally>* shared_counts = nullptr;
+    Wide* shared_wide = nullptr;
     if (!inner && level.memoized && level.last.bits != nullptr) {
-      std::atomic<uint32_t>* counts = SharedCounts(level, from.table, ctx);
+      std::atomic<Tally>* counts = SharedCounts(level, from.table, ctx);
       if (from.offset < level.last.counts_rows) {
-        shared_entry = counts + from.offset;
-        uint32_t known = shared_entry->load(std::memory_order_relaxed);
+        shared_counts = counts;
+        shared_wide = level.last.wide;
+        uint64_t known = Known(counts, shared_wide, from.offset);
         if (known != 0) return known - 1;
         // Every node is counted at once: from the passing nodes' side when that works (few
         // edges), else once a sixteenth of the nodes was counted one at a time.
@@ -1160,7 +1281,7 @@ class CountExpandOp final : public GraphOperator {
             level.counts_swept = true;  // first: the sweep counts through here
             SweepCounts(index, from.table, ctx, /*push_only=*/false);
           }
-          known = level.counts_swept ? shared_entry->load(std::memory_order_relaxed) : 0;
+          known = level.counts_swept ? Known(counts, shared_wide, from.offset) : 0;
           if (known != 0) return known - 1;
         }
       }
@@ -1199,12 +1320,14 @@ class CountExpandOp final : public GraphOperator {
       });
       // The statement's counts of a single child level, for nodes scattered over their table:
       // their misses overlap instead of coming one by one.
-      const std::atomic<uint32_t>* child_counts = nullptr;
+      const std::atomic<Tally>* child_counts = nullptr;
+      const Wide* child_wide = nullptr;
       uint64_t child_rows = 0;
       if (inner && level.children.size() == 1) {
         const Level& child = levels_[level.children[0]];
         if (child.last.counts_table == neighbor_table) {
           child_counts = child.last.counts;
+          child_wide = child.last.wide;
           child_rows = child.last.counts_rows;
           for (uint64_t nbr : neighbors) {
             if (nbr < child_rows) __builtin_prefetch(child_counts + nbr);
@@ -1215,8 +1338,8 @@ class CountExpandOp final : public GraphOperator {
         const InternalId target{neighbor_table, neighbors[i]};
         if (filtered && !Passes(level, target, ctx)) continue;
         // A child's count the statement already has, read here (ChildrenCount would too).
-        const uint32_t known = child_counts != nullptr && target.offset < child_rows
-                                   ? child_counts[target.offset].load(std::memory_order_relaxed)
+        const uint64_t known = child_counts != nullptr && target.offset < child_rows
+                                   ? Known(child_counts, child_wide, target.offset)
                                    : 0;
         total = Add(total, known != 0 ? known - 1 : inner ? ChildrenCount(level, target, ctx) : 1);
       }
@@ -1237,9 +1360,7 @@ class CountExpandOp final : public GraphOperator {
     // The entry is still where it was: the levels below keep their own vectors, and a level
     // never re-enters itself.
     if (memo) *memo_entry = total + 1;
-    if (shared_entry != nullptr && total < std::numeric_limits<uint32_t>::max()) {
-      shared_entry->store(static_cast<uint32_t>(total + 1), std::memory_order_relaxed);
-    }
+    if (shared_counts != nullptr) Keep(ctx, shared_counts, shared_wide, from.offset, total);
     return total;
   }
 

@@ -273,6 +273,21 @@ class RelTable {
       }
     }
   }
+  // Start loading what ForEachEdge(vertex, dir) reads first, for a caller that knows the
+  // vertices it will expand next: PrefetchOffset some vertices ahead, then PrefetchEdges (which
+  // reads the offset) for the same vertex a few vertices later. (Always inlined: GCC dropped
+  // the call of PrefetchEdges, which has no effect it can see.)
+  [[gnu::always_inline]] void PrefetchOffset(uint64_t vertex, Direction dir) const {
+    const Adjacency& a = adj_[static_cast<int>(dir)];
+    if (vertex + 1 < a.num_offsets) __builtin_prefetch(a.offsets + vertex * a.widths.offset_bytes);
+  }
+  [[gnu::always_inline]] void PrefetchEdges(uint64_t vertex, Direction dir) const {
+    const Adjacency& a = adj_[static_cast<int>(dir)];
+    if (vertex + 1 < a.num_offsets) {
+      const uint64_t begin = a.Offset(vertex);
+      if (begin < a.num_entries) __builtin_prefetch(a.entries + begin * a.widths.entry_bytes());
+    }
+  }
   // ForEachEdge over edges whose delete_ts is kNotDeleted.
   template <typename F>
   void ForEachLiveEdge(uint64_t vertex, Direction dir, F&& f) const {
