@@ -35,14 +35,6 @@ class ParallelRegion {
 unsigned MachineCores() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 namespace {
-// TaskPool::HelpersWanted(): the sum, over the ParallelFor calls in progress, of their workers
-// but the caller.
-std::atomic<unsigned> g_helpers_wanted{0};
-}  // namespace
-
-unsigned TaskPool::HelpersWanted() { return g_helpers_wanted.load(std::memory_order_relaxed); }
-
-namespace {
 // Waits, without sleeping, until done() or `budget` has passed; returns done()'s last answer.
 // Polling a cache line is far cheaper than a futex sleep and wake-up (tens of µs on a virtual
 // machine's idle core), and bounded, so an idle pool uses no CPU. With `yield_core` it offers
@@ -264,7 +256,6 @@ void TaskPool::ParallelFor(uint64_t n, uint64_t morsel, unsigned parallelism, co
     // Alone: with another statement's job running, its caller's core matters as much.
     if (running_ == 0) SteerOffCallerLocked();
     ++running_;
-    g_helpers_wanted.fetch_add(workers - 1, std::memory_order_relaxed);
     jobs_.push_back(&job);
     queued_.store(jobs_.size(), std::memory_order_relaxed);
   }
@@ -289,7 +280,6 @@ void TaskPool::ParallelFor(uint64_t n, uint64_t morsel, unsigned parallelism, co
     job.helpers_done.wait(lock, [&job] { return job.active.load() == 0; });
     --running_;
   }
-  g_helpers_wanted.fetch_sub(workers - 1, std::memory_order_relaxed);
   if (job.error) std::rethrow_exception(job.error);
 }
 

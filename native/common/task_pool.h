@@ -95,12 +95,6 @@ class TaskPool {
   // size per-worker state by.
   unsigned WorkersFor(uint64_t n, uint64_t morsel, unsigned parallelism) const;
 
-  // The pool threads that the ParallelFor calls in progress in the whole process (every pool)
-  // may use, each call counting its workers but the caller: the cores its statements need
-  // besides their own threads'. The event loop reads it (src/core/loop-poll.ts) so that it does
-  // not poll on a core a statement's parallel work needs.
-  static unsigned HelpersWanted();
-
  private:
   struct Job;
   void StartThreadsLocked();

@@ -53,8 +53,6 @@ uint32_t WorkerThread::SpinningWorkersLimit() {
   return limit;
 }
 
-uint32_t WorkerThread::RunningJobs() { return g_running.load(std::memory_order_relaxed); }
-
 WorkerThread::WorkerThread() : thread_([this] { Loop(); }) {}
 
 WorkerThread::~WorkerThread() { Stop(); }

@@ -75,8 +75,6 @@ class WorkerThread {
   static uint32_t ParseSpinMicros(const char* text, std::string* problem);
   // How many workers of the process may poll at the same time.
   static uint32_t SpinningWorkersLimit();
-  // How many workers of the process are running a job now.
-  static uint32_t RunningJobs();
 
  private:
   void Loop();

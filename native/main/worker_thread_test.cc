@@ -177,37 +177,6 @@ TEST(WorkerThreadTest, StopsPollingForAClientThatPausesBetweenJobs) {
   ASSERT_EQ(log.size(), 20u);
 }
 
-// RunningJobs(): the workers of the process running a job, which the event loop counts among
-// the busy threads (src/core/loop-poll.ts): one while a job runs, none once it is over.
-TEST(WorkerThreadTest, CountsTheWorkersRunningAJob) {
-  ASSERT_EQ(WorkerThread::RunningJobs(), 0u);
-  std::vector<int> log;
-  std::mutex mu;
-  WorkerThread first, second;
-  std::atomic<bool> release{false};
-  std::atomic<int> started{0};
-  std::atomic<uint32_t> seen{99};
-  auto body = [&] {
-    started.fetch_add(1);
-    while (!release.load()) std::this_thread::yield();
-  };
-  ASSERT_TRUE(first.Submit(new RecordingJob(1, &log, &mu, /*poll_after=*/true, body)));
-  ASSERT_TRUE(second.Submit(new RecordingJob(2, &log, &mu, /*poll_after=*/false, body)));
-  while (started.load() < 2) std::this_thread::yield();
-  EXPECT_EQ(WorkerThread::RunningJobs(), 2u);
-  release.store(true);
-  first.WaitIdle();
-  second.WaitIdle();
-  EXPECT_EQ(WorkerThread::RunningJobs(), 0u);
-  ASSERT_TRUE(first.Submit(new RecordingJob(3, &log, &mu, /*poll_after=*/true,
-                                            [&] { seen.store(WorkerThread::RunningJobs()); })));
-  first.WaitIdle();
-  EXPECT_EQ(seen.load(), 1u);
-  // Polling for the next job after one is not running one.
-  EXPECT_EQ(WorkerThread::RunningJobs(), 0u);
-  EXPECT_EQ(log.size(), 3u);
-}
-
 TEST(WorkerThreadTest, ParsesTheSpinWindowAndNamesAWrongValue) {
   std::string problem;
   EXPECT_EQ(WorkerThread::ParseSpinMicros(nullptr, &problem), WorkerThread::kDefaultSpinMicros);

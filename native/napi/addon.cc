@@ -1,8 +1,6 @@
 // Addon entry point: registers the classes and the error-class hook for one napi_env.
 #include <napi.h>
 
-#include "common/task_pool.h"
-#include "main/worker_thread.h"
 #include "napi/addon_data.h"
 #include "napi/connection_wrap.h"
 #include "napi/database_wrap.h"
@@ -57,13 +55,6 @@ Napi::Value SetTypedParameterClass(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-// busyThreads(): the threads of the process that statements occupy now, the workers running a
-// statement and the pool threads their parallel work may use (src/core/loop-poll.ts).
-Napi::Value BusyThreads(const Napi::CallbackInfo& info) {
-  return Napi::Number::New(
-      info.Env(), static_cast<double>(WorkerThread::RunningJobs() + TaskPool::HelpersWanted()));
-}
-
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   auto* data = new AddonData();
   env.SetInstanceData<AddonData>(data);  // deleted by Node when the env is torn down
@@ -75,7 +66,6 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
               Napi::Function::New(env, SetResultBuilders, "setResultBuilders"));
   exports.Set("setTypedParameterClass",
               Napi::Function::New(env, SetTypedParameterClass, "setTypedParameterClass"));
-  exports.Set("busyThreads", Napi::Function::New(env, BusyThreads, "busyThreads"));
   exports.Set("NativeDatabase", DatabaseWrap::Define(env, *data));
   exports.Set("NativeConnection", ConnectionWrap::Define(env, *data));
   return exports;

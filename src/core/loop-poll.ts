@@ -8,14 +8,9 @@
  * default 200 µs, at most 100000; 0 turns it off) the loop is kept polling without sleeping,
  * by a chain of `setImmediate` callbacks, and a result that arrives in that window is picked
  * up at once. Past the window, when nothing or more than one statement is in flight, or when
- * recent statements took longer than the window, the loop sleeps as usual. It also stops
- * while statements occupy every core (`addon.busyThreads()`: a statement's parallel work takes
- * a pool thread besides its worker): a polling loop would then take a core from them. Other
- * I/O and timers run normally in between: every turn of the loop still polls for them.
+ * recent statements took longer than the window, the loop sleeps as usual. Other I/O and
+ * timers run normally in between: every turn of the loop still polls for them.
  */
-
-import os from 'node:os';
-import { addon } from '../native/addon.js';
 
 export const DEFAULT_LOOP_SPIN_US = 200;
 const MAX_LOOP_SPIN_US = 100_000;
@@ -43,8 +38,6 @@ export function parseLoopSpinMicros(text: string | undefined, warn: Warn = emitW
 }
 
 const windowMs = parseLoopSpinMicros(process.env.GRAPHDB_LOOP_SPIN_US) / 1000;
-/** The cores the process may use: with statements busy on all of them, the loop sleeps. */
-const cores = os.availableParallelism();
 /**
  * Round trips (ms) of lone statements that were polled for: a moving average. Only polled
  * statements count, since a statement the loop slept through also pays the wake-up, and
@@ -57,35 +50,15 @@ const PROBE_EVERY = 16;
 let inFlight = 0;
 let windowStart = 0;
 let polling = false;
-/** The polling of the current polled statement stopped because statements occupied every core. */
-let stoppedForCores = false;
-/**
- * The last polled statement came to occupy every core (its parallel part): the next lone
- * statements are most likely of the same kind, and are not polled for either (but for every
- * PROBE_EVERY-th), since polling through their serial start only takes a core from them.
- */
-let filledCores = false;
-/** Statements polled for, since the process started (for tests). */
-let polledCount = 0;
 
 function poll(): void {
   // Only while a single statement is in flight: with several, results arrive often enough to
   // keep the loop busy, and the CPU polling would take belongs to the threads running them.
-  // Likewise while statements occupy every core (a parallel scan on all of them): polling
-  // would halve one of its threads, and the wake-up at its end costs less than that.
   if (inFlight === 1 && performance.now() - windowStart < windowMs) {
-    if (addon.busyThreads() < cores) {
-      setImmediate(poll);
-      return;
-    }
-    stoppedForCores = true;
+    setImmediate(poll);
+  } else {
+    polling = false;
   }
-  polling = false;
-}
-
-/** @internal How many statements the loop has polled for (tests). */
-export function polledStatements(): number {
-  return polledCount;
 }
 
 function settledPolled(submitted: number): void {
@@ -93,17 +66,15 @@ function settledPolled(submitted: number): void {
   // disk sync) turns polling off for a few statements only.
   const took = Math.min(performance.now() - submitted, 10 * windowMs);
   polledAverageMs += (took - polledAverageMs) / 8;
-  filledCores = stoppedForCores;
 }
 
 /**
  * Tracks a native statement's promise (or takes its value, when it already ran on this
  * thread), keeping the loop polling for a short while, and maps its value with `map` (one
  * promise reaction for both). Polling happens only while the
- * statement is the only one in flight, recent polled statements came back within the
- * window on average and the last one did not fill every core (every 16th lone statement is
- * polled anyway, to notice when that changes): statements that take longer (a large scan, a
- * slow disk's sync) or run on every core are not polled for.
+ * statement is the only one in flight and recent polled statements came back within the
+ * window on average (every 16th lone statement is polled anyway, to notice when they do
+ * again): statements that take longer (a large scan, a slow disk's sync) are not polled for.
  */
 export function whileInFlight<T, R>(promise: Promise<T> | T, map: (value: T) => R): Promise<R> {
   // A value, not a promise: the statement already ran on this thread (a short read).
@@ -113,11 +84,9 @@ export function whileInFlight<T, R>(promise: Promise<T> | T, map: (value: T) => 
   const submitted = performance.now();
   let polled = false;
   if (inFlight === 1) {
-    if ((polledAverageMs < windowMs && !filledCores) || ++sincePolled >= PROBE_EVERY) {
+    if (polledAverageMs < windowMs || ++sincePolled >= PROBE_EVERY) {
       polled = true;
-      polledCount++;
       sincePolled = 0;
-      stoppedForCores = false;
       windowStart = submitted;
       if (!polling) {
         polling = true;

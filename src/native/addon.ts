@@ -233,11 +233,6 @@ interface Addon {
   setErrorClass(cls: new (message: string, code: never) => Error): void;
   setResultBuilders(pack: typeof packResult, append: typeof appendCells): void;
   setTypedParameterClass(cls: typeof TypedParameter): void;
-  /**
-   * The threads of the process that statements occupy now: the workers running one, and the
-   * pool threads their parallel work may use (src/core/loop-poll.ts).
-   */
-  busyThreads(): number;
   NativeDatabase: new (
     path: string,
     maxThreadNum: number,
