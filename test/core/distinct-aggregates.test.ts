@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Connection, Database } from '../../src/index.js';
 import { rejection } from '../runtime/helpers.js';
+import { createEdges, rowsOnThreads, seeded, walkEnds } from './fixtures/walks.js';
 
 // DISTINCT aggregates (typed states keyed by 64-bit codes or strings, docs/execution.md) on a
 // random graph: answers equal a JavaScript oracle and are the same on 1 and 2 threads, with
@@ -13,14 +14,7 @@ describe('DISTINCT aggregates', () => {
   const g: Array<number | null> = [];
   const name: string[] = [];
 
-  // Deterministic pseudo-random numbers (mulberry32).
-  let seed = 20261129;
-  const next = (n: number) => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) % n;
-  };
+  const next = seeded(20261129);
 
   beforeAll(() => {
     db = new Database(':memory:', { queryThreads: 2 });
@@ -39,43 +33,15 @@ describe('DISTINCT aggregates', () => {
       const a = next(4) === 0 ? next(20) : next(persons);
       edges.push([a, next(persons)]);
     }
-    conn.querySync('UNWIND $edges AS e MATCH (a:P {id: e[1]}), (b:P {id: e[2]}) CREATE (a)-[:E]->(b)', {
-      edges,
-    });
+    createEdges(conn, edges);
   });
   afterAll(() => db.close());
 
   // The persons walks of 1..3 hops (either direction) from `source` end at.
-  const reached = (source: number) => {
-    const adjacent = new Map<number, number[]>();
-    const link = (x: number, y: number) => {
-      const list = adjacent.get(x) ?? [];
-      list.push(y);
-      adjacent.set(x, list);
-    };
-    for (const [a, b] of edges) {
-      link(a, b);
-      link(b, a);
-    }
-    const ends = new Set<number>();
-    let level = new Set([source]);
-    for (let hop = 1; hop <= 3; hop++) {
-      const following = new Set<number>();
-      for (const x of level) for (const y of adjacent.get(x) ?? []) following.add(y);
-      for (const y of following) ends.add(y);
-      level = following;
-    }
-    return ends;
-  };
+  const reached = (source: number) => walkEnds(edges, source, 1, 3);
 
-  const onThreads = (threads: number, query: string, params?: Record<string, unknown>) => {
-    conn.setMaxNumThreadForExec(threads);
-    try {
-      return conn.querySync(query, params).rows;
-    } finally {
-      conn.setMaxNumThreadForExec(0);
-    }
-  };
+  const onThreads = (threads: number, query: string, params?: Record<string, unknown>) =>
+    rowsOnThreads(conn, threads, query, params);
 
   const checkExpansion = () => {
     for (const source of [0, 3, 17, 1234, persons - 1]) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Connection, Database } from '../../src/index.js';
+import { createEdges, rowsOnThreads, seeded, walkEnds } from './fixtures/walks.js';
 
 // count(DISTINCT b) of a walk's end from one source row is counted by the expansion
 // (EXPLAIN: `distinct_ends count`): answers equal the enumerated plan (a named relationship
@@ -12,14 +13,7 @@ describe('counted distinct ends of walks', () => {
   let edges: Array<[number, number]> = [];
   const age: number[] = [];
 
-  // Deterministic pseudo-random numbers (mulberry32).
-  let seed = 35072611;
-  const next = (n: number) => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) % n;
-  };
+  const next = seeded(35072611);
 
   beforeAll(() => {
     db = new Database(':memory:', { queryThreads: 2 });
@@ -37,45 +31,17 @@ describe('counted distinct ends of walks', () => {
       const a = next(3) === 0 ? next(30) : next(persons);
       edges.push([a, next(persons)]);
     }
-    conn.querySync('UNWIND $edges AS e MATCH (a:P {id: e[1]}), (b:P {id: e[2]}) CREATE (a)-[:E]->(b)', {
-      edges,
-    });
+    createEdges(conn, edges);
   });
   afterAll(() => db.close());
 
-  const onThreads = (threads: number, query: string, params?: Record<string, unknown>) => {
-    conn.setMaxNumThreadForExec(threads);
-    try {
-      return conn.querySync(query, params).rows;
-    } finally {
-      conn.setMaxNumThreadForExec(0);
-    }
-  };
+  const onThreads = (threads: number, query: string, params?: Record<string, unknown>) =>
+    rowsOnThreads(conn, threads, query, params);
   const explain = (query: string) => String(conn.querySync(`EXPLAIN ${query}`).rows[0][0]);
 
-  // The ends of walks of min..max hops from `source` ('-': either direction).
-  const oracle = (source: number, min: number, max: number, dir: string, minAge: number) => {
-    const adjacent = new Map<number, number[]>();
-    const link = (x: number, y: number) => {
-      const list = adjacent.get(x) ?? [];
-      list.push(y);
-      adjacent.set(x, list);
-    };
-    for (const [a, b] of edges) {
-      if (dir !== '<-') link(a, b);
-      if (dir !== '->') link(b, a);
-    }
-    const ends = new Set<number>();
-    let level = new Set([source]);
-    if (min === 0) ends.add(source);
-    for (let hop = 1; hop <= max; hop++) {
-      const following = new Set<number>();
-      for (const x of level) for (const y of adjacent.get(x) ?? []) following.add(y);
-      if (hop >= min) for (const y of following) ends.add(y);
-      level = following;
-    }
-    return [...ends].filter((x) => age[x] >= minAge).length;
-  };
+  // The ends of walks of min..max hops from `source` ('-': either direction) at least `minAge` old.
+  const oracle = (source: number, min: number, max: number, dir: string, minAge: number) =>
+    [...walkEnds(edges, source, min, max, dir as '->' | '<-' | '-')].filter((x) => age[x] >= minAge).length;
 
   const shapes: Array<[number, number, string]> = [
     [1, 3, '-'],
