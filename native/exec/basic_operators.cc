@@ -484,7 +484,6 @@ bool UnsignedKey(LogicalTypeId id) {
 }
 
 // Node ids as one code: the table in the top 16 bits, the offset below.
-constexpr unsigned kIdOffsetBits = 48;
 
 // Whether two keys' codes are the same (a loop: most keys have one or two codes).
 inline bool SameCodes(const uint64_t* a, const uint64_t* b, size_t n) {
@@ -569,8 +568,7 @@ void HashAggregateOp::TypedKey(const State& s, size_t g, std::vector<Value>& out
     } else if (type == LogicalTypeId::kBool) {
       out.push_back(Value::Boolean(code != 0));
     } else if (type == LogicalTypeId::kInternalId) {
-      out.push_back(
-          Value::Id({code >> kIdOffsetBits, code & ((uint64_t{1} << kIdOffsetBits) - 1)}));
+      out.push_back(Value::Id(IdFromCode(code)));
     } else if (UnsignedKey(type)) {
       out.push_back(Value::UInt(type, code));
     } else {
@@ -632,11 +630,11 @@ size_t HashAggregateOp::TypedGroup(State& s, ExecContext& ctx, MemoryCharge& mem
     }
     if (type == LogicalTypeId::kInternalId) {
       const InternalId id = v->GetId();
-      if (id.table >> (64 - kIdOffsetBits) != 0 || id.offset >> kIdOffsetBits != 0) {
+      if (!IdFitsCode(id)) {
         Degrade(s);
         return SIZE_MAX;
       }
-      s.row[k] = id.table << kIdOffsetBits | id.offset;
+      s.row[k] = IdCode(id);
     } else {
       s.row[k] = type == LogicalTypeId::kBool ? (v->GetBool() ? 1 : 0) : v->GetUInt();
     }
@@ -977,7 +975,7 @@ bool HashAggregateOp::Next(ExecContext& ctx) {
       } else if (type == LogicalTypeId::kBool) {
         out = Value::Boolean(code != 0);
       } else if (type == LogicalTypeId::kInternalId) {
-        out.SetId({code >> kIdOffsetBits, code & ((uint64_t{1} << kIdOffsetBits) - 1)});
+        out.SetId(IdFromCode(code));
       } else if (UnsignedKey(type)) {
         out = Value::UInt(type, code);
       } else {

@@ -738,7 +738,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     if (t.access == Access::kNode) {  // the node itself: never NULL
       const InternalId id = w.ids[static_cast<size_t>(t.role)];
       w.key_nulls &= ~(1u << k);
-      w.key[k] = id.table << 48 | id.offset;
+      w.key[k] = IdCode(id);
       w.key_types[k] = static_cast<uint8_t>(Id::kInternalId);
       return;
     }
@@ -2162,7 +2162,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       if (string_key_[k]) {
         out = Value::String(strings[code]);
       } else if (type == Id::kInternalId) {
-        out.SetId({code >> 48, code & ((uint64_t{1} << 48) - 1)});
+        out.SetId(IdFromCode(code));
       } else if (type == Id::kBool) {
         out = Value::Boolean(code != 0);
       } else if (UnsignedType(type)) {

@@ -237,8 +237,6 @@ struct ValueEq {
 // number (sum, avg: rebuilt from the key code) or the value itself (collect: kept).
 enum class Needs : uint8_t { kNothing, kNumber, kValue };
 
-constexpr unsigned kIdOffsetBits = 48;
-
 // The types whose values a DISTINCT state keys by a 64-bit code, and strings (keyed by their
 // hash and compared byte for byte). Within one of these types, equal codes mean equal values
 // under ValuesEqual and the reverse.
@@ -263,8 +261,8 @@ bool KeyCode(const Value& v, uint64_t* code) {
     std::memcpy(code, &d, sizeof d);
   } else if (id == Id::kInternalId || id == Id::kNode || id == Id::kRel) {
     const InternalId i = v.GetId();
-    if (i.table >> (64 - kIdOffsetBits) != 0 || i.offset >> kIdOffsetBits != 0) return false;
-    *code = i.table << kIdOffsetBits | i.offset;
+    if (!IdFitsCode(i)) return false;
+    *code = IdCode(i);
   } else {
     *code = v.GetUInt();  // integers, DATE and TIMESTAMP*: the 64-bit payload
   }
@@ -281,7 +279,7 @@ Value FromCode(Id id, uint64_t code) {
     return id == Id::kFloat ? Value::Float(static_cast<float>(d)) : Value::Double(d);
   }
   if (id == Id::kInternalId || id == Id::kNode || id == Id::kRel) {
-    const InternalId i{code >> kIdOffsetBits, code & ((uint64_t{1} << kIdOffsetBits) - 1)};
+    const InternalId i = IdFromCode(code);
     if (id == Id::kInternalId) return Value::Id(i);
     if (id == Id::kNode) return Value::Node(i, "", {}, {});
     return Value::Rel(i, "", {}, {}, {}, {});

@@ -35,6 +35,19 @@ struct InternalId {
   bool operator==(const InternalId&) const = default;
 };
 
+// An id as one 64-bit code, as the typed aggregations key nodes: the table in the top 16 bits,
+// the offset in the low 48. Codes order and compare as (table, offset) do.
+constexpr unsigned kIdCodeOffsetBits = 48;
+// Whether `id` has such a code (table below 2^16, offset below 2^48).
+inline bool IdFitsCode(InternalId id) {
+  return id.table >> (64 - kIdCodeOffsetBits) == 0 && id.offset >> kIdCodeOffsetBits == 0;
+}
+// REQUIRES: IdFitsCode(id).
+inline uint64_t IdCode(InternalId id) { return id.table << kIdCodeOffsetBits | id.offset; }
+inline InternalId IdFromCode(uint64_t code) {
+  return {code >> kIdCodeOffsetBits, code & ((uint64_t{1} << kIdCodeOffsetBits) - 1)};
+}
+
 class Value;
 
 // The shared payload of strings and nested values.
