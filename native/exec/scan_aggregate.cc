@@ -197,6 +197,20 @@ enum RowCount : size_t { kScanned, kNodePassed, kEdges, kEdgePassed };
 constexpr size_t kGroupBytes = 64;
 constexpr size_t kStateBytes = 48;
 
+// ScanAggregateOp::FindFirstRows' state its workers share: the group each reached node was
+// counted in, and the groups whose first row some worker met.
+struct FirstRowSearch {
+  const uint32_t* group_of = nullptr;   // per reached row: its group in the worker counting it
+  const uint32_t* worker_of = nullptr;  // per morsel of reached rows: the worker counting it
+  // Per worker but the first: its groups' indexes among the merged groups (Merge).
+  const std::vector<std::vector<uint32_t>>* merged = nullptr;
+  std::unique_ptr<std::atomic<bool>[]> met;  // per merged group
+  std::atomic<size_t> found{0};              // the groups met
+  size_t groups = 0;
+};
+
+constexpr uint64_t kNoItem = std::numeric_limits<uint64_t>::max();
+
 // One thread's part of a run.
 struct Worker {
   ExecContext* ctx = nullptr;
@@ -275,9 +289,13 @@ struct Worker {
   std::unique_ptr<ColumnFilter> filter;
   size_t scan_table = 0;
   // Counting the passing edges per reached node (ScanAggregateOp::targets_): per row of the
-  // reached table, its passing edges met by this worker; off for FindFirstRows' worker.
+  // reached table, its passing edges met by this worker.
   std::vector<uint32_t> target_counts;
-  bool count_targets = true;
+  // ScanAggregateOp::FindFirstRows, when set: the edges are not counted but their reached
+  // nodes' groups looked up (FirstRowSearch), each group's first row met by this worker noted
+  // (its item, and its rank among the item's passing edges; kNoItem: none yet).
+  FirstRowSearch* search = nullptr;
+  std::vector<uint64_t> search_items, search_edges;
   std::vector<uint64_t> reached;  // a block's reached nodes (ScanAggregateOp::CountTargetBlocks)
   size_t reached_charged = 0;     // the capacity of `reached` memory counts
   // The scanned table's rows' visibility, a block at a time (set by Run per table).
@@ -353,6 +371,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     shared_codes_.clear();
     shared_strings_.clear();
     shared_dictionary_.clear();
+    targets_groups_ = nullptr;
     memory_.Release(ctx);
   }
 
@@ -622,7 +641,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
           c.shared_rows = shared->second.size();
         }
       }
-      if (t.access == Access::kString && role == Role::kNeighbor && !c.generic) {
+      // (Rows read with shared codes need none; ReadKeySlow reads the others' bytes.)
+      if (t.access == Access::kString && role == Role::kNeighbor && !c.generic &&
+          c.shared == nullptr) {
         std::vector<uint32_t>& codes = w.row_codes[i][id];
         if (codes.empty()) {
           codes.assign(node->NumRows(), 0);
@@ -1205,8 +1226,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     // in one pass over the edges of the forward side (whose rels, inserted in the order of
     // their sources as COPY does, are read in order), else once they are collected (their rels'
     // cells prefetched).
-    const bool count_targets = targets_ && w.count_targets && (checks || edge_filters_.empty());
-    if (count_targets && w.target_counts.empty()) {
+    const bool count_targets = targets_ && (checks || edge_filters_.empty());
+    // (The search runs where the count ran: the same checks, the same snapshot.)
+    GRAPHDB_ASSERT(count_targets || w.search == nullptr);
+    if (count_targets && w.search == nullptr && w.target_counts.empty()) {
       w.target_counts.assign(targets_rows_, 0);
       if (w.ctx->CountsMemory()) w.memory.Add(*w.ctx, w.target_counts.size() * sizeof(uint32_t));
     }
@@ -1320,16 +1343,16 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
                          const storage::RelTable& rels, storage::Direction dir,
                          const Keep& keep) const {
     ExecContext& ctx = *w.ctx;
-    uint32_t* counts = w.target_counts.data();
     std::vector<uint64_t>& reached = w.reached;
     if (reached.size() < kBlockEdges) reached.resize(kBlockEdges);
     while (item < table_end) {
       size_t passed = 0;
       uint64_t met = 0;
-      for (size_t nodes = 0; item < table_end && nodes < kBlockNodes && met < kBlockEdges; ++item) {
+      w.block.clear();
+      for (; item < table_end && w.block.size() < kBlockNodes && met < kBlockEdges; ++item) {
         if (!NextNode(w, table_start, table_end, &item)) break;
         if (!NodePasses(w, table, {table_id, item - table_start})) continue;
-        ++nodes;
+        w.block.emplace_back(item, passed);
         const uint64_t before = met;
         uint64_t* out = reached.data();
         size_t room = reached.size();
@@ -1345,7 +1368,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         });
         ctx.ChargeWork(met - before);
       }
-      CountReached(counts, reached.data(), passed);
+      CountReached(w, reached.data(), passed);
       w.rows[kEdges] += met;
       w.rows[kEdgePassed] += passed;
     }
@@ -1361,14 +1384,42 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     std::vector<uint64_t>& reached = w.reached;
     if (reached.size() < n) reached.resize(n);
     for (size_t i = 0; i < n; ++i) reached[i] = w.edges[i].first;
-    CountReached(w.target_counts.data(), reached.data(), n);
+    CountReached(w, reached.data(), n);
     w.rows[kEdges] += n;
     w.rows[kEdgePassed] += n;
   }
 
-  static void CountReached(uint32_t* counts, const uint64_t* nbrs, size_t n) {
+  // Counts the block's reached nodes nbrs[0, n) (w.block: each scanned node's item and the
+  // index of its first reached node) per node, or, searching for the groups' first rows
+  // (w.search), looks their groups up. The cells are prefetched first.
+  static void CountReached(Worker& w, const uint64_t* nbrs, size_t n) {
+    if (w.search != nullptr) return SearchReached(w, nbrs, n);
+    uint32_t* counts = w.target_counts.data();
     for (size_t i = 0; i < n; ++i) __builtin_prefetch(counts + nbrs[i], 1);
     for (size_t i = 0; i < n; ++i) ++counts[nbrs[i]];
+  }
+
+  // CountReached when searching for the groups' first rows: the reached nodes' groups (the
+  // merged ones) met for the first time by this worker take their first rows.
+  static void SearchReached(Worker& w, const uint64_t* nbrs, size_t n) {
+    FirstRowSearch& s = *w.search;
+    for (size_t i = 0; i < n; ++i) __builtin_prefetch(s.group_of + nbrs[i]);
+    for (size_t j = 0; j < w.block.size(); ++j) {
+      const uint64_t item = w.block[j].first;
+      const size_t from = w.block[j].second;
+      const size_t to = j + 1 < w.block.size() ? w.block[j + 1].second : n;
+      for (size_t i = from; i < to; ++i) {
+        const uint64_t row = nbrs[i];
+        const uint32_t counter = s.worker_of[row / ParallelPipeline::kMorselRows];
+        const uint32_t g = counter == 0 ? s.group_of[row] : (*s.merged)[counter][s.group_of[row]];
+        if (w.search_items[g] != kNoItem) continue;
+        w.search_items[g] = item;
+        w.search_edges[g] = i - from;
+        if (!s.met[g].exchange(true, std::memory_order_relaxed)) {
+          s.found.fetch_add(1, std::memory_order_relaxed);
+        }
+      }
+    }
   }
 
   // Calls f(keep), keep(rel) = whether rel passes w.rel_checks (every rel without checks).
@@ -1936,15 +1987,22 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   }
 
   // The reached nodes' keys and arguments, once per node, added to the groups as many times as
-  // the workers counted passing edges to the node; nodes split among the workers.
+  // the workers counted passing edges to the node; nodes split among the workers, a morsel at a
+  // time (targets_worker_), each node's group noted (targets_groups_, for FindFirstRows).
   void CountTargets(ExecContext& ctx) {
+    targets_groups_ = nullptr;
     if (!targets_) return;
-    std::vector<const uint32_t*> counts;
+    std::vector<uint32_t*> counts;
     for (const auto& w : workers_) {
       if (!w->target_counts.empty()) counts.push_back(w->target_counts.data());
     }
     if (counts.empty()) return;
     const uint64_t rows = targets_rows_;
+    // Each reached row's group (in the worker counting it) replaces its first count, once read.
+    uint32_t* group_of = counts[0];
+    targets_groups_ = group_of;
+    targets_worker_.assign(
+        (rows + ParallelPipeline::kMorselRows - 1) / ParallelPipeline::kMorselRows, 0);
     // Only counts, one key of a plain integer column: the key's group straight from the direct
     // array once it has one.
     bool counts_only = keys_.size() == 1 && keys_[0].access == Access::kInt && direct_bits_ != 0;
@@ -1962,6 +2020,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
           (c.kind == storage::PhysicalKind::kInt64 || c.kind == storage::PhysicalKind::kInt32);
       const bool wide = c.kind == storage::PhysicalKind::kInt64;
       const uint64_t slots = uint64_t{1} << direct_bits_;
+      targets_worker_[begin / ParallelPipeline::kMorselRows] = wi;
       for (uint64_t row = begin; row < end; ++row) {
         uint64_t weight = 0;
         for (const uint32_t* n : counts) weight += n[row];
@@ -1970,15 +2029,19 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
           const auto slot = static_cast<uint64_t>(ApplyOp(
               key, wide ? c.column->GetFixed<int64_t>(row) : c.column->GetFixed<int32_t>(row)));
           if (slot < slots && w.direct[slot] != 0) {
-            uint64_t* group = w.groups.counts.data() + (w.direct[slot] - 1) * aggs_.size();
+            const size_t g = w.direct[slot] - 1;
+            uint64_t* group = w.groups.counts.data() + g * aggs_.size();
             for (size_t i = 0; i < aggs_.size(); ++i) group[i] += weight;
+            group_of[row] = static_cast<uint32_t>(g);
             continue;
           }
         }
         w.ids[1] = {targets_table_, row};
         for (size_t k = 0; k < keys_.size(); ++k) ReadKey(w, k);
         ReadArgs(w, true);
-        UpdateWeighted(w, GroupOf(w, 0, 0), weight);
+        const size_t g = GroupOf(w, 0, 0);
+        group_of[row] = static_cast<uint32_t>(g);
+        UpdateWeighted(w, g, weight);
       }
       w.ctx->ChargeWork(end - begin);
     };
@@ -2004,42 +2067,64 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     }
   }
 
-  // The groups made by CountTargets know no first row: each one's is found by running the
-  // items in order, edge by edge, until every group has met its first row (the first few
-  // nodes' edges reach them all, commonly). True when it ran (the groups need ordering).
+  // The groups made by CountTargets know no first row: the items are run again, in order,
+  // the groups of their passing edges' reached nodes looked up (targets_groups_), until every
+  // group has met its first row (the first few nodes' edges reach them all, commonly). On the
+  // statement's threads, each worker notes the first rows it meets in its item ranges (taken
+  // in order); none starts a range once every group has been met, as every group's first row
+  // is then in a range started before. True when it ran (the groups need ordering).
   bool FindFirstRows(ExecContext& ctx, uint64_t total) {
-    bool counted = false;
-    for (const auto& w : workers_) counted = counted || !w->target_counts.empty();
-    if (!counted) return false;
+    if (targets_groups_ == nullptr) return false;
     Groups& m = *merged_;
-    Worker& into = *workers_[0];
-    Worker probe;
-    InitWorker(probe, &ctx);
-    probe.count_targets = false;
-    for (uint64_t item = 0; item < total && probe.groups.size() < m.size();) {
-      const uint64_t end = std::min(total, item + kBlockNodes);
-      Run(probe, item, end);
-      item = end;
+    FirstRowSearch search;
+    search.group_of = targets_groups_;
+    search.worker_of = targets_worker_.data();
+    search.merged = &merged_groups_;
+    search.groups = m.size();
+    search.met = std::make_unique<std::atomic<bool>[]>(m.size());
+    std::vector<std::array<uint64_t, 4>> rows;  // PROFILE's counts stay the count's
+    for (auto& w : workers_) {
+      rows.push_back(w->rows);
+      w->search = &search;
+      w->search_items.assign(m.size(), kNoItem);
+      w->search_edges.assign(m.size(), 0);
+      if (w->ctx->CountsMemory()) w->memory.Add(*w->ctx, m.size() * 2 * sizeof(uint64_t));
     }
-    probe.memory.Release(ctx);
-    std::vector<uint64_t> key(keys_.size());
-    const Groups& p = probe.groups;
-    for (size_t g = 0; g < p.size(); ++g) {
-      bool known = true;
-      for (size_t k = 0; k < keys_.size(); ++k) {
-        key[k] = p.codes[g * keys_.size() + k];
-        if (!string_key_[k] || (p.nulls[g] >> k & 1)) continue;
-        auto it = into.dictionary.find(probe.strings[key[k]]);
-        known = known && it != into.dictionary.end();
-        if (known) key[k] = it->second;
+    auto done = [&] {
+      for (size_t wi = 0; wi < workers_.size(); ++wi) {
+        workers_[wi]->search = nullptr;
+        workers_[wi]->rows = rows[wi];
+        memory_.Absorb(workers_[wi]->memory);
       }
-      const size_t t =
-          known ? m.Find(key.data(), p.nulls[g], HashCodes(key.data(), keys_.size(), p.nulls[g]))
-                : SIZE_MAX;
-      if (t == SIZE_MAX) continue;  // not met by the count (cannot happen)
-      m.first_item[t] = p.first_item[g];
-      m.first_edge[t] = p.first_edge[g];
+    };
+    auto run = [&](unsigned wi, uint64_t begin, uint64_t end) {
+      if (search.found.load(std::memory_order_relaxed) < search.groups) {
+        Run(*workers_[wi], begin, end);
+      }
+    };
+    try {
+      if (workers_.size() == 1) {
+        for (uint64_t item = 0; item < total && search.found < search.groups;) {
+          const uint64_t end = std::min(total, item + kSearchItems);
+          run(0, item, end);
+          item = end;
+        }
+      } else {
+        ctx.tasks->ParallelFor(total, kSearchItems, static_cast<unsigned>(workers_.size()), run);
+      }
+    } catch (...) {
+      done();
+      throw;
     }
+    for (size_t g = 0; g < m.size(); ++g) {
+      std::pair<uint64_t, uint64_t> first{kNoItem, 0};
+      for (const auto& w : workers_) {
+        first = std::min(first, std::make_pair(w->search_items[g], w->search_edges[g]));
+      }
+      m.first_item[g] = first.first;
+      m.first_edge[g] = first.second;
+    }
+    done();
     return true;
   }
 
@@ -2096,6 +2181,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     Worker& into = *workers_[0];
     Groups& m = into.groups;
     std::vector<uint64_t> key(keys_.size());
+    merged_groups_.assign(targets_groups_ != nullptr ? workers_.size() : 0, {});
     for (size_t wi = 1; wi < workers_.size(); ++wi) {
       Worker& w = *workers_[wi];
       std::vector<uint32_t> remap(w.strings.size());
@@ -2117,6 +2203,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         }
         const uint64_t hash = HashCodes(key.data(), keys_.size(), p.nulls[g]);
         size_t t = m.Find(key.data(), p.nulls[g], hash);
+        if (!merged_groups_.empty()) {  // (t is the group made below when none is found)
+          merged_groups_[wi].push_back(static_cast<uint32_t>(t == SIZE_MAX ? m.size() : t));
+        }
         if (t == SIZE_MAX) {
           t = m.Add(key.data(), p.types.data() + g * keys_.size(), p.nulls[g], hash);
           m.first_item[t] = p.first_item[g];
@@ -2225,11 +2314,19 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   bool targets_ = false;
   TableId targets_table_ = catalog::kInvalidTableId;  // the reached nodes' table
   uint64_t targets_rows_ = 0;                         // its rows when the run started
+  // CountTargets: per reached row counted, its group in the worker that counted it (in the
+  // first worker's counts, reused), else null; per morsel of rows, that worker; Merge: per
+  // worker but the first, its groups' indexes among the merged groups.
+  uint32_t* targets_groups_ = nullptr;
+  std::vector<uint32_t> targets_worker_;
+  std::vector<std::vector<uint32_t>> merged_groups_;
   static constexpr uint64_t kTargetsRatio = 2;
   static constexpr uint64_t kDirectAfter = 1024;  // rows first (a small input keeps to hashing)
   // RunBlocks: scanned nodes and edges per block (at most: a node's edges are never split).
   static constexpr size_t kBlockNodes = 64;
   static constexpr size_t kBlockEdges = 1024;
+  // FindFirstRows: items per range (a worker's, or between two looks at whether it is done).
+  static constexpr uint64_t kSearchItems = 1024;
   // BuildSharedCodes: tables of at least so many rows, columns of at most so many strings.
   static constexpr uint64_t kMinSharedRows = ParallelPipeline::kMinParallelRows;
   static constexpr size_t kMaxSharedStrings = 4096;

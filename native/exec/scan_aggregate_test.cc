@@ -174,6 +174,14 @@ class ScanAggregateTest : public ::testing::Test {
         {"MATCH (a:P)-[:T]->(b:P)", "a.age < 40", "RETURN b AS b, count(*) AS n"},
         {"MATCH (:P)-[:T]->(b:P)", "", "RETURN DISTINCT b AS b"},
         {"MATCH (a:P)-[:T]->(b:P)", "", "RETURN b.name AS n, count(*) AS k"},
+        // The same, the groups' first rows (their order) found by a second run over the items
+        // that looks up each reached node's group: DISTINCT, forward with a node filter and
+        // backward with rel filters.
+        {"MATCH (a:P)-[:T]->(b:P)", "a.age < 25", "RETURN DISTINCT b.city AS c, b.age AS g"},
+        {"MATCH (a:P)<-[t:T]-(b:P)", "t.w > 6 AND a.age > 30",
+         "RETURN DISTINCT b.age % 7 AS m, b.city AS c"},
+        {"MATCH (a:P)-[t:T]->(b:P)", "t.since >= date('2019-01-01')",
+         "RETURN DISTINCT b.small AS s, b.city AS c"},
         // Keys of the scanned node, counts and integer averages of the reached node and the
         // rel: each node's edges summed at once (NULL ages and dates among them).
         {"MATCH (a:P)-[r:R]->(b:P)", "",
