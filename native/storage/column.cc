@@ -222,7 +222,12 @@ std::string_view Column::ReadString(uint64_t row, char (&inline_bytes)[kInlineSt
   uint64_t words[2] = {AtomicLoad(slot), AtomicLoad(slot + 1)};
   auto len = static_cast<uint32_t>(words[0]);
   if (len <= kInlineStringBytes) {
-    std::memcpy(inline_bytes, reinterpret_cast<const char*>(words) + 4, kInlineStringBytes);
+    // The slot's bytes 4..15 from the words loaded (little-endian: bytes 4..7 are the first
+    // word's high half), not from a copy of them in memory: that read would straddle the two
+    // words' stores, which the CPU does not forward (a stall of some 15 cycles a string).
+    const auto head = static_cast<uint32_t>(words[0] >> 32);
+    std::memcpy(inline_bytes, &head, 4);
+    std::memcpy(inline_bytes + 4, &words[1], 8);
     return std::string_view(inline_bytes, len);
   }
   const char* bytes = heap_.TryAt(words[1], len);
