@@ -198,7 +198,7 @@ constexpr size_t kGroupBytes = 64;
 constexpr size_t kStateBytes = 48;
 
 // ScanAggregateOp::FindFirstRows' state its workers share: the group each reached node was
-// counted in, and the groups whose first row some worker met.
+// counted in, the groups some worker met, and the last item where one was met first.
 struct FirstRowSearch {
   const uint32_t* group_of = nullptr;   // per reached row: its group in the worker counting it
   const uint32_t* worker_of = nullptr;  // per morsel of reached rows: the worker counting it
@@ -206,7 +206,27 @@ struct FirstRowSearch {
   const std::vector<std::vector<uint32_t>>* merged = nullptr;
   std::unique_ptr<std::atomic<bool>[]> met;  // per merged group
   std::atomic<size_t> found{0};              // the groups met
+  std::atomic<uint64_t> last{0};             // the greatest item where a group was met first
   size_t groups = 0;
+
+  // Whether the items from `item` on may be passed over: every group has been met, each in an
+  // item before it (its first row is at or before that one). Another worker may have met the
+  // last group in a later range than this one, so the count alone would not do.
+  bool Done(uint64_t item) const {
+    return found.load(std::memory_order_acquire) == groups &&
+           last.load(std::memory_order_relaxed) < item;
+  }
+  // Notes that a worker met group g (first for it) at `item`.
+  void Met(size_t g, uint64_t item) {
+    if (met[g].load(std::memory_order_relaxed) ||
+        met[g].exchange(true, std::memory_order_relaxed)) {
+      return;  // (the load spares a write to a line the other workers read)
+    }
+    uint64_t seen = last.load(std::memory_order_relaxed);
+    while (seen < item && !last.compare_exchange_weak(seen, item, std::memory_order_relaxed)) {
+    }
+    found.fetch_add(1, std::memory_order_release);  // after `last`: Done sees both
+  }
 };
 
 constexpr uint64_t kNoItem = std::numeric_limits<uint64_t>::max();
@@ -1415,9 +1435,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         if (w.search_items[g] != kNoItem) continue;
         w.search_items[g] = item;
         w.search_edges[g] = i - from;
-        if (!s.met[g].exchange(true, std::memory_order_relaxed)) {
-          s.found.fetch_add(1, std::memory_order_relaxed);
-        }
+        s.Met(g, item);
       }
     }
   }
@@ -1791,11 +1809,53 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     std::vector<uint32_t> codes(n);
     // One chunk's distinct strings (at most kMaxSharedStrings): the code of a string found in
     // a fixed table of twice as many slots (code + 1), by a hash of its length and its first
-    // and last 8 bytes (other bytes are compared, not hashed).
+    // and last 8 bytes (other bytes are compared, not hashed). A string short enough to sit
+    // in its cell is hashed and compared as two words (ShortWords) instead.
     struct Local {
+      using Words = std::pair<uint64_t, uint64_t>;
       std::vector<std::string> strings;
       std::vector<uint64_t> hashes;  // per code
+      std::vector<Words> words;      // per code: a short string's words, else {0, ~0}
       std::vector<uint32_t> slots;
+      // A string of n <= Column::kInlineStringBytes bytes at `bytes` (readable that far) as
+      // its first 4 bytes and its length, then its next 8 bytes, zeros past its end. (Read as
+      // Column::ReadString writes them, 4 bytes then 8: a read across both would wait for them.)
+      static Words ShortWords(const char* bytes, size_t n) {
+        uint32_t head;
+        uint64_t rest;
+        std::memcpy(&head, bytes, 4);
+        std::memcpy(&rest, bytes + 4, 8);
+        // Masks without branches (the lengths vary from row to row).
+        const uint64_t keep_head = n >= 4 ? ~0U : (uint64_t{1} << (8 * n)) - 1;
+        const uint64_t keep_rest = n >= 12  ? ~0ULL
+                                   : n <= 4 ? 0
+                                            : (uint64_t{1} << (8 * (n - 4))) - 1;
+        return {(head & keep_head) | uint64_t{n} << 32, rest & keep_rest};
+      }
+      // Code() of a short string s whose ShortWords are w.
+      bool ShortCode(std::string_view s, Words w, uint32_t* code) {
+        if (slots.empty()) slots.assign(2 * kMaxSharedStrings, 0);
+        uint64_t h = (w.first ^ w.second * 0x9E3779B97F4A7C15ULL) * 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 31;
+        const size_t mask = slots.size() - 1;
+        for (size_t i = h & mask;; i = (i + 1) & mask) {
+          const uint32_t at = slots[i];
+          if (at == 0) return Add(s, h, w, i, code);
+          if (words[at - 1] == w) {
+            *code = at - 1;
+            return true;
+          }
+        }
+      }
+      bool Add(std::string_view s, uint64_t h, Words w, size_t slot, uint32_t* code) {
+        if (strings.size() >= kMaxSharedStrings) return false;
+        *code = static_cast<uint32_t>(strings.size());
+        strings.emplace_back(s);
+        hashes.push_back(h);
+        words.push_back(w);
+        slots[slot] = *code + 1;
+        return true;
+      }
       // The code of `s`, added when new; false when it is new and the chunk full.
       bool Code(std::string_view s, uint32_t* code) {
         if (slots.empty()) slots.assign(2 * kMaxSharedStrings, 0);
@@ -1809,14 +1869,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         const size_t mask = slots.size() - 1;
         for (size_t i = h & mask;; i = (i + 1) & mask) {
           const uint32_t at = slots[i];
-          if (at == 0) {
-            if (strings.size() >= kMaxSharedStrings) return false;
-            *code = static_cast<uint32_t>(strings.size());
-            strings.emplace_back(s);
-            hashes.push_back(h);
-            slots[i] = *code + 1;
-            return true;
-          }
+          if (at == 0) return Add(s, h, {0, ~0ULL}, i, code);  // (no short string's words)
           if (hashes[at - 1] == h && strings[at - 1] == s) {
             *code = at - 1;
             return true;
@@ -1838,7 +1891,11 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
             continue;
           }
           uint32_t code;
-          if (!local.Code(column.ReadString(row, inline_bytes), &code)) {
+          const std::string_view s = column.ReadString(row, inline_bytes);
+          // (A string of at most kInlineStringBytes is read into inline_bytes.)
+          const bool short_string = s.size() <= storage::Column::kInlineStringBytes;
+          if (!(short_string ? local.ShortCode(s, Local::ShortWords(inline_bytes, s.size()), &code)
+                             : local.Code(s, &code))) {
             too_many = true;
             break;
           }
@@ -1960,13 +2017,26 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     }
     order_.resize(merged_->size());
     for (size_t g = 0; g < order_.size(); ++g) order_[g] = g;
-    if (workers_.size() > 1 || counted_targets) {
-      const Groups& m = *merged_;
+    if (workers_.size() > 1 || counted_targets) SortByFirstRows();
+  }
+
+  // order_ (the merged groups) by the groups' first rows: their item and edge in one number
+  // when both fit in 32 bits (commonly), sorted beside the group, else compared in turn.
+  void SortByFirstRows() {
+    const Groups& m = *merged_;
+    uint64_t bits = 0;
+    for (size_t g = 0; g < m.size(); ++g) bits |= m.first_item[g] | m.first_edge[g];
+    if (bits >> 32 != 0) {
       std::sort(order_.begin(), order_.end(), [&m](size_t x, size_t y) {
         return m.first_item[x] != m.first_item[y] ? m.first_item[x] < m.first_item[y]
                                                   : m.first_edge[x] < m.first_edge[y];
       });
+      return;
     }
+    std::vector<std::pair<uint64_t, size_t>> firsts(m.size());
+    for (size_t g = 0; g < m.size(); ++g) firsts[g] = {m.first_item[g] << 32 | m.first_edge[g], g};
+    std::sort(firsts.begin(), firsts.end());
+    for (size_t i = 0; i < firsts.size(); ++i) order_[i] = firsts[i].second;
   }
 
   // Whether the passing edges are counted per reached node (target_shape_): when the scan
@@ -2003,39 +2073,74 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     targets_groups_ = group_of;
     targets_worker_.assign(
         (rows + ParallelPipeline::kMorselRows - 1) / ParallelPipeline::kMorselRows, 0);
-    // Only counts, one key of a plain integer column: the key's group straight from the direct
-    // array once it has one.
-    bool counts_only = keys_.size() == 1 && keys_[0].access == Access::kInt && direct_bits_ != 0;
+    // Only counts, keys of plain integer columns or of shared string codes: each row's group
+    // straight from the direct array once it has one, read for every row, reached or not (it
+    // then adds nothing), without a branch on it.
+    bool counts_only = direct_bits_ != 0;
     for (const Aggregate& a : aggs_) {
       counts_only = counts_only && (a.kind == Aggregate::Kind::kCountStar || a.every_row);
     }
+    // A key read straight: its shared codes, else its integer column (wide: INT64 cells).
+    struct DirectKey {
+      const uint32_t* shared = nullptr;
+      uint64_t shared_rows = 0;
+      const storage::Column* column = nullptr;
+      bool wide = false;
+    };
+    const uint64_t limit = uint64_t{1} << direct_bits_;
     auto run = [&](unsigned wi, uint64_t begin, uint64_t end) {
       Worker& w = *workers_[wi];
       SetTable(w, Role::kNeighbor, targets_table_, *w.ctx);
-      const Term& key = keys_[0];
-      static const Worker::Cursor kNone;  // (a key without a cursor, as a node)
-      const Worker::Cursor& c = counts_only ? w.cursors[key.cursor] : kNone;
-      const bool direct =
-          c.column != nullptr && !c.generic && c.versions->empty() &&
-          (c.kind == storage::PhysicalKind::kInt64 || c.kind == storage::PhysicalKind::kInt32);
-      const bool wide = c.kind == storage::PhysicalKind::kInt64;
-      const uint64_t slots = uint64_t{1} << direct_bits_;
+      std::array<DirectKey, 2> direct_keys;
+      bool direct = counts_only && keys_.size() <= direct_keys.size();
+      for (size_t k = 0; k < keys_.size() && direct; ++k) {
+        const Term& t = keys_[k];
+        const Worker::Cursor* c = t.property != nullptr ? &w.cursors[t.cursor] : nullptr;
+        direct = c != nullptr && c->column != nullptr && !c->generic && c->versions->empty();
+        if (!direct) break;
+        if (t.access == Access::kString) {
+          direct = c->shared != nullptr;
+          direct_keys[k] = {c->shared, c->shared_rows, nullptr, false};
+          continue;
+        }
+        direct =
+            c->kind == storage::PhysicalKind::kInt64 || c->kind == storage::PhysicalKind::kInt32;
+        direct_keys[k] = {nullptr, 0, c->column, c->kind == storage::PhysicalKind::kInt64};
+      }
+      // The direct slot of row's keys; false for a NULL or one past the slots.
+      auto slot_of = [&](uint64_t row, uint64_t* slot) {
+        uint64_t at = 0;
+        for (size_t k = 0; k < keys_.size(); ++k) {
+          const DirectKey& d = direct_keys[k];
+          uint64_t v;
+          if (d.shared != nullptr) {
+            const uint32_t code = row < d.shared_rows ? d.shared[row] : 0;
+            if (code < 2) return false;  // NULL (1), or a row past the codes
+            v = code - 2;
+          } else {
+            if (d.column->IsNull(row)) return false;
+            v = static_cast<uint64_t>(ApplyOp(keys_[k], d.wide ? d.column->GetFixed<int64_t>(row)
+                                                               : d.column->GetFixed<int32_t>(row)));
+          }
+          if (v >= limit) return false;
+          at = at << direct_bits_ | v;
+        }
+        *slot = at;
+        return true;
+      };
       targets_worker_[begin / ParallelPipeline::kMorselRows] = wi;
       for (uint64_t row = begin; row < end; ++row) {
         uint64_t weight = 0;
         for (const uint32_t* n : counts) weight += n[row];
-        if (weight == 0) continue;
-        if (direct && !w.direct.empty() && !c.column->IsNull(row)) {
-          const auto slot = static_cast<uint64_t>(ApplyOp(
-              key, wide ? c.column->GetFixed<int64_t>(row) : c.column->GetFixed<int32_t>(row)));
-          if (slot < slots && w.direct[slot] != 0) {
-            const size_t g = w.direct[slot] - 1;
-            uint64_t* group = w.groups.counts.data() + g * aggs_.size();
-            for (size_t i = 0; i < aggs_.size(); ++i) group[i] += weight;
-            group_of[row] = static_cast<uint32_t>(g);
-            continue;
-          }
+        uint64_t slot;
+        if (direct && !w.direct.empty() && slot_of(row, &slot) && w.direct[slot] != 0) {
+          const size_t g = w.direct[slot] - 1;
+          uint64_t* group = w.groups.counts.data() + g * aggs_.size();
+          for (size_t i = 0; i < aggs_.size(); ++i) group[i] += weight;
+          group_of[row] = static_cast<uint32_t>(g);
+          continue;
         }
+        if (weight == 0) continue;
         w.ids[1] = {targets_table_, row};
         for (size_t k = 0; k < keys_.size(); ++k) ReadKey(w, k);
         ReadArgs(w, true);
@@ -2071,8 +2176,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // the groups of their passing edges' reached nodes looked up (targets_groups_), until every
   // group has met its first row (the first few nodes' edges reach them all, commonly). On the
   // statement's threads, each worker notes the first rows it meets in its item ranges (taken
-  // in order); none starts a range once every group has been met, as every group's first row
-  // is then in a range started before. True when it ran (the groups need ordering).
+  // in order); a range is passed over once every group has been met before it
+  // (FirstRowSearch::Done). True when it ran (the groups need ordering).
   bool FindFirstRows(ExecContext& ctx, uint64_t total) {
     if (targets_groups_ == nullptr) return false;
     Groups& m = *merged_;
@@ -2098,13 +2203,11 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       }
     };
     auto run = [&](unsigned wi, uint64_t begin, uint64_t end) {
-      if (search.found.load(std::memory_order_relaxed) < search.groups) {
-        Run(*workers_[wi], begin, end);
-      }
+      if (!search.Done(begin)) Run(*workers_[wi], begin, end);
     };
     try {
       if (workers_.size() == 1) {
-        for (uint64_t item = 0; item < total && search.found < search.groups;) {
+        for (uint64_t item = 0; item < total && !search.Done(item);) {
           const uint64_t end = std::min(total, item + kSearchItems);
           run(0, item, end);
           item = end;

@@ -253,6 +253,26 @@ TEST_F(ScanAggregateTest, TransactionsSeeTheirOwnWritesOthersTheCommittedRows) {
   CheckAll(other_);
 }
 
+// String keys of every length up to a cell's inline bytes and past them, with NULLs (the
+// shared codes compare short strings as words): DISTINCT over counted edges, and grouped by
+// the scanned node's strings.
+TEST_F(ScanAggregateTest, StringKeysOfEveryLength) {
+  ExecutionSlot slot(db_);
+  using testing_util::Exec;
+  Exec(slot, "CREATE NODE TABLE L(id INT64 PRIMARY KEY, s STRING, t STRING)");
+  Exec(slot, "CREATE REL TABLE LL(FROM L TO L)");
+  Exec(slot,
+       "UNWIND range(0, 9999) AS i CREATE (:L {id: i, s: CASE WHEN i % 19 = 0 THEN NULL ELSE "
+       "left('abcdefghijklmnop', i % 17) END, t: concat(left('abcdefghijklm', i % 14), CAST(i % "
+       "3 AS STRING))})");
+  Exec(slot,
+       "UNWIND range(0, 69999) AS i MATCH (a:L {id: i % 10000}), (b:L {id: (i * 7919) % 10000}) "
+       "CREATE (a)-[:LL]->(b)");
+  ExpectFusedSame(session_, "MATCH (a:L)-[:LL]->(b:L)", "a.id % 3 = 0",
+                  "RETURN DISTINCT b.s AS s, b.t AS t");
+  ExpectFusedSame(session_, "MATCH (a:L)", "", "RETURN a.t AS t, a.s AS s, count(*) AS n");
+}
+
 TEST_F(ScanAggregateTest, EmptyInputs) {
   ExpectFusedSame(session_, "MATCH (e:Empty)-[:X]->(p:P)", "", "RETURN count(*) AS n, sum(p.age)");
   EXPECT_TRUE(RowsWith(session_, "MATCH (e:Empty)-[:X]->(p:P) RETURN e.name, count(*)", 3).empty());
