@@ -309,8 +309,14 @@ struct Worker {
   std::unique_ptr<ColumnFilter> filter;
   size_t scan_table = 0;
   // Counting the passing edges per reached node (ScanAggregateOp::targets_): per row of the
-  // reached table, its passing edges met by this worker.
+  // reached table, its passing edges met by this worker; without aggregates
+  // (ScanAggregateOp::targets_first_) the item of the first of them + 1 instead (0: none; the
+  // worker runs its items in order).
   std::vector<uint32_t> target_counts;
+  bool target_firsts = false;
+  // When set, the only items to run (sorted; FindFirstRows' ties), from only[only_next] on.
+  const std::vector<uint64_t>* only = nullptr;
+  size_t only_next = 0;
   // ScanAggregateOp::FindFirstRows, when set: the edges are not counted but their reached
   // nodes' groups looked up (FirstRowSearch), each group's first row met by this worker noted
   // (its item, and its rank among the item's passing edges; kNoItem: none yet).
@@ -1346,6 +1352,12 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // Moves *item past the rows the node filter's column tests reject (a block at a time; not
   // under PROFILE, which counts the scanned rows); false when none is left before table_end.
   bool NextNode(Worker& w, uint64_t table_start, uint64_t table_end, uint64_t* item) const {
+    if (w.only != nullptr) {
+      const std::vector<uint64_t>& only = *w.only;
+      while (w.only_next < only.size() && only[w.only_next] < *item) ++w.only_next;
+      *item = w.only_next < only.size() ? std::min(table_end, only[w.only_next]) : table_end;
+      if (*item >= table_end) return false;
+    }
     if (!w.filter || profile_ != nullptr) return true;
     *item = table_start +
             w.filter->Skip(*w.ctx, w.scan_table, *item - table_start, table_end - table_start);
@@ -1416,7 +1428,19 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     if (w.search != nullptr) return SearchReached(w, nbrs, n);
     uint32_t* counts = w.target_counts.data();
     for (size_t i = 0; i < n; ++i) __builtin_prefetch(counts + nbrs[i], 1);
-    for (size_t i = 0; i < n; ++i) ++counts[nbrs[i]];
+    if (!w.target_firsts) {
+      for (size_t i = 0; i < n; ++i) ++counts[nbrs[i]];
+      return;
+    }
+    for (size_t j = 0; j < w.block.size(); ++j) {  // each node's first item kept
+      const auto mark = static_cast<uint32_t>(w.block[j].first + 1);
+      const size_t to = j + 1 < w.block.size() ? w.block[j + 1].second : n;
+      for (size_t i = w.block[j].second; i < to; ++i) {
+        const uint32_t at = counts[nbrs[i]];
+        // Without a branch (whether a node was met before is a coin toss): masked in.
+        counts[nbrs[i]] = at | (mark & (0U - static_cast<uint32_t>(at == 0)));
+      }
+    }
   }
 
   // CountReached when searching for the groups' first rows: the reached nodes' groups (the
@@ -1705,6 +1729,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
 
   void InitWorker(Worker& w, ExecContext* ctx) const {
     w.ctx = ctx;
+    w.target_firsts = targets_first_;
     w.groups.Init(keys_.size(), aggs_.size(), uses_sums_, uses_states_);
     w.groups.indexed = !unique_rows_;
     w.row_codes.assign(column_terms_.size(), {});
@@ -1808,7 +1833,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     const uint64_t chunks = (n + kChunk - 1) / kChunk;
     std::vector<uint32_t> codes(n);
     // One chunk's distinct strings (at most kMaxSharedStrings): the code of a string found in
-    // a fixed table of twice as many slots (code + 1), by a hash of its length and its first
+    // a table of at least twice as many slots (code + 1), by a hash of its length and its first
     // and last 8 bytes (other bytes are compared, not hashed). A string short enough to sit
     // in its cell is hashed and compared as two words (ShortWords) instead.
     struct Local {
@@ -1834,8 +1859,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       }
       // Code() of a short string s whose ShortWords are w.
       bool ShortCode(std::string_view s, Words w, uint32_t* code) {
-        if (slots.empty()) slots.assign(2 * kMaxSharedStrings, 0);
-        uint64_t h = (w.first ^ w.second * 0x9E3779B97F4A7C15ULL) * 0xBF58476D1CE4E5B9ULL;
+        if (slots.empty()) slots.assign(kFirstSlots, 0);
+        uint64_t h = w.first ^ w.second * 0x9E3779B97F4A7C15ULL;  // mixed into every bit
+        h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL;
         h ^= h >> 31;
         const size_t mask = slots.size() - 1;
         for (size_t i = h & mask;; i = (i + 1) & mask) {
@@ -1854,11 +1881,23 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         hashes.push_back(h);
         words.push_back(w);
         slots[slot] = *code + 1;
+        if (2 * strings.size() > slots.size()) Grow();
         return true;
+      }
+      // Twice the slots (a chunk of few strings zeroes few: most have a few dozen).
+      void Grow() {
+        std::vector<uint32_t> more(2 * slots.size(), 0);
+        const size_t mask = more.size() - 1;
+        for (size_t code = 0; code < hashes.size(); ++code) {
+          size_t i = hashes[code] & mask;
+          while (more[i] != 0) i = (i + 1) & mask;
+          more[i] = static_cast<uint32_t>(code + 1);
+        }
+        slots.swap(more);
       }
       // The code of `s`, added when new; false when it is new and the chunk full.
       bool Code(std::string_view s, uint32_t* code) {
-        if (slots.empty()) slots.assign(2 * kMaxSharedStrings, 0);
+        if (slots.empty()) slots.assign(kFirstSlots, 0);
         uint64_t head = 0, tail = 0;
         const size_t n = s.size();
         if (n != 0) std::memcpy(&head, s.data(), std::min<size_t>(n, 8));
@@ -1957,7 +1996,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       return;
     }
     BuildSharedCodes(ctx);
-    targets_ = CountsTargets(workers);
+    targets_ = CountsTargets(workers, total);
+    targets_first_ = targets_ && aggs_.empty();
     if (workers <= 1) {
       workers_.push_back(std::make_unique<Worker>());
       InitWorker(*workers_[0], &ctx);
@@ -2004,7 +2044,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       }
       Merge(ctx);
     }
-    const bool counted_targets = targets_ && FindFirstRows(ctx, total);
+    // Counted per reached node: the groups' first rows found again (noting first items, only
+    // the order of the groups of one first item: RankTies).
+    const bool counted_targets = targets_ && targets_groups_ != nullptr;
+    if (counted_targets && !targets_first_) FindFirstRows(ctx, total, nullptr);
     AddProfile();
     // Aggregation without keys yields one row even for empty input (count = 0).
     if (keys_.empty() && merged_->size() == 0) {
@@ -2018,10 +2061,11 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     order_.resize(merged_->size());
     for (size_t g = 0; g < order_.size(); ++g) order_[g] = g;
     if (workers_.size() > 1 || counted_targets) SortByFirstRows();
+    if (counted_targets && targets_first_) RankTies(ctx);
   }
 
   // order_ (the merged groups) by the groups' first rows: their item and edge in one number
-  // when both fit in 32 bits (commonly), sorted beside the group, else compared in turn.
+  // when both fit in 32 bits (commonly), sorted with the group, else compared in turn.
   void SortByFirstRows() {
     const Groups& m = *merged_;
     uint64_t bits = 0;
@@ -2033,16 +2077,29 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       });
       return;
     }
-    std::vector<std::pair<uint64_t, size_t>> firsts(m.size());
+    // Radix-sorted, 11 bits at a time, passing over the digits every key shares (the low half
+    // when no group has an edge rank yet, most of the high one when the items are few).
+    std::vector<std::pair<uint64_t, size_t>> firsts(m.size()), moved(m.size());
     for (size_t g = 0; g < m.size(); ++g) firsts[g] = {m.first_item[g] << 32 | m.first_edge[g], g};
-    std::sort(firsts.begin(), firsts.end());
+    constexpr unsigned kDigitBits = 11;
+    std::vector<size_t> at(size_t{1} << kDigitBits);
+    for (unsigned shift = 0; shift < 64 && !firsts.empty(); shift += kDigitBits) {
+      const uint64_t mask = (uint64_t{1} << kDigitBits) - 1;
+      std::fill(at.begin(), at.end(), 0);
+      for (const auto& f : firsts) ++at[f.first >> shift & mask];
+      if (at[firsts[0].first >> shift & mask] == firsts.size()) continue;
+      size_t sum = 0;
+      for (size_t& a : at) sum += std::exchange(a, sum);
+      for (const auto& f : firsts) moved[at[f.first >> shift & mask]++] = f;
+      firsts.swap(moved);
+    }
     for (size_t i = 0; i < firsts.size(); ++i) order_[i] = firsts[i].second;
   }
 
   // Whether the passing edges are counted per reached node (target_shape_): when the scan
   // follows one rel-table pair and its edges are many more than the reached nodes each of
-  // `workers` counts them for.
-  bool CountsTargets(unsigned workers) {
+  // `workers` counts them for (and, noting first items, the `total` items fit in 32 bits).
+  bool CountsTargets(unsigned workers, uint64_t total) {
     if (!target_shape_) return false;
     Sides sides;
     FindSides(shape_.scan->table_ids[0], &sides);
@@ -2053,6 +2110,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     const uint64_t nodes = store_->node_table(reached).NumRows();
     targets_table_ = reached;
     targets_rows_ = nodes;  // past every node an edge this statement sees may reach
+    if (aggs_.empty() && total >= std::numeric_limits<uint32_t>::max()) return false;
     return edges < std::numeric_limits<uint32_t>::max() && edges >= kTargetsRatio * nodes * workers;
   }
 
@@ -2130,21 +2188,31 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       };
       targets_worker_[begin / ParallelPipeline::kMorselRows] = wi;
       for (uint64_t row = begin; row < end; ++row) {
+        // Noting first items: the least of the workers' (none, or counting: 2^32 - 1, past every
+        // item: the groups' first items then stay), and no weight (no aggregates).
         uint64_t weight = 0;
-        for (const uint32_t* n : counts) weight += n[row];
+        uint32_t first = std::numeric_limits<uint32_t>::max();
+        if (targets_first_) {
+          for (const uint32_t* n : counts) first = std::min(first, n[row] - 1);
+        } else {
+          for (const uint32_t* n : counts) weight += n[row];
+        }
         uint64_t slot;
         if (direct && !w.direct.empty() && slot_of(row, &slot) && w.direct[slot] != 0) {
           const size_t g = w.direct[slot] - 1;
           uint64_t* group = w.groups.counts.data() + g * aggs_.size();
           for (size_t i = 0; i < aggs_.size(); ++i) group[i] += weight;
+          w.groups.first_item[g] = std::min<uint64_t>(w.groups.first_item[g], first);
           group_of[row] = static_cast<uint32_t>(g);
           continue;
         }
+        if (targets_first_) weight = first != std::numeric_limits<uint32_t>::max() ? 1 : 0;
         if (weight == 0) continue;
         w.ids[1] = {targets_table_, row};
         for (size_t k = 0; k < keys_.size(); ++k) ReadKey(w, k);
         ReadArgs(w, true);
-        const size_t g = GroupOf(w, 0, 0);
+        const size_t g = GroupOf(w, first, 0);
+        w.groups.first_item[g] = std::min<uint64_t>(w.groups.first_item[g], first);
         group_of[row] = static_cast<uint32_t>(g);
         UpdateWeighted(w, g, weight);
       }
@@ -2177,9 +2245,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // group has met its first row (the first few nodes' edges reach them all, commonly). On the
   // statement's threads, each worker notes the first rows it meets in its item ranges (taken
   // in order); a range is passed over once every group has been met before it
-  // (FirstRowSearch::Done). True when it ran (the groups need ordering).
-  bool FindFirstRows(ExecContext& ctx, uint64_t total) {
-    if (targets_groups_ == nullptr) return false;
+  // (FirstRowSearch::Done). With `ties` (RankTies), only those items run, and only the groups
+  // whose first item is one of them take the rank of their first edge there.
+  void FindFirstRows(ExecContext& ctx, uint64_t total, const std::vector<uint64_t>* ties) {
     Groups& m = *merged_;
     FirstRowSearch search;
     search.group_of = targets_groups_;
@@ -2188,32 +2256,46 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     search.groups = m.size();
     search.met = std::make_unique<std::atomic<bool>[]>(m.size());
     std::vector<std::array<uint64_t, 4>> rows;  // PROFILE's counts stay the count's
-    for (auto& w : workers_) {
+    // The ties (a few hundred nodes' edges, commonly) on the first worker alone.
+    const size_t used = ties != nullptr ? 1 : workers_.size();
+    for (size_t wi = 0; wi < used; ++wi) {
+      Worker* w = workers_[wi].get();
       rows.push_back(w->rows);
       w->search = &search;
+      w->only = ties;
       w->search_items.assign(m.size(), kNoItem);
       w->search_edges.assign(m.size(), 0);
       if (w->ctx->CountsMemory()) w->memory.Add(*w->ctx, m.size() * 2 * sizeof(uint64_t));
     }
     auto done = [&] {
-      for (size_t wi = 0; wi < workers_.size(); ++wi) {
+      for (size_t wi = 0; wi < used; ++wi) {
         workers_[wi]->search = nullptr;
+        workers_[wi]->only = nullptr;
         workers_[wi]->rows = rows[wi];
         memory_.Absorb(workers_[wi]->memory);
       }
     };
+    // Items [begin, end), or ties [begin, end).
     auto run = [&](unsigned wi, uint64_t begin, uint64_t end) {
-      if (!search.Done(begin)) Run(*workers_[wi], begin, end);
+      Worker& w = *workers_[wi];
+      if (ties == nullptr) {
+        if (!search.Done(begin)) Run(w, begin, end);
+        return;
+      }
+      w.only_next = begin;
+      Run(w, (*ties)[begin], (*ties)[end - 1] + 1);
     };
+    const uint64_t n = ties != nullptr ? ties->size() : total;
+    const uint64_t range = ties != nullptr ? n : kSearchItems;
     try {
-      if (workers_.size() == 1) {
-        for (uint64_t item = 0; item < total && !search.Done(item);) {
-          const uint64_t end = std::min(total, item + kSearchItems);
-          run(0, item, end);
-          item = end;
+      if (used == 1) {
+        for (uint64_t i = 0; i < n && (ties != nullptr || !search.Done(i));) {
+          const uint64_t end = std::min(n, i + range);
+          run(0, i, end);
+          i = end;
         }
       } else {
-        ctx.tasks->ParallelFor(total, kSearchItems, static_cast<unsigned>(workers_.size()), run);
+        ctx.tasks->ParallelFor(n, range, static_cast<unsigned>(workers_.size()), run);
       }
     } catch (...) {
       done();
@@ -2221,14 +2303,43 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     }
     for (size_t g = 0; g < m.size(); ++g) {
       std::pair<uint64_t, uint64_t> first{kNoItem, 0};
-      for (const auto& w : workers_) {
-        first = std::min(first, std::make_pair(w->search_items[g], w->search_edges[g]));
+      for (size_t wi = 0; wi < used; ++wi) {
+        const Worker& w = *workers_[wi];
+        first = std::min(first, std::make_pair(w.search_items[g], w.search_edges[g]));
+      }
+      if (ties != nullptr) {  // (met first at a later item: the group's first item is no tie)
+        if (first.first == m.first_item[g]) m.first_edge[g] = first.second;
+        continue;
       }
       m.first_item[g] = first.first;
       m.first_edge[g] = first.second;
     }
     done();
-    return true;
+  }
+
+  // Noting first items (targets_first_), the groups know theirs, and order_ has them by it:
+  // the items that are the first of two groups or more (ties) run again, edge by edge, to
+  // order those groups (FindFirstRows).
+  void RankTies(ExecContext& ctx) {
+    Groups& m = *merged_;
+    std::vector<uint64_t> ties;
+    for (size_t i = 1; i < order_.size(); ++i) {
+      const uint64_t item = m.first_item[order_[i]];
+      if (item == m.first_item[order_[i - 1]] && (ties.empty() || ties.back() != item)) {
+        ties.push_back(item);
+      }
+    }
+    if (ties.empty()) return;
+    FindFirstRows(ctx, 0, &ties);
+    for (size_t i = 0; i < order_.size();) {
+      size_t j = i + 1;
+      while (j < order_.size() && m.first_item[order_[j]] == m.first_item[order_[i]]) ++j;
+      if (j - i > 1) {
+        std::sort(order_.begin() + i, order_.begin() + j,
+                  [&m](size_t x, size_t y) { return m.first_edge[x] < m.first_edge[y]; });
+      }
+      i = j;
+    }
   }
 
   // PROFILE: the rows the fused input operators would have produced (the workers' counts then
@@ -2415,6 +2526,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // the reached node or the rel (RunBlocks may use SumEdges).
   bool sum_shape_ = false;
   bool targets_ = false;
+  // Without aggregates: the workers note each reached node's first item, not its count
+  // (Worker::target_counts), and the groups' first items follow (FindFirstRows ranks ties).
+  bool targets_first_ = false;
   TableId targets_table_ = catalog::kInvalidTableId;  // the reached nodes' table
   uint64_t targets_rows_ = 0;                         // its rows when the run started
   // CountTargets: per reached row counted, its group in the worker that counted it (in the
@@ -2433,6 +2547,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // BuildSharedCodes: tables of at least so many rows, columns of at most so many strings.
   static constexpr uint64_t kMinSharedRows = ParallelPipeline::kMinParallelRows;
   static constexpr size_t kMaxSharedStrings = 4096;
+  static constexpr size_t kFirstSlots = 256;  // a chunk's table's slots at first
   std::map<std::pair<TableId, size_t>, std::vector<uint32_t>> shared_codes_;
   std::vector<std::string> shared_strings_;
   std::unordered_map<std::string, uint32_t, Worker::StringHash, std::equal_to<>> shared_dictionary_;
