@@ -1380,11 +1380,14 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     while (item < table_end) {
       size_t passed = 0;
       uint64_t met = 0;
+      // The block's nodes (item, first reached node) only where CountReached reads them.
+      const bool nodes_kept = w.target_firsts || w.search != nullptr;
       w.block.clear();
-      for (; item < table_end && w.block.size() < kBlockNodes && met < kBlockEdges; ++item) {
+      for (size_t nodes = 0; item < table_end && nodes < kBlockNodes && met < kBlockEdges; ++item) {
         if (!NextNode(w, table_start, table_end, &item)) break;
         if (!NodePasses(w, table, {table_id, item - table_start})) continue;
-        w.block.emplace_back(item, passed);
+        ++nodes;
+        if (nodes_kept) w.block.emplace_back(item, passed);
         const uint64_t before = met;
         uint64_t* out = reached.data();
         size_t room = reached.size();
@@ -2288,11 +2291,12 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     const uint64_t n = ties != nullptr ? ties->size() : total;
     const uint64_t range = ties != nullptr ? n : kSearchItems;
     try {
-      if (used == 1) {
-        for (uint64_t i = 0; i < n && (ties != nullptr || !search.Done(i));) {
-          const uint64_t end = std::min(n, i + range);
+      if (used == 1) {  // (ranges from kBlockNodes items, doubling: few groups, few items)
+        for (uint64_t i = 0, step = kBlockNodes; i < n && (ties != nullptr || !search.Done(i));) {
+          const uint64_t end = std::min(n, i + std::min(range, step));
           run(0, i, end);
           i = end;
+          step *= 2;
         }
       } else {
         ctx.tasks->ParallelFor(n, range, static_cast<unsigned>(workers_.size()), run);
@@ -2543,7 +2547,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   static constexpr size_t kBlockNodes = 64;
   static constexpr size_t kBlockEdges = 1024;
   // FindFirstRows: items per range (a worker's, or between two looks at whether it is done).
-  static constexpr uint64_t kSearchItems = 1024;
+  static constexpr uint64_t kSearchItems = 512;
   // BuildSharedCodes: tables of at least so many rows, columns of at most so many strings.
   static constexpr uint64_t kMinSharedRows = ParallelPipeline::kMinParallelRows;
   static constexpr size_t kMaxSharedStrings = 4096;
