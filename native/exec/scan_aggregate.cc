@@ -2152,6 +2152,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     auto run = [&](unsigned wi, uint64_t begin, uint64_t end) {
       Worker& w = *workers_[wi];
       SetTable(w, Role::kNeighbor, targets_table_, *w.ctx);
+      // A counted run is a big one: small keys take the direct array from the first row.
+      w.lookups = std::max(w.lookups, kDirectAfter);
       std::array<DirectKey, 2> direct_keys;
       bool direct = counts_only && keys_.size() <= direct_keys.size();
       for (size_t k = 0; k < keys_.size() && direct; ++k) {
@@ -2419,13 +2421,24 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
           key[k] = p.codes[g * keys_.size() + k];
           if (string_key_[k] && !(p.nulls[g] >> k & 1)) key[k] = remap[key[k]];
         }
-        const uint64_t hash = HashCodes(key.data(), keys_.size(), p.nulls[g]);
-        size_t t = m.Find(key.data(), p.nulls[g], hash);
+        // Small keys: the group from the first worker's direct array when it has one there
+        // (every group it makes past its first rows), else hashed; noted there either way.
+        size_t slot = into.direct.empty() || p.nulls[g] != 0 ? SIZE_MAX : 0;
+        for (size_t k = 0; k < keys_.size() && slot != SIZE_MAX; ++k) {
+          slot = key[k] >> direct_bits_ != 0 ? SIZE_MAX : slot << direct_bits_ | key[k];
+        }
+        size_t t = slot != SIZE_MAX && into.direct[slot] != 0 ? into.direct[slot] - 1 : SIZE_MAX;
+        uint64_t hash = 0;
+        if (t == SIZE_MAX) {
+          hash = HashCodes(key.data(), keys_.size(), p.nulls[g]);
+          t = m.Find(key.data(), p.nulls[g], hash);
+        }
         if (!merged_groups_.empty()) {  // (t is the group made below when none is found)
           merged_groups_[wi].push_back(static_cast<uint32_t>(t == SIZE_MAX ? m.size() : t));
         }
         if (t == SIZE_MAX) {
           t = m.Add(key.data(), p.types.data() + g * keys_.size(), p.nulls[g], hash);
+          if (slot != SIZE_MAX) into.direct[slot] = static_cast<uint32_t>(t + 1);
           m.first_item[t] = p.first_item[g];
           m.first_edge[t] = p.first_edge[g];
           for (size_t i = 0; i < aggs_.size(); ++i) {
@@ -2437,6 +2450,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
           }
           continue;
         }
+        if (slot != SIZE_MAX) into.direct[slot] = static_cast<uint32_t>(t + 1);
         for (size_t i = 0; i < aggs_.size(); ++i) {
           m.counts[t * aggs_.size() + i] += p.counts[g * aggs_.size() + i];
           if (uses_sums_) m.sums[t * aggs_.size() + i] += p.sums[g * aggs_.size() + i];
