@@ -1462,7 +1462,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         if (w.search_items[g] != kNoItem) continue;
         w.search_items[g] = item;
         w.search_edges[g] = i - from;
-        s.Met(g, item);
+        if (w.only == nullptr) s.Met(g, item);  // (ties: every one runs, none is passed over)
       }
     }
   }
