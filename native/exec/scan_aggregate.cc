@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -663,8 +664,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       if (t.access == Access::kString && !c.generic) {
         auto shared = shared_codes_.find({id, index});
         if (shared != shared_codes_.end()) {
-          c.shared = shared->second.data();
-          c.shared_rows = shared->second.size();
+          c.shared = shared->second.codes.get();
+          c.shared_rows = shared->second.rows;
         }
       }
       // (Rows read with shared codes need none; ReadKeySlow reads the others' bytes.)
@@ -1834,7 +1835,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     // share the rows evenly (two chunks of 100k rows left one worker a third of the work).
     const uint64_t kChunk = std::clamp<uint64_t>(n / 16, uint64_t{1} << 12, uint64_t{1} << 16);
     const uint64_t chunks = (n + kChunk - 1) / kChunk;
-    std::vector<uint32_t> codes(n);
+    // Not zeroed first: every row gets its code (a table of a million rows: 4 MB, serially).
+    std::unique_ptr<uint32_t[]> owned(new uint32_t[n]);
+    uint32_t* codes = owned.get();
     // One chunk's distinct strings (at most kMaxSharedStrings): the code of a string found in
     // a table of at least twice as many slots (code + 1), by a hash of its length and its first
     // and last 8 bytes (other bytes are compared, not hashed). A string short enough to sit
@@ -1964,7 +1967,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       }
     });
     if (ctx.CountsMemory()) memory_.Add(ctx, n * sizeof(uint32_t));
-    shared_codes_[{id, index}] = std::move(codes);
+    shared_codes_[{id, index}] = {std::move(owned), n};
   }
 
   void Fill(ExecContext& ctx) {
@@ -2566,7 +2569,12 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   static constexpr uint64_t kMinSharedRows = ParallelPipeline::kMinParallelRows;
   static constexpr size_t kMaxSharedStrings = 4096;
   static constexpr size_t kFirstSlots = 256;  // a chunk's table's slots at first
-  std::map<std::pair<TableId, size_t>, std::vector<uint32_t>> shared_codes_;
+  // Per (table, column): each row's code + 2 (1: NULL), for `rows` rows.
+  struct SharedCodes {
+    std::unique_ptr<uint32_t[]> codes;
+    uint64_t rows = 0;
+  };
+  std::map<std::pair<TableId, size_t>, SharedCodes> shared_codes_;
   std::vector<std::string> shared_strings_;
   std::unordered_map<std::string, uint32_t, Worker::StringHash, std::equal_to<>> shared_dictionary_;
 
