@@ -51,6 +51,28 @@ Kind KindOf(const LogicalType& a, const LogicalType& b) {
   return Kind::kGeneric;
 }
 
+// Per-thread state written per row (a probe's or build part's scratch, cursors) and small
+// tables read per row (a direct table's ranges) live on cache lines of their own: a small
+// heap block beside one that another thread writes per row loses its line on each write (the
+// build and probe of a self-join on 2 threads spent 10-15% more CPU than on 1 for it).
+constexpr size_t kLine = 64;
+
+template <typename T>
+struct LineAllocator {
+  using value_type = T;
+  LineAllocator() = default;
+  template <typename U>
+  explicit LineAllocator(const LineAllocator<U>&) {}
+  static size_t Bytes(size_t n) { return (n * sizeof(T) + kLine - 1) / kLine * kLine; }
+  T* allocate(size_t n) {
+    return static_cast<T*>(::operator new(Bytes(n), std::align_val_t{kLine}));
+  }
+  void deallocate(T* p, size_t n) { ::operator delete(p, Bytes(n), std::align_val_t{kLine}); }
+  bool operator==(const LineAllocator&) const = default;
+};
+template <typename T>
+using LineVector = std::vector<T, LineAllocator<T>>;
+
 // One side of a key or residual.
 struct Operand {
   const BoundExpression* expr = nullptr;
@@ -83,7 +105,7 @@ struct Datum {
 };
 
 // One thread's reading of one operand: the column of the node table read last.
-struct Cursor {
+struct alignas(kLine) Cursor {
   uint64_t table = UINT64_MAX;
   const storage::Column* column = nullptr;
   const storage::VersionStore* versions = nullptr;
@@ -369,7 +391,7 @@ struct JoinResidual {
 struct HashJoinOp::Compiled {
   std::vector<Operand> probe_keys, build_keys;
   std::vector<JoinResidual> residuals;
-  std::vector<size_t> typed;  // the typed residuals' indexes
+  LineVector<size_t> typed;  // the typed residuals' indexes
   bool generic_residuals = false;
   // Whether matched build rows write their slots (row mode, or residuals evaluated on them).
   bool keeps_rows = false;
@@ -571,8 +593,8 @@ struct HashJoinOp::Table {
   // so a key's slot, sum((code - low) * stride), is its group: partition slot >> slot_bits,
   // group slot & (2^slot_bits - 1). No hashing, no index.
   bool direct = false;
-  std::vector<int64_t> low, high;  // per key: its codes' range
-  std::vector<uint64_t> stride;    // per key
+  LineVector<int64_t> low, high;  // per key: its codes' range
+  LineVector<uint64_t> stride;    // per key
   unsigned slot_bits = 0;
 
   const JoinPartition& PartitionOf(uint64_t h) const {
@@ -619,12 +641,12 @@ namespace {
 
 // The build side's rows as one thread read them, coded by its own dictionaries (merged into
 // the table's afterwards).
-struct BuildPart {
+struct alignas(kLine) BuildPart {
   std::vector<StringDictionary> key_strings, residual_strings;
   std::vector<ValueDictionary> key_values;
   std::vector<Cursor> key_cursors, residual_cursors;
-  std::vector<uint64_t> key;           // scratch
-  std::vector<int64_t> low, high;      // per integer key: the least and greatest value read
+  LineVector<uint64_t> key;            // scratch
+  LineVector<int64_t> low, high;       // per integer key: the least and greatest value read
   std::vector<uint64_t> keys;          // per row: its key codes
   std::vector<int64_t> residual;       // per row: its typed residuals' codes
   std::vector<uint8_t> residual_null;  // per row and typed residual: NULL
@@ -1302,10 +1324,10 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSp
 }
 
 // The probe's state: its operands' cursors, the current probe row's codes and matches.
-struct HashJoinOp::Probe {
+struct alignas(kLine) HashJoinOp::Probe {
   std::vector<Cursor> key_cursors, residual_cursors;
-  std::vector<uint64_t> key;
-  std::vector<int64_t> residual;             // per residual: the probe operand's code (typed ones)
+  LineVector<uint64_t> key;
+  LineVector<int64_t> residual;              // per residual: the probe operand's code (typed ones)
   const JoinPartition* partition = nullptr;  // the current probe row's candidates' partition
   uint32_t next = 0, end = 0;                // and their rows in it
   // Count mode: the weights below kCachedWeights as values, copied into the frame (a value
