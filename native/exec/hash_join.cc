@@ -980,23 +980,7 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
             .store(static_cast<uint32_t>(code) + 2, std::memory_order_relaxed);
       }
     };
-    if (parallel) {
-      part.buckets.assign(np, {});
-      const size_t expected = part.rows / np + part.rows / (4 * np) + 16;
-      for (BuildPart::Bucket& bucket : part.buckets) {
-        bucket.rows.reserve(expected);
-        bucket.hashes.reserve(expected);
-        if (!t->direct) bucket.keys.reserve(expected * nk);
-        bucket.residual.reserve(expected * nt);
-        bucket.residual_null.reserve(expected * nt);
-      }
-      if (counts) {
-        const size_t row_bytes = 12 + (t->direct ? 0 : nk * 8) + nt * 9;
-        part.bucket_memory.Add(ctx, part.rows * row_bytes);
-      }
-    } else {
-      part.hashes.resize(part.rows);
-    }
+    if (!parallel) part.hashes.resize(part.rows);
     constexpr size_t kStep = 4096;
     for (size_t from = 0; from < part.rows; from += kStep) {
       const size_t to = std::min(part.rows, from + kStep);
@@ -1235,6 +1219,25 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
   };
   try {
     if (parallel) {
+      // The buckets are allocated here, on the statement's thread, as the parts are: what a
+      // pool thread allocates comes from its own malloc arena, which gave it back to the system
+      // when freed, so that each statement faulted its pages in again (~600 faults a run of a
+      // 100k-row self-join on 2 threads, none on 1).
+      for (BuildPart& part : parts) {
+        part.buckets.assign(np, {});
+        const size_t expected = part.rows / np + part.rows / (4 * np) + 16;
+        for (BuildPart::Bucket& bucket : part.buckets) {
+          bucket.rows.reserve(expected);
+          bucket.hashes.reserve(expected);
+          if (!t->direct) bucket.keys.reserve(expected * nk);
+          bucket.residual.reserve(expected * nt);
+          bucket.residual_null.reserve(expected * nt);
+        }
+        if (counts) {
+          const size_t row_bytes = 12 + (t->direct ? 0 : nk * 8) + nt * 9;
+          part.bucket_memory.Add(ctx, part.rows * row_bytes);
+        }
+      }
       ParallelPipeline::ForEach(ctx, parts.size(), [&](unsigned, uint64_t begin, uint64_t end) {
         for (uint64_t p = begin; p < end; ++p) recode(p);
       });
@@ -1282,7 +1285,19 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSp
             ctx,
             [&](unsigned workers) {
               parts.resize(workers);
-              for (BuildPart& part : parts) InitPart(c, part, strings.count);
+              // Room for a worker's share of the rows and some more, allocated here (see the
+              // buckets in Merge): a part that outgrows it grows on its worker.
+              const uint64_t rows = parallel->rows();
+              const size_t share = static_cast<size_t>(std::min(
+                  rows, rows / workers + rows / (4 * workers) + 2 * ParallelPipeline::kMorselRows));
+              for (BuildPart& part : parts) {
+                InitPart(c, part, strings.count);
+                part.keys.reserve(share * c.build_keys.size());
+                part.residual.reserve(share * c.typed.size());
+                part.residual_null.reserve(share * c.typed.size());
+                part.offsets.reserve(share * strings.count);
+                if (c.keeps_rows) part.values.reserve(share * spec.build_slots.size());
+              }
             },
             [&](unsigned w, ExecContext& wctx, uint64_t position) {
               BuildPart& part = parts[w];
