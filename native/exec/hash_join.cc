@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 
 #include "common/open_index.h"
@@ -673,6 +674,9 @@ struct alignas(kLine) BuildPart {
     std::vector<uint8_t> residual_null;
   };
   std::vector<Bucket> buckets;
+  // Or, when the merge tallies (a direct table's dense histograms), this part's count of
+  // each (slot, residual code) pair, laid out as the histograms are.
+  std::unique_ptr<uint32_t[]> tally;
   MemoryCharge bucket_memory;
 };
 
@@ -945,6 +949,17 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     if (counts) memory.Add(ctx, slots * 2 * sizeof(uint32_t));
   }
   std::vector<MemoryCharge> charges(np);
+  // Count mode with one typed <> over few string codes: dense histograms, one row per key
+  // (its non-NULL count, then a count per code), when they are not too large.
+  const size_t histogram_strings = c.histogram && c.residuals[0].build.kind == Kind::kString
+                                       ? t->residual_strings[0].size()
+                                       : SIZE_MAX;
+  const size_t stride = histogram_strings + 1;
+  // A direct table whose histograms hold at most one count per build row is tallied: each part
+  // counts its rows into its own copy of the histograms as it is recoded, and each partition
+  // sums the parts' copies of its slots. No row's slot is kept, no row goes into a bucket.
+  const bool tallied = t->direct && histogram_strings != SIZE_MAX && slots <= total / stride;
+  const size_t cells = tallied ? static_cast<size_t>(slots) * stride : 0;
   // Work charged on the statement's thread alone (a serial build); on several threads the
   // statement's interrupts are polled (no work budget runs in parallel).
   auto charge = [&](size_t units) {
@@ -980,7 +995,12 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
             .store(static_cast<uint32_t>(code) + 2, std::memory_order_relaxed);
       }
     };
-    if (!parallel) part.hashes.resize(part.rows);
+    uint32_t* tally = part.tally.get();
+    if (tallied) {
+      std::fill(tally, tally + cells, 0u);
+    } else if (!parallel) {
+      part.hashes.resize(part.rows);
+    }
     constexpr size_t kStep = 4096;
     for (size_t from = 0; from < part.rows; from += kStep) {
       const size_t to = std::min(part.rows, from + kStep);
@@ -1006,6 +1026,14 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
           if (part.residual_null[r * nt + j] != 0 || residual_remap[j] == nullptr) continue;
           code = static_cast<int64_t>(residual_remap[j][static_cast<size_t>(code)]);
           note(residual_operand[j], r, static_cast<uint64_t>(code));
+        }
+        if (tallied) {  // one typed residual, a string's code
+          if (part.residual_null[r] == 0) {
+            uint32_t* row = tally + h * stride;
+            ++row[0];
+            ++row[part.residual[r] + 1];
+          }
+          continue;
         }
         if (!parallel) {
           part.hashes[r] = h;
@@ -1034,41 +1062,62 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     std::vector<int64_t> residual;
     std::vector<uint8_t> residual_null;
     std::vector<Value> values;
+    // The dense histograms of `ng` groups in counts of the width the largest count needs (a
+    // key's non-NULL count, the first of its row, is its largest), zeroed, then fill(dense).
+    auto with_width = [&](size_t ng, uint32_t largest, auto&& fill) {
+      to.dense_stride = stride;
+      auto zeroed = [&](auto& dense) {
+        dense.assign(ng * stride, 0);
+        if (counts) charge_q.Add(ctx, dense.size() * sizeof(dense[0]));
+        fill(dense);
+      };
+      if (largest <= UINT8_MAX) {
+        zeroed(to.dense8);
+      } else if (largest <= UINT16_MAX) {
+        zeroed(to.dense16);
+      } else {
+        zeroed(to.dense32);
+      }
+    };
+    if (tallied) {  // the sums of the parts' tallies of this partition's slots
+      const size_t ng = to.num_groups;
+      const size_t first = (q << t->slot_bits) * stride;
+      charge(ng * parts.size());
+      uint32_t largest = 0;
+      for (size_t g = 0; g < ng; ++g) {
+        uint32_t non_null = 0;
+        for (const BuildPart& part : parts) non_null += part.tally[first + g * stride];
+        largest = std::max(largest, non_null);
+      }
+      with_width(ng, largest, [&](auto& dense) {
+        for (const BuildPart& part : parts) {
+          const uint32_t* from = part.tally.get() + first;
+          for (size_t i = 0; i < dense.size(); ++i) {
+            dense[i] += static_cast<std::remove_reference_t<decltype(dense[0])>>(from[i]);
+          }
+        }
+      });
+      return;
+    }
     size_t expected = 0;
     for (const BuildPart& part : parts) {
       expected += parallel ? part.buckets[q].rows.size() : part.rows;
     }
-    // Count mode with one typed <> over few string codes: dense histograms, one row per key
-    // (its non-NULL count, then a count per code), when they are not too large.
-    const size_t residual_codes = c.histogram && c.residuals[0].build.kind == Kind::kString
-                                      ? t->residual_strings[0].size()
-                                      : SIZE_MAX;
     auto dense_fits = [&](size_t groups, size_t rows) {
-      return residual_codes != SIZE_MAX &&
-             groups * (residual_codes + 1) <= 16 * rows + (size_t{1} << 20) / np;
+      return histogram_strings != SIZE_MAX &&
+             groups * (histogram_strings + 1) <= 16 * rows + (size_t{1} << 20) / np;
     };
-    // Filled with counts of the width the largest key needs, by `each_row`.
+    // Filled with counts by `each_row`.
     auto fill_dense = [&](const std::vector<uint32_t>& sizes, auto&& each_row) {
-      const size_t ng = sizes.size();
-      to.dense_stride = residual_codes + 1;
       const uint32_t largest = sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
-      auto fill = [&](auto& dense) {
-        dense.assign(ng * to.dense_stride, 0);
-        if (counts) charge_q.Add(ctx, dense.size() * sizeof(dense[0]));
+      with_width(sizes.size(), largest, [&](auto& dense) {
         each_row([&](size_t g, int64_t code, uint8_t null) {
           if (null) return;
-          auto* row = dense.data() + g * to.dense_stride;
+          auto* row = dense.data() + g * stride;
           ++row[0];
           ++row[code + 1];
         });
-      };
-      if (largest <= UINT8_MAX) {
-        fill(to.dense8);
-      } else if (largest <= UINT16_MAX) {
-        fill(to.dense16);
-      } else {
-        fill(to.dense32);
-      }
+      });
     };
     if (t->direct && dense_fits(to.num_groups, expected)) {
       // The groups are slots: counted straight from the rows, in any order (counts only).
@@ -1218,11 +1267,17 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     }
   };
   try {
-    if (parallel) {
-      // The buckets are allocated here, on the statement's thread, as the parts are: what a
-      // pool thread allocates comes from its own malloc arena, which gave it back to the system
-      // when freed, so that each statement faulted its pages in again (~600 faults a run of a
-      // 100k-row self-join on 2 threads, none on 1).
+    // The tallies and buckets are allocated here, on the statement's thread, as the parts are:
+    // what a pool thread allocates comes from its own malloc arena, which gave it back to the
+    // system when freed, so that each statement faulted its pages in again (~600 faults a run
+    // of a 100k-row self-join on 2 threads, none on 1).
+    if (tallied) {
+      for (BuildPart& part : parts) {
+        if (counts) part.bucket_memory.Add(ctx, cells * sizeof(uint32_t));
+        part.tally.reset(new uint32_t[cells]);  // zeroed by its recode, on its worker
+      }
+    }
+    if (parallel && !tallied) {
       for (BuildPart& part : parts) {
         part.buckets.assign(np, {});
         const size_t expected = part.rows / np + part.rows / (4 * np) + 16;
@@ -1238,6 +1293,8 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
           part.bucket_memory.Add(ctx, part.rows * row_bytes);
         }
       }
+    }
+    if (parallel) {
       ParallelPipeline::ForEach(ctx, parts.size(), [&](unsigned, uint64_t begin, uint64_t end) {
         for (uint64_t p = begin; p < end; ++p) recode(p);
       });
