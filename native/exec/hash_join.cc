@@ -1001,6 +1001,19 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     } else if (!parallel) {
       part.hashes.resize(part.rows);
     }
+    // Tallied rows are counted kPending at a time, their counts fetched into the cache as the
+    // rows are recoded (the tallies outgrow the core's cache at a million rows).
+    constexpr size_t kPending = 64;
+    uint32_t* pending_keys[kPending];   // a row's key's non-NULL count
+    uint32_t* pending_codes[kPending];  // and its count of the row's code
+    size_t pending = 0;
+    auto count_pending = [&]() {
+      for (size_t i = 0; i < pending; ++i) {
+        ++*pending_keys[i];
+        ++*pending_codes[i];
+      }
+      pending = 0;
+    };
     constexpr size_t kStep = 4096;
     for (size_t from = 0; from < part.rows; from += kStep) {
       const size_t to = std::min(part.rows, from + kStep);
@@ -1030,8 +1043,11 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
         if (tallied) {  // one typed residual, a string's code
           if (part.residual_null[r] == 0) {
             uint32_t* row = tally + h * stride;
-            ++row[0];
-            ++row[part.residual[r] + 1];
+            pending_keys[pending] = row;
+            pending_codes[pending] = row + part.residual[r] + 1;
+            __builtin_prefetch(row, 1);
+            __builtin_prefetch(pending_codes[pending], 1);
+            if (++pending == kPending) count_pending();
           }
           continue;
         }
@@ -1051,6 +1067,7 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
         }
       }
     }
+    count_pending();
   };
   const size_t ns = t->num_slots;
   auto build_partition = [&](size_t q) {
