@@ -1359,11 +1359,14 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSp
             ctx,
             [&](unsigned workers) {
               parts.resize(workers);
-              // Room for a worker's share of the rows and some more, allocated here (see the
-              // buckets in Merge): a part that outgrows it grows on its worker.
+              // Room for a worker's share of the rows and some more (up to kReservedRows),
+              // allocated here (see the buckets in Merge): a part that outgrows it grows on its
+              // worker.
+              constexpr uint64_t kReservedRows = uint64_t{1} << 21;
               const uint64_t rows = parallel->rows();
-              const size_t share = static_cast<size_t>(std::min(
-                  rows, rows / workers + rows / (4 * workers) + 2 * ParallelPipeline::kMorselRows));
+              const auto share = static_cast<size_t>(std::min(
+                  {rows, kReservedRows,
+                   rows / workers + rows / (4 * workers) + 2 * ParallelPipeline::kMorselRows}));
               for (BuildPart& part : parts) {
                 InitPart(c, part, strings.count);
                 part.keys.reserve(share * c.build_keys.size());
