@@ -672,6 +672,8 @@ struct alignas(kLine) BuildPart {
     std::vector<uint64_t> keys;  // hashed tables only
     std::vector<int64_t> residual;
     std::vector<uint8_t> residual_null;
+    // Or, in a direct table's string histograms (packed): slot << 32 | (code + 1, 0 for NULL).
+    std::vector<uint64_t> packed;
   };
   std::vector<Bucket> buckets;
   // Or, when the merge tallies (a direct table's dense histograms), this part's count of
@@ -960,6 +962,10 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
   // sums the parts' copies of its slots. No row's slot is kept, no row goes into a bucket.
   const bool tallied = t->direct && histogram_strings != SIZE_MAX && slots <= total / stride;
   const size_t cells = tallied ? static_cast<size_t>(slots) * stride : 0;
+  // Else in a parallel build, its rows' slots and codes go into the buckets packed in a word
+  // each (histograms are counted in any order: no row index, no runs).
+  const bool packed = parallel && !tallied && t->direct && histogram_strings != SIZE_MAX &&
+                      slots <= UINT32_MAX && histogram_strings < UINT32_MAX;
   // Work charged on the statement's thread alone (a serial build); on several threads the
   // statement's interrupts are polled (no work budget runs in parallel).
   auto charge = [&](size_t units) {
@@ -1056,6 +1062,12 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
           continue;
         }
         BuildPart::Bucket& bucket = part.buckets[q];
+        if (packed) {
+          bucket.packed.push_back(
+              h << 32 |
+              (part.residual_null[r] != 0 ? 0 : static_cast<uint64_t>(part.residual[r]) + 1));
+          continue;
+        }
         bucket.rows.push_back(static_cast<uint32_t>(r));
         bucket.hashes.push_back(h);
         if (!t->direct) {
@@ -1118,7 +1130,9 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     }
     size_t expected = 0;
     for (const BuildPart& part : parts) {
-      expected += parallel ? part.buckets[q].rows.size() : part.rows;
+      expected += !parallel ? part.rows
+                  : packed  ? part.buckets[q].packed.size()
+                            : part.buckets[q].rows.size();
     }
     auto dense_fits = [&](size_t groups, size_t rows) {
       return histogram_strings != SIZE_MAX &&
@@ -1136,6 +1150,38 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
         });
       });
     };
+    // Histograms of the rows `each_row` gives (the groups' row counts in `sizes`): dense when
+    // they fit, else a table of the (group, code) pairs present.
+    auto count_histograms = [&](const std::vector<uint32_t>& sizes, size_t n, auto&& each_row) {
+      if (dense_fits(sizes.size(), n)) {
+        fill_dense(sizes, each_row);
+        return;
+      }
+      to.non_null.assign(sizes.size(), 0);
+      charge(n);
+      each_row([&](size_t g, int64_t code, uint8_t null) {
+        if (null) return;
+        ++to.non_null[g];
+        const size_t added = to.histogram.Add(static_cast<uint32_t>(g), code);
+        if (counts && added) charge_q.Add(ctx, added);
+      });
+    };
+    if (packed) {
+      const uint64_t first = static_cast<uint64_t>(q) << t->slot_bits;
+      auto each_row = [&](auto&& fn) {
+        for (const BuildPart& part : parts) {
+          for (const uint64_t e : part.buckets[q].packed) {
+            const auto code = static_cast<uint32_t>(e);
+            fn((e >> 32) - first, static_cast<int64_t>(code) - 1, code == 0 ? 1 : 0);
+          }
+        }
+      };
+      charge(expected);
+      std::vector<uint32_t> sizes(to.num_groups, 0);
+      each_row([&](size_t g, int64_t, uint8_t) { ++sizes[g]; });
+      count_histograms(sizes, expected, each_row);
+      return;
+    }
     if (t->direct && dense_fits(to.num_groups, expected)) {
       // The groups are slots: counted straight from the rows, in any order (counts only).
       const uint64_t first = static_cast<uint64_t>(q) << t->slot_bits;
@@ -1247,22 +1293,9 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     const size_t ng = to.num_groups;
     const size_t n = group_of.size();
     if (c.histogram) {
-      // Dense when the residual's values are few string codes: a count per (key, code) and
-      // the key's non-NULL count in one row of a dense table; else a table of the pairs present.
-      if (dense_fits(ng, n)) {
-        fill_dense(sizes, [&](auto&& fn) {
-          for (size_t r = 0; r < n; ++r) fn(group_of[r], residual[r], residual_null[r]);
-        });
-        return;
-      }
-      to.non_null.assign(ng, 0);
-      charge(n);
-      for (size_t r = 0; r < n; ++r) {
-        if (residual_null[r]) continue;
-        ++to.non_null[group_of[r]];
-        const size_t added = to.histogram.Add(group_of[r], residual[r]);
-        if (counts && added) charge_q.Add(ctx, added);
-      }
+      count_histograms(sizes, n, [&](auto&& fn) {
+        for (size_t r = 0; r < n; ++r) fn(group_of[r], residual[r], residual_null[r]);
+      });
       return;
     }
     // The rows grouped by key (a counting sort: each group's rows keep their build order).
@@ -1299,6 +1332,10 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
         part.buckets.assign(np, {});
         const size_t expected = part.rows / np + part.rows / (4 * np) + 16;
         for (BuildPart::Bucket& bucket : part.buckets) {
+          if (packed) {
+            bucket.packed.reserve(expected);
+            continue;
+          }
           bucket.rows.reserve(expected);
           bucket.hashes.reserve(expected);
           if (!t->direct) bucket.keys.reserve(expected * nk);
@@ -1306,7 +1343,7 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
           bucket.residual_null.reserve(expected * nt);
         }
         if (counts) {
-          const size_t row_bytes = 12 + (t->direct ? 0 : nk * 8) + nt * 9;
+          const size_t row_bytes = packed ? 8 : 12 + (t->direct ? 0 : nk * 8) + nt * 9;
           part.bucket_memory.Add(ctx, part.rows * row_bytes);
         }
       }
