@@ -315,6 +315,7 @@ bool ParallelPipeline::Run(ExecContext& ctx, const std::function<void(unsigned)>
     total += limits.back();
   }
   if (total < kMinParallelRows) return false;
+  rows_ = total;
   const unsigned workers = ctx.tasks->WorkersFor(total, kMorselRows, ctx.parallelism);
   if (workers <= 1) return false;
 
