@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "common/cache_line.h"
 #include "common/open_index.h"
 #include "common/status.h"
 #include "cypher/planner/logical_plan.h"
@@ -53,26 +54,9 @@ Kind KindOf(const LogicalType& a, const LogicalType& b) {
 }
 
 // Per-thread state written per row (a probe's or build part's scratch, cursors) and small
-// tables read per row (a direct table's ranges) live on cache lines of their own: a small
-// heap block beside one that another thread writes per row loses its line on each write (the
-// build and probe of a self-join on 2 threads spent 10-15% more CPU than on 1 for it).
-constexpr size_t kLine = 64;
-
-template <typename T>
-struct LineAllocator {
-  using value_type = T;
-  LineAllocator() = default;
-  template <typename U>
-  explicit LineAllocator(const LineAllocator<U>&) {}
-  static size_t Bytes(size_t n) { return (n * sizeof(T) + kLine - 1) / kLine * kLine; }
-  T* allocate(size_t n) {
-    return static_cast<T*>(::operator new(Bytes(n), std::align_val_t{kLine}));
-  }
-  void deallocate(T* p, size_t n) { ::operator delete(p, Bytes(n), std::align_val_t{kLine}); }
-  bool operator==(const LineAllocator&) const = default;
-};
-template <typename T>
-using LineVector = std::vector<T, LineAllocator<T>>;
+// tables read per row (a direct table's ranges) live on cache lines of their own
+// (common/cache_line.h): the build and probe of a self-join on 2 threads spent 10-15% more CPU
+// than on 1 without.
 
 // One side of a key or residual.
 struct Operand {
@@ -106,7 +90,7 @@ struct Datum {
 };
 
 // One thread's reading of one operand: the column of the node table read last.
-struct alignas(kLine) Cursor {
+struct alignas(kCacheLine) Cursor {
   uint64_t table = UINT64_MAX;
   const storage::Column* column = nullptr;
   const storage::VersionStore* versions = nullptr;
@@ -642,7 +626,7 @@ namespace {
 
 // The build side's rows as one thread read them, coded by its own dictionaries (merged into
 // the table's afterwards).
-struct alignas(kLine) BuildPart {
+struct alignas(kCacheLine) BuildPart {
   std::vector<StringDictionary> key_strings, residual_strings;
   std::vector<ValueDictionary> key_values;
   std::vector<Cursor> key_cursors, residual_cursors;
@@ -1453,7 +1437,7 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSp
 }
 
 // The probe's state: its operands' cursors, the current probe row's codes and matches.
-struct alignas(kLine) HashJoinOp::Probe {
+struct alignas(kCacheLine) HashJoinOp::Probe {
   std::vector<Cursor> key_cursors, residual_cursors;
   LineVector<uint64_t> key;
   LineVector<int64_t> residual;              // per residual: the probe operand's code (typed ones)
