@@ -8,13 +8,20 @@
 //                                     [--root DIR] [--json FILE] [--only a,b]
 //
 // --persons  persons of the graph, 10 `knows` edges each (default 100,000: 1M edges)
-// --trials   timed runs per query and system, after one warm-up run; the median is reported
+// --trials   timed runs per query and system at least, after one warm-up run; the median is
+//            reported
+// --min-ms   each system (and each of GraphDB's thread counts) keeps running timed trials past
+//            --trials until they add up to this many ms, at most --max-trials (defaults 300, 101):
+//            a query of a fraction of a ms gets enough runs that one slow one does not decide
 // --cache    where the generated CSVs are kept (benchmarks/lib/social.mjs)
 // --dir      scratch folder for Kùzu's database (removed at the end)
 // --root     the GraphDB package whose dist/ is measured (default: this checkout)
 // --only     query names
 // --peers    the peers to run (default kuzu,duckdb; '' for GraphDB alone)
 // Each figure is a median wall time in ms; `cpu` holds the median CPU time of the process.
+// GraphDB's 1-thread and all-core trials alternate (1, N, 1, N, ...), so that whatever else the
+// machine does during the query's measurement (another process, the peers' or V8's background
+// threads) falls on both alike: `speedup` is their ratio.
 // --timeout  seconds a peer's query may run before it is stopped and reported as `timeout`
 //            (default 300; GraphDB has no such limit)
 
@@ -35,6 +42,8 @@ const { values: args } = parseArgs({
   options: {
     persons: { type: 'string', default: '100000' },
     trials: { type: 'string', default: '3' },
+    'min-ms': { type: 'string', default: '300' },
+    'max-trials': { type: 'string', default: '101' },
     cache: { type: 'string', default: path.join(os.tmpdir(), 'graphdb-bench-cache') },
     dir: { type: 'string', default: path.join(os.tmpdir(), `graphdb-analytics-${process.pid}`) },
     root: { type: 'string', default: path.resolve(here, '..', '..') },
@@ -222,32 +231,67 @@ function log(message) {
 
 // The median wall time and the median CPU time of the process (every thread: GraphDB's, Kùzu's
 // and DuckDB's pools run in it), less sensitive to other load on the machine than wall time.
-async function timed(run, trials) {
-  await run(); // warm-up
-  const times = [];
-  const cpus = [];
-  let answer;
-  for (let i = 0; i < trials; i++) {
+// After one warm-up run of each, `runs` are timed in turn, one run of each per round, for at
+// least `trials` rounds and until each one's runs add up to `minMs` (at most `maxTrials`
+// rounds). With more than one, a run whose warm-up took under kRewarmMs is run once untimed
+// right before each timed run: timed right after another (a statement at another thread count
+// lets the pool's threads fall asleep), it would measure a wake-up that a run of one
+// configuration after another never pays. Resolves to one { ms, cpu, answer, trials } per run.
+const kRewarmMs = 20;
+async function timedInTurn(runs, { trials, minMs, maxTrials }) {
+  const rewarm = [];
+  for (const run of runs) {
     const start = performance.now();
-    const cpuStart = process.cpuUsage();
-    answer = await run();
-    const cpu = process.cpuUsage(cpuStart);
-    times.push(performance.now() - start);
-    cpus.push((cpu.user + cpu.system) / 1000);
+    await run(); // warm-up
+    rewarm.push(runs.length > 1 && performance.now() - start < kRewarmMs);
   }
-  return { ms: round(median(times), 2), cpu: round(median(cpus), 2), answer };
+  const samples = runs.map(() => ({ times: [], cpus: [], total: 0, answer: undefined }));
+  for (let round = 0; round < maxTrials; round++) {
+    if (round >= trials && samples.every((s) => s.total >= minMs)) break;
+    for (let i = 0; i < runs.length; i++) {
+      const s = samples[i];
+      if (rewarm[i]) await runs[i]();
+      const start = performance.now();
+      const cpuStart = process.cpuUsage();
+      s.answer = await runs[i]();
+      const cpu = process.cpuUsage(cpuStart);
+      const ms = performance.now() - start;
+      s.times.push(ms);
+      s.cpus.push((cpu.user + cpu.system) / 1000);
+      s.total += ms;
+    }
+  }
+  return samples.map((s) => ({
+    ms: round(median(s.times), 2),
+    cpu: round(median(s.cpus), 2),
+    answer: s.answer,
+    trials: s.times.length,
+  }));
 }
 
 async function main() {
   const persons = Number(args.persons);
   const trials = Math.max(1, Number(args.trials));
+  const timing = {
+    trials,
+    minMs: Math.max(0, Number(args['min-ms'])),
+    maxTrials: Math.max(trials, Number(args['max-trials'])),
+  };
   const timeoutMs = Math.max(1, Number(args.timeout)) * 1000;
   const only = args.only ? new Set(args.only.split(',')) : null;
   const queries = ANALYTICS_QUERIES.filter((q) => !only || only.has(q.name));
   const data = ensureSocialCsv(args.cache, persons / 100_000);
   const cores = os.availableParallelism();
   fs.mkdirSync(args.dir, { recursive: true });
-  const report = { persons: data.persons, knows: data.knows, cores, trials, queries: {}, skipped: {} };
+  const report = {
+    persons: data.persons,
+    knows: data.knows,
+    cores,
+    trials,
+    min_ms: timing.minMs,
+    queries: {},
+    skipped: {},
+  };
 
   // GraphDB: one database whose statements may use every core; a connection at 1 thread.
   const { Database } = await import(pathToFileURL(path.join(args.root, 'dist', 'index.js')).href);
@@ -343,11 +387,14 @@ async function main() {
   const rowsOf = (r) => normalizeResult({ columns: [], types: r.types, rows: r.rows }).rows;
   for (const q of queries) {
     const entry = { shape: q.shape };
-    const serial = await timed(graphdbRun(1, q.cypher), trials);
+    const [serial, parallel] = await timedInTurn(
+      [graphdbRun(1, q.cypher), graphdbRun(cores, q.cypher)],
+      timing,
+    );
     entry.graphdb_1 = serial.ms;
-    const parallel = await timed(graphdbRun(cores, q.cypher), trials);
     entry[`graphdb_${cores}`] = parallel.ms;
     entry.cpu = { graphdb_1: serial.cpu, [`graphdb_${cores}`]: parallel.cpu };
+    entry.trials = { graphdb: serial.trials };
     const expected = rowsOf(serial.answer);
     const mismatches = [];
     if (!sameResult(rowsOf(parallel.answer), expected)) mismatches.push(`graphdb_${cores}`);
@@ -358,7 +405,7 @@ async function main() {
       if (!peer) continue;
       let measured;
       try {
-        measured = await timed(peer.run(text), trials);
+        [measured] = await timedInTurn([peer.run(text)], timing);
       } catch (error) {
         // A peer stopped by --timeout (or failing) is reported, and the run goes on.
         entry[name] = /timeout|interrupt/i.test(String(error.message)) ? 'timeout' : 'error';
@@ -367,6 +414,7 @@ async function main() {
       }
       entry[name] = measured.ms;
       entry.cpu[name] = measured.cpu;
+      entry.trials[name] = measured.trials;
       if (sameResult(rowsOf(measured.answer), expected)) continue;
       const got = JSON.stringify(rowsOf(measured.answer).slice(0, 5));
       log(`${q.name}: ${name} answered ${got}, graphdb ${JSON.stringify(expected.slice(0, 5))}`);

@@ -23,8 +23,10 @@ inline uint64_t HashCodes(const uint64_t* codes, size_t n, uint32_t nulls) {
   return h;
 }
 
-// Puts `entry` in the first empty slot from `hash` on (the table has one).
-inline void IndexEntry(std::vector<uint32_t>& index, uint64_t hash, uint32_t entry) {
+// Puts `entry` in the first empty slot from `hash` on (the table has one). `Index`: a vector
+// of uint32_t (any allocator).
+template <typename Index>
+void IndexEntry(Index& index, uint64_t hash, uint32_t entry) {
   const size_t mask = index.size() - 1;
   size_t i = hash & mask;
   while (index[i] != 0) i = (i + 1) & mask;
@@ -32,7 +34,8 @@ inline void IndexEntry(std::vector<uint32_t>& index, uint64_t hash, uint32_t ent
 }
 
 // Doubles the table and indexes every entry again, by `hashes` (one per entry, in order).
-inline void RegrowIndex(std::vector<uint32_t>& index, const std::vector<uint64_t>& hashes) {
+template <typename Index, typename Hashes>
+void RegrowIndex(Index& index, const Hashes& hashes) {
   index.assign(index.size() * 2, 0);
   for (size_t e = 0; e < hashes.size(); ++e) IndexEntry(index, hashes[e], static_cast<uint32_t>(e));
 }

@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/cache_line.h"
 #include "common/open_index.h"
 #include "common/status.h"
 #include "exec/expression_evaluator.h"
@@ -71,7 +72,8 @@ namespace {
 // the operator's charge (`owner`) however the run ends.
 template <typename T>
 struct Partials {
-  struct Part {
+  // On cache lines of its own: each worker writes its part per row (common/cache_line.h).
+  struct alignas(kCacheLine) Part {
     T value;
     MemoryCharge memory;
   };
@@ -432,19 +434,23 @@ struct HashAggregateOp::State {
   std::vector<uint64_t> first;  // a parallel partial's: each group's first row's position
   // Typed keys: per group its keys' codes (one per key), NULL bits and hash; its counters (one
   // per aggregate); the open-addressing index of the groups (open_index.h).
+  // On cache lines of their own (common/cache_line.h): a parallel run's partials are set up
+  // side by side on one thread, and each worker reads its table and writes its counters per row
+  // (a neighbour's counter on the line of a worker's table cost a self-join's aggregate 50% more
+  // CPU on 2 threads than on 1).
   bool typed = false;
-  std::vector<uint64_t> codes;
-  std::vector<uint32_t> nulls;
-  std::vector<uint64_t> hashes;
-  std::vector<uint64_t> counts;
-  std::vector<uint32_t> table;
+  LineVector<uint64_t> codes;
+  LineVector<uint32_t> nulls;
+  LineVector<uint64_t> hashes;
+  LineVector<uint64_t> counts;
+  LineVector<uint32_t> table;
   // One key of small codes (a histogram's): group + 1 per code below kDirectCodes (0: not
   // seen yet), made once kDirectAfter rows have looked for their group in the table.
   static constexpr uint64_t kDirectCodes = 4096;
   static constexpr uint64_t kDirectAfter = 1024;
-  std::vector<uint32_t> direct;
+  LineVector<uint32_t> direct;
   uint64_t lookups = 0;
-  std::vector<uint64_t> row;  // the row's codes
+  LineVector<uint64_t> row;  // the row's codes
   size_t position = 0;
   bool filled = false;
 

@@ -7,8 +7,10 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 
+#include "common/cache_line.h"
 #include "common/open_index.h"
 #include "common/status.h"
 #include "cypher/planner/logical_plan.h"
@@ -51,6 +53,11 @@ Kind KindOf(const LogicalType& a, const LogicalType& b) {
   return Kind::kGeneric;
 }
 
+// Per-thread state written per row (a probe's or build part's scratch, cursors) and small
+// tables read per row (a direct table's ranges) live on cache lines of their own
+// (common/cache_line.h): the build and probe of a self-join on 2 threads spent 10-15% more CPU
+// than on 1 without.
+
 // One side of a key or residual.
 struct Operand {
   const BoundExpression* expr = nullptr;
@@ -83,7 +90,7 @@ struct Datum {
 };
 
 // One thread's reading of one operand: the column of the node table read last.
-struct Cursor {
+struct alignas(kCacheLine) Cursor {
   uint64_t table = UINT64_MAX;
   const storage::Column* column = nullptr;
   const storage::VersionStore* versions = nullptr;
@@ -369,7 +376,7 @@ struct JoinResidual {
 struct HashJoinOp::Compiled {
   std::vector<Operand> probe_keys, build_keys;
   std::vector<JoinResidual> residuals;
-  std::vector<size_t> typed;  // the typed residuals' indexes
+  LineVector<size_t> typed;  // the typed residuals' indexes
   bool generic_residuals = false;
   // Whether matched build rows write their slots (row mode, or residuals evaluated on them).
   bool keeps_rows = false;
@@ -571,8 +578,8 @@ struct HashJoinOp::Table {
   // so a key's slot, sum((code - low) * stride), is its group: partition slot >> slot_bits,
   // group slot & (2^slot_bits - 1). No hashing, no index.
   bool direct = false;
-  std::vector<int64_t> low, high;  // per key: its codes' range
-  std::vector<uint64_t> stride;    // per key
+  LineVector<int64_t> low, high;  // per key: its codes' range
+  LineVector<uint64_t> stride;    // per key
   unsigned slot_bits = 0;
 
   const JoinPartition& PartitionOf(uint64_t h) const {
@@ -619,12 +626,12 @@ namespace {
 
 // The build side's rows as one thread read them, coded by its own dictionaries (merged into
 // the table's afterwards).
-struct BuildPart {
+struct alignas(kCacheLine) BuildPart {
   std::vector<StringDictionary> key_strings, residual_strings;
   std::vector<ValueDictionary> key_values;
   std::vector<Cursor> key_cursors, residual_cursors;
-  std::vector<uint64_t> key;           // scratch
-  std::vector<int64_t> low, high;      // per integer key: the least and greatest value read
+  LineVector<uint64_t> key;            // scratch
+  LineVector<int64_t> low, high;       // per integer key: the least and greatest value read
   std::vector<uint64_t> keys;          // per row: its key codes
   std::vector<int64_t> residual;       // per row: its typed residuals' codes
   std::vector<uint8_t> residual_null;  // per row and typed residual: NULL
@@ -649,8 +656,13 @@ struct BuildPart {
     std::vector<uint64_t> keys;  // hashed tables only
     std::vector<int64_t> residual;
     std::vector<uint8_t> residual_null;
+    // Or, in a direct table's string histograms (packed): slot << 32 | (code + 1, 0 for NULL).
+    std::vector<uint64_t> packed;
   };
   std::vector<Bucket> buckets;
+  // Or, when the merge tallies (a direct table's dense histograms), this part's count of
+  // each (slot, residual code) pair, laid out as the histograms are.
+  std::unique_ptr<uint32_t[]> tally;
   MemoryCharge bucket_memory;
 };
 
@@ -923,6 +935,21 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     if (counts) memory.Add(ctx, slots * 2 * sizeof(uint32_t));
   }
   std::vector<MemoryCharge> charges(np);
+  // Count mode with one typed <> over few string codes: dense histograms, one row per key
+  // (its non-NULL count, then a count per code), when they are not too large.
+  const size_t histogram_strings = c.histogram && c.residuals[0].build.kind == Kind::kString
+                                       ? t->residual_strings[0].size()
+                                       : SIZE_MAX;
+  const size_t stride = histogram_strings + 1;
+  // A direct table whose histograms hold at most one count per build row is tallied: each part
+  // counts its rows into its own copy of the histograms as it is recoded, and each partition
+  // sums the parts' copies of its slots. No row's slot is kept, no row goes into a bucket.
+  const bool tallied = t->direct && histogram_strings != SIZE_MAX && slots <= total / stride;
+  const size_t cells = tallied ? static_cast<size_t>(slots) * stride : 0;
+  // Else in a parallel build, its rows' slots and codes go into the buckets packed in a word
+  // each (histograms are counted in any order: no row index, no runs).
+  const bool packed = parallel && !tallied && t->direct && histogram_strings != SIZE_MAX &&
+                      slots <= UINT32_MAX && histogram_strings < UINT32_MAX;
   // Work charged on the statement's thread alone (a serial build); on several threads the
   // statement's interrupts are polled (no work budget runs in parallel).
   auto charge = [&](size_t units) {
@@ -958,23 +985,25 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
             .store(static_cast<uint32_t>(code) + 2, std::memory_order_relaxed);
       }
     };
-    if (parallel) {
-      part.buckets.assign(np, {});
-      const size_t expected = part.rows / np + part.rows / (4 * np) + 16;
-      for (BuildPart::Bucket& bucket : part.buckets) {
-        bucket.rows.reserve(expected);
-        bucket.hashes.reserve(expected);
-        if (!t->direct) bucket.keys.reserve(expected * nk);
-        bucket.residual.reserve(expected * nt);
-        bucket.residual_null.reserve(expected * nt);
-      }
-      if (counts) {
-        const size_t row_bytes = 12 + (t->direct ? 0 : nk * 8) + nt * 9;
-        part.bucket_memory.Add(ctx, part.rows * row_bytes);
-      }
-    } else {
+    uint32_t* tally = part.tally.get();
+    if (tallied) {
+      std::fill(tally, tally + cells, 0u);
+    } else if (!parallel) {
       part.hashes.resize(part.rows);
     }
+    // Tallied rows are counted kPending at a time, their counts fetched into the cache as the
+    // rows are recoded (the tallies outgrow the core's cache at a million rows).
+    constexpr size_t kPending = 64;
+    uint32_t* pending_keys[kPending];   // a row's key's non-NULL count
+    uint32_t* pending_codes[kPending];  // and its count of the row's code
+    size_t pending = 0;
+    auto count_pending = [&]() {
+      for (size_t i = 0; i < pending; ++i) {
+        ++*pending_keys[i];
+        ++*pending_codes[i];
+      }
+      pending = 0;
+    };
     constexpr size_t kStep = 4096;
     for (size_t from = 0; from < part.rows; from += kStep) {
       const size_t to = std::min(part.rows, from + kStep);
@@ -1001,11 +1030,28 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
           code = static_cast<int64_t>(residual_remap[j][static_cast<size_t>(code)]);
           note(residual_operand[j], r, static_cast<uint64_t>(code));
         }
+        if (tallied) {  // one typed residual, a string's code
+          if (part.residual_null[r] == 0) {
+            uint32_t* row = tally + h * stride;
+            pending_keys[pending] = row;
+            pending_codes[pending] = row + part.residual[r] + 1;
+            __builtin_prefetch(row, 1);
+            __builtin_prefetch(pending_codes[pending], 1);
+            if (++pending == kPending) count_pending();
+          }
+          continue;
+        }
         if (!parallel) {
           part.hashes[r] = h;
           continue;
         }
         BuildPart::Bucket& bucket = part.buckets[q];
+        if (packed) {
+          bucket.packed.push_back(
+              h << 32 |
+              (part.residual_null[r] != 0 ? 0 : static_cast<uint64_t>(part.residual[r]) + 1));
+          continue;
+        }
         bucket.rows.push_back(static_cast<uint32_t>(r));
         bucket.hashes.push_back(h);
         if (!t->direct) {
@@ -1017,6 +1063,7 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
         }
       }
     }
+    count_pending();
   };
   const size_t ns = t->num_slots;
   auto build_partition = [&](size_t q) {
@@ -1028,42 +1075,97 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     std::vector<int64_t> residual;
     std::vector<uint8_t> residual_null;
     std::vector<Value> values;
+    // The dense histograms of `ng` groups in counts of the width the largest count needs (a
+    // key's non-NULL count, the first of its row, is its largest), zeroed, then fill(dense).
+    auto with_width = [&](size_t ng, uint32_t largest, auto&& fill) {
+      to.dense_stride = stride;
+      auto zeroed = [&](auto& dense) {
+        dense.assign(ng * stride, 0);
+        if (counts) charge_q.Add(ctx, dense.size() * sizeof(dense[0]));
+        fill(dense);
+      };
+      if (largest <= UINT8_MAX) {
+        zeroed(to.dense8);
+      } else if (largest <= UINT16_MAX) {
+        zeroed(to.dense16);
+      } else {
+        zeroed(to.dense32);
+      }
+    };
+    if (tallied) {  // the sums of the parts' tallies of this partition's slots
+      const size_t ng = to.num_groups;
+      const size_t first = (q << t->slot_bits) * stride;
+      charge(ng * parts.size());
+      uint32_t largest = 0;
+      for (size_t g = 0; g < ng; ++g) {
+        uint32_t non_null = 0;
+        for (const BuildPart& part : parts) non_null += part.tally[first + g * stride];
+        largest = std::max(largest, non_null);
+      }
+      with_width(ng, largest, [&](auto& dense) {
+        for (const BuildPart& part : parts) {
+          const uint32_t* from = part.tally.get() + first;
+          for (size_t i = 0; i < dense.size(); ++i) {
+            dense[i] += static_cast<std::remove_reference_t<decltype(dense[0])>>(from[i]);
+          }
+        }
+      });
+      return;
+    }
     size_t expected = 0;
     for (const BuildPart& part : parts) {
-      expected += parallel ? part.buckets[q].rows.size() : part.rows;
+      expected += !parallel ? part.rows
+                  : packed  ? part.buckets[q].packed.size()
+                            : part.buckets[q].rows.size();
     }
-    // Count mode with one typed <> over few string codes: dense histograms, one row per key
-    // (its non-NULL count, then a count per code), when they are not too large.
-    const size_t residual_codes = c.histogram && c.residuals[0].build.kind == Kind::kString
-                                      ? t->residual_strings[0].size()
-                                      : SIZE_MAX;
     auto dense_fits = [&](size_t groups, size_t rows) {
-      return residual_codes != SIZE_MAX &&
-             groups * (residual_codes + 1) <= 16 * rows + (size_t{1} << 20) / np;
+      return histogram_strings != SIZE_MAX &&
+             groups * (histogram_strings + 1) <= 16 * rows + (size_t{1} << 20) / np;
     };
-    // Filled with counts of the width the largest key needs, by `each_row`.
+    // Filled with counts by `each_row`.
     auto fill_dense = [&](const std::vector<uint32_t>& sizes, auto&& each_row) {
-      const size_t ng = sizes.size();
-      to.dense_stride = residual_codes + 1;
       const uint32_t largest = sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
-      auto fill = [&](auto& dense) {
-        dense.assign(ng * to.dense_stride, 0);
-        if (counts) charge_q.Add(ctx, dense.size() * sizeof(dense[0]));
+      with_width(sizes.size(), largest, [&](auto& dense) {
         each_row([&](size_t g, int64_t code, uint8_t null) {
           if (null) return;
-          auto* row = dense.data() + g * to.dense_stride;
+          auto* row = dense.data() + g * stride;
           ++row[0];
           ++row[code + 1];
         });
-      };
-      if (largest <= UINT8_MAX) {
-        fill(to.dense8);
-      } else if (largest <= UINT16_MAX) {
-        fill(to.dense16);
-      } else {
-        fill(to.dense32);
-      }
+      });
     };
+    // Histograms of the rows `each_row` gives (the groups' row counts in `sizes`): dense when
+    // they fit, else a table of the (group, code) pairs present.
+    auto count_histograms = [&](const std::vector<uint32_t>& sizes, size_t n, auto&& each_row) {
+      if (dense_fits(sizes.size(), n)) {
+        fill_dense(sizes, each_row);
+        return;
+      }
+      to.non_null.assign(sizes.size(), 0);
+      charge(n);
+      each_row([&](size_t g, int64_t code, uint8_t null) {
+        if (null) return;
+        ++to.non_null[g];
+        const size_t added = to.histogram.Add(static_cast<uint32_t>(g), code);
+        if (counts && added) charge_q.Add(ctx, added);
+      });
+    };
+    if (packed) {
+      const uint64_t first = static_cast<uint64_t>(q) << t->slot_bits;
+      auto each_row = [&](auto&& fn) {
+        for (const BuildPart& part : parts) {
+          for (const uint64_t e : part.buckets[q].packed) {
+            const auto code = static_cast<uint32_t>(e);
+            fn((e >> 32) - first, static_cast<int64_t>(code) - 1, code == 0 ? 1 : 0);
+          }
+        }
+      };
+      charge(expected);
+      std::vector<uint32_t> sizes(to.num_groups, 0);
+      each_row([&](size_t g, int64_t, uint8_t) { ++sizes[g]; });
+      count_histograms(sizes, expected, each_row);
+      return;
+    }
     if (t->direct && dense_fits(to.num_groups, expected)) {
       // The groups are slots: counted straight from the rows, in any order (counts only).
       const uint64_t first = static_cast<uint64_t>(q) << t->slot_bits;
@@ -1175,22 +1277,9 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     const size_t ng = to.num_groups;
     const size_t n = group_of.size();
     if (c.histogram) {
-      // Dense when the residual's values are few string codes: a count per (key, code) and
-      // the key's non-NULL count in one row of a dense table; else a table of the pairs present.
-      if (dense_fits(ng, n)) {
-        fill_dense(sizes, [&](auto&& fn) {
-          for (size_t r = 0; r < n; ++r) fn(group_of[r], residual[r], residual_null[r]);
-        });
-        return;
-      }
-      to.non_null.assign(ng, 0);
-      charge(n);
-      for (size_t r = 0; r < n; ++r) {
-        if (residual_null[r]) continue;
-        ++to.non_null[group_of[r]];
-        const size_t added = to.histogram.Add(group_of[r], residual[r]);
-        if (counts && added) charge_q.Add(ctx, added);
-      }
+      count_histograms(sizes, n, [&](auto&& fn) {
+        for (size_t r = 0; r < n; ++r) fn(group_of[r], residual[r], residual_null[r]);
+      });
       return;
     }
     // The rows grouped by key (a counting sort: each group's rows keep their build order).
@@ -1212,6 +1301,37 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     }
   };
   try {
+    // The tallies and buckets are allocated here, on the statement's thread, as the parts are:
+    // what a pool thread allocates comes from its own malloc arena, which gave it back to the
+    // system when freed, so that each statement faulted its pages in again (~600 faults a run
+    // of a 100k-row self-join on 2 threads, none on 1).
+    if (tallied) {
+      for (BuildPart& part : parts) {
+        if (counts) part.bucket_memory.Add(ctx, cells * sizeof(uint32_t));
+        part.tally.reset(new uint32_t[cells]);  // zeroed by its recode, on its worker
+      }
+    }
+    if (parallel && !tallied) {
+      for (BuildPart& part : parts) {
+        part.buckets.assign(np, {});
+        const size_t expected = part.rows / np + part.rows / (4 * np) + 16;
+        for (BuildPart::Bucket& bucket : part.buckets) {
+          if (packed) {
+            bucket.packed.reserve(expected);
+            continue;
+          }
+          bucket.rows.reserve(expected);
+          bucket.hashes.reserve(expected);
+          if (!t->direct) bucket.keys.reserve(expected * nk);
+          bucket.residual.reserve(expected * nt);
+          bucket.residual_null.reserve(expected * nt);
+        }
+        if (counts) {
+          const size_t row_bytes = packed ? 8 : 12 + (t->direct ? 0 : nk * 8) + nt * 9;
+          part.bucket_memory.Add(ctx, part.rows * row_bytes);
+        }
+      }
+    }
     if (parallel) {
       ParallelPipeline::ForEach(ctx, parts.size(), [&](unsigned, uint64_t begin, uint64_t end) {
         for (uint64_t p = begin; p < end; ++p) recode(p);
@@ -1260,7 +1380,22 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSp
             ctx,
             [&](unsigned workers) {
               parts.resize(workers);
-              for (BuildPart& part : parts) InitPart(c, part, strings.count);
+              // Room for a worker's share of the rows and some more (up to kReservedRows),
+              // allocated here (see the buckets in Merge): a part that outgrows it grows on its
+              // worker.
+              constexpr uint64_t kReservedRows = uint64_t{1} << 21;
+              const uint64_t rows = parallel->rows();
+              const auto share = static_cast<size_t>(std::min(
+                  {rows, kReservedRows,
+                   rows / workers + rows / (4 * workers) + 2 * ParallelPipeline::kMorselRows}));
+              for (BuildPart& part : parts) {
+                InitPart(c, part, strings.count);
+                part.keys.reserve(share * c.build_keys.size());
+                part.residual.reserve(share * c.typed.size());
+                part.residual_null.reserve(share * c.typed.size());
+                part.offsets.reserve(share * strings.count);
+                if (c.keeps_rows) part.values.reserve(share * spec.build_slots.size());
+              }
             },
             [&](unsigned w, ExecContext& wctx, uint64_t position) {
               BuildPart& part = parts[w];
@@ -1302,10 +1437,10 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::BuildTable(const HashJoinSp
 }
 
 // The probe's state: its operands' cursors, the current probe row's codes and matches.
-struct HashJoinOp::Probe {
+struct alignas(kCacheLine) HashJoinOp::Probe {
   std::vector<Cursor> key_cursors, residual_cursors;
-  std::vector<uint64_t> key;
-  std::vector<int64_t> residual;             // per residual: the probe operand's code (typed ones)
+  LineVector<uint64_t> key;
+  LineVector<int64_t> residual;              // per residual: the probe operand's code (typed ones)
   const JoinPartition* partition = nullptr;  // the current probe row's candidates' partition
   uint32_t next = 0, end = 0;                // and their rows in it
   // Count mode: the weights below kCachedWeights as values, copied into the frame (a value

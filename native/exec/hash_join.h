@@ -81,8 +81,9 @@ class HashJoinOp final : public PhysicalOperator {
   // side as a pipeline), its morsels are read on the statement's threads, each into its own
   // part (its own dictionaries); the dictionaries merge on this thread, then the parts' rows
   // are recoded and the table's partitions (by key hash or slot range) built on the
-  // statement's threads, each partition reading the parts in the serial order; `build` runs
-  // instead when the pipeline does not run in parallel.
+  // statement's threads, each partition reading the parts in the serial order (a direct
+  // table's dense histograms: each part tallies its rows as it is recoded, each partition sums
+  // the tallies); `build` runs instead when the pipeline does not run in parallel.
   static std::shared_ptr<const Table> BuildTable(const HashJoinSpec& spec, PhysicalOperator& build,
                                                  ExecContext& ctx, MemoryCharge& memory,
                                                  ParallelPipeline* parallel = nullptr);

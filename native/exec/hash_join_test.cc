@@ -235,8 +235,10 @@ class HashJoinCountTest : public ::testing::Test {
     db_ = testing_util::OpenInMemory(4);
     ASSERT_NE(db_, nullptr);
     // w: few values spread far apart (keys too wide for direct slots: hashed groups).
+    // y: a few hundred values (direct slots, more than the rows over the cities' codes); s: a
+    // few thousand strings.
     Run("CREATE NODE TABLE P(id INT64, name STRING, age INT64, city STRING, d DOUBLE, w INT64, "
-        "PRIMARY KEY(id))");
+        "y INT64, s STRING, PRIMARY KEY(id))");
     // Few names, ages and cities: many matches per key; every kind of NULL.
     Run("UNWIND range(1, " + std::to_string(people) +
         ") AS n WITH n, (n * 2654435761) % 1000003 AS h CREATE (:P {id: n, "
@@ -245,7 +247,9 @@ class HashJoinCountTest : public ::testing::Test {
         "city: CASE WHEN h % 31 = 0 THEN NULL ELSE 'city ' + cast((h / 35) % 6, 'STRING') END, "
         "d: CASE WHEN h % 37 = 0 THEN NULL WHEN h % 41 = 0 THEN 0.0 / 0.0 "
         "ELSE ((h / 210) % 4) * 1.0 END, "
-        "w: CASE WHEN h % 19 = 0 THEN NULL ELSE ((h / 11) % 9) * 1000003 - 4000000 END})");
+        "w: CASE WHEN h % 19 = 0 THEN NULL ELSE ((h / 11) % 9) * 1000003 - 4000000 END, "
+        "y: (h / 13) % 250, s: CASE WHEN h % 17 = 0 THEN NULL ELSE 's ' + cast(h % 3000, "
+        "'STRING') END})");
     Run("MATCH (p:P) WHERE p.id % 43 = 0 DELETE p");
   }
   std::vector<std::string> Rows(const std::string& query, int threads = 1) {
@@ -290,6 +294,12 @@ std::vector<JoinCase> JoinCases() {
        "MATCH (a:P), (b:P) WHERE a.w = b.w + 0 AND a.city <> b.city RETURN count(*)"},
       {"MATCH (a:P), (b:P) WHERE a.name = b.name AND a.w = b.w RETURN a.id, b.id",
        "MATCH (a:P), (b:P) WHERE a.name = b.name + '' AND a.w = b.w + 0 RETURN a.id, b.id"},
+      // Direct slots more than the build rows over the cities' codes: histograms counted from
+      // the rows (fewer slots are tallied per part).
+      {"MATCH (a:P), (b:P) WHERE a.name = b.name AND a.y = b.y AND a.city <> b.city "
+       "RETURN count(*)",
+       "MATCH (a:P), (b:P) WHERE a.name = b.name + '' AND a.y = b.y + 0 AND a.city <> b.city "
+       "RETURN count(*)"},
   };
 }
 
@@ -347,22 +357,27 @@ TEST_F(HashJoinCountTest, ParallelCountsGiveTheSerialRowsAnswers) {
   }
 }
 
-// The answer of namesakes_elsewhere's shape computed without a join: per (name, age), the
-// ordered pairs of non-NULL cities minus those of equal cities.
-std::string PairsByAggregates(const std::string& key2) {
-  return "MATCH (p:P) WHERE p.name IS NOT NULL AND p." + key2 +
-         " IS NOT NULL AND p.city IS NOT NULL WITH p.name AS k1, p." + key2 +
-         " AS k2, p.city AS city, count(*) AS c WITH k1, k2, sum(c) AS total, sum(c * c) AS same "
+// The answer of namesakes_elsewhere's shape computed without a join: per (name, key2), the
+// ordered pairs of non-NULL `other` values (cities) minus those of equal values.
+std::string PairsByAggregates(const std::string& key2, const std::string& other = "city") {
+  return "MATCH (p:P) WHERE p.name IS NOT NULL AND p." + key2 + " IS NOT NULL AND p." + other +
+         " IS NOT NULL WITH p.name AS k1, p." + key2 + " AS k2, p." + other +
+         " AS city, count(*) AS c WITH k1, k2, sum(c) AS total, sum(c * c) AS same "
          "RETURN sum(total * total - same)";
 }
 
 TEST_F(HashJoinCountTest, ParallelBuildsGiveTheAnswerOfAggregatesAtAnyThreads) {
   Open(12000);  // the build side runs on the workers (parts merged by partition)
   auto check = [this](const std::string& when) {
-    for (const std::string& key2 : {std::string("age"), std::string("w")}) {
+    // age: direct slots, tallied per part; w: hashed groups; y: direct slots, more than the
+    // rows over the cities' codes (counted from the rows, by partition: dense histograms);
+    // y and s: too many codes for dense histograms (tables of the pairs present).
+    for (const auto& [key2, other] : std::vector<std::pair<std::string, std::string>>{
+             {"age", "city"}, {"w", "city"}, {"y", "city"}, {"y", "s"}}) {
       const std::string counted = "MATCH (a:P), (b:P) WHERE a.name = b.name AND a." + key2 +
-                                  " = b." + key2 + " AND a.city <> b.city RETURN count(*)";
-      const std::vector<std::string> expected = Rows(PairsByAggregates(key2));
+                                  " = b." + key2 + " AND a." + other + " <> b." + other +
+                                  " RETURN count(*)";
+      const std::vector<std::string> expected = Rows(PairsByAggregates(key2, other));
       ASSERT_EQ(expected.size(), 1u);
       EXPECT_GT(std::stoll(expected[0]), 0) << when;
       for (int threads : {1, 2, 4}) {

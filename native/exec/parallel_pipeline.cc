@@ -181,16 +181,20 @@ class RangeScanOp final : public PhysicalOperator, public FilterableScan, public
 
   bool Next(ExecContext& ctx) override {
     while (position_ < end_) {
-      // The table position_ falls in.
-      while (position_ >= table_start_ + (*limits_)[table_index_]) {
-        table_start_ += (*limits_)[table_index_++];
-        table_ = nullptr;
+      if (table_ == nullptr || position_ >= table_end_) {
+        // The table position_ falls in.
+        while (position_ >= table_start_ + (*limits_)[table_index_]) {
+          table_start_ += (*limits_)[table_index_++];
+          table_ = nullptr;
+        }
+        if (table_ == nullptr) {
+          table_ = &store_->node_table(tables_[table_index_]);
+          visible_.emplace(*store_, *table_, (*limits_)[table_index_]);
+        }
+        // Kept, not read through limits_ per row (a vector of another object's).
+        table_end_ = std::min(end_, table_start_ + (*limits_)[table_index_]);
       }
-      if (table_ == nullptr) {
-        table_ = &store_->node_table(tables_[table_index_]);
-        visible_.emplace(*store_, *table_, (*limits_)[table_index_]);
-      }
-      const uint64_t table_end = std::min(end_, table_start_ + (*limits_)[table_index_]);
+      const uint64_t table_end = table_end_;
       while (position_ < table_end) {
         if (filter_) {  // past the rows its column tests reject
           position_ = table_start_ + filter_->Skip(ctx, table_index_, position_ - table_start_,
@@ -217,6 +221,7 @@ class RangeScanOp final : public PhysicalOperator, public FilterableScan, public
   uint64_t position_ = 0;
   size_t table_index_ = 0;
   uint64_t table_start_ = 0;
+  uint64_t table_end_ = 0;  // where the run's rows of table_ end (valid while table_ is set)
   storage::NodeTable* table_ = nullptr;
   std::optional<NodeRowVisibility> visible_;  // table_'s rows, a block at a time
   std::unique_ptr<ColumnFilter> filter_;
@@ -315,6 +320,7 @@ bool ParallelPipeline::Run(ExecContext& ctx, const std::function<void(unsigned)>
     total += limits.back();
   }
   if (total < kMinParallelRows) return false;
+  rows_ = total;
   const unsigned workers = ctx.tasks->WorkersFor(total, kMorselRows, ctx.parallelism);
   if (workers <= 1) return false;
 

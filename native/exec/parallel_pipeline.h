@@ -87,6 +87,8 @@ class ParallelPipeline {
   using Consume = std::function<void(unsigned worker, ExecContext& wctx, uint64_t position)>;
   bool Run(ExecContext& ctx, const std::function<void(unsigned workers)>& prepare,
            const Consume& consume);
+  // The rows of the bottom scan's tables in the current run (from prepare on).
+  uint64_t rows() const { return rows_; }
 
   // Runs body(worker, begin, end) over [0, n) on the statement's threads (ParallelFor; inline
   // without a pool): for the breaker's own parallel steps, such as sorting each worker's run.
@@ -113,6 +115,7 @@ class ParallelPipeline {
   PlanProfile* profile_;
   std::vector<std::unique_ptr<Worker>> workers_;  // kept from run to run
   std::vector<std::unique_ptr<Join>> joins_;      // kept from run to run
+  uint64_t rows_ = 0;
   // The subqueries' logical plans, one for all workers (each worker's runner holds it too).
   std::shared_ptr<SubqueryPlans> subquery_plans_;
 };
