@@ -1849,19 +1849,17 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       std::vector<Words> words;      // per code: a short string's words, else {0, ~0}
       std::vector<uint32_t> slots;
       // A string of n <= Column::kInlineStringBytes bytes at `bytes` (readable that far) as
-      // its first 4 bytes and its length, then its next 8 bytes, zeros past its end. (Read as
-      // Column::ReadString writes them, 4 bytes then 8: a read across both would wait for them.)
+      // its first 8 bytes, then its next 4 and its length, zeros past its end. (Read as
+      // Column::ReadString writes them, 8 bytes then 4: a read across both would wait for them.)
       static Words ShortWords(const char* bytes, size_t n) {
-        uint32_t head;
-        uint64_t rest;
-        std::memcpy(&head, bytes, 4);
-        std::memcpy(&rest, bytes + 4, 8);
+        uint64_t head;
+        uint32_t rest;
+        std::memcpy(&head, bytes, 8);
+        std::memcpy(&rest, bytes + 8, 4);
         // Masks without branches (the lengths vary from row to row).
-        const uint64_t keep_head = n >= 4 ? ~0U : (uint64_t{1} << (8 * n)) - 1;
-        const uint64_t keep_rest = n >= 12  ? ~0ULL
-                                   : n <= 4 ? 0
-                                            : (uint64_t{1} << (8 * (n - 4))) - 1;
-        return {(head & keep_head) | uint64_t{n} << 32, rest & keep_rest};
+        const uint64_t keep_head = n >= 8 ? ~0ULL : (uint64_t{1} << (8 * n)) - 1;
+        const uint64_t keep_rest = n > 8 ? (uint64_t{1} << (8 * (n - 8))) - 1 : 0;
+        return {head & keep_head, (rest & keep_rest) | uint64_t{n} << 32};
       }
       // Code() of a short string s whose ShortWords are w.
       bool ShortCode(std::string_view s, Words w, uint32_t* code) {
