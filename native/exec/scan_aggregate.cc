@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -197,6 +198,40 @@ enum RowCount : size_t { kScanned, kNodePassed, kEdges, kEdgePassed };
 constexpr size_t kGroupBytes = 64;
 constexpr size_t kStateBytes = 48;
 
+// ScanAggregateOp::FindFirstRows' state its workers share: the group each reached node was
+// counted in, the groups some worker met, and the last item where one was met first.
+struct FirstRowSearch {
+  const uint32_t* group_of = nullptr;   // per reached row: its group in the worker counting it
+  const uint32_t* worker_of = nullptr;  // per morsel of reached rows: the worker counting it
+  // Per worker but the first: its groups' indexes among the merged groups (Merge).
+  const std::vector<std::vector<uint32_t>>* merged = nullptr;
+  std::unique_ptr<std::atomic<bool>[]> met;  // per merged group
+  std::atomic<size_t> found{0};              // the groups met
+  std::atomic<uint64_t> last{0};             // the greatest item where a group was met first
+  size_t groups = 0;
+
+  // Whether the items from `item` on may be passed over: every group has been met, each in an
+  // item before it (its first row is at or before that one). Another worker may have met the
+  // last group in a later range than this one, so the count alone would not do.
+  bool Done(uint64_t item) const {
+    return found.load(std::memory_order_acquire) == groups &&
+           last.load(std::memory_order_relaxed) < item;
+  }
+  // Notes that a worker met group g (first for it) at `item`.
+  void Met(size_t g, uint64_t item) {
+    if (met[g].load(std::memory_order_relaxed) ||
+        met[g].exchange(true, std::memory_order_relaxed)) {
+      return;  // (the load spares a write to a line the other workers read)
+    }
+    uint64_t seen = last.load(std::memory_order_relaxed);
+    while (seen < item && !last.compare_exchange_weak(seen, item, std::memory_order_relaxed)) {
+    }
+    found.fetch_add(1, std::memory_order_release);  // after `last`: Done sees both
+  }
+};
+
+constexpr uint64_t kNoItem = std::numeric_limits<uint64_t>::max();
+
 // One thread's part of a run.
 struct Worker {
   ExecContext* ctx = nullptr;
@@ -275,9 +310,19 @@ struct Worker {
   std::unique_ptr<ColumnFilter> filter;
   size_t scan_table = 0;
   // Counting the passing edges per reached node (ScanAggregateOp::targets_): per row of the
-  // reached table, its passing edges met by this worker; off for FindFirstRows' worker.
+  // reached table, its passing edges met by this worker; without aggregates
+  // (ScanAggregateOp::targets_first_) the item of the first of them + 1 instead (0: none; the
+  // worker runs its items in order).
   std::vector<uint32_t> target_counts;
-  bool count_targets = true;
+  bool target_firsts = false;
+  // When set, the only items to run (sorted; FindFirstRows' ties), from only[only_next] on.
+  const std::vector<uint64_t>* only = nullptr;
+  size_t only_next = 0;
+  // ScanAggregateOp::FindFirstRows, when set: the edges are not counted but their reached
+  // nodes' groups looked up (FirstRowSearch), each group's first row met by this worker noted
+  // (its item, and its rank among the item's passing edges; kNoItem: none yet).
+  FirstRowSearch* search = nullptr;
+  std::vector<uint64_t> search_items, search_edges;
   std::vector<uint64_t> reached;  // a block's reached nodes (ScanAggregateOp::CountTargetBlocks)
   size_t reached_charged = 0;     // the capacity of `reached` memory counts
   // The scanned table's rows' visibility, a block at a time (set by Run per table).
@@ -353,6 +398,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     shared_codes_.clear();
     shared_strings_.clear();
     shared_dictionary_.clear();
+    targets_groups_ = nullptr;
     memory_.Release(ctx);
   }
 
@@ -618,11 +664,13 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       if (t.access == Access::kString && !c.generic) {
         auto shared = shared_codes_.find({id, index});
         if (shared != shared_codes_.end()) {
-          c.shared = shared->second.data();
-          c.shared_rows = shared->second.size();
+          c.shared = shared->second.codes.get();
+          c.shared_rows = shared->second.rows;
         }
       }
-      if (t.access == Access::kString && role == Role::kNeighbor && !c.generic) {
+      // (Rows read with shared codes need none; ReadKeySlow reads the others' bytes.)
+      if (t.access == Access::kString && role == Role::kNeighbor && !c.generic &&
+          c.shared == nullptr) {
         std::vector<uint32_t>& codes = w.row_codes[i][id];
         if (codes.empty()) {
           codes.assign(node->NumRows(), 0);
@@ -1205,8 +1253,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     // in one pass over the edges of the forward side (whose rels, inserted in the order of
     // their sources as COPY does, are read in order), else once they are collected (their rels'
     // cells prefetched).
-    const bool count_targets = targets_ && w.count_targets && (checks || edge_filters_.empty());
-    if (count_targets && w.target_counts.empty()) {
+    const bool count_targets = targets_ && (checks || edge_filters_.empty());
+    // (The search runs where the count ran: the same checks, the same snapshot.)
+    GRAPHDB_ASSERT(count_targets || w.search == nullptr);
+    if (count_targets && w.search == nullptr && w.target_counts.empty()) {
       w.target_counts.assign(targets_rows_, 0);
       if (w.ctx->CountsMemory()) w.memory.Add(*w.ctx, w.target_counts.size() * sizeof(uint32_t));
     }
@@ -1303,6 +1353,12 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // Moves *item past the rows the node filter's column tests reject (a block at a time; not
   // under PROFILE, which counts the scanned rows); false when none is left before table_end.
   bool NextNode(Worker& w, uint64_t table_start, uint64_t table_end, uint64_t* item) const {
+    if (w.only != nullptr) {
+      const std::vector<uint64_t>& only = *w.only;
+      while (w.only_next < only.size() && only[w.only_next] < *item) ++w.only_next;
+      *item = w.only_next < only.size() ? std::min(table_end, only[w.only_next]) : table_end;
+      if (*item >= table_end) return false;
+    }
     if (!w.filter || profile_ != nullptr) return true;
     *item = table_start +
             w.filter->Skip(*w.ctx, w.scan_table, *item - table_start, table_end - table_start);
@@ -1320,16 +1376,19 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
                          const storage::RelTable& rels, storage::Direction dir,
                          const Keep& keep) const {
     ExecContext& ctx = *w.ctx;
-    uint32_t* counts = w.target_counts.data();
     std::vector<uint64_t>& reached = w.reached;
     if (reached.size() < kBlockEdges) reached.resize(kBlockEdges);
     while (item < table_end) {
       size_t passed = 0;
       uint64_t met = 0;
+      // The block's nodes (item, first reached node) only where CountReached reads them.
+      const bool nodes_kept = w.target_firsts || w.search != nullptr;
+      w.block.clear();
       for (size_t nodes = 0; item < table_end && nodes < kBlockNodes && met < kBlockEdges; ++item) {
         if (!NextNode(w, table_start, table_end, &item)) break;
         if (!NodePasses(w, table, {table_id, item - table_start})) continue;
         ++nodes;
+        if (nodes_kept) w.block.emplace_back(item, passed);
         const uint64_t before = met;
         uint64_t* out = reached.data();
         size_t room = reached.size();
@@ -1345,7 +1404,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         });
         ctx.ChargeWork(met - before);
       }
-      CountReached(counts, reached.data(), passed);
+      CountReached(w, reached.data(), passed);
       w.rows[kEdges] += met;
       w.rows[kEdgePassed] += passed;
     }
@@ -1361,14 +1420,52 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     std::vector<uint64_t>& reached = w.reached;
     if (reached.size() < n) reached.resize(n);
     for (size_t i = 0; i < n; ++i) reached[i] = w.edges[i].first;
-    CountReached(w.target_counts.data(), reached.data(), n);
+    CountReached(w, reached.data(), n);
     w.rows[kEdges] += n;
     w.rows[kEdgePassed] += n;
   }
 
-  static void CountReached(uint32_t* counts, const uint64_t* nbrs, size_t n) {
+  // Counts the block's reached nodes nbrs[0, n) (w.block: each scanned node's item and the
+  // index of its first reached node) per node, or, searching for the groups' first rows
+  // (w.search), looks their groups up. The cells are prefetched first.
+  static void CountReached(Worker& w, const uint64_t* nbrs, size_t n) {
+    if (w.search != nullptr) return SearchReached(w, nbrs, n);
+    uint32_t* counts = w.target_counts.data();
     for (size_t i = 0; i < n; ++i) __builtin_prefetch(counts + nbrs[i], 1);
-    for (size_t i = 0; i < n; ++i) ++counts[nbrs[i]];
+    if (!w.target_firsts) {
+      for (size_t i = 0; i < n; ++i) ++counts[nbrs[i]];
+      return;
+    }
+    for (size_t j = 0; j < w.block.size(); ++j) {  // each node's first item kept
+      const auto mark = static_cast<uint32_t>(w.block[j].first + 1);
+      const size_t to = j + 1 < w.block.size() ? w.block[j + 1].second : n;
+      for (size_t i = w.block[j].second; i < to; ++i) {
+        const uint32_t at = counts[nbrs[i]];
+        // Without a branch (whether a node was met before is a coin toss): masked in.
+        counts[nbrs[i]] = at | (mark & (0U - static_cast<uint32_t>(at == 0)));
+      }
+    }
+  }
+
+  // CountReached when searching for the groups' first rows: the reached nodes' groups (the
+  // merged ones) met for the first time by this worker take their first rows.
+  static void SearchReached(Worker& w, const uint64_t* nbrs, size_t n) {
+    FirstRowSearch& s = *w.search;
+    for (size_t i = 0; i < n; ++i) __builtin_prefetch(s.group_of + nbrs[i]);
+    for (size_t j = 0; j < w.block.size(); ++j) {
+      const uint64_t item = w.block[j].first;
+      const size_t from = w.block[j].second;
+      const size_t to = j + 1 < w.block.size() ? w.block[j + 1].second : n;
+      for (size_t i = from; i < to; ++i) {
+        const uint64_t row = nbrs[i];
+        const uint32_t counter = s.worker_of[row / ParallelPipeline::kMorselRows];
+        const uint32_t g = counter == 0 ? s.group_of[row] : (*s.merged)[counter][s.group_of[row]];
+        if (w.search_items[g] != kNoItem) continue;
+        w.search_items[g] = item;
+        w.search_edges[g] = i - from;
+        if (w.only == nullptr) s.Met(g, item);  // (ties: every one runs, none is passed over)
+      }
+    }
   }
 
   // Calls f(keep), keep(rel) = whether rel passes w.rel_checks (every rel without checks).
@@ -1636,6 +1733,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
 
   void InitWorker(Worker& w, ExecContext* ctx) const {
     w.ctx = ctx;
+    w.target_firsts = targets_first_;
     w.groups.Init(keys_.size(), aggs_.size(), uses_sums_, uses_states_);
     w.groups.indexed = !unique_rows_;
     w.row_codes.assign(column_terms_.size(), {});
@@ -1737,17 +1835,73 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     // share the rows evenly (two chunks of 100k rows left one worker a third of the work).
     const uint64_t kChunk = std::clamp<uint64_t>(n / 16, uint64_t{1} << 12, uint64_t{1} << 16);
     const uint64_t chunks = (n + kChunk - 1) / kChunk;
-    std::vector<uint32_t> codes(n);
+    // Not zeroed first: every row gets its code (a table of a million rows: 4 MB, serially).
+    std::unique_ptr<uint32_t[]> owned(new uint32_t[n]);
+    uint32_t* codes = owned.get();
     // One chunk's distinct strings (at most kMaxSharedStrings): the code of a string found in
-    // a fixed table of twice as many slots (code + 1), by a hash of its length and its first
-    // and last 8 bytes (other bytes are compared, not hashed).
+    // a table of at least twice as many slots (code + 1), by a hash of its length and its first
+    // and last 8 bytes (other bytes are compared, not hashed). A string short enough to sit
+    // in its cell is hashed and compared as two words (ShortWords) instead.
     struct Local {
+      using Words = std::pair<uint64_t, uint64_t>;
       std::vector<std::string> strings;
       std::vector<uint64_t> hashes;  // per code
+      std::vector<Words> words;      // per code: a short string's words, else {0, ~0}
       std::vector<uint32_t> slots;
+      // A string of n <= Column::kInlineStringBytes bytes at `bytes` (readable that far) as
+      // its first 8 bytes, then its next 4 and its length, zeros past its end. (Read as
+      // Column::ReadString writes them, 8 bytes then 4: a read across both would wait for them.)
+      static Words ShortWords(const char* bytes, size_t n) {
+        uint64_t head;
+        uint32_t rest;
+        std::memcpy(&head, bytes, 8);
+        std::memcpy(&rest, bytes + 8, 4);
+        // Masks without branches (the lengths vary from row to row).
+        const uint64_t keep_head = n >= 8 ? ~0ULL : (uint64_t{1} << (8 * n)) - 1;
+        const uint64_t keep_rest = n > 8 ? (uint64_t{1} << (8 * (n - 8))) - 1 : 0;
+        return {head & keep_head, (rest & keep_rest) | uint64_t{n} << 32};
+      }
+      // Code() of a short string s whose ShortWords are w.
+      bool ShortCode(std::string_view s, Words w, uint32_t* code) {
+        if (slots.empty()) slots.assign(kFirstSlots, 0);
+        uint64_t h = w.first ^ w.second * 0x9E3779B97F4A7C15ULL;  // mixed into every bit
+        h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL;
+        h ^= h >> 31;
+        const size_t mask = slots.size() - 1;
+        for (size_t i = h & mask;; i = (i + 1) & mask) {
+          const uint32_t at = slots[i];
+          if (at == 0) return Add(s, h, w, i, code);
+          if (words[at - 1] == w) {
+            *code = at - 1;
+            return true;
+          }
+        }
+      }
+      bool Add(std::string_view s, uint64_t h, Words w, size_t slot, uint32_t* code) {
+        if (strings.size() >= kMaxSharedStrings) return false;
+        *code = static_cast<uint32_t>(strings.size());
+        strings.emplace_back(s);
+        hashes.push_back(h);
+        words.push_back(w);
+        slots[slot] = *code + 1;
+        if (2 * strings.size() > slots.size()) Grow();
+        return true;
+      }
+      // Twice the slots (a chunk of few strings zeroes few: most have a few dozen).
+      void Grow() {
+        std::vector<uint32_t> more(2 * slots.size(), 0);
+        const size_t mask = more.size() - 1;
+        for (size_t code = 0; code < hashes.size(); ++code) {
+          size_t i = hashes[code] & mask;
+          while (more[i] != 0) i = (i + 1) & mask;
+          more[i] = static_cast<uint32_t>(code + 1);
+        }
+        slots.swap(more);
+      }
       // The code of `s`, added when new; false when it is new and the chunk full.
       bool Code(std::string_view s, uint32_t* code) {
-        if (slots.empty()) slots.assign(2 * kMaxSharedStrings, 0);
+        if (slots.empty()) slots.assign(kFirstSlots, 0);
         uint64_t head = 0, tail = 0;
         const size_t n = s.size();
         if (n != 0) std::memcpy(&head, s.data(), std::min<size_t>(n, 8));
@@ -1758,14 +1912,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         const size_t mask = slots.size() - 1;
         for (size_t i = h & mask;; i = (i + 1) & mask) {
           const uint32_t at = slots[i];
-          if (at == 0) {
-            if (strings.size() >= kMaxSharedStrings) return false;
-            *code = static_cast<uint32_t>(strings.size());
-            strings.emplace_back(s);
-            hashes.push_back(h);
-            slots[i] = *code + 1;
-            return true;
-          }
+          if (at == 0) return Add(s, h, {0, ~0ULL}, i, code);  // (no short string's words)
           if (hashes[at - 1] == h && strings[at - 1] == s) {
             *code = at - 1;
             return true;
@@ -1787,7 +1934,11 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
             continue;
           }
           uint32_t code;
-          if (!local.Code(column.ReadString(row, inline_bytes), &code)) {
+          const std::string_view s = column.ReadString(row, inline_bytes);
+          // (A string of at most kInlineStringBytes is read into inline_bytes.)
+          const bool short_string = s.size() <= storage::Column::kInlineStringBytes;
+          if (!(short_string ? local.ShortCode(s, Local::ShortWords(inline_bytes, s.size()), &code)
+                             : local.Code(s, &code))) {
             too_many = true;
             break;
           }
@@ -1814,7 +1965,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       }
     });
     if (ctx.CountsMemory()) memory_.Add(ctx, n * sizeof(uint32_t));
-    shared_codes_[{id, index}] = std::move(codes);
+    shared_codes_[{id, index}] = {std::move(owned), n};
   }
 
   void Fill(ExecContext& ctx) {
@@ -1849,7 +2000,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       return;
     }
     BuildSharedCodes(ctx);
-    targets_ = CountsTargets(workers);
+    targets_ = CountsTargets(workers, total);
+    targets_first_ = targets_ && aggs_.empty();
     if (workers <= 1) {
       workers_.push_back(std::make_unique<Worker>());
       InitWorker(*workers_[0], &ctx);
@@ -1896,7 +2048,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       }
       Merge(ctx);
     }
-    const bool counted_targets = targets_ && FindFirstRows(ctx, total);
+    // Counted per reached node: the groups' first rows found again (noting first items, only
+    // the order of the groups of one first item: RankTies).
+    const bool counted_targets = targets_ && targets_groups_ != nullptr;
+    if (counted_targets && !targets_first_) FindFirstRows(ctx, total, nullptr);
     AddProfile();
     // Aggregation without keys yields one row even for empty input (count = 0).
     if (keys_.empty() && merged_->size() == 0) {
@@ -1909,19 +2064,46 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     }
     order_.resize(merged_->size());
     for (size_t g = 0; g < order_.size(); ++g) order_[g] = g;
-    if (workers_.size() > 1 || counted_targets) {
-      const Groups& m = *merged_;
+    if (workers_.size() > 1 || counted_targets) SortByFirstRows();
+    if (counted_targets && targets_first_) RankTies(ctx);
+  }
+
+  // order_ (the merged groups) by the groups' first rows: their item and edge in one number
+  // when both fit in 32 bits (commonly), sorted with the group, else compared in turn.
+  void SortByFirstRows() {
+    const Groups& m = *merged_;
+    uint64_t bits = 0;
+    for (size_t g = 0; g < m.size(); ++g) bits |= m.first_item[g] | m.first_edge[g];
+    if (bits >> 32 != 0) {
       std::sort(order_.begin(), order_.end(), [&m](size_t x, size_t y) {
         return m.first_item[x] != m.first_item[y] ? m.first_item[x] < m.first_item[y]
                                                   : m.first_edge[x] < m.first_edge[y];
       });
+      return;
     }
+    // Radix-sorted, 11 bits at a time, passing over the digits every key shares (the low half
+    // when no group has an edge rank yet, most of the high one when the items are few).
+    std::vector<std::pair<uint64_t, size_t>> firsts(m.size()), moved(m.size());
+    for (size_t g = 0; g < m.size(); ++g) firsts[g] = {m.first_item[g] << 32 | m.first_edge[g], g};
+    constexpr unsigned kDigitBits = 11;
+    std::vector<size_t> at(size_t{1} << kDigitBits);
+    for (unsigned shift = 0; shift < 64 && !firsts.empty(); shift += kDigitBits) {
+      const uint64_t mask = (uint64_t{1} << kDigitBits) - 1;
+      std::fill(at.begin(), at.end(), 0);
+      for (const auto& f : firsts) ++at[f.first >> shift & mask];
+      if (at[firsts[0].first >> shift & mask] == firsts.size()) continue;
+      size_t sum = 0;
+      for (size_t& a : at) sum += std::exchange(a, sum);
+      for (const auto& f : firsts) moved[at[f.first >> shift & mask]++] = f;
+      firsts.swap(moved);
+    }
+    for (size_t i = 0; i < firsts.size(); ++i) order_[i] = firsts[i].second;
   }
 
   // Whether the passing edges are counted per reached node (target_shape_): when the scan
   // follows one rel-table pair and its edges are many more than the reached nodes each of
-  // `workers` counts them for.
-  bool CountsTargets(unsigned workers) {
+  // `workers` counts them for (and, noting first items, the `total` items fit in 32 bits).
+  bool CountsTargets(unsigned workers, uint64_t total) {
     if (!target_shape_) return false;
     Sides sides;
     FindSides(shape_.scan->table_ids[0], &sides);
@@ -1932,53 +2114,113 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     const uint64_t nodes = store_->node_table(reached).NumRows();
     targets_table_ = reached;
     targets_rows_ = nodes;  // past every node an edge this statement sees may reach
+    if (aggs_.empty() && total >= std::numeric_limits<uint32_t>::max()) return false;
     return edges < std::numeric_limits<uint32_t>::max() && edges >= kTargetsRatio * nodes * workers;
   }
 
   // The reached nodes' keys and arguments, once per node, added to the groups as many times as
-  // the workers counted passing edges to the node; nodes split among the workers.
+  // the workers counted passing edges to the node; nodes split among the workers, a morsel at a
+  // time (targets_worker_), each node's group noted (targets_groups_, for FindFirstRows).
   void CountTargets(ExecContext& ctx) {
+    targets_groups_ = nullptr;
     if (!targets_) return;
-    std::vector<const uint32_t*> counts;
+    std::vector<uint32_t*> counts;
     for (const auto& w : workers_) {
       if (!w->target_counts.empty()) counts.push_back(w->target_counts.data());
     }
     if (counts.empty()) return;
     const uint64_t rows = targets_rows_;
-    // Only counts, one key of a plain integer column: the key's group straight from the direct
-    // array once it has one.
-    bool counts_only = keys_.size() == 1 && keys_[0].access == Access::kInt && direct_bits_ != 0;
+    // Each reached row's group (in the worker counting it) replaces its first count, once read.
+    uint32_t* group_of = counts[0];
+    targets_groups_ = group_of;
+    targets_worker_.assign(
+        (rows + ParallelPipeline::kMorselRows - 1) / ParallelPipeline::kMorselRows, 0);
+    // Only counts, keys of plain integer columns or of shared string codes: each row's group
+    // straight from the direct array once it has one, read for every row, reached or not (it
+    // then adds nothing), without a branch on it.
+    bool counts_only = direct_bits_ != 0;
     for (const Aggregate& a : aggs_) {
       counts_only = counts_only && (a.kind == Aggregate::Kind::kCountStar || a.every_row);
     }
+    // A key read straight: its shared codes, else its integer column (wide: INT64 cells).
+    struct DirectKey {
+      const uint32_t* shared = nullptr;
+      uint64_t shared_rows = 0;
+      const storage::Column* column = nullptr;
+      bool wide = false;
+    };
+    const uint64_t limit = uint64_t{1} << direct_bits_;
     auto run = [&](unsigned wi, uint64_t begin, uint64_t end) {
       Worker& w = *workers_[wi];
       SetTable(w, Role::kNeighbor, targets_table_, *w.ctx);
-      const Term& key = keys_[0];
-      static const Worker::Cursor kNone;  // (a key without a cursor, as a node)
-      const Worker::Cursor& c = counts_only ? w.cursors[key.cursor] : kNone;
-      const bool direct =
-          c.column != nullptr && !c.generic && c.versions->empty() &&
-          (c.kind == storage::PhysicalKind::kInt64 || c.kind == storage::PhysicalKind::kInt32);
-      const bool wide = c.kind == storage::PhysicalKind::kInt64;
-      const uint64_t slots = uint64_t{1} << direct_bits_;
-      for (uint64_t row = begin; row < end; ++row) {
-        uint64_t weight = 0;
-        for (const uint32_t* n : counts) weight += n[row];
-        if (weight == 0) continue;
-        if (direct && !w.direct.empty() && !c.column->IsNull(row)) {
-          const auto slot = static_cast<uint64_t>(ApplyOp(
-              key, wide ? c.column->GetFixed<int64_t>(row) : c.column->GetFixed<int32_t>(row)));
-          if (slot < slots && w.direct[slot] != 0) {
-            uint64_t* group = w.groups.counts.data() + (w.direct[slot] - 1) * aggs_.size();
-            for (size_t i = 0; i < aggs_.size(); ++i) group[i] += weight;
-            continue;
-          }
+      // A counted run is a big one: small keys take the direct array from the first row.
+      w.lookups = std::max(w.lookups, kDirectAfter);
+      std::array<DirectKey, 2> direct_keys;
+      bool direct = counts_only && keys_.size() <= direct_keys.size();
+      for (size_t k = 0; k < keys_.size() && direct; ++k) {
+        const Term& t = keys_[k];
+        const Worker::Cursor* c = t.property != nullptr ? &w.cursors[t.cursor] : nullptr;
+        direct = c != nullptr && c->column != nullptr && !c->generic && c->versions->empty();
+        if (!direct) break;
+        if (t.access == Access::kString) {
+          direct = c->shared != nullptr;
+          direct_keys[k] = {c->shared, c->shared_rows, nullptr, false};
+          continue;
         }
+        direct =
+            c->kind == storage::PhysicalKind::kInt64 || c->kind == storage::PhysicalKind::kInt32;
+        direct_keys[k] = {nullptr, 0, c->column, c->kind == storage::PhysicalKind::kInt64};
+      }
+      // The direct slot of row's keys; false for a NULL or one past the slots.
+      auto slot_of = [&](uint64_t row, uint64_t* slot) {
+        uint64_t at = 0;
+        for (size_t k = 0; k < keys_.size(); ++k) {
+          const DirectKey& d = direct_keys[k];
+          uint64_t v;
+          if (d.shared != nullptr) {
+            const uint32_t code = row < d.shared_rows ? d.shared[row] : 0;
+            if (code < 2) return false;  // NULL (1), or a row past the codes
+            v = code - 2;
+          } else {
+            if (d.column->IsNull(row)) return false;
+            v = static_cast<uint64_t>(ApplyOp(keys_[k], d.wide ? d.column->GetFixed<int64_t>(row)
+                                                               : d.column->GetFixed<int32_t>(row)));
+          }
+          if (v >= limit) return false;
+          at = at << direct_bits_ | v;
+        }
+        *slot = at;
+        return true;
+      };
+      targets_worker_[begin / ParallelPipeline::kMorselRows] = wi;
+      for (uint64_t row = begin; row < end; ++row) {
+        // Noting first items: the least of the workers' (none, or counting: 2^32 - 1, past every
+        // item: the groups' first items then stay), and no weight (no aggregates).
+        uint64_t weight = 0;
+        uint32_t first = std::numeric_limits<uint32_t>::max();
+        if (targets_first_) {
+          for (const uint32_t* n : counts) first = std::min(first, n[row] - 1);
+        } else {
+          for (const uint32_t* n : counts) weight += n[row];
+        }
+        uint64_t slot;
+        if (direct && !w.direct.empty() && slot_of(row, &slot) && w.direct[slot] != 0) {
+          const size_t g = w.direct[slot] - 1;
+          uint64_t* group = w.groups.counts.data() + g * aggs_.size();
+          for (size_t i = 0; i < aggs_.size(); ++i) group[i] += weight;
+          w.groups.first_item[g] = std::min<uint64_t>(w.groups.first_item[g], first);
+          group_of[row] = static_cast<uint32_t>(g);
+          continue;
+        }
+        if (targets_first_) weight = first != std::numeric_limits<uint32_t>::max() ? 1 : 0;
+        if (weight == 0) continue;
         w.ids[1] = {targets_table_, row};
         for (size_t k = 0; k < keys_.size(); ++k) ReadKey(w, k);
         ReadArgs(w, true);
-        UpdateWeighted(w, GroupOf(w, 0, 0), weight);
+        const size_t g = GroupOf(w, first, 0);
+        w.groups.first_item[g] = std::min<uint64_t>(w.groups.first_item[g], first);
+        group_of[row] = static_cast<uint32_t>(g);
+        UpdateWeighted(w, g, weight);
       }
       w.ctx->ChargeWork(end - begin);
     };
@@ -2004,43 +2246,107 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     }
   }
 
-  // The groups made by CountTargets know no first row: each one's is found by running the
-  // items in order, edge by edge, until every group has met its first row (the first few
-  // nodes' edges reach them all, commonly). True when it ran (the groups need ordering).
-  bool FindFirstRows(ExecContext& ctx, uint64_t total) {
-    bool counted = false;
-    for (const auto& w : workers_) counted = counted || !w->target_counts.empty();
-    if (!counted) return false;
+  // The groups made by CountTargets know no first row: the items are run again, in order,
+  // the groups of their passing edges' reached nodes looked up (targets_groups_), until every
+  // group has met its first row (the first few nodes' edges reach them all, commonly). On the
+  // statement's threads, each worker notes the first rows it meets in its item ranges (taken
+  // in order); a range is passed over once every group has been met before it
+  // (FirstRowSearch::Done). With `ties` (RankTies), only those items run, and only the groups
+  // whose first item is one of them take the rank of their first edge there.
+  void FindFirstRows(ExecContext& ctx, uint64_t total, const std::vector<uint64_t>* ties) {
     Groups& m = *merged_;
-    Worker& into = *workers_[0];
-    Worker probe;
-    InitWorker(probe, &ctx);
-    probe.count_targets = false;
-    for (uint64_t item = 0; item < total && probe.groups.size() < m.size();) {
-      const uint64_t end = std::min(total, item + kBlockNodes);
-      Run(probe, item, end);
-      item = end;
+    FirstRowSearch search;
+    search.group_of = targets_groups_;
+    search.worker_of = targets_worker_.data();
+    search.merged = &merged_groups_;
+    search.groups = m.size();
+    search.met = std::make_unique<std::atomic<bool>[]>(m.size());
+    std::vector<std::array<uint64_t, 4>> rows;  // PROFILE's counts stay the count's
+    // The ties (a few hundred nodes' edges, commonly) on the first worker alone.
+    const size_t used = ties != nullptr ? 1 : workers_.size();
+    for (size_t wi = 0; wi < used; ++wi) {
+      Worker* w = workers_[wi].get();
+      rows.push_back(w->rows);
+      w->search = &search;
+      w->only = ties;
+      w->search_items.assign(m.size(), kNoItem);
+      w->search_edges.assign(m.size(), 0);
+      if (w->ctx->CountsMemory()) w->memory.Add(*w->ctx, m.size() * 2 * sizeof(uint64_t));
     }
-    probe.memory.Release(ctx);
-    std::vector<uint64_t> key(keys_.size());
-    const Groups& p = probe.groups;
-    for (size_t g = 0; g < p.size(); ++g) {
-      bool known = true;
-      for (size_t k = 0; k < keys_.size(); ++k) {
-        key[k] = p.codes[g * keys_.size() + k];
-        if (!string_key_[k] || (p.nulls[g] >> k & 1)) continue;
-        auto it = into.dictionary.find(probe.strings[key[k]]);
-        known = known && it != into.dictionary.end();
-        if (known) key[k] = it->second;
+    auto done = [&] {
+      for (size_t wi = 0; wi < used; ++wi) {
+        workers_[wi]->search = nullptr;
+        workers_[wi]->only = nullptr;
+        workers_[wi]->rows = rows[wi];
+        memory_.Absorb(workers_[wi]->memory);
       }
-      const size_t t =
-          known ? m.Find(key.data(), p.nulls[g], HashCodes(key.data(), keys_.size(), p.nulls[g]))
-                : SIZE_MAX;
-      if (t == SIZE_MAX) continue;  // not met by the count (cannot happen)
-      m.first_item[t] = p.first_item[g];
-      m.first_edge[t] = p.first_edge[g];
+    };
+    // Items [begin, end), or ties [begin, end).
+    auto run = [&](unsigned wi, uint64_t begin, uint64_t end) {
+      Worker& w = *workers_[wi];
+      if (ties == nullptr) {
+        if (!search.Done(begin)) Run(w, begin, end);
+        return;
+      }
+      w.only_next = begin;
+      Run(w, (*ties)[begin], (*ties)[end - 1] + 1);
+    };
+    const uint64_t n = ties != nullptr ? ties->size() : total;
+    const uint64_t range = ties != nullptr ? n : kSearchItems;
+    try {
+      if (used == 1) {  // (ranges from kBlockNodes items, doubling: few groups, few items)
+        for (uint64_t i = 0, step = kBlockNodes; i < n && (ties != nullptr || !search.Done(i));) {
+          const uint64_t end = std::min(n, i + std::min(range, step));
+          run(0, i, end);
+          i = end;
+          step *= 2;
+        }
+      } else {
+        ctx.tasks->ParallelFor(n, range, static_cast<unsigned>(workers_.size()), run);
+      }
+    } catch (...) {
+      done();
+      throw;
     }
-    return true;
+    for (size_t g = 0; g < m.size(); ++g) {
+      std::pair<uint64_t, uint64_t> first{kNoItem, 0};
+      for (size_t wi = 0; wi < used; ++wi) {
+        const Worker& w = *workers_[wi];
+        first = std::min(first, std::make_pair(w.search_items[g], w.search_edges[g]));
+      }
+      if (ties != nullptr) {  // (met first at a later item: the group's first item is no tie)
+        if (first.first == m.first_item[g]) m.first_edge[g] = first.second;
+        continue;
+      }
+      m.first_item[g] = first.first;
+      m.first_edge[g] = first.second;
+    }
+    done();
+  }
+
+  // Noting first items (targets_first_), the groups know theirs, and order_ has them by it:
+  // the items that are the first of two groups or more (ties) run again, edge by edge, to
+  // order those groups (FindFirstRows).
+  void RankTies(ExecContext& ctx) {
+    Groups& m = *merged_;
+    std::vector<uint64_t> ties;
+    for (size_t i = 1; i < order_.size(); ++i) {
+      const uint64_t item = m.first_item[order_[i]];
+      if (item == m.first_item[order_[i - 1]] && (ties.empty() || ties.back() != item)) {
+        ties.push_back(item);
+      }
+    }
+    if (ties.empty()) return;
+    FindFirstRows(ctx, 0, &ties);
+    for (size_t i = 0; i < order_.size();) {
+      size_t j = i + 1;
+      while (j < order_.size() && m.first_item[order_[j]] == m.first_item[order_[i]]) ++j;
+      if (j - i > 1) {
+        std::sort(order_.begin() + i, order_.begin() + j,
+                  [&m](size_t x, size_t y) { return m.first_edge[x] < m.first_edge[y]; });
+      }
+      i = j;
+    }
   }
 
   // PROFILE: the rows the fused input operators would have produced (the workers' counts then
@@ -2096,6 +2402,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     Worker& into = *workers_[0];
     Groups& m = into.groups;
     std::vector<uint64_t> key(keys_.size());
+    merged_groups_.assign(targets_groups_ != nullptr ? workers_.size() : 0, {});
     for (size_t wi = 1; wi < workers_.size(); ++wi) {
       Worker& w = *workers_[wi];
       std::vector<uint32_t> remap(w.strings.size());
@@ -2115,10 +2422,24 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
           key[k] = p.codes[g * keys_.size() + k];
           if (string_key_[k] && !(p.nulls[g] >> k & 1)) key[k] = remap[key[k]];
         }
-        const uint64_t hash = HashCodes(key.data(), keys_.size(), p.nulls[g]);
-        size_t t = m.Find(key.data(), p.nulls[g], hash);
+        // Small keys: the group from the first worker's direct array when it has one there
+        // (every group it makes past its first rows), else hashed; noted there either way.
+        size_t slot = into.direct.empty() || p.nulls[g] != 0 ? SIZE_MAX : 0;
+        for (size_t k = 0; k < keys_.size() && slot != SIZE_MAX; ++k) {
+          slot = key[k] >> direct_bits_ != 0 ? SIZE_MAX : slot << direct_bits_ | key[k];
+        }
+        size_t t = slot != SIZE_MAX && into.direct[slot] != 0 ? into.direct[slot] - 1 : SIZE_MAX;
+        uint64_t hash = 0;
+        if (t == SIZE_MAX) {
+          hash = HashCodes(key.data(), keys_.size(), p.nulls[g]);
+          t = m.Find(key.data(), p.nulls[g], hash);
+        }
+        if (!merged_groups_.empty()) {  // (t is the group made below when none is found)
+          merged_groups_[wi].push_back(static_cast<uint32_t>(t == SIZE_MAX ? m.size() : t));
+        }
         if (t == SIZE_MAX) {
           t = m.Add(key.data(), p.types.data() + g * keys_.size(), p.nulls[g], hash);
+          if (slot != SIZE_MAX) into.direct[slot] = static_cast<uint32_t>(t + 1);
           m.first_item[t] = p.first_item[g];
           m.first_edge[t] = p.first_edge[g];
           for (size_t i = 0; i < aggs_.size(); ++i) {
@@ -2130,6 +2451,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
           }
           continue;
         }
+        if (slot != SIZE_MAX) into.direct[slot] = static_cast<uint32_t>(t + 1);
         for (size_t i = 0; i < aggs_.size(); ++i) {
           m.counts[t * aggs_.size() + i] += p.counts[g * aggs_.size() + i];
           if (uses_sums_) m.sums[t * aggs_.size() + i] += p.sums[g * aggs_.size() + i];
@@ -2223,17 +2545,34 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // the reached node or the rel (RunBlocks may use SumEdges).
   bool sum_shape_ = false;
   bool targets_ = false;
+  // Without aggregates: the workers note each reached node's first item, not its count
+  // (Worker::target_counts), and the groups' first items follow (FindFirstRows ranks ties).
+  bool targets_first_ = false;
   TableId targets_table_ = catalog::kInvalidTableId;  // the reached nodes' table
   uint64_t targets_rows_ = 0;                         // its rows when the run started
+  // CountTargets: per reached row counted, its group in the worker that counted it (in the
+  // first worker's counts, reused), else null; per morsel of rows, that worker; Merge: per
+  // worker but the first, its groups' indexes among the merged groups.
+  uint32_t* targets_groups_ = nullptr;
+  std::vector<uint32_t> targets_worker_;
+  std::vector<std::vector<uint32_t>> merged_groups_;
   static constexpr uint64_t kTargetsRatio = 2;
   static constexpr uint64_t kDirectAfter = 1024;  // rows first (a small input keeps to hashing)
   // RunBlocks: scanned nodes and edges per block (at most: a node's edges are never split).
   static constexpr size_t kBlockNodes = 64;
   static constexpr size_t kBlockEdges = 1024;
+  // FindFirstRows: items per range (a worker's, or between two looks at whether it is done).
+  static constexpr uint64_t kSearchItems = 512;
   // BuildSharedCodes: tables of at least so many rows, columns of at most so many strings.
   static constexpr uint64_t kMinSharedRows = ParallelPipeline::kMinParallelRows;
   static constexpr size_t kMaxSharedStrings = 4096;
-  std::map<std::pair<TableId, size_t>, std::vector<uint32_t>> shared_codes_;
+  static constexpr size_t kFirstSlots = 256;  // a chunk's table's slots at first
+  // Per (table, column): each row's code + 2 (1: NULL), for `rows` rows.
+  struct SharedCodes {
+    std::unique_ptr<uint32_t[]> codes;
+    uint64_t rows = 0;
+  };
+  std::map<std::pair<TableId, size_t>, SharedCodes> shared_codes_;
   std::vector<std::string> shared_strings_;
   std::unordered_map<std::string, uint32_t, Worker::StringHash, std::equal_to<>> shared_dictionary_;
 

@@ -174,6 +174,14 @@ class ScanAggregateTest : public ::testing::Test {
         {"MATCH (a:P)-[:T]->(b:P)", "a.age < 40", "RETURN b AS b, count(*) AS n"},
         {"MATCH (:P)-[:T]->(b:P)", "", "RETURN DISTINCT b AS b"},
         {"MATCH (a:P)-[:T]->(b:P)", "", "RETURN b.name AS n, count(*) AS k"},
+        // The same, the groups' first rows (their order) found by a second run over the items
+        // that looks up each reached node's group: DISTINCT, forward with a node filter and
+        // backward with rel filters.
+        {"MATCH (a:P)-[:T]->(b:P)", "a.age < 25", "RETURN DISTINCT b.city AS c, b.age AS g"},
+        {"MATCH (a:P)<-[t:T]-(b:P)", "t.w > 6 AND a.age > 30",
+         "RETURN DISTINCT b.age % 7 AS m, b.city AS c"},
+        {"MATCH (a:P)-[t:T]->(b:P)", "t.since >= date('2019-01-01')",
+         "RETURN DISTINCT b.small AS s, b.city AS c"},
         // Keys of the scanned node, counts and integer averages of the reached node and the
         // rel: each node's edges summed at once (NULL ages and dates among them).
         {"MATCH (a:P)-[r:R]->(b:P)", "",
@@ -243,6 +251,26 @@ TEST_F(ScanAggregateTest, TransactionsSeeTheirOwnWritesOthersTheCommittedRows) {
   // Rolled back: both see the committed state again.
   run(other_, "ROLLBACK");
   CheckAll(other_);
+}
+
+// String keys of every length up to a cell's inline bytes and past them, with NULLs (the
+// shared codes compare short strings as words): DISTINCT over counted edges, and grouped by
+// the scanned node's strings.
+TEST_F(ScanAggregateTest, StringKeysOfEveryLength) {
+  ExecutionSlot slot(db_);
+  using testing_util::Exec;
+  Exec(slot, "CREATE NODE TABLE L(id INT64 PRIMARY KEY, s STRING, t STRING)");
+  Exec(slot, "CREATE REL TABLE LL(FROM L TO L)");
+  Exec(slot,
+       "UNWIND range(0, 9999) AS i CREATE (:L {id: i, s: CASE WHEN i % 19 = 0 THEN NULL ELSE "
+       "left('abcdefghijklmnop', i % 17) END, t: concat(left('abcdefghijklm', i % 14), CAST(i % "
+       "3 AS STRING))})");
+  Exec(slot,
+       "UNWIND range(0, 69999) AS i MATCH (a:L {id: i % 10000}), (b:L {id: (i * 7919) % 10000}) "
+       "CREATE (a)-[:LL]->(b)");
+  ExpectFusedSame(session_, "MATCH (a:L)-[:LL]->(b:L)", "a.id % 3 = 0",
+                  "RETURN DISTINCT b.s AS s, b.t AS t");
+  ExpectFusedSame(session_, "MATCH (a:L)", "", "RETURN a.t AS t, a.s AS s, count(*) AS n");
 }
 
 TEST_F(ScanAggregateTest, EmptyInputs) {
