@@ -332,22 +332,38 @@ class ScanTopK::Collector {
     uint64_t position;
   };
 
-  // A guessed bound: the code that about twice the best `capacity` rows reach, by the first
-  // keys of a sample of the rows `snapshot` sees among `total` (one in kSampleSpacing, evenly
-  // spread over the scan positions); kNullCode (no guess) for a sample too small to say. Unlike
-  // the bounds the collectors find, it is not known to hold: a scan that starts from it (Start)
-  // must check at the end that at least `capacity` rows passed it (Gathered), else run again
-  // without.
-  uint64_t Guess(uint64_t total, const Snapshot& snapshot) const {
+  // The rank of the sampled code Guess takes for a scan of `total` rows, or 0 when no guess
+  // pays: when the trims would gather few rows past the capacity (about capacity ×
+  // log2(total / (2 × capacity)) in all) next to the sample (twice its rows, which are read
+  // at random), or the sample is too small to say.
+  static uint64_t GuessRank(uint64_t total, uint64_t capacity) {
     const uint64_t sample = SampleSize(total);
-    if (sample < kMinSample || capacity_ >= total) return kNullCode;
+    if (sample < kMinSample || capacity >= total / 4) return 0;
+    const double c = static_cast<double>(capacity);
+    if (c * std::log2(static_cast<double>(total) / (2 * c)) < 2 * static_cast<double>(sample)) {
+      return 0;
+    }
     // The sampled rows expected below the capacity-th best code, then 3 standard deviations
     // (about Poisson's) and 4 rows more: a guess that is too low is rare (and costs a second
     // scan), one too high only gathers more rows than needed.
-    const double expected =
-        static_cast<double>(capacity_) * static_cast<double>(sample) / static_cast<double>(total);
+    const double expected = c * static_cast<double>(sample) / static_cast<double>(total);
     const auto rank = static_cast<uint64_t>(std::ceil(expected + 3 * std::sqrt(expected) + 4));
-    if (rank > sample / 4) return kNullCode;
+    return rank > sample / 4 ? 0 : rank;
+  }
+
+  // The rows Guess samples of a scan of `total` rows.
+  static uint64_t SampleSize(uint64_t total) {
+    return std::min(total / kSampleSpacing, kMaxSample);
+  }
+
+  // A guessed bound: the code of rank `rank` (GuessRank, not 0; about twice the capacity's
+  // share of the rows) among the first keys of a sample of the rows `snapshot` sees among
+  // `total` (one in kSampleSpacing, evenly spread over the scan positions); kNullCode (no
+  // guess) when the snapshot sees fewer sampled rows. Unlike the bounds the collectors find,
+  // it is not known to hold: a scan that starts from it (Start) must check at the end that at
+  // least `capacity` rows passed it (Gathered), else run again without.
+  uint64_t Guess(uint64_t total, uint64_t rank, const Snapshot& snapshot) const {
+    const uint64_t sample = SampleSize(total);
     std::vector<uint64_t> codes;
     codes.reserve(sample);
     const uint64_t step = total / sample;  // the sampled positions: step / 2, then every step
@@ -383,11 +399,6 @@ class ScanTopK::Collector {
     const auto kth = codes.begin() + static_cast<ptrdiff_t>(rank - 1);
     std::nth_element(codes.begin(), kth, codes.end());
     return *kth;
-  }
-
-  // The rows Guess samples of a scan of `total` rows.
-  static uint64_t SampleSize(uint64_t total) {
-    return std::min(total / kSampleSpacing, kMaxSample);
   }
 
   // Starts from the bound `guess` (Guess; kNullCode: none): rows whose first key's code is past
@@ -1122,7 +1133,8 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
   }
   // The pool threads wake while the guess below is sampled (about as long as a wake-up takes),
   // rather than once the scan starts.
-  if (workers > 1) ctx.tasks->Wake();
+  const uint64_t guess_rank = Collector::GuessRank(total, capacity);
+  if (workers > 1 && guess_rank != 0) ctx.tasks->Wake();
   // Ranks part `w`'s rows gathered by code (Collector::Records) within its bound and
   // `bound`, once.
   auto rank = [&](unsigned w, uint64_t bound) {
@@ -1145,8 +1157,9 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
           std::make_unique<Part>(Collector(&keys_, &classes, &columns, &tables, &starts, capacity,
                                            workers > 1 ? shared_bound.get() : nullptr, w)));
     }
+    guessing = guessing && guess_rank != 0;
     if (guessing && workers == 1) ctx.ChargeWork(Collector::SampleSize(total));
-    guess = guessing ? parts[0]->heap.Guess(total, snapshot) : kNullCode;
+    guess = guessing ? parts[0]->heap.Guess(total, guess_rank, snapshot) : kNullCode;
     for (auto& part : parts) part->heap.Start(guess);
     if (workers == 1) {
       for (uint64_t begin = 0; begin < total; begin += kMorsel) {
