@@ -316,5 +316,36 @@ TEST_F(ScanTopKTest, AGuessTooLowScansAgain) {
        "UNWIND range(0, 99) AS i CREATE (:G {id: 100000 + i, name: 'a', v: -1, w: 100000})"});
 }
 
+// The rows gathered (from a guessed bound or none) count against the statement's memory limit
+// on every thread, and within it the rows are the generic sort's.
+TEST_F(ScanTopKTest, TheMemoryLimitCountsTheRowsGathered) {
+  Run("CREATE NODE TABLE M(id INT64 PRIMARY KEY, name STRING)");
+  Run("UNWIND range(0, 59999) AS i CREATE (:M {id: i, name: concat('Name ', CAST((i * 7919) % "
+      "4001 AS STRING), ' of a longer kind')})");
+  ExecutionSlot slot(db_);
+  for (const char* order : {"p.name, p.id SKIP 3000 LIMIT 5", "p.name DESC SKIP 50000 LIMIT 9"}) {
+    Run("CALL threads=1");
+    const std::vector<std::string> expected = testing_util::OrderedRows(
+        *db_, session_, std::string("MATCH (p:M) RETURN p.id + 0 AS x ORDER BY ") + order);
+    ASSERT_FALSE(expected.empty());
+    for (int threads : {1, 3}) {
+      testing_util::Exec(slot, "CALL threads=" + std::to_string(threads));
+      const std::string query = std::string("MATCH (p:M) RETURN p.id AS x ORDER BY ") + order;
+      StatementControl limited;
+      limited.SetLimits(0, 32 * 1024);
+      auto small = testing_util::RunCypher(slot, query, {}, &limited);
+      ASSERT_FALSE(small.ok()) << order << " " << threads;
+      EXPECT_EQ(small.status().code(), ErrorCode::kResourceLimit) << order << " " << threads;
+      StatementControl enough;
+      enough.SetLimits(0, 64 << 20);
+      auto large = testing_util::RunCypher(slot, query, {}, &enough);
+      ASSERT_TRUE(large.ok()) << large.status().ToString();
+      Run("CALL threads=" + std::to_string(threads));
+      EXPECT_EQ(testing_util::OrderedRows(*db_, session_, query), expected)
+          << order << " " << threads;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace graphdb::exec
