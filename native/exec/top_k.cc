@@ -553,67 +553,83 @@ class ScanTopK::Collector {
   }
 
   // The best `capacity` of the records in `runs` (of any collectors of this scan) in order, as
-  // TakeSorted gives them. Only the records whose code lies between the codes of the first and
-  // the last rank taken are read and compared past their code; the others are only counted.
+  // TakeSorted gives them. The ranks taken are found a word at a time: the words of the first
+  // and the last rank taken bound the records that can hold those ranks, and the records
+  // before them are only counted. The first words are the runs' codes, so only the records
+  // within the codes' bounds are read; while those share a word, the next one narrows them
+  // down again (most often to the ranks taken), and what is left is ordered in full.
   void Order(const std::vector<Run>& runs, uint64_t skip, uint64_t* count,
              std::vector<Candidate>* out) const {
     const size_t stride = Stride();
-    std::vector<uint64_t> codes;
+    std::vector<uint64_t> keys;
     size_t n = 0;
     for (const Run& run : runs) n += run.codes->size();
-    codes.reserve(n);
-    for (const Run& run : runs) codes.insert(codes.end(), run.codes->begin(), run.codes->end());
+    keys.reserve(n);
+    for (const Run& run : runs) keys.insert(keys.end(), run.codes->begin(), run.codes->end());
     *count = std::min<uint64_t>(n, capacity_);
-    const size_t from = static_cast<size_t>(std::min<uint64_t>(skip, *count));
-    const size_t to = static_cast<size_t>(*count);
+    size_t from = static_cast<size_t>(std::min<uint64_t>(skip, *count));
+    size_t to = static_cast<size_t>(*count);
     out->clear();
     if (from == to) return;
-    // The codes of ranks `from` and `to - 1`; `before` records have a lower code than the first.
-    const auto low_at = codes.begin() + static_cast<ptrdiff_t>(from);
-    std::nth_element(codes.begin(), low_at, codes.end());
-    const uint64_t low = *low_at;
-    uint64_t high = low;
-    if (to - 1 > from) {
-      const auto high_at = codes.begin() + static_cast<ptrdiff_t>(to - 1);
-      std::nth_element(low_at + 1, high_at, codes.end());
-      high = *high_at;
-    }
-    size_t before = 0;
-    for (size_t i = 0; i < from; ++i) before += codes[i] < low ? 1 : 0;
-    std::vector<uint64_t> words;  // the records of codes low..high
+    uint64_t low;
+    uint64_t high;
+    size_t before = KeyRange(keys, from, to, &low, &high);
+    std::vector<const uint64_t*> rows;  // the records that may hold the ranks taken
     for (const Run& run : runs) {
-      const std::vector<uint64_t>& run_codes = *run.codes;
-      for (size_t i = 0; i < run_codes.size(); ++i) {
-        if (run_codes[i] < low || run_codes[i] > high) continue;
-        const auto at = run.words->begin() + static_cast<ptrdiff_t>(i * stride);
-        words.insert(words.end(), at, at + static_cast<ptrdiff_t>(stride));
+      const std::vector<uint64_t>& codes = *run.codes;
+      for (size_t i = 0; i < codes.size(); ++i) {
+        if (codes[i] >= low && codes[i] <= high) rows.push_back(run.words->data() + i * stride);
       }
     }
-    // Ranks [from, to) of all are [first, last) of these.
-    const size_t kept = words.size() / stride;
-    const size_t first_rank = from - before;
-    const size_t last_rank = to - before;
-    std::vector<uint32_t> order;
-    const size_t common = SelectRecords(words, stride, first_rank, &order);
-    const uint64_t* base = words.data();
-    auto less = [base, stride, common](uint32_t a, uint32_t b) {
-      return RecordLess(base + a * stride, base + b * stride, common, stride);
-    };
-    const auto first = order.begin() + static_cast<ptrdiff_t>(first_rank);
-    const auto last = order.begin() + static_cast<ptrdiff_t>(last_rank);
-    if (last_rank - first_rank < (kept - first_rank) / 8) {
-      std::partial_sort(first, last, order.end(), less);
-    } else {
-      if (last != order.end()) std::nth_element(first, last, order.end(), less);
-      std::sort(first, last, less);
+    from -= before;
+    to -= before;
+    // `rows` share their words before `level`; ranks [from, to) of them are taken.
+    size_t level = 0;
+    while (low == high && ++level < stride && rows.size() > to - from) {
+      keys.clear();
+      for (const uint64_t* row : rows) keys.push_back(row[level]);
+      before = KeyRange(keys, from, to, &low, &high);
+      size_t kept = 0;
+      for (const uint64_t* row : rows) {
+        if (row[level] >= low && row[level] <= high) rows[kept++] = row;
+      }
+      rows.resize(kept);
+      from -= before;
+      to -= before;
     }
-    out->reserve(last_rank - first_rank);
+    auto less = [level, stride](const uint64_t* a, const uint64_t* b) {
+      return RecordLess(a, b, level, stride);
+    };
+    const auto first = rows.begin() + static_cast<ptrdiff_t>(from);
+    const auto last = rows.begin() + static_cast<ptrdiff_t>(to);
+    if (first != rows.begin()) std::nth_element(rows.begin(), first, rows.end(), less);
+    std::partial_sort(first, last, rows.end(), less);
+    out->reserve(to - from);
     for (auto it = first; it != last; ++it) {
       Candidate c;
-      c.position = words[*it * stride + stride - 1];
+      c.position = (*it)[stride - 1];
       c.table = Locate(c.position, &c.offset);
       out->push_back(c);
     }
+  }
+
+  // For ranks [from, to) (from < to <= keys.size()) of the records whose next words are `keys`
+  // (the records agree on the words before): the words of ranks `from` and `to - 1`. Returns
+  // how many records have a word below `*low` (all of them rank before `from`). Reorders `keys`.
+  static size_t KeyRange(std::vector<uint64_t>& keys, size_t from, size_t to, uint64_t* low,
+                         uint64_t* high) {
+    const auto low_at = keys.begin() + static_cast<ptrdiff_t>(from);
+    std::nth_element(keys.begin(), low_at, keys.end());
+    *low = *low_at;
+    *high = *low;
+    if (to - 1 > from) {
+      const auto high_at = keys.begin() + static_cast<ptrdiff_t>(to - 1);
+      std::nth_element(low_at + 1, high_at, keys.end());
+      *high = *high_at;
+    }
+    size_t before = 0;
+    for (size_t i = 0; i < from; ++i) before += keys[i] < *low ? 1 : 0;
+    return before;
   }
 
   // Whether record `x` sorts before `y`, both of `stride` words, equal in their first `from`.
