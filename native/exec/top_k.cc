@@ -190,7 +190,7 @@ constexpr size_t kRankStringBytes = 24;
 // The guessed bound (Collector::Guess): a sample of one row in kSampleSpacing, at most
 // kMaxSample and at least kMinSample rows (smaller scans make no guess).
 constexpr uint64_t kSampleSpacing = 128;
-constexpr uint64_t kMaxSample = 2048;
+constexpr uint64_t kMaxSample = 1024;
 constexpr uint64_t kMinSample = 64;
 
 }  // namespace
