@@ -556,8 +556,9 @@ class ScanTopK::Collector {
   // TakeSorted gives them. The ranks taken are found a word at a time: the words of the first
   // and the last rank taken bound the records that can hold those ranks, and the records
   // before them are only counted. The first words are the runs' codes, so only the records
-  // within the codes' bounds are read; while those share a word, the next one narrows them
-  // down again (most often to the ranks taken), and what is left is ordered in full.
+  // within the codes' bounds are read; while those share their code, the first word they
+  // differ in narrows them down again (most often to the ranks taken), and what is left is
+  // ordered in full.
   void Order(const std::vector<Run>& runs, uint64_t skip, uint64_t* count,
              std::vector<Candidate>* out) const {
     const size_t stride = Stride();
@@ -583,9 +584,20 @@ class ScanTopK::Collector {
     }
     from -= before;
     to -= before;
-    // `rows` share their words before `level`; ranks [from, to) of them are taken.
-    size_t level = 0;
-    while (low == high && ++level < stride && rows.size() > to - from) {
+    // `rows` share their first `shared` words; ranks [from, to) of them are taken.
+    size_t shared = low == high ? 1 : 0;
+    while (shared > 0 && shared < stride && rows.size() > to - from) {
+      // The first word past those where the rows differ (the position, last, at the latest).
+      size_t level = stride;
+      for (const uint64_t* row : rows) {
+        for (size_t j = shared; j < level; ++j) {
+          if (row[j] != rows[0][j]) {
+            level = j;
+            break;
+          }
+        }
+      }
+      if (level == stride) break;
       keys.clear();
       for (const uint64_t* row : rows) keys.push_back(row[level]);
       before = KeyRange(keys, from, to, &low, &high);
@@ -596,9 +608,11 @@ class ScanTopK::Collector {
       rows.resize(kept);
       from -= before;
       to -= before;
+      shared = low == high ? level + 1 : level;
+      if (low != high) break;
     }
-    auto less = [level, stride](const uint64_t* a, const uint64_t* b) {
-      return RecordLess(a, b, level, stride);
+    auto less = [shared, stride](const uint64_t* a, const uint64_t* b) {
+      return RecordLess(a, b, shared, stride);
     };
     const auto first = rows.begin() + static_cast<ptrdiff_t>(from);
     const auto last = rows.begin() + static_cast<ptrdiff_t>(to);
