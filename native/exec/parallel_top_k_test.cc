@@ -296,5 +296,56 @@ TEST_F(ScanTopKTest, ManyTiedRowsKeepTheGenericRows) {
                     {"MATCH (t:T) WHERE t.id % 5 = 1 DELETE t"});
 }
 
+// The scan starts from a bound guessed from a sample of the rows (one in 128, evenly spread:
+// offsets 64, 192, ... of a table of 32768 rows) and scans again without it when fewer rows
+// than needed pass it. Here the sampled rows hold the smallest keys (and the largest, for DESC),
+// so that every guess is too low at first; with the statement's own deletes of some of them
+// and own rows, and with NULLs.
+TEST_F(ScanTopKTest, AGuessTooLowScansAgain) {
+  Run("CREATE NODE TABLE G(id INT64 PRIMARY KEY, name STRING, v INT64, w INT64)");
+  Run("UNWIND range(0, 32767) AS i CREATE (:G {id: i, name: CASE WHEN i % 128 = 64 THEN 'a' "
+      "WHEN i % 128 = 0 THEN 'zz' WHEN i % 61 = 5 THEN NULL ELSE concat('b', CAST(i % 97 AS "
+      "STRING)) END, v: CASE WHEN i % 128 = 64 THEN -i WHEN i % 53 = 1 THEN NULL ELSE i END, w: "
+      "CASE WHEN i % 128 = 64 THEN 100000 + i ELSE i % 5000 END})");
+  Run("MATCH (g:G) WHERE g.id % 1000 = 7 DELETE g");
+  ExpectGenericRows(
+      "G",
+      {"p.name, p.id SKIP 1000 LIMIT 5", "p.v SKIP 500 LIMIT 5", "p.w DESC, p.id SKIP 400 LIMIT 20",
+       "p.name DESC, p.id SKIP 300 LIMIT 3", "p.name, p.v DESC SKIP 250 LIMIT 10"},
+      {"MATCH (g:G) WHERE g.id % 256 = 64 DELETE g",
+       "UNWIND range(0, 99) AS i CREATE (:G {id: 100000 + i, name: 'a', v: -1, w: 100000})"});
+}
+
+// The rows gathered (from a guessed bound or none) count against the statement's memory limit
+// on every thread, and within it the rows are the generic sort's.
+TEST_F(ScanTopKTest, TheMemoryLimitCountsTheRowsGathered) {
+  Run("CREATE NODE TABLE M(id INT64 PRIMARY KEY, name STRING)");
+  Run("UNWIND range(0, 59999) AS i CREATE (:M {id: i, name: concat('Name ', CAST((i * 7919) % "
+      "4001 AS STRING), ' of a longer kind')})");
+  ExecutionSlot slot(db_);
+  for (const char* order : {"p.name, p.id SKIP 3000 LIMIT 5", "p.name DESC SKIP 50000 LIMIT 9"}) {
+    Run("CALL threads=1");
+    const std::vector<std::string> expected = testing_util::OrderedRows(
+        *db_, session_, std::string("MATCH (p:M) RETURN p.id + 0 AS x ORDER BY ") + order);
+    ASSERT_FALSE(expected.empty());
+    for (int threads : {1, 3}) {
+      testing_util::Exec(slot, "CALL threads=" + std::to_string(threads));
+      const std::string query = std::string("MATCH (p:M) RETURN p.id AS x ORDER BY ") + order;
+      StatementControl limited;
+      limited.SetLimits(0, 32 * 1024);
+      auto small = testing_util::RunCypher(slot, query, {}, &limited);
+      ASSERT_FALSE(small.ok()) << order << " " << threads;
+      EXPECT_EQ(small.status().code(), ErrorCode::kResourceLimit) << order << " " << threads;
+      StatementControl enough;
+      enough.SetLimits(0, 64 << 20);
+      auto large = testing_util::RunCypher(slot, query, {}, &enough);
+      ASSERT_TRUE(large.ok()) << large.status().ToString();
+      Run("CALL threads=" + std::to_string(threads));
+      EXPECT_EQ(testing_util::OrderedRows(*db_, session_, query), expected)
+          << order << " " << threads;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace graphdb::exec

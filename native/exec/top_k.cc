@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -186,6 +187,11 @@ uint64_t IntegerCode(int64_t v) { return static_cast<uint64_t>(v) ^ (1ULL << 63)
 constexpr size_t kMaxTiedRows = size_t{1} << 16;
 // The longest string key a record (Collector::Records) holds.
 constexpr size_t kRankStringBytes = 24;
+// The guessed bound (Collector::Guess): a sample of one row in kSampleSpacing, at most
+// kMaxSample and at least kMinSample rows (smaller scans make no guess).
+constexpr uint64_t kSampleSpacing = 128;
+constexpr uint64_t kMaxSample = 1024;
+constexpr uint64_t kMinSample = 64;
 
 }  // namespace
 
@@ -326,6 +332,93 @@ class ScanTopK::Collector {
     uint64_t position;
   };
 
+  // The rank of the sampled code Guess takes for a scan of `total` rows, or 0 when no guess
+  // pays: when the trims would gather few rows past the capacity (about capacity ×
+  // log2(total / (2 × capacity)) in all) next to the sample (twice its rows, which are read
+  // at random), or the sample is too small to say.
+  static uint64_t GuessRank(uint64_t total, uint64_t capacity) {
+    const uint64_t sample = SampleSize(total);
+    if (sample < kMinSample || capacity >= total / 4) return 0;
+    const double c = static_cast<double>(capacity);
+    if (c * std::log2(static_cast<double>(total) / (2 * c)) < 2 * static_cast<double>(sample)) {
+      return 0;
+    }
+    // The sampled rows expected below the capacity-th best code, then 3 standard deviations
+    // (about Poisson's) and 4 rows more: a guess that is too low is rare (and costs a second
+    // scan), one too high only gathers more rows than needed.
+    const double expected = c * static_cast<double>(sample) / static_cast<double>(total);
+    const auto rank = static_cast<uint64_t>(std::ceil(expected + 3 * std::sqrt(expected) + 4));
+    return rank > sample / 4 ? 0 : rank;
+  }
+
+  // The rows Guess samples of a scan of `total` rows.
+  static uint64_t SampleSize(uint64_t total) {
+    return std::min(total / kSampleSpacing, kMaxSample);
+  }
+
+  // A guessed bound: the code of rank `rank` (GuessRank, not 0; about twice the capacity's
+  // share of the rows) among the first keys of a sample of the rows `snapshot` sees among
+  // `total` (one in kSampleSpacing, evenly spread over the scan positions); kNullCode (no
+  // guess) when the snapshot sees fewer sampled rows. Unlike the bounds the collectors find,
+  // it is not known to hold: a scan that starts from it (Start) must check at the end that at
+  // least `capacity` rows passed it (Gathered), else run again without.
+  uint64_t Guess(uint64_t total, uint64_t rank, const Snapshot& snapshot) const {
+    const uint64_t sample = SampleSize(total);
+    std::vector<uint64_t> codes;
+    codes.reserve(sample);
+    const uint64_t step = total / sample;  // the sampled positions: step / 2, then every step
+    // Cells a few rows ahead start loading (then the bytes of long strings) while one is read.
+    constexpr uint64_t kAhead = 16;
+    for (uint64_t i = 0; i < sample; ++i) {
+      if (i + kAhead < sample) {
+        uint64_t ahead;
+        const uint32_t t = Locate((i + kAhead) * step + step / 2, &ahead);
+        if (const storage::Column* col = (*columns_)[t][0]) col->Prefetch(ahead);
+      }
+      if (i + kAhead / 2 < sample && (*classes_)[0] == KeyClass::kString) {
+        uint64_t ahead;
+        const uint32_t t = Locate((i + kAhead / 2) * step + step / 2, &ahead);
+        const storage::Column* col = (*columns_)[t][0];
+        if (col != nullptr && col->StringLength(ahead) > storage::Column::kInlineStringBytes) {
+          char inline_bytes[storage::Column::kInlineStringBytes];
+          __builtin_prefetch(col->ReadString(ahead, inline_bytes).data());
+        }
+      }
+      uint64_t offset;
+      const uint32_t t = Locate(i * step + step / 2, &offset);
+      const storage::NodeTable& rows = *(*tables_)[t];
+      // The stamps are read only where a block holds rows the snapshot may not see.
+      if (rows.BlockVisibleFrom(offset >> storage::NodeTable::kVisibleBlockShift) >
+              snapshot.read_ts &&
+          !snapshot.RowVisible(rows.create_ts(offset), rows.delete_ts(offset))) {
+        continue;
+      }
+      codes.push_back(FirstCode((*columns_)[t][0], offset));
+    }
+    if (codes.size() < rank) return kNullCode;
+    const auto kth = codes.begin() + static_cast<ptrdiff_t>(rank - 1);
+    std::nth_element(codes.begin(), kth, codes.end());
+    return *kth;
+  }
+
+  // Starts from the bound `guess` (Guess; kNullCode: none): rows whose first key's code is past
+  // it are dropped as past a bound found. Before any row is offered.
+  void Start(uint64_t guess) {
+    guess_ = guess;
+    bound_ = guess;
+  }
+
+  // Whether a bound this collector found or was given (not the guess) is below the guess: the
+  // rows the guess dropped then lose in any case.
+  bool PastGuess() const { return bound_ < guess_; }
+
+  // The rows gathered whose first key's code is at most the guess (Start).
+  uint64_t Gathered() const {
+    uint64_t n = tied_.size() + entries_.size();
+    for (const Coded& e : below_) n += e.code <= guess_ ? 1 : 0;
+    return n;
+  }
+
   // Lowers the bound to `bound` (a code at least `capacity` rows this snapshot sees reach) if
   // it is lower.
   void Tighten(uint64_t bound) {
@@ -335,6 +428,25 @@ class ScanTopK::Collector {
   }
 
   bool coded() const { return coded_; }
+
+  // Once this collector's rows are offered: the bound lowered to the code of the capacity-th
+  // best row gathered by code, when more are held (as a guess may leave them), and this
+  // worker's share published (SharedBound), so that Records reads fewer rows.
+  void Settle() {
+    if (!coded_) return;
+    if (below_.size() > capacity_) {
+      TrimCoded();
+      return;
+    }
+    const size_t workers = shared_ == nullptr ? 1 : shared_->shares.size();
+    const uint64_t share = (capacity_ + workers - 1) / workers;
+    if (workers == 1 || below_.size() < share) return;
+    const auto at = below_.begin() + static_cast<ptrdiff_t>(share - 1);
+    std::nth_element(below_.begin(), at, below_.end(),
+                     [](const Coded& a, const Coded& b) { return a.code < b.code; });
+    SharedBound::Lower(shared_->shares[worker_], at->code);
+    Tighten(shared_->Load());
+  }
 
   // Moves the rows gathered by code alone (none once decoded) whose code is within the bound
   // to the end of `rows`.
@@ -426,38 +538,112 @@ class ScanTopK::Collector {
     return true;
   }
 
-  // The best `capacity` of the records in `words` (Records, of any collectors of this scan)
-  // in order, as TakeSorted gives them.
-  void Order(const std::vector<uint64_t>& words, uint64_t skip, uint64_t* count,
+  // The records of a collector (Records) and their codes (their first words) apart, which
+  // Order reads first: the records of another worker's part are read only where needed.
+  struct Run {
+    const std::vector<uint64_t>* words;
+    const std::vector<uint64_t>* codes;
+  };
+
+  // The first words of the records in `words` (Records), appended to `codes`.
+  void Codes(const std::vector<uint64_t>& words, std::vector<uint64_t>* codes) const {
+    const size_t stride = Stride();
+    codes->reserve(codes->size() + words.size() / stride);
+    for (size_t at = 0; at < words.size(); at += stride) codes->push_back(words[at]);
+  }
+
+  // The best `capacity` of the records in `runs` (of any collectors of this scan) in order, as
+  // TakeSorted gives them. The ranks taken are found a word at a time: the words of the first
+  // and the last rank taken bound the records that can hold those ranks, and the records
+  // before them are only counted. The first words are the runs' codes, so only the records
+  // within the codes' bounds are read; while those share their code, the first word they
+  // differ in narrows them down again (most often to the ranks taken), and what is left is
+  // ordered in full.
+  void Order(const std::vector<Run>& runs, uint64_t skip, uint64_t* count,
              std::vector<Candidate>* out) const {
     const size_t stride = Stride();
-    const size_t kept = words.size() / stride;
-    *count = std::min<uint64_t>(kept, capacity_);
-    const size_t from = static_cast<size_t>(std::min<uint64_t>(skip, *count));
-    const size_t to = static_cast<size_t>(*count);
-    // The records from rank `skip` on, then the first `capacity - skip` of them in order.
-    std::vector<uint32_t> order;
-    const size_t common = SelectRecords(words, stride, from < kept ? from : 0, &order);
-    const uint64_t* base = words.data();
-    auto less = [base, stride, common](uint32_t a, uint32_t b) {
-      return RecordLess(base + a * stride, base + b * stride, common, stride);
-    };
-    const auto first = order.begin() + static_cast<ptrdiff_t>(from);
-    const auto last = order.begin() + static_cast<ptrdiff_t>(to);
-    if (to - from < (kept - from) / 8) {
-      std::partial_sort(first, last, order.end(), less);
-    } else {
-      if (last != order.end()) std::nth_element(first, last, order.end(), less);
-      std::sort(first, last, less);
-    }
+    std::vector<uint64_t> keys;
+    size_t n = 0;
+    for (const Run& run : runs) n += run.codes->size();
+    keys.reserve(n);
+    for (const Run& run : runs) keys.insert(keys.end(), run.codes->begin(), run.codes->end());
+    *count = std::min<uint64_t>(n, capacity_);
+    size_t from = static_cast<size_t>(std::min<uint64_t>(skip, *count));
+    size_t to = static_cast<size_t>(*count);
     out->clear();
+    if (from == to) return;
+    uint64_t low;
+    uint64_t high;
+    size_t before = KeyRange(keys, from, to, &low, &high);
+    std::vector<const uint64_t*> rows;  // the records that may hold the ranks taken
+    for (const Run& run : runs) {
+      const std::vector<uint64_t>& codes = *run.codes;
+      for (size_t i = 0; i < codes.size(); ++i) {
+        if (codes[i] >= low && codes[i] <= high) rows.push_back(run.words->data() + i * stride);
+      }
+    }
+    from -= before;
+    to -= before;
+    // `rows` share their first `shared` words; ranks [from, to) of them are taken.
+    size_t shared = low == high ? 1 : 0;
+    while (shared > 0 && shared < stride && rows.size() > to - from) {
+      // The first word past those where the rows differ (the position, last, at the latest).
+      size_t level = stride;
+      for (const uint64_t* row : rows) {
+        for (size_t j = shared; j < level; ++j) {
+          if (row[j] != rows[0][j]) {
+            level = j;
+            break;
+          }
+        }
+      }
+      if (level == stride) break;
+      keys.clear();
+      for (const uint64_t* row : rows) keys.push_back(row[level]);
+      before = KeyRange(keys, from, to, &low, &high);
+      size_t kept = 0;
+      for (const uint64_t* row : rows) {
+        if (row[level] >= low && row[level] <= high) rows[kept++] = row;
+      }
+      rows.resize(kept);
+      from -= before;
+      to -= before;
+      shared = low == high ? level + 1 : level;
+      if (low != high) break;
+    }
+    auto less = [shared, stride](const uint64_t* a, const uint64_t* b) {
+      return RecordLess(a, b, shared, stride);
+    };
+    const auto first = rows.begin() + static_cast<ptrdiff_t>(from);
+    const auto last = rows.begin() + static_cast<ptrdiff_t>(to);
+    if (first != rows.begin()) std::nth_element(rows.begin(), first, rows.end(), less);
+    std::partial_sort(first, last, rows.end(), less);
     out->reserve(to - from);
     for (auto it = first; it != last; ++it) {
       Candidate c;
-      c.position = words[*it * stride + stride - 1];
+      c.position = (*it)[stride - 1];
       c.table = Locate(c.position, &c.offset);
       out->push_back(c);
     }
+  }
+
+  // For ranks [from, to) (from < to <= keys.size()) of the records whose next words are `keys`
+  // (the records agree on the words before): the words of ranks `from` and `to - 1`. Returns
+  // how many records have a word below `*low` (all of them rank before `from`). Reorders `keys`.
+  static size_t KeyRange(std::vector<uint64_t>& keys, size_t from, size_t to, uint64_t* low,
+                         uint64_t* high) {
+    const auto low_at = keys.begin() + static_cast<ptrdiff_t>(from);
+    std::nth_element(keys.begin(), low_at, keys.end());
+    *low = *low_at;
+    *high = *low;
+    if (to - 1 > from) {
+      const auto high_at = keys.begin() + static_cast<ptrdiff_t>(to - 1);
+      std::nth_element(low_at + 1, high_at, keys.end());
+      *high = *high_at;
+    }
+    size_t before = 0;
+    for (size_t i = 0; i < from; ++i) before += keys[i] < *low ? 1 : 0;
+    return before;
   }
 
   // Whether record `x` sorts before `y`, both of `stride` words, equal in their first `from`.
@@ -844,6 +1030,7 @@ class ScanTopK::Collector {
   // Rows whose first key's code is above the bound lose; once a trim kept `capacity`
   // candidates (full_), those whose code equals the worst's are compared with it.
   uint64_t bound_ = kNullCode;
+  uint64_t guess_ = kNullCode;  // Start
   bool full_ = false;
   uint64_t worst_code_ = 0;
   uint32_t worst_slot_ = 0;
@@ -943,9 +1130,11 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
     MemoryCharge memory;
     size_t charged = 0;
     std::vector<uint64_t> words;  // Collector::Records
+    std::vector<uint64_t> codes;  // their first words (Collector::Codes)
     bool rank_tried = false;
     bool ranked = false;
   };
+  std::unique_ptr<SharedBound> shared_bound;  // (re)made by each gather below
   std::vector<std::unique_ptr<Part>> parts;
   AbsorbCharges<Part> absorb{parts, memory};
   const bool counts_memory = ctx.CountsMemory();
@@ -972,28 +1161,51 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
       total >= ParallelPipeline::kMinParallelRows) {
     workers = std::max(1u, ctx.tasks->WorkersFor(total, kMorsel, ctx.parallelism));
   }
-  SharedBound shared_bound(workers);
-  for (unsigned w = 0; w < workers; ++w) {
-    parts.push_back(
-        std::make_unique<Part>(Collector(&keys_, &classes, &columns, &tables, &starts, capacity,
-                                         workers > 1 ? &shared_bound : nullptr, w)));
-  }
-  // Ranks part `w`'s rows gathered by code (Collector::Records) within `bound`, once.
+  // The pool threads wake while the guess below is sampled (about as long as a wake-up takes),
+  // rather than once the scan starts.
+  const uint64_t guess_rank = Collector::GuessRank(total, capacity);
+  if (workers > 1 && guess_rank != 0) ctx.tasks->Wake();
+  // Ranks part `w`'s rows gathered by code (Collector::Records) within its bound and
+  // `bound`, once.
   auto rank = [&](unsigned w, uint64_t bound) {
     Part& part = *parts[w];
     if (part.rank_tried || !part.heap.coded()) return;
     part.rank_tried = true;
-    part.ranked = part.heap.Records(bound, workers > 1, &part.words);
-    if (counts_memory) part.memory.Add(ctx, part.words.capacity() * sizeof(uint64_t));
+    part.heap.Settle();
+    part.ranked = part.heap.Records(std::min(bound, part.heap.bound()), workers > 1, &part.words);
+    if (part.ranked) part.heap.Codes(part.words, &part.codes);
+    if (counts_memory) {
+      part.memory.Add(ctx, (part.words.capacity() + part.codes.capacity()) * sizeof(uint64_t));
+    }
   };
-  if (workers > 1) {
+  // Gathers the rows into fresh parts, from the guessed bound with `guess` (Collector::Guess).
+  uint64_t guess = kNullCode;
+  auto gather = [&](bool guessing) {
+    shared_bound = std::make_unique<SharedBound>(workers);
+    for (unsigned w = 0; w < workers; ++w) {
+      parts.push_back(
+          std::make_unique<Part>(Collector(&keys_, &classes, &columns, &tables, &starts, capacity,
+                                           workers > 1 ? shared_bound.get() : nullptr, w)));
+    }
+    guessing = guessing && guess_rank != 0;
+    if (guessing && workers == 1) ctx.ChargeWork(Collector::SampleSize(total));
+    guess = guessing ? parts[0]->heap.Guess(total, guess_rank, snapshot) : kNullCode;
+    for (auto& part : parts) part->heap.Start(guess);
+    if (workers == 1) {
+      for (uint64_t begin = 0; begin < total; begin += kMorsel) {
+        const uint64_t end = std::min(total, begin + kMorsel);
+        ctx.ChargeWork(end - begin);
+        scan(0, begin, end);
+      }
+      return;
+    }
     StatementControl* control = ctx.control;
     // Which morsel a call scans is this scan's choice (the pool only counts them): the first
     // worker takes them from the front, the others from the back, so that from one statement
     // to the next a worker scans about the same rows, still in its core's cache (a table of
     // 100k rows fits in one core's).
     const uint64_t morsels = (total + kMorsel - 1) / kMorsel;
-    std::atomic<uint64_t> unclaimed{morsels};  // [front, back): back << 32 | front
+    std::atomic<uint64_t> unclaimed{morsels << 32};  // [front, back): back << 32 | front
     auto claim = [&](bool front) {
       uint64_t seen = unclaimed.load(std::memory_order_relaxed);
       while (true) {
@@ -1006,7 +1218,6 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
         }
       }
     };
-    unclaimed.store(morsels << 32, std::memory_order_relaxed);
     // Past the scan's morsels, one more call per worker: a worker that gets one has scanned
     // its last rows, and ranks its part there and then.
     ctx.tasks->ParallelFor(total + workers * kMorsel, kMorsel, workers,
@@ -1017,14 +1228,25 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
                                scan(w, from, std::min(from + kMorsel, total));
                              }
                              if (end > total) {
-                               rank(w, std::min(parts[w]->heap.bound(), shared_bound.Load()));
+                               rank(w, shared_bound->Load());
                              }
                            });
-  } else {
-    for (uint64_t begin = 0; begin < total; begin += kMorsel) {
-      const uint64_t end = std::min(total, begin + kMorsel);
-      ctx.ChargeWork(end - begin);
-      scan(0, begin, end);
+  };
+  gather(/*guessing=*/true);
+  if (guess != kNullCode) {
+    // The guess holds when a bound found is below it, or when at least `capacity` rows passed
+    // it; else the rows it dropped may be needed: the scan runs again without it.
+    bool held = false;
+    uint64_t gathered = 0;
+    for (auto& part : parts) {
+      held = held || part->heap.PastGuess();
+      gathered += part->heap.Gathered();
+    }
+    if (!held && gathered < capacity) {
+      for (auto& part : parts) memory.Absorb(part->memory);
+      memory.Release(ctx);
+      parts.clear();
+      gather(/*guessing=*/false);
     }
   }
   // A writer that overwrote a cell meanwhile recorded the old value first: read again through
@@ -1050,41 +1272,9 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
     ranked = ranked && parts[w]->ranked;
   }
   if (ranked) {
-    // A record's first word is its row's code: past the code of the `capacity`-th best record
-    // of all workers, records are dropped before they are ordered (each worker ranked its rows
-    // within the bound it had then).
-    std::vector<uint64_t> words;
-    const size_t stride = heap.Stride();
-    if (parts.size() == 1) {
-      words.swap(parts[0]->words);
-    } else {
-      std::vector<uint64_t> codes;
-      size_t records = 0;
-      for (auto& part : parts) records += part->words.size() / stride;
-      codes.reserve(records);
-      for (auto& part : parts) {
-        for (size_t at = 0; at < part->words.size(); at += stride) {
-          codes.push_back(part->words[at]);
-        }
-      }
-      if (codes.size() > capacity) {
-        const auto kth = codes.begin() + static_cast<ptrdiff_t>(capacity - 1);
-        std::nth_element(codes.begin(), kth, codes.end());
-        bound = std::min(bound, *kth);
-      }
-      words.resize(codes.size() * stride);
-      size_t kept = 0;
-      for (auto& part : parts) {
-        for (size_t at = 0; at < part->words.size(); at += stride) {
-          if (part->words[at] > bound) continue;
-          std::memcpy(&words[kept * stride], &part->words[at], stride * sizeof(uint64_t));
-          ++kept;
-        }
-      }
-      words.resize(kept * stride);
-    }
-    for (auto& part : parts) part->words = {};
-    heap.Order(words, skip, count, &best);
+    std::vector<Collector::Run> runs;
+    for (auto& part : parts) runs.push_back({&part->words, &part->codes});
+    heap.Order(runs, skip, count, &best);
   } else {
     std::vector<Collector::Coded> gathered;
     for (auto& part : parts) part->heap.TakeCoded(&gathered);

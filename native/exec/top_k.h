@@ -65,7 +65,8 @@ class TopKHeap {
 // keys are read only for those still in the running when the scan ends; the projections run
 // for the winners at the end (docs/execution.md, "Top-k candidates"). Ties go to the row the
 // scan meets first, NULLs sort as CompareForSort has them and strings compare bytewise, as the
-// generic path does.
+// generic path does. A large capacity over a large scan starts from a bound guessed from a
+// sample of the rows, and scans again without it when too few rows pass it.
 //
 // Fill declines (false, having read nothing it keeps and holding no memory) when a table has
 // property versions (an update another snapshot may still need: the cells are then read
