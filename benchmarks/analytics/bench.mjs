@@ -238,6 +238,8 @@ function log(message) {
 // lets the pool's threads fall asleep), it would measure a wake-up that a run of one
 // configuration after another never pays. Resolves to one { ms, cpu, answer, trials } per run.
 const kRewarmMs = 20;
+// Two decimals, three under 1 ms: a ratio of two figures of 0.1 ms needs the third.
+const roundMs = (ms) => round(ms, ms < 1 ? 3 : 2);
 async function timedInTurn(runs, { trials, minMs, maxTrials }) {
   const rewarm = [];
   for (const run of runs) {
@@ -262,8 +264,8 @@ async function timedInTurn(runs, { trials, minMs, maxTrials }) {
     }
   }
   return samples.map((s) => ({
-    ms: round(median(s.times), 2),
-    cpu: round(median(s.cpus), 2),
+    ms: roundMs(median(s.times)),
+    cpu: roundMs(median(s.cpus)),
     answer: s.answer,
     trials: s.times.length,
   }));
