@@ -1999,6 +1999,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       StartStream(ctx, 0, total);
       return;
     }
+    // A pool thread asleep since the last statement wakes while this one samples the filters
+    // and sets up (its first morsels would otherwise all be the caller's).
+    if (workers > 1) ctx.tasks->Wake();
     BuildSharedCodes(ctx);
     targets_ = CountsTargets(workers, total);
     targets_first_ = targets_ && aggs_.empty();
@@ -2262,8 +2265,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     search.groups = m.size();
     search.met = std::make_unique<std::atomic<bool>[]>(m.size());
     std::vector<std::array<uint64_t, 4>> rows;  // PROFILE's counts stay the count's
-    // The ties (a few hundred nodes' edges, commonly) on the first worker alone.
-    const size_t used = ties != nullptr ? 1 : workers_.size();
+    const size_t used = workers_.size();
     for (size_t wi = 0; wi < used; ++wi) {
       Worker* w = workers_[wi].get();
       rows.push_back(w->rows);
@@ -2292,7 +2294,11 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       Run(w, (*ties)[begin], (*ties)[end - 1] + 1);
     };
     const uint64_t n = ties != nullptr ? ties->size() : total;
-    const uint64_t range = ties != nullptr ? n : kSearchItems;
+    // Ties (a few hundred, commonly): a few ranges of them a worker (each worker's ranges come
+    // in order, so the first tie where it meets a group is its least), all of them alone.
+    const uint64_t range = ties == nullptr ? kSearchItems
+                           : used == 1     ? n
+                                           : std::max<uint64_t>(kTieItems, n / (4 * used) + 1);
     try {
       if (used == 1) {  // (ranges from kBlockNodes items, doubling: few groups, few items)
         for (uint64_t i = 0, step = kBlockNodes; i < n && (ties != nullptr || !search.Done(i));) {
@@ -2563,6 +2569,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   static constexpr size_t kBlockEdges = 1024;
   // FindFirstRows: items per range (a worker's, or between two looks at whether it is done).
   static constexpr uint64_t kSearchItems = 512;
+  // RankTies: tied items per range, at least (each of a few dozen edges).
+  static constexpr uint64_t kTieItems = 32;
   // BuildSharedCodes: tables of at least so many rows, columns of at most so many strings.
   static constexpr uint64_t kMinSharedRows = ParallelPipeline::kMinParallelRows;
   static constexpr size_t kMaxSharedStrings = 4096;
