@@ -2085,16 +2085,22 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       return;
     }
     // Radix-sorted, 11 bits at a time, passing over the digits every key shares (the low half
-    // when no group has an edge rank yet, most of the high one when the items are few).
+    // when no group has an edge rank yet, most of the high one when the items are few): those
+    // where no key's bits differ from another's, known without counting.
     std::vector<std::pair<uint64_t, size_t>> firsts(m.size()), moved(m.size());
-    for (size_t g = 0; g < m.size(); ++g) firsts[g] = {m.first_item[g] << 32 | m.first_edge[g], g};
+    uint64_t any = 0, every = ~uint64_t{0};
+    for (size_t g = 0; g < m.size(); ++g) {
+      firsts[g] = {m.first_item[g] << 32 | m.first_edge[g], g};
+      any |= firsts[g].first;
+      every &= firsts[g].first;
+    }
     constexpr unsigned kDigitBits = 11;
     std::vector<size_t> at(size_t{1} << kDigitBits);
     for (unsigned shift = 0; shift < 64 && !firsts.empty(); shift += kDigitBits) {
       const uint64_t mask = (uint64_t{1} << kDigitBits) - 1;
+      if (((any ^ every) >> shift & mask) == 0) continue;
       std::fill(at.begin(), at.end(), 0);
       for (const auto& f : firsts) ++at[f.first >> shift & mask];
-      if (at[firsts[0].first >> shift & mask] == firsts.size()) continue;
       size_t sum = 0;
       for (size_t& a : at) sum += std::exchange(a, sum);
       for (const auto& f : firsts) moved[at[f.first >> shift & mask]++] = f;
