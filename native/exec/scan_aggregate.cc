@@ -2028,6 +2028,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
             [&](unsigned w, uint64_t begin, uint64_t end) { Run(*workers_[w], begin, end); });
         for (auto& w : workers_) FlushCountSmall(*w);
         CountTargets(ctx);
+        // The ties' run (RankTies) comes after the merge and the sort, past the pool threads'
+        // spin after this run: they poll on for it.
+        if (targets_first_ && targets_groups_ != nullptr) ctx.tasks->Wake();
       } catch (...) {
         for (auto& w : workers_) memory_.Absorb(w->memory);
         throw;
