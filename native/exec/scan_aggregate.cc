@@ -1999,6 +1999,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       StartStream(ctx, 0, total);
       return;
     }
+    // A pool thread asleep since the last statement wakes while this one samples the filters
+    // and sets up (its first morsels would otherwise all be the caller's).
+    if (workers > 1) ctx.tasks->Wake();
     BuildSharedCodes(ctx);
     targets_ = CountsTargets(workers, total);
     targets_first_ = targets_ && aggs_.empty();
@@ -2025,6 +2028,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
             [&](unsigned w, uint64_t begin, uint64_t end) { Run(*workers_[w], begin, end); });
         for (auto& w : workers_) FlushCountSmall(*w);
         CountTargets(ctx);
+        // The ties' run (RankTies) comes after the merge and the sort, past the pool threads'
+        // spin after this run: they poll on for it.
+        if (targets_first_ && targets_groups_ != nullptr) ctx.tasks->Wake();
       } catch (...) {
         for (auto& w : workers_) memory_.Absorb(w->memory);
         throw;
@@ -2082,16 +2088,22 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       return;
     }
     // Radix-sorted, 11 bits at a time, passing over the digits every key shares (the low half
-    // when no group has an edge rank yet, most of the high one when the items are few).
+    // when no group has an edge rank yet, most of the high one when the items are few): those
+    // where no key's bits differ from another's, known without counting.
     std::vector<std::pair<uint64_t, size_t>> firsts(m.size()), moved(m.size());
-    for (size_t g = 0; g < m.size(); ++g) firsts[g] = {m.first_item[g] << 32 | m.first_edge[g], g};
+    uint64_t any = 0, every = ~uint64_t{0};
+    for (size_t g = 0; g < m.size(); ++g) {
+      firsts[g] = {m.first_item[g] << 32 | m.first_edge[g], g};
+      any |= firsts[g].first;
+      every &= firsts[g].first;
+    }
     constexpr unsigned kDigitBits = 11;
     std::vector<size_t> at(size_t{1} << kDigitBits);
     for (unsigned shift = 0; shift < 64 && !firsts.empty(); shift += kDigitBits) {
       const uint64_t mask = (uint64_t{1} << kDigitBits) - 1;
+      if (((any ^ every) >> shift & mask) == 0) continue;
       std::fill(at.begin(), at.end(), 0);
       for (const auto& f : firsts) ++at[f.first >> shift & mask];
-      if (at[firsts[0].first >> shift & mask] == firsts.size()) continue;
       size_t sum = 0;
       for (size_t& a : at) sum += std::exchange(a, sum);
       for (const auto& f : firsts) moved[at[f.first >> shift & mask]++] = f;
@@ -2262,8 +2274,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     search.groups = m.size();
     search.met = std::make_unique<std::atomic<bool>[]>(m.size());
     std::vector<std::array<uint64_t, 4>> rows;  // PROFILE's counts stay the count's
-    // The ties (a few hundred nodes' edges, commonly) on the first worker alone.
-    const size_t used = ties != nullptr ? 1 : workers_.size();
+    const size_t used = workers_.size();
     for (size_t wi = 0; wi < used; ++wi) {
       Worker* w = workers_[wi].get();
       rows.push_back(w->rows);
@@ -2292,7 +2303,11 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       Run(w, (*ties)[begin], (*ties)[end - 1] + 1);
     };
     const uint64_t n = ties != nullptr ? ties->size() : total;
-    const uint64_t range = ties != nullptr ? n : kSearchItems;
+    // Ties (a few hundred, commonly): a few ranges of them a worker (each worker's ranges come
+    // in order, so the first tie where it meets a group is its least), all of them alone.
+    const uint64_t range = ties == nullptr ? kSearchItems
+                           : used == 1     ? n
+                                           : std::max<uint64_t>(kTieItems, n / (4 * used) + 1);
     try {
       if (used == 1) {  // (ranges from kBlockNodes items, doubling: few groups, few items)
         for (uint64_t i = 0, step = kBlockNodes; i < n && (ties != nullptr || !search.Done(i));) {
@@ -2563,6 +2578,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   static constexpr size_t kBlockEdges = 1024;
   // FindFirstRows: items per range (a worker's, or between two looks at whether it is done).
   static constexpr uint64_t kSearchItems = 512;
+  // RankTies: tied items per range, at least (each of a few dozen edges).
+  static constexpr uint64_t kTieItems = 32;
   // BuildSharedCodes: tables of at least so many rows, columns of at most so many strings.
   static constexpr uint64_t kMinSharedRows = ParallelPipeline::kMinParallelRows;
   static constexpr size_t kMaxSharedStrings = 4096;
