@@ -1885,19 +1885,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         hashes.push_back(h);
         words.push_back(w);
         slots[slot] = *code + 1;
-        if (2 * strings.size() > slots.size()) Grow();
+        // Twice the slots (a chunk of few strings zeroes few: most have a few dozen).
+        if (2 * strings.size() > slots.size()) RegrowIndex(slots, hashes);
         return true;
-      }
-      // Twice the slots (a chunk of few strings zeroes few: most have a few dozen).
-      void Grow() {
-        std::vector<uint32_t> more(2 * slots.size(), 0);
-        const size_t mask = more.size() - 1;
-        for (size_t code = 0; code < hashes.size(); ++code) {
-          size_t i = hashes[code] & mask;
-          while (more[i] != 0) i = (i + 1) & mask;
-          more[i] = static_cast<uint32_t>(code + 1);
-        }
-        slots.swap(more);
       }
       // The code of `s`, added when new; false when it is new and the chunk full.
       bool Code(std::string_view s, uint32_t* code) {
