@@ -433,11 +433,10 @@ struct HashAggregateOp::State {
   std::vector<Group> groups;
   std::vector<uint64_t> first;  // a parallel partial's: each group's first row's position
   // Typed keys: per group its keys' codes (one per key), NULL bits and hash; its counters (one
-  // per aggregate); the open-addressing index of the groups (open_index.h).
-  // On cache lines of their own (common/cache_line.h): a parallel run's partials are set up
-  // side by side on one thread, and each worker reads its table and writes its counters per row
-  // (a neighbour's counter on the line of a worker's table cost a self-join's aggregate 50% more
-  // CPU on 2 threads than on 1).
+  // per aggregate); the open-addressing index of the groups (open_index.h). The vectors a row
+  // reads or writes are on cache lines of their own (common/cache_line.h): a parallel run's
+  // partials are set up side by side on one thread, and a neighbour's counter on the line of a
+  // worker's table cost a self-join's aggregate 50% more CPU on 2 threads than on 1.
   bool typed = false;
   LineVector<uint64_t> codes;
   LineVector<uint32_t> nulls;
@@ -488,8 +487,6 @@ LogicalTypeId TypedKeyType(LogicalTypeId id) {
 bool UnsignedKey(LogicalTypeId id) {
   return id >= LogicalTypeId::kUInt8 && id <= LogicalTypeId::kUInt64;
 }
-
-// Node ids as one code: the table in the top 16 bits, the offset below.
 
 // Whether two keys' codes are the same (a loop: most keys have one or two codes).
 inline bool SameCodes(const uint64_t* a, const uint64_t* b, size_t n) {
