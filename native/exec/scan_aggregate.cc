@@ -1352,12 +1352,14 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
 
   // Moves *item past the rows the node filter's column tests reject (a block at a time; not
   // under PROFILE, which counts the scanned rows); false when none is left before table_end.
+  // With w.only, to its next item: each passed the filters in the first run (a group's first
+  // item), so no block of the filter's column is read around it.
   bool NextNode(Worker& w, uint64_t table_start, uint64_t table_end, uint64_t* item) const {
     if (w.only != nullptr) {
       const std::vector<uint64_t>& only = *w.only;
       while (w.only_next < only.size() && only[w.only_next] < *item) ++w.only_next;
       *item = w.only_next < only.size() ? std::min(table_end, only[w.only_next]) : table_end;
-      if (*item >= table_end) return false;
+      return *item < table_end;
     }
     if (!w.filter || profile_ != nullptr) return true;
     *item = table_start +
@@ -2144,13 +2146,6 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     for (const Aggregate& a : aggs_) {
       counts_only = counts_only && (a.kind == Aggregate::Kind::kCountStar || a.every_row);
     }
-    // A key read straight: its shared codes, else its integer column (wide: INT64 cells).
-    struct DirectKey {
-      const uint32_t* shared = nullptr;
-      uint64_t shared_rows = 0;
-      const storage::Column* column = nullptr;
-      bool wide = false;
-    };
     const uint64_t limit = uint64_t{1} << direct_bits_;
     auto run = [&](unsigned wi, uint64_t begin, uint64_t end) {
       Worker& w = *workers_[wi];
@@ -2195,6 +2190,28 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         return true;
       };
       targets_worker_[begin / ParallelPipeline::kMorselRows] = wi;
+      // Row's keys and arguments read, its group found (or made) and counted `weight` times.
+      auto add_row = [&](uint64_t row, uint32_t first, uint64_t weight) {
+        w.ids[1] = {targets_table_, row};
+        for (size_t k = 0; k < keys_.size(); ++k) ReadKey(w, k);
+        ReadArgs(w, true);
+        const size_t g = GroupOf(w, first, 0);
+        w.groups.first_item[g] = std::min<uint64_t>(w.groups.first_item[g], first);
+        group_of[row] = static_cast<uint32_t>(g);
+        UpdateWeighted(w, g, weight);
+      };
+      // Noting first items with one or two workers' counts: the loop below, specialized.
+      if (direct && targets_first_ && aggs_.empty() && counts.size() <= 2) {
+        const uint32_t* c1 = counts.size() == 2 ? counts[1] : counts[0];  // (min(x, x) = x)
+        auto slow = [&](uint64_t row, uint32_t first) { add_row(row, first, 1); };
+        if (keys_.size() == 1) {
+          FirstDirectRows<1>(w, counts[0], c1, direct_keys.data(), group_of, begin, end, slow);
+        } else {
+          FirstDirectRows<2>(w, counts[0], c1, direct_keys.data(), group_of, begin, end, slow);
+        }
+        w.ctx->ChargeWork(end - begin);
+        return;
+      }
       for (uint64_t row = begin; row < end; ++row) {
         // Noting first items: the least of the workers' (none, or counting: 2^32 - 1, past every
         // item: the groups' first items then stay), and no weight (no aggregates).
@@ -2215,14 +2232,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
           continue;
         }
         if (targets_first_) weight = first != std::numeric_limits<uint32_t>::max() ? 1 : 0;
-        if (weight == 0) continue;
-        w.ids[1] = {targets_table_, row};
-        for (size_t k = 0; k < keys_.size(); ++k) ReadKey(w, k);
-        ReadArgs(w, true);
-        const size_t g = GroupOf(w, first, 0);
-        w.groups.first_item[g] = std::min<uint64_t>(w.groups.first_item[g], first);
-        group_of[row] = static_cast<uint32_t>(g);
-        UpdateWeighted(w, g, weight);
+        if (weight != 0) add_row(row, first, weight);
       }
       w.ctx->ChargeWork(end - begin);
     };
@@ -2232,6 +2242,68 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     }
     ctx.tasks->ParallelFor(rows, ParallelPipeline::kMorselRows,
                            static_cast<unsigned>(workers_.size()), run);
+  }
+
+  // A key CountTargets reads straight: its shared codes, else its integer column (wide: INT64).
+  struct DirectKey {
+    const uint32_t* shared = nullptr;
+    uint64_t shared_rows = 0;
+    const storage::Column* column = nullptr;
+    bool wide = false;
+  };
+
+  // CountTargets' rows [begin, end) noting first items, without aggregates, kKeys keys read
+  // straight (keys): each row's first item the least of counts0's and counts1's, its group from
+  // the direct array, or (a new group, or a key past it) from slow(row, first) when reached.
+  // The general loop's branches and calls cost more than its reads: 100k rows (the reached
+  // table of distinct_reached_cities) take 0.39 ms here on one thread, 0.55 there.
+  template <size_t kKeys, typename Slow>
+  [[gnu::flatten]] void FirstDirectRows(Worker& w, const uint32_t* counts0, const uint32_t* counts1,
+                                        const DirectKey* keys, uint32_t* group_of, uint64_t begin,
+                                        uint64_t end, const Slow& slow) const {
+    const unsigned bits = direct_bits_;
+    const uint64_t limit = uint64_t{1} << bits;
+    std::array<Term, kKeys> terms;
+    for (size_t k = 0; k < kKeys; ++k) terms[k] = keys_[k];
+    uint64_t* first_item = w.groups.first_item.data();
+    const uint32_t* direct = w.direct.empty() ? nullptr : w.direct.data();
+    for (uint64_t row = begin; row < end; ++row) {
+      const uint32_t first = std::min(counts0[row] - 1, counts1[row] - 1);
+      uint64_t slot = 0;
+      bool ok = direct != nullptr;
+      for (size_t k = 0; k < kKeys; ++k) {
+        const DirectKey& d = keys[k];
+        uint64_t v;
+        if (d.shared != nullptr) {
+          const uint32_t code = row < d.shared_rows ? d.shared[row] : 0;
+          ok = ok && code >= 2;  // NULL (1), or a row past the codes
+          v = code - 2;
+        } else {
+          const bool null = d.column->IsNull(row);
+          ok = ok && !null;
+          int64_t cell = 0;
+          if (!null) {  // (commonly taken: a NULL's cell is not read)
+            cell = d.wide ? d.column->GetFixed<int64_t>(row)
+                          : int64_t{d.column->GetFixed<int32_t>(row)};
+          }
+          v = static_cast<uint64_t>(terms[k].op == Term::Op::kNone ? cell
+                                                                   : ApplyOp(terms[k], cell));
+        }
+        ok = ok && v < limit;
+        slot = slot << bits | (v & (limit - 1));
+      }
+      const uint32_t at = ok ? direct[slot] : 0;
+      if (at != 0) {
+        const size_t g = at - 1;
+        first_item[g] = std::min<uint64_t>(first_item[g], first);
+        group_of[row] = static_cast<uint32_t>(g);
+        continue;
+      }
+      if (first == std::numeric_limits<uint32_t>::max()) continue;  // reached by no worker
+      slow(row, first);
+      first_item = w.groups.first_item.data();  // (a new group may have moved them)
+      direct = w.direct.empty() ? nullptr : w.direct.data();
+    }
   }
 
   // Adds the arguments in w to group g as `weight` rows.

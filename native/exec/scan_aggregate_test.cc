@@ -104,6 +104,7 @@ class ScanAggregateTest : public ::testing::Test {
     const std::vector<std::string> expected = RowsWith(session, plain, 1);
     EXPECT_FALSE(expected.empty());
     EXPECT_EQ(RowsWith(session, fused, 1), expected);
+    EXPECT_EQ(RowsWith(session, fused, 2), expected);
     EXPECT_EQ(RowsWith(session, fused, 3), expected);
   }
 
@@ -182,6 +183,7 @@ class ScanAggregateTest : public ::testing::Test {
          "RETURN DISTINCT b.age % 7 AS m, b.city AS c"},
         {"MATCH (a:P)-[t:T]->(b:P)", "t.since >= date('2019-01-01')",
          "RETURN DISTINCT b.small AS s, b.city AS c"},
+        {"MATCH (a:P)-[:T]->(b:P)", "a.age > 40", "RETURN DISTINCT b.age / 3 AS band"},
         // Keys of the scanned node, counts and integer averages of the reached node and the
         // rel: each node's edges summed at once (NULL ages and dates among them).
         {"MATCH (a:P)-[r:R]->(b:P)", "",
