@@ -362,6 +362,7 @@ bool PreparedPlan::Produce(ExecContext& ctx, size_t max_rows, size_t* count,
     if (width == 0) continue;
     if (*count == rows.size()) rows.emplace_back(width);
     std::vector<Value>& row = rows[(*count)++];
+    if (row.size() != width) row.resize(width);  // a spare row of another result
     for (size_t i = 0; i < width; ++i) {
       const binder::BoundColumn& column = plan_.columns[i];
       row[i] = Materialize(ctx.frame[column.slot], column.type, ctx);
@@ -414,8 +415,9 @@ bool PreparedPlan::Pull(ExecContext& ctx, size_t max_rows) {
 }
 
 QueryResult ExecutePlan(const planner::LogicalPlan& plan, GraphStore* store, ExecContext& ctx,
-                        PlanProfile* profile) {
+                        PlanProfile* profile, std::vector<std::vector<Value>>* spare_rows) {
   PreparedPlan prepared(plan, store ? &store->catalog() : nullptr, profile);
+  if (spare_rows != nullptr) prepared.result().rows.swap(*spare_rows);
   prepared.Run(store, ctx);
   return std::move(prepared.result());
 }

@@ -128,8 +128,10 @@ class PreparedPlan {
 };
 
 // Runs `plan` to completion, as one run of a PreparedPlan. ctx.params, ctx.graph and
-// ctx.fn_ctx must be set by the caller. `profile`: as MapPlan's.
+// ctx.fn_ctx must be set by the caller. `profile`: as MapPlan's. `spare_rows` (may be null):
+// rows of an earlier result, written over (their storage kept) before any is allocated; taken.
 QueryResult ExecutePlan(const planner::LogicalPlan& plan, GraphStore* store, ExecContext& ctx,
-                        PlanProfile* profile = nullptr);
+                        PlanProfile* profile = nullptr,
+                        std::vector<std::vector<Value>>* spare_rows = nullptr);
 
 }  // namespace graphdb::exec

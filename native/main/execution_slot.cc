@@ -153,6 +153,10 @@ Status ExecutionSlot::Materialise(const Resolved& statement) {
   ScopedFileAccess files(&file_access_);
   if (Status stop = PollInterrupt(); !stop.ok()) return stop;
   Database::ActiveStatement active(*db_);
+  if (statement.session == &session_ && session_.spare_rows.empty()) {
+    std::lock_guard<std::mutex> lock(returned_mu_);
+    session_.spare_rows.swap(returned_rows_);
+  }
   auto start = std::chrono::steady_clock::now();
   Result<exec::QueryResult> result =
       statement.prepared ? RunPreparedQuery(*db_, *statement.prepared, *statement.params,
@@ -264,6 +268,19 @@ Result<QueryRequest> ExecutionSlot::ReadRequest(std::string_view json, Statement
 Status ExecutionSlot::RoleRefusal(Status status, const QueryRequest& request) {
   if (status.code() != ErrorCode::kAccessModeViolation || request.access_mode) return status;
   return Status(ErrorCode::kForbidden, status.message() + " (the most its client's role allows)");
+}
+
+void ExecutionSlot::ReturnRows(std::vector<std::vector<Value>>&& rows) {
+  size_t cells = 0;
+  for (const auto& row : rows) cells += row.size();
+  if (cells == 0 || cells > kMaxReturnedCells) return;  // (freed by the caller's vector)
+  for (auto& row : rows) {
+    for (Value& value : row) {
+      if (value.heap() != nullptr) value = Value();
+    }
+  }
+  std::lock_guard<std::mutex> lock(returned_mu_);
+  if (returned_rows_.size() < rows.size()) returned_rows_.swap(rows);
 }
 
 void ExecutionSlot::Account(exec::QueryResult* result,

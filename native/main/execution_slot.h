@@ -13,10 +13,12 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "common/file_access.h"
 #include "common/interrupt.h"
@@ -138,6 +140,13 @@ class ExecutionSlot {
   uint64_t executed_query_num() const { return executed_.load(std::memory_order_relaxed); }
   Database& db() { return *db_; }
 
+  // The rows of a result of this slot's that the caller has handed on (converted to JS), for
+  // the session's next statement to write its result over: a result's rows are otherwise
+  // allocated a vector each on the statement's thread and freed on the caller's. Values that
+  // own memory are released here; rows past kMaxReturnedCells cells are not kept. Any thread.
+  void ReturnRows(std::vector<std::vector<Value>>&& rows);
+  static constexpr size_t kMaxReturnedCells = size_t{1} << 14;
+
  private:
   // A spec with its JSON request read: the statement to run and how.
   struct Resolved;
@@ -174,6 +183,9 @@ class ExecutionSlot {
   // (transactional requests) run without one: each request stands alone.
   Session session_;
   std::atomic<uint64_t> executed_{0};
+  // ReturnRows' rows, moved to session_.spare_rows when the next statement runs.
+  std::mutex returned_mu_;
+  std::vector<std::vector<Value>> returned_rows_;
   // The open cursor and its control (installed for each fetch).
   std::unique_ptr<StatementCursor> cursor_;
   std::shared_ptr<StatementControl> cursor_control_;

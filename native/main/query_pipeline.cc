@@ -343,7 +343,8 @@ exec::QueryResult ExecuteBound(Database& db, const planner::LogicalPlan& plan,
   exec::QueryResult result;
   RunPlanned(db, params, mode, session, commit, work_budget,
              [&](exec::GraphStore& store, exec::ExecContext& ctx) -> exec::QueryResult& {
-               result = exec::ExecutePlan(plan, &store, ctx, profile);
+               result = exec::ExecutePlan(plan, &store, ctx, profile,
+                                          session != nullptr ? &session->spare_rows : nullptr);
                return result;
              });
   return result;

@@ -78,7 +78,10 @@ struct Session {
   std::unique_ptr<Transaction> transaction;
   StatementMemo statements;
   PreparedPlans prepared_plans;  // the operators of its latest short reads (TryRunShortRead)
-  StatementProgress progress;    // of its COPY FROM, EXPORT or IMPORT DATABASE running now
+  // Rows of a result already handed out, for the next statement's result to be written over
+  // instead of allocating a vector a row (ExecutionSlot::ReturnRows).
+  std::vector<std::vector<Value>> spare_rows;
+  StatementProgress progress;  // of its COPY FROM, EXPORT or IMPORT DATABASE running now
   // Its projected graphs (CALL project_graph, native/algo), made on first use; they end with
   // the session.
   std::unique_ptr<exec::TableFunctionState> extension_state;

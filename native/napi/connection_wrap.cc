@@ -325,6 +325,10 @@ void ConnectionWrap::CallJs(Napi::Env env, Napi::Function, ConnectionWrap* self,
         job->deferred.Resolve(Napi::String::New(env, job->json_body));
       } else {
         job->deferred.Resolve(self->Deliver(env, result.value(), job->spec.output));
+        // Its rows, converted, go back to the slot for the next result to be written over.
+        if (job->cursor == CursorStep::kNone && self->slot_ != nullptr) {
+          self->slot_->ReturnRows(std::move(job->result->value().rows));
+        }
       }
     } catch (const Napi::Error& error) {
       job->deferred.Reject(error.Value());

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { databaseInternals } from '../../src/core/database.js';
 import { type Connection, Database, GraphDBError } from '../../src/index.js';
-import { addon, packOptions, run } from '../../src/native/addon.js';
+import { addon, type PackedResult, packOptions, rowsOf, run } from '../../src/native/addon.js';
 
 describe('result packing', () => {
   let db: Database;
@@ -193,6 +193,56 @@ describe('result packing', () => {
     const r = await conn.query('UNWIND $values AS v RETURN v, size(v) AS n', { values });
     expect(r.rows).toEqual(values.map((v) => [v, v === null ? null : [...v].length]));
     expect(conn.querySync('UNWIND $values AS v RETURN v', { values }).rows).toEqual(values.map((v) => [v]));
+  });
+
+  it('writes each result over the rows handed out before it, whatever their width', async () => {
+    // On a connection's worker, a result's rows go back to its slot once converted, and the
+    // next statement's result is written over them (ExecutionSlot::ReturnRows): results of
+    // other widths and lengths, cells that own memory (long strings, lists, nodes) and NULLs,
+    // a result past what is kept, a failed statement and DDL between them.
+    const native = new addon.NativeConnection(databaseInternals(db).native);
+    const onWorker = async (source: string, params?: Record<string, unknown>) =>
+      rowsOf((await run(native, { source, params, options: { delivery: 'worker' } })) as PackedResult);
+    const long = (i: number) => `a string long enough to be held apart from its cell ${i}`;
+    const statements: [string, Record<string, unknown> | undefined, unknown[][]][] = [];
+    const wide = (n: number) =>
+      [
+        `UNWIND range(1, ${n}) AS i RETURN i, 's' + CAST(i AS STRING), CASE WHEN i % 3 = 0 THEN NULL ELSE [i, i] END`,
+        undefined,
+        Array.from({ length: n }, (_, k) => [k + 1, `s${k + 1}`, (k + 1) % 3 === 0 ? null : [k + 1, k + 1]]),
+      ] as [string, undefined, unknown[][]];
+    const narrow = (n: number) =>
+      [
+        'UNWIND $v AS v RETURN v',
+        { v: Array.from({ length: n }, (_, k) => (k % 2 ? long(k) : null)) },
+        Array.from({ length: n }, (_, k) => [k % 2 ? long(k) : null]),
+      ] as [string, Record<string, unknown>, unknown[][]];
+    statements.push(wide(1500), narrow(10), wide(3), narrow(2000), wide(7000), narrow(1), wide(800));
+    statements.push([
+      'MATCH (p:P) RETURN p.name, p, p.age ORDER BY p.age',
+      undefined,
+      [
+        ['a', expect.objectContaining({ name: 'a', age: 30 }), 30],
+        ['b', expect.objectContaining({ name: 'b', age: 40 }), 40],
+      ],
+    ]);
+    const seen: unknown[][][] = [];
+    for (let round = 0; round < 2; round++) {
+      for (const [source, params, expected] of statements) {
+        const rows = await onWorker(source, params);
+        expect(rows).toEqual(expected);
+        seen.push(rows);
+      }
+      await expect(onWorker('RETURN 1 + "x"')).rejects.toThrow();
+      await onWorker(`CREATE NODE TABLE T${round}(id INT64 PRIMARY KEY)`);
+      expect(await onWorker('RETURN 1 AS one')).toEqual([[1]]);
+    }
+    // The rows handed out are the caller's: none was written over.
+    statements.forEach(([, , expected], i) => {
+      expect(seen[i]).toEqual(expected);
+      expect(seen[i + statements.length]).toEqual(expected);
+    });
+    native.close();
   });
 
   it('returns multi-row results whole, across chunk boundaries', async () => {
