@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <limits>
 
 #include "common/cpu_relax.h"
 #include "common/interrupt.h"
@@ -30,6 +31,24 @@ class ParallelRegion {
  private:
   bool previous_;
 };
+
+// The pool threads of the process (every pool's) not asleep: running morsels or polling.
+std::atomic<unsigned> g_awake_threads{0};
+// When a statement last asked for pool threads (Wake, ParallelFor; steady clock), and for how
+// long that counts as busy: a sleeping pool thread takes tens of µs to wake, a few hundred at
+// worst, and needs a core all that time. (Clearing it as soon as a thread woke let the JS
+// thread's polling come back within a statement: 2-thread top-k runs lost a third.)
+constexpr int64_t kNotWanted = std::numeric_limits<int64_t>::min() / 2;
+std::atomic<int64_t> g_wanted_ns{kNotWanted};
+constexpr int64_t kWantedNanos = 300'000;
+// The most threads a statement may use in any pool of the process.
+std::atomic<unsigned> g_largest_pool{0};
+
+int64_t SteadyNanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 }  // namespace
 
 unsigned MachineCores() { return std::max(1u, std::thread::hardware_concurrency()); }
@@ -83,7 +102,12 @@ struct TaskPool::Job {
 
 TaskPool::TaskPool(unsigned threads)
     : max_parallelism_(std::max(1u, threads == 0 ? MachineCores() : threads)),
-      idle_spin_(max_parallelism_ <= MachineCores()) {}
+      idle_spin_(max_parallelism_ <= MachineCores()) {
+  unsigned largest = g_largest_pool.load(std::memory_order_relaxed);
+  while (largest < max_parallelism_ &&
+         !g_largest_pool.compare_exchange_weak(largest, max_parallelism_)) {
+  }
+}
 
 TaskPool::~TaskPool() {
   {
@@ -160,7 +184,16 @@ void TaskPool::SteerOffCallerLocked() {
 #endif
 }
 
+bool TaskPool::Busy() {
+  // A statement with helpers holds a core per thread of its (the caller included): with the
+  // polling thread, more than the machine has only when its pool is that large.
+  if (g_largest_pool.load(std::memory_order_relaxed) + 1 <= MachineCores()) return false;
+  return g_awake_threads.load(std::memory_order_relaxed) != 0 ||
+         SteadyNanos() - g_wanted_ns.load(std::memory_order_relaxed) < kWantedNanos;
+}
+
 void TaskPool::ThreadMain() {
+  g_awake_threads.fetch_add(1, std::memory_order_relaxed);
   std::unique_lock<std::mutex> lock(mu_);
   bool worked = false;
   // How long this thread spins after its next job: kIdleSpin while jobs come within kIdleSpin of
@@ -186,8 +219,10 @@ void TaskPool::ThreadMain() {
     }
     worked = false;
     woken = false;
+    g_awake_threads.fetch_sub(1, std::memory_order_relaxed);
     work_ready_.wait(lock, [&] { return stopping_ || !jobs_.empty() || wakes_ != wakes_seen; });
     if (stopping_) return;
+    g_awake_threads.fetch_add(1, std::memory_order_relaxed);
     if (wakes_ != wakes_seen && jobs_.empty()) {  // a job is on its way: poll for it
       wakes_seen = wakes_;
       woken = true;
@@ -226,6 +261,7 @@ void TaskPool::PopFrontLocked() {
 
 void TaskPool::Wake() {
   if (!idle_spin_ || in_parallel_region) return;
+  g_wanted_ns.store(SteadyNanos(), std::memory_order_relaxed);
   {
     std::lock_guard<std::mutex> lock(mu_);
     StartThreadsLocked();
@@ -244,6 +280,7 @@ void TaskPool::ParallelFor(uint64_t n, uint64_t morsel, unsigned parallelism, co
       body(0, begin, std::min(n, begin + morsel));
     return;
   }
+  g_wanted_ns.store(SteadyNanos(), std::memory_order_relaxed);
   Job job;
   job.n = n;
   job.morsel = morsel;

@@ -94,6 +94,13 @@ class TaskPool {
   // The number of workers ParallelFor(n, morsel, parallelism, ...) may use at most: what to
   // size per-worker state by.
   unsigned WorkersFor(uint64_t n, uint64_t morsel, unsigned parallelism) const;
+  // Whether statements hold the machine's cores through pools of the process: a pool thread is
+  // awake (running morsels or polling for them) or was asked for in the last 300 µs (Wake(), a
+  // ParallelFor with helpers), and some pool lets a statement use every core. A thread that
+  // polls for a statement's result (the JS event loop, src/core/loop-poll.ts) had better sleep
+  // then: on the 2-core VM its polling left a 2-thread statement one core, and sub-millisecond
+  // queries gained nothing from their second thread.
+  static bool Busy();
 
  private:
   struct Job;

@@ -265,6 +265,36 @@ TEST(TaskPoolTest, WakeAheadOfAJobOrOfNone) {
   }
 }
 
+// TaskPool::Busy: true while a statement that may use every core runs with helpers (the JS
+// thread then stops polling for its result), false once the pool threads sleep again.
+TEST(TaskPoolTest, BusyWhileAStatementHoldsEveryCore) {
+  if (MachineCores() < 2) GTEST_SKIP() << "one core: no pool threads";
+  auto quiet_within = [](std::chrono::milliseconds limit) {
+    const auto end = std::chrono::steady_clock::now() + limit;
+    while (TaskPool::Busy()) {
+      if (std::chrono::steady_clock::now() > end) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return true;
+  };
+  TaskPool pool(MachineCores());
+  ASSERT_TRUE(quiet_within(std::chrono::milliseconds(2000)));  // earlier tests' pools asleep
+  for (int round = 0; round < 3; ++round) {
+    std::atomic<int> busy_seen{0};
+    std::atomic<uint64_t> sum{0};
+    pool.ParallelFor(1 << 16, 256, 0, [&](unsigned, uint64_t begin, uint64_t end) {
+      if (begin == 0) busy_seen = TaskPool::Busy() ? 1 : -1;
+      for (uint64_t i = begin; i < end; ++i) sum.fetch_add(i, std::memory_order_relaxed);
+    });
+    EXPECT_EQ(busy_seen.load(), 1);
+    EXPECT_EQ(sum.load(), (uint64_t{1} << 16) * ((uint64_t{1} << 16) - 1) / 2);
+    EXPECT_TRUE(quiet_within(std::chrono::milliseconds(2000)));
+    pool.Wake();  // asked for: busy until it sleeps again
+    EXPECT_TRUE(TaskPool::Busy());
+    EXPECT_TRUE(quiet_within(std::chrono::milliseconds(2000)));
+  }
+}
+
 #if defined(__linux__)
 // The cores in `mask`, in increasing order.
 std::vector<int> CoresIn(const cpu_set_t& mask) {

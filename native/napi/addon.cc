@@ -1,6 +1,7 @@
 // Addon entry point: registers the classes and the error-class hook for one napi_env.
 #include <napi.h>
 
+#include "common/task_pool.h"
 #include "napi/addon_data.h"
 #include "napi/connection_wrap.h"
 #include "napi/database_wrap.h"
@@ -46,6 +47,10 @@ Napi::Value SetResultBuilders(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+Napi::Value PoolBusy(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), TaskPool::Busy());
+}
+
 Napi::Value SetTypedParameterClass(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (info.Length() != 1 || !info[0].IsFunction()) {
@@ -66,6 +71,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
               Napi::Function::New(env, SetResultBuilders, "setResultBuilders"));
   exports.Set("setTypedParameterClass",
               Napi::Function::New(env, SetTypedParameterClass, "setTypedParameterClass"));
+  exports.Set("poolBusy", Napi::Function::New(env, PoolBusy, "poolBusy"));
   exports.Set("NativeDatabase", DatabaseWrap::Define(env, *data));
   exports.Set("NativeConnection", ConnectionWrap::Define(env, *data));
   return exports;

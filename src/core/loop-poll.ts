@@ -7,10 +7,14 @@
  * engine. So for a short window after a statement is submitted (`GRAPHDB_LOOP_SPIN_US`,
  * default 200 µs, at most 100000; 0 turns it off) the loop is kept polling without sleeping,
  * by a chain of `setImmediate` callbacks, and a result that arrives in that window is picked
- * up at once. Past the window, when nothing or more than one statement is in flight, or when
- * recent statements took longer than the window, the loop sleeps as usual. Other I/O and
- * timers run normally in between: every turn of the loop still polls for them.
+ * up at once. Past the window, when nothing or more than one statement is in flight, when
+ * recent statements took longer than the window, or once statements' pool threads hold the
+ * machine's cores (`addon.poolBusy()`: a statement running on every core would otherwise lose
+ * one to the polling), the loop sleeps as usual. Other I/O and timers run normally in between:
+ * every turn of the loop still polls for them.
  */
+
+import { addon } from '../native/addon.js';
 
 export const DEFAULT_LOOP_SPIN_US = 200;
 const MAX_LOOP_SPIN_US = 100_000;
@@ -53,8 +57,9 @@ let polling = false;
 
 function poll(): void {
   // Only while a single statement is in flight: with several, results arrive often enough to
-  // keep the loop busy, and the CPU polling would take belongs to the threads running them.
-  if (inFlight === 1 && performance.now() - windowStart < windowMs) {
+  // keep the loop busy, and the CPU polling would take belongs to the threads running them;
+  // for the same reason, not while pool threads hold the cores.
+  if (inFlight === 1 && performance.now() - windowStart < windowMs && !addon.poolBusy()) {
     setImmediate(poll);
   } else {
     polling = false;

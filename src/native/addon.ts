@@ -239,6 +239,8 @@ export interface NativeConnection {
 interface Addon {
   setErrorClass(cls: new (message: string, code: never) => Error): void;
   setResultBuilders(pack: typeof packResult, append: typeof appendCells): void;
+  /** Whether statements' pool threads hold the cores now (native TaskPool::Busy). */
+  poolBusy(): boolean;
   setTypedParameterClass(cls: typeof TypedParameter): void;
   NativeDatabase: new (
     path: string,
