@@ -865,7 +865,7 @@ async function analyticsSection(runDir) {
     const argv = ['--json', out, '--dir', path.join(runDir, `analytics-${persons}`)];
     argv.push('--root', graphdbSnapshot.dir, '--persons', String(persons), '--cache', args.cache);
     argv.push('--trials', String(trials));
-    if (quick) argv.push('--min-ms', '50');
+    if (quick) argv.push('--min-ms', '50', '--warmup-ms', '20');
     log(`analytics: running benchmarks/analytics/bench.mjs (${persons} persons)`);
     runs.push(jsonReport(out, await runNode(ANALYTICS_BENCH, argv), 'benchmarks/analytics/bench.mjs'));
   }

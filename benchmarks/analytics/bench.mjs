@@ -13,6 +13,9 @@
 // --min-ms   each system (and each of GraphDB's thread counts) keeps running timed trials past
 //            --trials until they add up to this many ms, at most --max-trials (defaults 300, 101):
 //            a query of a fraction of a ms gets enough runs that one slow one does not decide
+// --warmup-ms  untimed runs first (in turn, one of each a round) until they add up to this many
+//            ms (default 100; at least one each): a query of a fraction of a ms is timed once
+//            the machine is busy with it, not while it comes out of an idle pause
 // --cache    where the generated CSVs are kept (benchmarks/lib/social.mjs)
 // --dir      scratch folder for Kùzu's database (removed at the end)
 // --root     the GraphDB package whose dist/ is measured (default: this checkout)
@@ -44,6 +47,7 @@ const { values: args } = parseArgs({
     trials: { type: 'string', default: '3' },
     'min-ms': { type: 'string', default: '300' },
     'max-trials': { type: 'string', default: '101' },
+    'warmup-ms': { type: 'string', default: '100' },
     cache: { type: 'string', default: path.join(os.tmpdir(), 'graphdb-bench-cache') },
     dir: { type: 'string', default: path.join(os.tmpdir(), `graphdb-analytics-${process.pid}`) },
     root: { type: 'string', default: path.resolve(here, '..', '..') },
@@ -231,7 +235,10 @@ function log(message) {
 
 // The median wall time and the median CPU time of the process (every thread: GraphDB's, Kùzu's
 // and DuckDB's pools run in it), less sensitive to other load on the machine than wall time.
-// After one warm-up run of each, `runs` are timed in turn, one run of each per round, for at
+// After warm-up runs (in turn, until they add up to `warmupMs`, at least one of each; on the
+// 2-core VM, the first few hundred ms of 2-thread runs of a 0.1 ms query after an idle 200 ms
+// took 0.09 ms instead of 0.055: waking an idle virtual core costs more until it is kept busy),
+// `runs` are timed in turn, one run of each per round, for at
 // least `trials` rounds and until each one's runs add up to `minMs` (at most `maxTrials`
 // rounds). With more than one, a run whose warm-up took under kRewarmMs is run once untimed
 // right before each timed run: timed right after another (a statement at another thread count
@@ -240,12 +247,16 @@ function log(message) {
 const kRewarmMs = 20;
 // Two decimals, three under 1 ms: a ratio of two figures of 0.1 ms needs the third.
 const roundMs = (ms) => round(ms, ms < 1 ? 3 : 2);
-async function timedInTurn(runs, { trials, minMs, maxTrials }) {
+async function timedInTurn(runs, { trials, minMs, maxTrials, warmupMs }) {
   const rewarm = [];
+  const warmupStart = performance.now();
   for (const run of runs) {
     const start = performance.now();
     await run(); // warm-up
     rewarm.push(runs.length > 1 && performance.now() - start < kRewarmMs);
+  }
+  while (performance.now() - warmupStart < warmupMs) {
+    for (const run of runs) await run();
   }
   const samples = runs.map(() => ({ times: [], cpus: [], total: 0, answer: undefined }));
   for (let round = 0; round < maxTrials; round++) {
@@ -278,6 +289,7 @@ async function main() {
     trials,
     minMs: Math.max(0, Number(args['min-ms'])),
     maxTrials: Math.max(trials, Number(args['max-trials'])),
+    warmupMs: Math.max(0, Number(args['warmup-ms'])),
   };
   const timeoutMs = Math.max(1, Number(args.timeout)) * 1000;
   const only = args.only ? new Set(args.only.split(',')) : null;
@@ -291,6 +303,7 @@ async function main() {
     cores,
     trials,
     min_ms: timing.minMs,
+    warmup_ms: timing.warmupMs,
     queries: {},
     skipped: {},
   };
