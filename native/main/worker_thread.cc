@@ -67,7 +67,7 @@ bool WorkerThread::Submit(Job* job) {
       const int64_t gap = std::chrono::duration_cast<std::chrono::nanoseconds>(
                               std::chrono::steady_clock::now() - last_end_)
                               .count();
-      const int64_t capped = std::min<int64_t>(gap, kGapCapWindows * WorkerSpinMicros() * 1000);
+      const int64_t capped = std::min<int64_t>(gap, kGapCapWindows * MaxWindowNanos());
       avg_gap_ns_ += (capped - avg_gap_ns_) / 8;
     }
     queue_.push_back(job);
@@ -118,9 +118,10 @@ void WorkerThread::Stop() {
   if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
 }
 
-void WorkerThread::SpinForWork() {
-  const uint32_t micros = WorkerSpinMicros();
-  if (micros == 0) return;
+int64_t WorkerThread::MaxWindowNanos() { return int64_t{kMaxWindows} * WorkerSpinMicros() * 1000; }
+
+void WorkerThread::SpinForWork(int64_t window_ns) {
+  if (window_ns <= 0) return;
   // When other workers run jobs, the cores are theirs, and a wake-up costs less than the CPU
   // time polling would take from them.
   if (g_running.load(std::memory_order_relaxed) > 0) return;
@@ -128,7 +129,7 @@ void WorkerThread::SpinForWork() {
   do {
     if (spinning >= SpinningWorkersLimit()) return;
   } while (!g_spinning.compare_exchange_weak(spinning, spinning + 1, std::memory_order_acq_rel));
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(micros);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(window_ns);
   bool found = false;
   while (true) {
     for (int i = 0; i < 16; ++i) {
@@ -153,11 +154,14 @@ void WorkerThread::Loop() {
   std::unique_lock<std::mutex> lock(mutex_);
   bool poll = false;  // whether the last job asked for polling
   while (true) {
-    if (poll && !stopping_ && queue_.empty() &&
-        avg_gap_ns_ < static_cast<int64_t>(WorkerSpinMicros()) * 1000) {
+    // The window: the spin window, or half as long again as the average gap when that is
+    // longer (a client that converts a large result before its next statement), up to
+    // kMaxWindows spin windows; none when the average is past that.
+    const int64_t base_ns = int64_t{WorkerSpinMicros()} * 1000;
+    if (poll && !stopping_ && queue_.empty() && base_ns > 0 && avg_gap_ns_ < MaxWindowNanos()) {
       ++polls_;
       lock.unlock();
-      SpinForWork();
+      SpinForWork(std::clamp<int64_t>(avg_gap_ns_ * 3 / 2, base_ns, MaxWindowNanos()));
       lock.lock();
     }
     work_cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });

@@ -9,12 +9,14 @@
 // Waking a sleeping thread costs tens of microseconds on a loaded or virtualised machine, more
 // than a point read takes. A caller that awaits each result usually submits its next statement
 // within a few microseconds of receiving the last one, so after a job marked `poll_after` the
-// worker first polls for the next one for a short while (the spin window, WorkerSpinMicros())
-// before it sleeps on the condition variable, as long as the jobs of late came within the
-// window on average (a client that pauses between statements is not polled for). It does not poll,
-// or stops, while another worker runs a job (the cores are needed for work), and at most
-// SpinningWorkersLimit() workers of the process poll at once (half the hardware threads, at least
-// one).
+// worker first polls for the next one for a short while before it sleeps on the condition
+// variable: the spin window (WorkerSpinMicros()), or half as long again as the average gap
+// before its recent jobs when that is longer (a caller that turns a result of a few thousand
+// rows into JS objects first comes back after 100-200 µs), up to kMaxWindows spin windows. When
+// the average gap is longer than that, it does not poll (a client that pauses between statements
+// is not polled for). It does not poll, or stops, while another worker runs a job (the cores are
+// needed for work), and at most SpinningWorkersLimit() workers of the process poll at once (half
+// the hardware threads, at least one).
 #pragma once
 
 #include <atomic>
@@ -78,8 +80,10 @@ class WorkerThread {
 
  private:
   void Loop();
-  // Polls `has_work_` for up to the spin window (returns at once when it may not poll).
-  void SpinForWork();
+  // Polls `has_work_` for up to `window_ns` (returns at once when it may not poll).
+  void SpinForWork(int64_t window_ns);
+  // The longest window: kMaxWindows spin windows.
+  static int64_t MaxWindowNanos();
 
   mutable std::mutex mutex_;
   std::condition_variable work_cv_;
@@ -91,6 +95,7 @@ class WorkerThread {
   // The idle gaps before jobs (GUARDED_BY(mutex_)): a moving average, each gap capped at
   // kGapCapWindows spin windows. The worker polls only while the average is within the window.
   static constexpr int64_t kGapCapWindows = 10;
+  static constexpr int kMaxWindows = 8;
   std::chrono::steady_clock::time_point last_end_;
   bool has_finished_job_ = false;
   int64_t avg_gap_ns_ = 0;

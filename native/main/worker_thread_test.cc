@@ -177,6 +177,23 @@ TEST(WorkerThreadTest, StopsPollingForAClientThatPausesBetweenJobs) {
   ASSERT_EQ(log.size(), 20u);
 }
 
+TEST(WorkerThreadTest, KeepsPollingForAClientThatComesBackWithinTheLongestWindow) {
+  if (WorkerThread::WorkerSpinMicros() == 0) GTEST_SKIP() << "GRAPHDB_WORKER_SPIN_US=0";
+  std::vector<int> log;
+  std::mutex mu;
+  WorkerThread worker;
+  // Back 3 spin windows after each result (converting a large result, say): past the spin
+  // window, within the longest one, so the worker goes on polling for it.
+  const auto gap = std::chrono::microseconds(3 * WorkerThread::WorkerSpinMicros());
+  for (int i = 1; i <= 20; ++i) {
+    ASSERT_TRUE(worker.Submit(new RecordingJob(i, &log, &mu, /*poll_after=*/true)));
+    worker.WaitIdle();
+    std::this_thread::sleep_for(gap);
+  }
+  EXPECT_GE(worker.polls(), 10u);
+  ASSERT_EQ(log.size(), 20u);
+}
+
 TEST(WorkerThreadTest, ParsesTheSpinWindowAndNamesAWrongValue) {
   std::string problem;
   EXPECT_EQ(WorkerThread::ParseSpinMicros(nullptr, &problem), WorkerThread::kDefaultSpinMicros);
