@@ -100,15 +100,17 @@ export class TransactionSession {
     this.#tail = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const done = (failure?: unknown) => {
+    // Resolves once a transaction the request ended is released (its place given back).
+    const done = (failure?: unknown): Promise<void> | undefined => {
       this.#busy--;
+      let ended: Promise<void> | undefined;
       if (!this.#ended) {
         // A failed statement can end the transaction in the engine (as a failed execution does
         // in Kùzu): then it is over here too, and later requests on it are told why.
         if (!stillInTransaction(this.lease)) {
           const cause = failure instanceof Error ? `: ${failure.message}` : '';
           const code = (failure as { code?: unknown } | undefined)?.code;
-          void this.#registry.end(
+          ended = this.#registry.end(
             this,
             false,
             `rolled back because a statement in it failed${typeof code === 'string' ? ` with ${code}` : ''}${cause}`,
@@ -116,6 +118,7 @@ export class TransactionSession {
         } else if (this.#busy === 0) this.resumeExpiry();
       }
       release();
+      return ended;
     };
     return previous.then(async () => {
       if (this.#ended) {
@@ -126,10 +129,16 @@ export class TransactionSession {
       try {
         result = await work();
       } catch (error) {
-        done(error);
+        // The failure is answered once the transaction it ended is released: a client that
+        // begins another right after the answer finds its place free (it was refused with
+        // "too many open transactions" while the rollback ran behind the answer).
+        await done(error)?.catch(() => {});
         throw error;
       }
-      result.finished.then(() => done(), done);
+      result.finished.then(
+        () => void done(),
+        (failure: unknown) => void done(failure),
+      );
       return result.answer;
     });
   }

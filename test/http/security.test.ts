@@ -456,6 +456,7 @@ describe('file sandbox', () => {
         for (const query of queries) {
           expectError(await schema(url, undefined, query), 403, 'FORBIDDEN');
           const write = await tx('POST', '/tx', {});
+          expect(write.status, write.body).toBe(201);
           const writeId = (JSON.parse(write.body) as { id: string }).id;
           expectError(await tx('POST', `/tx/${writeId}`, { query }), 403, 'FORBIDDEN');
           await tx('DELETE', `/tx/${writeId}`);

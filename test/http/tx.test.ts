@@ -272,6 +272,22 @@ describe('explicit HTTP transactions', () => {
     await rollback(d.body.id);
   });
 
+  it('gives back the place of a transaction a failed statement ended before answering it', async () => {
+    // maxOpenTransactions is 2: with one held open, the other place is free again as soon as
+    // the failure that rolled its transaction back is answered, however busy the machine.
+    expect((await cypher('CREATE (:P {id: 1})')).status).toBe(200);
+    const held = await begin({ access_mode: 'read' });
+    expect(held.status).toBe(201);
+    for (let i = 0; i < 20; i++) {
+      const tx = await begin();
+      expect(tx.status, JSON.stringify(tx.body)).toBe(201);
+      const failed = await inTx(tx.body.id, 'CREATE (:P {id: 1})'); // rolls it back
+      expect(failed.status).toBe(409);
+      expect(failed.body.error.message).toMatch(/\(the transaction was rolled back\)$/);
+    }
+    await rollback(held.body.id);
+  });
+
   it('a write transaction holds off other writers until it ends', async () => {
     const { body } = await begin();
     await inTx(body.id, 'CREATE (:P {id: 1})');
