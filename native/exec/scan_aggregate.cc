@@ -2172,18 +2172,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       auto slot_of = [&](uint64_t row, uint64_t* slot) {
         uint64_t at = 0;
         for (size_t k = 0; k < keys_.size(); ++k) {
-          const DirectKey& d = direct_keys[k];
           uint64_t v;
-          if (d.shared != nullptr) {
-            const uint32_t code = row < d.shared_rows ? d.shared[row] : 0;
-            if (code < 2) return false;  // NULL (1), or a row past the codes
-            v = code - 2;
-          } else {
-            if (d.column->IsNull(row)) return false;
-            v = static_cast<uint64_t>(ApplyOp(keys_[k], d.wide ? d.column->GetFixed<int64_t>(row)
-                                                               : d.column->GetFixed<int32_t>(row)));
-          }
-          if (v >= limit) return false;
+          if (!DirectValue(direct_keys[k], keys_[k], row, limit, &v)) return false;
           at = at << direct_bits_ | v;
         }
         *slot = at;
@@ -2252,6 +2242,22 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     bool wide = false;
   };
 
+  // Key `d`'s value at `row` in *v (`t`'s operation applied): false for a NULL, a row past the
+  // shared codes or a value past `limit` (the direct array's slots a key).
+  [[gnu::always_inline]] static bool DirectValue(const DirectKey& d, const Term& t, uint64_t row,
+                                                 uint64_t limit, uint64_t* v) {
+    if (d.shared != nullptr) {
+      const uint32_t code = row < d.shared_rows ? d.shared[row] : 0;
+      if (code < 2) return false;  // NULL (1), or a row past the codes
+      *v = code - 2;
+    } else {
+      if (d.column->IsNull(row)) return false;
+      *v = static_cast<uint64_t>(
+          ApplyOp(t, d.wide ? d.column->GetFixed<int64_t>(row) : d.column->GetFixed<int32_t>(row)));
+    }
+    return *v < limit;
+  }
+
   // CountTargets' rows [begin, end) noting first items, without aggregates, kKeys keys read
   // straight (keys): each row's first item the least of counts0's and counts1's, its group from
   // the direct array, or (a new group, or a key past it) from slow(row, first) when reached.
@@ -2272,25 +2278,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       uint64_t slot = 0;
       bool ok = direct != nullptr;
       for (size_t k = 0; k < kKeys; ++k) {
-        const DirectKey& d = keys[k];
-        uint64_t v;
-        if (d.shared != nullptr) {
-          const uint32_t code = row < d.shared_rows ? d.shared[row] : 0;
-          ok = ok && code >= 2;  // NULL (1), or a row past the codes
-          v = code - 2;
-        } else {
-          const bool null = d.column->IsNull(row);
-          ok = ok && !null;
-          int64_t cell = 0;
-          if (!null) {  // (commonly taken: a NULL's cell is not read)
-            cell = d.wide ? d.column->GetFixed<int64_t>(row)
-                          : int64_t{d.column->GetFixed<int32_t>(row)};
-          }
-          v = static_cast<uint64_t>(terms[k].op == Term::Op::kNone ? cell
-                                                                   : ApplyOp(terms[k], cell));
-        }
-        ok = ok && v < limit;
-        slot = slot << bits | (v & (limit - 1));
+        uint64_t v = 0;
+        ok = ok && DirectValue(keys[k], terms[k], row, limit, &v);
+        slot = slot << bits | v;
       }
       const uint32_t at = ok ? direct[slot] : 0;
       if (at != 0) {
