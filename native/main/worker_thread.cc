@@ -121,7 +121,6 @@ void WorkerThread::Stop() {
 int64_t WorkerThread::MaxWindowNanos() { return int64_t{kMaxWindows} * WorkerSpinMicros() * 1000; }
 
 void WorkerThread::SpinForWork(int64_t window_ns) {
-  if (window_ns <= 0) return;
   // When other workers run jobs, the cores are theirs, and a wake-up costs less than the CPU
   // time polling would take from them.
   if (g_running.load(std::memory_order_relaxed) > 0) return;

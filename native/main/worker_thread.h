@@ -93,7 +93,8 @@ class WorkerThread {
   bool running_job_ = false;
   bool stopping_ = false;
   // The idle gaps before jobs (GUARDED_BY(mutex_)): a moving average, each gap capped at
-  // kGapCapWindows spin windows. The worker polls only while the average is within the window.
+  // kGapCapWindows longest windows (MaxWindowNanos: kMaxWindows spin windows). The worker polls
+  // only while the average is within the longest window.
   static constexpr int64_t kGapCapWindows = 10;
   static constexpr int kMaxWindows = 8;
   std::chrono::steady_clock::time_point last_end_;
