@@ -8,8 +8,8 @@
 //                                     [--root DIR] [--json FILE] [--only a,b]
 //
 // --persons  persons of the graph, 10 `knows` edges each (default 100,000: 1M edges)
-// --trials   timed runs per query and system at least, after one warm-up run; the median is
-//            reported
+// --trials   timed runs per query and system at least, after the warm-up (--warmup-ms); the
+//            median is reported
 // --min-ms   each system (and each of GraphDB's thread counts) keeps running timed trials past
 //            --trials until they add up to this many ms, at most --max-trials (defaults 300, 5001):
 //            a query of a fraction of a ms gets enough runs that one slow one does not decide
@@ -315,7 +315,7 @@ async function main() {
     trials,
     min_ms: timing.minMs,
     warmup_ms: timing.warmupMs,
-    passes: Number(args.passes),
+    passes: Math.max(1, Number(args.passes)),
     queries: {},
     skipped: {},
   };
