@@ -135,7 +135,7 @@ class TaskPool {
   uint64_t wakes_ = 0;    // Wake() calls (guarded by mu_): each pool thread polls once per new one
 };
 
-// The number of cores the machine reports (at least 1).
+// The number of cores the machine reports (at least 1), as it was at the first call.
 unsigned MachineCores();
 
 }  // namespace graphdb
