@@ -83,7 +83,8 @@ class TaskPool {
   // Runs `body` over [0, n) in morsels of `morsel` items (the last may be shorter), on the
   // calling thread and up to min(parallelism, max_parallelism()) - 1 free pool threads; returns
   // when every morsel has run. `parallelism` 0 means max_parallelism(). Rethrows the first
-  // exception a body threw (see above).
+  // exception a body threw (see above). Each worker gets its morsels in increasing order
+  // (ScanAggregate's groups keep their first rows by it).
   void ParallelFor(uint64_t n, uint64_t morsel, unsigned parallelism, const Body& body);
 
   // Wakes the sleeping pool threads ahead of a ParallelFor the caller expects shortly (within

@@ -41,6 +41,33 @@ TEST(TaskPoolTest, EveryItemRunsOnceInMorsels) {
   EXPECT_EQ(longest.load(), 1000u);
 }
 
+// Each worker gets its morsels in increasing order, as callers rely on (ScanAggregate's groups
+// keep their first rows), each on a multiple of the morsel size.
+TEST(TaskPoolTest, EachWorkersMorselsComeInOrder) {
+  TaskPool pool(4);
+  const uint64_t n = 1000003;
+  const uint64_t morsel = 997;
+  std::vector<std::vector<uint64_t>> begins(4);
+  for (int round = 0; round < 20; ++round) {
+    for (auto& b : begins) b.clear();
+    pool.ParallelFor(n, morsel, 0, [&](unsigned worker, uint64_t begin, uint64_t end) {
+      ASSERT_LT(worker, 4u);
+      EXPECT_EQ(begin % morsel, 0u);
+      EXPECT_EQ(end, std::min(n, begin + morsel));
+      begins[worker].push_back(begin);  // one worker index per thread: no lock
+    });
+    std::vector<uint64_t> all;
+    for (const auto& b : begins) {
+      EXPECT_TRUE(std::is_sorted(b.begin(), b.end())) << "round " << round;
+      EXPECT_EQ(std::adjacent_find(b.begin(), b.end()), b.end());
+      all.insert(all.end(), b.begin(), b.end());
+    }
+    std::sort(all.begin(), all.end());
+    ASSERT_EQ(all.size(), (n + morsel - 1) / morsel);
+    for (size_t i = 0; i < all.size(); ++i) ASSERT_EQ(all[i], i * morsel);
+  }
+}
+
 TEST(TaskPoolTest, PoolThreadsJoinTheCaller) {
   TaskPool pool(3);
   // Every morsel waits until three distinct threads have started one, so the call can only
