@@ -772,7 +772,7 @@ export class BoltConnection {
     const { mode, readOnly: askedRead } = requestedAccess(extra, this.#role);
     const timeout = txTimeout(extra);
     const transactions = this.#context.transactions;
-    if (!transactions.reserve()) {
+    if (!(await transactions.reserveWhenFree())) {
       throw boltError(
         'Neo.TransientError.Transaction.MaximumTransactionLimitReached',
         'as many explicit transactions are open as the server allows; retry when one ends',

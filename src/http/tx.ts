@@ -110,7 +110,7 @@ async function begin(
     );
   }
   if (accessMode === undefined && isReadOnly(most)) accessMode = most;
-  if (!transactions.reserve()) {
+  if (!(await transactions.reserveWhenFree())) {
     return errorResponse(
       'SERVICE_UNAVAILABLE',
       `too many open transactions: at most ${transactions.maxOpen} may be open at once (maxOpenTransactions); commit or roll back one first`,

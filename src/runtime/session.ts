@@ -201,7 +201,10 @@ export class TransactionSession {
    */
   release(): Promise<void> {
     this.markEnded();
-    this.#released ??= this.#releaseOnce();
+    if (this.#released === null) {
+      this.#released = this.#releaseOnce();
+      this.#registry.giving(this.#released);
+    }
     return this.#released;
   }
 
@@ -229,6 +232,12 @@ export class TxGoneError extends Error {
 /** How many ended transactions the registry remembers the end of (for TX_NOT_FOUND's message). */
 const ENDED_KEPT = 1024;
 
+/**
+ * How long a transaction about to begin waits, at most, for the places of ended transactions
+ * that are still being given back (reserveWhenFree).
+ */
+export const PLACE_WAIT_MS = 250;
+
 /** The open explicit transactions of a service, over every protocol. */
 export class TransactionRegistry {
   readonly idleTimeoutMs: number;
@@ -239,6 +248,8 @@ export class TransactionRegistry {
   readonly #ended = new Map<string, { token: number; how: string }>();
   /** Places taken: transactions open or beginning (at most maxOpen). */
   #places = 0;
+  /** The ends of transactions still giving their places back (TransactionSession.release). */
+  readonly #giving = new Set<Promise<void>>();
   #closed = false;
 
   constructor(idleTimeoutMs: number, maxOpen: number) {
@@ -258,9 +269,40 @@ export class TransactionRegistry {
     return true;
   }
 
+  /**
+   * reserve(), but when every place is taken and some are being given back (a transaction
+   * that expired, failed or was rolled back, whose session is still being reset), waits for
+   * those, up to `waitMs`, and tries again. Without it a client told its transaction expired
+   * or failed, which begins another at once, could be refused "too many open transactions"
+   * by the place its own ended transaction still held.
+   */
+  async reserveWhenFree(waitMs = PLACE_WAIT_MS): Promise<boolean> {
+    if (this.reserve()) return true;
+    if (this.#giving.size === 0 || this.#closed) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, waitMs);
+    });
+    try {
+      await Promise.race([Promise.allSettled([...this.#giving]), waited]);
+    } finally {
+      clearTimeout(timer);
+    }
+    return this.reserve();
+  }
+
   /** Gives back a place taken by reserve() (the session's end does it for an opened one). */
   unreserve(): void {
     this.#places--;
+  }
+
+  /** @internal `released`: a session's end, giving its place back (reserveWhenFree waits for it). */
+  giving(released: Promise<void>): void {
+    this.#giving.add(released);
+    const gone = () => {
+      this.#giving.delete(released);
+    };
+    released.then(gone, gone);
   }
 
   /**
