@@ -24,14 +24,20 @@ function slowResetLease(): { lease: ExecutionSlotLease; finishReset: () => void 
   return { lease: lease as unknown as ExecutionSlotLease, finishReset };
 }
 
+/** A registry of one place, held by a transaction that expired and is still being reset. */
+async function expiringTransaction() {
+  const registry = new TransactionRegistry(60_000, 1);
+  const { lease, finishReset } = slowResetLease();
+  expect(registry.reserve()).toBe(true);
+  const tx = await registry.begin(lease);
+  tx.expire('a test expired it');
+  expect(tx.open).toBe(false);
+  return { registry, lease, finishReset, tx };
+}
+
 describe('TransactionRegistry places', () => {
   it('a begin waits for the place an expiring transaction is giving back', async () => {
-    const registry = new TransactionRegistry(60_000, 1);
-    const { lease, finishReset } = slowResetLease();
-    expect(registry.reserve()).toBe(true);
-    const tx = await registry.begin(lease);
-    tx.expire('a test expired it');
-    expect(tx.open).toBe(false);
+    const { registry, lease, finishReset } = await expiringTransaction();
     // The rollback is still resetting the slot: the place is taken.
     expect(registry.reserve()).toBe(false);
     let reserved: boolean | undefined;
@@ -47,11 +53,7 @@ describe('TransactionRegistry places', () => {
   });
 
   it('gives up after its bound while the place is still being given back', async () => {
-    const registry = new TransactionRegistry(60_000, 1);
-    const { lease, finishReset } = slowResetLease();
-    expect(registry.reserve()).toBe(true);
-    const tx = await registry.begin(lease);
-    tx.expire('a test expired it');
+    const { registry, finishReset, tx } = await expiringTransaction();
     const started = performance.now();
     expect(await registry.reserveWhenFree(50)).toBe(false);
     expect(performance.now() - started).toBeGreaterThanOrEqual(45);
