@@ -307,10 +307,31 @@ class ScanTopK::Collector {
           // NULL's ascending (whose code is the largest) but wins descending: checked for.
           if (head <= (bound & known) || (descending && first->IsNull(offset))) break;
         }
+      } else if (int64_cells && descending) {
+        // A NULL cell wins descending: its validity bit is tested a word (64 rows) at a time,
+        // and a word of valid rows is compared by its cells alone.
+        const uint64_t* validity = first->validity();
+        const int64_t* cells = first->Data<int64_t>();
+        while (offset < end) {
+          const uint64_t word_end = std::min(end, (offset | 63) + 1);
+          const uint64_t bits = __atomic_load_n(validity + (offset >> 6), __ATOMIC_RELAXED);
+          if (bits == ~0ULL) {
+            for (; offset < word_end; ++offset) {
+              const int64_t cell = __atomic_load_n(cells + offset, __ATOMIC_RELAXED);
+              if ((IntegerCode(cell) ^ flip) <= bound) break;
+            }
+          } else {
+            for (; offset < word_end; ++offset) {
+              const int64_t cell = __atomic_load_n(cells + offset, __ATOMIC_RELAXED);
+              if ((IntegerCode(cell) ^ flip) <= bound || !((bits >> (offset & 63)) & 1)) break;
+            }
+          }
+          if (offset < word_end) break;
+        }
       } else if (int64_cells) {
         for (; offset < end; ++offset) {
           const uint64_t code = IntegerCode(first->GetFixed<int64_t>(offset)) ^ flip;
-          if (code <= bound || (descending && first->IsNull(offset))) break;
+          if (code <= bound) break;
         }
       } else if (integer_first) {
         for (; offset < end; ++offset) {
