@@ -47,7 +47,7 @@ TEST(InterruptTest, CancelFromAnotherThreadStopsARunningStatement) {
   canceller.join();
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), ErrorCode::kQueryCancelled);
-  EXPECT_LT(took, 150.0);
+  EXPECT_LT(took, 2000.0);  // soon after the cancel, not after the runaway's end
   // The slot runs the next statement as usual (no control left installed on the thread).
   EXPECT_EQ(CurrentStatementControl(), nullptr);
   EXPECT_EQ(Count(slot, "RETURN 5"), 5);
@@ -65,7 +65,9 @@ TEST(InterruptTest, DeadlineStopsAStatementAndUndoesItsWrites) {
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), ErrorCode::kQueryTimeout);
   EXPECT_NE(result.status().message().find("80 ms"), std::string::npos);
-  EXPECT_LT(MillisSince(start), 180.0);
+  // Near its deadline, not after the billion rows (minutes): the bound leaves a loaded or slow
+  // CI machine room to undo 80 ms of writes (it took 189 ms on a 2-core VM once).
+  EXPECT_LT(MillisSince(start), 2000.0);
   EXPECT_EQ(Count(slot, "MATCH (p:P) RETURN count(*)"), 0);
 }
 
