@@ -100,17 +100,17 @@ export class TransactionSession {
     this.#tail = new Promise<void>((resolve) => {
       release = resolve;
     });
-    // Resolves once a transaction the request ended is released (its place given back).
-    const done = (failure?: unknown): Promise<void> | undefined => {
+    const done = (failure?: unknown): void => {
       this.#busy--;
-      let ended: Promise<void> | undefined;
       if (!this.#ended) {
         // A failed statement can end the transaction in the engine (as a failed execution does
         // in Kùzu): then it is over here too, and later requests on it are told why.
         if (!stillInTransaction(this.lease)) {
           const cause = failure instanceof Error ? `: ${failure.message}` : '';
           const code = (failure as { code?: unknown } | undefined)?.code;
-          ended = this.#registry.end(
+          // Its place is given back behind the answer: a client that begins another at once
+          // waits for it (TransactionRegistry.reserveWhenFree).
+          void this.#registry.end(
             this,
             false,
             `rolled back because a statement in it failed${typeof code === 'string' ? ` with ${code}` : ''}${cause}`,
@@ -118,7 +118,6 @@ export class TransactionSession {
         } else if (this.#busy === 0) this.resumeExpiry();
       }
       release();
-      return ended;
     };
     return previous.then(async () => {
       if (this.#ended) {
@@ -129,16 +128,10 @@ export class TransactionSession {
       try {
         result = await work();
       } catch (error) {
-        // The failure is answered once the transaction it ended is released: a client that
-        // begins another right after the answer finds its place free (it was refused with
-        // "too many open transactions" while the rollback ran behind the answer).
-        await done(error)?.catch(() => {});
+        done(error);
         throw error;
       }
-      result.finished.then(
-        () => void done(),
-        (failure: unknown) => void done(failure),
-      );
+      result.finished.then(() => done(), done);
       return result.answer;
     });
   }
