@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/cpu_relax.h"
+#include "common/task_pool.h"
 
 namespace graphdb {
 
@@ -45,13 +46,7 @@ uint32_t WorkerThread::WorkerSpinMicros() {
   return micros;
 }
 
-uint32_t WorkerThread::SpinningWorkersLimit() {
-  static const uint32_t limit = [] {
-    unsigned threads = std::thread::hardware_concurrency();
-    return static_cast<uint32_t>(threads / 2 > 0 ? threads / 2 : 1);
-  }();
-  return limit;
-}
+uint32_t WorkerThread::SpinningWorkersLimit() { return std::max<uint32_t>(1, MachineCores() / 2); }
 
 WorkerThread::WorkerThread() : thread_([this] { Loop(); }) {}
 
