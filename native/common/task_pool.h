@@ -16,6 +16,15 @@
 // GraphDBException such as QUERY_TIMEOUT, or anything else), no new morsel starts, the morsels
 // running finish, and the first exception is rethrown on the caller.
 //
+// Claims. Workers take morsels from one counter, a run of them at a time: a share of those left
+// (1 / (2 * workers) of them, at least one and at most kMaxRunMorsels), whose morsels the worker
+// then runs in turn. Taking one morsel a claim passed the counter's cache line from core to core
+// once a morsel (some 0.2-0.4 µs on the 2-core VM, against 1.6 µs for a morsel of a 2048-row
+// count): a 2-thread count over 1M rows spent 10-25% more. Runs shrink as the work runs out, so
+// the last claims are single morsels and the workers still end together; the cap bounds what a
+// worker that loses its core holds back (the others cannot take a claimed morsel). The counter
+// only grows, so each worker still meets its morsels in increasing order.
+//
 // A body gets the index of the worker running it, in [0, parallelism): the caller is worker 0.
 // Per-worker state (a partial aggregate, a heap, an output buffer) indexed by it needs no lock;
 // the caller merges them after ParallelFor returns.
@@ -69,6 +78,10 @@ class TaskPool {
  public:
   // body(worker, begin, end): process items [begin, end) on worker `worker`.
   using Body = std::function<void(unsigned worker, uint64_t begin, uint64_t end)>;
+
+  // The most morsels a worker claims at once (see "Claims"): what a worker that loses its core
+  // may hold back from the others.
+  static constexpr uint64_t kMaxRunMorsels = 8;
 
   // A pool that lets a statement use up to `threads` threads (the caller included), so
   // threads - 1 pool threads, started on first use. `threads` 0 means the machine's cores.

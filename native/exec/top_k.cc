@@ -1228,15 +1228,26 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
     // 100k rows fits in one core's).
     const uint64_t morsels = (total + kMorsel - 1) / kMorsel;
     std::atomic<uint64_t> unclaimed{morsels << 32};  // [front, back): back << 32 | front
-    auto claim = [&](bool front) {
+    // A call takes a run of morsels, a share of those left (as TaskPool::ParallelFor does), so
+    // that the counter's cache line passes between the cores a few dozen times a scan rather
+    // than once a morsel; calls that find none left do nothing. Every morsel is taken, as
+    // there are as many calls as morsels and each takes one at least while any is left.
+    // Returns the run's first morsel and sets `count` (0: none left).
+    auto claim = [&](bool front, uint64_t* count) {
       uint64_t seen = unclaimed.load(std::memory_order_relaxed);
       while (true) {
         const uint64_t first = seen & 0xFFFFFFFFULL;
         const uint64_t last = seen >> 32;
-        GRAPHDB_ASSERT(first < last);
-        const uint64_t next = front ? seen + 1 : seen - (uint64_t{1} << 32);
+        if (first >= last) {
+          *count = 0;
+          return first;
+        }
+        const uint64_t take =
+            std::clamp<uint64_t>((last - first) / (2 * workers), 1, TaskPool::kMaxRunMorsels);
+        const uint64_t next = front ? seen + take : seen - (take << 32);
         if (unclaimed.compare_exchange_weak(seen, next, std::memory_order_relaxed)) {
-          return front ? first : last - 1;
+          *count = take;
+          return front ? first : last - take;
         }
       }
     };
@@ -1244,12 +1255,16 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
     // its last rows, and ranks its part there and then.
     ctx.tasks->ParallelFor(total + workers * kMorsel, kMorsel, workers,
                            [&](unsigned w, uint64_t begin, uint64_t end) {
-                             if (control) control->Check();
                              if (begin < total) {
-                               const uint64_t from = claim(w == 0) * kMorsel;
-                               scan(w, from, std::min(from + kMorsel, total));
+                               uint64_t count;
+                               const uint64_t first = claim(w == 0, &count);
+                               for (uint64_t m = first; m < first + count; ++m) {
+                                 if (control) control->Check();
+                                 scan(w, m * kMorsel, std::min((m + 1) * kMorsel, total));
+                               }
                              }
                              if (end > total) {
+                               if (control) control->Check();
                                rank(w, shared_bound->Load());
                              }
                            });
