@@ -134,15 +134,13 @@ unsigned TaskPool::WorkersFor(uint64_t n, uint64_t morsel, unsigned parallelism)
 
 void TaskPool::RunMorsels(Job& job, unsigned worker) {
   ParallelRegion region;
-  const uint64_t share = 2 * uint64_t{job.max_workers};
   while (!job.failed.load(std::memory_order_relaxed)) {
     uint64_t begin = job.next.load(std::memory_order_relaxed);
     uint64_t stop;
     do {
       if (begin >= job.n) return;
       const uint64_t left = (job.n - begin + job.morsel - 1) / job.morsel;
-      const uint64_t run = std::clamp<uint64_t>(left / share, 1, kMaxRunMorsels);
-      stop = std::min(job.n, begin + run * job.morsel);
+      stop = std::min(job.n, begin + RunMorselsOf(left, job.max_workers) * job.morsel);
     } while (!job.next.compare_exchange_weak(begin, stop, std::memory_order_relaxed));
     try {
       for (; begin < stop && !job.failed.load(std::memory_order_relaxed); begin += job.morsel) {

@@ -62,6 +62,7 @@
 // itself call ParallelFor (its nested work then runs inline on that thread).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -82,6 +83,11 @@ class TaskPool {
   // The most morsels a worker claims at once (see "Claims"): what a worker that loses its core
   // may hold back from the others.
   static constexpr uint64_t kMaxRunMorsels = 8;
+  // How many of `left` morsels one of `workers` workers claims at once (see "Claims"): for
+  // callers that hand out morsels themselves, as the top-k scan does.
+  static uint64_t RunMorselsOf(uint64_t left, unsigned workers) {
+    return std::clamp<uint64_t>(left / (2 * uint64_t{workers}), 1, kMaxRunMorsels);
+  }
 
   // A pool that lets a statement use up to `threads` threads (the caller included), so
   // threads - 1 pool threads, started on first use. `threads` 0 means the machine's cores.

@@ -1242,8 +1242,7 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
           *count = 0;
           return first;
         }
-        const uint64_t take =
-            std::clamp<uint64_t>((last - first) / (2 * workers), 1, TaskPool::kMaxRunMorsels);
+        const uint64_t take = TaskPool::RunMorselsOf(last - first, workers);
         const uint64_t next = front ? seen + take : seen - (take << 32);
         if (unclaimed.compare_exchange_weak(seen, next, std::memory_order_relaxed)) {
           *count = take;
