@@ -23,6 +23,7 @@
 #include "exec/graph_store.h"
 #include "exec/parallel_pipeline.h"
 #include "function/average.h"
+#include "storage/column.h"
 
 namespace graphdb::exec {
 
@@ -1829,16 +1830,73 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     return seen == 0 ? 0 : static_cast<double>(passed) / static_cast<double>(seen);
   }
 
+  // A column's codes, kept with it (storage::Column::KeepDerived) for the statements after this
+  // one while its rows do not change: each row's code + 2 (1: NULL) in the space of `strings`,
+  // for `rows` rows; no codes when a chunk of the column held more than kMaxSharedStrings
+  // distinct strings (not worth trying again until the rows change).
+  struct KeptCodes final : storage::Column::Derived {
+    std::shared_ptr<const uint32_t[]> codes;
+    uint64_t rows = 0;
+    std::vector<std::string> strings;
+    size_t MemoryUsage() const override {
+      size_t bytes = codes != nullptr ? rows * sizeof(uint32_t) : 0;
+      for (const std::string& s : strings) bytes += sizeof(std::string) + s.capacity();
+      return bytes;
+    }
+  };
+
+  // Codes kept with the column, put into the statement's dictionary (as they are when it is
+  // empty, else renumbered); true when the column had codes kept, or was found not worth them.
+  bool UseKeptCodes(ExecContext& ctx, TableId id, size_t index, uint64_t n) {
+    const storage::Column& column = store_->node_table(id).column(index);
+    auto kept = std::dynamic_pointer_cast<const KeptCodes>(column.FindDerived());
+    if (kept == nullptr) return false;
+    if (kept->codes == nullptr) return true;  // too many strings
+    // Rows appended since are read the slow way (past `rows`): a few are cheaper so than coding
+    // the whole column again.
+    const uint64_t rows = std::min(kept->rows, n);
+    if (kKeptRowsShare * (n - rows) > n) return false;
+    if (shared_strings_.empty()) {
+      shared_strings_ = kept->strings;
+      for (uint32_t i = 0; i < shared_strings_.size(); ++i)
+        shared_dictionary_.emplace(shared_strings_[i], i);
+      shared_codes_[{id, index}] = {kept->codes, rows};
+      return true;
+    }
+    std::vector<uint32_t> remap;
+    remap.reserve(kept->strings.size());
+    for (const std::string& bytes : kept->strings) {
+      auto [it, added] = shared_dictionary_.try_emplace(bytes, shared_strings_.size());
+      if (added) shared_strings_.push_back(bytes);
+      remap.push_back(it->second);
+    }
+    std::shared_ptr<uint32_t[]> codes(new uint32_t[rows]);
+    const uint32_t* from = kept->codes.get();
+    ParallelPipeline::ForEach(
+        ctx, (rows + kRemapRows - 1) / kRemapRows, [&](unsigned, uint64_t begin, uint64_t end) {
+          const uint64_t last = std::min(rows, end * kRemapRows);
+          for (uint64_t row = begin * kRemapRows; row < last; ++row) {
+            codes[row] = from[row] >= 2 ? remap[from[row] - 2] + 2 : from[row];
+          }
+        });
+    if (ctx.CountsMemory()) memory_.Add(ctx, rows * sizeof(uint32_t));
+    shared_codes_[{id, index}] = {std::move(codes), rows};
+    return true;
+  }
+
   void BuildCodes(ExecContext& ctx, TableId id, size_t index) {
     const storage::NodeTable& table = store_->node_table(id);
     const storage::Column& column = table.column(index);
+    // Read before any row: codes kept with it are for the rows as they are now.
+    const uint64_t changes = column.changes();
     const uint64_t n = std::min<uint64_t>(table.NumRows(), column.size());
+    if (UseKeptCodes(ctx, id, index, n)) return;
     // Up to 2^16 rows a chunk, and about 16 chunks for smaller tables, so that the workers
     // share the rows evenly (two chunks of 100k rows left one worker a third of the work).
     const uint64_t kChunk = std::clamp<uint64_t>(n / 16, uint64_t{1} << 12, uint64_t{1} << 16);
     const uint64_t chunks = (n + kChunk - 1) / kChunk;
     // Not zeroed first: every row gets its code (a table of a million rows: 4 MB, serially).
-    std::unique_ptr<uint32_t[]> owned(new uint32_t[n]);
+    std::shared_ptr<uint32_t[]> owned(new uint32_t[n]);
     uint32_t* codes = owned.get();
     // One chunk's distinct strings (at most kMaxSharedStrings): the code of a string found in
     // a table of at least twice as many slots (code + 1), by a hash of its length and its first
@@ -1939,7 +1997,12 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         ctx.CheckInterrupt();
       }
     });
-    if (too_many) return;
+    if (too_many) {
+      auto none = std::make_shared<KeptCodes>();
+      none->rows = n;
+      column.KeepDerived(changes, std::move(none));
+      return;
+    }
     std::vector<std::vector<uint32_t>> remap(chunks);
     for (uint64_t chunk = 0; chunk < chunks; ++chunk) {
       for (const std::string& bytes : locals[chunk].strings) {
@@ -1957,6 +2020,12 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       }
     });
     if (ctx.CountsMemory()) memory_.Add(ctx, n * sizeof(uint32_t));
+    // Kept in the statement's space: its strings so far (a superset of the column's).
+    auto kept = std::make_shared<KeptCodes>();
+    kept->codes = owned;
+    kept->rows = n;
+    kept->strings = shared_strings_;
+    column.KeepDerived(changes, std::move(kept));
     shared_codes_[{id, index}] = {std::move(owned), n};
   }
 
@@ -2638,9 +2707,13 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   static constexpr size_t kFirstSlots = 256;  // a chunk's table's slots at first
   // Per (table, column): each row's code + 2 (1: NULL), for `rows` rows.
   struct SharedCodes {
-    std::unique_ptr<uint32_t[]> codes;
+    std::shared_ptr<const uint32_t[]> codes;  // perhaps kept with the column (KeptCodes)
     uint64_t rows = 0;
   };
+  // UseKeptCodes: kept codes serve while the rows appended since they were made are at most
+  // 1 / kKeptRowsShare of the column's; renumbered a range of kRemapRows rows at a time.
+  static constexpr uint64_t kKeptRowsShare = 8;
+  static constexpr uint64_t kRemapRows = uint64_t{1} << 16;
   std::map<std::pair<TableId, size_t>, SharedCodes> shared_codes_;
   std::vector<std::string> shared_strings_;
   std::unordered_map<std::string, uint32_t, Worker::StringHash, std::equal_to<>> shared_dictionary_;

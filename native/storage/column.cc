@@ -141,6 +141,8 @@ void Column::TakeStorage(Column& other) {
   heap_ = std::move(other.heap_);
   garbage_ = std::exchange(other.garbage_, 0);
   other.size_.store(0, std::memory_order_release);
+  Changed();
+  other.Changed();
 }
 
 Column Column::Clone() const {
@@ -399,6 +401,7 @@ void Column::Truncate(uint64_t rows) {
     }
   }
   size_.store(rows, std::memory_order_release);
+  Changed();
 }
 
 Value Column::Get(uint64_t row) const {
@@ -475,6 +478,7 @@ Status Column::Set(uint64_t row, const Value& value) {
   uint64_t old_len = had_heap_string ? GetString(row).size() : 0;
   Status s = StoreValue(row, value);
   if (s.ok()) garbage_ += old_len;
+  Changed();
   return s;
 }
 
@@ -486,6 +490,7 @@ void Column::SetNull(uint64_t row) {
     ZeroSlot(row);
   }
   ClearValid(row);
+  Changed();
 }
 
 void Column::SetString(uint64_t row, std::string_view s) {
@@ -497,6 +502,7 @@ void Column::SetString(uint64_t row, std::string_view s) {
   }
   WriteStringSlot(data_.data() + row * width_, s);
   SetValid(row);
+  Changed();
 }
 
 bool Column::NoNulls() const {
@@ -513,7 +519,26 @@ bool Column::NoNulls() const {
 }
 
 size_t Column::MemoryUsage() const {
-  return data_.MemoryUsage() + validity_.MemoryUsage() + heap_.MemoryUsage();
+  size_t derived = 0;
+  {
+    std::lock_guard<std::mutex> lock(derived_mu_);
+    if (derived_ != nullptr) derived = derived_->MemoryUsage();
+  }
+  return data_.MemoryUsage() + validity_.MemoryUsage() + heap_.MemoryUsage() + derived;
+}
+
+std::shared_ptr<const Column::Derived> Column::FindDerived() const {
+  const uint64_t now = changes();
+  std::lock_guard<std::mutex> lock(derived_mu_);
+  if (derived_ != nullptr && derived_changes_ != now) derived_.reset();  // stale: let it go
+  return derived_;
+}
+
+void Column::KeepDerived(uint64_t changes, std::shared_ptr<const Derived> data) const {
+  if (changes != this->changes()) return;
+  std::lock_guard<std::mutex> lock(derived_mu_);
+  derived_ = std::move(data);
+  derived_changes_ = changes;
 }
 
 Status Column::FillFixedInRegions(const Column& one, uint64_t rows) {

@@ -24,9 +24,11 @@
 // validity, move) need exclusive access or a column no reader can reach yet.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -246,8 +248,30 @@ class Column {
     GRAPHDB_ASSERT(sizeof(T) == width_);
     AtomicStore(reinterpret_cast<T*>(data_.data() + row * sizeof(T)), v);
     SetValid(row);
+    Changed();
   }
   void SetString(uint64_t row, std::string_view s);
+
+  // ---- Changes and derived data ----
+  // How many times a row the column holds was changed in place: a cell set, rows truncated
+  // (their offsets may be filled again), the contents moved in or out. Appends leave it: a
+  // reader that read rows [0, n) finds them as they were while it holds. The writer counts a
+  // change after it wrote it, so a reader that loads changes() before it reads rows, and finds
+  // the same number later, read what the rows still hold.
+  uint64_t changes() const { return changes_.load(std::memory_order_acquire); }
+  // Data a reader computed from the rows and keeps for the readers after it (exec's dictionary
+  // codes of a string column): dropped as soon as the rows change.
+  class Derived {
+   public:
+    virtual ~Derived() = default;
+    virtual size_t MemoryUsage() const = 0;
+  };
+  // What KeepDerived kept, while changes() is still the number it was computed at; else null.
+  // Thread-safe.
+  std::shared_ptr<const Derived> FindDerived() const;
+  // Keeps `data`, computed from the rows after changes() read `changes`, in place of what was
+  // kept; nothing when the rows changed since. Thread-safe.
+  void KeepDerived(uint64_t changes, std::shared_ptr<const Derived> data) const;
 
   // ---- Raw access (exclusive access only, see the thread-safety note) ----
   const uint8_t* raw_data() const { return data_.data(); }
@@ -293,6 +317,10 @@ class Column {
   // Appending: the row to write (room made for it), then, once it is written, its publication
   // to readers (size_ covers it).
   uint64_t NextRow();
+  // Counts a change of rows already written (after it: see changes()). Writer side.
+  void Changed() {
+    changes_.store(changes_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+  }
   void PublishRow(uint64_t row) { size_.store(row + 1, std::memory_order_release); }
   void TakeStorage(Column& other);  // the move operations' common part
   friend Result<Column> MakeFilledColumn(const LogicalType& type, const Value& fill, uint64_t rows);
@@ -318,6 +346,11 @@ class Column {
   StringHeap heap_;
   uint64_t garbage_ = 0;
   bool shared_ = false;
+  std::atomic<uint64_t> changes_{0};
+  // What KeepDerived kept and the changes() it was computed at (guarded by derived_mu_).
+  mutable std::mutex derived_mu_;
+  mutable std::shared_ptr<const Derived> derived_;
+  mutable uint64_t derived_changes_ = 0;
 };
 
 // A column of `rows` copies of `fill` (NULLs when `fill` is NULL); errors if `fill` does not fit

@@ -2,6 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "formats/value_parser.h"  // the values of the cases, from their text
 #include "storage/value_codec.h"
 
@@ -202,6 +208,60 @@ TEST(ColumnTest, AppendColumnTruncateClone) {
   ASSERT_TRUE(filled.ok());
   EXPECT_EQ(filled->Get(4).ToString(), "[142,123,789]");
   EXPECT_FALSE(MakeFilledColumn(LogicalType::Int64(), Value::String("x"), 3).ok());
+}
+
+// Derived data (exec's string codes) lives while no row it read changes: appends keep it, any
+// change in place (a cell set or nulled, rows truncated, the contents moved) drops it, and data
+// computed from rows that changed meanwhile is not kept.
+TEST(ColumnTest, DerivedDataLastsUntilARowChanges) {
+  struct Data final : Column::Derived {
+    size_t MemoryUsage() const override { return 1000; }
+  };
+  Column c(LogicalType::String());
+  for (int i = 0; i < 10; ++i) c.AppendString("s" + std::to_string(i));
+  const size_t plain = c.MemoryUsage();
+  auto keep = [&c] {
+    auto data = std::make_shared<Data>();
+    c.KeepDerived(c.changes(), data);
+    EXPECT_EQ(c.FindDerived(), data);
+  };
+  keep();
+  EXPECT_EQ(c.MemoryUsage(), plain + 1000);
+  c.AppendString("more");
+  c.AppendNull();
+  EXPECT_NE(c.FindDerived(), nullptr) << "appends leave the rows read as they were";
+  const std::vector<std::pair<const char*, std::function<void()>>> changes = {
+      {"Set", [&c] { ASSERT_TRUE(c.Set(3, Value::String("x")).ok()); }},
+      {"Set NULL", [&c] { ASSERT_TRUE(c.Set(4, Value::Null(LogicalType::String())).ok()); }},
+      {"SetNull", [&c] { c.SetNull(5); }},
+      {"SetString", [&c] { c.SetString(6, "y"); }},
+      {"Truncate", [&c] { c.Truncate(9); }},
+      {"move in",
+       [&c] {
+         Column other(LogicalType::String());
+         other.AppendString("z");
+         c = std::move(other);
+       }},
+  };
+  for (const auto& [what, change] : changes) {
+    keep();
+    const uint64_t before = c.changes();
+    change();
+    EXPECT_GT(c.changes(), before) << what;
+    EXPECT_EQ(c.FindDerived(), nullptr) << what;
+  }
+  // Computed from the rows before a change: not kept.
+  const uint64_t read_at = c.changes();
+  c.SetString(0, "w");
+  c.KeepDerived(read_at, std::make_shared<Data>());
+  EXPECT_EQ(c.FindDerived(), nullptr);
+  // A column moved out of is empty and changed too.
+  Column source(LogicalType::String());
+  source.AppendString("a");
+  source.KeepDerived(source.changes(), std::make_shared<Data>());
+  Column target(std::move(source));
+  EXPECT_EQ(source.FindDerived(), nullptr);  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(target.FindDerived(), nullptr);
 }
 
 TEST(ColumnTest, FilledColumnsOfManyRowsHoldTheValueInEveryRow) {
