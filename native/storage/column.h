@@ -317,10 +317,9 @@ class Column {
   // Appending: the row to write (room made for it), then, once it is written, its publication
   // to readers (size_ covers it).
   uint64_t NextRow();
-  // Counts a change of rows already written (after it: see changes()). Writer side.
-  void Changed() {
-    changes_.store(changes_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
-  }
+  // Counts a change of rows already written (after it: see changes()). An atomic increment:
+  // writers of different rows may count at once, and the count must never go back.
+  void Changed() { changes_.fetch_add(1, std::memory_order_release); }
   void PublishRow(uint64_t row) { size_.store(row + 1, std::memory_order_release); }
   void TakeStorage(Column& other);  // the move operations' common part
   friend Result<Column> MakeFilledColumn(const LogicalType& type, const Value& fill, uint64_t rows);
