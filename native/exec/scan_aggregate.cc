@@ -1845,8 +1845,17 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     }
   };
 
-  // Codes kept with the column, put into the statement's dictionary (as they are when it is
-  // empty, else renumbered); true when the column had codes kept, or was found not worth them.
+  // The code of `bytes` in the statement's dictionary (shared_strings_), added when new.
+  uint32_t SharedCode(const std::string& bytes) {
+    auto [it, added] =
+        shared_dictionary_.try_emplace(bytes, static_cast<uint32_t>(shared_strings_.size()));
+    if (added) shared_strings_.push_back(bytes);
+    return it->second;
+  }
+
+  // Codes kept with the column, put into the statement's dictionary (as they are when their
+  // codes are its codes, as for its first coded column, else renumbered); true when the column
+  // had codes kept, or was found not worth them.
   bool UseKeptCodes(ExecContext& ctx, TableId id, size_t index, uint64_t n) {
     const storage::Column& column = store_->node_table(id).column(index);
     auto kept = std::dynamic_pointer_cast<const KeptCodes>(column.FindDerived());
@@ -1856,19 +1865,16 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     // the whole column again.
     const uint64_t rows = std::min(kept->rows, n);
     if (kKeptRowsShare * (n - rows) > n) return false;
-    if (shared_strings_.empty()) {
-      shared_strings_ = kept->strings;
-      for (uint32_t i = 0; i < shared_strings_.size(); ++i)
-        shared_dictionary_.emplace(shared_strings_[i], i);
-      shared_codes_[{id, index}] = {kept->codes, rows};
-      return true;
-    }
     std::vector<uint32_t> remap;
     remap.reserve(kept->strings.size());
+    bool same = true;  // the kept codes are the statement's (always, for its first column)
     for (const std::string& bytes : kept->strings) {
-      auto [it, added] = shared_dictionary_.try_emplace(bytes, shared_strings_.size());
-      if (added) shared_strings_.push_back(bytes);
-      remap.push_back(it->second);
+      remap.push_back(SharedCode(bytes));
+      same = same && remap.back() == remap.size() - 1;
+    }
+    if (same) {
+      shared_codes_[{id, index}] = {kept->codes, rows};
+      return true;
     }
     std::shared_ptr<uint32_t[]> codes(new uint32_t[rows]);
     const uint32_t* from = kept->codes.get();
@@ -1998,18 +2004,13 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       }
     });
     if (too_many) {
-      auto none = std::make_shared<KeptCodes>();
-      none->rows = n;
-      column.KeepDerived(changes, std::move(none));
+      column.KeepDerived(changes, std::make_shared<KeptCodes>());  // no codes: not worth them
       return;
     }
     std::vector<std::vector<uint32_t>> remap(chunks);
     for (uint64_t chunk = 0; chunk < chunks; ++chunk) {
-      for (const std::string& bytes : locals[chunk].strings) {
-        auto [it, added] = shared_dictionary_.try_emplace(bytes, shared_strings_.size());
-        if (added) shared_strings_.push_back(bytes);
-        remap[chunk].push_back(it->second);
-      }
+      for (const std::string& bytes : locals[chunk].strings)
+        remap[chunk].push_back(SharedCode(bytes));
     }
     ParallelPipeline::ForEach(ctx, chunks, [&](unsigned, uint64_t begin, uint64_t end) {
       for (uint64_t chunk = begin; chunk < end; ++chunk) {
