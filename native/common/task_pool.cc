@@ -44,6 +44,13 @@ constexpr int64_t kWantedNanos = 300'000;
 // The most threads a statement may use in any pool of the process.
 std::atomic<unsigned> g_largest_pool{0};
 
+// How long a pool thread that finished a job stays awake for the next one before it sleeps
+// (see "Wake-ups" in the header), and how long a caller waits awake for the pool threads' last
+// morsels (then it sleeps).
+constexpr std::chrono::microseconds kIdleSpin{250};
+constexpr std::chrono::microseconds kMinIdleSpin{4};
+constexpr std::chrono::microseconds kFinishSpin{20};
+
 int64_t SteadyNanos() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
@@ -232,7 +239,9 @@ void TaskPool::ThreadMain() {
     worked = false;
     woken = false;
     g_awake_threads.fetch_sub(1, std::memory_order_relaxed);
-    work_ready_.wait(lock, [&] { return stopping_ || !jobs_.empty() || wakes_ != wakes_seen; });
+    const auto ready = [&] { return stopping_ || !jobs_.empty() || wakes_ != wakes_seen; };
+    if (!ready()) sleeps_.fetch_add(1, std::memory_order_relaxed);
+    work_ready_.wait(lock, ready);
     if (stopping_) return;
     g_awake_threads.fetch_add(1, std::memory_order_relaxed);
     if (wakes_ != wakes_seen && jobs_.empty()) {  // a job is on its way: poll for it

@@ -33,18 +33,23 @@
 // takes tens of µs (a futex, and on a virtual machine an idle core's exit), a large share of a
 // scan that lasts a few hundred. The caller does not wait for it: it takes morsels from the
 // start, and the pool thread joins when it is up. To spare the next statement that latency, a
-// pool thread that finished a job polls for the next one for kIdleSpin (50 µs) before it
-// sleeps: statements in a run (a loop of short analytics queries, the passes of an algorithm)
-// find it awake. Each job that comes later than kIdleSpin after the previous one ended halves
-// the next spin (down to kMinIdleSpin, 4 µs), and one that comes sooner restores it. It spins only
-// after work and for a bounded time, so an idle database uses no CPU, and only when the pool has no
-// more threads than the machine has cores. Every few µs of it, it offers the core to any other
-// thread waiting for it (sched_yield, which returns at once when none is): most often that is the
-// JS thread woken by an awaited statement's result, which would otherwise wait behind the spin
-// until the scheduler preempts it (~10 µs a statement in `perf sched` on the 2-core VM); a pool
-// thread that loses its core to another process's thread only leaves the next statement's
-// morsels to its caller. The caller, its morsels done, waits awake up to kFinishSpin (20 µs) for
-// the pool threads' last morsels before it sleeps, without yielding (its statement waits on it).
+// pool thread that finished a job polls for the next one for kIdleSpin (250 µs, task_pool.cc)
+// before it sleeps: statements in a run (a loop of short analytics queries, the passes of an
+// algorithm) find it awake. The window covers what lies between two statements' parallel parts when
+// a client awaits each result: the caller's last morsels and merge, the result's trip to the JS
+// thread and back, the next statement's plan (60-150 µs in `perf sched` on the 2-core VM; with
+// a 50 µs window the pool thread slept through every gap, and each statement paid its wake-up:
+// 5-10% of the 2-thread time of the bench's sub-millisecond queries). Each job that comes later
+// than kIdleSpin after the previous one ended halves the next spin (down to kMinIdleSpin, 4 µs),
+// and one that comes sooner restores it. It spins only after work and for a bounded time, so an
+// idle database uses no CPU, and only when the pool has no more threads than the machine has cores.
+// Every few µs of it, it offers the core to any other thread waiting for it (sched_yield, which
+// returns at once when none is): most often that is the JS thread woken by an awaited statement's
+// result, which would otherwise wait behind the spin until the scheduler preempts it (~10 µs a
+// statement in `perf sched` on the 2-core VM); a pool thread that loses its core to another
+// process's thread only leaves the next statement's morsels to its caller. The caller, its morsels
+// done, waits awake up to kFinishSpin (20 µs) for the pool threads' last morsels before it sleeps,
+// without yielding (its statement waits on it).
 //
 // Placement. The caller wakes the pool threads and at once starts on morsels itself. Linux often
 // queues a woken thread on the waker's core, behind the caller, and may leave it there for tens
@@ -122,6 +127,10 @@ class TaskPool {
   // queries gained nothing from their second thread.
   static bool Busy();
 
+  // How many times a pool thread of this pool went to sleep waiting for work (a spin that ran
+  // out, or none): for tests and diagnostics.
+  uint64_t sleeps() const { return sleeps_.load(std::memory_order_relaxed); }
+
  private:
   struct Job;
   void StartThreadsLocked();
@@ -130,12 +139,6 @@ class TaskPool {
   void PopFrontLocked();
   // Keeps the pool threads off the caller's core (see "Placement" above); REQUIRES: mu_ held.
   void SteerOffCallerLocked();
-
-  // How long a pool thread that finished a job stays awake for the next one before it sleeps,
-  // and how long a caller waits awake for the pool threads' last morsels (then it sleeps).
-  static constexpr std::chrono::microseconds kIdleSpin{50};
-  static constexpr std::chrono::microseconds kMinIdleSpin{4};
-  static constexpr std::chrono::microseconds kFinishSpin{20};
 
   const unsigned max_parallelism_;
   // Whether pool threads spin for the next job (kIdleSpin): only when each may have a core of
@@ -153,6 +156,7 @@ class TaskPool {
   int steered_off_ = -1;
   unsigned running_ = 0;  // ParallelFor calls past their set-up and not yet returned
   uint64_t wakes_ = 0;    // Wake() calls (guarded by mu_): each pool thread polls once per new one
+  std::atomic<uint64_t> sleeps_{0};  // see sleeps()
 };
 
 // The number of cores the machine reports (at least 1), as it was at the first call.
