@@ -196,13 +196,17 @@ describe('result packing', () => {
   });
 
   it('writes each result over the rows handed out before it, whatever their width', async () => {
-    // On a connection's worker, a result's rows go back to its slot once converted, and the
-    // next statement's result is written over them (ExecutionSlot::ReturnRows): results of
-    // other widths and lengths, cells that own memory (long strings, lists, nodes) and NULLs,
-    // a result past what is kept, a failed statement and DDL between them.
+    // On a connection's worker and run synchronously, a result's rows go back to its slot once
+    // converted, and the next statement's result is written over them
+    // (ExecutionSlot::ReturnRows): results of other widths and lengths, cells that own memory
+    // (long strings, lists, nodes) and NULLs, a result past what is kept, a failed statement
+    // and DDL between them, the two deliveries in turn.
     const native = new addon.NativeConnection(databaseInternals(db).native);
-    const onWorker = async (source: string, params?: Record<string, unknown>) =>
-      rowsOf((await run(native, { source, params, options: { delivery: 'worker' } })) as PackedResult);
+    let turn = 0;
+    const inTurn = async (source: string, params?: Record<string, unknown>) => {
+      const delivery = turn++ % 2 === 0 ? 'worker' : 'sync';
+      return rowsOf((await run(native, { source, params, options: { delivery } })) as PackedResult);
+    };
     const long = (i: number) => `a string long enough to be held apart from its cell ${i}`;
     const statements: [string, Record<string, unknown> | undefined, unknown[][]][] = [];
     const wide = (n: number) =>
@@ -229,13 +233,13 @@ describe('result packing', () => {
     const seen: unknown[][][] = [];
     for (let round = 0; round < 2; round++) {
       for (const [source, params, expected] of statements) {
-        const rows = await onWorker(source, params);
+        const rows = await inTurn(source, params);
         expect(rows).toEqual(expected);
         seen.push(rows);
       }
-      await expect(onWorker('RETURN 1 + "x"')).rejects.toThrow();
-      await onWorker(`CREATE NODE TABLE T${round}(id INT64 PRIMARY KEY)`);
-      expect(await onWorker('RETURN 1 AS one')).toEqual([[1]]);
+      await expect(inTurn('RETURN 1 + "x"')).rejects.toThrow();
+      await inTurn(`CREATE NODE TABLE T${round}(id INT64 PRIMARY KEY)`);
+      expect(await inTurn('RETURN 1 AS one')).toEqual([[1]]);
     }
     // The rows handed out are the caller's: none was written over.
     statements.forEach(([, , expected], i) => {
