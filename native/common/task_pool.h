@@ -46,8 +46,11 @@
 // Every few µs of it, it offers the core to any other thread waiting for it (sched_yield, which
 // returns at once when none is): most often that is the JS thread woken by an awaited statement's
 // result, which would otherwise wait behind the spin until the scheduler preempts it (~10 µs a
-// statement in `perf sched` on the 2-core VM); a pool thread that loses its core to another
-// process's thread only leaves the next statement's morsels to its caller. The caller, its morsels
+// statement in `perf sched` on the 2-core VM). Under Linux 6.18's EEVDF scheduler the yield does
+// not always hand it over: a woken thread that is not yet "eligible" waited 53-56 µs behind the
+// spin in some placements (docs/concurrency.md, "Awaited parallel statements"). A pool thread
+// that loses its core to another process's thread only leaves the next statement's morsels to its
+// caller. The caller, its morsels
 // done, waits awake up to kFinishSpin (20 µs) for the pool threads' last morsels before it sleeps,
 // without yielding (its statement waits on it).
 //
