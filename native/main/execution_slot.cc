@@ -271,9 +271,12 @@ Status ExecutionSlot::RoleRefusal(Status status, const QueryRequest& request) {
 }
 
 void ExecutionSlot::ReturnRows(std::vector<std::vector<Value>>&& rows) {
+  // (Rows not kept are freed by the caller's vector.) A large result is told by its row count
+  // before its cells are counted.
+  if (rows.empty() || rows.size() > kMaxReturnedCells) return;
   size_t cells = 0;
   for (const auto& row : rows) cells += row.size();
-  if (cells == 0 || cells > kMaxReturnedCells) return;  // (freed by the caller's vector)
+  if (cells == 0 || cells > kMaxReturnedCells) return;
   for (auto& row : rows) {
     for (Value& value : row) {
       if (value.heap() != nullptr) value = Value();
