@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <set>
 #include <string>
 
 #include "env/crc32c.h"
@@ -206,16 +207,18 @@ TEST(PosixFileSystemTest, MapRegionIsTheFileCopyOnWriteThenZeros) {
 }
 
 TEST(PosixFileSystemTest, FilledPagesAreZeroWritableAndHugePageAligned) {
-  // Below two huge pages a block is plain pages; from there on it starts on a 2 MiB boundary
-  // (the advice itself is the kernel's to take or not).
-  for (uint64_t size :
-       {uint64_t{4096}, (uint64_t{1} << 20) + 5, (uint64_t{4} << 20) + 12345, uint64_t{64} << 20}) {
+  // Below half a huge page a block is plain pages; from there on it starts on a 2 MiB boundary
+  // and is mapped in whole huge pages (the advice itself is the kernel's to take or not).
+  for (uint64_t size : {uint64_t{4096}, (uint64_t{1} << 20) - 1, (uint64_t{1} << 20) + 5,
+                        (uint64_t{4} << 20) + 12345, uint64_t{64} << 20}) {
     SCOPED_TRACE(size);
     void* block = AllocateFilledPages(size);
     ASSERT_NE(block, nullptr);
-    if (size >= (uint64_t{4} << 20)) {
+#ifdef __linux__
+    if (size >= (uint64_t{1} << 20)) {
       EXPECT_EQ(reinterpret_cast<uintptr_t>(block) % (uintptr_t{2} << 20), 0u);
     }
+#endif
     auto* bytes = static_cast<unsigned char*>(block);
     for (uint64_t i = 0; i < size; i += 4096) ASSERT_EQ(bytes[i], 0);
     EXPECT_EQ(bytes[size - 1], 0);
@@ -229,6 +232,64 @@ TEST(PosixFileSystemTest, FilledPagesAreZeroWritableAndHugePageAligned) {
   ASSERT_TRUE(region.ok());
   EXPECT_EQ((*region)->size(), uint64_t{8} << 20);
   EXPECT_EQ((*region)->data()[(uint64_t{8} << 20) - 1], 0);
+}
+
+TEST(PosixFileSystemTest, FreedScratchBlocksServeTheNextBlockOfTheirSize) {
+  ReleaseScratchPages();
+  EXPECT_EQ(KeptScratchBytes(), 0u);
+  const uint64_t mib = uint64_t{1} << 20;
+  const uint64_t size = 3 * mib + 100;
+  void* block = AllocateScratchPages(size);
+  ASSERT_NE(block, nullptr);
+  std::memset(block, 0x5A, size);
+  FreeScratchPages(block, size);
+#ifdef __linux__
+  EXPECT_EQ(KeptScratchBytes(), 4 * mib);  // whole huge pages
+#endif
+  // A block of another length is new; one of the same mapped length is the kept block, its
+  // bytes writable (what they hold is unspecified).
+  void* other = AllocateScratchPages(8 * mib);
+  ASSERT_NE(other, nullptr);
+  EXPECT_NE(other, block);
+  void* again = AllocateScratchPages(size + 1000);
+  EXPECT_EQ(again, block);
+  EXPECT_EQ(KeptScratchBytes(), 0u);
+  std::memset(again, 0x11, size + 1000);
+  FreeScratchPages(again, size + 1000);
+  FreeScratchPages(other, 8 * mib);
+  // What is kept is bounded: of kKeptScratchBytes / 2 MiB + 8 blocks freed, the oldest are
+  // unmapped, and the last ones freed come back.
+  const uint64_t two = 2 * mib;
+  const size_t bound = kKeptScratchBytes / two;
+  std::vector<void*> blocks;
+  for (size_t i = 0; i < bound + 8; ++i) {
+    blocks.push_back(AllocateScratchPages(two));
+    ASSERT_NE(blocks.back(), nullptr);
+    static_cast<char*>(blocks.back())[two - 1] = 1;
+  }
+  for (void* b : blocks) FreeScratchPages(b, two);
+  EXPECT_EQ(KeptScratchBytes(), kKeptScratchBytes);
+  // A block over half the bound is unmapped when freed, never kept.
+  void* large = AllocateScratchPages(kKeptScratchBytes);
+  ASSERT_NE(large, nullptr);
+  FreeScratchPages(large, kKeptScratchBytes);
+  EXPECT_EQ(KeptScratchBytes(), kKeptScratchBytes);
+  // (An address unmapped may come back from a new mapping: only the kept ones are counted.)
+  std::set<void*> kept(blocks.end() - static_cast<std::ptrdiff_t>(bound), blocks.end());
+  size_t reused = 0;
+  blocks.clear();
+  for (size_t i = 0; i < bound + 8; ++i) {
+    blocks.push_back(AllocateScratchPages(two));
+    reused += kept.count(blocks.back());
+  }
+  EXPECT_EQ(reused, bound);
+  EXPECT_EQ(KeptScratchBytes(), 0u);
+  for (void* b : blocks) FreeScratchPages(b, two);
+  EXPECT_EQ(KeptScratchBytes(), kKeptScratchBytes);
+  ReleaseScratchPages();
+  EXPECT_EQ(KeptScratchBytes(), 0u);
+  EXPECT_EQ(AllocateScratchPages(0), nullptr);
+  FreeScratchPages(nullptr, 0);
 }
 
 TEST(PosixFileSystemTest, ErrorsNamePathAndErrno) {

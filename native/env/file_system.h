@@ -94,6 +94,19 @@ class MemoryRegion {
 void* AllocateFilledPages(uint64_t size);
 void FreeFilledPages(void* block, uint64_t size);
 
+// The same blocks for arrays whose bytes are all written before they are read (a vector's
+// storage), which need not be zero. A freed block is kept, up to kKeptScratchBytes in all
+// (the oldest unmapped first; a block over half of that is never kept), for the next block of
+// its mapped length: a statement that builds large arrays at every run (a hash join's build
+// side) then writes over the pages of its last run instead of taking a page fault for each
+// anew. Kept blocks stay the process's memory until reused, pushed out or released
+// (ReleaseScratchPages, which a database's destruction calls). Any thread.
+void* AllocateScratchPages(uint64_t size);
+void FreeScratchPages(void* block, uint64_t size);
+uint64_t KeptScratchBytes();
+void ReleaseScratchPages();
+constexpr uint64_t kKeptScratchBytes = uint64_t{64} << 20;
+
 // An exclusive advisory lock on a file, held until destroyed.
 class FileLock {
  public:

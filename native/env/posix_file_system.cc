@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -476,9 +477,15 @@ class MmapFile final : public MappedFile {
 
 class AnonymousRegion final : public MemoryRegion {
  public:
-  AnonymousRegion(char* address, uint64_t size) : address_(address), size_(size) {}
+  // `filled`: from AllocateFilledPages (which may map more than `size`).
+  AnonymousRegion(char* address, uint64_t size, bool filled)
+      : address_(address), size_(size), filled_(filled) {}
   ~AnonymousRegion() override {
-    if (size_ > 0) ::munmap(address_, size_);
+    if (filled_) {
+      FreeFilledPages(address_, size_);
+    } else if (size_ > 0) {
+      ::munmap(address_, size_);
+    }
   }
   char* data() const override { return address_; }
   uint64_t size() const override { return size_; }
@@ -486,6 +493,7 @@ class AnonymousRegion final : public MemoryRegion {
  private:
   char* address_;
   uint64_t size_;
+  bool filled_;
 };
 
 // Opens `path` for reading: the descriptor (the caller closes it) and the file's size.
@@ -532,23 +540,36 @@ void* MapZeroPages(uint64_t size) {
 
 }  // namespace
 
+#ifdef MADV_HUGEPAGE
+namespace {
+
+constexpr uint64_t kHugePage = uint64_t{2} << 20;
+
+// The bytes mapped for a filled block of `size`: from half a huge page on, whole huge pages
+// (one fault each where the kernel takes the advice, instead of 512), on their boundary.
+uint64_t FilledLength(uint64_t size) {
+  return size >= kHugePage / 2 ? (size + kHugePage - 1) & ~(kHugePage - 1) : size;
+}
+
+}  // namespace
+#endif
+
 void* AllocateFilledPages(uint64_t size) {
   if (size == 0) return nullptr;
 #ifdef MADV_HUGEPAGE
-  constexpr uint64_t kHugePage = 2u << 20;
-  if (size >= 2 * kHugePage) {
+  const uint64_t length = FilledLength(size);
+  if (length >= kHugePage) {
     // A huge page backs only a 2 MiB-aligned stretch: map 2 MiB more and keep the aligned part.
-    const uint64_t mapped = size + kHugePage;
+    const uint64_t mapped = length + kHugePage;
     void* raw = MapZeroPages(mapped);
     if (raw == nullptr) return nullptr;
     const auto start = reinterpret_cast<uintptr_t>(raw);
     const uintptr_t aligned = (start + kHugePage - 1) & ~uintptr_t{kHugePage - 1};
     if (aligned > start) ::munmap(raw, aligned - start);
-    // Unmap what lies past the block's last page.
-    const uintptr_t end = (aligned + size + PageSize() - 1) & ~uintptr_t{PageSize() - 1};
+    const uintptr_t end = aligned + length;
     if (start + mapped > end) ::munmap(reinterpret_cast<void*>(end), start + mapped - end);
     // Advice only: a kernel without transparent huge pages, or with them off, keeps 4 KiB pages.
-    ::madvise(reinterpret_cast<void*>(aligned), size, MADV_HUGEPAGE);
+    ::madvise(reinterpret_cast<void*>(aligned), length, MADV_HUGEPAGE);
     return reinterpret_cast<void*>(aligned);
   }
 #endif
@@ -556,15 +577,104 @@ void* AllocateFilledPages(uint64_t size) {
 }
 
 void FreeFilledPages(void* block, uint64_t size) {
-  if (block != nullptr && size > 0) ::munmap(block, size);
+  if (block == nullptr || size == 0) return;
+#ifdef MADV_HUGEPAGE
+  size = FilledLength(size);
+#endif
+  ::munmap(block, size);
+}
+
+namespace {
+
+// Freed scratch blocks (FreeScratchPages), oldest first, by their mapped length.
+struct KeptBlocks {
+  std::mutex mu;
+  std::vector<std::pair<void*, uint64_t>> blocks;  // block, mapped length
+  uint64_t bytes = 0;
+};
+
+KeptBlocks& Kept() {
+  static auto* kept = new KeptBlocks();  // never destroyed: freed blocks may come at exit
+  return *kept;
+}
+
+uint64_t MappedLength(uint64_t size) {
+#ifdef MADV_HUGEPAGE
+  return FilledLength(size);
+#else
+  return size;
+#endif
+}
+
+}  // namespace
+
+void* AllocateScratchPages(uint64_t size) {
+  if (size == 0) return nullptr;
+  const uint64_t length = MappedLength(size);
+  {
+    KeptBlocks& kept = Kept();
+    std::lock_guard<std::mutex> lock(kept.mu);
+    for (size_t i = kept.blocks.size(); i-- > 0;) {
+      if (kept.blocks[i].second != length) continue;
+      void* block = kept.blocks[i].first;
+      kept.blocks.erase(kept.blocks.begin() + static_cast<std::ptrdiff_t>(i));
+      kept.bytes -= length;
+      return block;
+    }
+  }
+  return AllocateFilledPages(size);
+}
+
+void FreeScratchPages(void* block, uint64_t size) {
+  if (block == nullptr || size == 0) return;
+  const uint64_t length = MappedLength(size);
+  if (length > kKeptScratchBytes / 2) {
+    FreeFilledPages(block, size);
+    return;
+  }
+  // (Not advised MADV_FREE: the advice changes the block's page tables at every free, and on
+  // a virtual machine that cost more than the kept pages saved at 100k rows.)
+  std::vector<std::pair<void*, uint64_t>> dropped;
+  {
+    KeptBlocks& kept = Kept();
+    std::lock_guard<std::mutex> lock(kept.mu);
+    size_t oldest = 0;
+    while (kept.bytes + length > kKeptScratchBytes) {
+      dropped.push_back(kept.blocks[oldest]);
+      kept.bytes -= kept.blocks[oldest++].second;
+    }
+    kept.blocks.erase(kept.blocks.begin(),
+                      kept.blocks.begin() + static_cast<std::ptrdiff_t>(oldest));
+    kept.blocks.emplace_back(block, length);
+    kept.bytes += length;
+  }
+  for (const auto& [b, l] : dropped) ::munmap(b, l);
+}
+
+uint64_t KeptScratchBytes() {
+  KeptBlocks& kept = Kept();
+  std::lock_guard<std::mutex> lock(kept.mu);
+  return kept.bytes;
+}
+
+void ReleaseScratchPages() {
+  std::vector<std::pair<void*, uint64_t>> dropped;
+  {
+    KeptBlocks& kept = Kept();
+    std::lock_guard<std::mutex> lock(kept.mu);
+    dropped.swap(kept.blocks);
+    kept.bytes = 0;
+  }
+  for (const auto& [b, l] : dropped) ::munmap(b, l);
 }
 
 Result<std::unique_ptr<MemoryRegion>> MemoryRegion::Anonymous(uint64_t size, Use use) {
-  if (size == 0) return std::unique_ptr<MemoryRegion>(new AnonymousRegion(nullptr, 0));
+  if (size == 0) return std::unique_ptr<MemoryRegion>(new AnonymousRegion(nullptr, 0, false));
   if (size < kSmallRegion) return std::unique_ptr<MemoryRegion>(new HeapRegion(size));
   void* address = use == Use::kFilled ? AllocateFilledPages(size) : MapZeroPages(size);
   if (address == nullptr) return IoError("mmap", "anonymous memory", errno);
-  return std::unique_ptr<MemoryRegion>(new AnonymousRegion(static_cast<char*>(address), size));
+  return std::unique_ptr<MemoryRegion>(
+      new AnonymousRegion(static_cast<char*>(address), size, use == Use::kFilled));
 }
 
 Result<std::unique_ptr<MemoryRegion>> FileSystem::MapRegion(const std::string& path,

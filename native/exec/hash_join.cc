@@ -21,6 +21,7 @@
 #include "exec/graph_store.h"
 #include "exec/parallel_pipeline.h"
 #include "function/value_ops.h"
+#include "storage/bulk_vector.h"
 
 namespace graphdb::exec {
 
@@ -30,6 +31,11 @@ using binder::BoundExpression;
 using binder::ExprKind;
 using binder::SlotId;
 using Id = LogicalTypeId;
+// The build side's arrays, per row or per group: from a MiB on, whole huge pages kept between
+// runs (storage/bulk_vector.h), so that a build of a million rows does not fault in ~40 MB of
+// 4 KiB pages again at every run (docs/execution.md, "Memory between statements").
+template <typename T>
+using BigVector = storage::BulkVector<T>;
 
 // What the memory limit counts per build row beyond its values: its codes, group and order.
 constexpr size_t kJoinEntryBytes = 32;
@@ -312,7 +318,7 @@ class StringDictionary {
 // row's code without reading or looking up its string.
 struct RowCodes {
   const storage::Column* column = nullptr;
-  std::vector<uint32_t> codes;
+  BigVector<uint32_t> codes;
 
   // The code of the row `o` reads noted by the build; false when not known.
   bool Known(const Operand& o, Cursor& c, ExecContext& ctx, uint64_t* code) const {
@@ -468,10 +474,10 @@ class PairCounts {
     }
   }
 
-  std::vector<uint32_t> groups_;
-  std::vector<int64_t> codes_;
-  std::vector<uint32_t> counts_;
-  std::vector<uint32_t> index_ = std::vector<uint32_t>(16, 0);  // pair + 1; 0: empty
+  BigVector<uint32_t> groups_;
+  BigVector<int64_t> codes_;
+  BigVector<uint32_t> counts_;
+  BigVector<uint32_t> index_ = BigVector<uint32_t>(16, 0);  // pair + 1; 0: empty
 };
 
 }  // namespace
@@ -484,25 +490,25 @@ namespace {
 struct JoinPartition {
   size_t num_keys = 0;
   size_t num_groups = 0;
-  std::vector<uint64_t> codes;   // num_keys per group
-  std::vector<uint64_t> hashes;  // per group
-  std::vector<uint32_t> index = std::vector<uint32_t>(16, 0);
+  BigVector<uint64_t> codes;   // num_keys per group
+  BigVector<uint64_t> hashes;  // per group
+  BigVector<uint32_t> index = BigVector<uint32_t>(16, 0);
   // The rows of group g are [begin[g], begin[g + 1]), in build order.
-  std::vector<uint32_t> begin;
-  std::vector<Value> values;      // num_slots per row (when the rows are kept)
-  std::vector<int64_t> residual;  // num_typed per row: the build operand's code
-  std::vector<uint8_t> residual_null;
+  BigVector<uint32_t> begin;
+  BigVector<Value> values;      // num_slots per row (when the rows are kept)
+  BigVector<int64_t> residual;  // num_typed per row: the build operand's code
+  BigVector<uint8_t> residual_null;
   // Histogram mode: per group, its rows with a non-NULL residual value, and per (group,
   // value) the rows with that value.
-  std::vector<uint32_t> non_null;
+  BigVector<uint32_t> non_null;
   PairCounts histogram;
   // Or, for a string residual of few values: per group, the non-NULL count, then the count
   // of each code; 8- or 16-bit counts when no group has more rows than they hold (the probe's
   // one random read then misses the cache less).
   size_t dense_stride = 0;
-  std::vector<uint8_t> dense8;
-  std::vector<uint16_t> dense16;
-  std::vector<uint32_t> dense32;
+  BigVector<uint8_t> dense8;
+  BigVector<uint16_t> dense16;
+  BigVector<uint32_t> dense32;
 
   // The rows of group g with a non-NULL residual value other than `code`.
   uint64_t Others(uint32_t g, int64_t code) const {
@@ -630,17 +636,17 @@ struct alignas(kCacheLine) BuildPart {
   std::vector<StringDictionary> key_strings, residual_strings;
   std::vector<ValueDictionary> key_values;
   std::vector<Cursor> key_cursors, residual_cursors;
-  LineVector<uint64_t> key;            // scratch
-  LineVector<int64_t> low, high;       // per integer key: the least and greatest value read
-  std::vector<uint64_t> keys;          // per row: its key codes
-  std::vector<int64_t> residual;       // per row: its typed residuals' codes
-  std::vector<uint8_t> residual_null;  // per row and typed residual: NULL
-  std::vector<Value> values;           // per row: the build slots' values (kept rows)
+  LineVector<uint64_t> key;          // scratch
+  LineVector<int64_t> low, high;     // per integer key: the least and greatest value read
+  BigVector<uint64_t> keys;          // per row: its key codes
+  BigVector<int64_t> residual;       // per row: its typed residuals' codes
+  BigVector<uint8_t> residual_null;  // per row and typed residual: NULL
+  BigVector<Value> values;           // per row: the build slots' values (kept rows)
   // Per string operand (string keys, then typed string residuals): the column its rows were
   // read from, with the table's row count; per row, the offset read (UINT32_MAX: none).
   std::vector<const storage::Column*> columns;
-  std::vector<uint64_t> column_rows;
-  std::vector<uint32_t> offsets;
+  BigVector<uint64_t> column_rows;
+  BigVector<uint32_t> offsets;
   size_t rows = 0;
   // Parallel builds: the runs of rows of one morsel (the position of its first row, the
   // index of its first row here), in the order this thread read them.
@@ -649,15 +655,15 @@ struct alignas(kCacheLine) BuildPart {
   // Merging: per row, the hash of its key codes (the table's) or its direct slot; in a
   // partitioned table, the rows of each partition instead, ascending, their data copied
   // together so that each partition's build reads them in sequence.
-  std::vector<uint64_t> hashes;
+  BigVector<uint64_t> hashes;
   struct Bucket {
-    std::vector<uint32_t> rows;
-    std::vector<uint64_t> hashes;
-    std::vector<uint64_t> keys;  // hashed tables only
-    std::vector<int64_t> residual;
-    std::vector<uint8_t> residual_null;
+    BigVector<uint32_t> rows;
+    BigVector<uint64_t> hashes;
+    BigVector<uint64_t> keys;  // hashed tables only
+    BigVector<int64_t> residual;
+    BigVector<uint8_t> residual_null;
     // Or, in a direct table's string histograms (packed): slot << 32 | (code + 1, 0 for NULL).
-    std::vector<uint64_t> packed;
+    BigVector<uint64_t> packed;
   };
   std::vector<Bucket> buckets;
   // Or, when the merge tallies (a direct table's dense histograms), this part's count of
@@ -1070,11 +1076,11 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     JoinPartition& to = t->partitions[q];
     MemoryCharge& charge_q = charges[q];
     to.num_keys = nk;
-    std::vector<uint32_t> group_of;  // per row
-    std::vector<uint32_t> sizes;     // per group
-    std::vector<int64_t> residual;
-    std::vector<uint8_t> residual_null;
-    std::vector<Value> values;
+    BigVector<uint32_t> group_of;  // per row
+    BigVector<uint32_t> sizes;     // per group
+    BigVector<int64_t> residual;
+    BigVector<uint8_t> residual_null;
+    BigVector<Value> values;
     // The dense histograms of `ng` groups in counts of the width the largest count needs (a
     // key's non-NULL count, the first of its row, is its largest), zeroed, then fill(dense).
     auto with_width = [&](size_t ng, uint32_t largest, auto&& fill) {
@@ -1123,7 +1129,7 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
              groups * (histogram_strings + 1) <= 16 * rows + (size_t{1} << 20) / np;
     };
     // Filled with counts by `each_row`.
-    auto fill_dense = [&](const std::vector<uint32_t>& sizes, auto&& each_row) {
+    auto fill_dense = [&](const BigVector<uint32_t>& sizes, auto&& each_row) {
       const uint32_t largest = sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
       with_width(sizes.size(), largest, [&](auto& dense) {
         each_row([&](size_t g, int64_t code, uint8_t null) {
@@ -1136,7 +1142,7 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     };
     // Histograms of the rows `each_row` gives (the groups' row counts in `sizes`): dense when
     // they fit, else a table of the (group, code) pairs present.
-    auto count_histograms = [&](const std::vector<uint32_t>& sizes, size_t n, auto&& each_row) {
+    auto count_histograms = [&](const BigVector<uint32_t>& sizes, size_t n, auto&& each_row) {
       if (dense_fits(sizes.size(), n)) {
         fill_dense(sizes, each_row);
         return;
@@ -1161,7 +1167,7 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
         }
       };
       charge(expected);
-      std::vector<uint32_t> sizes(to.num_groups, 0);
+      BigVector<uint32_t> sizes(to.num_groups, 0);
       each_row([&](size_t g, int64_t, uint8_t) { ++sizes[g]; });
       count_histograms(sizes, expected, each_row);
       return;
@@ -1184,7 +1190,7 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
         }
       };
       charge(expected);
-      std::vector<uint32_t> sizes(to.num_groups, 0);
+      BigVector<uint32_t> sizes(to.num_groups, 0);
       each_row([&](size_t g, int64_t, uint8_t) { ++sizes[g]; });
       fill_dense(sizes, each_row);
       return;
@@ -1285,8 +1291,8 @@ std::shared_ptr<const HashJoinOp::Table> HashJoinOp::Builder::Merge(
     // The rows grouped by key (a counting sort: each group's rows keep their build order).
     to.begin.assign(ng + 1, 0);
     for (size_t g = 0; g < ng; ++g) to.begin[g + 1] = to.begin[g] + sizes[g];
-    std::vector<uint32_t> at(to.begin.begin(), to.begin.end() - 1);
-    std::vector<uint32_t> order(n);
+    BigVector<uint32_t> at(to.begin.begin(), to.begin.end() - 1);
+    BigVector<uint32_t> order(n);
     for (size_t r = 0; r < n; ++r) order[at[group_of[r]]++] = static_cast<uint32_t>(r);
     to.residual.resize(residual.size());
     to.residual_null.resize(residual_null.size());

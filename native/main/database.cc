@@ -6,6 +6,7 @@
 
 #include "algo/algo_functions.h"
 #include "common/interrupt.h"
+#include "env/file_system.h"
 #include "exec/redo_log.h"
 #include "fts/fts_functions.h"
 #include "vector/vector_functions.h"
@@ -117,7 +118,13 @@ Database::Database(DatabaseConfig config, std::unique_ptr<storage::StorageManage
   vector::RegisterVectorIndex();  // CALL QUERY_VECTOR_INDEX(...): native/vector
 }
 
-Database::~Database() { (void)Close(); }
+Database::~Database() {
+  (void)Close();
+  // The blocks the statements' large arrays left for the next (env::AllocateScratchPages):
+  // given back with the database that used them (another database's next statement takes
+  // new ones).
+  env::ReleaseScratchPages();
+}
 
 Result<std::shared_ptr<Database>> Database::Open(DatabaseConfig config) {
   try {

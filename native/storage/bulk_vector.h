@@ -1,12 +1,17 @@
 // BulkVector<T>: a std::vector whose large blocks are anonymous pages from
-// env::AllocateFilledPages (aligned to and advised for huge pages where the OS offers them)
-// instead of the C++ heap.
+// env::AllocateScratchPages (whole huge pages where the OS offers them, a freed block kept for
+// the next of its length) instead of the C++ heap.
 //
 // A bulk load and a CSR rebuild fill arrays of hundreds of MiB (endpoint offsets, adjacency
 // entries) once, front to back. From the heap, each 4 KiB page of such an array takes a page
 // fault on first write, and page faults were a fifth of a 10M-edge COPY's time on a virtual
 // machine; with 2 MiB pages it is one fault per 512 of them. Blocks below kBulkBytes come from
 // the heap as usual: the semantics are std::vector's in every case.
+//
+// A statement's large transient arrays (a hash join's build side) are BulkVectors too: freed
+// heap memory of that size goes back to the system (glibc trims a thread's arena), so each run
+// of the statement paid those faults again; a kept block is written over without a fault
+// (docs/execution.md, "Memory between statements").
 #ifndef GRAPHDB_STORAGE_BULK_VECTOR_H_
 #define GRAPHDB_STORAGE_BULK_VECTOR_H_
 
@@ -24,8 +29,9 @@ template <typename T>
 class BulkAllocator {
  public:
   using value_type = T;
-  // Blocks of at least this many bytes are pages, not heap.
-  static constexpr size_t kBulkBytes = 4u << 20;
+  // Blocks of at least this many bytes are pages, not heap (whole huge pages: from 1 MiB on,
+  // env::AllocateFilledPages rounds a block up to them).
+  static constexpr size_t kBulkBytes = size_t{1} << 20;
 
   BulkAllocator() = default;
   template <typename U>
@@ -35,7 +41,7 @@ class BulkAllocator {
     if (n > SIZE_MAX / sizeof(T)) throw std::bad_array_new_length();
     const size_t bytes = n * sizeof(T);
     if (bytes < kBulkBytes) return std::allocator<T>().allocate(n);
-    void* block = env::AllocateFilledPages(bytes);
+    void* block = env::AllocateScratchPages(bytes);
     if (block == nullptr) throw std::bad_alloc();
     return static_cast<T*>(block);
   }
@@ -44,7 +50,7 @@ class BulkAllocator {
     if (bytes < kBulkBytes) {
       std::allocator<T>().deallocate(p, n);
     } else {
-      env::FreeFilledPages(p, bytes);
+      env::FreeScratchPages(p, bytes);
     }
   }
 
