@@ -377,6 +377,27 @@ TEST_F(GraphExecTest, UpdatesSeeTheRowsMatchedBeforeThem) {
   EXPECT_EQ(Rows("MATCH (p:person) RETURN count(*)"), (Strings{"8"}));
 }
 
+TEST_F(GraphExecTest, SubqueriesAfterUpdatesSeeAllOfThemAndUpdatesAfterThemNone) {
+  // Clause by clause, as a MATCH after the update would: every row counts all three new
+  // nodes (not 1, 2, 3 as the rows were created one by one).
+  EXPECT_EQ(Ordered("UNWIND [1, 2, 3] AS x CREATE (:person {id: 100 + x}) WITH x "
+                    "RETURN x, COUNT { MATCH (p:person) WHERE p.id > 100 } ORDER BY x"),
+            (Strings{"1|3", "2|3", "3|3"}));
+  EXPECT_EQ(Ordered("UNWIND [1, 2, 3] AS x CREATE (:person {id: 200 + x}) WITH x "
+                    "MATCH (p:person) WHERE p.id > 200 RETURN x, count(p) ORDER BY x"),
+            (Strings{"1|3", "2|3", "3|3"}));
+  EXPECT_EQ(Ordered("UNWIND [1, 2] AS x CREATE (:person {id: 300 + x}) WITH x "
+                    "WHERE EXISTS { MATCH (p:person {id: 302}) } RETURN x ORDER BY x"),
+            (Strings{"1", "2"}));
+  // And an update after a subquery: every count taken before any of the creates.
+  EXPECT_EQ(Ordered("UNWIND [1, 2, 3] AS x WITH x, COUNT { MATCH (p:person) WHERE p.id > 400 } "
+                    "AS c CREATE (:person {id: 400 + x, age: c}) RETURN x, c ORDER BY x"),
+            (Strings{"1|0", "2|0", "3|0"}));
+  EXPECT_EQ(Ordered("UNWIND [1, 2] AS x WITH x WHERE NOT EXISTS { MATCH (p:person) "
+                    "WHERE p.id > 500 } CREATE (:person {id: 500 + x}) RETURN x ORDER BY x"),
+            (Strings{"1", "2"}));
+}
+
 TEST_F(GraphExecTest, OneCreateOfSeveralPatternsCreatesInKuzusOrder) {
   // Kùzu's order, checked against Kùzu 0.11.3: the patterns gather into connected graphs (a
   // pattern takes in every earlier graph it shares a node with, and moves to the end); nodes

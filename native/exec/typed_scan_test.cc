@@ -389,32 +389,47 @@ class MarksAfterWritesTest : public FilteredCountTest {
     // tested one node at a time long before the persons the steps write.
     Run("MATCH (h:Person {id: 0}), (b:Person) WHERE b.id % 10 = 0 AND b.id > 0 CREATE "
         "(h)-[:Knows]->(b)");
+    Run("CREATE NODE TABLE Log(id INT64, n INT64, PRIMARY KEY(id))");
   }
 
   // `write`, a clause on h (the hub) and p, applied to four persons in the order of their ids
-  // in one statement whose RETURN counts the hub's neighbours in Paris per row, gives the
-  // counts the same steps give as statements. Each run is a transaction (after `before`, a
-  // write of its own) rolled back, at 1 and 2 threads.
+  // in one statement, then a CREATE that logs the hub's neighbours in Paris per row: an update
+  // clause runs row by row after the write, so each row's count sees the writes of the rows
+  // before it and its own, the counts the same steps give as statements (the marks the count
+  // made for one row are made again after the next row's write). A RETURN after the write is a
+  // read, which the statement's barrier runs after every row's write: each row counts what the
+  // last step does. Each run is a transaction (after `before`, a write of its own) rolled back,
+  // at 1 and 2 threads.
   void ExpectCountsSeeEachWrite(const std::string& write, const std::string& before = "") {
     const std::string count =
         "MATCH (h:Person {id: 0})-[:Knows]->(c:Person) WHERE c.city = 'Paris' RETURN count(c.id)";
-    std::vector<std::string> expected;
+    std::vector<std::string> expected, after_all;
     Run("BEGIN TRANSACTION");
     if (!before.empty()) Run(before);
+    std::string last;
     for (int id : {9000, 9500, 10000, 11000}) {
       Run("MATCH (h:Person {id: 0}), (p:Person {id: " + std::to_string(id) + "}) " + write);
-      expected.push_back(std::to_string(id) + "|" + RowsWith(count, 1).at(0));
+      last = RowsWith(count, 1).at(0);
+      expected.push_back(std::to_string(id) + "|" + last);
     }
     Run("ROLLBACK");
-    const std::string statement =
+    for (int id : {9000, 9500, 10000, 11000}) after_all.push_back(std::to_string(id) + "|" + last);
+    const std::string head =
         "MATCH (h:Person {id: 0}), (p:Person) WHERE p.id IN [11000, 9000, 10000, 9500] WITH h, "
         "p, p.id AS id ORDER BY id " +
-        write +
-        " WITH h, id RETURN id, COUNT { MATCH (h)-[:Knows]->(c:Person) WHERE c.city = 'Paris' }";
+        write;
+    const std::string counted = "COUNT { MATCH (h)-[:Knows]->(c:Person) WHERE c.city = 'Paris' }";
     for (int threads : {1, 2}) {
       Run("BEGIN TRANSACTION");
       if (!before.empty()) Run(before);
-      EXPECT_EQ(RowsWith(statement, threads), expected) << write << " threads=" << threads;
+      RowsWith(head + " CREATE (:Log {id: id, n: " + counted + "})", threads);
+      EXPECT_EQ(RowsWith("MATCH (l:Log) RETURN l.id, l.n ORDER BY l.id", 1), expected)
+          << write << " threads=" << threads;
+      Run("ROLLBACK");
+      Run("BEGIN TRANSACTION");
+      if (!before.empty()) Run(before);
+      EXPECT_EQ(RowsWith(head + " WITH h, id RETURN id, " + counted, threads), after_all)
+          << write << " threads=" << threads;
       Run("ROLLBACK");
     }
   }

@@ -1,4 +1,5 @@
 // The order in which the conjuncts of a WHERE are evaluated (planner.h: ConjunctRank).
+#include "common/stack_guard.h"
 #include "cypher/planner/planner.h"
 #include "function/cast.h"
 
@@ -120,14 +121,6 @@ bool MayFail(const BoundExpression& e) {
   }
 }
 
-bool HasSubquery(const BoundExpression& e) {
-  if (e.kind == ExprKind::kSubquery) return true;
-  for (const auto& child : e.children) {
-    if (HasSubquery(*child)) return true;
-  }
-  return false;
-}
-
 // `prop = literal or parameter`: cheap and selective.
 bool IsPropertyEquality(const BoundExpression& e) {
   if (e.kind != ExprKind::kScalarFunction || e.name != "=" || e.children.size() != 2) {
@@ -145,6 +138,15 @@ bool IsPropertyEquality(const BoundExpression& e) {
 }
 
 }  // namespace
+
+bool HasSubquery(const BoundExpression& e) {
+  CheckStackDepth();
+  if (e.kind == ExprKind::kSubquery) return true;
+  for (const auto& child : e.children) {
+    if (HasSubquery(*child)) return true;
+  }
+  return false;
+}
 
 int ConjunctRank(const BoundExpression& conjunct) {
   if (MayFail(conjunct)) return kMayFailRank;

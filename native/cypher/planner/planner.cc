@@ -58,6 +58,22 @@ Direction Reverse(Direction d) {
                                      : Direction::kBoth;
 }
 
+// Whether a projection or UNWIND clause reads the graph beyond its rows: a subquery in any of
+// its expressions.
+bool ReadsTheGraph(const BoundClause& clause) {
+  auto has = [](const binder::BoundExpressionPtr& e) { return e != nullptr && HasSubquery(*e); };
+  if (clause.kind == BoundClause::Kind::kUnwind) return has(clause.unwind_expr);
+  const binder::BoundProjection* p = clause.projection.get();
+  if (p == nullptr) return false;
+  for (const auto& item : p->items) {
+    if (has(item.expr)) return true;
+  }
+  for (const auto& order : p->order_by) {
+    if (has(order.expr)) return true;
+  }
+  return has(p->where) || has(p->skip) || has(p->limit);
+}
+
 class PartPlanner {
  public:
   // `bound`: slots the plan's input already holds (a correlated subquery's outer variables).
@@ -71,9 +87,11 @@ class PartPlanner {
 
   LogicalOperatorPtr Plan(const binder::BoundQueryPart& part) {
     LogicalOperatorPtr plan = MakeOp(LogicalOpKind::kSingleRow, nullptr);
-    // Updates see the graph as the preceding MATCH clauses found it, and reads after a WITH
-    // see every update before it: barriers separate the two.
-    bool matched = false;  // a MATCH since the last barrier
+    // Updates see the graph as the preceding reads found it, and reads after a WITH see every
+    // update before it: barriers separate the two. A read is a MATCH, or a projection or
+    // UNWIND holding an EXISTS / COUNT subquery (`CREATE ... WITH x RETURN COUNT { MATCH
+    // (t:T) }` counts every row's node on every row, as a MATCH there would).
+    bool matched = false;  // a read since the last barrier
     bool updated = false;  // an update since the last barrier
     auto barrier = [&plan, &matched, &updated]() {
       plan = MakeOp(LogicalOpKind::kMaterialize, std::move(plan));
@@ -85,6 +103,13 @@ class PartPlanner {
         case BoundClause::Kind::kOptionalMatch:
           if (updated) barrier();
           matched = true;
+          break;
+        case BoundClause::Kind::kProjection:
+        case BoundClause::Kind::kUnwind:
+          if (ReadsTheGraph(clause)) {
+            if (updated) barrier();
+            matched = true;
+          }
           break;
         case BoundClause::Kind::kCreate:
         case BoundClause::Kind::kMerge:

@@ -329,6 +329,15 @@ TEST_F(PlannerTest, UpdatesAreSeparatedFromReadsByBarriers) {
   // A MATCH after an update (past WITH) sees all of it.
   EXPECT_EQ(ShapeOf("CREATE (b:person {id: 9}) WITH b MATCH (c:city) RETURN c.name"),
             "PROJECTION(SCAN_NODE(MATERIALIZE(PROJECTION(UPDATE(SINGLE_ROW)))))");
+  // So does a subquery after an update, and an update after a subquery sees none of its own.
+  EXPECT_EQ(ShapeOf("CREATE (b:person {id: 9}) WITH b RETURN COUNT { MATCH (c:city) }"),
+            "PROJECTION(MATERIALIZE(PROJECTION(UPDATE(SINGLE_ROW))))");
+  EXPECT_EQ(ShapeOf("UNWIND [1] AS x WITH x WHERE EXISTS { MATCH (c:city) } "
+                    "CREATE (b:person {id: x})"),
+            "UPDATE(MATERIALIZE(FILTER(PROJECTION(UNWIND(SINGLE_ROW)))))");
+  // A projection without one streams past the update.
+  EXPECT_EQ(ShapeOf("CREATE (b:person {id: 9}) WITH b RETURN b.id"),
+            "PROJECTION(PROJECTION(UPDATE(SINGLE_ROW)))");
   // A MERGE of a path matches it by a sub-plan.
   EXPECT_EQ(ShapeOf("MERGE (a:person {id: 1})-[:knows]->(b:person {id: 2})"),
             "UPDATE(SINGLE_ROW,FILTER(EXPAND(INDEX_SEEK(SINGLE_ROW))))");
