@@ -24,6 +24,11 @@ Status StatementControl::StopStatus() const {
 
 void StatementControl::Stop() const { throw GraphDBException(StopStatus()); }
 
+void StatementControl::CheckSlow() const {
+  if (poll_hook_) poll_hook_();
+  if (reason() != Reason::kNone || (timeout_ms_ != 0 && Clock::now() >= deadline_)) Stop();
+}
+
 void StatementControl::MemoryLimitReached() const {
   throw GraphDBException(
       ErrorCode::kResourceLimit,

@@ -20,6 +20,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <utility>
 
 #include "common/status.h"
 
@@ -46,17 +48,22 @@ class StatementControl {
 
   // Asks the statement to stop; false when a reason was already given.
   bool Cancel(Reason reason) {
-    uint8_t expected = 0;
-    return reason_.compare_exchange_strong(expected, static_cast<uint8_t>(reason),
-                                           std::memory_order_relaxed);
+    uint8_t seen = reason_.load(std::memory_order_relaxed);
+    do {
+      if ((seen & kReasonBits) != 0) return false;
+    } while (!reason_.compare_exchange_weak(seen, seen | static_cast<uint8_t>(reason),
+                                            std::memory_order_relaxed));
+    return true;
   }
-  Reason reason() const { return static_cast<Reason>(reason_.load(std::memory_order_relaxed)); }
+  Reason reason() const {
+    return static_cast<Reason>(reason_.load(std::memory_order_relaxed) & kReasonBits);
+  }
 
   // Throws the statement's GraphDBException when it was cancelled or is past its deadline.
   void Check() const {
     if (reason_.load(std::memory_order_relaxed) != 0 ||
         (timeout_ms_ != 0 && Clock::now() >= deadline_)) [[unlikely]] {
-      Stop();
+      CheckSlow();
     }
   }
   // Resource limits (0: none). The result's rows: QueryResult bytes as the statement builds
@@ -90,6 +97,19 @@ class StatementControl {
       ResultLimitReached();
   }
 
+  // For tests: `hook` runs at each Check(), on the polling thread (the statement's, or a pool
+  // thread working for it), before the check; a test makes something happen in the middle of
+  // a statement there (another connection's write). Set before the statement starts. (A bit
+  // of reason_ sends every Check() out of line while a hook is set: Check() costs no more.)
+  void SetPollHook(std::function<void()> hook) {
+    poll_hook_ = std::move(hook);
+    if (poll_hook_) {
+      reason_.fetch_or(kHooked, std::memory_order_relaxed);
+    } else {
+      reason_.fetch_and(static_cast<uint8_t>(~kHooked), std::memory_order_relaxed);
+    }
+  }
+
   // Throws RESOURCE_LIMIT for the memory limit.
   [[noreturn]] void MemoryLimitReached() const;
 
@@ -100,14 +120,20 @@ class StatementControl {
 
  private:
   [[noreturn]] void ResultLimitReached() const;
+  // Check() past its fast test: the hook, then the stop, if any.
+  void CheckSlow() const;
 
-  std::atomic<uint8_t> reason_{0};
+  static constexpr uint8_t kReasonBits = 0x7f;
+  static constexpr uint8_t kHooked = 0x80;  // a poll hook is set
+
+  std::atomic<uint8_t> reason_{0};  // a Reason, and kHooked
   uint32_t timeout_ms_ = 0;
   uint64_t max_result_bytes_ = 0;
   uint64_t max_memory_bytes_ = 0;
   uint32_t threads_ = 0;
   std::atomic<int64_t> memory_used_{0};
   Clock::time_point deadline_ = Clock::time_point::max();
+  std::function<void()> poll_hook_;
 };
 
 // The control of the statement running on this thread, or null.

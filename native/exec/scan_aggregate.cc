@@ -328,6 +328,9 @@ struct Worker {
   size_t reached_charged = 0;     // the capacity of `reached` memory counts
   // The scanned table's rows' visibility, a block at a time (set by Run per table).
   std::optional<NodeRowVisibility> visible;
+  // The version stores of the tables whose columns a block path read without looking at the
+  // versions (ScanAggregateOp::Unversioned), for the check once the run is over.
+  std::vector<const storage::VersionStore*> unchecked;
 };
 
 // Whether the aggregation `breaker` of `shape` makes at most one group per scanned node: a key
@@ -396,6 +399,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     position_ = 0;
     filled_ = false;
     streaming_ = false;
+    no_blocks_ = false;
     shared_codes_.clear();
     shared_strings_.clear();
     shared_dictionary_.clear();
@@ -704,16 +708,22 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     return v;
   }
 
-  // A kInt term's value; false for NULL.
+  // A kInt term's value; false for NULL. The cell first, then the versions (as GraphStore
+  // reads a property): a writer records the old value before it overwrites the cell, so a cell
+  // read before the versions were seen empty holds the value this snapshot sees.
   [[gnu::always_inline]] bool ReadInt(Worker& w, const Term& t, int64_t* out) const {
     const Worker::Cursor& c = w.cursors[t.cursor];
     if ((c.kind == storage::PhysicalKind::kInt64 || c.kind == storage::PhysicalKind::kInt32) &&
-        c.column != nullptr && !c.generic && c.versions->empty()) [[likely]] {
+        c.column != nullptr && !c.generic) [[likely]] {
       const uint64_t row = w.ids[static_cast<size_t>(t.role)].offset;
-      if (c.column->IsNull(row)) return false;
-      *out = ApplyOp(t, c.kind == storage::PhysicalKind::kInt64 ? c.column->GetFixed<int64_t>(row)
-                                                                : c.column->GetFixed<int32_t>(row));
-      return true;
+      const bool null = c.column->IsNull(row);
+      const int64_t v = c.kind == storage::PhysicalKind::kInt64 ? c.column->GetFixed<int64_t>(row)
+                                                                : c.column->GetFixed<int32_t>(row);
+      if (c.versions->empty()) [[likely]] {
+        if (null) return false;
+        *out = ApplyOp(t, v);
+        return true;
+      }
     }
     return ReadIntSlow(w, t, out);
   }
@@ -759,13 +769,18 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         const Worker::Cursor& c = w.cursors[t.cursor];
         const InternalId id = w.ids[static_cast<size_t>(t.role)];
         if (c.column == nullptr) return Value::Null(t.expr->type);
-        if (c.generic || !c.versions->empty()) return ReadValue(t, c, id);
-        if (c.column->IsNull(id.offset)) return Value::Null(t.expr->type);
-        if (t.access == Access::kString) {
-          return Value::String(c.column->ReadString(id.offset, w.inline_bytes));
+        if (c.generic) return ReadValue(t, c, id);
+        // The cell first, then the versions (ReadInt).
+        Value v;
+        if (c.column->IsNull(id.offset)) {
+          v = Value::Null(t.expr->type);
+        } else if (t.access == Access::kString) {
+          v = Value::String(c.column->ReadString(id.offset, w.inline_bytes));
+        } else {
+          const double d = c.column->GetDouble(id.offset);
+          v = t.type == Id::kFloat ? Value::Float(static_cast<float>(d)) : Value::Double(d);
         }
-        const double d = c.column->GetDouble(id.offset);
-        return t.type == Id::kFloat ? Value::Float(static_cast<float>(d)) : Value::Double(d);
+        return c.versions->empty() ? v : ReadValue(t, c, id);
       }
     }
     return Value::Null();
@@ -1124,8 +1139,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     const Term& t = keys_[0];
     const Worker::Cursor& c = w.cursors[t.cursor];
     if (table_end - item < kDirectAfter || c.column == nullptr || c.generic ||
-        !c.versions->empty() ||
-        (c.kind != storage::PhysicalKind::kInt64 && c.kind != storage::PhysicalKind::kInt32)) {
+        (c.kind != storage::PhysicalKind::kInt64 && c.kind != storage::PhysicalKind::kInt32) ||
+        !Unversioned(w, c.versions)) {
       return false;
     }
     ExecContext& ctx = *w.ctx;
@@ -1302,13 +1317,14 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // Whether SumEdges may aggregate a node's edges: the keys are all the scanned node's, the
   // edge filters all checked (those before `first_filter` are), and the aggregates count rows
   // or count and average plain integer columns of the reached node or the rel (sum_shape_).
-  bool SumsEdges(const Worker& w, size_t first_filter) const {
+  bool SumsEdges(Worker& w, size_t first_filter) const {
     if (!sum_shape_ || first_filter != edge_filters_.size()) return false;
     for (const Aggregate& a : aggs_) {
       if (a.kind == Aggregate::Kind::kCountStar || a.every_row) continue;
       const Worker::Cursor& c = w.cursors[a.arg.cursor];
-      if (c.column == nullptr || c.generic || !c.versions->empty() ||
-          (c.kind != storage::PhysicalKind::kInt64 && c.kind != storage::PhysicalKind::kInt32)) {
+      if (c.column == nullptr || c.generic ||
+          (c.kind != storage::PhysicalKind::kInt64 && c.kind != storage::PhysicalKind::kInt32) ||
+          !Unversioned(w, c.versions)) {
         return false;
       }
     }
@@ -1502,10 +1518,50 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     });
   }
 
+  // Whether a block path may read the columns of the table whose versions are `v` without
+  // looking at them cell by cell: while it has none, and not in a run made again (no_blocks_).
+  // The table is noted for StillUnversioned.
+  bool Unversioned(Worker& w, const storage::VersionStore* v) const {
+    return !no_blocks_ && v->empty() && Noted(w, v);
+  }
+  // Notes `v` for StillUnversioned; true.
+  static bool Noted(Worker& w, const storage::VersionStore* v) {
+    if (std::find(w.unchecked.begin(), w.unchecked.end(), v) == w.unchecked.end()) {
+      w.unchecked.push_back(v);
+    }
+    return true;
+  }
+  // Whether every table a block path of `w` read still has no versions.
+  static bool StillUnversioned(const Worker& w) {
+    for (const storage::VersionStore* v : w.unchecked) {
+      if (!v->empty()) return false;
+    }
+    return true;
+  }
+  bool StillUnversioned() const {
+    for (const auto& w : workers_) {
+      if (!StillUnversioned(*w)) return false;
+    }
+    return true;
+  }
+  // rel_checks_ for a run starting now.
+  bool RelChecksAllowed() const {
+    if (no_blocks_ || rel_filters_ == 0) return false;
+    Sides sides;
+    for (const TableId scanned : shape_.scan->table_ids) {
+      FindSides(scanned, &sides);
+      for (const auto& side : sides) {
+        if (!store_->rel_table(side.first->id).versions().empty()) return false;
+      }
+    }
+    return true;
+  }
+
   // Whether the leading rel filters (rel_filters_) can be checked on a block's edges before
   // anything else is read (KeepCheckedEdges), as integer comparisons on their columns (then in
-  // w.rel_checks): not while a cell may have versions (the statement's own writes, or writes
-  // after its snapshot: Passes reads those), nor for another column type, a missing column or
+  // w.rel_checks): not while a cell may have versions (rel_checks_, decided once per run, so
+  // that FindFirstRows checks as the count did; the statement's own writes, or writes after
+  // its snapshot: Passes reads those), nor for another column type, a missing column or
   // a NULL constant. A dropped edge changes no row's order: only the ranks of the passing
   // edges among a node's edges are compared (the groups' first rows).
   bool RelChecks(Worker& w) const {
@@ -1514,8 +1570,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     for (size_t i = 0; i < rel_filters_; ++i) {
       const Filter& f = edge_filters_[i];
       const Worker::Cursor& c = w.cursors[f.term.cursor];
-      if (c.column == nullptr || c.generic || !c.versions->empty() || f.value.is_null() ||
-          (c.kind != storage::PhysicalKind::kInt64 && c.kind != storage::PhysicalKind::kInt32)) {
+      if (c.column == nullptr || c.generic || f.value.is_null() ||
+          (c.kind != storage::PhysicalKind::kInt64 && c.kind != storage::PhysicalKind::kInt32) ||
+          !rel_checks_ || !Noted(w, c.versions)) {
         w.rel_checks.clear();
         return false;
       }
@@ -2031,7 +2088,20 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   }
 
   void Fill(ExecContext& ctx) {
+    FillOnce(ctx);
+    if (!streaming_ && !no_blocks_ && !StillUnversioned()) {
+      // A write began during the run, and a block path may have read its cells: the run again,
+      // reading cell by cell (its PROFILE counts replace the first run's, not yet added).
+      Open(ctx);
+      no_blocks_ = true;
+      FillOnce(ctx);
+    }
+    if (!streaming_) AddProfile();
+  }
+
+  void FillOnce(ExecContext& ctx) {
     filled_ = true;
+    rel_checks_ = RelChecksAllowed();
     for (auto* filters : {&node_filters_, &edge_filters_}) {
       for (Filter& f : *filters) {
         if (f.typed) f.value = Evaluate(*f.constant, ctx);
@@ -2111,7 +2181,6 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         }
         std::sort(segments_.begin(), segments_.end(),
                   [](const Segment& x, const Segment& y) { return x.item < y.item; });
-        AddProfile();
         return;
       }
       Merge(ctx);
@@ -2120,7 +2189,6 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     // the order of the groups of one first item: RankTies).
     const bool counted_targets = targets_ && targets_groups_ != nullptr;
     if (counted_targets && !targets_first_) FindFirstRows(ctx, total, nullptr);
-    AddProfile();
     // Aggregation without keys yields one row even for empty input (count = 0).
     if (keys_.empty() && merged_->size() == 0) {
       merged_->Add(nullptr, nullptr, 0, HashCodes(nullptr, 0, 0));
@@ -2227,7 +2295,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       for (size_t k = 0; k < keys_.size() && direct; ++k) {
         const Term& t = keys_[k];
         const Worker::Cursor* c = t.property != nullptr ? &w.cursors[t.cursor] : nullptr;
-        direct = c != nullptr && c->column != nullptr && !c->generic && c->versions->empty();
+        direct = c != nullptr && c->column != nullptr && !c->generic && Unversioned(w, c->versions);
         if (!direct) break;
         if (t.access == Access::kString) {
           direct = c->shared != nullptr;
@@ -2527,7 +2595,18 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       w.groups.Clear();
       position_ = 0;
       const uint64_t end = std::min(stream_end_, next_item_ + kStreamBatch);
+      const std::array<uint64_t, 4> rows = w.rows;
+      w.unchecked.clear();
       Run(w, next_item_, end);
+      if (!no_blocks_ && !StillUnversioned(w)) {  // as in Fill, for the batch
+        w.groups.Clear();
+        w.rows = rows;
+        no_blocks_ = true;
+        rel_checks_ = false;
+        Run(w, next_item_, end);
+        no_blocks_ = false;
+        rel_checks_ = RelChecksAllowed();
+      }
       next_item_ = end;
     }
     Emit(w.groups, position_++, ctx, w.strings);
@@ -2682,6 +2761,17 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // the reached node or the rel (RunBlocks may use SumEdges).
   bool sum_shape_ = false;
   bool targets_ = false;
+  // Versions and the block paths (which read columns without looking at the versions cell by
+  // cell: RunCountSmall, SumEdges, the rel checks, CountTargets' direct keys). A block path runs
+  // only while the table it reads has no versions, and notes the table (Unversioned); once the
+  // run is over, Fill checks that those tables have none still: a writer records an old value
+  // before it overwrites the cell, and keeps it while this statement runs, so a table without
+  // versions then had every cell read as this snapshot sees it. Else a write began during the
+  // run, and the run is made again without block paths (no_blocks_), reading cell by cell.
+  bool no_blocks_ = false;
+  // The rel checks (RelChecks) may run: no rel table the expansion follows had versions when
+  // the run started (and not no_blocks_).
+  bool rel_checks_ = false;
   // Without aggregates: the workers note each reached node's first item, not its count
   // (Worker::target_counts), and the groups' first items follow (FindFirstRows ranks ties).
   bool targets_first_ = false;

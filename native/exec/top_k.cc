@@ -1285,15 +1285,6 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
       gather(/*guessing=*/false);
     }
   }
-  // A writer that overwrote a cell meanwhile recorded the old value first: read again through
-  // the store (the caller's generic path), which picks the version this snapshot sees.
-  for (const storage::NodeTable* table : tables) {
-    if (!table->versions().empty()) {
-      for (auto& part : parts) memory.Absorb(part->memory);
-      memory.Release(ctx);
-      return false;
-    }
-  }
   // The rows the workers gathered by code are ranked on their keys (Records: each worker's
   // as it ends, those of workers that did not here, within the lowest bound any had), then
   // in all (Order); else (a worker read its rows' keys already, or Records declined) they are
@@ -1317,6 +1308,17 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
     heap.Decode(gathered);
     for (size_t w = 1; w < parts.size(); ++w) heap.Merge(parts[w]->heap);
     best = heap.TakeSorted(skip, count);
+  }
+  // A writer that overwrote a cell meanwhile recorded the old value first, and keeps it while
+  // this statement runs: when a table has versions now, once every key was read (ranking and
+  // decoding read them too), read again through the store (the caller's generic path), which
+  // picks the version this snapshot sees.
+  for (const storage::NodeTable* table : tables) {
+    if (!table->versions().empty()) {
+      for (auto& part : parts) memory.Absorb(part->memory);
+      memory.Release(ctx);
+      return false;
+    }
   }
   // The winners' rows: the scanned node, then the projections, as the child would make them.
   rows->reserve(best.size());
