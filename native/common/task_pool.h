@@ -50,9 +50,8 @@
 // not always hand it over: a woken thread that is not yet "eligible" waited 53-56 µs behind the
 // spin in some placements (docs/concurrency.md, "Awaited parallel statements"). A pool thread
 // that loses its core to another process's thread only leaves the next statement's morsels to its
-// caller. The caller, its morsels
-// done, waits awake up to kFinishSpin (20 µs) for the pool threads' last morsels before it sleeps,
-// without yielding (its statement waits on it).
+// caller. The caller, its morsels done, waits awake up to kFinishSpin (20 µs) for the pool
+// threads' last morsels before it sleeps, without yielding (its statement waits on it).
 //
 // Placement. The caller wakes the pool threads and at once starts on morsels itself. Linux often
 // queues a woken thread on the waker's core, behind the caller, and may leave it there for tens

@@ -538,21 +538,22 @@ void* MapZeroPages(uint64_t size) {
   return address == MAP_FAILED ? nullptr : address;
 }
 
-}  // namespace
-
 #ifdef MADV_HUGEPAGE
-namespace {
-
 constexpr uint64_t kHugePage = uint64_t{2} << 20;
+#endif
 
-// The bytes mapped for a filled block of `size`: from half a huge page on, whole huge pages
-// (one fault each where the kernel takes the advice, instead of 512), on their boundary.
+// The bytes mapped for a filled block of `size`: where huge pages can be advised, from half a
+// huge page on, whole huge pages (one fault each where the kernel takes the advice, instead of
+// 512), on their boundary; elsewhere `size`.
 uint64_t FilledLength(uint64_t size) {
+#ifdef MADV_HUGEPAGE
   return size >= kHugePage / 2 ? (size + kHugePage - 1) & ~(kHugePage - 1) : size;
+#else
+  return size;
+#endif
 }
 
 }  // namespace
-#endif
 
 void* AllocateFilledPages(uint64_t size) {
   if (size == 0) return nullptr;
@@ -577,11 +578,7 @@ void* AllocateFilledPages(uint64_t size) {
 }
 
 void FreeFilledPages(void* block, uint64_t size) {
-  if (block == nullptr || size == 0) return;
-#ifdef MADV_HUGEPAGE
-  size = FilledLength(size);
-#endif
-  ::munmap(block, size);
+  if (block != nullptr && size > 0) ::munmap(block, FilledLength(size));
 }
 
 namespace {
@@ -598,19 +595,11 @@ KeptBlocks& Kept() {
   return *kept;
 }
 
-uint64_t MappedLength(uint64_t size) {
-#ifdef MADV_HUGEPAGE
-  return FilledLength(size);
-#else
-  return size;
-#endif
-}
-
 }  // namespace
 
 void* AllocateScratchPages(uint64_t size) {
   if (size == 0) return nullptr;
-  const uint64_t length = MappedLength(size);
+  const uint64_t length = FilledLength(size);
   {
     KeptBlocks& kept = Kept();
     std::lock_guard<std::mutex> lock(kept.mu);
@@ -627,7 +616,7 @@ void* AllocateScratchPages(uint64_t size) {
 
 void FreeScratchPages(void* block, uint64_t size) {
   if (block == nullptr || size == 0) return;
-  const uint64_t length = MappedLength(size);
+  const uint64_t length = FilledLength(size);
   if (length > kKeptScratchBytes / 2) {
     FreeFilledPages(block, size);
     return;
