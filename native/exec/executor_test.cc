@@ -398,6 +398,28 @@ TEST_F(GraphExecTest, SubqueriesAfterUpdatesSeeAllOfThemAndUpdatesAfterThemNone)
             (Strings{"1", "2"}));
 }
 
+TEST_F(GraphExecTest, SubqueriesInCreateAndSetValuesSeeTheGraphBeforeTheClause) {
+  // Every row's count is taken before the clause creates anything (not 0, 1, 2).
+  EXPECT_EQ(Ordered("UNWIND [1, 2, 3] AS x CREATE (p:person {id: 600 + x, age: COUNT { MATCH "
+                    "(q:person) WHERE q.id > 600 }}) RETURN p.id, p.age ORDER BY p.id"),
+            (Strings{"601|0", "602|0", "603|0"}));
+  // ... and before the SET writes any row (not 3, 2, 1).
+  EXPECT_EQ(Ordered("MATCH (p:person) WHERE p.id > 600 SET p.age = COUNT { MATCH (q:person) "
+                    "WHERE q.id > 600 AND q.age = 0 } RETURN p.id, p.age ORDER BY p.id"),
+            (Strings{"601|3", "602|3", "603|3"}));
+  // A value reading a node the clause creates stays in the clause, row by row: the first row
+  // counts its own n, the second both of the first row's nodes and its own n.
+  EXPECT_EQ(Ordered("UNWIND [1, 2] AS x CREATE (n:person {id: 610 + x}), (m:person {id: 615 + "
+                    "x, age: COUNT { MATCH (q:person) WHERE q.id > 610 AND n.id > 0 }}) "
+                    "RETURN m.id, m.age ORDER BY m.id"),
+            (Strings{"616|1", "617|3"}));
+  // MERGE matches and creates row by row, its ON CREATE SET too.
+  EXPECT_EQ(Ordered("UNWIND [1, 2, 3] AS x MERGE (p:person {id: 620 + x}) ON CREATE SET "
+                    "p.age = COUNT { MATCH (q:person) WHERE q.id > 620 } RETURN p.id, p.age "
+                    "ORDER BY p.id"),
+            (Strings{"621|1", "622|2", "623|3"}));
+}
+
 TEST_F(GraphExecTest, OneCreateOfSeveralPatternsCreatesInKuzusOrder) {
   // Kùzu's order, checked against Kùzu 0.11.3: the patterns gather into connected graphs (a
   // pattern takes in every earlier graph it shares a node with, and moves to the end); nodes

@@ -393,10 +393,11 @@ class MarksAfterWritesTest : public FilteredCountTest {
   }
 
   // `write`, a clause on h (the hub) and p, applied to four persons in the order of their ids
-  // in one statement, then a CREATE that logs the hub's neighbours in Paris per row: an update
-  // clause runs row by row after the write, so each row's count sees the writes of the rows
-  // before it and its own, the counts the same steps give as statements (the marks the count
-  // made for one row are made again after the next row's write). A RETURN after the write is a
+  // in one statement, then a MERGE that logs the hub's neighbours in Paris per row: MERGE runs
+  // row by row after the write (its ON CREATE SET too: a CREATE's or SET's subqueries run for
+  // every row before the clause), so each row's count sees the writes of the rows before it and
+  // its own, the counts the same steps give as statements (the marks the count made for one
+  // row are made again after the next row's write). A RETURN after the write is a
   // read, which the statement's barrier runs after every row's write: each row counts what the
   // last step does. Each run is a transaction (after `before`, a write of its own) rolled back,
   // at 1 and 2 threads.
@@ -422,7 +423,7 @@ class MarksAfterWritesTest : public FilteredCountTest {
     for (int threads : {1, 2}) {
       Run("BEGIN TRANSACTION");
       if (!before.empty()) Run(before);
-      RowsWith(head + " CREATE (:Log {id: id, n: " + counted + "})", threads);
+      RowsWith(head + " MERGE (l:Log {id: id}) ON CREATE SET l.n = " + counted, threads);
       EXPECT_EQ(RowsWith("MATCH (l:Log) RETURN l.id, l.n ORDER BY l.id", 1), expected)
           << write << " threads=" << threads;
       Run("ROLLBACK");

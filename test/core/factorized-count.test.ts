@@ -266,10 +266,11 @@ describe('factorized counts', () => {
       'MATCH (a:A)-[:R]->(b:A) RETURN a.id, b.id, COUNT { MATCH (b)-[:R]->(:A)-[:R]->(c:A) WHERE c.id > 3 AND a.id > -1 } AS n';
     const sorted = (rows: unknown[][]) => rows.map((r) => JSON.stringify(r)).sort();
     expect(sorted(conn.querySync(counted).rows)).toEqual(sorted(conn.querySync(enumerated).rows));
-    // Each row marks one more neighbour of x, and an update clause after the write logs its
-    // count, row by row: every count sees the marks of its own row and the rows before it (the
-    // filter's answers kept for the earlier rows are dropped), as the enumerating subquery does.
-    // A RETURN after the write reads after all of them (clause by clause).
+    // Each row marks one more neighbour of x, and a MERGE after the write logs its count (ON
+    // CREATE SET), row by row: every count sees the marks of its own row and the rows before it
+    // (the filter's answers kept for the earlier rows are dropped), as the enumerating subquery
+    // does. A RETURN after the write, and a CREATE's value, read after all of them (clause by
+    // clause).
     conn.querySync('CREATE NODE TABLE Log(id INT64 PRIMARY KEY, n INT64)');
     conn.querySync(
       'CREATE (x:A {id: 1000}), (x)-[:R]->(:A {id: 1001}), (x)-[:R]->(:A {id: 1002}), (x)-[:R]->(:A {id: 1003})',
@@ -277,7 +278,7 @@ describe('factorized counts', () => {
     const head = "UNWIND [1, 2, 3] AS i MATCH (x:A {id: 1000}), (t:A {id: 1000 + i}) SET t.name = 'hit'";
     const subquery = (extra: string) => `COUNT { MATCH (x)-[:R]->(y:A) WHERE y.name = 'hit'${extra} }`;
     const logged = (extra: string) => {
-      conn.querySync(`${head} CREATE (:Log {id: i, n: ${subquery(extra)}})`);
+      conn.querySync(`${head} MERGE (l:Log {id: i}) ON CREATE SET l.n = ${subquery(extra)}`);
       const counts = conn.querySync('MATCH (l:Log) RETURN l.n ORDER BY l.id').rows.map((r) => Number(r[0]));
       conn.querySync('MATCH (l:Log) DELETE l');
       conn.querySync("MATCH (t:A) WHERE t.id > 1000 SET t.name = 'miss'");
@@ -285,6 +286,10 @@ describe('factorized counts', () => {
     };
     expect(logged('')).toEqual([1, 2, 3]);
     expect(logged(' AND x.id > -1')).toEqual([1, 2, 3]);
+    conn.querySync(`${head} CREATE (:Log {id: i, n: ${subquery('')}})`);
+    expect(conn.querySync('MATCH (l:Log) RETURN l.n ORDER BY l.id').rows).toEqual([[3], [3], [3]]);
+    conn.querySync('MATCH (l:Log) DELETE l');
+    conn.querySync("MATCH (t:A) WHERE t.id > 1000 SET t.name = 'miss'");
     expect(conn.querySync(`${head} RETURN i, ${subquery('')}`).rows).toEqual([
       [1, 3],
       [2, 3],

@@ -78,11 +78,12 @@ describe('filter marks after writes', () => {
       const last = expected[expected.length - 1][1];
       const when = (threads: number) => `${before || 'no earlier write'}, ${threads} threads`;
       for (const threads of [1, 2]) {
-        // One statement whose update clause after the write counts per row (a counted
-        // subquery), row by row: each row sees its own write and the earlier rows'.
+        // One statement whose MERGE after the write counts per row (a counted subquery in ON
+        // CREATE SET), row by row: each row sees its own write and the earlier rows'. (A
+        // CREATE's or SET's subqueries run for every row before the clause.)
         conn.querySync('BEGIN TRANSACTION');
         if (before) conn.querySync(before);
-        rows(`${head} CREATE (:Log {id: p.id, n: ${counted}})`, threads);
+        rows(`${head} MERGE (l:Log {id: p.id}) ON CREATE SET l.n = ${counted}`, threads);
         expect(rows('MATCH (l:Log) RETURN l.id, l.n ORDER BY l.id', 1), when(threads)).toEqual(expected);
         conn.querySync('ROLLBACK');
         // A RETURN after the write reads after every row's write (clause by clause).

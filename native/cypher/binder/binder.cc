@@ -3,7 +3,11 @@
 #include "cypher/binder/binder.h"
 
 #include <algorithm>
+#include <optional>
+#include <set>
+#include <utility>
 
+#include "common/stack_guard.h"
 #include "cypher/binder/binder_internal.h"
 #include "function/cast.h"
 
@@ -140,8 +144,103 @@ void Binder::AddWidenedNodeTables(BoundQuery* query) {
 BoundQueryPart Binder::BindSingleQuery(const parser::ParsedSingleQuery& query,
                                        std::vector<BoundColumn>* columns) {
   BoundQueryPart part;
-  for (const auto& clause : query.clauses) part.clauses.push_back(BindClause(*clause, columns));
+  for (const auto& clause : query.clauses) {
+    BoundClause bound = BindClause(*clause, columns);
+    if (std::optional<BoundClause> before = HoistSubqueries(bound)) {
+      part.clauses.push_back(std::move(*before));
+    }
+    part.clauses.push_back(std::move(bound));
+  }
   return part;
+}
+
+namespace {
+
+void CollectReadSlots(const BoundExpression& e, std::set<SlotId>* out);
+
+// The slots a subquery's patterns and expressions read (an outer variable keeps its slot in
+// them; the subquery's own variables have new ones).
+void CollectPartSlots(const BoundQueryPart& part, std::set<SlotId>* out) {
+  auto collect = [out](const BoundExpressionPtr& e) {
+    if (e != nullptr) CollectReadSlots(*e, out);
+  };
+  for (const auto& clause : part.clauses) {
+    for (const auto& pattern : clause.patterns) {
+      for (const auto& node : pattern.nodes) {
+        out->insert(node.slot);
+        for (const auto& prop : node.properties) collect(prop.value);
+      }
+      for (const auto& rel : pattern.rels) {
+        out->insert(rel.slot);
+        for (const auto& prop : rel.properties) collect(prop.value);
+        collect(rel.step_predicate);
+        collect(rel.weight);
+        collect(rel.node_step_predicate);
+      }
+    }
+    collect(clause.where);
+  }
+}
+
+// The slots `e` reads: its variables', and those its subqueries read.
+void CollectReadSlots(const BoundExpression& e, std::set<SlotId>* out) {
+  CheckStackDepth();
+  if (e.kind == ExprKind::kVariable) out->insert(e.slot);
+  if (e.subquery != nullptr) CollectPartSlots(*e.subquery, out);
+  for (const auto& child : e.children) CollectReadSlots(*child, out);
+}
+
+}  // namespace
+
+// A CREATE or SET runs row by row: a subquery (EXISTS, COUNT, a pattern predicate) in one of
+// its values would see the clause's writes for the rows before. Such values run first, for
+// every row, in a projection before the clause, which the planner separates from the clause
+// by a barrier (planner.cc: a projection holding a subquery reads the graph), so that each
+// sees the graph as the clause found it, as a MATCH before the clause would (Neo4j plans an
+// Eager there). A value that reads a variable the clause itself creates keeps its place (row
+// by row); so do MERGE's, which matches and creates row by row by definition.
+std::optional<BoundClause> Binder::HoistSubqueries(BoundClause& clause) {
+  if (clause.kind != BoundClause::Kind::kCreate && clause.kind != BoundClause::Kind::kSet) {
+    return std::nullopt;
+  }
+  std::set<SlotId> made;  // the variables the clause creates
+  for (const auto& pattern : clause.patterns) {
+    for (const auto& node : pattern.nodes) {
+      if (!node.bound_before) made.insert(node.slot);
+    }
+    for (const auto& rel : pattern.rels) made.insert(rel.slot);
+    if (pattern.path_slot) made.insert(*pattern.path_slot);
+  }
+  auto projection = std::make_unique<BoundProjection>();
+  auto hoist = [&](BoundExpressionPtr& value) {
+    if (value == nullptr || !value->HasSubquery()) return;
+    std::set<SlotId> reads;
+    CollectReadSlots(*value, &reads);
+    for (SlotId s : reads) {
+      if (made.count(s)) return;
+    }
+    BoundProjectionItem item;
+    item.slot = NewSlot();
+    item.name = value->text;
+    auto computed = MakeExpr(ExprKind::kVariable, value->type, value->text);
+    computed->slot = item.slot;
+    item.expr = std::exchange(value, std::move(computed));
+    projection->items.push_back(std::move(item));
+  };
+  for (auto& pattern : clause.patterns) {
+    for (auto& node : pattern.nodes) {
+      for (auto& prop : node.properties) hoist(prop.value);
+    }
+    for (auto& rel : pattern.rels) {
+      for (auto& prop : rel.properties) hoist(prop.value);
+    }
+  }
+  for (auto& item : clause.set_items) hoist(item.value);
+  if (projection->items.empty()) return std::nullopt;
+  BoundClause before;
+  before.kind = BoundClause::Kind::kProjection;
+  before.projection = std::move(projection);
+  return before;
 }
 
 BoundClause Binder::BindClause(const parser::ParsedClause& clause,

@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -70,6 +71,9 @@ class Binder {
                                  std::vector<BoundColumn>* columns);
   // One clause; a RETURN adds the query's result columns to `columns`.
   BoundClause BindClause(const parser::ParsedClause& clause, std::vector<BoundColumn>* columns);
+  // A CREATE's or SET's values that hold a subquery, moved into a projection to run before the
+  // clause (returned, when there are any), each replaced by a variable of its slot.
+  std::optional<BoundClause> HoistSubqueries(BoundClause& clause);
   // UNION: the columns of each query after the first fit the first query's.
   void CheckUnionColumns(const parser::ParsedRegularQuery& query, size_t index,
                          const std::vector<BoundColumn>& first,

@@ -1,5 +1,7 @@
 #include "cypher/binder/bound_expression.h"
 
+#include "common/stack_guard.h"
+
 namespace graphdb::binder {
 
 bool BoundExpression::IsConstant() const {
@@ -25,6 +27,15 @@ bool BoundExpression::IsDeterministic() const {
     if (!child->IsDeterministic()) return false;
   }
   return true;
+}
+
+bool BoundExpression::HasSubquery() const {
+  CheckStackDepth();
+  if (kind == ExprKind::kSubquery) return true;
+  for (const auto& child : children) {
+    if (child->HasSubquery()) return true;
+  }
+  return false;
 }
 
 bool BoundExpression::HasAggregate() const {

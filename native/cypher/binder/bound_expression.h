@@ -92,6 +92,8 @@ struct BoundExpression {
   // No function below gives a new value each call (nextval(), random(), ...).
   bool IsDeterministic() const;
   bool HasAggregate() const;
+  // An EXISTS / COUNT subquery below (a pattern predicate is one).
+  bool HasSubquery() const;
 };
 
 using BoundExpressionPtr = std::unique_ptr<BoundExpression>;

@@ -1,5 +1,4 @@
 // The order in which the conjuncts of a WHERE are evaluated (planner.h: ConjunctRank).
-#include "common/stack_guard.h"
 #include "cypher/planner/planner.h"
 #include "function/cast.h"
 
@@ -139,19 +138,10 @@ bool IsPropertyEquality(const BoundExpression& e) {
 
 }  // namespace
 
-bool HasSubquery(const BoundExpression& e) {
-  CheckStackDepth();
-  if (e.kind == ExprKind::kSubquery) return true;
-  for (const auto& child : e.children) {
-    if (HasSubquery(*child)) return true;
-  }
-  return false;
-}
-
 int ConjunctRank(const BoundExpression& conjunct) {
   if (MayFail(conjunct)) return kMayFailRank;
   if (IsPropertyEquality(conjunct)) return 0;
-  return HasSubquery(conjunct) ? 2 : 1;
+  return conjunct.HasSubquery() ? 2 : 1;
 }
 
 }  // namespace graphdb::planner

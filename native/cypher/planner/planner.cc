@@ -61,7 +61,7 @@ Direction Reverse(Direction d) {
 // Whether a projection or UNWIND clause reads the graph beyond its rows: a subquery in any of
 // its expressions.
 bool ReadsTheGraph(const BoundClause& clause) {
-  auto has = [](const binder::BoundExpressionPtr& e) { return e != nullptr && HasSubquery(*e); };
+  auto has = [](const binder::BoundExpressionPtr& e) { return e != nullptr && e->HasSubquery(); };
   if (clause.kind == BoundClause::Kind::kUnwind) return has(clause.unwind_expr);
   const binder::BoundProjection* p = clause.projection.get();
   if (p == nullptr) return false;

@@ -74,8 +74,6 @@ LogicalOperatorPtr PlanSubquery(const binder::BoundQueryPart& part,
 // inside an OR, would have removed.
 inline constexpr int kMayFailRank = 3;
 int ConjunctRank(const binder::BoundExpression& conjunct);
-// Whether `e` holds an EXISTS / COUNT subquery (a pattern predicate is one).
-bool HasSubquery(const binder::BoundExpression& e);
 
 // The variables (slots) expression `e` reads, the outer ones of its subqueries included.
 void CollectExpressionSlots(const binder::BoundExpression& e, std::set<SlotId>& out);

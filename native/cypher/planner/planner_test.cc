@@ -338,6 +338,15 @@ TEST_F(PlannerTest, UpdatesAreSeparatedFromReadsByBarriers) {
   // A projection without one streams past the update.
   EXPECT_EQ(ShapeOf("CREATE (b:person {id: 9}) WITH b RETURN b.id"),
             "PROJECTION(PROJECTION(UPDATE(SINGLE_ROW)))");
+  // A CREATE's or SET's value holding a subquery runs for every row before the clause (the
+  // binder moves it into a projection); one reading a node the clause creates stays in it.
+  EXPECT_EQ(ShapeOf("UNWIND [1, 2] AS x CREATE (b:person {id: x, age: COUNT { MATCH (c:city) }})"),
+            "UPDATE(MATERIALIZE(PROJECTION(UNWIND(SINGLE_ROW))))");
+  EXPECT_EQ(ShapeOf("MATCH (a:person) SET a.age = COUNT { MATCH (a)-[:knows]->() }"),
+            "UPDATE(MATERIALIZE(PROJECTION(SCAN_NODE(SINGLE_ROW))))");
+  EXPECT_EQ(ShapeOf("UNWIND [1, 2] AS x CREATE (b:person {id: x})-[:knows]->(c:person {id: x + "
+                    "10, age: COUNT { MATCH (b)-[:knows]->() }})"),
+            "UPDATE(UNWIND(SINGLE_ROW))");
   // A MERGE of a path matches it by a sub-plan.
   EXPECT_EQ(ShapeOf("MERGE (a:person {id: 1})-[:knows]->(b:person {id: 2})"),
             "UPDATE(SINGLE_ROW,FILTER(EXPAND(INDEX_SEEK(SINGLE_ROW))))");
