@@ -18,7 +18,18 @@
 namespace graphdb {
 namespace {
 
+using testing_util::Exec;
 using testing_util::RunCypher;
+
+// The cells with old values kept, in every table.
+size_t VersionCells(Database& db) {
+  size_t n = 0;
+  for (const auto* t : db.catalog().NodeTables()) n += db.GetNodeTable(t->id)->versions().cells();
+  for (const auto* t : db.catalog().RelTables()) {
+    for (auto* r : db.storage().GetRelTables(t->id)) n += r->versions().cells();
+  }
+  return n;
+}
 
 class MvccTest : public ::testing::Test {
  protected:
@@ -32,11 +43,6 @@ class MvccTest : public ::testing::Test {
     Exec(*a_, "CREATE REL TABLE K(FROM P TO P, w INT64)");
     Exec(*a_, "CREATE (:P {id: 1, v: 10})-[:K {w: 1}]->(:P {id: 2, v: 20})");
     Exec(*a_, "CREATE (:P {id: 3, v: 30})");
-  }
-
-  static void Exec(ExecutionSlot& slot, const std::string& q) {
-    auto r = RunCypher(slot, q, {});
-    ASSERT_TRUE(r.ok()) << q << ": " << r.status().ToString();
   }
 
   // The single value of a one-row, one-column query as text ("" for no row).
@@ -54,17 +60,6 @@ class MvccTest : public ::testing::Test {
            One(s, "MATCH ()-[k:K]->() RETURN count(*)") + "|" +
            One(s, "MATCH (a:P)-[k:K]->(b:P) RETURN sum(k.w)") + "|" +
            One(s, "MATCH (p:P {id: 4}) RETURN p.v");
-  }
-
-  size_t VersionCells() {
-    size_t n = 0;
-    for (const auto* t : db_->catalog().NodeTables()) {
-      n += db_->GetNodeTable(t->id)->versions().cells();
-    }
-    for (const auto* t : db_->catalog().RelTables()) {
-      for (auto* r : db_->storage().GetRelTables(t->id)) n += r->versions().cells();
-    }
-    return n;
   }
 
   // The writes every test makes from slot b: an update, an insert, a delete of a node, and
@@ -90,13 +85,13 @@ TEST_F(MvccTest, AReadOnlyTransactionKeepsItsSnapshotWhileOthersCommit) {
   WriteFromB();
   EXPECT_EQ(State(*b_), kAfter);
   EXPECT_EQ(State(*a_), kBefore);  // every statement of the transaction: the same snapshot
-  EXPECT_GT(VersionCells(), 0u);
+  EXPECT_GT(VersionCells(*db_), 0u);
   Exec(*b_, "MATCH ()-[k:K {w: 7}]->() DELETE k");
   EXPECT_EQ(db_->Compact(), 2u);  // folds the deltas but keeps what the snapshot still sees
   EXPECT_EQ(State(*a_), kBefore);
   Exec(*a_, "COMMIT");
   EXPECT_EQ(State(*a_), "3|11||1|5|40");
-  EXPECT_EQ(VersionCells(), 0u);  // nobody needs the old values any more
+  EXPECT_EQ(VersionCells(*db_), 0u);  // nobody needs the old values any more
 }
 
 TEST_F(MvccTest, UncommittedWritesAreInvisibleToOthersAndReadsDoNotWait) {
@@ -123,7 +118,7 @@ TEST_F(MvccTest, UncommittedWritesAreInvisibleToOthersAndReadsDoNotWait) {
   EXPECT_EQ(One(*b_, "MATCH (p:P {id: 1}) RETURN p.v"), "100");
   EXPECT_EQ(One(*b_, "MATCH (p:P) RETURN count(*)"), "3");
   EXPECT_EQ(One(*b_, "MATCH (p:P {id: 2}) RETURN p.v"), "21");
-  EXPECT_EQ(VersionCells(), 0u);
+  EXPECT_EQ(VersionCells(*db_), 0u);
 }
 
 TEST_F(MvccTest, ARolledBackTransactionLeavesNothing) {
@@ -137,12 +132,12 @@ TEST_F(MvccTest, ARolledBackTransactionLeavesNothing) {
   EXPECT_EQ(State(*b_), kBefore);
   // The restored cell keeps the aborted write's version for readers that ran during the undo,
   // stamped with the next commit's timestamp: a prune after that commit drops it.
-  EXPECT_LE(VersionCells(), 1u);
+  EXPECT_LE(VersionCells(*db_), 1u);
   // The keys it used are free again.
   Exec(*b_, "CREATE (:P {id: 6, v: 61})");
   EXPECT_EQ(One(*a_, "MATCH (p:P {id: 6}) RETURN p.v"), "61");
   db_->PruneVersions();
-  EXPECT_EQ(VersionCells(), 0u);
+  EXPECT_EQ(VersionCells(*db_), 0u);
 }
 
 TEST_F(MvccTest, AReadOnlySnapshotStaysStableUnderConcurrentWriters) {
@@ -376,11 +371,6 @@ class MvccMidScanTest : public ::testing::TestWithParam<unsigned> {
                        "CREATE (x)-[:E {k: k, w: k % 10}]->(y)");
   }
 
-  static void Exec(ExecutionSlot& slot, const std::string& q) {
-    auto r = RunCypher(slot, q, {});
-    ASSERT_TRUE(r.ok()) << q << ": " << r.status().ToString();
-  }
-
   static std::string Rows(const exec::QueryResult& r) {
     std::string out;
     for (const auto& row : r.rows) {
@@ -390,14 +380,6 @@ class MvccMidScanTest : public ::testing::TestWithParam<unsigned> {
     return out;
   }
 
-  size_t VersionCells() {
-    size_t n = db_->GetNodeTable(db_->catalog().GetNodeTable("N")->id)->versions().cells();
-    for (auto* r : db_->storage().GetRelTables(db_->catalog().GetRelTable("E")->id)) {
-      n += r->versions().cells();
-    }
-    return n;
-  }
-
   // `q`'s rows when, at the reader's `poll`-th poll, the writer overwrites every node's and
   // edge's properties (from the tables' ends: the scan meets them later) inside a transaction
   // that rolls back once the read is over. Fails the test unless the write happened.
@@ -405,7 +387,7 @@ class MvccMidScanTest : public ::testing::TestWithParam<unsigned> {
     // No versions when the read starts: the fast paths run.
     Exec(*writer_, "CREATE (:Tick {id: " + std::to_string(++ticks_) + "})");
     db_->PruneVersions();
-    EXPECT_EQ(VersionCells(), 0u);
+    EXPECT_EQ(VersionCells(*db_), 0u);
     Exec(*writer_, "BEGIN TRANSACTION");
     std::atomic<int> polls{0};
     std::atomic<bool> wrote{false};
