@@ -94,8 +94,14 @@ class PreparedPlan {
   // Runs the plan to completion over `store`; the rows (and ctx.counters) go to result(),
   // replacing the last run's. ctx.params, ctx.graph and ctx.fn_ctx must be set by the caller;
   // ctx.frame, ctx.store and ctx.subqueries are set here. After a run that threw, result()
-  // holds what that run had produced; the next run starts over.
-  void Run(GraphStore* store, ExecContext& ctx);
+  // holds what that run had produced; the next run starts over. `surplus` (may be null): where
+  // rows it wrote over none of (more than it produced) go, rather than be freed now, when they
+  // are many.
+  void Run(GraphStore* store, ExecContext& ctx, std::vector<std::vector<Value>>* surplus = nullptr);
+  // Run hands to `surplus` the rows it did not write over when it wrote at most
+  // kSurplusUnderRows and left at least kKeptSurplusRows.
+  static constexpr size_t kSurplusUnderRows = 256;
+  static constexpr size_t kKeptSurplusRows = 4096;
 
   // The last run's result: the plan's columns and the rows it produced.
   QueryResult& result() { return result_; }
@@ -129,7 +135,8 @@ class PreparedPlan {
 
 // Runs `plan` to completion, as one run of a PreparedPlan. ctx.params, ctx.graph and
 // ctx.fn_ctx must be set by the caller. `profile`: as MapPlan's. `spare_rows` (may be null):
-// rows of an earlier result, written over (their storage kept) before any is allocated; taken.
+// rows of an earlier result, written over (their storage kept) before any is allocated; taken,
+// and given back holding the rows not written over when those are many (PreparedPlan::Run).
 QueryResult ExecutePlan(const planner::LogicalPlan& plan, GraphStore* store, ExecContext& ctx,
                         PlanProfile* profile = nullptr,
                         std::vector<std::vector<Value>>* spare_rows = nullptr);

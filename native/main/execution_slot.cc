@@ -1,5 +1,6 @@
 #include "main/execution_slot.h"
 
+#include <atomic>
 #include <chrono>
 #include <optional>
 
@@ -8,6 +9,14 @@
 #include "main/query_pipeline.h"
 
 namespace graphdb {
+
+namespace {
+// The bytes of rows all slots keep (ExecutionSlot::ReturnRows): in returned_rows_, or lent to
+// a statement as its session's spare rows.
+std::atomic<size_t> g_returned_bytes{0};
+// What the allocator adds to each block (glibc: a size word, rounded to 16 bytes).
+constexpr size_t kBlockOverhead = 16;
+}  // namespace
 
 ExecutionSlot::ExecutionSlot(std::shared_ptr<Database> db)
     : db_(std::move(db)), wal_slot_(db_->AcquireWalSlot()) {}
@@ -63,6 +72,11 @@ void ExecutionSlot::CloseCursor() {
 }
 
 ExecutionSlot::~ExecutionSlot() {
+  {
+    std::lock_guard<std::mutex> lock(returned_mu_);
+    g_returned_bytes.fetch_sub(returned_bytes_ + spare_bytes_, std::memory_order_relaxed);
+    returned_bytes_ = spare_bytes_ = 0;
+  }
   EndSession();
   db_->ReleaseWalSlot(wal_slot_);
 }
@@ -153,9 +167,18 @@ Status ExecutionSlot::Materialise(const Resolved& statement) {
   ScopedFileAccess files(&file_access_);
   if (Status stop = PollInterrupt(); !stop.ok()) return stop;
   Database::ActiveStatement active(*db_);
-  if (statement.session == &session_ && session_.spare_rows.empty()) {
+  // The rows kept by ReturnRows go back after the statement if it left them (SettleSpareLocked).
+  struct Spare {
+    ExecutionSlot* slot;
+    ~Spare() {
+      if (slot == nullptr) return;
+      std::lock_guard<std::mutex> lock(slot->returned_mu_);
+      slot->SettleSpareLocked();
+    }
+  } spare{statement.session == &session_ ? this : nullptr};
+  if (spare.slot != nullptr) {
     std::lock_guard<std::mutex> lock(returned_mu_);
-    session_.spare_rows.swap(returned_rows_);
+    LendReturnedLocked();
   }
   auto start = std::chrono::steady_clock::now();
   Result<exec::QueryResult> result =
@@ -270,20 +293,62 @@ Status ExecutionSlot::RoleRefusal(Status status, const QueryRequest& request) {
   return Status(ErrorCode::kForbidden, status.message() + " (the most its client's role allows)");
 }
 
-void ExecutionSlot::ReturnRows(std::vector<std::vector<Value>>&& rows) {
-  // (Rows not kept are freed by the caller's vector.) A large result is told by its row count
-  // before its cells are counted.
-  if (rows.empty() || rows.size() > kMaxReturnedCells) return;
-  size_t cells = 0;
-  for (const auto& row : rows) cells += row.size();
-  if (cells == 0 || cells > kMaxReturnedCells) return;
-  for (auto& row : rows) {
-    for (Value& value : row) {
-      if (value.heap() != nullptr) value = Value();
+size_t ExecutionSlot::RowsBytes(const std::vector<std::vector<Value>>& rows) {
+  size_t bytes = rows.capacity() * sizeof(rows[0]) + kBlockOverhead;
+  for (const auto& row : rows) {
+    bytes += row.capacity() * sizeof(Value) + kBlockOverhead;
+    for (const Value& value : row) {
+      const ValueHeap* heap = value.heap();
+      if (heap == nullptr) continue;
+      // A string's block and its bytes' (the usual case, counted without ApproxBytes' walk).
+      bytes += heap->children.empty() && heap->names.empty()
+                   ? sizeof(ValueHeap) + heap->str.capacity() + 2 * kBlockOverhead
+                   : ApproxBytes(value);
     }
   }
+  return bytes;
+}
+
+size_t ExecutionSlot::ReturnedBytesInAll() {
+  return g_returned_bytes.load(std::memory_order_relaxed);
+}
+
+void ExecutionSlot::LendReturnedLocked() {
+  SettleSpareLocked();
+  if (!session_.spare_rows.empty() || returned_rows_.empty()) return;
+  session_.spare_rows.swap(returned_rows_);
+  spare_bytes_ = returned_bytes_;
+  returned_bytes_ = 0;
+}
+
+void ExecutionSlot::SettleSpareLocked() {
+  if (session_.spare_rows.empty()) {
+    g_returned_bytes.fetch_sub(spare_bytes_, std::memory_order_relaxed);
+    spare_bytes_ = 0;
+  } else if (returned_rows_.empty() && spare_bytes_ != 0) {
+    returned_rows_.swap(session_.spare_rows);
+    returned_bytes_ = spare_bytes_;
+    spare_bytes_ = 0;
+  }
+}
+
+void ExecutionSlot::ReturnRows(std::vector<std::vector<Value>>&& rows) {
+  // (Rows not kept are freed by the caller's vector.) A large result is told by its row count
+  // before its rows are measured.
+  if (rows.empty() || rows.size() * (sizeof(rows[0]) + kBlockOverhead) > kMaxReturnedBytes) return;
+  const size_t bytes = RowsBytes(rows);
+  if (bytes > kMaxReturnedBytes) return;
   std::lock_guard<std::mutex> lock(returned_mu_);
-  if (returned_rows_.size() < rows.size()) returned_rows_.swap(rows);
+  // Rows kept already are written over as well as these would be, unless these are more.
+  if (returned_rows_.size() >= rows.size()) return;
+  // Room in the process's budget, the rows these replace counted as freed.
+  size_t total = g_returned_bytes.load(std::memory_order_relaxed);
+  do {
+    if (total - returned_bytes_ + bytes > kMaxReturnedBytesInAll) return;
+  } while (!g_returned_bytes.compare_exchange_weak(total, total - returned_bytes_ + bytes,
+                                                   std::memory_order_relaxed));
+  returned_rows_.swap(rows);
+  returned_bytes_ = bytes;
 }
 
 void ExecutionSlot::Account(exec::QueryResult* result,

@@ -142,10 +142,21 @@ class ExecutionSlot {
 
   // The rows of a result of this slot's that the caller has handed on (converted to JS), for
   // the session's next statement to write its result over: a result's rows are otherwise
-  // allocated a vector each on the statement's thread and freed on the caller's. Values that
-  // own memory are released here; rows past kMaxReturnedCells cells are not kept. Any thread.
+  // allocated a vector each on the statement's thread and freed on the caller's, and a large
+  // result's pages, handed back to the system by the statement thread's allocator once they
+  // are freed, fault in again at every run. Their values keep what they own (a long string's
+  // block) until written over, so that the statement's thread frees them among its own
+  // allocations, not the caller's thread amid the kept rows. Rows of more than
+  // kMaxReturnedBytes (RowsBytes) are not kept, nor rows that would take the process's kept
+  // rows past kMaxReturnedBytesInAll. Any thread.
   void ReturnRows(std::vector<std::vector<Value>>&& rows);
-  static constexpr size_t kMaxReturnedCells = size_t{1} << 14;
+  static constexpr size_t kMaxReturnedBytes = size_t{32} << 20;
+  static constexpr size_t kMaxReturnedBytesInAll = size_t{64} << 20;
+  // The memory of `rows` as ReturnRows counts it: the outer vector's and each row's capacity,
+  // and what their values own (ApproxBytes).
+  static size_t RowsBytes(const std::vector<std::vector<Value>>& rows);
+  // The bytes of rows every slot of the process keeps now (ReturnRows).
+  static size_t ReturnedBytesInAll();
 
  private:
   // A spec with its JSON request read: the statement to run and how.
@@ -183,9 +194,19 @@ class ExecutionSlot {
   // (transactional requests) run without one: each request stands alone.
   Session session_;
   std::atomic<uint64_t> executed_{0};
-  // ReturnRows' rows, moved to session_.spare_rows when the next statement runs.
+  // ReturnRows' rows, moved to session_.spare_rows when the next statement runs, and their
+  // bytes (RowsBytes, counted in the process's total while they are here).
   std::mutex returned_mu_;
   std::vector<std::vector<Value>> returned_rows_;
+  size_t returned_bytes_ = 0;
+  // The bytes of the kept rows a statement took into session_.spare_rows, still in the
+  // process's total: they come back (a large result's rows under a small result) or leave it.
+  size_t spare_bytes_ = 0;
+  // Under returned_mu_: before a statement, moves returned_rows_ to the session's spare rows
+  // if it has none; after it, moves rows it gave back to returned_rows_, or takes the bytes of
+  // rows it used (or that were dropped) out of the process's total.
+  void LendReturnedLocked();
+  void SettleSpareLocked();
   // The open cursor and its control (installed for each fetch).
   std::unique_ptr<StatementCursor> cursor_;
   std::shared_ptr<StatementControl> cursor_control_;
