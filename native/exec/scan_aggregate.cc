@@ -142,13 +142,27 @@ struct Groups {
     states.clear();
   }
 
+  // Room for kFirstGroups groups from the start: each worker of each run builds its groups
+  // anew, and growing a dozen vectors and the index from empty to a few dozen groups (an age
+  // histogram's 63) took ~5 µs a worker, more than a 2,048-row morsel's scan.
+  static constexpr size_t kFirstGroups = 64;
+
   void Init(size_t keys, size_t aggs, bool with_sums, bool with_states) {
     num_keys = keys;
     num_aggs = aggs;
     keep_sums = with_sums;
     keep_states = with_states;
-    index.assign(16, 0);
-    mask = 15;
+    codes.reserve(kFirstGroups * keys);
+    types.reserve(kFirstGroups * keys);
+    nulls.reserve(kFirstGroups);
+    hashes.reserve(kFirstGroups);
+    first_item.reserve(kFirstGroups);
+    first_edge.reserve(kFirstGroups);
+    counts.reserve(kFirstGroups * aggs);
+    if (keep_sums) sums.reserve(kFirstGroups * aggs);
+    if (keep_states) states.reserve(kFirstGroups * aggs);
+    index.assign(2 * kFirstGroups, 0);
+    mask = index.size() - 1;
   }
 
   // The group of (codes, null_bits), or SIZE_MAX when there is none.
