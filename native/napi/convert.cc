@@ -644,7 +644,7 @@ Napi::Value PackQueryResult(Napi::Env env, const exec::QueryResult& result, Cell
   // (napi_set_element) goes through V8's generic lookup, several times slower (it was the
   // larger part of a point read, and of a large result). The first kCellsPerCall cells go
   // with the call of pack_result, the rest with calls of append_cells, as many at a time.
-  constexpr size_t kFixed = 9;  // pack_result's arguments before the cells
+  constexpr size_t kFixed = 10;  // pack_result's arguments before the cells
   constexpr size_t kCellsPerCall = 1024;
   AddonData& data = GetAddonData(env);
   if (data.pack_result.IsEmpty()) {
@@ -673,6 +673,8 @@ Napi::Value PackQueryResult(Napi::Env env, const exec::QueryResult& result, Cell
   args[6] = counter(c.rels_created);
   args[7] = counter(c.rels_deleted);
   args[8] = counter(c.properties_set);
+  // All the cells, for pack_result to make their array at its size once (src/native/addon.ts).
+  args[9] = Napi::Number::New(env, static_cast<double>(width * result.rows.size()));
   // next(at) puts the next cells (up to kCellsPerCall, row after row) in args from `at` on and
   // returns where they end.
   size_t row = width == 0 ? result.rows.size() : 0;
@@ -702,7 +704,8 @@ Napi::Value PackQueryResult(Napi::Env env, const exec::QueryResult& result, Cell
     args[0] = packed;
     while (row < result.rows.size()) {
       Napi::HandleScope scope(env);  // the handles of one call's cells
-      append.Call(next(1), args);
+      args[1] = Napi::Number::New(env, static_cast<double>(row * width + column));
+      append.Call(next(2), args);
     }
   }
   return packed;

@@ -324,13 +324,23 @@ export function loadAddon(file: string): Addon {
 export const addon: Addon = loadAddon(findAddon());
 
 /**
- * The native side makes a packed result by calling this with its parts and up to 1024 cells as
- * arguments, then `appendCells` with the next cells, 1024 at a time. `cells` are the cells of
- * all rows, row after row; `rows` is null unless there are no columns (rows of no cells).
- * `columns` and `types` are frozen arrays, which the native side hands out again for later
- * results with the same names and types.
+ * The most cells whose array packResult makes at its size. V8 (Node 20-24) gives `new Array(n)`
+ * dictionary elements, slow to fill and to read, past 32M (2^25); a larger result's array grows
+ * as the cells come (appendCells writes each at the array's end then).
  */
-function packResult(
+export const MAX_SIZED_CELLS = 2 ** 24;
+
+/**
+ * The native side makes a packed result by calling this with its parts, the number of cells of
+ * all rows (`cellCount`) and up to 1024 cells as arguments, then `appendCells` with where the
+ * next cells go and those cells, 1024 at a time. The cells of all rows, row after row, go in one
+ * array made at its size here (grown a `push` at a time, the array of 100k rows of four cells
+ * was copied into ever larger ones, each new pages of V8's heap); `rows` is null unless there
+ * are no columns (rows of no cells). `columns` and `types` are frozen arrays, which the native
+ * side hands out again for later results with the same names and types.
+ * @internal (exported for tests)
+ */
+export function packResult(
   columns: readonly string[],
   types: readonly string[],
   rows: unknown[][] | null,
@@ -340,12 +350,18 @@ function packResult(
   relationshipsCreated: number,
   relationshipsDeleted: number,
   propertiesSet: number,
+  cellCount: number,
   ...cells: unknown[]
 ) {
+  let all = cells;
+  if (cellCount > cells.length && cellCount <= MAX_SIZED_CELLS) {
+    all = new Array(cellCount);
+    for (let i = 0; i < cells.length; i++) all[i] = cells[i];
+  }
   return [
     columns,
     types,
-    (rows ?? cells) as unknown[],
+    (rows ?? all) as unknown[],
     elapsedMs,
     nodesCreated,
     nodesDeleted,
@@ -355,9 +371,10 @@ function packResult(
   ] as const;
 }
 
-function appendCells(packed: PackedResult, ...cells: unknown[]): void {
+/** @internal (exported for tests) Puts `cells` in packResult's cells from `at` on. */
+export function appendCells(packed: PackedResult, at: number, ...cells: unknown[]): void {
   const target = packed[2];
-  for (let i = 0; i < cells.length; i++) target.push(cells[i]);
+  for (let i = 0; i < cells.length; i++) target[at + i] = cells[i];
 }
 
 addon.setResultBuilders(packResult, appendCells);

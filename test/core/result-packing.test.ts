@@ -5,7 +5,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { databaseInternals } from '../../src/core/database.js';
 import { type Connection, Database, GraphDBError } from '../../src/index.js';
-import { addon, type PackedResult, packOptions, rowsOf, run } from '../../src/native/addon.js';
+import {
+  addon,
+  appendCells,
+  MAX_SIZED_CELLS,
+  type PackedResult,
+  packOptions,
+  packResult,
+  rowsOf,
+  run,
+} from '../../src/native/addon.js';
 
 describe('result packing', () => {
   let db: Database;
@@ -264,10 +273,48 @@ describe('result packing', () => {
         expected.map((row) => row.map((v) => (v === true ? 'True' : v === false ? 'False' : String(v)))),
       );
     }
+    // The cells, in the one array made at its size: every place filled, nothing past the end.
+    const native = new addon.NativeConnection(databaseInternals(db).native);
+    for (const delivery of ['worker', 'sync'] as const) {
+      const packed = (await run(native, {
+        source: text,
+        params: { n: 2500 },
+        options: { delivery },
+      })) as PackedResult;
+      const cells = packed[2];
+      expect(cells.length).toBe(7500);
+      expect(Object.keys(cells).length).toBe(7500); // no hole
+      expect(cells.slice(1020, 1030)).toEqual([
+        341,
+        's341',
+        false,
+        342,
+        's342',
+        true,
+        343,
+        's343',
+        false,
+        344,
+      ]);
+    }
+    native.close();
     const wide = `RETURN ${Array.from({ length: 1100 }, (_, k) => `${k} AS c${k}`).join(', ')}`;
     const w = conn.querySync(wide);
     expect(w.columns.length).toBe(1100);
     expect(w.rows).toEqual([Array.from({ length: 1100 }, (_, k) => k)]);
+  });
+
+  it('grows the cells of a result too large for an array made at its size', () => {
+    // Past MAX_SIZED_CELLS, V8 would give a sized array slow dictionary elements: the cells
+    // come first with the call and then at the array's end.
+    const packed = packResult([], [], null, 0, 0, 0, 0, 0, 0, MAX_SIZED_CELLS + 3, 'a', 'b');
+    expect(packed[2]).toEqual(['a', 'b']);
+    appendCells(packed as unknown as PackedResult, 2, 'c', 'd', 'e');
+    expect(packed[2]).toEqual(['a', 'b', 'c', 'd', 'e']);
+    const sized = packResult([], [], null, 0, 0, 0, 0, 0, 0, 5, 'a', 'b');
+    expect(sized[2].length).toBe(5);
+    appendCells(sized as unknown as PackedResult, 2, 'c', 'd', 'e');
+    expect(sized[2]).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
 
   it('binds parameters with different names on consecutive calls', async () => {
