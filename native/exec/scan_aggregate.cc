@@ -315,10 +315,11 @@ struct Worker {
   // kDirectAfter rows have looked for their group.
   std::vector<uint32_t> direct;
   uint64_t lookups = 0;
-  // RunCountSmall: rows per direct slot (else 0), and the slots counted, since the last
-  // FlushCountSmall (the worker's runs, all its morsels, add up here).
+  // RunCountSmall: rows per direct slot (else 0), and the slots counted with the item of each
+  // one's first row, since the last FlushCountSmall (the worker's runs, all its morsels, add up
+  // here; the slots' groups are made or found at the flush).
   std::vector<uint64_t> local_counts;
-  std::vector<uint32_t> touched;
+  std::vector<std::pair<uint32_t, uint64_t>> touched;
   char inline_bytes[storage::Column::kInlineStringBytes];
   // The node filters read from their columns (exec/column_filter.h), when one is a column test,
   // and the index of the scanned table among the scan's.
@@ -1157,13 +1158,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         !Unversioned(w, c.versions)) {
       return false;
     }
-    ExecContext& ctx = *w.ctx;
-    const size_t slots = size_t{1} << direct_bits_;
-    if (w.direct.empty()) {
-      w.direct.assign(slots, 0);
-      if (ctx.CountsMemory()) w.memory.Add(ctx, slots * sizeof(uint32_t));
-    }
-    if (w.local_counts.size() != slots) w.local_counts.assign(slots, 0);  // zero between flushes
+    CountSmallArrays(w);
     const bool wide = c.kind == storage::PhysicalKind::kInt64;
     const bool plain = t.op == Term::Op::kNone;
     const uint64_t visible =
@@ -1181,26 +1176,79 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     return true;
   }
 
+  // RunCountSmall's arrays in w (counts zero, for every slot), made at its first run.
+  void CountSmallArrays(Worker& w) const {
+    const size_t slots = size_t{1} << direct_bits_;
+    if (w.local_counts.size() == slots) return;
+    w.local_counts.assign(slots, 0);  // zero between flushes
+    w.touched.reserve(Groups::kFirstGroups);
+    if (w.ctx->CountsMemory()) w.memory.Add(*w.ctx, slots * sizeof(uint64_t));
+  }
+
   // Adds the rows RunCountSmall counted per slot, over all of the worker's runs (its morsels),
-  // to their groups. Called once the worker has run, before its groups are read.
+  // to their groups, each made (or found, and its first row moved earlier) at the slot's first
+  // item. Called once the worker has run, before its groups are read. A worker's scan makes no
+  // group for them, and notes each slot's first item beside the slot (sequential writes): on
+  // two threads each worker made its few dozen groups in its first morsel, or wrote the items
+  // in an array by slot, some 60 cache misses either way (the pool thread's first morsel took
+  // 7-9 µs, its others ~1.5), and the caller merged the groups again. A slot noted twice
+  // (FoldCountSmall) adds its rows once.
   void FlushCountSmall(Worker& w) const {
-    for (uint32_t slot : w.touched) {
-      Update(w, w.direct[slot] - 1, w.local_counts[slot]);
+    for (const auto& [slot, item] : w.touched) {
+      const size_t g = SlotGroup(w, slot, item);
+      if (w.local_counts[slot] == 0) continue;  // added at the slot's other note
+      Update(w, g, w.local_counts[slot]);
       w.local_counts[slot] = 0;
     }
     w.touched.clear();
   }
 
-  // RunCountSmall: the first row with key `slot` (at `item`) since the worker's counts were
-  // last flushed: the slot is noted for FlushCountSmall, and its group is made if none was.
-  [[gnu::noinline]] void FirstInSlot(Worker& w, uint64_t slot, uint64_t item) const {
-    w.touched.push_back(static_cast<uint32_t>(slot));
-    if (w.direct[slot] != 0) return;
-    const Term& t = keys_[0];
-    w.key[0] = slot;
-    w.key_nulls = 0;
-    w.key_types[0] = static_cast<uint8_t>(t.op == Term::Op::kNone ? t.type : Id::kInt64);
-    w.direct[slot] = static_cast<uint32_t>(FindGroup(w, item, 0) + 1);
+  // Moves what RunCountSmall counted in `from` (not flushed) into `into`'s counts (not flushed
+  // either): each slot's rows added, its notes appended (FlushCountSmall takes the earliest).
+  void FoldCountSmall(Worker& into, Worker& from) const {
+    if (from.touched.empty()) return;
+    CountSmallArrays(into);
+    for (const auto& [slot, item] : from.touched) {
+      into.local_counts[slot] += from.local_counts[slot];
+      from.local_counts[slot] = 0;
+    }
+    into.touched.insert(into.touched.end(), from.touched.begin(), from.touched.end());
+    from.touched.clear();
+  }
+
+  // The group of small key `slot` (its direct entry, else found or made), its first row at
+  // `item` at the latest: rows of the slot that RunCountSmall passed over (a table's short
+  // last morsel) may have made it at a later item.
+  size_t SlotGroup(Worker& w, uint64_t slot, uint64_t item) const {
+    if (w.direct.empty()) {
+      w.direct.assign(size_t{1} << direct_bits_, 0);
+      if (w.ctx->CountsMemory()) w.memory.Add(*w.ctx, w.direct.size() * sizeof(uint32_t));
+    }
+    if (w.direct[slot] == 0) {
+      const Term& t = keys_[0];
+      w.key[0] = slot;
+      w.key_nulls = 0;
+      w.key_types[0] = static_cast<uint8_t>(t.op == Term::Op::kNone ? t.type : Id::kInt64);
+      w.direct[slot] = static_cast<uint32_t>(FindGroup(w, item, 0) + 1);
+    }
+    const size_t g = w.direct[slot] - 1;
+    Groups& groups = w.groups;
+    if (item < groups.first_item[g]) {
+      groups.first_item[g] = item;
+      groups.first_edge[g] = 0;
+    }
+    return g;
+  }
+
+  // Whether the groups of m come in the order of their first rows.
+  static bool InFirstRowOrder(const Groups& m) {
+    for (size_t g = 1; g < m.size(); ++g) {
+      if (std::make_pair(m.first_item[g], m.first_edge[g]) <
+          std::make_pair(m.first_item[g - 1], m.first_edge[g - 1])) {
+        return false;
+      }
+    }
+    return true;
   }
 
   // RunCountSmall's loop over items [item, table_end), typed by the column's cells (T) and by
@@ -1228,7 +1276,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       if (slot >= slots) [[unlikely]]
         return false;
       if (counts[slot]++ == 0) [[unlikely]]
-        FirstInSlot(w, slot, table_start + row);
+        w.touched.emplace_back(static_cast<uint32_t>(slot), table_start + row);
       return true;
     };
     // A row whose key is NULL or past the slots: grouped the usual way.
@@ -2172,7 +2220,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         ctx.tasks->ParallelFor(
             total, ParallelPipeline::kMorselRows, ctx.parallelism,
             [&](unsigned w, uint64_t begin, uint64_t end) { Run(*workers_[w], begin, end); });
-        for (auto& w : workers_) FlushCountSmall(*w);
+        // What RunCountSmall counted, in the caller's groups at once (nothing of it to merge).
+        for (size_t wi = 1; wi < workers_.size(); ++wi) FoldCountSmall(*workers_[0], *workers_[wi]);
+        FlushCountSmall(*workers_[0]);
         CountTargets(ctx);
         // The ties' run (RankTies) comes after the merge and the sort, past the pool threads'
         // spin after this run: they poll on for it.
@@ -2214,7 +2264,11 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     }
     order_.resize(merged_->size());
     for (size_t g = 0; g < order_.size(); ++g) order_[g] = g;
-    if (workers_.size() > 1 || counted_targets) SortByFirstRows();
+    // (One worker makes its groups in the order of their first rows, but for RunCountSmall's,
+    // made after the scan.)
+    if (workers_.size() > 1 || counted_targets || (count_small_ && !InFirstRowOrder(*merged_))) {
+      SortByFirstRows();
+    }
     if (counted_targets && targets_first_) RankTies(ctx);
   }
 
