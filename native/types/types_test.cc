@@ -333,5 +333,40 @@ TEST(ValueTest, ShortAndLongStringsBehaveAlike) {
   EXPECT_EQ(Value::Null(LogicalType::String()).GetString(), "");
 }
 
+// ApproxBytes: the value, and what its heap and every nested heap hold (a string's bytes, the
+// children's slots, property names), scalars and short strings nothing more.
+TEST(ValueTest, ApproxBytesCountsEveryHeapOnce) {
+  const size_t heap = sizeof(ValueHeap);
+  EXPECT_EQ(ApproxBytes(Value::Int64(7)), sizeof(Value));
+  EXPECT_EQ(ApproxBytes(Value::Null()), sizeof(Value));
+  EXPECT_EQ(ApproxBytes(Value::String("short")), sizeof(Value));
+  const std::string long_text(100, 'x');
+  EXPECT_EQ(ApproxBytes(Value::String(long_text)), sizeof(Value) + heap + 100);
+  const LogicalType ints = LogicalType::List(LogicalType::Int64());
+  EXPECT_EQ(ApproxBytes(Value::Nested(ints, {Value::Int64(1), Value::Int64(2)})),
+            sizeof(Value) + heap + 2 * sizeof(Value));
+  const LogicalType strings = LogicalType::List(LogicalType::String());
+  const Value mixed = Value::Nested(strings, {Value::String("a"), Value::String(long_text)});
+  const size_t mixed_bytes = sizeof(Value) + heap + 2 * sizeof(Value) + heap + 100;
+  EXPECT_EQ(ApproxBytes(mixed), mixed_bytes);
+  const Value outer = Value::Nested(LogicalType::List(strings), {mixed, mixed});
+  EXPECT_EQ(ApproxBytes(outer),
+            sizeof(Value) + heap + 2 * (mixed_bytes - sizeof(Value)) + 2 * sizeof(Value));
+  const Value node = Value::Node(InternalId{0, 1}, "Person", {"name", "bio"},
+                                 {Value::String("n"), Value::String(long_text)});
+  EXPECT_EQ(ApproxBytes(node), sizeof(Value) + heap + 6 + 2 * sizeof(Value) +
+                                   2 * sizeof(std::string) + 4 + 3 + heap + 100);
+  // A list nested as deep as types go: each level one heap and one child slot.
+  Value deep = Value::Int64(1);
+  LogicalType type = LogicalType::Int64();
+  for (int i = 1; i < kMaxTypeNesting; ++i) {
+    type = LogicalType::List(type);
+    deep = Value::Nested(type, {deep});
+  }
+  EXPECT_EQ(ApproxBytes(deep), sizeof(Value) + (kMaxTypeNesting - 1) * (heap + sizeof(Value)));
+  EXPECT_EQ(ApproxBytes(std::vector<Value>{Value::Int64(1), Value::String(long_text)}),
+            sizeof(std::vector<Value>) + 2 * sizeof(Value) + heap + 100);
+}
+
 }  // namespace
 }  // namespace graphdb

@@ -1,5 +1,6 @@
 #include "types/value.h"
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -331,17 +332,33 @@ std::string Value::ToString() const {
   return "";
 }
 
+namespace {
+// What `heap` holds itself, its children's heaps aside.
+size_t OwnHeapBytes(const ValueHeap& heap) {
+  size_t bytes = sizeof(ValueHeap) + heap.str.size() + heap.children.size() * sizeof(Value);
+  for (const std::string& name : heap.names) bytes += sizeof(std::string) + name.size();
+  return bytes;
+}
+}  // namespace
+
 size_t ApproxBytes(const Value& value) {
   size_t bytes = sizeof(Value);
   const ValueHeap* top = value.heap();
   if (top == nullptr) return bytes;
+  bytes += OwnHeapBytes(*top);
+  // A long string (most values with a heap) or a list of scalars is counted without the
+  // vector below: a result limit counts every row's cells.
+  const auto has_heap = [](const Value& child) { return child.heap() != nullptr; };
+  if (std::none_of(top->children.begin(), top->children.end(), has_heap)) return bytes;
   // Iterative: nested values may be deep.
-  std::vector<const ValueHeap*> pending{top};
+  std::vector<const ValueHeap*> pending;
+  for (const Value& child : top->children) {
+    if (child.heap() != nullptr) pending.push_back(child.heap());
+  }
   while (!pending.empty()) {
     const ValueHeap* heap = pending.back();
     pending.pop_back();
-    bytes += sizeof(ValueHeap) + heap->str.size() + heap->children.size() * sizeof(Value);
-    for (const std::string& name : heap->names) bytes += sizeof(std::string) + name.size();
+    bytes += OwnHeapBytes(*heap);
     for (const Value& child : heap->children) {
       if (child.heap() != nullptr) pending.push_back(child.heap());
     }
