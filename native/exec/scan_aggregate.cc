@@ -951,6 +951,13 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     return FindGroup(w, item, edge);
   }
 
+  // w's direct array (every slot 0: no group yet), made and charged at its first use.
+  void MakeDirect(Worker& w) const {
+    if (!w.direct.empty()) return;
+    w.direct.assign(size_t{1} << (direct_bits_ * keys_.size()), 0);
+    if (w.ctx->CountsMemory()) w.memory.Add(*w.ctx, w.direct.size() * sizeof(uint32_t));
+  }
+
   [[gnu::noinline]] size_t FindGroup(Worker& w, uint64_t item, uint64_t edge) const {
     Groups& groups = w.groups;
     size_t slot = SIZE_MAX;
@@ -965,10 +972,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         slot = slot << direct_bits_ | v;
       }
       if (slot != SIZE_MAX) {
-        if (w.direct.empty()) {
-          w.direct.assign(size_t{1} << (direct_bits_ * keys_.size()), 0);
-          if (w.ctx->CountsMemory()) w.memory.Add(*w.ctx, w.direct.size() * sizeof(uint32_t));
-        }
+        MakeDirect(w);
         if (w.direct[slot] != 0) return w.direct[slot] - 1;
       }
     }
@@ -1220,10 +1224,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // `item` at the latest: rows of the slot that RunCountSmall passed over (a table's short
   // last morsel) may have made it at a later item.
   size_t SlotGroup(Worker& w, uint64_t slot, uint64_t item) const {
-    if (w.direct.empty()) {
-      w.direct.assign(size_t{1} << direct_bits_, 0);
-      if (w.ctx->CountsMemory()) w.memory.Add(*w.ctx, w.direct.size() * sizeof(uint32_t));
-    }
+    MakeDirect(w);
     if (w.direct[slot] == 0) {
       const Term& t = keys_[0];
       w.key[0] = slot;

@@ -1,6 +1,5 @@
 #include "types/value.h"
 
-#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -332,36 +331,21 @@ std::string Value::ToString() const {
   return "";
 }
 
-namespace {
-// What `heap` holds itself, its children's heaps aside.
-size_t OwnHeapBytes(const ValueHeap& heap) {
-  size_t bytes = sizeof(ValueHeap) + heap.str.size() + heap.children.size() * sizeof(Value);
-  for (const std::string& name : heap.names) bytes += sizeof(std::string) + name.size();
-  return bytes;
-}
-}  // namespace
-
 size_t ApproxBytes(const Value& value) {
   size_t bytes = sizeof(Value);
-  const ValueHeap* top = value.heap();
-  if (top == nullptr) return bytes;
-  bytes += OwnHeapBytes(*top);
-  // A long string (most values with a heap) or a list of scalars is counted without the
-  // vector below: a result limit counts every row's cells.
-  const auto has_heap = [](const Value& child) { return child.heap() != nullptr; };
-  if (std::none_of(top->children.begin(), top->children.end(), has_heap)) return bytes;
-  // Iterative: nested values may be deep.
+  // Iterative: nested values may be deep. `pending` allocates only for a value whose children
+  // have heaps of their own, not for a long string or a list of scalars (a result limit counts
+  // every row's cells).
   std::vector<const ValueHeap*> pending;
-  for (const Value& child : top->children) {
-    if (child.heap() != nullptr) pending.push_back(child.heap());
-  }
-  while (!pending.empty()) {
-    const ValueHeap* heap = pending.back();
-    pending.pop_back();
-    bytes += OwnHeapBytes(*heap);
+  for (const ValueHeap* heap = value.heap(); heap != nullptr;) {
+    bytes += sizeof(ValueHeap) + heap->str.size() + heap->children.size() * sizeof(Value);
+    for (const std::string& name : heap->names) bytes += sizeof(std::string) + name.size();
     for (const Value& child : heap->children) {
       if (child.heap() != nullptr) pending.push_back(child.heap());
     }
+    if (pending.empty()) break;
+    heap = pending.back();
+    pending.pop_back();
   }
   return bytes;
 }
