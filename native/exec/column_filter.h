@@ -20,7 +20,9 @@
 // run them over a block of rows at once, one column at a time, each test over the rows the
 // previous ones kept, the tests that keep fewest rows first (their order adapts to the rows
 // seen). The scan then looks only at the rows that survived, and decides each with Passes as
-// before (visibility, the rest of the conjuncts, the versions). A block is evaluated again
+// before (visibility, the rest of the conjuncts, the versions); when every conjunct is in the
+// prefix, the row Skip returned is decided already (Passes checks only that nothing was
+// written since and the table has no versions). A block is evaluated again
 // when the statement wrote since (the undo log grew) or the table has versions.
 //
 // Versions: the column holds the newest value of a cell; a table whose VersionStore holds an
@@ -96,6 +98,11 @@ class ColumnFilter {
   size_t kept_ = 0, cursor_ = 0;
   uint64_t block_writes_ = 0;
   uint64_t blocks_ = 0;  // blocks read this run (the prefix is re-ordered every few)
+  // The row of block_table_ Skip last returned when every test is in the prefix and kept it
+  // (kNoRow: none): Passes answers it without testing it again, while nothing was written
+  // since the block was read and the table has no versions.
+  static constexpr uint64_t kNoRow = UINT64_MAX;
+  uint64_t decided_ = kNoRow;
 };
 
 // Work cut into chunks that the threads of a statement share: every thread that needs it done

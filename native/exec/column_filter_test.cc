@@ -88,5 +88,41 @@ TEST_F(ColumnFilterTest, SkipReadsTheBlockAgainAfterAWrite) {
   store.Rollback();
 }
 
+// Skip's row, every conjunct typed, is decided as it is found (Passes does not test it again)
+// only while the statement wrote nothing since; with a conjunct evaluated on the row, Passes
+// still evaluates it.
+TEST_F(ColumnFilterTest, PassesDecidesSkipsRowOnlyWhileNothingWasWritten) {
+  const catalog::TableId table = db_->catalog().GetNodeTable("P")->id;
+  const size_t v = db_->catalog().GetNodeTable("P")->PropertyIndex("v").value();
+  GraphStore store(db_->catalog(), *db_, /*write_ts=*/0);  // no versions kept
+  ExecContext ctx;
+  ctx.params = &params_;
+  ctx.graph = &store;
+  ctx.store = &store;
+  {
+    const planner::LogicalOperator& filter_op = FilterOf("MATCH (p:P) WHERE p.v = 5 RETURN p.id");
+    ctx.frame.assign(plan_->num_slots, Value());
+    ColumnFilter filter(filter_op.predicates, filter_op.children[0]->slot, {table});
+    filter.Open(ctx, store);
+    ASSERT_EQ(filter.Skip(ctx, 0, 0, kRows), 300u);
+    EXPECT_TRUE(filter.Passes(ctx, 0, 300));
+    store.SetNodeProperty({table, 300}, v, Value::Int64(6));
+    EXPECT_FALSE(filter.Passes(ctx, 0, 300));  // written since Skip found it
+    EXPECT_EQ(filter.Skip(ctx, 0, 0, kRows), 700u);
+    EXPECT_TRUE(filter.Passes(ctx, 0, 700));
+    store.Rollback();
+  }
+  // v = 5 on rows 300, 700, 1100 ...; of those, id % 3 = 0 holds for 300, not for 700.
+  const planner::LogicalOperator& filter_op =
+      FilterOf("MATCH (p:P) WHERE p.v = 5 AND p.id % 3 = 0 RETURN p.id");
+  ctx.frame.assign(plan_->num_slots, Value());
+  ColumnFilter filter(filter_op.predicates, filter_op.children[0]->slot, {table});
+  filter.Open(ctx, store);
+  ASSERT_EQ(filter.Skip(ctx, 0, 0, kRows), 300u);
+  EXPECT_TRUE(filter.Passes(ctx, 0, 300));
+  ASSERT_EQ(filter.Skip(ctx, 0, 301, kRows), 700u);
+  EXPECT_FALSE(filter.Passes(ctx, 0, 700));
+}
+
 }  // namespace
 }  // namespace graphdb::exec
