@@ -169,25 +169,26 @@ class GraphStore final : public GraphAccess {
   template <typename F>
   void ForEachVisibleEdge(const storage::RelTable& rels, uint64_t vertex, storage::Direction dir,
                           F&& f) const {
-    uint64_t visible_csr = VisibleCsrEntries(rels, vertex, dir);
-    rels.ForEachEdge(vertex, dir, [&](uint64_t nbr, uint64_t rel) {
-      if (visible_csr > 0) {
-        --visible_csr;
-        f(nbr, rel);
-      } else if (snapshot_.RowVisible(rels.create_ts(rel), rels.delete_ts(rel))) {
-        f(nbr, rel);
-      }
-    });
+    auto all = [&](uint64_t nbr, uint64_t rel) { f(nbr, rel); };  // (f never stops it)
+    auto checked = [&](uint64_t nbr, uint64_t rel) {
+      if (snapshot_.RowVisible(rels.create_ts(rel), rels.delete_ts(rel))) f(nbr, rel);
+    };
+    // The CSR entries without their stamps while it is clean for the snapshot.
+    if (CsrVisible(rels, dir)) {
+      rels.ForEachCsrEdge(vertex, dir, all);
+    } else {
+      rels.ForEachCsrEdge(vertex, dir, checked);
+    }
+    rels.ForEachDeltaEdge(vertex, dir, checked);
     // A damaged mapped adjacency entry was skipped: CORRUPTION, not a partial answer.
     if (rels.bad_entry()) [[unlikely]]
       throw GraphDBException(rels.CorruptAdjacencyStatus());
   }
-  // The number of CSR entries of `vertex` in `dir` that are visible without reading their
-  // stamps: all of them while the CSR is clean for the snapshot, else none. (Out of line: the
-  // expansions of deep plans recurse through ForEachVisibleEdge.)
-  [[gnu::noinline]] uint64_t VisibleCsrEntries(const storage::RelTable& rels, uint64_t vertex,
-                                               storage::Direction dir) const {
-    return rels.CsrVisibleTo(dir, snapshot_.read_ts) ? rels.CsrEdges(vertex, dir).size() : 0;
+  // Whether the CSR entries of `rels` in `dir` are all visible without reading their stamps:
+  // while the CSR is clean for the snapshot. (Out of line: the expansions of deep plans
+  // recurse through ForEachVisibleEdge.)
+  [[gnu::noinline]] bool CsrVisible(const storage::RelTable& rels, storage::Direction dir) const {
+    return rels.CsrVisibleTo(dir, snapshot_.read_ts);
   }
   // The number of edges of `vertex` in `dir` this statement sees (ForEachVisibleEdge's calls),
   // from the CSR offsets where the table allows (storage::RelTable::CountEdges, which adds the

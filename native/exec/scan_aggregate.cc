@@ -1456,8 +1456,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   void CountTargetBlocks(Worker& w, const storage::NodeTable& table, TableId table_id,
                          uint64_t table_start, uint64_t item, uint64_t table_end,
                          const storage::RelTable& rels, storage::Direction dir,
-                         const Keep& keep) const {
+                         const Keep& kept) const {
     ExecContext& ctx = *w.ctx;
+    const Keep keep = kept;  // (its own copy: what the loop stores cannot be taken to change it)
     std::vector<uint64_t>& reached = w.reached;
     if (reached.size() < kBlockEdges) reached.resize(kBlockEdges);
     while (item < table_end) {
@@ -1559,15 +1560,22 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       const storage::Column& column = *c.column;
       const auto lo = static_cast<uint64_t>(c.lo);
       const uint64_t width = static_cast<uint64_t>(c.hi) - lo;  // lo <= v <= hi, unsigned
+      // The column's arrays held by the test itself (as Column::IsNull and GetFixed read
+      // them): a test reached through the column reads its arrays' addresses again at every
+      // edge. (The rels an edge loop tests are visible to the statement, so they were in the
+      // arrays when it began.)
+      const uint64_t* validity = column.validity();
+      auto valid = [validity](uint64_t rel) {
+        return (storage::AtomicLoad(validity + (rel >> 6)) >> (rel & 63) & 1) != 0;
+      };
       if (c.wide) {
-        return f([&column, lo, width](uint64_t rel) {
-          return !column.IsNull(rel) &&
-                 static_cast<uint64_t>(column.GetFixed<int64_t>(rel)) - lo <= width;
+        return f([valid, data = column.Data<int64_t>(), lo, width](uint64_t rel) {
+          return valid(rel) && static_cast<uint64_t>(storage::AtomicLoad(data + rel)) - lo <= width;
         });
       }
-      return f([&column, lo, width](uint64_t rel) {
-        return !column.IsNull(rel) &&
-               static_cast<uint64_t>(int64_t{column.GetFixed<int32_t>(rel)}) - lo <= width;
+      return f([valid, data = column.Data<int32_t>(), lo, width](uint64_t rel) {
+        return valid(rel) &&
+               static_cast<uint64_t>(int64_t{storage::AtomicLoad(data + rel)}) - lo <= width;
       });
     }
     f([&w](uint64_t rel) {

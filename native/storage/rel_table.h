@@ -236,42 +236,63 @@ class RelTable {
   // false stops the iteration.
   template <typename F>
   void ForEachEdge(uint64_t vertex, Direction dir, F&& f) const {
-    auto visit = [&f](uint64_t nbr, uint64_t rel) {
-      if constexpr (std::is_same_v<std::invoke_result_t<F&, uint64_t, uint64_t>, bool>) {
-        return f(nbr, rel);
-      } else {
-        f(nbr, rel);
-        return true;
-      }
-    };
+    if (ForEachCsrEdge(vertex, dir, f)) ForEachDeltaEdge(vertex, dir, f);
+  }
+  // ForEachEdge's two parts: the CSR entries, the delta entries. Each returns false when f
+  // stopped it (returned false).
+  template <typename F>
+  bool ForEachCsrEdge(uint64_t vertex, Direction dir, F&& f) const {
     const Adjacency& a = adj_[static_cast<int>(dir)];
-    if (vertex + 1 < a.num_offsets) {
-      const uint64_t begin = a.Offset(vertex), end = a.CsrEnd(vertex, begin);
-      const uint32_t stride = a.widths.entry_bytes();
-      const uint8_t neighbor_bytes = a.widths.neighbor_bytes;
-      const bool implicit_rel = a.widths.rel_bytes == 0;
+    if (vertex + 1 >= a.num_offsets) return true;
+    const uint64_t begin = a.Offset(vertex), end = a.CsrEnd(vertex, begin);
+    // Two loops, by whether the rel offsets are the entries' positions (a CSR built from rels
+    // stored in its order, as COPY makes the forward one): one reads less and keeps fewer
+    // values live beside f's own. The masks and bounds are read once: what f stores (a
+    // caller's uint64_t buffer) might otherwise be taken to change them.
+    const uint64_t neighbor_mask = a.neighbor_mask, neighbor_bound = a.neighbor_bound;
+    const uint64_t rel_bound = a.csr_rel_bound;
+    if (a.widths.rel_bytes == 0) {
+      const uint32_t stride = a.widths.neighbor_bytes;
       const uint8_t* p = a.entries + begin * stride;
       for (uint64_t i = begin; i < end; ++i, p += stride) {
-        const uint64_t nbr = LoadPacked(p, a.neighbor_mask);
-        const uint64_t rel = implicit_rel ? i : LoadPacked(p + neighbor_bytes, a.rel_mask);
+        const uint64_t nbr = LoadPacked(p, neighbor_mask);
         // A mapped file's entries are not all checked when it opens: a damaged one is skipped
         // and reported (bad_entry()) instead of sending the caller past a column.
-        if (nbr >= a.neighbor_bound || rel >= a.csr_rel_bound) [[unlikely]] {
+        if (nbr >= neighbor_bound || i >= rel_bound) [[unlikely]] {
           bad_entry_.store(true, std::memory_order_relaxed);
           continue;
         }
-        if (!visit(nbr, rel)) return;
+        if (!Visit(f, nbr, i)) return false;
       }
+      return true;
     }
-    if (vertex < a.delta_slot.size()) {
-      const uint32_t slot = a.delta_slot[vertex];
-      if (slot == 0) return;
-      const DeltaList& list = *a.delta_lists[slot - 1];
-      for (size_t i = 0, n = list.size(); i < n; ++i) {
-        const AdjEntry e = list[i];
-        if (!visit(e.neighbor, e.rel)) return;
+    const uint32_t stride = a.widths.entry_bytes();
+    const uint8_t neighbor_bytes = a.widths.neighbor_bytes;
+    const uint64_t rel_mask = a.rel_mask;
+    const uint8_t* p = a.entries + begin * stride;
+    for (uint64_t i = begin; i < end; ++i, p += stride) {
+      const uint64_t nbr = LoadPacked(p, neighbor_mask);
+      const uint64_t rel = LoadPacked(p + neighbor_bytes, rel_mask);
+      if (nbr >= neighbor_bound || rel >= rel_bound) [[unlikely]] {  // (as above)
+        bad_entry_.store(true, std::memory_order_relaxed);
+        continue;
       }
+      if (!Visit(f, nbr, rel)) return false;
     }
+    return true;
+  }
+  template <typename F>
+  bool ForEachDeltaEdge(uint64_t vertex, Direction dir, F&& f) const {
+    const Adjacency& a = adj_[static_cast<int>(dir)];
+    if (vertex >= a.delta_slot.size()) return true;
+    const uint32_t slot = a.delta_slot[vertex];
+    if (slot == 0) return true;
+    const DeltaList& list = *a.delta_lists[slot - 1];
+    for (size_t i = 0, n = list.size(); i < n; ++i) {
+      const AdjEntry e = list[i];
+      if (!Visit(f, e.neighbor, e.rel)) return false;
+    }
+    return true;
   }
   // Start loading what ForEachEdge(vertex, dir) reads first, for a caller that knows the
   // vertices it will expand next: PrefetchOffset some vertices ahead, then PrefetchEdges (which
@@ -433,6 +454,17 @@ class RelTable {
   Status VerifyAdjacency(uint64_t src_rows, uint64_t dst_rows) const;
 
  private:
+  // f(nbr, rel), and whether to go on: f's answer when it returns bool, else true.
+  template <typename F>
+  static bool Visit(F& f, uint64_t nbr, uint64_t rel) {
+    if constexpr (std::is_same_v<std::invoke_result_t<F&, uint64_t, uint64_t>, bool>) {
+      return f(nbr, rel);
+    } else {
+      f(nbr, rel);
+      return true;
+    }
+  }
+
   using DeltaList = SharedVector<AdjEntry>;
   struct Adjacency {
     // The CSR: `num_offsets` (0, or vertices + 1) packed offsets into `num_entries` packed
