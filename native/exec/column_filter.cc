@@ -61,10 +61,6 @@ void SlotMask(size_t from, size_t to, uint64_t mask[2]) {
   for (size_t i = from; i < to && i < 16; ++i) bytes[i] = 0xFF;
 }
 
-bool IsValid(const uint64_t* validity, uint64_t row) {
-  return (AtomicLoad(validity + (row >> 6)) >> (row & 63)) & 1;
-}
-
 }  // namespace
 
 bool IsTemporal(LogicalTypeId id) {
@@ -295,29 +291,41 @@ void ColumnFilter::ReadBlock(size_t table) {
     } else if (read == Read::kNullTest) {
       const uint64_t* validity = column->validity();
       const bool want = test.test.op == ColumnTestOp::kIsNotNull;
-      keep([&](uint64_t row) { return IsValid(validity, row) == want; });
+      keep([&](uint64_t row) { return storage::Column::ValidBit(validity, row) == want; });
     } else if (read == Read::kInt64) {
       const uint64_t* validity = column->validity();
       const auto* data = reinterpret_cast<const int64_t*>(column->raw_data());
       const int64_t k = test.integer;
       switch (test.test.op) {
         case ColumnTestOp::kEq:
-          keep([&](uint64_t r) { return IsValid(validity, r) && AtomicLoad(data + r) == k; });
+          keep([&](uint64_t r) {
+            return storage::Column::ValidBit(validity, r) && AtomicLoad(data + r) == k;
+          });
           break;
         case ColumnTestOp::kNe:
-          keep([&](uint64_t r) { return IsValid(validity, r) && AtomicLoad(data + r) != k; });
+          keep([&](uint64_t r) {
+            return storage::Column::ValidBit(validity, r) && AtomicLoad(data + r) != k;
+          });
           break;
         case ColumnTestOp::kLt:
-          keep([&](uint64_t r) { return IsValid(validity, r) && AtomicLoad(data + r) < k; });
+          keep([&](uint64_t r) {
+            return storage::Column::ValidBit(validity, r) && AtomicLoad(data + r) < k;
+          });
           break;
         case ColumnTestOp::kLe:
-          keep([&](uint64_t r) { return IsValid(validity, r) && AtomicLoad(data + r) <= k; });
+          keep([&](uint64_t r) {
+            return storage::Column::ValidBit(validity, r) && AtomicLoad(data + r) <= k;
+          });
           break;
         case ColumnTestOp::kGt:
-          keep([&](uint64_t r) { return IsValid(validity, r) && AtomicLoad(data + r) > k; });
+          keep([&](uint64_t r) {
+            return storage::Column::ValidBit(validity, r) && AtomicLoad(data + r) > k;
+          });
           break;
         default:
-          keep([&](uint64_t r) { return IsValid(validity, r) && AtomicLoad(data + r) >= k; });
+          keep([&](uint64_t r) {
+            return storage::Column::ValidBit(validity, r) && AtomicLoad(data + r) >= k;
+          });
           break;
       }
     } else if (read == Read::kString &&
@@ -335,7 +343,7 @@ void ColumnFilter::ReadBlock(size_t table) {
         if (((head ^ image) & mask) != 0 || (!eq && static_cast<uint32_t>(head) < length)) {
           return false;
         }
-        return IsValid(validity, r) && test.StringHolds(*column, r);
+        return storage::Column::ValidBit(validity, r) && test.StringHolds(*column, r);
       });
     } else {
       keep([&](uint64_t row) { return test.Typed(table, row); });

@@ -1565,9 +1565,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       // edge. (The rels an edge loop tests are visible to the statement, so they were in the
       // arrays when it began.)
       const uint64_t* validity = column.validity();
-      auto valid = [validity](uint64_t rel) {
-        return (storage::AtomicLoad(validity + (rel >> 6)) >> (rel & 63) & 1) != 0;
-      };
+      auto valid = [validity](uint64_t rel) { return storage::Column::ValidBit(validity, rel); };
       if (c.wide) {
         return f([valid, data = column.Data<int64_t>(), lo, width](uint64_t rel) {
           return valid(rel) && static_cast<uint64_t>(storage::AtomicLoad(data + rel)) - lo <= width;

@@ -174,8 +174,11 @@ class Column {
     __builtin_prefetch(data_.data() + row * width_);
     __builtin_prefetch(validity_.data() + (row >> 6));
   }
-  bool IsNull(uint64_t row) const {
-    return !((AtomicLoad(validity_.data() + (row >> 6)) >> (row & 63)) & 1);
+  bool IsNull(uint64_t row) const { return !ValidBit(validity_.data(), row); }
+  // The bit of `row` in a validity array (validity()): set when the row holds a value. For
+  // loops that hold the array themselves instead of asking the column per row.
+  static bool ValidBit(const uint64_t* validity, uint64_t row) {
+    return (AtomicLoad(validity + (row >> 6)) >> (row & 63)) & 1;
   }
   // The value of a cell; a NULL value when `row` holds NULL, or (readers racing with a
   // writer only) when the bytes read do not decode.

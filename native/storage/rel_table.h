@@ -245,41 +245,31 @@ class RelTable {
     const Adjacency& a = adj_[static_cast<int>(dir)];
     if (vertex + 1 >= a.num_offsets) return true;
     const uint64_t begin = a.Offset(vertex), end = a.CsrEnd(vertex, begin);
-    // Two loops, by whether the rel offsets are the entries' positions (a CSR built from rels
-    // stored in its order, as COPY makes the forward one): one reads less and keeps fewer
-    // values live beside f's own. The masks and bounds are read once: what f stores (a
-    // caller's uint64_t buffer) might otherwise be taken to change them.
+    // Two instantiations of one loop, by whether the rel offsets are the entries' positions (a
+    // CSR built from rels stored in its order, as COPY makes the forward one): that one reads
+    // less and keeps fewer values live beside f's own. The masks and bounds are read once:
+    // what f stores (a caller's uint64_t buffer) might otherwise be taken to change them.
     const uint64_t neighbor_mask = a.neighbor_mask, neighbor_bound = a.neighbor_bound;
-    const uint64_t rel_bound = a.csr_rel_bound;
-    if (a.widths.rel_bytes == 0) {
-      const uint32_t stride = a.widths.neighbor_bytes;
+    const uint64_t rel_bound = a.csr_rel_bound, rel_mask = a.rel_mask;
+    const uint8_t neighbor_bytes = a.widths.neighbor_bytes;
+    auto loop = [&](auto implicit_rels) {
+      const uint32_t stride = a.widths.entry_bytes();
       const uint8_t* p = a.entries + begin * stride;
       for (uint64_t i = begin; i < end; ++i, p += stride) {
         const uint64_t nbr = LoadPacked(p, neighbor_mask);
+        uint64_t rel = i;
+        if constexpr (!implicit_rels) rel = LoadPacked(p + neighbor_bytes, rel_mask);
         // A mapped file's entries are not all checked when it opens: a damaged one is skipped
         // and reported (bad_entry()) instead of sending the caller past a column.
-        if (nbr >= neighbor_bound || i >= rel_bound) [[unlikely]] {
+        if (nbr >= neighbor_bound || rel >= rel_bound) [[unlikely]] {
           bad_entry_.store(true, std::memory_order_relaxed);
           continue;
         }
-        if (!Visit(f, nbr, i)) return false;
+        if (!Visit(f, nbr, rel)) return false;
       }
       return true;
-    }
-    const uint32_t stride = a.widths.entry_bytes();
-    const uint8_t neighbor_bytes = a.widths.neighbor_bytes;
-    const uint64_t rel_mask = a.rel_mask;
-    const uint8_t* p = a.entries + begin * stride;
-    for (uint64_t i = begin; i < end; ++i, p += stride) {
-      const uint64_t nbr = LoadPacked(p, neighbor_mask);
-      const uint64_t rel = LoadPacked(p + neighbor_bytes, rel_mask);
-      if (nbr >= neighbor_bound || rel >= rel_bound) [[unlikely]] {  // (as above)
-        bad_entry_.store(true, std::memory_order_relaxed);
-        continue;
-      }
-      if (!Visit(f, nbr, rel)) return false;
-    }
-    return true;
+    };
+    return a.widths.rel_bytes == 0 ? loop(std::true_type{}) : loop(std::false_type{});
   }
   template <typename F>
   bool ForEachDeltaEdge(uint64_t vertex, Direction dir, F&& f) const {
