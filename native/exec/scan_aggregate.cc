@@ -1258,9 +1258,12 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // bitmap is read a word (64 rows) at a time and the cells from the column's array, loaded
   // once per run (a row appended or a cell set after that is one this scan does not see: the
   // caller checked that no overwritten cell keeps an old value). Returns the visible rows.
+  // Out of line, as is `other` below: inlined into Run, the loop kept the count array and the
+  // slot bound on the stack and reloaded them every row (1M rows: 2.33 -> 1.34 ms).
   template <typename T, bool kPlain>
-  uint64_t CountSmallRows(Worker& w, const storage::NodeTable& table, TableId table_id,
-                          uint64_t table_start, uint64_t item, uint64_t table_end) const {
+  __attribute__((noinline)) uint64_t CountSmallRows(Worker& w, const storage::NodeTable& table,
+                                                    TableId table_id, uint64_t table_start,
+                                                    uint64_t item, uint64_t table_end) const {
     const Term& t = keys_[0];
     const storage::Column& column = *w.cursors[t.cursor].column;
     const uint64_t* validity = column.validity();
@@ -1281,7 +1284,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       return true;
     };
     // A row whose key is NULL or past the slots: grouped the usual way.
-    auto other = [&](uint64_t row) {
+    auto other = [&](uint64_t row) __attribute__((noinline)) {
       SetNode(w, {table_id, row});
       ReadNode(w);
       Accumulate(w, 1, table_start + row, 0);
