@@ -2377,12 +2377,16 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         if (!direct) break;
         if (t.access == Access::kString) {
           direct = c->shared != nullptr;
-          direct_keys[k] = {c->shared, c->shared_rows, nullptr, false};
+          direct_keys[k] = {c->shared, c->shared_rows, nullptr, nullptr, false};
           continue;
         }
         direct =
             c->kind == storage::PhysicalKind::kInt64 || c->kind == storage::PhysicalKind::kInt32;
-        direct_keys[k] = {nullptr, 0, c->column, c->kind == storage::PhysicalKind::kInt64};
+        const bool wide = c->kind == storage::PhysicalKind::kInt64;
+        direct_keys[k] = {nullptr, 0, c->column->validity(),
+                          wide ? static_cast<const void*>(c->column->Data<int64_t>())
+                               : static_cast<const void*>(c->column->Data<int32_t>()),
+                          wide};
       }
       // The direct slot of row's keys; false for a NULL or one past the slots.
       auto slot_of = [&](uint64_t row, uint64_t* slot) {
@@ -2454,7 +2458,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   struct DirectKey {
     const uint32_t* shared = nullptr;
     uint64_t shared_rows = 0;
-    const storage::Column* column = nullptr;
+    // An INT64 or INT32 key's column arrays, held here (as WithRelChecks holds its rel
+    // column's): reached through the column, its validity bit was a call per row.
+    const uint64_t* validity = nullptr;
+    const void* cells = nullptr;
     bool wide = false;
   };
 
@@ -2467,9 +2474,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       if (code < 2) return false;  // NULL (1), or a row past the codes
       *v = code - 2;
     } else {
-      if (d.column->IsNull(row)) return false;
+      if (!storage::Column::ValidBit(d.validity, row)) return false;
       *v = static_cast<uint64_t>(
-          ApplyOp(t, d.wide ? d.column->GetFixed<int64_t>(row) : d.column->GetFixed<int32_t>(row)));
+          ApplyOp(t, d.wide ? storage::AtomicLoad(static_cast<const int64_t*>(d.cells) + row)
+                            : storage::AtomicLoad(static_cast<const int32_t*>(d.cells) + row)));
     }
     return *v < limit;
   }
