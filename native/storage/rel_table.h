@@ -244,32 +244,33 @@ class RelTable {
   bool ForEachCsrEdge(uint64_t vertex, Direction dir, F&& f) const {
     const Adjacency& a = adj_[static_cast<int>(dir)];
     if (vertex + 1 >= a.num_offsets) return true;
-    const uint64_t begin = a.Offset(vertex), end = a.CsrEnd(vertex, begin);
-    // Two instantiations of one loop, by whether the rel offsets are the entries' positions (a
-    // CSR built from rels stored in its order, as COPY makes the forward one): that one reads
-    // less and keeps fewer values live beside f's own. The masks and bounds are read once:
-    // what f stores (a caller's uint64_t buffer) might otherwise be taken to change them.
-    const uint64_t neighbor_mask = a.neighbor_mask, neighbor_bound = a.neighbor_bound;
-    const uint64_t rel_bound = a.csr_rel_bound, rel_mask = a.rel_mask;
-    const uint8_t neighbor_bytes = a.widths.neighbor_bytes;
-    auto loop = [&](auto implicit_rels) {
-      const uint32_t stride = a.widths.entry_bytes();
-      const uint8_t* p = a.entries + begin * stride;
-      for (uint64_t i = begin; i < end; ++i, p += stride) {
-        const uint64_t nbr = LoadPacked(p, neighbor_mask);
-        uint64_t rel = i;
-        if constexpr (!implicit_rels) rel = LoadPacked(p + neighbor_bytes, rel_mask);
-        // A mapped file's entries are not all checked when it opens: a damaged one is skipped
-        // and reported (bad_entry()) instead of sending the caller past a column.
-        if (nbr >= neighbor_bound || rel >= rel_bound) [[unlikely]] {
-          bad_entry_.store(true, std::memory_order_relaxed);
-          continue;
-        }
-        if (!Visit(f, nbr, rel)) return false;
-      }
-      return true;
-    };
-    return a.widths.rel_bytes == 0 ? loop(std::true_type{}) : loop(std::false_type{});
+    const uint64_t begin = a.Offset(vertex);
+    return ForEachCsrEntry(a, begin, a.CsrEnd(vertex, begin), f);
+  }
+  // The CSR entries of the vertices [first, last) in `dir`: one stretch [*begin, *end) of the
+  // CSR (the entries of consecutive vertices follow each other), empty when they have none.
+  void CsrRange(uint64_t first, uint64_t last, Direction dir, uint64_t* begin,
+                uint64_t* end) const {
+    const Adjacency& a = adj_[static_cast<int>(dir)];
+    *begin = *end = 0;
+    if (first >= last || first + 1 >= a.num_offsets) return;
+    *begin = a.Offset(first);
+    *end = a.CsrEnd(std::min(last, a.num_offsets - 1) - 1, *begin);
+  }
+  // ForEachCsrEdge over a stretch of CsrRange: every entry of several vertices in one loop. f
+  // must not stop it.
+  template <typename F>
+  void ForEachCsrEdgeIn(uint64_t begin, uint64_t end, Direction dir, F&& f) const {
+    ForEachCsrEntry(adj_[static_cast<int>(dir)], begin, end, f);
+  }
+  // Whether none of the vertices [first, last) has delta entries in `dir`.
+  bool NoDeltaEdges(uint64_t first, uint64_t last, Direction dir) const {
+    const Adjacency& a = adj_[static_cast<int>(dir)];
+    const uint64_t stop = std::min<uint64_t>(last, a.delta_slot.size());
+    for (uint64_t v = first; v < stop; ++v) {
+      if (a.delta_slot[v] != 0) return false;
+    }
+    return true;
   }
   template <typename F>
   bool ForEachDeltaEdge(uint64_t vertex, Direction dir, F&& f) const {
@@ -519,6 +520,36 @@ class RelTable {
     // REQUIRES: exclusive access.
     void ClearDeltas();
   };
+
+  // The CSR entries [begin, end) of `a`, each as f(neighbor_offset, rel_offset); false when f
+  // stopped it. Two instantiations of one loop, by whether the rel offsets are the entries'
+  // positions (a CSR built from rels stored in its order, as COPY makes the forward one): that
+  // one reads less and keeps fewer values live beside f's own. The masks and bounds are read
+  // once: what f stores (a caller's uint64_t buffer) might otherwise be taken to change them.
+  template <typename F>
+  bool ForEachCsrEntry(const Adjacency& a, uint64_t begin, uint64_t end, F& f) const {
+    const uint64_t neighbor_mask = a.neighbor_mask, neighbor_bound = a.neighbor_bound;
+    const uint64_t rel_bound = a.csr_rel_bound, rel_mask = a.rel_mask;
+    const uint8_t neighbor_bytes = a.widths.neighbor_bytes;
+    auto loop = [&](auto implicit_rels) {
+      const uint32_t stride = a.widths.entry_bytes();
+      const uint8_t* p = a.entries + begin * stride;
+      for (uint64_t i = begin; i < end; ++i, p += stride) {
+        const uint64_t nbr = LoadPacked(p, neighbor_mask);
+        uint64_t rel = i;
+        if constexpr (!implicit_rels) rel = LoadPacked(p + neighbor_bytes, rel_mask);
+        // A mapped file's entries are not all checked when it opens: a damaged one is skipped
+        // and reported (bad_entry()) instead of sending the caller past a column.
+        if (nbr >= neighbor_bound || rel >= rel_bound) [[unlikely]] {
+          bad_entry_.store(true, std::memory_order_relaxed);
+          continue;
+        }
+        if (!Visit(f, nbr, rel)) return false;
+      }
+      return true;
+    };
+    return a.widths.rel_bytes == 0 ? loop(std::true_type{}) : loop(std::false_type{});
+  }
 
   static constexpr uint64_t kCsrNotClean = UINT64_MAX;
   // Records csr_created_upto of `a` from its CSR entries (after a build).
