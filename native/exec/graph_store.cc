@@ -392,7 +392,7 @@ void GraphStore::DeleteNode(InternalId node, bool detach) {
         std::vector<uint64_t> to_delete;
         rels.ForEachLiveEdge(node.offset, dir,
                              [&](uint64_t, uint64_t rel) { to_delete.push_back(rel); });
-        if (rels.bad_entry()) throw GraphDBException(rels.CorruptAdjacencyStatus());
+        CheckAdjacency(rels);
         if (to_delete.empty()) continue;
         if (!detach) {
           Throw(ErrorCode::kConstraintViolation,

@@ -180,7 +180,11 @@ class GraphStore final : public GraphAccess {
       rels.ForEachCsrEdge(vertex, dir, checked);
     }
     rels.ForEachDeltaEdge(vertex, dir, checked);
-    // A damaged mapped adjacency entry was skipped: CORRUPTION, not a partial answer.
+    CheckAdjacency(rels);
+  }
+  // Throws CORRUPTION when a damaged mapped adjacency entry of `rels` was skipped: a reader of
+  // its entries reports that rather than a partial answer.
+  static void CheckAdjacency(const storage::RelTable& rels) {
     if (rels.bad_entry()) [[unlikely]]
       throw GraphDBException(rels.CorruptAdjacencyStatus());
   }
@@ -201,8 +205,7 @@ class GraphStore final : public GraphAccess {
           return snapshot_.RowVisible(rels.create_ts(rel), rels.delete_ts(rel));
         },
         examined);
-    if (rels.bad_entry()) [[unlikely]]
-      throw GraphDBException(rels.CorruptAdjacencyStatus());
+    CheckAdjacency(rels);
     return n;
   }
   // The visible row of node table `table` whose primary key equals `key` (of the key's type).

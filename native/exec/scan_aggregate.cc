@@ -1470,13 +1470,15 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     const bool ranges = w.only == nullptr && !w.filter && node_filters_.empty() &&
                         !w.target_firsts && w.search == nullptr;
     while (item < table_end) {
-      if (ranges && RangeOfNodes(w, rels, dir, table_start, table_end, keep, &item)) continue;
       size_t passed = 0;
       uint64_t met = 0;
       // The block's nodes (item, first reached node) only where CountReached reads them.
       const bool nodes_kept = w.target_firsts || w.search != nullptr;
       w.block.clear();
-      for (size_t nodes = 0; item < table_end && nodes < kBlockNodes && met < kBlockEdges; ++item) {
+      const bool stretch =
+          ranges && RangeOfNodes(w, rels, dir, table_start, table_end, keep, &item, &passed, &met);
+      for (size_t nodes = 0;
+           !stretch && item < table_end && nodes < kBlockNodes && met < kBlockEdges; ++item) {
         if (!NextNode(w, table_start, table_end, &item)) break;
         if (!NodePasses(w, table, {table_id, item - table_start})) continue;
         ++nodes;
@@ -1506,16 +1508,16 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     }
   }
 
-  // CountTargetBlocks' loop for up to kBlockNodes nodes from *item on, when they are all
+  // CountTargetBlocks' node loop for up to kBlockNodes nodes from *item on, when they are all
   // visible and the CSR is clean for the snapshot and holds all their edges (none in the delta
   // lists): their CSR entries are one stretch, read in one loop without a per-node call or a
   // room check (the buffer is sized from the offsets first), the nodes counted as NodePasses
-  // would. Moves *item past them and returns true; false (nothing done) when they do not
-  // qualify.
+  // would. Moves *item past them, sets the block's *passed and *met, and returns true; false
+  // (nothing done) when they do not qualify.
   template <typename Keep>
   bool RangeOfNodes(Worker& w, const storage::RelTable& rels, storage::Direction dir,
-                    uint64_t table_start, uint64_t table_end, const Keep& kept,
-                    uint64_t* item) const {
+                    uint64_t table_start, uint64_t table_end, const Keep& kept, uint64_t* item,
+                    size_t* passed_out, uint64_t* met_out) const {
     const uint64_t first = *item - table_start;
     uint64_t block_end;
     if (!w.visible->Clean(first, &block_end)) return false;
@@ -1535,16 +1537,14 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       out[passed] = nbr;
       passed += keep(rel) ? 1 : 0;
     });
-    if (rels.bad_entry()) [[unlikely]]
-      throw GraphDBException(rels.CorruptAdjacencyStatus());
+    GraphStore::CheckAdjacency(rels);
     const uint64_t nodes = last - first;
     w.ctx->ChargeWork(nodes + met);
     w.rows[kScanned] += nodes;
     w.rows[kNodePassed] += nodes;
-    CountReached(w, reached.data(), passed);
-    w.rows[kEdges] += met;
-    w.rows[kEdgePassed] += passed;
     *item = table_start + last;
+    *passed_out = passed;
+    *met_out = met;
     return true;
   }
 
