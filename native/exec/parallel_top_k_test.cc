@@ -296,6 +296,24 @@ TEST_F(ScanTopKTest, ManyTiedRowsKeepTheGenericRows) {
                     {"MATCH (t:T) WHERE t.id % 5 = 1 DELETE t"});
 }
 
+// Thousands of rows tie on the first key; their records (the later keys) are read when the
+// scan ends, and a sample spread over them bounds the rest from the start. The second key here
+// rises with the scan position, falls with it (each row beats the ones before: the worker
+// claiming morsels from the back meets the best last either way), or is smallest exactly on
+// the rows one in 68 of the tied ones, those the one-thread sample reads, so that the sample's
+// worst is among the best and must be kept when met again.
+TEST_F(ScanTopKTest, ManyTiedRowsRankTheirNextKeysInAnyOrder) {
+  Run("CREATE NODE TABLE R(id INT64 PRIMARY KEY, v INT64, w INT64)");
+  Run("UNWIND range(0, 69999) AS i CREATE (:R {id: i, v: i % 4, w: CASE WHEN (i / 4) % 68 = 0 "
+      "THEN -i ELSE i END})");
+  ExpectGenericRows(
+      "R",
+      {"p.v, p.id LIMIT 10", "p.v, p.id DESC LIMIT 10", "p.v DESC, p.id DESC SKIP 5 LIMIT 7",
+       "p.v, p.w LIMIT 10", "p.v, p.w DESC SKIP 3 LIMIT 300", "p.v, p.w, p.id LIMIT 1"},
+      {"MATCH (r:R) WHERE r.id % 1000 = 4 DELETE r",
+       "UNWIND range(0, 99) AS i CREATE (:R {id: 100000 + i, v: 0, w: -1000000 + i})"});
+}
+
 // The scan starts from a bound guessed from a sample of the rows (one in 128, evenly spread:
 // offsets 64, 192, ... of a table of 32768 rows) and scans again without it when fewer rows
 // than needed pass it. Here the sampled rows hold the smallest keys (and the largest, for DESC),
