@@ -1944,10 +1944,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     shared_dictionary_.clear();
     std::set<std::pair<TableId, size_t>> wanted;
     Sides sides;
-    double rate = -1;  // the share of scanned rows past the node filters, once sampled
     for (const Term& t : keys_) {
       if (t.access != Access::kString || t.property == nullptr || t.role == Role::kRel) continue;
-      if (rate < 0) rate = NodePassRate(ctx);
+      const double rate = PassRate(ctx);
       std::vector<TableId> tables;
       for (TableId scanned : shape_.scan->table_ids) {
         if (t.role == Role::kScan) {
@@ -1977,6 +1976,12 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       }
     }
     for (const auto& [id, index] : wanted) BuildCodes(ctx, id, index);
+  }
+
+  // NodePassRate, sampled once a run.
+  double PassRate(ExecContext& ctx) {
+    if (pass_rate_ < 0) pass_rate_ = NodePassRate(ctx);
+    return pass_rate_;
   }
 
   // The share of the scanned rows that pass the node filters, from up to 256 rows of each
@@ -2254,8 +2259,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     // A pool thread asleep since the last statement wakes while this one samples the filters
     // and sets up (its first morsels would otherwise all be the caller's).
     if (workers > 1) ctx.tasks->Wake();
+    pass_rate_ = -1;
     BuildSharedCodes(ctx);
-    targets_ = CountsTargets(workers, total);
+    targets_ = CountsTargets(ctx, workers, total);
     targets_first_ = targets_ && aggs_.empty();
     if (workers <= 1) {
       workers_.push_back(std::make_unique<Worker>());
@@ -2370,8 +2376,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
 
   // Whether the passing edges are counted per reached node (target_shape_): when the scan
   // follows one rel-table pair and its edges are many more than the reached nodes each of
-  // `workers` counts them for (and, noting first items, the `total` items fit in 32 bits).
-  bool CountsTargets(unsigned workers, uint64_t total) {
+  // `workers` counts them for, and those past the node filters are not few next to the nodes
+  // (and, noting first items, the `total` items fit in 32 bits).
+  bool CountsTargets(ExecContext& ctx, unsigned workers, uint64_t total) {
     if (!target_shape_) return false;
     Sides sides;
     FindSides(shape_.scan->table_ids[0], &sides);
@@ -2383,7 +2390,14 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     targets_table_ = reached;
     targets_rows_ = nodes;  // past every node an edge this statement sees may reach
     if (aggs_.empty() && total >= std::numeric_limits<uint32_t>::max()) return false;
-    return edges < std::numeric_limits<uint32_t>::max() && edges >= kTargetsRatio * nodes * workers;
+    if (edges >= std::numeric_limits<uint32_t>::max()) return false;
+    if (edges < kTargetsRatio * nodes * workers) return false;
+    // The node filters' share of the edges (sampled; every edge when a filter is not a typed
+    // one): counting walks every reached node's row, reached or not.
+    bool typed = true;
+    for (const Filter& f : node_filters_) typed = typed && f.typed;
+    const double rate = typed ? PassRate(ctx) : 1;
+    return rate * static_cast<double>(edges) * kTargetsShare >= static_cast<double>(nodes);
   }
 
   // The reached nodes' keys and arguments, once per node, added to the groups as many times as
@@ -2917,7 +2931,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   uint32_t* targets_groups_ = nullptr;
   std::vector<uint32_t> targets_worker_;
   std::vector<std::vector<uint32_t>> merged_groups_;
+  double pass_rate_ = -1;  // PassRate: the share of scanned rows past the node filters
   static constexpr uint64_t kTargetsRatio = 2;
+  static constexpr double kTargetsShare = 16;     // passing edges at least a 16th of the nodes
   static constexpr uint64_t kDirectAfter = 1024;  // rows first (a small input keeps to hashing)
   // RunBlocks: scanned nodes and edges per block (at most: a node's edges are never split).
   static constexpr size_t kBlockNodes = 64;

@@ -22,7 +22,6 @@
 #include <cmath>
 #include <optional>
 
-#include "common/stack_guard.h"
 #include "cypher/planner/planner.h"
 #include "function/aggregate_function.h"
 
@@ -278,16 +277,10 @@ std::optional<SlotId> CountedSlot(const BoundExpression& aggregate) {
   op->every_row = std::move(every_row);
 }
 
-void RewriteJoins(LogicalOperatorPtr& op, uint32_t* num_slots) {
-  CheckStackDepth();  // the plan's depth is bounded by the query's steps (parser.h)
-  for (auto& child : op->children) RewriteJoins(child, num_slots);
-  RewriteJoin(op, num_slots);
-}
-
 }  // namespace
 
 void ApplyHashJoinRule(LogicalOperatorPtr& root, uint32_t* num_slots) {
-  RewriteJoins(root, num_slots);
+  RewriteBottomUp(root, [num_slots](LogicalOperatorPtr& op) { RewriteJoin(op, num_slots); });
 }
 
 }  // namespace graphdb::planner

@@ -1,5 +1,6 @@
 // Logical plans: the planner's output, a tree of logical operators over the bound query.
-// Each operator refers to bound expressions (owned by the BoundQuery) and to frame slots.
+// Each operator refers to bound expressions (owned by the BoundQuery, but for those a rule made,
+// owned by the operator that reads them) and to frame slots.
 // Optimizer rules (one file each in this folder) rewrite the tree before exec/ maps it to
 // physical operators.
 //
@@ -140,6 +141,8 @@ struct LogicalOperator {
   bool union_all = true;
   // kUpdate, kTableFunction, kFileScan
   const binder::BoundClause* clause = nullptr;
+  // Expressions an optimizer rule made for this operator (the binder owns the others).
+  std::vector<binder::BoundExpressionPtr> owned;
 
   // EXPLAIN output: one line per operator, children indented below it; `note` adds text to
   // the end of each operator's line (PROFILE's counts). With `catalog`, tables are named

@@ -559,6 +559,7 @@ LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& c
   ApplyIntersectRule(plan.root, catalog, estimates);
   ApplyHashJoinRule(plan.root, &plan.num_slots);
   ApplyFactorizedCountRule(plan.root, &plan.num_slots);
+  ApplyDistinctCountRule(plan.root, &plan.num_slots);
   ApplyScanAggregateRule(plan.root);
   ApplyScanFilterRule(plan.root);  // last: it only marks scans under the filters left
   return plan;

@@ -26,6 +26,7 @@
 #include <set>
 
 #include "catalog/catalog.h"
+#include "common/stack_guard.h"
 #include "cypher/binder/bound_statement.h"
 #include "cypher/planner/logical_plan.h"
 
@@ -117,6 +118,14 @@ bool ChooseHashJoin(const LogicalOperator& left, const LogicalOperator& right,
                     bool* build_left);
 // factorized_count.cc: takes new frame slots from *num_slots.
 void ApplyFactorizedCountRule(LogicalOperatorPtr& root, uint32_t* num_slots);
+// Calls rewrite(op) for `op` and every operator below it, children first (the rules that
+// rewrite an operator from what its input became).
+template <typename Rewrite>
+void RewriteBottomUp(LogicalOperatorPtr& op, const Rewrite& rewrite) {
+  CheckStackDepth();  // the plan's depth is bounded by the query's steps (parser.h)
+  for (auto& child : op->children) RewriteBottomUp(child, rewrite);
+  rewrite(op);
+}
 // hash_join_rule.cc: a FILTER right above a HASH_JOIN becomes the join's residual conjuncts,
 // and a join below an aggregation of counts (count, count(*); min, max and DISTINCT of the
 // probe side) that reads nothing of its build side counts its matches into a new weight slot

@@ -2,7 +2,10 @@
 // (scan_aggregate_rule.h says which; exec/scan_aggregate.h how).
 #include "cypher/planner/scan_aggregate_rule.h"
 
+#include <string>
+
 #include "cypher/planner/planner.h"
+#include "function/aggregate_function.h"
 
 namespace graphdb::planner {
 
@@ -147,6 +150,79 @@ std::optional<ScanAggregateShape> MatchScanAggregate(const LogicalOperator& brea
 
 void ApplyScanAggregateRule(LogicalOperatorPtr& root) {
   if (root) Mark(*root, false);
+}
+
+namespace {
+
+std::unique_ptr<BoundExpression> Variable(const BoundExpression& of, SlotId slot) {
+  auto v = std::make_unique<BoundExpression>();
+  v->kind = ExprKind::kVariable;
+  v->type = of.type;
+  v->text = of.text;
+  v->slot = slot;
+  return v;
+}
+
+void SplitDistinctCount(LogicalOperatorPtr& op, uint32_t* num_slots) {
+  if (op->kind != LogicalOpKind::kAggregate || op->weighted || op->fused ||
+      op->aggregates.size() != 1 || op->children.size() != 1) {
+    return;
+  }
+  const BoundExpression& a = *op->aggregates[0];
+  if (a.kind != ExprKind::kAggregate || !a.aggregate || a.aggregate->name != "count" ||
+      !a.aggregate->distinct || a.children.size() != 1) {
+    return;
+  }
+  std::string error;
+  std::optional<function::BoundAggregateFunction> count =
+      function::BindAggregateFunction("count", a.aggregate->arg_types, false, &error);
+  if (!count) return;
+  // x a property of a variable (the scanned or reached node, or the rel): what the fused
+  // operator reads from a column. Anything else it evaluates as the generic one does, and a
+  // node or rel itself is a DISTINCT of about as many rows as the input (measured slower).
+  const BoundExpression* x = a.children[0].get();
+  if (x->kind != ExprKind::kProperty || x->children.size() != 1 ||
+      x->children[0]->kind != ExprKind::kVariable) {
+    return;
+  }
+  const SlotId x_slot = *num_slots;
+  auto projection = std::make_unique<LogicalOperator>();
+  projection->kind = LogicalOpKind::kProjection;
+  projection->items = op->items;
+  projection->items.push_back({x, x_slot});
+  auto distinct = std::make_unique<LogicalOperator>();
+  distinct->kind = LogicalOpKind::kDistinct;
+  for (const LogicalSlotExpr& item : projection->items) distinct->slots.push_back(item.slot);
+  projection->children.push_back(std::move(op->children[0]));
+  distinct->children.push_back(std::move(projection));
+  if (!MatchScanAggregate(*distinct, false)) {
+    op->children[0] = std::move(distinct->children[0]->children[0]);
+    return;
+  }
+  ++*num_slots;
+  // The keys are read back from the slots the DISTINCT's rows hold them in.
+  for (LogicalSlotExpr& item : op->items) {
+    op->owned.push_back(Variable(*item.expr, item.slot));
+    item.expr = op->owned.back().get();
+  }
+  auto counted = std::make_unique<BoundExpression>();
+  counted->kind = ExprKind::kAggregate;
+  counted->type = a.type;
+  counted->text = a.text;
+  counted->name = a.name;
+  counted->slot = a.slot;  // where the projection above reads the count
+  counted->aggregate = std::move(count);
+  counted->children.push_back(Variable(*x, x_slot));
+  op->aggregates = {counted.get()};
+  op->owned.push_back(std::move(counted));
+  op->children[0] = std::move(distinct);
+}
+
+}  // namespace
+
+void ApplyDistinctCountRule(LogicalOperatorPtr& root, uint32_t* num_slots) {
+  if (!root) return;
+  RewriteBottomUp(root, [num_slots](LogicalOperatorPtr& op) { SplitDistinctCount(op, num_slots); });
 }
 
 }  // namespace graphdb::planner

@@ -45,4 +45,11 @@ std::optional<ScanAggregateShape> MatchScanAggregate(const LogicalOperator& brea
 // Marks every breaker MatchScanAggregate accepts `fused`.
 void ApplyScanAggregateRule(LogicalOperatorPtr& root);
 
+// An aggregation whose one aggregate is count(DISTINCT x), over an input the fused operator can
+// run a DISTINCT of: a DISTINCT of its keys and x (fused, on the statement's threads), then
+// count(x) grouped by the keys over those rows (x's slot a new one of `num_slots`). The groups
+// come in the same order (each one's first row is the first of its keys' rows) and x's NULLs,
+// kept by the DISTINCT, are not counted. Run before ApplyScanAggregateRule.
+void ApplyDistinctCountRule(LogicalOperatorPtr& root, uint32_t* num_slots);
+
 }  // namespace graphdb::planner
