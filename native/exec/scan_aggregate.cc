@@ -1942,15 +1942,15 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     shared_codes_.clear();
     shared_strings_.clear();
     shared_dictionary_.clear();
-    std::set<std::pair<TableId, size_t>> wanted;
+    std::set<std::pair<TableId, size_t>> wanted, kept_only;
     Sides sides;
     for (const Term& t : keys_) {
       if (t.access != Access::kString || t.property == nullptr || t.role == Role::kRel) continue;
       const double rate = PassRate(ctx);
-      std::vector<TableId> tables;
+      std::vector<std::pair<TableId, bool>> tables;  // (table, worth coding)
       for (TableId scanned : shape_.scan->table_ids) {
         if (t.role == Role::kScan) {
-          if (4 * rate >= 1) tables.push_back(scanned);
+          tables.push_back({scanned, 4 * rate >= 1});
           continue;
         }
         FindSides(scanned, &sides);
@@ -1958,24 +1958,31 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
           const TableId reached =
               dir == storage::Direction::kForward ? pair->dst_table : pair->src_table;
           // Worth it when the edges may reach most of the table's rows.
-          if (2 * rate * static_cast<double>(store_->rel_table(pair->id).NumRels()) >=
-              static_cast<double>(store_->node_table(reached).NumRows())) {
-            tables.push_back(reached);
-          }
+          tables.push_back(
+              {reached, 2 * rate * static_cast<double>(store_->rel_table(pair->id).NumRels()) >=
+                            static_cast<double>(store_->node_table(reached).NumRows())});
         }
       }
-      for (TableId id : tables) {
+      for (const auto& [id, worth] : tables) {
         const auto& columns = t.property->property_columns;
         if (id >= columns.size() || columns[id] < 0) continue;
         const storage::NodeTable& table = store_->node_table(id);
         const auto index = static_cast<size_t>(columns[id]);
         if (table.NumRows() >= kMinSharedRows && table.column(index).type().id() == Id::kString &&
             table.versions().empty()) {
-          wanted.insert({id, index});
+          (worth ? wanted : kept_only).insert({id, index});
         }
       }
     }
     for (const auto& [id, index] : wanted) BuildCodes(ctx, id, index);
+    // Where coding a column would not pay (few rows past the filters), the codes an earlier
+    // statement kept with it still do, as they are (not renumbered into this dictionary).
+    for (const auto& [id, index] : kept_only) {
+      if (wanted.count({id, index}) != 0) continue;
+      const storage::NodeTable& table = store_->node_table(id);
+      const uint64_t n = std::min<uint64_t>(table.NumRows(), table.column(index).size());
+      UseKeptCodes(ctx, id, index, n, /*renumber=*/false);
+    }
   }
 
   // NodePassRate, sampled once a run.
@@ -2036,13 +2043,14 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   }
 
   // Codes kept with the column, put into the statement's dictionary (as they are when their
-  // codes are its codes, as for its first coded column, else renumbered); true when the column
-  // had codes kept, or was found not worth them.
-  bool UseKeptCodes(ExecContext& ctx, TableId id, size_t index, uint64_t n) {
+  // codes are its codes, as for its first coded column, else renumbered, unless not
+  // `renumber`); true when the column had codes kept, or was found not worth them.
+  bool UseKeptCodes(ExecContext& ctx, TableId id, size_t index, uint64_t n, bool renumber = true) {
     const storage::Column& column = store_->node_table(id).column(index);
     auto kept = std::dynamic_pointer_cast<const KeptCodes>(column.FindDerived());
     if (kept == nullptr) return false;
     if (kept->codes == nullptr) return true;  // too many strings
+    if (!renumber && !shared_strings_.empty()) return false;
     // Rows appended since are read the slow way (past `rows`): a few are cheaper so than coding
     // the whole column again.
     const uint64_t rows = std::min(kept->rows, n);
