@@ -1946,8 +1946,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     Sides sides;
     for (const Term& t : keys_) {
       if (t.access != Access::kString || t.property == nullptr || t.role == Role::kRel) continue;
-      const double rate = PassRate(ctx);
-      std::vector<std::pair<TableId, bool>> tables;  // (table, worth coding)
+      const double rate = PassRate(ctx).value_or(0);  // (not sampled: not worth coding)
+      std::vector<std::pair<TableId, bool>> tables;   // (table, worth coding)
       for (TableId scanned : shape_.scan->table_ids) {
         if (t.role == Role::kScan) {
           tables.push_back({scanned, 4 * rate >= 1});
@@ -1986,18 +1986,21 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   }
 
   // NodePassRate, sampled once a run.
-  double PassRate(ExecContext& ctx) {
-    if (pass_rate_ < 0) pass_rate_ = NodePassRate(ctx);
+  std::optional<double> PassRate(ExecContext& ctx) {
+    if (!pass_rate_sampled_) {
+      pass_rate_ = NodePassRate(ctx);
+      pass_rate_sampled_ = true;
+    }
     return pass_rate_;
   }
 
   // The share of the scanned rows that pass the node filters, from up to 256 rows of each
-  // table spread over it: 1 without filters, 0 (not worth sharing codes) when a filter is not
-  // a typed one (evaluating it here could fail where the run fails first elsewhere).
-  double NodePassRate(ExecContext& ctx) const {
+  // table spread over it: 1 without filters, none when a filter is not a typed one (evaluating
+  // it here could fail where the run fails first elsewhere).
+  std::optional<double> NodePassRate(ExecContext& ctx) const {
     if (node_filters_.empty()) return 1;
     for (const Filter& f : node_filters_) {
-      if (!f.typed) return 0;
+      if (!f.typed) return std::nullopt;
     }
     Worker w;
     InitWorker(w, &ctx);
@@ -2267,7 +2270,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     // A pool thread asleep since the last statement wakes while this one samples the filters
     // and sets up (its first morsels would otherwise all be the caller's).
     if (workers > 1) ctx.tasks->Wake();
-    pass_rate_ = -1;
+    pass_rate_sampled_ = false;
     BuildSharedCodes(ctx);
     targets_ = CountsTargets(ctx, workers, total);
     targets_first_ = targets_ && aggs_.empty();
@@ -2402,9 +2405,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     if (edges < kTargetsRatio * nodes * workers) return false;
     // The node filters' share of the edges (sampled; every edge when a filter is not a typed
     // one): counting walks every reached node's row, reached or not.
-    bool typed = true;
-    for (const Filter& f : node_filters_) typed = typed && f.typed;
-    const double rate = typed ? PassRate(ctx) : 1;
+    const double rate = PassRate(ctx).value_or(1);
     return rate * static_cast<double>(edges) * kTargetsShare >= static_cast<double>(nodes);
   }
 
@@ -2939,7 +2940,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   uint32_t* targets_groups_ = nullptr;
   std::vector<uint32_t> targets_worker_;
   std::vector<std::vector<uint32_t>> merged_groups_;
-  double pass_rate_ = -1;  // PassRate: the share of scanned rows past the node filters
+  std::optional<double> pass_rate_;  // PassRate: the share of scanned rows past the node filters
+  bool pass_rate_sampled_ = false;
   static constexpr uint64_t kTargetsRatio = 2;
   static constexpr double kTargetsShare = 16;     // passing edges at least a 16th of the nodes
   static constexpr uint64_t kDirectAfter = 1024;  // rows first (a small input keeps to hashing)
