@@ -172,6 +172,8 @@ OperatorPtr MapOperators(const LogicalOperator& op, const catalog::Catalog* cata
   if (leaf) out = (*leaf)(op);
   // A fused aggregation runs its input itself (exec/scan_aggregate.h).
   if (!out && op.fused) out = MakeScanAggregate(op, under_limit, catalog, profile);
+  // And one that aggregates a per-node fused one's counts runs it too.
+  if (!out && op.nested) out = MakeNestedAggregate(op, catalog, profile);
   OperatorPtr child;
   if (!out && !op.children.empty() && op.kind != LogicalOpKind::kUnion) {
     child =

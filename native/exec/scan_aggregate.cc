@@ -304,10 +304,14 @@ struct Worker {
   std::vector<RelCheck> rel_checks;
   // The expansion's sides from the current scanned table; the current side's reached table.
   std::vector<std::pair<const catalog::RelTablePair*, storage::Direction>> sides;
+  std::vector<const storage::RelTable*> side_rels;  // each side's rel table (Run)
   TableId neighbor_table = catalog::kInvalidTableId;
   size_t edges_charged = 0;  // the capacity of `edges` memory counts
   // PROFILE: the rows each fused input operator would have produced.
   std::array<uint64_t, 4> rows{};
+  // A per-node stream's batch of nodes when only their counts are read and each count is the
+  // node's weight (ScanAggregateOp::WeightsOnly): per node, its counts.
+  std::vector<uint64_t> weights;
   // Per node, run standalone on several threads: per morsel run, its first item and first group.
   std::vector<std::pair<uint64_t, size_t>> segments;
   bool charge_groups = true;  // false when streaming: the groups of one batch at a time
@@ -347,30 +351,6 @@ struct Worker {
   // versions (ScanAggregateOp::Unversioned), for the check once the run is over.
   std::vector<const storage::VersionStore*> unchecked;
 };
-
-// Whether the aggregation `breaker` of `shape` makes at most one group per scanned node: a key
-// is the scanned node, or the primary key of its one table, and no edge makes a row of its own.
-bool PerNodeShape(const LogicalOperator& breaker, const ScanAggregateShape& shape,
-                  const catalog::Catalog* catalog) {
-  if (breaker.kind != planner::LogicalOpKind::kAggregate) return false;
-  if (shape.expand != nullptr && !shape.counted) return false;
-  const std::vector<uint64_t>& tables = shape.scan->table_ids;
-  const catalog::NodeTableSchema* schema =
-      catalog != nullptr && tables.size() == 1 ? catalog->GetNodeTable(tables[0]) : nullptr;
-  for (const auto& key : shape.keys) {
-    const BoundExpression& e = *key.expr;
-    if (e.kind == ExprKind::kVariable && e.type.id() == Id::kNode && e.slot == shape.scan->slot) {
-      return true;
-    }
-    if (schema != nullptr && e.kind == ExprKind::kProperty &&
-        e.children[0]->kind == ExprKind::kVariable && e.children[0]->slot == shape.scan->slot &&
-        tables[0] < e.property_columns.size() && e.property_columns[tables[0]] >= 0 &&
-        static_cast<size_t>(e.property_columns[tables[0]]) == schema->primary_key) {
-      return true;
-    }
-  }
-  return false;
-}
 
 class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
  public:
@@ -442,6 +422,37 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     Emit(*merged_, g, ctx, *strings_);
     return true;
   }
+
+  // As the bottom of a NestedAggregateOp (a per-node aggregation given its range by SetRange):
+  // the next batch of node groups, in node order, in place of their rows; `*counts` holds each
+  // one's counters (one per aggregate; a count's is its value), `*n` of them, the first from an
+  // item at or after `*first_item` and before the next batch's. False at the end of the range.
+  bool NextCounts(ExecContext& ctx, const uint64_t** counts, size_t* n, uint64_t* first_item) {
+    if (!filled_) Fill(ctx);
+    Worker& w = *workers_[0];
+    position_ = BatchSize(w);  // the last batch read
+    if (!NextBatch()) return false;
+    *counts = weights_only_ ? w.weights.data() : w.groups.counts.data();
+    *n = BatchSize(w);
+    *first_item = batch_item_;
+    return true;
+  }
+
+  // Makes NextCounts give only counts, when each is the node's weight (the scanned node's one
+  // row, or its degree along a counted expansion), whatever the keys: the nodes are then not
+  // read, and make no group. False (nothing changed) for other aggregates.
+  bool WeightsOnly() {
+    for (const Aggregate& a : aggs_) {
+      if (a.kind != Aggregate::Kind::kCountStar &&
+          (a.kind != Aggregate::Kind::kCount || !a.every_row)) {
+        return false;
+      }
+    }
+    weights_only_ = !aggs_.empty() && unique_rows_;
+    return weights_only_;
+  }
+  // Nodes per batch of a per-node stream.
+  static constexpr uint64_t kStreamBatch = 256;
 
  private:
   // ---- Compiling the shape ----
@@ -1062,7 +1073,11 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       w.scan_table = table_index;
       w.visible.emplace(*store_, table, limits_[table_index]);
       const uint64_t table_end = std::min(end, table_start + limits_[table_index]);
-      if (e != nullptr) FindSides(w, table_id);
+      if (e != nullptr) {
+        FindSides(w, table_id);
+        w.side_rels.clear();  // (looked up once, not per node)
+        for (const auto& side : w.sides) w.side_rels.push_back(&store_->rel_table(side.first->id));
+      }
       if (e != nullptr && !shape_.counted && w.sides.size() == 1) {
         RunBlocks(w, table, table_id, table_start, item, table_end);
         item = table_end;
@@ -1087,17 +1102,25 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         }
         const uint64_t offset = item - table_start;
         if (!NodePasses(w, table, {table_id, offset})) continue;
-        ReadNode(w);
-        if (e == nullptr) {
-          Accumulate(w, 1, item, 0);
-          continue;
+        if (weights_only_) {  // (nothing of the node is read: its counts are its weight)
+          if (e == nullptr) {
+            AddWeight(w, 1);
+            continue;
+          }
+        } else {
+          ReadNode(w);
+          if (e == nullptr) {
+            Accumulate(w, 1, item, 0);
+            continue;
+          }
         }
         uint64_t edge = 0;
         uint64_t degree = 0;
         // Keys all of the scanned node: its group, once it has a row.
         size_t node_group = SIZE_MAX;
-        for (const auto& [pair, dir] : w.sides) {
-          const storage::RelTable& rels = store_->rel_table(pair->id);
+        for (size_t side = 0; side < w.sides.size(); ++side) {
+          const auto [pair, dir] = w.sides[side];
+          const storage::RelTable& rels = *w.side_rels[side];
           if (shape_.counted) {
             uint64_t examined = 0;
             degree += store_->CountVisibleEdges(rels, offset, dir, &examined);
@@ -1115,10 +1138,19 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
           if (degree > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
             ThrowRuntime("Runtime exception: the number of matched paths does not fit in INT64.");
           }
-          Accumulate(w, degree, item, 0);
+          if (weights_only_) {
+            AddWeight(w, degree);
+          } else {
+            Accumulate(w, degree, item, 0);
+          }
         }
       }
     }
+  }
+
+  // A node's counts, each its weight (weights_only_).
+  void AddWeight(Worker& w, uint64_t weight) const {
+    for (size_t i = 0; i < aggs_.size(); ++i) w.weights.push_back(weight);
   }
 
   // No expansion, no filter, no key, only counts of rows (count_rows_): the visible rows of
@@ -2743,13 +2775,26 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
 
   bool NextStreamed(ExecContext& ctx) {
     Worker& w = *workers_[0];
-    while (position_ >= w.groups.size()) {
+    if (position_ >= w.groups.size() && !NextBatch()) return false;
+    Emit(w.groups, position_++, ctx, w.strings);
+    return true;
+  }
+
+  // A per-node stream's next batch of groups (some of them), in w.groups; false at the end.
+  size_t BatchSize(const Worker& w) const {
+    return weights_only_ ? w.weights.size() / aggs_.size() : w.groups.size();
+  }
+
+  bool NextBatch() {
+    Worker& w = *workers_[0];
+    while (position_ >= BatchSize(w)) {
       if (next_item_ >= stream_end_) {
         memory_.Absorb(w.memory);
         AddProfile();
         return false;
       }
       w.groups.Clear();
+      w.weights.clear();
       position_ = 0;
       const uint64_t end = std::min(stream_end_, next_item_ + kStreamBatch);
       const std::array<uint64_t, 4> rows = w.rows;
@@ -2757,6 +2802,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       Run(w, next_item_, end);
       if (!no_blocks_ && !StillUnversioned(w)) {  // as in Fill, for the batch
         w.groups.Clear();
+        w.weights.clear();
         w.rows = rows;
         no_blocks_ = true;
         rel_checks_ = false;
@@ -2764,9 +2810,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         no_blocks_ = false;
         rel_checks_ = RelChecksAllowed();
       }
+      batch_item_ = next_item_;
       next_item_ = end;
     }
-    Emit(w.groups, position_++, ctx, w.strings);
     return true;
   }
 
@@ -2902,6 +2948,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   bool frame_ = false;          // some term is evaluated over the frame: keep the ids there
   bool edge_keys_ = false;      // some key reads the reached node or the rel
   bool unique_rows_ = false;    // one row per group (groups are not indexed)
+  bool weights_only_ = false;   // WeightsOnly()
   bool column_filter_ = false;  // a node filter is a column test: a ColumnFilter runs them
   // Keys looked up in Worker::direct: the bits of each key's slot index (0: never).
   size_t direct_bits_ = 0;
@@ -2988,11 +3035,262 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   size_t position_ = 0;
   bool filled_ = false;
   // Per node, streamed (serially, or as a pipeline's bottom over the range it is given).
-  static constexpr uint64_t kStreamBatch = 256;
   bool streaming_ = false;
   uint64_t next_item_ = 0, stream_end_ = 0;
+  uint64_t batch_item_ = 0;  // the first item of the stream's last batch
   const std::vector<uint64_t>* range_limits_ = nullptr;
   uint64_t range_begin_ = 0, range_end_ = 0;
+  MemoryCharge memory_;
+};
+
+// The nested aggregation (planner ApplyNestedAggregateRule): the aggregation of a per-node
+// fused aggregation's counts, run over that one's batches of node groups
+// (ScanAggregateOp::NextCounts), each node's counts folded into the outer groups as they come:
+// no row is made for a node. Morsels of the scanned tables run on the statement's threads,
+// each worker with its own per-node operator and outer groups; those are merged on the
+// statement's thread and come out in the order of their first nodes, as the hash aggregation
+// of the per-node rows would give them.
+class NestedAggregateOp final : public PhysicalOperator {
+ public:
+  NestedAggregateOp(const LogicalOperator& outer, planner::NestedAggregateShape shape,
+                    PlanProfile* profile)
+      : outer_(outer), shape_(std::move(shape)), profile_(profile) {
+    for (const BoundExpression* a : outer.aggregates) {
+      const std::string& name = a->aggregate->name;
+      state_.push_back(name != "count_star" && name != "count");
+      any_state_ = any_state_ || state_.back();
+    }
+  }
+
+  void Open(ExecContext& ctx) override {
+    store_ = ctx.store;
+    memory_.Release(ctx);
+    filled_ = false;
+    position_ = 0;
+    order_.clear();
+  }
+
+  bool Next(ExecContext& ctx) override {
+    if (!filled_) Fill(ctx);
+    if (position_ >= order_.size()) return false;
+    Emit(parts_[0]->groups, order_[position_++], ctx);
+    return true;
+  }
+
+ private:
+  // One worker's part: its per-node operator, its outer groups.
+  struct Part {
+    std::unique_ptr<ScanAggregateOp> source;
+    std::unique_ptr<ExecContext> own_ctx;
+    ExecContext* ctx = nullptr;
+    Groups groups;
+    std::vector<uint32_t> direct;  // one key: group + 1 per count under kDirect (0: none yet)
+    MemoryCharge memory;
+    PlanProfile profile;
+    uint64_t nodes = 0;  // node groups folded (PROFILE)
+  };
+  static constexpr uint64_t kDirect = 4096;
+
+  void Fill(ExecContext& ctx) {
+    filled_ = true;
+    const LogicalOperator& scan = *planner::MatchScanAggregate(*shape_.inner, false)->scan;
+    limits_.clear();
+    uint64_t total = 0;
+    for (uint64_t t : scan.table_ids) {
+      limits_.push_back(store_->node_table(t).NumRows());
+      total += limits_.back();
+    }
+    unsigned workers = 1;
+    if (ctx.tasks != nullptr && ctx.parallelism > 1 &&
+        ctx.work_budget == std::numeric_limits<uint64_t>::max() &&
+        total >= ParallelPipeline::kMinParallelRows) {
+      workers = ctx.tasks->WorkersFor(total, ParallelPipeline::kMorselRows, ctx.parallelism);
+    }
+    if (workers > 1) ctx.tasks->Wake();
+    while (parts_.size() < workers) {
+      auto p = std::make_unique<Part>();
+      p->source = std::make_unique<ScanAggregateOp>(
+          *shape_.inner, *planner::MatchScanAggregate(*shape_.inner, false), true,
+          profile_ != nullptr ? &p->profile : nullptr);
+      p->source->WeightsOnly();
+      parts_.push_back(std::move(p));
+    }
+    for (unsigned i = 0; i < workers; ++i) {
+      Part& p = *parts_[i];
+      if (workers > 1) {
+        p.own_ctx = std::make_unique<ExecContext>();
+        ParallelPipeline::ShareStatement(ctx, *p.own_ctx);
+        p.ctx = p.own_ctx.get();
+      } else {
+        p.ctx = &ctx;
+      }
+      p.groups = Groups();
+      p.groups.Init(shape_.keys.size(), outer_.aggregates.size(), false, any_state_);
+      p.direct.clear();
+      if (shape_.keys.size() == 1) {
+        p.direct.assign(kDirect, 0);
+        if (p.ctx->CountsMemory()) p.memory.Add(*p.ctx, kDirect * sizeof(uint32_t));
+      }
+      p.nodes = 0;
+    }
+    auto run = [&](unsigned wi, uint64_t begin, uint64_t end) {
+      Part& p = *parts_[wi];
+      p.source->SetRange(&limits_, begin, end);
+      p.source->Open(*p.ctx);
+      const uint64_t* counts = nullptr;
+      size_t n = 0;
+      uint64_t first = 0;
+      while (p.source->NextCounts(*p.ctx, &counts, &n, &first)) Fold(p, counts, n, first);
+    };
+    try {
+      if (workers <= 1) {
+        run(0, 0, total);
+      } else {
+        ctx.tasks->ParallelFor(total, ParallelPipeline::kMorselRows, ctx.parallelism, run);
+      }
+    } catch (...) {
+      for (unsigned i = 0; i < workers; ++i) memory_.Absorb(parts_[i]->memory);
+      throw;
+    }
+    uint64_t nodes = 0;
+    for (unsigned i = 0; i < workers; ++i) {
+      Part& p = *parts_[i];
+      memory_.Absorb(p.memory);
+      nodes += p.nodes;
+      if (profile_ == nullptr) continue;
+      for (auto& [op, stats] : p.profile) {
+        (*profile_)[op].rows += stats.rows;
+        stats = {};
+      }
+    }
+    if (profile_ != nullptr) {  // the rows the inner aggregation and the projections made
+      (*profile_)[shape_.inner].rows += nodes;
+      for (const LogicalOperator* op : shape_.between) (*profile_)[op].rows += nodes;
+    }
+    for (unsigned i = 1; i < workers; ++i) Merge(*parts_[0], *parts_[i]);
+    Groups& m = parts_[0]->groups;
+    if (shape_.keys.empty() && m.size() == 0) NewGroup(*parts_[0], nullptr, 0);  // no node
+    order_.resize(m.size());
+    for (size_t g = 0; g < order_.size(); ++g) order_[g] = g;
+    std::sort(order_.begin(), order_.end(),
+              [&m](size_t x, size_t y) { return m.first_item[x] < m.first_item[y]; });
+  }
+
+  // A batch of n node groups (each one's counters at counts + j * the inner aggregates), the
+  // first from item `first` or after.
+  void Fold(Part& p, const uint64_t* counts, size_t n, uint64_t first) const {
+    const size_t inner = shape_.inner->aggregates.size();
+    const size_t keys = shape_.keys.size();
+    const size_t aggs = outer_.aggregates.size();
+    std::array<uint64_t, planner::ScanAggregateShape::kMaxKeys> key{};
+    for (size_t j = 0; j < n; ++j) {
+      const uint64_t* c = counts + j * inner;
+      // The position of the node's row: batches of nodes in order, at most one group a node.
+      const uint64_t position = first * ScanAggregateOp::kStreamBatch + j;
+      size_t g = SIZE_MAX;
+      uint64_t slot = kDirect;
+      if (keys == 1) {
+        key[0] = c[shape_.keys[0]];
+        slot = key[0];
+        if (slot < kDirect && p.direct[slot] != 0) g = p.direct[slot] - 1;
+      } else {
+        for (size_t k = 0; k < keys; ++k) key[k] = c[shape_.keys[k]];
+      }
+      if (g == SIZE_MAX) {
+        const uint64_t hash = HashCodes(key.data(), keys, 0);
+        g = p.groups.Find(key.data(), 0, hash);
+        if (g == SIZE_MAX) g = NewGroup(p, key.data(), position);
+        if (slot < kDirect) p.direct[slot] = static_cast<uint32_t>(g + 1);
+      }
+      uint64_t* out = p.groups.counts.data() + g * aggs;
+      for (size_t i = 0; i < aggs; ++i) {
+        if (!state_[i]) {
+          ++out[i];
+          continue;
+        }
+        p.groups.states[g * aggs + i]->Update(
+            Value::Int64(static_cast<int64_t>(c[shape_.args[i]])));
+      }
+    }
+    p.nodes += n;
+  }
+
+  // A new group of `key` (the counts of its first node, at `position`), its states made.
+  size_t NewGroup(Part& p, const uint64_t* key, uint64_t position) const {
+    const size_t keys = shape_.keys.size();
+    std::array<uint8_t, planner::ScanAggregateShape::kMaxKeys> types;
+    types.fill(static_cast<uint8_t>(Id::kInt64));
+    const size_t g = p.groups.Add(key, types.data(), 0, HashCodes(key, keys, 0));
+    p.groups.first_item[g] = position;
+    for (size_t i = 0; i < outer_.aggregates.size(); ++i) {
+      if (!state_[i]) continue;
+      const auto& fn = *outer_.aggregates[i]->aggregate;
+      p.groups.states[g * outer_.aggregates.size() + i] = fn.make_state(fn);
+    }
+    if (p.ctx->CountsMemory()) {
+      p.memory.Add(*p.ctx, kGroupBytes + keys * 9 + outer_.aggregates.size() * kStateBytes);
+    }
+    return g;
+  }
+
+  // `from`'s groups into `into`'s.
+  void Merge(Part& into, Part& from) const {
+    const size_t keys = shape_.keys.size();
+    const size_t aggs = outer_.aggregates.size();
+    Groups& m = into.groups;
+    Groups& f = from.groups;
+    for (size_t g = 0; g < f.size(); ++g) {
+      const uint64_t* key = f.codes.data() + g * keys;
+      size_t t = m.Find(key, 0, f.hashes[g]);
+      if (t == SIZE_MAX) {
+        t = m.Add(key, f.types.data() + g * keys, 0, f.hashes[g]);
+        m.first_item[t] = f.first_item[g];
+      } else {
+        m.first_item[t] = std::min(m.first_item[t], f.first_item[g]);
+      }
+      for (size_t i = 0; i < aggs; ++i) {
+        if (!state_[i]) {
+          m.counts[t * aggs + i] += f.counts[g * aggs + i];
+          continue;
+        }
+        auto& state = m.states[t * aggs + i];
+        auto& other = f.states[g * aggs + i];
+        if (state == nullptr) {
+          state = std::move(other);
+        } else {
+          state->Combine(*other);
+        }
+      }
+    }
+  }
+
+  void Emit(const Groups& m, size_t g, ExecContext& ctx) const {
+    const size_t aggs = outer_.aggregates.size();
+    for (size_t k = 0; k < shape_.keys.size(); ++k) {
+      ctx.frame[outer_.items[k].slot].SetInt(
+          Id::kInt64, static_cast<int64_t>(m.codes[g * shape_.keys.size() + k]));
+    }
+    for (size_t i = 0; i < aggs; ++i) {
+      Value& out = ctx.frame[outer_.aggregates[i]->slot];
+      if (state_[i]) {
+        out = m.states[g * aggs + i]->Finalize();
+      } else {
+        out.SetInt(Id::kInt64, static_cast<int64_t>(m.counts[g * aggs + i]));
+      }
+    }
+  }
+
+  const LogicalOperator& outer_;
+  planner::NestedAggregateShape shape_;
+  PlanProfile* profile_;
+  std::vector<bool> state_;  // per aggregate: kept in a state (sum, avg, min, max), else counted
+  bool any_state_ = false;
+  GraphStore* store_ = nullptr;
+  std::vector<std::unique_ptr<Part>> parts_;
+  std::vector<uint64_t> limits_;
+  std::vector<size_t> order_;
+  size_t position_ = 0;
+  bool filled_ = false;
   MemoryCharge memory_;
 };
 
@@ -3002,15 +3300,22 @@ OperatorPtr MakeScanAggregate(const LogicalOperator& breaker, bool under_limit,
                               const catalog::Catalog* catalog, PlanProfile* profile) {
   std::optional<ScanAggregateShape> shape = planner::MatchScanAggregate(breaker, under_limit);
   if (!shape) return nullptr;
-  const bool per_node = PerNodeShape(breaker, *shape, catalog);
+  const bool per_node = planner::PerNodeAggregate(breaker, *shape, catalog);
   return std::make_unique<ScanAggregateOp>(breaker, std::move(*shape), per_node, profile);
+}
+
+OperatorPtr MakeNestedAggregate(const LogicalOperator& op, const catalog::Catalog* catalog,
+                                PlanProfile* profile) {
+  std::optional<planner::NestedAggregateShape> shape = planner::MatchNestedAggregate(op, catalog);
+  if (!shape) return nullptr;
+  return std::make_unique<NestedAggregateOp>(op, std::move(*shape), profile);
 }
 
 const LogicalOperator* PerNodeScanAggregate(const LogicalOperator& op,
                                             const catalog::Catalog* catalog) {
   if (!op.fused || op.kind != planner::LogicalOpKind::kAggregate) return nullptr;
   std::optional<ScanAggregateShape> shape = planner::MatchScanAggregate(op, false);
-  if (!shape || !PerNodeShape(op, *shape, catalog)) return nullptr;
+  if (!shape || !planner::PerNodeAggregate(op, *shape, catalog)) return nullptr;
   return shape->scan;
 }
 

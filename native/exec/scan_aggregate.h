@@ -45,6 +45,12 @@ namespace graphdb::exec {
 OperatorPtr MakeScanAggregate(const planner::LogicalOperator& breaker, bool under_limit,
                               const catalog::Catalog* catalog, PlanProfile* profile);
 
+// The operator for `op`, a kAggregate the nested rule marked (planner/scan_aggregate_rule.h):
+// it runs the per-node aggregation below it too, folding each node's counts into its groups
+// (no row per node). Null when the shape does not hold (the plan then maps as usual).
+OperatorPtr MakeNestedAggregate(const planner::LogicalOperator& op, const catalog::Catalog* catalog,
+                                PlanProfile* profile);
+
 // The kNodeScan under `op` when `op` is a fused kAggregate that makes at most one group per
 // scanned node (see above), else null.
 const planner::LogicalOperator* PerNodeScanAggregate(const planner::LogicalOperator& op,

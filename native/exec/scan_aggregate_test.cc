@@ -151,7 +151,6 @@ class ScanAggregateTest : public ::testing::Test {
         {"MATCH (a)-[:R|S]-(b)", "", "RETURN a.age % 3 AS x, b.city AS c, count(*) AS n"},
         {"MATCH (a:P)<-[:S]-(b)", "", "RETURN a.city AS x, b AS b, count(*) AS n"},
         // Grouped by the node itself; counted expansions (degrees).
-        {"MATCH (a:P)<-[:R]-(:P)", "", "WITH a, count(*) AS d RETURN d, count(*) AS n"},
         {"MATCH (a:P)-[:R|S]-(x)", "", "RETURN a.id AS id, count(*) AS c"},
         // String keys of many distinct values (more than the shared codes take).
         {"MATCH (a:P)-[:R]->(b:P)", "", "RETURN b.name AS n, a.city AS c, count(*) AS k"},
@@ -233,6 +232,28 @@ class ScanAggregateTest : public ::testing::Test {
         {"MATCH (e:Empty)-[:X]->(p:P)", "", "RETURN count(DISTINCT p.city) AS n"},
     };
     for (const Case& c : cases) ExpectFusedSame(session, c.head, c.where, c.tail);
+    // Aggregations of the per-node counts (degree histograms), run nested in the per-node one:
+    // counted expansions and none, keys that are counts (one: a direct array; two: hashed), sum,
+    // avg, min and max of them, through two projections, with no node at all (one row).
+    const std::vector<Case> nested = {
+        {"MATCH (a:P)<-[:R]-(:P)", "", "WITH a, count(*) AS d RETURN d, count(*) AS n"},
+        {"MATCH (a)-[:R|S]-()", "",
+         "WITH a, count(*) AS d RETURN count(*) AS n, sum(d) AS s, avg(d) AS m, min(d) AS lo, "
+         "max(d) AS hi"},
+        {"MATCH (a:P)-[:T]->(b:P)", "a.age < 30",
+         "WITH a.id AS id, count(b) AS d WITH d AS e RETURN e, count(e) AS n, sum(e) AS s"},
+        {"MATCH (a:P)-[:R]->(:P)", "",
+         "WITH a, count(*) AS d, count(*) AS e RETURN d, e, count(*)"},
+        {"MATCH (p:P)", "p.age > 3", "WITH p, count(*) AS c RETURN c, count(*) AS n"},
+        {"MATCH (a:P)<-[:T]-(:P)", "a.age > 1000",
+         "WITH a, count(*) AS d RETURN count(*) AS n, sum(d) AS s, max(d) AS m"},
+    };
+    for (const Case& c : nested) {
+      const std::string query =
+          c.head + (c.where.empty() ? "" : " WHERE " + c.where) + " " + c.tail;
+      EXPECT_NE(Explain(query).find("AGGREGATE nested"), std::string::npos) << Explain(query);
+      ExpectFusedSame(session, c.head, c.where, c.tail);
+    }
   }
 
   static std::shared_ptr<Database> db_;
@@ -382,6 +403,25 @@ TEST_F(ScanAggregateTest, CountDistinctOfAColumnAggregatesAFusedDistinct) {
             std::vector<std::string>{"0"});
 }
 
+// PROFILE of a nested aggregation: the per-node aggregation and the projection above it count
+// the node rows they stand for (those with an edge), the scan every node, on any thread count.
+TEST_F(ScanAggregateTest, NestedAggregationProfilesItsInput) {
+  const std::vector<std::string> reached =
+      RowsWith(session_, "MATCH (a:P) WHERE EXISTS { MATCH (a)<-[:R]-(:P) } RETURN count(*)", 1);
+  ASSERT_EQ(reached.size(), 1u);
+  for (int threads : {1, 3}) {
+    const std::vector<std::string> rows = RowsWith(
+        session_, "PROFILE MATCH (a:P)<-[:R]-(:P) WITH a, count(*) AS d RETURN d, count(*)",
+        threads);
+    ASSERT_EQ(rows.size(), 1u);
+    const std::string& plan = rows[0];
+    SCOPED_TRACE(plan);
+    EXPECT_NE(plan.find("AGGREGATE nested rows="), std::string::npos);
+    EXPECT_NE(plan.find("fused rows=" + reached[0] + " "), std::string::npos);
+    EXPECT_NE(plan.find("PROJECTION rows=" + reached[0] + " "), std::string::npos);
+  }
+}
+
 TEST_F(ScanAggregateTest, SumOverflowIsTheUsualError) {
   auto fused =
       RunQuery(*db_, "MATCH (a:P)-[:R]->(b:P) RETURN a.ok, sum(9223372036854775807 + 0 * b.age)",
@@ -411,6 +451,21 @@ TEST_F(ScanAggregateTest, TheRuleLeavesOtherShapesAlone) {
   };
   for (const std::string& q : unfused) {
     EXPECT_EQ(Explain(q).find("fused"), std::string::npos) << q << "\n" << Explain(q);
+  }
+  // Over a per-node aggregation, but not only of its counts, or not as they are.
+  const std::vector<std::string> not_nested = {
+      "MATCH (a:P)<-[:R]-(:P) WITH a, count(*) AS d RETURN d / 10, count(*)",
+      "MATCH (a:P)<-[:R]-(:P) WITH a, count(*) AS d WHERE d > 2 RETURN d, count(*)",
+      "MATCH (a:P)<-[:R]-(:P) WITH a, count(*) AS d RETURN d, max(a.age)",
+      "MATCH (a:P)<-[:R]-(:P) WITH a, count(*) AS d RETURN count(DISTINCT d)",
+      "MATCH (a:P)<-[:R]-(:P) WITH a, count(*) AS d RETURN d, collect(d)",
+      "MATCH (a:P)<-[:R]-(:P) WITH a.city AS c, a, count(*) AS d RETURN c, count(*)",
+      "MATCH (a:P)-[:R]->(b:P) WITH a, sum(b.age) AS s RETURN s, count(*)",
+      "MATCH (a:P)-[:R]->(b:P) WITH a.city AS c, count(*) AS d RETURN d, count(*)",
+  };
+  for (const std::string& q : not_nested) {
+    EXPECT_EQ(Explain(q).find("nested"), std::string::npos) << q << "\n" << Explain(q);
+    EXPECT_EQ(RowsWith(session_, q, 3), RowsWith(session_, q, 1)) << q;
   }
   // The rows are still right.
   EXPECT_EQ(RowsWith(session_, "MATCH (a:P)-[:R]->(b:P) RETURN DISTINCT b.city LIMIT 3", 3).size(),

@@ -165,6 +165,7 @@ void LogicalOperator::AppendTo(std::string& out, int indent,
     case LogicalOpKind::kAggregate:
       if (weighted) out += " weight=" + std::to_string(weight_slot);
       if (fused) out += " fused";
+      if (nested) out += " nested";
       break;
     case LogicalOpKind::kDistinct:
       if (fused) out += " fused";

@@ -116,6 +116,9 @@ struct LogicalOperator {
   std::vector<size_t> every_row;
   // kAggregate / kDistinct: runs fused with its scan input (scan_aggregate_rule.h).
   bool fused = false;
+  // kAggregate: aggregates the counts of a fused per-node aggregation below it, run together
+  // with it (scan_aggregate_rule.h, ApplyNestedAggregateRule).
+  bool nested = false;
   // kCountExpand: the fixed-length kExpand operators it counts (without children), each one's
   // from_slot bound by the input or by one before it in this list; one with `predicates`
   // counts only the targets that satisfy them (conjuncts on the target alone).

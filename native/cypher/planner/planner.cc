@@ -561,6 +561,7 @@ LogicalPlan PlanQuery(const binder::BoundQuery& query, const catalog::Catalog& c
   ApplyFactorizedCountRule(plan.root, &plan.num_slots);
   ApplyDistinctCountRule(plan.root, &plan.num_slots);
   ApplyScanAggregateRule(plan.root);
+  ApplyNestedAggregateRule(plan.root, catalog);
   ApplyScanFilterRule(plan.root);  // last: it only marks scans under the filters left
   return plan;
 }

@@ -152,6 +152,102 @@ void ApplyScanAggregateRule(LogicalOperatorPtr& root) {
   if (root) Mark(*root, false);
 }
 
+bool PerNodeAggregate(const LogicalOperator& breaker, const ScanAggregateShape& shape,
+                      const catalog::Catalog* catalog) {
+  if (breaker.kind != LogicalOpKind::kAggregate) return false;
+  if (shape.expand != nullptr && !shape.counted) return false;
+  const std::vector<uint64_t>& tables = shape.scan->table_ids;
+  const catalog::NodeTableSchema* schema =
+      catalog != nullptr && tables.size() == 1 ? catalog->GetNodeTable(tables[0]) : nullptr;
+  for (const auto& key : shape.keys) {
+    const BoundExpression& e = *key.expr;
+    if (e.kind == ExprKind::kVariable && e.type.id() == LogicalTypeId::kNode &&
+        e.slot == shape.scan->slot) {
+      return true;
+    }
+    if (schema != nullptr && e.kind == ExprKind::kProperty &&
+        e.children[0]->kind == ExprKind::kVariable && e.children[0]->slot == shape.scan->slot &&
+        tables[0] < e.property_columns.size() && e.property_columns[tables[0]] >= 0 &&
+        static_cast<size_t>(e.property_columns[tables[0]]) == schema->primary_key) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::optional<NestedAggregateShape> MatchNestedAggregate(const LogicalOperator& outer,
+                                                         const catalog::Catalog* catalog) {
+  if (outer.kind != LogicalOpKind::kAggregate || outer.fused || outer.weighted ||
+      outer.children.size() != 1) {
+    return std::nullopt;
+  }
+  NestedAggregateShape nested;
+  const LogicalOperator* cur = outer.children[0].get();
+  // Projections that only copy slots (what ProjectionOp copies as it is): nothing they do
+  // is skipped.
+  for (; cur->kind == LogicalOpKind::kProjection; cur = cur->children[0].get()) {
+    if (cur->children.size() != 1) return std::nullopt;
+    for (const LogicalSlotExpr& item : cur->items) {
+      if (item.expr->kind != ExprKind::kVariable && item.expr->kind != ExprKind::kAggregate) {
+        return std::nullopt;
+      }
+    }
+    nested.between.push_back(cur);
+  }
+  if (cur->kind != LogicalOpKind::kAggregate || !cur->fused) return std::nullopt;
+  std::optional<ScanAggregateShape> shape = MatchScanAggregate(*cur, false);
+  if (!shape || !PerNodeAggregate(*cur, *shape, catalog)) return std::nullopt;
+  nested.inner = cur;
+  // The inner count a variable of the outer aggregation reads, through the projections.
+  auto inner_count = [&](const BoundExpression& e, size_t* index) {
+    if (e.kind != ExprKind::kVariable) return false;
+    SlotId slot = e.slot;
+    for (const LogicalOperator* p : nested.between) {
+      for (const LogicalSlotExpr& item : p->items) {
+        if (item.slot == slot) {
+          slot = item.expr->slot;
+          break;
+        }
+      }
+    }
+    for (size_t i = 0; i < cur->aggregates.size(); ++i) {
+      const BoundExpression& a = *cur->aggregates[i];
+      if (a.slot != slot) continue;
+      const std::string& name = a.aggregate->name;
+      *index = i;
+      return !a.aggregate->distinct && (name == "count_star" || name == "count");
+    }
+    return false;
+  };
+  for (const LogicalSlotExpr& key : outer.items) {
+    size_t index = 0;
+    if (!inner_count(*key.expr, &index)) return std::nullopt;
+    nested.keys.push_back(index);
+  }
+  for (const BoundExpression* a : outer.aggregates) {
+    if (!a->aggregate || a->aggregate->distinct) return std::nullopt;
+    const std::string& name = a->aggregate->name;
+    if (name == "count_star") {
+      nested.args.push_back(NestedAggregateShape::kNoArg);
+      continue;
+    }
+    size_t index = 0;
+    if ((name != "count" && name != "sum" && name != "avg" && name != "min" && name != "max") ||
+        a->children.size() != 1 || !inner_count(*a->children[0], &index)) {
+      return std::nullopt;
+    }
+    nested.args.push_back(index);
+  }
+  return nested;
+}
+
+void ApplyNestedAggregateRule(LogicalOperatorPtr& root, const catalog::Catalog& catalog) {
+  if (!root) return;
+  RewriteBottomUp(root, [&catalog](LogicalOperatorPtr& op) {
+    op->nested = MatchNestedAggregate(*op, &catalog).has_value();
+  });
+}
+
 namespace {
 
 std::unique_ptr<BoundExpression> Variable(const BoundExpression& of, SlotId slot) {

@@ -19,6 +19,7 @@
 #include <optional>
 #include <vector>
 
+#include "catalog/catalog.h"
 #include "cypher/planner/logical_plan.h"
 
 namespace graphdb::planner {
@@ -44,6 +45,31 @@ std::optional<ScanAggregateShape> MatchScanAggregate(const LogicalOperator& brea
 
 // Marks every breaker MatchScanAggregate accepts `fused`.
 void ApplyScanAggregateRule(LogicalOperatorPtr& root);
+
+// Whether `breaker`, an aggregation of `shape`, makes at most one group per scanned node: a key
+// is the scanned node, or the primary key of its one table, and no edge makes a row of its own.
+bool PerNodeAggregate(const LogicalOperator& breaker, const ScanAggregateShape& shape,
+                      const catalog::Catalog* catalog);
+
+// An aggregation of per-node counts (a degree histogram: `WITH a, count(*) AS d RETURN d,
+// count(*)`): its input is a fused aggregation that makes at most one group per scanned node
+// (PerNodeAggregate), under projections that only copy slots; each of its keys is one of that
+// aggregation's counts (count(*) or count(x), never NULL), and each of its aggregates is
+// count(*), or count, sum, avg, min or max (not DISTINCT) of one of those counts.
+struct NestedAggregateShape {
+  const LogicalOperator* inner = nullptr;       // the fused per-node kAggregate
+  std::vector<const LogicalOperator*> between;  // the kProjections between the two
+  std::vector<size_t> keys;                     // per key: the index of the inner count
+  std::vector<size_t> args;                     // per aggregate: the same, or kNoArg
+  static constexpr size_t kNoArg = static_cast<size_t>(-1);  // count(*)
+};
+std::optional<NestedAggregateShape> MatchNestedAggregate(const LogicalOperator& outer,
+                                                         const catalog::Catalog* catalog);
+
+// Marks every aggregation MatchNestedAggregate accepts `nested` (EXPLAIN: `AGGREGATE nested`):
+// the fused operator runs both, folding each node's counts into the outer groups as it makes
+// them, without rows in between (exec/scan_aggregate.h). Run after ApplyScanAggregateRule.
+void ApplyNestedAggregateRule(LogicalOperatorPtr& root, const catalog::Catalog& catalog);
 
 // An aggregation whose one aggregate is count(DISTINCT x), over an input the fused operator can
 // run a DISTINCT of: a DISTINCT of its keys and x (fused, on the statement's threads), then
