@@ -47,6 +47,12 @@ int CompareForSort(const Value& a, const Value& b) {
     if (a.is_null() && b.is_null()) return 0;
     return a.is_null() ? 1 : -1;
   }
+  // Two INT64s (counts, ids: the common sort keys) compared at once, without the generic
+  // comparison's dispatch on both types.
+  if (a.type_id() == LogicalTypeId::kInt64 && b.type_id() == LogicalTypeId::kInt64) {
+    const int64_t x = a.GetInt(), y = b.GetInt();
+    return (x > y) - (x < y);
+  }
   return function::CompareValues(a, b);
 }
 

@@ -82,6 +82,25 @@ TEST_F(ParallelTopKTest, ParallelRunsGiveTheSerialRowsInOrder) {
   EXPECT_TRUE(RowsWith("MATCH (p:P) RETURN p.id ORDER BY p.v LIMIT 0", 3).empty());
 }
 
+// Sort keys that are projected columns (compared where they are, copied for the rows kept),
+// INT64 ones among them: the first rows of the full sort, ties in input order, NULLs last.
+TEST_F(ParallelTopKTest, ProjectedKeysGiveTheFullSortsFirstRows) {
+  const std::vector<std::string> queries = {
+      "MATCH (p:P) WITH p.id AS id, p.v AS v, p.k AS k RETURN id, v ORDER BY v DESC, k",
+      "MATCH (p:P) WITH p.id AS id, p.v AS v RETURN id, v ORDER BY v, id DESC",
+      "MATCH (a:P)<-[:E]-(:P) RETURN a.id AS id, count(*) AS c ORDER BY c DESC, id",
+      "MATCH (a:P)-[:E]->(b:P) RETURN b.v AS v, a.id + b.id AS s ORDER BY v DESC, s",
+  };
+  for (const std::string& query : queries) {
+    std::vector<std::string> first = RowsWith(query, 1);
+    ASSERT_GT(first.size(), 25u) << query;
+    first.resize(25);
+    for (int threads : {1, 3}) {
+      EXPECT_EQ(RowsWith(query + " LIMIT 25", threads), first) << query << ", " << threads;
+    }
+  }
+}
+
 TEST_F(ParallelTopKTest, ExplainMarksTheTopKAndTheIntersection) {
   const std::vector<std::string> plan = RowsWith(
       "EXPLAIN MATCH (a:P)-[:E]->(b:P)-[:E]->(c:P)-[:E]->(a) RETURN a.id, c.id "

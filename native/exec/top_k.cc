@@ -1,6 +1,7 @@
 #include "exec/top_k.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <cstring>
@@ -33,15 +34,26 @@ size_t RowBytes(const TopKHeap::Row& row) {
 
 }  // namespace
 
-bool TopKHeap::Before(const std::vector<Value>& a_keys, uint64_t a_sequence, const Row& b) const {
+namespace {
+const Value& KeyAt(const std::vector<Value>& keys, size_t i) { return keys[i]; }
+const Value& KeyAt(const Value* const* keys, size_t i) { return *keys[i]; }
+}  // namespace
+
+template <typename Keys>
+bool TopKHeap::Before(const Keys& a_keys, uint64_t a_sequence, const Row& b) const {
   for (size_t i = 0; i < keys_->size(); ++i) {
-    int c = CompareForSort(a_keys[i], b.keys[i]);
+    int c = CompareForSort(KeyAt(a_keys, i), b.keys[i]);
     if (c != 0) return (*keys_)[i].descending ? c > 0 : c < 0;
   }
   return a_sequence < b.sequence;
 }
 
 bool TopKHeap::Admits(const std::vector<Value>& keys, uint64_t sequence) const {
+  if (capacity_ == 0) return false;
+  return rows_.size() < capacity_ || Before(keys, sequence, rows_.front());
+}
+
+bool TopKHeap::Admits(const Value* const* keys, uint64_t sequence) const {
   if (capacity_ == 0) return false;
   return rows_.size() < capacity_ || Before(keys, sequence, rows_.front());
 }
@@ -1373,8 +1385,24 @@ void TopKOp::Open(ExecContext& ctx) {
 
 void TopKOp::Offer(ExecContext& ctx, uint64_t sequence, TopKHeap& heap, std::vector<Value>& keys,
                    MemoryCharge& memory, size_t* charged) const {
-  for (size_t i = 0; i < keys_.size(); ++i) keys[i] = Evaluate(*keys_[i].expr, ctx);
-  if (!heap.Admits(keys, sequence)) return;
+  // A variable's value (a projected column: the common key) compared where it is, and copied
+  // only for a row the heap keeps; other keys evaluated.
+  constexpr size_t kInPlace = 8;
+  std::array<const Value*, kInPlace> at;
+  const bool in_place = keys_.size() <= kInPlace;
+  for (size_t i = 0; i < keys_.size(); ++i) {
+    const BoundExpression& e = *keys_[i].expr;
+    if (in_place && e.kind == ExprKind::kVariable) {
+      at[i] = &ctx.frame[e.slot];
+      continue;
+    }
+    keys[i] = Evaluate(e, ctx);
+    if (in_place) at[i] = &keys[i];
+  }
+  if (!(in_place ? heap.Admits(at.data(), sequence) : heap.Admits(keys, sequence))) return;
+  for (size_t i = 0; in_place && i < keys_.size(); ++i) {
+    if (at[i] != &keys[i]) keys[i] = *at[i];
+  }
   heap.Push({std::move(keys), sequence, ctx.frame});
   keys.assign(keys_.size(), Value());
   if (ctx.CountsMemory() && heap.bytes() > *charged) {

@@ -32,6 +32,8 @@ class TopKHeap {
 
   // Whether a row with these sort keys, coming at `sequence`, would be kept.
   bool Admits(const std::vector<Value>& keys, uint64_t sequence) const;
+  // The same, the keys where they are (keys[i] points at the i-th).
+  bool Admits(const Value* const* keys, uint64_t sequence) const;
   // Keeps the row (Admits must have said so), dropping the worst row when full.
   void Push(Row row);
   // Takes in every row of `other` that ranks among the best `capacity`.
@@ -45,7 +47,9 @@ class TopKHeap {
 
  private:
   // Whether `a` sorts before `b` (keys, then the earlier sequence).
-  bool Before(const std::vector<Value>& a_keys, uint64_t a_sequence, const Row& b) const;
+  // (Keys: a key list, or pointers to the keys, KeyAt reads.)
+  template <typename Keys>
+  bool Before(const Keys& a_keys, uint64_t a_sequence, const Row& b) const;
   bool Before(const Row& a, const Row& b) const { return Before(a.keys, a.sequence, b); }
 
   const std::vector<SortKey>* keys_;
