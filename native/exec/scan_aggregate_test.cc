@@ -503,6 +503,11 @@ TEST(ScanAggregateCsrTest, StretchesOfTheCsrCountAsNodeByNode) {
       {"MATCH (:P)-[:T]->(b:P)", "RETURN b.age AS g, count(*) AS n"},
       {"MATCH (a:P)<-[t:T]-(:P) WHERE t.since < date('2018-01-01')",
        "RETURN a.age % 7 AS m, count(*) AS n"},
+      // Degrees off the CSR offsets, a block of visible nodes at a time (DegreeBlock), for the
+      // aggregation nested above: one side, and both.
+      {"MATCH (a:P)<-[:T]-(:P)", "WITH a, count(*) AS d RETURN d, count(*) AS n"},
+      {"MATCH (a:P)-[:T]-(:P)",
+       "WITH a, count(*) AS d RETURN count(*) AS n, sum(d) AS s, max(d) AS m, avg(d) AS g"},
   };
   auto rows = [&](Session& s, const std::string& query, int threads) {
     Exec(*db, s, "CALL threads=" + std::to_string(threads));

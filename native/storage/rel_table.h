@@ -263,6 +263,17 @@ class RelTable {
   void ForEachCsrEdgeIn(uint64_t begin, uint64_t end, Direction dir, F&& f) const {
     ForEachCsrEntry(adj_[static_cast<int>(dir)], begin, end, f);
   }
+  // Adds each vertex's number of CSR entries in `dir` to out[v - first], v in [first, last)
+  // (vertices past the CSR add none): what CountEdges counts for them while the CSR is
+  // visible to the reader and they have no delta entries (NoDeltaEdges).
+  void AddCsrDegrees(uint64_t first, uint64_t last, Direction dir, uint64_t* out) const {
+    const Adjacency& a = adj_[static_cast<int>(dir)];
+    const uint64_t stop = a.num_offsets == 0 ? first : std::min(last, a.num_offsets - 1);
+    for (uint64_t v = first, begin = v < stop ? a.Offset(v) : 0; v < stop; ++v) {
+      out[v - first] += a.CsrEnd(v, begin) - begin;
+      begin = a.Offset(v + 1);
+    }
+  }
   // Whether none of the vertices [first, last) has delta entries in `dir`.
   bool NoDeltaEdges(uint64_t first, uint64_t last, Direction dir) const {
     const Adjacency& a = adj_[static_cast<int>(dir)];
