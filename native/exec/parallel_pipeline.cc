@@ -307,22 +307,35 @@ void ParallelPipeline::ShareStatement(ExecContext& ctx, ExecContext& wctx) {
   wctx.SetWorkBudget(0);
 }
 
+bool ParallelPipeline::MayRunParallel(const ExecContext& ctx) {
+  return ctx.tasks != nullptr && ctx.parallelism > 1 &&
+         ctx.work_budget == std::numeric_limits<uint64_t>::max();
+}
+
+unsigned ParallelPipeline::MorselWorkers(const ExecContext& ctx, uint64_t rows) {
+  if (!MayRunParallel(ctx) || rows < kMinParallelRows) return 1;
+  return ctx.tasks->WorkersFor(rows, kMorselRows, ctx.parallelism);
+}
+
+uint64_t ParallelPipeline::TableRows(GraphStore& store, const std::vector<uint64_t>& tables,
+                                     std::vector<uint64_t>* limits) {
+  limits->clear();
+  uint64_t total = 0;
+  for (uint64_t t : tables) {
+    limits->push_back(store.node_table(t).NumRows());
+    total += limits->back();
+  }
+  return total;
+}
+
 bool ParallelPipeline::Run(ExecContext& ctx, const std::function<void(unsigned)>& prepare,
                            const Consume& consume) {
-  if (ctx.tasks == nullptr || ctx.parallelism <= 1 || ctx.store == nullptr ||
-      ctx.work_budget != std::numeric_limits<uint64_t>::max()) {
-    return false;
-  }
+  if (ctx.store == nullptr || !MayRunParallel(ctx)) return false;
   std::vector<uint64_t> limits;
-  uint64_t total = 0;
-  for (uint64_t t : scan_.table_ids) {
-    limits.push_back(ctx.store->node_table(t).NumRows());
-    total += limits.back();
-  }
-  if (total < kMinParallelRows) return false;
-  rows_ = total;
-  const unsigned workers = ctx.tasks->WorkersFor(total, kMorselRows, ctx.parallelism);
+  const uint64_t total = TableRows(*ctx.store, scan_.table_ids, &limits);
+  const unsigned workers = MorselWorkers(ctx, total);
   if (workers <= 1) return false;
+  rows_ = total;
 
   while (workers_.size() < workers) {
     if (!subquery_plans_) subquery_plans_ = std::make_shared<SubqueryPlans>(catalog_);

@@ -100,6 +100,16 @@ class ParallelPipeline {
   // expr_memory is re-pointed at the statement's control and its fn_ctx.memory at it, so
   // functions on the worker charge the worker's own account.
   static void ShareStatement(ExecContext& ctx, ExecContext& worker);
+  // Whether the statement may run on several threads: a task pool, ExecContext::parallelism
+  // above 1, and no work budget (the inline path for short reads sets one).
+  static bool MayRunParallel(const ExecContext& ctx);
+  // The threads a run over `rows` items, kMorselRows a morsel, takes: 1 unless
+  // MayRunParallel and there are at least kMinParallelRows.
+  static unsigned MorselWorkers(const ExecContext& ctx, uint64_t rows);
+  // Each of the node tables' rows now, in *limits (replaced): the items of a scan of them laid
+  // end to end, as MorselSource takes them. Returns their sum.
+  static uint64_t TableRows(GraphStore& store, const std::vector<uint64_t>& tables,
+                            std::vector<uint64_t>* limits);
 
  private:
   struct Worker;

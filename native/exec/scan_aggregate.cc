@@ -2325,26 +2325,17 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         if (f.typed) f.value = Evaluate(*f.constant, ctx);
       }
     }
-    limits_.clear();
     uint64_t total = 0;
     if (range_limits_ != nullptr) {
       limits_ = *range_limits_;
     } else {
-      for (uint64_t t : shape_.scan->table_ids) {
-        limits_.push_back(store_->node_table(t).NumRows());
-        total += limits_.back();
-      }
+      total = ParallelPipeline::TableRows(*store_, shape_.scan->table_ids, &limits_);
     }
-    unsigned workers = 1;
     if (unique_rows_ && range_limits_ != nullptr) {
       StartStream(ctx, range_begin_, range_end_);
       return;
     }
-    if (ctx.tasks != nullptr && ctx.parallelism > 1 &&
-        ctx.work_budget == std::numeric_limits<uint64_t>::max() &&
-        total >= ParallelPipeline::kMinParallelRows) {
-      workers = ctx.tasks->WorkersFor(total, ParallelPipeline::kMorselRows, ctx.parallelism);
-    }
+    const unsigned workers = ParallelPipeline::MorselWorkers(ctx, total);
     if (workers <= 1 && unique_rows_) {
       StartStream(ctx, 0, total);
       return;
@@ -3144,25 +3135,14 @@ class NestedAggregateOp final : public PhysicalOperator {
 
   void Fill(ExecContext& ctx) {
     filled_ = true;
-    const LogicalOperator& scan = *planner::MatchScanAggregate(*shape_.inner, false)->scan;
-    limits_.clear();
-    uint64_t total = 0;
-    for (uint64_t t : scan.table_ids) {
-      limits_.push_back(store_->node_table(t).NumRows());
-      total += limits_.back();
-    }
-    unsigned workers = 1;
-    if (ctx.tasks != nullptr && ctx.parallelism > 1 &&
-        ctx.work_budget == std::numeric_limits<uint64_t>::max() &&
-        total >= ParallelPipeline::kMinParallelRows) {
-      workers = ctx.tasks->WorkersFor(total, ParallelPipeline::kMorselRows, ctx.parallelism);
-    }
+    const uint64_t total =
+        ParallelPipeline::TableRows(*store_, shape_.inner_shape.scan->table_ids, &limits_);
+    const unsigned workers = ParallelPipeline::MorselWorkers(ctx, total);
     if (workers > 1) ctx.tasks->Wake();
     while (parts_.size() < workers) {
       auto p = std::make_unique<Part>();
-      p->source = std::make_unique<ScanAggregateOp>(
-          *shape_.inner, *planner::MatchScanAggregate(*shape_.inner, false), true,
-          profile_ != nullptr ? &p->profile : nullptr);
+      p->source = std::make_unique<ScanAggregateOp>(*shape_.inner, shape_.inner_shape, true,
+                                                    profile_ != nullptr ? &p->profile : nullptr);
       p->source->WeightsOnly();
       parts_.push_back(std::move(p));
     }

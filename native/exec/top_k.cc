@@ -1218,12 +1218,7 @@ bool ScanTopK::Fill(ExecContext& ctx, uint64_t capacity, uint64_t skip,
     }
   };
   constexpr uint64_t kMorsel = ParallelPipeline::kMorselRows;
-  unsigned workers = 1;
-  if (ctx.tasks != nullptr && ctx.parallelism > 1 &&
-      ctx.work_budget == std::numeric_limits<uint64_t>::max() &&
-      total >= ParallelPipeline::kMinParallelRows) {
-    workers = std::max(1u, ctx.tasks->WorkersFor(total, kMorsel, ctx.parallelism));
-  }
+  const unsigned workers = ParallelPipeline::MorselWorkers(ctx, total);
   // The pool threads wake while the guess below is sampled (about as long as a wake-up takes),
   // rather than once the scan starts.
   const uint64_t guess_rank = Collector::GuessRank(total, capacity);

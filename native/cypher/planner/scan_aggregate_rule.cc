@@ -198,6 +198,7 @@ std::optional<NestedAggregateShape> MatchNestedAggregate(const LogicalOperator& 
   std::optional<ScanAggregateShape> shape = MatchScanAggregate(*cur, false);
   if (!shape || !PerNodeAggregate(*cur, *shape, catalog)) return std::nullopt;
   nested.inner = cur;
+  nested.inner_shape = std::move(*shape);
   // The inner count a variable of the outer aggregation reads, through the projections.
   auto inner_count = [&](const BoundExpression& e, size_t* index) {
     if (e.kind != ExprKind::kVariable) return false;

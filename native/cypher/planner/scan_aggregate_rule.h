@@ -58,6 +58,7 @@ bool PerNodeAggregate(const LogicalOperator& breaker, const ScanAggregateShape& 
 // count(*), or count, sum, avg, min or max (not DISTINCT) of one of those counts.
 struct NestedAggregateShape {
   const LogicalOperator* inner = nullptr;       // the fused per-node kAggregate
+  ScanAggregateShape inner_shape;               // its shape (MatchScanAggregate)
   std::vector<const LogicalOperator*> between;  // the kProjections between the two
   std::vector<size_t> keys;                     // per key: the index of the inner count
   std::vector<size_t> args;                     // per aggregate: the same, or kNoArg
