@@ -5,6 +5,7 @@
 #include <string_view>
 #include <thread>
 
+#include "common/assert.h"
 #include "common/status.h"
 #include "exec/comparison.h"
 #include "exec/expression_evaluator.h"
@@ -396,6 +397,22 @@ uint64_t ColumnFilter::Skip(ExecContext& ctx, size_t table, uint64_t offset, uin
   }
   if (offset > start) ctx.ChargeWork(offset - start);
   return offset;
+}
+
+bool ColumnFilter::Decides(size_t table) const { return prefix_[table].size() == tests_.size(); }
+
+size_t ColumnFilter::Block(ExecContext& ctx, size_t table, uint64_t offset, uint64_t end,
+                           const uint32_t** rows, uint64_t* block_end) {
+  GRAPHDB_ASSERT(Decides(table));
+  block_table_ = table;
+  block_begin_ = offset;
+  block_end_ = std::min<uint64_t>(end, offset + kBlockRows);
+  block_writes_ = Writes();
+  ReadBlock(table);
+  ctx.ChargeWork(block_end_ - offset);
+  *rows = sel_.data();
+  *block_end = block_end_;
+  return kept_;
 }
 
 void ColumnFilter::Mark(ExecContext& ctx, size_t table, uint64_t begin, uint64_t end,

@@ -74,6 +74,17 @@ class ColumnFilter {
   // (row r: bit r % 64 of words[r / 64]); the other bits of those rows are cleared. REQUIRES:
   // begin is a multiple of 64 (threads marking disjoint such ranges share no word).
   void Mark(ExecContext& ctx, size_t table, uint64_t begin, uint64_t end, uint64_t* words);
+  // Whether every conjunct is read from the columns of table `table` (none evaluated on the
+  // row): the rows a block read ahead keeps then pass, while the table has no versions.
+  bool Decides(size_t table) const;
+  // Reads the block of table `table` from `offset` (up to kBlockRows rows, not past `end`) and
+  // returns the rows every test keeps: *rows points at their offsets from `offset`, in order,
+  // valid until the next call; *block_end is the block's end. Charges the block's rows as work.
+  // REQUIRES Decides(table). The caller checks each row's visibility, and that the table had
+  // no versions once the block was read (else the cells may be newer than its snapshot's:
+  // Passes decides such rows).
+  size_t Block(ExecContext& ctx, size_t table, uint64_t offset, uint64_t end, const uint32_t** rows,
+               uint64_t* block_end);
 
  private:
   struct Test;

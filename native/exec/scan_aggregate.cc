@@ -247,6 +247,16 @@ struct FirstRowSearch {
 
 constexpr uint64_t kNoItem = std::numeric_limits<uint64_t>::max();
 
+// One aggregate's fold over the rows ScanAggregateOp::RunColumnAggs visits: its argument's
+// non-NULL cells counted, summed (int128: no row count overflows it), and their least and
+// greatest.
+struct ColumnAcc {
+  uint64_t count = 0;
+  int128_t sum = 0;
+  int64_t min = std::numeric_limits<int64_t>::max();
+  int64_t max = std::numeric_limits<int64_t>::min();
+};
+
 // One thread's part of a run.
 struct Worker {
   ExecContext* ctx = nullptr;
@@ -323,6 +333,18 @@ struct Worker {
   // one's first row, since the last FlushCountSmall (the worker's runs, all its morsels, add up
   // here; the slots' groups are made or found at the flush).
   std::vector<uint64_t> local_counts;
+  // RunColumnAggs: the rows of a block it aggregates, as offsets from the block's first, and
+  // with a key each one's index among the run's keys (in the order met); per such key: its
+  // slot, its group, its rows (ScanAggregateOp::kRowLanes counters) and its folds (one per
+  // aggregate).
+  std::vector<uint32_t> picked;
+  std::vector<uint32_t> picked_groups;
+  std::vector<uint32_t> column_touched;
+  std::vector<uint32_t> column_groups;
+  std::vector<uint64_t> column_rows;
+  std::vector<ColumnAcc> column_accs;
+  // Per slot of a small key: its index among the run's keys + 1 once the run met it, else 0.
+  std::vector<uint32_t> column_direct;
   std::vector<std::pair<uint32_t, uint64_t>> touched;
   char inline_bytes[storage::Column::kInlineStringBytes];
   // The node filters read from their columns (exec/column_filter.h), when one is a column test,
@@ -626,6 +648,25 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
                                (a.kind == Aggregate::Kind::kCount && a.every_row);
       count_small_ = count_small_ && counts_rows;
       count_rows_ = count_rows_ && counts_rows;
+      counts_rows_ = counts_rows_ || counts_rows;
+    }
+    // No key or one small key of the scanned node, every aggregate a count of rows or a count,
+    // sum, avg, min or max of an integer property of the scanned node itself: RunColumnAggs.
+    column_aggs_ = shape_.expand == nullptr && !aggs_.empty() &&
+                   (keys_.empty() || (keys_.size() == 1 && direct_bits_ != 0 &&
+                                      keys_[0].role == Role::kScan && !keys_[0].per_edge &&
+                                      (keys_[0].access == Access::kInt ||
+                                       (keys_[0].access == Access::kString && string_key_[0]))));
+    for (const Aggregate& a : aggs_) {
+      if (a.kind == Aggregate::Kind::kCountStar ||
+          (a.kind == Aggregate::Kind::kCount && a.every_row)) {
+        continue;
+      }
+      const Term& t = a.arg;
+      const bool column = t.expr != nullptr && t.access == Access::kInt && t.role == Role::kScan &&
+                          !t.per_edge && t.op == Term::Op::kNone;
+      column_aggs_ = column_aggs_ && column &&
+                     (a.kind != Aggregate::Kind::kState || ColumnFold(a) != Fold::kNone);
     }
     // Grouped by the scanned node with at most one row per node: every group is new.
     for (const Term& t : keys_) {
@@ -949,6 +990,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // Keys that are all small (an age, a band, a string's code): their group from a direct
   // array, the hash table only for a slot's first row (so merging finds every group there).
   [[gnu::always_inline]] size_t GroupOf(Worker& w, uint64_t item, uint64_t edge) const {
+    if (keys_.empty() && w.groups.size() == 1) return 0;  // no key: one group, made at once
     if (direct_bits_ != 0 && w.key_nulls == 0 && !w.direct.empty()) [[likely]] {
       const uint64_t limit = uint64_t{1} << direct_bits_;
       if (keys_.size() == 1 && w.key[0] < limit) {
@@ -1092,6 +1134,17 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         item = table_end;
         continue;
       }
+      if (column_aggs_) {
+        uint64_t next = item;
+        if (RunColumnAggs(w, table, table_id, table_start, item, table_end, &next)) {
+          item = next;
+          if (item >= table_end) continue;
+        }
+      }
+      // Every conjunct of the filter read from the columns: its survivors a block at a time.
+      if (e == nullptr && w.filter && profile_ == nullptr && w.filter->Decides(table_index)) {
+        item = RunFilterBlocks(w, table, table_id, table_start, item, table_end);
+      }
       // Only the weights of unfiltered nodes along a counted expansion: a block of visible nodes
       // without delta edges at a time, its degrees off the CSR offsets (DegreeBlock); the
       // others node by node.
@@ -1160,6 +1213,391 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         }
       }
     }
+  }
+
+  // RunColumnAggs counts the rows of a key in this many counters, consecutive rows in
+  // different ones: one counter's increments wait for each other (store forwarding) where
+  // rows of one key follow each other.
+  static constexpr size_t kRowLanes = 4;
+
+  // What RunColumnAggs folds of an aggregate's argument column.
+  enum class Fold : uint8_t { kNone, kCount, kSum, kMin, kMax };
+  // kState aggregates folded over a column: sum, min and max of signed integers up to INT64.
+  static Fold ColumnFold(const Aggregate& a) {
+    switch (a.kind) {
+      case Aggregate::Kind::kCount: return Fold::kCount;
+      case Aggregate::Kind::kAvgInt: return Fold::kSum;
+      case Aggregate::Kind::kState: break;
+      default: return Fold::kNone;
+    }
+    const Id type = a.arg.type;
+    if (type != Id::kInt8 && type != Id::kInt16 && type != Id::kInt32 && type != Id::kInt64) {
+      return Fold::kNone;
+    }
+    const std::string& name = a.expr->aggregate->name;
+    if (name == "sum") return Fold::kSum;
+    if (name == "min") return Fold::kMin;
+    if (name == "max") return Fold::kMax;
+    return Fold::kNone;
+  }
+
+  // Folds column `cells` (validity `validity`) over the rows rows(0..n-1) into `acc`.
+  template <Fold kFold, typename T, typename Rows>
+  static void FoldCells(const uint64_t* validity, const T* cells, const Rows& rows, size_t n,
+                        ColumnAcc& acc) {
+    uint64_t count = 0;
+    int128_t sum = 0;
+    int64_t lo = acc.min, hi = acc.max;
+    for (size_t j = 0; j < n; ++j) {
+      const uint64_t r = rows(j);
+      if (!storage::Column::ValidBit(validity, r)) continue;
+      const int64_t v = __atomic_load_n(cells + r, __ATOMIC_RELAXED);
+      ++count;
+      if constexpr (kFold == Fold::kSum) sum += v;
+      if constexpr (kFold == Fold::kMin) lo = std::min(lo, v);
+      if constexpr (kFold == Fold::kMax) hi = std::max(hi, v);
+    }
+    acc.count += count;
+    acc.sum += sum;
+    acc.min = lo;
+    acc.max = hi;
+  }
+
+  // Folds column `cells` (validity `validity`) over the rows offset + rows[0..n-1] into
+  // accs[groups[j] * stride] (each row's group's accumulator of this aggregate).
+  template <Fold kFold, typename T>
+  static void FoldGroupCells(const uint64_t* validity, const T* cells, uint64_t offset,
+                             const uint32_t* rows, const uint32_t* groups, size_t n,
+                             ColumnAcc* accs, size_t stride) {
+    for (size_t j = 0; j < n; ++j) {
+      const uint64_t r = offset + rows[j];
+      if (!storage::Column::ValidBit(validity, r)) continue;
+      const int64_t v = __atomic_load_n(cells + r, __ATOMIC_RELAXED);
+      ColumnAcc& acc = accs[groups[j] * stride];
+      ++acc.count;
+      if constexpr (kFold == Fold::kSum) acc.sum += v;
+      if constexpr (kFold == Fold::kMin) acc.min = std::min(acc.min, v);
+      if constexpr (kFold == Fold::kMax) acc.max = std::max(acc.max, v);
+    }
+  }
+
+  // Folds every aggregate's argument over the rows rows(0..n-1) of the scanned table: into
+  // accs[i] (no key), or, with `groups`, rows(j) into w.column_accs of the run's key groups[j]
+  // (rows(j) is then offset + rows[j], `picked` the rows).
+  template <typename Rows>
+  void FoldRows(Worker& w, std::vector<ColumnAcc>& accs, const Rows& rows, size_t n,
+                const uint32_t* groups = nullptr, uint64_t offset = 0,
+                const uint32_t* picked = nullptr) const {
+    for (size_t i = 0; i < aggs_.size(); ++i) {
+      const Fold fold = ColumnFold(aggs_[i]);
+      if (fold == Fold::kNone || aggs_[i].every_row) continue;
+      const Worker::Cursor& c = w.cursors[aggs_[i].arg.cursor];
+      const uint64_t* validity = c.column->validity();
+      const bool wide = c.kind == storage::PhysicalKind::kInt64;
+      ColumnAcc* grouped = w.column_accs.data() + i;
+      const size_t stride = aggs_.size();
+      auto with = [&]<Fold kFold>() {
+        if (groups != nullptr && wide) {
+          FoldGroupCells<kFold>(validity, c.column->Data<int64_t>(), offset, picked, groups, n,
+                                grouped, stride);
+        } else if (groups != nullptr) {
+          FoldGroupCells<kFold>(validity, c.column->Data<int32_t>(), offset, picked, groups, n,
+                                grouped, stride);
+        } else if (wide) {
+          FoldCells<kFold>(validity, c.column->Data<int64_t>(), rows, n, accs[i]);
+        } else {
+          FoldCells<kFold>(validity, c.column->Data<int32_t>(), rows, n, accs[i]);
+        }
+      };
+      switch (fold) {
+        case Fold::kSum: with.template operator()<Fold::kSum>(); break;
+        case Fold::kMin: with.template operator()<Fold::kMin>(); break;
+        case Fold::kMax: with.template operator()<Fold::kMax>(); break;
+        default: with.template operator()<Fold::kCount>(); break;
+      }
+    }
+  }
+
+  // Run's nodes from `item`, without expansion or key, each aggregate a count of rows or one
+  // RunColumnAggs folds (column_aggs_), unfiltered or filtered by a ColumnFilter deciding every
+  // conjunct from the columns: each aggregate's argument column folded over a block of rows at
+  // a time (the visible rows, or those the filter's block keeps), and added to the one group at
+  // the end, instead of each row read into values and added to its group. False (nothing done)
+  // when an argument's column is not a plain INT64 or INT32 one or its table has versions;
+  // else *next is where it stopped (table_end, or a filter block read while the table held
+  // versions: the rows go one by one from there).
+  bool RunColumnAggs(Worker& w, const storage::NodeTable& table, TableId table_id,
+                     uint64_t table_start, uint64_t item, uint64_t table_end,
+                     uint64_t* next) const {
+    const bool filtered = w.filter != nullptr;
+    if (filtered ? profile_ != nullptr || !w.filter->Decides(w.scan_table)
+                 : !node_filters_.empty()) {
+      return false;
+    }
+    const bool keyed = !keys_.empty();
+    if (keyed) {
+      const Worker::Cursor& c = w.cursors[keys_[0].cursor];
+      const bool int_key =
+          keys_[0].access == Access::kInt && c.column != nullptr && !c.generic &&
+          (c.kind == storage::PhysicalKind::kInt64 || c.kind == storage::PhysicalKind::kInt32);
+      if (!(int_key || c.shared != nullptr) || !Unversioned(w, c.versions)) return false;
+      if (w.column_direct.empty()) {
+        w.column_direct.assign(size_t{1} << direct_bits_, 0);
+        if (w.ctx->CountsMemory()) {
+          w.memory.Add(*w.ctx, w.column_direct.size() * sizeof(uint32_t));
+        }
+      }
+    }
+    for (const Aggregate& a : aggs_) {
+      if (ColumnFold(a) == Fold::kNone || a.every_row) continue;
+      const Worker::Cursor& c = w.cursors[a.arg.cursor];
+      if (c.column == nullptr || c.generic ||
+          (c.kind != storage::PhysicalKind::kInt64 && c.kind != storage::PhysicalKind::kInt32) ||
+          !Unversioned(w, c.versions)) {
+        return false;
+      }
+    }
+    std::vector<ColumnAcc> accs(aggs_.size());
+    std::vector<uint32_t>& picked = w.picked;
+    picked.resize(ColumnFilter::kBlockRows);
+    uint64_t offset = item - table_start;
+    const uint64_t end = table_end - table_start;
+    uint64_t counted = 0;
+    uint64_t first = end;  // the first row counted
+    while (offset < end) {
+      uint64_t block_end = 0;
+      size_t n = 0;        // the block's rows aggregated
+      bool range = false;  // they are [offset, block_end), else offset + picked[0..n)
+      if (filtered) {
+        if (!FilterBlock(w, table, offset, end, &block_end, &n)) break;
+      } else if (w.visible->Clean(offset, &block_end)) {
+        // (with a key, a block's rows are listed in `picked`)
+        block_end = std::min({block_end, end, keyed ? offset + ColumnFilter::kBlockRows : end});
+        w.ctx->ChargeWork(block_end - offset);
+        n = block_end - offset;
+        range = true;
+        w.rows[kScanned] += n;
+      } else {
+        block_end = std::min({block_end, end, offset + ColumnFilter::kBlockRows});
+        w.ctx->ChargeWork(block_end - offset);
+        for (uint64_t r = offset; r < block_end; ++r) {
+          picked[n] = static_cast<uint32_t>(r - offset);
+          n += (*w.visible)(r) ? 1 : 0;
+        }
+        w.rows[kScanned] += n;
+      }
+      if (!filtered) w.rows[kNodePassed] += n;
+      if (n > 0 && keyed) {
+        if (range) {
+          for (size_t j = 0; j < n; ++j) picked[j] = static_cast<uint32_t>(j);
+        }
+        n = KeyGroups(w, table_id, table_start, offset, n);
+        if (counts_rows_) {  // (consecutive rows of one group count in different lanes)
+          const uint32_t* groups = w.picked_groups.data();
+          uint64_t* rows = w.column_rows.data();
+          size_t j = 0;
+          for (; j + kRowLanes <= n; j += kRowLanes) {
+            for (size_t lane = 0; lane < kRowLanes; ++lane) {
+              ++rows[groups[j + lane] * kRowLanes + lane];
+            }
+          }
+          for (; j < n; ++j) ++rows[groups[j] * kRowLanes];
+        }
+        FoldRows(
+            w, accs, [](size_t) { return uint64_t{0}; }, n, w.picked_groups.data(), offset,
+            picked.data());
+      } else if (n > 0) {
+        first = std::min(first, range ? offset : offset + picked[0]);
+        counted += n;
+        if (range) {
+          FoldRows(w, accs, [offset](size_t j) { return offset + j; }, n);
+        } else {
+          const uint32_t* rows = picked.data();
+          FoldRows(w, accs, [offset, rows](size_t j) { return offset + rows[j]; }, n);
+        }
+      }
+      offset = block_end;
+    }
+    *next = table_start + offset;
+    if (keyed) {  // each group's rows and folds added to it, and cleared for the next run
+      for (size_t d = 0; d < w.column_touched.size(); ++d) {
+        w.column_direct[w.column_touched[d]] = 0;
+        uint64_t rows = 0;
+        for (size_t lane = 0; lane < kRowLanes; ++lane) rows += w.column_rows[d * kRowLanes + lane];
+        AddFolds(w, w.column_groups[d], rows, w.column_accs.data() + d * aggs_.size());
+      }
+      w.column_touched.clear();
+      w.column_groups.clear();
+      w.column_rows.clear();
+      w.column_accs.clear();
+      return true;
+    }
+    if (counted > 0) AddFolds(w, GroupOf(w, table_start + first, 0), counted, accs.data());
+    return true;
+  }
+
+  // The keys of the block's rows offset + picked[0..n-1] (a slot of the direct array each) as
+  // indexes among the run's keys, in w.picked_groups; a row whose key is NULL or past the slots
+  // is aggregated the usual way and dropped from `picked`. Returns the rows kept. A key met for
+  // the first time in this run is noted (its slot and its group, found or made, its first row
+  // moved to this one if earlier).
+  size_t KeyGroups(Worker& w, TableId table_id, uint64_t table_start, uint64_t offset,
+                   size_t n) const {
+    const Term& t = keys_[0];
+    const Worker::Cursor& c = w.cursors[t.cursor];
+    const uint64_t slots = uint64_t{1} << direct_bits_;
+    uint32_t* picked = w.picked.data();
+    w.picked_groups.resize(ColumnFilter::kBlockRows);
+    uint32_t* groups = w.picked_groups.data();
+    // First each row's slot (kOtherSlot: none) in one loop without calls, then its key.
+    if (t.access == Access::kInt) {
+      const uint64_t* validity = c.column->validity();
+      const bool wide = c.kind == storage::PhysicalKind::kInt64;
+      const bool plain = t.op == Term::Op::kNone;
+      if (wide && plain) {
+        SlotsOfCells<int64_t, true>(t, validity, c.column->Data<int64_t>(), offset, picked, n,
+                                    slots, groups);
+      } else if (wide) {
+        SlotsOfCells<int64_t, false>(t, validity, c.column->Data<int64_t>(), offset, picked, n,
+                                     slots, groups);
+      } else if (plain) {
+        SlotsOfCells<int32_t, true>(t, validity, c.column->Data<int32_t>(), offset, picked, n,
+                                    slots, groups);
+      } else {
+        SlotsOfCells<int32_t, false>(t, validity, c.column->Data<int32_t>(), offset, picked, n,
+                                     slots, groups);
+      }
+    } else {
+      for (size_t j = 0; j < n; ++j) {  // a string key's shared codes (code + 2; 1: NULL)
+        const uint64_t row = offset + picked[j];
+        const uint32_t known = row < c.shared_rows ? c.shared[row] : 0;
+        groups[j] = known >= 2 && known - 2 < slots ? known - 2 : kOtherSlot;
+      }
+    }
+    const uint32_t* run_direct = w.column_direct.data();
+    size_t m = 0;
+    for (size_t j = 0; j < n; ++j) {
+      const uint32_t slot = groups[j];
+      const uint64_t row = offset + picked[j];
+      if (slot == kOtherSlot) [[unlikely]] {
+        SetNode(w, {table_id, row});
+        ReadNode(w);
+        Accumulate(w, 1, table_start + row, 0);
+        continue;
+      }
+      uint32_t d = run_direct[slot];
+      if (d == 0) [[unlikely]]
+        d = NewRunKey(w, slot, table_start + row);
+      picked[m] = picked[j];
+      groups[m++] = d - 1;
+    }
+    return m;
+  }
+
+  // No slot: a NULL key, or one past the direct array's slots.
+  static constexpr uint32_t kOtherSlot = std::numeric_limits<uint32_t>::max();
+
+  // The slots of the key cells of rows offset + picked[0..n-1] in out[0..n-1]; kOtherSlot for
+  // a NULL cell or one past `slots`.
+  template <typename T, bool kPlain>
+  static void SlotsOfCells(const Term& t, const uint64_t* validity, const T* cells, uint64_t offset,
+                           const uint32_t* picked, size_t n, uint64_t slots, uint32_t* out) {
+    for (size_t j = 0; j < n; ++j) {
+      const uint64_t row = offset + picked[j];
+      const T cell = __atomic_load_n(cells + row, __ATOMIC_RELAXED);
+      const auto slot = static_cast<uint64_t>(kPlain ? int64_t{cell} : ApplyOp(t, cell));
+      out[j] = storage::Column::ValidBit(validity, row) && slot < slots
+                   ? static_cast<uint32_t>(slot)
+                   : kOtherSlot;
+    }
+  }
+
+  // Notes small key `slot`, met first in this run at `item`: its group (found or made, its
+  // first row moved to `item` if earlier) and room for its rows and folds. Returns its index
+  // among the run's keys + 1.
+  [[gnu::noinline]] uint32_t NewRunKey(Worker& w, uint64_t slot, uint64_t item) const {
+    w.column_groups.push_back(static_cast<uint32_t>(SlotGroup(w, slot, item)));
+    w.column_touched.push_back(static_cast<uint32_t>(slot));
+    const auto d = static_cast<uint32_t>(w.column_touched.size());
+    w.column_rows.resize(d * kRowLanes, 0);
+    w.column_accs.resize(d * aggs_.size());
+    w.column_direct[slot] = d;
+    return d;
+  }
+
+  // Adds `rows` rows and the folds `accs` (one per aggregate) to group g.
+  void AddFolds(Worker& w, size_t g, uint64_t rows, const ColumnAcc* accs) const {
+    Groups& groups = w.groups;
+    uint64_t* counts = groups.counts.data() + g * aggs_.size();
+    for (size_t i = 0; i < aggs_.size(); ++i) {
+      const Aggregate& a = aggs_[i];
+      const ColumnAcc& acc = accs[i];
+      switch (a.kind) {
+        case Aggregate::Kind::kCountStar: counts[i] += rows; break;
+        case Aggregate::Kind::kCount: counts[i] += a.every_row ? rows : acc.count; break;
+        case Aggregate::Kind::kAvgInt:
+          counts[i] += acc.count;
+          groups.sums[g * aggs_.size() + i] += acc.sum;
+          break;
+        case Aggregate::Kind::kState: {
+          if (acc.count == 0) break;  // (NULLs change no state)
+          const Fold fold = ColumnFold(a);
+          groups.states[g * aggs_.size() + i]->Update(
+              fold == Fold::kSum ? Value::Int128(acc.sum)
+                                 : Value::Int(a.arg.type, fold == Fold::kMin ? acc.min : acc.max));
+          break;
+        }
+      }
+    }
+  }
+
+  // Run's nodes from `item` without expansion, filtered by a ColumnFilter that decides every
+  // conjunct from the columns (ColumnFilter::Decides): the visible rows a block of the filter
+  // keeps (FilterBlock) aggregated, without each row's search for the next survivor and second
+  // test (Skip, Passes). Returns where it stopped: table_end, or the first row of a block read
+  // while the table held versions (the rows then go one by one, as Passes decides them).
+  uint64_t RunFilterBlocks(Worker& w, const storage::NodeTable& table, TableId table_id,
+                           uint64_t table_start, uint64_t item, uint64_t table_end) const {
+    uint64_t offset = item - table_start;
+    const uint64_t end = table_end - table_start;
+    uint64_t block_end = 0;
+    size_t n = 0;
+    for (; offset < end && FilterBlock(w, table, offset, end, &block_end, &n); offset = block_end) {
+      for (size_t i = 0; i < n; ++i) {
+        const uint64_t row = offset + w.picked[i];
+        SetNode(w, {table_id, row});
+        if (weights_only_) {
+          AddWeight(w, 1);
+        } else {
+          ReadNode(w);
+          Accumulate(w, 1, table_start + row, 0);
+        }
+      }
+    }
+    return table_start + offset;
+  }
+
+  // The visible rows that the filter's block from `offset` keeps (ColumnFilter::Block: up to
+  // kBlockRows rows, not past `end`), as offsets from `offset` in w.picked, *n of them;
+  // *block_end the block's end. False (nothing read) when the table had versions before or
+  // after the block was read: its cells may be newer than the snapshot's.
+  bool FilterBlock(Worker& w, const storage::NodeTable& table, uint64_t offset, uint64_t end,
+                   uint64_t* block_end, size_t* n) const {
+    if (!table.versions().empty()) return false;
+    const uint32_t* kept = nullptr;
+    const size_t k = w.filter->Block(*w.ctx, w.scan_table, offset, end, &kept, block_end);
+    if (!table.versions().empty()) return false;
+    w.rows[kScanned] += *block_end - offset;  // (as NodePasses: the rows looked at)
+    w.picked.resize(ColumnFilter::kBlockRows);
+    uint32_t* picked = w.picked.data();
+    size_t visible = 0;
+    for (size_t j = 0; j < k; ++j) {
+      picked[visible] = kept[j];
+      visible += (*w.visible)(offset + kept[j]) ? 1 : 0;
+    }
+    w.rows[kNodePassed] += visible;
+    *n = visible;
+    return true;
   }
 
   // A node's counts, each its weight (weights_only_).
@@ -2995,6 +3433,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   size_t direct_bits_ = 0;
   bool count_small_ = false;          // RunCountSmall applies
   bool count_rows_ = false;           // RunCountRows applies
+  bool column_aggs_ = false;          // RunColumnAggs may apply
+  bool counts_rows_ = false;          // some aggregate counts rows (count(*), count(a))
   std::array<bool, 2> reads_args_{};  // some aggregate reads an argument per node, per edge
   bool uses_sums_ = false;            // some aggregate is a kAvgInt
   bool uses_states_ = false;          // some aggregate is a kState

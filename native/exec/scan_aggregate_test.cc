@@ -214,6 +214,31 @@ class ScanAggregateTest : public ::testing::Test {
         {"MATCH (p:P)", "", "RETURN count(*) AS n"},
         {"MATCH (p)", "", "RETURN count(*) AS n, count(p) AS m"},
         {"MATCH (e:Empty)", "", "RETURN count(*) AS n"},
+        // No key, counts, sums, averages, least and greatest of integer columns of the scanned
+        // node: folded a block at a time (NULLs among them), unfiltered, filtered by column
+        // tests (the block's survivors), by a test evaluated on the row (row by row), or by
+        // nothing any row passes; over every table (tables without the column row by row).
+        {"MATCH (p:P)", "",
+         "RETURN count(*) AS n, avg(p.age) AS a, sum(p.age) AS s, min(p.small) AS lo, "
+         "max(p.age) AS hi, count(p.age) AS k, sum(p.small) AS t"},
+        {"MATCH (p:P)", "p.age > 30 AND p.city STARTS WITH 'c'",
+         "RETURN count(*) AS n, sum(p.age) AS s, min(p.age) AS lo, max(p.small) AS hi"},
+        {"MATCH (p:P)", "p.age + 1 > 31", "RETURN count(*) AS n, sum(p.age) AS s"},
+        {"MATCH (p:P)", "p.age > 1000", "RETURN count(*) AS n, sum(p.age) AS s, min(p.age) AS m"},
+        {"MATCH (p)", "", "RETURN count(*) AS n, max(p.age) AS m, avg(p.age) AS a"},
+        {"MATCH (p)", "p.age < 20", "RETURN count(*) AS n"},
+        {"MATCH (p)", "p.age >= 7", "RETURN sum(p.small) AS s, count(*) AS n"},
+        // Grouped, filtered by column tests: the survivors of each block.
+        {"MATCH (p:P)", "p.age >= 60", "RETURN p.city AS c, count(*) AS n, avg(p.score) AS s"},
+        // One small key (an INT32, an INT64 divided, one past the direct slots for some rows,
+        // a string's codes; NULL keys among them), the same folds per key.
+        {"MATCH (p:P)", "",
+         "RETURN p.small AS s, count(*) AS n, sum(p.age) AS a, min(p.age) AS lo, max(p.id) AS hi, "
+         "avg(p.age) AS m, count(p.age) AS k"},
+        {"MATCH (p:P)", "", "RETURN p.age / 10 AS band, count(*) AS n, sum(p.small) AS s"},
+        {"MATCH (p:P)", "", "RETURN p.id % 5000 AS m, count(*) AS n, sum(p.age) AS s"},
+        {"MATCH (p:P)", "p.age < 40", "RETURN p.city AS c, count(*) AS n, max(p.age) AS m"},
+        {"MATCH (p)", "", "RETURN p.city AS c, count(*) AS n, min(p.age) AS m"},
         // DISTINCT.
         {"MATCH (a:P)-[:R]->(b:P)", "a.age < 25", "RETURN DISTINCT b.city AS c, b.age AS g"},
         {"MATCH (a:P)-[r:R]->(b)", "", "RETURN DISTINCT b.city AS c, r.w % 3 AS w"},
@@ -433,6 +458,34 @@ TEST_F(ScanAggregateTest, SumOverflowIsTheUsualError) {
   ASSERT_FALSE(fused.ok());
   ASSERT_FALSE(plain.ok());
   EXPECT_EQ(fused.status().message(), plain.status().message());
+}
+
+// The sum of a column folded a block at a time overflows as the sum row by row does: an
+// error naming INT64's range, on any thread count; a sum in range is exact.
+TEST(ScanAggregateSumTest, SumOfAColumnOverflowsAsTheUsualError) {
+  auto db = testing_util::OpenInMemory(3);
+  ASSERT_NE(db, nullptr);
+  Session session;
+  auto run = [&](const std::string& query) {
+    auto r = RunQuery(*db, query, {}, std::nullopt, &session);
+    EXPECT_TRUE(r.ok()) << query << ": " << r.status().ToString();
+  };
+  run("CREATE NODE TABLE Big(id INT64 PRIMARY KEY, v INT64)");
+  run("UNWIND range(0, 2999) AS i CREATE (:Big {id: i, v: 4611686018427387904})");
+  for (int threads : {1, 3}) {
+    run("CALL threads=" + std::to_string(threads));
+    for (const char* query :
+         {"MATCH (b:Big) RETURN sum(b.v)", "MATCH (b:Big) WHERE b.id > 5 RETURN sum(b.v)",
+          "MATCH (b:Big) WHERE random() >= 0.0 RETURN sum(b.v)"}) {
+      auto r = RunQuery(*db, query, {}, std::nullopt, &session);
+      ASSERT_FALSE(r.ok()) << query;
+      EXPECT_NE(r.status().message().find("is not within INT64 range"), std::string::npos)
+          << query << ": " << r.status().message();
+    }
+    EXPECT_EQ(testing_util::OrderedRows(*db, session,
+                                        "MATCH (b:Big) WHERE b.id < 1 RETURN sum(b.v), min(b.v)"),
+              std::vector<std::string>{"4611686018427387904|4611686018427387904"});
+  }
 }
 
 TEST_F(ScanAggregateTest, TheRuleLeavesOtherShapesAlone) {
