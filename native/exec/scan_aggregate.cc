@@ -86,14 +86,17 @@ struct Term {
   size_t cursor = 0;      // column terms: the index of its cursor in Worker::cursors
 };
 
-// A conjunct: `property <cmp> constant` over integers compared typed, else evaluated.
+// A conjunct: `property <cmp> constant` or `property <cmp> property` over integers (or
+// dates: the same type on both sides) compared typed, else evaluated.
 struct Filter {
   const BoundExpression* expr = nullptr;
-  Term term;  // typed: the property
+  Term term;  // typed: the (left) property
   const BoundExpression* constant = nullptr;
   Value value;  // the constant's value, evaluated when the run starts
+  Term other;   // two_terms: the right property
   Comparison cmp = Comparison::kEq;
   bool typed = false;
+  bool two_terms = false;
   bool per_edge = false;
 };
 
@@ -562,9 +565,17 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       std::swap(left, right);
       cmp = Mirrored(cmp);
     }
-    if (!right->IsConstant()) return f;
     Term term = CompileTerm(left);
     if (term.access != Access::kInt || term.type == Id::kBool) return f;
+    if (!right->IsConstant()) {  // two properties (of the ends, the rel), read as integers
+      Term other = CompileTerm(right);
+      if (other.access != Access::kInt || other.type == Id::kBool) return f;
+      f.term = term;
+      f.other = other;
+      f.cmp = cmp;
+      f.typed = f.two_terms = true;
+      return f;
+    }
     f.term = term;
     f.constant = right;
     f.cmp = cmp;
@@ -606,7 +617,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     // The typed comparisons of the rel's own columns first among the leading typed filters
     // (which neither fail nor read the frame: their order does not show), for RelChecks.
     auto own = [](const Filter& f) {
-      return f.typed && f.term.role == Role::kRel && f.term.op == Term::Op::kNone;
+      return f.typed && !f.two_terms && f.term.role == Role::kRel && f.term.op == Term::Op::kNone;
     };
     const auto typed_end = std::find_if(edge_filters_.begin(), edge_filters_.end(),
                                         [](const Filter& f) { return !f.typed; });
@@ -615,8 +626,12 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     // The terms that read columns, for the cursors: keys, aggregate arguments, filters.
     for (Term& t : keys_) AddColumnTerm(t);
     for (Aggregate& a : aggs_) AddColumnTerm(a.arg);
-    for (Filter& f : node_filters_) AddColumnTerm(f.term);
-    for (Filter& f : edge_filters_) AddColumnTerm(f.term);
+    for (auto* filters : {&node_filters_, &edge_filters_}) {
+      for (Filter& f : *filters) {
+        AddColumnTerm(f.term);
+        if (f.two_terms) AddColumnTerm(f.other);
+      }
+    }
     auto generic = [](const Term& t) { return t.expr != nullptr && t.access == Access::kGeneric; };
     for (const Term& t : keys_) frame_ = frame_ || generic(t);
     for (const Aggregate& a : aggs_) frame_ = frame_ || generic(a.arg);
@@ -950,6 +965,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     if (!f.typed) return EvaluatePredicate(*f.expr, *w.ctx);
     int64_t v;
     if (!ReadInt(w, f.term, &v)) return false;
+    if (f.two_terms) {
+      int64_t u;
+      return ReadInt(w, f.other, &u) && Holds(f.cmp, v, u);
+    }
     const Value& c = f.value;
     if (c.is_null()) return false;
     const int64_t k = c.GetInt();
@@ -2760,7 +2779,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     rel_checks_ = RelChecksAllowed();
     for (auto* filters : {&node_filters_, &edge_filters_}) {
       for (Filter& f : *filters) {
-        if (f.typed) f.value = Evaluate(*f.constant, ctx);
+        if (f.typed && !f.two_terms) f.value = Evaluate(*f.constant, ctx);
       }
     }
     uint64_t total = 0;

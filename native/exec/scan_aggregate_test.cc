@@ -147,6 +147,14 @@ class ScanAggregateTest : public ::testing::Test {
          "RETURN b.small AS s, count(*) AS n, min(a.age) AS lo"},
         // A filter evaluated the usual way (two ends compared).
         {"MATCH (a:P)-[:R]->(b:P)", "a.city = b.city", "RETURN a.age AS g, count(*) AS n"},
+        // Two integer properties compared typed: of both ends (NULLs, reached nodes of two
+        // tables), INT32s of the ends with the rel filtered, the scanned node's own two.
+        {"MATCH (a:P)-[:R]->(b:P)", "a.age > b.age", "RETURN count(*) AS n"},
+        {"MATCH (a:P)-[r:R]->(b)", "a.age <= b.age AND r.w < 7",
+         "RETURN a.city AS c, count(*) AS n"},
+        {"MATCH (a:P)<-[t:T]-(b:P)", "a.small <> b.small AND t.since > date('2016-01-01')",
+         "RETURN count(*) AS n, avg(b.age) AS m"},
+        {"MATCH (p:P)", "p.age / 10 >= p.id % 7", "RETURN p.city AS c, count(*) AS n"},
         // Undirected, several rel tables, any node tables.
         {"MATCH (a)-[:R|S]-(b)", "", "RETURN a.age % 3 AS x, b.city AS c, count(*) AS n"},
         {"MATCH (a:P)<-[:S]-(b)", "", "RETURN a.city AS x, b AS b, count(*) AS n"},
