@@ -26,6 +26,8 @@ enum class Read : uint8_t {
   kInteger,   // signed integers (GetInt64)
   kInt64,     // an INT64-wide column (GetFixed<int64_t>)
   kString,    // bytes
+  kIntIn,     // IN: a signed integer (or temporal) cell among the list's (Test::in_ints)
+  kStringIn,  // IN: a string cell among the list's (Test::in_strings)
 };
 
 bool IsStringTest(ColumnTestOp op) {
@@ -68,6 +70,37 @@ bool IsTemporal(LogicalTypeId id) {
   return id == LogicalTypeId::kDate || LogicalType(id).IsTimestamp();
 }
 
+namespace {
+
+// How an IN test (its value a list, not NULL) reads a column of type `have`: kStringIn or
+// kIntIn when every element that is not NULL compares with the column's cells as
+// a comparison would (a STRING with strings, a signed integer with signed integers, a
+// temporal value with its own type), the elements then in `test`; else kGeneric.
+template <typename Test>
+Read InRead(LogicalTypeId have, Test& test) {
+  const bool strings = have == LogicalTypeId::kString;
+  const bool integers = IsSignedInteger(have);
+  if (!strings && !integers && !IsTemporal(have)) return Read::kGeneric;
+  test.in_ints.clear();
+  test.in_strings.clear();
+  for (const Value& e : test.value.children()) {
+    if (e.is_null()) continue;
+    const LogicalTypeId want = e.type_id();
+    if (strings && want == LogicalTypeId::kString) {
+      test.in_strings.emplace_back(e.GetString());
+    } else if ((integers && IsSignedInteger(want)) || (!strings && !integers && want == have)) {
+      test.in_ints.push_back(e.GetInt());
+    } else {
+      return Read::kGeneric;
+    }
+  }
+  std::sort(test.in_ints.begin(), test.in_ints.end());
+  std::sort(test.in_strings.begin(), test.in_strings.end());
+  return strings ? Read::kStringIn : Read::kIntIn;
+}
+
+}  // namespace
+
 struct ColumnFilter::Test {
   bool is_test = false;  // the conjunct is a planner::ColumnTest
   planner::ColumnTest test{};
@@ -81,6 +114,9 @@ struct ColumnFilter::Test {
   uint64_t equal_mask[2] = {0, 0};
   uint64_t prefix_mask[2] = {0, 0};
   int64_t integer = 0;
+  // IN: the list's values that are not NULL, sorted (NULLs match no cell).
+  std::vector<int64_t> in_ints;
+  std::vector<std::string> in_strings;
   // Skip's statistics over this run: rows tested, rows kept.
   uint64_t seen = 0, kept = 0;
 
@@ -129,6 +165,16 @@ struct ColumnFilter::Test {
       case Read::kInt64:
         return !column->IsNull(row) && Holds(test.op, column->GetFixed<int64_t>(row), integer);
       case Read::kString: return !column->IsNull(row) && StringHolds(*column, row);
+      case Read::kIntIn:
+        return !column->IsNull(row) &&
+               std::binary_search(in_ints.begin(), in_ints.end(), column->GetInt64(row));
+      case Read::kStringIn: {
+        if (column->IsNull(row)) return false;
+        char inline_bytes[storage::Column::kInlineStringBytes];
+        const std::string_view s = column->ReadString(row, inline_bytes);
+        return std::binary_search(in_strings.begin(), in_strings.end(), s,
+                                  std::less<std::string_view>());
+      }
       default: return false;
     }
   }
@@ -188,6 +234,10 @@ void ColumnFilter::Open(ExecContext& ctx, GraphStore& store) {
       }
       const LogicalTypeId have = column->type().id();
       const LogicalTypeId want = test.value.type_id();
+      if (op == ColumnTestOp::kIn) {
+        test.reads[t] = InRead(have, test);
+        continue;
+      }
       if (IsStringTest(op)) {
         if (have == LogicalTypeId::kString && want == LogicalTypeId::kString) {
           test.reads[t] = Read::kString;

@@ -5,7 +5,8 @@
 // where the column and the value allow it: signed integer columns (and SERIAL, DATE, the
 // TIMESTAMP kinds) against a value of their own type (any signed integer for the integer
 // columns), STRING columns against a STRING (bytewise, as the generic comparison; STARTS WITH,
-// ENDS WITH and CONTAINS too), IS [NOT] NULL on any column. Every other conjunct, and a test
+// ENDS WITH and CONTAINS too), IN a list of such values (a sorted copy of those not NULL,
+// searched), IS [NOT] NULL on any column. Every other conjunct, and a test
 // whose value has another type (or whose table lacks the property), is evaluated on the row as
 // FilterOp would; the conjuncts run in the filter's order up to the first that is not TRUE.
 // NULL in the column or as the value fails a comparison, as it does generically.

@@ -566,16 +566,19 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       cmp = Mirrored(cmp);
     }
     Term term = CompileTerm(left);
-    if (term.access != Access::kInt || term.type == Id::kBool) return f;
-    if (!right->IsConstant()) {  // two properties (of the ends, the rel), read as integers
+    if (!right->IsConstant()) {  // two properties (of the ends, the rel): integers or strings
       Term other = CompileTerm(right);
-      if (other.access != Access::kInt || other.type == Id::kBool) return f;
+      const bool integers = term.access == Access::kInt && term.type != Id::kBool &&
+                            other.access == Access::kInt && other.type != Id::kBool;
+      const bool strings = term.access == Access::kString && other.access == Access::kString;
+      if (!integers && !strings) return f;
       f.term = term;
       f.other = other;
       f.cmp = cmp;
       f.typed = f.two_terms = true;
       return f;
     }
+    if (term.access != Access::kInt || term.type == Id::kBool) return f;
     f.term = term;
     f.constant = right;
     f.cmp = cmp;
@@ -836,6 +839,25 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   }
 
   // The value of term `t` for the row in w (the frame set for generic terms).
+  // String term `t` of the row in *out, read from its column (into `bytes` when the string
+  // is inline), else through ReadTerm into *held; false when it is NULL. *out is compared at
+  // once, as ColumnFilter compares the strings it reads.
+  bool ReadString(Worker& w, const Term& t, char (&bytes)[storage::Column::kInlineStringBytes],
+                  std::string* held, std::string_view* out) const {
+    const Worker::Cursor& c = w.cursors[t.cursor];
+    if (c.column != nullptr && !c.generic) {
+      const uint64_t row = w.ids[static_cast<size_t>(t.role)].offset;
+      const bool null = c.column->IsNull(row);
+      if (!null) *out = c.column->ReadString(row, bytes);
+      if (c.versions->empty()) return !null;  // (the cell first, then the versions: ReadInt)
+    }
+    const Value v = ReadTerm(w, t);
+    if (v.is_null()) return false;
+    *held = std::string(v.GetString());
+    *out = *held;
+    return true;
+  }
+
   Value ReadTerm(Worker& w, const Term& t) const {
     switch (t.access) {
       case Access::kGeneric: return Evaluate(*t.expr, *w.ctx);
@@ -963,6 +985,14 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
 
   bool Passes(Worker& w, const Filter& f) const {
     if (!f.typed) return EvaluatePredicate(*f.expr, *w.ctx);
+    if (f.two_terms && f.term.access == Access::kString) {
+      char a_bytes[storage::Column::kInlineStringBytes],
+          b_bytes[storage::Column::kInlineStringBytes];
+      std::string a_held, b_held;
+      std::string_view a, b;
+      return ReadString(w, f.term, a_bytes, &a_held, &a) &&
+             ReadString(w, f.other, b_bytes, &b_held, &b) && Holds(f.cmp, a, b);
+    }
     int64_t v;
     if (!ReadInt(w, f.term, &v)) return false;
     if (f.two_terms) {
@@ -1241,7 +1271,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
 
   // What RunColumnAggs folds of an aggregate's argument column.
   enum class Fold : uint8_t { kNone, kCount, kSum, kMin, kMax };
-  // kState aggregates folded over a column: sum, min and max of signed integers up to INT64.
+  // kState aggregates folded over a column: sum of signed integers up to INT64, min and max
+  // of those, DATEs and TIMESTAMPs (compared as their integer cells, as their values order).
   static Fold ColumnFold(const Aggregate& a) {
     switch (a.kind) {
       case Aggregate::Kind::kCount: return Fold::kCount;
@@ -1250,13 +1281,13 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       default: return Fold::kNone;
     }
     const Id type = a.arg.type;
-    if (type != Id::kInt8 && type != Id::kInt16 && type != Id::kInt32 && type != Id::kInt64) {
-      return Fold::kNone;
-    }
+    const bool integer =
+        type == Id::kInt8 || type == Id::kInt16 || type == Id::kInt32 || type == Id::kInt64;
+    const bool temporal = type == Id::kDate || LogicalType(type).IsTimestamp();
     const std::string& name = a.expr->aggregate->name;
-    if (name == "sum") return Fold::kSum;
-    if (name == "min") return Fold::kMin;
-    if (name == "max") return Fold::kMax;
+    if (name == "sum" && integer) return Fold::kSum;
+    if (name == "min" && (integer || temporal)) return Fold::kMin;
+    if (name == "max" && (integer || temporal)) return Fold::kMax;
     return Fold::kNone;
   }
 

@@ -145,8 +145,14 @@ class ScanAggregateTest : public ::testing::Test {
          "RETURN a.age / 10 AS band, count(*) AS n"},
         {"MATCH (a:P)-[:R]->(b:P)", "a.age < 25 AND b.age <> 3",
          "RETURN b.small AS s, count(*) AS n, min(a.age) AS lo"},
-        // A filter evaluated the usual way (two ends compared).
+        // A filter evaluated the usual way (an expression of the two ends).
+        {"MATCH (a:P)-[:R]->(b:P)", "a.age + b.age > 70", "RETURN a.ok AS o, count(*) AS n"},
+        // Two strings of the ends compared typed (NULLs, long strings, reached nodes of two
+        // tables).
         {"MATCH (a:P)-[:R]->(b:P)", "a.city = b.city", "RETURN a.age AS g, count(*) AS n"},
+        {"MATCH (a:P)-[r:R]->(b)", "a.city < b.city AND r.w <> 3",
+         "RETURN b.city AS c, count(*) AS n"},
+        {"MATCH (a:P)<-[:T]-(b:P)", "a.name >= b.name", "RETURN count(*) AS n"},
         // Two integer properties compared typed: of both ends (NULLs, reached nodes of two
         // tables), INT32s of the ends with the rel filtered, the scanned node's own two.
         {"MATCH (a:P)-[:R]->(b:P)", "a.age > b.age", "RETURN count(*) AS n"},

@@ -157,6 +157,17 @@ TEST_F(TypedScanTest, FiltersInTheScanKeepTheGenericRows) {
       {"p.v = NULL", "p.v + 0 = NULL"},
       {"p.k STARTS WITH 'k' AND p.v < 20 AND p.id % 2 = 0",
        "lower(p.k) STARTS WITH 'k' AND p.v + 0 < 20 AND p.id % 2 = 0"},
+      // IN a list: integers (one past the column's values), strings short, long, empty and
+      // past ASCII (one in no row), INT16s, dates, a NULL among the values, two lists.
+      {"p.v IN [3, 7, 49, 1000]", "(p.v + 0) IN [3, 7, 49, 1000]"},
+      {"p.k IN ['k3', 'prefix-long-4', '', 'é1', 'nothing']",
+       "lower(p.k) IN ['k3', 'prefix-long-4', '', 'é1', 'nothing']"},
+      {"p.s IN [-2, 0, 4]", "(p.s + 0) IN [-2, 0, 4]"},
+      {"p.d IN [date('2020-01-03'), date('2020-02-01')]",
+       "(p.d + INTERVAL('0 days')) IN [date('2020-01-03'), date('2020-02-01')]"},
+      {"p.v IN [5, NULL]", "(p.v + 0) IN [5, NULL]"},
+      {"p.k IN ['k1', 'k2'] AND p.v IN [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]",
+       "lower(p.k) IN ['k1', 'k2'] AND (p.v + 0) IN [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]"},
   };
   for (const auto& [typed, generic] : filters) {
     const std::string ret = " RETURN count(*), sum(p.v), min(p.id), max(p.k)";
@@ -168,6 +179,19 @@ TEST_F(TypedScanTest, FiltersInTheScanKeepTheGenericRows) {
     EXPECT_EQ(RowsWith("MATCH (p:P:Q) WHERE " + typed + " RETURN p.id", 1),
               RowsWith("MATCH (p:P:Q) WHERE " + generic + " RETURN p.id", 1))
         << typed;
+  }
+  // The least and greatest DATE folded by the fused aggregation, filtered and not.
+  for (const std::string where : {"", " WHERE p.v < 20"}) {
+    const std::vector<std::string> expected =
+        RowsWith("MATCH (p:P)" + where +
+                     " RETURN min(p.d + INTERVAL('0 days')), max(p.d + INTERVAL('0 days')), "
+                     "count(p.d)",
+                 1);
+    for (int threads : {1, 3}) {
+      EXPECT_EQ(RowsWith("MATCH (p:P)" + where + " RETURN min(p.d), max(p.d), count(p.d)", threads),
+                expected)
+          << where;
+    }
   }
   // Parameters, and a value of another type than the column's (evaluated generically).
   ParameterMap params{{"k", Value::String("k1")}, {"v", Value::Int64(12)}};
@@ -199,6 +223,10 @@ TEST_F(TypedScanTest, ExplainMarksTheScanThatFilters) {
       RowsWith("EXPLAIN MATCH (p:P) WHERE p.k STARTS WITH 'k' RETURN count(*)", 3);
   ASSERT_EQ(plan.size(), 1u);
   EXPECT_NE(plan[0].find("SCAN_NODE slot=0 tables=P filter=columns"), std::string::npos) << plan[0];
+  const std::vector<std::string> in =
+      RowsWith("EXPLAIN MATCH (p:P) WHERE p.k IN ['k1', 'k2'] RETURN count(*)", 3);
+  ASSERT_EQ(in.size(), 1u);
+  EXPECT_NE(in[0].find("filter=columns"), std::string::npos) << in[0];
   const std::vector<std::string> none =
       RowsWith("EXPLAIN MATCH (p:P) WHERE p.v + 1 > 3 RETURN count(*)", 3);
   ASSERT_EQ(none.size(), 1u);

@@ -151,6 +151,7 @@ enum class ColumnTestOp : uint8_t {
   kContains,  // property <op> value (strings)
   kIsNull,
   kIsNotNull,  // property IS [NOT] NULL
+  kIn,         // property IN list
 };
 struct ColumnTest {
   ColumnTestOp op;

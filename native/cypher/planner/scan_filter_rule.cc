@@ -1,6 +1,7 @@
 // Optimizer rule: a filter directly above a node scan, one of whose conjuncts compares a
 // property of the scanned node with a value fixed for the statement (=, <>, <, <=, >, >=,
-// STARTS WITH, ENDS WITH, CONTAINS) or tests it for NULL, is evaluated by the scan itself:
+// STARTS WITH, ENDS WITH, CONTAINS, IN a list) or tests it for NULL, is evaluated by the scan
+// itself:
 // the scan is marked `column_filter`, and exec (exec/column_filter.h) hands it the filter's
 // conjuncts, in their order, the tests read straight from the property columns by row offset
 // (no row made, no value built for the rows that fail), the others evaluated as the FILTER
@@ -68,6 +69,11 @@ bool AsColumnTest(const BoundExpression& e, SlotId slot, ColumnTest* out) {
     return true;
   }
   if (e.kind != ExprKind::kScalarFunction || e.children.size() != 2) return false;
+  if (e.name == "in") {  // property IN list
+    if (!IsScannedProperty(*e.children[0], slot) || !IsFixedValue(*e.children[1])) return false;
+    *out = {ColumnTestOp::kIn, e.children[0].get(), e.children[1].get()};
+    return true;
+  }
   for (int side = 0; side < 2; ++side) {
     const BoundExpression& property = *e.children[side];
     const BoundExpression& value = *e.children[1 - side];
