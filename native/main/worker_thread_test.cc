@@ -179,19 +179,24 @@ TEST(WorkerThreadTest, StopsPollingForAClientThatPausesBetweenJobs) {
 
 TEST(WorkerThreadTest, KeepsPollingForAClientThatComesBackWithinTheLongestWindow) {
   if (WorkerThread::WorkerSpinMicros() == 0) GTEST_SKIP() << "GRAPHDB_WORKER_SPIN_US=0";
-  std::vector<int> log;
-  std::mutex mu;
-  WorkerThread worker;
   // Back 3 spin windows after each result (converting a large result, say): past the spin
-  // window, within the longest one, so the worker goes on polling for it.
+  // window, within the longest one, so the worker goes on polling for it. A sleep on a busy
+  // host can overshoot the longest window too: up to three attempts, a fresh worker each.
   const auto gap = std::chrono::microseconds(3 * WorkerThread::WorkerSpinMicros());
-  for (int i = 1; i <= 20; ++i) {
-    ASSERT_TRUE(worker.Submit(new RecordingJob(i, &log, &mu, /*poll_after=*/true)));
-    worker.WaitIdle();
-    std::this_thread::sleep_for(gap);
+  uint64_t polls = 0;
+  for (int attempt = 0; attempt < 3 && polls < 10; ++attempt) {
+    std::vector<int> log;
+    std::mutex mu;
+    WorkerThread worker;
+    for (int i = 1; i <= 20; ++i) {
+      ASSERT_TRUE(worker.Submit(new RecordingJob(i, &log, &mu, /*poll_after=*/true)));
+      worker.WaitIdle();
+      std::this_thread::sleep_for(gap);
+    }
+    polls = worker.polls();
+    ASSERT_EQ(log.size(), 20u);
   }
-  EXPECT_GE(worker.polls(), 10u);
-  ASSERT_EQ(log.size(), 20u);
+  EXPECT_GE(polls, 10u);
 }
 
 TEST(WorkerThreadTest, ParsesTheSpinWindowAndNamesAWrongValue) {
