@@ -64,6 +64,42 @@ void SlotMask(size_t from, size_t to, uint64_t mask[2]) {
   for (size_t i = from; i < to && i < 16; ++i) bytes[i] = 0xFF;
 }
 
+// A string's image as a 16-byte string slot (storage::Column) holds it: its length, then up to
+// 12 of its bytes; `equal`: the bytes `=` compares there (the length and the string's bytes
+// inline, else the length and the first 4); `prefix`: the bytes a prefix test compares (the
+// string's first bytes only).
+struct SlotImage {
+  uint64_t image[2] = {0, 0};
+  uint64_t equal[2] = {0, 0};
+  uint64_t prefix[2] = {0, 0};
+
+  explicit SlotImage(std::string_view v) {
+    const auto length = static_cast<uint32_t>(v.size());
+    auto* bytes = reinterpret_cast<char*>(image);
+    std::memcpy(bytes, &length, 4);
+    std::memcpy(bytes + 4, v.data(), std::min<size_t>(v.size(), 12));
+    SlotMask(0, 4 + std::min<size_t>(v.size(), 4), equal);
+    if (v.size() <= storage::Column::kInlineStringBytes) SlotMask(0, 4 + v.size(), equal);
+    SlotMask(4, 4 + std::min<size_t>(v.size(), 12), prefix);
+  }
+
+  // Whether the non-NULL string cell of `row` (its slot `slot`, whose first word is `head`)
+  // equals v, the string of this image.
+  bool Equals(const storage::Column& column, uint64_t row, const uint64_t* slot, uint64_t head,
+              std::string_view v) const {
+    if (((head ^ image[0]) & equal[0]) != 0) return false;  // another length or first bytes
+    if (v.size() <= storage::Column::kInlineStringBytes) {
+      return ((AtomicLoad(slot + 1) ^ image[1]) & equal[1]) == 0;
+    }
+    char inline_bytes[storage::Column::kInlineStringBytes];
+    return column.ReadString(row, inline_bytes) == v;
+  }
+};
+
+// An IN list of at most this many strings is tested on each cell's slot image, element by
+// element; a longer one by a binary search of the cell's string.
+constexpr size_t kInImages = 16;
+
 }  // namespace
 
 bool IsTemporal(LogicalTypeId id) {
@@ -96,6 +132,12 @@ Read InRead(LogicalTypeId have, Test& test) {
   }
   std::sort(test.in_ints.begin(), test.in_ints.end());
   std::sort(test.in_strings.begin(), test.in_strings.end());
+  test.in_strings.erase(std::unique(test.in_strings.begin(), test.in_strings.end()),
+                        test.in_strings.end());
+  test.in_images.clear();
+  if (test.in_strings.size() <= kInImages) {
+    for (const std::string& e : test.in_strings) test.in_images.emplace_back(e);
+  }
   return strings ? Read::kStringIn : Read::kIntIn;
 }
 
@@ -107,16 +149,14 @@ struct ColumnFilter::Test {
   Value value;                                  // per run
   std::vector<Read> reads;                      // per table
   std::vector<const storage::Column*> columns;  // per table
-  // kString: the value as a string slot (storage::Column) would hold it, the bytes `=`
-  // compares there (the length and up to 12 bytes) and those a prefix test compares (the
-  // value's first bytes only).
-  uint64_t image[2] = {0, 0};
-  uint64_t equal_mask[2] = {0, 0};
-  uint64_t prefix_mask[2] = {0, 0};
+  // kString: the value as a string slot holds it.
+  SlotImage image{std::string_view()};
   int64_t integer = 0;
-  // IN: the list's values that are not NULL, sorted (NULLs match no cell).
+  // IN: the list's values that are not NULL, sorted (NULLs match no cell); a short list's
+  // strings' images (kInImages), else none.
   std::vector<int64_t> in_ints;
   std::vector<std::string> in_strings;
+  std::vector<SlotImage> in_images;
   // Skip's statistics over this run: rows tested, rows kept.
   uint64_t seen = 0, kept = 0;
 
@@ -128,28 +168,29 @@ struct ColumnFilter::Test {
     const std::string_view v = value.GetString();
     const ColumnTestOp op = test.op;
     if (op == ColumnTestOp::kEq || op == ColumnTestOp::kNe) {
-      bool equal;
-      if ((head ^ image[0]) & equal_mask[0]) {
-        equal = false;  // another length, or other first bytes
-      } else if (v.size() <= storage::Column::kInlineStringBytes) {
-        equal = ((AtomicLoad(slot + 1) ^ image[1]) & equal_mask[1]) == 0;
-      } else {
-        char inline_bytes[storage::Column::kInlineStringBytes];
-        equal = column.ReadString(row, inline_bytes) == v;
-      }
-      return equal == (op == ColumnTestOp::kEq);
+      return image.Equals(column, row, slot, head, v) == (op == ColumnTestOp::kEq);
     }
     if (op == ColumnTestOp::kStartsWith) {
-      if (length < v.size() || ((head ^ image[0]) & prefix_mask[0]) != 0) return false;
+      if (length < v.size() || ((head ^ image.image[0]) & image.prefix[0]) != 0) return false;
       if (v.size() <= 4) return true;
       if (length <= storage::Column::kInlineStringBytes) {
-        return ((AtomicLoad(slot + 1) ^ image[1]) & prefix_mask[1]) == 0;
+        return ((AtomicLoad(slot + 1) ^ image.image[1]) & image.prefix[1]) == 0;
       }
     } else if (op == ColumnTestOp::kEndsWith && length < v.size()) {
       return false;
     }
     char inline_bytes[storage::Column::kInlineStringBytes];
     return HoldsForString(op, column.ReadString(row, inline_bytes), v);
+  }
+
+  // Whether the non-NULL string cell of `row` is among the IN list's (in_images).
+  bool InImages(const storage::Column& column, uint64_t row) const {
+    const auto* slot = reinterpret_cast<const uint64_t*>(column.raw_data() + row * 16);
+    const uint64_t head = AtomicLoad(slot);
+    for (size_t i = 0; i < in_images.size(); ++i) {
+      if (in_images[i].Equals(column, row, slot, head, in_strings[i])) return true;
+    }
+    return false;
   }
 
   // Whether row `row` of table `t` passes this test; reads[t] is neither kGeneric nor kNever.
@@ -170,6 +211,7 @@ struct ColumnFilter::Test {
                std::binary_search(in_ints.begin(), in_ints.end(), column->GetInt64(row));
       case Read::kStringIn: {
         if (column->IsNull(row)) return false;
+        if (!in_images.empty()) return InImages(*column, row);
         char inline_bytes[storage::Column::kInlineStringBytes];
         const std::string_view s = column->ReadString(row, inline_bytes);
         return std::binary_search(in_strings.begin(), in_strings.end(), s,
@@ -206,16 +248,7 @@ void ColumnFilter::Open(ExecContext& ctx, GraphStore& store) {
     const bool null_test = op == ColumnTestOp::kIsNull || op == ColumnTestOp::kIsNotNull;
     test.value = null_test ? Value() : Evaluate(*test.test.value, ctx);
     if (test.value.type_id() == LogicalTypeId::kString && !test.value.is_null()) {
-      const std::string_view v = test.value.GetString();
-      const auto length = static_cast<uint32_t>(v.size());
-      auto* bytes = reinterpret_cast<char*>(test.image);
-      std::memset(bytes, 0, 16);
-      std::memcpy(bytes, &length, 4);
-      std::memcpy(bytes + 4, v.data(), std::min<size_t>(v.size(), 12));
-      SlotMask(0, 4 + std::min<size_t>(v.size(), 4), test.equal_mask);
-      if (v.size() <= storage::Column::kInlineStringBytes)
-        SlotMask(0, 4 + v.size(), test.equal_mask);
-      SlotMask(4, 4 + std::min<size_t>(v.size(), 12), test.prefix_mask);
+      test.image = SlotImage(test.value.GetString());
     }
     const std::vector<int32_t>& columns = test.test.property->property_columns;
     for (size_t t = 0; t < tables_.size(); ++t) {
@@ -384,9 +417,9 @@ void ColumnFilter::ReadBlock(size_t table) {
       // The slot's first word alone rejects most rows: tested inline.
       const uint64_t* validity = column->validity();
       const auto* slots = reinterpret_cast<const uint64_t*>(column->raw_data());
-      const uint64_t image = test.image[0];
+      const uint64_t image = test.image.image[0];
       const uint64_t mask =
-          test.test.op == ColumnTestOp::kEq ? test.equal_mask[0] : test.prefix_mask[0];
+          test.test.op == ColumnTestOp::kEq ? test.image.equal[0] : test.image.prefix[0];
       const uint32_t length = static_cast<uint32_t>(test.value.GetString().size());
       const bool eq = test.test.op == ColumnTestOp::kEq;
       keep([&](uint64_t r) {
@@ -395,6 +428,11 @@ void ColumnFilter::ReadBlock(size_t table) {
           return false;
         }
         return storage::Column::ValidBit(validity, r) && test.StringHolds(*column, r);
+      });
+    } else if (read == Read::kStringIn && !test.in_images.empty()) {
+      const uint64_t* validity = column->validity();
+      keep([&](uint64_t r) {
+        return storage::Column::ValidBit(validity, r) && test.InImages(*column, r);
       });
     } else {
       keep([&](uint64_t row) { return test.Typed(table, row); });

@@ -100,11 +100,16 @@ struct Filter {
   bool per_edge = false;
 };
 
+// What ScanAggregateOp::RunColumnAggs folds of an aggregate's argument column (kNone: the
+// aggregate is not folded).
+enum class Fold : uint8_t { kNone, kCount, kSum, kMin, kMax };
+
 struct Aggregate {
   const BoundExpression* expr = nullptr;
   // kAvgInt: avg() of a kInt term of integers, summed here (int128) and counted.
   enum class Kind : uint8_t { kCountStar, kCount, kAvgInt, kState } kind = Kind::kState;
-  bool every_row = false;  // count of a variable every row binds: counts the weight
+  bool every_row = false;   // count of a variable every row binds: counts the weight
+  Fold fold = Fold::kNone;  // ScanAggregateOp::ColumnFold, set once the kind and arg are
   Term arg;
 };
 
@@ -601,14 +606,22 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       if (name == "count_star") {
         agg.kind = Aggregate::Kind::kCountStar;
       } else {
-        agg.kind = name == "count" ? Aggregate::Kind::kCount : Aggregate::Kind::kState;
-        if (!a->children.empty()) agg.arg = CompileTerm(a->children[0].get());
+        // count(DISTINCT n) keeps its state (the set of ids), unless each row binds a node no
+        // other row has (every_row): then it counts the rows, as count(n) does.
+        const bool counts = name == "count" && (!a->aggregate->distinct || agg.every_row);
+        agg.kind = counts ? Aggregate::Kind::kCount : Aggregate::Kind::kState;
+        if (a->aggregate->distinct) {  // (the node's id: planner::DistinctCountNode)
+          agg.arg = CompileTerm(planner::DistinctCountNode(*a->children[0]));
+        } else if (!a->children.empty()) {
+          agg.arg = CompileTerm(a->children[0].get());
+        }
         const Id arg = agg.arg.op == Term::Op::kNone ? agg.arg.type : Id::kInt64;
         if (name == "avg" && agg.arg.access == Access::kInt &&
             (arg == Id::kInt8 || arg == Id::kInt16 || arg == Id::kInt32 || arg == Id::kInt64)) {
           agg.kind = Aggregate::Kind::kAvgInt;
         }
       }
+      agg.fold = ColumnFold(agg);
       aggs_.push_back(std::move(agg));
     }
     for (const Aggregate& a : aggs_) {
@@ -683,8 +696,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       const Term& t = a.arg;
       const bool column = t.expr != nullptr && t.access == Access::kInt && t.role == Role::kScan &&
                           !t.per_edge && t.op == Term::Op::kNone;
-      column_aggs_ = column_aggs_ && column &&
-                     (a.kind != Aggregate::Kind::kState || ColumnFold(a) != Fold::kNone);
+      column_aggs_ =
+          column_aggs_ && column && (a.kind != Aggregate::Kind::kState || a.fold != Fold::kNone);
     }
     // Grouped by the scanned node with at most one row per node: every group is new.
     for (const Term& t : keys_) {
@@ -838,26 +851,29 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     return true;
   }
 
-  // The value of term `t` for the row in w (the frame set for generic terms).
-  // String term `t` of the row in *out, read from its column (into `bytes` when the string
-  // is inline), else through ReadTerm into *held; false when it is NULL. *out is compared at
-  // once, as ColumnFilter compares the strings it reads.
+  // String term `t` (Access::kString) of the row in *out: read from its column (into `bytes`
+  // when the string is inline; the cell first, then the versions, as ReadInt), or, when the
+  // column is generic or its table has versions, from the snapshot's value (ReadValue) kept in
+  // *held; false when it is NULL. *out is compared at once, as ColumnFilter compares the
+  // strings it reads.
   bool ReadString(Worker& w, const Term& t, char (&bytes)[storage::Column::kInlineStringBytes],
                   std::string* held, std::string_view* out) const {
     const Worker::Cursor& c = w.cursors[t.cursor];
-    if (c.column != nullptr && !c.generic) {
-      const uint64_t row = w.ids[static_cast<size_t>(t.role)].offset;
-      const bool null = c.column->IsNull(row);
-      if (!null) *out = c.column->ReadString(row, bytes);
-      if (c.versions->empty()) return !null;  // (the cell first, then the versions: ReadInt)
+    if (c.column == nullptr) return false;
+    const InternalId id = w.ids[static_cast<size_t>(t.role)];
+    if (!c.generic) {
+      const bool null = c.column->IsNull(id.offset);
+      if (!null) *out = c.column->ReadString(id.offset, bytes);
+      if (c.versions->empty()) return !null;
     }
-    const Value v = ReadTerm(w, t);
+    const Value v = ReadValue(t, c, id);
     if (v.is_null()) return false;
     *held = std::string(v.GetString());
     *out = *held;
     return true;
   }
 
+  // The value of term `t` for the row in w (the frame set for generic terms).
   Value ReadTerm(Worker& w, const Term& t) const {
     switch (t.access) {
       case Access::kGeneric: return Evaluate(*t.expr, *w.ctx);
@@ -868,19 +884,20 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         if (t.type == Id::kBool && t.op == Term::Op::kNone) return Value::Boolean(v != 0);
         return Value::Int(t.op == Term::Op::kNone ? t.type : Id::kInt64, v);
       }
-      case Access::kDouble:
       case Access::kString: {
+        std::string held;
+        std::string_view s;
+        return ReadString(w, t, w.inline_bytes, &held, &s) ? Value::String(s)
+                                                           : Value::Null(t.expr->type);
+      }
+      case Access::kDouble: {
         const Worker::Cursor& c = w.cursors[t.cursor];
         const InternalId id = w.ids[static_cast<size_t>(t.role)];
         if (c.column == nullptr) return Value::Null(t.expr->type);
         if (c.generic) return ReadValue(t, c, id);
         // The cell first, then the versions (ReadInt).
-        Value v;
-        if (c.column->IsNull(id.offset)) {
-          v = Value::Null(t.expr->type);
-        } else if (t.access == Access::kString) {
-          v = Value::String(c.column->ReadString(id.offset, w.inline_bytes));
-        } else {
+        Value v = Value::Null(t.expr->type);
+        if (!c.column->IsNull(id.offset)) {
           const double d = c.column->GetDouble(id.offset);
           v = t.type == Id::kFloat ? Value::Float(static_cast<float>(d)) : Value::Double(d);
         }
@@ -1269,8 +1286,6 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // rows of one key follow each other.
   static constexpr size_t kRowLanes = 4;
 
-  // What RunColumnAggs folds of an aggregate's argument column.
-  enum class Fold : uint8_t { kNone, kCount, kSum, kMin, kMax };
   // kState aggregates folded over a column: sum of signed integers up to INT64, min and max
   // of those, DATEs and TIMESTAMPs (compared as their integer cells, as their values order).
   static Fold ColumnFold(const Aggregate& a) {
@@ -1293,8 +1308,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
 
   // Folds column `cells` (validity `validity`) over the rows rows(0..n-1) into `acc`.
   template <Fold kFold, typename T, typename Rows>
-  static void FoldCells(const uint64_t* validity, const T* cells, const Rows& rows, size_t n,
-                        ColumnAcc& acc) {
+  [[gnu::noinline]] static void FoldCells(const uint64_t* validity, const T* cells,
+                                          const Rows& rows, size_t n, ColumnAcc& acc) {
     uint64_t count = 0;
     int128_t sum = 0;
     int64_t lo = acc.min, hi = acc.max;
@@ -1316,9 +1331,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // Folds column `cells` (validity `validity`) over the rows offset + rows[0..n-1] into
   // accs[groups[j] * stride] (each row's group's accumulator of this aggregate).
   template <Fold kFold, typename T>
-  static void FoldGroupCells(const uint64_t* validity, const T* cells, uint64_t offset,
-                             const uint32_t* rows, const uint32_t* groups, size_t n,
-                             ColumnAcc* accs, size_t stride) {
+  [[gnu::noinline]] static void FoldGroupCells(const uint64_t* validity, const T* cells,
+                                               uint64_t offset, const uint32_t* rows,
+                                               const uint32_t* groups, size_t n, ColumnAcc* accs,
+                                               size_t stride) {
     for (size_t j = 0; j < n; ++j) {
       const uint64_t r = offset + rows[j];
       if (!storage::Column::ValidBit(validity, r)) continue;
@@ -1331,41 +1347,48 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     }
   }
 
-  // Folds every aggregate's argument over the rows rows(0..n-1) of the scanned table: into
-  // accs[i] (no key), or, with `groups`, rows(j) into w.column_accs of the run's key groups[j]
-  // (rows(j) is then offset + rows[j], `picked` the rows).
-  template <typename Rows>
-  void FoldRows(Worker& w, std::vector<ColumnAcc>& accs, const Rows& rows, size_t n,
-                const uint32_t* groups = nullptr, uint64_t offset = 0,
-                const uint32_t* picked = nullptr) const {
+  // Calls fn.template operator()<kFold>(i, validity, cells) for each aggregate i that
+  // RunColumnAggs folds over its argument column (`cells`: the column's INT64 or INT32 cells).
+  template <typename Fn>
+  void EachFold(Worker& w, const Fn& fn) const {
     for (size_t i = 0; i < aggs_.size(); ++i) {
-      const Fold fold = ColumnFold(aggs_[i]);
-      if (fold == Fold::kNone || aggs_[i].every_row) continue;
-      const Worker::Cursor& c = w.cursors[aggs_[i].arg.cursor];
+      const Aggregate& a = aggs_[i];
+      if (a.fold == Fold::kNone || a.every_row) continue;
+      const Worker::Cursor& c = w.cursors[a.arg.cursor];
       const uint64_t* validity = c.column->validity();
-      const bool wide = c.kind == storage::PhysicalKind::kInt64;
-      ColumnAcc* grouped = w.column_accs.data() + i;
-      const size_t stride = aggs_.size();
       auto with = [&]<Fold kFold>() {
-        if (groups != nullptr && wide) {
-          FoldGroupCells<kFold>(validity, c.column->Data<int64_t>(), offset, picked, groups, n,
-                                grouped, stride);
-        } else if (groups != nullptr) {
-          FoldGroupCells<kFold>(validity, c.column->Data<int32_t>(), offset, picked, groups, n,
-                                grouped, stride);
-        } else if (wide) {
-          FoldCells<kFold>(validity, c.column->Data<int64_t>(), rows, n, accs[i]);
+        if (c.kind == storage::PhysicalKind::kInt64) {
+          fn.template operator()<kFold>(i, validity, c.column->Data<int64_t>());
         } else {
-          FoldCells<kFold>(validity, c.column->Data<int32_t>(), rows, n, accs[i]);
+          fn.template operator()<kFold>(i, validity, c.column->Data<int32_t>());
         }
       };
-      switch (fold) {
+      switch (a.fold) {
         case Fold::kSum: with.template operator()<Fold::kSum>(); break;
         case Fold::kMin: with.template operator()<Fold::kMin>(); break;
         case Fold::kMax: with.template operator()<Fold::kMax>(); break;
         default: with.template operator()<Fold::kCount>(); break;
       }
     }
+  }
+
+  // Folds every aggregate's argument over the rows rows(0..n-1) of the scanned table into
+  // accs[i] (no key).
+  template <typename Rows>
+  void FoldRows(Worker& w, ColumnAcc* accs, const Rows& rows, size_t n) const {
+    EachFold(w, [&]<Fold kFold>(size_t i, const uint64_t* validity, const auto* cells) {
+      FoldCells<kFold>(validity, cells, rows, n, accs[i]);
+    });
+  }
+
+  // Folds every aggregate's argument over the rows offset + picked[0..n-1] of the scanned
+  // table into w.column_accs of the run's key groups[j] (RunColumnAggs with a key).
+  void FoldGroupRows(Worker& w, uint64_t offset, const uint32_t* picked, const uint32_t* groups,
+                     size_t n) const {
+    EachFold(w, [&]<Fold kFold>(size_t i, const uint64_t* validity, const auto* cells) {
+      FoldGroupCells<kFold>(validity, cells, offset, picked, groups, n, w.column_accs.data() + i,
+                            aggs_.size());
+    });
   }
 
   // Run's nodes from `item`, without expansion or key, each aggregate a count of rows or one
@@ -1399,7 +1422,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       }
     }
     for (const Aggregate& a : aggs_) {
-      if (ColumnFold(a) == Fold::kNone || a.every_row) continue;
+      if (a.fold == Fold::kNone || a.every_row) continue;
       const Worker::Cursor& c = w.cursors[a.arg.cursor];
       if (c.column == nullptr || c.generic ||
           (c.kind != storage::PhysicalKind::kInt64 && c.kind != storage::PhysicalKind::kInt32) ||
@@ -1430,10 +1453,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       } else {
         block_end = std::min({block_end, end, offset + ColumnFilter::kBlockRows});
         w.ctx->ChargeWork(block_end - offset);
-        for (uint64_t r = offset; r < block_end; ++r) {
-          picked[n] = static_cast<uint32_t>(r - offset);
-          n += (*w.visible)(r) ? 1 : 0;
-        }
+        n = KeepVisible(w, offset, block_end - offset,
+                        [](size_t j) { return static_cast<uint32_t>(j); });
         w.rows[kScanned] += n;
       }
       if (!filtered) w.rows[kNodePassed] += n;
@@ -1453,17 +1474,15 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
           }
           for (; j < n; ++j) ++rows[groups[j] * kRowLanes];
         }
-        FoldRows(
-            w, accs, [](size_t) { return uint64_t{0}; }, n, w.picked_groups.data(), offset,
-            picked.data());
+        FoldGroupRows(w, offset, picked.data(), w.picked_groups.data(), n);
       } else if (n > 0) {
         first = std::min(first, range ? offset : offset + picked[0]);
         counted += n;
         if (range) {
-          FoldRows(w, accs, [offset](size_t j) { return offset + j; }, n);
+          FoldRows(w, accs.data(), [offset](size_t j) { return offset + j; }, n);
         } else {
           const uint32_t* rows = picked.data();
-          FoldRows(w, accs, [offset, rows](size_t j) { return offset + rows[j]; }, n);
+          FoldRows(w, accs.data(), [offset, rows](size_t j) { return offset + rows[j]; }, n);
         }
       }
       offset = block_end;
@@ -1591,10 +1610,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
           break;
         case Aggregate::Kind::kState: {
           if (acc.count == 0) break;  // (NULLs change no state)
-          const Fold fold = ColumnFold(a);
           groups.states[g * aggs_.size() + i]->Update(
-              fold == Fold::kSum ? Value::Int128(acc.sum)
-                                 : Value::Int(a.arg.type, fold == Fold::kMin ? acc.min : acc.max));
+              a.fold == Fold::kSum
+                  ? Value::Int128(acc.sum)
+                  : Value::Int(a.arg.type, a.fold == Fold::kMin ? acc.min : acc.max));
           break;
         }
       }
@@ -1639,15 +1658,23 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     if (!table.versions().empty()) return false;
     w.rows[kScanned] += *block_end - offset;  // (as NodePasses: the rows looked at)
     w.picked.resize(ColumnFilter::kBlockRows);
-    uint32_t* picked = w.picked.data();
-    size_t visible = 0;
-    for (size_t j = 0; j < k; ++j) {
-      picked[visible] = kept[j];
-      visible += (*w.visible)(offset + kept[j]) ? 1 : 0;
-    }
-    w.rows[kNodePassed] += visible;
-    *n = visible;
+    *n = KeepVisible(w, offset, k, [kept](size_t j) { return kept[j]; });
+    w.rows[kNodePassed] += *n;
     return true;
+  }
+
+  // Of the rows offset + rows(j), j < k (at most kBlockRows), those the snapshot sees, as
+  // offsets from `offset` in w.picked, in order; returns how many.
+  template <typename Rows>
+  static size_t KeepVisible(Worker& w, uint64_t offset, size_t k, const Rows& rows) {
+    uint32_t* picked = w.picked.data();
+    size_t n = 0;
+    for (size_t j = 0; j < k; ++j) {
+      const uint32_t r = rows(j);
+      picked[n] = r;
+      n += (*w.visible)(offset + r) ? 1 : 0;
+    }
+    return n;
   }
 
   // A node's counts, each its weight (weights_only_).

@@ -269,6 +269,13 @@ class ScanAggregateTest : public ::testing::Test {
          "RETURN b.city AS c, count(DISTINCT r.since) AS n"},
         {"MATCH (p:P)", "", "RETURN p.age % 5 AS k, count(DISTINCT p.city) AS n"},
         {"MATCH (e:Empty)-[:X]->(p:P)", "", "RETURN count(DISTINCT p.city) AS n"},
+        // count(DISTINCT n) of a node: each group's set of ids; of the reached node, of the
+        // scanned one with reached nodes of two tables, without an expansion, without keys.
+        {"MATCH (a:P)-[:R]->(b:P)", "", "RETURN a.city AS c, count(DISTINCT b) AS n"},
+        {"MATCH (a:P)-[r:R]->(b)", "r.w < 5",
+         "RETURN b.city AS c, count(DISTINCT a) AS n, count(*) AS m"},
+        {"MATCH (p)", "p.age > 10", "RETURN p.age % 4 AS k, count(DISTINCT p) AS n"},
+        {"MATCH (a:P)<-[:S]-(b)", "", "RETURN count(DISTINCT b) AS n, count(DISTINCT a) AS m"},
     };
     for (const Case& c : cases) ExpectFusedSame(session, c.head, c.where, c.tail);
     // Aggregations of the per-node counts (degree histograms), run nested in the per-node one:
@@ -505,7 +512,7 @@ TEST(ScanAggregateSumTest, SumOfAColumnOverflowsAsTheUsualError) {
 TEST_F(ScanAggregateTest, TheRuleLeavesOtherShapesAlone) {
   const std::vector<std::string> unfused = {
       "MATCH (a:P)-[:R]->(b:P) RETURN a.city, count(DISTINCT b.age + 1)",
-      "MATCH (a:P)-[:R]->(b:P) RETURN a.city, count(DISTINCT b)",
+      "MATCH (a:P)-[:R]->(b:P) RETURN a.city, count(DISTINCT b.name + 'x')",
       "MATCH (a:P)-[:R]->(b:P) RETURN a.city, count(DISTINCT b.age), count(*)",
       "MATCH (a:P)-[:R]->(b:P) RETURN a.city, sum(DISTINCT b.age)",
       "MATCH (a:P)-[:R]->(b:P) RETURN a.city, collect(b.age)",

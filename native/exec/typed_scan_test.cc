@@ -168,7 +168,21 @@ TEST_F(TypedScanTest, FiltersInTheScanKeepTheGenericRows) {
       {"p.v IN [5, NULL]", "(p.v + 0) IN [5, NULL]"},
       {"p.k IN ['k1', 'k2'] AND p.v IN [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]",
        "lower(p.k) IN ['k1', 'k2'] AND (p.v + 0) IN [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]"},
+      // Strings that share their length or first bytes with the cells' (compared on the slot
+      // images: the length and first 4 bytes, the inline bytes, a long string's bytes), one
+      // twice; a list longer than the images kept (searched).
+      {"p.k IN ['prefix-long-4', 'prefix-long-4', 'prefix-long-40', 'prefix-long-', 'k13', "
+       "'k1', 'k1x', 'é2', 'mid-1-abc', 'mid-2-abd']",
+       "lower(p.k) IN ['prefix-long-4', 'prefix-long-4', 'prefix-long-40', 'prefix-long-', "
+       "'k13', 'k1', 'k1x', 'é2', 'mid-1-abc', 'mid-2-abd']"},
+      {"p.k IN ['k0', 'k1', 'k2', 'k3', 'k4', 'k5', 'k6', 'k7', 'k8', 'k9', 'k10', 'k11', "
+       "'k12', 'k14', 'k15', 'k16', 'k17', 'prefix-long-7', '']",
+       "lower(p.k) IN ['k0', 'k1', 'k2', 'k3', 'k4', 'k5', 'k6', 'k7', 'k8', 'k9', 'k10', "
+       "'k11', 'k12', 'k14', 'k15', 'k16', 'k17', 'prefix-long-7', '']"},
   };
+  // Strings of 5 to 12 bytes, all inline, sharing their length and first 4 bytes.
+  Run("UNWIND range(0, 39) AS i CREATE (:P {id: " + std::to_string(kNodes) +
+      " + i, v: i, k: concat('mid-', CAST(i % 4 AS STRING), '-abc')})");
   for (const auto& [typed, generic] : filters) {
     const std::string ret = " RETURN count(*), sum(p.v), min(p.id), max(p.k)";
     const std::vector<std::string> expected = RowsWith("MATCH (p:P) WHERE " + generic + ret, 1);

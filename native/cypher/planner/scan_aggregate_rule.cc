@@ -52,9 +52,17 @@ bool KeyTypeFits(const BoundExpression& e, const ScanAggregateShape& shape) {
   }
 }
 
-bool AggregateFits(const BoundExpression& a, bool weighted, bool every_row) {
-  if (!a.aggregate || a.aggregate->distinct) return false;
+bool AggregateFits(const BoundExpression& a, const ScanAggregateShape& shape, bool every_row) {
+  if (!a.aggregate) return false;
   const std::string& name = a.aggregate->name;
+  const bool weighted = shape.counted;
+  // count(DISTINCT n) of the scanned or the reached node itself (bound as id(n)): each group's
+  // set of node ids (a DISTINCT of a property is split into a DISTINCT and a count:
+  // SplitDistinctCount).
+  if (a.aggregate->distinct) {
+    const BoundExpression* n = a.children.size() == 1 ? DistinctCountNode(*a.children[0]) : nullptr;
+    return !weighted && name == "count" && n != nullptr && KeyTypeFits(*n, shape);
+  }
   const bool count = name == "count_star" || name == "count";
   if (weighted) return name == "count_star" || (name == "count" && every_row);
   return count || name == "sum" || name == "avg" || name == "min" || name == "max";
@@ -69,6 +77,14 @@ void Mark(LogicalOperator& op, bool under_limit) {
 }
 
 }  // namespace
+
+const BoundExpression* DistinctCountNode(const BoundExpression& arg) {
+  const BoundExpression* e = &arg;
+  if (e->kind == ExprKind::kGraphFunction && e->name == "id" && e->children.size() == 1) {
+    e = e->children[0].get();
+  }
+  return e->kind == ExprKind::kVariable && e->type.id() == LogicalTypeId::kNode ? e : nullptr;
+}
 
 std::optional<ScanAggregateShape> MatchScanAggregate(const LogicalOperator& breaker,
                                                      bool under_limit) {
@@ -138,7 +154,7 @@ std::optional<ScanAggregateShape> MatchScanAggregate(const LogicalOperator& brea
     const BoundExpression* a = shape.aggregates[i];
     bool every_row = false;
     for (size_t j : shape.every_row) every_row = every_row || j == i;
-    if (!Plain(a) || !AggregateFits(*a, shape.counted, every_row)) return std::nullopt;
+    if (!Plain(a) || !AggregateFits(*a, shape, every_row)) return std::nullopt;
   }
   for (const auto* filters : {&shape.node_filters, &shape.edge_filters}) {
     for (const BoundExpression* p : *filters) {

@@ -9,8 +9,9 @@
 //     length, its target not bound yet, from the scanned node, not part of a named path);
 //   - every key is a BOOL, a signed or unsigned integer, a DATE, a TIMESTAMP, a STRING or the
 //     scanned or reached node, and there are at most ScanAggregateShape::kMaxKeys of them;
-//   - the aggregates are count(*), count, sum, avg, min and max without DISTINCT (only the
-//     counts over a weighted input);
+//   - the aggregates are count(*), count, sum, avg, min and max without DISTINCT, and
+//     count(DISTINCT n) of the scanned or reached node (only the counts without DISTINCT over
+//     a weighted input);
 //   - every expression is deterministic and runs no subquery;
 //   - a DISTINCT is over a projection of exactly its slots, and not under a LIMIT (which stops
 //     reading early).
@@ -42,6 +43,10 @@ struct ScanAggregateShape {
 // run it, else nullopt. `under_limit`: the breaker is the input of a SKIP / LIMIT.
 std::optional<ScanAggregateShape> MatchScanAggregate(const LogicalOperator& breaker,
                                                      bool under_limit);
+
+// The node variable whose ids `arg`, the argument of a count(DISTINCT ...), counts: `n` or
+// id(n) (as the binder writes count(DISTINCT n)) of a node variable n; else null.
+const BoundExpression* DistinctCountNode(const BoundExpression& arg);
 
 // Marks every breaker MatchScanAggregate accepts `fused`.
 void ApplyScanAggregateRule(LogicalOperatorPtr& root);
