@@ -79,8 +79,10 @@ struct Term {
   Role role = Role::kScan;
   const BoundExpression* property = nullptr;  // the kProperty a column access reads
   Id type = Id::kAny;                         // the column's (and the property's) type
-  // kInt: the property divided (kDiv) or taken modulo (kMod) by a positive INT64 constant.
-  enum class Op : uint8_t { kNone, kDiv, kMod } op = Op::kNone;
+  // kInt: the property divided (kDiv) or taken modulo (kMod) by a positive INT64 constant;
+  // in an aggregate's argument also plus (kAdd), minus (kSub), times (kMul) an INT64
+  // constant, or that constant minus it (kRSub), checked for overflow as `+ - *` are.
+  enum class Op : uint8_t { kNone, kDiv, kMod, kAdd, kSub, kRSub, kMul } op = Op::kNone;
   int64_t operand = 0;
   bool per_edge = false;  // reads the reached node or the rel (else once per scanned node)
   size_t cursor = 0;      // column terms: the index of its cursor in Worker::cursors
@@ -106,8 +108,12 @@ enum class Fold : uint8_t { kNone, kCount, kSum, kMin, kMax };
 
 struct Aggregate {
   const BoundExpression* expr = nullptr;
-  // kAvgInt: avg() of a kInt term of integers, summed here (int128) and counted.
+  // kAvgInt: avg(), sum(), min() or max() of a kInt term of integers, accumulated here
+  // (int128: the total, or the least or greatest value) with the count of its values.
   enum class Kind : uint8_t { kCountStar, kCount, kAvgInt, kState } kind = Kind::kState;
+  // Which of them a kAvgInt is: avg's result is computed here, the others' are their
+  // functions' (sum from the total, min and max from the value; no value: no rows).
+  enum class Int : uint8_t { kAvg, kSum, kMin, kMax } int_agg = Int::kAvg;
   bool every_row = false;   // count of a variable every row binds: counts the weight
   Fold fold = Fold::kNone;  // ScanAggregateOp::ColumnFold, set once the kind and arg are
   Term arg;
@@ -514,7 +520,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
            (shape_.expand->has_rel_slot && slots.count(shape_.expand->rel_slot));
   }
 
-  Term CompileTerm(const BoundExpression* e) const {
+  // `arithmetic`: an aggregate's argument, which may also be an INT64 property plus, minus or
+  // times an INT64 constant (Term::Op).
+  Term CompileTerm(const BoundExpression* e, bool arithmetic = false) const {
     Term t;
     t.expr = e;
     t.per_edge = PerEdge(*e);
@@ -551,6 +559,30 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         inner.op = e->scalar->name == "/" ? Term::Op::kDiv : Term::Op::kMod;
         inner.operand = rhs.literal.GetInt();
         return inner;
+      }
+    }
+    if (arithmetic && e->kind == ExprKind::kScalarFunction && e->scalar &&
+        e->children.size() == 2 && e->type.id() == Id::kInt64) {
+      const std::string& name = e->scalar->name;
+      const Term::Op op = name == "+"   ? Term::Op::kAdd
+                          : name == "-" ? Term::Op::kSub
+                          : name == "*" ? Term::Op::kMul
+                                        : Term::Op::kNone;
+      auto constant = [](const BoundExpression& c) {
+        return c.kind == ExprKind::kLiteral && c.literal.type_id() == Id::kInt64 &&
+               !c.literal.is_null();
+      };
+      for (size_t side = 0; side < 2 && op != Term::Op::kNone; ++side) {
+        const BoundExpression& other = *e->children[1 - side];
+        if (!constant(other)) continue;
+        Term inner = CompileTerm(e->children[side].get());
+        if (inner.access == Access::kInt && inner.type == Id::kInt64 &&
+            inner.op == Term::Op::kNone) {
+          inner.expr = e;
+          inner.op = op == Term::Op::kSub && side == 1 ? Term::Op::kRSub : op;
+          inner.operand = other.literal.GetInt();
+          return inner;
+        }
       }
     }
     return t;
@@ -613,12 +645,17 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         if (a->aggregate->distinct) {  // (the node's id: planner::DistinctCountNode)
           agg.arg = CompileTerm(planner::DistinctCountNode(*a->children[0]));
         } else if (!a->children.empty()) {
-          agg.arg = CompileTerm(a->children[0].get());
+          agg.arg = CompileTerm(a->children[0].get(), /*arithmetic=*/true);
         }
         const Id arg = agg.arg.op == Term::Op::kNone ? agg.arg.type : Id::kInt64;
-        if (name == "avg" && agg.arg.access == Access::kInt &&
+        const bool int_agg = name == "avg" || name == "sum" || name == "min" || name == "max";
+        if (int_agg && agg.arg.access == Access::kInt &&
             (arg == Id::kInt8 || arg == Id::kInt16 || arg == Id::kInt32 || arg == Id::kInt64)) {
           agg.kind = Aggregate::Kind::kAvgInt;
+          agg.int_agg = name == "sum"   ? Aggregate::Int::kSum
+                        : name == "min" ? Aggregate::Int::kMin
+                        : name == "max" ? Aggregate::Int::kMax
+                                        : Aggregate::Int::kAvg;
         }
       }
       agg.fold = ColumnFold(agg);
@@ -681,8 +718,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       count_rows_ = count_rows_ && counts_rows;
       counts_rows_ = counts_rows_ || counts_rows;
     }
-    // No key or one small key of the scanned node, every aggregate a count of rows or a count,
-    // sum, avg, min or max of an integer property of the scanned node itself: RunColumnAggs.
+    // No key or one small key of the scanned node, every aggregate a count of rows, a count
+    // of an integer, string or double property of the scanned node itself, or a sum, avg, min
+    // or max of an integer one, as it is or through its Op: RunColumnAggs.
     column_aggs_ = shape_.expand == nullptr && !aggs_.empty() &&
                    (keys_.empty() || (keys_.size() == 1 && direct_bits_ != 0 &&
                                       keys_[0].role == Role::kScan && !keys_[0].per_edge &&
@@ -694,8 +732,11 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         continue;
       }
       const Term& t = a.arg;
-      const bool column = t.expr != nullptr && t.access == Access::kInt && t.role == Role::kScan &&
-                          !t.per_edge && t.op == Term::Op::kNone;
+      // (a count reads the validity bits alone: of any string or double column too)
+      const bool counted = a.kind == Aggregate::Kind::kCount &&
+                           (t.access == Access::kString || t.access == Access::kDouble);
+      const bool column = t.expr != nullptr && (t.access == Access::kInt || counted) &&
+                          t.role == Role::kScan && !t.per_edge;
       column_aggs_ =
           column_aggs_ && column && (a.kind != Aggregate::Kind::kState || a.fold != Fold::kNone);
     }
@@ -792,6 +833,22 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   }
 
   [[gnu::always_inline]] static int64_t ApplyOp(const Term& t, int64_t v) {
+    int64_t r;
+    switch (t.op) {
+      case Term::Op::kAdd:
+        if (__builtin_add_overflow(v, t.operand, &r)) Overflow(t, v);
+        return r;
+      case Term::Op::kSub:
+        if (__builtin_sub_overflow(v, t.operand, &r)) Overflow(t, v);
+        return r;
+      case Term::Op::kRSub:
+        if (__builtin_sub_overflow(t.operand, v, &r)) Overflow(t, v);
+        return r;
+      case Term::Op::kMul:
+        if (__builtin_mul_overflow(v, t.operand, &r)) Overflow(t, v);
+        return r;
+      default: break;
+    }
     if (t.op != Term::Op::kNone && v == static_cast<int32_t>(v) &&
         t.operand <= std::numeric_limits<int32_t>::max()) {  // 32-bit division, much cheaper
       const auto x = static_cast<int32_t>(v);
@@ -801,9 +858,21 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     switch (t.op) {
       case Term::Op::kDiv: return v / t.operand;
       case Term::Op::kMod: return v % t.operand;
-      case Term::Op::kNone: break;
+      default: break;
     }
     return v;
+  }
+
+  // Throws the error the evaluated operator (`+`, `-`, `*` of INT64s) gives for the property's
+  // value `v` and the term's constant, which overflow.
+  [[noreturn, gnu::noinline, gnu::cold]] static void Overflow(const Term& t, int64_t v) {
+    const bool property_first =
+        t.op != Term::Op::kRSub && t.expr->children[1]->kind == ExprKind::kLiteral;
+    Value args[2] = {Value::Int64(property_first ? v : t.operand),
+                     Value::Int64(property_first ? t.operand : v)};
+    function::FunctionContext fn_ctx;
+    t.expr->scalar->exec(args, 2, t.expr->type, fn_ctx);
+    ThrowRuntime("Runtime exception: " + t.expr->text + " is out of range.");
   }
 
   // A kInt term's value; false for NULL. The cell first, then the versions (as GraphStore
@@ -1041,9 +1110,26 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         w.ints[i] = v;
         continue;
       }
+      if (a.kind == Aggregate::Kind::kCount &&
+          (a.arg.access == Access::kString || a.arg.access == Access::kDouble)) {
+        w.present[i] = Present(w, a.arg) ? 1 : 0;  // (no value made to be counted)
+        continue;
+      }
       w.args[i] = ReadTerm(w, a.arg);
       w.present[i] = w.args[i].is_null() ? 0 : 1;
     }
+  }
+
+  // Whether string or double term `t` of the row is not NULL: its cell's validity (the cell
+  // first, then the versions, as ReadInt), else whether its snapshot's value is.
+  bool Present(Worker& w, const Term& t) const {
+    const Worker::Cursor& c = w.cursors[t.cursor];
+    if (c.column == nullptr) return false;
+    if (!c.generic) {
+      const bool present = !c.column->IsNull(w.ids[static_cast<size_t>(t.role)].offset);
+      if (c.versions->empty()) return present;
+    }
+    return !ReadTerm(w, t).is_null();
   }
 
   // Adds the row in w (keys and arguments read) standing for `weight` rows.
@@ -1143,11 +1229,26 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
           }
           break;
         case Aggregate::Kind::kAvgInt:
+          AddInts(a, counts[i], w.present[i], w.ints[i], &groups.sums[g * aggs_.size() + i]);
           counts[i] += w.present[i];
-          groups.sums[g * aggs_.size() + i] += w.present[i] ? w.ints[i] : 0;
           break;
         case Aggregate::Kind::kState: UpdateState(w, g, i); break;
       }
+    }
+  }
+
+  // Adds `n` values of a kAvgInt aggregate, `v` their total (kAvg, kSum) or their least or
+  // greatest value (kMin, kMax), to its accumulator *into, which held `held` values.
+  [[gnu::always_inline]] static void AddInts(const Aggregate& a, uint64_t held, uint64_t n,
+                                             int128_t v, int128_t* into) {
+    switch (a.int_agg) {
+      case Aggregate::Int::kMin:
+        if (n > 0) *into = held == 0 ? v : std::min(*into, v);
+        break;
+      case Aggregate::Int::kMax:
+        if (n > 0) *into = held == 0 ? v : std::max(*into, v);
+        break;
+      default: *into += n > 0 ? v : 0;
     }
   }
 
@@ -1291,7 +1392,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   static Fold ColumnFold(const Aggregate& a) {
     switch (a.kind) {
       case Aggregate::Kind::kCount: return Fold::kCount;
-      case Aggregate::Kind::kAvgInt: return Fold::kSum;
+      case Aggregate::Kind::kAvgInt:
+        return a.int_agg == Aggregate::Int::kMin   ? Fold::kMin
+               : a.int_agg == Aggregate::Int::kMax ? Fold::kMax
+                                                   : Fold::kSum;
       case Aggregate::Kind::kState: break;
       default: return Fold::kNone;
     }
@@ -1306,21 +1410,34 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     return Fold::kNone;
   }
 
-  // Folds column `cells` (validity `validity`) over the rows rows(0..n-1) into `acc`.
-  template <Fold kFold, typename T, typename Rows>
+  // A folded cell as it is (a plain property's), or through its term's Op (ApplyOp).
+  struct PlainCell {
+    int64_t operator()(int64_t v) const { return v; }
+  };
+  struct OpCell {
+    const Term* term;
+    int64_t operator()(int64_t v) const { return ApplyOp(*term, v); }
+  };
+
+  // Folds column `cells` (validity `validity`) over the rows rows(0..n-1) into `acc`, each
+  // non-NULL cell as cell(value).
+  template <Fold kFold, typename T, typename Rows, typename Cell>
   [[gnu::noinline]] static void FoldCells(const uint64_t* validity, const T* cells,
-                                          const Rows& rows, size_t n, ColumnAcc& acc) {
+                                          const Cell& cell, const Rows& rows, size_t n,
+                                          ColumnAcc& acc) {
     uint64_t count = 0;
     int128_t sum = 0;
     int64_t lo = acc.min, hi = acc.max;
     for (size_t j = 0; j < n; ++j) {
       const uint64_t r = rows(j);
       if (!storage::Column::ValidBit(validity, r)) continue;
-      const int64_t v = __atomic_load_n(cells + r, __ATOMIC_RELAXED);
       ++count;
-      if constexpr (kFold == Fold::kSum) sum += v;
-      if constexpr (kFold == Fold::kMin) lo = std::min(lo, v);
-      if constexpr (kFold == Fold::kMax) hi = std::max(hi, v);
+      if constexpr (kFold != Fold::kCount) {
+        const int64_t v = cell(__atomic_load_n(cells + r, __ATOMIC_RELAXED));
+        if constexpr (kFold == Fold::kSum) sum += v;
+        if constexpr (kFold == Fold::kMin) lo = std::min(lo, v);
+        if constexpr (kFold == Fold::kMax) hi = std::max(hi, v);
+      }
     }
     acc.count += count;
     acc.sum += sum;
@@ -1330,25 +1447,29 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
 
   // Folds column `cells` (validity `validity`) over the rows offset + rows[0..n-1] into
   // accs[groups[j] * stride] (each row's group's accumulator of this aggregate).
-  template <Fold kFold, typename T>
+  template <Fold kFold, typename T, typename Cell>
   [[gnu::noinline]] static void FoldGroupCells(const uint64_t* validity, const T* cells,
-                                               uint64_t offset, const uint32_t* rows,
-                                               const uint32_t* groups, size_t n, ColumnAcc* accs,
-                                               size_t stride) {
+                                               const Cell& cell, uint64_t offset,
+                                               const uint32_t* rows, const uint32_t* groups,
+                                               size_t n, ColumnAcc* accs, size_t stride) {
     for (size_t j = 0; j < n; ++j) {
       const uint64_t r = offset + rows[j];
       if (!storage::Column::ValidBit(validity, r)) continue;
-      const int64_t v = __atomic_load_n(cells + r, __ATOMIC_RELAXED);
       ColumnAcc& acc = accs[groups[j] * stride];
       ++acc.count;
-      if constexpr (kFold == Fold::kSum) acc.sum += v;
-      if constexpr (kFold == Fold::kMin) acc.min = std::min(acc.min, v);
-      if constexpr (kFold == Fold::kMax) acc.max = std::max(acc.max, v);
+      if constexpr (kFold != Fold::kCount) {
+        const int64_t v = cell(__atomic_load_n(cells + r, __ATOMIC_RELAXED));
+        if constexpr (kFold == Fold::kSum) acc.sum += v;
+        if constexpr (kFold == Fold::kMin) acc.min = std::min(acc.min, v);
+        if constexpr (kFold == Fold::kMax) acc.max = std::max(acc.max, v);
+      }
     }
   }
 
-  // Calls fn.template operator()<kFold>(i, validity, cells) for each aggregate i that
-  // RunColumnAggs folds over its argument column (`cells`: the column's INT64 or INT32 cells).
+  // Calls fn.template operator()<kFold>(i, validity, cells, cell) for each aggregate i that
+  // RunColumnAggs folds over its argument column (`cells`: the column's INT64 or INT32 cells,
+  // null for a count, which reads the validity alone, of a column of any type; `cell`: a
+  // PlainCell, or an OpCell for a term with an Op).
   template <typename Fn>
   void EachFold(Worker& w, const Fn& fn) const {
     for (size_t i = 0; i < aggs_.size(); ++i) {
@@ -1356,11 +1477,20 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       if (a.fold == Fold::kNone || a.every_row) continue;
       const Worker::Cursor& c = w.cursors[a.arg.cursor];
       const uint64_t* validity = c.column->validity();
-      auto with = [&]<Fold kFold>() {
-        if (c.kind == storage::PhysicalKind::kInt64) {
-          fn.template operator()<kFold>(i, validity, c.column->Data<int64_t>());
+      auto of = [&]<Fold kFold>(const auto& cell) {
+        if constexpr (kFold == Fold::kCount) {
+          fn.template operator()<kFold>(i, validity, static_cast<const int64_t*>(nullptr), cell);
+        } else if (c.kind == storage::PhysicalKind::kInt64) {
+          fn.template operator()<kFold>(i, validity, c.column->Data<int64_t>(), cell);
         } else {
-          fn.template operator()<kFold>(i, validity, c.column->Data<int32_t>());
+          fn.template operator()<kFold>(i, validity, c.column->Data<int32_t>(), cell);
+        }
+      };
+      auto with = [&]<Fold kFold>() {
+        if (kFold == Fold::kCount || a.arg.op == Term::Op::kNone) {
+          of.template operator()<kFold>(PlainCell{});
+        } else {
+          of.template operator()<kFold>(OpCell{&a.arg});
         }
       };
       switch (a.fold) {
@@ -1376,8 +1506,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // accs[i] (no key).
   template <typename Rows>
   void FoldRows(Worker& w, ColumnAcc* accs, const Rows& rows, size_t n) const {
-    EachFold(w, [&]<Fold kFold>(size_t i, const uint64_t* validity, const auto* cells) {
-      FoldCells<kFold>(validity, cells, rows, n, accs[i]);
+    EachFold(w, [&]<Fold kFold>(size_t i, const uint64_t* validity, const auto* cells,
+                                const auto& cell) {
+      FoldCells<kFold>(validity, cells, cell, rows, n, accs[i]);
     });
   }
 
@@ -1385,9 +1516,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // table into w.column_accs of the run's key groups[j] (RunColumnAggs with a key).
   void FoldGroupRows(Worker& w, uint64_t offset, const uint32_t* picked, const uint32_t* groups,
                      size_t n) const {
-    EachFold(w, [&]<Fold kFold>(size_t i, const uint64_t* validity, const auto* cells) {
-      FoldGroupCells<kFold>(validity, cells, offset, picked, groups, n, w.column_accs.data() + i,
-                            aggs_.size());
+    EachFold(w, [&]<Fold kFold>(size_t i, const uint64_t* validity, const auto* cells,
+                                const auto& cell) {
+      FoldGroupCells<kFold>(validity, cells, cell, offset, picked, groups, n,
+                            w.column_accs.data() + i, aggs_.size());
     });
   }
 
@@ -1424,8 +1556,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     for (const Aggregate& a : aggs_) {
       if (a.fold == Fold::kNone || a.every_row) continue;
       const Worker::Cursor& c = w.cursors[a.arg.cursor];
-      if (c.column == nullptr || c.generic ||
-          (c.kind != storage::PhysicalKind::kInt64 && c.kind != storage::PhysicalKind::kInt32) ||
+      const bool integers =
+          c.kind == storage::PhysicalKind::kInt64 || c.kind == storage::PhysicalKind::kInt32;
+      if (c.column == nullptr || c.generic || !(integers || a.fold == Fold::kCount) ||
           !Unversioned(w, c.versions)) {
         return false;
       }
@@ -1605,8 +1738,12 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         case Aggregate::Kind::kCountStar: counts[i] += rows; break;
         case Aggregate::Kind::kCount: counts[i] += a.every_row ? rows : acc.count; break;
         case Aggregate::Kind::kAvgInt:
+          AddInts(a, counts[i], acc.count,
+                  a.fold == Fold::kMin   ? acc.min
+                  : a.fold == Fold::kMax ? acc.max
+                                         : acc.sum,
+                  &groups.sums[g * aggs_.size() + i]);
           counts[i] += acc.count;
-          groups.sums[g * aggs_.size() + i] += acc.sum;
           break;
         case Aggregate::Kind::kState: {
           if (acc.count == 0) break;  // (NULLs change no state)
@@ -2015,18 +2152,32 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       const storage::Column& column = *w.cursors[t.cursor].column;
       const bool wide = w.cursors[t.cursor].kind == storage::PhysicalKind::kInt64;
       const bool rel = t.role == Role::kRel;
+      const bool least = a.int_agg == Aggregate::Int::kMin;
+      const bool greatest = a.int_agg == Aggregate::Int::kMax;
       uint64_t present = 0;
       int128_t sum = 0;
+      int64_t lo = INT64_MAX, hi = INT64_MIN;
       for (size_t e = from; e < to; ++e) {
         const uint64_t row = rel ? edges[e].second : edges[e].first;
         const bool valid = !column.IsNull(row);
-        const int64_t v = ApplyOp(
-            t, wide ? column.GetFixed<int64_t>(row) : int64_t{column.GetFixed<int32_t>(row)});
+        const int64_t cell =
+            wide ? column.GetFixed<int64_t>(row) : int64_t{column.GetFixed<int32_t>(row)};
+        const int64_t v = valid ? ApplyOp(t, cell) : 0;  // (a NULL cell's bits may overflow)
         present += valid ? 1 : 0;
         sum += valid ? v : 0;
+        if (least || greatest) {
+          lo = valid ? std::min(lo, v) : lo;
+          hi = valid ? std::max(hi, v) : hi;
+        }
+      }
+      if (a.kind == Aggregate::Kind::kAvgInt) {
+        AddInts(a, counts[i], present,
+                least      ? lo
+                : greatest ? hi
+                           : sum,
+                &w.groups.sums[g * aggs_.size() + i]);
       }
       counts[i] += present;
-      if (a.kind == Aggregate::Kind::kAvgInt) w.groups.sums[g * aggs_.size() + i] += sum;
     }
   }
 
@@ -3186,10 +3337,12 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     for (size_t i = 0; i < aggs_.size(); ++i) {
       const Aggregate& a = aggs_[i];
       const bool all = a.kind == Aggregate::Kind::kCountStar || a.every_row;
-      counts[i] += all || w.present[i] ? weight : 0;
       if (a.kind == Aggregate::Kind::kAvgInt && !a.every_row && w.present[i]) {
-        groups.sums[g * aggs_.size() + i] += int128_t{w.ints[i]} * weight;
+        const bool total = a.int_agg == Aggregate::Int::kAvg || a.int_agg == Aggregate::Int::kSum;
+        AddInts(a, counts[i], weight, total ? int128_t{w.ints[i]} * weight : w.ints[i],
+                &groups.sums[g * aggs_.size() + i]);
       }
+      counts[i] += all || w.present[i] ? weight : 0;
     }
   }
 
@@ -3428,8 +3581,11 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         }
         if (slot != SIZE_MAX) into.direct[slot] = static_cast<uint32_t>(t + 1);
         for (size_t i = 0; i < aggs_.size(); ++i) {
+          if (uses_sums_ && aggs_[i].kind == Aggregate::Kind::kAvgInt) {
+            AddInts(aggs_[i], m.counts[t * aggs_.size() + i], p.counts[g * aggs_.size() + i],
+                    p.sums[g * aggs_.size() + i], &m.sums[t * aggs_.size() + i]);
+          }
           m.counts[t * aggs_.size() + i] += p.counts[g * aggs_.size() + i];
-          if (uses_sums_) m.sums[t * aggs_.size() + i] += p.sums[g * aggs_.size() + i];
           if (uses_states_ && m.states[t * aggs_.size() + i]) {
             m.states[t * aggs_.size() + i]->Combine(*p.states[g * aggs_.size() + i]);
           }
@@ -3476,12 +3632,23 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         continue;
       }
       const uint64_t n = m.counts[g * aggs_.size() + i];
+      const auto& fn = *a.expr->aggregate;
+      if (a.kind == Aggregate::Kind::kAvgInt && a.int_agg != Aggregate::Int::kAvg) {
+        std::unique_ptr<function::AggregateState> state = fn.make_state(fn);
+        const int128_t v = m.sums[g * aggs_.size() + i];
+        if (n > 0 && a.int_agg == Aggregate::Int::kSum) state->Update(Value::Int128(v));
+        if (n > 0 && a.int_agg != Aggregate::Int::kSum) {
+          const Id type = a.arg.op == Term::Op::kNone ? a.arg.type : Id::kInt64;
+          state->Update(Value::Int(type, static_cast<int64_t>(v)));
+        }
+        out = state->Finalize();
+        continue;
+      }
       if (a.kind == Aggregate::Kind::kAvgInt) {
         out = n == 0 ? Value::Null(LogicalType::Double())
                      : Value::Double(function::IntegerAverage(m.sums[g * aggs_.size() + i], n));
         continue;
       }
-      const auto& fn = *a.expr->aggregate;
       if (fn.result_type.id() == Id::kInt64) {  // count and count(*)
         out.SetInt(Id::kInt64, static_cast<int64_t>(n));
         continue;

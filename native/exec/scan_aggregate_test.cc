@@ -242,6 +242,19 @@ class ScanAggregateTest : public ::testing::Test {
         {"MATCH (p)", "", "RETURN count(*) AS n, max(p.age) AS m, avg(p.age) AS a"},
         {"MATCH (p)", "p.age < 20", "RETURN count(*) AS n"},
         {"MATCH (p)", "p.age >= 7", "RETURN sum(p.small) AS s, count(*) AS n"},
+        // Counts of string and double columns: their validity bits alone (NULL cities, long
+        // ones), with no key, one key, a filter, over every table (Q has no score).
+        {"MATCH (p:P)", "", "RETURN count(p.city) AS c, count(p.score) AS s, count(*) AS n"},
+        {"MATCH (p:P)", "p.age > 30", "RETURN p.small AS k, count(p.city) AS c, sum(p.age) AS s"},
+        {"MATCH (p)", "", "RETURN count(p.score) AS s, count(p.city) AS c"},
+        // Aggregates of an INT64 property plus, minus or times a constant (either side):
+        // folded through the term's Op, with no key, with one and a filter, none passing.
+        {"MATCH (p:P)", "",
+         "RETURN avg(p.age + 1) AS a, sum(p.age * 3) AS s, min(10 - p.age) AS lo, "
+         "max(2 * p.age) AS hi, count(p.age - 1) AS k, sum(p.id / 7) AS d"},
+        {"MATCH (p:P)", "p.age > 20",
+         "RETURN p.small AS k, sum(p.age - 5) AS s, avg(p.id * 2) AS m, max(p.id % 13) AS x"},
+        {"MATCH (p:P)", "p.age > 1000", "RETURN sum(p.age + 1) AS s, avg(p.age * 2) AS m"},
         // Grouped, filtered by column tests: the survivors of each block.
         {"MATCH (p:P)", "p.age >= 60", "RETURN p.city AS c, count(*) AS n, avg(p.score) AS s"},
         // One small key (an INT32, an INT64 divided, one past the direct slots for some rows,
@@ -269,6 +282,35 @@ class ScanAggregateTest : public ::testing::Test {
          "RETURN b.city AS c, count(DISTINCT r.since) AS n"},
         {"MATCH (p:P)", "", "RETURN p.age % 5 AS k, count(DISTINCT p.city) AS n"},
         {"MATCH (e:Empty)-[:X]->(p:P)", "", "RETURN count(DISTINCT p.city) AS n"},
+        // Sums of integers kept as 128-bit totals, as averages are, then given to sum(): of the
+        // reached node and the rel (NULLs, reached nodes of two tables), through an Op; summed
+        // per scanned node; counted per reached node.
+        {"MATCH (a:P)-[r:R]->(b)", "",
+         "RETURN a.city AS c, sum(b.age + 1) AS s, sum(r.w) AS w, min(r.w * 2) AS lo, "
+         "avg(3 - b.age) AS m"},
+        {"MATCH (a:P)-[r:R]->(b:P)", "", "RETURN a.city AS c, sum(b.age) AS s, count(*) AS n"},
+        {"MATCH (a:P)-[t:T]->(b:P)", "t.w > 2",
+         "RETURN b.city AS c, sum(b.age) AS s, sum(b.age * 2) AS t, count(*) AS n"},
+        {"MATCH (e:Empty)-[:X]->(p:P)", "", "RETURN sum(p.age) AS s, sum(p.age - 1) AS t"},
+        // The least and greatest integer kept the same way: row by row (INT32s, NULLs,
+        // reached nodes of two tables), per scanned node, per reached node, groups of NULLs
+        // only (Q has no age).
+        {"MATCH (a:P)-[r:R]->(b)", "",
+         "RETURN a.city AS c, min(b.age) AS lo, max(b.age) AS hi, max(r.w) AS w, "
+         "min(b.small) AS s"},
+        {"MATCH (a:P)-[t:T]->(b:P)", "",
+         "RETURN a.city AS c, max(b.age) AS hi, min(b.age + 1000) AS lo, count(*) AS n"},
+        {"MATCH (p:P)", "p.age IS NULL OR p.id >= 11000",
+         "RETURN p.small AS k, min(p.age + 100) AS lo, max(p.age - 100) AS hi"},
+        {"MATCH (a:P)-[t:T]->(b:P)", "t.w > 2",
+         "RETURN b.city AS c, min(b.age) AS lo, max(b.small) AS hi, max(b.age + 1) AS m"},
+        {"MATCH (a:P)-[:R]->(b:Q)", "",
+         "RETURN a.ok AS o, max(b.age) AS m, min(b.age) AS n, sum(b.age) AS s"},
+        // Counts of a string or double of the reached node: its cell's validity read, no value
+        // made (reached nodes of two tables, one without the column).
+        {"MATCH (a:P)-[:R]->(b)", "",
+         "RETURN a.city AS c, count(b.city) AS k, count(b.score) AS s, count(*) AS n"},
+        {"MATCH (a:P)<-[:T]-(b:P)", "a.age < 40", "RETURN a.id AS id, count(b.name) AS k"},
         // count(DISTINCT n) of a node: each group's set of ids; of the reached node, of the
         // scanned one with reached nodes of two tables, without an expansion, without keys.
         {"MATCH (a:P)-[:R]->(b:P)", "", "RETURN a.city AS c, count(DISTINCT b) AS n"},
@@ -506,6 +548,22 @@ TEST(ScanAggregateSumTest, SumOfAColumnOverflowsAsTheUsualError) {
     EXPECT_EQ(testing_util::OrderedRows(*db, session,
                                         "MATCH (b:Big) WHERE b.id < 1 RETURN sum(b.v), min(b.v)"),
               std::vector<std::string>{"4611686018427387904|4611686018427387904"});
+    // A property plus, minus or times a constant that leaves INT64's range: the operator's
+    // own error, folded or row by row, with the property on either side.
+    for (const char* arg : {"b.v * 2", "2 * b.v", "b.v + b.v", "b.v + 4611686018427387904",
+                            "-4611686018427387906 - b.v", "b.v - -4611686018427387904"}) {
+      const std::string tail = std::string(" RETURN sum(") + arg + ")";
+      auto fused = RunQuery(*db, "MATCH (b:Big)" + tail, {}, std::nullopt, &session);
+      auto keyed = RunQuery(*db, "MATCH (b:Big) RETURN b.id % 3, max(" + std::string(arg) + ")", {},
+                            std::nullopt, &session);
+      auto plain =
+          RunQuery(*db, "MATCH (b:Big) WHERE random() >= 0.0" + tail, {}, std::nullopt, &session);
+      ASSERT_FALSE(plain.ok()) << arg;
+      ASSERT_FALSE(fused.ok()) << arg;
+      ASSERT_FALSE(keyed.ok()) << arg;
+      EXPECT_EQ(fused.status().message(), plain.status().message()) << arg;
+      EXPECT_EQ(keyed.status().message(), plain.status().message()) << arg;
+    }
   }
 }
 
