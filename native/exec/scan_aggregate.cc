@@ -662,6 +662,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       aggs_.push_back(std::move(agg));
     }
     for (const Aggregate& a : aggs_) {
+      ordered_ = ordered_ || a.expr->aggregate->name == "collect";
       uses_sums_ = uses_sums_ || a.kind == Aggregate::Kind::kAvgInt;
       uses_states_ = uses_states_ || a.kind == Aggregate::Kind::kState;
     }
@@ -3001,7 +3002,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       StartStream(ctx, range_begin_, range_end_);
       return;
     }
-    const unsigned workers = ParallelPipeline::MorselWorkers(ctx, total);
+    const unsigned workers = ordered_ ? 1 : ParallelPipeline::MorselWorkers(ctx, total);
     if (workers <= 1 && unique_rows_) {
       StartStream(ctx, 0, total);
       return;
@@ -3668,9 +3669,12 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // checks them as it collects the edges (RelChecks), when it can.
   size_t rel_filters_ = 0;
   std::vector<const Term*> column_terms_;
-  bool frame_ = false;          // some term is evaluated over the frame: keep the ids there
-  bool edge_keys_ = false;      // some key reads the reached node or the rel
-  bool unique_rows_ = false;    // one row per group (groups are not indexed)
+  bool frame_ = false;        // some term is evaluated over the frame: keep the ids there
+  bool edge_keys_ = false;    // some key reads the reached node or the rel
+  bool unique_rows_ = false;  // one row per group (groups are not indexed)
+  // Some aggregate keeps its values in the order of its rows (collect): one worker, which
+  // meets them in the order of the plain plan (partial lists would not merge into it).
+  bool ordered_ = false;
   bool weights_only_ = false;   // WeightsOnly()
   bool column_filter_ = false;  // a node filter is a column test: a ColumnFilter runs them
   // Keys looked up in Worker::direct: the bits of each key's slot index (0: never).

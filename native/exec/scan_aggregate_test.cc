@@ -311,6 +311,15 @@ class ScanAggregateTest : public ::testing::Test {
         {"MATCH (a:P)-[:R]->(b)", "",
          "RETURN a.city AS c, count(b.city) AS k, count(b.score) AS s, count(*) AS n"},
         {"MATCH (a:P)<-[:T]-(b:P)", "a.age < 40", "RETURN a.id AS id, count(b.name) AS k"},
+        // collect(): on one thread, the values of each group in the order of the plain plan's
+        // rows (NULLs left out); forward, backward with a rel filter, undirected over several
+        // tables, without an expansion, per scanned node.
+        {"MATCH (a:P)-[:R]->(b:P)", "", "RETURN a.city AS c, collect(b.age) AS l"},
+        {"MATCH (a:P)<-[t:T]-(b:P)", "t.w > 5",
+         "RETURN a.ok AS o, collect(t.w) AS w, count(*) AS n, collect(b.name) AS m"},
+        {"MATCH (a)-[:R|S]-(b)", "", "RETURN a.age % 3 AS x, collect(b.id) AS ids"},
+        {"MATCH (p:P)", "p.age < 10", "RETURN p.small AS s, collect(p.name) AS n"},
+        {"MATCH (a:P)-[:T]->(b:P)", "a.id < 300", "RETURN a.id AS id, collect(b.city) AS l"},
         // count(DISTINCT n) of a node: each group's set of ids; of the reached node, of the
         // scanned one with reached nodes of two tables, without an expansion, without keys.
         {"MATCH (a:P)-[:R]->(b:P)", "", "RETURN a.city AS c, count(DISTINCT b) AS n"},
@@ -573,7 +582,7 @@ TEST_F(ScanAggregateTest, TheRuleLeavesOtherShapesAlone) {
       "MATCH (a:P)-[:R]->(b:P) RETURN a.city, count(DISTINCT b.name + 'x')",
       "MATCH (a:P)-[:R]->(b:P) RETURN a.city, count(DISTINCT b.age), count(*)",
       "MATCH (a:P)-[:R]->(b:P) RETURN a.city, sum(DISTINCT b.age)",
-      "MATCH (a:P)-[:R]->(b:P) RETURN a.city, collect(b.age)",
+      "MATCH (a:P)-[:R]->(b:P) RETURN a.city, collect(DISTINCT b.age)",
       "MATCH (a:P)-[:R]->(b:P) RETURN DISTINCT b.city LIMIT 3",
       "MATCH (a:P)-[:R]->(b:P)-[:R]->(c:P) RETURN a.city, count(*)",
       "MATCH (a:P)-[:R]->(b:P) RETURN b.score, count(*)",

@@ -38,12 +38,15 @@ Napi::Value SetErrorClass(const Napi::CallbackInfo& info) {
 
 Napi::Value SetResultBuilders(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (info.Length() != 2 || !info[0].IsFunction() || !info[1].IsFunction()) {
-    throw Napi::TypeError::New(env, "setResultBuilders expects two functions");
+  if (info.Length() != 4 || !info[0].IsFunction() || !info[1].IsFunction() ||
+      !info[2].IsFunction() || !info[3].IsFunction()) {
+    throw Napi::TypeError::New(env, "setResultBuilders expects four functions");
   }
   AddonData& data = GetAddonData(env);
   data.pack_result = Napi::Persistent(info[0].As<Napi::Function>());
   data.append_cells = Napi::Persistent(info[1].As<Napi::Function>());
+  data.list_of = Napi::Persistent(info[2].As<Napi::Function>());
+  data.extend_list = Napi::Persistent(info[3].As<Napi::Function>());
   return env.Undefined();
 }
 

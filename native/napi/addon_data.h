@@ -18,6 +18,9 @@ struct AddonData {
   // src/native/addon.ts through setResultBuilders().
   Napi::FunctionReference pack_result;
   Napi::FunctionReference append_cells;
+  // And the two that make a LIST cell's array from its items (FromList).
+  Napi::FunctionReference list_of;
+  Napi::FunctionReference extend_list;
   // Object.prototype and the Map constructor, to tell plain objects (STRUCT) and Maps (MAP)
   // from other objects among query parameters (convert.cc).
   Napi::ObjectReference object_prototype;

@@ -456,6 +456,34 @@ void ReadParameters(const Napi::CallbackInfo& info, size_t first, ParameterMap& 
   }
 }
 
+// A LIST cell's array, made by the JS builders (src/native/addon.ts: listOf, then extendList)
+// from up to kItemsPerCall items a call: a JS function gathers its arguments into an array with
+// JIT-compiled code, while an element stored from native code (napi_set_element) goes through
+// V8's generic lookup (~100 ns an element, most of a result of long lists). Short lists, and
+// lists before the builders are set, are stored element by element.
+static Napi::Value FromList(Napi::Env env, const std::vector<Value>& items, bool typed) {
+  constexpr size_t kItemsPerCall = 256;
+  AddonData& data = GetAddonData(env);
+  if (items.size() < 4 || data.list_of.IsEmpty()) {
+    Napi::Array array = Napi::Array::New(env, items.size());
+    for (size_t i = 0; i < items.size(); ++i) {
+      array.Set(static_cast<uint32_t>(i), FromValue(env, items[i], typed));
+    }
+    return array;
+  }
+  napi_value args[kItemsPerCall + 1];
+  size_t i = 0;
+  for (; i < items.size() && i < kItemsPerCall; ++i) args[i] = FromValue(env, items[i], typed);
+  Napi::Value list = data.list_of.Value().Call(i, args);
+  while (i < items.size()) {
+    args[0] = list;
+    size_t n = 1;
+    for (; i < items.size() && n <= kItemsPerCall; ++i) args[n++] = FromValue(env, items[i], typed);
+    data.extend_list.Value().Call(n, args);
+  }
+  return list;
+}
+
 Napi::Value FromValue(Napi::Env env, const Value& v, bool typed) {
   if (v.is_null()) return env.Null();
   if (typed) {
@@ -514,14 +542,7 @@ Napi::Value FromValue(Napi::Env env, const Value& v, bool typed) {
                                         temporal::TicksToMicros(v.type_id(), v.GetInt())));
     case LogicalTypeId::kInternalId: return Napi::String::New(env, IdString(v.GetId()));
     case LogicalTypeId::kList:
-    case LogicalTypeId::kArray: {
-      const auto& children = v.children();
-      Napi::Array array = Napi::Array::New(env, children.size());
-      for (size_t i = 0; i < children.size(); ++i) {
-        array.Set(static_cast<uint32_t>(i), FromValue(env, children[i], typed));
-      }
-      return array;
-    }
+    case LogicalTypeId::kArray: return FromList(env, v.children(), typed);
     case LogicalTypeId::kMap: {
       Napi::Object map = GetAddonData(env).map_ctor.Value().New({});
       Napi::Function set = map.Get("set").As<Napi::Function>();

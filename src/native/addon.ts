@@ -238,7 +238,12 @@ export interface NativeConnection {
 
 interface Addon {
   setErrorClass(cls: new (message: string, code: never) => Error): void;
-  setResultBuilders(pack: typeof packResult, append: typeof appendCells): void;
+  setResultBuilders(
+    pack: typeof packResult,
+    append: typeof appendCells,
+    list: typeof listOf,
+    extend: typeof extendList,
+  ): void;
   /** Whether statements' pool threads hold the cores now (native TaskPool::Busy). */
   poolBusy(): boolean;
   setTypedParameterClass(cls: typeof TypedParameter): void;
@@ -377,7 +382,21 @@ export function appendCells(packed: PackedResult, at: number, ...cells: unknown[
   for (let i = 0; i < cells.length; i++) target[at + i] = cells[i];
 }
 
-addon.setResultBuilders(packResult, appendCells);
+/**
+ * @internal A result's LIST cell of these items (the native side calls it with up to 256 at
+ * a time, then extendList with the rest): the arguments gathered by JIT-compiled code, where
+ * each element stored from native code took a slow generic lookup.
+ */
+export function listOf(...items: unknown[]): unknown[] {
+  return items;
+}
+
+/** @internal Appends `items` to a list listOf made. */
+export function extendList(list: unknown[], ...items: unknown[]): void {
+  for (let i = 0; i < items.length; i++) list.push(items[i]);
+}
+
+addon.setResultBuilders(packResult, appendCells, listOf, extendList);
 
 /**
  * A parameter of a type JavaScript has no value of its own for, given by its parts: DATE (days

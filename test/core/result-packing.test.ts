@@ -317,6 +317,38 @@ describe('result packing', () => {
     expect(sized[2]).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
 
+  it('makes list cells of every length whole, nested, in both forms', async () => {
+    // Lists of 4 items or more are made by JS builders, 256 items a call: lengths around
+    // those bounds, items of every kind, lists inside lists and maps, collect() per group.
+    for (const n of [0, 1, 3, 4, 5, 255, 256, 257, 511, 512, 513, 1000]) {
+      const expected = Array.from({ length: n }, (_, k) => k + 1);
+      const r = conn.querySync(`RETURN range(1, ${n}) AS l, [range(1, ${n})] AS nested`);
+      expect(r.rows).toEqual([[expected, [expected]]]);
+      const typed = await conn.query(`RETURN range(1, ${n}) AS l`);
+      expect(typed.rows).toEqual([[expected]]);
+    }
+    const mixed = conn.querySync(
+      "RETURN ['a', NULL, 'bcdefghijklmnopqrstuvwxyz', 'a', 'é'] AS s, [1.5, 2.5, NULL, -0.5] AS d, " +
+        '[{x: [1, 2, 3, 4]}, {x: []}] AS m',
+    );
+    expect(mixed.rows).toEqual([
+      [
+        ['a', null, 'bcdefghijklmnopqrstuvwxyz', 'a', 'é'],
+        [1.5, 2.5, null, -0.5],
+        [{ x: [1, 2, 3, 4] }, { x: [] }],
+      ],
+    ]);
+    conn.querySync('UNWIND range(3, 700) AS i CREATE (:P {id: i, name: CAST(i AS STRING), age: i % 3})');
+    const grouped = conn.querySync('MATCH (p:P) RETURN p.age AS a, collect(p.id) AS ids ORDER BY a');
+    const all = [1, 2, ...Array.from({ length: 698 }, (_, k) => k + 3)];
+    const byAge = [30, 40, 0, 1, 2].map((age) =>
+      all.filter((id) => (id <= 2 ? (id === 1 ? 30 : 40) : id % 3) === age),
+    );
+    expect(grouped.rows).toEqual(
+      [0, 1, 2, 30, 40].map((age) => [age, byAge[[30, 40, 0, 1, 2].indexOf(age)]]),
+    );
+  });
+
   it('binds parameters with different names on consecutive calls', async () => {
     const read = 'MATCH (p:P {id: $id}) RETURN p.name';
     expect((await conn.query(read, { id: 1 })).rows).toEqual([['a']]);

@@ -65,7 +65,9 @@ bool AggregateFits(const BoundExpression& a, const ScanAggregateShape& shape, bo
   }
   const bool count = name == "count_star" || name == "count";
   if (weighted) return name == "count_star" || (name == "count" && every_row);
-  return count || name == "sum" || name == "avg" || name == "min" || name == "max";
+  // (collect keeps its rows' order: the operator runs it on one thread)
+  return count || name == "sum" || name == "avg" || name == "min" || name == "max" ||
+         name == "collect";
 }
 
 void Mark(LogicalOperator& op, bool under_limit) {

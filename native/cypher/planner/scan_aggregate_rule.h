@@ -9,7 +9,7 @@
 //     length, its target not bound yet, from the scanned node, not part of a named path);
 //   - every key is a BOOL, a signed or unsigned integer, a DATE, a TIMESTAMP, a STRING or the
 //     scanned or reached node, and there are at most ScanAggregateShape::kMaxKeys of them;
-//   - the aggregates are count(*), count, sum, avg, min and max without DISTINCT, and
+//   - the aggregates are count(*), count, sum, avg, min, max and collect without DISTINCT, and
 //     count(DISTINCT n) of the scanned or reached node (only the counts without DISTINCT over
 //     a weighted input);
 //   - every expression is deterministic and runs no subquery;
