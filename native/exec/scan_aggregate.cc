@@ -736,8 +736,11 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       // (a count reads the validity bits alone: of any string or double column too)
       const bool counted = a.kind == Aggregate::Kind::kCount &&
                            (t.access == Access::kString || t.access == Access::kDouble);
+      // (a count folds the validity alone: a term with an Op, which may overflow on a row
+      // as the evaluated argument would, is counted row by row)
       const bool column = t.expr != nullptr && (t.access == Access::kInt || counted) &&
-                          t.role == Role::kScan && !t.per_edge;
+                          t.role == Role::kScan && !t.per_edge &&
+                          !(a.kind == Aggregate::Kind::kCount && t.op != Term::Op::kNone);
       column_aggs_ =
           column_aggs_ && column && (a.kind != Aggregate::Kind::kState || a.fold != Fold::kNone);
     }
@@ -1388,8 +1391,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // rows of one key follow each other.
   static constexpr size_t kRowLanes = 4;
 
-  // kState aggregates folded over a column: sum of signed integers up to INT64, min and max
-  // of those, DATEs and TIMESTAMPs (compared as their integer cells, as their values order).
+  // What an aggregate folds of its argument column: a count its validity bits; a kAvgInt (avg,
+  // sum, min or max of integers) the sum or the least or greatest value; a kState the sum,
+  // least or greatest of signed integers, DATEs and TIMESTAMPs (compared as their integer
+  // cells, as their values order).
   static Fold ColumnFold(const Aggregate& a) {
     switch (a.kind) {
       case Aggregate::Kind::kCount: return Fold::kCount;
