@@ -388,9 +388,15 @@ TEST(TaskPoolTest, BusyWhileAStatementHoldsEveryCore) {
     EXPECT_EQ(busy_seen.load(), 1);
     EXPECT_EQ(sum.load(), (uint64_t{1} << 16) * ((uint64_t{1} << 16) - 1) / 2);
     EXPECT_TRUE(quiet_within(std::chrono::milliseconds(2000)));
-    pool.Wake();  // asked for: busy until it sleeps again
-    EXPECT_TRUE(TaskPool::Busy());
-    EXPECT_TRUE(quiet_within(std::chrono::milliseconds(2000)));
+    // Asked for: busy until it sleeps again. (Busy() right after Wake() holds for 300 µs: on a
+    // loaded host this thread can be off its core longer, so up to three tries.)
+    bool busy_after_wake = false;
+    for (int attempt = 0; attempt < 3 && !busy_after_wake; ++attempt) {
+      pool.Wake();
+      busy_after_wake = TaskPool::Busy();
+      EXPECT_TRUE(quiet_within(std::chrono::milliseconds(2000)));
+    }
+    EXPECT_TRUE(busy_after_wake);
   }
 }
 

@@ -83,6 +83,19 @@ inline uint64_t WarningLimit(const binder::SessionSettings* settings) {
   return v.is_null() ? 0 : static_cast<uint64_t>(v.GetInt());
 }
 
+// What a TOP_K (exec/top_k.h) tells the fused per-node aggregation below it (scan_aggregate.cc)
+// once its heap is full: a group whose count ranks after `value` on the first sort key (below it
+// descending, above it ascending) cannot be kept, so it is not emitted. Ties still are: a later
+// key may rank them in. Read and written by one thread (each parallel worker has its own).
+struct TopBound {
+  const void* source = nullptr;  // the kAggregate (planner::LogicalOperator) whose count it is
+  binder::SlotId slot = 0;       // the count's slot in that aggregate's rows
+  bool descending = true;
+  bool set = false;  // the heap is full: `value` holds
+  int64_t value = 0;
+  bool Excludes(int64_t count) const { return set && (descending ? count < value : count > value); }
+};
+
 struct ExecContext {
   ExecContext() : control(CurrentStatementControl()), expr_memory(control) {
     SetWorkBudget(0);
@@ -120,6 +133,8 @@ struct ExecContext {
   // an operator learnt of the graph at this snapshot (CountExpandOp's per-node counts and
   // filter results) still holds and is kept.
   bool next_morsel = false;
+  // Set by a TOP_K while it pulls its input (TopBound); null otherwise.
+  TopBound* top_bound = nullptr;
 
   // At most `units` of work (0: unlimited, the default) from now on.
   void SetWorkBudget(uint64_t units) {

@@ -166,6 +166,35 @@ std::string ProfileText(const LogicalOperator& root, const PlanProfile& profile,
 
 namespace {
 
+// Whether the first sort key of kSort `sort` is a slot projections pass on unchanged from an
+// aggregate of the fused aggregation right below them: that kAggregate in *source, the
+// aggregate's slot in *slot (the operator itself checks that it is a count; TopKOp::SetCountBound).
+bool CountKey(const LogicalOperator& sort, const LogicalOperator** source, binder::SlotId* slot) {
+  if (sort.order_by.empty() || sort.order_by[0]->expr->kind != binder::ExprKind::kVariable)
+    return false;
+  binder::SlotId s = sort.order_by[0]->expr->slot;
+  const LogicalOperator* op = sort.children[0].get();
+  for (; op->kind == LogicalOpKind::kProjection; op = op->children[0].get()) {
+    const auto item = std::find_if(op->items.begin(), op->items.end(),
+                                   [s](const planner::LogicalSlotExpr& i) { return i.slot == s; });
+    if (item == op->items.end()) return false;
+    // (An aggregate's value is read from its slot.)
+    if (item->expr->kind != binder::ExprKind::kVariable &&
+        item->expr->kind != binder::ExprKind::kAggregate) {
+      return false;
+    }
+    s = item->expr->slot;
+  }
+  if (op->kind != LogicalOpKind::kAggregate || !op->fused) return false;
+  for (const binder::BoundExpression* a : op->aggregates) {
+    if (a->slot != s) continue;
+    *source = op;
+    *slot = s;
+    return true;
+  }
+  return false;
+}
+
 OperatorPtr MapOperators(const LogicalOperator& op, const catalog::Catalog* catalog,
                          PlanProfile* profile, const PlanOverride* leaf, bool under_limit) {
   OperatorPtr out;
@@ -208,6 +237,11 @@ OperatorPtr MapOperators(const LogicalOperator& op, const catalog::Catalog* cata
         if (op.expr2) {  // ORDER BY ... LIMIT: a bounded heap (exec/top_k.h)
           auto top = std::make_unique<TopKOp>(std::move(keys), op.expr, op.expr2, parallel());
           top->SetScanSource(ScanTopK::For(op, catalog));
+          const LogicalOperator* source = nullptr;
+          binder::SlotId count_slot = 0;
+          if (CountKey(op, &source, &count_slot)) {
+            top->SetCountBound(source, count_slot, op.order_by[0]->descending);
+          }
           out = std::move(top);
         } else {
           out = std::make_unique<SortOp>(std::move(keys), op.expr, op.expr2, parallel());

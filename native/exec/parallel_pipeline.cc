@@ -304,6 +304,7 @@ void ParallelPipeline::ShareStatement(ExecContext& ctx, ExecContext& wctx) {
   wctx.settings = ctx.settings;
   wctx.query_id = ctx.query_id;
   wctx.control = ctx.control;
+  wctx.top_bound = nullptr;  // a TOP_K sets its worker's own
   wctx.SetWorkBudget(0);
 }
 

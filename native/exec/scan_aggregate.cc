@@ -392,7 +392,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
  public:
   ScanAggregateOp(const LogicalOperator& breaker, ScanAggregateShape shape, bool per_node,
                   PlanProfile* profile)
-      : shape_(std::move(shape)), profile_(profile) {
+      : shape_(std::move(shape)), breaker_(&breaker), profile_(profile) {
     Compile();
     unique_rows_ = unique_rows_ || per_node;
     if (unique_rows_) direct_bits_ = 0;  // every group is new
@@ -1275,6 +1275,12 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   void Run(Worker& w, uint64_t begin, uint64_t end) const {
     ExecContext& ctx = *w.ctx;
     if (unique_rows_) w.segments.emplace_back(begin, w.groups.size());
+    // A TOP_K's bound on a count(*) of the counted expansion (each node's degree): the nodes
+    // it excludes make no group.
+    const size_t bounded = shape_.counted && unique_rows_ ? BoundedCount(ctx) : SIZE_MAX;
+    const TopBound* bound =
+        bounded != SIZE_MAX && aggs_[bounded].kind == Aggregate::Kind::kCountStar ? ctx.top_bound
+                                                                                  : nullptr;
     size_t table_index = 0;
     uint64_t table_start = 0;
     const LogicalOperator* e = shape_.expand;
@@ -1345,7 +1351,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
             AddWeight(w, 1);
             continue;
           }
-        } else {
+        } else if (!shape_.counted) {  // (a counted node's keys are read once it has a row)
           ReadNode(w);
           if (e == nullptr) {
             Accumulate(w, 1, item, 0);
@@ -1378,7 +1384,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
           }
           if (weights_only_) {
             AddWeight(w, degree);
-          } else {
+          } else if (bound == nullptr || !bound->Excludes(static_cast<int64_t>(degree))) {
+            ReadNode(w);
             Accumulate(w, degree, item, 0);
           }
         }
@@ -3490,9 +3497,27 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
 
   bool NextStreamed(ExecContext& ctx) {
     Worker& w = *workers_[0];
-    if (position_ >= w.groups.size() && !NextBatch()) return false;
+    const size_t bounded = BoundedCount(ctx);
+    while (true) {
+      if (position_ >= w.groups.size() && !NextBatch()) return false;
+      if (bounded == SIZE_MAX) break;
+      const uint64_t n = w.groups.counts[position_ * aggs_.size() + bounded];
+      if (!ctx.top_bound->Excludes(static_cast<int64_t>(n))) break;
+      ++position_;  // a group the TOP_K above could not keep
+    }
     Emit(w.groups, position_++, ctx, w.strings);
     return true;
+  }
+
+  // The aggregate (a count) whose value bounds the groups to emit (TopBound, set by the TOP_K
+  // above once its heap is full); SIZE_MAX: none.
+  size_t BoundedCount(const ExecContext& ctx) const {
+    const TopBound* bound = ctx.top_bound;
+    if (bound == nullptr || !bound->set || bound->source != breaker_) return SIZE_MAX;
+    for (size_t i = 0; i < aggs_.size(); ++i) {
+      if (aggs_[i].expr->slot == bound->slot && CountOutput(aggs_[i])) return i;
+    }
+    return SIZE_MAX;
   }
 
   // A per-node stream's next batch of groups (some of them), in w.groups; false at the end.
@@ -3608,6 +3633,12 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     strings_ = &into.strings;
   }
 
+  // Whether `a`'s value is its group's counter itself (count and count(*)).
+  static bool CountOutput(const Aggregate& a) {
+    return a.kind != Aggregate::Kind::kState && a.kind != Aggregate::Kind::kAvgInt &&
+           a.expr->aggregate->result_type.id() == Id::kInt64;
+  }
+
   void Emit(const Groups& m, size_t g, ExecContext& ctx,
             const std::vector<std::string>& strings) const {
     for (size_t k = 0; k < keys_.size(); ++k) {
@@ -3655,7 +3686,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
                      : Value::Double(function::IntegerAverage(m.sums[g * aggs_.size() + i], n));
         continue;
       }
-      if (fn.result_type.id() == Id::kInt64) {  // count and count(*)
+      if (CountOutput(a)) {
         out.SetInt(Id::kInt64, static_cast<int64_t>(n));
         continue;
       }
@@ -3666,6 +3697,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   }
 
   ScanAggregateShape shape_;
+  const LogicalOperator* breaker_;  // the kAggregate (TopBound::source)
   std::vector<Term> keys_;
   std::vector<bool> string_key_;
   std::vector<Aggregate> aggs_;

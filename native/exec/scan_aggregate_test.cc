@@ -175,6 +175,19 @@ class ScanAggregateTest : public ::testing::Test {
         {"MATCH (a:P)<-[:R]-(:P)", "",
          "RETURN a.id AS id, count(*) AS c ORDER BY c DESC, id LIMIT 10"},
         {"MATCH (a)-[:R|S]-()", "", "WITH a, count(*) AS d RETURN d, a.age ORDER BY d, a.age"},
+        // A top-k by the per-node count: the groups that rank after the heap's worst are not
+        // emitted (TopBound). Descending, ascending, past a SKIP, ties ranked by a later key,
+        // through a WITH, by count(x) beside a second aggregate, by the second of two counts.
+        {"MATCH (a:P)-[:R|S]-()", "",
+         "RETURN a.id AS id, count(*) AS c ORDER BY c, id DESC LIMIT 7"},
+        {"MATCH (a:P)<-[:T]-(:P)", "",
+         "RETURN a.id AS id, count(*) AS c ORDER BY c DESC, id SKIP 5 LIMIT 20"},
+        {"MATCH (a:P)<-[:R]-(:P)", "",
+         "WITH a.id AS id, count(*) AS c RETURN c, id ORDER BY c DESC, id DESC LIMIT 12"},
+        {"MATCH (a:P)<-[:T]-(b:P)", "b.age < 40",
+         "RETURN a.id AS id, count(b.age) AS c, max(b.age) AS m ORDER BY c DESC, m, id LIMIT 9"},
+        {"MATCH (a:P)-[:R]-(b)", "",
+         "RETURN a AS a, count(*) AS n, count(b.city) AS c ORDER BY c, a.id LIMIT 15"},
         {"MATCH (a:P)<-[:R]-(:P)", "",
          "WITH a.city AS c, a, count(*) AS d RETURN c, sum(d) AS s, count(*) AS n, max(d) AS m"},
         {"MATCH (p:P)", "p.age > 3",
@@ -530,6 +543,50 @@ TEST_F(ScanAggregateTest, SumOverflowIsTheUsualError) {
   ASSERT_FALSE(fused.ok());
   ASSERT_FALSE(plain.ok());
   EXPECT_EQ(fused.status().message(), plain.status().message());
+}
+
+// A top-k by a per-node count (TopBound): once a worker's heap is full, the fused aggregation
+// below emits only the groups that tie with or beat its worst, descending and ascending, over
+// in-degrees that vary widely (squares modulo the node count: many nodes reached by none, a few
+// by many); the rows are those of the unfused plan.
+TEST(ScanAggregateTopKTest, ATopKByACountEmitsOnlyTheGroupsItCouldKeep) {
+  auto db = testing_util::OpenInMemory(3);
+  ASSERT_NE(db, nullptr);
+  Session session;
+  auto run = [&](const std::string& query) {
+    auto r = RunQuery(*db, query, {}, std::nullopt, &session);
+    ASSERT_TRUE(r.ok()) << query << ": " << r.status().ToString();
+  };
+  run("CREATE NODE TABLE N(id INT64 PRIMARY KEY)");
+  run("CREATE REL TABLE E(FROM N TO N)");
+  run("UNWIND range(0, 5999) AS i CREATE (:N {id: i})");
+  run("UNWIND range(0, 59999) AS i MATCH (a:N {id: i % 6000}), (b:N {id: (i * i + i / 6000) % "
+      "6000}) CREATE (a)-[:E]->(b)");
+  const std::vector<std::string> reached = testing_util::OrderedRows(
+      *db, session, "MATCH (a:N) WHERE EXISTS { MATCH (a)<-[:E]-(:N) } RETURN count(*)");
+  ASSERT_EQ(reached.size(), 1u);
+  const uint64_t groups = std::stoull(reached[0]);
+  ASSERT_GT(groups, 1000u);
+  for (int threads : {1, 3}) {
+    run("CALL threads=" + std::to_string(threads));
+    for (const std::string order : {"c DESC, id", "c, id DESC"}) {
+      const std::string tail = " RETURN a.id AS id, count(*) AS c ORDER BY " + order + " LIMIT 5";
+      SCOPED_TRACE(tail);
+      const std::vector<std::string> rows =
+          testing_util::OrderedRows(*db, session, "MATCH (a:N)<-[:E]-(:N)" + tail);
+      EXPECT_EQ(rows.size(), 5u);
+      EXPECT_EQ(rows, testing_util::OrderedRows(
+                          *db, session, "MATCH (a:N)<-[:E]-(:N) WHERE random() >= 0.0" + tail));
+      const std::vector<std::string> profile =
+          testing_util::OrderedRows(*db, session, "PROFILE MATCH (a:N)<-[:E]-(:N)" + tail);
+      ASSERT_EQ(profile.size(), 1u);
+      SCOPED_TRACE(profile[0]);
+      const size_t at = profile[0].find("fused rows=");
+      ASSERT_NE(at, std::string::npos);
+      // (Ascending, the many nodes that tie at the least count all pass.)
+      EXPECT_LT(std::stoull(profile[0].substr(at + 11)), groups / 2);
+    }
+  }
 }
 
 // The sum of a column folded a block at a time overflows as the sum row by row does: an

@@ -1379,7 +1379,7 @@ void TopKOp::Open(ExecContext& ctx) {
 }
 
 void TopKOp::Offer(ExecContext& ctx, uint64_t sequence, TopKHeap& heap, std::vector<Value>& keys,
-                   MemoryCharge& memory, size_t* charged) const {
+                   MemoryCharge& memory, size_t* charged, TopBound* bound) const {
   // A variable's value (a projected column: the common key) compared where it is, and copied
   // only for a row the heap keeps; other keys evaluated.
   constexpr size_t kInPlace = 8;
@@ -1400,6 +1400,14 @@ void TopKOp::Offer(ExecContext& ctx, uint64_t sequence, TopKHeap& heap, std::vec
   }
   heap.Push({std::move(keys), sequence, ctx.frame});
   keys.assign(keys_.size(), Value());
+  if (bound != nullptr) {
+    const TopKHeap::Row* worst = heap.Worst();
+    if (worst != nullptr && worst->keys[0].type_id() == LogicalTypeId::kInt64 &&
+        !worst->keys[0].is_null()) {
+      bound->value = worst->keys[0].GetInt();
+      bound->set = true;
+    }
+  }
   if (ctx.CountsMemory() && heap.bytes() > *charged) {
     memory.Add(ctx, heap.bytes() - *charged);
     *charged = heap.bytes();
@@ -1420,10 +1428,19 @@ void TopKOp::Fill(ExecContext& ctx, uint64_t skipped) {
     std::vector<Value> keys(keys_.size());
     size_t charged = 0;  // the most bytes the heap held so far
     uint64_t sequence = 0;
-    while (child->Next(ctx)) {
-      if ((++sequence & (kInterruptCheckUnits - 1)) == 0) ctx.CheckInterrupt();
-      Offer(ctx, sequence, heap, keys, memory_, &charged);
+    TopBound bound = bound_;
+    TopBound* const outer = ctx.top_bound;
+    ctx.top_bound = bound.source ? &bound : nullptr;
+    try {
+      while (child->Next(ctx)) {
+        if ((++sequence & (kInterruptCheckUnits - 1)) == 0) ctx.CheckInterrupt();
+        Offer(ctx, sequence, heap, keys, memory_, &charged, ctx.top_bound);
+      }
+    } catch (...) {
+      ctx.top_bound = outer;
+      throw;
     }
+    ctx.top_bound = outer;
     rows_ = heap.TakeSorted();
   }
   count_ = rows_.size();
@@ -1431,23 +1448,28 @@ void TopKOp::Fill(ExecContext& ctx, uint64_t skipped) {
 
 bool TopKOp::FillParallel(ExecContext& ctx, uint64_t capacity) {
   struct Part {
-    explicit Part(const std::vector<SortKey>* keys, uint64_t capacity)
-        : heap(keys, capacity), keys(keys->size()) {}
+    explicit Part(const std::vector<SortKey>* keys, uint64_t capacity, const TopBound& bound)
+        : heap(keys, capacity), keys(keys->size()), bound(bound) {}
     TopKHeap heap;
     std::vector<Value> keys;
     MemoryCharge memory;
     size_t charged = 0;
+    TopBound bound;  // the worker's own (its context points at it)
   };
   std::vector<std::unique_ptr<Part>> parts;
   AbsorbCharges<Part> absorb{parts, memory_};
   const bool ran = parallel_->Run(
       ctx,
       [&](unsigned workers) {
-        while (parts.size() < workers) parts.push_back(std::make_unique<Part>(&keys_, capacity));
+        while (parts.size() < workers) {
+          parts.push_back(std::make_unique<Part>(&keys_, capacity, bound_));
+        }
       },
       [&](unsigned w, ExecContext& wctx, uint64_t position) {
         Part& part = *parts[w];
-        Offer(wctx, position, part.heap, part.keys, part.memory, &part.charged);
+        // (Its first row came before the bound was set: that row passes it anyway.)
+        if (bound_.source != nullptr) wctx.top_bound = &part.bound;
+        Offer(wctx, position, part.heap, part.keys, part.memory, &part.charged, wctx.top_bound);
       });
   if (!ran) return false;
   TopKHeap& heap = parts[0]->heap;

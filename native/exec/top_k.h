@@ -42,6 +42,10 @@ class TopKHeap {
   std::vector<Row> TakeSorted();
 
   size_t size() const { return rows_.size(); }
+  // The worst row kept once the heap holds `capacity` rows; null before.
+  const Row* Worst() const {
+    return rows_.size() < capacity_ || rows_.empty() ? nullptr : &rows_.front();
+  }
   // The approximate bytes of the rows kept now.
   size_t bytes() const { return bytes_; }
 
@@ -118,6 +122,14 @@ class TopKOp final : public PhysicalOperator {
   ~TopKOp() override;
   // The keys read straight from the scanned columns (ScanTopK) where it can.
   void SetScanSource(std::unique_ptr<ScanTopK> scan) { scan_ = std::move(scan); }
+  // The first sort key is the count in slot `slot` of the fused per-node aggregation `source`
+  // (a kAggregate) below, through projections that pass it on: once the heap is full, that
+  // aggregation skips the groups it could not keep (TopBound).
+  void SetCountBound(const void* source, binder::SlotId slot, bool descending) {
+    bound_.source = source;
+    bound_.slot = slot;
+    bound_.descending = descending;
+  }
   void Open(ExecContext& ctx) override;
   bool Next(ExecContext& ctx) override;
   // Before the first Next(): the rows skipped are not made (ScanTopK).
@@ -130,14 +142,16 @@ class TopKOp final : public PhysicalOperator {
   bool FillParallel(ExecContext& ctx, uint64_t capacity);
   // Offers the row in ctx.frame at `sequence` to `heap`; charges `memory` with its growth
   // past `*charged` bytes. `keys`: a scratch vector of keys_.size() values.
+  // `bound` (null: none) learns the heap's worst first key once it is full.
   void Offer(ExecContext& ctx, uint64_t sequence, TopKHeap& heap, std::vector<Value>& keys,
-             MemoryCharge& memory, size_t* charged) const;
+             MemoryCharge& memory, size_t* charged, TopBound* bound) const;
 
   std::vector<SortKey> keys_;
   const BoundExpression* skip_;
   const BoundExpression* limit_;
   std::unique_ptr<ParallelPipeline> parallel_;
   std::unique_ptr<ScanTopK> scan_;
+  TopBound bound_;                   // SetCountBound (source null: none)
   std::vector<TopKHeap::Row> rows_;  // the rows from first_ on, in order
   uint64_t first_ = 0;               // the rows before it were only counted
   uint64_t count_ = 0;               // rows in all
