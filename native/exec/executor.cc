@@ -7,6 +7,7 @@
 
 #include "common/status.h"
 #include "cypher/planner/planner.h"
+#include "cypher/planner/scan_aggregate_rule.h"
 #include "exec/basic_operators.h"
 #include "exec/column_filter.h"
 #include "exec/expression_evaluator.h"
@@ -173,19 +174,8 @@ bool CountKey(const LogicalOperator& sort, const LogicalOperator** source, binde
   if (sort.order_by.empty() || sort.order_by[0]->expr->kind != binder::ExprKind::kVariable)
     return false;
   binder::SlotId s = sort.order_by[0]->expr->slot;
-  const LogicalOperator* op = sort.children[0].get();
-  for (; op->kind == LogicalOpKind::kProjection; op = op->children[0].get()) {
-    const auto item = std::find_if(op->items.begin(), op->items.end(),
-                                   [s](const planner::LogicalSlotExpr& i) { return i.slot == s; });
-    if (item == op->items.end()) return false;
-    // (An aggregate's value is read from its slot.)
-    if (item->expr->kind != binder::ExprKind::kVariable &&
-        item->expr->kind != binder::ExprKind::kAggregate) {
-      return false;
-    }
-    s = item->expr->slot;
-  }
-  if (op->kind != LogicalOpKind::kAggregate || !op->fused) return false;
+  const LogicalOperator* op = planner::SlotOrigin(*sort.children[0], &s);
+  if (op == nullptr || op->kind != LogicalOpKind::kAggregate || !op->fused) return false;
   for (const binder::BoundExpression* a : op->aggregates) {
     if (a->slot != s) continue;
     *source = op;

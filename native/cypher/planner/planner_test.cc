@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cypher/binder/binder_test_util.h"
+#include "cypher/planner/scan_aggregate_rule.h"
 
 namespace graphdb::planner {
 namespace {
@@ -257,6 +258,43 @@ TEST_F(PlannerTest, AggregationGroupsThenProjectsTheAggregates) {
   EXPECT_FALSE(agg->weighted);
   EXPECT_EQ(ShapeOf("MATCH (p:person) RETURN DISTINCT p.name"),
             "DISTINCT(PROJECTION(SCAN_NODE(SINGLE_ROW)))");
+}
+
+TEST_F(PlannerTest, ASlotIsTracedDownThroughTheProjectionsThatCopyIt) {
+  const LogicalPlan& plan = Plan(
+      "MATCH (a:person)<-[:knows]-(b:person) WITH a, count(*) AS c "
+      "RETURN a.name AS n, c ORDER BY c DESC LIMIT 3");
+  const LogicalOperator* sort = Find(*plan.root, LogicalOpKind::kSort);
+  const LogicalOperator* agg = Find(*plan.root, LogicalOpKind::kAggregate);
+  ASSERT_NE(sort, nullptr);
+  ASSERT_NE(agg, nullptr);
+  const LogicalOperator& input = *sort->children[0];
+  ASSERT_EQ(input.kind, LogicalOpKind::kProjection) << Shape(*plan.root);
+  // c: copied by both projections from the count.
+  SlotId c = sort->order_by[0]->expr->slot;
+  EXPECT_EQ(SlotOrigin(input, &c), agg);
+  ASSERT_EQ(agg->aggregates.size(), 1u);
+  EXPECT_EQ(c, agg->aggregates[0]->slot);
+  // n: computed by the RETURN's projection.
+  const auto n = std::find_if(input.items.begin(), input.items.end(), [](const LogicalSlotExpr& i) {
+    return i.expr->kind == binder::ExprKind::kProperty;
+  });
+  ASSERT_NE(n, input.items.end());
+  SlotId n_slot = n->slot;
+  EXPECT_EQ(SlotOrigin(input, &n_slot), nullptr);
+  // a: not listed by the RETURN's projection, which passes it on as it is; listed by the WITH's.
+  ASSERT_EQ(agg->items.size(), 1u);
+  const bool listed =
+      std::any_of(input.items.begin(), input.items.end(),
+                  [&](const LogicalSlotExpr& i) { return i.slot == agg->items[0].slot; });
+  EXPECT_FALSE(listed);
+  SlotId a = agg->items[0].slot;
+  EXPECT_EQ(SlotOrigin(input, &a), agg);
+  EXPECT_EQ(a, agg->items[0].slot);
+  // An operator that is no projection is its own slots' origin.
+  SlotId own = c;
+  EXPECT_EQ(SlotOrigin(*agg, &own), agg);
+  EXPECT_EQ(own, c);
 }
 
 TEST_F(PlannerTest, CountsOverExpansionsAreFactorized) {

@@ -2,6 +2,7 @@
 // (scan_aggregate_rule.h says which; exec/scan_aggregate.h how).
 #include "cypher/planner/scan_aggregate_rule.h"
 
+#include <algorithm>
 #include <string>
 
 #include "cypher/planner/planner.h"
@@ -193,6 +194,21 @@ bool PerNodeAggregate(const LogicalOperator& breaker, const ScanAggregateShape& 
   return false;
 }
 
+const LogicalOperator* SlotOrigin(const LogicalOperator& op, SlotId* slot) {
+  const LogicalOperator* cur = &op;
+  for (; cur->kind == LogicalOpKind::kProjection && cur->children.size() == 1;
+       cur = cur->children[0].get()) {
+    const auto item = std::find_if(cur->items.begin(), cur->items.end(),
+                                   [slot](const LogicalSlotExpr& i) { return i.slot == *slot; });
+    if (item == cur->items.end()) continue;
+    if (item->expr->kind != ExprKind::kVariable && item->expr->kind != ExprKind::kAggregate) {
+      return nullptr;
+    }
+    *slot = item->expr->slot;
+  }
+  return cur;
+}
+
 std::optional<NestedAggregateShape> MatchNestedAggregate(const LogicalOperator& outer,
                                                          const catalog::Catalog* catalog) {
   if (outer.kind != LogicalOpKind::kAggregate || outer.fused || outer.weighted ||
@@ -221,14 +237,7 @@ std::optional<NestedAggregateShape> MatchNestedAggregate(const LogicalOperator& 
   auto inner_count = [&](const BoundExpression& e, size_t* index) {
     if (e.kind != ExprKind::kVariable) return false;
     SlotId slot = e.slot;
-    for (const LogicalOperator* p : nested.between) {
-      for (const LogicalSlotExpr& item : p->items) {
-        if (item.slot == slot) {
-          slot = item.expr->slot;
-          break;
-        }
-      }
-    }
+    if (SlotOrigin(*outer.children[0], &slot) != cur) return false;
     for (size_t i = 0; i < cur->aggregates.size(); ++i) {
       const BoundExpression& a = *cur->aggregates[i];
       if (a.slot != slot) continue;

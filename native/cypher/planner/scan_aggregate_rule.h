@@ -56,6 +56,13 @@ void ApplyScanAggregateRule(LogicalOperatorPtr& root);
 bool PerNodeAggregate(const LogicalOperator& breaker, const ScanAggregateShape& shape,
                       const catalog::Catalog* catalog);
 
+// The operator that writes the value slot *slot holds in the rows `op` returns, followed down
+// through projections that copy slots as they are (an item that reads a variable or an
+// aggregate's slot; a slot a projection does not list passes through it unchanged, as
+// ProjectionOp leaves it): that operator, with *slot the slot it writes. Null where a
+// projection computes the value.
+const LogicalOperator* SlotOrigin(const LogicalOperator& op, SlotId* slot);
+
 // An aggregation of per-node counts (a degree histogram: `WITH a, count(*) AS d RETURN d,
 // count(*)`): its input is a fused aggregation that makes at most one group per scanned node
 // (PerNodeAggregate), under projections that only copy slots; each of its keys is one of that
