@@ -464,8 +464,8 @@ Result<DdlOutcome> Catalog::RenameProperty(std::string_view table, std::string_v
   return DdlOutcome{*id, true, std::move(message)};
 }
 
-Result<DdlOutcome> Catalog::AddRelPair(std::string_view rel_table, std::string_view from,
-                                       std::string_view to, bool if_not_exists) {
+Result<Catalog::PairRef> Catalog::ResolvePair(std::string_view rel_table, std::string_view from,
+                                              std::string_view to) {
   auto id = FindId(rel_table);
   if (!id) return NoSuchTable(rel_table);
   auto it = rel_tables_.find(*id);
@@ -474,43 +474,43 @@ Result<DdlOutcome> Catalog::AddRelPair(std::string_view rel_table, std::string_v
   if (!src.ok()) return src.status();
   auto dst = ResolveNodeTable(to);
   if (!dst.ok()) return dst.status();
-  RelTableSchema& schema = it->second;
-  std::string pair_text = node_tables_.at(*src).name + "->" + node_tables_.at(*dst).name;
-  if (schema.FindPair(*src, *dst)) {
-    std::string text = pair_text + " already exists in " + schema.name + " table.";
-    if (if_not_exists) return DdlOutcome{*id, false, std::move(text)};
+  return PairRef{*id, &it->second, *src, *dst,
+                 node_tables_.at(*src).name + "->" + node_tables_.at(*dst).name};
+}
+
+Result<DdlOutcome> Catalog::AddRelPair(std::string_view rel_table, std::string_view from,
+                                       std::string_view to, bool if_not_exists) {
+  auto ref = ResolvePair(rel_table, from, to);
+  if (!ref.ok()) return ref.status();
+  RelTableSchema& schema = *ref->schema;
+  if (schema.FindPair(ref->src, ref->dst)) {
+    std::string text = ref->text + " already exists in " + schema.name + " table.";
+    if (if_not_exists) return DdlOutcome{ref->rel_table, false, std::move(text)};
     return BindError(std::move(text));
   }
   TableId pair_id = next_table_id_++;
-  schema.pairs.push_back({pair_id, *src, *dst});
-  pair_owner_[pair_id] = *id;
+  schema.pairs.push_back({pair_id, ref->src, ref->dst});
+  pair_owner_[pair_id] = ref->rel_table;
   version_ = NewVersion();
-  return DdlOutcome{pair_id, true, pair_text + " added to table " + schema.name + "."};
+  return DdlOutcome{pair_id, true, ref->text + " added to table " + schema.name + "."};
 }
 
 Result<DdlOutcome> Catalog::DropRelPair(std::string_view rel_table, std::string_view from,
                                         std::string_view to, bool if_exists) {
-  auto id = FindId(rel_table);
-  if (!id) return NoSuchTable(rel_table);
-  auto it = rel_tables_.find(*id);
-  if (it == rel_tables_.end()) return BindError(std::string(rel_table) + " is not a rel table.");
-  auto src = ResolveNodeTable(from);
-  if (!src.ok()) return src.status();
-  auto dst = ResolveNodeTable(to);
-  if (!dst.ok()) return dst.status();
-  RelTableSchema& schema = it->second;
-  std::string pair_text = node_tables_.at(*src).name + "->" + node_tables_.at(*dst).name;
-  const RelTablePair* pair = schema.FindPair(*src, *dst);
+  auto ref = ResolvePair(rel_table, from, to);
+  if (!ref.ok()) return ref.status();
+  RelTableSchema& schema = *ref->schema;
+  const RelTablePair* pair = schema.FindPair(ref->src, ref->dst);
   if (pair == nullptr) {
-    std::string text = pair_text + " does not exist in " + schema.name + " table.";
-    if (if_exists) return DdlOutcome{*id, false, std::move(text)};
+    std::string text = ref->text + " does not exist in " + schema.name + " table.";
+    if (if_exists) return DdlOutcome{ref->rel_table, false, std::move(text)};
     return BindError(std::move(text));
   }
   TableId pair_id = pair->id;
   pair_owner_.erase(pair_id);
   schema.pairs.erase(schema.pairs.begin() + (pair - schema.pairs.data()));
   version_ = NewVersion();
-  return DdlOutcome{pair_id, true, pair_text + " has been dropped from table " + schema.name + "."};
+  return DdlOutcome{pair_id, true, ref->text + " has been dropped from table " + schema.name + "."};
 }
 
 Status Catalog::SetComment(std::string_view table, std::string comment) {

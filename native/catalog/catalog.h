@@ -332,6 +332,16 @@ class Catalog {
  private:
   Status CheckNewName(std::string_view name, bool* exists) const;
   Result<TableId> ResolveNodeTable(std::string_view name) const;
+  // A FROM/TO pair named in ALTER TABLE ... ADD/DROP FROM a TO b: the rel table it belongs to
+  // and its two node tables, resolved (errors name what does not exist or is of another kind).
+  struct PairRef {
+    TableId rel_table;
+    RelTableSchema* schema;
+    TableId src, dst;
+    std::string text;  // "Src->Dst", as the messages name the pair
+  };
+  Result<PairRef> ResolvePair(std::string_view rel_table, std::string_view from,
+                              std::string_view to);
   void Index(TableId id, std::string_view name);
   void Unindex(std::string_view name);
   std::vector<PropertyDefinition>* MutableProperties(TableId id);

@@ -261,6 +261,18 @@ TEST(CatalogTest, RelGroupAlter) {
   auto again = c.AddRelPair("KNOWS", "person", "organisation", /*if_not_exists=*/true);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(again->message, "person->organisation already exists in knows table.");
+  EXPECT_EQ(again->table_id, c.GetRelTable("knows")->id);  // no pair made: the rel table's
+  // Both statements resolve the rel table and the pair's ends alike.
+  for (bool add : {true, false}) {
+    auto alter = [&](std::string_view rel, std::string_view from, std::string_view to) {
+      return (add ? c.AddRelPair(rel, from, to) : c.DropRelPair(rel, from, to)).status().message();
+    };
+    EXPECT_EQ(alter("likes", "person", "person"), "Binder exception: Table likes does not exist.");
+    EXPECT_EQ(alter("person", "person", "person"), "Binder exception: person is not a rel table.");
+    EXPECT_EQ(alter("KNOWS", "studyAt", "person"),
+              "Binder exception: studyAt is not a node table.");
+    EXPECT_EQ(alter("KNOWS", "person", "workAt"), "Binder exception: workAt is not a node table.");
+  }
   ASSERT_TRUE(c.DropTable("studyAt").ok());
   ASSERT_TRUE(c.DropTable("workAt").ok());
   EXPECT_EQ(c.DropTable("organisation").status().message(),
