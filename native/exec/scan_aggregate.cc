@@ -2098,12 +2098,16 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     while (item < table_end) {
       w.block.clear();
       w.edges.clear();
-      for (; item < table_end && w.block.size() < kBlockNodes && w.edges.size() < kBlockEdges;
-           ++item) {
-        if (!NextNode(w, table_start, table_end, &item)) break;
-        if (!NodePasses(w, table, {table_id, item - table_start})) continue;
-        w.block.emplace_back(item, w.edges.size());
-        CollectEdges(w, rels, item - table_start, dir);
+      while (item < table_end && w.block.size() < kBlockNodes && w.edges.size() < kBlockEdges) {
+        std::array<uint64_t, kGatherNodes> gathered;
+        const size_t n = GatherNodes(w, table, table_id, table_start, table_end, rels, dir,
+                                     std::min(gathered.size(), kBlockNodes - w.block.size()), &item,
+                                     gathered.data());
+        for (size_t i = 0; i < n; ++i) {
+          w.block.emplace_back(gathered[i], w.edges.size());
+          CollectEdges(w, rels, gathered[i] - table_start, dir);
+        }
+        if (n == 0) break;
       }
       if (checks) KeepCheckedEdges(w);
       if (count_targets) {
@@ -2211,6 +2215,23 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     return *item < table_end;
   }
 
+  // Up to `most` passing nodes from *item on (NextNode, NodePasses) into `out`, *item moved past
+  // them; returns how many. Their adjacency is prefetched before the caller reads any: nodes a
+  // filter scatters over the table would otherwise be read one miss after another.
+  size_t GatherNodes(Worker& w, const storage::NodeTable& table, TableId table_id,
+                     uint64_t table_start, uint64_t table_end, const storage::RelTable& rels,
+                     storage::Direction dir, size_t most, uint64_t* item, uint64_t* out) const {
+    size_t n = 0;
+    for (; n < most && *item < table_end; ++*item) {
+      if (!NextNode(w, table_start, table_end, item)) break;
+      if (!NodePasses(w, table, {table_id, *item - table_start})) continue;
+      out[n++] = *item;
+      rels.PrefetchOffset(*item - table_start, dir);
+    }
+    for (size_t i = 0; i < n; ++i) rels.PrefetchEdges(out[i] - table_start, dir);
+    return n;
+  }
+
   // RunBlocks when the passing edges are counted per reached node (targets_; every edge filter
   // is in w.rel_checks, tested by `keep`): one pass over each node's edges keeps the reached
   // nodes of those that pass (without a branch on the test), then the block's counts are
@@ -2239,25 +2260,31 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       const bool stretch =
           ranges && RangeOfNodes(w, rels, dir, table_start, table_end, keep, &item, &passed, &met);
       for (size_t nodes = 0;
-           !stretch && item < table_end && nodes < kBlockNodes && met < kBlockEdges; ++item) {
-        if (!NextNode(w, table_start, table_end, &item)) break;
-        if (!NodePasses(w, table, {table_id, item - table_start})) continue;
-        ++nodes;
-        if (nodes_kept) w.block.emplace_back(item, passed);
-        const uint64_t before = met;
-        uint64_t* out = reached.data();
-        size_t room = reached.size();
-        store_->ForEachVisibleEdge(rels, item - table_start, dir, [&](uint64_t nbr, uint64_t rel) {
-          if (passed == room) [[unlikely]] {  // a node of many edges
-            reached.resize(2 * room);
-            out = reached.data();
-            room = reached.size();
-          }
-          out[passed] = nbr;
-          passed += keep(rel) ? 1 : 0;
-          ++met;
-        });
-        ctx.ChargeWork(met - before);
+           !stretch && item < table_end && nodes < kBlockNodes && met < kBlockEdges;) {
+        std::array<uint64_t, kGatherNodes> gathered;
+        const size_t n =
+            GatherNodes(w, table, table_id, table_start, table_end, rels, dir,
+                        std::min(gathered.size(), kBlockNodes - nodes), &item, gathered.data());
+        nodes += n;
+        for (size_t i = 0; i < n; ++i) {
+          if (nodes_kept) w.block.emplace_back(gathered[i], passed);
+          const uint64_t before = met;
+          uint64_t* out = reached.data();
+          size_t room = reached.size();
+          store_->ForEachVisibleEdge(rels, gathered[i] - table_start, dir,
+                                     [&](uint64_t nbr, uint64_t rel) {
+                                       if (passed == room) [[unlikely]] {  // a node of many edges
+                                         reached.resize(2 * room);
+                                         out = reached.data();
+                                         room = reached.size();
+                                       }
+                                       out[passed] = nbr;
+                                       passed += keep(rel) ? 1 : 0;
+                                       ++met;
+                                     });
+          ctx.ChargeWork(met - before);
+        }
+        if (n == 0) break;
       }
       CountReached(w, reached.data(), passed);
       w.rows[kEdges] += met;
@@ -3760,6 +3787,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   static constexpr uint64_t kDirectAfter = 1024;  // rows first (a small input keeps to hashing)
   // RunBlocks: scanned nodes and edges per block (at most: a node's edges are never split).
   static constexpr size_t kBlockNodes = 64;
+  static constexpr size_t kGatherNodes = 16;      // GatherNodes' nodes at a time, at most
   static constexpr uint64_t kDegreeBlock = 1024;  // nodes per DegreeBlock at most
   static constexpr size_t kBlockEdges = 1024;
   // FindFirstRows: items per range (a worker's, or between two looks at whether it is done).
