@@ -177,6 +177,11 @@ class FilterableScan {
  public:
   virtual ~FilterableScan() = default;
   virtual void SetFilter(std::unique_ptr<ColumnFilter> filter) = 0;
+  // The expansion right above the scan reads each returned node's adjacency along `rel_tables`
+  // in `direction`: with a filter, the scan prefetches it for the rows it returns next
+  // (exec/adjacency_lookahead.h). Only for a pipeline that writes nothing (the filter then
+  // runs ahead of what the rows above it do).
+  virtual void PrefetchAdjacency(std::vector<uint64_t> rel_tables, binder::Direction direction) = 0;
 };
 
 }  // namespace graphdb::exec

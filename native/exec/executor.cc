@@ -270,6 +270,12 @@ OperatorPtr MapOperators(const LogicalOperator& op, const catalog::Catalog* cata
       case LogicalOpKind::kFileScan: out = MapGraphOperator(op, catalog, profile); break;
     }
   }
+  // A breaker's input that could run on several threads: its filtered scan finds its rows ahead.
+  const bool breaker = op.kind == LogicalOpKind::kAggregate || op.kind == LogicalOpKind::kSort ||
+                       op.kind == LogicalOpKind::kDistinct;
+  if (breaker && child && !profile) {
+    ParallelPipeline::PrefetchScanAdjacency(*op.children[0], *child, catalog);
+  }
   if (child) out->child = std::move(child);
   if (profile) out = std::make_unique<ProfiledOp>(std::move(out), &(*profile)[&op]);
   return out;

@@ -12,6 +12,7 @@
 #include <unordered_set>
 
 #include "common/status.h"
+#include "exec/adjacency_lookahead.h"
 #include "exec/basic_operators.h"
 #include "exec/column_filter.h"
 #include "exec/distinct_ends.h"
@@ -53,12 +54,16 @@ class NodeScanOp final : public GraphOperator, public FilterableScan {
   NodeScanOp(SlotId slot, std::vector<TableId> tables) : slot_(slot), tables_(std::move(tables)) {}
 
   void SetFilter(std::unique_ptr<ColumnFilter> filter) override { filter_ = std::move(filter); }
+  void PrefetchAdjacency(std::vector<uint64_t> rel_tables, binder::Direction direction) override {
+    if (filter_) ahead_.Expand(std::move(rel_tables), direction);
+  }
 
   void Open(ExecContext& ctx) override {
     GraphOperator::Open(ctx);
     limits_.clear();
     have_row_ = false;
     visible_.reset();
+    ahead_.Clear();
     if (filter_) filter_->Open(ctx, *store_);
   }
 
@@ -81,16 +86,26 @@ class NodeScanOp final : public GraphOperator, public FilterableScan {
         if (!visible_ || visible_table_ != table_index_) {
           visible_.emplace(*store_, table, limit);
           visible_table_ = table_index_;
+          if (ahead_.enabled()) ahead_.Begin(*store_, tables_[table_index_]);
         }
-        while (offset_ < limit) {
-          if (filter_) {  // past the rows its column tests reject
-            offset_ = filter_->Skip(ctx, table_index_, offset_, limit);
-            if (offset_ >= limit) break;
+        auto find = [&](uint64_t* row) {
+          while (offset_ < limit) {
+            if (filter_) {  // past the rows its column tests reject
+              offset_ = filter_->Skip(ctx, table_index_, offset_, limit);
+              if (offset_ >= limit) break;
+            }
+            ctx.ChargeWork();
+            const uint64_t offset = offset_++;
+            if (!(*visible_)(offset)) continue;
+            if (filter_ && !filter_->Passes(ctx, table_index_, offset)) continue;
+            *row = offset;
+            return true;
           }
-          ctx.ChargeWork();
-          uint64_t offset = offset_++;
-          if (!(*visible_)(offset)) continue;
-          if (filter_ && !filter_->Passes(ctx, table_index_, offset)) continue;
+          return false;
+        };
+        // (The rows found ahead are all of this table: it is done once they are returned.)
+        uint64_t offset;
+        if (ahead_.enabled() ? ahead_.Next(find, &offset) : find(&offset)) {
           ctx.frame[slot_] = Value::Id({tables_[table_index_], offset});
           return true;
         }
@@ -112,6 +127,7 @@ class NodeScanOp final : public GraphOperator, public FilterableScan {
   // The rows' visibility in table tables_[visible_table_], a block at a time.
   std::optional<NodeRowVisibility> visible_;
   size_t visible_table_ = 0;
+  AdjacencyLookahead ahead_;  // enabled by PrefetchAdjacency
 };
 
 // For each input row, the node whose primary key equals the key expression (the planner seeks

@@ -5,6 +5,7 @@
 #include <optional>
 #include <unordered_set>
 
+#include "exec/adjacency_lookahead.h"
 #include "exec/column_filter.h"
 #include "exec/executor.h"
 #include "exec/graph_store.h"
@@ -163,6 +164,9 @@ class RangeScanOp final : public PhysicalOperator, public FilterableScan, public
   RangeScanOp(SlotId slot, const std::vector<uint64_t>& tables) : slot_(slot), tables_(tables) {}
 
   void SetFilter(std::unique_ptr<ColumnFilter> filter) override { filter_ = std::move(filter); }
+  void PrefetchAdjacency(std::vector<uint64_t> rel_tables, binder::Direction direction) override {
+    if (filter_) ahead_.Expand(std::move(rel_tables), direction);
+  }
 
   void SetRange(const std::vector<uint64_t>* limits, uint64_t begin, uint64_t end) override {
     limits_ = limits;
@@ -177,11 +181,13 @@ class RangeScanOp final : public PhysicalOperator, public FilterableScan, public
     table_start_ = 0;
     table_ = nullptr;
     if (filter_) filter_->Open(ctx, *store_);
+    ahead_.Clear();
   }
 
   bool Next(ExecContext& ctx) override {
-    while (position_ < end_) {
-      if (table_ == nullptr || position_ >= table_end_) {
+    // (Rows found ahead are of table_, returned before the scan moves on.)
+    while (position_ < end_ || ahead_.pending()) {
+      if ((table_ == nullptr || position_ >= table_end_) && !ahead_.pending()) {
         // The table position_ falls in.
         while (position_ >= table_start_ + (*limits_)[table_index_]) {
           table_start_ += (*limits_)[table_index_++];
@@ -190,21 +196,30 @@ class RangeScanOp final : public PhysicalOperator, public FilterableScan, public
         if (table_ == nullptr) {
           table_ = &store_->node_table(tables_[table_index_]);
           visible_.emplace(*store_, *table_, (*limits_)[table_index_]);
+          if (ahead_.enabled()) ahead_.Begin(*store_, tables_[table_index_]);
         }
         // Kept, not read through limits_ per row (a vector of another object's).
         table_end_ = std::min(end_, table_start_ + (*limits_)[table_index_]);
       }
       const uint64_t table_end = table_end_;
-      while (position_ < table_end) {
-        if (filter_) {  // past the rows its column tests reject
-          position_ = table_start_ + filter_->Skip(ctx, table_index_, position_ - table_start_,
-                                                   table_end - table_start_);
-          if (position_ >= table_end) break;
+      uint64_t offset;
+      auto find = [&](uint64_t* row) {
+        while (position_ < table_end) {
+          if (filter_) {  // past the rows its column tests reject
+            position_ = table_start_ + filter_->Skip(ctx, table_index_, position_ - table_start_,
+                                                     table_end - table_start_);
+            if (position_ >= table_end) break;
+          }
+          ctx.ChargeWork();
+          const uint64_t o = position_++ - table_start_;
+          if (!(*visible_)(o)) continue;
+          if (filter_ && !filter_->Passes(ctx, table_index_, o)) continue;
+          *row = o;
+          return true;
         }
-        ctx.ChargeWork();
-        const uint64_t offset = position_++ - table_start_;
-        if (!(*visible_)(offset)) continue;
-        if (filter_ && !filter_->Passes(ctx, table_index_, offset)) continue;
+        return false;
+      };
+      if (ahead_.enabled() ? ahead_.Next(find, &offset) : find(&offset)) {
         ctx.frame[slot_] = Value::Id({tables_[table_index_], offset});
         return true;
       }
@@ -225,6 +240,7 @@ class RangeScanOp final : public PhysicalOperator, public FilterableScan, public
   storage::NodeTable* table_ = nullptr;
   std::optional<NodeRowVisibility> visible_;  // table_'s rows, a block at a time
   std::unique_ptr<ColumnFilter> filter_;
+  AdjacencyLookahead ahead_;
 };
 
 }  // namespace
@@ -254,6 +270,41 @@ ParallelPipeline::ParallelPipeline(const LogicalOperator& input, const LogicalOp
     : input_(input), scan_(scan), source_(source), catalog_(catalog), profile_(profile) {}
 
 ParallelPipeline::~ParallelPipeline() = default;
+
+void ParallelPipeline::PrefetchScanAdjacency(const LogicalOperator& input, PhysicalOperator& root,
+                                             const catalog::Catalog* catalog) {
+  const LogicalOperator* scan = PipelineScan(input, catalog);
+  if (scan == nullptr) return;  // (it may write, or run a subquery)
+  // Down to the operator right above the scan, the physical one in step (one each, but for a
+  // FILTER the scan runs itself: planner scan_filter_rule.cc).
+  const LogicalOperator* op = &input;
+  PhysicalOperator* physical = &root;
+  auto right_above = [scan](const LogicalOperator& o) {
+    if (o.children.empty()) return false;
+    const LogicalOperator& below = *o.children[0];
+    return &below == scan || (below.kind == LogicalOpKind::kFilter && below.children.size() == 1 &&
+                              below.children[0].get() == scan && scan->column_filter);
+  };
+  while (!right_above(*op)) {
+    if (op->children.empty() || physical->child == nullptr) return;
+    op = op->children[0].get();
+    physical = physical->child.get();
+  }
+  auto* filterable = dynamic_cast<FilterableScan*>(physical->child.get());
+  if (filterable == nullptr) return;
+  const LogicalOperator* expand = nullptr;
+  if (op->kind == LogicalOpKind::kExpand && !op->variable_length) expand = op;
+  if (op->kind == LogicalOpKind::kCountExpand) {
+    for (const auto& e : op->counted) {
+      if (e->from_slot == scan->slot && !e->variable_length) {
+        expand = e.get();
+        break;
+      }
+    }
+  }
+  if (expand == nullptr || expand->from_slot != scan->slot) return;
+  filterable->PrefetchAdjacency(expand->rel_table_ids, expand->direction);
+}
 
 std::unique_ptr<ParallelPipeline> ParallelPipeline::ForJoinBuild(const LogicalOperator& join,
                                                                  const catalog::Catalog* catalog,
@@ -359,6 +410,7 @@ bool ParallelPipeline::Run(ExecContext& ctx, const std::function<void(unsigned)>
       return out;
     };
     worker->root = MapPlan(input_, catalog_, profile, &leaf);
+    if (profile == nullptr) PrefetchScanAdjacency(input_, *worker->root, catalog_);
     worker->scan = scan;
     workers_.push_back(std::move(worker));
   }

@@ -78,6 +78,12 @@ class ParallelPipeline {
   static std::unique_ptr<ParallelPipeline> ForJoinBuild(const planner::LogicalOperator& join,
                                                         const catalog::Catalog* catalog,
                                                         PlanProfile* profile);
+  // Where `input` (the input of a breaker, mapped into `root` without a profile) is a pipeline
+  // For() accepts whose node scan has an expansion from it right above, tells the scan which
+  // adjacency that expansion reads (FilterableScan::PrefetchAdjacency: used with a filter).
+  // Leaves any other shape alone.
+  static void PrefetchScanAdjacency(const planner::LogicalOperator& input, PhysicalOperator& root,
+                                    const catalog::Catalog* catalog);
   ~ParallelPipeline();
 
   // Runs the pipeline on up to ctx.parallelism threads, if that is worth it (see above); else
