@@ -36,16 +36,11 @@ class AdjacencyLookahead {
   void Begin(GraphStore& store, uint64_t table) {
     head_ = count_ = 0;
     sides_.clear();
-    for (uint64_t id : rel_tables_) {
-      for (const catalog::RelTablePair& pair : store.pairs(id)) {
-        if (direction_ != binder::Direction::kBackward && pair.src_table == table) {
-          sides_.emplace_back(&store.rel_table(pair.id), storage::Direction::kForward);
-        }
-        if (direction_ != binder::Direction::kForward && pair.dst_table == table) {
-          sides_.emplace_back(&store.rel_table(pair.id), storage::Direction::kBackward);
-        }
-      }
-    }
+    store.ForEachSide(table, rel_tables_, direction_ != binder::Direction::kBackward,
+                      direction_ != binder::Direction::kForward,
+                      [&](const catalog::RelTablePair& pair, storage::Direction side) {
+                        sides_.emplace_back(&store.rel_table(pair.id), side);
+                      });
   }
   void Clear() { head_ = count_ = 0; }
   // Whether rows found ahead are still to be returned.

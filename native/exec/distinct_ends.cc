@@ -84,19 +84,13 @@ const DistinctEndsSearch::From& DistinctEndsSearch::SidesOf(TableId table, Graph
   // undirected self-loop is a way out twice, which changes no set.
   const binder::Direction dir = walk_.direction;
   const uint32_t begin = static_cast<uint32_t>(sides_.size());
-  for (TableId rel_table_id : *walk_.rel_table_ids) {
-    for (const auto& pair : store.pairs(rel_table_id)) {
-      const storage::RelTable* rels = &store.rel_table(pair.id);
-      if ((dir == binder::Direction::kForward || dir == binder::Direction::kBoth) &&
-          pair.src_table == table) {
-        sides_.push_back({rels, storage::Direction::kForward, BitsOf(pair.dst_table)});
-      }
-      if ((dir == binder::Direction::kBackward || dir == binder::Direction::kBoth) &&
-          pair.dst_table == table) {
-        sides_.push_back({rels, storage::Direction::kBackward, BitsOf(pair.src_table)});
-      }
-    }
-  }
+  store.ForEachSide(table, *walk_.rel_table_ids, dir != binder::Direction::kBackward,
+                    dir != binder::Direction::kForward,
+                    [&](const catalog::RelTablePair& pair, storage::Direction side) {
+                      const bool forward = side == storage::Direction::kForward;
+                      sides_.push_back({&store.rel_table(pair.id), side,
+                                        BitsOf(forward ? pair.dst_table : pair.src_table)});
+                    });
   from_.push_back({table, begin, static_cast<uint32_t>(sides_.size())});
   return from_.back();
 }

@@ -1035,20 +1035,16 @@ class CountExpandOp final : public GraphOperator {
       return e.table_ids.empty() ||
              std::find(e.table_ids.begin(), e.table_ids.end(), t) != e.table_ids.end();
     };
-    for (TableId rel_table_id : e.rel_table_ids) {
-      for (const auto& pair : store_->pairs(rel_table_id)) {
-        if ((e.direction == Direction::kForward || e.direction == Direction::kBoth) &&
-            pair.src_table == table && allowed(pair.dst_table)) {
-          sides.emplace_back(&pair, storage::Direction::kForward);
-          push = push && pair.dst_table == level.last.bits_table;
-        }
-        if ((e.direction == Direction::kBackward || e.direction == Direction::kBoth) &&
-            pair.dst_table == table && allowed(pair.src_table)) {
-          sides.emplace_back(&pair, storage::Direction::kBackward);
-          push = push && pair.src_table == level.last.bits_table;
-        }
-      }
-    }
+    store_->ForEachSide(table, e.rel_table_ids, e.direction != Direction::kBackward,
+                        e.direction != Direction::kForward,
+                        [&](const catalog::RelTablePair& pair, storage::Direction side) {
+                          const TableId other = side == storage::Direction::kForward
+                                                    ? pair.dst_table
+                                                    : pair.src_table;
+                          if (!allowed(other)) return;
+                          sides.emplace_back(&pair, side);
+                          push = push && other == level.last.bits_table;
+                        });
     if (push_only && !push) return false;
     SharedLevel& shared = Shared(level);
     std::shared_ptr<SharedChunks> sweep;

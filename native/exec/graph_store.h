@@ -144,6 +144,20 @@ class GraphStore final : public GraphAccess {
   storage::RelTable& rel_table(catalog::TableId pair_id);
   // The rel-table pairs of rel table `rel_table_id`.
   const std::vector<catalog::RelTablePair>& pairs(catalog::TableId rel_table_id) const;
+  // The sides by which an expansion along `rel_tables` leaves a node of `table`: f(pair, side)
+  // for each pair whose source is that table (kForward, when `forward`) or whose target is
+  // (kBackward, when `backward`), per rel table and pair, forward first (an undirected
+  // self-loop pair both).
+  template <typename F>
+  void ForEachSide(catalog::TableId table, const std::vector<catalog::TableId>& rel_tables,
+                   bool forward, bool backward, F&& f) const {
+    for (catalog::TableId rel_table_id : rel_tables) {
+      for (const catalog::RelTablePair& pair : pairs(rel_table_id)) {
+        if (forward && pair.src_table == table) f(pair, storage::Direction::kForward);
+        if (backward && pair.dst_table == table) f(pair, storage::Direction::kBackward);
+      }
+    }
+  }
 
   const Snapshot& snapshot() const { return snapshot_; }
   bool NodeVisible(InternalId id);
