@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -13,6 +14,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "common/cache_line.h"
 #include "common/open_index.h"
 #include "common/status.h"
 #include "cypher/planner/planner.h"
@@ -21,6 +23,7 @@
 #include "exec/comparison.h"
 #include "exec/expression_evaluator.h"
 #include "exec/graph_store.h"
+#include "exec/narrow_ints.h"
 #include "exec/parallel_pipeline.h"
 #include "function/average.h"
 #include "storage/column.h"
@@ -305,6 +308,11 @@ struct Worker {
     // A string key's codes shared by every worker (ScanAggregateOp::BuildSharedCodes), if any.
     const uint32_t* shared = nullptr;
     uint64_t shared_rows = 0;
+    // A reached node's integer column as one byte a row (NarrowInts) for SumEdges, if any:
+    // rows [0, narrow_rows) read there, the rows appended since from the column.
+    const uint8_t* narrow = nullptr;
+    uint64_t narrow_rows = 0;
+    int64_t narrow_base = 0;
   };
   std::vector<Cursor> cursors;
   // The row being aggregated.
@@ -346,7 +354,11 @@ struct Worker {
   // RunCountSmall: rows per direct slot (else 0), and the slots counted with the item of each
   // one's first row, since the last FlushCountSmall (the worker's runs, all its morsels, add up
   // here; the slots' groups are made or found at the flush).
-  std::vector<uint64_t> local_counts;
+  LineVector<uint64_t> local_counts;
+  // RunCountSmall: per slot, whether `touched` notes it (so its count is not zero); the rows of
+  // slots below count_limit are counted in CountSmallRows' loop, the others raise it.
+  std::vector<uint64_t> noted_slots;
+  uint64_t count_limit = 0;
   // RunColumnAggs: the rows of a block it aggregates, as offsets from the block's first, and
   // with a key each one's index among the run's keys (in the order met); per such key: its
   // slot, its group, its rows (ScanAggregateOp::kRowLanes counters) and its folds (one per
@@ -434,6 +446,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     shared_codes_.clear();
     shared_strings_.clear();
     shared_dictionary_.clear();
+    shared_narrow_.clear();
     targets_groups_ = nullptr;
     memory_.Release(ctx);
   }
@@ -802,6 +815,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       c.codes = nullptr;
       c.shared = nullptr;
       c.shared_rows = 0;
+      c.narrow = nullptr;
+      c.narrow_rows = 0;
       c.generic = false;
       if (c.column_index < 0) continue;
       const auto index = static_cast<size_t>(c.column_index);
@@ -814,6 +829,14 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         if (shared != shared_codes_.end()) {
           c.shared = shared->second.codes.get();
           c.shared_rows = shared->second.rows;
+        }
+      }
+      if (t.access == Access::kInt && role == Role::kNeighbor && !c.generic) {
+        auto narrow = shared_narrow_.find({id, index});
+        if (narrow != shared_narrow_.end()) {
+          c.narrow = narrow->second->bytes();
+          c.narrow_rows = narrow->second->rows();
+          c.narrow_base = narrow->second->base();
         }
       }
       // (Rows read with shared codes need none; ReadKeySlow reads the others' bytes.)
@@ -1932,8 +1955,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     const size_t slots = size_t{1} << direct_bits_;
     if (w.local_counts.size() == slots) return;
     w.local_counts.assign(slots, 0);  // zero between flushes
+    w.noted_slots.assign((slots + 63) / 64, 0);
+    w.count_limit = std::min<uint64_t>(slots, 64);
     w.touched.reserve(Groups::kFirstGroups);
-    if (w.ctx->CountsMemory()) w.memory.Add(*w.ctx, slots * sizeof(uint64_t));
+    if (w.ctx->CountsMemory()) w.memory.Add(*w.ctx, slots * sizeof(uint64_t) + slots / 8);
   }
 
   // Adds the rows RunCountSmall counted per slot, over all of the worker's runs (its morsels),
@@ -1947,6 +1972,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   void FlushCountSmall(Worker& w) const {
     for (const auto& [slot, item] : w.touched) {
       const size_t g = SlotGroup(w, slot, item);
+      w.noted_slots[slot >> 6] &= ~(uint64_t{1} << (slot & 63));
       if (w.local_counts[slot] == 0) continue;  // added at the slot's other note
       Update(w, g, w.local_counts[slot]);
       w.local_counts[slot] = 0;
@@ -1962,7 +1988,11 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     for (const auto& [slot, item] : from.touched) {
       into.local_counts[slot] += from.local_counts[slot];
       from.local_counts[slot] = 0;
+      const uint64_t bit = uint64_t{1} << (slot & 63);
+      into.noted_slots[slot >> 6] |= bit;
+      from.noted_slots[slot >> 6] &= ~bit;
     }
+    into.count_limit = std::max(into.count_limit, from.count_limit);
     into.touched.insert(into.touched.end(), from.touched.begin(), from.touched.end());
     from.touched.clear();
   }
@@ -2007,6 +2037,14 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // caller checked that no overwritten cell keeps an old value). Returns the visible rows.
   // Out of line, as is `other` below: inlined into Run, the loop kept the count array and the
   // slot bound on the stack and reloaded them every row (1M rows: 2.33 -> 1.34 ms).
+  //
+  // A row only bumps its slot's count: the slots first met in this run are found afterwards
+  // (NoteNewSlots). Testing each count for zero as it was bumped tied the next row's work to
+  // the bump's load, and the loop's speed then hung on where the linker put it: the same loop
+  // in C ran 100k ages in 53-71 us depending on its alignment, against 33 us at any alignment
+  // without the test. Slots at or past w.count_limit (a power of two) leave the loop to raise
+  // it, so that finding the new slots reads the counts below it (a hundred for ages), not all
+  // of them.
   template <typename T, bool kPlain>
   __attribute__((noinline)) uint64_t CountSmallRows(Worker& w, const storage::NodeTable& table,
                                                     TableId table_id, uint64_t table_start,
@@ -2017,24 +2055,40 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     const T* cells = column.Data<T>();
     const uint64_t slots = uint64_t{1} << direct_bits_;
     uint64_t* counts = w.local_counts.data();
+    uint64_t limit = w.count_limit;
     uint64_t visible = 0;
-    uint64_t offset = item - table_start;
+    const uint64_t first = item - table_start;
+    uint64_t offset = first;
     const uint64_t end = table_end - table_start;
-    // Counts row `row` (valid, visible) in its slot; false for a value past the slots.
-    auto count = [&](uint64_t row) __attribute__((always_inline)) {
+    auto slot_of = [&](uint64_t row) __attribute__((always_inline)) {
       const T cell = __atomic_load_n(cells + row, __ATOMIC_RELAXED);
-      const auto slot = static_cast<uint64_t>(kPlain ? int64_t{cell} : ApplyOp(t, cell));
-      if (slot >= slots) [[unlikely]]
-        return false;
-      if (counts[slot]++ == 0) [[unlikely]]
-        w.touched.emplace_back(static_cast<uint32_t>(slot), table_start + row);
-      return true;
+      return static_cast<uint64_t>(kPlain ? int64_t{cell} : ApplyOp(t, cell));
     };
     // A row whose key is NULL or past the slots: grouped the usual way.
     auto other = [&](uint64_t row) __attribute__((noinline)) {
       SetNode(w, {table_id, row});
       ReadNode(w);
       Accumulate(w, 1, table_start + row, 0);
+    };
+    // A row of a slot at or past the limit `at`: counted with the limit raised past its slot,
+    // or grouped the usual way past the slots. Returns the limit.
+    auto past = [&other, counts, slots](uint64_t row, uint64_t slot, uint64_t at)
+                    __attribute__((noinline)) {
+                      if (slot >= slots) {
+                        other(row);
+                        return at;
+                      }
+                      ++counts[slot];
+                      return std::min(slots, std::bit_ceil(slot + 1));
+                    };
+    // Counts valid, visible row `row`.
+    auto count = [&](uint64_t row) __attribute__((always_inline)) {
+      const uint64_t slot = slot_of(row);
+      if (slot >= limit) [[unlikely]] {
+        limit = past(row, slot, limit);
+        return;
+      }
+      ++counts[slot];
     };
     while (offset < end) {
       uint64_t block_end;
@@ -2047,12 +2101,14 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
           const uint64_t word_end = std::min(block_end, (offset | 63) + 1);
           const uint64_t bits = __atomic_load_n(validity + (offset >> 6), __ATOMIC_RELAXED);
           if (bits == ~0ULL) {
-            for (; offset < word_end; ++offset) {
-              if (!count(offset)) other(offset);
-            }
+            for (; offset < word_end; ++offset) count(offset);
           } else {
             for (; offset < word_end; ++offset) {
-              if (!((bits >> (offset & 63)) & 1) || !count(offset)) other(offset);
+              if ((bits >> (offset & 63)) & 1) {
+                count(offset);
+              } else {
+                other(offset);
+              }
             }
           }
         }
@@ -2060,11 +2116,62 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         for (; offset < block_end; ++offset) {
           if (!store_->NodeRowVisible(table, offset)) continue;
           ++visible;
-          if (column.IsNull(offset) || !count(offset)) other(offset);
+          if (column.IsNull(offset)) {
+            other(offset);
+          } else {
+            count(offset);
+          }
         }
       }
     }
+    w.count_limit = limit;
+    NoteNewSlots(w, table, table_start, first, end, slot_of);
     return visible;
+  }
+
+  // After CountSmallRows counted rows [first, end) of `table`: notes each slot first counted
+  // there (a count that is no longer zero, its slot not yet noted) with the item of its first
+  // row, in the order of those rows, found by reading the rows again from `first` until every
+  // new slot is met (the first rows of a run, as a rule: a hundred ages are all met within a
+  // few hundred rows, and later runs meet none). The rows read are those CountSmallRows
+  // counted: visible, not NULL, their slot below the limit.
+  template <typename SlotOf>
+  void NoteNewSlots(Worker& w, const storage::NodeTable& table, uint64_t table_start,
+                    uint64_t first, uint64_t end, const SlotOf& slot_of) const {
+    const uint64_t limit = w.count_limit;
+    uint64_t* noted = w.noted_slots.data();
+    auto is_noted = [&](uint64_t slot) { return (noted[slot >> 6] >> (slot & 63)) & 1; };
+    size_t pending = 0;
+    for (uint64_t slot = 0; slot < limit; ++slot) {
+      pending += w.local_counts[slot] != 0 && !is_noted(slot) ? 1 : 0;
+    }
+    if (pending == 0) return;
+    const uint64_t* validity = w.cursors[keys_[0].cursor].column->validity();
+    for (uint64_t offset = first; offset < end && pending > 0;) {
+      uint64_t block_end;
+      const bool clean = w.visible->Clean(offset, &block_end);
+      block_end = std::min(block_end, end);
+      for (; offset < block_end && pending > 0; ++offset) {
+        if (!storage::Column::ValidBit(validity, offset) ||
+            (!clean && !store_->NodeRowVisible(table, offset))) {
+          continue;
+        }
+        const uint64_t slot = slot_of(offset);
+        if (slot >= limit || w.local_counts[slot] == 0 || is_noted(slot)) continue;
+        noted[slot >> 6] |= uint64_t{1} << (slot & 63);
+        w.touched.emplace_back(static_cast<uint32_t>(slot), table_start + offset);
+        --pending;
+      }
+    }
+    // A slot not met again: a writer set its row's cell in place meanwhile (the statement then
+    // finds the table's versions and runs again cell by cell, docs/concurrency.md). Noted at
+    // the run's first row, so that its count is not left behind meanwhile.
+    for (uint64_t slot = 0; pending > 0 && slot < limit; ++slot) {
+      if (w.local_counts[slot] == 0 || is_noted(slot)) continue;
+      noted[slot >> 6] |= uint64_t{1} << (slot & 63);
+      w.touched.emplace_back(static_cast<uint32_t>(slot), table_start + first);
+      --pending;
+    }
   }
 
   // One expansion side (rel-table pair and direction) at a time: the edges of a block of
@@ -2114,7 +2221,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         CountEdgeTargets(w);
         continue;
       }
-      PrefetchEdges(w, first_filter);
+      PrefetchEdges(w, first_filter, summed);
       for (size_t j = 0; j < w.block.size(); ++j) {
         const uint64_t node = w.block[j].first;
         SetNode(w, {table_id, node - table_start});
@@ -2174,18 +2281,38 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       uint64_t present = 0;
       int128_t sum = 0;
       int64_t lo = INT64_MAX, hi = INT64_MIN;
-      for (size_t e = from; e < to; ++e) {
-        const uint64_t row = rel ? edges[e].second : edges[e].first;
-        const bool valid = !column.IsNull(row);
-        const int64_t cell =
-            wide ? column.GetFixed<int64_t>(row) : int64_t{column.GetFixed<int32_t>(row)};
-        const int64_t v = valid ? ApplyOp(t, cell) : 0;  // (a NULL cell's bits may overflow)
-        present += valid ? 1 : 0;
-        sum += valid ? v : 0;
-        if (least || greatest) {
-          lo = valid ? std::min(lo, v) : lo;
-          hi = valid ? std::max(hi, v) : hi;
+      const auto fold = [&](const auto& read) {
+        for (size_t e = from; e < to; ++e) {
+          const uint64_t row = rel ? edges[e].second : edges[e].first;
+          bool valid;
+          const int64_t cell = read(row, &valid);
+          const int64_t v = valid ? ApplyOp(t, cell) : 0;  // (a NULL cell's bits may overflow)
+          present += valid ? 1 : 0;
+          sum += valid ? v : 0;
+          if (least || greatest) {
+            lo = valid ? std::min(lo, v) : lo;
+            hi = valid ? std::max(hi, v) : hi;
+          }
         }
+      };
+      const auto from_column = [&](uint64_t row, bool* valid) {
+        *valid = !column.IsNull(row);
+        return wide ? column.GetFixed<int64_t>(row) : int64_t{column.GetFixed<int32_t>(row)};
+      };
+      const Worker::Cursor& c = w.cursors[t.cursor];
+      if (c.narrow != nullptr && !rel) {
+        // The rows the image holds read there (one byte each), those appended since from
+        // the column.
+        fold([&](uint64_t row, bool* valid) {
+          if (row < c.narrow_rows) [[likely]] {
+            const uint8_t b = c.narrow[row];
+            *valid = b != NarrowInts::kNull;
+            return c.narrow_base + b;
+          }
+          return from_column(row, valid);
+        });
+      } else {
+        fold(from_column);
       }
       if (a.kind == Aggregate::Kind::kAvgInt) {
         AddInts(a, counts[i], present,
@@ -2630,8 +2757,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   }
 
   // Prefetches the cells the per-edge column terms read for the edges in w.edges (but those of
-  // the edge filters before `first_filter`, already checked).
-  void PrefetchEdges(Worker& w, size_t first_filter = 0) const {
+  // the edge filters before `first_filter`, already checked); from the narrow images where
+  // `narrow` (SumEdges reads them).
+  void PrefetchEdges(Worker& w, size_t first_filter = 0, bool narrow = false) const {
     for (size_t i = 0; i < column_terms_.size(); ++i) {
       const Term& t = *column_terms_[i];
       const Worker::Cursor& c = w.cursors[i];
@@ -2645,6 +2773,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         const uint64_t row = t.role == Role::kNeighbor ? nbr : rel;
         if (c.shared != nullptr) {
           __builtin_prefetch(c.shared + row);
+        } else if (narrow && c.narrow != nullptr && row < c.narrow_rows) {
+          __builtin_prefetch(c.narrow + row);
         } else if (c.codes != nullptr) {
           __builtin_prefetch(c.codes->data() + row);
         } else {
@@ -2770,6 +2900,47 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       const storage::NodeTable& table = store_->node_table(id);
       const uint64_t n = std::min<uint64_t>(table.NumRows(), table.column(index).size());
       UseKeptCodes(ctx, id, index, n, /*renumber=*/false);
+    }
+  }
+
+  // The narrow images (NarrowInts) of the reached nodes' integer columns that SumEdges reads
+  // once per edge: made when the edges may reach most of a table's rows (as BuildSharedCodes
+  // judges), else taken where an earlier statement kept one. Not where the edges are counted
+  // per reached node (targets_), whose cells are read once per node.
+  void BuildSharedNarrow(ExecContext& ctx) {
+    shared_narrow_.clear();
+    if (!sum_shape_ || targets_) return;
+    Sides sides;
+    for (const Aggregate& a : aggs_) {
+      const Term& t = a.arg;
+      if (a.kind == Aggregate::Kind::kCountStar || a.every_row || t.role != Role::kNeighbor ||
+          t.property == nullptr) {
+        continue;
+      }
+      const double rate = PassRate(ctx).value_or(0);
+      for (TableId scanned : shape_.scan->table_ids) {
+        FindSides(scanned, &sides);
+        for (const auto& [pair, dir] : sides) {
+          const TableId reached =
+              dir == storage::Direction::kForward ? pair->dst_table : pair->src_table;
+          const auto& columns = t.property->property_columns;
+          if (reached >= columns.size() || columns[reached] < 0) continue;
+          const auto index = static_cast<size_t>(columns[reached]);
+          const storage::NodeTable& table = store_->node_table(reached);
+          if (shared_narrow_.count({reached, index}) != 0 || table.NumRows() < kMinSharedRows ||
+              !table.versions().empty()) {
+            continue;
+          }
+          const bool worth =
+              2 * rate * static_cast<double>(store_->rel_table(pair->id).NumRels()) >=
+              static_cast<double>(table.NumRows());
+          bool made = false;
+          auto image = NarrowImage(ctx, table.column(index), table.NumRows(), worth, &made);
+          if (image == nullptr) continue;
+          if (made && ctx.CountsMemory()) memory_.Add(ctx, image->MemoryUsage());
+          shared_narrow_[{reached, index}] = std::move(image);
+        }
+      }
     }
   }
 
@@ -3053,6 +3224,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     BuildSharedCodes(ctx);
     targets_ = CountsTargets(ctx, workers, total);
     targets_first_ = targets_ && aggs_.empty();
+    BuildSharedNarrow(ctx);
     if (workers <= 1) {
       workers_.push_back(std::make_unique<Worker>());
       InitWorker(*workers_[0], &ctx);
@@ -3808,6 +3980,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   static constexpr uint64_t kKeptRowsShare = 8;
   static constexpr uint64_t kRemapRows = uint64_t{1} << 16;
   std::map<std::pair<TableId, size_t>, SharedCodes> shared_codes_;
+  // BuildSharedNarrow's images, per (table, column).
+  std::map<std::pair<TableId, size_t>, std::shared_ptr<const NarrowInts>> shared_narrow_;
   std::vector<std::string> shared_strings_;
   std::unordered_map<std::string, uint32_t, Worker::StringHash, std::equal_to<>> shared_dictionary_;
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/narrow_ints.h"
 #include "main/database.h"
 #include "main/execution_slot.h"
 #include "main/query_pipeline.h"
@@ -366,6 +367,33 @@ class ScanAggregateTest : public ::testing::Test {
     }
   }
 
+  // Node table `table` of kNodes rows, id 0 to kNodes - 1 and `columns` (after the key) set by
+  // `properties` (a map's entries after the id, over i), and rel table `rel` from it to itself,
+  // two edges out of each node to rows spread over the table.
+  static void MakeGraph(ExecutionSlot& slot, const std::string& table, const std::string& rel,
+                        const std::string& columns, const std::string& properties) {
+    using testing_util::Exec;
+    const std::string n = std::to_string(kNodes);
+    Exec(slot, "CREATE NODE TABLE " + table + "(id INT64 PRIMARY KEY, " + columns + ")");
+    Exec(slot, "CREATE REL TABLE " + rel + "(FROM " + table + " TO " + table + ")");
+    Exec(slot, "UNWIND range(0, " + std::to_string(kNodes - 1) + ") AS i CREATE (:" + table +
+                   " {id: i, " + properties + "})");
+    Exec(slot, "UNWIND range(0, " + std::to_string(2 * kNodes - 1) + ") AS i MATCH (a:" + table +
+                   " {id: i % " + n + "}), (b:" + table + " {id: (i * 7919) % " + n +
+                   "}) CREATE (a)-[:" + rel + "]->(b)");
+  }
+  // What the column of `property` of node table `table` keeps derived from its rows.
+  static std::shared_ptr<const storage::Column::Derived> DerivedOf(const std::string& table,
+                                                                   const std::string& property) {
+    const catalog::NodeTableSchema* schema = db_->catalog().GetNodeTable(table);
+    EXPECT_NE(schema, nullptr);
+    if (schema == nullptr) return nullptr;
+    const std::optional<size_t> index = schema->PropertyIndex(property);
+    EXPECT_TRUE(index.has_value()) << property;
+    if (!index.has_value()) return nullptr;
+    return db_->storage().GetNodeTable(schema->id)->column(*index).FindDerived();
+  }
+
   static std::shared_ptr<Database> db_;
   Session session_;
   Session other_;
@@ -429,24 +457,10 @@ TEST_F(ScanAggregateTest, StringKeysOfEveryLength) {
 TEST_F(ScanAggregateTest, KeptStringCodesFollowTheRows) {
   ExecutionSlot slot(db_);
   using testing_util::Exec;
-  const std::string n = std::to_string(kNodes);
-  Exec(slot, "CREATE NODE TABLE K(id INT64 PRIMARY KEY, city STRING, team STRING, age INT64)");
-  Exec(slot, "CREATE REL TABLE KK(FROM K TO K)");
-  Exec(slot, "UNWIND range(0, " + std::to_string(kNodes - 1) +
-                 ") AS i CREATE (:K {id: i, city: concat('city ', CAST(i % 40 AS STRING)), team: "
-                 "CASE WHEN i % 13 = 0 THEN NULL ELSE concat('t', CAST(i % 7 AS STRING)) END, "
-                 "age: i % 50})");
-  Exec(slot, "UNWIND range(0, " + std::to_string(2 * kNodes - 1) + ") AS i MATCH (a:K {id: i % " +
-                 n + "}), (b:K {id: (i * 7919) % " + n + "}) CREATE (a)-[:KK]->(b)");
-  auto kept = [&](const std::string& property) {
-    const catalog::NodeTableSchema* schema = db_->catalog().GetNodeTable("K");
-    EXPECT_NE(schema, nullptr);
-    if (schema == nullptr) return false;
-    const std::optional<size_t> index = schema->PropertyIndex(property);
-    EXPECT_TRUE(index.has_value()) << property;
-    const storage::NodeTable* table = db_->storage().GetNodeTable(schema->id);
-    return index.has_value() && table->column(*index).FindDerived() != nullptr;
-  };
+  MakeGraph(slot, "K", "KK", "city STRING, team STRING, age INT64",
+            "city: concat('city ', CAST(i % 40 AS STRING)), team: CASE WHEN i % 13 = 0 THEN "
+            "NULL ELSE concat('t', CAST(i % 7 AS STRING)) END, age: i % 50");
+  auto kept = [&](const std::string& property) { return DerivedOf("K", property) != nullptr; };
   auto check = [&](const std::string& step) {
     SCOPED_TRACE(step);
     ExpectFusedSame(session_, "MATCH (a:K)", "", "RETURN a.city AS c, count(*) AS n");
@@ -492,6 +506,72 @@ TEST_F(ScanAggregateTest, KeptStringCodesFollowTheRows) {
   Run(other_, "ROLLBACK");
   Exec(slot, "CREATE (:K {id: 300001, city: 'after the undo', team: 'after the undo', age: 2})");
   check("an undone insert's offset taken again");
+}
+
+// Sums of a reached node's small integers read its column's narrow image (one byte a row,
+// exec/narrow_ints.h), kept with the column for the statements after: the rows stay those of
+// the unfused plan as cells are set (the image dropped and made again), set past the image's
+// spread (none then), appended to (a few rows: read from the column past the image; many: made
+// again), while another transaction's update is pending (its versions: the column read), and
+// deleted.
+TEST_F(ScanAggregateTest, NarrowImagesFollowTheRows) {
+  ExecutionSlot slot(db_);
+  using testing_util::Exec;
+  MakeGraph(slot, "N", "NN", "age INT64, small INT32",
+            "age: CASE WHEN i % 29 = 0 THEN NULL ELSE i % 61 - 20 END, small: CAST(i % 200 - 100 "
+            "AS INT32)");
+  auto image = [&](const std::string& property) {
+    return std::dynamic_pointer_cast<const NarrowInts>(DerivedOf("N", property));
+  };
+  auto check = [&](const std::string& step) {
+    SCOPED_TRACE(step);
+    ExpectFusedSame(session_, "MATCH (a:N)-[:NN]->(b:N)", "",
+                    "RETURN a.id % 7 AS k, sum(b.age) AS s, avg(b.age + 3) AS m, count(b.age) AS "
+                    "c, min(b.age) AS lo, max(b.small) AS hi, count(*) AS n");
+    ExpectFusedSame(session_, "MATCH (a:N)<-[:NN]-(b:N)", "a.id % 3 = 1",
+                    "RETURN a.id % 5 AS k, sum(b.small * 2) AS s, avg(b.age) AS m");
+    // Rows counted per small key (CountSmallRows): negative keys and keys past the slots
+    // grouped the usual way, keys past the first limit raising it.
+    ExpectFusedSame(session_, "MATCH (a:N)", "", "RETURN a.age AS k, count(*) AS n");
+    ExpectFusedSame(session_, "MATCH (a:N)", "", "RETURN a.small AS k, count(*) AS n");
+    ExpectFusedSame(session_, "MATCH (a:N)", "", "RETURN a.id % 4500 AS k, count(*) AS n");
+  };
+  check("first image");
+  ASSERT_NE(image("age"), nullptr);
+  EXPECT_TRUE(image("age")->narrow());
+  EXPECT_EQ(image("age")->base(), -20);
+  EXPECT_TRUE(image("small")->narrow());
+  Exec(slot, "MATCH (a:N) WHERE a.id % 9 = 4 SET a.age = 40 - a.id % 3");
+  EXPECT_EQ(image("age"), nullptr) << "a set cell drops the kept image";
+  check("cells set");
+  ASSERT_NE(image("age"), nullptr);
+  Exec(slot, "MATCH (a:N) WHERE a.id = 17 SET a.age = 1000");
+  check("a cell past the spread");
+  ASSERT_NE(image("age"), nullptr);
+  EXPECT_FALSE(image("age")->narrow());
+  Exec(slot, "MATCH (a:N) WHERE a.id = 17 SET a.age = NULL");
+  check("the cell nulled");
+  EXPECT_TRUE(image("age")->narrow());
+  const uint64_t rows = image("age")->rows();
+  Exec(slot, "UNWIND range(0, 99) AS i CREATE (:N {id: 100000 + i, age: i - 50, small: 1})");
+  Exec(slot,
+       "UNWIND range(0, 99) AS i MATCH (a:N {id: i}), (b:N {id: 100000 + i}) "
+       "CREATE (a)-[:NN]->(b), (b)-[:NN]->(a)");
+  check("a few rows appended");
+  EXPECT_EQ(image("age")->rows(), rows) << "appends keep the image of the rows before";
+  Exec(slot, "UNWIND range(0, 5999) AS i CREATE (:N {id: 200000 + i, age: i % 7, small: 2})");
+  Exec(slot,
+       "UNWIND range(0, 5999) AS i MATCH (a:N {id: i}), (b:N {id: 200000 + i}) "
+       "CREATE (a)-[:NN]->(b)");
+  check("many rows appended");
+  EXPECT_GT(image("age")->rows(), rows);
+  Run(other_, "BEGIN TRANSACTION");
+  Run(other_, "MATCH (a:N) WHERE a.id % 5 = 2 SET a.age = a.age + 1");
+  CheckAll(other_);
+  check("another transaction's update pending");
+  Run(other_, "ROLLBACK");
+  Exec(slot, "MATCH (a:N) WHERE a.id % 17 = 3 DETACH DELETE a");
+  check("rows deleted");
 }
 
 TEST_F(ScanAggregateTest, EmptyInputs) {
