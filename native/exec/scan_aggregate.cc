@@ -308,8 +308,9 @@ struct Worker {
     // A string key's codes shared by every worker (ScanAggregateOp::BuildSharedCodes), if any.
     const uint32_t* shared = nullptr;
     uint64_t shared_rows = 0;
-    // A reached node's integer column as one byte a row (NarrowInts) for SumEdges, if any:
-    // rows [0, narrow_rows) read there, the rows appended since from the column.
+    // A reached node's integer column as one byte a row (NarrowInts) for SumEdges and
+    // CountTargets, if any: rows [0, narrow_rows) read there, the rows appended since from the
+    // column.
     const uint8_t* narrow = nullptr;
     uint64_t narrow_rows = 0;
     int64_t narrow_base = 0;
@@ -888,6 +889,18 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       default: break;
     }
     return v;
+  }
+
+  // Whether ApplyOp(t, v) returns (does not overflow).
+  static bool AppliesWithoutOverflow(const Term& t, int64_t v) {
+    int64_t r;
+    switch (t.op) {
+      case Term::Op::kAdd: return !__builtin_add_overflow(v, t.operand, &r);
+      case Term::Op::kSub: return !__builtin_sub_overflow(v, t.operand, &r);
+      case Term::Op::kRSub: return !__builtin_sub_overflow(t.operand, v, &r);
+      case Term::Op::kMul: return !__builtin_mul_overflow(v, t.operand, &r);
+      default: return true;
+    }
   }
 
   // Throws the error the evaluated operator (`+`, `-`, `*` of INT64s) gives for the property's
@@ -2903,12 +2916,37 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     }
   }
 
-  // The narrow images (NarrowInts) of the reached nodes' integer columns that SumEdges reads
-  // once per edge: made when the edges may reach most of a table's rows (as BuildSharedCodes
-  // judges), else taken where an earlier statement kept one. Not where the edges are counted
-  // per reached node (targets_), whose cells are read once per node.
+  // The narrow images (NarrowInts) of the integer columns read through them:
+  // - the reached nodes' columns that SumEdges reads once per edge: made when the edges may
+  //   reach most of a table's rows (as BuildSharedCodes judges), else taken where an earlier
+  //   statement kept one;
+  // - the reached nodes' small integer keys that CountTargets reads for every row of their
+  //   table (targets_): made, as that pass reads every row of the column.
   void BuildSharedNarrow(ExecContext& ctx) {
     shared_narrow_.clear();
+    // The image of `table`'s column of term `t`, made when `build`.
+    auto share = [&](const Term& t, TableId id, bool build) {
+      const auto& columns = t.property->property_columns;
+      if (id >= columns.size() || columns[id] < 0) return;
+      const auto index = static_cast<size_t>(columns[id]);
+      const storage::NodeTable& table = store_->node_table(id);
+      if (shared_narrow_.count({id, index}) != 0 || table.NumRows() < kMinSharedRows ||
+          !table.versions().empty()) {
+        return;
+      }
+      bool made = false;
+      auto image = NarrowImage(ctx, table.column(index), table.NumRows(), build, &made);
+      if (image == nullptr) return;
+      if (made && ctx.CountsMemory()) memory_.Add(ctx, image->MemoryUsage());
+      shared_narrow_[{id, index}] = std::move(image);
+    };
+    if (targets_) {
+      for (const Term& t : keys_) {
+        if (t.access == Access::kInt && t.role == Role::kNeighbor && t.property != nullptr) {
+          share(t, targets_table_, true);
+        }
+      }
+    }
     if (!sum_shape_ || targets_) return;
     Sides sides;
     for (const Aggregate& a : aggs_) {
@@ -2923,22 +2961,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         for (const auto& [pair, dir] : sides) {
           const TableId reached =
               dir == storage::Direction::kForward ? pair->dst_table : pair->src_table;
-          const auto& columns = t.property->property_columns;
-          if (reached >= columns.size() || columns[reached] < 0) continue;
-          const auto index = static_cast<size_t>(columns[reached]);
-          const storage::NodeTable& table = store_->node_table(reached);
-          if (shared_narrow_.count({reached, index}) != 0 || table.NumRows() < kMinSharedRows ||
-              !table.versions().empty()) {
-            continue;
-          }
-          const bool worth =
-              2 * rate * static_cast<double>(store_->rel_table(pair->id).NumRels()) >=
-              static_cast<double>(table.NumRows());
-          bool made = false;
-          auto image = NarrowImage(ctx, table.column(index), table.NumRows(), worth, &made);
-          if (image == nullptr) continue;
-          if (made && ctx.CountsMemory()) memory_.Add(ctx, image->MemoryUsage());
-          shared_narrow_[{reached, index}] = std::move(image);
+          share(t, reached,
+                2 * rate * static_cast<double>(store_->rel_table(pair->id).NumRels()) >=
+                    static_cast<double>(store_->node_table(reached).NumRows()));
         }
       }
     }
@@ -3391,6 +3416,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       // A counted run is a big one: small keys take the direct array from the first row.
       w.lookups = std::max(w.lookups, kDirectAfter);
       std::array<DirectKey, 2> direct_keys;
+      std::array<std::array<uint64_t, 256>, 2> byte_values;
       bool direct = counts_only && keys_.size() <= direct_keys.size();
       for (size_t k = 0; k < keys_.size() && direct; ++k) {
         const Term& t = keys_[k];
@@ -3409,6 +3435,22 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
                           wide ? static_cast<const void*>(c->column->Data<int64_t>())
                                : static_cast<const void*>(c->column->Data<int32_t>()),
                           wide};
+        if (c->narrow != nullptr) {
+          // Each byte's value, the key's operation applied; past every slot for a NULL byte
+          // and where the operation would overflow (a byte past the column's values, or one
+          // whose rows then raise the error the usual way).
+          for (unsigned b = 0; b < byte_values[k].size(); ++b) {
+            int64_t v;
+            byte_values[k][b] = b == NarrowInts::kNull ||
+                                        __builtin_add_overflow(c->narrow_base, int64_t{b}, &v) ||
+                                        !AppliesWithoutOverflow(t, v)
+                                    ? std::numeric_limits<uint64_t>::max()
+                                    : static_cast<uint64_t>(ApplyOp(t, v));
+          }
+          direct_keys[k].narrow = c->narrow;
+          direct_keys[k].narrow_rows = c->narrow_rows;
+          direct_keys[k].byte_values = byte_values[k].data();
+        }
       }
       // The direct slot of row's keys; false for a NULL or one past the slots.
       auto slot_of = [&](uint64_t row, uint64_t* slot) {
@@ -3476,7 +3518,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
                            static_cast<unsigned>(workers_.size()), run);
   }
 
-  // A key CountTargets reads straight: its shared codes, else its integer column (wide: INT64).
+  // A key CountTargets reads straight: its shared codes, else its narrow image where that holds
+  // the row, else its integer column (wide: INT64).
   struct DirectKey {
     const uint32_t* shared = nullptr;
     uint64_t shared_rows = 0;
@@ -3485,6 +3528,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     const uint64_t* validity = nullptr;
     const void* cells = nullptr;
     bool wide = false;
+    // Its narrow image (rows [0, narrow_rows)), if any, and each byte's value.
+    const uint8_t* narrow = nullptr;
+    uint64_t narrow_rows = 0;
+    const uint64_t* byte_values = nullptr;
   };
 
   // Key `d`'s value at `row` in *v (`t`'s operation applied): false for a NULL, a row past the
@@ -3495,6 +3542,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       const uint32_t code = row < d.shared_rows ? d.shared[row] : 0;
       if (code < 2) return false;  // NULL (1), or a row past the codes
       *v = code - 2;
+    } else if (d.narrow != nullptr && row < d.narrow_rows) {
+      *v = d.byte_values[d.narrow[row]];
     } else {
       if (!storage::Column::ValidBit(d.validity, row)) return false;
       *v = static_cast<uint64_t>(
@@ -3608,8 +3657,22 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     const uint64_t range = ties == nullptr ? kSearchItems
                            : used == 1     ? n
                                            : std::max<uint64_t>(kTieItems, n / (4 * used) + 1);
+    // Ties whose edges are few (as the scan's passing nodes had on average) run on this
+    // thread alone: on two, the pool's start and its end cost more than they share (321 ties
+    // of ~10 edges in distinct_reached_cities: ~30 us of the run alone, ~60 on two threads).
+    bool alone = used == 1;
+    if (!alone && ties != nullptr) {
+      uint64_t nodes = 0, edges = 0;
+      for (const auto& r : rows) {
+        nodes += r[kNodePassed];
+        edges += r[kEdges];
+      }
+      alone = nodes != 0 &&
+              static_cast<double>(edges) / static_cast<double>(nodes) * static_cast<double>(n) <
+                  static_cast<double>(kTieEdgesAlone);
+    }
     try {
-      if (used == 1) {  // (ranges from kBlockNodes items, doubling: few groups, few items)
+      if (alone) {  // (ranges from kBlockNodes items, doubling: few groups, few items)
         for (uint64_t i = 0, step = kBlockNodes; i < n && (ties != nullptr || !search.Done(i));) {
           const uint64_t end = std::min(n, i + std::min(range, step));
           run(0, i, end);
@@ -3966,6 +4029,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   static constexpr uint64_t kSearchItems = 512;
   // RankTies: tied items per range, at least (each of a few dozen edges).
   static constexpr uint64_t kTieItems = 32;
+  static constexpr uint64_t kTieEdgesAlone = 8192;  // ties' edges run on one thread below this
   // BuildSharedCodes: tables of at least so many rows, columns of at most so many strings.
   static constexpr uint64_t kMinSharedRows = ParallelPipeline::kMinParallelRows;
   static constexpr size_t kMaxSharedStrings = 4096;

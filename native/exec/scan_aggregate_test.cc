@@ -394,6 +394,12 @@ class ScanAggregateTest : public ::testing::Test {
     return db_->storage().GetNodeTable(schema->id)->column(*index).FindDerived();
   }
 
+  // The narrow image the column of `property` of node table `table` keeps, if any.
+  static std::shared_ptr<const NarrowInts> ImageOf(const std::string& table,
+                                                   const std::string& property) {
+    return std::dynamic_pointer_cast<const NarrowInts>(DerivedOf(table, property));
+  }
+
   static std::shared_ptr<Database> db_;
   Session session_;
   Session other_;
@@ -520,9 +526,7 @@ TEST_F(ScanAggregateTest, NarrowImagesFollowTheRows) {
   MakeGraph(slot, "N", "NN", "age INT64, small INT32",
             "age: CASE WHEN i % 29 = 0 THEN NULL ELSE i % 61 - 20 END, small: CAST(i % 200 - 100 "
             "AS INT32)");
-  auto image = [&](const std::string& property) {
-    return std::dynamic_pointer_cast<const NarrowInts>(DerivedOf("N", property));
-  };
+  auto image = [](const std::string& property) { return ImageOf("N", property); };
   auto check = [&](const std::string& step) {
     SCOPED_TRACE(step);
     ExpectFusedSame(session_, "MATCH (a:N)-[:NN]->(b:N)", "",
@@ -572,6 +576,48 @@ TEST_F(ScanAggregateTest, NarrowImagesFollowTheRows) {
   Run(other_, "ROLLBACK");
   Exec(slot, "MATCH (a:N) WHERE a.id % 17 = 3 DETACH DELETE a");
   check("rows deleted");
+}
+
+// Small integer keys of the reached node, read once per row of its table where the passing
+// edges are counted per reached node (CountTargets, on one thread here): from the narrow image
+// that pass makes, NULLs, keys past the direct slots and rows appended since the usual way.
+TEST_F(ScanAggregateTest, CountedKeysReadNarrowImages) {
+  ExecutionSlot slot(db_);
+  using testing_util::Exec;
+  MakeGraph(slot, "M", "MM", "age INT64, band INT32, big INT64",
+            "age: CASE WHEN i % 31 = 0 THEN NULL ELSE i % 90 + 1000 END, band: CAST(i % 7 - 3 AS "
+            "INT32), big: i % 50 + 9000");
+  auto image = [](const std::string& property) { return ImageOf("M", property); };
+  EXPECT_EQ(image("age"), nullptr);
+  auto check = [&](const std::string& step) {
+    SCOPED_TRACE(step);
+    ExpectFusedSame(session_, "MATCH (a:M)-[:MM]->(b:M)", "",
+                    "RETURN b.age / 10 AS k, count(*) AS n");
+    ExpectFusedSame(session_, "MATCH (a:M)-[:MM]->(b:M)", "a.age < 1060",
+                    "RETURN DISTINCT b.band AS s, b.age AS k");
+    // Keys past the direct slots (4096 and more): grouped the usual way.
+    ExpectFusedSame(session_, "MATCH (a:M)-[:MM]->(b:M)", "", "RETURN b.big AS k, count(*) AS n");
+  };
+  check("first image");
+  ASSERT_NE(image("age"), nullptr) << "counting per reached node makes the image";
+  EXPECT_TRUE(image("age")->narrow());
+  EXPECT_EQ(image("age")->base(), 1000);
+  ASSERT_NE(image("band"), nullptr);
+  EXPECT_EQ(image("band")->base(), -3);
+  Exec(slot, "UNWIND range(0, 99) AS i CREATE (:M {id: 100000 + i, age: 1000 + i % 13, band: 9})");
+  // (Four edges a new row: counting per reached node wants twice as many edges as nodes.)
+  Exec(slot,
+       "UNWIND range(0, 99) AS i MATCH (a:M {id: i}), (b:M {id: 100000 + i}) "
+       "CREATE (a)-[:MM]->(b), (b)-[:MM]->(a), (a)-[:MM]->(b), (b)-[:MM]->(a)");
+  check("rows appended");
+  Exec(slot, "MATCH (a:M) WHERE a.id % 11 = 2 SET a.age = 1100");
+  check("cells set");
+  ASSERT_NE(image("age"), nullptr);
+  EXPECT_TRUE(image("age")->narrow());
+  Exec(slot, "MATCH (a:M) WHERE a.id = 40 SET a.age = 9000");
+  check("a cell past the spread");
+  ASSERT_NE(image("age"), nullptr);
+  EXPECT_FALSE(image("age")->narrow());
 }
 
 TEST_F(ScanAggregateTest, EmptyInputs) {
