@@ -3410,13 +3410,37 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       counts_only = counts_only && (a.kind == Aggregate::Kind::kCountStar || a.every_row);
     }
     const uint64_t limit = uint64_t{1} << direct_bits_;
+    // Each key's byte values where its column has a narrow image (BuildSharedNarrow, which the
+    // workers' cursors take too): the key's operation applied, past every slot for the NULL
+    // byte and where the operation would overflow (a byte past the column's values, or one
+    // whose rows then raise the error the usual way). Made once, not per morsel.
+    std::array<std::array<uint64_t, 256>, 2> byte_values;
+    std::array<bool, 2> narrow_keys{};
+    for (size_t k = 0; k < keys_.size() && k < narrow_keys.size(); ++k) {
+      const Term& t = keys_[k];
+      if (t.access != Access::kInt || t.role != Role::kNeighbor || t.property == nullptr) continue;
+      const auto& columns = t.property->property_columns;
+      if (targets_table_ >= columns.size() || columns[targets_table_] < 0) continue;
+      const auto image =
+          shared_narrow_.find({targets_table_, static_cast<size_t>(columns[targets_table_])});
+      if (image == shared_narrow_.end()) continue;
+      const int64_t base = image->second->base();
+      for (unsigned b = 0; b < byte_values[k].size(); ++b) {
+        int64_t v;
+        byte_values[k][b] = b == NarrowInts::kNull ||
+                                    __builtin_add_overflow(base, int64_t{b}, &v) ||
+                                    !AppliesWithoutOverflow(t, v)
+                                ? std::numeric_limits<uint64_t>::max()
+                                : static_cast<uint64_t>(ApplyOp(t, v));
+      }
+      narrow_keys[k] = true;
+    }
     auto run = [&](unsigned wi, uint64_t begin, uint64_t end) {
       Worker& w = *workers_[wi];
       SetTable(w, Role::kNeighbor, targets_table_, *w.ctx);
       // A counted run is a big one: small keys take the direct array from the first row.
       w.lookups = std::max(w.lookups, kDirectAfter);
       std::array<DirectKey, 2> direct_keys;
-      std::array<std::array<uint64_t, 256>, 2> byte_values;
       bool direct = counts_only && keys_.size() <= direct_keys.size();
       for (size_t k = 0; k < keys_.size() && direct; ++k) {
         const Term& t = keys_[k];
@@ -3435,18 +3459,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
                           wide ? static_cast<const void*>(c->column->Data<int64_t>())
                                : static_cast<const void*>(c->column->Data<int32_t>()),
                           wide};
-        if (c->narrow != nullptr) {
-          // Each byte's value, the key's operation applied; past every slot for a NULL byte
-          // and where the operation would overflow (a byte past the column's values, or one
-          // whose rows then raise the error the usual way).
-          for (unsigned b = 0; b < byte_values[k].size(); ++b) {
-            int64_t v;
-            byte_values[k][b] = b == NarrowInts::kNull ||
-                                        __builtin_add_overflow(c->narrow_base, int64_t{b}, &v) ||
-                                        !AppliesWithoutOverflow(t, v)
-                                    ? std::numeric_limits<uint64_t>::max()
-                                    : static_cast<uint64_t>(ApplyOp(t, v));
-          }
+        if (c->narrow != nullptr && narrow_keys[k]) {
           direct_keys[k].narrow = c->narrow;
           direct_keys[k].narrow_rows = c->narrow_rows;
           direct_keys[k].byte_values = byte_values[k].data();
