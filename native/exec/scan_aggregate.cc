@@ -448,6 +448,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     shared_strings_.clear();
     shared_dictionary_.clear();
     shared_narrow_.clear();
+    key_bytes_made_ = {};
     targets_groups_ = nullptr;
     memory_.Release(ctx);
   }
@@ -889,18 +890,6 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       default: break;
     }
     return v;
-  }
-
-  // Whether ApplyOp(t, v) returns (does not overflow).
-  static bool AppliesWithoutOverflow(const Term& t, int64_t v) {
-    int64_t r;
-    switch (t.op) {
-      case Term::Op::kAdd: return !__builtin_add_overflow(v, t.operand, &r);
-      case Term::Op::kSub: return !__builtin_sub_overflow(v, t.operand, &r);
-      case Term::Op::kRSub: return !__builtin_sub_overflow(t.operand, v, &r);
-      case Term::Op::kMul: return !__builtin_mul_overflow(v, t.operand, &r);
-      default: return true;
-    }
   }
 
   // Throws the error the evaluated operator (`+`, `-`, `*` of INT64s) gives for the property's
@@ -2924,28 +2913,39 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   //   table (targets_): made, as that pass reads every row of the column.
   void BuildSharedNarrow(ExecContext& ctx) {
     shared_narrow_.clear();
-    // The image of `table`'s column of term `t`, made when `build`.
-    auto share = [&](const Term& t, TableId id, bool build) {
+    key_bytes_made_ = {};
+    // The image of `table`'s column of term `t` (kept in shared_narrow_), made when `build`;
+    // null when there is none.
+    auto share = [&](const Term& t, TableId id, bool build) -> const NarrowInts* {
       const auto& columns = t.property->property_columns;
-      if (id >= columns.size() || columns[id] < 0) return;
+      if (id >= columns.size() || columns[id] < 0) return nullptr;
       const auto index = static_cast<size_t>(columns[id]);
+      auto kept = shared_narrow_.find({id, index});
+      if (kept != shared_narrow_.end()) return kept->second.get();
       const storage::NodeTable& table = store_->node_table(id);
-      if (shared_narrow_.count({id, index}) != 0 || table.NumRows() < kMinSharedRows ||
-          !table.versions().empty()) {
-        return;
-      }
+      if (table.NumRows() < kMinSharedRows || !table.versions().empty()) return nullptr;
       bool made = false;
       auto image = NarrowImage(ctx, table.column(index), table.NumRows(), build, &made);
-      if (image == nullptr) return;
+      if (image == nullptr) return nullptr;
       if (made && ctx.CountsMemory()) memory_.Add(ctx, image->MemoryUsage());
-      shared_narrow_[{id, index}] = std::move(image);
+      return (shared_narrow_[{id, index}] = std::move(image)).get();
     };
-    if (targets_) {
-      for (const Term& t : keys_) {
-        if (t.access == Access::kInt && t.role == Role::kNeighbor && t.property != nullptr) {
-          share(t, targets_table_, true);
-        }
+    // The counted keys' images, and each byte's value: the key's division or modulo by a
+    // positive constant applied (CompileTerm compiles keys with no other operation, and those
+    // cannot overflow), past every slot for the NULL byte and a value past INT64's.
+    for (size_t k = 0; targets_ && k < keys_.size() && k < key_bytes_.size(); ++k) {
+      const Term& t = keys_[k];
+      if (t.access != Access::kInt || t.role != Role::kNeighbor || t.property == nullptr) continue;
+      const NarrowInts* image = share(t, targets_table_, true);
+      if (image == nullptr) continue;
+      for (unsigned b = 0; b < key_bytes_[k].size(); ++b) {
+        int64_t v;
+        key_bytes_[k][b] =
+            b == NarrowInts::kNull || __builtin_add_overflow(image->base(), int64_t{b}, &v)
+                ? std::numeric_limits<uint64_t>::max()
+                : static_cast<uint64_t>(ApplyOp(t, v));
       }
+      key_bytes_made_[k] = true;
     }
     if (!sum_shape_ || targets_) return;
     Sides sides;
@@ -3410,31 +3410,6 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       counts_only = counts_only && (a.kind == Aggregate::Kind::kCountStar || a.every_row);
     }
     const uint64_t limit = uint64_t{1} << direct_bits_;
-    // Each key's byte values where its column has a narrow image (BuildSharedNarrow, which the
-    // workers' cursors take too): the key's operation applied, past every slot for the NULL
-    // byte and where the operation would overflow (a byte past the column's values, or one
-    // whose rows then raise the error the usual way). Made once, not per morsel.
-    std::array<std::array<uint64_t, 256>, 2> byte_values;
-    std::array<bool, 2> narrow_keys{};
-    for (size_t k = 0; k < keys_.size() && k < narrow_keys.size(); ++k) {
-      const Term& t = keys_[k];
-      if (t.access != Access::kInt || t.role != Role::kNeighbor || t.property == nullptr) continue;
-      const auto& columns = t.property->property_columns;
-      if (targets_table_ >= columns.size() || columns[targets_table_] < 0) continue;
-      const auto image =
-          shared_narrow_.find({targets_table_, static_cast<size_t>(columns[targets_table_])});
-      if (image == shared_narrow_.end()) continue;
-      const int64_t base = image->second->base();
-      for (unsigned b = 0; b < byte_values[k].size(); ++b) {
-        int64_t v;
-        byte_values[k][b] = b == NarrowInts::kNull ||
-                                    __builtin_add_overflow(base, int64_t{b}, &v) ||
-                                    !AppliesWithoutOverflow(t, v)
-                                ? std::numeric_limits<uint64_t>::max()
-                                : static_cast<uint64_t>(ApplyOp(t, v));
-      }
-      narrow_keys[k] = true;
-    }
     auto run = [&](unsigned wi, uint64_t begin, uint64_t end) {
       Worker& w = *workers_[wi];
       SetTable(w, Role::kNeighbor, targets_table_, *w.ctx);
@@ -3459,10 +3434,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
                           wide ? static_cast<const void*>(c->column->Data<int64_t>())
                                : static_cast<const void*>(c->column->Data<int32_t>()),
                           wide};
-        if (c->narrow != nullptr && narrow_keys[k]) {
+        if (c->narrow != nullptr && key_bytes_made_[k]) {
           direct_keys[k].narrow = c->narrow;
           direct_keys[k].narrow_rows = c->narrow_rows;
-          direct_keys[k].byte_values = byte_values[k].data();
+          direct_keys[k].byte_values = key_bytes_[k].data();
         }
       }
       // The direct slot of row's keys; false for a NULL or one past the slots.
@@ -4059,6 +4034,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   std::map<std::pair<TableId, size_t>, SharedCodes> shared_codes_;
   // BuildSharedNarrow's images, per (table, column).
   std::map<std::pair<TableId, size_t>, std::shared_ptr<const NarrowInts>> shared_narrow_;
+  // Per counted key (targets_) whose column has an image there: each byte's value, made once a
+  // statement for CountTargets' DirectKeys.
+  std::array<std::array<uint64_t, 256>, 2> key_bytes_;
+  std::array<bool, 2> key_bytes_made_{};
   std::vector<std::string> shared_strings_;
   std::unordered_map<std::string, uint32_t, Worker::StringHash, std::equal_to<>> shared_dictionary_;
 
