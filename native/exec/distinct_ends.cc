@@ -500,11 +500,18 @@ uint64_t DistinctEndsSearch::Run(GraphStore& store, ExecContext& ctx, InternalId
       CountLastShared(ctx, workers);
       break;
     }
-    const size_t size =
-        workers > 1 && filter == nullptr && total_words_ >= kParallelWords &&
-                ctx.tasks->WorkersFor(total_words_, kMorselWords, ctx.parallelism) > 1
-            ? TakeLevelShared(ctx, last, ends_too, ends)
-            : TakeLevel(last, ends_too, filter, ends);
+    // A level read by a sweep of the bitmaps (split, or too many nodes for the serial list) is
+    // swept on the pool where the bitmaps are big: so is one that a serial expansion made.
+    const bool swept = workers > 1 || !touched_whole_;
+    size_t size;
+    if (swept && may_share && filter == nullptr && total_words_ >= kParallelWords &&
+        ctx.tasks->WorkersFor(total_words_, kMorselWords, ctx.parallelism) > 1) {
+      size = TakeLevelShared(ctx, last, ends_too, ends);
+      touched_.clear();  // every bit of the level is cleared: a list may start again
+      touched_whole_ = true;
+    } else {
+      size = TakeLevel(last, ends_too, filter, ends);
+    }
     Charge(ctx, ends);
     if (walk.direction == binder::Direction::kBoth && depth >= 3 && size == before_last &&
         depth - 1 >= walk.min_hops) {
