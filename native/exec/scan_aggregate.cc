@@ -380,10 +380,14 @@ struct Worker {
   size_t scan_table = 0;
   // Counting the passing edges per reached node (ScanAggregateOp::targets_): per row of the
   // reached table, its passing edges met by this worker; without aggregates
-  // (ScanAggregateOp::targets_first_) the item of the first of them + 1 instead (0: none; the
-  // worker runs its items in order).
+  // (ScanAggregateOp::targets_first_) a note of the first of them + 1 instead: its item, and
+  // below it its rank among the item's passing edges (rank_bits) (0: none; the worker runs its
+  // items in order, each item's edges in order).
   std::vector<uint32_t> target_counts;
   bool target_firsts = false;
+  // Noting first items: bits of the note below the item, for the rank of the reached node's
+  // edge among the item's passing edges (ScanAggregateOp::rank_bits_; 0: the item alone).
+  unsigned rank_bits = 0;
   // When set, the only items to run (sorted; FindFirstRows' ties), from only[only_next] on.
   const std::vector<uint64_t>* only = nullptr;
   size_t only_next = 0;
@@ -2487,13 +2491,19 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       for (size_t i = 0; i < n; ++i) ++counts[nbrs[i]];
       return;
     }
-    for (size_t j = 0; j < w.block.size(); ++j) {  // each node's first item kept
-      const auto mark = static_cast<uint32_t>(w.block[j].first + 1);
+    // Each node's first item kept, with the rank of the edge that reached it first where there
+    // are bits for it (ranks past them share the last).
+    const unsigned bits = w.rank_bits;
+    const size_t last_rank = (size_t{1} << bits) - 1;
+    for (size_t j = 0; j < w.block.size(); ++j) {
+      const size_t from = w.block[j].second;
       const size_t to = j + 1 < w.block.size() ? w.block[j + 1].second : n;
-      for (size_t i = w.block[j].second; i < to; ++i) {
+      const auto mark = static_cast<uint32_t>((w.block[j].first << bits) + 1);
+      for (size_t i = from; i < to; ++i) {
         const uint32_t at = counts[nbrs[i]];
+        const auto note = mark + static_cast<uint32_t>(std::min(i - from, last_rank));
         // Without a branch (whether a node was met before is a coin toss): masked in.
-        counts[nbrs[i]] = at | (mark & (0U - static_cast<uint32_t>(at == 0)));
+        counts[nbrs[i]] = at | (note & (0U - static_cast<uint32_t>(at == 0)));
       }
     }
   }
@@ -2834,6 +2844,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   void InitWorker(Worker& w, ExecContext* ctx) const {
     w.ctx = ctx;
     w.target_firsts = targets_first_;
+    w.rank_bits = rank_bits_;
     w.groups.Init(keys_.size(), aggs_.size(), uses_sums_, uses_states_);
     w.groups.indexed = !unique_rows_;
     w.row_codes.assign(column_terms_.size(), {});
@@ -3249,6 +3260,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     BuildSharedCodes(ctx);
     targets_ = CountsTargets(ctx, workers, total);
     targets_first_ = targets_ && aggs_.empty();
+    rank_bits_ = targets_first_ ? RankBits(total) : 0;
     BuildSharedNarrow(ctx);
     if (workers <= 1) {
       workers_.push_back(std::make_unique<Worker>());
@@ -3277,7 +3289,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         CountTargets(ctx);
         // The ties' run (RankTies) comes after the merge and the sort, past the pool threads'
         // spin after this run: they poll on for it.
-        if (targets_first_ && targets_groups_ != nullptr) ctx.tasks->Wake();
+        if (targets_first_ && rank_bits_ == 0 && targets_groups_ != nullptr) ctx.tasks->Wake();
       } catch (...) {
         for (auto& w : workers_) memory_.Absorb(w->memory);
         throw;
@@ -3301,9 +3313,17 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       Merge(ctx);
     }
     // Counted per reached node: the groups' first rows found again (noting first items, only
-    // the order of the groups of one first item: RankTies).
+    // the order of the groups that share a note: RankTies).
     const bool counted_targets = targets_ && targets_groups_ != nullptr;
     if (counted_targets && !targets_first_) FindFirstRows(ctx, total, nullptr);
+    if (counted_targets && targets_first_ && rank_bits_ != 0) {  // the notes: item, edge rank
+      Groups& m = *merged_;
+      const uint64_t last_rank = (uint64_t{1} << rank_bits_) - 1;
+      for (size_t g = 0; g < m.size(); ++g) {
+        m.first_edge[g] = m.first_item[g] & last_rank;
+        m.first_item[g] >>= rank_bits_;
+      }
+    }
     // Aggregation without keys yields one row even for empty input (count = 0).
     if (keys_.empty() && merged_->size() == 0) {
       merged_->Add(nullptr, nullptr, 0, HashCodes(nullptr, 0, 0));
@@ -3383,6 +3403,15 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     // one): counting walks every reached node's row, reached or not.
     const double rate = PassRate(ctx).value_or(1);
     return rate * static_cast<double>(edges) * kTargetsShare >= static_cast<double>(nodes);
+  }
+
+  // Noting first items over `total` items: the bits below each note's item for the rank of its
+  // edge (at most kRankBits, and a note + 1 below 2^31). With them, the groups' first rows come
+  // out of the count (an edge reaches one node, so two groups share a note only where ranks
+  // past the bits share the last one), and the pass over the ties' edges is left to those.
+  static unsigned RankBits(uint64_t total) {
+    const auto item_bits = static_cast<unsigned>(std::bit_width(total));
+    return item_bits >= 31 ? 0 : std::min(kRankBits, 31 - item_bits);
   }
 
   // The reached nodes' keys and arguments, once per node, added to the groups as many times as
@@ -3475,8 +3504,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         return;
       }
       for (uint64_t row = begin; row < end; ++row) {
-        // Noting first items: the least of the workers' (none, or counting: 2^32 - 1, past every
-        // item: the groups' first items then stay), and no weight (no aggregates).
+        // Noting first items: the least of the workers' notes (none, or counting: 2^32 - 1, past
+        // every note: the groups' first notes then stay), and no weight (no aggregates).
         uint64_t weight = 0;
         uint32_t first = std::numeric_limits<uint32_t>::max();
         if (targets_first_) {
@@ -3542,7 +3571,7 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   }
 
   // CountTargets' rows [begin, end) noting first items, without aggregates, kKeys keys read
-  // straight (keys): each row's first item the least of counts0's and counts1's, its group from
+  // straight (keys): each row's first note the least of counts0's and counts1's, its group from
   // the direct array, or (a new group, or a key past it) from slow(row, first) when reached.
   // The general loop's branches and calls cost more than its reads: 100k rows (the reached
   // table of distinct_reached_cities) take 0.39 ms here on one thread, 0.55 there.
@@ -3640,14 +3669,18 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
       Run(w, (*ties)[begin], (*ties)[end - 1] + 1);
     };
     const uint64_t n = ties != nullptr ? ties->size() : total;
-    // Ties (a few hundred, commonly): a few ranges of them a worker (each worker's ranges come
-    // in order, so the first tie where it meets a group is its least), all of them alone.
+    // Ties: a few ranges of them a worker (each worker's ranges come in order, so the first tie
+    // where it meets a group is its least), all of them alone. Without bits for ranks they are
+    // commonly a few hundred items of a few edges, ranges of kTieItems at least; with them, hubs
+    // (their first groups' ranks past the bits), one a range.
+    const uint64_t least_range = rank_bits_ != 0 ? 1 : kTieItems;
     const uint64_t range = ties == nullptr ? kSearchItems
                            : used == 1     ? n
-                                           : std::max<uint64_t>(kTieItems, n / (4 * used) + 1);
-    // Ties whose edges are few (as the scan's passing nodes had on average) run on this
-    // thread alone: on two, the pool's start and its end cost more than they share (321 ties
-    // of ~10 edges in distinct_reached_cities: ~30 us of the run alone, ~60 on two threads).
+                                           : std::max<uint64_t>(least_range, n / (4 * used) + 1);
+    // Ties whose edges are few (as the scan's passing nodes had on average, or the ranks the
+    // bits hold, which a tie's edges pass) run on this thread alone: on two, the pool's start
+    // and its end cost more than they share (321 ties of ~10 edges in distinct_reached_cities
+    // before ranks were noted: ~30 us of the run alone, ~60 on two threads).
     bool alone = used == 1;
     if (!alone && ties != nullptr) {
       uint64_t nodes = 0, edges = 0;
@@ -3655,9 +3688,10 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
         nodes += r[kNodePassed];
         edges += r[kEdges];
       }
-      alone = nodes != 0 &&
-              static_cast<double>(edges) / static_cast<double>(nodes) * static_cast<double>(n) <
-                  static_cast<double>(kTieEdgesAlone);
+      const double per_tie =
+          std::max(nodes != 0 ? static_cast<double>(edges) / static_cast<double>(nodes) : 0.0,
+                   rank_bits_ != 0 ? static_cast<double>(uint64_t{1} << rank_bits_) : 0.0);
+      alone = per_tie * static_cast<double>(n) < static_cast<double>(kTieEdgesAlone);
     }
     try {
       if (alone) {  // (ranges from kBlockNodes items, doubling: few groups, few items)
@@ -3690,15 +3724,19 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
     done();
   }
 
-  // Noting first items (targets_first_), the groups know theirs, and order_ has them by it:
-  // the items that are the first of two groups or more (ties) run again, edge by edge, to
-  // order those groups (FindFirstRows).
+  // Noting first items (targets_first_), the groups know theirs, and the rank of their first
+  // edge where the notes had bits for it (rank_bits_), and order_ has them by both: the items
+  // that are the first of two groups or more at the same rank (ties: the last rank the bits
+  // hold, or with no bits for ranks, any) run again, edge by edge, to order the groups whose
+  // first item they are (FindFirstRows).
   void RankTies(ExecContext& ctx) {
     Groups& m = *merged_;
     std::vector<uint64_t> ties;
     for (size_t i = 1; i < order_.size(); ++i) {
       const uint64_t item = m.first_item[order_[i]];
-      if (item == m.first_item[order_[i - 1]] && (ties.empty() || ties.back() != item)) {
+      if (item == m.first_item[order_[i - 1]] &&
+          m.first_edge[order_[i]] == m.first_edge[order_[i - 1]] &&
+          (ties.empty() || ties.back() != item)) {
         ties.push_back(item);
       }
     }
@@ -3992,9 +4030,13 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   // The rel checks (RelChecks) may run: no rel table the expansion follows had versions when
   // the run started (and not no_blocks_).
   bool rel_checks_ = false;
-  // Without aggregates: the workers note each reached node's first item, not its count
-  // (Worker::target_counts), and the groups' first items follow (FindFirstRows ranks ties).
+  // Without aggregates: the workers note each reached node's first item and edge rank, not its
+  // count (Worker::target_counts), and the groups' first rows follow (FindFirstRows ranks
+  // ties).
   bool targets_first_ = false;
+  // Noting first items: the low bits of each note that hold the rank of the reached node's
+  // first edge among its item's passing edges (RankBits), 0 for none.
+  unsigned rank_bits_ = 0;
   TableId targets_table_ = catalog::kInvalidTableId;  // the reached nodes' table
   uint64_t targets_rows_ = 0;                         // its rows when the run started
   // CountTargets: per reached row counted, its group in the worker that counted it (in the
@@ -4006,6 +4048,9 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   std::optional<double> pass_rate_;  // PassRate: the share of scanned rows past the node filters
   bool pass_rate_sampled_ = false;
   static constexpr uint64_t kTargetsRatio = 2;
+  // The most bits a note of a first item gives the rank of its edge (RankBits): items of more
+  // than 1,023 passing edges are hubs, whose groups the ties' pass orders.
+  static constexpr unsigned kRankBits = 10;
   static constexpr double kTargetsShare = 16;     // passing edges at least a 16th of the nodes
   static constexpr uint64_t kDirectAfter = 1024;  // rows first (a small input keeps to hashing)
   // RunBlocks: scanned nodes and edges per block (at most: a node's edges are never split).

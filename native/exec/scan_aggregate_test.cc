@@ -620,6 +620,33 @@ TEST_F(ScanAggregateTest, CountedKeysReadNarrowImages) {
   EXPECT_FALSE(image("age")->narrow());
 }
 
+// DISTINCT over reached nodes counted per node (no aggregates): each node notes the item and
+// the rank of the edge that reached it first, so the groups' first rows come out of the count;
+// ranks past the note's bits share the last, and the items whose groups share it (hubs of
+// more than 1,023 edges) run again to order them: alone for a few, on the pool for many.
+TEST_F(ScanAggregateTest, FirstRowsOfHubsPastTheRankBits) {
+  ExecutionSlot slot(db_);
+  using testing_util::Exec;
+  const std::string n = std::to_string(kNodes);
+  Exec(slot, "CREATE NODE TABLE H(id INT64 PRIMARY KEY, x INT64, y INT64)");
+  Exec(slot, "CREATE REL TABLE HH(FROM H TO H)");
+  Exec(slot, "UNWIND range(0, " + std::to_string(kNodes - 1) +
+                 ") AS i CREATE (:H {id: i, x: i % 64, y: CASE WHEN i % 97 = 5 THEN NULL ELSE "
+                 "(i / 64) % 64 END})");
+  // Hubs: the first ten nodes, 1,100 edges each to nodes no earlier hub reached (ranks 1,023
+  // and past share the last one), then six edges from every node.
+  Exec(slot, "UNWIND range(0, 10999) AS i MATCH (a:H {id: i / 1100}), (b:H {id: i % " + n +
+                 "}) CREATE (a)-[:HH]->(b)");
+  Exec(slot, "UNWIND range(0, " + std::to_string(6 * kNodes - 1) + ") AS i MATCH (a:H {id: i % " +
+                 n + "}), (b:H {id: (i * 104729 + 17) % " + n + "}) CREATE (a)-[:HH]->(b)");
+  // Every node its own group: ten hubs' groups tie (on the pool at 2 and 3 threads).
+  ExpectFusedSame(session_, "MATCH (a:H)-[:HH]->(b:H)", "", "RETURN DISTINCT b.id AS k");
+  // Two small keys (direct slots): the first three hubs' groups tie (alone), NULLs.
+  ExpectFusedSame(session_, "MATCH (a:H)-[:HH]->(b:H)", "", "RETURN DISTINCT b.x AS x, b.y AS y");
+  ExpectFusedSame(session_, "MATCH (a:H)-[:HH]->(b:H)", "a.id <> 1",
+                  "RETURN DISTINCT b.y AS y, b.x AS x");
+}
+
 TEST_F(ScanAggregateTest, EmptyInputs) {
   ExpectFusedSame(session_, "MATCH (e:Empty)-[:X]->(p:P)", "", "RETURN count(*) AS n, sum(p.age)");
   EXPECT_TRUE(RowsWith(session_, "MATCH (e:Empty)-[:X]->(p:P) RETURN e.name, count(*)", 3).empty());
