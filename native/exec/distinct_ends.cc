@@ -500,11 +500,14 @@ uint64_t DistinctEndsSearch::Run(GraphStore& store, ExecContext& ctx, InternalId
       CountLastShared(ctx, workers);
       break;
     }
-    // A level read by a sweep of the bitmaps (split, or too many nodes for the serial list) is
-    // swept on the pool where the bitmaps are big: so is one that a serial expansion made.
-    const bool swept = workers > 1 || !touched_whole_;
+    // A level read by a sweep of the bitmaps is swept on the pool where they are big: one the
+    // pool expanded from kParallelWords words, one a serial expansion made (too many nodes for
+    // the serial list) from kSerialLevelWords, where two passes on the pool beat one alone.
+    const uint64_t shared_from = workers > 1       ? kParallelWords
+                                 : !touched_whole_ ? kSerialLevelWords
+                                                   : std::numeric_limits<uint64_t>::max();
     size_t size;
-    if (swept && may_share && filter == nullptr && total_words_ >= kParallelWords &&
+    if (may_share && filter == nullptr && total_words_ >= shared_from &&
         ctx.tasks->WorkersFor(total_words_, kMorselWords, ctx.parallelism) > 1) {
       size = TakeLevelShared(ctx, last, ends_too, ends);
       touched_.clear();  // every bit of the level is cleared: a list may start again

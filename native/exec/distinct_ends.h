@@ -21,9 +21,10 @@
 // control (cancellation, the deadline); the caller charges the level's edges to the work budget
 // afterwards (a level goes parallel only without a budget). Such a level of big tables is also
 // read back on the pool, each range of words counted and then written at its place, so the
-// order stays the serial one; so is a level of big tables that one thread expanded but that
-// set too many nodes for its list (a hub's neighbours: the sweep of the bitmaps was the
-// search's longest serial stretch, 6.7% of a 2-thread `*1..3` count from a hub at 1M nodes). A
+// order stays the serial one; so is a level that one thread expanded but that set too many
+// nodes for its list (a hub's neighbours), over bitmaps of kSerialLevelWords words or more (the
+// sweep was the search's longest serial stretch, 6.7% of a 2-thread `*1..3` count from a hub at
+// 1M nodes; at 100k the two passes on the pool took longer than the sweep alone). A
 // serial level that followed kParallelNodes edges or more wakes the pool (TaskPool::Wake), so that
 // its threads are up when the next level is split. Memory: the bitmaps and lists, charged while
 // held.
@@ -79,6 +80,10 @@ class DistinctEndsSearch {
   // kMorselWords.
   static constexpr size_t kParallelWords = 1024;
   static constexpr size_t kMorselWords = 256;
+  // A level one thread expanded, too big for the serial list, is read back on several threads
+  // from this many words (its bits are in that thread's cache; at 1,563 words, 100k rows, the
+  // two passes on the pool took longer than the sweep alone).
+  static constexpr size_t kSerialLevelWords = 4096;
 
  private:
   // The bits of one node table: the level being built and the ends seen, `words` each.

@@ -328,6 +328,31 @@ TEST_F(DistinctEndsTest, LevelsOfBigTablesReadBackOnSeveralThreads) {
   check("rolled back", false);
 }
 
+// A level one thread expands (five hubs) that sets more nodes than the serial list keeps, over
+// bitmaps of DistinctEndsSearch::kSerialLevelWords words or more: read back on the pool, in
+// the serial order, its ends listed or counted.
+TEST_F(DistinctEndsTest, ASerialLevelOfBigTablesReadBackOnSeveralThreads) {
+  constexpr int kW = 270000;  // 4,219 words of bits
+  Run("CREATE NODE TABLE W(id INT64 PRIMARY KEY)");
+  Run("CREATE REL TABLE WE(FROM W TO W)");
+  Run("UNWIND range(0, " + std::to_string(kW - 1) + ") AS i CREATE (:W {id: i})");
+  Run("UNWIND range(1, 5) AS h MATCH (a:W {id: 0}), (b:W {id: h}) CREATE (a)-[:WE]->(b)");
+  // Each hub 1,000 nodes (5,000: past the list's 4,235), each of those two more.
+  Run("UNWIND range(0, 4999) AS i MATCH (a:W {id: 1 + i / 1000}), (b:W {id: 10 + i * 53}) "
+      "CREATE (a)-[:WE]->(b)");
+  Run("UNWIND range(0, 9999) AS i MATCH (a:W {id: 10 + (i % 5000) * 53}), (b:W {id: (i * 7919) "
+      "% " +
+      std::to_string(kW) + "}) CREATE (a)-[:WE]->(b)");
+  ExpectSame({{"(a:W)-[:WE*1..3]->(b:W)", "a.id = 0"}, {"(a:W)-[:WE*2..3]-(b:W)", "a.id = 0"}},
+             WalkForm, "hubs");
+  const std::string counted =
+      "MATCH (a:W)-[:WE*1..3]->(b:W) WHERE a.id = 0 RETURN count(DISTINCT b)";
+  EXPECT_NE(Plan(counted).find("distinct_ends count"), std::string::npos);
+  const std::vector<std::string> listed =
+      Rows("MATCH (a:W)-[:WE*1..3]->(b:W) WHERE a.id = 0 RETURN count(DISTINCT b.id)", 1);
+  for (int threads : {1, 2, 3}) EXPECT_EQ(Rows(counted, threads), listed) << threads;
+}
+
 // Nodes the statement creates between its input rows are reached by the later rows' walks.
 TEST_F(DistinctEndsTest, NodesCreatedByTheStatementAreEnds) {
   const std::string head =
