@@ -4060,7 +4060,8 @@ class ScanAggregateOp final : public PhysicalOperator, public MorselSource {
   static constexpr size_t kBlockEdges = 1024;
   // FindFirstRows: items per range (a worker's, or between two looks at whether it is done).
   static constexpr uint64_t kSearchItems = 512;
-  // RankTies: tied items per range, at least (each of a few dozen edges).
+  // RankTies without bits for ranks: tied items per range, at least (each of a few dozen
+  // edges).
   static constexpr uint64_t kTieItems = 32;
   static constexpr uint64_t kTieEdgesAlone = 8192;  // ties' edges run on one thread below this
   // BuildSharedCodes: tables of at least so many rows, columns of at most so many strings.

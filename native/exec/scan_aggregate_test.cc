@@ -641,7 +641,7 @@ TEST_F(ScanAggregateTest, FirstRowsOfHubsPastTheRankBits) {
                  n + "}), (b:H {id: (i * 104729 + 17) % " + n + "}) CREATE (a)-[:HH]->(b)");
   // Every node its own group: ten hubs' groups tie (on the pool at 2 and 3 threads).
   ExpectFusedSame(session_, "MATCH (a:H)-[:HH]->(b:H)", "", "RETURN DISTINCT b.id AS k");
-  // Two small keys (direct slots): the first three hubs' groups tie (alone), NULLs.
+  // Two small keys (direct slots): five hubs' groups tie (alone), NULLs.
   ExpectFusedSame(session_, "MATCH (a:H)-[:HH]->(b:H)", "", "RETURN DISTINCT b.x AS x, b.y AS y");
   ExpectFusedSame(session_, "MATCH (a:H)-[:HH]->(b:H)", "a.id <> 1",
                   "RETURN DISTINCT b.y AS y, b.x AS x");
