@@ -455,8 +455,7 @@ uint64_t DistinctEndsSearch::Run(GraphStore& store, ExecContext& ctx, InternalId
     }
   }
   level_.assign(1, source);
-  const bool may_share = ctx.tasks != nullptr && ctx.parallelism > 1 &&
-                         ctx.work_budget == std::numeric_limits<uint64_t>::max();
+  const bool may_share = ctx.tasks != nullptr && ctx.parallelism > 1 && ctx.BudgetBoundsTime();
   // The sizes of the last two levels (undirected walks stop once a level repeats).
   size_t before_last = 0, last_size = 1;
   bool woke = false;  // the pool, for a level expected to be split
@@ -478,6 +477,9 @@ uint64_t DistinctEndsSearch::Run(GraphStore& store, ExecContext& ctx, InternalId
       ctx.tasks->ParallelFor(level_.size(), kMorselNodes, ctx.parallelism,
                              [&](unsigned w, uint64_t begin, uint64_t end) {
                                if (control) control->Check();
+                               // A budget bounded by the clock (an inline run) is read on
+                               // the caller's thread, once a morsel of its own.
+                               if (w == 0 && ctx.renew_until_ns != 0) ctx.ChargeWork(end - begin);
                                ExpandRange<false>(shared, nullptr, begin, end, workers_[w]);
                              });
       if (!count_shared) MergeWorkers(workers);

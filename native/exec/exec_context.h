@@ -8,7 +8,10 @@
 // element. With a budget set (SetWorkBudget), the charge that exceeds it throws
 // WorkBudgetExceeded, which abandons the statement; only the inline path for short reads sets
 // one (main/query_pipeline.h, TryRunShortRead), and it alone catches the exception. Unlimited by
-// default.
+// default. A budget may also be renewed while a clock time has not passed (RenewBudgetUntil):
+// a unit's cost ranges from under a nanosecond (a fused count over a column) to hundreds (a
+// filter that reads a string per row), so units alone bound the time only loosely; the clock,
+// read once per budget's worth of units, bounds it from above.
 //
 // Interrupts. The same count polls the statement's control (common/interrupt.h: cancellation
 // and the deadline), taken from the thread's current one when the context is made: every
@@ -141,6 +144,19 @@ struct ExecContext {
     work_done = 0;
     work_budget = units == 0 ? std::numeric_limits<uint64_t>::max() : units;
     work_limit = control ? std::min(work_budget, kInterruptCheckUnits) : work_budget;
+    budget_step = units;
+    renew_until_ns = 0;
+  }
+  // With a budget set: each time the work passes it before the steady clock reaches `until_ns`
+  // (nanoseconds since its epoch), the budget grows by its first size instead of throwing.
+  void RenewBudgetUntil(int64_t until_ns) {
+    if (budget_step != 0) renew_until_ns = until_ns;
+  }
+  // Whether the work is bounded by the clock (RenewBudgetUntil) or not at all: then the
+  // statement's threads may share it (ParallelPipeline::MayRunParallel), as the caller's clock
+  // bounds the time of its helpers' work too. A budget of units alone counts the caller's.
+  bool BudgetBoundsTime() const {
+    return work_budget == std::numeric_limits<uint64_t>::max() || renew_until_ns != 0;
   }
   // Counts `units` of work done; throws WorkBudgetExceeded past the budget, and the control's
   // GraphDBException when the statement was cancelled or ran past its deadline.
@@ -165,6 +181,8 @@ struct ExecContext {
   ExpressionMemory expr_memory;
   uint64_t work_done = 0;
   uint64_t work_budget = std::numeric_limits<uint64_t>::max();
+  uint64_t budget_step = 0;    // the budget's first size (0: unlimited)
+  int64_t renew_until_ns = 0;  // RenewBudgetUntil's time (0: the budget is final)
   // The next count at which ChargeWork goes out of line: the budget or the next poll.
   uint64_t work_limit = std::numeric_limits<uint64_t>::max();
 

@@ -87,7 +87,14 @@ Value WithProvisionalRelIds(const Value& v, const UncommittedRels& uncommitted) 
 void ThrowWorkBudgetExceeded() { throw WorkBudgetExceeded{}; }
 
 void ExecContext::WorkLimitReached() {
-  if (work_done > work_budget) ThrowWorkBudgetExceeded();
+  if (work_done > work_budget) {
+    if (renew_until_ns == 0 || std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::steady_clock::now().time_since_epoch())
+                                       .count() >= renew_until_ns) {
+      ThrowWorkBudgetExceeded();
+    }
+    work_budget = work_done + budget_step;
+  }
   if (control) {
     control->Check();
     work_limit = std::min(work_budget, work_done + kInterruptCheckUnits);

@@ -356,12 +356,14 @@ void ParallelPipeline::ShareStatement(ExecContext& ctx, ExecContext& wctx) {
   wctx.query_id = ctx.query_id;
   wctx.control = ctx.control;
   wctx.top_bound = nullptr;  // a TOP_K sets its worker's own
-  wctx.SetWorkBudget(0);
+  // Unlimited, or bounded by the statement's clock (an inline run, MayRunParallel): each
+  // worker counts its own units and reads the clock past each budget's worth.
+  wctx.SetWorkBudget(ctx.renew_until_ns != 0 ? ctx.budget_step : 0);
+  wctx.RenewBudgetUntil(ctx.renew_until_ns);
 }
 
 bool ParallelPipeline::MayRunParallel(const ExecContext& ctx) {
-  return ctx.tasks != nullptr && ctx.parallelism > 1 &&
-         ctx.work_budget == std::numeric_limits<uint64_t>::max();
+  return ctx.tasks != nullptr && ctx.parallelism > 1 && ctx.BudgetBoundsTime();
 }
 
 unsigned ParallelPipeline::MorselWorkers(const ExecContext& ctx, uint64_t rows) {

@@ -102,12 +102,14 @@ class ParallelPipeline {
 
   // Gives a worker's context what it shares with the statement's `ctx`: the frame (the outer
   // row of a correlated input), parameters, function context (its instant fixed first, in
-  // `ctx` too), graph, store, settings, query id and control; no work budget. The worker's
+  // `ctx` too), graph, store, settings, query id and control; no work budget, but for one
+  // bounded by the clock (ExecContext::RenewBudgetUntil), which the worker keeps too. The worker's
   // expr_memory is re-pointed at the statement's control and its fn_ctx.memory at it, so
   // functions on the worker charge the worker's own account.
   static void ShareStatement(ExecContext& ctx, ExecContext& worker);
   // Whether the statement may run on several threads: a task pool, ExecContext::parallelism
-  // above 1, and no work budget (the inline path for short reads sets one).
+  // above 1, and no work budget or one bounded by the clock (ExecContext::BudgetBoundsTime:
+  // the inline path for short reads sets one).
   static bool MayRunParallel(const ExecContext& ctx);
   // The threads a run over `rows` items, kMorselRows a morsel, takes: 1 unless
   // MayRunParallel and there are at least kMinParallelRows.

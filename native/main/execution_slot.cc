@@ -257,7 +257,7 @@ std::optional<Result<exec::QueryResult*>> ExecutionSlot::TryShortRead(
   ScopedFileAccess files(&file_access_);
   auto start = std::chrono::steady_clock::now();
   std::optional<Result<exec::QueryResult*>> result =
-      TryRunShortRead(*db_, query, params, session_, allowed);
+      TryRunShortRead(*db_, query, params, session_, allowed, start);
   if (result) Account(result->ok() ? result->value() : nullptr, start);
   return result;
 }

@@ -570,6 +570,19 @@ class ShortReadTest : public PlanCacheTest {
     EXPECT_EQ(rows, Rows(RunCypher(*slot_, query, params))) << query;
     return rows;
   }
+  // Sets InlineTime() while it lives (0: the units alone bound an inline run).
+  class InlineTimeIs {
+   public:
+    explicit InlineTimeIs(std::chrono::microseconds time) : before_(InlineTime()) {
+      SetInlineTime(time);
+    }
+    ~InlineTimeIs() { SetInlineTime(before_); }
+    InlineTimeIs(const InlineTimeIs&) = delete;
+    InlineTimeIs& operator=(const InlineTimeIs&) = delete;
+
+   private:
+    std::chrono::microseconds before_;
+  };
   // Persons `first`.. `first + n - 1`, each known by person `from`.
   void AddKnownBy(int64_t from, int64_t first, int64_t n) {
     Exec("UNWIND range(" + std::to_string(first) + ", " + std::to_string(first + n - 1) +
@@ -768,6 +781,7 @@ TEST_F(ShortReadTest, ShortReadsRunAgainGiveTheWorkersRows) {
 }
 
 TEST_F(ShortReadTest, ReadsBeyondTheBudgetGoToTheWorkerAndLeaveNothingBehind) {
+  const InlineTimeIs units_alone(std::chrono::microseconds(0));
   // Person 1 knows more persons than the budget allows to visit.
   const int64_t kMany = static_cast<int64_t>(kInlineWorkBudget) + 500;
   AddKnownBy(1, 1000, kMany);
@@ -797,6 +811,7 @@ TEST_F(ShortReadTest, ReadsBeyondTheBudgetGoToTheWorkerAndLeaveNothingBehind) {
 }
 
 TEST_F(ShortReadTest, AnOverrunTurnsAwayAttemptsUntilThePeriodicRetry) {
+  const InlineTimeIs units_alone(std::chrono::microseconds(0));
   AddKnownBy(1, 1000, static_cast<int64_t>(kInlineWorkBudget) + 500);
   const std::string query = "MATCH (p:person {id: $id})-[:knows]->(f:person) RETURN count(*)";
   const ParameterMap hub{{"id", Value::Int64(1)}};
@@ -819,6 +834,54 @@ TEST_F(ShortReadTest, AnOverrunTurnsAwayAttemptsUntilThePeriodicRetry) {
   }
   // Other compiled queries are not affected by this one's note.
   EXPECT_TRUE(TryInline(*slot_, "MATCH (p:person {id: $id}) RETURN p.name", small).has_value());
+}
+
+// Past its units, an inline run goes on while it is within InlineTime() of its start (on the
+// statement's threads); one that takes longer is abandoned as an overrun of units was.
+TEST_F(ShortReadTest, PastItsUnitsAReadGoesOnWithinItsTime) {
+  const int64_t kMany = static_cast<int64_t>(kInlineWorkBudget) * 2;
+  AddKnownBy(1, 1000, kMany);
+  const std::string hop = "MATCH (p:person {id: 1})-[:knows]->(f:person) RETURN count(*)";
+  const std::string many = std::to_string(kMany + 2) + ";";
+  {
+    const InlineTimeIs units_alone(std::chrono::microseconds(0));
+    EXPECT_FALSE(TryInline(*slot_, hop, {}).has_value());
+  }
+  auto compiled = Compiled(hop);
+  compiled->inline_backoff.store(0);  // (the overrun above turned the next attempts away)
+  {
+    // Some 2,000 edges and rows: tens of µs at most, well within a second.
+    const InlineTimeIs a_second(std::chrono::seconds(1));
+    EXPECT_EQ(InlineLikeWorker(hop), many);
+    EXPECT_EQ(
+        InlineLikeWorker("MATCH (p:person) RETURN p.age % 3 AS r, count(*) ORDER BY r"),
+        Rows(RunCypher(*slot_, "MATCH (p:person) RETURN p.age % 3 AS r, count(*) ORDER BY r", {})));
+  }
+  // Some 4.4 million pairs: far more than a millisecond, abandoned with nothing left behind.
+  const InlineTimeIs a_millisecond(std::chrono::milliseconds(1));
+  const std::string pairs = "MATCH (a:person), (b:person) WHERE a.age + b.age = -1 RETURN count(*)";
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(TryInline(*slot_, pairs, {}).has_value());
+  EXPECT_EQ(Compiled(pairs)->inline_backoff.load(), CompiledQuery::kInlineRetryInterval - 1);
+  EXPECT_EQ(db_->OldestSnapshot(), exec::Snapshot::kLatest);
+  // Abandoned at its clock, long before its end (a second is many times a millisecond, and
+  // far less than the whole run on any machine that runs these tests).
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+  EXPECT_EQ(Rows(RunCypher(*slot_, pairs, {})), "0;");
+}
+
+TEST(InlineTimeTest, ParsesGraphdbInlineTimeUs) {
+  std::string problem;
+  EXPECT_EQ(ParseInlineTime(nullptr, &problem), kInlineTime);
+  EXPECT_EQ(ParseInlineTime("", &problem), kInlineTime);
+  EXPECT_EQ(ParseInlineTime("0", &problem), std::chrono::microseconds(0));
+  EXPECT_EQ(ParseInlineTime("100000", &problem), std::chrono::microseconds(100000));
+  EXPECT_TRUE(problem.empty());
+  EXPECT_EQ(ParseInlineTime("100001", &problem), kInlineTime);
+  EXPECT_NE(problem.find("GRAPHDB_INLINE_TIME_US='100001'"), std::string::npos) << problem;
+  problem.clear();
+  EXPECT_EQ(ParseInlineTime("2ms", &problem), kInlineTime);
+  EXPECT_NE(problem.find("from 0 to 100000"), std::string::npos) << problem;
 }
 
 // Connections share a compiled query: concurrent attempts count its backoff down to zero and

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
@@ -888,9 +890,51 @@ bool ParametersWithin(const std::unordered_map<std::string, Value>& params, size
 
 }  // namespace
 
+namespace {
+// InlineTime() in µs; -1 until the first call reads GRAPHDB_INLINE_TIME_US.
+std::atomic<int64_t> g_inline_time_us{-1};
+}  // namespace
+
+std::chrono::microseconds ParseInlineTime(const char* text, std::string* problem) {
+  if (text == nullptr || *text == '\0') return kInlineTime;
+  uint64_t value = 0;
+  const char* p = text;
+  for (; *p >= '0' && *p <= '9' && value <= kMaxInlineTimeMicros; ++p)
+    value = value * 10 + (*p - '0');
+  if (*p != '\0' || value > kMaxInlineTimeMicros) {
+    *problem = std::string("GRAPHDB_INLINE_TIME_US='") + text +
+               "' is not a whole number of microseconds from 0 to " +
+               std::to_string(kMaxInlineTimeMicros) + "; using " +
+               std::to_string(kInlineTime.count());
+    return kInlineTime;
+  }
+  return std::chrono::microseconds(value);
+}
+
+std::chrono::microseconds InlineTime() {
+  int64_t us = g_inline_time_us.load(std::memory_order_relaxed);
+  if (us < 0) {
+    static const int64_t from_env = [] {
+      std::string problem;
+      const auto time = ParseInlineTime(std::getenv("GRAPHDB_INLINE_TIME_US"), &problem);
+      if (!problem.empty()) std::fprintf(stderr, "graphdb: warning: %s\n", problem.c_str());
+      return static_cast<int64_t>(time.count());
+    }();
+    int64_t unset = -1;
+    g_inline_time_us.compare_exchange_strong(unset, from_env, std::memory_order_relaxed);
+    us = g_inline_time_us.load(std::memory_order_relaxed);
+  }
+  return std::chrono::microseconds(us);
+}
+
+void SetInlineTime(std::chrono::microseconds time) {
+  g_inline_time_us.store(std::max<int64_t>(0, time.count()), std::memory_order_relaxed);
+}
+
 std::optional<Result<exec::QueryResult*>> TryRunShortRead(
     Database& db, std::string_view query, const std::unordered_map<std::string, Value>& params,
-    Session& session, std::optional<AccessMode> allowed) {
+    Session& session, std::optional<AccessMode> allowed,
+    std::chrono::steady_clock::time_point started) {
   if (session.transaction) return std::nullopt;
   // A large statement is compiled on the worker, not here (kInlineMaxTextBytes).
   if (query.size() > kInlineMaxTextBytes || !ParametersWithin(params, kInlineMaxParameterBytes)) {
@@ -924,12 +968,24 @@ std::optional<Result<exec::QueryResult*>> TryRunShortRead(
     return std::nullopt;
   }
   if (!compiled->inline_candidate || compiled->SkipInlineAttempt()) return std::nullopt;
+  // Past its units, the run goes on until InlineTime() after the caller took the statement
+  // (its parsing included).
+  int64_t renew_until_ns = 0;
+  if (const auto time = InlineTime(); time.count() > 0) {
+    if (started == std::chrono::steady_clock::time_point{}) {
+      started = std::chrono::steady_clock::now();
+    }
+    renew_until_ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>((started + time).time_since_epoch())
+            .count();
+  }
   try {
     // The session keeps the plan's operators for the next run (exec::PreparedPlan).
     exec::PreparedPlan& prepared = session.prepared_plans.For(compiled, db.catalog());
     exec::QueryResult& result =
         RunPlanned(db, params, AccessMode::kRead, &session, nullptr, kInlineWorkBudget,
                    [&](exec::GraphStore& store, exec::ExecContext& ctx) -> exec::QueryResult& {
+                     if (renew_until_ns != 0) ctx.RenewBudgetUntil(renew_until_ns);
                      prepared.Run(&store, ctx);
                      return prepared.result();
                    });

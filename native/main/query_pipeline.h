@@ -217,16 +217,30 @@ class StatementCursor {
 };
 
 // The work an inline run may do (exec/exec_context.h: a unit per row scanned, key probed, edge
-// followed or list element unwound) before it is abandoned for the worker. A two-hop count over
-// ten friends each is about 110 units, an LDBC-style short read (a profile, a person's friends
-// or recent messages, a message's replies) tens to some hundreds: they fit; a scan of a
-// 100,000-row table does not. A unit costs some 30 ns (a bare scan) to 200 ns (an expansion or
-// a filter reading a string per row), so the budget holds the event loop for at most about
-// 30-200 µs: beyond that the hand-off (some 25 µs) is a small part of the time and the loop is
-// better kept free. An overrun wastes as much once; the retry interval
-// (CompiledQuery::kInlineRetryInterval) makes that 1/64 of it per run of a query that keeps
-// overrunning.
+// followed or list element unwound) before it reads the clock: it goes on, a budget of units at
+// a time, while it is within kInlineTime of its start, and is abandoned for the worker past it.
+// A two-hop count over ten friends each is about 110 units, an LDBC-style short read (a
+// profile, a person's friends or recent messages, a message's replies) tens to some hundreds:
+// they never read the clock. A unit costs from under a nanosecond (a fused count over a column)
+// to some 200 ns (an expansion, a filter reading a string per row), so units alone bound the
+// time loosely: 1024 units of a count are a few µs, a tenth of the hand-off (some 25 µs) they
+// would spare; the clock lets an aggregate over 100,000 rows run inline, on as many threads as
+// the worker would use, and holds the event loop no longer than 1024 of the slowest units did
+// (plus the units of the charge that passes it, at most a morsel). An overrun wastes as much
+// once; the retry interval (CompiledQuery::kInlineRetryInterval) makes that 1/64 of it per run of
+// a query that keeps overrunning.
 inline constexpr uint64_t kInlineWorkBudget = 1024;
+// The time an inline run may take past kInlineWorkBudget units (see above): 200 µs unless
+// GRAPHDB_INLINE_TIME_US (read at the first inline run) says otherwise, a whole number of µs
+// from 0 (units alone) to 100000 (a wrong value is named on stderr and the default used).
+inline constexpr std::chrono::microseconds kInlineTime{200};
+inline constexpr uint32_t kMaxInlineTimeMicros = 100'000;
+std::chrono::microseconds InlineTime();
+// Sets it for the process (tests; the next inline runs take it).
+void SetInlineTime(std::chrono::microseconds time);
+// GRAPHDB_INLINE_TIME_US's value `text` (null: unset): the default when unset, empty or wrong
+// (then *problem names it).
+std::chrono::microseconds ParseInlineTime(const char* text, std::string* problem);
 
 // What an inline run takes on at most before it has even started: the statement's text and its
 // parameters (values counted as ApproxBytes counts them). Parsing, binding and planning take
@@ -256,9 +270,11 @@ inline constexpr size_t kInlineMaxRequestBytes = kInlineMaxTextBytes + kInlineMa
 // The result is the session's (held by its PreparedPlans) and valid until the session runs
 // another statement. `allowed` (a service request's access mode): a statement that needs more
 // (RequiredAccessMode, macros expanded: a LOAD FROM needs schema) is not run, so that
-// RunQuery refuses it.
+// RunQuery refuses it. `started`: when the caller took the statement (kInlineTime counts from
+// it; by default, from the call).
 std::optional<Result<exec::QueryResult*>> TryRunShortRead(
     Database& db, std::string_view query, const std::unordered_map<std::string, Value>& params,
-    Session& session, std::optional<AccessMode> allowed = std::nullopt);
+    Session& session, std::optional<AccessMode> allowed = std::nullopt,
+    std::chrono::steady_clock::time_point started = {});
 
 }  // namespace graphdb

@@ -6,6 +6,23 @@ import { Database, GraphDBError } from '../../src/index.js';
 
 const distIndex = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/index.js');
 
+// Runs `lines` (an ES module) in a child Node process with `env`, after opening an in-memory
+// database (`db`) with a connection (`conn`) and a table P(id): the child's output.
+function runChild(lines: string[], env: NodeJS.ProcessEnv) {
+  const script = [
+    `const { Database } = await import(${JSON.stringify(pathToFileURL(distIndex).href)});`,
+    "const db = new Database(':memory:');",
+    'const conn = db.connect();',
+    "conn.querySync('CREATE NODE TABLE P(id INT64, PRIMARY KEY(id))');",
+    ...lines,
+  ].join('\n');
+  return spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    env,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+}
+
 // Short reads (a few primary-key lookups) of an idle connection run at once on the JS thread;
 // everything else goes to the connection's native thread. Either way the caller sees the same
 // promise-based API, results and errors.
@@ -101,15 +118,11 @@ describe('short reads', () => {
   });
 
   it('can be turned off with GRAPHDB_INLINE_READS=0, and a wrong value is named', () => {
-    const script = [
-      `const { Database } = await import(${JSON.stringify(pathToFileURL(distIndex).href)});`,
-      "const db = new Database(':memory:');",
-      'const conn = db.connect();',
-      "conn.querySync('CREATE NODE TABLE P(id INT64, PRIMARY KEY(id))');",
+    const lines = [
       "conn.querySync('CREATE (:P {id: 4})');",
       "const r = await conn.query('MATCH (p:P {id: $id}) RETURN p.id', { id: 4 });",
       'console.log(String(r.rows[0][0]));',
-    ].join('\n');
+    ];
     for (const [value, warning] of [
       [undefined, false],
       ['0', false],
@@ -119,17 +132,43 @@ describe('short reads', () => {
       const env = { ...process.env };
       delete env.GRAPHDB_INLINE_READS;
       if (value !== undefined) env.GRAPHDB_INLINE_READS = value;
-      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-        env,
-        encoding: 'utf8',
-        timeout: 30_000,
-      });
+      const child = runChild(lines, env);
       expect(child.status, child.stderr).toBe(0);
       expect(child.stdout.trim()).toBe('4');
       if (warning) {
         expect(child.stderr).toContain("GRAPHDB_INLINE_READS='yes'");
       } else {
         expect(child.stderr).not.toContain('GRAPHDB_INLINE_READS');
+      }
+    }
+  });
+
+  it('go on past their units within GRAPHDB_INLINE_TIME_US, and a wrong value is named', () => {
+    // An aggregate over 20,000 rows: far past the 1,024 units, within 100 ms on any machine.
+    // Sent to the native thread, its promise is pending as query() returns; run inline, not.
+    const lines = [
+      "conn.querySync('UNWIND range(1, 20000) AS i CREATE (:P {id: i})');",
+      "const promise = conn.query('MATCH (p:P) RETURN count(*), sum(p.id)');",
+      'const pending = conn.pending;',
+      'const r = await promise;',
+      'console.log(pending, JSON.stringify(r.rows));',
+    ];
+    for (const [value, pending, warning] of [
+      ['100000', 0, false],
+      ['0', 1, false],
+      ['2ms', 1, true], // the default, 200 µs: either way, as the machine allows
+    ] as const) {
+      const env = { ...process.env, GRAPHDB_INLINE_TIME_US: value };
+      delete env.GRAPHDB_INLINE_READS;
+      const child = runChild(lines, env);
+      expect(child.status, child.stderr).toBe(0);
+      const [seen, rows] = child.stdout.trim().split(' ');
+      expect(rows).toBe('[[20000,200010000]]');
+      if (!warning) expect(Number(seen)).toBe(pending);
+      if (warning) {
+        expect(child.stderr).toContain("GRAPHDB_INLINE_TIME_US='2ms'");
+      } else {
+        expect(child.stderr).not.toContain('GRAPHDB_INLINE_TIME_US');
       }
     }
   });
