@@ -479,7 +479,7 @@ uint64_t DistinctEndsSearch::Run(GraphStore& store, ExecContext& ctx, InternalId
                                if (control) control->Check();
                                // A budget bounded by the clock (an inline run) is read on
                                // the caller's thread, once a morsel of its own.
-                               if (w == 0 && ctx.renew_until_ns != 0) ctx.ChargeWork(end - begin);
+                               if (w == 0 && ctx.BudgetRenews()) ctx.ChargeWork(end - begin);
                                ExpandRange<false>(shared, nullptr, begin, end, workers_[w]);
                              });
       if (!count_shared) MergeWorkers(workers);

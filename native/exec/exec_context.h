@@ -25,6 +25,7 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -145,18 +146,20 @@ struct ExecContext {
     work_budget = units == 0 ? std::numeric_limits<uint64_t>::max() : units;
     work_limit = control ? std::min(work_budget, kInterruptCheckUnits) : work_budget;
     budget_step = units;
-    renew_until_ns = 0;
+    renew_until = {};
   }
-  // With a budget set: each time the work passes it before the steady clock reaches `until_ns`
-  // (nanoseconds since its epoch), the budget grows by its first size instead of throwing.
-  void RenewBudgetUntil(int64_t until_ns) {
-    if (budget_step != 0) renew_until_ns = until_ns;
+  // With a budget set: each time the work passes it before the steady clock reaches `until`
+  // (a default time point: never), the budget grows by its first size instead of throwing.
+  void RenewBudgetUntil(std::chrono::steady_clock::time_point until) {
+    if (budget_step != 0) renew_until = until;
   }
+  // Whether RenewBudgetUntil set a time.
+  bool BudgetRenews() const { return renew_until != std::chrono::steady_clock::time_point{}; }
   // Whether the work is bounded by the clock (RenewBudgetUntil) or not at all: then the
   // statement's threads may share it (ParallelPipeline::MayRunParallel), as the caller's clock
   // bounds the time of its helpers' work too. A budget of units alone counts the caller's.
   bool BudgetBoundsTime() const {
-    return work_budget == std::numeric_limits<uint64_t>::max() || renew_until_ns != 0;
+    return work_budget == std::numeric_limits<uint64_t>::max() || BudgetRenews();
   }
   // Counts `units` of work done; throws WorkBudgetExceeded past the budget, and the control's
   // GraphDBException when the statement was cancelled or ran past its deadline.
@@ -181,8 +184,8 @@ struct ExecContext {
   ExpressionMemory expr_memory;
   uint64_t work_done = 0;
   uint64_t work_budget = std::numeric_limits<uint64_t>::max();
-  uint64_t budget_step = 0;    // the budget's first size (0: unlimited)
-  int64_t renew_until_ns = 0;  // RenewBudgetUntil's time (0: the budget is final)
+  uint64_t budget_step = 0;                             // the budget's first size (0: unlimited)
+  std::chrono::steady_clock::time_point renew_until{};  // RenewBudgetUntil's (default: none)
   // The next count at which ChargeWork goes out of line: the budget or the next poll.
   uint64_t work_limit = std::numeric_limits<uint64_t>::max();
 

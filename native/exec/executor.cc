@@ -88,9 +88,7 @@ void ThrowWorkBudgetExceeded() { throw WorkBudgetExceeded{}; }
 
 void ExecContext::WorkLimitReached() {
   if (work_done > work_budget) {
-    if (renew_until_ns == 0 || std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now().time_since_epoch())
-                                       .count() >= renew_until_ns) {
+    if (!BudgetRenews() || std::chrono::steady_clock::now() >= renew_until) {
       ThrowWorkBudgetExceeded();
     }
     work_budget = work_done + budget_step;

@@ -358,8 +358,8 @@ void ParallelPipeline::ShareStatement(ExecContext& ctx, ExecContext& wctx) {
   wctx.top_bound = nullptr;  // a TOP_K sets its worker's own
   // Unlimited, or bounded by the statement's clock (an inline run, MayRunParallel): each
   // worker counts its own units and reads the clock past each budget's worth.
-  wctx.SetWorkBudget(ctx.renew_until_ns != 0 ? ctx.budget_step : 0);
-  wctx.RenewBudgetUntil(ctx.renew_until_ns);
+  wctx.SetWorkBudget(ctx.BudgetRenews() ? ctx.budget_step : 0);
+  wctx.RenewBudgetUntil(ctx.renew_until);
 }
 
 bool ParallelPipeline::MayRunParallel(const ExecContext& ctx) {

@@ -3,14 +3,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
 
 #include "common/file_access.h"
 #include "common/interrupt.h"
+#include "common/micros_setting.h"
 #include "common/progress.h"
 #include "common/text.h"
 #include "cypher/binder/binder.h"
@@ -891,44 +890,28 @@ bool ParametersWithin(const std::unordered_map<std::string, Value>& params, size
 }  // namespace
 
 namespace {
-// InlineTime() in µs; -1 until the first call reads GRAPHDB_INLINE_TIME_US.
-std::atomic<int64_t> g_inline_time_us{-1};
+// InlineTime() in µs: GRAPHDB_INLINE_TIME_US, read at the first call, until SetInlineTime.
+std::atomic<uint32_t>& InlineTimeMicros() {
+  static std::atomic<uint32_t> micros{ReadMicrosSetting(
+      "GRAPHDB_INLINE_TIME_US", static_cast<uint32_t>(kInlineTime.count()), kMaxInlineTimeMicros)};
+  return micros;
+}
 }  // namespace
 
 std::chrono::microseconds ParseInlineTime(const char* text, std::string* problem) {
-  if (text == nullptr || *text == '\0') return kInlineTime;
-  uint64_t value = 0;
-  const char* p = text;
-  for (; *p >= '0' && *p <= '9' && value <= kMaxInlineTimeMicros; ++p)
-    value = value * 10 + (*p - '0');
-  if (*p != '\0' || value > kMaxInlineTimeMicros) {
-    *problem = std::string("GRAPHDB_INLINE_TIME_US='") + text +
-               "' is not a whole number of microseconds from 0 to " +
-               std::to_string(kMaxInlineTimeMicros) + "; using " +
-               std::to_string(kInlineTime.count());
-    return kInlineTime;
-  }
-  return std::chrono::microseconds(value);
+  return std::chrono::microseconds(ParseMicrosSetting("GRAPHDB_INLINE_TIME_US", text,
+                                                      static_cast<uint32_t>(kInlineTime.count()),
+                                                      kMaxInlineTimeMicros, problem));
 }
 
 std::chrono::microseconds InlineTime() {
-  int64_t us = g_inline_time_us.load(std::memory_order_relaxed);
-  if (us < 0) {
-    static const int64_t from_env = [] {
-      std::string problem;
-      const auto time = ParseInlineTime(std::getenv("GRAPHDB_INLINE_TIME_US"), &problem);
-      if (!problem.empty()) std::fprintf(stderr, "graphdb: warning: %s\n", problem.c_str());
-      return static_cast<int64_t>(time.count());
-    }();
-    int64_t unset = -1;
-    g_inline_time_us.compare_exchange_strong(unset, from_env, std::memory_order_relaxed);
-    us = g_inline_time_us.load(std::memory_order_relaxed);
-  }
-  return std::chrono::microseconds(us);
+  return std::chrono::microseconds(InlineTimeMicros().load(std::memory_order_relaxed));
 }
 
 void SetInlineTime(std::chrono::microseconds time) {
-  g_inline_time_us.store(std::max<int64_t>(0, time.count()), std::memory_order_relaxed);
+  InlineTimeMicros().store(
+      static_cast<uint32_t>(std::clamp<int64_t>(time.count(), 0, kMaxInlineTimeMicros)),
+      std::memory_order_relaxed);
 }
 
 std::optional<Result<exec::QueryResult*>> TryRunShortRead(
@@ -970,14 +953,12 @@ std::optional<Result<exec::QueryResult*>> TryRunShortRead(
   if (!compiled->inline_candidate || compiled->SkipInlineAttempt()) return std::nullopt;
   // Past its units, the run goes on until InlineTime() after the caller took the statement
   // (its parsing included).
-  int64_t renew_until_ns = 0;
+  std::chrono::steady_clock::time_point renew_until{};
   if (const auto time = InlineTime(); time.count() > 0) {
     if (started == std::chrono::steady_clock::time_point{}) {
       started = std::chrono::steady_clock::now();
     }
-    renew_until_ns =
-        std::chrono::duration_cast<std::chrono::nanoseconds>((started + time).time_since_epoch())
-            .count();
+    renew_until = started + time;
   }
   try {
     // The session keeps the plan's operators for the next run (exec::PreparedPlan).
@@ -985,7 +966,7 @@ std::optional<Result<exec::QueryResult*>> TryRunShortRead(
     exec::QueryResult& result =
         RunPlanned(db, params, AccessMode::kRead, &session, nullptr, kInlineWorkBudget,
                    [&](exec::GraphStore& store, exec::ExecContext& ctx) -> exec::QueryResult& {
-                     if (renew_until_ns != 0) ctx.RenewBudgetUntil(renew_until_ns);
+                     ctx.RenewBudgetUntil(renew_until);
                      prepared.Run(&store, ctx);
                      return prepared.result();
                    });

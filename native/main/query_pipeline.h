@@ -236,7 +236,8 @@ inline constexpr uint64_t kInlineWorkBudget = 1024;
 inline constexpr std::chrono::microseconds kInlineTime{200};
 inline constexpr uint32_t kMaxInlineTimeMicros = 100'000;
 std::chrono::microseconds InlineTime();
-// Sets it for the process (tests; the next inline runs take it).
+// Sets it for the process, within 0 to kMaxInlineTimeMicros (tests; the next inline runs take
+// it).
 void SetInlineTime(std::chrono::microseconds time);
 // GRAPHDB_INLINE_TIME_US's value `text` (null: unset): the default when unset, empty or wrong
 // (then *problem names it).

@@ -4,12 +4,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "common/cpu_relax.h"
+#include "common/micros_setting.h"
 #include "common/task_pool.h"
 
 namespace graphdb {
@@ -23,26 +22,13 @@ std::atomic<uint32_t> g_running{0};
 }  // namespace
 
 uint32_t WorkerThread::ParseSpinMicros(const char* text, std::string* problem) {
-  if (text == nullptr || *text == '\0') return kDefaultSpinMicros;
-  uint64_t value = 0;
-  const char* p = text;
-  for (; *p >= '0' && *p <= '9' && value <= kMaxSpinMicros; ++p) value = value * 10 + (*p - '0');
-  if (*p != '\0' || value > kMaxSpinMicros) {
-    *problem = std::string("GRAPHDB_WORKER_SPIN_US='") + text +
-               "' is not a whole number of microseconds from 0 to " +
-               std::to_string(kMaxSpinMicros) + "; using " + std::to_string(kDefaultSpinMicros);
-    return kDefaultSpinMicros;
-  }
-  return static_cast<uint32_t>(value);
+  return ParseMicrosSetting("GRAPHDB_WORKER_SPIN_US", text, kDefaultSpinMicros, kMaxSpinMicros,
+                            problem);
 }
 
 uint32_t WorkerThread::WorkerSpinMicros() {
-  static const uint32_t micros = [] {
-    std::string problem;
-    uint32_t value = ParseSpinMicros(std::getenv("GRAPHDB_WORKER_SPIN_US"), &problem);
-    if (!problem.empty()) std::fprintf(stderr, "graphdb: warning: %s\n", problem.c_str());
-    return value;
-  }();
+  static const uint32_t micros =
+      ReadMicrosSetting("GRAPHDB_WORKER_SPIN_US", kDefaultSpinMicros, kMaxSpinMicros);
   return micros;
 }
 
