@@ -32,6 +32,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/cache_line.h"
 #include "common/expression_memory.h"
 #include "common/interrupt.h"
 #include "common/task_pool.h"
@@ -100,7 +101,10 @@ struct TopBound {
   bool Excludes(int64_t count) const { return set && (descending ? count < value : count > value); }
 };
 
-struct ExecContext {
+// On cache lines of its own (common/cache_line.h): a thread writes its context per row (work
+// units, the frame's bookkeeping), and the contexts of a statement's workers are made one after
+// another, beside the operators every worker reads.
+struct alignas(kCacheLine) ExecContext {
   ExecContext() : control(CurrentStatementControl()), expr_memory(control) {
     SetWorkBudget(0);
     fn_ctx.memory = &expr_memory;

@@ -341,7 +341,16 @@ void ParallelPipeline::ForEach(ExecContext& ctx, uint64_t n, const TaskPool::Bod
 }
 
 void ParallelPipeline::ShareStatement(ExecContext& ctx, ExecContext& wctx) {
-  wctx.frame = ctx.frame;
+  // The worker writes its frame per row: the copy's block reaches at least a line past its
+  // values, so that no block malloc places after it (the next worker's frame, made next)
+  // shares a line with them (common/cache_line.h).
+  constexpr size_t kPad = (kCacheLine + sizeof(Value) - 1) / sizeof(Value);
+  if (wctx.frame.capacity() < ctx.frame.size() + kPad) {
+    std::vector<Value> padded;
+    padded.reserve(ctx.frame.size() + kPad);
+    wctx.frame.swap(padded);
+  }
+  wctx.frame.assign(ctx.frame.begin(), ctx.frame.end());
   wctx.params = ctx.params;
   // The statement's instant, fixed before the workers copy it (else each would read the clock).
   ctx.fn_ctx.Now();

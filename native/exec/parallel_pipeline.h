@@ -105,7 +105,9 @@ class ParallelPipeline {
   // `ctx` too), graph, store, settings, query id and control; no work budget, but for one
   // bounded by the clock (ExecContext::RenewBudgetUntil), which the worker keeps too. The worker's
   // expr_memory is re-pointed at the statement's control and its fn_ctx.memory at it, so
-  // functions on the worker charge the worker's own account.
+  // functions on the worker charge the worker's own account. The worker's frame keeps a cache
+  // line of room past its values (it is written per row, and the workers' frames are made one
+  // after another).
   static void ShareStatement(ExecContext& ctx, ExecContext& worker);
   // Whether the statement may run on several threads: a task pool, ExecContext::parallelism
   // above 1, and no work budget or one bounded by the clock (ExecContext::BudgetBoundsTime:

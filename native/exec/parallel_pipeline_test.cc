@@ -6,9 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "common/cache_line.h"
 #include "common/expression_memory.h"
 #include "common/interrupt.h"
 #include "main/database.h"
@@ -233,6 +237,46 @@ TEST_F(ParallelPipelineTest, ADeadlineAndTheMemoryLimitStopSubqueriesOnWorkers) 
                        {}, &limited);
   ASSERT_FALSE(big.ok());
   EXPECT_EQ(big.status().code(), ErrorCode::kResourceLimit);
+}
+
+// A statement's workers write their contexts and frames per row: no two of them share a cache
+// line (common/cache_line.h), made one after another as a parallel run makes them.
+TEST(WorkerContextTest, WorkersWriteOnLinesOfTheirOwn) {
+  auto line = [](const void* p) { return reinterpret_cast<uintptr_t>(p) / kCacheLine; };
+  // The first and last lines a frame's values are on.
+  auto lines = [&](const std::vector<Value>& frame) {
+    const char* end = reinterpret_cast<const char*>(frame.data() + frame.size());
+    return std::pair(line(frame.data()), line(end - 1));
+  };
+  EXPECT_EQ(alignof(ExecContext), kCacheLine);
+  EXPECT_EQ(sizeof(ExecContext) % kCacheLine, 0u);
+  ExecContext statement;
+  statement.frame.assign(3, Value::Int64(7));  // a frame of 48 bytes: several fit one line
+  std::vector<std::unique_ptr<ExecContext>> workers;
+  for (int w = 0; w < 8; ++w) {
+    workers.push_back(std::make_unique<ExecContext>());
+    ParallelPipeline::ShareStatement(statement, *workers.back());
+  }
+  // A second statement with a longer frame: each worker's frame grows, still padded.
+  statement.frame.assign(9, Value::Int64(8));
+  for (auto& w : workers) ParallelPipeline::ShareStatement(statement, *w);
+  for (size_t a = 0; a < workers.size(); ++a) {
+    const ExecContext& x = *workers[a];
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(&x) % kCacheLine, 0u);
+    ASSERT_EQ(x.frame.size(), 9u);
+    EXPECT_EQ(x.frame[8].GetInt(), 8);
+    EXPECT_GE((x.frame.capacity() - x.frame.size()) * sizeof(Value), kCacheLine);
+    for (size_t b = 0; b < workers.size(); ++b) {
+      if (a == b) continue;
+      const ExecContext& y = *workers[b];
+      // The lines of x's frame values, and of x's context, hold nothing of y's.
+      const auto [first, last] = lines(x.frame);
+      const auto [y_first, y_last] = lines(y.frame);
+      EXPECT_TRUE(last < y_first || y_last < first) << a << " and " << b;
+      EXPECT_TRUE(line(&x) + sizeof(ExecContext) / kCacheLine <= line(&y) ||
+                  line(&y) + sizeof(ExecContext) / kCacheLine <= line(&x));
+    }
+  }
 }
 
 TEST(ExpressionMemoryWorkersTest, AccountsOfOneStatementShareItsLimit) {
