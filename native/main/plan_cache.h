@@ -106,12 +106,16 @@ struct PlannedCount {
 };
 
 // A query statement bound and planned against one catalog version and one set of parameter
-// types. Immutable but for `inline_backoff`; `plan` points into `*bound`.
+// types. Immutable but for `inline_backoff` and `inline_overrun_rate`; `plan` points into `*bound`.
 struct CompiledQuery {
-  // After an inline run overran its work budget, the attempts turned away before the next
-  // one: the 64th run after an overrun tries again, so a query whose parameters now find little
-  // goes back to running inline.
+  // After an inline run overran its work budget, the attempts turned away before the next one:
+  // one while overruns are rare (an average under a quarter of the recent attempts, counting
+  // this one: a hiccup of the machine, parameters that found more), so that such a query goes
+  // on running inline; 63 while they are not, so that a query that keeps overrunning tries
+  // inline once every 64 runs, and one whose parameters now find little goes back to inline.
   static constexpr uint32_t kInlineRetryInterval = 64;
+  // The overrun rate's scale (1: every attempt overran); each attempt weighs an eighth.
+  static constexpr uint32_t kInlineRateOne = 1024;
 
   uint64_t catalog_version = 0;
   // The table sizes the plan was chosen with (each once); see PlanCache.
@@ -125,15 +129,29 @@ struct CompiledQuery {
   // connection running this entry: relaxed atomics suffice, and a race at worst moves the next
   // retry by a run or two.
   mutable std::atomic<uint32_t> inline_backoff{0};
+  // The share of recent inline attempts that overran, in kInlineRateOne-ths: a moving average,
+  // a hint like inline_backoff.
+  mutable std::atomic<uint32_t> inline_overrun_rate{0};
 
   // Whether a table the plan was chosen by has changed size enough to plan again
   // (PlannedCount::Changed); never without `estimates`.
   bool CountsChanged(const planner::CardinalityEstimates* estimates) const;
   // Whether to skip this inline attempt (counting it towards the next retry).
   bool SkipInlineAttempt() const;
-  // An inline run overran the budget: skip the next kInlineRetryInterval - 1 attempts.
+  // An inline run overran the budget: skip the next attempt, or kInlineRetryInterval - 1 of
+  // them when overruns are not rare.
   void NoteInlineOverrun() const {
-    inline_backoff.store(kInlineRetryInterval - 1, std::memory_order_relaxed);
+    uint32_t rate = inline_overrun_rate.load(std::memory_order_relaxed);
+    rate = rate - (rate + 7) / 8 + kInlineRateOne / 8;
+    inline_overrun_rate.store(rate, std::memory_order_relaxed);
+    inline_backoff.store(rate < kInlineRateOne / 4 ? 1 : kInlineRetryInterval - 1,
+                         std::memory_order_relaxed);
+  }
+  // An inline run stayed within its budget (written only while the rate is above 0: connections
+  // that share the query do not pass its line around on every run).
+  void NoteInlineSuccess() const {
+    const uint32_t rate = inline_overrun_rate.load(std::memory_order_relaxed);
+    if (rate != 0) inline_overrun_rate.store(rate - (rate + 7) / 8, std::memory_order_relaxed);
   }
 };
 

@@ -970,6 +970,7 @@ std::optional<Result<exec::QueryResult*>> TryRunShortRead(
                      prepared.Run(&store, ctx);
                      return prepared.result();
                    });
+    compiled->NoteInlineSuccess();
     return Result<exec::QueryResult*>(&result);
   } catch (const exec::WorkBudgetExceeded&) {
     // Abandoned: a read, so there is nothing to undo; RunPlanned's unwinding released the
